@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file checkpoint.h
+/// What a path opens (formats.md "What a path opens"): one .safetensors file, a sharded folder
+/// with model.safetensors.index.json, or a folder holding exactly one .safetensors; plus
+/// config.json from the same folder when present.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/safetensors.h"
+
+namespace quantscope {
+
+class Checkpoint {
+public:
+    /// Throws IoError / FormatError naming the file (and tensor) at fault: missing shard,
+    /// tensor absent from its shard, tensor in two shards, shard path leaving the folder,
+    /// a folder with several .safetensors and no index (the message lists them).
+    static Checkpoint open(const std::filesystem::path &path, const ReadOptions &options = {});
+
+    /// The path as given.
+    const std::filesystem::path &path() const noexcept { return m_path; }
+    /// All tensors: for a sharded checkpoint in the order of the index's weight_map; otherwise
+    /// the file's header order.
+    const std::vector<TensorEntry> &entries() const noexcept { return m_entries; }
+    const TensorEntry *find(std::string_view name) const noexcept;
+    /// Borrowed view of a tensor (lazy). Throws FormatError when the name is unknown.
+    Tensor tensor(std::string_view name) const;
+    /// The shard files, in the order first referenced.
+    std::vector<std::filesystem::path> files() const;
+    /// Parsed config.json (null when absent).
+    const nlohmann::json &config() const noexcept { return m_config; }
+    /// config.json's quantization_config (null when absent).
+    nlohmann::json quantizationConfig() const;
+    /// True when opened through model.safetensors.index.json.
+    bool sharded() const noexcept { return m_sharded; }
+    /// Collected warnings (lenient acceptances, unparseable config.json, …).
+    const std::vector<std::string> &warnings() const noexcept { return m_warnings; }
+
+private:
+    std::filesystem::path m_path;
+    std::vector<SafetensorsFile> m_files;
+    std::vector<TensorEntry> m_entries;
+    std::map<std::string, std::size_t, std::less<>> m_byName; // name → entry index
+    std::vector<std::size_t> m_fileOf;                       // entry index → m_files index
+    nlohmann::json m_config;
+    std::vector<std::string> m_warnings;
+    bool m_sharded = false;
+};
+
+} // namespace quantscope
