@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file checkpointloader.h
+/// The background job that opens a checkpoint (or generates and opens the demo) and prepares
+/// everything the window shows, so that the UI thread only swaps in finished value structs.
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <filesystem>
+#include <memory>
+
+#include "tensorlistmodel.h"
+
+namespace quantscope {
+
+class Checkpoint;
+
+struct OpenRequest {
+    /// File or folder to open; ignored for the demo.
+    QString path;
+    /// Open the built-in demo (generated into the XDG cache on first use).
+    bool demo = false;
+    /// Accept gaps and trailing bytes in safetensors files (formats.md "--lenient").
+    bool lenient = false;
+};
+
+struct OpenResult {
+    OpenRequest request;
+    /// What was actually opened: the path as given, the parent folder of an index file, or the
+    /// demo folder.
+    QString path;
+    /// Short name for the title bar: the file or folder name.
+    QString documentName;
+    /// Empty on success; otherwise the core's message (file, tensor, offset), untranslated.
+    QString error;
+    /// The failure was the format being broken (a retry with `lenient` may help).
+    bool formatError = false;
+    QStringList warnings;
+    QList<TensorListEntry> entries;
+    int fileCount = 0;
+    quint64 totalBytes = 0;
+    bool sharded = false;
+    /// Keeps the mappings open for later reads; null on failure.
+    std::shared_ptr<const Checkpoint> checkpoint;
+
+    bool ok() const noexcept { return error.isEmpty(); }
+};
+
+/// Runs on a worker thread: never throws, never touches a widget.
+OpenResult loadCheckpoint(const OpenRequest &request) noexcept;
+
+/// std::filesystem::path <-> QString in the file system's encoding.
+QString pathToQString(const std::filesystem::path &path);
+std::filesystem::path qstringToPath(const QString &path);
+
+} // namespace quantscope

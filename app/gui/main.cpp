@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// quantscope: the desktop GUI. `quantscope [PATH]` opens PATH, or the built-in demo without one.
+// `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI).
+#include <QApplication>
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QPixmap>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+#include <memory>
+
+#include "mainwindow.h"
+
+using quantscope::MainWindow;
+
+namespace {
+
+void installTranslators(QApplication &app)
+{
+    // Parented to the app: they must live as long as it does.
+    auto *qt = new QTranslator(&app);
+    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+    // Without a translation for the UI language, English: its .qm holds the plural forms.
+    auto *own = new QTranslator(&app);
+    if (own->load(QLocale(), QStringLiteral("quantscope"), QStringLiteral("_"),
+                  QStringLiteral(":/i18n")) ||
+        own->load(QStringLiteral("quantscope_en"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(own);
+}
+
+/// Saves the window once everything it started in the background has finished; the exit code
+/// says whether the file was written. The outcome of opening goes to stdout for scripts.
+void scheduleScreenshot(MainWindow &window, const QString &file)
+{
+    auto loadOk = std::make_shared<bool>(false);
+    QObject::connect(&window, &MainWindow::loadFinished, &window,
+                     [loadOk](bool ok) { *loadOk = ok; });
+    QObject::connect(
+        &window, &MainWindow::becameIdle, &window,
+        [&window, file, loadOk] {
+            // Let the model reset's relayout and the status bar settle before grabbing.
+            QTimer::singleShot(250, &window, [&window, file, loadOk] {
+                const bool saved = window.grab().save(file, "PNG");
+                if (!saved) {
+                    std::fprintf(stderr, "quantscope: could not write the screenshot %s\n",
+                                 qPrintable(file));
+                    QCoreApplication::exit(1);
+                    return;
+                }
+                std::printf(
+                    "quantscope: screenshot %s: %s\n", qPrintable(file),
+                    *loadOk
+                        ? qPrintable(QStringLiteral("opened, %1 tensors").arg(window.tensorCount()))
+                        : "opening failed");
+                std::fflush(stdout);
+                QCoreApplication::exit(0);
+            });
+        },
+        Qt::SingleShotConnection);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Quantscope"));
+    QApplication::setApplicationName(QStringLiteral("Quantscope"));
+    QApplication::setApplicationVersion(QStringLiteral(QUANTSCOPE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("quantscope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/quantscope.svg")));
+    installTranslators(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "Quantization workbench for LLM tensors."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshotOption(
+        QStringList{QStringLiteral("screenshot")},
+        QCoreApplication::translate(
+            "main",
+            "Once the checkpoint has been opened (or has failed to open), save the window "
+            "as a PNG to <file> and quit."),
+        QCoreApplication::translate("main", "file"));
+    parser.addOption(screenshotOption);
+    parser.addPositionalArgument(
+        QStringLiteral("path"),
+        QCoreApplication::translate(
+            "main",
+            "A .safetensors file, a model.safetensors.index.json or a checkpoint folder. "
+            "Without it, the built-in demo opens."),
+        QStringLiteral("[path]"));
+    parser.process(app);
+
+    const auto paths = parser.positionalArguments();
+    if (paths.size() > 1) {
+        std::fprintf(
+            stderr, "%s\n",
+            qPrintable(QCoreApplication::translate("main", "Give at most one path to open.")));
+        return 2;
+    }
+
+    MainWindow window;
+    if (parser.isSet(screenshotOption))
+        scheduleScreenshot(window, parser.value(screenshotOption));
+    window.show();
+    if (paths.isEmpty())
+        window.openDemo();
+    else
+        window.openPath(paths.first());
+
+    return QApplication::exec();
+}
