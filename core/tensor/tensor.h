@@ -59,6 +59,8 @@ public:
     double at(std::int64_t i) const;
     /// Decodes all elements in logical row-major order into `out` (size numel).
     void decodeTo(std::span<float> out) const;
+    /// Decodes elements [first, first + out.size()) in logical row-major order.
+    void decodeRange(std::int64_t first, std::span<float> out) const;
     /// Decodes into a new contiguous FP32 tensor.
     Tensor toF32() const;
 

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file cli.h
+/// quantscope-cli subcommands and the small argument parser they share.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantscope::cli {
+
+/// Arguments after the subcommand name. Flags are `--name` or `--name value`; anything not
+/// starting with `--` is positional.
+class Args {
+public:
+    Args(std::vector<std::string> args) : m_args(std::move(args)) {}
+    /// True and consumed when `--name` is present.
+    bool flag(const std::string &name);
+    /// The value of `--name VALUE` (last one wins); throws UsageError when the value is missing.
+    std::optional<std::string> value(const std::string &name);
+    /// All values of a repeatable `--name VALUE`.
+    std::vector<std::string> values(const std::string &name);
+    /// Remaining positionals; throws UsageError when an unknown `--flag` remains.
+    std::vector<std::string> positionals();
+
+private:
+    std::vector<std::string> m_args;
+};
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+int runInfo(Args args);
+int runDemo(Args args);
+
+} // namespace quantscope::cli

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// quantscope-cli: everything but the plots, as JSON for scripts. Exit codes: 0 success,
+// 1 refused input or failed work (message on stderr), 2 usage error.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "cli.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+bool Args::flag(const std::string &name)
+{
+    bool found = false;
+    for (auto it = m_args.begin(); it != m_args.end();) {
+        if (*it == name) {
+            it = m_args.erase(it);
+            found = true;
+        } else {
+            ++it;
+        }
+    }
+    return found;
+}
+
+std::optional<std::string> Args::value(const std::string &name)
+{
+    auto all = values(name);
+    if (all.empty())
+        return std::nullopt;
+    return all.back();
+}
+
+std::vector<std::string> Args::values(const std::string &name)
+{
+    std::vector<std::string> out;
+    for (auto it = m_args.begin(); it != m_args.end();) {
+        if (*it == name) {
+            if (it + 1 == m_args.end())
+                throw UsageError(name + " needs a value");
+            out.push_back(*(it + 1));
+            it = m_args.erase(it, it + 2);
+        } else if (it->rfind(name + "=", 0) == 0) {
+            out.push_back(it->substr(name.size() + 1));
+            it = m_args.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> Args::positionals()
+{
+    for (const auto &a : m_args)
+        if (a.size() > 2 && a.rfind("--", 0) == 0)
+            throw UsageError("unknown option " + a);
+    return m_args;
+}
+
+} // namespace quantscope::cli
+
+namespace {
+
+const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
+
+Commands:
+  info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
+                       list the tensors of a checkpoint (.safetensors, sharded folder)
+  demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
+
+Options:
+  --version            print version and the compute device
+  --help               this text
+
+Documentation: docs/cli.md
+)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    using namespace quantscope;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    const std::string cmd = args.front();
+    args.erase(args.begin());
+    try {
+        if (cmd == "--version" || cmd == "version") {
+            std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\n",
+                        QUANTSCOPE_VERSION, builtGpuBackends().c_str(),
+                        describeComputeDevice().c_str());
+            return 0;
+        }
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (cmd == "info")
+            return cli::runInfo(cli::Args(args));
+        if (cmd == "demo")
+            return cli::runDemo(cli::Args(args));
+        std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+        return 2;
+    } catch (const cli::UsageError &e) {
+        std::fprintf(stderr, "quantscope-cli %s: %s\n", cmd.c_str(), e.what());
+        return 2;
+    } catch (const Error &e) {
+        std::fprintf(stderr, "quantscope-cli %s: error: %s\n", cmd.c_str(), e.what());
+        return 1;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "quantscope-cli %s: error: %s\n", cmd.c_str(), e.what());
+        return 1;
+    }
+}

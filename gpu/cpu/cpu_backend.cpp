@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "cpu/cpu_backend.h"
+
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+namespace quantscope {
+
+namespace {
+
+std::string cpuModelName()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                auto name = line.substr(colon + 1);
+                name.erase(0, name.find_first_not_of(' '));
+                return name;
+            }
+        }
+    }
+    return "CPU";
+}
+
+} // namespace
+
+CpuBackend::CpuBackend()
+{
+    m_info.kind = DeviceKind::Cpu;
+    m_info.id = "cpu";
+    m_info.name = cpuModelName();
+    m_info.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long avail = sysconf(_SC_AVPHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        m_info.totalMemory = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+    if (avail > 0 && page > 0)
+        m_info.freeMemory = static_cast<std::uint64_t>(avail) * static_cast<std::uint64_t>(page);
+}
+
+DeviceInfo CpuBackend::info() const { return m_info; }
+
+} // namespace quantscope

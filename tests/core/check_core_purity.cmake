@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: MIT
+# style.md rule 1: core/ includes no Qt and no CUDA/HIP header.
+file(GLOB_RECURSE files "${SRC}/core/*.h" "${SRC}/core/*.cpp")
+set(bad "")
+foreach(f ${files})
+  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]*|Qt[A-Za-z]*/|cuda|hip/|hip_|cublas|cusolver)")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "core/ must not include Qt or GPU headers:\n${bad}")
+endif()
+list(LENGTH files n)
+if(n LESS 10)
+  message(FATAL_ERROR "purity check found only ${n} files under ${SRC}/core: wrong path?")
+endif()
+message(STATUS "core purity: ${n} files checked")
