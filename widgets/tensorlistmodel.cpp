@@ -3,7 +3,6 @@
 
 #include <QLocale>
 #include <QStringList>
-
 #include <utility>
 
 namespace quantscope {

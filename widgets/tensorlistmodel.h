@@ -2,11 +2,11 @@
 #pragma once
 /// \file tensorlistmodel.h
 /// The table of a checkpoint's tensors (name, dtype, shape, size) as the header describes them.
+#include "tensor/tensor.h"
+
 #include <QAbstractTableModel>
 #include <QList>
 #include <QString>
-
-#include "tensor/tensor.h"
 
 namespace quantscope {
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "checkpointloader.h"
 
-#include <QFile>
-
-#include <exception>
-#include <filesystem>
-#include <new>
-
 #include "demo/demo.h"
 #include "io/checkpoint.h"
 #include "util/error.h"
+
+#include <QFile>
+#include <exception>
+#include <filesystem>
+#include <new>
 
 namespace quantscope {
 

@@ -3,15 +3,14 @@
 /// \file checkpointloader.h
 /// The background job that opens a checkpoint (or generates and opens the demo) and prepares
 /// everything the window shows, so that the UI thread only swaps in finished value structs.
+#include "tensorlistmodel.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
-
 #include <filesystem>
 #include <memory>
-
-#include "tensorlistmodel.h"
 
 namespace quantscope {
 

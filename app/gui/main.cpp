@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // quantscope: the desktop GUI. `quantscope [PATH]` opens PATH, or the built-in demo without one.
 // `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI).
+#include "mainwindow.h"
+
 #include <QApplication>
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -10,11 +12,8 @@
 #include <QPixmap>
 #include <QTimer>
 #include <QTranslator>
-
 #include <cstdio>
 #include <memory>
-
-#include "mainwindow.h"
 
 using quantscope::MainWindow;
 
@@ -86,17 +85,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption screenshotOption(
         QStringList{QStringLiteral("screenshot")},
         QCoreApplication::translate(
-            "main",
-            "Once the checkpoint has been opened (or has failed to open), save the window "
-            "as a PNG to <file> and quit."),
+            "main", "Once the checkpoint has been opened (or has failed to open), save the window "
+                    "as a PNG to <file> and quit."),
         QCoreApplication::translate("main", "file"));
     parser.addOption(screenshotOption);
     parser.addPositionalArgument(
         QStringLiteral("path"),
         QCoreApplication::translate(
-            "main",
-            "A .safetensors file, a model.safetensors.index.json or a checkpoint folder. "
-            "Without it, the built-in demo opens."),
+            "main", "A .safetensors file, a model.safetensors.index.json or a checkpoint folder. "
+                    "Without it, the built-in demo opens."),
         QStringLiteral("[path]"));
     parser.process(app);
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "backend.h"
+#include "io/checkpoint.h"
+#include "tensorlistmodel.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -25,12 +29,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <exception>
-
-#include "backend.h"
-#include "io/checkpoint.h"
-#include "tensorlistmodel.h"
 
 namespace quantscope {
 
@@ -314,9 +313,9 @@ void MainWindow::showLoadError(const OpenResult &result)
                          << (result.request.demo ? QStringLiteral("the demo") : result.request.path)
                          << ":" << result.error;
 
-    const auto text = result.request.demo
-        ? tr("Quantscope could not open its demo checkpoint.")
-        : tr("Quantscope could not open “%1”.").arg(QDir::toNativeSeparators(result.request.path));
+    const auto text = result.request.demo ? tr("Quantscope could not open its demo checkpoint.")
+                                          : tr("Quantscope could not open “%1”.")
+                                                .arg(QDir::toNativeSeparators(result.request.path));
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Checkpoint"), text,
                                 QMessageBox::Close, this);
     box->setTextFormat(Qt::PlainText);
@@ -359,9 +358,10 @@ void MainWindow::updateSummary(const OpenResult &result)
     if (!result.warnings.isEmpty())
         parts << tr("%n warning(s)", nullptr, static_cast<int>(result.warnings.size()));
     m_summary->setText(parts.join(QStringLiteral(" · ")));
-    m_summary->setToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
-                                                    : QDir::toNativeSeparators(result.path) +
-                                  QLatin1Char('\n') + result.warnings.join(QLatin1Char('\n')));
+    m_summary->setToolTip(result.warnings.isEmpty()
+                              ? QDir::toNativeSeparators(result.path)
+                              : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
+                                    result.warnings.join(QLatin1Char('\n')));
 }
 
 // ---- dialogs and menus -----------------------------------------------------------------------

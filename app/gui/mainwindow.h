@@ -3,11 +3,10 @@
 /// \file mainwindow.h
 /// The main window: one opened checkpoint (the document), its tensor list, and the compute
 /// device in the status bar. Opening runs on the thread pool; the window never blocks on I/O.
-#include <QMainWindow>
-
-#include <memory>
-
 #include "checkpointloader.h"
+
+#include <QMainWindow>
+#include <memory>
 
 class QAction;
 class QLabel;

@@ -4,7 +4,6 @@
 // than kMaxShare of the pixels.
 #include <QHash>
 #include <QImage>
-
 #include <cstdio>
 
 namespace {

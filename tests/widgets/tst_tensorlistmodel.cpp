@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include "tensorlistmodel.h"
+
 #include <QAbstractItemModelTester>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
-
-#include "tensorlistmodel.h"
 
 using quantscope::TensorListEntry;
 using quantscope::TensorListModel;
