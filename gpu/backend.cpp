@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "backend.h"
 
+#include <chrono>
 #include <cstdio>
 
 #include "cpu/cpu_backend.h"
@@ -31,6 +32,36 @@ std::vector<DeviceInfo> BackendRegistry::devices() const
     if (m_gpu)
         list.push_back(m_gpu->info());
     return list;
+}
+
+QuantizeRun runQuantize(const Tensor &w, const nlohmann::json &spec, const RunOptions &options,
+                        const CancelToken *cancel)
+{
+    const auto &reg = BackendRegistry::instance();
+    const std::string method = spec.value("method", std::string());
+    const Backend *backend = &reg.cpu();
+    QuantizeRun run;
+    if (options.device != DeviceChoice::Cpu) {
+        if (const Backend *gpu = reg.gpu()) {
+            if (gpu->supports(method))
+                backend = gpu;
+            else
+                run.deviceNote = "method '" + method + "' runs on the CPU (no GPU kernel yet)";
+        } else if (options.device == DeviceChoice::Gpu) {
+            run.deviceNote = "GPU requested but unavailable (" + reg.gpuUnavailableReason() +
+                             "): computed on the CPU";
+        }
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto dev = backend->upload(w, options.quantize.tensorName);
+    QuantizeOptions qo = options.quantize;
+    qo.wantDequantized = qo.wantDequantized || options.metrics;
+    run.quantized = backend->quantize(*dev, spec, qo, cancel);
+    if (options.metrics)
+        run.metrics = backend->metrics(*dev, run.quantized.dequantized, options.metricsOptions, cancel);
+    run.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run.device = backend->info().id;
+    return run;
 }
 
 std::string builtGpuBackends()

@@ -6,8 +6,17 @@
 /// present. A failed GPU start falls back to the CPU with the reason kept for the UI/CLI.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/error_metrics.h"
+#include "quant/quantizer.h"
+#include "tensor/tensor.h"
+#include "util/cancel.h"
 
 namespace quantscope {
 
@@ -22,12 +31,57 @@ struct DeviceInfo {
     int threads = 1;               ///< CPU worker threads; SM count for GPUs
 };
 
-/// One compute device. Later issues add quantize / metrics / SVD / GEMM timing here.
+/// A tensor resident on a device (for the CPU: a view of host memory). Opaque to callers.
+class DeviceTensor {
+public:
+    virtual ~DeviceTensor() = default;
+    virtual const Shape &shape() const = 0;
+    virtual DType dtype() const = 0;
+};
+
+/// One compute device: what the engine asks of it. Every backend gives the same codes and
+/// scales as the CPU reference for the one-shot quantizers (quantizers.md "Numerical contract").
 class Backend {
 public:
     virtual ~Backend() = default;
     virtual DeviceInfo info() const = 0;
+    /// True when this backend implements the method itself (else the engine uses the CPU).
+    virtual bool supports(const std::string &method) const = 0;
+    /// Copies (GPU) or wraps (CPU) a host tensor. Throws GpuError naming the tensor on OOM.
+    virtual std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const = 0;
+    /// Quantizes with a spec JSON (codes + scales + zero points, and Ŵ when asked).
+    virtual QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec,
+                                     const QuantizeOptions &options,
+                                     const CancelToken *cancel = nullptr) const = 0;
+    /// Error metrics, moments and histograms of Ŵ against W.
+    virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
+                                 const ErrorMetricsOptions &options,
+                                 const CancelToken *cancel = nullptr) const = 0;
 };
+
+/// Which device a request asks for.
+enum class DeviceChoice : std::uint8_t { Auto, Cpu, Gpu };
+
+/// One quantization run: the result, its metrics and where/how long it ran.
+struct QuantizeRun {
+    QuantizedTensor quantized;
+    std::optional<ErrorMetrics> metrics;
+    std::string device;      ///< DeviceInfo::id of the backend that ran it
+    std::string deviceNote;  ///< why another device than asked was used ("" when as asked)
+    double timeMs = 0;       ///< quantize + metrics, wall clock
+};
+
+struct RunOptions {
+    DeviceChoice device = DeviceChoice::Auto;
+    bool metrics = true;
+    ErrorMetricsOptions metricsOptions;
+    QuantizeOptions quantize;
+};
+
+/// Quantizes `w` with `spec` on the chosen device (falls back to the CPU, saying why, when
+/// the GPU is absent or lacks the method) and computes the metrics.
+QuantizeRun runQuantize(const Tensor &w, const nlohmann::json &spec, const RunOptions &options,
+                        const CancelToken *cancel = nullptr);
 
 /// Run-time registry of the devices this build can use.
 class BackendRegistry {

@@ -3,6 +3,7 @@
 /// \file cli.h
 /// quantscope-cli subcommands and the small argument parser they share.
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,6 @@ struct UsageError : std::runtime_error {
 
 int runInfo(Args args);
 int runDemo(Args args);
+int runQuantize(Args args);
 
 } // namespace quantscope::cli

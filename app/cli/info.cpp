@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "json_out.h"
 #include "io/checkpoint.h"
 #include "metrics/moments.h"
 #include "util/error.h"
@@ -13,26 +14,6 @@
 namespace quantscope::cli {
 
 namespace {
-
-nlohmann::ordered_json optionalNumber(const std::optional<double> &v)
-{
-    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json statsJson(const TensorStats &s)
-{
-    nlohmann::ordered_json j;
-    const bool any = s.finiteCount > 0;
-    j["min"] = any ? nlohmann::ordered_json(s.min) : nullptr;
-    j["max"] = any ? nlohmann::ordered_json(s.max) : nullptr;
-    j["mean"] = any ? nlohmann::ordered_json(s.mean) : nullptr;
-    j["std"] = any ? nlohmann::ordered_json(s.std) : nullptr;
-    j["skewness"] = optionalNumber(s.skewness);
-    j["excess_kurtosis"] = optionalNumber(s.excessKurtosis);
-    j["nan_count"] = s.nanCount;
-    j["inf_count"] = s.infCount;
-    return j;
-}
 
 std::string shapeJsonless(const Shape &s) { return "[" + shapeToString(s) + "]"; }
 

@@ -70,6 +70,8 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
                        list the tensors of a checkpoint (.safetensors, sharded folder)
+  quantize PATH --tensor NAME --method int|fp8 [options] [--save OUT.safetensors] [--json]
+                       quantize one tensor; metrics, percentiles, histograms
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -104,6 +106,8 @@ int main(int argc, char **argv)
         }
         if (cmd == "info")
             return cli::runInfo(cli::Args(args));
+        if (cmd == "quantize")
+            return cli::runQuantize(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include "util/error.h"
+
 namespace quantscope {
 
 namespace {
@@ -46,5 +48,45 @@ CpuBackend::CpuBackend()
 }
 
 DeviceInfo CpuBackend::info() const { return m_info; }
+
+namespace {
+
+class HostTensor final : public DeviceTensor {
+public:
+    explicit HostTensor(Tensor t) : m_t(std::move(t)) {}
+    const Shape &shape() const override { return m_t.shape(); }
+    DType dtype() const override { return m_t.dtype(); }
+    const Tensor &tensor() const { return m_t; }
+
+private:
+    Tensor m_t;
+};
+
+const Tensor &hostOf(const DeviceTensor &d)
+{
+    const auto *h = dynamic_cast<const HostTensor *>(&d);
+    if (!h)
+        throw UnsupportedError("the CPU backend was handed a tensor of another device");
+    return h->tensor();
+}
+
+} // namespace
+
+std::shared_ptr<const DeviceTensor> CpuBackend::upload(const Tensor &t, const std::string &) const
+{
+    return std::make_shared<HostTensor>(t);
+}
+
+QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const nlohmann::json &spec,
+                                     const QuantizeOptions &options, const CancelToken *cancel) const
+{
+    return makeQuantizer(spec)->quantize(hostOf(w), options, cancel);
+}
+
+ErrorMetrics CpuBackend::metrics(const DeviceTensor &w, std::span<const float> wHat,
+                                 const ErrorMetricsOptions &options, const CancelToken *cancel) const
+{
+    return computeErrorMetrics(hostOf(w), wHat, options, cancel);
+}
 
 } // namespace quantscope

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file cpu_backend.h
-/// The CPU backend: plain scalar code and std::thread; the reference every GPU backend matches.
+/// The CPU backend: the core quantizers' scalar reference on std::threads; the reference every
+/// GPU backend matches.
 #include "backend.h"
 
 namespace quantscope {
@@ -10,6 +11,14 @@ class CpuBackend final : public Backend {
 public:
     CpuBackend();
     DeviceInfo info() const override;
+    bool supports(const std::string &) const override { return true; }
+    std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const override;
+    QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec,
+                             const QuantizeOptions &options,
+                             const CancelToken *cancel = nullptr) const override;
+    ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
+                         const ErrorMetricsOptions &options,
+                         const CancelToken *cancel = nullptr) const override;
 
 private:
     DeviceInfo m_info;

@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include "util/error.h"
+
 namespace quantscope {
 
 namespace {
@@ -26,6 +28,24 @@ public:
             i.totalMemory = totalB;
         }
         return i;
+    }
+
+    // The CUDA kernels arrive with the GPU issue; until then no method is claimed, so the
+    // engine computes on the CPU and says so (runQuantize's deviceNote).
+    bool supports(const std::string &) const override { return false; }
+    std::shared_ptr<const DeviceTensor> upload(const Tensor &, const std::string &name) const override
+    {
+        throw GpuError("no CUDA kernels in this build yet", Location{{}, name, {}});
+    }
+    QuantizedTensor quantize(const DeviceTensor &, const nlohmann::json &, const QuantizeOptions &o,
+                             const CancelToken *) const override
+    {
+        throw GpuError("no CUDA kernels in this build yet", Location{{}, o.tensorName, {}});
+    }
+    ErrorMetrics metrics(const DeviceTensor &, std::span<const float>, const ErrorMetricsOptions &,
+                         const CancelToken *) const override
+    {
+        throw GpuError("no CUDA kernels in this build yet");
     }
 
 private:

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli quantize`: one tensor, one spec, metrics and histograms as JSON.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "backend.h"
+#include "cli.h"
+#include "io/checkpoint.h"
+#include "io/native.h"
+#include "json_out.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+namespace {
+
+std::int64_t toInt(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used != v.size())
+            throw std::invalid_argument(v);
+        return x;
+    } catch (const std::exception &) {
+        throw UsageError(opt + " needs an integer, got '" + v + "'");
+    }
+}
+
+nlohmann::json loadSpecFile(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw IoError("cannot open the spec file", Location{path, {}, {}});
+    try {
+        return nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception &e) {
+        throw FormatError(std::string("spec is not valid JSON: ") + e.what(), Location{path, {}, {}});
+    }
+}
+
+/// Builds the spec JSON: --spec file (or the method's defaults), then the flags on top.
+nlohmann::json buildSpec(Args &args)
+{
+    nlohmann::json spec = nlohmann::json::object();
+    if (auto file = args.value("--spec"))
+        spec = loadSpecFile(*file);
+    if (auto m = args.value("--method"))
+        spec["method"] = *m;
+    if (!spec.contains("method"))
+        throw UsageError("--method int|fp8 (or a --spec with \"method\") is required");
+    const std::string method = spec["method"].is_string() ? spec["method"].get<std::string>() : "";
+
+    auto setString = [&](const char *opt, const char *key) {
+        if (auto v = args.value(opt))
+            spec[key] = *v;
+    };
+    auto setInt = [&](const char *opt, const char *key) {
+        if (auto v = args.value(opt))
+            spec[key] = toInt(opt, *v);
+    };
+    setString("--granularity", "granularity");
+    setInt("--block", "block");
+    setString("--arith", "arith");
+    setString("--eps", "eps");
+    if (method == "int") {
+        setInt("--bits", "bits");
+        const bool hasGranularity = spec.contains("granularity");
+        if (auto g = args.value("--group")) {
+            spec["group"] = toInt("--group", *g);
+            if (!hasGranularity)
+                spec["granularity"] = "group"; // --group G alone implies group granularity
+        }
+        setInt("--axis", "axis");
+        const bool sym = args.flag("--symmetric"), asym = args.flag("--asymmetric");
+        if (sym && asym)
+            throw UsageError("--symmetric and --asymmetric exclude each other");
+        if (sym || asym)
+            spec["symmetric"] = sym;
+        setString("--scale-rule", "scale_rule");
+        setString("--rounding", "rounding");
+        setString("--scale-dtype", "scale_dtype");
+        setString("--e8m0-mode", "e8m0_mode");
+        if (args.flag("--strict"))
+            spec["strict"] = true;
+    } else if (method == "fp8") {
+        setString("--fp8", "format");
+    }
+    // Validate now (unknown fields, bad values) and return the spec with defaults filled in.
+    return makeQuantizer(spec)->spec();
+}
+
+nlohmann::ordered_json histogramJson(const ErrorMetrics &m)
+{
+    nlohmann::ordered_json h;
+    h["lo"] = m.w.lo;
+    h["hi"] = m.w.hi;
+    h["bins"] = m.w.counts.size();
+    h["symlog"] = m.w.symlog;
+    h["w"] = m.w.counts;
+    h["w_hat"] = m.wHat.counts;
+    h["err"] = m.err.counts;
+    h["err_lo"] = m.err.lo;
+    h["err_hi"] = m.err.hi;
+    h["w_hat_below"] = m.wHat.below;
+    h["w_hat_above"] = m.wHat.above;
+    h["overlap"] = m.overlap;
+    return h;
+}
+
+} // namespace
+
+int runQuantize(Args args)
+{
+    const bool json = args.flag("--json");
+    const auto tensorName = args.value("--tensor");
+    const auto save = args.value("--save");
+    RunOptions ro;
+    if (auto d = args.value("--device")) {
+        if (*d == "auto")
+            ro.device = DeviceChoice::Auto;
+        else if (*d == "cpu")
+            ro.device = DeviceChoice::Cpu;
+        else if (*d == "gpu")
+            ro.device = DeviceChoice::Gpu;
+        else
+            throw UsageError("--device must be auto, cpu or gpu");
+    }
+    if (auto b = args.value("--bins"))
+        ro.metricsOptions.bins = static_cast<int>(toInt("--bins", *b));
+    ro.metricsOptions.symlog = args.flag("--symlog");
+    ReadOptions rd;
+    rd.lenient = args.flag("--lenient");
+    const nlohmann::json spec = buildSpec(args);
+    const auto pos = args.positionals();
+    if (pos.size() != 1 || !tensorName)
+        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method int|fp8 [options]");
+
+    const Checkpoint ck = Checkpoint::open(pos[0], rd);
+    const Tensor w = ck.tensor(*tensorName);
+    ro.quantize.tensorName = *tensorName;
+    const QuantizeRun run = runQuantize(w, spec, ro);
+    if (!run.deviceNote.empty())
+        std::fprintf(stderr, "note: %s\n", run.deviceNote.c_str());
+    if (save)
+        writeNative(*save, run.quantized);
+
+    const ErrorMetrics &m = *run.metrics;
+    const QuantizedTensor &q = run.quantized;
+    nlohmann::ordered_json out;
+    out["tensor"] = *tensorName;
+    out["method"] = q.method;
+    out["spec"] = q.spec;
+    out["device"] = run.device;
+    if (!run.deviceNote.empty())
+        out["device_note"] = run.deviceNote;
+    out["ragged"] = q.layout.ragged;
+    out["nonfinite_groups"] = q.nonFiniteGroups;
+    if (q.firstNonFinite >= 0)
+        out["first_nonfinite_index"] = q.firstNonFinite;
+    nlohmann::ordered_json mj;
+    mj["mse"] = m.mse;
+    mj["rmse"] = m.rmse;
+    mj["sqnr_db"] = number(m.sqnrDb);
+    mj["rel_frobenius"] = number(m.relFrobenius);
+    mj["max_abs_err"] = m.maxAbsErr;
+    mj["cosine"] = m.cosine ? nlohmann::ordered_json(*m.cosine) : nullptr;
+    mj["err_p50"] = m.errP50;
+    mj["err_p90"] = m.errP90;
+    mj["err_p99"] = m.errP99;
+    mj["err_p999"] = m.errP999;
+    mj["bits_per_element"] = q.bitsPerElement();
+    mj["bytes"] = q.storedBytes();
+    out["metrics"] = mj;
+    out["stats_in"] = statsJson(m.statsIn);
+    out["stats_out"] = statsJson(m.statsOut);
+    out["histogram"] = histogramJson(m);
+    out["time_ms"] = run.timeMs;
+    if (save)
+        out["saved"] = *save;
+
+    if (json) {
+        std::cout << out.dump(1) << '\n';
+        return 0;
+    }
+    std::printf("%s  %s  on %s  (%.1f ms)\n", tensorName->c_str(), q.spec.dump().c_str(),
+                run.device.c_str(), run.timeMs);
+    std::printf("  rel. Frobenius %.6g   SQNR %.3f dB   MSE %.6g   max |err| %.6g   cosine %.8f\n",
+                m.relFrobenius, m.sqnrDb, m.mse, m.maxAbsErr, m.cosine.value_or(0.0));
+    std::printf("  |err| p50 %.4g  p90 %.4g  p99 %.4g  p99.9 %.4g   %.4f bits/element, %llu bytes\n",
+                m.errP50, m.errP90, m.errP99, m.errP999, q.bitsPerElement(),
+                static_cast<unsigned long long>(q.storedBytes()));
+    std::printf("  histogram overlap %.4f%s\n", m.overlap, q.layout.ragged ? "   (ragged groups)" : "");
+    return 0;
+}
+
+} // namespace quantscope::cli

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "io/native.h"
+
+#include <cstring>
+
+#include "io/safetensors.h"
+#include "tensor/convert.h"
+#include "util/error.h"
+
+namespace quantscope {
+
+std::string moduleOf(const std::string &tensorName)
+{
+    const auto dot = tensorName.rfind('.');
+    if (dot == std::string::npos || tensorName.substr(dot + 1) != "weight")
+        return tensorName;
+    return tensorName.substr(0, dot);
+}
+
+void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
+{
+    const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
+    const auto rows = q.layout.rows, cols = q.layout.cols;
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    std::string codesLayout;
+
+    if (q.codeDtype == DType::I8 && q.codeBits <= 4) {
+        const std::int64_t packedCols = (cols + 1) / 2;
+        std::vector<std::byte> packed(static_cast<std::size_t>(rows * packedCols));
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const auto nib = static_cast<std::uint8_t>(q.codes[static_cast<std::size_t>(r * cols + c)] & 0x0F);
+                auto &b = packed[static_cast<std::size_t>(r * packedCols + c / 2)];
+                b |= std::byte{static_cast<std::uint8_t>(c % 2 ? nib << 4 : nib)};
+            }
+        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(DType::U8, {rows, packedCols}, std::move(packed)));
+        codesLayout = "int4x2-low-nibble-first";
+    } else {
+        std::vector<std::byte> bytes(q.codes.size());
+        if (!bytes.empty())
+            std::memcpy(bytes.data(), q.codes.data(), bytes.size());
+        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(q.codeDtype, {rows, cols}, std::move(bytes)));
+        codesLayout = q.codeDtype == DType::I8 ? "int8" : std::string(nameOf(q.codeDtype));
+    }
+
+    // Scales in their stored dtype.
+    const Shape scaleShape = q.layout.scaleShape();
+    const int sbits = bitsOf(q.scaleDtype);
+    std::vector<std::byte> sb(q.scales.size() * static_cast<std::size_t>(sbits / 8));
+    for (std::size_t i = 0; i < q.scales.size(); ++i) {
+        const float s = q.scales[i];
+        switch (q.scaleDtype) {
+        case DType::BF16: {
+            const std::uint16_t v = floatToBf16(s);
+            std::memcpy(sb.data() + 2 * i, &v, 2);
+            break;
+        }
+        case DType::F16: {
+            const std::uint16_t v = floatToF16(s);
+            std::memcpy(sb.data() + 2 * i, &v, 2);
+            break;
+        }
+        case DType::F8_E8M0: {
+            const std::uint8_t v = floatToE8m0(s, E8m0Rounding::Round); // s is a power of two: exact
+            std::memcpy(sb.data() + i, &v, 1);
+            break;
+        }
+        default:
+            std::memcpy(sb.data() + 4 * i, &s, 4);
+        }
+    }
+    tensors.emplace_back(module + ".qs_scale", Tensor::fromBytes(q.scaleDtype, scaleShape, std::move(sb)));
+    if (!q.zeros.empty()) {
+        std::vector<std::byte> zb(q.zeros.size());
+        std::memcpy(zb.data(), q.zeros.data(), zb.size());
+        tensors.emplace_back(module + ".qs_zero", Tensor::fromBytes(DType::I8, scaleShape, std::move(zb)));
+    }
+
+    nlohmann::ordered_json meta;
+    meta["format"] = "quantscope-native";
+    meta["version"] = 1;
+    auto &m = meta["modules"][module];
+    m["method"] = q.method;
+    m["spec"] = q.spec;
+    m["shape"] = q.shape;
+    m["source_dtype"] = std::string(nameOf(q.sourceDtype));
+    m["codes"] = codesLayout;
+    m["code_bits"] = q.codeBits;
+    m["scale_shape"] = scaleShape;
+    m["ragged"] = q.layout.ragged;
+    m["nonfinite_groups"] = q.nonFiniteGroups;
+    writeSafetensors(path, tensors, {{"quantscope", meta.dump()}, {"format", "pt"}});
+}
+
+} // namespace quantscope

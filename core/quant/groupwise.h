@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file groupwise.h
+/// The CPU driver shared by the one-shot quantizers whose groups are defined by a GroupLayout:
+/// pass 1 finds each group's finite min/max (and NaN/Inf), the policy turns them into scale and
+/// zero point, pass 2 codes every element (and dequantizes on request). Rows are split over
+/// threads; min/max merges are exact, so the result does not depend on the thread count.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "quant/qmath.h"
+#include "quant/quantizer.h"
+#include "util/parallel.h"
+
+namespace quantscope::detail {
+
+/// Policy: float/int params; void params(float mn, float mx, float &s, int &z) const;
+/// std::uint8_t code(float x, float s, int z) const; float dequant(std::uint8_t c, float s, int z) const.
+template <typename Policy>
+void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &out,
+                       const QuantizeOptions &options, const CancelToken *cancel)
+{
+    const GroupLayout &L = out.layout;
+    const std::int64_t R = L.rows, C = L.cols, G = L.groupCount();
+    const int threads = resolveThreads(options.threads);
+    out.codes.assign(static_cast<std::size_t>(R * C), 0);
+    out.scales.assign(static_cast<std::size_t>(G), 0.0f);
+    if (options.wantDequantized)
+        out.dequantized.assign(static_cast<std::size_t>(R * C), 0.0f);
+
+    // Groups owned by one row (group / channel axis 0) need no cross-thread merge.
+    const bool rowLocal = L.granularity == Granularity::Group ||
+                          (L.granularity == Granularity::Channel && L.axis == 0);
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(R, 1, threads));
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<std::vector<float>> mins, maxs;
+    std::vector<std::vector<std::uint8_t>> bads;
+    std::vector<float> gmin(static_cast<std::size_t>(G), inf), gmax(static_cast<std::size_t>(G), -inf);
+    std::vector<std::uint8_t> gbad(static_cast<std::size_t>(G), 0);
+    std::vector<std::int64_t> firstBad(static_cast<std::size_t>(parts), -1);
+    if (!rowLocal) {
+        mins.assign(static_cast<std::size_t>(parts), std::vector<float>(static_cast<std::size_t>(G), inf));
+        maxs.assign(static_cast<std::size_t>(parts), std::vector<float>(static_cast<std::size_t>(G), -inf));
+        bads.assign(static_cast<std::size_t>(parts), std::vector<std::uint8_t>(static_cast<std::size_t>(G), 0));
+    }
+
+    // Pass 1: finite min/max per group, non-finite flags.
+    parallelSlices(R, parts, cancel, [&](int p, std::int64_t r0, std::int64_t r1) {
+        std::vector<float> row(static_cast<std::size_t>(C));
+        float *mn = rowLocal ? gmin.data() : mins[static_cast<std::size_t>(p)].data();
+        float *mx = rowLocal ? gmax.data() : maxs[static_cast<std::size_t>(p)].data();
+        std::uint8_t *bd = rowLocal ? gbad.data() : bads[static_cast<std::size_t>(p)].data();
+        for (std::int64_t r = r0; r < r1; ++r) {
+            if (cancel && (r & 63) == 0)
+                cancel->check();
+            w.decodeRange(r * C, row);
+            for (std::int64_t c = 0; c < C; ++c) {
+                const float x = row[static_cast<std::size_t>(c)];
+                const std::int64_t g = L.groupOf(r, c);
+                if (!qmath::isFinite(x)) {
+                    bd[g] = 1;
+                    if (firstBad[static_cast<std::size_t>(p)] < 0)
+                        firstBad[static_cast<std::size_t>(p)] = r * C + c;
+                    continue;
+                }
+                mn[g] = std::min(mn[g], x);
+                mx[g] = std::max(mx[g], x);
+            }
+        }
+    });
+    if (!rowLocal) {
+        for (int p = 0; p < parts; ++p)
+            for (std::int64_t g = 0; g < G; ++g) {
+                gmin[g] = std::min(gmin[g], mins[static_cast<std::size_t>(p)][g]);
+                gmax[g] = std::max(gmax[g], maxs[static_cast<std::size_t>(p)][g]);
+                gbad[g] |= bads[static_cast<std::size_t>(p)][g];
+            }
+    }
+    for (auto f : firstBad)
+        if (f >= 0 && (out.firstNonFinite < 0 || f < out.firstNonFinite))
+            out.firstNonFinite = f;
+
+    // Scales and zero points.
+    std::vector<int> zeros(static_cast<std::size_t>(G), 0);
+    for (std::int64_t g = 0; g < G; ++g) {
+        if (gbad[g]) {
+            ++out.nonFiniteGroups;
+            out.scales[g] = policy.badScale();
+            continue;
+        }
+        // An all-empty group (0 elements) keeps min/max ±inf: treat as zero.
+        const float mn = gmin[g] == inf ? 0.0f : gmin[g];
+        const float mx = gmax[g] == -inf ? 0.0f : gmax[g];
+        policy.params(mn, mx, out.scales[g], zeros[g]);
+    }
+    if (policy.hasZeroPoint()) {
+        out.zeros.resize(static_cast<std::size_t>(G));
+        for (std::int64_t g = 0; g < G; ++g)
+            out.zeros[g] = static_cast<std::int8_t>(zeros[g]);
+    }
+
+    // Pass 2: codes (and Ŵ).
+    parallelSlices(R, parts, cancel, [&](int, std::int64_t r0, std::int64_t r1) {
+        std::vector<float> row(static_cast<std::size_t>(C));
+        for (std::int64_t r = r0; r < r1; ++r) {
+            if (cancel && (r & 63) == 0)
+                cancel->check();
+            w.decodeRange(r * C, row);
+            std::uint8_t *codes = out.codes.data() + r * C;
+            float *deq = options.wantDequantized ? out.dequantized.data() + r * C : nullptr;
+            for (std::int64_t c = 0; c < C; ++c) {
+                const std::int64_t g = L.groupOf(r, c);
+                const float s = out.scales[g];
+                const int z = zeros[g];
+                const std::uint8_t q = gbad[g] ? policy.badCode() : policy.code(row[c], s, z);
+                codes[c] = q;
+                if (deq)
+                    deq[c] = gbad[g] ? 0.0f : policy.dequant(q, s, z);
+            }
+        }
+    });
+}
+
+/// Dequantizes codes with the policy (any thread count gives the same bits).
+template <typename Policy>
+void dequantizeGroupwise(const QuantizedTensor &q, const Policy &policy, std::span<float> out)
+{
+    const GroupLayout &L = q.layout;
+    for (std::int64_t r = 0; r < L.rows; ++r)
+        for (std::int64_t c = 0; c < L.cols; ++c) {
+            const std::int64_t i = r * L.cols + c;
+            const std::int64_t g = L.groupOf(r, c);
+            const int z = q.zeros.empty() ? 0 : q.zeros[g];
+            out[i] = policy.dequant(q.codes[i], q.scales[g], z);
+        }
+}
+
+} // namespace quantscope::detail

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "quant/quantizer.h"
+
+#include "quant/fp8.h"
+#include "quant/uniform.h"
+#include "util/error.h"
+
+namespace quantscope {
+
+std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape)
+{
+    if (shape.empty())
+        return {1, 1};
+    if (shape.size() == 1)
+        return {1, shape[0]};
+    std::int64_t rows = 1;
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
+        rows *= shape[i];
+    return {rows, shape.back()};
+}
+
+Shape GroupLayout::scaleShape() const
+{
+    if (granularity == Granularity::Tensor)
+        return {1};
+    return {gridRows, gridCols};
+}
+
+GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block,
+                       int axis, bool strict, const std::string &tensorName)
+{
+    GroupLayout L;
+    L.granularity = g;
+    std::tie(L.rows, L.cols) = matrixView(shape);
+    switch (g) {
+    case Granularity::Tensor:
+        break;
+    case Granularity::Channel:
+        L.axis = axis;
+        L.gridRows = axis == 0 ? L.rows : 1;
+        L.gridCols = axis == 0 ? 1 : L.cols;
+        break;
+    case Granularity::Group:
+        if (group < 1)
+            throw UnsupportedError("group size must be ≥ 1", Location{{}, tensorName, {}});
+        L.group = group;
+        L.gridRows = L.rows;
+        L.gridCols = std::max<std::int64_t>((L.cols + group - 1) / group, L.cols ? 1 : 0);
+        L.ragged = L.cols % group != 0;
+        if (L.ragged && strict)
+            throw UnsupportedError("K = " + std::to_string(L.cols) + " is not divisible by the group size " +
+                                       std::to_string(group) + " (strict: ragged groups refused)",
+                                   Location{{}, tensorName, {}});
+        break;
+    case Granularity::Block:
+        if (block < 1)
+            throw UnsupportedError("block size must be ≥ 1", Location{{}, tensorName, {}});
+        L.block = block;
+        L.gridRows = (L.rows + block - 1) / block;
+        L.gridCols = (L.cols + block - 1) / block;
+        L.ragged = L.rows % block != 0 || L.cols % block != 0;
+        if (L.ragged && strict)
+            throw UnsupportedError("shape " + std::to_string(L.rows) + "x" + std::to_string(L.cols) +
+                                       " is not divisible by the block size " + std::to_string(block) +
+                                       " (strict: ragged blocks refused)",
+                                   Location{{}, tensorName, {}});
+        break;
+    }
+    return L;
+}
+
+std::uint64_t QuantizedTensor::storedBytes() const
+{
+    const std::uint64_t codeBitsTotal = static_cast<std::uint64_t>(numel()) * static_cast<std::uint64_t>(codeBits);
+    const std::uint64_t scaleBits = scales.size() * static_cast<std::uint64_t>(bitsOf(scaleDtype));
+    const std::uint64_t zeroBits = zeros.size() * 8ull;
+    return (codeBitsTotal + scaleBits + zeroBits + 7) / 8;
+}
+
+double QuantizedTensor::bitsPerElement() const
+{
+    if (numel() == 0)
+        return 0.0;
+    const double codeBitsTotal = static_cast<double>(numel()) * codeBits;
+    const double scaleBits = static_cast<double>(scales.size()) * bitsOf(scaleDtype);
+    const double zeroBits = static_cast<double>(zeros.size()) * 8.0;
+    return (codeBitsTotal + scaleBits + zeroBits) / static_cast<double>(numel());
+}
+
+std::vector<MethodInfo> quantizerMethods()
+{
+    return {
+        {"int", "uniform integer INT2–8, per tensor / channel / group / block", IntSpec::fields(),
+         IntSpec{}.toJson()},
+        {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(),
+         Fp8Spec{}.toJson()},
+    };
+}
+
+std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec)
+{
+    if (!spec.is_object() || !spec.contains("method") || !spec["method"].is_string())
+        throw UnsupportedError("a spec needs a \"method\" string (int, fp8)");
+    const std::string m = spec["method"];
+    if (m == "int")
+        return std::make_unique<IntQuantizer>(IntSpec::fromJson(spec));
+    if (m == "fp8")
+        return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(spec));
+    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8)");
+}
+
+} // namespace quantscope

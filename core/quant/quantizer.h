@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file quantizer.h
+/// One interface for every quantizer: a spec (JSON) in, codes + scales (+ zero points) out,
+/// and the dequantized tensor on request. Each quantizer's header comment states its op sequence.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "quant/spec.h"
+#include "tensor/tensor.h"
+#include "util/cancel.h"
+
+namespace quantscope {
+
+/// How a tensor is cut into the groups that share one scale. A tensor of any rank is viewed
+/// as 2-D [rows, cols]: rank 1 → [1, K]; rank ≥ 3 → [prod(leading), K]; rank 0 → [1, 1].
+struct GroupLayout {
+    Granularity granularity = Granularity::Tensor;
+    std::int64_t rows = 1, cols = 1;
+    std::int64_t group = 0; ///< group size (Group)
+    std::int64_t block = 0; ///< tile size (Block)
+    int axis = 0;           ///< channel axis (Channel)
+    std::int64_t gridRows = 1, gridCols = 1; ///< the scale grid
+    bool ragged = false;    ///< a last group/tile shorter than the others
+
+    std::int64_t groupCount() const { return gridRows * gridCols; }
+    std::int64_t groupOf(std::int64_t r, std::int64_t c) const
+    {
+        switch (granularity) {
+        case Granularity::Tensor: return 0;
+        case Granularity::Channel: return axis == 0 ? r : c;
+        case Granularity::Group: return r * gridCols + c / group;
+        case Granularity::Block: return (r / block) * gridCols + c / block;
+        }
+        return 0;
+    }
+    /// Shape of the stored scale tensor ([1] for per-tensor).
+    Shape scaleShape() const;
+};
+
+/// Builds the layout; throws UnsupportedError naming `tensorName`, K and g when `strict` and K is
+/// not divisible by the group size.
+GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block,
+                       int axis, bool strict, const std::string &tensorName);
+
+/// The result of quantizing one tensor.
+struct QuantizedTensor {
+    std::string method;   ///< "int", "fp8"
+    nlohmann::json spec;  ///< the full spec, defaults filled in
+    std::string tensorName;
+    Shape shape;          ///< the original shape
+    DType sourceDtype = DType::F32;
+    GroupLayout layout;
+    /// One code per element, row-major: INT codes as signed int8 values; FP8 codes as bit
+    /// patterns of `codeDtype`.
+    std::vector<std::uint8_t> codes;
+    DType codeDtype = DType::I8;
+    int codeBits = 8;     ///< bits per code as stored (INT b, FP8 8)
+    std::vector<float> scales;        ///< the scale used per group (after dtype rounding)
+    DType scaleDtype = DType::F32;    ///< stored dtype of the scales
+    std::vector<std::int8_t> zeros;   ///< signed zero points (asymmetric only)
+    std::int64_t nonFiniteGroups = 0; ///< groups with NaN/Inf input (coded 0)
+    std::int64_t firstNonFinite = -1; ///< flat index of the first NaN/Inf element
+    std::vector<float> dequantized;   ///< Ŵ in FP32 (when asked)
+
+    std::int64_t numel() const { return static_cast<std::int64_t>(codes.size()); }
+    /// Bytes of everything stored: codes at codeBits, scales in their dtype, zero points (INT8).
+    std::uint64_t storedBytes() const;
+    /// Bits per element = stored bits / numel (quantizers.md "Bits per element").
+    double bitsPerElement() const;
+};
+
+struct QuantizeOptions {
+    int threads = 0;              ///< 0: hardware concurrency
+    bool wantDequantized = true;  ///< also fill `dequantized`
+    std::string tensorName;       ///< for messages
+};
+
+class Quantizer {
+public:
+    virtual ~Quantizer() = default;
+    virtual std::string method() const = 0;
+    virtual nlohmann::json spec() const = 0;
+    /// Throws UnsupportedError (bad spec for this tensor), Cancelled.
+    virtual QuantizedTensor quantize(const Tensor &w, const QuantizeOptions &options,
+                                     const CancelToken *cancel = nullptr) const = 0;
+    /// Ŵ from codes and scales (FP32, row-major, numel elements).
+    virtual void dequantize(const QuantizedTensor &q, std::span<float> out) const = 0;
+};
+
+/// A method the engine offers: its name, a one-line description and its spec fields.
+struct MethodInfo {
+    std::string method;
+    std::string description;
+    std::vector<SpecField> fields;
+    nlohmann::json defaults;
+};
+
+/// Every method, in menu order. New quantizers register here.
+std::vector<MethodInfo> quantizerMethods();
+/// Creates the quantizer for a spec JSON whose "method" names it; throws UnsupportedError.
+std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec);
+
+/// The 2-D view [rows, cols] a tensor of this shape is quantized as.
+std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape);
+
+} // namespace quantscope

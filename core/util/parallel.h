@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file parallel.h
+/// Static partitioning of a range over std::threads. The split depends only on (n, threads),
+/// so per-thread partial sums merged in thread order are reproducible.
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <thread>
+#include <vector>
+
+#include "util/cancel.h"
+
+namespace quantscope {
+
+inline int resolveThreads(int requested)
+{
+    return requested > 0 ? requested
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+/// Calls fn(part, begin, end) for `parts` contiguous slices of [0, n) (part 0 on the calling
+/// thread). Rethrows the first exception; checks `cancel` before each slice.
+template <typename Fn>
+void parallelSlices(std::int64_t n, int parts, const CancelToken *cancel, Fn &&fn)
+{
+    parts = static_cast<int>(std::clamp<std::int64_t>(n, 1, std::max(parts, 1)));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
+    auto run = [&](int p) {
+        try {
+            if (cancel)
+                cancel->check();
+            const std::int64_t b = n * p / parts, e = n * (p + 1) / parts;
+            fn(p, b, e);
+        } catch (...) {
+            errors[static_cast<std::size_t>(p)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<std::size_t>(parts - 1));
+    for (int p = 1; p < parts; ++p)
+        pool.emplace_back(run, p);
+    run(0);
+    for (auto &t : pool)
+        t.join();
+    for (auto &e : errors)
+        if (e)
+            std::rethrow_exception(e);
+}
+
+} // namespace quantscope
