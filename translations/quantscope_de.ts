@@ -190,10 +190,6 @@
         <translation>Checkpoint öffnen</translation>
     </message>
     <message>
-        <source>Checkpoints (*.safetensors model.safetensors.index.json);;All files (*)</source>
-        <translation>Checkpoints (*.safetensors model.safetensors.index.json);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Open Checkpoint Folder</source>
         <translation>Checkpoint-Ordner öffnen</translation>
     </message>
@@ -227,6 +223,10 @@
             <numerusform>Demo mit %n Warnung geöffnet</numerusform>
             <numerusform>Demo mit %n Warnungen geöffnet</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)</source>
+        <translation>Checkpoints (*.safetensors *.safetensors.index.json);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <string_view>
 
 namespace quantscope {
 
@@ -26,19 +27,23 @@ fs::path qstringToPath(const QString &path)
 
 namespace {
 
-/// The File ▸ Open dialog offers index files; the core opens the folder that holds them.
-fs::path resolveOpenPath(const fs::path &path)
+bool endsWith(const std::string &s, std::string_view suffix)
 {
-    std::error_code ec;
-    if (path.filename() == "model.safetensors.index.json" && fs::is_regular_file(path, ec))
-        return path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    return path;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// The title bar names a checkpoint by its folder when it was opened as a folder or through its
+/// index ("model.safetensors.index.json" says nothing), else by its file.
 QString documentNameOf(const fs::path &path)
 {
-    auto p = path;
-    if (!p.has_filename()) // "folder/" names its folder
+    std::error_code ec;
+    auto p = fs::absolute(path, ec);
+    if (ec)
+        p = path;
+    if (!p.has_filename()) // "folder/"
+        p = p.parent_path();
+    if (endsWith(p.filename().string(), ".index.json"))
         p = p.parent_path();
     const auto name = pathToQString(p.filename());
     return name.isEmpty() ? pathToQString(path) : name;
@@ -55,6 +60,20 @@ QString errorText(const char *what)
     return text.isEmpty() ? QStringLiteral("unknown error") : text;
 }
 
+/// Whether the strict refusal is one that lenient reading accepts (gaps, trailing bytes): only
+/// then is retrying worth offering. Opening again only re-reads the headers.
+bool opensLeniently(const OpenRequest &request) noexcept
+{
+    try {
+        ReadOptions options;
+        options.lenient = true;
+        (void)Checkpoint::open(qstringToPath(request.path), options);
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
 } // namespace
 
 OpenResult loadCheckpoint(const OpenRequest &request) noexcept
@@ -64,8 +83,9 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
     // Everything below may throw (bad input, bad_alloc, a bug): no exception crosses the job.
     try {
         result.path = request.path;
-        fs::path path = request.demo ? demo::ensureDemoCheckpoint()
-                                     : resolveOpenPath(qstringToPath(request.path));
+        // Checkpoint::open takes files, folders and index files alike.
+        const fs::path path =
+            request.demo ? demo::ensureDemoCheckpoint() : qstringToPath(request.path);
         result.path = pathToQString(path);
         result.documentName = documentNameOf(path);
 
@@ -90,7 +110,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         result.checkpoint = std::move(checkpoint);
     } catch (const FormatError &e) {
         result.error = errorText(e.what());
-        result.formatError = true;
+        result.lenientWouldOpen = !request.demo && !request.lenient && opensLeniently(request);
     } catch (const std::bad_alloc &) {
         result.error = QStringLiteral("out of memory");
     } catch (const std::exception &e) {

@@ -27,15 +27,14 @@ struct OpenRequest {
 
 struct OpenResult {
     OpenRequest request;
-    /// What was actually opened: the path as given, the parent folder of an index file, or the
-    /// demo folder.
+    /// What was opened: the path as given, or the demo folder.
     QString path;
     /// Short name for the title bar: the file or folder name.
     QString documentName;
     /// Empty on success; otherwise the core's message (file, tensor, offset), untranslated.
     QString error;
-    /// The failure was the format being broken (a retry with `lenient` may help).
-    bool formatError = false;
+    /// Strict reading refused the file, and lenient reading (formats.md) would open it.
+    bool lenientWouldOpen = false;
     QStringList warnings;
     QList<TensorListEntry> entries;
     int fileCount = 0;

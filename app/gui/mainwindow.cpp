@@ -321,7 +321,7 @@ void MainWindow::showLoadError(const OpenResult &result)
     box->setTextFormat(Qt::PlainText);
     // Rich text so that the core's message is shown literally, whatever it contains.
     box->setInformativeText(QStringLiteral("<p>%1</p>").arg(result.error.toHtmlEscaped()));
-    if (result.formatError && !result.request.lenient && !result.request.demo) {
+    if (result.lenientWouldOpen) {
         auto *retry = box->addButton(tr("Open Leniently"), QMessageBox::AcceptRole);
         retry->setToolTip(tr("Accept gaps and trailing bytes between tensors, as some writers "
                              "leave them. Overlapping or out-of-range tensors stay errors."));
@@ -371,7 +371,7 @@ void MainWindow::openFileDialog()
     QSettings settings;
     const auto file = QFileDialog::getOpenFileName(
         this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
-        tr("Checkpoints (*.safetensors model.safetensors.index.json);;All files (*)"));
+        tr("Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
     if (file.isEmpty())
         return;
     settings.setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());

@@ -62,9 +62,13 @@ if(EXPECT STREQUAL "failed")
 elseif(NOT _out MATCHES "screenshot [^\n]*: opened, [1-9][0-9]* tensors")
   message(FATAL_ERROR "quantscope did not open the checkpoint (see its output above)")
 endif()
-if(NOT OPEN_PATH AND NOT EXISTS "${WORK_DIR}/cache/quantscope/demo")
-  message(FATAL_ERROR "the demo was not generated into the isolated XDG_CACHE_HOME "
-                      "(${WORK_DIR}/cache/quantscope/demo)")
+if(NOT OPEN_PATH)
+  # demo::ensureDemoCheckpoint() writes under $XDG_CACHE_HOME/quantscope/ (a versioned folder).
+  file(GLOB _demo_index "${WORK_DIR}/cache/quantscope/*/model.safetensors.index.json")
+  if(NOT _demo_index)
+    message(FATAL_ERROR "the demo was not generated into the isolated XDG_CACHE_HOME "
+                        "(${WORK_DIR}/cache/quantscope/)")
+  endif()
 endif()
 
 execute_process(COMMAND "${CHECKER}" "${_png}" RESULT_VARIABLE _rc)
