@@ -30,7 +30,7 @@ std::vector<int> demoQkOutlierChannels();
 /// `model.safetensors.index.json`, `config.json` and `activations.npy`. Every file atomically.
 void writeDemoCheckpoint(const std::filesystem::path &dir, std::uint64_t seed = kDefaultSeed);
 
-/// Folder of the cached demo (XDG cache: $XDG_CACHE_HOME or ~/.cache, then quantscope/demo);
+/// Folder of the cached demo (XDG cache: $XDG_CACHE_HOME or ~/.cache, then quantscope/demo-<version>);
 /// generates it there on first use and returns it.
 std::filesystem::path ensureDemoCheckpoint();
 

@@ -2,7 +2,7 @@
 #pragma once
 /// \file checkpoint.h
 /// What a path opens (formats.md "What a path opens"): one .safetensors file, a sharded folder
-/// with model.safetensors.index.json, or a folder holding exactly one .safetensors; plus
+/// with model.safetensors.index.json (or the path of such an index file itself), or a folder holding exactly one .safetensors; plus
 /// config.json from the same folder when present.
 #include <filesystem>
 #include <map>
