@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -40,15 +42,109 @@ double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, 
 
 namespace {
 
-struct Sums {
-    std::int64_t counted = 0;
-    double se = 0, sx = 0, sy = 0, sxy = 0;
-    double maxAbs = 0;
-    double emin = std::numeric_limits<double>::infinity();
-    double emax = -std::numeric_limits<double>::infinity();
+constexpr int kLanes = 4;
+constexpr std::int64_t kChunk = 1 << 14;
+
+/// Power sums around a shift, in kLanes independent FP64 lanes (explicit lanes: the compiler may
+/// vectorise them without reassociating anything, so results do not depend on the ISA).
+struct PowerSums {
+    double s1[kLanes] = {}, s2[kLanes] = {}, s3[kLanes] = {}, s4[kLanes] = {};
+    double total(const double (&a)[kLanes]) const
+    {
+        double t = 0;
+        for (double v : a)
+            t += v;
+        return t;
+    }
 };
 
+struct Partial {
+    std::int64_t counted = 0, xNan = 0, xInf = 0, yNan = 0, yInf = 0, yFinite = 0;
+    PowerSums px, py;
+    double se[kLanes] = {}, sx[kLanes] = {}, sy[kLanes] = {}, sxy[kLanes] = {};
+    float xmin = std::numeric_limits<float>::infinity(), xmax = -std::numeric_limits<float>::infinity();
+    float ymin = std::numeric_limits<float>::infinity(), ymax = -std::numeric_limits<float>::infinity();
+    double emin = std::numeric_limits<double>::infinity(), emax = -std::numeric_limits<double>::infinity();
+    double maxAbs = 0;
+};
+
+double lanesTotal(const double (&a)[kLanes])
+{
+    double t = 0;
+    for (double v : a)
+        t += v;
+    return t;
+}
+
+bool allFinite(const float *p, std::int64_t n)
+{
+    std::uint32_t bad = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        std::uint32_t u;
+        std::memcpy(&u, p + i, 4);
+        bad |= static_cast<std::uint32_t>((u & 0x7F800000u) == 0x7F800000u);
+    }
+    return bad == 0;
+}
+
+/// Moments from power sums of d = v − shift over n values.
+void finishStats(TensorStats &st, const PowerSums &ps, double shift, std::int64_t n, float lo, float hi,
+                 bool miloStd)
+{
+    st.finiteCount = n;
+    if (n == 0)
+        return;
+    const double nn = static_cast<double>(n);
+    const double a1 = ps.total(ps.s1) / nn, a2 = ps.total(ps.s2) / nn, a3 = ps.total(ps.s3) / nn,
+                 a4 = ps.total(ps.s4) / nn;
+    st.min = lo;
+    st.max = hi;
+    st.absmax = std::max(std::abs(st.min), std::abs(st.max));
+    st.mean = shift + a1;
+    double m2 = std::max(a2 - a1 * a1, 0.0);
+    if (lo == hi)
+        m2 = 0.0; // a constant tensor: no cancellation noise
+    const double m3 = a3 - 3 * a1 * a2 + 2 * a1 * a1 * a1;
+    const double m4 = a4 - 4 * a1 * a3 + 6 * a1 * a1 * a2 - 3 * a1 * a1 * a1 * a1;
+    st.std = miloStd ? (n > 1 ? std::sqrt(m2 * nn / (nn - 1)) : 0.0) : std::sqrt(m2);
+    if (m2 > 0) {
+        st.skewness = m3 / std::pow(m2, 1.5);
+        st.excessKurtosis = m4 / (m2 * m2) - 3.0;
+    }
+}
+
 double symlogMap(double x, double t) { return std::copysign(std::log10(1.0 + std::abs(x) / t), x); }
+
+/// floor(((v − lo)·B)/(hi − lo)) exactly as written, computed with a reciprocal multiply and
+/// re-done with the division whenever the product lies within 1e-9 of a bin edge (the
+/// reciprocal's error is < 1e-12 there, so the fast result is exact otherwise).
+struct Binner {
+    double lo = 0, hi = 0, inv = 0;
+    int B = 1;
+    void init(const Histogram &h)
+    {
+        lo = h.lo;
+        hi = h.hi;
+        B = static_cast<int>(h.counts.size());
+        inv = hi > lo ? 1.0 / (hi - lo) : 0.0;
+    }
+    int bin(double v) const
+    {
+        if (v < lo)
+            return -1;
+        if (v > hi)
+            return B;
+        if (v == hi || hi == lo)
+            return (v == hi && hi != lo) ? B - 1 : 0;
+        const double t = (v - lo) * B; // ≥ 0 here, so truncation is floor
+        const double q = t * inv;
+        auto f = static_cast<std::int64_t>(q);
+        const double frac = q - static_cast<double>(f);
+        if (frac < 1e-9 || frac > 1.0 - 1e-9)
+            f = static_cast<std::int64_t>(t / (hi - lo));
+        return static_cast<int>(std::min<std::int64_t>(f, B - 1));
+    }
+};
 
 } // namespace
 
@@ -60,70 +156,157 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
     if (static_cast<std::int64_t>(wHat.size()) != m.numel)
         throw UnsupportedError("Ŵ has " + std::to_string(wHat.size()) + " elements, W has " +
                                std::to_string(m.numel));
-    StatsOptions so;
-    so.miloStd = options.miloStd;
-    so.threads = options.threads;
-    m.statsIn = computeStats(w, so, cancel);
-    const Tensor wHatView = Tensor::borrow(DType::F32, w.shape(),
-                                           reinterpret_cast<const std::byte *>(wHat.data()), nullptr);
-    m.statsOut = computeStats(wHatView, so, cancel);
-
-    const int threads = resolveThreads(options.threads);
     const std::int64_t n = m.numel;
-    constexpr std::int64_t kChunk = 1 << 14;
+    const int threads = resolveThreads(options.threads);
     const std::int64_t chunks = (n + kChunk - 1) / kChunk;
     const int parts = static_cast<int>(std::clamp<std::int64_t>(chunks, 1, threads));
 
-    // Pass 1: error sums and extremes.
-    std::vector<Sums> sums(static_cast<std::size_t>(parts));
+    // Shifts for the power sums: mean of the first ≤ 4096 finite values (cancellation guard).
+    double shiftX = 0, shiftY = 0;
+    {
+        const std::int64_t k = std::min<std::int64_t>(n, 4096);
+        std::vector<float> head(static_cast<std::size_t>(k));
+        w.decodeRange(0, head);
+        double sx = 0, sy = 0;
+        std::int64_t cx = 0, cy = 0;
+        for (std::int64_t i = 0; i < k; ++i) {
+            if (std::isfinite(head[static_cast<std::size_t>(i)])) {
+                sx += head[static_cast<std::size_t>(i)];
+                ++cx;
+            }
+            if (std::isfinite(wHat[static_cast<std::size_t>(i)])) {
+                sy += wHat[static_cast<std::size_t>(i)];
+                ++cy;
+            }
+        }
+        shiftX = cx ? sx / static_cast<double>(cx) : 0.0;
+        shiftY = cy ? sy / static_cast<double>(cy) : 0.0;
+    }
+
+    // Pass 1: error sums, power sums of W and Ŵ, extremes, non-finite counts.
+    std::vector<Partial> parts1(static_cast<std::size_t>(parts));
     parallelSlices(chunks, parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {
         std::vector<float> buf(static_cast<std::size_t>(kChunk));
-        Sums &s = sums[static_cast<std::size_t>(p)];
+        Partial &P = parts1[static_cast<std::size_t>(p)];
         for (std::int64_t c = c0; c < c1; ++c) {
             if (cancel)
                 cancel->check();
             const std::int64_t first = c * kChunk, len = std::min(kChunk, n - first);
             w.decodeRange(first, std::span<float>(buf.data(), static_cast<std::size_t>(len)));
-            for (std::int64_t i = 0; i < len; ++i) {
-                const double x = buf[static_cast<std::size_t>(i)];
-                if (!std::isfinite(x))
-                    continue;
-                const double y = wHat[static_cast<std::size_t>(first + i)];
-                const double e = x - y;
-                ++s.counted;
-                s.se += e * e;
-                s.sx += x * x;
-                s.sy += y * y;
-                s.sxy += x * y;
-                s.maxAbs = std::max(s.maxAbs, std::abs(e));
-                s.emin = std::min(s.emin, e);
-                s.emax = std::max(s.emax, e);
+            const float *xs = buf.data();
+            const float *ys = wHat.data() + first;
+            const bool clean = allFinite(xs, len) && allFinite(ys, len);
+            for (std::int64_t i0 = 0; i0 < len; i0 += kLanes) {
+                const int lanes = static_cast<int>(std::min<std::int64_t>(kLanes, len - i0));
+                for (int l = 0; l < lanes; ++l) {
+                    const float xf = xs[i0 + l], yf = ys[i0 + l];
+                    if (!clean) {
+                        const bool yok = std::isfinite(yf);
+                        P.yNan += std::isnan(yf);
+                        P.yInf += std::isinf(yf);
+                        if (yok) {
+                            ++P.yFinite;
+                            const double dy = static_cast<double>(yf) - shiftY, dy2 = dy * dy;
+                            P.py.s1[l] += dy;
+                            P.py.s2[l] += dy2;
+                            P.py.s3[l] += dy2 * dy;
+                            P.py.s4[l] += dy2 * dy2;
+                            P.ymin = std::min(P.ymin, yf);
+                            P.ymax = std::max(P.ymax, yf);
+                        }
+                        if (!std::isfinite(xf)) {
+                            P.xNan += std::isnan(xf);
+                            P.xInf += std::isinf(xf);
+                            continue;
+                        }
+                    } else {
+                        ++P.yFinite;
+                        const double dy = static_cast<double>(yf) - shiftY, dy2 = dy * dy;
+                        P.py.s1[l] += dy;
+                        P.py.s2[l] += dy2;
+                        P.py.s3[l] += dy2 * dy;
+                        P.py.s4[l] += dy2 * dy2;
+                        P.ymin = yf < P.ymin ? yf : P.ymin;
+                        P.ymax = yf > P.ymax ? yf : P.ymax;
+                    }
+                    const double x = xf, y = yf;
+                    const double dx = x - shiftX, dx2 = dx * dx;
+                    P.px.s1[l] += dx;
+                    P.px.s2[l] += dx2;
+                    P.px.s3[l] += dx2 * dx;
+                    P.px.s4[l] += dx2 * dx2;
+                    P.xmin = xf < P.xmin ? xf : P.xmin;
+                    P.xmax = xf > P.xmax ? xf : P.xmax;
+                    if (!std::isfinite(y))
+                        continue; // W finite, Ŵ not: excluded from the error sums
+                    const double e = x - y;
+                    ++P.counted;
+                    P.se[l] += e * e;
+                    P.sx[l] += x * x;
+                    P.sy[l] += y * y;
+                    P.sxy[l] += x * y;
+                    const double ae = std::abs(e);
+                    P.maxAbs = ae > P.maxAbs ? ae : P.maxAbs;
+                    P.emin = e < P.emin ? e : P.emin;
+                    P.emax = e > P.emax ? e : P.emax;
+                }
             }
         }
     });
-    Sums t;
-    for (const auto &s : sums) {
-        t.counted += s.counted;
-        t.se += s.se;
-        t.sx += s.sx;
-        t.sy += s.sy;
-        t.sxy += s.sxy;
-        t.maxAbs = std::max(t.maxAbs, s.maxAbs);
-        t.emin = std::min(t.emin, s.emin);
-        t.emax = std::max(t.emax, s.emax);
+    Partial T;
+    double se = 0, sx = 0, sy = 0, sxy = 0;
+    std::int64_t xFinite = 0;
+    for (const auto &P : parts1) {
+        T.counted += P.counted;
+        T.xNan += P.xNan;
+        T.xInf += P.xInf;
+        T.yNan += P.yNan;
+        T.yInf += P.yInf;
+        T.yFinite += P.yFinite;
+        for (int l = 0; l < kLanes; ++l) {
+            T.px.s1[l] += P.px.s1[l];
+            T.px.s2[l] += P.px.s2[l];
+            T.px.s3[l] += P.px.s3[l];
+            T.px.s4[l] += P.px.s4[l];
+            T.py.s1[l] += P.py.s1[l];
+            T.py.s2[l] += P.py.s2[l];
+            T.py.s3[l] += P.py.s3[l];
+            T.py.s4[l] += P.py.s4[l];
+        }
+        se += lanesTotal(P.se);
+        sx += lanesTotal(P.sx);
+        sy += lanesTotal(P.sy);
+        sxy += lanesTotal(P.sxy);
+        T.xmin = std::min(T.xmin, P.xmin);
+        T.xmax = std::max(T.xmax, P.xmax);
+        T.ymin = std::min(T.ymin, P.ymin);
+        T.ymax = std::max(T.ymax, P.ymax);
+        T.emin = std::min(T.emin, P.emin);
+        T.emax = std::max(T.emax, P.emax);
+        T.maxAbs = std::max(T.maxAbs, P.maxAbs);
     }
-    m.counted = t.counted;
-    if (t.counted > 0) {
-        m.mse = t.se / static_cast<double>(t.counted);
+    xFinite = n - T.xNan - T.xInf;
+    m.statsIn.numel = n;
+    m.statsIn.nanCount = T.xNan;
+    m.statsIn.infCount = T.xInf;
+    finishStats(m.statsIn, T.px, shiftX, xFinite, T.xmin, T.xmax, options.miloStd);
+    m.statsOut.numel = n;
+    m.statsOut.nanCount = T.yNan;
+    m.statsOut.infCount = T.yInf;
+    finishStats(m.statsOut, T.py, shiftY, T.yFinite, T.ymin, T.ymax, options.miloStd);
+
+    m.counted = T.counted;
+    if (T.counted > 0) {
+        m.mse = se / static_cast<double>(T.counted);
         m.rmse = std::sqrt(m.mse);
-        m.sqnrDb = t.se == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(t.sx / t.se);
-        m.relFrobenius = t.sx == 0 ? (t.se == 0 ? 0.0 : std::numeric_limits<double>::infinity())
-                                   : std::sqrt(t.se / t.sx);
-        m.maxAbsErr = t.maxAbs;
-        if (t.sx > 0 && t.sy > 0)
-            m.cosine = t.sxy / (std::sqrt(t.sx) * std::sqrt(t.sy));
+        m.sqnrDb = se == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(sx / se);
+        m.relFrobenius = sx == 0 ? (se == 0 ? 0.0 : std::numeric_limits<double>::infinity())
+                                 : std::sqrt(se / sx);
+        m.maxAbsErr = T.maxAbs;
+        if (sx > 0 && sy > 0)
+            m.cosine = sxy / (std::sqrt(sx) * std::sqrt(sy));
     } else {
-        t.emin = t.emax = 0;
+        T.emin = T.emax = 0;
     }
 
     // Histogram ranges.
@@ -139,86 +322,148 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
     const double hi = options.hi.value_or(m.statsIn.finiteCount ? m.statsIn.max : 0.0);
     setup(m.w, lo, hi, options.symlog);
     setup(m.wHat, lo, hi, options.symlog);
-    setup(m.err, t.emin, t.emax, false);
+    setup(m.err, T.emin, T.emax, false);
     m.absErrBins.assign(kPercentileBins, 0);
+    Binner bw, be, ba;
+    bw.init(m.w);
+    be.init(m.err);
+    Histogram absH;
+    absH.lo = 0;
+    absH.hi = T.maxAbs;
+    absH.counts.assign(kPercentileBins, 0);
+    ba.init(absH);
 
-    // Pass 2: the four histograms (integer counts: exact whatever the split).
+    // Pass 2: the four histograms (integer counts: exact whatever the split). Bin indices are
+    // computed for a whole chunk first (branch-free, vectorisable), the few values near a bin
+    // edge or outside the range are redone with the exact rule, then counted. A W of ≤ 16-bit
+    // codes is counted per code and binned once per distinct code.
+    const bool codeTable = !m.w.symlog && (w.dtype() == DType::BF16 || w.dtype() == DType::F16) &&
+                           w.isContiguous();
     struct Local {
-        std::vector<std::int64_t> w, wh, e, a;
-        std::int64_t wb = 0, wa = 0, hb = 0, ha = 0, eb = 0, ea = 0;
+        std::vector<std::uint32_t> w, wh, e, a, codes;
     };
     std::vector<Local> locals(static_cast<std::size_t>(parts));
+    const bool symlog = m.w.symlog;
+    const double tSym = m.w.t;
+    const int B = static_cast<int>(m.w.counts.size());
+    const int BE = static_cast<int>(m.err.counts.size());
+    auto binChunk = [](const Binner &bn, const double *v, std::int64_t len, std::int32_t *idx) {
+        for (std::int64_t i = 0; i < len; ++i) {
+            const double t = (v[i] - bn.lo) * bn.B;
+            const double q = t * bn.inv;
+            const double qc = q < 0.0 ? 0.0 : (q > 1e9 ? 1e9 : q);
+            const auto f = static_cast<std::int64_t>(qc);
+            const double frac = q - static_cast<double>(f);
+            const bool edge = (frac < 1e-9) | (frac > 1.0 - 1e-9) | (v[i] >= bn.hi) | (bn.hi == bn.lo);
+            idx[i] = edge ? -2 : static_cast<std::int32_t>(std::min<std::int64_t>(f, bn.B - 1)) + 1;
+        }
+        for (std::int64_t i = 0; i < len; ++i)
+            if (idx[i] == -2)
+                idx[i] = bn.bin(v[i]) + 1; // −1 (below) → 0, B (above) → B + 1
+    };
     parallelSlices(chunks, parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {
         Local &L = locals[static_cast<std::size_t>(p)];
-        L.w.assign(m.w.counts.size(), 0);
-        L.wh.assign(m.wHat.counts.size(), 0);
-        L.e.assign(m.err.counts.size(), 0);
-        L.a.assign(kPercentileBins, 0);
-        const int B = static_cast<int>(m.w.counts.size());
-        const int BE = static_cast<int>(m.err.counts.size());
+        L.w.assign(static_cast<std::size_t>(B) + 2, 0); // [0] below, [B+1] above
+        L.wh.assign(static_cast<std::size_t>(B) + 2, 0);
+        L.e.assign(static_cast<std::size_t>(BE) + 2, 0);
+        L.a.assign(kPercentileBins + 2, 0);
+        if (codeTable)
+            L.codes.assign(65536, 0);
         std::vector<float> buf(static_cast<std::size_t>(kChunk));
-        auto put = [](std::vector<std::int64_t> &v, int b, int B, std::int64_t &below, std::int64_t &above) {
-            if (b < 0)
-                ++below;
-            else if (b >= B)
-                ++above;
-            else
-                ++v[static_cast<std::size_t>(b)];
-        };
+        std::vector<double> xv(static_cast<std::size_t>(kChunk)), yv(xv.size()), ev(xv.size()), av(xv.size());
+        std::vector<std::int32_t> ix(xv.size()), iy(xv.size()), ie(xv.size()), ia(xv.size());
         for (std::int64_t c = c0; c < c1; ++c) {
             if (cancel)
                 cancel->check();
             const std::int64_t first = c * kChunk, len = std::min(kChunk, n - first);
             w.decodeRange(first, std::span<float>(buf.data(), static_cast<std::size_t>(len)));
-            for (std::int64_t i = 0; i < len; ++i) {
-                const double x = buf[static_cast<std::size_t>(i)];
-                if (!std::isfinite(x))
-                    continue;
-                const double y = wHat[static_cast<std::size_t>(first + i)];
-                const double e = x - y;
-                const double xm = m.w.symlog ? symlogMap(x, m.w.t) : x;
-                const double ym = m.wHat.symlog ? symlogMap(y, m.wHat.t) : y;
-                put(L.w, m.w.binOf(xm), B, L.wb, L.wa);
-                put(L.wh, m.wHat.binOf(ym), B, L.hb, L.ha);
-                put(L.e, m.err.binOf(e), BE, L.eb, L.ea);
-                if (t.maxAbs > 0) {
-                    const double ae = std::abs(e);
-                    const int b = ae >= t.maxAbs ? kPercentileBins - 1
-                                                 : static_cast<int>(std::floor(ae * kPercentileBins / t.maxAbs));
-                    ++L.a[static_cast<std::size_t>(std::min(b, kPercentileBins - 1))];
-                } else {
-                    ++L.a[0];
+            const float *ys = wHat.data() + first;
+            if (!(allFinite(buf.data(), len) && allFinite(ys, len))) {
+                for (std::int64_t i = 0; i < len; ++i) {
+                    const float xf = buf[static_cast<std::size_t>(i)], yf = ys[i];
+                    if (!std::isfinite(xf) || !std::isfinite(yf))
+                        continue;
+                    const double x = xf, y = yf, e = x - y;
+                    ++L.w[static_cast<std::size_t>(bw.bin(symlog ? symlogMap(x, tSym) : x) + 1)];
+                    ++L.wh[static_cast<std::size_t>(bw.bin(symlog ? symlogMap(y, tSym) : y) + 1)];
+                    ++L.e[static_cast<std::size_t>(be.bin(e) + 1)];
+                    ++L.a[static_cast<std::size_t>(T.maxAbs > 0 ? ba.bin(std::abs(e)) + 1 : 1)];
                 }
+                continue;
+            }
+            for (std::int64_t i = 0; i < len; ++i) {
+                const double x = buf[static_cast<std::size_t>(i)], y = ys[i];
+                xv[i] = symlog ? symlogMap(x, tSym) : x;
+                yv[i] = symlog ? symlogMap(y, tSym) : y;
+                ev[i] = x - y;
+                av[i] = std::abs(x - y);
+            }
+            if (codeTable) {
+                const auto *raw = reinterpret_cast<const std::uint16_t *>(w.data()) + first;
+                for (std::int64_t i = 0; i < len; ++i)
+                    ++L.codes[raw[i]];
+            } else {
+                binChunk(bw, xv.data(), len, ix.data());
+                for (std::int64_t i = 0; i < len; ++i)
+                    ++L.w[static_cast<std::size_t>(ix[i])];
+            }
+            binChunk(bw, yv.data(), len, iy.data());
+            binChunk(be, ev.data(), len, ie.data());
+            for (std::int64_t i = 0; i < len; ++i) {
+                ++L.wh[static_cast<std::size_t>(iy[i])];
+                ++L.e[static_cast<std::size_t>(ie[i])];
+            }
+            if (T.maxAbs > 0) {
+                binChunk(ba, av.data(), len, ia.data());
+                for (std::int64_t i = 0; i < len; ++i)
+                    ++L.a[static_cast<std::size_t>(ia[i])];
+            } else {
+                L.a[1] += static_cast<std::uint32_t>(len);
             }
         }
     });
     for (const auto &L : locals) {
         if (L.w.empty())
             continue;
-        for (std::size_t i = 0; i < L.w.size(); ++i) {
-            m.w.counts[i] += L.w[i];
-            m.wHat.counts[i] += L.wh[i];
+        const std::size_t Bs = m.w.counts.size(), BEs = m.err.counts.size();
+        for (std::size_t i = 0; i < Bs; ++i) {
+            m.w.counts[i] += L.w[i + 1];
+            m.wHat.counts[i] += L.wh[i + 1];
         }
-        for (std::size_t i = 0; i < L.e.size(); ++i)
-            m.err.counts[i] += L.e[i];
-        for (std::size_t i = 0; i < L.a.size(); ++i)
-            m.absErrBins[i] += L.a[i];
-        m.w.below += L.wb;
-        m.w.above += L.wa;
-        m.wHat.below += L.hb;
-        m.wHat.above += L.ha;
-        m.err.below += L.eb;
-        m.err.above += L.ea;
+        for (std::size_t i = 0; i < BEs; ++i)
+            m.err.counts[i] += L.e[i + 1];
+        for (std::size_t i = 0; i < kPercentileBins; ++i)
+            m.absErrBins[i] += L.a[i + 1];
+        m.w.below += L.w[0];
+        m.w.above += L.w[Bs + 1];
+        m.wHat.below += L.wh[0];
+        m.wHat.above += L.wh[Bs + 1];
+        m.err.below += L.e[0];
+        m.err.above += L.e[BEs + 1];
+        if (codeTable)
+            for (std::size_t code = 0; code < 65536; ++code) {
+                if (!L.codes[code])
+                    continue;
+                const auto h = static_cast<std::uint16_t>(code);
+                const float v = w.dtype() == DType::BF16 ? bf16ToFloat(h) : f16ToFloat(h);
+                const int b = bw.bin(v);
+                if (b < 0)
+                    m.w.below += L.codes[code];
+                else if (b >= B)
+                    m.w.above += L.codes[code];
+                else
+                    m.w.counts[static_cast<std::size_t>(b)] += L.codes[code];
+            }
     }
-    m.errP50 = percentileFromBins(m.absErrBins, t.maxAbs, 0.50, t.counted);
-    m.errP90 = percentileFromBins(m.absErrBins, t.maxAbs, 0.90, t.counted);
-    m.errP99 = percentileFromBins(m.absErrBins, t.maxAbs, 0.99, t.counted);
-    m.errP999 = percentileFromBins(m.absErrBins, t.maxAbs, 0.999, t.counted);
-    if (t.counted > 0) {
+    m.errP50 = percentileFromBins(m.absErrBins, T.maxAbs, 0.50, T.counted);
+    m.errP90 = percentileFromBins(m.absErrBins, T.maxAbs, 0.90, T.counted);
+    m.errP99 = percentileFromBins(m.absErrBins, T.maxAbs, 0.99, T.counted);
+    m.errP999 = percentileFromBins(m.absErrBins, T.maxAbs, 0.999, T.counted);
+    if (T.counted > 0) {
         double ov = 0;
         for (std::size_t i = 0; i < m.w.counts.size(); ++i)
             ov += static_cast<double>(std::min(m.w.counts[i], m.wHat.counts[i]));
-        m.overlap = ov / static_cast<double>(t.counted);
+        m.overlap = ov / static_cast<double>(T.counted);
     }
     return m;
 }

@@ -33,6 +33,14 @@ struct Fp8Policy {
         const float f = e4m3 ? e4m3ToFloat(c) : e5m2ToFloat(c);
         return qmath::roundArith(f * s, arith);
     }
+    void codeSpan(const float *x, std::int64_t n, float s, int z, std::uint8_t *codes, float *deq) const
+    {
+        for (std::int64_t i = 0; i < n; ++i) {
+            codes[i] = code(x[i], s, z);
+            if (deq)
+                deq[i] = dequant(codes[i], s, z);
+        }
+    }
     float badScale() const { return eps; }
     std::uint8_t badCode() const { return 0; }
     bool hasZeroPoint() const { return false; }

@@ -16,8 +16,38 @@
 
 namespace quantscope::detail {
 
-/// Policy: float/int params; void params(float mn, float mx, float &s, int &z) const;
-/// std::uint8_t code(float x, float s, int z) const; float dequant(std::uint8_t c, float s, int z) const.
+/// Calls fn(c0, c1, g) for each run [c0, c1) of row r whose elements share group g.
+template <typename Fn> void forRowSegments(const GroupLayout &L, std::int64_t r, Fn &&fn)
+{
+    const std::int64_t C = L.cols;
+    switch (L.granularity) {
+    case Granularity::Tensor:
+        fn(0, C, 0);
+        return;
+    case Granularity::Channel:
+        if (L.axis == 0)
+            fn(0, C, r);
+        else
+            for (std::int64_t c = 0; c < C; ++c)
+                fn(c, c + 1, c);
+        return;
+    case Granularity::Group:
+        for (std::int64_t j = 0; j < L.gridCols; ++j)
+            fn(j * L.group, std::min(C, (j + 1) * L.group), r * L.gridCols + j);
+        return;
+    case Granularity::Block: {
+        const std::int64_t base = (r / L.block) * L.gridCols;
+        for (std::int64_t j = 0; j < L.gridCols; ++j)
+            fn(j * L.block, std::min(C, (j + 1) * L.block), base + j);
+        return;
+    }
+    }
+}
+
+/// Policy: void params(float mn, float mx, float &s, int &z) const;
+/// void codeSpan(const float *x, std::int64_t n, float s, int z, std::uint8_t *codes, float *deq) const
+/// (deq may be null); float dequant(std::uint8_t c, float s, int z) const; badScale(), badCode(),
+/// hasZeroPoint().
 template <typename Policy>
 void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &out,
                        const QuantizeOptions &options, const CancelToken *cancel)
@@ -46,7 +76,7 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
         bads.assign(static_cast<std::size_t>(parts), std::vector<std::uint8_t>(static_cast<std::size_t>(G), 0));
     }
 
-    // Pass 1: finite min/max per group, non-finite flags.
+    // Pass 1: finite min/max per group, non-finite flags (branch-free inner loop).
     parallelSlices(R, parts, cancel, [&](int p, std::int64_t r0, std::int64_t r1) {
         std::vector<float> row(static_cast<std::size_t>(C));
         float *mn = rowLocal ? gmin.data() : mins[static_cast<std::size_t>(p)].data();
@@ -56,18 +86,30 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
             if (cancel && (r & 63) == 0)
                 cancel->check();
             w.decodeRange(r * C, row);
-            for (std::int64_t c = 0; c < C; ++c) {
-                const float x = row[static_cast<std::size_t>(c)];
-                const std::int64_t g = L.groupOf(r, c);
-                if (!qmath::isFinite(x)) {
-                    bd[g] = 1;
-                    if (firstBad[static_cast<std::size_t>(p)] < 0)
-                        firstBad[static_cast<std::size_t>(p)] = r * C + c;
-                    continue;
+            forRowSegments(L, r, [&](std::int64_t c0, std::int64_t c1, std::int64_t g) {
+                const float *x = row.data() + c0;
+                const std::int64_t len = c1 - c0;
+                float lo = mn[g], hi = mx[g];
+                std::uint32_t bad = 0;
+                for (std::int64_t i = 0; i < len; ++i) {
+                    const float v = x[i];
+                    bad |= static_cast<std::uint32_t>((qmath::bitsOf(v) & 0x7F800000u) == 0x7F800000u);
+                    lo = v < lo ? v : lo; // NaN never wins a comparison
+                    hi = v > hi ? v : hi;
                 }
-                mn[g] = std::min(mn[g], x);
-                mx[g] = std::max(mx[g], x);
-            }
+                mn[g] = lo;
+                mx[g] = hi;
+                if (bad) {
+                    bd[g] = 1;
+                    for (std::int64_t i = 0; i < len; ++i)
+                        if (!qmath::isFinite(x[i])) {
+                            auto &fb = firstBad[static_cast<std::size_t>(p)];
+                            if (fb < 0 || r * C + c0 + i < fb)
+                                fb = r * C + c0 + i;
+                            break;
+                        }
+                }
+            });
         }
     });
     if (!rowLocal) {
@@ -101,7 +143,7 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
             out.zeros[g] = static_cast<std::int8_t>(zeros[g]);
     }
 
-    // Pass 2: codes (and Ŵ).
+    // Pass 2: codes (and Ŵ), one run of equal group at a time.
     parallelSlices(R, parts, cancel, [&](int, std::int64_t r0, std::int64_t r1) {
         std::vector<float> row(static_cast<std::size_t>(C));
         for (std::int64_t r = r0; r < r1; ++r) {
@@ -110,15 +152,18 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
             w.decodeRange(r * C, row);
             std::uint8_t *codes = out.codes.data() + r * C;
             float *deq = options.wantDequantized ? out.dequantized.data() + r * C : nullptr;
-            for (std::int64_t c = 0; c < C; ++c) {
-                const std::int64_t g = L.groupOf(r, c);
-                const float s = out.scales[g];
-                const int z = zeros[g];
-                const std::uint8_t q = gbad[g] ? policy.badCode() : policy.code(row[c], s, z);
-                codes[c] = q;
-                if (deq)
-                    deq[c] = gbad[g] ? 0.0f : policy.dequant(q, s, z);
-            }
+            forRowSegments(L, r, [&](std::int64_t c0, std::int64_t c1, std::int64_t g) {
+                if (gbad[g]) {
+                    for (std::int64_t c = c0; c < c1; ++c) {
+                        codes[c] = policy.badCode();
+                        if (deq)
+                            deq[c] = 0.0f;
+                    }
+                    return;
+                }
+                policy.codeSpan(row.data() + c0, c1 - c0, out.scales[g], zeros[g], codes + c0,
+                                deq ? deq + c0 : nullptr);
+            });
         }
     });
 }

@@ -48,6 +48,32 @@ struct IntPolicy {
     {
         return intDequant(p, static_cast<std::int8_t>(c), s, z);
     }
+    void codeSpan(const float *x, std::int64_t n, float s, int z, std::uint8_t *codes, float *deq) const
+    {
+        if (p.arith == 0 && !p.halfAway) {
+            // Fast path, same codes as intCode: x/s rounded half-even by the 2^23 trick. For
+            // |x/s| ≥ 2^23 the trick differs from roundInt, but both then clamp to qmin/qmax.
+            const float lo = static_cast<float>(p.qmin), hi = static_cast<float>(p.qmax);
+            const float zf = static_cast<float>(z);
+            for (std::int64_t i = 0; i < n; ++i) {
+                const float v = x[i] / s;
+                const float av = v < 0.0f ? -v : v;
+                const float ra = (av + 8388608.0f) - 8388608.0f;
+                float q = (v < 0.0f ? -ra : ra) + zf;
+                q = q < lo ? lo : (q > hi ? hi : q);
+                codes[i] = static_cast<std::uint8_t>(static_cast<std::int8_t>(static_cast<int>(q)));
+                if (deq)
+                    deq[i] = s * (q - zf);
+            }
+            return;
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+            const int q = intCode(p, x[i], s, z);
+            codes[i] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
+            if (deq)
+                deq[i] = intDequant(p, q, s, z);
+        }
+    }
     float badScale() const { return p.eps; }
     std::uint8_t badCode() const { return 0; }
     bool hasZeroPoint() const { return !p.symmetric; }

@@ -211,10 +211,15 @@ void Tensor::decodeRange(std::int64_t first, std::span<float> out) const
         case DType::F32:
             std::memcpy(out.data(), m_data + 4 * first, out.size() * sizeof(float));
             return;
-        case DType::BF16:
-            for (std::int64_t i = 0; i < n; ++i)
-                out[i] = bf16ToFloat(load<std::uint16_t>(m_data + 2 * (first + i)));
+        case DType::BF16: {
+            // Inline widening (a BF16 is the top half of an FP32): vectorisable.
+            const std::byte *src = m_data + 2 * first;
+            for (std::int64_t i = 0; i < n; ++i) {
+                const std::uint32_t u = static_cast<std::uint32_t>(load<std::uint16_t>(src + 2 * i)) << 16;
+                std::memcpy(&out[i], &u, 4);
+            }
             return;
+        }
         case DType::F16:
             for (std::int64_t i = 0; i < n; ++i)
                 out[i] = f16ToFloat(load<std::uint16_t>(m_data + 2 * (first + i)));

@@ -7,6 +7,9 @@
 
 #include "metrics/error_metrics.h"
 #include "quant/uniform.h"
+#include "tensor/convert.h"
+
+#include <cstring>
 
 using namespace quantscope;
 
@@ -157,4 +160,51 @@ TEST(Metrics, SymlogMapsValuesAndRange)
     EXPECT_DOUBLE_EQ(m.w.t, 1e-2);
     EXPECT_DOUBLE_EQ(m.w.hi, std::log10(1.0 + 10.0 / 1e-2));
     EXPECT_EQ(m.w.counts, (std::vector<std::int64_t>{1, 2}));
+}
+
+TEST(Metrics, Bf16HistogramsMatchNaiveBinningIncludingEdges)
+{
+    // BF16 W (counted per code) and values placed exactly on bin edges: counts must equal a
+    // naive per-element binning with the formula floor(((x − lo)·B)/(hi − lo)) in FP64.
+    const int n = 70'001;
+    std::mt19937_64 rng(5);
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<std::byte> raw(static_cast<std::size_t>(n) * 2);
+    std::vector<float> x(n), y(n);
+    for (int i = 0; i < n; ++i) {
+        float v = nd(rng);
+        if (i % 97 == 0)
+            v = -4.0f + 8.0f * static_cast<float>(i % 256) / 256.0f; // on the edges of [−4, 4]
+        const std::uint16_t h = floatToBf16(v);
+        std::memcpy(raw.data() + 2 * i, &h, 2);
+        x[i] = bf16ToFloat(h);
+        y[i] = std::round(x[i] * 8.0f) / 8.0f;
+    }
+    ErrorMetricsOptions o;
+    o.lo = -4.0;
+    o.hi = 4.0;
+    for (int threads : {1, 2}) {
+        o.threads = threads;
+        const auto m = computeErrorMetrics(Tensor::fromBytes(DType::BF16, {n}, raw), y, o);
+        std::vector<std::int64_t> w(256, 0), wh(256, 0), e(256, 0);
+        std::int64_t wOut = 0, whOut = 0;
+        auto bin = [](double v, double lo, double hi, int B) -> int {
+            if (v < lo || v > hi)
+                return -1;
+            if (v == hi)
+                return B - 1;
+            return std::min(B - 1, static_cast<int>(std::floor((v - lo) * B / (hi - lo))));
+        };
+        for (int i = 0; i < n; ++i) {
+            const int a = bin(x[i], -4, 4, 256), b = bin(y[i], -4, 4, 256);
+            a < 0 ? ++wOut : ++w[a];
+            b < 0 ? ++whOut : ++wh[b];
+            ++e[bin(static_cast<double>(x[i]) - y[i], m.err.lo, m.err.hi, 256)];
+        }
+        EXPECT_EQ(m.w.counts, w);
+        EXPECT_EQ(m.wHat.counts, wh);
+        EXPECT_EQ(m.err.counts, e);
+        EXPECT_EQ(m.w.below + m.w.above, wOut);
+        EXPECT_EQ(m.wHat.below + m.wHat.above, whOut);
+    }
 }
