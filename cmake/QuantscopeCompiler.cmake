@@ -14,3 +14,15 @@ target_compile_options(quantscope_options INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter -ffp-contract=off -fno-fast-math>)
 target_compile_definitions(quantscope_options INTERFACE
   QUANTSCOPE_VERSION="${PROJECT_VERSION}")
+
+# The CPU reference is written so that vectorisation never changes a result (explicit lanes,
+# no reassociation, no FMA contraction); -march=native only makes it faster on the machine
+# that builds it. Turn it off for binaries that must run on other CPUs.
+option(QUANTSCOPE_NATIVE_ARCH "Compile C++ for the building machine's CPU (-march=native)" ON)
+if(QUANTSCOPE_NATIVE_ARCH)
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag(-march=native QUANTSCOPE_HAS_MARCH_NATIVE)
+  if(QUANTSCOPE_HAS_MARCH_NATIVE)
+    target_compile_options(quantscope_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+  endif()
+endif()

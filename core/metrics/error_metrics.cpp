@@ -43,6 +43,16 @@ double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, 
 namespace {
 
 constexpr int kLanes = 4;
+/// Four FP64 lanes (GCC/Clang vector extension): lowered to AVX or SSE2 by the compiler,
+/// with IEEE semantics per lane (no reassociation, no contraction).
+typedef double V4 __attribute__((vector_size(32)));
+typedef std::int64_t V4i __attribute__((vector_size(32)));
+inline V4 load4(const double *p) { return V4{p[0], p[1], p[2], p[3]}; }
+inline void store4(double *p, V4 v)
+{
+    for (int l = 0; l < 4; ++l)
+        p[l] = v[l];
+}
 constexpr std::int64_t kChunk = 1 << 14;
 
 /// Power sums around a shift, in kLanes independent FP64 lanes (explicit lanes: the compiler may
@@ -195,39 +205,114 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
             w.decodeRange(first, std::span<float>(buf.data(), static_cast<std::size_t>(len)));
             const float *xs = buf.data();
             const float *ys = wHat.data() + first;
-            const bool clean = allFinite(xs, len) && allFinite(ys, len);
+            if (allFinite(xs, len) && allFinite(ys, len)) {
+                // Clean chunk: explicit 4-lane SIMD (GCC vector extensions). Lane l accumulates
+                // the elements i ≡ l (mod 4), exactly as the scalar tail below does.
+                P.counted += len;
+                P.yFinite += len;
+                V4 s1x = load4(P.px.s1), s2x = load4(P.px.s2), s3x = load4(P.px.s3), s4x = load4(P.px.s4);
+                V4 s1y = load4(P.py.s1), s2y = load4(P.py.s2), s3y = load4(P.py.s3), s4y = load4(P.py.s4);
+                V4 vse = load4(P.se), vsx = load4(P.sx), vsy = load4(P.sy), vsxy = load4(P.sxy);
+                const V4 cx = {shiftX, shiftX, shiftX, shiftX}, cy = {shiftY, shiftY, shiftY, shiftY};
+                V4 emin = {P.emin, P.emin, P.emin, P.emin}, emax = {P.emax, P.emax, P.emax, P.emax};
+                V4 mabs = {P.maxAbs, P.maxAbs, P.maxAbs, P.maxAbs};
+                V4 xmn = {P.xmin, P.xmin, P.xmin, P.xmin}, xmx = {P.xmax, P.xmax, P.xmax, P.xmax};
+                V4 ymn = {P.ymin, P.ymin, P.ymin, P.ymin}, ymx = {P.ymax, P.ymax, P.ymax, P.ymax};
+                std::int64_t i0 = 0;
+                for (; i0 + kLanes <= len; i0 += kLanes) {
+                    const V4 x = {xs[i0], xs[i0 + 1], xs[i0 + 2], xs[i0 + 3]};
+                    const V4 y = {ys[i0], ys[i0 + 1], ys[i0 + 2], ys[i0 + 3]};
+                    const V4 dx = x - cx, dx2 = dx * dx, dy = y - cy, dy2 = dy * dy, e = x - y;
+                    s1x += dx;
+                    s2x += dx2;
+                    s3x += dx2 * dx;
+                    s4x += dx2 * dx2;
+                    s1y += dy;
+                    s2y += dy2;
+                    s3y += dy2 * dy;
+                    s4y += dy2 * dy2;
+                    vse += e * e;
+                    vsx += x * x;
+                    vsy += y * y;
+                    vsxy += x * y;
+                    const V4 ae = e < 0 ? -e : e;
+                    emin = e < emin ? e : emin;
+                    emax = e > emax ? e : emax;
+                    mabs = ae > mabs ? ae : mabs;
+                    xmn = x < xmn ? x : xmn;
+                    xmx = x > xmx ? x : xmx;
+                    ymn = y < ymn ? y : ymn;
+                    ymx = y > ymx ? y : ymx;
+                }
+                store4(P.px.s1, s1x);
+                store4(P.px.s2, s2x);
+                store4(P.px.s3, s3x);
+                store4(P.px.s4, s4x);
+                store4(P.py.s1, s1y);
+                store4(P.py.s2, s2y);
+                store4(P.py.s3, s3y);
+                store4(P.py.s4, s4y);
+                store4(P.se, vse);
+                store4(P.sx, vsx);
+                store4(P.sy, vsy);
+                store4(P.sxy, vsxy);
+                for (int l = 0; l < kLanes; ++l) {
+                    P.emin = std::min(P.emin, emin[l]);
+                    P.emax = std::max(P.emax, emax[l]);
+                    P.maxAbs = std::max(P.maxAbs, mabs[l]);
+                    P.xmin = std::min(P.xmin, static_cast<float>(xmn[l]));
+                    P.xmax = std::max(P.xmax, static_cast<float>(xmx[l]));
+                    P.ymin = std::min(P.ymin, static_cast<float>(ymn[l]));
+                    P.ymax = std::max(P.ymax, static_cast<float>(ymx[l]));
+                }
+                for (int l = 0; i0 + l < len; ++l) {
+                    const double x = xs[i0 + l], y = ys[i0 + l];
+                    const double dx = x - shiftX, dx2 = dx * dx;
+                    const double dy = y - shiftY, dy2 = dy * dy;
+                    const double e = x - y;
+                    P.px.s1[l] += dx;
+                    P.px.s2[l] += dx2;
+                    P.px.s3[l] += dx2 * dx;
+                    P.px.s4[l] += dx2 * dx2;
+                    P.py.s1[l] += dy;
+                    P.py.s2[l] += dy2;
+                    P.py.s3[l] += dy2 * dy;
+                    P.py.s4[l] += dy2 * dy2;
+                    P.se[l] += e * e;
+                    P.sx[l] += x * x;
+                    P.sy[l] += y * y;
+                    P.sxy[l] += x * y;
+                    P.emin = std::min(P.emin, e);
+                    P.emax = std::max(P.emax, e);
+                    P.maxAbs = std::max(P.maxAbs, std::abs(e));
+                    P.xmin = std::min(P.xmin, xs[i0 + l]);
+                    P.xmax = std::max(P.xmax, xs[i0 + l]);
+                    P.ymin = std::min(P.ymin, ys[i0 + l]);
+                    P.ymax = std::max(P.ymax, ys[i0 + l]);
+                }
+                continue;
+            }
             for (std::int64_t i0 = 0; i0 < len; i0 += kLanes) {
                 const int lanes = static_cast<int>(std::min<std::int64_t>(kLanes, len - i0));
                 for (int l = 0; l < lanes; ++l) {
                     const float xf = xs[i0 + l], yf = ys[i0 + l];
-                    if (!clean) {
-                        const bool yok = std::isfinite(yf);
-                        P.yNan += std::isnan(yf);
-                        P.yInf += std::isinf(yf);
-                        if (yok) {
-                            ++P.yFinite;
-                            const double dy = static_cast<double>(yf) - shiftY, dy2 = dy * dy;
-                            P.py.s1[l] += dy;
-                            P.py.s2[l] += dy2;
-                            P.py.s3[l] += dy2 * dy;
-                            P.py.s4[l] += dy2 * dy2;
-                            P.ymin = std::min(P.ymin, yf);
-                            P.ymax = std::max(P.ymax, yf);
-                        }
-                        if (!std::isfinite(xf)) {
-                            P.xNan += std::isnan(xf);
-                            P.xInf += std::isinf(xf);
-                            continue;
-                        }
-                    } else {
+                    const bool yok = std::isfinite(yf);
+                    P.yNan += std::isnan(yf);
+                    P.yInf += std::isinf(yf);
+                    if (yok) {
                         ++P.yFinite;
                         const double dy = static_cast<double>(yf) - shiftY, dy2 = dy * dy;
                         P.py.s1[l] += dy;
                         P.py.s2[l] += dy2;
                         P.py.s3[l] += dy2 * dy;
                         P.py.s4[l] += dy2 * dy2;
-                        P.ymin = yf < P.ymin ? yf : P.ymin;
-                        P.ymax = yf > P.ymax ? yf : P.ymax;
+                        P.ymin = std::min(P.ymin, yf);
+                        P.ymax = std::max(P.ymax, yf);
+                    }
+                    if (!std::isfinite(xf)) {
+                        P.xNan += std::isnan(xf);
+                        P.xInf += std::isinf(xf);
+                        continue;
                     }
                     const double x = xf, y = yf;
                     const double dx = x - shiftX, dx2 = dx * dx;
@@ -237,7 +322,7 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
                     P.px.s4[l] += dx2 * dx2;
                     P.xmin = xf < P.xmin ? xf : P.xmin;
                     P.xmax = xf > P.xmax ? xf : P.xmax;
-                    if (!std::isfinite(y))
+                    if (!yok)
                         continue; // W finite, Ŵ not: excluded from the error sums
                     const double e = x - y;
                     ++P.counted;
@@ -348,7 +433,26 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
     const int B = static_cast<int>(m.w.counts.size());
     const int BE = static_cast<int>(m.err.counts.size());
     auto binChunk = [](const Binner &bn, const double *v, std::int64_t len, std::int32_t *idx) {
-        for (std::int64_t i = 0; i < len; ++i) {
+        const V4 lo = {bn.lo, bn.lo, bn.lo, bn.lo}, hi = {bn.hi, bn.hi, bn.hi, bn.hi};
+        const double Bd = bn.B;
+        const V4 Bv = {Bd, Bd, Bd, Bd}, inv = {bn.inv, bn.inv, bn.inv, bn.inv};
+        const V4 zero = {0, 0, 0, 0}, big = {1e9, 1e9, 1e9, 1e9};
+        const V4 e1 = {1e-9, 1e-9, 1e-9, 1e-9}, e2 = {1 - 1e-9, 1 - 1e-9, 1 - 1e-9, 1 - 1e-9};
+        const bool flat = bn.hi == bn.lo;
+        std::int64_t i0 = 0;
+        for (; i0 + 4 <= len; i0 += 4) {
+            const V4 x = {v[i0], v[i0 + 1], v[i0 + 2], v[i0 + 3]};
+            const V4 t = (x - lo) * Bv;
+            const V4 q = t * inv;
+            V4 qc = q < zero ? zero : q;
+            qc = qc > big ? big : qc;
+            const V4i f = __builtin_convertvector(qc, V4i); // truncation = floor for q ≥ 0
+            const V4 frac = q - __builtin_convertvector(f, V4);
+            const V4i edge = (frac < e1) | (frac > e2) | (x >= hi);
+            for (int l = 0; l < 4; ++l)
+                idx[i0 + l] = (edge[l] || flat) ? -2 : static_cast<std::int32_t>(std::min<std::int64_t>(f[l], bn.B - 1)) + 1;
+        }
+        for (std::int64_t i = i0; i < len; ++i) {
             const double t = (v[i] - bn.lo) * bn.B;
             const double q = t * bn.inv;
             const double qc = q < 0.0 ? 0.0 : (q > 1e9 ? 1e9 : q);
@@ -363,14 +467,19 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
     };
     parallelSlices(chunks, parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {
         Local &L = locals[static_cast<std::size_t>(p)];
-        L.w.assign(static_cast<std::size_t>(B) + 2, 0); // [0] below, [B+1] above
-        L.wh.assign(static_cast<std::size_t>(B) + 2, 0);
-        L.e.assign(static_cast<std::size_t>(BE) + 2, 0);
-        L.a.assign(kPercentileBins + 2, 0);
+        // Four interleaved copies of each histogram (element i counts into copy i % 4): runs of
+        // equal bins (Ŵ has few levels per group) then do not serialise on one counter.
+        const std::size_t SW = static_cast<std::size_t>(B) + 2, SE = static_cast<std::size_t>(BE) + 2,
+                          SA = kPercentileBins + 2;
+        L.w.assign(4 * SW, 0); // per copy: [0] below, [B+1] above
+        L.wh.assign(4 * SW, 0);
+        L.e.assign(4 * SE, 0);
+        L.a.assign(4 * SA, 0);
         if (codeTable)
             L.codes.assign(65536, 0);
         std::vector<float> buf(static_cast<std::size_t>(kChunk));
-        std::vector<double> xv(static_cast<std::size_t>(kChunk)), yv(xv.size()), ev(xv.size()), av(xv.size());
+        constexpr std::int64_t kSub = 2048; // sub-blocks small enough for L1/L2
+        std::vector<double> xv(static_cast<std::size_t>(kSub)), yv(xv.size()), ev(xv.size()), av(xv.size());
         std::vector<std::int32_t> ix(xv.size()), iy(xv.size()), ie(xv.size()), ia(xv.size());
         for (std::int64_t c = c0; c < c1; ++c) {
             if (cancel)
@@ -388,37 +497,41 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
                     ++L.wh[static_cast<std::size_t>(bw.bin(symlog ? symlogMap(y, tSym) : y) + 1)];
                     ++L.e[static_cast<std::size_t>(be.bin(e) + 1)];
                     ++L.a[static_cast<std::size_t>(T.maxAbs > 0 ? ba.bin(std::abs(e)) + 1 : 1)];
+
                 }
                 continue;
             }
-            for (std::int64_t i = 0; i < len; ++i) {
-                const double x = buf[static_cast<std::size_t>(i)], y = ys[i];
+            for (std::int64_t sb = 0; sb < len; sb += kSub) {
+            const std::int64_t sl = std::min(kSub, len - sb);
+            for (std::int64_t i = 0; i < sl; ++i) {
+                const double x = buf[static_cast<std::size_t>(sb + i)], y = ys[sb + i];
                 xv[i] = symlog ? symlogMap(x, tSym) : x;
                 yv[i] = symlog ? symlogMap(y, tSym) : y;
                 ev[i] = x - y;
                 av[i] = std::abs(x - y);
             }
             if (codeTable) {
-                const auto *raw = reinterpret_cast<const std::uint16_t *>(w.data()) + first;
-                for (std::int64_t i = 0; i < len; ++i)
+                const auto *raw = reinterpret_cast<const std::uint16_t *>(w.data()) + first + sb;
+                for (std::int64_t i = 0; i < sl; ++i)
                     ++L.codes[raw[i]];
             } else {
-                binChunk(bw, xv.data(), len, ix.data());
-                for (std::int64_t i = 0; i < len; ++i)
-                    ++L.w[static_cast<std::size_t>(ix[i])];
+                binChunk(bw, xv.data(), sl, ix.data());
+                for (std::int64_t i = 0; i < sl; ++i)
+                    ++L.w[static_cast<std::size_t>(i & 3) * SW + static_cast<std::size_t>(ix[i])];
             }
-            binChunk(bw, yv.data(), len, iy.data());
-            binChunk(be, ev.data(), len, ie.data());
-            for (std::int64_t i = 0; i < len; ++i) {
-                ++L.wh[static_cast<std::size_t>(iy[i])];
-                ++L.e[static_cast<std::size_t>(ie[i])];
+            binChunk(bw, yv.data(), sl, iy.data());
+            binChunk(be, ev.data(), sl, ie.data());
+            for (std::int64_t i = 0; i < sl; ++i) {
+                ++L.wh[static_cast<std::size_t>(i & 3) * SW + static_cast<std::size_t>(iy[i])];
+                ++L.e[static_cast<std::size_t>(i & 3) * SE + static_cast<std::size_t>(ie[i])];
             }
             if (T.maxAbs > 0) {
-                binChunk(ba, av.data(), len, ia.data());
-                for (std::int64_t i = 0; i < len; ++i)
-                    ++L.a[static_cast<std::size_t>(ia[i])];
+                binChunk(ba, av.data(), sl, ia.data());
+                for (std::int64_t i = 0; i < sl; ++i)
+                    ++L.a[static_cast<std::size_t>(i & 3) * SA + static_cast<std::size_t>(ia[i])];
             } else {
-                L.a[1] += static_cast<std::uint32_t>(len);
+                L.a[1] += static_cast<std::uint32_t>(sl);
+            }
             }
         }
     });
@@ -426,20 +539,23 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
         if (L.w.empty())
             continue;
         const std::size_t Bs = m.w.counts.size(), BEs = m.err.counts.size();
-        for (std::size_t i = 0; i < Bs; ++i) {
-            m.w.counts[i] += L.w[i + 1];
-            m.wHat.counts[i] += L.wh[i + 1];
+        const std::size_t SW = Bs + 2, SE = BEs + 2, SA = kPercentileBins + 2;
+        for (std::size_t k = 0; k < 4; ++k) {
+            for (std::size_t i = 0; i < Bs; ++i) {
+                m.w.counts[i] += L.w[k * SW + i + 1];
+                m.wHat.counts[i] += L.wh[k * SW + i + 1];
+            }
+            for (std::size_t i = 0; i < BEs; ++i)
+                m.err.counts[i] += L.e[k * SE + i + 1];
+            for (std::size_t i = 0; i < kPercentileBins; ++i)
+                m.absErrBins[i] += L.a[k * SA + i + 1];
+            m.w.below += L.w[k * SW];
+            m.w.above += L.w[k * SW + Bs + 1];
+            m.wHat.below += L.wh[k * SW];
+            m.wHat.above += L.wh[k * SW + Bs + 1];
+            m.err.below += L.e[k * SE];
+            m.err.above += L.e[k * SE + BEs + 1];
         }
-        for (std::size_t i = 0; i < BEs; ++i)
-            m.err.counts[i] += L.e[i + 1];
-        for (std::size_t i = 0; i < kPercentileBins; ++i)
-            m.absErrBins[i] += L.a[i + 1];
-        m.w.below += L.w[0];
-        m.w.above += L.w[Bs + 1];
-        m.wHat.below += L.wh[0];
-        m.wHat.above += L.wh[Bs + 1];
-        m.err.below += L.e[0];
-        m.err.above += L.e[BEs + 1];
         if (codeTable)
             for (std::size_t code = 0; code < 65536; ++code) {
                 if (!L.codes[code])
