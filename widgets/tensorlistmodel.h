@@ -17,6 +17,9 @@ struct TensorListEntry {
     QString dtype; ///< safetensors dtype string ("BF16", "F8_E4M3", …)
     Shape shape;
     quint64 nbytes = 0;
+    /// Quantized format and scheme in words ("compressed-tensors pack-quantized: INT4 sym,
+    /// group 32"), or what the dtype alone says ("not quantized"). Filled by the loader.
+    QString format;
 };
 
 /// Flat table model over TensorListEntry rows. Sort through a proxy with sortRole() = SortRole.

@@ -5,6 +5,7 @@
 #include "io/checkpoint.h"
 #include "util/error.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <exception>
 #include <filesystem>
@@ -54,6 +55,23 @@ QString fromStd(const std::string &s)
     return QString::fromStdString(s);
 }
 
+/// What the dtype alone says about a tensor's format; quantized modules detected from their
+/// tensor sets replace it (once the readers can say so).
+QString formatOfDtype(DType dtype)
+{
+    const auto name =
+        QString::fromLatin1(nameOf(dtype).data(), static_cast<qsizetype>(nameOf(dtype).size()));
+    if (isFloating(dtype) && bitsOf(dtype) >= 16)
+        return QCoreApplication::translate("quantscope::CheckpointLoader", "not quantized");
+    if (isFloating(dtype))
+        return QCoreApplication::translate("quantscope::CheckpointLoader",
+                                           "%1 elements, no scale found")
+            .arg(name);
+    return QCoreApplication::translate("quantscope::CheckpointLoader",
+                                       "%1 integers (codes, indices or packed words)")
+        .arg(name);
+}
+
 QString errorText(const char *what)
 {
     const auto text = QString::fromUtf8(what);
@@ -100,7 +118,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
             result.entries.append(TensorListEntry{
                 fromStd(e.name),
                 QString::fromLatin1(dtype.data(), static_cast<qsizetype>(dtype.size())), e.shape,
-                e.nbytes()});
+                e.nbytes(), formatOfDtype(e.dtype)});
             result.totalBytes += e.nbytes();
         }
         for (const auto &w : checkpoint->warnings())

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // quantscope: the desktop GUI. `quantscope [PATH]` opens PATH, or the built-in demo without one.
-// `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI).
+// `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI);
+// with `--run-demo-quantization` it first quantizes a demo weight with three configurations.
+#include "jobs/results.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -53,11 +55,12 @@ void scheduleScreenshot(MainWindow &window, const QString &file)
                     QCoreApplication::exit(1);
                     return;
                 }
-                std::printf(
-                    "quantscope: screenshot %s: %s\n", qPrintable(file),
-                    *loadOk
-                        ? qPrintable(QStringLiteral("opened, %1 tensors").arg(window.tensorCount()))
-                        : "opening failed");
+                const auto results = window.results();
+                std::printf("quantscope: screenshot %s: %s\n", qPrintable(file),
+                            *loadOk ? qPrintable(QStringLiteral("opened, %1 tensors, %2 results")
+                                                     .arg(window.tensorCount())
+                                                     .arg(results ? results->outcomes.size() : 0))
+                                    : "opening failed");
                 std::fflush(stdout);
                 QCoreApplication::exit(0);
             });
@@ -89,11 +92,17 @@ int main(int argc, char *argv[])
                     "as a PNG to <file> and quit."),
         QCoreApplication::translate("main", "file"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption runDemoOption(
+        QStringList{QStringLiteral("run-demo-quantization")},
+        QCoreApplication::translate(
+            "main", "Once the checkpoint is open, quantize a weight of it with three "
+                    "configurations (for screenshots and first looks)."));
+    parser.addOption(runDemoOption);
     parser.addPositionalArgument(
         QStringLiteral("path"),
         QCoreApplication::translate(
-            "main", "A .safetensors file, a model.safetensors.index.json or a checkpoint folder. "
-                    "Without it, the built-in demo opens."),
+            "main", "A .safetensors file, a model.safetensors.index.json, a checkpoint folder, "
+                    "a .npy/.npz file or a .qscope session. Without it, the built-in demo opens."),
         QStringLiteral("[path]"));
     parser.process(app);
 
@@ -106,6 +115,16 @@ int main(int argc, char *argv[])
     }
 
     MainWindow window;
+    // Connected before the screenshot: the run starts inside the load's delivery, so the
+    // window only becomes idle once the run has finished too.
+    if (parser.isSet(runDemoOption))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (ok)
+                    window.runDemoQuantization();
+            },
+            Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))
         scheduleScreenshot(window, parser.value(screenshotOption));
     window.show();

@@ -1,25 +1,40 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file mainwindow.h
-/// The main window: one opened checkpoint (the document), its tensor list, and the compute
-/// device in the status bar. Opening runs on the thread pool; the window never blocks on I/O.
+/// The workbench window: docks for the tensor browser, the quantizer panel, the job and the log
+/// around the views (Distribution, Numbers). Opening checkpoints and quantizing run on a thread
+/// pool; the window only swaps in finished value structs. A session (.qscope) saves and
+/// restores what the window shows.
 #include "checkpointloader.h"
+#include "jobs/results.h"
+#include "jobs/session.h"
+#include "jobtracker.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
+#include <QThreadPool>
 #include <memory>
+#include <optional>
 
 class QAction;
+class QActionGroup;
+class QDockWidget;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QProgressBar;
-class QSortFilterProxyModel;
-class QTableView;
+class QTabWidget;
+class QTimer;
 
 namespace quantscope {
 
 class Checkpoint;
-class TensorListModel;
+class DistributionView;
+class JobProgressWidget;
+class LogView;
+class NumbersView;
+class QuantizerPanel;
+class TensorBrowser;
+struct JobProgressState;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,66 +46,159 @@ public:
     void openPath(const QString &path);
     /// Opens the built-in demo (generating it on first use) in the background.
     void openDemo();
+    /// Opens a file (.npy, .safetensors, …) in the background and pairs its first tensor as the
+    /// activation.
+    void openActivationFile(const QString &path);
+    /// Pairs a tensor of the opened checkpoint as the activation ("" unpairs).
+    void setActivation(const QString &tensorName);
 
-    /// True while a checkpoint is being opened or the compute device is being queried.
-    bool isBusy() const noexcept { return m_loadsRunning > 0 || !m_deviceKnown; }
-    /// Tensors in the opened checkpoint (0 when none is open).
+    /// Restores a .qscope session: configurations and results at once, then the checkpoint
+    /// (in the background) with its selection. False (and the error shown) when unreadable.
+    bool openSession(const QString &file);
+    /// Writes the session atomically. False with a reason in `error` (also shown).
+    bool saveSession(const QString &file, QString *error = nullptr);
+    Session currentSession() const;
+
+    /// Quantizes the selected tensors with every configuration on the pool.
+    void runQuantization();
+    /// Stops the running job: the window is idle at once, the result is dropped.
+    void cancelJob();
+    /// For the screenshot and the docs: a weight with outlier channels and three configurations.
+    void runDemoQuantization();
+
+    /// True while a checkpoint is being opened, the device is being queried or a job runs.
+    bool isBusy() const noexcept;
+    bool isJobRunning() const noexcept { return m_tracker.isRunning(); }
     int tensorCount() const noexcept;
+    std::shared_ptr<const QuantizeJobResult> results() const { return m_results; }
+    /// Waits for the pool's workers (also stale ones) to return; for tests and shutdown.
+    bool waitForWorkers(int msecs) { return m_pool.waitForDone(msecs); }
+    /// Threads of the job pool: max(1, cores − 1), one core stays with the UI.
+    int poolThreads() const { return m_pool.maxThreadCount(); }
+
+    TensorBrowser *browser() const { return m_browser; }
+    QuantizerPanel *quantizerPanel() const { return m_panel; }
+    DistributionView *distributionView() const { return m_distribution; }
+    NumbersView *numbersView() const { return m_numbers; }
+    JobProgressWidget *jobProgress() const { return m_job; }
+    LogView *logView() const { return m_log; }
+    QTabWidget *viewTabs() const { return m_tabs; }
 
 signals:
     /// A load finished (`ok` false: it failed and the error is being shown). Only the newest
     /// load reports; loads it replaced are dropped silently.
     void loadFinished(bool ok);
+    /// A quantization job delivered its result (true) or failed (false). Cancelled and stale
+    /// jobs report nothing.
+    void jobFinished(bool ok);
     /// All background work the window started has finished.
     void becameIdle();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createActions();
     void createMenus();
-    void createCentralWidget();
+    void createViews();
+    void createDocks();
     void createStatusBar();
     void queryComputeDevice();
+    void restoreWindowState();
+    void resetLayout();
 
-    void startLoad(const OpenRequest &request);
-    void applyLoad(const OpenResult &result);
+    struct PendingRestore {
+        QStringList selected;
+        QString activation;
+    };
+    void startLoad(const OpenRequest &request, std::optional<PendingRestore> restore = {});
+    void applyLoad(const OpenResult &result, const std::optional<PendingRestore> &restore);
     void showLoadError(const OpenResult &result);
+    void startActivationLoad(const OpenRequest &request, const QString &tensor);
     void finishBackgroundTask();
     void updateTitle();
     void updateSummary(const OpenResult &result);
 
+    void applyResults(std::shared_ptr<const QuantizeJobResult> results);
+    void pollProgress();
+    void jobEnded();
+    void showError(const QString &title, const QString &text, const QString &details);
+
     void openFileDialog();
     void openFolderDialog();
+    void openSessionDialog();
+    void saveSessionDialog();
+    void openActivationDialog();
     void showAbout();
     void fillRecentMenu();
     void addRecentPath(const QString &path);
 
-    TensorListModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
-    QTableView *m_view = nullptr;
-    QLineEdit *m_filter = nullptr;
+    // Views and docks.
+    QTabWidget *m_tabs = nullptr;
+    DistributionView *m_distribution = nullptr;
+    NumbersView *m_numbers = nullptr;
+    TensorBrowser *m_browser = nullptr;
+    QuantizerPanel *m_panel = nullptr;
+    JobProgressWidget *m_job = nullptr;
+    LogView *m_log = nullptr;
+    QDockWidget *m_tensorsDock = nullptr;
+    QDockWidget *m_quantizerDock = nullptr;
+    QDockWidget *m_jobDock = nullptr;
+    QDockWidget *m_logDock = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_deviceLabel = nullptr;
     QProgressBar *m_busy = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QByteArray m_defaultState;
 
     QAction *m_openAction = nullptr;
     QAction *m_openFolderAction = nullptr;
+    QAction *m_openSessionAction = nullptr;
+    QAction *m_saveSessionAction = nullptr;
+    QAction *m_saveSessionAsAction = nullptr;
+    QAction *m_openActivationAction = nullptr;
     QAction *m_quitAction = nullptr;
+    QAction *m_runAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_addConfigAction = nullptr;
     QAction *m_demoAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_filterAction = nullptr;
     QAction *m_statusBarAction = nullptr;
+    QAction *m_resetLayoutAction = nullptr;
+    QActionGroup *m_themeGroup = nullptr;
 
     /// The document: the opened checkpoint and what it was opened from.
     std::shared_ptr<const Checkpoint> m_checkpoint;
+    OpenRequest m_documentRequest;
+    bool m_hasDocument = false;
     QString m_documentName;
     QString m_documentPath;
+    QString m_sessionFile;
+    /// The paired activation: a tensor of m_activationCheckpoint, or of the document when null.
+    QString m_activation;
+    std::shared_ptr<const Checkpoint> m_activationCheckpoint;
+    std::optional<OpenRequest> m_activationRequest;
+
+    std::shared_ptr<const QuantizeJobResult> m_results;
 
     QString m_deviceDescription;
     bool m_deviceKnown = false;
     /// Id of the newest load; a finished load with another id is stale.
     quint64 m_currentLoad = 0;
+    quint64 m_currentActivationLoad = 0;
     int m_loadsRunning = 0;
+
+    /// Quantization jobs: max(1, cores − 1) threads; newer requests make older ones stale.
+    QThreadPool m_pool;
+    JobTracker m_tracker{this, &m_pool};
+    std::shared_ptr<JobProgressState> m_progress;
+    QTimer *m_progressTimer = nullptr;
+    QElapsedTimer m_jobClock;
+    /// Element-weighted cost per second, measured on the last job (progress interpolation).
+    double m_costPerSecond = 2.0e7;
 };
 
 } // namespace quantscope

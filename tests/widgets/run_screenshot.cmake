@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 # cmake -DAPP=quantscope -DCHECKER=quantscope_check_screenshot -DWORK_DIR=dir [-DOPEN_PATH=path]
-#       [-DEXPECT=opened|failed] -P run_screenshot.cmake
+#       [-DEXPECT=opened|failed] [-DRUN=ON] -P run_screenshot.cmake
 # Starts the GUI under Xvfb with `--screenshot`, requires that opening the checkpoint (the demo
 # when OPEN_PATH is empty) succeeded -- or, with EXPECT=failed, that it failed without taking the
-# app down -- and checks that the PNG is not blank. Leaves WORK_DIR/quantscope.png.
+# app down -- and checks that the PNG is not blank. With RUN=ON the app also quantizes a weight
+# (`--run-demo-quantization`) and the run's results must be shown. Leaves WORK_DIR/quantscope.png.
 foreach(_var APP CHECKER WORK_DIR)
   if(NOT ${_var})
     message(FATAL_ERROR "run_screenshot.cmake: -D${_var}=… is required")
@@ -35,12 +36,15 @@ unset(ENV{WAYLAND_DISPLAY})
 
 set(_png "${WORK_DIR}/quantscope.png")
 set(_open_args)
+if(RUN)
+  list(APPEND _open_args --run-demo-quantization)
+endif()
 if(OPEN_PATH)
   list(APPEND _open_args "${OPEN_PATH}")
 endif()
 
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1280x800x24" "${APP}" --screenshot "${_png}" ${_open_args}
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${APP}" --screenshot "${_png}" ${_open_args}
   RESULT_VARIABLE _rc
   OUTPUT_VARIABLE _out
   ERROR_VARIABLE _err
@@ -61,6 +65,8 @@ if(EXPECT STREQUAL "failed")
   endif()
 elseif(NOT _out MATCHES "screenshot [^\n]*: opened, [1-9][0-9]* tensors")
   message(FATAL_ERROR "quantscope did not open the checkpoint (see its output above)")
+elseif(RUN AND NOT _out MATCHES "screenshot [^\n]*: opened, [1-9][0-9]* tensors, [1-9][0-9]* results")
+  message(FATAL_ERROR "quantscope did not show a quantization run (see its output above)")
 endif()
 if(NOT OPEN_PATH)
   # demo::ensureDemoCheckpoint() writes under $XDG_CACHE_HOME/quantscope/ (a versioned folder).

@@ -17,16 +17,19 @@ QList<TensorListEntry> sampleEntries()
         {QStringLiteral("model.layers.0.self_attn.q_proj.weight"),
          QStringLiteral("BF16"),
          {1024, 1024},
-         2u * 1024u * 1024u},
+         2u * 1024u * 1024u,
+         QString()},
         {QStringLiteral("model.layers.0.mlp.experts.3.down_proj.weight_scale"),
          QStringLiteral("F32"),
          {},
-         4u},
+         4u,
+         QString()},
         {QStringLiteral("model.embed_tokens.weight"),
          QStringLiteral("F8_E4M3"),
          {32000, 1024},
-         32000u * 1024u},
-        {QStringLiteral("model.norm.weight"), QStringLiteral("F16"), {0}, 0u},
+         32000u * 1024u,
+         QString()},
+        {QStringLiteral("model.norm.weight"), QStringLiteral("F16"), {0}, 0u, QString()},
     };
 }
 } // namespace

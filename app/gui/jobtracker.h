@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file jobtracker.h
+/// hotspot's job tracker on a QThreadPool: every job gets an id and a CancelToken; starting a
+/// new one or cancelling makes the current one stale at once (its result is dropped whenever it
+/// arrives), and a finished job delivers on the context's thread through a queued call. No
+/// exception crosses the job boundary: Cancelled is silent, anything else becomes an error text.
+#include "util/cancel.h"
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QRunnable>
+#include <QString>
+#include <QThreadPool>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <utility>
+
+namespace quantscope {
+
+class JobTracker {
+public:
+    JobTracker(QObject *context, QThreadPool *pool) : m_context(context), m_pool(pool) {}
+    JobTracker(const JobTracker &) = delete;
+    JobTracker &operator=(const JobTracker &) = delete;
+    ~JobTracker() { m_token.cancel(); }
+
+    /// True between start() and the delivery (or cancel()) of the current job.
+    bool isRunning() const noexcept { return m_running; }
+    quint64 currentId() const noexcept { return m_current->load(); }
+
+    /// Runs `job(const CancelToken &)` → Result on the pool. `onResult(Result &&)` or
+    /// `onError(const QString &)` is called on the context's thread, only if no newer job was
+    /// started and cancel() was not called in between. Cancels the job this one replaces.
+    template <typename Job, typename OnResult, typename OnError>
+    quint64 start(Job job, OnResult onResult, OnError onError)
+    {
+        using Result = std::invoke_result_t<Job &, const CancelToken &>;
+        m_token.cancel(); // the older job stops at its next checkpoint
+        m_token = CancelToken();
+        const quint64 id = m_current->fetch_add(1) + 1;
+        m_running = true;
+        auto *runnable = QRunnable::create(
+            [context = m_context, current = m_current, token = m_token, id, job = std::move(job),
+             onResult = std::move(onResult), onError = std::move(onError), this]() mutable {
+                std::optional<Result> result;
+                QString error;
+                try {
+                    result.emplace(job(token));
+                } catch (const Cancelled &) {
+                    return;
+                } catch (const std::bad_alloc &) {
+                    error = QStringLiteral("out of memory");
+                } catch (const std::exception &e) {
+                    error = QString::fromUtf8(e.what());
+                } catch (...) {
+                    error = QStringLiteral("unknown error");
+                }
+                if (token.cancelled() || current->load() != id || !context)
+                    return;
+                QMetaObject::invokeMethod(
+                    context.data(),
+                    [current, id, result = std::move(result), error = std::move(error),
+                     onResult = std::move(onResult), onError = std::move(onError), this]() mutable {
+                        // Checked again on the receiving thread: cancel() or a newer start()
+                        // may have happened while this call was queued.
+                        if (current->load() != id)
+                            return;
+                        m_running = false;
+                        if (result)
+                            onResult(std::move(*result));
+                        else
+                            onError(error);
+                    },
+                    Qt::QueuedConnection);
+            });
+        m_pool->start(runnable);
+        return id;
+    }
+
+    /// Makes the current job stale and asks it to stop; returns at once.
+    void cancel()
+    {
+        m_token.cancel();
+        m_current->fetch_add(1);
+        m_running = false;
+    }
+
+private:
+    QPointer<QObject> m_context;
+    QThreadPool *m_pool;
+    std::shared_ptr<std::atomic<quint64>> m_current = std::make_shared<std::atomic<quint64>>(0);
+    CancelToken m_token;
+    bool m_running = false;
+};
+
+} // namespace quantscope

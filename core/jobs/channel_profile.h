@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file channel_profile.h
+/// Per-channel absolute maxima of a tensor seen as the 2-D matrix the quantizers use
+/// ([rows, cols], quant/quantizer.h matrixView), and the channels that stand out from the rest.
+/// Outlier input channels (columns) are what per-channel and per-group scales fight with.
+#include "tensor/tensor.h"
+#include "util/cancel.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace quantscope {
+
+/// One channel far above the typical one.
+struct OutlierChannel {
+    std::int64_t index = 0;
+    float absmax = 0;
+    double ratio = 0; ///< absmax / median channel absmax (0 when the median is 0)
+};
+
+struct ChannelProfile {
+    int axis = 1;              ///< 1: input channels (columns), 0: output channels (rows)
+    std::vector<float> absmax; ///< max |x| over the finite elements of each channel (0 if none)
+    double median = 0;         ///< median of `absmax`
+    std::vector<OutlierChannel> top; ///< the largest `absmax` first
+};
+
+struct ChannelProfiles {
+    ChannelProfile columns; ///< axis 1
+    ChannelProfile rows;    ///< axis 0
+};
+
+/// Both profiles in one pass over the elements. `topK` channels are listed per axis.
+/// Throws Cancelled when `cancel` fires, UnsupportedError for dtypes without decoding.
+ChannelProfiles computeChannelProfiles(const Tensor &t, int topK = 8,
+                                       const CancelToken *cancel = nullptr);
+
+/// Fills `median` and `top` of a profile whose `absmax` is set (used after reading a session).
+void rankChannels(ChannelProfile &profile, int topK);
+
+} // namespace quantscope

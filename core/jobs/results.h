@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file results.h
+/// The results of the workbench's quantization job (selected tensors × configurations) as plain
+/// values: metrics, the series the views draw, channel profiles. The job itself runs the engine
+/// (app/gui/quantizejob.h); the session file stores these (jobs/session.h).
+#include "jobs/channel_profile.h"
+#include "jobs/plot_data.h"
+#include "metrics/error_metrics.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantscope {
+
+/// One column of the quantizer panel: a name ("A") and a spec JSON ("method" + fields).
+struct JobConfig {
+    std::string name;
+    nlohmann::json spec;
+};
+
+/// One tensor × one configuration. Large buffers (codes, Ŵ) are not kept.
+struct QuantizeOutcome {
+    std::string tensor;
+    std::string config;
+    nlohmann::json spec; ///< the full spec, defaults filled in (as the CLI prints it)
+    std::string method;
+    std::string device; ///< DeviceInfo::id
+    std::string deviceNote;
+    double timeMs = 0;
+    std::string error;    ///< non-empty: this step failed, nothing below is valid
+    ErrorMetrics metrics; ///< absErrBins dropped
+    double bitsPerElement = 0;
+    std::uint64_t storedBytes = 0;
+    bool ragged = false;
+    std::int64_t nonFiniteGroups = 0;
+    std::int64_t firstNonFinite = -1;
+    DistributionData plot; ///< prepareDistribution(metrics)
+
+    bool ok() const noexcept { return error.empty(); }
+};
+
+/// What belongs to a tensor rather than to a configuration.
+struct TensorProfile {
+    std::string tensor;
+    Shape shape;
+    std::string dtype;
+    ChannelProfiles channels;
+    std::string error;                               ///< reading the tensor failed
+    std::string activation;                          ///< paired activation ("" none)
+    std::optional<ChannelProfile> activationColumns; ///< its input-channel profile when paired
+    std::string activationNote; ///< why it was not paired (shape mismatch, …)
+};
+
+struct QuantizeJobResult {
+    std::vector<TensorProfile> tensors;
+    std::vector<QuantizeOutcome> outcomes; ///< tensor-major, configs in request order
+    std::vector<std::string> warnings;
+
+    const TensorProfile *profile(const std::string &tensor) const;
+    const QuantizeOutcome *outcome(const std::string &tensor, const std::string &config) const;
+};
+
+} // namespace quantscope

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+#include "jobs/session.h"
+
+#include "util/error.h"
+
+#include <cmath>
+#include <limits>
+
+namespace quantscope {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// JSON has no infinity or NaN: those are written as strings.
+json num(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+double toNum(const json &j, const char *what)
+{
+    if (j.is_number())
+        return j.get<double>();
+    if (j.is_string()) {
+        const auto s = j.get<std::string>();
+        if (s == "inf")
+            return std::numeric_limits<double>::infinity();
+        if (s == "-inf")
+            return -std::numeric_limits<double>::infinity();
+        if (s == "nan")
+            return std::numeric_limits<double>::quiet_NaN();
+    }
+    throw FormatError(std::string("session: '") + what + "' is not a number");
+}
+
+json optNum(const std::optional<double> &v)
+{
+    return v ? num(*v) : json(nullptr);
+}
+
+std::optional<double> toOptNum(const json &j, const char *what)
+{
+    if (j.is_null())
+        return std::nullopt;
+    return toNum(j, what);
+}
+
+const json &field(const json &j, const char *key)
+{
+    if (!j.is_object() || !j.contains(key))
+        throw FormatError(std::string("session: missing '") + key + "'");
+    return j.at(key);
+}
+
+template <typename T> T get(const json &j, const char *key)
+{
+    try {
+        return field(j, key).get<T>();
+    } catch (const json::exception &) {
+        throw FormatError(std::string("session: '") + key + "' has the wrong type");
+    }
+}
+
+template <typename T> T getOr(const json &j, const char *key, T fallback)
+{
+    return j.is_object() && j.contains(key) ? get<T>(j, key) : fallback;
+}
+
+json statsToJson(const TensorStats &s)
+{
+    return {{"numel", s.numel},
+            {"finite", s.finiteCount},
+            {"nan", s.nanCount},
+            {"inf", s.infCount},
+            {"min", num(s.min)},
+            {"max", num(s.max)},
+            {"absmax", num(s.absmax)},
+            {"mean", num(s.mean)},
+            {"std", num(s.std)},
+            {"skewness", optNum(s.skewness)},
+            {"excess_kurtosis", optNum(s.excessKurtosis)}};
+}
+
+TensorStats statsFromJson(const json &j)
+{
+    TensorStats s;
+    s.numel = get<std::int64_t>(j, "numel");
+    s.finiteCount = get<std::int64_t>(j, "finite");
+    s.nanCount = get<std::int64_t>(j, "nan");
+    s.infCount = get<std::int64_t>(j, "inf");
+    s.min = toNum(field(j, "min"), "min");
+    s.max = toNum(field(j, "max"), "max");
+    s.absmax = toNum(field(j, "absmax"), "absmax");
+    s.mean = toNum(field(j, "mean"), "mean");
+    s.std = toNum(field(j, "std"), "std");
+    s.skewness = toOptNum(field(j, "skewness"), "skewness");
+    s.excessKurtosis = toOptNum(field(j, "excess_kurtosis"), "excess_kurtosis");
+    return s;
+}
+
+json histogramToJson(const Histogram &h)
+{
+    return {{"lo", num(h.lo)},  {"hi", num(h.hi)},    {"counts", h.counts}, {"below", h.below},
+            {"above", h.above}, {"symlog", h.symlog}, {"t", num(h.t)}};
+}
+
+Histogram histogramFromJson(const json &j)
+{
+    Histogram h;
+    h.lo = toNum(field(j, "lo"), "lo");
+    h.hi = toNum(field(j, "hi"), "hi");
+    h.counts = get<std::vector<std::int64_t>>(j, "counts");
+    h.below = get<std::int64_t>(j, "below");
+    h.above = get<std::int64_t>(j, "above");
+    h.symlog = get<bool>(j, "symlog");
+    h.t = toNum(field(j, "t"), "t");
+    return h;
+}
+
+json channelToJson(const ChannelProfile &p)
+{
+    return {{"axis", p.axis}, {"absmax", p.absmax}};
+}
+
+ChannelProfile channelFromJson(const json &j, int topK)
+{
+    ChannelProfile p;
+    p.axis = get<int>(j, "axis");
+    p.absmax = get<std::vector<float>>(j, "absmax");
+    rankChannels(p, topK);
+    return p;
+}
+
+json sourceToJson(const std::optional<SessionSource> &s)
+{
+    if (!s)
+        return nullptr;
+    return {{"path", s->path}, {"demo", s->demo}, {"lenient", s->lenient}};
+}
+
+std::optional<SessionSource> sourceFromJson(const json &j)
+{
+    if (j.is_null())
+        return std::nullopt;
+    SessionSource s;
+    s.path = get<std::string>(j, "path");
+    s.demo = getOr<bool>(j, "demo", false);
+    s.lenient = getOr<bool>(j, "lenient", false);
+    return s;
+}
+
+} // namespace
+
+json outcomeToJson(const QuantizeOutcome &o)
+{
+    json j = {{"tensor", o.tensor},       {"config", o.config}, {"spec", o.spec},
+              {"method", o.method},       {"device", o.device}, {"device_note", o.deviceNote},
+              {"time_ms", num(o.timeMs)}, {"error", o.error}};
+    if (!o.ok())
+        return j;
+    const ErrorMetrics &m = o.metrics;
+    j["bits_per_element"] = num(o.bitsPerElement);
+    j["bytes"] = o.storedBytes;
+    j["ragged"] = o.ragged;
+    j["nonfinite_groups"] = o.nonFiniteGroups;
+    j["first_nonfinite"] = o.firstNonFinite;
+    j["metrics"] = {{"numel", m.numel},
+                    {"counted", m.counted},
+                    {"mse", num(m.mse)},
+                    {"rmse", num(m.rmse)},
+                    {"sqnr_db", num(m.sqnrDb)},
+                    {"rel_frobenius", num(m.relFrobenius)},
+                    {"max_abs_err", num(m.maxAbsErr)},
+                    {"cosine", optNum(m.cosine)},
+                    {"err_p50", num(m.errP50)},
+                    {"err_p90", num(m.errP90)},
+                    {"err_p99", num(m.errP99)},
+                    {"err_p999", num(m.errP999)},
+                    {"overlap", num(m.overlap)},
+                    {"w", histogramToJson(m.w)},
+                    {"w_hat", histogramToJson(m.wHat)},
+                    {"err", histogramToJson(m.err)},
+                    {"stats_in", statsToJson(m.statsIn)},
+                    {"stats_out", statsToJson(m.statsOut)}};
+    return j;
+}
+
+QuantizeOutcome outcomeFromJson(const json &j)
+{
+    QuantizeOutcome o;
+    o.tensor = get<std::string>(j, "tensor");
+    o.config = get<std::string>(j, "config");
+    o.spec = field(j, "spec");
+    o.method = get<std::string>(j, "method");
+    o.device = get<std::string>(j, "device");
+    o.deviceNote = getOr<std::string>(j, "device_note", {});
+    o.timeMs = toNum(field(j, "time_ms"), "time_ms");
+    o.error = getOr<std::string>(j, "error", {});
+    if (!o.ok())
+        return o;
+    o.bitsPerElement = toNum(field(j, "bits_per_element"), "bits_per_element");
+    o.storedBytes = get<std::uint64_t>(j, "bytes");
+    o.ragged = get<bool>(j, "ragged");
+    o.nonFiniteGroups = get<std::int64_t>(j, "nonfinite_groups");
+    o.firstNonFinite = get<std::int64_t>(j, "first_nonfinite");
+    const json &mj = field(j, "metrics");
+    ErrorMetrics &m = o.metrics;
+    m.numel = get<std::int64_t>(mj, "numel");
+    m.counted = get<std::int64_t>(mj, "counted");
+    m.mse = toNum(field(mj, "mse"), "mse");
+    m.rmse = toNum(field(mj, "rmse"), "rmse");
+    m.sqnrDb = toNum(field(mj, "sqnr_db"), "sqnr_db");
+    m.relFrobenius = toNum(field(mj, "rel_frobenius"), "rel_frobenius");
+    m.maxAbsErr = toNum(field(mj, "max_abs_err"), "max_abs_err");
+    m.cosine = toOptNum(field(mj, "cosine"), "cosine");
+    m.errP50 = toNum(field(mj, "err_p50"), "err_p50");
+    m.errP90 = toNum(field(mj, "err_p90"), "err_p90");
+    m.errP99 = toNum(field(mj, "err_p99"), "err_p99");
+    m.errP999 = toNum(field(mj, "err_p999"), "err_p999");
+    m.overlap = toNum(field(mj, "overlap"), "overlap");
+    m.w = histogramFromJson(field(mj, "w"));
+    m.wHat = histogramFromJson(field(mj, "w_hat"));
+    m.err = histogramFromJson(field(mj, "err"));
+    m.statsIn = statsFromJson(field(mj, "stats_in"));
+    m.statsOut = statsFromJson(field(mj, "stats_out"));
+    o.plot = prepareDistribution(m);
+    return o;
+}
+
+json profileToJson(const TensorProfile &p)
+{
+    json j = {{"tensor", p.tensor},
+              {"shape", p.shape},
+              {"dtype", p.dtype},
+              {"error", p.error},
+              {"top_channels", p.channels.columns.top.size()},
+              {"columns", channelToJson(p.channels.columns)},
+              {"rows", channelToJson(p.channels.rows)},
+              {"activation", p.activation},
+              {"activation_note", p.activationNote}};
+    j["activation_columns"] =
+        p.activationColumns ? channelToJson(*p.activationColumns) : json(nullptr);
+    return j;
+}
+
+TensorProfile profileFromJson(const json &j)
+{
+    TensorProfile p;
+    p.tensor = get<std::string>(j, "tensor");
+    p.shape = get<Shape>(j, "shape");
+    p.dtype = get<std::string>(j, "dtype");
+    p.error = getOr<std::string>(j, "error", {});
+    const int topK = getOr<int>(j, "top_channels", 8);
+    p.channels.columns = channelFromJson(field(j, "columns"), topK);
+    p.channels.rows = channelFromJson(field(j, "rows"), topK);
+    p.activation = getOr<std::string>(j, "activation", {});
+    p.activationNote = getOr<std::string>(j, "activation_note", {});
+    if (j.contains("activation_columns") && !j["activation_columns"].is_null())
+        p.activationColumns = channelFromJson(j["activation_columns"], topK);
+    return p;
+}
+
+json sessionToJson(const Session &s)
+{
+    json configs = json::array();
+    for (const auto &c : s.configs)
+        configs.push_back({{"name", c.name}, {"spec", c.spec}});
+    json tensors = json::array();
+    for (const auto &p : s.results.tensors)
+        tensors.push_back(profileToJson(p));
+    json outcomes = json::array();
+    for (const auto &o : s.results.outcomes)
+        outcomes.push_back(outcomeToJson(o));
+    return {{"format", kSessionFormat},
+            {"version", kSessionVersion},
+            {"checkpoint", sourceToJson(s.checkpoint)},
+            {"activation", s.activation},
+            {"activation_source", sourceToJson(s.activationSource)},
+            {"selected", s.selected},
+            {"device", s.device},
+            {"bins", s.bins},
+            {"symlog", s.symlog},
+            {"configurations", configs},
+            {"results",
+             {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
+            {"view", s.view}};
+}
+
+Session sessionFromJson(const json &j)
+{
+    if (!j.is_object() || !j.contains("format") || j["format"] != kSessionFormat)
+        throw FormatError("not a Quantscope session (no \"format\": \"quantscope-session\")");
+    const int version = get<int>(j, "version");
+    if (version < 1 || version > kSessionVersion)
+        throw FormatError("session version " + std::to_string(version) +
+                          " is newer than this Quantscope reads (" +
+                          std::to_string(kSessionVersion) + ")");
+    Session s;
+    s.checkpoint = sourceFromJson(field(j, "checkpoint"));
+    s.activation = getOr<std::string>(j, "activation", {});
+    if (j.contains("activation_source"))
+        s.activationSource = sourceFromJson(j["activation_source"]);
+    s.selected = getOr<std::vector<std::string>>(j, "selected", {});
+    s.device = getOr<std::string>(j, "device", "auto");
+    s.bins = getOr<int>(j, "bins", 256);
+    s.symlog = getOr<bool>(j, "symlog", false);
+    for (const auto &c : field(j, "configurations")) {
+        JobConfig config;
+        config.name = get<std::string>(c, "name");
+        config.spec = field(c, "spec");
+        s.configs.push_back(std::move(config));
+    }
+    const json &r = field(j, "results");
+    for (const auto &p : field(r, "tensors"))
+        s.results.tensors.push_back(profileFromJson(p));
+    for (const auto &o : field(r, "outcomes"))
+        s.results.outcomes.push_back(outcomeFromJson(o));
+    s.results.warnings = getOr<std::vector<std::string>>(r, "warnings", {});
+    if (j.contains("view") && j["view"].is_object())
+        s.view = j["view"];
+    return s;
+}
+
+} // namespace quantscope

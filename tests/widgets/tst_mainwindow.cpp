@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+// The real window on the offscreen platform: bad input gives an error message and no crash, a
+// cancelled job leaves no result (and the window is idle at once), a newer run makes an older
+// one stale, failing specs are reported readably, and a session round-trips.
+#include "distributionview.h"
+#include "histogramplot.h"
+#include "jobprogresswidget.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "numbersmodel.h"
+#include "numbersview.h"
+#include "quantizerpanel.h"
+#include "tensorbrowser.h"
+#include "tensortreemodel.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLocale>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace quantscope;
+
+namespace {
+
+nlohmann::json spec(std::initializer_list<std::pair<const char *, nlohmann::json>> kv)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto &[k, v] : kv)
+        j[k] = v;
+    return j;
+}
+
+/// Waits for the window to finish everything it started (loads, device query, jobs).
+bool waitIdle(MainWindow &w, int ms = 120000)
+{
+    return QTest::qWaitFor([&] { return !w.isBusy(); }, ms);
+}
+
+bool openDemo(MainWindow &w)
+{
+    QSignalSpy loaded(&w, &MainWindow::loadFinished);
+    w.openDemo();
+    return loaded.wait(120000) && loaded.first().first().toBool() && waitIdle(w);
+}
+
+QMessageBox *visibleBox(QWidget &w, const QString &name)
+{
+    for (auto *box : w.findChildren<QMessageBox *>())
+        if (box->isVisible() && (name.isEmpty() || box->objectName() == name))
+            return box;
+    return nullptr;
+}
+
+void closeBoxes(QWidget &w)
+{
+    for (auto *box : w.findChildren<QMessageBox *>())
+        box->close();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        // A private cache (the demo is generated there) and settings.
+        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
+        QStandardPaths::setTestModeEnabled(true);
+        QLocale::setDefault(QLocale::c());
+        QCoreApplication::setOrganizationName(QStringLiteral("QuantscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    }
+
+    void docksAndPool()
+    {
+        MainWindow w;
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.poolThreads(), std::max(1, QThread::idealThreadCount() - 1));
+        for (const char *name : {"tensorsDock", "quantizerDock", "jobDock", "logDock"})
+            QVERIFY2(w.findChild<QDockWidget *>(QString::fromUtf8(name)), name);
+        // The log names the compute device and its memory.
+        QVERIFY(w.logView()->messages().join(QLatin1Char('\n')).contains(QStringLiteral("GiB")));
+        // Every engine method is offered; the form is generated from its fields.
+        auto *panel = w.quantizerPanel();
+        QCOMPARE(panel->methods().size(), quantizerMethods().size());
+        const auto methods = quantizerMethods();
+        for (const auto &f : methods.front().fields)
+            QVERIFY2(panel->editor(0, QString::fromStdString(f.key)), f.key.c_str());
+        QVERIFY(qobject_cast<QSpinBox *>(panel->editor(0, QStringLiteral("bits"))));
+        QVERIFY(qobject_cast<QComboBox *>(panel->editor(0, QStringLiteral("granularity"))));
+        QVERIFY(qobject_cast<QCheckBox *>(panel->editor(0, QStringLiteral("symmetric"))));
+        for (int i = 1; i < QuantizerPanel::kMaxConfigurations; ++i)
+            QVERIFY(panel->addConfiguration());
+        QVERIFY(!panel->addConfiguration());
+        QCOMPARE(panel->configurationCount(), 4);
+        // An edit lands in the spec; a spec the engine refuses is explained.
+        auto *bits = qobject_cast<QSpinBox *>(panel->editor(1, QStringLiteral("bits")));
+        bits->setValue(3);
+        QVERIFY(panel->configurations()[1].spec["bits"] == 3);
+        qobject_cast<QCheckBox *>(panel->editor(1, QStringLiteral("symmetric")))->setChecked(false);
+        qobject_cast<QComboBox *>(panel->editor(1, QStringLiteral("scale_rule")))
+            ->setCurrentText(QStringLiteral("max"));
+        QVERIFY(panel->validationError(1).contains(QStringLiteral("symmetric")));
+    }
+
+    void badFileShowsErrorAndKeepsRunning()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitIdle(w));
+        const auto missing = m_home.filePath(QStringLiteral("missing/model.safetensors"));
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openPath(missing);
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().first().toBool(), false);
+        QVERIFY(visibleBox(w, QStringLiteral("openErrorBox")));
+        QVERIFY(w.logView()->count(LogView::Severity::Error) >= 1);
+        QVERIFY(w.logView()->messages().last().contains(QStringLiteral("missing")));
+        closeBoxes(w);
+
+        // Bytes that are not a safetensors file.
+        const auto garbage = m_home.filePath(QStringLiteral("garbage.safetensors"));
+        QFile g(garbage);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(QByteArray("\xff\xff\xff\xff\xff\xff\xff\x7f{not json", 17));
+        g.close();
+        loaded.clear();
+        w.openPath(garbage);
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().first().toBool(), false);
+        QVERIFY(visibleBox(w, QStringLiteral("openErrorBox")));
+        QVERIFY(w.logView()->messages().last().contains(QStringLiteral("garbage.safetensors")));
+        closeBoxes(w);
+
+        // A session file that is not one.
+        const auto badSession = m_home.filePath(QStringLiteral("bad.qscope"));
+        QFile b(badSession);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("{\"format\": \"something-else\"}");
+        b.close();
+        QVERIFY(!w.openSession(badSession));
+        QVERIFY(
+            w.logView()->messages().last().contains(QStringLiteral("not a Quantscope session")));
+        closeBoxes(w);
+
+        // Still working: the demo opens and nothing runs without a selection.
+        QVERIFY(openDemo(w));
+        QVERIFY(w.tensorCount() > 0);
+        w.runQuantization();
+        QVERIFY(!w.isJobRunning());
+        QVERIFY(!w.results());
+    }
+
+    void cancelledJobLeavesNoResult()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        // Every tensor × four configurations: seconds of work.
+        w.browser()->setSelectedTensors([&] {
+            QStringList all;
+            for (const auto &e : w.browser()->model()->entries())
+                all << e.name;
+            return all;
+        }());
+        while (w.quantizerPanel()->addConfiguration()) {
+        }
+        w.runQuantization();
+        QVERIFY(w.isJobRunning());
+        QVERIFY(w.jobProgress()->isRunning());
+        QTest::qWait(150); // inside the engine by now
+        QElapsedTimer clock;
+        clock.start();
+        w.cancelJob();
+        // Idle at once, not when the worker notices.
+        QVERIFY(!w.isJobRunning());
+        QVERIFY(!w.jobProgress()->isRunning());
+        QVERIFY(!w.isBusy());
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed())));
+        // The worker stops at its next checkpoint; whatever it returns is dropped.
+        QVERIFY(w.waitForWorkers(5000));
+        qInfo("worker returned %lld ms after Cancel", static_cast<long long>(clock.elapsed()));
+        QTest::qWait(100);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(!w.results());
+        QCOMPARE(w.numbersView()->model()->columnCount(), 0);
+        QVERIFY(w.jobProgress()->statusText().contains(QStringLiteral("Cancelled")));
+    }
+
+    void newerRunMakesOlderStale()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        QStringList all;
+        for (const auto &e : w.browser()->model()->entries())
+            all << e.name;
+        w.browser()->setSelectedTensors(all);
+        w.runQuantization();
+        const QString one = QStringLiteral("model.layers.0.self_attn.k_proj.weight");
+        w.browser()->setSelectedTensors({one});
+        w.runQuantization();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(w.waitForWorkers(60000));
+        QTest::qWait(100);
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(w.results());
+        QCOMPARE(w.results()->tensors.size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(w.results()->tensors.front().tensor), one);
+    }
+
+    void failingSpecIsReportedReadably()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        // K = 1024 is not a multiple of 100, and strict refuses a ragged group.
+        w.quantizerPanel()->setConfigurations(
+            {{"A",
+              spec(
+                  {{"method", "int"}, {"granularity", "group"}, {"group", 100}, {"strict", true}})},
+             {"B", spec({{"method", "int"}, {"bits", 8}})}});
+        w.browser()->setSelectedTensors({QStringLiteral("model.layers.0.self_attn.q_proj.weight")});
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.runQuantization();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        const auto results = w.results();
+        QVERIFY(results && results->outcomes.size() == 2);
+        QVERIFY(!results->outcomes[0].ok());
+        QVERIFY(results->outcomes[1].ok());
+        const auto logText = w.logView()->messages().join(QLatin1Char('\n'));
+        QVERIFY2(logText.contains(QStringLiteral("not divisible")), qPrintable(logText));
+        auto *numbers = w.numbersView()->model();
+        QVERIFY(numbers->headerData(0, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("not divisible")));
+        QCOMPARE(numbers->index(0, 0).data().toString(), QStringLiteral("—"));
+        // B is drawn, A is explained.
+        QCOMPARE(w.distributionView()->histogramPlot()->quantizedGraphs().size(), 1);
+    }
+
+    void sessionRoundTrips()
+    {
+        const auto file = m_home.filePath(QStringLiteral("round.qscope"));
+        nlohmann::json saved;
+        {
+            MainWindow w;
+            QVERIFY(openDemo(w));
+            w.quantizerPanel()->setConfigurations(
+                {{"A", spec({{"method", "int"}, {"bits", 3}, {"granularity", "channel"}})},
+                 {"B", spec({{"method", "fp8"}, {"format", "e5m2"}})}});
+            w.quantizerPanel()->setBins(64);
+            w.quantizerPanel()->setDevice(QStringLiteral("cpu"));
+            const QStringList selected{
+                QStringLiteral("model.layers.0.self_attn.q_proj.weight"),
+                QStringLiteral("model.layers.1.mlp.experts.2.down_proj.weight")};
+            w.browser()->setSelectedTensors(selected);
+            w.setActivation(QStringLiteral("model.layers.0.self_attn.k_proj.weight"));
+            QSignalSpy finished(&w, &MainWindow::jobFinished);
+            w.runQuantization();
+            QVERIFY(finished.wait(60000));
+            w.distributionView()->setCurrentTensor(selected.last());
+            w.distributionView()->setLogY(false);
+            w.viewTabs()->setCurrentIndex(1);
+            QString error;
+            QVERIFY2(w.saveSession(file, &error), qPrintable(error));
+            saved = sessionToJson(w.currentSession());
+            QCOMPARE(saved["results"]["outcomes"].size(), std::size_t{4});
+        }
+        // The file is what currentSession() said, versioned.
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto onDisk = nlohmann::json::parse(f.readAll().toStdString());
+        QVERIFY(onDisk["version"] == kSessionVersion);
+        QVERIFY(onDisk["format"] == kSessionFormat);
+        QVERIFY(onDisk == saved);
+
+        MainWindow restored;
+        QSignalSpy loaded(&restored, &MainWindow::loadFinished);
+        QVERIFY(waitIdle(restored));
+        QVERIFY(restored.openSession(file));
+        // Results come back without running anything.
+        QVERIFY(restored.results());
+        QVERIFY(!restored.isJobRunning());
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(waitIdle(restored));
+        QCOMPARE(restored.viewTabs()->currentIndex(), 1);
+        QCOMPARE(restored.distributionView()->currentTensor(),
+                 QStringLiteral("model.layers.1.mlp.experts.2.down_proj.weight"));
+        QCOMPARE(restored.distributionView()->logY(), false);
+        QCOMPARE(restored.quantizerPanel()->bins(), 64);
+        QCOMPARE(restored.browser()->selectedTensors().size(), 2);
+        QCOMPARE(restored.numbersView()->model()->columnCount(), 4);
+        QCOMPARE(restored.distributionView()->histogramPlot()->weightGraph()->dataCount(), 64);
+        const auto again = sessionToJson(restored.currentSession());
+        QVERIFY2(again == saved,
+                 (again.dump().substr(0, 400) + " vs " + saved.dump().substr(0, 400)).c_str());
+    }
+
+    void aboutNamesVersionAndDevice()
+    {
+        MainWindow w;
+        QVERIFY(waitIdle(w));
+        w.show();
+        const auto about = w.findChildren<QAction *>();
+        QAction *action = nullptr;
+        for (auto *a : about)
+            if (a->menuRole() == QAction::AboutRole)
+                action = a;
+        QVERIFY(action);
+        action->trigger();
+        auto *box = visibleBox(w, QStringLiteral("aboutBox"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QStringLiteral("CPU")) ||
+                box->text().contains(QStringLiteral("GPU")));
+        QVERIFY(box->text().contains(QStringLiteral("Quantscope")));
+        box->close();
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

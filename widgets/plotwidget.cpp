@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "plotwidget.h"
+
+#include "theme.h"
+
+#include <QContextMenuEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMenu>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSvgGenerator>
+#include <QToolTip>
+
+namespace quantscope {
+
+QList<double> toQList(const std::vector<double> &v)
+{
+    return QList<double>(v.begin(), v.end());
+}
+
+QList<double> toQListForLog(const std::vector<double> &v)
+{
+    QList<double> out;
+    out.reserve(static_cast<qsizetype>(v.size()));
+    for (const double y : v)
+        out.append(y > 0 ? y : qQNaN());
+    return out;
+}
+
+PlotWidget::PlotWidget(QWidget *parent) : QCustomPlot(parent)
+{
+    setMinimumHeight(140);
+    setNoAntialiasingOnDrag(true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    legend->setVisible(true);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    legend->setFont(small);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    applyAxesPalette(); // recolor() is the subclass's: it calls applyPalette() when built
+}
+
+PlotWidget::Format PlotWidget::formatForFile(const QString &file)
+{
+    const auto suffix = QFileInfo(file).suffix().toLower();
+    if (suffix == QLatin1String("svg"))
+        return Format::Svg;
+    if (suffix == QLatin1String("pdf"))
+        return Format::Pdf;
+    if (suffix == QLatin1String("csv"))
+        return Format::Csv;
+    return Format::Png;
+}
+
+bool PlotWidget::exportTo(const QString &file, Format format, QString *error)
+{
+    const int w = std::max(width(), 640), h = std::max(height(), 360);
+    bool ok = false;
+    switch (format) {
+    case Format::Png:
+        ok = savePng(file, w, h, 2.0);
+        break;
+    case Format::Pdf:
+        ok = savePdf(file, w, h, QCP::epNoCosmetic);
+        break;
+    case Format::Svg: {
+        QSvgGenerator svg;
+        svg.setFileName(file);
+        svg.setSize(QSize(w, h));
+        svg.setViewBox(QRect(0, 0, w, h));
+        svg.setTitle(exportName());
+        QCPPainter painter;
+        if (painter.begin(&svg)) {
+            toPainter(&painter, w, h);
+            ok = painter.end();
+        }
+        ok = ok && QFileInfo(file).size() > 0;
+        break;
+    }
+    case Format::Csv: {
+        QSaveFile out(file);
+        ok = out.open(QIODevice::WriteOnly | QIODevice::Text) && out.write(csv().toUtf8()) >= 0 &&
+             out.commit();
+        break;
+    }
+    }
+    if (!ok && error)
+        *error = tr("Could not write “%1”.").arg(QDir::toNativeSeparators(file));
+    return ok;
+}
+
+bool PlotWidget::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const auto text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QCustomPlot::event(event);
+}
+
+void PlotWidget::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        replot(rpQueuedReplot);
+    }
+    QCustomPlot::changeEvent(event);
+}
+
+void PlotWidget::contextMenuEvent(QContextMenuEvent *event)
+{
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    connect(menu->addAction(tr("Export as &PNG…")), &QAction::triggered, this,
+            [this] { askAndExport(Format::Png); });
+    connect(menu->addAction(tr("Export as &SVG…")), &QAction::triggered, this,
+            [this] { askAndExport(Format::Svg); });
+    connect(menu->addAction(tr("Export as P&DF…")), &QAction::triggered, this,
+            [this] { askAndExport(Format::Pdf); });
+    connect(menu->addAction(tr("Export Data as &CSV…")), &QAction::triggered, this,
+            [this] { askAndExport(Format::Csv); });
+    menu->addSeparator();
+    connect(menu->addAction(tr("&Reset Zoom")), &QAction::triggered, this, [this] {
+        rescaleAxes();
+        replot();
+    });
+    menu->popup(event->globalPos());
+}
+
+void PlotWidget::askAndExport(Format format)
+{
+    static const char *const suffixes[] = {"png", "svg", "pdf", "csv"};
+    const QString suffix = QLatin1String(suffixes[static_cast<int>(format)]);
+    QString filter;
+    switch (format) {
+    case Format::Png:
+        filter = tr("PNG images (*.png)");
+        break;
+    case Format::Svg:
+        filter = tr("SVG drawings (*.svg)");
+        break;
+    case Format::Pdf:
+        filter = tr("PDF documents (*.pdf)");
+        break;
+    case Format::Csv:
+        filter = tr("CSV tables (*.csv)");
+        break;
+    }
+    QSettings settings;
+    const auto dir = settings.value(QStringLiteral("lastExportDir")).toString();
+    auto *dialog = new QFileDialog(this, tr("Export Plot"), dir, filter);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(suffix);
+    dialog->selectFile(exportName() + QLatin1Char('.') + suffix);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &file) {
+        QSettings().setValue(QStringLiteral("lastExportDir"), QFileInfo(file).absolutePath());
+        QString error;
+        if (!exportTo(file, format, &error))
+            QToolTip::showText(mapToGlobal(rect().center()), error, this);
+    });
+    dialog->open();
+}
+
+void PlotWidget::applyPalette()
+{
+    applyAxesPalette();
+    recolor();
+}
+
+void PlotWidget::applyAxesPalette()
+{
+    const auto &p = palette();
+    const QColor fg = p.color(QPalette::WindowText);
+    QColor grid = fg;
+    grid.setAlpha(40);
+    setBackground(p.color(QPalette::Base));
+    for (auto *axis : axisRect()->axes()) {
+        axis->setBasePen(QPen(fg));
+        axis->setTickPen(QPen(fg));
+        axis->setSubTickPen(QPen(fg));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+        axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+        axis->grid()->setSubGridVisible(false);
+    }
+    legend->setBrush(p.color(QPalette::Base));
+    legend->setTextColor(fg);
+    legend->setBorderPen(QPen(grid));
+}
+
+QString PlotWidget::number(double v)
+{
+    return QLocale().toString(v, 'g', 5);
+}
+
+QString PlotWidget::exact(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+} // namespace quantscope

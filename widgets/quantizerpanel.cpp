@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: MIT
+#include "quantizerpanel.h"
+
+#include "theme.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <exception>
+
+namespace quantscope {
+
+namespace {
+
+QString fromStd(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+/// "scale_dtype" → "scale dtype": the engine's keys are the labels (they are also the CLI's
+/// and the recipe's words, so a user meets the same name everywhere).
+QString labelOf(const std::string &key)
+{
+    return fromStd(key).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+/// A small square in the configuration's colour, used as its header icon.
+QPixmap swatch(const QColor &c, int size)
+{
+    QPixmap p(size, size);
+    p.fill(c);
+    return p;
+}
+
+} // namespace
+
+QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
+    : QWidget(parent), m_methods(std::move(methods))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto *options = new QFormLayout;
+    options->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    m_device = new QComboBox(this);
+    m_device->addItem(tr("Auto"), QStringLiteral("auto"));
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_device->addItem(tr("GPU"), QStringLiteral("gpu"));
+    m_device->setToolTip(tr("Auto uses the GPU when there is one and it has the method, else the "
+                            "CPU. Both give the same codes."));
+    options->addRow(tr("&Device:"), m_device);
+
+    auto *histogram = new QHBoxLayout;
+    m_bins = new QSpinBox(this);
+    m_bins->setRange(16, 4096);
+    m_bins->setValue(256);
+    m_bins->setToolTip(tr("Histogram bins over W's range (the overlap depends on it)"));
+    m_symlog = new QCheckBox(tr("s&ymlog x"), this);
+    m_symlog->setToolTip(tr("Bin on sign(x)·log10(1 + |x|/t), t = 10⁻³·max|W|: shows the "
+                            "tails and the values near zero at once"));
+    histogram->addWidget(m_bins);
+    histogram->addWidget(m_symlog);
+    histogram->addStretch(1);
+    auto *binsLabel = new QLabel(tr("&Bins:"), this);
+    binsLabel->setBuddy(m_bins);
+    options->addRow(binsLabel, histogram);
+
+    auto *activation = new QHBoxLayout;
+    m_activation = new QLabel(this);
+    m_activation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_activation->setWordWrap(true);
+    m_clearActivation = new QToolButton(this);
+    m_clearActivation->setText(tr("Unpair"));
+    m_clearActivation->setToolTip(tr("Stop pairing the activation with the weights"));
+    connect(m_clearActivation, &QToolButton::clicked, this,
+            &QuantizerPanel::activationClearRequested);
+    activation->addWidget(m_activation, 1);
+    activation->addWidget(m_clearActivation);
+    options->addRow(tr("Activation:"), activation);
+    layout->addLayout(options);
+
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_scroll, 1);
+
+    auto *buttons = new QHBoxLayout;
+    m_run =
+        new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
+    m_run->setToolTip(tr("Quantize the selected tensors with every configuration (Ctrl+R)"));
+    m_run->setDefault(true);
+    m_cancel =
+        new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    buttons->addStretch(1);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_run);
+    layout->addLayout(buttons);
+    connect(m_run, &QPushButton::clicked, this, &QuantizerPanel::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &QuantizerPanel::cancelRequested);
+
+    setActivation(QString());
+    if (!m_methods.empty())
+        addConfiguration();
+    else
+        rebuild();
+}
+
+int QuantizerPanel::methodIndex(const std::string &method) const
+{
+    for (std::size_t i = 0; i < m_methods.size(); ++i)
+        if (m_methods[i].method == method)
+            return static_cast<int>(i);
+    return -1;
+}
+
+const SpecField *QuantizerPanel::fieldOf(int method, const std::string &key) const
+{
+    if (method < 0 || method >= static_cast<int>(m_methods.size()))
+        return nullptr;
+    for (const auto &f : m_methods[static_cast<std::size_t>(method)].fields)
+        if (f.key == key)
+            return &f;
+    return nullptr;
+}
+
+QString QuantizerPanel::nextName() const
+{
+    for (char c = 'A'; c < 'A' + kMaxConfigurations; ++c) {
+        const QString name(QLatin1Char{c});
+        bool used = false;
+        for (const auto &config : m_configs)
+            used = used || config.name == name;
+        if (!used)
+            return name;
+    }
+    return QStringLiteral("?");
+}
+
+std::vector<JobConfig> QuantizerPanel::configurations() const
+{
+    std::vector<JobConfig> out;
+    for (const auto &c : m_configs)
+        out.push_back({c.name.toStdString(), c.spec});
+    return out;
+}
+
+QStringList QuantizerPanel::setConfigurations(const std::vector<JobConfig> &configs)
+{
+    QStringList problems;
+    m_configs.clear();
+    for (const auto &jc : configs) {
+        if (static_cast<int>(m_configs.size()) >= kMaxConfigurations)
+            break;
+        const auto method =
+            jc.spec.is_object() ? jc.spec.value("method", std::string()) : std::string();
+        const int mi = methodIndex(method);
+        if (mi < 0) {
+            problems << tr("Configuration %1: this Quantscope has no method “%2”")
+                            .arg(fromStd(jc.name), fromStd(method));
+            continue;
+        }
+        Config c;
+        c.name = fromStd(jc.name);
+        c.method = mi;
+        c.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
+        for (const auto &f : m_methods[static_cast<std::size_t>(mi)].fields)
+            if (jc.spec.contains(f.key))
+                c.spec[f.key] = jc.spec[f.key];
+        validate(c);
+        m_configs.push_back(std::move(c));
+    }
+    rebuild();
+    emit configurationsChanged();
+    return problems;
+}
+
+bool QuantizerPanel::addConfiguration(const QString &method)
+{
+    if (static_cast<int>(m_configs.size()) >= kMaxConfigurations || m_methods.empty())
+        return false;
+    int mi = method.isEmpty() ? 0 : methodIndex(method.toStdString());
+    if (mi < 0)
+        return false;
+    Config c;
+    c.name = nextName();
+    // A new column starts as a copy of the last one: comparing usually changes one field.
+    if (method.isEmpty() && !m_configs.empty()) {
+        c.method = m_configs.back().method;
+        c.spec = m_configs.back().spec;
+    } else {
+        c.method = mi;
+        c.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
+    }
+    validate(c);
+    m_configs.push_back(std::move(c));
+    rebuild();
+    emit configurationsChanged();
+    return true;
+}
+
+void QuantizerPanel::removeConfiguration(int index)
+{
+    if (index < 0 || index >= static_cast<int>(m_configs.size()) || m_configs.size() <= 1)
+        return;
+    m_configs.erase(m_configs.begin() + index);
+    rebuild();
+    emit configurationsChanged();
+}
+
+QString QuantizerPanel::validationError(int index) const
+{
+    if (index < 0 || index >= static_cast<int>(m_configs.size()))
+        return {};
+    return m_configs[static_cast<std::size_t>(index)].error;
+}
+
+QWidget *QuantizerPanel::editor(int index, const QString &key) const
+{
+    if (index < 0 || index >= static_cast<int>(m_editors.size()))
+        return nullptr;
+    for (const auto &[k, w] : m_editors[static_cast<std::size_t>(index)])
+        if (fromStd(k) == key)
+            return w;
+    return nullptr;
+}
+
+void QuantizerPanel::validate(Config &config)
+{
+    try {
+        (void)makeQuantizer(config.spec);
+        config.error.clear();
+    } catch (const std::exception &e) {
+        config.error = QString::fromUtf8(e.what());
+    }
+}
+
+QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWidget *parent)
+{
+    auto &spec = m_configs[static_cast<std::size_t>(configIndex)].spec;
+    const auto key = field.key;
+    const auto help = fromStd(field.help);
+    // After an edit: store, validate, show the verdict (no rebuild: focus stays in the editor).
+    auto changed = [this, configIndex] {
+        auto &c = m_configs[static_cast<std::size_t>(configIndex)];
+        validate(c);
+        if (auto *label = m_grid->findChild<QLabel *>(QStringLiteral("error%1").arg(configIndex))) {
+            label->setText(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error));
+            label->setToolTip(c.error);
+        }
+        emit configurationsChanged();
+    };
+    QWidget *w = nullptr;
+    if (field.kind == "int") {
+        auto *spin = new QSpinBox(parent);
+        spin->setRange(field.minValue, field.maxValue);
+        spin->setValue(spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<int>()
+                                                                           : field.minValue);
+        spin->setAccelerated(true);
+        connect(spin, &QSpinBox::valueChanged, this, [this, configIndex, key, changed](int v) {
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
+            changed();
+        });
+        w = spin;
+    } else if (field.kind == "enum") {
+        auto *combo = new QComboBox(parent);
+        for (const auto &choice : field.choices)
+            combo->addItem(fromStd(choice), fromStd(choice));
+        if (spec.contains(key) && spec[key].is_string())
+            combo->setCurrentIndex(combo->findData(fromStd(spec[key].get<std::string>())));
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, configIndex, key, combo, changed] {
+                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] =
+                        combo->currentData().toString().toStdString();
+                    changed();
+                });
+        w = combo;
+    } else if (field.kind == "bool") {
+        auto *check = new QCheckBox(parent);
+        check->setChecked(spec.contains(key) && spec[key].is_boolean() && spec[key].get<bool>());
+        connect(check, &QCheckBox::toggled, this, [this, configIndex, key, changed](bool on) {
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = on;
+            changed();
+        });
+        w = check;
+    } else {
+        // A kind this GUI does not know yet: show the JSON value read-only rather than hide it.
+        auto *label =
+            new QLabel(spec.contains(key) ? fromStd(spec[key].dump()) : QString(), parent);
+        label->setEnabled(false);
+        w = label;
+    }
+    w->setToolTip(help);
+    w->setObjectName(QStringLiteral("%1.%2").arg(
+        m_configs[static_cast<std::size_t>(configIndex)].name, fromStd(key)));
+    return w;
+}
+
+void QuantizerPanel::rebuild()
+{
+    // The union of the methods' fields, in the order they first appear: one row per key.
+    std::vector<std::string> keys;
+    for (const auto &c : m_configs)
+        for (const auto &f : m_methods[static_cast<std::size_t>(c.method)].fields)
+            if (std::find(keys.begin(), keys.end(), f.key) == keys.end())
+                keys.push_back(f.key);
+
+    auto *grid = new QWidget;
+    auto *g = new QGridLayout(grid);
+    g->setContentsMargins(0, 0, 0, 0);
+    g->setHorizontalSpacing(8);
+    g->setVerticalSpacing(3);
+    m_editors.assign(m_configs.size(), {});
+    const int iconSize = fontMetrics().height() - 4;
+
+    g->addWidget(new QLabel(tr("Method"), grid), 1, 0);
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+        auto *label = new QLabel(labelOf(keys[r]), grid);
+        for (const auto &c : m_configs)
+            if (const auto *f = fieldOf(c.method, keys[r])) {
+                label->setToolTip(fromStd(f->help));
+                break;
+            }
+        g->addWidget(label, static_cast<int>(r) + 2, 0);
+    }
+    const int errorRow = static_cast<int>(keys.size()) + 2;
+
+    for (std::size_t ci = 0; ci < m_configs.size(); ++ci) {
+        const int col = static_cast<int>(ci) + 1;
+        const int index = static_cast<int>(ci);
+        auto &c = m_configs[ci];
+
+        auto *head = new QWidget(grid);
+        auto *hl = new QHBoxLayout(head);
+        hl->setContentsMargins(0, 0, 0, 0);
+        auto *colour = new QLabel(head);
+        colour->setPixmap(swatch(theme::configColor(index, palette()), iconSize));
+        auto *name = new QLabel(QStringLiteral("<b>%1</b>").arg(c.name.toHtmlEscaped()), head);
+        name->setToolTip(tr("Configuration %1: its colour in every plot").arg(c.name));
+        auto *remove = new QToolButton(head);
+        remove->setText(QStringLiteral("×"));
+        remove->setAutoRaise(true);
+        remove->setToolTip(tr("Remove configuration %1").arg(c.name));
+        remove->setEnabled(m_configs.size() > 1);
+        connect(remove, &QToolButton::clicked, this, [this, index] {
+            // Deleting the grid from inside its own button's signal: defer.
+            QMetaObject::invokeMethod(
+                this, [this, index] { removeConfiguration(index); }, Qt::QueuedConnection);
+        });
+        hl->addWidget(colour);
+        hl->addWidget(name);
+        hl->addStretch(1);
+        hl->addWidget(remove);
+        g->addWidget(head, 0, col);
+
+        auto *method = new QComboBox(grid);
+        for (const auto &m : m_methods)
+            method->addItem(fromStd(m.method), fromStd(m.method));
+        for (int i = 0; i < method->count(); ++i)
+            method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description),
+                                Qt::ToolTipRole);
+        method->setCurrentIndex(c.method);
+        method->setToolTip(fromStd(m_methods[static_cast<std::size_t>(c.method)].description));
+        method->setObjectName(QStringLiteral("%1.method").arg(c.name));
+        connect(method, &QComboBox::currentIndexChanged, this, [this, index](int mi) {
+            auto &config = m_configs[static_cast<std::size_t>(index)];
+            if (mi < 0 || mi == config.method)
+                return;
+            config.method = mi;
+            config.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
+            validate(config);
+            QMetaObject::invokeMethod(this, &QuantizerPanel::rebuild, Qt::QueuedConnection);
+            emit configurationsChanged();
+        });
+        g->addWidget(method, 1, col);
+
+        for (std::size_t r = 0; r < keys.size(); ++r) {
+            const auto *f = fieldOf(c.method, keys[r]);
+            QWidget *w = nullptr;
+            if (f) {
+                w = makeEditor(index, *f, grid);
+                m_editors[ci].emplace_back(keys[r], w);
+            } else {
+                auto *none = new QLabel(QStringLiteral("—"), grid);
+                none->setEnabled(false);
+                none->setToolTip(
+                    tr("Method %1 has no “%2”")
+                        .arg(fromStd(m_methods[static_cast<std::size_t>(c.method)].method),
+                             labelOf(keys[r])));
+                w = none;
+            }
+            g->addWidget(w, static_cast<int>(r) + 2, col);
+        }
+        auto *error = new QLabel(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error), grid);
+        error->setObjectName(QStringLiteral("error%1").arg(index));
+        error->setWordWrap(true);
+        error->setToolTip(c.error);
+        QPalette p = error->palette();
+        p.setColor(QPalette::WindowText, theme::accentColor(palette()));
+        error->setPalette(p);
+        g->addWidget(error, errorRow, col);
+        g->setColumnMinimumWidth(col, 120);
+    }
+
+    auto *add = new QToolButton(grid);
+    add->setText(tr("+ Add"));
+    add->setToolTip(tr("Compare another configuration (up to %1)").arg(kMaxConfigurations));
+    add->setEnabled(static_cast<int>(m_configs.size()) < kMaxConfigurations && !m_methods.empty());
+    connect(add, &QToolButton::clicked, this, [this] {
+        QMetaObject::invokeMethod(
+            this, [this] { addConfiguration(); }, Qt::QueuedConnection);
+    });
+    g->addWidget(add, 0, static_cast<int>(m_configs.size()) + 1, Qt::AlignLeft);
+    g->setColumnStretch(static_cast<int>(m_configs.size()) + 2, 1);
+    g->setRowStretch(errorRow + 1, 1);
+
+    m_grid = grid;
+    m_scroll->setWidget(grid); // deletes the previous grid
+}
+
+QString QuantizerPanel::device() const
+{
+    return m_device->currentData().toString();
+}
+
+void QuantizerPanel::setDevice(const QString &device)
+{
+    const int i = m_device->findData(device);
+    m_device->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void QuantizerPanel::setGpuAvailable(bool available, const QString &reason)
+{
+    auto *model = qobject_cast<QStandardItemModel *>(m_device->model());
+    if (!model)
+        return;
+    auto *gpu = model->item(2);
+    gpu->setEnabled(available);
+    gpu->setToolTip(available ? QString() : reason);
+    if (!available && m_device->currentIndex() == 2)
+        m_device->setCurrentIndex(0);
+}
+
+int QuantizerPanel::bins() const
+{
+    return m_bins->value();
+}
+
+void QuantizerPanel::setBins(int bins)
+{
+    m_bins->setValue(bins);
+}
+
+bool QuantizerPanel::symlog() const
+{
+    return m_symlog->isChecked();
+}
+
+void QuantizerPanel::setSymlog(bool on)
+{
+    m_symlog->setChecked(on);
+}
+
+void QuantizerPanel::setActivation(const QString &tensorName)
+{
+    m_activation->setText(tensorName.isEmpty() ? tr("none (right-click a tensor to pair one)")
+                                               : tensorName);
+    m_activation->setToolTip(tensorName);
+    m_clearActivation->setVisible(!tensorName.isEmpty());
+}
+
+void QuantizerPanel::setRunning(bool running)
+{
+    m_cancel->setEnabled(running);
+}
+
+} // namespace quantscope
