@@ -181,3 +181,98 @@ TEST(Cli, RefusalsNameTheFileAndExitNonZero)
     EXPECT_EQ(missing.rc, 1);
     EXPECT_NE(missing.err.find("nope.safetensors"), std::string::npos);
 }
+
+// ---- quantize --------------------------------------------------------------------------------
+
+TEST(CliQuantize, JsonHasEveryDocumentedField)
+{
+    const auto d = demoDir();
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.0.self_attn.q_proj.weight",
+                          "--method", "int", "--bits", "4", "--group", "32", "--json", "--device", "cpu"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char *k : {"tensor", "method", "spec", "device", "ragged", "metrics", "stats_in", "stats_out",
+                          "histogram", "time_ms"})
+        EXPECT_TRUE(j.contains(k)) << k;
+    for (const char *k : {"mse", "rmse", "sqnr_db", "rel_frobenius", "max_abs_err", "cosine", "err_p50", "err_p90",
+                          "err_p99", "err_p999", "bits_per_element", "bytes"})
+        EXPECT_TRUE(j["metrics"].contains(k)) << k;
+    for (const char *k : {"lo", "hi", "w", "w_hat", "err", "overlap"})
+        EXPECT_TRUE(j["histogram"].contains(k)) << k;
+    // --group alone implies group granularity; bits per element = 4 + 32/32 (FP32 scale per 32).
+    EXPECT_EQ(j["spec"]["granularity"], "group");
+    EXPECT_EQ(j["spec"]["group"], 32);
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 5.0);
+    EXPECT_EQ(j["device"], "cpu");
+    EXPECT_EQ(j["histogram"]["w"].size(), 256u);
+    std::int64_t total = 0;
+    for (const auto &c : j["histogram"]["w"])
+        total += c.get<std::int64_t>();
+    EXPECT_EQ(total, 1024 * 1024);
+    const double rel = j["metrics"]["rel_frobenius"];
+    EXPECT_GT(rel, 0.05);
+    EXPECT_LT(rel, 0.2);
+    EXPECT_LE(j["metrics"]["err_p50"].get<double>(), j["metrics"]["err_p99"].get<double>());
+}
+
+TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
+{
+    const auto d = demoDir();
+    const fs::path spec = fs::path(::testing::TempDir()) / "qs_spec.json";
+    {
+        std::ofstream o(spec);
+        o << R"({"method": "int", "bits": 8, "granularity": "channel", "symmetric": false})";
+    }
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec",
+                          spec.string(), "--scale-dtype", "bf16", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["spec"]["bits"], 8);
+    EXPECT_EQ(j["spec"]["granularity"], "channel");
+    EXPECT_EQ(j["spec"]["symmetric"], false);
+    EXPECT_EQ(j["spec"]["scale_dtype"], "bf16");
+    // 8 rows: 8 BF16 scales + 8 INT8 zero points over 8·1024 INT8 codes.
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 8.0 + (8 * 16 + 8 * 8) / 8192.0);
+
+    {
+        std::ofstream o(spec);
+        o << R"({"method": "int", "bitz": 4})";
+    }
+    const Result bad = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec", spec.string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("bitz"), std::string::npos) << bad.err;
+    const Result strict = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
+                               "--group", "300", "--strict"});
+    EXPECT_EQ(strict.rc, 1);
+    EXPECT_NE(strict.err.find("1024"), std::string::npos) << strict.err;
+    EXPECT_EQ(run({"quantize", d.string(), "--tensor", "x", "--method", "int", "--symmetric", "--asymmetric"}).rc, 2);
+    EXPECT_EQ(run({"quantize", d.string(), "--method", "int"}).rc, 2);
+}
+
+TEST(CliQuantize, SaveWritesTheNativeLayout)
+{
+    const auto d = demoDir();
+    const fs::path out = fs::path(::testing::TempDir()) / "qs_native.safetensors";
+    fs::remove(out);
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.experts.3.down_proj.weight",
+                          "--method", "fp8", "--granularity", "block", "--save", out.string()});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const Result info = run({"info", out.string(), "--json"});
+    ASSERT_EQ(info.rc, 0) << info.err;
+    const auto j = nlohmann::json::parse(info.out);
+    std::map<std::string, nlohmann::json> t;
+    for (const auto &e : j["tensors"])
+        t[e["name"]] = e;
+    const std::string m = "model.layers.1.mlp.experts.3.down_proj";
+    ASSERT_TRUE(t.count(m + ".qs_codes"));
+    EXPECT_EQ(t[m + ".qs_codes"]["dtype"], "F8_E4M3");
+    EXPECT_EQ(t[m + ".qs_codes"]["shape"], nlohmann::json::array({1024, 512}));
+    ASSERT_TRUE(t.count(m + ".qs_scale"));
+    EXPECT_EQ(t[m + ".qs_scale"]["shape"], nlohmann::json::array({8, 4}));
+    // A failed save leaves nothing behind.
+    const fs::path bad = fs::path(::testing::TempDir()) / "no_such_dir" / "x.safetensors";
+    const Result f = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
+                          "--save", bad.string()});
+    EXPECT_EQ(f.rc, 1);
+    EXPECT_FALSE(fs::exists(bad));
+}
