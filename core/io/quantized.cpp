@@ -162,14 +162,18 @@ bool QuantizedModule::answersTo(std::string_view n) const
 
 const QuantizedModule *Detection::find(std::string_view n) const
 {
-    for (const auto &m : modules)
-        if (m.answersTo(n))
+    if (const auto it = index.find(n); it != index.end())
+        return &modules[it->second];
+    for (const auto &m : modules) // a Detection assembled by hand, without its index
+        if (index.empty() && m.answersTo(n))
             return &m;
     return nullptr;
 }
 
 bool Detection::isPart(std::string_view tensorName) const
 {
+    if (!partIndex.empty() || modules.empty())
+        return partIndex.count(tensorName) != 0;
     for (const auto &m : modules)
         for (const auto &[role, t] : m.parts)
             if (t == tensorName)
@@ -386,6 +390,7 @@ std::optional<WeightArgs> ctPreset(const std::string &name, const std::string &s
 
 struct CtGroup {
     std::vector<std::string> targets;
+    std::vector<std::optional<std::regex>> regexes; ///< compiled `re:` targets (parallel)
     WeightArgs args;
     bool hasWeights = false;
 };
@@ -396,6 +401,7 @@ struct ConfigView {
     std::string ctFormat;
     std::vector<CtGroup> groups;
     std::vector<std::string> ignore;
+    std::vector<std::optional<std::regex>> ignoreRe; ///< compiled `re:` entries (parallel)
     // fp8 (DeepSeek-V3 / Qwen3-FP8)
     std::optional<std::pair<std::int64_t, std::int64_t>> weightBlock;
     // quark
@@ -420,8 +426,17 @@ ConfigView readConfig(const nlohmann::json &qc)
             v.ctFormat = it->get<std::string>();
         if (auto it = qc.find("ignore"); it != qc.end() && it->is_array())
             for (const auto &x : *it)
-                if (x.is_string())
+                if (x.is_string()) {
                     v.ignore.push_back(x.get<std::string>());
+                    std::optional<std::regex> re;
+                    if (v.ignore.back().rfind("re:", 0) == 0) {
+                        try {
+                            re.emplace(v.ignore.back().substr(3));
+                        } catch (const std::regex_error &) {
+                        }
+                    }
+                    v.ignoreRe.push_back(std::move(re));
+                }
         if (auto it = qc.find("config_groups"); it != qc.end() && it->is_object()) {
             for (const auto &[gname, g] : it->items()) {
                 CtGroup cg;
@@ -446,6 +461,16 @@ ConfigView readConfig(const nlohmann::json &qc)
                     if (auto f = g.find("format"); f != g.end() && f->is_string())
                         cg.args.format = f->get<std::string>();
                 }
+                for (const std::string &t : cg.targets) {
+                    std::optional<std::regex> re;
+                    if (t.rfind("re:", 0) == 0) {
+                        try {
+                            re.emplace(t.substr(3));
+                        } catch (const std::regex_error &) {
+                        }
+                    }
+                    cg.regexes.push_back(std::move(re));
+                }
                 if (cg.args.format.empty() || cg.args.format == "mixed-precision")
                     cg.args.format = v.ctFormat == "mixed-precision" ? std::string() : v.ctFormat;
                 v.groups.push_back(std::move(cg));
@@ -465,31 +490,24 @@ ConfigView readConfig(const nlohmann::json &qc)
     return v;
 }
 
-/// Python-regex-like full match (std::regex ECMAScript covers the patterns c-t configs use).
-bool regexFull(const std::string &re, const std::string &s)
-{
-    try {
-        return std::regex_match(s, std::regex(re));
-    } catch (const std::regex_error &) {
-        return false;
-    }
-}
+// `re:` patterns are matched with std::regex (ECMAScript), a full match like Python's
+// re.fullmatch; the patterns compressed-tensors configs use are in the common subset.
 
 /// Candidate c-t weight args for a module: name/regex matches first, then class targets.
 std::vector<WeightArgs> ctCandidates(const ConfigView &cv, const std::string &module, bool &ignored)
 {
     ignored = false;
-    for (const std::string &ig : cv.ignore) {
-        if (ig == module || (ig.rfind("re:", 0) == 0 && regexFull(ig.substr(3), module)))
+    for (std::size_t i = 0; i < cv.ignore.size(); ++i)
+        if (cv.ignore[i] == module || (cv.ignoreRe[i] && std::regex_match(module, *cv.ignoreRe[i])))
             ignored = true;
-    }
     std::vector<WeightArgs> strong, weak;
     for (const CtGroup &g : cv.groups) {
         if (!g.hasWeights)
             continue;
         bool s = false, w = false;
-        for (const std::string &t : g.targets) {
-            if (t == module || (t.rfind("re:", 0) == 0 && regexFull(t.substr(3), module)))
+        for (std::size_t i = 0; i < g.targets.size(); ++i) {
+            const std::string &t = g.targets[i];
+            if (t == module || (g.regexes[i] && std::regex_match(module, *g.regexes[i])))
                 s = true;
             else if (!t.empty() && std::isupper(static_cast<unsigned char>(t[0])) &&
                      t.find('.') == std::string::npos)
@@ -1446,6 +1464,15 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
                 throw;
             det.problems.push_back(e.what());
         }
+    }
+    for (std::size_t i = 0; i < det.modules.size(); ++i) {
+        const QuantizedModule &m = det.modules[i];
+        for (const auto &[role, t] : m.parts) {
+            det.partIndex.emplace(t, i);
+            det.index.emplace(t, i);
+        }
+        det.index.emplace(m.module, i);
+        det.index.emplace(m.name, i);
     }
     return det;
 }

@@ -140,6 +140,9 @@ struct Detection {
     const QuantizedModule *find(std::string_view name) const;
     /// True when `tensorName` is a stored part of a detected module.
     bool isPart(std::string_view tensorName) const;
+    /// Name (module, logical weight, part) → index in `modules`; filled by detectQuantized.
+    std::map<std::string, std::size_t, std::less<>> index;
+    std::map<std::string, std::size_t, std::less<>> partIndex;
 };
 
 /// Detects the quantized modules of `ck`. Throws FormatError naming the module and the
