@@ -927,9 +927,9 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
         if (!Z)
             c.fail("asymmetric quantization (" + (a ? a->source : std::string("?")) +
                    ") but weight_zero_point is missing");
-        if (Z->dtype != DType::I32)
+        if (!isIntDtype(Z->dtype))
             c.fail("weight_zero_point has dtype " + std::string(nameOf(Z->dtype)) +
-                   "; packed INT zero points are I32");
+                   "; integer zero points are expected");
         Shape zs = Z->shape;
         if (three) {
             if (zs.empty() || zs[0] != m.experts)
@@ -941,12 +941,16 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
                    std::to_string(m.gridRows) + ", " + std::to_string(m.gridCols) +
                    "] packed along dim 0");
         const auto zl = ctLayout(c, m.gridRows, b, zs[0], "weight_zero_point", q.packOrder);
-        if (!zl || *zl != q.packOrder)
+        if (zs[0] == m.gridRows && (Z->dtype != DType::I32 || !zl)) {
+            m.zeroPointPacked = false; // older writers: one raw zero point per scale
+        } else if (Z->dtype != DType::I32 || !zl || *zl != q.packOrder) {
             c.fail("weight_zero_point " + shapeList(Z->shape) + ": " + std::to_string(m.gridRows) +
                    " packed INT" + std::to_string(b) + " zero points need " +
                    std::to_string(q.packOrder == PackOrder::CtLegacy ? legacyWords(m.gridRows, b)
                                                                      : denseWords(m.gridRows, b)) +
-                   " rows in the weight's layout");
+                   " I32 rows in the weight's layout (or " + std::to_string(m.gridRows) +
+                   " raw ones)");
+        }
         m.parts["zero_point"] = Z->name;
         q.symmetric = false;
     }
@@ -1521,7 +1525,7 @@ QuantParams quantizedParams(const Checkpoint &ck, const QuantizedModule &m)
     if (const std::string *zn = m.part("zero_point")) {
         const Tensor Z = ck.tensor(*zn);
         p.zeroPoints.resize(p.scales.size());
-        if (m.format == QuantFormat::CtPackQuantized) {
+        if (m.format == QuantFormat::CtPackQuantized && m.zeroPointPacked) {
             // Packed along dim 0: column c holds the zero points of all rows (per expert).
             const int b = q.bits;
             const auto offset = static_cast<std::int32_t>(1u << (b - 1));

@@ -125,6 +125,7 @@ struct QuantizedModule {
     std::int64_t experts = 1;        ///< leading dim of 3-D weights, 1 for 2-D
     std::int64_t rows = 0, cols = 0; ///< N, K per expert
     std::int64_t gridRows = 1, gridCols = 1; ///< scale grid per expert, [rows-blocks, col-groups]
+    bool zeroPointPacked = true;     ///< c-t: zero points packed along dim 0 (older files: raw)
 };
 
 struct DetectOptions {

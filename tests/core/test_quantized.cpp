@@ -441,6 +441,26 @@ TEST_F(Quantized, ThreeBitAsymmetricRaggedGroupsWithPackedZeroPoints)
         }
 }
 
+TEST_F(Quantized, OlderUnpackedZeroPointsAreReadToo)
+{
+    const std::int64_t N = 3, K = 16;
+    const auto q = randomCodes(N, K, 4, 61);
+    const std::vector<std::int8_t> zp = {-3, 0, 7};
+    const std::vector<float> s = {0.5f, 0.25f, 2.0f};
+    writeSafetensors(file(), {{kMod + ".weight_packed", packRows(q, [](auto &r) { return ctPackRow(r, 4); })},
+                              {kMod + ".weight_scale", f32({N, 1}, s)},
+                              {kMod + ".weight_zero_point", make(DType::I8, {N, 1}, zp)},
+                              {kMod + ".weight_shape", i64({N, K})}});
+    writeConfig(dir.path(), ctConfig(R"({"num_bits": 4, "type": "int", "symmetric": false, "strategy": "channel"})"));
+    const Checkpoint ck = Checkpoint::open(file());
+    const QuantizedModule m = detectQuantized(ck).modules.at(0);
+    EXPECT_FALSE(m.zeroPointPacked);
+    const auto w = decoded(decodeQuantized(ck, m));
+    for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t k = 0; k < K; ++k)
+            ASSERT_EQ(w[n * K + k], static_cast<float>(q[n][k] - zp[n]) * s[n]);
+}
+
 TEST_F(Quantized, ActOrderGIdxPicksTheGroupOfEachColumn)
 {
     const std::int64_t N = 2, K = 8;
