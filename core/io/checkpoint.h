@@ -3,10 +3,7 @@
 /// \file checkpoint.h
 /// What a path opens (formats.md "What a path opens"): one .safetensors file, a sharded folder
 /// with model.safetensors.index.json, or a folder holding exactly one .safetensors; plus
-/// config.json from the same folder when present. A `.npy` or `.npz` path opens its arrays
-/// (npy.h, npz.h): a .npy file is one entry named after the file's stem, an .npz one entry per
-/// `.npy` member; `file` is the array file and `fileOffset` the first data byte (for a deflated
-/// member: the first byte of its compressed stream).
+/// config.json from the same folder when present.
 #include <filesystem>
 #include <memory>
 #include <map>
@@ -24,6 +21,10 @@ namespace quantscope {
 class NpyFile;
 class NpzFile;
 
+/// Also NumPy arrays: a `.npy` or `.npz` path opens its arrays (npy.h, npz.h): a .npy file is one
+/// entry named after the file's stem, an .npz one entry per `.npy` member; `file` is the array
+/// file and `fileOffset` the first data byte (for a deflated member: the first byte of its
+/// compressed stream). No config.json is read for arrays.
 class Checkpoint {
 public:
     /// Throws IoError / FormatError naming the file (and tensor) at fault: missing shard,

@@ -73,115 +73,6 @@ fs::path demoDir()
 
 } // namespace
 
-TEST(Cli, VersionNamesTheComputeDevice)
-{
-    const Result r = run({"--version"});
-    EXPECT_EQ(r.rc, 0);
-    EXPECT_NE(r.out.find(QUANTSCOPE_VERSION), std::string::npos);
-    EXPECT_NE(r.out.find("Compute device:"), std::string::npos);
-}
-
-TEST(Cli, UsageErrorsExitWithTwo)
-{
-    EXPECT_EQ(run({}).rc, 2);
-    EXPECT_EQ(run({"frobnicate"}).rc, 2);
-    const Result r = run({"info", "x.safetensors", "--bogus"});
-    EXPECT_EQ(r.rc, 2);
-    EXPECT_NE(r.err.find("--bogus"), std::string::npos);
-}
-
-TEST(Cli, InfoStories260KMatchesGoldenStats)
-{
-    if (!fs::exists(stories() / "stats.json"))
-        GTEST_SKIP() << "real test data not found at " << stories() << " (../shared absent): skipped";
-    const Result r = run({"info", (stories() / "model.safetensors").string(), "--json", "--stats"});
-    ASSERT_EQ(r.rc, 0) << r.err;
-    const auto j = nlohmann::json::parse(r.out);
-    const auto golden = nlohmann::json::parse(slurp(stories() / "stats.json"));
-    ASSERT_EQ(j["tensors"].size(), 48u);
-    std::map<std::string, nlohmann::json> byName;
-    for (const auto &t : j["tensors"])
-        byName[t["name"]] = t;
-    auto rel = [](double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-30); };
-    for (const auto &g : golden["tensors"]) {
-        const std::string name = g["name"];
-        SCOPED_TRACE(name);
-        ASSERT_TRUE(byName.count(name));
-        const auto &t = byName[name];
-        EXPECT_EQ(t["dtype"], "F32");
-        std::int64_t numel = 1;
-        std::string shape;
-        for (const auto &d : t["shape"]) {
-            numel *= d.get<std::int64_t>();
-            shape += (shape.empty() ? "" : "x") + std::to_string(d.get<std::int64_t>());
-        }
-        EXPECT_EQ(shape, g["shape"].get<std::string>());
-        EXPECT_EQ(numel, g["numel"].get<std::int64_t>());
-        EXPECT_EQ(t["bytes"].get<std::int64_t>(), numel * 4);
-        const auto &s = t["stats"];
-        EXPECT_LT(rel(s["std"], g["std"]), 5e-6);
-        EXPECT_LT(rel(s["excess_kurtosis"], g["excess_kurtosis"]), 5e-6);
-        EXPECT_LT(rel(s["mean"], g["mean"]), 5e-6);
-        EXPECT_LT(rel(s["min"], g["min"]), 5e-6);
-        EXPECT_LT(rel(s["max"], g["max"]), 5e-6);
-        EXPECT_EQ(s["nan_count"], 0);
-        EXPECT_EQ(s["inf_count"], 0);
-    }
-}
-
-TEST(Cli, InfoSelectsTensorsAndRefusesUnknownNames)
-{
-    const auto d = demoDir();
-    const Result one = run({"info", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--json"});
-    ASSERT_EQ(one.rc, 0) << one.err;
-    const auto j = nlohmann::json::parse(one.out);
-    ASSERT_EQ(j["tensors"].size(), 1u);
-    EXPECT_EQ(j["tensors"][0]["shape"], nlohmann::json::array({8, 1024}));
-    EXPECT_EQ(j["tensors"][0]["dtype"], "BF16");
-    EXPECT_NE(j["tensors"][0]["file"].get<std::string>().find("model-00002-of-00002.safetensors"),
-              std::string::npos);
-
-    const Result bad = run({"info", d.string(), "--tensor", "model.layers.9.nope"});
-    EXPECT_EQ(bad.rc, 1);
-    EXPECT_NE(bad.err.find("model.layers.9.nope"), std::string::npos);
-    EXPECT_TRUE(bad.out.empty());
-}
-
-TEST(Cli, InfoOnDemoListsEveryTensorWithStats)
-{
-    const auto d = demoDir();
-    const Result r = run({"info", d.string(), "--json", "--stats"});
-    ASSERT_EQ(r.rc, 0) << r.err;
-    const auto j = nlohmann::json::parse(r.out);
-    EXPECT_GT(j["tensors"].size(), 40u);
-    for (const auto &t : j["tensors"]) {
-        EXPECT_TRUE(t["stats"]["std"].is_number()) << t["name"];
-        EXPECT_GT(t["offset"].get<std::uint64_t>(), 8u);
-    }
-}
-
-TEST(Cli, RefusalsNameTheFileAndExitNonZero)
-{
-    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_bad";
-    fs::create_directories(dir);
-    const fs::path bad = dir / "truncated.safetensors";
-    {
-        std::ofstream o(bad, std::ios::binary);
-        const std::string header = R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})";
-        const std::uint64_t n = header.size();
-        o.write(reinterpret_cast<const char *>(&n), 8);
-        o << header << "abcd"; // 4 of 16 data bytes
-    }
-    const Result r = run({"info", bad.string()});
-    EXPECT_EQ(r.rc, 1);
-    EXPECT_NE(r.err.find("truncated.safetensors"), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty());
-
-    const Result missing = run({"info", (dir / "nope.safetensors").string()});
-    EXPECT_EQ(missing.rc, 1);
-    EXPECT_NE(missing.err.find("nope.safetensors"), std::string::npos);
-}
-
 // ---- readers: npy/npz and quantized modules (issue 3) -------------------------------------------
 
 #include <algorithm>
@@ -316,4 +207,113 @@ TEST(CliReaders, InfoOpensTheDemoActivationsNpy)
     EXPECT_EQ(t["format"], "dense");
     EXPECT_EQ(t["offset"].get<std::uint64_t>() + 256u * 1024u * 4u, fs::file_size(d / "activations.npy"));
     EXPECT_TRUE(t["stats"]["std"].is_number());
+}
+
+TEST(Cli, VersionNamesTheComputeDevice)
+{
+    const Result r = run({"--version"});
+    EXPECT_EQ(r.rc, 0);
+    EXPECT_NE(r.out.find(QUANTSCOPE_VERSION), std::string::npos);
+    EXPECT_NE(r.out.find("Compute device:"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitWithTwo)
+{
+    EXPECT_EQ(run({}).rc, 2);
+    EXPECT_EQ(run({"frobnicate"}).rc, 2);
+    const Result r = run({"info", "x.safetensors", "--bogus"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("--bogus"), std::string::npos);
+}
+
+TEST(Cli, InfoStories260KMatchesGoldenStats)
+{
+    if (!fs::exists(stories() / "stats.json"))
+        GTEST_SKIP() << "real test data not found at " << stories() << " (../shared absent): skipped";
+    const Result r = run({"info", (stories() / "model.safetensors").string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto golden = nlohmann::json::parse(slurp(stories() / "stats.json"));
+    ASSERT_EQ(j["tensors"].size(), 48u);
+    std::map<std::string, nlohmann::json> byName;
+    for (const auto &t : j["tensors"])
+        byName[t["name"]] = t;
+    auto rel = [](double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-30); };
+    for (const auto &g : golden["tensors"]) {
+        const std::string name = g["name"];
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(byName.count(name));
+        const auto &t = byName[name];
+        EXPECT_EQ(t["dtype"], "F32");
+        std::int64_t numel = 1;
+        std::string shape;
+        for (const auto &d : t["shape"]) {
+            numel *= d.get<std::int64_t>();
+            shape += (shape.empty() ? "" : "x") + std::to_string(d.get<std::int64_t>());
+        }
+        EXPECT_EQ(shape, g["shape"].get<std::string>());
+        EXPECT_EQ(numel, g["numel"].get<std::int64_t>());
+        EXPECT_EQ(t["bytes"].get<std::int64_t>(), numel * 4);
+        const auto &s = t["stats"];
+        EXPECT_LT(rel(s["std"], g["std"]), 5e-6);
+        EXPECT_LT(rel(s["excess_kurtosis"], g["excess_kurtosis"]), 5e-6);
+        EXPECT_LT(rel(s["mean"], g["mean"]), 5e-6);
+        EXPECT_LT(rel(s["min"], g["min"]), 5e-6);
+        EXPECT_LT(rel(s["max"], g["max"]), 5e-6);
+        EXPECT_EQ(s["nan_count"], 0);
+        EXPECT_EQ(s["inf_count"], 0);
+    }
+}
+
+TEST(Cli, InfoSelectsTensorsAndRefusesUnknownNames)
+{
+    const auto d = demoDir();
+    const Result one = run({"info", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--json"});
+    ASSERT_EQ(one.rc, 0) << one.err;
+    const auto j = nlohmann::json::parse(one.out);
+    ASSERT_EQ(j["tensors"].size(), 1u);
+    EXPECT_EQ(j["tensors"][0]["shape"], nlohmann::json::array({8, 1024}));
+    EXPECT_EQ(j["tensors"][0]["dtype"], "BF16");
+    EXPECT_NE(j["tensors"][0]["file"].get<std::string>().find("model-00002-of-00002.safetensors"),
+              std::string::npos);
+
+    const Result bad = run({"info", d.string(), "--tensor", "model.layers.9.nope"});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("model.layers.9.nope"), std::string::npos);
+    EXPECT_TRUE(bad.out.empty());
+}
+
+TEST(Cli, InfoOnDemoListsEveryTensorWithStats)
+{
+    const auto d = demoDir();
+    const Result r = run({"info", d.string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["tensors"].size(), 40u);
+    for (const auto &t : j["tensors"]) {
+        EXPECT_TRUE(t["stats"]["std"].is_number()) << t["name"];
+        EXPECT_GT(t["offset"].get<std::uint64_t>(), 8u);
+    }
+}
+
+TEST(Cli, RefusalsNameTheFileAndExitNonZero)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_bad";
+    fs::create_directories(dir);
+    const fs::path bad = dir / "truncated.safetensors";
+    {
+        std::ofstream o(bad, std::ios::binary);
+        const std::string header = R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})";
+        const std::uint64_t n = header.size();
+        o.write(reinterpret_cast<const char *>(&n), 8);
+        o << header << "abcd"; // 4 of 16 data bytes
+    }
+    const Result r = run({"info", bad.string()});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find("truncated.safetensors"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+
+    const Result missing = run({"info", (dir / "nope.safetensors").string()});
+    EXPECT_EQ(missing.rc, 1);
+    EXPECT_NE(missing.err.find("nope.safetensors"), std::string::npos);
 }
