@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,7 @@ std::string quote(const std::string &s)
 
 Result run(const std::vector<std::string> &args)
 {
-    const fs::path errFile = fs::path(::testing::TempDir()) / "qs_cli_stderr.txt";
+    const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_cli_stderr_" + std::to_string(getpid()) + ".txt");
     std::string cmd = quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
@@ -59,16 +60,26 @@ Result run(const std::vector<std::string> &args)
 
 fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 
+/// A demo checkpoint private to this process (ctest runs tests as parallel processes), removed
+/// when the process exits.
 fs::path demoDir()
 {
-    static const fs::path dir = [] {
-        const fs::path d = fs::path(::testing::TempDir()) / "qs_cli_demo";
+    struct Owned {
+        fs::path dir;
+        ~Owned()
+        {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Owned owned = [] {
+        const fs::path d = fs::path(::testing::TempDir()) / ("qs_cli_demo_" + std::to_string(getpid()));
         fs::remove_all(d);
         const Result r = run({"demo", d.string()});
         EXPECT_EQ(r.rc, 0) << r.err;
-        return d;
+        return Owned{d};
     }();
-    return dir;
+    return owned.dir;
 }
 
 } // namespace
