@@ -151,7 +151,7 @@ int runInfo(Args args)
         std::cout << out.dump(1) << '\n';
         return 0;
     }
-    std::printf("%s: %zu tensors%s\n", pos[0].c_str(), out["tensors"].size(),
+    std::printf("%s: %zu tensor%s%s\n", pos[0].c_str(), out["tensors"].size(), out["tensors"].size() == 1 ? "" : "s",
                 ck.sharded() ? " (sharded)" : "");
     for (const auto &w : ck.warnings())
         std::printf("warning: %s\n", w.c_str());
