@@ -34,5 +34,6 @@ struct UsageError : std::runtime_error {
 int runInfo(Args args);
 int runDemo(Args args);
 int runQuantize(Args args);
+int runDecode(Args args);
 
 } // namespace quantscope::cli

@@ -69,9 +69,12 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
-                       list the tensors of a checkpoint (.safetensors, sharded folder)
+                       list the tensors of a checkpoint (.safetensors, sharded
+                       folder, .npy, .npz), quantized modules with their scheme
   quantize PATH --tensor NAME --method int|fp8 [options] [--save OUT.safetensors] [--json]
                        quantize one tensor; metrics, percentiles, histograms
+  decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
+                       write a quantized module (or any tensor) decoded to FP32
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -108,6 +111,8 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "decode")
+            return cli::runDecode(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

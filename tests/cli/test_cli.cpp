@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,7 @@ std::string quote(const std::string &s)
 
 Result run(const std::vector<std::string> &args)
 {
-    const fs::path errFile = fs::path(::testing::TempDir()) / "qs_cli_stderr.txt";
+    const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_cli_stderr_" + std::to_string(getpid()) + ".txt");
     std::string cmd = quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
@@ -59,19 +60,165 @@ Result run(const std::vector<std::string> &args)
 
 fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 
+/// A demo checkpoint private to this process (ctest runs tests as parallel processes), removed
+/// when the process exits.
 fs::path demoDir()
 {
-    static const fs::path dir = [] {
-        const fs::path d = fs::path(::testing::TempDir()) / "qs_cli_demo";
+    struct Owned {
+        fs::path dir;
+        ~Owned()
+        {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Owned owned = [] {
+        const fs::path d = fs::path(::testing::TempDir()) / ("qs_cli_demo_" + std::to_string(getpid()));
         fs::remove_all(d);
         const Result r = run({"demo", d.string()});
         EXPECT_EQ(r.rc, 0) << r.err;
-        return d;
+        return Owned{d};
     }();
-    return dir;
+    return owned.dir;
 }
 
 } // namespace
+
+// ---- readers: npy/npz and quantized modules (issue 3) -------------------------------------------
+
+#include <algorithm>
+#include <cstring>
+#include "io/npy.h"
+#include "io/safetensors.h"
+
+namespace {
+
+/// A compressed-tensors W4A16-like file: module "m.proj" INT4 sym group 8, K = 16, N = 2, codes
+/// q[n][k] = (k % 16) − 8, scales 0.5 · (1 + n + 2g); plus a dense bias; and its config.json.
+fs::path writeCtFixture(const fs::path &dir)
+{
+    using namespace quantscope;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::vector<std::uint32_t> words;
+    for (int n = 0; n < 2; ++n) // value + 8 sequentially, element 0 in the lowest nibble
+        words.insert(words.end(), {0x76543210u, 0xFEDCBA98u});
+    std::vector<float> scales = {0.5f, 1.5f, 1.0f, 2.0f};
+    std::vector<std::int64_t> shape = {2, 16};
+    auto bytesOf = [](const void *p, std::size_t n) {
+        std::vector<std::byte> b(n);
+        std::memcpy(b.data(), p, n);
+        return b;
+    };
+    const fs::path file = dir / "model.safetensors";
+    writeSafetensors(file, {{"m.proj.weight_packed", Tensor::fromBytes(DType::I32, {2, 2}, bytesOf(words.data(), 16))},
+                            {"m.proj.weight_scale", Tensor::fromBytes(DType::F32, {2, 2}, bytesOf(scales.data(), 16))},
+                            {"m.proj.weight_shape", Tensor::fromBytes(DType::I64, {2}, bytesOf(shape.data(), 16))},
+                            {"m.proj.bias", Tensor::fromFloats({2}, std::vector<float>{1.0f, 2.0f})}});
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 8, "strategy": "group"}}}}})";
+    return file;
+}
+
+float expectedCt(int n, int k) { return static_cast<float>(k - 8) * (0.5f * static_cast<float>(1 + n + 2 * (k / 8))); }
+
+} // namespace
+
+TEST(CliReaders, InfoShowsAQuantizedModuleOnceWithItsSchemeAndDecodedStats)
+{
+    const fs::path file = writeCtFixture(fs::path(::testing::TempDir()) / "qs_cli_ct");
+    const Result r = run({"info", file.string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 2u); // the module and the bias
+    const auto &m = j["tensors"][0];
+    EXPECT_EQ(m["name"], "m.proj.weight");
+    EXPECT_EQ(m["format"], "compressed-tensors/pack-quantized");
+    EXPECT_EQ(m["shape"], nlohmann::json::array({2, 16}));
+    EXPECT_EQ(m["scheme"]["bits"], 4);
+    EXPECT_EQ(m["scheme"]["granularity"], "group");
+    EXPECT_EQ(m["scheme"]["group_size"], 8);
+    EXPECT_EQ(m["scheme"]["symmetric"], true);
+    EXPECT_EQ(m["scheme"]["pack_order"], "ct-dense");
+    EXPECT_EQ(m["scheme_text"], "INT4 sym, group 8 along K, c-t packing, F32 scales");
+    EXPECT_EQ(m["scale_health"], nlohmann::json({{"nan", 0}, {"inf", 0}, {"zero", 0}}));
+    EXPECT_EQ(m["parts"].size(), 3u);
+    double sum = 0, mn = 1e9;
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 16; ++k) {
+            sum += expectedCt(n, k);
+            mn = std::min<double>(mn, expectedCt(n, k));
+        }
+    EXPECT_NEAR(m["stats"]["mean"].get<double>(), sum / 32, 1e-9);
+    EXPECT_NEAR(m["stats"]["min"].get<double>(), mn, 1e-9);
+    EXPECT_EQ(j["tensors"][1]["format"], "dense");
+    // --tensor accepts the module, the logical weight or a part.
+    for (const char *name : {"m.proj", "m.proj.weight", "m.proj.weight_scale"}) {
+        const Result one = run({"info", file.string(), "--json", "--tensor", name});
+        ASSERT_EQ(one.rc, 0) << one.err;
+        EXPECT_EQ(nlohmann::json::parse(one.out)["tensors"][0]["name"], "m.proj.weight");
+    }
+}
+
+TEST(CliReaders, DecodeWritesFp32SafetensorsAndNpy)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_decode";
+    const fs::path file = writeCtFixture(dir);
+    const Result st = run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "out.safetensors").string()});
+    ASSERT_EQ(st.rc, 0) << st.err;
+    const auto f = quantscope::SafetensorsFile::open(dir / "out.safetensors");
+    const quantscope::Tensor t = f.tensor("m.proj.weight");
+    ASSERT_EQ(t.dtype(), quantscope::DType::F32);
+    ASSERT_EQ(t.shape(), (quantscope::Shape{2, 16}));
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(t.at(i), expectedCt(i / 16, i % 16));
+    EXPECT_EQ(f.metadata().at("format"), "compressed-tensors/pack-quantized");
+
+    const Result np = run({"decode", file.string(), "--tensor", "m.proj.weight", "--out", (dir / "out.npy").string(), "--json"});
+    ASSERT_EQ(np.rc, 0) << np.err;
+    EXPECT_EQ(nlohmann::json::parse(np.out)["tensor"], "m.proj.weight");
+    const quantscope::Tensor n = quantscope::readNpy(dir / "out.npy");
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(n.at(i), expectedCt(i / 16, i % 16));
+
+    const Result bad = run({"decode", file.string(), "--tensor", "nope", "--out", (dir / "x.npy").string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("nope"), std::string::npos);
+    EXPECT_EQ(run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "x.bin").string()}).rc, 2);
+    EXPECT_EQ(run({"decode", file.string()}).rc, 2);
+}
+
+TEST(CliReaders, BadCompanionsExitOneNamingTheModule)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_bad";
+    writeCtFixture(dir);
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 4, "strategy": "group"}}}}})";
+    const Result r = run({"info", (dir / "model.safetensors").string()});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find("m.proj"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("group 4 along K = 16"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliReaders, InfoOpensTheDemoActivationsNpy)
+{
+    const auto d = demoDir();
+    const Result r = run({"info", (d / "activations.npy").string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 1u);
+    const auto &t = j["tensors"][0];
+    EXPECT_EQ(t["name"], "activations");
+    EXPECT_EQ(t["shape"], nlohmann::json::array({256, 1024}));
+    EXPECT_EQ(t["format"], "dense");
+    EXPECT_EQ(t["offset"].get<std::uint64_t>() + 256u * 1024u * 4u, fs::file_size(d / "activations.npy"));
+    EXPECT_TRUE(t["stats"]["std"].is_number());
+}
 
 TEST(Cli, VersionNamesTheComputeDevice)
 {
@@ -180,4 +327,99 @@ TEST(Cli, RefusalsNameTheFileAndExitNonZero)
     const Result missing = run({"info", (dir / "nope.safetensors").string()});
     EXPECT_EQ(missing.rc, 1);
     EXPECT_NE(missing.err.find("nope.safetensors"), std::string::npos);
+}
+
+// ---- quantize --------------------------------------------------------------------------------
+
+TEST(CliQuantize, JsonHasEveryDocumentedField)
+{
+    const auto d = demoDir();
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.0.self_attn.q_proj.weight",
+                          "--method", "int", "--bits", "4", "--group", "32", "--json", "--device", "cpu"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char *k : {"tensor", "method", "spec", "device", "ragged", "metrics", "stats_in", "stats_out",
+                          "histogram", "time_ms"})
+        EXPECT_TRUE(j.contains(k)) << k;
+    for (const char *k : {"mse", "rmse", "sqnr_db", "rel_frobenius", "max_abs_err", "cosine", "err_p50", "err_p90",
+                          "err_p99", "err_p999", "bits_per_element", "bytes"})
+        EXPECT_TRUE(j["metrics"].contains(k)) << k;
+    for (const char *k : {"lo", "hi", "w", "w_hat", "err", "overlap"})
+        EXPECT_TRUE(j["histogram"].contains(k)) << k;
+    // --group alone implies group granularity; bits per element = 4 + 32/32 (FP32 scale per 32).
+    EXPECT_EQ(j["spec"]["granularity"], "group");
+    EXPECT_EQ(j["spec"]["group"], 32);
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 5.0);
+    EXPECT_EQ(j["device"], "cpu");
+    EXPECT_EQ(j["histogram"]["w"].size(), 256u);
+    std::int64_t total = 0;
+    for (const auto &c : j["histogram"]["w"])
+        total += c.get<std::int64_t>();
+    EXPECT_EQ(total, 1024 * 1024);
+    const double rel = j["metrics"]["rel_frobenius"];
+    EXPECT_GT(rel, 0.05);
+    EXPECT_LT(rel, 0.2);
+    EXPECT_LE(j["metrics"]["err_p50"].get<double>(), j["metrics"]["err_p99"].get<double>());
+}
+
+TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
+{
+    const auto d = demoDir();
+    const fs::path spec = fs::path(::testing::TempDir()) / "qs_spec.json";
+    {
+        std::ofstream o(spec);
+        o << R"({"method": "int", "bits": 8, "granularity": "channel", "symmetric": false})";
+    }
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec",
+                          spec.string(), "--scale-dtype", "bf16", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["spec"]["bits"], 8);
+    EXPECT_EQ(j["spec"]["granularity"], "channel");
+    EXPECT_EQ(j["spec"]["symmetric"], false);
+    EXPECT_EQ(j["spec"]["scale_dtype"], "bf16");
+    // 8 rows: 8 BF16 scales + 8 INT8 zero points over 8·1024 INT8 codes.
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 8.0 + (8 * 16 + 8 * 8) / 8192.0);
+
+    {
+        std::ofstream o(spec);
+        o << R"({"method": "int", "bitz": 4})";
+    }
+    const Result bad = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec", spec.string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("bitz"), std::string::npos) << bad.err;
+    const Result strict = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
+                               "--group", "300", "--strict"});
+    EXPECT_EQ(strict.rc, 1);
+    EXPECT_NE(strict.err.find("1024"), std::string::npos) << strict.err;
+    EXPECT_EQ(run({"quantize", d.string(), "--tensor", "x", "--method", "int", "--symmetric", "--asymmetric"}).rc, 2);
+    EXPECT_EQ(run({"quantize", d.string(), "--method", "int"}).rc, 2);
+}
+
+TEST(CliQuantize, SaveWritesTheNativeLayout)
+{
+    const auto d = demoDir();
+    const fs::path out = fs::path(::testing::TempDir()) / "qs_native.safetensors";
+    fs::remove(out);
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.experts.3.down_proj.weight",
+                          "--method", "fp8", "--granularity", "block", "--save", out.string()});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const Result info = run({"info", out.string(), "--json"});
+    ASSERT_EQ(info.rc, 0) << info.err;
+    const auto j = nlohmann::json::parse(info.out);
+    std::map<std::string, nlohmann::json> t;
+    for (const auto &e : j["tensors"])
+        t[e["name"]] = e;
+    const std::string m = "model.layers.1.mlp.experts.3.down_proj";
+    ASSERT_TRUE(t.count(m + ".qs_codes"));
+    EXPECT_EQ(t[m + ".qs_codes"]["dtype"], "F8_E4M3");
+    EXPECT_EQ(t[m + ".qs_codes"]["shape"], nlohmann::json::array({1024, 512}));
+    ASSERT_TRUE(t.count(m + ".qs_scale"));
+    EXPECT_EQ(t[m + ".qs_scale"]["shape"], nlohmann::json::array({8, 4}));
+    // A failed save leaves nothing behind.
+    const fs::path bad = fs::path(::testing::TempDir()) / "no_such_dir" / "x.safetensors";
+    const Result f = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
+                          "--save", bad.string()});
+    EXPECT_EQ(f.rc, 1);
+    EXPECT_FALSE(fs::exists(bad));
 }
