@@ -38,7 +38,7 @@ void ChannelPlot::setData(const Series &channels, const Series &outliers, double
     m_outliers->setData(toQList(outliers.x), toQList(outliers.y), true);
     if (m_activationData) {
         m_activation = addGraph(xAxis, yAxis2);
-        m_activation->setName(tr("activation %1 max |x|").arg(activationName));
+        m_activation->setName(tr("activation max |x|"));
         m_activation->setLineStyle(QCPGraph::lsLine);
         m_activation->setData(toQList(m_activationData->x), toQList(m_activationData->y), true);
     }
@@ -46,10 +46,11 @@ void ChannelPlot::setData(const Series &channels, const Series &outliers, double
     recolor();
     rescaleAxes();
     yAxis->setRangeLower(0);
-    yAxis->setRangeUpper(yAxis->range().upper * 1.08);
+    // Headroom above the tallest channel for the legend.
+    yAxis->setRangeUpper(yAxis->range().upper * 1.45);
     if (m_activation) {
         yAxis2->setRangeLower(0);
-        yAxis2->setRangeUpper(yAxis2->range().upper * 1.08);
+        yAxis2->setRangeUpper(yAxis2->range().upper * 1.45);
     }
     replot(rpQueuedReplot);
 }

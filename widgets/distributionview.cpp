@@ -80,9 +80,10 @@ DistributionView::DistributionView(QWidget *parent) : QWidget(parent)
     m_outliers->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_outliers->setToolTip(tr("The channels with the largest maxima: they set the scale of "
                               "every group they are in"));
+    m_outliers->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 44);
     bottom->addWidget(m_channels);
     bottom->addWidget(m_outliers);
-    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(0, 4);
     bottom->setStretchFactor(1, 1);
     split->addWidget(m_histogram);
     split->addWidget(m_error);

@@ -49,9 +49,9 @@ void ErrorHistogramPlot::rebuildGraphs()
     if (m_logY) {
         if (yAxis->range().lower <= 0)
             yAxis->setRangeLower(0.5);
-        yAxis->setRangeUpper(yAxis->range().upper * 2);
+        yAxis->setRangeUpper(yAxis->range().upper * 40); // headroom for the legend
     } else {
-        yAxis->setRange(0, yAxis->range().upper * 1.05);
+        yAxis->setRange(0, yAxis->range().upper * 1.3);
     }
     replot(rpQueuedReplot);
 }

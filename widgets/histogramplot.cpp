@@ -117,10 +117,11 @@ void HistogramPlot::rebuildGraphs()
     rescaleAxes();
     if (m_logY && yAxis->range().lower <= 0)
         yAxis->setRangeLower(0.5);
+    // Headroom above the peak for the legend.
     if (m_logY)
-        yAxis->setRangeUpper(yAxis->range().upper * 2);
+        yAxis->setRangeUpper(yAxis->range().upper * 40);
     else
-        yAxis->setRange(0, yAxis->range().upper * 1.05);
+        yAxis->setRange(0, yAxis->range().upper * 1.3);
     replot(rpQueuedReplot);
 }
 

@@ -55,13 +55,13 @@ void JobProgressWidget::setProgress(double fraction, const QString &step, double
     m_timeLeft->setText(secondsLeft < 0 ? tr("estimating…") : timeLeftText(secondsLeft));
 }
 
-void JobProgressWidget::finish(const QString &message)
+void JobProgressWidget::finish(const QString &message, bool completed)
 {
     m_running = false;
     m_title->setText(message);
     m_step->clear();
     m_timeLeft->clear();
-    m_bar->setValue(0);
+    m_bar->setValue(completed ? m_bar->maximum() : 0);
     m_cancel->setEnabled(false);
 }
 

@@ -19,8 +19,8 @@ public:
     void start(const QString &title);
     /// `fraction` in [0, 1]; `secondsLeft` < 0 while unknown.
     void setProgress(double fraction, const QString &step, double secondsLeft);
-    /// No job runs; `message` says how the last one ended.
-    void finish(const QString &message);
+    /// No job runs; `message` says how the last one ended (`completed`: the bar shows 100 %).
+    void finish(const QString &message, bool completed = false);
     bool isRunning() const noexcept { return m_running; }
 
     QProgressBar *progressBar() const { return m_bar; }

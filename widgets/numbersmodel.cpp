@@ -21,11 +21,11 @@ const std::vector<MetricRow> &rows()
     return metricRows();
 }
 
-/// "model.layers.0.self_attn.q_proj.weight" → "0.self_attn.q_proj.weight": the tail says most.
+/// "model.layers.0.self_attn.q_proj.weight" → "self_attn.q_proj.weight": the tail says most.
 QString shortTensorName(const QString &name)
 {
     const auto parts = name.split(QLatin1Char('.'));
-    return parts.size() <= 4 ? name : parts.mid(parts.size() - 4).join(QLatin1Char('.'));
+    return parts.size() <= 3 ? name : parts.mid(parts.size() - 3).join(QLatin1Char('.'));
 }
 
 QString csvField(QString s)

@@ -470,11 +470,11 @@ void QuantizerPanel::setSymlog(bool on)
     m_symlog->setChecked(on);
 }
 
-void QuantizerPanel::setActivation(const QString &tensorName)
+void QuantizerPanel::setActivation(const QString &tensorName, const QString &file)
 {
     m_activation->setText(tensorName.isEmpty() ? tr("none (right-click a tensor to pair one)")
                                                : tensorName);
-    m_activation->setToolTip(tensorName);
+    m_activation->setToolTip(file.isEmpty() ? tensorName : tr("%1 from %2").arg(tensorName, file));
     m_clearActivation->setVisible(!tensorName.isEmpty());
 }
 

@@ -56,8 +56,9 @@ public:
     bool symlog() const;
     void setSymlog(bool on);
 
-    /// The paired activation shown in the panel ("" none).
-    void setActivation(const QString &tensorName);
+    /// The paired activation shown in the panel ("" none), and the file it comes from when it
+    /// is not the checkpoint's.
+    void setActivation(const QString &tensorName, const QString &file = {});
     /// While a job runs, Run stays available (a new run replaces the old one).
     void setRunning(bool running);
 

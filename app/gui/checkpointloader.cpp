@@ -3,6 +3,7 @@
 
 #include "demo/demo.h"
 #include "io/checkpoint.h"
+#include "io/quantized.h"
 #include "util/error.h"
 
 #include <QCoreApplication>
@@ -10,6 +11,7 @@
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <set>
 #include <string_view>
 
 namespace quantscope {
@@ -111,18 +113,65 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         options.lenient = request.lenient;
         auto checkpoint = std::make_shared<const Checkpoint>(Checkpoint::open(path, options));
 
+        // Quantized modules are listed once, as their logical weight with the scheme in words
+        // (as `quantscope-cli info` does); a module the detector refuses stays as plain
+        // tensors and its reason becomes a warning.
+        DetectOptions detectOptions;
+        detectOptions.strict = false;
+        auto detection =
+            std::make_shared<const Detection>(detectQuantized(*checkpoint, detectOptions));
         const auto &entries = checkpoint->entries();
         result.entries.reserve(static_cast<qsizetype>(entries.size()));
+        std::set<const QuantizedModule *> listed;
         for (const auto &e : entries) {
+            result.totalBytes += e.nbytes();
+            if (const QuantizedModule *m =
+                    detection->isPart(e.name) ? detection->find(e.name) : nullptr) {
+                if (!listed.insert(m).second)
+                    continue;
+                quint64 bytes = 0;
+                QStringList parts;
+                for (const auto &[role, name] : m->parts) {
+                    if (const auto *part = checkpoint->find(name))
+                        bytes += part->nbytes();
+                    parts << fromStd(name);
+                }
+                const auto format = formatName(m->format);
+                result.entries.append(TensorListEntry{
+                    fromStd(m->name),
+                    QCoreApplication::translate("quantscope::CheckpointLoader", "quantized"),
+                    m->shape, bytes,
+                    QStringLiteral("%1: %2").arg(
+                        QString::fromLatin1(format.data(), static_cast<qsizetype>(format.size())),
+                        fromStd(m->scheme.text()))});
+                for (const auto &w : m->warnings)
+                    result.warnings.append(fromStd(m->name + ": " + w));
+                continue;
+            }
             const auto dtype = nameOf(e.dtype);
             result.entries.append(TensorListEntry{
                 fromStd(e.name),
                 QString::fromLatin1(dtype.data(), static_cast<qsizetype>(dtype.size())), e.shape,
                 e.nbytes(), formatOfDtype(e.dtype)});
-            result.totalBytes += e.nbytes();
         }
         for (const auto &w : checkpoint->warnings())
             result.warnings.append(fromStd(w));
+        for (const auto &p : detection->problems)
+            result.warnings.append(fromStd(p));
+        result.quantized = std::move(detection);
+        if (request.demo) {
+            const auto npy = path / "activations.npy";
+            try {
+                auto activation = std::make_shared<const Checkpoint>(Checkpoint::open(npy));
+                if (!activation->entries().empty()) {
+                    result.activationTensor = fromStd(activation->entries().front().name);
+                    result.activationPath = pathToQString(npy);
+                    result.activationCheckpoint = std::move(activation);
+                }
+            } catch (const std::exception &e) {
+                result.warnings.append(fromStd(std::string("demo activation: ") + e.what()));
+            }
+        }
         result.fileCount = static_cast<int>(checkpoint->files().size());
         result.sharded = checkpoint->sharded();
         result.checkpoint = std::move(checkpoint);
@@ -140,8 +189,24 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         result.entries.clear();
         result.totalBytes = 0;
         result.checkpoint.reset();
+        result.quantized.reset();
+        result.activationCheckpoint.reset();
     }
     return result;
+}
+
+std::function<Tensor(const std::string &)>
+tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
+             std::shared_ptr<const Detection> quantized)
+{
+    return [checkpoint = std::move(checkpoint),
+            quantized = std::move(quantized)](const std::string &name) {
+        // A quantized module's logical weight is its dequantized FP32 values.
+        if (quantized)
+            if (const QuantizedModule *m = quantized->find(name); m && m->name == name)
+                return decodeQuantized(*checkpoint, *m);
+        return checkpoint->tensor(name);
+    };
 }
 
 } // namespace quantscope

@@ -10,11 +10,14 @@
 #include <QString>
 #include <QStringList>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <string>
 
 namespace quantscope {
 
 class Checkpoint;
+struct Detection;
 
 struct OpenRequest {
     /// File or folder to open; ignored for the demo.
@@ -42,12 +45,25 @@ struct OpenResult {
     bool sharded = false;
     /// Keeps the mappings open for later reads; null on failure.
     std::shared_ptr<const Checkpoint> checkpoint;
+    /// The quantized modules found in it (io/quantized.h).
+    std::shared_ptr<const Detection> quantized;
+    /// The demo only: its activation file (activations.npy), opened with it so that the
+    /// pairing is there before anything runs. Null when absent or unreadable (then a warning).
+    std::shared_ptr<const Checkpoint> activationCheckpoint;
+    QString activationPath;
+    QString activationTensor;
 
     bool ok() const noexcept { return error.isEmpty(); }
 };
 
 /// Runs on a worker thread: never throws, never touches a widget.
 OpenResult loadCheckpoint(const OpenRequest &request) noexcept;
+
+/// Reads a tensor of an opened checkpoint by the name the browser shows: a stored tensor as it
+/// is, a quantized module's logical weight dequantized to FP32. Callable from any thread.
+std::function<Tensor(const std::string &)>
+tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
+             std::shared_ptr<const Detection> quantized);
 
 /// std::filesystem::path <-> QString in the file system's encoding.
 QString pathToQString(const std::filesystem::path &path);

@@ -509,6 +509,7 @@ void MainWindow::applyLoad(const OpenResult &result, const std::optional<Pending
     }
 
     m_checkpoint = result.checkpoint;
+    m_quantized = result.quantized;
     m_documentRequest = result.request;
     m_hasDocument = true;
     m_documentPath = result.path;
@@ -519,9 +520,21 @@ void MainWindow::applyLoad(const OpenResult &result, const std::optional<Pending
         applyResults(nullptr);
         m_activation.clear();
         m_activationCheckpoint.reset();
+        m_activationQuantized.reset();
         m_activationRequest.reset();
         m_browser->setActivation(QString());
         m_panel->setActivation(QString());
+        // The demo's activation (with outlier channels) pairs itself, so that the channel view
+        // shows weights and activations together before anything was chosen.
+        if (result.activationCheckpoint) {
+            m_activation = result.activationTensor;
+            m_activationCheckpoint = result.activationCheckpoint;
+            m_activationRequest = OpenRequest{result.activationPath, false, false};
+            m_panel->setActivation(m_activation, result.activationPath);
+            m_log->append(LogView::Severity::Info,
+                          tr("Paired the demo's activation %1 (%2)")
+                              .arg(m_activation, QDir::toNativeSeparators(result.activationPath)));
+        }
     } else {
         m_browser->setSelectedTensors(restore->selected);
         if (!restore->activation.isEmpty())
@@ -582,6 +595,7 @@ void MainWindow::setActivation(const QString &tensorName)
 {
     m_activation = tensorName;
     m_activationCheckpoint.reset();
+    m_activationQuantized.reset();
     m_activationRequest.reset();
     m_browser->setActivation(tensorName);
     m_panel->setActivation(tensorName);
@@ -627,9 +641,10 @@ void MainWindow::startActivationLoad(const OpenRequest &request, const QString &
                         name = e.name;
                 m_activation = name;
                 m_activationCheckpoint = result.checkpoint;
+                m_activationQuantized = result.quantized;
                 m_activationRequest = result.request;
                 m_browser->setActivation(QString());
-                m_panel->setActivation(tr("%1 (from %2)").arg(name, result.documentName));
+                m_panel->setActivation(name, result.path);
                 m_log->append(LogView::Severity::Info,
                               tr("Paired %1 from %2 as the activation").arg(name, result.path));
             }
@@ -696,13 +711,11 @@ void MainWindow::runQuantization()
     request.activation = m_activation.toStdString();
 
     TensorSource source;
-    source.weight = [checkpoint = m_checkpoint](const std::string &name) {
-        return checkpoint->tensor(name);
-    };
-    if (!m_activation.isEmpty()) {
-        auto from = m_activationCheckpoint ? m_activationCheckpoint : m_checkpoint;
-        source.activation = [from](const std::string &name) { return from->tensor(name); };
-    }
+    source.weight = tensorReader(m_checkpoint, m_quantized);
+    if (!m_activation.isEmpty())
+        source.activation = m_activationCheckpoint
+                                ? tensorReader(m_activationCheckpoint, m_activationQuantized)
+                                : source.weight;
 
     auto progress = std::make_shared<JobProgressState>();
     m_progress = progress;
@@ -762,7 +775,7 @@ void MainWindow::runQuantization()
                 message += tr("; %n failed (see the log)", nullptr, failed);
             m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);
             applyResults(std::make_shared<const QuantizeJobResult>(std::move(result)));
-            m_job->finish(message);
+            m_job->finish(message, true);
             jobEnded();
             emit jobFinished(true);
             finishBackgroundTask();

@@ -28,6 +28,7 @@ class QTimer;
 namespace quantscope {
 
 class Checkpoint;
+struct Detection;
 class DistributionView;
 class JobProgressWidget;
 class LogView;
@@ -172,6 +173,7 @@ private:
 
     /// The document: the opened checkpoint and what it was opened from.
     std::shared_ptr<const Checkpoint> m_checkpoint;
+    std::shared_ptr<const Detection> m_quantized;
     OpenRequest m_documentRequest;
     bool m_hasDocument = false;
     QString m_documentName;
@@ -180,6 +182,7 @@ private:
     /// The paired activation: a tensor of m_activationCheckpoint, or of the document when null.
     QString m_activation;
     std::shared_ptr<const Checkpoint> m_activationCheckpoint;
+    std::shared_ptr<const Detection> m_activationQuantized;
     std::optional<OpenRequest> m_activationRequest;
 
     std::shared_ptr<const QuantizeJobResult> m_results;

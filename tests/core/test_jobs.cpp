@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// core/jobs: channel profiles, plot series, the Numbers rows and the session JSON round trip.
+#include "jobs/channel_profile.h"
+#include "jobs/metric_rows.h"
+#include "jobs/plot_data.h"
+#include "jobs/session.h"
+#include "util/error.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <limits>
+
+using namespace quantscope;
+
+TEST(ChannelProfile, AbsmaxPerColumnAndRowWithOutliers)
+{
+    // 4 × 6, column 4 an outlier, one NaN and one -inf that must not count.
+    std::vector<float> v(24, 0.1f);
+    for (int r = 0; r < 4; ++r)
+        v[static_cast<std::size_t>(r * 6 + 4)] = -5.0f - static_cast<float>(r);
+    v[1] = std::numeric_limits<float>::quiet_NaN();
+    v[7] = -std::numeric_limits<float>::infinity();
+    v[13] = 0.3f;
+    const Tensor t = Tensor::fromFloats({4, 6}, v);
+    const auto p = computeChannelProfiles(t, 2);
+    ASSERT_EQ(p.columns.absmax.size(), 6u);
+    ASSERT_EQ(p.rows.absmax.size(), 4u);
+    EXPECT_FLOAT_EQ(p.columns.absmax[4], 8.0f);
+    EXPECT_FLOAT_EQ(p.columns.absmax[1], 0.3f);
+    EXPECT_FLOAT_EQ(p.rows.absmax[3], 8.0f);
+    ASSERT_EQ(p.columns.top.size(), 2u);
+    EXPECT_EQ(p.columns.top[0].index, 4);
+    EXPECT_EQ(p.columns.top[1].index, 1);
+    EXPECT_NEAR(p.columns.median, 0.1, 1e-7);
+    EXPECT_NEAR(p.columns.top[0].ratio, 8.0 / 0.1, 1e-4);
+    // Rank ≥ 3 is viewed as [prod(leading), K].
+    const auto q = computeChannelProfiles(t.reshaped({2, 2, 6}), 1);
+    EXPECT_EQ(q.columns.absmax, p.columns.absmax);
+    EXPECT_EQ(q.rows.absmax.size(), 4u);
+}
+
+TEST(ChannelProfile, CancelStops)
+{
+    CancelToken cancel;
+    cancel.cancel();
+    const Tensor t = Tensor::zeros(DType::F32, {8, 8});
+    EXPECT_THROW(computeChannelProfiles(t, 4, &cancel), Cancelled);
+}
+
+TEST(PlotData, SeriesHaveOnePointPerBin)
+{
+    ErrorMetrics m;
+    m.w.lo = -1;
+    m.w.hi = 1;
+    m.w.counts = {1, 5, 3, 0};
+    m.wHat = m.w;
+    m.wHat.counts = {0, 7, 2, 0};
+    m.err.lo = -0.5;
+    m.err.hi = 0.5;
+    m.err.counts = {2, 2};
+    const auto d = prepareDistribution(m);
+    ASSERT_EQ(d.w.size(), 4u);
+    EXPECT_DOUBLE_EQ(d.w.x[0], -0.75);
+    EXPECT_DOUBLE_EQ(d.w.x[3], 0.75);
+    EXPECT_EQ(d.overlap.y, (std::vector<double>{0, 5, 2, 0}));
+    EXPECT_EQ(d.err.size(), 2u);
+    EXPECT_DOUBLE_EQ(d.binWidth, 0.5);
+    EXPECT_NEAR(symlogInverse(symlogForward(-0.37, 1e-3), 1e-3), -0.37, 1e-12);
+}
+
+namespace {
+QuantizeOutcome sampleOutcome()
+{
+    QuantizeOutcome o;
+    o.tensor = "model.layers.0.mlp.down_proj.weight";
+    o.config = "A";
+    o.spec = {{"method", "int"}, {"bits", 4}};
+    o.method = "int";
+    o.device = "cpu";
+    o.timeMs = 12.5;
+    o.metrics.numel = 100;
+    o.metrics.counted = 99;
+    o.metrics.mse = 1.0 / 3.0;
+    o.metrics.rmse = std::sqrt(1.0 / 3.0);
+    o.metrics.sqnrDb = std::numeric_limits<double>::infinity();
+    o.metrics.relFrobenius = 0.1 + 0.2;
+    o.metrics.cosine = std::nullopt;
+    o.metrics.w.lo = -0.1;
+    o.metrics.w.hi = 0.3;
+    o.metrics.w.counts = {1, 2, 3};
+    o.metrics.wHat = o.metrics.w;
+    o.metrics.err.counts = {4};
+    o.metrics.statsIn.finiteCount = 99;
+    o.metrics.statsIn.nanCount = 1;
+    o.metrics.statsIn.mean = 1e-300;
+    o.metrics.statsIn.skewness = -0.0;
+    o.bitsPerElement = 4.25;
+    o.storedBytes = 557056;
+    o.plot = prepareDistribution(o.metrics);
+    return o;
+}
+} // namespace
+
+TEST(MetricRows, KeysFollowTheCliJson)
+{
+    const auto o = sampleOutcome();
+    EXPECT_EQ(toCliJson(metricValue(o, "metrics.sqnr_db")), "inf");
+    EXPECT_TRUE(toCliJson(metricValue(o, "metrics.cosine")).is_null());
+    EXPECT_EQ(toCliJson(metricValue(o, "metrics.bytes")), 557056);
+    EXPECT_EQ(toCliJson(metricValue(o, "stats_in.nan_count")), 1);
+    EXPECT_EQ(toCliJson(metricValue(o, "device")), "cpu");
+    const auto j = outcomeSummaryJson(o);
+    for (const auto &row : metricRows()) {
+        const auto dot = row.key.find('.');
+        if (dot == std::string::npos)
+            EXPECT_TRUE(j.contains(row.key)) << row.key;
+        else
+            EXPECT_TRUE(j[row.key.substr(0, dot)].contains(row.key.substr(dot + 1))) << row.key;
+    }
+    QuantizeOutcome failed = o;
+    failed.error = "bad spec";
+    EXPECT_TRUE(toCliJson(metricValue(failed, "metrics.mse")).is_null());
+}
+
+TEST(Session, RoundTripsExactly)
+{
+    Session s;
+    s.checkpoint = SessionSource{"/data/model", false, true};
+    s.activation = "act";
+    s.activationSource = SessionSource{"/data/act.npy", false, false};
+    s.selected = {"a", "b"};
+    s.device = "cpu";
+    s.bins = 64;
+    s.symlog = true;
+    s.configs = {{"A", {{"method", "int"}, {"bits", 3}}}, {"B", {{"method", "fp8"}}}};
+    s.results.outcomes = {sampleOutcome()};
+    TensorProfile p;
+    p.tensor = "a";
+    p.shape = {2, 3};
+    p.dtype = "BF16";
+    p.channels = computeChannelProfiles(
+        Tensor::fromFloats({2, 3}, std::vector<float>{0.1f, -7.3f, 1e-30f, 2, 3, 4}), 2);
+    p.activation = "act";
+    p.activationColumns = p.channels.columns;
+    s.results.tensors = {p};
+    s.results.warnings = {"w"};
+    s.view = {{"tab", 1}};
+
+    const auto j = sessionToJson(s);
+    const auto text = j.dump();
+    const auto back = sessionFromJson(nlohmann::json::parse(text));
+    EXPECT_EQ(sessionToJson(back).dump(), text);
+    ASSERT_EQ(back.results.outcomes.size(), 1u);
+    const auto &o = back.results.outcomes[0];
+    EXPECT_TRUE(std::isinf(o.metrics.sqnrDb));
+    EXPECT_EQ(o.metrics.relFrobenius, 0.1 + 0.2); // exact, not close
+    EXPECT_EQ(o.metrics.statsIn.mean, 1e-300);
+    EXPECT_TRUE(std::signbit(*o.metrics.statsIn.skewness));
+    EXPECT_FALSE(o.metrics.cosine.has_value());
+    EXPECT_EQ(o.plot.w.size(), 3u); // the series are prepared again on reading
+    EXPECT_EQ(back.results.tensors[0].channels.columns.top.size(), 2u);
+    EXPECT_EQ(back.results.tensors[0].channels.columns.absmax, p.channels.columns.absmax);
+    ASSERT_TRUE(back.checkpoint.has_value());
+    EXPECT_TRUE(back.checkpoint->lenient);
+    EXPECT_EQ(back.configs[1].spec["method"], "fp8");
+}
+
+TEST(Session, RefusesWhatItCannotRead)
+{
+    EXPECT_THROW(sessionFromJson({{"format", "other"}}), FormatError);
+    auto j = sessionToJson(Session{});
+    j["version"] = kSessionVersion + 1;
+    EXPECT_THROW(sessionFromJson(j), FormatError);
+    j = sessionToJson(Session{});
+    j.erase("configurations");
+    EXPECT_THROW(sessionFromJson(j), FormatError);
+    j = sessionToJson(Session{});
+    j["bins"] = "many";
+    EXPECT_THROW(sessionFromJson(j), FormatError);
+}
