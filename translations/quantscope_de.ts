@@ -16,12 +16,310 @@
         <translation>datei</translation>
     </message>
     <message>
-        <source>A .safetensors file, a model.safetensors.index.json or a checkpoint folder. Without it, the built-in demo opens.</source>
-        <translation>Eine .safetensors-Datei, eine model.safetensors.index.json oder ein Checkpoint-Ordner. Ohne Angabe öffnet sich die eingebaute Demo.</translation>
-    </message>
-    <message>
         <source>Give at most one path to open.</source>
         <translation>Höchstens einen Pfad zum Öffnen angeben.</translation>
+    </message>
+    <message>
+        <source>Once the checkpoint is open, quantize a weight of it with three configurations (for screenshots and first looks).</source>
+        <translation>Sobald der Checkpoint geöffnet ist, ein Gewicht daraus mit drei Konfigurationen quantisieren (für Screenshots und einen ersten Eindruck).</translation>
+    </message>
+    <message>
+        <source>A .safetensors file, a model.safetensors.index.json, a checkpoint folder, a .npy/.npz file or a .qscope session. Without it, the built-in demo opens.</source>
+        <translation>Eine .safetensors-Datei, eine model.safetensors.index.json, ein Checkpoint-Ordner, eine .npy/.npz-Datei oder eine .qscope-Sitzung. Ohne Angabe öffnet sich die eingebaute Demo.</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ChannelPlot</name>
+    <message>
+        <source>max |w|</source>
+        <translation>max |w|</translation>
+    </message>
+    <message>
+        <source>max |x|</source>
+        <translation>max |x|</translation>
+    </message>
+    <message>
+        <source>input channel (column)</source>
+        <translation>Eingangskanal (Spalte)</translation>
+    </message>
+    <message>
+        <source>output channel (row)</source>
+        <translation>Ausgangskanal (Zeile)</translation>
+    </message>
+    <message>
+        <source>channel max |w|</source>
+        <translation>Kanal-Maximum |w|</translation>
+    </message>
+    <message>
+        <source>top outlier channels</source>
+        <translation>stärkste Ausreißerkanäle</translation>
+    </message>
+    <message>
+        <source>activation max |x|</source>
+        <translation>Aktivierung max |x|</translation>
+    </message>
+    <message>
+        <source>channel %1: max |w| %2</source>
+        <translation>Kanal %1: max |w| %2</translation>
+    </message>
+    <message>
+        <source> (%1× the median channel)</source>
+        <translation> (%1× der Median-Kanal)</translation>
+    </message>
+    <message>
+        <source>activation: max |x| %1</source>
+        <translation>Aktivierung: max |x| %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CheckpointLoader</name>
+    <message>
+        <source>not quantized</source>
+        <translation>nicht quantisiert</translation>
+    </message>
+    <message>
+        <source>%1 elements, no scale found</source>
+        <translation>%1-Elemente, keine Skala gefunden</translation>
+    </message>
+    <message>
+        <source>%1 integers (codes, indices or packed words)</source>
+        <translation>%1-Ganzzahlen (Codes, Indizes oder gepackte Wörter)</translation>
+    </message>
+    <message>
+        <source>quantized</source>
+        <translation>quantisiert</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::DistributionView</name>
+    <message>
+        <source>The tensor shown (every tensor of the last run)</source>
+        <translation>Der angezeigte Tensor (jeder Tensor des letzten Laufs)</translation>
+    </message>
+    <message>
+        <source>The configuration whose overlap with W is shaded</source>
+        <translation>Die Konfiguration, deren Überlappung mit W schattiert ist</translation>
+    </message>
+    <message>
+        <source>Input channels</source>
+        <translation>Eingangskanäle</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>Ausgangskanäle</translation>
+    </message>
+    <message>
+        <source>Channel maxima per column (input channel, what activation outliers hit) or per row (output channel, what per-channel scales see)</source>
+        <translation>Kanal-Maxima je Spalte (Eingangskanal, dort treffen Aktivierungs-Ausreißer) oder je Zeile (Ausgangskanal, das sehen kanalweise Skalen)</translation>
+    </message>
+    <message>
+        <source>&amp;Log counts</source>
+        <translation>&amp;Logarithmische Häufigkeiten</translation>
+    </message>
+    <message>
+        <source>Logarithmic count axis: the tails, where the error lives, stay visible</source>
+        <translation>Logarithmische Häufigkeitsachse: die Ränder, wo der Fehler entsteht, bleiben sichtbar</translation>
+    </message>
+    <message>
+        <source>Tensor:</source>
+        <translation>Tensor:</translation>
+    </message>
+    <message>
+        <source>Shade:</source>
+        <translation>Schattieren:</translation>
+    </message>
+    <message>
+        <source>max |w|</source>
+        <translation>max |w|</translation>
+    </message>
+    <message>
+        <source>How many times larger than the median channel&apos;s maximum</source>
+        <translation>Wie viel mal größer als das Maximum des Median-Kanals</translation>
+    </message>
+    <message>
+        <source>The paired activation&apos;s maximum in the same input channel</source>
+        <translation>Das Maximum der gekoppelten Aktivierung im selben Eingangskanal</translation>
+    </message>
+    <message>
+        <source>The channels with the largest maxima: they set the scale of every group they are in</source>
+        <translation>Die Kanäle mit den größten Maxima: sie bestimmen die Skala jeder Gruppe, in der sie liegen</translation>
+    </message>
+    <message>
+        <source>No tensor in the results.</source>
+        <translation>Kein Tensor in den Ergebnissen.</translation>
+    </message>
+    <message>
+        <source>Select tensors in the browser and press Run to see how each configuration changes their values.</source>
+        <translation>Tensoren im Browser auswählen und „Ausführen“ drücken, um zu sehen, wie jede Konfiguration ihre Werte verändert.</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>%1: overlap %2, rel. error %3, %4 bits/element</source>
+        <translation>%1: Überlappung %2, rel. Fehler %3, %4 Bit/Element</translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n value(s) of Ŵ outside W&apos;s range)</source>
+        <translation>
+            <numerusform> (%n Wert von Ŵ außerhalb des Bereichs von W)</numerusform>
+            <numerusform> (%n Werte von Ŵ außerhalb des Bereichs von W)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Could not read this tensor: %1</source>
+        <translation>Dieser Tensor konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Ch.</source>
+        <translation>Kanal</translation>
+    </message>
+    <message>
+        <source>× med.</source>
+        <translation>× Med.</translation>
+    </message>
+    <message>
+        <source>act. |x|</source>
+        <translation>Akt. |x|</translation>
+    </message>
+    <message>
+        <source>Channel index</source>
+        <translation>Kanalindex</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ErrorHistogramPlot</name>
+    <message>
+        <source>error W − Ŵ</source>
+        <translation>Fehler W − Ŵ</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>error %1</source>
+        <translation>Fehler %1</translation>
+    </message>
+    <message>
+        <source>error ≈ %1</source>
+        <translation>Fehler ≈ %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 in [%3, %4)</source>
+        <translation>%1: %2 in [%3, %4)</translation>
+    </message>
+    <message>
+        <source>%1: outside its range</source>
+        <translation>%1: außerhalb seines Bereichs</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HistogramPlot</name>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>overlap W ∩ Ŵ %1</source>
+        <translation>Überlappung W ∩ Ŵ %1</translation>
+    </message>
+    <message>
+        <source>W (original)</source>
+        <translation>W (Original)</translation>
+    </message>
+    <message>
+        <source>Ŵ %1</source>
+        <translation>Ŵ %1</translation>
+    </message>
+    <message>
+        <source>value (symlog bins)</source>
+        <translation>Wert (symlog-Klassen)</translation>
+    </message>
+    <message>
+        <source>bin %1: [%2, %3)</source>
+        <translation>Klasse %1: [%2, %3)</translation>
+    </message>
+    <message>
+        <source>W: %1</source>
+        <translation>W: %1</translation>
+    </message>
+    <message>
+        <source>Ŵ %1: %2</source>
+        <translation>Ŵ %1: %2</translation>
+    </message>
+    <message>
+        <source>shared with %1: %2</source>
+        <translation>gemeinsam mit %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobProgressWidget</name>
+    <message>
+        <source>No job running.</source>
+        <translation>Kein Auftrag läuft.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running job (Esc); its partial result is discarded</source>
+        <translation>Den laufenden Auftrag anhalten (Esc); sein Teilergebnis wird verworfen</translation>
+    </message>
+    <message>
+        <source>estimating…</source>
+        <translation>wird geschätzt…</translation>
+    </message>
+    <message>
+        <source>less than a second left</source>
+        <translation>weniger als eine Sekunde übrig</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n s left</source>
+        <translation>
+            <numerusform>noch etwa %n s</numerusform>
+            <numerusform>noch etwa %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n min left</source>
+        <translation>
+            <numerusform>noch etwa %n min</numerusform>
+            <numerusform>noch etwa %n min</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LogView</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>&amp;Leeren</translation>
     </message>
 </context>
 <context>
@@ -29,10 +327,6 @@
     <message>
         <source>&amp;Open…</source>
         <translation>Ö&amp;ffnen…</translation>
-    </message>
-    <message>
-        <source>Open a .safetensors file or a sharded checkpoint&apos;s index</source>
-        <translation>Eine .safetensors-Datei oder den Index eines aufgeteilten Checkpoints öffnen</translation>
     </message>
     <message>
         <source>Open &amp;Folder…</source>
@@ -81,10 +375,6 @@
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>Filter tensors by name (wildcards: * ?)</source>
-        <translation>Tensoren nach Namen filtern (Platzhalter: * ?)</translation>
     </message>
     <message>
         <source>Compute device: detecting…</source>
@@ -194,20 +484,12 @@
         <translation>Checkpoint-Ordner öffnen</translation>
     </message>
     <message>
-        <source>No Recent Checkpoints</source>
-        <translation>Keine zuletzt geöffneten Checkpoints</translation>
-    </message>
-    <message>
         <source>&amp;Clear List</source>
         <translation>Liste &amp;leeren</translation>
     </message>
     <message>
         <source>still being detected</source>
         <translation>wird noch ermittelt</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;A workbench for quantizing the tensors of large language models.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Compute device:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU backends in this build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %4&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank für die Quantisierung der Tensoren großer Sprachmodelle.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Rechengerät:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU-Backends in diesem Build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %4&lt;/p&gt;</translation>
     </message>
     <message>
         <source>About Quantscope</source>
@@ -224,9 +506,880 @@
             <numerusform>Demo mit %n Warnungen geöffnet</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Quantscope %1; jobs run on %n thread(s)</source>
+        <translation>
+            <numerusform>Quantscope %1; Aufträge laufen auf %n Thread</numerusform>
+            <numerusform>Quantscope %1; Aufträge laufen auf %n Threads</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)</source>
-        <translation>Checkpoints (*.safetensors *.safetensors.index.json);;Alle Dateien (*)</translation>
+        <source>Open a .safetensors file, a sharded checkpoint&apos;s index, a .npy/.npz file or a session</source>
+        <translation>Eine .safetensors-Datei, den Index eines aufgeteilten Checkpoints, eine .npy/.npz-Datei oder eine Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>&amp;Sitzung öffnen…</translation>
+    </message>
+    <message>
+        <source>Restore a saved .qscope session</source>
+        <translation>Eine gespeicherte .qscope-Sitzung wiederherstellen</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session</source>
+        <translation>Sitzung &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Save the checkpoint, selection, configurations and results as a .qscope file</source>
+        <translation>Checkpoint, Auswahl, Konfigurationen und Ergebnisse als .qscope-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As…</source>
+        <translation>Sitzung speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <source>Pair Activation from &amp;File…</source>
+        <translation>Aktivierung aus &amp;Datei koppeln…</translation>
+    </message>
+    <message>
+        <source>Open an activation tensor (.npy, .npz, .safetensors) to compare its channel maxima with the weights&apos;</source>
+        <translation>Einen Aktivierungstensor (.npy, .npz, .safetensors) öffnen, um seine Kanal-Maxima mit denen der Gewichte zu vergleichen</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Quantize the selected tensors with every configuration</source>
+        <translation>Die ausgewählten Tensoren mit jeder Konfiguration quantisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job</source>
+        <translation>Auftrag a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <source>&amp;Add Configuration</source>
+        <translation>Konfiguration &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Compare one more configuration (up to four)</source>
+        <translation>Eine weitere Konfiguration vergleichen (bis zu vier)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Distribution</source>
+        <translation>&amp;Verteilung</translation>
+    </message>
+    <message>
+        <source>W and Ŵ histograms, the error, and per-channel maxima</source>
+        <translation>Histogramme von W und Ŵ, der Fehler und die Kanal-Maxima</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers</source>
+        <translation>&amp;Zahlen</translation>
+    </message>
+    <message>
+        <source>Every metric of every configuration; copy or export them</source>
+        <translation>Jede Kennzahl jeder Konfiguration; kopieren oder exportieren</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>Tensoren</translation>
+    </message>
+    <message>
+        <source>Quantizer</source>
+        <translation>Quantisierer</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Auftrag</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Quantize</source>
+        <translation>&amp;Quantisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>&amp;System</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>Compute device %1</source>
+        <translation>Rechengerät %1</translation>
+    </message>
+    <message>
+        <source>No GPU: %1</source>
+        <translation>Keine GPU: %1</translation>
+    </message>
+    <message>
+        <source>Could not detect the compute devices: %1</source>
+        <translation>Die Rechengeräte konnten nicht erkannt werden: %1</translation>
+    </message>
+    <message>
+        <source>Paired the demo&apos;s activation %1 (%2)</source>
+        <translation>Die Aktivierung %1 der Demo gekoppelt (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s)</source>
+        <translation>
+            <numerusform>%1: %n Tensor</numerusform>
+            <numerusform>%1: %n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Paired %1 as the activation; the next run shows its channel maxima</source>
+        <translation>%1 als Aktivierung gekoppelt; der nächste Lauf zeigt ihre Kanal-Maxima</translation>
+    </message>
+    <message>
+        <source>Could not open the activation file “%1”: %2</source>
+        <translation>Die Aktivierungsdatei „%1“ konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>“%1” holds no tensor to pair</source>
+        <translation>„%1“ enthält keinen Tensor zum Koppeln</translation>
+    </message>
+    <message>
+        <source>Paired %1 from %2 as the activation</source>
+        <translation>%1 aus %2 als Aktivierung gekoppelt</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint first</source>
+        <translation>Zuerst einen Checkpoint öffnen</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors to quantize</source>
+        <translation>Einen oder mehrere Tensoren zum Quantisieren auswählen</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors in the Tensors dock, then Run.</source>
+        <translation>Im Tensoren-Fenster einen oder mehrere Tensoren auswählen, dann „Ausführen“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantizing %n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor wird quantisiert</numerusform>
+            <numerusform>%n Tensoren werden quantisiert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n Konfiguration</numerusform>
+            <numerusform> × %n Konfigurationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on %2 failed: %3</source>
+        <translation>%1 auf %2 fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n run(s)</source>
+        <translation>
+            <numerusform>%n Lauf beendet</numerusform>
+            <numerusform>%n Läufe beendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> in %1 ms</source>
+        <translation> in %1 ms</translation>
+    </message>
+    <message>
+        <source> in %1 s</source>
+        <translation> in %1 s</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n failed (see the log)</source>
+        <translation>
+            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
+            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The quantization job failed: %1</source>
+        <translation>Der Quantisierungsauftrag ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Quantization Failed</source>
+        <translation>Quantisierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The quantization job failed.</source>
+        <translation>Der Quantisierungsauftrag ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Cancelled; the partial result was discarded.</source>
+        <translation>Abgebrochen; das Teilergebnis wurde verworfen.</translation>
+    </message>
+    <message>
+        <source>Job cancelled</source>
+        <translation>Auftrag abgebrochen</translation>
+    </message>
+    <message>
+        <source>Could not save the session “%1”: %2</source>
+        <translation>Die Sitzung „%1“ konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Could Not Save Session</source>
+        <translation>Sitzung konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Quantscope could not save “%1”.</source>
+        <translation>Quantscope konnte „%1“ nicht speichern.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Saved the session %1</source>
+        <translation>Sitzung %1 gespeichert</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>kein gültiges JSON (%1)</translation>
+    </message>
+    <message>
+        <source>Could not open the session “%1”: %2</source>
+        <translation>Die Sitzung „%1“ konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Could Not Open Session</source>
+        <translation>Sitzung konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Quantscope could not open the session “%1”.</source>
+        <translation>Quantscope konnte die Sitzung „%1“ nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Opened the session %1</source>
+        <translation>Sitzung %1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;All files (*)</source>
+        <translation>Checkpoints und Sitzungen (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>Quantscope sessions (*.qscope)</source>
+        <translation>Quantscope-Sitzungen (*.qscope)</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>Sitzung speichern</translation>
+    </message>
+    <message>
+        <source>session</source>
+        <translation>sitzung</translation>
+    </message>
+    <message>
+        <source>Pair Activation from File</source>
+        <translation>Aktivierung aus Datei koppeln</translation>
+    </message>
+    <message>
+        <source>Tensors (*.npy *.npz *.safetensors);;All files (*)</source>
+        <translation>Tensoren (*.npy *.npz *.safetensors);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1 (fehlt)</translation>
+    </message>
+    <message>
+        <source>No Recent Files</source>
+        <translation>Keine zuletzt geöffneten Dateien</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;A workbench for quantizing the tensors of large language models.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Compute device:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU backends in this build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Job threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Quantisieren der Tensoren großer Sprachmodelle.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Rechengerät:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU-Backends in diesem Build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Auftrags-Threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::NumbersModel</name>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>This run failed: %1</source>
+        <translation>Dieser Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1
+%2 = %3</source>
+        <translation>%1
+%2 = %3</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Configuration %1 on %2
+%3</source>
+        <translation>Konfiguration %1 auf %2
+%3</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Relative error ‖W−Ŵ‖/‖W‖</source>
+        <translation>Relativer Fehler ‖W−Ŵ‖/‖W‖</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <source>Max |error|</source>
+        <translation>Max. |Fehler|</translation>
+    </message>
+    <message>
+        <source>Cosine similarity</source>
+        <translation>Kosinus-Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>|error| p50</source>
+        <translation>|Fehler| p50</translation>
+    </message>
+    <message>
+        <source>|error| p90</source>
+        <translation>|Fehler| p90</translation>
+    </message>
+    <message>
+        <source>|error| p99</source>
+        <translation>|Fehler| p99</translation>
+    </message>
+    <message>
+        <source>|error| p99.9</source>
+        <translation>|Fehler| p99,9</translation>
+    </message>
+    <message>
+        <source>Histogram overlap</source>
+        <translation>Histogramm-Überlappung</translation>
+    </message>
+    <message>
+        <source>Bits per element</source>
+        <translation>Bit pro Element</translation>
+    </message>
+    <message>
+        <source>Stored bytes</source>
+        <translation>Gespeicherte Bytes</translation>
+    </message>
+    <message>
+        <source>Ragged groups</source>
+        <translation>Unvollständige Gruppen</translation>
+    </message>
+    <message>
+        <source>Non-finite groups</source>
+        <translation>Nicht-endliche Gruppen</translation>
+    </message>
+    <message>
+        <source>W min</source>
+        <translation>W Minimum</translation>
+    </message>
+    <message>
+        <source>W max</source>
+        <translation>W Maximum</translation>
+    </message>
+    <message>
+        <source>W mean</source>
+        <translation>W Mittelwert</translation>
+    </message>
+    <message>
+        <source>W std</source>
+        <translation>W Standardabweichung</translation>
+    </message>
+    <message>
+        <source>W skewness</source>
+        <translation>W Schiefe</translation>
+    </message>
+    <message>
+        <source>W excess kurtosis</source>
+        <translation>W Exzess-Kurtosis</translation>
+    </message>
+    <message>
+        <source>W NaN count</source>
+        <translation>W Anzahl NaN</translation>
+    </message>
+    <message>
+        <source>W Inf count</source>
+        <translation>W Anzahl Inf</translation>
+    </message>
+    <message>
+        <source>Ŵ min</source>
+        <translation>Ŵ Minimum</translation>
+    </message>
+    <message>
+        <source>Ŵ max</source>
+        <translation>Ŵ Maximum</translation>
+    </message>
+    <message>
+        <source>Ŵ mean</source>
+        <translation>Ŵ Mittelwert</translation>
+    </message>
+    <message>
+        <source>Ŵ std</source>
+        <translation>Ŵ Standardabweichung</translation>
+    </message>
+    <message>
+        <source>Ŵ skewness</source>
+        <translation>Ŵ Schiefe</translation>
+    </message>
+    <message>
+        <source>Ŵ excess kurtosis</source>
+        <translation>Ŵ Exzess-Kurtosis</translation>
+    </message>
+    <message>
+        <source>Ŵ NaN count</source>
+        <translation>Ŵ Anzahl NaN</translation>
+    </message>
+    <message>
+        <source>Ŵ Inf count</source>
+        <translation>Ŵ Anzahl Inf</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>Zeit (ms)</translation>
+    </message>
+    <message>
+        <source>Size of the whole error relative to the size of the tensor; 0.01 = 1 %</source>
+        <translation>Größe des gesamten Fehlers relativ zur Größe des Tensors; 0,01 = 1 %</translation>
+    </message>
+    <message>
+        <source>Signal-to-quantization-noise ratio, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ one more bit</source>
+        <translation>Signal-Quantisierungsrausch-Verhältnis, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ ein Bit mehr</translation>
+    </message>
+    <message>
+        <source>Mean of the squared error (w−ŵ)²</source>
+        <translation>Mittelwert des quadrierten Fehlers (w−ŵ)²</translation>
+    </message>
+    <message>
+        <source>Square root of the MSE, in the tensor&apos;s units</source>
+        <translation>Wurzel aus dem MSE, in den Einheiten des Tensors</translation>
+    </message>
+    <message>
+        <source>Largest error of any single element (often an outlier or a clipped value)</source>
+        <translation>Größter Fehler eines einzelnen Elements (oft ein Ausreißer oder ein abgeschnittener Wert)</translation>
+    </message>
+    <message>
+        <source>Cosine of the angle between W and Ŵ as vectors; 1 = same direction</source>
+        <translation>Kosinus des Winkels zwischen W und Ŵ als Vektoren; 1 = gleiche Richtung</translation>
+    </message>
+    <message>
+        <source>Half of the elements have a smaller |error|</source>
+        <translation>Die Hälfte der Elemente hat einen kleineren |Fehler|</translation>
+    </message>
+    <message>
+        <source>90 % of the elements have a smaller |error|</source>
+        <translation>90 % der Elemente haben einen kleineren |Fehler|</translation>
+    </message>
+    <message>
+        <source>99 % of the elements have a smaller |error|</source>
+        <translation>99 % der Elemente haben einen kleineren |Fehler|</translation>
+    </message>
+    <message>
+        <source>99.9 % of the elements have a smaller |error|: the tail</source>
+        <translation>99,9 % der Elemente haben einen kleineren |Fehler|: der Rand</translation>
+    </message>
+    <message>
+        <source>Shared area of the W and Ŵ histograms; 1 = same distribution of values</source>
+        <translation>Gemeinsame Fläche der Histogramme von W und Ŵ; 1 = gleiche Werteverteilung</translation>
+    </message>
+    <message>
+        <source>Stored bits per weight, codes plus scales and zero points</source>
+        <translation>Gespeicherte Bit pro Gewicht, Codes samt Skalen und Nullpunkten</translation>
+    </message>
+    <message>
+        <source>Bytes the quantized tensor takes: codes, scales and zero points</source>
+        <translation>Bytes, die der quantisierte Tensor belegt: Codes, Skalen und Nullpunkte</translation>
+    </message>
+    <message>
+        <source>Whether the last group or block is shorter than the others</source>
+        <translation>Ob die letzte Gruppe oder der letzte Block kürzer ist als die anderen</translation>
+    </message>
+    <message>
+        <source>Groups with a NaN or Inf input, coded as 0</source>
+        <translation>Gruppen mit NaN- oder Inf-Eingabe, als 0 codiert</translation>
+    </message>
+    <message>
+        <source>Smallest finite value of W</source>
+        <translation>Kleinster endlicher Wert von W</translation>
+    </message>
+    <message>
+        <source>Largest finite value of W</source>
+        <translation>Größter endlicher Wert von W</translation>
+    </message>
+    <message>
+        <source>Mean of W</source>
+        <translation>Mittelwert von W</translation>
+    </message>
+    <message>
+        <source>Standard deviation of W (population)</source>
+        <translation>Standardabweichung von W (Grundgesamtheit)</translation>
+    </message>
+    <message>
+        <source>Asymmetry of W&apos;s distribution; 0 = symmetric</source>
+        <translation>Asymmetrie der Verteilung von W; 0 = symmetrisch</translation>
+    </message>
+    <message>
+        <source>Heaviness of W&apos;s tails; 0 = Gaussian, large = outliers that stretch the scales</source>
+        <translation>Schwere der Ränder von W; 0 = gaußsch, groß = Ausreißer, die die Skalen dehnen</translation>
+    </message>
+    <message>
+        <source>Elements of W that are NaN</source>
+        <translation>Elemente von W, die NaN sind</translation>
+    </message>
+    <message>
+        <source>Elements of W that are ±Inf</source>
+        <translation>Elemente von W, die ±Inf sind</translation>
+    </message>
+    <message>
+        <source>Smallest value of Ŵ</source>
+        <translation>Kleinster Wert von Ŵ</translation>
+    </message>
+    <message>
+        <source>Largest value of Ŵ</source>
+        <translation>Größter Wert von Ŵ</translation>
+    </message>
+    <message>
+        <source>Mean of Ŵ; a shift from W&apos;s mean is a bias</source>
+        <translation>Mittelwert von Ŵ; eine Verschiebung gegenüber dem Mittelwert von W ist ein systematischer Fehler</translation>
+    </message>
+    <message>
+        <source>Standard deviation of Ŵ</source>
+        <translation>Standardabweichung von Ŵ</translation>
+    </message>
+    <message>
+        <source>Asymmetry of Ŵ&apos;s distribution</source>
+        <translation>Asymmetrie der Verteilung von Ŵ</translation>
+    </message>
+    <message>
+        <source>Heaviness of Ŵ&apos;s tails</source>
+        <translation>Schwere der Ränder von Ŵ</translation>
+    </message>
+    <message>
+        <source>Elements of Ŵ that are NaN</source>
+        <translation>Elemente von Ŵ, die NaN sind</translation>
+    </message>
+    <message>
+        <source>Elements of Ŵ that are ±Inf</source>
+        <translation>Elemente von Ŵ, die ±Inf sind</translation>
+    </message>
+    <message>
+        <source>The device that ran the quantizer and the metrics</source>
+        <translation>Das Gerät, auf dem Quantisierer und Kennzahlen liefen</translation>
+    </message>
+    <message>
+        <source>Wall-clock time of quantizing and measuring</source>
+        <translation>Gemessene Zeit für Quantisieren und Messen</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::NumbersView</name>
+    <message>
+        <source>Could not write “%1”: %2</source>
+        <translation>„%1“ konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the selected cells (all when none is selected) as tab-separated text at full precision</source>
+        <translation>Die ausgewählten Zellen (alle, wenn keine ausgewählt ist) als tabulatorgetrennten Text in voller Genauigkeit kopieren</translation>
+    </message>
+    <message>
+        <source>Export C&amp;SV…</source>
+        <translation>C&amp;SV exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>&amp;JSON exportieren…</translation>
+    </message>
+    <message>
+        <source>The same keys as quantscope-cli quantize --json</source>
+        <translation>Dieselben Schlüssel wie quantscope-cli quantize --json</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Export Numbers as JSON</source>
+        <translation>Zahlen als JSON exportieren</translation>
+    </message>
+    <message>
+        <source>Export Numbers as CSV</source>
+        <translation>Zahlen als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV-Tabellen (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::PlotWidget</name>
+    <message>
+        <source>Could not write “%1”.</source>
+        <translation>„%1“ konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Export as &amp;PNG…</source>
+        <translation>Als &amp;PNG exportieren…</translation>
+    </message>
+    <message>
+        <source>Export as &amp;SVG…</source>
+        <translation>Als &amp;SVG exportieren…</translation>
+    </message>
+    <message>
+        <source>Export as P&amp;DF…</source>
+        <translation>Als P&amp;DF exportieren…</translation>
+    </message>
+    <message>
+        <source>Export Data as &amp;CSV…</source>
+        <translation>Daten als &amp;CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>&amp;Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawings (*.svg)</source>
+        <translation>SVG-Zeichnungen (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF-Dokumente (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV-Tabellen (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Plot</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::QuantizerPanel</name>
+    <message>
+        <source>Auto</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Auto uses the GPU when there is one and it has the method, else the CPU. Both give the same codes.</source>
+        <translation>Automatisch nimmt die GPU, wenn es eine gibt und sie das Verfahren kann, sonst die CPU. Beide liefern dieselben Codes.</translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation>&amp;Gerät:</translation>
+    </message>
+    <message>
+        <source>Histogram bins over W&apos;s range (the overlap depends on it)</source>
+        <translation>Histogrammklassen über den Wertebereich von W (die Überlappung hängt davon ab)</translation>
+    </message>
+    <message>
+        <source>s&amp;ymlog x</source>
+        <translation>s&amp;ymlog x</translation>
+    </message>
+    <message>
+        <source>Bin on sign(x)·log10(1 + |x|/t), t = 10⁻³·max|W|: shows the tails and the values near zero at once</source>
+        <translation>Klassen über sign(x)·log10(1 + |x|/t), t = 10⁻³·max|W|: zeigt die Ränder und die Werte nahe null zugleich</translation>
+    </message>
+    <message>
+        <source>&amp;Bins:</source>
+        <translation>&amp;Klassen:</translation>
+    </message>
+    <message>
+        <source>Unpair</source>
+        <translation>Entkoppeln</translation>
+    </message>
+    <message>
+        <source>Stop pairing the activation with the weights</source>
+        <translation>Die Aktivierung nicht mehr mit den Gewichten koppeln</translation>
+    </message>
+    <message>
+        <source>Activation:</source>
+        <translation>Aktivierung:</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Quantize the selected tensors with every configuration (Ctrl+R)</source>
+        <translation>Die ausgewählten Tensoren mit jeder Konfiguration quantisieren (Strg+R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Configuration %1: this Quantscope has no method “%2”</source>
+        <translation>Konfiguration %1: dieses Quantscope kennt das Verfahren „%2“ nicht</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Verfahren</translation>
+    </message>
+    <message>
+        <source>Configuration %1: its colour in every plot</source>
+        <translation>Konfiguration %1: ihre Farbe in jedem Diagramm</translation>
+    </message>
+    <message>
+        <source>Remove configuration %1</source>
+        <translation>Konfiguration %1 entfernen</translation>
+    </message>
+    <message>
+        <source>Method %1 has no “%2”</source>
+        <translation>Verfahren %1 hat kein „%2“</translation>
+    </message>
+    <message>
+        <source>+ Add</source>
+        <translation>+ Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Compare another configuration (up to %1)</source>
+        <translation>Eine weitere Konfiguration vergleichen (bis zu %1)</translation>
+    </message>
+    <message>
+        <source>none (right-click a tensor to pair one)</source>
+        <translation>keine (Rechtsklick auf einen Tensor, um ihn zu koppeln)</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1 aus %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorBrowser</name>
+    <message>
+        <source>Filter by name…</source>
+        <translation>Nach Name filtern…</translation>
+    </message>
+    <message>
+        <source>Wildcard</source>
+        <translation>Platzhalter</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>Regex</translation>
+    </message>
+    <message>
+        <source>Wildcard: * and ? (e.g. layers.*.down_proj). Regex: a regular expression (e.g. experts\.[0-3]\.). Both ignore case and match anywhere in the name.</source>
+        <translation>Platzhalter: * und ? (z. B. layers.*.down_proj). Regex: ein regulärer Ausdruck (z. B. experts\.[0-3]\.). Beide ignorieren Groß-/Kleinschreibung und passen an jeder Stelle des Namens.</translation>
+    </message>
+    <message>
+        <source>Not a valid regular expression: %1</source>
+        <translation>Kein gültiger regulärer Ausdruck: %1</translation>
+    </message>
+    <message>
+        <source>Pair as &amp;Activation</source>
+        <translation>Als &amp;Aktivierung koppeln</translation>
+    </message>
+    <message>
+        <source>Show this tensor&apos;s channel maxima next to each weight you quantize</source>
+        <translation>Die Kanal-Maxima dieses Tensors neben jedem quantisierten Gewicht zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Unpair Activation</source>
+        <translation>Aktivierung &amp;entkoppeln</translation>
+    </message>
+    <message>
+        <source>&amp;Expand All</source>
+        <translation>Alle a&amp;ufklappen</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse All</source>
+        <translation>Alle &amp;zuklappen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n tensor(s) selected</source>
+        <translation>
+            <numerusform>%1 von %n Tensor ausgewählt</numerusform>
+            <numerusform>%1 von %n Tensoren ausgewählt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor</numerusform>
+            <numerusform>%n Tensoren</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -274,6 +1427,74 @@
     <message>
         <source>Bytes the tensor occupies in its file</source>
         <translation>Bytes, die der Tensor in seiner Datei belegt</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorTreeModel</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor</numerusform>
+            <numerusform>%n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · paired activation</source>
+        <translation>%1 · gekoppelte Aktivierung</translation>
+    </message>
+    <message>
+        <source>%1
+Paired as the activation of the weights you quantize</source>
+        <translation>%1
+Als Aktivierung der quantisierten Gewichte gekoppelt</translation>
+    </message>
+    <message>
+        <source>%1 elements</source>
+        <translation>%1 Elemente</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Tensor name, grouped by its dotted path</source>
+        <translation>Tensorname, nach seinem Punkt-Pfad gruppiert</translation>
+    </message>
+    <message>
+        <source>Element type as stored in the file</source>
+        <translation>Elementtyp, wie in der Datei gespeichert</translation>
+    </message>
+    <message>
+        <source>Dimensions, outermost first</source>
+        <translation>Dimensionen, äußerste zuerst</translation>
+    </message>
+    <message>
+        <source>Bytes the tensor (or group) occupies in its file</source>
+        <translation>Bytes, die der Tensor (oder die Gruppe) in seiner Datei belegt</translation>
+    </message>
+    <message>
+        <source>Quantized format and scheme, as detected from the stored tensors</source>
+        <translation>Quantisiertes Format und Schema, wie aus den gespeicherten Tensoren erkannt</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>quantscope::DistributionView</name>
+    <message numerus="yes">
+        <source> (%n value(s) of Ŵ outside W&apos;s range)</source>
+        <translation>
+            <numerusform> (%n value of Ŵ outside W&apos;s range)</numerusform>
+            <numerusform> (%n values of Ŵ outside W&apos;s range)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobProgressWidget</name>
+    <message numerus="yes">
+        <source>about %n s left</source>
+        <translation>
+            <numerusform>about %n s left</numerusform>
+            <numerusform>about %n s left</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n min left</source>
+        <translation>
+            <numerusform>about %n min left</numerusform>
+            <numerusform>about %n min left</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::MainWindow</name>
     <message numerus="yes">
         <source>Opened %1 with %n warning(s)</source>
@@ -43,6 +70,75 @@
         <translation>
             <numerusform>Opened the demo with %n warning</numerusform>
             <numerusform>Opened the demo with %n warnings</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantscope %1; jobs run on %n thread(s)</source>
+        <translation>
+            <numerusform>Quantscope %1; jobs run on %n thread</numerusform>
+            <numerusform>Quantscope %1; jobs run on %n threads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s)</source>
+        <translation>
+            <numerusform>%1: %n tensor</numerusform>
+            <numerusform>%1: %n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantizing %n tensor(s)</source>
+        <translation>
+            <numerusform>Quantizing %n tensor</numerusform>
+            <numerusform>Quantizing %n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n configuration</numerusform>
+            <numerusform> × %n configurations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n run(s)</source>
+        <translation>
+            <numerusform>Finished %n run</numerusform>
+            <numerusform>Finished %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n failed (see the log)</source>
+        <translation>
+            <numerusform>; %n failed (see the log)</numerusform>
+            <numerusform>; %n failed (see the log)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorBrowser</name>
+    <message numerus="yes">
+        <source>%1 of %n tensor(s) selected</source>
+        <translation>
+            <numerusform>%1 of %n tensor selected</numerusform>
+            <numerusform>%1 of %n tensors selected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n tensor</numerusform>
+            <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorTreeModel</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n tensor</numerusform>
+            <numerusform>%n tensors</numerusform>
         </translation>
     </message>
 </context>

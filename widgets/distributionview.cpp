@@ -68,8 +68,8 @@ DistributionView::DistributionView(QWidget *parent) : QWidget(parent)
     m_channels = new ChannelPlot(bottom);
     m_outliers = new QTableWidget(bottom);
     m_outliers->setColumnCount(4);
-    m_outliers->setHorizontalHeaderLabels(
-        {tr("Channel"), tr("max |w|"), tr("× median"), tr("act. max |x|")});
+    m_outliers->setHorizontalHeaderLabels({tr("Ch."), tr("max |w|"), tr("× med."), tr("act. |x|")});
+    m_outliers->horizontalHeaderItem(0)->setToolTip(tr("Channel index"));
     m_outliers->horizontalHeaderItem(2)->setToolTip(
         tr("How many times larger than the median channel's maximum"));
     m_outliers->horizontalHeaderItem(3)->setToolTip(
@@ -78,19 +78,23 @@ DistributionView::DistributionView(QWidget *parent) : QWidget(parent)
     m_outliers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_outliers->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_outliers->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_outliers->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_outliers->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_outliers->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
     m_outliers->setToolTip(tr("The channels with the largest maxima: they set the scale of "
                               "every group they are in"));
-    m_outliers->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 44);
     bottom->addWidget(m_channels);
     bottom->addWidget(m_outliers);
     bottom->setStretchFactor(0, 4);
     bottom->setStretchFactor(1, 1);
+    bottom->setCollapsible(0, false);
     split->addWidget(m_histogram);
     split->addWidget(m_error);
     split->addWidget(bottom);
     split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 3);
+    split->setSizes({450, 280, 330});
     layout->addWidget(split, 1);
 
     auto changed = [this] {

@@ -70,6 +70,11 @@ QString JobProgressWidget::statusText() const
     return m_title->text();
 }
 
+QString JobProgressWidget::timeLeft() const
+{
+    return m_timeLeft->text();
+}
+
 QString JobProgressWidget::timeLeftText(double seconds)
 {
     if (seconds < 1)

@@ -26,6 +26,8 @@ public:
     QProgressBar *progressBar() const { return m_bar; }
     QPushButton *cancelButton() const { return m_cancel; }
     QString statusText() const;
+    /// "about 12 s left", "estimating…", or "" when idle.
+    QString timeLeft() const;
 
     /// "about 12 s left", "about 3 min left".
     static QString timeLeftText(double seconds);

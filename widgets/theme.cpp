@@ -55,16 +55,23 @@ void apply(Mode mode)
 {
     static const QString systemStyle = QApplication::style()->name();
     static const QPalette systemPalette = QApplication::palette();
+    // Until a theme was picked, "System" leaves the platform's style and palette alone (and
+    // so keeps following the platform's own light/dark changes).
+    static bool changed = false;
     switch (mode) {
     case Mode::System:
-        QApplication::setStyle(systemStyle);
-        QApplication::setPalette(systemPalette);
+        if (changed) {
+            QApplication::setStyle(systemStyle);
+            QApplication::setPalette(systemPalette);
+        }
         break;
     case Mode::Light:
+        changed = true;
         QApplication::setStyle(QStringLiteral("Fusion"));
         QApplication::setPalette(lightPalette());
         break;
     case Mode::Dark:
+        changed = true;
         QApplication::setStyle(QStringLiteral("Fusion"));
         QApplication::setPalette(darkPalette());
         break;

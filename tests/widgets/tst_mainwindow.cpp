@@ -16,11 +16,15 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -118,6 +122,27 @@ private slots:
         QVERIFY(panel->validationError(1).contains(QStringLiteral("symmetric")));
     }
 
+    void recentFilesThatHaveGoneAreGreyed()
+    {
+        const auto gone = m_home.filePath(QStringLiteral("gone.safetensors"));
+        QSettings().setValue(QStringLiteral("recentCheckpoints"), QStringList{gone});
+        MainWindow w;
+        QMenu *recent = nullptr;
+        for (auto *m : w.findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QAction *entry = nullptr;
+        for (auto *a : recent->actions())
+            if (a->text().contains(QStringLiteral("gone.safetensors")))
+                entry = a;
+        QVERIFY(entry);
+        QVERIFY(!entry->isEnabled());
+        QVERIFY(entry->text().contains(QStringLiteral("missing")));
+        QSettings().remove(QStringLiteral("recentCheckpoints"));
+        QVERIFY(waitIdle(w));
+    }
+
     void badFileShowsErrorAndKeepsRunning()
     {
         MainWindow w;
@@ -164,6 +189,17 @@ private slots:
         w.runQuantization();
         QVERIFY(!w.isJobRunning());
         QVERIFY(!w.results());
+
+        // A NumPy file opens through the same path as a checkpoint.
+        const QDir cache(m_home.filePath(QStringLiteral("cache/quantscope")));
+        const auto demos = cache.entryList({QStringLiteral("demo-*")}, QDir::Dirs);
+        QVERIFY(!demos.isEmpty());
+        loaded.clear();
+        w.openPath(cache.filePath(demos.first() + QStringLiteral("/activations.npy")));
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().first().toBool(), true);
+        QCOMPARE(w.tensorCount(), 1);
+        QVERIFY(waitIdle(w));
     }
 
     void cancelledJobLeavesNoResult()
@@ -183,7 +219,11 @@ private slots:
         w.runQuantization();
         QVERIFY(w.isJobRunning());
         QVERIFY(w.jobProgress()->isRunning());
-        QTest::qWait(150); // inside the engine by now
+        // Progress and time left arrive while it runs (the UI polls the job every 100 ms).
+        QVERIFY(QTest::qWaitFor([&] { return w.jobProgress()->progressBar()->value() > 0; }, 5000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return w.jobProgress()->timeLeft().contains(QStringLiteral("left")); }, 5000));
+        QVERIFY(w.isJobRunning());
         QElapsedTimer clock;
         clock.start();
         w.cancelJob();
