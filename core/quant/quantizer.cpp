@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "quant/quantizer.h"
 
+#include "quant/constopt.h"
 #include "quant/fp8.h"
+#include "quant/mxfp4.h"
+#include "quant/nvfp4.h"
+#include "quant/progressive.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -73,8 +77,9 @@ std::uint64_t QuantizedTensor::storedBytes() const
 {
     const std::uint64_t codeBitsTotal = static_cast<std::uint64_t>(numel()) * static_cast<std::uint64_t>(codeBits);
     const std::uint64_t scaleBits = scales.size() * static_cast<std::uint64_t>(bitsOf(scaleDtype));
-    const std::uint64_t zeroBits = zeros.size() * 8ull;
-    return (codeBitsTotal + scaleBits + zeroBits + 7) / 8;
+    const std::uint64_t zeroBits = (zeros.size() + outerZeros.size()) * 8ull;
+    const std::uint64_t outerBits = outerScales.size() * static_cast<std::uint64_t>(bitsOf(outerScaleDtype));
+    return (codeBitsTotal + scaleBits + zeroBits + outerBits + 7) / 8;
 }
 
 double QuantizedTensor::bitsPerElement() const
@@ -83,8 +88,9 @@ double QuantizedTensor::bitsPerElement() const
         return 0.0;
     const double codeBitsTotal = static_cast<double>(numel()) * codeBits;
     const double scaleBits = static_cast<double>(scales.size()) * bitsOf(scaleDtype);
-    const double zeroBits = static_cast<double>(zeros.size()) * 8.0;
-    return (codeBitsTotal + scaleBits + zeroBits) / static_cast<double>(numel());
+    const double zeroBits = static_cast<double>(zeros.size() + outerZeros.size()) * 8.0;
+    const double outerBits = static_cast<double>(outerScales.size()) * bitsOf(outerScaleDtype);
+    return (codeBitsTotal + scaleBits + zeroBits + outerBits) / static_cast<double>(numel());
 }
 
 std::vector<MethodInfo> quantizerMethods()
@@ -94,19 +100,31 @@ std::vector<MethodInfo> quantizerMethods()
          IntSpec{}.toJson()},
         {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(),
          Fp8Spec{}.toJson()},
+        {"mxfp4", "MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)", MxFp4Spec::fields(), MxFp4Spec{}.toJson()},
+        {"nvfp4", "NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global", NvFp4Spec::fields(), NvFp4Spec{}.toJson()},
+        {"progressive", "two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel", ProgressiveSpec::fields(), ProgressiveSpec{}.toJson()},
+        {"constopt", "FP4 constOpt: s = c·max per group, optional Hadamard rotation", ConstOptSpec::fields(), ConstOptSpec{}.toJson()},
     };
 }
 
 std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec)
 {
     if (!spec.is_object() || !spec.contains("method") || !spec["method"].is_string())
-        throw UnsupportedError("a spec needs a \"method\" string (int, fp8)");
+        throw UnsupportedError("a spec needs a \"method\" string (int, fp8, mxfp4, nvfp4, progressive, constopt)");
     const std::string m = spec["method"];
     if (m == "int")
         return std::make_unique<IntQuantizer>(IntSpec::fromJson(spec));
     if (m == "fp8")
         return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(spec));
-    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8)");
+    if (m == "mxfp4")
+        return std::make_unique<MxFp4Quantizer>(MxFp4Spec::fromJson(spec));
+    if (m == "nvfp4")
+        return std::make_unique<NvFp4Quantizer>(NvFp4Spec::fromJson(spec));
+    if (m == "progressive")
+        return std::make_unique<ProgressiveQuantizer>(ProgressiveSpec::fromJson(spec));
+    if (m == "constopt")
+        return std::make_unique<ConstOptQuantizer>(ConstOptSpec::fromJson(spec));
+    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8, mxfp4, nvfp4, progressive, constopt)");
 }
 
 } // namespace quantscope

@@ -67,9 +67,22 @@ struct QuantizedTensor {
     std::int64_t nonFiniteGroups = 0; ///< groups with NaN/Inf input (coded 0)
     std::int64_t firstNonFinite = -1; ///< flat index of the first NaN/Inf element
     std::vector<float> dequantized;   ///< Ŵ in FP32 (when asked)
+    // Two-level results (empty for single-level methods). The codes, `layout`, `scales` and
+    // `zeros` above are the inner level, applied to the codes first; the outer level multiplies
+    // last. progressive: outer = stage 1 (Quark `weight_scale` = s1, `weight_zero_point`),
+    // inner = stage 2 (`weight_scale_2` = s2, `weight_zero_point_2`): Ŵ = s1·(s2·(q − z2) − z1).
+    // nvfp4: outerScales[0] = compressed-tensors' `weight_global_scale` (2688/amax; dequantization
+    // divides by it).
+    GroupLayout outerLayout;
+    std::vector<float> outerScales;
+    DType outerScaleDtype = DType::F32;
+    std::vector<std::int8_t> outerZeros;
+    /// Method-specific facts for reports (constopt: rotation and the rotated tensor's kurtosis).
+    nlohmann::json report = nlohmann::json::object();
 
     std::int64_t numel() const { return static_cast<std::int64_t>(codes.size()); }
-    /// Bytes of everything stored: codes at codeBits, scales in their dtype, zero points (INT8).
+    /// Bytes of everything stored: codes at codeBits, scales (inner and outer) in their dtype,
+    /// zero points (INT8).
     std::uint64_t storedBytes() const;
     /// Bits per element = stored bits / numel (quantizers.md "Bits per element").
     double bitsPerElement() const;
