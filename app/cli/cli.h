@@ -2,10 +2,16 @@
 #pragma once
 /// \file cli.h
 /// quantscope-cli subcommands and the small argument parser they share.
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/safetensors.h"
+#include "quant/quantizer.h"
 
 namespace quantscope::cli {
 
@@ -34,5 +40,20 @@ struct UsageError : std::runtime_error {
 int runInfo(Args args);
 int runDemo(Args args);
 int runQuantize(Args args);
+int runSweepC(Args args);
+
+/// quantize: the flags of the methods mxfp4, nvfp4, progressive and constopt into `spec`
+/// (quant_methods.cpp); false for other methods.
+bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &method);
+
+/// quantize --activation [FILE:]NAME [--act-quant KIND]: the paired GEMM simulation.
+struct GemmRequest {
+    std::string activation;
+    std::optional<std::string> actQuant;
+};
+std::optional<GemmRequest> takeGemmFlags(Args &args);
+/// The "gemm" object of quantize's JSON.
+nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::path &checkpointPath,
+                               const ReadOptions &readOptions, const Tensor &w, const QuantizedTensor &q);
 
 } // namespace quantscope::cli

@@ -70,8 +70,12 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
                        list the tensors of a checkpoint (.safetensors, sharded folder)
-  quantize PATH --tensor NAME --method int|fp8 [options] [--save OUT.safetensors] [--json]
-                       quantize one tensor; metrics, percentiles, histograms
+  quantize PATH --tensor NAME --method int|fp8|mxfp4|nvfp4|progressive|constopt [options]
+           [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--json]
+                       quantize one tensor; metrics, percentiles, histograms, paired GEMM
+  sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
+           [--grid LO:HI:STEP] [--json]
+                       constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -108,6 +112,8 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "sweep-c")
+            return cli::runSweepC(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

@@ -51,7 +51,7 @@ nlohmann::json buildSpec(Args &args)
     if (auto m = args.value("--method"))
         spec["method"] = *m;
     if (!spec.contains("method"))
-        throw UsageError("--method int|fp8 (or a --spec with \"method\") is required");
+        throw UsageError("--method int|fp8|mxfp4|nvfp4|progressive|constopt (or a --spec with \"method\") is required");
     const std::string method = spec["method"].is_string() ? spec["method"].get<std::string>() : "";
 
     auto setString = [&](const char *opt, const char *key) {
@@ -88,6 +88,8 @@ nlohmann::json buildSpec(Args &args)
             spec["strict"] = true;
     } else if (method == "fp8") {
         setString("--fp8", "format");
+    } else {
+        applyMethodFlags(args, spec, method);
     }
     // Validate now (unknown fields, bad values) and return the spec with defaults filled in.
     return makeQuantizer(spec)->spec();
@@ -134,10 +136,11 @@ int runQuantize(Args args)
     ro.metricsOptions.symlog = args.flag("--symlog");
     ReadOptions rd;
     rd.lenient = args.flag("--lenient");
+    const auto gemmRequest = takeGemmFlags(args);
     const nlohmann::json spec = buildSpec(args);
     const auto pos = args.positionals();
     if (pos.size() != 1 || !tensorName)
-        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method int|fp8 [options]");
+        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method METHOD [options]");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
@@ -178,6 +181,10 @@ int runQuantize(Args args)
     out["stats_in"] = statsJson(m.statsIn);
     out["stats_out"] = statsJson(m.statsOut);
     out["histogram"] = histogramJson(m);
+    if (!q.report.empty())
+        out["report"] = q.report;
+    if (gemmRequest)
+        out["gemm"] = runGemm(*gemmRequest, pos[0], rd, w, q);
     out["time_ms"] = run.timeMs;
     if (save)
         out["saved"] = *save;
@@ -194,6 +201,13 @@ int runQuantize(Args args)
                 m.errP50, m.errP90, m.errP99, m.errP999, q.bitsPerElement(),
                 static_cast<unsigned long long>(q.storedBytes()));
     std::printf("  histogram overlap %.4f%s\n", m.overlap, q.layout.ragged ? "   (ragged groups)" : "");
+    if (out.contains("gemm")) {
+        const auto &g = out["gemm"];
+        std::printf("  GEMM %s: output rel. error %.6g (weight only %.6g); worst token %lld: %.6g\n",
+                    g["scheme"].get<std::string>().c_str(), g["rel_err_output"].get<double>(),
+                    g["rel_err_weight_only"].get<double>(), g["worst_token"].get<long long>(),
+                    g["worst_token_rel_err"].get<double>());
+    }
     return 0;
 }
 

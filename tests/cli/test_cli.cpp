@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,9 +37,26 @@ std::string quote(const std::string &s)
     return q + "'";
 }
 
+/// A scratch folder of this test process, removed when it exits: ctest runs the tests of this
+/// file as parallel processes, which must not share the demo, stderr or output files.
+fs::path scratch()
+{
+    struct Dir {
+        fs::path path = fs::path(::testing::TempDir()) / ("qs_cli_" + std::to_string(::getpid()));
+        Dir() { fs::create_directories(path); }
+        ~Dir()
+        {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    };
+    static const Dir dir;
+    return dir.path;
+}
+
 Result run(const std::vector<std::string> &args)
 {
-    const fs::path errFile = fs::path(::testing::TempDir()) / "qs_cli_stderr.txt";
+    const fs::path errFile = scratch() / "qs_cli_stderr.txt";
     std::string cmd = quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
@@ -62,7 +80,7 @@ fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 fs::path demoDir()
 {
     static const fs::path dir = [] {
-        const fs::path d = fs::path(::testing::TempDir()) / "qs_cli_demo";
+        const fs::path d = scratch() / "qs_cli_demo";
         fs::remove_all(d);
         const Result r = run({"demo", d.string()});
         EXPECT_EQ(r.rc, 0) << r.err;
@@ -162,7 +180,7 @@ TEST(Cli, InfoOnDemoListsEveryTensorWithStats)
 
 TEST(Cli, RefusalsNameTheFileAndExitNonZero)
 {
-    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_bad";
+    const fs::path dir = scratch() / "qs_cli_bad";
     fs::create_directories(dir);
     const fs::path bad = dir / "truncated.safetensors";
     {
@@ -218,7 +236,7 @@ TEST(CliQuantize, JsonHasEveryDocumentedField)
 TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
 {
     const auto d = demoDir();
-    const fs::path spec = fs::path(::testing::TempDir()) / "qs_spec.json";
+    const fs::path spec = scratch() / "qs_spec.json";
     {
         std::ofstream o(spec);
         o << R"({"method": "int", "bits": 8, "granularity": "channel", "symmetric": false})";
@@ -252,7 +270,7 @@ TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
 TEST(CliQuantize, SaveWritesTheNativeLayout)
 {
     const auto d = demoDir();
-    const fs::path out = fs::path(::testing::TempDir()) / "qs_native.safetensors";
+    const fs::path out = scratch() / "qs_native.safetensors";
     fs::remove(out);
     const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.experts.3.down_proj.weight",
                           "--method", "fp8", "--granularity", "block", "--save", out.string()});
@@ -270,9 +288,176 @@ TEST(CliQuantize, SaveWritesTheNativeLayout)
     ASSERT_TRUE(t.count(m + ".qs_scale"));
     EXPECT_EQ(t[m + ".qs_scale"]["shape"], nlohmann::json::array({8, 4}));
     // A failed save leaves nothing behind.
-    const fs::path bad = fs::path(::testing::TempDir()) / "no_such_dir" / "x.safetensors";
+    const fs::path bad = scratch() / "no_such_dir" / "x.safetensors";
     const Result f = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
                           "--save", bad.string()});
     EXPECT_EQ(f.rc, 1);
     EXPECT_FALSE(fs::exists(bad));
+}
+
+// ---- Engine Ib: FP4, two-stage, constOpt, GEMM simulation, sweep-c ------------------------------
+
+namespace {
+
+/// A safetensors file holding one FP32 activation tensor [M, K] (the demo's activations.npy
+/// needs the npy reader; this keeps the tests independent of it).
+fs::path activationFile(std::int64_t M, std::int64_t K)
+{
+    const fs::path p = scratch() / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) + ".safetensors");
+    const std::string header = R"({"acts":{"dtype":"F32","shape":[)" + std::to_string(M) + "," + std::to_string(K) +
+                               R"(],"data_offsets":[0,)" + std::to_string(M * K * 4) + "]}}";
+    std::ofstream o(p, std::ios::binary);
+    const std::uint64_t n = header.size();
+    o.write(reinterpret_cast<const char *>(&n), 8);
+    o << header;
+    std::uint32_t state = 12345;
+    for (std::int64_t i = 0; i < M * K; ++i) {
+        state = state * 1664525u + 1013904223u;
+        float v = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * ((i % K) % 97 == 3 ? 40.0f : 2.0f);
+        o.write(reinterpret_cast<const char *>(&v), 4);
+    }
+    return p;
+}
+
+nlohmann::json runJson(const std::vector<std::string> &args)
+{
+    const Result r = run(args);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return r.rc == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+const char *kQ = "model.layers.0.self_attn.q_proj.weight";
+
+} // namespace
+
+TEST(CliEngine1b, Fp4MethodsReportTheirSpecAndBits)
+{
+    const auto d = demoDir();
+    auto j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "mxfp4", "--mx-mode", "floor", "--json"});
+    EXPECT_EQ(j["spec"]["mode"], "floor");
+    EXPECT_EQ(j["spec"]["group"], 32);
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 4.25);
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "nvfp4", "--json"});
+    EXPECT_EQ(j["spec"]["group"], 16);
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 4.5 + 32.0 / (1024 * 1024));
+    EXPECT_LT(j["metrics"]["rel_frobenius"].get<double>(), 0.15);
+    const Result bad = run({"quantize", d.string(), "--tensor", kQ, "--method", "mxfp4", "--mx-mode", "nearest"});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("nearest"), std::string::npos) << bad.err;
+}
+
+TEST(CliEngine1b, ProgressiveStagesFromFlags)
+{
+    const auto d = demoDir();
+    auto j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--json"});
+    EXPECT_EQ(j["spec"]["stage1"]["method"], "fp8");
+    EXPECT_EQ(j["spec"]["stage2"]["granularity"], "channel");
+    EXPECT_EQ(j["spec"]["stage2"]["symmetric"], true);
+    // 1024 rows: INT4 codes + 1024 FP32 s2 + one FP32 s1.
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 4.0 + (1024 * 32.0 + 32.0) / (1024 * 1024));
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--asymmetric", "--json"});
+    EXPECT_EQ(j["spec"]["stage2"]["symmetric"], false);
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--stage2",
+                 "granularity=group,group=128", "--stage1", R"({"granularity": "channel"})", "--json"});
+    EXPECT_EQ(j["spec"]["stage2"]["granularity"], "group");
+    EXPECT_EQ(j["spec"]["stage2"]["group"], 128);
+    EXPECT_EQ(j["spec"]["stage1"]["granularity"], "channel");
+    const Result bad = run({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--stage2", "bitz=4"});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("bitz"), std::string::npos) << bad.err;
+}
+
+TEST(CliEngine1b, ConstOptRotationAndRefusal)
+{
+    const auto d = demoDir();
+    const auto j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "constopt", "--rotate", "64",
+                            "--encoder", "unrounded", "--c", "0.1625", "--json"});
+    EXPECT_EQ(j["spec"]["rotate"], 64);
+    EXPECT_EQ(j["spec"]["encoder"], "unrounded");
+    EXPECT_DOUBLE_EQ(j["spec"]["c"].get<double>(), 0.1625);
+    ASSERT_TRUE(j.contains("report"));
+    EXPECT_TRUE(j["report"]["rotated_excess_kurtosis"].is_number());
+    // The demo's q_proj has excess kurtosis ≈ 5; the rotation brings it near 0.
+    EXPECT_LT(j["report"]["rotated_excess_kurtosis"].get<double>(), j["stats_in"]["excess_kurtosis"].get<double>());
+    const Result bad = run({"quantize", d.string(), "--tensor", "model.layers.0.mlp.down_proj.weight", "--method",
+                            "constopt", "--rotate", "1024"});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("2816"), std::string::npos) << bad.err;
+}
+
+TEST(CliEngine1b, ActivationAddsThePairedGemm)
+{
+    const auto d = demoDir();
+    const fs::path acts = activationFile(32, 1024);
+    auto j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--activation",
+                      acts.string() + ":acts", "--act-quant", "int8-token", "--json"});
+    ASSERT_TRUE(j.contains("gemm"));
+    for (const char *k : {"scheme", "rel_err_output", "rel_err_weight_only", "worst_token_rel_err", "worst_token"})
+        EXPECT_TRUE(j["gemm"].contains(k)) << k;
+    EXPECT_EQ(j["gemm"]["scheme"], "W4A8-int8");
+    EXPECT_EQ(j["gemm"]["tokens"], 32);
+    EXPECT_GE(j["gemm"]["worst_token_rel_err"].get<double>(), j["gemm"]["rel_err_output"].get<double>() * 0.5);
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "nvfp4", "--activation", acts.string() + ":acts",
+                 "--act-quant", "static:0.05", "--json"});
+    EXPECT_EQ(j["gemm"]["scheme"], "W4A8-fp8");
+    EXPECT_EQ(j["gemm"]["act_scale_source"], "user");
+    // NAME alone is a tensor of PATH; no --act-quant is the weight-only W4A16 product.
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "int", "--group", "128", "--activation",
+                 "model.layers.1.mlp.gate.weight", "--json"});
+    EXPECT_EQ(j["gemm"]["scheme"], "W4A16");
+    EXPECT_EQ(j["gemm"]["tokens"], 8);
+    // K mismatch and an impossible scheme are refused with exit 1.
+    const Result k = run({"quantize", d.string(), "--tensor", "model.layers.0.mlp.down_proj.weight", "--method", "int",
+                          "--activation", acts.string() + ":acts"});
+    EXPECT_EQ(k.rc, 1);
+    EXPECT_NE(k.err.find("2816"), std::string::npos) << k.err;
+    const Result s = run({"quantize", d.string(), "--tensor", kQ, "--method", "mxfp4", "--activation",
+                          acts.string() + ":acts", "--act-quant", "int8-token"});
+    EXPECT_EQ(s.rc, 1);
+    EXPECT_EQ(run({"quantize", d.string(), "--tensor", kQ, "--method", "int", "--act-quant", "int8-token"}).rc, 2);
+}
+
+TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
+{
+    const auto d = demoDir();
+    auto j = runJson({"sweep-c", d.string(), "--tensor", kQ, "--json"});
+    for (const char *k : {"c", "mse", "c_star", "c_star_interval", "mse_at_default", "lloyd_max_mse", "int4_mse",
+                          "mxfp4_mse"})
+        EXPECT_TRUE(j.contains(k)) << k;
+    EXPECT_EQ(j["c"].size(), 701u);
+    EXPECT_EQ(j["mse"].size(), 701u);
+    EXPECT_LE(j["c_star_interval"][0].get<double>(), j["c_star_interval"][1].get<double>());
+    EXPECT_LT(j["lloyd_max_mse"].get<double>(), j["int4_mse"].get<double>());
+    // The default c's MSE is the constopt quantizer's.
+    const auto q = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "constopt", "--json"});
+    EXPECT_NEAR(j["mse_at_default"].get<double>(), q["metrics"]["mse"].get<double>(),
+                1e-9 * q["metrics"]["mse"].get<double>());
+    j = runJson({"sweep-c", d.string(), "--tensor", kQ, "--grid", "0.1:0.3:0.01", "--encoder", "unrounded", "--rotate",
+                 "64", "--group", "64", "--json"});
+    EXPECT_EQ(j["c"].size(), 21u);
+    EXPECT_EQ(j["group"], 64);
+    EXPECT_TRUE(j["rotated_excess_kurtosis"].is_number());
+    EXPECT_EQ(run({"sweep-c", d.string(), "--tensor", kQ, "--grid", "0.1:0.3"}).rc, 2);
+    EXPECT_EQ(run({"sweep-c", d.string(), "--tensor", kQ, "--rotate", "48"}).rc, 1);
+}
+
+TEST(CliEngine1b, SaveWritesFp4AndTwoLevelScales)
+{
+    const auto d = demoDir();
+    const fs::path out = scratch() / "qs_native_fp4.safetensors";
+    for (const char *method : {"nvfp4", "progressive"}) {
+        fs::remove(out);
+        const Result r = run({"quantize", d.string(), "--tensor", kQ, "--method", method, "--save", out.string()});
+        ASSERT_EQ(r.rc, 0) << r.err;
+        const auto j = runJson({"info", out.string(), "--json"});
+        std::map<std::string, nlohmann::json> t;
+        for (const auto &e : j["tensors"])
+            t[e["name"]] = e;
+        const std::string m = "model.layers.0.self_attn.q_proj";
+        EXPECT_EQ(t[m + ".qs_codes"]["dtype"], "U8") << method;
+        EXPECT_EQ(t[m + ".qs_codes"]["shape"], nlohmann::json::array({1024, 512})) << method;
+        ASSERT_TRUE(t.count(m + ".qs_global")) << method;
+        EXPECT_EQ(t[m + ".qs_global"]["shape"], nlohmann::json::array({1})) << method;
+        EXPECT_EQ(t[m + ".qs_scale"]["dtype"], std::string(method) == "nvfp4" ? "F8_E4M3" : "F32") << method;
+    }
 }
