@@ -40,6 +40,7 @@ struct UsageError : std::runtime_error {
 int runInfo(Args args);
 int runDemo(Args args);
 int runQuantize(Args args);
+int runDecode(Args args);
 int runSweepC(Args args);
 
 /// quantize: the flags of the methods mxfp4, nvfp4, progressive and constopt into `spec`

@@ -69,13 +69,16 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
-                       list the tensors of a checkpoint (.safetensors, sharded folder)
+                       list the tensors of a checkpoint (.safetensors, sharded
+                       folder, .npy, .npz), quantized modules with their scheme
   quantize PATH --tensor NAME --method int|fp8|mxfp4|nvfp4|progressive|constopt [options]
            [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--json]
                        quantize one tensor; metrics, percentiles, histograms, paired GEMM
   sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
            [--grid LO:HI:STEP] [--json]
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
+  decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
+                       write a quantized module (or any tensor) decoded to FP32
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -112,6 +115,8 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "decode")
+            return cli::runDecode(cli::Args(args));
         if (cmd == "sweep-c")
             return cli::runSweepC(cli::Args(args));
         if (cmd == "demo")

@@ -37,26 +37,9 @@ std::string quote(const std::string &s)
     return q + "'";
 }
 
-/// A scratch folder of this test process, removed when it exits: ctest runs the tests of this
-/// file as parallel processes, which must not share the demo, stderr or output files.
-fs::path scratch()
-{
-    struct Dir {
-        fs::path path = fs::path(::testing::TempDir()) / ("qs_cli_" + std::to_string(::getpid()));
-        Dir() { fs::create_directories(path); }
-        ~Dir()
-        {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    };
-    static const Dir dir;
-    return dir.path;
-}
-
 Result run(const std::vector<std::string> &args)
 {
-    const fs::path errFile = scratch() / "qs_cli_stderr.txt";
+    const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_cli_stderr_" + std::to_string(getpid()) + ".txt");
     std::string cmd = quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
@@ -77,19 +60,165 @@ Result run(const std::vector<std::string> &args)
 
 fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 
+/// A demo checkpoint private to this process (ctest runs tests as parallel processes), removed
+/// when the process exits.
 fs::path demoDir()
 {
-    static const fs::path dir = [] {
-        const fs::path d = scratch() / "qs_cli_demo";
+    struct Owned {
+        fs::path dir;
+        ~Owned()
+        {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Owned owned = [] {
+        const fs::path d = fs::path(::testing::TempDir()) / ("qs_cli_demo_" + std::to_string(getpid()));
         fs::remove_all(d);
         const Result r = run({"demo", d.string()});
         EXPECT_EQ(r.rc, 0) << r.err;
-        return d;
+        return Owned{d};
     }();
-    return dir;
+    return owned.dir;
 }
 
 } // namespace
+
+// ---- readers: npy/npz and quantized modules (issue 3) -------------------------------------------
+
+#include <algorithm>
+#include <cstring>
+#include "io/npy.h"
+#include "io/safetensors.h"
+
+namespace {
+
+/// A compressed-tensors W4A16-like file: module "m.proj" INT4 sym group 8, K = 16, N = 2, codes
+/// q[n][k] = (k % 16) − 8, scales 0.5 · (1 + n + 2g); plus a dense bias; and its config.json.
+fs::path writeCtFixture(const fs::path &dir)
+{
+    using namespace quantscope;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::vector<std::uint32_t> words;
+    for (int n = 0; n < 2; ++n) // value + 8 sequentially, element 0 in the lowest nibble
+        words.insert(words.end(), {0x76543210u, 0xFEDCBA98u});
+    std::vector<float> scales = {0.5f, 1.5f, 1.0f, 2.0f};
+    std::vector<std::int64_t> shape = {2, 16};
+    auto bytesOf = [](const void *p, std::size_t n) {
+        std::vector<std::byte> b(n);
+        std::memcpy(b.data(), p, n);
+        return b;
+    };
+    const fs::path file = dir / "model.safetensors";
+    writeSafetensors(file, {{"m.proj.weight_packed", Tensor::fromBytes(DType::I32, {2, 2}, bytesOf(words.data(), 16))},
+                            {"m.proj.weight_scale", Tensor::fromBytes(DType::F32, {2, 2}, bytesOf(scales.data(), 16))},
+                            {"m.proj.weight_shape", Tensor::fromBytes(DType::I64, {2}, bytesOf(shape.data(), 16))},
+                            {"m.proj.bias", Tensor::fromFloats({2}, std::vector<float>{1.0f, 2.0f})}});
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 8, "strategy": "group"}}}}})";
+    return file;
+}
+
+float expectedCt(int n, int k) { return static_cast<float>(k - 8) * (0.5f * static_cast<float>(1 + n + 2 * (k / 8))); }
+
+} // namespace
+
+TEST(CliReaders, InfoShowsAQuantizedModuleOnceWithItsSchemeAndDecodedStats)
+{
+    const fs::path file = writeCtFixture(fs::path(::testing::TempDir()) / "qs_cli_ct");
+    const Result r = run({"info", file.string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 2u); // the module and the bias
+    const auto &m = j["tensors"][0];
+    EXPECT_EQ(m["name"], "m.proj.weight");
+    EXPECT_EQ(m["format"], "compressed-tensors/pack-quantized");
+    EXPECT_EQ(m["shape"], nlohmann::json::array({2, 16}));
+    EXPECT_EQ(m["scheme"]["bits"], 4);
+    EXPECT_EQ(m["scheme"]["granularity"], "group");
+    EXPECT_EQ(m["scheme"]["group_size"], 8);
+    EXPECT_EQ(m["scheme"]["symmetric"], true);
+    EXPECT_EQ(m["scheme"]["pack_order"], "ct-dense");
+    EXPECT_EQ(m["scheme_text"], "INT4 sym, group 8 along K, c-t packing, F32 scales");
+    EXPECT_EQ(m["scale_health"], nlohmann::json({{"nan", 0}, {"inf", 0}, {"zero", 0}}));
+    EXPECT_EQ(m["parts"].size(), 3u);
+    double sum = 0, mn = 1e9;
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 16; ++k) {
+            sum += expectedCt(n, k);
+            mn = std::min<double>(mn, expectedCt(n, k));
+        }
+    EXPECT_NEAR(m["stats"]["mean"].get<double>(), sum / 32, 1e-9);
+    EXPECT_NEAR(m["stats"]["min"].get<double>(), mn, 1e-9);
+    EXPECT_EQ(j["tensors"][1]["format"], "dense");
+    // --tensor accepts the module, the logical weight or a part.
+    for (const char *name : {"m.proj", "m.proj.weight", "m.proj.weight_scale"}) {
+        const Result one = run({"info", file.string(), "--json", "--tensor", name});
+        ASSERT_EQ(one.rc, 0) << one.err;
+        EXPECT_EQ(nlohmann::json::parse(one.out)["tensors"][0]["name"], "m.proj.weight");
+    }
+}
+
+TEST(CliReaders, DecodeWritesFp32SafetensorsAndNpy)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_decode";
+    const fs::path file = writeCtFixture(dir);
+    const Result st = run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "out.safetensors").string()});
+    ASSERT_EQ(st.rc, 0) << st.err;
+    const auto f = quantscope::SafetensorsFile::open(dir / "out.safetensors");
+    const quantscope::Tensor t = f.tensor("m.proj.weight");
+    ASSERT_EQ(t.dtype(), quantscope::DType::F32);
+    ASSERT_EQ(t.shape(), (quantscope::Shape{2, 16}));
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(t.at(i), expectedCt(i / 16, i % 16));
+    EXPECT_EQ(f.metadata().at("format"), "compressed-tensors/pack-quantized");
+
+    const Result np = run({"decode", file.string(), "--tensor", "m.proj.weight", "--out", (dir / "out.npy").string(), "--json"});
+    ASSERT_EQ(np.rc, 0) << np.err;
+    EXPECT_EQ(nlohmann::json::parse(np.out)["tensor"], "m.proj.weight");
+    const quantscope::Tensor n = quantscope::readNpy(dir / "out.npy");
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(n.at(i), expectedCt(i / 16, i % 16));
+
+    const Result bad = run({"decode", file.string(), "--tensor", "nope", "--out", (dir / "x.npy").string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("nope"), std::string::npos);
+    EXPECT_EQ(run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "x.bin").string()}).rc, 2);
+    EXPECT_EQ(run({"decode", file.string()}).rc, 2);
+}
+
+TEST(CliReaders, BadCompanionsExitOneNamingTheModule)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_bad";
+    writeCtFixture(dir);
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 4, "strategy": "group"}}}}})";
+    const Result r = run({"info", (dir / "model.safetensors").string()});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find("m.proj"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("group 4 along K = 16"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliReaders, InfoOpensTheDemoActivationsNpy)
+{
+    const auto d = demoDir();
+    const Result r = run({"info", (d / "activations.npy").string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 1u);
+    const auto &t = j["tensors"][0];
+    EXPECT_EQ(t["name"], "activations");
+    EXPECT_EQ(t["shape"], nlohmann::json::array({256, 1024}));
+    EXPECT_EQ(t["format"], "dense");
+    EXPECT_EQ(t["offset"].get<std::uint64_t>() + 256u * 1024u * 4u, fs::file_size(d / "activations.npy"));
+    EXPECT_TRUE(t["stats"]["std"].is_number());
+}
 
 TEST(Cli, VersionNamesTheComputeDevice)
 {
@@ -180,7 +309,7 @@ TEST(Cli, InfoOnDemoListsEveryTensorWithStats)
 
 TEST(Cli, RefusalsNameTheFileAndExitNonZero)
 {
-    const fs::path dir = scratch() / "qs_cli_bad";
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_bad";
     fs::create_directories(dir);
     const fs::path bad = dir / "truncated.safetensors";
     {
@@ -236,7 +365,7 @@ TEST(CliQuantize, JsonHasEveryDocumentedField)
 TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
 {
     const auto d = demoDir();
-    const fs::path spec = scratch() / "qs_spec.json";
+    const fs::path spec = fs::path(::testing::TempDir()) / "qs_spec.json";
     {
         std::ofstream o(spec);
         o << R"({"method": "int", "bits": 8, "granularity": "channel", "symmetric": false})";
@@ -270,7 +399,7 @@ TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
 TEST(CliQuantize, SaveWritesTheNativeLayout)
 {
     const auto d = demoDir();
-    const fs::path out = scratch() / "qs_native.safetensors";
+    const fs::path out = fs::path(::testing::TempDir()) / "qs_native.safetensors";
     fs::remove(out);
     const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.experts.3.down_proj.weight",
                           "--method", "fp8", "--granularity", "block", "--save", out.string()});
@@ -288,7 +417,7 @@ TEST(CliQuantize, SaveWritesTheNativeLayout)
     ASSERT_TRUE(t.count(m + ".qs_scale"));
     EXPECT_EQ(t[m + ".qs_scale"]["shape"], nlohmann::json::array({8, 4}));
     // A failed save leaves nothing behind.
-    const fs::path bad = scratch() / "no_such_dir" / "x.safetensors";
+    const fs::path bad = fs::path(::testing::TempDir()) / "no_such_dir" / "x.safetensors";
     const Result f = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
                           "--save", bad.string()});
     EXPECT_EQ(f.rc, 1);
@@ -303,7 +432,8 @@ namespace {
 /// needs the npy reader; this keeps the tests independent of it).
 fs::path activationFile(std::int64_t M, std::int64_t K)
 {
-    const fs::path p = scratch() / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) + ".safetensors");
+    const fs::path p = fs::path(::testing::TempDir()) / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) + "_" +
+                                                            std::to_string(getpid()) + ".safetensors");
     const std::string header = R"({"acts":{"dtype":"F32","shape":[)" + std::to_string(M) + "," + std::to_string(K) +
                                R"(],"data_offsets":[0,)" + std::to_string(M * K * 4) + "]}}";
     std::ofstream o(p, std::ios::binary);
@@ -415,6 +545,7 @@ TEST(CliEngine1b, ActivationAddsThePairedGemm)
                           acts.string() + ":acts", "--act-quant", "int8-token"});
     EXPECT_EQ(s.rc, 1);
     EXPECT_EQ(run({"quantize", d.string(), "--tensor", kQ, "--method", "int", "--act-quant", "int8-token"}).rc, 2);
+    fs::remove(acts);
 }
 
 TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
@@ -444,7 +575,7 @@ TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
 TEST(CliEngine1b, SaveWritesFp4AndTwoLevelScales)
 {
     const auto d = demoDir();
-    const fs::path out = scratch() / "qs_native_fp4.safetensors";
+    const fs::path out = fs::path(::testing::TempDir()) / ("qs_native_fp4_" + std::to_string(getpid()) + ".safetensors");
     for (const char *method : {"nvfp4", "progressive"}) {
         fs::remove(out);
         const Result r = run({"quantize", d.string(), "--tensor", kQ, "--method", method, "--save", out.string()});
@@ -460,4 +591,5 @@ TEST(CliEngine1b, SaveWritesFp4AndTwoLevelScales)
         EXPECT_EQ(t[m + ".qs_global"]["shape"], nlohmann::json::array({1})) << method;
         EXPECT_EQ(t[m + ".qs_scale"]["dtype"], std::string(method) == "nvfp4" ? "F8_E4M3" : "F32") << method;
     }
+    fs::remove(out);
 }
