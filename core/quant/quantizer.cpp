@@ -2,6 +2,8 @@
 #include "quant/quantizer.h"
 
 #include "quant/fp8.h"
+#include "quant/hqq.h"
+#include "quant/milo.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -69,12 +71,34 @@ GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, st
     return L;
 }
 
+double CompensatorFactor::storedBits() const
+{
+    return static_cast<double>(rows * cols) * codeBits +
+           static_cast<double>(scales.size()) * bitsOf(scaleDtype);
+}
+
+namespace {
+
+/// Bits of the float zero points and compensator factors (0 for the one-shot quantizers).
+double extraBits(const QuantizedTensor &q)
+{
+    double bits = static_cast<double>(q.zeroPoints.size()) * bitsOf(q.zeroPointDtype);
+    if (q.compU)
+        bits += q.compU->storedBits();
+    if (q.compV)
+        bits += q.compV->storedBits();
+    return bits;
+}
+
+} // namespace
+
 std::uint64_t QuantizedTensor::storedBytes() const
 {
     const std::uint64_t codeBitsTotal = static_cast<std::uint64_t>(numel()) * static_cast<std::uint64_t>(codeBits);
     const std::uint64_t scaleBits = scales.size() * static_cast<std::uint64_t>(bitsOf(scaleDtype));
     const std::uint64_t zeroBits = zeros.size() * 8ull;
-    return (codeBitsTotal + scaleBits + zeroBits + 7) / 8;
+    const auto extra = static_cast<std::uint64_t>(extraBits(*this));
+    return (codeBitsTotal + scaleBits + zeroBits + extra + 7) / 8;
 }
 
 double QuantizedTensor::bitsPerElement() const
@@ -84,7 +108,7 @@ double QuantizedTensor::bitsPerElement() const
     const double codeBitsTotal = static_cast<double>(numel()) * codeBits;
     const double scaleBits = static_cast<double>(scales.size()) * bitsOf(scaleDtype);
     const double zeroBits = static_cast<double>(zeros.size()) * 8.0;
-    return (codeBitsTotal + scaleBits + zeroBits) / static_cast<double>(numel());
+    return (codeBitsTotal + scaleBits + zeroBits + extraBits(*this)) / static_cast<double>(numel());
 }
 
 std::vector<MethodInfo> quantizerMethods()
@@ -94,6 +118,10 @@ std::vector<MethodInfo> quantizerMethods()
          IntSpec{}.toJson()},
         {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(),
          Fp8Spec{}.toJson()},
+        {"hqq", "HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit",
+         HqqSpec::fields(), HqqSpec{}.toJson()},
+        {"milo", "MiLo: HQQ + low-rank compensator U·V fit by alternating passes", MiloSpec::fields(),
+         MiloSpec{}.toJson()},
     };
 }
 
@@ -106,7 +134,11 @@ std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec)
         return std::make_unique<IntQuantizer>(IntSpec::fromJson(spec));
     if (m == "fp8")
         return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(spec));
-    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8)");
+    if (m == "hqq")
+        return std::make_unique<HqqQuantizer>(HqqSpec::fromJson(spec));
+    if (m == "milo")
+        return std::make_unique<MiloQuantizer>(MiloSpec::fromJson(spec));
+    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8, hqq, milo)");
 }
 
 } // namespace quantscope
