@@ -2,10 +2,13 @@
 #pragma once
 /// \file cli.h
 /// quantscope-cli subcommands and the small argument parser they share.
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace quantscope::cli {
 
@@ -18,6 +21,8 @@ public:
     bool flag(const std::string &name);
     /// The value of `--name VALUE` (last one wins); throws UsageError when the value is missing.
     std::optional<std::string> value(const std::string &name);
+    /// True when `--name` (or `--name=…`) is present; consumes nothing.
+    bool has(const std::string &name) const;
     /// All values of a repeatable `--name VALUE`.
     std::vector<std::string> values(const std::string &name);
     /// Remaining positionals; throws UsageError when an unknown `--flag` remains.
@@ -34,5 +39,12 @@ struct UsageError : std::runtime_error {
 int runInfo(Args args);
 int runDemo(Args args);
 int runQuantize(Args args);
+int runSpectrum(Args args);
+
+/// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
+/// validated and with defaults filled in; consumes the options it reads. Throws UsageError.
+nlohmann::json buildQuantizeSpec(Args &args);
+/// Parses an integer option value; throws UsageError naming the option.
+std::int64_t toInt(const std::string &opt, const std::string &v);
 
 } // namespace quantscope::cli

@@ -26,6 +26,14 @@ bool Args::flag(const std::string &name)
     return found;
 }
 
+bool Args::has(const std::string &name) const
+{
+    for (const auto &a : m_args)
+        if (a == name || a.rfind(name + "=", 0) == 0)
+            return true;
+    return false;
+}
+
 std::optional<std::string> Args::value(const std::string &name)
 {
     auto all = values(name);
@@ -70,8 +78,10 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
                        list the tensors of a checkpoint (.safetensors, sharded folder)
-  quantize PATH --tensor NAME --method int|fp8 [options] [--save OUT.safetensors] [--json]
+  quantize PATH --tensor NAME --method int|fp8|hqq|milo [options] [--save OUT.safetensors] [--json]
                        quantize one tensor; metrics, percentiles, histograms
+  spectrum PATH --tensor NAME [quantizer options] [--top K] [--power-iters P] [--tau T] [--json]
+                       singular values of the residual W − Ŵ (of W without a quantizer)
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -108,6 +118,8 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "spectrum")
+            return cli::runSpectrum(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

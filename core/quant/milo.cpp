@@ -191,15 +191,19 @@ namespace {
 
 /// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64).
 void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v,
-                std::int64_t N, std::int64_t K, std::int64_t r, std::span<float> out)
+                std::int64_t N, std::int64_t K, std::int64_t r, std::span<float> out,
+                const CancelToken *cancel = nullptr)
 {
-    for (std::int64_t i = 0; i < N; ++i)
+    for (std::int64_t i = 0; i < N; ++i) {
+        if (cancel && (i & 31) == 0)
+            cancel->check();
         for (std::int64_t k = 0; k < K; ++k) {
             double acc = 0.0;
             for (std::int64_t c = 0; c < r; ++c)
                 acc += static_cast<double>(u[i * r + c]) * static_cast<double>(v[c * K + k]);
             out[i * K + k] = static_cast<float>(static_cast<double>(wHat[i * K + k]) + acc);
         }
+    }
 }
 
 } // namespace
@@ -266,7 +270,9 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                     v[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
             }
             uv.assign(static_cast<std::size_t>(numel), 0.0);
-            for (std::int64_t i = 0; i < N; ++i)
+            for (std::int64_t i = 0; i < N; ++i) {
+                if (cancel && (i & 31) == 0)
+                    cancel->check();
                 for (std::int64_t c = 0; c < r; ++c) {
                     const double uc = u[i * r + c];
                     if (uc == 0.0)
@@ -276,6 +282,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                     for (std::int64_t j = 0; j < K; ++j)
                         row[j] += uc * static_cast<double>(vr[j]);
                 }
+            }
             for (std::int64_t i = 0; i < numel; ++i) {
                 const double d = e[i] - uv[i];
                 eps2 += d * d;
@@ -325,7 +332,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     if (options.wantDequantized) {
         q.dequantized.resize(static_cast<std::size_t>(numel));
         if (r > 0)
-            addLowRank(chosen.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized);
+            addLowRank(chosen.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, cancel);
         else
             q.dequantized = std::move(chosen.dequantized);
     }

@@ -261,3 +261,12 @@ TEST(MiloReal, GateProjMatchesTheReleasedLoop)
         EXPECT_NEAR(mean, 0.152, 0.01 * 0.152);
     }
 }
+
+TEST(Milo, CancelStops)
+{
+    CancelToken tok;
+    tok.cancel();
+    MiloSpec s;
+    s.rank = 4;
+    EXPECT_THROW(MiloQuantizer(s).quantize(randomTensor(64, 64, 5), {}, &tok), Cancelled);
+}
