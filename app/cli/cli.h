@@ -39,6 +39,7 @@ struct UsageError : std::runtime_error {
 int runInfo(Args args);
 int runDemo(Args args);
 int runQuantize(Args args);
+int runDecode(Args args);
 int runSpectrum(Args args);
 
 /// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),

@@ -77,11 +77,14 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
-                       list the tensors of a checkpoint (.safetensors, sharded folder)
+                       list the tensors of a checkpoint (.safetensors, sharded
+                       folder, .npy, .npz), quantized modules with their scheme
   quantize PATH --tensor NAME --method int|fp8|hqq|milo [options] [--save OUT.safetensors] [--json]
                        quantize one tensor; metrics, percentiles, histograms
   spectrum PATH --tensor NAME [quantizer options] [--top K] [--power-iters P] [--tau T] [--json]
                        singular values of the residual W − Ŵ (of W without a quantizer)
+  decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
+                       write a quantized module (or any tensor) decoded to FP32
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -120,6 +123,8 @@ int main(int argc, char **argv)
             return cli::runQuantize(cli::Args(args));
         if (cmd == "spectrum")
             return cli::runSpectrum(cli::Args(args));
+        if (cmd == "decode")
+            return cli::runDecode(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

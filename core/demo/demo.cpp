@@ -18,6 +18,7 @@
 #include "io/safetensors.h"
 #include "tensor/convert.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace quantscope::demo {
 
@@ -182,32 +183,6 @@ std::vector<WeightRecipe> recipes()
     return list;
 }
 
-/// Runs fn(i) for i in [0, n) on all cores, rethrowing the first error.
-void parallelFor(std::size_t n, const std::function<void(std::size_t)> &fn)
-{
-    const unsigned nt = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                        static_cast<unsigned>(n)));
-    std::atomic<std::size_t> next{0};
-    std::vector<std::exception_ptr> errors(nt);
-    std::vector<std::thread> pool;
-    auto worker = [&](unsigned w) {
-        try {
-            for (std::size_t i; (i = next.fetch_add(1)) < n;)
-                fn(i);
-        } catch (...) {
-            errors[w] = std::current_exception();
-        }
-    };
-    for (unsigned w = 1; w < nt; ++w)
-        pool.emplace_back(worker, w);
-    worker(0);
-    for (auto &t : pool)
-        t.join();
-    for (auto &e : errors)
-        if (e)
-            std::rethrow_exception(e);
-}
-
 } // namespace
 
 std::vector<int> demoQkOutlierChannels() { return {37, 211, 598, 903}; }
@@ -225,8 +200,8 @@ std::vector<std::pair<std::string, Tensor>> makeDemoWeights(std::uint64_t seed)
         return list[a].rows * std::max<std::int64_t>(list[a].cols, 1) >
                list[b].rows * std::max<std::int64_t>(list[b].cols, 1);
     });
-    parallelFor(order.size(), [&](std::size_t k) {
-        const auto i = order[k];
+    parallelForEach(static_cast<std::int64_t>(order.size()), 0, [&](std::int64_t k) {
+        const auto i = order[static_cast<std::size_t>(k)];
         out[i] = {list[i].name, generate(list[i], seed)};
     });
     return out;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/moments.h"
 
+#include "util/parallel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -21,36 +23,22 @@ struct Partial {
     double s1 = 0, s2 = 0, s3 = 0, s4 = 0;
 };
 
+/// Calls fn(part, first, buf) for each chunk of kChunk elements, the chunks split into
+/// contiguous slices over `parts` threads (the split, hence the partial sums, is reproducible).
 template <typename Fn>
-void parallelChunks(std::int64_t numel, int threads, const CancelToken *cancel, Fn &&fn)
+void parallelChunks(std::int64_t numel, int parts, const CancelToken *cancel, Fn &&fn)
 {
     const std::int64_t chunks = (numel + kChunk - 1) / kChunk;
-    const int nt = static_cast<int>(std::clamp<std::int64_t>(chunks, 1, threads));
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(nt));
-    auto worker = [&](int w) {
-        try {
-            std::vector<float> buf(static_cast<std::size_t>(std::min(kChunk, numel)));
-            // Static interleaved assignment: the order of partial sums is deterministic.
-            for (std::int64_t c = w; c < chunks; c += nt) {
-                if (cancel)
-                    cancel->check();
-                const std::int64_t first = c * kChunk;
-                const std::int64_t n = std::min(kChunk, numel - first);
-                fn(w, first, std::span<float>(buf.data(), static_cast<std::size_t>(n)));
-            }
-        } catch (...) {
-            errors[static_cast<std::size_t>(w)] = std::current_exception();
+    parallelSlices(chunks, parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {
+        std::vector<float> buf(static_cast<std::size_t>(std::min(kChunk, numel)));
+        for (std::int64_t c = c0; c < c1; ++c) {
+            if (cancel)
+                cancel->check();
+            const std::int64_t first = c * kChunk;
+            const std::int64_t n = std::min(kChunk, numel - first);
+            fn(p, first, std::span<float>(buf.data(), static_cast<std::size_t>(n)));
         }
-    };
-    for (int w = 1; w < nt; ++w)
-        pool.emplace_back(worker, w);
-    worker(0);
-    for (auto &t : pool)
-        t.join();
-    for (auto &e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    });
 }
 
 } // namespace
@@ -61,9 +49,7 @@ TensorStats computeStats(const Tensor &t, const StatsOptions &options, const Can
     st.numel = t.numel();
     if (st.numel == 0)
         return st;
-    const int threads = options.threads > 0
-                            ? options.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = resolveThreads(options.threads);
     const std::int64_t chunks = (st.numel + kChunk - 1) / kChunk;
     const int nt = static_cast<int>(std::clamp<std::int64_t>(chunks, 1, threads));
 

@@ -4,6 +4,7 @@
 /// Static partitioning of a range over std::threads. The split depends only on (n, threads),
 /// so per-thread partial sums merged in thread order are reproducible.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <thread>
@@ -46,6 +47,18 @@ void parallelSlices(std::int64_t n, int parts, const CancelToken *cancel, Fn &&f
     for (auto &e : errors)
         if (e)
             std::rethrow_exception(e);
+}
+
+/// Calls fn(i) for every i in [0, n), handing out indices dynamically (for uneven work such as
+/// tensors of different sizes). Results must not depend on which thread ran an index.
+template <typename Fn> void parallelForEach(std::int64_t n, int threads, Fn &&fn)
+{
+    std::atomic<std::int64_t> next{0};
+    parallelSlices(std::min<std::int64_t>(n, resolveThreads(threads)), resolveThreads(threads), nullptr,
+                   [&](int, std::int64_t, std::int64_t) {
+                       for (std::int64_t i; (i = next.fetch_add(1)) < n;)
+                           fn(i);
+                   });
 }
 
 } // namespace quantscope

@@ -42,6 +42,10 @@ public:
     {
         throw GpuError("no CUDA kernels in this build yet", Location{{}, o.tensorName, {}});
     }
+    std::vector<float> dequantize(const QuantizedTensor &q) const override
+    {
+        throw GpuError("no CUDA kernels in this build yet", Location{{}, q.tensorName, {}});
+    }
     ErrorMetrics metrics(const DeviceTensor &, std::span<const float>, const ErrorMetricsOptions &,
                          const CancelToken *) const override
     {

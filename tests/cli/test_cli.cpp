@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -39,7 +40,7 @@ std::string quote(const std::string &s)
 
 Result run(const std::vector<std::string> &args)
 {
-    const fs::path errFile = fs::path(::testing::TempDir()) / "qs_cli_stderr.txt";
+    const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_cli_stderr_" + std::to_string(getpid()) + ".txt");
     std::string cmd = quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
@@ -60,19 +61,165 @@ Result run(const std::vector<std::string> &args)
 
 fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 
+/// A demo checkpoint private to this process (ctest runs tests as parallel processes), removed
+/// when the process exits.
 fs::path demoDir()
 {
-    static const fs::path dir = [] {
-        const fs::path d = fs::path(::testing::TempDir()) / "qs_cli_demo";
+    struct Owned {
+        fs::path dir;
+        ~Owned()
+        {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Owned owned = [] {
+        const fs::path d = fs::path(::testing::TempDir()) / ("qs_cli_demo_" + std::to_string(getpid()));
         fs::remove_all(d);
         const Result r = run({"demo", d.string()});
         EXPECT_EQ(r.rc, 0) << r.err;
-        return d;
+        return Owned{d};
     }();
-    return dir;
+    return owned.dir;
 }
 
 } // namespace
+
+// ---- readers: npy/npz and quantized modules (issue 3) -------------------------------------------
+
+#include <algorithm>
+#include <cstring>
+#include "io/npy.h"
+#include "io/safetensors.h"
+
+namespace {
+
+/// A compressed-tensors W4A16-like file: module "m.proj" INT4 sym group 8, K = 16, N = 2, codes
+/// q[n][k] = (k % 16) − 8, scales 0.5 · (1 + n + 2g); plus a dense bias; and its config.json.
+fs::path writeCtFixture(const fs::path &dir)
+{
+    using namespace quantscope;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::vector<std::uint32_t> words;
+    for (int n = 0; n < 2; ++n) // value + 8 sequentially, element 0 in the lowest nibble
+        words.insert(words.end(), {0x76543210u, 0xFEDCBA98u});
+    std::vector<float> scales = {0.5f, 1.5f, 1.0f, 2.0f};
+    std::vector<std::int64_t> shape = {2, 16};
+    auto bytesOf = [](const void *p, std::size_t n) {
+        std::vector<std::byte> b(n);
+        std::memcpy(b.data(), p, n);
+        return b;
+    };
+    const fs::path file = dir / "model.safetensors";
+    writeSafetensors(file, {{"m.proj.weight_packed", Tensor::fromBytes(DType::I32, {2, 2}, bytesOf(words.data(), 16))},
+                            {"m.proj.weight_scale", Tensor::fromBytes(DType::F32, {2, 2}, bytesOf(scales.data(), 16))},
+                            {"m.proj.weight_shape", Tensor::fromBytes(DType::I64, {2}, bytesOf(shape.data(), 16))},
+                            {"m.proj.bias", Tensor::fromFloats({2}, std::vector<float>{1.0f, 2.0f})}});
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 8, "strategy": "group"}}}}})";
+    return file;
+}
+
+float expectedCt(int n, int k) { return static_cast<float>(k - 8) * (0.5f * static_cast<float>(1 + n + 2 * (k / 8))); }
+
+} // namespace
+
+TEST(CliReaders, InfoShowsAQuantizedModuleOnceWithItsSchemeAndDecodedStats)
+{
+    const fs::path file = writeCtFixture(fs::path(::testing::TempDir()) / "qs_cli_ct");
+    const Result r = run({"info", file.string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 2u); // the module and the bias
+    const auto &m = j["tensors"][0];
+    EXPECT_EQ(m["name"], "m.proj.weight");
+    EXPECT_EQ(m["format"], "compressed-tensors/pack-quantized");
+    EXPECT_EQ(m["shape"], nlohmann::json::array({2, 16}));
+    EXPECT_EQ(m["scheme"]["bits"], 4);
+    EXPECT_EQ(m["scheme"]["granularity"], "group");
+    EXPECT_EQ(m["scheme"]["group_size"], 8);
+    EXPECT_EQ(m["scheme"]["symmetric"], true);
+    EXPECT_EQ(m["scheme"]["pack_order"], "ct-dense");
+    EXPECT_EQ(m["scheme_text"], "INT4 sym, group 8 along K, c-t packing, F32 scales");
+    EXPECT_EQ(m["scale_health"], nlohmann::json({{"nan", 0}, {"inf", 0}, {"zero", 0}}));
+    EXPECT_EQ(m["parts"].size(), 3u);
+    double sum = 0, mn = 1e9;
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 16; ++k) {
+            sum += expectedCt(n, k);
+            mn = std::min<double>(mn, expectedCt(n, k));
+        }
+    EXPECT_NEAR(m["stats"]["mean"].get<double>(), sum / 32, 1e-9);
+    EXPECT_NEAR(m["stats"]["min"].get<double>(), mn, 1e-9);
+    EXPECT_EQ(j["tensors"][1]["format"], "dense");
+    // --tensor accepts the module, the logical weight or a part.
+    for (const char *name : {"m.proj", "m.proj.weight", "m.proj.weight_scale"}) {
+        const Result one = run({"info", file.string(), "--json", "--tensor", name});
+        ASSERT_EQ(one.rc, 0) << one.err;
+        EXPECT_EQ(nlohmann::json::parse(one.out)["tensors"][0]["name"], "m.proj.weight");
+    }
+}
+
+TEST(CliReaders, DecodeWritesFp32SafetensorsAndNpy)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_decode";
+    const fs::path file = writeCtFixture(dir);
+    const Result st = run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "out.safetensors").string()});
+    ASSERT_EQ(st.rc, 0) << st.err;
+    const auto f = quantscope::SafetensorsFile::open(dir / "out.safetensors");
+    const quantscope::Tensor t = f.tensor("m.proj.weight");
+    ASSERT_EQ(t.dtype(), quantscope::DType::F32);
+    ASSERT_EQ(t.shape(), (quantscope::Shape{2, 16}));
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(t.at(i), expectedCt(i / 16, i % 16));
+    EXPECT_EQ(f.metadata().at("format"), "compressed-tensors/pack-quantized");
+
+    const Result np = run({"decode", file.string(), "--tensor", "m.proj.weight", "--out", (dir / "out.npy").string(), "--json"});
+    ASSERT_EQ(np.rc, 0) << np.err;
+    EXPECT_EQ(nlohmann::json::parse(np.out)["tensor"], "m.proj.weight");
+    const quantscope::Tensor n = quantscope::readNpy(dir / "out.npy");
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(n.at(i), expectedCt(i / 16, i % 16));
+
+    const Result bad = run({"decode", file.string(), "--tensor", "nope", "--out", (dir / "x.npy").string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("nope"), std::string::npos);
+    EXPECT_EQ(run({"decode", file.string(), "--tensor", "m.proj", "--out", (dir / "x.bin").string()}).rc, 2);
+    EXPECT_EQ(run({"decode", file.string()}).rc, 2);
+}
+
+TEST(CliReaders, BadCompanionsExitOneNamingTheModule)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_bad";
+    writeCtFixture(dir);
+    std::ofstream(dir / "config.json")
+        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 4, "strategy": "group"}}}}})";
+    const Result r = run({"info", (dir / "model.safetensors").string()});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find("m.proj"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("group 4 along K = 16"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliReaders, InfoOpensTheDemoActivationsNpy)
+{
+    const auto d = demoDir();
+    const Result r = run({"info", (d / "activations.npy").string(), "--json", "--stats"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tensors"].size(), 1u);
+    const auto &t = j["tensors"][0];
+    EXPECT_EQ(t["name"], "activations");
+    EXPECT_EQ(t["shape"], nlohmann::json::array({256, 1024}));
+    EXPECT_EQ(t["format"], "dense");
+    EXPECT_EQ(t["offset"].get<std::uint64_t>() + 256u * 1024u * 4u, fs::file_size(d / "activations.npy"));
+    EXPECT_TRUE(t["stats"]["std"].is_number());
+}
 
 TEST(Cli, VersionNamesTheComputeDevice)
 {
