@@ -26,6 +26,14 @@ bool Args::flag(const std::string &name)
     return found;
 }
 
+bool Args::has(const std::string &name) const
+{
+    for (const auto &a : m_args)
+        if (a == name || a.rfind(name + "=", 0) == 0)
+            return true;
+    return false;
+}
+
 std::optional<std::string> Args::value(const std::string &name)
 {
     auto all = values(name);
@@ -71,9 +79,11 @@ Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
                        list the tensors of a checkpoint (.safetensors, sharded
                        folder, .npy, .npz), quantized modules with their scheme
-  quantize PATH --tensor NAME --method int|fp8|mxfp4|nvfp4|progressive|constopt [options]
+  quantize PATH --tensor NAME --method int|fp8|hqq|milo|mxfp4|nvfp4|progressive|constopt [options]
            [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--json]
                        quantize one tensor; metrics, percentiles, histograms, paired GEMM
+  spectrum PATH --tensor NAME [quantizer options] [--top K] [--power-iters P] [--tau T] [--json]
+                       singular values of the residual W − Ŵ (of W without a quantizer)
   sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
            [--grid LO:HI:STEP] [--json]
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
@@ -115,6 +125,8 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "spectrum")
+            return cli::runSpectrum(cli::Args(args));
         if (cmd == "decode")
             return cli::runDecode(cli::Args(args));
         if (cmd == "sweep-c")

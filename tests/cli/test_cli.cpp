@@ -2,6 +2,7 @@
 // End-to-end tests: run quantscope-cli as a user would and check exit codes, JSON and messages.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -424,12 +425,136 @@ TEST(CliQuantize, SaveWritesTheNativeLayout)
     EXPECT_FALSE(fs::exists(bad));
 }
 
+// ---- Engine II: hqq, milo, spectrum ------------------------------------------------------------
+
+TEST(CliHqq, JsonHasHistoryAndMatchesTheLibraryOnRealWeights)
+{
+    const fs::path m = stories() / "model.safetensors";
+    if (!fs::exists(m))
+        GTEST_SKIP() << "real test data not found at " << m << " (../shared absent): skipped";
+    const Result r = run({"quantize", m.string(), "--tensor", "model.layers.0.mlp.gate_proj.weight", "--method", "hqq",
+                          "--compute", "fp16", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["spec"]["preset"], "hqq-lib");
+    EXPECT_EQ(j["spec"]["bits"], 4);
+    EXPECT_EQ(j["spec"]["axis"], 1);
+    ASSERT_TRUE(j.contains("history"));
+    ASSERT_FALSE(j["history"].empty());
+    for (const char *k : {"pass", "eps", "time_ms"})
+        EXPECT_TRUE(j["history"][0].contains(k)) << k;
+    EXPECT_EQ(j["chosen_pass"], j["history"].size());
+    EXPECT_NEAR(j["metrics"]["rel_frobenius"].get<double>(), 0.0985, 0.01 * 0.0985);
+    EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 4.5); // FP16 scale + zero per 64
+    // --preset milo-code switches the preset defaults (3-bit, axis 0).
+    const Result mc = run({"quantize", m.string(), "--tensor", "model.layers.0.mlp.gate_proj.weight", "--method",
+                           "hqq", "--preset", "milo-code", "--compute", "fp16", "--json"});
+    ASSERT_EQ(mc.rc, 0) << mc.err;
+    const auto jm = nlohmann::json::parse(mc.out);
+    EXPECT_EQ(jm["spec"]["bits"], 3);
+    EXPECT_EQ(jm["spec"]["axis"], 0);
+    EXPECT_NEAR(jm["metrics"]["rel_frobenius"].get<double>(), 0.2077, 0.01 * 0.2077);
+}
+
+TEST(CliHqq, RefusalsGiveTheReason)
+{
+    const auto d = demoDir();
+    const Result g = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq",
+                          "--group", "60"});
+    EXPECT_EQ(g.rc, 1);
+    EXPECT_NE(g.err.find("multiple of 8"), std::string::npos) << g.err;
+    const Result gr = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq",
+                           "--granularity", "group"});
+    EXPECT_EQ(gr.rc, 1);
+    EXPECT_NE(gr.err.find("granularity"), std::string::npos) << gr.err;
+    const Result s = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq",
+                          "--save", (fs::path(::testing::TempDir()) / "qs_hqq.safetensors").string()});
+    EXPECT_EQ(s.rc, 1);
+    EXPECT_NE(s.err.find("--save"), std::string::npos) << s.err;
+}
+
+TEST(CliMilo, PassesRankClampAndChosenPass)
+{
+    const auto d = demoDir();
+    const std::string t = "model.layers.1.mlp.gate.weight"; // 8 x 1024: rank clamps to 8
+    const Result r = run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--rank", "32", "--seed", "3",
+                          "--compensator", "int8", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["history"].size(), 11u); // code preset
+    EXPECT_EQ(j["chosen_pass"], 11);
+    EXPECT_EQ(j["rank"], 8);
+    EXPECT_EQ(j["requested_rank"], 32);
+    EXPECT_EQ(j["rank_clamped"], true);
+    EXPECT_EQ(j["spec"]["seed"], 3);
+    EXPECT_EQ(j["spec"]["compensator"], "int8");
+    EXPECT_EQ(j["spec"]["hqq_preset"], "milo-code");
+    const Result p = run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--preset", "passes=4", "--rank",
+                          "2", "--json"});
+    ASSERT_EQ(p.rc, 0) << p.err;
+    const auto jp = nlohmann::json::parse(p.out);
+    EXPECT_EQ(jp["history"].size(), 4u);
+    EXPECT_EQ(jp["spec"]["passes"], 4);
+    const Result paper = run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--preset", "paper", "--rank",
+                              "2", "--hqq-preset", "hqq-lib", "--json"});
+    ASSERT_EQ(paper.rc, 0) << paper.err;
+    const auto jq = nlohmann::json::parse(paper.out);
+    EXPECT_EQ(jq["spec"]["bits"], 4);
+    double best = 1e300;
+    int bestPass = 0;
+    for (const auto &h : jq["history"])
+        if (h["eps"].get<double>() < best) {
+            best = h["eps"];
+            bestPass = h["pass"];
+        }
+    EXPECT_EQ(jq["chosen_pass"], bestPass);
+    EXPECT_EQ(run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--compensator", "int4"}).rc, 1);
+}
+
+TEST(CliSpectrum, FieldsOfTheResidualAndOfW)
+{
+    const auto d = demoDir();
+    const std::string t = "model.layers.0.self_attn.q_proj.weight";
+    const Result r = run({"spectrum", d.string(), "--tensor", t, "--method", "int", "--bits", "4", "--group", "32",
+                          "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char *k : {"sigma", "complete", "n_sigma_ge_tau", "n_sigma_lt_tau", "derived", "fro_norm",
+                          "energy_top", "err_after_rank"})
+        EXPECT_TRUE(j.contains(k)) << k;
+    const auto n = j["sigma"].size();
+    EXPECT_EQ(j["complete"], true);
+    EXPECT_EQ(j["derived"], false);
+    EXPECT_EQ(j["n_sigma_ge_tau"].get<std::size_t>() + j["n_sigma_lt_tau"].get<std::size_t>(), n);
+    double fro2 = 0;
+    for (const auto &s : j["sigma"])
+        fro2 += s.get<double>() * s.get<double>();
+    EXPECT_NEAR(std::sqrt(fro2), j["fro_norm"].get<double>(), 1e-9 * j["fro_norm"].get<double>());
+    EXPECT_NEAR(j["energy_top"].back().get<double>(), 1.0, 1e-9);
+    // Top k with its own sketch options: derived counts, the same σ1 within 1e-3.
+    const Result k = run({"spectrum", d.string(), "--tensor", t, "--method", "int", "--bits", "4", "--group", "32",
+                          "--top", "8", "--power-iters", "6", "--tau", "0.3", "--json"});
+    ASSERT_EQ(k.rc, 0) << k.err;
+    const auto jk = nlohmann::json::parse(k.out);
+    EXPECT_EQ(jk["complete"], false);
+    EXPECT_EQ(jk["derived"], true);
+    EXPECT_EQ(jk["sigma"].size(), 8u);
+    EXPECT_EQ(jk["tau"], 0.3);
+    EXPECT_NEAR(jk["sigma"][0].get<double>(), j["sigma"][0].get<double>(), 1e-3 * j["sigma"][0].get<double>());
+    EXPECT_EQ(jk["n_sigma_ge_tau"].get<std::size_t>() + jk["n_sigma_lt_tau"].get<std::size_t>(), n);
+    // Without a quantizer: the spectrum of W itself; human output names it.
+    const Result w = run({"spectrum", d.string(), "--tensor", t});
+    ASSERT_EQ(w.rc, 0) << w.err;
+    EXPECT_NE(w.out.find("W itself"), std::string::npos) << w.out;
+    EXPECT_EQ(run({"spectrum", d.string(), "--tensor", t, "--tau", "2"}).rc, 2);
+    EXPECT_EQ(run({"spectrum", d.string()}).rc, 2);
+}
+
 // ---- Engine Ib: FP4, two-stage, constOpt, GEMM simulation, sweep-c ------------------------------
 
 namespace {
 
-/// A safetensors file holding one FP32 activation tensor [M, K] (the demo's activations.npy
-/// needs the npy reader; this keeps the tests independent of it).
+/// A safetensors file holding one FP32 activation tensor "acts" [M, K] with outlier channels.
 fs::path activationFile(std::int64_t M, std::int64_t K)
 {
     const fs::path p = fs::path(::testing::TempDir()) / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) + "_" +
@@ -546,6 +671,12 @@ TEST(CliEngine1b, ActivationAddsThePairedGemm)
     EXPECT_EQ(s.rc, 1);
     EXPECT_EQ(run({"quantize", d.string(), "--tensor", kQ, "--method", "int", "--act-quant", "int8-token"}).rc, 2);
     fs::remove(acts);
+    // The demo's activations.npy (one entry named after the file's stem), outlier channels included.
+    j = runJson({"quantize", d.string(), "--tensor", kQ, "--method", "progressive", "--activation",
+                 (d / "activations.npy").string() + ":activations", "--act-quant", "fp8-tensor", "--json"});
+    EXPECT_EQ(j["gemm"]["scheme"], "W4A8-fp8");
+    EXPECT_EQ(j["gemm"]["tokens"], 256);
+    EXPECT_GT(j["gemm"]["act_rel_err"].get<double>(), 0.0);
 }
 
 TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
