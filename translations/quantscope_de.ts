@@ -1324,6 +1324,12 @@
         <source>%1 from %2</source>
         <translation>%1 aus %2</translation>
     </message>
+    <message>
+        <source>%1
+A JSON spec of one of: %2</source>
+        <translation>%1
+Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::TensorBrowser</name>

@@ -5,16 +5,19 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <cmath>
 #include <exception>
 
 namespace quantscope {
@@ -292,6 +295,48 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
             changed();
         });
         w = check;
+    } else if (field.kind == "number") {
+        auto *spin = new QDoubleSpinBox(parent);
+        // An unset range (min = max) means any finite value.
+        const bool ranged = field.minReal < field.maxReal;
+        spin->setRange(ranged ? field.minReal : -1e12, ranged ? field.maxReal : 1e12);
+        spin->setDecimals(6);
+        const double value =
+            spec.contains(key) && spec[key].is_number() ? spec[key].get<double>() : 0.0;
+        spin->setSingleStep(std::fabs(value) < 1 ? 0.001 : 0.1);
+        spin->setValue(value);
+        spin->setAccelerated(true);
+        connect(spin, &QDoubleSpinBox::valueChanged, this,
+                [this, configIndex, key, changed](double v) {
+                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
+                    changed();
+                });
+        w = spin;
+    } else if (field.kind == "spec") {
+        // A nested spec (a stage of a two-stage method): its JSON, edited in place and checked
+        // by the engine like the whole spec; text that is not a JSON object is refused.
+        auto *edit = new QLineEdit(parent);
+        edit->setText(spec.contains(key) ? fromStd(spec[key].dump()) : QStringLiteral("{}"));
+        edit->setCursorPosition(0);
+        edit->setMinimumWidth(fontMetrics().averageCharWidth() * 14);
+        connect(edit, &QLineEdit::textEdited, this,
+                [this, configIndex, key, edit, changed](const QString &text) {
+                    nlohmann::json value;
+                    try {
+                        value = nlohmann::json::parse(text.toStdString());
+                    } catch (const nlohmann::json::exception &) {
+                        value = nullptr;
+                    }
+                    QPalette p = edit->palette();
+                    p.setColor(QPalette::Text, value.is_object() ? palette().color(QPalette::Text)
+                                                                 : theme::accentColor(palette()));
+                    edit->setPalette(p);
+                    if (!value.is_object())
+                        return;
+                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] = value;
+                    changed();
+                });
+        w = edit;
     } else {
         // A kind this GUI does not know yet: show the JSON value read-only rather than hide it.
         auto *label =
@@ -299,7 +344,14 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         label->setEnabled(false);
         w = label;
     }
-    w->setToolTip(help);
+    QStringList allowed;
+    if (field.kind == "spec")
+        for (const auto &m : field.choices)
+            allowed << fromStd(m);
+    w->setToolTip(
+        allowed.isEmpty()
+            ? help
+            : tr("%1\nA JSON spec of one of: %2").arg(help, allowed.join(QStringLiteral(", "))));
     w->setObjectName(QStringLiteral("%1.%2").arg(
         m_configs[static_cast<std::size_t>(configIndex)].name, fromStd(key)));
     return w;

@@ -20,6 +20,8 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
@@ -120,6 +122,56 @@ private slots:
         qobject_cast<QComboBox *>(panel->editor(1, QStringLiteral("scale_rule")))
             ->setCurrentText(QStringLiteral("max"));
         QVERIFY(panel->validationError(1).contains(QStringLiteral("symmetric")));
+    }
+
+    void everyEngineMethodHasAFormAndRuns()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        auto *panel = w.quantizerPanel();
+        const auto methods = quantizerMethods();
+        QCOMPARE(panel->methods().size(), methods.size());
+        w.browser()->setSelectedTensors({QStringLiteral("model.layers.0.self_attn.k_proj.weight")});
+        // Four configurations at a time: every method with its defaults.
+        for (std::size_t first = 0; first < methods.size();
+             first += QuantizerPanel::kMaxConfigurations) {
+            std::vector<JobConfig> configs;
+            for (std::size_t i = first;
+                 i < std::min(methods.size(), first + QuantizerPanel::kMaxConfigurations); ++i)
+                configs.push_back(
+                    {std::string(1, static_cast<char>('A' + (i - first))), methods[i].defaults});
+            QVERIFY(panel->setConfigurations(configs).isEmpty());
+            for (std::size_t c = 0; c < configs.size(); ++c) {
+                const auto &m = methods[first + c];
+                QVERIFY2(panel->validationError(static_cast<int>(c)).isEmpty(), m.method.c_str());
+                for (const auto &f : m.fields) {
+                    auto *editor =
+                        panel->editor(static_cast<int>(c), QString::fromStdString(f.key));
+                    // Generated from the field's kind: an enabled editor, never the read-only
+                    // fallback for kinds the GUI does not know.
+                    QVERIFY2(editor && editor->isEnabled() && !qobject_cast<QLabel *>(editor),
+                             (m.method + "." + f.key + " (" + f.kind + ")").c_str());
+                }
+            }
+            QSignalSpy finished(&w, &MainWindow::jobFinished);
+            w.runQuantization();
+            QVERIFY(finished.wait(120000));
+            for (const auto &o : w.results()->outcomes)
+                QVERIFY2(o.ok(), (o.method + ": " + o.error).c_str());
+            QCOMPARE(w.results()->outcomes.size(), configs.size());
+        }
+        // A nested spec is edited as JSON and checked like the rest.
+        for (std::size_t i = 0; i < methods.size(); ++i)
+            for (const auto &f : methods[i].fields)
+                if (f.kind == "spec") {
+                    QVERIFY(panel->setConfigurations({{"A", methods[i].defaults}}).isEmpty());
+                    auto *edit =
+                        qobject_cast<QLineEdit *>(panel->editor(0, QString::fromStdString(f.key)));
+                    QVERIFY(edit);
+                    QTest::keyClicks(edit,
+                                     QStringLiteral("x")); // not JSON any more: refused, spec kept
+                    QVERIFY(panel->configurations()[0].spec[f.key] == methods[i].defaults[f.key]);
+                }
     }
 
     void recentFilesThatHaveGoneAreGreyed()
