@@ -327,6 +327,12 @@ void MainWindow::createDocks()
 
     m_log = new LogView(this);
     m_logDock = dock(tr("Log"), QStringLiteral("logDock"), m_log);
+    // A warning or an error brings the log forward when it sits behind another tabbed dock
+    // (a log the user closed stays closed).
+    connect(m_log, &LogView::problemLogged, this, [this] {
+        if (!m_logDock->isHidden())
+            m_logDock->raise();
+    });
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     splitDockWidget(m_jobDock, m_logDock, Qt::Horizontal);
     resizeDocks({m_tensorsDock, m_quantizerDock}, {380, 470}, Qt::Horizontal);
@@ -508,6 +514,9 @@ void MainWindow::applyLoad(const OpenResult &result, const std::optional<Pending
         return;
     }
 
+    // A job still running reads the previous checkpoint: its result would not belong here.
+    if (m_tracker.isRunning())
+        cancelJob();
     m_checkpoint = result.checkpoint;
     m_quantized = result.quantized;
     m_documentRequest = result.request;
