@@ -44,7 +44,7 @@ struct PoolState {
     void releaseCached()
     {
         for (auto &[size, p] : free) {
-            qsFree(p);
+            (void)qsFree(p);
             held -= size;
         }
         free.clear();
@@ -52,7 +52,7 @@ struct PoolState {
     ~PoolState()
     {
         for (auto &[size, p] : free)
-            qsFree(p); // errors at process exit are ignored
+            (void)qsFree(p); // errors at process exit are ignored
     }
 };
 
@@ -70,7 +70,7 @@ std::shared_ptr<void> poolGet(const std::shared_ptr<PoolState> &pool, std::size_
     if (!p) {
         qsError_t e = qsMalloc(&p, size);
         if (e == qsErrorMemoryAllocation) {
-            qsGetLastError();
+            (void)qsGetLastError();
             {
                 std::lock_guard lock(pool->mutex);
                 pool->releaseCached();
@@ -78,7 +78,7 @@ std::shared_ptr<void> poolGet(const std::shared_ptr<PoolState> &pool, std::size_
             e = qsMalloc(&p, size);
         }
         if (e != qsSuccess) {
-            qsGetLastError();
+            (void)qsGetLastError();
             size_t freeB = 0, totalB = 0;
             qsMemGetInfo(&freeB, &totalB);
             throw GpuError("out of GPU memory for " + what + ": needs " + mib(size) + ", " + mib(freeB) +
@@ -147,9 +147,27 @@ struct Engine::Impl {
     std::shared_ptr<void> flushBuf;
     std::size_t flushBytes = 0;
     std::recursive_mutex mutex;
+    bool profile = false;
+    std::vector<qsEvent_t> markEvents;
+    std::vector<std::string> markNames;
+
+    void mark(const char *name)
+    {
+        if (!profile)
+            return;
+        if (markNames.size() == markEvents.size()) {
+            qsEvent_t e;
+            QS_GPU_CHECK(qsEventCreate(&e));
+            markEvents.push_back(e);
+        }
+        QS_GPU_CHECK(qsEventRecord(markEvents[markNames.size()], stream));
+        markNames.emplace_back(name);
+    }
 
     ~Impl()
     {
+        for (auto e : markEvents)
+            qsEventDestroy(e);
         for (int i = 0; i < 2; ++i) {
             if (staging[i])
                 qsFreeHost(staging[i]);
@@ -175,7 +193,7 @@ std::unique_ptr<Engine> Engine::create(int device, std::string &reason)
     int count = 0;
     if (const qsError_t e = qsGetDeviceCount(&count); e != qsSuccess) {
         reason = std::string("no " QS_GPU_API_NAME " device: ") + qsGetErrorString(e);
-        qsGetLastError();
+        (void)qsGetLastError();
         return nullptr;
     }
     if (count <= device) {
@@ -193,7 +211,7 @@ std::unique_ptr<Engine> Engine::create(int device, std::string &reason)
         for (int i = 0; i < 2; ++i) {
             QS_GPU_CHECK(qsEventCreate(&impl->stagingDone[i]));
             if (qsMallocHost(&impl->staging[i], impl->stagingBytes) != qsSuccess) {
-                qsGetLastError();
+                (void)qsGetLastError();
                 impl->staging[i] = nullptr;
                 impl->pinned = false;
             }
@@ -220,7 +238,7 @@ EngineInfo Engine::info() const
         i.freeMemory = freeB;
         i.totalMemory = totalB;
     } else {
-        qsGetLastError();
+        (void)qsGetLastError();
     }
     return i;
 }
@@ -280,6 +298,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
     QS_GPU_CHECK(qsSetDevice(I.device));
     auto run = std::make_unique<RunImpl>();
     RunImpl &R = *run;
+    I.markNames.clear();
     R.opts = options;
     R.w = &w;
     R.wHat = wHat;
@@ -379,14 +398,18 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
                 launch::paramsDirect(P, s, z, bd, scales, zeros, bad, ctr, I.S());
             } else {
                 launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+                I.mark("range (W stats)");
                 launch::params(P, nullptr, nullptr, nullptr, pdS, piS, rowsS, scales, zeros, bad, ctr, I.S());
+                I.mark("scales");
             }
         } else if (needRange) {
             auto *gmin = reinterpret_cast<unsigned *>(b + offRange);
             QS_GPU_CHECK(qsMemsetAsync(gmin, 0xFF, static_cast<std::size_t>(G) * 4, I.stream));
             QS_GPU_CHECK(qsMemsetAsync(gmin + G, 0, static_cast<std::size_t>(G) * 8, I.stream));
             launch::rangeGroups(in, w.data(), n, P, gmin, gmin + G, gmin + 2 * G, sms, I.S());
+            I.mark("range (groups)");
             launch::params(P, gmin, gmin + G, gmin + 2 * G, nullptr, nullptr, 0, scales, zeros, bad, ctr, I.S());
+            I.mark("scales");
         }
     }
 
@@ -405,9 +428,11 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
     p1.pd = pd1;
     p1.pi = pi1;
     launch::quant(in, w.data(), n, P, p1, rows1, I.S());
+    I.mark("pass 1 (codes, sums)");
 
     if (R.deviceMetrics) {
         launch::finalize1(pd1, pi1, rows1, pdS, piS, rowsS, hc, st1, Tw, Te, Ta, I.S());
+        I.mark("finalize 1 (thresholds)");
         launch::Pass2 p2;
         p2.yIn = p1.yIn;
         p2.scales = scales;
@@ -422,7 +447,9 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         p2.bins = hc.bins;
         p2.wMoments = hc.wMoments;
         launch::hist(in, w.data(), n, P, p2, rows2, I.S());
+        I.mark("pass 2 (histograms, moments)");
         launch::finalize2(pd2, rows2, ctr + 2, hc.bins, st1, st2, I.S());
+        I.mark("finalize 2 (percentiles)");
     }
     return run;
 }
@@ -543,6 +570,35 @@ float Engine::elapsedMs()
     float ms = 0;
     QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
     return ms;
+}
+
+void Engine::deviceSleep(float ms)
+{
+    std::lock_guard lock(m_impl->mutex);
+    const double hz = 1.0e9 * 2.0; // spin on the cycle counter at up to 2 GHz
+    launch::spin(static_cast<long long>(ms * 1e-3 * hz), m_impl->S());
+}
+
+void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
+{
+    QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
+}
+
+void Engine::profileStages(bool on) { m_impl->profile = on; }
+
+std::vector<std::pair<std::string, float>> Engine::stageTimes()
+{
+    std::vector<std::pair<std::string, float>> out;
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    qsEvent_t prev = I.evStart;
+    for (std::size_t i = 0; i < I.markNames.size(); ++i) {
+        float ms = 0;
+        QS_GPU_CHECK(qsEventElapsedTime(&ms, prev, I.markEvents[i]));
+        out.emplace_back(I.markNames[i], ms);
+        prev = I.markEvents[i];
+    }
+    return out;
 }
 
 std::uint64_t Engine::poolBytes() const

@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -113,6 +114,15 @@ public:
     float elapsedMs();
     /// Bytes currently held by the caching pool (in use + cached).
     std::uint64_t poolBytes() const;
+    /// Device-to-device copy on the engine's stream (the benchmark's copy floor).
+    void copyDevice(void *dst, const void *src, std::size_t bytes);
+    /// Queues a kernel that spins for about `ms` milliseconds (benchmarks: lets the host queue a
+    /// whole run before the timed region starts, so events measure device time only).
+    void deviceSleep(float ms);
+    /// Benchmarks: record an event after each stage of the next enqueued runs (off: false).
+    void profileStages(bool on);
+    /// Stage name and milliseconds since the previous mark (or recordStart) of the last run.
+    std::vector<std::pair<std::string, float>> stageTimes();
     /// Test hook: the device's FP8 quantization cast of the FP32 bit patterns first..first+count−1.
     std::vector<std::uint8_t> encodeFp8(bool e4m3, std::uint32_t first, std::size_t count);
 

@@ -71,6 +71,66 @@ template <int IN> QS_DEV int loadChunk(const void *p, i64 n, i64 k, float v[kChu
     return c;
 }
 
+/// The stored bits of chunk k, loaded now and decoded later (so the next chunk's load is in
+/// flight while the current one is processed).
+struct RawChunk {
+    uint4 a, b;
+};
+
+template <int IN> QS_DEV void loadRaw(const void *p, i64 n, i64 k, RawChunk &r)
+{
+    const i64 i0 = k * kChunk;
+    if (i0 + kChunk <= n) {
+        if constexpr (IN == kInF32) {
+            const uint4 *q = static_cast<const uint4 *>(p) + 2 * k;
+            r.a = q[0];
+            r.b = q[1];
+        } else {
+            r.a = static_cast<const uint4 *>(p)[k];
+        }
+        return;
+    }
+    unsigned w[8] = {};
+    for (int j = 0; j < kChunk; ++j)
+        if (i0 + j < n) {
+            if constexpr (IN == kInF32)
+                w[j] = static_cast<const unsigned *>(p)[i0 + j];
+            else
+                w[j] = static_cast<const unsigned short *>(p)[i0 + j];
+        }
+    if constexpr (IN == kInF32) {
+        r.a = make_uint4(w[0], w[1], w[2], w[3]);
+        r.b = make_uint4(w[4], w[5], w[6], w[7]);
+    } else {
+        r.a = make_uint4(w[0] | (w[1] << 16), w[2] | (w[3] << 16), w[4] | (w[5] << 16), w[6] | (w[7] << 16));
+    }
+}
+
+template <int IN> QS_DEV int decodeRaw(const RawChunk &r, i64 n, i64 k, float v[kChunk])
+{
+    if constexpr (IN == kInF32) {
+        const unsigned w[8] = {r.a.x, r.a.y, r.a.z, r.a.w, r.b.x, r.b.y, r.b.z, r.b.w};
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j)
+            v[j] = qmath::fromBits(w[j]);
+    } else {
+        const unsigned w[4] = {r.a.x, r.a.y, r.a.z, r.a.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
+            v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
+        }
+    }
+    const i64 i0 = k * kChunk;
+    const i64 c = n - i0;
+    const int cnt = c >= kChunk ? kChunk : (c > 0 ? static_cast<int>(c) : 0);
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j)
+        if (j >= cnt)
+            v[j] = 0.0f;
+    return cnt;
+}
+
 QS_DEV void loadY(const float *y, i64 n, i64 k, float v[kChunk])
 {
     const i64 i0 = k * kChunk;
@@ -204,10 +264,16 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kStatsW(const void
     float mn = finf(), mx = -finf();
     double sum = 0;
     i64 nf = 0, nnan = 0, ninf = 0;
-    for (i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks;
-         k += static_cast<i64>(gridDim.x) * blockDim.x) {
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    RawChunk next{};
+    if (static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x < chunks)
+        loadRaw<IN>(w, n, static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x, next);
+    for (i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride) {
+        const RawChunk cur = next;
+        if (k + stride < chunks)
+            loadRaw<IN>(w, n, k + stride, next);
         float v[kChunk];
-        const int c = loadChunk<IN>(w, n, k, v);
+        const int c = decodeRaw<IN>(cur, n, k, v);
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
             if (j >= c)
@@ -428,18 +494,21 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
     double sumW = 0, sumY = 0, se = 0, sx = 0, sy = 0, sxy = 0, emin = dinf(), emax = -dinf();
     i64 nF = 0, nNan = 0, nInf = 0, nFY = 0, nNanY = 0, nInfY = 0;
 
+    RawChunk next{};
+    {
+        const i64 k0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (k0 < chunks)
+            loadRaw<IN>(w, n, k0, next);
+    }
     for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks;
          base += stride) {
         const i64 k = base + lane;
         const bool act = k < chunks;
+        const RawChunk cur = next;
+        if (k + stride < chunks)
+            loadRaw<IN>(w, n, k + stride, next);
         float v[kChunk];
-        int cnt = 0;
-        if (act)
-            cnt = loadChunk<IN>(w, n, k, v);
-        else
-#pragma unroll
-            for (int j = 0; j < kChunk; ++j)
-                v[j] = 0.0f;
+        const int cnt = decodeRaw<IN>(cur, n, k, v);
         const i64 i0 = k * kChunk;
 
         float y[kChunk];
@@ -784,10 +853,19 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
     const i64 chunks = (n + kChunk - 1) / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
     // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
+    RawChunk next{};
+    {
+        const i64 t0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (t0 < chunks)
+            loadRaw<IN>(w, n, chunks - 1 - t0, next);
+    }
     for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
         const i64 k = chunks - 1 - t;
+        const RawChunk cur = next;
+        if (t + stride < chunks)
+            loadRaw<IN>(w, n, chunks - 1 - (t + stride), next);
         float v[kChunk], y[kChunk];
-        const int cnt = loadChunk<IN>(w, n, k, v);
+        const int cnt = decodeRaw<IN>(cur, n, k, v);
         if (A.yIn) {
             loadY(A.yIn, n, k, y);
         } else if (P.chunkUniform || P.fastGroup) {
@@ -916,6 +994,13 @@ __global__ void kFp8Encode(bool e4m3, unsigned first, std::size_t count, unsigne
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
         const float x = qmath::fromBits(first + static_cast<unsigned>(i));
         out[i] = e4m3 ? gpumath::encodeE4m3(x) : gpumath::encodeE5m2(x);
+    }
+}
+
+__global__ void kSpin(long long cycles)
+{
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
     }
 }
 
@@ -1072,6 +1157,12 @@ void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char 
 {
     kFp8Encode<<<2048, kThreads, 0, S(stream)>>>(e4m3, first, count, out);
     QS_GPU_CHECK_LAUNCH("fp8EncodeRange");
+}
+
+void spin(long long cycles, void *stream)
+{
+    kSpin<<<1, 1, 0, S(stream)>>>(cycles);
+    QS_GPU_CHECK_LAUNCH("spin");
 }
 
 void scribble(void *buf, std::size_t bytes, void *stream)

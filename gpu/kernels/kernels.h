@@ -81,6 +81,9 @@ void finalize2(const double *pd2, int rows2, const u64 *hist, int bins, const St
 /// out[i] = the FP8 cast of the FP32 pattern first + i (test hook).
 void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream);
 
+/// Spins about `cycles` clock cycles on one thread (benchmarks).
+void spin(long long cycles, void *stream);
+
 /// Writes `bytes` of `buf` (L2 flush between benchmark repeats).
 void scribble(void *buf, std::size_t bytes, void *stream);
 
