@@ -77,6 +77,7 @@ int main(int argc, char **argv)
     std::int64_t rows = 14336, cols = 4096;
     int repeats = 60, warmup = 10;
     bool verify = true;
+    std::string only;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
             tensorOut = next();
         else if (a == "--no-verify")
             verify = false;
+        else if (a == "--only")
+            only = next();
     }
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
@@ -143,6 +146,8 @@ int main(int argc, char **argv)
     };
     std::printf("%-16s %-22s %9s %9s %9s   stages (ms)\n", "case", "mode", "median", "p10", "p90");
     for (const auto &c : cases) {
+        if (!only.empty() && only != c.name)
+            continue;
         for (int mode = 0; mode < 3; ++mode) {
             gpu::PipelineOptions po;
             po.metrics = mode != 2;
@@ -220,6 +225,24 @@ int main(int argc, char **argv)
         }
     }
 
+    // Ablations of pass 2 on the headline case: where its time goes.
+    nlohmann::json ablations = nlohmann::json::array();
+    if (only.empty() || only == "int4_asym_g128") {
+        const nlohmann::json spec{{"method", "int"}, {"bits", 4}, {"group", 128}, {"symmetric", false}};
+        const std::pair<const char *, int> variants[] = {
+            {"plain shared atomics (no warp merge)", 1}, {"no histogram atomics", 2}, {"no moments", 4},
+            {"no atomics, no moments", 6}};
+        for (const auto &[label, flags] : variants) {
+            gpu::PipelineOptions po;
+            po.debugFlags = flags;
+            std::vector<double> ms;
+            timeRuns(spec, po, ms);
+            const Summary s = summarize(ms);
+            std::printf("ablation int4_asym_g128 %-38s %9.4f ms\n", label, s.median);
+            ablations.push_back({{"variant", label}, {"flags", flags}, {"median_ms", s.median}});
+        }
+    }
+
     // Copy floor: one device-to-device copy of the BF16 tensor (bytes read + written).
     std::vector<double> copyMs;
     {
@@ -260,7 +283,8 @@ int main(int argc, char **argv)
                                   "each repeat; median after warm-up"},
                        {"copy_floor_ms", cs.median},
                        {"copy_floor_tb_per_s", 2 * inputBytes / (cs.median * 1e-3) / 1e12},
-                       {"results", results}};
+                       {"results", results},
+                       {"ablations", ablations}};
     if (!out.empty()) {
         std::filesystem::create_directories(out);
         std::ofstream f(std::filesystem::path(out) / "gpu_quant.json");

@@ -71,8 +71,8 @@ def moments(v):
 
 
 def metrics(w, wh):
-    x = w.float().double()
-    y = wh.double()
+    x = w.float().double().reshape(-1)
+    y = wh.double().reshape(-1)
     e = x - y
     n = x.numel()
     se, sx, sy, sxy = (e * e).sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()

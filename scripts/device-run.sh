@@ -54,5 +54,20 @@ if [[ "${QS_SKIP_TORCH:-0}" != 1 && -f "$tensor" ]]; then
   grep -v Warning "$OUT/gpu_quant_torch.log" | tail -20
   echo "torch: $(( $(date +%s) - t0 ))s"
 fi
+if [[ "${QS_NCU:-0}" == 1 ]]; then
+  # Nsight Compute on the headline case's two big kernels (stall reasons, throughput, occupancy).
+  ncu_bin="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)"
+  if [[ -n "$ncu_bin" ]]; then
+    t0=$(date +%s)
+    "$ncu_bin" -k 'regex:kQuant|kHist' --launch-count 2 --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+      "$build/bench/qs_bench_gpu_quant" --only int4_asym_g128 --repeats 1 --warmup 0 --no-verify \
+      > "$OUT/ncu.txt" 2>&1 || echo "ncu failed"
+    grep -E "Duration|Throughput|Warp Cycles Per Issued|Achieved Occupancy|Stall|Registers Per" "$OUT/ncu.txt" | head -40
+    echo "ncu: $(( $(date +%s) - t0 ))s"
+  else
+    echo "ncu not found"
+  fi
+fi
 echo "gpu tests rc=$rc_gpu"
 exit $rc_gpu

@@ -83,6 +83,40 @@ QS_HD inline double f32ToF64(float f)
     return dfromBits((static_cast<std::uint64_t>(hi) << 32) | lo);
 }
 
+// ---- uniform INT without int↔float conversions ---------------------------------------------
+// intCode's clamped value v is an integer-valued float in [qmin, qmax]; the code is (int)v and
+// intDequant computes s·(float)(q − z) = s·(v − z) (small integers: the subtraction is exact).
+// Conversions run at a quarter of the FP32 rate on NVIDIA GPUs, so the kernels keep v as a float
+// and take the integer from its bits. Identical to intCode/intDequant (tested on the host).
+
+QS_HD inline float intCodeValue(const IntParams &p, float x, float s, float zf, float qminF, float qmaxF)
+{
+    float v = qmath::roundInt(qmath::roundArith(x / s, p.arith), p.halfAway) + zf;
+    v = v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
+    return v;
+}
+/// The integer of an integer-valued float in [−2^22, 2^22] (low byte = the int8 code).
+QS_HD inline std::uint32_t intOfFloat(float v) { return bitsOf(v + 12582912.0f) - 0x4B400000u; }
+QS_HD inline float intDequantValue(const IntParams &p, float v, float s, float zf)
+{
+    return qmath::roundArith(s * (v - zf), p.arith);
+}
+
+/// FP32 → FP64 of a finite normal number or zero, branch-free (the caller has checked).
+QS_HD inline double f32ToF64NormalOrZero(float f)
+{
+    const std::uint32_t u = bitsOf(f);
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    const std::uint32_t hi = (a == 0u ? 0u : (a >> 3) + (896u << 20)) | (u & 0x80000000u);
+    return dfromBits((static_cast<std::uint64_t>(hi) << 32) | (u << 29));
+}
+/// True for finite normal numbers and zeros (not subnormal, Inf or NaN).
+QS_HD inline bool isNormalOrZero(float f)
+{
+    const std::uint32_t a = bitsOf(f) & 0x7FFFFFFFu;
+    return a == 0u || a - 0x00800000u < 0x7F000000u;
+}
+
 // ---- FP8 (quantizers.md "FP8"; the same algorithm as core/tensor/convert.cpp) ------------------
 
 /// Round to nearest even of a non-NaN FP32 magnitude `a` to M mantissa bits, exponent bias B.

@@ -446,6 +446,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         p2.pd = pd2;
         p2.bins = hc.bins;
         p2.wMoments = hc.wMoments;
+        p2.flags = options.debugFlags;
         launch::hist(in, w.data(), n, P, p2, rows2, I.S());
         I.mark("pass 2 (histograms, moments)");
         launch::finalize2(pd2, rows2, ctr + 2, hc.bins, st1, st2, I.S());

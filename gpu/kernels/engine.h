@@ -77,6 +77,8 @@ struct PipelineOptions {
     /// W's statistics as computed when the tensor was opened (computeStats with the same
     /// miloStd): the range pass is skipped, the histogram range and W's moments come from here.
     std::optional<TensorStats> inputStats;
+    /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
+    int debugFlags = 0;
 };
 
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.

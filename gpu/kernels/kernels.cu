@@ -186,6 +186,63 @@ template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, 
     }
 }
 
+/// A whole chunk of one group: codes and Ŵ without int↔float conversions (device_math.h).
+template <typename IP> QS_DEV void intChunk(const IP &ip, const float v[kChunk], float s, int z, bool bad,
+                                            unsigned codes[kChunk], float y[kChunk])
+{
+    const float zf = static_cast<float>(z), qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j) {
+        const float q = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
+        codes[j] = bad ? 0u : (gpumath::intOfFloat(q) & 0xFFu);
+        y[j] = bad ? 0.0f : gpumath::intDequantValue(ip, q, s, zf);
+    }
+}
+
+template <int KIND>
+QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z, bool bad, unsigned codes[kChunk],
+                       float y[kChunk])
+{
+    if constexpr (KIND == kKindInt) {
+        if (P.ip.arith == 0 && !P.ip.halfAway) { // the common options, folded at compile time
+            IntParams q = P.ip;
+            q.arith = 0;
+            q.halfAway = false;
+            intChunk(q, v, s, z, bad, codes, y);
+        } else {
+            intChunk(P.ip, v, s, z, bad, codes, y);
+        }
+    } else {
+        gpumath::Fp8Params f = P.fp;
+        if (f.arith == 0) {
+            f.arith = 0;
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const unsigned c = gpumath::fp8Code(f, v[j], s);
+                codes[j] = bad ? 0u : c;
+                y[j] = bad ? 0.0f : gpumath::fp8Dequant(f, c, s);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const unsigned c = gpumath::fp8Code(f, v[j], s);
+                codes[j] = bad ? 0u : c;
+                y[j] = bad ? 0.0f : gpumath::fp8Dequant(f, c, s);
+            }
+        }
+    }
+}
+
+/// All 8 values finite normal numbers or zeros (the branch-free fast paths).
+QS_DEV bool chunkNormal(const float v[kChunk])
+{
+    bool ok = true;
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j)
+        ok = ok && gpumath::isNormalOrZero(v[j]);
+    return ok;
+}
+
 // ---- reductions ---------------------------------------------------------------------------------
 
 QS_DEV double opD(int op, double a, double b) { return op == 0 ? a + b : (op == 1 ? fmin(a, b) : fmax(a, b)); }
@@ -265,13 +322,22 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kStatsW(const void
     double sum = 0;
     i64 nf = 0, nnan = 0, ninf = 0;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
-    RawChunk next{};
-    if (static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x < chunks)
-        loadRaw<IN>(w, n, static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x, next);
+    RawChunk p0{}, p1{}, p2{};
+    {
+        const i64 k0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (k0 < chunks)
+            loadRaw<IN>(w, n, k0, p0);
+        if (k0 + stride < chunks)
+            loadRaw<IN>(w, n, k0 + stride, p1);
+        if (k0 + 2 * stride < chunks)
+            loadRaw<IN>(w, n, k0 + 2 * stride, p2);
+    }
     for (i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride) {
-        const RawChunk cur = next;
-        if (k + stride < chunks)
-            loadRaw<IN>(w, n, k + stride, next);
+        const RawChunk cur = p0;
+        p0 = p1;
+        p1 = p2;
+        if (k + 3 * stride < chunks)
+            loadRaw<IN>(w, n, k + 3 * stride, p2);
         float v[kChunk];
         const int c = decodeRaw<IN>(cur, n, k, v);
 #pragma unroll
@@ -494,19 +560,26 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
     double sumW = 0, sumY = 0, se = 0, sx = 0, sy = 0, sxy = 0, emin = dinf(), emax = -dinf();
     i64 nF = 0, nNan = 0, nInf = 0, nFY = 0, nNanY = 0, nInfY = 0;
 
-    RawChunk next{};
+    // Three chunks in flight per thread (registers only hold their raw bits).
+    RawChunk p0{}, p1{}, p2{};
     {
         const i64 k0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
         if (k0 < chunks)
-            loadRaw<IN>(w, n, k0, next);
+            loadRaw<IN>(w, n, k0, p0);
+        if (k0 + stride < chunks)
+            loadRaw<IN>(w, n, k0 + stride, p1);
+        if (k0 + 2 * stride < chunks)
+            loadRaw<IN>(w, n, k0 + 2 * stride, p2);
     }
     for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks;
          base += stride) {
         const i64 k = base + lane;
         const bool act = k < chunks;
-        const RawChunk cur = next;
-        if (k + stride < chunks)
-            loadRaw<IN>(w, n, k + stride, next);
+        const RawChunk cur = p0;
+        p0 = p1;
+        p1 = p2;
+        if (k + 3 * stride < chunks)
+            loadRaw<IN>(w, n, k + 3 * stride, p2);
         float v[kChunk];
         const int cnt = decodeRaw<IN>(cur, n, k, v);
         const i64 i0 = k * kChunk;
@@ -556,9 +629,7 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                     if (bd)
                         QS_ATOMIC_ADD(A.nonFiniteGroups, 1ull);
                 }
-#pragma unroll
-                for (int j = 0; j < kChunk; ++j)
-                    y[j] = quantOne<KIND>(P, v[j], s, z, bd != 0, codes[j]);
+                quantChunk<KIND>(P, v, s, z, bd != 0, codes, y);
             } else if (P.chunkUniform) {
                 float s = 1.0f;
                 int z = 0;
@@ -569,9 +640,7 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                     z = P.hasZero ? A.zeros[g] : 0;
                     bd = A.bad[g] != 0;
                 }
-#pragma unroll
-                for (int j = 0; j < kChunk; ++j)
-                    y[j] = quantOne<KIND>(P, v[j], s, z, bd, codes[j]);
+                quantChunk<KIND>(P, v, s, z, bd, codes, y);
             } else {
                 i64 r = 0, col = 0;
                 if (act) {
@@ -620,7 +689,31 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 }
             }
         }
-        if (A.metrics) {
+        if (A.metrics && cnt == kChunk && chunkNormal(v) && chunkNormal(y)) {
+            // Common case, branch-free: every x and Ŵ finite and not subnormal.
+            nF += kChunk;
+            nFY += kChunk;
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const float x = v[j], yy = y[j];
+                const double xd = gpumath::f32ToF64NormalOrZero(x), yd = gpumath::f32ToF64NormalOrZero(yy);
+                sumY += yd;
+                mnY = fminf(mnY, yy);
+                mxY = fmaxf(mxY, yy);
+                if (A.accW) {
+                    sumW += xd;
+                    mnW = fminf(mnW, x);
+                    mxW = fmaxf(mxW, x);
+                }
+                const double e = xd - yd;
+                se = fma(e, e, se);
+                sx = fma(xd, xd, sx);
+                sy = fma(yd, yd, sy);
+                sxy = fma(xd, yd, sxy);
+                emin = fmin(emin, e);
+                emax = fmax(emax, e);
+            }
+        } else if (A.metrics) {
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
                 if (j >= cnt)
@@ -821,20 +914,33 @@ QS_DEV int binW(float x, const float *T, int B, float scale, float off)
     return correctBin(x, roundGuess(__fmul_rn(__fsub_rn(x, off), scale), B), T, B);
 }
 
+/// Adds 1 to counter `i` of the block's shared histograms; lanes of a warp that hit the same
+/// counter are merged first (the W, Ŵ and error histograms of weights are sharply peaked, and
+/// same-address shared atomics serialise).
+QS_DEV void histAdd(unsigned *h, int i, bool aggregate)
+{
+#if QS_HAVE_MATCH_ANY
+    if (aggregate) {
+        const unsigned peers = QS_MATCH_ANY(i);
+        if ((threadIdx.x % 32) == static_cast<unsigned>(__ffs(peers) - 1))
+            QS_ATOMIC_ADD(h + i, static_cast<unsigned>(__popc(peers)));
+        return;
+    }
+#endif
+    QS_ATOMIC_ADD(h + i, 1u);
+}
+
 template <int IN, int KIND>
 __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPlan P, Pass2 A)
 {
     extern __shared__ double smem[];
     const int B = A.bins;
-    double *sTe = smem;                       // B + 1
-    double *sTa = sTe + (B + 1);              // 4097
+    double *sTe = smem;                                           // B + 1
+    double *sTa = sTe + (B + 1);                                  // 4097
     float *sTw = reinterpret_cast<float *>(sTa + (kAbsBins + 1)); // B + 1
-    unsigned *hW = reinterpret_cast<unsigned *>(sTw + (B + 1));
-    unsigned *hY = hW + B;
-    unsigned *hE = hY + B;
-    unsigned *hA = hE + B;
-    unsigned *ext = hA + kAbsBins; // 6
-    const int nCounters = 3 * B + kAbsBins + 6;
+    unsigned *h = reinterpret_cast<unsigned *>(sTw + (B + 1));    // W[B] Ŵ[B] err[B] |err|[4096] ext[6]
+    const int extOff = 3 * B + kAbsBins;
+    const int nCounters = extOff + 6;
     for (int i = threadIdx.x; i < B + 1; i += blockDim.x) {
         sTe[i] = A.Te[i];
         sTw[i] = A.Tw[i];
@@ -842,41 +948,66 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
     for (int i = threadIdx.x; i < kAbsBins + 1; i += blockDim.x)
         sTa[i] = A.Ta[i];
     for (int i = threadIdx.x; i < nCounters; i += blockDim.x)
-        hW[i] = 0;
+        h[i] = 0;
     __syncthreads();
 
     const Stats1 &S = *A.st;
     const float wScale = S.wScale, wOff = S.wOffset, eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
     const double emin = S.emin, meanW = S.meanW, meanY = S.meanY;
+    const bool aggregate = (A.flags & kPass2NoAggregate) == 0;
+    const bool doAtomics = (A.flags & kPass2NoAtomics) == 0;
+    const bool doMomentsY = (A.flags & kPass2NoMoments) == 0;
+    const bool doMomentsW = doMomentsY && A.wMoments;
     double s2W = 0, s3W = 0, s4W = 0, s2Y = 0, s3Y = 0, s4Y = 0;
+    unsigned sink = 0; // keeps the bins alive when atomics are switched off (ablation)
+
+    // One finite (x, Ŵ) pair: its four bins.
+    auto bins = [&](float x, float yy, double xd, double yd) {
+        const int bw = binW(x, sTw, B, wScale, wOff);
+        const int by = binW(yy, sTw, B, wScale, wOff);
+        const double e = gpumath::dsub(xd, yd);
+        const float ef = __fsub_rn(x, yy);
+        const double u = gpumath::dsub(e, emin);
+        const int be = correctBin(u, roundGuess(__fmul_rn(__fsub_rn(ef, eOff), eScale), B), sTe, B);
+        const double ae = fabs(e);
+        const int ba = correctBin(ae, roundGuess(__fmul_rn(fabsf(ef), aScale), kAbsBins), sTa, kAbsBins);
+        const int iw = bw < 0 ? extOff : (bw >= B ? extOff + 1 : bw);
+        const int iy = by < 0 ? extOff + 2 : (by >= B ? extOff + 3 : B + by);
+        if (doAtomics) {
+            histAdd(h, iw, aggregate);
+            histAdd(h, iy, aggregate);
+            histAdd(h, 2 * B + be, aggregate);
+            histAdd(h, 3 * B + ba, false); // spread over many bins: plain atomics
+        } else {
+            sink += static_cast<unsigned>(iw + iy + be + ba);
+        }
+    };
 
     const i64 chunks = (n + kChunk - 1) / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
-    // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
-    RawChunk next{};
+    RawChunk p0{}, p1{};
     {
         const i64 t0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
         if (t0 < chunks)
-            loadRaw<IN>(w, n, chunks - 1 - t0, next);
+            loadRaw<IN>(w, n, chunks - 1 - t0, p0);
+        if (t0 + stride < chunks)
+            loadRaw<IN>(w, n, chunks - 1 - (t0 + stride), p1);
     }
+    // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
     for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
         const i64 k = chunks - 1 - t;
-        const RawChunk cur = next;
-        if (t + stride < chunks)
-            loadRaw<IN>(w, n, chunks - 1 - (t + stride), next);
+        const RawChunk cur = p0;
+        p0 = p1;
+        if (t + 2 * stride < chunks)
+            loadRaw<IN>(w, n, chunks - 1 - (t + 2 * stride), p1);
         float v[kChunk], y[kChunk];
         const int cnt = decodeRaw<IN>(cur, n, k, v);
         if (A.yIn) {
             loadY(A.yIn, n, k, y);
         } else if (P.chunkUniform || P.fastGroup) {
             const i64 g = chunkGroup(P, k);
-            const float s = A.scales[g];
-            const int z = P.hasZero ? A.zeros[g] : 0;
-            const bool bd = A.bad[g] != 0;
-            unsigned c;
-#pragma unroll
-            for (int j = 0; j < kChunk; ++j)
-                y[j] = quantOne<KIND>(P, v[j], s, z, bd, c);
+            unsigned codes[kChunk];
+            quantChunk<KIND>(P, v, A.scales[g], P.hasZero ? A.zeros[g] : 0, A.bad[g] != 0, codes, y);
         } else {
             const i64 i0 = k * kChunk;
             i64 r = i0 / P.cols, col = i0 - r * P.cols;
@@ -895,13 +1026,33 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
                 }
             }
         }
+        if (cnt == kChunk && chunkNormal(v) && chunkNormal(y)) {
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const double xd = gpumath::f32ToF64NormalOrZero(v[j]), yd = gpumath::f32ToF64NormalOrZero(y[j]);
+                if (doMomentsY) {
+                    const double d = yd - meanY, d2 = d * d;
+                    s2Y += d2;
+                    s3Y = fma(d2, d, s3Y);
+                    s4Y = fma(d2, d2, s4Y);
+                }
+                if (doMomentsW) {
+                    const double d = xd - meanW, d2 = d * d;
+                    s2W += d2;
+                    s3W = fma(d2, d, s3W);
+                    s4W = fma(d2, d2, s4W);
+                }
+                bins(v[j], y[j], xd, yd);
+            }
+            continue;
+        }
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
             if (j >= cnt)
                 continue;
             const float x = v[j], yy = y[j];
             const double yd = gpumath::f32ToF64(yy);
-            if (qmath::isFinite(yy)) {
+            if (qmath::isFinite(yy) && doMomentsY) {
                 const double d = yd - meanY, d2 = d * d;
                 s2Y += d2;
                 s3Y = fma(d2, d, s3Y);
@@ -910,30 +1061,21 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
             if (!qmath::isFinite(x))
                 continue;
             const double xd = gpumath::f32ToF64(x);
-            if (A.wMoments) {
+            if (doMomentsW) {
                 const double d = xd - meanW, d2 = d * d;
                 s2W += d2;
                 s3W = fma(d2, d, s3W);
                 s4W = fma(d2, d2, s4W);
             }
-            const int bw = binW(x, sTw, B, wScale, wOff);
-            QS_ATOMIC_ADD(bw < 0 ? ext + 0 : (bw >= B ? ext + 1 : hW + bw), 1u);
-            const int by = binW(yy, sTw, B, wScale, wOff);
-            QS_ATOMIC_ADD(by < 0 ? ext + 2 : (by >= B ? ext + 3 : hY + by), 1u);
-            const double e = gpumath::dsub(xd, yd);
-            const float ef = __fsub_rn(x, yy);
-            const double u = gpumath::dsub(e, emin);
-            const int be = correctBin(u, roundGuess(__fmul_rn(__fsub_rn(ef, eOff), eScale), B), sTe, B);
-            QS_ATOMIC_ADD(hE + be, 1u);
-            const double ae = fabs(e);
-            const int ba = correctBin(ae, roundGuess(__fmul_rn(fabsf(ef), aScale), kAbsBins), sTa, kAbsBins);
-            QS_ATOMIC_ADD(hA + ba, 1u);
+            bins(x, yy, xd, yd);
         }
     }
     __syncthreads();
+    if (sink == 0xFFFFFFFFu)
+        h[0] += 1; // never true in practice; keeps the ablation's bin arithmetic
     for (int i = threadIdx.x; i < nCounters; i += blockDim.x)
-        if (hW[i])
-            QS_ATOMIC_ADD(A.hist + i, static_cast<u64>(hW[i]));
+        if (h[i])
+            QS_ATOMIC_ADD(A.hist + i, static_cast<u64>(h[i]));
     double d[kP2D] = {s2W, s3W, s4W, s2Y, s3Y, s4Y};
     blockRow<kP2D, 0>(d, nullptr, SumOps{}, A.pd, nullptr);
 }

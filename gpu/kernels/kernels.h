@@ -60,6 +60,11 @@ void quant(int in, const void *w, i64 n, const QuantPlan &p, const Pass1 &a, int
 void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, const i64 *piS, int rowsS,
                const HistConfig &hc, Stats1 *out, float *Tw, double *Te, double *Ta, void *stream);
 
+/// Pass 2 switches (benchmark ablations; 0 in production).
+inline constexpr int kPass2NoAggregate = 1; ///< plain shared atomics instead of warp-merged ones
+inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
+inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
+
 struct Pass2 {
     const float *yIn = nullptr;
     const float *scales = nullptr;
@@ -72,6 +77,7 @@ struct Pass2 {
     double *pd = nullptr; ///< [blocks][kP2D]
     int bins = 256;
     bool wMoments = true;
+    int flags = 0;
 };
 void hist(int in, const void *w, i64 n, const QuantPlan &p, const Pass2 &a, int blocks, void *stream);
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "kernels/device_math.h"
@@ -143,4 +144,54 @@ TEST(DeviceMath, DoubleThresholdsEqualTheFormula)
             ASSERT_EQ(b, ref) << u << " R " << R;
         }
     }
+}
+
+TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
+{
+    std::mt19937_64 rng(11);
+    std::student_t_distribution<float> t(3.0f);
+    int combos = 0;
+    for (int nb : {2, 3, 4, 8})
+        for (int arith : {0, 1, 2})
+            for (bool halfAway : {false, true})
+                for (bool sym : {true, false}) {
+                    IntParams p;
+                    p.qmin = -(1 << (nb - 1));
+                    p.qmax = (1 << (nb - 1)) - 1;
+                    p.symmetric = sym;
+                    p.divisor = static_cast<float>(p.qmax - p.qmin) / 2.0f;
+                    p.range = static_cast<float>(p.qmax - p.qmin);
+                    p.arith = arith;
+                    p.halfAway = halfAway;
+                    ++combos;
+                    for (int gtrial = 0; gtrial < 200; ++gtrial) {
+                        float x[32], mn = 1e30f, mx = -1e30f;
+                        for (float &v : x) {
+                            v = 0.02f * t(rng);
+                            if (arith == 1)
+                                v = qmath::roundBf16(v);
+                            if (arith == 2)
+                                v = qmath::roundF16(v);
+                            mn = std::min(mn, v);
+                            mx = std::max(mx, v);
+                        }
+                        float s;
+                        int z;
+                        intGroupParams(p, mn, mx, s, z);
+                        const float zf = static_cast<float>(z);
+                        for (float v : x) {
+                            const int q = intCode(p, v, s, z);
+                            const float qf = intCodeValue(p, v, s, zf, static_cast<float>(p.qmin), static_cast<float>(p.qmax));
+                            ASSERT_EQ(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)),
+                                      static_cast<std::uint8_t>(intOfFloat(qf) & 0xFFu));
+                            ASSERT_EQ(bits(intDequant(p, q, s, z)), bits(intDequantValue(p, qf, s, zf)));
+                        }
+                    }
+                }
+    EXPECT_EQ(combos, 48);
+    for (float v : {0.0f, -0.0f, 1.2e-38f, 1.0f, -2.5f, 1e30f, -3.4e38f})
+        EXPECT_EQ(bits(static_cast<float>(f32ToF64NormalOrZero(v))), bits(v)) << v;
+    EXPECT_FALSE(isNormalOrZero(1.5e-40f));
+    EXPECT_TRUE(isNormalOrZero(-0.0f));
+    EXPECT_FALSE(isNormalOrZero(std::numeric_limits<float>::infinity()));
 }
