@@ -230,7 +230,7 @@ int main(int argc, char **argv)
     if (only.empty() || only == "int4_asym_g128") {
         const nlohmann::json spec{{"method", "int"}, {"bits", 4}, {"group", 128}, {"symmetric", false}};
         const std::pair<const char *, int> variants[] = {
-            {"plain shared atomics (no warp merge)", 1}, {"no histogram atomics", 2}, {"no moments", 4},
+            {"warp-merged atomics (match_any)", 1}, {"no histogram atomics", 2}, {"no moments", 4},
             {"no atomics, no moments", 6}};
         for (const auto &[label, flags] : variants) {
             gpu::PipelineOptions po;

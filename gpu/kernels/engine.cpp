@@ -435,6 +435,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         I.mark("finalize 1 (thresholds)");
         launch::Pass2 p2;
         p2.yIn = p1.yIn;
+        p2.codes = p1.codes;
         p2.scales = scales;
         p2.zeros = zeros;
         p2.bad = bad;

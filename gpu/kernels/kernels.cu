@@ -233,6 +233,28 @@ QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z
     }
 }
 
+/// Ŵ of a chunk from its codes (the CPU's dequantizeGroupwise formula; bad groups hold code 0,
+/// whose Ŵ is 0 for every quantizer).
+template <int KIND>
+QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float y[kChunk])
+{
+    const unsigned w[2] = {packed.x, packed.y};
+    if constexpr (KIND == kKindInt) {
+        const float zf = static_cast<float>(z);
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const unsigned c = (w[j / 4] >> (8 * (j % 4))) & 0xFFu;
+            // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
+            const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
+            y[j] = P.ip.arith == 0 ? __fmul_rn(s, __fsub_rn(q, zf)) : gpumath::intDequantValue(P.ip, q, s, zf);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j)
+            y[j] = gpumath::fp8Dequant(P.fp, (w[j / 4] >> (8 * (j % 4))) & 0xFFu, s);
+    }
+}
+
 /// All 8 values finite normal numbers or zeros (the branch-free fast paths).
 QS_DEV bool chunkNormal(const float v[kChunk])
 {
@@ -475,10 +497,18 @@ QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float 
         s = P.kind == kKindInt ? P.ip.eps : P.fp.eps;
         return;
     }
-    if (P.kind == kKindInt)
-        intGroupParams(P.ip, mn, mx, s, z);
-    else
+    if (P.kind == kKindInt) {
+        if (P.ip.arith == 0 && P.ip.scaleDtype == 0) { // common options, folded at compile time
+            IntParams q = P.ip;
+            q.arith = 0;
+            q.scaleDtype = 0;
+            intGroupParams(q, mn, mx, s, z);
+        } else {
+            intGroupParams(P.ip, mn, mx, s, z);
+        }
+    } else {
         s = gpumath::fp8Scale(P.fp, mn, mx);
+    }
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -844,6 +874,16 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
         st.eScale = st.errRange > 0 ? static_cast<float>(B / st.errRange) : 0.0f;
         st.eOffset = static_cast<float>(st.emin);
         st.aScale = st.maxAbs > 0 ? static_cast<float>(kAbsBins / st.maxAbs) : 0.0f;
+        // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
+        const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
+        const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
+        st.fastBins = 0;
+        if (st.hi > st.lo && ulpW * B / (st.hi - st.lo) < 0.05)
+            st.fastBins |= 1;
+        if (st.errRange > 0 && ulpE * B / st.errRange < 0.05)
+            st.fastBins |= 2;
+        if (st.maxAbs > 0 && isfinite(st.maxAbs))
+            st.fastBins |= 4;
         if (!isfinite(st.wScale))
             st.wScale = 0.0f;
         if (!isfinite(st.eScale))
@@ -893,6 +933,12 @@ template <typename V> QS_DEV int correctBin(V v, int b, const V *T, int B)
     return b;
 }
 
+/// With an accurate guess (Stats1::fastBins) the bin is r or r − 1: one comparison decides.
+template <typename V> QS_DEV int oneStepBin(V v, int r, const V *T)
+{
+    return (r > 0 && v < T[r]) ? r - 1 : r;
+}
+
 /// W / Ŵ bin with the float thresholds: −1 below, B above.
 QS_DEV int binW(float x, const float *T, int B, float scale, float off)
 {
@@ -931,7 +977,7 @@ QS_DEV void histAdd(unsigned *h, int i, bool aggregate)
 }
 
 template <int IN, int KIND>
-__global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPlan P, Pass2 A)
+__global__ void __launch_bounds__(kThreads, 3) kHist(const void *w, i64 n, QuantPlan P, Pass2 A)
 {
     extern __shared__ double smem[];
     const int B = A.bins;
@@ -954,7 +1000,9 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
     const Stats1 &S = *A.st;
     const float wScale = S.wScale, wOff = S.wOffset, eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
     const double emin = S.emin, meanW = S.meanW, meanY = S.meanY;
-    const bool aggregate = (A.flags & kPass2NoAggregate) == 0;
+    const bool fastW = (S.fastBins & 1) != 0, fastE = (S.fastBins & 2) != 0, fastA = (S.fastBins & 4) != 0;
+    const float loF = sTw[0], hiF = sTw[B];
+    const bool aggregate = (A.flags & kPass2Aggregate) != 0;
     const bool doAtomics = (A.flags & kPass2NoAtomics) == 0;
     const bool doMomentsY = (A.flags & kPass2NoMoments) == 0;
     const bool doMomentsW = doMomentsY && A.wMoments;
@@ -962,15 +1010,25 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
     unsigned sink = 0; // keeps the bins alive when atomics are switched off (ablation)
 
     // One finite (x, Ŵ) pair: its four bins.
+    auto binOfW = [&](float x) {
+        if (x < loF)
+            return -1;
+        if (x > hiF)
+            return B;
+        const int r = roundGuess(__fmul_rn(__fsub_rn(x, wOff), wScale), B);
+        return fastW ? oneStepBin(x, r, sTw) : binW(x, sTw, B, wScale, wOff);
+    };
     auto bins = [&](float x, float yy, double xd, double yd) {
-        const int bw = binW(x, sTw, B, wScale, wOff);
-        const int by = binW(yy, sTw, B, wScale, wOff);
+        const int bw = binOfW(x);
+        const int by = binOfW(yy);
         const double e = gpumath::dsub(xd, yd);
         const float ef = __fsub_rn(x, yy);
         const double u = gpumath::dsub(e, emin);
-        const int be = correctBin(u, roundGuess(__fmul_rn(__fsub_rn(ef, eOff), eScale), B), sTe, B);
+        const int re = roundGuess(__fmul_rn(__fsub_rn(ef, eOff), eScale), B);
+        const int be = fastE ? oneStepBin(u, re, sTe) : correctBin(u, re, sTe, B);
         const double ae = fabs(e);
-        const int ba = correctBin(ae, roundGuess(__fmul_rn(fabsf(ef), aScale), kAbsBins), sTa, kAbsBins);
+        const int ra = roundGuess(__fmul_rn(fabsf(ef), aScale), kAbsBins);
+        const int ba = fastA ? oneStepBin(ae, ra, sTa) : correctBin(ae, ra, sTa, kAbsBins);
         const int iw = bw < 0 ? extOff : (bw >= B ? extOff + 1 : bw);
         const int iy = by < 0 ? extOff + 2 : (by >= B ? extOff + 3 : B + by);
         if (doAtomics) {
@@ -1004,6 +1062,10 @@ __global__ void __launch_bounds__(kThreads) kHist(const void *w, i64 n, QuantPla
         const int cnt = decodeRaw<IN>(cur, n, k, v);
         if (A.yIn) {
             loadY(A.yIn, n, k, y);
+        } else if ((P.chunkUniform || P.fastGroup) && A.codes && cnt == kChunk) {
+            const i64 g = chunkGroup(P, k);
+            dequantChunk<KIND>(P, reinterpret_cast<const uint2 *>(A.codes)[k], A.scales[g],
+                               P.hasZero ? A.zeros[g] : 0, y);
         } else if (P.chunkUniform || P.fastGroup) {
             const i64 g = chunkGroup(P, k);
             unsigned codes[kChunk];

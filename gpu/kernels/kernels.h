@@ -61,12 +61,13 @@ void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, 
                const HistConfig &hc, Stats1 *out, float *Tw, double *Te, double *Ta, void *stream);
 
 /// Pass 2 switches (benchmark ablations; 0 in production).
-inline constexpr int kPass2NoAggregate = 1; ///< plain shared atomics instead of warp-merged ones
+inline constexpr int kPass2Aggregate = 1;   ///< warp-merged shared atomics (__match_any_sync): slower on H200
 inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
 inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
 
 struct Pass2 {
     const float *yIn = nullptr;
+    const unsigned char *codes = nullptr; ///< pass 1's codes: Ŵ is dequantized from them
     const float *scales = nullptr;
     const signed char *zeros = nullptr;
     const unsigned char *bad = nullptr;

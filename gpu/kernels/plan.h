@@ -65,6 +65,9 @@ struct Stats1 {
     float eScale, eOffset; ///< approximate bin of e (FP32 guess)
     float aScale;          ///< approximate bin of |e|
     int flags;            ///< kFlag*
+    /// Bit 1: the FP32 guess of a W/Ŵ bin is within half a bin (one correction step decides it);
+    /// 2: the same for the error bin; 4: for the |error| bin. Else the correction loops.
+    int fastBins;
 };
 inline constexpr int kFlagNonFiniteError = 1; ///< Ŵ non-finite where W is finite: CPU metrics
 
