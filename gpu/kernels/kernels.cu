@@ -255,6 +255,16 @@ QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float
     }
 }
 
+/// All 8 values finite: the largest magnitude pattern is below the Inf pattern.
+QS_DEV bool chunkFinite(const float v[kChunk])
+{
+    unsigned m = 0;
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j)
+        m = max(m, qmath::bitsOf(v[j]) & 0x7FFFFFFFu);
+    return m < 0x7F800000u;
+}
+
 /// All 8 values finite normal numbers or zeros (the branch-free fast paths).
 QS_DEV bool chunkNormal(const float v[kChunk])
 {
@@ -613,26 +623,23 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
         float v[kChunk];
         const int cnt = decodeRaw<IN>(cur, n, k, v);
         const i64 i0 = k * kChunk;
-
-        float y[kChunk];
-        if (A.yIn) {
-            if (act)
-                loadY(A.yIn, n, k, y);
-            // first non-finite W element (reported even when only measuring)
-            for (int j = 0; j < cnt; ++j)
-                if (!qmath::isFinite(v[j])) {
-                    QS_ATOMIC_MAX(A.firstBadNeg, ~static_cast<u64>(i0 + j));
-                    break;
-                }
-        } else {
-            unsigned codes[kChunk];
-            bool anyBad = false;
+        // First non-finite W element (reported even when only measuring); one test per chunk.
+        bool anyBad = false;
+        if (!chunkFinite(v)) {
             for (int j = 0; j < cnt; ++j)
                 if (!qmath::isFinite(v[j])) {
                     QS_ATOMIC_MAX(A.firstBadNeg, ~static_cast<u64>(i0 + j));
                     anyBad = true;
                     break;
                 }
+        }
+
+        float y[kChunk];
+        if (A.yIn) {
+            if (act)
+                loadY(A.yIn, n, k, y);
+        } else {
+            unsigned codes[kChunk];
             if (KIND == kKindInt && P.fastGroup) {
                 // A team of g/8 lanes holds one group: reduce its range in registers.
                 float mn = finf(), mx = -finf();
@@ -719,30 +726,40 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 }
             }
         }
-        if (A.metrics && cnt == kChunk && chunkNormal(v) && chunkNormal(y)) {
-            // Common case, branch-free: every x and Ŵ finite and not subnormal.
+        const bool fastMetrics =
+            A.metrics && cnt == kChunk &&
+            (A.hwConvert ? (!anyBad && chunkFinite(y)) : (chunkNormal(v) && chunkNormal(y)));
+        if (fastMetrics) {
+            // Common case, branch-free: every x and Ŵ finite (and, for the bit-trick conversion,
+            // not subnormal).
             nF += kChunk;
             nFY += kChunk;
+            auto accumulate = [&](auto toDouble) {
 #pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
-                const float x = v[j], yy = y[j];
-                const double xd = gpumath::f32ToF64NormalOrZero(x), yd = gpumath::f32ToF64NormalOrZero(yy);
-                sumY += yd;
-                mnY = fminf(mnY, yy);
-                mxY = fmaxf(mxY, yy);
-                if (A.accW) {
-                    sumW += xd;
-                    mnW = fminf(mnW, x);
-                    mxW = fmaxf(mxW, x);
+                for (int j = 0; j < kChunk; ++j) {
+                    const float x = v[j], yy = y[j];
+                    const double xd = toDouble(x), yd = toDouble(yy);
+                    sumY += yd;
+                    mnY = fminf(mnY, yy);
+                    mxY = fmaxf(mxY, yy);
+                    if (A.accW) {
+                        sumW += xd;
+                        mnW = fminf(mnW, x);
+                        mxW = fmaxf(mxW, x);
+                    }
+                    const double e = xd - yd;
+                    se = fma(e, e, se);
+                    sx = fma(xd, xd, sx);
+                    sy = fma(yd, yd, sy);
+                    sxy = fma(xd, yd, sxy);
+                    emin = fmin(emin, e);
+                    emax = fmax(emax, e);
                 }
-                const double e = xd - yd;
-                se = fma(e, e, se);
-                sx = fma(xd, xd, sx);
-                sy = fma(yd, yd, sy);
-                sxy = fma(xd, yd, sxy);
-                emin = fmin(emin, e);
-                emax = fmax(emax, e);
-            }
+            };
+            if (A.hwConvert)
+                accumulate([](float f) { return static_cast<double>(f); });
+            else
+                accumulate([](float f) { return gpumath::f32ToF64NormalOrZero(f); });
         } else if (A.metrics) {
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
@@ -1088,24 +1105,32 @@ __global__ void __launch_bounds__(kThreads, 3) kHist(const void *w, i64 n, Quant
                 }
             }
         }
-        if (cnt == kChunk && chunkNormal(v) && chunkNormal(y)) {
+        const bool fast = cnt == kChunk && (A.hwConvert ? (chunkFinite(v) && chunkFinite(y))
+                                                        : (chunkNormal(v) && chunkNormal(y)));
+        if (fast) {
+            auto accumulate = [&](auto toDouble) {
 #pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
-                const double xd = gpumath::f32ToF64NormalOrZero(v[j]), yd = gpumath::f32ToF64NormalOrZero(y[j]);
-                if (doMomentsY) {
-                    const double d = yd - meanY, d2 = d * d;
-                    s2Y += d2;
-                    s3Y = fma(d2, d, s3Y);
-                    s4Y = fma(d2, d2, s4Y);
+                for (int j = 0; j < kChunk; ++j) {
+                    const double xd = toDouble(v[j]), yd = toDouble(y[j]);
+                    if (doMomentsY) {
+                        const double d = yd - meanY, d2 = d * d;
+                        s2Y += d2;
+                        s3Y = fma(d2, d, s3Y);
+                        s4Y = fma(d2, d2, s4Y);
+                    }
+                    if (doMomentsW) {
+                        const double d = xd - meanW, d2 = d * d;
+                        s2W += d2;
+                        s3W = fma(d2, d, s3W);
+                        s4W = fma(d2, d2, s4W);
+                    }
+                    bins(v[j], y[j], xd, yd);
                 }
-                if (doMomentsW) {
-                    const double d = xd - meanW, d2 = d * d;
-                    s2W += d2;
-                    s3W = fma(d2, d, s3W);
-                    s4W = fma(d2, d2, s4W);
-                }
-                bins(v[j], y[j], xd, yd);
-            }
+            };
+            if (A.hwConvert)
+                accumulate([](float f) { return static_cast<double>(f); });
+            else
+                accumulate([](float f) { return gpumath::f32ToF64NormalOrZero(f); });
             continue;
         }
 #pragma unroll

@@ -50,6 +50,7 @@ struct Pass1 {
     u64 *firstBadNeg = nullptr;       ///< atomicMax of ~index (0: none)
     bool metrics = false;
     bool accW = false;               ///< accumulate W's extremes, counts and sum
+    bool hwConvert = false;          ///< FP32→FP64 by the conversion instruction, not bit operations
     double *pd = nullptr;            ///< partial rows [blocks][kP1D]
     i64 *pi = nullptr;               ///< [blocks][kP1I]
 };
@@ -64,6 +65,7 @@ void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, 
 inline constexpr int kPass2Aggregate = 1;   ///< warp-merged shared atomics (__match_any_sync): slower on H200
 inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
 inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
+inline constexpr int kHwConvert = 8;        ///< passes 1 and 2: FP32→FP64 by the conversion instruction
 
 struct Pass2 {
     const float *yIn = nullptr;
@@ -79,6 +81,7 @@ struct Pass2 {
     int bins = 256;
     bool wMoments = true;
     int flags = 0;
+    bool hwConvert = false;
 };
 void hist(int in, const void *w, i64 n, const QuantPlan &p, const Pass2 &a, int blocks, void *stream);
 
