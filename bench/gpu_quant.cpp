@@ -231,7 +231,7 @@ int main(int argc, char **argv)
         const nlohmann::json spec{{"method", "int"}, {"bits", 4}, {"group", 128}, {"symmetric", false}};
         const std::pair<const char *, int> variants[] = {
             {"warp-merged atomics (match_any)", 1}, {"no histogram atomics", 2}, {"no moments", 4},
-            {"no atomics, no moments", 6}, {"FP32->FP64 by cvt instruction", 8}};
+            {"no atomics, no moments", 6}, {"FP32->FP64 by bit operations", 8}};
         for (const auto &[label, flags] : variants) {
             gpu::PipelineOptions po;
             po.debugFlags = flags;

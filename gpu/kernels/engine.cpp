@@ -425,7 +425,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
     p1.firstBadNeg = ctr + 1;
     p1.metrics = R.deviceMetrics;
     p1.accW = hc.wSource == 0;
-    p1.hwConvert = (options.debugFlags & launch::kHwConvert) != 0;
+    p1.hwConvert = (options.debugFlags & launch::kBitConvert) == 0;
     p1.pd = pd1;
     p1.pi = pi1;
     launch::quant(in, w.data(), n, P, p1, rows1, I.S());
@@ -449,7 +449,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         p2.bins = hc.bins;
         p2.wMoments = hc.wMoments;
         p2.flags = options.debugFlags;
-        p2.hwConvert = (options.debugFlags & launch::kHwConvert) != 0;
+        p2.hwConvert = (options.debugFlags & launch::kBitConvert) == 0;
         launch::hist(in, w.data(), n, P, p2, rows2, I.S());
         I.mark("pass 2 (histograms, moments)");
         launch::finalize2(pd2, rows2, ctr + 2, hc.bins, st1, st2, I.S());

@@ -65,7 +65,7 @@ void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, 
 inline constexpr int kPass2Aggregate = 1;   ///< warp-merged shared atomics (__match_any_sync): slower on H200
 inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
 inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
-inline constexpr int kHwConvert = 8;        ///< passes 1 and 2: FP32→FP64 by the conversion instruction
+inline constexpr int kBitConvert = 8;       ///< passes 1 and 2: FP32→FP64 by bit operations, not F2F
 
 struct Pass2 {
     const float *yIn = nullptr;
