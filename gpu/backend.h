@@ -59,6 +59,8 @@ public:
     virtual QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec,
                                      const QuantizeOptions &options,
                                      const CancelToken *cancel = nullptr) const = 0;
+    /// Ŵ (FP32, row-major) from stored codes, scales and zero points.
+    virtual std::vector<float> dequantize(const QuantizedTensor &q) const = 0;
     /// Error metrics, moments and histograms of Ŵ against W.
     virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
                                  const ErrorMetricsOptions &options,

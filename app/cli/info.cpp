@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `quantscope-cli info`: the tensors of a checkpoint, with statistics on request.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -8,6 +9,9 @@
 #include "cli.h"
 #include "json_out.h"
 #include "io/checkpoint.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/quantized.h"
 #include "metrics/moments.h"
 #include "util/error.h"
 
@@ -16,6 +20,43 @@ namespace quantscope::cli {
 namespace {
 
 std::string shapeJsonless(const Shape &s) { return "[" + shapeToString(s) + "]"; }
+
+/// One quantized module as an info entry: the logical weight, its scheme and its stored parts.
+nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m, bool stats)
+{
+    nlohmann::ordered_json t;
+    const TensorEntry *codes = ck.find(*m.part("codes"));
+    t["name"] = m.name;
+    t["dtype"] = std::string(nameOf(codes->dtype)); // as stored; the scheme says the element
+    t["shape"] = m.shape;                           // logical (decoded) shape
+    std::uint64_t bytes = 0;
+    nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+    for (const auto &[role, name] : m.parts) {
+        const TensorEntry *e = ck.find(name);
+        bytes += e->nbytes();
+        parts.push_back({{"role", role}, {"name", e->name}, {"dtype", std::string(nameOf(e->dtype))},
+                         {"shape", e->shape}, {"bytes", e->nbytes()}, {"offset", e->fileOffset}});
+    }
+    t["bytes"] = bytes;
+    t["file"] = codes->file.string();
+    t["offset"] = codes->fileOffset;
+    t["format"] = std::string(formatName(m.format));
+    t["scheme"] = m.scheme.toJson();
+    t["scheme_text"] = m.scheme.text();
+    t["scale_health"] = {{"nan", m.scaleHealth.nan}, {"inf", m.scaleHealth.inf}, {"zero", m.scaleHealth.zero}};
+    t["parts"] = std::move(parts);
+    if (!m.warnings.empty())
+        t["warnings"] = m.warnings;
+    if (stats) {
+        try {
+            t["stats"] = statsJson(computeStats(decodeQuantized(ck, m)));
+        } catch (const UnsupportedError &err) {
+            t["stats"] = nullptr;
+            t["stats_error"] = err.message();
+        }
+    }
+    return t;
+}
 
 } // namespace
 
@@ -33,24 +74,53 @@ int runInfo(Args args)
         throw UsageError("usage: quantscope-cli info PATH [--tensor NAME]... [--stats] [--lenient] [--json]");
 
     const Checkpoint ck = Checkpoint::open(pos[0], opts);
+    const Detection det = detectQuantized(ck);
+    // Entries to show, in file order: a quantized module once (at its first stored part),
+    // plain tensors as they are.
     std::vector<const TensorEntry *> selected;
+    std::vector<const QuantizedModule *> modules; // parallel: non-null for a module entry
+    std::vector<const QuantizedModule *> shown;
+    auto addModule = [&](const QuantizedModule *m) {
+        if (std::find(shown.begin(), shown.end(), m) != shown.end())
+            return;
+        shown.push_back(m);
+        selected.push_back(nullptr);
+        modules.push_back(m);
+    };
     if (wanted.empty()) {
-        for (const auto &e : ck.entries())
+        for (const auto &e : ck.entries()) {
+            if (const QuantizedModule *m = det.isPart(e.name) ? det.find(e.name) : nullptr) {
+                addModule(m);
+                continue;
+            }
             selected.push_back(&e);
+            modules.push_back(nullptr);
+        }
     } else {
         for (const auto &name : wanted) {
             const TensorEntry *e = ck.find(name);
+            const QuantizedModule *m = det.find(name);
+            if (m && (!e || det.isPart(name))) {
+                addModule(m);
+                continue;
+            }
             if (!e)
                 throw FormatError("no tensor of this name in the checkpoint",
                                   Location{pos[0], name, {}});
             selected.push_back(e);
+            modules.push_back(nullptr);
         }
     }
 
     nlohmann::ordered_json out;
     out["path"] = pos[0];
     out["tensors"] = nlohmann::ordered_json::array();
-    for (const TensorEntry *e : selected) {
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+        if (modules[i]) {
+            out["tensors"].push_back(moduleJson(ck, *modules[i], stats));
+            continue;
+        }
+        const TensorEntry *e = selected[i];
         nlohmann::ordered_json t;
         t["name"] = e->name;
         t["dtype"] = std::string(nameOf(e->dtype));
@@ -59,6 +129,11 @@ int runInfo(Args args)
         t["file"] = e->file.string();
         t["offset"] = e->fileOffset;
         t["format"] = "dense";
+        if ((ck.npy() || ck.npz()) && e->shape.size() != 2)
+            t["matrix_shape"] = activationMatrixShape(e->shape); // how it is quantized
+        if (ck.npz())
+            if (const NpzMember *m = ck.npz()->find(e->name))
+                t["compression"] = m->compressed() ? "deflate" : "stored";
         if (stats) {
             try {
                 t["stats"] = statsJson(computeStats(ck.tensor(e->name)));
@@ -76,7 +151,7 @@ int runInfo(Args args)
         std::cout << out.dump(1) << '\n';
         return 0;
     }
-    std::printf("%s: %zu tensors%s\n", pos[0].c_str(), selected.size(),
+    std::printf("%s: %zu tensor%s%s\n", pos[0].c_str(), out["tensors"].size(), out["tensors"].size() == 1 ? "" : "s",
                 ck.sharded() ? " (sharded)" : "");
     for (const auto &w : ck.warnings())
         std::printf("warning: %s\n", w.c_str());
@@ -95,6 +170,13 @@ int runInfo(Args args)
                         num(s["excess_kurtosis"]).c_str(), num(s["min"]).c_str(),
                         num(s["max"]).c_str(), s["nan_count"].get<long long>(),
                         s["inf_count"].get<long long>());
+        }
+        if (t["format"] != "dense") {
+            const auto &h = t["scale_health"];
+            std::printf("\n      %s: %s (scales: %lld NaN, %lld Inf, %lld zero)",
+                        t["format"].get<std::string>().c_str(),
+                        t["scheme_text"].get<std::string>().c_str(), h["nan"].get<long long>(),
+                        h["inf"].get<long long>(), h["zero"].get<long long>());
         }
         std::printf("\n");
     }

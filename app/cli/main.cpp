@@ -26,6 +26,14 @@ bool Args::flag(const std::string &name)
     return found;
 }
 
+bool Args::has(const std::string &name) const
+{
+    for (const auto &a : m_args)
+        if (a == name || a.rfind(name + "=", 0) == 0)
+            return true;
+    return false;
+}
+
 std::optional<std::string> Args::value(const std::string &name)
 {
     auto all = values(name);
@@ -69,9 +77,18 @@ const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 
 Commands:
   info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
-                       list the tensors of a checkpoint (.safetensors, sharded folder)
-  quantize PATH --tensor NAME --method int|fp8 [options] [--save OUT.safetensors] [--json]
-                       quantize one tensor; metrics, percentiles, histograms
+                       list the tensors of a checkpoint (.safetensors, sharded
+                       folder, .npy, .npz), quantized modules with their scheme
+  quantize PATH --tensor NAME --method int|fp8|hqq|milo|mxfp4|nvfp4|progressive|constopt [options]
+           [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--json]
+                       quantize one tensor; metrics, percentiles, histograms, paired GEMM
+  spectrum PATH --tensor NAME [quantizer options] [--top K] [--power-iters P] [--tau T] [--json]
+                       singular values of the residual W − Ŵ (of W without a quantizer)
+  sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
+           [--grid LO:HI:STEP] [--json]
+                       constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
+  decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
+                       write a quantized module (or any tensor) decoded to FP32
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 Options:
@@ -108,6 +125,12 @@ int main(int argc, char **argv)
             return cli::runInfo(cli::Args(args));
         if (cmd == "quantize")
             return cli::runQuantize(cli::Args(args));
+        if (cmd == "spectrum")
+            return cli::runSpectrum(cli::Args(args));
+        if (cmd == "decode")
+            return cli::runDecode(cli::Args(args));
+        if (cmd == "sweep-c")
+            return cli::runSweepC(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

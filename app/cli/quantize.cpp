@@ -15,8 +15,6 @@
 
 namespace quantscope::cli {
 
-namespace {
-
 std::int64_t toInt(const std::string &opt, const std::string &v)
 {
     try {
@@ -30,6 +28,8 @@ std::int64_t toInt(const std::string &opt, const std::string &v)
     }
 }
 
+namespace {
+
 nlohmann::json loadSpecFile(const std::string &path)
 {
     std::ifstream in(path);
@@ -42,8 +42,10 @@ nlohmann::json loadSpecFile(const std::string &path)
     }
 }
 
+} // namespace
+
 /// Builds the spec JSON: --spec file (or the method's defaults), then the flags on top.
-nlohmann::json buildSpec(Args &args)
+nlohmann::json buildQuantizeSpec(Args &args)
 {
     nlohmann::json spec = nlohmann::json::object();
     if (auto file = args.value("--spec"))
@@ -51,7 +53,7 @@ nlohmann::json buildSpec(Args &args)
     if (auto m = args.value("--method"))
         spec["method"] = *m;
     if (!spec.contains("method"))
-        throw UsageError("--method int|fp8 (or a --spec with \"method\") is required");
+        throw UsageError("--method int|fp8|hqq|milo|mxfp4|nvfp4|progressive|constopt (or a --spec with \"method\") is required");
     const std::string method = spec["method"].is_string() ? spec["method"].get<std::string>() : "";
 
     auto setString = [&](const char *opt, const char *key) {
@@ -88,10 +90,47 @@ nlohmann::json buildSpec(Args &args)
             spec["strict"] = true;
     } else if (method == "fp8") {
         setString("--fp8", "format");
+    } else if (method == "hqq") {
+        // --preset and --hqq-preset both name the HQQ preset; the preset's bits/axis apply
+        // unless given (HqqSpec::fromJson fills them from the preset).
+        setString("--hqq-preset", "preset");
+        setString("--preset", "preset");
+        setInt("--bits", "bits");
+        setInt("--group", "group");
+        setInt("--axis", "axis");
+        setString("--compute", "compute");
+        setString("--zero-rounding", "zero_rounding");
+        setInt("--iters", "iters");
+    } else if (method == "milo") {
+        if (auto p = args.value("--preset")) {
+            if (p->rfind("passes=", 0) == 0) { // passes=N: the code loop with N passes
+                spec["preset"] = "code";
+                spec["passes"] = toInt("--preset passes=N", p->substr(7));
+            } else {
+                spec["preset"] = *p;
+            }
+        }
+        setString("--hqq-preset", "hqq_preset");
+        setInt("--passes", "passes");
+        setInt("--rank", "rank");
+        setString("--compensator", "compensator");
+        setInt("--compensator-group", "compensator_group");
+        setInt("--seed", "seed");
+        setInt("--svd-power-iters", "power_iters");
+        setInt("--bits", "bits");
+        setInt("--group", "group");
+        setInt("--axis", "axis");
+        setString("--compute", "compute");
+        setString("--zero-rounding", "zero_rounding");
+        setInt("--iters", "iters");
+    } else {
+        applyMethodFlags(args, spec, method);
     }
     // Validate now (unknown fields, bad values) and return the spec with defaults filled in.
     return makeQuantizer(spec)->spec();
 }
+
+namespace {
 
 nlohmann::ordered_json histogramJson(const ErrorMetrics &m)
 {
@@ -134,10 +173,15 @@ int runQuantize(Args args)
     ro.metricsOptions.symlog = args.flag("--symlog");
     ReadOptions rd;
     rd.lenient = args.flag("--lenient");
-    const nlohmann::json spec = buildSpec(args);
+    const auto gemmRequest = takeGemmFlags(args);
+    const nlohmann::json spec = buildQuantizeSpec(args);
     const auto pos = args.positionals();
     if (pos.size() != 1 || !tensorName)
-        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method int|fp8 [options]");
+        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method METHOD [options]");
+    const std::string methodName = spec.value("method", std::string());
+    if (save && (methodName == "hqq" || methodName == "milo"))
+        throw UnsupportedError("--save does not support " + methodName +
+                               " yet (the native layout has no float zero points or compensators)");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
@@ -178,6 +222,22 @@ int runQuantize(Args args)
     out["stats_in"] = statsJson(m.statsIn);
     out["stats_out"] = statsJson(m.statsOut);
     out["histogram"] = histogramJson(m);
+    if (q.method == "hqq" || q.method == "milo") {
+        nlohmann::ordered_json hist = nlohmann::ordered_json::array();
+        for (const auto &h : q.history)
+            hist.push_back({{"pass", h.pass}, {"eps", h.eps}, {"time_ms", h.timeMs}});
+        out["history"] = hist;
+        out["chosen_pass"] = q.chosenPass;
+    }
+    if (q.method == "milo") {
+        out["rank"] = q.rank;
+        out["requested_rank"] = q.requestedRank;
+        out["rank_clamped"] = q.rank != q.requestedRank;
+    }
+    if (!q.report.empty())
+        out["report"] = q.report;
+    if (gemmRequest)
+        out["gemm"] = runGemm(*gemmRequest, pos[0], rd, w, q);
     out["time_ms"] = run.timeMs;
     if (save)
         out["saved"] = *save;
@@ -194,6 +254,20 @@ int runQuantize(Args args)
                 m.errP50, m.errP90, m.errP99, m.errP999, q.bitsPerElement(),
                 static_cast<unsigned long long>(q.storedBytes()));
     std::printf("  histogram overlap %.4f%s\n", m.overlap, q.layout.ragged ? "   (ragged groups)" : "");
+    if (!q.history.empty())
+        std::printf("  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s\n", q.method.c_str(), q.history.size(),
+                    q.method == "milo" ? "passes" : "iterations", q.history.front().eps, q.history.back().eps,
+                    q.chosenPass,
+                    q.method == "milo" && q.rank != q.requestedRank
+                        ? (", rank clamped " + std::to_string(q.requestedRank) + " -> " + std::to_string(q.rank)).c_str()
+                        : "");
+    if (out.contains("gemm")) {
+        const auto &g = out["gemm"];
+        std::printf("  GEMM %s: output rel. error %.6g (weight only %.6g); worst token %lld: %.6g\n",
+                    g["scheme"].get<std::string>().c_str(), g["rel_err_output"].get<double>(),
+                    g["rel_err_weight_only"].get<double>(), g["worst_token"].get<long long>(),
+                    g["worst_token_rel_err"].get<double>());
+    }
     return 0;
 }
 

@@ -3,9 +3,12 @@
 #include "io/checkpoint.h"
 
 #include "io/json_strict.h"
+#include "io/npy.h"
+#include "io/npz.h"
 #include "util/error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -56,6 +59,15 @@ bool shardNameStaysInFolder(const std::string &name)
            name.find('\0') == std::string::npos;
 }
 
+/// Lower-cased extension (".npy", ".npz", …).
+std::string lowerExtension(const fs::path &p)
+{
+    std::string e = p.extension().string();
+    for (char &c : e)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return e;
+}
+
 } // namespace
 
 Checkpoint Checkpoint::open(const fs::path &path, const ReadOptions &options)
@@ -67,6 +79,40 @@ Checkpoint Checkpoint::open(const fs::path &path, const ReadOptions &options)
     const fs::file_status st = fs::status(path, ec);
     if (ec || !fs::exists(st))
         throw IoError("no such file or folder", Location{path.string(), {}, {}});
+
+    // NumPy arrays: no shards, no config.json.
+    if (!fs::is_directory(st) && (lowerExtension(path) == ".npy" || lowerExtension(path) == ".npz")) {
+        if (lowerExtension(path) == ".npy") {
+            auto f = std::make_shared<NpyFile>(NpyFile::open(path, options));
+            TensorEntry e;
+            e.name = path.stem().string();
+            e.dtype = f->header().dtype;
+            e.shape = f->header().shape;
+            e.end = f->header().dataBytes;
+            e.fileOffset = f->dataOffset();
+            e.file = path;
+            ck.m_entries.push_back(std::move(e));
+            ck.m_warnings = f->warnings();
+            ck.m_npy = std::move(f);
+        } else {
+            auto f = std::make_shared<NpzFile>(NpzFile::open(path, options));
+            for (const NpzMember &m : f->members()) {
+                TensorEntry e;
+                e.name = m.name;
+                e.dtype = m.header.dtype;
+                e.shape = m.header.shape;
+                e.end = m.header.dataBytes;
+                e.fileOffset = m.arrayOffset();
+                e.file = path;
+                ck.m_entries.push_back(std::move(e));
+            }
+            ck.m_warnings = f->warnings();
+            ck.m_npz = std::move(f);
+        }
+        for (std::size_t i = 0; i < ck.m_entries.size(); ++i)
+            ck.m_byName.emplace(ck.m_entries[i].name, i);
+        return ck;
+    }
 
     fs::path folder;
     fs::path single; // a lone .safetensors file
@@ -228,12 +274,18 @@ Tensor Checkpoint::tensor(std::string_view name) const
     if (it == m_byName.end())
         throw FormatError("no such tensor in the checkpoint",
                           Location{m_path.string(), std::string(name), {}});
+    if (m_npy)
+        return m_npy->tensor();
+    if (m_npz)
+        return m_npz->tensor(name);
     return m_files[m_fileOf[it->second]].tensor(m_entries[it->second]);
 }
 
 std::vector<fs::path> Checkpoint::files() const
 {
     std::vector<fs::path> out;
+    if (m_npy || m_npz)
+        return {m_path};
     out.reserve(m_files.size());
     for (const auto &f : m_files)
         out.push_back(f.path());

@@ -5,6 +5,7 @@
 /// with model.safetensors.index.json (or the path of such an index file itself), or a folder holding exactly one .safetensors; plus
 /// config.json from the same folder when present.
 #include <filesystem>
+#include <memory>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +18,13 @@
 
 namespace quantscope {
 
+class NpyFile;
+class NpzFile;
+
+/// Also NumPy arrays: a `.npy` or `.npz` path opens its arrays (npy.h, npz.h): a .npy file is one
+/// entry named after the file's stem, an .npz one entry per `.npy` member; `file` is the array
+/// file and `fileOffset` the first data byte (for a deflated member: the first byte of its
+/// compressed stream). No config.json is read for arrays.
 class Checkpoint {
 public:
     /// Throws IoError / FormatError naming the file (and tensor) at fault: missing shard,
@@ -42,6 +50,9 @@ public:
     bool sharded() const noexcept { return m_sharded; }
     /// Collected warnings (lenient acceptances, unparseable config.json, …).
     const std::vector<std::string> &warnings() const noexcept { return m_warnings; }
+    /// The opened .npy / .npz file when the path was one (else null).
+    const NpyFile *npy() const noexcept { return m_npy.get(); }
+    const NpzFile *npz() const noexcept { return m_npz.get(); }
 
 private:
     std::filesystem::path m_path;
@@ -52,6 +63,8 @@ private:
     nlohmann::json m_config;
     std::vector<std::string> m_warnings;
     bool m_sharded = false;
+    std::shared_ptr<const NpyFile> m_npy;
+    std::shared_ptr<const NpzFile> m_npz;
 };
 
 } // namespace quantscope

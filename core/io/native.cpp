@@ -9,47 +9,21 @@
 
 namespace quantscope {
 
-std::string moduleOf(const std::string &tensorName)
+namespace {
+
+/// Scales in their stored dtype (each value is exact in it: the quantizers round to it first).
+std::vector<std::byte> encodeScales(const std::vector<float> &scales, DType dtype)
 {
-    const auto dot = tensorName.rfind('.');
-    if (dot == std::string::npos || tensorName.substr(dot + 1) != "weight")
-        return tensorName;
-    return tensorName.substr(0, dot);
-}
-
-void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
-{
-    const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
-    const auto rows = q.layout.rows, cols = q.layout.cols;
-    std::vector<std::pair<std::string, Tensor>> tensors;
-    std::string codesLayout;
-
-    if (q.codeDtype == DType::I8 && q.codeBits <= 4) {
-        const std::int64_t packedCols = (cols + 1) / 2;
-        std::vector<std::byte> packed(static_cast<std::size_t>(rows * packedCols));
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (std::int64_t c = 0; c < cols; ++c) {
-                const auto nib = static_cast<std::uint8_t>(q.codes[static_cast<std::size_t>(r * cols + c)] & 0x0F);
-                auto &b = packed[static_cast<std::size_t>(r * packedCols + c / 2)];
-                b |= std::byte{static_cast<std::uint8_t>(c % 2 ? nib << 4 : nib)};
-            }
-        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(DType::U8, {rows, packedCols}, std::move(packed)));
-        codesLayout = "int4x2-low-nibble-first";
-    } else {
-        std::vector<std::byte> bytes(q.codes.size());
-        if (!bytes.empty())
-            std::memcpy(bytes.data(), q.codes.data(), bytes.size());
-        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(q.codeDtype, {rows, cols}, std::move(bytes)));
-        codesLayout = q.codeDtype == DType::I8 ? "int8" : std::string(nameOf(q.codeDtype));
-    }
-
-    // Scales in their stored dtype.
-    const Shape scaleShape = q.layout.scaleShape();
-    const int sbits = bitsOf(q.scaleDtype);
-    std::vector<std::byte> sb(q.scales.size() * static_cast<std::size_t>(sbits / 8));
-    for (std::size_t i = 0; i < q.scales.size(); ++i) {
-        const float s = q.scales[i];
-        switch (q.scaleDtype) {
+    const int sbits = bitsOf(dtype);
+    std::vector<std::byte> sb(scales.size() * static_cast<std::size_t>(sbits / 8));
+    for (std::size_t i = 0; i < scales.size(); ++i) {
+        const float s = scales[i];
+        switch (dtype) {
+        case DType::F8_E4M3: {
+            const std::uint8_t v = floatToE4m3(s); // an E4M3 value (NVFP4 block scale): exact
+            std::memcpy(sb.data() + i, &v, 1);
+            break;
+        }
         case DType::BF16: {
             const std::uint16_t v = floatToBf16(s);
             std::memcpy(sb.data() + 2 * i, &v, 2);
@@ -69,7 +43,63 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
             std::memcpy(sb.data() + 4 * i, &s, 4);
         }
     }
-    tensors.emplace_back(module + ".qs_scale", Tensor::fromBytes(q.scaleDtype, scaleShape, std::move(sb)));
+    return sb;
+}
+
+} // namespace
+
+std::string moduleOf(const std::string &tensorName)
+{
+    const auto dot = tensorName.rfind('.');
+    if (dot == std::string::npos || tensorName.substr(dot + 1) != "weight")
+        return tensorName;
+    return tensorName.substr(0, dot);
+}
+
+void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
+{
+    const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
+    const auto rows = q.layout.rows, cols = q.layout.cols;
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    std::string codesLayout;
+
+    const bool fp4 = q.codeDtype == DType::F4; // E2M1 nibbles, packed like INT4
+    if ((q.codeDtype == DType::I8 && q.codeBits <= 4) || fp4) {
+        const std::int64_t packedCols = (cols + 1) / 2;
+        std::vector<std::byte> packed(static_cast<std::size_t>(rows * packedCols));
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const auto nib = static_cast<std::uint8_t>(q.codes[static_cast<std::size_t>(r * cols + c)] & 0x0F);
+                auto &b = packed[static_cast<std::size_t>(r * packedCols + c / 2)];
+                b |= std::byte{static_cast<std::uint8_t>(c % 2 ? nib << 4 : nib)};
+            }
+        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(DType::U8, {rows, packedCols}, std::move(packed)));
+        codesLayout = fp4 ? "fp4x2-low-nibble-first" : "int4x2-low-nibble-first";
+    } else {
+        std::vector<std::byte> bytes(q.codes.size());
+        if (!bytes.empty())
+            std::memcpy(bytes.data(), q.codes.data(), bytes.size());
+        tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(q.codeDtype, {rows, cols}, std::move(bytes)));
+        codesLayout = q.codeDtype == DType::I8 ? "int8" : std::string(nameOf(q.codeDtype));
+    }
+
+    // Scales in their stored dtype.
+    const Shape scaleShape = q.layout.scaleShape();
+    tensors.emplace_back(module + ".qs_scale",
+                         Tensor::fromBytes(q.scaleDtype, scaleShape, encodeScales(q.scales, q.scaleDtype)));
+    // Two-level results: the outer scale (NVFP4 global, progressive stage 1) as `qs_global` when
+    // it is one per tensor, else `qs_outer_scale`; outer zero points as `qs_outer_zero`.
+    if (!q.outerScales.empty()) {
+        const Shape os = q.outerLayout.scaleShape();
+        const bool global = q.outerLayout.granularity == Granularity::Tensor;
+        tensors.emplace_back(module + (global ? ".qs_global" : ".qs_outer_scale"),
+                             Tensor::fromBytes(q.outerScaleDtype, os, encodeScales(q.outerScales, q.outerScaleDtype)));
+        if (!q.outerZeros.empty()) {
+            std::vector<std::byte> zb(q.outerZeros.size());
+            std::memcpy(zb.data(), q.outerZeros.data(), zb.size());
+            tensors.emplace_back(module + ".qs_outer_zero", Tensor::fromBytes(DType::I8, os, std::move(zb)));
+        }
+    }
     if (!q.zeros.empty()) {
         std::vector<std::byte> zb(q.zeros.size());
         std::memcpy(zb.data(), q.zeros.data(), zb.size());
@@ -89,6 +119,10 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
     m["scale_shape"] = scaleShape;
     m["ragged"] = q.layout.ragged;
     m["nonfinite_groups"] = q.nonFiniteGroups;
+    if (!q.outerScales.empty())
+        m["outer_scale_shape"] = q.outerLayout.scaleShape();
+    if (!q.report.empty())
+        m["report"] = q.report;
     writeSafetensors(path, tensors, {{"quantscope", meta.dump()}, {"format", "pt"}});
 }
 

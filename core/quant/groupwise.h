@@ -168,6 +168,30 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
     });
 }
 
+/// max |x| over the finite elements of `w` (0 when none); exact, so independent of threads.
+inline float finiteAbsMax(const Tensor &w, int threads, const CancelToken *cancel)
+{
+    const auto [R, C] = matrixView(w.shape());
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(R, 1, resolveThreads(threads)));
+    std::vector<float> part(static_cast<std::size_t>(parts), 0.0f);
+    parallelSlices(R, parts, cancel, [&](int p, std::int64_t r0, std::int64_t r1) {
+        std::vector<float> row(static_cast<std::size_t>(C));
+        float m = 0.0f;
+        for (std::int64_t r = r0; r < r1; ++r) {
+            w.decodeRange(r * C, row);
+            for (const float v : row) {
+                const float a = qmath::absf(v);
+                m = (a > m && qmath::isFinite(v)) ? a : m;
+            }
+        }
+        part[static_cast<std::size_t>(p)] = m;
+    });
+    float m = 0.0f;
+    for (const float v : part)
+        m = v > m ? v : m;
+    return m;
+}
+
 /// Dequantizes codes with the policy (any thread count gives the same bits).
 template <typename Policy>
 void dequantizeGroupwise(const QuantizedTensor &q, const Policy &policy, std::span<float> out)

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "quant/quantizer.h"
 
+#include "quant/constopt.h"
 #include "quant/fp8.h"
+#include "quant/hqq.h"
+#include "quant/milo.h"
+#include "quant/mxfp4.h"
+#include "quant/nvfp4.h"
+#include "quant/progressive.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -69,12 +75,37 @@ GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, st
     return L;
 }
 
+double CompensatorFactor::storedBits() const
+{
+    return static_cast<double>(rows * cols) * codeBits +
+           static_cast<double>(scales.size()) * bitsOf(scaleDtype);
+}
+
+namespace {
+
+/// Bits of the float zero points and compensator factors (HQQ, MiLo) and of the outer level of
+/// two-level results (ProgressiveSpec's s1 and z1, NVFP4's global scale); 0 otherwise.
+double extraBits(const QuantizedTensor &q)
+{
+    double bits = static_cast<double>(q.zeroPoints.size()) * bitsOf(q.zeroPointDtype);
+    bits += static_cast<double>(q.outerScales.size()) * bitsOf(q.outerScaleDtype);
+    bits += static_cast<double>(q.outerZeros.size()) * 8.0;
+    if (q.compU)
+        bits += q.compU->storedBits();
+    if (q.compV)
+        bits += q.compV->storedBits();
+    return bits;
+}
+
+} // namespace
+
 std::uint64_t QuantizedTensor::storedBytes() const
 {
     const std::uint64_t codeBitsTotal = static_cast<std::uint64_t>(numel()) * static_cast<std::uint64_t>(codeBits);
     const std::uint64_t scaleBits = scales.size() * static_cast<std::uint64_t>(bitsOf(scaleDtype));
     const std::uint64_t zeroBits = zeros.size() * 8ull;
-    return (codeBitsTotal + scaleBits + zeroBits + 7) / 8;
+    const auto extra = static_cast<std::uint64_t>(extraBits(*this));
+    return (codeBitsTotal + scaleBits + zeroBits + extra + 7) / 8;
 }
 
 double QuantizedTensor::bitsPerElement() const
@@ -84,7 +115,7 @@ double QuantizedTensor::bitsPerElement() const
     const double codeBitsTotal = static_cast<double>(numel()) * codeBits;
     const double scaleBits = static_cast<double>(scales.size()) * bitsOf(scaleDtype);
     const double zeroBits = static_cast<double>(zeros.size()) * 8.0;
-    return (codeBitsTotal + scaleBits + zeroBits) / static_cast<double>(numel());
+    return (codeBitsTotal + scaleBits + zeroBits + extraBits(*this)) / static_cast<double>(numel());
 }
 
 std::vector<MethodInfo> quantizerMethods()
@@ -94,19 +125,39 @@ std::vector<MethodInfo> quantizerMethods()
          IntSpec{}.toJson()},
         {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(),
          Fp8Spec{}.toJson()},
+        {"hqq", "HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit",
+         HqqSpec::fields(), HqqSpec{}.toJson()},
+        {"milo", "MiLo: HQQ + low-rank compensator U·V fit by alternating passes", MiloSpec::fields(),
+         MiloSpec{}.toJson()},
+        {"mxfp4", "MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)", MxFp4Spec::fields(), MxFp4Spec{}.toJson()},
+        {"nvfp4", "NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global", NvFp4Spec::fields(), NvFp4Spec{}.toJson()},
+        {"progressive", "two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel", ProgressiveSpec::fields(), ProgressiveSpec{}.toJson()},
+        {"constopt", "FP4 constOpt: s = c·max per group, optional Hadamard rotation", ConstOptSpec::fields(), ConstOptSpec{}.toJson()},
     };
 }
 
 std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec)
 {
     if (!spec.is_object() || !spec.contains("method") || !spec["method"].is_string())
-        throw UnsupportedError("a spec needs a \"method\" string (int, fp8)");
+        throw UnsupportedError("a spec needs a \"method\" string (int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt)");
     const std::string m = spec["method"];
     if (m == "int")
         return std::make_unique<IntQuantizer>(IntSpec::fromJson(spec));
     if (m == "fp8")
         return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(spec));
-    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8)");
+    if (m == "hqq")
+        return std::make_unique<HqqQuantizer>(HqqSpec::fromJson(spec));
+    if (m == "milo")
+        return std::make_unique<MiloQuantizer>(MiloSpec::fromJson(spec));
+    if (m == "mxfp4")
+        return std::make_unique<MxFp4Quantizer>(MxFp4Spec::fromJson(spec));
+    if (m == "nvfp4")
+        return std::make_unique<NvFp4Quantizer>(NvFp4Spec::fromJson(spec));
+    if (m == "progressive")
+        return std::make_unique<ProgressiveQuantizer>(ProgressiveSpec::fromJson(spec));
+    if (m == "constopt")
+        return std::make_unique<ConstOptQuantizer>(ConstOptSpec::fromJson(spec));
+    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt)");
 }
 
 } // namespace quantscope

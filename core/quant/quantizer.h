@@ -5,6 +5,7 @@
 /// and the dequantized tensor on request. Each quantizer's header comment states its op sequence.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -48,6 +49,28 @@ struct GroupLayout {
 GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block,
                        int axis, bool strict, const std::string &tensorName);
 
+/// One step of an iterative quantizer: an HQQ iteration (eps = global mean |W − W_r| as the
+/// library computes it) or a MiLo pass (eps = ‖W − Ŵ − U·V‖_F).
+struct IterationRecord {
+    int pass = 0;       ///< 1-based
+    double eps = 0;
+    double timeMs = 0;  ///< wall clock of this step
+};
+
+/// One low-rank compensator factor as stored (MiLo's U [N, r] or V [r, K]).
+struct CompensatorFactor {
+    std::int64_t rows = 0, cols = 0;
+    std::string format;              ///< "fp16", "int8", "int3" or "milo-code-int3"
+    std::vector<float> values;       ///< dequantized, row-major (what Ŵ uses)
+    std::vector<std::int8_t> codes;  ///< integer formats: one code per element
+    std::vector<float> scales;       ///< integer formats: one per group of the flattened factor
+    std::int64_t group = 0;          ///< integer formats: group size
+    int codeBits = 16;               ///< 16 (FP16 values), 8 or 3
+    DType scaleDtype = DType::F16;   ///< stored dtype of `scales`
+    /// Bits of everything stored: elements at codeBits plus the scales.
+    double storedBits() const;
+};
+
 /// The result of quantizing one tensor.
 struct QuantizedTensor {
     std::string method;   ///< "int", "fp8"
@@ -66,10 +89,33 @@ struct QuantizedTensor {
     std::vector<std::int8_t> zeros;   ///< signed zero points (asymmetric only)
     std::int64_t nonFiniteGroups = 0; ///< groups with NaN/Inf input (coded 0)
     std::int64_t firstNonFinite = -1; ///< flat index of the first NaN/Inf element
-    std::vector<float> dequantized;   ///< Ŵ in FP32 (when asked)
+    std::vector<float> dequantized;   ///< Ŵ in FP32 (when asked; MiLo: including U·V)
+
+    // Iterative quantizers (HQQ, MiLo); empty / unset for the one-shot ones.
+    std::vector<float> zeroPoints;       ///< float zero points in code units (HQQ), one per group
+    DType zeroPointDtype = DType::F16;   ///< stored dtype of `zeroPoints`
+    std::vector<IterationRecord> history; ///< HQQ: per iteration; MiLo: per pass
+    int chosenPass = -1;                 ///< MiLo: the pass returned (1-based); HQQ: iterations run
+    std::optional<CompensatorFactor> compU, compV; ///< MiLo's low-rank compensator
+    int rank = 0;                        ///< MiLo: the rank used (after the clamp to min(N, K))
+    int requestedRank = 0;               ///< MiLo: the rank asked for
+
+    // Two-level results (empty for single-level methods). The codes, `layout`, `scales` and
+    // `zeros` above are the inner level, applied to the codes first; the outer level multiplies
+    // last. progressive: outer = stage 1 (Quark `weight_scale` = s1, `weight_zero_point`),
+    // inner = stage 2 (`weight_scale_2` = s2, `weight_zero_point_2`): Ŵ = s1·(s2·(q − z2) − z1).
+    // nvfp4: outerScales[0] = compressed-tensors' `weight_global_scale` (2688/amax; dequantization
+    // divides by it).
+    GroupLayout outerLayout;
+    std::vector<float> outerScales;
+    DType outerScaleDtype = DType::F32;
+    std::vector<std::int8_t> outerZeros;
+    /// Method-specific facts for reports (constopt: rotation and the rotated tensor's kurtosis).
+    nlohmann::json report = nlohmann::json::object();
 
     std::int64_t numel() const { return static_cast<std::int64_t>(codes.size()); }
-    /// Bytes of everything stored: codes at codeBits, scales in their dtype, zero points (INT8).
+    /// Bytes of everything stored: codes at codeBits, scales (inner and outer) in their dtype,
+    /// zero points (INT8, or float ones in zeroPointDtype) and compensator factors.
     std::uint64_t storedBytes() const;
     /// Bits per element = stored bits / numel (quantizers.md "Bits per element").
     double bitsPerElement() const;

@@ -26,10 +26,11 @@ enum class Fp8Format : std::uint8_t { E4M3, E5M2 };
 /// One editable field of a spec, for generated forms and CLI options.
 struct SpecField {
     std::string key;                  ///< JSON key ("bits", "granularity", …)
-    std::string kind;                 ///< "int", "enum" or "bool"
-    std::vector<std::string> choices; ///< for "enum"
+    std::string kind;                 ///< "int", "enum", "bool", "number" (real) or "spec" (a nested spec object)
+    std::vector<std::string> choices; ///< for "enum"; for "spec": the methods a nested spec may name
     int minValue = 0, maxValue = 0;   ///< for "int"
     std::string help;                 ///< one line for tooltips and --help
+    double minReal = 0, maxReal = 0;  ///< for "number"
 };
 
 /// Uniform integer quantizer (quantizers.md "Uniform integer").

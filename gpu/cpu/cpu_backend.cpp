@@ -83,6 +83,13 @@ QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const nlohmann::json
     return makeQuantizer(spec)->quantize(hostOf(w), options, cancel);
 }
 
+std::vector<float> CpuBackend::dequantize(const QuantizedTensor &q) const
+{
+    std::vector<float> out(static_cast<std::size_t>(q.numel()));
+    makeQuantizer(q.spec)->dequantize(q, out);
+    return out;
+}
+
 ErrorMetrics CpuBackend::metrics(const DeviceTensor &w, std::span<const float> wHat,
                                  const ErrorMetricsOptions &options, const CancelToken *cancel) const
 {

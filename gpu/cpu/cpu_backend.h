@@ -16,6 +16,7 @@ public:
     QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec,
                              const QuantizeOptions &options,
                              const CancelToken *cancel = nullptr) const override;
+    std::vector<float> dequantize(const QuantizedTensor &q) const override;
     ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
                          const ErrorMetricsOptions &options,
                          const CancelToken *cancel = nullptr) const override;

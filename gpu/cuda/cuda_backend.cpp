@@ -48,6 +48,14 @@ public:
         m_engine->collect(*run, &q, nullptr);
         return q;
     }
+    /// Ŵ from stored (host) codes: the quantizer's own dequantization, any method. The pipeline
+    /// computes Ŵ on the device when it is asked for with the codes (wantDequantized).
+    std::vector<float> dequantize(const QuantizedTensor &q) const override
+    {
+        std::vector<float> out(static_cast<std::size_t>(q.numel()));
+        makeQuantizer(q.spec)->dequantize(q, out);
+        return out;
+    }
     ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
                          const CancelToken *cancel) const override
     {

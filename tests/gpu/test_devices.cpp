@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "backend.h"
 
 using namespace quantscope;
@@ -30,4 +32,19 @@ TEST(Devices, GpuReportsNameAndMemoryOrAReason)
     EXPECT_GT(i.threads, 0);
     EXPECT_EQ(&reg.preferred(), reg.gpu());
     EXPECT_NE(describeComputeDevice().find("GPU:"), std::string::npos);
+}
+
+TEST(Devices, CpuBackendDequantizeMatchesTheQuantizersOutput)
+{
+    const auto &cpu = BackendRegistry::instance().cpu();
+    std::vector<float> x(4 * 96);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x[i] = std::sin(0.37f * static_cast<float>(i)) * (i % 17 == 0 ? 5.0f : 1.0f);
+    const Tensor w = Tensor::fromFloats({4, 96}, x);
+    for (const char *spec : {R"({"method":"int","bits":3,"group":32,"symmetric":false})",
+                             R"({"method":"fp8","granularity":"channel"})"}) {
+        const auto dev = cpu.upload(w, "t");
+        const QuantizedTensor q = cpu.quantize(*dev, nlohmann::json::parse(spec), {});
+        EXPECT_EQ(cpu.dequantize(q), q.dequantized) << spec;
+    }
 }

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// quantize flags of the FP4 / two-stage / constOpt methods, and the paired GEMM simulation
+// (--activation, --act-quant) that adds "gemm" to quantize's JSON.
+#include <filesystem>
+
+#include "cli.h"
+#include "io/checkpoint.h"
+#include "metrics/gemm_sim.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+namespace {
+
+double toReal(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used != v.size())
+            throw std::invalid_argument(v);
+        return x;
+    } catch (const std::exception &) {
+        throw UsageError(opt + " needs a number, got '" + v + "'");
+    }
+}
+
+std::int64_t toInt64(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used != v.size())
+            throw std::invalid_argument(v);
+        return x;
+    } catch (const std::exception &) {
+        throw UsageError(opt + " needs an integer, got '" + v + "'");
+    }
+}
+
+/// A nested stage spec: a JSON object, or `key=value,key=value` (true/false, integers and
+/// numbers typed, anything else a string).
+nlohmann::json parseStage(const std::string &opt, const std::string &text)
+{
+    if (!text.empty() && text.front() == '{') {
+        try {
+            return nlohmann::json::parse(text);
+        } catch (const nlohmann::json::exception &e) {
+            throw UsageError(opt + " is not valid JSON: " + e.what());
+        }
+    }
+    nlohmann::json j = nlohmann::json::object();
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', pos), text.size());
+        const std::string item = text.substr(pos, comma - pos);
+        pos = comma + 1;
+        if (item.empty())
+            continue;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError(opt + " items are key=value, got '" + item + "'");
+        const std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+        if (v == "true" || v == "false") {
+            j[k] = v == "true";
+            continue;
+        }
+        char *end = nullptr;
+        const long long i = std::strtoll(v.c_str(), &end, 10);
+        if (!v.empty() && end == v.c_str() + v.size()) {
+            j[k] = i;
+            continue;
+        }
+        const double d = std::strtod(v.c_str(), &end);
+        if (!v.empty() && end == v.c_str() + v.size())
+            j[k] = d;
+        else
+            j[k] = v;
+    }
+    return j;
+}
+
+} // namespace
+
+bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &method)
+{
+    auto setString = [&](const char *opt, const char *key) {
+        if (auto v = args.value(opt))
+            spec[key] = *v;
+    };
+    auto setInt = [&](const char *opt, const char *key) {
+        if (auto v = args.value(opt))
+            spec[key] = toInt64(opt, *v);
+    };
+    if (method == "mxfp4") {
+        setString("--mx-mode", "mode");
+        setInt("--group", "group");
+        if (args.flag("--strict"))
+            spec["strict"] = true;
+        return true;
+    }
+    if (method == "nvfp4") {
+        setInt("--group", "group");
+        if (args.flag("--strict"))
+            spec["strict"] = true;
+        return true;
+    }
+    if (method == "constopt") {
+        if (auto v = args.value("--c"))
+            spec["c"] = toReal("--c", *v);
+        setString("--encoder", "encoder");
+        setInt("--rotate", "rotate");
+        setInt("--group", "group");
+        if (args.flag("--strict"))
+            spec["strict"] = true;
+        return true;
+    }
+    if (method == "progressive") {
+        if (auto v = args.value("--stage1"))
+            spec["stage1"] = parseStage("--stage1", *v);
+        nlohmann::json s2 = spec.contains("stage2") ? spec["stage2"] : nlohmann::json::object();
+        if (auto v = args.value("--stage2")) {
+            const nlohmann::json given = parseStage("--stage2", *v);
+            for (const auto &[k, x] : given.items())
+                s2[k] = x;
+        }
+        // The generic flags of the INT quantizer apply to stage 2.
+        for (const char *k : {"granularity", "block", "arith", "eps"})
+            if (spec.contains(k)) {
+                s2[k] = spec[k];
+                spec.erase(k);
+            }
+        if (auto v = args.value("--bits"))
+            s2["bits"] = toInt64("--bits", *v);
+        if (auto g = args.value("--group")) {
+            s2["group"] = toInt64("--group", *g);
+            if (!s2.contains("granularity"))
+                s2["granularity"] = "group";
+        }
+        const bool sym = args.flag("--symmetric"), asym = args.flag("--asymmetric");
+        if (sym && asym)
+            throw UsageError("--symmetric and --asymmetric exclude each other");
+        if (sym || asym)
+            s2["symmetric"] = sym;
+        if (!s2.empty())
+            spec["stage2"] = s2;
+        return true;
+    }
+    return false;
+}
+
+std::optional<GemmRequest> takeGemmFlags(Args &args)
+{
+    const auto act = args.value("--activation");
+    const auto aq = args.value("--act-quant");
+    if (!act) {
+        if (aq)
+            throw UsageError("--act-quant needs --activation [FILE:]NAME");
+        return std::nullopt;
+    }
+    GemmRequest r;
+    r.activation = *act;
+    if (aq && *aq != "none")
+        r.actQuant = *aq;
+    return r;
+}
+
+nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::path &checkpointPath,
+                               const ReadOptions &readOptions, const Tensor &w,
+                               const QuantizedTensor &q)
+{
+    // [FILE:]NAME: FILE when the part before the last ':' names an existing path.
+    std::filesystem::path file = checkpointPath;
+    std::string name = req.activation;
+    const auto colon = req.activation.rfind(':');
+    if (colon != std::string::npos && colon > 0 &&
+        std::filesystem::exists(req.activation.substr(0, colon))) {
+        file = req.activation.substr(0, colon);
+        name = req.activation.substr(colon + 1);
+    }
+    const Checkpoint ck = Checkpoint::open(file, readOptions);
+    const Tensor x = ck.tensor(name);
+    GemmSimOptions o;
+    if (req.actQuant)
+        o.act = ActQuantSpec::parse(*req.actQuant);
+    const GemmSimResult g = simulateGemm(x, w, q, o);
+    nlohmann::ordered_json j;
+    j["scheme"] = g.scheme;
+    j["rel_err_output"] = g.relErrOutput;
+    j["rel_err_weight_only"] = g.relErrWeightOnly;
+    j["worst_token_rel_err"] = g.worstTokenRelErr;
+    j["worst_token"] = g.worstToken;
+    j["worst_token_rel_err_weight_only"] = g.worstTokenRelErrWeightOnly;
+    j["worst_token_weight_only"] = g.worstTokenWeightOnly;
+    j["activation"] = name;
+    j["activation_file"] = file.string();
+    j["activation_shape"] = x.shape();
+    j["tokens"] = g.tokens;
+    j["act_quant"] = g.actQuant;
+    if (!g.actScaleSource.empty())
+        j["act_scale_source"] = g.actScaleSource;
+    j["act_rel_err"] = g.actRelErr;
+    j["rotated_activations"] = g.rotatedActivations;
+    j["zero_point_term"] = g.zeroPointTerm;
+    return j;
+}
+
+} // namespace quantscope::cli

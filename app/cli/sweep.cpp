@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli sweep-c`: constOpt's MSE as a function of c on one tensor, with c*, the flat
+// interval around it and the Lloyd–Max / INT4 / MXFP4 references (core/quant/constopt_sweep.h).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli.h"
+#include "io/checkpoint.h"
+#include "json_out.h"
+#include "quant/constopt_sweep.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+namespace {
+
+double realArg(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used != v.size())
+            throw std::invalid_argument(v);
+        return x;
+    } catch (const std::exception &) {
+        throw UsageError(opt + " needs a number, got '" + v + "'");
+    }
+}
+
+std::int64_t intArg(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used != v.size())
+            throw std::invalid_argument(v);
+        return x;
+    } catch (const std::exception &) {
+        throw UsageError(opt + " needs an integer, got '" + v + "'");
+    }
+}
+
+} // namespace
+
+int runSweepC(Args args)
+{
+    const bool json = args.flag("--json");
+    ReadOptions rd;
+    rd.lenient = args.flag("--lenient");
+    const auto tensorName = args.value("--tensor");
+    CSweepOptions o;
+    if (auto g = args.value("--group"))
+        o.group = intArg("--group", *g);
+    if (auto d = args.value("--rotate"))
+        o.rotate = intArg("--rotate", *d);
+    if (auto e = args.value("--encoder")) {
+        if (*e != "pow2" && *e != "unrounded")
+            throw UsageError("--encoder must be pow2 or unrounded");
+        o.encoder = parseConstOptEncoder(*e);
+    }
+    if (auto c = args.value("--c"))
+        o.defaultC = realArg("--c", *c);
+    if (auto grid = args.value("--grid")) {
+        const auto a = grid->find(':'), b = grid->find(':', a == std::string::npos ? a : a + 1);
+        if (a == std::string::npos || b == std::string::npos)
+            throw UsageError("--grid is LO:HI:STEP, got '" + *grid + "'");
+        o.lo = realArg("--grid", grid->substr(0, a));
+        o.hi = realArg("--grid", grid->substr(a + 1, b - a - 1));
+        o.step = realArg("--grid", grid->substr(b + 1));
+    }
+    const auto pos = args.positionals();
+    if (pos.size() != 1 || !tensorName)
+        throw UsageError(
+            "usage: quantscope-cli sweep-c PATH --tensor NAME [--group G] [--rotate D] "
+            "[--encoder pow2|unrounded] [--grid LO:HI:STEP] [--c C] [--json]");
+    const Checkpoint ck = Checkpoint::open(pos[0], rd);
+    const Tensor w = ck.tensor(*tensorName);
+    o.tensorName = *tensorName;
+    const auto t0 = std::chrono::steady_clock::now();
+    const CSweepResult r = sweepC(w, o);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    nlohmann::ordered_json out;
+    out["tensor"] = *tensorName;
+    out["group"] = o.group;
+    out["encoder"] = toString(o.encoder);
+    out["rotate"] = o.rotate;
+    out["grid"] = {o.lo, o.hi, o.step};
+    out["c"] = r.c;
+    out["mse"] = r.mse;
+    out["c_star"] = r.cStar;
+    out["c_star_mse"] = r.cStarMse;
+    out["c_star_interval"] = {r.intervalLo, r.intervalHi};
+    out["grid_argmin"] = r.gridArgmin;
+    out["default_c"] = o.defaultC;
+    out["mse_at_default"] = r.mseAtDefault;
+    out["lloyd_max_mse"] = r.lloydMax.mse;
+    out["lloyd_max_levels"] = r.lloydMax.levels;
+    out["lloyd_max_iterations"] = r.lloydMax.iterations;
+    out["int4_mse"] = r.int4Mse;
+    out["mxfp4_mse"] = r.mxfp4Mse;
+    if (r.rotatedKurtosis)
+        out["rotated_excess_kurtosis"] = *r.rotatedKurtosis;
+    out["numel"] = r.numel;
+    out["groups"] = r.groups;
+    out["nonfinite_groups"] = r.nonFiniteGroups;
+    out["time_ms"] = ms;
+    if (json) {
+        std::cout << out.dump(1) << '\n';
+        return 0;
+    }
+    std::printf("%s  constOpt %s, group %lld%s: %zu values of c over [%g, %g]  (%.1f ms)\n",
+                tensorName->c_str(), toString(o.encoder).c_str(), static_cast<long long>(o.group),
+                o.rotate ? (", Hadamard " + std::to_string(o.rotate)).c_str() : "", r.c.size(),
+                o.lo, o.hi, ms);
+    std::printf("  c* = %.5f (MSE %.6g), within 0.1%% of the minimum for c in [%.4f, %.4f]\n",
+                r.cStar, r.cStarMse, r.intervalLo, r.intervalHi);
+    std::printf("  MSE at c = %g: %.6g   Lloyd–Max %.6g   INT4 %.6g   MXFP4 %.6g\n", o.defaultC,
+                r.mseAtDefault, r.lloydMax.mse, r.int4Mse, r.mxfp4Mse);
+    if (r.rotatedKurtosis)
+        std::printf("  rotated excess kurtosis %.4f\n", *r.rotatedKurtosis);
+    return 0;
+}
+
+} // namespace quantscope::cli

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/gemm_sim.h"
+
+#include <cmath>
+
+#include "quant/fp4math.h"
+#include "quant/hadamard.h"
+#include "quant/qmath.h"
+#include "tensor/convert.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace quantscope {
+
+namespace {
+
+/// A run of k in one weight row sharing its scale(s) (and zero point).
+struct Seg {
+    std::int64_t k0 = 0, k1 = 0;
+    float s = 1, so = 1;
+    int z = 0;
+};
+
+/// W in the form the low-precision GEMM consumes: Ŵ[n,k] = s·so·v[n,k] over each run.
+struct Factored {
+    std::string inner;       ///< the method whose codes are stored: int, fp8, fp4
+    bool integer = false;    ///< `q` holds INT codes
+    bool e4m3Exact = false;  ///< every v is exact in E4M3
+    bool outer = false;      ///< a second (outer) scale per run
+    bool outerZeros = false; ///< outer zero points (INT stage 1, asymmetric): no low-precision path
+    bool anyZero = false;    ///< some run has z ≠ 0
+    int bits = 0;
+    std::int64_t rotate = 0;
+    std::vector<std::int8_t> q; ///< INT codes
+    std::vector<float> v;       ///< q − z, or the FP4 / FP8 value
+    std::vector<std::vector<Seg>> rows;
+};
+
+Factored factor(const QuantizedTensor &qw)
+{
+    Factored F;
+    const GroupLayout &L = qw.layout;
+    const std::int64_t N = L.rows, K = L.cols;
+    const std::string &m = qw.method;
+    F.inner = m;
+    if (m == "progressive") {
+        F.inner = qw.spec.at("stage2").at("method").get<std::string>();
+        F.outer = true;
+        F.outerZeros = !qw.outerZeros.empty();
+    }
+    if (m == "mxfp4" || m == "nvfp4" || m == "constopt")
+        F.inner = "fp4";
+    if (m == "constopt")
+        F.rotate = qw.spec.value("rotate", std::int64_t{0});
+    F.bits = qw.codeBits;
+    const std::size_t n = qw.codes.size();
+    if (F.inner == "int") {
+        F.integer = true;
+        F.e4m3Exact = qw.codeBits <= 4; // |q − z| ≤ 15: integers up to 16 are exact in E4M3
+        F.q.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            F.q[i] = static_cast<std::int8_t>(qw.codes[i]);
+    } else if (F.inner == "fp8") {
+        F.e4m3Exact = qw.codeDtype == DType::F8_E4M3;
+    } else if (F.inner == "fp4") {
+        F.e4m3Exact = true;
+    } else {
+        return F; // weight-only products only
+    }
+    F.v.resize(n);
+    F.rows.resize(static_cast<std::size_t>(N));
+    const bool nv = m == "nvfp4";
+    for (std::int64_t r = 0; r < N; ++r) {
+        auto &segs = F.rows[static_cast<std::size_t>(r)];
+        std::int64_t k = 0;
+        while (k < K) {
+            const std::int64_t g = L.groupOf(r, k);
+            const std::int64_t og = F.outer ? qw.outerLayout.groupOf(r, k) : 0;
+            std::int64_t k1 = k + 1;
+            while (k1 < K && L.groupOf(r, k1) == g &&
+                   (!F.outer || qw.outerLayout.groupOf(r, k1) == og))
+                ++k1;
+            Seg s;
+            s.k0 = k;
+            s.k1 = k1;
+            s.s = nv ? qw.scales[static_cast<std::size_t>(g)] / qw.outerScales[0]
+                     : qw.scales[static_cast<std::size_t>(g)];
+            s.so = F.outer ? qw.outerScales[static_cast<std::size_t>(og)] : 1.0f;
+            s.z = qw.zeros.empty() ? 0 : qw.zeros[static_cast<std::size_t>(g)];
+            F.anyZero |= s.z != 0;
+            for (std::int64_t c = k; c < k1; ++c) {
+                const std::size_t i = static_cast<std::size_t>(r * K + c);
+                if (F.inner == "int")
+                    F.v[i] = static_cast<float>(F.q[i] - s.z);
+                else if (F.inner == "fp8")
+                    F.v[i] = qw.codeDtype == DType::F8_E4M3 ? e4m3ToFloat(qw.codes[i])
+                                                            : e5m2ToFloat(qw.codes[i]);
+                else
+                    F.v[i] = fp4::e2m1Value(qw.codes[i]);
+            }
+            segs.push_back(s);
+            k = k1;
+        }
+    }
+    return F;
+}
+
+float bf16(float x)
+{
+    return qmath::roundBf16(x);
+}
+
+/// "W4A16", "W4A8-int8", … (appended piecewise: GCC 12 warns falsely on "W" + std::string&&).
+std::string schemeName(int bits, const char *rest)
+{
+    std::string s = "W";
+    s += std::to_string(bits);
+    s += rest;
+    return s;
+}
+
+} // namespace
+
+GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,
+                           const GemmSimOptions &o, const CancelToken *cancel)
+{
+    const auto [M, K] = matrixView(x.shape());
+    const auto [N, Kw] = matrixView(w.shape());
+    if (K != Kw)
+        throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " +
+                                   shapeToString(x.shape()) + ") does not match the weight's K = " +
+                                   std::to_string(Kw) + " (shape " + shapeToString(w.shape()) + ")",
+                               Location{{}, qw.tensorName, {}});
+    if (qw.layout.rows != N || qw.layout.cols != K)
+        throw UnsupportedError("the quantized weight does not match the weight's shape",
+                               Location{{}, qw.tensorName, {}});
+    if (!isDecodable(x.dtype()))
+        throw UnsupportedError("cannot decode " + std::string(nameOf(x.dtype())) + " activations");
+
+    GemmSimResult res;
+    res.tokens = M;
+    res.n = N;
+    res.k = K;
+    std::vector<float> xs(static_cast<std::size_t>(M * K)), ws(static_cast<std::size_t>(N * K));
+    x.decodeTo(xs);
+    w.decodeTo(ws);
+    std::vector<float> what;
+    if (qw.dequantized.size() == ws.size()) {
+        what = qw.dequantized;
+    } else {
+        what.resize(ws.size());
+        makeQuantizer(qw.spec)->dequantize(qw, what);
+    }
+
+    // Scheme and operands.
+    const Factored F = o.act ? factor(qw) : Factored{};
+    QuantizedActivations xa;
+    std::vector<float> xb; // BF16-rounded X (weight-only scheme)
+    std::vector<float> wb; // BF16-rounded Ŵ
+    if (!o.act) {
+        res.scheme = schemeName(qw.codeBits, "A16");
+        xb.resize(xs.size());
+        wb.resize(what.size());
+        for (std::size_t i = 0; i < xs.size(); ++i)
+            xb[i] = bf16(xs[i]);
+        for (std::size_t i = 0; i < what.size(); ++i)
+            wb[i] = bf16(what[i]);
+    } else {
+        const ActQuantSpec &a = *o.act;
+        res.actQuant = a.name();
+        if (F.outerZeros)
+            throw UnsupportedError(
+                "a two-stage weight with an asymmetric first stage has no low-precision GEMM path",
+                Location{{}, qw.tensorName, {}});
+        if (a.int8()) {
+            if (!F.integer)
+                throw UnsupportedError(
+                    "W·A8-int8 needs integer weight codes (method int, or progressive with an int "
+                    "stage 2); got " +
+                        qw.method,
+                    Location{{}, qw.tensorName, {}});
+            res.scheme = schemeName(F.bits, "A8-int8");
+            res.zeroPointTerm = F.anyZero && !o.omitZeroPointTerm;
+        } else {
+            if (F.inner.empty() || F.v.empty())
+                throw UnsupportedError("method " + qw.method + " has no FP8 GEMM path",
+                                       Location{{}, qw.tensorName, {}});
+            if (!F.e4m3Exact) {
+                std::string why = "E5M2 weights have no FP8 E4M3 GEMM path";
+                if (F.inner == "int") {
+                    why = "INT";
+                    why += std::to_string(F.bits);
+                    why += " weight codes are not exact in E4M3 (use int8-token activations)";
+                }
+                throw UnsupportedError(why, Location{{}, qw.tensorName, {}});
+            }
+            res.scheme = F.inner == "fp8" ? std::string("W8A8-fp8") : schemeName(F.bits, "A8-fp8");
+        }
+        std::vector<float> xr;
+        if (F.rotate > 0) {
+            checkRotation(F.rotate, K, qw.tensorName);
+            xr = xs;
+            hadamardRows(xr, M, K, F.rotate, o.threads);
+            res.rotatedActivations = true;
+        }
+        const Tensor xt = F.rotate > 0 ? Tensor::fromFloats({M, K}, xr) : x;
+        xa = quantizeActivations(xt, a, o.threads, cancel);
+        res.actScaleSource = xa.scaleSource;
+        const std::vector<float> &xo = F.rotate > 0 ? xr : xs;
+        double ex = 0, sx = 0;
+        for (std::size_t i = 0; i < xo.size(); ++i) {
+            if (!qmath::isFinite(xo[i]))
+                continue;
+            const double d = static_cast<double>(xo[i]) - xa.dequantized[i];
+            ex += d * d;
+            sx += static_cast<double>(xo[i]) * xo[i];
+        }
+        res.actRelErr = sx > 0 ? std::sqrt(ex / sx) : 0.0;
+    }
+    std::vector<float> xv; // activation code values (INT8 integers or E4M3 values)
+    std::vector<std::int8_t> xq;
+    if (o.act) {
+        xv.resize(xa.codes.size());
+        for (std::size_t i = 0; i < xv.size(); ++i)
+            xv[i] = xa.codeValue(static_cast<std::int64_t>(i));
+        if (xa.int8) {
+            xq.resize(xa.codes.size());
+            for (std::size_t i = 0; i < xq.size(); ++i)
+                xq[i] = static_cast<std::int8_t>(xa.codes[i]);
+        }
+    }
+
+    // Per token: Σ Y², Σ (Y − Ŷ)², Σ (Y − Y_w)².
+    std::vector<double> yy(static_cast<std::size_t>(M)), es(static_cast<std::size_t>(M)),
+        ew(static_cast<std::size_t>(M));
+    if (o.keepOutput)
+        res.output.assign(static_cast<std::size_t>(M * N), 0.0f);
+    const bool dropZ = o.omitZeroPointTerm;
+    parallelSlices(M, resolveThreads(o.threads), cancel,
+                   [&](int, std::int64_t m0, std::int64_t m1) {
+                       for (std::int64_t m = m0; m < m1; ++m) {
+                           if (cancel)
+                               cancel->check();
+                           const float *xm = xs.data() + m * K;
+                           double sYY = 0, sE = 0, sW = 0;
+                           for (std::int64_t n = 0; n < N; ++n) {
+                               const float *wn = ws.data() + n * K;
+                               const float *hn = what.data() + n * K;
+                               double y = 0, yw = 0;
+                               for (std::int64_t k = 0; k < K; ++k) {
+                                   y += static_cast<double>(xm[k]) * wn[k];
+                                   yw += static_cast<double>(xm[k]) * hn[k];
+                               }
+                               float ys = 0.0f;
+                               if (!o.act) {
+                                   const float *a = xb.data() + m * K;
+                                   const float *b = wb.data() + n * K;
+                                   for (std::int64_t k = 0; k < K; ++k)
+                                       ys = ys + a[k] * b[k];
+                               } else {
+                                   const float sx = xa.scaleOf(m);
+                                   for (const Seg &s : F.rows[static_cast<std::size_t>(n)]) {
+                                       float t = sx * s.s;
+                                       if (F.outer)
+                                           t = t * s.so;
+                                       if (xa.int8) {
+                                           const std::int8_t *a = xq.data() + m * K;
+                                           const std::int8_t *b = F.q.data() + n * K;
+                                           std::int32_t acc = 0, sum = 0;
+                                           for (std::int64_t k = s.k0; k < s.k1; ++k) {
+                                               acc += static_cast<std::int32_t>(a[k]) *
+                                                      static_cast<std::int32_t>(b[k]);
+                                               sum += a[k];
+                                           }
+                                           const std::int32_t A = dropZ ? acc : acc - s.z * sum;
+                                           ys = ys + t * static_cast<float>(A);
+                                       } else {
+                                           const float *a = xv.data() + m * K;
+                                           const float *b = F.v.data() + n * K;
+                                           float acc = 0.0f;
+                                           for (std::int64_t k = s.k0; k < s.k1; ++k)
+                                               acc = acc + a[k] * b[k];
+                                           ys = ys + t * acc;
+                                       }
+                                   }
+                               }
+                               if (o.keepOutput)
+                                   res.output[static_cast<std::size_t>(m * N + n)] = ys;
+                               sYY += y * y;
+                               sE += (y - ys) * (y - ys);
+                               sW += (y - yw) * (y - yw);
+                           }
+                           yy[static_cast<std::size_t>(m)] = sYY;
+                           es[static_cast<std::size_t>(m)] = sE;
+                           ew[static_cast<std::size_t>(m)] = sW;
+                       }
+                   });
+
+    double tY = 0, tE = 0, tW = 0;
+    for (std::int64_t m = 0; m < M; ++m) {
+        const auto i = static_cast<std::size_t>(m);
+        tY += yy[i];
+        tE += es[i];
+        tW += ew[i];
+        if (!(yy[i] > 0))
+            continue;
+        const double re = std::sqrt(es[i] / yy[i]), rw = std::sqrt(ew[i] / yy[i]);
+        if (res.worstToken < 0 || re > res.worstTokenRelErr) {
+            res.worstTokenRelErr = re;
+            res.worstToken = m;
+        }
+        if (res.worstTokenWeightOnly < 0 || rw > res.worstTokenRelErrWeightOnly) {
+            res.worstTokenRelErrWeightOnly = rw;
+            res.worstTokenWeightOnly = m;
+        }
+    }
+    res.relErrOutput = tY > 0 ? std::sqrt(tE / tY) : 0.0;
+    res.relErrWeightOnly = tY > 0 ? std::sqrt(tW / tY) : 0.0;
+    return res;
+}
+
+} // namespace quantscope

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+#include "quant/constopt_sweep.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "metrics/moments.h"
+#include "quant/fp4math.h"
+#include "quant/hadamard.h"
+#include "quant/mxfp4.h"
+#include "quant/quantizer.h"
+#include "quant/uniform.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace quantscope {
+
+namespace {
+
+struct GroupRef {
+    std::int64_t off = 0, len = 0;
+    float m = 0;
+};
+
+/// The finite groups of a row-major [R, K] matrix, groups of g along K (last one ragged).
+std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K,
+                                   std::int64_t g, std::int64_t &nonFinite)
+{
+    std::vector<GroupRef> out;
+    out.reserve(static_cast<std::size_t>(R * ((K + g - 1) / g)));
+    nonFinite = 0;
+    for (std::int64_t r = 0; r < R; ++r)
+        for (std::int64_t c0 = 0; c0 < K; c0 += g) {
+            GroupRef ref{r * K + c0, std::min(g, K - c0), 0.0f};
+            bool bad = false;
+            for (std::int64_t i = 0; i < ref.len; ++i) {
+                const float v = x[static_cast<std::size_t>(ref.off + i)];
+                bad |= !qmath::isFinite(v);
+                const float a = qmath::absf(v);
+                ref.m = a > ref.m ? a : ref.m;
+            }
+            if (bad)
+                ++nonFinite;
+            else
+                out.push_back(ref);
+        }
+    return out;
+}
+
+/// Σ (x − x̂)² of one group at scale s, x̂ exactly constOpt's (FP32), the difference in FP64
+/// (four partial sums, combined in a fixed order).
+double groupSse(const float *x, std::int64_t len, float s)
+{
+    if (!(s > 0.0f)) { // codes 0: x̂ = 0
+        double e = 0;
+        for (std::int64_t i = 0; i < len; ++i)
+            e += static_cast<double>(x[i]) * x[i];
+        return e;
+    }
+    double e[4] = {0, 0, 0, 0};
+    std::int64_t i = 0;
+    for (; i + 4 <= len; i += 4)
+        for (int j = 0; j < 4; ++j) {
+            const double d = static_cast<double>(x[i + j]) -
+                             static_cast<double>(fp4::e2m1RoundValue(x[i + j] / s) * s);
+            e[j] += d * d;
+        }
+    for (; i < len; ++i) {
+        const double d =
+            static_cast<double>(x[i]) - static_cast<double>(fp4::e2m1RoundValue(x[i] / s) * s);
+        e[0] += d * d;
+    }
+    return (e[0] + e[1]) + (e[2] + e[3]);
+}
+
+/// MSE of a dequantized matrix against x over the given groups.
+double mseOver(std::span<const float> x, std::span<const float> xhat,
+               const std::vector<GroupRef> &groups, std::int64_t counted)
+{
+    double e = 0;
+    for (const auto &g : groups)
+        for (std::int64_t i = g.off; i < g.off + g.len; ++i) {
+            const double d = static_cast<double>(x[static_cast<std::size_t>(i)]) -
+                             xhat[static_cast<std::size_t>(i)];
+            e += d * d;
+        }
+    return counted ? e / static_cast<double>(counted) : 0.0;
+}
+
+class MseEvaluator {
+public:
+    MseEvaluator(std::span<const float> x, const std::vector<GroupRef> &groups, ConstOptEncoder enc,
+                 float fcLo, float fcHi, int threads)
+        : m_x(x), m_groups(groups), m_enc(enc)
+    {
+        for (const auto &g : groups)
+            m_counted += g.len;
+        if (enc != ConstOptEncoder::Pow2)
+            return;
+        // Per group, the SSE of every scale byte the grid range reaches (a handful: the byte is
+        // monotone in c), so that each grid point costs one lookup per group.
+        const std::size_t G = groups.size();
+        m_base.resize(G);
+        m_count.resize(G);
+        m_start.resize(G + 1, 0);
+        for (std::size_t i = 0; i < G; ++i) {
+            m_base[i] = fp4::roundLog2Byte(fcLo * groups[i].m);
+            const int top = fp4::roundLog2Byte(fcHi * groups[i].m);
+            m_count[i] = top - m_base[i] + 1;
+            m_start[i + 1] = m_start[i] + m_count[i];
+        }
+        m_sse.resize(static_cast<std::size_t>(m_start[G]));
+        parallelSlices(static_cast<std::int64_t>(G), resolveThreads(threads), nullptr,
+                       [&](int, std::int64_t g0, std::int64_t g1) {
+                           for (std::int64_t i = g0; i < g1; ++i) {
+                               const auto &g = groups[static_cast<std::size_t>(i)];
+                               for (int k = 0; k < m_count[i]; ++k)
+                                   m_sse[static_cast<std::size_t>(m_start[i] + k)] = groupSse(
+                                       m_x.data() + g.off, g.len,
+                                       fp4::e8m0Scale(static_cast<std::uint8_t>(m_base[i] + k)));
+                           }
+                       });
+    }
+
+    std::int64_t counted() const { return m_counted; }
+
+    double mse(float fc) const
+    {
+        double e = 0;
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            const auto &g = m_groups[i];
+            if (m_enc == ConstOptEncoder::Pow2) {
+                const int b = fp4::roundLog2Byte(fc * g.m);
+                const int k = b - m_base[i];
+                e += (k >= 0 && k < m_count[i])
+                         ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
+                         : groupSse(m_x.data() + g.off, g.len,
+                                    fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
+            } else {
+                e += groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
+            }
+        }
+        return m_counted ? e / static_cast<double>(m_counted) : 0.0;
+    }
+
+    /// MSE at each c (FP64 values, evaluated at (float)c); threads split the list, each value is
+    /// computed whole by one thread, so the result does not depend on the thread count.
+    std::vector<double> mse(const std::vector<double> &cs, int threads,
+                            const CancelToken *cancel) const
+    {
+        std::vector<double> out(cs.size());
+        parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(threads), cancel,
+                       [&](int, std::int64_t i0, std::int64_t i1) {
+                           for (std::int64_t i = i0; i < i1; ++i) {
+                               if (cancel)
+                                   cancel->check();
+                               out[static_cast<std::size_t>(i)] =
+                                   mse(static_cast<float>(cs[static_cast<std::size_t>(i)]));
+                           }
+                       });
+        return out;
+    }
+
+private:
+    std::span<const float> m_x;
+    const std::vector<GroupRef> &m_groups;
+    ConstOptEncoder m_enc;
+    std::int64_t m_counted = 0;
+    std::vector<int> m_base, m_count;
+    std::vector<std::int64_t> m_start;
+    std::vector<double> m_sse;
+};
+
+} // namespace
+
+LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K,
+                                std::int64_t group)
+{
+    std::int64_t nonFinite = 0;
+    const auto groups = finiteGroups(x, rows, K, group, nonFinite);
+    constexpr int B = 65536;
+    std::vector<double> W(B, 0.0), WU(B, 0.0);
+    std::int64_t counted = 0;
+    for (const auto &g : groups) {
+        counted += g.len;
+        if (!(g.m > 0.0f))
+            continue;
+        const double m = g.m, w = m * m;
+        for (std::int64_t i = g.off; i < g.off + g.len; ++i) {
+            const double u = x[static_cast<std::size_t>(i)] / m;
+            const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * B)), 0, B - 1);
+            W[b] += w;
+            WU[b] += w * u;
+        }
+    }
+    LloydMaxResult res;
+    // Start: the 16 E2M1 values / 6, the two zeros split to ±0.25/6.
+    for (int c = 0; c < 16; ++c) {
+        double v = fp4::e2m1Value(static_cast<std::uint8_t>(c)) / 6.0;
+        if (c == 0)
+            v = 0.25 / 6.0;
+        if (c == 8)
+            v = -0.25 / 6.0;
+        res.levels.push_back(v);
+    }
+    std::sort(res.levels.begin(), res.levels.end());
+    std::vector<double> thr(15), sw(16), swu(16);
+    for (res.iterations = 0; res.iterations < 1000;) {
+        for (int j = 0; j < 15; ++j)
+            thr[j] = 0.5 * (res.levels[j] + res.levels[j + 1]);
+        std::fill(sw.begin(), sw.end(), 0.0);
+        std::fill(swu.begin(), swu.end(), 0.0);
+        for (int b = 0; b < B; ++b) {
+            if (W[b] <= 0.0)
+                continue;
+            const double cu = WU[b] / W[b];
+            const int j =
+                static_cast<int>(std::upper_bound(thr.begin(), thr.end(), cu) - thr.begin());
+            sw[j] += W[b];
+            swu[j] += WU[b];
+        }
+        double moved = 0;
+        for (int j = 0; j < 16; ++j)
+            if (sw[j] > 0.0) {
+                const double nl = swu[j] / sw[j];
+                moved = std::max(moved, std::fabs(nl - res.levels[j]));
+                res.levels[j] = nl;
+            }
+        ++res.iterations;
+        if (moved <= 1e-12)
+            break;
+    }
+    for (int j = 0; j < 15; ++j)
+        thr[j] = 0.5 * (res.levels[j] + res.levels[j + 1]);
+    double e = 0;
+    for (const auto &g : groups) {
+        if (!(g.m > 0.0f))
+            continue;
+        const double m = g.m;
+        for (std::int64_t i = g.off; i < g.off + g.len; ++i) {
+            const double xv = x[static_cast<std::size_t>(i)];
+            const int j =
+                static_cast<int>(std::upper_bound(thr.begin(), thr.end(), xv / m) - thr.begin());
+            const double d = xv - m * res.levels[static_cast<std::size_t>(j)];
+            e += d * d;
+        }
+    }
+    res.mse = counted ? e / static_cast<double>(counted) : 0.0;
+    return res;
+}
+
+CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *cancel)
+{
+    if (!(o.lo > 0.0) || !(o.hi > o.lo) || !(o.step > 0.0))
+        throw UnsupportedError("the c grid needs 0 < lo < hi and step > 0",
+                               Location{{}, o.tensorName, {}});
+    const double span = (o.hi - o.lo) / o.step;
+    if (span > 1e6)
+        throw UnsupportedError("the c grid has more than a million points",
+                               Location{{}, o.tensorName, {}});
+    if (o.group < 1)
+        throw UnsupportedError("group size must be ≥ 1", Location{{}, o.tensorName, {}});
+    if (!isDecodable(w.dtype()))
+        throw UnsupportedError("cannot sweep " + std::string(nameOf(w.dtype())) + " data",
+                               Location{{}, o.tensorName, {}});
+    const auto [R, K] = matrixView(w.shape());
+    makeLayout(w.shape(), Granularity::Group, o.group, 0, 0, o.strict,
+               o.tensorName); // strict check
+
+    CSweepResult res;
+    std::vector<float> x(static_cast<std::size_t>(R * K));
+    w.decodeTo(x);
+    const Tensor xr = [&] {
+        if (o.rotate == 0)
+            return w;
+        checkRotation(o.rotate, K, o.tensorName);
+        hadamardRows(x, R, K, o.rotate, o.threads);
+        return Tensor::fromFloats({R, K}, x);
+    }();
+    if (o.rotate != 0) {
+        StatsOptions so;
+        so.threads = o.threads;
+        res.rotatedKurtosis = computeStats(xr, so, cancel).excessKurtosis;
+    }
+    const auto groups = finiteGroups(x, R, K, o.group, res.nonFiniteGroups);
+    res.numel = R * K;
+    res.groups = static_cast<std::int64_t>(groups.size()) + res.nonFiniteGroups;
+
+    const std::int64_t n = static_cast<std::int64_t>(std::llround(span)) + 1;
+    for (std::int64_t i = 0; i < n; ++i)
+        res.c.push_back(o.lo + static_cast<double>(i) * o.step);
+    const MseEvaluator ev(x, groups, o.encoder, static_cast<float>(res.c.front()),
+                          static_cast<float>(res.c.back()), o.threads);
+    res.mse = ev.mse(res.c, o.threads, cancel);
+
+    const auto best = std::min_element(res.mse.begin(), res.mse.end());
+    const std::int64_t iStar = best - res.mse.begin();
+    const double minMse = *best;
+    res.gridArgmin = res.c[static_cast<std::size_t>(iStar)];
+    res.intervalLo = res.intervalHi = res.gridArgmin;
+    bool any = false;
+    for (std::size_t i = 0; i < res.c.size(); ++i)
+        if (res.mse[i] <= (1.0 + 1e-3) * minMse) {
+            res.intervalLo = any ? std::min(res.intervalLo, res.c[i]) : res.c[i];
+            res.intervalHi = any ? std::max(res.intervalHi, res.c[i]) : res.c[i];
+            any = true;
+        }
+
+    // Local refinement around the grid argmin.
+    res.cStar = res.gridArgmin;
+    res.cStarMse = minMse;
+    if (o.refinePoints >= 3 && n >= 2) {
+        const double a = res.c[static_cast<std::size_t>(std::max<std::int64_t>(iStar - 1, 0))];
+        const double b = res.c[static_cast<std::size_t>(std::min<std::int64_t>(iStar + 1, n - 1))];
+        std::vector<double> cs;
+        for (int j = 0; j < o.refinePoints; ++j)
+            cs.push_back(a + (b - a) * j / (o.refinePoints - 1));
+        const auto v = ev.mse(cs, o.threads, cancel);
+        const auto rb = std::min_element(v.begin(), v.end());
+        if (*rb <= minMse) {
+            std::size_t j0 = static_cast<std::size_t>(rb - v.begin()), j1 = j0;
+            while (j1 + 1 < v.size() && v[j1 + 1] == *rb)
+                ++j1;
+            res.cStar = 0.5 * (cs[j0] + cs[j1]);
+            res.cStarMse = j0 == j1 ? *rb : ev.mse(static_cast<float>(res.cStar));
+        }
+    }
+    res.mseAtDefault = ev.mse(static_cast<float>(o.defaultC));
+
+    // References on the same (rotated) tensor and groups.
+    QuantizeOptions qo;
+    qo.threads = o.threads;
+    qo.tensorName = o.tensorName;
+    IntSpec is;
+    is.bits = 4;
+    is.granularity = Granularity::Group;
+    is.group = o.group;
+    res.int4Mse =
+        mseOver(x, IntQuantizer(is).quantize(xr, qo, cancel).dequantized, groups, ev.counted());
+    MxFp4Spec ms;
+    ms.group = o.group;
+    res.mxfp4Mse =
+        mseOver(x, MxFp4Quantizer(ms).quantize(xr, qo, cancel).dequantized, groups, ev.counted());
+    res.lloydMax = lloydMaxCodebook(x, R, K, o.group);
+    return res;
+}
+
+} // namespace quantscope

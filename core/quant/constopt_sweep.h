@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file constopt_sweep.h
+/// The constOpt c sweep and the Lloyd–Max reference codebook (quantizers.md "FP4 constOpt",
+/// "Lloyd–Max reference").
+///
+/// Sweep: the tensor is decoded to FP32 and rotated as constOpt does (rotate = d); MSE(c) =
+/// Σ(x − x̂_c)²/n over the finite groups, with x̂_c exactly constOpt's (constopt.h) at fc = (float)c,
+/// in the rotated domain (the rotation is orthonormal). Grid c_i = lo + i·step (FP64), i = 0 …
+/// round((hi − lo)/step) (default 701 values over [0.05, 0.40]); each MSE is a sum over the groups
+/// in order, so equal code choices give equal values (the `pow2` curve is piecewise constant).
+/// Refinement: `refinePoints` samples evenly over [c_{i*−1}, c_{i*+1}] around the first grid
+/// argmin i*; c* = the middle of the run of samples at the refined minimum that contains its
+/// first occurrence. `c_star_interval` = [min, max] of the grid points whose MSE ≤ (1 + 1e-3)·min.
+///
+/// Lloyd–Max: the 16-level scalar codebook of the group-normalised values u = x/m (m = the
+/// group's absmax, groups of `group` along K of the rotated tensor), fit by Lloyd's iterations
+/// started from the E2M1 grid /6 (the two zero codes split to ±0.25/6, the E2M1 rounding
+/// thresholds, so that the 16 levels are distinct). Each u is weighted by m², so the codebook
+/// minimises the MSE of x itself — the number compared with the FP4/INT4 MSEs. Iterations run
+/// on a 65536-bin weighted histogram of u (bin centroids), until no level moves by more than
+/// 1e-12 (at most 1000); the reported MSE is then computed exactly on every element.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "quant/constopt.h"
+#include "tensor/tensor.h"
+#include "util/cancel.h"
+
+namespace quantscope {
+
+struct LloydMaxResult {
+    std::vector<double> levels; ///< 16 levels in [−1, 1], ascending
+    double mse = 0;             ///< MSE of x (original units) with x̂ = m·level(x/m)
+    int iterations = 0;
+};
+
+struct CSweepOptions {
+    std::int64_t group = 32;
+    std::int64_t rotate = 0;
+    ConstOptEncoder encoder = ConstOptEncoder::Pow2;
+    double lo = 0.05, hi = 0.40, step = 0.0005;
+    double defaultC = 0.156;
+    int refinePoints = 101;
+    bool strict = false;
+    int threads = 0;
+    std::string tensorName;
+};
+
+struct CSweepResult {
+    std::vector<double> c, mse;     ///< the grid
+    double cStar = 0, cStarMse = 0; ///< after refinement
+    double gridArgmin = 0;          ///< the first grid minimiser
+    double intervalLo = 0, intervalHi = 0;
+    double mseAtDefault = 0;
+    LloydMaxResult lloydMax;
+    double int4Mse = 0;  ///< INT4 symmetric (toolkit rule, FP32 scale), same groups
+    double mxfp4Mse = 0; ///< MXFP4 `even`, same groups
+    std::optional<double> rotatedKurtosis; ///< excess kurtosis of the rotated tensor (rotate > 0)
+    std::int64_t numel = 0, groups = 0, nonFiniteGroups = 0;
+};
+
+/// Throws UnsupportedError (bad grid, rotation not dividing K, strict ragged groups), Cancelled.
+CSweepResult sweepC(const Tensor &w, const CSweepOptions &options,
+                    const CancelToken *cancel = nullptr);
+
+/// Lloyd–Max on a row-major [rows, K] FP32 matrix with groups of `group` along K; groups holding
+/// NaN/Inf are skipped.
+LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K,
+                                std::int64_t group);
+
+} // namespace quantscope

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file fp4math.h
+/// Scalar FP4 E2M1 / E8M0 operations shared by the CPU reference and future GPU kernels
+/// (inline, QS_HD, integer bit manipulation only: no FP rounding takes part in a decision).
+/// e2m1Code is bit-identical to convert.h's floatToE2m1 (tested over a sweep of FP32 patterns);
+/// the E8M0 helpers return the biased exponent byte, clamped to [0, 254] (0xFF, NaN, is never
+/// produced here: non-finite groups are handled by the callers).
+#include <cstdint>
+
+#include "quant/qmath.h"
+
+namespace quantscope::fp4 {
+
+/// Quantization cast to E2M1: clamp |x| to 6, round to nearest even on the grid
+/// {0, 0.5, 1, 1.5, 2, 3, 4, 6}; sign in bit 3 (values that round to 0 keep it); NaN → 0.
+QS_HD inline std::uint8_t e2m1Code(float x)
+{
+    const std::uint32_t u = qmath::bitsOf(x);
+    const std::uint32_t sign = (u >> 28) & 0x8u;
+    std::uint32_t a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u)
+        return 0;
+    a = a < 0x40C00000u ? a : 0x40C00000u;
+    // Generic RNE of an FP32 magnitude to 1 mantissa bit, bias 1 (convert.cpp's roundMagnitude).
+    const std::int32_t field = static_cast<std::int32_t>(a >> 23);
+    const std::int32_t eEff = field > 1 ? field : 1;
+    const std::uint32_t sig = (a & 0x007FFFFFu) | (static_cast<std::uint32_t>(field != 0) << 23);
+    const std::int32_t d = eEff - 127;
+    std::int32_t shift = 22 + (d < 0 ? -d : 0);
+    shift = shift < 31 ? shift : 31;
+    const std::uint32_t half = (1u << (shift - 1)) - 1u;
+    const std::uint32_t rounded = (sig + half + ((sig >> shift) & 1u)) >> shift;
+    return static_cast<std::uint8_t>(sign |
+                                     ((static_cast<std::uint32_t>(d > 0 ? d : 0) << 1) + rounded));
+}
+
+/// Value of an E2M1 nibble (exact).
+QS_HD inline float e2m1Value(std::uint8_t nibble)
+{
+    const std::uint32_t i = nibble & 0x7u;
+    // 0, 0.5 (subnormal); then 1.m · 2^(e−1) for e = 1..3.
+    const std::uint32_t e = i >> 1, m = i & 1u;
+    const float mag = e == 0 ? (m ? 0.5f : 0.0f) : qmath::fromBits(((e + 126u) << 23) | (m << 22));
+    return (nibble & 0x8u) ? -mag : mag;
+}
+
+/// e2m1Value(e2m1Code(v)) up to the sign of zero, branch-free (the RNE thresholds of
+/// reference.md §6.1 as exact comparisons; vectorises): for loops that need values, not codes.
+QS_HD inline float e2m1RoundValue(float v)
+{
+    const float a = qmath::absf(v);
+    const float q = 0.5f * static_cast<float>(a > 0.25f) + 0.5f * static_cast<float>(a >= 0.75f) +
+                    0.5f * static_cast<float>(a > 1.25f) + 0.5f * static_cast<float>(a >= 1.75f) +
+                    static_cast<float>(a > 2.5f) + static_cast<float>(a >= 3.5f) +
+                    2.0f * static_cast<float>(a > 5.0f);
+    return (qmath::bitsOf(v) & 0x80000000u) ? -q : q;
+}
+
+/// floor(log2 x) of a positive finite x (FP32 subnormals included).
+QS_HD inline std::int32_t floorLog2(float x, std::uint32_t *fracOut = nullptr)
+{
+    const std::uint32_t u = qmath::bitsOf(x) & 0x7FFFFFFFu;
+    const std::int32_t field = static_cast<std::int32_t>(u >> 23);
+    std::uint32_t frac = u & 0x007FFFFFu;
+    std::int32_t e = field - 127;
+    if (field == 0) {
+        std::int32_t lead = 22;
+        while (lead > 0 && !((frac >> lead) & 1u))
+            --lead;
+        e = lead - 149;
+        frac = (frac << (23 - lead)) & 0x007FFFFFu;
+    }
+    if (fracOut)
+        *fracOut = frac;
+    return e;
+}
+
+QS_HD inline std::uint8_t clampByte(std::int32_t v)
+{
+    return static_cast<std::uint8_t>(v < 0 ? 0 : (v > 254 ? 254 : v));
+}
+
+/// E8M0 scale 2^(byte − 127) as FP32 (byte 0 → 2^-127, an FP32 subnormal).
+QS_HD inline float e8m0Scale(std::uint8_t byte)
+{
+    return byte == 0 ? qmath::fromBits(0x00400000u)
+                     : qmath::fromBits(static_cast<std::uint32_t>(byte) << 23);
+}
+
+/// MX shared-exponent modes (quantizers.md "FP4 E2M1 and micro-scaling").
+enum MxModeCode : int { MxEven = 0, MxFloor = 1, MxCeil = 2 };
+
+/// MXFP4 scale byte of a group with finite amax ≥ 0: X = floor/ceil(log2 amax) − 2, or for
+/// `even` floor(log2 amax') − 2 with amax' = amax's FP32 bits + 2^21, exponent kept (the
+/// mantissa rounded to E2M1's 1 bit; compressed-tensors round_to_power_2, torchao EVEN).
+/// Byte = clamp(X + 127, 0, 254); amax = 0 (and an `even` amax' that is 0) → byte 0; an `even`
+/// amax' that carries past FP32's range is 2^128 (X = 126), not Inf.
+QS_HD inline std::uint8_t mxScaleByte(float amax, int mode)
+{
+    if (!(amax > 0.0f))
+        return 0;
+    if (mode == MxEven) {
+        const std::uint32_t a = (qmath::bitsOf(amax) + (1u << 21)) & 0x7F800000u;
+        const std::int32_t field = static_cast<std::int32_t>(a >> 23);
+        if (field == 0)
+            return 0;
+        return clampByte(field - 2); // field 255: amax' = 2^128 exactly, X = 126
+    }
+    std::uint32_t frac = 0;
+    std::int32_t e = floorLog2(amax, &frac);
+    if (mode == MxCeil && frac != 0)
+        ++e;
+    return clampByte(e - 2 + 127);
+}
+
+/// Byte of 2^round(log2 t) for t ≥ 0 (constOpt's pow2 encoder): the nearest integer to log2 t
+/// (never a tie: log2 of an FP32 value is not a half-integer; tested exactly as 1.f ≥ √2 ⇔
+/// (2^23 + f)^2 ≥ 2^47), + 127, clamped to [0, 254]; t = 0 → 0; +Inf → 254.
+QS_HD inline std::uint8_t roundLog2Byte(float t)
+{
+    if (!(t > 0.0f))
+        return 0;
+    if (!qmath::isFinite(t))
+        return 254;
+    std::uint32_t frac = 0;
+    std::int32_t e = floorLog2(t, &frac);
+    const std::uint64_t s = (1ull << 23) | frac;
+    if (s * s >= (1ull << 47))
+        ++e;
+    return clampByte(e + 127);
+}
+
+} // namespace quantscope::fp4

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: MIT
+#include "quant/hqq.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#if defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+#include "quant/qmath.h"
+#include "quant/spec_util.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace quantscope {
+
+namespace {
+
+const std::vector<std::string> kPresets{"hqq-lib", "milo-code"};
+const std::vector<std::string> kComputes{"fp32", "fp16"};
+const std::vector<std::string> kZeroRoundings{"preset", "always", "never"};
+
+} // namespace
+
+std::string toString(HqqPreset v) { return kPresets[static_cast<int>(v)]; }
+std::string toString(HqqCompute v) { return kComputes[static_cast<int>(v)]; }
+std::string toString(HqqZeroRounding v) { return kZeroRoundings[static_cast<int>(v)]; }
+
+// ---- spec ------------------------------------------------------------------------------------
+
+HqqSpec HqqSpec::forPreset(HqqPreset preset)
+{
+    HqqSpec s;
+    s.preset = preset;
+    if (preset == HqqPreset::MiloCode) {
+        s.bits = 3;
+        s.axis = 0;
+    }
+    return s;
+}
+
+bool HqqSpec::roundsZero() const
+{
+    switch (zeroRounding) {
+    case HqqZeroRounding::Always: return true;
+    case HqqZeroRounding::Never: return false;
+    case HqqZeroRounding::Preset: break;
+    }
+    return preset == HqqPreset::HqqLib && bits == 4;
+}
+
+std::vector<SpecField> HqqSpec::fields()
+{
+    return {
+        {"preset", "enum", kPresets, 0, 0,
+         "hqq-lib: mobiusml/hqq's hqq_base_quant_config; milo-code: MiLo's released quantizer"},
+        {"bits", "int", {}, 2, 8, "code width in bits (2..8; unsigned codes 0..2^b−1)"},
+        {"group", "int", {}, 1, 1 << 20,
+         "group size (hqq-lib: a multiple of 8); numel must be divisible by it"},
+        {"axis", "int", {}, 0, 1,
+         "HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart"},
+        {"compute", "enum", kComputes, 0, 0,
+         "fp32 (the library on CPU) or fp16 (every op rounded to FP16, the library on CUDA)"},
+        {"zero_rounding", "enum", kZeroRoundings, 0, 0,
+         "round z at initialisation: as the preset (hqq-lib 4-bit only), always, never"},
+        {"iters", "int", {}, 1, 1000, "maximum optimiser iterations (the library: 20)"},
+    };
+}
+
+void HqqSpec::validate() const
+{
+    if (bits < 2 || bits > 8)
+        throw UnsupportedError("bits must be 2..8, got " + std::to_string(bits));
+    if (group < 1)
+        throw UnsupportedError("group size must be ≥ 1, got " + std::to_string(group));
+    if (preset == HqqPreset::HqqLib && group % 8 != 0)
+        throw UnsupportedError("hqq-lib needs a group size that is a multiple of 8 (the library asserts it), got " +
+                               std::to_string(group));
+    if (axis != 0 && axis != 1)
+        throw UnsupportedError("HQQ axis must be 0 or 1, got " + std::to_string(axis));
+    if (iters < 1 || iters > 1000)
+        throw UnsupportedError("iters must be 1..1000, got " + std::to_string(iters));
+}
+
+nlohmann::json HqqSpec::toJson() const
+{
+    return {{"method", "hqq"},       {"preset", toString(preset)},  {"bits", bits},
+            {"group", group},        {"axis", axis},                {"compute", toString(compute)},
+            {"zero_rounding", toString(zeroRounding)}, {"iters", iters}};
+}
+
+HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
+{
+    using namespace specutil;
+    refuseUnknownKeys(j, fields(), "hqq");
+    HqqPreset preset = HqqPreset::HqqLib;
+    if (j.contains("preset"))
+        preset = static_cast<HqqPreset>(getChoice(j["preset"], "preset", kPresets));
+    HqqSpec s = forPreset(preset);
+    if (j.contains("bits"))
+        s.bits = static_cast<int>(getInt(j["bits"], "bits"));
+    if (j.contains("group"))
+        s.group = getInt(j["group"], "group");
+    if (j.contains("axis"))
+        s.axis = static_cast<int>(getInt(j["axis"], "axis"));
+    if (j.contains("compute"))
+        s.compute = static_cast<HqqCompute>(getChoice(j["compute"], "compute", kComputes));
+    if (j.contains("zero_rounding"))
+        s.zeroRounding = static_cast<HqqZeroRounding>(getChoice(j["zero_rounding"], "zero_rounding", kZeroRoundings));
+    if (j.contains("iters"))
+        s.iters = static_cast<int>(getInt(j["iters"], "iters"));
+    s.validate();
+    return s;
+}
+
+// ---- the solver ------------------------------------------------------------------------------
+
+namespace {
+
+using qmath::roundF16;
+
+/// Round half to even for |x| < 2^23 (and x itself beyond), as torch.round.
+inline float rne(float x)
+{
+    const float ax = qmath::absf(x);
+    if (!(ax < 8388608.0f))
+        return x;
+    const float r = (ax + 8388608.0f) - 8388608.0f;
+    return x < 0.0f ? -r : r;
+}
+
+inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/// FP16 bit pattern of a non-negative float that is exactly an FP16 value (or +inf).
+inline std::uint32_t halfIndex(float a)
+{
+    const std::uint32_t u = qmath::bitsOf(a);
+    if (u >= 0x7F800000u)
+        return 0x7C00u;
+    if (u >= 0x38800000u) // ≥ 2^-14: normal
+        return ((((u >> 23) & 0xFFu) - 112u) << 10) | ((u >> 13) & 0x3FFu);
+    return static_cast<std::uint32_t>(a * 16777216.0f); // subnormal: a·2^24 ∈ [0, 1023]
+}
+
+/// h(pow(a, −0.300048828125f)) for every non-negative FP16 value a (index = its bits).
+const std::vector<float> &fp16PowTable()
+{
+    static const std::vector<float> table = [] {
+        const float e = roundF16(static_cast<float>(0.7 - 1.0)); // the exponent in the tensor dtype
+        std::vector<float> t(0x7C01u);
+        for (std::uint32_t b = 0; b <= 0x7C00u; ++b) {
+            float a;
+            if (b == 0x7C00u)
+                a = std::numeric_limits<float>::infinity();
+            else if (b >= 0x400u)
+                a = qmath::fromBits(((b >> 10) + 112u) << 23 | (b & 0x3FFu) << 13);
+            else
+                a = static_cast<float>(b) / 16777216.0f;
+            t[b] = roundF16(std::pow(a, e));
+        }
+        return t;
+    }();
+    return table;
+}
+
+struct Solver {
+    explicit Solver(const HqqSpec &s) : spec(s) {}
+    const HqqSpec &spec;
+    std::int64_t g = 0, G = 0, numel = 0;
+    float qmax = 15.0f;
+    bool fp16 = false;
+    std::vector<float> x;        ///< group-major working copy of W in the optimiser dtype
+    std::vector<float> sigma, z; ///< per group, in the optimiser dtype
+    std::vector<std::uint8_t> bad;
+    std::vector<double> errPart;
+    std::int64_t goodCount = 0;
+
+    /// One element of an iteration (the op sequence of hqq.h): adds |e| to es and the z-update
+    /// term to zs.
+    inline void element(float xv, float s, float zz, double &es, double &zs) const
+    {
+        const float inv = 0.1f; // 1/β with β = 10, as the FP32 operand torch uses
+        if (fp16) {
+            const float q = clampf(rne(roundF16(roundF16(xv * s) + zz)), 0.0f, qmax);
+            const float wr = roundF16(roundF16(q - zz) / s);
+            const float e = roundF16(xv - wr);
+            const float a = qmath::absf(e);
+            es += a;
+            const float p = fp16PowTable()[halfIndex(a)];
+            float sh = roundF16(a - roundF16(inv * p));
+            sh = sh > 0.0f ? sh : 0.0f;
+            const float we = e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
+            zs += roundF16(q - roundF16(roundF16(xv - we) * s));
+        } else {
+            const float q = clampf(rne(xv * s + zz), 0.0f, qmax);
+            const float wr = (q - zz) / s;
+            const float e = xv - wr;
+            const float a = qmath::absf(e);
+            es += a;
+            const float p = std::pow(a, static_cast<float>(0.7 - 1.0)); // pow(0, −0.3) = inf → sh = 0
+            float sh = a - inv * p;
+            sh = sh > 0.0f ? sh : 0.0f;
+            const float we = e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
+            zs += q - (xv - we) * s;
+        }
+    }
+
+    /// Σ|e| and Σ(z-update term) of one group. The AVX2/F16C path computes the same values lane
+    /// by lane (F16C conversions round to nearest even exactly like roundF16; no FMA); the
+    /// shrink term is taken from the scalar code for any lane with |e| ≥ 0.16, below which
+    /// a − 0.1·|a|^−0.3 < 0 with a wide margin in both precisions (W_e = 0). The FP64 sums are
+    /// exact for FP16 terms (any order gives the same bits); for FP32 terms the lane order is
+    /// fixed, so the result never depends on the thread count.
+    void groupSums(const float *xs, float s, float zz, double &esOut, double &zsOut) const
+    {
+        double es = 0.0, zs = 0.0;
+        std::int64_t t = 0;
+#if defined(__AVX2__) && defined(__F16C__)
+        const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vq = _mm256_set1_ps(qmax);
+        const __m256 zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f), thr = _mm256_set1_ps(0.16f);
+        __m256d accE = _mm256_setzero_pd(), accZ = _mm256_setzero_pd();
+        auto h = [](__m256 v) {
+            return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        };
+        for (; t + 8 <= g; t += 8) {
+            const __m256 x = _mm256_loadu_ps(xs + t);
+            __m256 q, e;
+            if (fp16) {
+                q = h(_mm256_add_ps(h(_mm256_mul_ps(x, vs)), vz));
+                q = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                q = _mm256_max_ps(_mm256_min_ps(q, vq), zero);
+                const __m256 wr = h(_mm256_div_ps(h(_mm256_sub_ps(q, vz)), vs));
+                e = h(_mm256_sub_ps(x, wr));
+            } else {
+                q = _mm256_add_ps(_mm256_mul_ps(x, vs), vz);
+                q = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                q = _mm256_max_ps(_mm256_min_ps(q, vq), zero);
+                const __m256 wr = _mm256_div_ps(_mm256_sub_ps(q, vz), vs);
+                e = _mm256_sub_ps(x, wr);
+            }
+            const __m256 a = _mm256_andnot_ps(signMask, e);
+            accE = _mm256_add_pd(accE, _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
+            accE = _mm256_add_pd(accE, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
+            __m256 we = zero;
+            if (_mm256_movemask_ps(_mm256_cmp_ps(a, thr, _CMP_GE_OQ))) {
+                alignas(32) float ea[8], wa[8];
+                _mm256_store_ps(ea, e);
+                for (int k = 0; k < 8; ++k) {
+                    const float ek = ea[k], ak = qmath::absf(ek);
+                    float sh;
+                    if (fp16) {
+                        sh = roundF16(ak - roundF16(0.1f * fp16PowTable()[halfIndex(ak)]));
+                    } else {
+                        sh = ak - 0.1f * std::pow(ak, static_cast<float>(0.7 - 1.0));
+                    }
+                    sh = sh > 0.0f ? sh : 0.0f;
+                    wa[k] = ek > 0.0f ? sh : (ek < 0.0f ? -sh : 0.0f);
+                }
+                we = _mm256_load_ps(wa);
+            }
+            __m256 v;
+            if (fp16)
+                v = h(_mm256_sub_ps(q, h(_mm256_mul_ps(h(_mm256_sub_ps(x, we)), vs))));
+            else
+                v = _mm256_sub_ps(q, _mm256_mul_ps(_mm256_sub_ps(x, we), vs));
+            accZ = _mm256_add_pd(accZ, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+            accZ = _mm256_add_pd(accZ, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+        }
+        alignas(32) double le[4], lz[4];
+        _mm256_store_pd(le, accE);
+        _mm256_store_pd(lz, accZ);
+        es = (le[0] + le[1]) + (le[2] + le[3]);
+        zs = (lz[0] + lz[1]) + (lz[2] + lz[3]);
+#endif
+        for (; t < g; ++t)
+            element(xs[t], s, zz, es, zs);
+        esOut = es;
+        zsOut = zs;
+    }
+
+    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group.
+    void iterate(std::int64_t j0, std::int64_t j1, const CancelToken *cancel)
+    {
+        const float zfactor = static_cast<float>(G) / static_cast<float>(numel);
+        for (std::int64_t j = j0; j < j1; ++j) {
+            if (cancel && (j & 1023) == 0)
+                cancel->check();
+            if (bad[j]) {
+                errPart[j] = 0.0;
+                continue;
+            }
+            double es = 0.0, zs = 0.0;
+            groupSums(x.data() + j * g, sigma[j], z[j], es, zs);
+            z[j] = fp16 ? roundF16(static_cast<float>(zs) * zfactor) : static_cast<float>(zs) / static_cast<float>(g);
+            errPart[j] = es;
+        }
+    }
+
+    /// The global error of an iteration, rounded as the library rounds it.
+    float globalError() const
+    {
+        double total = 0.0;
+        for (double e : errPart)
+            total += e;
+        const float n = static_cast<float>(goodCount);
+        if (fp16)
+            return roundF16(static_cast<float>(total) * (1.0f / n));
+        return static_cast<float>(total) / n;
+    }
+};
+
+} // namespace
+
+HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
+                          const std::string &tensorName, const CancelToken *cancel)
+{
+    spec.validate();
+    const auto numel = static_cast<std::int64_t>(w.size());
+    const std::int64_t g = spec.group;
+    if (numel == 0 || numel % g != 0)
+        throw UnsupportedError("HQQ needs numel divisible by the group size: numel = " + std::to_string(numel) +
+                                   ", group = " + std::to_string(g),
+                               Location{{}, tensorName, {}});
+    const std::int64_t G = numel / g;
+    const bool axis1 = spec.axis == 1;
+    auto flatIndex = [&](std::int64_t j, std::int64_t t) { return axis1 ? j * g + t : t * G + j; };
+
+    Solver S(spec);
+    S.g = g;
+    S.G = G;
+    S.numel = numel;
+    S.qmax = static_cast<float>((1 << spec.bits) - 1);
+    S.fp16 = spec.compute == HqqCompute::Fp16;
+    S.x.resize(static_cast<std::size_t>(numel));
+    S.sigma.resize(static_cast<std::size_t>(G));
+    S.z.resize(static_cast<std::size_t>(G));
+    S.bad.assign(static_cast<std::size_t>(G), 0);
+    S.errPart.assign(static_cast<std::size_t>(G), 0.0);
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(G, 1, resolveThreads(threads)));
+
+    HqqResult res;
+    // Gather group-major (FP32), find min/max, initialise σ and z.
+    std::vector<float> w32(static_cast<std::size_t>(numel)); // group-major FP32 copy of W
+    const bool libRange = spec.preset == HqqPreset::HqqLib;
+    const bool roundZero = spec.roundsZero();
+    parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
+        for (std::int64_t j = j0; j < j1; ++j) {
+            if (cancel && (j & 1023) == 0)
+                cancel->check();
+            float *dst = w32.data() + j * g;
+            float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+            bool nonFinite = false;
+            for (std::int64_t t = 0; t < g; ++t) {
+                const float v = w[static_cast<std::size_t>(flatIndex(j, t))];
+                dst[t] = v;
+                nonFinite |= !qmath::isFinite(v);
+                mn = v < mn ? v : mn;
+                mx = v > mx ? v : mx;
+            }
+            if (nonFinite) {
+                S.bad[j] = 1;
+                S.sigma[j] = 1.0f;
+                S.z[j] = 0.0f;
+                continue;
+            }
+            const float d = mx - mn;
+            float s = S.qmax / d;
+            if (libRange && qmath::absf(d) <= 1e-4f)
+                s = 1.0f;
+            s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
+            float zz = -mn * s;
+            if (roundZero)
+                zz = rne(zz);
+            S.sigma[j] = s;
+            S.z[j] = zz;
+        }
+    });
+    for (std::int64_t j = 0; j < G; ++j)
+        if (S.bad[j]) {
+            ++res.nonFiniteGroups;
+            for (std::int64_t t = 0; t < g; ++t) {
+                const std::int64_t i = flatIndex(j, t);
+                if (!qmath::isFinite(w[static_cast<std::size_t>(i)]) && (res.firstNonFinite < 0 || i < res.firstNonFinite))
+                    res.firstNonFinite = i;
+            }
+        }
+    S.goodCount = (G - res.nonFiniteGroups) * g;
+
+    // Optimiser dtype.
+    if (S.fp16) {
+        for (std::int64_t i = 0; i < numel; ++i)
+            S.x[i] = roundF16(w32[i]);
+        for (std::int64_t j = 0; j < G; ++j) {
+            S.sigma[j] = roundF16(S.sigma[j]);
+            S.z[j] = roundF16(S.z[j]);
+        }
+    } else {
+        S.x = w32;
+    }
+
+    if (S.goodCount > 0) {
+        float best = std::numeric_limits<float>::infinity();
+        for (int it = 1; it <= spec.iters; ++it) {
+            const auto t0 = std::chrono::steady_clock::now();
+            parallelSlices(G, parts, cancel,
+                           [&](int, std::int64_t j0, std::int64_t j1) { S.iterate(j0, j1, cancel); });
+            const float err = S.globalError();
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            res.history.push_back({it, static_cast<double>(err), ms});
+            if (err < best)
+                best = err;
+            else
+                break; // the z of this iteration is kept (the library updates z before the test)
+        }
+    }
+
+    // Final codes from FP32 W, stored scale and zero, Ŵ.
+    res.codes.assign(static_cast<std::size_t>(numel), 0);
+    res.scales.resize(static_cast<std::size_t>(G));
+    res.zeros.resize(static_cast<std::size_t>(G));
+    if (wantDequantized)
+        res.dequantized.assign(static_cast<std::size_t>(numel), 0.0f);
+    parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
+        for (std::int64_t j = j0; j < j1; ++j) {
+            if (cancel && (j & 1023) == 0)
+                cancel->check();
+            if (S.bad[j]) {
+                res.scales[j] = 1.0f;
+                res.zeros[j] = 0.0f;
+                continue; // codes 0, Ŵ 0
+            }
+            const float s = S.sigma[j], zz = S.z[j];
+            const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
+            res.scales[j] = scale;
+            res.zeros[j] = zz;
+            const float *xs = w32.data() + j * g;
+            for (std::int64_t t = 0; t < g; ++t) {
+                const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.qmax);
+                const std::int64_t i = flatIndex(j, t);
+                res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
+                if (wantDequantized)
+                    res.dequantized[static_cast<std::size_t>(i)] =
+                        S.fp16 ? roundF16(roundF16(q - zz) * scale) : (q - zz) * scale;
+            }
+        }
+    });
+    return res;
+}
+
+void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes, std::span<const float> scales,
+                       std::span<const float> zeros, std::span<float> out)
+{
+    const auto numel = static_cast<std::int64_t>(codes.size());
+    const std::int64_t g = spec.group;
+    if (g < 1 || numel % g != 0 || scales.size() * static_cast<std::size_t>(g) != codes.size() ||
+        zeros.size() != scales.size() || out.size() != codes.size())
+        throw UnsupportedError("HQQ dequantize: codes, scales and zero points do not match the group size");
+    const std::int64_t G = numel / g;
+    const bool fp16 = spec.compute == HqqCompute::Fp16;
+    for (std::int64_t i = 0; i < numel; ++i) {
+        const std::int64_t j = spec.axis == 1 ? i / g : i % G;
+        const float q = static_cast<float>(codes[static_cast<std::size_t>(i)]);
+        const float zz = zeros[static_cast<std::size_t>(j)], s = scales[static_cast<std::size_t>(j)];
+        out[static_cast<std::size_t>(i)] = fp16 ? roundF16(roundF16(q - zz) * s) : (q - zz) * s;
+    }
+}
+
+GroupLayout hqqLayout(const Shape &shape, std::int64_t group, int axis)
+{
+    GroupLayout L;
+    L.granularity = Granularity::Group;
+    std::tie(L.rows, L.cols) = matrixView(shape);
+    L.group = group;
+    const std::int64_t G = L.rows * L.cols / group;
+    if (axis == 1 && L.cols % group == 0) {
+        L.gridRows = L.rows;
+        L.gridCols = L.cols / group;
+    } else if (axis == 1) {
+        L.gridRows = G;
+        L.gridCols = 1;
+    } else {
+        L.gridRows = 1;
+        L.gridCols = G;
+    }
+    return L;
+}
+
+// ---- the quantizer ---------------------------------------------------------------------------
+
+HqqQuantizer::HqqQuantizer(HqqSpec spec) : m_spec(spec) { m_spec.validate(); }
+
+QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
+                                       const CancelToken *cancel) const
+{
+    if (!isDecodable(w.dtype()))
+        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
+                               Location{{}, options.tensorName, {}});
+    std::vector<float> flat(static_cast<std::size_t>(w.numel()));
+    w.decodeTo(flat);
+    HqqResult r = hqqQuantizeFlat(flat, m_spec, options.wantDequantized, options.threads, options.tensorName, cancel);
+
+    QuantizedTensor q;
+    q.method = "hqq";
+    q.spec = m_spec.toJson();
+    q.tensorName = options.tensorName;
+    q.shape = w.shape();
+    q.sourceDtype = w.dtype();
+    q.layout = hqqLayout(w.shape(), m_spec.group, m_spec.axis);
+    q.codes = std::move(r.codes);
+    q.codeDtype = DType::U8;
+    q.codeBits = m_spec.bits;
+    q.scales = std::move(r.scales);
+    q.zeroPoints = std::move(r.zeros);
+    const DType stored = m_spec.compute == HqqCompute::Fp16 ? DType::F16 : DType::F32;
+    q.scaleDtype = stored;
+    q.zeroPointDtype = stored;
+    q.nonFiniteGroups = r.nonFiniteGroups;
+    q.firstNonFinite = r.firstNonFinite;
+    q.dequantized = std::move(r.dequantized);
+    q.history = std::move(r.history);
+    q.chosenPass = static_cast<int>(q.history.size());
+    return q;
+}
+
+void HqqQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
+{
+    hqqDequantizeFlat(m_spec, q.codes, q.scales, q.zeroPoints, out);
+}
+
+} // namespace quantscope

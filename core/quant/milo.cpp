@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "quant/milo.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "metrics/spectrum.h"
+#include "quant/qmath.h"
+#include "quant/spec_util.h"
+#include "util/error.h"
+
+namespace quantscope {
+
+namespace {
+
+const std::vector<std::string> kMiloPresets{"code", "paper"};
+const std::vector<std::string> kCompensators{"fp16", "int8", "int3", "milo-code-int3"};
+const std::vector<std::string> kHqqPresets{"hqq-lib", "milo-code"};
+const std::vector<std::string> kComputes{"fp32", "fp16"};
+const std::vector<std::string> kZeroRoundings{"preset", "always", "never"};
+
+} // namespace
+
+std::string toString(MiloPreset v) { return kMiloPresets[static_cast<int>(v)]; }
+std::string toString(CompensatorFormat v) { return kCompensators[static_cast<int>(v)]; }
+
+// ---- spec ------------------------------------------------------------------------------------
+
+std::vector<SpecField> MiloSpec::fields()
+{
+    return {
+        {"preset", "enum", kMiloPresets, 0, 0,
+         "code: 11 passes, last returned (the released loop); paper: ≤ 20 passes, early stop, best returned"},
+        {"passes", "int", {}, 0, 1000, "number of passes (0: the preset's)"},
+        {"rank", "int", {}, 0, 1 << 20, "compensator rank r (clamped to min(N, K); 0 = plain HQQ)"},
+        {"compensator", "enum", kCompensators, 0, 0,
+         "U, V stored as FP16, INT8 (symmetric, per group), INT3 (paper eq. 15) or milo-code-int3"},
+        {"compensator_group", "int", {}, 1, 1 << 20, "group size of the integer compensators (flattened factor)"},
+        {"seed", "int", {}, 0, 2147483647, "Philox seed of the randomized SVD"},
+        {"power_iters", "int", {}, 0, 100, "power iterations of the randomized SVD (torch default 2)"},
+        {"hqq_preset", "enum", kHqqPresets, 0, 0, "inner HQQ preset (default milo-code: 3-bit, g 64, axis 0)"},
+        {"bits", "int", {}, 2, 8, "inner HQQ code width"},
+        {"group", "int", {}, 1, 1 << 20, "inner HQQ group size"},
+        {"axis", "int", {}, 0, 1, "inner HQQ grouping axis"},
+        {"compute", "enum", kComputes, 0, 0, "inner HQQ arithmetic: fp32 or fp16 (per-op FP16 as on CUDA)"},
+        {"zero_rounding", "enum", kZeroRoundings, 0, 0, "inner HQQ zero rounding: preset, always, never"},
+        {"iters", "int", {}, 1, 1000, "inner HQQ maximum optimiser iterations"},
+    };
+}
+
+void MiloSpec::validate() const
+{
+    if (passes < 0 || passes > 1000)
+        throw UnsupportedError("passes must be 0..1000, got " + std::to_string(passes));
+    if (rank < 0)
+        throw UnsupportedError("rank must be ≥ 0, got " + std::to_string(rank));
+    if (compensatorGroup < 1)
+        throw UnsupportedError("compensator_group must be ≥ 1, got " + std::to_string(compensatorGroup));
+    if (seed < 0)
+        throw UnsupportedError("seed must be ≥ 0, got " + std::to_string(seed));
+    if (powerIters < 0 || powerIters > 100)
+        throw UnsupportedError("power_iters must be 0..100, got " + std::to_string(powerIters));
+    hqq.validate();
+}
+
+nlohmann::json MiloSpec::toJson() const
+{
+    return {{"method", "milo"},
+            {"preset", toString(preset)},
+            {"passes", passes},
+            {"rank", rank},
+            {"compensator", toString(compensator)},
+            {"compensator_group", compensatorGroup},
+            {"seed", seed},
+            {"power_iters", powerIters},
+            {"hqq_preset", toString(hqq.preset)},
+            {"bits", hqq.bits},
+            {"group", hqq.group},
+            {"axis", hqq.axis},
+            {"compute", toString(hqq.compute)},
+            {"zero_rounding", toString(hqq.zeroRounding)},
+            {"iters", hqq.iters}};
+}
+
+MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
+{
+    using namespace specutil;
+    refuseUnknownKeys(j, fields(), "milo");
+    MiloSpec s;
+    if (j.contains("preset"))
+        s.preset = static_cast<MiloPreset>(getChoice(j["preset"], "preset", kMiloPresets));
+    if (j.contains("passes"))
+        s.passes = static_cast<int>(getInt(j["passes"], "passes"));
+    if (j.contains("rank"))
+        s.rank = static_cast<int>(getInt(j["rank"], "rank"));
+    if (j.contains("compensator"))
+        s.compensator = static_cast<CompensatorFormat>(getChoice(j["compensator"], "compensator", kCompensators));
+    if (j.contains("compensator_group"))
+        s.compensatorGroup = getInt(j["compensator_group"], "compensator_group");
+    if (j.contains("seed"))
+        s.seed = getInt(j["seed"], "seed");
+    if (j.contains("power_iters"))
+        s.powerIters = static_cast<int>(getInt(j["power_iters"], "power_iters"));
+    nlohmann::json h = nlohmann::json::object();
+    if (j.contains("hqq_preset"))
+        h["preset"] = j["hqq_preset"];
+    else
+        h["preset"] = "milo-code";
+    for (const char *k : {"bits", "group", "axis", "compute", "zero_rounding", "iters"})
+        if (j.contains(k))
+            h[k] = j[k];
+    s.hqq = HqqSpec::fromJson(h);
+    s.validate();
+    return s;
+}
+
+bool miloPaperShouldStop(std::span<const double> eps)
+{
+    const std::size_t t = eps.size();
+    if (t < 4)
+        return false;
+    if (eps[t - 1] > eps[t - 2])
+        return true;
+    const double now = (eps[t - 3] + eps[t - 2] + eps[t - 1]) / 3.0;
+    const double before = (eps[t - 4] + eps[t - 3] + eps[t - 2]) / 3.0;
+    return before - now < 1e-4 * before;
+}
+
+// ---- compensators ----------------------------------------------------------------------------
+
+CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t rows, std::int64_t cols,
+                                      CompensatorFormat format, std::int64_t group)
+{
+    using qmath::roundF16;
+    CompensatorFactor c;
+    c.rows = rows;
+    c.cols = cols;
+    c.format = toString(format);
+    const auto n = static_cast<std::int64_t>(x.size());
+    c.values.resize(static_cast<std::size_t>(n));
+    if (format == CompensatorFormat::Fp16) {
+        c.codeBits = 16;
+        for (std::int64_t i = 0; i < n; ++i)
+            c.values[i] = roundF16(x[i]);
+        return c;
+    }
+    c.group = group;
+    c.scaleDtype = DType::F32;
+    c.codes.resize(static_cast<std::size_t>(n));
+    const bool int8 = format == CompensatorFormat::Int8;
+    c.codeBits = int8 ? 8 : 3;
+    for (std::int64_t g0 = 0; g0 < n; g0 += group) {
+        const std::int64_t g1 = std::min(n, g0 + group);
+        float s = 0.0f;
+        if (format == CompensatorFormat::MiloCodeInt3) {
+            s = x[g0];
+            for (std::int64_t i = g0 + 1; i < g1; ++i)
+                s = x[i] > s ? x[i] : s;
+        } else {
+            for (std::int64_t i = g0; i < g1; ++i)
+                s = std::max(s, qmath::absf(x[i]));
+        }
+        if (int8)
+            s = s / 127.5f;
+        c.scales.push_back(s);
+        const bool dead = s == 0.0f || !qmath::isFinite(s);
+        for (std::int64_t i = g0; i < g1; ++i) {
+            if (int8) {
+                float q = dead ? 0.0f : qmath::roundInt(x[i] / s, false);
+                q = std::clamp(q, -128.0f, 127.0f);
+                c.codes[i] = static_cast<std::int8_t>(q);
+                c.values[i] = s * q;
+            } else {
+                float q = dead ? 4.0f : qmath::roundInt((x[i] * 7.0f) / (2.0f * s), false) + 4.0f;
+                q = std::clamp(q, 0.0f, 7.0f);
+                c.codes[i] = static_cast<std::int8_t>(q);
+                const float v = dead ? 0.0f : ((q - 4.0f) * 2.0f * s) / 7.0f;
+                c.values[i] = format == CompensatorFormat::MiloCodeInt3 ? roundF16(v) : v;
+            }
+        }
+    }
+    return c;
+}
+
+// ---- the quantizer ---------------------------------------------------------------------------
+
+MiloQuantizer::MiloQuantizer(MiloSpec spec) : m_spec(std::move(spec)) { m_spec.validate(); }
+
+namespace {
+
+/// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64).
+void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v,
+                std::int64_t N, std::int64_t K, std::int64_t r, std::span<float> out,
+                const CancelToken *cancel = nullptr)
+{
+    for (std::int64_t i = 0; i < N; ++i) {
+        if (cancel && (i & 31) == 0)
+            cancel->check();
+        for (std::int64_t k = 0; k < K; ++k) {
+            double acc = 0.0;
+            for (std::int64_t c = 0; c < r; ++c)
+                acc += static_cast<double>(u[i * r + c]) * static_cast<double>(v[c * K + k]);
+            out[i * K + k] = static_cast<float>(static_cast<double>(wHat[i * K + k]) + acc);
+        }
+    }
+}
+
+} // namespace
+
+QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
+                                        const CancelToken *cancel) const
+{
+    if (!isDecodable(w.dtype()))
+        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
+                               Location{{}, options.tensorName, {}});
+    const auto [N, K] = matrixView(w.shape());
+    const std::int64_t numel = N * K;
+    std::vector<float> w0(static_cast<std::size_t>(numel));
+    w.decodeTo(w0);
+    for (float v : w0)
+        if (!qmath::isFinite(v))
+            throw UnsupportedError("MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
+                                   Location{{}, options.tensorName, {}});
+
+    const int r = static_cast<int>(std::min<std::int64_t>(m_spec.rank, std::min(N, K)));
+    const int passes = m_spec.passCount();
+    const bool paper = m_spec.preset == MiloPreset::Paper;
+
+    std::vector<float> wt(static_cast<std::size_t>(numel));
+    std::vector<double> e(static_cast<std::size_t>(numel));
+    std::vector<float> u, v;             // the current pass's factors (FP32)
+    std::vector<double> uv;              // U·V of the previous pass (FP64)
+    HqqResult chosen;
+    std::vector<float> chosenU, chosenV;
+    std::vector<IterationRecord> history;
+    std::vector<double> epsList;
+    int chosenPass = 0;
+    double bestEps = 0.0;
+
+    for (int t = 1; t <= passes; ++t) {
+        if (cancel)
+            cancel->check();
+        const auto t0 = std::chrono::steady_clock::now();
+        if (t == 1 || r == 0)
+            wt = w0;
+        else
+            for (std::int64_t i = 0; i < numel; ++i)
+                wt[i] = w0[i] - static_cast<float>(uv[i]);
+        HqqResult h = hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
+        double eps2 = 0.0;
+        if (r == 0) {
+            for (std::int64_t i = 0; i < numel; ++i) {
+                const double d = static_cast<double>(w0[i]) - h.dequantized[i];
+                eps2 += d * d;
+            }
+        } else {
+            for (std::int64_t i = 0; i < numel; ++i)
+                e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
+            const LowRankSvd L = svdLowrank(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
+                                            static_cast<std::uint32_t>(t - 1), cancel);
+            const std::int64_t k = L.rank;
+            u.assign(static_cast<std::size_t>(N * r), 0.0f);
+            v.assign(static_cast<std::size_t>(r * K), 0.0f);
+            for (std::int64_t c = 0; c < k; ++c) {
+                const double sq = std::sqrt(L.s[c]);
+                for (std::int64_t i = 0; i < N; ++i)
+                    u[i * r + c] = static_cast<float>(L.u[i * k + c] * sq);
+                for (std::int64_t j = 0; j < K; ++j)
+                    v[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
+            }
+            uv.assign(static_cast<std::size_t>(numel), 0.0);
+            for (std::int64_t i = 0; i < N; ++i) {
+                if (cancel && (i & 31) == 0)
+                    cancel->check();
+                for (std::int64_t c = 0; c < r; ++c) {
+                    const double uc = u[i * r + c];
+                    if (uc == 0.0)
+                        continue;
+                    double *row = uv.data() + i * K;
+                    const float *vr = v.data() + c * K;
+                    for (std::int64_t j = 0; j < K; ++j)
+                        row[j] += uc * static_cast<double>(vr[j]);
+                }
+            }
+            for (std::int64_t i = 0; i < numel; ++i) {
+                const double d = e[i] - uv[i];
+                eps2 += d * d;
+            }
+        }
+        const double eps = std::sqrt(eps2);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        history.push_back({t, eps, ms});
+        epsList.push_back(eps);
+        const bool take = !paper || chosenPass == 0 || eps < bestEps;
+        if (take) {
+            chosen = std::move(h);
+            chosenU = u;
+            chosenV = v;
+            chosenPass = t;
+            bestEps = eps;
+        }
+        if (r == 0)
+            break; // rank 0 is plain HQQ: one pass
+        if (paper && miloPaperShouldStop(epsList))
+            break;
+    }
+
+    QuantizedTensor q;
+    q.method = "milo";
+    q.spec = m_spec.toJson();
+    q.tensorName = options.tensorName;
+    q.shape = w.shape();
+    q.sourceDtype = w.dtype();
+    q.layout = hqqLayout(w.shape(), m_spec.hqq.group, m_spec.hqq.axis);
+    q.codes = std::move(chosen.codes);
+    q.codeDtype = DType::U8;
+    q.codeBits = m_spec.hqq.bits;
+    q.scales = std::move(chosen.scales);
+    q.zeroPoints = std::move(chosen.zeros);
+    const DType stored = m_spec.hqq.compute == HqqCompute::Fp16 ? DType::F16 : DType::F32;
+    q.scaleDtype = stored;
+    q.zeroPointDtype = stored;
+    q.history = std::move(history);
+    q.chosenPass = chosenPass;
+    q.rank = r;
+    q.requestedRank = m_spec.rank;
+    if (r > 0) {
+        q.compU = quantizeCompensator(chosenU, N, r, m_spec.compensator, m_spec.compensatorGroup);
+        q.compV = quantizeCompensator(chosenV, r, K, m_spec.compensator, m_spec.compensatorGroup);
+    }
+    if (options.wantDequantized) {
+        q.dequantized.resize(static_cast<std::size_t>(numel));
+        if (r > 0)
+            addLowRank(chosen.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, cancel);
+        else
+            q.dequantized = std::move(chosen.dequantized);
+    }
+    return q;
+}
+
+void MiloQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
+{
+    std::vector<float> base(q.codes.size());
+    hqqDequantizeFlat(m_spec.hqq, q.codes, q.scales, q.zeroPoints, base);
+    const auto [N, K] = matrixView(q.shape);
+    if (q.compU && q.compV && q.rank > 0)
+        addLowRank(base, q.compU->values, q.compV->values, N, K, q.rank, out);
+    else
+        std::copy(base.begin(), base.end(), out.begin());
+}
+
+} // namespace quantscope
