@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdio>
 
+#include "util/error.h"
+
 #include "cpu/cpu_backend.h"
-#ifdef QUANTSCOPE_HAVE_CUDA
+#if defined(QUANTSCOPE_HAVE_CUDA) || defined(QUANTSCOPE_HAVE_HIP)
 #include "cuda/cuda_backend.h"
 #endif
 
@@ -19,7 +21,7 @@ BackendRegistry &BackendRegistry::instance()
 
 BackendRegistry::BackendRegistry() : m_cpu(std::make_unique<CpuBackend>())
 {
-#ifdef QUANTSCOPE_HAVE_CUDA
+#if defined(QUANTSCOPE_HAVE_CUDA) || defined(QUANTSCOPE_HAVE_HIP)
     m_gpu = createCudaBackend(m_gpuReason);
 #else
     m_gpuReason = "built without a GPU backend";
@@ -34,40 +36,81 @@ std::vector<DeviceInfo> BackendRegistry::devices() const
     return list;
 }
 
+MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const nlohmann::json &spec,
+                                      const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
+                                      const std::optional<TensorStats> &, const CancelToken *cancel) const
+{
+    QuantizeOptions qo = quantize;
+    qo.wantDequantized = true;
+    MeasuredRun r;
+    r.quantized = this->quantize(w, spec, qo, cancel);
+    r.metrics = this->metrics(w, r.quantized.dequantized, metrics, cancel);
+    return r;
+}
+
+namespace {
+
+QuantizeRun runOn(const Backend &backend, const Tensor &w, const nlohmann::json &spec, const RunOptions &options,
+                  const CancelToken *cancel)
+{
+    QuantizeRun run;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto dev = backend.upload(w, options.quantize.tensorName);
+    QuantizeOptions qo = options.quantize;
+    if (options.metrics) {
+        MeasuredRun r = backend.quantizeMeasured(*dev, spec, qo, options.metricsOptions, options.inputStats, cancel);
+        run.quantized = std::move(r.quantized);
+        run.metrics = std::move(r.metrics);
+    } else {
+        run.quantized = backend.quantize(*dev, spec, qo, cancel);
+    }
+    run.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run.device = backend.info().id;
+    return run;
+}
+
+} // namespace
+
 QuantizeRun runQuantize(const Tensor &w, const nlohmann::json &spec, const RunOptions &options,
                         const CancelToken *cancel)
 {
     const auto &reg = BackendRegistry::instance();
     const std::string method = spec.value("method", std::string());
     const Backend *backend = &reg.cpu();
-    QuantizeRun run;
+    std::string note;
     if (options.device != DeviceChoice::Cpu) {
         if (const Backend *gpu = reg.gpu()) {
-            if (gpu->supports(method))
-                backend = gpu;
+            if (!gpu->supports(method))
+                note = "method '" + method + "' runs on the CPU (no GPU kernel yet)";
+            else if (w.numel() == 0)
+                note = "empty tensor: computed on the CPU";
             else
-                run.deviceNote = "method '" + method + "' runs on the CPU (no GPU kernel yet)";
+                backend = gpu;
         } else if (options.device == DeviceChoice::Gpu) {
-            run.deviceNote = "GPU requested but unavailable (" + reg.gpuUnavailableReason() +
-                             "): computed on the CPU";
+            note = "GPU requested but unavailable (" + reg.gpuUnavailableReason() + "): computed on the CPU";
         }
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    auto dev = backend->upload(w, options.quantize.tensorName);
-    QuantizeOptions qo = options.quantize;
-    qo.wantDequantized = qo.wantDequantized || options.metrics;
-    run.quantized = backend->quantize(*dev, spec, qo, cancel);
-    if (options.metrics)
-        run.metrics = backend->metrics(*dev, run.quantized.dequantized, options.metricsOptions, cancel);
-    run.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    run.device = backend->info().id;
+    QuantizeRun run;
+    if (backend != &reg.cpu()) {
+        try {
+            run = runOn(*backend, w, spec, options, cancel);
+            return run;
+        } catch (const GpuError &e) {
+            // Out of memory or a failed launch: never a crash, the CPU computes it.
+            note = std::string("GPU failed (") + e.what() + "): computed on the CPU";
+        }
+    }
+    run = runOn(reg.cpu(), w, spec, options, cancel);
+    run.deviceNote = note;
     return run;
 }
 
 std::string builtGpuBackends()
 {
-#ifdef QUANTSCOPE_HAVE_CUDA
+#if defined(QUANTSCOPE_HAVE_CUDA)
     return "CUDA";
+#elif defined(QUANTSCOPE_HAVE_HIP)
+    return "HIP";
 #else
     return "none";
 #endif

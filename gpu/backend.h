@@ -39,6 +39,12 @@ public:
     virtual DType dtype() const = 0;
 };
 
+/// Quantization and its metrics in one call (what a GPU backend fuses).
+struct MeasuredRun {
+    QuantizedTensor quantized;
+    ErrorMetrics metrics;
+};
+
 /// One compute device: what the engine asks of it. Every backend gives the same codes and
 /// scales as the CPU reference for the one-shot quantizers (quantizers.md "Numerical contract").
 class Backend {
@@ -59,6 +65,13 @@ public:
     virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
                                  const ErrorMetricsOptions &options,
                                  const CancelToken *cancel = nullptr) const = 0;
+    /// Quantizes and measures. `inputStats`: W's statistics as computed when it was opened (a
+    /// GPU backend then skips its range pass and W's moments). Default: quantize (Ŵ kept), then
+    /// metrics; GPU backends fuse the two and keep Ŵ on the device unless asked for it.
+    virtual MeasuredRun quantizeMeasured(const DeviceTensor &w, const nlohmann::json &spec,
+                                         const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
+                                         const std::optional<TensorStats> &inputStats,
+                                         const CancelToken *cancel = nullptr) const;
 };
 
 /// Which device a request asks for.
@@ -78,10 +91,13 @@ struct RunOptions {
     bool metrics = true;
     ErrorMetricsOptions metricsOptions;
     QuantizeOptions quantize;
+    /// W's statistics from when the tensor was opened (computeStats with metricsOptions.miloStd):
+    /// lets a GPU skip the range pass. Optional.
+    std::optional<TensorStats> inputStats;
 };
 
 /// Quantizes `w` with `spec` on the chosen device (falls back to the CPU, saying why, when
-/// the GPU is absent or lacks the method) and computes the metrics.
+/// the GPU is absent, lacks the method or fails — out of memory included) and computes the metrics.
 QuantizeRun runQuantize(const Tensor &w, const nlohmann::json &spec, const RunOptions &options,
                         const CancelToken *cancel = nullptr);
 

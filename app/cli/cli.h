@@ -12,8 +12,7 @@
 #include <nlohmann/json.hpp>
 
 namespace quantscope {
-// Forward declarations keep this header light: io/quantized.h and quant/spec.h each declare a
-// Granularity enum, so cli.h must not pull quant/ headers into every command's file.
+// Forward declarations keep this header light (each command includes what it uses).
 class Tensor;
 struct QuantizedTensor;
 struct ReadOptions;

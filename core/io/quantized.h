@@ -39,6 +39,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "quant/spec.h"
 #include "io/checkpoint.h"
 #include "tensor/tensor.h"
 
@@ -57,7 +58,7 @@ enum class QuantFormat : std::uint8_t {
 /// "compressed-tensors/pack-quantized", "fp8-block", "quark/real_quantized", …
 std::string_view formatName(QuantFormat f) noexcept;
 
-enum class Granularity : std::uint8_t { Tensor, Channel, Group, Block };
+// Granularity is the engine's (quant/spec.h): one enum for stored and computed schemes.
 std::string_view granularityName(Granularity g) noexcept; ///< "tensor", "channel", "group", "block"
 
 /// How codes sit in the stored words.

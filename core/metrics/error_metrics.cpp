@@ -474,7 +474,7 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
         L.w.assign(4 * SW, 0); // per copy: [0] below, [B+1] above
         L.wh.assign(4 * SW, 0);
         L.e.assign(4 * SE, 0);
-        L.a.assign(4 * SA, 0);
+        L.a.assign(SA, 0); // 4096 bins spread the counts: one copy, small enough for L1
         if (codeTable)
             L.codes.assign(65536, 0);
         std::vector<float> buf(static_cast<std::size_t>(kChunk));
@@ -528,7 +528,7 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
             if (T.maxAbs > 0) {
                 binChunk(ba, av.data(), sl, ia.data());
                 for (std::int64_t i = 0; i < sl; ++i)
-                    ++L.a[static_cast<std::size_t>(i & 3) * SA + static_cast<std::size_t>(ia[i])];
+                    ++L.a[static_cast<std::size_t>(ia[i])];
             } else {
                 L.a[1] += static_cast<std::uint32_t>(sl);
             }
@@ -539,7 +539,7 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
         if (L.w.empty())
             continue;
         const std::size_t Bs = m.w.counts.size(), BEs = m.err.counts.size();
-        const std::size_t SW = Bs + 2, SE = BEs + 2, SA = kPercentileBins + 2;
+        const std::size_t SW = Bs + 2, SE = BEs + 2;
         for (std::size_t k = 0; k < 4; ++k) {
             for (std::size_t i = 0; i < Bs; ++i) {
                 m.w.counts[i] += L.w[k * SW + i + 1];
@@ -547,8 +547,9 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
             }
             for (std::size_t i = 0; i < BEs; ++i)
                 m.err.counts[i] += L.e[k * SE + i + 1];
-            for (std::size_t i = 0; i < kPercentileBins; ++i)
-                m.absErrBins[i] += L.a[k * SA + i + 1];
+            if (k == 0)
+                for (std::size_t i = 0; i < kPercentileBins; ++i)
+                    m.absErrBins[i] += L.a[i + 1];
             m.w.below += L.w[k * SW];
             m.w.above += L.w[k * SW + Bs + 1];
             m.wHat.below += L.wh[k * SW];

@@ -18,13 +18,13 @@ namespace quantscope::qmath {
 QS_HD inline std::uint32_t bitsOf(float f)
 {
     std::uint32_t u;
-    std::memcpy(&u, &f, 4);
+    __builtin_memcpy(&u, &f, 4); // the builtin: usable in nvcc and hipcc device code
     return u;
 }
 QS_HD inline float fromBits(std::uint32_t u)
 {
     float f;
-    std::memcpy(&f, &u, 4);
+    __builtin_memcpy(&f, &u, 4);
     return f;
 }
 QS_HD inline bool isFinite(float f) { return (bitsOf(f) & 0x7F800000u) != 0x7F800000u; }

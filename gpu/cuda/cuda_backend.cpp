@@ -1,82 +1,116 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
 
-#include <cuda_runtime.h>
+#include <mutex>
 
+#include "kernels/engine.h"
 #include "util/error.h"
 
 namespace quantscope {
 
 namespace {
 
-class CudaBackend final : public Backend {
+class GpuBackend final : public Backend {
 public:
-    CudaBackend(int device, const cudaDeviceProp &prop) : m_device(device)
+    explicit GpuBackend(std::unique_ptr<gpu::Engine> engine) : m_engine(std::move(engine))
     {
-        m_info.kind = DeviceKind::Cuda;
-        m_info.id = "cuda:" + std::to_string(device);
-        m_info.name = prop.name;
-        m_info.totalMemory = prop.totalGlobalMem;
-        m_info.threads = prop.multiProcessorCount;
+        const gpu::EngineInfo e = m_engine->info();
+        m_hip = e.api == "HIP";
+        m_info.kind = m_hip ? DeviceKind::Hip : DeviceKind::Cuda;
+        m_info.id = m_hip ? "hip:0" : "cuda:0";
+        m_info.name = e.name;
+        m_info.totalMemory = e.totalMemory;
+        m_info.threads = e.multiProcessors;
     }
     DeviceInfo info() const override
     {
         DeviceInfo i = m_info;
-        size_t freeB = 0, totalB = 0;
-        if (cudaSetDevice(m_device) == cudaSuccess && cudaMemGetInfo(&freeB, &totalB) == cudaSuccess) {
-            i.freeMemory = freeB;
-            i.totalMemory = totalB;
-        }
+        const gpu::EngineInfo e = m_engine->info();
+        i.freeMemory = e.freeMemory;
+        i.totalMemory = e.totalMemory;
         return i;
     }
-
-    // The CUDA kernels arrive with the GPU issue; until then no method is claimed, so the
-    // engine computes on the CPU and says so (runQuantize's deviceNote).
-    bool supports(const std::string &) const override { return false; }
-    std::shared_ptr<const DeviceTensor> upload(const Tensor &, const std::string &name) const override
+    bool supports(const std::string &method) const override { return gpu::engineSupports(method); }
+    std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const override
     {
-        throw GpuError("no CUDA kernels in this build yet", Location{{}, name, {}});
+        return m_engine->upload(t, name);
     }
-    QuantizedTensor quantize(const DeviceTensor &, const nlohmann::json &, const QuantizeOptions &o,
-                             const CancelToken *) const override
+    QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec, const QuantizeOptions &o,
+                             const CancelToken *cancel) const override
     {
-        throw GpuError("no CUDA kernels in this build yet", Location{{}, o.tensorName, {}});
+        if (cancel)
+            cancel->check();
+        gpu::PipelineOptions po;
+        po.metrics = false;
+        po.wantDequantized = o.wantDequantized;
+        QuantizedTensor q;
+        auto run = m_engine->enqueue(gpuOf(w), spec, po);
+        m_engine->collect(*run, &q, nullptr);
+        return q;
     }
+    /// Ŵ from stored (host) codes: the quantizer's own dequantization, any method. The pipeline
+    /// computes Ŵ on the device when it is asked for with the codes (wantDequantized).
     std::vector<float> dequantize(const QuantizedTensor &q) const override
     {
-        throw GpuError("no CUDA kernels in this build yet", Location{{}, q.tensorName, {}});
+        std::vector<float> out(static_cast<std::size_t>(q.numel()));
+        makeQuantizer(q.spec)->dequantize(q, out);
+        return out;
     }
-    ErrorMetrics metrics(const DeviceTensor &, std::span<const float>, const ErrorMetricsOptions &,
-                         const CancelToken *) const override
+    ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
+                         const CancelToken *cancel) const override
     {
-        throw GpuError("no CUDA kernels in this build yet");
+        if (cancel)
+            cancel->check();
+        const gpu::GpuTensor &gw = gpuOf(w);
+        const Tensor hostHat = Tensor::borrow(DType::F32, gw.shape(), reinterpret_cast<const std::byte *>(wHat.data()),
+                                              nullptr);
+        auto dHat = m_engine->upload(hostHat, gw.name() + " (Ŵ)");
+        gpu::PipelineOptions po;
+        po.metrics = true;
+        po.metricsOptions = options;
+        ErrorMetrics m;
+        auto run = m_engine->enqueue(gw, nlohmann::json::object(), po, dHat.get());
+        m_engine->collect(*run, nullptr, &m);
+        return m;
+    }
+    MeasuredRun quantizeMeasured(const DeviceTensor &w, const nlohmann::json &spec, const QuantizeOptions &qo,
+                                 const ErrorMetricsOptions &mo, const std::optional<TensorStats> &inputStats,
+                                 const CancelToken *cancel) const override
+    {
+        if (cancel)
+            cancel->check();
+        gpu::PipelineOptions po;
+        po.metrics = true;
+        po.metricsOptions = mo;
+        po.wantDequantized = qo.wantDequantized;
+        po.inputStats = inputStats;
+        MeasuredRun r;
+        auto run = m_engine->enqueue(gpuOf(w), spec, po);
+        m_engine->collect(*run, &r.quantized, &r.metrics);
+        return r;
     }
 
 private:
-    int m_device;
+    static const gpu::GpuTensor &gpuOf(const DeviceTensor &d)
+    {
+        const auto *g = dynamic_cast<const gpu::GpuTensor *>(&d);
+        if (!g)
+            throw UnsupportedError("the GPU backend was handed a tensor of another device");
+        return *g;
+    }
+    std::unique_ptr<gpu::Engine> m_engine;
     DeviceInfo m_info;
+    bool m_hip = false;
 };
 
 } // namespace
 
 std::unique_ptr<Backend> createCudaBackend(std::string &reason)
 {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        reason = std::string("no CUDA device: ") + cudaGetErrorString(err);
+    auto engine = gpu::Engine::create(0, reason);
+    if (!engine)
         return nullptr;
-    }
-    if (count == 0) {
-        reason = "no CUDA device present";
-        return nullptr;
-    }
-    cudaDeviceProp prop{};
-    if (const cudaError_t e = cudaGetDeviceProperties(&prop, 0); e != cudaSuccess) {
-        reason = std::string("CUDA device 0 did not answer: ") + cudaGetErrorString(e);
-        return nullptr;
-    }
-    return std::make_unique<CudaBackend>(0, prop);
+    return std::make_unique<GpuBackend>(std::move(engine));
 }
 
 } // namespace quantscope

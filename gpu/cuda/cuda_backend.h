@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file cuda_backend.h
-/// The CUDA backend. Created only when the build has CUDA and a device answers.
+/// The GPU backend (CUDA build; the same adapter serves a HIP build): a Backend over the GPU
+/// engine (gpu/kernels/engine.h). Created only when the build has a GPU API and a device answers.
 #include <memory>
 #include <string>
 

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file device_math.h
+/// Scalar functions the GPU kernels share with host code, written once as QS_HD functions so
+/// that they can be tested on the CPU against the reference (tests/gpu/test_device_math.cpp)
+/// and compiled unchanged by nvcc and hipcc. No CUDA/HIP header: kernel sources define QS_HD
+/// as `__host__ __device__` before including. Every FP64 operation whose rounding decides a
+/// histogram bin goes through dadd/dsub/dmul/ddiv (explicitly rounded on the device; the host
+/// build uses -ffp-contract=off), so device and CPU take the same decisions.
+#include <cstdint>
+
+#ifndef QS_HD
+#define QS_HD
+#endif
+
+#include "quant/qmath.h"
+#include "quant/uniform_math.h"
+
+namespace quantscope::gpumath {
+
+using qmath::bitsOf;
+using qmath::fromBits;
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline double dadd(double a, double b) { return __dadd_rn(a, b); }
+QS_HD inline double dsub(double a, double b) { return __dadd_rn(a, -b); }
+QS_HD inline double dmul(double a, double b) { return __dmul_rn(a, b); }
+QS_HD inline double ddiv(double a, double b) { return __ddiv_rn(a, b); }
+QS_HD inline double dfloor(double a) { return floor(a); }
+#else
+inline double dadd(double a, double b) { return a + b; }
+inline double dsub(double a, double b) { return a - b; }
+inline double dmul(double a, double b) { return a * b; }
+inline double ddiv(double a, double b) { return a / b; }
+inline double dfloor(double a) { return __builtin_floor(a); }
+#endif
+QS_HD inline std::uint64_t dbits(double d)
+{
+    std::uint64_t u;
+    __builtin_memcpy(&u, &d, 8);
+    return u;
+}
+QS_HD inline double dfromBits(std::uint64_t u)
+{
+    double d;
+    __builtin_memcpy(&d, &u, 8);
+    return d;
+}
+
+// ---- decoding the stored input ----------------------------------------------------------------
+
+QS_HD inline float bf16ToF32(std::uint32_t h) { return fromBits(h << 16); }
+
+/// F16 → F32, exact (the same fields as core/tensor/convert.cpp's f16ToFloat).
+QS_HD inline float f16ToF32(std::uint32_t h)
+{
+    const std::uint32_t sign = (h & 0x8000u) << 16;
+    const std::uint32_t mag = h & 0x7FFFu;
+    const std::uint32_t shifted = mag << 13;
+    if (mag >= 0x7C00u)
+        return fromBits(sign | 0x7F800000u | (shifted & 0x007FFFFFu));
+    if (mag >= 0x0400u)
+        return fromBits(sign | (shifted + (112u << 23)));
+    if (mag == 0)
+        return fromBits(sign);
+    // subnormal: mag · 2^-24, exact in FP32 (an integer below 2^10 times a power of two)
+    return fromBits(sign | bitsOf(static_cast<float>(mag) * 5.9604644775390625e-8f));
+}
+
+/// FP32 → FP64 without the (slow, on GPUs) conversion instruction for normal numbers and zeros;
+/// subnormals take the conversion. Exact, like the conversion.
+QS_HD inline double f32ToF64(float f)
+{
+    const std::uint32_t u = bitsOf(f);
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    const std::uint32_t e = a & 0x7F800000u;
+    if (e == 0u && a != 0u)
+        return static_cast<double>(f); // subnormal
+    if (e == 0x7F800000u)
+        return static_cast<double>(f); // Inf / NaN
+    const std::uint32_t hi = (a == 0u ? 0u : (a >> 3) + (896u << 20)) | (u & 0x80000000u);
+    const std::uint32_t lo = u << 29;
+    return dfromBits((static_cast<std::uint64_t>(hi) << 32) | lo);
+}
+
+// ---- uniform INT without int↔float conversions ---------------------------------------------
+// intCode's clamped value v is an integer-valued float in [qmin, qmax]; the code is (int)v and
+// intDequant computes s·(float)(q − z) = s·(v − z) (small integers: the subtraction is exact).
+// Conversions run at a quarter of the FP32 rate on NVIDIA GPUs, so the kernels keep v as a float
+// and take the integer from its bits. Identical to intCode/intDequant (tested on the host).
+
+QS_HD inline float intCodeValue(const IntParams &p, float x, float s, float zf, float qminF, float qmaxF)
+{
+    float v = qmath::roundInt(qmath::roundArith(x / s, p.arith), p.halfAway) + zf;
+    v = v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
+    return v;
+}
+/// The integer of an integer-valued float in [−2^22, 2^22] (low byte = the int8 code).
+QS_HD inline std::uint32_t intOfFloat(float v) { return bitsOf(v + 12582912.0f) - 0x4B400000u; }
+QS_HD inline float intDequantValue(const IntParams &p, float v, float s, float zf)
+{
+    return qmath::roundArith(s * (v - zf), p.arith);
+}
+
+/// FP32 → FP64 of a finite normal number or zero, branch-free (the caller has checked).
+QS_HD inline double f32ToF64NormalOrZero(float f)
+{
+    const std::uint32_t u = bitsOf(f);
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    const std::uint32_t hi = (a == 0u ? 0u : (a >> 3) + (896u << 20)) | (u & 0x80000000u);
+    return dfromBits((static_cast<std::uint64_t>(hi) << 32) | (u << 29));
+}
+/// True for finite normal numbers and zeros (not subnormal, Inf or NaN).
+QS_HD inline bool isNormalOrZero(float f)
+{
+    const std::uint32_t a = bitsOf(f) & 0x7FFFFFFFu;
+    return a == 0u || a - 0x00800000u < 0x7F000000u;
+}
+
+// ---- FP8 (quantizers.md "FP8"; the same algorithm as core/tensor/convert.cpp) ------------------
+
+/// Round to nearest even of a non-NaN FP32 magnitude `a` to M mantissa bits, exponent bias B.
+template <int M, int B> QS_HD inline std::uint32_t fp8RoundMagnitude(std::uint32_t a)
+{
+    const auto field = static_cast<std::int32_t>(a >> 23);
+    const std::int32_t eEff = field > 1 ? field : 1;
+    const std::uint32_t sig = (a & 0x007FFFFFu) | (static_cast<std::uint32_t>(field != 0) << 23);
+    const std::int32_t d = eEff - (128 - B);
+    std::int32_t shift = (23 - M) + (d < 0 ? -d : 0);
+    shift = shift < 31 ? shift : 31;
+    const std::uint32_t half = (1u << (shift - 1)) - 1u;
+    const std::uint32_t rounded = (sig + half + ((sig >> shift) & 1u)) >> shift;
+    return (static_cast<std::uint32_t>(d > 0 ? d : 0) << M) + rounded;
+}
+
+/// The quantization cast to E4M3 (e4m3fn): clamp to ±448, RNE; NaN → 0x7F | sign.
+QS_HD inline std::uint8_t encodeE4m3(float x)
+{
+    const std::uint32_t u = bitsOf(x);
+    const std::uint32_t sign = (u >> 24) & 0x80u;
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    const std::uint32_t c = fp8RoundMagnitude<3, 7>(a < 0x43E00000u ? a : 0x43E00000u);
+    return static_cast<std::uint8_t>(sign | (a > 0x7F800000u ? 0x7Fu : c));
+}
+
+/// The quantization cast to E5M2: clamp to ±57344, RNE; NaN → 0x7E | sign.
+QS_HD inline std::uint8_t encodeE5m2(float x)
+{
+    const std::uint32_t u = bitsOf(x);
+    const std::uint32_t sign = (u >> 24) & 0x80u;
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    const std::uint32_t c = fp8RoundMagnitude<2, 15>(a < 0x47600000u ? a : 0x47600000u);
+    return static_cast<std::uint8_t>(sign | (a > 0x7F800000u ? 0x7Eu : c));
+}
+
+QS_HD inline float decodeE4m3(std::uint32_t b)
+{
+    const std::uint32_t sign = (b & 0x80u) << 24;
+    const std::uint32_t e = (b >> 3) & 0xFu, m = b & 7u;
+    if (e == 15u && m == 7u)
+        return fromBits(sign | 0x7FC00000u);
+    if (e == 0u) // subnormal m · 2^-9, exact
+        return fromBits(sign | bitsOf(static_cast<float>(m) * 0.001953125f));
+    return fromBits(sign | ((e + 120u) << 23) | (m << 20));
+}
+
+QS_HD inline float decodeE5m2(std::uint32_t b)
+{
+    const std::uint32_t sign = (b & 0x80u) << 24;
+    const std::uint32_t e = (b >> 2) & 0x1Fu, m = b & 3u;
+    if (e == 31u)
+        return fromBits(sign | (m == 0u ? 0x7F800000u : 0x7FC00000u));
+    if (e == 0u) // subnormal m · 2^-16
+        return fromBits(sign | bitsOf(static_cast<float>(m) * 1.52587890625e-5f));
+    return fromBits(sign | ((e + 112u) << 23) | (m << 21));
+}
+
+/// The FP8 quantizer's per-group constants and element ops (quant/fp8.h's op sequence).
+struct Fp8Params {
+    bool e4m3 = true;
+    float maxValue = 448.0f;
+    int arith = 0;
+    float eps = 1.1920929e-7f;
+};
+
+QS_HD inline float fp8Scale(const Fp8Params &p, float mn, float mx)
+{
+    const float amax = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
+    float s = qmath::roundArith(amax / p.maxValue, p.arith);
+    if (!(s > 0.0f) || !qmath::isFinite(s))
+        s = p.eps;
+    return s;
+}
+QS_HD inline std::uint8_t fp8Code(const Fp8Params &p, float x, float s)
+{
+    const float v = qmath::roundArith(x / s, p.arith);
+    return p.e4m3 ? encodeE4m3(v) : encodeE5m2(v);
+}
+QS_HD inline float fp8Dequant(const Fp8Params &p, std::uint32_t c, float s)
+{
+    const float f = p.e4m3 ? decodeE4m3(c) : decodeE5m2(c);
+    return qmath::roundArith(f * s, p.arith);
+}
+
+// ---- order-preserving keys (atomic min/max of floats, searches over floats) --------------------
+
+QS_HD inline std::uint32_t floatKey(float f)
+{
+    const std::uint32_t u = bitsOf(f);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+QS_HD inline float keyFloat(std::uint32_t k) { return fromBits((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k); }
+
+// ---- histogram bins (core/metrics/error_metrics.cpp, Histogram::binOf) ------------------------
+//
+// A bin is floor(((x − lo)·B)/(hi − lo)) in FP64 — a monotone function of x, since each correctly
+// rounded step is. So bin(x) ≥ k  ⇔  x ≥ T[k], with T[k] the smallest input whose bin is ≥ k.
+// The kernels therefore compare x with a table T found once per run by binary search over the
+// ordered inputs, evaluating the exact formula (no division per element), and get the same bin
+// as the CPU for every input.
+
+/// Histogram::binOf: −1 below, B above.
+QS_HD inline int refBin(double x, double lo, double hi, int B)
+{
+    if (x < lo)
+        return -1;
+    if (x > hi)
+        return B;
+    if (x == hi || hi == lo)
+        return x == hi && hi != lo ? B - 1 : 0;
+    const int b = static_cast<int>(dfloor(ddiv(dmul(dsub(x, lo), static_cast<double>(B)), dsub(hi, lo))));
+    return b < B - 1 ? b : B - 1;
+}
+
+/// Smallest float x (NaN excluded; may be +Inf) with refBin(x) ≥ k. k in 0..B.
+QS_HD inline float floatBinThreshold(int k, double lo, double hi, int B)
+{
+    std::uint32_t a = floatKey(qmath::fromBits(0xFF800000u)), b = floatKey(qmath::fromBits(0x7F800000u)); // pred(b) true
+    if (refBin(static_cast<double>(keyFloat(a)), lo, hi, B) >= k)
+        return keyFloat(a);
+    while (b - a > 1u) { // pred(a) false, pred(b) true
+        const std::uint32_t m = a + (b - a) / 2u;
+        if (refBin(static_cast<double>(keyFloat(m)), lo, hi, B) >= k)
+            b = m;
+        else
+            a = m;
+    }
+    return keyFloat(b);
+}
+
+/// Smallest float ≥ lo, and largest float ≤ hi (the below/above tests in FP32).
+QS_HD inline float floatAtLeast(double lo)
+{
+    std::uint32_t a = floatKey(qmath::fromBits(0xFF800000u)), b = floatKey(qmath::fromBits(0x7F800000u));
+    if (static_cast<double>(keyFloat(a)) >= lo)
+        return keyFloat(a);
+    if (!(static_cast<double>(keyFloat(b)) >= lo))
+        return qmath::fromBits(0x7FC00000u);
+    while (b - a > 1u) {
+        const std::uint32_t m = a + (b - a) / 2u;
+        if (static_cast<double>(keyFloat(m)) >= lo)
+            b = m;
+        else
+            a = m;
+    }
+    return keyFloat(b);
+}
+QS_HD inline float floatAtMost(double hi)
+{
+    std::uint32_t a = floatKey(qmath::fromBits(0xFF800000u)), b = floatKey(qmath::fromBits(0x7F800000u));
+    if (static_cast<double>(keyFloat(b)) <= hi)
+        return keyFloat(b);
+    if (!(static_cast<double>(keyFloat(a)) <= hi))
+        return qmath::fromBits(0x7FC00000u);
+    while (b - a > 1u) { // pred(a) = a ≤ hi true, pred(b) false
+        const std::uint32_t m = a + (b - a) / 2u;
+        if (static_cast<double>(keyFloat(m)) <= hi)
+            a = m;
+        else
+            b = m;
+    }
+    return keyFloat(a);
+}
+
+/// Bin of u = RN(x − lo) ≥ 0 for a range of width R = RN(hi − lo) > 0 and B bins: the formula of
+/// refBin after its first step, floor(RN(RN(u·B)/R)), not clamped.
+QS_HD inline double scaledBin(double u, double R, double B) { return dfloor(ddiv(dmul(u, B), R)); }
+
+/// Smallest double u in [0, R] with floor(RN(RN(u·B)/R)) ≥ k (k ≤ B − 1 < B = the value at R).
+/// Starts from the bracket k·R/B · (1 ± 2^-40), widening to [0, R] if it does not hold.
+QS_HD inline double doubleBinThreshold(int k, double R, int B)
+{
+    const double Bd = static_cast<double>(B);
+    auto pred = [&](double u) { return scaledBin(u, R, Bd) >= static_cast<double>(k); };
+    const double g = ddiv(dmul(static_cast<double>(k), R), Bd);
+    double lo = dmul(g, 1.0 - 9.094947017729282e-13), hi = dmul(g, 1.0 + 9.094947017729282e-13);
+    if (hi > R)
+        hi = R;
+    if (pred(lo) || !pred(hi)) {
+        lo = 0.0;
+        hi = R;
+    }
+    if (pred(lo))
+        return lo;
+    std::uint64_t a = dbits(lo), b = dbits(hi); // non-negative doubles: bits are ordered
+    while (b - a > 1u) {
+        const std::uint64_t m = a + (b - a) / 2u;
+        if (pred(dfromBits(m)))
+            b = m;
+        else
+            a = m;
+    }
+    return dfromBits(b);
+}
+
+} // namespace quantscope::gpumath

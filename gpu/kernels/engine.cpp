@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: MIT
+// The GPU engine: device, stream, caching pool, pinned uploads, and the pipeline of engine.h.
+// Runtime calls go through qs_gpu_compat.h (CUDA or HIP); kernels are launched via kernels.h.
+#include "engine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "engine_host.h"
+#include "kernels.h"
+#include "qs_gpu_compat.h"
+#include "util/error.h"
+
+namespace quantscope::gpu {
+
+namespace {
+
+using i64 = long long;
+using u64 = unsigned long long;
+
+std::string mib(std::uint64_t b)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024.0));
+    return buf;
+}
+
+/// Caching pool of plain device allocations (no managed memory). Blocks are kept by rounded
+/// size and reused; all work is ordered on the engine's one stream, so a block returned while
+/// kernels still use it is only handed out to work queued after them.
+struct PoolState {
+    std::mutex mutex;
+    std::multimap<std::size_t, void *> free;
+    std::uint64_t held = 0;
+
+    static std::size_t round(std::size_t b)
+    {
+        const std::size_t q = b < (1u << 20) ? 512 : (2u << 20);
+        return std::max<std::size_t>((b + q - 1) / q * q, q);
+    }
+    void releaseCached()
+    {
+        for (auto &[size, p] : free) {
+            (void)qsFree(p);
+            held -= size;
+        }
+        free.clear();
+    }
+    ~PoolState()
+    {
+        for (auto &[size, p] : free)
+            (void)qsFree(p); // errors at process exit are ignored
+    }
+};
+
+std::shared_ptr<void> poolGet(const std::shared_ptr<PoolState> &pool, std::size_t bytes, const std::string &what)
+{
+    const std::size_t size = PoolState::round(bytes);
+    void *p = nullptr;
+    {
+        std::lock_guard lock(pool->mutex);
+        if (auto it = pool->free.find(size); it != pool->free.end()) {
+            p = it->second;
+            pool->free.erase(it);
+        }
+    }
+    if (!p) {
+        qsError_t e = qsMalloc(&p, size);
+        if (e == qsErrorMemoryAllocation) {
+            (void)qsGetLastError();
+            {
+                std::lock_guard lock(pool->mutex);
+                pool->releaseCached();
+            }
+            e = qsMalloc(&p, size);
+        }
+        if (e != qsSuccess) {
+            (void)qsGetLastError();
+            size_t freeB = 0, totalB = 0;
+            qsMemGetInfo(&freeB, &totalB);
+            throw GpuError("out of GPU memory for " + what + ": needs " + mib(size) + ", " + mib(freeB) +
+                           " free of " + mib(totalB) + " (" + qsGetErrorString(e) + ")");
+        }
+        std::lock_guard lock(pool->mutex);
+        pool->held += size;
+    }
+    std::weak_ptr<PoolState> weak = pool;
+    return std::shared_ptr<void>(p, [weak, size](void *q) {
+        if (auto s = weak.lock()) {
+            std::lock_guard lock(s->mutex);
+            s->free.emplace(size, q);
+        }
+    });
+}
+
+int inTypeOf(DType storage)
+{
+    switch (storage) {
+    case DType::BF16: return kInBf16;
+    case DType::F16: return kInF16;
+    default: return kInF32;
+    }
+}
+
+std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+/// Carves typed arrays out of one pool block.
+struct Arena {
+    std::size_t bytes = 0;
+    template <typename T> std::size_t reserve(std::size_t count)
+    {
+        const std::size_t off = bytes;
+        bytes += align256(std::max<std::size_t>(count, 1) * sizeof(T));
+        return off;
+    }
+};
+
+struct RunImpl final : PipelineRun {
+    HostPlan hp;
+    bool quantize = true;
+    PipelineOptions opts;
+    const GpuTensor *w = nullptr, *wHat = nullptr;
+    i64 n = 0;
+    bool deviceMetrics = false;
+    HistConfig hc;
+    std::shared_ptr<void> block, codes, wHatOut;
+    std::size_t offScales = 0, offZeros = 0, offBad = 0, offCtr = 0, offSt1 = 0, offSt2 = 0;
+    int histLen = 0;
+    char *base() const { return static_cast<char *>(block.get()); }
+};
+
+} // namespace
+
+struct Engine::Impl {
+    int device = 0;
+    qsDeviceProps props;
+    qsStream_t stream = nullptr;
+    qsEvent_t evStart = nullptr, evStop = nullptr;
+    std::shared_ptr<PoolState> pool = std::make_shared<PoolState>();
+    void *staging[2] = {nullptr, nullptr};
+    qsEvent_t stagingDone[2] = {nullptr, nullptr};
+    std::size_t stagingBytes = 16u << 20;
+    bool pinned = true;
+    std::shared_ptr<void> flushBuf;
+    std::size_t flushBytes = 0;
+    std::recursive_mutex mutex;
+    bool profile = false;
+    std::vector<qsEvent_t> markEvents;
+    std::vector<std::string> markNames;
+
+    void mark(const char *name)
+    {
+        if (!profile)
+            return;
+        if (markNames.size() == markEvents.size()) {
+            qsEvent_t e;
+            QS_GPU_CHECK(qsEventCreate(&e));
+            markEvents.push_back(e);
+        }
+        QS_GPU_CHECK(qsEventRecord(markEvents[markNames.size()], stream));
+        markNames.emplace_back(name);
+    }
+
+    ~Impl()
+    {
+        for (auto e : markEvents)
+            qsEventDestroy(e);
+        for (int i = 0; i < 2; ++i) {
+            if (staging[i])
+                qsFreeHost(staging[i]);
+            if (stagingDone[i])
+                qsEventDestroy(stagingDone[i]);
+        }
+        if (evStart)
+            qsEventDestroy(evStart);
+        if (evStop)
+            qsEventDestroy(evStop);
+        flushBuf.reset();
+        if (stream)
+            qsStreamDestroy(stream);
+    }
+    void *S() const { return stream; }
+};
+
+Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Engine::~Engine() = default;
+
+std::unique_ptr<Engine> Engine::create(int device, std::string &reason)
+{
+    int count = 0;
+    if (const qsError_t e = qsGetDeviceCount(&count); e != qsSuccess) {
+        reason = std::string("no " QS_GPU_API_NAME " device: ") + qsGetErrorString(e);
+        (void)qsGetLastError();
+        return nullptr;
+    }
+    if (count <= device) {
+        reason = "no " QS_GPU_API_NAME " device present";
+        return nullptr;
+    }
+    try {
+        auto impl = std::make_unique<Impl>();
+        impl->device = device;
+        QS_GPU_CHECK(qsSetDevice(device));
+        QS_GPU_CHECK(qsGetDeviceProps(impl->props, device));
+        QS_GPU_CHECK(qsStreamCreateNonBlocking(&impl->stream));
+        QS_GPU_CHECK(qsEventCreate(&impl->evStart));
+        QS_GPU_CHECK(qsEventCreate(&impl->evStop));
+        for (int i = 0; i < 2; ++i) {
+            QS_GPU_CHECK(qsEventCreate(&impl->stagingDone[i]));
+            if (qsMallocHost(&impl->staging[i], impl->stagingBytes) != qsSuccess) {
+                (void)qsGetLastError();
+                impl->staging[i] = nullptr;
+                impl->pinned = false;
+            }
+        }
+        return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+    } catch (const Error &e) {
+        reason = std::string(QS_GPU_API_NAME " device ") + std::to_string(device) + " did not start: " + e.what();
+        return nullptr;
+    }
+}
+
+EngineInfo Engine::info() const
+{
+    EngineInfo i;
+    i.api = QS_GPU_API_NAME;
+    i.name = m_impl->props.name;
+    i.totalMemory = m_impl->props.totalGlobalMem;
+    i.multiProcessors = m_impl->props.multiProcessorCount;
+    i.ccMajor = m_impl->props.major;
+    i.ccMinor = m_impl->props.minor;
+    i.l2Bytes = m_impl->props.l2CacheSize;
+    size_t freeB = 0, totalB = 0;
+    if (qsSetDevice(m_impl->device) == qsSuccess && qsMemGetInfo(&freeB, &totalB) == qsSuccess) {
+        i.freeMemory = freeB;
+        i.totalMemory = totalB;
+    } else {
+        (void)qsGetLastError();
+    }
+    return i;
+}
+
+std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &name)
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsSetDevice(I.device));
+    const DType src = t.dtype();
+    const bool raw = (src == DType::F32 || src == DType::BF16 || src == DType::F16) && t.isContiguous();
+    const DType storage = raw ? src : DType::F32;
+    const i64 n = t.numel();
+    const std::size_t esize = storage == DType::F32 ? 4 : 2;
+    const std::size_t bytes = static_cast<std::size_t>(n) * esize;
+    auto lease = poolGet(I.pool, std::max<std::size_t>(bytes, 32), "tensor '" + name + "'");
+    char *dst = static_cast<char *>(lease.get());
+    const std::byte *srcBytes = t.data();
+    if (bytes > 0) {
+        if (!I.pinned) {
+            if (raw) {
+                QS_GPU_CHECK(qsMemcpyAsync(dst, srcBytes, bytes, qsMemcpyHostToDevice, I.stream));
+            } else {
+                std::vector<float> tmp(static_cast<std::size_t>(n));
+                t.decodeRange(0, tmp);
+                QS_GPU_CHECK(qsMemcpyAsync(dst, tmp.data(), bytes, qsMemcpyHostToDevice, I.stream));
+                QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+            }
+        } else {
+            // Double-buffered pinned staging: copy (or decode) a slice while the previous one
+            // travels; an mmap'd source is read once, sequentially.
+            const std::size_t slice = I.stagingBytes / 4 * 4;
+            int buf = 0;
+            for (std::size_t off = 0; off < bytes; off += slice, buf ^= 1) {
+                const std::size_t len = std::min(slice, bytes - off);
+                QS_GPU_CHECK(qsEventSynchronize(I.stagingDone[buf]));
+                if (raw) {
+                    std::memcpy(I.staging[buf], srcBytes + off, len);
+                } else {
+                    t.decodeRange(static_cast<i64>(off / 4),
+                                  std::span<float>(static_cast<float *>(I.staging[buf]), len / 4));
+                }
+                QS_GPU_CHECK(qsMemcpyAsync(dst + off, I.staging[buf], len, qsMemcpyHostToDevice, I.stream));
+                QS_GPU_CHECK(qsEventRecord(I.stagingDone[buf], I.stream));
+            }
+        }
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    }
+    return std::make_shared<GpuTensor>(t.shape(), src, storage, dst, name, std::move(lease));
+}
+
+std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann::json &spec,
+                                             const PipelineOptions &options, const GpuTensor *wHat)
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsSetDevice(I.device));
+    auto run = std::make_unique<RunImpl>();
+    RunImpl &R = *run;
+    I.markNames.clear();
+    R.opts = options;
+    R.w = &w;
+    R.wHat = wHat;
+    R.quantize = wHat == nullptr;
+    R.n = w.numel();
+    const int sms = I.props.multiProcessorCount;
+    const int in = inTypeOf(w.storage());
+    const i64 n = R.n, chunks = (n + kChunk - 1) / kChunk;
+    if (R.quantize) {
+        R.hp = buildPlan(spec, w.shape(), w.dtype(), QS_WARP_SIZE, w.name());
+    } else {
+        if (wHat->numel() != n || wHat->storage() != DType::F32)
+            throw UnsupportedError("Ŵ must be an FP32 tensor with the elements of W", Location{{}, w.name(), {}});
+        R.hp.plan.gran = kGranTensor;
+    }
+    const QuantPlan &P = R.hp.plan;
+    R.deviceMetrics = options.metrics && deviceMetricsSupported(options.metricsOptions);
+    const bool tensorFresh = R.quantize && P.gran == kGranTensor && !options.inputStats;
+
+    // Metrics setup.
+    HistConfig &hc = R.hc;
+    hc.bins = std::max(options.metricsOptions.bins, 1);
+    hc.haveLo = options.metricsOptions.lo.has_value();
+    hc.haveHi = options.metricsOptions.hi.has_value();
+    hc.lo = options.metricsOptions.lo.value_or(0.0);
+    hc.hi = options.metricsOptions.hi.value_or(0.0);
+    if (options.inputStats) {
+        const TensorStats &s = *options.inputStats;
+        hc.wSource = 2;
+        hc.knownMin = s.min;
+        hc.knownMax = s.max;
+        hc.knownSum = s.mean * static_cast<double>(s.finiteCount);
+        hc.knownFinite = s.finiteCount;
+        hc.knownNan = s.nanCount;
+        hc.knownInf = s.infCount;
+        hc.wMoments = false;
+    } else {
+        hc.wSource = tensorFresh ? 1 : 0;
+        hc.wMoments = true;
+    }
+
+    // One pool block for everything small; codes and Ŵ apart.
+    const i64 G = R.quantize ? P.groups : 1;
+    const int rowsS = tensorFresh ? launch::blocksStats(in, chunks, sms) : 0;
+    const int rows1 = launch::blocksQuant(in, P.kind, chunks, sms);
+    const int rows2 = R.deviceMetrics ? launch::blocksHist(in, P.kind, hc.bins, chunks, sms) : 0;
+    R.histLen = 3 * hc.bins + kAbsBins + 6;
+    Arena A;
+    R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
+    R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
+    R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
+    const bool needRange = R.quantize && P.gran != kGranTensor && !P.fastGroup;
+    const std::size_t offRange = needRange ? A.reserve<unsigned>(3 * static_cast<std::size_t>(G)) : 0;
+    R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
+    const std::size_t offPdS = A.reserve<double>(static_cast<std::size_t>(rowsS) * kP1D);
+    const std::size_t offPiS = A.reserve<i64>(static_cast<std::size_t>(rowsS) * kP1I);
+    const std::size_t offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
+    const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
+    R.offSt1 = A.reserve<Stats1>(1);
+    const std::size_t offTw = A.reserve<float>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
+    const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(std::max(rows2, 1)) * kP2D);
+    R.offSt2 = A.reserve<Stats2>(1);
+    const std::string what = "tensor '" + w.name() + "'";
+    R.block = poolGet(I.pool, A.bytes, what);
+    char *b = R.base();
+    auto *scales = reinterpret_cast<float *>(b + R.offScales);
+    auto *zeros = reinterpret_cast<signed char *>(b + R.offZeros);
+    auto *bad = reinterpret_cast<unsigned char *>(b + R.offBad);
+    auto *ctr = reinterpret_cast<u64 *>(b + R.offCtr);
+    auto *pdS = reinterpret_cast<double *>(b + offPdS);
+    auto *piS = reinterpret_cast<i64 *>(b + offPiS);
+    auto *pd1 = reinterpret_cast<double *>(b + offPd1);
+    auto *pi1 = reinterpret_cast<i64 *>(b + offPi1);
+    auto *st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
+    auto *Tw = reinterpret_cast<float *>(b + offTw);
+    auto *Te = reinterpret_cast<double *>(b + offTe);
+    auto *Ta = reinterpret_cast<double *>(b + offTa);
+    auto *pd2 = reinterpret_cast<double *>(b + offPd2);
+    auto *st2 = reinterpret_cast<Stats2 *>(b + R.offSt2);
+    if (R.quantize) {
+        R.codes = poolGet(I.pool, static_cast<std::size_t>(n), "the codes of " + what);
+        if (options.wantDequantized)
+            R.wHatOut = poolGet(I.pool, static_cast<std::size_t>(n) * 4, "Ŵ of " + what);
+    }
+    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, (2 + static_cast<std::size_t>(R.histLen)) * sizeof(u64), I.stream));
+
+    // Group ranges and scales.
+    if (R.quantize) {
+        if (P.gran == kGranTensor) {
+            if (options.inputStats) {
+                float s;
+                int z;
+                bool bd;
+                tensorParamsFromStats(P, *options.inputStats, s, z, bd);
+                launch::paramsDirect(P, s, z, bd, scales, zeros, bad, ctr, I.S());
+            } else {
+                launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+                I.mark("range (W stats)");
+                launch::params(P, nullptr, nullptr, nullptr, pdS, piS, rowsS, scales, zeros, bad, ctr, I.S());
+                I.mark("scales");
+            }
+        } else if (needRange) {
+            auto *gmin = reinterpret_cast<unsigned *>(b + offRange);
+            QS_GPU_CHECK(qsMemsetAsync(gmin, 0xFF, static_cast<std::size_t>(G) * 4, I.stream));
+            QS_GPU_CHECK(qsMemsetAsync(gmin + G, 0, static_cast<std::size_t>(G) * 8, I.stream));
+            launch::rangeGroups(in, w.data(), n, P, gmin, gmin + G, gmin + 2 * G, sms, I.S());
+            I.mark("range (groups)");
+            launch::params(P, gmin, gmin + G, gmin + 2 * G, nullptr, nullptr, 0, scales, zeros, bad, ctr, I.S());
+            I.mark("scales");
+        }
+    }
+
+    // Pass 1.
+    launch::Pass1 p1;
+    p1.codes = R.quantize ? static_cast<unsigned char *>(R.codes.get()) : nullptr;
+    p1.wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
+    p1.yIn = wHat ? static_cast<const float *>(wHat->data()) : nullptr;
+    p1.scales = scales;
+    p1.zeros = zeros;
+    p1.bad = bad;
+    p1.nonFiniteGroups = ctr;
+    p1.firstBadNeg = ctr + 1;
+    p1.metrics = R.deviceMetrics;
+    p1.accW = hc.wSource == 0;
+    p1.hwConvert = (options.debugFlags & launch::kBitConvert) == 0;
+    p1.pd = pd1;
+    p1.pi = pi1;
+    launch::quant(in, w.data(), n, P, p1, rows1, I.S());
+    I.mark("pass 1 (codes, sums)");
+
+    if (R.deviceMetrics) {
+        launch::finalize1(pd1, pi1, rows1, pdS, piS, rowsS, hc, st1, Tw, Te, Ta, I.S());
+        I.mark("finalize 1 (thresholds)");
+        launch::Pass2 p2;
+        p2.yIn = p1.yIn;
+        p2.codes = p1.codes;
+        p2.scales = scales;
+        p2.zeros = zeros;
+        p2.bad = bad;
+        p2.st = st1;
+        p2.Tw = Tw;
+        p2.Te = Te;
+        p2.Ta = Ta;
+        p2.hist = ctr + 2;
+        p2.pd = pd2;
+        p2.bins = hc.bins;
+        p2.wMoments = hc.wMoments;
+        p2.flags = options.debugFlags;
+        p2.hwConvert = (options.debugFlags & launch::kBitConvert) == 0;
+        launch::hist(in, w.data(), n, P, p2, rows2, I.S());
+        I.mark("pass 2 (histograms, moments)");
+        launch::finalize2(pd2, rows2, ctr + 2, hc.bins, st1, st2, I.S());
+        I.mark("finalize 2 (percentiles)");
+    }
+    return run;
+}
+
+namespace {
+
+template <typename T> std::vector<T> download(const void *src, std::size_t count, qsStream_t s)
+{
+    std::vector<T> v(count);
+    if (count)
+        QS_GPU_CHECK(qsMemcpyAsync(v.data(), src, count * sizeof(T), qsMemcpyDeviceToHost, s));
+    return v;
+}
+
+Tensor downloadTensor(const GpuTensor &t, qsStream_t s)
+{
+    const std::size_t esize = t.storage() == DType::F32 ? 4 : 2;
+    std::vector<std::byte> bytes(static_cast<std::size_t>(t.numel()) * esize);
+    if (!bytes.empty())
+        QS_GPU_CHECK(qsMemcpyAsync(bytes.data(), t.data(), bytes.size(), qsMemcpyDeviceToHost, s));
+    QS_GPU_CHECK(qsStreamSynchronize(s));
+    return Tensor::fromBytes(t.storage(), t.shape(), std::move(bytes));
+}
+
+} // namespace
+
+void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    auto &R = dynamic_cast<RunImpl &>(runBase);
+    QS_GPU_CHECK(qsSetDevice(I.device));
+    const char *b = R.base();
+    const QuantPlan &P = R.hp.plan;
+    const auto n = static_cast<std::size_t>(R.n);
+    const auto G = static_cast<std::size_t>(R.quantize ? P.groups : 1);
+    auto ctr = download<u64>(b + R.offCtr, 2, I.stream);
+    QuantizedTensor local;
+    const bool wantQ = R.quantize && (q || (m && R.opts.metrics));
+    if (wantQ) {
+        QuantizedTensor &out = q ? *q : local;
+        out = R.hp.skeleton;
+        if (R.opts.downloadCodes || !q)
+            out.codes = download<std::uint8_t>(R.codes.get(), n, I.stream);
+        out.scales = download<float>(b + R.offScales, G, I.stream);
+        if (P.hasZero) {
+            auto z = download<signed char>(b + R.offZeros, G, I.stream);
+            out.zeros.assign(z.begin(), z.end());
+        }
+        if (R.wHatOut)
+            out.dequantized = download<float>(R.wHatOut.get(), n, I.stream);
+    }
+    Stats1 s1{};
+    Stats2 s2{};
+    HostHist hh;
+    if (m && R.opts.metrics && R.deviceMetrics) {
+        QS_GPU_CHECK(qsMemcpyAsync(&s1, b + R.offSt1, sizeof s1, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(&s2, b + R.offSt2, sizeof s2, qsMemcpyDeviceToHost, I.stream));
+        hh.raw.resize(static_cast<std::size_t>(R.histLen));
+        static_assert(sizeof(std::uint64_t) == sizeof(u64));
+        QS_GPU_CHECK(qsMemcpyAsync(hh.raw.data(), b + R.offCtr + 2 * sizeof(u64), hh.raw.size() * sizeof(u64),
+                                   qsMemcpyDeviceToHost, I.stream));
+    }
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    if (wantQ) {
+        QuantizedTensor &out = q ? *q : local;
+        out.nonFiniteGroups = static_cast<std::int64_t>(ctr[0]);
+        out.firstNonFinite = ctr[1] ? static_cast<std::int64_t>(~ctr[1]) : -1;
+    }
+    if (!(m && R.opts.metrics))
+        return;
+    if (R.deviceMetrics && !(s1.flags & kFlagNonFiniteError)) {
+        *m = assembleMetrics(static_cast<std::int64_t>(n), s1, s2, hh, R.hc, R.opts.metricsOptions, R.opts.inputStats);
+        return;
+    }
+    // The CPU reference computes what the device does not (symlog, > 4096 bins, non-finite Ŵ
+    // where W is finite): W and Ŵ come back to the host.
+    const Tensor wHost = downloadTensor(*R.w, I.stream);
+    std::vector<float> wHatHost;
+    if (R.wHat) {
+        wHatHost = download<float>(R.wHat->data(), n, I.stream);
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    } else {
+        QuantizedTensor &qq = q ? *q : local;
+        if (qq.dequantized.size() == n) {
+            wHatHost = qq.dequantized;
+        } else {
+            if (qq.codes.size() != n)
+                qq.codes = download<std::uint8_t>(R.codes.get(), n, I.stream), qsStreamSynchronize(I.stream);
+            wHatHost.resize(n);
+            makeQuantizer(qq.spec)->dequantize(qq, wHatHost);
+        }
+    }
+    *m = computeErrorMetrics(wHost, wHatHost, R.opts.metricsOptions);
+}
+
+void Engine::synchronize()
+{
+    QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
+}
+
+void Engine::flushL2()
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    if (!I.flushBuf) {
+        I.flushBytes = std::max<std::size_t>(2 * I.props.l2CacheSize, std::size_t{128} << 20);
+        I.flushBuf = poolGet(I.pool, I.flushBytes, "the L2 flush buffer");
+    }
+    launch::scribble(I.flushBuf.get(), I.flushBytes, I.S());
+}
+
+void Engine::recordStart() { QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream)); }
+void Engine::recordStop() { QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream)); }
+float Engine::elapsedMs()
+{
+    QS_GPU_CHECK(qsEventSynchronize(m_impl->evStop));
+    float ms = 0;
+    QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
+    return ms;
+}
+
+void Engine::deviceSleep(float ms)
+{
+    std::lock_guard lock(m_impl->mutex);
+    const double hz = 1.0e9 * 2.0; // spin on the cycle counter at up to 2 GHz
+    launch::spin(static_cast<long long>(ms * 1e-3 * hz), m_impl->S());
+}
+
+void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
+{
+    QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
+}
+
+void Engine::profileStages(bool on) { m_impl->profile = on; }
+
+std::vector<std::pair<std::string, float>> Engine::stageTimes()
+{
+    std::vector<std::pair<std::string, float>> out;
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    qsEvent_t prev = I.evStart;
+    for (std::size_t i = 0; i < I.markNames.size(); ++i) {
+        float ms = 0;
+        QS_GPU_CHECK(qsEventElapsedTime(&ms, prev, I.markEvents[i]));
+        out.emplace_back(I.markNames[i], ms);
+        prev = I.markEvents[i];
+    }
+    return out;
+}
+
+std::uint64_t Engine::poolBytes() const
+{
+    std::lock_guard lock(m_impl->pool->mutex);
+    return m_impl->pool->held;
+}
+
+std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std::size_t count)
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    auto buf = poolGet(I.pool, count, "the FP8 test buffer");
+    launch::fp8EncodeRange(e4m3, first, count, static_cast<unsigned char *>(buf.get()), I.S());
+    auto out = download<std::uint8_t>(buf.get(), count, I.stream);
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    return out;
+}
+
+bool engineSupports(const std::string &method) { return method == "int" || method == "fp8"; }
+
+} // namespace quantscope::gpu

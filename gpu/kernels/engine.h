@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file engine.h
+/// The GPU engine behind the CUDA (and HIP) backend: one device, one stream, a caching pool of
+/// plain device allocations, pinned staging for uploads, and the quantize + fused-metrics
+/// pipeline. CUDA/HIP-free header: the backend, the tests and the benchmark include it.
+///
+/// Pipeline of one run (all on the engine's stream, no host synchronisation inside):
+///   [range]   per-group min/max where groups are not row-local (tensor, channel, block) or, for
+///             per-tensor scales, the W statistics pass — skipped when the caller gives W's stats
+///   pass 1    codes (+ Ŵ on request), scales and zero points (row-local groups reduce in
+///             registers), and the sums: W/Ŵ extremes, counts and sums, Σe², Σx², Σx̂², Σxx̂,
+///             error extremes
+///   finalize  reduce pass 1 in a fixed order; find the histogram thresholds (exact FP64 rule)
+///   pass 2    the W, Ŵ, error and 4096-bin |error| histograms, central moments of W and Ŵ
+///             (blocks walk the tensor backwards, so the tail pass 1 left in L2 is read first)
+///   finalize  reduce pass 2, percentiles
+/// collect() downloads codes, scales, zero points (and Ŵ when asked) and the metrics.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backend.h"
+#include "metrics/error_metrics.h"
+#include "metrics/moments.h"
+#include "quant/quantizer.h"
+#include "tensor/tensor.h"
+
+namespace quantscope::gpu {
+
+struct EngineInfo {
+    std::string api;  ///< "CUDA" or "HIP"
+    std::string name;
+    std::uint64_t totalMemory = 0, freeMemory = 0;
+    int multiProcessors = 0;
+    int ccMajor = 0, ccMinor = 0;
+    std::uint64_t l2Bytes = 0;
+};
+
+/// A tensor resident on the device: row-major, stored as F32, BF16 or F16 (other dtypes are
+/// decoded to F32 on upload); `dtype()` is the source dtype (it selects `arith source`).
+class GpuTensor final : public DeviceTensor {
+public:
+    GpuTensor(Shape shape, DType source, DType storage, void *ptr, std::string name,
+              std::shared_ptr<void> holder)
+        : m_shape(std::move(shape)), m_source(source), m_storage(storage), m_numel(numelOf(m_shape)),
+          m_ptr(ptr), m_name(std::move(name)), m_holder(std::move(holder))
+    {
+    }
+    const Shape &shape() const override { return m_shape; }
+    DType dtype() const override { return m_source; }
+    DType storage() const { return m_storage; }
+    std::int64_t numel() const { return m_numel; }
+    const void *data() const { return m_ptr; }
+    const std::string &name() const { return m_name; }
+
+private:
+    Shape m_shape;
+    DType m_source, m_storage;
+    std::int64_t m_numel;
+    void *m_ptr;
+    std::string m_name;
+    std::shared_ptr<void> m_holder; ///< returns the memory to the pool
+};
+
+struct PipelineOptions {
+    bool metrics = true;
+    bool wantDequantized = false; ///< download Ŵ (FP32)
+    bool downloadCodes = true;
+    ErrorMetricsOptions metricsOptions;
+    /// W's statistics as computed when the tensor was opened (computeStats with the same
+    /// miloStd): the range pass is skipped, the histogram range and W's moments come from here.
+    std::optional<TensorStats> inputStats;
+    /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
+    int debugFlags = 0;
+};
+
+/// What one enqueued run leaves on the device; collect() waits for it and downloads.
+class PipelineRun {
+public:
+    virtual ~PipelineRun() = default;
+};
+
+class Engine {
+public:
+    /// Starts device `device`; nullptr with `reason` set when it cannot.
+    static std::unique_ptr<Engine> create(int device, std::string &reason);
+    ~Engine();
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    EngineInfo info() const;
+    /// Copies a host tensor to the device through pinned staging. GpuError naming the tensor and
+    /// the free memory when it does not fit.
+    std::shared_ptr<GpuTensor> upload(const Tensor &t, const std::string &name);
+    /// Quantizes `w` with `spec` (methods "int" and "fp8") and, with options.metrics, measures it;
+    /// `wHat` instead of a spec: only the metrics of that Ŵ (spec ignored).
+    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const nlohmann::json &spec,
+                                         const PipelineOptions &options, const GpuTensor *wHat = nullptr);
+    /// Waits for the run and fills what was asked (either pointer may be null).
+    void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+    void synchronize();
+
+    // ---- benchmark helpers (device time on the engine's stream) ----
+    /// Overwrites a buffer twice the size of L2 (at least 128 MiB) so the next run starts cold.
+    void flushL2();
+    void recordStart();
+    void recordStop();
+    /// Milliseconds between the last recordStart and recordStop (waits for the stop).
+    float elapsedMs();
+    /// Bytes currently held by the caching pool (in use + cached).
+    std::uint64_t poolBytes() const;
+    /// Device-to-device copy on the engine's stream (the benchmark's copy floor).
+    void copyDevice(void *dst, const void *src, std::size_t bytes);
+    /// Queues a kernel that spins for about `ms` milliseconds (benchmarks: lets the host queue a
+    /// whole run before the timed region starts, so events measure device time only).
+    void deviceSleep(float ms);
+    /// Benchmarks: record an event after each stage of the next enqueued runs (off: false).
+    void profileStages(bool on);
+    /// Stage name and milliseconds since the previous mark (or recordStart) of the last run.
+    std::vector<std::pair<std::string, float>> stageTimes();
+    /// Test hook: the device's FP8 quantization cast of the FP32 bit patterns first..first+count−1.
+    std::vector<std::uint8_t> encodeFp8(bool e4m3, std::uint32_t first, std::size_t count);
+
+    struct Impl;
+
+private:
+    explicit Engine(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// True when the engine can run this spec on the device (method int or fp8, a valid spec).
+bool engineSupports(const std::string &method);
+
+} // namespace quantscope::gpu

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+#include "engine_host.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "quant/fp8.h"
+#include "quant/uniform.h"
+#include "util/error.h"
+
+namespace quantscope::gpu {
+
+namespace {
+
+void fillLayout(QuantPlan &p, const GroupLayout &L)
+{
+    p.gran = static_cast<int>(L.granularity);
+    p.axis = L.axis;
+    p.rows = L.rows;
+    p.cols = L.cols;
+    p.group = std::max<std::int64_t>(L.group, 1);
+    p.block = std::max<std::int64_t>(L.block, 1);
+    p.gridRows = L.gridRows;
+    p.gridCols = L.gridCols;
+    p.groups = L.groupCount();
+    const bool c8 = L.cols % kChunk == 0;
+    switch (L.granularity) {
+    case Granularity::Tensor: p.chunkUniform = true; break;
+    case Granularity::Channel: p.chunkUniform = L.axis == 0 && c8; break;
+    case Granularity::Group: p.chunkUniform = c8 && L.group % kChunk == 0; break;
+    case Granularity::Block: p.chunkUniform = c8 && L.block % kChunk == 0; break;
+    }
+}
+
+} // namespace
+
+HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source, int warpSize,
+                   const std::string &tensorName)
+{
+    HostPlan hp;
+    QuantPlan &p = hp.plan;
+    QuantizedTensor &q = hp.skeleton;
+    if (!isDecodable(source))
+        throw UnsupportedError("cannot quantize " + std::string(nameOf(source)) + " data",
+                               Location{{}, tensorName, {}});
+    const std::string method = spec.value("method", std::string());
+    q.tensorName = tensorName;
+    q.shape = shape;
+    q.sourceDtype = source;
+    if (method == "int") {
+        const IntSpec s = IntSpec::fromJson(spec);
+        s.validate();
+        q.method = "int";
+        q.spec = s.toJson();
+        q.layout = makeLayout(shape, s.granularity, s.group, s.block, s.axis, s.strict, tensorName);
+        q.codeDtype = DType::I8;
+        q.codeBits = s.bits;
+        q.scaleDtype = storedDType(s.scaleDtype);
+        p.kind = kKindInt;
+        p.ip = intParams(s, source);
+        p.hasZero = !s.symmetric;
+    } else if (method == "fp8") {
+        const Fp8Spec s = Fp8Spec::fromJson(spec);
+        s.validate();
+        q.method = "fp8";
+        q.spec = s.toJson();
+        q.layout = makeLayout(shape, s.granularity, 0, s.block, 0, false, tensorName);
+        q.codeDtype = s.format == Fp8Format::E4M3 ? DType::F8_E4M3 : DType::F8_E5M2;
+        q.codeBits = 8;
+        q.scaleDtype = DType::F32;
+        p.kind = kKindFp8;
+        p.fp.e4m3 = s.format == Fp8Format::E4M3;
+        p.fp.maxValue = s.maxValue();
+        p.fp.arith = arithCode(s.arith, source);
+        p.fp.eps = epsilonFor(s.eps, ScaleDType::F32);
+    } else {
+        throw UnsupportedError("the GPU engine has no method '" + method + "'", Location{{}, tensorName, {}});
+    }
+    fillLayout(p, q.layout);
+    if (p.kind == kKindInt && q.layout.granularity == Granularity::Group && q.layout.cols % kChunk == 0 &&
+        q.layout.group % kChunk == 0 && q.layout.cols % q.layout.group == 0) {
+        const std::int64_t team = q.layout.group / kChunk;
+        if ((team & (team - 1)) == 0 && team <= warpSize) {
+            p.fastGroup = true;
+            while ((std::int64_t{1} << p.teamLog2) < team)
+                ++p.teamLog2;
+        }
+    }
+    return hp;
+}
+
+void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &st, float &scale, int &zero, bool &bad)
+{
+    bad = st.nanCount + st.infCount > 0;
+    zero = 0;
+    if (bad) {
+        scale = plan.kind == kKindInt ? plan.ip.eps : plan.fp.eps;
+        return;
+    }
+    // The CPU's group min/max are FP32 values; the stats hold them exactly as doubles.
+    const float mn = st.finiteCount ? static_cast<float>(st.min) : 0.0f;
+    const float mx = st.finiteCount ? static_cast<float>(st.max) : 0.0f;
+    if (plan.kind == kKindInt)
+        intGroupParams(plan.ip, mn, mx, scale, zero);
+    else
+        scale = gpumath::fp8Scale(plan.fp, mn, mx);
+}
+
+bool deviceMetricsSupported(const ErrorMetricsOptions &o)
+{
+    return !o.symlog && o.bins >= 1 && o.bins <= 4096;
+}
+
+namespace {
+
+TensorStats statsFrom(std::int64_t numel, std::int64_t finite, std::int64_t nan, std::int64_t inf, double mn,
+                      double mx, double s1, double s2, double s3, double s4, bool miloStd)
+{
+    // core/metrics/moments.cpp computeStats, from the reduced sums.
+    TensorStats st;
+    st.numel = numel;
+    if (numel == 0)
+        return st;
+    st.finiteCount = finite;
+    st.nanCount = nan;
+    st.infCount = inf;
+    if (finite == 0)
+        return st;
+    st.min = mn;
+    st.max = mx;
+    st.absmax = std::max(std::abs(mn), std::abs(mx));
+    const double n = static_cast<double>(finite);
+    st.mean = s1 / n;
+    const double m2 = s2 / n, m3 = s3 / n, m4 = s4 / n;
+    st.std = miloStd ? (finite > 1 ? std::sqrt(s2 / (n - 1)) : 0.0) : std::sqrt(m2);
+    if (m2 > 0) {
+        st.skewness = m3 / std::pow(m2, 1.5);
+        st.excessKurtosis = m4 / (m2 * m2) - 3.0;
+    }
+    return st;
+}
+
+} // namespace
+
+ErrorMetrics assembleMetrics(std::int64_t numel, const Stats1 &s1, const Stats2 &s2, const HostHist &h,
+                             const HistConfig &hc, const ErrorMetricsOptions &o,
+                             const std::optional<TensorStats> &inputStats)
+{
+    ErrorMetrics m;
+    m.numel = numel;
+    m.statsIn = inputStats ? *inputStats
+                           : statsFrom(numel, s1.i[iNF], s1.i[iNan], s1.i[iInf], s1.d[dMinW], s1.d[dMaxW],
+                                       s1.d[dSumW], s2.d[dS2W], s2.d[dS3W], s2.d[dS4W], o.miloStd);
+    m.statsOut = statsFrom(numel, s1.i[iNFY], s1.i[iNanY], s1.i[iInfY], s1.d[dMinY], s1.d[dMaxY], s1.d[dSumY],
+                           s2.d[dS2Y], s2.d[dS3Y], s2.d[dS4Y], o.miloStd);
+
+    // core/metrics/error_metrics.cpp computeErrorMetrics, from the reduced sums.
+    const std::int64_t counted = s1.i[iNF];
+    const double se = s1.d[dSe], sx = s1.d[dSx], sy = s1.d[dSy], sxy = s1.d[dSxy];
+    m.counted = counted;
+    if (counted > 0) {
+        m.mse = se / static_cast<double>(counted);
+        m.rmse = std::sqrt(m.mse);
+        m.sqnrDb = se == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(sx / se);
+        m.relFrobenius = sx == 0 ? (se == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : std::sqrt(se / sx);
+        m.maxAbsErr = s1.maxAbs;
+        if (sx > 0 && sy > 0)
+            m.cosine = sxy / (std::sqrt(sx) * std::sqrt(sy));
+    }
+    const double amax = m.statsIn.absmax;
+    const int B = hc.bins;
+    auto setup = [&](Histogram &hh, double lo, double hi) {
+        hh.symlog = false;
+        hh.t = 1e-3 * amax;
+        hh.lo = lo;
+        hh.hi = hi;
+        hh.counts.assign(static_cast<std::size_t>(B), 0);
+    };
+    setup(m.w, s1.lo, s1.hi);
+    setup(m.wHat, s1.lo, s1.hi);
+    setup(m.err, s1.emin, s1.emax);
+    const auto *r = h.raw.data();
+    for (int b = 0; b < B; ++b) {
+        m.w.counts[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(r[b]);
+        m.wHat.counts[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(r[B + b]);
+        m.err.counts[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(r[2 * B + b]);
+    }
+    m.absErrBins.assign(kPercentileBins, 0);
+    for (int b = 0; b < kPercentileBins; ++b)
+        m.absErrBins[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(r[3 * B + b]);
+    const auto *ext = r + 3 * B + kPercentileBins;
+    m.w.below = static_cast<std::int64_t>(ext[0]);
+    m.w.above = static_cast<std::int64_t>(ext[1]);
+    m.wHat.below = static_cast<std::int64_t>(ext[2]);
+    m.wHat.above = static_cast<std::int64_t>(ext[3]);
+    m.err.below = static_cast<std::int64_t>(ext[4]);
+    m.err.above = static_cast<std::int64_t>(ext[5]);
+    m.errP50 = percentileFromBins(m.absErrBins, s1.maxAbs, 0.50, counted);
+    m.errP90 = percentileFromBins(m.absErrBins, s1.maxAbs, 0.90, counted);
+    m.errP99 = percentileFromBins(m.absErrBins, s1.maxAbs, 0.99, counted);
+    m.errP999 = percentileFromBins(m.absErrBins, s1.maxAbs, 0.999, counted);
+    if (counted > 0) {
+        double ov = 0;
+        for (std::size_t i = 0; i < m.w.counts.size(); ++i)
+            ov += static_cast<double>(std::min(m.w.counts[i], m.wHat.counts[i]));
+        m.overlap = ov / static_cast<double>(counted);
+    }
+    return m;
+}
+
+} // namespace quantscope::gpu

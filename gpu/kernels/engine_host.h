@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file engine_host.h
+/// Host side of the GPU engine, compiled by the C++ compiler with the project's numerical flags
+/// (-ffp-contract=off): spec → plan, and the reduced device results → ErrorMetrics with the
+/// formulas of core/metrics. Internal to gpu/.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/error_metrics.h"
+#include "plan.h"
+#include "quant/quantizer.h"
+
+namespace quantscope::gpu {
+
+struct HostPlan {
+    QuantPlan plan;
+    QuantizedTensor skeleton; ///< everything but codes, scales, zeros, counts and Ŵ
+};
+
+/// Validates the spec (UnsupportedError naming the tensor, as the CPU quantizers do) and plans it.
+HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source, int warpSize,
+                   const std::string &tensorName);
+
+/// Scale, zero point and bad flag of the single group of a per-tensor spec from W's stats.
+void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &stats, float &scale, int &zero,
+                           bool &bad);
+
+/// True when the device computes these metrics exactly (else the CPU reference does).
+bool deviceMetricsSupported(const ErrorMetricsOptions &o);
+
+/// The histogram counts as downloaded: W[B], Ŵ[B], err[B], |err|[4096], then
+/// W below/above, Ŵ below/above, err below/above.
+struct HostHist {
+    std::vector<std::uint64_t> raw;
+};
+
+ErrorMetrics assembleMetrics(std::int64_t numel, const Stats1 &s1, const Stats2 &s2, const HostHist &h,
+                             const HistConfig &hc, const ErrorMetricsOptions &o,
+                             const std::optional<TensorStats> &inputStats);
+
+} // namespace quantscope::gpu

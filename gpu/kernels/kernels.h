@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kernels.h
+/// Launchers of the quantization and metrics kernels (kernels.cu). Plain C++: device pointers
+/// as typed pointers, the stream as void*. Every launcher checks the launch and throws GpuError.
+#include <cstdint>
+
+#include "plan.h"
+
+namespace quantscope::gpu::launch {
+
+using i64 = long long;
+using u64 = unsigned long long;
+
+/// Block counts the launchers will use for `chunks` chunks of 8 elements (persistent grids
+/// sized by occupancy, so the partial-result buffers can be allocated first).
+int blocksStats(int in, i64 chunks, int sms);
+int blocksQuant(int in, int kind, i64 chunks, int sms);
+int blocksHist(int in, int kind, int bins, i64 chunks, int sms);
+/// Dynamic shared memory of the histogram kernel for `bins` bins.
+std::size_t histSharedBytes(int bins);
+
+/// W statistics pass (per-tensor scales, fresh): partial rows of kP1D doubles / kP1I counts with
+/// the W fields filled.
+void statsW(int in, const void *w, i64 n, int blocks, double *pd, i64 *pi, void *stream);
+
+/// Per-group finite min/max (order-preserving keys) and non-finite flags for groups that are not
+/// row-local. gmin must be preset to 0xFF bytes, gmax and gbad to 0.
+void rangeGroups(int in, const void *w, i64 n, const QuantPlan &p, unsigned *gmin, unsigned *gmax,
+                 unsigned *gbad, int sms, void *stream);
+
+/// Scales, zero points and bad flags from the group ranges, or (statsRows > 0, one group) from the
+/// W statistics partials, or (direct) from given min/max/bad.
+void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, const unsigned *gbad,
+            const double *statsD, const i64 *statsI, int statsRows, float *scales, signed char *zeros,
+            unsigned char *bad, u64 *nonFiniteGroups, void *stream);
+
+/// The single group of a per-tensor spec from parameters computed on the host (W's stats known).
+void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *scales, signed char *zeros,
+                  unsigned char *bad_, u64 *nonFiniteGroups, void *stream);
+
+struct Pass1 {
+    unsigned char *codes = nullptr;  ///< null: no codes (metrics of a given Ŵ)
+    float *wHat = nullptr;           ///< Ŵ output (optional)
+    const float *yIn = nullptr;      ///< Ŵ input (metrics of a given Ŵ)
+    float *scales = nullptr;
+    signed char *zeros = nullptr;
+    unsigned char *bad = nullptr;
+    u64 *nonFiniteGroups = nullptr;
+    u64 *firstBadNeg = nullptr;       ///< atomicMax of ~index (0: none)
+    bool metrics = false;
+    bool accW = false;               ///< accumulate W's extremes, counts and sum
+    bool hwConvert = false;          ///< FP32→FP64 by the conversion instruction, not bit operations
+    double *pd = nullptr;            ///< partial rows [blocks][kP1D]
+    i64 *pi = nullptr;               ///< [blocks][kP1I]
+};
+void quant(int in, const void *w, i64 n, const QuantPlan &p, const Pass1 &a, int blocks, void *stream);
+
+/// Reduces pass 1 (and the W stats pass when wSource == 1), sets up the histograms and finds
+/// the thresholds. Tw[bins+1] floats, Te[bins+1] and Ta[4097] doubles.
+void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, const i64 *piS, int rowsS,
+               const HistConfig &hc, Stats1 *out, float *Tw, double *Te, double *Ta, void *stream);
+
+/// Pass 2 switches (benchmark ablations; 0 in production).
+inline constexpr int kPass2Aggregate = 1;   ///< warp-merged shared atomics (__match_any_sync): slower on H200
+inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
+inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
+inline constexpr int kBitConvert = 8;       ///< passes 1 and 2: FP32→FP64 by bit operations, not F2F
+
+struct Pass2 {
+    const float *yIn = nullptr;
+    const unsigned char *codes = nullptr; ///< pass 1's codes: Ŵ is dequantized from them
+    const float *scales = nullptr;
+    const signed char *zeros = nullptr;
+    const unsigned char *bad = nullptr;
+    const Stats1 *st = nullptr;
+    const float *Tw = nullptr;
+    const double *Te = nullptr, *Ta = nullptr;
+    u64 *hist = nullptr; ///< W[B], Ŵ[B], err[B], |err|[4096], 6 below/above counters (zeroed)
+    double *pd = nullptr; ///< [blocks][kP2D]
+    int bins = 256;
+    bool wMoments = true;
+    int flags = 0;
+    bool hwConvert = false;
+};
+void hist(int in, const void *w, i64 n, const QuantPlan &p, const Pass2 &a, int blocks, void *stream);
+
+void finalize2(const double *pd2, int rows2, const u64 *hist, int bins, const Stats1 *st, Stats2 *out,
+               void *stream);
+
+/// out[i] = the FP8 cast of the FP32 pattern first + i (test hook).
+void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream);
+
+/// Spins about `cycles` clock cycles on one thread (benchmarks).
+void spin(long long cycles, void *stream);
+
+/// Writes `bytes` of `buf` (L2 flush between benchmark repeats).
+void scribble(void *buf, std::size_t bytes, void *stream);
+
+} // namespace quantscope::gpu::launch

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// The scalar functions the GPU kernels use (gpu/kernels/device_math.h), run on the CPU against
+// the reference implementations: these need no device and run in CI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "kernels/device_math.h"
+#include "metrics/error_metrics.h"
+#include "tensor/convert.h"
+
+using namespace quantscope;
+using namespace quantscope::gpumath;
+
+namespace {
+std::uint32_t bits(float f)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+float fl(std::uint32_t u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+} // namespace
+
+TEST(DeviceMath, Fp8EncodeMatchesConvertOnASweep)
+{
+    // Every 251st FP32 pattern (all exponents, both signs, NaN and Inf included) plus the
+    // neighbourhood of every E4M3/E5M2 rounding boundary is exercised; the GPU test covers all 2^32.
+    std::size_t n = 0;
+    for (std::uint64_t u = 0; u < (1ull << 32); u += 251, ++n) {
+        const float x = fl(static_cast<std::uint32_t>(u));
+        ASSERT_EQ(encodeE4m3(x), floatToE4m3(x)) << std::hex << u;
+        ASSERT_EQ(encodeE5m2(x), floatToE5m2(x)) << std::hex << u;
+    }
+    for (int c = 0; c < 256; ++c)
+        for (int fmt = 0; fmt < 2; ++fmt) {
+            const float v = fmt ? e5m2ToFloat(static_cast<std::uint8_t>(c)) : e4m3ToFloat(static_cast<std::uint8_t>(c));
+            if (!std::isfinite(v))
+                continue;
+            for (int d = -3; d <= 3; ++d) {
+                const float x = fl(bits(v) + static_cast<std::uint32_t>(d));
+                const float mid = fl(bits(v) + (1u << (fmt ? 20 : 19)) + static_cast<std::uint32_t>(d));
+                for (float y : {x, mid, -x, -mid}) {
+                    ASSERT_EQ(encodeE4m3(y), floatToE4m3(y));
+                    ASSERT_EQ(encodeE5m2(y), floatToE5m2(y));
+                }
+            }
+        }
+    EXPECT_GT(n, 17000000u);
+}
+
+TEST(DeviceMath, DecodersMatchConvert)
+{
+    for (int c = 0; c < 256; ++c) {
+        const auto b = static_cast<std::uint8_t>(c);
+        const float a = decodeE4m3(b), r = e4m3ToFloat(b);
+        EXPECT_TRUE(bits(a) == bits(r) || (std::isnan(a) && std::isnan(r))) << c;
+        const float a2 = decodeE5m2(b), r2 = e5m2ToFloat(b);
+        EXPECT_TRUE(bits(a2) == bits(r2) || (std::isnan(a2) && std::isnan(r2))) << c;
+    }
+    for (std::uint32_t h = 0; h < 65536; ++h) {
+        const float a = f16ToF32(h), r = f16ToFloat(static_cast<std::uint16_t>(h));
+        ASSERT_TRUE(bits(a) == bits(r) || (std::isnan(a) && std::isnan(r))) << h;
+        ASSERT_EQ(bits(bf16ToF32(h)), bits(bf16ToFloat(static_cast<std::uint16_t>(h))));
+    }
+}
+
+TEST(DeviceMath, FloatToDoubleIsExact)
+{
+    for (std::uint64_t u = 0; u < (1ull << 32); u += 997) {
+        const float x = fl(static_cast<std::uint32_t>(u));
+        const double a = f32ToF64(x), r = static_cast<double>(x);
+        ASSERT_TRUE(std::memcmp(&a, &r, 8) == 0 || (std::isnan(a) && std::isnan(r))) << std::hex << u;
+    }
+}
+
+TEST(DeviceMath, ThresholdBinsEqualTheReferenceBins)
+{
+    std::mt19937_64 rng(7);
+    std::student_t_distribution<double> t(3.0);
+    for (int trial = 0; trial < 12; ++trial) {
+        const int B = trial % 3 == 0 ? 256 : (trial % 3 == 1 ? 100 : 7);
+        const double lo = static_cast<float>(-0.05 * (1 + trial)), hi = static_cast<float>(0.07 * (1 + trial % 5));
+        Histogram h;
+        h.lo = lo;
+        h.hi = hi;
+        h.counts.assign(static_cast<std::size_t>(B), 0);
+        std::vector<float> T(static_cast<std::size_t>(B) + 1);
+        for (int k = 1; k < B; ++k)
+            T[static_cast<std::size_t>(k)] = floatBinThreshold(k, lo, hi, B);
+        const float loF = floatAtLeast(lo), hiF = floatAtMost(hi);
+        for (int i = 0; i < 20000; ++i) {
+            float x = static_cast<float>(0.03 * t(rng));
+            if (i % 97 == 0)
+                x = T[static_cast<std::size_t>(1 + i % (B - 1))]; // exactly on a threshold
+            if (i % 101 == 0)
+                x = std::nextafter(T[static_cast<std::size_t>(1 + i % (B - 1))], -1.0f);
+            int b;
+            if (x < loF)
+                b = -1;
+            else if (x > hiF)
+                b = B;
+            else {
+                b = 0;
+                while (b < B - 1 && x >= T[static_cast<std::size_t>(b) + 1])
+                    ++b;
+            }
+            ASSERT_EQ(b, h.binOf(x)) << x << " trial " << trial;
+            ASSERT_EQ(refBin(x, lo, hi, B), h.binOf(x));
+        }
+    }
+}
+
+TEST(DeviceMath, DoubleThresholdsEqualTheFormula)
+{
+    std::mt19937_64 rng(9);
+    for (int trial = 0; trial < 8; ++trial) {
+        const int B = trial % 2 ? 4096 : 256;
+        const double R = std::ldexp(1.0 + 0.37 * trial, -trial * 3);
+        std::vector<double> T(static_cast<std::size_t>(B) + 1);
+        for (int k = 1; k < B; ++k)
+            T[static_cast<std::size_t>(k)] = doubleBinThreshold(k, R, B);
+        std::uniform_real_distribution<double> u01(0.0, 1.0);
+        for (int i = 0; i < 20000; ++i) {
+            double u = R * u01(rng);
+            if (i % 89 == 0)
+                u = T[static_cast<std::size_t>(1 + i % (B - 1))];
+            if (i % 83 == 0)
+                u = std::nextafter(T[static_cast<std::size_t>(1 + i % (B - 1))], 0.0);
+            if (i == 5)
+                u = R;
+            const int ref = std::min(static_cast<int>(std::floor(u * B / R)), B - 1);
+            int b = 0;
+            while (b < B - 1 && u >= T[static_cast<std::size_t>(b) + 1])
+                ++b;
+            ASSERT_EQ(b, ref) << u << " R " << R;
+        }
+    }
+}
+
+TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
+{
+    std::mt19937_64 rng(11);
+    std::student_t_distribution<float> t(3.0f);
+    int combos = 0;
+    for (int nb : {2, 3, 4, 8})
+        for (int arith : {0, 1, 2})
+            for (bool halfAway : {false, true})
+                for (bool sym : {true, false}) {
+                    IntParams p;
+                    p.qmin = -(1 << (nb - 1));
+                    p.qmax = (1 << (nb - 1)) - 1;
+                    p.symmetric = sym;
+                    p.divisor = static_cast<float>(p.qmax - p.qmin) / 2.0f;
+                    p.range = static_cast<float>(p.qmax - p.qmin);
+                    p.arith = arith;
+                    p.halfAway = halfAway;
+                    ++combos;
+                    for (int gtrial = 0; gtrial < 200; ++gtrial) {
+                        float x[32], mn = 1e30f, mx = -1e30f;
+                        for (float &v : x) {
+                            v = 0.02f * t(rng);
+                            if (arith == 1)
+                                v = qmath::roundBf16(v);
+                            if (arith == 2)
+                                v = qmath::roundF16(v);
+                            mn = std::min(mn, v);
+                            mx = std::max(mx, v);
+                        }
+                        float s;
+                        int z;
+                        intGroupParams(p, mn, mx, s, z);
+                        const float zf = static_cast<float>(z);
+                        for (float v : x) {
+                            const int q = intCode(p, v, s, z);
+                            const float qf = intCodeValue(p, v, s, zf, static_cast<float>(p.qmin), static_cast<float>(p.qmax));
+                            ASSERT_EQ(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)),
+                                      static_cast<std::uint8_t>(intOfFloat(qf) & 0xFFu));
+                            ASSERT_EQ(bits(intDequant(p, q, s, z)), bits(intDequantValue(p, qf, s, zf)));
+                        }
+                    }
+                }
+    EXPECT_EQ(combos, 48);
+    for (float v : {0.0f, -0.0f, 1.2e-38f, 1.0f, -2.5f, 1e30f, -3.4e38f})
+        EXPECT_EQ(bits(static_cast<float>(f32ToF64NormalOrZero(v))), bits(v)) << v;
+    EXPECT_FALSE(isNormalOrZero(1.5e-40f));
+    EXPECT_TRUE(isNormalOrZero(-0.0f));
+    EXPECT_FALSE(isNormalOrZero(std::numeric_limits<float>::infinity()));
+}

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+// The GPU backend against the CPU reference (quantizers.md "Numerical contract"): codes, scales,
+// zero points and Ŵ bit for bit; histogram counts and percentiles exact; sums and moments within
+// 1e-9 relative. Skipped, with the reason, when no device is present.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <thread>
+
+#include "backend.h"
+#include "demo/demo.h"
+#include "kernels/engine.h"
+#include "metrics/moments.h"
+#include "tensor/convert.h"
+#include "util/error.h"
+
+using namespace quantscope;
+
+namespace {
+
+const Backend *gpuOrSkip()
+{
+    const auto &reg = BackendRegistry::instance();
+    return reg.gpu();
+}
+
+#define REQUIRE_GPU()                                                                              \
+    const Backend *gpu = gpuOrSkip();                                                              \
+    if (!gpu)                                                                                      \
+        GTEST_SKIP() << "no GPU: " << BackendRegistry::instance().gpuUnavailableReason();
+
+/// Heavy-tailed values with an outlier column, a zero row and (optionally) NaN/Inf.
+std::vector<float> heavyTailed(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite)
+{
+    std::mt19937_64 rng(seed);
+    std::student_t_distribution<float> t(3.0f);
+    std::vector<float> v(static_cast<std::size_t>(R * C));
+    for (std::int64_t r = 0; r < R; ++r)
+        for (std::int64_t c = 0; c < C; ++c) {
+            float x = 0.02f * t(rng) * (c % 41 == 7 ? 30.0f : 1.0f);
+            if (r == 2)
+                x = 0.0f;
+            v[static_cast<std::size_t>(r * C + c)] = x;
+        }
+    if (nonFinite && R > 5) {
+        v[static_cast<std::size_t>(5 * C + 3)] = std::numeric_limits<float>::quiet_NaN();
+        v[static_cast<std::size_t>(R * C - 2)] = std::numeric_limits<float>::infinity();
+    }
+    return v;
+}
+
+Tensor makeTensor(const std::vector<float> &v, std::int64_t R, std::int64_t C, DType dt)
+{
+    if (dt == DType::F32)
+        return Tensor::fromFloats({R, C}, v);
+    std::vector<std::byte> b(v.size() * 2);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::uint16_t h = dt == DType::BF16 ? floatToBf16(v[i]) : floatToF16(v[i]);
+        std::memcpy(b.data() + 2 * i, &h, 2);
+    }
+    return Tensor::fromBytes(dt, {R, C}, std::move(b));
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
+void expectNear(double gpuV, double cpuV, const std::string &what)
+{
+    if (std::isnan(cpuV)) {
+        EXPECT_TRUE(std::isnan(gpuV)) << what;
+        return;
+    }
+    if (std::isinf(cpuV) || cpuV == 0.0) {
+        EXPECT_EQ(gpuV, cpuV) << what;
+        return;
+    }
+    EXPECT_LE(std::abs(gpuV - cpuV), 1e-9 * std::abs(cpuV)) << what << ": gpu " << gpuV << " cpu " << cpuV;
+}
+
+void expectStats(const TensorStats &g, const TensorStats &c, const std::string &what)
+{
+    EXPECT_EQ(g.numel, c.numel) << what;
+    EXPECT_EQ(g.finiteCount, c.finiteCount) << what;
+    EXPECT_EQ(g.nanCount, c.nanCount) << what;
+    EXPECT_EQ(g.infCount, c.infCount) << what;
+    EXPECT_EQ(g.min, c.min) << what;
+    EXPECT_EQ(g.max, c.max) << what;
+    EXPECT_EQ(g.absmax, c.absmax) << what;
+    expectNear(g.mean, c.mean, what + " mean");
+    expectNear(g.std, c.std, what + " std");
+    ASSERT_EQ(g.skewness.has_value(), c.skewness.has_value()) << what;
+    if (c.skewness) {
+        // Standardised moments: relative, or absolute 1e-9 where they are near zero.
+        EXPECT_LE(std::abs(*g.skewness - *c.skewness), 1e-9 * std::max(1.0, std::abs(*c.skewness))) << what;
+        EXPECT_LE(std::abs(*g.excessKurtosis - *c.excessKurtosis), 1e-9 * std::max(1.0, std::abs(*c.excessKurtosis)))
+            << what;
+    }
+}
+
+void expectHist(const Histogram &g, const Histogram &c, const std::string &what)
+{
+    EXPECT_EQ(g.lo, c.lo) << what;
+    EXPECT_EQ(g.hi, c.hi) << what;
+    EXPECT_EQ(g.below, c.below) << what;
+    EXPECT_EQ(g.above, c.above) << what;
+    EXPECT_EQ(g.symlog, c.symlog) << what;
+    ASSERT_EQ(g.counts.size(), c.counts.size()) << what;
+    std::size_t diff = 0;
+    for (std::size_t i = 0; i < c.counts.size(); ++i)
+        diff += g.counts[i] != c.counts[i];
+    EXPECT_EQ(diff, 0u) << what << " bins differ";
+}
+
+void expectMetrics(const ErrorMetrics &g, const ErrorMetrics &c, const std::string &what)
+{
+    EXPECT_EQ(g.numel, c.numel) << what;
+    EXPECT_EQ(g.counted, c.counted) << what;
+    expectNear(g.mse, c.mse, what + " mse");
+    expectNear(g.rmse, c.rmse, what + " rmse");
+    expectNear(g.sqnrDb, c.sqnrDb, what + " sqnr");
+    expectNear(g.relFrobenius, c.relFrobenius, what + " relFro");
+    EXPECT_EQ(g.maxAbsErr, c.maxAbsErr) << what;
+    ASSERT_EQ(g.cosine.has_value(), c.cosine.has_value()) << what;
+    if (c.cosine)
+        expectNear(*g.cosine, *c.cosine, what + " cosine");
+    EXPECT_EQ(g.errP50, c.errP50) << what;
+    EXPECT_EQ(g.errP90, c.errP90) << what;
+    EXPECT_EQ(g.errP99, c.errP99) << what;
+    EXPECT_EQ(g.errP999, c.errP999) << what;
+    EXPECT_EQ(g.absErrBins, c.absErrBins) << what;
+    expectHist(g.w, c.w, what + " W");
+    expectHist(g.wHat, c.wHat, what + " Ŵ");
+    expectHist(g.err, c.err, what + " err");
+    expectNear(g.overlap, c.overlap, what + " overlap");
+    expectStats(g.statsIn, c.statsIn, what + " statsIn");
+    expectStats(g.statsOut, c.statsOut, what + " statsOut");
+}
+
+void expectQuantized(const QuantizedTensor &g, const QuantizedTensor &c, const std::string &what)
+{
+    ASSERT_EQ(g.codes.size(), c.codes.size()) << what;
+    std::size_t codeDiff = 0, deqDiff = 0, scaleDiff = 0;
+    for (std::size_t i = 0; i < c.codes.size(); ++i)
+        codeDiff += g.codes[i] != c.codes[i];
+    ASSERT_EQ(g.scales.size(), c.scales.size()) << what;
+    for (std::size_t i = 0; i < c.scales.size(); ++i)
+        scaleDiff += !sameBits(g.scales[i], c.scales[i]);
+    EXPECT_EQ(codeDiff, 0u) << what << " codes differ";
+    EXPECT_EQ(scaleDiff, 0u) << what << " scales differ";
+    EXPECT_EQ(g.zeros, c.zeros) << what;
+    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << what;
+    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << what;
+    EXPECT_EQ(g.layout.ragged, c.layout.ragged) << what;
+    EXPECT_EQ(g.codeDtype, c.codeDtype) << what;
+    EXPECT_EQ(g.scaleDtype, c.scaleDtype) << what;
+    EXPECT_EQ(g.spec, c.spec) << what;
+    if (!g.dequantized.empty()) {
+        ASSERT_EQ(g.dequantized.size(), c.dequantized.size()) << what;
+        for (std::size_t i = 0; i < c.dequantized.size(); ++i)
+            deqDiff += !sameBits(g.dequantized[i], c.dequantized[i]);
+        EXPECT_EQ(deqDiff, 0u) << what << " Ŵ differs";
+    }
+}
+
+/// Runs spec on both backends (fused path) and compares everything.
+void compareOnBoth(const Backend &gpu, const Tensor &w, const nlohmann::json &spec, const std::string &what,
+                   const ErrorMetricsOptions &mo = {}, bool withStats = false)
+{
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    QuantizeOptions qo;
+    qo.tensorName = what;
+    qo.wantDequantized = true;
+    std::optional<TensorStats> st;
+    if (withStats) {
+        StatsOptions so;
+        so.miloStd = mo.miloStd;
+        st = computeStats(w, so);
+    }
+    const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, what), spec, qo, mo, st);
+    const MeasuredRun g = gpu.quantizeMeasured(*gpu.upload(w, what), spec, qo, mo, st);
+    const std::string label = what + " " + spec.dump() + (withStats ? " (stats at open)" : "");
+    expectQuantized(g.quantized, c.quantized, label);
+    expectMetrics(g.metrics, c.metrics, label);
+}
+
+std::vector<nlohmann::json> intSpecs()
+{
+    std::vector<nlohmann::json> specs;
+    const char *grans[] = {"tensor", "channel", "channel", "group", "group", "group", "block", "block"};
+    int k = 0;
+    for (int bits : {2, 3, 4, 8})
+        for (bool sym : {true, false})
+            for (int gi = 0; gi < 8; ++gi, ++k) {
+                nlohmann::json s{{"method", "int"}, {"bits", bits}, {"symmetric", sym}, {"granularity", grans[gi]}};
+                if (gi == 2)
+                    s["axis"] = 1;
+                if (gi == 3)
+                    s["group"] = 32; // fast path when K % 32 == 0
+                if (gi == 4)
+                    s["group"] = 128;
+                if (gi == 5)
+                    s["group"] = 100; // ragged or not team-sized: the generic path
+                if (gi == 6)
+                    s["block"] = 16;
+                if (gi == 7)
+                    s["block"] = 128;
+                s["scale_rule"] = sym && k % 3 == 1 ? "max" : "toolkit";
+                s["rounding"] = k % 4 == 2 ? "half_away" : "half_even";
+                const char *sd[] = {"fp32", "bf16", "fp16", "e8m0"};
+                s["scale_dtype"] = sd[k % 4];
+                s["e8m0_mode"] = k % 8 < 4 ? "ceil" : "round";
+                s["arith"] = k % 2 ? "source" : "fp32";
+                s["eps"] = k % 5 == 0 ? "plain" : "toolkit";
+                specs.push_back(s);
+            }
+    return specs;
+}
+
+std::vector<nlohmann::json> fp8Specs()
+{
+    std::vector<nlohmann::json> specs;
+    for (const char *fmt : {"e4m3", "e5m2"})
+        for (const char *g : {"tensor", "channel", "block"})
+            for (const char *a : {"fp32", "source"}) {
+                nlohmann::json s{{"method", "fp8"}, {"format", fmt}, {"granularity", g}, {"arith", a}};
+                if (std::string(g) == "block")
+                    s["block"] = 64;
+                specs.push_back(s);
+            }
+    return specs;
+}
+
+} // namespace
+
+TEST(GpuQuant, IntAllOptionsAllDtypesBitIdentical)
+{
+    REQUIRE_GPU();
+    struct Shape2 {
+        std::int64_t r, c;
+    };
+    for (const Shape2 sh : {Shape2{37, 300}, Shape2{64, 1024}}) { // 300: ragged for 32/128; 1024: fast path
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const auto v = heavyTailed(sh.r, sh.c, 100 + sh.c + static_cast<int>(dt), false);
+            const Tensor w = makeTensor(v, sh.r, sh.c, dt);
+            for (const auto &spec : intSpecs())
+                compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " " + std::to_string(sh.r) + "x" +
+                                                 std::to_string(sh.c));
+        }
+    }
+}
+
+TEST(GpuQuant, Fp8AllOptionsAllDtypesBitIdentical)
+{
+    REQUIRE_GPU();
+    for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+        const auto v = heavyTailed(45, 200, 7 + static_cast<int>(dt), false);
+        const Tensor w = makeTensor(v, 45, 200, dt);
+        for (const auto &spec : fp8Specs())
+            compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " 45x200");
+    }
+}
+
+TEST(GpuQuant, NonFiniteInputReportedAndCodedZero)
+{
+    REQUIRE_GPU();
+    for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+        const auto v = heavyTailed(24, 256, 3, true);
+        const Tensor w = makeTensor(v, 24, 256, dt);
+        for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}},
+                                 nlohmann::json{{"method", "int"}, {"group", 32}, {"symmetric", false}},
+                                 nlohmann::json{{"method", "int"}, {"granularity", "channel"}, {"axis", 1}},
+                                 nlohmann::json{{"method", "int"}, {"granularity", "tensor"}},
+                                 nlohmann::json{{"method", "fp8"}},
+                                 nlohmann::json{{"method", "fp8"}, {"granularity", "block"}, {"block", 16}}})
+            compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " with NaN/Inf");
+    }
+}
+
+TEST(GpuQuant, StatsAtOpenGiveTheSameResults)
+{
+    REQUIRE_GPU();
+    const auto v = heavyTailed(128, 512, 21, false);
+    const Tensor w = makeTensor(v, 128, 512, DType::BF16);
+    for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}, {"symmetric", false}},
+                             nlohmann::json{{"method", "int"}, {"group", 32}},
+                             nlohmann::json{{"method", "fp8"}},
+                             nlohmann::json{{"method", "int"}, {"granularity", "tensor"}, {"bits", 8}}})
+        compareOnBoth(*gpu, w, spec, "bf16 128x512", {}, true);
+    const auto vn = heavyTailed(24, 256, 4, true);
+    compareOnBoth(*gpu, makeTensor(vn, 24, 256, DType::F32), nlohmann::json{{"method", "fp8"}}, "f32 NaN", {}, true);
+}
+
+TEST(GpuQuant, MetricsOptions)
+{
+    REQUIRE_GPU();
+    const auto v = heavyTailed(96, 384, 5, false);
+    const Tensor w = makeTensor(v, 96, 384, DType::BF16);
+    const nlohmann::json spec{{"method", "int"}, {"group", 128}, {"symmetric", false}};
+    ErrorMetricsOptions o;
+    o.bins = 100;
+    compareOnBoth(*gpu, w, spec, "bins 100", o);
+    o.bins = 4096;
+    compareOnBoth(*gpu, w, spec, "bins 4096", o);
+    o.bins = 64;
+    o.lo = -0.01;
+    o.hi = 0.013;
+    compareOnBoth(*gpu, w, spec, "lo/hi", o);
+    o = {};
+    o.miloStd = true;
+    compareOnBoth(*gpu, w, spec, "milo std", o);
+    o = {};
+    o.symlog = true; // computed by the CPU reference from the device's Ŵ
+    compareOnBoth(*gpu, w, spec, "symlog", o);
+    o = {};
+    o.bins = 10000;
+    compareOnBoth(*gpu, w, spec, "bins 10000", o);
+}
+
+TEST(GpuQuant, MetricsOfAGivenWHat)
+{
+    REQUIRE_GPU();
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    const auto v = heavyTailed(33, 130, 8, true);
+    const Tensor w = makeTensor(v, 33, 130, DType::F16);
+    QuantizeOptions qo;
+    const auto q = cpu.quantize(*cpu.upload(w, "w"), nlohmann::json{{"method", "int"}, {"group", 64}}, qo);
+    const auto mc = cpu.metrics(*cpu.upload(w, "w"), q.dequantized, {});
+    const auto mg = gpu->metrics(*gpu->upload(w, "w"), q.dequantized, {});
+    expectMetrics(mg, mc, "metrics of a given Ŵ");
+}
+
+TEST(GpuQuant, DemoWeights)
+{
+    REQUIRE_GPU();
+    int done = 0;
+    for (const auto &[name, w] : demo::makeDemoWeights()) {
+        if (w.numel() < 4096 && done > 0)
+            continue;
+        for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}, {"symmetric", false}},
+                                 nlohmann::json{{"method", "int"}, {"group", 32}},
+                                 nlohmann::json{{"method", "fp8"}},
+                                 nlohmann::json{{"method", "fp8"}, {"granularity", "block"}, {"block", 128}}})
+            compareOnBoth(*gpu, w, spec, name);
+        ++done;
+    }
+    EXPECT_GT(done, 3);
+}
+
+TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)
+{
+    REQUIRE_GPU();
+    const auto v = heavyTailed(16, 256, 2, false);
+    const Tensor w = makeTensor(v, 16, 256, DType::BF16);
+    RunOptions ro;
+    ro.device = DeviceChoice::Gpu;
+    const QuantizeRun run = runQuantize(w, nlohmann::json{{"method", "int"}}, ro);
+    EXPECT_EQ(run.device, gpu->info().id);
+    EXPECT_TRUE(run.deviceNote.empty()) << run.deviceNote;
+    ASSERT_TRUE(run.metrics.has_value());
+}
+
+TEST(GpuQuant, OutOfMemoryIsAGpuErrorNamingTheBufferAndFreeMemory)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const std::uint64_t total = engine->info().totalMemory;
+    try {
+        engine->encodeFp8(true, 0, static_cast<std::size_t>(total) * 2);
+        FAIL() << "no error";
+    } catch (const GpuError &e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("out of GPU memory for the FP8 test buffer"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("free of"), std::string::npos) << msg;
+    }
+    // The engine still works afterwards.
+    const auto codes = engine->encodeFp8(true, 0x3F800000u, 4);
+    EXPECT_EQ(codes[0], floatToE4m3(1.0f));
+}
+
+TEST(GpuQuant, Fp8EncodeEqualsConvertOnAll2To32Inputs)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const std::size_t batch = std::size_t{1} << 28;
+    const unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+    for (bool e4m3 : {true, false}) {
+        std::uint64_t mismatches = 0;
+        for (std::uint64_t first = 0; first < (1ull << 32); first += batch) {
+            const auto dev = engine->encodeFp8(e4m3, static_cast<std::uint32_t>(first), batch);
+            std::vector<std::uint64_t> bad(nt, 0);
+            std::vector<std::thread> pool;
+            for (unsigned t = 0; t < nt; ++t)
+                pool.emplace_back([&, t] {
+                    for (std::size_t i = t; i < batch; i += nt) {
+                        float x;
+                        const auto u = static_cast<std::uint32_t>(first + i);
+                        std::memcpy(&x, &u, 4);
+                        bad[t] += dev[i] != (e4m3 ? floatToE4m3(x) : floatToE5m2(x));
+                    }
+                });
+            for (auto &th : pool)
+                th.join();
+            for (auto b : bad)
+                mismatches += b;
+        }
+        EXPECT_EQ(mismatches, 0u) << (e4m3 ? "E4M3" : "E5M2");
+    }
+}
