@@ -275,8 +275,9 @@ TEST(Hqq, StopRuleKeepsTheLastIterationsZero)
     // History is strictly decreasing except for the last entry, which did not improve.
     for (std::size_t i = 1; i + 1 < r.history.size(); ++i)
         EXPECT_LT(r.history[i].eps, r.history[i - 1].eps);
-    if (r.history.size() < 20)
+    if (r.history.size() < 20) {
         EXPECT_GE(r.history.back().eps, r.history[r.history.size() - 2].eps);
+    }
     // The returned zeros are those after the stopping iteration (the reference agrees).
     const Ref ref = reference(w, full);
     EXPECT_EQ(ref.iters, static_cast<int>(r.history.size()));
