@@ -4,7 +4,7 @@
 # Writes bench/results/cpu_quant.json and bench/results/numpy_quant.json (or into $1).
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:-$src/bench/results}"
+out="${1:-$src/bench/results/cpu-2core-$(date +%F)}"
 build="${BUILD_DIR:-$src/build}"
 mkdir -p "$out"
 cmake --build "$build" --target qs_bench_cpu_quant > /dev/null
