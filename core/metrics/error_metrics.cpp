@@ -439,6 +439,9 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
         const V4 zero = {0, 0, 0, 0}, big = {1e9, 1e9, 1e9, 1e9};
         const V4 e1 = {1e-9, 1e-9, 1e-9, 1e-9}, e2 = {1 - 1e-9, 1 - 1e-9, 1 - 1e-9, 1 - 1e-9};
         const bool flat = bn.hi == bn.lo;
+        const std::int64_t fm = flat ? -1 : 0, lb = bn.B - 1;
+        const V4i flatMask = {fm, fm, fm, fm}, lastBin = {lb, lb, lb, lb}, one = {1, 1, 1, 1},
+                  redo = {-2, -2, -2, -2};
         std::int64_t i0 = 0;
         for (; i0 + 4 <= len; i0 += 4) {
             const V4 x = {v[i0], v[i0 + 1], v[i0 + 2], v[i0 + 3]};
@@ -448,9 +451,12 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
             qc = qc > big ? big : qc;
             const V4i f = __builtin_convertvector(qc, V4i); // truncation = floor for q ≥ 0
             const V4 frac = q - __builtin_convertvector(f, V4);
-            const V4i edge = (frac < e1) | (frac > e2) | (x >= hi);
+            const V4i edge = (frac < e1) | (frac > e2) | (x >= hi) | flatMask;
+            V4i r = (f < lastBin ? f : lastBin) + one;
+            r = edge != 0 ? redo : r;
+            const V4i narrowed = r; // stored as int32 below; values are in [−2, B]
             for (int l = 0; l < 4; ++l)
-                idx[i0 + l] = (edge[l] || flat) ? -2 : static_cast<std::int32_t>(std::min<std::int64_t>(f[l], bn.B - 1)) + 1;
+                idx[i0 + l] = static_cast<std::int32_t>(narrowed[l]);
         }
         for (std::int64_t i = i0; i < len; ++i) {
             const double t = (v[i] - bn.lo) * bn.B;
