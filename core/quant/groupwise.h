@@ -12,6 +12,7 @@
 
 #include "quant/qmath.h"
 #include "quant/quantizer.h"
+#include "util/buffers.h"
 #include "util/parallel.h"
 
 namespace quantscope::detail {
@@ -55,10 +56,10 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
     const GroupLayout &L = out.layout;
     const std::int64_t R = L.rows, C = L.cols, G = L.groupCount();
     const int threads = resolveThreads(options.threads);
-    out.codes.assign(static_cast<std::size_t>(R * C), 0);
+    assignZeroedLarge(out.codes, static_cast<std::size_t>(R * C));
     out.scales.assign(static_cast<std::size_t>(G), 0.0f);
     if (options.wantDequantized)
-        out.dequantized.assign(static_cast<std::size_t>(R * C), 0.0f);
+        assignZeroedLarge(out.dequantized, static_cast<std::size_t>(R * C));
 
     // Groups owned by one row (group / channel axis 0) need no cross-thread merge.
     const bool rowLocal = L.granularity == Granularity::Group ||
