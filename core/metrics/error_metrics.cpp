@@ -433,30 +433,27 @@ ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
     const int B = static_cast<int>(m.w.counts.size());
     const int BE = static_cast<int>(m.err.counts.size());
     auto binChunk = [](const Binner &bn, const double *v, std::int64_t len, std::int32_t *idx) {
-        const V4 lo = {bn.lo, bn.lo, bn.lo, bn.lo}, hi = {bn.hi, bn.hi, bn.hi, bn.hi};
+        // Eight lanes (AVX-512 where the CPU has it; split into halves elsewhere). Scalars
+        // broadcast; each lane computes exactly the scalar expression below.
+        typedef double V8 __attribute__((vector_size(64)));
+        typedef std::int64_t V8i __attribute__((vector_size(64)));
         const double Bd = bn.B;
-        const V4 Bv = {Bd, Bd, Bd, Bd}, inv = {bn.inv, bn.inv, bn.inv, bn.inv};
-        const V4 zero = {0, 0, 0, 0}, big = {1e9, 1e9, 1e9, 1e9};
-        const V4 e1 = {1e-9, 1e-9, 1e-9, 1e-9}, e2 = {1 - 1e-9, 1 - 1e-9, 1 - 1e-9, 1 - 1e-9};
-        const bool flat = bn.hi == bn.lo;
-        const std::int64_t fm = flat ? -1 : 0, lb = bn.B - 1;
-        const V4i flatMask = {fm, fm, fm, fm}, lastBin = {lb, lb, lb, lb}, one = {1, 1, 1, 1},
-                  redo = {-2, -2, -2, -2};
+        const std::int64_t fm = bn.hi == bn.lo ? -1 : 0, lb = bn.B - 1;
         std::int64_t i0 = 0;
-        for (; i0 + 4 <= len; i0 += 4) {
-            const V4 x = {v[i0], v[i0 + 1], v[i0 + 2], v[i0 + 3]};
-            const V4 t = (x - lo) * Bv;
-            const V4 q = t * inv;
-            V4 qc = q < zero ? zero : q;
-            qc = qc > big ? big : qc;
-            const V4i f = __builtin_convertvector(qc, V4i); // truncation = floor for q ≥ 0
-            const V4 frac = q - __builtin_convertvector(f, V4);
-            const V4i edge = (frac < e1) | (frac > e2) | (x >= hi) | flatMask;
-            V4i r = (f < lastBin ? f : lastBin) + one;
-            r = edge != 0 ? redo : r;
-            const V4i narrowed = r; // stored as int32 below; values are in [−2, B]
-            for (int l = 0; l < 4; ++l)
-                idx[i0 + l] = static_cast<std::int32_t>(narrowed[l]);
+        for (; i0 + 8 <= len; i0 += 8) {
+            V8 x;
+            std::memcpy(&x, v + i0, sizeof x);
+            const V8 t = (x - bn.lo) * Bd;
+            const V8 q = t * bn.inv;
+            V8 qc = q < 0.0 ? 0.0 : q;
+            qc = qc > 1e9 ? 1e9 : qc;
+            const V8i f = __builtin_convertvector(qc, V8i); // truncation = floor for q ≥ 0
+            const V8 frac = q - __builtin_convertvector(f, V8);
+            const V8i edge = (frac < 1e-9) | (frac > 1.0 - 1e-9) | (x >= bn.hi) | fm;
+            V8i r = (f < lb ? f : lb) + 1;
+            r = edge != 0 ? -2 : r;
+            for (int l = 0; l < 8; ++l)
+                idx[i0 + l] = static_cast<std::int32_t>(r[l]); // values in [−2, B]
         }
         for (std::int64_t i = i0; i < len; ++i) {
             const double t = (v[i] - bn.lo) * bn.B;
