@@ -66,12 +66,12 @@ int main(int argc, char **argv)
         ro.metricsOptions.threads = threads;
         std::vector<double> ms;
         double rel = 0;
-        for (int r = 0; r < repeats + 1; ++r) {
+        for (int r = 0; r < repeats + 3; ++r) {
             const auto t0 = std::chrono::steady_clock::now();
             const QuantizeRun run = runQuantize(w, spec, ro);
             const double dt = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (r > 0)
-                ms.push_back(dt); // first run warms the page cache and allocator
+            if (r >= 3)
+                ms.push_back(dt); // three warm-up runs: page cache, allocator, huge pages
             rel = run.metrics->relFrobenius;
         }
         std::sort(ms.begin(), ms.end());

@@ -8,7 +8,7 @@ out="${1:-$src/bench/results/cpu-2core-$(date +%F)}"
 build="${BUILD_DIR:-$src/build}"
 mkdir -p "$out"
 cmake --build "$build" --target qs_bench_cpu_quant > /dev/null
-"$build/bench/qs_bench_cpu_quant" --out "$out" --threads 2 --repeats 9
+"$build/bench/qs_bench_cpu_quant" --out "$out" --threads 2 --repeats 21
 /usr/bin/python3 "$src/bench/numpy_quant.py" --out "$out" --repeats 3
 rm -f "$out/bench_input_bf16.bin"
 /usr/bin/python3 - "$out" <<'PY'
