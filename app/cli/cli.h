@@ -53,8 +53,10 @@ int runSpectrum(Args args);
 /// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
 /// validated and with defaults filled in; consumes the options it reads. Throws UsageError.
 nlohmann::json buildQuantizeSpec(Args &args);
-/// Parses an integer option value; throws UsageError naming the option.
+/// Parses an integer option value (the whole string); throws UsageError naming the option.
 std::int64_t toInt(const std::string &opt, const std::string &v);
+/// Parses a real option value (the whole string); throws UsageError naming the option.
+double toReal(const std::string &opt, const std::string &v);
 int runSweepC(Args args);
 
 /// quantize: the flags of the methods mxfp4, nvfp4, progressive and constopt into `spec`

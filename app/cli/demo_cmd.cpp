@@ -14,7 +14,7 @@ int runDemo(Args args)
     if (pos.size() != 1)
         throw UsageError("usage: quantscope-cli demo OUT_DIR [--seed N]");
     const auto t0 = std::chrono::steady_clock::now();
-    demo::writeDemoCheckpoint(pos[0], seed ? std::stoull(*seed) : demo::kDefaultSeed);
+    demo::writeDemoCheckpoint(pos[0], seed ? static_cast<std::uint64_t>(toInt("--seed", *seed)) : demo::kDefaultSeed);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "demo checkpoint written to %s in %.0f ms\n", pos[0].c_str(), ms);

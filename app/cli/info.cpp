@@ -67,7 +67,7 @@ int runInfo(Args args)
     ReadOptions opts;
     opts.lenient = args.flag("--lenient");
     if (auto limit = args.value("--max-header-bytes"))
-        opts.maxHeaderBytes = std::stoull(*limit);
+        opts.maxHeaderBytes = static_cast<std::uint64_t>(toInt("--max-header-bytes", *limit));
     const auto wanted = args.values("--tensor");
     const auto pos = args.positionals();
     if (pos.size() != 1)

@@ -61,6 +61,30 @@ std::vector<std::string> Args::values(const std::string &name)
     return out;
 }
 
+std::int64_t toInt(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used == v.size())
+            return x;
+    } catch (const std::exception &) {
+    }
+    throw UsageError(opt + " needs an integer, got '" + v + "'");
+}
+
+double toReal(const std::string &opt, const std::string &v)
+{
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used == v.size())
+            return x;
+    } catch (const std::exception &) {
+    }
+    throw UsageError(opt + " needs a number, got '" + v + "'");
+}
+
 std::vector<std::string> Args::positionals()
 {
     for (const auto &a : m_args)

@@ -12,32 +12,6 @@ namespace quantscope::cli {
 
 namespace {
 
-double toReal(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const double x = std::stod(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs a number, got '" + v + "'");
-    }
-}
-
-std::int64_t toInt64(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs an integer, got '" + v + "'");
-    }
-}
-
 /// A nested stage spec: a JSON object, or `key=value,key=value` (true/false, integers and
 /// numbers typed, anything else a string).
 nlohmann::json parseStage(const std::string &opt, const std::string &text)
@@ -90,7 +64,7 @@ bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &metho
     };
     auto setInt = [&](const char *opt, const char *key) {
         if (auto v = args.value(opt))
-            spec[key] = toInt64(opt, *v);
+            spec[key] = toInt(opt, *v);
     };
     if (method == "mxfp4") {
         setString("--mx-mode", "mode");
@@ -131,9 +105,9 @@ bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &metho
                 spec.erase(k);
             }
         if (auto v = args.value("--bits"))
-            s2["bits"] = toInt64("--bits", *v);
+            s2["bits"] = toInt("--bits", *v);
         if (auto g = args.value("--group")) {
-            s2["group"] = toInt64("--group", *g);
+            s2["group"] = toInt("--group", *g);
             if (!s2.contains("granularity"))
                 s2["granularity"] = "group";
         }

@@ -15,19 +15,6 @@
 
 namespace quantscope::cli {
 
-std::int64_t toInt(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs an integer, got '" + v + "'");
-    }
-}
-
 namespace {
 
 nlohmann::json loadSpecFile(const std::string &path)

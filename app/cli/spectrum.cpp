@@ -17,23 +17,6 @@
 
 namespace quantscope::cli {
 
-namespace {
-
-double toDouble(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const double x = std::stod(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs a number, got '" + v + "'");
-    }
-}
-
-} // namespace
-
 int runSpectrum(Args args)
 {
     const bool json = args.flag("--json");
@@ -46,7 +29,7 @@ int runSpectrum(Args args)
     if (auto v = args.value("--oversample"))
         so.oversample = static_cast<int>(toInt("--oversample", *v));
     if (auto v = args.value("--tau"))
-        so.tau = toDouble("--tau", *v);
+        so.tau = toReal("--tau", *v);
     if (so.top < 0 || so.powerIters < 0 || so.oversample < 0)
         throw UsageError("--top, --power-iters and --oversample must be ≥ 0");
     if (!(so.tau > 0.0 && so.tau <= 1.0))

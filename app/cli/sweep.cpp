@@ -13,36 +13,6 @@
 
 namespace quantscope::cli {
 
-namespace {
-
-double realArg(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const double x = std::stod(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs a number, got '" + v + "'");
-    }
-}
-
-std::int64_t intArg(const std::string &opt, const std::string &v)
-{
-    try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-        return x;
-    } catch (const std::exception &) {
-        throw UsageError(opt + " needs an integer, got '" + v + "'");
-    }
-}
-
-} // namespace
-
 int runSweepC(Args args)
 {
     const bool json = args.flag("--json");
@@ -51,23 +21,23 @@ int runSweepC(Args args)
     const auto tensorName = args.value("--tensor");
     CSweepOptions o;
     if (auto g = args.value("--group"))
-        o.group = intArg("--group", *g);
+        o.group = toInt("--group", *g);
     if (auto d = args.value("--rotate"))
-        o.rotate = intArg("--rotate", *d);
+        o.rotate = toInt("--rotate", *d);
     if (auto e = args.value("--encoder")) {
         if (*e != "pow2" && *e != "unrounded")
             throw UsageError("--encoder must be pow2 or unrounded");
         o.encoder = parseConstOptEncoder(*e);
     }
     if (auto c = args.value("--c"))
-        o.defaultC = realArg("--c", *c);
+        o.defaultC = toReal("--c", *c);
     if (auto grid = args.value("--grid")) {
         const auto a = grid->find(':'), b = grid->find(':', a == std::string::npos ? a : a + 1);
         if (a == std::string::npos || b == std::string::npos)
             throw UsageError("--grid is LO:HI:STEP, got '" + *grid + "'");
-        o.lo = realArg("--grid", grid->substr(0, a));
-        o.hi = realArg("--grid", grid->substr(a + 1, b - a - 1));
-        o.step = realArg("--grid", grid->substr(b + 1));
+        o.lo = toReal("--grid", grid->substr(0, a));
+        o.hi = toReal("--grid", grid->substr(a + 1, b - a - 1));
+        o.step = toReal("--grid", grid->substr(b + 1));
     }
     const auto pos = args.positionals();
     if (pos.size() != 1 || !tensorName)
