@@ -131,16 +131,9 @@ ConstOptQuantizer::ConstOptQuantizer(ConstOptSpec spec) : m_spec(spec)
 QuantizedTensor ConstOptQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                             const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
+    requireDecodable(w, options.tensorName);
     const auto [R, C] = matrixView(w.shape());
-    QuantizedTensor q;
-    q.method = "constopt";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    QuantizedTensor q = startQuantized(w, "constopt", m_spec.toJson(), options.tensorName);
     q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
                           options.tensorName);
     q.codeDtype = DType::F4;

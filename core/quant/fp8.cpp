@@ -63,15 +63,8 @@ Fp8Quantizer::Fp8Quantizer(Fp8Spec spec) : m_spec(spec) { m_spec.validate(); }
 QuantizedTensor Fp8Quantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                        const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
-    QuantizedTensor q;
-    q.method = "fp8";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = startQuantized(w, "fp8", m_spec.toJson(), options.tensorName);
     q.layout = makeLayout(w.shape(), m_spec.granularity, 0, m_spec.block, 0, false, options.tensorName);
     q.codeDtype = m_spec.format == Fp8Format::E4M3 ? DType::F8_E4M3 : DType::F8_E5M2;
     q.codeBits = 8;

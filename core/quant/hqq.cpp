@@ -495,19 +495,12 @@ HqqQuantizer::HqqQuantizer(HqqSpec spec) : m_spec(spec) { m_spec.validate(); }
 QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                        const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
+    requireDecodable(w, options.tensorName);
     std::vector<float> flat(static_cast<std::size_t>(w.numel()));
     w.decodeTo(flat);
     HqqResult r = hqqQuantizeFlat(flat, m_spec, options.wantDequantized, options.threads, options.tensorName, cancel);
 
-    QuantizedTensor q;
-    q.method = "hqq";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    QuantizedTensor q = startQuantized(w, "hqq", m_spec.toJson(), options.tensorName);
     q.layout = hqqLayout(w.shape(), m_spec.group, m_spec.axis);
     q.codes = std::move(r.codes);
     q.codeDtype = DType::U8;

@@ -211,9 +211,7 @@ void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const 
 QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                         const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
+    requireDecodable(w, options.tensorName);
     const auto [N, K] = matrixView(w.shape());
     const std::int64_t numel = N * K;
     std::vector<float> w0(static_cast<std::size_t>(numel));
@@ -306,12 +304,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             break;
     }
 
-    QuantizedTensor q;
-    q.method = "milo";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    QuantizedTensor q = startQuantized(w, "milo", m_spec.toJson(), options.tensorName);
     q.layout = hqqLayout(w.shape(), m_spec.hqq.group, m_spec.hqq.axis);
     q.codes = std::move(chosen.codes);
     q.codeDtype = DType::U8;

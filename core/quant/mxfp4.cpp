@@ -91,15 +91,8 @@ MxFp4Quantizer::MxFp4Quantizer(MxFp4Spec spec) : m_spec(spec)
 QuantizedTensor MxFp4Quantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                          const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
-    QuantizedTensor q;
-    q.method = "mxfp4";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = startQuantized(w, "mxfp4", m_spec.toJson(), options.tensorName);
     q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
                           options.tensorName);
     q.codeDtype = DType::F4;

@@ -91,15 +91,8 @@ NvFp4Quantizer::NvFp4Quantizer(NvFp4Spec spec) : m_spec(spec)
 QuantizedTensor NvFp4Quantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                          const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
-    QuantizedTensor q;
-    q.method = "nvfp4";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = startQuantized(w, "nvfp4", m_spec.toJson(), options.tensorName);
     q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
                           options.tensorName);
     q.codeDtype = DType::F4;

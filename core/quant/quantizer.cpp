@@ -25,6 +25,25 @@ std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape)
     return {rows, shape.back()};
 }
 
+void requireDecodable(const Tensor &w, const std::string &tensorName)
+{
+    if (!isDecodable(w.dtype()))
+        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
+                               Location{{}, tensorName, {}});
+}
+
+QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec,
+                               const std::string &tensorName)
+{
+    QuantizedTensor q;
+    q.method = std::move(method);
+    q.spec = std::move(spec);
+    q.tensorName = tensorName;
+    q.shape = w.shape();
+    q.sourceDtype = w.dtype();
+    return q;
+}
+
 Shape GroupLayout::scaleShape() const
 {
     if (granularity == Granularity::Tensor)

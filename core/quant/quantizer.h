@@ -152,6 +152,13 @@ std::vector<MethodInfo> quantizerMethods();
 /// Creates the quantizer for a spec JSON whose "method" names it; throws UnsupportedError.
 std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec);
 
+/// Refuses a tensor whose dtype has no real decoding (C64), naming the tensor.
+void requireDecodable(const Tensor &w, const std::string &tensorName);
+/// A result with the fields every quantizer fills the same way: method, spec, tensor name, shape
+/// and source dtype.
+QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec,
+                               const std::string &tensorName);
+
 /// The 2-D view [rows, cols] a tensor of this shape is quantized as.
 std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape);
 

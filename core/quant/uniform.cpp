@@ -86,15 +86,8 @@ IntQuantizer::IntQuantizer(IntSpec spec) : m_spec(spec) { m_spec.validate(); }
 QuantizedTensor IntQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                        const CancelToken *cancel) const
 {
-    if (!isDecodable(w.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(w.dtype())) + " data",
-                               Location{{}, options.tensorName, {}});
-    QuantizedTensor q;
-    q.method = "int";
-    q.spec = m_spec.toJson();
-    q.tensorName = options.tensorName;
-    q.shape = w.shape();
-    q.sourceDtype = w.dtype();
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = startQuantized(w, "int", m_spec.toJson(), options.tensorName);
     q.layout = makeLayout(w.shape(), m_spec.granularity, m_spec.group, m_spec.block, m_spec.axis,
                           m_spec.strict, options.tensorName);
     q.codeDtype = DType::I8;
