@@ -11,6 +11,7 @@
 // Usage: qs_bench_gpu_quant [--out DIR] [--rows R] [--cols C] [--repeats N] [--warmup N]
 //                           [--tensor-out FILE] [--no-verify]
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +27,7 @@
 
 #include "backend.h"
 #include "kernels/engine.h"
+#include "kernels/kernels.h"
 #include "metrics/moments.h"
 #include "tensor/convert.h"
 
@@ -148,13 +150,16 @@ int main(int argc, char **argv)
     for (const auto &c : cases) {
         if (!only.empty() && only != c.name)
             continue;
-        for (int mode = 0; mode < 3; ++mode) {
+        for (int mode = 0; mode < 4; ++mode) {
             gpu::PipelineOptions po;
             po.metrics = mode != 2;
             if (mode == 1)
                 po.inputStats = atOpen;
-            const char *modeName = mode == 0 ? "metrics, fresh range" : (mode == 1 ? "metrics, stats at open"
-                                                                                    : "quantize only");
+            if (mode == 3)
+                po.debugFlags = gpu::launch::kNoFastPath; // the generic kernels, for comparison
+            const char *modeNames[] = {"metrics, fresh range", "metrics, stats at open", "quantize only",
+                                       "metrics, generic kernels"};
+            const char *modeName = modeNames[mode];
             std::vector<double> ms;
             timeRuns(c.spec, po, ms);
             const Summary s = summarize(ms);
@@ -177,7 +182,7 @@ int main(int argc, char **argv)
             std::printf("%-16s %-22s %9.4f %9.4f %9.4f  %s\n", c.name, modeName, s.median, s.p10, s.p90, st.c_str());
             nlohmann::json r{{"case", c.name},
                              {"spec", c.spec},
-                             {"mode", mode == 0 ? "fresh_range" : (mode == 1 ? "stats_at_open" : "quantize_only")},
+                             {"mode", std::array{"fresh_range", "stats_at_open", "quantize_only", "generic_kernels"}[mode]},
                              {"metrics", po.metrics},
                              {"median_ms", s.median},
                              {"p10_ms", s.p10},
@@ -225,7 +230,7 @@ int main(int argc, char **argv)
         }
     }
 
-    // Ablations of pass 2 on the headline case: where its time goes.
+    // Ablations of the generic kernels' pass 2 on the headline case: where its time goes.
     nlohmann::json ablations = nlohmann::json::array();
     if (only.empty() || only == "int4_asym_g128") {
         const nlohmann::json spec{{"method", "int"}, {"bits", 4}, {"group", 128}, {"symmetric", false}};

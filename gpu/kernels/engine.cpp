@@ -129,6 +129,9 @@ struct RunImpl final : PipelineRun {
     std::shared_ptr<void> block, codes, wHatOut;
     std::size_t offScales = 0, offZeros = 0, offBad = 0, offCtr = 0, offSt1 = 0, offSt2 = 0;
     int histLen = 0;
+    bool fast = false;          ///< a value-table path (fast.cu) ran
+    std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
+    nlohmann::json spec;        ///< kept to rerun the generic path
     char *base() const { return static_cast<char *>(block.get()); }
 };
 
@@ -183,7 +186,143 @@ struct Engine::Impl {
             qsStreamDestroy(stream);
     }
     void *S() const { return stream; }
+    void enqueueFast(RunImpl &R, int in, int sms);
 };
+
+namespace {
+
+/// The value-table paths (fast.cu) cover the headline cases: 16-bit inputs with the metrics on
+/// the device, FP8 per tensor, and INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
+/// arithmetic and scales, half-to-even rounding. Everything else takes the generic kernels.
+bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
+{
+    const QuantPlan &P = R.hp.plan;
+    if (!R.quantize || !R.deviceMetrics || o.debugFlags != 0 || (in != kInBf16 && in != kInF16) || R.n <= 0 ||
+        R.n >= (i64{1} << 31))
+        return false;
+    if (P.kind == kKindFp8)
+        return P.gran == kGranTensor;
+    return P.fastGroup && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 && P.ip.qmax - P.ip.qmin <= 15 &&
+           P.group <= 128;
+}
+
+} // namespace
+
+void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
+{
+    const QuantPlan &P = R.hp.plan;
+    const i64 n = R.n, chunks = n / kChunk;
+    const bool isInt = P.kind == kKindInt;
+    HistConfig &hc = R.hc;
+    if (hc.wSource == 1)
+        hc.wSource = 0; // W's fields come with the value table's rows
+    hc.thresholds = isInt ? 2 : 1;
+    const i64 G = P.groups;
+    const int rowsT = launch::tableRows();
+    const int rows1 = isInt ? launch::blocksIntFast1(in, chunks, sms) : rowsT;
+    const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
+    const int rows2 = rowsG + rowsT;
+    R.fast = true;
+    R.histLen = 3 * hc.bins + kAbsBins + 6;
+    Arena A;
+    R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
+    R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
+    R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
+    R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
+    const std::size_t offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
+    const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
+    R.offSt1 = A.reserve<Stats1>(1);
+    const std::size_t offTw = A.reserve<float>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
+    const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
+    R.offSt2 = A.reserve<Stats2>(1);
+    const std::size_t offGvh = A.reserve<unsigned>(65536);
+    const std::size_t offKeys = A.reserve<unsigned>(2);
+    R.offFlags = A.reserve<unsigned>(1);
+    const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
+    const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
+    const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
+    const std::string what = "tensor '" + R.w->name() + "'";
+    R.block = poolGet(pool, A.bytes, what);
+    char *b = R.base();
+    auto *scales = reinterpret_cast<float *>(b + R.offScales);
+    auto *zeros = reinterpret_cast<signed char *>(b + R.offZeros);
+    auto *bad = reinterpret_cast<unsigned char *>(b + R.offBad);
+    auto *ctr = reinterpret_cast<u64 *>(b + R.offCtr);
+    auto *pd1 = reinterpret_cast<double *>(b + offPd1);
+    auto *pi1 = reinterpret_cast<i64 *>(b + offPi1);
+    auto *st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
+    auto *Tw = reinterpret_cast<float *>(b + offTw);
+    auto *Te = reinterpret_cast<double *>(b + offTe);
+    auto *Ta = reinterpret_cast<double *>(b + offTa);
+    auto *pd2 = reinterpret_cast<double *>(b + offPd2);
+    auto *st2 = reinterpret_cast<Stats2 *>(b + R.offSt2);
+    auto *gvh = reinterpret_cast<unsigned *>(b + offGvh);
+    auto *keys = reinterpret_cast<unsigned *>(b + offKeys);
+    auto *flags = reinterpret_cast<unsigned *>(b + R.offFlags);
+    auto *pv = reinterpret_cast<double *>(b + offPv);
+    R.codes = poolGet(pool, static_cast<std::size_t>(n), "the codes of " + what);
+    if (R.opts.wantDequantized)
+        R.wHatOut = poolGet(pool, static_cast<std::size_t>(n) * 4, "Ŵ of " + what);
+    auto *codes = static_cast<unsigned char *>(R.codes.get());
+    auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
+    u64 *hist = ctr + 2;
+    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, (2 + static_cast<std::size_t>(R.histLen)) * sizeof(u64), stream));
+    // gvh, keys and flags are adjacent: zero them together, then preset the min key.
+    QS_GPU_CHECK(qsMemsetAsync(gvh, 0, R.offFlags + sizeof(unsigned) - offGvh, stream));
+    QS_GPU_CHECK(qsMemsetAsync(keys, 0xFF, sizeof(unsigned), stream));
+    const void *w = R.w->data();
+    if (!isInt) {
+        auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
+        launch::fp8ValuePass(in, w, n, gvh, sms, S());
+        mark("fast: value counts");
+        launch::fp8Table(in, gvh, keys, P.fp, lut, scales, zeros, bad, flags, pd1, pi1, S());
+        mark("fast: value table");
+        launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+        mark("fast: finalize 1");
+        launch::fp8Bins(in, gvh, lut, P.fp, scales, st1, hc.bins, hc.wMoments, hist, pd2, S());
+        mark("fast: histograms, moments");
+        launch::finalize2(pd2, rows2, hist, hc.bins, st1, st2, S());
+        mark("fast: finalize 2");
+        launch::fp8Codes(in, w, n, lut, P.fp, scales, codes, wHat, sms, S());
+        mark("fast: codes");
+        return;
+    }
+    launch::IntFast1 a1;
+    a1.codes = codes;
+    a1.wHat = wHat;
+    a1.scales = scales;
+    a1.zeros = zeros;
+    a1.bad = bad;
+    a1.counts = reinterpret_cast<unsigned char *>(b + offCounts);
+    a1.flags = flags;
+    a1.pd = pd1;
+    a1.pi = pi1;
+    launch::intFast1(in, w, n, P, a1, rows1, S());
+    mark("fast: pass 1 (codes, code counts, error sums)");
+    launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+    mark("fast: finalize 1 (thresholds)");
+    launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
+    mark("fast: Ŵ from code counts");
+    launch::IntFast2 a2;
+    a2.codes = codes;
+    a2.scales = scales;
+    a2.zeros = zeros;
+    a2.st = st1;
+    a2.Te = reinterpret_cast<const float *>(Te);
+    a2.Ta = reinterpret_cast<const float *>(Ta);
+    a2.gvh = gvh;
+    a2.hist = hist;
+    a2.bins = hc.bins;
+    launch::intFast2(in, w, n, P, a2, sms, S());
+    mark("fast: pass 2 (value counts, error histograms)");
+    launch::valueW(in, gvh, st1, flags, pv, hc.bins, hc.wSource == 2, hc.wMoments, hist,
+                   pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
+    mark("fast: W from value counts");
+    launch::finalize2(pd2, rows2, hist, hc.bins, st1, st2, S());
+    mark("fast: finalize 2");
+}
 
 Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Engine::~Engine() = default;
@@ -340,6 +479,12 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         hc.wMoments = true;
     }
 
+    R.spec = spec;
+    if (fastPathFor(R, in, options)) {
+        I.enqueueFast(R, in, sms);
+        return run;
+    }
+
     // One pool block for everything small; codes and Ŵ apart.
     const i64 G = R.quantize ? P.groups : 1;
     const int rowsS = tensorFresh ? launch::blocksStats(in, chunks, sms) : 0;
@@ -490,6 +635,19 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
     const QuantPlan &P = R.hp.plan;
     const auto n = static_cast<std::size_t>(R.n);
     const auto G = static_cast<std::size_t>(R.quantize ? P.groups : 1);
+    if (R.fast) {
+        unsigned flags = 0;
+        QS_GPU_CHECK(qsMemcpyAsync(&flags, b + R.offFlags, sizeof flags, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        if (flags & launch::kFastNonFinite) {
+            // Non-finite values: the generic kernels report them exactly as the CPU does.
+            PipelineOptions o = R.opts;
+            o.debugFlags |= launch::kNoFastPath;
+            auto again = enqueue(*R.w, R.spec, o, nullptr);
+            collect(*again, q, m);
+            return;
+        }
+    }
     auto ctr = download<u64>(b + R.offCtr, 2, I.stream);
     QuantizedTensor local;
     const bool wantQ = R.quantize && (q || (m && R.opts.metrics));

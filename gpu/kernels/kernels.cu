@@ -8,342 +8,11 @@
 // reduced in row order.
 #define QS_HD __host__ __device__
 
-#include <type_traits>
-
-#include "kernels.h"
-#include "qs_gpu_compat.h"
+#include "kernel_common.cuh"
 
 namespace quantscope::gpu::launch {
 
 namespace {
-
-#define QS_DEV __device__ __forceinline__
-
-constexpr int kThreads = 256;
-
-QS_DEV float finf() { return qmath::fromBits(0x7F800000u); }
-QS_DEV double dinf() { return gpumath::dfromBits(0x7FF0000000000000ull); }
-
-// ---- loading ----------------------------------------------------------------------------------
-
-template <int IN> QS_DEV float decode1(const void *p, i64 i)
-{
-    if constexpr (IN == kInF32)
-        return static_cast<const float *>(p)[i];
-    else if constexpr (IN == kInBf16)
-        return gpumath::bf16ToF32(static_cast<const unsigned short *>(p)[i]);
-    else
-        return gpumath::f16ToF32(static_cast<const unsigned short *>(p)[i]);
-}
-
-template <int IN> QS_DEV float decodeHalf(unsigned h)
-{
-    if constexpr (IN == kInBf16)
-        return gpumath::bf16ToF32(h);
-    else
-        return gpumath::f16ToF32(h);
-}
-
-/// Chunk k (elements 8k..8k+7); returns how many exist.
-template <int IN> QS_DEV int loadChunk(const void *p, i64 n, i64 k, float v[kChunk])
-{
-    const i64 i0 = k * kChunk;
-    if (i0 + kChunk <= n) {
-        if constexpr (IN == kInF32) {
-            const float4 *q = static_cast<const float4 *>(p) + 2 * k;
-            const float4 a = q[0], b = q[1];
-            v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
-        } else {
-            const uint4 u = static_cast<const uint4 *>(p)[k];
-            const unsigned w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
-                v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
-            }
-        }
-        return kChunk;
-    }
-    const int c = i0 < n ? static_cast<int>(n - i0) : 0;
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-        v[j] = j < c ? decode1<IN>(p, i0 + j) : 0.0f;
-    return c;
-}
-
-/// The stored bits of chunk k, loaded now and decoded later (so the next chunk's load is in
-/// flight while the current one is processed).
-struct RawChunk {
-    uint4 a, b;
-};
-
-template <int IN> QS_DEV void loadRaw(const void *p, i64 n, i64 k, RawChunk &r)
-{
-    const i64 i0 = k * kChunk;
-    if (i0 + kChunk <= n) {
-        if constexpr (IN == kInF32) {
-            const uint4 *q = static_cast<const uint4 *>(p) + 2 * k;
-            r.a = q[0];
-            r.b = q[1];
-        } else {
-            r.a = static_cast<const uint4 *>(p)[k];
-        }
-        return;
-    }
-    unsigned w[8] = {};
-    for (int j = 0; j < kChunk; ++j)
-        if (i0 + j < n) {
-            if constexpr (IN == kInF32)
-                w[j] = static_cast<const unsigned *>(p)[i0 + j];
-            else
-                w[j] = static_cast<const unsigned short *>(p)[i0 + j];
-        }
-    if constexpr (IN == kInF32) {
-        r.a = make_uint4(w[0], w[1], w[2], w[3]);
-        r.b = make_uint4(w[4], w[5], w[6], w[7]);
-    } else {
-        r.a = make_uint4(w[0] | (w[1] << 16), w[2] | (w[3] << 16), w[4] | (w[5] << 16), w[6] | (w[7] << 16));
-    }
-}
-
-template <int IN> QS_DEV int decodeRaw(const RawChunk &r, i64 n, i64 k, float v[kChunk])
-{
-    if constexpr (IN == kInF32) {
-        const unsigned w[8] = {r.a.x, r.a.y, r.a.z, r.a.w, r.b.x, r.b.y, r.b.z, r.b.w};
-#pragma unroll
-        for (int j = 0; j < kChunk; ++j)
-            v[j] = qmath::fromBits(w[j]);
-    } else {
-        const unsigned w[4] = {r.a.x, r.a.y, r.a.z, r.a.w};
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
-            v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
-        }
-    }
-    const i64 i0 = k * kChunk;
-    const i64 c = n - i0;
-    const int cnt = c >= kChunk ? kChunk : (c > 0 ? static_cast<int>(c) : 0);
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-        if (j >= cnt)
-            v[j] = 0.0f;
-    return cnt;
-}
-
-QS_DEV void loadY(const float *y, i64 n, i64 k, float v[kChunk])
-{
-    const i64 i0 = k * kChunk;
-    if (i0 + kChunk <= n) {
-        const float4 *q = reinterpret_cast<const float4 *>(y) + 2 * k;
-        const float4 a = q[0], b = q[1];
-        v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-        v[j] = i0 + j < n ? y[i0 + j] : 0.0f;
-}
-
-// ---- groups -------------------------------------------------------------------------------------
-
-QS_DEV i64 groupOf(const QuantPlan &P, i64 r, i64 c)
-{
-    switch (P.gran) {
-    case kGranTensor: return 0;
-    case kGranChannel: return P.axis == 0 ? r : c;
-    case kGranGroup: return r * P.gridCols + c / P.group;
-    default: return (r / P.block) * P.gridCols + c / P.block;
-    }
-}
-
-QS_DEV i64 chunkGroup(const QuantPlan &P, i64 k)
-{
-    if (P.fastGroup)
-        return k >> P.teamLog2;
-    if (P.gran == kGranTensor)
-        return 0;
-    const i64 i0 = k * kChunk;
-    const i64 r = i0 / P.cols;
-    return groupOf(P, r, i0 - r * P.cols);
-}
-
-/// One element: code and Ŵ (bad groups: code 0, Ŵ 0 — groupwise.h).
-template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, int z, bool bad, unsigned &code)
-{
-    if (bad) {
-        code = 0;
-        return 0.0f;
-    }
-    if constexpr (KIND == kKindInt) {
-        const int q = intCode(P.ip, x, s, z);
-        code = static_cast<unsigned>(q) & 0xFFu;
-        return intDequant(P.ip, q, s, z);
-    } else {
-        const unsigned c = gpumath::fp8Code(P.fp, x, s);
-        code = c;
-        return gpumath::fp8Dequant(P.fp, c, s);
-    }
-}
-
-/// A whole chunk of one group: codes and Ŵ without int↔float conversions (device_math.h).
-template <typename IP> QS_DEV void intChunk(const IP &ip, const float v[kChunk], float s, int z, bool bad,
-                                            unsigned codes[kChunk], float y[kChunk])
-{
-    const float zf = static_cast<float>(z), qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j) {
-        const float q = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
-        codes[j] = bad ? 0u : (gpumath::intOfFloat(q) & 0xFFu);
-        y[j] = bad ? 0.0f : gpumath::intDequantValue(ip, q, s, zf);
-    }
-}
-
-template <int KIND>
-QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z, bool bad, unsigned codes[kChunk],
-                       float y[kChunk])
-{
-    if constexpr (KIND == kKindInt) {
-        if (P.ip.arith == 0 && !P.ip.halfAway) { // the common options, folded at compile time
-            IntParams q = P.ip;
-            q.arith = 0;
-            q.halfAway = false;
-            intChunk(q, v, s, z, bad, codes, y);
-        } else {
-            intChunk(P.ip, v, s, z, bad, codes, y);
-        }
-    } else {
-        gpumath::Fp8Params f = P.fp;
-        if (f.arith == 0) {
-            f.arith = 0;
-#pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
-                const unsigned c = gpumath::fp8Code(f, v[j], s);
-                codes[j] = bad ? 0u : c;
-                y[j] = bad ? 0.0f : gpumath::fp8Dequant(f, c, s);
-            }
-        } else {
-#pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
-                const unsigned c = gpumath::fp8Code(f, v[j], s);
-                codes[j] = bad ? 0u : c;
-                y[j] = bad ? 0.0f : gpumath::fp8Dequant(f, c, s);
-            }
-        }
-    }
-}
-
-/// Ŵ of a chunk from its codes (the CPU's dequantizeGroupwise formula; bad groups hold code 0,
-/// whose Ŵ is 0 for every quantizer).
-template <int KIND>
-QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float y[kChunk])
-{
-    const unsigned w[2] = {packed.x, packed.y};
-    if constexpr (KIND == kKindInt) {
-        const float zf = static_cast<float>(z);
-#pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
-            const unsigned c = (w[j / 4] >> (8 * (j % 4))) & 0xFFu;
-            // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
-            const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
-            y[j] = P.ip.arith == 0 ? __fmul_rn(s, __fsub_rn(q, zf)) : gpumath::intDequantValue(P.ip, q, s, zf);
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < kChunk; ++j)
-            y[j] = gpumath::fp8Dequant(P.fp, (w[j / 4] >> (8 * (j % 4))) & 0xFFu, s);
-    }
-}
-
-/// All 8 values finite: the largest magnitude pattern is below the Inf pattern.
-QS_DEV bool chunkFinite(const float v[kChunk])
-{
-    unsigned m = 0;
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-        m = max(m, qmath::bitsOf(v[j]) & 0x7FFFFFFFu);
-    return m < 0x7F800000u;
-}
-
-/// All 8 values finite normal numbers or zeros (the branch-free fast paths).
-QS_DEV bool chunkNormal(const float v[kChunk])
-{
-    bool ok = true;
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-        ok = ok && gpumath::isNormalOrZero(v[j]);
-    return ok;
-}
-
-// ---- reductions ---------------------------------------------------------------------------------
-
-QS_DEV double opD(int op, double a, double b) { return op == 0 ? a + b : (op == 1 ? fmin(a, b) : fmax(a, b)); }
-
-QS_DEV int p1Op(int f)
-{
-    return (f == dMinW || f == dMinY || f == dEmin) ? 1 : ((f == dMaxW || f == dMaxY || f == dEmax) ? 2 : 0);
-}
-
-struct P1Ops {
-    QS_DEV int operator()(int f) const { return p1Op(f); }
-};
-struct SumOps {
-    QS_DEV int operator()(int) const { return 0; }
-};
-
-/// Block reduction of per-thread fields into row `blockIdx.x` of (outD, outI). ND doubles with
-/// ops opOf(f), NI integer sums. Fixed order: shuffle tree, then warps in index order.
-template <int ND, int NI, typename OpOf>
-QS_DEV void blockRow(const double *d, const i64 *iv, OpOf opOf, double *outD, i64 *outI)
-{
-    constexpr int kMaxWarps = 1024 / 32;
-    __shared__ double sd[kMaxWarps][ND > 0 ? ND : 1];
-    __shared__ i64 si[kMaxWarps][NI > 0 ? NI : 1];
-    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
-    const int nw = blockDim.x / QS_WARP_SIZE;
-#pragma unroll
-    for (int f = 0; f < ND; ++f) {
-        double v = d[f];
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
-            v = opD(opOf(f), v, QS_SHFL_XOR(v, o));
-        if (lane == 0)
-            sd[warp][f] = v;
-    }
-#pragma unroll
-    for (int f = 0; f < NI; ++f) {
-        i64 v = iv[f];
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
-            v += QS_SHFL_XOR(v, o);
-        if (lane == 0)
-            si[warp][f] = v;
-    }
-    __syncthreads();
-    const int t = threadIdx.x;
-    if (t < ND) {
-        double v = sd[0][t];
-        for (int w = 1; w < nw; ++w)
-            v = opD(opOf(t), v, sd[w][t]);
-        outD[static_cast<i64>(blockIdx.x) * ND + t] = v;
-    } else if (NI > 0 && t >= 32 && t < 32 + NI) {
-        const int f = t - 32;
-        i64 v = si[0][f];
-        for (int w = 1; w < nw; ++w)
-            v += si[w][f];
-        outI[static_cast<i64>(blockIdx.x) * NI + f] = v;
-    }
-}
-
-/// One warp reduces column f of `rows` rows (lanes stride, then a fixed tree); result in lane 0.
-template <typename T, typename Op> QS_DEV T warpColumn(const T *base, int stride, int f, int rows, T init, Op op)
-{
-    const int lane = threadIdx.x % QS_WARP_SIZE;
-    T v = init;
-    for (int r = lane; r < rows; r += QS_WARP_SIZE)
-        v = op(v, base[static_cast<i64>(r) * stride + f]);
-    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
-        v = op(v, QS_SHFL_XOR(v, o));
-    return v;
-}
 
 // ---- W statistics pass --------------------------------------------------------------------------
 
@@ -496,29 +165,6 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
     flushRange(c, mn, mx, bad, gmin, gmax, gbad);
-}
-
-// ---- scales and zero points ---------------------------------------------------------------------
-
-QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float &s, int &z)
-{
-    z = 0;
-    if (bad) {
-        s = P.kind == kKindInt ? P.ip.eps : P.fp.eps;
-        return;
-    }
-    if (P.kind == kKindInt) {
-        if (P.ip.arith == 0 && P.ip.scaleDtype == 0) { // common options, folded at compile time
-            IntParams q = P.ip;
-            q.arith = 0;
-            q.scaleDtype = 0;
-            intGroupParams(q, mn, mx, s, z);
-        } else {
-            intGroupParams(P.ip, mn, mx, s, z);
-        }
-    } else {
-        s = gpumath::fp8Scale(P.fp, mn, mx);
-    }
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -913,8 +559,22 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
     __syncthreads();
     const i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     const i64 nW = B + 1, nE = B + 1, nA = kAbsBins + 1;
-    if (st.flags & kFlagNonFiniteError)
-        return; // the CPU computes these metrics
+    if ((st.flags & kFlagNonFiniteError) || hc.thresholds == 1)
+        return; // the CPU computes these metrics, or no table is needed
+    if (hc.thresholds == 2 && t >= nW) {
+        // FP32 tables over the error itself: T[k] = the smallest float whose bin is ≥ k.
+        const bool err = t < nW + nE;
+        const int k = static_cast<int>(err ? t - nW : t - nW - nE);
+        const int nb = err ? B : kAbsBins;
+        const double range = err ? st.errRange : st.maxAbs;
+        float *T = reinterpret_cast<float *>(err ? Te : Ta);
+        if (k <= nb)
+            T[k] = (k == 0 || k == nb) ? 0.0f
+                   : !(range > 0) ? finf()
+                   : (err ? gpumath::floatBinThreshold(k, st.emin, st.emax, B)
+                          : gpumath::floatBinThreshold(k, 0.0, st.maxAbs, kAbsBins));
+        return;
+    }
     if (t < nW) {
         const int k = static_cast<int>(t);
         Tw[k] = k == 0 ? gpumath::floatAtLeast(st.lo)
@@ -933,49 +593,6 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
 
 // ---- pass 2: histograms and central moments -----------------------------------------------------
 
-QS_DEV int roundGuess(float g, int B)
-{
-    g = fminf(fmaxf(g, 0.0f), static_cast<float>(B - 1));
-    const float r = __fadd_rn(g, 12582912.0f); // 1.5·2^23: the integer lands in the low bits
-    return static_cast<int>(qmath::bitsOf(r) - 0x4B400000u);
-}
-
-/// Bin among T[1..B−1] (T[k] smallest value of bin ≥ k): from a guess, corrected exactly.
-template <typename V> QS_DEV int correctBin(V v, int b, const V *T, int B)
-{
-    while (b > 0 && v < T[b])
-        --b;
-    while (b < B - 1 && v >= T[b + 1])
-        ++b;
-    return b;
-}
-
-/// With an accurate guess (Stats1::fastBins) the bin is r or r − 1: one comparison decides.
-template <typename V> QS_DEV int oneStepBin(V v, int r, const V *T)
-{
-    return (r > 0 && v < T[r]) ? r - 1 : r;
-}
-
-/// W / Ŵ bin with the float thresholds: −1 below, B above.
-QS_DEV int binW(float x, const float *T, int B, float scale, float off)
-{
-    if (x < T[0])
-        return -1;
-    if (x > T[B])
-        return B;
-    if (scale == 0.0f) { // degenerate range: search
-        int lo = 0, hi = B - 1; // largest k in [0, B−1] with k == 0 or T[k] ≤ x
-        while (lo < hi) {
-            const int m = (lo + hi + 1) / 2;
-            if (x >= T[m])
-                lo = m;
-            else
-                hi = m - 1;
-        }
-        return lo;
-    }
-    return correctBin(x, roundGuess(__fmul_rn(__fsub_rn(x, off), scale), B), T, B);
-}
 
 /// Adds 1 to counter `i` of the block's shared histograms; lanes of a warp that hit the same
 /// counter are merged first (the W, Ŵ and error histograms of weights are sharply peaked, and

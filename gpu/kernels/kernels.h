@@ -97,4 +97,59 @@ void spin(long long cycles, void *stream);
 /// Writes `bytes` of `buf` (L2 flush between benchmark repeats).
 void scribble(void *buf, std::size_t bytes, void *stream);
 
+// ---- value-table paths (fast.cu; 16-bit inputs) -------------------------------------------------
+
+/// Set in the run's flags word when W (or Ŵ) holds non-finite values: the engine reruns the
+/// generic path, which reports them exactly like the CPU.
+inline constexpr unsigned kFastNonFinite = 1;
+/// Debug flag: never take the value-table paths (tests and benchmarks compare both).
+inline constexpr int kNoFastPath = 16;
+
+/// Rows written by the value-table kernels (one per block of 256 values).
+int tableRows();
+
+/// FP8 per tensor. gvh: 65536 counts (zeroed); keys[2] preset to 0xFFFFFFFF, 0; flags zeroed.
+void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *stream);
+void fp8Table(int in, const unsigned *gvh, unsigned *keys, const gpumath::Fp8Params &fp, unsigned char *lut,
+              float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi,
+              void *stream);
+void fp8Bins(int in, const unsigned *gvh, const unsigned char *lut, const gpumath::Fp8Params &fp,
+             const float *scales, const Stats1 *st, int bins, bool wMoments, u64 *hist, double *pd2, void *stream);
+void fp8Codes(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
+              const float *scales, unsigned char *codes, float *wHat, int sms, void *stream);
+
+/// INT per group (QuantPlan::fastGroup, ≤ 16 levels, groups ≤ 128, FP32 arithmetic and scales).
+struct IntFast1 {
+    unsigned char *codes = nullptr;
+    float *wHat = nullptr;
+    float *scales = nullptr;
+    signed char *zeros = nullptr;
+    unsigned char *bad = nullptr;
+    unsigned char *counts = nullptr; ///< [groups][16] code counts (byte b of word i: level 8(i/2) + 2b + i%2)
+    unsigned *flags = nullptr;
+    double *pd = nullptr;            ///< [blocks][kP1D]
+    i64 *pi = nullptr;               ///< [blocks][kP1I]
+};
+int blocksIntFast1(int in, i64 chunks, int sms);
+void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
+int blocksGroupsY(i64 groups, int sms);
+/// Ŵ's histogram and central moments from the code counts: rows [blocks][kP2D] of pd2.
+void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
+             const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream);
+struct IntFast2 {
+    const unsigned char *codes = nullptr;
+    const float *scales = nullptr;
+    const signed char *zeros = nullptr;
+    const Stats1 *st = nullptr;
+    const float *Te = nullptr, *Ta = nullptr; ///< FP32 error / |error| thresholds (HistConfig::thresholds 2)
+    unsigned *gvh = nullptr;
+    u64 *hist = nullptr;
+    int bins = 256;
+};
+void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);
+/// W's sums, Σxx̂, histogram and moments from its value counts: pv [tableRows()][2], rows
+/// [tableRows()][kP2D] of pd2.
+void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
+            bool wMoments, u64 *hist, double *pd2, void *stream);
+
 } // namespace quantscope::gpu::launch

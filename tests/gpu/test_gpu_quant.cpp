@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "demo/demo.h"
 #include "kernels/engine.h"
+#include "kernels/kernels.h"
 #include "metrics/moments.h"
 #include "tensor/convert.h"
 #include "util/error.h"
@@ -345,6 +346,92 @@ TEST(GpuQuant, DemoWeights)
         ++done;
     }
     EXPECT_GT(done, 3);
+}
+
+/// Values that stress the value-table paths: groups of one repeated value, positives only,
+/// exact multiples of 2^-7 (ties of the rounding), a huge/tiny mix, then heavy-tailed rows.
+std::vector<float> hardValues(std::int64_t R, std::int64_t C, std::uint64_t seed)
+{
+    auto v = heavyTailed(R, C, seed, false);
+    for (std::int64_t c = 0; c < C; ++c) {
+        v[static_cast<std::size_t>(0 * C + c)] = 0.5f;
+        v[static_cast<std::size_t>(1 * C + c)] = 0.001f * static_cast<float>(c + 1);
+        v[static_cast<std::size_t>(3 * C + c)] = static_cast<float>(c % 29 - 14) / 128.0f;
+        v[static_cast<std::size_t>(4 * C + c)] = c % 2 ? 1.0e4f : -1.0e-4f;
+    }
+    return v;
+}
+
+struct EngineResult {
+    QuantizedTensor q;
+    ErrorMetrics m;
+    bool fast = false; ///< the value-table path ran (its stage names start with "fast:")
+};
+
+EngineResult runEngine(gpu::Engine &e, const Tensor &w, const nlohmann::json &spec, int debugFlags)
+{
+    const auto t = e.upload(w, "w");
+    gpu::PipelineOptions o;
+    o.wantDequantized = true;
+    o.debugFlags = debugFlags;
+    e.profileStages(true);
+    e.recordStart();
+    auto run = e.enqueue(*t, spec, o);
+    EngineResult r;
+    e.collect(*run, &r.q, &r.m);
+    for (const auto &st : e.stageTimes())
+        r.fast = r.fast || st.first.rfind("fast:", 0) == 0;
+    e.profileStages(false);
+    return r;
+}
+
+TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    const std::vector<nlohmann::json> specs = {
+        {{"method", "int"}, {"group", 128}, {"symmetric", false}},
+        {{"method", "int"}, {"group", 128}},
+        {{"method", "int"}, {"group", 32}, {"symmetric", false}, {"bits", 3}},
+        {{"method", "int"}, {"group", 64}, {"bits", 2}, {"scale_rule", "max"}},
+        {{"method", "int"}, {"group", 8}, {"symmetric", false}},
+        {{"method", "fp8"}},
+        {{"method", "fp8"}, {"format", "e5m2"}},
+    };
+    for (DType dt : {DType::BF16, DType::F16}) {
+        for (int variant = 0; variant < 3; ++variant) {
+            const std::int64_t R = 40, C = 512;
+            const auto v = variant == 0 ? heavyTailed(R, C, 77, false)
+                                        : (variant == 1 ? hardValues(R, C, 78) : heavyTailed(R, C, 79, true));
+            const Tensor w = makeTensor(v, R, C, dt);
+            for (const auto &spec : specs) {
+                const std::string what =
+                    std::string(nameOf(dt)) + " variant " + std::to_string(variant) + " " + spec.dump();
+                const EngineResult g = runEngine(*engine, w, spec, 0);
+                // Non-finite input (variant 2) reruns the generic kernels, which report it.
+                EXPECT_EQ(g.fast, variant != 2) << what;
+                QuantizeOptions qo;
+                qo.tensorName = "w";
+                qo.wantDequantized = true;
+                const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, "w"), spec, qo, {}, std::nullopt);
+                expectQuantized(g.q, c.quantized, what);
+                expectMetrics(g.m, c.metrics, what);
+                // The generic kernels agree with it too.
+                const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
+                EXPECT_FALSE(gen.fast) << what;
+                expectQuantized(gen.q, g.q, what + " generic vs value table");
+            }
+        }
+    }
+    // Outside the value-table cases: F32 input, per-channel FP8, INT with BF16 scales.
+    const Tensor w32 = makeTensor(heavyTailed(16, 256, 5, false), 16, 256, DType::F32);
+    EXPECT_FALSE(runEngine(*engine, w32, specs[0], 0).fast);
+    const Tensor w16 = makeTensor(heavyTailed(16, 256, 5, false), 16, 256, DType::BF16);
+    EXPECT_FALSE(runEngine(*engine, w16, {{"method", "fp8"}, {"granularity", "channel"}}, 0).fast);
+    EXPECT_FALSE(runEngine(*engine, w16, {{"method", "int"}, {"group", 128}, {"scale_dtype", "bf16"}}, 0).fast);
 }
 
 TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)

@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: MIT
+// The value-table paths of the engine (engine.h "fast paths"): for 16-bit inputs (BF16, F16) a
+// quantity that depends only on an element's value is computed once per distinct value (65536 at
+// most) and weighted by that value's count, instead of once per element.
+//
+//   FP8 per tensor: every code, Ŵ and error is a function of the value alone, so one pass counts
+//   the values, small kernels evaluate the quantizer and the CPU's bin formula on the 65536
+//   values, and a second pass writes the codes through a 64 KiB lookup table.
+//   INT per group (row-local groups, ≤ 16 levels): pass 1 quantizes in registers, keeps Σe² and
+//   the error extremes, and counts the codes of each group (Ŵ takes ≤ 16 values per group, so
+//   Ŵ's histogram and moments come from the counts); pass 2 counts W's values and bins the errors
+//   with FP32 threshold tables (errors are FP32 values: checked per element, FP64 otherwise); W's
+//   histogram, sums and moments come from the value counts.
+//
+// Same contract as kernels.cu: the quantizer and bin decisions are the QS_HD functions the CPU
+// reference runs; no FMA contraction (-fmad=false); sums in FP64, reduced in a fixed order.
+#define QS_HD __host__ __device__
+
+#include "kernel_common.cuh"
+
+namespace quantscope::gpu::launch {
+
+namespace {
+
+constexpr int kKeys = 65536;           ///< distinct 16-bit values
+constexpr int kVhWords = kKeys / 2;    ///< shared value counts: two 16-bit counters per word
+constexpr int kTableThreads = 256;     ///< value-table kernels: 256 blocks of 256 threads
+constexpr int kTableBlocks = kKeys / kTableThreads;
+constexpr int kPassThreads = 1024;     ///< value-counting passes: one block of 1024 per SM
+
+// ---- shared 16-bit value counts -----------------------------------------------------------------
+// Two 16-bit counters per shared word. The thread whose increment takes a counter from 0x7FFF to
+// 0x8000 moves 0x8000 to the global count at once, so a counter never carries into its neighbour
+// (that would take 32768 more increments of one value between this thread's two atomics).
+
+QS_DEV void vhAdd(unsigned *vh, unsigned *gvh, unsigned key)
+{
+    const unsigned sh = (key & 1u) << 4;
+    const unsigned old = QS_ATOMIC_ADD(vh + (key >> 1), 1u << sh);
+    if (((old >> sh) & 0xFFFFu) == 0x7FFFu) {
+        QS_ATOMIC_ADD(vh + (key >> 1), 0u - (0x8000u << sh));
+        QS_ATOMIC_ADD(gvh + key, 0x8000u);
+    }
+}
+
+QS_DEV void vhAdd8(unsigned *vh, unsigned *gvh, const uint4 &u)
+{
+    const unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        vhAdd(vh, gvh, w[j] & 0xFFFFu);
+        vhAdd(vh, gvh, w[j] >> 16);
+    }
+}
+
+QS_DEV void vhClear(unsigned *vh)
+{
+    for (int i = threadIdx.x; i < kVhWords; i += blockDim.x)
+        vh[i] = 0;
+}
+
+QS_DEV void vhFlush(const unsigned *vh, unsigned *gvh)
+{
+    for (int i = threadIdx.x; i < kVhWords; i += blockDim.x) {
+        const unsigned v = vh[i];
+        if (v & 0xFFFFu)
+            QS_ATOMIC_ADD(gvh + 2 * i, v & 0xFFFFu);
+        if (v >> 16)
+            QS_ATOMIC_ADD(gvh + 2 * i + 1, v >> 16);
+    }
+}
+
+/// Shared counters added to global 64-bit counters (only the non-zero ones).
+QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
+{
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+        if (h[i])
+            QS_ATOMIC_ADD(out + i, static_cast<u64>(h[i]));
+}
+
+// ---- FP8 per tensor -----------------------------------------------------------------------------
+
+template <int IN> __global__ void __launch_bounds__(kPassThreads) kValueHist(const void *w, i64 n, unsigned *gvh)
+{
+    extern __shared__ unsigned vh[];
+    vhClear(vh);
+    __syncthreads();
+    const uint4 *q = static_cast<const uint4 *>(w);
+    const i64 chunks = n / kChunk;
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; k + stride < chunks; k += 2 * stride) { // two 16-byte loads in flight per thread
+        const uint4 a = q[k], b = q[k + stride];
+        vhAdd8(vh, gvh, a);
+        vhAdd8(vh, gvh, b);
+    }
+    if (k < chunks)
+        vhAdd8(vh, gvh, q[k]);
+    const unsigned short *h = static_cast<const unsigned short *>(w);
+    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+        vhAdd(vh, gvh, h[i]);
+    __syncthreads();
+    vhFlush(vh, gvh);
+}
+
+/// Finite min/max of the counted values (order keys[0] = min, keys[1] = max, preset to
+/// 0xFFFFFFFF / 0); a non-finite value sets kFastNonFinite.
+template <int IN> __global__ void __launch_bounds__(kTableThreads) kValueRange(const unsigned *gvh, unsigned *keys, unsigned *flags)
+{
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const float x = decodeHalf<IN>(key);
+    const bool present = gvh[key] != 0;
+    unsigned kmn = 0xFFFFFFFFu, kmx = 0u;
+    if (present && qmath::isFinite(x))
+        kmn = kmx = gpumath::floatKey(x);
+    if (present && !qmath::isFinite(x))
+        QS_ATOMIC_OR(flags, kFastNonFinite);
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+        kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
+        kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
+    }
+    if (threadIdx.x % QS_WARP_SIZE == 0 && kmn <= kmx) {
+        QS_ATOMIC_MIN(keys, kmn);
+        QS_ATOMIC_MAX(keys + 1, kmx);
+    }
+}
+
+QS_DEV float tensorScale(const gpumath::Fp8Params &fp, const unsigned *keys)
+{
+    const bool any = keys[0] <= keys[1];
+    return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
+}
+
+/// Per value: its code (the lookup table), and the pass 1 sums weighted by its count.
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kFp8Table(const unsigned *gvh, const unsigned *keys, gpumath::Fp8Params fp, unsigned char *lut, float *scales,
+              signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi)
+{
+    const float s = tensorScale(fp, keys);
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    if (key == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
+    }
+    const float x = decodeHalf<IN>(key);
+    const unsigned code = gpumath::fp8Code(fp, x, s);
+    lut[key] = static_cast<unsigned char>(code);
+    const unsigned c = gvh[key];
+    double d[kP1D];
+#pragma unroll
+    for (int f = 0; f < kP1D; ++f)
+        d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
+    i64 iv[kP1I] = {};
+    if (c != 0 && qmath::isFinite(x)) {
+        const float y = gpumath::fp8Dequant(fp, code, s);
+        if (!qmath::isFinite(y))
+            QS_ATOMIC_OR(flags, kFastNonFinite);
+        const double cd = static_cast<double>(c), xd = x, yd = y;
+        const double e = gpumath::dsub(xd, yd);
+        d[dSumW] = cd * xd;
+        d[dMinW] = d[dMaxW] = xd;
+        d[dSumY] = cd * yd;
+        d[dMinY] = d[dMaxY] = yd;
+        d[dSe] = cd * (e * e);
+        d[dSx] = cd * (xd * xd);
+        d[dSy] = cd * (yd * yd);
+        d[dSxy] = cd * (xd * yd);
+        d[dEmin] = d[dEmax] = e;
+        iv[iNF] = iv[iNFY] = c;
+    }
+    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi);
+}
+
+/// Index of the counter of bin b (−1 below, B above) in the W/Ŵ/error layout of Pass2::hist.
+QS_DEV int counterOf(int b, int B, int base, int extBelow)
+{
+    return b < 0 ? extBelow : (b >= B ? extBelow + 1 : base + b);
+}
+
+/// The four histograms and both central moments from the value counts (the CPU's bin formula
+/// evaluated once per distinct value).
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kFp8Bins(const unsigned *gvh, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
+             const Stats1 *st, int B, bool wMoments, u64 *hist, double *pd2)
+{
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned c = gvh[key];
+    const float x = decodeHalf<IN>(key);
+    double d[kP2D] = {};
+    if (c != 0 && qmath::isFinite(x)) {
+        const Stats1 &S = *st;
+        const float y = gpumath::fp8Dequant(fp, lut[key], scales[0]);
+        const double cd = static_cast<double>(c), xd = x, yd = y;
+        const double e = gpumath::dsub(xd, yd);
+        const int extOff = 3 * B + kAbsBins;
+        const u64 cu = c;
+        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, S.lo, S.hi, B), B, 0, extOff), cu);
+        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(yd, S.lo, S.hi, B), B, B, extOff + 2), cu);
+        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(e, S.emin, S.emax, B), B, 2 * B, extOff + 4), cu);
+        const int ba = gpumath::refBin(fabs(e), 0.0, S.maxAbs, kAbsBins);
+        QS_ATOMIC_ADD(hist + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), cu);
+        const double dy = yd - S.meanY, dy2 = dy * dy;
+        d[dS2Y] = cd * dy2;
+        d[dS3Y] = cd * (dy2 * dy);
+        d[dS4Y] = cd * (dy2 * dy2);
+        if (wMoments) {
+            const double dx = xd - S.meanW, dx2 = dx * dx;
+            d[dS2W] = cd * dx2;
+            d[dS3W] = cd * (dx2 * dx);
+            d[dS4W] = cd * (dx2 * dx2);
+        }
+    }
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
+/// Codes (and Ŵ) through the lookup table.
+template <int IN>
+__global__ void __launch_bounds__(kThreads)
+    kLutCodes(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
+              unsigned char *codes, float *wHat)
+{
+    extern __shared__ unsigned char sl[];
+    __shared__ float sy[256];
+    {
+        const uint4 *src = reinterpret_cast<const uint4 *>(lut);
+        uint4 *dst = reinterpret_cast<uint4 *>(sl);
+        for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
+            dst[i] = src[i];
+        if (wHat)
+            sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, scales[0]);
+    }
+    __syncthreads();
+    const uint4 *q = static_cast<const uint4 *>(w);
+    const i64 chunks = n / kChunk;
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    for (i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride) {
+        const uint4 u = q[k];
+        const unsigned hw[4] = {u.x, u.y, u.z, u.w};
+        unsigned c[8];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            c[2 * j] = sl[hw[j] & 0xFFFFu];
+            c[2 * j + 1] = sl[hw[j] >> 16];
+        }
+        uint2 packed;
+        packed.x = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24);
+        packed.y = c[4] | (c[5] << 8) | (c[6] << 16) | (c[7] << 24);
+        reinterpret_cast<uint2 *>(codes)[k] = packed;
+        if (wHat) {
+            float4 *o = reinterpret_cast<float4 *>(wHat) + 2 * k;
+            o[0] = make_float4(sy[c[0]], sy[c[1]], sy[c[2]], sy[c[3]]);
+            o[1] = make_float4(sy[c[4]], sy[c[5]], sy[c[6]], sy[c[7]]);
+        }
+    }
+    const unsigned short *h = static_cast<const unsigned short *>(w);
+    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const unsigned c = sl[h[i]];
+        codes[i] = static_cast<unsigned char>(c);
+        if (wHat)
+            wHat[i] = sy[c];
+    }
+}
+
+// ---- INT per group, pass 1 ----------------------------------------------------------------------
+
+/// The error of one element is its FP32 difference when that is exact: Ŵ = 0, or |e| < |Ŵ|/2
+/// (then W lies within a factor 2 of Ŵ and the subtraction is exact, Sterbenz).
+QS_DEV bool exactError(float e, float y) { return y == 0.0f || __fmul_rn(2.0f, fabsf(e)) < fabsf(y); }
+
+template <int IN> __global__ void __launch_bounds__(kThreads) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
+{
+    IntParams ip = P.ip; // the options this path runs with, folded at compile time
+    ip.arith = 0;
+    ip.halfAway = false;
+    ip.scaleDtype = 0;
+    const i64 chunks = n / kChunk;
+    const int lane = threadIdx.x % QS_WARP_SIZE;
+    const int team = 1 << P.teamLog2, sub = lane & (team - 1);
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
+    const int levels = ip.qmax - ip.qmin + 1;
+
+    float mnW = finf(), mxW = -finf(), mnY = finf(), mxY = -finf(), emnF = finf(), emxF = -finf();
+    double sumY = 0, se = 0, sy = 0, emnD = dinf(), emxD = -dinf();
+    i64 nF = 0, nFY = 0;
+    unsigned nonFinite = 0;
+
+    RawChunk p0{}, p1{};
+    {
+        const i64 k0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (k0 < chunks)
+            loadRaw<IN>(w, n, k0, p0);
+        if (k0 + stride < chunks)
+            loadRaw<IN>(w, n, k0 + stride, p1);
+    }
+    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks; base += stride) {
+        // Chunks are a whole number of teams and teams never straddle a warp: a team is wholly
+        // active or wholly idle, so its shuffles are safe.
+        const i64 k = base + lane;
+        const bool act = k < chunks;
+        const RawChunk cur = p0;
+        p0 = p1;
+        if (k + 2 * stride < chunks)
+            loadRaw<IN>(w, n, k + 2 * stride, p1);
+        float v[kChunk];
+        decodeRaw<IN>(cur, n, act ? k : 0, v);
+        if (!chunkFinite(v))
+            nonFinite = 1;
+        float mn = v[0], mx = v[0];
+#pragma unroll
+        for (int j = 1; j < kChunk; ++j) {
+            mn = fminf(mn, v[j]);
+            mx = fmaxf(mx, v[j]);
+        }
+        for (int o = 1; o < team; o <<= 1) {
+            mn = fminf(mn, QS_SHFL_XOR(mn, o));
+            mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
+        }
+        float s;
+        int z;
+        intGroupParams(ip, mn, mx, s, z);
+        const float zf = static_cast<float>(z);
+        unsigned codes[kChunk], nib0 = 0, nib1 = 0; // code counts, 4 bits each: levels 0–7, 8–15
+        float y[kChunk], cmn = finf(), cmx = -finf();
+        double seC = 0;
+        bool exact = true;
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const float qv = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
+            codes[j] = gpumath::intOfFloat(qv) & 0xFFu;
+            y[j] = gpumath::intDequantValue(ip, qv, s, zf);
+            const float e = __fsub_rn(v[j], y[j]);
+            exact = exact && exactError(e, y[j]);
+            seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
+            cmn = fminf(cmn, e);
+            cmx = fmaxf(cmx, e);
+            const unsigned idx = gpumath::intOfFloat(__fsub_rn(qv, qminF));
+            const unsigned inc = 1u << ((idx & 7u) << 2);
+            if (idx < 8u)
+                nib0 += inc;
+            else
+                nib1 += inc;
+        }
+        if (act && exact) {
+            se += seC;
+            emnF = fminf(emnF, cmn);
+            emxF = fmaxf(emxF, cmx);
+        } else if (act) {
+            // Some FP32 difference may be rounded: this chunk's errors in FP64 (exact differences
+            // of two floats), as the CPU computes them.
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const double ed = static_cast<double>(v[j]) - static_cast<double>(y[j]);
+                se = fma(ed, ed, se);
+                emnD = fmin(emnD, ed);
+                emxD = fmax(emxD, ed);
+            }
+        }
+        // Per-group code counts: bytes, summed over the team.
+        unsigned c4[4] = {nib0 & 0x0F0F0F0Fu, (nib0 >> 4) & 0x0F0F0F0Fu, nib1 & 0x0F0F0F0Fu, (nib1 >> 4) & 0x0F0F0F0Fu};
+        for (int o = 1; o < team; o <<= 1) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                c4[i] += QS_SHFL_XOR(c4[i], o);
+        }
+        if (!act)
+            continue;
+        const i64 g = k >> P.teamLog2;
+        if (sub == 0) {
+            A.scales[g] = s;
+            A.zeros[g] = static_cast<signed char>(z);
+            A.bad[g] = 0;
+            reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
+        }
+        uint2 packed;
+        packed.x = codes[0] | (codes[1] << 8) | (codes[2] << 16) | (codes[3] << 24);
+        packed.y = codes[4] | (codes[5] << 8) | (codes[6] << 16) | (codes[7] << 24);
+        reinterpret_cast<uint2 *>(A.codes)[k] = packed;
+        if (A.wHat) {
+            float4 *o = reinterpret_cast<float4 *>(A.wHat) + 2 * k;
+            o[0] = make_float4(y[0], y[1], y[2], y[3]);
+            o[1] = make_float4(y[4], y[5], y[6], y[7]);
+        }
+        nF += kChunk;
+        mnW = fminf(mnW, mn);
+        mxW = fmaxf(mxW, mx);
+        // Ŵ of the group from its counts: lane `sub` of the team takes levels sub, sub + team, …
+        for (int idx = sub; idx < levels; idx += team) {
+            const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
+            const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
+            if (c == 0)
+                continue;
+            const float yv = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+            if (!qmath::isFinite(yv))
+                nonFinite = 1;
+            const double yd = yv, cd = static_cast<double>(c);
+            sumY = fma(cd, yd, sumY);
+            sy = fma(cd, yd * yd, sy);
+            mnY = fminf(mnY, yv);
+            mxY = fmaxf(mxY, yv);
+            nFY += c;
+        }
+    }
+    if (nonFinite)
+        QS_ATOMIC_OR(A.flags, kFastNonFinite);
+    double d[kP1D];
+    d[dSumW] = 0; // from W's value counts (kValueW)
+    d[dMinW] = mnW;
+    d[dMaxW] = mxW;
+    d[dSumY] = sumY;
+    d[dMinY] = mnY;
+    d[dMaxY] = mxY;
+    d[dSe] = se;
+    d[dSx] = 0;  // from W's value counts
+    d[dSy] = sy;
+    d[dSxy] = 0; // (Σx² + Σx̂² − Σe²)/2 once Σx² is known (kFixW)
+    d[dEmin] = fmin(static_cast<double>(emnF), emnD);
+    d[dEmax] = fmax(static_cast<double>(emxF), emxD);
+    i64 iv[kP1I] = {};
+    iv[iNF] = nF;
+    iv[iNFY] = nFY;
+    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
+}
+
+// ---- INT per group: Ŵ from the code counts ------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads)
+    kGroupsY(QuantPlan P, const uint4 *counts, const float *scales, const signed char *zeros, const Stats1 *st,
+             const float *Tw, int B, u64 *hist, double *pd2)
+{
+    extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
+    float *sTw = reinterpret_cast<float *>(hy + B + 2);
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hy[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTw[i] = Tw[i];
+    __syncthreads();
+    IntParams ip = P.ip;
+    ip.arith = 0;
+    const float qminF = static_cast<float>(ip.qmin);
+    const int levels = ip.qmax - ip.qmin + 1;
+    const Stats1 &S = *st;
+    const double meanY = S.meanY;
+    const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
+    const bool fastW = (S.fastBins & 1) != 0;
+    double s2 = 0, s3 = 0, s4 = 0;
+    for (i64 g = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; g < P.groups;
+         g += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const uint4 cw = counts[g];
+        const unsigned c4[4] = {cw.x, cw.y, cw.z, cw.w};
+        const float s = scales[g], zf = static_cast<float>(zeros[g]);
+        for (int idx = 0; idx < levels; ++idx) {
+            const unsigned c = (c4[((idx >> 3) << 1) | (idx & 1)] >> (8 * ((idx & 7) >> 1))) & 0xFFu;
+            if (c == 0)
+                continue;
+            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+            int b;
+            if (y < loF)
+                b = -1;
+            else if (y > hiF)
+                b = B;
+            else
+                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
+                          : binW(y, sTw, B, wScale, wOff);
+            QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
+            const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+            s2 = fma(cd, d2, s2);
+            s3 = fma(cd, d2 * dv, s3);
+            s4 = fma(cd, d2 * d2, s4);
+        }
+    }
+    __syncthreads();
+    flushCounts(hy, B, hist + B);
+    if (threadIdx.x == 0) {
+        const int extOff = 3 * B + kAbsBins;
+        if (hy[B])
+            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
+        if (hy[B + 1])
+            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
+    }
+    double d[kP2D] = {0, 0, 0, s2, s3, s4};
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
+// ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
+
+template <int IN>
+__global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
+{
+    extern __shared__ unsigned smem2[];
+    const int B = A.bins;
+    unsigned *vh = smem2;                                             // kVhWords
+    unsigned *he = vh + kVhWords;                                     // error[B]
+    unsigned *ha = he + B;                                            // |error|[4096]
+    float *sTe = reinterpret_cast<float *>(ha + kAbsBins);            // B + 1
+    float *sTa = sTe + (B + 1);                                       // 4097
+    vhClear(vh);
+    for (int i = threadIdx.x; i < B + kAbsBins; i += blockDim.x)
+        he[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTe[i] = A.Te[i];
+    for (int i = threadIdx.x; i < kAbsBins + 1; i += blockDim.x)
+        sTa[i] = A.Ta[i];
+    __syncthreads();
+    const Stats1 &S = *A.st;
+    const float eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
+    const bool fastE = (S.fastBins & 2) != 0, fastA = (S.fastBins & 4) != 0;
+    const double emin = S.emin, emax = S.emax, maxAbs = S.maxAbs;
+    const i64 chunks = n / kChunk;
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    const uint4 *wq = static_cast<const uint4 *>(w);
+    const uint2 *cq = reinterpret_cast<const uint2 *>(A.codes);
+    // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
+    for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
+        const i64 k = chunks - 1 - t;
+        const uint4 raw = wq[k];
+        const uint2 cw = cq[k];
+        const i64 g = k >> P.teamLog2;
+        const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
+        vhAdd8(vh, A.gvh, raw);
+        const unsigned hw[4] = {raw.x, raw.y, raw.z, raw.w};
+        const unsigned cc[2] = {cw.x, cw.y};
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const float x = decodeHalf<IN>((hw[j / 2] >> (16 * (j % 2))) & 0xFFFFu);
+            const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
+            // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
+            const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
+            const float y = __fmul_rn(s, __fsub_rn(q, zf));
+            const float e = __fsub_rn(x, y);
+            int be, ba;
+            if (exactError(e, y)) {
+                const int re = roundGuess(__fmul_rn(__fsub_rn(e, eOff), eScale), B);
+                be = fastE ? oneStepBin(e, re, sTe) : correctBin(e, re, sTe, B);
+                const int ra = roundGuess(__fmul_rn(fabsf(e), aScale), kAbsBins);
+                ba = fastA ? oneStepBin(fabsf(e), ra, sTa) : correctBin(fabsf(e), ra, sTa, kAbsBins);
+            } else {
+                const double ed = static_cast<double>(x) - static_cast<double>(y);
+                be = gpumath::refBin(ed, emin, emax, B);
+                be = be < 0 ? 0 : (be >= B ? B - 1 : be);
+                ba = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
+                ba = ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba);
+            }
+            QS_ATOMIC_ADD(he + be, 1u);
+            QS_ATOMIC_ADD(ha + ba, 1u);
+        }
+    }
+    __syncthreads();
+    vhFlush(vh, A.gvh);
+    flushCounts(he, B, A.hist + 2 * B);
+    flushCounts(ha, kAbsBins, A.hist + 3 * B);
+}
+
+// ---- W from its value counts (INT path) ---------------------------------------------------------
+
+/// Σx and Σx² weighted by the counts: rows [kTableBlocks][2].
+template <int IN> __global__ void __launch_bounds__(kTableThreads) kValueW(const unsigned *gvh, unsigned *flags, double *pv)
+{
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned c = gvh[key];
+    const float x = decodeHalf<IN>(key);
+    double d[2] = {0, 0};
+    if (c != 0) {
+        if (!qmath::isFinite(x)) {
+            QS_ATOMIC_OR(flags, kFastNonFinite);
+        } else {
+            const double cd = static_cast<double>(c), xd = x;
+            d[0] = cd * xd;
+            d[1] = cd * (xd * xd);
+        }
+    }
+    blockRow<2, 0>(d, nullptr, SumOps{}, pv, nullptr);
+}
+
+/// Completes Stats1 with W's sums: Σx, mean (unless W's stats were given), Σx² and
+/// Σxx̂ = (Σx² + Σx̂² − Σe²)/2.
+__global__ void kFixW(const double *pv, int rows, bool keepW, Stats1 *st)
+{
+    const double sumW = warpColumn<double>(pv, 2, 0, rows, 0.0, [](double a, double b) { return a + b; });
+    const double sx = warpColumn<double>(pv, 2, 1, rows, 0.0, [](double a, double b) { return a + b; });
+    if (threadIdx.x != 0)
+        return;
+    Stats1 &S = *st;
+    if (!keepW) {
+        S.d[dSumW] = sumW;
+        S.meanW = S.i[iNF] > 0 ? gpumath::ddiv(sumW, static_cast<double>(S.i[iNF])) : 0.0;
+    }
+    S.d[dSx] = sx;
+    S.d[dSxy] = 0.5 * ((sx + S.d[dSy]) - S.d[dSe]);
+}
+
+/// W's histogram and central moments from its value counts: rows [kTableBlocks][kP2D].
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kValueWBins(const unsigned *gvh, const Stats1 *st, int B, bool wMoments, u64 *hist, double *pd2)
+{
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned c = gvh[key];
+    const float x = decodeHalf<IN>(key);
+    double d[kP2D] = {};
+    if (c != 0 && qmath::isFinite(x)) {
+        const Stats1 &S = *st;
+        const double xd = x, cd = static_cast<double>(c);
+        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, S.lo, S.hi, B), B, 0, 3 * B + kAbsBins), static_cast<u64>(c));
+        if (wMoments) {
+            const double dx = xd - S.meanW, dx2 = dx * dx;
+            d[dS2W] = cd * dx2;
+            d[dS3W] = cd * (dx2 * dx);
+            d[dS4W] = cd * (dx2 * dx2);
+        }
+    }
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
+template <typename F> void dispatch16(int in, F &&f)
+{
+    if (in == kInBf16)
+        f(std::integral_constant<int, kInBf16>{});
+    else
+        f(std::integral_constant<int, kInF16>{});
+}
+
+qsStream_t Sx(void *s) { return static_cast<qsStream_t>(s); }
+
+template <typename K> void allowShared(K kernel, std::size_t bytes)
+{
+    QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kernel, static_cast<int>(bytes)));
+}
+
+} // namespace
+
+int tableRows() { return kTableBlocks; }
+
+void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *stream)
+{
+    const std::size_t smem = kVhWords * sizeof(unsigned);
+    dispatch16(in, [&](auto I) {
+        auto *k = kValueHist<decltype(I)::value>;
+        allowShared(k, smem);
+        k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, gvh);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8ValuePass");
+}
+
+void fp8Table(int in, const unsigned *gvh, unsigned *keys, const gpumath::Fp8Params &fp, unsigned char *lut,
+              float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kValueRange<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, keys, flags);
+        kFp8Table<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, keys, fp, lut, scales, zeros, bad, flags, pd, pi);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Table");
+}
+
+void fp8Bins(int in, const unsigned *gvh, const unsigned char *lut, const gpumath::Fp8Params &fp,
+             const float *scales, const Stats1 *st, int bins, bool wMoments, u64 *hist, double *pd2, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kFp8Bins<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, lut, fp, scales, st, bins, wMoments, hist, pd2);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Bins");
+}
+
+void fp8Codes(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
+              const float *scales, unsigned char *codes, float *wHat, int sms, void *stream)
+{
+    const std::size_t smem = kKeys;
+    dispatch16(in, [&](auto I) {
+        auto *k = kLutCodes<decltype(I)::value>;
+        allowShared(k, smem);
+        int perSm = 0;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, smem));
+        const i64 need = (n / kChunk + kThreads - 1) / kThreads;
+        const i64 full = static_cast<i64>(perSm > 0 ? perSm : 1) * sms;
+        const int blocks = static_cast<int>(std::max<i64>(1, std::min(need, full)));
+        k<<<blocks, kThreads, smem, Sx(stream)>>>(w, n, lut, fp, scales, codes, wHat);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Codes");
+}
+
+int blocksIntFast1(int in, i64 chunks, int sms)
+{
+    int r = 1;
+    dispatch16(in, [&](auto I) {
+        int perSm = 0;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kIntFast1<decltype(I)::value>, kThreads, 0));
+        const i64 need = (chunks + kThreads - 1) / kThreads;
+        const i64 full = static_cast<i64>(perSm > 0 ? perSm : 1) * sms;
+        r = static_cast<int>(std::max<i64>(1, std::min(need, full)));
+    });
+    return r;
+}
+
+void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)
+{
+    dispatch16(in, [&](auto I) { kIntFast1<decltype(I)::value><<<blocks, kThreads, 0, Sx(stream)>>>(w, n, p, a); });
+    QS_GPU_CHECK_LAUNCH("intFast1");
+}
+
+int blocksGroupsY(i64 groups, int sms)
+{
+    const i64 need = (groups + kThreads - 1) / kThreads;
+    return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 4)));
+}
+
+void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
+             const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream)
+{
+    const std::size_t smem = sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) +
+                             sizeof(float) * (static_cast<std::size_t>(bins) + 1);
+    allowShared(kGroupsY, smem);
+    kGroupsY<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st,
+                                                     Tw, bins, hist, pd2);
+    QS_GPU_CHECK_LAUNCH("groupsY");
+}
+
+void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream)
+{
+    const std::size_t smem = sizeof(unsigned) * (kVhWords + static_cast<std::size_t>(a.bins) + kAbsBins) +
+                             sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
+    dispatch16(in, [&](auto I) {
+        auto *k = kIntFast2<decltype(I)::value>;
+        allowShared(k, smem);
+        k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, p, a);
+    });
+    QS_GPU_CHECK_LAUNCH("intFast2");
+}
+
+void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
+            bool wMoments, u64 *hist, double *pd2, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kValueW<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, flags, pv);
+        kFixW<<<1, QS_WARP_SIZE, 0, Sx(stream)>>>(pv, kTableBlocks, keepW, st);
+        kValueWBins<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, st, bins, wMoments, hist, pd2);
+    });
+    QS_GPU_CHECK_LAUNCH("valueW");
+}
+
+} // namespace quantscope::gpu::launch
