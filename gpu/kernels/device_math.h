@@ -233,14 +233,28 @@ QS_HD inline int refBin(double x, double lo, double hi, int B)
 }
 
 /// Smallest float x (NaN excluded; may be +Inf) with refBin(x) ≥ k. k in 0..B.
+/// Searches the 128 floats around the nominal edge lo + k·(hi − lo)/B first (seven steps), all
+/// floats when the edge is not there.
 QS_HD inline float floatBinThreshold(int k, double lo, double hi, int B)
 {
-    std::uint32_t a = floatKey(qmath::fromBits(0xFF800000u)), b = floatKey(qmath::fromBits(0x7F800000u)); // pred(b) true
-    if (refBin(static_cast<double>(keyFloat(a)), lo, hi, B) >= k)
+    const std::uint32_t kMin = floatKey(qmath::fromBits(0xFF800000u)), kMax = floatKey(qmath::fromBits(0x7F800000u));
+    auto pred = [&](std::uint32_t key) { return refBin(static_cast<double>(keyFloat(key)), lo, hi, B) >= k; };
+    std::uint32_t a = kMin, b = kMax; // pred(b) true
+    if (pred(a))
         return keyFloat(a);
+    const double edge = lo + static_cast<double>(k) * ((hi - lo) / static_cast<double>(B));
+    const float ef = static_cast<float>(edge);
+    if (ef == ef && qmath::isFinite(ef)) {
+        const std::uint32_t ke = floatKey(ef);
+        const std::uint32_t a2 = ke - kMin > 64u ? ke - 64u : kMin, b2 = kMax - ke > 64u ? ke + 64u : kMax;
+        if (!pred(a2) && pred(b2)) {
+            a = a2;
+            b = b2;
+        }
+    }
     while (b - a > 1u) { // pred(a) false, pred(b) true
         const std::uint32_t m = a + (b - a) / 2u;
-        if (refBin(static_cast<double>(keyFloat(m)), lo, hi, B) >= k)
+        if (pred(m))
             b = m;
         else
             a = m;

@@ -283,7 +283,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         mark("fast: finalize 1");
         launch::fp8Bins(in, gvh, lut, P.fp, scales, st1, hc.bins, hc.wMoments, hist, pd2, S());
         mark("fast: histograms, moments");
-        launch::finalize2(pd2, rows2, hist, hc.bins, st1, st2, S());
+        launch::finalize2(pd2, rows2, st2, S());
         mark("fast: finalize 2");
         launch::fp8Codes(in, w, n, lut, P.fp, scales, codes, wHat, sms, S());
         mark("fast: codes");
@@ -320,7 +320,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     launch::valueW(in, gvh, st1, flags, pv, hc.bins, hc.wSource == 2, hc.wMoments, hist,
                    pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
     mark("fast: W from value counts");
-    launch::finalize2(pd2, rows2, hist, hc.bins, st1, st2, S());
+    launch::finalize2(pd2, rows2, st2, S());
     mark("fast: finalize 2");
 }
 
@@ -597,8 +597,8 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         p2.hwConvert = (options.debugFlags & launch::kBitConvert) == 0;
         launch::hist(in, w.data(), n, P, p2, rows2, I.S());
         I.mark("pass 2 (histograms, moments)");
-        launch::finalize2(pd2, rows2, ctr + 2, hc.bins, st1, st2, I.S());
-        I.mark("finalize 2 (percentiles)");
+        launch::finalize2(pd2, rows2, st2, I.S());
+        I.mark("finalize 2 (moments)");
     }
     return run;
 }

@@ -43,22 +43,6 @@ QS_DEV void vhAdd(unsigned *vh, unsigned *gvh, unsigned key)
     }
 }
 
-QS_DEV void vhAdd8(unsigned *vh, unsigned *gvh, const uint4 &u)
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        vhAdd(vh, gvh, w[j] & 0xFFFFu);
-        vhAdd(vh, gvh, w[j] >> 16);
-    }
-}
-
-QS_DEV void vhClear(unsigned *vh)
-{
-    for (int i = threadIdx.x; i < kVhWords; i += blockDim.x)
-        vh[i] = 0;
-}
-
 QS_DEV void vhFlush(const unsigned *vh, unsigned *gvh)
 {
     for (int i = threadIdx.x; i < kVhWords; i += blockDim.x) {
@@ -68,6 +52,67 @@ QS_DEV void vhFlush(const unsigned *vh, unsigned *gvh)
         if (v >> 16)
             QS_ATOMIC_ADD(gvh + 2 * i + 1, v >> 16);
     }
+}
+
+// BF16: 32-bit counters (no overflow, no returned value to wait for) for a window of 63
+// exponents, 2^-47 ≤ |x| < 2^16, plus exponent 0 (zeros, subnormals): sign, slot, mantissa =
+// 14 bits, 64 KiB. Values outside the window (rare in weights) are counted in global memory.
+constexpr unsigned kWinE0 = 79;
+constexpr int kWinWords = 16384;
+
+QS_DEV void wvAdd(unsigned *wv, unsigned *gvh, unsigned key)
+{
+    const unsigned e = (key >> 7) & 0xFFu;
+    const unsigned slot = e == 0u ? 0u : e - kWinE0;
+    if (e == 0u || slot - 1u < 63u)
+        QS_ATOMIC_ADD(wv + (((key >> 2) & 0x2000u) | (slot << 7) | (key & 0x7Fu)), 1u);
+    else
+        QS_ATOMIC_ADD(gvh + key, 1u);
+}
+
+QS_DEV void wvFlush(const unsigned *wv, unsigned *gvh)
+{
+    for (int i = threadIdx.x; i < kWinWords; i += blockDim.x) {
+        const unsigned c = wv[i];
+        if (c == 0)
+            continue;
+        const unsigned slot = (static_cast<unsigned>(i) >> 7) & 63u;
+        const unsigned key = ((static_cast<unsigned>(i) & 0x2000u) << 2) | ((slot ? slot + kWinE0 : 0u) << 7) |
+                             (static_cast<unsigned>(i) & 0x7Fu);
+        QS_ATOMIC_ADD(gvh + key, c);
+    }
+}
+
+/// The value counter of an input type: windowed 32-bit (BF16) or packed 16-bit (F16, whose
+/// 10-bit mantissa leaves no room for a window).
+template <int IN> inline constexpr int vcWords = IN == kInBf16 ? kWinWords : kVhWords;
+template <int IN> QS_DEV void vcClear(unsigned *t)
+{
+    for (int i = threadIdx.x; i < vcWords<IN>; i += blockDim.x)
+        t[i] = 0;
+}
+template <int IN> QS_DEV void vcAdd(unsigned *t, unsigned *gvh, unsigned key)
+{
+    if constexpr (IN == kInBf16)
+        wvAdd(t, gvh, key);
+    else
+        vhAdd(t, gvh, key);
+}
+template <int IN> QS_DEV void vcAdd8(unsigned *t, unsigned *gvh, const uint4 &u)
+{
+    const unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        vcAdd<IN>(t, gvh, w[j] & 0xFFFFu);
+        vcAdd<IN>(t, gvh, w[j] >> 16);
+    }
+}
+template <int IN> QS_DEV void vcFlush(const unsigned *t, unsigned *gvh)
+{
+    if constexpr (IN == kInBf16)
+        wvFlush(t, gvh);
+    else
+        vhFlush(t, gvh);
 }
 
 /// Shared counters added to global 64-bit counters (only the non-zero ones).
@@ -83,7 +128,7 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 template <int IN> __global__ void __launch_bounds__(kPassThreads) kValueHist(const void *w, i64 n, unsigned *gvh)
 {
     extern __shared__ unsigned vh[];
-    vhClear(vh);
+    vcClear<IN>(vh);
     __syncthreads();
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
@@ -91,16 +136,16 @@ template <int IN> __global__ void __launch_bounds__(kPassThreads) kValueHist(con
     i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     for (; k + stride < chunks; k += 2 * stride) { // two 16-byte loads in flight per thread
         const uint4 a = q[k], b = q[k + stride];
-        vhAdd8(vh, gvh, a);
-        vhAdd8(vh, gvh, b);
+        vcAdd8<IN>(vh, gvh, a);
+        vcAdd8<IN>(vh, gvh, b);
     }
     if (k < chunks)
-        vhAdd8(vh, gvh, q[k]);
+        vcAdd8<IN>(vh, gvh, q[k]);
     const unsigned short *h = static_cast<const unsigned short *>(w);
     for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-        vhAdd(vh, gvh, h[i]);
+        vcAdd<IN>(vh, gvh, h[i]);
     __syncthreads();
-    vhFlush(vh, gvh);
+    vcFlush<IN>(vh, gvh);
 }
 
 /// Finite min/max of the counted values (order keys[0] = min, keys[1] = max, preset to
@@ -323,13 +368,26 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kIntFast1(const vo
         int z;
         intGroupParams(ip, mn, mx, s, z);
         const float zf = static_cast<float>(z);
+        // x/s by the correctly rounded reciprocal: within 3·2^-24 relative of the correctly
+        // rounded quotient, so the two round to the same integer unless a half-integer lies
+        // within 2^-21·|t| of t; there, and for scales whose reciprocal is not normal, the
+        // division itself (intCodeValue).
+        const float r = 1.0f / s;
+        const bool rOk = s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f;
         unsigned codes[kChunk], nib0 = 0, nib1 = 0; // code counts, 4 bits each: levels 0–7, 8–15
         float y[kChunk], cmn = finf(), cmx = -finf();
         double seC = 0;
         bool exact = true;
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
-            const float qv = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
+            const float t = __fmul_rn(v[j], r);
+            const float rt = rintf(t);
+            const float dist = fabsf(__fsub_rn(fabsf(__fsub_rn(t, rt)), 0.5f));
+            float qv;
+            if (rOk && dist > __fmul_rn(fabsf(t), 4.76837158203125e-7f))
+                qv = fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
+            else
+                qv = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
             codes[j] = gpumath::intOfFloat(qv) & 0xFFu;
             y[j] = gpumath::intDequantValue(ip, qv, s, zf);
             const float e = __fsub_rn(v[j], y[j]);
@@ -447,30 +505,32 @@ __global__ void __launch_bounds__(kThreads)
     const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
     const bool fastW = (S.fastBins & 1) != 0;
     double s2 = 0, s3 = 0, s4 = 0;
-    for (i64 g = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; g < P.groups;
-         g += static_cast<i64>(gridDim.x) * blockDim.x) {
-        const uint4 cw = counts[g];
-        const unsigned c4[4] = {cw.x, cw.y, cw.z, cw.w};
+    const unsigned *cnt = reinterpret_cast<const unsigned *>(counts);
+    // One (group, level) pair per step: 16 consecutive threads share a group.
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 16;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const i64 g = i >> 4;
+        const int idx = static_cast<int>(i & 15);
+        if (idx >= levels)
+            continue;
+        const unsigned c = (cnt[4 * g + (((idx >> 3) << 1) | (idx & 1))] >> (8 * ((idx & 7) >> 1))) & 0xFFu;
+        if (c == 0)
+            continue;
         const float s = scales[g], zf = static_cast<float>(zeros[g]);
-        for (int idx = 0; idx < levels; ++idx) {
-            const unsigned c = (c4[((idx >> 3) << 1) | (idx & 1)] >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-            if (c == 0)
-                continue;
-            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
-            int b;
-            if (y < loF)
-                b = -1;
-            else if (y > hiF)
-                b = B;
-            else
-                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
-                          : binW(y, sTw, B, wScale, wOff);
-            QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
-            const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
-            s2 = fma(cd, d2, s2);
-            s3 = fma(cd, d2 * dv, s3);
-            s4 = fma(cd, d2 * d2, s4);
-        }
+        const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+        int b;
+        if (y < loF)
+            b = -1;
+        else if (y > hiF)
+            b = B;
+        else
+            b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
+                      : binW(y, sTw, B, wScale, wOff);
+        QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
+        const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+        s2 = fma(cd, d2, s2);
+        s3 = fma(cd, d2 * dv, s3);
+        s4 = fma(cd, d2 * d2, s4);
     }
     __syncthreads();
     flushCounts(hy, B, hist + B);
@@ -492,12 +552,12 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
 {
     extern __shared__ unsigned smem2[];
     const int B = A.bins;
-    unsigned *vh = smem2;                                             // kVhWords
-    unsigned *he = vh + kVhWords;                                     // error[B]
+    unsigned *vh = smem2;                                             // vcWords<IN>
+    unsigned *he = vh + vcWords<IN>;                                // error[B]
     unsigned *ha = he + B;                                            // |error|[4096]
     float *sTe = reinterpret_cast<float *>(ha + kAbsBins);            // B + 1
     float *sTa = sTe + (B + 1);                                       // 4097
-    vhClear(vh);
+    vcClear<IN>(vh);
     for (int i = threadIdx.x; i < B + kAbsBins; i += blockDim.x)
         he[i] = 0;
     for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
@@ -520,7 +580,7 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
         const uint2 cw = cq[k];
         const i64 g = k >> P.teamLog2;
         const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
-        vhAdd8(vh, A.gvh, raw);
+        vcAdd8<IN>(vh, A.gvh, raw);
         const unsigned hw[4] = {raw.x, raw.y, raw.z, raw.w};
         const unsigned cc[2] = {cw.x, cw.y};
 #pragma unroll
@@ -549,7 +609,7 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
         }
     }
     __syncthreads();
-    vhFlush(vh, A.gvh);
+    vcFlush<IN>(vh, A.gvh);
     flushCounts(he, B, A.hist + 2 * B);
     flushCounts(ha, kAbsBins, A.hist + 3 * B);
 }
@@ -636,11 +696,14 @@ int tableRows() { return kTableBlocks; }
 
 void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *stream)
 {
-    const std::size_t smem = kVhWords * sizeof(unsigned);
     dispatch16(in, [&](auto I) {
-        auto *k = kValueHist<decltype(I)::value>;
+        constexpr int IN = decltype(I)::value;
+        const std::size_t smem = vcWords<IN> * sizeof(unsigned);
+        auto *k = kValueHist<IN>;
         allowShared(k, smem);
-        k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, gvh);
+        int perSm = 0;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kPassThreads, smem));
+        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, gvh);
     });
     QS_GPU_CHECK_LAUNCH("fp8ValuePass");
 }
@@ -704,8 +767,8 @@ void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &
 
 int blocksGroupsY(i64 groups, int sms)
 {
-    const i64 need = (groups + kThreads - 1) / kThreads;
-    return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 4)));
+    const i64 need = (groups * 16 + kThreads - 1) / kThreads;
+    return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 8)));
 }
 
 void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
@@ -721,10 +784,11 @@ void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scale
 
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream)
 {
-    const std::size_t smem = sizeof(unsigned) * (kVhWords + static_cast<std::size_t>(a.bins) + kAbsBins) +
-                             sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
     dispatch16(in, [&](auto I) {
-        auto *k = kIntFast2<decltype(I)::value>;
+        constexpr int IN = decltype(I)::value;
+        const std::size_t smem = sizeof(unsigned) * (vcWords<IN> + static_cast<std::size_t>(a.bins) + kAbsBins) +
+                                 sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
+        auto *k = kIntFast2<IN>;
         allowShared(k, smem);
         k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, p, a);
     });

@@ -786,7 +786,7 @@ __global__ void __launch_bounds__(kThreads, 3) kHist(const void *w, i64 n, Quant
 
 // ---- finalize pass 2 ----------------------------------------------------------------------------
 
-__global__ void kFinalize2(const double *pd2, int rows2, const u64 *hist, int bins, const Stats1 *st, Stats2 *out)
+__global__ void kFinalize2(const double *pd2, int rows2, Stats2 *out)
 {
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
     const int nw = blockDim.x / QS_WARP_SIZE;
@@ -794,43 +794,6 @@ __global__ void kFinalize2(const double *pd2, int rows2, const u64 *hist, int bi
         const double v = warpColumn<double>(pd2, kP2D, f, rows2, 0.0, [](double a, double b) { return a + b; });
         if (lane == 0)
             out->d[f] = v;
-    }
-    // Percentiles (error_metrics.cpp percentileFromBins): upper edge of the first bin where the
-    // cumulative count reaches p·n. Each thread scans 4 bins after a block prefix sum.
-    __shared__ u64 part[1024];
-    __shared__ int found[4];
-    const u64 *A = hist + 3 * bins;
-    const int per = (kAbsBins + blockDim.x - 1) / blockDim.x;
-    u64 local = 0;
-    for (int b = threadIdx.x * per; b < (threadIdx.x + 1) * per && b < kAbsBins; ++b)
-        local += A[b];
-    part[threadIdx.x] = local;
-    if (threadIdx.x < 4)
-        found[threadIdx.x] = kAbsBins;
-    __syncthreads();
-    for (int o = 1; o < blockDim.x; o <<= 1) { // inclusive scan
-        const u64 add = threadIdx.x >= o ? part[threadIdx.x - o] : 0;
-        __syncthreads();
-        part[threadIdx.x] += add;
-        __syncthreads();
-    }
-    const double ps[4] = {0.50, 0.90, 0.99, 0.999};
-    const i64 n = st->i[iNF];
-    const double maxAbs = st->maxAbs;
-    u64 cum = threadIdx.x > 0 ? part[threadIdx.x - 1] : 0;
-    for (int b = threadIdx.x * per; b < (threadIdx.x + 1) * per && b < kAbsBins; ++b) {
-        cum += A[b];
-        for (int q = 0; q < 4; ++q)
-            if (static_cast<double>(cum) >= ps[q] * static_cast<double>(n))
-                atomicMin(found + q, b);
-    }
-    __syncthreads();
-    if (threadIdx.x < 4) {
-        const int b = found[threadIdx.x];
-        double p = 0.0;
-        if (n != 0 && maxAbs != 0)
-            p = b < kAbsBins ? gpumath::ddiv(gpumath::dmul(maxAbs, static_cast<double>(b + 1)), kAbsBins) : maxAbs;
-        out->percentiles[threadIdx.x] = p;
     }
 }
 
@@ -993,9 +956,9 @@ void hist(int in, const void *w, i64 n, const QuantPlan &p, const Pass2 &a, int 
     QS_GPU_CHECK_LAUNCH("hist");
 }
 
-void finalize2(const double *pd2, int rows2, const u64 *hist, int bins, const Stats1 *st, Stats2 *out, void *stream)
+void finalize2(const double *pd2, int rows2, Stats2 *out, void *stream)
 {
-    kFinalize2<<<1, 1024, 0, S(stream)>>>(pd2, rows2, hist, bins, st, out);
+    kFinalize2<<<1, kP2D * QS_WARP_SIZE, 0, S(stream)>>>(pd2, rows2, out);
     QS_GPU_CHECK_LAUNCH("finalize2");
 }
 

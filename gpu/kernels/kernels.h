@@ -85,8 +85,8 @@ struct Pass2 {
 };
 void hist(int in, const void *w, i64 n, const QuantPlan &p, const Pass2 &a, int blocks, void *stream);
 
-void finalize2(const double *pd2, int rows2, const u64 *hist, int bins, const Stats1 *st, Stats2 *out,
-               void *stream);
+/// Reduces pass 2's moment rows (percentiles are evaluated on the host from the |error| bins).
+void finalize2(const double *pd2, int rows2, Stats2 *out, void *stream);
 
 /// out[i] = the FP8 cast of the FP32 pattern first + i (test hook).
 void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream);

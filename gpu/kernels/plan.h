@@ -78,7 +78,6 @@ inline constexpr int kFlagNonFiniteError = 1; ///< Ŵ non-finite where W is fini
 /// Pass 2 reduced.
 struct Stats2 {
     double d[kP2D];
-    double percentiles[4]; ///< 50, 90, 99, 99.9 (the device's own evaluation of the rule)
 };
 
 inline constexpr int kAbsBins = 4096;
