@@ -59,11 +59,16 @@ if [[ "${QS_NCU:-0}" == 1 ]]; then
   ncu_bin="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)"
   if [[ -n "$ncu_bin" ]]; then
     t0=$(date +%s)
-    "$ncu_bin" -k 'regex:kQuant|kHist' --launch-count 2 --section SpeedOfLight --section Occupancy \
-      --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-      "$build/bench/qs_bench_gpu_quant" --only int4_asym_g128 --repeats 1 --warmup 0 --no-verify \
-      > "$OUT/ncu.txt" 2>&1 || echo "ncu failed"
-    grep -E "Duration|Throughput|Warp Cycles Per Issued|Achieved Occupancy|Stall|Registers Per" "$OUT/ncu.txt" | head -40
+    # QS_NCU_KERNELS (regex) and QS_NCU_CASES (space-separated bench cases) pick what is profiled.
+    for c in ${QS_NCU_CASES:-int4_asym_g128}; do
+      "$ncu_bin" -k "regex:${QS_NCU_KERNELS:-kIntFast|kGroupsY|kValueHist|kLutCodes}" --launch-count "${QS_NCU_COUNT:-3}" \
+        --section SpeedOfLight --section Occupancy --section LaunchStats \
+        --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats \
+        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio" \
+        "$build/bench/qs_bench_gpu_quant" --only "$c" --repeats 1 --warmup 0 --no-verify \
+        > "$OUT/ncu-$c.txt" 2>&1 || echo "ncu failed"
+      grep -E "^  [a-zA-Z_]+.*\(|Duration|DRAM Throughput|Compute \(SM\) Throughput|Warp Cycles Per Issued|Achieved Occupancy|Registers Per|Executed Ipc A|Issue Slots Busy|No Eligible" "$OUT/ncu-$c.txt" | head -60
+    done
     echo "ncu: $(( $(date +%s) - t0 ))s"
   else
     echo "ncu not found"
