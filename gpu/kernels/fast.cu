@@ -98,9 +98,35 @@ template <int IN> QS_DEV void vcAdd(unsigned *t, unsigned *gvh, unsigned key)
     else
         vhAdd(t, gvh, key);
 }
+/// Window index of a BF16 key, and whether the key is in the window (branch-free).
+QS_DEV unsigned wvIndex(unsigned key, bool &in)
+{
+    const unsigned e = (key >> 7) & 0xFFu;
+    const unsigned slot = e == 0u ? 0u : e - kWinE0;
+    in = (e == 0u) | (slot - 1u < 63u);
+    return ((key >> 2) & 0x2000u) | ((slot & 63u) << 7) | (key & 0x7Fu);
+}
+
 template <int IN> QS_DEV void vcAdd8(unsigned *t, unsigned *gvh, const uint4 &u)
 {
     const unsigned w[4] = {u.x, u.y, u.z, u.w};
+    if constexpr (IN == kInBf16) {
+        // Eight shared increments in a row when the whole chunk is in the window (one test).
+        unsigned idx[8];
+        bool all = true;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            bool in;
+            idx[j] = wvIndex((w[j / 2] >> (16 * (j % 2))) & 0xFFFFu, in);
+            all = all & in;
+        }
+        if (all) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                QS_ATOMIC_ADD(t + idx[j], 1u);
+            return;
+        }
+    }
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
         vcAdd<IN>(t, gvh, w[j] & 0xFFFFu);
@@ -281,8 +307,7 @@ __global__ void __launch_bounds__(kThreads)
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
-    for (i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride) {
-        const uint4 u = q[k];
+    auto one = [&](i64 k, const uint4 &u) {
         const unsigned hw[4] = {u.x, u.y, u.z, u.w};
         unsigned c[8];
 #pragma unroll
@@ -299,7 +324,19 @@ __global__ void __launch_bounds__(kThreads)
             o[0] = make_float4(sy[c[0]], sy[c[1]], sy[c[2]], sy[c[3]]);
             o[1] = make_float4(sy[c[4]], sy[c[5]], sy[c[6]], sy[c[7]]);
         }
+    };
+    i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; k + 3 * stride < chunks; k += 4 * stride) { // four 16-byte loads in flight
+        uint4 u[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            u[i] = q[k + i * stride];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            one(k + i * stride, u[i]);
     }
+    for (; k < chunks; k += stride)
+        one(k, q[k]);
     const unsigned short *h = static_cast<const unsigned short *>(w);
     for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
         const unsigned c = sl[h[i]];
@@ -313,47 +350,54 @@ __global__ void __launch_bounds__(kThreads)
 
 /// The error of one element is its FP32 difference when that is exact: Ŵ = 0, or |e| < |Ŵ|/2
 /// (then W lies within a factor 2 of Ŵ and the subtraction is exact, Sterbenz).
-QS_DEV bool exactError(float e, float y) { return y == 0.0f || __fmul_rn(2.0f, fabsf(e)) < fabsf(y); }
+QS_DEV bool exactError(float e, float y)
+{
+    return (y == 0.0f) | (__fmul_rn(2.0f, fabsf(e)) < fabsf(y)); // no short circuit: no branch
+}
 
-template <int IN> __global__ void __launch_bounds__(kThreads) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
+template <int IN> QS_DEV void decode8(const uint4 &u, float v[kChunk])
+{
+    const unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
+        v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
+    }
+}
+
+// The per-element work is straight-line code (selects, no branches); each rare case (a quotient
+// near a rounding boundary, an error that may be rounded) is one branch per chunk.
+template <int IN>
+__global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
     IntParams ip = P.ip; // the options this path runs with, folded at compile time
     ip.arith = 0;
     ip.halfAway = false;
     ip.scaleDtype = 0;
-    const i64 chunks = n / kChunk;
+    const i64 chunks = n / kChunk; // n is a multiple of the group size, itself of 8
     const int lane = threadIdx.x % QS_WARP_SIZE;
     const int team = 1 << P.teamLog2, sub = lane & (team - 1);
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
     const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
     const int levels = ip.qmax - ip.qmin + 1;
+    const uint4 *wq = static_cast<const uint4 *>(w);
 
     float mnW = finf(), mxW = -finf(), mnY = finf(), mxY = -finf(), emnF = finf(), emxF = -finf();
     double sumY = 0, se = 0, sy = 0, emnD = dinf(), emxD = -dinf();
     i64 nF = 0, nFY = 0;
     unsigned nonFinite = 0;
 
-    RawChunk p0{}, p1{};
-    {
-        const i64 k0 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-        if (k0 < chunks)
-            loadRaw<IN>(w, n, k0, p0);
-        if (k0 + stride < chunks)
-            loadRaw<IN>(w, n, k0 + stride, p1);
-    }
-    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks; base += stride) {
+    i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+    uint4 next = k < chunks ? wq[k] : make_uint4(0, 0, 0, 0);
+    for (i64 base = k - lane; base < chunks; base += stride, k += stride) {
         // Chunks are a whole number of teams and teams never straddle a warp: a team is wholly
         // active or wholly idle, so its shuffles are safe.
-        const i64 k = base + lane;
         const bool act = k < chunks;
-        const RawChunk cur = p0;
-        p0 = p1;
-        if (k + 2 * stride < chunks)
-            loadRaw<IN>(w, n, k + 2 * stride, p1);
         float v[kChunk];
-        decodeRaw<IN>(cur, n, act ? k : 0, v);
-        if (!chunkFinite(v))
-            nonFinite = 1;
+        decode8<IN>(next, v);
+        if (k + stride < chunks)
+            next = wq[k + stride];
+        nonFinite |= chunkFinite(v) ? 0u : 1u;
         float mn = v[0], mx = v[0];
 #pragma unroll
         for (int j = 1; j < kChunk; ++j) {
@@ -369,38 +413,44 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kIntFast1(const vo
         intGroupParams(ip, mn, mx, s, z);
         const float zf = static_cast<float>(z);
         // x/s by the correctly rounded reciprocal: within 3·2^-24 relative of the correctly
-        // rounded quotient, so the two round to the same integer unless a half-integer lies
-        // within 2^-21·|t| of t; there, and for scales whose reciprocal is not normal, the
-        // division itself (intCodeValue).
+        // rounded quotient, so both round to the same integer unless a half-integer lies within
+        // 2^-21·|t| of t. There, and for scales whose reciprocal is not normal, the division
+        // itself (intCodeValue, the CPU's op sequence).
         const float r = 1.0f / s;
-        const bool rOk = s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f;
+        bool near = !(s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f);
+        float qv[kChunk];
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const float t = __fmul_rn(v[j], r);
+            const float rt = rintf(t);
+            const float dist = fabsf(__fsub_rn(fabsf(__fsub_rn(t, rt)), 0.5f));
+            near = near | !(dist > __fmul_rn(fabsf(t), 4.76837158203125e-7f));
+            qv[j] = fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
+        }
+        if (near) {
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j)
+                qv[j] = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
+        }
         unsigned codes[kChunk], nib0 = 0, nib1 = 0; // code counts, 4 bits each: levels 0–7, 8–15
         float y[kChunk], cmn = finf(), cmx = -finf();
         double seC = 0;
         bool exact = true;
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
-            const float t = __fmul_rn(v[j], r);
-            const float rt = rintf(t);
-            const float dist = fabsf(__fsub_rn(fabsf(__fsub_rn(t, rt)), 0.5f));
-            float qv;
-            if (rOk && dist > __fmul_rn(fabsf(t), 4.76837158203125e-7f))
-                qv = fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
-            else
-                qv = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
-            codes[j] = gpumath::intOfFloat(qv) & 0xFFu;
-            y[j] = gpumath::intDequantValue(ip, qv, s, zf);
+            const unsigned bits = qmath::bitsOf(__fadd_rn(qv[j], 12582912.0f)); // 1.5·2^23 + q
+            codes[j] = bits & 0xFFu;
+            y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
             const float e = __fsub_rn(v[j], y[j]);
-            exact = exact && exactError(e, y[j]);
+            exact = exact & exactError(e, y[j]);
             seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
             cmn = fminf(cmn, e);
             cmx = fmaxf(cmx, e);
-            const unsigned idx = gpumath::intOfFloat(__fsub_rn(qv, qminF));
+            const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
             const unsigned inc = 1u << ((idx & 7u) << 2);
-            if (idx < 8u)
-                nib0 += inc;
-            else
-                nib1 += inc;
+            const unsigned lo = idx < 8u ? inc : 0u;
+            nib0 += lo;
+            nib1 += inc - lo;
         }
         if (act && exact) {
             se += seC;
@@ -449,16 +499,13 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kIntFast1(const vo
         for (int idx = sub; idx < levels; idx += team) {
             const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
             const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-            if (c == 0)
-                continue;
             const float yv = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
-            if (!qmath::isFinite(yv))
-                nonFinite = 1;
+            nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u;
             const double yd = yv, cd = static_cast<double>(c);
             sumY = fma(cd, yd, sumY);
             sy = fma(cd, yd * yd, sy);
-            mnY = fminf(mnY, yv);
-            mxY = fmaxf(mxY, yv);
+            mnY = c ? fminf(mnY, yv) : mnY;
+            mxY = c ? fmaxf(mxY, yv) : mxY;
             nFY += c;
         }
     }
@@ -506,31 +553,36 @@ __global__ void __launch_bounds__(kThreads)
     const bool fastW = (S.fastBins & 1) != 0;
     double s2 = 0, s3 = 0, s4 = 0;
     const unsigned *cnt = reinterpret_cast<const unsigned *>(counts);
-    // One (group, level) pair per step: 16 consecutive threads share a group.
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 16;
+    // A quarter of a group per step (four levels: one word of counts).
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
          i += static_cast<i64>(gridDim.x) * blockDim.x) {
-        const i64 g = i >> 4;
-        const int idx = static_cast<int>(i & 15);
-        if (idx >= levels)
-            continue;
-        const unsigned c = (cnt[4 * g + (((idx >> 3) << 1) | (idx & 1))] >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-        if (c == 0)
+        const i64 g = i >> 2;
+        const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
+        const unsigned word = cnt[4 * g + wsel];
+        if (word == 0)
             continue;
         const float s = scales[g], zf = static_cast<float>(zeros[g]);
-        const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
-        int b;
-        if (y < loF)
-            b = -1;
-        else if (y > hiF)
-            b = B;
-        else
-            b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
-                      : binW(y, sTw, B, wScale, wOff);
-        QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
-        const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
-        s2 = fma(cd, d2, s2);
-        s3 = fma(cd, d2 * dv, s3);
-        s4 = fma(cd, d2 * d2, s4);
+#pragma unroll
+        for (int b4 = 0; b4 < 4; ++b4) {
+            const unsigned c = (word >> (8 * b4)) & 0xFFu;
+            const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
+            if (c == 0 || idx >= levels)
+                continue;
+            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+            int b;
+            if (y < loF)
+                b = -1;
+            else if (y > hiF)
+                b = B;
+            else
+                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
+                          : binW(y, sTw, B, wScale, wOff);
+            QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
+            const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+            s2 = fma(cd, d2, s2);
+            s3 = fma(cd, d2 * dv, s3);
+            s4 = fma(cd, d2 * d2, s4);
+        }
     }
     __syncthreads();
     flushCounts(hy, B, hist + B);
@@ -565,9 +617,15 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
     for (int i = threadIdx.x; i < kAbsBins + 1; i += blockDim.x)
         sTa[i] = A.Ta[i];
     __syncthreads();
+    __syncthreads();
+    if (threadIdx.x == 0) { // sentinels: bin = guess − (v < T[guess]) needs no r > 0 test
+        sTe[0] = -finf();
+        sTa[0] = -finf();
+    }
+    __syncthreads();
     const Stats1 &S = *A.st;
     const float eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
-    const bool fastE = (S.fastBins & 2) != 0, fastA = (S.fastBins & 4) != 0;
+    const bool fast = (S.fastBins & 6) == 6; // both guesses within half a bin: one comparison
     const double emin = S.emin, emax = S.emax, maxAbs = S.maxAbs;
     const i64 chunks = n / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
@@ -581,31 +639,50 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
         const i64 g = k >> P.teamLog2;
         const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
         vcAdd8<IN>(vh, A.gvh, raw);
-        const unsigned hw[4] = {raw.x, raw.y, raw.z, raw.w};
+        float x[kChunk], e[kChunk];
+        decode8<IN>(raw, x);
         const unsigned cc[2] = {cw.x, cw.y};
+        int be[kChunk], ba[kChunk];
+        bool exact = true;
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
-            const float x = decodeHalf<IN>((hw[j / 2] >> (16 * (j % 2))) & 0xFFFFu);
             const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
             // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
             const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
             const float y = __fmul_rn(s, __fsub_rn(q, zf));
-            const float e = __fsub_rn(x, y);
-            int be, ba;
-            if (exactError(e, y)) {
-                const int re = roundGuess(__fmul_rn(__fsub_rn(e, eOff), eScale), B);
-                be = fastE ? oneStepBin(e, re, sTe) : correctBin(e, re, sTe, B);
-                const int ra = roundGuess(__fmul_rn(fabsf(e), aScale), kAbsBins);
-                ba = fastA ? oneStepBin(fabsf(e), ra, sTa) : correctBin(fabsf(e), ra, sTa, kAbsBins);
+            e[j] = __fsub_rn(x[j], y);
+            exact = exact & exactError(e[j], y);
+            const float ae = fabsf(e[j]);
+            be[j] = roundGuess(__fmul_rn(__fsub_rn(e[j], eOff), eScale), B);
+            ba[j] = roundGuess(__fmul_rn(ae, aScale), kAbsBins);
+            if (fast) { // uniform across the grid
+                be[j] -= e[j] < sTe[be[j]] ? 1 : 0;
+                ba[j] -= ae < sTa[ba[j]] ? 1 : 0;
             } else {
-                const double ed = static_cast<double>(x) - static_cast<double>(y);
-                be = gpumath::refBin(ed, emin, emax, B);
-                be = be < 0 ? 0 : (be >= B ? B - 1 : be);
-                ba = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
-                ba = ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba);
+                be[j] = correctBin(e[j], be[j], sTe, B);
+                ba[j] = correctBin(ae, ba[j], sTa, kAbsBins);
             }
-            QS_ATOMIC_ADD(he + be, 1u);
-            QS_ATOMIC_ADD(ha + ba, 1u);
+        }
+        if (!exact) {
+            // A rounded FP32 difference: these elements' bins from the exact FP64 error.
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
+                const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
+                const float y = __fmul_rn(s, __fsub_rn(q, zf));
+                if (exactError(e[j], y))
+                    continue;
+                const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
+                const int b1 = gpumath::refBin(ed, emin, emax, B);
+                be[j] = b1 < 0 ? 0 : (b1 >= B ? B - 1 : b1);
+                const int b2 = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
+                ba[j] = b2 < 0 ? 0 : (b2 >= kAbsBins ? kAbsBins - 1 : b2);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            QS_ATOMIC_ADD(he + be[j], 1u);
+            QS_ATOMIC_ADD(ha + ba[j], 1u);
         }
     }
     __syncthreads();
@@ -767,7 +844,7 @@ void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &
 
 int blocksGroupsY(i64 groups, int sms)
 {
-    const i64 need = (groups * 16 + kThreads - 1) / kThreads;
+    const i64 need = (groups * 4 + kThreads - 1) / kThreads;
     return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 8)));
 }
 
