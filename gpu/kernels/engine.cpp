@@ -219,9 +219,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     hc.thresholds = isInt ? 2 : 1;
     const i64 G = P.groups;
     const int rowsT = launch::tableRows();
-    const int rows1 = isInt ? launch::blocksIntFast1(in, chunks, sms) : rowsT;
+    const int rows1 = isInt ? launch::blocksIntFast1(in, chunks, sms) : launch::fp8TableRows();
     const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
-    const int rows2 = rowsG + rowsT;
+    const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
@@ -238,7 +238,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
     R.offSt2 = A.reserve<Stats2>(1);
     const std::size_t offGvh = A.reserve<unsigned>(65536);
-    const std::size_t offKeys = A.reserve<unsigned>(2);
+    const std::size_t offKeys = A.reserve<unsigned>(4); // min, max keys; grid barrier
     R.offFlags = A.reserve<unsigned>(1);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
@@ -277,14 +277,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
         launch::fp8ValuePass(in, w, n, gvh, sms, S());
         mark("fast: value counts");
-        launch::fp8Table(in, gvh, keys, P.fp, lut, scales, zeros, bad, flags, pd1, pi1, S());
-        mark("fast: value table");
-        launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
-        mark("fast: finalize 1");
-        launch::fp8Bins(in, gvh, lut, P.fp, scales, st1, hc.bins, hc.wMoments, hist, pd2, S());
-        mark("fast: histograms, moments");
-        launch::finalize2(pd2, rows2, st2, S());
-        mark("fast: finalize 2");
+        launch::fp8Tables(in, gvh, P.fp, hc, lut, scales, zeros, bad, flags, keys, keys + 2, pd1, pi1, st1, hist, pd2,
+                          st2, S());
+        mark("fast: value tables (scale, codes, sums, histograms, moments)");
         launch::fp8Codes(in, w, n, lut, P.fp, scales, codes, wHat, sms, S());
         mark("fast: codes");
         return;

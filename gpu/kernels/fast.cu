@@ -54,38 +54,48 @@ QS_DEV void vhFlush(const unsigned *vh, unsigned *gvh)
     }
 }
 
-// BF16: 32-bit counters (no overflow, no returned value to wait for) for a window of 63
-// exponents, 2^-47 ≤ |x| < 2^16, plus exponent 0 (zeros, subnormals): sign, slot, mantissa =
-// 14 bits, 64 KiB. Values outside the window (rare in weights) are counted in global memory.
-constexpr unsigned kWinE0 = 79;
+// BF16: 32-bit counters (no overflow, no returned value to wait for) for a window of 64
+// exponents, 2^-31 ≤ |x| < 2^33: sign, (exponent + 32) mod 64, mantissa = 14 bits, 64 KiB. Zeros
+// have two counters of their own; other values outside the window (rare in weights) are counted
+// in global memory.
 constexpr int kWinWords = 16384;
+
+/// Window index of a BF16 key (exponent field + 32 by one add, then masks; ±0 in the two words
+/// after the window) and whether the key has a shared counter.
+QS_DEV unsigned wvIndex(unsigned key, bool &in)
+{
+    const bool zero = (key & 0x7FFFu) == 0u;
+    in = zero | (((key >> 7) & 0xFFu) - 96u < 64u);
+    return zero ? kWinWords + (key >> 15) : (((key >> 2) & 0x2000u) | ((key + (32u << 7)) & 0x1FFFu));
+}
 
 QS_DEV void wvAdd(unsigned *wv, unsigned *gvh, unsigned key)
 {
-    const unsigned e = (key >> 7) & 0xFFu;
-    const unsigned slot = e == 0u ? 0u : e - kWinE0;
-    if (e == 0u || slot - 1u < 63u)
-        QS_ATOMIC_ADD(wv + (((key >> 2) & 0x2000u) | (slot << 7) | (key & 0x7Fu)), 1u);
+    bool in;
+    const unsigned idx = wvIndex(key, in);
+    if (in)
+        QS_ATOMIC_ADD(wv + idx, 1u);
     else
         QS_ATOMIC_ADD(gvh + key, 1u);
 }
 
 QS_DEV void wvFlush(const unsigned *wv, unsigned *gvh)
 {
-    for (int i = threadIdx.x; i < kWinWords; i += blockDim.x) {
+    for (int i = threadIdx.x; i < kWinWords + 2; i += blockDim.x) {
         const unsigned c = wv[i];
         if (c == 0)
             continue;
-        const unsigned slot = (static_cast<unsigned>(i) >> 7) & 63u;
-        const unsigned key = ((static_cast<unsigned>(i) & 0x2000u) << 2) | ((slot ? slot + kWinE0 : 0u) << 7) |
-                             (static_cast<unsigned>(i) & 0x7Fu);
+        const unsigned u = static_cast<unsigned>(i);
+        const unsigned key = u >= static_cast<unsigned>(kWinWords)
+                                 ? (u - kWinWords) << 15
+                                 : ((u & 0x2000u) << 2) | ((96u + ((u >> 7) & 63u)) << 7) | (u & 0x7Fu);
         QS_ATOMIC_ADD(gvh + key, c);
     }
 }
 
 /// The value counter of an input type: windowed 32-bit (BF16) or packed 16-bit (F16, whose
 /// 10-bit mantissa leaves no room for a window).
-template <int IN> inline constexpr int vcWords = IN == kInBf16 ? kWinWords : kVhWords;
+template <int IN> inline constexpr int vcWords = IN == kInBf16 ? kWinWords + 2 : kVhWords;
 template <int IN> QS_DEV void vcClear(unsigned *t)
 {
     for (int i = threadIdx.x; i < vcWords<IN>; i += blockDim.x)
@@ -98,15 +108,6 @@ template <int IN> QS_DEV void vcAdd(unsigned *t, unsigned *gvh, unsigned key)
     else
         vhAdd(t, gvh, key);
 }
-/// Window index of a BF16 key, and whether the key is in the window (branch-free).
-QS_DEV unsigned wvIndex(unsigned key, bool &in)
-{
-    const unsigned e = (key >> 7) & 0xFFu;
-    const unsigned slot = e == 0u ? 0u : e - kWinE0;
-    in = (e == 0u) | (slot - 1u < 63u);
-    return ((key >> 2) & 0x2000u) | ((slot & 63u) << 7) | (key & 0x7Fu);
-}
-
 template <int IN> QS_DEV void vcAdd8(unsigned *t, unsigned *gvh, const uint4 &u)
 {
     const unsigned w[4] = {u.x, u.y, u.z, u.w};
@@ -151,7 +152,7 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 // ---- FP8 per tensor -----------------------------------------------------------------------------
 
-template <int IN> __global__ void __launch_bounds__(kPassThreads) kValueHist(const void *w, i64 n, unsigned *gvh)
+template <int IN> __global__ void __launch_bounds__(512, 3) kValueHist(const void *w, i64 n, unsigned *gvh)
 {
     extern __shared__ unsigned vh[];
     vcClear<IN>(vh);
@@ -174,117 +175,152 @@ template <int IN> __global__ void __launch_bounds__(kPassThreads) kValueHist(con
     vcFlush<IN>(vh, gvh);
 }
 
-/// Finite min/max of the counted values (order keys[0] = min, keys[1] = max, preset to
-/// 0xFFFFFFFF / 0); a non-finite value sets kFastNonFinite.
-template <int IN> __global__ void __launch_bounds__(kTableThreads) kValueRange(const unsigned *gvh, unsigned *keys, unsigned *flags)
-{
-    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    const float x = decodeHalf<IN>(key);
-    const bool present = gvh[key] != 0;
-    unsigned kmn = 0xFFFFFFFFu, kmx = 0u;
-    if (present && qmath::isFinite(x))
-        kmn = kmx = gpumath::floatKey(x);
-    if (present && !qmath::isFinite(x))
-        QS_ATOMIC_OR(flags, kFastNonFinite);
-    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
-        kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
-        kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
-    }
-    if (threadIdx.x % QS_WARP_SIZE == 0 && kmn <= kmx) {
-        QS_ATOMIC_MIN(keys, kmn);
-        QS_ATOMIC_MAX(keys + 1, kmx);
-    }
-}
-
-QS_DEV float tensorScale(const gpumath::Fp8Params &fp, const unsigned *keys)
-{
-    const bool any = keys[0] <= keys[1];
-    return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
-}
-
-/// Per value: its code (the lookup table), and the pass 1 sums weighted by its count.
-template <int IN>
-__global__ void __launch_bounds__(kTableThreads)
-    kFp8Table(const unsigned *gvh, const unsigned *keys, gpumath::Fp8Params fp, unsigned char *lut, float *scales,
-              signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi)
-{
-    const float s = tensorScale(fp, keys);
-    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    if (key == 0) {
-        scales[0] = s;
-        zeros[0] = 0;
-        bad[0] = 0;
-    }
-    const float x = decodeHalf<IN>(key);
-    const unsigned code = gpumath::fp8Code(fp, x, s);
-    lut[key] = static_cast<unsigned char>(code);
-    const unsigned c = gvh[key];
-    double d[kP1D];
-#pragma unroll
-    for (int f = 0; f < kP1D; ++f)
-        d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
-    i64 iv[kP1I] = {};
-    if (c != 0 && qmath::isFinite(x)) {
-        const float y = gpumath::fp8Dequant(fp, code, s);
-        if (!qmath::isFinite(y))
-            QS_ATOMIC_OR(flags, kFastNonFinite);
-        const double cd = static_cast<double>(c), xd = x, yd = y;
-        const double e = gpumath::dsub(xd, yd);
-        d[dSumW] = cd * xd;
-        d[dMinW] = d[dMaxW] = xd;
-        d[dSumY] = cd * yd;
-        d[dMinY] = d[dMaxY] = yd;
-        d[dSe] = cd * (e * e);
-        d[dSx] = cd * (xd * xd);
-        d[dSy] = cd * (yd * yd);
-        d[dSxy] = cd * (xd * yd);
-        d[dEmin] = d[dEmax] = e;
-        iv[iNF] = iv[iNFY] = c;
-    }
-    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi);
-}
-
 /// Index of the counter of bin b (−1 below, B above) in the W/Ŵ/error layout of Pass2::hist.
 QS_DEV int counterOf(int b, int B, int base, int extBelow)
 {
     return b < 0 ? extBelow : (b >= B ? extBelow + 1 : base + b);
 }
 
-/// The four histograms and both central moments from the value counts (the CPU's bin formula
-/// evaluated once per distinct value).
+constexpr int kCoopThreads = 512;
+constexpr int kCoopBlocks = kKeys / kCoopThreads; ///< one thread per value, all blocks resident
+
+/// Everything between the two passes of FP8 per tensor, in one cooperative launch (grid barriers
+/// between the phases): the finite range → the scale → per value its code (the lookup table) and
+/// the pass 1 sums → Stats1 → the four histograms (the CPU's bin formula per value) and both
+/// central moments → Stats2.
 template <int IN>
-__global__ void __launch_bounds__(kTableThreads)
-    kFp8Bins(const unsigned *gvh, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
-             const Stats1 *st, int B, bool wMoments, u64 *hist, double *pd2)
+__global__ void __launch_bounds__(kCoopThreads)
+    kFp8Tables(const unsigned *gvh, gpumath::Fp8Params fp, HistConfig hc, unsigned char *lut, float *scales,
+               signed char *zeros, unsigned char *bad, unsigned *flags, unsigned *keys, unsigned *bar, double *pd,
+               i64 *pi, Stats1 *stOut, u64 *hist, double *pd2, Stats2 *st2)
 {
+    __shared__ unsigned smn[kCoopThreads / 32], smx[kCoopThreads / 32];
+    __shared__ double rd[kP1D];
+    __shared__ i64 ri[kP1I];
+    __shared__ Stats1 st;
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    const int nw = blockDim.x / QS_WARP_SIZE;
     const unsigned c = gvh[key];
     const float x = decodeHalf<IN>(key);
-    double d[kP2D] = {};
-    if (c != 0 && qmath::isFinite(x)) {
-        const Stats1 &S = *st;
-        const float y = gpumath::fp8Dequant(fp, lut[key], scales[0]);
-        const double cd = static_cast<double>(c), xd = x, yd = y;
-        const double e = gpumath::dsub(xd, yd);
-        const int extOff = 3 * B + kAbsBins;
-        const u64 cu = c;
-        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, S.lo, S.hi, B), B, 0, extOff), cu);
-        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(yd, S.lo, S.hi, B), B, B, extOff + 2), cu);
-        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(e, S.emin, S.emax, B), B, 2 * B, extOff + 4), cu);
-        const int ba = gpumath::refBin(fabs(e), 0.0, S.maxAbs, kAbsBins);
-        QS_ATOMIC_ADD(hist + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), cu);
-        const double dy = yd - S.meanY, dy2 = dy * dy;
-        d[dS2Y] = cd * dy2;
-        d[dS3Y] = cd * (dy2 * dy);
-        d[dS4Y] = cd * (dy2 * dy2);
-        if (wMoments) {
-            const double dx = xd - S.meanW, dx2 = dx * dx;
-            d[dS2W] = cd * dx2;
-            d[dS3W] = cd * (dx2 * dx);
-            d[dS4W] = cd * (dx2 * dx2);
+    const bool counted = c != 0 && qmath::isFinite(x);
+    // Phase 0: the finite range.
+    {
+        if (c != 0 && !qmath::isFinite(x))
+            QS_ATOMIC_OR(flags, kFastNonFinite);
+        unsigned kmn = counted ? gpumath::floatKey(x) : 0xFFFFFFFFu, kmx = counted ? gpumath::floatKey(x) : 0u;
+        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+            kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
+            kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
+        }
+        if (lane == 0) {
+            smn[warp] = kmn;
+            smx[warp] = kmx;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int i = 1; i < nw; ++i) {
+                kmn = min(kmn, smn[i]);
+                kmx = max(kmx, smx[i]);
+            }
+            if (kmn <= kmx) {
+                QS_ATOMIC_MIN(keys, kmn);
+                QS_ATOMIC_MAX(keys + 1, kmx);
+            }
         }
     }
-    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+    gridBarrier(bar);
+    // Phase 1: the scale, codes, sums.
+    const volatile unsigned *vk = keys;
+    const bool any = vk[0] <= vk[1];
+    const float s = gpumath::fp8Scale(fp, any ? gpumath::keyFloat(vk[0]) : 0.0f, any ? gpumath::keyFloat(vk[1]) : 0.0f);
+    if (key == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
+    }
+    const unsigned code = gpumath::fp8Code(fp, x, s);
+    lut[key] = static_cast<unsigned char>(code);
+    const float y = gpumath::fp8Dequant(fp, code, s);
+    const double cd = static_cast<double>(c), xd = x, yd = y;
+    const double e = gpumath::dsub(xd, yd);
+    {
+        double d[kP1D];
+#pragma unroll
+        for (int f = 0; f < kP1D; ++f)
+            d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
+        i64 iv[kP1I] = {};
+        if (counted) {
+            if (!qmath::isFinite(y))
+                QS_ATOMIC_OR(flags, kFastNonFinite);
+            d[dSumW] = cd * xd;
+            d[dMinW] = d[dMaxW] = xd;
+            d[dSumY] = cd * yd;
+            d[dMinY] = d[dMaxY] = yd;
+            d[dSe] = cd * (e * e);
+            d[dSx] = cd * (xd * xd);
+            d[dSy] = cd * (yd * yd);
+            d[dSxy] = cd * (xd * yd);
+            d[dEmin] = d[dEmax] = e;
+            iv[iNF] = iv[iNFY] = c;
+        }
+        blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi);
+    }
+    gridBarrier(bar);
+    // Phase 2: every block reduces the rows (fixed order) and derives Stats1.
+    for (int f = warp; f < int(kP1D) + int(kP1I); f += nw) {
+        if (f < kP1D) {
+            const int op = p1Op(f);
+            const double init = op == 1 ? dinf() : (op == 2 ? -dinf() : 0.0);
+            const double v = warpColumn<double>(pd, kP1D, f, kCoopBlocks, init,
+                                                [op](double a, double b) { return opD(op, a, b); });
+            if (lane == 0)
+                rd[f] = v;
+        } else {
+            const i64 v = warpColumn<i64>(pi, kP1I, f - kP1D, kCoopBlocks, 0, [](i64 a, i64 b) { return a + b; });
+            if (lane == 0)
+                ri[f - kP1D] = v;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        stats1From(rd, ri, hc, st);
+        if (blockIdx.x == 0)
+            *stOut = st;
+    }
+    __syncthreads();
+    // Phase 3: the histograms and central moments.
+    {
+        const int B = hc.bins;
+        double d[kP2D] = {};
+        if (counted && !(st.flags & kFlagNonFiniteError)) {
+            const int extOff = 3 * B + kAbsBins;
+            const u64 cu = c;
+            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, st.lo, st.hi, B), B, 0, extOff), cu);
+            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(yd, st.lo, st.hi, B), B, B, extOff + 2), cu);
+            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(e, st.emin, st.emax, B), B, 2 * B, extOff + 4), cu);
+            const int ba = gpumath::refBin(fabs(e), 0.0, st.maxAbs, kAbsBins);
+            QS_ATOMIC_ADD(hist + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), cu);
+            const double dy = yd - st.meanY, dy2 = dy * dy;
+            d[dS2Y] = cd * dy2;
+            d[dS3Y] = cd * (dy2 * dy);
+            d[dS4Y] = cd * (dy2 * dy2);
+            if (hc.wMoments) {
+                const double dx = xd - st.meanW, dx2 = dx * dx;
+                d[dS2W] = cd * dx2;
+                d[dS3W] = cd * (dx2 * dx);
+                d[dS4W] = cd * (dx2 * dx2);
+            }
+        }
+        blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+    }
+    gridBarrier(bar);
+    // Phase 4: Stats2.
+    if (blockIdx.x == 0 && warp < kP2D) {
+        const double v = warpColumn<double>(pd2, kP2D, warp, kCoopBlocks, 0.0, [](double a, double b) { return a + b; });
+        if (lane == 0)
+            st2->d[warp] = v;
+    }
 }
 
 /// Codes (and Ŵ) through the lookup table.
@@ -779,31 +815,26 @@ void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *st
         auto *k = kValueHist<IN>;
         allowShared(k, smem);
         int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kPassThreads, smem));
-        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, gvh);
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, 512, smem));
+        k<<<sms * std::max(perSm, 1), 512, smem, Sx(stream)>>>(w, n, gvh);
     });
     QS_GPU_CHECK_LAUNCH("fp8ValuePass");
 }
 
-void fp8Table(int in, const unsigned *gvh, unsigned *keys, const gpumath::Fp8Params &fp, unsigned char *lut,
-              float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi, void *stream)
-{
-    dispatch16(in, [&](auto I) {
-        kValueRange<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, keys, flags);
-        kFp8Table<decltype(I)::value>
-            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, keys, fp, lut, scales, zeros, bad, flags, pd, pi);
-    });
-    QS_GPU_CHECK_LAUNCH("fp8Table");
-}
+int fp8TableRows() { return kCoopBlocks; }
 
-void fp8Bins(int in, const unsigned *gvh, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, const Stats1 *st, int bins, bool wMoments, u64 *hist, double *pd2, void *stream)
+void fp8Tables(int in, const unsigned *gvh, const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned char *lut,
+               float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, unsigned *keys, unsigned *bar,
+               double *pd, i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream)
 {
     dispatch16(in, [&](auto I) {
-        kFp8Bins<decltype(I)::value>
-            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, lut, fp, scales, st, bins, wMoments, hist, pd2);
+        gpumath::Fp8Params f = fp;
+        HistConfig h = hc;
+        void *args[] = {&gvh, &f, &h, &lut, &scales, &zeros, &bad, &flags, &keys, &bar, &pd, &pi, &st1, &hist, &pd2, &st2};
+        QS_GPU_CHECK(qsLaunchCooperativeKernel(kFp8Tables<decltype(I)::value>, dim3(kCoopBlocks), dim3(kCoopThreads),
+                                               args, 0, Sx(stream)));
     });
-    QS_GPU_CHECK_LAUNCH("fp8Bins");
+    QS_GPU_CHECK_LAUNCH("fp8Tables");
 }
 
 void fp8Codes(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,

@@ -334,6 +334,7 @@ template <typename T, typename Op> QS_DEV T warpColumn(const T *base, int stride
 {
     const int lane = threadIdx.x % QS_WARP_SIZE;
     T v = init;
+#pragma unroll 4
     for (int r = lane; r < rows; r += QS_WARP_SIZE)
         v = op(v, base[static_cast<i64>(r) * stride + f]);
     for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
@@ -407,6 +408,84 @@ QS_DEV int binW(float x, const float *T, int B, float scale, float off)
         return lo;
     }
     return correctBin(x, roundGuess(__fmul_rn(__fsub_rn(x, off), scale), B), T, B);
+}
+
+/// Barrier across a grid launched with qsLaunchCooperativeKernel (all blocks resident). bar[0]
+/// counts arrivals, bar[1] is the generation; both zero before the launch.
+QS_DEV void gridBarrier(unsigned *bar)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile unsigned *vb = bar;
+        const unsigned gen = vb[1];
+        __threadfence();
+        if (QS_ATOMIC_ADD(bar, 1u) == gridDim.x - 1) {
+            vb[0] = 0;
+            __threadfence();
+            QS_ATOMIC_ADD(bar + 1, 1u);
+        } else {
+            while (vb[1] == gen) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+/// Pass 1 reduced (rd, ri) → Stats1: means, histogram ranges, FP32 guess constants (kFinalize1 and
+/// the value-table kernel share it).
+QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, Stats1 &st)
+{
+    const int B = hc.bins;
+    for (int f = 0; f < kP1D; ++f)
+        st.d[f] = rd[f];
+    for (int f = 0; f < kP1I; ++f)
+        st.i[f] = ri[f];
+    if (hc.wSource == 2) {
+        st.d[dSumW] = hc.knownSum;
+        st.d[dMinW] = hc.knownMin;
+        st.d[dMaxW] = hc.knownMax;
+        st.i[iNan] = hc.knownNan;
+        st.i[iInf] = hc.knownInf;
+    }
+    const i64 nFW = hc.wSource == 2 ? hc.knownFinite : st.i[iNF];
+    st.meanW = nFW > 0 ? gpumath::ddiv(st.d[dSumW], static_cast<double>(nFW)) : 0.0;
+    st.meanY = st.i[iNFY] > 0 ? gpumath::ddiv(st.d[dSumY], static_cast<double>(st.i[iNFY])) : 0.0;
+    st.lo = hc.haveLo ? hc.lo : (nFW ? st.d[dMinW] : 0.0);
+    st.hi = hc.haveHi ? hc.hi : (nFW ? st.d[dMaxW] : 0.0);
+    const i64 counted = st.i[iNF];
+    st.flags = 0;
+    if (counted > 0) {
+        st.emin = st.d[dEmin];
+        st.emax = st.d[dEmax];
+        if (!isfinite(st.emin) || !isfinite(st.emax))
+            st.flags |= kFlagNonFiniteError;
+    } else {
+        st.emin = st.emax = 0.0;
+    }
+    st.errRange = gpumath::dsub(st.emax, st.emin);
+    st.maxAbs = counted > 0 ? fmax(fabs(st.emin), fabs(st.emax)) : 0.0;
+    st.wScale = st.hi > st.lo ? static_cast<float>(B / (st.hi - st.lo)) : 0.0f;
+    st.wOffset = static_cast<float>(st.lo);
+    st.eScale = st.errRange > 0 ? static_cast<float>(B / st.errRange) : 0.0f;
+    st.eOffset = static_cast<float>(st.emin);
+    st.aScale = st.maxAbs > 0 ? static_cast<float>(kAbsBins / st.maxAbs) : 0.0f;
+    // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
+    const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
+    const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
+    st.fastBins = 0;
+    if (st.hi > st.lo && ulpW * B / (st.hi - st.lo) < 0.05)
+        st.fastBins |= 1;
+    if (st.errRange > 0 && ulpE * B / st.errRange < 0.05)
+        st.fastBins |= 2;
+    if (st.maxAbs > 0 && isfinite(st.maxAbs))
+        st.fastBins |= 4;
+    if (!isfinite(st.wScale))
+        st.wScale = 0.0f;
+    if (!isfinite(st.eScale))
+        st.eScale = 0.0f;
+    if (!isfinite(st.aScale))
+        st.aScale = 0.0f;
 }
 
 } // namespace

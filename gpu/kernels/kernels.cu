@@ -504,55 +504,7 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
     __syncthreads();
     const int B = hc.bins;
     if (threadIdx.x == 0) {
-        for (int f = 0; f < kP1D; ++f)
-            st.d[f] = rd[f];
-        for (int f = 0; f < kP1I; ++f)
-            st.i[f] = ri[f];
-        if (hc.wSource == 2) {
-            st.d[dSumW] = hc.knownSum;
-            st.d[dMinW] = hc.knownMin;
-            st.d[dMaxW] = hc.knownMax;
-            st.i[iNan] = hc.knownNan;
-            st.i[iInf] = hc.knownInf;
-        }
-        const i64 nFW = hc.wSource == 2 ? hc.knownFinite : st.i[iNF];
-        st.meanW = nFW > 0 ? gpumath::ddiv(st.d[dSumW], static_cast<double>(nFW)) : 0.0;
-        st.meanY = st.i[iNFY] > 0 ? gpumath::ddiv(st.d[dSumY], static_cast<double>(st.i[iNFY])) : 0.0;
-        st.lo = hc.haveLo ? hc.lo : (nFW ? st.d[dMinW] : 0.0);
-        st.hi = hc.haveHi ? hc.hi : (nFW ? st.d[dMaxW] : 0.0);
-        const i64 counted = st.i[iNF];
-        st.flags = 0;
-        if (counted > 0) {
-            st.emin = st.d[dEmin];
-            st.emax = st.d[dEmax];
-            if (!isfinite(st.emin) || !isfinite(st.emax))
-                st.flags |= kFlagNonFiniteError;
-        } else {
-            st.emin = st.emax = 0.0;
-        }
-        st.errRange = gpumath::dsub(st.emax, st.emin);
-        st.maxAbs = counted > 0 ? fmax(fabs(st.emin), fabs(st.emax)) : 0.0;
-        st.wScale = st.hi > st.lo ? static_cast<float>(B / (st.hi - st.lo)) : 0.0f;
-        st.wOffset = static_cast<float>(st.lo);
-        st.eScale = st.errRange > 0 ? static_cast<float>(B / st.errRange) : 0.0f;
-        st.eOffset = static_cast<float>(st.emin);
-        st.aScale = st.maxAbs > 0 ? static_cast<float>(kAbsBins / st.maxAbs) : 0.0f;
-        // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
-        const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
-        const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
-        st.fastBins = 0;
-        if (st.hi > st.lo && ulpW * B / (st.hi - st.lo) < 0.05)
-            st.fastBins |= 1;
-        if (st.errRange > 0 && ulpE * B / st.errRange < 0.05)
-            st.fastBins |= 2;
-        if (st.maxAbs > 0 && isfinite(st.maxAbs))
-            st.fastBins |= 4;
-        if (!isfinite(st.wScale))
-            st.wScale = 0.0f;
-        if (!isfinite(st.eScale))
-            st.eScale = 0.0f;
-        if (!isfinite(st.aScale))
-            st.aScale = 0.0f;
+        stats1From(rd, ri, hc, st);
         if (blockIdx.x == 0)
             *out = st;
     }

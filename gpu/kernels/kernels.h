@@ -110,11 +110,13 @@ int tableRows();
 
 /// FP8 per tensor. gvh: 65536 counts (zeroed); keys[2] preset to 0xFFFFFFFF, 0; flags zeroed.
 void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *stream);
-void fp8Table(int in, const unsigned *gvh, unsigned *keys, const gpumath::Fp8Params &fp, unsigned char *lut,
-              float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, double *pd, i64 *pi,
-              void *stream);
-void fp8Bins(int in, const unsigned *gvh, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, const Stats1 *st, int bins, bool wMoments, u64 *hist, double *pd2, void *stream);
+/// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables uses.
+int fp8TableRows();
+/// Range, scale, lookup table, sums, Stats1, histograms, moments, Stats2 (one cooperative launch).
+/// bar: two zeroed words.
+void fp8Tables(int in, const unsigned *gvh, const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned char *lut,
+               float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, unsigned *keys, unsigned *bar,
+               double *pd, i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream);
 void fp8Codes(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
               const float *scales, unsigned char *codes, float *wHat, int sms, void *stream);
 

@@ -51,6 +51,9 @@ using qsEvent_t = hipEvent_t;
 #define qsEventSynchronize hipEventSynchronize
 #define qsEventElapsedTime hipEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+/// All blocks resident at once (the kernel may wait on the others: grid barriers).
+#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream) \
+    hipLaunchCooperativeKernel(reinterpret_cast<const void *>(f), (grid), (block), (args), (smem), (stream))
 #define qsFuncSetMaxDynamicSharedMemory(f, bytes) \
     hipFuncSetAttribute(reinterpret_cast<const void *>(f), hipFuncAttributeMaxDynamicSharedMemorySize, (bytes))
 #define QS_SHFL_XOR(v, m) __shfl_xor((v), (m))
@@ -110,6 +113,9 @@ using qsEvent_t = cudaEvent_t;
 #define qsEventSynchronize cudaEventSynchronize
 #define qsEventElapsedTime cudaEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+/// All blocks resident at once (the kernel may wait on the others: grid barriers).
+#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream) \
+    cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(f), (grid), (block), (args), (smem), (stream))
 #define qsFuncSetMaxDynamicSharedMemory(f, bytes) \
     cudaFuncSetAttribute((f), cudaFuncAttributeMaxDynamicSharedMemorySize, (bytes))
 #define QS_SHFL_XOR(v, m) __shfl_xor_sync(0xFFFFFFFFu, (v), (m))
