@@ -275,13 +275,22 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const void *w = R.w->data();
     if (!isInt) {
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
-        launch::fp8ValuePass(in, w, n, gvh, sms, S());
-        mark("fast: value counts");
-        launch::fp8Tables(in, gvh, P.fp, hc, lut, scales, zeros, bad, flags, keys, keys + 2, pd1, pi1, st1, hist, pd2,
-                          st2, S());
-        mark("fast: value tables (scale, codes, sums, histograms, moments)");
-        launch::fp8Codes(in, w, n, lut, P.fp, scales, codes, wHat, sms, S());
-        mark("fast: codes");
+        if (R.opts.inputStats) {
+            float sc;
+            int zz;
+            bool bd;
+            tensorParamsFromStats(P, *R.opts.inputStats, sc, zz, bd);
+            launch::fp8Lut(in, keys, true, sc, P.fp, lut, scales, zeros, bad, S());
+        } else {
+            launch::fp8Range(in, w, n, keys, flags, sms, S());
+            mark("fast: range");
+            launch::fp8Lut(in, keys, false, 0.0f, P.fp, lut, scales, zeros, bad, S());
+        }
+        mark("fast: code table");
+        launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
+        mark("fast: codes, value counts");
+        launch::fp8Tables(in, gvh, lut, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, st2, S());
+        mark("fast: tables (sums, histograms, moments)");
         return;
     }
     launch::IntFast1 a1;

@@ -54,48 +54,38 @@ QS_DEV void vhFlush(const unsigned *vh, unsigned *gvh)
     }
 }
 
-// BF16: 32-bit counters (no overflow, no returned value to wait for) for a window of 64
-// exponents, 2^-31 ≤ |x| < 2^33: sign, (exponent + 32) mod 64, mantissa = 14 bits, 64 KiB. Zeros
-// have two counters of their own; other values outside the window (rare in weights) are counted
-// in global memory.
+// BF16: 32-bit counters (no overflow, no returned value to wait for) for a window of 63
+// exponents, 2^-47 ≤ |x| < 2^16, plus exponent 0 (zeros, subnormals): sign, slot, mantissa =
+// 14 bits, 64 KiB. Values outside the window (rare in weights) are counted in global memory.
+constexpr unsigned kWinE0 = 79;
 constexpr int kWinWords = 16384;
-
-/// Window index of a BF16 key (exponent field + 32 by one add, then masks; ±0 in the two words
-/// after the window) and whether the key has a shared counter.
-QS_DEV unsigned wvIndex(unsigned key, bool &in)
-{
-    const bool zero = (key & 0x7FFFu) == 0u;
-    in = zero | (((key >> 7) & 0xFFu) - 96u < 64u);
-    return zero ? kWinWords + (key >> 15) : (((key >> 2) & 0x2000u) | ((key + (32u << 7)) & 0x1FFFu));
-}
 
 QS_DEV void wvAdd(unsigned *wv, unsigned *gvh, unsigned key)
 {
-    bool in;
-    const unsigned idx = wvIndex(key, in);
-    if (in)
-        QS_ATOMIC_ADD(wv + idx, 1u);
+    const unsigned e = (key >> 7) & 0xFFu;
+    const unsigned slot = e == 0u ? 0u : e - kWinE0;
+    if (e == 0u || slot - 1u < 63u)
+        QS_ATOMIC_ADD(wv + (((key >> 2) & 0x2000u) | (slot << 7) | (key & 0x7Fu)), 1u);
     else
         QS_ATOMIC_ADD(gvh + key, 1u);
 }
 
 QS_DEV void wvFlush(const unsigned *wv, unsigned *gvh)
 {
-    for (int i = threadIdx.x; i < kWinWords + 2; i += blockDim.x) {
+    for (int i = threadIdx.x; i < kWinWords; i += blockDim.x) {
         const unsigned c = wv[i];
         if (c == 0)
             continue;
-        const unsigned u = static_cast<unsigned>(i);
-        const unsigned key = u >= static_cast<unsigned>(kWinWords)
-                                 ? (u - kWinWords) << 15
-                                 : ((u & 0x2000u) << 2) | ((96u + ((u >> 7) & 63u)) << 7) | (u & 0x7Fu);
+        const unsigned slot = (static_cast<unsigned>(i) >> 7) & 63u;
+        const unsigned key = ((static_cast<unsigned>(i) & 0x2000u) << 2) | ((slot ? slot + kWinE0 : 0u) << 7) |
+                             (static_cast<unsigned>(i) & 0x7Fu);
         QS_ATOMIC_ADD(gvh + key, c);
     }
 }
 
 /// The value counter of an input type: windowed 32-bit (BF16) or packed 16-bit (F16, whose
 /// 10-bit mantissa leaves no room for a window).
-template <int IN> inline constexpr int vcWords = IN == kInBf16 ? kWinWords + 2 : kVhWords;
+template <int IN> inline constexpr int vcWords = IN == kInBf16 ? kWinWords : kVhWords;
 template <int IN> QS_DEV void vcClear(unsigned *t)
 {
     for (int i = threadIdx.x; i < vcWords<IN>; i += blockDim.x)
@@ -108,6 +98,15 @@ template <int IN> QS_DEV void vcAdd(unsigned *t, unsigned *gvh, unsigned key)
     else
         vhAdd(t, gvh, key);
 }
+/// Window index of a BF16 key, and whether the key is in the window (branch-free).
+QS_DEV unsigned wvIndex(unsigned key, bool &in)
+{
+    const unsigned e = (key >> 7) & 0xFFu;
+    const unsigned slot = e == 0u ? 0u : e - kWinE0;
+    in = (e == 0u) | (slot - 1u < 63u);
+    return ((key >> 2) & 0x2000u) | ((slot & 63u) << 7) | (key & 0x7Fu);
+}
+
 template <int IN> QS_DEV void vcAdd8(unsigned *t, unsigned *gvh, const uint4 &u)
 {
     const unsigned w[4] = {u.x, u.y, u.z, u.w};
@@ -142,6 +141,16 @@ template <int IN> QS_DEV void vcFlush(const unsigned *t, unsigned *gvh)
         vhFlush(t, gvh);
 }
 
+template <int IN> QS_DEV void decode8(const uint4 &u, float v[kChunk])
+{
+    const unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
+        v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
+    }
+}
+
 /// Shared counters added to global 64-bit counters (only the non-zero ones).
 QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 {
@@ -152,27 +161,149 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 // ---- FP8 per tensor -----------------------------------------------------------------------------
 
-template <int IN> __global__ void __launch_bounds__(512, 3) kValueHist(const void *w, i64 n, unsigned *gvh)
+/// Finite min/max of W (order keys: keys[0] = min, keys[1] = max, preset to 0xFFFFFFFF, 0) and
+/// the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
+template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *keys, unsigned *flags)
 {
-    extern __shared__ unsigned vh[];
-    vcClear<IN>(vh);
+    __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32];
+    const uint4 *q = static_cast<const uint4 *>(w);
+    const i64 chunks = n / kChunk;
+    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    float mn = finf(), mx = -finf();
+    bool finite = true;
+    auto take = [&](const uint4 &u) {
+        float v[kChunk];
+        decode8<IN>(u, v);
+        finite = finite & chunkFinite(v);
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            mn = fminf(mn, v[j]);
+            mx = fmaxf(mx, v[j]);
+        }
+    };
+    i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; k + 3 * stride < chunks; k += 4 * stride) { // four 16-byte loads in flight
+        uint4 u[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            u[i] = q[k + i * stride];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            take(u[i]);
+    }
+    for (; k < chunks; k += stride)
+        take(q[k]);
+    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const float x = decodeHalf<IN>(static_cast<const unsigned short *>(w)[i]);
+        finite = finite & qmath::isFinite(x);
+        mn = fminf(mn, x);
+        mx = fmaxf(mx, x);
+    }
+    if (!finite)
+        QS_ATOMIC_OR(flags, kFastNonFinite); // min/max then include ±Inf: the generic path reruns
+    unsigned kmn = mn <= mx ? gpumath::floatKey(mn) : 0xFFFFFFFFu, kmx = mn <= mx ? gpumath::floatKey(mx) : 0u;
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+        kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
+        kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
+    }
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    if (lane == 0) {
+        smn[warp] = kmn;
+        smx[warp] = kmx;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++i) {
+            kmn = min(kmn, smn[i]);
+            kmx = max(kmx, smx[i]);
+        }
+        if (kmn <= kmx) {
+            QS_ATOMIC_MIN(keys, kmn);
+            QS_ATOMIC_MAX(keys + 1, kmx);
+        }
+    }
+}
+
+/// The scale (from the range, or given) and the code of every 16-bit value.
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kFp8Lut(const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
+            float *scales, signed char *zeros, unsigned char *bad)
+{
+    float s = scaleGiven;
+    if (!given) {
+        const bool any = keys[0] <= keys[1];
+        s = gpumath::fp8Scale(fp, any ? gpumath::keyFloat(keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
+    }
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    if (key == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
+    }
+    lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
+}
+
+/// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
+template <int IN>
+__global__ void __launch_bounds__(kPassThreads)
+    kFp8Pass(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
+             unsigned char *codes, float *wHat, unsigned *gvh)
+{
+    extern __shared__ unsigned fsm[];
+    unsigned *vc = fsm;                                                   // value counts
+    unsigned char *sl = reinterpret_cast<unsigned char *>(fsm + vcWords<IN>); // 64 KiB table
+    __shared__ float sy[256];
+    vcClear<IN>(vc);
+    {
+        const uint4 *src = reinterpret_cast<const uint4 *>(lut);
+        uint4 *dst = reinterpret_cast<uint4 *>(sl);
+        for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
+            dst[i] = src[i];
+        if (wHat && threadIdx.x < 256)
+            sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, scales[0]);
+    }
     __syncthreads();
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
+    auto one = [&](i64 k, const uint4 &u) {
+        const unsigned hw[4] = {u.x, u.y, u.z, u.w};
+        unsigned c[8];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            c[2 * j] = sl[hw[j] & 0xFFFFu];
+            c[2 * j + 1] = sl[hw[j] >> 16];
+        }
+        uint2 packed;
+        packed.x = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24);
+        packed.y = c[4] | (c[5] << 8) | (c[6] << 16) | (c[7] << 24);
+        reinterpret_cast<uint2 *>(codes)[k] = packed;
+        if (wHat) {
+            float4 *o = reinterpret_cast<float4 *>(wHat) + 2 * k;
+            o[0] = make_float4(sy[c[0]], sy[c[1]], sy[c[2]], sy[c[3]]);
+            o[1] = make_float4(sy[c[4]], sy[c[5]], sy[c[6]], sy[c[7]]);
+        }
+        vcAdd8<IN>(vc, gvh, u);
+    };
     i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; k + stride < chunks; k += 2 * stride) { // two 16-byte loads in flight per thread
+    for (; k + stride < chunks; k += 2 * stride) { // two 16-byte loads in flight
         const uint4 a = q[k], b = q[k + stride];
-        vcAdd8<IN>(vh, gvh, a);
-        vcAdd8<IN>(vh, gvh, b);
+        one(k, a);
+        one(k + stride, b);
     }
     if (k < chunks)
-        vcAdd8<IN>(vh, gvh, q[k]);
+        one(k, q[k]);
     const unsigned short *h = static_cast<const unsigned short *>(w);
-    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-        vcAdd<IN>(vh, gvh, h[i]);
+    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const unsigned c = sl[h[i]];
+        codes[i] = static_cast<unsigned char>(c);
+        if (wHat)
+            wHat[i] = sy[c];
+        vcAdd<IN>(vc, gvh, h[i]);
+    }
     __syncthreads();
-    vcFlush<IN>(vh, gvh);
+    vcFlush<IN>(vc, gvh);
 }
 
 /// Index of the counter of bin b (−1 below, B above) in the W/Ŵ/error layout of Pass2::hist.
@@ -184,64 +315,33 @@ QS_DEV int counterOf(int b, int B, int base, int extBelow)
 constexpr int kCoopThreads = 512;
 constexpr int kCoopBlocks = kKeys / kCoopThreads; ///< one thread per value, all blocks resident
 
-/// Everything between the two passes of FP8 per tensor, in one cooperative launch (grid barriers
-/// between the phases): the finite range → the scale → per value its code (the lookup table) and
-/// the pass 1 sums → Stats1 → the four histograms (the CPU's bin formula per value) and both
-/// central moments → Stats2.
+/// Everything after the FP8 pass, in one cooperative launch (grid barriers between the phases):
+/// per value the pass 1 sums → Stats1 → the four histograms (the CPU's bin formula per value,
+/// counted in shared memory first) and both central moments → Stats2.
 template <int IN>
 __global__ void __launch_bounds__(kCoopThreads)
-    kFp8Tables(const unsigned *gvh, gpumath::Fp8Params fp, HistConfig hc, unsigned char *lut, float *scales,
-               signed char *zeros, unsigned char *bad, unsigned *flags, unsigned *keys, unsigned *bar, double *pd,
-               i64 *pi, Stats1 *stOut, u64 *hist, double *pd2, Stats2 *st2)
+    kFp8Tables(const unsigned *gvh, const unsigned char *lut, const float *scales, gpumath::Fp8Params fp,
+               HistConfig hc, unsigned *flags, unsigned *bar, double *pd, i64 *pi, Stats1 *stOut, u64 *hist,
+               double *pd2, Stats2 *st2)
 {
-    __shared__ unsigned smn[kCoopThreads / 32], smx[kCoopThreads / 32];
+    extern __shared__ unsigned bh[]; // W[B] Ŵ[B] err[B] |err|[4096] ext[6]
     __shared__ double rd[kP1D];
     __shared__ i64 ri[kP1I];
     __shared__ Stats1 st;
+    const int B = hc.bins;
+    const int nh = 3 * B + kAbsBins + 6;
+    for (int i = threadIdx.x; i < nh; i += blockDim.x)
+        bh[i] = 0;
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
     const int nw = blockDim.x / QS_WARP_SIZE;
     const unsigned c = gvh[key];
     const float x = decodeHalf<IN>(key);
     const bool counted = c != 0 && qmath::isFinite(x);
-    // Phase 0: the finite range.
-    {
-        if (c != 0 && !qmath::isFinite(x))
-            QS_ATOMIC_OR(flags, kFastNonFinite);
-        unsigned kmn = counted ? gpumath::floatKey(x) : 0xFFFFFFFFu, kmx = counted ? gpumath::floatKey(x) : 0u;
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
-            kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
-            kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
-        }
-        if (lane == 0) {
-            smn[warp] = kmn;
-            smx[warp] = kmx;
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            for (int i = 1; i < nw; ++i) {
-                kmn = min(kmn, smn[i]);
-                kmx = max(kmx, smx[i]);
-            }
-            if (kmn <= kmx) {
-                QS_ATOMIC_MIN(keys, kmn);
-                QS_ATOMIC_MAX(keys + 1, kmx);
-            }
-        }
-    }
-    gridBarrier(bar);
-    // Phase 1: the scale, codes, sums.
-    const volatile unsigned *vk = keys;
-    const bool any = vk[0] <= vk[1];
-    const float s = gpumath::fp8Scale(fp, any ? gpumath::keyFloat(vk[0]) : 0.0f, any ? gpumath::keyFloat(vk[1]) : 0.0f);
-    if (key == 0) {
-        scales[0] = s;
-        zeros[0] = 0;
-        bad[0] = 0;
-    }
-    const unsigned code = gpumath::fp8Code(fp, x, s);
-    lut[key] = static_cast<unsigned char>(code);
-    const float y = gpumath::fp8Dequant(fp, code, s);
+    if (c != 0 && !qmath::isFinite(x))
+        QS_ATOMIC_OR(flags, kFastNonFinite);
+    // Phase 1: the sums.
+    const float y = gpumath::fp8Dequant(fp, lut[key], scales[0]);
     const double cd = static_cast<double>(c), xd = x, yd = y;
     const double e = gpumath::dsub(xd, yd);
     {
@@ -289,18 +389,16 @@ __global__ void __launch_bounds__(kCoopThreads)
             *stOut = st;
     }
     __syncthreads();
-    // Phase 3: the histograms and central moments.
+    // Phase 3: the histograms (block counts first) and central moments.
     {
-        const int B = hc.bins;
         double d[kP2D] = {};
         if (counted && !(st.flags & kFlagNonFiniteError)) {
             const int extOff = 3 * B + kAbsBins;
-            const u64 cu = c;
-            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, st.lo, st.hi, B), B, 0, extOff), cu);
-            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(yd, st.lo, st.hi, B), B, B, extOff + 2), cu);
-            QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(e, st.emin, st.emax, B), B, 2 * B, extOff + 4), cu);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(xd, st.lo, st.hi, B), B, 0, extOff), c);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(yd, st.lo, st.hi, B), B, B, extOff + 2), c);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(e, st.emin, st.emax, B), B, 2 * B, extOff + 4), c);
             const int ba = gpumath::refBin(fabs(e), 0.0, st.maxAbs, kAbsBins);
-            QS_ATOMIC_ADD(hist + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), cu);
+            QS_ATOMIC_ADD(bh + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), c);
             const double dy = yd - st.meanY, dy2 = dy * dy;
             d[dS2Y] = cd * dy2;
             d[dS3Y] = cd * (dy2 * dy);
@@ -312,7 +410,8 @@ __global__ void __launch_bounds__(kCoopThreads)
                 d[dS4W] = cd * (dx2 * dx2);
             }
         }
-        blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+        blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr); // its barrier also orders bh
+        flushCounts(bh, nh, hist);
     }
     gridBarrier(bar);
     // Phase 4: Stats2.
@@ -323,65 +422,6 @@ __global__ void __launch_bounds__(kCoopThreads)
     }
 }
 
-/// Codes (and Ŵ) through the lookup table.
-template <int IN>
-__global__ void __launch_bounds__(kThreads)
-    kLutCodes(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
-              unsigned char *codes, float *wHat)
-{
-    extern __shared__ unsigned char sl[];
-    __shared__ float sy[256];
-    {
-        const uint4 *src = reinterpret_cast<const uint4 *>(lut);
-        uint4 *dst = reinterpret_cast<uint4 *>(sl);
-        for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
-            dst[i] = src[i];
-        if (wHat)
-            sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, scales[0]);
-    }
-    __syncthreads();
-    const uint4 *q = static_cast<const uint4 *>(w);
-    const i64 chunks = n / kChunk;
-    const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
-    auto one = [&](i64 k, const uint4 &u) {
-        const unsigned hw[4] = {u.x, u.y, u.z, u.w};
-        unsigned c[8];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            c[2 * j] = sl[hw[j] & 0xFFFFu];
-            c[2 * j + 1] = sl[hw[j] >> 16];
-        }
-        uint2 packed;
-        packed.x = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24);
-        packed.y = c[4] | (c[5] << 8) | (c[6] << 16) | (c[7] << 24);
-        reinterpret_cast<uint2 *>(codes)[k] = packed;
-        if (wHat) {
-            float4 *o = reinterpret_cast<float4 *>(wHat) + 2 * k;
-            o[0] = make_float4(sy[c[0]], sy[c[1]], sy[c[2]], sy[c[3]]);
-            o[1] = make_float4(sy[c[4]], sy[c[5]], sy[c[6]], sy[c[7]]);
-        }
-    };
-    i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; k + 3 * stride < chunks; k += 4 * stride) { // four 16-byte loads in flight
-        uint4 u[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-            u[i] = q[k + i * stride];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-            one(k + i * stride, u[i]);
-    }
-    for (; k < chunks; k += stride)
-        one(k, q[k]);
-    const unsigned short *h = static_cast<const unsigned short *>(w);
-    for (i64 i = chunks * kChunk + static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const unsigned c = sl[h[i]];
-        codes[i] = static_cast<unsigned char>(c);
-        if (wHat)
-            wHat[i] = sy[c];
-    }
-}
-
 // ---- INT per group, pass 1 ----------------------------------------------------------------------
 
 /// The error of one element is its FP32 difference when that is exact: Ŵ = 0, or |e| < |Ŵ|/2
@@ -389,16 +429,6 @@ __global__ void __launch_bounds__(kThreads)
 QS_DEV bool exactError(float e, float y)
 {
     return (y == 0.0f) | (__fmul_rn(2.0f, fabsf(e)) < fabsf(y)); // no short circuit: no branch
-}
-
-template <int IN> QS_DEV void decode8(const uint4 &u, float v[kChunk])
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        v[2 * j] = decodeHalf<IN>(w[j] & 0xFFFFu);
-        v[2 * j + 1] = decodeHalf<IN>(w[j] >> 16);
-    }
 }
 
 // The per-element work is straight-line code (selects, no branches); each rare case (a quotient
@@ -807,51 +837,60 @@ template <typename K> void allowShared(K kernel, std::size_t bytes)
 
 int tableRows() { return kTableBlocks; }
 
-void fp8ValuePass(int in, const void *w, i64 n, unsigned *gvh, int sms, void *stream)
+int fp8TableRows() { return kCoopBlocks; }
+
+void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        auto *k = kRangeW<decltype(I)::value>;
+        int perSm = 0;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, 0));
+        const i64 need = (n / kChunk + kThreads - 1) / kThreads;
+        const int blocks = static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(std::max(perSm, 1)) * sms)));
+        k<<<blocks, kThreads, 0, Sx(stream)>>>(w, n, keys, flags);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Range");
+}
+
+void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kFp8Lut<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(keys, given, scaleGiven, fp, lut, scales, zeros, bad);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Lut");
+}
+
+void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
+             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
 {
     dispatch16(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
-        const std::size_t smem = vcWords<IN> * sizeof(unsigned);
-        auto *k = kValueHist<IN>;
+        const std::size_t smem = vcWords<IN> * sizeof(unsigned) + kKeys;
+        auto *k = kFp8Pass<IN>;
         allowShared(k, smem);
         int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, 512, smem));
-        k<<<sms * std::max(perSm, 1), 512, smem, Sx(stream)>>>(w, n, gvh);
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kPassThreads, smem));
+        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, lut, fp, scales, codes, wHat, gvh);
     });
-    QS_GPU_CHECK_LAUNCH("fp8ValuePass");
+    QS_GPU_CHECK_LAUNCH("fp8Pass");
 }
 
-int fp8TableRows() { return kCoopBlocks; }
-
-void fp8Tables(int in, const unsigned *gvh, const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned char *lut,
-               float *scales, signed char *zeros, unsigned char *bad, unsigned *flags, unsigned *keys, unsigned *bar,
-               double *pd, i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream)
+void fp8Tables(int in, const unsigned *gvh, const unsigned char *lut, const float *scales,
+               const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pd,
+               i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream)
 {
     dispatch16(in, [&](auto I) {
+        auto *k = kFp8Tables<decltype(I)::value>;
+        const std::size_t smem = sizeof(unsigned) * (3 * static_cast<std::size_t>(hc.bins) + kAbsBins + 6);
+        allowShared(k, smem);
         gpumath::Fp8Params f = fp;
         HistConfig h = hc;
-        void *args[] = {&gvh, &f, &h, &lut, &scales, &zeros, &bad, &flags, &keys, &bar, &pd, &pi, &st1, &hist, &pd2, &st2};
-        QS_GPU_CHECK(qsLaunchCooperativeKernel(kFp8Tables<decltype(I)::value>, dim3(kCoopBlocks), dim3(kCoopThreads),
-                                               args, 0, Sx(stream)));
+        void *args[] = {&gvh, &lut, &scales, &f, &h, &flags, &bar, &pd, &pi, &st1, &hist, &pd2, &st2};
+        QS_GPU_CHECK(qsLaunchCooperativeKernel(k, dim3(kCoopBlocks), dim3(kCoopThreads), args, smem, Sx(stream)));
     });
     QS_GPU_CHECK_LAUNCH("fp8Tables");
-}
-
-void fp8Codes(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
-              const float *scales, unsigned char *codes, float *wHat, int sms, void *stream)
-{
-    const std::size_t smem = kKeys;
-    dispatch16(in, [&](auto I) {
-        auto *k = kLutCodes<decltype(I)::value>;
-        allowShared(k, smem);
-        int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, smem));
-        const i64 need = (n / kChunk + kThreads - 1) / kThreads;
-        const i64 full = static_cast<i64>(perSm > 0 ? perSm : 1) * sms;
-        const int blocks = static_cast<int>(std::max<i64>(1, std::min(need, full)));
-        k<<<blocks, kThreads, smem, Sx(stream)>>>(w, n, lut, fp, scales, codes, wHat);
-    });
-    QS_GPU_CHECK_LAUNCH("fp8Codes");
 }
 
 int blocksIntFast1(int in, i64 chunks, int sms)
