@@ -132,6 +132,8 @@ struct RunImpl final : PipelineRun {
     bool fast = false;          ///< a value-table path (fast.cu) ran
     std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
     nlohmann::json spec;        ///< kept to rerun the generic path
+    std::size_t offPd2Host = 0; ///< rows of pass 2's moments the host adds (instead of Stats2)
+    int rowsPd2Host = 0;
     char *base() const { return static_cast<char *>(block.get()); }
 };
 
@@ -228,7 +230,11 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
     R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
     R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
+    // Zeroed by one memset: counters and histograms, value counts, range keys, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
+    const std::size_t offGvh = A.reserve<unsigned>(65536);
+    const std::size_t offKeys = A.reserve<unsigned>(4); // ~min key, max key; grid barrier
+    R.offFlags = A.reserve<unsigned>(1);
     const std::size_t offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
     const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
     R.offSt1 = A.reserve<Stats1>(1);
@@ -237,12 +243,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
     R.offSt2 = A.reserve<Stats2>(1);
-    const std::size_t offGvh = A.reserve<unsigned>(65536);
-    const std::size_t offKeys = A.reserve<unsigned>(4); // min, max keys; grid barrier
-    R.offFlags = A.reserve<unsigned>(1);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
-    const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
     char *b = R.base();
@@ -268,29 +270,25 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *codes = static_cast<unsigned char *>(R.codes.get());
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
-    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, (2 + static_cast<std::size_t>(R.histLen)) * sizeof(u64), stream));
-    // gvh, keys and flags are adjacent: zero them together, then preset the min key.
-    QS_GPU_CHECK(qsMemsetAsync(gvh, 0, R.offFlags + sizeof(unsigned) - offGvh, stream));
-    QS_GPU_CHECK(qsMemsetAsync(keys, 0xFF, sizeof(unsigned), stream));
+    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     const void *w = R.w->data();
     if (!isInt) {
-        auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
+        float given = 0.0f;
         if (R.opts.inputStats) {
-            float sc;
             int zz;
             bool bd;
-            tensorParamsFromStats(P, *R.opts.inputStats, sc, zz, bd);
-            launch::fp8Lut(in, keys, true, sc, P.fp, lut, scales, zeros, bad, S());
+            tensorParamsFromStats(P, *R.opts.inputStats, given, zz, bd);
         } else {
             launch::fp8Range(in, w, n, keys, flags, sms, S());
             mark("fast: range");
-            launch::fp8Lut(in, keys, false, 0.0f, P.fp, lut, scales, zeros, bad, S());
         }
-        mark("fast: code table");
-        launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
+        launch::fp8Pass(in, w, n, keys, R.opts.inputStats.has_value(), given, P.fp, scales, zeros, bad, codes, wHat,
+                        gvh, sms, S());
         mark("fast: codes, value counts");
-        launch::fp8Tables(in, gvh, lut, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, st2, S());
+        launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, S());
         mark("fast: tables (sums, histograms, moments)");
+        R.offPd2Host = offPd2; // Stats2 = the sum of these rows, added on the host
+        R.rowsPd2Host = rows2;
         return;
     }
     launch::IntFast1 a1;
@@ -670,16 +668,26 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
     }
     Stats1 s1{};
     Stats2 s2{};
+    std::vector<double> pd2Host;
     HostHist hh;
     if (m && R.opts.metrics && R.deviceMetrics) {
         QS_GPU_CHECK(qsMemcpyAsync(&s1, b + R.offSt1, sizeof s1, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(&s2, b + R.offSt2, sizeof s2, qsMemcpyDeviceToHost, I.stream));
+        if (R.rowsPd2Host > 0) {
+            pd2Host.resize(static_cast<std::size_t>(R.rowsPd2Host) * kP2D);
+            QS_GPU_CHECK(qsMemcpyAsync(pd2Host.data(), b + R.offPd2Host, pd2Host.size() * sizeof(double),
+                                       qsMemcpyDeviceToHost, I.stream));
+        } else {
+            QS_GPU_CHECK(qsMemcpyAsync(&s2, b + R.offSt2, sizeof s2, qsMemcpyDeviceToHost, I.stream));
+        }
         hh.raw.resize(static_cast<std::size_t>(R.histLen));
         static_assert(sizeof(std::uint64_t) == sizeof(u64));
         QS_GPU_CHECK(qsMemcpyAsync(hh.raw.data(), b + R.offCtr + 2 * sizeof(u64), hh.raw.size() * sizeof(u64),
                                    qsMemcpyDeviceToHost, I.stream));
     }
     QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    for (int r = 0; r < R.rowsPd2Host; ++r) // the rows in order, as finalize2 adds them
+        for (int f = 0; f < kP2D; ++f)
+            s2.d[f] += pd2Host[static_cast<std::size_t>(r) * kP2D + static_cast<std::size_t>(f)];
     if (wantQ) {
         QuantizedTensor &out = q ? *q : local;
         out.nonFiniteGroups = static_cast<std::int64_t>(ctr[0]);

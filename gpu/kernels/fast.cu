@@ -161,8 +161,8 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 // ---- FP8 per tensor -----------------------------------------------------------------------------
 
-/// Finite min/max of W (order keys: keys[0] = min, keys[1] = max, preset to 0xFFFFFFFF, 0) and
-/// the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
+/// Finite min/max of W as order keys (keys[0] = ~min key, keys[1] = max key, both by atomic max
+/// from zero: no finite value has key 0 or ~key 0) and the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
 template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *keys, unsigned *flags)
 {
     __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32];
@@ -218,51 +218,49 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
             kmx = max(kmx, smx[i]);
         }
         if (kmn <= kmx) {
-            QS_ATOMIC_MIN(keys, kmn);
+            QS_ATOMIC_MAX(keys, ~kmn);
             QS_ATOMIC_MAX(keys + 1, kmx);
         }
     }
 }
 
-/// The scale (from the range, or given) and the code of every 16-bit value.
-template <int IN>
-__global__ void __launch_bounds__(kTableThreads)
-    kFp8Lut(const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
-            float *scales, signed char *zeros, unsigned char *bad)
+/// The tensor's scale: from the range keys, or given (W's stats at open).
+QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned *keys, bool given, float scaleGiven)
 {
-    float s = scaleGiven;
-    if (!given) {
-        const bool any = keys[0] <= keys[1];
-        s = gpumath::fp8Scale(fp, any ? gpumath::keyFloat(keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
-    }
-    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    if (key == 0) {
-        scales[0] = s;
-        zeros[0] = 0;
-        bad[0] = 0;
-    }
-    lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
+    if (given)
+        return scaleGiven;
+    const bool any = keys[1] != 0;
+    return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(~keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
 }
 
-/// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
+/// FP8 pass: each block builds the code of all 65536 values in shared memory (the lookup table),
+/// then writes the codes (and Ŵ) and counts W's values, in one read of W.
 template <int IN>
 __global__ void __launch_bounds__(kPassThreads)
-    kFp8Pass(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
-             unsigned char *codes, float *wHat, unsigned *gvh)
+    kFp8Pass(const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp,
+             float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes, float *wHat, unsigned *gvh)
 {
     extern __shared__ unsigned fsm[];
     unsigned *vc = fsm;                                                   // value counts
     unsigned char *sl = reinterpret_cast<unsigned char *>(fsm + vcWords<IN>); // 64 KiB table
     __shared__ float sy[256];
     vcClear<IN>(vc);
-    {
-        const uint4 *src = reinterpret_cast<const uint4 *>(lut);
-        uint4 *dst = reinterpret_cast<uint4 *>(sl);
-        for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
-            dst[i] = src[i];
-        if (wHat && threadIdx.x < 256)
-            sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, scales[0]);
+    const float s = fp8TensorScale(fp, keys, given, scaleGiven);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
     }
+    for (int i = threadIdx.x; i < kKeys / 4; i += blockDim.x) {
+        const unsigned k4 = 4u * static_cast<unsigned>(i);
+        unsigned word = 0;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            word |= static_cast<unsigned>(gpumath::fp8Code(fp, decodeHalf<IN>(k4 + j), s)) << (8 * j);
+        reinterpret_cast<unsigned *>(sl)[i] = word;
+    }
+    if (wHat && threadIdx.x < 256)
+        sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, s);
     __syncthreads();
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
@@ -315,14 +313,13 @@ QS_DEV int counterOf(int b, int B, int base, int extBelow)
 constexpr int kCoopThreads = 512;
 constexpr int kCoopBlocks = kKeys / kCoopThreads; ///< one thread per value, all blocks resident
 
-/// Everything after the FP8 pass, in one cooperative launch (grid barriers between the phases):
+/// Everything after the FP8 pass, in one cooperative launch (a grid barrier between the phases):
 /// per value the pass 1 sums → Stats1 → the four histograms (the CPU's bin formula per value,
-/// counted in shared memory first) and both central moments → Stats2.
+/// counted in shared memory first) and the rows of both central moments.
 template <int IN>
 __global__ void __launch_bounds__(kCoopThreads)
-    kFp8Tables(const unsigned *gvh, const unsigned char *lut, const float *scales, gpumath::Fp8Params fp,
-               HistConfig hc, unsigned *flags, unsigned *bar, double *pd, i64 *pi, Stats1 *stOut, u64 *hist,
-               double *pd2, Stats2 *st2)
+    kFp8Tables(const unsigned *gvh, const float *scales, gpumath::Fp8Params fp, HistConfig hc, unsigned *flags,
+               unsigned *bar, double *pd, i64 *pi, Stats1 *stOut, u64 *hist, double *pd2)
 {
     extern __shared__ unsigned bh[]; // W[B] Ŵ[B] err[B] |err|[4096] ext[6]
     __shared__ double rd[kP1D];
@@ -341,7 +338,8 @@ __global__ void __launch_bounds__(kCoopThreads)
     if (c != 0 && !qmath::isFinite(x))
         QS_ATOMIC_OR(flags, kFastNonFinite);
     // Phase 1: the sums.
-    const float y = gpumath::fp8Dequant(fp, lut[key], scales[0]);
+    const float sc = scales[0];
+    const float y = gpumath::fp8Dequant(fp, gpumath::fp8Code(fp, x, sc), sc);
     const double cd = static_cast<double>(c), xd = x, yd = y;
     const double e = gpumath::dsub(xd, yd);
     {
@@ -413,13 +411,7 @@ __global__ void __launch_bounds__(kCoopThreads)
         blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr); // its barrier also orders bh
         flushCounts(bh, nh, hist);
     }
-    gridBarrier(bar);
-    // Phase 4: Stats2.
-    if (blockIdx.x == 0 && warp < kP2D) {
-        const double v = warpColumn<double>(pd2, kP2D, warp, kCoopBlocks, 0.0, [](double a, double b) { return a + b; });
-        if (lane == 0)
-            st2->d[warp] = v;
-    }
+    // Stats2: the host adds the rows (in order) when it collects the run.
 }
 
 // ---- INT per group, pass 1 ----------------------------------------------------------------------
@@ -852,18 +844,9 @@ void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int
     QS_GPU_CHECK_LAUNCH("fp8Range");
 }
 
-void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream)
-{
-    dispatch16(in, [&](auto I) {
-        kFp8Lut<decltype(I)::value>
-            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(keys, given, scaleGiven, fp, lut, scales, zeros, bad);
-    });
-    QS_GPU_CHECK_LAUNCH("fp8Lut");
-}
-
-void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
+void fp8Pass(int in, const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven,
+             const gpumath::Fp8Params &fp, float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes,
+             float *wHat, unsigned *gvh, int sms, void *stream)
 {
     dispatch16(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
@@ -872,14 +855,14 @@ void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpuma
         allowShared(k, smem);
         int perSm = 0;
         QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kPassThreads, smem));
-        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, lut, fp, scales, codes, wHat, gvh);
+        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, keys, given, scaleGiven, fp, scales,
+                                                                         zeros, bad, codes, wHat, gvh);
     });
     QS_GPU_CHECK_LAUNCH("fp8Pass");
 }
 
-void fp8Tables(int in, const unsigned *gvh, const unsigned char *lut, const float *scales,
-               const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pd,
-               i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream)
+void fp8Tables(int in, const unsigned *gvh, const float *scales, const gpumath::Fp8Params &fp, const HistConfig &hc,
+               unsigned *flags, unsigned *bar, double *pd, i64 *pi, Stats1 *st1, u64 *hist, double *pd2, void *stream)
 {
     dispatch16(in, [&](auto I) {
         auto *k = kFp8Tables<decltype(I)::value>;
@@ -887,7 +870,7 @@ void fp8Tables(int in, const unsigned *gvh, const unsigned char *lut, const floa
         allowShared(k, smem);
         gpumath::Fp8Params f = fp;
         HistConfig h = hc;
-        void *args[] = {&gvh, &lut, &scales, &f, &h, &flags, &bar, &pd, &pi, &st1, &hist, &pd2, &st2};
+        void *args[] = {&gvh, &scales, &f, &h, &flags, &bar, &pd, &pi, &st1, &hist, &pd2};
         QS_GPU_CHECK(qsLaunchCooperativeKernel(k, dim3(kCoopBlocks), dim3(kCoopThreads), args, smem, Sx(stream)));
     });
     QS_GPU_CHECK_LAUNCH("fp8Tables");

@@ -108,20 +108,19 @@ inline constexpr int kNoFastPath = 16;
 /// Rows written by the value-table kernels (one per block of 256 values).
 int tableRows();
 
-/// FP8 per tensor: range pass (skipped when W's stats are given), lookup table of the codes of all
-/// 65536 values, one pass writing the codes and counting W's values, then the tables. gvh: 65536
-/// counts (zeroed); keys[2] preset to 0xFFFFFFFF, 0; flags and bar[2] zeroed.
+/// FP8 per tensor: a range pass (skipped when W's stats are given), one pass writing the codes
+/// (through a table of the codes of all 65536 values) and counting W's values, then the tables.
+/// The run's zeroed region holds gvh (65536 counts), keys[2], bar[2] and flags.
 void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream);
-void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream);
-void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
-/// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables uses.
+void fp8Pass(int in, const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven,
+             const gpumath::Fp8Params &fp, float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes,
+             float *wHat, unsigned *gvh, int sms, void *stream);
+/// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables writes.
 int fp8TableRows();
-/// Sums, Stats1, histograms, moments, Stats2 from the value counts (one cooperative launch).
-void fp8Tables(int in, const unsigned *gvh, const unsigned char *lut, const float *scales,
-               const gpumath::Fp8Params &fp, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pd,
-               i64 *pi, Stats1 *st1, u64 *hist, double *pd2, Stats2 *st2, void *stream);
+/// Sums, Stats1, histograms and the moment rows from the value counts (one cooperative launch);
+/// the host adds the pd2 rows.
+void fp8Tables(int in, const unsigned *gvh, const float *scales, const gpumath::Fp8Params &fp, const HistConfig &hc,
+               unsigned *flags, unsigned *bar, double *pd, i64 *pi, Stats1 *st1, u64 *hist, double *pd2, void *stream);
 
 /// INT per group (QuantPlan::fastGroup, ≤ 16 levels, groups ≤ 128, FP32 arithmetic and scales).
 struct IntFast1 {
