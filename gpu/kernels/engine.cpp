@@ -244,6 +244,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
     R.offSt2 = A.reserve<Stats2>(1);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
+    const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
@@ -273,6 +274,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     const void *w = R.w->data();
     if (!isInt) {
+        auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
         float given = 0.0f;
         if (R.opts.inputStats) {
             int zz;
@@ -282,8 +284,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
             launch::fp8Range(in, w, n, keys, flags, sms, S());
             mark("fast: range");
         }
-        launch::fp8Pass(in, w, n, keys, R.opts.inputStats.has_value(), given, P.fp, scales, zeros, bad, codes, wHat,
-                        gvh, sms, S());
+        launch::fp8Lut(in, keys, R.opts.inputStats.has_value(), given, P.fp, lut, scales, zeros, bad, S());
+        mark("fast: code table");
+        launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
         mark("fast: codes, value counts");
         launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, S());
         mark("fast: tables (sums, histograms, moments)");

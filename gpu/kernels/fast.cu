@@ -182,13 +182,13 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
         }
     };
     i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; k + 3 * stride < chunks; k += 4 * stride) { // four 16-byte loads in flight
-        uint4 u[4];
+    for (; k + 7 * stride < chunks; k += 8 * stride) { // eight 16-byte loads in flight
+        uint4 u[8];
 #pragma unroll
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 8; ++i)
             u[i] = q[k + i * stride];
 #pragma unroll
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 8; ++i)
             take(u[i]);
     }
     for (; k < chunks; k += stride)
@@ -233,34 +233,41 @@ QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned *keys, 
     return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(~keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
 }
 
-/// FP8 pass: each block builds the code of all 65536 values in shared memory (the lookup table),
-/// then writes the codes (and Ŵ) and counts W's values, in one read of W.
+/// The tensor's scale and the code of every 16-bit value (the lookup table of the FP8 pass).
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kFp8Lut(const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
+            float *scales, signed char *zeros, unsigned char *bad)
+{
+    const float s = fp8TensorScale(fp, keys, given, scaleGiven);
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    if (key == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
+    }
+    lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
+}
+
+/// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
 template <int IN>
 __global__ void __launch_bounds__(kPassThreads)
-    kFp8Pass(const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp,
-             float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes, float *wHat, unsigned *gvh)
+    kFp8Pass(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
+             unsigned char *codes, float *wHat, unsigned *gvh)
 {
     extern __shared__ unsigned fsm[];
     unsigned *vc = fsm;                                                   // value counts
     unsigned char *sl = reinterpret_cast<unsigned char *>(fsm + vcWords<IN>); // 64 KiB table
     __shared__ float sy[256];
     vcClear<IN>(vc);
-    const float s = fp8TensorScale(fp, keys, given, scaleGiven);
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        scales[0] = s;
-        zeros[0] = 0;
-        bad[0] = 0;
+    {
+        const uint4 *src = reinterpret_cast<const uint4 *>(lut);
+        uint4 *dst = reinterpret_cast<uint4 *>(sl);
+        for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
+            dst[i] = src[i];
+        if (wHat && threadIdx.x < 256)
+            sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, scales[0]);
     }
-    for (int i = threadIdx.x; i < kKeys / 4; i += blockDim.x) {
-        const unsigned k4 = 4u * static_cast<unsigned>(i);
-        unsigned word = 0;
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            word |= static_cast<unsigned>(gpumath::fp8Code(fp, decodeHalf<IN>(k4 + j), s)) << (8 * j);
-        reinterpret_cast<unsigned *>(sl)[i] = word;
-    }
-    if (wHat && threadIdx.x < 256)
-        sy[threadIdx.x] = gpumath::fp8Dequant(fp, threadIdx.x, s);
     __syncthreads();
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
@@ -844,9 +851,18 @@ void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int
     QS_GPU_CHECK_LAUNCH("fp8Range");
 }
 
-void fp8Pass(int in, const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven,
-             const gpumath::Fp8Params &fp, float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes,
-             float *wHat, unsigned *gvh, int sms, void *stream)
+void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kFp8Lut<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(keys, given, scaleGiven, fp, lut, scales, zeros, bad);
+    });
+    QS_GPU_CHECK_LAUNCH("fp8Lut");
+}
+
+void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
+             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
 {
     dispatch16(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
@@ -855,8 +871,7 @@ void fp8Pass(int in, const void *w, i64 n, const unsigned *keys, bool given, flo
         allowShared(k, smem);
         int perSm = 0;
         QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kPassThreads, smem));
-        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, keys, given, scaleGiven, fp, scales,
-                                                                         zeros, bad, codes, wHat, gvh);
+        k<<<sms * std::max(perSm, 1), kPassThreads, smem, Sx(stream)>>>(w, n, lut, fp, scales, codes, wHat, gvh);
     });
     QS_GPU_CHECK_LAUNCH("fp8Pass");
 }

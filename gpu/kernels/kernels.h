@@ -108,13 +108,14 @@ inline constexpr int kNoFastPath = 16;
 /// Rows written by the value-table kernels (one per block of 256 values).
 int tableRows();
 
-/// FP8 per tensor: a range pass (skipped when W's stats are given), one pass writing the codes
-/// (through a table of the codes of all 65536 values) and counting W's values, then the tables.
+/// FP8 per tensor: a range pass (skipped when W's stats are given), the table of the codes of all
+/// 65536 values, one pass writing the codes through it and counting W's values, then the tables.
 /// The run's zeroed region holds gvh (65536 counts), keys[2], bar[2] and flags.
 void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream);
-void fp8Pass(int in, const void *w, i64 n, const unsigned *keys, bool given, float scaleGiven,
-             const gpumath::Fp8Params &fp, float *scales, signed char *zeros, unsigned char *bad, unsigned char *codes,
-             float *wHat, unsigned *gvh, int sms, void *stream);
+void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream);
+void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
+             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
 /// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables writes.
 int fp8TableRows();
 /// Sums, Stats1, histograms and the moment rows from the value counts (one cooperative launch);
