@@ -108,7 +108,8 @@ public:
     void synchronize();
 
     // ---- benchmark helpers (device time on the engine's stream) ----
-    /// Overwrites a buffer twice the size of L2 (at least 128 MiB) so the next run starts cold.
+    /// Overwrites a buffer twice the size of L2 (at least 128 MiB), then reads another as large, so
+    /// the next run starts with a cold L2 holding no dirty lines.
     void flushL2();
     void recordStart();
     void recordStop();

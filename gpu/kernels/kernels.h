@@ -96,6 +96,8 @@ void spin(long long cycles, void *stream);
 
 /// Writes `bytes` of `buf` (L2 flush between benchmark repeats).
 void scribble(void *buf, std::size_t bytes, void *stream);
+/// Reads `bytes` of `buf` (after a scribble of another buffer: leaves L2 clean as well as cold).
+void readThrough(const void *buf, std::size_t bytes, void *stream);
 
 // ---- value-table paths (fast.cu; 16-bit inputs) -------------------------------------------------
 
