@@ -284,7 +284,7 @@ int main(int argc, char **argv)
                        {"work", "codes + scales (+ zero points) written, Ŵ not written; metrics: error sums, max, "
                                 "moments of W and Ŵ, W/Ŵ/error histograms (256 bins), 4096-bin |error| histogram, "
                                 "percentiles 50/90/99/99.9, overlap"},
-                       {"timing", "CUDA events; L2 flushed (2×L2 ≥ 128 MiB written) and ~1 ms device spin before "
+                       {"timing", "CUDA events; L2 flushed (2×L2 ≥ 128 MiB written, as much again read: cold and clean) and ~1 ms device spin before "
                                   "each repeat; median after warm-up"},
                        {"copy_floor_ms", cs.median},
                        {"copy_floor_tb_per_s", 2 * inputBytes / (cs.median * 1e-3) / 1e12},

@@ -159,7 +159,7 @@ def main():
                rows=args.rows, cols=args.cols, dtype="BF16",
                work="fake-quant (codes + scales written) + FP64 metrics: error sums, moments of W and Ŵ, "
                     "W/Ŵ/error histograms (256 bins), 4096-bin |e| histogram, percentiles, overlap",
-               timing="CUDA events; 256 MiB written and ~1 ms device spin before each repeat; median",
+               timing="CUDA events; 256 MiB written and another 256 MiB read (L2 cold and clean) and ~1 ms device spin before each repeat; median",
                results=[])
     out = os.path.join(args.out, "gpu_quant_torch.json")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# CI-style compile check of the one kernel source tree as HIP: compiles gpu/kernels/kernels.cu with
+# CI-style compile check of the one kernel source tree as HIP: compiles gpu/kernels/{kernels,fast}.cu with
 # hipcc for an AMD target (default gfx90a, MI200; pass others as arguments, e.g. gfx940) and the
 # engine (engine.cpp, the runtime side through qs_gpu_compat.h) as HIP host code. Nothing runs:
 # there is no AMD GPU here. Needs Debian's hipcc (apt-get install hipcc; ROCm 5.2, clang 15).
@@ -21,11 +21,13 @@ inc=(-I"$src/gpu" -I"$src/gpu/kernels" -I"$src/core")
 # /dev/kfd; it is harmless with an explicit --offload-arch, so its noise is filtered.
 filter() { grep -v -E "rocm_agent_enumerator|Traceback|File \"/usr/bin/rocm|target_list|readFromKFD|^\s*\^|FileNotFoundError|^\s+main\(\)|^\s+$" || true; }
 for arch in "${archs[@]}"; do
-  echo "== kernels.cu as HIP for $arch"
-  hipcc --offload-arch="$arch" -std=c++20 -O3 -ffp-contract=off -Werror=return-type -x hip "${inc[@]}" \
-    -c "$src/gpu/kernels/kernels.cu" -o "$out/kernels-$arch.o" 2>&1 | filter
-  [[ -s "$out/kernels-$arch.o" ]] || { echo "FAILED: kernels.cu for $arch" >&2; exit 1; }
-  echo "   ok: $(stat -c %s "$out/kernels-$arch.o") bytes"
+  for k in kernels fast; do
+    echo "== $k.cu as HIP for $arch"
+    hipcc --offload-arch="$arch" -std=c++20 -O3 -ffp-contract=off -Werror=return-type -x hip "${inc[@]}" \
+      -c "$src/gpu/kernels/$k.cu" -o "$out/$k-$arch.o" 2>&1 | filter
+    [[ -s "$out/$k-$arch.o" ]] || { echo "FAILED: $k.cu for $arch" >&2; exit 1; }
+    echo "   ok: $(stat -c %s "$out/$k-$arch.o") bytes"
+  done
 done
 # The engine and the backend adapter are host code: the host compiler with the HIP runtime headers
 # (hipcc would also run a device pass over them, and clang 15's device pass crashes on nlohmann/json).

@@ -14,7 +14,12 @@
 ///   finalize  reduce pass 1 in a fixed order; find the histogram thresholds (exact FP64 rule)
 ///   pass 2    the W, Ŵ, error and 4096-bin |error| histograms, central moments of W and Ŵ
 ///             (blocks walk the tensor backwards, so the tail pass 1 left in L2 is read first)
-///   finalize  reduce pass 2, percentiles
+///   finalize  reduce pass 2's moments (the host evaluates the percentiles from the |error| bins)
+/// Value-table paths (fast.cu) replace this for 16-bit inputs in the headline cases — FP8 per
+/// tensor, and INT with row-local groups ≤ 128, ≤ 16 levels, FP32 arithmetic and scales: values
+/// are counted once and every per-value quantity (codes, bins, sums) is evaluated once per distinct
+/// value; Ŵ of INT groups comes from per-group code counts. If W holds NaN/Inf they set a flag and
+/// collect() reruns the generic pipeline, which reports them like the CPU.
 /// collect() downloads codes, scales, zero points (and Ŵ when asked) and the metrics.
 #include <cstdint>
 #include <memory>
