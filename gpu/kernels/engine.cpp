@@ -217,10 +217,13 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const bool isInt = P.kind == kKindInt;
     HistConfig &hc = R.hc;
     if (hc.wSource == 1)
-        hc.wSource = 0; // W's fields come with the value counts
+        hc.wSource = 0; // W's fields come with the value table's rows
+    hc.thresholds = isInt ? 2 : 1;
     const i64 G = P.groups;
+    const int rowsT = launch::tableRows();
     const int rows1 = isInt ? launch::blocksIntFast1(in, chunks, sms) : launch::fp8TableRows();
-    const int rows2 = isInt ? launch::intTableRows() : launch::fp8TableRows();
+    const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
+    const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
@@ -236,8 +239,11 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
     R.offSt1 = A.reserve<Stats1>(1);
     const std::size_t offTw = A.reserve<float>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
+    const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
-    const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rows2));
+    R.offSt2 = A.reserve<Stats2>(1);
+    const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
@@ -251,7 +257,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *pi1 = reinterpret_cast<i64 *>(b + offPi1);
     auto *st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
     auto *Tw = reinterpret_cast<float *>(b + offTw);
+    auto *Te = reinterpret_cast<double *>(b + offTe);
+    auto *Ta = reinterpret_cast<double *>(b + offTa);
     auto *pd2 = reinterpret_cast<double *>(b + offPd2);
+    auto *st2 = reinterpret_cast<Stats2 *>(b + R.offSt2);
     auto *gvh = reinterpret_cast<unsigned *>(b + offGvh);
     auto *keys = reinterpret_cast<unsigned *>(b + offKeys);
     auto *flags = reinterpret_cast<unsigned *>(b + R.offFlags);
@@ -262,9 +271,6 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *codes = static_cast<unsigned char *>(R.codes.get());
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
-    // Stats2 is the sum of pass 2's moment rows, added on the host in order.
-    R.offPd2Host = offPd2;
-    R.rowsPd2Host = rows2;
     QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     const void *w = R.w->data();
     if (!isInt) {
@@ -284,6 +290,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         mark("fast: codes, value counts");
         launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, S());
         mark("fast: tables (sums, histograms, moments)");
+        R.offPd2Host = offPd2; // Stats2 = the sum of these rows, added on the host
+        R.rowsPd2Host = rows2;
         return;
     }
     launch::IntFast1 a1;
@@ -298,22 +306,27 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a1.pi = pi1;
     launch::intFast1(in, w, n, P, a1, rows1, S());
     mark("fast: pass 1 (codes, code counts, error sums)");
+    launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+    mark("fast: finalize 1 (thresholds)");
+    launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
+    mark("fast: Ŵ from code counts");
     launch::IntFast2 a2;
     a2.codes = codes;
     a2.scales = scales;
     a2.zeros = zeros;
-    a2.pd1 = pd1;
-    a2.pi1 = pi1;
-    a2.rows1 = rows1;
-    a2.hc = hc;
-    a2.stOut = st1;
-    a2.Tw = Tw;
+    a2.st = st1;
+    a2.Te = reinterpret_cast<const float *>(Te);
+    a2.Ta = reinterpret_cast<const float *>(Ta);
     a2.gvh = gvh;
     a2.hist = hist;
+    a2.bins = hc.bins;
     launch::intFast2(in, w, n, P, a2, sms, S());
-    mark("fast: pass 2 (thresholds, value counts, error histograms)");
-    launch::intTables(in, P, a1.counts, scales, zeros, gvh, hc, Tw, flags, keys + 2, pv, st1, hist, pd2, S());
-    mark("fast: tables (Ŵ from code counts, W from value counts)");
+    mark("fast: pass 2 (value counts, error histograms)");
+    launch::valueW(in, gvh, st1, flags, pv, hc.bins, hc.wSource == 2, hc.wMoments, hist,
+                   pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
+    mark("fast: W from value counts");
+    launch::finalize2(pd2, rows2, st2, S());
+    mark("fast: finalize 2");
 }
 
 Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}

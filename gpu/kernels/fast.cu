@@ -27,7 +27,6 @@ constexpr int kVhWords = kKeys / 2;    ///< shared value counts: two 16-bit coun
 constexpr int kTableThreads = 256;     ///< value-table kernels: 256 blocks of 256 threads
 constexpr int kTableBlocks = kKeys / kTableThreads;
 constexpr int kPassThreads = 1024;     ///< value-counting passes: one block of 1024 per SM
-constexpr int kPass2Threads = 768;     ///< INT pass 2: one block per SM, 85 registers (no spills)
 
 // ---- shared 16-bit value counts -----------------------------------------------------------------
 // Two 16-bit counters per shared word. The thread whose increment takes a counter from 0x7FFF to
@@ -596,67 +595,100 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
     blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
 }
 
+// ---- INT per group: Ŵ from the code counts ------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads)
+    kGroupsY(QuantPlan P, const uint4 *counts, const float *scales, const signed char *zeros, const Stats1 *st,
+             const float *Tw, int B, u64 *hist, double *pd2)
+{
+    extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
+    float *sTw = reinterpret_cast<float *>(hy + B + 2);
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hy[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTw[i] = Tw[i];
+    __syncthreads();
+    IntParams ip = P.ip;
+    ip.arith = 0;
+    const float qminF = static_cast<float>(ip.qmin);
+    const int levels = ip.qmax - ip.qmin + 1;
+    const Stats1 &S = *st;
+    const double meanY = S.meanY;
+    const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
+    const bool fastW = (S.fastBins & 1) != 0;
+    double s2 = 0, s3 = 0, s4 = 0;
+    const unsigned *cnt = reinterpret_cast<const unsigned *>(counts);
+    // A quarter of a group per step (four levels: one word of counts).
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const i64 g = i >> 2;
+        const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
+        const unsigned word = cnt[4 * g + wsel];
+        if (word == 0)
+            continue;
+        const float s = scales[g], zf = static_cast<float>(zeros[g]);
+#pragma unroll
+        for (int b4 = 0; b4 < 4; ++b4) {
+            const unsigned c = (word >> (8 * b4)) & 0xFFu;
+            const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
+            if (c == 0 || idx >= levels)
+                continue;
+            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+            int b;
+            if (y < loF)
+                b = -1;
+            else if (y > hiF)
+                b = B;
+            else
+                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
+                          : binW(y, sTw, B, wScale, wOff);
+            QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
+            const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+            s2 = fma(cd, d2, s2);
+            s3 = fma(cd, d2 * dv, s3);
+            s4 = fma(cd, d2 * d2, s4);
+        }
+    }
+    __syncthreads();
+    flushCounts(hy, B, hist + B);
+    if (threadIdx.x == 0) {
+        const int extOff = 3 * B + kAbsBins;
+        if (hy[B])
+            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
+        if (hy[B + 1])
+            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
+    }
+    double d[kP2D] = {0, 0, 0, s2, s3, s4};
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
 // ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
 
 template <int IN>
-__global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
+__global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
 {
     extern __shared__ unsigned smem2[];
-    const int B = A.hc.bins;
+    const int B = A.bins;
     unsigned *vh = smem2;                                             // vcWords<IN>
     unsigned *he = vh + vcWords<IN>;                                // error[B]
     unsigned *ha = he + B;                                            // |error|[4096]
     float *sTe = reinterpret_cast<float *>(ha + kAbsBins);            // B + 1
     float *sTa = sTe + (B + 1);                                       // 4097
-    __shared__ double rd[kP1D];
-    __shared__ i64 ri[kP1I];
-    __shared__ Stats1 st;
     vcClear<IN>(vh);
     for (int i = threadIdx.x; i < B + kAbsBins; i += blockDim.x)
         he[i] = 0;
-    // Prologue, in every block: pass 1's rows → Stats1 → the FP32 error and |error| thresholds
-    // (block 0 also publishes Stats1 and W/Ŵ's thresholds for the tables kernel).
-    {
-        const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
-        const int nw = blockDim.x / QS_WARP_SIZE;
-        for (int f = warp; f < int(kP1D) + int(kP1I); f += nw) {
-            if (f < kP1D) {
-                const int op = p1Op(f);
-                const double init = op == 1 ? dinf() : (op == 2 ? -dinf() : 0.0);
-                const double v = warpColumn<double>(A.pd1, kP1D, f, A.rows1, init,
-                                                    [op](double a, double b) { return opD(op, a, b); });
-                if (lane == 0)
-                    rd[f] = v;
-            } else {
-                const i64 v = warpColumn<i64>(A.pi1, kP1I, f - kP1D, A.rows1, 0, [](i64 a, i64 b) { return a + b; });
-                if (lane == 0)
-                    ri[f - kP1D] = v;
-            }
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            stats1From(rd, ri, A.hc, st);
-            if (blockIdx.x == 0)
-                *A.stOut = st;
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < B + 1 + kAbsBins + 1; t += blockDim.x) {
-            const bool err = t <= B;
-            const int k = err ? t : t - B - 1, nb = err ? B : kAbsBins;
-            const double range = err ? st.errRange : st.maxAbs;
-            (err ? sTe : sTa)[k] = k == 0 ? -finf() // sentinel: bin = guess − (v < T[guess])
-                                   : k == nb ? 0.0f
-                                   : !(range > 0) ? finf()
-                                   : (err ? gpumath::floatBinThreshold(k, st.emin, st.emax, B)
-                                          : gpumath::floatBinThreshold(k, 0.0, st.maxAbs, kAbsBins));
-        }
-        if (blockIdx.x == 0)
-            for (int k = threadIdx.x; k <= B; k += blockDim.x)
-                A.Tw[k] = k == 0 ? gpumath::floatAtLeast(st.lo)
-                                 : (k == B ? gpumath::floatAtMost(st.hi) : gpumath::floatBinThreshold(k, st.lo, st.hi, B));
-        __syncthreads();
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTe[i] = A.Te[i];
+    for (int i = threadIdx.x; i < kAbsBins + 1; i += blockDim.x)
+        sTa[i] = A.Ta[i];
+    __syncthreads();
+    __syncthreads();
+    if (threadIdx.x == 0) { // sentinels: bin = guess − (v < T[guess]) needs no r > 0 test
+        sTe[0] = -finf();
+        sTa[0] = -finf();
     }
-    const Stats1 &S = st;
+    __syncthreads();
+    const Stats1 &S = *A.st;
     const float eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
     const bool fast = (S.fastBins & 6) == 6; // both guesses within half a bin: one comparison
     const double emin = S.emin, emax = S.emax, maxAbs = S.maxAbs;
@@ -724,124 +756,65 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
     flushCounts(ha, kAbsBins, A.hist + 3 * B);
 }
 
-// ---- INT per group: Ŵ from the code counts, W from its value counts -----------------------------
+// ---- W from its value counts (INT path) ---------------------------------------------------------
 
-/// After pass 2, in one cooperative launch: Ŵ's histogram and moments from the per-group code
-/// counts (≤ 16 values per group) and W's sums → (grid barrier) → W's mean, Σx², Σxx̂ =
-/// (Σx² + Σx̂² − Σe²)/2, W's histogram and moments from its value counts. The host adds the moment
-/// rows.
-template <int IN>
-__global__ void __launch_bounds__(kCoopThreads)
-    kIntTables(QuantPlan P, const unsigned *counts, const float *scales, const signed char *zeros,
-               const unsigned *gvh, HistConfig hc, const float *Tw, unsigned *flags, unsigned *bar, double *pv,
-               Stats1 *stG, u64 *hist, double *pd2)
+/// Σx and Σx² weighted by the counts: rows [kTableBlocks][2].
+template <int IN> __global__ void __launch_bounds__(kTableThreads) kValueW(const unsigned *gvh, unsigned *flags, double *pv)
 {
-    extern __shared__ unsigned th[]; // W[B], Ŵ[B], W below/above, Ŵ below/above; then W/Ŵ thresholds
-    __shared__ Stats1 st;
-    __shared__ double sums[2];
-    const int B = hc.bins;
-    unsigned *hw = th, *hy = th + B, *ext = th + 2 * B;
-    float *sTw = reinterpret_cast<float *>(th + 2 * B + 4);
-    for (int i = threadIdx.x; i < 2 * B + 4; i += blockDim.x)
-        th[i] = 0;
-    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
-        sTw[i] = Tw[i];
-    if (threadIdx.x == 0)
-        st = *stG;
-    __syncthreads();
-    IntParams ip = P.ip;
-    ip.arith = 0;
-    const float qminF = static_cast<float>(ip.qmin);
-    const int levels = ip.qmax - ip.qmin + 1;
-    const float loF = sTw[0], hiF = sTw[B], wScale = st.wScale, wOff = st.wOffset;
-    const bool fastW = (st.fastBins & 1) != 0;
-    // Phase 1: W's sums per value; Ŵ per (group, four levels).
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned c = gvh[key];
     const float x = decodeHalf<IN>(key);
-    const bool counted = c != 0 && qmath::isFinite(x);
-    if (c != 0 && !qmath::isFinite(x))
-        QS_ATOMIC_OR(flags, kFastNonFinite);
-    {
-        double d[2] = {0, 0};
-        if (counted) {
+    double d[2] = {0, 0};
+    if (c != 0) {
+        if (!qmath::isFinite(x)) {
+            QS_ATOMIC_OR(flags, kFastNonFinite);
+        } else {
             const double cd = static_cast<double>(c), xd = x;
             d[0] = cd * xd;
             d[1] = cd * (xd * xd);
         }
-        blockRow<2, 0>(d, nullptr, SumOps{}, pv, nullptr);
     }
-    double s2Y = 0, s3Y = 0, s4Y = 0;
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
-         i += static_cast<i64>(gridDim.x) * blockDim.x) {
-        const i64 g = i >> 2;
-        const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
-        const unsigned word = counts[4 * g + wsel];
-        if (word == 0)
-            continue;
-        const float s = scales[g], zf = static_cast<float>(zeros[g]);
-#pragma unroll
-        for (int b4 = 0; b4 < 4; ++b4) {
-            const unsigned cy = (word >> (8 * b4)) & 0xFFu;
-            const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
-            if (cy == 0 || idx >= levels)
-                continue;
-            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
-            int b;
-            if (y < loF)
-                b = -1;
-            else if (y > hiF)
-                b = B;
-            else
-                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
-                          : binW(y, sTw, B, wScale, wOff);
-            QS_ATOMIC_ADD(b < 0 ? ext + 2 : (b >= B ? ext + 3 : hy + b), cy);
-            const double cd = static_cast<double>(cy), dv = static_cast<double>(y) - st.meanY, d2 = dv * dv;
-            s2Y = fma(cd, d2, s2Y);
-            s3Y = fma(cd, d2 * dv, s3Y);
-            s4Y = fma(cd, d2 * d2, s4Y);
-        }
+    blockRow<2, 0>(d, nullptr, SumOps{}, pv, nullptr);
+}
+
+/// Completes Stats1 with W's sums: Σx, mean (unless W's stats were given), Σx² and
+/// Σxx̂ = (Σx² + Σx̂² − Σe²)/2.
+__global__ void kFixW(const double *pv, int rows, bool keepW, Stats1 *st)
+{
+    const double sumW = warpColumn<double>(pv, 2, 0, rows, 0.0, [](double a, double b) { return a + b; });
+    const double sx = warpColumn<double>(pv, 2, 1, rows, 0.0, [](double a, double b) { return a + b; });
+    if (threadIdx.x != 0)
+        return;
+    Stats1 &S = *st;
+    if (!keepW) {
+        S.d[dSumW] = sumW;
+        S.meanW = S.i[iNF] > 0 ? gpumath::ddiv(sumW, static_cast<double>(S.i[iNF])) : 0.0;
     }
-    gridBarrier(bar);
-    // Phase 2: W's mean, Σx², Σxx̂; W's histogram and moments.
-    if (threadIdx.x < 2 * QS_WARP_SIZE) {
-        const int f = threadIdx.x / QS_WARP_SIZE;
-        const double v = warpColumn<double>(pv, 2, f, kCoopBlocks, 0.0, [](double a, double b) { return a + b; });
-        if (threadIdx.x % QS_WARP_SIZE == 0)
-            sums[f] = v;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        if (hc.wSource != 2) { // W's stats given at open: their sum and mean stay
-            st.d[dSumW] = sums[0];
-            st.meanW = st.i[iNF] > 0 ? gpumath::ddiv(sums[0], static_cast<double>(st.i[iNF])) : 0.0;
-        }
-        st.d[dSx] = sums[1];
-        st.d[dSxy] = 0.5 * ((sums[1] + st.d[dSy]) - st.d[dSe]);
-        if (blockIdx.x == 0) {
-            stG->d[dSumW] = st.d[dSumW];
-            stG->meanW = st.meanW;
-            stG->d[dSx] = st.d[dSx];
-            stG->d[dSxy] = st.d[dSxy];
-        }
-    }
-    __syncthreads();
-    double d[kP2D] = {0, 0, 0, s2Y, s3Y, s4Y};
-    if (counted) {
+    S.d[dSx] = sx;
+    S.d[dSxy] = 0.5 * ((sx + S.d[dSy]) - S.d[dSe]);
+}
+
+/// W's histogram and central moments from its value counts: rows [kTableBlocks][kP2D].
+template <int IN>
+__global__ void __launch_bounds__(kTableThreads)
+    kValueWBins(const unsigned *gvh, const Stats1 *st, int B, bool wMoments, u64 *hist, double *pd2)
+{
+    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned c = gvh[key];
+    const float x = decodeHalf<IN>(key);
+    double d[kP2D] = {};
+    if (c != 0 && qmath::isFinite(x)) {
+        const Stats1 &S = *st;
         const double xd = x, cd = static_cast<double>(c);
-        const int b = gpumath::refBin(xd, st.lo, st.hi, B);
-        QS_ATOMIC_ADD(b < 0 ? ext : (b >= B ? ext + 1 : hw + b), c);
-        if (hc.wMoments) {
-            const double dx = xd - st.meanW, dx2 = dx * dx;
+        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, S.lo, S.hi, B), B, 0, 3 * B + kAbsBins), static_cast<u64>(c));
+        if (wMoments) {
+            const double dx = xd - S.meanW, dx2 = dx * dx;
             d[dS2W] = cd * dx2;
             d[dS3W] = cd * (dx2 * dx);
             d[dS4W] = cd * (dx2 * dx2);
         }
     }
-    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr); // its barrier also orders the counts
-    flushCounts(hw, 2 * B, hist);
-    if (threadIdx.x < 4 && ext[threadIdx.x])
-        QS_ATOMIC_ADD(hist + 3 * B + kAbsBins + threadIdx.x, static_cast<u64>(ext[threadIdx.x]));
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
 }
 
 template <typename F> void dispatch16(int in, F &&f)
@@ -860,6 +833,8 @@ template <typename K> void allowShared(K kernel, std::size_t bytes)
 }
 
 } // namespace
+
+int tableRows() { return kTableBlocks; }
 
 int fp8TableRows() { return kCoopBlocks; }
 
@@ -935,37 +910,46 @@ void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &
     QS_GPU_CHECK_LAUNCH("intFast1");
 }
 
+int blocksGroupsY(i64 groups, int sms)
+{
+    const i64 need = (groups * 4 + kThreads - 1) / kThreads;
+    return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 8)));
+}
+
+void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
+             const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream)
+{
+    const std::size_t smem = sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) +
+                             sizeof(float) * (static_cast<std::size_t>(bins) + 1);
+    allowShared(kGroupsY, smem);
+    kGroupsY<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st,
+                                                     Tw, bins, hist, pd2);
+    QS_GPU_CHECK_LAUNCH("groupsY");
+}
+
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream)
 {
     dispatch16(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
-        const std::size_t smem = sizeof(unsigned) * (vcWords<IN> + static_cast<std::size_t>(a.hc.bins) + kAbsBins) +
-                                 sizeof(float) * (static_cast<std::size_t>(a.hc.bins) + 1 + kAbsBins + 1);
+        const std::size_t smem = sizeof(unsigned) * (vcWords<IN> + static_cast<std::size_t>(a.bins) + kAbsBins) +
+                                 sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
         auto *k = kIntFast2<IN>;
         allowShared(k, smem);
-        k<<<sms, kPass2Threads, smem, Sx(stream)>>>(w, n, p, a);
+        k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, p, a);
     });
     QS_GPU_CHECK_LAUNCH("intFast2");
 }
 
-int intTableRows() { return kCoopBlocks; }
-
-void intTables(int in, const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
-               const unsigned *gvh, const HistConfig &hc, const float *Tw, unsigned *flags, unsigned *bar, double *pv,
-               Stats1 *st1, u64 *hist, double *pd2, void *stream)
+void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
+            bool wMoments, u64 *hist, double *pd2, void *stream)
 {
     dispatch16(in, [&](auto I) {
-        auto *k = kIntTables<decltype(I)::value>;
-        const std::size_t smem = sizeof(unsigned) * (2 * static_cast<std::size_t>(hc.bins) + 4) +
-                                 sizeof(float) * (static_cast<std::size_t>(hc.bins) + 1);
-        allowShared(k, smem);
-        QuantPlan pp = p;
-        HistConfig h = hc;
-        const unsigned *cw = reinterpret_cast<const unsigned *>(counts);
-        void *args[] = {&pp, &cw, &scales, &zeros, &gvh, &h, &Tw, &flags, &bar, &pv, &st1, &hist, &pd2};
-        QS_GPU_CHECK(qsLaunchCooperativeKernel(k, dim3(kCoopBlocks), dim3(kCoopThreads), args, smem, Sx(stream)));
+        kValueW<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, flags, pv);
+        kFixW<<<1, QS_WARP_SIZE, 0, Sx(stream)>>>(pv, kTableBlocks, keepW, st);
+        kValueWBins<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, st, bins, wMoments, hist, pd2);
     });
-    QS_GPU_CHECK_LAUNCH("intTables");
+    QS_GPU_CHECK_LAUNCH("valueW");
 }
 
 } // namespace quantscope::gpu::launch

@@ -511,8 +511,22 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
     __syncthreads();
     const i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     const i64 nW = B + 1, nE = B + 1, nA = kAbsBins + 1;
-    if (st.flags & kFlagNonFiniteError)
-        return; // the CPU computes these metrics
+    if ((st.flags & kFlagNonFiniteError) || hc.thresholds == 1)
+        return; // the CPU computes these metrics, or no table is needed
+    if (hc.thresholds == 2 && t >= nW) {
+        // FP32 tables over the error itself: T[k] = the smallest float whose bin is ≥ k.
+        const bool err = t < nW + nE;
+        const int k = static_cast<int>(err ? t - nW : t - nW - nE);
+        const int nb = err ? B : kAbsBins;
+        const double range = err ? st.errRange : st.maxAbs;
+        float *T = reinterpret_cast<float *>(err ? Te : Ta);
+        if (k <= nb)
+            T[k] = (k == 0 || k == nb) ? 0.0f
+                   : !(range > 0) ? finf()
+                   : (err ? gpumath::floatBinThreshold(k, st.emin, st.emax, B)
+                          : gpumath::floatBinThreshold(k, 0.0, st.maxAbs, kAbsBins));
+        return;
+    }
     if (t < nW) {
         const int k = static_cast<int>(t);
         Tw[k] = k == 0 ? gpumath::floatAtLeast(st.lo)

@@ -107,6 +107,8 @@ inline constexpr unsigned kFastNonFinite = 1;
 /// Debug flag: never take the value-table paths (tests and benchmarks compare both).
 inline constexpr int kNoFastPath = 16;
 
+/// Rows written by the value-table kernels (one per block of 256 values).
+int tableRows();
 
 /// FP8 per tensor: a range pass (skipped when W's stats are given), the table of the codes of all
 /// 65536 values, one pass writing the codes through it and counting W's values, then the tables.
@@ -137,25 +139,24 @@ struct IntFast1 {
 };
 int blocksIntFast1(int in, i64 chunks, int sms);
 void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
+int blocksGroupsY(i64 groups, int sms);
+/// Ŵ's histogram and central moments from the code counts: rows [blocks][kP2D] of pd2.
+void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
+             const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream);
 struct IntFast2 {
     const unsigned char *codes = nullptr;
     const float *scales = nullptr;
     const signed char *zeros = nullptr;
-    const double *pd1 = nullptr; ///< pass 1's rows: every block derives Stats1 and the thresholds
-    const i64 *pi1 = nullptr;
-    int rows1 = 0;
-    HistConfig hc;
-    Stats1 *stOut = nullptr; ///< written by block 0
-    float *Tw = nullptr;     ///< W/Ŵ thresholds [bins + 1], written by block 0
+    const Stats1 *st = nullptr;
+    const float *Te = nullptr, *Ta = nullptr; ///< FP32 error / |error| thresholds (HistConfig::thresholds 2)
     unsigned *gvh = nullptr;
     u64 *hist = nullptr;
+    int bins = 256;
 };
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);
-/// Rows of pd2 (kP2D) that intTables writes (the host adds them).
-int intTableRows();
-/// Ŵ from the code counts, W from its value counts (one cooperative launch); completes Stats1.
-void intTables(int in, const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
-               const unsigned *gvh, const HistConfig &hc, const float *Tw, unsigned *flags, unsigned *bar, double *pv,
-               Stats1 *st1, u64 *hist, double *pd2, void *stream);
+/// W's sums, Σxx̂, histogram and moments from its value counts: pv [tableRows()][2], rows
+/// [tableRows()][kP2D] of pd2.
+void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
+            bool wMoments, u64 *hist, double *pd2, void *stream);
 
 } // namespace quantscope::gpu::launch

@@ -50,6 +50,10 @@ struct HistConfig {
     double knownMin = 0, knownMax = 0, knownSum = 0;
     std::int64_t knownFinite = 0, knownNan = 0, knownInf = 0;
     bool wMoments = true; ///< compute W's central moments (false when the caller gave W's stats)
+    /// Thresholds finalize 1 finds: 0 the W/Ŵ float table and FP64 error / |error| tables (the
+    /// generic pass 2), 1 none (the value-table path bins with the formula itself), 2 the W/Ŵ
+    /// table and FP32 error / |error| tables (the fast INT pass 2, whose errors are FP32 values).
+    int thresholds = 0;
 };
 
 /// Pass 1 reduced, plus what pass 2 needs (device-resident; downloaded at the end).
