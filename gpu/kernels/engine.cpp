@@ -221,7 +221,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     hc.thresholds = isInt ? 2 : 1;
     const i64 G = P.groups;
     const int rowsT = launch::tableRows();
-    const int rows1 = isInt ? launch::blocksIntFast1(in, chunks, sms) : launch::fp8TableRows();
+    const int rows1 = isInt ? launch::blocksIntFast1(in, P, n, sms) : launch::fp8TableRows();
     const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;

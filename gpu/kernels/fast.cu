@@ -431,17 +431,20 @@ QS_DEV bool exactError(float e, float y)
 }
 
 // The per-element work is straight-line code (selects, no branches); each rare case (a quotient
-// near a rounding boundary, an error that may be rounded) is one branch per chunk.
-template <int IN>
-__global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
+// near a rounding boundary, an error that may be rounded) is one branch per unit. A thread takes
+// E = 8 or 16 consecutive elements (16 when the group allows: half the per-unit work per element).
+template <int IN, int E>
+__global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
-    IntParams ip = P.ip; // the options this path runs with, folded at compile time
+    constexpr int L = E / kChunk; // 16-byte loads per unit
+    IntParams ip = P.ip;          // the options this path runs with, folded at compile time
     ip.arith = 0;
     ip.halfAway = false;
     ip.scaleDtype = 0;
-    const i64 chunks = n / kChunk; // n is a multiple of the group size, itself of 8
+    const i64 units = n / E; // n is a multiple of the group size, itself of E
     const int lane = threadIdx.x % QS_WARP_SIZE;
-    const int team = 1 << P.teamLog2, sub = lane & (team - 1);
+    const int teamLog2 = P.teamLog2 - (E == 16 ? 1 : 0);
+    const int team = 1 << teamLog2, sub = lane & (team - 1);
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
     const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
     const int levels = ip.qmax - ip.qmin + 1;
@@ -453,19 +456,31 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
     unsigned nonFinite = 0;
 
     i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-    uint4 next = k < chunks ? wq[k] : make_uint4(0, 0, 0, 0);
-    for (i64 base = k - lane; base < chunks; base += stride, k += stride) {
-        // Chunks are a whole number of teams and teams never straddle a warp: a team is wholly
+    uint4 next[L];
+#pragma unroll
+    for (int l = 0; l < L; ++l)
+        next[l] = k < units ? wq[k * L + l] : make_uint4(0, 0, 0, 0);
+    for (i64 base = k - lane; base < units; base += stride, k += stride) {
+        // Units are a whole number of teams and teams never straddle a warp: a team is wholly
         // active or wholly idle, so its shuffles are safe.
-        const bool act = k < chunks;
-        float v[kChunk];
-        decode8<IN>(next, v);
-        if (k + stride < chunks)
-            next = wq[k + stride];
-        nonFinite |= chunkFinite(v) ? 0u : 1u;
+        const bool act = k < units;
+        float v[E];
+#pragma unroll
+        for (int l = 0; l < L; ++l)
+            decode8<IN>(next[l], v + kChunk * l);
+        if (k + stride < units) {
+#pragma unroll
+            for (int l = 0; l < L; ++l)
+                next[l] = wq[(k + stride) * L + l];
+        }
+        bool finite = true;
+#pragma unroll
+        for (int l = 0; l < L; ++l)
+            finite = finite & chunkFinite(v + kChunk * l);
+        nonFinite |= finite ? 0u : 1u;
         float mn = v[0], mx = v[0];
 #pragma unroll
-        for (int j = 1; j < kChunk; ++j) {
+        for (int j = 1; j < E; ++j) {
             mn = fminf(mn, v[j]);
             mx = fmaxf(mx, v[j]);
         }
@@ -483,9 +498,9 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
         // itself (intCodeValue, the CPU's op sequence).
         const float r = 1.0f / s;
         bool near = !(s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f);
-        float qv[kChunk];
+        float qv[E];
 #pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
+        for (int j = 0; j < E; ++j) {
             const float t = __fmul_rn(v[j], r);
             const float rt = rintf(t);
             const float dist = fabsf(__fsub_rn(fabsf(__fsub_rn(t, rt)), 0.5f));
@@ -494,38 +509,48 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
         }
         if (near) {
 #pragma unroll
-            for (int j = 0; j < kChunk; ++j)
+            for (int j = 0; j < E; ++j)
                 qv[j] = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
         }
-        unsigned codes[kChunk], nib0 = 0, nib1 = 0; // code counts, 4 bits each: levels 0–7, 8–15
-        float y[kChunk], cmn = finf(), cmx = -finf();
+        unsigned codes[E];
+        unsigned c4[4] = {0, 0, 0, 0}; // code counts, bytes (see IntFast1::counts)
+        float y[E], cmn = finf(), cmx = -finf();
         double seC = 0;
         bool exact = true;
 #pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
-            const unsigned bits = qmath::bitsOf(__fadd_rn(qv[j], 12582912.0f)); // 1.5·2^23 + q
-            codes[j] = bits & 0xFFu;
-            y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
-            const float e = __fsub_rn(v[j], y[j]);
-            exact = exact & exactError(e, y[j]);
-            seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
-            cmn = fminf(cmn, e);
-            cmx = fmaxf(cmx, e);
-            const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
-            const unsigned inc = 1u << ((idx & 7u) << 2);
-            const unsigned lo = idx < 8u ? inc : 0u;
-            nib0 += lo;
-            nib1 += inc - lo;
+        for (int l = 0; l < L; ++l) {
+            unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: levels 0–7, 8–15
+#pragma unroll
+            for (int jj = 0; jj < kChunk; ++jj) {
+                const int j = kChunk * l + jj;
+                const unsigned bits = qmath::bitsOf(__fadd_rn(qv[j], 12582912.0f)); // 1.5·2^23 + q
+                codes[j] = bits & 0xFFu;
+                y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
+                const float e = __fsub_rn(v[j], y[j]);
+                exact = exact & exactError(e, y[j]);
+                seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
+                cmn = fminf(cmn, e);
+                cmx = fmaxf(cmx, e);
+                const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
+                const unsigned inc = 1u << ((idx & 7u) << 2);
+                const unsigned lo = idx < 8u ? inc : 0u;
+                nib0 += lo;
+                nib1 += inc - lo;
+            }
+            c4[0] += nib0 & 0x0F0F0F0Fu;
+            c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+            c4[2] += nib1 & 0x0F0F0F0Fu;
+            c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
         }
         if (act && exact) {
             se += seC;
             emnF = fminf(emnF, cmn);
             emxF = fmaxf(emxF, cmx);
         } else if (act) {
-            // Some FP32 difference may be rounded: this chunk's errors in FP64 (exact differences
+            // Some FP32 difference may be rounded: this unit's errors in FP64 (exact differences
             // of two floats), as the CPU computes them.
 #pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
+            for (int j = 0; j < E; ++j) {
                 const double ed = static_cast<double>(v[j]) - static_cast<double>(y[j]);
                 se = fma(ed, ed, se);
                 emnD = fmin(emnD, ed);
@@ -533,7 +558,6 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
             }
         }
         // Per-group code counts: bytes, summed over the team.
-        unsigned c4[4] = {nib0 & 0x0F0F0F0Fu, (nib0 >> 4) & 0x0F0F0F0Fu, nib1 & 0x0F0F0F0Fu, (nib1 >> 4) & 0x0F0F0F0Fu};
         for (int o = 1; o < team; o <<= 1) {
 #pragma unroll
             for (int i = 0; i < 4; ++i)
@@ -541,23 +565,28 @@ __global__ void __launch_bounds__(kThreads, 3) kIntFast1(const void *w, i64 n, Q
         }
         if (!act)
             continue;
-        const i64 g = k >> P.teamLog2;
+        const i64 g = k >> teamLog2;
         if (sub == 0) {
             A.scales[g] = s;
             A.zeros[g] = static_cast<signed char>(z);
             A.bad[g] = 0;
             reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
         }
-        uint2 packed;
-        packed.x = codes[0] | (codes[1] << 8) | (codes[2] << 16) | (codes[3] << 24);
-        packed.y = codes[4] | (codes[5] << 8) | (codes[6] << 16) | (codes[7] << 24);
-        reinterpret_cast<uint2 *>(A.codes)[k] = packed;
+        unsigned packed[E / 4];
+#pragma unroll
+        for (int q = 0; q < E / 4; ++q)
+            packed[q] = codes[4 * q] | (codes[4 * q + 1] << 8) | (codes[4 * q + 2] << 16) | (codes[4 * q + 3] << 24);
+        if constexpr (E == 16)
+            reinterpret_cast<uint4 *>(A.codes)[k] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+        else
+            reinterpret_cast<uint2 *>(A.codes)[k] = make_uint2(packed[0], packed[1]);
         if (A.wHat) {
-            float4 *o = reinterpret_cast<float4 *>(A.wHat) + 2 * k;
-            o[0] = make_float4(y[0], y[1], y[2], y[3]);
-            o[1] = make_float4(y[4], y[5], y[6], y[7]);
+            float4 *o = reinterpret_cast<float4 *>(A.wHat) + (E / 4) * k;
+#pragma unroll
+            for (int q = 0; q < E / 4; ++q)
+                o[q] = make_float4(y[4 * q], y[4 * q + 1], y[4 * q + 2], y[4 * q + 3]);
         }
-        nF += kChunk;
+        nF += E;
         mnW = fminf(mnW, mn);
         mxW = fmaxf(mxW, mx);
         // Ŵ of the group from its counts: lane `sub` of the team takes levels sub, sub + team, …
@@ -891,13 +920,26 @@ void fp8Tables(int in, const unsigned *gvh, const float *scales, const gpumath::
     QS_GPU_CHECK_LAUNCH("fp8Tables");
 }
 
-int blocksIntFast1(int in, i64 chunks, int sms)
+/// Elements per thread of INT pass 1: 16 when the group size allows (then teams are half as wide).
+int intFast1Elems(const QuantPlan &p) { return p.group % 16 == 0 ? 16 : 8; }
+
+template <typename F> void dispatchIntFast1(int in, const QuantPlan &p, F &&f)
+{
+    dispatch16(in, [&](auto I) {
+        if (intFast1Elems(p) == 16)
+            f(kIntFast1<decltype(I)::value, 16>);
+        else
+            f(kIntFast1<decltype(I)::value, 8>);
+    });
+}
+
+int blocksIntFast1(int in, const QuantPlan &p, i64 n, int sms)
 {
     int r = 1;
-    dispatch16(in, [&](auto I) {
+    dispatchIntFast1(in, p, [&](auto *kernel) {
         int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kIntFast1<decltype(I)::value>, kThreads, 0));
-        const i64 need = (chunks + kThreads - 1) / kThreads;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, 0));
+        const i64 need = (n / intFast1Elems(p) + kThreads - 1) / kThreads;
         const i64 full = static_cast<i64>(perSm > 0 ? perSm : 1) * sms;
         r = static_cast<int>(std::max<i64>(1, std::min(need, full)));
     });
@@ -906,7 +948,7 @@ int blocksIntFast1(int in, i64 chunks, int sms)
 
 void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)
 {
-    dispatch16(in, [&](auto I) { kIntFast1<decltype(I)::value><<<blocks, kThreads, 0, Sx(stream)>>>(w, n, p, a); });
+    dispatchIntFast1(in, p, [&](auto *kernel) { kernel<<<blocks, kThreads, 0, Sx(stream)>>>(w, n, p, a); });
     QS_GPU_CHECK_LAUNCH("intFast1");
 }
 

@@ -137,7 +137,7 @@ struct IntFast1 {
     double *pd = nullptr;            ///< [blocks][kP1D]
     i64 *pi = nullptr;               ///< [blocks][kP1I]
 };
-int blocksIntFast1(int in, i64 chunks, int sms);
+int blocksIntFast1(int in, const QuantPlan &p, i64 n, int sms);
 void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
 int blocksGroupsY(i64 groups, int sms);
 /// Ŵ's histogram and central moments from the code counts: rows [blocks][kP2D] of pd2.
