@@ -233,8 +233,8 @@ QS_HD inline int refBin(double x, double lo, double hi, int B)
 }
 
 /// Smallest float x (NaN excluded; may be +Inf) with refBin(x) ≥ k. k in 0..B.
-/// Searches the 128 floats around the nominal edge lo + k·(hi − lo)/B first (seven steps), all
-/// floats when the edge is not there.
+/// Searches the 16 floats around the nominal edge lo + k·(hi − lo)/B first (four steps), then 512,
+/// then all floats.
 QS_HD inline float floatBinThreshold(int k, double lo, double hi, int B)
 {
     const std::uint32_t kMin = floatKey(qmath::fromBits(0xFF800000u)), kMax = floatKey(qmath::fromBits(0x7F800000u));
@@ -246,10 +246,13 @@ QS_HD inline float floatBinThreshold(int k, double lo, double hi, int B)
     const float ef = static_cast<float>(edge);
     if (ef == ef && qmath::isFinite(ef)) {
         const std::uint32_t ke = floatKey(ef);
-        const std::uint32_t a2 = ke - kMin > 64u ? ke - 64u : kMin, b2 = kMax - ke > 64u ? ke + 64u : kMax;
-        if (!pred(a2) && pred(b2)) {
-            a = a2;
-            b = b2;
+        for (std::uint32_t r : {8u, 256u}) { // the nominal edge is a float or two from the threshold
+            const std::uint32_t a2 = ke - kMin > r ? ke - r : kMin, b2 = kMax - ke > r ? ke + r : kMax;
+            if (!pred(a2) && pred(b2)) {
+                a = a2;
+                b = b2;
+                break;
+            }
         }
     }
     while (b - a > 1u) { // pred(a) false, pred(b) true

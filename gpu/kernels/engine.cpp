@@ -213,14 +213,14 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
 void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
 {
     const QuantPlan &P = R.hp.plan;
-    const i64 n = R.n, chunks = n / kChunk;
+    const i64 n = R.n;
     const bool isInt = P.kind == kKindInt;
     HistConfig &hc = R.hc;
     if (hc.wSource == 1)
         hc.wSource = 0; // W's fields come with the value table's rows
     hc.thresholds = isInt ? 2 : 1;
     const i64 G = P.groups;
-    const int rowsT = launch::tableRows();
+    const int rowsT = isInt ? launch::valueWRows() : 0;
     const int rows1 = isInt ? launch::blocksIntFast1(in, P, n, sms) : launch::fp8TableRows();
     const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
@@ -242,7 +242,6 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
     const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
-    R.offSt2 = A.reserve<Stats2>(1);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
@@ -260,7 +259,6 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *Te = reinterpret_cast<double *>(b + offTe);
     auto *Ta = reinterpret_cast<double *>(b + offTa);
     auto *pd2 = reinterpret_cast<double *>(b + offPd2);
-    auto *st2 = reinterpret_cast<Stats2 *>(b + R.offSt2);
     auto *gvh = reinterpret_cast<unsigned *>(b + offGvh);
     auto *keys = reinterpret_cast<unsigned *>(b + offKeys);
     auto *flags = reinterpret_cast<unsigned *>(b + R.offFlags);
@@ -322,11 +320,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a2.bins = hc.bins;
     launch::intFast2(in, w, n, P, a2, sms, S());
     mark("fast: pass 2 (value counts, error histograms)");
-    launch::valueW(in, gvh, st1, flags, pv, hc.bins, hc.wSource == 2, hc.wMoments, hist,
-                   pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
+    launch::valueW(in, gvh, hc, flags, keys + 2, pv, st1, hist, pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
     mark("fast: W from value counts");
-    launch::finalize2(pd2, rows2, st2, S());
-    mark("fast: finalize 2");
+    R.offPd2Host = offPd2; // Stats2 = the sum of the Ŵ and W moment rows, added on the host
+    R.rowsPd2Host = rows2;
 }
 
 Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}

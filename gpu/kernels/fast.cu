@@ -615,7 +615,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
     d[dSe] = se;
     d[dSx] = 0;  // from W's value counts
     d[dSy] = sy;
-    d[dSxy] = 0; // (Σx² + Σx̂² − Σe²)/2 once Σx² is known (kFixW)
+    d[dSxy] = 0; // (Σx² + Σx̂² − Σe²)/2 once Σx² is known (kValueW)
     d[dEmin] = fmin(static_cast<double>(emnF), emnD);
     d[dEmax] = fmax(static_cast<double>(emxF), emxD);
     i64 iv[kP1I] = {};
@@ -787,63 +787,73 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
 
 // ---- W from its value counts (INT path) ---------------------------------------------------------
 
-/// Σx and Σx² weighted by the counts: rows [kTableBlocks][2].
-template <int IN> __global__ void __launch_bounds__(kTableThreads) kValueW(const unsigned *gvh, unsigned *flags, double *pv)
+/// One cooperative launch over the 65536 values: Σx, Σx² weighted by the counts → (grid barrier)
+/// → W's mean (unless W's stats were given), Σx², Σxx̂ = (Σx² + Σx̂² − Σe²)/2 into Stats1, W's
+/// histogram (the CPU's bin formula per value) and the rows of W's central moments.
+template <int IN>
+__global__ void __launch_bounds__(kCoopThreads)
+    kValueW(const unsigned *gvh, int B, bool keepW, bool wMoments, unsigned *flags, unsigned *bar, double *pv,
+            Stats1 *stG, u64 *hist, double *pd2)
 {
+    extern __shared__ unsigned hw[]; // W[B], below, above
+    __shared__ double sums[2];
+    __shared__ Stats1 st;
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hw[i] = 0;
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned c = gvh[key];
     const float x = decodeHalf<IN>(key);
-    double d[2] = {0, 0};
-    if (c != 0) {
-        if (!qmath::isFinite(x)) {
-            QS_ATOMIC_OR(flags, kFastNonFinite);
-        } else {
-            const double cd = static_cast<double>(c), xd = x;
+    const bool counted = c != 0 && qmath::isFinite(x);
+    if (c != 0 && !qmath::isFinite(x))
+        QS_ATOMIC_OR(flags, kFastNonFinite);
+    const double xd = x, cd = static_cast<double>(c);
+    {
+        double d[2] = {0, 0};
+        if (counted) {
             d[0] = cd * xd;
             d[1] = cd * (xd * xd);
         }
+        blockRow<2, 0>(d, nullptr, SumOps{}, pv, nullptr);
     }
-    blockRow<2, 0>(d, nullptr, SumOps{}, pv, nullptr);
-}
-
-/// Completes Stats1 with W's sums: Σx, mean (unless W's stats were given), Σx² and
-/// Σxx̂ = (Σx² + Σx̂² − Σe²)/2.
-__global__ void kFixW(const double *pv, int rows, bool keepW, Stats1 *st)
-{
-    const double sumW = warpColumn<double>(pv, 2, 0, rows, 0.0, [](double a, double b) { return a + b; });
-    const double sx = warpColumn<double>(pv, 2, 1, rows, 0.0, [](double a, double b) { return a + b; });
-    if (threadIdx.x != 0)
-        return;
-    Stats1 &S = *st;
-    if (!keepW) {
-        S.d[dSumW] = sumW;
-        S.meanW = S.i[iNF] > 0 ? gpumath::ddiv(sumW, static_cast<double>(S.i[iNF])) : 0.0;
+    gridBarrier(bar);
+    if (threadIdx.x < 2 * QS_WARP_SIZE) {
+        const int f = threadIdx.x / QS_WARP_SIZE;
+        const double v = warpColumn<double>(pv, 2, f, kCoopBlocks, 0.0, [](double a, double b) { return a + b; });
+        if (threadIdx.x % QS_WARP_SIZE == 0)
+            sums[f] = v;
     }
-    S.d[dSx] = sx;
-    S.d[dSxy] = 0.5 * ((sx + S.d[dSy]) - S.d[dSe]);
-}
-
-/// W's histogram and central moments from its value counts: rows [kTableBlocks][kP2D].
-template <int IN>
-__global__ void __launch_bounds__(kTableThreads)
-    kValueWBins(const unsigned *gvh, const Stats1 *st, int B, bool wMoments, u64 *hist, double *pd2)
-{
-    const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned c = gvh[key];
-    const float x = decodeHalf<IN>(key);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        st = *stG;
+        if (!keepW) { // W's stats given at open: their sum and mean stay
+            st.d[dSumW] = sums[0];
+            st.meanW = st.i[iNF] > 0 ? gpumath::ddiv(sums[0], static_cast<double>(st.i[iNF])) : 0.0;
+        }
+        st.d[dSx] = sums[1];
+        st.d[dSxy] = 0.5 * ((sums[1] + st.d[dSy]) - st.d[dSe]);
+    }
+    __syncthreads();
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stG->d[dSumW] = st.d[dSumW];
+        stG->meanW = st.meanW;
+        stG->d[dSx] = st.d[dSx];
+        stG->d[dSxy] = st.d[dSxy];
+    }
     double d[kP2D] = {};
-    if (c != 0 && qmath::isFinite(x)) {
-        const Stats1 &S = *st;
-        const double xd = x, cd = static_cast<double>(c);
-        QS_ATOMIC_ADD(hist + counterOf(gpumath::refBin(xd, S.lo, S.hi, B), B, 0, 3 * B + kAbsBins), static_cast<u64>(c));
+    if (counted) {
+        const int b = gpumath::refBin(xd, st.lo, st.hi, B);
+        QS_ATOMIC_ADD(hw + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
         if (wMoments) {
-            const double dx = xd - S.meanW, dx2 = dx * dx;
+            const double dx = xd - st.meanW, dx2 = dx * dx;
             d[dS2W] = cd * dx2;
             d[dS3W] = cd * (dx2 * dx);
             d[dS4W] = cd * (dx2 * dx2);
         }
     }
-    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr); // its barrier also orders the counts
+    flushCounts(hw, B, hist);
+    if (threadIdx.x < 2 && hw[B + threadIdx.x])
+        QS_ATOMIC_ADD(hist + 3 * B + kAbsBins + threadIdx.x, static_cast<u64>(hw[B + threadIdx.x]));
 }
 
 template <typename F> void dispatch16(int in, F &&f)
@@ -862,8 +872,6 @@ template <typename K> void allowShared(K kernel, std::size_t bytes)
 }
 
 } // namespace
-
-int tableRows() { return kTableBlocks; }
 
 int fp8TableRows() { return kCoopBlocks; }
 
@@ -982,14 +990,19 @@ void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &
     QS_GPU_CHECK_LAUNCH("intFast2");
 }
 
-void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
-            bool wMoments, u64 *hist, double *pd2, void *stream)
+int valueWRows() { return kCoopBlocks; }
+
+void valueW(int in, const unsigned *gvh, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pv, Stats1 *st,
+            u64 *hist, double *pd2, void *stream)
 {
     dispatch16(in, [&](auto I) {
-        kValueW<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, flags, pv);
-        kFixW<<<1, QS_WARP_SIZE, 0, Sx(stream)>>>(pv, kTableBlocks, keepW, st);
-        kValueWBins<decltype(I)::value>
-            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(gvh, st, bins, wMoments, hist, pd2);
+        auto *k = kValueW<decltype(I)::value>;
+        const std::size_t smem = sizeof(unsigned) * (static_cast<std::size_t>(hc.bins) + 2);
+        allowShared(k, smem);
+        int B = hc.bins;
+        bool keepW = hc.wSource == 2, wMoments = hc.wMoments;
+        void *args[] = {&gvh, &B, &keepW, &wMoments, &flags, &bar, &pv, &st, &hist, &pd2};
+        QS_GPU_CHECK(qsLaunchCooperativeKernel(k, dim3(kCoopBlocks), dim3(kCoopThreads), args, smem, Sx(stream)));
     });
     QS_GPU_CHECK_LAUNCH("valueW");
 }

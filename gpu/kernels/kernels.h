@@ -107,8 +107,6 @@ inline constexpr unsigned kFastNonFinite = 1;
 /// Debug flag: never take the value-table paths (tests and benchmarks compare both).
 inline constexpr int kNoFastPath = 16;
 
-/// Rows written by the value-table kernels (one per block of 256 values).
-int tableRows();
 
 /// FP8 per tensor: a range pass (skipped when W's stats are given), the table of the codes of all
 /// 65536 values, one pass writing the codes through it and counting W's values, then the tables.
@@ -154,9 +152,11 @@ struct IntFast2 {
     int bins = 256;
 };
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);
-/// W's sums, Σxx̂, histogram and moments from its value counts: pv [tableRows()][2], rows
-/// [tableRows()][kP2D] of pd2.
-void valueW(int in, const unsigned *gvh, Stats1 *st, unsigned *flags, double *pv, int bins, bool keepW,
-            bool wMoments, u64 *hist, double *pd2, void *stream);
+/// Rows of pv (2) and pd2 (kP2D) that valueW writes.
+int valueWRows();
+/// W's sums, mean, Σx², Σxx̂ (into Stats1), histogram and moment rows from its value counts (one
+/// cooperative launch; bar: two zeroed words).
+void valueW(int in, const unsigned *gvh, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pv, Stats1 *st,
+            u64 *hist, double *pd2, void *stream);
 
 } // namespace quantscope::gpu::launch
