@@ -317,6 +317,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a2.Ta = reinterpret_cast<const float *>(Ta);
     a2.gvh = gvh;
     a2.hist = hist;
+    a2.flags = flags;
     a2.bins = hc.bins;
     launch::intFast2(in, w, n, P, a2, sms, S());
     mark("fast: pass 2 (value counts, error histograms)");

@@ -27,6 +27,7 @@ constexpr int kVhWords = kKeys / 2;    ///< shared value counts: two 16-bit coun
 constexpr int kTableThreads = 256;     ///< value-table kernels: 256 blocks of 256 threads
 constexpr int kTableBlocks = kKeys / kTableThreads;
 constexpr int kPassThreads = 1024;     ///< value-counting passes: one block of 1024 per SM
+constexpr int kPass2Threads = 768;     ///< INT pass 2: one block per SM, up to 85 registers (no spills)
 
 // ---- shared 16-bit value counts -----------------------------------------------------------------
 // Two 16-bit counters per shared word. The thread whose increment takes a counter from 0x7FFF to
@@ -453,7 +454,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
     float mnW = finf(), mxW = -finf(), mnY = finf(), mxY = -finf(), emnF = finf(), emxF = -finf();
     double sumY = 0, se = 0, sy = 0, emnD = dinf(), emxD = -dinf();
     i64 nF = 0, nFY = 0;
-    unsigned nonFinite = 0;
+    unsigned nonFinite = 0, inexact = 0;
 
     i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     uint4 next[L];
@@ -547,6 +548,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
             emnF = fminf(emnF, cmn);
             emxF = fmaxf(emxF, cmx);
         } else if (act) {
+            inexact = 1;
             // Some FP32 difference may be rounded: this unit's errors in FP64 (exact differences
             // of two floats), as the CPU computes them.
 #pragma unroll
@@ -603,8 +605,8 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
             nFY += c;
         }
     }
-    if (nonFinite)
-        QS_ATOMIC_OR(A.flags, kFastNonFinite);
+    if (nonFinite | inexact)
+        QS_ATOMIC_OR(A.flags, (nonFinite ? kFastNonFinite : 0u) | (inexact ? kFastInexact : 0u));
     double d[kP1D];
     d[dSumW] = 0; // from W's value counts (kValueW)
     d[dMinW] = mnW;
@@ -694,7 +696,7 @@ __global__ void __launch_bounds__(kThreads)
 // ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
 
 template <int IN>
-__global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
+__global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
 {
     extern __shared__ unsigned smem2[];
     const int B = A.bins;
@@ -720,6 +722,8 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
     const Stats1 &S = *A.st;
     const float eScale = S.eScale, eOff = S.eOffset, aScale = S.aScale;
     const bool fast = (S.fastBins & 6) == 6; // both guesses within half a bin: one comparison
+    // Pass 1 found every error an exact FP32 difference (the usual case): no check per element.
+    const bool allExact = (*A.flags & kFastInexact) == 0;
     const double emin = S.emin, emax = S.emax, maxAbs = S.maxAbs;
     const i64 chunks = n / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
@@ -745,7 +749,7 @@ __global__ void __launch_bounds__(kPassThreads, 1) kIntFast2(const void *w, i64 
             const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
             const float y = __fmul_rn(s, __fsub_rn(q, zf));
             e[j] = __fsub_rn(x[j], y);
-            exact = exact & exactError(e[j], y);
+            exact = exact & (allExact || exactError(e[j], y));
             const float ae = fabsf(e[j]);
             be[j] = roundGuess(__fmul_rn(__fsub_rn(e[j], eOff), eScale), B);
             ba[j] = roundGuess(__fmul_rn(ae, aScale), kAbsBins);
@@ -985,7 +989,7 @@ void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &
                                  sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
         auto *k = kIntFast2<IN>;
         allowShared(k, smem);
-        k<<<sms, kPassThreads, smem, Sx(stream)>>>(w, n, p, a);
+        k<<<sms, kPass2Threads, smem, Sx(stream)>>>(w, n, p, a);
     });
     QS_GPU_CHECK_LAUNCH("intFast2");
 }

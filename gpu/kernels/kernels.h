@@ -104,6 +104,8 @@ void readThrough(const void *buf, std::size_t bytes, void *stream);
 /// Set in the run's flags word when W (or Ŵ) holds non-finite values: the engine reruns the
 /// generic path, which reports them exactly like the CPU.
 inline constexpr unsigned kFastNonFinite = 1;
+/// INT pass 1 met an error that may not be an exact FP32 difference: pass 2 checks each element.
+inline constexpr unsigned kFastInexact = 2;
 /// Debug flag: never take the value-table paths (tests and benchmarks compare both).
 inline constexpr int kNoFastPath = 16;
 
@@ -149,6 +151,7 @@ struct IntFast2 {
     const float *Te = nullptr, *Ta = nullptr; ///< FP32 error / |error| thresholds (HistConfig::thresholds 2)
     unsigned *gvh = nullptr;
     u64 *hist = nullptr;
+    const unsigned *flags = nullptr; ///< pass 1's flags (kFastInexact)
     int bins = 256;
 };
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);

@@ -349,7 +349,8 @@ TEST(GpuQuant, DemoWeights)
 }
 
 /// Values that stress the value-table paths: groups of one repeated value, positives only,
-/// exact multiples of 2^-7 (ties of the rounding), a huge/tiny mix, then heavy-tailed rows.
+/// exact multiples of 2^-7 (ties of the rounding), a huge/tiny mix, a clamped code whose error
+/// is half its Ŵ, then heavy-tailed rows.
 std::vector<float> hardValues(std::int64_t R, std::int64_t C, std::uint64_t seed)
 {
     auto v = heavyTailed(R, C, seed, false);
@@ -358,6 +359,9 @@ std::vector<float> hardValues(std::int64_t R, std::int64_t C, std::uint64_t seed
         v[static_cast<std::size_t>(1 * C + c)] = 0.001f * static_cast<float>(c + 1);
         v[static_cast<std::size_t>(3 * C + c)] = static_cast<float>(c % 29 - 14) / 128.0f;
         v[static_cast<std::size_t>(4 * C + c)] = c % 2 ? 1.0e4f : -1.0e-4f;
+        // Asymmetric 4-bit: s = 1/16, z = 6, and 0.09375/s = 1.5 rounds to code 8, clamped to 7:
+        // Ŵ = s, e = s/2 — an error the fast path cannot prove exact in FP32 (FP64 route).
+        v[static_cast<std::size_t>(5 * C + c)] = c % 3 == 0 ? -0.84375f : (c % 3 == 1 ? 0.09375f : 0.0f);
     }
     return v;
 }
