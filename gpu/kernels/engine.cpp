@@ -244,8 +244,6 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
-    const int rangeBlocks = isInt ? 0 : launch::fp8RangeBlocks(in, n, sms);
-    const std::size_t offPart = isInt ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
@@ -271,24 +269,20 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *codes = static_cast<unsigned char *>(R.codes.get());
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
+    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     const void *w = R.w->data();
     if (!isInt) {
-        // No memset: the code-table kernel zeroes the counters (the range pass needs none).
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
-        auto *part = reinterpret_cast<unsigned *>(b + offPart);
         float given = 0.0f;
-        int nParts = 0;
         if (R.opts.inputStats) {
             int zz;
             bool bd;
             tensorParamsFromStats(P, *R.opts.inputStats, given, zz, bd);
         } else {
-            nParts = rangeBlocks;
-            launch::fp8Range(in, w, n, part, nParts, S());
+            launch::fp8Range(in, w, n, keys, flags, sms, S());
             mark("fast: range");
         }
-        launch::fp8Lut(in, part, nParts, given, P.fp, lut, scales, zeros, bad, reinterpret_cast<unsigned *>(ctr),
-                       static_cast<i64>((R.offFlags - R.offCtr) / sizeof(unsigned)), flags, S());
+        launch::fp8Lut(in, keys, R.opts.inputStats.has_value(), given, P.fp, lut, scales, zeros, bad, S());
         mark("fast: code table");
         launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
         mark("fast: codes, value counts");
@@ -298,7 +292,6 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         R.rowsPd2Host = rows2;
         return;
     }
-    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     launch::IntFast1 a1;
     a1.codes = codes;
     a1.wHat = wHat;

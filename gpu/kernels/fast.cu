@@ -162,10 +162,9 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 // ---- FP8 per tensor -----------------------------------------------------------------------------
 
-/// Finite min/max of W and the non-finite flag, per block: part[3b] = ~(min key), part[3b + 1] =
-/// max key (both 0 when the block saw no finite value: no finite value has key 0 or ~key 0),
-/// part[3b + 2] = 1 if the block saw NaN/Inf. No atomics, so nothing needs zeroing first.
-template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *part)
+/// Finite min/max of W as order keys (keys[0] = ~min key, keys[1] = max key, both by atomic max
+/// from zero: no finite value has key 0 or ~key 0) and the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
+template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *keys, unsigned *flags)
 {
     __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32];
     const uint4 *q = static_cast<const uint4 *>(w);
@@ -201,72 +200,54 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
         mn = fminf(mn, x);
         mx = fmaxf(mx, x);
     }
+    if (!finite)
+        QS_ATOMIC_OR(flags, kFastNonFinite); // min/max then include ±Inf: the generic path reruns
     unsigned kmn = mn <= mx ? gpumath::floatKey(mn) : 0xFFFFFFFFu, kmx = mn <= mx ? gpumath::floatKey(mx) : 0u;
-    unsigned bad = finite ? 0u : 1u; // min/max then include ±Inf: the generic path reruns
     for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
         kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
         kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
-        bad |= static_cast<unsigned>(QS_SHFL_XOR(bad, o));
     }
-    __shared__ unsigned sbad[kThreads / 32];
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
     if (lane == 0) {
         smn[warp] = kmn;
         smx[warp] = kmx;
-        sbad[warp] = bad;
     }
     __syncthreads();
     if (threadIdx.x == 0) {
         for (int i = 1; i < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++i) {
             kmn = min(kmn, smn[i]);
             kmx = max(kmx, smx[i]);
-            bad |= sbad[i];
         }
-        part[3 * blockIdx.x] = kmn <= kmx ? ~kmn : 0u;
-        part[3 * blockIdx.x + 1] = kmn <= kmx ? kmx : 0u;
-        part[3 * blockIdx.x + 2] = bad;
+        if (kmn <= kmx) {
+            QS_ATOMIC_MAX(keys, ~kmn);
+            QS_ATOMIC_MAX(keys + 1, kmx);
+        }
     }
 }
 
-/// The tensor's scale and the code of every 16-bit value (the lookup table of the FP8 pass). The
-/// range comes from the range pass's per-block results (nParts of them; none: the scale is given).
-/// The kernel also zeroes the run's counters (zero[0..zeroWords)) and sets the flags word.
+/// The tensor's scale: from the range keys, or given (W's stats at open).
+QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned *keys, bool given, float scaleGiven)
+{
+    if (given)
+        return scaleGiven;
+    const bool any = keys[1] != 0;
+    return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(~keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
+}
+
+/// The tensor's scale and the code of every 16-bit value (the lookup table of the FP8 pass).
 template <int IN>
 __global__ void __launch_bounds__(kTableThreads)
-    kFp8Lut(const unsigned *part, int nParts, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
-            float *scales, signed char *zeros, unsigned char *bad, unsigned *zero, i64 zeroWords, unsigned *flags)
+    kFp8Lut(const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
+            float *scales, signed char *zeros, unsigned char *bad)
 {
-    __shared__ float ss;
+    const float s = fp8TensorScale(fp, keys, given, scaleGiven);
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    for (i64 i = key; i < zeroWords; i += static_cast<i64>(gridDim.x) * blockDim.x)
-        zero[i] = 0;
-    if (threadIdx.x < QS_WARP_SIZE) {
-        unsigned nmn = 0, kmx = 0, nf = 0; // ~min key and max key: larger is further out
-        for (int b = threadIdx.x; b < nParts; b += QS_WARP_SIZE) {
-            nmn = max(nmn, part[3 * b]);
-            kmx = max(kmx, part[3 * b + 1]);
-            nf |= part[3 * b + 2];
-        }
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
-            nmn = max(nmn, static_cast<unsigned>(QS_SHFL_XOR(nmn, o)));
-            kmx = max(kmx, static_cast<unsigned>(QS_SHFL_XOR(kmx, o)));
-            nf |= static_cast<unsigned>(QS_SHFL_XOR(nf, o));
-        }
-        if (threadIdx.x == 0) {
-            const bool any = kmx != 0;
-            ss = nParts == 0 ? scaleGiven
-                             : gpumath::fp8Scale(fp, any ? gpumath::keyFloat(~nmn) : 0.0f,
-                                                 any ? gpumath::keyFloat(kmx) : 0.0f);
-            if (blockIdx.x == 0) {
-                scales[0] = ss;
-                zeros[0] = 0;
-                bad[0] = 0;
-                *flags = nf ? kFastNonFinite : 0u;
-            }
-        }
+    if (key == 0) {
+        scales[0] = s;
+        zeros[0] = 0;
+        bad[0] = 0;
     }
-    __syncthreads();
-    lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), ss));
+    lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
 }
 
 /// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
@@ -898,31 +879,25 @@ template <typename K> void allowShared(K kernel, std::size_t bytes)
 
 int fp8TableRows() { return kCoopBlocks; }
 
-int fp8RangeBlocks(int in, i64 n, int sms)
+void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream)
 {
-    int blocks = 1;
     dispatch16(in, [&](auto I) {
+        auto *k = kRangeW<decltype(I)::value>;
         int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kRangeW<decltype(I)::value>, kThreads, 0));
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, 0));
         const i64 need = (n / kChunk + kThreads - 1) / kThreads;
-        blocks = static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(std::max(perSm, 1)) * sms)));
+        const int blocks = static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(std::max(perSm, 1)) * sms)));
+        k<<<blocks, kThreads, 0, Sx(stream)>>>(w, n, keys, flags);
     });
-    return blocks;
-}
-
-void fp8Range(int in, const void *w, i64 n, unsigned *part, int blocks, void *stream)
-{
-    dispatch16(in, [&](auto I) { kRangeW<decltype(I)::value><<<blocks, kThreads, 0, Sx(stream)>>>(w, n, part); });
     QS_GPU_CHECK_LAUNCH("fp8Range");
 }
 
-void fp8Lut(int in, const unsigned *part, int nParts, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, unsigned *zero, i64 zeroWords,
-            unsigned *flags, void *stream)
+void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream)
 {
     dispatch16(in, [&](auto I) {
-        kFp8Lut<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(
-            part, nParts, scaleGiven, fp, lut, scales, zeros, bad, zero, zeroWords, flags);
+        kFp8Lut<decltype(I)::value>
+            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(keys, given, scaleGiven, fp, lut, scales, zeros, bad);
     });
     QS_GPU_CHECK_LAUNCH("fp8Lut");
 }

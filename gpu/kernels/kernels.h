@@ -112,15 +112,10 @@ inline constexpr int kNoFastPath = 16;
 
 /// FP8 per tensor: a range pass (skipped when W's stats are given), the table of the codes of all
 /// 65536 values, one pass writing the codes through it and counting W's values, then the tables.
-/// The run's zeroed region holds the histograms, gvh (65536 counts) and bar[2]; then flags.
-/// Blocks of the range pass (each writes three words of `part`).
-int fp8RangeBlocks(int in, i64 n, int sms);
-void fp8Range(int in, const void *w, i64 n, unsigned *part, int blocks, void *stream);
-/// The scale (from the range pass's nParts results, or scaleGiven when nParts is 0) and the code
-/// table; also zeroes zero[0..zeroWords) and sets *flags (the run needs no memset).
-void fp8Lut(int in, const unsigned *part, int nParts, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, unsigned *zero, i64 zeroWords,
-            unsigned *flags, void *stream);
+/// The run's zeroed region holds gvh (65536 counts), keys[2], bar[2] and flags.
+void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream);
+void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream);
 void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
              const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
 /// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables writes.
