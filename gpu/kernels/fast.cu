@@ -338,7 +338,7 @@ __global__ void __launch_bounds__(kCoopThreads)
     for (int i = threadIdx.x; i < nh; i += blockDim.x)
         bh[i] = 0;
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
-    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    const int warp = threadIdx.x / QS_WARP_SIZE;
     const int nw = blockDim.x / QS_WARP_SIZE;
     const unsigned c = gvh[key];
     const float x = decodeHalf<IN>(key);
@@ -374,20 +374,8 @@ __global__ void __launch_bounds__(kCoopThreads)
     }
     gridBarrier(bar);
     // Phase 2: every block reduces the rows (fixed order) and derives Stats1.
-    for (int f = warp; f < int(kP1D) + int(kP1I); f += nw) {
-        if (f < kP1D) {
-            const int op = p1Op(f);
-            const double init = op == 1 ? dinf() : (op == 2 ? -dinf() : 0.0);
-            const double v = warpColumn<double>(pd, kP1D, f, kCoopBlocks, init,
-                                                [op](double a, double b) { return opD(op, a, b); });
-            if (lane == 0)
-                rd[f] = v;
-        } else {
-            const i64 v = warpColumn<i64>(pi, kP1I, f - kP1D, kCoopBlocks, 0, [](i64 a, i64 b) { return a + b; });
-            if (lane == 0)
-                ri[f - kP1D] = v;
-        }
-    }
+    for (int f = warp; f < int(kP1D) + int(kP1I); f += nw)
+        reduceP1Field(f, pd, pi, kCoopBlocks, rd, ri);
     __syncthreads();
     if (threadIdx.x == 0) {
         stats1From(rd, ri, hc, st);

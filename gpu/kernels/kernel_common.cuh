@@ -410,6 +410,24 @@ QS_DEV int binW(float x, const float *T, int B, float scale, float off)
     return correctBin(x, roundGuess(__fmul_rn(__fsub_rn(x, off), scale), B), T, B);
 }
 
+/// The calling warp reduces field f of pass 1's rows (kP1D doubles in D, kP1I counts in I, `rows`
+/// rows, in row order) into rd[f] or ri[f − kP1D].
+QS_DEV void reduceP1Field(int f, const double *D, const i64 *I, int rows, double *rd, i64 *ri)
+{
+    const int lane = threadIdx.x % QS_WARP_SIZE;
+    if (f < kP1D) {
+        const int op = p1Op(f);
+        const double init = op == 1 ? dinf() : (op == 2 ? -dinf() : 0.0);
+        const double v = warpColumn<double>(D, kP1D, f, rows, init, [op](double a, double b) { return opD(op, a, b); });
+        if (lane == 0)
+            rd[f] = v;
+    } else {
+        const i64 v = warpColumn<i64>(I, kP1I, f - kP1D, rows, 0, [](i64 a, i64 b) { return a + b; });
+        if (lane == 0)
+            ri[f - kP1D] = v;
+    }
+}
+
 /// Barrier across a grid launched with qsLaunchCooperativeKernel (all blocks resident). bar[0]
 /// counts arrivals, bar[1] is the generation; both zero before the launch.
 QS_DEV void gridBarrier(unsigned *bar)

@@ -480,26 +480,14 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
     __shared__ double rd[kP1D];
     __shared__ i64 ri[kP1I];
     __shared__ Stats1 st;
-    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    const int warp = threadIdx.x / QS_WARP_SIZE;
     const int nw = blockDim.x / QS_WARP_SIZE;
     for (int f = warp; f < int(kP1D) + int(kP1I); f += nw) {
         const bool wField = f == dSumW || f == dMinW || f == dMaxW || f == int(kP1D) + int(iNan) || f == int(kP1D) + int(iInf);
         const bool fromS = wField && hc.wSource == 1;
         const double *D = fromS ? pdS : pd1;
         const i64 *I = fromS ? piS : pi1;
-        const int rows = fromS ? rowsS : rows1;
-        if (f < kP1D) {
-            const int op = p1Op(f);
-            const double init = op == 1 ? dinf() : (op == 2 ? -dinf() : 0.0);
-            const double v = warpColumn<double>(D, kP1D, f, rows, init,
-                                                [op](double a, double b) { return opD(op, a, b); });
-            if (lane == 0)
-                rd[f] = v;
-        } else {
-            const i64 v = warpColumn<i64>(I, kP1I, f - kP1D, rows, 0, [](i64 a, i64 b) { return a + b; });
-            if (lane == 0)
-                ri[f - kP1D] = v;
-        }
+        reduceP1Field(f, D, I, fromS ? rowsS : rows1, rd, ri);
     }
     __syncthreads();
     const int B = hc.bins;
