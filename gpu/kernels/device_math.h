@@ -102,6 +102,25 @@ QS_HD inline float intDequantValue(const IntParams &p, float v, float s, float z
     return qmath::roundArith(s * (v - zf), p.arith);
 }
 
+// ---- the value-table INT path's two shortcuts (fast.cu), tested on the host --------------------
+
+/// t = RN(x·RN(1/s)) and rt = rint(t): true when rt is certainly also the half-to-even rounding
+/// of RN(x/s), the CPU's quotient. The two quotients differ by at most 3·2^-24 relative, so they
+/// round alike unless a half-integer lies within 2^-21·|t| of t. (Callers also need RN(1/s)
+/// normal: 2^-126 ≤ s < 2^125.)
+QS_HD inline bool reciprocalRoundsLikeDivision(float t, float rt)
+{
+    const float dist = qmath::absf(qmath::absf(t - rt) - 0.5f);
+    return dist > qmath::absf(t) * 4.76837158203125e-7f; // NaN: false
+}
+
+/// e = RN(x − y) is the exact difference when y is 0 or 2|e| < |y|: then x lies within a factor
+/// of two of y (Sterbenz). No short circuit, so the kernels stay branch-free.
+QS_HD inline bool exactDifference(float e, float y)
+{
+    return (y == 0.0f) | (2.0f * qmath::absf(e) < qmath::absf(y));
+}
+
 /// FP32 → FP64 of a finite normal number or zero, branch-free (the caller has checked).
 QS_HD inline double f32ToF64NormalOrZero(float f)
 {

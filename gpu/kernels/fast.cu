@@ -412,13 +412,6 @@ __global__ void __launch_bounds__(kCoopThreads)
 
 // ---- INT per group, pass 1 ----------------------------------------------------------------------
 
-/// The error of one element is its FP32 difference when that is exact: Ŵ = 0, or |e| < |Ŵ|/2
-/// (then W lies within a factor 2 of Ŵ and the subtraction is exact, Sterbenz).
-QS_DEV bool exactError(float e, float y)
-{
-    return (y == 0.0f) | (__fmul_rn(2.0f, fabsf(e)) < fabsf(y)); // no short circuit: no branch
-}
-
 // The per-element work is straight-line code (selects, no branches); each rare case (a quotient
 // near a rounding boundary, an error that may be rounded) is one branch per unit. A thread takes
 // E = 8 or 16 consecutive elements (16 when the group allows: half the per-unit work per element).
@@ -492,8 +485,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         for (int j = 0; j < E; ++j) {
             const float t = __fmul_rn(v[j], r);
             const float rt = rintf(t);
-            const float dist = fabsf(__fsub_rn(fabsf(__fsub_rn(t, rt)), 0.5f));
-            near = near | !(dist > __fmul_rn(fabsf(t), 4.76837158203125e-7f));
+            near = near | !gpumath::reciprocalRoundsLikeDivision(t, rt);
             qv[j] = fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
         }
         if (near) {
@@ -516,7 +508,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
                 codes[j] = bits & 0xFFu;
                 y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
                 const float e = __fsub_rn(v[j], y[j]);
-                exact = exact & exactError(e, y[j]);
+                exact = exact & gpumath::exactDifference(e, y[j]);
                 seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                 cmn = fminf(cmn, e);
                 cmx = fmaxf(cmx, e);
@@ -737,7 +729,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
             const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
             const float y = __fmul_rn(s, __fsub_rn(q, zf));
             e[j] = __fsub_rn(x[j], y);
-            exact = exact & (allExact || exactError(e[j], y));
+            exact = exact & (allExact || gpumath::exactDifference(e[j], y));
             const float ae = fabsf(e[j]);
             be[j] = roundGuess(__fmul_rn(__fsub_rn(e[j], eOff), eScale), B);
             ba[j] = roundGuess(__fmul_rn(ae, aScale), kAbsBins);
@@ -756,7 +748,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
                 const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
                 const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
                 const float y = __fmul_rn(s, __fsub_rn(q, zf));
-                if (exactError(e[j], y))
+                if (gpumath::exactDifference(e[j], y))
                     continue;
                 const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
                 const int b1 = gpumath::refBin(ed, emin, emax, B);

@@ -195,3 +195,73 @@ TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
     EXPECT_TRUE(isNormalOrZero(-0.0f));
     EXPECT_FALSE(isNormalOrZero(std::numeric_limits<float>::infinity()));
 }
+
+namespace {
+/// The CPU's quotient rounding (quantizers.md: round half to even of RN(x/s)).
+float rneOfQuotient(float x, float s) { return std::nearbyint(x / s); }
+} // namespace
+
+TEST(DeviceMath, ReciprocalRoundingAgreesWithTheDivisionWheneverItSaysSo)
+{
+    // Random scales over many octaves, quotients spread over ±20 and concentrated within a few
+    // ulps of the half-integers (where the shortcut must step aside), and exact half-integers.
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> oct(-60.0, 60.0), q(-20.0, 20.0), u01(0.0, 1.0);
+    std::uniform_int_distribution<int> k(-20, 20), ulps(-6, 6);
+    std::size_t checked = 0, declined = 0;
+    for (int i = 0; i < 3000000; ++i) {
+        const float s = static_cast<float>(std::exp2(oct(rng)) * (1.0 + u01(rng)));
+        float x;
+        if (i % 3 == 0) {
+            x = static_cast<float>(q(rng) * s);
+        } else {
+            // A half-integer multiple of s, then a few ulps either way.
+            const float h = static_cast<float>((k(rng) + 0.5) * static_cast<double>(s));
+            const int d = ulps(rng);
+            x = fl(bits(h) + static_cast<std::uint32_t>(d));
+        }
+        if (!std::isfinite(x) || !(s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f))
+            continue;
+        const float r = 1.0f / s;
+        const float t = x * r;
+        const float rt = std::nearbyint(t);
+        if (!reciprocalRoundsLikeDivision(t, rt)) {
+            ++declined;
+            continue;
+        }
+        ++checked;
+        ASSERT_EQ(bits(rt), bits(rneOfQuotient(x, s))) << "x " << x << " s " << s;
+    }
+    EXPECT_GT(checked, 1000000u);
+    EXPECT_GT(declined, 1000u); // the near-tie inputs do reach the exact division
+    // An exact half-integer quotient is always declined (both roundings are ties).
+    EXPECT_FALSE(reciprocalRoundsLikeDivision(2.5f, 2.0f));
+    EXPECT_FALSE(reciprocalRoundsLikeDivision(std::numeric_limits<float>::quiet_NaN(), 0.0f));
+}
+
+TEST(DeviceMath, ExactDifferenceClaimsOnlyExactDifferences)
+{
+    // x: BF16 weights; y: s·(q − z) as the INT dequantizer forms it, from the same group range or
+    // from an unrelated one (where the check must decline).
+    std::mt19937_64 rng(12);
+    std::student_t_distribution<float> t(3.0f);
+    std::uniform_int_distribution<int> code(-8, 7);
+    std::size_t claimed = 0, declined = 0;
+    for (int i = 0; i < 2000000; ++i) {
+        const float x = bf16ToFloat(floatToBf16(0.02f * t(rng)));
+        const float s = i % 4 == 0 ? 0.02f * std::abs(t(rng)) + 1e-30f : 0.01f;
+        const float y = (i % 4 == 0 ? s : std::nearbyint(x / s) * s) * (i % 7 == 0 ? static_cast<float>(code(rng)) : 1.0f);
+        const float e = x - y;
+        if (!exactDifference(e, y)) {
+            ++declined;
+            continue;
+        }
+        ++claimed;
+        ASSERT_EQ(static_cast<double>(x) - static_cast<double>(y), static_cast<double>(e)) << x << " " << y;
+    }
+    EXPECT_GT(claimed, 1000000u);
+    EXPECT_GT(declined, 1000u);
+    // A rounded difference is declined: 1 − 2^-30 is not a float, and 2|e| = 2 ≥ |y| = 2^-30.
+    EXPECT_FALSE(exactDifference(1.0f - 9.313225746154785e-10f, 9.313225746154785e-10f));
+    EXPECT_TRUE(exactDifference(0.5f, 0.0f));
+}
