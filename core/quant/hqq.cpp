@@ -11,7 +11,7 @@
 #endif
 
 #include "quant/qmath.h"
-#include "quant/spec_util.h"
+#include "quant/spec_json.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -94,24 +94,24 @@ nlohmann::json HqqSpec::toJson() const
 
 HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
 {
-    using namespace specutil;
+    using namespace specjson;
     refuseUnknownKeys(j, fields(), "hqq");
     HqqPreset preset = HqqPreset::HqqLib;
     if (j.contains("preset"))
-        preset = static_cast<HqqPreset>(getChoice(j["preset"], "preset", kPresets));
+        preset = static_cast<HqqPreset>(parseChoice(j["preset"], "preset", kPresets));
     HqqSpec s = forPreset(preset);
     if (j.contains("bits"))
-        s.bits = static_cast<int>(getInt(j["bits"], "bits"));
+        s.bits = static_cast<int>(parseInt(j["bits"], "bits"));
     if (j.contains("group"))
-        s.group = getInt(j["group"], "group");
+        s.group = parseInt(j["group"], "group");
     if (j.contains("axis"))
-        s.axis = static_cast<int>(getInt(j["axis"], "axis"));
+        s.axis = static_cast<int>(parseInt(j["axis"], "axis"));
     if (j.contains("compute"))
-        s.compute = static_cast<HqqCompute>(getChoice(j["compute"], "compute", kComputes));
+        s.compute = static_cast<HqqCompute>(parseChoice(j["compute"], "compute", kComputes));
     if (j.contains("zero_rounding"))
-        s.zeroRounding = static_cast<HqqZeroRounding>(getChoice(j["zero_rounding"], "zero_rounding", kZeroRoundings));
+        s.zeroRounding = static_cast<HqqZeroRounding>(parseChoice(j["zero_rounding"], "zero_rounding", kZeroRoundings));
     if (j.contains("iters"))
-        s.iters = static_cast<int>(getInt(j["iters"], "iters"));
+        s.iters = static_cast<int>(parseInt(j["iters"], "iters"));
     s.validate();
     return s;
 }

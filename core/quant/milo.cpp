@@ -7,7 +7,7 @@
 
 #include "metrics/spectrum.h"
 #include "quant/qmath.h"
-#include "quant/spec_util.h"
+#include "quant/spec_json.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -85,23 +85,23 @@ nlohmann::json MiloSpec::toJson() const
 
 MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
 {
-    using namespace specutil;
+    using namespace specjson;
     refuseUnknownKeys(j, fields(), "milo");
     MiloSpec s;
     if (j.contains("preset"))
-        s.preset = static_cast<MiloPreset>(getChoice(j["preset"], "preset", kMiloPresets));
+        s.preset = static_cast<MiloPreset>(parseChoice(j["preset"], "preset", kMiloPresets));
     if (j.contains("passes"))
-        s.passes = static_cast<int>(getInt(j["passes"], "passes"));
+        s.passes = static_cast<int>(parseInt(j["passes"], "passes"));
     if (j.contains("rank"))
-        s.rank = static_cast<int>(getInt(j["rank"], "rank"));
+        s.rank = static_cast<int>(parseInt(j["rank"], "rank"));
     if (j.contains("compensator"))
-        s.compensator = static_cast<CompensatorFormat>(getChoice(j["compensator"], "compensator", kCompensators));
+        s.compensator = static_cast<CompensatorFormat>(parseChoice(j["compensator"], "compensator", kCompensators));
     if (j.contains("compensator_group"))
-        s.compensatorGroup = getInt(j["compensator_group"], "compensator_group");
+        s.compensatorGroup = parseInt(j["compensator_group"], "compensator_group");
     if (j.contains("seed"))
-        s.seed = getInt(j["seed"], "seed");
+        s.seed = parseInt(j["seed"], "seed");
     if (j.contains("power_iters"))
-        s.powerIters = static_cast<int>(getInt(j["power_iters"], "power_iters"));
+        s.powerIters = static_cast<int>(parseInt(j["power_iters"], "power_iters"));
     nlohmann::json h = nlohmann::json::object();
     if (j.contains("hqq_preset"))
         h["preset"] = j["hqq_preset"];

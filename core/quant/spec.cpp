@@ -2,8 +2,10 @@
 #include "quant/spec.h"
 
 #include <cfloat>
-#include <set>
+#include <iterator>
+#include <vector>
 
+#include "quant/spec_json.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -51,49 +53,13 @@ template <typename E> std::string enumName(E v)
 
 template <typename E> E parseEnum(const nlohmann::json &j, const std::string &key)
 {
-    if (!j.is_string())
-        throw UnsupportedError("spec field '" + key + "' must be a string");
-    const auto s = j.get<std::string>();
-    int i = 0;
-    for (const char *n : EnumNames<E>::names) {
-        if (s == n)
-            return static_cast<E>(i);
-        ++i;
-    }
-    std::string list;
-    for (const char *n : EnumNames<E>::names)
-        list += (list.empty() ? "" : "|") + std::string(n);
-    throw UnsupportedError("spec field '" + key + "' is '" + s + "', expected " + list);
+    static const std::vector<std::string> choices(std::begin(EnumNames<E>::names), std::end(EnumNames<E>::names));
+    return static_cast<E>(specjson::parseChoice(j, key, choices));
 }
 
-std::int64_t parseInt(const nlohmann::json &j, const std::string &key)
-{
-    if (!j.is_number_integer())
-        throw UnsupportedError("spec field '" + key + "' must be an integer");
-    return j.get<std::int64_t>();
-}
-
-bool parseBool(const nlohmann::json &j, const std::string &key)
-{
-    if (!j.is_boolean())
-        throw UnsupportedError("spec field '" + key + "' must be true or false");
-    return j.get<bool>();
-}
-
-void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields,
-                       const std::string &method)
-{
-    if (!j.is_object())
-        throw UnsupportedError("a " + method + " spec must be a JSON object");
-    std::set<std::string> known{"method"};
-    for (const auto &f : fields)
-        known.insert(f.key);
-    for (const auto &[k, v] : j.items())
-        if (!known.count(k))
-            throw UnsupportedError("unknown field '" + k + "' in a " + method + " spec");
-    if (j.contains("method") && j["method"] != method)
-        throw UnsupportedError("spec method is " + j["method"].dump() + ", expected \"" + method + "\"");
-}
+using specjson::parseBool;
+using specjson::parseInt;
+using specjson::refuseUnknownKeys;
 
 } // namespace
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file spec_json.h
-/// Small JSON helpers for the spec structs of the FP4 / two-stage / constOpt quantizers: the
-/// same rules as spec.cpp (unknown keys and bad values refused by name, missing keys keep their
-/// defaults), written once for every spec outside spec.cpp.
+/// Small JSON helpers for every quantizer's spec struct (spec.cpp, FP4, two-stage, constOpt,
+/// HQQ, MiLo): unknown keys and bad values refused by name, missing keys keep their defaults.
 #include <cstdint>
 #include <string>
 #include <vector>
