@@ -1389,54 +1389,11 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
 </context>
 <context>
-    <name>quantscope::TensorListModel</name>
+    <name>quantscope::TensorTreeModel</name>
     <message>
         <source>scalar</source>
         <translation>Skalar</translation>
     </message>
-    <message>
-        <source>%1 elements</source>
-        <translation>%1 Elemente</translation>
-    </message>
-    <message>
-        <source>%1 bytes</source>
-        <translation>%1 Bytes</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>Name</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>Typ</translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation>Form</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>Größe</translation>
-    </message>
-    <message>
-        <source>Tensor name as stored in the checkpoint</source>
-        <translation>Name des Tensors, wie er im Checkpoint steht</translation>
-    </message>
-    <message>
-        <source>Element type as declared in the safetensors header</source>
-        <translation>Elementtyp laut safetensors-Header</translation>
-    </message>
-    <message>
-        <source>Dimensions, outermost first</source>
-        <translation>Dimensionen, äußerste zuerst</translation>
-    </message>
-    <message>
-        <source>Bytes the tensor occupies in its file</source>
-        <translation>Bytes, die der Tensor in seiner Datei belegt</translation>
-    </message>
-</context>
-<context>
-    <name>quantscope::TensorTreeModel</name>
     <message numerus="yes">
         <source>%n tensor(s)</source>
         <translation>

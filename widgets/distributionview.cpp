@@ -4,7 +4,7 @@
 #include "channelplot.h"
 #include "errorhistogramplot.h"
 #include "histogramplot.h"
-#include "tensorlistmodel.h"
+#include "tensortreemodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -258,7 +258,7 @@ void DistributionView::refresh()
 
     QString head = tr("%1 · %2 · %3")
                        .arg(fromStd(profile->tensor), fromStd(profile->dtype),
-                            TensorListModel::shapeText(profile->shape));
+                            TensorTreeModel::shapeText(profile->shape));
     if (!profile->error.empty())
         head +=
             QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(fromStd(profile->error));

@@ -3,7 +3,7 @@
 /// \file tensorbrowser.h
 /// The tensor browser dock's content: filter box (wildcard or regular expression), the tensor
 /// tree with multi-selection, and a context menu to pair an activation with the weights.
-#include "tensorlistmodel.h"
+#include "tensortreemodel.h"
 
 #include <QWidget>
 

@@ -184,7 +184,7 @@ QVariant TensorTreeModel::data(const QModelIndex &index, int role) const
         case DTypeColumn:
             return e ? e->dtype : QString();
         case ShapeColumn:
-            return e ? TensorListModel::shapeText(e->shape)
+            return e ? shapeText(e->shape)
                      : tr("%n tensor(s)", nullptr, n->tensors);
         case SizeColumn:
             return QLocale().formattedDataSize(static_cast<qint64>(n->bytes));
@@ -246,6 +246,17 @@ QVariant TensorTreeModel::data(const QModelIndex &index, int role) const
         break;
     }
     return {};
+}
+
+QString TensorTreeModel::shapeText(const Shape &shape)
+{
+    if (shape.empty())
+        return tr("scalar");
+    QStringList dims;
+    dims.reserve(static_cast<qsizetype>(shape.size()));
+    for (const auto d : shape)
+        dims.append(QString::number(d));
+    return dims.join(QStringLiteral(" × "));
 }
 
 QVariant TensorTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

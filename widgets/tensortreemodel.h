@@ -4,7 +4,7 @@
 /// A checkpoint's tensors as a tree by name path: `model › layers › 1 › mlp › experts › 3` holds
 /// `down_proj.weight`. Groups show their tensor count and total size; leaves their dtype, shape,
 /// size and quantized format.
-#include "tensorlistmodel.h"
+#include "tensor/tensor.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
@@ -14,6 +14,18 @@
 #include <vector>
 
 namespace quantscope {
+
+/// One tensor as a checkpoint's header describes it. Filled off the UI thread by the job that
+/// opens the checkpoint; the model only displays it.
+struct TensorListEntry {
+    QString name;
+    QString dtype; ///< safetensors dtype string ("BF16", "F8_E4M3", …)
+    Shape shape;
+    quint64 nbytes = 0;
+    /// Quantized format and scheme in words ("compressed-tensors pack-quantized: INT4 sym,
+    /// group 32"), or what the dtype alone says ("not quantized"). Filled by the loader.
+    QString format;
+};
 
 class TensorTreeModel : public QAbstractItemModel {
     Q_OBJECT
@@ -38,6 +50,9 @@ public:
     void clear();
     const QList<TensorListEntry> &entries() const noexcept { return m_entries; }
     int tensorCount() const noexcept { return static_cast<int>(m_entries.size()); }
+
+    /// "4096 × 1024", "scalar" for rank 0.
+    static QString shapeText(const Shape &shape);
 
     /// Marks the tensor paired as activation (drawn differently); "" clears.
     void setActivation(const QString &tensorName);

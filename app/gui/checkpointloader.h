@@ -3,7 +3,7 @@
 /// \file checkpointloader.h
 /// The background job that opens a checkpoint (or generates and opens the demo) and prepares
 /// everything the window shows, so that the UI thread only swaps in finished value structs.
-#include "tensorlistmodel.h"
+#include "tensortreemodel.h"
 
 #include <QList>
 #include <QMetaType>

@@ -127,6 +127,14 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    void shapeTextNamesEveryRank()
+    {
+        QCOMPARE(TensorTreeModel::shapeText({1024, 1024}), QStringLiteral("1024 × 1024"));
+        QCOMPARE(TensorTreeModel::shapeText({}), QStringLiteral("scalar"));
+        QCOMPARE(TensorTreeModel::shapeText({0}), QStringLiteral("0"));
+        QCOMPARE(TensorTreeModel::shapeText({32000, 1024, 3}), QStringLiteral("32000 × 1024 × 3"));
+    }
+
     void filterWildcardAndRegex()
     {
         TensorTreeModel model;
