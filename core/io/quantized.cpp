@@ -32,17 +32,6 @@ std::string_view formatName(QuantFormat f) noexcept
     return "?";
 }
 
-std::string_view granularityName(Granularity g) noexcept
-{
-    switch (g) {
-    case Granularity::Tensor: return "tensor";
-    case Granularity::Channel: return "channel";
-    case Granularity::Group: return "group";
-    case Granularity::Block: return "block";
-    }
-    return "?";
-}
-
 std::string_view packOrderName(PackOrder p) noexcept
 {
     switch (p) {
@@ -128,7 +117,7 @@ nlohmann::ordered_json QuantScheme::toJson() const
     j["type"] = isFloat ? "float" : "int";
     j["bits"] = bits;
     j["element"] = element;
-    j["granularity"] = std::string(granularityName(granularity));
+    j["granularity"] = toString(granularity);
     j["group_size"] = granularity == Granularity::Group ? nlohmann::ordered_json(groupSize) : nullptr;
     j["block"] = granularity == Granularity::Block
                      ? nlohmann::ordered_json::array({blockRows, blockCols})
@@ -962,7 +951,7 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
         const bool columnOrder = std::find(g.begin(), g.end(), -1) != g.end();
         if (!columnOrder) {
             if (q.granularity != Granularity::Group)
-                c.fail("weight_g_idx given for a " + std::string(granularityName(q.granularity)) +
+                c.fail("weight_g_idx given for a " + toString(q.granularity) +
                        " scheme; activation order needs groups");
             for (std::size_t i = 0; i < g.size(); ++i)
                 if (g[i] < 0 || g[i] >= m.gridCols)

@@ -58,8 +58,8 @@ enum class QuantFormat : std::uint8_t {
 /// "compressed-tensors/pack-quantized", "fp8-block", "quark/real_quantized", …
 std::string_view formatName(QuantFormat f) noexcept;
 
-// Granularity is the engine's (quant/spec.h): one enum for stored and computed schemes.
-std::string_view granularityName(Granularity g) noexcept; ///< "tensor", "channel", "group", "block"
+// Granularity is the engine's (quant/spec.h): one enum, and one toString, for stored and
+// computed schemes.
 
 /// How codes sit in the stored words.
 enum class PackOrder : std::uint8_t {
