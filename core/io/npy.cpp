@@ -383,27 +383,10 @@ Tensor npyTensor(const NpyHeader &h, const std::byte *bytes, std::shared_ptr<con
     }
     if (!h.fortranOrder || shape.size() < 2)
         return t;
-    if (shape.size() == 2)
-        return t.transposed();
-    // Rank ≥ 3 Fortran: gather into C order. Element (i0, …, in) sits at Σ i_j · Π_{l<j} d_l.
-    const std::int64_t n = t.numel();
-    std::vector<std::byte> out(static_cast<std::size_t>(n) * item);
-    std::vector<std::int64_t> fstride(shape.size());
-    std::int64_t s = 1;
-    for (std::size_t j = 0; j < shape.size(); ++j) {
-        fstride[j] = s;
-        s *= shape[j];
-    }
-    for (std::int64_t i = 0; i < n; ++i) {
-        std::int64_t rem = i, phys = 0;
-        for (std::size_t j = shape.size(); j-- > 0;) {
-            phys += (rem % shape[j]) * fstride[j];
-            rem /= shape[j];
-        }
-        std::memcpy(out.data() + static_cast<std::size_t>(i) * item,
-                    t.data() + static_cast<std::size_t>(phys) * item, item);
-    }
-    return Tensor::fromBytes(h.dtype, shape, std::move(out));
+    // The stored C-order array with its axes reversed: a view for 2-D, gathered into C order for
+    // rank ≥ 3.
+    const Tensor f = t.reversedAxes();
+    return shape.size() == 2 ? f : f.contiguous();
 }
 
 NpyFile NpyFile::open(const std::filesystem::path &path, const ReadOptions &options)
@@ -435,38 +418,8 @@ Tensor readNpy(const std::filesystem::path &path, const ReadOptions &options)
     return NpyFile::open(path, options).tensor();
 }
 
-Shape activationMatrixShape(const Shape &shape)
-{
-    if (shape.empty())
-        return {1, 1};
-    if (shape.size() == 1)
-        return {1, shape[0]};
-    std::int64_t rows = 1;
-    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
-        rows *= shape[i];
-    return {rows, shape.back()};
-}
+Shape activationMatrixShape(const Shape &shape) { return matrixShape(shape); }
 
-Tensor activationMatrix(const Tensor &t)
-{
-    Shape m = activationMatrixShape(t.shape());
-    if (t.isContiguous())
-        return t.reshaped(std::move(m));
-    // A strided view (Fortran order): copy in logical order, keeping the dtype.
-    const std::size_t item = static_cast<std::size_t>(bitsOf(t.dtype()) / 8);
-    std::vector<std::byte> out(static_cast<std::size_t>(t.numel()) * item);
-    const auto &sh = t.shape();
-    const auto &st = t.strides();
-    for (std::int64_t i = 0; i < t.numel(); ++i) {
-        std::int64_t rem = i, phys = 0;
-        for (std::size_t d = sh.size(); d-- > 0;) {
-            phys += (rem % sh[d]) * st[d];
-            rem /= sh[d];
-        }
-        std::memcpy(out.data() + static_cast<std::size_t>(i) * item,
-                    t.data() + static_cast<std::size_t>(phys) * item, item);
-    }
-    return Tensor::fromBytes(t.dtype(), std::move(m), std::move(out));
-}
+Tensor activationMatrix(const Tensor &t) { return t.contiguous().reshaped(matrixShape(t.shape())); }
 
 } // namespace quantscope

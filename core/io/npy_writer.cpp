@@ -58,25 +58,8 @@ void writeNpy(const std::filesystem::path &path, const Tensor &t)
 
     AtomicFile out(path);
     out.write(head.data(), head.size());
-    if (t.isContiguous()) {
-        out.write(t.data(), t.nbytes());
-    } else {
-        const std::size_t es = static_cast<std::size_t>(bitsOf(t.dtype()) / 8);
-        std::vector<std::byte> buf(t.nbytes());
-        // Gather element by element through the strides (byte dtypes only reach here).
-        const auto &sh = t.shape();
-        const auto &st = t.strides();
-        for (std::int64_t i = 0; i < t.numel(); ++i) {
-            std::int64_t rem = i, phys = 0;
-            for (std::size_t d = sh.size(); d-- > 0;) {
-                phys += (rem % sh[d]) * st[d];
-                rem /= sh[d];
-            }
-            std::memcpy(buf.data() + static_cast<std::size_t>(i) * es,
-                        t.data() + static_cast<std::size_t>(phys) * es, es);
-        }
-        out.write(buf.data(), buf.size());
-    }
+    const Tensor c = t.contiguous(); // a strided view is gathered in logical order
+    out.write(c.data(), c.nbytes());
     out.commit();
 }
 

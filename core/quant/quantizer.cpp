@@ -15,14 +15,8 @@ namespace quantscope {
 
 std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape)
 {
-    if (shape.empty())
-        return {1, 1};
-    if (shape.size() == 1)
-        return {1, shape[0]};
-    std::int64_t rows = 1;
-    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
-        rows *= shape[i];
-    return {rows, shape.back()};
+    const Shape m = matrixShape(shape);
+    return {m[0], m[1]};
 }
 
 void requireDecodable(const Tensor &w, const std::string &tensorName)

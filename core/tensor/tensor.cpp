@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor/tensor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -242,6 +243,36 @@ Tensor Tensor::toF32() const
     return t;
 }
 
+Shape matrixShape(const Shape &shape)
+{
+    if (shape.empty())
+        return {1, 1};
+    if (shape.size() == 1)
+        return {1, shape[0]};
+    std::int64_t rows = 1;
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
+        rows *= shape[i];
+    return {rows, shape.back()};
+}
+
+Tensor Tensor::contiguous() const
+{
+    if (isContiguous())
+        return *this;
+    const std::size_t item = static_cast<std::size_t>(bitsOf(m_dtype) / 8);
+    std::vector<std::byte> out(static_cast<std::size_t>(m_numel) * item);
+    for (std::int64_t i = 0; i < m_numel; ++i) {
+        std::int64_t rem = i, phys = 0;
+        for (std::size_t d = m_shape.size(); d-- > 0;) {
+            phys += (rem % m_shape[d]) * m_strides[d];
+            rem /= m_shape[d];
+        }
+        std::memcpy(out.data() + static_cast<std::size_t>(i) * item, m_data + static_cast<std::size_t>(phys) * item,
+                    item);
+    }
+    return fromBytes(m_dtype, m_shape, std::move(out));
+}
+
 Tensor Tensor::reshaped(Shape shape) const
 {
     if (!isContiguous())
@@ -259,11 +290,16 @@ Tensor Tensor::transposed() const
 {
     if (rank() != 2)
         throw UnsupportedError("transpose needs a 2-D tensor, got " + shapeToString(m_shape));
+    return reversedAxes();
+}
+
+Tensor Tensor::reversedAxes() const
+{
     if (isSubByte(m_dtype))
         throw UnsupportedError("transpose of packed " + std::string(nameOf(m_dtype)) + " data");
     Tensor t = *this;
-    std::swap(t.m_shape[0], t.m_shape[1]);
-    std::swap(t.m_strides[0], t.m_strides[1]);
+    std::reverse(t.m_shape.begin(), t.m_shape.end());
+    std::reverse(t.m_strides.begin(), t.m_strides.end());
     return t;
 }
 

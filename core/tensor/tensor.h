@@ -21,6 +21,9 @@ using Shape = std::vector<std::int64_t>;
 std::int64_t numelOf(const Shape &shape);
 /// "512x64" (or "scalar" for rank 0).
 std::string shapeToString(const Shape &shape);
+/// The 2-D matrix a tensor is quantized as: every dimension but the last folded into rows;
+/// rank 1 → 1 × n, rank 0 → 1 × 1.
+Shape matrixShape(const Shape &shape);
 
 class Tensor {
 public:
@@ -66,8 +69,14 @@ public:
 
     /// View with a new shape (same numel; requires a contiguous tensor).
     Tensor reshaped(Shape shape) const;
+    /// This tensor if contiguous, else a contiguous owning copy in logical order (same dtype;
+    /// byte dtypes — packed sub-byte dtypes are always contiguous).
+    Tensor contiguous() const;
     /// View of a 2-D tensor transposed (strides swapped; byte dtypes only).
     Tensor transposed() const;
+    /// View with the order of all axes reversed (the C-order reading of Fortran-order data; byte
+    /// dtypes only).
+    Tensor reversedAxes() const;
     /// View of rows [begin, end) along dim 0 (byte dtypes, or packed dtypes whose row is a whole
     /// number of bytes).
     Tensor rows(std::int64_t begin, std::int64_t end) const;
