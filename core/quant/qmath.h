@@ -28,7 +28,14 @@ QS_HD inline float fromBits(std::uint32_t u)
     return f;
 }
 QS_HD inline bool isFinite(float f) { return (bitsOf(f) & 0x7F800000u) != 0x7F800000u; }
-QS_HD inline float absf(float f) { return fromBits(bitsOf(f) & 0x7FFFFFFFu); }
+QS_HD inline float absf(float f)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return fabsf(f); // the same bits; on the device an operand modifier of the next instruction
+#else
+    return fromBits(bitsOf(f) & 0x7FFFFFFFu);
+#endif
+}
 
 /// FP32 → BF16 → FP32, round to nearest even, overflow → ±Inf, NaN kept (quiet).
 QS_HD inline float roundBf16(float f)

@@ -114,6 +114,24 @@ QS_HD inline bool reciprocalRoundsLikeDivision(float t, float rt)
     return dist > qmath::absf(t) * 4.76837158203125e-7f; // NaN: false
 }
 
+/// The unclamped code rint(RN(x/s)) + zf (half to even), by the reciprocal r = RN(1/s) where
+/// reciprocalRoundsLikeDivision vouches for it, else by the division.
+QS_HD inline float intCodeUnclamped(float x, float s, float r, float zf)
+{
+    const float t = x * r;
+    const float rt = qmath::roundInt(t, false);
+    return (reciprocalRoundsLikeDivision(t, rt) ? rt : qmath::roundInt(x / s, false)) + zf;
+}
+
+/// True when no element of a group with extremes mn ≤ mx needs clamping: the unclamped code is
+/// monotone in x, so the codes of mn and mx bound every element's. Then every error x − x̂ of the
+/// group is an exact FP32 difference (Sterbenz; see kIntFast1), which the value-table INT path
+/// relies on to skip the clamp and the per-element exactness check. Needs RN(1/s) normal.
+QS_HD inline bool groupCodesInRange(float mn, float mx, float s, float r, float zf, float qminF, float qmaxF)
+{
+    return (intCodeUnclamped(mn, s, r, zf) >= qminF) & (intCodeUnclamped(mx, s, r, zf) <= qmaxF);
+}
+
 /// e = RN(x − y) is the exact difference when y is 0 or 2|e| < |y|: then x lies within a factor
 /// of two of y (Sterbenz). No short circuit, so the kernels stay branch-free.
 QS_HD inline bool exactDifference(float e, float y)

@@ -412,8 +412,10 @@ __global__ void __launch_bounds__(kCoopThreads)
 
 // ---- INT per group, pass 1 ----------------------------------------------------------------------
 
-// The per-element work is straight-line code (selects, no branches); each rare case (a quotient
-// near a rounding boundary, an error that may be rounded) is one branch per unit. A thread takes
+// The per-element work is straight-line code (selects, no branches). A group whose extreme codes
+// need no clamp (the usual case) runs without clamps and exactness checks; a quotient near a
+// rounding boundary takes the division for that element only (a warp-wide branch per element,
+// rarely taken: with one branch per unit, half of all warps ran the 16 divisions). A thread takes
 // E = 8 or 16 consecutive elements (16 when the group allows: half the per-unit work per element).
 template <int IN, int E>
 __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
@@ -477,52 +479,71 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         // x/s by the correctly rounded reciprocal: within 3·2^-24 relative of the correctly
         // rounded quotient, so both round to the same integer unless a half-integer lies within
         // 2^-21·|t| of t. There, and for scales whose reciprocal is not normal, the division
-        // itself (intCodeValue, the CPU's op sequence).
+        // itself (intCodeValue, the CPU's op sequence), element by element.
         const float r = 1.0f / s;
-        bool near = !(s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f);
+        const bool sNormal = s >= 1.1754943508222875e-38f && s < 4.2535295865117308e37f;
+        // The unclamped code rint(RN(x/s)) + z is monotone in x, so the group's extremes bound it
+        // for every element: when they need no clamping, no element does. Then every error is an
+        // exact FP32 difference (Sterbenz: |q − z| ≥ 2 gives |e| ≤ |x̂|/2; |q − z| = 1 gives
+        // x̂ = ±s and |x/s| ∈ (1/2, 3/2]; q = z gives x̂ = 0), so neither the clamp nor the
+        // per-element exactness check is needed (device_math.h, tested on the host).
+        // Decided for the whole warp (its teams would otherwise run both versions one after the
+        // other): symmetric groups clamp their largest positive element, so they usually take
+        // the clamped version.
+        const bool inRange = QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
         float qv[E];
-#pragma unroll
-        for (int j = 0; j < E; ++j) {
-            const float t = __fmul_rn(v[j], r);
-            const float rt = rintf(t);
-            near = near | !gpumath::reciprocalRoundsLikeDivision(t, rt);
-            qv[j] = fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
-        }
-        if (near) {
-#pragma unroll
-            for (int j = 0; j < E; ++j)
-                qv[j] = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
-        }
+        unsigned nearMask = sNormal ? 0u : 0xFFFFu;
         unsigned codes[E];
         unsigned c4[4] = {0, 0, 0, 0}; // code counts, bytes (see IntFast1::counts)
         float y[E], cmn = finf(), cmx = -finf();
         double seC = 0;
         bool exact = true;
+        auto body = [&](auto clampTag) {
+            constexpr bool kClamp = decltype(clampTag)::value;
 #pragma unroll
-        for (int l = 0; l < L; ++l) {
-            unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: levels 0–7, 8–15
-#pragma unroll
-            for (int jj = 0; jj < kChunk; ++jj) {
-                const int j = kChunk * l + jj;
-                const unsigned bits = qmath::bitsOf(__fadd_rn(qv[j], 12582912.0f)); // 1.5·2^23 + q
-                codes[j] = bits & 0xFFu;
-                y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
-                const float e = __fsub_rn(v[j], y[j]);
-                exact = exact & gpumath::exactDifference(e, y[j]);
-                seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
-                cmn = fminf(cmn, e);
-                cmx = fmaxf(cmx, e);
-                const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
-                const unsigned inc = 1u << ((idx & 7u) << 2);
-                const unsigned lo = idx < 8u ? inc : 0u;
-                nib0 += lo;
-                nib1 += inc - lo;
+            for (int j = 0; j < E; ++j) {
+                const float t = __fmul_rn(v[j], r);
+                const float rt = rintf(t);
+                nearMask |= gpumath::reciprocalRoundsLikeDivision(t, rt) ? 0u : (1u << j);
+                qv[j] = kClamp ? fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF) : __fadd_rn(rt, zf);
             }
-            c4[0] += nib0 & 0x0F0F0F0Fu;
-            c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-            c4[2] += nib1 & 0x0F0F0F0Fu;
-            c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
-        }
+            if (nearMask) {
+#pragma unroll
+                for (int j = 0; j < E; ++j)
+                    if (nearMask & (1u << j))
+                        qv[j] = gpumath::intCodeValue(ip, v[j], s, zf, qminF, qmaxF);
+            }
+#pragma unroll
+            for (int l = 0; l < L; ++l) {
+                unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: levels 0–7, 8–15
+#pragma unroll
+                for (int jj = 0; jj < kChunk; ++jj) {
+                    const int j = kChunk * l + jj;
+                    const unsigned bits = qmath::bitsOf(__fadd_rn(qv[j], 12582912.0f)); // 1.5·2^23 + q
+                    codes[j] = bits & 0xFFu;
+                    y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
+                    const float e = __fsub_rn(v[j], y[j]);
+                    if constexpr (kClamp)
+                        exact = exact & gpumath::exactDifference(e, y[j]);
+                    seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
+                    cmn = fminf(cmn, e);
+                    cmx = fmaxf(cmx, e);
+                    const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
+                    const unsigned inc = 1u << ((idx & 7u) << 2);
+                    const unsigned lo = idx < 8u ? inc : 0u;
+                    nib0 += lo;
+                    nib1 += inc - lo;
+                }
+                c4[0] += nib0 & 0x0F0F0F0Fu;
+                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+                c4[2] += nib1 & 0x0F0F0F0Fu;
+                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            }
+        };
+        if (inRange)
+            body(std::false_type{});
+        else
+            body(std::true_type{});
         if (act && exact) {
             se += seC;
             emnF = fminf(emnF, cmn);
@@ -626,40 +647,48 @@ __global__ void __launch_bounds__(kThreads)
     const Stats1 &S = *st;
     const double meanY = S.meanY;
     const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
-    const bool fastW = (S.fastBins & 1) != 0;
     double s2 = 0, s3 = 0, s4 = 0;
     const unsigned *cnt = reinterpret_cast<const unsigned *>(counts);
-    // A quarter of a group per step (four levels: one word of counts).
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
-         i += static_cast<i64>(gridDim.x) * blockDim.x) {
-        const i64 g = i >> 2;
-        const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
-        const unsigned word = cnt[4 * g + wsel];
-        if (word == 0)
-            continue;
-        const float s = scales[g], zf = static_cast<float>(zeros[g]);
-#pragma unroll
-        for (int b4 = 0; b4 < 4; ++b4) {
-            const unsigned c = (word >> (8 * b4)) & 0xFFu;
-            const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
-            if (c == 0 || idx >= levels)
+    // A quarter of a group per step (four levels: one word of counts), straight-line: a level
+    // with no elements adds 0 to the moments and skips only its atomic. With an accurate guess
+    // (fastBins) one comparison decides the bin; otherwise the corrected search (binW).
+    auto run = [&](auto fastTag) {
+        constexpr bool kFast = decltype(fastTag)::value;
+        for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
+             i += static_cast<i64>(gridDim.x) * blockDim.x) {
+            const i64 g = i >> 2;
+            const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
+            const unsigned word = cnt[4 * g + wsel];
+            if (word == 0)
                 continue;
-            const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
-            int b;
-            if (y < loF)
-                b = -1;
-            else if (y > hiF)
-                b = B;
-            else
-                b = fastW ? oneStepBin(y, roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B), sTw)
-                          : binW(y, sTw, B, wScale, wOff);
-            QS_ATOMIC_ADD(hy + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
-            const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
-            s2 = fma(cd, d2, s2);
-            s3 = fma(cd, d2 * dv, s3);
-            s4 = fma(cd, d2 * d2, s4);
+            const float s = scales[g], zf = static_cast<float>(zeros[g]);
+#pragma unroll
+            for (int b4 = 0; b4 < 4; ++b4) {
+                const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
+                const unsigned c = idx < levels ? (word >> (8 * b4)) & 0xFFu : 0u;
+                const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+                int b = 0;
+                if constexpr (kFast) {
+                    const int r = roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B);
+                    b = y < loF ? B : (y > hiF ? B + 1 : oneStepBin(y, r, sTw));
+                } else if (c != 0) {
+                    const int r = binW(y, sTw, B, wScale, wOff);
+                    b = r < 0 ? B : (r >= B ? B + 1 : r);
+                }
+                if (c != 0)
+                    QS_ATOMIC_ADD(hy + b, c);
+                // An empty level adds exact zeros (its x̂ may not even be finite: levels ≥ `levels`).
+                const double cd = static_cast<double>(c), dv = c ? static_cast<double>(y) - meanY : 0.0, d2 = dv * dv;
+                s2 = fma(cd, d2, s2);
+                s3 = fma(cd, d2 * dv, s3);
+                s4 = fma(cd, d2 * d2, s4);
+            }
         }
-    }
+    };
+    if (S.fastBins & 1)
+        run(std::true_type{});
+    else
+        run(std::false_type{});
     __syncthreads();
     flushCounts(hy, B, hist + B);
     if (threadIdx.x == 0) {
@@ -694,9 +723,11 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
         sTa[i] = A.Ta[i];
     __syncthreads();
     __syncthreads();
-    if (threadIdx.x == 0) { // sentinels: bin = guess − (v < T[guess]) needs no r > 0 test
+    if (threadIdx.x == 0) { // sentinels: bin = guess − (v < T[guess]) for every guess in [0, B]
         sTe[0] = -finf();
         sTa[0] = -finf();
+        sTe[B] = finf();
+        sTa[kAbsBins] = finf();
     }
     __syncthreads();
     const Stats1 &S = *A.st;
@@ -709,58 +740,90 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
     const uint4 *wq = static_cast<const uint4 *>(w);
     const uint2 *cq = reinterpret_cast<const uint2 *>(A.codes);
-    // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
-    for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
-        const i64 k = chunks - 1 - t;
-        const uint4 raw = wq[k];
-        const uint2 cw = cq[k];
-        const i64 g = k >> P.teamLog2;
-        const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
-        vcAdd8<IN>(vh, A.gvh, raw);
-        float x[kChunk], e[kChunk];
-        decode8<IN>(raw, x);
-        const unsigned cc[2] = {cw.x, cw.y};
-        int be[kChunk], ba[kChunk];
-        bool exact = true;
+    if (fast && allExact) {
+        // The usual case, straight-line: x̂ from the code byte without a conversion (the float
+        // 2^23 + (q + 128) minus 2^23 + 128 + z is q − z), the guesses by one FMA each — within a
+        // few ulps of the bin position, so they lie in [0, B] for errors in [emin, emax] and the
+        // sentinels T[0] = −inf, T[B] = +inf make one comparison decide without a clamp.
+        const float eC = -__fmul_rn(eOff, eScale);
+        for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
+            const i64 k = chunks - 1 - t;
+            const uint4 raw = wq[k];
+            const uint2 cw = cq[k];
+            const i64 g = k >> P.teamLog2;
+            const float s = A.scales[g];
+            const float K = __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
+            vcAdd8<IN>(vh, A.gvh, raw);
+            float x[kChunk];
+            decode8<IN>(raw, x);
+            const unsigned cc[2] = {cw.x ^ 0x80808080u, cw.y ^ 0x80808080u};
 #pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
-            const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
-            // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
-            const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
-            const float y = __fmul_rn(s, __fsub_rn(q, zf));
-            e[j] = __fsub_rn(x[j], y);
-            exact = exact & (allExact || gpumath::exactDifference(e[j], y));
-            const float ae = fabsf(e[j]);
-            be[j] = roundGuess(__fmul_rn(__fsub_rn(e[j], eOff), eScale), B);
-            ba[j] = roundGuess(__fmul_rn(ae, aScale), kAbsBins);
-            if (fast) { // uniform across the grid
-                be[j] -= e[j] < sTe[be[j]] ? 1 : 0;
-                ba[j] -= ae < sTa[ba[j]] ? 1 : 0;
-            } else {
-                be[j] = correctBin(e[j], be[j], sTe, B);
-                ba[j] = correctBin(ae, ba[j], sTa, kAbsBins);
+            for (int j = 0; j < kChunk; ++j) {
+                const unsigned qb = __byte_perm(cc[j / 4], 0x4B000000u, 0x7650u + (j % 4));
+                const float y = __fmul_rn(__fsub_rn(qmath::fromBits(qb), K), s);
+                const float e = __fsub_rn(x[j], y);
+                const float ae = fabsf(e);
+                // Signed indices (no wrap-around to preserve), so the constant folds into the address.
+                const int re = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, eScale, eC), 12582912.0f))) - 0x4B400000;
+                const int ra = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmul_rn(ae, aScale), 12582912.0f))) - 0x4B400000;
+                QS_ATOMIC_ADD(he + re - (e < sTe[re] ? 1 : 0), 1u);
+                QS_ATOMIC_ADD(ha + ra - (ae < sTa[ra] ? 1 : 0), 1u);
             }
         }
-        if (!exact) {
-            // A rounded FP32 difference: these elements' bins from the exact FP64 error.
+    } else {
+        // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
+        for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
+            const i64 k = chunks - 1 - t;
+            const uint4 raw = wq[k];
+            const uint2 cw = cq[k];
+            const i64 g = k >> P.teamLog2;
+            const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
+            vcAdd8<IN>(vh, A.gvh, raw);
+            float x[kChunk], e[kChunk];
+            decode8<IN>(raw, x);
+            const unsigned cc[2] = {cw.x, cw.y};
+            int be[kChunk], ba[kChunk];
+            bool exact = true;
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
                 const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
+                // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
                 const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
                 const float y = __fmul_rn(s, __fsub_rn(q, zf));
-                if (gpumath::exactDifference(e[j], y))
-                    continue;
-                const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
-                const int b1 = gpumath::refBin(ed, emin, emax, B);
-                be[j] = b1 < 0 ? 0 : (b1 >= B ? B - 1 : b1);
-                const int b2 = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
-                ba[j] = b2 < 0 ? 0 : (b2 >= kAbsBins ? kAbsBins - 1 : b2);
+                e[j] = __fsub_rn(x[j], y);
+                exact = exact & (allExact || gpumath::exactDifference(e[j], y));
+                const float ae = fabsf(e[j]);
+                be[j] = roundGuess(__fmul_rn(__fsub_rn(e[j], eOff), eScale), B);
+                ba[j] = roundGuess(__fmul_rn(ae, aScale), kAbsBins);
+                if (fast) { // uniform across the grid
+                    be[j] -= e[j] < sTe[be[j]] ? 1 : 0;
+                    ba[j] -= ae < sTa[ba[j]] ? 1 : 0;
+                } else {
+                    be[j] = correctBin(e[j], be[j], sTe, B);
+                    ba[j] = correctBin(ae, ba[j], sTa, kAbsBins);
+                }
             }
-        }
+            if (!exact) {
+                // A rounded FP32 difference: these elements' bins from the exact FP64 error.
 #pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
-            QS_ATOMIC_ADD(he + be[j], 1u);
-            QS_ATOMIC_ADD(ha + ba[j], 1u);
+                for (int j = 0; j < kChunk; ++j) {
+                    const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
+                    const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
+                    const float y = __fmul_rn(s, __fsub_rn(q, zf));
+                    if (gpumath::exactDifference(e[j], y))
+                        continue;
+                    const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
+                    const int b1 = gpumath::refBin(ed, emin, emax, B);
+                    be[j] = b1 < 0 ? 0 : (b1 >= B ? B - 1 : b1);
+                    const int b2 = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
+                    ba[j] = b2 < 0 ? 0 : (b2 >= kAbsBins ? kAbsBins - 1 : b2);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                QS_ATOMIC_ADD(he + be[j], 1u);
+                QS_ATOMIC_ADD(ha + ba[j], 1u);
+            }
         }
     }
     __syncthreads();

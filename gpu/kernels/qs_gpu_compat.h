@@ -59,6 +59,7 @@ using qsEvent_t = hipEvent_t;
 #define QS_SHFL_XOR(v, m) __shfl_xor((v), (m))
 #define QS_SHFL_DOWN(v, d) __shfl_down((v), (d))
 #define QS_SHFL_UP(v, d) __shfl_up((v), (d))
+#define QS_ALL(p) __all(p) ///< the whole warp: true when p holds in every lane
 #define QS_HAVE_MATCH_ANY 0 // no __match_any_sync: histogram atomics are not warp-aggregated
 struct qsDeviceProps {
     std::string name;
@@ -121,6 +122,7 @@ using qsEvent_t = cudaEvent_t;
 #define QS_SHFL_XOR(v, m) __shfl_xor_sync(0xFFFFFFFFu, (v), (m))
 #define QS_SHFL_DOWN(v, d) __shfl_down_sync(0xFFFFFFFFu, (v), (d))
 #define QS_SHFL_UP(v, d) __shfl_up_sync(0xFFFFFFFFu, (v), (d))
+#define QS_ALL(p) __all_sync(0xFFFFFFFFu, (p)) ///< the whole warp: true when p holds in every lane
 #define QS_HAVE_MATCH_ANY 1 // sm_70+: lanes adding to the same histogram bin are merged first
 #define QS_MATCH_ANY(v) __match_any_sync(__activemask(), (v))
 struct qsDeviceProps {

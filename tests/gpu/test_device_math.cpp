@@ -265,3 +265,79 @@ TEST(DeviceMath, ExactDifferenceClaimsOnlyExactDifferences)
     EXPECT_FALSE(exactDifference(1.0f - 9.313225746154785e-10f, 9.313225746154785e-10f));
     EXPECT_TRUE(exactDifference(0.5f, 0.0f));
 }
+
+TEST(DeviceMath, GroupsInRangeNeedNoClampAndHaveExactErrors)
+{
+    // Groups of BF16 values (heavy-tailed, positive-only, exact multiples of 2^-7, groups built so
+    // that an extreme sits on a rounding tie), INT 2/3/4 bits, symmetric and asymmetric, with the
+    // CPU's own group parameters: when groupCodesInRange says so, no element's unclamped code
+    // leaves [qmin, qmax] and every FP32 error x − x̂ equals the FP64 difference. When it says
+    // no, some element's code is outside (the claim is tight, not merely safe).
+    std::mt19937_64 rng(13);
+    std::student_t_distribution<float> t(3.0f);
+    std::uniform_int_distribution<int> kind(0, 3), small(-40, 40);
+    std::size_t inRange = 0, outOfRange = 0, elements = 0;
+    for (int nb : {2, 3, 4})
+        for (bool sym : {false, true}) {
+            IntParams p;
+            p.qmin = -(1 << (nb - 1));
+            p.qmax = (1 << (nb - 1)) - 1;
+            if (!sym) {
+                p.qmin = 0;
+                p.qmax = (1 << nb) - 1;
+            }
+            p.symmetric = sym;
+            p.divisor = static_cast<float>(p.qmax - p.qmin) / 2.0f;
+            p.range = static_cast<float>(p.qmax - p.qmin);
+            const float qminF = static_cast<float>(p.qmin), qmaxF = static_cast<float>(p.qmax);
+            for (int g = 0; g < 40000; ++g) {
+                float x[64], mn = 1e30f, mx = -1e30f;
+                const int k = kind(rng);
+                for (float &v : x) {
+                    if (k == 0)
+                        v = 0.02f * t(rng);
+                    else if (k == 1)
+                        v = std::abs(0.02f * t(rng)) + 0.01f;
+                    else
+                        v = static_cast<float>(small(rng)) * 0.0078125f;
+                    v = bf16ToFloat(floatToBf16(v));
+                }
+                if (k == 3) // an element at the half-integer between two codes of the group's scale
+                    for (int j = 0; j < 4; ++j) {
+                        float lo = 1e30f, hi = -1e30f;
+                        for (float v : x)
+                            lo = std::min(lo, v), hi = std::max(hi, v);
+                        float s0;
+                        int z0;
+                        intGroupParams(p, lo, hi, s0, z0);
+                        x[j] = bf16ToFloat(floatToBf16((static_cast<float>(small(rng) % 4) + 0.5f) * s0));
+                    }
+                for (float v : x)
+                    mn = std::min(mn, v), mx = std::max(mx, v);
+                float s;
+                int z;
+                intGroupParams(p, mn, mx, s, z);
+                const float zf = static_cast<float>(z), r = 1.0f / s;
+                const bool claim = groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF);
+                bool anyOut = false;
+                for (float v : x) {
+                    const float u = std::nearbyint(v / s) + zf; // the CPU's unclamped code
+                    anyOut = anyOut || u < qminF || u > qmaxF;
+                    if (!claim)
+                        continue;
+                    ++elements;
+                    ASSERT_GE(u, qminF) << v << " " << s;
+                    ASSERT_LE(u, qmaxF) << v << " " << s;
+                    const float y = intDequantValue(p, u, s, zf);
+                    const float e = v - y;
+                    ASSERT_EQ(static_cast<double>(v) - static_cast<double>(y), static_cast<double>(e))
+                        << "x " << v << " s " << s << " code " << u;
+                }
+                ASSERT_EQ(claim, !anyOut) << "group extremes " << mn << " " << mx;
+                (claim ? inRange : outOfRange) += 1;
+            }
+        }
+    EXPECT_GT(inRange, 50000u);
+    EXPECT_GT(outOfRange, 10000u); // symmetric groups clamp their largest element, for instance
+    EXPECT_GT(elements, 3000000u);
+}
