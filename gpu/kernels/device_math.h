@@ -114,6 +114,14 @@ QS_HD inline bool reciprocalRoundsLikeDivision(float t, float rt)
     return dist > qmath::absf(t) * 4.76837158203125e-7f; // NaN: false
 }
 
+/// The per-unit form of reciprocalRoundsLikeDivision: with T ≥ |t| for every t of a unit,
+/// |t − rt| < reciprocalSafeBelow(T) vouches for rt as the former does for each t (the margin is
+/// 2^-20·max(T, 1), at least twice the former's, so the rounding of this threshold cannot matter).
+QS_HD inline float reciprocalSafeBelow(float T)
+{
+    return 0.5f - (T > 1.0f ? T : 1.0f) * 9.5367431640625e-7f; // 2^-20
+}
+
 /// The unclamped code rint(RN(x/s)) + zf (half to even), by the reciprocal r = RN(1/s) where
 /// reciprocalRoundsLikeDivision vouches for it, else by the division.
 QS_HD inline float intCodeUnclamped(float x, float s, float r, float zf)
@@ -255,6 +263,35 @@ QS_HD inline float keyFloat(std::uint32_t k) { return fromBits((k & 0x80000000u)
 // The kernels therefore compare x with a table T found once per run by binary search over the
 // ordered inputs, evaluating the exact formula (no division per element), and get the same bin
 // as the CPU for every input.
+
+/// The bin of v among FP32 thresholds T (T[k] = the smallest value of bin ≥ k, T[0] = −inf,
+/// T[B] = +inf) from an FP32 estimate of its position, pos = RN(v·scale + offset) with scale ≈
+/// B/(hi − lo), offset = −RN(lo·scale): the nearest integer r decides alone (bin r − 1 below it,
+/// r above) unless pos lies within eps of r; only then is T[r] read. eps bounds the error of pos
+/// and of the thresholds' own rounding (both a few 2^-24 of (|lo| + |hi|)·scale + B) eightfold.
+/// pos must lie in [0, B] up to rounding, which Stats1::fastBins guarantees for v in [lo, hi].
+struct Band {
+    float scale, offset, eps;
+};
+QS_HD inline Band band(double lo, double hi, float scale, int B)
+{
+    Band b;
+    b.scale = scale;
+    b.offset = -(static_cast<float>(lo) * scale);
+    b.eps = static_cast<float>(((lo < 0 ? -lo : lo) + (hi < 0 ? -hi : hi)) * static_cast<double>(scale) * 0x1p-20 +
+                               static_cast<double>(B) * 0x1p-20);
+    return b;
+}
+template <typename At> QS_HD inline int bandBin(float v, float pos, float eps, At T)
+{
+    const std::uint32_t rb = bitsOf(pos + 12582912.0f); // 1.5·2^23: the nearest integer in the low bits
+    const int r = static_cast<int>(rb) - 0x4B400000;
+    const float d = pos - (fromBits(rb) - 12582912.0f); // exact
+    bool below = d < 0.0f;
+    if (qmath::absf(d) <= eps)
+        below = v < T(r);
+    return r - (below ? 1 : 0);
+}
 
 /// Histogram::binOf: −1 below, B above.
 QS_HD inline int refBin(double x, double lo, double hi, int B)

@@ -491,6 +491,9 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         // other): symmetric groups clamp their largest positive element, so they usually take
         // the clamped version.
         const bool inRange = QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
+        // One threshold for the unit: |t| ≤ max(|RN(mn·r)|, |RN(mx·r)|) (t is monotone in x).
+        const float safeBelow =
+            gpumath::reciprocalSafeBelow(fmaxf(fabsf(__fmul_rn(mn, r)), fabsf(__fmul_rn(mx, r))));
         float qv[E];
         unsigned nearMask = sNormal ? 0u : 0xFFFFu;
         unsigned codes[E];
@@ -504,7 +507,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
             for (int j = 0; j < E; ++j) {
                 const float t = __fmul_rn(v[j], r);
                 const float rt = rintf(t);
-                nearMask |= gpumath::reciprocalRoundsLikeDivision(t, rt) ? 0u : (1u << j);
+                nearMask |= fabsf(__fsub_rn(t, rt)) < safeBelow ? 0u : (1u << j); // NaN: near
                 qv[j] = kClamp ? fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF) : __fadd_rn(rt, zf);
             }
             if (nearMask) {
@@ -648,24 +651,23 @@ __global__ void __launch_bounds__(kThreads)
     const double meanY = S.meanY;
     const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
     double s2 = 0, s3 = 0, s4 = 0;
-    const unsigned *cnt = reinterpret_cast<const unsigned *>(counts);
-    // A quarter of a group per step (four levels: one word of counts), straight-line: a level
-    // with no elements adds 0 to the moments and skips only its atomic. With an accurate guess
-    // (fastBins) one comparison decides the bin; otherwise the corrected search (binW).
+    // A group per thread, straight-line: a level with no elements adds 0 to the moments and skips
+    // only its atomic. The levels are visited in an order rotated by the lane, so the lanes of a
+    // warp (neighbouring groups, similar scales) add to different bins at each step instead of
+    // all to the bin of the same level. With an accurate guess (fastBins) one comparison decides
+    // the bin; otherwise the corrected search (binW).
     auto run = [&](auto fastTag) {
         constexpr bool kFast = decltype(fastTag)::value;
-        for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < P.groups * 4;
-             i += static_cast<i64>(gridDim.x) * blockDim.x) {
-            const i64 g = i >> 2;
-            const int wsel = static_cast<int>(i & 3); // word: levels 8(w/2) + 2b + w%2, b = 0..3
-            const unsigned word = cnt[4 * g + wsel];
-            if (word == 0)
-                continue;
+        const int rot = static_cast<int>(threadIdx.x & 15u);
+        for (i64 g = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; g < P.groups;
+             g += static_cast<i64>(gridDim.x) * blockDim.x) {
+            const uint4 cw = counts[g]; // byte b of word i: level 8(i/2) + 2b + i%2
             const float s = scales[g], zf = static_cast<float>(zeros[g]);
-#pragma unroll
-            for (int b4 = 0; b4 < 4; ++b4) {
-                const int idx = 8 * (wsel >> 1) + 2 * b4 + (wsel & 1);
-                const unsigned c = idx < levels ? (word >> (8 * b4)) & 0xFFu : 0u;
+#pragma unroll 4
+            for (int step = 0; step < 16; ++step) {
+                const int idx = (step + rot) & 15;
+                const unsigned word = (idx & 8) ? ((idx & 1) ? cw.w : cw.z) : ((idx & 1) ? cw.y : cw.x);
+                const unsigned c = idx < levels ? (word >> (8 * ((idx & 7) >> 1))) & 0xFFu : 0u;
                 const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
                 int b = 0;
                 if constexpr (kFast) {
@@ -742,10 +744,14 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
     const uint2 *cq = reinterpret_cast<const uint2 *>(A.codes);
     if (fast && allExact) {
         // The usual case, straight-line: x̂ from the code byte without a conversion (the float
-        // 2^23 + (q + 128) minus 2^23 + 128 + z is q − z), the guesses by one FMA each — within a
-        // few ulps of the bin position, so they lie in [0, B] for errors in [emin, emax] and the
-        // sentinels T[0] = −inf, T[B] = +inf make one comparison decide without a clamp.
-        const float eC = -__fmul_rn(eOff, eScale);
+        // 2^23 + (q + 128) minus 2^23 + 128 + z is q − z); each bin from its FP32 position, one
+        // FMA, which decides alone unless it lies within a few 2^-20 of a bin edge (gpumath::
+        // bandBin): the threshold tables are read for about one element in a hundred, which
+        // takes their bank conflicts (3.3 wavefronts per access for the 4096 |error| bins) off
+        // the shared-memory pipe. The positions lie in [0, B] for errors in [emin, emax]
+        // (fastBins), and the sentinels T[0] = −inf, T[B] = +inf make the comparison clamp-free.
+        const gpumath::Band bE = gpumath::band(emin, emax, eScale, B);
+        const gpumath::Band bA = gpumath::band(0.0, maxAbs, aScale, kAbsBins);
         for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
             const i64 k = chunks - 1 - t;
             const uint4 raw = wq[k];
@@ -763,11 +769,10 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
                 const float y = __fmul_rn(__fsub_rn(qmath::fromBits(qb), K), s);
                 const float e = __fsub_rn(x[j], y);
                 const float ae = fabsf(e);
-                // Signed indices (no wrap-around to preserve), so the constant folds into the address.
-                const int re = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, eScale, eC), 12582912.0f))) - 0x4B400000;
-                const int ra = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmul_rn(ae, aScale), 12582912.0f))) - 0x4B400000;
-                QS_ATOMIC_ADD(he + re - (e < sTe[re] ? 1 : 0), 1u);
-                QS_ATOMIC_ADD(ha + ra - (ae < sTa[ra] ? 1 : 0), 1u);
+                const int be = gpumath::bandBin(e, __fmaf_rn(e, bE.scale, bE.offset), bE.eps, [&](int r) { return sTe[r]; });
+                const int ba = gpumath::bandBin(ae, __fmaf_rn(ae, bA.scale, bA.offset), bA.eps, [&](int r) { return sTa[r]; });
+                QS_ATOMIC_ADD(he + be, 1u);
+                QS_ATOMIC_ADD(ha + ba, 1u);
             }
         }
     } else {
@@ -1009,7 +1014,7 @@ void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &
 
 int blocksGroupsY(i64 groups, int sms)
 {
-    const i64 need = (groups * 4 + kThreads - 1) / kThreads;
+    const i64 need = (groups + kThreads - 1) / kThreads; // a group per thread
     return static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(sms) * 8)));
 }
 

@@ -341,3 +341,85 @@ TEST(DeviceMath, GroupsInRangeNeedNoClampAndHaveExactErrors)
     EXPECT_GT(outOfRange, 10000u); // symmetric groups clamp their largest element, for instance
     EXPECT_GT(elements, 3000000u);
 }
+
+TEST(DeviceMath, BandBinsEqualTheReferenceBins)
+{
+    // The INT pass 2 bins an error e ∈ [emin, emax] (and |e| ∈ [0, max|e|]) from its FP32 position
+    // and reads a threshold only within eps of an edge. Ranges as errors have them (both signs,
+    // one-sided, lopsided, tiny and huge), values drawn inside the range and at every threshold
+    // and its float neighbours: each bin must equal the CPU's (refBin), and most decisions must
+    // not need the table (else the shortcut would be pointless).
+    std::mt19937_64 rng(21);
+    std::uniform_real_distribution<double> u01(0.0, 1.0);
+    std::size_t checked = 0, randomChecked = 0, randomTableReads = 0;
+    struct Range {
+        double lo, hi;
+        int B;
+    };
+    const Range ranges[] = {{-0.0123, 0.0131, 256}, {0.0, 0.0131, 4096}, {-3e-7, 5e-7, 256}, {0.0, 2.5e4, 4096},
+                            {-0.9, -0.1, 256},      {0.1, 0.9, 100},     {-1e-3, 1e-3, 4096}};
+    for (const Range &R : ranges) {
+        const int B = R.B;
+        std::vector<float> T(static_cast<std::size_t>(B) + 1);
+        for (int k = 0; k <= B; ++k)
+            T[static_cast<std::size_t>(k)] = floatBinThreshold(k, R.lo, R.hi, B);
+        T[0] = -std::numeric_limits<float>::infinity(); // the kernel's sentinels
+        T[static_cast<std::size_t>(B)] = std::numeric_limits<float>::infinity();
+        const float scale = static_cast<float>(B / (R.hi - R.lo));
+        // The kernel's guarantee for the range (Stats1::fastBins): positions within [0, B].
+        const double ulp = (std::abs(R.lo) + std::abs(R.hi)) * 2.384185791015625e-7;
+        if (!(ulp * B / (R.hi - R.lo) < 0.05))
+            continue;
+        const Band bd = band(R.lo, R.hi, scale, B);
+        const float loF = floatAtLeast(R.lo), hiF = floatAtMost(R.hi);
+        auto check = [&](float v, bool random) {
+            if (!(v >= loF && v <= hiF))
+                return;
+            const float pos = std::fma(v, bd.scale, bd.offset);
+            bool read = false;
+            const int b = bandBin(v, pos, bd.eps, [&](int r) {
+                read = true;
+                EXPECT_GE(r, 0);
+                EXPECT_LE(r, B);
+                return T[static_cast<std::size_t>(r)];
+            });
+            int ref = refBin(static_cast<double>(v), R.lo, R.hi, B);
+            ref = ref < 0 ? 0 : (ref >= B ? B - 1 : ref);
+            ASSERT_EQ(b, ref) << "v " << v << " range [" << R.lo << ", " << R.hi << "] B " << B;
+            ++checked;
+            randomChecked += random ? 1 : 0;
+            randomTableReads += random && read ? 1 : 0;
+        };
+        for (int i = 0; i < 200000; ++i)
+            check(static_cast<float>(R.lo + (R.hi - R.lo) * u01(rng)), true);
+        std::size_t edgeChecks = 0;
+        for (int k = 1; k < B; ++k)
+            for (int d = -3; d <= 3; ++d) {
+                check(fl(bits(T[static_cast<std::size_t>(k)]) + static_cast<std::uint32_t>(d)), false);
+                ++edgeChecks;
+            }
+        EXPECT_GT(edgeChecks, 0u);
+    }
+    EXPECT_GT(checked, 1000000u);
+    EXPECT_LT(randomTableReads * 50, randomChecked); // for values away from the edges the table is the exception
+}
+
+TEST(DeviceMath, ReciprocalSafeBelowIsAtLeastAsStrictAsTheElementCheck)
+{
+    // With T ≥ |t|: |t − rt| < reciprocalSafeBelow(T) must imply reciprocalRoundsLikeDivision(t, rt)
+    // (which the test above ties to the division itself).
+    std::mt19937_64 rng(22);
+    std::uniform_real_distribution<double> q(-20.0, 20.0), grow(1.0, 4.0);
+    std::uniform_int_distribution<int> k(-20, 20), ulps(-40, 40);
+    std::size_t claimed = 0;
+    for (int i = 0; i < 3000000; ++i) {
+        float t = i % 2 ? static_cast<float>(q(rng)) : fl(bits(static_cast<float>(k(rng) + 0.5)) + static_cast<std::uint32_t>(ulps(rng)));
+        const float rt = std::nearbyint(t);
+        const float T = static_cast<float>(std::abs(t) * grow(rng));
+        if (!(std::abs(t - rt) < reciprocalSafeBelow(T)))
+            continue;
+        ++claimed;
+        ASSERT_TRUE(reciprocalRoundsLikeDivision(t, rt)) << t << " " << T;
+    }
+    EXPECT_GT(claimed, 1000000u);
+}
