@@ -230,7 +230,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
     R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
     R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
-    // Zeroed by one memset: counters and histograms, value counts, range keys, barrier, flags.
+    // Zeroed before use (INT: one memset; FP8: by the code-table kernel): counters and histograms,
+    // value counts, range keys, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offGvh = A.reserve<unsigned>(65536);
     const std::size_t offKeys = A.reserve<unsigned>(4); // ~min key, max key; grid barrier
@@ -244,6 +245,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
+    const int rangeBlocks = isInt ? 0 : launch::fp8RangeBlocks(in, n, sms);
+    const std::size_t offParts = isInt ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
@@ -269,20 +272,27 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *codes = static_cast<unsigned char *>(R.codes.get());
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
-    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     const void *w = R.w->data();
     if (!isInt) {
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
+        auto *parts = reinterpret_cast<unsigned *>(b + offParts);
         float given = 0.0f;
         if (R.opts.inputStats) {
             int zz;
             bool bd;
             tensorParamsFromStats(P, *R.opts.inputStats, given, zz, bd);
         } else {
-            launch::fp8Range(in, w, n, keys, flags, sms, S());
+            launch::fp8Range(in, w, n, parts, rangeBlocks, S());
             mark("fast: range");
         }
-        launch::fp8Lut(in, keys, R.opts.inputStats.has_value(), given, P.fp, lut, scales, zeros, bad, S());
+        launch::Fp8Zero zr;
+        zr.gvh = gvh;
+        zr.ctr = ctr;
+        zr.ctrLen = 2 + R.histLen;
+        zr.bar = keys + 2;
+        zr.flags = flags;
+        launch::fp8Lut(in, parts, rangeBlocks, R.opts.inputStats.has_value(), given, P.fp, lut, scales, zeros, bad, zr,
+                       S());
         mark("fast: code table");
         launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
         mark("fast: codes, value counts");
@@ -292,6 +302,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         R.rowsPd2Host = rows2;
         return;
     }
+    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     launch::IntFast1 a1;
     a1.codes = codes;
     a1.wHat = wHat;

@@ -164,9 +164,9 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 /// Finite min/max of W as order keys (keys[0] = ~min key, keys[1] = max key, both by atomic max
 /// from zero: no finite value has key 0 or ~key 0) and the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
-template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *keys, unsigned *flags)
+template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *parts)
 {
-    __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32];
+    __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32], smf[kThreads / 32];
     const uint4 *q = static_cast<const uint4 *>(w);
     const i64 chunks = n / kChunk;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
@@ -200,8 +200,8 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
         mn = fminf(mn, x);
         mx = fmaxf(mx, x);
     }
-    if (!finite)
-        QS_ATOMIC_OR(flags, kFastNonFinite); // min/max then include ±Inf: the generic path reruns
+    // A non-finite value makes min/max include ±Inf: the generic path reruns.
+    finite = QS_ALL(finite);
     unsigned kmn = mn <= mx ? gpumath::floatKey(mn) : 0xFFFFFFFFu, kmx = mn <= mx ? gpumath::floatKey(mx) : 0u;
     for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
         kmn = min(kmn, static_cast<unsigned>(QS_SHFL_XOR(kmn, o)));
@@ -211,22 +211,26 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
     if (lane == 0) {
         smn[warp] = kmn;
         smx[warp] = kmx;
+        smf[warp] = finite ? 0u : kFastNonFinite;
     }
     __syncthreads();
     if (threadIdx.x == 0) {
+        unsigned f = smf[0];
         for (int i = 1; i < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++i) {
             kmn = min(kmn, smn[i]);
             kmx = max(kmx, smx[i]);
+            f |= smf[i];
         }
-        if (kmn <= kmx) {
-            QS_ATOMIC_MAX(keys, ~kmn);
-            QS_ATOMIC_MAX(keys + 1, kmx);
-        }
+        // This block's part (no atomics, so nothing needs zeroing first): ~min key, max key, flags.
+        parts[3 * blockIdx.x] = kmn <= kmx ? ~kmn : 0u;
+        parts[3 * blockIdx.x + 1] = kmn <= kmx ? kmx : 0u;
+        parts[3 * blockIdx.x + 2] = f;
     }
 }
 
 /// The tensor's scale: from the range keys, or given (W's stats at open).
-QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned *keys, bool given, float scaleGiven)
+/// The scale of FP8 per tensor from the range keys (keys[0] = ~min key, keys[1] = max key).
+QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned keys[2], bool given, float scaleGiven)
 {
     if (given)
         return scaleGiven;
@@ -234,23 +238,56 @@ QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned *keys, 
     return gpumath::fp8Scale(fp, any ? gpumath::keyFloat(~keys[0]) : 0.0f, any ? gpumath::keyFloat(keys[1]) : 0.0f);
 }
 
-/// The tensor's scale and the code of every 16-bit value (the lookup table of the FP8 pass).
+/// The tensor's scale and the code of every 16-bit value (the lookup table of the FP8 pass). Each
+/// block reduces the range pass's per-block parts itself (a few hundred words, from L2), and the
+/// grid zeroes what the later kernels count into: the run needs no memset.
 template <int IN>
 __global__ void __launch_bounds__(kTableThreads)
-    kFp8Lut(const unsigned *keys, bool given, float scaleGiven, gpumath::Fp8Params fp, unsigned char *lut,
-            float *scales, signed char *zeros, unsigned char *bad)
+    kFp8Lut(const unsigned *parts, int rangeBlocks, bool given, float scaleGiven, gpumath::Fp8Params fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, Fp8Zero zr)
 {
+    __shared__ unsigned sk[3][kTableThreads / 32];
+    unsigned k0 = 0, k1 = 0, f = 0;
+    for (int i = threadIdx.x; i < rangeBlocks; i += blockDim.x) {
+        k0 = max(k0, parts[3 * i]);
+        k1 = max(k1, parts[3 * i + 1]);
+        f |= parts[3 * i + 2];
+    }
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+        k0 = max(k0, static_cast<unsigned>(QS_SHFL_XOR(k0, o)));
+        k1 = max(k1, static_cast<unsigned>(QS_SHFL_XOR(k1, o)));
+        f |= static_cast<unsigned>(QS_SHFL_XOR(f, o));
+    }
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    if (lane == 0) {
+        sk[0][warp] = k0;
+        sk[1][warp] = k1;
+        sk[2][warp] = f;
+    }
+    __syncthreads();
+    unsigned keys[2] = {0, 0};
+    f = 0;
+    for (int i = 0; i < kTableThreads / QS_WARP_SIZE; ++i) {
+        keys[0] = max(keys[0], sk[0][i]);
+        keys[1] = max(keys[1], sk[1][i]);
+        f |= sk[2][i];
+    }
     const float s = fp8TensorScale(fp, keys, given, scaleGiven);
     const unsigned key = blockIdx.x * blockDim.x + threadIdx.x;
+    zr.gvh[key] = 0; // one value count per thread: the grid is 65536 threads
+    for (int i = static_cast<int>(key); i < zr.ctrLen; i += kKeys)
+        zr.ctr[i] = 0;
     if (key == 0) {
         scales[0] = s;
         zeros[0] = 0;
         bad[0] = 0;
+        zr.bar[0] = 0;
+        zr.bar[1] = 0;
+        *zr.flags = f;
     }
     lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
 }
 
-/// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
 template <int IN>
 __global__ void __launch_bounds__(kPassThreads)
     kFp8Pass(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
@@ -927,29 +964,31 @@ template <typename K> void allowShared(K kernel, std::size_t bytes)
 
 int fp8TableRows() { return kCoopBlocks; }
 
-void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream)
+int fp8RangeBlocks(int in, i64 n, int sms)
 {
+    int blocks = 1;
     dispatch16(in, [&](auto I) {
-        auto *k = kRangeW<decltype(I)::value>;
         int perSm = 0;
-        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, 0));
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kRangeW<decltype(I)::value>, kThreads, 0));
         const i64 need = (n / kChunk + kThreads - 1) / kThreads;
-        const int blocks = static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(std::max(perSm, 1)) * sms)));
-        k<<<blocks, kThreads, 0, Sx(stream)>>>(w, n, keys, flags);
+        blocks = static_cast<int>(std::max<i64>(1, std::min<i64>(need, static_cast<i64>(std::max(perSm, 1)) * sms)));
     });
+    return blocks;
+}
+void fp8Range(int in, const void *w, i64 n, unsigned *parts, int blocks, void *stream)
+{
+    dispatch16(in, [&](auto I) { kRangeW<decltype(I)::value><<<blocks, kThreads, 0, Sx(stream)>>>(w, n, parts); });
     QS_GPU_CHECK_LAUNCH("fp8Range");
 }
-
-void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream)
+void fp8Lut(int in, const unsigned *parts, int rangeBlocks, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, const Fp8Zero &zr, void *stream)
 {
     dispatch16(in, [&](auto I) {
-        kFp8Lut<decltype(I)::value>
-            <<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(keys, given, scaleGiven, fp, lut, scales, zeros, bad);
+        kFp8Lut<decltype(I)::value><<<kTableBlocks, kTableThreads, 0, Sx(stream)>>>(
+            parts, given ? 0 : rangeBlocks, given, scaleGiven, fp, lut, scales, zeros, bad, zr);
     });
     QS_GPU_CHECK_LAUNCH("fp8Lut");
 }
-
 void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
              const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
 {

@@ -110,12 +110,22 @@ inline constexpr unsigned kFastInexact = 2;
 inline constexpr int kNoFastPath = 16;
 
 
-/// FP8 per tensor: a range pass (skipped when W's stats are given), the table of the codes of all
-/// 65536 values, one pass writing the codes through it and counting W's values, then the tables.
-/// The run's zeroed region holds gvh (65536 counts), keys[2], bar[2] and flags.
-void fp8Range(int in, const void *w, i64 n, unsigned *keys, unsigned *flags, int sms, void *stream);
-void fp8Lut(int in, const unsigned *keys, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
-            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, void *stream);
+/// FP8 per tensor: a range pass (skipped when W's stats are given) writing one part per block,
+/// the table of the codes of all 65536 values (which also zeroes the counters of the later
+/// kernels: no memset), one pass writing the codes through it and counting W's values, then the
+/// tables.
+struct Fp8Zero {
+    unsigned *gvh = nullptr; ///< 65536 value counts
+    u64 *ctr = nullptr;      ///< the run's counters and histograms
+    int ctrLen = 0;
+    unsigned *bar = nullptr; ///< the grid barrier of fp8Tables (2 words)
+    unsigned *flags = nullptr; ///< set to the range pass's kFastNonFinite (or 0)
+};
+int fp8RangeBlocks(int in, i64 n, int sms);
+/// parts: [blocks][3] (~min key, max key, flags).
+void fp8Range(int in, const void *w, i64 n, unsigned *parts, int blocks, void *stream);
+void fp8Lut(int in, const unsigned *parts, int rangeBlocks, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
+            unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, const Fp8Zero &zr, void *stream);
 void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
              const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
 /// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables writes.
