@@ -6,24 +6,14 @@
 #include <cstring>
 #include <limits>
 
+#include "quant/qmath.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
 namespace quantscope {
 
-int Histogram::binOf(double x) const
-{
-    const int B = static_cast<int>(counts.size());
-    if (x < lo)
-        return -1;
-    if (x > hi)
-        return B;
-    if (x == hi || hi == lo)
-        return x == hi && hi != lo ? B - 1 : 0;
-    const auto b = static_cast<int>(std::floor((x - lo) * B / (hi - lo)));
-    return std::min(b, B - 1);
-}
+int Histogram::binOf(double x) const { return qmath::histBin(x, lo, hi, static_cast<int>(counts.size())); }
 
 double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, double p, std::int64_t n)
 {

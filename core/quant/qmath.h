@@ -27,6 +27,36 @@ QS_HD inline float fromBits(std::uint32_t u)
     __builtin_memcpy(&f, &u, 4);
     return f;
 }
+// FP64 operations whose rounding decides a histogram bin: explicitly rounded on the device (no
+// FMA contraction), plain on the host (built with -ffp-contract=off).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline double dadd(double a, double b) { return __dadd_rn(a, b); }
+QS_HD inline double dsub(double a, double b) { return __dadd_rn(a, -b); }
+QS_HD inline double dmul(double a, double b) { return __dmul_rn(a, b); }
+QS_HD inline double ddiv(double a, double b) { return __ddiv_rn(a, b); }
+QS_HD inline double dfloor(double a) { return floor(a); }
+#else
+inline double dadd(double a, double b) { return a + b; }
+inline double dsub(double a, double b) { return a - b; }
+inline double dmul(double a, double b) { return a * b; }
+inline double ddiv(double a, double b) { return a / b; }
+inline double dfloor(double a) { return __builtin_floor(a); }
+#endif
+
+/// The histogram bin of x in [lo, hi] with B bins (Histogram::binOf, and every GPU bin decision):
+/// −1 below, B above, hi itself in the last bin, a zero-width range in bin 0.
+QS_HD inline int histBin(double x, double lo, double hi, int B)
+{
+    if (x < lo)
+        return -1;
+    if (x > hi)
+        return B;
+    if (x == hi || hi == lo)
+        return x == hi && hi != lo ? B - 1 : 0;
+    const int b = static_cast<int>(dfloor(ddiv(dmul(dsub(x, lo), static_cast<double>(B)), dsub(hi, lo))));
+    return b < B - 1 ? b : B - 1;
+}
+
 QS_HD inline bool isFinite(float f) { return (bitsOf(f) & 0x7F800000u) != 0x7F800000u; }
 QS_HD inline float absf(float f)
 {

@@ -21,19 +21,12 @@ namespace quantscope::gpumath {
 using qmath::bitsOf;
 using qmath::fromBits;
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline double dadd(double a, double b) { return __dadd_rn(a, b); }
-QS_HD inline double dsub(double a, double b) { return __dadd_rn(a, -b); }
-QS_HD inline double dmul(double a, double b) { return __dmul_rn(a, b); }
-QS_HD inline double ddiv(double a, double b) { return __ddiv_rn(a, b); }
-QS_HD inline double dfloor(double a) { return floor(a); }
-#else
-inline double dadd(double a, double b) { return a + b; }
-inline double dsub(double a, double b) { return a - b; }
-inline double dmul(double a, double b) { return a * b; }
-inline double ddiv(double a, double b) { return a / b; }
-inline double dfloor(double a) { return __builtin_floor(a); }
-#endif
+using qmath::dadd;
+using qmath::ddiv;
+using qmath::dfloor;
+using qmath::dmul;
+using qmath::dsub;
+using qmath::histBin;
 QS_HD inline std::uint64_t dbits(double d)
 {
     std::uint64_t u;
@@ -293,26 +286,13 @@ template <typename At> QS_HD inline int bandBin(float v, float pos, float eps, A
     return r - (below ? 1 : 0);
 }
 
-/// Histogram::binOf: −1 below, B above.
-QS_HD inline int refBin(double x, double lo, double hi, int B)
-{
-    if (x < lo)
-        return -1;
-    if (x > hi)
-        return B;
-    if (x == hi || hi == lo)
-        return x == hi && hi != lo ? B - 1 : 0;
-    const int b = static_cast<int>(dfloor(ddiv(dmul(dsub(x, lo), static_cast<double>(B)), dsub(hi, lo))));
-    return b < B - 1 ? b : B - 1;
-}
-
-/// Smallest float x (NaN excluded; may be +Inf) with refBin(x) ≥ k. k in 0..B.
+/// Smallest float x (NaN excluded; may be +Inf) with histBin(x) ≥ k. k in 0..B.
 /// Searches the 16 floats around the nominal edge lo + k·(hi − lo)/B first (four steps), then 512,
 /// then all floats.
 QS_HD inline float floatBinThreshold(int k, double lo, double hi, int B)
 {
     const std::uint32_t kMin = floatKey(qmath::fromBits(0xFF800000u)), kMax = floatKey(qmath::fromBits(0x7F800000u));
-    auto pred = [&](std::uint32_t key) { return refBin(static_cast<double>(keyFloat(key)), lo, hi, B) >= k; };
+    auto pred = [&](std::uint32_t key) { return histBin(static_cast<double>(keyFloat(key)), lo, hi, B) >= k; };
     std::uint32_t a = kMin, b = kMax; // pred(b) true
     if (pred(a))
         return keyFloat(a);
@@ -374,7 +354,7 @@ QS_HD inline float floatAtMost(double hi)
 }
 
 /// Bin of u = RN(x − lo) ≥ 0 for a range of width R = RN(hi − lo) > 0 and B bins: the formula of
-/// refBin after its first step, floor(RN(RN(u·B)/R)), not clamped.
+/// histBin after its first step, floor(RN(RN(u·B)/R)), not clamped.
 QS_HD inline double scaledBin(double u, double R, double B) { return dfloor(ddiv(dmul(u, B), R)); }
 
 /// Smallest double u in [0, R] with floor(RN(RN(u·B)/R)) ≥ k (k ≤ B − 1 < B = the value at R).

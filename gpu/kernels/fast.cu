@@ -425,10 +425,10 @@ __global__ void __launch_bounds__(kCoopThreads)
         double d[kP2D] = {};
         if (counted && !(st.flags & kFlagNonFiniteError)) {
             const int extOff = 3 * B + kAbsBins;
-            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(xd, st.lo, st.hi, B), B, 0, extOff), c);
-            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(yd, st.lo, st.hi, B), B, B, extOff + 2), c);
-            QS_ATOMIC_ADD(bh + counterOf(gpumath::refBin(e, st.emin, st.emax, B), B, 2 * B, extOff + 4), c);
-            const int ba = gpumath::refBin(fabs(e), 0.0, st.maxAbs, kAbsBins);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::histBin(xd, st.lo, st.hi, B), B, 0, extOff), c);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::histBin(yd, st.lo, st.hi, B), B, B, extOff + 2), c);
+            QS_ATOMIC_ADD(bh + counterOf(gpumath::histBin(e, st.emin, st.emax, B), B, 2 * B, extOff + 4), c);
+            const int ba = gpumath::histBin(fabs(e), 0.0, st.maxAbs, kAbsBins);
             QS_ATOMIC_ADD(bh + 3 * B + (ba < 0 ? 0 : (ba >= kAbsBins ? kAbsBins - 1 : ba)), c);
             const double dy = yd - st.meanY, dy2 = dy * dy;
             d[dS2Y] = cd * dy2;
@@ -855,9 +855,9 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
                     if (gpumath::exactDifference(e[j], y))
                         continue;
                     const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
-                    const int b1 = gpumath::refBin(ed, emin, emax, B);
+                    const int b1 = gpumath::histBin(ed, emin, emax, B);
                     be[j] = b1 < 0 ? 0 : (b1 >= B ? B - 1 : b1);
-                    const int b2 = gpumath::refBin(fabs(ed), 0.0, maxAbs, kAbsBins);
+                    const int b2 = gpumath::histBin(fabs(ed), 0.0, maxAbs, kAbsBins);
                     ba[j] = b2 < 0 ? 0 : (b2 >= kAbsBins ? kAbsBins - 1 : b2);
                 }
             }
@@ -930,7 +930,7 @@ __global__ void __launch_bounds__(kCoopThreads)
     }
     double d[kP2D] = {};
     if (counted) {
-        const int b = gpumath::refBin(xd, st.lo, st.hi, B);
+        const int b = gpumath::histBin(xd, st.lo, st.hi, B);
         QS_ATOMIC_ADD(hw + (b < 0 ? B : (b >= B ? B + 1 : b)), c);
         if (wMoments) {
             const double dx = xd - st.meanW, dx2 = dx * dx;

@@ -114,7 +114,7 @@ TEST(DeviceMath, ThresholdBinsEqualTheReferenceBins)
                     ++b;
             }
             ASSERT_EQ(b, h.binOf(x)) << x << " trial " << trial;
-            ASSERT_EQ(refBin(x, lo, hi, B), h.binOf(x));
+            ASSERT_EQ(histBin(x, lo, hi, B), h.binOf(x));
         }
     }
 }
@@ -347,7 +347,7 @@ TEST(DeviceMath, BandBinsEqualTheReferenceBins)
     // The INT pass 2 bins an error e ∈ [emin, emax] (and |e| ∈ [0, max|e|]) from its FP32 position
     // and reads a threshold only within eps of an edge. Ranges as errors have them (both signs,
     // one-sided, lopsided, tiny and huge), values drawn inside the range and at every threshold
-    // and its float neighbours: each bin must equal the CPU's (refBin), and most decisions must
+    // and its float neighbours: each bin must equal the CPU's (histBin), and most decisions must
     // not need the table (else the shortcut would be pointless).
     std::mt19937_64 rng(21);
     std::uniform_real_distribution<double> u01(0.0, 1.0);
@@ -383,7 +383,7 @@ TEST(DeviceMath, BandBinsEqualTheReferenceBins)
                 EXPECT_LE(r, B);
                 return T[static_cast<std::size_t>(r)];
             });
-            int ref = refBin(static_cast<double>(v), R.lo, R.hi, B);
+            int ref = histBin(static_cast<double>(v), R.lo, R.hi, B);
             ref = ref < 0 ? 0 : (ref >= B ? B - 1 : ref);
             ASSERT_EQ(b, ref) << "v " << v << " range [" << R.lo << ", " << R.hi << "] B " << B;
             ++checked;
