@@ -133,6 +133,19 @@ QS_HD inline bool groupCodesInRange(float mn, float mx, float s, float r, float 
     return (intCodeUnclamped(mn, s, r, zf) >= qminF) & (intCodeUnclamped(mx, s, r, zf) <= qmaxF);
 }
 
+/// True when every error x − x̂ of the group is an exact FP32 difference even though some codes
+/// are clamped: the unclamped codes overshoot [qmin, qmax] by at most one level, and a clamped
+/// level's multiplier q − z is at least 2 in magnitude. Then a clamped x lies within
+/// (k + 1/2, k + 3/2]·s of x̂ = k·s with |k| ≥ 2, inside [x̂/2, 2x̂] (Sterbenz). This is the usual
+/// symmetric case: the positive extreme, 7.5·s, rounds to 8 and is clamped to 7.
+QS_HD inline bool groupErrorsExact(float mn, float mx, float s, float r, float zf, float qminF, float qmaxF)
+{
+    const float lo = intCodeUnclamped(mn, s, r, zf), hi = intCodeUnclamped(mx, s, r, zf);
+    const bool top = hi <= qmaxF || (hi <= qmaxF + 1.0f && qmaxF - zf >= 2.0f);
+    const bool bottom = lo >= qminF || (lo >= qminF - 1.0f && qminF - zf <= -2.0f);
+    return top & bottom;
+}
+
 /// e = RN(x − y) is the exact difference when y is 0 or 2|e| < |y|: then x lies within a factor
 /// of two of y (Sterbenz). No short circuit, so the kernels stay branch-free.
 QS_HD inline bool exactDifference(float e, float y)

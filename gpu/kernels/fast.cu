@@ -454,7 +454,7 @@ __global__ void __launch_bounds__(kCoopThreads)
 // rounding boundary takes the division for that element only (a warp-wide branch per element,
 // rarely taken: with one branch per unit, half of all warps ran the 16 divisions). A thread takes
 // E = 8 or 16 consecutive elements (16 when the group allows: half the per-unit work per element).
-template <int IN, int E>
+template <int IN, int E, bool SYM>
 __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
     constexpr int L = E / kChunk; // 16-byte loads per unit
@@ -524,10 +524,14 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         // exact FP32 difference (Sterbenz: |q − z| ≥ 2 gives |e| ≤ |x̂|/2; |q − z| = 1 gives
         // x̂ = ±s and |x/s| ∈ (1/2, 3/2]; q = z gives x̂ = 0), so neither the clamp nor the
         // per-element exactness check is needed (device_math.h, tested on the host).
-        // Decided for the whole warp (its teams would otherwise run both versions one after the
-        // other): symmetric groups clamp their largest positive element, so they usually take
-        // the clamped version.
-        const bool inRange = QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
+        // Symmetric groups instead clamp one level over (their positive extreme, 7.5·s, rounds to 8
+        // and is clamped to 7) with errors that stay exact (groupErrorsExact): the clamp stays, the
+        // exactness check goes. Each kernel has the two versions its kind of group needs (a third
+        // made the asymmetric kernel 5 % slower). Decided for the whole warp: its teams would
+        // otherwise run both versions one after the other.
+        const bool fastVersion =
+            SYM ? QS_ALL(sNormal && gpumath::groupErrorsExact(mn, mx, s, r, zf, qminF, qmaxF))
+                : QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
         // One threshold for the unit: |t| ≤ max(|RN(mn·r)|, |RN(mx·r)|) (t is monotone in x).
         const float safeBelow =
             gpumath::reciprocalSafeBelow(fmaxf(fabsf(__fmul_rn(mn, r)), fabsf(__fmul_rn(mx, r))));
@@ -538,8 +542,8 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         float y[E], cmn = finf(), cmx = -finf();
         double seC = 0;
         bool exact = true;
-        auto body = [&](auto clampTag) {
-            constexpr bool kClamp = decltype(clampTag)::value;
+        auto body = [&](auto clampTag, auto checkTag) {
+            constexpr bool kClamp = decltype(clampTag)::value, kCheck = decltype(checkTag)::value;
 #pragma unroll
             for (int j = 0; j < E; ++j) {
                 const float t = __fmul_rn(v[j], r);
@@ -563,7 +567,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
                     codes[j] = bits & 0xFFu;
                     y[j] = gpumath::intDequantValue(ip, qv[j], s, zf);
                     const float e = __fsub_rn(v[j], y[j]);
-                    if constexpr (kClamp)
+                    if constexpr (kCheck)
                         exact = exact & gpumath::exactDifference(e, y[j]);
                     seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                     cmn = fminf(cmn, e);
@@ -580,10 +584,12 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
                 c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
             }
         };
-        if (inRange)
-            body(std::false_type{});
+        if (!fastVersion)
+            body(std::true_type{}, std::true_type{});
+        else if constexpr (SYM)
+            body(std::true_type{}, std::false_type{});
         else
-            body(std::true_type{});
+            body(std::false_type{}, std::false_type{});
         if (act && exact) {
             se += seC;
             emnF = fminf(emnF, cmn);
@@ -1025,10 +1031,11 @@ int intFast1Elems(const QuantPlan &p) { return p.group % 16 == 0 ? 16 : 8; }
 template <typename F> void dispatchIntFast1(int in, const QuantPlan &p, F &&f)
 {
     dispatch16(in, [&](auto I) {
-        if (intFast1Elems(p) == 16)
-            f(kIntFast1<decltype(I)::value, 16>);
+        constexpr int IN = decltype(I)::value;
+        if (p.ip.symmetric)
+            intFast1Elems(p) == 16 ? f(kIntFast1<IN, 16, true>) : f(kIntFast1<IN, 8, true>);
         else
-            f(kIntFast1<decltype(I)::value, 8>);
+            intFast1Elems(p) == 16 ? f(kIntFast1<IN, 16, false>) : f(kIntFast1<IN, 8, false>);
     });
 }
 

@@ -276,7 +276,7 @@ TEST(DeviceMath, GroupsInRangeNeedNoClampAndHaveExactErrors)
     std::mt19937_64 rng(13);
     std::student_t_distribution<float> t(3.0f);
     std::uniform_int_distribution<int> kind(0, 3), small(-40, 40);
-    std::size_t inRange = 0, outOfRange = 0, elements = 0;
+    std::size_t inRange = 0, outOfRange = 0, elements = 0, exactClaims = 0, clampedExact = 0;
     for (int nb : {2, 3, 4})
         for (bool sym : {false, true}) {
             IntParams p;
@@ -335,11 +335,33 @@ TEST(DeviceMath, GroupsInRangeNeedNoClampAndHaveExactErrors)
                 }
                 ASSERT_EQ(claim, !anyOut) << "group extremes " << mn << " " << mx;
                 (claim ? inRange : outOfRange) += 1;
+                // With clamping: groupErrorsExact must only claim groups whose clamped errors are
+                // exact FP32 differences too.
+                if (groupErrorsExact(mn, mx, s, r, zf, qminF, qmaxF)) {
+                    ++exactClaims;
+                    clampedExact += claim ? 0 : 1;
+                    for (float v : x) {
+                        const float q = intCodeValue(p, v, s, zf, qminF, qmaxF); // clamped
+                        const float y = intDequantValue(p, q, s, zf);
+                        ASSERT_EQ(static_cast<double>(v) - static_cast<double>(y), static_cast<double>(v - y))
+                            << "x " << v << " s " << s << " code " << q;
+                    }
+                }
             }
         }
     EXPECT_GT(inRange, 50000u);
     EXPECT_GT(outOfRange, 10000u); // symmetric groups clamp their largest element, for instance
     EXPECT_GT(elements, 3000000u);
+    EXPECT_GE(exactClaims, inRange);  // every in-range group is also exact
+    EXPECT_GT(clampedExact, 10000u); // and so are most clamping ones (symmetric groups)
+    // The conditions one at a time (s = 1, z = 0): a symmetric INT4 extreme 7.5 rounds to 8, one
+    // level over qmax = 7 with multiplier 7: exact. One level over a multiplier of 1 (x/s up to 2.5
+    // against x̂ = 1: outside Sterbenz's [x̂/2, 2x̂]) or two levels over: not claimed.
+    EXPECT_TRUE(groupErrorsExact(-7.5f, 7.5f, 1.0f, 1.0f, 0.0f, -8.0f, 7.0f));
+    EXPECT_FALSE(groupErrorsExact(0.0f, 2.3f, 1.0f, 1.0f, 0.0f, -2.0f, 1.0f));
+    EXPECT_FALSE(groupErrorsExact(0.0f, 9.2f, 1.0f, 1.0f, 0.0f, -8.0f, 7.0f));
+    EXPECT_FALSE(groupErrorsExact(-10.2f, 0.0f, 1.0f, 1.0f, 0.0f, -8.0f, 7.0f));
+    EXPECT_FALSE(groupErrorsExact(-2.3f, 0.0f, 1.0f, 1.0f, 0.0f, -1.0f, 2.0f));
 }
 
 TEST(DeviceMath, BandBinsEqualTheReferenceBins)
