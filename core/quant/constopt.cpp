@@ -66,7 +66,7 @@ std::vector<SpecField> ConstOptSpec::fields()
 {
     std::vector<SpecField> f{
         {"c", "number", {}, 0, 0, "scale constant: s = c·max|x| per group (paper deploys 0.156)"},
-        {"group", "int", {}, 1, 1 << 20, "elements per scale along K"},
+        specjson::groupField("elements per scale along K"),
         {"encoder", "enum", kEncoders, 0, 0,
          "pow2: s = 2^round(log2(c·m)) stored as UE8M0; unrounded: s = c·m in FP32"},
         {"rotate",
@@ -75,12 +75,7 @@ std::vector<SpecField> ConstOptSpec::fields()
          0,
          1 << 16,
          "Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none"},
-        {"strict",
-         "bool",
-         {},
-         0,
-         0,
-         "refuse K not divisible by the group size instead of a ragged last group"},
+        specjson::strictField(),
     };
     f[0].minReal = 1e-6;
     f[0].maxReal = 16.0;
@@ -91,10 +86,9 @@ void ConstOptSpec::validate() const
 {
     if (!(c >= 1e-6 && c <= 16.0))
         throw UnsupportedError("c must be in [1e-6, 16], got " + std::to_string(c));
-    if (group < 1)
-        throw UnsupportedError("group size must be ≥ 1, got " + std::to_string(group));
-    if (rotate != 0 && (rotate < 2 || (rotate & (rotate - 1)) != 0))
-        throw UnsupportedError("rotate must be 0 or a power of two ≥ 2, got " +
+    specjson::validateGroup(group);
+    if (rotate != 0 && (rotate < 2 || rotate > (1 << 16) || (rotate & (rotate - 1)) != 0))
+        throw UnsupportedError("rotate must be 0 or a power of two in 2..65536, got " +
                                std::to_string(rotate));
 }
 
@@ -110,15 +104,12 @@ ConstOptSpec ConstOptSpec::fromJson(const nlohmann::json &j)
     ConstOptSpec s;
     if (j.contains("c"))
         s.c = specjson::parseNumber(j["c"], "c");
-    if (j.contains("group"))
-        s.group = specjson::parseInt(j["group"], "group");
+    specjson::parseGroupStrict(j, s.group, s.strict);
     if (j.contains("encoder"))
         s.encoder =
             static_cast<ConstOptEncoder>(specjson::parseChoice(j["encoder"], "encoder", kEncoders));
     if (j.contains("rotate"))
         s.rotate = specjson::parseInt(j["rotate"], "rotate");
-    if (j.contains("strict"))
-        s.strict = specjson::parseBool(j["strict"], "strict");
     s.validate();
     return s;
 }

@@ -101,17 +101,17 @@ HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
         preset = static_cast<HqqPreset>(parseChoice(j["preset"], "preset", kPresets));
     HqqSpec s = forPreset(preset);
     if (j.contains("bits"))
-        s.bits = static_cast<int>(parseInt(j["bits"], "bits"));
+        s.bits = parseInt32(j["bits"], "bits");
     if (j.contains("group"))
         s.group = parseInt(j["group"], "group");
     if (j.contains("axis"))
-        s.axis = static_cast<int>(parseInt(j["axis"], "axis"));
+        s.axis = parseInt32(j["axis"], "axis");
     if (j.contains("compute"))
         s.compute = static_cast<HqqCompute>(parseChoice(j["compute"], "compute", kComputes));
     if (j.contains("zero_rounding"))
         s.zeroRounding = static_cast<HqqZeroRounding>(parseChoice(j["zero_rounding"], "zero_rounding", kZeroRoundings));
     if (j.contains("iters"))
-        s.iters = static_cast<int>(parseInt(j["iters"], "iters"));
+        s.iters = parseInt32(j["iters"], "iters");
     s.validate();
     return s;
 }

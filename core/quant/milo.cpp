@@ -91,9 +91,9 @@ MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
     if (j.contains("preset"))
         s.preset = static_cast<MiloPreset>(parseChoice(j["preset"], "preset", kMiloPresets));
     if (j.contains("passes"))
-        s.passes = static_cast<int>(parseInt(j["passes"], "passes"));
+        s.passes = parseInt32(j["passes"], "passes");
     if (j.contains("rank"))
-        s.rank = static_cast<int>(parseInt(j["rank"], "rank"));
+        s.rank = parseInt32(j["rank"], "rank");
     if (j.contains("compensator"))
         s.compensator = static_cast<CompensatorFormat>(parseChoice(j["compensator"], "compensator", kCompensators));
     if (j.contains("compensator_group"))
@@ -101,7 +101,7 @@ MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
     if (j.contains("seed"))
         s.seed = parseInt(j["seed"], "seed");
     if (j.contains("power_iters"))
-        s.powerIters = static_cast<int>(parseInt(j["power_iters"], "power_iters"));
+        s.powerIters = parseInt32(j["power_iters"], "power_iters");
     nlohmann::json h = nlohmann::json::object();
     if (j.contains("hqq_preset"))
         h["preset"] = j["hqq_preset"];

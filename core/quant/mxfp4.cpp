@@ -48,20 +48,14 @@ std::vector<SpecField> MxFp4Spec::fields()
         {"mode", "enum", kModes, 0, 0,
          "shared exponent: even (Quark/compressed-tensors, amax mantissa rounded first), floor "
          "(OCP), ceil"},
-        {"group", "int", {}, 1, 1 << 20, "elements per E8M0 scale along K (32 in the MX spec)"},
-        {"strict",
-         "bool",
-         {},
-         0,
-         0,
-         "refuse K not divisible by the group size instead of a ragged last group"},
+        specjson::groupField("elements per E8M0 scale along K (32 in the MX spec)"),
+        specjson::strictField(),
     };
 }
 
 void MxFp4Spec::validate() const
 {
-    if (group < 1)
-        throw UnsupportedError("group size must be ≥ 1, got " + std::to_string(group));
+    specjson::validateGroup(group);
 }
 
 nlohmann::json MxFp4Spec::toJson() const
@@ -75,10 +69,7 @@ MxFp4Spec MxFp4Spec::fromJson(const nlohmann::json &j)
     MxFp4Spec s;
     if (j.contains("mode"))
         s.mode = static_cast<MxMode>(specjson::parseChoice(j["mode"], "mode", kModes));
-    if (j.contains("group"))
-        s.group = specjson::parseInt(j["group"], "group");
-    if (j.contains("strict"))
-        s.strict = specjson::parseBool(j["strict"], "strict");
+    specjson::parseGroupStrict(j, s.group, s.strict);
     s.validate();
     return s;
 }

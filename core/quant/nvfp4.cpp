@@ -44,20 +44,14 @@ struct NvPolicy {
 std::vector<SpecField> NvFp4Spec::fields()
 {
     return {
-        {"group", "int", {}, 1, 1 << 20, "elements per E4M3 block scale along K (16 in NVFP4)"},
-        {"strict",
-         "bool",
-         {},
-         0,
-         0,
-         "refuse K not divisible by the group size instead of a ragged last group"},
+        specjson::groupField("elements per E4M3 block scale along K (16 in NVFP4)"),
+        specjson::strictField(),
     };
 }
 
 void NvFp4Spec::validate() const
 {
-    if (group < 1)
-        throw UnsupportedError("group size must be ≥ 1, got " + std::to_string(group));
+    specjson::validateGroup(group);
 }
 
 nlohmann::json NvFp4Spec::toJson() const
@@ -69,10 +63,7 @@ NvFp4Spec NvFp4Spec::fromJson(const nlohmann::json &j)
 {
     specjson::refuseUnknownKeys(j, fields(), "nvfp4");
     NvFp4Spec s;
-    if (j.contains("group"))
-        s.group = specjson::parseInt(j["group"], "group");
-    if (j.contains("strict"))
-        s.strict = specjson::parseBool(j["strict"], "strict");
+    specjson::parseGroupStrict(j, s.group, s.strict);
     s.validate();
     return s;
 }

@@ -59,6 +59,7 @@ template <typename E> E parseEnum(const nlohmann::json &j, const std::string &ke
 
 using specjson::parseBool;
 using specjson::parseInt;
+using specjson::parseInt32;
 using specjson::refuseUnknownKeys;
 
 } // namespace
@@ -159,7 +160,7 @@ IntSpec IntSpec::fromJson(const nlohmann::json &j)
     refuseUnknownKeys(j, fields(), "int");
     IntSpec s;
     if (j.contains("bits"))
-        s.bits = static_cast<int>(parseInt(j["bits"], "bits"));
+        s.bits = parseInt32(j["bits"], "bits");
     if (j.contains("granularity"))
         s.granularity = parseEnum<Granularity>(j["granularity"], "granularity");
     if (j.contains("group"))
@@ -167,7 +168,7 @@ IntSpec IntSpec::fromJson(const nlohmann::json &j)
     if (j.contains("block"))
         s.block = parseInt(j["block"], "block");
     if (j.contains("axis"))
-        s.axis = static_cast<int>(parseInt(j["axis"], "axis"));
+        s.axis = parseInt32(j["axis"], "axis");
     if (j.contains("symmetric"))
         s.symmetric = parseBool(j["symmetric"], "symmetric");
     if (j.contains("scale_rule"))

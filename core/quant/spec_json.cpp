@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "quant/spec_json.h"
 
+#include <limits>
 #include <set>
 
 #include "util/error.h"
 
 namespace quantscope::specjson {
+
+namespace {
+constexpr int kMaxGroup = 1 << 20;
+} // namespace
 
 void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields,
                        const std::string &method)
@@ -28,6 +33,14 @@ std::int64_t parseInt(const nlohmann::json &j, const std::string &key)
     if (!j.is_number_integer())
         throw UnsupportedError("spec field '" + key + "' must be an integer");
     return j.get<std::int64_t>();
+}
+
+int parseInt32(const nlohmann::json &j, const std::string &key)
+{
+    const std::int64_t v = parseInt(j, key);
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        throw UnsupportedError("spec field '" + key + "' is " + std::to_string(v) + ", out of range");
+    return static_cast<int>(v);
 }
 
 bool parseBool(const nlohmann::json &j, const std::string &key)
@@ -57,6 +70,33 @@ int parseChoice(const nlohmann::json &j, const std::string &key,
     for (const auto &c : choices)
         list += (list.empty() ? "" : "|") + c;
     throw UnsupportedError("spec field '" + key + "' is '" + s + "', expected " + list);
+}
+
+SpecField groupField(const std::string &help)
+{
+    return {"group", "int", {}, 1, kMaxGroup, help};
+}
+
+SpecField strictField()
+{
+    return {"strict", "bool", {}, 0, 0, "refuse K not divisible by the group size instead of a ragged last group"};
+}
+
+void validateGroup(std::int64_t group)
+{
+    if (group < 1 || group > kMaxGroup)
+        throw UnsupportedError("group size must be in 1.." + std::to_string(kMaxGroup) + ", got " +
+                               std::to_string(group));
+}
+
+void parseGroupStrict(const nlohmann::json &j, std::int64_t &group, bool &strict)
+{
+    if (j.contains("group")) {
+        group = parseInt(j["group"], "group");
+        validateGroup(group);
+    }
+    if (j.contains("strict"))
+        strict = parseBool(j["strict"], "strict");
 }
 
 } // namespace quantscope::specjson

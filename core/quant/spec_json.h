@@ -18,11 +18,24 @@ namespace quantscope::specjson {
 void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields,
                        const std::string &method);
 std::int64_t parseInt(const nlohmann::json &j, const std::string &key);
+/// An integer that fits an int: a larger one is refused, never narrowed into range (2^32 + 4 bits
+/// must not read as 4).
+int parseInt32(const nlohmann::json &j, const std::string &key);
 bool parseBool(const nlohmann::json &j, const std::string &key);
 /// Any JSON number (integer or real).
 double parseNumber(const nlohmann::json &j, const std::string &key);
 /// Index of the string value in `choices`; refuses anything else, listing the choices.
 int parseChoice(const nlohmann::json &j, const std::string &key,
                 const std::vector<std::string> &choices);
+
+/// The "group" and "strict" fields of the block-scaled specs (MXFP4, NVFP4, constOpt): elements
+/// per scale along K (1 to 2^20), and whether a ragged last group is refused.
+SpecField groupField(const std::string &help);
+SpecField strictField();
+/// Reads "group" and "strict" when present (defaults kept otherwise); refuses a group size
+/// outside 1 to 2^20.
+void parseGroupStrict(const nlohmann::json &j, std::int64_t &group, bool &strict);
+/// Refuses a group size outside 1 to 2^20.
+void validateGroup(std::int64_t group);
 
 } // namespace quantscope::specjson

@@ -229,6 +229,8 @@ TEST(ConstOpt, RotationReportsKurtosisAndRefusesBadSizes)
         EXPECT_NE(m.find("down_proj"), std::string::npos) << m;
     }
     EXPECT_THROW(ConstOptSpec::fromJson({{"rotate", 48}}), UnsupportedError);
+    EXPECT_THROW(ConstOptSpec::fromJson({{"rotate", 1LL << 40}}), UnsupportedError); // a power of two, too large
+    EXPECT_THROW(ConstOptSpec::fromJson({{"group", 4294967328LL}}), UnsupportedError);
     EXPECT_THROW(ConstOptSpec::fromJson({{"c", -1.0}}), UnsupportedError);
     EXPECT_THROW(ConstOptSpec::fromJson({{"encoder", "pow3"}}), UnsupportedError);
     ConstOptSpec j;

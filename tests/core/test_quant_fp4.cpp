@@ -405,6 +405,10 @@ TEST(Fp4, SpecJsonRoundTripAndRefusals)
     EXPECT_THROW(MxFp4Spec::fromJson({{"mode", "nearest"}}), UnsupportedError);
     EXPECT_THROW(MxFp4Spec::fromJson({{"bits", 4}}), UnsupportedError);
     EXPECT_THROW(NvFp4Spec::fromJson({{"group", 0}}), UnsupportedError);
+    // A group size past 2^20 (or one that only fits after narrowing to 32 bits) is refused.
+    EXPECT_THROW(NvFp4Spec::fromJson({{"group", (1 << 20) + 1}}), UnsupportedError);
+    EXPECT_THROW(MxFp4Spec::fromJson({{"group", 4294967328LL}}), UnsupportedError); // 2^32 + 32
+    EXPECT_EQ(MxFp4Spec::fromJson({{"group", 1 << 20}}).group, 1 << 20);
     EXPECT_THROW(NvFp4Spec::fromJson({{"method", "mxfp4"}}), UnsupportedError);
     EXPECT_EQ(makeQuantizer({{"method", "mxfp4"}, {"mode", "floor"}})->spec()["mode"], "floor");
     EXPECT_EQ(makeQuantizer({{"method", "nvfp4"}})->spec()["group"], 16);

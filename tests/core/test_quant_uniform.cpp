@@ -454,6 +454,14 @@ TEST(Spec, JsonRoundTripAndRefusals)
     EXPECT_THROW(IntSpec::fromJson({{"bitz", 4}}), UnsupportedError);
     EXPECT_THROW(IntSpec::fromJson({{"granularity", "row"}}), UnsupportedError);
     EXPECT_THROW(IntSpec::fromJson({{"bits", "4"}}), UnsupportedError);
+    // 2^32 + 4 must not narrow into a valid bit width; the message names the field.
+    try {
+        IntSpec::fromJson({{"bits", 4294967300LL}});
+        ADD_FAILURE() << "bits 2^32 + 4 accepted";
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("'bits'"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(IntSpec::fromJson({{"axis", -4294967295LL}}), UnsupportedError);
     EXPECT_THROW(Fp8Spec::fromJson({{"granularity", "group"}}), UnsupportedError);
     EXPECT_THROW(makeQuantizer({{"method", "gptq"}}), UnsupportedError);
     EXPECT_EQ(makeQuantizer({{"method", "int"}, {"bits", 8}})->spec()["bits"], 8);
@@ -502,8 +510,9 @@ TEST(Fp8, MatchesScalarReference)
                         }
                     }
                     EXPECT_EQ(bad, 0u) << s.toJson().dump() << (bf16 ? " bf16" : "");
-                    if (g == Granularity::Block)
+                    if (g == Granularity::Block) {
                         EXPECT_EQ(q.layout.scaleShape(), (Shape{2, 2}));
+                    }
                 }
     }
 }
