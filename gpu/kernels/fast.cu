@@ -162,8 +162,9 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 
 // ---- FP8 per tensor -----------------------------------------------------------------------------
 
-/// Finite min/max of W as order keys (keys[0] = ~min key, keys[1] = max key, both by atomic max
-/// from zero: no finite value has key 0 or ~key 0) and the non-finite flag: the range pass of FP8 per tensor (no sums: those come from the values).
+/// The range pass of FP8 per tensor: each block's finite min/max of W as order keys (~min key, max
+/// key; 0 for none — no finite value has key 0 or ~key 0) and its non-finite flag, in parts[3·b..]
+/// (no sums: those come from the values).
 template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void *w, i64 n, unsigned *parts)
 {
     __shared__ unsigned smn[kThreads / 32], smx[kThreads / 32], smf[kThreads / 32];
@@ -228,8 +229,8 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kRangeW(const void
     }
 }
 
-/// The tensor's scale: from the range keys, or given (W's stats at open).
-/// The scale of FP8 per tensor from the range keys (keys[0] = ~min key, keys[1] = max key).
+/// The tensor's scale: from the range keys (keys[0] = ~min key, keys[1] = max key), or given
+/// (W's stats at open).
 QS_DEV float fp8TensorScale(const gpumath::Fp8Params &fp, const unsigned keys[2], bool given, float scaleGiven)
 {
     if (given)
@@ -288,6 +289,7 @@ __global__ void __launch_bounds__(kTableThreads)
     lut[key] = static_cast<unsigned char>(gpumath::fp8Code(fp, decodeHalf<IN>(key), s));
 }
 
+/// FP8 pass: codes through the lookup table (and Ŵ), and W's value counts, in one read of W.
 template <int IN>
 __global__ void __launch_bounds__(kPassThreads)
     kFp8Pass(const void *w, i64 n, const unsigned char *lut, gpumath::Fp8Params fp, const float *scales,
@@ -796,7 +798,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
         const gpumath::Band bE = gpumath::band(emin, emax, eScale, B);
         const gpumath::Band bA = gpumath::band(0.0, maxAbs, aScale, kAbsBins);
         for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
-            const i64 k = chunks - 1 - t;
+            const i64 k = chunks - 1 - t; // backwards, as below
             const uint4 raw = wq[k];
             const uint2 cw = cq[k];
             const i64 g = k >> P.teamLog2;
