@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "engine_host.h"
@@ -137,6 +138,54 @@ struct RunImpl final : PipelineRun {
     char *base() const { return static_cast<char *>(block.get()); }
 };
 
+/// The pool-block buffers both enqueue paths carve, reserved in the same order: the head (scales,
+/// zero points, bad-group flags) first; the caller's own buffers (counters first) next; then the
+/// tables (pass-1 rows, Stats1, bin thresholds, pass-2 rows).
+struct SharedBuffers {
+    std::size_t offPd1 = 0, offPi1 = 0, offTw = 0, offTe = 0, offTa = 0, offPd2 = 0;
+    float *scales = nullptr;
+    signed char *zeros = nullptr;
+    unsigned char *bad = nullptr;
+    u64 *ctr = nullptr;
+    double *pd1 = nullptr, *Te = nullptr, *Ta = nullptr, *pd2 = nullptr;
+    i64 *pi1 = nullptr;
+    Stats1 *st1 = nullptr;
+    float *Tw = nullptr;
+
+    static void reserveHead(Arena &A, RunImpl &R, i64 groups)
+    {
+        R.offScales = A.reserve<float>(static_cast<std::size_t>(groups));
+        R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(groups));
+        R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(groups));
+    }
+    void reserveTables(Arena &A, RunImpl &R, int rows1, int bins, int rows2)
+    {
+        offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
+        offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
+        R.offSt1 = A.reserve<Stats1>(1);
+        offTw = A.reserve<float>(static_cast<std::size_t>(bins) + 1);
+        offTe = A.reserve<double>(static_cast<std::size_t>(bins) + 1);
+        offTa = A.reserve<double>(kAbsBins + 1);
+        offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
+    }
+    /// The pointers, once R.block holds the pool block.
+    void resolve(const RunImpl &R)
+    {
+        char *b = R.base();
+        scales = reinterpret_cast<float *>(b + R.offScales);
+        zeros = reinterpret_cast<signed char *>(b + R.offZeros);
+        bad = reinterpret_cast<unsigned char *>(b + R.offBad);
+        ctr = reinterpret_cast<u64 *>(b + R.offCtr);
+        pd1 = reinterpret_cast<double *>(b + offPd1);
+        pi1 = reinterpret_cast<i64 *>(b + offPi1);
+        st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
+        Tw = reinterpret_cast<float *>(b + offTw);
+        Te = reinterpret_cast<double *>(b + offTe);
+        Ta = reinterpret_cast<double *>(b + offTa);
+        pd2 = reinterpret_cast<double *>(b + offPd2);
+    }
+};
+
 } // namespace
 
 struct Engine::Impl {
@@ -227,22 +276,15 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
-    R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
-    R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
-    R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
+    SharedBuffers sb;
+    SharedBuffers::reserveHead(A, R, G);
     // Zeroed before use (INT: one memset; FP8: by the code-table kernel): counters and histograms,
     // value counts, range keys, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offGvh = A.reserve<unsigned>(65536);
     const std::size_t offKeys = A.reserve<unsigned>(4); // ~min key, max key; grid barrier
     R.offFlags = A.reserve<unsigned>(1);
-    const std::size_t offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
-    const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
-    R.offSt1 = A.reserve<Stats1>(1);
-    const std::size_t offTw = A.reserve<float>(static_cast<std::size_t>(hc.bins) + 1);
-    const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
-    const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
-    const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(rows2) * kP2D);
+    sb.reserveTables(A, R, rows1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
     const int rangeBlocks = isInt ? 0 : launch::fp8RangeBlocks(in, n, sms);
@@ -250,18 +292,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
+    sb.resolve(R);
     char *b = R.base();
-    auto *scales = reinterpret_cast<float *>(b + R.offScales);
-    auto *zeros = reinterpret_cast<signed char *>(b + R.offZeros);
-    auto *bad = reinterpret_cast<unsigned char *>(b + R.offBad);
-    auto *ctr = reinterpret_cast<u64 *>(b + R.offCtr);
-    auto *pd1 = reinterpret_cast<double *>(b + offPd1);
-    auto *pi1 = reinterpret_cast<i64 *>(b + offPi1);
-    auto *st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
-    auto *Tw = reinterpret_cast<float *>(b + offTw);
-    auto *Te = reinterpret_cast<double *>(b + offTe);
-    auto *Ta = reinterpret_cast<double *>(b + offTa);
-    auto *pd2 = reinterpret_cast<double *>(b + offPd2);
+    auto [scales, zeros, bad, ctr, pd1, pi1, st1, Tw, Te, Ta, pd2] =
+        std::tuple{sb.scales, sb.zeros, sb.bad, sb.ctr, sb.pd1, sb.pi1, sb.st1, sb.Tw, sb.Te, sb.Ta, sb.pd2};
     auto *gvh = reinterpret_cast<unsigned *>(b + offGvh);
     auto *keys = reinterpret_cast<unsigned *>(b + offKeys);
     auto *flags = reinterpret_cast<unsigned *>(b + R.offFlags);
@@ -298,7 +332,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         mark("fast: codes, value counts");
         launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, S());
         mark("fast: tables (sums, histograms, moments)");
-        R.offPd2Host = offPd2; // Stats2 = the sum of these rows, added on the host
+        R.offPd2Host = sb.offPd2; // Stats2 = the sum of these rows, added on the host
         R.rowsPd2Host = rows2;
         return;
     }
@@ -334,7 +368,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     mark("fast: pass 2 (value counts, error histograms)");
     launch::valueW(in, gvh, hc, flags, keys + 2, pv, st1, hist, pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
     mark("fast: W from value counts");
-    R.offPd2Host = offPd2; // Stats2 = the sum of the Ŵ and W moment rows, added on the host
+    R.offPd2Host = sb.offPd2; // Stats2 = the sum of the Ŵ and W moment rows, added on the host
     R.rowsPd2Host = rows2;
 }
 
@@ -506,38 +540,23 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
     const int rows2 = R.deviceMetrics ? launch::blocksHist(in, P.kind, hc.bins, chunks, sms) : 0;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
-    R.offScales = A.reserve<float>(static_cast<std::size_t>(G));
-    R.offZeros = A.reserve<signed char>(static_cast<std::size_t>(G));
-    R.offBad = A.reserve<unsigned char>(static_cast<std::size_t>(G));
+    SharedBuffers sb;
+    SharedBuffers::reserveHead(A, R, G);
     const bool needRange = R.quantize && P.gran != kGranTensor && !P.fastGroup;
     const std::size_t offRange = needRange ? A.reserve<unsigned>(3 * static_cast<std::size_t>(G)) : 0;
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offPdS = A.reserve<double>(static_cast<std::size_t>(rowsS) * kP1D);
     const std::size_t offPiS = A.reserve<i64>(static_cast<std::size_t>(rowsS) * kP1I);
-    const std::size_t offPd1 = A.reserve<double>(static_cast<std::size_t>(rows1) * kP1D);
-    const std::size_t offPi1 = A.reserve<i64>(static_cast<std::size_t>(rows1) * kP1I);
-    R.offSt1 = A.reserve<Stats1>(1);
-    const std::size_t offTw = A.reserve<float>(static_cast<std::size_t>(hc.bins) + 1);
-    const std::size_t offTe = A.reserve<double>(static_cast<std::size_t>(hc.bins) + 1);
-    const std::size_t offTa = A.reserve<double>(kAbsBins + 1);
-    const std::size_t offPd2 = A.reserve<double>(static_cast<std::size_t>(std::max(rows2, 1)) * kP2D);
+    sb.reserveTables(A, R, rows1, hc.bins, std::max(rows2, 1));
     R.offSt2 = A.reserve<Stats2>(1);
     const std::string what = "tensor '" + w.name() + "'";
     R.block = poolGet(I.pool, A.bytes, what);
+    sb.resolve(R);
     char *b = R.base();
-    auto *scales = reinterpret_cast<float *>(b + R.offScales);
-    auto *zeros = reinterpret_cast<signed char *>(b + R.offZeros);
-    auto *bad = reinterpret_cast<unsigned char *>(b + R.offBad);
-    auto *ctr = reinterpret_cast<u64 *>(b + R.offCtr);
+    auto [scales, zeros, bad, ctr, pd1, pi1, st1, Tw, Te, Ta, pd2] =
+        std::tuple{sb.scales, sb.zeros, sb.bad, sb.ctr, sb.pd1, sb.pi1, sb.st1, sb.Tw, sb.Te, sb.Ta, sb.pd2};
     auto *pdS = reinterpret_cast<double *>(b + offPdS);
     auto *piS = reinterpret_cast<i64 *>(b + offPiS);
-    auto *pd1 = reinterpret_cast<double *>(b + offPd1);
-    auto *pi1 = reinterpret_cast<i64 *>(b + offPi1);
-    auto *st1 = reinterpret_cast<Stats1 *>(b + R.offSt1);
-    auto *Tw = reinterpret_cast<float *>(b + offTw);
-    auto *Te = reinterpret_cast<double *>(b + offTe);
-    auto *Ta = reinterpret_cast<double *>(b + offTa);
-    auto *pd2 = reinterpret_cast<double *>(b + offPd2);
     auto *st2 = reinterpret_cast<Stats2 *>(b + R.offSt2);
     if (R.quantize) {
         R.codes = poolGet(I.pool, static_cast<std::size_t>(n), "the codes of " + what);
