@@ -91,10 +91,8 @@ void validateGroup(std::int64_t group)
 
 void parseGroupStrict(const nlohmann::json &j, std::int64_t &group, bool &strict)
 {
-    if (j.contains("group")) {
-        group = parseInt(j["group"], "group");
-        validateGroup(group);
-    }
+    if (j.contains("group"))
+        group = parseInt(j["group"], "group"); // range: the spec's validate() (validateGroup)
     if (j.contains("strict"))
         strict = parseBool(j["strict"], "strict");
 }

@@ -32,8 +32,8 @@ int parseChoice(const nlohmann::json &j, const std::string &key,
 /// per scale along K (1 to 2^20), and whether a ragged last group is refused.
 SpecField groupField(const std::string &help);
 SpecField strictField();
-/// Reads "group" and "strict" when present (defaults kept otherwise); refuses a group size
-/// outside 1 to 2^20.
+/// Reads "group" and "strict" when present (defaults kept otherwise); the spec's validate()
+/// checks the range.
 void parseGroupStrict(const nlohmann::json &j, std::int64_t &group, bool &strict);
 /// Refuses a group size outside 1 to 2^20.
 void validateGroup(std::int64_t group);

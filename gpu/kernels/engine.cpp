@@ -279,10 +279,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     SharedBuffers sb;
     SharedBuffers::reserveHead(A, R, G);
     // Zeroed before use (INT: one memset; FP8: by the code-table kernel): counters and histograms,
-    // value counts, range keys, barrier, flags.
+    // value counts, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offGvh = A.reserve<unsigned>(65536);
-    const std::size_t offKeys = A.reserve<unsigned>(4); // ~min key, max key; grid barrier
+    const std::size_t offBar = A.reserve<unsigned>(2); // the grid barrier of the cooperative kernels
     R.offFlags = A.reserve<unsigned>(1);
     sb.reserveTables(A, R, rows1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
@@ -297,7 +297,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto [scales, zeros, bad, ctr, pd1, pi1, st1, Tw, Te, Ta, pd2] =
         std::tuple{sb.scales, sb.zeros, sb.bad, sb.ctr, sb.pd1, sb.pi1, sb.st1, sb.Tw, sb.Te, sb.Ta, sb.pd2};
     auto *gvh = reinterpret_cast<unsigned *>(b + offGvh);
-    auto *keys = reinterpret_cast<unsigned *>(b + offKeys);
+    auto *bar = reinterpret_cast<unsigned *>(b + offBar);
     auto *flags = reinterpret_cast<unsigned *>(b + R.offFlags);
     auto *pv = reinterpret_cast<double *>(b + offPv);
     R.codes = poolGet(pool, static_cast<std::size_t>(n), "the codes of " + what);
@@ -323,14 +323,14 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         zr.gvh = gvh;
         zr.ctr = ctr;
         zr.ctrLen = 2 + R.histLen;
-        zr.bar = keys + 2;
+        zr.bar = bar;
         zr.flags = flags;
         launch::fp8Lut(in, parts, rangeBlocks, R.opts.inputStats.has_value(), given, P.fp, lut, scales, zeros, bad, zr,
                        S());
         mark("fast: code table");
         launch::fp8Pass(in, w, n, lut, P.fp, scales, codes, wHat, gvh, sms, S());
         mark("fast: codes, value counts");
-        launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, keys + 2, pd1, pi1, st1, hist, pd2, S());
+        launch::fp8Tables(in, gvh, scales, P.fp, hc, flags, bar, pd1, pi1, st1, hist, pd2, S());
         mark("fast: tables (sums, histograms, moments)");
         R.offPd2Host = sb.offPd2; // Stats2 = the sum of these rows, added on the host
         R.rowsPd2Host = rows2;
@@ -366,7 +366,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a2.bins = hc.bins;
     launch::intFast2(in, w, n, P, a2, sms, S());
     mark("fast: pass 2 (value counts, error histograms)");
-    launch::valueW(in, gvh, hc, flags, keys + 2, pv, st1, hist, pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
+    launch::valueW(in, gvh, hc, flags, bar, pv, st1, hist, pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
     mark("fast: W from value counts");
     R.offPd2Host = sb.offPd2; // Stats2 = the sum of the Ŵ and W moment rows, added on the host
     R.rowsPd2Host = rows2;

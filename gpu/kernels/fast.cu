@@ -760,6 +760,15 @@ __global__ void __launch_bounds__(kThreads)
     blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
 }
 
+/// x̂ = (q − z)·s of the int8 code in byte j of a chunk's code words, XORed with 0x80 per byte:
+/// the float 2^23 + (q + 128) (one byte permute) minus K = 2^23 + 128 + z is q − z exactly, so
+/// no int→float conversion; the product is the CPU's (intDequantValue: s·(q − z), one rounding).
+QS_DEV float dequantByte(const unsigned cc[2], int j, float K, float s)
+{
+    const unsigned qb = __byte_perm(cc[j / 4], 0x4B000000u, 0x7650u + (j % 4));
+    return __fmul_rn(__fsub_rn(qmath::fromBits(qb), K), s);
+}
+
 // ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
 
 template <int IN>
@@ -798,36 +807,40 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
     const uint4 *wq = static_cast<const uint4 *>(w);
     const uint2 *cq = reinterpret_cast<const uint2 *>(A.codes);
+    // One chunk of 8 elements: W's values counted and decoded, the code bytes (XORed with 0x80 per
+    // byte, see dequantByte), the scale and K = 2^23 + 128 + z. Backwards: pass 1 ended at the top
+    // of the tensor, whose lines are still in L2.
+    auto chunk = [&](i64 t, float x[kChunk], unsigned cc[2], float &s, float &K) {
+        const i64 k = chunks - 1 - t;
+        const uint4 raw = wq[k];
+        const uint2 cw = cq[k];
+        const i64 g = k >> P.teamLog2;
+        s = A.scales[g];
+        K = __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
+        vcAdd8<IN>(vh, A.gvh, raw);
+        decode8<IN>(raw, x);
+        cc[0] = cw.x ^ 0x80808080u;
+        cc[1] = cw.y ^ 0x80808080u;
+    };
+    const i64 first = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (fast && allExact) {
-        // The usual case, straight-line: x̂ from the code byte without a conversion (the float
-        // 2^23 + (q + 128) minus 2^23 + 128 + z is q − z); each bin from its FP32 position, one
-        // FMA, which decides alone unless it lies within a few 2^-20 of a bin edge (gpumath::
-        // bandBin): the threshold tables are read for about one element in a hundred, which
-        // takes their bank conflicts (3.3 wavefronts per access for the 4096 |error| bins) off
-        // the shared-memory pipe. The positions lie in [0, B] for errors in [emin, emax]
-        // (fastBins), and the sentinels T[0] = −inf, T[B] = +inf make the comparison clamp-free.
+        // The usual case, straight-line. The |error| bin from its FP32 position (one FMA), which
+        // decides alone unless it lies within a few 2^-20 of a bin edge (gpumath::bandBin): the
+        // 4096-entry table, 3.3 bank wavefronts per read, is read for about one element in a
+        // hundred. The error's 256 bins: the rounded position and one table read (few conflicts
+        // there: errors crowd the middle bins, and a word many lanes read is one broadcast).
+        // The positions lie in [0, B] for errors in [emin, emax] (fastBins), and the sentinels
+        // T[0] = −inf, T[B] = +inf make the comparison clamp-free.
         const gpumath::Band bE = gpumath::band(emin, emax, eScale, B);
         const gpumath::Band bA = gpumath::band(0.0, maxAbs, aScale, kAbsBins);
-        for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
-            const i64 k = chunks - 1 - t; // backwards, as below
-            const uint4 raw = wq[k];
-            const uint2 cw = cq[k];
-            const i64 g = k >> P.teamLog2;
-            const float s = A.scales[g];
-            const float K = __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
-            vcAdd8<IN>(vh, A.gvh, raw);
-            float x[kChunk];
-            decode8<IN>(raw, x);
-            const unsigned cc[2] = {cw.x ^ 0x80808080u, cw.y ^ 0x80808080u};
+        for (i64 t = first; t < chunks; t += stride) {
+            float x[kChunk], s, K;
+            unsigned cc[2];
+            chunk(t, x, cc, s, K);
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
-                const unsigned qb = __byte_perm(cc[j / 4], 0x4B000000u, 0x7650u + (j % 4));
-                const float y = __fmul_rn(__fsub_rn(qmath::fromBits(qb), K), s);
-                const float e = __fsub_rn(x[j], y);
+                const float e = __fsub_rn(x[j], dequantByte(cc, j, K, s));
                 const float ae = fabsf(e);
-                // The error's 256 bins: the table read has few bank conflicts (errors crowd the
-                // middle bins, and a shared word read by many lanes is one broadcast), so the
-                // rounded position and one comparison, fewer instructions than the band test.
                 const int re = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, bE.scale, bE.offset), 12582912.0f))) - 0x4B400000;
                 const int be = re - (e < sTe[re] ? 1 : 0);
                 const int ba = gpumath::bandBin(ae, __fmaf_rn(ae, bA.scale, bA.offset), bA.eps, [&](int r) { return sTa[r]; });
@@ -836,25 +849,15 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
             }
         }
     } else {
-        // Backwards: pass 1 ended at the top of the tensor, whose lines are still in L2.
-        for (i64 t = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; t < chunks; t += stride) {
-            const i64 k = chunks - 1 - t;
-            const uint4 raw = wq[k];
-            const uint2 cw = cq[k];
-            const i64 g = k >> P.teamLog2;
-            const float s = A.scales[g], zf = static_cast<float>(A.zeros[g]);
-            vcAdd8<IN>(vh, A.gvh, raw);
-            float x[kChunk], e[kChunk];
-            decode8<IN>(raw, x);
-            const unsigned cc[2] = {cw.x, cw.y};
+        for (i64 t = first; t < chunks; t += stride) {
+            float x[kChunk], e[kChunk], s, K;
+            unsigned cc[2];
+            chunk(t, x, cc, s, K);
             int be[kChunk], ba[kChunk];
             bool exact = true;
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
-                const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
-                // (float)(int8)c without a conversion: the float 2^23 + (q + 128), minus 2^23 + 128.
-                const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
-                const float y = __fmul_rn(s, __fsub_rn(q, zf));
+                const float y = dequantByte(cc, j, K, s);
                 e[j] = __fsub_rn(x[j], y);
                 exact = exact & (allExact || gpumath::exactDifference(e[j], y));
                 const float ae = fabsf(e[j]);
@@ -872,9 +875,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
                 // A rounded FP32 difference: these elements' bins from the exact FP64 error.
 #pragma unroll
                 for (int j = 0; j < kChunk; ++j) {
-                    const unsigned c = (cc[j / 4] >> (8 * (j % 4))) & 0xFFu;
-                    const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
-                    const float y = __fmul_rn(s, __fsub_rn(q, zf));
+                    const float y = dequantByte(cc, j, K, s);
                     if (gpumath::exactDifference(e[j], y))
                         continue;
                     const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
