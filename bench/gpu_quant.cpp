@@ -18,9 +18,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +27,7 @@
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
 #include "metrics/moments.h"
-#include "tensor/convert.h"
+#include "bench_tensor.h"
 
 using namespace quantscope;
 
@@ -48,27 +46,6 @@ Summary summarize(std::vector<double> v)
     s.p10 = v[v.size() / 10];
     s.p90 = v[v.size() * 9 / 10];
     return s;
-}
-
-/// Student-t (ν = 5) · 0.02 in BF16, seeded, generated in parallel slices (one RNG per slice).
-std::vector<std::byte> studentT(std::int64_t n, std::uint64_t seed)
-{
-    std::vector<std::byte> bytes(static_cast<std::size_t>(n) * 2);
-    const int nt = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < nt; ++t)
-        pool.emplace_back([&, t] {
-            std::mt19937_64 rng(seed + static_cast<std::uint64_t>(t) * 7919);
-            std::student_t_distribution<float> dist(5.0f);
-            const std::int64_t a = n * t / nt, b = n * (t + 1) / nt;
-            for (std::int64_t i = a; i < b; ++i) {
-                const std::uint16_t h = floatToBf16(0.02f * dist(rng));
-                std::memcpy(bytes.data() + 2 * i, &h, 2);
-            }
-        });
-    for (auto &th : pool)
-        th.join();
-    return bytes;
 }
 
 } // namespace
@@ -111,7 +88,7 @@ int main(int argc, char **argv)
                 static_cast<double>(info.l2Bytes) / (1 << 20));
 
     const std::int64_t n = rows * cols;
-    auto bytes = studentT(n, 42);
+    auto bytes = bench::studentTBf16(n, 42);
     if (!tensorOut.empty()) {
         std::ofstream f(tensorOut, std::ios::binary);
         f.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));

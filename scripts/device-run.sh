@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # One command for the GPU machine: build headless (no Qt) with CUDA, run the `gpu` tests, then the
-# GPU benchmark and the PyTorch side on the same tensor; logs and JSON go under $OUT (at most 8
-# files come back: machine.txt, build.log, ctest-gpu.log, gpu_quant.json, gpu_quant.log,
-# gpu_quant_torch.json, gpu_quant_torch.log).
+# GPU benchmark, the floors benchmark and the PyTorch side on the same tensor; logs and JSON go under
+# $OUT (at most 8 files come back: machine.txt, ctest-gpu.log, gpu_quant.json, gpu_quant.log,
+# gpu_floor.json, gpu_floor.log, gpu_quant_torch.json, gpu_quant_torch.log; build.log only when
+# the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
-# Environment: QS_SKIP_TESTS=1, QS_SKIP_BENCH=1, QS_SKIP_TORCH=1, QS_TORCH_ARGS="--no-compile",
+# Environment: QS_SKIP_TESTS=1, QS_SKIP_BENCH=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1, QS_TORCH_ARGS="--no-compile",
 # QS_BENCH_ARGS="--repeats 100".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,8 +26,9 @@ t0=$(date +%s)
 {
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" &&
-  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant
+  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_floor
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
+rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
 
 rc_gpu=0
@@ -45,6 +47,12 @@ if [[ "${QS_SKIP_BENCH:-0}" != 1 ]]; then
     || echo "qs_bench_gpu_quant failed"
   cat "$OUT/gpu_quant.log"
   echo "bench: $(( $(date +%s) - t0 ))s"
+fi
+if [[ "${QS_SKIP_FLOOR:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_floor" --out "$OUT" > "$OUT/gpu_floor.log" 2>&1 || echo "qs_bench_gpu_floor failed"
+  cat "$OUT/gpu_floor.log"
+  echo "floor: $(( $(date +%s) - t0 ))s"
 fi
 if [[ "${QS_SKIP_TORCH:-0}" != 1 && -f "$tensor" ]]; then
   t0=$(date +%s)
