@@ -25,7 +25,8 @@ build="${QS_BUILD_DIR:-/tmp/qs-build-gpu}"
 t0=$(date +%s)
 {
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF \
-    -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" &&
+    -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
+    -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_floor
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
@@ -34,7 +35,10 @@ echo "build: $(( $(date +%s) - t0 ))s"
 rc_gpu=0
 if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   t0=$(date +%s)
-  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
+  # Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
+  # QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM.
+  QUANTSCOPE_MINILM="$src/.vendor/data/minilm-l6-subset.safetensors" \
+    ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
   echo "gpu tests: $(( $(date +%s) - t0 ))s rc=$rc_gpu"

