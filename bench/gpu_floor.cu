@@ -29,7 +29,6 @@
 #include <cstring>
 #include <functional>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -38,7 +37,7 @@
 #include <cuda_runtime.h>
 #include <nlohmann/json.hpp>
 
-#include "bench_tensor.h"
+#include "bench_common.h"
 
 namespace {
 
@@ -344,37 +343,19 @@ __global__ void kSpin(long long cycles)
     }
 }
 
-struct Summary {
-    double median = 0, p10 = 0, p90 = 0;
-};
-
-Summary summarize(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return {v[v.size() / 2], v[v.size() / 10], v[v.size() * 9 / 10]};
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-    std::string out;
-    long long rows = 14336, cols = 4096;
-    int repeats = 60, warmup = 10;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (a == "--out")
-            out = next();
-        else if (a == "--rows")
-            rows = std::stoll(next());
-        else if (a == "--cols")
-            cols = std::stoll(next());
-        else if (a == "--repeats")
-            repeats = std::max(1, std::stoi(next()));
-        else if (a == "--warmup")
-            warmup = std::stoi(next());
-    }
+    quantscope::bench::CommonOptions opt;
+    for (int i = 1; i < argc; ++i)
+        if (!opt.take(argc, argv, i)) {
+            std::fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    const std::string &out = opt.out;
+    const long long rows = opt.rows, cols = opt.cols;
+    const int repeats = opt.repeats, warmup = opt.warmup;
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::fprintf(stderr, "no CUDA device\n");
@@ -513,7 +494,7 @@ int main(int argc, char **argv)
             if (r >= warmup)
                 ms.push_back(t);
         }
-        const Summary s = summarize(ms);
+        const quantscope::bench::Summary s = quantscope::bench::summarize(ms);
         std::printf("%-18s %-48s %9.4f ms  (p10 %.4f, p90 %.4f)\n", f.name, f.what, s.median, s.p10, s.p90);
         results.push_back({{"floor", f.name}, {"what", f.what}, {"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}});
     }
@@ -563,11 +544,8 @@ int main(int argc, char **argv)
                 seHost, rel, ce, ca, cw, n);
     const bool ok = rel < 1e-9 && ce == static_cast<u64>(n) && ca == static_cast<u64>(n) && cw == static_cast<u64>(n);
 
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     nlohmann::json doc{{"benchmark", "gpu_floor"},
-                       {"date", date},
+                       {"date", quantscope::bench::utcNow()},
                        {"device", prop.name},
                        {"sms", sms},
                        {"rows", rows},

@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -27,56 +26,31 @@
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
 #include "metrics/moments.h"
-#include "bench_tensor.h"
+#include "bench_common.h"
 
 using namespace quantscope;
 
-namespace {
-
-struct Summary {
-    double median = 0, p10 = 0, p90 = 0, min = 0;
-};
-
-Summary summarize(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    Summary s;
-    s.min = v.front();
-    s.median = v[v.size() / 2];
-    s.p10 = v[v.size() / 10];
-    s.p90 = v[v.size() * 9 / 10];
-    return s;
-}
-
-} // namespace
-
 int main(int argc, char **argv)
 {
-    std::string out, tensorOut;
-    std::int64_t rows = 14336, cols = 4096;
-    int repeats = 60, warmup = 10;
+    bench::CommonOptions opt;
+    std::string tensorOut;
     bool verify = true;
     std::string only;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (a == "--out")
-            out = next();
-        else if (a == "--rows")
-            rows = std::stoll(next());
-        else if (a == "--cols")
-            cols = std::stoll(next());
-        else if (a == "--repeats")
-            repeats = std::max(1, std::stoi(next()));
-        else if (a == "--warmup")
-            warmup = std::stoi(next());
-        else if (a == "--tensor-out")
+        if (opt.take(argc, argv, i))
+            continue;
+        if (a == "--tensor-out")
             tensorOut = next();
         else if (a == "--no-verify")
             verify = false;
         else if (a == "--only")
             only = next();
     }
+    const std::string &out = opt.out;
+    const std::int64_t rows = opt.rows, cols = opt.cols;
+    const int repeats = opt.repeats, warmup = opt.warmup;
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
     if (!engine) {
@@ -139,7 +113,7 @@ int main(int argc, char **argv)
             const char *modeName = modeNames[mode];
             std::vector<double> ms;
             timeRuns(c.spec, po, ms);
-            const Summary s = summarize(ms);
+            const bench::Summary s = bench::summarize(ms);
             // One more run with stage events (separately: the events themselves cost a little).
             engine->profileStages(true);
             engine->flushL2();
@@ -219,7 +193,7 @@ int main(int argc, char **argv)
             po.debugFlags = flags;
             std::vector<double> ms;
             timeRuns(spec, po, ms);
-            const Summary s = summarize(ms);
+            const bench::Summary s = bench::summarize(ms);
             std::printf("ablation int4_asym_g128 %-38s %9.4f ms\n", label, s.median);
             ablations.push_back({{"variant", label}, {"flags", flags}, {"median_ms", s.median}});
         }
@@ -242,15 +216,12 @@ int main(int argc, char **argv)
                 copyMs.push_back(t);
         }
     }
-    const Summary cs = summarize(copyMs);
+    const bench::Summary cs = bench::summarize(copyMs);
     std::printf("copy floor (D2D copy of the BF16 tensor): %.4f ms = %.2f TB/s (read + write)\n", cs.median,
                 2 * inputBytes / (cs.median * 1e-3) / 1e12);
 
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     nlohmann::json doc{{"benchmark", "gpu_quant"},
-                       {"date", date},
+                       {"date", bench::utcNow()},
                        {"device", info.name},
                        {"api", info.api},
                        {"sms", info.multiProcessors},
