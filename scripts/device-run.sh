@@ -36,9 +36,11 @@ rc_gpu=0
 if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   t0=$(date +%s)
   # Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
-  # QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM.
-  QUANTSCOPE_MINILM="$src/.vendor/data/minilm-l6-subset.safetensors" \
-    ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
+  # QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM (the test
+  # skips what is absent and says so).
+  minilm="$src/.vendor/data/minilm-l6-subset.safetensors"
+  if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note: $minilm absent"; fi
+  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
   echo "gpu tests: $(( $(date +%s) - t0 ))s rc=$rc_gpu"
