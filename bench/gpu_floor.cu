@@ -54,7 +54,6 @@ using u64 = unsigned long long;
 
 constexpr int kThreads = 256;
 constexpr int kAbs = 4096, kBins = 256, kWin = 16384;
-constexpr int kTeam = 8; // range pass: lanes per group of 128 (16 elements each)
 
 __device__ __forceinline__ void unpack8(const uint4 &u, float *v)
 {
@@ -64,6 +63,24 @@ __device__ __forceinline__ void unpack8(const uint4 &u, float *v)
         v[2 * j] = __uint_as_float(w[j] << 16);
         v[2 * j + 1] = __uint_as_float(w[j] & 0xFFFF0000u);
     }
+}
+
+/// The extremes of the group of 128 whose E elements (per lane) are v: the lane's own, then over
+/// the 128/E lanes of its team.
+template <int E> __device__ __forceinline__ float2 groupRange(const float *v)
+{
+    float mn = v[0], mx = v[0];
+#pragma unroll
+    for (int j = 1; j < E; ++j) {
+        mn = fminf(mn, v[j]);
+        mx = fmaxf(mx, v[j]);
+    }
+#pragma unroll
+    for (int o = 1; o < 128 / E; o <<= 1) {
+        mn = fminf(mn, __shfl_xor_sync(0xFFFFFFFFu, mn, o));
+        mx = fmaxf(mx, __shfl_xor_sync(0xFFFFFFFFu, mx, o));
+    }
+    return make_float2(mn, mx);
 }
 
 struct Group {
@@ -144,19 +161,10 @@ __global__ void __launch_bounds__(kThreads) kRange(const uint4 *w, long long uni
         const uint4 a = act ? w[2 * k] : make_uint4(0, 0, 0, 0), b = act ? w[2 * k + 1] : make_uint4(0, 0, 0, 0);
         unpack8(a, v);
         unpack8(b, v + 8);
-        float mn = v[0], mx = v[0];
-#pragma unroll
-        for (int j = 1; j < 16; ++j) {
-            mn = fminf(mn, v[j]);
-            mx = fmaxf(mx, v[j]);
-        }
-        for (int o = 1; o < kTeam; o <<= 1) {
-            mn = fminf(mn, __shfl_xor_sync(0xFFFFFFFFu, mn, o));
-            mx = fmaxf(mx, __shfl_xor_sync(0xFFFFFFFFu, mx, o));
-        }
-        if (act && k % kTeam == 0) {
-            const Group g = groupOf(mn, mx);
-            sz[k / kTeam] = make_float2(g.s, g.z);
+        const float2 r = groupRange<16>(v);
+        if (act && k % 8 == 0) {
+            const Group g = groupOf(r.x, r.y);
+            sz[k / 8] = make_float2(g.s, g.z);
         }
     }
 }
@@ -236,18 +244,8 @@ __global__ void __launch_bounds__(THREADS, MINB)
             hw[4 * l + 2] = u[l].z;
             hw[4 * l + 3] = u[l].w;
         }
-        float mn = v[0], mx = v[0];
-#pragma unroll
-        for (int j = 1; j < E; ++j) {
-            mn = fminf(mn, v[j]);
-            mx = fmaxf(mx, v[j]);
-        }
-#pragma unroll
-        for (int o = 1; o < team; o <<= 1) {
-            mn = fminf(mn, __shfl_xor_sync(0xFFFFFFFFu, mn, o));
-            mx = fmaxf(mx, __shfl_xor_sync(0xFFFFFFFFu, mx, o));
-        }
-        const Group g = groupOf(mn, mx);
+        const float2 r = groupRange<E>(v);
+        const Group g = groupOf(r.x, r.y);
         u64 c[2] = {0, 0}; // byte counters: level 8i + b in byte b of c[i]
         unsigned packed[E / 4] = {};
         double seu = 0;
@@ -421,8 +419,8 @@ int main(int argc, char **argv)
         kPass2<<<grid2, 768, smem, st>>>(w4, chunks, reinterpret_cast<const uint2 *>(dcodes), dsz, drange, dhist);
     };
     Row magic{};
-    int shape = 0; // the magic pass's shape: 0 = 16×256×2, 1 = 8×512×2, 2 = 8×1024×1
-    auto single = [&] {
+    // The magic pass in one of its shapes: 0 = 16×256×2, 1 = 8×512×2, 2 = 8×1024×1.
+    auto single = [&](int shape) {
         CK(cudaMemsetAsync(dhist, 0, smem, st));
         if (shape == 0)
             m16<<<gridM, 256, smem, st>>>(w4, units, dcodes, dsz, dcounts, drows, drange, dhist);
@@ -449,22 +447,12 @@ int main(int argc, char **argv)
              pass1();
              pass2();
          }},
-        {"magic_single", "all of it in one read of W, error range given", [&] {
-             shape = 0;
-             single();
-         }},
-        {"magic_single_8x512", "the same, 8 elements a lane, 512 threads, 2 blocks/SM", [&] {
-             shape = 1;
-             single();
-         }},
-        {"magic_single_8x1024", "the same, 8 elements a lane, 1024 threads, 1 block/SM", [&] {
-             shape = 2;
-             single();
-         }},
+        {"magic_single", "all of it in one read of W, error range given", [&] { single(0); }},
+        {"magic_single_8x512", "the same, 8 elements a lane, 512 threads, 2 blocks/SM", [&] { single(1); }},
+        {"magic_single_8x1024", "the same, 8 elements a lane, 1024 threads, 1 block/SM", [&] { single(2); }},
         {"range_then_magic", "range pass + magic single pass", [&] {
-             shape = 0;
              kRange<<<gridR, kThreads, 0, st>>>(w4, units, dsz);
-             single();
+             single(0);
          }},
     };
     // Establish the error range once (the two-pass floor's own result).

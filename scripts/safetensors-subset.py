@@ -11,6 +11,7 @@ in F32 and BF16 (the value-table paths run on 16-bit inputs).
 Usage: safetensors-subset.py IN.safetensors OUT.safetensors NAME[:bf16] [NAME[:bf16] ...]
 """
 import json
+import os
 import struct
 import sys
 from array import array
@@ -71,8 +72,6 @@ def main():
         f.write(hdr)
         for _, _, _, raw in blobs:
             f.write(raw)
-    import os
-
     os.replace(tmp, dst)
 
 
