@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "engine/progress_estimator.h"
+
+#include <algorithm>
+
+namespace quantscope {
+
+void ProgressEstimator::start(double now)
+{
+    m_jobStart = now;
+    m_stepStart = now;
+    m_begin = m_end = m_total = 0;
+    m_what.clear();
+}
+
+void ProgressEstimator::step(double begin, double end, double total, const std::string &what, double now)
+{
+    m_begin = begin;
+    m_end = end;
+    m_total = total;
+    m_what = what;
+    m_stepStart = now;
+}
+
+ProgressEstimator::Estimate ProgressEstimator::at(double now)
+{
+    const double elapsedJob = now - m_jobStart;
+    // Once a little of the job is done, its own speed replaces the one remembered.
+    if (m_begin > 0.02 && elapsedJob > 0.2)
+        m_costPerSecond = m_begin * m_total / elapsedJob;
+    const double inStep = now - m_stepStart;
+    Estimate e;
+    e.what = m_what;
+    e.fraction = m_begin;
+    if (m_total > 0 && m_end > m_begin && m_costPerSecond > 0) {
+        const double stepCost = (m_end - m_begin) * m_total;
+        e.fraction += (m_end - m_begin) * std::min(0.95, inStep * m_costPerSecond / stepCost);
+    }
+    if (m_total > 0 && m_costPerSecond > 0 && elapsedJob > 0.3)
+        e.secondsLeft = (1.0 - e.fraction) * m_total / m_costPerSecond;
+    return e;
+}
+
+void ProgressEstimator::finish(double now)
+{
+    const double seconds = now - m_jobStart;
+    if (seconds > 0.05 && m_total > 0)
+        m_costPerSecond = m_total / seconds;
+}
+
+} // namespace quantscope

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file progress_estimator.h
+/// Fraction done and time left of a job that reports progress in steps (the engine's
+/// StepCallback: "now working on [begin, end) of `total` cost units"). Between two reports the
+/// engine says nothing, so the estimate interpolates inside the current step by the speed
+/// measured so far, never past 95 % of the step. The measured speed (cost units per second)
+/// outlives a job, so the next job's first estimate starts from it. Plain C++: the window's
+/// progress bar and the CLI's progress line use the same estimator. Times are in seconds on
+/// any monotonic clock the caller chooses.
+#include <string>
+
+namespace quantscope {
+
+class ProgressEstimator {
+public:
+    struct Estimate {
+        double fraction = 0;     ///< [0, 1]
+        double secondsLeft = -1; ///< < 0: not known yet
+        std::string what;        ///< what the current step does
+    };
+
+    /// A job starts at `now`; the speed learned from earlier jobs is kept.
+    void start(double now);
+    /// The job reports a step: it now works on [begin, end) (fractions of `total`).
+    void step(double begin, double end, double total, const std::string &what, double now);
+    /// The estimate at `now`; also refines the speed from the steps completed so far.
+    Estimate at(double now);
+    /// The job finished at `now`: its whole cost over its whole time is the speed to remember.
+    void finish(double now);
+
+    /// Cost units per second measured so far (0: unknown).
+    double costPerSecond() const { return m_costPerSecond; }
+
+private:
+    double m_jobStart = 0;
+    double m_stepStart = 0;
+    double m_begin = 0, m_end = 0, m_total = 0;
+    std::string m_what;
+    double m_costPerSecond = 0;
+};
+
+} // namespace quantscope
