@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The CLI's JSON must not change when the code under it is reorganised: every case of
+// golden/cases.json is run and compared with the file the reference version printed
+// (scripts/make-cli-goldens.sh). Only timing fields ("time_ms", at any depth) are ignored; the
+// input paths are written as {stories} / {demo} in the goldens and substituted back here.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string slurp(const fs::path &p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string quote(const std::string &s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+int runCli(const std::vector<std::string> &args, std::string &out)
+{
+    std::string cmd = quote(QUANTSCOPE_CLI);
+    for (const auto &a : args)
+        cmd += " " + quote(a);
+    cmd += " 2>/dev/null";
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p)
+        return -1;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        out.append(buf, n);
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void replaceAll(std::string &s, const std::string &from, const std::string &to)
+{
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+}
+
+/// Removes "time_ms" members at any depth.
+void dropTiming(json &j)
+{
+    if (j.is_object()) {
+        j.erase("time_ms");
+        for (auto &[k, v] : j.items())
+            dropTiming(v);
+    } else if (j.is_array()) {
+        for (auto &v : j)
+            dropTiming(v);
+    }
+}
+
+/// The first JSON pointer where two documents differ ("" when equal), for a readable failure.
+std::string firstDifference(const json &a, const json &b, const std::string &at = "")
+{
+    if (a.type() != b.type())
+        return at + " (type)";
+    if (a.is_object()) {
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            if (!b.contains(it.key()))
+                return at + "/" + it.key() + " (missing now)";
+            if (auto d = firstDifference(it.value(), b[it.key()], at + "/" + it.key()); !d.empty())
+                return d;
+        }
+        for (auto it = b.begin(); it != b.end(); ++it)
+            if (!a.contains(it.key()))
+                return at + "/" + it.key() + " (new)";
+        return {};
+    }
+    if (a.is_array()) {
+        if (a.size() != b.size())
+            return at + " (length " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) + ")";
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (auto d = firstDifference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty())
+                return d;
+        return {};
+    }
+    return a == b ? std::string() : at + " (" + a.dump() + " vs " + b.dump() + ")";
+}
+
+const fs::path kGolden = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/cli/golden";
+
+fs::path demoDir()
+{
+    struct Owned {
+        fs::path dir;
+        ~Owned()
+        {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Owned owned = [] {
+        const fs::path d = fs::path(::testing::TempDir()) / ("qs_golden_demo_" + std::to_string(getpid()));
+        fs::remove_all(d);
+        std::string out;
+        EXPECT_EQ(runCli({"demo", d.string()}, out), 0);
+        return Owned{d};
+    }();
+    return owned.dir;
+}
+
+class CliGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliGolden, OutputIsUnchangedButForTiming)
+{
+    const json cases = json::parse(slurp(kGolden / "cases.json"));
+    const json *c = nullptr;
+    for (const auto &x : cases["cases"])
+        if (x["name"] == GetParam())
+            c = &x;
+    ASSERT_NE(c, nullptr);
+    const fs::path stories = fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K";
+    bool needsStories = false;
+    for (const auto &a : (*c)["args"])
+        needsStories = needsStories || a.get<std::string>().find("{stories}") != std::string::npos;
+    if (needsStories && !fs::exists(stories / "model.safetensors"))
+        GTEST_SKIP() << "../shared/data/stories260K is absent: the real-model golden cannot run";
+    const std::string storiesPath = fs::canonical(needsStories ? stories : fs::current_path()).string();
+    const std::string demoPath = needsStories ? std::string() : demoDir().string();
+
+    std::vector<std::string> args;
+    for (const auto &a : (*c)["args"]) {
+        std::string s = a.get<std::string>();
+        replaceAll(s, "{stories}", storiesPath);
+        if (!demoPath.empty())
+            replaceAll(s, "{demo}", demoPath);
+        args.push_back(s);
+    }
+    std::string out;
+    ASSERT_EQ(runCli(args, out), 0) << GetParam();
+    replaceAll(out, needsStories ? storiesPath : demoPath, needsStories ? "{stories}" : "{demo}");
+    json now = json::parse(out);
+    json golden = json::parse(slurp(kGolden / (GetParam() + ".json")));
+    dropTiming(now);
+    dropTiming(golden);
+    EXPECT_EQ(firstDifference(golden, now), "") << GetParam() << ": JSON differs from the golden";
+}
+
+std::vector<std::string> caseNames()
+{
+    std::vector<std::string> names;
+    const json cases = json::parse(slurp(kGolden / "cases.json"));
+    for (const auto &c : cases["cases"])
+        names.push_back(c["name"]);
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CliGolden, ::testing::ValuesIn(caseNames()),
+                         [](const auto &info) { return info.param; });
+
+} // namespace
