@@ -15,7 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
+#include "engine/registry.h"
+#include "engine/run.h"
 #include "tensor/convert.h"
 
 using namespace quantscope;
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
         double rel = 0;
         for (int r = 0; r < repeats + 3; ++r) {
             const auto t0 = std::chrono::steady_clock::now();
-            const QuantizeRun run = runQuantize(w, spec, ro);
+            const QuantizeRun run = runQuantize(w, parseQuantSpec(spec), ro);
             const double dt = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (r >= 3)
                 ms.push_back(dt); // three warm-up runs: page cache, allocator, huge pages

@@ -22,7 +22,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
+#include "engine/registry.h"
+#include "engine/run.h"
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
 #include "metrics/moments.h"
@@ -77,7 +78,8 @@ int main(int argc, char **argv)
             engine->flushL2();
             engine->deviceSleep(1.0f);
             engine->recordStart();
-            auto run = engine->enqueue(*dw, spec, po);
+            const QuantSpec typed = parseQuantSpec(spec);
+            auto run = engine->enqueue(*dw, &typed, po);
             engine->recordStop();
             const float t = engine->elapsedMs();
             if (r >= warmup)
@@ -119,7 +121,10 @@ int main(int argc, char **argv)
             engine->flushL2();
             engine->deviceSleep(1.0f);
             engine->recordStart();
-            { auto run = engine->enqueue(*dw, c.spec, po); }
+            {
+                const QuantSpec typed = parseQuantSpec(c.spec);
+                auto run = engine->enqueue(*dw, &typed, po);
+            }
             const auto stages = engine->stageTimes();
             engine->profileStages(false);
             std::string st;
@@ -148,12 +153,13 @@ int main(int argc, char **argv)
                 QuantizedTensor q;
                 ErrorMetrics m;
                 gpu::PipelineOptions pv = po;
-                auto run = engine->enqueue(*dw, c.spec, pv);
+                const QuantSpec typedSpec = parseQuantSpec(c.spec);
+                auto run = engine->enqueue(*dw, &typedSpec, pv);
                 engine->collect(*run, &q, &m);
                 RunOptions ro;
                 ro.device = DeviceChoice::Cpu;
                 ro.quantize.wantDequantized = false;
-                const QuantizeRun cpu = runQuantize(w, c.spec, ro);
+                const QuantizeRun cpu = runQuantize(w, parseQuantSpec(c.spec), ro);
                 std::size_t codeDiff = 0, scaleDiff = 0, histDiff = 0;
                 for (std::size_t i = 0; i < q.codes.size(); ++i)
                     codeDiff += q.codes[i] != cpu.quantized.codes[i];

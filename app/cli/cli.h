@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/job.h"
+
 namespace quantscope {
 // Forward declarations keep this header light (each command includes what it uses).
+class Checkpoint;
 class Tensor;
 struct QuantizedTensor;
 struct ReadOptions;
@@ -51,8 +54,15 @@ int runDecode(Args args);
 int runSpectrum(Args args);
 
 /// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
-/// validated and with defaults filled in; consumes the options it reads. Throws UsageError.
-nlohmann::json buildQuantizeSpec(Args &args);
+/// parsed and validated once, here where it enters; consumes the options it reads.
+QuantSpec buildQuantizeSpec(Args &args);
+/// --device auto|cpu|gpu (every command that computes); Auto when absent. Throws UsageError.
+DeviceChoice takeDeviceOption(Args &args);
+/// Runs the engine's job for one tensor of `ck` with the request's configurations, showing the
+/// progress line on stderr unless `quiet`; returns the one outcome (or the tensor profile's
+/// spectrum when there is no configuration). A failed step is thrown as the error it recorded.
+QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request,
+                            bool quiet);
 /// Parses an integer option value (the whole string); throws UsageError naming the option.
 std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "json_out.h"
+#include "json/report_json.h"
 #include "io/checkpoint.h"
 #include "io/npy.h"
 #include "io/npz.h"

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
 #include "cli.h"
+#include "engine/registry.h"
+#include "register.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
@@ -85,6 +86,18 @@ double toReal(const std::string &opt, const std::string &v)
     throw UsageError(opt + " needs a number, got '" + v + "'");
 }
 
+DeviceChoice takeDeviceOption(Args &args)
+{
+    const auto d = args.value("--device");
+    if (!d)
+        return DeviceChoice::Auto;
+    try {
+        return parseDeviceChoice(*d);
+    } catch (const Error &) {
+        throw UsageError("--device must be auto, cpu or gpu");
+    }
+}
+
 std::vector<std::string> Args::positionals()
 {
     for (const auto &a : m_args)
@@ -115,6 +128,9 @@ Commands:
                        write a quantized module (or any tensor) decoded to FP32
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
+quantize, spectrum and sweep-c show a progress line with the time left on stderr when
+it is a terminal; --quiet silences it. --device auto|cpu|gpu picks where they compute.
+
 Options:
   --version            print version and the compute device
   --help               this text
@@ -127,6 +143,7 @@ Documentation: docs/cli.md
 int main(int argc, char **argv)
 {
     using namespace quantscope;
+    registerGpuBackends();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         std::fputs(kUsage, stderr);
@@ -139,6 +156,13 @@ int main(int argc, char **argv)
             std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\n",
                         QUANTSCOPE_VERSION, builtGpuBackends().c_str(),
                         describeComputeDevice().c_str());
+            // What each device runs itself, per method (the engine's capability query).
+            const auto &reg = BackendRegistry::instance();
+            if (const Backend *gpu = reg.gpu()) {
+                std::printf("On the GPU:\n");
+                for (const auto &m : gpu->capabilities())
+                    std::printf("  %-12s %s\n", m.method.c_str(), m.options.c_str());
+            }
             return 0;
         }
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
 #include "cli.h"
+#include "progress.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
-#include "json_out.h"
+#include "json/report_json.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
@@ -31,8 +31,9 @@ nlohmann::json loadSpecFile(const std::string &path)
 
 } // namespace
 
-/// Builds the spec JSON: --spec file (or the method's defaults), then the flags on top.
-nlohmann::json buildQuantizeSpec(Args &args)
+/// Builds the spec: --spec file (or the method's defaults), then the flags on top; parsed and
+/// validated once here.
+QuantSpec buildQuantizeSpec(Args &args)
 {
     nlohmann::json spec = nlohmann::json::object();
     if (auto file = args.value("--spec"))
@@ -113,8 +114,27 @@ nlohmann::json buildQuantizeSpec(Args &args)
     } else {
         applyMethodFlags(args, spec, method);
     }
-    // Validate now (unknown fields, bad values) and return the spec with defaults filled in.
-    return makeQuantizer(spec)->spec();
+    // Validate now (unknown fields, bad values): the typed spec is what the engine runs.
+    return parseQuantSpec(spec);
+}
+
+QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request,
+                            bool quiet)
+{
+    request.tensors = {tensor};
+    TensorSource source;
+    source.weight = [&ck](const std::string &name) { return ck.tensor(name); };
+    ProgressLine line(quiet);
+    const CancelToken cancel;
+    QuantizeJobResult result = runQuantizeJob(request, source, cancel, line.callback());
+    line.finish();
+    for (const auto &p : result.tensors)
+        if (!p.error.empty())
+            throw std::runtime_error(p.error);
+    for (const auto &o : result.outcomes)
+        if (!o.ok())
+            throw std::runtime_error(o.error);
+    return result;
 }
 
 namespace {
@@ -144,43 +164,38 @@ int runQuantize(Args args)
     const bool json = args.flag("--json");
     const auto tensorName = args.value("--tensor");
     const auto save = args.value("--save");
-    RunOptions ro;
-    if (auto d = args.value("--device")) {
-        if (*d == "auto")
-            ro.device = DeviceChoice::Auto;
-        else if (*d == "cpu")
-            ro.device = DeviceChoice::Cpu;
-        else if (*d == "gpu")
-            ro.device = DeviceChoice::Gpu;
-        else
-            throw UsageError("--device must be auto, cpu or gpu");
-    }
+    const bool quiet = args.flag("--quiet");
+    QuantizeJobRequest request;
+    request.device = takeDeviceOption(args);
     if (auto b = args.value("--bins"))
-        ro.metricsOptions.bins = static_cast<int>(toInt("--bins", *b));
-    ro.metricsOptions.symlog = args.flag("--symlog");
+        request.bins = static_cast<int>(toInt("--bins", *b));
+    request.symlog = args.flag("--symlog");
+    request.profileChannels = false;
+    request.keepQuantized = true;
+    request.keepAbsErrBins = true;
     ReadOptions rd;
     rd.lenient = args.flag("--lenient");
     const auto gemmRequest = takeGemmFlags(args);
-    const nlohmann::json spec = buildQuantizeSpec(args);
+    const QuantSpec spec = buildQuantizeSpec(args);
     const auto pos = args.positionals();
     if (pos.size() != 1 || !tensorName)
         throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method METHOD [options]");
-    const std::string methodName = spec.value("method", std::string());
+    const std::string methodName = methodOf(spec);
     if (save && (methodName == "hqq" || methodName == "milo"))
         throw UnsupportedError("--save does not support " + methodName +
                                " yet (the native layout has no float zero points or compensators)");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
-    const Tensor w = ck.tensor(*tensorName);
-    ro.quantize.tensorName = *tensorName;
-    const QuantizeRun run = runQuantize(w, spec, ro);
+    request.specs = {JobSpec::typed("cli", spec)};
+    const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
+    const QuantizeOutcome &run = result.outcomes.front();
     if (!run.deviceNote.empty())
         std::fprintf(stderr, "note: %s\n", run.deviceNote.c_str());
     if (save)
-        writeNative(*save, run.quantized);
+        writeNative(*save, *run.quantized);
 
-    const ErrorMetrics &m = *run.metrics;
-    const QuantizedTensor &q = run.quantized;
+    const ErrorMetrics &m = run.metrics;
+    const QuantizedTensor &q = *run.quantized;
     nlohmann::ordered_json out;
     out["tensor"] = *tensorName;
     out["method"] = q.method;
@@ -195,8 +210,8 @@ int runQuantize(Args args)
     nlohmann::ordered_json mj;
     mj["mse"] = m.mse;
     mj["rmse"] = m.rmse;
-    mj["sqnr_db"] = number(m.sqnrDb);
-    mj["rel_frobenius"] = number(m.relFrobenius);
+    mj["sqnr_db"] = reportNumber(m.sqnrDb);
+    mj["rel_frobenius"] = reportNumber(m.relFrobenius);
     mj["max_abs_err"] = m.maxAbsErr;
     mj["cosine"] = m.cosine ? nlohmann::ordered_json(*m.cosine) : nullptr;
     mj["err_p50"] = m.errP50;
@@ -224,7 +239,7 @@ int runQuantize(Args args)
     if (!q.report.empty())
         out["report"] = q.report;
     if (gemmRequest)
-        out["gemm"] = runGemm(*gemmRequest, pos[0], rd, w, q);
+        out["gemm"] = runGemm(*gemmRequest, pos[0], rd, ck.tensor(*tensorName), q);
     out["time_ms"] = run.timeMs;
     if (save)
         out["saved"] = *save;

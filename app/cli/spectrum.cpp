@@ -8,10 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
 #include "cli.h"
 #include "io/checkpoint.h"
-#include "json_out.h"
+#include "json/report_json.h"
 #include "metrics/spectrum.h"
 #include "util/error.h"
 
@@ -36,22 +35,18 @@ int runSpectrum(Args args)
         throw UsageError("--tau must be in (0, 1]");
     ReadOptions rd;
     rd.lenient = args.flag("--lenient");
-    RunOptions ro;
-    ro.metrics = false;
-    if (auto d = args.value("--device")) {
-        if (*d == "auto")
-            ro.device = DeviceChoice::Auto;
-        else if (*d == "cpu")
-            ro.device = DeviceChoice::Cpu;
-        else if (*d == "gpu")
-            ro.device = DeviceChoice::Gpu;
-        else
-            throw UsageError("--device must be auto, cpu or gpu");
-    }
+    const bool quiet = args.flag("--quiet");
+    QuantizeJobRequest request;
+    request.metrics = false;
+    request.profileChannels = false;
+    request.device = takeDeviceOption(args);
     const bool quantized = args.has("--method") || args.has("--spec");
+    std::optional<QuantSpec> typed;
     nlohmann::json spec;
-    if (quantized)
-        spec = buildQuantizeSpec(args);
+    if (quantized) {
+        typed = buildQuantizeSpec(args);
+        spec = toJson(*typed);
+    }
     // The sketch seed: --seed (for milo it is also the quantizer's SVD seed).
     if (auto v = args.value("--seed"))
         so.seed = static_cast<std::uint64_t>(toInt("--seed", *v));
@@ -65,23 +60,19 @@ int runSpectrum(Args args)
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
     const auto [rows, cols] = matrixView(w.shape());
-    std::vector<float> e(static_cast<std::size_t>(w.numel()));
-    w.decodeTo(e);
     std::string device = "cpu", note;
     const auto t0 = std::chrono::steady_clock::now();
-    if (quantized) {
-        ro.quantize.tensorName = *tensorName;
-        ro.quantize.wantDequantized = true;
-        const QuantizeRun run = runQuantize(w, spec, ro);
-        device = run.device;
-        note = run.deviceNote;
-        const auto &wh = run.quantized.dequantized;
-        for (std::size_t i = 0; i < e.size(); ++i)
-            e[i] = e[i] - wh[i];
+    request.spectrum = so;
+    if (typed)
+        request.specs = {JobSpec::typed("cli", *typed)};
+    const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
+    if (typed) {
+        device = result.outcomes.front().device;
+        note = result.outcomes.front().deviceNote;
     }
     if (!note.empty())
         std::fprintf(stderr, "note: %s\n", note.c_str());
-    const Spectrum s = computeSpectrum(e, rows, cols, so);
+    const Spectrum &s = typed ? *result.outcomes.front().spectrum : *result.tensors.front().spectrum;
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     nlohmann::ordered_json out;

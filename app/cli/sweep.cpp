@@ -7,7 +7,8 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
-#include "json_out.h"
+#include "json/report_json.h"
+#include "progress.h"
 #include "quant/constopt_sweep.h"
 #include "util/error.h"
 
@@ -16,6 +17,7 @@ namespace quantscope::cli {
 int runSweepC(Args args)
 {
     const bool json = args.flag("--json");
+    const bool quiet = args.flag("--quiet");
     ReadOptions rd;
     rd.lenient = args.flag("--lenient");
     const auto tensorName = args.value("--tensor");
@@ -48,7 +50,16 @@ int runSweepC(Args args)
     const Tensor w = ck.tensor(*tensorName);
     o.tensorName = *tensorName;
     const auto t0 = std::chrono::steady_clock::now();
-    const CSweepResult r = sweepC(w, o);
+    // One step of the job's progress; the sweep's points move it forward.
+    ProgressLine line(quiet);
+    const CancelToken cancel;
+    if (const StepCallback step = line.callback()) {
+        const std::string what = "sweeping c over " + *tensorName;
+        step(0.0, 1.0, 1.0, what);
+        cancel.setStepProgress([step, what](double f) { step(f, 1.0, 1.0, what); });
+    }
+    const CSweepResult r = sweepC(w, o, &cancel);
+    line.finish();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 

@@ -2,6 +2,7 @@
 // quantscope: the desktop GUI. `quantscope [PATH]` opens PATH, or the built-in demo without one.
 // `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI);
 // with `--run-demo-quantization` it first quantizes a demo weight with three configurations.
+#include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
 
@@ -72,6 +73,7 @@ void scheduleScreenshot(MainWindow &window, const QString &file)
 
 int main(int argc, char *argv[])
 {
+    quantscope::registerGpuBackends();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Quantscope"));
     QApplication::setApplicationName(QStringLiteral("Quantscope"));

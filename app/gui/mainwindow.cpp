@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
-#include "backend.h"
+#include "engine/registry.h"
+#include "engine/run.h"
 #include "distributionview.h"
 #include "io/checkpoint.h"
 #include "jobprogresswidget.h"
 #include "logview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
-#include "quantizejob.h"
+#include "engine/job.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"

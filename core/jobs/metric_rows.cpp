@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/metric_rows.h"
 
+#include "json/report_json.h"
+
 #include <cmath>
 #include <optional>
 
@@ -114,11 +116,7 @@ nlohmann::ordered_json toCliJson(const MetricValue &v)
     case MetricValue::Type::Null:
         return nullptr;
     case MetricValue::Type::Real:
-        if (std::isinf(v.real))
-            return v.real > 0 ? "inf" : "-inf";
-        if (std::isnan(v.real))
-            return nullptr;
-        return v.real;
+        return reportNumber(v.real);
     case MetricValue::Type::Integer:
         return v.integer;
     case MetricValue::Type::Text:

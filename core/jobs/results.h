@@ -3,12 +3,15 @@
 /// \file results.h
 /// The results of the workbench's quantization job (selected tensors × configurations) as plain
 /// values: metrics, the series the views draw, channel profiles. The job itself runs the engine
-/// (app/gui/quantizejob.h); the session file stores these (jobs/session.h).
+/// (engine/job.h); the session file stores these (jobs/session.h).
 #include "jobs/channel_profile.h"
 #include "jobs/plot_data.h"
 #include "metrics/error_metrics.h"
+#include "metrics/spectrum.h"
+#include "quant/quantizer.h"
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -39,6 +42,9 @@ struct QuantizeOutcome {
     std::int64_t nonFiniteGroups = 0;
     std::int64_t firstNonFinite = -1;
     DistributionData plot; ///< prepareDistribution(metrics)
+    std::optional<Spectrum> spectrum; ///< σ of W − Ŵ when the request asked for spectra
+    /// Codes, scales and Ŵ when the request asked to keep them (not stored in sessions).
+    std::shared_ptr<const QuantizedTensor> quantized;
 
     bool ok() const noexcept { return error.empty(); }
 };
@@ -53,6 +59,7 @@ struct TensorProfile {
     std::string activation;                          ///< paired activation ("" none)
     std::optional<ChannelProfile> activationColumns; ///< its input-channel profile when paired
     std::string activationNote; ///< why it was not paired (shape mismatch, …)
+    std::optional<Spectrum> spectrum; ///< σ of W itself when asked for without a configuration
 };
 
 struct QuantizeJobResult {

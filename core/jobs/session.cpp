@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/session.h"
 
+#include "json/report_json.h"
+
 #include "util/error.h"
 
 #include <cmath>
@@ -12,31 +14,10 @@ namespace {
 
 using json = nlohmann::json;
 
-/// JSON has no infinity or NaN: those are written as strings.
-json num(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return v;
-}
+/// Sessions keep numbers exactly (report_json.h's lossless convention).
+json num(double v) { return exactNumber(v); }
 
-double toNum(const json &j, const char *what)
-{
-    if (j.is_number())
-        return j.get<double>();
-    if (j.is_string()) {
-        const auto s = j.get<std::string>();
-        if (s == "inf")
-            return std::numeric_limits<double>::infinity();
-        if (s == "-inf")
-            return -std::numeric_limits<double>::infinity();
-        if (s == "nan")
-            return std::numeric_limits<double>::quiet_NaN();
-    }
-    throw FormatError(std::string("session: '") + what + "' is not a number");
-}
+double toNum(const json &j, const char *what) { return numberFromJson(j, what, "session: "); }
 
 json optNum(const std::optional<double> &v)
 {
@@ -69,38 +50,6 @@ template <typename T> T get(const json &j, const char *key)
 template <typename T> T getOr(const json &j, const char *key, T fallback)
 {
     return j.is_object() && j.contains(key) ? get<T>(j, key) : fallback;
-}
-
-json statsToJson(const TensorStats &s)
-{
-    return {{"numel", s.numel},
-            {"finite", s.finiteCount},
-            {"nan", s.nanCount},
-            {"inf", s.infCount},
-            {"min", num(s.min)},
-            {"max", num(s.max)},
-            {"absmax", num(s.absmax)},
-            {"mean", num(s.mean)},
-            {"std", num(s.std)},
-            {"skewness", optNum(s.skewness)},
-            {"excess_kurtosis", optNum(s.excessKurtosis)}};
-}
-
-TensorStats statsFromJson(const json &j)
-{
-    TensorStats s;
-    s.numel = get<std::int64_t>(j, "numel");
-    s.finiteCount = get<std::int64_t>(j, "finite");
-    s.nanCount = get<std::int64_t>(j, "nan");
-    s.infCount = get<std::int64_t>(j, "inf");
-    s.min = toNum(field(j, "min"), "min");
-    s.max = toNum(field(j, "max"), "max");
-    s.absmax = toNum(field(j, "absmax"), "absmax");
-    s.mean = toNum(field(j, "mean"), "mean");
-    s.std = toNum(field(j, "std"), "std");
-    s.skewness = toOptNum(field(j, "skewness"), "skewness");
-    s.excessKurtosis = toOptNum(field(j, "excess_kurtosis"), "excess_kurtosis");
-    return s;
 }
 
 json histogramToJson(const Histogram &h)
@@ -185,8 +134,8 @@ json outcomeToJson(const QuantizeOutcome &o)
                     {"w", histogramToJson(m.w)},
                     {"w_hat", histogramToJson(m.wHat)},
                     {"err", histogramToJson(m.err)},
-                    {"stats_in", statsToJson(m.statsIn)},
-                    {"stats_out", statsToJson(m.statsOut)}};
+                    {"stats_in", json(statsJson(m.statsIn, StatsDetail::Full))},
+                    {"stats_out", json(statsJson(m.statsOut, StatsDetail::Full))}};
     return j;
 }
 
@@ -226,8 +175,8 @@ QuantizeOutcome outcomeFromJson(const json &j)
     m.w = histogramFromJson(field(mj, "w"));
     m.wHat = histogramFromJson(field(mj, "w_hat"));
     m.err = histogramFromJson(field(mj, "err"));
-    m.statsIn = statsFromJson(field(mj, "stats_in"));
-    m.statsOut = statsFromJson(field(mj, "stats_out"));
+    m.statsIn = statsFromJson(field(mj, "stats_in"), "session: ");
+    m.statsOut = statsFromJson(field(mj, "stats_out"), "session: ");
     o.plot = prepareDistribution(m);
     return o;
 }

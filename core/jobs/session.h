@@ -13,7 +13,9 @@
 
 namespace quantscope {
 
-inline constexpr int kSessionVersion = 1;
+/// 2: statistics in report_json.h's full form (nan_count, inf_count, finite_count); version-1
+/// files (nan, inf, finite) still open.
+inline constexpr int kSessionVersion = 2;
 inline constexpr const char *kSessionFormat = "quantscope-session";
 
 struct SessionSource {

@@ -123,7 +123,7 @@ std::vector<double> singularValuesTop(std::span<const double> a, std::int64_t ro
     Mat Q = thinQ(A * omega);
     for (int i = 0; i < powerIters; ++i) {
         if (cancel)
-            cancel->check();
+            cancel->stepProgress(static_cast<double>(i + 1) / (powerIters + 2));
         const Mat Z = thinQ(A.transpose() * Q);
         if (cancel)
             cancel->check();

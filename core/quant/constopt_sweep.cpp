@@ -150,9 +150,11 @@ public:
     {
         std::vector<double> out(cs.size());
         parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(threads), cancel,
-                       [&](int, std::int64_t i0, std::int64_t i1) {
+                       [&](int part, std::int64_t i0, std::int64_t i1) {
                            for (std::int64_t i = i0; i < i1; ++i) {
-                               if (cancel)
+                               if (cancel && part == 0) // the first slice stands for all
+                                   cancel->stepProgress(static_cast<double>(i - i0) / static_cast<double>(i1 - i0));
+                               else if (cancel)
                                    cancel->check();
                                out[static_cast<std::size_t>(i)] =
                                    mse(static_cast<float>(cs[static_cast<std::size_t>(i)]));

@@ -102,7 +102,6 @@ public:
     explicit HqqQuantizer(HqqSpec spec);
     std::string method() const override { return "hqq"; }
     nlohmann::json spec() const override { return m_spec.toJson(); }
-    const HqqSpec &hqqSpec() const { return m_spec; }
     QuantizedTensor quantize(const Tensor &w, const QuantizeOptions &options,
                              const CancelToken *cancel = nullptr) const override;
     void dequantize(const QuantizedTensor &q, std::span<float> out) const override;

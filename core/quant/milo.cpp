@@ -238,7 +238,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
 
     for (int t = 1; t <= passes; ++t) {
         if (cancel)
-            cancel->check();
+            cancel->stepProgress(static_cast<double>(t - 1) / passes);
         const auto t0 = std::chrono::steady_clock::now();
         if (t == 1 || r == 0)
             wt = w0;

@@ -74,7 +74,6 @@ public:
     explicit MiloQuantizer(MiloSpec spec);
     std::string method() const override { return "milo"; }
     nlohmann::json spec() const override { return m_spec.toJson(); }
-    const MiloSpec &miloSpec() const { return m_spec; }
     QuantizedTensor quantize(const Tensor &w, const QuantizeOptions &options,
                              const CancelToken *cancel = nullptr) const override;
     void dequantize(const QuantizedTensor &q, std::span<float> out) const override;

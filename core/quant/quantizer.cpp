@@ -8,6 +8,7 @@
 #include "quant/mxfp4.h"
 #include "quant/nvfp4.h"
 #include "quant/progressive.h"
+#include "quant/quant_spec.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -151,26 +152,7 @@ std::vector<MethodInfo> quantizerMethods()
 
 std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec)
 {
-    if (!spec.is_object() || !spec.contains("method") || !spec["method"].is_string())
-        throw UnsupportedError("a spec needs a \"method\" string (int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt)");
-    const std::string m = spec["method"];
-    if (m == "int")
-        return std::make_unique<IntQuantizer>(IntSpec::fromJson(spec));
-    if (m == "fp8")
-        return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(spec));
-    if (m == "hqq")
-        return std::make_unique<HqqQuantizer>(HqqSpec::fromJson(spec));
-    if (m == "milo")
-        return std::make_unique<MiloQuantizer>(MiloSpec::fromJson(spec));
-    if (m == "mxfp4")
-        return std::make_unique<MxFp4Quantizer>(MxFp4Spec::fromJson(spec));
-    if (m == "nvfp4")
-        return std::make_unique<NvFp4Quantizer>(NvFp4Spec::fromJson(spec));
-    if (m == "progressive")
-        return std::make_unique<ProgressiveQuantizer>(ProgressiveSpec::fromJson(spec));
-    if (m == "constopt")
-        return std::make_unique<ConstOptQuantizer>(ConstOptSpec::fromJson(spec));
-    throw UnsupportedError("unknown quantization method '" + m + "' (known: int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt)");
+    return makeQuantizer(parseQuantSpec(spec));
 }
 
 } // namespace quantscope

@@ -30,12 +30,26 @@ public:
         i.totalMemory = e.totalMemory;
         return i;
     }
-    bool supports(const std::string &method) const override { return gpu::engineSupports(method); }
+    Capability supports(const QuantSpec &spec) const override
+    {
+        if (gpu::engineSupports(spec))
+            return {true, {}};
+        return {false, "method '" + methodOf(spec) + "' runs on the CPU (no GPU kernel yet)"};
+    }
+    std::vector<MethodSupport> capabilities() const override
+    {
+        std::vector<MethodSupport> out;
+        for (const auto &m : quantizerMethods()) {
+            const bool on = gpu::engineSupports(parseQuantSpec(m.defaults));
+            out.push_back({m.method, on, on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)"});
+        }
+        return out;
+    }
     std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const override
     {
         return m_engine->upload(t, name);
     }
-    QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec, const QuantizeOptions &o,
+    QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &o,
                              const CancelToken *cancel) const override
     {
         if (cancel)
@@ -44,7 +58,7 @@ public:
         po.metrics = false;
         po.wantDequantized = o.wantDequantized;
         QuantizedTensor q;
-        auto run = m_engine->enqueue(gpuOf(w), spec, po);
+        auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
         return q;
     }
@@ -69,11 +83,11 @@ public:
         po.metrics = true;
         po.metricsOptions = options;
         ErrorMetrics m;
-        auto run = m_engine->enqueue(gw, nlohmann::json::object(), po, dHat.get());
+        auto run = m_engine->enqueue(gw, nullptr, po, dHat.get());
         m_engine->collect(*run, nullptr, &m);
         return m;
     }
-    MeasuredRun quantizeMeasured(const DeviceTensor &w, const nlohmann::json &spec, const QuantizeOptions &qo,
+    MeasuredRun quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &qo,
                                  const ErrorMetricsOptions &mo, const std::optional<TensorStats> &inputStats,
                                  const CancelToken *cancel) const override
     {
@@ -85,7 +99,7 @@ public:
         po.wantDequantized = qo.wantDequantized;
         po.inputStats = inputStats;
         MeasuredRun r;
-        auto run = m_engine->enqueue(gpuOf(w), spec, po);
+        auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &r.quantized, &r.metrics);
         return r;
     }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "backend.h"
+#include "engine/backend.h"
 
 namespace quantscope {
 

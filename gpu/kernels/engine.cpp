@@ -132,7 +132,7 @@ struct RunImpl final : PipelineRun {
     int histLen = 0;
     bool fast = false;          ///< a value-table path (fast.cu) ran
     std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
-    nlohmann::json spec;        ///< kept to rerun the generic path
+    std::optional<QuantSpec> spec; ///< kept to rerun the generic path (empty: metrics of a given Ŵ)
     std::size_t offPd2Host = 0; ///< rows of pass 2's moments the host adds (instead of Stats2)
     int rowsPd2Host = 0;
     char *base() const { return static_cast<char *>(block.get()); }
@@ -477,7 +477,7 @@ std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &na
     return std::make_shared<GpuTensor>(t.shape(), src, storage, dst, name, std::move(lease));
 }
 
-std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann::json &spec,
+std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec *spec,
                                              const PipelineOptions &options, const GpuTensor *wHat)
 {
     std::lock_guard lock(m_impl->mutex);
@@ -495,7 +495,9 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
     const int in = inTypeOf(w.storage());
     const i64 n = R.n, chunks = (n + kChunk - 1) / kChunk;
     if (R.quantize) {
-        R.hp = buildPlan(spec, w.shape(), w.dtype(), QS_WARP_SIZE, w.name());
+        if (!spec)
+            throw UnsupportedError("a quantization run needs a spec", Location{{}, w.name(), {}});
+        R.hp = buildPlan(*spec, w.shape(), w.dtype(), QS_WARP_SIZE, w.name());
     } else {
         if (wHat->numel() != n || wHat->storage() != DType::F32)
             throw UnsupportedError("Ŵ must be an FP32 tensor with the elements of W", Location{{}, w.name(), {}});
@@ -527,7 +529,8 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const nlohmann:
         hc.wMoments = true;
     }
 
-    R.spec = spec;
+    if (spec)
+        R.spec = *spec;
     if (fastPathFor(R, in, options)) {
         I.enqueueFast(R, in, sms);
         return run;
@@ -676,7 +679,7 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
             // Non-finite values: the generic kernels report them exactly as the CPU does.
             PipelineOptions o = R.opts;
             o.debugFlags |= launch::kNoFastPath;
-            auto again = enqueue(*R.w, R.spec, o, nullptr);
+            auto again = enqueue(*R.w, R.spec ? &*R.spec : nullptr, o, nullptr);
             collect(*again, q, m);
             return;
         }
@@ -826,6 +829,9 @@ std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std:
     return out;
 }
 
-bool engineSupports(const std::string &method) { return method == "int" || method == "fp8"; }
+bool engineSupports(const QuantSpec &spec)
+{
+    return std::holds_alternative<IntSpec>(spec) || std::holds_alternative<Fp8Spec>(spec);
+}
 
 } // namespace quantscope::gpu

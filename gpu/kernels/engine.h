@@ -31,7 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
+#include "engine/backend.h"
 #include "metrics/error_metrics.h"
 #include "metrics/moments.h"
 #include "quant/quantizer.h"
@@ -105,8 +105,8 @@ public:
     /// the free memory when it does not fit.
     std::shared_ptr<GpuTensor> upload(const Tensor &t, const std::string &name);
     /// Quantizes `w` with `spec` (methods "int" and "fp8") and, with options.metrics, measures it;
-    /// `wHat` instead of a spec: only the metrics of that Ŵ (spec ignored).
-    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const nlohmann::json &spec,
+    /// `wHat` instead of a spec (spec null): only the metrics of that Ŵ.
+    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const QuantSpec *spec,
                                          const PipelineOptions &options, const GpuTensor *wHat = nullptr);
     /// Waits for the run and fills what was asked (either pointer may be null).
     void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
@@ -141,7 +141,7 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-/// True when the engine can run this spec on the device (method int or fp8, a valid spec).
-bool engineSupports(const std::string &method);
+/// True when the engine runs this spec on the device: methods int and fp8, every option of them.
+bool engineSupports(const QuantSpec &spec);
 
 } // namespace quantscope::gpu

@@ -35,7 +35,7 @@ void fillLayout(QuantPlan &p, const GroupLayout &L)
 
 } // namespace
 
-HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source, int warpSize,
+HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize,
                    const std::string &tensorName)
 {
     HostPlan hp;
@@ -44,13 +44,12 @@ HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source,
     if (!isDecodable(source))
         throw UnsupportedError("cannot quantize " + std::string(nameOf(source)) + " data",
                                Location{{}, tensorName, {}});
-    const std::string method = spec.value("method", std::string());
+    const std::string method = methodOf(spec);
     q.tensorName = tensorName;
     q.shape = shape;
     q.sourceDtype = source;
-    if (method == "int") {
-        const IntSpec s = IntSpec::fromJson(spec);
-        s.validate();
+    if (const auto *is = std::get_if<IntSpec>(&spec)) {
+        const IntSpec &s = *is;
         q.method = "int";
         q.spec = s.toJson();
         q.layout = makeLayout(shape, s.granularity, s.group, s.block, s.axis, s.strict, tensorName);
@@ -60,9 +59,8 @@ HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source,
         p.kind = kKindInt;
         p.ip = intParams(s, source);
         p.hasZero = !s.symmetric;
-    } else if (method == "fp8") {
-        const Fp8Spec s = Fp8Spec::fromJson(spec);
-        s.validate();
+    } else if (const auto *fs = std::get_if<Fp8Spec>(&spec)) {
+        const Fp8Spec &s = *fs;
         q.method = "fp8";
         q.spec = s.toJson();
         q.layout = makeLayout(shape, s.granularity, 0, s.block, 0, false, tensorName);

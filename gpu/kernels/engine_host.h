@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/error_metrics.h"
+#include "quant/quant_spec.h"
 #include "plan.h"
 #include "quant/quantizer.h"
 
@@ -23,7 +24,7 @@ struct HostPlan {
 };
 
 /// Validates the spec (UnsupportedError naming the tensor, as the CPU quantizers do) and plans it.
-HostPlan buildPlan(const nlohmann::json &spec, const Shape &shape, DType source, int warpSize,
+HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize,
                    const std::string &tensorName);
 
 /// Scale, zero point and bad flag of the single group of a per-tensor spec from W's stats.

@@ -3,9 +3,16 @@
 
 #include <cmath>
 
-#include "backend.h"
+#include "engine/registry.h"
+#include "engine/run.h"
+#include "register.h"
 
 using namespace quantscope;
+
+namespace {
+// The GPU backend registers into the engine before any test asks the registry.
+const bool kGpuRegistered = (registerGpuBackends(), true);
+} // namespace
 
 TEST(Devices, CpuAlwaysPresent)
 {
@@ -44,7 +51,7 @@ TEST(Devices, CpuBackendDequantizeMatchesTheQuantizersOutput)
     for (const char *spec : {R"({"method":"int","bits":3,"group":32,"symmetric":false})",
                              R"({"method":"fp8","granularity":"channel"})"}) {
         const auto dev = cpu.upload(w, "t");
-        const QuantizedTensor q = cpu.quantize(*dev, nlohmann::json::parse(spec), {});
+        const QuantizedTensor q = cpu.quantize(*dev, parseQuantSpec(nlohmann::json::parse(spec)), {});
         EXPECT_EQ(cpu.dequantize(q), q.dequantized) << spec;
     }
 }

@@ -11,7 +11,9 @@
 #include <random>
 #include <thread>
 
-#include "backend.h"
+#include "engine/registry.h"
+#include "engine/run.h"
+#include "register.h"
 #include "demo/demo.h"
 #include "io/checkpoint.h"
 #include "kernels/engine.h"
@@ -21,6 +23,11 @@
 #include "util/error.h"
 
 using namespace quantscope;
+
+namespace {
+// The GPU backend registers into the engine before any test asks the registry.
+const bool kGpuRegistered = (registerGpuBackends(), true);
+} // namespace
 
 namespace {
 
@@ -181,8 +188,9 @@ void compareOnBoth(const Backend &gpu, const Tensor &w, const nlohmann::json &sp
         so.miloStd = mo.miloStd;
         st = computeStats(w, so);
     }
-    const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, what), spec, qo, mo, st);
-    const MeasuredRun g = gpu.quantizeMeasured(*gpu.upload(w, what), spec, qo, mo, st);
+    const QuantSpec typed = parseQuantSpec(spec);
+    const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, what), typed, qo, mo, st);
+    const MeasuredRun g = gpu.quantizeMeasured(*gpu.upload(w, what), typed, qo, mo, st);
     const std::string label = what + " " + spec.dump() + (withStats ? " (stats at open)" : "");
     expectQuantized(g.quantized, c.quantized, label);
     expectMetrics(g.metrics, c.metrics, label);
@@ -328,7 +336,7 @@ TEST(GpuQuant, MetricsOfAGivenWHat)
     const auto v = heavyTailed(33, 130, 8, true);
     const Tensor w = makeTensor(v, 33, 130, DType::F16);
     QuantizeOptions qo;
-    const auto q = cpu.quantize(*cpu.upload(w, "w"), nlohmann::json{{"method", "int"}, {"group", 64}}, qo);
+    const auto q = cpu.quantize(*cpu.upload(w, "w"), parseQuantSpec({{"method", "int"}, {"group", 64}}), qo);
     const auto mc = cpu.metrics(*cpu.upload(w, "w"), q.dequantized, {});
     const auto mg = gpu->metrics(*gpu->upload(w, "w"), q.dequantized, {});
     expectMetrics(mg, mc, "metrics of a given Ŵ");
@@ -383,7 +391,8 @@ EngineResult runEngine(gpu::Engine &e, const Tensor &w, const nlohmann::json &sp
     o.debugFlags = debugFlags;
     e.profileStages(true);
     e.recordStart();
-    auto run = e.enqueue(*t, spec, o);
+    const QuantSpec typed = parseQuantSpec(spec);
+    auto run = e.enqueue(*t, &typed, o);
     EngineResult r;
     e.collect(*run, &r.q, &r.m);
     for (const auto &st : e.stageTimes())
@@ -423,7 +432,7 @@ TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
                 QuantizeOptions qo;
                 qo.tensorName = "w";
                 qo.wantDequantized = true;
-                const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, "w"), spec, qo, {}, std::nullopt);
+                const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
                 expectQuantized(g.q, c.quantized, what);
                 expectMetrics(g.m, c.metrics, what);
                 // The generic kernels agree with it too.
@@ -525,7 +534,7 @@ TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)
     const Tensor w = makeTensor(v, 16, 256, DType::BF16);
     RunOptions ro;
     ro.device = DeviceChoice::Gpu;
-    const QuantizeRun run = runQuantize(w, nlohmann::json{{"method", "int"}}, ro);
+    const QuantizeRun run = runQuantize(w, parseQuantSpec({{"method", "int"}}), ro);
     EXPECT_EQ(run.device, gpu->info().id);
     EXPECT_TRUE(run.deviceNote.empty()) << run.deviceNote;
     ASSERT_TRUE(run.metrics.has_value());

@@ -11,7 +11,7 @@
 #include "jobs/metric_rows.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
-#include "quantizejob.h"
+#include "engine/job.h"
 #include "theme.h"
 
 #include <QApplication>

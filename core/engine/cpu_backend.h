@@ -3,7 +3,7 @@
 /// \file cpu_backend.h
 /// The CPU backend: the core quantizers' scalar reference on std::threads; the reference every
 /// GPU backend matches.
-#include "backend.h"
+#include "engine/backend.h"
 
 namespace quantscope {
 
@@ -11,9 +11,10 @@ class CpuBackend final : public Backend {
 public:
     CpuBackend();
     DeviceInfo info() const override;
-    bool supports(const std::string &) const override { return true; }
+    Capability supports(const QuantSpec &) const override { return {true, {}}; }
+    std::vector<MethodSupport> capabilities() const override;
     std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const override;
-    QuantizedTensor quantize(const DeviceTensor &w, const nlohmann::json &spec,
+    QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec,
                              const QuantizeOptions &options,
                              const CancelToken *cancel = nullptr) const override;
     std::vector<float> dequantize(const QuantizedTensor &q) const override;

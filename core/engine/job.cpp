@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantizejob.h"
+#include "engine/job.h"
 
 #include "util/error.h"
 
+#include <algorithm>
 #include <exception>
 #include <new>
 #include <optional>
@@ -31,12 +32,51 @@ double numelOrOne(const Shape &s)
     return n > 0 ? n : 1;
 }
 
+/// The residual W − Ŵ (or W itself without Ŵ) as the FP32 matrix a spectrum is taken of.
+std::vector<float> residualOf(const Tensor &w, const std::vector<float> *wHat)
+{
+    std::vector<float> e(static_cast<std::size_t>(w.numel()));
+    w.decodeTo(e);
+    if (wHat)
+        for (std::size_t i = 0; i < e.size(); ++i)
+            e[i] = e[i] - (*wHat)[i];
+    return e;
+}
+
 } // namespace
+
+JobSpec JobSpec::parse(std::string name, nlohmann::json entered)
+{
+    JobSpec s;
+    s.name = std::move(name);
+    s.entered = std::move(entered);
+    try {
+        s.spec = parseQuantSpec(s.entered);
+    } catch (const std::exception &e) {
+        s.error = messageOf(e);
+    }
+    return s;
+}
+
+JobSpec JobSpec::typed(std::string name, QuantSpec spec)
+{
+    JobSpec s;
+    s.name = std::move(name);
+    s.entered = toJson(spec);
+    s.spec = std::move(spec);
+    return s;
+}
 
 QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const TensorSource &source,
                                  const CancelToken &cancel, const StepCallback &step)
 {
     QuantizeJobResult result;
+    // Every configuration parsed and validated once, before any element is touched.
+    std::vector<JobSpec> specs;
+    for (const auto &config : request.configs)
+        specs.push_back(JobSpec::parse(config.name, config.spec));
+    for (const auto &s : request.specs)
+        specs.push_back(s);
     // Read the tensors' headers first so that progress is weighted by element count.
     struct Item {
         std::string name;
@@ -70,17 +110,29 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         }
     }
 
-    const double perTensor =
-        kProfileCost + kQuantizeCost * static_cast<double>(request.configs.size());
+    const double runCost = kQuantizeCost + (request.spectrum ? kSpectrumCost : 0.0);
+    const double perTensor = (request.profileChannels ? kProfileCost : 0.0) +
+                             (specs.empty() && request.spectrum ? kSpectrumCost : 0.0) +
+                             runCost * static_cast<double>(specs.size());
     double total = activationWeight * kProfileCost;
     for (const auto &item : items)
         total += item.weight * perTensor;
     double done = 0;
     auto begin = [&](double cost, const std::string &what) {
-        if (step)
+        if (step) {
             step(done / total, (done + cost) / total, total, what);
+            // Long loops inside the step move its start forward as they go.
+            cancel.setStepProgress([&step, start = done, cost, total, what](double f) {
+                const double at = start + cost * std::clamp(f, 0.0, 1.0);
+                step(at / total, (start + cost) / total, total, what);
+            });
+        }
         done += cost;
     };
+    struct HookReset {
+        const CancelToken &token;
+        ~HookReset() { token.setStepProgress({}); }
+    } hookReset{cancel};
 
     std::optional<ChannelProfile> activationColumns;
     if (activationError.empty() && activationWeight > 0) {
@@ -105,12 +157,12 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         if (!item.error.empty()) {
             profile.error = item.error;
             done += item.weight * perTensor;
-            for (const auto &config : request.configs) {
+            for (const auto &config : specs) {
                 QuantizeOutcome o;
                 o.tensor = item.name;
                 o.config = config.name;
-                o.spec = config.spec;
-                o.method = config.spec.value("method", "");
+                o.spec = config.entered;
+                o.method = config.entered.is_object() ? config.entered.value("method", "") : "";
                 o.error = item.error;
                 result.outcomes.push_back(std::move(o));
             }
@@ -120,13 +172,26 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         profile.shape = item.tensor.shape();
         profile.dtype = std::string(nameOf(item.tensor.dtype()));
 
-        begin(item.weight * kProfileCost, "profiling channels of " + item.name);
-        try {
-            profile.channels = computeChannelProfiles(item.tensor, request.topChannels, &cancel);
-        } catch (const Cancelled &) {
-            throw;
-        } catch (const std::exception &e) {
-            profile.error = messageOf(e);
+        if (request.profileChannels) {
+            begin(item.weight * kProfileCost, "profiling channels of " + item.name);
+            try {
+                profile.channels = computeChannelProfiles(item.tensor, request.topChannels, &cancel);
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const std::exception &e) {
+                profile.error = messageOf(e);
+            }
+        }
+        if (specs.empty() && request.spectrum) {
+            begin(item.weight * kSpectrumCost, "spectrum of " + item.name);
+            try {
+                const auto [rows, cols] = matrixView(item.tensor.shape());
+                profile.spectrum = computeSpectrum(residualOf(item.tensor, nullptr), rows, cols, *request.spectrum, &cancel);
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const std::exception &e) {
+                profile.error = messageOf(e);
+            }
         }
         if (!request.activation.empty()) {
             profile.activation = request.activation;
@@ -145,25 +210,27 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
         }
 
-        for (const auto &config : request.configs) {
+        for (const auto &config : specs) {
             cancel.check();
             begin(item.weight * kQuantizeCost, config.name + ": " + item.name);
             QuantizeOutcome o;
             o.tensor = item.name;
             o.config = config.name;
-            o.spec = config.spec;
-            o.method = config.spec.value("method", "");
+            o.spec = config.entered;
+            o.method = config.entered.is_object() ? config.entered.value("method", "") : "";
+            bool spectrumBegun = false;
             try {
+                if (!config.spec)
+                    throw UnsupportedError(config.error);
                 RunOptions ro;
                 ro.device = request.device;
+                ro.metrics = request.metrics;
                 ro.metricsOptions.bins = request.bins;
                 ro.metricsOptions.symlog = request.symlog;
                 ro.metricsOptions.threads = request.threads;
                 ro.quantize.threads = request.threads;
                 ro.quantize.tensorName = item.name;
-                // Defaults filled in and validated before any element is touched.
-                const auto spec = makeQuantizer(config.spec)->spec();
-                QuantizeRun run = runQuantize(item.tensor, spec, ro, &cancel);
+                QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
                 o.method = run.quantized.method;
                 o.device = run.device;
@@ -176,11 +243,21 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 o.firstNonFinite = run.quantized.firstNonFinite;
                 if (run.metrics) {
                     o.metrics = std::move(*run.metrics);
-                    o.metrics.absErrBins = {}; // 4096 counts per result that no view draws
+                    if (!request.keepAbsErrBins)
+                        o.metrics.absErrBins = {}; // 4096 counts per result that no view draws
                     o.plot = prepareDistribution(o.metrics);
-                } else {
+                } else if (request.metrics) {
                     o.error = "the engine returned no metrics";
                 }
+                if (request.spectrum) {
+                    spectrumBegun = true;
+                    begin(item.weight * kSpectrumCost, "spectrum of " + config.name + ": " + item.name);
+                    const auto [rows, cols] = matrixView(item.tensor.shape());
+                    o.spectrum = computeSpectrum(residualOf(item.tensor, &run.quantized.dequantized), rows, cols,
+                                                 *request.spectrum, &cancel);
+                }
+                if (request.keepQuantized)
+                    o.quantized = std::make_shared<const QuantizedTensor>(std::move(run.quantized));
             } catch (const Cancelled &) {
                 throw;
             } catch (const std::bad_alloc &) {
@@ -188,6 +265,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             } catch (const std::exception &e) {
                 o.error = messageOf(e);
             }
+            if (request.spectrum && !spectrumBegun)
+                done += item.weight * kSpectrumCost;
             result.outcomes.push_back(std::move(o));
         }
         result.tensors.push_back(std::move(profile));

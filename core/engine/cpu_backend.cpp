@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cpu/cpu_backend.h"
+#include "engine/cpu_backend.h"
 
 #include <fstream>
 #include <string>
@@ -77,7 +77,15 @@ std::shared_ptr<const DeviceTensor> CpuBackend::upload(const Tensor &t, const st
     return std::make_shared<HostTensor>(t);
 }
 
-QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const nlohmann::json &spec,
+std::vector<MethodSupport> CpuBackend::capabilities() const
+{
+    std::vector<MethodSupport> out;
+    for (const auto &m : quantizerMethods())
+        out.push_back({m.method, true, "all options (the reference implementation)"});
+    return out;
+}
+
+QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const QuantSpec &spec,
                                      const QuantizeOptions &options, const CancelToken *cancel) const
 {
     return makeQuantizer(spec)->quantize(hostOf(w), options, cancel);

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file backend.h
+/// What the engine asks of a compute device. The CPU backend (cpu_backend.h) always exists; a
+/// CUDA or HIP backend is registered into the BackendRegistry (registry.h) by gpu/ when the build
+/// has one. A spec crosses this interface typed (QuantSpec), parsed and validated once where the
+/// request entered; what a backend runs itself is declared per method and option (supports()).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "metrics/error_metrics.h"
+#include "quant/quant_spec.h"
+#include "quant/quantizer.h"
+#include "tensor/tensor.h"
+#include "util/cancel.h"
+
+namespace quantscope {
+
+enum class DeviceKind : std::uint8_t { Cpu, Cuda, Hip };
+
+struct DeviceInfo {
+    DeviceKind kind = DeviceKind::Cpu;
+    std::string id;   ///< "cpu", "cuda:0", "hip:0"
+    std::string name; ///< "AMD EPYC …" / "NVIDIA H100 80GB HBM3"
+    std::uint64_t totalMemory = 0; ///< bytes (host RAM for the CPU)
+    std::uint64_t freeMemory = 0;  ///< bytes at the time of the query
+    int threads = 1;               ///< CPU worker threads; SM count for GPUs
+};
+
+/// A tensor resident on a device (for the CPU: a view of host memory). Opaque to callers.
+class DeviceTensor {
+public:
+    virtual ~DeviceTensor() = default;
+    virtual const Shape &shape() const = 0;
+    virtual DType dtype() const = 0;
+};
+
+/// Quantization and its metrics in one call (what a GPU backend fuses).
+struct MeasuredRun {
+    QuantizedTensor quantized;
+    ErrorMetrics metrics;
+};
+
+/// Whether a backend runs one spec itself; when not, why (shown as the run's device note).
+struct Capability {
+    bool supported = false;
+    std::string reason; ///< "" when supported
+};
+
+/// What a backend runs, per method, in words for `--version` and the window's device menu.
+struct MethodSupport {
+    std::string method;
+    bool supported = false;
+    std::string options; ///< which options ("all options", "bits 2–8, …"); or why not
+};
+
+/// One compute device: what the engine asks of it. Every backend gives the same codes and
+/// scales as the CPU reference for the one-shot quantizers (docs/numerics.md "Numerical contract").
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual DeviceInfo info() const = 0;
+    /// Whether this backend runs `spec` (method and options) itself; else the engine uses the CPU.
+    virtual Capability supports(const QuantSpec &spec) const = 0;
+    /// Every method with what this backend supports of it.
+    virtual std::vector<MethodSupport> capabilities() const = 0;
+    /// Copies (GPU) or wraps (CPU) a host tensor. Throws GpuError naming the tensor on OOM.
+    virtual std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const = 0;
+    /// Quantizes (codes + scales + zero points, and Ŵ when asked).
+    virtual QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec,
+                                     const QuantizeOptions &options,
+                                     const CancelToken *cancel = nullptr) const = 0;
+    /// Ŵ (FP32, row-major) from stored codes, scales and zero points.
+    virtual std::vector<float> dequantize(const QuantizedTensor &q) const = 0;
+    /// Error metrics, moments and histograms of Ŵ against W.
+    virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
+                                 const ErrorMetricsOptions &options,
+                                 const CancelToken *cancel = nullptr) const = 0;
+    /// Quantizes and measures. `inputStats`: W's statistics as computed when it was opened (a
+    /// GPU backend then skips its range pass and W's moments). Default: quantize (Ŵ kept), then
+    /// metrics; GPU backends fuse the two and keep Ŵ on the device unless asked for it.
+    virtual MeasuredRun quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
+                                         const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
+                                         const std::optional<TensorStats> &inputStats,
+                                         const CancelToken *cancel = nullptr) const;
+};
+
+} // namespace quantscope

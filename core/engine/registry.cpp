@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "engine/registry.h"
+
+#include <cstdio>
+#include <mutex>
+
+#include "engine/cpu_backend.h"
+
+namespace quantscope {
+
+namespace {
+
+struct GpuRegistration {
+    std::mutex mutex;
+    std::string api = "none";
+    BackendRegistry::GpuFactory factory;
+};
+
+GpuRegistration &registration()
+{
+    static GpuRegistration r;
+    return r;
+}
+
+} // namespace
+
+void BackendRegistry::setGpuFactory(std::string builtApi, GpuFactory factory)
+{
+    auto &r = registration();
+    std::lock_guard lock(r.mutex);
+    if (r.factory)
+        return;
+    r.api = std::move(builtApi);
+    r.factory = std::move(factory);
+}
+
+std::string BackendRegistry::builtGpuApi()
+{
+    auto &r = registration();
+    std::lock_guard lock(r.mutex);
+    return r.api;
+}
+
+BackendRegistry &BackendRegistry::instance()
+{
+    static BackendRegistry registry; // thread-safe initialisation (C++11 magic statics)
+    return registry;
+}
+
+BackendRegistry::BackendRegistry() : m_cpu(std::make_unique<CpuBackend>())
+{
+    GpuFactory factory;
+    {
+        auto &r = registration();
+        std::lock_guard lock(r.mutex);
+        factory = r.factory;
+    }
+    if (factory)
+        m_gpu = factory(m_gpuReason);
+    else
+        m_gpuReason = "built without a GPU backend";
+}
+
+std::vector<DeviceInfo> BackendRegistry::devices() const
+{
+    std::vector<DeviceInfo> list{m_cpu->info()};
+    if (m_gpu)
+        list.push_back(m_gpu->info());
+    return list;
+}
+
+MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
+                                      const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
+                                      const std::optional<TensorStats> &, const CancelToken *cancel) const
+{
+    QuantizeOptions qo = quantize;
+    qo.wantDequantized = true;
+    MeasuredRun r;
+    r.quantized = this->quantize(w, spec, qo, cancel);
+    r.metrics = this->metrics(w, r.quantized.dequantized, metrics, cancel);
+    return r;
+}
+
+std::string builtGpuBackends() { return BackendRegistry::builtGpuApi(); }
+
+std::string describeComputeDevice()
+{
+    const auto &reg = BackendRegistry::instance();
+    char buf[512];
+    if (const Backend *gpu = reg.gpu()) {
+        const DeviceInfo i = gpu->info();
+        std::snprintf(buf, sizeof buf, "GPU: %s (%s, %.1f GiB free of %.1f)", i.name.c_str(),
+                      i.kind == DeviceKind::Hip ? "HIP" : "CUDA",
+                      static_cast<double>(i.freeMemory) / (1u << 30),
+                      static_cast<double>(i.totalMemory) / (1u << 30));
+        return buf;
+    }
+    const DeviceInfo c = reg.cpu().info();
+    std::snprintf(buf, sizeof buf, "CPU: %d threads (no GPU: %s)", c.threads,
+                  reg.gpuUnavailableReason().c_str());
+    return buf;
+}
+
+} // namespace quantscope
