@@ -186,7 +186,7 @@ int runQuantize(Args args)
                                " yet (the native layout has no float zero points or compensators)");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
-    request.specs = {JobSpec::typed("cli", spec)};
+    request.specs = {JobSpec::typed(methodOf(spec), spec)};
     const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
     const QuantizeOutcome &run = result.outcomes.front();
     if (!run.deviceNote.empty())

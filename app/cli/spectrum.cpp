@@ -64,7 +64,7 @@ int runSpectrum(Args args)
     const auto t0 = std::chrono::steady_clock::now();
     request.spectrum = so;
     if (typed)
-        request.specs = {JobSpec::typed("cli", *typed)};
+        request.specs = {JobSpec::typed(methodOf(*typed), *typed)};
     const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
     if (typed) {
         device = result.outcomes.front().device;
