@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantizerpanel.h"
 
+#include "qtstring.h"
 #include "theme.h"
 
 #include <QCheckBox>
@@ -23,11 +24,6 @@
 namespace quantscope {
 
 namespace {
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 /// "scale_dtype" → "scale dtype": the engine's keys are the labels (they are also the CLI's
 /// and the recipe's words, so a user meets the same name everywhere).

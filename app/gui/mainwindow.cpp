@@ -8,6 +8,7 @@
 #include "logview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
+#include "qtstring.h"
 #include "quantizejob.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
@@ -71,10 +72,6 @@ QString recentPathsKey()
 QString lastOpenDirKey()
 {
     return QStringLiteral("lastOpenDir");
-}
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
 }
 
 /// Device detection may start a GPU runtime: never on the UI thread.
