@@ -267,6 +267,85 @@
     </message>
 </context>
 <context>
+    <name>quantscope::JobController</name>
+    <message>
+        <source>Open a checkpoint first</source>
+        <translation>Zuerst einen Checkpoint öffnen</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors to quantize</source>
+        <translation>Einen oder mehrere Tensoren zum Quantisieren auswählen</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors in the Tensors dock, then Run.</source>
+        <translation>Im Tensoren-Fenster einen oder mehrere Tensoren auswählen, dann „Ausführen“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantizing %n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor wird quantisiert</numerusform>
+            <numerusform>%n Tensoren werden quantisiert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n Konfiguration</numerusform>
+            <numerusform> × %n Konfigurationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on %2 failed: %3</source>
+        <translation>%1 auf %2 fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n run(s)</source>
+        <translation>
+            <numerusform>%n Lauf beendet</numerusform>
+            <numerusform>%n Läufe beendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> in %1 ms</source>
+        <translation> in %1 ms</translation>
+    </message>
+    <message>
+        <source> in %1 s</source>
+        <translation> in %1 s</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n failed (see the log)</source>
+        <translation>
+            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
+            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The quantization job failed: %1</source>
+        <translation>Der Quantisierungsauftrag ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Quantization Failed</source>
+        <translation>Quantisierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The quantization job failed.</source>
+        <translation>Der Quantisierungsauftrag ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Cancelled; the partial result was discarded.</source>
+        <translation>Abgebrochen; das Teilergebnis wurde verworfen.</translation>
+    </message>
+    <message>
+        <source>Job cancelled</source>
+        <translation>Auftrag abgebrochen</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::JobProgressWidget</name>
     <message>
         <source>No job running.</source>
@@ -301,6 +380,94 @@
             <numerusform>noch etwa %n min</numerusform>
             <numerusform>noch etwa %n min</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LoadController</name>
+    <message>
+        <source>Opening the demo…</source>
+        <translation>Demo wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Opening failed</source>
+        <translation>Öffnen fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Demo</source>
+        <translation>Demo</translation>
+    </message>
+    <message>
+        <source>Paired the demo&apos;s activation %1 (%2)</source>
+        <translation>Die Aktivierung %1 der Demo gekoppelt (%2)</translation>
+    </message>
+    <message>
+        <source>Opened the demo</source>
+        <translation>Demo geöffnet</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the demo with %n warning(s)</source>
+        <translation>
+            <numerusform>Demo mit %n Warnung geöffnet</numerusform>
+            <numerusform>Demo mit %n Warnungen geöffnet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 with %n warning(s)</source>
+        <translation>
+            <numerusform>%1 mit %n Warnung geöffnet</numerusform>
+            <numerusform>%1 mit %n Warnungen geöffnet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s)</source>
+        <translation>
+            <numerusform>%1: %n Tensor</numerusform>
+            <numerusform>%1: %n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantscope could not open its demo checkpoint.</source>
+        <translation>Quantscope konnte seinen Demo-Checkpoint nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Quantscope could not open “%1”.</source>
+        <translation>Quantscope konnte „%1“ nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Could Not Open Checkpoint</source>
+        <translation>Checkpoint konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Open Leniently</source>
+        <translation>Nachsichtig öffnen</translation>
+    </message>
+    <message>
+        <source>Accept gaps and trailing bytes between tensors, as some writers leave them. Overlapping or out-of-range tensors stay errors.</source>
+        <translation>Lücken und überzählige Bytes zwischen Tensoren akzeptieren, wie manche Schreibprogramme sie hinterlassen. Überlappende oder außerhalb der Datei liegende Tensoren bleiben Fehler.</translation>
+    </message>
+    <message>
+        <source>Paired %1 as the activation; the next run shows its channel maxima</source>
+        <translation>%1 als Aktivierung gekoppelt; der nächste Lauf zeigt ihre Kanal-Maxima</translation>
+    </message>
+    <message>
+        <source>Could not open the activation file “%1”: %2</source>
+        <translation>Die Aktivierungsdatei „%1“ konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>“%1” holds no tensor to pair</source>
+        <translation>„%1“ enthält keinen Tensor zum Koppeln</translation>
+    </message>
+    <message>
+        <source>Paired %1 from %2 as the activation</source>
+        <translation>%1 aus %2 als Aktivierung gekoppelt</translation>
     </message>
 </context>
 <context>
@@ -393,53 +560,6 @@
         <translation>Rechengerät: unbekannt</translation>
     </message>
     <message>
-        <source>Opening the demo…</source>
-        <translation>Demo wird geöffnet…</translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation>%1 wird geöffnet…</translation>
-    </message>
-    <message>
-        <source>Opening failed</source>
-        <translation>Öffnen fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Demo</source>
-        <translation>Demo</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>%1 geöffnet</translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened %1 with %n warning(s)</source>
-        <translation>
-            <numerusform>%1 mit %n Warnung geöffnet</numerusform>
-            <numerusform>%1 mit %n Warnungen geöffnet</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Quantscope could not open its demo checkpoint.</source>
-        <translation>Quantscope konnte seinen Demo-Checkpoint nicht öffnen.</translation>
-    </message>
-    <message>
-        <source>Quantscope could not open “%1”.</source>
-        <translation>Quantscope konnte „%1“ nicht öffnen.</translation>
-    </message>
-    <message>
-        <source>Could Not Open Checkpoint</source>
-        <translation>Checkpoint konnte nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Open Leniently</source>
-        <translation>Nachsichtig öffnen</translation>
-    </message>
-    <message>
-        <source>Accept gaps and trailing bytes between tensors, as some writers leave them. Overlapping or out-of-range tensors stay errors.</source>
-        <translation>Lücken und überzählige Bytes zwischen Tensoren akzeptieren, wie manche Schreibprogramme sie hinterlassen. Überlappende oder außerhalb der Datei liegende Tensoren bleiben Fehler.</translation>
-    </message>
-    <message>
         <source>Quantscope</source>
         <translation>Quantscope</translation>
     </message>
@@ -484,27 +604,12 @@
         <translation>Checkpoint-Ordner öffnen</translation>
     </message>
     <message>
-        <source>&amp;Clear List</source>
-        <translation>Liste &amp;leeren</translation>
-    </message>
-    <message>
         <source>still being detected</source>
         <translation>wird noch ermittelt</translation>
     </message>
     <message>
         <source>About Quantscope</source>
         <translation>Über Quantscope</translation>
-    </message>
-    <message>
-        <source>Opened the demo</source>
-        <translation>Demo geöffnet</translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened the demo with %n warning(s)</source>
-        <translation>
-            <numerusform>Demo mit %n Warnung geöffnet</numerusform>
-            <numerusform>Demo mit %n Warnungen geöffnet</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>Quantscope %1; jobs run on %n thread(s)</source>
@@ -634,151 +739,8 @@
         <translation>Die Rechengeräte konnten nicht erkannt werden: %1</translation>
     </message>
     <message>
-        <source>Paired the demo&apos;s activation %1 (%2)</source>
-        <translation>Die Aktivierung %1 der Demo gekoppelt (%2)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n tensor(s)</source>
-        <translation>
-            <numerusform>%1: %n Tensor</numerusform>
-            <numerusform>%1: %n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Paired %1 as the activation; the next run shows its channel maxima</source>
-        <translation>%1 als Aktivierung gekoppelt; der nächste Lauf zeigt ihre Kanal-Maxima</translation>
-    </message>
-    <message>
-        <source>Could not open the activation file “%1”: %2</source>
-        <translation>Die Aktivierungsdatei „%1“ konnte nicht geöffnet werden: %2</translation>
-    </message>
-    <message>
-        <source>“%1” holds no tensor to pair</source>
-        <translation>„%1“ enthält keinen Tensor zum Koppeln</translation>
-    </message>
-    <message>
-        <source>Paired %1 from %2 as the activation</source>
-        <translation>%1 aus %2 als Aktivierung gekoppelt</translation>
-    </message>
-    <message>
         <source> (%1)</source>
         <translation> (%1)</translation>
-    </message>
-    <message>
-        <source>Open a checkpoint first</source>
-        <translation>Zuerst einen Checkpoint öffnen</translation>
-    </message>
-    <message>
-        <source>Select one or more tensors to quantize</source>
-        <translation>Einen oder mehrere Tensoren zum Quantisieren auswählen</translation>
-    </message>
-    <message>
-        <source>Select one or more tensors in the Tensors dock, then Run.</source>
-        <translation>Im Tensoren-Fenster einen oder mehrere Tensoren auswählen, dann „Ausführen“.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Quantizing %n tensor(s)</source>
-        <translation>
-            <numerusform>%n Tensor wird quantisiert</numerusform>
-            <numerusform>%n Tensoren werden quantisiert</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> × %n configuration(s)</source>
-        <translation>
-            <numerusform> × %n Konfiguration</numerusform>
-            <numerusform> × %n Konfigurationen</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 on %2 failed: %3</source>
-        <translation>%1 auf %2 fehlgeschlagen: %3</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Finished %n run(s)</source>
-        <translation>
-            <numerusform>%n Lauf beendet</numerusform>
-            <numerusform>%n Läufe beendet</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source> in %1 ms</source>
-        <translation> in %1 ms</translation>
-    </message>
-    <message>
-        <source> in %1 s</source>
-        <translation> in %1 s</translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n failed (see the log)</source>
-        <translation>
-            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
-            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The quantization job failed: %1</source>
-        <translation>Der Quantisierungsauftrag ist fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Quantization Failed</source>
-        <translation>Quantisierung fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>The quantization job failed.</source>
-        <translation>Der Quantisierungsauftrag ist fehlgeschlagen.</translation>
-    </message>
-    <message>
-        <source>Cancelled; the partial result was discarded.</source>
-        <translation>Abgebrochen; das Teilergebnis wurde verworfen.</translation>
-    </message>
-    <message>
-        <source>Job cancelled</source>
-        <translation>Auftrag abgebrochen</translation>
-    </message>
-    <message>
-        <source>Could not save the session “%1”: %2</source>
-        <translation>Die Sitzung „%1“ konnte nicht gespeichert werden: %2</translation>
-    </message>
-    <message>
-        <source>Could Not Save Session</source>
-        <translation>Sitzung konnte nicht gespeichert werden</translation>
-    </message>
-    <message>
-        <source>Quantscope could not save “%1”.</source>
-        <translation>Quantscope konnte „%1“ nicht speichern.</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
-        <source>Saved the session %1</source>
-        <translation>Sitzung %1 gespeichert</translation>
-    </message>
-    <message>
-        <source>not valid JSON (%1)</source>
-        <translation>kein gültiges JSON (%1)</translation>
-    </message>
-    <message>
-        <source>Could not open the session “%1”: %2</source>
-        <translation>Die Sitzung „%1“ konnte nicht geöffnet werden: %2</translation>
-    </message>
-    <message>
-        <source>Could Not Open Session</source>
-        <translation>Sitzung konnte nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Quantscope could not open the session “%1”.</source>
-        <translation>Quantscope konnte die Sitzung „%1“ nicht öffnen.</translation>
-    </message>
-    <message>
-        <source>Opened the session %1</source>
-        <translation>Sitzung %1 geöffnet</translation>
     </message>
     <message>
         <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;All files (*)</source>
@@ -807,18 +769,6 @@
     <message>
         <source>Tensors (*.npy *.npz *.safetensors);;All files (*)</source>
         <translation>Tensoren (*.npy *.npz *.safetensors);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Not found</source>
-        <translation>Nicht gefunden</translation>
-    </message>
-    <message>
-        <source>%1 (missing)</source>
-        <translation>%1 (fehlt)</translation>
-    </message>
-    <message>
-        <source>No Recent Files</source>
-        <translation>Keine zuletzt geöffneten Dateien</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;A workbench for quantizing the tensors of large language models.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Compute device:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU backends in this build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Job threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</source>
@@ -1329,6 +1279,68 @@
 A JSON spec of one of: %2</source>
         <translation>%1
 Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RecentFilesMenu</name>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1 (fehlt)</translation>
+    </message>
+    <message>
+        <source>No Recent Files</source>
+        <translation>Keine zuletzt geöffneten Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SessionController</name>
+    <message>
+        <source>Could not save the session “%1”: %2</source>
+        <translation>Die Sitzung „%1“ konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Could Not Save Session</source>
+        <translation>Sitzung konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Quantscope could not save “%1”.</source>
+        <translation>Quantscope konnte „%1“ nicht speichern.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Saved the session %1</source>
+        <translation>Sitzung %1 gespeichert</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>kein gültiges JSON (%1)</translation>
+    </message>
+    <message>
+        <source>Could not open the session “%1”: %2</source>
+        <translation>Die Sitzung „%1“ konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Could Not Open Session</source>
+        <translation>Sitzung konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Quantscope could not open the session “%1”.</source>
+        <translation>Quantscope konnte die Sitzung „%1“ nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Opened the session %1</source>
+        <translation>Sitzung %1 geöffnet</translation>
     </message>
 </context>
 <context>

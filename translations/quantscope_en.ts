@@ -12,6 +12,37 @@
     </message>
 </context>
 <context>
+    <name>quantscope::JobController</name>
+    <message numerus="yes">
+        <source>Quantizing %n tensor(s)</source>
+        <translation>
+            <numerusform>Quantizing %n tensor</numerusform>
+            <numerusform>Quantizing %n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n configuration</numerusform>
+            <numerusform> × %n configurations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n run(s)</source>
+        <translation>
+            <numerusform>Finished %n run</numerusform>
+            <numerusform>Finished %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n failed (see the log)</source>
+        <translation>
+            <numerusform>; %n failed (see the log)</numerusform>
+            <numerusform>; %n failed (see the log)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::JobProgressWidget</name>
     <message numerus="yes">
         <source>about %n s left</source>
@@ -29,7 +60,14 @@
     </message>
 </context>
 <context>
-    <name>quantscope::MainWindow</name>
+    <name>quantscope::LoadController</name>
+    <message numerus="yes">
+        <source>Opened the demo with %n warning(s)</source>
+        <translation>
+            <numerusform>Opened the demo with %n warning</numerusform>
+            <numerusform>Opened the demo with %n warnings</numerusform>
+        </translation>
+    </message>
     <message numerus="yes">
         <source>Opened %1 with %n warning(s)</source>
         <translation>
@@ -37,6 +75,16 @@
             <numerusform>Opened %1 with %n warnings</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s)</source>
+        <translation>
+            <numerusform>%1: %n tensor</numerusform>
+            <numerusform>%1: %n tensors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::MainWindow</name>
     <message numerus="yes">
         <source>%n tensor(s)</source>
         <translation>
@@ -66,52 +114,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Opened the demo with %n warning(s)</source>
-        <translation>
-            <numerusform>Opened the demo with %n warning</numerusform>
-            <numerusform>Opened the demo with %n warnings</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Quantscope %1; jobs run on %n thread(s)</source>
         <translation>
             <numerusform>Quantscope %1; jobs run on %n thread</numerusform>
             <numerusform>Quantscope %1; jobs run on %n threads</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n tensor(s)</source>
-        <translation>
-            <numerusform>%1: %n tensor</numerusform>
-            <numerusform>%1: %n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Quantizing %n tensor(s)</source>
-        <translation>
-            <numerusform>Quantizing %n tensor</numerusform>
-            <numerusform>Quantizing %n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> × %n configuration(s)</source>
-        <translation>
-            <numerusform> × %n configuration</numerusform>
-            <numerusform> × %n configurations</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Finished %n run(s)</source>
-        <translation>
-            <numerusform>Finished %n run</numerusform>
-            <numerusform>Finished %n runs</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n failed (see the log)</source>
-        <translation>
-            <numerusform>; %n failed (see the log)</numerusform>
-            <numerusform>; %n failed (see the log)</numerusform>
         </translation>
     </message>
 </context>

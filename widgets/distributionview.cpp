@@ -4,6 +4,7 @@
 #include "channelplot.h"
 #include "errorhistogramplot.h"
 #include "histogramplot.h"
+#include "qtstring.h"
 #include "tensortreemodel.h"
 
 #include <QCheckBox>
@@ -19,10 +20,6 @@
 namespace quantscope {
 
 namespace {
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 QString num(double v)
 {
     return QLocale().toString(v, 'g', 4);

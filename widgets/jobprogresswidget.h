@@ -24,7 +24,6 @@ public:
     bool isRunning() const noexcept { return m_running; }
 
     QProgressBar *progressBar() const { return m_bar; }
-    QPushButton *cancelButton() const { return m_cancel; }
     QString statusText() const;
     /// "about 12 s left", "estimating…", or "" when idle.
     QString timeLeft() const;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "numbersmodel.h"
 
+#include "qtstring.h"
+
 #include <QLocale>
 #include <QMap>
 #include <QSet>
@@ -10,11 +12,6 @@
 namespace quantscope {
 
 namespace {
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 const std::vector<MetricRow> &rows()
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantizerpanel.h"
 
+#include "qtstring.h"
 #include "theme.h"
 
 #include <QCheckBox>
@@ -23,11 +24,6 @@
 namespace quantscope {
 
 namespace {
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 /// "scale_dtype" → "scale dtype": the engine's keys are the labels (they are also the CLI's
 /// and the recipe's words, so a user meets the same name everywhere).
@@ -497,7 +493,7 @@ void QuantizerPanel::setGpuAvailable(bool available, const QString &reason)
         return;
     auto *gpu = model->item(2);
     gpu->setEnabled(available);
-    gpu->setToolTip(available ? QString() : reason);
+    gpu->setToolTip(reason);
     if (!available && m_device->currentIndex() == 2)
         m_device->setCurrentIndex(0);
 }

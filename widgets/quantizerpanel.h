@@ -49,7 +49,7 @@ public:
     /// "auto", "cpu" or "gpu".
     QString device() const;
     void setDevice(const QString &device);
-    /// Whether "GPU" can be picked; `reason` is shown when it cannot.
+    /// Whether "GPU" can be picked; `reason` (its tooltip) says why not, or what the GPU runs.
     void setGpuAvailable(bool available, const QString &reason);
     int bins() const;
     void setBins(int bins);

@@ -4,6 +4,7 @@
 #include "demo/demo.h"
 #include "io/checkpoint.h"
 #include "io/quantized.h"
+#include "qtstring.h"
 #include "util/error.h"
 
 #include <QCoreApplication>
@@ -50,11 +51,6 @@ QString documentNameOf(const fs::path &path)
         p = p.parent_path();
     const auto name = pathToQString(p.filename());
     return name.isEmpty() ? pathToQString(path) : name;
-}
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
 }
 
 /// What the dtype alone says about a tensor's format; quantized modules detected from their

@@ -31,7 +31,6 @@ public:
 
     /// True between start() and the delivery (or cancel()) of the current job.
     bool isRunning() const noexcept { return m_running; }
-    quint64 currentId() const noexcept { return m_current->load(); }
 
     /// Runs `job(const CancelToken &)` → Result on the pool. `onResult(Result &&)` or
     /// `onError(const QString &)` is called on the context's thread, only if no newer job was

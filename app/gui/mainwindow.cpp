@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "checkpointloader.h"
+#include "devicequery.h"
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "distributionview.h"
-#include "io/checkpoint.h"
+#include "jobcontroller.h"
 #include "jobprogresswidget.h"
+#include "loadcontroller.h"
 #include "logview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
-#include "engine/job.h"
 #include "quantizerpanel.h"
+#include "recentfilesmenu.h"
+#include "sessioncontroller.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
 #include "theme.h"
@@ -23,7 +27,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -36,102 +39,21 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QPushButton>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThread>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <chrono>
-#include <exception>
-#include <mutex>
 
 namespace quantscope {
 
-/// What the running job last said about itself; written by the worker, read by the UI timer.
-struct JobProgressState {
-    std::mutex mutex;
-    double begin = 0, end = 0, totalCost = 0;
-    std::string what;
-    std::chrono::steady_clock::time_point stepStart = std::chrono::steady_clock::now();
-};
-
 namespace {
-constexpr int kMaxRecentPaths = 10;
 constexpr int kStatusMessageMs = 8000;
 /// Bumped when the docks change so that an old saved layout is not applied to new docks.
 constexpr int kWindowStateVersion = 2;
-constexpr int kProgressIntervalMs = 100;
 
-QString recentPathsKey()
-{
-    return QStringLiteral("recentCheckpoints");
-}
 QString lastOpenDirKey()
 {
     return QStringLiteral("lastOpenDir");
-}
-QString fromStd(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-/// Device detection may start a GPU runtime: never on the UI thread.
-struct DeviceQuery {
-    QString description;
-    QStringList devices; ///< one line per device: name and memory
-    bool gpu = false;
-    QString gpuReason;
-    QString error;
-};
-
-QString gib(std::uint64_t bytes)
-{
-    return QLocale::c().toString(static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), 'f', 1);
-}
-
-DeviceQuery queryDevice() noexcept
-{
-    DeviceQuery q;
-    try {
-        q.description = QString::fromStdString(describeComputeDevice());
-        const auto &registry = BackendRegistry::instance();
-        for (const auto &d : registry.devices()) {
-            const bool isCpu = d.kind == DeviceKind::Cpu;
-            q.devices << (isCpu ? QStringLiteral("%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
-                                      .arg(fromStd(d.id), fromStd(d.name))
-                                      .arg(d.threads)
-                                      .arg(gib(d.totalMemory), gib(d.freeMemory))
-                                : QStringLiteral("%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
-                                      .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory),
-                                           gib(d.freeMemory))
-                                      .arg(d.threads));
-        }
-        q.gpu = registry.gpu() != nullptr;
-        q.gpuReason = fromStd(registry.gpuUnavailableReason());
-    } catch (const std::exception &e) {
-        q.error = QString::fromUtf8(e.what());
-    } catch (...) {
-        q.error = QStringLiteral("unknown error");
-    }
-    return q;
-}
-
-/// Menu texts treat '&' as a mnemonic marker; file names may contain it.
-QString escapeMnemonic(QString text)
-{
-    return text.replace(QLatin1Char('&'), QStringLiteral("&&"));
-}
-
-DeviceChoice deviceChoiceOf(const QString &s)
-{
-    if (s == QLatin1String("cpu"))
-        return DeviceChoice::Cpu;
-    if (s == QLatin1String("gpu"))
-        return DeviceChoice::Gpu;
-    return DeviceChoice::Auto;
 }
 
 bool isSessionFile(const QString &path)
@@ -139,32 +61,23 @@ bool isSessionFile(const QString &path)
     return path.endsWith(QLatin1String(".qscope"), Qt::CaseInsensitive);
 }
 
-int idealPoolThreads()
-{
-    return std::max(1, QThread::idealThreadCount() - 1);
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
-    m_pool.setMaxThreadCount(idealPoolThreads());
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     createActions();
     createViews();
     createDocks();
+    createControllers();
     createMenus();
     createStatusBar();
     updateTitle();
     resize(1480, 900);
     m_defaultState = saveState(kWindowStateVersion);
     restoreWindowState();
-
-    m_progressTimer = new QTimer(this);
-    m_progressTimer->setInterval(kProgressIntervalMs);
-    connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::pollProgress);
 
     m_log->append(LogView::Severity::Info,
                   tr("Quantscope %1; jobs run on %n thread(s)", nullptr, poolThreads())
@@ -174,9 +87,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
 MainWindow::~MainWindow()
 {
-    // Workers may still be inside the engine: ask them to stop and wait before members go.
-    m_tracker.cancel();
-    m_pool.waitForDone();
+    // Workers may still be inside the engine: stop them while every widget is still there.
+    m_jobs->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -186,7 +98,27 @@ int MainWindow::tensorCount() const noexcept
 
 bool MainWindow::isBusy() const noexcept
 {
-    return m_loadsRunning > 0 || !m_deviceKnown || m_tracker.isRunning();
+    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning();
+}
+
+bool MainWindow::isJobRunning() const noexcept
+{
+    return m_jobs->isRunning();
+}
+
+std::shared_ptr<const QuantizeJobResult> MainWindow::results() const
+{
+    return m_jobs->results();
+}
+
+bool MainWindow::waitForWorkers(int msecs)
+{
+    return m_jobs->waitForWorkers(msecs);
+}
+
+int MainWindow::poolThreads() const
+{
+    return m_jobs->poolThreads();
 }
 
 // ---- construction ----------------------------------------------------------------------------
@@ -216,10 +148,10 @@ void MainWindow::createActions()
     m_saveSessionAction->setStatusTip(
         tr("Save the checkpoint, selection, configurations and results as a .qscope file"));
     connect(m_saveSessionAction, &QAction::triggered, this, [this] {
-        if (m_sessionFile.isEmpty())
+        if (m_sessions->file().isEmpty())
             saveSessionDialog();
         else
-            saveSession(m_sessionFile);
+            saveSession(m_sessions->file());
     });
 
     m_saveSessionAsAction = new QAction(tr("Save Session &As…"), this);
@@ -346,8 +278,9 @@ void MainWindow::createMenus()
     auto *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    fillRecentMenu();
+    m_recentMenu = new RecentFilesMenu(tr("Open &Recent"), this);
+    connect(m_recentMenu, &RecentFilesMenu::openRequested, this, &MainWindow::openPath);
+    file->addMenu(m_recentMenu);
     file->addSeparator();
     file->addAction(m_openSessionAction);
     file->addAction(m_saveSessionAction);
@@ -450,7 +383,8 @@ void MainWindow::queryComputeDevice()
                 m_log->append(LogView::Severity::Info, tr("Compute device %1").arg(d));
             if (!q.gpu)
                 m_log->append(LogView::Severity::Info, tr("No GPU: %1").arg(q.gpuReason));
-            m_panel->setGpuAvailable(q.gpu, tr("No GPU: %1").arg(q.gpuReason));
+            m_panel->setGpuAvailable(q.gpu, q.gpu ? q.gpuMethods.join(QLatin1Char('\n'))
+                                                  : tr("No GPU: %1").arg(q.gpuReason));
         } else {
             m_deviceDescription = tr("unknown (%1)").arg(q.error);
             m_deviceLabel->setText(tr("Compute device: unknown"));
@@ -465,6 +399,80 @@ void MainWindow::queryComputeDevice()
     watcher->setFuture(QtConcurrent::run(&queryDevice));
 }
 
+// ---- controllers -----------------------------------------------------------------------------
+
+void MainWindow::createControllers()
+{
+    m_loads = new LoadController(this, m_browser, m_panel, m_log);
+    connect(m_loads, &LoadController::loadStarted, this, [this](const QString &message) {
+        m_busy->show();
+        if (!message.isEmpty())
+            statusBar()->showMessage(message);
+    });
+    connect(m_loads, &LoadController::loadEnded, this, [this] {
+        if (!m_loads->isLoading())
+            m_busy->hide();
+        finishBackgroundTask();
+    });
+    connect(m_loads, &LoadController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_loads, &LoadController::documentReplacing, this, [this](bool restoring) {
+        // A job still running reads the previous checkpoint: its result would not belong here.
+        m_jobs->cancel();
+        // Results belong to the checkpoint they were made on; a session brings its own.
+        if (!restoring)
+            m_jobs->setResults(nullptr);
+    });
+    connect(m_loads, &LoadController::documentOpened, this, [this](const OpenResult &result) {
+        updateTitle();
+        updateSummary(result);
+        if (!result.request.demo)
+            m_recentMenu->add(result.request.path);
+    });
+    connect(m_loads, &LoadController::loadFinished, this, &MainWindow::loadFinished);
+
+    m_jobs = new JobController(this, m_loads, m_browser, m_panel, m_job, m_log);
+    connect(m_jobs, &JobController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_jobs, &JobController::runningChanged, m_cancelAction, &QAction::setEnabled);
+    connect(m_jobs, &JobController::resultsChanged, this, &MainWindow::showResults);
+    connect(m_jobs, &JobController::errorOccurred, this, &MainWindow::showError);
+    connect(m_jobs, &JobController::jobFinished, this, &MainWindow::jobFinished);
+    connect(m_jobs, &JobController::jobEnded, this, &MainWindow::finishBackgroundTask);
+
+    m_sessions = new SessionController(
+        this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log});
+    connect(m_sessions, &SessionController::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_sessions, &SessionController::opened, this,
+            [this](const QString &file) { m_recentMenu->add(file); });
+    connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_sessions, &SessionController::errorOccurred, this, &MainWindow::showError);
+}
+
+void MainWindow::finishBackgroundTask()
+{
+    if (!isBusy())
+        emit becameIdle();
+}
+
+void MainWindow::showStatus(const QString &text)
+{
+    statusBar()->showMessage(text, kStatusMessageMs);
+}
+
+void MainWindow::showResults(const std::shared_ptr<const QuantizeJobResult> &results)
+{
+    m_distribution->setResults(results);
+    m_numbers->model()->setResults(results);
+}
+
+void MainWindow::showError(const QString &title, const QString &text, const QString &details)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Close, this);
+    box->setTextFormat(Qt::PlainText);
+    box->setInformativeText(QStringLiteral("<p>%1</p>").arg(details.toHtmlEscaped()));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
 // ---- opening ---------------------------------------------------------------------------------
 
 void MainWindow::openPath(const QString &path)
@@ -475,207 +483,35 @@ void MainWindow::openPath(const QString &path)
     }
     OpenRequest request;
     request.path = path;
-    startLoad(request);
+    m_loads->open(request);
 }
 
 void MainWindow::openDemo()
 {
     OpenRequest request;
     request.demo = true;
-    startLoad(request);
-}
-
-void MainWindow::startLoad(const OpenRequest &request, std::optional<PendingRestore> restore)
-{
-    const quint64 id = ++m_currentLoad;
-    ++m_loadsRunning;
-    m_busy->show();
-    statusBar()->showMessage(request.demo
-                                 ? tr("Opening the demo…")
-                                 : tr("Opening %1…").arg(QDir::toNativeSeparators(request.path)));
-
-    auto *watcher = new QFutureWatcher<OpenResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, restore] {
-        watcher->deleteLater();
-        if (--m_loadsRunning == 0)
-            m_busy->hide();
-        if (id == m_currentLoad) // else a newer request replaced this one: drop it
-            applyLoad(watcher->result(), restore);
-        finishBackgroundTask();
-    });
-    watcher->setFuture(QtConcurrent::run(&loadCheckpoint, request));
-}
-
-void MainWindow::applyLoad(const OpenResult &result, const std::optional<PendingRestore> &restore)
-{
-    if (!result.ok()) {
-        statusBar()->showMessage(tr("Opening failed"), kStatusMessageMs);
-        showLoadError(result);
-        emit loadFinished(false);
-        return;
-    }
-
-    // A job still running reads the previous checkpoint: its result would not belong here.
-    if (m_tracker.isRunning())
-        cancelJob();
-    m_checkpoint = result.checkpoint;
-    m_quantized = result.quantized;
-    m_documentRequest = result.request;
-    m_hasDocument = true;
-    m_documentPath = result.path;
-    m_documentName = result.request.demo ? tr("Demo") : result.documentName;
-    m_browser->setEntries(result.entries);
-    if (!restore) {
-        // Results and the pairing belong to the checkpoint they were made on.
-        applyResults(nullptr);
-        m_activation.clear();
-        m_activationCheckpoint.reset();
-        m_activationQuantized.reset();
-        m_activationRequest.reset();
-        m_browser->setActivation(QString());
-        m_panel->setActivation(QString());
-        // The demo's activation (with outlier channels) pairs itself, so that the channel view
-        // shows weights and activations together before anything was chosen.
-        if (result.activationCheckpoint) {
-            m_activation = result.activationTensor;
-            m_activationCheckpoint = result.activationCheckpoint;
-            m_activationRequest = OpenRequest{result.activationPath, false, false};
-            m_panel->setActivation(m_activation, result.activationPath);
-            m_log->append(LogView::Severity::Info,
-                          tr("Paired the demo's activation %1 (%2)")
-                              .arg(m_activation, QDir::toNativeSeparators(result.activationPath)));
-        }
-    } else {
-        m_browser->setSelectedTensors(restore->selected);
-        if (!restore->activation.isEmpty())
-            setActivation(restore->activation);
-    }
-    updateTitle();
-    updateSummary(result);
-    if (!result.request.demo)
-        addRecentPath(result.request.path);
-
-    const auto warnings = static_cast<int>(result.warnings.size());
-    const auto shown = QDir::toNativeSeparators(result.path);
-    QString message;
-    if (result.request.demo)
-        message = warnings == 0 ? tr("Opened the demo")
-                                : tr("Opened the demo with %n warning(s)", nullptr, warnings);
-    else
-        message = warnings == 0 ? tr("Opened %1").arg(shown)
-                                : tr("Opened %1 with %n warning(s)", nullptr, warnings).arg(shown);
-    statusBar()->showMessage(message, kStatusMessageMs);
-    m_log->append(
-        LogView::Severity::Info,
-        tr("%1: %n tensor(s)", nullptr, static_cast<int>(result.entries.size())).arg(message));
-    for (const auto &w : result.warnings)
-        m_log->append(LogView::Severity::Warning, w);
-    emit loadFinished(true);
-}
-
-void MainWindow::showLoadError(const OpenResult &result)
-{
-    const auto text = result.request.demo ? tr("Quantscope could not open its demo checkpoint.")
-                                          : tr("Quantscope could not open “%1”.")
-                                                .arg(QDir::toNativeSeparators(result.request.path));
-    m_log->append(LogView::Severity::Error, text + QLatin1Char(' ') + result.error);
-
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Checkpoint"), text,
-                                QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("openErrorBox"));
-    box->setTextFormat(Qt::PlainText);
-    // Rich text so that the core's message is shown literally, whatever it contains.
-    box->setInformativeText(QStringLiteral("<p>%1</p>").arg(result.error.toHtmlEscaped()));
-    if (result.lenientWouldOpen) {
-        auto *retry = box->addButton(tr("Open Leniently"), QMessageBox::AcceptRole);
-        retry->setToolTip(tr("Accept gaps and trailing bytes between tensors, as some writers "
-                             "leave them. Overlapping or out-of-range tensors stay errors."));
-        connect(retry, &QAbstractButton::clicked, this, [this, request = result.request] {
-            auto lenient = request;
-            lenient.lenient = true;
-            startLoad(lenient);
-        });
-    }
-    box->setDefaultButton(QMessageBox::Close);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open(); // window-modal, no nested event loop
+    m_loads->open(request);
 }
 
 void MainWindow::setActivation(const QString &tensorName)
 {
-    m_activation = tensorName;
-    m_activationCheckpoint.reset();
-    m_activationQuantized.reset();
-    m_activationRequest.reset();
-    m_browser->setActivation(tensorName);
-    m_panel->setActivation(tensorName);
-    if (!tensorName.isEmpty())
-        m_log->append(LogView::Severity::Info,
-                      tr("Paired %1 as the activation; the next run shows its channel maxima")
-                          .arg(tensorName));
+    m_loads->setActivation(tensorName);
 }
 
 void MainWindow::openActivationFile(const QString &path)
 {
     OpenRequest request;
     request.path = path;
-    startActivationLoad(request, QString());
-}
-
-void MainWindow::startActivationLoad(const OpenRequest &request, const QString &tensor)
-{
-    const quint64 id = ++m_currentActivationLoad;
-    ++m_loadsRunning;
-    m_busy->show();
-    auto *watcher = new QFutureWatcher<OpenResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, tensor] {
-        watcher->deleteLater();
-        if (--m_loadsRunning == 0)
-            m_busy->hide();
-        if (id == m_currentActivationLoad) {
-            const auto result = watcher->result();
-            if (!result.ok()) {
-                const auto text =
-                    tr("Could not open the activation file “%1”: %2")
-                        .arg(QDir::toNativeSeparators(result.request.path), result.error);
-                m_log->append(LogView::Severity::Error, text);
-                statusBar()->showMessage(text, kStatusMessageMs);
-            } else if (result.entries.isEmpty()) {
-                m_log->append(LogView::Severity::Warning,
-                              tr("“%1” holds no tensor to pair").arg(result.request.path));
-            } else {
-                // The named tensor when restoring a session, else the first one.
-                QString name = result.entries.first().name;
-                for (const auto &e : result.entries)
-                    if (e.name == tensor)
-                        name = e.name;
-                m_activation = name;
-                m_activationCheckpoint = result.checkpoint;
-                m_activationQuantized = result.quantized;
-                m_activationRequest = result.request;
-                m_browser->setActivation(QString());
-                m_panel->setActivation(name, result.path);
-                m_log->append(LogView::Severity::Info,
-                              tr("Paired %1 from %2 as the activation").arg(name, result.path));
-            }
-        }
-        finishBackgroundTask();
-    });
-    watcher->setFuture(QtConcurrent::run(&loadCheckpoint, request));
-}
-
-void MainWindow::finishBackgroundTask()
-{
-    if (!isBusy())
-        emit becameIdle();
+    m_loads->openActivation(request, QString());
 }
 
 void MainWindow::updateTitle()
 {
-    QString title =
-        m_documentName.isEmpty() ? tr("Quantscope") : tr("Quantscope — %1").arg(m_documentName);
-    if (!m_sessionFile.isEmpty())
-        title += tr(" (%1)").arg(QFileInfo(m_sessionFile).fileName());
+    const auto &name = m_loads->documentName();
+    QString title = name.isEmpty() ? tr("Quantscope") : tr("Quantscope — %1").arg(name);
+    const auto &session = m_sessions->file();
+    if (!session.isEmpty())
+        title += tr(" (%1)").arg(QFileInfo(session).fileName());
     setWindowTitle(title);
 }
 
@@ -699,174 +535,12 @@ void MainWindow::updateSummary(const OpenResult &result)
 
 void MainWindow::runQuantization()
 {
-    if (!m_checkpoint) {
-        statusBar()->showMessage(tr("Open a checkpoint first"), kStatusMessageMs);
-        return;
-    }
-    const auto tensors = m_browser->selectedTensors();
-    if (tensors.isEmpty()) {
-        statusBar()->showMessage(tr("Select one or more tensors to quantize"), kStatusMessageMs);
-        m_job->finish(tr("Select one or more tensors in the Tensors dock, then Run."));
-        return;
-    }
-
-    QuantizeJobRequest request;
-    for (const auto &t : tensors)
-        request.tensors.push_back(t.toStdString());
-    request.configs = m_panel->configurations();
-    request.device = deviceChoiceOf(m_panel->device());
-    request.bins = m_panel->bins();
-    request.symlog = m_panel->symlog();
-    request.threads = poolThreads();
-    request.activation = m_activation.toStdString();
-
-    TensorSource source;
-    source.weight = tensorReader(m_checkpoint, m_quantized);
-    if (!m_activation.isEmpty())
-        source.activation = m_activationCheckpoint
-                                ? tensorReader(m_activationCheckpoint, m_activationQuantized)
-                                : source.weight;
-
-    auto progress = std::make_shared<JobProgressState>();
-    m_progress = progress;
-    StepCallback step = [progress](double begin, double end, double total,
-                                   const std::string &what) {
-        std::lock_guard lock(progress->mutex);
-        progress->begin = begin;
-        progress->end = end;
-        progress->totalCost = total;
-        progress->what = what;
-        progress->stepStart = std::chrono::steady_clock::now();
-    };
-
-    const auto configCount = static_cast<int>(request.configs.size());
-    m_job->start(tr("Quantizing %n tensor(s)", nullptr, static_cast<int>(tensors.size())) +
-                 tr(" × %n configuration(s)", nullptr, configCount));
-    m_jobClock.start();
-    m_progressTimer->start();
-    m_panel->setRunning(true);
-    m_cancelAction->setEnabled(true);
-
-    m_tracker.start(
-        [request = std::move(request), source = std::move(source), step = std::move(step)](
-            const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step); },
-        [this](QuantizeJobResult result) {
-            const double seconds = m_jobClock.elapsed() / 1000.0;
-            {
-                std::lock_guard lock(m_progress->mutex);
-                if (seconds > 0.05 && m_progress->totalCost > 0)
-                    m_costPerSecond = m_progress->totalCost / seconds;
-            }
-            for (const auto &w : result.warnings)
-                m_log->append(LogView::Severity::Warning, fromStd(w));
-            int failed = 0;
-            QStringList notes;
-            for (const auto &o : result.outcomes) {
-                if (!o.ok()) {
-                    ++failed;
-                    m_log->append(LogView::Severity::Error,
-                                  tr("%1 on %2 failed: %3")
-                                      .arg(fromStd(o.config), fromStd(o.tensor), fromStd(o.error)));
-                } else if (!o.deviceNote.empty() && !notes.contains(fromStd(o.deviceNote))) {
-                    notes << fromStd(o.deviceNote);
-                    m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));
-                }
-            }
-            for (const auto &p : result.tensors)
-                if (!p.activationNote.empty())
-                    m_log->append(LogView::Severity::Warning,
-                                  tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
-            const auto n = static_cast<int>(result.outcomes.size());
-            QString message =
-                tr("Finished %n run(s)", nullptr, n) +
-                (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))
-                             : tr(" in %1 s").arg(QLocale().toString(seconds, 'f', 1)));
-            if (failed > 0)
-                message += tr("; %n failed (see the log)", nullptr, failed);
-            m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);
-            applyResults(std::make_shared<const QuantizeJobResult>(std::move(result)));
-            m_job->finish(message, true);
-            jobEnded();
-            emit jobFinished(true);
-            finishBackgroundTask();
-        },
-        [this](const QString &error) {
-            const auto text = tr("The quantization job failed: %1").arg(error);
-            m_log->append(LogView::Severity::Error, text);
-            m_job->finish(text);
-            jobEnded();
-            showError(tr("Quantization Failed"), tr("The quantization job failed."), error);
-            emit jobFinished(false);
-            finishBackgroundTask();
-        });
+    m_jobs->run();
 }
 
 void MainWindow::cancelJob()
 {
-    if (!m_tracker.isRunning())
-        return;
-    // The worker stops at its next checkpoint; whatever it delivers is stale from now on.
-    m_tracker.cancel();
-    m_job->finish(tr("Cancelled; the partial result was discarded."));
-    m_log->append(LogView::Severity::Info, tr("Job cancelled"));
-    jobEnded();
-    finishBackgroundTask();
-}
-
-void MainWindow::jobEnded()
-{
-    m_progressTimer->stop();
-    m_panel->setRunning(false);
-    m_cancelAction->setEnabled(false);
-}
-
-void MainWindow::pollProgress()
-{
-    if (!m_tracker.isRunning() || !m_progress)
-        return;
-    double begin, end, total;
-    std::string what;
-    std::chrono::steady_clock::time_point stepStart;
-    {
-        std::lock_guard lock(m_progress->mutex);
-        begin = m_progress->begin;
-        end = m_progress->end;
-        total = m_progress->totalCost;
-        what = m_progress->what;
-        stepStart = m_progress->stepStart;
-    }
-    // Inside a step the engine reports nothing: interpolate by the measured speed, never past
-    // 95 % of the step.
-    const double elapsedJob = m_jobClock.elapsed() / 1000.0;
-    if (begin > 0.02 && elapsedJob > 0.2)
-        m_costPerSecond = begin * total / elapsedJob;
-    const double inStep =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart).count();
-    double fraction = begin;
-    if (total > 0 && end > begin) {
-        const double stepCost = (end - begin) * total;
-        fraction += (end - begin) * std::min(0.95, inStep * m_costPerSecond / stepCost);
-    }
-    double left = -1;
-    if (total > 0 && m_costPerSecond > 0 && elapsedJob > 0.3)
-        left = (1.0 - fraction) * total / m_costPerSecond;
-    m_job->setProgress(fraction, fromStd(what), left);
-}
-
-void MainWindow::applyResults(std::shared_ptr<const QuantizeJobResult> results)
-{
-    m_results = std::move(results);
-    m_distribution->setResults(m_results);
-    m_numbers->model()->setResults(m_results);
-}
-
-void MainWindow::showError(const QString &title, const QString &text, const QString &details)
-{
-    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Close, this);
-    box->setTextFormat(Qt::PlainText);
-    box->setInformativeText(QStringLiteral("<p>%1</p>").arg(details.toHtmlEscaped()));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    m_jobs->cancel();
 }
 
 void MainWindow::runDemoQuantization()
@@ -901,141 +575,17 @@ void MainWindow::runDemoQuantization()
 
 Session MainWindow::currentSession() const
 {
-    Session s;
-    if (m_hasDocument) {
-        SessionSource src;
-        src.demo = m_documentRequest.demo;
-        src.path = m_documentRequest.demo
-                       ? std::string()
-                       : QFileInfo(m_documentRequest.path).absoluteFilePath().toStdString();
-        src.lenient = m_documentRequest.lenient;
-        s.checkpoint = src;
-    }
-    s.activation = m_activation.toStdString();
-    if (m_activationRequest) {
-        SessionSource src;
-        src.path = QFileInfo(m_activationRequest->path).absoluteFilePath().toStdString();
-        src.lenient = m_activationRequest->lenient;
-        s.activationSource = src;
-    }
-    for (const auto &t : m_browser->selectedTensors())
-        s.selected.push_back(t.toStdString());
-    s.device = m_panel->device().toStdString();
-    s.bins = m_panel->bins();
-    s.symlog = m_panel->symlog();
-    s.configs = m_panel->configurations();
-    if (m_results)
-        s.results = *m_results;
-    s.view = {{"tab", m_tabs->currentIndex()},
-              {"tensor", m_distribution->currentTensor().toStdString()},
-              {"log_y", m_distribution->logY()},
-              {"channel_axis", m_distribution->channelAxis()},
-              {"overlap", m_distribution->overlapConfig().toStdString()}};
-    return s;
+    return m_sessions->current();
 }
 
 bool MainWindow::saveSession(const QString &file, QString *error)
 {
-    QByteArray bytes;
-    try {
-        bytes = QByteArray::fromStdString(sessionToJson(currentSession()).dump(1));
-    } catch (const std::exception &e) {
-        bytes.clear();
-        if (error)
-            *error = QString::fromUtf8(e.what());
-    }
-    QSaveFile out(file);
-    const bool ok = !bytes.isEmpty() && out.open(QIODevice::WriteOnly) &&
-                    out.write(bytes) == bytes.size() && out.commit();
-    if (!ok) {
-        const auto reason = bytes.isEmpty() && error ? *error : out.errorString();
-        if (error)
-            *error = reason;
-        m_log->append(
-            LogView::Severity::Error,
-            tr("Could not save the session “%1”: %2").arg(QDir::toNativeSeparators(file), reason));
-        showError(tr("Could Not Save Session"),
-                  tr("Quantscope could not save “%1”.").arg(QDir::toNativeSeparators(file)),
-                  reason);
-        return false;
-    }
-    m_sessionFile = file;
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)), kStatusMessageMs);
-    m_log->append(LogView::Severity::Info,
-                  tr("Saved the session %1").arg(QDir::toNativeSeparators(file)));
-    return true;
+    return m_sessions->save(file, error);
 }
 
 bool MainWindow::openSession(const QString &file)
 {
-    Session s;
-    QString error;
-    QFile in(file);
-    if (!in.open(QIODevice::ReadOnly)) {
-        error = in.errorString();
-    } else {
-        try {
-            s = sessionFromJson(nlohmann::json::parse(in.readAll().toStdString()));
-        } catch (const nlohmann::json::exception &e) {
-            error = tr("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
-        } catch (const std::exception &e) {
-            error = QString::fromUtf8(e.what());
-        }
-    }
-    if (!error.isEmpty()) {
-        m_log->append(
-            LogView::Severity::Error,
-            tr("Could not open the session “%1”: %2").arg(QDir::toNativeSeparators(file), error));
-        showError(
-            tr("Could Not Open Session"),
-            tr("Quantscope could not open the session “%1”.").arg(QDir::toNativeSeparators(file)),
-            error);
-        return false;
-    }
-
-    // A newer job would overwrite what the session restores.
-    if (m_tracker.isRunning())
-        cancelJob();
-    for (const auto &problem : m_panel->setConfigurations(s.configs))
-        m_log->append(LogView::Severity::Warning, problem);
-    m_panel->setDevice(fromStd(s.device));
-    m_panel->setBins(s.bins);
-    m_panel->setSymlog(s.symlog);
-    applyResults(std::make_shared<const QuantizeJobResult>(std::move(s.results)));
-    const auto &v = s.view;
-    if (v.is_object()) {
-        m_distribution->setLogY(v.value("log_y", true));
-        m_distribution->setChannelAxis(v.value("channel_axis", 1));
-        m_distribution->setOverlapConfig(fromStd(v.value("overlap", std::string())));
-        m_distribution->setCurrentTensor(fromStd(v.value("tensor", std::string())));
-        m_tabs->setCurrentIndex(v.value("tab", 0));
-    }
-    m_sessionFile = file;
-    updateTitle();
-    addRecentPath(file);
-    m_log->append(LogView::Severity::Info,
-                  tr("Opened the session %1").arg(QDir::toNativeSeparators(file)));
-
-    PendingRestore restore;
-    for (const auto &t : s.selected)
-        restore.selected << fromStd(t);
-    restore.activation = fromStd(s.activation);
-    if (s.activationSource) {
-        OpenRequest a;
-        a.path = fromStd(s.activationSource->path);
-        a.lenient = s.activationSource->lenient;
-        startActivationLoad(a, restore.activation);
-        restore.activation.clear();
-    }
-    if (s.checkpoint) {
-        OpenRequest request;
-        request.demo = s.checkpoint->demo;
-        request.path = fromStd(s.checkpoint->path);
-        request.lenient = s.checkpoint->lenient;
-        startLoad(request, restore);
-    }
-    return true;
+    return m_sessions->open(file);
 }
 
 // ---- dialogs and menus -----------------------------------------------------------------------
@@ -1094,10 +644,11 @@ void MainWindow::saveSessionDialog()
                         tr("Quantscope sessions (*.qscope)"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(QStringLiteral("qscope"));
-    dialog->selectFile(m_sessionFile.isEmpty()
-                           ? (m_documentName.isEmpty() ? tr("session") : m_documentName) +
-                                 QStringLiteral(".qscope")
-                           : m_sessionFile);
+    const auto &session = m_sessions->file();
+    const auto &name = m_loads->documentName();
+    dialog->selectFile(session.isEmpty()
+                           ? (name.isEmpty() ? tr("session") : name) + QStringLiteral(".qscope")
+                           : session);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
         QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
@@ -1132,44 +683,6 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     openPath(urls.first().toLocalFile());
-}
-
-void MainWindow::fillRecentMenu()
-{
-    m_recentMenu->clear();
-    const auto paths = QSettings().value(recentPathsKey()).toStringList();
-    for (const auto &path : paths) {
-        auto *action = m_recentMenu->addAction(escapeMnemonic(QDir::toNativeSeparators(path)));
-        // A file that has gone is shown greyed, not removed: it may be on a drive not mounted.
-        if (!QFileInfo::exists(path)) {
-            action->setEnabled(false);
-            action->setToolTip(tr("Not found"));
-            action->setText(tr("%1 (missing)").arg(action->text()));
-        }
-        connect(action, &QAction::triggered, this, [this, path] { openPath(path); });
-    }
-    if (paths.isEmpty()) {
-        m_recentMenu->addAction(tr("No Recent Files"))->setEnabled(false);
-        return;
-    }
-    m_recentMenu->addSeparator();
-    connect(m_recentMenu->addAction(tr("&Clear List")), &QAction::triggered, this, [this] {
-        QSettings().remove(recentPathsKey());
-        fillRecentMenu();
-    });
-}
-
-void MainWindow::addRecentPath(const QString &path)
-{
-    const auto absolute = QFileInfo(path).absoluteFilePath();
-    QSettings settings;
-    auto paths = settings.value(recentPathsKey()).toStringList();
-    paths.removeAll(absolute);
-    paths.prepend(absolute);
-    while (paths.size() > kMaxRecentPaths)
-        paths.removeLast();
-    settings.setValue(recentPathsKey(), paths);
-    fillRecentMenu();
 }
 
 void MainWindow::showAbout()

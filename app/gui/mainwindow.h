@@ -2,40 +2,37 @@
 #pragma once
 /// \file mainwindow.h
 /// The workbench window: docks for the tensor browser, the quantizer panel, the job and the log
-/// around the views (Distribution, Numbers). Opening checkpoints and quantizing run on a thread
-/// pool; the window only swaps in finished value structs. A session (.qscope) saves and
-/// restores what the window shows.
-#include "checkpointloader.h"
+/// around the views (Distribution, Numbers), its menus and status bar. The work is done by its
+/// controllers: LoadController opens checkpoints and activations in the background,
+/// JobController runs the quantization jobs on a thread pool, SessionController saves and
+/// restores what the window shows as a .qscope session. The window only wires them to its
+/// widgets and actions.
 #include "jobs/results.h"
 #include "jobs/session.h"
-#include "jobtracker.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QThreadPool>
 #include <memory>
-#include <optional>
 
 class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QMenu;
 class QProgressBar;
 class QTabWidget;
-class QTimer;
 
 namespace quantscope {
 
-class Checkpoint;
-struct Detection;
 class DistributionView;
+class JobController;
 class JobProgressWidget;
+class LoadController;
 class LogView;
 class NumbersView;
 class QuantizerPanel;
+class RecentFilesMenu;
+class SessionController;
 class TensorBrowser;
-struct JobProgressState;
+struct OpenResult;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -69,13 +66,13 @@ public:
 
     /// True while a checkpoint is being opened, the device is being queried or a job runs.
     bool isBusy() const noexcept;
-    bool isJobRunning() const noexcept { return m_tracker.isRunning(); }
+    bool isJobRunning() const noexcept;
     int tensorCount() const noexcept;
-    std::shared_ptr<const QuantizeJobResult> results() const { return m_results; }
+    std::shared_ptr<const QuantizeJobResult> results() const;
     /// Waits for the pool's workers (also stale ones) to return; for tests and shutdown.
-    bool waitForWorkers(int msecs) { return m_pool.waitForDone(msecs); }
+    bool waitForWorkers(int msecs);
     /// Threads of the job pool: max(1, cores − 1), one core stays with the UI.
-    int poolThreads() const { return m_pool.maxThreadCount(); }
+    int poolThreads() const;
 
     TensorBrowser *browser() const { return m_browser; }
     QuantizerPanel *quantizerPanel() const { return m_panel; }
@@ -110,21 +107,12 @@ private:
     void restoreWindowState();
     void resetLayout();
 
-    struct PendingRestore {
-        QStringList selected;
-        QString activation;
-    };
-    void startLoad(const OpenRequest &request, std::optional<PendingRestore> restore = {});
-    void applyLoad(const OpenResult &result, const std::optional<PendingRestore> &restore);
-    void showLoadError(const OpenResult &result);
-    void startActivationLoad(const OpenRequest &request, const QString &tensor);
+    void createControllers();
     void finishBackgroundTask();
     void updateTitle();
     void updateSummary(const OpenResult &result);
-
-    void applyResults(std::shared_ptr<const QuantizeJobResult> results);
-    void pollProgress();
-    void jobEnded();
+    void showStatus(const QString &text);
+    void showResults(const std::shared_ptr<const QuantizeJobResult> &results);
     void showError(const QString &title, const QString &text, const QString &details);
 
     void openFileDialog();
@@ -133,8 +121,6 @@ private:
     void saveSessionDialog();
     void openActivationDialog();
     void showAbout();
-    void fillRecentMenu();
-    void addRecentPath(const QString &path);
 
     // Views and docks.
     QTabWidget *m_tabs = nullptr;
@@ -151,7 +137,7 @@ private:
     QLabel *m_summary = nullptr;
     QLabel *m_deviceLabel = nullptr;
     QProgressBar *m_busy = nullptr;
-    QMenu *m_recentMenu = nullptr;
+    RecentFilesMenu *m_recentMenu = nullptr;
     QByteArray m_defaultState;
 
     QAction *m_openAction = nullptr;
@@ -171,37 +157,12 @@ private:
     QAction *m_resetLayoutAction = nullptr;
     QActionGroup *m_themeGroup = nullptr;
 
-    /// The document: the opened checkpoint and what it was opened from.
-    std::shared_ptr<const Checkpoint> m_checkpoint;
-    std::shared_ptr<const Detection> m_quantized;
-    OpenRequest m_documentRequest;
-    bool m_hasDocument = false;
-    QString m_documentName;
-    QString m_documentPath;
-    QString m_sessionFile;
-    /// The paired activation: a tensor of m_activationCheckpoint, or of the document when null.
-    QString m_activation;
-    std::shared_ptr<const Checkpoint> m_activationCheckpoint;
-    std::shared_ptr<const Detection> m_activationQuantized;
-    std::optional<OpenRequest> m_activationRequest;
-
-    std::shared_ptr<const QuantizeJobResult> m_results;
+    LoadController *m_loads = nullptr;
+    JobController *m_jobs = nullptr;
+    SessionController *m_sessions = nullptr;
 
     QString m_deviceDescription;
     bool m_deviceKnown = false;
-    /// Id of the newest load; a finished load with another id is stale.
-    quint64 m_currentLoad = 0;
-    quint64 m_currentActivationLoad = 0;
-    int m_loadsRunning = 0;
-
-    /// Quantization jobs: max(1, cores − 1) threads; newer requests make older ones stale.
-    QThreadPool m_pool;
-    JobTracker m_tracker{this, &m_pool};
-    std::shared_ptr<JobProgressState> m_progress;
-    QTimer *m_progressTimer = nullptr;
-    QElapsedTimer m_jobClock;
-    /// Element-weighted cost per second, measured on the last job (progress interpolation).
-    double m_costPerSecond = 2.0e7;
 };
 
 } // namespace quantscope

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "devicequery.h"
+
+#include "engine/registry.h"
+#include "qtstring.h"
+
+#include <QLocale>
+#include <exception>
+
+namespace quantscope {
+
+namespace {
+
+QString gib(std::uint64_t bytes)
+{
+    return QLocale::c().toString(static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+}
+
+} // namespace
+
+DeviceQuery queryDevice() noexcept
+{
+    DeviceQuery q;
+    try {
+        q.description = fromStd(describeComputeDevice());
+        const auto &registry = BackendRegistry::instance();
+        for (const auto &d : registry.devices()) {
+            const bool isCpu = d.kind == DeviceKind::Cpu;
+            q.devices << (isCpu ? QStringLiteral("%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
+                                      .arg(fromStd(d.id), fromStd(d.name))
+                                      .arg(d.threads)
+                                      .arg(gib(d.totalMemory), gib(d.freeMemory))
+                                : QStringLiteral("%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
+                                      .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory),
+                                           gib(d.freeMemory))
+                                      .arg(d.threads));
+        }
+        q.gpu = registry.gpu() != nullptr;
+        if (q.gpu) {
+            QStringList onGpu, onCpu;
+            for (const auto &m : registry.gpu()->capabilities()) {
+                q.gpuMethods << QStringLiteral("%1: %2").arg(fromStd(m.method), fromStd(m.options));
+                (m.supported ? onGpu : onCpu) << fromStd(m.method);
+            }
+            // Logged as one more "Compute device" line: what runs where.
+            q.devices << QStringLiteral("%1 runs %2; on the CPU: %3")
+                             .arg(fromStd(registry.gpu()->info().id), onGpu.join(QStringLiteral(", ")),
+                                  onCpu.join(QStringLiteral(", ")));
+        }
+        q.gpuReason = fromStd(registry.gpuUnavailableReason());
+    } catch (const std::exception &e) {
+        q.error = QString::fromUtf8(e.what());
+    } catch (...) {
+        q.error = QStringLiteral("unknown error");
+    }
+    return q;
+}
+
+} // namespace quantscope

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+#include "jobcontroller.h"
+
+#include "jobprogresswidget.h"
+#include "loadcontroller.h"
+#include "logview.h"
+#include "qtstring.h"
+#include "engine/job.h"
+#include "quantizerpanel.h"
+#include "tensorbrowser.h"
+
+#include <QLocale>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+namespace quantscope {
+
+/// What the running job last said about itself; written by the worker, read by the UI timer.
+struct JobProgressState {
+    std::mutex mutex;
+    double begin = 0, end = 0, totalCost = 0;
+    std::string what;
+    /// When the worker reported the current step (steadySeconds()).
+    double stepAt = 0;
+};
+
+namespace {
+
+constexpr int kProgressIntervalMs = 100;
+/// Element-weighted cost units per second assumed before the first job was measured.
+constexpr double kInitialCostPerSecond = 2.0e7;
+
+/// Seconds on the steady clock: the one time base of the job's start, its steps (reported on
+/// the worker) and the polls.
+double steadySeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+DeviceChoice deviceChoiceOf(const QString &s)
+{
+    if (s == QLatin1String("cpu"))
+        return DeviceChoice::Cpu;
+    if (s == QLatin1String("gpu"))
+        return DeviceChoice::Gpu;
+    return DeviceChoice::Auto;
+}
+
+int idealPoolThreads()
+{
+    return std::max(1, QThread::idealThreadCount() - 1);
+}
+
+} // namespace
+
+JobController::JobController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
+                             QuantizerPanel *panel, JobProgressWidget *job, LogView *log)
+    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel), m_job(job), m_log(log)
+{
+    m_pool.setMaxThreadCount(idealPoolThreads());
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(kProgressIntervalMs);
+    connect(m_progressTimer, &QTimer::timeout, this, &JobController::poll);
+
+    // The estimator knows no speed until it measured a job; the first job interpolates with the
+    // assumed one instead, taught as a job of that cost that took one second.
+    m_estimator.start(0.0);
+    m_estimator.step(0.0, 1.0, kInitialCostPerSecond, std::string(), 0.0);
+    m_estimator.finish(1.0);
+}
+
+JobController::~JobController()
+{
+    shutdown();
+}
+
+void JobController::shutdown()
+{
+    // Workers may still be inside the engine: ask them to stop and wait for them.
+    m_tracker.cancel();
+    m_pool.waitForDone();
+}
+
+void JobController::setResults(std::shared_ptr<const QuantizeJobResult> results)
+{
+    m_results = std::move(results);
+    emit resultsChanged(m_results);
+}
+
+void JobController::run()
+{
+    if (!m_loads->hasCheckpoint()) {
+        emit statusMessage(tr("Open a checkpoint first"));
+        return;
+    }
+    const auto tensors = m_browser->selectedTensors();
+    if (tensors.isEmpty()) {
+        emit statusMessage(tr("Select one or more tensors to quantize"));
+        m_job->finish(tr("Select one or more tensors in the Tensors dock, then Run."));
+        return;
+    }
+
+    QuantizeJobRequest request;
+    for (const auto &t : tensors)
+        request.tensors.push_back(t.toStdString());
+    request.configs = m_panel->configurations();
+    request.device = deviceChoiceOf(m_panel->device());
+    request.bins = m_panel->bins();
+    request.symlog = m_panel->symlog();
+    request.threads = poolThreads();
+    request.activation = m_loads->activation().toStdString();
+    TensorSource source = m_loads->tensorSource();
+
+    const double start = steadySeconds();
+    auto progress = std::make_shared<JobProgressState>();
+    progress->stepAt = start;
+    m_progress = progress;
+    StepCallback step = [progress](double begin, double end, double total,
+                                   const std::string &what) {
+        std::lock_guard lock(progress->mutex);
+        progress->begin = begin;
+        progress->end = end;
+        progress->totalCost = total;
+        progress->what = what;
+        progress->stepAt = steadySeconds();
+    };
+
+    const auto configCount = static_cast<int>(request.configs.size());
+    m_job->start(tr("Quantizing %n tensor(s)", nullptr, static_cast<int>(tensors.size())) +
+                 tr(" × %n configuration(s)", nullptr, configCount));
+    m_jobStart = start;
+    m_estimator.start(start);
+    m_progressTimer->start();
+    m_panel->setRunning(true);
+    emit runningChanged(true);
+
+    m_tracker.start(
+        [request = std::move(request), source = std::move(source), step = std::move(step)](
+            const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step); },
+        [this](QuantizeJobResult result) { deliver(std::move(result)); },
+        [this](const QString &error) { fail(error); });
+}
+
+void JobController::deliver(QuantizeJobResult result)
+{
+    const double now = steadySeconds();
+    const double seconds = now - m_jobStart;
+    {
+        // The last step may have come after the last poll: the whole cost is in it.
+        std::lock_guard lock(m_progress->mutex);
+        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost,
+                         m_progress->what, m_progress->stepAt);
+    }
+    m_estimator.finish(now);
+    for (const auto &w : result.warnings)
+        m_log->append(LogView::Severity::Warning, fromStd(w));
+    int failed = 0;
+    QStringList notes;
+    for (const auto &o : result.outcomes) {
+        if (!o.ok()) {
+            ++failed;
+            m_log->append(LogView::Severity::Error,
+                          tr("%1 on %2 failed: %3")
+                              .arg(fromStd(o.config), fromStd(o.tensor), fromStd(o.error)));
+        } else if (!o.deviceNote.empty() && !notes.contains(fromStd(o.deviceNote))) {
+            notes << fromStd(o.deviceNote);
+            m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));
+        }
+    }
+    for (const auto &p : result.tensors)
+        if (!p.activationNote.empty())
+            m_log->append(LogView::Severity::Warning,
+                          tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
+    const auto n = static_cast<int>(result.outcomes.size());
+    QString message = tr("Finished %n run(s)", nullptr, n) +
+                      (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))
+                                   : tr(" in %1 s").arg(QLocale().toString(seconds, 'f', 1)));
+    if (failed > 0)
+        message += tr("; %n failed (see the log)", nullptr, failed);
+    m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);
+    setResults(std::make_shared<const QuantizeJobResult>(std::move(result)));
+    m_job->finish(message, true);
+    stopped();
+    emit jobFinished(true);
+    emit jobEnded();
+}
+
+void JobController::fail(const QString &error)
+{
+    const auto text = tr("The quantization job failed: %1").arg(error);
+    m_log->append(LogView::Severity::Error, text);
+    m_job->finish(text);
+    stopped();
+    emit errorOccurred(tr("Quantization Failed"), tr("The quantization job failed."), error);
+    emit jobFinished(false);
+    emit jobEnded();
+}
+
+void JobController::cancel()
+{
+    if (!m_tracker.isRunning())
+        return;
+    // The worker stops at its next checkpoint; whatever it delivers is stale from now on.
+    m_tracker.cancel();
+    m_job->finish(tr("Cancelled; the partial result was discarded."));
+    m_log->append(LogView::Severity::Info, tr("Job cancelled"));
+    stopped();
+    emit jobEnded();
+}
+
+void JobController::stopped()
+{
+    m_progressTimer->stop();
+    m_panel->setRunning(false);
+    emit runningChanged(false);
+}
+
+void JobController::poll()
+{
+    if (!m_tracker.isRunning() || !m_progress)
+        return;
+    {
+        std::lock_guard lock(m_progress->mutex);
+        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost,
+                         m_progress->what, m_progress->stepAt);
+    }
+    // Inside a step the engine reports nothing: the estimator interpolates by the measured
+    // speed, never past 95 % of the step.
+    const auto estimate = m_estimator.at(steadySeconds());
+    m_job->setProgress(estimate.fraction, fromStd(estimate.what), estimate.secondsLeft);
+}
+
+} // namespace quantscope

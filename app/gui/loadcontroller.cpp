@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "loadcontroller.h"
+
+#include "io/checkpoint.h"
+#include "logview.h"
+#include "quantizerpanel.h"
+#include "tensorbrowser.h"
+
+#include <QAbstractButton>
+#include <QDir>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace quantscope {
+
+LoadController::LoadController(QWidget *window, TensorBrowser *browser, QuantizerPanel *panel,
+                               LogView *log)
+    : QObject(window), m_window(window), m_browser(browser), m_panel(panel), m_log(log)
+{
+}
+
+TensorSource LoadController::tensorSource() const
+{
+    TensorSource source;
+    source.weight = tensorReader(m_checkpoint, m_quantized);
+    if (!m_activation.isEmpty())
+        source.activation = m_activationCheckpoint
+                                ? tensorReader(m_activationCheckpoint, m_activationQuantized)
+                                : source.weight;
+    return source;
+}
+
+void LoadController::open(const OpenRequest &request, std::optional<Restore> restore)
+{
+    const quint64 id = ++m_currentLoad;
+    ++m_loadsRunning;
+    emit loadStarted(request.demo ? tr("Opening the demo…")
+                                  : tr("Opening %1…").arg(QDir::toNativeSeparators(request.path)));
+
+    auto *watcher = new QFutureWatcher<OpenResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, restore] {
+        watcher->deleteLater();
+        --m_loadsRunning;
+        if (id == m_currentLoad) // else a newer request replaced this one: drop it
+            apply(watcher->result(), restore);
+        emit loadEnded();
+    });
+    watcher->setFuture(QtConcurrent::run(&loadCheckpoint, request));
+}
+
+void LoadController::apply(const OpenResult &result, const std::optional<Restore> &restore)
+{
+    if (!result.ok()) {
+        emit statusMessage(tr("Opening failed"));
+        showError(result);
+        emit loadFinished(false);
+        return;
+    }
+
+    // A job still running reads the previous checkpoint: its result would not belong here.
+    emit documentReplacing(restore.has_value());
+    m_checkpoint = result.checkpoint;
+    m_quantized = result.quantized;
+    m_documentRequest = result.request;
+    m_hasDocument = true;
+    m_documentName = result.request.demo ? tr("Demo") : result.documentName;
+    m_browser->setEntries(result.entries);
+    if (!restore) {
+        // The pairing belongs to the checkpoint it was made on.
+        m_activation.clear();
+        m_activationCheckpoint.reset();
+        m_activationQuantized.reset();
+        m_activationRequest.reset();
+        m_browser->setActivation(QString());
+        m_panel->setActivation(QString());
+        // The demo's activation (with outlier channels) pairs itself, so that the channel view
+        // shows weights and activations together before anything was chosen.
+        if (result.activationCheckpoint) {
+            m_activation = result.activationTensor;
+            m_activationCheckpoint = result.activationCheckpoint;
+            m_activationRequest = OpenRequest{result.activationPath, false, false};
+            m_panel->setActivation(m_activation, result.activationPath);
+            m_log->append(LogView::Severity::Info,
+                          tr("Paired the demo's activation %1 (%2)")
+                              .arg(m_activation, QDir::toNativeSeparators(result.activationPath)));
+        }
+    } else {
+        m_browser->setSelectedTensors(restore->selected);
+        if (!restore->activation.isEmpty())
+            setActivation(restore->activation);
+    }
+    emit documentOpened(result);
+
+    const auto warnings = static_cast<int>(result.warnings.size());
+    const auto shown = QDir::toNativeSeparators(result.path);
+    QString message;
+    if (result.request.demo)
+        message = warnings == 0 ? tr("Opened the demo")
+                                : tr("Opened the demo with %n warning(s)", nullptr, warnings);
+    else
+        message = warnings == 0 ? tr("Opened %1").arg(shown)
+                                : tr("Opened %1 with %n warning(s)", nullptr, warnings).arg(shown);
+    emit statusMessage(message);
+    m_log->append(
+        LogView::Severity::Info,
+        tr("%1: %n tensor(s)", nullptr, static_cast<int>(result.entries.size())).arg(message));
+    for (const auto &w : result.warnings)
+        m_log->append(LogView::Severity::Warning, w);
+    emit loadFinished(true);
+}
+
+void LoadController::showError(const OpenResult &result)
+{
+    const auto text = result.request.demo ? tr("Quantscope could not open its demo checkpoint.")
+                                          : tr("Quantscope could not open “%1”.")
+                                                .arg(QDir::toNativeSeparators(result.request.path));
+    m_log->append(LogView::Severity::Error, text + QLatin1Char(' ') + result.error);
+
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Checkpoint"), text,
+                                QMessageBox::Close, m_window);
+    box->setObjectName(QStringLiteral("openErrorBox"));
+    box->setTextFormat(Qt::PlainText);
+    // Rich text so that the core's message is shown literally, whatever it contains.
+    box->setInformativeText(QStringLiteral("<p>%1</p>").arg(result.error.toHtmlEscaped()));
+    if (result.lenientWouldOpen) {
+        auto *retry = box->addButton(tr("Open Leniently"), QMessageBox::AcceptRole);
+        retry->setToolTip(tr("Accept gaps and trailing bytes between tensors, as some writers "
+                             "leave them. Overlapping or out-of-range tensors stay errors."));
+        connect(retry, &QAbstractButton::clicked, this, [this, request = result.request] {
+            auto lenient = request;
+            lenient.lenient = true;
+            open(lenient);
+        });
+    }
+    box->setDefaultButton(QMessageBox::Close);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, no nested event loop
+}
+
+void LoadController::setActivation(const QString &tensorName)
+{
+    m_activation = tensorName;
+    m_activationCheckpoint.reset();
+    m_activationQuantized.reset();
+    m_activationRequest.reset();
+    m_browser->setActivation(tensorName);
+    m_panel->setActivation(tensorName);
+    if (!tensorName.isEmpty())
+        m_log->append(LogView::Severity::Info,
+                      tr("Paired %1 as the activation; the next run shows its channel maxima")
+                          .arg(tensorName));
+}
+
+void LoadController::openActivation(const OpenRequest &request, const QString &tensor)
+{
+    const quint64 id = ++m_currentActivationLoad;
+    ++m_loadsRunning;
+    emit loadStarted(QString());
+    auto *watcher = new QFutureWatcher<OpenResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, tensor] {
+        watcher->deleteLater();
+        --m_loadsRunning;
+        if (id == m_currentActivationLoad)
+            applyActivation(watcher->result(), tensor);
+        emit loadEnded();
+    });
+    watcher->setFuture(QtConcurrent::run(&loadCheckpoint, request));
+}
+
+void LoadController::applyActivation(const OpenResult &result, const QString &tensor)
+{
+    if (!result.ok()) {
+        const auto text = tr("Could not open the activation file “%1”: %2")
+                              .arg(QDir::toNativeSeparators(result.request.path), result.error);
+        m_log->append(LogView::Severity::Error, text);
+        emit statusMessage(text);
+    } else if (result.entries.isEmpty()) {
+        m_log->append(LogView::Severity::Warning,
+                      tr("“%1” holds no tensor to pair").arg(result.request.path));
+    } else {
+        // The named tensor when restoring a session, else the first one.
+        QString name = result.entries.first().name;
+        for (const auto &e : result.entries)
+            if (e.name == tensor)
+                name = e.name;
+        m_activation = name;
+        m_activationCheckpoint = result.checkpoint;
+        m_activationQuantized = result.quantized;
+        m_activationRequest = result.request;
+        m_browser->setActivation(QString());
+        m_panel->setActivation(name, result.path);
+        m_log->append(LogView::Severity::Info,
+                      tr("Paired %1 from %2 as the activation").arg(name, result.path));
+    }
+}
+
+} // namespace quantscope
