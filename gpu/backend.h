@@ -46,7 +46,7 @@ struct MeasuredRun {
 };
 
 /// One compute device: what the engine asks of it. Every backend gives the same codes and
-/// scales as the CPU reference for the one-shot quantizers (quantizers.md "Numerical contract").
+/// scales as the CPU reference for the one-shot quantizers (docs/numerics.md "Numerical contract").
 class Backend {
 public:
     virtual ~Backend() = default;
