@@ -9,7 +9,7 @@
 // is a lower bound for any design that counts every element into shared-memory histograms.
 //
 //   read          W read once (117 MB), nothing else
-//   copy          W copied device to device (the copy floor of perf.md)
+//   copy          W copied device to device (the copy floor of docs/perf.md)
 //   range         W read once; per group of 128: min/max → scale and zero point written
 //   pass 1        W read; per group min/max (8 lanes × 16 elements), scale, zero, codes by the
 //                 reciprocal (clamped), codes written, per-group code counts, Σe² in FP64, error

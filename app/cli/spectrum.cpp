@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `quantscope-cli spectrum`: singular values of the residual E = W − Ŵ of one tensor under a
-// quantizer (or of W itself without one), with the fields of quantizers.md "Metrics".
+// quantizer (or of W itself without one), with the fields of docs/numerics.md "Metrics".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -24,7 +24,7 @@ struct OpenRequest {
     QString path;
     /// Open the built-in demo (generated into the XDG cache on first use).
     bool demo = false;
-    /// Accept gaps and trailing bytes in safetensors files (formats.md "--lenient").
+    /// Accept gaps and trailing bytes in safetensors files (docs/formats.md "--lenient").
     bool lenient = false;
 };
 
@@ -36,7 +36,7 @@ struct OpenResult {
     QString documentName;
     /// Empty on success; otherwise the core's message (file, tensor, offset), untranslated.
     QString error;
-    /// Strict reading refused the file, and lenient reading (formats.md) would open it.
+    /// Strict reading refused the file, and lenient reading (docs/formats.md) would open it.
     bool lenientWouldOpen = false;
     QStringList warnings;
     QList<TensorListEntry> entries;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a path opens (formats.md "What a path opens", "Sharded checkpoints").
+// What a path opens (docs/formats.md "What a path opens", "Sharded checkpoints").
 #include "io/checkpoint.h"
 
 #include "io/json_strict.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file checkpoint.h
-/// What a path opens (formats.md "What a path opens"): one .safetensors file, a sharded folder
+/// What a path opens (docs/formats.md "What a path opens"): one .safetensors file, a sharded folder
 /// with model.safetensors.index.json (or the path of such an index file itself), or a folder holding exactly one .safetensors; plus
 /// config.json from the same folder when present.
 #include <filesystem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file native.h
-/// Quantscope's native layout for quantized tensors (formats.md "Quantized tensors written"):
+/// Quantscope's native layout for quantized tensors (docs/formats.md "Quantized tensors written"):
 /// `<module>.qs_codes`, `<module>.qs_scale` (in the scale dtype), optional `<module>.qs_zero`,
 /// and the spec JSON in `__metadata__["quantscope"]`. INT codes of ≤ 4 bits are packed two per
 /// byte (U8 [rows, ceil(cols/2)], element 2k in the low nibble, two's complement); wider INT

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// NumPy .npy reader (formats.md "NumPy"); the decisions are listed in npy.h.
+// NumPy .npy reader (docs/formats.md "NumPy"); the decisions are listed in npy.h.
 #include "io/npy.h"
 
 #include <cstring>

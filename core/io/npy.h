@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file npy.h
-/// NumPy `.npy` reader, format versions 1.0, 2.0 and 3.0 (formats.md "NumPy").
+/// NumPy `.npy` reader, format versions 1.0, 2.0 and 3.0 (docs/formats.md "NumPy").
 ///
 /// Decisions (also in docs/formats-readers.md):
 ///  * Little-endian (or byte-order-free) data at an offset aligned to the item size is mapped:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file npz.h
-/// NumPy `.npz` reader: a ZIP archive of `.npy` members (formats.md "NumPy").
+/// NumPy `.npz` reader: a ZIP archive of `.npy` members (docs/formats.md "NumPy").
 ///
 /// What is read: the central directory (ZIP64 end record and extra fields included), local
 /// headers, stored (method 0) and deflated (method 8) members, members written with a data

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Detection, validation and decoding of already-quantized modules. Layouts: formats.md
-// "Quantized tensor layouts read", reference.md §2.4–2.6, §3.5–3.7, §6. Decisions: quantized.h.
+// Detection, validation and decoding of already-quantized modules. Layouts: docs/formats.md
+// "Quantized tensor layouts read", docs/toolkits.md §2.4–2.6, §3.5–3.7, §6. Decisions: quantized.h.
 #include "io/quantized.h"
 
 #include <algorithm>
@@ -317,7 +317,7 @@ WeightArgs ctArgs(const nlohmann::json &w, const std::string &source)
     return a;
 }
 
-/// compressed-tensors preset schemes (reference.md §2.2) used as `"W4A16": ["Linear"]`.
+/// compressed-tensors preset schemes (docs/toolkits.md §2.2) used as `"W4A16": ["Linear"]`.
 std::optional<WeightArgs> ctPreset(const std::string &name, const std::string &source)
 {
     WeightArgs a;

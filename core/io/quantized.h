@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file quantized.h
-/// Already-quantized modules of a checkpoint (formats.md "Quantized tensor layouts read"):
+/// Already-quantized modules of a checkpoint (docs/formats.md "Quantized tensor layouts read"):
 /// compressed-tensors pack-quantized / int- / naive- / float-quantized / nvfp4- / mxfp4-pack-
 /// quantized, FP8 block (DeepSeek-V3, Qwen3-FP8) and Quark real_quantized INT4.
 ///
@@ -13,7 +13,7 @@
 /// the scale grid through quantizedCodes / quantizedParams, and decodeQuantized gives FP32.
 ///
 /// Decisions (also in docs/formats-readers.md):
-///  * Layout facts come from the toolkits (reference.md §2.4–2.6, §3.5–3.6): c-t stores
+///  * Layout facts come from the toolkits (docs/toolkits.md §2.4–2.6, §3.5–3.6): c-t stores
 ///    value + 2^(b−1), element i at bit i·b across int32 words (dense) or, before c-t #715,
 ///    32/b values per word; for b ∈ {3,5,6,7} the word count decides, equal counts are refused
 ///    as ambiguous (unless K ≤ 32/b, where both layouts coincide). Zero points are packed along

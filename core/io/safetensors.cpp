@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // safetensors reader and writer. The rules and their order follow the reference reader
-// (reference.md §1.3) plus formats.md: strict by default, gaps and trailing bytes accepted with
-// a warning in lenient mode, everything else always refused.
+// (docs/toolkits.md §1.3) plus docs/formats.md: strict by default, gaps and trailing bytes
+// accepted with a warning in lenient mode, everything else always refused.
 #include "io/safetensors.h"
 
 #include "io/json_strict.h"

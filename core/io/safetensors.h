@@ -2,7 +2,7 @@
 #pragma once
 /// \file safetensors.h
 /// safetensors reader (strict by default, lenient on request; memory-mapped and lazy) and an
-/// atomic writer. Rules: ../docs/formats.md "safetensors".
+/// atomic writer. Rules: docs/formats.md "safetensors".
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -43,7 +43,7 @@ struct TensorEntry {
 /// only touched when a tensor's elements are read.
 class SafetensorsFile {
 public:
-    /// Throws IoError (cannot open/map) or FormatError (a rule of formats.md broken), each
+    /// Throws IoError (cannot open/map) or FormatError (a rule of docs/formats.md broken), each
     /// naming the file, the tensor where there is one, the byte offset and the rule.
     static SafetensorsFile open(const std::filesystem::path &path, const ReadOptions &options = {});
 

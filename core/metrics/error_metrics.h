@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file error_metrics.h
-/// Error metrics, percentiles and histograms of W vs Ŵ (quantizers.md "Metrics"), FP64
+/// Error metrics, percentiles and histograms of W vs Ŵ (docs/numerics.md "Metrics"), FP64
 /// accumulation. Elements whose W is NaN/Inf are excluded and counted.
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file gemm_sim.h
-/// The paired GEMM simulation (quantizers.md "Activations and the paired GEMM simulation"):
+/// The paired GEMM simulation (docs/numerics.md "Activations and the paired GEMM simulation"):
 /// Y = X·Wᵀ in FP64 (X [M, K] tokens, W [N, K]) against the product a deployment computes.
 /// Schemes, picked from the weight's method and the activation quantizer:
 ///   W{b}A16 (no activation quantizer; "W4A16" for 4-bit codes): X and Ŵ rounded to BF16,

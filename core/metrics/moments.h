@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file moments.h
-/// Tensor statistics (quantizers.md "Conventions"): population moments in FP64 over the finite
+/// Tensor statistics (docs/numerics.md "Conventions"): population moments in FP64 over the finite
 /// elements — mean, std = √m2, skewness m3/m2^1.5, excess kurtosis m4/m2² − 3 — plus min/max and
 /// NaN/Inf counts. Two passes (mean, then central sums), chunked and multithreaded.
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file spectrum.h
-/// Singular values of a residual E = W − Ŵ (quantizers.md "Metrics": residual spectrum) and the
+/// Singular values of a residual E = W − Ŵ (docs/numerics.md "Metrics": residual spectrum) and the
 /// randomized low-rank SVD MiLo uses. Everything in FP64.
 ///
 /// All singular values (min(N, K) ≤ 4096): Householder bidiagonalization in panels of 16
@@ -59,7 +59,7 @@ std::vector<double> singularValuesTop(std::span<const double> a, std::int64_t ro
                                       int powerIters, int oversample, std::uint64_t seed,
                                       const CancelToken *cancel = nullptr);
 
-/// Spectrum of a row-major FP32 matrix with every field of quantizers.md.
+/// Spectrum of a row-major FP32 matrix with every field of docs/numerics.md.
 Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64_t cols,
                          const SpectrumOptions &options, const CancelToken *cancel = nullptr);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file activation.h
-/// Activation quantizers (quantizers.md "Activations and the paired GEMM simulation"). An
+/// Activation quantizers (docs/numerics.md "Activations and the paired GEMM simulation"). An
 /// activation X is [M, K] (M tokens); a 3-D [B, S, K] one is flattened to [B·S, K] (any rank:
 /// matrixView). Op sequences (FP32, division by the scale):
 ///   int8-token (dynamic, AITER's per-token rule): s[m] = absmax(X[m])/127 (0 → FP32 eps);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file constopt.h
-/// FP4 constOpt (UltraQuant; quantizers.md "FP4 constOpt"): FP4 E2M1 codes with a per-group
+/// FP4 constOpt (UltraQuant; docs/numerics.md "FP4 constOpt"): FP4 E2M1 codes with a per-group
 /// scale that is a constant c times the group's absmax, optionally after an orthonormal
 /// Walsh–Hadamard rotation along K (hadamard.h). Op sequence (FP32):
 ///   rotation (rotate = d > 0; d a power of two dividing K, else refused): x = WHT_d(W)

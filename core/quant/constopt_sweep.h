@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file constopt_sweep.h
-/// The constOpt c sweep and the Lloyd–Max reference codebook (quantizers.md "FP4 constOpt",
+/// The constOpt c sweep and the Lloyd–Max reference codebook (docs/numerics.md "FP4 constOpt",
 /// "Lloyd–Max reference").
 ///
 /// Sweep: the tensor is decoded to FP32 and rotated as constOpt does (rotate = d); MSE(c) =

@@ -46,7 +46,7 @@ QS_HD inline float e2m1Value(std::uint8_t nibble)
 }
 
 /// e2m1Value(e2m1Code(v)) up to the sign of zero, branch-free (the RNE thresholds of
-/// reference.md §6.1 as exact comparisons; vectorises): for loops that need values, not codes.
+/// docs/toolkits.md §6.1 as exact comparisons; vectorises): for loops that need values, not codes.
 QS_HD inline float e2m1RoundValue(float v)
 {
     const float a = qmath::absf(v);
@@ -88,7 +88,7 @@ QS_HD inline float e8m0Scale(std::uint8_t byte)
                      : qmath::fromBits(static_cast<std::uint32_t>(byte) << 23);
 }
 
-/// MX shared-exponent modes (quantizers.md "FP4 E2M1 and micro-scaling").
+/// MX shared-exponent modes (docs/numerics.md "FP4 E2M1 and micro-scaling").
 enum MxModeCode : int { MxEven = 0, MxFloor = 1, MxCeil = 2 };
 
 /// MXFP4 scale byte of a group with finite amax ≥ 0: X = floor/ceil(log2 amax) − 2, or for

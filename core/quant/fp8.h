@@ -2,7 +2,7 @@
 #pragma once
 /// \file fp8.h
 /// FP8 quantizer, E4M3 (e4m3fn) or E5M2, per tensor / per output row / per b×b block
-/// (quantizers.md "FP8"). Op sequence, every step in the arithmetic precision `a`:
+/// (docs/numerics.md "FP8"). Op sequence, every step in the arithmetic precision `a`:
 ///   s = a(amax / M), M = 448 (E4M3) or 57344 (E5M2); s == 0 → eps (toolkit: FP32 eps)
 ///   q = fp8(clamp(a(x / s), ±M))     (the quantization cast: clamp, then RNE; never NaN)
 ///   x̂ = a(decode(q) · s)

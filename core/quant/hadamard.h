@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file hadamard.h
-/// Orthonormal Walsh–Hadamard rotation along K in blocks of d (reference.md §7;
-/// quantizers.md "FP4 constOpt"). d must be a power of two dividing K. Op sequence per block b of
-/// d consecutive elements of a row, FP32, no fused operations:
+/// Orthonormal Walsh–Hadamard rotation along K in blocks of d (docs/toolkits.md §7;
+/// docs/numerics.md "FP4 constOpt"). d must be a power of two dividing K. Op sequence per
+/// block b of d consecutive elements of a row, FP32, no fused operations:
 ///   h = 1; while h < d: for i in 0, 2h, …: for j in i … i+h−1: (b[j], b[j+h]) ← (b[j] + b[j+h],
 ///   b[j] − b[j+h]); h ← 2h b ← b · r,  r = (float)(1.0 / sqrt((double)d))  (exact for d = 4^k)
 /// i.e. (H_d / √d)·b with the Sylvester H_d; the rotation is its own inverse (up to rounding).

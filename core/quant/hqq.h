@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file hqq.h
-/// HQQ (half-quadratic quantization, mobiusml/hqq; quantizers.md "HQQ", reference.md §4):
+/// HQQ (half-quadratic quantization, mobiusml/hqq; docs/numerics.md "HQQ", docs/toolkits.md §4):
 /// asymmetric INT2–8 with unsigned codes [0, 2^b − 1], an inverse scale σ per group and a float
 /// zero point z fit by a proximal solver. Two presets reproduce the released code:
 ///

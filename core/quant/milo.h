@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file milo.h
-/// MiLo (quantizers.md "MiLo", reference.md §5): HQQ plus a rank-r compensator U·V fit by
+/// MiLo (docs/numerics.md "MiLo", docs/toolkits.md §5): HQQ plus a rank-r compensator U·V fit by
 /// alternating passes. Op sequence (W = the tensor as FP32 [N, K] by matrixView):
 ///   r = min(rank, min(N, K))  (the clamp is reported); U·V = 0
 ///   pass t = 1, 2, …:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file mxfp4.h
-/// MXFP4 (OCP MX v1.0; quantizers.md "FP4 E2M1 and micro-scaling"): FP4 E2M1 elements in groups
+/// MXFP4 (OCP MX v1.0; docs/numerics.md "FP4 E2M1 and micro-scaling"): FP4 E2M1 elements in groups
 /// of 32 along K sharing one E8M0 scale 2^X. Op sequence per group (FP32; every step exact except
 /// the element cast):
 ///   amax = max|x|                                  (finite elements)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file nvfp4.h
-/// NVFP4, compressed-tensors convention (quantizers.md "FP4 E2M1 and micro-scaling";
-/// reference.md §2.6, §6.4): FP4 E2M1 elements, groups of 16 along K with an FP8 E4M3 block
+/// NVFP4, compressed-tensors convention (docs/numerics.md "FP4 E2M1 and micro-scaling";
+/// docs/toolkits.md §2.6, §6.4): FP4 E2M1 elements, groups of 16 along K with an FP8 E4M3 block
 /// scale, plus one FP32 global scale. Op sequence (FP32, no fused operations):
 ///   amax_t = max|W| (finite);  global = 2688 / amax_t  (448·6; a non-finite result → 1.0)
 ///   per block: t = (amax_b / 6) · global;  b = e4m3(clamp(t, ±448))  (RNE)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file progressive.h
-/// Two-stage quantization, Quark's ProgressiveSpec (quantizers.md "ProgressiveSpec"; reference.md
-/// §3.1–3.5). Default: stage 1 FP8 E4M3 per tensor, stage 2 INT4 symmetric per channel. Op
-/// sequence (each stage is the one-shot quantizer of its spec, with that spec's own op sequence
-/// and arithmetic precision — uniform.h, fp8.h):
+/// Two-stage quantization, Quark's ProgressiveSpec (docs/numerics.md "ProgressiveSpec";
+/// docs/toolkits.md §3.1–3.5). Default: stage 1 FP8 E4M3 per tensor, stage 2 INT4 symmetric per
+/// channel. Op sequence (each stage is the one-shot quantizer of its spec, with that spec's own op
+/// sequence and arithmetic precision — uniform.h, fp8.h):
 ///   stage 1 on W:  s1 = amax/448,  f = fp8(clamp(W/s1, ±448))          (codes q1, scales s1, z1)
 ///   domain values: v = decode(q1) — the FP8 value f, or the INT code q1 itself (zero point
 ///                  included, as Quark's real_quantize returns it); exact in FP32, and in the

@@ -117,7 +117,7 @@ struct QuantizedTensor {
     /// Bytes of everything stored: codes at codeBits, scales (inner and outer) in their dtype,
     /// zero points (INT8, or float ones in zeroPointDtype) and compensator factors.
     std::uint64_t storedBytes() const;
-    /// Bits per element = stored bits / numel (quantizers.md "Bits per element").
+    /// Bits per element = stored bits / numel (docs/numerics.md "Bits per element").
     double bitsPerElement() const;
 };
 

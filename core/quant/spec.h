@@ -3,7 +3,7 @@
 /// \file spec.h
 /// Quantizer specs: plain structs with a JSON round trip (the same JSON the CLI's --spec, the
 /// recipe and the session file use) and a field schema from which the CLI options and the GUI
-/// forms are generated. Semantics: ../docs/quantizers.md.
+/// forms are generated. Semantics: docs/numerics.md.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +33,7 @@ struct SpecField {
     double minReal = 0, maxReal = 0;  ///< for "number"
 };
 
-/// Uniform integer quantizer (quantizers.md "Uniform integer").
+/// Uniform integer quantizer (docs/numerics.md "Uniform integer").
 struct IntSpec {
     int bits = 4;                                 ///< 2..8
     Granularity granularity = Granularity::Group;
@@ -59,7 +59,7 @@ struct IntSpec {
     static std::vector<SpecField> fields();
 };
 
-/// FP8 quantizer (quantizers.md "FP8").
+/// FP8 quantizer (docs/numerics.md "FP8").
 struct Fp8Spec {
     Fp8Format format = Fp8Format::E4M3;
     Granularity granularity = Granularity::Tensor; ///< Tensor, Channel or Block
@@ -86,7 +86,7 @@ std::string toString(Fp8Format v);
 
 /// The stored dtype of a scale dtype.
 DType storedDType(ScaleDType v);
-/// The epsilon substituted for a zero/degenerate scale (quantizers.md "Zero or degenerate
+/// The epsilon substituted for a zero/degenerate scale (docs/numerics.md "Zero or degenerate
 /// groups"): toolkit → finfo(scale dtype).eps; plain → FLT_MIN.
 float epsilonFor(EpsPreset preset, ScaleDType dtype);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file uniform.h
-/// Uniform integer quantizer, INT2–8 (quantizers.md "Uniform integer"). Op sequence per group,
+/// Uniform integer quantizer, INT2–8 (docs/numerics.md "Uniform integer"). Op sequence per group,
 /// every step rounded to the arithmetic precision `a` (FP32, or the source dtype for
 /// `arith source`), never fused:
 ///   symmetric:  amax = max|x|;  s = a(amax / D), D = (qmax − qmin)/2 (toolkit) or qmax (max)

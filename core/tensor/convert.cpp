@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Bit-exact scalar conversions (quantizers.md "Casts", "FP8", "FP4 E2M1"; reference.md §6).
+// Bit-exact scalar conversions (docs/numerics.md "Casts", "FP8", "FP4 E2M1"; docs/toolkits.md §6).
 //
 // Everything here is integer bit manipulation on the FP32 pattern: no FP arithmetic takes part
 // in a rounding decision, so the results do not depend on the FP rounding mode, FTZ/DAZ or FMA
@@ -46,7 +46,7 @@
 //   subnormals normalised by their leading bit); Floor: e; Ceil: e + (f ≠ 0); Round: e + (1.f ≥
 //   √2), i.e. the nearest integer to log2(x) (log2 of an FP32 value never lies on a half-integer;
 //   the test 1.f ≥ √2 is done exactly as (2^23 + f)^2 ≥ 2^47). Byte = clamp(that + 127, 0, 254).
-//   Note: Round is round(log2 x) (quantizers.md constOpt `E = round(log2(c·m))`), not torch's
+//   Note: Round is round(log2 x) (docs/numerics.md constOpt `E = round(log2(c·m))`), not torch's
 //   float→float8_e8m0fnu cast, which rounds the mantissa linearly (1.5 is its threshold).
 #include "tensor/convert.h"
 

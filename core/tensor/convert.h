@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file convert.h
-/// Bit-exact scalar conversions between FP32 and the narrow formats (quantizers.md "Casts").
+/// Bit-exact scalar conversions between FP32 and the narrow formats (docs/numerics.md "Casts").
 ///
 /// Two families:
 ///  * IEEE casts to BF16 / F16: round to nearest even, overflow → ±Inf, NaN → canonical quiet

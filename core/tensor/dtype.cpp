@@ -16,7 +16,7 @@ struct DTypeInfo {
 };
 
 // One row per enumerator, in enum order (checked below). The names of the first 22 are the
-// safetensors `Dtype` strings (reference.md §1.4). C64 is complex: not decodable to one float,
+// safetensors `Dtype` strings (docs/toolkits.md §1.4). C64 is complex: not decodable to one float,
 // and not "floating" in the torch.is_floating_point sense.
 constexpr std::array<DTypeInfo, kDTypeCount> kInfo{{
     {DType::BOOL, "BOOL", 8, false, true},

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file philox.h
-/// The counter-based generator every backend shares for randomized sketches (quantizers.md
+/// The counter-based generator every backend shares for randomized sketches (docs/numerics.md
 /// "Numerical contract": seeded Philox). Header-only and free of library calls except log/sin/
 /// cos, so a GPU kernel can include it (define QS_HD as `__host__ __device__` first) and
 /// reproduce the same stream.

@@ -168,7 +168,7 @@ QS_HD inline bool isNormalOrZero(float f)
     return a == 0u || a - 0x00800000u < 0x7F000000u;
 }
 
-// ---- FP8 (quantizers.md "FP8"; the same algorithm as core/tensor/convert.cpp) ------------------
+// ---- FP8 (docs/numerics.md "FP8"; the same algorithm as core/tensor/convert.cpp) --------------
 
 /// Round to nearest even of a non-NaN FP32 magnitude `a` to M mantissa bits, exponent bias B.
 template <int M, int B> QS_HD inline std::uint32_t fp8RoundMagnitude(std::uint32_t a)

@@ -244,7 +244,7 @@ TEST(ConstOpt, RotationReportsKurtosisAndRefusesBadSizes)
 
 TEST(ConstOptSweep, UltraQuantConstantsOnRandomUnitVectors)
 {
-    // quantizers.md: random unit vectors of dimension 64, ≥ 10⁴ seeded vectors.
+    // docs/numerics.md: random unit vectors of dimension 64, ≥ 10⁴ seeded vectors.
     const std::int64_t n = 10000, d = 64;
     const auto v = unitVectors(n, d, 2024);
     const Tensor t = Tensor::fromFloats({n, d}, v);

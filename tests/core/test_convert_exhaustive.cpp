@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Exhaustive check of the FP32 encoders (quantizers.md "Casts"): all 2^32 input bit patterns into
-// BF16, F16, E4M3, E5M2 and E2M1, one test per format so ctest can run them side by side.
+// Exhaustive check of the FP32 encoders (docs/numerics.md "Casts"): all 2^32 input bit patterns
+// into BF16, F16, E4M3, E5M2 and E2M1, one test per format so ctest can run them side by side.
 //
 // The expected codes come from an independent reference in double arithmetic that never calls
 // the code under test:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// DType table and the narrow-format conversions (quantizers.md "Casts"; reference.md §1.4, §6).
+// DType table and the narrow-format conversions (docs/numerics.md "Casts";
+// docs/toolkits.md §1.4, §6).
 // Every decoder is checked on every code against a decoder written here from the format's
 // definition ((-1)^s · 1.m · 2^(e−bias), std::ldexp); the encoders on pinned cases and round
 // trips (the exhaustive encoder check is the `slow` test quantscope_convert_exhaustive).
@@ -30,7 +31,7 @@ struct Expected {
     bool floating;
 };
 
-// reference.md §1.4, in safetensors order.
+// docs/toolkits.md §1.4, in safetensors order.
 constexpr Expected kSafetensors[] = {
     {qs::DType::BOOL, "BOOL", 8, false},
     {qs::DType::F4, "F4", 4, true},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // HQQ against (1) the released library's numbers on real weights (issue 6's targets), (2) an
-// independent scalar reimplementation written here from quantizers.md's op sequence, with the
+// independent scalar reimplementation written here from docs/numerics.md's op sequence, with the
 // grouping done literally as the library's reshape ([numel/g, g] or [g, numel/g]), and (3) when
 // QUANTSCOPE_HQQ_PYTHON names a Python with `hqq` and torch installed, the library's own codes.
 #include <gtest/gtest.h>
@@ -478,7 +478,8 @@ TEST(HqqInterop, CodesMatchTheReleasedLibrary)
             const double e = relFro(w, r.dequantized), eLib = cfg["rel_frobenius"];
             std::printf("[ interop  ] %s %s: %.4f%% codes identical, rel Frobenius %.5f vs library %.5f\n", name,
                         key.c_str(), 100.0 * frac, e, eLib);
-            // fp16 reproduces the library's codes (quantizers.md: ≥ 99.8%); fp32 agrees in error.
+            // fp16 reproduces the library's codes (docs/numerics.md: ≥ 99.8%); fp32 agrees in
+            // error.
             EXPECT_GE(frac, cfg["compute"] == "fp16" ? 0.998 : 0.97);
             EXPECT_NEAR(e, eLib, (cfg["compute"] == "fp16" ? 1e-3 : 5e-3) * eLib);
         }

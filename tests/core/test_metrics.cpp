@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Error metrics, percentiles and histograms against plain reimplementations of quantizers.md.
+// Error metrics, percentiles and histograms against plain reimplementations of docs/numerics.md.
 #include <gtest/gtest.h>
 
 #include <cmath>

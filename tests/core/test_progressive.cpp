@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ProgressiveSpec (two-stage) against an independent scalar reimplementation of Quark's
-// SequentialQuantize as quantizers.md states it: stage 2 runs on the FP8-domain values f, and
+// SequentialQuantize as docs/numerics.md states it: stage 2 runs on the FP8-domain values f, and
 // the stored scales have Quark's meaning (weight_scale = s1, weight_scale_2 = s2[N]).
 #include <gtest/gtest.h>
 
@@ -167,7 +167,7 @@ TEST(Progressive, StageTwoRunsOnFp8DomainValuesNotOnDequantizedOnes)
 {
     // In exact arithmetic INT4 per channel is scale invariant, so the two readings differ only
     // through FP32 rounding — on the ±7.5 ties of each row's extreme and on FP8 values whose
-    // ratio to the row max is k + 0.5 halves. Quark (and quantizers.md) quantize f, not s1·f.
+    // ratio to the row max is k + 0.5 halves. Quark (and docs/numerics.md) quantize f, not s1·f.
     const std::int64_t R = 512, C = 64;
     const auto w = gaussian(R, C, 11, 0.7f);
     const auto q =

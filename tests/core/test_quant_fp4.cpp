@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MXFP4 and NVFP4 against an independent scalar reimplementation written here from
-// quantizers.md / reference.md §6 (E2M1 by its rounding thresholds, E8M0 exponents by frexp),
-// plus the shared FP4 scalar helpers against convert.h and the known errors on N(0,1).
+// docs/numerics.md / docs/toolkits.md §6 (E2M1 by its rounding thresholds, E8M0 exponents by
+// frexp), plus the shared FP4 scalar helpers against convert.h and the known errors on N(0,1).
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -24,7 +24,7 @@ namespace {
 
 // ---- independent reference ---------------------------------------------------------------
 
-/// E2M1 magnitude index by the RNE thresholds of reference.md §6.1 (ties to the even code).
+/// E2M1 magnitude index by the RNE thresholds of docs/toolkits.md §6.1 (ties to the even code).
 int e2m1Index(float a)
 {
     if (a <= 0.25f)
@@ -318,7 +318,7 @@ TEST(MxFp4, ModesPinnedOnOneGroup)
 
 TEST(Fp4, KnownRelativeErrorsOnGaussian4096)
 {
-    // Issue 5 / quantizers.md: N(0,1), 4096×4096, fixed seed, relative Frobenius ±0.0005.
+    // Issue 5 / docs/numerics.md: N(0,1), 4096×4096, fixed seed, relative Frobenius ±0.0005.
     const std::int64_t N = 4096;
     std::vector<float> x(static_cast<std::size_t>(N * N));
     std::mt19937_64 rng(1234);
@@ -422,7 +422,7 @@ TEST(Fp4, SpecJsonRoundTripAndRefusals)
 
 TEST(Fp4, NativeLayoutPacksLowNibbleFirst)
 {
-    // formats.md: elements (1.0, −0.5) → codes 0x2 and 0x9 → byte 0x92.
+    // docs/formats.md: elements (1.0, −0.5) → codes 0x2 and 0x9 → byte 0x92.
     std::vector<float> x(32, 0.0f);
     x[0] = 1.0f;
     x[1] = -0.5f;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Uniform INT and FP8 quantizers against an independent scalar reimplementation written here
-// from quantizers.md's op sequence (float32 casts of s and x/s; BF16/F16 for `arith source`).
+// from docs/numerics.md's op sequence (float32 casts of s and x/s; BF16/F16 for `arith source`).
 #include <gtest/gtest.h>
 
 #include <cfenv>
@@ -283,7 +283,7 @@ TEST(UniformInt, F16SourceArithmetic)
 
 TEST(UniformInt, SourceArithmeticChangesSomeBf16Codes)
 {
-    // quantizers.md: on BF16 weights `arith source` changes a fraction of INT8 codes vs fp32.
+    // docs/numerics.md: on BF16 weights `arith source` changes a fraction of INT8 codes vs fp32.
     const std::int64_t R = 256, C = 512;
     const auto x = testMatrix(R, C, 5, true);
     const Tensor w = asTensor(x, R, C, true);
@@ -388,7 +388,7 @@ TEST(UniformInt, StrictRefusesRaggedGroupsNamingTensorKAndG)
 
 TEST(UniformInt, KnownRelativeErrorsOnGaussian4096)
 {
-    // quantizers.md / issue: N(0,1), 4096×4096, INT4 symmetric, relative Frobenius ±0.0005.
+    // docs/numerics.md / issue: N(0,1), 4096×4096, INT4 symmetric, relative Frobenius ±0.0005.
     const std::int64_t N = 4096;
     std::vector<float> x(static_cast<std::size_t>(N * N));
     std::mt19937_64 rng(1234);

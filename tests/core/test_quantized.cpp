@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Quantized-module readers. Fixture files are written with writeSafetensors from the layouts of
-// formats.md / reference.md (packers below are written independently of core/io/quantized.cpp:
-// bit strings, explicit nibble slots), decoded back by the reader and compared with the values
-// the fixture was made from. The worked examples of formats.md are pinned word for word.
+// docs/formats.md / docs/toolkits.md (packers below are written independently of
+// core/io/quantized.cpp: bit strings, explicit nibble slots), decoded back by the reader and
+// compared with the values the fixture was made from. The worked examples of docs/formats.md are
+// pinned word for word.
 #include "io/checkpoint.h"
 #include "io/quantized.h"
 #include "io/safetensors.h"
@@ -195,7 +196,7 @@ const std::string kMod = "model.layers.0.mlp.down_proj";
 
 } // namespace
 
-// ---- worked examples (formats.md) --------------------------------------------------------------
+// ---- worked examples (docs/formats.md) ---------------------------------------------------------
 
 TEST(WorkedExamples, PackedWordsAreThoseOfFormatsMd)
 {

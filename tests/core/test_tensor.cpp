@@ -68,7 +68,7 @@ TEST(Tensor, BorrowedIsReadOnlyAndKeepsOwnerAlive)
 
 TEST(Tensor, PackedInt4AndFp4DecodeLowNibbleFirst)
 {
-    // formats.md worked example: FP4 elements (1.0, -0.5) pack into byte 0x92.
+    // docs/formats.md worked example: FP4 elements (1.0, -0.5) pack into byte 0x92.
     Tensor f4 = Tensor::fromBytes(DType::F4, {2}, {std::byte{0x92}});
     EXPECT_DOUBLE_EQ(f4.at(0), 1.0);
     EXPECT_DOUBLE_EQ(f4.at(1), -0.5);

@@ -197,7 +197,7 @@ TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
 }
 
 namespace {
-/// The CPU's quotient rounding (quantizers.md: round half to even of RN(x/s)).
+/// The CPU's quotient rounding (docs/numerics.md: round half to even of RN(x/s)).
 float rneOfQuotient(float x, float s) { return std::nearbyint(x / s); }
 } // namespace
 

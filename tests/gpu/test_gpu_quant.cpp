@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The GPU backend against the CPU reference (quantizers.md "Numerical contract"): codes, scales,
+// The GPU backend against the CPU reference (docs/numerics.md "Numerical contract"): codes, scales,
 // zero points and Ŵ bit for bit; histogram counts and percentiles exact; sums and moments within
 // 1e-9 relative. Skipped, with the reason, when no device is present.
 #include <gtest/gtest.h>
