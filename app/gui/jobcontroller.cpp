@@ -59,18 +59,14 @@ int idealPoolThreads()
 
 JobController::JobController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
                              QuantizerPanel *panel, JobProgressWidget *job, LogView *log)
-    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel), m_job(job), m_log(log)
+    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel), m_job(job), m_log(log),
+      // Before the first job is measured, interpolate with an assumed speed.
+      m_estimator(kInitialCostPerSecond)
 {
     m_pool.setMaxThreadCount(idealPoolThreads());
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(kProgressIntervalMs);
     connect(m_progressTimer, &QTimer::timeout, this, &JobController::poll);
-
-    // The estimator knows no speed until it measured a job; the first job interpolates with the
-    // assumed one instead, taught as a job of that cost that took one second.
-    m_estimator.start(0.0);
-    m_estimator.step(0.0, 1.0, kInitialCostPerSecond, std::string(), 0.0);
-    m_estimator.finish(1.0);
 }
 
 JobController::~JobController()

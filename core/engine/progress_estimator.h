@@ -20,6 +20,10 @@ public:
         std::string what;        ///< what the current step does
     };
 
+    /// `initialCostPerSecond`: the speed to assume before any job was measured (0: unknown, so
+    /// the first job shows no time left until its own speed is known).
+    explicit ProgressEstimator(double initialCostPerSecond = 0) : m_costPerSecond(initialCostPerSecond) {}
+
     /// A job starts at `now`; the speed learned from earlier jobs is kept.
     void start(double now);
     /// The job reports a step: it now works on [begin, end) (fractions of `total`).

@@ -55,3 +55,13 @@ TEST(ProgressEstimator, RemembersTheSpeedOfTheLastJob)
     EXPECT_NEAR(e.fraction, 0.5, 1e-12);
     EXPECT_NEAR(e.secondsLeft, 0.5 * 40.0 / 20.0, 1e-12);
 }
+
+TEST(ProgressEstimator, AnAssumedInitialSpeedInterpolatesTheFirstJob)
+{
+    ProgressEstimator p(10.0); // 10 units per second before anything was measured
+    p.start(0.0);
+    p.step(0.0, 1.0, 20.0, "first", 0.0);
+    const auto e = p.at(0.5); // 5 of 20 units
+    EXPECT_NEAR(e.fraction, 0.25, 1e-12);
+    EXPECT_NEAR(e.secondsLeft, 0.75 * 20.0 / 10.0, 1e-12);
+}
