@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // globMatch (util/glob.h): the fnmatch rules, each expectation worked out by hand from them
 // (`*` any run, `?` one character, `[…]` classes, the whole text matched, no escapes).
-#include <gtest/gtest.h>
-
 #include "util/glob.h"
+
+#include <gtest/gtest.h>
 
 using quantscope::globMatch;
 
@@ -56,7 +56,7 @@ TEST(Glob, QuestionMarkIsExactlyOneCharacter)
 TEST(Glob, LiteralsAreWholeAnchoredAndCaseSensitive)
 {
     EXPECT_TRUE(globMatch("model.layers.0", "model.layers.0"));
-    EXPECT_FALSE(globMatch("model.layers.0", "modelXlayers.0")); // a dot is not a wildcard
+    EXPECT_FALSE(globMatch("model.layers.0", "modelXlayers.0"));  // a dot is not a wildcard
     EXPECT_FALSE(globMatch("model.layers.0", "model.layers.01")); // anchored at the end
     EXPECT_FALSE(globMatch("model.layers.0", "xmodel.layers.0")); // and at the start
     EXPECT_FALSE(globMatch("abc", "ABC"));
@@ -92,11 +92,11 @@ TEST(Glob, NegatedClasses)
 
 TEST(Glob, ClassEdgeCases)
 {
-    EXPECT_TRUE(globMatch("[a-]", "-"));   // '-' last is a member
-    EXPECT_TRUE(globMatch("[-a]", "-"));   // and first
-    EXPECT_TRUE(globMatch("[]]", "]"));    // ']' first is a member
+    EXPECT_TRUE(globMatch("[a-]", "-")); // '-' last is a member
+    EXPECT_TRUE(globMatch("[-a]", "-")); // and first
+    EXPECT_TRUE(globMatch("[]]", "]"));  // ']' first is a member
     EXPECT_TRUE(globMatch("[]a]", "a"));
-    EXPECT_FALSE(globMatch("[!]]", "]"));  // ']' right after '!' as well
+    EXPECT_FALSE(globMatch("[!]]", "]")); // ']' right after '!' as well
     EXPECT_TRUE(globMatch("[!]]", "x"));
     EXPECT_FALSE(globMatch("[z-a]", "m")); // a reversed range is empty
     EXPECT_TRUE(globMatch("[!z-a]", "m"));
