@@ -3,7 +3,7 @@
 /// \file checkpoint.h
 /// What a path opens (docs/formats.md "What a path opens"): one .safetensors file, a sharded folder
 /// with model.safetensors.index.json (or the path of such an index file itself), or a folder holding exactly one .safetensors; plus
-/// config.json from the same folder when present.
+/// config.json from the same folder when present. Which reader takes which path: reader.h.
 #include <filesystem>
 #include <memory>
 #include <map>
@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/safetensors.h"
+#include "io/tensor_entry.h"
 
 namespace quantscope {
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/tensor_entry.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
@@ -25,18 +26,6 @@ struct ReadOptions {
     bool lenient = false;
     /// Largest accepted JSON header, in bytes.
     std::uint64_t maxHeaderBytes = 100'000'000;
-};
-
-/// One tensor as the header describes it.
-struct TensorEntry {
-    std::string name;
-    DType dtype = DType::F32;
-    Shape shape;
-    std::uint64_t begin = 0; ///< data_offsets[0], relative to the byte buffer
-    std::uint64_t end = 0;   ///< data_offsets[1]
-    std::uint64_t fileOffset = 0; ///< absolute offset of the first byte in the file
-    std::filesystem::path file;    ///< the file holding it
-    std::uint64_t nbytes() const noexcept { return end - begin; }
 };
 
 /// An opened safetensors file. Opening validates the header and maps the file; tensor data is

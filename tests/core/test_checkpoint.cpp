@@ -2,6 +2,7 @@
 // What a path opens: a file, a sharded folder (through its index or the index path), a folder
 // with one file; and the lies an index can tell.
 #include "io/checkpoint.h"
+#include "io/reader.h"
 #include "safetensors_fixture.h"
 #include "util/error.h"
 
@@ -257,6 +258,46 @@ TEST_F(CheckpointTest, FolderWithoutSafetensorsOrMissingPathIsRefused)
                 "no .safetensors file");
     expectWhere(openFails<IoError>(dir / "absent.safetensors"), dir / "absent.safetensors", "",
                 std::nullopt, "no such file");
+}
+
+// ---- which reader takes a path ---------------------------------------------------------------
+
+/// The name of the reader readerFor picks for an existing path.
+std::string readerName(const fs::path &p)
+{
+    const ReaderFormat *r = readerFor(p, fs::status(p));
+    return r ? std::string(r->name) : std::string("(none)");
+}
+
+TEST(Readers, AreAskedInTheOrderTheyTakePrecedence)
+{
+    std::vector<std::string> names;
+    for (const ReaderFormat &r : readerFormats())
+        names.emplace_back(r.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"npy", "npz", "sharded index", "safetensors folder",
+                                               "safetensors file"}));
+}
+
+TEST_F(CheckpointTest, EachPathKindGoesToItsReader)
+{
+    makeSharded();
+    EXPECT_EQ(readerName(dir.path()), "sharded index");
+    EXPECT_EQ(readerName(dir / "model.safetensors.index.json"), "sharded index");
+    writeBytes(dir / "other.index.json", "{}");
+    EXPECT_EQ(readerName(dir / "other.index.json"), "sharded index");
+    EXPECT_EQ(readerName(dir / "model-00001-of-00002.safetensors"), "safetensors file");
+    writeBytes(dir / "a.npy", "");
+    writeBytes(dir / "b.NPZ", "");
+    writeBytes(dir / "weights.bin", "");
+    EXPECT_EQ(readerName(dir / "a.npy"), "npy");
+    EXPECT_EQ(readerName(dir / "b.NPZ"), "npz"); // extensions in any case
+    EXPECT_EQ(readerName(dir / "weights.bin"), "safetensors file"); // any other file
+    fs::create_directory(dir / "plain");
+    EXPECT_EQ(readerName(dir / "plain"), "safetensors folder");
+    fs::create_directory(dir / "arrays.npy"); // a folder is never an array file
+    EXPECT_EQ(readerName(dir / "arrays.npy"), "safetensors folder");
+    expectWhere(openFails<IoError>(dir / "arrays.npy"), dir / "arrays.npy", "", std::nullopt,
+                "no .safetensors file");
 }
 
 // ---- the real model ---------------------------------------------------------------------------
