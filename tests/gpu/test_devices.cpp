@@ -28,6 +28,14 @@ TEST(Devices, CpuAlwaysPresent)
 TEST(Devices, GpuReportsNameAndMemoryOrAReason)
 {
     const auto &reg = BackendRegistry::instance();
+#if defined(QUANTSCOPE_HAVE_CUDA) || defined(QUANTSCOPE_HAVE_HIP)
+    // A GPU build registers its backend: "none" here would mean registerGpuBackends() was lost,
+    // and every GPU test below would skip instead of running.
+    EXPECT_NE(builtGpuBackends(), "none");
+    EXPECT_NE(reg.gpuUnavailableReason(), "built without a GPU backend");
+#else
+    EXPECT_EQ(builtGpuBackends(), "none");
+#endif
     if (!reg.gpu()) {
         EXPECT_FALSE(reg.gpuUnavailableReason().empty());
         GTEST_SKIP() << "no GPU: " << reg.gpuUnavailableReason();
