@@ -25,7 +25,7 @@
 #include "backend.h"
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "bench_common.h"
 
 using namespace quantscope;

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/error_metrics.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 
 namespace quantscope::cli {
 

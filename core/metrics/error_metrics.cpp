@@ -4,7 +4,7 @@
 #include <string>
 
 #include "metrics/error_passes.h"
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 #include "util/error.h"
 
 namespace quantscope {
