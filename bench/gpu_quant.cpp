@@ -26,7 +26,7 @@
 #include "engine/run.h"
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "bench_common.h"
 
 using namespace quantscope;

@@ -12,7 +12,7 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/quantized.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "util/error.h"
 
 namespace quantscope::cli {

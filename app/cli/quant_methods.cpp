@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
-#include "metrics/gemm_sim.h"
+#include "sim/gemm_sim.h"
 #include "util/error.h"
 
 namespace quantscope::cli {

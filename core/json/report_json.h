@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 
 namespace quantscope {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 

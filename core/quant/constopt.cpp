@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "metrics/moments.h"
-#include "quant/fp4math.h"
+#include "numeric/fp4math.h"
+#include "numeric/moments.h"
 #include "quant/groupwise.h"
 #include "quant/hadamard.h"
 #include "quant/spec_json.h"

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "metrics/moments.h"
-#include "quant/fp4math.h"
+#include "numeric/fp4math.h"
+#include "numeric/moments.h"
 #include "quant/hadamard.h"
 #include "quant/mxfp4.h"
 #include "quant/quantizer.h"

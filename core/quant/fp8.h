@@ -7,7 +7,7 @@
 ///   q = fp8(clamp(a(x / s), ±M))     (the quantization cast: clamp, then RNE; never NaN)
 ///   x̂ = a(decode(q) · s)
 /// Block scales are stored as DeepSeek's `weight_scale_inv` (the multiplier at dequant).
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 #include "quant/quantizer.h"
 
 namespace quantscope {

@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 #include "quant/quantizer.h"
 #include "util/buffers.h"
 #include "util/parallel.h"

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 
 namespace quantscope {
 

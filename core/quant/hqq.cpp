@@ -10,7 +10,7 @@
 #include <immintrin.h>
 #endif
 
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
 #include "util/parallel.h"

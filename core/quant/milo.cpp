@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "metrics/spectrum.h"
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
+#include "numeric/svd.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
 

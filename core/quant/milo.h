@@ -10,7 +10,7 @@
 ///           Ŵ_t = its dequantized value (hqq.h; FP16 ops with compute fp16)
 ///     rank 0: stop (plain HQQ)
 ///     E = W − Ŵ_t (FP64);  (U_s, S, V_s) = svdLowrank(E, q = r, niter = power_iters (2), seed,
-///           Philox stream t − 1)  — torch.svd_lowrank's algorithm, spectrum.h
+///           Philox stream t − 1)  — torch.svd_lowrank's algorithm, numeric/svd.h
 ///     U = f(U_s·diag(√S)) [N, r],  V = f(diag(√S)·V_sᵀ) [r, K]
 ///     ε_t = ‖W − Ŵ_t − U·V‖_F (FP64)
 ///     preset code / passes=N: no early stop, the last pass is returned

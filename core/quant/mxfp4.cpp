@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quant/mxfp4.h"
 
-#include "quant/fp4math.h"
+#include "numeric/fp4math.h"
 #include "quant/groupwise.h"
 #include "quant/spec_json.h"
 #include "util/error.h"

@@ -3,8 +3,8 @@
 
 #include <cstring>
 
+#include "numeric/qmath.h"
 #include "quant/fp8.h"
-#include "quant/qmath.h"
 #include "quant/spec_json.h"
 #include "quant/uniform.h"
 #include "tensor/convert.h"

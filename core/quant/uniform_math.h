@@ -5,7 +5,7 @@
 /// and the QS_HD functions that the CPU reference and the GPU kernels share. Kept apart from
 /// uniform.h so that kernel sources include no JSON or tensor headers (hipcc's clang 15 cannot
 /// compile nlohmann/json in device mode); nothing here but qmath.h.
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 
 namespace quantscope {
 

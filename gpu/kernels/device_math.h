@@ -13,7 +13,7 @@
 #define QS_HD
 #endif
 
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 #include "quant/uniform_math.h"
 
 namespace quantscope::gpumath {

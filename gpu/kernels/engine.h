@@ -33,7 +33,7 @@
 
 #include "engine/backend.h"
 #include "metrics/error_metrics.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "quant/quantizer.h"
 #include "tensor/tensor.h"
 

@@ -115,7 +115,7 @@ namespace {
 TensorStats statsFrom(std::int64_t numel, std::int64_t finite, std::int64_t nan, std::int64_t inf, double mn,
                       double mx, double s1, double s2, double s3, double s4, bool miloStd)
 {
-    // core/metrics/moments.cpp computeStats, from the reduced sums.
+    // core/numeric/moments.cpp computeStats, from the reduced sums.
     TensorStats st;
     st.numel = numel;
     if (numel == 0)

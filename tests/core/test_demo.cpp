@@ -10,7 +10,7 @@
 
 #include "demo/demo.h"
 #include "io/checkpoint.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 
 using namespace quantscope;
 

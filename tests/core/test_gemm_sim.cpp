@@ -9,7 +9,7 @@
 #include <cstring>
 #include <random>
 
-#include "metrics/gemm_sim.h"
+#include "sim/gemm_sim.h"
 #include "quant/activation.h"
 #include "quant/constopt.h"
 #include "quant/fp8.h"

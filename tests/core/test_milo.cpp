@@ -9,8 +9,8 @@
 #include <random>
 
 #include "io/safetensors.h"
+#include "numeric/qmath.h"
 #include "quant/milo.h"
-#include "quant/qmath.h"
 #include "util/error.h"
 
 using namespace quantscope;

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/safetensors.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "tensor/convert.h"
 
 using namespace quantscope;

@@ -12,7 +12,7 @@
 
 #include "io/native.h"
 #include "io/safetensors.h"
-#include "quant/fp4math.h"
+#include "numeric/fp4math.h"
 #include "quant/mxfp4.h"
 #include "quant/nvfp4.h"
 #include "tensor/convert.h"

@@ -11,6 +11,7 @@
 #include <Eigen/SVD>
 
 #include "metrics/spectrum.h"
+#include "numeric/svd.h"
 #include "util/error.h"
 #include "util/philox.h"
 

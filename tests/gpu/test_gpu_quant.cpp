@@ -18,7 +18,7 @@
 #include "io/checkpoint.h"
 #include "kernels/engine.h"
 #include "kernels/kernels.h"
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

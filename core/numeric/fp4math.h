@@ -8,7 +8,7 @@
 /// produced here: non-finite groups are handled by the callers).
 #include <cstdint>
 
-#include "quant/qmath.h"
+#include "numeric/qmath.h"
 
 namespace quantscope::fp4 {
 

@@ -4,6 +4,7 @@
 /// Tensor statistics (docs/numerics.md "Conventions"): population moments in FP64 over the finite
 /// elements — mean, std = √m2, skewness m3/m2^1.5, excess kurtosis m4/m2² − 3 — plus min/max and
 /// NaN/Inf counts. Two passes (mean, then central sums), chunked and multithreaded.
+/// In numeric/ because quantizers (constOpt's rotated kurtosis) and metrics both use it.
 #include <cstdint>
 #include <optional>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/gemm_sim.h"
+#include "sim/gemm_sim.h"
 
 #include <cmath>
 
-#include "quant/fp4math.h"
+#include "numeric/fp4math.h"
+#include "numeric/qmath.h"
 #include "quant/hadamard.h"
-#include "quant/qmath.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"

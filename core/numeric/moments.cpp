@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/moments.h"
+#include "numeric/moments.h"
 
 #include "util/parallel.h"
 

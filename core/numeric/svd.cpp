@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "numeric/svd.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <Eigen/Dense>
+#include <Eigen/SVD>
+
+#include "util/error.h"
+#include "util/philox.h"
+
+namespace quantscope {
+
+namespace {
+
+using Mat = Eigen::MatrixXd;
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Column-major copy of a row-major matrix, transposed when it is wide (so rows ≥ cols).
+Mat tallCopy(std::span<const double> a, std::int64_t rows, std::int64_t cols)
+{
+    Eigen::Map<const RowMat> m(a.data(), rows, cols);
+    if (rows >= cols)
+        return m;
+    return m.transpose();
+}
+
+/// Thin Q of a Householder QR (torch.linalg.qr(X).Q, mode 'reduced').
+Mat thinQ(const Mat &x)
+{
+    const Eigen::Index k = std::min(x.rows(), x.cols());
+    Eigen::HouseholderQR<Mat> qr(x);
+    return qr.householderQ() * Mat::Identity(x.rows(), k);
+}
+
+/// Singular values of an upper bidiagonal matrix (diagonal d, superdiagonal e) via the
+/// eigenvalues of its Golub–Kahan tridiagonal form.
+std::vector<double> bidiagonalSingularValues(const std::vector<double> &d, const std::vector<double> &e)
+{
+    const Eigen::Index n = static_cast<Eigen::Index>(d.size());
+    if (n == 0)
+        return {};
+    Eigen::VectorXd diag = Eigen::VectorXd::Zero(2 * n);
+    Eigen::VectorXd sub(2 * n - 1);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        sub(2 * i) = d[static_cast<std::size_t>(i)];
+        if (i + 1 < n)
+            sub(2 * i + 1) = e[static_cast<std::size_t>(i)];
+    }
+    Eigen::SelfAdjointEigenSolver<Mat> es;
+    es.computeFromTridiagonal(diag, sub, Eigen::EigenvaluesOnly);
+    if (es.info() != Eigen::Success)
+        throw UnsupportedError("the bidiagonal singular value iteration did not converge");
+    std::vector<double> s(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i)
+        s[static_cast<std::size_t>(i)] = std::max(0.0, es.eigenvalues()(2 * n - 1 - i));
+    return s;
+}
+
+} // namespace
+
+std::vector<double> singularValuesAll(std::span<const double> a, std::int64_t rows, std::int64_t cols,
+                                      const CancelToken *cancel)
+{
+    const std::int64_t minDim = std::min(rows, cols);
+    if (minDim > kFullSpectrumMaxDim)
+        throw UnsupportedError("all singular values are computed for min(N, K) ≤ " +
+                               std::to_string(kFullSpectrumMaxDim) + " only (here " + std::to_string(minDim) +
+                               "); ask for the top k instead");
+    if (minDim == 0)
+        return {};
+    if (cancel)
+        cancel->check();
+    Mat A = tallCopy(a, rows, cols);
+    const Eigen::Index m = A.rows(), n = A.cols();
+    // Eigen's blocked Golub–Kahan bidiagonalization, driven panel by panel so that the cancel
+    // token is polled between panels (the same loop as internal::upperbidiagonalization_inplace_blocked).
+    const Eigen::Index maxBlock = 16;
+    Mat X(m, maxBlock), Y(n, maxBlock);
+    std::vector<double> diag(static_cast<std::size_t>(n) + 1, 0.0), upper(static_cast<std::size_t>(n) + 1, 0.0);
+    using BlockType = Eigen::Block<Mat, Eigen::Dynamic, Eigen::Dynamic>;
+    for (Eigen::Index k = 0; k < n; k += maxBlock) {
+        if (cancel)
+            cancel->check();
+        const Eigen::Index bs = std::min(n - k, maxBlock);
+        const Eigen::Index brows = m - k, bcols = n - k;
+        BlockType B = A.block(k, k, brows, bcols);
+        if (k + bs == n || bcols < 48) {
+            Eigen::internal::upperbidiagonalization_inplace_unblocked(B, &diag[static_cast<std::size_t>(k)],
+                                                                      &upper[static_cast<std::size_t>(k)], X.data());
+            break;
+        }
+        Eigen::internal::upperbidiagonalization_blocked_helper<BlockType>(
+            B, &diag[static_cast<std::size_t>(k)], &upper[static_cast<std::size_t>(k)], bs,
+            X.topLeftCorner(brows, bs), Y.topLeftCorner(bcols, bs));
+    }
+    if (cancel)
+        cancel->check();
+    diag.resize(static_cast<std::size_t>(n));
+    upper.resize(static_cast<std::size_t>(n > 0 ? n - 1 : 0));
+    return bidiagonalSingularValues(diag, upper);
+}
+
+std::vector<double> singularValuesTop(std::span<const double> a, std::int64_t rows, std::int64_t cols, int k,
+                                      int powerIters, int oversample, std::uint64_t seed,
+                                      const CancelToken *cancel)
+{
+    const std::int64_t minDim = std::min(rows, cols);
+    if (k < 1)
+        throw UnsupportedError("top-k spectrum needs k ≥ 1");
+    if (powerIters < 0 || oversample < 0)
+        throw UnsupportedError("power iterations and oversampling must be ≥ 0");
+    k = static_cast<int>(std::min<std::int64_t>(k, minDim));
+    if (k == 0)
+        return {};
+    Eigen::Map<const RowMat> A(a.data(), rows, cols);
+    const Eigen::Index l = std::min<Eigen::Index>(k + oversample, minDim);
+    RowMat omega(cols, l);
+    philox::fillNormal(seed, 0x5EC7u, omega.data(), static_cast<std::uint64_t>(cols * l));
+    if (cancel)
+        cancel->check();
+    Mat Q = thinQ(A * omega);
+    for (int i = 0; i < powerIters; ++i) {
+        if (cancel)
+            cancel->stepProgress(static_cast<double>(i + 1) / (powerIters + 2));
+        const Mat Z = thinQ(A.transpose() * Q);
+        if (cancel)
+            cancel->check();
+        Q = thinQ(A * Z);
+    }
+    if (cancel)
+        cancel->check();
+    const Mat B = Q.transpose() * A; // l × cols
+    Eigen::BDCSVD<Mat> svd(B.transpose());
+    const auto &sv = svd.singularValues();
+    std::vector<double> s(static_cast<std::size_t>(k));
+    for (int i = 0; i < k; ++i)
+        s[static_cast<std::size_t>(i)] = sv(i);
+    return s;
+}
+
+LowRankSvd svdLowrank(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                      std::uint64_t seed, std::uint32_t stream, const CancelToken *cancel)
+{
+    if (q < 1)
+        throw UnsupportedError("svd_lowrank needs q ≥ 1");
+    const bool transposed = rows < cols;
+    const Mat A = tallCopy(a, rows, cols); // m ≥ n
+    const Eigen::Index m = A.rows(), n = A.cols();
+    RowMat R(n, q);
+    philox::fillNormal(seed, stream, R.data(), static_cast<std::uint64_t>(n * q));
+    Mat Q = thinQ(A * R);
+    for (int i = 0; i < niter; ++i) {
+        if (cancel)
+            cancel->check();
+        Q = thinQ(A.transpose() * Q);
+        Q = thinQ(A * Q);
+    }
+    const Mat B = Q.transpose() * A; // k × n
+    Eigen::BDCSVD<Mat> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Mat U = Q * svd.matrixU();   // m × k
+    const Mat &V = svd.matrixV();      // n × k
+    const Eigen::Index k = svd.singularValues().size();
+    LowRankSvd r;
+    r.rows = rows;
+    r.cols = cols;
+    r.rank = k;
+    r.s.assign(svd.singularValues().data(), svd.singularValues().data() + k);
+    const Mat &Ur = transposed ? V : U; // rows × k
+    const Mat &Vr = transposed ? U : V; // cols × k
+    r.u.resize(static_cast<std::size_t>(rows * k));
+    r.v.resize(static_cast<std::size_t>(cols * k));
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (Eigen::Index c = 0; c < k; ++c)
+            r.u[static_cast<std::size_t>(i * k + c)] = Ur(i, c);
+    for (std::int64_t i = 0; i < cols; ++i)
+        for (Eigen::Index c = 0; c < k; ++c)
+            r.v[static_cast<std::size_t>(i * k + c)] = Vr(i, c);
+    (void)m;
+    return r;
+}
+
+} // namespace quantscope
