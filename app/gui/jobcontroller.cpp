@@ -41,13 +41,15 @@ double steadySeconds()
         .count();
 }
 
+/// The panel's device ("auto", "cpu", "gpu") through the engine's one parser; anything else
+/// (a session from a newer version) is Auto.
 DeviceChoice deviceChoiceOf(const QString &s)
 {
-    if (s == QLatin1String("cpu"))
-        return DeviceChoice::Cpu;
-    if (s == QLatin1String("gpu"))
-        return DeviceChoice::Gpu;
-    return DeviceChoice::Auto;
+    try {
+        return parseDeviceChoice(s.toStdString());
+    } catch (const std::exception &) {
+        return DeviceChoice::Auto;
+    }
 }
 
 int idealPoolThreads()

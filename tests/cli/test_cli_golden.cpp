@@ -5,52 +5,16 @@
 // input paths are written as {stories} / {demo} in the goldens and substituted back here.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
-namespace fs = std::filesystem;
+#include "cli_run.h"
+
+using namespace cli_test;
 using nlohmann::json;
 
 namespace {
-
-std::string slurp(const fs::path &p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string quote(const std::string &s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-int runCli(const std::vector<std::string> &args, std::string &out)
-{
-    std::string cmd = quote(QUANTSCOPE_CLI);
-    for (const auto &a : args)
-        cmd += " " + quote(a);
-    cmd += " 2>/dev/null";
-    FILE *p = popen(cmd.c_str(), "r");
-    if (!p)
-        return -1;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        out.append(buf, n);
-    const int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 void replaceAll(std::string &s, const std::string &from, const std::string &to)
 {
@@ -101,26 +65,6 @@ std::string firstDifference(const json &a, const json &b, const std::string &at 
 
 const fs::path kGolden = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/cli/golden";
 
-fs::path demoDir()
-{
-    struct Owned {
-        fs::path dir;
-        ~Owned()
-        {
-            std::error_code ec;
-            fs::remove_all(dir, ec);
-        }
-    };
-    static const Owned owned = [] {
-        const fs::path d = fs::path(::testing::TempDir()) / ("qs_golden_demo_" + std::to_string(getpid()));
-        fs::remove_all(d);
-        std::string out;
-        EXPECT_EQ(runCli({"demo", d.string()}, out), 0);
-        return Owned{d};
-    }();
-    return owned.dir;
-}
-
 class CliGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CliGolden, OutputIsUnchangedButForTiming)
@@ -148,8 +92,9 @@ TEST_P(CliGolden, OutputIsUnchangedButForTiming)
             replaceAll(s, "{demo}", demoPath);
         args.push_back(s);
     }
-    std::string out;
-    ASSERT_EQ(runCli(args, out), 0) << GetParam();
+    const Result r = run(args);
+    ASSERT_EQ(r.rc, 0) << GetParam() << ": " << r.err;
+    std::string out = r.out;
     replaceAll(out, needsStories ? storiesPath : demoPath, needsStories ? "{stories}" : "{demo}");
     json now = json::parse(out);
     json golden = json::parse(slurp(kGolden / (GetParam() + ".json")));
