@@ -4,7 +4,7 @@
 // the engine's exactness contract needs (no near-tie division, no clamp-free proofs, no exact-FP32
 // checks, no FP64 fallbacks, no bin corrections against threshold tables, no out-of-window values,
 // no central moments, no Ŵ histogram from the code counts). Each floor does strictly less than the
-// engine (gpu/kernels/fast.cu) must do, so its time is a lower bound for that design, and the
+// engine (gpu/kernels/int_quant.cu) must do, so its time is a lower bound for that design, and the
 // "magic" single pass (the error range handed in before the pass, as no exact design can have it)
 // is a lower bound for any design that counts every element into shared-memory histograms.
 //

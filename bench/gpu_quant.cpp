@@ -28,6 +28,7 @@
 #include "kernels/kernels.h"
 #include "numeric/moments.h"
 #include "bench_common.h"
+#include "bench_gpu_hooks.h"
 
 using namespace quantscope;
 
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
     const gpu::EngineInfo info = engine->info();
     std::printf("device: %s (%s, %d SMs, L2 %.0f MiB)\n", info.name.c_str(), info.api.c_str(), info.multiProcessors,
                 static_cast<double>(info.l2Bytes) / (1 << 20));
+    bench::GpuHooks hooks(engine->stream(), info.l2Bytes);
 
     const std::int64_t n = rows * cols;
     auto bytes = bench::studentTBf16(n, 42);
@@ -75,8 +77,8 @@ int main(int argc, char **argv)
 
     auto timeRuns = [&](const nlohmann::json &spec, const gpu::PipelineOptions &po, std::vector<double> &ms) {
         for (int r = 0; r < warmup + repeats; ++r) {
-            engine->flushL2();
-            engine->deviceSleep(1.0f);
+            hooks.flushL2();
+            hooks.deviceSleep(1.0f);
             engine->recordStart();
             const QuantSpec typed = parseQuantSpec(spec);
             auto run = engine->enqueue(*dw, &typed, po);
@@ -118,8 +120,8 @@ int main(int argc, char **argv)
             const bench::Summary s = bench::summarize(ms);
             // One more run with stage events (separately: the events themselves cost a little).
             engine->profileStages(true);
-            engine->flushL2();
-            engine->deviceSleep(1.0f);
+            hooks.flushL2();
+            hooks.deviceSleep(1.0f);
             engine->recordStart();
             {
                 const QuantSpec typed = parseQuantSpec(c.spec);
@@ -212,8 +214,8 @@ int main(int argc, char **argv)
         const Tensor dst = Tensor::zeros(DType::BF16, {rows, cols});
         auto ddst = engine->upload(dst, "copy target");
         for (int r = 0; r < warmup + repeats; ++r) {
-            engine->flushL2();
-            engine->deviceSleep(1.0f);
+            hooks.flushL2();
+            hooks.deviceSleep(1.0f);
             engine->recordStart();
             engine->copyDevice(const_cast<void *>(ddst->data()), dw->data(), static_cast<std::size_t>(inputBytes));
             engine->recordStop();

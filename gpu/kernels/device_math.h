@@ -95,7 +95,7 @@ QS_HD inline float intDequantValue(const IntParams &p, float v, float s, float z
     return qmath::roundArith(s * (v - zf), p.arith);
 }
 
-// ---- the value-table INT path's two shortcuts (fast.cu), tested on the host --------------------
+// ---- the value-table INT path's two shortcuts (int_quant.cu), tested on the host ---------------
 
 /// t = RN(x·RN(1/s)) and rt = rint(t): true when rt is certainly also the half-to-even rounding
 /// of RN(x/s), the CPU's quotient. The two quotients differ by at most 3·2^-24 relative, so they

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The GPU engine: device, stream, caching pool, pinned uploads, and the pipeline of engine.h.
+// The GPU engine: device, stream, pinned uploads, and the pipeline of engine.h (device memory
+// comes from the caching pool of device_pool.h).
 // Runtime calls go through qs_gpu_compat.h (CUDA or HIP); kernels are launched via kernels.h.
 #include "engine.h"
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <tuple>
 #include <vector>
 
+#include "device_pool.h"
 #include "engine_host.h"
 #include "kernels.h"
 #include "qs_gpu_compat.h"
@@ -21,81 +22,6 @@ namespace {
 
 using i64 = long long;
 using u64 = unsigned long long;
-
-std::string mib(std::uint64_t b)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024.0));
-    return buf;
-}
-
-/// Caching pool of plain device allocations (no managed memory). Blocks are kept by rounded
-/// size and reused; all work is ordered on the engine's one stream, so a block returned while
-/// kernels still use it is only handed out to work queued after them.
-struct PoolState {
-    std::mutex mutex;
-    std::multimap<std::size_t, void *> free;
-    std::uint64_t held = 0;
-
-    static std::size_t round(std::size_t b)
-    {
-        const std::size_t q = b < (1u << 20) ? 512 : (2u << 20);
-        return std::max<std::size_t>((b + q - 1) / q * q, q);
-    }
-    void releaseCached()
-    {
-        for (auto &[size, p] : free) {
-            (void)qsFree(p);
-            held -= size;
-        }
-        free.clear();
-    }
-    ~PoolState()
-    {
-        for (auto &[size, p] : free)
-            (void)qsFree(p); // errors at process exit are ignored
-    }
-};
-
-std::shared_ptr<void> poolGet(const std::shared_ptr<PoolState> &pool, std::size_t bytes, const std::string &what)
-{
-    const std::size_t size = PoolState::round(bytes);
-    void *p = nullptr;
-    {
-        std::lock_guard lock(pool->mutex);
-        if (auto it = pool->free.find(size); it != pool->free.end()) {
-            p = it->second;
-            pool->free.erase(it);
-        }
-    }
-    if (!p) {
-        qsError_t e = qsMalloc(&p, size);
-        if (e == qsErrorMemoryAllocation) {
-            (void)qsGetLastError();
-            {
-                std::lock_guard lock(pool->mutex);
-                pool->releaseCached();
-            }
-            e = qsMalloc(&p, size);
-        }
-        if (e != qsSuccess) {
-            (void)qsGetLastError();
-            size_t freeB = 0, totalB = 0;
-            qsMemGetInfo(&freeB, &totalB);
-            throw GpuError("out of GPU memory for " + what + ": needs " + mib(size) + ", " + mib(freeB) +
-                           " free of " + mib(totalB) + " (" + qsGetErrorString(e) + ")");
-        }
-        std::lock_guard lock(pool->mutex);
-        pool->held += size;
-    }
-    std::weak_ptr<PoolState> weak = pool;
-    return std::shared_ptr<void>(p, [weak, size](void *q) {
-        if (auto s = weak.lock()) {
-            std::lock_guard lock(s->mutex);
-            s->free.emplace(size, q);
-        }
-    });
-}
 
 int inTypeOf(DType storage)
 {
@@ -130,7 +56,7 @@ struct RunImpl final : PipelineRun {
     std::shared_ptr<void> block, codes, wHatOut;
     std::size_t offScales = 0, offZeros = 0, offBad = 0, offCtr = 0, offSt1 = 0, offSt2 = 0;
     int histLen = 0;
-    bool fast = false;          ///< a value-table path (fast.cu) ran
+    bool fast = false;          ///< a value-table path (fp8_quant.cu, int_quant.cu) ran
     std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
     std::optional<QuantSpec> spec; ///< kept to rerun the generic path (empty: metrics of a given Ŵ)
     std::size_t offPd2Host = 0; ///< rows of pass 2's moments the host adds (instead of Stats2)
@@ -198,8 +124,6 @@ struct Engine::Impl {
     qsEvent_t stagingDone[2] = {nullptr, nullptr};
     std::size_t stagingBytes = 16u << 20;
     bool pinned = true;
-    std::shared_ptr<void> flushBuf;
-    std::size_t flushBytes = 0;
     std::recursive_mutex mutex;
     bool profile = false;
     std::vector<qsEvent_t> markEvents;
@@ -232,7 +156,6 @@ struct Engine::Impl {
             qsEventDestroy(evStart);
         if (evStop)
             qsEventDestroy(evStop);
-        flushBuf.reset();
         if (stream)
             qsStreamDestroy(stream);
     }
@@ -242,7 +165,7 @@ struct Engine::Impl {
 
 namespace {
 
-/// The value-table paths (fast.cu) cover the headline cases: 16-bit inputs with the metrics on
+/// The value-table paths (fp8_quant.cu, int_quant.cu) cover the headline cases: 16-bit inputs with the metrics on
 /// the device, FP8 per tensor, and INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
 /// arithmetic and scales, half-to-even rounding. Everything else takes the generic kernels.
 bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
@@ -759,19 +682,7 @@ void Engine::synchronize()
     QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
 }
 
-void Engine::flushL2()
-{
-    std::lock_guard lock(m_impl->mutex);
-    Impl &I = *m_impl;
-    if (!I.flushBuf) {
-        I.flushBytes = std::max<std::size_t>(2 * I.props.l2CacheSize, std::size_t{128} << 20);
-        I.flushBuf = poolGet(I.pool, 2 * I.flushBytes, "the L2 flush buffer");
-    }
-    // Write one half, then read the other: L2 ends cold for the next run and holds no dirty lines
-    // whose write-back the run would otherwise pay for.
-    launch::scribble(I.flushBuf.get(), I.flushBytes, I.S());
-    launch::readThrough(static_cast<char *>(I.flushBuf.get()) + I.flushBytes, I.flushBytes, I.S());
-}
+void *Engine::stream() const { return m_impl->S(); }
 
 void Engine::recordStart() { QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream)); }
 void Engine::recordStop() { QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream)); }
@@ -781,13 +692,6 @@ float Engine::elapsedMs()
     float ms = 0;
     QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
     return ms;
-}
-
-void Engine::deviceSleep(float ms)
-{
-    std::lock_guard lock(m_impl->mutex);
-    const double hz = 1.0e9 * 2.0; // spin on the cycle counter at up to 2 GHz
-    launch::spin(static_cast<long long>(ms * 1e-3 * hz), m_impl->S());
 }
 
 void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)

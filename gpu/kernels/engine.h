@@ -15,11 +15,11 @@
 ///   pass 2    the W, Ŵ, error and 4096-bin |error| histograms, central moments of W and Ŵ
 ///             (blocks walk the tensor backwards, so the tail pass 1 left in L2 is read first)
 ///   finalize  reduce pass 2's moments (the host evaluates the percentiles from the |error| bins)
-/// Value-table paths (fast.cu) replace this for 16-bit inputs in the headline cases — FP8 per
-/// tensor, and INT with row-local groups ≤ 128, ≤ 16 levels, FP32 arithmetic and scales: values
-/// are counted once and every per-value quantity (codes, bins, sums) is evaluated once per distinct
-/// value; Ŵ of INT groups comes from per-group code counts. If W holds NaN/Inf they set a flag and
-/// collect() reruns the generic pipeline, which reports them like the CPU.
+/// Value-table paths (fp8_quant.cu, int_quant.cu) replace this for 16-bit inputs in the headline
+/// cases — FP8 per tensor, and INT with row-local groups ≤ 128, ≤ 16 levels, FP32 arithmetic and
+/// scales: values are counted once and every per-value quantity (codes, bins, sums) is evaluated
+/// once per distinct value; Ŵ of INT groups comes from per-group code counts. If W holds NaN/Inf
+/// they set a flag and collect() reruns the generic pipeline, which reports them like the CPU.
 /// collect() downloads codes, scales, zero points (and Ŵ when asked) and the metrics.
 #include <cstdint>
 #include <memory>
@@ -113,9 +113,9 @@ public:
     void synchronize();
 
     // ---- benchmark helpers (device time on the engine's stream) ----
-    /// Overwrites a buffer twice the size of L2 (at least 128 MiB), then reads another as large, so
-    /// the next run starts with a cold L2 holding no dirty lines.
-    void flushL2();
+    /// The engine's stream as the runtime's handle (cudaStream_t or hipStream_t), for benchmark
+    /// hooks that queue their own kernels between runs (bench/bench_gpu_hooks.h).
+    void *stream() const;
     void recordStart();
     void recordStop();
     /// Milliseconds between the last recordStart and recordStop (waits for the stop).
@@ -124,9 +124,6 @@ public:
     std::uint64_t poolBytes() const;
     /// Device-to-device copy on the engine's stream (the benchmark's copy floor).
     void copyDevice(void *dst, const void *src, std::size_t bytes);
-    /// Queues a kernel that spins for about `ms` milliseconds (benchmarks: lets the host queue a
-    /// whole run before the timed region starts, so events measure device time only).
-    void deviceSleep(float ms);
     /// Benchmarks: record an event after each stage of the next enqueued runs (off: false).
     void profileStages(bool on);
     /// Stage name and milliseconds since the previous mark (or recordStart) of the last run.

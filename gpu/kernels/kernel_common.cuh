@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file kernel_common.cuh
-/// Device helpers shared by the kernel sources (kernels.cu, fast.cu): loading and decoding chunks,
-/// the group arithmetic, fixed-order block reductions and the exact histogram bin correction.
+/// Device helpers shared by the kernel sources (quantize.cu, metric_passes.cu, int_quant.cu,
+/// fp8_quant.cu): loading and decoding chunks, the group arithmetic, fixed-order block reductions,
+/// the exact histogram bin correction, and the host-side dispatch of the launchers.
 /// Included after QS_HD is defined as `__host__ __device__`; one copy per translation unit.
 #include <type_traits>
 
@@ -504,6 +505,58 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
         st.eScale = 0.0f;
     if (!isfinite(st.aScale))
         st.aScale = 0.0f;
+}
+
+// ---- launching (host side) ----------------------------------------------------------------------
+// Dispatch of the runtime input type (and kind) to the kernel templates, grid sizes, the stream.
+
+template <typename F> void dispatchIn(int in, F &&f)
+{
+    switch (in) {
+    case kInF32: f(std::integral_constant<int, kInF32>{}); break;
+    case kInBf16: f(std::integral_constant<int, kInBf16>{}); break;
+    default: f(std::integral_constant<int, kInF16>{}); break;
+    }
+}
+template <typename F> void dispatchInKind(int in, int kind, F &&f)
+{
+    dispatchIn(in, [&](auto I) {
+        if (kind == kKindInt)
+            f(I, std::integral_constant<int, kKindInt>{});
+        else
+            f(I, std::integral_constant<int, kKindFp8>{});
+    });
+}
+
+template <typename K> int occupancy(K kernel, std::size_t smem)
+{
+    int blocks = 0;
+    QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, smem));
+    return blocks > 0 ? blocks : 1;
+}
+
+inline int gridFor(int perSm, int sms, i64 chunks)
+{
+    const i64 need = (chunks + kThreads - 1) / kThreads;
+    const i64 full = static_cast<i64>(perSm) * sms;
+    return static_cast<int>(need < full ? (need > 0 ? need : 1) : full);
+}
+
+inline qsStream_t S(void *s) { return static_cast<qsStream_t>(s); }
+
+template <typename F> void dispatch16(int in, F &&f)
+{
+    if (in == kInBf16)
+        f(std::integral_constant<int, kInBf16>{});
+    else
+        f(std::integral_constant<int, kInF16>{});
+}
+
+inline qsStream_t Sx(void *s) { return static_cast<qsStream_t>(s); }
+
+template <typename K> void allowShared(K kernel, std::size_t bytes)
+{
+    QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kernel, static_cast<int>(bytes)));
 }
 
 } // namespace

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file kernels.h
-/// Launchers of the quantization and metrics kernels (kernels.cu). Plain C++: device pointers
-/// as typed pointers, the stream as void*. Every launcher checks the launch and throws GpuError.
+/// Launchers of the quantization and metrics kernels, defined next to their kernels: the generic
+/// path's quantization (quantize.cu) and metric passes (metric_passes.cu), the value-table paths
+/// of 16-bit inputs for FP8 (fp8_quant.cu) and INT (int_quant.cu). Plain C++: device pointers as
+/// typed pointers, the stream as void*. Every launcher checks the launch and throws GpuError.
 #include <cstdint>
 
 #include "plan.h"
@@ -91,15 +93,7 @@ void finalize2(const double *pd2, int rows2, Stats2 *out, void *stream);
 /// out[i] = the FP8 cast of the FP32 pattern first + i (test hook).
 void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream);
 
-/// Spins about `cycles` clock cycles on one thread (benchmarks).
-void spin(long long cycles, void *stream);
-
-/// Writes `bytes` of `buf` (L2 flush between benchmark repeats).
-void scribble(void *buf, std::size_t bytes, void *stream);
-/// Reads `bytes` of `buf` (after a scribble of another buffer: leaves L2 clean as well as cold).
-void readThrough(const void *buf, std::size_t bytes, void *stream);
-
-// ---- value-table paths (fast.cu; 16-bit inputs) -------------------------------------------------
+// ---- value-table paths (fp8_quant.cu, int_quant.cu; 16-bit inputs) ------------------------------
 
 /// Set in the run's flags word when W (or Ŵ) holds non-finite values: the engine reruns the
 /// generic path, which reports them exactly like the CPU.
