@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # One command for the GPU machine: build headless (no Qt) with CUDA, run the `gpu` tests, then the
 # GPU benchmark, the floors benchmark and the PyTorch side on the same tensor; logs and JSON go under
-# $OUT (at most 8 files come back: machine.txt, ctest-gpu.log, gpu_quant.json, gpu_quant.log,
+# $OUT (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_floor.json, gpu_floor.log, gpu_quant_torch.json, gpu_quant_torch.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
-# Environment: QS_SKIP_TESTS=1, QS_SKIP_BENCH=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1, QS_TORCH_ARGS="--no-compile",
+# Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1, QS_TORCH_ARGS="--no-compile",
 # QS_BENCH_ARGS="--repeats 100".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +27,8 @@ t0=$(date +%s)
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
-  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_floor
+  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_floor \
+    quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -44,6 +45,24 @@ if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
   echo "gpu tests: $(( $(date +%s) - t0 ))s rc=$rc_gpu"
+fi
+
+# The CLI on the GPU machine: what --version says the GPU runs (the engine's capability query),
+# a quantization that runs there, and the CLI tests (their output goldens run with --device cpu).
+rc_cli=0
+if [[ "${QS_SKIP_CLI:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  {
+    "$build/app/cli/quantscope-cli" --version
+    "$build/app/cli/quantscope-cli" demo /tmp/qs-demo > /dev/null &&
+      "$build/app/cli/quantscope-cli" quantize /tmp/qs-demo --tensor model.layers.0.mlp.down_proj.weight \
+        --method int --bits 4 --group 128 --device gpu
+  } > "$OUT/cli-gpu.txt" 2>&1
+  cat "$OUT/cli-gpu.txt"
+  ctest --test-dir "$build" -L cli --output-on-failure -j "$(nproc)" > "$OUT/ctest-cli.log" 2>&1
+  rc_cli=$?
+  grep -E "tests passed|tests failed|Failed" "$OUT/ctest-cli.log" | tail -10
+  echo "cli: $(( $(date +%s) - t0 ))s rc=$rc_cli"
 fi
 
 tensor=/tmp/qs_bench_w_bf16.bin
@@ -88,5 +107,5 @@ if [[ "${QS_NCU:-0}" == 1 ]]; then
     echo "ncu not found"
   fi
 fi
-echo "gpu tests rc=$rc_gpu"
-exit $rc_gpu
+echo "gpu tests rc=$rc_gpu cli tests rc=$rc_cli"
+exit $(( rc_gpu | rc_cli ))
