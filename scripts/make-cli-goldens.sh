@@ -17,7 +17,11 @@ trap 'rm -rf "$(dirname "$demo")"' EXIT
 python3 - "$cli" "$out" "$stories" "$demo" <<'PY'
 import json, subprocess, sys
 cli, out, stories, demo = sys.argv[1:]
-cases = json.load(open(f"{out}/cases.json"))["cases"]
+import os
+meta = json.load(open(f"{out}/cases.json"))
+if meta.get("threads") not in (None, os.cpu_count()):
+    sys.exit(f"cases.json says the goldens come from a {meta['threads']}-thread machine; this one has {os.cpu_count()}: update \"threads\" too")
+cases = meta["cases"]
 for c in cases:
     args = [a.replace("{stories}", stories).replace("{demo}", demo) for a in c["args"]]
     r = subprocess.run([cli] + args, capture_output=True, text=True, check=True)
