@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# style.md rule 1: core/ includes no Qt and no CUDA/HIP header.
+# The layering rule of docs/architecture.md: core/ includes no Qt and no CUDA/HIP header.
 file(GLOB_RECURSE files "${SRC}/core/*.h" "${SRC}/core/*.cpp")
 set(bad "")
 foreach(f ${files})
