@@ -42,7 +42,12 @@ int runDecode(Args args)
         throw UsageError("--out must end in .safetensors or .npy");
 
     const Checkpoint ck = Checkpoint::open(pos[0], opts);
-    const Detection det = detectQuantized(ck);
+    // One undecodable module does not make the others undecodable.
+    DetectOptions detect;
+    detect.strict = false;
+    const Detection det = detectQuantized(ck, detect);
+    if (const ModuleProblem *p = det.problem(*tensor))
+        throw FormatError(p->message);
     Tensor decoded;
     std::string name, format = "dense", scheme;
     if (const QuantizedModule *m = det.find(*tensor)) {

@@ -74,7 +74,10 @@ int runInfo(Args args)
         throw UsageError("usage: quantscope-cli info PATH [--tensor NAME]... [--stats] [--lenient] [--json]");
 
     const Checkpoint ck = Checkpoint::open(pos[0], opts);
-    const Detection det = detectQuantized(ck);
+    // A module that cannot be decoded is listed with its reason; every other module still opens.
+    DetectOptions detect;
+    detect.strict = false;
+    const Detection det = detectQuantized(ck, detect);
     // Entries to show, in file order: a quantized module once (at its first stored part),
     // plain tensors as they are.
     std::vector<const TensorEntry *> selected;
@@ -146,6 +149,14 @@ int runInfo(Args args)
     }
     if (!ck.warnings().empty())
         out["warnings"] = ck.warnings();
+    if (!det.problems.empty()) {
+        out["undecodable"] = nlohmann::ordered_json::array();
+        for (const ModuleProblem &p : det.problems)
+            out["undecodable"].push_back({{"module", p.module}, {"reason", p.message}});
+    }
+    for (const ModuleProblem &p : det.problems)
+        std::fprintf(stderr, "warning: %s cannot be decoded (its tensors are listed as stored): %s\n",
+                     p.module.c_str(), p.message.c_str());
 
     if (json) {
         std::cout << out.dump(1) << '\n';

@@ -153,7 +153,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         for (const auto &w : checkpoint->warnings())
             result.warnings.append(fromStd(w));
         for (const auto &p : detection->problems)
-            result.warnings.append(fromStd(p));
+            result.warnings.append(fromStd(p.message));
         result.quantized = std::move(detection);
         if (request.demo) {
             const auto npy = path / "activations.npy";

@@ -169,6 +169,18 @@ bool fnmatchName(std::string_view pattern, std::string_view name)
 
 // ---- detection ---------------------------------------------------------------------------------
 
+const ModuleProblem *Detection::problem(std::string_view name) const
+{
+    for (const ModuleProblem &p : problems) {
+        if (name == p.module)
+            return &p;
+        if (name.size() > p.module.size() && name.substr(0, p.module.size()) == p.module &&
+            name[p.module.size()] == '.' && name.find('.', p.module.size() + 1) == std::string_view::npos)
+            return &p; // <module>.weight or a stored part of it
+    }
+    return nullptr;
+}
+
 Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
 {
     Detection det;
@@ -278,7 +290,7 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
         } catch (const FormatError &e) {
             if (options.strict)
                 throw;
-            det.problems.push_back(e.what());
+            det.problems.push_back({mod, e.what()});
         }
     }
     for (std::size_t i = 0; i < det.modules.size(); ++i) {

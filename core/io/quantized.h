@@ -131,13 +131,21 @@ struct QuantizedModule {
 
 struct DetectOptions {
     /// true: the first bad module throws. false: bad modules are skipped (their tensors stay
-    /// plain) and their errors collected in `problems`.
+    /// plain) and their errors collected in `problems`, so every other module still decodes.
     bool strict = true;
+};
+
+/// A module that looks quantized but cannot be decoded, and why.
+struct ModuleProblem {
+    std::string module;  ///< "model.layers.0.mlp.down_proj"
+    std::string message; ///< the refusal, naming the module and the mismatch
 };
 
 struct Detection {
     std::vector<QuantizedModule> modules; ///< in the order of their first stored part
-    std::vector<std::string> problems;    ///< non-strict mode: errors of skipped modules
+    std::vector<ModuleProblem> problems;  ///< non-strict mode: the skipped modules
+    /// The problem of the module this name (module, logical weight or stored part) belongs to.
+    const ModuleProblem *problem(std::string_view name) const;
     /// The module with this logical weight, module name or part name (nullptr if none).
     const QuantizedModule *find(std::string_view name) const;
     /// True when `tensorName` is a stored part of a detected module.

@@ -23,6 +23,7 @@ using namespace cli_test;
 
 #include <algorithm>
 #include <cstring>
+#include "io/checkpoint.h"
 #include "io/npy.h"
 #include "io/safetensors.h"
 
@@ -125,19 +126,62 @@ TEST(CliReaders, DecodeWritesFp32SafetensorsAndNpy)
     EXPECT_EQ(run({"decode", file.string()}).rc, 2);
 }
 
-TEST(CliReaders, BadCompanionsExitOneNamingTheModule)
+TEST(CliReaders, ABadModuleIsNamedAndTheOthersStillDecode)
 {
+    // Two modules under one config (INT4 sym, group 8): m.proj fits it, m.bad's scale grid has
+    // three groups per row where K = 16 gives two.
+    using namespace quantscope;
     const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_ct_bad";
-    writeCtFixture(dir);
-    std::ofstream(dir / "config.json")
-        << R"({"quantization_config": {"quant_method": "compressed-tensors", "format": "pack-quantized",
-        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
-        "symmetric": true, "group_size": 4, "strategy": "group"}}}}})";
-    const Result r = run({"info", (dir / "model.safetensors").string()});
-    EXPECT_EQ(r.rc, 1);
-    EXPECT_NE(r.err.find("m.proj"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("group 4 along K = 16"), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty());
+    const fs::path file = writeCtFixture(dir);
+    {
+        const Checkpoint good = Checkpoint::open(file);
+        std::vector<std::pair<std::string, Tensor>> tensors;
+        for (const auto &e : good.entries())
+            tensors.emplace_back(e.name, good.tensor(e.name));
+        std::vector<std::uint32_t> words(4, 0x88888888u);
+        std::vector<float> scales(6, 1.0f);
+        std::vector<std::int64_t> shape = {2, 16};
+        auto bytesOf = [](const void *p, std::size_t n) {
+            std::vector<std::byte> b(n);
+            std::memcpy(b.data(), p, n);
+            return b;
+        };
+        tensors.emplace_back("m.bad.weight_packed", Tensor::fromBytes(DType::I32, {2, 2}, bytesOf(words.data(), 16)));
+        tensors.emplace_back("m.bad.weight_scale", Tensor::fromBytes(DType::F32, {2, 3}, bytesOf(scales.data(), 24)));
+        tensors.emplace_back("m.bad.weight_shape", Tensor::fromBytes(DType::I64, {2}, bytesOf(shape.data(), 16)));
+        const fs::path both = dir / "both.safetensors";
+        writeSafetensors(both, tensors);
+        fs::rename(both, dir / "model.safetensors.tmp");
+    }
+    fs::rename(dir / "model.safetensors.tmp", file);
+
+    const Result info = run({"info", file.string(), "--json"});
+    ASSERT_EQ(info.rc, 0) << info.err;
+    EXPECT_NE(info.err.find("m.bad"), std::string::npos) << info.err;
+    const auto j = nlohmann::json::parse(info.out);
+    ASSERT_EQ(j["undecodable"].size(), 1u);
+    EXPECT_EQ(j["undecodable"][0]["module"], "m.bad");
+    EXPECT_NE(j["undecodable"][0]["reason"].get<std::string>().find("m.bad"), std::string::npos);
+    bool goodListed = false;
+    for (const auto &t : j["tensors"])
+        goodListed = goodListed || (t["name"] == "m.proj.weight" && t["format"] == "compressed-tensors/pack-quantized");
+    EXPECT_TRUE(goodListed) << info.out;
+
+    // The good module decodes to its values; the bad one is refused with its reason.
+    const fs::path out = dir / "proj.npy";
+    const Result good = run({"decode", file.string(), "--tensor", "m.proj", "--out", out.string()});
+    ASSERT_EQ(good.rc, 0) << good.err;
+    const Checkpoint decoded = Checkpoint::open(out);
+    const Tensor w = decoded.tensor(decoded.entries().front().name);
+    std::vector<float> v(static_cast<std::size_t>(w.numel()));
+    w.decodeTo(v);
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 16; ++k)
+            EXPECT_EQ(v[static_cast<std::size_t>(n * 16 + k)], expectedCt(n, k)) << n << "," << k;
+    const Result bad = run({"decode", file.string(), "--tensor", "m.bad", "--out", (dir / "bad.npy").string()});
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_NE(bad.err.find("m.bad"), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(dir / "bad.npy"));
 }
 
 TEST(CliReaders, InfoOpensTheDemoActivationsNpy)

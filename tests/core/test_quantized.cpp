@@ -740,7 +740,11 @@ TEST_F(Quantized, ConfigContradictingTheTensorsIsRefusedAndNonStrictModeCollects
     const Detection det = detectQuantized(ck, lax);
     EXPECT_TRUE(det.modules.empty());
     ASSERT_EQ(det.problems.size(), 1u);
-    EXPECT_NE(det.problems[0].find(kMod), std::string::npos);
+    EXPECT_NE(det.problems[0].message.find(kMod), std::string::npos);
+    EXPECT_EQ(det.problems[0].module, kMod);
+    EXPECT_EQ(det.problem(kMod + ".weight_packed"), &det.problems[0]);
+    EXPECT_EQ(det.problem(kMod + ".weight"), &det.problems[0]);
+    EXPECT_EQ(det.problem("other.weight"), nullptr);
 }
 
 TEST(Fnmatch, QuarkPatterns)
