@@ -32,6 +32,9 @@ QuantizedModule analyzeNaive(const Ctx &c, const WeightArgs *a, const ConfigView
         m.format = QuantFormat::CtFloatQuantized;
     else
         m.format = fp ? QuantFormat::CtFloatQuantized : QuantFormat::CtIntQuantized;
+    if (a && cv.method != "quark" && (a->format == "pack-quantized" || a->format.find("fp4") != std::string::npos))
+        m.warnings.push_back("the weight is stored unpacked (" + std::string(nameOf(Wt.dtype)) + "), but " + a->source +
+                             " says format '" + a->format + "': read as stored (compressed-tensors decides per module)");
     if (Wt.shape.size() != 2 && Wt.shape.size() != 3)
         c.fail("weight is " + shapeList(Wt.shape) + "; [N, K] or [E, N, K] expected");
     const bool three = Wt.shape.size() == 3;

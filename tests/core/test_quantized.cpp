@@ -249,6 +249,33 @@ TEST_F(Quantized, CompressedTensorsInt4WordDecodesToMinus8ToMinus1)
     EXPECT_TRUE(det.isPart(kMod + ".weight_shape"));
 }
 
+TEST_F(Quantized, CompressedTensorsFormatIsDecidedPerModuleFromItsTensors)
+{
+    // compressed-tensors 0.20 stores 8-bit weight-only modules as weight_packed even when the
+    // top-level format says int-quantized (the format is per module); the toolkit loads it.
+    std::vector<std::vector<int>> q(2, std::vector<int>(8));
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 8; ++k)
+            q[n][k] = (k * 37 + n * 11) % 256 - 128;
+    writeSafetensors(file(), {{kMod + ".weight_packed", packRows(q, [](auto &r) { return ctPackRow(r, 8); })},
+                              {kMod + ".weight_scale", f32({2, 1}, {0.25f, 2.0f})},
+                              {kMod + ".weight_shape", i64({2, 8})}});
+    writeConfig(dir.path(), R"({"quant_method": "compressed-tensors", "format": "int-quantized",
+      "quantization_status": "compressed", "config_groups": {"group_0": {"targets": ["Linear"],
+      "weights": {"num_bits": 8, "type": "int", "symmetric": true, "strategy": "channel"}}}})");
+    const Checkpoint ck = Checkpoint::open(file());
+    const Detection det = detectQuantized(ck); // strict: no refusal
+    ASSERT_EQ(det.modules.size(), 1u);
+    const QuantizedModule &m = det.modules[0];
+    EXPECT_EQ(formatName(m.format), "compressed-tensors/pack-quantized");
+    ASSERT_EQ(m.warnings.size(), 1u);
+    EXPECT_NE(m.warnings[0].find("int-quantized"), std::string::npos) << m.warnings[0];
+    const auto w = decoded(decodeQuantized(ck, m));
+    for (int n = 0; n < 2; ++n)
+        for (int k = 0; k < 8; ++k)
+            EXPECT_EQ(w[static_cast<std::size_t>(n * 8 + k)], (n ? 2.0f : 0.25f) * static_cast<float>(q[n][k]));
+}
+
 TEST_F(Quantized, QuarkOrderAndReorderWordsDecodeTo0To7)
 {
     for (const std::string method : {"order", "reorder"}) {
