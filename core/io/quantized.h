@@ -20,7 +20,9 @@
 ///    dim 0 in the same layout. Quark packs 8 two's-complement nibbles per int32 in AWQ order
 ///    ([0,2,4,6,1,3,5,7], `export.pack_method` "reorder", the default) or in order ("order");
 ///    per-group weights are transposed before packing ([K, N/8]) and so are their scales and
-///    zero points; N not divisible by 8 there is refused.
+///    zero points. Quark pads the packed width to a multiple of 8: per group the scale grid keeps
+///    the true N; per channel/tensor config.json's model dimensions give the true K (else the
+///    padded width is read, with a warning). The padding is never decoded.
 ///  * Without a config: the bit width of c-t packed weights is inferred from weight_shape and
 ///    the word count when exactly one width fits; the group size as K / groups when that divides
 ///    exactly (else refused); a block scale grid needs the config (block sizes are never derived

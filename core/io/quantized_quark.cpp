@@ -4,7 +4,64 @@
 // (docs/formats.md, docs/toolkits.md §3.5–3.7).
 #include "io/quantized_common.h"
 
+#include <set>
+
 namespace quantscope::quantized_detail {
+
+namespace {
+
+/// The true K of a row packed into `words` int32 words of 8 nibbles. Quark pads K up to a
+/// multiple of 8 and nothing stored says by how much, so the model's dimensions in config.json
+/// decide: K is the one dimension (a key naming a size or dim, or heads × head_dim) in
+/// (8·words − 8, 8·words]. A dimension equal to 8·words means no padding; none or several
+/// candidates keep 8·words and say so.
+std::int64_t packedWidth(const Ctx &c, std::int64_t words, std::vector<std::string> &warnings)
+{
+    const std::int64_t padded = words * 8;
+    std::set<std::int64_t> dims;
+    std::map<std::int64_t, std::string> keyOf;
+    auto scan = [&](const nlohmann::json &j) {
+        if (!j.is_object())
+            return;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            const std::string &k = it.key();
+            if (it->is_number_integer() && it->get<std::int64_t>() > 0 &&
+                (k.find("size") != std::string::npos || k.find("dim") != std::string::npos)) {
+                dims.insert(it->get<std::int64_t>());
+                keyOf.emplace(it->get<std::int64_t>(), k);
+            }
+        }
+        const auto heads = j.find("num_attention_heads"), hd = j.find("head_dim");
+        if (heads != j.end() && hd != j.end() && heads->is_number_integer() && hd->is_number_integer()) {
+            const std::int64_t v = heads->get<std::int64_t>() * hd->get<std::int64_t>();
+            dims.insert(v);
+            keyOf.emplace(v, "num_attention_heads × head_dim");
+        }
+    };
+    const nlohmann::json &cfg = c.ck.config();
+    scan(cfg);
+    if (cfg.is_object() && cfg.contains("text_config"))
+        scan(cfg["text_config"]);
+    if (dims.empty() || dims.count(padded))
+        return padded;
+    std::vector<std::int64_t> fits;
+    for (std::int64_t d : dims)
+        if (d > padded - 8 && d < padded)
+            fits.push_back(d);
+    if (fits.size() == 1) {
+        warnings.push_back("K = " + std::to_string(fits[0]) + " (config.json '" + keyOf[fits[0]] +
+                           "') is padded to " + std::to_string(padded) +
+                           " in the packed words (Quark pads to a multiple of 8); the padding is dropped");
+        return fits[0];
+    }
+    warnings.push_back("the packed rows hold " + std::to_string(padded) + " codes and config.json names " +
+                       (fits.empty() ? std::string("no dimension") : std::string("several dimensions")) +
+                       " between " + std::to_string(padded - 7) + " and " + std::to_string(padded - 1) +
+                       ": read as K = " + std::to_string(padded) + "; any padding Quark added is included");
+    return padded;
+}
+
+} // namespace
 
 QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView &cv)
 {
@@ -78,14 +135,16 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
         if (S->shape.size() != 2)
             c.fail(sname + " " + shapeList(S->shape) +
                    ": a Quark per-group scale is stored transposed, [groups, N]");
+        // Quark pads N up to a multiple of 8 before packing the transposed rows; the scale grid
+        // keeps the true N, so the padding is known exactly and dropped.
         const std::int64_t N = S->shape[1];
-        if (N % 8 != 0)
-            c.fail("N = " + std::to_string(N) + " outputs is not divisible by 8: Quark's per-group "
-                   "transpose packs [K, N/8] words, which cannot hold them; refused");
-        if (words * 8 != N)
+        if (words != ceilDiv(N, 8))
             c.fail("weight " + shapeList(Wt.shape) + " holds " + std::to_string(words * 8) +
                    " outputs per row after the per-group transpose, " + sname + " " +
                    shapeList(S->shape) + " has " + std::to_string(N));
+        if (N % 8 != 0)
+            m.warnings.push_back("N = " + std::to_string(N) + " is padded to " + std::to_string(words * 8) +
+                                 " in the packed words (Quark pads to a multiple of 8); the padding is dropped");
         m.rows = N;
         m.cols = Wt.shape[0];
         const std::int64_t G = S->shape[0];
@@ -106,7 +165,7 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
         m.gridCols = G;
     } else if (strat == "channel") {
         m.rows = Wt.shape[0];
-        m.cols = words * 8;
+        m.cols = packedWidth(c, words, m.warnings);
         const bool ok = (S->shape.size() == 1 && S->shape[0] == m.rows) ||
                         (S->shape.size() == 2 && S->shape[0] == m.rows && S->shape[1] == 1);
         if (!ok)
@@ -118,7 +177,7 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
         m.gridCols = 1;
     } else if (strat == "tensor") {
         m.rows = Wt.shape[0];
-        m.cols = words * 8;
+        m.cols = packedWidth(c, words, m.warnings);
         if (numelOf(S->shape) != 1)
             c.fail(sname + " has shape " + shapeList(S->shape) + ", but per-tensor quantization needs one scale");
         q.granularity = Granularity::Tensor;

@@ -330,13 +330,87 @@ TEST_F(Quantized, QuarkPerGroupTransposeWordsAndTransposedScales)
         }
 }
 
-TEST_F(Quantized, QuarkPerGroupWithNNotDivisibleBy8IsRefusedNamingTheModule)
+TEST_F(Quantized, QuarkPerGroupWithNNotDivisibleBy8DropsThePadding)
 {
-    writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, {0u, 0u})},
-                              {kMod + ".weight_scale", f32({2, 6}, std::vector<float>(12, 1.0f))}});
-    writeConfig(dir.path(), R"({"quant_method": "quark", "global_quant_config": {"weight":
-        {"dtype": "int4", "qscheme": "per_group", "group_size": 1}}, "export": {"pack_method": "reorder"}})");
-    expectMentions(detectFails(file()), kMod, "N = 6 outputs is not divisible by 8");
+    // N = 6 outputs, K = 2, group 1: Quark pads N to 8 before packing the transposed rows, so
+    // each of the K rows is one word whose last two nibbles are padding; the scales keep N = 6.
+    for (const bool reorder : {true, false}) {
+        SCOPED_TRACE(reorder ? "reorder" : "order");
+        std::vector<std::uint32_t> words;
+        for (int k = 0; k < 2; ++k) {
+            std::vector<int> row(8, 0);
+            for (int n = 0; n < 6; ++n)
+                row[static_cast<std::size_t>(n)] = n - 3 + k;
+            const auto w = quarkPackRow(row, reorder);
+            words.insert(words.end(), w.begin(), w.end());
+        }
+        std::vector<float> sT(12); // sT[g][n]
+        for (int g = 0; g < 2; ++g)
+            for (int n = 0; n < 6; ++n)
+                sT[static_cast<std::size_t>(g * 6 + n)] = 0.5f * static_cast<float>(1 + n + 6 * g);
+        writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, words)},
+                                  {kMod + ".weight_scale", f32({2, 6}, sT)}});
+        writeConfig(dir.path(), std::string(R"({"quant_method": "quark", "global_quant_config": {"weight":
+            {"dtype": "int4", "qscheme": "per_group", "group_size": 1, "symmetric": true}},
+            "export": {"pack_method": ")") + (reorder ? "reorder" : "order") + "\"}}");
+        const Checkpoint ck = Checkpoint::open(file());
+        const Detection det = detectQuantized(ck);
+        ASSERT_EQ(det.modules.size(), 1u);
+        const QuantizedModule &m = det.modules[0];
+        EXPECT_EQ(m.shape, (Shape{6, 2}));
+        ASSERT_EQ(m.warnings.size(), 1u);
+        EXPECT_NE(m.warnings[0].find("N = 6 is padded to 8"), std::string::npos) << m.warnings[0];
+        const auto w = decoded(decodeQuantized(ck, m));
+        ASSERT_EQ(w.size(), 12u);
+        for (int n = 0; n < 6; ++n)
+            for (int k = 0; k < 2; ++k)
+                EXPECT_EQ(w[static_cast<std::size_t>(n * 2 + k)],
+                          sT[static_cast<std::size_t>(k * 6 + n)] * static_cast<float>(n - 3 + k));
+    }
+}
+
+TEST_F(Quantized, QuarkPerChannelKPaddedToEightIsStrippedByTheModelsDimensions)
+{
+    // K = 12 (config.json intermediate_size): Quark packs rows padded to 16 codes, two words.
+    std::vector<std::uint32_t> words;
+    std::vector<std::vector<int>> q(2, std::vector<int>(12));
+    for (int n = 0; n < 2; ++n) {
+        std::vector<int> row(16, 0);
+        for (int k = 0; k < 12; ++k)
+            row[static_cast<std::size_t>(k)] = q[n][k] = (k + 3 * n) % 16 - 8;
+        const auto w = quarkPackRow(row, true);
+        words.insert(words.end(), w.begin(), w.end());
+    }
+    writeSafetensors(file(), {{kMod + ".weight", i32({2, 2}, words)},
+                              {kMod + ".weight_scale", f32({2}, {0.5f, 3.0f})}});
+    const std::string quark = R"({"quant_method": "quark", "global_quant_config": {"weight":
+        {"dtype": "int4", "qscheme": "per_channel", "ch_axis": 0, "symmetric": true}},
+        "export": {"pack_method": "reorder"}})";
+    writeBytes(dir.path() / "config.json", R"({"model_type": "llama", "hidden_size": 8, "intermediate_size": 12,
+        "quantization_config": )" + quark + "}");
+    {
+        const Checkpoint ck = Checkpoint::open(file());
+        const Detection det = detectQuantized(ck);
+        ASSERT_EQ(det.modules.size(), 1u);
+        const QuantizedModule &m = det.modules[0];
+        EXPECT_EQ(m.shape, (Shape{2, 12}));
+        ASSERT_EQ(m.warnings.size(), 1u);
+        EXPECT_NE(m.warnings[0].find("intermediate_size"), std::string::npos) << m.warnings[0];
+        const auto w = decoded(decodeQuantized(ck, m));
+        ASSERT_EQ(w.size(), 24u);
+        for (int n = 0; n < 2; ++n)
+            for (int k = 0; k < 12; ++k)
+                EXPECT_EQ(w[static_cast<std::size_t>(n * 12 + k)], (n ? 3.0f : 0.5f) * static_cast<float>(q[n][k]));
+    }
+    // Without a dimension to go by, the padded width is read and the warning says so.
+    writeBytes(dir.path() / "config.json", R"({"model_type": "llama", "hidden_size": 64,
+        "quantization_config": )" + quark + "}");
+    const Checkpoint ck = Checkpoint::open(file());
+    const Detection det = detectQuantized(ck);
+    ASSERT_EQ(det.modules.size(), 1u);
+    EXPECT_EQ(det.modules[0].shape, (Shape{2, 16}));
+    ASSERT_EQ(det.modules[0].warnings.size(), 1u);
+    EXPECT_NE(det.modules[0].warnings[0].find("any padding"), std::string::npos);
 }
 
 TEST_F(Quantized, Nvfp4ByteAndScales)
