@@ -273,9 +273,8 @@ def run_quark_case(name, layer_cfg, params, pack, args, vers):
             sc = exported[scale_key]
             kw = {"origin_packed_axis_size": sc.shape[-1]} if sc.dim() > 0 else {}
             try:
+                # Pack_4_bits.unpack transposes per-group tensors back itself
                 un = pm.unpack(w, pack == "reorder", **kw)
-                if last_spec.qscheme.value == "per_group":
-                    un = un.t()
                 same = tuple(un.shape) == tuple(c.shape) and bool((un.to(torch.int8) == c).all())
                 checks[n]["quark_unpack_of_export_equals_codes"] = same
                 if not same:
