@@ -202,6 +202,31 @@ def quark_dequant_codes(stages, dtype):
     return x.to(dtype)
 
 
+def quark_reimport(folder, deq, args):
+    """Quark's own importer (quark.torch.export.api.import_model_from_safetensors) on what it
+    just exported: does it reload, and does its dequantized weight equal expected_dequant?"""
+    from quark.torch.export.api import import_model_from_safetensors
+    model = load_model(args.shared, args.layers)
+    try:
+        model = import_model_from_safetensors(model, folder)
+    except Exception as e:  # noqa: BLE001
+        msg = f"{type(e).__name__}: {e}"
+        return {"status": "import failed", "message": [ln.strip() for ln in msg.splitlines()]}
+    equal, differ = [], {}
+    with torch.no_grad():
+        for n in linear_names(args.layers):
+            m = model.get_submodule(n)
+            w = m.weight_quantizer(m.weight) if hasattr(m, "weight_quantizer") \
+                else m.get_dequantized_weight()
+            e = deq[f"{n}.weight"]
+            if tuple(w.shape) == tuple(e.shape) and bool((w == e).all()):
+                equal.append(n)
+            else:
+                differ[n] = list(w.shape)
+    return {"status": "ok", "modules_equal_to_expected_dequant": len(equal),
+            "modules_differing": differ}
+
+
 def run_quark_case(name, layer_cfg, params, pack, args, vers):
     from quark.torch import ModelQuantizer, export_safetensors
     from quark.torch.quantization.config.config import QConfig, QLayerConfig
@@ -295,6 +320,7 @@ def run_quark_case(name, layer_cfg, params, pack, args, vers):
                 (w.view(torch.uint8) == c.view(torch.uint8)).all())
     save_st(os.path.join(folder, "expected_dequant.safetensors"), deq)
     save_st(os.path.join(folder, "expected_codes.safetensors"), codes)
+    manifest["quark_reimport"] = quark_reimport(folder, deq, args)
     manifest["modules"] = checks
     manifest["files"] = {
         "model.safetensors": "written by quark.torch.export_safetensors, untouched",
