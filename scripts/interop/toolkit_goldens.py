@@ -375,6 +375,19 @@ def ct_cases():
     cases.append(("nvfp4a16", QuantizationArgs(
         num_bits=4, type="float", symmetric=True, strategy="tensor_group", group_size=16,
         scale_dtype=torch.float8_e4m3fn), None, "nvfp4-pack-quantized (inferred)"))
+    # Two groups with different formats: W8A8 INT8 attention (int-quantized) and 8-bit
+    # weight-only MLP (pack-quantized); the top-level format becomes "mixed-precision" and
+    # each module must be decoded by its own group's format.
+    cases.append(("mixed_w8a8_attn_w8a16_mlp", [
+        (["re:.*self_attn.*"], QuantizationArgs(num_bits=8, type="int", symmetric=True,
+                                                strategy="channel"),
+         QuantizationArgs(num_bits=8, type="int", symmetric=True, strategy="token",
+                          dynamic=True)),
+        (["re:.*mlp.*"], QuantizationArgs(num_bits=8, type="int", symmetric=True,
+                                          strategy="channel"), None)],
+        None, "mixed-precision: int-quantized attention, pack-quantized MLP (inferred)"))
+    cases.append(("mixed_w8a8_attn_w8a16_mlp_toplevel_says_int_quantized", cases[-1][1], None,
+                  "as mixed_w8a8_attn_w8a16_mlp; top-level format edited to int-quantized"))
     # K = 172 is not a multiple of 16, so down_proj is refused above; the same scheme with
     # down_proj left unquantized (as a user of the toolkit would have to) gives a golden.
     cases.append(("nvfp4a16_no_down_proj", QuantizationArgs(
@@ -427,7 +440,39 @@ def ct_calibrate(model, names):
                     m.weight_zero_point.shape)
 
 
+def hf_reload_check(folder, deq):
+    """transformers' own loading path (AutoModelForCausalLM.from_pretrained with
+    CompressedTensorsConfig(run_compressed=False), which decompresses while loading): does it
+    load, and are its weights equal in value to expected_dequant?"""
+    import logging
+    from transformers import AutoModelForCausalLM
+    from transformers.utils import logging as hf_logging
+    from transformers.utils.quantization_config import CompressedTensorsConfig
+    hf_logging.set_verbosity_error()
+    logging.disable(logging.WARNING)
+    try:
+        m = AutoModelForCausalLM.from_pretrained(
+            folder, quantization_config=CompressedTensorsConfig(run_compressed=False),
+            dtype=torch.float32)
+    except Exception as e:  # noqa: BLE001
+        return {"status": "load failed", "message": f"{type(e).__name__}: {e}"}
+    finally:
+        logging.disable(logging.NOTSET)
+    equal, differ = 0, {}
+    for k, v in deq.items():
+        w = m.get_submodule(k[: -len(".weight")]).weight.detach()
+        if tuple(w.shape) == tuple(v.shape) and bool((w.float() == v.float()).all()):
+            equal += 1
+        else:
+            differ[k] = [str(w.dtype), list(w.shape)]
+    return {"status": "ok", "modules_equal_in_value": equal, "modules_differing": differ,
+            "note": "transformers casts to the model dtype (F32)"}
+
+
 def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
+    # wargs is one QuantizationArgs (one group targeting every Linear) or a list of
+    # (targets, weight args, input args) groups
+    groups = wargs if isinstance(wargs, list) else [(["Linear"], wargs, iargs)]
     from compressed_tensors.compressors import ModelCompressor
     from compressed_tensors.quantization import (QuantizationConfig, QuantizationScheme,
                                                  QuantizationStatus, apply_quantization_config)
@@ -437,10 +482,14 @@ def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
     os.makedirs(folder)
     manifest = {"case": f"ct_{name}", "toolkit": "compressed-tensors", "versions": vers,
                 "model": f"stories260K, layers 0..{args.layers - 1} (LlamaForCausalLM, F32)",
-                "params": {"weights": json.loads(wargs.model_dump_json()),
-                           "input_activations": json.loads(iargs.model_dump_json())
-                           if iargs else None,
-                           "targets": ["Linear"], "ignore": ignore,
+                "params": {"config_groups": {
+                               f"group_{i}": {
+                                   "targets": t,
+                                   "weights": json.loads(w.model_dump_json()),
+                                   "input_activations": json.loads(a.model_dump_json())
+                                   if a else None}
+                               for i, (t, w, a) in enumerate(groups)},
+                           "ignore": ignore,
                            "expected_format": fmt_note,
                            "flow": "apply_quantization_config; weight qparams by "
                                    "calculate_qparams over min/max (see toolkit_goldens.py "
@@ -455,8 +504,9 @@ def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
              if not any(i.startswith("re:") and re.match(i[3:], n) for i in ignore)]
     try:
         qc = QuantizationConfig(
-            config_groups={"group_0": QuantizationScheme(
-                targets=["Linear"], weights=wargs, input_activations=iargs)},
+            config_groups={f"group_{i}": QuantizationScheme(
+                targets=t, weights=w, input_activations=a)
+                for i, (t, w, a) in enumerate(groups)},
             ignore=list(ignore), quantization_status=QuantizationStatus.INITIALIZED)
         apply_quantization_config(model, qc)
         ct_calibrate(model, names)
@@ -474,6 +524,18 @@ def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
         model.save_pretrained(folder)
         compressor.update_config(folder)
         clean_export(folder)
+        if name.endswith("_toplevel_says_int_quantized"):
+            # The only hand edit in the goldens: issue 16's inconsistent config (top-level
+            # format int-quantized, 8-bit weight-only modules stored pack-quantized), to show
+            # the toolkit still decodes every module by its group's format.
+            cp = os.path.join(folder, "config.json")
+            cj = json.load(open(cp))
+            manifest["notes"].append(
+                "config.json edited after the toolkit wrote it: quantization_config.format "
+                f"{cj['quantization_config']['format']!r} -> 'int-quantized' (nothing else)")
+            cj["quantization_config"]["format"] = "int-quantized"
+            with open(cp, "w") as f:
+                json.dump(cj, f, indent=2, sort_keys=True)
     except Exception as e:  # noqa: BLE001
         manifest["status"] = "refused"
         manifest["message"] = f"{type(e).__name__}: {e}"
@@ -527,13 +589,14 @@ def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
             # Codes, unpacked by the toolkit's own helpers.
             if f"{n}.weight_packed" in stored and stored[f"{n}.weight_packed"].dtype == torch.int32:
                 from compressed_tensors.compressors.pack_quantized.helpers import unpack_from_int32
+                bits = m2.quantization_scheme.weights.num_bits
                 shape = stored[f"{n}.weight_shape"]
                 codes[f"{n}.codes"] = unpack_from_int32(
-                    stored[f"{n}.weight_packed"], wargs.num_bits, shape).to(torch.int8)
+                    stored[f"{n}.weight_packed"], bits, shape).to(torch.int8)
                 if f"{n}.weight_zero_point" in stored:
                     sc = stored[f"{n}.weight_scale"]
                     codes[f"{n}.weight_zero_point"] = unpack_from_int32(
-                        stored[f"{n}.weight_zero_point"], wargs.num_bits,
+                        stored[f"{n}.weight_zero_point"], bits,
                         (shape[0], sc.shape[-1]), packed_dim=0).to(torch.int8)
             elif f"{n}.weight_packed" in stored:
                 from compressed_tensors.compressors.nvfp4.helpers import unpack_fp4_from_uint8
@@ -546,6 +609,7 @@ def run_ct_case(name, wargs, iargs, fmt_note, ignore, args, vers):
     if codes:
         save_st(os.path.join(folder, "expected_codes.safetensors"), codes)
     manifest["top_level_format"] = cfg.get("format")
+    manifest["transformers_from_pretrained"] = hf_reload_check(folder, deq)
     manifest["modules"] = checks
     manifest["files"] = {
         "model.safetensors": "written by transformers save_pretrained after "
