@@ -637,7 +637,11 @@ def main():
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--only", choices=["quark", "ct", "all"], default="all")
     ap.add_argument("--case", default=None, help="substring filter on case names")
+    ap.add_argument("--index-only", action="store_true", help="only rewrite INDEX.json")
     args = ap.parse_args()
+    if args.index_only:
+        write_index(args.out)
+        return
     os.makedirs(args.out, exist_ok=True)
     vers = versions()
     summary = []
@@ -658,6 +662,32 @@ def main():
                 summary.append({"case": r["case"], "status": r["status"],
                                 "message": r.get("message")})
     print(json.dumps(summary, indent=1))
+    write_index(args.out)
+
+
+def write_index(out):
+    """INDEX.json: every case folder with its toolkit, status, format and files, for tests."""
+    index = []
+    for case in sorted(os.listdir(out)):
+        mp = os.path.join(out, case, "MANIFEST.json")
+        if not os.path.exists(mp):
+            continue
+        m = json.load(open(mp))
+        entry = {"case": case, "toolkit": m["toolkit"], "status": m["status"]}
+        if m["status"] == "ok":
+            entry["files"] = sorted(f for f in os.listdir(os.path.join(out, case))
+                                    if f != "MANIFEST.json")
+            entry["modules"] = sorted(m["modules"])
+            if "top_level_format" in m:
+                entry["top_level_format"] = m["top_level_format"]
+            if m["toolkit"] == "amd-quark":
+                entry["pack_method"] = m["params"]["pack_method"]
+        else:
+            entry["message"] = m["message"]
+        index.append(entry)
+    with open(os.path.join(out, "INDEX.json"), "w") as f:
+        json.dump({"versions": versions(), "cases": index}, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":
