@@ -72,6 +72,7 @@ QuantSpec buildQuantizeSpec(Args &args)
             spec["symmetric"] = sym;
         setString("--scale-rule", "scale_rule");
         setString("--rounding", "rounding");
+        setString("--scale-apply", "scale_apply");
         setString("--scale-dtype", "scale_dtype");
         setString("--e8m0-mode", "e8m0_mode");
         if (args.flag("--strict"))

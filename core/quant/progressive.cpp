@@ -94,6 +94,7 @@ nlohmann::json ProgressiveSpec::defaultStage2()
     s.granularity = Granularity::Channel;
     s.axis = 0;
     s.symmetric = true;
+    s.scaleApply = ScaleApply::Reciprocal; // Quark multiplies by 1/s2 (docs/numerics.md "ProgressiveSpec")
     return s.toJson();
 }
 

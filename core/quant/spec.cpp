@@ -19,6 +19,9 @@ template <> struct EnumNames<Granularity> {
 template <> struct EnumNames<Rounding> {
     static constexpr const char *names[] = {"half_even", "half_away"};
 };
+template <> struct EnumNames<ScaleApply> {
+    static constexpr const char *names[] = {"divide", "reciprocal"};
+};
 template <> struct EnumNames<ScaleRule> {
     static constexpr const char *names[] = {"toolkit", "max"};
 };
@@ -67,6 +70,7 @@ using specjson::refuseUnknownKeys;
 std::string toString(Granularity v) { return enumName(v); }
 std::string toString(Rounding v) { return enumName(v); }
 std::string toString(ScaleRule v) { return enumName(v); }
+std::string toString(ScaleApply v) { return enumName(v); }
 std::string toString(ScaleDType v) { return enumName(v); }
 std::string toString(E8m0Mode v) { return enumName(v); }
 std::string toString(Arith v) { return enumName(v); }
@@ -112,6 +116,8 @@ std::vector<SpecField> IntSpec::fields()
         {"scale_rule", "enum", choices<ScaleRule>(), 0, 0,
          "toolkit: amax/((qmax−qmin)/2) (INT4 /7.5); max: amax/qmax (INT4 /7)"},
         {"rounding", "enum", choices<Rounding>(), 0, 0, "round half to even (torch) or half away from zero"},
+        {"scale_apply", "enum", choices<ScaleApply>(), 0, 0,
+         "divide: round(x/s) + z (compressed-tensors); reciprocal: round(x·(1/s) + z) (AMD Quark)"},
         {"scale_dtype", "enum", choices<ScaleDType>(), 0, 0, "dtype the scale is rounded to and stored in"},
         {"e8m0_mode", "enum", choices<E8m0Mode>(), 0, 0,
          "E8M0 scales: ceil keeps |x|/s within range; round may clip"},
@@ -148,6 +154,7 @@ nlohmann::json IntSpec::toJson() const
             {"symmetric", symmetric},
             {"scale_rule", enumName(scaleRule)},
             {"rounding", enumName(rounding)},
+            {"scale_apply", enumName(scaleApply)},
             {"scale_dtype", enumName(scaleDtype)},
             {"e8m0_mode", enumName(e8m0Mode)},
             {"arith", enumName(arith)},
@@ -175,6 +182,8 @@ IntSpec IntSpec::fromJson(const nlohmann::json &j)
         s.scaleRule = parseEnum<ScaleRule>(j["scale_rule"], "scale_rule");
     if (j.contains("rounding"))
         s.rounding = parseEnum<Rounding>(j["rounding"], "rounding");
+    if (j.contains("scale_apply"))
+        s.scaleApply = parseEnum<ScaleApply>(j["scale_apply"], "scale_apply");
     if (j.contains("scale_dtype"))
         s.scaleDtype = parseEnum<ScaleDType>(j["scale_dtype"], "scale_dtype");
     if (j.contains("e8m0_mode"))

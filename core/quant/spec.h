@@ -16,6 +16,9 @@ namespace quantscope {
 
 enum class Granularity : std::uint8_t { Tensor, Channel, Group, Block };
 enum class Rounding : std::uint8_t { HalfEven, HalfAway };
+/// How a value meets its scale: x / s (compressed-tensors, llm-compressor) or x · (1/s) with the
+/// zero point added before rounding (AMD Quark's real quantization, docs/toolkits.md §3.4).
+enum class ScaleApply : std::uint8_t { Divide, Reciprocal };
 enum class ScaleRule : std::uint8_t { Toolkit, Max };
 enum class ScaleDType : std::uint8_t { F32, BF16, F16, E8M0 };
 enum class E8m0Mode : std::uint8_t { Ceil, Round };
@@ -43,6 +46,7 @@ struct IntSpec {
     bool symmetric = true;
     ScaleRule scaleRule = ScaleRule::Toolkit;
     Rounding rounding = Rounding::HalfEven;
+    ScaleApply scaleApply = ScaleApply::Divide;
     ScaleDType scaleDtype = ScaleDType::F32;
     E8m0Mode e8m0Mode = E8m0Mode::Ceil;
     Arith arith = Arith::Fp32;
@@ -77,6 +81,7 @@ struct Fp8Spec {
 // Enum <-> string (the JSON and CLI spellings).
 std::string toString(Granularity v);
 std::string toString(Rounding v);
+std::string toString(ScaleApply v);
 std::string toString(ScaleRule v);
 std::string toString(ScaleDType v);
 std::string toString(E8m0Mode v);

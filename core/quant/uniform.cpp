@@ -31,6 +31,7 @@ IntParams intParams(const IntSpec &spec, DType source)
     p.scaleDtype = static_cast<int>(spec.scaleDtype);
     p.e8m0Round = spec.e8m0Mode == E8m0Mode::Round;
     p.halfAway = spec.rounding == Rounding::HalfAway;
+    p.reciprocal = spec.scaleApply == ScaleApply::Reciprocal;
     p.eps = epsilonFor(spec.eps, spec.scaleDtype);
     return p;
 }
@@ -50,7 +51,7 @@ struct IntPolicy {
     }
     void codeSpan(const float *x, std::int64_t n, float s, int z, std::uint8_t *codes, float *deq) const
     {
-        if (p.arith == 0 && !p.halfAway) {
+        if (p.arith == 0 && !p.halfAway && !p.reciprocal) {
             // Fast path, same codes as intCode: x/s rounded half-even by the 2^23 trick. For
             // |x/s| ≥ 2^23 the trick differs from roundInt, but both then clamp to qmin/qmax.
             const float lo = static_cast<float>(p.qmin), hi = static_cast<float>(p.qmax);

@@ -19,6 +19,7 @@ struct IntParams {
     int scaleDtype = 0;     ///< 0 F32, 1 BF16, 2 F16, 3 E8M0
     bool e8m0Round = false;
     bool halfAway = false;
+    bool reciprocal = false; ///< Quark: round(x·(1/s) + z) instead of round(x/s) + z
     float eps = 1.1920929e-7f;
 };
 
@@ -59,7 +60,13 @@ QS_HD inline void intGroupParams(const IntParams &p, float mn, float mx, float &
 QS_HD inline int intCode(const IntParams &p, float x, float s, int z)
 {
     using namespace qmath;
-    float v = roundInt(roundArith(x / s, p.arith), p.halfAway) + static_cast<float>(z);
+    float v;
+    if (p.reciprocal) // FP32 reciprocal, FP32 product, zero point before the rounding (Quark)
+        v = roundInt(roundArith(roundArith(x * roundArith(1.0f / s, p.arith), p.arith) + static_cast<float>(z),
+                                p.arith),
+                     p.halfAway);
+    else
+        v = roundInt(roundArith(x / s, p.arith), p.halfAway) + static_cast<float>(z);
     v = v < p.qmin ? static_cast<float>(p.qmin) : (v > p.qmax ? static_cast<float>(p.qmax) : v);
     return static_cast<int>(v);
 }

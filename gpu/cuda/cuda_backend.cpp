@@ -34,6 +34,8 @@ public:
     {
         if (gpu::engineSupports(spec))
             return {true, {}};
+        if (std::holds_alternative<IntSpec>(spec))
+            return {false, "int with scale_apply 'reciprocal' runs on the CPU (no GPU kernel yet)"};
         return {false, "method '" + methodOf(spec) + "' runs on the CPU (no GPU kernel yet)"};
     }
     std::vector<MethodSupport> capabilities() const override
@@ -41,7 +43,10 @@ public:
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
             const bool on = gpu::engineSupports(parseQuantSpec(m.defaults));
-            out.push_back({m.method, on, on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)"});
+            std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
+            if (m.method == "int")
+                options = "all options but scale_apply 'reciprocal' (Quark), metrics fused";
+            out.push_back({m.method, on, options});
         }
         return out;
     }

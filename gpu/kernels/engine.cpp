@@ -735,7 +735,9 @@ std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std:
 
 bool engineSupports(const QuantSpec &spec)
 {
-    return std::holds_alternative<IntSpec>(spec) || std::holds_alternative<Fp8Spec>(spec);
+    if (const auto *i = std::get_if<IntSpec>(&spec))
+        return i->scaleApply == ScaleApply::Divide; // Quark's reciprocal rule has no kernel yet
+    return std::holds_alternative<Fp8Spec>(spec);
 }
 
 } // namespace quantscope::gpu

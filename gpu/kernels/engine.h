@@ -138,7 +138,8 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-/// True when the engine runs this spec on the device: methods int and fp8, every option of them.
+/// True when the engine runs this spec on the device: methods int (but scale_apply reciprocal)
+/// and fp8, every other option of them.
 bool engineSupports(const QuantSpec &spec);
 
 } // namespace quantscope::gpu

@@ -30,7 +30,8 @@ struct Stage2Ref {
     std::vector<float> xhat1; ///< s2·(q − z2)
 };
 
-/// INT4 per channel (rows) on v, symmetric (toolkit /7.5) or asymmetric (/15, signed zero point).
+/// INT4 per channel (rows) on v, symmetric (toolkit /7.5) or asymmetric (/15, signed zero point),
+/// codes as Quark computes them: round(v · (1/s) + z) with the FP32 reciprocal, then the clamp.
 Stage2Ref refInt4PerChannel(const std::vector<float> &v, std::int64_t R, std::int64_t C, bool sym)
 {
     Stage2Ref out;
@@ -57,7 +58,9 @@ Stage2Ref refInt4PerChannel(const std::vector<float> &v, std::int64_t R, std::in
         out.z2.push_back(z);
         for (std::int64_t c = 0; c < C; ++c) {
             const std::int64_t i = r * C + c;
-            out.q[i] = std::clamp(static_cast<int>(rne(v[i] / s)) + z, -8, 7);
+            const float inv = 1.0f / s;
+            const float prod = v[i] * inv;
+            out.q[i] = std::clamp(static_cast<int>(rne(prod + static_cast<float>(z))), -8, 7);
             out.xhat1[i] = s * static_cast<float>(out.q[i] - z);
         }
     }
@@ -290,7 +293,7 @@ TEST(Progressive, Bf16SourceStageTwoSeesExactFp8ValuesInBf16)
         bad += q.scales[r] != s2;
         for (std::int64_t c = 0; c < C; ++c)
             bad += static_cast<std::int8_t>(q.codes[r * C + c]) !=
-                   std::clamp(static_cast<int>(std::nearbyint(bf(f[r * C + c] / s2))), -8, 7);
+                   std::clamp(static_cast<int>(std::nearbyint(bf(bf(f[r * C + c] * bf(1.0f / s2)) + 0.0f))), -8, 7);
     }
     EXPECT_EQ(bad, 0u);
 }

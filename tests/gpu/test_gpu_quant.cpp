@@ -527,6 +527,27 @@ TEST(GpuQuant, RealWeightsBitIdentical)
     }
 }
 
+TEST(GpuQuant, QuarksReciprocalRuleIsAnOptionTheGpuDeclinesAndTheCpuRuns)
+{
+    // The capability query is per option: int runs on the GPU, but not with scale_apply
+    // 'reciprocal' (AMD Quark's codes); the engine then computes on the CPU and says why.
+    REQUIRE_GPU();
+    const QuantSpec reciprocal = parseQuantSpec({{"method", "int"}, {"scale_apply", "reciprocal"}});
+    EXPECT_TRUE(gpu->supports(parseQuantSpec({{"method", "int"}})).supported);
+    const Capability cap = gpu->supports(reciprocal);
+    EXPECT_FALSE(cap.supported);
+    EXPECT_NE(cap.reason.find("reciprocal"), std::string::npos) << cap.reason;
+    const Tensor w = makeTensor(heavyTailed(16, 256, 3, false), 16, 256, DType::BF16);
+    RunOptions ro;
+    ro.device = DeviceChoice::Gpu;
+    const QuantizeRun run = runQuantize(w, reciprocal, ro);
+    EXPECT_EQ(run.device, "cpu");
+    EXPECT_EQ(run.deviceNote, cap.reason);
+    const QuantizedTensor ref = BackendRegistry::instance().cpu().quantize(
+        *BackendRegistry::instance().cpu().upload(w, "w"), reciprocal, {});
+    EXPECT_EQ(run.quantized.codes, ref.codes);
+}
+
 TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)
 {
     REQUIRE_GPU();
