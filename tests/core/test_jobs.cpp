@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core/jobs: channel profiles, plot series, the Numbers rows and the session JSON round trip.
+#include "jobs/config_label.h"
 #include "jobs/channel_profile.h"
 #include "jobs/metric_rows.h"
 #include "jobs/plot_data.h"
@@ -177,4 +178,18 @@ TEST(Session, RefusesWhatItCannotRead)
     j = sessionToJson(Session{});
     j["bins"] = "many";
     EXPECT_THROW(sessionFromJson(j), FormatError);
+}
+
+TEST(ConfigLabel, SaysWhatTheConfigurationIs)
+{
+    EXPECT_EQ(configLabel("A", {{"method", "int"}, {"bits", 4}, {"group", 128}}), "A · INT4 g128 sym");
+    EXPECT_EQ(configLabel("B", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"symmetric", false}}),
+              "B · INT8 per channel asym");
+    EXPECT_EQ(configLabel("C", {{"method", "hqq"}, {"bits", 4}, {"group", 64}}), "C · HQQ 4-bit g64");
+    EXPECT_EQ(describeSpec({{"method", "fp8"}}), "FP8 E4M3 per tensor");
+    EXPECT_EQ(describeSpec({{"method", "milo"}, {"rank", 16}}), "MiLo r16 3-bit g64");
+    EXPECT_EQ(describeSpec({{"method", "progressive"}}), "FP8 E4M3 per tensor → INT4 per channel sym (Quark)");
+    EXPECT_EQ(describeSpec({{"method", "constopt"}, {"rotate", 64}}), "constOpt c 0.156 g32 H64");
+    EXPECT_EQ(describeSpec({{"method", "mxfp4"}}), "MXFP4");
+    EXPECT_EQ(describeSpec({{"method", "int"}, {"bits", 99}}), "int"); // does not parse: its method
 }
