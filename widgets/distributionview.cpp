@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "jobs/config_label.h"
 #include "distributionview.h"
 
 #include "channelplot.h"
@@ -132,10 +133,10 @@ void DistributionView::setResults(std::shared_ptr<const QuantizeJobResult> resul
             m_tensor->addItem(fromStd(p.tensor), fromStd(p.tensor));
         QStringList configs;
         for (const auto &o : m_results->outcomes)
-            if (!configs.contains(fromStd(o.config)))
+            if (!configs.contains(fromStd(o.config))) {
                 configs << fromStd(o.config);
-        for (const auto &c : configs)
-            m_overlapOf->addItem(c, c);
+                m_overlapOf->addItem(fromStd(configLabel(o.config, o.spec)), fromStd(o.config));
+            }
     }
     const int t = m_tensor->findData(keepTensor);
     m_tensor->setCurrentIndex(t >= 0 ? t : 0);
@@ -216,19 +217,20 @@ void DistributionView::refresh()
     for (const auto &o : m_results->outcomes) {
         if (o.tensor != tensor)
             continue;
-        const auto name = fromStd(o.config);
+        const auto config = fromStd(o.config);
+        const auto name = fromStd(configLabel(o.config, o.spec)); // "A · INT4 g128 sym"
         if (!o.ok()) {
             notes << tr("%1 failed: %2").arg(name, fromStd(o.error));
             continue;
         }
         if (!first)
             first = &o;
-        if (name == overlapConfig() || (overlapOf < 0 && overlapConfig().isEmpty())) {
+        if (config == overlapConfig() || (overlapOf < 0 && overlapConfig().isEmpty())) {
             overlapOf = static_cast<int>(quantized.size());
             overlap = &o.plot.overlap;
         }
-        quantized.push_back({name, colorIndexOf(name), o.plot.wHat});
-        errors.push_back({name, colorIndexOf(name), o.plot.err});
+        quantized.push_back({name, colorIndexOf(config), o.plot.wHat});
+        errors.push_back({name, colorIndexOf(config), o.plot.err});
         QString note = tr("%1: overlap %2, rel. error %3, %4 bits/element")
                            .arg(name, num(o.plot.overlapFraction), num(o.metrics.relFrobenius),
                                 num(o.bitsPerElement));

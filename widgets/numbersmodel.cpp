@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "jobs/config_label.h"
 #include "numbersmodel.h"
 
 #include "qtstring.h"
@@ -176,10 +177,10 @@ QVariant NumbersModel::headerData(int section, Qt::Orientation orientation, int 
     if (!o)
         return {};
     if (role == Qt::DisplayRole)
-        return tr("%1 · %2").arg(fromStd(o->config), shortTensorName(fromStd(o->tensor)));
+        return tr("%1 · %2").arg(fromStd(configLabel(o->config, o->spec)), shortTensorName(fromStd(o->tensor)));
     if (role == Qt::ToolTipRole) {
         QString text = tr("Configuration %1 on %2\n%3")
-                           .arg(fromStd(o->config), fromStd(o->tensor), fromStd(o->spec.dump()));
+                           .arg(fromStd(configLabel(o->config, o->spec)), fromStd(o->tensor), fromStd(o->spec.dump()));
         if (!o->deviceNote.empty())
             text += QLatin1Char('\n') + fromStd(o->deviceNote);
         if (!o->ok())
@@ -295,7 +296,7 @@ QString NumbersModel::toCsv() const
     QStringList header{QStringLiteral("key"), QStringLiteral("metric")};
     for (int c = 0; c < columnCount(); ++c) {
         const auto *o = outcomeAt(c);
-        header << csvField(fromStd(o->config) + QLatin1Char(' ') + fromStd(o->tensor));
+        header << csvField(fromStd(configLabel(o->config, o->spec)) + QLatin1Char(' ') + fromStd(o->tensor));
     }
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (int r = 0; r < rowCount(); ++r) {

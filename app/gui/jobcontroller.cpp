@@ -6,6 +6,7 @@
 #include "logview.h"
 #include "qtstring.h"
 #include "engine/job.h"
+#include "jobs/config_label.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
 
@@ -163,7 +164,7 @@ void JobController::deliver(QuantizeJobResult result)
             ++failed;
             m_log->append(LogView::Severity::Error,
                           tr("%1 on %2 failed: %3")
-                              .arg(fromStd(o.config), fromStd(o.tensor), fromStd(o.error)));
+                              .arg(fromStd(configLabel(o.config, o.spec)), fromStd(o.tensor), fromStd(o.error)));
         } else if (!o.deviceNote.empty() && !notes.contains(fromStd(o.deviceNote))) {
             notes << fromStd(o.deviceNote);
             m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));

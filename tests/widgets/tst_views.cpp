@@ -2,6 +2,7 @@
 // The views draw exactly what the job computed: graph and point counts equal the result's bins,
 // the channel strip has one point per channel, exports write files, and the Numbers table
 // equals `quantscope-cli quantize --json` for the same tensor and spec.
+#include "jobs/config_label.h"
 #include "channelplot.h"
 #include "demo/demo.h"
 #include "distributionview.h"
@@ -259,8 +260,15 @@ private slots:
         }
         // CSV: a header and one line per bin / channel.
         QCOMPARE(view.histogramPlot()->csv().count(QLatin1Char('\n')), bins + 1);
-        QVERIFY(view.histogramPlot()->csv().startsWith(
-            QStringLiteral("value,w,w_hat_A,w_hat_B,w_hat_C,overlap_A\n")));
+        {
+            // Columns named by what each configuration is ("w_hat_A · INT4 g128 sym").
+            QString header = QStringLiteral("value,w");
+            for (const auto &c : m_configs)
+                header += QStringLiteral(",w_hat_") + QString::fromStdString(configLabel(c.name, c.spec));
+            header += QStringLiteral(",overlap_") + QString::fromStdString(configLabel(m_configs[0].name, m_configs[0].spec));
+            const QString csv = view.histogramPlot()->csv();
+            QVERIFY2(csv.startsWith(header + QLatin1Char('\n')), qPrintable(csv.left(200)));
+        }
         QCOMPARE(view.channelPlot()->csv().count(QLatin1Char('\n')), 1024 + 1);
         QFile svg(m_dir.filePath(QStringLiteral("distribution.svg")));
         QVERIFY(svg.open(QIODevice::ReadOnly));
@@ -338,6 +346,10 @@ private slots:
         QVERIFY(model.headerData(config, Qt::Horizontal)
                     .toString()
                     .startsWith(QString::fromStdString(jc.name)));
+        // Named by what it is ("A · INT4 g128 sym · q_proj"), never a bare letter.
+        QVERIFY(model.headerData(config, Qt::Horizontal)
+                    .toString()
+                    .startsWith(QString::fromStdString(configLabel(jc.name, jc.spec))));
         int compared = 0;
         for (int r = 0; r < model.rowCount(); ++r) {
             const auto key =
