@@ -51,8 +51,8 @@ void RankCurvePlot::rebuild()
     if (!m_curves.empty()) {
         const auto r = yAxis->range();
         const double span = r.size() > 0 ? r.size() : std::max(std::abs(r.upper), 1.0);
-        // Room for the legend off the curves.
-        yAxis->setRange(std::min(0.0, r.lower), r.upper + 0.45 * span);
+        // Room for the legend (when shown) off the curves.
+        yAxis->setRange(std::min(0.0, r.lower), r.upper + (legend->visible() ? 0.45 : 0.08) * span);
     }
     setMarker(m_marker);
 }

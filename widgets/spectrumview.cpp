@@ -49,9 +49,11 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     auto *bar = new QHBoxLayout;
     m_tensor = new QComboBox(this);
-    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tensor->setMinimumContentsLength(22);
     m_config = new QComboBox(this);
-    m_config->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_config->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_config->setMinimumContentsLength(16);
     m_config->setToolTip(tr("The configuration the rank slider reads"));
     m_enabled = new QCheckBox(tr("Compute &spectra"), this);
     m_enabled->setToolTip(tr("Each run also takes the singular values of W − Ŵ (in the same "
@@ -94,10 +96,13 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
                                  QStringLiteral("energy-vs-rank"), true, curves);
     m_error = new RankCurvePlot(tr("rank r"), tr("relative error after rank r"),
                                 QStringLiteral("error-vs-rank"), false, curves);
-    m_size = new RankCurvePlot(tr("rank r"), tr("MB with an FP16 rank-r compensator"),
+    m_size = new RankCurvePlot(tr("rank r"), tr("MB with FP16 U·V of rank r"),
                                QStringLiteral("mb-vs-rank"), true, curves);
     m_passes = new RankCurvePlot(tr("MiLo pass"), tr("ε = ‖W − Ŵ − U·V‖_F"),
                                  QStringLiteral("milo-passes"), false, curves);
+    // The σ plot's legend names the colours of all four.
+    for (auto *p : {m_energy, m_error, m_size, m_passes})
+        p->legend->setVisible(false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
@@ -112,12 +117,17 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_runMilo = new QPushButton(tr("Run &MiLo at This Rank"), this);
     m_runMilo->setToolTip(
         tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
+    m_rank->setMinimumWidth(240);
+    m_rankLabel->setMinimumWidth(m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
     rankBar->addWidget(m_rankLabel);
-    rankBar->addWidget(m_rank, 2);
-    rankBar->addWidget(m_errorLabel, 2);
-    rankBar->addWidget(m_sizeLabel, 1);
+    rankBar->addWidget(m_rank, 1);
     rankBar->addWidget(m_runMilo);
     layout->addLayout(rankBar);
+    auto *valueBar = new QHBoxLayout;
+    valueBar->addWidget(m_errorLabel);
+    valueBar->addStretch(1);
+    valueBar->addWidget(m_sizeLabel);
+    layout->addLayout(valueBar);
 
     connect(m_tensor, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)
@@ -336,7 +346,11 @@ void SpectrumView::refreshRank()
     const int maxRank = d ? d->maxRank() : 0;
     if (m_rank->maximum() != maxRank) {
         const QSignalBlocker block(m_rank);
+        const bool first = m_rank->maximum() == 0;
         m_rank->setRange(0, maxRank);
+        // First data: start at MiLo's default rank.
+        if (first)
+            m_rank->setValue(std::min(kStartRank, maxRank));
     }
     const int r = m_rank->value();
     m_rankLabel->setText(tr("r = %1").arg(r));

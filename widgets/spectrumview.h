@@ -37,6 +37,8 @@ class SpectrumView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kDefaultTop = 64;
+    /// Where the rank slider starts: MiLo's default rank.
+    static constexpr int kStartRank = 16;
 
     explicit SpectrumView(QWidget *parent = nullptr);
 

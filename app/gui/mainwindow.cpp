@@ -218,6 +218,7 @@ void MainWindow::createViews()
     m_tabs->addTab(m_numbers, tr("&Numbers"));
     m_tabs->setTabToolTip(1, tr("Every metric of every configuration; copy or export them"));
     m_spectrum = new SpectrumView(m_tabs);
+    m_spectrum->setObjectName(QStringLiteral("spectrumView")); // quantscope --view spectrum
     m_tabs->addTab(m_spectrum, tr("&Spectrum"));
     m_tabs->setTabToolTip(2, tr("Singular values of W − Ŵ: choose a MiLo rank by its error and size"));
     connect(m_spectrum, &SpectrumView::runRequested, this, &MainWindow::runQuantization);
