@@ -19,7 +19,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace quantscope {
@@ -72,6 +71,7 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_tau->setPrefix(QStringLiteral("τ = "));
     m_tau->setToolTip(tr("Threshold of the counts: σᵢ ≥ τ·σ₁ and σᵢ < τ·σ₁"));
     m_compute = new QPushButton(tr("&Compute"), this);
+    m_compute->setObjectName(QStringLiteral("computeButton"));
     m_compute->setToolTip(tr("Run the configurations again with their spectra"));
     bar->addWidget(m_tensor, 1);
     bar->addWidget(m_config, 1);
@@ -118,7 +118,8 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_runMilo->setToolTip(
         tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
     m_rank->setMinimumWidth(240);
-    m_rankLabel->setMinimumWidth(m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
+    m_rankLabel->setMinimumWidth(
+        m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
     rankBar->addWidget(m_rankLabel);
     rankBar->addWidget(m_rank, 1);
     rankBar->addWidget(m_runMilo);
@@ -309,10 +310,10 @@ void SpectrumView::refresh()
     else if (m_data.empty())
         m_summary->setText(tr("These results have no spectra: press Compute."));
     else
-        m_summary->setText(
-            withoutSpectrum > 0
-                ? tr("%n configuration(s) without a spectrum: press Compute.", nullptr, withoutSpectrum)
-                : QString());
+        m_summary->setText(withoutSpectrum > 0
+                               ? tr("%n configuration(s) without a spectrum: press Compute.",
+                                    nullptr, withoutSpectrum)
+                               : QString());
     m_summary->setVisible(!m_summary->text().isEmpty());
     m_runMilo->setEnabled(!m_data.empty());
     refreshCounts();
@@ -362,11 +363,10 @@ void SpectrumView::refreshRank()
         return;
     }
     const auto i = static_cast<std::size_t>(r);
-    m_errorLabel->setText(tr("error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured")
-                              .arg(numberText(d->errAfterRank[i]),
-                                   numberText(d->relErrAfterRank[i]),
-                                   QLocale().toString(100.0 * d->energy[i], 'f', 1) +
-                                       QLatin1Char('%')));
+    m_errorLabel->setText(
+        tr("error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured")
+            .arg(numberText(d->errAfterRank[i]), numberText(d->relErrAfterRank[i]),
+                 QLocale().toString(100.0 * d->energy[i], 'f', 1) + QLatin1Char('%')));
     m_sizeLabel->setText(tr("%1 bits/element, %2 MB")
                              .arg(numberText(d->bitsPerElement[i]), numberText(d->megabytes[i])));
     const auto *o = outcomeOf(currentConfig());

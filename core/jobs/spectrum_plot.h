@@ -12,24 +12,23 @@
 #include "metrics/spectrum.h"
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace quantscope {
 
 struct SpectrumPlotData {
     std::int64_t rows = 0, cols = 0; ///< N, K of the matrix view
     std::int64_t numel = 0;
-    std::vector<double> index;  ///< i = 1 … k (x of the σ plot)
-    std::vector<double> sigma;  ///< σᵢ, descending
+    std::vector<double> index; ///< i = 1 … k (x of the σ plot)
+    std::vector<double> sigma; ///< σᵢ, descending
     /// Per rank r = 0 … k (index r): r, the error after rank r (absolute and relative to ‖W‖_F),
     /// the energy captured Σ_{i≤r} σᵢ² / ‖E‖²_F, bits per element and MB with the compensator.
     std::vector<double> rank, errAfterRank, relErrAfterRank, energy, bitsPerElement, megabytes;
-    double froNorm = 0;     ///< ‖E‖_F
+    double froNorm = 0;      ///< ‖E‖_F
     double relFrobenius = 0; ///< ‖E‖_F / ‖W‖_F of the result
-    bool complete = false;  ///< all min(N, K) values
+    bool complete = false;   ///< all min(N, K) values
     std::int64_t minDim = 0;
     double bitsPerElementBase = 0;
     std::uint64_t storedBytesBase = 0;
@@ -48,10 +47,10 @@ SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::
 
 /// The counts of metrics/spectrum.h for another τ, from the same σ (top-k rules included).
 struct TauCounts {
-    std::int64_t geTau = 0;  ///< #{σᵢ ≥ τ·σ₁} (a lower bound when !geExact)
+    std::int64_t geTau = 0; ///< #{σᵢ ≥ τ·σ₁} (a lower bound when !geExact)
     bool geExact = true;
-    std::int64_t ltTau = 0;  ///< #{σᵢ < τ·σ₁}
-    bool derived = false;    ///< ltTau derived from the top k
+    std::int64_t ltTau = 0; ///< #{σᵢ < τ·σ₁}
+    bool derived = false;   ///< ltTau derived from the top k
 };
 TauCounts tauCounts(const Spectrum &s, double tau);
 

@@ -2,14 +2,13 @@
 // The Spectrum view's prepared data against hand-computed values: a diagonal residual with known
 // singular values 4, 3, 2, 1 (‖E‖²_F = 30), a 6 × 10 matrix (N + K = 16), so a rank-r FP16
 // compensator adds 16·r·16 = 256·r bits, i.e. 256·r / 60 bits per element and 32·r bytes.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <vector>
-
 #include "engine/job.h"
 #include "jobs/spectrum_plot.h"
 #include "metrics/spectrum.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
 
 using namespace quantscope;
 
@@ -94,20 +93,23 @@ TEST(SpectrumPlot, TauCountsFollowTheSpectrumRules)
 
 TEST(SpectrumPlot, MiloSpecAtRank)
 {
-    const nlohmann::json milo = {{"method", "milo"}, {"rank", 16}, {"bits", 3}, {"preset", "paper"}};
+    const nlohmann::json milo = {
+        {"method", "milo"}, {"rank", 16}, {"bits", 3}, {"preset", "paper"}};
     auto j = miloSpecAtRank(milo, 40);
     EXPECT_EQ(j["rank"], 40);
     EXPECT_EQ(j["preset"], "paper");
     EXPECT_EQ(j["bits"], 3);
 
-    j = miloSpecAtRank({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}}, 8);
+    j = miloSpecAtRank({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}},
+                       8);
     EXPECT_EQ(j["method"], "milo");
     EXPECT_EQ(j["rank"], 8);
     EXPECT_EQ(j["compensator"], "fp16");
     EXPECT_EQ(j["bits"], 4);
     EXPECT_EQ(j["group"], 128);
 
-    j = miloSpecAtRank({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"group", 128}}, 2);
+    j = miloSpecAtRank({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"group", 128}},
+                       2);
     EXPECT_EQ(j["bits"], 8);
     EXPECT_FALSE(j.contains("group"));
 
@@ -119,7 +121,8 @@ TEST(SpectrumPlot, JobKeepsMiloPassHistory)
 {
     std::vector<float> v(32 * 48);
     for (std::size_t i = 0; i < v.size(); ++i)
-        v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) + 0.01 * static_cast<double>(i % 7));
+        v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) +
+                                  0.01 * static_cast<double>(i % 7));
     const Tensor t = Tensor::fromFloats({32, 48}, v);
     QuantizeJobRequest request;
     request.tensors = {"w"};

@@ -13,6 +13,7 @@
 #include "spectrumview.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
+#include "theme.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -108,11 +109,8 @@ private slots:
             if (e.name.endsWith(QString::fromUtf8(kTensor)))
                 names << e.name;
         QCOMPARE(names.size(), 1);
-        w.quantizerPanel()->setConfigurations({{"A",
-                                                {{"method", "int"},
-                                                 {"bits", 4},
-                                                 {"granularity", "group"},
-                                                 {"group", 128}}}});
+        w.quantizerPanel()->setConfigurations(
+            {{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}}}});
         w.browser()->setSelectedTensors(names);
         view->setSpectrumEnabled(true);
         QCOMPARE(view->spectrumOptions()->top, SpectrumView::kDefaultTop);
@@ -135,6 +133,7 @@ private slots:
             QCOMPARE(g->data()->at(i)->value, s.sigma[static_cast<std::size_t>(i)]);
         QCOMPARE(g->name(), QStringLiteral("A · INT4 g128 sym"));
         QCOMPARE(sigma->tauLines().first()->point1->coords().y(), 0.5 * s.sigma.front());
+        const auto [rows0, cols0] = matrixView(results->profile(o->tensor)->shape);
 
         // The τ counts equal the CLI's for the same tensor and spec, at τ = 0.5 and 0.3.
         for (const double tau : {0.5, 0.3}) {
@@ -149,8 +148,8 @@ private slots:
             QCOMPARE(c.ltTau, json["n_sigma_lt_tau"].get<std::int64_t>());
             QCOMPARE(c.geExact, json["n_sigma_ge_tau_exact"].get<bool>());
             QCOMPARE(c.derived, json["derived"].get<bool>());
-            QVERIFY(view->countsLabel()->text().contains(
-                QStringLiteral("%1 σ ≥ τ·σ₁").arg(c.geTau)));
+            QVERIFY(
+                view->countsLabel()->text().contains(QStringLiteral("%1 σ ≥ τ·σ₁").arg(c.geTau)));
             QCOMPARE(sigma->tauLines().first()->point1->coords().y(), tau * s.sigma.front());
 
             // The rank slider: error, bits per element and MB the spectrum and storage imply.
@@ -159,15 +158,17 @@ private slots:
                 view->rankSlider()->setValue(r);
                 const double err = r == 0 ? json["fro_norm"].get<double>()
                                           : json["err_after_rank"][r - 1].get<double>();
-                const double bits = o->bitsPerElement +
-                                    static_cast<double>((rows + cols) * r * 16) /
-                                        static_cast<double>(rows * cols);
-                const double mb =
-                    (static_cast<double>(o->storedBytes) + static_cast<double>((rows + cols) * r * 2)) / 1e6;
+                const double bits =
+                    o->bitsPerElement +
+                    static_cast<double>((rows + cols) * r * 16) / static_cast<double>(rows * cols);
+                const double mb = (static_cast<double>(o->storedBytes) +
+                                   static_cast<double>((rows + cols) * r * 2)) /
+                                  1e6;
                 const auto errorText = view->errorLabel()->text();
                 const auto sizeText = view->sizeLabel()->text();
                 QVERIFY2(errorText.contains(SpectrumView::numberText(err)), qPrintable(errorText));
-                QVERIFY2(sizeText.contains(SpectrumView::numberText(bits) + QStringLiteral(" bits/element")),
+                QVERIFY2(sizeText.contains(SpectrumView::numberText(bits) +
+                                           QStringLiteral(" bits/element")),
                          qPrintable(sizeText));
                 QVERIFY2(sizeText.contains(SpectrumView::numberText(mb) + QStringLiteral(" MB")),
                          qPrintable(sizeText));
@@ -186,7 +187,8 @@ private slots:
         QFile csv(out.filePath(QStringLiteral("s.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(csv.readAll().count('\n'), static_cast<int>(s.sigma.size()) + 1);
-        for (PlotWidget *p : std::initializer_list<PlotWidget *>{sigma, view->errorPlot(), view->sizePlot()})
+        for (PlotWidget *p :
+             std::initializer_list<PlotWidget *>{sigma, view->errorPlot(), view->sizePlot()})
             for (const char *suffix : {".png", ".svg", ".pdf"}) {
                 const auto file = out.filePath(p->exportName() + QString::fromUtf8(suffix));
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
@@ -200,6 +202,39 @@ private slots:
         const QPoint rank10(qRound(view->sizePlot()->xAxis->coordToPixel(10)),
                             view->sizePlot()->axisRect()->rect().center().y());
         QVERIFY(view->sizePlot()->toolTipAt(rank10).contains(QStringLiteral("A · INT4 g128 sym")));
+
+        // The plots follow the palette (the dark theme recolours the curves and axes).
+        QPalette dark = view->palette();
+        dark.setColor(QPalette::Window, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        dark.setColor(QPalette::Base, QColor(20, 20, 20));
+        view->setPalette(dark);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(g->pen().color(), theme::configColor(0, dark));
+        QCOMPARE(sigma->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
+        QCOMPARE(view->sizePlot()->curveGraphs().first()->pen().color(),
+                 theme::configColor(0, dark));
+
+        // Compute turns spectra on and runs: top 64 again, or every value on request.
+        view->setSpectrumEnabled(false);
+        view->setFullSpectrum(true);
+        QCOMPARE(view->spectrumOptions(), std::nullopt);
+        {
+            QSignalSpy again(&w, &MainWindow::jobFinished);
+            QTest::mouseClick(view->findChild<QPushButton *>(QStringLiteral("computeButton")),
+                              Qt::LeftButton);
+            QVERIFY(view->spectrumEnabled());
+            QCOMPARE(view->spectrumOptions()->top, 0);
+            QVERIFY(again.wait(180000));
+            QVERIFY(waitIdle(w));
+            const auto *full = w.results()->outcome(names.first().toStdString(), "A");
+            QVERIFY(full && full->spectrum && full->spectrum->complete);
+            QCOMPARE(static_cast<std::int64_t>(full->spectrum->sigma.size()),
+                     std::min(rows0, cols0));
+            QCOMPARE(sigma->sigmaGraphs().first()->data()->size(),
+                     static_cast<int>(full->spectrum->sigma.size()));
+        }
+        view->setFullSpectrum(false);
 
         // Run MiLo at this rank: the configuration becomes MiLo with that rank and runs.
         view->rankSlider()->setValue(8);
