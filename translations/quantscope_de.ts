@@ -27,6 +27,14 @@
         <source>A .safetensors file, a model.safetensors.index.json, a checkpoint folder, a .npy/.npz file or a .qscope session. Without it, the built-in demo opens.</source>
         <translation>Eine .safetensors-Datei, eine model.safetensors.index.json, ein Checkpoint-Ordner, eine .npy/.npz-Datei oder eine .qscope-Sitzung. Ohne Angabe öffnet sich die eingebaute Demo.</translation>
     </message>
+    <message>
+        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed).</source>
+        <translation>Die Ansicht &lt;name&gt; zeigen (spectrum: mit berechneten Residuenspektren).</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>
@@ -774,6 +782,14 @@
         <source>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;A workbench for quantizing the tensors of large language models.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Compute device:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU backends in this build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Job threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Quantisieren der Tensoren großer Sprachmodelle.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Rechengerät:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU-Backends in diesem Build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Auftrags-Threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Spectrum</source>
+        <translation>&amp;Spektrum</translation>
+    </message>
+    <message>
+        <source>Singular values of W − Ŵ: choose a MiLo rank by its error and size</source>
+        <translation>Singulärwerte von W − Ŵ: einen MiLo-Rang nach Fehler und Größe wählen</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersModel</name>
@@ -1282,6 +1298,13 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
 </context>
 <context>
+    <name>quantscope::RankCurvePlot</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::RecentFilesMenu</name>
     <message>
         <source>Not found</source>
@@ -1341,6 +1364,131 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>Opened the session %1</source>
         <translation>Sitzung %1 geöffnet</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SigmaPlot</name>
+    <message>
+        <source>index i</source>
+        <translation>Index i</translation>
+    </message>
+    <message>
+        <source>singular value σᵢ of W − Ŵ</source>
+        <translation>Singulärwert σᵢ von W − Ŵ</translation>
+    </message>
+    <message>
+        <source>σ%1</source>
+        <translation>σ%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 σ₁)</source>
+        <translation>%1: %2 (%3 σ₁)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpectrumView</name>
+    <message>
+        <source>The configuration the rank slider reads</source>
+        <translation>Die Konfiguration, die der Rang-Schieberegler liest</translation>
+    </message>
+    <message>
+        <source>Compute &amp;spectra</source>
+        <translation>&amp;Spektren berechnen</translation>
+    </message>
+    <message>
+        <source>Each run also takes the singular values of W − Ŵ (in the same background job)</source>
+        <translation>Jeder Lauf berechnet auch die Singulärwerte von W − Ŵ (im selben Hintergrundauftrag)</translation>
+    </message>
+    <message>
+        <source>&amp;All values</source>
+        <translation>&amp;Alle Werte</translation>
+    </message>
+    <message>
+        <source>All min(N, K) singular values (up to 4096) instead of the top k</source>
+        <translation>Alle min(N, K) Singulärwerte (bis 4096) statt der obersten k</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>oberste </translation>
+    </message>
+    <message>
+        <source>Threshold of the counts: σᵢ ≥ τ·σ₁ and σᵢ &lt; τ·σ₁</source>
+        <translation>Schwelle der Zählungen: σᵢ ≥ τ·σ₁ und σᵢ &lt; τ·σ₁</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>&amp;Berechnen</translation>
+    </message>
+    <message>
+        <source>Run the configurations again with their spectra</source>
+        <translation>Die Konfigurationen erneut mit ihren Spektren ausführen</translation>
+    </message>
+    <message>
+        <source>rank r</source>
+        <translation>Rang r</translation>
+    </message>
+    <message>
+        <source>energy captured by the top r</source>
+        <translation>von den obersten r erfasste Energie</translation>
+    </message>
+    <message>
+        <source>relative error after rank r</source>
+        <translation>relativer Fehler nach Rang r</translation>
+    </message>
+    <message>
+        <source>MB with FP16 U·V of rank r</source>
+        <translation>MB mit FP16-U·V vom Rang r</translation>
+    </message>
+    <message>
+        <source>MiLo pass</source>
+        <translation>MiLo-Durchlauf</translation>
+    </message>
+    <message>
+        <source>ε = ‖W − Ŵ − U·V‖_F</source>
+        <translation>ε = ‖W − Ŵ − U·V‖_F</translation>
+    </message>
+    <message>
+        <source>Rank r of an FP16 compensator U·V fitted to the residual</source>
+        <translation>Rang r eines an das Residuum angepassten FP16-Kompensators U·V</translation>
+    </message>
+    <message>
+        <source>Run &amp;MiLo at This Rank</source>
+        <translation>&amp;MiLo mit diesem Rang ausführen</translation>
+    </message>
+    <message>
+        <source>Make this configuration MiLo with rank r (FP16 compensator) and run it</source>
+        <translation>Diese Konfiguration zu MiLo mit Rang r (FP16-Kompensator) machen und ausführen</translation>
+    </message>
+    <message>
+        <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration&apos;s error W − Ŵ.</source>
+        <translation>Tensoren auswählen und mit eingeschaltetem „Spektren berechnen“ Ausführen drücken, um die Singulärwerte des Fehlers W − Ŵ jeder Konfiguration zu sehen.</translation>
+    </message>
+    <message>
+        <source>These results have no spectra: press Compute.</source>
+        <translation>Diese Ergebnisse haben keine Spektren: Berechnen drücken.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s) without a spectrum: press Compute.</source>
+        <translation>
+            <numerusform>%n Konfiguration ohne Spektrum: Berechnen drücken.</numerusform>
+            <numerusform>%n Konfigurationen ohne Spektrum: Berechnen drücken.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2%3 σ ≥ τ·σ₁, %4%5 below (of %6)</source>
+        <translation>%1: %2%3 σ ≥ τ·σ₁, %4%5 darunter (von %6)</translation>
+    </message>
+    <message>
+        <source>r = %1</source>
+        <translation>r = %1</translation>
+    </message>
+    <message>
+        <source>error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured</source>
+        <translation>Fehler ‖E − E_r‖_F %1 (relativ %2), %3 von ‖E‖²_F erfasst</translation>
+    </message>
+    <message>
+        <source>%1 bits/element, %2 MB</source>
+        <translation>%1 Bit/Element, %2 MB</translation>
     </message>
 </context>
 <context>

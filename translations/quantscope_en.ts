@@ -122,6 +122,16 @@
     </message>
 </context>
 <context>
+    <name>quantscope::SpectrumView</name>
+    <message numerus="yes">
+        <source>%n configuration(s) without a spectrum: press Compute.</source>
+        <translation>
+            <numerusform>%n configuration without a spectrum: press Compute.</numerusform>
+            <numerusform>%n configurations without a spectrum: press Compute.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::TensorBrowser</name>
     <message numerus="yes">
         <source>%1 of %n tensor(s) selected</source>

@@ -112,6 +112,7 @@ void JobController::run()
     request.symlog = m_panel->symlog();
     request.threads = poolThreads();
     request.activation = m_loads->activation().toStdString();
+    request.spectrum = m_spectrum;
     TensorSource source = m_loads->tensorSource();
 
     const double start = steadySeconds();

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QThreadPool>
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -51,6 +52,8 @@ public:
 
     /// The results shown: of the last job, of a restored session, or none.
     std::shared_ptr<const QuantizeJobResult> results() const { return m_results; }
+    /// Residual spectra for the next runs (the Spectrum view's options; nullopt: none).
+    void setSpectrumOptions(std::optional<SpectrumOptions> options) { m_spectrum = options; }
     /// Replaces the results (nullptr: none); resultsChanged() tells the views.
     void setResults(std::shared_ptr<const QuantizeJobResult> results);
 
@@ -92,6 +95,7 @@ private:
     ProgressEstimator m_estimator;
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    std::optional<SpectrumOptions> m_spectrum;
 };
 
 } // namespace quantscope

@@ -5,6 +5,7 @@
 #include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
+#include "spectrumview.h"
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -13,6 +14,7 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTimer>
 #include <QTranslator>
 #include <cstdio>
@@ -100,6 +102,12 @@ int main(int argc, char *argv[])
             "main", "Once the checkpoint is open, quantize a weight of it with three "
                     "configurations (for screenshots and first looks)."));
     parser.addOption(runDemoOption);
+    const QCommandLineOption viewOption(
+        QStringList{QStringLiteral("view")},
+        QCoreApplication::translate(
+            "main", "Show the view <name> (spectrum: with the residual spectra computed)."),
+        QCoreApplication::translate("main", "name"));
+    parser.addOption(viewOption);
     parser.addPositionalArgument(
         QStringLiteral("path"),
         QCoreApplication::translate(
@@ -117,14 +125,24 @@ int main(int argc, char *argv[])
     }
 
     MainWindow window;
+    const auto view = parser.value(viewOption);
+    if (view == QLatin1String("spectrum"))
+        window.spectrumView()->setSpectrumEnabled(true);
+    // The views are named "<name>View"; the demo run shows the Distribution, so again after it.
+    auto showView = [&window, view] {
+        if (auto *w = window.viewTabs()->findChild<QWidget *>(view + QLatin1String("View")))
+            window.viewTabs()->setCurrentWidget(w);
+    };
+    showView();
     // Connected before the screenshot: the run starts inside the load's delivery, so the
     // window only becomes idle once the run has finished too.
     if (parser.isSet(runDemoOption))
         QObject::connect(
             &window, &MainWindow::loadFinished, &window,
-            [&window](bool ok) {
+            [&window, showView](bool ok) {
                 if (ok)
                     window.runDemoQuantization();
+                showView();
             },
             Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))

@@ -15,6 +15,7 @@
 #include "quantizerpanel.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
+#include "spectrumview.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
 #include "theme.h"
@@ -216,6 +217,15 @@ void MainWindow::createViews()
     m_tabs->setTabToolTip(0, tr("W and Ŵ histograms, the error, and per-channel maxima"));
     m_tabs->addTab(m_numbers, tr("&Numbers"));
     m_tabs->setTabToolTip(1, tr("Every metric of every configuration; copy or export them"));
+    m_spectrum = new SpectrumView(m_tabs);
+    m_spectrum->setObjectName(QStringLiteral("spectrumView")); // quantscope --view spectrum
+    m_tabs->addTab(m_spectrum, tr("&Spectrum"));
+    m_tabs->setTabToolTip(2, tr("Singular values of W − Ŵ: choose a MiLo rank by its error and size"));
+    connect(m_spectrum, &SpectrumView::runRequested, this, &MainWindow::runQuantization);
+    connect(m_spectrum, &SpectrumView::runAtRankRequested, this, [this](const QString &c, int r) {
+        if (SpectrumView::applyMiloRank(m_panel, c, r))
+            runQuantization();
+    });
     setCentralWidget(m_tabs);
 }
 
@@ -462,6 +472,7 @@ void MainWindow::showResults(const std::shared_ptr<const QuantizeJobResult> &res
 {
     m_distribution->setResults(results);
     m_numbers->model()->setResults(results);
+    m_spectrum->setResults(results);
 }
 
 void MainWindow::showError(const QString &title, const QString &text, const QString &details)
@@ -535,6 +546,7 @@ void MainWindow::updateSummary(const OpenResult &result)
 
 void MainWindow::runQuantization()
 {
+    m_jobs->setSpectrumOptions(m_spectrum->spectrumOptions());
     m_jobs->run();
 }
 

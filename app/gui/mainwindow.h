@@ -31,6 +31,7 @@ class NumbersView;
 class QuantizerPanel;
 class RecentFilesMenu;
 class SessionController;
+class SpectrumView;
 class TensorBrowser;
 struct OpenResult;
 
@@ -78,6 +79,7 @@ public:
     QuantizerPanel *quantizerPanel() const { return m_panel; }
     DistributionView *distributionView() const { return m_distribution; }
     NumbersView *numbersView() const { return m_numbers; }
+    SpectrumView *spectrumView() const { return m_spectrum; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -126,6 +128,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     DistributionView *m_distribution = nullptr;
     NumbersView *m_numbers = nullptr;
+    SpectrumView *m_spectrum = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

@@ -241,6 +241,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 o.ragged = run.quantized.layout.ragged;
                 o.nonFiniteGroups = run.quantized.nonFiniteGroups;
                 o.firstNonFinite = run.quantized.firstNonFinite;
+                o.history = run.quantized.history;
+                o.chosenPass = run.quantized.chosenPass;
                 if (run.metrics) {
                     o.metrics = std::move(*run.metrics);
                     if (!request.keepAbsErrBins)

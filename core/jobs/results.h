@@ -43,6 +43,10 @@ struct QuantizeOutcome {
     std::int64_t firstNonFinite = -1;
     DistributionData plot; ///< prepareDistribution(metrics)
     std::optional<Spectrum> spectrum; ///< σ of W − Ŵ when the request asked for spectra
+    /// Iterative methods: HQQ per iteration, MiLo per pass (ε); chosenPass the one returned.
+    /// Not stored in sessions.
+    std::vector<IterationRecord> history;
+    int chosenPass = -1;
     /// Codes, scales and Ŵ when the request asked to keep them (not stored in sessions).
     std::shared_ptr<const QuantizedTensor> quantized;
 

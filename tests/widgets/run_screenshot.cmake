@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # cmake -DAPP=quantscope -DCHECKER=quantscope_check_screenshot -DWORK_DIR=dir [-DOPEN_PATH=path]
-#       [-DEXPECT=opened|failed] [-DRUN=ON] -P run_screenshot.cmake
+#       [-DEXPECT=opened|failed] [-DRUN=ON] [-DVIEW=name] -P run_screenshot.cmake
 # Starts the GUI under Xvfb with `--screenshot`, requires that opening the checkpoint (the demo
 # when OPEN_PATH is empty) succeeded -- or, with EXPECT=failed, that it failed without taking the
 # app down -- and checks that the PNG is not blank. With RUN=ON the app also quantizes a weight
-# (`--run-demo-quantization`) and the run's results must be shown. Leaves WORK_DIR/quantscope.png.
+# (`--run-demo-quantization`) and the run's results must be shown; VIEW=name shows that view
+# (`--view`). Leaves WORK_DIR/quantscope.png.
 foreach(_var APP CHECKER WORK_DIR)
   if(NOT ${_var})
     message(FATAL_ERROR "run_screenshot.cmake: -D${_var}=… is required")
@@ -38,6 +39,9 @@ set(_png "${WORK_DIR}/quantscope.png")
 set(_open_args)
 if(RUN)
   list(APPEND _open_args --run-demo-quantization)
+endif()
+if(VIEW)
+  list(APPEND _open_args --view "${VIEW}")
 endif()
 if(OPEN_PATH)
   list(APPEND _open_args "${OPEN_PATH}")
