@@ -73,6 +73,11 @@ int runSweepC(Args args);
 /// (quant_methods.cpp); false for other methods.
 bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &method);
 
+/// `--per-channel` (info --stats, quantize): "input_channels" / "output_channels", each with
+/// count, absmax, excess_kurtosis (null where undefined), absmax_median and the top 8 outliers;
+/// with `wHat` (Ŵ of w, row-major) also output_channels.rel_error (‖w_r − ŵ_r‖ / ‖w_r‖).
+nlohmann::ordered_json perChannelJson(const Tensor &w, const std::vector<float> *wHat = nullptr);
+
 /// quantize --activation [FILE:]NAME [--act-quant KIND]: the paired GEMM simulation.
 struct GemmRequest {
     std::string activation;

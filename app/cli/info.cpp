@@ -22,7 +22,8 @@ namespace {
 std::string shapeJsonless(const Shape &s) { return "[" + shapeToString(s) + "]"; }
 
 /// One quantized module as an info entry: the logical weight, its scheme and its stored parts.
-nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m, bool stats)
+nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m, bool stats,
+                                  bool perChannel)
 {
     nlohmann::ordered_json t;
     const TensorEntry *codes = ck.find(*m.part("codes"));
@@ -49,7 +50,10 @@ nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m
         t["warnings"] = m.warnings;
     if (stats) {
         try {
-            t["stats"] = statsJson(computeStats(decodeQuantized(ck, m)));
+            const Tensor w = decodeQuantized(ck, m);
+            t["stats"] = statsJson(computeStats(w));
+            if (perChannel)
+                t["per_channel"] = perChannelJson(w);
         } catch (const UnsupportedError &err) {
             t["stats"] = nullptr;
             t["stats_error"] = err.message();
@@ -64,6 +68,7 @@ int runInfo(Args args)
 {
     const bool json = args.flag("--json");
     const bool stats = args.flag("--stats");
+    const bool perChannel = args.flag("--per-channel");
     ReadOptions opts;
     opts.lenient = args.flag("--lenient");
     if (auto limit = args.value("--max-header-bytes"))
@@ -71,7 +76,9 @@ int runInfo(Args args)
     const auto wanted = args.values("--tensor");
     const auto pos = args.positionals();
     if (pos.size() != 1)
-        throw UsageError("usage: quantscope-cli info PATH [--tensor NAME]... [--stats] [--lenient] [--json]");
+        throw UsageError("usage: quantscope-cli info PATH [--tensor NAME]... [--stats [--per-channel]] [--lenient] [--json]");
+    if (perChannel && !stats)
+        throw UsageError("--per-channel needs --stats");
 
     const Checkpoint ck = Checkpoint::open(pos[0], opts);
     // A module that cannot be decoded is listed with its reason; every other module still opens.
@@ -120,7 +127,7 @@ int runInfo(Args args)
     out["tensors"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < selected.size(); ++i) {
         if (modules[i]) {
-            out["tensors"].push_back(moduleJson(ck, *modules[i], stats));
+            out["tensors"].push_back(moduleJson(ck, *modules[i], stats, perChannel));
             continue;
         }
         const TensorEntry *e = selected[i];
@@ -139,7 +146,10 @@ int runInfo(Args args)
                 t["compression"] = m->compressed() ? "deflate" : "stored";
         if (stats) {
             try {
-                t["stats"] = statsJson(computeStats(ck.tensor(e->name)));
+                const Tensor w = ck.tensor(e->name);
+                t["stats"] = statsJson(computeStats(w));
+                if (perChannel)
+                    t["per_channel"] = perChannelJson(w);
             } catch (const UnsupportedError &err) {
                 t["stats"] = nullptr;
                 t["stats_error"] = err.message();

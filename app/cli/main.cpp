@@ -113,11 +113,11 @@ namespace {
 const char *kUsage = R"(Usage: quantscope-cli COMMAND [OPTIONS]
 
 Commands:
-  info PATH [--tensor NAME]... [--stats] [--lenient] [--json]
+  info PATH [--tensor NAME]... [--stats [--per-channel]] [--lenient] [--json]
                        list the tensors of a checkpoint (.safetensors, sharded
                        folder, .npy, .npz), quantized modules with their scheme
   quantize PATH --tensor NAME --method int|fp8|hqq|milo|mxfp4|nvfp4|progressive|constopt [options]
-           [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--json]
+           [--activation [FILE:]NAME --act-quant KIND] [--save OUT.safetensors] [--per-channel] [--json]
                        quantize one tensor; metrics, percentiles, histograms, paired GEMM
   spectrum PATH --tensor NAME [quantizer options] [--top K] [--power-iters P] [--tau T] [--json]
                        singular values of the residual W − Ŵ (of W without a quantizer)

@@ -166,6 +166,7 @@ int runQuantize(Args args)
     const auto tensorName = args.value("--tensor");
     const auto save = args.value("--save");
     const bool quiet = args.flag("--quiet");
+    const bool perChannel = args.flag("--per-channel");
     QuantizeJobRequest request;
     request.device = takeDeviceOption(args);
     if (auto b = args.value("--bins"))
@@ -239,6 +240,8 @@ int runQuantize(Args args)
     }
     if (!q.report.empty())
         out["report"] = q.report;
+    if (perChannel)
+        out["per_channel"] = perChannelJson(ck.tensor(*tensorName), &q.dequantized);
     if (gemmRequest)
         out["gemm"] = runGemm(*gemmRequest, pos[0], rd, ck.tensor(*tensorName), q);
     out["time_ms"] = run.timeMs;

@@ -2,6 +2,7 @@
 #include "jobs/channel_profile.h"
 
 #include "quant/quantizer.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -86,6 +87,125 @@ ChannelProfiles computeChannelProfiles(const Tensor &t, int topK, const CancelTo
     rankChannels(p.columns, topK);
     rankChannels(p.rows, topK);
     return p;
+}
+
+namespace {
+
+/// Decodes `t` in row chunks and calls fn(firstRow, rowCount, chunk).
+template <typename Fn>
+void forRowChunks(const Tensor &t, std::int64_t rows, std::int64_t cols, const CancelToken *cancel,
+                  Fn &&fn)
+{
+    if (rows <= 0 || cols <= 0)
+        return;
+    const std::int64_t rowsPerStep = std::max<std::int64_t>(1, kStepElements / cols);
+    std::vector<float> buf(static_cast<std::size_t>(std::min(rows, rowsPerStep) * cols));
+    for (std::int64_t r0 = 0; r0 < rows; r0 += rowsPerStep) {
+        if (cancel)
+            cancel->check();
+        const std::int64_t n = std::min(rowsPerStep, rows - r0);
+        std::span<float> chunk(buf.data(), static_cast<std::size_t>(n * cols));
+        t.decodeRange(r0 * cols, chunk);
+        fn(r0, n, chunk);
+    }
+}
+
+bool finite(float v) { return std::fabs(v) <= std::numeric_limits<float>::max(); }
+
+/// Moments' excess kurtosis from central sums (the convention of numeric/moments.cpp).
+double kurtosisOf(double count, double s2, double s4)
+{
+    if (count < 1)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double m2 = s2 / count, m4 = s4 / count;
+    if (!(m2 > 0))
+        return std::numeric_limits<double>::quiet_NaN();
+    return m4 / (m2 * m2) - 3.0;
+}
+
+} // namespace
+
+ChannelKurtosis computeChannelKurtosis(const Tensor &t, const CancelToken *cancel)
+{
+    const auto [rows, cols] = matrixView(t.shape());
+    const auto R = static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
+    const auto C = static_cast<std::size_t>(std::max<std::int64_t>(cols, 0));
+    // Pass 1: counts and sums (means); pass 2: central sums of squares and fourth powers.
+    std::vector<double> rCount(R), rSum(R), cCount(C), cSum(C);
+    forRowChunks(t, rows, cols, cancel, [&](std::int64_t r0, std::int64_t n, std::span<float> x) {
+        for (std::int64_t r = 0; r < n; ++r) {
+            const float *row = x.data() + r * cols;
+            double cnt = 0, sum = 0;
+            for (std::size_t c = 0; c < C; ++c)
+                if (finite(row[c])) {
+                    cnt += 1;
+                    sum += row[c];
+                    cCount[c] += 1;
+                    cSum[c] += row[c];
+                }
+            rCount[static_cast<std::size_t>(r0 + r)] = cnt;
+            rSum[static_cast<std::size_t>(r0 + r)] = sum;
+        }
+    });
+    std::vector<double> rMean(R), cMean(C);
+    for (std::size_t i = 0; i < R; ++i)
+        rMean[i] = rCount[i] > 0 ? rSum[i] / rCount[i] : 0.0;
+    for (std::size_t i = 0; i < C; ++i)
+        cMean[i] = cCount[i] > 0 ? cSum[i] / cCount[i] : 0.0;
+    std::vector<double> r2(R), r4(R), c2(C), c4(C);
+    forRowChunks(t, rows, cols, cancel, [&](std::int64_t r0, std::int64_t n, std::span<float> x) {
+        for (std::int64_t r = 0; r < n; ++r) {
+            const float *row = x.data() + r * cols;
+            const auto ri = static_cast<std::size_t>(r0 + r);
+            const double mu = rMean[ri];
+            double s2 = 0, s4 = 0;
+            for (std::size_t c = 0; c < C; ++c)
+                if (finite(row[c])) {
+                    const double v = row[c];
+                    const double d = v - mu, d2 = d * d;
+                    s2 += d2;
+                    s4 += d2 * d2;
+                    const double e = v - cMean[c], e2 = e * e;
+                    c2[c] += e2;
+                    c4[c] += e2 * e2;
+                }
+            r2[ri] = s2;
+            r4[ri] = s4;
+        }
+    });
+    ChannelKurtosis k;
+    k.rows.resize(R);
+    k.columns.resize(C);
+    for (std::size_t i = 0; i < R; ++i)
+        k.rows[i] = kurtosisOf(rCount[i], r2[i], r4[i]);
+    for (std::size_t i = 0; i < C; ++i)
+        k.columns[i] = kurtosisOf(cCount[i], c2[i], c4[i]);
+    return k;
+}
+
+std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat,
+                                      const CancelToken *cancel)
+{
+    const auto [rows, cols] = matrixView(w.shape());
+    if (static_cast<std::int64_t>(wHat.size()) != rows * cols)
+        throw UnsupportedError("rowRelativeErrors: W and its dequantized values differ in size");
+    std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)));
+    forRowChunks(w, rows, cols, cancel, [&](std::int64_t r0, std::int64_t n, std::span<float> x) {
+        for (std::int64_t r = 0; r < n; ++r) {
+            const float *a = x.data() + r * cols;
+            const float *b = wHat.data() + (r0 + r) * cols;
+            double num = 0, den = 0;
+            for (std::int64_t c = 0; c < cols; ++c)
+                if (finite(a[c]) && finite(b[c])) {
+                    const double d = static_cast<double>(a[c]) - b[c];
+                    num += d * d;
+                    den += static_cast<double>(a[c]) * a[c];
+                }
+            out[static_cast<std::size_t>(r0 + r)] =
+                den > 0 ? std::sqrt(num / den) : std::numeric_limits<double>::quiet_NaN();
+        }
+    });
+    return out;
 }
 
 } // namespace quantscope

@@ -8,6 +8,7 @@
 #include "util/cancel.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace quantscope {
@@ -35,6 +36,22 @@ struct ChannelProfiles {
 /// Throws Cancelled when `cancel` fires, UnsupportedError for dtypes without decoding.
 ChannelProfiles computeChannelProfiles(const Tensor &t, int topK = 8,
                                        const CancelToken *cancel = nullptr);
+
+/// Per-channel excess kurtosis of both axes: the population moments of docs/numerics.md
+/// "Conventions" (FP64, two passes over the finite elements, m4/m2² − 3) — the number
+/// computeStats (numeric/moments.h) gives for one channel. NaN where undefined (no finite
+/// element or zero variance). Throws Cancelled, UnsupportedError as computeChannelProfiles.
+struct ChannelKurtosis {
+    std::vector<double> columns; ///< input channels (axis 1)
+    std::vector<double> rows;    ///< output channels (axis 0)
+};
+ChannelKurtosis computeChannelKurtosis(const Tensor &t, const CancelToken *cancel = nullptr);
+
+/// Relative error ‖w_r − ŵ_r‖₂ / ‖w_r‖₂ of every output row r (matrix view of `w`; `wHat` its
+/// dequantized values, row-major, same count). FP64 sums over the elements where both are
+/// finite; NaN for a row of zero norm. Throws UnsupportedError when the sizes differ.
+std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat,
+                                      const CancelToken *cancel = nullptr);
 
 /// Fills `median` and `top` of a profile whose `absmax` is set (used after reading a session).
 void rankChannels(ChannelProfile &profile, int topK);
