@@ -37,6 +37,37 @@
     </message>
 </context>
 <context>
+    <name>quantscope::AnalysisController</name>
+    <message>
+        <source>&amp;Scale constant</source>
+        <translation>&amp;Skalierungskonstante</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s MSE for every scale constant c; click to set c</source>
+        <translation>MSE von constOpt für jede Skalierungskonstante c; Klick setzt c</translation>
+    </message>
+    <message>
+        <source>&amp;Kurtosis</source>
+        <translation>&amp;Kurtosis</translation>
+    </message>
+    <message>
+        <source>Per-channel excess kurtosis and the error it brings</source>
+        <translation>Exzess-Kurtosis je Kanal und der Fehler, den sie bringt</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>Der Durchlauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Computing the kurtosis failed: %1</source>
+        <translation>Die Berechnung der Kurtosis ist fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::ChannelPlot</name>
     <message>
         <source>max |w|</source>
@@ -388,6 +419,116 @@
             <numerusform>noch etwa %n min</numerusform>
             <numerusform>noch etwa %n min</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisChannelPlot</name>
+    <message>
+        <source>excess kurtosis</source>
+        <translation>Exzess-Kurtosis</translation>
+    </message>
+    <message>
+        <source>input channel (column)</source>
+        <translation>Eingangskanal (Spalte)</translation>
+    </message>
+    <message>
+        <source>output channel (row)</source>
+        <translation>Ausgangskanal (Zeile)</translation>
+    </message>
+    <message>
+        <source>channel excess kurtosis, rotated</source>
+        <translation>Exzess-Kurtosis je Kanal, rotiert</translation>
+    </message>
+    <message>
+        <source>channel excess kurtosis</source>
+        <translation>Exzess-Kurtosis je Kanal</translation>
+    </message>
+    <message>
+        <source>most kurtotic channels</source>
+        <translation>Kanäle mit der höchsten Kurtosis</translation>
+    </message>
+    <message>
+        <source>channel %1: excess kurtosis %2</source>
+        <translation>Kanal %1: Exzess-Kurtosis %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisScatterPlot</name>
+    <message>
+        <source>relative error ‖W − Ŵ‖ / ‖W‖</source>
+        <translation>relativer Fehler ‖W − Ŵ‖ / ‖W‖</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of W, rotated</source>
+        <translation>Exzess-Kurtosis von W, rotiert</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of W</source>
+        <translation>Exzess-Kurtosis von W</translation>
+    </message>
+    <message>
+        <source>%1
+%2: relative error %3, excess kurtosis %4 (rotated %5)</source>
+        <translation>%1
+%2: relativer Fehler %3, Exzess-Kurtosis %4 (rotiert %5)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisView</name>
+    <message>
+        <source>The tensor whose channels are drawn</source>
+        <translation>Der Tensor, dessen Kanäle gezeigt werden</translation>
+    </message>
+    <message>
+        <source>Input channels</source>
+        <translation>Eingangskanäle</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>Ausgangskanäle</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation, block</source>
+        <translation>Hadamard-Rotation, Block</translation>
+    </message>
+    <message>
+        <source>Show the kurtosis after rotating W along K (both are computed)</source>
+        <translation>Kurtosis nach Rotation von W entlang K zeigen (beides wird berechnet)</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Berechnen</translation>
+    </message>
+    <message>
+        <source>Per-channel kurtosis of the selected tensors</source>
+        <translation>Kurtosis je Kanal der ausgewählten Tensoren</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors in the Tensors dock.</source>
+        <translation>Wählen Sie einen oder mehrere Tensoren im Tensoren-Dock.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>Kurtosis von %n Tensor</numerusform>
+            <numerusform>Kurtosis von %n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select tensors and press Compute: the excess kurtosis of every channel, and each configuration&apos;s error against it.</source>
+        <translation>Tensoren wählen und Berechnen drücken: die Exzess-Kurtosis jedes Kanals und der Fehler jeder Konfiguration dagegen.</translation>
+    </message>
+    <message>
+        <source>%1: excess kurtosis of W %2</source>
+        <translation>%1: Exzess-Kurtosis von W %2</translation>
+    </message>
+    <message>
+        <source>, rotated (block %1) %2</source>
+        <translation>, rotiert (Block %1) %2</translation>
+    </message>
+    <message>
+        <source>No rotation: %1</source>
+        <translation>Keine Rotation: %1</translation>
     </message>
 </context>
 <context>
@@ -1321,6 +1462,112 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>&amp;Clear List</source>
         <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScaleConstantPlot</name>
+    <message>
+        <source>scale constant c</source>
+        <translation>Skalierungskonstante c</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>constOpt pow2 (UE8M0 scale)</source>
+        <translation>constOpt pow2 (UE8M0-Skala)</translation>
+    </message>
+    <message>
+        <source>constOpt unrounded (FP32 scale)</source>
+        <translation>constOpt ungerundet (FP32-Skala)</translation>
+    </message>
+    <message>
+        <source>c* pow2 %1</source>
+        <translation>c* pow2 %1</translation>
+    </message>
+    <message>
+        <source>c* unrounded %1</source>
+        <translation>c* ungerundet %1</translation>
+    </message>
+    <message>
+        <source>INT4 sym, same groups</source>
+        <translation>INT4 sym, gleiche Gruppen</translation>
+    </message>
+    <message>
+        <source>MXFP4</source>
+        <translation>MXFP4</translation>
+    </message>
+    <message>
+        <source>Lloyd–Max 16 levels</source>
+        <translation>Lloyd–Max, 16 Stufen</translation>
+    </message>
+    <message>
+        <source> default %1</source>
+        <translation> Standard %1</translation>
+    </message>
+    <message>
+        <source>c %1: MSE pow2 %2, unrounded %3</source>
+        <translation>c %1: MSE pow2 %2, ungerundet %3</translation>
+    </message>
+    <message>
+        <source>INT4 %1, MXFP4 %2, Lloyd–Max %3</source>
+        <translation>INT4 %1, MXFP4 %2, Lloyd–Max %3</translation>
+    </message>
+    <message>
+        <source>Click to set c in the configuration</source>
+        <translation>Klicken, um c in der Konfiguration zu setzen</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScaleConstantView</name>
+    <message>
+        <source>The tensor whose MSE(c) is swept (one of the selected tensors)</source>
+        <translation>Der Tensor, dessen MSE(c) durchlaufen wird (einer der ausgewählten)</translation>
+    </message>
+    <message>
+        <source>The constOpt configuration a click on the curve sets c in</source>
+        <translation>Die constOpt-Konfiguration, deren c ein Klick auf die Kurve setzt</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation, block</source>
+        <translation>Hadamard-Rotation, Block</translation>
+    </message>
+    <message>
+        <source>Show MSE(c) of the rotated tensor (both are computed)</source>
+        <translation>MSE(c) des rotierten Tensors zeigen (beides wird berechnet)</translation>
+    </message>
+    <message>
+        <source>Sweep c</source>
+        <translation>c durchlaufen</translation>
+    </message>
+    <message>
+        <source>(a click adds a constOpt configuration)</source>
+        <translation>(ein Klick fügt eine constOpt-Konfiguration hinzu)</translation>
+    </message>
+    <message>
+        <source>Select a tensor in the Tensors dock.</source>
+        <translation>Wählen Sie einen Tensor im Tensoren-Dock.</translation>
+    </message>
+    <message>
+        <source>Sweeping c on %1</source>
+        <translation>c wird für %1 durchlaufen</translation>
+    </message>
+    <message>
+        <source>Select a tensor and press Sweep c: constOpt&apos;s MSE for every c.</source>
+        <translation>Tensor wählen und „c durchlaufen“ drücken: die MSE von constOpt für jedes c.</translation>
+    </message>
+    <message>
+        <source>%1, groups of %2%3: c* pow2 %4 (flat %5–%6), unrounded %7; MSE at c* %8 / %9, at %10 %11 / %12; INT4 %13, MXFP4 %14, Lloyd–Max %15</source>
+        <translation>%1, Gruppen zu %2%3: c* pow2 %4 (flach %5–%6), ungerundet %7; MSE bei c* %8 / %9, bei %10 %11 / %12; INT4 %13, MXFP4 %14, Lloyd–Max %15</translation>
+    </message>
+    <message>
+        <source>, rotated (block %1)</source>
+        <translation>, rotiert (Block %1)</translation>
+    </message>
+    <message>
+        <source>No rotated sweep: %1</source>
+        <translation>Kein rotierter Durchlauf: %1</translation>
     </message>
 </context>
 <context>

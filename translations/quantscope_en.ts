@@ -60,6 +60,16 @@
     </message>
 </context>
 <context>
+    <name>quantscope::KurtosisView</name>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>Kurtosis of %n tensor</numerusform>
+            <numerusform>Kurtosis of %n tensors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LoadController</name>
     <message numerus="yes">
         <source>Opened the demo with %n warning(s)</source>

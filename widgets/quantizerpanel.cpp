@@ -216,6 +216,20 @@ void QuantizerPanel::removeConfiguration(int index)
     emit configurationsChanged();
 }
 
+bool QuantizerPanel::setSpecValue(int index, const QString &key, const nlohmann::json &value)
+{
+    if (index < 0 || index >= static_cast<int>(m_configs.size()))
+        return false;
+    auto &c = m_configs[static_cast<std::size_t>(index)];
+    if (!fieldOf(c.method, key.toStdString()))
+        return false;
+    c.spec[key.toStdString()] = value;
+    validate(c);
+    rebuild();
+    emit configurationsChanged();
+    return true;
+}
+
 QString QuantizerPanel::validationError(int index) const
 {
     if (index < 0 || index >= static_cast<int>(m_configs.size()))

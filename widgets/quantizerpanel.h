@@ -43,6 +43,10 @@ public:
     void removeConfiguration(int index);
     /// Why configuration `index`'s spec is refused by the engine ("" when it is valid).
     QString validationError(int index) const;
+    /// Sets field `key` of configuration `index` as its editor would (the Scale-constant view's
+    /// click sets c); false when there is no such configuration or its method lacks the field.
+    /// Emits configurationsChanged().
+    bool setSpecValue(int index, const QString &key, const nlohmann::json &value);
     /// The generated editor of a field (nullptr when that configuration's method lacks it).
     QWidget *editor(int index, const QString &key) const;
 

@@ -6,6 +6,7 @@
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "distributionview.h"
+#include "analysiscontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -90,6 +91,7 @@ MainWindow::~MainWindow()
 {
     // Workers may still be inside the engine: stop them while every widget is still there.
     m_jobs->shutdown();
+    m_analysis->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -99,7 +101,7 @@ int MainWindow::tensorCount() const noexcept
 
 bool MainWindow::isBusy() const noexcept
 {
-    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning();
+    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning();
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -447,6 +449,10 @@ void MainWindow::createControllers()
     connect(m_jobs, &JobController::errorOccurred, this, &MainWindow::showError);
     connect(m_jobs, &JobController::jobFinished, this, &MainWindow::jobFinished);
     connect(m_jobs, &JobController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    // The Scale-constant and Kurtosis tabs (after Numbers) with their own background jobs.
+    m_analysis = new AnalysisController(this, m_loads, m_browser, m_panel, m_tabs);
+    connect(m_jobs, &JobController::resultsChanged, m_analysis, &AnalysisController::setResults);
+    connect(m_analysis, &AnalysisController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log});

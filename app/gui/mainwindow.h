@@ -22,6 +22,7 @@ class QTabWidget;
 
 namespace quantscope {
 
+class AnalysisController;
 class DistributionView;
 class JobController;
 class JobProgressWidget;
@@ -80,6 +81,8 @@ public:
     DistributionView *distributionView() const { return m_distribution; }
     NumbersView *numbersView() const { return m_numbers; }
     SpectrumView *spectrumView() const { return m_spectrum; }
+    /// The Scale-constant and Kurtosis tabs and their jobs.
+    AnalysisController *analysis() const { return m_analysis; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -129,6 +132,7 @@ private:
     DistributionView *m_distribution = nullptr;
     NumbersView *m_numbers = nullptr;
     SpectrumView *m_spectrum = nullptr;
+    AnalysisController *m_analysis = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "analysiscontroller.h"
+
+#include "kurtosisview.h"
+#include "loadcontroller.h"
+#include "quantizerpanel.h"
+#include "scaleconstantview.h"
+#include "tensorbrowser.h"
+#include "jobs/kurtosis_data.h"
+#include "jobs/scale_constant_data.h"
+
+#include <QTabWidget>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+
+namespace quantscope {
+
+namespace {
+constexpr int kProgressIntervalMs = 100;
+} // namespace
+
+AnalysisController::AnalysisController(QObject *parent, const LoadController *loads,
+                                       TensorBrowser *browser, QuantizerPanel *panel,
+                                       QTabWidget *tabs)
+    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel)
+{
+    m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+    m_scale = new ScaleConstantView(tabs);
+    m_kurtosis = new KurtosisView(tabs);
+    tabs->setTabToolTip(tabs->addTab(m_scale, tr("&Scale constant")),
+                        tr("constOpt's MSE for every scale constant c; click to set c"));
+    tabs->setTabToolTip(tabs->addTab(m_kurtosis, tr("&Kurtosis")),
+                        tr("Per-channel excess kurtosis and the error it brings"));
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kProgressIntervalMs);
+    connect(m_timer, &QTimer::timeout, this, &AnalysisController::poll);
+
+    auto selection = [this](const QStringList &tensors) {
+        m_scale->setTensors(tensors);
+        m_kurtosis->setTensors(tensors);
+    };
+    connect(browser, &TensorBrowser::selectionChanged, this, selection);
+    selection(browser->selectedTensors());
+    m_scale->setConfigurations(panel->configurations());
+    connect(panel, &QuantizerPanel::configurationsChanged, this,
+            [this] { m_scale->setConfigurations(m_panel->configurations()); });
+    connect(m_scale, &ScaleConstantView::sweepRequested, this, &AnalysisController::sweep);
+    connect(m_scale, &ScaleConstantView::cancelRequested, this, [this] {
+        m_scaleJob.cancel();
+        m_scale->setError(tr("Cancelled"));
+        emit jobEnded();
+    });
+    connect(m_scale, &ScaleConstantView::cPicked, this, &AnalysisController::setC);
+    connect(m_kurtosis, &KurtosisView::profileRequested, this,
+            &AnalysisController::profileKurtosis);
+    connect(m_kurtosis, &KurtosisView::cancelRequested, this, [this] {
+        m_kurtosisJob.cancel();
+        m_kurtosis->setError(tr("Cancelled"));
+        emit jobEnded();
+    });
+}
+
+AnalysisController::~AnalysisController()
+{
+    shutdown();
+}
+
+void AnalysisController::shutdown()
+{
+    m_scaleJob.cancel();
+    m_kurtosisJob.cancel();
+    m_pool.waitForDone();
+}
+
+void AnalysisController::setResults(std::shared_ptr<const QuantizeJobResult> results)
+{
+    m_results = std::move(results);
+    // The scatter's points come from the results: refresh a profile already shown.
+    if (m_kurtosis->data() && !m_kurtosisJob.isRunning())
+        m_kurtosis->requestProfile();
+}
+
+void AnalysisController::sweep(const QString &tensor, qint64 group, qint64 rotate)
+{
+    if (!m_loads->hasCheckpoint())
+        return;
+    ScaleConstantOptions o;
+    o.group = group;
+    o.rotate = rotate;
+    o.threads = m_pool.maxThreadCount();
+    auto progress = std::make_shared<std::atomic<double>>(0.0);
+    m_scaleProgress = progress;
+    m_scale->jobStarted();
+    m_timer->start();
+    m_scaleJob.start(
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), o,
+         progress](const CancelToken &cancel) {
+            const Tensor w = source.weight(name);
+            return std::make_shared<const ScaleConstantData>(computeScaleConstantData(
+                w, name, o, &cancel, [progress](double f) { progress->store(f); }));
+        },
+        [this](std::shared_ptr<const ScaleConstantData> data) {
+            m_scale->setData(std::move(data));
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_scale->setError(tr("The sweep failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+void AnalysisController::profileKurtosis(const QStringList &tensors, qint64 rotate)
+{
+    if (!m_loads->hasCheckpoint())
+        return;
+    std::vector<std::string> names;
+    for (const auto &t : tensors)
+        names.push_back(t.toStdString());
+    auto progress = std::make_shared<std::atomic<double>>(0.0);
+    m_kurtosisProgress = progress;
+    m_kurtosis->jobStarted();
+    m_timer->start();
+    m_kurtosisJob.start(
+        [source = m_loads->tensorSource(), names, results = m_results, rotate,
+         progress](const CancelToken &cancel) {
+            return std::make_shared<const KurtosisData>(computeKurtosisData(
+                source.weight, names, results.get(), rotate, 8, &cancel,
+                [progress](double f) { progress->store(f); }));
+        },
+        [this](std::shared_ptr<const KurtosisData> data) {
+            m_kurtosis->setData(std::move(data));
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_kurtosis->setError(tr("Computing the kurtosis failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+void AnalysisController::setC(int index, double c)
+{
+    if (index < 0) {
+        // No constOpt configuration yet: add one, then set its c.
+        if (!m_panel->addConfiguration(QStringLiteral("constopt")))
+            return;
+        index = m_panel->configurationCount() - 1;
+    }
+    m_panel->setSpecValue(index, QStringLiteral("c"), c);
+}
+
+void AnalysisController::poll()
+{
+    if (m_scaleJob.isRunning() && m_scaleProgress)
+        m_scale->setProgress(m_scaleProgress->load());
+    if (m_kurtosisJob.isRunning() && m_kurtosisProgress)
+        m_kurtosis->setProgress(m_kurtosisProgress->load());
+    if (!isRunning())
+        m_timer->stop();
+}
+
+} // namespace quantscope

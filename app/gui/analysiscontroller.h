@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file analysiscontroller.h
+/// The jobs behind the Scale-constant and Kurtosis tabs: each runs its core function
+/// (computeScaleConstantData, computeKurtosisData) on a small pool through its own JobTracker,
+/// so a newer request or Cancel makes the older one stale; progress is polled from the worker.
+/// A c clicked in the Scale-constant view is written into the panel's configuration.
+#include "jobs/results.h"
+#include "jobtracker.h"
+
+#include <QObject>
+#include <QThreadPool>
+#include <atomic>
+#include <memory>
+
+class QTabWidget;
+class QTimer;
+
+namespace quantscope {
+
+class KurtosisView;
+class LoadController;
+class QuantizerPanel;
+class ScaleConstantView;
+class TensorBrowser;
+
+class AnalysisController : public QObject {
+    Q_OBJECT
+public:
+    /// Creates both views and adds them as tabs of `tabs`.
+    AnalysisController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
+                       QuantizerPanel *panel, QTabWidget *tabs);
+    ~AnalysisController() override;
+
+    ScaleConstantView *scaleConstantView() const { return m_scale; }
+    KurtosisView *kurtosisView() const { return m_kurtosis; }
+    bool isRunning() const { return m_scaleJob.isRunning() || m_kurtosisJob.isRunning(); }
+    /// Stops both jobs and waits for the workers.
+    void shutdown();
+
+    /// The results the Kurtosis scatter draws its points from.
+    void setResults(std::shared_ptr<const QuantizeJobResult> results);
+    void sweep(const QString &tensor, qint64 group, qint64 rotate);
+    void profileKurtosis(const QStringList &tensors, qint64 rotate);
+
+signals:
+    /// A job delivered, failed or was cancelled.
+    void jobEnded();
+
+private:
+    void setC(int index, double c);
+    void poll();
+
+    const LoadController *m_loads;
+    TensorBrowser *m_browser;
+    QuantizerPanel *m_panel;
+    ScaleConstantView *m_scale = nullptr;
+    KurtosisView *m_kurtosis = nullptr;
+    QThreadPool m_pool;
+    JobTracker m_scaleJob{this, &m_pool};
+    JobTracker m_kurtosisJob{this, &m_pool};
+    std::shared_ptr<std::atomic<double>> m_scaleProgress, m_kurtosisProgress;
+    QTimer *m_timer = nullptr;
+    std::shared_ptr<const QuantizeJobResult> m_results;
+};
+
+} // namespace quantscope

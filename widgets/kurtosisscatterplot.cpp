@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "kurtosisscatterplot.h"
+
+#include "qtstring.h"
+#include "theme.h"
+
+#include <cmath>
+#include <map>
+
+namespace quantscope {
+
+KurtosisScatterPlot::KurtosisScatterPlot(QWidget *parent) : PlotWidget(parent)
+{
+    yAxis->setLabel(tr("relative error ‖W − Ŵ‖ / ‖W‖"));
+    // The legend beside the plot, never over the points.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(0, 1, legend);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    clearData();
+    applyPalette();
+}
+
+double KurtosisScatterPlot::xOf(const KurtosisPoint &p) const
+{
+    return m_rotated ? p.rotatedKurtosis : p.kurtosis;
+}
+
+void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool rotated)
+{
+    m_points = points;
+    m_rotated = rotated;
+    clearGraphs();
+    clearItems();
+    m_labels.clear();
+    m_graphColor.clear();
+    xAxis->setLabel(rotated ? tr("excess kurtosis of W, rotated") : tr("excess kurtosis of W"));
+    std::map<std::string, QCPGraph *> byLabel;
+    for (const auto &p : points) {
+        const double x = xOf(p);
+        if (!std::isfinite(x))
+            continue;
+        QCPGraph *&g = byLabel[p.label];
+        if (!g) {
+            g = addGraph();
+            g->setName(fromStd(p.label));
+            g->setLineStyle(QCPGraph::lsNone);
+            m_graphColor.push_back(p.colorIndex);
+        }
+        g->addData(x, p.relError);
+        auto *label = new QCPItemText(this);
+        label->position->setCoords(x, p.relError);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->setPadding(QMargins(6, 0, 0, 0));
+        const auto &t = p.tensor;
+        // The short end of a long tensor name ("…layers.0.mlp.down_proj.weight" → "0.mlp.down_proj").
+        QString shortName = fromStd(t);
+        shortName.remove(QStringLiteral(".weight"));
+        const auto parts = shortName.split(QLatin1Char('.'));
+        label->setText(parts.size() > 3 ? parts.mid(parts.size() - 3).join(QLatin1Char('.'))
+                                        : shortName);
+        label->setFont(legend->font());
+        m_labels.append(label);
+    }
+    recolor();
+    rescaleAxes();
+    const auto xr = xAxis->range(), yr = yAxis->range();
+    xAxis->setRange(xr.lower - 0.05 * std::max(xr.size(), 0.1), xr.upper + 0.3 * std::max(xr.size(), 0.1));
+    yAxis->setRange(std::min(0.0, yr.lower), yr.upper + 0.15 * std::max(yr.size(), 1e-3));
+    replot(rpQueuedReplot);
+}
+
+void KurtosisScatterPlot::recolor()
+{
+    const auto &p = palette();
+    for (int i = 0; i < graphCount(); ++i) {
+        const QColor c = theme::configColor(m_graphColor[static_cast<std::size_t>(i)], p);
+        graph(i)->setPen(QPen(c));
+        graph(i)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 8));
+    }
+    for (auto *l : m_labels)
+        l->setColor(p.color(QPalette::WindowText));
+}
+
+QString KurtosisScatterPlot::csv() const
+{
+    QString out = QStringLiteral("tensor,configuration,excess_kurtosis,excess_kurtosis_rotated,rel_error\n");
+    auto quoted = [](const std::string &s) {
+        QString q = fromStd(s);
+        q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        return QLatin1Char('"') + q + QLatin1Char('"');
+    };
+    auto num = [](double v) { return std::isnan(v) ? QString() : exact(v); };
+    for (const auto &p : m_points)
+        out += quoted(p.tensor) + QLatin1Char(',') + quoted(p.label) + QLatin1Char(',') +
+               num(p.kurtosis) + QLatin1Char(',') + num(p.rotatedKurtosis) + QLatin1Char(',') +
+               num(p.relError) + QLatin1Char('\n');
+    return out;
+}
+
+QString KurtosisScatterPlot::toolTipAt(const QPoint &pos) const
+{
+    if (!axisRect()->rect().contains(pos))
+        return {};
+    const KurtosisPoint *best = nullptr;
+    double bestD = 12 * 12; // within 12 pixels
+    for (const auto &p : m_points) {
+        const double x = xOf(p);
+        if (!std::isfinite(x))
+            continue;
+        const double dx = xAxis->coordToPixel(x) - pos.x();
+        const double dy = yAxis->coordToPixel(p.relError) - pos.y();
+        if (dx * dx + dy * dy < bestD) {
+            bestD = dx * dx + dy * dy;
+            best = &p;
+        }
+    }
+    if (!best)
+        return {};
+    return tr("%1\n%2: relative error %3, excess kurtosis %4 (rotated %5)")
+        .arg(fromStd(best->tensor), fromStd(best->label), number(best->relError),
+             number(best->kurtosis), number(best->rotatedKurtosis));
+}
+
+} // namespace quantscope
