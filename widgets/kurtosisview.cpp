@@ -181,4 +181,11 @@ void KurtosisView::redraw()
     m_summary->setText(text);
 }
 
+void KurtosisView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_data && !m_tensors.isEmpty() && !m_progress->isRunning())
+        requestProfile();
+}
+
 } // namespace quantscope

@@ -57,6 +57,10 @@ signals:
     void profileRequested(const QStringList &tensors, qint64 rotate);
     void cancelRequested();
 
+protected:
+    /// The first look at the tab computes what it shows (the job runs in the background).
+    void showEvent(QShowEvent *event) override;
+
 private:
     void redraw();
 

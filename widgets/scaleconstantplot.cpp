@@ -16,9 +16,14 @@ ScaleConstantPlot::ScaleConstantPlot(QWidget *parent) : PlotWidget(parent)
     yAxis->setScaleType(QCPAxis::stLogarithmic);
     yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     // The legend beside the plot, never over the curves.
+    // A column of its own: the legend at the top, an empty element below takes the height.
     axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(0, 1, legend);
+    auto *side = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 1, side);
     plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, legend);
+    side->addElement(1, 0, new QCPLayoutElement(this));
+    side->setRowStretchFactor(0, 0.001);
     legend->setMargins(QMargins(6, 4, 6, 4));
     setMinimumHeight(260);
     clearData();

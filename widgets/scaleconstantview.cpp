@@ -225,4 +225,11 @@ void ScaleConstantView::clicked(double c)
     emit cPicked(targetConfiguration(), snapToGrid(c, m_data->lo, m_data->hi, m_data->step));
 }
 
+void ScaleConstantView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_data && !m_tensor->currentText().isEmpty() && !m_progress->isRunning())
+        requestSweep();
+}
+
 } // namespace quantscope

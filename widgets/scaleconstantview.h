@@ -59,6 +59,10 @@ signals:
     /// panel (-1: there is no constOpt configuration yet).
     void cPicked(int index, double c);
 
+protected:
+    /// The first look at the tab computes what it shows (the job runs in the background).
+    void showEvent(QShowEvent *event) override;
+
 private:
     void requestSweep();
     void redraw();

@@ -4,10 +4,12 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <random>
 
 #include "jobs/channel_profile.h"
+#include "jobs/kurtosis_data.h"
 #include "jobs/scale_constant_data.h"
 #include "numeric/moments.h"
 
@@ -134,4 +136,53 @@ TEST(ChannelKurtosis, RowErrorsCombineToTheRelativeFrobeniusError)
     for (std::size_t r = 1; r < 6; ++r)
         EXPECT_NEAR(e[r], 0.1, 1e-6);
     EXPECT_THROW(rowRelativeErrors(w, std::vector<float>(5)), UnsupportedError);
+}
+
+TEST(KurtosisData, ChannelsRotationAndOnePointPerSuccessfulOutcome)
+{
+    const Tensor w = heavyTailed(16, 128, 5);
+    QuantizeJobResult results;
+    QuantizeOutcome ok;
+    ok.tensor = "w";
+    ok.config = "B";
+    ok.spec = {{"method", "int"}, {"bits", 4}};
+    ok.metrics.relFrobenius = 0.125;
+    QuantizeOutcome failed = ok;
+    failed.error = "boom";
+    QuantizeOutcome other = ok;
+    other.tensor = "not profiled";
+    results.outcomes = {ok, failed, other};
+    const auto weight = [&](const std::string &name) {
+        if (name != "w")
+            throw UnsupportedError("no such tensor");
+        return w;
+    };
+    const KurtosisData d = computeKurtosisData(weight, {"w", "missing"}, &results, 64, 3);
+    ASSERT_EQ(d.tensors.size(), 2u);
+    const KurtosisTensor &t = d.tensors[0];
+    EXPECT_EQ(t.rows, 16);
+    EXPECT_EQ(t.cols, 128);
+    EXPECT_EQ(t.plain.channels.columns, computeChannelKurtosis(w).columns);
+    EXPECT_DOUBLE_EQ(t.plain.kurtosis, *computeStats(w).excessKurtosis);
+    EXPECT_EQ(t.plain.topColumns.size(), 3u);
+    EXPECT_EQ(t.plain.topColumns[0], 7); // the outlier's column
+    ASSERT_TRUE(t.rotated);
+    EXPECT_LT(t.rotated->kurtosis, t.plain.kurtosis); // the rotation spreads the tails
+    EXPECT_FALSE(d.tensors[1].error.empty());
+    ASSERT_EQ(d.points.size(), 1u);
+    EXPECT_EQ(d.points[0].label, "B · INT4 g128 sym");
+    EXPECT_EQ(d.points[0].colorIndex, 1);
+    EXPECT_EQ(d.points[0].relError, 0.125);
+    EXPECT_EQ(d.points[0].rotatedKurtosis, t.rotated->kurtosis);
+    // A block that does not divide K: no rotation, and why.
+    const KurtosisData r = computeKurtosisData(weight, {"w"}, nullptr, 256);
+    EXPECT_FALSE(r.tensors[0].rotated);
+    EXPECT_FALSE(r.tensors[0].rotatedError.empty());
+}
+
+TEST(KurtosisData, TopChannelsPutUndefinedLastAndBreakTiesByIndex)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(topChannels({1.0, nan, 3.0, 3.0, 2.0}, 4), (std::vector<std::int64_t>{2, 3, 4, 0}));
+    EXPECT_EQ(topChannels({nan, 1.0}, 5), (std::vector<std::int64_t>{1, 0}));
 }

@@ -14,6 +14,7 @@
 #include "scaleconstantview.h"
 #include "tensorbrowser.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -129,6 +130,19 @@ private slots:
             }
         }
 
+        // Every plot exports PNG, SVG, PDF and its data as CSV (the curve as drawn).
+        view->setRotation(false);
+        QTemporaryDir out;
+        for (const char *ext : {"png", "svg", "pdf", "csv"}) {
+            const QString file = out.filePath(QStringLiteral("sc.") + QLatin1String(ext));
+            QVERIFY(plot->exportTo(file, PlotWidget::formatForFile(file)));
+            QVERIFY(QFileInfo(file).size() > 0);
+        }
+        const QStringList rows = plot->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), plot->curveGraph(ConstOptEncoder::Pow2)->dataCount() + 1);
+        QCOMPARE(rows[1].split(QLatin1Char(','))[1].toDouble(), view->data()->plain.pow2.mse[0]);
+        QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y())).isEmpty());
+
         // A click at c ≈ 0.25 sets B's c to the grid point under the mouse.
         view->setRotation(false);
         plot->replot();
@@ -210,6 +224,15 @@ private slots:
             found = found || (p.tensor == o->tensor && p.relError == o->metrics.relFrobenius &&
                               p.label.rfind("A · INT4", 0) == 0);
         QVERIFY(found);
+        QTemporaryDir out;
+        for (PlotWidget *p : {static_cast<PlotWidget *>(view->channelPlot()),
+                              static_cast<PlotWidget *>(view->scatterPlot())})
+            for (const char *ext : {"png", "svg", "pdf", "csv"}) {
+                const QString file = out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
+                QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
+                QVERIFY(QFileInfo(file).size() > 0);
+            }
+        QCOMPARE(view->scatterPlot()->csv().count(QLatin1Char('\n')), 5); // header + 4 points
         // After the rotation the channels change, the tensor's kurtosis drops (heavy tails spread).
         view->setRotation(true);
         QVERIFY(view->data()->tensors[0].rotated);
