@@ -67,10 +67,20 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         m_labels.append(label);
     }
     recolor();
-    rescaleAxes();
-    const auto xr = xAxis->range(), yr = yAxis->range();
-    xAxis->setRange(xr.lower - 0.05 * std::max(xr.size(), 0.1), xr.upper + 0.3 * std::max(xr.size(), 0.1));
-    yAxis->setRange(std::min(0.0, yr.lower), yr.upper + 0.15 * std::max(yr.size(), 1e-3));
+    // Ranges from the points (one tensor gives a single x: a unit either side), room on the
+    // right for the labels.
+    double x0 = qInf(), x1 = -qInf(), y1 = 0;
+    for (const auto &p : points)
+        if (std::isfinite(xOf(p))) {
+            x0 = std::min(x0, xOf(p));
+            x1 = std::max(x1, xOf(p));
+            y1 = std::max(y1, p.relError);
+        }
+    if (x0 > x1)
+        x0 = 0, x1 = 1;
+    const double span = std::max(x1 - x0, 1.0);
+    xAxis->setRange(x0 - 0.1 * span, x1 + 0.35 * span);
+    yAxis->setRange(0, y1 > 0 ? 1.15 * y1 : 1.0);
     replot(rpQueuedReplot);
 }
 

@@ -28,6 +28,9 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
     m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
     m_scale = new ScaleConstantView(tabs);
     m_kurtosis = new KurtosisView(tabs);
+    // quantscope --view scaleConstant / --view kurtosis
+    m_scale->setObjectName(QStringLiteral("scaleConstantView"));
+    m_kurtosis->setObjectName(QStringLiteral("kurtosisView"));
     tabs->setTabToolTip(tabs->addTab(m_scale, tr("&Scale constant")),
                         tr("constOpt's MSE for every scale constant c; click to set c"));
     tabs->setTabToolTip(tabs->addTab(m_kurtosis, tr("&Kurtosis")),
