@@ -97,7 +97,9 @@ QString KurtosisChannelPlot::toolTipAt(const QPoint &pos) const
     const auto c = static_cast<long long>(std::llround(xAxis->pixelToCoord(pos.x())));
     if (c < 0 || c >= static_cast<long long>(m_values.size()))
         return {};
-    return tr("channel %1: excess kurtosis %2").arg(c).arg(number(m_values[static_cast<std::size_t>(c)]));
+    return tr("channel %1: excess kurtosis %2")
+        .arg(c)
+        .arg(number(m_values[static_cast<std::size_t>(c)]));
 }
 
 } // namespace quantscope

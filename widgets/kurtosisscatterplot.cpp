@@ -57,7 +57,8 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
         const auto &t = p.tensor;
-        // The short end of a long tensor name ("…layers.0.mlp.down_proj.weight" → "0.mlp.down_proj").
+        // The short end of a long tensor name ("…layers.0.mlp.down_proj.weight" →
+        // "0.mlp.down_proj").
         QString shortName = fromStd(t);
         shortName.remove(QStringLiteral(".weight"));
         const auto parts = shortName.split(QLatin1Char('.'));
@@ -98,7 +99,8 @@ void KurtosisScatterPlot::recolor()
 
 QString KurtosisScatterPlot::csv() const
 {
-    QString out = QStringLiteral("tensor,configuration,excess_kurtosis,excess_kurtosis_rotated,rel_error\n");
+    QString out =
+        QStringLiteral("tensor,configuration,excess_kurtosis,excess_kurtosis_rotated,rel_error\n");
     auto quoted = [](const std::string &s) {
         QString q = fromStd(s);
         q.replace(QLatin1Char('"'), QStringLiteral("\"\""));

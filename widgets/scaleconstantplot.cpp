@@ -108,7 +108,8 @@ void ScaleConstantPlot::setData(const ScaleConstantSet &set, double defaultC)
             if (v > 0)
                 lo = std::min(lo, v);
     // The interesting part is near the minimum: cap the top at a few times the references.
-    hi = 3 * std::max({set.int4Mse, set.mxfp4Mse, set.pow2.mseAtDefault, set.unrounded.mseAtDefault});
+    hi = 3 *
+         std::max({set.int4Mse, set.mxfp4Mse, set.pow2.mseAtDefault, set.unrounded.mseAtDefault});
     if (lo > 0 && hi > lo)
         yAxis->setRange(lo * 0.8, hi);
     setCurrentC(currentC, currentLabel);
@@ -180,8 +181,8 @@ void ScaleConstantPlot::recolor()
     for (auto [g, i] : {std::pair{m_starPow2, 0}, std::pair{m_starUnrounded, 1}})
         if (g) {
             g->setPen(pen(theme::configColor(i, p), 1));
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, fg,
-                                               theme::configColor(i, p), 11));
+            g->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssDiamond, fg, theme::configColor(i, p), 11));
         }
     if (m_int4)
         m_int4->setPen(pen(theme::configColor(2, p), 1.2, Qt::DashLine));
@@ -215,8 +216,8 @@ void ScaleConstantPlot::mousePressEvent(QMouseEvent *event)
 void ScaleConstantPlot::mouseReleaseEvent(QMouseEvent *event)
 {
     // A click, not the end of a drag that pans the axis.
-    const bool click = event->button() == Qt::LeftButton &&
-                       (event->pos() - m_pressPos).manhattanLength() <= 3;
+    const bool click =
+        event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3;
     PlotWidget::mouseReleaseEvent(event);
     if (click && m_hasData && axisRect()->rect().contains(event->pos()))
         emit cClicked(xAxis->pixelToCoord(event->pos().x()));
@@ -244,12 +245,13 @@ QString ScaleConstantPlot::toolTipAt(const QPoint &pos) const
     std::size_t i = static_cast<std::size_t>(it - c.begin());
     if (i == c.size() || (i > 0 && x - c[i - 1] < c[i] - x))
         i = i == 0 ? 0 : i - 1;
-    QString text = tr("c %1: MSE pow2 %2, unrounded %3")
-                       .arg(number(c[i]), number(m_set.pow2.mse[i]),
-                            number(i < m_set.unrounded.mse.size() ? m_set.unrounded.mse[i] : qQNaN()));
-    text += QLatin1Char('\n') + tr("INT4 %1, MXFP4 %2, Lloyd–Max %3")
-                                    .arg(number(m_set.int4Mse), number(m_set.mxfp4Mse),
-                                         number(m_set.lloydMaxMse));
+    QString text =
+        tr("c %1: MSE pow2 %2, unrounded %3")
+            .arg(number(c[i]), number(m_set.pow2.mse[i]),
+                 number(i < m_set.unrounded.mse.size() ? m_set.unrounded.mse[i] : qQNaN()));
+    text += QLatin1Char('\n') +
+            tr("INT4 %1, MXFP4 %2, Lloyd–Max %3")
+                .arg(number(m_set.int4Mse), number(m_set.mxfp4Mse), number(m_set.lloydMaxMse));
     text += QLatin1Char('\n') + tr("Click to set c in the configuration");
     return text;
 }

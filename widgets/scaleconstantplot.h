@@ -5,9 +5,8 @@
 /// interval shaded, the default c and the configuration's c as vertical lines, and the INT4,
 /// MXFP4 and Lloyd–Max MSEs as reference lines. A click (no drag) on the plot emits the c under
 /// the mouse. Draws a prepared ScaleConstantSet; computes nothing.
-#include "plotwidget.h"
-
 #include "jobs/scale_constant_data.h"
+#include "plotwidget.h"
 
 #include <QPoint>
 

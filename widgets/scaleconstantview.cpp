@@ -2,9 +2,9 @@
 #include "scaleconstantview.h"
 
 #include "jobprogresswidget.h"
+#include "jobs/config_label.h"
 #include "qtstring.h"
 #include "scaleconstantplot.h"
-#include "jobs/config_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -213,8 +213,8 @@ void ScaleConstantView::showCurrentC()
         return;
     }
     const auto &cfg = m_configs[static_cast<std::size_t>(t)];
-    const double c = cfg.spec.contains("c") && cfg.spec["c"].is_number() ? cfg.spec["c"].get<double>()
-                                                                          : 0.156;
+    const double c =
+        cfg.spec.contains("c") && cfg.spec["c"].is_number() ? cfg.spec["c"].get<double>() : 0.156;
     m_plot->setCurrentC(c, QLatin1Char(' ') + fromStd(configLabel(cfg.name, cfg.spec)));
 }
 

@@ -3,8 +3,9 @@
 // relative error of every output row, under the key "per_channel".
 #include "cli.h"
 #include "jobs/channel_profile.h"
-#include "json/report_json.h"
 #include "tensor/tensor.h"
+
+#include "json/report_json.h"
 
 namespace quantscope::cli {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "analysiscontroller.h"
 
+#include "jobs/kurtosis_data.h"
+#include "jobs/scale_constant_data.h"
 #include "kurtosisview.h"
 #include "loadcontroller.h"
 #include "quantizerpanel.h"
 #include "scaleconstantview.h"
 #include "tensorbrowser.h"
-#include "jobs/kurtosis_data.h"
-#include "jobs/scale_constant_data.h"
 
 #include <QTabWidget>
 #include <QThread>
@@ -127,9 +127,9 @@ void AnalysisController::profileKurtosis(const QStringList &tensors, qint64 rota
     m_kurtosisJob.start(
         [source = m_loads->tensorSource(), names, results = m_results, rotate,
          progress](const CancelToken &cancel) {
-            return std::make_shared<const KurtosisData>(computeKurtosisData(
-                source.weight, names, results.get(), rotate, 8, &cancel,
-                [progress](double f) { progress->store(f); }));
+            return std::make_shared<const KurtosisData>(
+                computeKurtosisData(source.weight, names, results.get(), rotate, 8, &cancel,
+                                    [progress](double f) { progress->store(f); }));
         },
         [this](std::shared_ptr<const KurtosisData> data) {
             m_kurtosis->setData(std::move(data));

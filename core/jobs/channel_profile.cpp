@@ -110,7 +110,10 @@ void forRowChunks(const Tensor &t, std::int64_t rows, std::int64_t cols, const C
     }
 }
 
-bool finite(float v) { return std::fabs(v) <= std::numeric_limits<float>::max(); }
+bool finite(float v)
+{
+    return std::fabs(v) <= std::numeric_limits<float>::max();
+}
 
 /// Moments' excess kurtosis from central sums (the convention of numeric/moments.cpp).
 double kurtosisOf(double count, double s2, double s4)

@@ -96,8 +96,9 @@ KurtosisData computeKurtosisData(const std::function<Tensor(const std::string &)
         for (const auto &o : results->outcomes) {
             if (!o.ok())
                 continue;
-            const auto t = std::find_if(d.tensors.begin(), d.tensors.end(),
-                                        [&](const KurtosisTensor &k) { return k.tensor == o.tensor; });
+            const auto t =
+                std::find_if(d.tensors.begin(), d.tensors.end(),
+                             [&](const KurtosisTensor &k) { return k.tensor == o.tensor; });
             if (t == d.tensors.end() || !t->error.empty())
                 continue;
             KurtosisPoint p;

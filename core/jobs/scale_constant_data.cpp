@@ -50,7 +50,8 @@ ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &t
         o.tensorName = tensorName;
         const int k = done;
         if (cancel && progress)
-            cancel->setStepProgress([&progress, k, sweeps](double f) { progress((k + f) / sweeps); });
+            cancel->setStepProgress(
+                [&progress, k, sweeps](double f) { progress((k + f) / sweeps); });
         CSweepResult r = sweepC(w, o, cancel);
         if (cancel)
             cancel->setStepProgress({});
@@ -64,7 +65,8 @@ ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &t
         s.rotate = rotate;
         const CSweepResult p = sweep(rotate, ConstOptEncoder::Pow2);
         s.pow2 = curveOf(p, ConstOptEncoder::Pow2);
-        s.unrounded = curveOf(sweep(rotate, ConstOptEncoder::Unrounded), ConstOptEncoder::Unrounded);
+        s.unrounded =
+            curveOf(sweep(rotate, ConstOptEncoder::Unrounded), ConstOptEncoder::Unrounded);
         s.int4Mse = p.int4Mse;
         s.mxfp4Mse = p.mxfp4Mse;
         s.lloydMaxMse = p.lloydMax.mse;

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The Scale-constant and Kurtosis views' data (issue 17 items 2 and 3), prepared in core.
-#include <gtest/gtest.h>
-
-#include <atomic>
-#include <cmath>
-#include <limits>
-#include <mutex>
-#include <random>
-
 #include "jobs/channel_profile.h"
 #include "jobs/kurtosis_data.h"
 #include "jobs/scale_constant_data.h"
 #include "numeric/moments.h"
+
+#include <atomic>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <limits>
+#include <mutex>
+#include <random>
 
 using namespace quantscope;
 
@@ -119,7 +118,8 @@ TEST(ChannelKurtosis, EachChannelIsComputeStatsOfThatChannel)
     }
     EXPECT_GT(k.columns[7], 10.0); // the outlier's column
     // A constant channel has no kurtosis.
-    const ChannelKurtosis z = computeChannelKurtosis(Tensor::fromFloats({2, 3}, std::vector<float>(6, 1.0f)));
+    const ChannelKurtosis z =
+        computeChannelKurtosis(Tensor::fromFloats({2, 3}, std::vector<float>(6, 1.0f)));
     EXPECT_TRUE(std::isnan(z.rows[0]));
 }
 

@@ -87,8 +87,9 @@ private slots:
         w.show();
         QVERIFY(openDemo(w));
         auto *panel = w.quantizerPanel();
-        QVERIFY(panel->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})},
-                                          {"B", spec({{"method", "constopt"}})}})
+        QVERIFY(panel
+                    ->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})},
+                                         {"B", spec({{"method", "constopt"}})}})
                     .isEmpty());
         w.browser()->setSelectedTensors({kTensor});
         auto *view = w.analysis()->scaleConstantView();
@@ -106,7 +107,8 @@ private slots:
         w.analysis()->sweep(kTensor, 32, 64);
         QVERIFY(QTest::qWaitFor([&] { return view->data() != nullptr; }, 120000));
         QVERIFY(waitIdle(w));
-        QCOMPARE(view->progress()->progressBar()->value(), view->progress()->progressBar()->maximum());
+        QCOMPARE(view->progress()->progressBar()->value(),
+                 view->progress()->progressBar()->maximum());
 
         const QString demo = QString::fromStdString(demo::ensureDemoCheckpoint().string());
         auto *plot = view->plot();
@@ -114,8 +116,11 @@ private slots:
             view->setRotation(rotated);
             for (const auto &[enc, name] : {std::pair{ConstOptEncoder::Pow2, "pow2"},
                                             std::pair{ConstOptEncoder::Unrounded, "unrounded"}}) {
-                QStringList args = {QStringLiteral("sweep-c"), QStringLiteral("--tensor"), kTensor,
-                                    QStringLiteral("--encoder"), QString::fromLatin1(name),
+                QStringList args = {QStringLiteral("sweep-c"),
+                                    QStringLiteral("--tensor"),
+                                    kTensor,
+                                    QStringLiteral("--encoder"),
+                                    QString::fromLatin1(name),
                                     QStringLiteral("--quiet")};
                 if (rotated)
                     args << QStringLiteral("--rotate") << QStringLiteral("64");
@@ -141,7 +146,8 @@ private slots:
         const QStringList rows = plot->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(rows.size(), plot->curveGraph(ConstOptEncoder::Pow2)->dataCount() + 1);
         QCOMPARE(rows[1].split(QLatin1Char(','))[1].toDouble(), view->data()->plain.pow2.mse[0]);
-        QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y())).isEmpty());
+        QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y()))
+                     .isEmpty());
 
         // A click at c ≈ 0.25 sets B's c to the grid point under the mouse.
         view->setRotation(false);
@@ -156,7 +162,8 @@ private slots:
         QCOMPARE(panel->configurations()[0].spec.value("c", -1.0), -1.0); // A untouched
 
         // Without a constOpt configuration a click adds one.
-        QVERIFY(panel->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})}}).isEmpty());
+        QVERIFY(
+            panel->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})}}).isEmpty());
         QCOMPARE(view->targetConfiguration(), -1);
         QTest::mouseClick(plot, Qt::LeftButton, {}, at);
         QCOMPARE(panel->configurationCount(), 2);
@@ -192,7 +199,8 @@ private slots:
                                   QStringLiteral("--stats"), QStringLiteral("--per-channel")});
         QVERIFY(j.is_object());
         const auto &pc = j["tensors"][0]["per_channel"];
-        for (const auto &[axis, key] : {std::pair{1, "input_channels"}, std::pair{0, "output_channels"}}) {
+        for (const auto &[axis, key] :
+             {std::pair{1, "input_channels"}, std::pair{0, "output_channels"}}) {
             view->setChannelAxis(axis);
             const auto &want = pc[key]["excess_kurtosis"];
             auto *g = view->channelPlot()->channelGraph();
@@ -206,8 +214,8 @@ private slots:
             }
             QCOMPARE(view->channelPlot()->labels().size(), 8);
         }
-        QCOMPARE(view->summary()->text().contains(
-                     QString::number(j["tensors"][0]["stats"]["excess_kurtosis"].get<double>(), 'g', 5)),
+        QCOMPARE(view->summary()->text().contains(QString::number(
+                     j["tensors"][0]["stats"]["excess_kurtosis"].get<double>(), 'g', 5)),
                  true);
 
         // One point per tensor × configuration; y is the run's relative error.
@@ -228,7 +236,8 @@ private slots:
         for (PlotWidget *p : {static_cast<PlotWidget *>(view->channelPlot()),
                               static_cast<PlotWidget *>(view->scatterPlot())})
             for (const char *ext : {"png", "svg", "pdf", "csv"}) {
-                const QString file = out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
+                const QString file =
+                    out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
                 QVERIFY(QFileInfo(file).size() > 0);
             }
@@ -236,7 +245,8 @@ private slots:
         // After the rotation the channels change, the tensor's kurtosis drops (heavy tails spread).
         view->setRotation(true);
         QVERIFY(view->data()->tensors[0].rotated);
-        QVERIFY(view->data()->tensors[0].rotated->kurtosis < view->data()->tensors[0].plain.kurtosis);
+        QVERIFY(view->data()->tensors[0].rotated->kurtosis <
+                view->data()->tensors[0].plain.kurtosis);
         QVERIFY(view->summary()->text().contains(QStringLiteral("64")));
     }
 };
