@@ -13,6 +13,7 @@
 #include "scaleconstantplot.h"
 #include "scaleconstantview.h"
 #include "tensorbrowser.h"
+#include "theme.h"
 
 #include <QFileInfo>
 #include <QProcess>
@@ -148,6 +149,19 @@ private slots:
         QCOMPARE(rows[1].split(QLatin1Char(','))[1].toDouble(), view->data()->plain.pow2.mse[0]);
         QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y()))
                      .isEmpty());
+
+        // The plot follows the palette (the dark theme recolours curves, markers and axes).
+        QPalette dark = view->palette();
+        dark.setColor(QPalette::Window, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        dark.setColor(QPalette::Base, QColor(20, 20, 20));
+        view->setPalette(dark);
+        QCOMPARE(plot->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
+        QCOMPARE(plot->curveGraph(ConstOptEncoder::Pow2)->pen().color(),
+                 theme::configColor(0, plot->palette()));
+        QCOMPARE(plot->curveGraph(ConstOptEncoder::Unrounded)->pen().color(),
+                 theme::configColor(1, plot->palette()));
+        QVERIFY(theme::isDark(plot->palette()));
 
         // A click at c ≈ 0.25 sets B's c to the grid point under the mouse.
         view->setRotation(false);
