@@ -69,7 +69,11 @@ KurtosisView::KurtosisView(QWidget *parent) : QWidget(parent)
 
 void KurtosisView::setTensors(const QStringList &tensors)
 {
+    const bool changed = tensors != m_tensors;
     m_tensors = tensors;
+    // A new selection while the tab is shown: profile it now.
+    if (changed && isVisible() && !tensors.isEmpty())
+        requestProfile();
 }
 
 QString KurtosisView::currentTensor() const

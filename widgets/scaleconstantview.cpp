@@ -83,6 +83,9 @@ void ScaleConstantView::setTensors(const QStringList &tensors)
     m_tensor->addItems(tensors);
     if (tensors.contains(current))
         m_tensor->setCurrentText(current);
+    // A new selection while the tab is shown: sweep what is shown now.
+    if (isVisible() && m_tensor->currentText() != current && !m_tensor->currentText().isEmpty())
+        requestSweep();
 }
 
 QString ScaleConstantView::currentTensor() const

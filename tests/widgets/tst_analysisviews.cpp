@@ -183,6 +183,13 @@ private slots:
         QCOMPARE(panel->configurationCount(), 2);
         QCOMPARE(panel->configurations()[1].spec["method"], "constopt");
         QCOMPARE(panel->configurations()[1].spec["c"].get<double>(), c);
+
+        // Selecting another tensor while the tab is shown sweeps that one.
+        const QString other = QStringLiteral("model.layers.0.self_attn.v_proj.weight");
+        w.browser()->setSelectedTensors({other});
+        QVERIFY(QTest::qWaitFor(
+            [&] { return view->data() && view->data()->tensor == other.toStdString(); }, 120000));
+        QVERIFY(waitIdle(w));
     }
 
     void kurtosisEqualsInfoPerChannelAndTheScatterTheResults()
