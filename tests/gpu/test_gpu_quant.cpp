@@ -371,6 +371,21 @@ TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
     }
 }
 
+TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
+{
+    REQUIRE_GPU();
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    QuantizeOptions qo;
+    qo.tensorName = "strict";
+    const nlohmann::json spec{{"method", "mxfp4"}, {"strict", true}};
+    const QuantSpec typed = parseQuantSpec(spec);
+    const Tensor ragged = makeTensor(mxfp4Data(8, 100, 9, false, false), 8, 100, DType::BF16);
+    EXPECT_THROW(cpu.quantize(*cpu.upload(ragged, "strict"), typed, qo), Error);
+    EXPECT_THROW(gpu->quantize(*gpu->upload(ragged, "strict"), typed, qo), Error);
+    const Tensor whole = makeTensor(mxfp4Data(8, 128, 9, false, false), 8, 128, DType::BF16);
+    compareOnBoth(*gpu, whole, spec, "bf16 8x128 strict");
+}
+
 TEST(GpuQuant, Mxfp4RunsOnTheGpu)
 {
     REQUIRE_GPU();
