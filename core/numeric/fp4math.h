@@ -114,6 +114,26 @@ QS_HD inline std::uint8_t mxScaleByte(float amax, int mode)
     return clampByte(e - 2 + 127);
 }
 
+/// MXFP4's per-group and per-element ops (quant/mxfp4.h's op sequence), shared by the CPU
+/// reference (quant/mxfp4.cpp) and the GPU kernels (gpu/kernels/kernel_common.cuh) so that the two
+/// cannot drift. `x / s` and `v · s` are single correctly rounded FP32 operations (__fdiv_rn /
+/// __fmul_rn on the device, which keep subnormals: s = 2^(byte − 127) may be 2^-127).
+/// Scale of a group whose finite min/max are mn/mx (amax = max(|mn|, |mx|)).
+QS_HD inline float mxGroupScale(float mn, float mx, int mode)
+{
+    const float amax = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
+    return e8m0Scale(mxScaleByte(amax, mode));
+}
+/// Scale stored for a group holding NaN/Inf (its codes are 0).
+QS_HD inline float mxBadScale() { return e8m0Scale(0); }
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline std::uint8_t mxCode(float x, float s) { return e2m1Code(__fdiv_rn(x, s)); }
+QS_HD inline float mxDequant(std::uint8_t c, float s) { return __fmul_rn(e2m1Value(c), s); }
+#else
+inline std::uint8_t mxCode(float x, float s) { return e2m1Code(x / s); }
+inline float mxDequant(std::uint8_t c, float s) { return e2m1Value(c) * s; }
+#endif
+
 /// Byte of 2^round(log2 t) for t ≥ 0 (constOpt's pow2 encoder): the nearest integer to log2 t
 /// (never a tie: log2 of an FP32 value is not a half-integer; tested exactly as 1.f ≥ √2 ⇔
 /// (2^23 + f)^2 ≥ 2^47), + 127, clamped to [0, 254]; t = 0 → 0; +Inf → 254.

@@ -16,21 +16,20 @@ struct MxPolicy {
     int mode = fp4::MxEven;
     void params(float mn, float mx, float &s, int &z) const
     {
-        const float amax = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
-        s = fp4::e8m0Scale(fp4::mxScaleByte(amax, mode));
+        s = fp4::mxGroupScale(mn, mx, mode); // the GPU kernels call the same function
         z = 0;
     }
     void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes,
                   float *deq) const
     {
         for (std::int64_t i = 0; i < n; ++i) {
-            codes[i] = fp4::e2m1Code(x[i] / s);
+            codes[i] = fp4::mxCode(x[i], s);
             if (deq)
-                deq[i] = fp4::e2m1Value(codes[i]) * s;
+                deq[i] = fp4::mxDequant(codes[i], s);
         }
     }
-    float dequant(std::uint8_t c, float s, int) const { return fp4::e2m1Value(c) * s; }
-    float badScale() const { return fp4::e8m0Scale(0); }
+    float dequant(std::uint8_t c, float s, int) const { return fp4::mxDequant(c, s); }
+    float badScale() const { return fp4::mxBadScale(); }
     std::uint8_t badCode() const { return 0; }
     bool hasZeroPoint() const { return false; }
 };

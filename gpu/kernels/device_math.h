@@ -13,6 +13,7 @@
 #define QS_HD
 #endif
 
+#include "numeric/fp4math.h"
 #include "numeric/qmath.h"
 #include "quant/uniform_math.h"
 

@@ -176,6 +176,8 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
         return false;
     if (P.kind == kKindFp8)
         return P.gran == kGranTensor;
+    if (P.kind != kKindInt)
+        return false; // MXFP4: the generic kernels
     return P.fastGroup && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 && P.ip.qmax - P.ip.qmin <= 15 &&
            P.group <= 128;
 }
@@ -737,7 +739,7 @@ bool engineSupports(const QuantSpec &spec)
 {
     if (const auto *i = std::get_if<IntSpec>(&spec))
         return i->scaleApply == ScaleApply::Divide; // Quark's reciprocal rule has no kernel yet
-    return std::holds_alternative<Fp8Spec>(spec);
+    return std::holds_alternative<Fp8Spec>(spec) || std::holds_alternative<MxFp4Spec>(spec);
 }
 
 } // namespace quantscope::gpu

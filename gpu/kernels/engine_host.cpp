@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "numeric/fp4math.h"
 #include "quant/fp8.h"
+#include "quant/mxfp4.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -72,6 +74,17 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
         p.fp.maxValue = s.maxValue();
         p.fp.arith = arithCode(s.arith, source);
         p.fp.eps = epsilonFor(s.eps, ScaleDType::F32);
+    } else if (const auto *ms = std::get_if<MxFp4Spec>(&spec)) {
+        // quant/mxfp4.cpp MxFp4Quantizer::quantize: the same skeleton fields.
+        const MxFp4Spec &s = *ms;
+        q.method = "mxfp4";
+        q.spec = s.toJson();
+        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
+        q.codeDtype = DType::F4;
+        q.codeBits = 4;
+        q.scaleDtype = DType::F8_E8M0;
+        p.kind = kKindMxfp4;
+        p.mxMode = static_cast<int>(s.mode);
     } else {
         throw UnsupportedError("the GPU engine has no method '" + method + "'", Location{{}, tensorName, {}});
     }
@@ -93,13 +106,15 @@ void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &st, float &
     bad = st.nanCount + st.infCount > 0;
     zero = 0;
     if (bad) {
-        scale = plan.kind == kKindInt ? plan.ip.eps : plan.fp.eps;
+        scale = plan.kind == kKindInt ? plan.ip.eps : (plan.kind == kKindMxfp4 ? fp4::mxBadScale() : plan.fp.eps);
         return;
     }
     // The CPU's group min/max are FP32 values; the stats hold them exactly as doubles.
     const float mn = st.finiteCount ? static_cast<float>(st.min) : 0.0f;
     const float mx = st.finiteCount ? static_cast<float>(st.max) : 0.0f;
-    if (plan.kind == kKindInt)
+    if (plan.kind == kKindMxfp4)
+        scale = fp4::mxGroupScale(mn, mx, plan.mxMode);
+    else if (plan.kind == kKindInt)
         intGroupParams(plan.ip, mn, mx, scale, zero);
     else
         scale = gpumath::fp8Scale(plan.fp, mn, mx);

@@ -176,6 +176,10 @@ template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, 
         const int q = intCode(P.ip, x, s, z);
         code = static_cast<unsigned>(q) & 0xFFu;
         return intDequant(P.ip, q, s, z);
+    } else if constexpr (KIND == kKindMxfp4) {
+        const std::uint8_t c = fp4::mxCode(x, s);
+        code = c;
+        return fp4::mxDequant(c, s);
     } else {
         const unsigned c = gpumath::fp8Code(P.fp, x, s);
         code = c;
@@ -208,6 +212,13 @@ QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z
             intChunk(q, v, s, z, bad, codes, y);
         } else {
             intChunk(P.ip, v, s, z, bad, codes, y);
+        }
+    } else if constexpr (KIND == kKindMxfp4) {
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const std::uint8_t c = fp4::mxCode(v[j], s);
+            codes[j] = bad ? 0u : c;
+            y[j] = bad ? 0.0f : fp4::mxDequant(c, s);
         }
     } else {
         gpumath::Fp8Params f = P.fp;
@@ -245,6 +256,10 @@ QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float
             const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
             y[j] = P.ip.arith == 0 ? __fmul_rn(s, __fsub_rn(q, zf)) : gpumath::intDequantValue(P.ip, q, s, zf);
         }
+    } else if constexpr (KIND == kKindMxfp4) {
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j)
+            y[j] = fp4::mxDequant(static_cast<std::uint8_t>((w[j / 4] >> (8 * (j % 4))) & 0xFFu), s);
     } else {
 #pragma unroll
         for (int j = 0; j < kChunk; ++j)
@@ -349,10 +364,12 @@ QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float 
 {
     z = 0;
     if (bad) {
-        s = P.kind == kKindInt ? P.ip.eps : P.fp.eps;
+        s = P.kind == kKindInt ? P.ip.eps : (P.kind == kKindMxfp4 ? fp4::mxBadScale() : P.fp.eps);
         return;
     }
-    if (P.kind == kKindInt) {
+    if (P.kind == kKindMxfp4) {
+        s = fp4::mxGroupScale(mn, mx, P.mxMode);
+    } else if (P.kind == kKindInt) {
         if (P.ip.arith == 0 && P.ip.scaleDtype == 0) { // common options, folded at compile time
             IntParams q = P.ip;
             q.arith = 0;
@@ -523,6 +540,8 @@ template <typename F> void dispatchInKind(int in, int kind, F &&f)
     dispatchIn(in, [&](auto I) {
         if (kind == kKindInt)
             f(I, std::integral_constant<int, kKindInt>{});
+        else if (kind == kKindMxfp4)
+            f(I, std::integral_constant<int, kKindMxfp4>{});
         else
             f(I, std::integral_constant<int, kKindFp8>{});
     });

@@ -13,7 +13,7 @@ namespace quantscope::gpu {
 /// Stored element type on the device.
 enum InType : int { kInF32 = 0, kInBf16 = 1, kInF16 = 2 };
 /// Quantizer kind.
-enum QKind : int { kKindInt = 0, kKindFp8 = 1 };
+enum QKind : int { kKindInt = 0, kKindFp8 = 1, kKindMxfp4 = 2 };
 /// Granularity codes (the values of quantscope::Granularity).
 enum Gran : int { kGranTensor = 0, kGranChannel = 1, kGranGroup = 2, kGranBlock = 3 };
 
@@ -24,6 +24,7 @@ struct QuantPlan {
     int kind = kKindInt;
     IntParams ip;
     gpumath::Fp8Params fp;
+    int mxMode = 0; ///< MXFP4 shared-exponent mode (fp4::MxModeCode)
     int gran = kGranTensor, axis = 0;
     std::int64_t rows = 1, cols = 1, group = 1, block = 1, gridRows = 1, gridCols = 1, groups = 1;
     /// Row-local groups whose size g is 8·2^t ≤ 8·warp and divides K (K % 8 == 0): one team of

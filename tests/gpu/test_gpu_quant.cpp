@@ -289,6 +289,119 @@ TEST(GpuQuant, NonFiniteInputReportedAndCodedZero)
     }
 }
 
+/// MXFP4 data: heavy-tailed values (a zero row, NaN/Inf on request) plus groups that probe the
+/// edges of the op sequence: an all-zero group, a group of −0, exact E2M1 ties (amax 6: s = 1 in
+/// even/floor), an amax whose `even` rounding carries into the next binade, tiny groups whose
+/// exponent clamps to byte 0 (s = 2^-127, an FP32 subnormal: -ftz=false matters), a lone NaN and
+/// a lone −Inf; on request (`huge`) a group near FLT_MAX whose Ŵ overflows to ±Inf in `even` and
+/// `ceil` (the engine's CPU-metrics fallback; F16 makes the inputs Inf: non-finite groups).
+std::vector<float> mxfp4Data(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite, bool huge)
+{
+    auto v = heavyTailed(R, C, seed, nonFinite);
+    auto at = [&](std::int64_t r, std::int64_t c) -> float & { return v[static_cast<std::size_t>(r * C + c)]; };
+    const std::int64_t g = std::min<std::int64_t>(C, 32);
+    for (std::int64_t c = 0; c < g; ++c) {
+        at(0, c) = 0.0f;                                               // all-zero group
+        at(1, c) = -0.0f;                                              // all −0
+        const float ties[] = {6.0f, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+        at(3, c) = (c % 2 ? -1.0f : 1.0f) * ties[c % 8];               // RNE ties at s = 1
+        at(4, c) = c == 5 ? 7.5f : 0.1f * static_cast<float>(c);       // even: 7.5 → 8 (carry)
+        at(5, c) = (c % 3 ? 1.0f : -1.0f) * 1e-39f * static_cast<float>(c + 1); // byte 0
+        if (huge)
+            at(6, c) = (c % 2 ? 1.0f : -1.0f) * 3e38f / static_cast<float>(c + 1);
+        at(7, c) = 1e-3f * static_cast<float>(c) - 0.01f;
+    }
+    if (nonFinite && R > 9) {
+        at(8, C - 1) = std::numeric_limits<float>::quiet_NaN(); // in the ragged last group
+        at(9, 1) = -std::numeric_limits<float>::infinity();
+    }
+    return v;
+}
+
+TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
+{
+    REQUIRE_GPU();
+    struct Case {
+        std::int64_t r, c;
+        bool nonFinite, huge;
+    };
+    // 96: whole groups (chunk-uniform); 100: a ragged last group of 4; 40: one group + 8.
+    for (const Case cs : {Case{37, 96, false, false}, Case{29, 100, false, false}, Case{24, 100, true, false},
+                          Case{16, 40, true, false}, Case{12, 100, false, true}}) {
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const auto v = mxfp4Data(cs.r, cs.c, 500 + cs.c + static_cast<int>(dt), cs.nonFinite, cs.huge);
+            const Tensor w = makeTensor(v, cs.r, cs.c, dt);
+            for (const char *mode : {"even", "floor", "ceil"})
+                for (int group : {32, 16, 64}) {
+                    const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}, {"group", group}};
+                    const std::string what = std::string(nameOf(dt)) + " " + std::to_string(cs.r) + "x" +
+                                             std::to_string(cs.c) + (cs.nonFinite ? " with NaN/Inf" : "") +
+                                             (cs.huge ? " with values near FLT_MAX" : "");
+                    compareOnBoth(*gpu, w, spec, what);
+                    // The fields expectQuantized leaves out, on the quantize-only path.
+                    const Backend &cpu = BackendRegistry::instance().cpu();
+                    QuantizeOptions qo;
+                    qo.tensorName = what;
+                    const QuantSpec typed = parseQuantSpec(spec);
+                    const QuantizedTensor c = cpu.quantize(*cpu.upload(w, what), typed, qo);
+                    const QuantizedTensor g = gpu->quantize(*gpu->upload(w, what), typed, qo);
+                    const std::string label = what + " " + spec.dump();
+                    EXPECT_EQ(g.method, c.method) << label;
+                    EXPECT_EQ(g.codeBits, c.codeBits) << label;
+                    EXPECT_EQ(g.codeDtype, DType::F4) << label;
+                    EXPECT_EQ(g.scaleDtype, DType::F8_E8M0) << label;
+                    EXPECT_EQ(g.sourceDtype, c.sourceDtype) << label;
+                    EXPECT_EQ(g.layout.group, c.layout.group) << label;
+                    EXPECT_EQ(g.layout.gridCols, c.layout.gridCols) << label;
+                    EXPECT_EQ(g.codes, c.codes) << label;
+                    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << label;
+                    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << label;
+                    ASSERT_EQ(g.scales.size(), c.scales.size()) << label;
+                    std::size_t scaleDiff = 0;
+                    for (std::size_t i = 0; i < c.scales.size(); ++i)
+                        scaleDiff += !sameBits(g.scales[i], c.scales[i]);
+                    EXPECT_EQ(scaleDiff, 0u) << label;
+                    if (cs.nonFinite) {
+                        EXPECT_GT(c.nonFiniteGroups, 0) << label;
+                    } else if (!(cs.huge && dt == DType::F16)) {
+                        EXPECT_EQ(c.nonFiniteGroups, 0) << label;
+                    }
+                }
+        }
+    }
+}
+
+TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
+{
+    REQUIRE_GPU();
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    QuantizeOptions qo;
+    qo.tensorName = "strict";
+    const nlohmann::json spec{{"method", "mxfp4"}, {"strict", true}};
+    const QuantSpec typed = parseQuantSpec(spec);
+    const Tensor ragged = makeTensor(mxfp4Data(8, 100, 9, false, false), 8, 100, DType::BF16);
+    EXPECT_THROW(cpu.quantize(*cpu.upload(ragged, "strict"), typed, qo), Error);
+    EXPECT_THROW(gpu->quantize(*gpu->upload(ragged, "strict"), typed, qo), Error);
+    const Tensor whole = makeTensor(mxfp4Data(8, 128, 9, false, false), 8, 128, DType::BF16);
+    compareOnBoth(*gpu, whole, spec, "bf16 8x128 strict");
+}
+
+TEST(GpuQuant, Mxfp4RunsOnTheGpu)
+{
+    REQUIRE_GPU();
+    for (const char *mode : {"even", "floor", "ceil"}) {
+        const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}};
+        EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
+    }
+    bool listed = false;
+    for (const auto &m : gpu->capabilities())
+        if (m.method == "mxfp4") {
+            listed = true;
+            EXPECT_TRUE(m.supported) << m.options;
+        }
+    EXPECT_TRUE(listed);
+}
+
 TEST(GpuQuant, StatsAtOpenGiveTheSameResults)
 {
     REQUIRE_GPU();
@@ -485,6 +598,8 @@ TEST(GpuQuant, RealWeightsBitIdentical)
         {{"method", "int"}, {"bits", 3}, {"group", 64}, {"symmetric", false}, {"arith", "source"}},
         {{"method", "fp8"}},
         {{"method", "fp8"}, {"granularity", "block"}, {"block", 128}},
+        {{"method", "mxfp4"}},
+        {{"method", "mxfp4"}, {"mode", "floor"}},
     };
     int tensors = 0, fastRuns = 0;
     for (const fs::path &file : files) {
