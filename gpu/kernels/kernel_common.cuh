@@ -510,9 +510,12 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
     const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
     const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
     st.fastBins = 0;
-    if (st.hi > st.lo && ulpW * B / (st.hi - st.lo) < 0.05)
+    // The FP32 guess forms x − lo in FP32: only when that cannot overflow (values near ±FLT_MAX
+    // take the exact correction loop instead).
+    const double kFltMax = 3.4028234663852886e38;
+    if (st.hi > st.lo && fabs(st.lo) + fabs(st.hi) <= kFltMax && ulpW * B / (st.hi - st.lo) < 0.05)
         st.fastBins |= 1;
-    if (st.errRange > 0 && ulpE * B / st.errRange < 0.05)
+    if (st.errRange > 0 && fabs(st.emin) + fabs(st.emax) <= kFltMax && ulpE * B / st.errRange < 0.05)
         st.fastBins |= 2;
     if (st.maxAbs > 0 && isfinite(st.maxAbs))
         st.fastBins |= 4;
