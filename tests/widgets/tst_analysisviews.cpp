@@ -2,6 +2,7 @@
 // The Scale-constant and Kurtosis tabs in the real window (issue 17 items 2 and 3): the c*
 // marker is `sweep-c`'s c_star, a click on the curve sets c in the constOpt configuration, and
 // the per-channel kurtosis drawn equals `info --stats --per-channel` for the same tensor.
+#include "test_env.h"
 #include "analysiscontroller.h"
 #include "demo/demo.h"
 #include "jobprogresswidget.h"
@@ -74,11 +75,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QLocale::setDefault(QLocale::c());
-        QCoreApplication::setOrganizationName(QStringLiteral("QuantscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_analysisviews"));
+        quantscope::test::isolate(m_home, QStringLiteral("tst_analysisviews"));
     }
 
     void scaleConstantMarksSweepCsCStarAndAClickSetsC()

@@ -2,6 +2,7 @@
 // The real window on the offscreen platform: bad input gives an error message and no crash, a
 // cancelled job leaves no result (and the window is idle at once), a newer run makes an older
 // one stale, failing specs are reported readably, and a session round-trips.
+#include "test_env.h"
 #include "distributionview.h"
 #include "histogramplot.h"
 #include "jobprogresswidget.h"
@@ -84,12 +85,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        // A private cache (the demo is generated there) and settings.
-        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QLocale::setDefault(QLocale::c());
-        QCoreApplication::setOrganizationName(QStringLiteral("QuantscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        quantscope::test::isolate(m_home, QStringLiteral("tst_mainwindow"));
     }
 
     void docksAndPool()

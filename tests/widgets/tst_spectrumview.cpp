@@ -4,6 +4,7 @@
 // `quantscope-cli spectrum --json` for the same tensor and spec (at two τ), the rank slider's
 // error / bits / MB labels equal the values the spectrum and the storage formula imply, and
 // "Run MiLo at this rank" turns the configuration into MiLo at that rank and shows its passes.
+#include "test_env.h"
 #include "demo/demo.h"
 #include "jobs/spectrum_plot.h"
 #include "mainwindow.h"
@@ -84,11 +85,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QLocale::setDefault(QLocale::c());
-        QCoreApplication::setOrganizationName(QStringLiteral("QuantscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_spectrumview"));
+        quantscope::test::isolate(m_home, QStringLiteral("tst_spectrumview"));
     }
 
     void spectrumEqualsJobAndCli()
