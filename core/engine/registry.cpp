@@ -34,13 +34,6 @@ void BackendRegistry::setGpuFactory(std::string builtApi, GpuFactory factory)
     r.factory = std::move(factory);
 }
 
-std::string BackendRegistry::builtGpuApi()
-{
-    auto &r = registration();
-    std::lock_guard lock(r.mutex);
-    return r.api;
-}
-
 BackendRegistry &BackendRegistry::instance()
 {
     static BackendRegistry registry; // thread-safe initialisation (C++11 magic statics)
@@ -81,7 +74,12 @@ MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &sp
     return r;
 }
 
-std::string builtGpuBackends() { return BackendRegistry::builtGpuApi(); }
+std::string builtGpuBackends()
+{
+    auto &r = registration();
+    std::lock_guard lock(r.mutex);
+    return r.api;
+}
 
 std::string describeComputeDevice()
 {

@@ -21,8 +21,6 @@ public:
     /// Installs the GPU backend's factory and the name of the GPU API this build contains
     /// ("CUDA", "HIP"). Takes effect when the registry is first used; later calls are ignored.
     static void setGpuFactory(std::string builtApi, GpuFactory factory);
-    /// The GPU API this build registered ("CUDA", "HIP" or "none").
-    static std::string builtGpuApi();
 
     static BackendRegistry &instance();
 

@@ -19,16 +19,6 @@ DeviceChoice parseDeviceChoice(const std::string &text)
     throw UnsupportedError("device must be auto, cpu or gpu, not '" + text + "'");
 }
 
-std::string toString(DeviceChoice choice)
-{
-    switch (choice) {
-    case DeviceChoice::Auto: return "auto";
-    case DeviceChoice::Cpu: return "cpu";
-    case DeviceChoice::Gpu: return "gpu";
-    }
-    return "auto";
-}
-
 namespace {
 
 QuantizeRun runOn(const Backend &backend, const Tensor &w, const QuantSpec &spec, const RunOptions &options,

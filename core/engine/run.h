@@ -16,7 +16,6 @@ enum class DeviceChoice : std::uint8_t { Auto, Cpu, Gpu };
 /// "auto", "cpu" or "gpu" (the CLI's --device and the session's "device"); throws
 /// UnsupportedError naming the accepted values otherwise.
 DeviceChoice parseDeviceChoice(const std::string &text);
-std::string toString(DeviceChoice choice);
 
 /// One quantization run: the result, its metrics and where/how long it ran.
 struct QuantizeRun {
