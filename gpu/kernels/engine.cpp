@@ -3,6 +3,7 @@
 // comes from the caching pool of device_pool.h).
 // Runtime calls go through qs_gpu_compat.h (CUDA or HIP); kernels are launched via kernels.h.
 #include "engine.h"
+#include "engine_impl.h"
 
 #include <algorithm>
 #include <cstring>
@@ -45,6 +46,8 @@ struct Arena {
     }
 };
 
+} // namespace
+
 struct RunImpl final : PipelineRun {
     HostPlan hp;
     bool quantize = true;
@@ -63,6 +66,8 @@ struct RunImpl final : PipelineRun {
     int rowsPd2Host = 0;
     char *base() const { return static_cast<char *>(block.get()); }
 };
+
+namespace {
 
 /// The pool-block buffers both enqueue paths carve, reserved in the same order: the head (scales,
 /// zero points, bad-group flags) first; the caller's own buffers (counters first) next; then the
@@ -114,54 +119,6 @@ struct SharedBuffers {
 
 } // namespace
 
-struct Engine::Impl {
-    int device = 0;
-    qsDeviceProps props;
-    qsStream_t stream = nullptr;
-    qsEvent_t evStart = nullptr, evStop = nullptr;
-    std::shared_ptr<PoolState> pool = std::make_shared<PoolState>();
-    void *staging[2] = {nullptr, nullptr};
-    qsEvent_t stagingDone[2] = {nullptr, nullptr};
-    std::size_t stagingBytes = 16u << 20;
-    bool pinned = true;
-    std::recursive_mutex mutex;
-    bool profile = false;
-    std::vector<qsEvent_t> markEvents;
-    std::vector<std::string> markNames;
-
-    void mark(const char *name)
-    {
-        if (!profile)
-            return;
-        if (markNames.size() == markEvents.size()) {
-            qsEvent_t e;
-            QS_GPU_CHECK(qsEventCreate(&e));
-            markEvents.push_back(e);
-        }
-        QS_GPU_CHECK(qsEventRecord(markEvents[markNames.size()], stream));
-        markNames.emplace_back(name);
-    }
-
-    ~Impl()
-    {
-        for (auto e : markEvents)
-            qsEventDestroy(e);
-        for (int i = 0; i < 2; ++i) {
-            if (staging[i])
-                qsFreeHost(staging[i]);
-            if (stagingDone[i])
-                qsEventDestroy(stagingDone[i]);
-        }
-        if (evStart)
-            qsEventDestroy(evStart);
-        if (evStop)
-            qsEventDestroy(evStop);
-        if (stream)
-            qsStreamDestroy(stream);
-    }
-    void *S() const { return stream; }
-    void enqueueFast(RunImpl &R, int in, int sms);
-};
 
 namespace {
 
