@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "engine/sweep_device.h"
 #include "io/checkpoint.h"
 #include "json/report_json.h"
 #include "progress.h"
@@ -22,6 +23,7 @@ int runSweepC(Args args)
     rd.lenient = args.flag("--lenient");
     const auto tensorName = args.value("--tensor");
     CSweepOptions o;
+    o.device = sweepDevice(takeDeviceOption(args));
     if (auto g = args.value("--group"))
         o.group = toInt("--group", *g);
     if (auto d = args.value("--rotate"))
@@ -45,7 +47,7 @@ int runSweepC(Args args)
     if (pos.size() != 1 || !tensorName)
         throw UsageError(
             "usage: quantscope-cli sweep-c PATH --tensor NAME [--group G] [--rotate D] "
-            "[--encoder pow2|unrounded] [--grid LO:HI:STEP] [--c C] [--json]");
+            "[--encoder pow2|unrounded] [--grid LO:HI:STEP] [--c C] [--device auto|cpu|gpu] [--json]");
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
     o.tensorName = *tensorName;
@@ -60,6 +62,8 @@ int runSweepC(Args args)
     }
     const CSweepResult r = sweepC(w, o, &cancel);
     line.finish();
+    if (!r.deviceNote.empty())
+        std::fprintf(stderr, "note: %s\n", r.deviceNote.c_str());
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -87,15 +91,18 @@ int runSweepC(Args args)
     out["numel"] = r.numel;
     out["groups"] = r.groups;
     out["nonfinite_groups"] = r.nonFiniteGroups;
+    out["device"] = r.device;
+    if (!r.deviceNote.empty())
+        out["device_note"] = r.deviceNote;
     out["time_ms"] = ms;
     if (json) {
         std::cout << out.dump(1) << '\n';
         return 0;
     }
-    std::printf("%s  constOpt %s, group %lld%s: %zu values of c over [%g, %g]  (%.1f ms)\n",
+    std::printf("%s  constOpt %s, group %lld%s: %zu values of c over [%g, %g]  (%.1f ms, %s)\n",
                 tensorName->c_str(), toString(o.encoder).c_str(), static_cast<long long>(o.group),
                 o.rotate ? (", Hadamard " + std::to_string(o.rotate)).c_str() : "", r.c.size(),
-                o.lo, o.hi, ms);
+                o.lo, o.hi, ms, r.device.c_str());
     std::printf("  c* = %.5f (MSE %.6g), within 0.1%% of the minimum for c in [%.4f, %.4f]\n",
                 r.cStar, r.cStarMse, r.intervalLo, r.intervalHi);
     std::printf("  MSE at c = %g: %.6g   Lloyd–Max %.6g   INT4 %.6g   MXFP4 %.6g\n", o.defaultC,

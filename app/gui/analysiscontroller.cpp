@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysiscontroller.h"
 
+#include "engine/sweep_device.h"
 #include "jobs/kurtosis_data.h"
 #include "jobs/scale_constant_data.h"
 #include "kurtosisview.h"
@@ -92,6 +93,13 @@ void AnalysisController::sweep(const QString &tensor, qint64 group, qint64 rotat
     o.group = group;
     o.rotate = rotate;
     o.threads = m_pool.maxThreadCount();
+    // The quantize job's device (the panel's): the MSE grids on the GPU when asked and present.
+    DeviceChoice device = DeviceChoice::Auto;
+    try {
+        device = parseDeviceChoice(m_panel->device().toStdString());
+    } catch (const std::exception &) {
+    }
+    o.device = sweepDevice(device);
     auto progress = std::make_shared<std::atomic<double>>(0.0);
     m_scaleProgress = progress;
     m_scale->jobStarted();

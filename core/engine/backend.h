@@ -20,6 +20,9 @@
 
 namespace quantscope {
 
+class CSweepGridEvaluator; // quant/constopt_sweep.h
+struct CSweepOptions;
+
 enum class DeviceKind : std::uint8_t { Cpu, Cuda, Hip };
 
 struct DeviceInfo {
@@ -87,6 +90,12 @@ public:
                                          const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                          const std::optional<TensorStats> &inputStats,
                                          const CancelToken *cancel = nullptr) const;
+    /// The constOpt c sweep's MSE grid evaluator for `w` (decoded and, with options.rotate, rotated
+    /// as sweepC does; group and encoder from `options`), giving the CPU's bits
+    /// (quant/constopt_sweep.h). Default: nullptr (the CPU evaluates); `whyNot` says why when a
+    /// backend declines. Throws GpuError.
+    virtual std::unique_ptr<CSweepGridEvaluator> sweepGrid(const Tensor &w, const CSweepOptions &options,
+                                                           std::string &whyNot) const;
 };
 
 } // namespace quantscope

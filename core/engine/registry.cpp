@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "engine/cpu_backend.h"
+#include "quant/constopt_sweep.h"
 
 namespace quantscope {
 
@@ -60,6 +61,12 @@ std::vector<DeviceInfo> BackendRegistry::devices() const
     if (m_gpu)
         list.push_back(m_gpu->info());
     return list;
+}
+
+std::unique_ptr<CSweepGridEvaluator> Backend::sweepGrid(const Tensor &, const CSweepOptions &, std::string &whyNot) const
+{
+    whyNot.clear();
+    return nullptr;
 }
 
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,

@@ -47,6 +47,7 @@ ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &t
         o.step = options.step;
         o.defaultC = options.defaultC;
         o.threads = options.threads;
+        o.device = options.device;
         o.tensorName = tensorName;
         const int k = done;
         if (cancel && progress)

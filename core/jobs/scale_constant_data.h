@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ struct ScaleConstantOptions {
     double lo = 0.05, hi = 0.40, step = 0.0005;
     double defaultC = 0.156;
     int threads = 0;
+    /// Where the MSE grids are evaluated (CSweepOptions::device; engine/sweep_device.h); null: the CPU.
+    std::shared_ptr<const CSweepDevice> device;
 };
 
 /// The curve of one sweep result.

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "numeric/fixedsum.h"
 #include "numeric/fp4math.h"
 #include "numeric/moments.h"
+#include "quant/csweep_math.h"
 #include "quant/hadamard.h"
 #include "quant/mxfp4.h"
 #include "quant/quantizer.h"
@@ -47,30 +49,10 @@ std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std
     return out;
 }
 
-/// Σ (x − x̂)² of one group at scale s, x̂ exactly constOpt's (FP32), the difference in FP64
-/// (four partial sums, combined in a fixed order).
+/// Σ (x − x̂)² of one group at scale s (csweep_math.h: the op order the GPU shares).
 double groupSse(const float *x, std::int64_t len, float s)
 {
-    if (!(s > 0.0f)) { // codes 0: x̂ = 0
-        double e = 0;
-        for (std::int64_t i = 0; i < len; ++i)
-            e += static_cast<double>(x[i]) * x[i];
-        return e;
-    }
-    double e[4] = {0, 0, 0, 0};
-    std::int64_t i = 0;
-    for (; i + 4 <= len; i += 4)
-        for (int j = 0; j < 4; ++j) {
-            const double d = static_cast<double>(x[i + j]) -
-                             static_cast<double>(fp4::e2m1RoundValue(x[i + j] / s) * s);
-            e[j] += d * d;
-        }
-    for (; i < len; ++i) {
-        const double d =
-            static_cast<double>(x[i]) - static_cast<double>(fp4::e2m1RoundValue(x[i] / s) * s);
-        e[0] += d * d;
-    }
-    return (e[0] + e[1]) + (e[2] + e[3]);
+    return csweep::groupSse(csweep::PtrLoad{x}, len, s);
 }
 
 /// MSE of a dequantized matrix against x over the given groups.
@@ -87,33 +69,37 @@ double mseOver(std::span<const float> x, std::span<const float> xhat,
     return counted ? e / static_cast<double>(counted) : 0.0;
 }
 
-class MseEvaluator {
+class MseEvaluator final : public CSweepGridEvaluator {
 public:
-    MseEvaluator(std::span<const float> x, const std::vector<GroupRef> &groups, ConstOptEncoder enc,
-                 float fcLo, float fcHi, int threads)
-        : m_x(x), m_groups(groups), m_enc(enc)
+    MseEvaluator(std::span<const float> x, std::vector<GroupRef> groups, ConstOptEncoder enc, float fcLo,
+                 float fcHi, int threads)
+        : m_x(x), m_groups(std::move(groups)), m_enc(enc), m_threads(threads)
     {
-        for (const auto &g : groups)
+        float amax = 0;
+        for (const auto &g : m_groups) {
             m_counted += g.len;
+            amax = g.m > amax ? g.m : amax;
+        }
+        m_unit = fixed::fixedUnit(amax, m_counted);
         if (enc != ConstOptEncoder::Pow2)
             return;
         // Per group, the SSE of every scale byte the grid range reaches (a handful: the byte is
         // monotone in c), so that each grid point costs one lookup per group.
-        const std::size_t G = groups.size();
+        const std::size_t G = m_groups.size();
         m_base.resize(G);
         m_count.resize(G);
         m_start.resize(G + 1, 0);
         for (std::size_t i = 0; i < G; ++i) {
-            m_base[i] = fp4::roundLog2Byte(fcLo * groups[i].m);
-            const int top = fp4::roundLog2Byte(fcHi * groups[i].m);
-            m_count[i] = top - m_base[i] + 1;
+            m_base[i] = fp4::roundLog2Byte(fcLo * m_groups[i].m);
+            const int top = fp4::roundLog2Byte(fcHi * m_groups[i].m);
+            m_count[i] = std::max(top - m_base[i] + 1, 0);
             m_start[i + 1] = m_start[i] + m_count[i];
         }
         m_sse.resize(static_cast<std::size_t>(m_start[G]));
         parallelSlices(static_cast<std::int64_t>(G), resolveThreads(threads), nullptr,
                        [&](int, std::int64_t g0, std::int64_t g1) {
                            for (std::int64_t i = g0; i < g1; ++i) {
-                               const auto &g = groups[static_cast<std::size_t>(i)];
+                               const auto &g = m_groups[static_cast<std::size_t>(i)];
                                for (int k = 0; k < m_count[i]; ++k)
                                    m_sse[static_cast<std::size_t>(m_start[i] + k)] = groupSse(
                                        m_x.data() + g.off, g.len,
@@ -124,32 +110,38 @@ public:
 
     std::int64_t counted() const { return m_counted; }
 
-    double mse(float fc) const
+    /// One group's SSE at fc.
+    double sseAt(std::size_t i, float fc) const
     {
-        double e = 0;
-        for (std::size_t i = 0; i < m_groups.size(); ++i) {
-            const auto &g = m_groups[i];
-            if (m_enc == ConstOptEncoder::Pow2) {
-                const int b = fp4::roundLog2Byte(fc * g.m);
-                const int k = b - m_base[i];
-                e += (k >= 0 && k < m_count[i])
-                         ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
-                         : groupSse(m_x.data() + g.off, g.len,
-                                    fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
-            } else {
-                e += groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
-            }
+        const auto &g = m_groups[i];
+        if (m_enc == ConstOptEncoder::Pow2) {
+            const int b = fp4::roundLog2Byte(fc * g.m);
+            const int k = b - m_base[i];
+            return (k >= 0 && k < m_count[i]) ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
+                                              : groupSse(m_x.data() + g.off, g.len,
+                                                         fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
         }
-        return m_counted ? e / static_cast<double>(m_counted) : 0.0;
+        return groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
+    }
+
+    double mse(float fc) const override
+    {
+        fixed::U128 sum;
+        bool bad = false;
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            fixed::U128 k;
+            bad |= !fixed::toFixed(sseAt(i, fc), m_unit, k);
+            sum = fixed::add(sum, k);
+        }
+        return fixed::mean(sum, m_unit, m_counted, bad);
     }
 
     /// MSE at each c (FP64 values, evaluated at (float)c); threads split the list, each value is
-    /// computed whole by one thread, so the result does not depend on the thread count.
-    std::vector<double> mse(const std::vector<double> &cs, int threads,
-                            const CancelToken *cancel) const
+    /// computed whole by one thread (the exact sums do not depend on the split anyway).
+    std::vector<double> mse(const std::vector<double> &cs, const CancelToken *cancel) const override
     {
         std::vector<double> out(cs.size());
-        parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(threads), cancel,
+        parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(m_threads), cancel,
                        [&](int part, std::int64_t i0, std::int64_t i1) {
                            for (std::int64_t i = i0; i < i1; ++i) {
                                if (cancel && part == 0) // the first slice stands for all
@@ -165,9 +157,11 @@ public:
 
 private:
     std::span<const float> m_x;
-    const std::vector<GroupRef> &m_groups;
+    std::vector<GroupRef> m_groups;
     ConstOptEncoder m_enc;
+    int m_threads = 0;
     std::int64_t m_counted = 0;
+    int m_unit = 0;
     std::vector<int> m_base, m_count;
     std::vector<std::int64_t> m_start;
     std::vector<double> m_sse;
@@ -251,6 +245,61 @@ LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std
     return res;
 }
 
+namespace {
+
+/// The MSE grid, c*, its interval and the MSE at the default c (res.c holds the grid).
+void evaluateGrid(const CSweepGridEvaluator &ev, const CSweepOptions &o, CSweepResult &res,
+                  const CancelToken *cancel)
+{
+    const auto n = static_cast<std::int64_t>(res.c.size());
+    res.mse = ev.mse(res.c, cancel);
+    const auto best = std::min_element(res.mse.begin(), res.mse.end());
+    const std::int64_t iStar = best - res.mse.begin();
+    const double minMse = *best;
+    res.gridArgmin = res.c[static_cast<std::size_t>(iStar)];
+    res.intervalLo = res.intervalHi = res.gridArgmin;
+    bool any = false;
+    for (std::size_t i = 0; i < res.c.size(); ++i)
+        if (res.mse[i] <= (1.0 + 1e-3) * minMse) {
+            res.intervalLo = any ? std::min(res.intervalLo, res.c[i]) : res.c[i];
+            res.intervalHi = any ? std::max(res.intervalHi, res.c[i]) : res.c[i];
+            any = true;
+        }
+
+    // Local refinement around the grid argmin.
+    res.cStar = res.gridArgmin;
+    res.cStarMse = minMse;
+    if (o.refinePoints >= 3 && n >= 2) {
+        const double a = res.c[static_cast<std::size_t>(std::max<std::int64_t>(iStar - 1, 0))];
+        const double b = res.c[static_cast<std::size_t>(std::min<std::int64_t>(iStar + 1, n - 1))];
+        std::vector<double> cs;
+        for (int j = 0; j < o.refinePoints; ++j)
+            cs.push_back(a + (b - a) * j / (o.refinePoints - 1));
+        const auto v = ev.mse(cs, cancel);
+        const auto rb = std::min_element(v.begin(), v.end());
+        if (*rb <= minMse) {
+            std::size_t j0 = static_cast<std::size_t>(rb - v.begin()), j1 = j0;
+            while (j1 + 1 < v.size() && v[j1 + 1] == *rb)
+                ++j1;
+            res.cStar = 0.5 * (cs[j0] + cs[j1]);
+            res.cStarMse = j0 == j1 ? *rb : ev.mse(static_cast<float>(res.cStar));
+        }
+    }
+    res.mseAtDefault = ev.mse(static_cast<float>(o.defaultC));
+}
+
+} // namespace
+
+std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows,
+                                                           std::int64_t K, std::int64_t group,
+                                                           ConstOptEncoder encoder, float fcLo, float fcHi,
+                                                           int threads)
+{
+    std::int64_t nonFinite = 0;
+    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite), encoder, fcLo, fcHi,
+                                          threads);
+}
+
 CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *cancel)
 {
     if (!(o.lo > 0.0) || !(o.hi > o.lo) || !(o.step > 0.0))
@@ -291,43 +340,35 @@ CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *
     const std::int64_t n = static_cast<std::int64_t>(std::llround(span)) + 1;
     for (std::int64_t i = 0; i < n; ++i)
         res.c.push_back(o.lo + static_cast<double>(i) * o.step);
-    const MseEvaluator ev(x, groups, o.encoder, static_cast<float>(res.c.front()),
-                          static_cast<float>(res.c.back()), o.threads);
-    res.mse = ev.mse(res.c, o.threads, cancel);
+    std::int64_t counted = 0;
+    for (const auto &g : groups)
+        counted += g.len;
+    const float fcLo = static_cast<float>(res.c.front()), fcHi = static_cast<float>(res.c.back());
+    auto cpuEvaluator = [&] { return std::make_unique<MseEvaluator>(x, groups, o.encoder, fcLo, fcHi, o.threads); };
 
-    const auto best = std::min_element(res.mse.begin(), res.mse.end());
-    const std::int64_t iStar = best - res.mse.begin();
-    const double minMse = *best;
-    res.gridArgmin = res.c[static_cast<std::size_t>(iStar)];
-    res.intervalLo = res.intervalHi = res.gridArgmin;
-    bool any = false;
-    for (std::size_t i = 0; i < res.c.size(); ++i)
-        if (res.mse[i] <= (1.0 + 1e-3) * minMse) {
-            res.intervalLo = any ? std::min(res.intervalLo, res.c[i]) : res.c[i];
-            res.intervalHi = any ? std::max(res.intervalHi, res.c[i]) : res.c[i];
-            any = true;
+    // The grid on the chosen device; a GPU that refuses or fails leaves it to the CPU, saying why.
+    std::unique_ptr<CSweepGridEvaluator> ev;
+    if (o.device && o.device->make) {
+        std::string why;
+        try {
+            ev = o.device->make(w, o, why);
+            if (ev)
+                res.device = o.device->id;
+            else
+                res.deviceNote = why.empty() ? "the GPU does not sweep this tensor: computed on the CPU" : why;
+        } catch (const GpuError &e) {
+            res.deviceNote = std::string("GPU failed (") + e.what() + "): computed on the CPU";
         }
-
-    // Local refinement around the grid argmin.
-    res.cStar = res.gridArgmin;
-    res.cStarMse = minMse;
-    if (o.refinePoints >= 3 && n >= 2) {
-        const double a = res.c[static_cast<std::size_t>(std::max<std::int64_t>(iStar - 1, 0))];
-        const double b = res.c[static_cast<std::size_t>(std::min<std::int64_t>(iStar + 1, n - 1))];
-        std::vector<double> cs;
-        for (int j = 0; j < o.refinePoints; ++j)
-            cs.push_back(a + (b - a) * j / (o.refinePoints - 1));
-        const auto v = ev.mse(cs, o.threads, cancel);
-        const auto rb = std::min_element(v.begin(), v.end());
-        if (*rb <= minMse) {
-            std::size_t j0 = static_cast<std::size_t>(rb - v.begin()), j1 = j0;
-            while (j1 + 1 < v.size() && v[j1 + 1] == *rb)
-                ++j1;
-            res.cStar = 0.5 * (cs[j0] + cs[j1]);
-            res.cStarMse = j0 == j1 ? *rb : ev.mse(static_cast<float>(res.cStar));
-        }
+    } else if (o.device) {
+        res.deviceNote = o.device->note;
     }
-    res.mseAtDefault = ev.mse(static_cast<float>(o.defaultC));
+    try {
+        evaluateGrid(ev ? *ev : *cpuEvaluator(), o, res, cancel);
+    } catch (const GpuError &e) {
+        res.device = "cpu";
+        res.deviceNote = std::string("GPU failed (") + e.what() + "): computed on the CPU";
+        evaluateGrid(*cpuEvaluator(), o, res, cancel);
+    }
 
     // References on the same (rotated) tensor and groups.
     QuantizeOptions qo;
@@ -338,11 +379,11 @@ CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *
     is.granularity = Granularity::Group;
     is.group = o.group;
     res.int4Mse =
-        mseOver(x, IntQuantizer(is).quantize(xr, qo, cancel).dequantized, groups, ev.counted());
+        mseOver(x, IntQuantizer(is).quantize(xr, qo, cancel).dequantized, groups, counted);
     MxFp4Spec ms;
     ms.group = o.group;
     res.mxfp4Mse =
-        mseOver(x, MxFp4Quantizer(ms).quantize(xr, qo, cancel).dequantized, groups, ev.counted());
+        mseOver(x, MxFp4Quantizer(ms).quantize(xr, qo, cancel).dequantized, groups, counted);
     res.lloydMax = lloydMaxCodebook(x, R, K, o.group);
     return res;
 }

@@ -8,7 +8,20 @@
 /// Σ(x − x̂_c)²/n over the finite groups, with x̂_c exactly constOpt's (constopt.h) at fc = (float)c,
 /// in the rotated domain (the rotation is orthonormal). Grid c_i = lo + i·step (FP64), i = 0 …
 /// round((hi − lo)/step) (default 701 values over [0.05, 0.40]); each MSE is a sum over the groups
-/// in order, so equal code choices give equal values (the `pow2` curve is piecewise constant).
+/// summed exactly (below), so equal code choices give equal values (the `pow2` curve is piecewise
+/// constant) and every backend gives the same bits.
+/// Exact sums: each finite group's SSE (FP64, csweep_math.h's op order) becomes the integer
+/// k_g = RNE(SSE_g·2^-u) (numeric/fixedsum.h: an exact power-of-two scaling, one rounding), the
+/// k_g are added in unsigned 128-bit integers (exact, so the group order, the thread split and the
+/// GPU's block split cannot change a bit), and MSE = RN((double)(Σk)·2^u) / counted. The unit u is
+/// chosen once per sweep from the finite groups: every element error satisfies (x − x̂)² ≤ x² up to
+/// rounding (0 is a grid point, codes round to nearest, clamping at 6 only lowers |x̂|), so
+/// Σ ≤ counted·amax² < 2^(bitlen(counted) + 2·(floor(log2 amax) + 1)) =: 2^(u + 124), amax = the
+/// largest |x| of the finite groups of the (rotated) tensor; amax = 0 → u = 0, every MSE 0. The
+/// rounding to integers costs at most groups·2^(u−1), below 2^-60 of the total in practice.
+/// Devices: `device` picks the backend that evaluates the grid (the GPU's sweepGrid, backend.h;
+/// the CPU's otherwise, and when the GPU refuses or fails — `deviceNote` says why); the host always
+/// decodes and rotates W for the Lloyd–Max / INT4 / MXFP4 references.
 /// Refinement: `refinePoints` samples evenly over [c_{i*−1}, c_{i*+1}] around the first grid
 /// argmin i*; c* = the middle of the run of samples at the refined minimum that contains its
 /// first occurrence. `c_star_interval` = [min, max] of the grid points whose MSE ≤ (1 + 1e-3)·min.
@@ -21,6 +34,8 @@
 /// on a 65536-bin weighted histogram of u (bin centroids), until no level moves by more than
 /// 1e-12 (at most 1000); the reported MSE is then computed exactly on every element.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,6 +53,8 @@ struct LloydMaxResult {
     int iterations = 0;
 };
 
+struct CSweepDevice;
+
 struct CSweepOptions {
     std::int64_t group = 32;
     std::int64_t rotate = 0;
@@ -48,6 +65,9 @@ struct CSweepOptions {
     bool strict = false;
     int threads = 0;
     std::string tensorName;
+    /// Where the MSE grid is evaluated (engine/sweep_device.h makes one from a DeviceChoice);
+    /// null: the CPU.
+    std::shared_ptr<const CSweepDevice> device;
 };
 
 struct CSweepResult {
@@ -61,7 +81,40 @@ struct CSweepResult {
     double mxfp4Mse = 0; ///< MXFP4 `even`, same groups
     std::optional<double> rotatedKurtosis; ///< excess kurtosis of the rotated tensor (rotate > 0)
     std::int64_t numel = 0, groups = 0, nonFiniteGroups = 0;
+    std::string device = "cpu"; ///< DeviceInfo::id of the backend that evaluated the MSE grid
+    std::string deviceNote;     ///< why another device than asked was used ("" when as asked)
 };
+
+/// MSE(c) of one tensor's (rotated) finite groups under one encoder, by the exact rule above: the
+/// CPU's (makeCpuSweepEvaluator) or a GPU backend's (Backend::sweepGrid). Throws Cancelled, and a
+/// GPU one GpuError.
+class CSweepGridEvaluator {
+public:
+    virtual ~CSweepGridEvaluator() = default;
+    /// MSE at each c (FP64 values, evaluated at (float)c), in any order.
+    virtual std::vector<double> mse(const std::vector<double> &cs, const CancelToken *cancel) const = 0;
+    /// MSE at one fc.
+    virtual double mse(float fc) const = 0;
+};
+
+/// A device that can evaluate the grid: `make` returns its evaluator, or null with `whyNot` set to
+/// leave the grid to the CPU (it may throw GpuError: the CPU then evaluates, saying why). `note`:
+/// why the CPU evaluates although another device was asked for, when that is known up front (no GPU).
+struct CSweepDevice {
+    std::string id; ///< DeviceInfo::id of the device ("cuda:0")
+    std::string note;
+    std::function<std::unique_ptr<CSweepGridEvaluator>(const Tensor &w, const CSweepOptions &options,
+                                                       std::string &whyNot)>
+        make;
+};
+
+/// The CPU evaluator on a row-major [rows, K] FP32 matrix (already rotated), groups of `group`
+/// along K; [fcLo, fcHi] the range most evaluations fall in (the pow2 SSE tables cover it). Keeps a
+/// view of x: x must outlive it.
+std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows,
+                                                           std::int64_t K, std::int64_t group,
+                                                           ConstOptEncoder encoder, float fcLo, float fcHi,
+                                                           int threads);
 
 /// Throws UnsupportedError (bad grid, rotation not dividing K, strict ragged groups), Cancelled.
 CSweepResult sweepC(const Tensor &w, const CSweepOptions &options,

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// The c sweep's exact sums (numeric/fixedsum.h, docs/numerics.md "FP4 constOpt"): the integer
+// conversions against long double, order independence of the evaluator, and the MSE against a
+// naive FP64 sum.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "numeric/fixedsum.h"
+#include "quant/constopt.h"
+#include "quant/constopt_sweep.h"
+#include "quant/csweep_math.h"
+
+using namespace quantscope;
+
+namespace {
+
+long double ldOf(fixed::U128 k) { return std::ldexp(static_cast<long double>(k.hi), 64) + static_cast<long double>(k.lo); }
+
+std::vector<float> studentT(std::int64_t R, std::int64_t K, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::student_t_distribution<float> t(3.0f);
+    std::vector<float> v(static_cast<std::size_t>(R * K));
+    for (auto &x : v)
+        x = 0.02f * t(rng);
+    return v;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
+
+} // namespace
+
+TEST(FixedSum, ToFixedRoundsToNearestEvenExactly)
+{
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> mant(1.0, 2.0);
+    std::uniform_int_distribution<int> ex(-80, 60);
+    for (int i = 0; i < 200000; ++i) {
+        const double v = std::ldexp(mant(rng), ex(rng));
+        const int u = -60 + static_cast<int>(rng() % 40);
+        fixed::U128 k;
+        ASSERT_TRUE(fixed::toFixed(v, u, k));
+        // The reference: v·2^-u exactly in long double (64-bit mantissa holds it), then RNE.
+        const long double s = std::ldexp(static_cast<long double>(v), -u);
+        const long double r = std::nearbyintl(s); // FE_TONEAREST
+        ASSERT_EQ(ldOf(k), r) << v << " u " << u;
+    }
+    // Ties go to even; tiny values to 0; non-finite and negative values are refused.
+    fixed::U128 k;
+    ASSERT_TRUE(fixed::toFixed(2.5, 0, k));
+    EXPECT_EQ(k.lo, 2u);
+    ASSERT_TRUE(fixed::toFixed(3.5, 0, k));
+    EXPECT_EQ(k.lo, 4u);
+    ASSERT_TRUE(fixed::toFixed(1e-300, 0, k));
+    EXPECT_EQ(k.lo, 0u);
+    ASSERT_TRUE(fixed::toFixed(std::ldexp(1.0, 100), 0, k));
+    EXPECT_EQ(k.hi, 1ull << 36);
+    EXPECT_EQ(k.lo, 0u);
+    EXPECT_FALSE(fixed::toFixed(std::numeric_limits<double>::quiet_NaN(), 0, k));
+    EXPECT_FALSE(fixed::toFixed(std::numeric_limits<double>::infinity(), 0, k));
+    EXPECT_FALSE(fixed::toFixed(-1.0, 0, k));
+}
+
+TEST(FixedSum, ToDoubleIsTheCorrectlyRoundedValue)
+{
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 200000; ++i) {
+        fixed::U128 k;
+        const int bits = 1 + static_cast<int>(rng() % 125);
+        k.lo = rng();
+        k.hi = bits > 64 ? (rng() >> (128 - bits)) : 0;
+        if (bits <= 64)
+            k.lo >>= 64 - bits;
+        if (i % 7 == 0) // ties and near-ties: a 53-bit head, then 1000…0 or 0111…1
+            k.lo = (k.lo & ~((1ull << 20) - 1)) | (i % 2 ? (1ull << 19) : ((1ull << 19) - 1));
+        const int u = -300 + static_cast<int>(rng() % 400);
+        const double got = fixed::toDouble(k, u);
+        // Reference: the exact value by two exact long double parts, rounded once to double through
+        // a 128-bit exact split (hi and lo rounded separately would double-round): compare with the
+        // neighbours instead — got must be within half an ulp, ties to even.
+        const long double exact = std::ldexp(ldOf(k), u); // 64-bit mantissa: may round, bound below
+        const double up = std::nextafter(got, INFINITY), dn = std::nextafter(got, 0.0);
+        ASSERT_LE(std::fabs(static_cast<long double>(got) - exact),
+                  0.5000001L * std::min(std::fabs(static_cast<long double>(up) - got),
+                                        std::fabs(static_cast<long double>(got) - dn)) + std::fabs(exact) * 1e-19L)
+            << "bits " << bits;
+        if (k.hi == 0 && k.lo < (1ull << 53))
+            ASSERT_EQ(got, std::ldexp(static_cast<double>(k.lo), u));
+    }
+    // An exact tie: 2^53 + 1 rounds to 2^53 (even), 2^53 + 3 to 2^53 + 4.
+    EXPECT_EQ(fixed::toDouble({(1ull << 53) + 1, 0}, 0), 9007199254740992.0);
+    EXPECT_EQ(fixed::toDouble({(1ull << 53) + 3, 0}, 0), 9007199254740996.0);
+    // A carry into the next power of two.
+    EXPECT_EQ(fixed::toDouble({~0ull, 0}, 0), 18446744073709551616.0);
+    EXPECT_EQ(fixed::toDouble({0, 1}, -64), 1.0);
+}
+
+TEST(FixedSum, UnitBoundsTheSum)
+{
+    EXPECT_EQ(fixed::fixedUnit(0.0f, 100), 0);
+    EXPECT_EQ(fixed::fixedUnit(1.0f, 0), 0);
+    // amax = 1 → floor(log2) = 0; counted = 1024 → 11 bits: u = 11 + 2 − 124.
+    EXPECT_EQ(fixed::fixedUnit(1.0f, 1024), 11 + 2 - 124);
+    for (float a : {1e-40f, 3e-20f, 0.5f, 7.0f, 3e38f})
+        for (std::int64_t n : {std::int64_t{1}, std::int64_t{33}, std::int64_t{1} << 40}) {
+            const int u = fixed::fixedUnit(a, n);
+            // counted·amax² < 2^(u + 124)
+            EXPECT_LT(std::log2(static_cast<long double>(n)) + 2 * std::log2(static_cast<long double>(a)), u + 124.0L);
+        }
+}
+
+TEST(FixedSum, ScaleAndSseAreConstOpts)
+{
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<float> m(0.0f, 3.0f), c(0.01f, 0.5f);
+    for (int i = 0; i < 100000; ++i) {
+        const float a = m(rng) * std::ldexp(1.0f, static_cast<int>(rng() % 60) - 30), fc = c(rng);
+        EXPECT_EQ(csweep::scaleOf(a, fc, true), constOptScale(a, fc, ConstOptEncoder::Pow2));
+        EXPECT_EQ(csweep::scaleOf(a, fc, false), constOptScale(a, fc, ConstOptEncoder::Unrounded));
+    }
+}
+
+/// The evaluator's MSE does not depend on the group order (rows shuffled: the same groups in
+/// another order give the same bits) and matches a long double sum of the group SSEs.
+TEST(FixedSum, SweepMseIsOrderIndependentAndAccurate)
+{
+    const std::int64_t R = 64, K = 200, g = 32; // ragged last group of 8
+    const auto x = studentT(R, K, 5);
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(R));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), std::mt19937_64(9));
+    std::vector<float> y(x.size());
+    for (std::int64_t r = 0; r < R; ++r)
+        std::copy_n(x.begin() + perm[static_cast<std::size_t>(r)] * K, K, y.begin() + r * K);
+    for (const auto enc : {ConstOptEncoder::Pow2, ConstOptEncoder::Unrounded}) {
+        const auto a = makeCpuSweepEvaluator(x, R, K, g, enc, 0.05f, 0.4f, 1);
+        const auto b = makeCpuSweepEvaluator(y, R, K, g, enc, 0.05f, 0.4f, 3);
+        std::vector<double> cs;
+        for (int i = 0; i < 50; ++i)
+            cs.push_back(0.05 + 0.007 * i);
+        const auto ma = a->mse(cs, nullptr), mb = b->mse(cs, nullptr);
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            ASSERT_TRUE(sameBits(ma[i], mb[i])) << i;
+            const float fc = static_cast<float>(cs[i]);
+            EXPECT_TRUE(sameBits(a->mse(fc), ma[i]));
+            // Naive: the group SSEs (the same FP64 values) summed in long double.
+            long double sum = 0;
+            for (std::int64_t r = 0; r < R; ++r)
+                for (std::int64_t c0 = 0; c0 < K; c0 += g) {
+                    const float *p = x.data() + r * K + c0;
+                    const std::int64_t len = std::min(g, K - c0);
+                    float mx = 0;
+                    for (std::int64_t j = 0; j < len; ++j)
+                        mx = std::max(mx, std::fabs(p[j]));
+                    sum += csweep::groupSse(csweep::PtrLoad{p}, len,
+                                            csweep::scaleOf(mx, fc, enc == ConstOptEncoder::Pow2));
+                }
+            const double naive = static_cast<double>(sum / static_cast<long double>(R * K));
+            EXPECT_NEAR(ma[i], naive, 1e-12 * naive) << toString(enc) << " c " << cs[i];
+        }
+    }
+}
+
+/// An all-zero tensor: every MSE is 0 (u = 0, nothing to add); a NaN group is left out.
+TEST(FixedSum, ZeroTensorAndNonFiniteGroup)
+{
+    const Tensor z = Tensor::fromFloats({4, 64}, std::vector<float>(256, 0.0f));
+    CSweepOptions o;
+    const auto r = sweepC(z, o);
+    for (double m : r.mse)
+        EXPECT_EQ(m, 0.0);
+    EXPECT_EQ(r.mseAtDefault, 0.0);
+    EXPECT_EQ(r.device, "cpu");
+    EXPECT_TRUE(r.deviceNote.empty());
+    auto x = studentT(4, 64, 2);
+    x[70] = std::numeric_limits<float>::quiet_NaN();
+    const auto rn = sweepC(Tensor::fromFloats({4, 64}, x), o);
+    EXPECT_EQ(rn.nonFiniteGroups, 1);
+    EXPECT_EQ(rn.groups, 8);
+    for (double m : rn.mse)
+        EXPECT_TRUE(std::isfinite(m) && m > 0);
+}
