@@ -120,6 +120,14 @@ private:
     std::unique_ptr<gpu::Engine> m_engine;
     DeviceInfo m_info;
     bool m_hip = false;
+
+public:
+    /// The c sweep's MSE grid on the device (gpu/kernels/engine_sweep.cpp).
+    std::unique_ptr<CSweepGridEvaluator> sweepGrid(const Tensor &w, const CSweepOptions &o,
+                                                   std::string &whyNot) const override
+    {
+        return gpu::sweepGrid(*m_engine, w, o, whyNot);
+    }
 };
 
 } // namespace

@@ -34,6 +34,7 @@
 #include "engine/backend.h"
 #include "metrics/error_metrics.h"
 #include "numeric/moments.h"
+#include "quant/constopt_sweep.h"
 #include "quant/quantizer.h"
 #include "tensor/tensor.h"
 
@@ -131,12 +132,30 @@ public:
     /// Test hook: the device's FP8 quantization cast of the FP32 bit patterns first..first+count−1.
     std::vector<std::uint8_t> encodeFp8(bool e4m3, std::uint32_t first, std::size_t count);
 
+    // ---- the Hadamard rotation and the constOpt c sweep (engine_sweep.cpp) ----
+    /// An FP32 copy of `w` ([rows, K] as matrixView) with its rows rotated in blocks of d, bit for
+    /// bit core/quant/hadamard.h's hadamardRows; d = 0 or 1: decoded only. GpuError when d is not a
+    /// power of two ≤ 4096 dividing K (larger rotations run on the CPU).
+    std::shared_ptr<GpuTensor> hadamardRows(const GpuTensor &w, std::int64_t d);
+    /// A device tensor's values decoded to FP32, on the host.
+    std::vector<float> downloadFloats(const GpuTensor &t);
+    /// The c sweep's MSE grid evaluator (quant/constopt_sweep.h) on an FP32 device matrix x (already
+    /// rotated), groups of `group` along K, encoder pow2 or unrounded: the CPU evaluator's bits. The
+    /// engine must outlive it.
+    std::unique_ptr<CSweepGridEvaluator> sweepEvaluator(std::shared_ptr<const GpuTensor> x, std::int64_t group,
+                                                        bool pow2);
+
     struct Impl;
 
 private:
     explicit Engine(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };
+
+/// The GPU backend's Backend::sweepGrid: uploads w, decodes and (options.rotate) rotates it on the
+/// device, and returns the evaluator; null with `whyNot` for a rotation larger than 4096.
+std::unique_ptr<CSweepGridEvaluator> sweepGrid(Engine &engine, const Tensor &w, const CSweepOptions &options,
+                                               std::string &whyNot);
 
 /// True when the engine runs this spec on the device: methods int (but scale_apply reciprocal)
 /// and fp8, every other option of them.
