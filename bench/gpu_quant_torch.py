@@ -7,7 +7,8 @@ and Ŵ, the W/Ŵ/error histograms (256 bins, below/above counts), the 4096-bin |
 percentiles 50/90/99/99.9 by the upper-edge rule, overlap. Everything stays on the device (no
 .item()). Timing as in the C++ bench: CUDA events, L2 flushed (a 256 MiB buffer rewritten, another read, so no dirty lines remain) and
 ~1 ms of device spin before each repeat, median of --repeats after --warmup.
-Also times fake-quant alone (Ŵ in BF16 out), the issue's reference numbers."""
+Also times fake-quant alone (Ŵ in BF16 out), the issue's reference numbers, and the constOpt c
+sweep (qs_bench_gpu_sweep's cases) as a Python loop over the grid."""
 import argparse
 import json
 import os
@@ -108,6 +109,37 @@ def make_case(kind, group=None, sym=None):
     return full, alone
 
 
+def e2m1_round(v):
+    """E2M1 rounding by the RNE thresholds (docs/toolkits.md §6.1), sign kept."""
+    a = v.abs()
+    q = (0.5 * ((a > 0.25).float() + (a >= 0.75).float() + (a > 1.25).float() + (a >= 1.75).float())
+         + (a > 2.5).float() + (a >= 3.5).float() + 2.0 * (a > 5.0).float())
+    return torch.where(v < 0, -q, q)
+
+
+def sweep_step(x, m, c, pow2: bool):
+    """constOpt's MSE at one c: x [rows, groups, 32] FP32, m its group absmax, c a 0-d tensor."""
+    t = c * m
+    s = torch.exp2(torch.round(torch.log2(t))) if pow2 else t
+    s = torch.where(m > 0, s, torch.ones_like(s))
+    xh = e2m1_round(x / s) * s
+    e = (x - xh).double()
+    return (e * e).sum() / x.numel()
+
+
+def make_sweep(pow2, cs, compiled, group=32):
+    """The c sweep the PyTorch way: the group absmax once, then a Python loop over the grid."""
+    step = torch.compile(sweep_step) if compiled else sweep_step
+
+    def run(w):
+        r, c = w.shape
+        x = w.float().view(r, c // group, group)
+        m = x.abs().amax(-1, keepdim=True)
+        return torch.stack([step(x, m, cv, pow2) for cv in cs])
+
+    return run
+
+
 def bench(fn, w, reps, warm, flush):
     for _ in range(warm):
         fn(w)
@@ -146,6 +178,7 @@ def main():
     ap.add_argument("--compile-cases", default="int4_asym_g128,int4_sym_g32,fp8_e4m3_tensor",
                     help="cases also run under torch.compile (each compile costs tens of seconds)")
     ap.add_argument("--budget-s", type=float, default=360, help="skip further compiles after this")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the constOpt c sweep (qs_bench_gpu_sweep's cases)")
     args = ap.parse_args()
     dev = torch.device("cuda")
     raw = np.fromfile(args.tensor, dtype=np.uint16)
@@ -197,6 +230,31 @@ def main():
                 doc["results"].append(dict(case=name, mode=mode, error=repr(ex)[:500]))
                 print(f"{name} {mode}: {ex!r}"[:300], flush=True)
             save()
+    if not args.no_sweep:
+        # qs_bench_gpu_sweep's cases: group 32, no rotation; 64 values over [0.05, 0.40] and the default
+        # 701-value grid. The MSE per c as constOpt defines it (log2 rounding in FP32: not bit-exact).
+        grid64 = [0.05 + i * 0.35 / 63 for i in range(64)]
+        grid701 = [0.05 + i * 0.0005 for i in range(701)]
+        for name, pow2, grid in (("sweep_pow2_64", True, grid64), ("sweep_pow2_701", True, grid701),
+                                 ("sweep_unrounded_64", False, grid64)):
+            cs = [torch.tensor(v, dtype=torch.float32, device=dev) for v in grid]
+            modes = [("eager", False)]
+            if not args.no_compile and time.time() - start < args.budget_s:
+                modes.append(("compile", True))
+            for mode, compiled in modes:
+                t0 = time.time()
+                try:
+                    fn = make_sweep(pow2, cs, compiled)
+                    res = bench(fn, w, args.repeats, args.warmup, flush)
+                    mse = fn(w).cpu().tolist()
+                    res.update(case=name, mode=mode, work=f"c sweep, {len(grid)} values, group 32",
+                               mse_min=min(mse), wall_s=time.time() - t0)
+                    doc["results"].append(res)
+                    print(f"{name:18s} {mode:8s} {res['median_ms']:10.4f} ms  (min MSE {min(mse):.6g})", flush=True)
+                except Exception as ex:  # report and go on
+                    doc["results"].append(dict(case=name, mode=mode, error=repr(ex)[:500]))
+                    print(f"{name} {mode}: {ex!r}"[:300], flush=True)
+                save()
     save()
 
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # One command for the GPU machine: build headless (no Qt) with CUDA, run the `gpu` tests, then the
-# GPU benchmark, the floors benchmark and the PyTorch side on the same tensor; logs and JSON go under
-# $OUT (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
-# gpu_floor.json, gpu_floor.log, gpu_quant_torch.json, gpu_quant_torch.log; build.log only when
-# the build fails).
+# GPU benchmark, the c-sweep benchmark, the floors benchmark and the PyTorch side on the same tensor;
+# logs and JSON go under $OUT (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json,
+# gpu_quant.log, gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
+# gpu_quant_torch.log; build.log only when the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
-# Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1, QS_TORCH_ARGS="--no-compile",
+# Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
+# QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_BENCH_ARGS="--repeats 100".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +28,7 @@ t0=$(date +%s)
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
-  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_floor \
+  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
     quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
@@ -72,6 +73,13 @@ if [[ "${QS_SKIP_BENCH:-0}" != 1 ]]; then
     || echo "qs_bench_gpu_quant failed"
   cat "$OUT/gpu_quant.log"
   echo "bench: $(( $(date +%s) - t0 ))s"
+fi
+if [[ "${QS_SKIP_SWEEP:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_sweep" --out "$OUT" ${QS_BENCH_ARGS:-} ${QS_SWEEP_ARGS:-} > "$OUT/gpu_sweep.log" 2>&1 \
+    || echo "qs_bench_gpu_sweep failed"
+  cat "$OUT/gpu_sweep.log"
+  echo "sweep: $(( $(date +%s) - t0 ))s"
 fi
 if [[ "${QS_SKIP_FLOOR:-0}" != 1 ]]; then
   t0=$(date +%s)
