@@ -60,6 +60,36 @@ template <typename Load> QS_HD inline double groupSse(const Load &x, std::int64_
     return qmath::dadd(qmath::dadd(e[0], e[1]), qmath::dadd(e[2], e[3]));
 }
 
+/// The pow2 encoder over an ascending list fc[0..n) for a group of absmax m: the scale byte
+/// roundLog2Byte(fc·m) is monotone in fc, so the list splits into runs of one byte each. Calls
+/// f(byte, start, end) for every non-empty run [start, end), in order (the GPU adds the run's SSE
+/// to a difference array at start and subtracts it at end).
+template <typename F> QS_HD inline void pow2Runs(const float *fc, int n, float m, F &&f)
+{
+    if (n <= 0)
+        return;
+    const int bFirst = fp4::roundLog2Byte(fmul(fc[0], m));
+    const int bLast = fp4::roundLog2Byte(fmul(fc[n - 1], m));
+    int start = 0;
+    for (int b = bFirst; b <= bLast && start < n; ++b) {
+        int end = n;
+        if (b != bLast) { // the first index whose byte exceeds b (binary search)
+            int lo = start, hi = n;
+            while (lo < hi) {
+                const int mid = (lo + hi) >> 1;
+                if (static_cast<int>(fp4::roundLog2Byte(fmul(fc[mid], m))) > b)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            end = lo;
+        }
+        if (end > start)
+            f(b, start, end);
+        start = end;
+    }
+}
+
 /// A plain FP32 array as a loader.
 struct PtrLoad {
     const float *p;

@@ -94,19 +94,6 @@ __device__ __forceinline__ double regSse(const RegGroup &G, float s)
     return qmath::dadd(qmath::dadd(e[0], e[1]), qmath::dadd(e[2], e[3]));
 }
 
-/// First index i in [lo, hi) with roundLog2Byte(fc[i]·m) > b (hi when none); fc ascending.
-__device__ __forceinline__ int firstAbove(const float *fc, int lo, int hi, float m, int b)
-{
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (static_cast<int>(fp4::roundLog2Byte(csweep::fmul(fc[mid], m))) > b)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 template <bool REG>
 __global__ void __launch_bounds__(kSThreads) kSweepPow2(const float *x, long long G, long long K, long long group,
                                                         const float *m, const float *fcIn, int n, int unit, u64 *parts,
@@ -130,30 +117,23 @@ __global__ void __launch_bounds__(kSThreads) kSweepPow2(const float *x, long lon
         RegGroup R;
         if constexpr (REG)
             loadReg(p, len, R);
-        const int bFirst = fp4::roundLog2Byte(csweep::fmul(fc[0], mg));
-        const int bLast = fp4::roundLog2Byte(csweep::fmul(fc[n - 1], mg));
-        int start = 0;
-        for (int b = bFirst; b <= bLast && start < n; ++b) {
-            const int end = b == bLast ? n : firstAbove(fc, start, n, mg, b);
-            if (end > start) {
-                const float s = fp4::e8m0Scale(static_cast<std::uint8_t>(b));
-                double sse;
-                if constexpr (REG)
-                    sse = regSse(R, s);
-                else
-                    sse = csweep::groupSse(csweep::PtrLoad{p}, len, s);
-                U128 k;
-                if (!fixed::toFixed(sse, unit, k)) {
-                    for (int i = start; i < end; ++i)
-                        atomicOr(bad + i, 1u);
-                } else if (k.lo | k.hi) {
-                    atomicAdd128(diff + 2 * start, k);
-                    if (end < n)
-                        atomicAdd128(diff + 2 * end, fixed::neg(k));
-                }
+        csweep::pow2Runs(fc, n, mg, [&](int b, int start, int end) {
+            const float s = fp4::e8m0Scale(static_cast<std::uint8_t>(b));
+            double sse;
+            if constexpr (REG)
+                sse = regSse(R, s);
+            else
+                sse = csweep::groupSse(csweep::PtrLoad{p}, len, s);
+            U128 k;
+            if (!fixed::toFixed(sse, unit, k)) {
+                for (int i = start; i < end; ++i)
+                    atomicOr(bad + i, 1u);
+            } else if (k.lo | k.hi) {
+                atomicAdd128(diff + 2 * start, k);
+                if (end < n)
+                    atomicAdd128(diff + 2 * end, fixed::neg(k));
             }
-            start = end;
-        }
+        });
     }
     __syncthreads();
     u64 *out = parts + static_cast<long long>(blockIdx.x) * 2 * kSweepTile;

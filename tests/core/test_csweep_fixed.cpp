@@ -186,3 +186,86 @@ TEST(FixedSum, ZeroTensorAndNonFiniteGroup)
     for (double m : rn.mse)
         EXPECT_TRUE(std::isfinite(m) && m > 0);
 }
+
+/// The GPU kernels' algorithm (gpu/kernels/csweep.cu) emulated on the host with the same shared
+/// functions: pow2 — per group the runs of one scale byte over the ascending tile (pow2Runs), each
+/// run's k added at its start and subtracted at its end in a per-block 128-bit difference array,
+/// blocks added, prefix sum; unrounded — every group at every c. Groups split over "blocks" at
+/// random. Must give the CPU evaluator's bits, for fine and coarse grids (bytes skipped between
+/// neighbours) and a grid that crosses many bytes.
+TEST(FixedSum, DifferenceArrayAlgorithmGivesTheEvaluatorsBits)
+{
+    const std::int64_t R = 40, K = 200, g = 32;
+    auto x = studentT(R, K, 13);
+    for (std::int64_t c = 0; c < K; ++c) // a zero row and an outlier column
+        x[static_cast<std::size_t>(3 * K + c)] = 0.0f;
+    for (std::int64_t r = 0; r < R; ++r)
+        x[static_cast<std::size_t>(r * K + 7)] *= 40.0f;
+    const std::int64_t perRow = (K + g - 1) / g, G = R * perRow;
+    std::vector<float> m(static_cast<std::size_t>(G));
+    std::int64_t counted = 0;
+    float amax = 0;
+    for (std::int64_t i = 0; i < G; ++i) {
+        const std::int64_t r = i / perRow, c0 = (i % perRow) * g, len = std::min(g, K - c0);
+        float mx = 0;
+        for (std::int64_t j = 0; j < len; ++j)
+            mx = std::max(mx, std::fabs(x[static_cast<std::size_t>(r * K + c0 + j)]));
+        m[static_cast<std::size_t>(i)] = mx;
+        counted += len;
+        amax = std::max(amax, mx);
+    }
+    const int unit = fixed::fixedUnit(amax, counted);
+    std::mt19937_64 rng(4);
+    for (const auto &grid : {std::vector<double>{0.05, 0.0505, 0.051, 0.2, 0.2, 0.21, 0.4},
+                             [] {
+                                 std::vector<double> v;
+                                 for (int i = 0; i < 300; ++i)
+                                     v.push_back(0.001 * std::pow(1.03, i)); // crosses ~13 bytes
+                                 return v;
+                             }()}) {
+        std::vector<float> fc;
+        for (double c : grid)
+            fc.push_back(static_cast<float>(c));
+        const int n = static_cast<int>(fc.size());
+        for (const bool pow2 : {true, false}) {
+            const int blocks = 5;
+            std::vector<std::vector<fixed::U128>> part(blocks, std::vector<fixed::U128>(static_cast<std::size_t>(n)));
+            for (std::int64_t i = 0; i < G; ++i) {
+                auto &d = part[rng() % blocks];
+                const std::int64_t r = i / perRow, c0 = (i % perRow) * g, len = std::min(g, K - c0);
+                const csweep::PtrLoad p{x.data() + r * K + c0};
+                const float mg = m[static_cast<std::size_t>(i)];
+                if (pow2) {
+                    csweep::pow2Runs(fc.data(), n, mg, [&](int b, int start, int end) {
+                        fixed::U128 k;
+                        ASSERT_TRUE(fixed::toFixed(
+                            csweep::groupSse(p, len, fp4::e8m0Scale(static_cast<std::uint8_t>(b))), unit, k));
+                        d[static_cast<std::size_t>(start)] = fixed::add(d[static_cast<std::size_t>(start)], k);
+                        if (end < n)
+                            d[static_cast<std::size_t>(end)] = fixed::add(d[static_cast<std::size_t>(end)], fixed::neg(k));
+                    });
+                } else {
+                    for (int j = 0; j < n; ++j) {
+                        fixed::U128 k;
+                        ASSERT_TRUE(fixed::toFixed(csweep::groupSse(p, len, csweep::scaleOf(mg, fc[static_cast<std::size_t>(j)], false)), unit, k));
+                        d[static_cast<std::size_t>(j)] = fixed::add(d[static_cast<std::size_t>(j)], k);
+                    }
+                }
+            }
+            fixed::U128 run;
+            const auto cpu = makeCpuSweepEvaluator(x, R, K, g, pow2 ? ConstOptEncoder::Pow2 : ConstOptEncoder::Unrounded,
+                                                   0.05f, 0.4f, 2)
+                                 ->mse(grid, nullptr);
+            for (int j = 0; j < n; ++j) {
+                fixed::U128 v;
+                for (int b = 0; b < blocks; ++b)
+                    v = fixed::add(v, part[static_cast<std::size_t>(b)][static_cast<std::size_t>(j)]);
+                run = pow2 ? fixed::add(run, v) : v;
+                const double got = fixed::mean(run, unit, counted, false);
+                EXPECT_TRUE(sameBits(got, cpu[static_cast<std::size_t>(j)]))
+                    << (pow2 ? "pow2" : "unrounded") << " c " << grid[static_cast<std::size_t>(j)] << ": " << got
+                    << " vs " << cpu[static_cast<std::size_t>(j)];
+            }
+        }
+    }
+}
