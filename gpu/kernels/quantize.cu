@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(kThreads)
                     mx = -finf();
                     bad = 0;
                 }
-                const float x = v[j];
+                const float x = P.kind == kKindProg ? progStage1(P, v[j]) : v[j];
                 if (qmath::isFinite(x)) {
                     mn = fminf(mn, x);
                     mx = fmaxf(mx, x);
@@ -103,7 +103,9 @@ __global__ void __launch_bounds__(kThreads)
     float mn = finf(), mx = -finf();
     unsigned bad = 0;
     for (i64 r = r0; r < r1; ++r) {
-        const float x = decode1<IN>(w, r * P.cols + c);
+        float x = decode1<IN>(w, r * P.cols + c);
+        if (P.kind == kKindProg)
+            x = progStage1(P, x);
         if (qmath::isFinite(x)) {
             mn = fminf(mn, x);
             mx = fmaxf(mx, x);
@@ -179,6 +181,21 @@ __global__ void kParamsDirect(QuantPlan P, float scale, int zero, int bad, float
         *nonFiniteGroups = 1;
 }
 
+/// NVFP4's global scale from the W statistics rows (or from a given amax): one thread.
+__global__ void kNvGlobal(const double *statsD, int rows, float givenAmax, int useGiven, float *out)
+{
+    float amax = givenAmax;
+    if (!useGiven) {
+        float mn = finf(), mx = -finf();
+        for (int r = 0; r < rows; ++r) {
+            mn = fminf(mn, static_cast<float>(statsD[static_cast<i64>(r) * kP1D + dMinW]));
+            mx = fmaxf(mx, static_cast<float>(statsD[static_cast<i64>(r) * kP1D + dMaxW]));
+        }
+        amax = mn <= mx ? fmaxf(qmath::absf(mn), qmath::absf(mx)) : 0.0f;
+    }
+    out[0] = fp4::nvGlobalScale(amax);
+}
+
 // ---- pass 1: codes, Ŵ, sums ---------------------------------------------------------------------
 
 template <int IN, int KIND>
@@ -233,16 +250,19 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 loadY(A.yIn, n, k, y);
         } else {
             unsigned codes[kChunk];
-            if (KIND == kKindInt && P.fastGroup) {
+            if (KIND != kKindFp8 && P.fastGroup) {
                 // A team of g/8 lanes holds one group: reduce its range in registers.
+                // ProgressiveSpec: the groups are formed from stage 1's (finite) domain values.
                 float mn = finf(), mx = -finf();
-                unsigned bd = anyBad ? 1u : 0u;
+                unsigned bd = anyBad && KIND != kKindProg ? 1u : 0u;
 #pragma unroll
-                for (int j = 0; j < kChunk; ++j)
-                    if (j < cnt && qmath::isFinite(v[j])) {
-                        mn = fminf(mn, v[j]);
-                        mx = fmaxf(mx, v[j]);
+                for (int j = 0; j < kChunk; ++j) {
+                    const float u = groupValue<KIND>(P, v[j]);
+                    if (j < cnt && qmath::isFinite(u)) {
+                        mn = fminf(mn, u);
+                        mx = fmaxf(mx, u);
                     }
+                }
                 for (int o = 1; o < team; o <<= 1) {
                     mn = fminf(mn, QS_SHFL_XOR(mn, o));
                     mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
@@ -461,6 +481,12 @@ void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *sc
 {
     kParamsDirect<<<1, 1, 0, S(stream)>>>(p, scale, zero, bad ? 1 : 0, scales, zeros, badOut, nonFiniteGroups);
     QS_GPU_CHECK_LAUNCH("paramsDirect");
+}
+
+void nvGlobal(const double *statsD, int rows, float givenAmax, bool useGiven, float *out, void *stream)
+{
+    kNvGlobal<<<1, 1, 0, S(stream)>>>(statsD, rows, givenAmax, useGiven ? 1 : 0, out);
+    QS_GPU_CHECK_LAUNCH("nvGlobal");
 }
 
 void quant(int in, const void *w, i64 n, const QuantPlan &p, const Pass1 &a, int blocks, void *stream)
