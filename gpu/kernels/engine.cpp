@@ -432,8 +432,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     Arena A;
     SharedBuffers sb;
     SharedBuffers::reserveHead(A, R, G);
-    // ProgressiveSpec's stage-2 groups (per tensor included) range over stage 1's domain values.
-    const bool needRange = R.quantize && (P.gran != kGranTensor || prog) && !P.fastGroup;
+    const bool needRange = R.quantize && P.gran != kGranTensor && !P.fastGroup;
     const std::size_t offRange = needRange ? A.reserve<unsigned>(3 * static_cast<std::size_t>(G)) : 0;
     R.offGlobal = nvfp4 || prog ? A.reserve<float>(1) : 0; // NVFP4's global / stage 1's scale
     const std::size_t offOuterZ = prog ? A.reserve<signed char>(1) : 0, offOuterBad = prog ? A.reserve<unsigned char>(1) : 0;
@@ -499,7 +498,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
         I.mark("stage 1 scale");
     }
     if (R.quantize) {
-        if (P.gran == kGranTensor && !prog) {
+        if (P.gran == kGranTensor) {
             if (options.inputStats) {
                 float s;
                 int z;
@@ -507,8 +506,10 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
                 tensorParamsFromStats(P, *options.inputStats, s, z, bd);
                 launch::paramsDirect(P, s, z, bd, scales, zeros, bad, ctr, I.S());
             } else {
-                launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
-                I.mark("range (W stats)");
+                if (!prog) { // ProgressiveSpec's stage 1 ran it
+                    launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+                    I.mark("range (W stats)");
+                }
                 launch::params(P, nullptr, nullptr, nullptr, pdS, piS, rowsS, scales, zeros, bad, ctr, I.S());
                 I.mark("scales");
             }

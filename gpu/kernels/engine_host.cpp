@@ -163,6 +163,24 @@ bool progressiveOnDevice(const ProgressiveSpec &spec)
 
 void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &st, float &scale, int &zero, bool &bad)
 {
+    if (plan.kind == kKindProg) {
+        // Stage 2 per tensor: its range is stage 1's values of W's extremes (stage 1 is monotone;
+        // a tensor holding NaN/Inf has domain values 0), as the kernels' groupParams does.
+        QuantPlan p1 = plan;
+        p1.kind = kKindFp8;
+        float s1;
+        int z1;
+        bool bad1;
+        tensorParamsFromStats(p1, st, s1, z1, bad1);
+        auto stage1 = [&](double x) {
+            const std::uint32_t c = gpumath::fp8Code(plan.fp, static_cast<float>(x), s1);
+            return plan.fp.e4m3 ? gpumath::decodeE4m3(c) : gpumath::decodeE5m2(c);
+        };
+        const bool any = !bad1 && st.finiteCount > 0;
+        bad = false;
+        intGroupParams(plan.ip, any ? stage1(st.min) : 0.0f, any ? stage1(st.max) : 0.0f, scale, zero);
+        return;
+    }
     bad = st.nanCount + st.infCount > 0;
     zero = 0;
     if (bad) {

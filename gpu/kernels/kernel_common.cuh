@@ -189,16 +189,6 @@ QS_DEV float progOuter(const QuantPlan &P, float xhat1)
 {
     return qmath::roundArith(xhat1 * *P.outerScale, P.fp.arith);
 }
-/// The value a quantizer's groups are formed from: stage 1's domain value for ProgressiveSpec, x
-/// itself for the others.
-template <int KIND> QS_DEV float groupValue(const QuantPlan &P, float x)
-{
-    if constexpr (KIND == kKindProg)
-        return progStage1(P, x);
-    else
-        return x;
-}
-
 /// One element: code and Ŵ (bad groups: code 0, Ŵ 0 — groupwise.h).
 template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, int z, bool bad, unsigned &code)
 {
@@ -442,6 +432,14 @@ QS_DEV float fp4BadScale(const QuantPlan &P)
 QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float &s, int &z)
 {
     z = 0;
+    if (P.kind == kKindProg) {
+        // Stage 1 (FP8 per tensor) is monotone non-decreasing in x, so the stage-2 group's extremes
+        // of the domain values are stage 1's values of W's extremes; a tensor holding NaN/Inf has
+        // domain values 0 (its stage-1 codes are 0). Stage-2 groups are never bad (the caller).
+        const bool bad1 = *P.outerBad != 0;
+        mn = bad1 ? 0.0f : progStage1(P, mn);
+        mx = bad1 ? 0.0f : progStage1(P, mx);
+    }
     if (bad) {
         s = (P.kind == kKindInt || P.kind == kKindProg) ? P.ip.eps : (P.kind == kKindFp4 ? fp4BadScale(P) : P.fp.eps);
         return;
@@ -586,8 +584,11 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
     st.eOffset = static_cast<float>(st.emin);
     st.aScale = st.maxAbs > 0 ? static_cast<float>(kAbsBins / st.maxAbs) : 0.0f;
     // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
-    const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
-    const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
+    // Plus 2^-140 absolute: below 2^-126 FP32 values are subnormal and their spacing is absolute
+    // (ranges of a few subnormals take the exact correction loop).
+    const double kSubnormalUlp = 7.174648137343064e-43; // 2^-140
+    const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7 + kSubnormalUlp; // 2^-22
+    const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7 + kSubnormalUlp;
     st.fastBins = 0;
     // The FP32 guess forms x − lo in FP32: only when that cannot overflow (values near ±FLT_MAX
     // take the exact correction loop instead).
@@ -596,7 +597,9 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
         st.fastBins |= 1;
     if (st.errRange > 0 && fabs(st.emin) + fabs(st.emax) <= kFltMax && ulpE * B / st.errRange < 0.05)
         st.fastBins |= 2;
-    if (st.maxAbs > 0 && isfinite(st.maxAbs))
+    // |e|·aScale in FP32: aScale finite and |e| resolved to far below a bin (|e| < 2^-100 is
+    // subnormal-heavy territory: the exact loop).
+    if (st.maxAbs >= 7.888609052210118e-31 && isfinite(st.maxAbs)) // 2^-100
         st.fastBins |= 4;
     if (!isfinite(st.wScale))
         st.wScale = 0.0f;

@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(kThreads)
                     mx = -finf();
                     bad = 0;
                 }
-                const float x = P.kind == kKindProg ? progStage1(P, v[j]) : v[j];
+                const float x = v[j];
                 if (qmath::isFinite(x)) {
                     mn = fminf(mn, x);
                     mx = fmaxf(mx, x);
@@ -103,9 +103,7 @@ __global__ void __launch_bounds__(kThreads)
     float mn = finf(), mx = -finf();
     unsigned bad = 0;
     for (i64 r = r0; r < r1; ++r) {
-        float x = decode1<IN>(w, r * P.cols + c);
-        if (P.kind == kKindProg)
-            x = progStage1(P, x);
+        const float x = decode1<IN>(w, r * P.cols + c);
         if (qmath::isFinite(x)) {
             mn = fminf(mn, x);
             mx = fmaxf(mx, x);
@@ -142,7 +140,7 @@ __global__ void __launch_bounds__(kThreads)
                 mx = fmaxf(mx, smx[t]);
                 b += sbad[t];
             }
-            const bool bad = b > 0;
+            const bool bad = b > 0 && P.kind != kKindProg;
             float s;
             int z;
             groupParams(P, mn <= mx ? mn : 0.0f, mn <= mx ? mx : 0.0f, bad, s, z);
@@ -160,7 +158,7 @@ __global__ void __launch_bounds__(kThreads)
     const unsigned kmn = gmin[g], kmx = gmax[g];
     const float mn = kmn == 0xFFFFFFFFu ? 0.0f : gpumath::keyFloat(kmn);
     const float mx = kmx == 0u ? 0.0f : gpumath::keyFloat(kmx);
-    const bool bad = gbad[g] != 0;
+    const bool bad = gbad[g] != 0 && P.kind != kKindProg;
     float s;
     int z;
     groupParams(P, mn, mx, bad, s, z);
@@ -252,17 +250,14 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
             unsigned codes[kChunk];
             if (KIND != kKindFp8 && P.fastGroup) {
                 // A team of g/8 lanes holds one group: reduce its range in registers.
-                // ProgressiveSpec: the groups are formed from stage 1's (finite) domain values.
                 float mn = finf(), mx = -finf();
-                unsigned bd = anyBad && KIND != kKindProg ? 1u : 0u;
+                unsigned bd = anyBad ? 1u : 0u;
 #pragma unroll
-                for (int j = 0; j < kChunk; ++j) {
-                    const float u = groupValue<KIND>(P, v[j]);
-                    if (j < cnt && qmath::isFinite(u)) {
-                        mn = fminf(mn, u);
-                        mx = fmaxf(mx, u);
+                for (int j = 0; j < kChunk; ++j)
+                    if (j < cnt && qmath::isFinite(v[j])) {
+                        mn = fminf(mn, v[j]);
+                        mx = fmaxf(mx, v[j]);
                     }
-                }
                 for (int o = 1; o < team; o <<= 1) {
                     mn = fminf(mn, QS_SHFL_XOR(mn, o));
                     mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
@@ -272,6 +267,8 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 int z;
                 groupParams(P, mn <= mx ? mn : 0.0f, mn <= mx ? mx : 0.0f, bd != 0, s, z);
                 const i64 g = k >> P.teamLog2;
+                if (KIND == kKindProg)
+                    bd = 0; // stage 2's groups hold stage 1's finite domain values (groupParams)
                 if (act && (lane & (team - 1)) == 0) {
                     A.scales[g] = s;
                     A.zeros[g] = static_cast<signed char>(z);

@@ -290,8 +290,12 @@ TEST(GpuQuant, ProgressiveStage1Fp8PerTensorStage2IntBitIdentical)
                 compareQuantizeOnly(*gpu, w, spec, std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : ""));
             }
         }
-    const Tensor w = makeTensor(heavyTailed(24, 128, 5, false), 24, 128, DType::BF16);
-    compareOnBoth(*gpu, w, specs[0], "bf16 24x128", {}, true); // stage 1's scale from the stats at open
+    // Stage 1's scale (and a per-tensor stage 2's range) from the stats at open.
+    for (const bool nonFinite : {false, true}) {
+        const Tensor w = makeTensor(heavyTailed(24, 128, 5, nonFinite), 24, 128, DType::BF16);
+        compareOnBoth(*gpu, w, specs[0], "bf16 24x128", {}, true);
+        compareOnBoth(*gpu, w, specs[3], "bf16 24x128", {}, true);
+    }
 }
 
 TEST(GpuQuant, ProgressiveOtherStageCombinationsRunOnTheCpuAndSaySo)
