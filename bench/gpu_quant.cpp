@@ -100,12 +100,19 @@ int main(int argc, char **argv)
         {"int4_asym_g32", {{"method", "int"}, {"bits", 4}, {"group", 32}, {"symmetric", false}}},
         {"int4_sym_g32", {{"method", "int"}, {"bits", 4}, {"group", 32}, {"symmetric", true}}},
         {"fp8_e4m3_tensor", {{"method", "fp8"}, {"format", "e4m3"}, {"granularity", "tensor"}}},
+        {"mxfp4_g32", {{"method", "mxfp4"}, {"group", 32}}},
+        {"nvfp4_g16", {{"method", "nvfp4"}, {"group", 16}}},
+        {"progressive_fp8_int4", {{"method", "progressive"}}},
+        {"constopt_pow2_g32", {{"method", "constopt"}, {"group", 32}, {"c", 0.156}}},
     };
     std::printf("%-16s %-22s %9s %9s %9s   stages (ms)\n", "case", "mode", "median", "p10", "p90");
     for (const auto &c : cases) {
         if (!only.empty() && only != c.name)
             continue;
-        for (int mode = 0; mode < 4; ++mode) {
+        // The generic-kernels mode only where a value-table path exists (INT, FP8).
+        const std::string method = c.spec["method"];
+        const int modes = method == "int" || method == "fp8" ? 4 : 3;
+        for (int mode = 0; mode < modes; ++mode) {
             gpu::PipelineOptions po;
             po.metrics = mode != 2;
             if (mode == 1)
@@ -168,6 +175,9 @@ int main(int argc, char **argv)
                 for (std::size_t i = 0; i < q.scales.size(); ++i)
                     scaleDiff += std::memcmp(&q.scales[i], &cpu.quantized.scales[i], 4) != 0;
                 scaleDiff += q.zeros != cpu.quantized.zeros;
+                scaleDiff += q.outerScales.size() != cpu.quantized.outerScales.size() ||
+                             std::memcmp(q.outerScales.data(), cpu.quantized.outerScales.data(),
+                                         4 * q.outerScales.size()) != 0;
                 const ErrorMetrics &cm = *cpu.metrics;
                 for (std::size_t i = 0; i < cm.w.counts.size(); ++i)
                     histDiff += (m.w.counts[i] != cm.w.counts[i]) + (m.wHat.counts[i] != cm.wHat.counts[i]) +

@@ -53,6 +53,76 @@ def fake_fp8(w):
     return q.view(torch.uint8), s, None, wh
 
 
+E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+
+
+def e2m1(u):
+    """E2M1 code (sign in bit 3) and value of u, clamped to ±6, ties to the even code (the
+    thresholds of docs/numerics.md "FP4 E2M1 and micro-scaling")."""
+    a = u.abs()
+    idx = ((a > 0.25).to(torch.uint8) + (a >= 0.75) + (a > 1.25) + (a >= 1.75) + (a > 2.5) + (a >= 3.5) + (a > 5.0))
+    neg = torch.signbit(u)
+    table = torch.tensor(E2M1_VALUES, device=u.device)
+    val = table[idx.long()]
+    return idx | (neg.to(torch.uint8) << 3), torch.where(neg, -val, val)
+
+
+def pow2_from_byte(byte):
+    return torch.exp2(byte.float() - 127.0)
+
+
+def fake_mxfp4(w, group=32):
+    """MXFP4 `even`: X = floor(log2(amax rounded to E2M1's mantissa)) − 2 (compressed-tensors' rule)."""
+    r, c = w.shape
+    x = w.float().view(r, c // group, group)
+    amax = x.abs().amax(-1, keepdim=True)
+    bits = (amax.view(torch.int32) + (1 << 21)) & 0x7F800000
+    byte = torch.where(amax > 0, ((bits >> 23) - 2).clamp(0, 254), torch.zeros_like(bits))
+    s = pow2_from_byte(byte)
+    q, v = e2m1(x / s)
+    return q.view(r, c), byte.to(torch.uint8).view(r, c // group), None, (v * s).view(r, c)
+
+
+def fake_nvfp4(w, group=16):
+    """NVFP4 (compressed-tensors): global = 2688/amax; block scale e4m3((amax_b/6)·global) (0 → 0.125);
+    q = e2m1(x / (b/global))."""
+    r, c = w.shape
+    x = w.float().view(r, c // group, group)
+    g = 2688.0 / x.abs().amax()
+    g = torch.where(torch.isfinite(g) & (g > 0), g, torch.ones_like(g))
+    b = ((x.abs().amax(-1, keepdim=True) / 6.0) * g).clamp(-448.0, 448.0).to(torch.float8_e4m3fn)
+    bf = b.float()
+    bf = torch.where(bf == 0, torch.full_like(bf, 0.125), bf)
+    eff = bf / g
+    q, v = e2m1(x / eff)
+    return q.view(r, c), b.view(torch.uint8).view(r, c // group), g, (v * eff).view(r, c)
+
+
+def fake_progressive(w):
+    """Quark ProgressiveSpec: FP8 E4M3 per tensor, then INT4 symmetric per channel on the FP8 values
+    (x·(1/s2), Quark's rule); Ŵ = x̂1·s1."""
+    x = w.float()
+    s1 = x.abs().amax() / 448.0
+    s1 = torch.where(s1 == 0, torch.full_like(s1, EPS), s1)
+    f8 = (x / s1).clamp(-448.0, 448.0).to(torch.float8_e4m3fn)
+    v = f8.float()
+    s2 = v.abs().amax(-1, keepdim=True) / 7.5
+    s2 = torch.where(s2 == 0, torch.full_like(s2, EPS), s2)
+    q = torch.clamp(torch.round(v * (1.0 / s2)), -8, 7)
+    return q.to(torch.int8), s2, s1, (s2 * q) * s1
+
+
+def fake_constopt(w, group=32, c=0.156):
+    """FP4 constOpt, pow2 encoder: s = 2^round(log2(c·max|x|)) per group (UE8M0)."""
+    r, cols = w.shape
+    x = w.float().view(r, cols // group, group)
+    t = c * x.abs().amax(-1, keepdim=True)
+    byte = torch.where(t > 0, (torch.round(torch.log2(t)) + 127).clamp(0, 254), torch.zeros_like(t))
+    s = pow2_from_byte(byte)
+    q, v = e2m1(x / s)
+    return q.view(r, cols), byte.to(torch.uint8).view(r, cols // group), None, (v * s).view(r, cols)
+
+
 def hist(v, lo, hi, bins):
     # torch.bincount: CUDA's shared-memory histogram (index_add_ with int64 atomics on these
     # peaked distributions was 50x slower). Values outside [lo, hi] go to two extra bins.
@@ -95,9 +165,14 @@ def metrics(w, wh):
     return scalars, pct, moments(x), moments(y), hw, hy, he, ha
 
 
+QUANT = {"fp8": lambda w, g, sym: fake_fp8(w), "int": fake_int4, "mxfp4": lambda w, g, sym: fake_mxfp4(w, g),
+         "nvfp4": lambda w, g, sym: fake_nvfp4(w, g), "progressive": lambda w, g, sym: fake_progressive(w),
+         "constopt": lambda w, g, sym: fake_constopt(w, g)}
+
+
 def make_case(kind, group=None, sym=None):
     def quant(w):
-        return fake_fp8(w) if kind == "fp8" else fake_int4(w, group, sym)
+        return QUANT[kind](w, group, sym)
 
     def full(w):
         codes, s, z, wh = quant(w)
@@ -109,21 +184,15 @@ def make_case(kind, group=None, sym=None):
     return full, alone
 
 
-def e2m1_round(v):
-    """E2M1 rounding by the RNE thresholds (docs/toolkits.md §6.1), sign kept."""
-    a = v.abs()
-    q = (0.5 * ((a > 0.25).float() + (a >= 0.75).float() + (a > 1.25).float() + (a >= 1.75).float())
-         + (a > 2.5).float() + (a >= 3.5).float() + 2.0 * (a > 5.0).float())
-    return torch.where(v < 0, -q, q)
-
-
 def sweep_step(x, m, c, pow2: bool):
-    """constOpt's MSE at one c: x [rows, groups, 32] FP32, m its group absmax, c a 0-d tensor."""
+    """constOpt's MSE at one c: x [rows, groups, 32] FP32, m its group absmax, c a 0-d tensor (the
+    scale as fake_constopt computes it; unrounded: s = c·m)."""
     t = c * m
-    s = torch.exp2(torch.round(torch.log2(t))) if pow2 else t
-    s = torch.where(m > 0, s, torch.ones_like(s))
-    xh = e2m1_round(x / s) * s
-    e = (x - xh).double()
+    if pow2:
+        s = pow2_from_byte(torch.where(t > 0, (torch.round(torch.log2(t)) + 127).clamp(0, 254), torch.zeros_like(t)))
+    else:
+        s = torch.where(t > 0, t, torch.ones_like(t))
+    e = (x - e2m1(x / s)[1] * s).double()
     return (e * e).sum() / x.numel()
 
 
@@ -175,9 +244,11 @@ def main():
     ap.add_argument("--repeats", type=int, default=60)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--no-compile", action="store_true")
-    ap.add_argument("--compile-cases", default="int4_asym_g128,int4_sym_g32,fp8_e4m3_tensor",
+    ap.add_argument("--compile-cases", default="int4_asym_g128,int4_sym_g32,fp8_e4m3_tensor,mxfp4_g32,nvfp4_g16,"
+                    "progressive_fp8_int4,constopt_pow2_g32",
                     help="cases also run under torch.compile (each compile costs tens of seconds)")
-    ap.add_argument("--budget-s", type=float, default=360, help="skip further compiles after this")
+    ap.add_argument("--budget-s", type=float, default=420, help="skip further compiles after this")
+    ap.add_argument("--only", default="", help="comma-separated case names (default: all)")
     ap.add_argument("--no-sweep", action="store_true", help="skip the constOpt c sweep (qs_bench_gpu_sweep's cases)")
     args = ap.parse_args()
     dev = torch.device("cuda")
@@ -187,7 +258,9 @@ def main():
     flush = (torch.empty(256 << 20, dtype=torch.uint8, device=dev), torch.ones(256 << 20, dtype=torch.uint8, device=dev))
     cases = [("int4_asym_g128", "int", 128, False), ("int4_sym_g128", "int", 128, True),
              ("int4_asym_g32", "int", 32, False), ("int4_sym_g32", "int", 32, True),
-             ("fp8_e4m3_tensor", "fp8", None, None)]
+             ("fp8_e4m3_tensor", "fp8", None, None), ("mxfp4_g32", "mxfp4", 32, None),
+             ("nvfp4_g16", "nvfp4", 16, None), ("progressive_fp8_int4", "progressive", None, None),
+             ("constopt_pow2_g32", "constopt", 32, None)]
     doc = dict(benchmark="gpu_quant_torch", torch=torch.__version__, device=torch.cuda.get_device_name(),
                rows=args.rows, cols=args.cols, dtype="BF16",
                work="fake-quant (codes + scales written) + FP64 metrics: error sums, moments of W and Ŵ, "
@@ -202,7 +275,10 @@ def main():
 
     start = time.time()
     compile_cases = set(args.compile_cases.split(","))
+    only = set(filter(None, args.only.split(",")))
     for name, kind, g, sym in cases:
+        if only and name not in only:
+            continue
         full, alone = make_case(kind, g, sym)
         modes = [("eager", full, alone)]
         if not args.no_compile and name in compile_cases and time.time() - start < args.budget_s:
@@ -237,6 +313,8 @@ def main():
         grid701 = [0.05 + i * 0.0005 for i in range(701)]
         for name, pow2, grid in (("sweep_pow2_64", True, grid64), ("sweep_pow2_701", True, grid701),
                                  ("sweep_unrounded_64", False, grid64)):
+            if only and name not in only:
+                continue
             cs = [torch.tensor(v, dtype=torch.float32, device=dev) for v in grid]
             modes = [("eager", False)]
             if not args.no_compile and time.time() - start < args.budget_s:

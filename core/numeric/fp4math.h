@@ -151,4 +151,58 @@ QS_HD inline std::uint8_t roundLog2Byte(float t)
     return clampByte(e + 127);
 }
 
+/// constOpt's per-group scale (quant/constopt.h): t = fc·amax; unrounded: t; pow2:
+/// 2^round(log2 t) as UE8M0 (t = 0 → byte 0). Shared by the CPU quantizer, the c sweep and the
+/// GPU kernels.
+QS_HD inline float constOptScale(float amax, float fc, bool unrounded)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    const float t = __fmul_rn(fc, amax);
+#else
+    const float t = fc * amax;
+#endif
+    return unrounded ? t : e8m0Scale(roundLog2Byte(t));
+}
+/// constOpt's scale of a group holding NaN/Inf (its codes are 0).
+QS_HD inline float constOptBadScale(bool unrounded) { return unrounded ? 0.0f : e8m0Scale(0); }
+/// constOpt's code of x at scale s (s ≤ 0, an all-zero group's unrounded scale, codes 0), and the
+/// dequantized value.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline std::uint8_t constOptCode(float x, float s) { return s > 0.0f ? e2m1Code(__fdiv_rn(x, s)) : 0; }
+QS_HD inline float fp4Dequant(std::uint8_t c, float s) { return __fmul_rn(e2m1Value(c), s); }
+#else
+inline std::uint8_t constOptCode(float x, float s) { return s > 0.0f ? e2m1Code(x / s) : 0; }
+inline float fp4Dequant(std::uint8_t c, float s) { return e2m1Value(c) * s; }
+#endif
+
+/// NVFP4's FP32 global scale (quant/nvfp4.h): 2688 / amax of the tensor's finite values, 1.0 when
+/// that is not a finite positive number (amax = 0).
+QS_HD inline float nvGlobalScale(float amax)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    const float g = __fdiv_rn(2688.0f, amax);
+#else
+    const float g = 2688.0f / amax;
+#endif
+    return qmath::isFinite(g) && g > 0.0f ? g : 1.0f;
+}
+/// NVFP4's block-scale target t = (amax_b / 6) · global (FP32, in that order); the caller casts
+/// it to E4M3 (clamp ±448, RNE) and replaces an underflow to 0 by 0.125.
+QS_HD inline float nvBlockTarget(float amax, float global)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return __fmul_rn(__fdiv_rn(amax, 6.0f), global);
+#else
+    return (amax / 6.0f) * global;
+#endif
+}
+/// NVFP4's effective scale b / global, code and value.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline float nvEffective(float b, float global) { return __fdiv_rn(b, global); }
+QS_HD inline std::uint8_t nvCode(float x, float eff) { return e2m1Code(__fdiv_rn(x, eff)); }
+#else
+inline float nvEffective(float b, float global) { return b / global; }
+inline std::uint8_t nvCode(float x, float eff) { return e2m1Code(x / eff); }
+#endif
+
 } // namespace quantscope::fp4

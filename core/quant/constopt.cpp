@@ -28,15 +28,14 @@ struct ConstOptPolicy {
     void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes,
                   float *deq) const
     {
-        const bool zero = !(s > 0.0f);
         for (std::int64_t i = 0; i < n; ++i) {
-            codes[i] = zero ? 0 : fp4::e2m1Code(x[i] / s);
+            codes[i] = fp4::constOptCode(x[i], s);
             if (deq)
-                deq[i] = fp4::e2m1Value(codes[i]) * s;
+                deq[i] = fp4::fp4Dequant(codes[i], s);
         }
     }
-    float dequant(std::uint8_t c, float s, int) const { return fp4::e2m1Value(c) * s; }
-    float badScale() const { return encoder == ConstOptEncoder::Pow2 ? fp4::e8m0Scale(0) : 0.0f; }
+    float dequant(std::uint8_t c, float s, int) const { return fp4::fp4Dequant(c, s); }
+    float badScale() const { return fp4::constOptBadScale(encoder == ConstOptEncoder::Unrounded); }
     std::uint8_t badCode() const { return 0; }
     bool hasZeroPoint() const { return false; }
 };
@@ -56,10 +55,7 @@ ConstOptEncoder parseConstOptEncoder(const std::string &s)
 
 float constOptScale(float amax, float fc, ConstOptEncoder encoder)
 {
-    const float t = fc * amax;
-    if (encoder == ConstOptEncoder::Unrounded)
-        return t;
-    return fp4::e8m0Scale(fp4::roundLog2Byte(t));
+    return fp4::constOptScale(amax, fc, encoder == ConstOptEncoder::Unrounded);
 }
 
 std::vector<SpecField> ConstOptSpec::fields()

@@ -23,13 +23,9 @@ inline float fdiv(float a, float b) { return a / b; }
 inline float fmul(float a, float b) { return a * b; }
 #endif
 
-/// constOptScale (constopt.h) for the two encoders: pow2 → e8m0Scale(roundLog2Byte(fc·m)),
-/// unrounded → fc·m (tested equal to constOptScale).
-QS_HD inline float scaleOf(float m, float fc, bool pow2)
-{
-    const float t = fmul(fc, m);
-    return pow2 ? fp4::e8m0Scale(fp4::roundLog2Byte(t)) : t;
-}
+/// constOpt's scale (fp4::constOptScale, the quantizer's and the kernels' one function):
+/// pow2 → e8m0Scale(roundLog2Byte(fc·m)), unrounded → fc·m.
+QS_HD inline float scaleOf(float m, float fc, bool pow2) { return fp4::constOptScale(m, fc, !pow2); }
 
 /// (x − x̂)² in FP64 for a scale s > 0.
 QS_HD inline double err2(float x, float s)

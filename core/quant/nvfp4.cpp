@@ -18,7 +18,7 @@ struct NvPolicy {
     void params(float mn, float mx, float &s, int &z) const
     {
         const float amax = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
-        const float t = (amax / 6.0f) * global;
+        const float t = fp4::nvBlockTarget(amax, global);
         const float b = e4m3ToFloat(floatToE4m3(t)); // the quantization cast clamps to ±448 first
         s = b == 0.0f ? kE4m3Eps : b;
         z = 0;
@@ -26,14 +26,14 @@ struct NvPolicy {
     void codeSpan(const float *x, std::int64_t n, float b, int, std::uint8_t *codes,
                   float *deq) const
     {
-        const float eff = b / global;
+        const float eff = fp4::nvEffective(b, global);
         for (std::int64_t i = 0; i < n; ++i) {
-            codes[i] = fp4::e2m1Code(x[i] / eff);
+            codes[i] = fp4::nvCode(x[i], eff);
             if (deq)
-                deq[i] = fp4::e2m1Value(codes[i]) * eff;
+                deq[i] = fp4::fp4Dequant(codes[i], eff);
         }
     }
-    float dequant(std::uint8_t c, float b, int) const { return fp4::e2m1Value(c) * (b / global); }
+    float dequant(std::uint8_t c, float b, int) const { return fp4::fp4Dequant(c, fp4::nvEffective(b, global)); }
     float badScale() const { return kE4m3Eps; }
     std::uint8_t badCode() const { return 0; }
     bool hasZeroPoint() const { return false; }
@@ -70,8 +70,7 @@ NvFp4Spec NvFp4Spec::fromJson(const nlohmann::json &j)
 
 float NvFp4Quantizer::globalScale(float amax)
 {
-    const float g = 2688.0f / amax;
-    return qmath::isFinite(g) && g > 0.0f ? g : 1.0f;
+    return fp4::nvGlobalScale(amax);
 }
 
 NvFp4Quantizer::NvFp4Quantizer(NvFp4Spec spec) : m_spec(spec)

@@ -67,6 +67,10 @@ QS_HD inline int intCode(const IntParams &p, float x, float s, int z)
                      p.halfAway);
     else
         v = roundInt(roundArith(x / s, p.arith), p.halfAway) + static_cast<float>(z);
+    // A NaN quotient — 0·∞ when Quark's reciprocal 1/s overflows BF16/F16 arithmetic (a tiny or
+    // eps scale) — codes 0, as PyTorch's CUDA cast of NaN to int8 does (the conversion of NaN to
+    // int is undefined in C++: x86 gives INT_MIN, GPUs 0).
+    v = v == v ? v : 0.0f;
     v = v < p.qmin ? static_cast<float>(p.qmin) : (v > p.qmax ? static_cast<float>(p.qmax) : v);
     return static_cast<int>(v);
 }

@@ -34,8 +34,11 @@ public:
     {
         if (gpu::engineSupports(spec))
             return {true, {}};
-        if (std::holds_alternative<IntSpec>(spec))
-            return {false, "int with scale_apply 'reciprocal' runs on the CPU (no GPU kernel yet)"};
+        if (std::holds_alternative<ProgressiveSpec>(spec))
+            return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
+                           "combination runs on the CPU"};
+        if (std::holds_alternative<ConstOptSpec>(spec))
+            return {false, "constopt with a Hadamard rotation runs on the CPU (no device transform yet)"};
         return {false, "method '" + methodOf(spec) + "' runs on the CPU (no GPU kernel yet)"};
     }
     std::vector<MethodSupport> capabilities() const override
@@ -44,8 +47,11 @@ public:
         for (const auto &m : quantizerMethods()) {
             const bool on = gpu::engineSupports(parseQuantSpec(m.defaults));
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
-            if (m.method == "int")
-                options = "all options but scale_apply 'reciprocal' (Quark), metrics fused";
+            if (m.method == "progressive")
+                options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
+                          "metrics fused";
+            if (m.method == "constopt")
+                options = "rotate 0 (a Hadamard rotation runs on the CPU), metrics fused";
             out.push_back({m.method, on, options});
         }
         return out;

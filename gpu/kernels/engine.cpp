@@ -62,6 +62,7 @@ struct RunImpl final : PipelineRun {
     bool fast = false;          ///< a value-table path (fp8_quant.cu, int_quant.cu) ran
     std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
     std::optional<QuantSpec> spec; ///< kept to rerun the generic path (empty: metrics of a given Ŵ)
+    std::size_t offGlobal = 0;  ///< NVFP4's global scale (one float)
     std::size_t offPd2Host = 0; ///< rows of pass 2's moments the host adds (instead of Stats2)
     int rowsPd2Host = 0;
     char *base() const { return static_cast<char *>(block.get()); }
@@ -134,8 +135,8 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
     if (P.kind == kKindFp8)
         return P.gran == kGranTensor;
     if (P.kind != kKindInt)
-        return false; // MXFP4: the generic kernels
-    return P.fastGroup && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 && P.ip.qmax - P.ip.qmin <= 15 &&
+        return false; // the FP4 schemes: the generic kernels
+    return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 && P.ip.qmax - P.ip.qmin <= 15 &&
            P.group <= 128;
 }
 
@@ -387,7 +388,11 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     }
     const QuantPlan &P = R.hp.plan;
     R.deviceMetrics = options.metrics && deviceMetricsSupported(options.metricsOptions);
-    const bool tensorFresh = R.quantize && P.gran == kGranTensor && !options.inputStats;
+    const bool nvfp4 = R.quantize && P.kind == kKindFp4 && P.fp4 == kFp4Nv;
+    const bool prog = R.quantize && P.kind == kKindProg;
+    // The W statistics pass: per-tensor scales, NVFP4's global scale and ProgressiveSpec's stage-1
+    // scale (all from W's range).
+    const bool tensorFresh = R.quantize && (P.gran == kGranTensor || nvfp4 || prog) && !options.inputStats;
 
     // Metrics setup.
     HistConfig &hc = R.hc;
@@ -429,6 +434,8 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     SharedBuffers::reserveHead(A, R, G);
     const bool needRange = R.quantize && P.gran != kGranTensor && !P.fastGroup;
     const std::size_t offRange = needRange ? A.reserve<unsigned>(3 * static_cast<std::size_t>(G)) : 0;
+    R.offGlobal = nvfp4 || prog ? A.reserve<float>(1) : 0; // NVFP4's global / stage 1's scale
+    const std::size_t offOuterZ = prog ? A.reserve<signed char>(1) : 0, offOuterBad = prog ? A.reserve<unsigned char>(1) : 0;
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offPdS = A.reserve<double>(static_cast<std::size_t>(rowsS) * kP1D);
     const std::size_t offPiS = A.reserve<i64>(static_cast<std::size_t>(rowsS) * kP1I);
@@ -451,6 +458,45 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     QS_GPU_CHECK(qsMemsetAsync(ctr, 0, (2 + static_cast<std::size_t>(R.histLen)) * sizeof(u64), I.stream));
 
     // Group ranges and scales.
+    if (nvfp4) {
+        auto *global = reinterpret_cast<float *>(b + R.offGlobal);
+        R.hp.plan.nvGlobal = global; // P is R.hp.plan: every kernel below reads it
+        if (options.inputStats) {
+            const TensorStats &st = *options.inputStats;
+            const float amax = st.finiteCount ? static_cast<float>(st.absmax) : 0.0f;
+            launch::nvGlobal(nullptr, 0, amax, true, global, I.S());
+        } else {
+            launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+            I.mark("range (W stats)");
+            launch::nvGlobal(pdS, rowsS, 0.0f, false, global, I.S());
+        }
+        I.mark("NVFP4 global scale");
+    }
+    if (prog) {
+        // Stage 1, FP8 per tensor: its scale and NaN/Inf flag (the stage-2 kernels read both).
+        QuantPlan p1 = P;
+        p1.kind = kKindFp8;
+        p1.gran = kGranTensor;
+        p1.groups = 1;
+        p1.hasZero = false;
+        auto *s1 = reinterpret_cast<float *>(b + R.offGlobal);
+        auto *z1 = reinterpret_cast<signed char *>(b + offOuterZ);
+        auto *bad1 = reinterpret_cast<unsigned char *>(b + offOuterBad);
+        if (options.inputStats) {
+            float sc;
+            int zz;
+            bool bd;
+            tensorParamsFromStats(p1, *options.inputStats, sc, zz, bd);
+            launch::paramsDirect(p1, sc, zz, bd, s1, z1, bad1, ctr, I.S());
+        } else {
+            launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+            I.mark("range (W stats)");
+            launch::params(p1, nullptr, nullptr, nullptr, pdS, piS, rowsS, s1, z1, bad1, ctr, I.S());
+        }
+        R.hp.plan.outerScale = s1;
+        R.hp.plan.outerBad = bad1;
+        I.mark("stage 1 scale");
+    }
     if (R.quantize) {
         if (P.gran == kGranTensor) {
             if (options.inputStats) {
@@ -460,8 +506,10 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
                 tensorParamsFromStats(P, *options.inputStats, s, z, bd);
                 launch::paramsDirect(P, s, z, bd, scales, zeros, bad, ctr, I.S());
             } else {
-                launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
-                I.mark("range (W stats)");
+                if (!prog) { // ProgressiveSpec's stage 1 ran it
+                    launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+                    I.mark("range (W stats)");
+                }
                 launch::params(P, nullptr, nullptr, nullptr, pdS, piS, rowsS, scales, zeros, bad, ctr, I.S());
                 I.mark("scales");
             }
@@ -581,6 +629,8 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
         }
         if (R.wHatOut)
             out.dequantized = download<float>(R.wHatOut.get(), n, I.stream);
+        if ((P.kind == kKindFp4 && P.fp4 == kFp4Nv) || P.kind == kKindProg)
+            out.outerScales = download<float>(b + R.offGlobal, 1, I.stream);
     }
     Stats1 s1{};
     Stats2 s2{};
@@ -694,9 +744,14 @@ std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std:
 
 bool engineSupports(const QuantSpec &spec)
 {
-    if (const auto *i = std::get_if<IntSpec>(&spec))
-        return i->scaleApply == ScaleApply::Divide; // Quark's reciprocal rule has no kernel yet
-    return std::holds_alternative<Fp8Spec>(spec) || std::holds_alternative<MxFp4Spec>(spec);
+    if (std::holds_alternative<IntSpec>(spec))
+        return true;
+    if (const auto *c = std::get_if<ConstOptSpec>(&spec))
+        return c->rotate == 0; // the rotation runs on the CPU until the device transform lands
+    if (const auto *p = std::get_if<ProgressiveSpec>(&spec))
+        return progressiveOnDevice(*p);
+    return std::holds_alternative<Fp8Spec>(spec) || std::holds_alternative<MxFp4Spec>(spec) ||
+           std::holds_alternative<NvFp4Spec>(spec);
 }
 
 } // namespace quantscope::gpu

@@ -7,7 +7,10 @@
 
 #include "numeric/fp4math.h"
 #include "quant/fp8.h"
+#include "quant/constopt.h"
 #include "quant/mxfp4.h"
+#include "quant/nvfp4.h"
+#include "quant/progressive.h"
 #include "quant/uniform.h"
 #include "util/error.h"
 
@@ -83,13 +86,64 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
         q.codeDtype = DType::F4;
         q.codeBits = 4;
         q.scaleDtype = DType::F8_E8M0;
-        p.kind = kKindMxfp4;
+        p.kind = kKindFp4;
+        p.fp4 = kFp4Mx;
         p.mxMode = static_cast<int>(s.mode);
+    } else if (const auto *ns = std::get_if<NvFp4Spec>(&spec)) {
+        // quant/nvfp4.cpp NvFp4Quantizer::quantize: the same skeleton; the global scale (outer
+        // scale) comes from the device.
+        const NvFp4Spec &s = *ns;
+        q.method = "nvfp4";
+        q.spec = s.toJson();
+        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
+        q.codeDtype = DType::F4;
+        q.codeBits = 4;
+        q.scaleDtype = DType::F8_E4M3;
+        q.outerLayout = makeLayout(shape, Granularity::Tensor, 0, 0, 0, false, tensorName);
+        q.outerScaleDtype = DType::F32;
+        p.kind = kKindFp4;
+        p.fp4 = kFp4Nv;
+    } else if (const auto *cs = std::get_if<ConstOptSpec>(&spec)) {
+        // quant/constopt.cpp ConstOptQuantizer::quantize without rotation (the engine rotates
+        // first and calls this with the rotated tensor when rotate > 0).
+        const ConstOptSpec &s = *cs;
+        q.method = "constopt";
+        q.spec = s.toJson();
+        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
+        q.codeDtype = DType::F4;
+        q.codeBits = 4;
+        q.scaleDtype = s.encoder == ConstOptEncoder::Pow2 ? DType::F8_E8M0 : DType::F32;
+        q.report["rotate"] = 0;
+        p.kind = kKindFp4;
+        p.fp4 = kFp4ConstOpt;
+        p.coC = static_cast<float>(s.c);
+        p.coUnrounded = s.encoder == ConstOptEncoder::Unrounded;
+    } else if (const auto *ps = std::get_if<ProgressiveSpec>(&spec)) {
+        // quant/progressive.cpp: stage 2's result (its layout, codes, scales, zero points) with
+        // stage 1's per-tensor scale as the outer level. The device runs stage 1 FP8 per tensor and
+        // stage 2 INT (progressiveOnDevice); the CPU runs every other combination.
+        if (!progressiveOnDevice(*ps))
+            throw UnsupportedError("the GPU engine runs ProgressiveSpec with stage 1 FP8 per tensor and stage 2 INT only",
+                                   Location{{}, tensorName, {}});
+        const Fp8Spec s1 = Fp8Spec::fromJson(ps->stage1);
+        HostPlan inner = buildPlan(QuantSpec{IntSpec::fromJson(ps->stage2)}, shape, source, warpSize, tensorName);
+        hp = std::move(inner);
+        hp.plan.kind = kKindProg;
+        hp.plan.fp.e4m3 = s1.format == Fp8Format::E4M3;
+        hp.plan.fp.maxValue = s1.maxValue();
+        hp.plan.fp.arith = arithCode(s1.arith, source);
+        hp.plan.fp.eps = epsilonFor(s1.eps, ScaleDType::F32);
+        QuantizedTensor &pq = hp.skeleton;
+        pq.method = "progressive";
+        pq.spec = ps->toJson();
+        pq.outerLayout = makeLayout(shape, Granularity::Tensor, 0, 0, 0, false, tensorName);
+        pq.outerScaleDtype = DType::F32;
+        return hp;
     } else {
         throw UnsupportedError("the GPU engine has no method '" + method + "'", Location{{}, tensorName, {}});
     }
     fillLayout(p, q.layout);
-    if (p.kind == kKindInt && q.layout.granularity == Granularity::Group && q.layout.cols % kChunk == 0 &&
+    if (p.kind != kKindFp8 && q.layout.granularity == Granularity::Group && q.layout.cols % kChunk == 0 &&
         q.layout.group % kChunk == 0 && q.layout.cols % q.layout.group == 0) {
         const std::int64_t team = q.layout.group / kChunk;
         if ((team & (team - 1)) == 0 && team <= warpSize) {
@@ -101,18 +155,42 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
     return hp;
 }
 
+bool progressiveOnDevice(const ProgressiveSpec &spec)
+{
+    return spec.stage1.value("method", "") == "fp8" && spec.stage1.value("granularity", "") == "tensor" &&
+           spec.stage2.value("method", "") == "int";
+}
+
 void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &st, float &scale, int &zero, bool &bad)
 {
+    if (plan.kind == kKindProg) {
+        // Stage 2 per tensor: its range is stage 1's values of W's extremes (stage 1 is monotone;
+        // a tensor holding NaN/Inf has domain values 0), as the kernels' groupParams does.
+        QuantPlan p1 = plan;
+        p1.kind = kKindFp8;
+        float s1;
+        int z1;
+        bool bad1;
+        tensorParamsFromStats(p1, st, s1, z1, bad1);
+        auto stage1 = [&](double x) {
+            const std::uint32_t c = gpumath::fp8Code(plan.fp, static_cast<float>(x), s1);
+            return plan.fp.e4m3 ? gpumath::decodeE4m3(c) : gpumath::decodeE5m2(c);
+        };
+        const bool any = !bad1 && st.finiteCount > 0;
+        bad = false;
+        intGroupParams(plan.ip, any ? stage1(st.min) : 0.0f, any ? stage1(st.max) : 0.0f, scale, zero);
+        return;
+    }
     bad = st.nanCount + st.infCount > 0;
     zero = 0;
     if (bad) {
-        scale = plan.kind == kKindInt ? plan.ip.eps : (plan.kind == kKindMxfp4 ? fp4::mxBadScale() : plan.fp.eps);
+        scale = plan.kind == kKindInt ? plan.ip.eps : (plan.kind == kKindFp4 ? fp4::mxBadScale() : plan.fp.eps);
         return;
     }
     // The CPU's group min/max are FP32 values; the stats hold them exactly as doubles.
     const float mn = st.finiteCount ? static_cast<float>(st.min) : 0.0f;
     const float mx = st.finiteCount ? static_cast<float>(st.max) : 0.0f;
-    if (plan.kind == kKindMxfp4)
+    if (plan.kind == kKindFp4) // per tensor: MXFP4 only (the other FP4 schemes are per group)
         scale = fp4::mxGroupScale(mn, mx, plan.mxMode);
     else if (plan.kind == kKindInt)
         intGroupParams(plan.ip, mn, mx, scale, zero);

@@ -27,6 +27,10 @@ struct HostPlan {
 HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize,
                    const std::string &tensorName);
 
+/// True when the device runs this ProgressiveSpec: stage 1 FP8 per tensor, stage 2 INT (Quark's
+/// combination; every option of each stage).
+bool progressiveOnDevice(const ProgressiveSpec &spec);
+
 /// Scale, zero point and bad flag of the single group of a per-tensor spec from W's stats.
 void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &stats, float &scale, int &zero,
                            bool &bad);

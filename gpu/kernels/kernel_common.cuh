@@ -165,6 +165,30 @@ QS_DEV i64 chunkGroup(const QuantPlan &P, i64 k)
     return groupOf(P, r, i0 - r * P.cols);
 }
 
+/// The FP4 schemes' per-element scale: NVFP4 divides the E4M3 block scale by the global scale
+/// (quant/nvfp4.h); MXFP4 and constOpt use the group scale itself. The code of x is
+/// e2m1(x / e) for e > 0 (fp4::constOptCode: a constOpt scale of 0 codes 0; MX and NV scales are
+/// always positive, where it is fp4::mxCode / fp4::nvCode).
+QS_DEV float fp4Effective(const QuantPlan &P, float s)
+{
+    return P.fp4 == kFp4Nv ? fp4::nvEffective(s, *P.nvGlobal) : s;
+}
+
+/// ProgressiveSpec's stage 1 (FP8 per tensor): the FP8 value of x's code (the domain value stage
+/// 2 quantizes; 0 when the tensor holds NaN/Inf, whose stage-1 codes are 0). Exact in FP32 and in
+/// the BF16/F16 source, so no rounding to the source dtype is needed (quant/progressive.cpp).
+QS_DEV float progStage1(const QuantPlan &P, float x)
+{
+    if (*P.outerBad)
+        return 0.0f;
+    const unsigned c = gpumath::fp8Code(P.fp, x, *P.outerScale);
+    return P.fp.e4m3 ? gpumath::decodeE4m3(c) : gpumath::decodeE5m2(c);
+}
+/// ProgressiveSpec's outer level: Ŵ = a1(x̂1 · s1).
+QS_DEV float progOuter(const QuantPlan &P, float xhat1)
+{
+    return qmath::roundArith(xhat1 * *P.outerScale, P.fp.arith);
+}
 /// One element: code and Ŵ (bad groups: code 0, Ŵ 0 — groupwise.h).
 template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, int z, bool bad, unsigned &code)
 {
@@ -176,10 +200,15 @@ template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, 
         const int q = intCode(P.ip, x, s, z);
         code = static_cast<unsigned>(q) & 0xFFu;
         return intDequant(P.ip, q, s, z);
-    } else if constexpr (KIND == kKindMxfp4) {
-        const std::uint8_t c = fp4::mxCode(x, s);
+    } else if constexpr (KIND == kKindProg) {
+        const int q = intCode(P.ip, progStage1(P, x), s, z);
+        code = static_cast<unsigned>(q) & 0xFFu;
+        return progOuter(P, intDequant(P.ip, q, s, z));
+    } else if constexpr (KIND == kKindFp4) {
+        const float e = fp4Effective(P, s);
+        const std::uint8_t c = fp4::constOptCode(x, e);
         code = c;
-        return fp4::mxDequant(c, s);
+        return fp4::fp4Dequant(c, e);
     } else {
         const unsigned c = gpumath::fp8Code(P.fp, x, s);
         code = c;
@@ -204,8 +233,22 @@ template <int KIND>
 QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z, bool bad, unsigned codes[kChunk],
                        float y[kChunk])
 {
-    if constexpr (KIND == kKindInt) {
-        if (P.ip.arith == 0 && !P.ip.halfAway) { // the common options, folded at compile time
+    if constexpr (KIND == kKindProg) {
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const int q = intCode(P.ip, progStage1(P, v[j]), s, z);
+            codes[j] = bad ? 0u : (static_cast<unsigned>(q) & 0xFFu);
+            y[j] = bad ? 0.0f : progOuter(P, intDequant(P.ip, q, s, z));
+        }
+    } else if constexpr (KIND == kKindInt) {
+        if (P.ip.reciprocal) { // Quark's x·(1/s): the shared scalar functions (uniform_math.h)
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                const int q = intCode(P.ip, v[j], s, z);
+                codes[j] = bad ? 0u : (static_cast<unsigned>(q) & 0xFFu);
+                y[j] = bad ? 0.0f : intDequant(P.ip, q, s, z);
+            }
+        } else if (P.ip.arith == 0 && !P.ip.halfAway) { // the common options, folded at compile time
             IntParams q = P.ip;
             q.arith = 0;
             q.halfAway = false;
@@ -213,12 +256,13 @@ QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z
         } else {
             intChunk(P.ip, v, s, z, bad, codes, y);
         }
-    } else if constexpr (KIND == kKindMxfp4) {
+    } else if constexpr (KIND == kKindFp4) {
+        const float e = fp4Effective(P, s);
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
-            const std::uint8_t c = fp4::mxCode(v[j], s);
+            const std::uint8_t c = fp4::constOptCode(v[j], e);
             codes[j] = bad ? 0u : c;
-            y[j] = bad ? 0.0f : fp4::mxDequant(c, s);
+            y[j] = bad ? 0.0f : fp4::fp4Dequant(c, e);
         }
     } else {
         gpumath::Fp8Params f = P.fp;
@@ -247,7 +291,13 @@ template <int KIND>
 QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float y[kChunk])
 {
     const unsigned w[2] = {packed.x, packed.y};
-    if constexpr (KIND == kKindInt) {
+    if constexpr (KIND == kKindProg) {
+#pragma unroll
+        for (int j = 0; j < kChunk; ++j) {
+            const int q = static_cast<signed char>((w[j / 4] >> (8 * (j % 4))) & 0xFFu);
+            y[j] = progOuter(P, intDequant(P.ip, q, s, z));
+        }
+    } else if constexpr (KIND == kKindInt) {
         const float zf = static_cast<float>(z);
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
@@ -256,10 +306,11 @@ QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float
             const float q = __fsub_rn(qmath::fromBits(0x4B000000u | (c ^ 0x80u)), 8388736.0f);
             y[j] = P.ip.arith == 0 ? __fmul_rn(s, __fsub_rn(q, zf)) : gpumath::intDequantValue(P.ip, q, s, zf);
         }
-    } else if constexpr (KIND == kKindMxfp4) {
+    } else if constexpr (KIND == kKindFp4) {
+        const float e = fp4Effective(P, s);
 #pragma unroll
         for (int j = 0; j < kChunk; ++j)
-            y[j] = fp4::mxDequant(static_cast<std::uint8_t>((w[j / 4] >> (8 * (j % 4))) & 0xFFu), s);
+            y[j] = fp4::fp4Dequant(static_cast<std::uint8_t>((w[j / 4] >> (8 * (j % 4))) & 0xFFu), e);
     } else {
 #pragma unroll
         for (int j = 0; j < kChunk; ++j)
@@ -360,16 +411,42 @@ template <typename T, typename Op> QS_DEV T warpColumn(const T *base, int stride
 
 // ---- scales and zero points ---------------------------------------------------------------------
 
+/// The FP4 schemes' group scales from a group's finite min/max (quant/mxfp4.h, nvfp4.h,
+/// constopt.h), and the scale stored for a group holding NaN/Inf.
+QS_DEV float fp4GroupScale(const QuantPlan &P, float mn, float mx)
+{
+    if (P.fp4 == kFp4Mx)
+        return fp4::mxGroupScale(mn, mx, P.mxMode);
+    const float amax = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
+    if (P.fp4 == kFp4Nv) {
+        const float b = gpumath::decodeE4m3(gpumath::encodeE4m3(fp4::nvBlockTarget(amax, *P.nvGlobal)));
+        return b == 0.0f ? 0.125f : b; // finfo(e4m3fn).eps, compressed-tensors' rule
+    }
+    return fp4::constOptScale(amax, P.coC, P.coUnrounded);
+}
+QS_DEV float fp4BadScale(const QuantPlan &P)
+{
+    return P.fp4 == kFp4Mx ? fp4::mxBadScale() : (P.fp4 == kFp4Nv ? 0.125f : fp4::constOptBadScale(P.coUnrounded));
+}
+
 QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float &s, int &z)
 {
     z = 0;
+    if (P.kind == kKindProg) {
+        // Stage 1 (FP8 per tensor) is monotone non-decreasing in x, so the stage-2 group's extremes
+        // of the domain values are stage 1's values of W's extremes; a tensor holding NaN/Inf has
+        // domain values 0 (its stage-1 codes are 0). Stage-2 groups are never bad (the caller).
+        const bool bad1 = *P.outerBad != 0;
+        mn = bad1 ? 0.0f : progStage1(P, mn);
+        mx = bad1 ? 0.0f : progStage1(P, mx);
+    }
     if (bad) {
-        s = P.kind == kKindInt ? P.ip.eps : (P.kind == kKindMxfp4 ? fp4::mxBadScale() : P.fp.eps);
+        s = (P.kind == kKindInt || P.kind == kKindProg) ? P.ip.eps : (P.kind == kKindFp4 ? fp4BadScale(P) : P.fp.eps);
         return;
     }
-    if (P.kind == kKindMxfp4) {
-        s = fp4::mxGroupScale(mn, mx, P.mxMode);
-    } else if (P.kind == kKindInt) {
+    if (P.kind == kKindFp4) {
+        s = fp4GroupScale(P, mn, mx);
+    } else if (P.kind == kKindInt || P.kind == kKindProg) {
         if (P.ip.arith == 0 && P.ip.scaleDtype == 0) { // common options, folded at compile time
             IntParams q = P.ip;
             q.arith = 0;
@@ -507,8 +584,11 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
     st.eOffset = static_cast<float>(st.emin);
     st.aScale = st.maxAbs > 0 ? static_cast<float>(kAbsBins / st.maxAbs) : 0.0f;
     // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
-    const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7; // 2^-22
-    const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7;
+    // Plus 2^-140 absolute: below 2^-126 FP32 values are subnormal and their spacing is absolute
+    // (ranges of a few subnormals take the exact correction loop).
+    const double kSubnormalUlp = 7.174648137343064e-43; // 2^-140
+    const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7 + kSubnormalUlp; // 2^-22
+    const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7 + kSubnormalUlp;
     st.fastBins = 0;
     // The FP32 guess forms x − lo in FP32: only when that cannot overflow (values near ±FLT_MAX
     // take the exact correction loop instead).
@@ -517,7 +597,9 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
         st.fastBins |= 1;
     if (st.errRange > 0 && fabs(st.emin) + fabs(st.emax) <= kFltMax && ulpE * B / st.errRange < 0.05)
         st.fastBins |= 2;
-    if (st.maxAbs > 0 && isfinite(st.maxAbs))
+    // |e|·aScale in FP32: aScale finite and |e| resolved to far below a bin (|e| < 2^-100 is
+    // subnormal-heavy territory: the exact loop).
+    if (st.maxAbs >= 7.888609052210118e-31 && isfinite(st.maxAbs)) // 2^-100
         st.fastBins |= 4;
     if (!isfinite(st.wScale))
         st.wScale = 0.0f;
@@ -543,8 +625,10 @@ template <typename F> void dispatchInKind(int in, int kind, F &&f)
     dispatchIn(in, [&](auto I) {
         if (kind == kKindInt)
             f(I, std::integral_constant<int, kKindInt>{});
-        else if (kind == kKindMxfp4)
-            f(I, std::integral_constant<int, kKindMxfp4>{});
+        else if (kind == kKindFp4)
+            f(I, std::integral_constant<int, kKindFp4>{});
+        else if (kind == kKindProg)
+            f(I, std::integral_constant<int, kKindProg>{});
         else
             f(I, std::integral_constant<int, kKindFp8>{});
     });

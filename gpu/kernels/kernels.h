@@ -41,6 +41,10 @@ void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, cons
 void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *scales, signed char *zeros,
                   unsigned char *bad_, u64 *nonFiniteGroups, void *stream);
 
+/// NVFP4's FP32 global scale 2688/amax (1.0 for amax = 0) into *out: amax from the W statistics
+/// rows (rows > 0) or given (useGiven).
+void nvGlobal(const double *statsD, int rows, float givenAmax, bool useGiven, float *out, void *stream);
+
 struct Pass1 {
     unsigned char *codes = nullptr;  ///< null: no codes (metrics of a given Ŵ)
     float *wHat = nullptr;           ///< Ŵ output (optional)

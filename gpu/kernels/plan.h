@@ -13,7 +13,13 @@ namespace quantscope::gpu {
 /// Stored element type on the device.
 enum InType : int { kInF32 = 0, kInBf16 = 1, kInF16 = 2 };
 /// Quantizer kind.
-enum QKind : int { kKindInt = 0, kKindFp8 = 1, kKindMxfp4 = 2 };
+enum QKind : int { kKindInt = 0, kKindFp8 = 1, kKindFp4 = 2, kKindProg = 3 };
+// kKindProg: Quark's ProgressiveSpec with stage 1 FP8 per tensor (`fp`, its scale and NaN/Inf flag
+// in the device words outerScale / outerBad) and stage 2 INT (`ip`, the plan's own groups) on the
+// stage-1 domain values; Ŵ = a1(x̂1 · s1).
+/// The FP4 E2M1 schemes of kKindFp4: they differ only in the group scale (and NVFP4's global
+/// divisor); the per-element code and value are the same E2M1 operations.
+enum Fp4Scheme : int { kFp4Mx = 0, kFp4Nv = 1, kFp4ConstOpt = 2 };
 /// Granularity codes (the values of quantscope::Granularity).
 enum Gran : int { kGranTensor = 0, kGranChannel = 1, kGranGroup = 2, kGranBlock = 3 };
 
@@ -24,7 +30,15 @@ struct QuantPlan {
     int kind = kKindInt;
     IntParams ip;
     gpumath::Fp8Params fp;
+    int fp4 = kFp4Mx; ///< the FP4 scheme (kKindFp4)
     int mxMode = 0; ///< MXFP4 shared-exponent mode (fp4::MxModeCode)
+    /// NVFP4: the device word holding the FP32 global scale (written by launch::nvGlobal before
+    /// pass 1 from W's statistics; every kernel reads it).
+    const float *nvGlobal = nullptr;
+    const float *outerScale = nullptr;         ///< ProgressiveSpec: stage 1's scale s1 (device)
+    const unsigned char *outerBad = nullptr;   ///< ProgressiveSpec: stage 1's NaN/Inf flag (device)
+    float coC = 0.156f;        ///< constOpt: (float)c
+    bool coUnrounded = false;  ///< constOpt: s = c·m in FP32 (else 2^round(log2(c·m)), UE8M0)
     int gran = kGranTensor, axis = 0;
     std::int64_t rows = 1, cols = 1, group = 1, block = 1, gridRows = 1, gridCols = 1, groups = 1;
     /// Row-local groups whose size g is 8·2^t ≤ 8·warp and divides K (K % 8 == 0): one team of

@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(kThreads)
                 mx = fmaxf(mx, smx[t]);
                 b += sbad[t];
             }
-            const bool bad = b > 0;
+            const bool bad = b > 0 && P.kind != kKindProg;
             float s;
             int z;
             groupParams(P, mn <= mx ? mn : 0.0f, mn <= mx ? mx : 0.0f, bad, s, z);
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(kThreads)
     const unsigned kmn = gmin[g], kmx = gmax[g];
     const float mn = kmn == 0xFFFFFFFFu ? 0.0f : gpumath::keyFloat(kmn);
     const float mx = kmx == 0u ? 0.0f : gpumath::keyFloat(kmx);
-    const bool bad = gbad[g] != 0;
+    const bool bad = gbad[g] != 0 && P.kind != kKindProg;
     float s;
     int z;
     groupParams(P, mn, mx, bad, s, z);
@@ -177,6 +177,21 @@ __global__ void kParamsDirect(QuantPlan P, float scale, int zero, int bad, float
     badOut[0] = static_cast<unsigned char>(bad);
     if (bad)
         *nonFiniteGroups = 1;
+}
+
+/// NVFP4's global scale from the W statistics rows (or from a given amax): one thread.
+__global__ void kNvGlobal(const double *statsD, int rows, float givenAmax, int useGiven, float *out)
+{
+    float amax = givenAmax;
+    if (!useGiven) {
+        float mn = finf(), mx = -finf();
+        for (int r = 0; r < rows; ++r) {
+            mn = fminf(mn, static_cast<float>(statsD[static_cast<i64>(r) * kP1D + dMinW]));
+            mx = fmaxf(mx, static_cast<float>(statsD[static_cast<i64>(r) * kP1D + dMaxW]));
+        }
+        amax = mn <= mx ? fmaxf(qmath::absf(mn), qmath::absf(mx)) : 0.0f;
+    }
+    out[0] = fp4::nvGlobalScale(amax);
 }
 
 // ---- pass 1: codes, Ŵ, sums ---------------------------------------------------------------------
@@ -233,7 +248,7 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 loadY(A.yIn, n, k, y);
         } else {
             unsigned codes[kChunk];
-            if (KIND == kKindInt && P.fastGroup) {
+            if (KIND != kKindFp8 && P.fastGroup) {
                 // A team of g/8 lanes holds one group: reduce its range in registers.
                 float mn = finf(), mx = -finf();
                 unsigned bd = anyBad ? 1u : 0u;
@@ -252,6 +267,8 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 int z;
                 groupParams(P, mn <= mx ? mn : 0.0f, mn <= mx ? mx : 0.0f, bd != 0, s, z);
                 const i64 g = k >> P.teamLog2;
+                if (KIND == kKindProg)
+                    bd = 0; // stage 2's groups hold stage 1's finite domain values (groupParams)
                 if (act && (lane & (team - 1)) == 0) {
                     A.scales[g] = s;
                     A.zeros[g] = static_cast<signed char>(z);
@@ -461,6 +478,12 @@ void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *sc
 {
     kParamsDirect<<<1, 1, 0, S(stream)>>>(p, scale, zero, bad ? 1 : 0, scales, zeros, badOut, nonFiniteGroups);
     QS_GPU_CHECK_LAUNCH("paramsDirect");
+}
+
+void nvGlobal(const double *statsD, int rows, float givenAmax, bool useGiven, float *out, void *stream)
+{
+    kNvGlobal<<<1, 1, 0, S(stream)>>>(statsD, rows, givenAmax, useGiven ? 1 : 0, out);
+    QS_GPU_CHECK_LAUNCH("nvGlobal");
 }
 
 void quant(int in, const void *w, i64 n, const QuantPlan &p, const Pass1 &a, int blocks, void *stream)

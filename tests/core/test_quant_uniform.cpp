@@ -281,6 +281,32 @@ TEST(UniformInt, F16SourceArithmetic)
     }
 }
 
+TEST(UniformInt, ReciprocalOverflowInF16CodesZeroNotGarbage)
+{
+    // Quark's x·(1/s) with F16 arithmetic: an all-zero group takes the FP32 eps scale, 1/eps
+    // overflows F16 to ∞ and 0·∞ is NaN. The code is then 0 (PyTorch's CUDA cast of NaN), so Ŵ is
+    // 0 — not the conversion of NaN to int, which is undefined (INT_MIN on x86, whose Ŵ was −256).
+    std::vector<std::byte> b(4 * 64 * 2);
+    for (std::size_t i = 64 * 2; i < b.size(); i += 2) { // row 0 zero, the others 0.25
+        const std::uint16_t h = floatToF16(0.25f);
+        std::memcpy(b.data() + i, &h, 2);
+    }
+    const Tensor w = Tensor::fromBytes(DType::F16, {4, 64}, b);
+    IntSpec s;
+    s.group = 32;
+    s.arith = Arith::Source;
+    s.scaleApply = ScaleApply::Reciprocal;
+    QuantizeOptions o;
+    o.wantDequantized = true;
+    const QuantizedTensor q = IntQuantizer(s).quantize(w, o);
+    for (int c = 0; c < 64; ++c) {
+        EXPECT_EQ(q.codes[static_cast<std::size_t>(c)], 0) << c;
+        EXPECT_EQ(q.dequantized[static_cast<std::size_t>(c)], 0.0f) << c;
+    }
+    // The other rows: 0.25 at s = 0.25/7.5 codes 7 (= round(7.5) → 8, clamped to 7).
+    EXPECT_EQ(static_cast<int>(static_cast<std::int8_t>(q.codes[64])), 7);
+}
+
 TEST(UniformInt, SourceArithmeticChangesSomeBf16Codes)
 {
     // docs/numerics.md: on BF16 weights `arith source` changes a fraction of INT8 codes vs fp32.

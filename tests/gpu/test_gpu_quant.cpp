@@ -2,199 +2,9 @@
 // The GPU backend against the CPU reference (docs/numerics.md "Numerical contract"): codes, scales,
 // zero points and Ŵ bit for bit; histogram counts and percentiles exact; sums and moments within
 // 1e-9 relative. Skipped, with the reason, when no device is present.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <random>
-#include <thread>
-
-#include "engine/registry.h"
-#include "engine/run.h"
-#include "register.h"
-#include "demo/demo.h"
-#include "io/checkpoint.h"
-#include "kernels/engine.h"
-#include "kernels/kernels.h"
-#include "numeric/moments.h"
-#include "tensor/convert.h"
-#include "util/error.h"
-
-using namespace quantscope;
+#include "gpu_compare.h"
 
 namespace {
-// The GPU backend registers into the engine before any test asks the registry.
-const bool kGpuRegistered = (registerGpuBackends(), true);
-} // namespace
-
-namespace {
-
-const Backend *gpuOrSkip()
-{
-    const auto &reg = BackendRegistry::instance();
-    return reg.gpu();
-}
-
-#define REQUIRE_GPU()                                                                              \
-    const Backend *gpu = gpuOrSkip();                                                              \
-    if (!gpu)                                                                                      \
-        GTEST_SKIP() << "no GPU: " << BackendRegistry::instance().gpuUnavailableReason();
-
-/// Heavy-tailed values with an outlier column, a zero row and (optionally) NaN/Inf.
-std::vector<float> heavyTailed(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite)
-{
-    std::mt19937_64 rng(seed);
-    std::student_t_distribution<float> t(3.0f);
-    std::vector<float> v(static_cast<std::size_t>(R * C));
-    for (std::int64_t r = 0; r < R; ++r)
-        for (std::int64_t c = 0; c < C; ++c) {
-            float x = 0.02f * t(rng) * (c % 41 == 7 ? 30.0f : 1.0f);
-            if (r == 2)
-                x = 0.0f;
-            v[static_cast<std::size_t>(r * C + c)] = x;
-        }
-    if (nonFinite && R > 5) {
-        v[static_cast<std::size_t>(5 * C + 3)] = std::numeric_limits<float>::quiet_NaN();
-        v[static_cast<std::size_t>(R * C - 2)] = std::numeric_limits<float>::infinity();
-    }
-    return v;
-}
-
-Tensor makeTensor(const std::vector<float> &v, std::int64_t R, std::int64_t C, DType dt)
-{
-    if (dt == DType::F32)
-        return Tensor::fromFloats({R, C}, v);
-    std::vector<std::byte> b(v.size() * 2);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const std::uint16_t h = dt == DType::BF16 ? floatToBf16(v[i]) : floatToF16(v[i]);
-        std::memcpy(b.data() + 2 * i, &h, 2);
-    }
-    return Tensor::fromBytes(dt, {R, C}, std::move(b));
-}
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
-
-void expectNear(double gpuV, double cpuV, const std::string &what)
-{
-    if (std::isnan(cpuV)) {
-        EXPECT_TRUE(std::isnan(gpuV)) << what;
-        return;
-    }
-    if (std::isinf(cpuV) || cpuV == 0.0) {
-        EXPECT_EQ(gpuV, cpuV) << what;
-        return;
-    }
-    EXPECT_LE(std::abs(gpuV - cpuV), 1e-9 * std::abs(cpuV)) << what << ": gpu " << gpuV << " cpu " << cpuV;
-}
-
-void expectStats(const TensorStats &g, const TensorStats &c, const std::string &what)
-{
-    EXPECT_EQ(g.numel, c.numel) << what;
-    EXPECT_EQ(g.finiteCount, c.finiteCount) << what;
-    EXPECT_EQ(g.nanCount, c.nanCount) << what;
-    EXPECT_EQ(g.infCount, c.infCount) << what;
-    EXPECT_EQ(g.min, c.min) << what;
-    EXPECT_EQ(g.max, c.max) << what;
-    EXPECT_EQ(g.absmax, c.absmax) << what;
-    expectNear(g.mean, c.mean, what + " mean");
-    expectNear(g.std, c.std, what + " std");
-    ASSERT_EQ(g.skewness.has_value(), c.skewness.has_value()) << what;
-    if (c.skewness) {
-        // Standardised moments: relative, or absolute 1e-9 where they are near zero.
-        EXPECT_LE(std::abs(*g.skewness - *c.skewness), 1e-9 * std::max(1.0, std::abs(*c.skewness))) << what;
-        EXPECT_LE(std::abs(*g.excessKurtosis - *c.excessKurtosis), 1e-9 * std::max(1.0, std::abs(*c.excessKurtosis)))
-            << what;
-    }
-}
-
-void expectHist(const Histogram &g, const Histogram &c, const std::string &what)
-{
-    EXPECT_EQ(g.lo, c.lo) << what;
-    EXPECT_EQ(g.hi, c.hi) << what;
-    EXPECT_EQ(g.below, c.below) << what;
-    EXPECT_EQ(g.above, c.above) << what;
-    EXPECT_EQ(g.symlog, c.symlog) << what;
-    ASSERT_EQ(g.counts.size(), c.counts.size()) << what;
-    std::size_t diff = 0;
-    for (std::size_t i = 0; i < c.counts.size(); ++i)
-        diff += g.counts[i] != c.counts[i];
-    EXPECT_EQ(diff, 0u) << what << " bins differ";
-}
-
-void expectMetrics(const ErrorMetrics &g, const ErrorMetrics &c, const std::string &what)
-{
-    EXPECT_EQ(g.numel, c.numel) << what;
-    EXPECT_EQ(g.counted, c.counted) << what;
-    expectNear(g.mse, c.mse, what + " mse");
-    expectNear(g.rmse, c.rmse, what + " rmse");
-    expectNear(g.sqnrDb, c.sqnrDb, what + " sqnr");
-    expectNear(g.relFrobenius, c.relFrobenius, what + " relFro");
-    EXPECT_EQ(g.maxAbsErr, c.maxAbsErr) << what;
-    ASSERT_EQ(g.cosine.has_value(), c.cosine.has_value()) << what;
-    if (c.cosine)
-        expectNear(*g.cosine, *c.cosine, what + " cosine");
-    EXPECT_EQ(g.errP50, c.errP50) << what;
-    EXPECT_EQ(g.errP90, c.errP90) << what;
-    EXPECT_EQ(g.errP99, c.errP99) << what;
-    EXPECT_EQ(g.errP999, c.errP999) << what;
-    EXPECT_EQ(g.absErrBins, c.absErrBins) << what;
-    expectHist(g.w, c.w, what + " W");
-    expectHist(g.wHat, c.wHat, what + " Ŵ");
-    expectHist(g.err, c.err, what + " err");
-    expectNear(g.overlap, c.overlap, what + " overlap");
-    expectStats(g.statsIn, c.statsIn, what + " statsIn");
-    expectStats(g.statsOut, c.statsOut, what + " statsOut");
-}
-
-void expectQuantized(const QuantizedTensor &g, const QuantizedTensor &c, const std::string &what)
-{
-    ASSERT_EQ(g.codes.size(), c.codes.size()) << what;
-    std::size_t codeDiff = 0, deqDiff = 0, scaleDiff = 0;
-    for (std::size_t i = 0; i < c.codes.size(); ++i)
-        codeDiff += g.codes[i] != c.codes[i];
-    ASSERT_EQ(g.scales.size(), c.scales.size()) << what;
-    for (std::size_t i = 0; i < c.scales.size(); ++i)
-        scaleDiff += !sameBits(g.scales[i], c.scales[i]);
-    EXPECT_EQ(codeDiff, 0u) << what << " codes differ";
-    EXPECT_EQ(scaleDiff, 0u) << what << " scales differ";
-    EXPECT_EQ(g.zeros, c.zeros) << what;
-    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << what;
-    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << what;
-    EXPECT_EQ(g.layout.ragged, c.layout.ragged) << what;
-    EXPECT_EQ(g.codeDtype, c.codeDtype) << what;
-    EXPECT_EQ(g.scaleDtype, c.scaleDtype) << what;
-    EXPECT_EQ(g.spec, c.spec) << what;
-    if (!g.dequantized.empty()) {
-        ASSERT_EQ(g.dequantized.size(), c.dequantized.size()) << what;
-        for (std::size_t i = 0; i < c.dequantized.size(); ++i)
-            deqDiff += !sameBits(g.dequantized[i], c.dequantized[i]);
-        EXPECT_EQ(deqDiff, 0u) << what << " Ŵ differs";
-    }
-}
-
-/// Runs spec on both backends (fused path) and compares everything.
-void compareOnBoth(const Backend &gpu, const Tensor &w, const nlohmann::json &spec, const std::string &what,
-                   const ErrorMetricsOptions &mo = {}, bool withStats = false)
-{
-    const Backend &cpu = BackendRegistry::instance().cpu();
-    QuantizeOptions qo;
-    qo.tensorName = what;
-    qo.wantDequantized = true;
-    std::optional<TensorStats> st;
-    if (withStats) {
-        StatsOptions so;
-        so.miloStd = mo.miloStd;
-        st = computeStats(w, so);
-    }
-    const QuantSpec typed = parseQuantSpec(spec);
-    const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, what), typed, qo, mo, st);
-    const MeasuredRun g = gpu.quantizeMeasured(*gpu.upload(w, what), typed, qo, mo, st);
-    const std::string label = what + " " + spec.dump() + (withStats ? " (stats at open)" : "");
-    expectQuantized(g.quantized, c.quantized, label);
-    expectMetrics(g.metrics, c.metrics, label);
-}
 
 std::vector<nlohmann::json> intSpecs()
 {
@@ -289,118 +99,6 @@ TEST(GpuQuant, NonFiniteInputReportedAndCodedZero)
     }
 }
 
-/// MXFP4 data: heavy-tailed values (a zero row, NaN/Inf on request) plus groups that probe the
-/// edges of the op sequence: an all-zero group, a group of −0, exact E2M1 ties (amax 6: s = 1 in
-/// even/floor), an amax whose `even` rounding carries into the next binade, tiny groups whose
-/// exponent clamps to byte 0 (s = 2^-127, an FP32 subnormal: -ftz=false matters), a lone NaN and
-/// a lone −Inf; on request (`huge`) a group near FLT_MAX whose Ŵ overflows to ±Inf in `even` and
-/// `ceil` (the engine's CPU-metrics fallback; F16 makes the inputs Inf: non-finite groups).
-std::vector<float> mxfp4Data(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite, bool huge)
-{
-    auto v = heavyTailed(R, C, seed, nonFinite);
-    auto at = [&](std::int64_t r, std::int64_t c) -> float & { return v[static_cast<std::size_t>(r * C + c)]; };
-    const std::int64_t g = std::min<std::int64_t>(C, 32);
-    for (std::int64_t c = 0; c < g; ++c) {
-        at(0, c) = 0.0f;                                               // all-zero group
-        at(1, c) = -0.0f;                                              // all −0
-        const float ties[] = {6.0f, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
-        at(3, c) = (c % 2 ? -1.0f : 1.0f) * ties[c % 8];               // RNE ties at s = 1
-        at(4, c) = c == 5 ? 7.5f : 0.1f * static_cast<float>(c);       // even: 7.5 → 8 (carry)
-        at(5, c) = (c % 3 ? 1.0f : -1.0f) * 1e-39f * static_cast<float>(c + 1); // byte 0
-        if (huge)
-            at(6, c) = (c % 2 ? 1.0f : -1.0f) * 3e38f / static_cast<float>(c + 1);
-        at(7, c) = 1e-3f * static_cast<float>(c) - 0.01f;
-    }
-    if (nonFinite && R > 9) {
-        at(8, C - 1) = std::numeric_limits<float>::quiet_NaN(); // in the ragged last group
-        at(9, 1) = -std::numeric_limits<float>::infinity();
-    }
-    return v;
-}
-
-TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
-{
-    REQUIRE_GPU();
-    struct Case {
-        std::int64_t r, c;
-        bool nonFinite, huge;
-    };
-    // 96: whole groups (chunk-uniform); 100: a ragged last group of 4; 40: one group + 8.
-    for (const Case cs : {Case{37, 96, false, false}, Case{29, 100, false, false}, Case{24, 100, true, false},
-                          Case{16, 40, true, false}, Case{12, 100, false, true}}) {
-        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
-            const auto v = mxfp4Data(cs.r, cs.c, 500 + cs.c + static_cast<int>(dt), cs.nonFinite, cs.huge);
-            const Tensor w = makeTensor(v, cs.r, cs.c, dt);
-            for (const char *mode : {"even", "floor", "ceil"})
-                for (int group : {32, 16, 64}) {
-                    const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}, {"group", group}};
-                    const std::string what = std::string(nameOf(dt)) + " " + std::to_string(cs.r) + "x" +
-                                             std::to_string(cs.c) + (cs.nonFinite ? " with NaN/Inf" : "") +
-                                             (cs.huge ? " with values near FLT_MAX" : "");
-                    compareOnBoth(*gpu, w, spec, what);
-                    // The fields expectQuantized leaves out, on the quantize-only path.
-                    const Backend &cpu = BackendRegistry::instance().cpu();
-                    QuantizeOptions qo;
-                    qo.tensorName = what;
-                    const QuantSpec typed = parseQuantSpec(spec);
-                    const QuantizedTensor c = cpu.quantize(*cpu.upload(w, what), typed, qo);
-                    const QuantizedTensor g = gpu->quantize(*gpu->upload(w, what), typed, qo);
-                    const std::string label = what + " " + spec.dump();
-                    EXPECT_EQ(g.method, c.method) << label;
-                    EXPECT_EQ(g.codeBits, c.codeBits) << label;
-                    EXPECT_EQ(g.codeDtype, DType::F4) << label;
-                    EXPECT_EQ(g.scaleDtype, DType::F8_E8M0) << label;
-                    EXPECT_EQ(g.sourceDtype, c.sourceDtype) << label;
-                    EXPECT_EQ(g.layout.group, c.layout.group) << label;
-                    EXPECT_EQ(g.layout.gridCols, c.layout.gridCols) << label;
-                    EXPECT_EQ(g.codes, c.codes) << label;
-                    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << label;
-                    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << label;
-                    ASSERT_EQ(g.scales.size(), c.scales.size()) << label;
-                    std::size_t scaleDiff = 0;
-                    for (std::size_t i = 0; i < c.scales.size(); ++i)
-                        scaleDiff += !sameBits(g.scales[i], c.scales[i]);
-                    EXPECT_EQ(scaleDiff, 0u) << label;
-                    if (cs.nonFinite) {
-                        EXPECT_GT(c.nonFiniteGroups, 0) << label;
-                    } else if (!(cs.huge && dt == DType::F16)) {
-                        EXPECT_EQ(c.nonFiniteGroups, 0) << label;
-                    }
-                }
-        }
-    }
-}
-
-TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
-{
-    REQUIRE_GPU();
-    const Backend &cpu = BackendRegistry::instance().cpu();
-    QuantizeOptions qo;
-    qo.tensorName = "strict";
-    const nlohmann::json spec{{"method", "mxfp4"}, {"strict", true}};
-    const QuantSpec typed = parseQuantSpec(spec);
-    const Tensor ragged = makeTensor(mxfp4Data(8, 100, 9, false, false), 8, 100, DType::BF16);
-    EXPECT_THROW(cpu.quantize(*cpu.upload(ragged, "strict"), typed, qo), Error);
-    EXPECT_THROW(gpu->quantize(*gpu->upload(ragged, "strict"), typed, qo), Error);
-    const Tensor whole = makeTensor(mxfp4Data(8, 128, 9, false, false), 8, 128, DType::BF16);
-    compareOnBoth(*gpu, whole, spec, "bf16 8x128 strict");
-}
-
-TEST(GpuQuant, Mxfp4RunsOnTheGpu)
-{
-    REQUIRE_GPU();
-    for (const char *mode : {"even", "floor", "ceil"}) {
-        const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}};
-        EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
-    }
-    bool listed = false;
-    for (const auto &m : gpu->capabilities())
-        if (m.method == "mxfp4") {
-            listed = true;
-            EXPECT_TRUE(m.supported) << m.options;
-        }
-    EXPECT_TRUE(listed);
-}
 
 TEST(GpuQuant, StatsAtOpenGiveTheSameResults)
 {
@@ -600,6 +298,11 @@ TEST(GpuQuant, RealWeightsBitIdentical)
         {{"method", "fp8"}, {"granularity", "block"}, {"block", 128}},
         {{"method", "mxfp4"}},
         {{"method", "mxfp4"}, {"mode", "floor"}},
+        {{"method", "nvfp4"}},
+        {{"method", "constopt"}},
+        {{"method", "constopt"}, {"encoder", "unrounded"}, {"c", 0.2}},
+        {{"method", "int"}, {"granularity", "channel"}, {"scale_apply", "reciprocal"}},
+        {{"method", "progressive"}},
     };
     int tensors = 0, fastRuns = 0;
     for (const fs::path &file : files) {
@@ -640,27 +343,6 @@ TEST(GpuQuant, RealWeightsBitIdentical)
     if (!minilm.empty()) {
         EXPECT_EQ(fastRuns, 18); // six BF16 matrices × three headline specs
     }
-}
-
-TEST(GpuQuant, QuarksReciprocalRuleIsAnOptionTheGpuDeclinesAndTheCpuRuns)
-{
-    // The capability query is per option: int runs on the GPU, but not with scale_apply
-    // 'reciprocal' (AMD Quark's codes); the engine then computes on the CPU and says why.
-    REQUIRE_GPU();
-    const QuantSpec reciprocal = parseQuantSpec({{"method", "int"}, {"scale_apply", "reciprocal"}});
-    EXPECT_TRUE(gpu->supports(parseQuantSpec({{"method", "int"}})).supported);
-    const Capability cap = gpu->supports(reciprocal);
-    EXPECT_FALSE(cap.supported);
-    EXPECT_NE(cap.reason.find("reciprocal"), std::string::npos) << cap.reason;
-    const Tensor w = makeTensor(heavyTailed(16, 256, 3, false), 16, 256, DType::BF16);
-    RunOptions ro;
-    ro.device = DeviceChoice::Gpu;
-    const QuantizeRun run = runQuantize(w, reciprocal, ro);
-    EXPECT_EQ(run.device, "cpu");
-    EXPECT_EQ(run.deviceNote, cap.reason);
-    const QuantizedTensor ref = BackendRegistry::instance().cpu().quantize(
-        *BackendRegistry::instance().cpu().upload(w, "w"), reciprocal, {});
-    EXPECT_EQ(run.quantized.codes, ref.codes);
 }
 
 TEST(GpuQuant, RunQuantizeUsesTheGpuAndSaysSo)

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+// The FP4 schemes (MXFP4, NVFP4, constOpt), Quark's reciprocal INT rule and ProgressiveSpec on
+// the GPU against the CPU reference, bit for bit (gpu_compare.h). Skipped, with the reason, when
+// no device is present.
+#include "gpu_compare.h"
+
+namespace {
+
+/// MXFP4 data: heavy-tailed values (a zero row, NaN/Inf on request) plus groups that probe the
+/// edges of the op sequence: an all-zero group, a group of −0, exact E2M1 ties (amax 6: s = 1 in
+/// even/floor), an amax whose `even` rounding carries into the next binade, tiny groups whose
+/// exponent clamps to byte 0 (s = 2^-127, an FP32 subnormal: -ftz=false matters), a lone NaN and
+/// a lone −Inf; on request (`huge`) a group near FLT_MAX whose Ŵ overflows to ±Inf in `even` and
+/// `ceil` (the engine's CPU-metrics fallback; F16 makes the inputs Inf: non-finite groups).
+std::vector<float> mxfp4Data(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite, bool huge)
+{
+    auto v = heavyTailed(R, C, seed, nonFinite);
+    auto at = [&](std::int64_t r, std::int64_t c) -> float & { return v[static_cast<std::size_t>(r * C + c)]; };
+    const std::int64_t g = std::min<std::int64_t>(C, 32);
+    for (std::int64_t c = 0; c < g; ++c) {
+        at(0, c) = 0.0f;                                               // all-zero group
+        at(1, c) = -0.0f;                                              // all −0
+        const float ties[] = {6.0f, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+        at(3, c) = (c % 2 ? -1.0f : 1.0f) * ties[c % 8];               // RNE ties at s = 1
+        at(4, c) = c == 5 ? 7.5f : 0.1f * static_cast<float>(c);       // even: 7.5 → 8 (carry)
+        at(5, c) = (c % 3 ? 1.0f : -1.0f) * 1e-39f * static_cast<float>(c + 1); // byte 0
+        if (huge)
+            at(6, c) = (c % 2 ? 1.0f : -1.0f) * 3e38f / static_cast<float>(c + 1);
+        at(7, c) = 1e-3f * static_cast<float>(c) - 0.01f;
+    }
+    if (nonFinite && R > 9) {
+        at(8, C - 1) = std::numeric_limits<float>::quiet_NaN(); // in the ragged last group
+        at(9, 1) = -std::numeric_limits<float>::infinity();
+    }
+    return v;
+}
+
+} // namespace
+
+
+TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
+{
+    REQUIRE_GPU();
+    struct Case {
+        std::int64_t r, c;
+        bool nonFinite, huge;
+    };
+    // 96: whole groups (chunk-uniform); 100: a ragged last group of 4; 40: one group + 8.
+    for (const Case cs : {Case{37, 96, false, false}, Case{29, 100, false, false}, Case{24, 100, true, false},
+                          Case{16, 40, true, false}, Case{12, 100, false, true}}) {
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const auto v = mxfp4Data(cs.r, cs.c, 500 + cs.c + static_cast<int>(dt), cs.nonFinite, cs.huge);
+            const Tensor w = makeTensor(v, cs.r, cs.c, dt);
+            for (const char *mode : {"even", "floor", "ceil"})
+                for (int group : {32, 16, 64}) {
+                    const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}, {"group", group}};
+                    const std::string what = std::string(nameOf(dt)) + " " + std::to_string(cs.r) + "x" +
+                                             std::to_string(cs.c) + (cs.nonFinite ? " with NaN/Inf" : "") +
+                                             (cs.huge ? " with values near FLT_MAX" : "");
+                    compareOnBoth(*gpu, w, spec, what);
+                    // The fields expectQuantized leaves out, on the quantize-only path.
+                    const Backend &cpu = BackendRegistry::instance().cpu();
+                    QuantizeOptions qo;
+                    qo.tensorName = what;
+                    const QuantSpec typed = parseQuantSpec(spec);
+                    const QuantizedTensor c = cpu.quantize(*cpu.upload(w, what), typed, qo);
+                    const QuantizedTensor g = gpu->quantize(*gpu->upload(w, what), typed, qo);
+                    const std::string label = what + " " + spec.dump();
+                    EXPECT_EQ(g.method, c.method) << label;
+                    EXPECT_EQ(g.codeBits, c.codeBits) << label;
+                    EXPECT_EQ(g.codeDtype, DType::F4) << label;
+                    EXPECT_EQ(g.scaleDtype, DType::F8_E8M0) << label;
+                    EXPECT_EQ(g.sourceDtype, c.sourceDtype) << label;
+                    EXPECT_EQ(g.layout.group, c.layout.group) << label;
+                    EXPECT_EQ(g.layout.gridCols, c.layout.gridCols) << label;
+                    EXPECT_EQ(g.codes, c.codes) << label;
+                    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << label;
+                    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << label;
+                    ASSERT_EQ(g.scales.size(), c.scales.size()) << label;
+                    std::size_t scaleDiff = 0;
+                    for (std::size_t i = 0; i < c.scales.size(); ++i)
+                        scaleDiff += !sameBits(g.scales[i], c.scales[i]);
+                    EXPECT_EQ(scaleDiff, 0u) << label;
+                    if (cs.nonFinite) {
+                        EXPECT_GT(c.nonFiniteGroups, 0) << label;
+                    } else if (!(cs.huge && dt == DType::F16)) {
+                        EXPECT_EQ(c.nonFiniteGroups, 0) << label;
+                    }
+                }
+        }
+    }
+}
+
+TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
+{
+    REQUIRE_GPU();
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    QuantizeOptions qo;
+    qo.tensorName = "strict";
+    const nlohmann::json spec{{"method", "mxfp4"}, {"strict", true}};
+    const QuantSpec typed = parseQuantSpec(spec);
+    const Tensor ragged = makeTensor(mxfp4Data(8, 100, 9, false, false), 8, 100, DType::BF16);
+    EXPECT_THROW(cpu.quantize(*cpu.upload(ragged, "strict"), typed, qo), Error);
+    EXPECT_THROW(gpu->quantize(*gpu->upload(ragged, "strict"), typed, qo), Error);
+    const Tensor whole = makeTensor(mxfp4Data(8, 128, 9, false, false), 8, 128, DType::BF16);
+    compareOnBoth(*gpu, whole, spec, "bf16 8x128 strict");
+}
+
+TEST(GpuQuant, Mxfp4RunsOnTheGpu)
+{
+    REQUIRE_GPU();
+    for (const char *mode : {"even", "floor", "ceil"}) {
+        const nlohmann::json spec{{"method", "mxfp4"}, {"mode", mode}};
+        EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
+    }
+    bool listed = false;
+    for (const auto &m : gpu->capabilities())
+        if (m.method == "mxfp4") {
+            listed = true;
+            EXPECT_TRUE(m.supported) << m.options;
+        }
+    EXPECT_TRUE(listed);
+}
+
+namespace {
+
+/// Runs spec on both backends, compares everything (compareOnBoth), then the fields it leaves
+/// out on the quantize-only path: method, dtypes, layout, the outer (global) scale and the report.
+void compareQuantizeOnly(const Backend &gpu, const Tensor &w, const nlohmann::json &spec, const std::string &what)
+{
+    compareOnBoth(gpu, w, spec, what);
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    QuantizeOptions qo;
+    qo.tensorName = what;
+    const QuantSpec typed = parseQuantSpec(spec);
+    const QuantizedTensor c = cpu.quantize(*cpu.upload(w, what), typed, qo);
+    const QuantizedTensor g = gpu.quantize(*gpu.upload(w, what), typed, qo);
+    const std::string label = what + " " + spec.dump();
+    EXPECT_EQ(g.method, c.method) << label;
+    EXPECT_EQ(g.codeBits, c.codeBits) << label;
+    EXPECT_EQ(g.codeDtype, c.codeDtype) << label;
+    EXPECT_EQ(g.scaleDtype, c.scaleDtype) << label;
+    EXPECT_EQ(g.sourceDtype, c.sourceDtype) << label;
+    EXPECT_EQ(g.layout.group, c.layout.group) << label;
+    EXPECT_EQ(g.layout.gridCols, c.layout.gridCols) << label;
+    EXPECT_EQ(g.layout.ragged, c.layout.ragged) << label;
+    EXPECT_EQ(g.codes, c.codes) << label;
+    EXPECT_EQ(g.report, c.report) << label;
+    EXPECT_EQ(g.outerScaleDtype, c.outerScaleDtype) << label;
+    ASSERT_EQ(g.outerScales.size(), c.outerScales.size()) << label;
+    for (std::size_t i = 0; i < c.outerScales.size(); ++i)
+        EXPECT_TRUE(sameBits(g.outerScales[i], c.outerScales[i]))
+            << label << " outer scale " << g.outerScales[i] << " vs " << c.outerScales[i];
+    EXPECT_EQ(g.outerLayout.granularity, c.outerLayout.granularity) << label;
+    EXPECT_EQ(g.nonFiniteGroups, c.nonFiniteGroups) << label;
+    EXPECT_EQ(g.firstNonFinite, c.firstNonFinite) << label;
+    // The result decodes to the same Ŵ with the CPU's own dequantization (outer scales included).
+    std::vector<float> dg(static_cast<std::size_t>(w.numel())), dc(dg.size());
+    makeQuantizer(g.spec)->dequantize(g, dg);
+    makeQuantizer(c.spec)->dequantize(c, dc);
+    std::size_t diff = 0;
+    for (std::size_t i = 0; i < dc.size(); ++i)
+        diff += !sameBits(dg[i], dc[i]);
+    EXPECT_EQ(diff, 0u) << label << " decoded Ŵ differs";
+}
+
+struct Fp4Case {
+    std::int64_t r, c;
+    bool nonFinite, huge;
+};
+// 96: whole groups; 100: a ragged last group; 40: one group of 32 + 8; huge: values near FLT_MAX.
+const Fp4Case kFp4Cases[] = {{37, 96, false, false}, {29, 100, false, false}, {24, 100, true, false},
+                             {16, 40, true, false}, {12, 100, false, true}};
+
+std::string caseName(const Fp4Case &cs, DType dt)
+{
+    return std::string(nameOf(dt)) + " " + std::to_string(cs.r) + "x" + std::to_string(cs.c) +
+           (cs.nonFinite ? " with NaN/Inf" : "") + (cs.huge ? " with values near FLT_MAX" : "");
+}
+
+} // namespace
+
+TEST(GpuQuant, Nvfp4AllDtypesBitIdentical)
+{
+    REQUIRE_GPU();
+    for (const Fp4Case cs : kFp4Cases)
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const auto v = mxfp4Data(cs.r, cs.c, 700 + cs.c + static_cast<int>(dt), cs.nonFinite, cs.huge);
+            const Tensor w = makeTensor(v, cs.r, cs.c, dt);
+            for (int group : {16, 32, 8})
+                compareQuantizeOnly(*gpu, w, {{"method", "nvfp4"}, {"group", group}}, caseName(cs, dt));
+        }
+    // Stats given at open take the global scale from W's stats instead of the device's range pass.
+    const Tensor w = makeTensor(mxfp4Data(24, 96, 3, false, false), 24, 96, DType::BF16);
+    compareOnBoth(*gpu, w, {{"method", "nvfp4"}}, "bf16 24x96", {}, true);
+}
+
+TEST(GpuQuant, Nvfp4GlobalScaleEdges)
+{
+    REQUIRE_GPU();
+    // All zeros: amax 0, global 1.0, every block scale underflows to 0 → 0.125. One tiny value:
+    // 2688/amax overflows to Inf → 1.0. Only NaN/Inf: no finite amax → 1.0, every group bad.
+    std::vector<float> zeros(8 * 64, 0.0f), tiny(8 * 64, 0.0f), bad(8 * 64, std::numeric_limits<float>::quiet_NaN());
+    tiny[77] = 1e-44f;
+    bad[5] = std::numeric_limits<float>::infinity();
+    for (const auto &[name, v] : {std::pair{"zeros", zeros}, std::pair{"tiny", tiny}, std::pair{"nan", bad}}) {
+        const Tensor w = makeTensor(v, 8, 64, DType::F32);
+        compareQuantizeOnly(*gpu, w, {{"method", "nvfp4"}}, name);
+    }
+}
+
+TEST(GpuQuant, ConstOptBothEncodersBitIdentical)
+{
+    REQUIRE_GPU();
+    for (const Fp4Case cs : kFp4Cases)
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const auto v = mxfp4Data(cs.r, cs.c, 900 + cs.c + static_cast<int>(dt), cs.nonFinite, cs.huge);
+            const Tensor w = makeTensor(v, cs.r, cs.c, dt);
+            for (const char *enc : {"pow2", "unrounded"})
+                for (double c : {0.156, 0.05, 0.3331})
+                    for (int group : {32, 16, 64})
+                        compareQuantizeOnly(*gpu, w, {{"method", "constopt"}, {"encoder", enc}, {"c", c}, {"group", group}},
+                                            caseName(cs, dt));
+        }
+}
+
+TEST(GpuQuant, QuarksReciprocalIntRuleBitIdentical)
+{
+    // AMD Quark's x·(1/s) rule (scale_apply 'reciprocal'): the generic kernels run the shared
+    // scalar function; the value-table path is not taken for it.
+    REQUIRE_GPU();
+    const auto v = heavyTailed(33, 256, 41, true);
+    for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+        const Tensor w = makeTensor(v, 33, 256, dt);
+        for (const nlohmann::json &base : std::vector<nlohmann::json>{
+                 {{"method", "int"}, {"granularity", "channel"}},
+                 {{"method", "int"}, {"group", 128}, {"symmetric", false}},
+                 {{"method", "int"}, {"group", 32}, {"arith", "source"}},
+                 {{"method", "int"}, {"bits", 8}, {"granularity", "tensor"}},
+                 {{"method", "int"}, {"granularity", "block"}, {"block", 16}, {"rounding", "half_away"}}}) {
+            nlohmann::json spec = base;
+            spec["scale_apply"] = "reciprocal";
+            EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
+            compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " 33x256");
+        }
+    }
+    RunOptions ro;
+    ro.device = DeviceChoice::Gpu;
+    const QuantSpec reciprocal = parseQuantSpec({{"method", "int"}, {"scale_apply", "reciprocal"}});
+    const Tensor w = makeTensor(heavyTailed(16, 256, 3, false), 16, 256, DType::BF16);
+    const QuantizeRun run = runQuantize(w, reciprocal, ro);
+    EXPECT_NE(run.device, "cpu") << run.deviceNote;
+    EXPECT_EQ(run.deviceNote, "");
+}
+
+TEST(GpuQuant, Fp4MethodsRunOnTheGpu)
+{
+    REQUIRE_GPU();
+    for (const nlohmann::json &spec : std::vector<nlohmann::json>{{{"method", "nvfp4"}},
+                                                                   {{"method", "constopt"}},
+                                                                   {{"method", "constopt"}, {"encoder", "unrounded"}}})
+        EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
+    for (const auto &m : gpu->capabilities())
+        if (m.method == "nvfp4" || m.method == "mxfp4" || m.method == "int")
+            EXPECT_TRUE(m.supported) << m.method << ": " << m.options;
+}
+
+TEST(GpuQuant, ProgressiveStage1Fp8PerTensorStage2IntBitIdentical)
+{
+    // Quark's ProgressiveSpec: stage 1 FP8 per tensor, stage 2 INT on the FP8-domain values; every
+    // stage-2 granularity (per tensor included: its range is over the domain values, not W),
+    // both scale rules, both FP8 formats, FP32 and source arithmetic, NaN/Inf (the whole tensor's
+    // stage-1 codes are 0).
+    REQUIRE_GPU();
+    const std::vector<nlohmann::json> specs = {
+        {{"method", "progressive"}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "group"}, {"group", 128}, {"symmetric", false}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "group"}, {"group", 32}, {"scale_apply", "divide"}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "tensor"}, {"bits", 8}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "channel"}, {"axis", 1}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "block"}, {"block", 16}, {"arith", "source"}}}},
+        {{"method", "progressive"}, {"stage1", {{"format", "e5m2"}, {"arith", "source"}}}},
+        {{"method", "progressive"}, {"stage2", {{"group", 100}, {"granularity", "group"}}}},
+    };
+    for (const bool nonFinite : {false, true})
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const Tensor w = makeTensor(heavyTailed(37, 256, 61 + static_cast<int>(dt), nonFinite), 37, 256, dt);
+            for (const auto &spec : specs) {
+                EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
+                compareQuantizeOnly(*gpu, w, spec, std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : ""));
+            }
+        }
+    // Stage 1's scale (and a per-tensor stage 2's range) from the stats at open.
+    for (const bool nonFinite : {false, true}) {
+        const Tensor w = makeTensor(heavyTailed(24, 128, 5, nonFinite), 24, 128, DType::BF16);
+        compareOnBoth(*gpu, w, specs[0], "bf16 24x128", {}, true);
+        compareOnBoth(*gpu, w, specs[3], "bf16 24x128", {}, true);
+    }
+}
+
+TEST(GpuQuant, ProgressiveOtherStageCombinationsRunOnTheCpuAndSaySo)
+{
+    REQUIRE_GPU();
+    const QuantSpec spec = parseQuantSpec({{"method", "progressive"}, {"stage1", {{"method", "int"}, {"bits", 8}}}});
+    const Capability cap = gpu->supports(spec);
+    EXPECT_FALSE(cap.supported);
+    EXPECT_NE(cap.reason.find("stage 1 FP8 per tensor"), std::string::npos) << cap.reason;
+    RunOptions ro;
+    ro.device = DeviceChoice::Gpu;
+    const Tensor w = makeTensor(heavyTailed(16, 128, 8, false), 16, 128, DType::BF16);
+    const QuantizeRun run = runQuantize(w, spec, ro);
+    EXPECT_EQ(run.device, "cpu");
+    EXPECT_EQ(run.deviceNote, cap.reason);
+}
