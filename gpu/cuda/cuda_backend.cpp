@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "kernels/engine.h"
+#include "kernels/kernels_sweep.h"
+#include "quant/constopt.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -30,15 +32,29 @@ public:
         i.totalMemory = e.totalMemory;
         return i;
     }
+    static bool rotationTooLarge(const QuantSpec &spec)
+    {
+        const auto *c = std::get_if<ConstOptSpec>(&spec);
+        return c && c->rotate > gpu::launch::kMaxHadamard;
+    }
+    /// constOpt with a rotation: the engine's pipeline runs on the rotated tensor.
+    static const ConstOptSpec *rotated(const QuantSpec &spec)
+    {
+        const auto *c = std::get_if<ConstOptSpec>(&spec);
+        return c && c->rotate > 0 ? c : nullptr;
+    }
     Capability supports(const QuantSpec &spec) const override
     {
+        if (rotated(spec) && !rotationTooLarge(spec))
+            return {true, {}};
         if (gpu::engineSupports(spec))
             return {true, {}};
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
-        if (std::holds_alternative<ConstOptSpec>(spec))
-            return {false, "constopt with a Hadamard rotation runs on the CPU (no device transform yet)"};
+        if (rotationTooLarge(spec))
+            return {false, "constopt with a Hadamard rotation larger than " + std::to_string(gpu::launch::kMaxHadamard) +
+                               " runs on the CPU"};
         return {false, "method '" + methodOf(spec) + "' runs on the CPU (no GPU kernel yet)"};
     }
     std::vector<MethodSupport> capabilities() const override
@@ -51,7 +67,8 @@ public:
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
                           "metrics fused";
             if (m.method == "constopt")
-                options = "rotate 0 (a Hadamard rotation runs on the CPU), metrics fused";
+                options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
+                          " on the device, larger ones on the CPU), metrics fused";
             out.push_back({m.method, on, options});
         }
         return out;
@@ -60,11 +77,56 @@ public:
     {
         return m_engine->upload(t, name);
     }
+    /// constOpt with a Hadamard rotation (quant/constopt.cpp): rotate W on the device, quantize the
+    /// rotated tensor (its statistics give the report's kurtosis), rotate Ŵ back on the device
+    /// and, with metrics, measure it against W — the CPU's op sequence, bit for bit.
+    MeasuredRun rotatedConstOpt(const gpu::GpuTensor &gw, const ConstOptSpec &outer, const QuantizeOptions &qo,
+                                const ErrorMetricsOptions *mo, const std::optional<TensorStats> &inputStats) const
+    {
+        auto xr = m_engine->hadamardRows(gw, outer.rotate);
+        ConstOptSpec inner = outer;
+        inner.rotate = 0;
+        const QuantSpec innerSpec{inner};
+        gpu::PipelineOptions p1;
+        p1.metrics = true; // the rotated tensor's moments (the report)
+        p1.metricsOptions.bins = 1;
+        p1.wantDequantized = true;
+        p1.keepDequantizedOnDevice = true;
+        MeasuredRun r;
+        ErrorMetrics rotatedMetrics;
+        auto run1 = m_engine->enqueue(*xr, &innerSpec, p1);
+        m_engine->collect(*run1, &r.quantized, &rotatedMetrics);
+        auto wHat = m_engine->hadamardRows(*m_engine->dequantizedOnDevice(*run1), outer.rotate);
+        QuantizedTensor &q = r.quantized;
+        q.spec = outer.toJson();
+        q.shape = gw.shape();
+        q.sourceDtype = gw.dtype();
+        q.tensorName = gw.name();
+        q.report = nlohmann::json::object();
+        q.report["rotate"] = outer.rotate;
+        const TensorStats &xs = rotatedMetrics.statsIn;
+        q.report["rotated_excess_kurtosis"] =
+            xs.excessKurtosis ? nlohmann::json(*xs.excessKurtosis) : nlohmann::json(nullptr);
+        q.report["rotated_absmax"] = xs.absmax;
+        if (qo.wantDequantized)
+            q.dequantized = m_engine->downloadFloats(*wHat);
+        if (mo) {
+            gpu::PipelineOptions p2;
+            p2.metrics = true;
+            p2.metricsOptions = *mo;
+            p2.inputStats = inputStats;
+            auto run2 = m_engine->enqueue(gw, nullptr, p2, wHat.get());
+            m_engine->collect(*run2, nullptr, &r.metrics);
+        }
+        return r;
+    }
     QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &o,
                              const CancelToken *cancel) const override
     {
         if (cancel)
             cancel->check();
+        if (const ConstOptSpec *c = rotated(spec))
+            return rotatedConstOpt(gpuOf(w), *c, o, nullptr, std::nullopt).quantized;
         gpu::PipelineOptions po;
         po.metrics = false;
         po.wantDequantized = o.wantDequantized;
@@ -104,6 +166,8 @@ public:
     {
         if (cancel)
             cancel->check();
+        if (const ConstOptSpec *c = rotated(spec))
+            return rotatedConstOpt(gpuOf(w), *c, qo, &mo, inputStats);
         gpu::PipelineOptions po;
         po.metrics = true;
         po.metricsOptions = mo;

@@ -627,7 +627,7 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
             auto z = download<signed char>(b + R.offZeros, G, I.stream);
             out.zeros.assign(z.begin(), z.end());
         }
-        if (R.wHatOut)
+        if (R.wHatOut && !R.opts.keepDequantizedOnDevice)
             out.dequantized = download<float>(R.wHatOut.get(), n, I.stream);
         if ((P.kind == kKindFp4 && P.fp4 == kFp4Nv) || P.kind == kKindProg)
             out.outerScales = download<float>(b + R.offGlobal, 1, I.stream);
@@ -684,6 +684,15 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
         }
     }
     *m = computeErrorMetrics(wHost, wHatHost, R.opts.metricsOptions);
+}
+
+std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
+{
+    auto &R = dynamic_cast<RunImpl &>(runBase);
+    if (!R.wHatOut)
+        throw UnsupportedError("the run kept no Ŵ (enqueue it with wantDequantized)", Location{{}, R.w->name(), {}});
+    return std::make_shared<GpuTensor>(R.w->shape(), DType::F32, DType::F32, R.wHatOut.get(), R.w->name() + " (Ŵ)",
+                                       R.wHatOut);
 }
 
 void Engine::synchronize()
@@ -747,7 +756,7 @@ bool engineSupports(const QuantSpec &spec)
     if (std::holds_alternative<IntSpec>(spec))
         return true;
     if (const auto *c = std::get_if<ConstOptSpec>(&spec))
-        return c->rotate == 0; // the rotation runs on the CPU until the device transform lands
+        return c->rotate == 0; // the backend rotates around the pipeline (cuda_backend.cpp)
     if (const auto *p = std::get_if<ProgressiveSpec>(&spec))
         return progressiveOnDevice(*p);
     return std::holds_alternative<Fp8Spec>(spec) || std::holds_alternative<MxFp4Spec>(spec) ||

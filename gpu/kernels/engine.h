@@ -83,6 +83,8 @@ struct PipelineOptions {
     /// W's statistics as computed when the tensor was opened (computeStats with the same
     /// miloStd): the range pass is skipped, the histogram range and W's moments come from here.
     std::optional<TensorStats> inputStats;
+    /// With wantDequantized: Ŵ stays on the device for dequantizedOnDevice() (not downloaded).
+    bool keepDequantizedOnDevice = false;
     /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
     int debugFlags = 0;
 };
@@ -111,6 +113,9 @@ public:
                                          const PipelineOptions &options, const GpuTensor *wHat = nullptr);
     /// Waits for the run and fills what was asked (either pointer may be null).
     void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+    /// Ŵ of a run enqueued with wantDequantized, as an FP32 device tensor of W's shape (stream-
+    /// ordered after the run; the tensor keeps the memory).
+    std::shared_ptr<GpuTensor> dequantizedOnDevice(PipelineRun &run);
     void synchronize();
 
     // ---- benchmark helpers (device time on the engine's stream) ----
@@ -157,8 +162,9 @@ private:
 std::unique_ptr<CSweepGridEvaluator> sweepGrid(Engine &engine, const Tensor &w, const CSweepOptions &options,
                                                std::string &whyNot);
 
-/// True when the engine runs this spec on the device: methods int (but scale_apply reciprocal)
-/// and fp8, every other option of them.
+/// True when the engine's pipeline runs this spec on the device itself: int, fp8, mxfp4, nvfp4,
+/// constopt without a rotation, progressive with stage 1 FP8 per tensor and stage 2 INT (the
+/// backend adds constopt's rotation around it).
 bool engineSupports(const QuantSpec &spec);
 
 } // namespace quantscope::gpu

@@ -90,8 +90,9 @@ TEST(FixedSum, ToDoubleIsTheCorrectlyRoundedValue)
                   0.5000001L * std::min(std::fabs(static_cast<long double>(up) - got),
                                         std::fabs(static_cast<long double>(got) - dn)) + std::fabs(exact) * 1e-19L)
             << "bits " << bits;
-        if (k.hi == 0 && k.lo < (1ull << 53))
+        if (k.hi == 0 && k.lo < (1ull << 53)) {
             ASSERT_EQ(got, std::ldexp(static_cast<double>(k.lo), u));
+        }
     }
     // An exact tie: 2^53 + 1 rounds to 2^53 (even), 2^53 + 3 to 2^53 + 4.
     EXPECT_EQ(fixed::toDouble({(1ull << 53) + 1, 0}, 0), 9007199254740992.0);

@@ -260,9 +260,12 @@ TEST(GpuQuant, Fp4MethodsRunOnTheGpu)
                                                                    {{"method", "constopt"}},
                                                                    {{"method", "constopt"}, {"encoder", "unrounded"}}})
         EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
-    for (const auto &m : gpu->capabilities())
-        if (m.method == "nvfp4" || m.method == "mxfp4" || m.method == "int")
+    for (const auto &m : gpu->capabilities()) {
+        if (m.method == "nvfp4" || m.method == "mxfp4" || m.method == "int" || m.method == "constopt" ||
+            m.method == "progressive") {
             EXPECT_TRUE(m.supported) << m.method << ": " << m.options;
+        }
+    }
 }
 
 TEST(GpuQuant, ProgressiveStage1Fp8PerTensorStage2IntBitIdentical)
@@ -311,4 +314,43 @@ TEST(GpuQuant, ProgressiveOtherStageCombinationsRunOnTheCpuAndSaySo)
     const QuantizeRun run = runQuantize(w, spec, ro);
     EXPECT_EQ(run.device, "cpu");
     EXPECT_EQ(run.deviceNote, cap.reason);
+}
+
+TEST(GpuQuant, ConstOptWithHadamardRotationBitIdentical)
+{
+    // The device rotates W (bit for bit hadamard.h), quantizes the rotated tensor, rotates Ŵ back
+    // and measures it against W: codes, scales, Ŵ and metrics as the CPU; the report's rotated
+    // kurtosis within the moments' tolerance, its absmax exact.
+    REQUIRE_GPU();
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    for (const bool nonFinite : {false, true})
+        for (DType dt : {DType::F32, DType::BF16}) {
+            const Tensor w = makeTensor(heavyTailed(24, 4096, 77 + static_cast<int>(dt), nonFinite), 24, 4096, dt);
+            for (const int d : {32, 128, 4096})
+                for (const char *enc : {"pow2", "unrounded"}) {
+                    const nlohmann::json spec{{"method", "constopt"}, {"rotate", d}, {"encoder", enc}};
+                    const QuantSpec typed = parseQuantSpec(spec);
+                    ASSERT_TRUE(gpu->supports(typed).supported) << spec.dump();
+                    const std::string what = std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : "");
+                    compareOnBoth(*gpu, w, spec, what);
+                    QuantizeOptions qo;
+                    qo.tensorName = what;
+                    const QuantizedTensor c = cpu.quantize(*cpu.upload(w, what), typed, qo);
+                    const QuantizedTensor g = gpu->quantize(*gpu->upload(w, what), typed, qo);
+                    const std::string label = what + " " + spec.dump();
+                    EXPECT_EQ(g.codes, c.codes) << label;
+                    EXPECT_EQ(g.spec, c.spec) << label;
+                    EXPECT_EQ(g.report["rotate"], c.report["rotate"]) << label;
+                    EXPECT_EQ(g.report["rotated_absmax"], c.report["rotated_absmax"]) << label;
+                    ASSERT_EQ(g.report["rotated_excess_kurtosis"].is_number(),
+                              c.report["rotated_excess_kurtosis"].is_number()) << label;
+                    if (c.report["rotated_excess_kurtosis"].is_number()) {
+                        const double kc = c.report["rotated_excess_kurtosis"], kg = g.report["rotated_excess_kurtosis"];
+                        EXPECT_LE(std::abs(kg - kc), 1e-9 * std::max(1.0, std::abs(kc))) << label;
+                    }
+                }
+        }
+    const Capability big = gpu->supports(parseQuantSpec({{"method", "constopt"}, {"rotate", 8192}}));
+    EXPECT_FALSE(big.supported);
+    EXPECT_NE(big.reason.find("4096"), std::string::npos) << big.reason;
 }
