@@ -250,8 +250,10 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
             unsigned codes[kChunk];
             if (KIND != kKindFp8 && P.fastGroup) {
                 // A team of g/8 lanes holds one group: reduce its range in registers.
+                // ProgressiveSpec's stage-2 groups hold stage 1's finite domain values: never bad
+                // (groupParams maps the range; W's NaN/Inf make the whole tensor's values 0).
                 float mn = finf(), mx = -finf();
-                unsigned bd = anyBad ? 1u : 0u;
+                unsigned bd = anyBad && KIND != kKindProg ? 1u : 0u;
 #pragma unroll
                 for (int j = 0; j < kChunk; ++j)
                     if (j < cnt && qmath::isFinite(v[j])) {
@@ -267,8 +269,6 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 int z;
                 groupParams(P, mn <= mx ? mn : 0.0f, mn <= mx ? mx : 0.0f, bd != 0, s, z);
                 const i64 g = k >> P.teamLog2;
-                if (KIND == kKindProg)
-                    bd = 0; // stage 2's groups hold stage 1's finite domain values (groupParams)
                 if (act && (lane & (team - 1)) == 0) {
                     A.scales[g] = s;
                     A.zeros[g] = static_cast<signed char>(z);
