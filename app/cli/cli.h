@@ -82,6 +82,7 @@ nlohmann::ordered_json perChannelJson(const Tensor &w, const std::vector<float> 
 struct GemmRequest {
     std::string activation;
     std::optional<std::string> actQuant;
+    DeviceChoice device = DeviceChoice::Auto; ///< quantize's --device
 };
 std::optional<GemmRequest> takeGemmFlags(Args &args);
 /// The "gemm" object of quantize's JSON.

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
+#include "engine/gemm_device.h"
 #include "sim/gemm_sim.h"
 #include "util/error.h"
 
@@ -157,6 +158,7 @@ nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::pa
     GemmSimOptions o;
     if (req.actQuant)
         o.act = ActQuantSpec::parse(*req.actQuant);
+    o.device = gemmDevice(req.device);
     const GemmSimResult g = simulateGemm(x, w, q, o);
     nlohmann::ordered_json j;
     j["scheme"] = g.scheme;
@@ -176,6 +178,9 @@ nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::pa
     j["act_rel_err"] = g.actRelErr;
     j["rotated_activations"] = g.rotatedActivations;
     j["zero_point_term"] = g.zeroPointTerm;
+    j["device"] = g.device;
+    if (!g.deviceNote.empty())
+        j["device_note"] = g.deviceNote;
     return j;
 }
 

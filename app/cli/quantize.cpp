@@ -242,8 +242,11 @@ int runQuantize(Args args)
         out["report"] = q.report;
     if (perChannel)
         out["per_channel"] = perChannelJson(ck.tensor(*tensorName), &q.dequantized);
-    if (gemmRequest)
-        out["gemm"] = runGemm(*gemmRequest, pos[0], rd, ck.tensor(*tensorName), q);
+    if (gemmRequest) {
+        GemmRequest gr = *gemmRequest;
+        gr.device = request.device;
+        out["gemm"] = runGemm(gr, pos[0], rd, ck.tensor(*tensorName), q);
+    }
     out["time_ms"] = run.timeMs;
     if (save)
         out["saved"] = *save;

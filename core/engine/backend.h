@@ -14,7 +14,9 @@
 
 #include "metrics/error_metrics.h"
 #include "quant/quant_spec.h"
+#include "quant/activation.h"
 #include "quant/quantizer.h"
+#include "sim/gemm_sim.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 
@@ -96,6 +98,13 @@ public:
     /// backend declines. Throws GpuError.
     virtual std::unique_ptr<CSweepGridEvaluator> sweepGrid(const Tensor &w, const CSweepOptions &options,
                                                            std::string &whyNot) const;
+    /// An activation quantizer (quant/activation.h) with the CPU's codes, scales and X̂. Default:
+    /// nullopt (the CPU computes); `whyNot` says why when a backend declines. Throws GpuError.
+    virtual std::optional<QuantizedActivations> quantizeActivations(const Tensor &x, const ActQuantSpec &spec,
+                                                                     std::string &whyNot) const;
+    /// The paired GEMM simulation's loops (sim/gemm_sim.h): per-token sums and Ŷ. Default: false
+    /// (the CPU computes). Throws GpuError.
+    virtual bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot) const;
 };
 
 } // namespace quantscope

@@ -69,6 +69,19 @@ std::unique_ptr<CSweepGridEvaluator> Backend::sweepGrid(const Tensor &, const CS
     return nullptr;
 }
 
+std::optional<QuantizedActivations> Backend::quantizeActivations(const Tensor &, const ActQuantSpec &,
+                                                                  std::string &whyNot) const
+{
+    whyNot = "no device kernel";
+    return std::nullopt;
+}
+
+bool Backend::simulateGemm(const GemmOperands &, bool, GemmSums &, std::string &whyNot) const
+{
+    whyNot = "no device kernel";
+    return false;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
                                       const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                       const std::optional<TensorStats> &, const CancelToken *cancel) const

@@ -119,6 +119,12 @@ std::string schemeName(int bits, const char *rest)
     return s;
 }
 
+void finishSums(GemmSimResult &res, const GemmSums &sums, std::int64_t M);
+bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivations &xa, const std::vector<float> &xs,
+                 const std::vector<float> &ws, const std::vector<float> &what, const std::vector<float> &xb,
+                 const std::vector<float> &wb, const std::vector<float> &xv, const std::vector<std::int8_t> &xq,
+                 std::int64_t M, std::int64_t N, std::int64_t K, const GemmSimOptions &o, std::string &whyNot);
+
 } // namespace
 
 GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,
@@ -138,6 +144,7 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
         throw UnsupportedError("cannot decode " + std::string(nameOf(x.dtype())) + " activations");
 
     GemmSimResult res;
+    std::string deviceNote;
     res.tokens = M;
     res.n = N;
     res.k = K;
@@ -204,7 +211,18 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
             res.rotatedActivations = true;
         }
         const Tensor xt = F.rotate > 0 ? Tensor::fromFloats({M, K}, xr) : x;
-        xa = quantizeActivations(xt, a, o.threads, cancel);
+        std::optional<QuantizedActivations> onDevice;
+        if (o.device && o.device->quantizeActivations) {
+            std::string why;
+            try {
+                onDevice = o.device->quantizeActivations(xt, a, why);
+            } catch (const Error &e) {
+                why = std::string("the device failed (") + e.what() + ")";
+            }
+            if (!onDevice)
+                deviceNote = why + ": activations quantized on the CPU";
+        }
+        xa = onDevice ? std::move(*onDevice) : quantizeActivations(xt, a, o.threads, cancel);
         res.actScaleSource = xa.scaleSource;
         const std::vector<float> &xo = F.rotate > 0 ? xr : xs;
         double ex = 0, sx = 0;
@@ -230,9 +248,40 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
         }
     }
 
-    // Per token: Σ Y², Σ (Y − Ŷ)², Σ (Y − Y_w)².
-    std::vector<double> yy(static_cast<std::size_t>(M)), es(static_cast<std::size_t>(M)),
-        ew(static_cast<std::size_t>(M));
+    // Per token: Σ Y², Σ (Y − Ŷ)², Σ (Y − Y_w)²: on the device when one takes the loops.
+    GemmSums sums;
+    bool onDevice = false;
+    if (o.device && o.device->run) {
+        GemmOperands ops;
+        std::string why;
+        if (operandsFor(ops, F, xa, xs, ws, what, xb, wb, xv, xq, M, N, K, o, why)) {
+            try {
+                onDevice = o.device->run(ops, o.keepOutput, sums, why);
+            } catch (const Error &e) {
+                why = std::string("the device failed (") + e.what() + ")";
+            }
+        }
+        if (onDevice) {
+            res.device = o.device->id;
+        } else {
+            if (!deviceNote.empty())
+                deviceNote += "; ";
+            deviceNote += (o.device->note.empty() ? why : o.device->note) + ": the GEMM computed on the CPU";
+        }
+    }
+    if (o.device && !o.device->run && !o.device->note.empty())
+        deviceNote = o.device->note + ": computed on the CPU";
+    res.deviceNote = deviceNote;
+    if (onDevice) {
+        finishSums(res, sums, M);
+        if (o.keepOutput)
+            res.output = std::move(sums.output);
+        return res;
+    }
+    std::vector<double> &yy = sums.yy, &es = sums.es, &ew = sums.ew;
+    yy.assign(static_cast<std::size_t>(M), 0.0);
+    es.assign(static_cast<std::size_t>(M), 0.0);
+    ew.assign(static_cast<std::size_t>(M), 0.0);
     if (o.keepOutput)
         res.output.assign(static_cast<std::size_t>(M * N), 0.0f);
     const bool dropZ = o.omitZeroPointTerm;
@@ -296,6 +345,15 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
                        }
                    });
 
+    finishSums(res, sums, M);
+    return res;
+}
+
+namespace {
+
+void finishSums(GemmSimResult &res, const GemmSums &sums, std::int64_t M)
+{
+    const std::vector<double> &yy = sums.yy, &es = sums.es, &ew = sums.ew;
     double tY = 0, tE = 0, tW = 0;
     for (std::int64_t m = 0; m < M; ++m) {
         const auto i = static_cast<std::size_t>(m);
@@ -316,7 +374,66 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
     }
     res.relErrOutput = tY > 0 ? std::sqrt(tE / tY) : 0.0;
     res.relErrWeightOnly = tY > 0 ? std::sqrt(tW / tY) : 0.0;
-    return res;
 }
+
+bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivations &xa, const std::vector<float> &xs,
+                 const std::vector<float> &ws, const std::vector<float> &what, const std::vector<float> &xb,
+                 const std::vector<float> &wb, const std::vector<float> &xv, const std::vector<std::int8_t> &xq,
+                 std::int64_t M, std::int64_t N, std::int64_t K, const GemmSimOptions &o, std::string &whyNot)
+{
+    ops.M = M;
+    ops.N = N;
+    ops.K = K;
+    ops.xs = xs.data();
+    ops.ws = ws.data();
+    ops.what = what.data();
+    ops.dropZ = o.omitZeroPointTerm;
+    if (!o.act) {
+        ops.mode = GemmOperands::A16;
+        ops.xa = xb.data();
+        ops.wa = wb.data();
+        return true;
+    }
+    ops.mode = xa.int8 ? GemmOperands::Int8 : GemmOperands::Fp8;
+    if (xa.int8) {
+        ops.xq = xq.data();
+        ops.wq = F.q.data();
+    } else {
+        ops.xa = xv.data();
+        ops.wa = F.v.data();
+    }
+    ops.sx = xa.scales.data();
+    ops.perToken = xa.perToken;
+    ops.outer = F.outer;
+    // The runs of k are the same in every row for every layout (groups, blocks and channels
+    // split K at the same columns); checked, so a layout that did not would stay on the CPU.
+    const auto &first = F.rows.front();
+    for (const Seg &sg : first)
+        ops.segEnd.push_back(sg.k1);
+    const std::size_t runs = first.size();
+    ops.segS.resize(static_cast<std::size_t>(N) * runs);
+    ops.segSo.resize(ops.segS.size());
+    ops.segZ.resize(ops.segS.size());
+    for (std::int64_t n = 0; n < N; ++n) {
+        const auto &row = F.rows[static_cast<std::size_t>(n)];
+        if (row.size() != runs) {
+            whyNot = "the weight's scale runs differ between rows";
+            return false;
+        }
+        for (std::size_t j = 0; j < runs; ++j) {
+            if (row[j].k1 != ops.segEnd[j]) {
+                whyNot = "the weight's scale runs differ between rows";
+                return false;
+            }
+            const std::size_t i = static_cast<std::size_t>(n) * runs + j;
+            ops.segS[i] = row[j].s;
+            ops.segSo[i] = row[j].so;
+            ops.segZ[i] = row[j].z;
+        }
+    }
+    return true;
+}
+
+} // namespace
 
 } // namespace quantscope

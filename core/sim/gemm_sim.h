@@ -20,6 +20,8 @@
 /// weight-only product X·Ŵᵀ (FP64), side by side. Tokens with Y[m] = 0 are skipped for the
 /// per-token worst case.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,11 +33,48 @@
 
 namespace quantscope {
 
+/// What the simulation's loops read, prepared on the host (row-major; pointers into the
+/// simulation's own buffers), for a device that runs them (GemmSimDevice).
+struct GemmOperands {
+    enum Mode : int { A16 = 0, Int8 = 1, Fp8 = 2 };
+    int mode = A16;
+    std::int64_t M = 0, N = 0, K = 0;
+    const float *xs = nullptr, *ws = nullptr, *what = nullptr; ///< X, W, Ŵ (FP32): Y and X·Ŵᵀ in FP64
+    const float *xa = nullptr, *wa = nullptr; ///< A16: BF16-rounded X and Ŵ; Fp8: code values
+    const std::int8_t *xq = nullptr, *wq = nullptr; ///< Int8: the codes
+    const float *sx = nullptr; ///< activation scales: [M] per token, else [1]
+    bool perToken = false;
+    /// Runs of k sharing the weight's scale(s), the same in every row: [0, segEnd[0]), …
+    std::vector<std::int64_t> segEnd;
+    std::vector<float> segS, segSo; ///< [N × runs]: s (NVFP4: b/global) and the outer scale
+    std::vector<int> segZ;          ///< [N × runs]: zero point
+    bool outer = false, dropZ = false;
+};
+
+/// Per token: Σ Y², Σ (Y − Ŷ)², Σ (Y − X·Ŵᵀ)² (FP64), and Ŷ when asked.
+struct GemmSums {
+    std::vector<double> yy, es, ew;
+    std::vector<float> output;
+};
+
+/// A device that runs the activation quantizer and the GEMM loops (a GPU backend; see
+/// engine/gemm_device.h). Either function may leave the work to the CPU: null / false with
+/// `whyNot`; they may throw GpuError (the CPU then computes, saying why).
+struct GemmSimDevice {
+    std::string id;   ///< DeviceInfo::id ("cuda:0")
+    std::string note; ///< why the CPU computes although another device was asked for (no GPU)
+    std::function<std::optional<QuantizedActivations>(const Tensor &x, const ActQuantSpec &spec, std::string &whyNot)>
+        quantizeActivations;
+    std::function<bool(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot)> run;
+};
+
 struct GemmSimOptions {
     std::optional<ActQuantSpec> act; ///< unset: weight-only W{b}A16
     bool omitZeroPointTerm = false; ///< what-if for the INT8 path: drop −z·Σx (shows its weight)
     bool keepOutput = false;        ///< keep Ŷ in the result
     int threads = 0;
+    /// Where the activation quantizer and the loops run (null: the CPU).
+    std::shared_ptr<const GemmSimDevice> device;
 };
 
 struct GemmSimResult {
@@ -50,6 +89,8 @@ struct GemmSimResult {
     bool rotatedActivations = false;
     bool zeroPointTerm = false; ///< the INT8 epilogue subtracted z·Σx_q
     std::vector<float> output;  ///< Ŷ [tokens, n] (keepOutput)
+    std::string device = "cpu"; ///< where the loops ran (DeviceInfo::id)
+    std::string deviceNote;     ///< why another device than asked was used ("" when as asked)
 };
 
 /// `qw` is W quantized (its `dequantized` is used when filled, else recomputed from the spec).

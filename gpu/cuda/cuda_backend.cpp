@@ -198,6 +198,17 @@ public:
     {
         return gpu::sweepGrid(*m_engine, w, o, whyNot);
     }
+    std::optional<QuantizedActivations> quantizeActivations(const Tensor &x, const ActQuantSpec &spec,
+                                                            std::string &) const override
+    {
+        auto dx = m_engine->upload(x, "activations");
+        return m_engine->quantizeActivations(*dx, spec);
+    }
+    bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
+    {
+        m_engine->simulateGemm(ops, keepOutput, out);
+        return true;
+    }
 };
 
 } // namespace

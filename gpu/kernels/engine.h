@@ -34,7 +34,9 @@
 #include "engine/backend.h"
 #include "metrics/error_metrics.h"
 #include "numeric/moments.h"
+#include "quant/activation.h"
 #include "quant/constopt_sweep.h"
+#include "sim/gemm_sim.h"
 #include "quant/quantizer.h"
 #include "tensor/tensor.h"
 
@@ -149,6 +151,14 @@ public:
     /// engine must outlive it.
     std::unique_ptr<CSweepGridEvaluator> sweepEvaluator(std::shared_ptr<const GpuTensor> x, std::int64_t group,
                                                         bool pow2);
+
+    // ---- activation quantizers and the paired GEMM simulation (engine_gemm.cpp) ----
+    /// quant/activation.h's quantizer on the device: the dynamic ones through the pipeline (INT8
+    /// per token, FP8 per token / per tensor), the static one by its own kernel; the CPU's bits.
+    QuantizedActivations quantizeActivations(const GpuTensor &x, const ActQuantSpec &spec);
+    /// The paired GEMM simulation's loops (sim/gemm_sim.h) on the device: Ŷ bit for bit the CPU's,
+    /// the per-token FP64 sums in a fixed order.
+    void simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out);
 
     struct Impl;
 

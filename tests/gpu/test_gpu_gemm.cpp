@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The activation quantizers and the paired GEMM simulation on the GPU against the CPU: activation
+// codes, scales and X̂ bit for bit; Ŷ bit for bit (the same op sequence, k in order); the per-token
+// sums and the reported errors within 1e-12 relative (their FP64 reduction order differs). Skipped,
+// with the reason, when no device is present.
+#include "gpu_compare.h"
+
+#include "engine/gemm_device.h"
+#include "quant/activation.h"
+#include "quant/hqq.h"
+#include "sim/gemm_sim.h"
+
+namespace {
+
+void expectSameActivations(const QuantizedActivations &g, const QuantizedActivations &c, const std::string &what)
+{
+    EXPECT_EQ(g.rows, c.rows) << what;
+    EXPECT_EQ(g.cols, c.cols) << what;
+    EXPECT_EQ(g.int8, c.int8) << what;
+    EXPECT_EQ(g.perToken, c.perToken) << what;
+    EXPECT_EQ(g.codes, c.codes) << what;
+    EXPECT_EQ(g.nonFinite, c.nonFinite) << what;
+    EXPECT_EQ(g.scaleSource, c.scaleSource) << what;
+    ASSERT_EQ(g.scales.size(), c.scales.size()) << what;
+    for (std::size_t i = 0; i < c.scales.size(); ++i)
+        EXPECT_TRUE(sameBits(g.scales[i], c.scales[i])) << what << " scale " << i;
+    ASSERT_EQ(g.dequantized.size(), c.dequantized.size()) << what;
+    std::size_t diff = 0;
+    for (std::size_t i = 0; i < c.dequantized.size(); ++i)
+        diff += !sameBits(g.dequantized[i], c.dequantized[i]);
+    EXPECT_EQ(diff, 0u) << what << " X̂ differs";
+}
+
+void expectRel(double g, double c, const std::string &what)
+{
+    EXPECT_LE(std::abs(g - c), 1e-12 * std::max(std::abs(c), 1e-300)) << what << ": gpu " << g << " cpu " << c;
+}
+
+} // namespace
+
+TEST(GpuGemm, ActivationQuantizersBitIdentical)
+{
+    REQUIRE_GPU();
+    for (const bool nonFinite : {false, true})
+        for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+            const Tensor x = makeTensor(heavyTailed(37, 192, 11 + static_cast<int>(dt), nonFinite), 37, 192, dt);
+            for (const char *k : {"int8-token", "fp8-token", "fp8-tensor", "static", "static:0.0125"}) {
+                const ActQuantSpec spec = ActQuantSpec::parse(k);
+                std::string why;
+                const auto g = gpu->quantizeActivations(x, spec, why);
+                ASSERT_TRUE(g.has_value()) << why;
+                const QuantizedActivations c = quantizeActivations(x, spec);
+                expectSameActivations(*g, c, std::string(k) + " " + std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : ""));
+            }
+        }
+}
+
+TEST(GpuGemm, PairedSimulationEqualsTheCpu)
+{
+    REQUIRE_GPU();
+    const std::int64_t M = 70, N = 90, K = 320; // not multiples of the kernel's tiles
+    const Tensor x = makeTensor(heavyTailed(M, K, 5, false), M, K, DType::BF16);
+    const Tensor w = makeTensor(heavyTailed(N, K, 6, false), N, K, DType::BF16);
+    struct Case {
+        nlohmann::json spec;
+        const char *act;
+    };
+    const std::vector<Case> cases = {
+        {{{"method", "int"}, {"group", 64}}, nullptr},                                      // W4A16
+        {{{"method", "int"}, {"group", 64}}, "int8-token"},                                 // W4A8-int8
+        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},           // with z·Σx
+        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},                     // W4A8-fp8
+        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"},          // ragged runs
+        {{{"method", "fp8"}}, "fp8-token"},                                                 // W8A8-fp8
+        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "static"},           // blocks
+        {{{"method", "progressive"}}, "int8-token"},                                        // two scales
+        {{{"method", "nvfp4"}}, "fp8-token"},
+        {{{"method", "mxfp4"}}, "static:0.02"},
+        {{{"method", "constopt"}, {"rotate", 64}}, "fp8-token"},                            // rotated X
+    };
+    const Backend &cpuB = BackendRegistry::instance().cpu();
+    const auto device = gemmDevice(DeviceChoice::Gpu);
+    ASSERT_TRUE(device);
+    for (const auto &cs : cases)
+        for (const bool dropZ : {false, true}) {
+            const QuantizedTensor qw = cpuB.quantize(*cpuB.upload(w, "w"), parseQuantSpec(cs.spec), {});
+            GemmSimOptions o;
+            if (cs.act)
+                o.act = ActQuantSpec::parse(cs.act);
+            o.keepOutput = true;
+            o.omitZeroPointTerm = dropZ;
+            const GemmSimResult c = simulateGemm(x, w, qw, o);
+            o.device = device;
+            const GemmSimResult g = simulateGemm(x, w, qw, o);
+            const std::string what = cs.spec.dump() + " " + (cs.act ? cs.act : "none") + (dropZ ? " without z·Σx" : "");
+            EXPECT_EQ(g.device, gpu->info().id) << what << ": " << g.deviceNote;
+            EXPECT_EQ(g.deviceNote, "") << what;
+            EXPECT_EQ(c.device, "cpu") << what;
+            EXPECT_EQ(g.scheme, c.scheme) << what;
+            EXPECT_EQ(g.zeroPointTerm, c.zeroPointTerm) << what;
+            EXPECT_EQ(g.rotatedActivations, c.rotatedActivations) << what;
+            expectRel(g.actRelErr, c.actRelErr, what + " act rel err");
+            expectRel(g.relErrOutput, c.relErrOutput, what + " output rel err");
+            expectRel(g.relErrWeightOnly, c.relErrWeightOnly, what + " weight-only rel err");
+            expectRel(g.worstTokenRelErr, c.worstTokenRelErr, what + " worst token");
+            EXPECT_EQ(g.worstToken, c.worstToken) << what;
+            EXPECT_EQ(g.worstTokenWeightOnly, c.worstTokenWeightOnly) << what;
+            ASSERT_EQ(g.output.size(), c.output.size()) << what;
+            std::size_t diff = 0;
+            for (std::size_t i = 0; i < c.output.size(); ++i)
+                diff += !sameBits(g.output[i], c.output[i]);
+            EXPECT_EQ(diff, 0u) << what << " Ŷ differs";
+            if (!cs.act || dropZ)
+                continue;
+            // The scheme's error is of the size of the weight's (a check that the sums mean something).
+            EXPECT_GT(g.relErrOutput, 0.0) << what;
+            EXPECT_LT(g.relErrOutput, 1.0) << what;
+        }
+}
+
+TEST(GpuGemm, CpuChoiceAndUnavailableDeviceSayWhereItRan)
+{
+    REQUIRE_GPU();
+    EXPECT_EQ(gemmDevice(DeviceChoice::Cpu), nullptr);
+    const auto autoDev = gemmDevice(DeviceChoice::Auto);
+    ASSERT_TRUE(autoDev);
+    EXPECT_EQ(autoDev->id, gpu->info().id);
+}
