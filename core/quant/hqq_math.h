@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file hqq_math.h
+/// HQQ's scalar arithmetic (docs/numerics.md "HQQ"), written once as QS_HD functions so that the
+/// CPU reference (hqq.cpp) and the GPU kernels (gpu/kernels/hqq.cu) make the same rounding
+/// decisions bit for bit:
+///   - hqqPow: |e|^(p−1) from IEEE FP64 +, −, ×, ÷ only (no libm: glibc's powf and the device's
+///     powf differ in the last bit now and then), rounded once to FP32;
+///   - hqqElement / hqqGroupSums: one element of an iteration and the group's FP64 sums in the
+///     fixed lane order (4 lanes: element t goes to lane t mod 4 below the last multiple of 8,
+///     lanes combined as (l0 + l1) + (l2 + l3), then the tail in order) — the order of the CPU's
+///     AVX2 code, which every build and the device now follow;
+///   - the global error Σ|e| as an exact, order-independent sum of the groups' FP64 sums: each
+///     becomes an integer k = RNE(v·2^-u) in 128 bits, the integers add exactly in any order
+///     (threads, GPU blocks), and the total returns to FP64 with one rounding.
+/// No CUDA/HIP header: GPU sources define QS_HD as `__host__ __device__` before including.
+#include <cstdint>
+
+#include "numeric/qmath.h"
+
+namespace quantscope::hqqmath {
+
+using qmath::dadd;
+using qmath::ddiv;
+using qmath::dmul;
+using qmath::dsub;
+
+/// Round half to even for |x| < 2^23 (x itself beyond), as torch.round.
+QS_HD inline float rne(float x)
+{
+    const float ax = qmath::absf(x);
+    if (!(ax < 8388608.0f))
+        return x;
+    const float r = (ax + 8388608.0f) - 8388608.0f;
+    return x < 0.0f ? -r : r;
+}
+
+QS_HD inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+QS_HD inline std::uint64_t dbits(double d)
+{
+    std::uint64_t u;
+    __builtin_memcpy(&u, &d, 8);
+    return u;
+}
+QS_HD inline double dOfBits(std::uint64_t u)
+{
+    double d;
+    __builtin_memcpy(&d, &u, 8);
+    return d;
+}
+
+/// a^e for a ≥ 0 (float), e a float of magnitude < 1: 0^e = +inf for e < 0, inf^e = 0; computed
+/// as exp(e·ln a) in FP64 (relative error ~1e-15) and rounded once to FP32. Deterministic: the same
+/// sequence of correctly rounded FP64 operations on every device.
+QS_HD inline float hqqPow(float a, float e)
+{
+    const std::uint32_t ua = qmath::bitsOf(a);
+    if (ua == 0u)
+        return qmath::fromBits(0x7F800000u);
+    if (ua >= 0x7F800000u)
+        return 0.0f;
+    // a = m·2^k with m in [√½, √2).
+    int k;
+    double m;
+    const std::uint32_t field = ua >> 23;
+    if (field) {
+        k = static_cast<int>(field) - 127;
+        m = static_cast<double>(qmath::fromBits((ua & 0x007FFFFFu) | 0x3F800000u));
+    } else { // subnormal: a = frac·2^-149, frac < 2^23
+        const double f = static_cast<double>(ua); // exact
+        const std::uint64_t fb = dbits(f);
+        k = static_cast<int>((fb >> 52) & 0x7FF) - 1023 - 149;
+        m = dOfBits((fb & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
+    }
+    if (m > 1.4142135623730951) {
+        m = dmul(m, 0.5);
+        ++k;
+    }
+    // ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716: the series to s^25.
+    const double s = ddiv(dsub(m, 1.0), dadd(m, 1.0));
+    const double s2 = dmul(s, s);
+    double p = 1.0 / 25.0;
+    p = dadd(dmul(p, s2), 1.0 / 23.0);
+    p = dadd(dmul(p, s2), 1.0 / 21.0);
+    p = dadd(dmul(p, s2), 1.0 / 19.0);
+    p = dadd(dmul(p, s2), 1.0 / 17.0);
+    p = dadd(dmul(p, s2), 1.0 / 15.0);
+    p = dadd(dmul(p, s2), 1.0 / 13.0);
+    p = dadd(dmul(p, s2), 1.0 / 11.0);
+    p = dadd(dmul(p, s2), 1.0 / 9.0);
+    p = dadd(dmul(p, s2), 1.0 / 7.0);
+    p = dadd(dmul(p, s2), 1.0 / 5.0);
+    p = dadd(dmul(p, s2), 1.0 / 3.0);
+    p = dadd(dmul(p, s2), 1.0);
+    const double lnm = dmul(dmul(2.0, s), p);
+    // fdlibm's split of ln 2: k·ln2Hi is exact for |k| < 2^11.
+    const double ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10;
+    const double kd = static_cast<double>(k);
+    const double lna = dadd(dmul(kd, ln2Hi), dadd(dmul(kd, ln2Lo), lnm));
+    const double y = dmul(static_cast<double>(e), lna);
+    // exp(y) = 2^n·exp(r), |r| ≤ ln2/2 (|y| < 50 here): Taylor to r^18.
+    const double invLn2 = 1.44269504088896338700e+00;
+    const double t = dmul(y, invLn2);
+    const int n = static_cast<int>(t < 0.0 ? dsub(t, 0.5) : dadd(t, 0.5)); // nearest (ties away)
+    const double nd = static_cast<double>(n);
+    const double r = dsub(dsub(y, dmul(nd, ln2Hi)), dmul(nd, ln2Lo));
+    const double inv[18] = {1.0,       1.0 / 2.0,  1.0 / 3.0,  1.0 / 4.0,  1.0 / 5.0,  1.0 / 6.0,
+                            1.0 / 7.0, 1.0 / 8.0,  1.0 / 9.0,  1.0 / 10.0, 1.0 / 11.0, 1.0 / 12.0,
+                            1.0 / 13.0, 1.0 / 14.0, 1.0 / 15.0, 1.0 / 16.0, 1.0 / 17.0, 1.0 / 18.0};
+    // Horner on 1 + r(1 + r/2(1 + r/3(…))).
+    double q = 1.0;
+    for (int i = 17; i >= 0; --i)
+        q = dadd(1.0, dmul(dmul(r, inv[i]), q));
+    // q·2^n: n within ±200 (the FP32 range), two exact power-of-two factors.
+    const int n1 = n / 2, n2 = n - n1;
+    const double f1 = dOfBits(static_cast<std::uint64_t>(n1 + 1023) << 52);
+    const double f2 = dOfBits(static_cast<std::uint64_t>(n2 + 1023) << 52);
+    return static_cast<float>(dmul(dmul(q, f1), f2));
+}
+
+/// The per-run constants of an iteration.
+struct HqqIterParams {
+    float qmax = 15.0f;
+    bool fp16 = false;
+    float powExp = -0.3f; ///< p − 1 in the optimiser dtype (fp16: −0.300048828125)
+};
+
+/// |e| at or above this may have a non-zero shrink term; below it a − 0.1·a^−0.3 < 0 with a wide
+/// margin (a = 0.16: 0.16 − 0.1733) in both precisions, so W_e = 0 without the power.
+inline constexpr float kHqqShrinkFrom = 0.16f;
+
+/// The shrink term sign(e)·max(h(a − h(0.1·h(a^(p−1)))), 0) of one error e (h = the optimiser
+/// rounding). `powH` is h(a^(p−1)) for a ≥ kHqqShrinkFrom.
+QS_HD inline float hqqShrinkWith(float e, float a, float powH, bool fp16)
+{
+    float sh = fp16 ? qmath::roundF16(a - qmath::roundF16(0.1f * powH)) : a - 0.1f * powH;
+    sh = sh > 0.0f ? sh : 0.0f;
+    return e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
+}
+
+QS_HD inline float hqqShrink(float e, const HqqIterParams &P)
+{
+    const float a = qmath::absf(e);
+    if (!(a >= kHqqShrinkFrom))
+        return 0.0f;
+    const float pw = hqqPow(a, P.powExp);
+    return hqqShrinkWith(e, a, P.fp16 ? qmath::roundF16(pw) : pw, P.fp16);
+}
+
+/// One element of an iteration (hqq.h's op sequence): |e| and the z-update term.
+QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P, float &absE, float &zTerm)
+{
+    using qmath::roundF16;
+    if (P.fp16) {
+        const float q = clampf(rne(roundF16(roundF16(xv * s) + zz)), 0.0f, P.qmax);
+        const float wr = roundF16(roundF16(q - zz) / s);
+        const float e = roundF16(xv - wr);
+        absE = qmath::absf(e);
+        const float we = hqqShrink(e, P);
+        zTerm = roundF16(q - roundF16(roundF16(xv - we) * s));
+    } else {
+        const float q = clampf(rne(xv * s + zz), 0.0f, P.qmax);
+        const float wr = (q - zz) / s;
+        const float e = xv - wr;
+        absE = qmath::absf(e);
+        const float we = hqqShrink(e, P);
+        zTerm = q - (xv - we) * s;
+    }
+}
+
+/// Σ|e| and Σ(z term) of one group of g elements, x(t) giving element t in the optimiser dtype,
+/// in the fixed lane order (file comment).
+template <class X>
+QS_HD inline void hqqGroupSums(X x, std::int64_t g, float s, float zz, const HqqIterParams &P, double &es, double &zs)
+{
+    double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
+    const std::int64_t g8 = g / 8 * 8;
+    for (std::int64_t t = 0; t < g8; ++t) {
+        float a, v;
+        hqqElement(x(t), s, zz, P, a, v);
+        le[t & 3] = dadd(le[t & 3], static_cast<double>(a));
+        lz[t & 3] = dadd(lz[t & 3], static_cast<double>(v));
+    }
+    es = dadd(dadd(le[0], le[1]), dadd(le[2], le[3]));
+    zs = dadd(dadd(lz[0], lz[1]), dadd(lz[2], lz[3]));
+    for (std::int64_t t = g8; t < g; ++t) {
+        float a, v;
+        hqqElement(x(t), s, zz, P, a, v);
+        es = dadd(es, static_cast<double>(a));
+        zs = dadd(zs, static_cast<double>(v));
+    }
+}
+
+/// The z update from the group's FP64 sum (fp16: CUDA's mean, Σ·(G/numel) rounded; fp32: Σ/g).
+QS_HD inline float hqqNewZero(double zs, float zfactor, std::int64_t g, bool fp16)
+{
+    return fp16 ? qmath::roundF16(static_cast<float>(zs) * zfactor) : static_cast<float>(zs) / static_cast<float>(g);
+}
+
+// ---- the exact global sum ---------------------------------------------------------------------
+
+/// An unsigned 128-bit integer (two 64-bit words).
+struct U128 {
+    std::uint64_t lo = 0, hi = 0;
+};
+QS_HD inline U128 add(U128 a, U128 b)
+{
+    U128 r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1u : 0u);
+    return r;
+}
+
+/// The unit exponent u of the global Σ|e| over `counted` elements of groups whose |W| ≤ amax:
+/// |e| stays below 8·max(amax, qmax) (the reconstruction lies within the code range), so with
+/// 2^20 of margin on top the total is below 2^124·2^u.
+QS_HD inline int hqqFixedUnit(float amax, float qmax, std::int64_t counted)
+{
+    const float b = amax > qmax ? amax : qmax; // qmax ≥ 3: b is a positive normal number (or inf)
+    const std::uint32_t ub = qmath::bitsOf(b);
+    const int e = ub >= 0x7F800000u ? 128 : static_cast<int>(ub >> 23) - 127;
+    int bits = 0;
+    for (std::uint64_t c = counted > 0 ? static_cast<std::uint64_t>(counted) : 0u; c; c >>= 1)
+        ++bits;
+    return bits + e + 1 + 3 + 20 - 124;
+}
+
+/// Status bits of a fixed-point conversion (ORed over all groups).
+inline constexpr unsigned kHqqSumNaN = 1, kHqqSumInf = 2;
+
+/// k = RNE(v·2^-u) of v ≥ 0; NaN → kHqqSumNaN, +inf or beyond 2^127·2^u → kHqqSumInf (k = 0).
+QS_HD inline unsigned hqqToFixed(double v, int u, U128 &k)
+{
+    k = U128{};
+    const std::uint64_t b = dbits(v) & 0x7FFFFFFFFFFFFFFFull; // v ≥ 0 (a sum of |e|)
+    if (b == 0)
+        return 0;
+    const int field = static_cast<int>(b >> 52);
+    if (field == 0x7FF)
+        return (b & 0x000FFFFFFFFFFFFFull) ? kHqqSumNaN : kHqqSumInf;
+    const std::uint64_t mant = (b & 0x000FFFFFFFFFFFFFull) | (field ? (1ull << 52) : 0ull);
+    const int e = (field ? field : 1) - 1075;
+    const int shift = e - u;
+    if (shift >= 0) {
+        if (shift > 127 - 53)
+            return kHqqSumInf;
+        if (shift >= 64) {
+            k.hi = mant << (shift - 64);
+        } else {
+            k.lo = mant << shift;
+            k.hi = shift ? (mant >> (64 - shift)) : 0;
+        }
+        return 0;
+    }
+    const int rs = -shift;
+    if (rs > 54)
+        return 0;
+    const std::uint64_t q = mant >> rs;
+    const std::uint64_t rem = mant & ((1ull << rs) - 1);
+    const std::uint64_t half = 1ull << (rs - 1);
+    k.lo = q + ((rem > half || (rem == half && (q & 1u))) ? 1u : 0u);
+    return 0;
+}
+
+/// k·2^u as FP64 with one rounding (nearest even); 0 for k = 0.
+QS_HD inline double hqqToDouble(U128 k, int u)
+{
+    if (k.lo == 0 && k.hi == 0)
+        return 0.0;
+    int p = 0;
+    if (k.hi) {
+        for (std::uint64_t h = k.hi; h >>= 1;)
+            ++p;
+        p += 64;
+    } else {
+        for (std::uint64_t l = k.lo; l >>= 1;)
+            ++p;
+    }
+    std::uint64_t m;
+    bool roundUp = false;
+    if (p <= 52) {
+        m = k.lo << (52 - p);
+    } else {
+        const int s = p - 52;
+        m = s >= 64 ? (k.hi >> (s - 64)) : ((k.lo >> s) | (k.hi << (64 - s)));
+        const int g = s - 1;
+        const bool guard = g >= 64 ? ((k.hi >> (g - 64)) & 1u) : ((k.lo >> g) & 1u);
+        bool sticky;
+        if (g >= 64)
+            sticky = k.lo != 0 || (g > 64 && (k.hi & ((1ull << (g - 64)) - 1)) != 0);
+        else
+            sticky = g > 0 && (k.lo & ((1ull << g) - 1)) != 0;
+        roundUp = guard && (sticky || (m & 1u));
+    }
+    if (roundUp) {
+        ++m;
+        if (m == (1ull << 53)) {
+            m >>= 1;
+            ++p;
+        }
+    }
+    const int exp = p + u + 1023;
+    if (exp <= 0)
+        return 0.0; // below FP64's normal range: far below anything an FP32 error shows
+    if (exp >= 0x7FF)
+        return dOfBits(0x7FF0000000000000ull);
+    return dOfBits((static_cast<std::uint64_t>(exp) << 52) | (m & 0x000FFFFFFFFFFFFFull));
+}
+
+/// The iteration's global error err_i from the exact total (status: kHqqSum* bits): the library's
+/// rounding, h(Σ·f(1/n)) (fp16) or f(Σ/n) (fp32); NaN/Inf as an FP64 sum would give them.
+QS_HD inline float hqqGlobalError(U128 total, int u, unsigned status, std::int64_t counted, bool fp16)
+{
+    double t;
+    if (status & kHqqSumNaN)
+        t = dOfBits(0x7FF8000000000000ull);
+    else if (status & kHqqSumInf)
+        t = dOfBits(0x7FF0000000000000ull);
+    else
+        t = hqqToDouble(total, u);
+    const float n = static_cast<float>(counted);
+    if (fp16)
+        return qmath::roundF16(static_cast<float>(t) * (1.0f / n));
+    return static_cast<float>(t) / n;
+}
+
+} // namespace quantscope::hqqmath
