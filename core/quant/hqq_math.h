@@ -18,6 +18,14 @@
 
 #include "numeric/qmath.h"
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define QS_HQQ_UNROLL _Pragma("unroll")
+#define QS_HQQ_NOINLINE __noinline__ ///< the rare shrink path: one copy, not one per unrolled lane
+#else
+#define QS_HQQ_UNROLL
+#define QS_HQQ_NOINLINE
+#endif
+
 namespace quantscope::hqqmath {
 
 using qmath::dadd;
@@ -105,13 +113,26 @@ QS_HD inline float hqqPow(float a, float e)
     const int n = static_cast<int>(t < 0.0 ? dsub(t, 0.5) : dadd(t, 0.5)); // nearest (ties away)
     const double nd = static_cast<double>(n);
     const double r = dsub(dsub(y, dmul(nd, ln2Hi)), dmul(nd, ln2Lo));
-    const double inv[18] = {1.0,       1.0 / 2.0,  1.0 / 3.0,  1.0 / 4.0,  1.0 / 5.0,  1.0 / 6.0,
-                            1.0 / 7.0, 1.0 / 8.0,  1.0 / 9.0,  1.0 / 10.0, 1.0 / 11.0, 1.0 / 12.0,
-                            1.0 / 13.0, 1.0 / 14.0, 1.0 / 15.0, 1.0 / 16.0, 1.0 / 17.0, 1.0 / 18.0};
-    // Horner on 1 + r(1 + r/2(1 + r/3(…))).
+    // Horner on 1 + r(1 + r/2(1 + r/3(… (1 + r/18)))).
     double q = 1.0;
-    for (int i = 17; i >= 0; --i)
-        q = dadd(1.0, dmul(dmul(r, inv[i]), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 18.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 17.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 16.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 15.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 14.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 13.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 12.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 11.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 10.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 9.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 8.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 7.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 6.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 5.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 4.0), q));
+    q = dadd(1.0, dmul(dmul(r, 1.0 / 3.0), q));
+    q = dadd(1.0, dmul(dmul(r, 0.5), q));
+    q = dadd(1.0, dmul(r, q));
     // q·2^n: n within ±200 (the FP32 range), two exact power-of-two factors.
     const int n1 = n / 2, n2 = n - n1;
     const double f1 = dOfBits(static_cast<std::uint64_t>(n1 + 1023) << 52);
@@ -139,13 +160,18 @@ QS_HD inline float hqqShrinkWith(float e, float a, float powH, bool fp16)
     return e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
 }
 
+QS_HD QS_HQQ_NOINLINE float hqqShrinkFar(float e, float a, float powExp, bool fp16)
+{
+    const float pw = hqqPow(a, powExp);
+    return hqqShrinkWith(e, a, fp16 ? qmath::roundF16(pw) : pw, fp16);
+}
+
 QS_HD inline float hqqShrink(float e, const HqqIterParams &P)
 {
     const float a = qmath::absf(e);
     if (!(a >= kHqqShrinkFrom))
         return 0.0f;
-    const float pw = hqqPow(a, P.powExp);
-    return hqqShrinkWith(e, a, P.fp16 ? qmath::roundF16(pw) : pw, P.fp16);
+    return hqqShrinkFar(e, a, P.powExp, P.fp16);
 }
 
 /// One element of an iteration (hqq.h's op sequence): |e| and the z-update term.
@@ -176,11 +202,14 @@ QS_HD inline void hqqGroupSums(X x, std::int64_t g, float s, float zz, const Hqq
 {
     double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
     const std::int64_t g8 = g / 8 * 8;
-    for (std::int64_t t = 0; t < g8; ++t) {
-        float a, v;
-        hqqElement(x(t), s, zz, P, a, v);
-        le[t & 3] = dadd(le[t & 3], static_cast<double>(a));
-        lz[t & 3] = dadd(lz[t & 3], static_cast<double>(v));
+    for (std::int64_t t0 = 0; t0 < g8; t0 += 8) {
+        QS_HQQ_UNROLL
+        for (int k = 0; k < 8; ++k) { // constant lane indices once unrolled: registers on the device
+            float a, v;
+            hqqElement(x(t0 + k), s, zz, P, a, v);
+            le[k & 3] = dadd(le[k & 3], static_cast<double>(a));
+            lz[k & 3] = dadd(lz[k & 3], static_cast<double>(v));
+        }
     }
     es = dadd(dadd(le[0], le[1]), dadd(le[2], le[3]));
     zs = dadd(dadd(lz[0], lz[1]), dadd(lz[2], lz[3]));
