@@ -20,10 +20,10 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define QS_HQQ_UNROLL _Pragma("unroll")
-#define QS_HQQ_NOINLINE __noinline__ ///< the rare shrink path: one copy, not one per unrolled lane
+#define QS_HQQ_NOINLINE inline __noinline__ ///< the rare shrink path: one copy, not one per unrolled lane
 #else
 #define QS_HQQ_UNROLL
-#define QS_HQQ_NOINLINE
+#define QS_HQQ_NOINLINE inline
 #endif
 
 namespace quantscope::hqqmath {
