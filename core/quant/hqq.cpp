@@ -250,7 +250,7 @@ struct Solver {
         esOut = es;
         zsOut = zs;
 #else
-        hqqmath::hqqGroupSums([xs](std::int64_t t) { return xs[t]; }, g, s, zz, P, esOut, zsOut);
+        hqqmath::hqqGroupSums(hqqmath::hqqElems([xs](std::int64_t t) { return xs[t]; }), g, s, zz, P, esOut, zsOut);
 #endif
     }
 

@@ -195,18 +195,22 @@ QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P
     }
 }
 
-/// Σ|e| and Σ(z term) of one group of g elements, x(t) giving element t in the optimiser dtype,
-/// in the fixed lane order (file comment).
+/// Σ|e| and Σ(z term) of one group of g elements in the fixed lane order (file comment). `x`
+/// gives the elements in the optimiser dtype: x(t) one, x.load8(t0, v) the 8 at t0 (t0 a multiple
+/// of 8; a device accessor loads them at once). HqqElems adapts a plain accessor.
 template <class X>
-QS_HD inline void hqqGroupSums(X x, std::int64_t g, float s, float zz, const HqqIterParams &P, double &es, double &zs)
+QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, const HqqIterParams &P, double &es,
+                               double &zs)
 {
     double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
     const std::int64_t g8 = g / 8 * 8;
     for (std::int64_t t0 = 0; t0 < g8; t0 += 8) {
+        float xv[8];
+        x.load8(t0, xv);
         QS_HQQ_UNROLL
         for (int k = 0; k < 8; ++k) { // constant lane indices once unrolled: registers on the device
             float a, v;
-            hqqElement(x(t0 + k), s, zz, P, a, v);
+            hqqElement(xv[k], s, zz, P, a, v);
             le[k & 3] = dadd(le[k & 3], static_cast<double>(a));
             lz[k & 3] = dadd(lz[k & 3], static_cast<double>(v));
         }
@@ -220,6 +224,18 @@ QS_HD inline void hqqGroupSums(X x, std::int64_t g, float s, float zz, const Hqq
         zs = dadd(zs, static_cast<double>(v));
     }
 }
+
+/// hqqGroupSums' accessor from a plain one, f(t) → element t.
+template <class F> struct HqqElems {
+    F f;
+    QS_HD float operator()(std::int64_t t) const { return f(t); }
+    QS_HD void load8(std::int64_t t0, float v[8]) const
+    {
+        for (int k = 0; k < 8; ++k)
+            v[k] = f(t0 + k);
+    }
+};
+template <class F> QS_HD inline HqqElems<F> hqqElems(F f) { return HqqElems<F>{f}; }
 
 /// The z update from the group's FP64 sum (fp16: CUDA's mean, Σ·(G/numel) rounded; fp32: Σ/g).
 QS_HD inline float hqqNewZero(double zs, float zfactor, std::int64_t g, bool fp16)

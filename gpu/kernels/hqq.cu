@@ -33,18 +33,45 @@ template <int IN> __device__ __forceinline__ float loadW(const void *p, i64 i)
         return gpumath::f16ToF32(static_cast<const unsigned short *>(p)[i]);
 }
 
-/// Element t of group j in the optimiser dtype (the CPU's working copy x).
+template <bool FP16> __device__ __forceinline__ float optimiserValue(float v)
+{
+    return FP16 ? qmath::roundF16(v) : v;
+}
+
+/// Element t of group j in the optimiser dtype (the CPU's working copy x). Axis 1 with the 8
+/// elements aligned: one 16-byte load (two for F32); otherwise element by element (axis 0:
+/// consecutive threads read consecutive addresses).
 template <int IN, bool AXIS1, bool FP16> struct GroupX {
     const void *w;
     i64 base, stride;
-    QS_HD float operator()(i64 t) const
+    __device__ float operator()(i64 t) const { return optimiserValue<FP16>(loadW<IN>(w, base + t * stride)); }
+    __device__ void load8(i64 t0, float v[8]) const
     {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-        const float v = loadW<IN>(w, base + t * stride);
-        return FP16 ? qmath::roundF16(v) : v;
-#else
-        return 0.0f; // device only
-#endif
+        const i64 i0 = base + t0 * stride;
+        if (AXIS1 && (i0 & 7) == 0) {
+            if constexpr (IN == kInF32) {
+                const float4 *p = reinterpret_cast<const float4 *>(static_cast<const float *>(w) + i0);
+                const float4 a = p[0], b = p[1];
+                const float f[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+                for (int k = 0; k < 8; ++k)
+                    v[k] = optimiserValue<FP16>(f[k]);
+            } else {
+                const uint4 u = *reinterpret_cast<const uint4 *>(static_cast<const unsigned short *>(w) + i0);
+                const unsigned h[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    const float lo = IN == kInBf16 ? gpumath::bf16ToF32(h[k] & 0xFFFFu) : gpumath::f16ToF32(h[k] & 0xFFFFu);
+                    const float hi = IN == kInBf16 ? gpumath::bf16ToF32(h[k] >> 16) : gpumath::f16ToF32(h[k] >> 16);
+                    v[2 * k] = optimiserValue<FP16>(lo);
+                    v[2 * k + 1] = optimiserValue<FP16>(hi);
+                }
+            }
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            v[k] = (*this)(t0 + k);
     }
 };
 

@@ -89,7 +89,7 @@ Emulated emulateDevice(const std::vector<float> &w, const HqqSpec &s)
                 const float v = w[idx(j, t)];
                 return fp16 ? qmath::roundF16(v) : v;
             };
-            hqqmath::hqqGroupSums(x, g, sig[j], z[j], P, es, zs);
+            hqqmath::hqqGroupSums(hqqmath::hqqElems(x), g, sig[j], z[j], P, es, zs);
             z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
             hqqmath::U128 k;
             status |= hqqmath::hqqToFixed(es, unit, k);
