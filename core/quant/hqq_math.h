@@ -174,24 +174,38 @@ QS_HD inline float hqqShrink(float e, const HqqIterParams &P)
     return hqqShrinkFar(e, a, P.powExp, P.fp16);
 }
 
-/// One element of an iteration (hqq.h's op sequence): |e| and the z-update term.
+/// One element of an iteration (hqq.h's op sequence): |e| and the z-update term. Below
+/// kHqqShrinkFrom, W_e = ±0 and h(h(x − W_e)·σ) is the product h(x·σ) the code already took (the
+/// same value: x − (±0) = x up to the sign of a zero, which q − (±0) does not see), so it is reused.
 QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P, float &absE, float &zTerm)
 {
     using qmath::roundF16;
     if (P.fp16) {
-        const float q = clampf(rne(roundF16(roundF16(xv * s) + zz)), 0.0f, P.qmax);
+        const float xs = roundF16(xv * s);
+        const float q = clampf(rne(roundF16(xs + zz)), 0.0f, P.qmax);
         const float wr = roundF16(roundF16(q - zz) / s);
         const float e = roundF16(xv - wr);
-        absE = qmath::absf(e);
-        const float we = hqqShrink(e, P);
-        zTerm = roundF16(q - roundF16(roundF16(xv - we) * s));
+        const float a = qmath::absf(e);
+        absE = a;
+        if (a >= kHqqShrinkFrom) {
+            const float we = hqqShrinkFar(e, a, P.powExp, true);
+            zTerm = roundF16(q - roundF16(roundF16(xv - we) * s));
+        } else {
+            zTerm = roundF16(q - xs);
+        }
     } else {
-        const float q = clampf(rne(xv * s + zz), 0.0f, P.qmax);
+        const float xs = xv * s;
+        const float q = clampf(rne(xs + zz), 0.0f, P.qmax);
         const float wr = (q - zz) / s;
         const float e = xv - wr;
-        absE = qmath::absf(e);
-        const float we = hqqShrink(e, P);
-        zTerm = q - (xv - we) * s;
+        const float a = qmath::absf(e);
+        absE = a;
+        if (a >= kHqqShrinkFrom) {
+            const float we = hqqShrinkFar(e, a, P.powExp, false);
+            zTerm = q - (xv - we) * s;
+        } else {
+            zTerm = q - xs;
+        }
     }
 }
 
