@@ -12,10 +12,12 @@
 ///     AVX2 code, which every build and the device now follow;
 ///   - the global error Σ|e| as an exact, order-independent sum of the groups' FP64 sums: each
 ///     becomes an integer k = RNE(v·2^-u) in 128 bits, the integers add exactly in any order
-///     (threads, GPU blocks), and the total returns to FP64 with one rounding.
+///     (threads, GPU blocks), and the total returns to FP64 with one rounding (numeric/fixedsum.h,
+///     the c sweep's sums, with HQQ's unit).
 /// No CUDA/HIP header: GPU sources define QS_HD as `__host__ __device__` before including.
 #include <cstdint>
 
+#include "numeric/fixedsum.h"
 #include "numeric/qmath.h"
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -259,17 +261,8 @@ QS_HD inline float hqqNewZero(double zs, float zfactor, std::int64_t g, bool fp1
 
 // ---- the exact global sum ---------------------------------------------------------------------
 
-/// An unsigned 128-bit integer (two 64-bit words).
-struct U128 {
-    std::uint64_t lo = 0, hi = 0;
-};
-QS_HD inline U128 add(U128 a, U128 b)
-{
-    U128 r;
-    r.lo = a.lo + b.lo;
-    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1u : 0u);
-    return r;
-}
+using fixed::add;
+using fixed::U128;
 
 /// The unit exponent u of the global Σ|e| over `counted` elements of groups whose |W| ≤ amax:
 /// |e| stays below 8·max(amax, qmax) (the reconstruction lies within the code range), so with
@@ -288,84 +281,20 @@ QS_HD inline int hqqFixedUnit(float amax, float qmax, std::int64_t counted)
 /// Status bits of a fixed-point conversion (ORed over all groups).
 inline constexpr unsigned kHqqSumNaN = 1, kHqqSumInf = 2;
 
-/// k = RNE(v·2^-u) of v ≥ 0; NaN → kHqqSumNaN, +inf or beyond 2^127·2^u → kHqqSumInf (k = 0).
+/// k = RNE(v·2^-u) of v ≥ 0 (fixedsum.h); NaN → kHqqSumNaN, +inf or beyond 2^127·2^u →
+/// kHqqSumInf (k = 0).
 QS_HD inline unsigned hqqToFixed(double v, int u, U128 &k)
 {
+    const std::uint64_t b = dbits(v) & 0x7FFFFFFFFFFFFFFFull; // v ≥ 0 (a sum of |e|; never −0)
     k = U128{};
-    const std::uint64_t b = dbits(v) & 0x7FFFFFFFFFFFFFFFull; // v ≥ 0 (a sum of |e|)
-    if (b == 0)
-        return 0;
-    const int field = static_cast<int>(b >> 52);
-    if (field == 0x7FF)
+    if ((b >> 52) == 0x7FF)
         return (b & 0x000FFFFFFFFFFFFFull) ? kHqqSumNaN : kHqqSumInf;
-    const std::uint64_t mant = (b & 0x000FFFFFFFFFFFFFull) | (field ? (1ull << 52) : 0ull);
-    const int e = (field ? field : 1) - 1075;
-    const int shift = e - u;
-    if (shift >= 0) {
-        if (shift > 127 - 53)
-            return kHqqSumInf;
-        if (shift >= 64) {
-            k.hi = mant << (shift - 64);
-        } else {
-            k.lo = mant << shift;
-            k.hi = shift ? (mant >> (64 - shift)) : 0;
-        }
-        return 0;
-    }
-    const int rs = -shift;
-    if (rs > 54)
-        return 0;
-    const std::uint64_t q = mant >> rs;
-    const std::uint64_t rem = mant & ((1ull << rs) - 1);
-    const std::uint64_t half = 1ull << (rs - 1);
-    k.lo = q + ((rem > half || (rem == half && (q & 1u))) ? 1u : 0u);
-    return 0;
+    return fixed::toFixed(dOfBits(b), u, k) ? 0u : kHqqSumInf;
 }
 
-/// k·2^u as FP64 with one rounding (nearest even); 0 for k = 0.
-QS_HD inline double hqqToDouble(U128 k, int u)
-{
-    if (k.lo == 0 && k.hi == 0)
-        return 0.0;
-    int p = 0;
-    if (k.hi) {
-        for (std::uint64_t h = k.hi; h >>= 1;)
-            ++p;
-        p += 64;
-    } else {
-        for (std::uint64_t l = k.lo; l >>= 1;)
-            ++p;
-    }
-    std::uint64_t m;
-    bool roundUp = false;
-    if (p <= 52) {
-        m = k.lo << (52 - p);
-    } else {
-        const int s = p - 52;
-        m = s >= 64 ? (k.hi >> (s - 64)) : ((k.lo >> s) | (k.hi << (64 - s)));
-        const int g = s - 1;
-        const bool guard = g >= 64 ? ((k.hi >> (g - 64)) & 1u) : ((k.lo >> g) & 1u);
-        bool sticky;
-        if (g >= 64)
-            sticky = k.lo != 0 || (g > 64 && (k.hi & ((1ull << (g - 64)) - 1)) != 0);
-        else
-            sticky = g > 0 && (k.lo & ((1ull << g) - 1)) != 0;
-        roundUp = guard && (sticky || (m & 1u));
-    }
-    if (roundUp) {
-        ++m;
-        if (m == (1ull << 53)) {
-            m >>= 1;
-            ++p;
-        }
-    }
-    const int exp = p + u + 1023;
-    if (exp <= 0)
-        return 0.0; // below FP64's normal range: far below anything an FP32 error shows
-    if (exp >= 0x7FF)
-        return dOfBits(0x7FF0000000000000ull);
-    return dOfBits((static_cast<std::uint64_t>(exp) << 52) | (m & 0x000FFFFFFFFFFFFFull));
-}
+/// k·2^u as FP64 with one rounding (nearest even): fixedsum.h (hqqFixedUnit keeps the result a
+/// normal number or 0).
+QS_HD inline double hqqToDouble(U128 k, int u) { return fixed::toDouble(k, u); }
 
 /// The iteration's global error err_i from the exact total (status: kHqqSum* bits): the library's
 /// rounding, h(Σ·f(1/n)) (fp16) or f(Σ/n) (fp32); NaN/Inf as an FP64 sum would give them.
