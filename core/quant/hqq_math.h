@@ -47,6 +47,19 @@ QS_HD inline float rne(float x)
 
 QS_HD inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/// h(x): x rounded to FP16 and back, round to nearest even with subnormals, overflow → ±inf —
+/// qmath::roundF16, or on NVIDIA devices the conversion instructions (cvt.rn.f16.f32 and back),
+/// which give the same value for every non-NaN input at a fraction of the integer work. The
+/// including kernel source provides __float2half_rn (cuda_fp16.h).
+QS_HD inline float hqqH(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __half2float(__float2half_rn(x));
+#else
+    return qmath::roundF16(x);
+#endif
+}
+
 QS_HD inline std::uint64_t dbits(double d)
 {
     std::uint64_t u;
@@ -181,19 +194,18 @@ QS_HD inline float hqqShrink(float e, const HqqIterParams &P)
 /// same value: x − (±0) = x up to the sign of a zero, which q − (±0) does not see), so it is reused.
 QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P, float &absE, float &zTerm)
 {
-    using qmath::roundF16;
     if (P.fp16) {
-        const float xs = roundF16(xv * s);
-        const float q = clampf(rne(roundF16(xs + zz)), 0.0f, P.qmax);
-        const float wr = roundF16(roundF16(q - zz) / s);
-        const float e = roundF16(xv - wr);
+        const float xs = hqqH(xv * s);
+        const float q = clampf(rne(hqqH(xs + zz)), 0.0f, P.qmax);
+        const float wr = hqqH(hqqH(q - zz) / s);
+        const float e = hqqH(xv - wr);
         const float a = qmath::absf(e);
         absE = a;
         if (a >= kHqqShrinkFrom) {
             const float we = hqqShrinkFar(e, a, P.powExp, true);
-            zTerm = roundF16(q - roundF16(roundF16(xv - we) * s));
+            zTerm = hqqH(q - hqqH(hqqH(xv - we) * s));
         } else {
-            zTerm = roundF16(q - xs);
+            zTerm = hqqH(q - xs);
         }
     } else {
         const float xs = xv * s;

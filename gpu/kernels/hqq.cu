@@ -10,6 +10,10 @@
 #include <algorithm>
 #include <type_traits>
 
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+#include <cuda_fp16.h> // hqqH's conversions (hqq_math.h)
+#endif
+
 #include "kernels_hqq.h"
 #include "plan.h"
 #include "qs_gpu_compat.h"
@@ -35,7 +39,7 @@ template <int IN> __device__ __forceinline__ float loadW(const void *p, i64 i)
 
 template <bool FP16> __device__ __forceinline__ float optimiserValue(float v)
 {
-    return FP16 ? qmath::roundF16(v) : v;
+    return FP16 ? hqqmath::hqqH(v) : v;
 }
 
 /// Element t of group j in the optimiser dtype (the CPU's working copy x). Axis 1 with the 8
