@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # One command for the GPU machine: build headless (no Qt) with CUDA, run the `gpu` tests, then the
-# GPU benchmark, the c-sweep benchmark, the floors benchmark and the PyTorch side on the same tensor;
-# logs and JSON go under $OUT (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json,
-# gpu_quant.log, gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
-# gpu_quant_torch.log; build.log only when the build fails).
+# GPU benchmark, the c-sweep benchmark, the floors benchmark and the PyTorch side on the same tensor,
+# then the HQQ benchmark and the released `hqq` library on another; logs and JSON go under $OUT
+# (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
+# gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
+# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log; build.log
+# only when the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
-# QS_BENCH_ARGS="--repeats 100".
+# QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
+# QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -29,7 +32,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -99,6 +102,27 @@ if [[ "${QS_SKIP_TORCH:-0}" != 1 && -f "$tensor" ]]; then
     > "$OUT/gpu_quant_torch.log" 2>&1 || echo "gpu_quant_torch.py failed"
   grep -v Warning "$OUT/gpu_quant_torch.log" | tail -20
   echo "torch: $(( $(date +%s) - t0 ))s"
+fi
+# HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same
+# tensor and settings (skipped with a line saying so when `import hqq` fails).
+hqq_tensor=/tmp/qs_bench_hqq_bf16.bin
+if [[ "${QS_SKIP_HQQ:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_hqq" --out "$OUT" --tensor-out "$hqq_tensor" ${QS_HQQ_ARGS:-} > "$OUT/gpu_hqq.log" 2>&1 \
+    || echo "qs_bench_gpu_hqq failed"
+  cat "$OUT/gpu_hqq.log"
+  echo "hqq bench: $(( $(date +%s) - t0 ))s"
+  if [[ "${QS_SKIP_HQQ_LIB:-0}" != 1 && -f "$hqq_tensor" ]]; then
+    if python3 -c 'import hqq' > /dev/null 2>&1; then
+      t0=$(date +%s)
+      PYTHONUNBUFFERED=1 python3 "$src/bench/hqq_lib_bench.py" --out "$OUT" --tensor "$hqq_tensor" \
+        > "$OUT/hqq_lib_bench.log" 2>&1 || echo "hqq_lib_bench.py failed"
+      grep -v Warning "$OUT/hqq_lib_bench.log" | tail -10
+      echo "hqq library bench: $(( $(date +%s) - t0 ))s"
+    else
+      echo "hqq library bench skipped: 'import hqq' fails (pip install hqq on this machine first)"
+    fi
+  fi
 fi
 if [[ "${QS_NCU:-0}" == 1 ]]; then
   # Nsight Compute on the headline case's two big kernels (stall reasons, throughput, occupancy).

@@ -11,6 +11,7 @@
 #endif
 
 #include "numeric/qmath.h"
+#include "quant/hqq_math.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -121,18 +122,8 @@ HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
 namespace {
 
 using qmath::roundF16;
-
-/// Round half to even for |x| < 2^23 (and x itself beyond), as torch.round.
-inline float rne(float x)
-{
-    const float ax = qmath::absf(x);
-    if (!(ax < 8388608.0f))
-        return x;
-    const float r = (ax + 8388608.0f) - 8388608.0f;
-    return x < 0.0f ? -r : r;
-}
-
-inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+using hqqmath::clampf;
+using hqqmath::rne;
 
 /// FP16 bit pattern of a non-negative float that is exactly an FP16 value (or +inf).
 inline std::uint32_t halfIndex(float a)
@@ -145,11 +136,18 @@ inline std::uint32_t halfIndex(float a)
     return static_cast<std::uint32_t>(a * 16777216.0f); // subnormal: a·2^24 ∈ [0, 1023]
 }
 
-/// h(pow(a, −0.300048828125f)) for every non-negative FP16 value a (index = its bits).
-const std::vector<float> &fp16PowTable()
+} // namespace
+
+float hqqPowExponent(bool fp16)
+{
+    const auto e = static_cast<float>(0.7 - 1.0);
+    return fp16 ? roundF16(e) : e; // fp16: torch converts the scalar exponent to the tensor dtype
+}
+
+const std::vector<float> &hqqFp16PowTable()
 {
     static const std::vector<float> table = [] {
-        const float e = roundF16(static_cast<float>(0.7 - 1.0)); // the exponent in the tensor dtype
+        const float e = hqqPowExponent(true);
         std::vector<float> t(0x7C01u);
         for (std::uint32_t b = 0; b <= 0x7C00u; ++b) {
             float a;
@@ -159,72 +157,46 @@ const std::vector<float> &fp16PowTable()
                 a = qmath::fromBits(((b >> 10) + 112u) << 23 | (b & 0x3FFu) << 13);
             else
                 a = static_cast<float>(b) / 16777216.0f;
-            t[b] = roundF16(std::pow(a, e));
+            t[b] = roundF16(hqqmath::hqqPow(a, e));
         }
         return t;
     }();
     return table;
 }
 
+namespace {
+
 struct Solver {
     explicit Solver(const HqqSpec &s) : spec(s) {}
     const HqqSpec &spec;
     std::int64_t g = 0, G = 0, numel = 0;
-    float qmax = 15.0f;
+    hqqmath::HqqIterParams P;
     bool fp16 = false;
     std::vector<float> x;        ///< group-major working copy of W in the optimiser dtype
     std::vector<float> sigma, z; ///< per group, in the optimiser dtype
     std::vector<std::uint8_t> bad;
     std::vector<double> errPart;
     std::int64_t goodCount = 0;
+    int unit = 0; ///< the fixed-point unit of the global error (hqqFixedUnit)
 
-    /// One element of an iteration (the op sequence of hqq.h): adds |e| to es and the z-update
-    /// term to zs.
-    inline void element(float xv, float s, float zz, double &es, double &zs) const
-    {
-        const float inv = 0.1f; // 1/β with β = 10, as the FP32 operand torch uses
-        if (fp16) {
-            const float q = clampf(rne(roundF16(roundF16(xv * s) + zz)), 0.0f, qmax);
-            const float wr = roundF16(roundF16(q - zz) / s);
-            const float e = roundF16(xv - wr);
-            const float a = qmath::absf(e);
-            es += a;
-            const float p = fp16PowTable()[halfIndex(a)];
-            float sh = roundF16(a - roundF16(inv * p));
-            sh = sh > 0.0f ? sh : 0.0f;
-            const float we = e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
-            zs += roundF16(q - roundF16(roundF16(xv - we) * s));
-        } else {
-            const float q = clampf(rne(xv * s + zz), 0.0f, qmax);
-            const float wr = (q - zz) / s;
-            const float e = xv - wr;
-            const float a = qmath::absf(e);
-            es += a;
-            const float p = std::pow(a, static_cast<float>(0.7 - 1.0)); // pow(0, −0.3) = inf → sh = 0
-            float sh = a - inv * p;
-            sh = sh > 0.0f ? sh : 0.0f;
-            const float we = e > 0.0f ? sh : (e < 0.0f ? -sh : 0.0f);
-            zs += q - (xv - we) * s;
-        }
-    }
-
-    /// Σ|e| and Σ(z-update term) of one group. The AVX2/F16C path computes the same values lane
-    /// by lane (F16C conversions round to nearest even exactly like roundF16; no FMA); the
-    /// shrink term is taken from the scalar code for any lane with |e| ≥ 0.16, below which
-    /// a − 0.1·|a|^−0.3 < 0 with a wide margin in both precisions (W_e = 0). The FP64 sums are
-    /// exact for FP16 terms (any order gives the same bits); for FP32 terms the lane order is
-    /// fixed, so the result never depends on the thread count.
+    /// Σ|e| and Σ(z-update term) of one group: hqqmath::hqqGroupSums. The AVX2/F16C path computes
+    /// the same values lane by lane in the same order (F16C conversions round to nearest even
+    /// exactly like roundF16; no FMA; the shrink term from the scalar code for any lane with
+    /// |e| ≥ kHqqShrinkFrom, below which it is 0 in both).
     void groupSums(const float *xs, float s, float zz, double &esOut, double &zsOut) const
     {
+#if defined(__AVX2__) && defined(__F16C__)
         double es = 0.0, zs = 0.0;
         std::int64_t t = 0;
-#if defined(__AVX2__) && defined(__F16C__)
+        const float qmax = P.qmax;
         const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vq = _mm256_set1_ps(qmax);
-        const __m256 zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f), thr = _mm256_set1_ps(0.16f);
+        const __m256 zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f),
+                     thr = _mm256_set1_ps(hqqmath::kHqqShrinkFrom);
         __m256d accE = _mm256_setzero_pd(), accZ = _mm256_setzero_pd();
         auto h = [](__m256 v) {
             return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
         };
+        const std::vector<float> &powTable = hqqFp16PowTable();
         for (; t + 8 <= g; t += 8) {
             const __m256 x = _mm256_loadu_ps(xs + t);
             __m256 q, e;
@@ -249,15 +221,10 @@ struct Solver {
                 alignas(32) float ea[8], wa[8];
                 _mm256_store_ps(ea, e);
                 for (int k = 0; k < 8; ++k) {
-                    const float ek = ea[k], ak = qmath::absf(ek);
-                    float sh;
-                    if (fp16) {
-                        sh = roundF16(ak - roundF16(0.1f * fp16PowTable()[halfIndex(ak)]));
-                    } else {
-                        sh = ak - 0.1f * std::pow(ak, static_cast<float>(0.7 - 1.0));
-                    }
-                    sh = sh > 0.0f ? sh : 0.0f;
-                    wa[k] = ek > 0.0f ? sh : (ek < 0.0f ? -sh : 0.0f);
+                    const float ak = qmath::absf(ea[k]);
+                    wa[k] = fp16 && ak >= hqqmath::kHqqShrinkFrom
+                                ? hqqmath::hqqShrinkWith(ea[k], ak, powTable[halfIndex(ak)], true)
+                                : hqqmath::hqqShrink(ea[k], P);
                 }
                 we = _mm256_load_ps(wa);
             }
@@ -274,11 +241,17 @@ struct Solver {
         _mm256_store_pd(lz, accZ);
         es = (le[0] + le[1]) + (le[2] + le[3]);
         zs = (lz[0] + lz[1]) + (lz[2] + lz[3]);
-#endif
-        for (; t < g; ++t)
-            element(xs[t], s, zz, es, zs);
+        for (; t < g; ++t) {
+            float a, v;
+            hqqmath::hqqElement(xs[t], s, zz, P, a, v);
+            es += a;
+            zs += v;
+        }
         esOut = es;
         zsOut = zs;
+#else
+        hqqmath::hqqGroupSums(hqqmath::hqqElems([xs](std::int64_t t) { return xs[t]; }), g, s, zz, P, esOut, zsOut);
+#endif
     }
 
     /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group.
@@ -294,21 +267,23 @@ struct Solver {
             }
             double es = 0.0, zs = 0.0;
             groupSums(x.data() + j * g, sigma[j], z[j], es, zs);
-            z[j] = fp16 ? roundF16(static_cast<float>(zs) * zfactor) : static_cast<float>(zs) / static_cast<float>(g);
+            z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
             errPart[j] = es;
         }
     }
 
-    /// The global error of an iteration, rounded as the library rounds it.
+    /// The global error of an iteration: the groups' sums added exactly (hqq_math.h), rounded as
+    /// the library rounds it.
     float globalError() const
     {
-        double total = 0.0;
-        for (double e : errPart)
-            total += e;
-        const float n = static_cast<float>(goodCount);
-        if (fp16)
-            return roundF16(static_cast<float>(total) * (1.0f / n));
-        return static_cast<float>(total) / n;
+        hqqmath::U128 total;
+        unsigned status = 0;
+        for (double e : errPart) {
+            hqqmath::U128 k;
+            status |= hqqmath::hqqToFixed(e, unit, k);
+            total = hqqmath::add(total, k);
+        }
+        return hqqmath::hqqGlobalError(total, unit, status, goodCount, fp16);
     }
 };
 
@@ -332,8 +307,10 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
     S.g = g;
     S.G = G;
     S.numel = numel;
-    S.qmax = static_cast<float>((1 << spec.bits) - 1);
+    S.P.qmax = static_cast<float>((1 << spec.bits) - 1);
     S.fp16 = spec.compute == HqqCompute::Fp16;
+    S.P.fp16 = S.fp16;
+    S.P.powExp = hqqPowExponent(S.fp16);
     S.x.resize(static_cast<std::size_t>(numel));
     S.sigma.resize(static_cast<std::size_t>(G));
     S.z.resize(static_cast<std::size_t>(G));
@@ -346,6 +323,7 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
     std::vector<float> w32(static_cast<std::size_t>(numel)); // group-major FP32 copy of W
     const bool libRange = spec.preset == HqqPreset::HqqLib;
     const bool roundZero = spec.roundsZero();
+    std::vector<float> groupAmax(static_cast<std::size_t>(G), 0.0f); // max |W| of each finite group
     parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
         for (std::int64_t j = j0; j < j1; ++j) {
             if (cancel && (j & 1023) == 0)
@@ -366,8 +344,9 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
                 S.z[j] = 0.0f;
                 continue;
             }
+            groupAmax[j] = std::max(qmath::absf(mn), qmath::absf(mx));
             const float d = mx - mn;
-            float s = S.qmax / d;
+            float s = S.P.qmax / d;
             if (libRange && qmath::absf(d) <= 1e-4f)
                 s = 1.0f;
             s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
@@ -388,6 +367,10 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
             }
         }
     S.goodCount = (G - res.nonFiniteGroups) * g;
+    float amax = 0.0f;
+    for (float a : groupAmax)
+        amax = std::max(amax, a);
+    S.unit = hqqmath::hqqFixedUnit(amax, S.P.qmax, S.goodCount);
 
     // Optimiser dtype.
     if (S.fp16) {
@@ -438,7 +421,7 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
             res.zeros[j] = zz;
             const float *xs = w32.data() + j * g;
             for (std::int64_t t = 0; t < g; ++t) {
-                const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.qmax);
+                const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
                 const std::int64_t i = flatIndex(j, t);
                 res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
                 if (wantDequantized)

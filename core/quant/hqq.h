@@ -27,11 +27,15 @@
 ///        W_r = h(h(W_q − z) / σ);  e = h(W_f − W_r)
 ///        a = |e|;  W_e = sign(e)·max(h(a − h(0.1f · h(pow(a, p − 1)))), 0)
 ///              p − 1 = −0.3 as FP32 (fp32) or as FP16 = −0.300048828125 (fp16: torch converts
-///              the scalar exponent to the tensor dtype); pow(0, ·) = inf gives W_e = 0
+///              the scalar exponent to the tensor dtype); pow(0, ·) = inf gives W_e = 0;
+///              pow is hqqmath::hqqPow (FP64 exp/log series, one rounding: the same bits on
+///              every device)
 ///        z = h(Σ_group h(W_q − h(h(W_f − W_e)·σ)) · c)      c = f(G / numel) (fp16: CUDA's mean)
-///              or Σ / g (fp32: torch CPU's sum then divide); sums accumulate in FP64, rounded
-///              to FP32 once (torch sums in FP32)
-///        err_i = h(Σ_all |e| · f(1/numel)) (fp32: f(Σ / numel))
+///              or Σ / g (fp32: torch CPU's sum then divide); sums accumulate in FP64 in a fixed
+///              lane order (hqq_math.h), rounded to FP32 once (torch sums in FP32)
+///        err_i = h(Σ_all |e| · f(1/numel)) (fp32: f(Σ / numel)); Σ_all adds the groups' FP64
+///              sums exactly (fixed point, hqq_math.h), so it does not depend on the order
+///              (threads, GPU blocks)
 ///        stop after iteration i when err_i ≥ the best so far (z of iteration i is kept)
 ///   final codes (FP32, as the library: W · σ with W FP32 and σ, z of the optimiser's dtype):
 ///        W_q = clamp(round(f(f(W · σ) + z)), 0, qmax)
@@ -92,6 +96,13 @@ struct HqqResult {
 /// numel % g != 0 (naming `tensorName`), Cancelled. The result does not depend on `threads`.
 HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized,
                           int threads, const std::string &tensorName, const CancelToken *cancel);
+
+/// p − 1 of the shrink operator as the optimiser dtype holds it: −0.3 as FP32, or as FP16
+/// (−0.300048828125: torch converts the scalar exponent to the tensor dtype).
+float hqqPowExponent(bool fp16);
+/// h(hqqmath::hqqPow(a, hqqPowExponent(true))) for every non-negative FP16 value a (index = its
+/// bits, 0x7C00 = +inf): the CPU's lookup for compute fp16.
+const std::vector<float> &hqqFp16PowTable();
 
 /// Ŵ of stored codes (the dequantize step of the op sequence).
 void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes,

@@ -47,7 +47,7 @@ public:
     {
         if (rotated(spec) && !rotationTooLarge(spec))
             return {true, {}};
-        if (gpu::engineSupports(spec))
+        if (gpu::engineSupports(spec) || std::holds_alternative<HqqSpec>(spec))
             return {true, {}};
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
@@ -61,11 +61,15 @@ public:
     {
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
-            const bool on = gpu::engineSupports(parseQuantSpec(m.defaults));
+            const QuantSpec defaults = parseQuantSpec(m.defaults);
+            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
                           "metrics fused";
+            if (m.method == "hqq")
+                options = "both presets, fp16 and fp32 compute, axis 0 and 1, bits 2-8, every group and zero "
+                          "rounding; the whole optimisation on the device, codes identical to the CPU; metrics fused";
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -131,6 +135,11 @@ public:
         po.metrics = false;
         po.wantDequantized = o.wantDequantized;
         QuantizedTensor q;
+        if (const auto *h = std::get_if<HqqSpec>(&spec)) {
+            auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);
+            m_engine->collectHqq(*run, &q, nullptr);
+            return q;
+        }
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
         return q;
@@ -174,6 +183,11 @@ public:
         po.wantDequantized = qo.wantDequantized;
         po.inputStats = inputStats;
         MeasuredRun r;
+        if (const auto *h = std::get_if<HqqSpec>(&spec)) {
+            auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);
+            m_engine->collectHqq(*run, &r.quantized, &r.metrics);
+            return r;
+        }
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &r.quantized, &r.metrics);
         return r;

@@ -40,6 +40,10 @@
 #include "quant/quantizer.h"
 #include "tensor/tensor.h"
 
+namespace quantscope {
+struct HqqSpec;
+}
+
 namespace quantscope::gpu {
 
 struct EngineInfo {
@@ -119,6 +123,15 @@ public:
     /// ordered after the run; the tensor keeps the memory).
     std::shared_ptr<GpuTensor> dequantizedOnDevice(PipelineRun &run);
     void synchronize();
+
+    // ---- HQQ (engine_hqq.cpp): the whole optimisation on the device, bit-identical to the CPU ----
+    /// Queues HQQ of `w` (codes, stored scales and zero points, the iteration history, Ŵ) and,
+    /// with options.metrics, the fused metrics of that Ŵ (the "given Ŵ" run of enqueue). Throws
+    /// UnsupportedError as the CPU does (numel % group ≠ 0, a bad spec).
+    std::unique_ptr<PipelineRun> enqueueHqq(const GpuTensor &w, const HqqSpec &spec, const PipelineOptions &options);
+    /// Waits for an enqueueHqq run; fills q as HqqQuantizer::quantize does (Ŵ when
+    /// options.wantDequantized) and m with the metrics (either may be null).
+    void collectHqq(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
 
     // ---- benchmark helpers (device time on the engine's stream) ----
     /// The engine's stream as the runtime's handle (cudaStream_t or hipStream_t), for benchmark

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// HQQ on the device (kernels_hqq.h): the CPU reference's op sequence (core/quant/hqq.h) with the
+// same QS_HD arithmetic (core/quant/hqq_math.h): one thread per group walks its g elements in the
+// CPU's lane order, so the groups' FP64 sums, the z updates, the global error and the stop
+// decision are the CPU's bit for bit. No FMA contraction (-fmad=false), IEEE division.
+// Axis 0 groups (element t·G + j) are read strided: consecutive threads read consecutive
+// addresses. Axis 1 groups are g consecutive elements per thread (cached lines).
+#define QS_HD __host__ __device__
+
+#include <algorithm>
+#include <type_traits>
+
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+#include <cuda_fp16.h> // hqqH's conversions (hqq_math.h)
+#endif
+
+#include "kernels_hqq.h"
+#include "plan.h"
+#include "qs_gpu_compat.h"
+#include "quant/hqq_math.h"
+
+namespace quantscope::gpu::launch {
+
+namespace {
+
+using i64 = long long;
+using u64 = unsigned long long;
+constexpr int kHqqThreads = 256;
+
+template <int IN> __device__ __forceinline__ float loadW(const void *p, i64 i)
+{
+    if constexpr (IN == kInF32)
+        return static_cast<const float *>(p)[i];
+    else if constexpr (IN == kInBf16)
+        return gpumath::bf16ToF32(static_cast<const unsigned short *>(p)[i]);
+    else
+        return gpumath::f16ToF32(static_cast<const unsigned short *>(p)[i]);
+}
+
+template <bool FP16> __device__ __forceinline__ float optimiserValue(float v)
+{
+    return FP16 ? hqqmath::hqqH(v) : v;
+}
+
+/// Element t of group j in the optimiser dtype (the CPU's working copy x). Axis 1 with the 8
+/// elements aligned: one 16-byte load (two for F32); otherwise element by element (axis 0:
+/// consecutive threads read consecutive addresses).
+template <int IN, bool AXIS1, bool FP16> struct GroupX {
+    const void *w;
+    i64 base, stride;
+    __device__ float operator()(i64 t) const { return optimiserValue<FP16>(loadW<IN>(w, base + t * stride)); }
+    __device__ void load8(i64 t0, float v[8]) const
+    {
+        const i64 i0 = base + t0 * stride;
+        if (AXIS1 && (i0 & 7) == 0) {
+            if constexpr (IN == kInF32) {
+                const float4 *p = reinterpret_cast<const float4 *>(static_cast<const float *>(w) + i0);
+                const float4 a = p[0], b = p[1];
+                const float f[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+                for (int k = 0; k < 8; ++k)
+                    v[k] = optimiserValue<FP16>(f[k]);
+            } else {
+                const uint4 u = *reinterpret_cast<const uint4 *>(static_cast<const unsigned short *>(w) + i0);
+                const unsigned h[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    const float lo = IN == kInBf16 ? gpumath::bf16ToF32(h[k] & 0xFFFFu) : gpumath::f16ToF32(h[k] & 0xFFFFu);
+                    const float hi = IN == kInBf16 ? gpumath::bf16ToF32(h[k] >> 16) : gpumath::f16ToF32(h[k] >> 16);
+                    v[2 * k] = optimiserValue<FP16>(lo);
+                    v[2 * k + 1] = optimiserValue<FP16>(hi);
+                }
+            }
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            v[k] = (*this)(t0 + k);
+    }
+};
+
+template <int IN, bool AXIS1, bool FP16>
+__global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
+{
+    const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        a.st->best = qmath::fromBits(0x7F800000u);
+    if (j >= a.groups)
+        return;
+    const i64 g = a.group, G = a.groups;
+    const i64 base = AXIS1 ? j * g : j, stride = AXIS1 ? 1 : G;
+    float mn = qmath::fromBits(0x7F800000u), mx = -mn;
+    bool nonFinite = false;
+    for (i64 t = 0; t < g; ++t) {
+        const float v = loadW<IN>(a.w, base + t * stride);
+        if (!qmath::isFinite(v)) {
+            nonFinite = true;
+            QS_ATOMIC_MAX(&a.st->firstBadNeg, ~static_cast<u64>(base + t * stride));
+        }
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    if (nonFinite) {
+        a.bad[j] = 1;
+        a.sigma[j] = 1.0f;
+        a.zero[j] = 0.0f;
+        QS_ATOMIC_ADD(&a.st->badGroups, 1ull);
+        return;
+    }
+    a.bad[j] = 0;
+    const float am = qmath::absf(mn) > qmath::absf(mx) ? qmath::absf(mn) : qmath::absf(mx);
+    QS_ATOMIC_MAX(&a.st->amaxBits, qmath::bitsOf(am));
+    // hqq.cpp's initialisation, FP32.
+    const float d = mx - mn;
+    float s = a.qmax / d;
+    if (a.libRange && qmath::absf(d) <= 1e-4f)
+        s = 1.0f;
+    s = s > 2e4f ? 2e4f : s;
+    float zz = -mn * s;
+    if (a.roundZero)
+        zz = hqqmath::rne(zz);
+    a.sigma[j] = FP16 ? qmath::roundF16(s) : s;
+    a.zero[j] = FP16 ? qmath::roundF16(zz) : zz;
+}
+
+template <int IN, bool AXIS1, bool FP16>
+__global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
+{
+    HqqState *st = a.st;
+    const i64 G = a.groups, g = a.group;
+    if (st->stopped || static_cast<i64>(st->badGroups) >= G)
+        return; // uniform: every thread of every block reads the same words
+    const i64 counted = (G - static_cast<i64>(st->badGroups)) * g;
+    const int unit = hqqmath::hqqFixedUnit(qmath::fromBits(st->amaxBits), a.qmax, counted);
+    const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
+    hqqmath::U128 k;
+    unsigned status = 0;
+    if (j < G && !a.bad[j]) {
+        hqqmath::HqqIterParams P;
+        P.qmax = a.qmax;
+        P.fp16 = FP16;
+        P.powExp = a.powExp;
+        GroupX<IN, AXIS1, FP16> x{a.w, AXIS1 ? j * g : j, AXIS1 ? 1 : G};
+        double es = 0.0, zs = 0.0;
+        hqqmath::hqqGroupSums(x, g, a.sigma[j], a.zero[j], P, es, zs);
+        a.zero[j] = hqqmath::hqqNewZero(zs, a.zfactor, g, FP16);
+        status = hqqmath::hqqToFixed(es, unit, k);
+    }
+    // Block sums of the four 32-bit limbs (each < 2^32: the sums stay far below 2^64).
+    u64 limb[4] = {k.lo & 0xFFFFFFFFull, k.lo >> 32, k.hi & 0xFFFFFFFFull, k.hi >> 32};
+#pragma unroll
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
+#pragma unroll
+        for (int l = 0; l < 4; ++l)
+            limb[l] += QS_SHFL_DOWN(limb[l], o);
+    if (status)
+        QS_ATOMIC_OR(&st->status, status);
+    constexpr int kWarps = kHqqThreads / QS_WARP_SIZE;
+    __shared__ u64 part[kWarps][4];
+    __shared__ bool last;
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    if (lane == 0)
+#pragma unroll
+        for (int l = 0; l < 4; ++l)
+            part[warp][l] = limb[l];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int l = 0; l < 4; ++l) {
+            u64 s = 0;
+            for (int w2 = 0; w2 < kWarps; ++w2)
+                s += part[w2][l];
+            if (s)
+                QS_ATOMIC_ADD(&st->acc[l], s);
+        }
+        __threadfence();
+        const unsigned ticket = QS_ATOMIC_ADD(&st->blocksDone, 1u);
+        last = ticket == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last || threadIdx.x != 0)
+        return;
+    __threadfence();
+    // The last block: the exact total, err_i, the stop rule (hqq.cpp's loop), reset for the next.
+    volatile HqqState *vs = st;
+    const u64 a0 = vs->acc[0], a1 = vs->acc[1], a2 = vs->acc[2], a3 = vs->acc[3];
+    hqqmath::U128 total{a0, 0};
+    total = hqqmath::add(total, hqqmath::U128{a1 << 32, a1 >> 32});
+    total = hqqmath::add(total, hqqmath::U128{0, a2});
+    total = hqqmath::add(total, hqqmath::U128{0, a3 << 32});
+    const float err = hqqmath::hqqGlobalError(total, unit, vs->status, counted, FP16);
+    a.errHist[iter - 1] = err;
+    st->itersRun = iter;
+    if (err < st->best)
+        st->best = err;
+    else
+        st->stopped = 1;
+    for (int l = 0; l < 4; ++l)
+        st->acc[l] = 0;
+    st->status = 0;
+    st->blocksDone = 0;
+    __threadfence();
+}
+
+template <int IN, bool AXIS1, bool FP16>
+__global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
+{
+    const i64 G = a.groups, g = a.group;
+    for (i64 i = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x; i < a.numel;
+         i += static_cast<i64>(gridDim.x) * kHqqThreads) {
+        const i64 j = AXIS1 ? i / g : i % G;
+        const bool first = AXIS1 ? i - j * g == 0 : i < G;
+        float code = 0.0f, y = 0.0f;
+        if (a.bad[j]) {
+            if (first) {
+                a.scales[j] = 1.0f;
+                a.zeros[j] = 0.0f;
+            }
+        } else {
+            const float s = a.sigma[j], zz = a.zero[j];
+            const float scale = FP16 ? qmath::roundF16(1.0f / s) : 1.0f / s;
+            if (first) {
+                a.scales[j] = scale;
+                a.zeros[j] = zz;
+            }
+            const float w = loadW<IN>(a.w, i);
+            code = hqqmath::clampf(hqqmath::rne(w * s + zz), 0.0f, a.qmax);
+            y = FP16 ? qmath::roundF16(qmath::roundF16(code - zz) * scale) : (code - zz) * scale;
+        }
+        a.codes[i] = static_cast<unsigned char>(code);
+        if (a.wHat)
+            a.wHat[i] = y;
+    }
+}
+
+int blocksFor(i64 n) { return static_cast<int>((n + kHqqThreads - 1) / kHqqThreads); }
+
+/// Calls f<IN, AXIS1, FP16>() for the run's combination.
+template <class F> void dispatch(const HqqArgs &a, F &&f)
+{
+    auto byIn = [&](auto axis1, auto fp16) {
+        constexpr bool A1 = decltype(axis1)::value, F16 = decltype(fp16)::value;
+        switch (a.in) {
+        case kInBf16: f.template operator()<kInBf16, A1, F16>(); break;
+        case kInF16: f.template operator()<kInF16, A1, F16>(); break;
+        default: f.template operator()<kInF32, A1, F16>(); break;
+        }
+    };
+    using T = std::true_type;
+    using Fa = std::false_type;
+    if (a.axis1)
+        a.fp16 ? byIn(T{}, T{}) : byIn(T{}, Fa{});
+    else
+        a.fp16 ? byIn(Fa{}, T{}) : byIn(Fa{}, Fa{});
+}
+
+struct InitL {
+    const HqqArgs &a;
+    qsStream_t s;
+    template <int IN, bool A1, bool F16> void operator()() const
+    {
+        kHqqInit<IN, A1, F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a);
+    }
+};
+struct IterL {
+    const HqqArgs &a;
+    int iter;
+    qsStream_t s;
+    template <int IN, bool A1, bool F16> void operator()() const
+    {
+        kHqqIterate<IN, A1, F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a, iter);
+    }
+};
+struct FinalL {
+    const HqqArgs &a;
+    qsStream_t s;
+    template <int IN, bool A1, bool F16> void operator()() const
+    {
+        const i64 blocks = std::min<i64>((a.numel + kHqqThreads - 1) / kHqqThreads, i64{1} << 20);
+        kHqqFinal<IN, A1, F16><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a);
+    }
+};
+
+} // namespace
+
+void hqqInit(const HqqArgs &a, void *stream)
+{
+    dispatch(a, InitL{a, static_cast<qsStream_t>(stream)});
+    QS_GPU_CHECK_LAUNCH("HQQ init");
+}
+
+void hqqIterate(const HqqArgs &a, int iter, void *stream)
+{
+    dispatch(a, IterL{a, iter, static_cast<qsStream_t>(stream)});
+    QS_GPU_CHECK_LAUNCH("HQQ iteration");
+}
+
+void hqqFinal(const HqqArgs &a, void *stream)
+{
+    dispatch(a, FinalL{a, static_cast<qsStream_t>(stream)});
+    QS_GPU_CHECK_LAUNCH("HQQ codes");
+}
+
+} // namespace quantscope::gpu::launch
