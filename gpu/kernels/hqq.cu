@@ -123,11 +123,6 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
     a.zero[j] = FP16 ? qmath::roundF16(zz) : zz;
 }
 
-/// Threads per group in an iteration: 4 along axis 1 (the groups' 4 FP64 lanes, one per thread;
-/// the lanes read the group's cache line together), 1 along axis 0 (consecutive threads then read
-/// consecutive addresses).
-__host__ __device__ constexpr int hqqTeam(bool axis1) { return axis1 ? 4 : 1; }
-
 template <int IN, bool AXIS1, bool FP16>
 __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
 {
@@ -137,61 +132,19 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
         return; // uniform: every thread of every block reads the same words
     const i64 counted = (G - static_cast<i64>(st->badGroups)) * g;
     const int unit = hqqmath::hqqFixedUnit(qmath::fromBits(st->amaxBits), a.qmax, counted);
-    constexpr int TEAM = hqqTeam(AXIS1);
-    const i64 tid = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
-    const i64 j = tid / TEAM;
+    const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
     hqqmath::U128 k;
     unsigned status = 0;
-    hqqmath::HqqIterParams P;
-    P.qmax = a.qmax;
-    P.fp16 = FP16;
-    P.powExp = a.powExp;
-    const bool act = j < G && !a.bad[j];
-    if constexpr (TEAM == 1) {
-        if (act) {
-            GroupX<IN, AXIS1, FP16> x{a.w, AXIS1 ? j * g : j, AXIS1 ? 1 : G};
-            double es = 0.0, zs = 0.0;
-            hqqmath::hqqGroupSums(x, g, a.sigma[j], a.zero[j], P, es, zs);
-            a.zero[j] = hqqmath::hqqNewZero(zs, a.zfactor, g, FP16);
-            status = hqqmath::hqqToFixed(es, unit, k);
-        }
-    } else {
-        // A team of 4 lanes per group: lane l sums the elements t ≡ l (mod 4) below the last
-        // multiple of 8 in increasing t — exactly hqqGroupSums' lane l — then the lanes combine as
-        // (l0 + l1) + (l2 + l3) and lane 0 adds the tail in order: the same FP64 operations in the
-        // same order, so the same bits. Every lane reaches the shuffles (inactive ones carry 0).
-        const int l = static_cast<int>(tid % TEAM);
-        GroupX<IN, AXIS1, FP16> x{a.w, j * g, 1};
-        const i64 g8 = g / 8 * 8;
-        double le = 0.0, lz = 0.0;
-        float sg = 0.0f, zg = 0.0f;
-        if (act) {
-            sg = a.sigma[j];
-            zg = a.zero[j];
-            for (i64 t = l; t < g8; t += TEAM) {
-                float av, zv;
-                hqqmath::hqqElement(x(t), sg, zg, P, av, zv);
-                le = hqqmath::dadd(le, static_cast<double>(av));
-                lz = hqqmath::dadd(lz, static_cast<double>(zv));
-            }
-        }
-        auto combine = [&](double v) {
-            const double o1 = QS_SHFL_XOR(v, 1);
-            const double p = (l & 1) == 0 ? hqqmath::dadd(v, o1) : hqqmath::dadd(o1, v); // l0 + l1, l2 + l3
-            const double o2 = QS_SHFL_XOR(p, 2);
-            return (l & 2) == 0 ? hqqmath::dadd(p, o2) : hqqmath::dadd(o2, p);
-        };
-        double es = combine(le), zs = combine(lz);
-        if (act && l == 0) {
-            for (i64 t = g8; t < g; ++t) {
-                float av, zv;
-                hqqmath::hqqElement(x(t), sg, zg, P, av, zv);
-                es = hqqmath::dadd(es, static_cast<double>(av));
-                zs = hqqmath::dadd(zs, static_cast<double>(zv));
-            }
-            a.zero[j] = hqqmath::hqqNewZero(zs, a.zfactor, g, FP16);
-            status = hqqmath::hqqToFixed(es, unit, k);
-        }
+    if (j < G && !a.bad[j]) {
+        hqqmath::HqqIterParams P;
+        P.qmax = a.qmax;
+        P.fp16 = FP16;
+        P.powExp = a.powExp;
+        GroupX<IN, AXIS1, FP16> x{a.w, AXIS1 ? j * g : j, AXIS1 ? 1 : G};
+        double es = 0.0, zs = 0.0;
+        hqqmath::hqqGroupSums(x, g, a.sigma[j], a.zero[j], P, es, zs);
+        a.zero[j] = hqqmath::hqqNewZero(zs, a.zfactor, g, FP16);
+        status = hqqmath::hqqToFixed(es, unit, k);
     }
     // Block sums of the four 32-bit limbs (each < 2^32: the sums stay far below 2^64).
     u64 limb[4] = {k.lo & 0xFFFFFFFFull, k.lo >> 32, k.hi & 0xFFFFFFFFull, k.hi >> 32};
@@ -314,7 +267,7 @@ struct IterL {
     qsStream_t s;
     template <int IN, bool A1, bool F16> void operator()() const
     {
-        kHqqIterate<IN, A1, F16><<<blocksFor(a.groups * hqqTeam(A1)), kHqqThreads, 0, s>>>(a, iter);
+        kHqqIterate<IN, A1, F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a, iter);
     }
 };
 struct FinalL {
