@@ -12,7 +12,7 @@
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
-# QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -32,7 +32,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -102,6 +102,17 @@ if [[ "${QS_SKIP_TORCH:-0}" != 1 && -f "$tensor" ]]; then
     > "$OUT/gpu_quant_torch.log" 2>&1 || echo "gpu_quant_torch.py failed"
   grep -v Warning "$OUT/gpu_quant_torch.log" | tail -20
   echo "torch: $(( $(date +%s) - t0 ))s"
+fi
+# Residual spectra on the device (issue 20) and the PyTorch ways on the same residual.
+if [[ "${QS_SKIP_SPECTRUM:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_spectrum" --out "$OUT" --tensor-out /tmp/qs_bench_residual_f32.bin > "$OUT/gpu_spectrum.log" 2>&1 \
+    || echo "qs_bench_gpu_spectrum failed"
+  cat "$OUT/gpu_spectrum.log"
+  python3 "$src/bench/spectrum_torch.py" --out "$OUT" --tensor /tmp/qs_bench_residual_f32.bin > "$OUT/spectrum_torch.log" 2>&1 \
+    || echo "spectrum_torch.py failed"
+  cat "$OUT/spectrum_torch.log"
+  echo "spectrum bench: $(( $(date +%s) - t0 ))s"
 fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
 if [[ "${QS_SKIP_GEMM:-0}" != 1 ]]; then

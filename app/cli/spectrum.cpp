@@ -73,6 +73,8 @@ int runSpectrum(Args args)
     if (!note.empty())
         std::fprintf(stderr, "note: %s\n", note.c_str());
     const Spectrum &s = typed ? *result.outcomes.front().spectrum : *result.tensors.front().spectrum;
+    if (!s.deviceNote.empty())
+        std::fprintf(stderr, "note: spectrum: %s\n", s.deviceNote.c_str());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     nlohmann::ordered_json out;
@@ -83,6 +85,9 @@ int runSpectrum(Args args)
     out["sigma"] = s.sigma;
     out["complete"] = s.complete;
     out["algorithm"] = s.algorithm;
+    out["spectrum_device"] = s.device;
+    if (!s.deviceNote.empty())
+        out["spectrum_device_note"] = s.deviceNote;
     out["tau"] = s.tau;
     out["n_sigma_ge_tau"] = s.nSigmaGeTau;
     out["n_sigma_ge_tau_exact"] = s.nSigmaGeTauExact;

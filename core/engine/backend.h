@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "metrics/error_metrics.h"
+#include "metrics/spectrum.h"
 #include "quant/quant_spec.h"
 #include "quant/activation.h"
 #include "quant/quantizer.h"
@@ -105,6 +106,12 @@ public:
     /// The paired GEMM simulation's loops (sim/gemm_sim.h): per-token sums and Ŷ. Default: false
     /// (the CPU computes). Throws GpuError.
     virtual bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot) const;
+    /// Singular values of a row-major FP32 matrix (metrics/spectrum.h: all with options.top = 0,
+    /// else the top k by the CPU's randomized sketch), descending, naming the algorithm. Default:
+    /// nullopt with `whyNot` (the CPU computes). Throws GpuError.
+    virtual std::optional<std::vector<double>> singularValues(std::span<const float> e, std::int64_t rows,
+                                                              std::int64_t cols, const SpectrumOptions &options,
+                                                              std::string &algorithm, std::string &whyNot) const;
 };
 
 } // namespace quantscope

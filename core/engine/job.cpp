@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/job.h"
 
+#include "engine/spectrum_device.h"
+
 #include "util/error.h"
 
 #include <algorithm>
@@ -110,6 +112,10 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         }
     }
 
+    // The spectra run where the quantizations run (the GPU when asked or automatic).
+    std::optional<SpectrumOptions> spectrumOptions = request.spectrum;
+    if (spectrumOptions)
+        spectrumOptions->device = spectrumDevice(request.device);
     const double runCost = kQuantizeCost + (request.spectrum ? kSpectrumCost : 0.0);
     const double perTensor = (request.profileChannels ? kProfileCost : 0.0) +
                              (specs.empty() && request.spectrum ? kSpectrumCost : 0.0) +
@@ -186,7 +192,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             begin(item.weight * kSpectrumCost, "spectrum of " + item.name);
             try {
                 const auto [rows, cols] = matrixView(item.tensor.shape());
-                profile.spectrum = computeSpectrum(residualOf(item.tensor, nullptr), rows, cols, *request.spectrum, &cancel);
+                profile.spectrum = computeSpectrum(residualOf(item.tensor, nullptr), rows, cols, *spectrumOptions, &cancel);
             } catch (const Cancelled &) {
                 throw;
             } catch (const std::exception &e) {
@@ -256,7 +262,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                     begin(item.weight * kSpectrumCost, "spectrum of " + config.name + ": " + item.name);
                     const auto [rows, cols] = matrixView(item.tensor.shape());
                     o.spectrum = computeSpectrum(residualOf(item.tensor, &run.quantized.dequantized), rows, cols,
-                                                 *request.spectrum, &cancel);
+                                                 *spectrumOptions, &cancel);
                 }
                 if (request.keepQuantized)
                     o.quantized = std::make_shared<const QuantizedTensor>(std::move(run.quantized));

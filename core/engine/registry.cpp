@@ -82,6 +82,14 @@ bool Backend::simulateGemm(const GemmOperands &, bool, GemmSums &, std::string &
     return false;
 }
 
+std::optional<std::vector<double>> Backend::singularValues(std::span<const float>, std::int64_t, std::int64_t,
+                                                           const SpectrumOptions &, std::string &,
+                                                           std::string &whyNot) const
+{
+    whyNot = "no device linear algebra";
+    return std::nullopt;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
                                       const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                       const std::optional<TensorStats> &, const CancelToken *cancel) const

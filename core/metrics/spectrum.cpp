@@ -60,7 +60,30 @@ Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64
     s.minDim = std::min(rows, cols);
     s.tau = options.tau;
     s.froNorm = std::sqrt(fro2);
-    if (options.top <= 0 || options.top >= s.minDim) {
+    const bool all = options.top <= 0 || options.top >= s.minDim;
+    if (options.device && options.device->singularValues && s.minDim > 0) {
+        std::string why, algorithm;
+        std::optional<std::vector<double>> sv;
+        try {
+            SpectrumOptions o = options;
+            o.top = all ? 0 : options.top;
+            sv = options.device->singularValues(e, rows, cols, o, algorithm, why);
+        } catch (const Error &err) {
+            why = std::string("the device failed (") + err.what() + ")";
+        }
+        if (sv) {
+            s.sigma = std::move(*sv);
+            s.complete = all;
+            s.algorithm = algorithm;
+            s.device = options.device->id;
+            fillSpectrumFields(s);
+            return s;
+        }
+        s.deviceNote = why + ": computed on the CPU";
+    } else if (options.device && !options.device->note.empty()) {
+        s.deviceNote = options.device->note + ": computed on the CPU";
+    }
+    if (all) {
         s.sigma = singularValuesAll(a, rows, cols, cancel);
         s.complete = true;
         s.algorithm = "householder-bidiagonal+tridiagonal-qr";

@@ -6,6 +6,9 @@
 /// numeric/svd.h (all of them for min(N, K) ≤ kFullSpectrumMaxDim, else the top k); everything
 /// in FP64.
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,12 +18,29 @@
 
 namespace quantscope {
 
+struct SpectrumOptions;
+
+/// A device that computes the singular values (a GPU backend; engine/spectrum_device.h):
+/// `singularValues` gets the FP32 matrix and the options (top = 0: all), returns them descending
+/// and names its algorithm, or nullopt with `whyNot` (the CPU computes, saying why); it may throw
+/// GpuError (the same).
+struct SpectrumDevice {
+    std::string id;   ///< DeviceInfo::id ("cuda:0")
+    std::string note; ///< why the CPU computes although another device was asked for (no GPU)
+    std::function<std::optional<std::vector<double>>(std::span<const float> e, std::int64_t rows, std::int64_t cols,
+                                                     const SpectrumOptions &options, std::string &algorithm,
+                                                     std::string &whyNot)>
+        singularValues;
+};
+
 struct SpectrumOptions {
     int top = 0;            ///< 0: all singular values (min(N, K) ≤ 4096); k > 0: the top k
     int powerIters = 4;     ///< subspace iterations of the top-k sketch
     int oversample = 8;     ///< extra sketch columns of the top-k sketch
     double tau = 0.5;       ///< threshold τ of n_sigma_ge_tau / n_sigma_lt_tau (relative to σ₁)
     std::uint64_t seed = 0; ///< Philox seed of the sketch
+    /// Where the singular values are computed (null: the CPU).
+    std::shared_ptr<const SpectrumDevice> device;
 };
 
 struct Spectrum {
@@ -36,6 +56,8 @@ struct Spectrum {
     std::vector<double> energyTop;    ///< [r−1] = Σ_{i≤r} σᵢ² / ‖E‖²_F, r = 1 … sigma.size()
     std::vector<double> errAfterRank; ///< [r−1] = √(‖E‖²_F − Σ_{i≤r} σᵢ²)
     std::string algorithm;      ///< "householder-bidiagonal+tridiagonal-qr" or "randomized-subspace"
+    std::string device = "cpu"; ///< where the singular values were computed (DeviceInfo::id)
+    std::string deviceNote;     ///< why another device than asked was used ("" when as asked)
 };
 
 /// Spectrum of a row-major FP32 matrix with every field of docs/numerics.md.

@@ -218,6 +218,22 @@ public:
         auto dx = m_engine->upload(x, "activations");
         return m_engine->quantizeActivations(*dx, spec);
     }
+    std::optional<std::vector<double>> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
+                                                      const SpectrumOptions &o, std::string &algorithm,
+                                                      std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        if (o.top <= 0 && std::min(rows, cols) > kFullSpectrumMaxDim) {
+            whyNot = "more than " + std::to_string(kFullSpectrumMaxDim) + " singular values";
+            return std::nullopt;
+        }
+        return m_engine->singularValues(e, rows, cols, o, false, algorithm);
+#else
+        (void)e, (void)rows, (void)cols, (void)o, (void)algorithm;
+        whyNot = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), spectra run on the CPU";
+        return std::nullopt;
+#endif
+    }
     bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
     {
         m_engine->simulateGemm(ops, keepOutput, out);

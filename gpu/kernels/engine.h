@@ -33,6 +33,7 @@
 
 #include "engine/backend.h"
 #include "metrics/error_metrics.h"
+#include "metrics/spectrum.h"
 #include "numeric/moments.h"
 #include "quant/activation.h"
 #include "quant/constopt_sweep.h"
@@ -172,6 +173,17 @@ public:
     /// The paired GEMM simulation's loops (sim/gemm_sim.h) on the device: Ŷ bit for bit the CPU's,
     /// the per-token FP64 sums in a fixed order.
     void simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out);
+
+    // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
+    /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the
+    /// device: all of them (options.top = 0) from the Gram matrix (DSYRK) and the symmetric
+    /// eigensolver (DSYEVD), or with `gesvd` from cuSOLVER's DGESVD; the top k by the CPU's
+    /// randomized subspace iteration (the same Philox sketch Ω; DGEMM, DGEQRF/DORGQR, and the small
+    /// B's values from its Gram matrix). `algorithm` names what ran; `deviceMs` (optional) gets the
+    /// device time after the upload.
+    std::vector<double> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
+                                       const SpectrumOptions &options, bool gesvd, std::string &algorithm,
+                                       float *deviceMs = nullptr);
 
     struct Impl;
 

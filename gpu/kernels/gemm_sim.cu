@@ -216,7 +216,20 @@ __global__ void kSimReduce(const double *parts, i64 M, int nb, double *sums)
     sums[i] = v;
 }
 
+__global__ void kToDouble(const float *in, i64 n, double *out)
+{
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<i64>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<double>(in[i]);
+}
+
 } // namespace
+
+void toDouble(const float *in, long long n, double *out, void *stream)
+{
+    const int blocks = static_cast<int>(n / 256 + 1 < 8192 ? n / 256 + 1 : 8192);
+    kToDouble<<<blocks, 256, 0, static_cast<qsStream_t>(stream)>>>(in, n, out);
+    QS_GPU_CHECK_LAUNCH("toDouble");
+}
 
 void absMaxFinite(int in, const void *x, long long n, unsigned *out, void *stream)
 {

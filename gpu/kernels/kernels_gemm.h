@@ -43,4 +43,7 @@ void simGemm(const SimGemmArgs &a, void *stream);
 /// sums[m][3] = the partials of row m added over the column blocks in order.
 void simReduce(const double *parts, long long M, int nBlocks, double *sums, void *stream);
 
+/// out[i] = (double)in[i] (the spectrum's FP64 copy of an FP32 matrix).
+void toDouble(const float *in, long long n, double *out, void *stream);
+
 } // namespace quantscope::gpu::launch

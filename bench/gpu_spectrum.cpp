@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// Residual spectra on the device (issue 20): the residual E = W − Ŵ of 3-bit HQQ (milo-code, g64,
+// axis 0, on the device) of a 4096×14336 BF16 Student-t tensor (bench::studentTBf16, seed 42);
+// singular values in FP64 on the device: all of them by the Gram matrix + DSYEVD and by DGESVD,
+// the top 512 and the top 32 by the randomized sketch (4 power iterations, oversampling 8).
+// Reports the device time after the upload (median of --repeats) and the wall time with it; the
+// σ go to the JSON so bench/spectrum_torch.py (torch.svd_lowrank, svdvals, eigvalsh of the Gram
+// matrix on the same E, written with --tensor-out) can state its accuracy against them.
+// Usage: qs_bench_gpu_spectrum [--out DIR] [--repeats N] [--tensor-out FILE]
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench_common.h"
+#include "engine/registry.h"
+#include "engine/run.h"
+#include "kernels/engine.h"
+#include "register.h"
+
+using namespace quantscope;
+
+int main(int argc, char **argv)
+{
+    registerGpuBackends();
+    bench::CommonOptions opt;
+    opt.rows = 4096;
+    opt.cols = 14336;
+    opt.repeats = 3;
+    std::string tensorOut;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (opt.take(argc, argv, i))
+            continue;
+        if (a == "--tensor-out" && i + 1 < argc)
+            tensorOut = argv[++i];
+    }
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    if (!engine) {
+        std::fprintf(stderr, "no GPU: %s\n", reason.c_str());
+        return 2;
+    }
+    const std::int64_t R = opt.rows, C = opt.cols;
+    const Tensor w = Tensor::fromBytes(DType::BF16, {R, C}, bench::studentTBf16(R * C, 42));
+    RunOptions ro;
+    ro.device = DeviceChoice::Gpu;
+    ro.metrics = false;
+    ro.quantize.wantDequantized = true;
+    const QuantizeRun run = runQuantize(
+        w, parseQuantSpec({{"method", "hqq"}, {"preset", "milo-code"}, {"bits", 3}, {"group", 64}, {"axis", 0}, {"compute", "fp16"}}),
+        ro);
+    std::vector<float> e(static_cast<std::size_t>(R * C));
+    w.decodeTo(e);
+    for (std::size_t i = 0; i < e.size(); ++i)
+        e[i] -= run.quantized.dequantized[i];
+    if (!tensorOut.empty())
+        std::ofstream(tensorOut, std::ios::binary).write(reinterpret_cast<const char *>(e.data()),
+                                                         static_cast<std::streamsize>(e.size() * 4));
+    std::printf("residual of 3-bit HQQ (on %s), %lld x %lld\n", run.device.c_str(), static_cast<long long>(R),
+                static_cast<long long>(C));
+    struct Case {
+        const char *name;
+        int top;
+        bool gesvd;
+    };
+    nlohmann::json results = nlohmann::json::array();
+    for (const Case c : {Case{"all_gram_eigen", 0, false}, Case{"all_gesvd", 0, true}, Case{"top512", 512, false},
+                         Case{"top32", 32, false}}) {
+        SpectrumOptions o;
+        o.top = c.top;
+        std::vector<double> dev, wall;
+        std::vector<double> sigma;
+        std::string algorithm;
+        for (int rep = 0; rep < opt.repeats + 1; ++rep) {
+            float ms = 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            sigma = engine->singularValues(e, R, C, o, c.gesvd, algorithm, &ms);
+            const double wms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (rep > 0) { // the first: warm-up (library handles, workspaces)
+                dev.push_back(ms);
+                wall.push_back(wms);
+            }
+        }
+        const bench::Summary sd = bench::summarize(dev), sw = bench::summarize(wall);
+        std::printf("%-16s device %9.2f ms   with upload %9.2f ms   σ1 %.6g  (%s)\n", c.name, sd.median, sw.median,
+                    sigma.empty() ? 0.0 : sigma.front(), algorithm.c_str());
+        results.push_back({{"case", c.name},
+                           {"algorithm", algorithm},
+                           {"device_median_ms", sd.median},
+                           {"wall_median_ms", sw.median},
+                           {"repeats", opt.repeats},
+                           {"sigma", sigma}});
+    }
+    const gpu::EngineInfo info = engine->info();
+    const nlohmann::json doc{{"benchmark", "gpu_spectrum"},
+                             {"device", info.name},
+                             {"rows", R},
+                             {"cols", C},
+                             {"residual_of", "hqq milo-code 3-bit g64 axis 0 fp16"},
+                             {"results", results}};
+    const std::string out = opt.out.empty() ? "." : opt.out;
+    std::filesystem::create_directories(out);
+    std::ofstream(std::filesystem::path(out) / "gpu_spectrum.json") << doc.dump(1) << '\n';
+    return 0;
+}
