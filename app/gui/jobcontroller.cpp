@@ -170,6 +170,11 @@ void JobController::deliver(QuantizeJobResult result)
             notes << fromStd(o.deviceNote);
             m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));
         }
+        // Where a spectrum could not run on the device asked for (core says why, in its words).
+        if (o.ok() && o.spectrum && !o.spectrum->deviceNote.empty() && !notes.contains(fromStd(o.spectrum->deviceNote))) {
+            notes << fromStd(o.spectrum->deviceNote);
+            m_log->append(LogView::Severity::Warning, fromStd(o.spectrum->deviceNote));
+        }
     }
     for (const auto &p : result.tensors)
         if (!p.activationNote.empty())
