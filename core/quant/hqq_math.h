@@ -192,12 +192,23 @@ QS_HD inline float hqqShrink(float e, const HqqIterParams &P)
 /// One element of an iteration (hqq.h's op sequence): |e| and the z-update term. Below
 /// kHqqShrinkFrom, W_e = ±0 and h(h(x − W_e)·σ) is the product h(x·σ) the code already took (the
 /// same value: x − (±0) = x up to the sign of a zero, which q − (±0) does not see), so it is reused.
-QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P, float &absE, float &zTerm)
+/// W_r of code q (a float integer in [0, qmax]): h(h(q − z)/σ), or (q − z)/σ with compute fp32.
+QS_HD inline float hqqDequantCode(float q, float s, float zz, bool fp16)
+{
+    return fp16 ? hqqH(hqqH(q - zz) / s) : (q - zz) / s;
+}
+
+/// `wrT` (optional): hqqDequantCode of the group's codes 0 … qmax at wrT[c·wrStride], computed
+/// once per group and iteration instead of one division per element (the same operations, so the
+/// same values; a code −0 reads entry 0, whose W_r differs at most in the sign of a zero, which
+/// neither |e| nor the z term sees).
+QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P, float &absE, float &zTerm,
+                             const float *wrT = nullptr, int wrStride = 0)
 {
     if (P.fp16) {
         const float xs = hqqH(xv * s);
         const float q = clampf(rne(hqqH(xs + zz)), 0.0f, P.qmax);
-        const float wr = hqqH(hqqH(q - zz) / s);
+        const float wr = wrT ? wrT[static_cast<int>(q) * wrStride] : hqqDequantCode(q, s, zz, true);
         const float e = hqqH(xv - wr);
         const float a = qmath::absf(e);
         absE = a;
@@ -210,7 +221,7 @@ QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P
     } else {
         const float xs = xv * s;
         const float q = clampf(rne(xs + zz), 0.0f, P.qmax);
-        const float wr = (q - zz) / s;
+        const float wr = wrT ? wrT[static_cast<int>(q) * wrStride] : hqqDequantCode(q, s, zz, false);
         const float e = xv - wr;
         const float a = qmath::absf(e);
         absE = a;
@@ -228,7 +239,7 @@ QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P
 /// of 8; a device accessor loads them at once). HqqElems adapts a plain accessor.
 template <class X>
 QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, const HqqIterParams &P, double &es,
-                               double &zs)
+                               double &zs, const float *wrT = nullptr, int wrStride = 0)
 {
     double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
     const std::int64_t g8 = g / 8 * 8;
@@ -238,7 +249,7 @@ QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, co
         QS_HQQ_UNROLL
         for (int k = 0; k < 8; ++k) { // constant lane indices once unrolled: registers on the device
             float a, v;
-            hqqElement(xv[k], s, zz, P, a, v);
+            hqqElement(xv[k], s, zz, P, a, v, wrT, wrStride);
             le[k & 3] = dadd(le[k & 3], static_cast<double>(a));
             lz[k & 3] = dadd(lz[k & 3], static_cast<double>(v));
         }
@@ -247,7 +258,7 @@ QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, co
     zs = dadd(dadd(lz[0], lz[1]), dadd(lz[2], lz[3]));
     for (std::int64_t t = g8; t < g; ++t) {
         float a, v;
-        hqqElement(x(t), s, zz, P, a, v);
+        hqqElement(x(t), s, zz, P, a, v, wrT, wrStride);
         es = dadd(es, static_cast<double>(a));
         zs = dadd(zs, static_cast<double>(v));
     }

@@ -142,7 +142,16 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
         P.powExp = a.powExp;
         GroupX<IN, AXIS1, FP16> x{a.w, AXIS1 ? j * g : j, AXIS1 ? 1 : G};
         double es = 0.0, zs = 0.0;
-        hqqmath::hqqGroupSums(x, g, a.sigma[j], a.zero[j], P, es, zs);
+        const float sg = a.sigma[j], zg = a.zero[j];
+        if (a.qmax <= 15.0f) {
+            // ≤ 16 codes: their W_r once per group (hqqElement's table) — no division per element.
+            __shared__ float wrT[16 * kHqqThreads];
+            for (int c = 0; c <= static_cast<int>(a.qmax); ++c)
+                wrT[c * kHqqThreads + threadIdx.x] = hqqmath::hqqDequantCode(static_cast<float>(c), sg, zg, FP16);
+            hqqmath::hqqGroupSums(x, g, sg, zg, P, es, zs, wrT + threadIdx.x, kHqqThreads);
+        } else {
+            hqqmath::hqqGroupSums(x, g, sg, zg, P, es, zs);
+        }
         a.zero[j] = hqqmath::hqqNewZero(zs, a.zfactor, g, FP16);
         status = hqqmath::hqqToFixed(es, unit, k);
     }

@@ -269,3 +269,42 @@ TEST(HqqMath, DeviceAlgorithmEmulatedMatchesTheCpuBitForBit)
     // Large scales put |e| above kHqqShrinkFrom: the pow path took part.
     EXPECT_GT(maxErr, 2.0f * hqqmath::kHqqShrinkFrom);
 }
+
+TEST(HqqMath, CodeTableGivesTheSameElementResultsAsTheDivision)
+{
+    // The device reads W_r of each code from a per-group table instead of dividing per element:
+    // |e| and the z term must be the same bits for every element, both precisions, every bit width
+    // the table serves, including elements that clamp and codes that round to −0.
+    std::mt19937 rng(5);
+    std::normal_distribution<float> nd(0.0f, 0.02f);
+    std::uniform_real_distribution<float> ud(0.5f, 3000.0f);
+    std::size_t compared = 0;
+    for (const bool fp16 : {false, true})
+        for (const float qmax : {1.0f, 3.0f, 7.0f, 15.0f})
+            for (int grp = 0; grp < 200; ++grp) {
+                hqqmath::HqqIterParams P;
+                P.qmax = qmax;
+                P.fp16 = fp16;
+                P.powExp = fp16 ? -0.300048828125f : -0.3f;
+                float s = ud(rng), zz = std::uniform_real_distribution<float>(-1.0f, qmax + 1.0f)(rng);
+                if (fp16) {
+                    s = qmath::roundF16(s);
+                    zz = qmath::roundF16(zz);
+                }
+                float T[16];
+                for (int c = 0; c <= static_cast<int>(qmax); ++c)
+                    T[c] = hqqmath::hqqDequantCode(static_cast<float>(c), s, zz, fp16);
+                for (int t = 0; t < 64; ++t) {
+                    float x = nd(rng) * (t % 9 == 0 ? 40.0f : 1.0f);
+                    if (fp16)
+                        x = qmath::roundF16(x);
+                    float a1, v1, a2, v2;
+                    hqqmath::hqqElement(x, s, zz, P, a1, v1);
+                    hqqmath::hqqElement(x, s, zz, P, a2, v2, T, 1);
+                    ASSERT_EQ(std::memcmp(&a1, &a2, 4), 0) << x << " s " << s << " z " << zz;
+                    ASSERT_EQ(std::memcmp(&v1, &v2, 4), 0) << x << " s " << s << " z " << zz;
+                    ++compared;
+                }
+            }
+    EXPECT_EQ(compared, 2u * 4u * 200u * 64u);
+}
