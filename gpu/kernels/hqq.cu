@@ -91,14 +91,26 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
     const i64 base = AXIS1 ? j * g : j, stride = AXIS1 ? 1 : G;
     float mn = qmath::fromBits(0x7F800000u), mx = -mn;
     bool nonFinite = false;
-    for (i64 t = 0; t < g; ++t) {
-        const float v = loadW<IN>(a.w, base + t * stride);
+    auto take = [&](float v, i64 t) {
         if (!qmath::isFinite(v)) {
             nonFinite = true;
-            QS_ATOMIC_MAX(&a.st->firstBadNeg, ~static_cast<u64>(base + t * stride));
+            QS_ATOMIC_MAX(&a.st->firstBadNeg, ~static_cast<u64>(base + t * stride)); // the first index wins
         }
         mn = v < mn ? v : mn;
         mx = v > mx ? v : mx;
+    };
+    if (AXIS1 && g % 8 == 0) { // aligned 16-byte loads of the raw FP32 values (no optimiser rounding)
+        const GroupX<IN, true, false> x{a.w, base, 1};
+        for (i64 t0 = 0; t0 < g; t0 += 8) {
+            float v[8];
+            x.load8(t0, v);
+#pragma unroll
+            for (int k = 0; k < 8; ++k)
+                take(v[k], t0 + k);
+        }
+    } else {
+        for (i64 t = 0; t < g; ++t)
+            take(loadW<IN>(a.w, base + t * stride), t);
     }
     if (nonFinite) {
         a.bad[j] = 1;
@@ -214,31 +226,43 @@ template <int IN, bool AXIS1, bool FP16>
 __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
+    // The group of element i in 32-bit arithmetic where the tensor allows (a 64-bit division is
+    // several times the cost of the rest of the element).
+    const bool small = a.numel < (i64{1} << 32);
     for (i64 i = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x; i < a.numel;
          i += static_cast<i64>(gridDim.x) * kHqqThreads) {
-        const i64 j = AXIS1 ? i / g : i % G;
-        const bool first = AXIS1 ? i - j * g == 0 : i < G;
+        const i64 j = small ? static_cast<i64>(AXIS1 ? static_cast<unsigned>(i) / static_cast<unsigned>(g)
+                                                     : static_cast<unsigned>(i) % static_cast<unsigned>(G))
+                            : (AXIS1 ? i / g : i % G);
         float code = 0.0f, y = 0.0f;
-        if (a.bad[j]) {
-            if (first) {
-                a.scales[j] = 1.0f;
-                a.zeros[j] = 0.0f;
-            }
-        } else {
+        if (!a.bad[j]) {
             const float s = a.sigma[j], zz = a.zero[j];
-            const float scale = FP16 ? qmath::roundF16(1.0f / s) : 1.0f / s;
-            if (first) {
-                a.scales[j] = scale;
-                a.zeros[j] = zz;
-            }
+            const float scale = a.scales[j]; // kHqqScales: h(1/σ) (fp16) or 1/σ
             const float w = loadW<IN>(a.w, i);
             code = hqqmath::clampf(hqqmath::rne(w * s + zz), 0.0f, a.qmax);
-            y = FP16 ? qmath::roundF16(qmath::roundF16(code - zz) * scale) : (code - zz) * scale;
+            y = FP16 ? hqqmath::hqqH(hqqmath::hqqH(code - zz) * scale) : (code - zz) * scale;
         }
         a.codes[i] = static_cast<unsigned char>(code);
         if (a.wHat)
             a.wHat[i] = y;
     }
+}
+
+/// The stored scale and zero of every group (hqq.h: s = h(1/σ), z; a bad group 1 and 0), once per
+/// group before the element pass reads them.
+template <bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqScales(HqqArgs a)
+{
+    const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
+    if (j >= a.groups)
+        return;
+    if (a.bad[j]) {
+        a.scales[j] = 1.0f;
+        a.zeros[j] = 0.0f;
+        return;
+    }
+    const float s = a.sigma[j];
+    a.scales[j] = FP16 ? qmath::roundF16(1.0f / s) : 1.0f / s;
+    a.zeros[j] = a.zero[j];
 }
 
 int blocksFor(i64 n) { return static_cast<int>((n + kHqqThreads - 1) / kHqqThreads); }
@@ -284,6 +308,7 @@ struct FinalL {
     qsStream_t s;
     template <int IN, bool A1, bool F16> void operator()() const
     {
+        kHqqScales<F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a);
         const i64 blocks = std::min<i64>((a.numel + kHqqThreads - 1) / kHqqThreads, i64{1} << 20);
         kHqqFinal<IN, A1, F16><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a);
     }
