@@ -226,6 +226,41 @@ template <int IN, bool AXIS1, bool FP16>
 __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
+    if (AXIS1 && g % 8 == 0) {
+        // Axis-1 groups of a multiple of 8: a thread takes 8 consecutive elements of one group —
+        // one 16-byte load, one 8-byte code store, two 16-byte Ŵ stores.
+        const i64 chunks = a.numel / 8;
+        for (i64 c = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x; c < chunks;
+             c += static_cast<i64>(gridDim.x) * kHqqThreads) {
+            const i64 i0 = c * 8, j = i0 / g;
+            float code[8], y[8];
+            if (!a.bad[j]) {
+                const float s = a.sigma[j], zz = a.zero[j], scale = a.scales[j];
+                float v[8];
+                GroupX<IN, true, false>{a.w, i0, 1}.load8(0, v);
+#pragma unroll
+                for (int k = 0; k < 8; ++k) {
+                    code[k] = hqqmath::clampf(hqqmath::rne(v[k] * s + zz), 0.0f, a.qmax);
+                    y[k] = FP16 ? hqqmath::hqqH(hqqmath::hqqH(code[k] - zz) * scale) : (code[k] - zz) * scale;
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < 8; ++k)
+                    code[k] = y[k] = 0.0f;
+            }
+            unsigned pk[2] = {0, 0};
+#pragma unroll
+            for (int k = 0; k < 8; ++k)
+                pk[k / 4] |= static_cast<unsigned>(code[k]) << (8 * (k % 4));
+            reinterpret_cast<uint2 *>(a.codes)[c] = make_uint2(pk[0], pk[1]);
+            if (a.wHat) {
+                float4 *o = reinterpret_cast<float4 *>(a.wHat) + 2 * c;
+                o[0] = make_float4(y[0], y[1], y[2], y[3]);
+                o[1] = make_float4(y[4], y[5], y[6], y[7]);
+            }
+        }
+        return;
+    }
     // The group of element i in 32-bit arithmetic where the tensor allows (a 64-bit division is
     // several times the cost of the rest of the element).
     const bool small = a.numel < (i64{1} << 32);
