@@ -135,6 +135,58 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
     a.zero[j] = FP16 ? qmath::roundF16(zz) : zz;
 }
 
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+/// hqqGroupSums for `compute fp16` with the code table, in native FP16 arithmetic: for FP16
+/// operands a and b, RN16(a ∘ b) for ∘ ∈ {+, −, ×} equals h(RN32(a ∘ b)) — FP32 carries more than
+/// 2·11 + 2 bits, so the double rounding is innocuous — so __hmul/__hadd/__hsub give hqqElement's
+/// h(·) values without the conversions, two elements per instruction (half2). hrint is round half to
+/// even, as rne; the clamp keeps −0 as clampf does. An error at or above kHqqShrinkFrom takes
+/// hqqElement itself (the shrink's power). The FP64 sums in hqqGroupSums' lane order.
+template <class X>
+__device__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmath::HqqIterParams &P, const float *wrT,
+                              int wrStride, double &es, double &zs)
+{
+    double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
+    const i64 g8 = g / 8 * 8;
+    const __half2 s2 = __float2half2_rn(s), z2 = __float2half2_rn(zz);
+    for (i64 t0 = 0; t0 < g8; t0 += 8) {
+        float xv[8];
+        x.load8(t0, xv);
+#pragma unroll
+        for (int k = 0; k < 8; k += 2) {
+            const __half2 xh = __floats2half2_rn(xv[k], xv[k + 1]); // exact: xv are FP16 values
+            const __half2 xs = __hmul2(xh, s2);
+            __half2 q = h2rint(__hadd2(xs, z2));
+            // clampf(v, 0, qmax): v < 0 → 0, v > qmax → qmax, else v (−0 stays −0).
+            const float q0 = __low2float(q), q1 = __high2float(q);
+            const float c0 = q0 < 0.0f ? 0.0f : (q0 > P.qmax ? P.qmax : q0);
+            const float c1 = q1 < 0.0f ? 0.0f : (q1 > P.qmax ? P.qmax : q1);
+            const __half2 qc = __floats2half2_rn(c0, c1);
+            const __half2 wr = __floats2half2_rn(wrT[static_cast<int>(c0) * wrStride], wrT[static_cast<int>(c1) * wrStride]);
+            const __half2 e = __hsub2(xh, wr);
+            const __half2 zt = __hsub2(qc, xs);
+            const float ev[2] = {__low2float(e), __high2float(e)}, zv[2] = {__low2float(zt), __high2float(zt)};
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                float av = qmath::absf(ev[h]), zterm = zv[h];
+                if (av >= hqqmath::kHqqShrinkFrom)
+                    hqqmath::hqqElement(xv[k + h], s, zz, P, av, zterm, wrT, wrStride);
+                le[(k + h) & 3] = hqqmath::dadd(le[(k + h) & 3], static_cast<double>(av));
+                lz[(k + h) & 3] = hqqmath::dadd(lz[(k + h) & 3], static_cast<double>(zterm));
+            }
+        }
+    }
+    es = hqqmath::dadd(hqqmath::dadd(le[0], le[1]), hqqmath::dadd(le[2], le[3]));
+    zs = hqqmath::dadd(hqqmath::dadd(lz[0], lz[1]), hqqmath::dadd(lz[2], lz[3]));
+    for (i64 t = g8; t < g; ++t) {
+        float av, zterm;
+        hqqmath::hqqElement(x(t), s, zz, P, av, zterm, wrT, wrStride);
+        es = hqqmath::dadd(es, static_cast<double>(av));
+        zs = hqqmath::dadd(zs, static_cast<double>(zterm));
+    }
+}
+#endif
+
 template <int IN, bool AXIS1, bool FP16>
 __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
 {
@@ -160,7 +212,12 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
             __shared__ float wrT[16 * kHqqThreads];
             for (int c = 0; c <= static_cast<int>(a.qmax); ++c)
                 wrT[c * kHqqThreads + threadIdx.x] = hqqmath::hqqDequantCode(static_cast<float>(c), sg, zg, FP16);
-            hqqmath::hqqGroupSums(x, g, sg, zg, P, es, zs, wrT + threadIdx.x, kHqqThreads);
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+            if constexpr (FP16)
+                groupSumsHalf(x, g, sg, zg, P, wrT + threadIdx.x, kHqqThreads, es, zs);
+            else
+#endif
+                hqqmath::hqqGroupSums(x, g, sg, zg, P, es, zs, wrT + threadIdx.x, kHqqThreads);
         } else {
             hqqmath::hqqGroupSums(x, g, sg, zg, P, es, zs);
         }
