@@ -9,6 +9,7 @@
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace quantscope {
 
@@ -268,19 +269,23 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                     v[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
             }
             uv.assign(static_cast<std::size_t>(numel), 0.0);
-            for (std::int64_t i = 0; i < N; ++i) {
-                if (cancel && (i & 31) == 0)
-                    cancel->check();
-                for (std::int64_t c = 0; c < r; ++c) {
-                    const double uc = u[i * r + c];
-                    if (uc == 0.0)
-                        continue;
-                    double *row = uv.data() + i * K;
-                    const float *vr = v.data() + c * K;
-                    for (std::int64_t j = 0; j < K; ++j)
-                        row[j] += uc * static_cast<double>(vr[j]);
+            // Rows are independent (each element's sum over c keeps its order): split over the
+            // worker threads, the same bits for any thread count.
+            parallelSlices(N, resolveThreads(options.threads), cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+                for (std::int64_t i = i0; i < i1; ++i) {
+                    if (cancel && (i & 31) == 0)
+                        cancel->check();
+                    for (std::int64_t c = 0; c < r; ++c) {
+                        const double uc = u[i * r + c];
+                        if (uc == 0.0)
+                            continue;
+                        double *row = uv.data() + i * K;
+                        const float *vr = v.data() + c * K;
+                        for (std::int64_t j = 0; j < K; ++j)
+                            row[j] += uc * static_cast<double>(vr[j]);
+                    }
                 }
-            }
+            });
             for (std::int64_t i = 0; i < numel; ++i) {
                 const double d = e[i] - uv[i];
                 eps2 += d * d;
