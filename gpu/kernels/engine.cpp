@@ -24,15 +24,6 @@ namespace {
 using i64 = long long;
 using u64 = unsigned long long;
 
-int inTypeOf(DType storage)
-{
-    switch (storage) {
-    case DType::BF16: return kInBf16;
-    case DType::F16: return kInF16;
-    default: return kInF32;
-    }
-}
-
 std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
 /// Carves typed arrays out of one pool block.

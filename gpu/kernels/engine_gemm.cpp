@@ -16,15 +16,6 @@ namespace quantscope::gpu {
 
 namespace {
 
-int inOf(DType storage)
-{
-    switch (storage) {
-    case DType::BF16: return kInBf16;
-    case DType::F16: return kInF16;
-    default: return kInF32;
-    }
-}
-
 template <typename T>
 std::shared_ptr<void> uploadVec(Engine::Impl &I, const T *data, std::size_t count, const std::string &what)
 {
@@ -92,7 +83,7 @@ QuantizedActivations Engine::quantizeActivations(const GpuTensor &x, const ActQu
     QS_GPU_CHECK(qsMemsetAsync(small.get(), 0, 64, I.stream));
     auto codes = poolGet(I.pool, std::max<std::size_t>(n, 16), what);
     auto deq = poolGet(I.pool, std::max<std::size_t>(n * 4, 16), what);
-    const int in = inOf(x.storage());
+    const int in = inTypeOf(x.storage());
     if (!spec.staticScale)
         launch::absMaxFinite(in, x.data(), static_cast<long long>(n), absBits, I.S());
     launch::actStatic(in, x.data(), static_cast<long long>(n), spec.staticScale.value_or(1.0f),

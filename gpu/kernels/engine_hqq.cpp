@@ -35,15 +35,6 @@ struct HqqRun final : PipelineRun {
 
 std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
-int inTypeOfStorage(DType storage)
-{
-    switch (storage) {
-    case DType::BF16: return kInBf16;
-    case DType::F16: return kInF16;
-    default: return kInF32;
-    }
-}
-
 } // namespace
 
 std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpec &spec, const PipelineOptions &options)
@@ -92,7 +83,7 @@ std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpe
 
         launch::HqqArgs a;
         a.w = w.data();
-        a.in = inTypeOfStorage(w.storage());
+        a.in = inTypeOf(w.storage());
         a.numel = n;
         a.groups = G;
         a.group = g;

@@ -11,11 +11,22 @@
 
 #include "device_pool.h"
 #include "engine.h"
+#include "plan.h"
 #include "qs_gpu_compat.h"
 
 namespace quantscope::gpu {
 
 struct RunImpl;
+
+/// The kernels' input type (plan.h InType) of a device tensor's storage dtype.
+inline int inTypeOf(DType storage)
+{
+    switch (storage) {
+    case DType::BF16: return kInBf16;
+    case DType::F16: return kInF16;
+    default: return kInF32;
+    }
+}
 
 struct Engine::Impl {
     int device = 0;

@@ -23,15 +23,6 @@ namespace {
 
 using u64 = unsigned long long;
 
-int inOf(DType storage)
-{
-    switch (storage) {
-    case DType::BF16: return kInBf16;
-    case DType::F16: return kInF16;
-    default: return kInF32;
-    }
-}
-
 class GpuSweepEvaluator final : public CSweepGridEvaluator {
 public:
     GpuSweepEvaluator(Engine::Impl &impl, std::shared_ptr<const GpuTensor> x, std::int64_t group, bool pow2)
@@ -143,7 +134,7 @@ std::shared_ptr<GpuTensor> Engine::hadamardRows(const GpuTensor &w, std::int64_t
     auto lease = poolGet(I.pool, std::max<std::size_t>(n * sizeof(float), 32), "the rotated '" + w.name() + "'");
     auto *out = static_cast<float *>(lease.get());
     const int dd = d > 1 ? static_cast<int>(d) : 1;
-    launch::hadamardRows(inOf(w.storage()), w.data(), R, K, dd, dd > 1 ? hadamardNorm(dd) : 1.0f, out, I.S());
+    launch::hadamardRows(inTypeOf(w.storage()), w.data(), R, K, dd, dd > 1 ? hadamardNorm(dd) : 1.0f, out, I.S());
     return std::make_shared<GpuTensor>(Shape{R, K}, DType::F32, DType::F32, out, w.name(), std::move(lease));
 }
 

@@ -3,7 +3,7 @@
 // (docs/numerics.md "FP4 constOpt"): the rotation bit for bit, the sweep's every MSE, c*, its
 // interval and the counts bit for bit (the MSEs are exact fixed-point sums on both sides).
 // Skipped, with the reason, when no device is present.
-#include <gtest/gtest.h>
+#include "gpu_compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,41 +24,6 @@
 using namespace quantscope;
 
 namespace {
-
-const bool kGpuRegistered = (registerGpuBackends(), true);
-
-#define REQUIRE_GPU()                                                                              \
-    ASSERT_TRUE(kGpuRegistered);                                                                   \
-    if (!BackendRegistry::instance().gpu())                                                        \
-        GTEST_SKIP() << "no GPU: " << BackendRegistry::instance().gpuUnavailableReason();
-
-/// Student-t values with an outlier column and a zero row; optionally one NaN and one Inf group.
-std::vector<float> heavyTailed(std::int64_t R, std::int64_t C, std::uint64_t seed, bool nonFinite)
-{
-    std::mt19937_64 rng(seed);
-    std::student_t_distribution<float> t(3.0f);
-    std::vector<float> v(static_cast<std::size_t>(R * C));
-    for (std::int64_t r = 0; r < R; ++r)
-        for (std::int64_t c = 0; c < C; ++c)
-            v[static_cast<std::size_t>(r * C + c)] = r == 2 ? 0.0f : 0.02f * t(rng) * (c % 41 == 7 ? 30.0f : 1.0f);
-    if (nonFinite && R > 5) {
-        v[static_cast<std::size_t>(5 * C + 3)] = std::numeric_limits<float>::quiet_NaN();
-        v[static_cast<std::size_t>(R * C - 2)] = std::numeric_limits<float>::infinity();
-    }
-    return v;
-}
-
-Tensor makeTensor(const std::vector<float> &v, std::int64_t R, std::int64_t C, DType dt)
-{
-    if (dt == DType::F32)
-        return Tensor::fromFloats({R, C}, v);
-    std::vector<std::byte> b(v.size() * 2);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const std::uint16_t h = dt == DType::BF16 ? floatToBf16(v[i]) : floatToF16(v[i]);
-        std::memcpy(b.data() + 2 * i, &h, 2);
-    }
-    return Tensor::fromBytes(dt, {R, C}, std::move(b));
-}
 
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, 8) == 0 || (std::isnan(a) && std::isnan(b)); }
 
