@@ -38,6 +38,20 @@ void fillLayout(QuantPlan &p, const GroupLayout &L)
     }
 }
 
+/// The fields the FP4 quantizers (E2M1 codes in groups along K) set alike, and the plan's kind.
+void fp4Skeleton(QuantizedTensor &q, QuantPlan &p, const char *method, nlohmann::json spec, const Shape &shape,
+                 std::int64_t group, bool strict, DType scaleDtype, int scheme, const std::string &tensorName)
+{
+    q.method = method;
+    q.spec = std::move(spec);
+    q.layout = makeLayout(shape, Granularity::Group, group, 0, 0, strict, tensorName);
+    q.codeDtype = DType::F4;
+    q.codeBits = 4;
+    q.scaleDtype = scaleDtype;
+    p.kind = kKindFp4;
+    p.fp4 = scheme;
+}
+
 } // namespace
 
 HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize,
@@ -80,42 +94,22 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
     } else if (const auto *ms = std::get_if<MxFp4Spec>(&spec)) {
         // quant/mxfp4.cpp MxFp4Quantizer::quantize: the same skeleton fields.
         const MxFp4Spec &s = *ms;
-        q.method = "mxfp4";
-        q.spec = s.toJson();
-        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
-        q.codeDtype = DType::F4;
-        q.codeBits = 4;
-        q.scaleDtype = DType::F8_E8M0;
-        p.kind = kKindFp4;
-        p.fp4 = kFp4Mx;
+        fp4Skeleton(q, p, "mxfp4", s.toJson(), shape, s.group, s.strict, DType::F8_E8M0, kFp4Mx, tensorName);
         p.mxMode = static_cast<int>(s.mode);
     } else if (const auto *ns = std::get_if<NvFp4Spec>(&spec)) {
         // quant/nvfp4.cpp NvFp4Quantizer::quantize: the same skeleton; the global scale (outer
         // scale) comes from the device.
         const NvFp4Spec &s = *ns;
-        q.method = "nvfp4";
-        q.spec = s.toJson();
-        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
-        q.codeDtype = DType::F4;
-        q.codeBits = 4;
-        q.scaleDtype = DType::F8_E4M3;
+        fp4Skeleton(q, p, "nvfp4", s.toJson(), shape, s.group, s.strict, DType::F8_E4M3, kFp4Nv, tensorName);
         q.outerLayout = makeLayout(shape, Granularity::Tensor, 0, 0, 0, false, tensorName);
         q.outerScaleDtype = DType::F32;
-        p.kind = kKindFp4;
-        p.fp4 = kFp4Nv;
     } else if (const auto *cs = std::get_if<ConstOptSpec>(&spec)) {
         // quant/constopt.cpp ConstOptQuantizer::quantize without rotation (the engine rotates
         // first and calls this with the rotated tensor when rotate > 0).
         const ConstOptSpec &s = *cs;
-        q.method = "constopt";
-        q.spec = s.toJson();
-        q.layout = makeLayout(shape, Granularity::Group, s.group, 0, 0, s.strict, tensorName);
-        q.codeDtype = DType::F4;
-        q.codeBits = 4;
-        q.scaleDtype = s.encoder == ConstOptEncoder::Pow2 ? DType::F8_E8M0 : DType::F32;
+        fp4Skeleton(q, p, "constopt", s.toJson(), shape, s.group, s.strict,
+                    s.encoder == ConstOptEncoder::Pow2 ? DType::F8_E8M0 : DType::F32, kFp4ConstOpt, tensorName);
         q.report["rotate"] = 0;
-        p.kind = kKindFp4;
-        p.fp4 = kFp4ConstOpt;
         p.coC = static_cast<float>(s.c);
         p.coUnrounded = s.encoder == ConstOptEncoder::Unrounded;
     } else if (const auto *ps = std::get_if<ProgressiveSpec>(&spec)) {
