@@ -12,7 +12,7 @@
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -32,24 +32,25 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
 
+# Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
+# QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM (the tests
+# and the MiLo benchmark skip what is absent and say so).
+minilm="$src/.vendor/data/minilm-l6-subset.safetensors"
+if [[ ! -f "$minilm" && -f "$minilm.xz" ]]; then # carried compressed (scripts/vendor-deps.sh)
+  minilm=/tmp/minilm-l6-subset.safetensors
+  python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
+    "$src/.vendor/data/minilm-l6-subset.safetensors.xz" "$minilm"
+fi
+if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note: $minilm absent"; fi
+
 rc_gpu=0
 if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   t0=$(date +%s)
-  # Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
-  # QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM (the test
-  # skips what is absent and says so).
-  minilm="$src/.vendor/data/minilm-l6-subset.safetensors"
-  if [[ ! -f "$minilm" && -f "$minilm.xz" ]]; then # carried compressed (scripts/vendor-deps.sh)
-    minilm=/tmp/minilm-l6-subset.safetensors
-    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
-      "$src/.vendor/data/minilm-l6-subset.safetensors.xz" "$minilm"
-  fi
-  if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note: $minilm absent"; fi
   ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
@@ -115,6 +116,20 @@ if [[ "${QS_SKIP_SPECTRUM:-0}" != 1 ]]; then
   echo "spectrum bench: $(( $(date +%s) - t0 ))s"
 fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
+# MiLo (issue 20): ours (20 passes, ranks 32 and 512) on the Student-t tensor and the MiniLM
+# matrices, then the PyTorch loop written from the contract on the same tensors.
+if [[ "${QS_SKIP_MILO:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_milo" --out "$OUT" --tensor-out /tmp/qs_bench_milo_bf16.bin ${QS_MILO_ARGS:-} \
+    > "$OUT/gpu_milo.log" 2>&1 || echo "qs_bench_gpu_milo failed"
+  cat "$OUT/gpu_milo.log"
+  if [[ "${QS_SKIP_TORCH_MILO:-0}" != 1 ]]; then
+    python3 "$src/bench/milo_torch.py" --out "$OUT" --tensor /tmp/qs_bench_milo_bf16.bin > "$OUT/milo_torch.log" 2>&1 \
+      || echo "milo_torch.py failed"
+    cat "$OUT/milo_torch.log"
+  fi
+  echo "milo bench: $(( $(date +%s) - t0 ))s"
+fi
 if [[ "${QS_SKIP_GEMM:-0}" != 1 ]]; then
   t0=$(date +%s)
   "$build/bench/qs_bench_gpu_gemm" --out "$OUT" > "$OUT/gpu_gemm_sim.log" 2>&1 || echo "qs_bench_gpu_gemm failed"

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "numeric/qmath.h"
+#include "quant/milo_math.h"
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
@@ -118,14 +119,7 @@ MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
 
 bool miloPaperShouldStop(std::span<const double> eps)
 {
-    const std::size_t t = eps.size();
-    if (t < 4)
-        return false;
-    if (eps[t - 1] > eps[t - 2])
-        return true;
-    const double now = (eps[t - 3] + eps[t - 2] + eps[t - 1]) / 3.0;
-    const double before = (eps[t - 4] + eps[t - 3] + eps[t - 2]) / 3.0;
-    return before - now < 1e-4 * before;
+    return milomath::paperShouldStop(eps.data(), static_cast<int>(eps.size()));
 }
 
 // ---- compensators ----------------------------------------------------------------------------
@@ -149,37 +143,21 @@ CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t row
     c.group = group;
     c.scaleDtype = DType::F32;
     c.codes.resize(static_cast<std::size_t>(n));
-    const bool int8 = format == CompensatorFormat::Int8;
-    c.codeBits = int8 ? 8 : 3;
+    const int kind = format == CompensatorFormat::Int8 ? milomath::kCompInt8
+                     : format == CompensatorFormat::Int3 ? milomath::kCompInt3
+                                                         : milomath::kCompMiloCodeInt3;
+    c.codeBits = kind == milomath::kCompInt8 ? 8 : 3;
     for (std::int64_t g0 = 0; g0 < n; g0 += group) {
         const std::int64_t g1 = std::min(n, g0 + group);
-        float s = 0.0f;
-        if (format == CompensatorFormat::MiloCodeInt3) {
-            s = x[g0];
-            for (std::int64_t i = g0 + 1; i < g1; ++i)
-                s = x[i] > s ? x[i] : s;
-        } else {
-            for (std::int64_t i = g0; i < g1; ++i)
-                s = std::max(s, qmath::absf(x[i]));
-        }
-        if (int8)
-            s = s / 127.5f;
-        c.scales.push_back(s);
-        const bool dead = s == 0.0f || !qmath::isFinite(s);
+        float absMax = 0.0f, signedMax = x[g0];
         for (std::int64_t i = g0; i < g1; ++i) {
-            if (int8) {
-                float q = dead ? 0.0f : qmath::roundInt(x[i] / s, false);
-                q = std::clamp(q, -128.0f, 127.0f);
-                c.codes[i] = static_cast<std::int8_t>(q);
-                c.values[i] = s * q;
-            } else {
-                float q = dead ? 4.0f : qmath::roundInt((x[i] * 7.0f) / (2.0f * s), false) + 4.0f;
-                q = std::clamp(q, 0.0f, 7.0f);
-                c.codes[i] = static_cast<std::int8_t>(q);
-                const float v = dead ? 0.0f : ((q - 4.0f) * 2.0f * s) / 7.0f;
-                c.values[i] = format == CompensatorFormat::MiloCodeInt3 ? roundF16(v) : v;
-            }
+            absMax = std::max(absMax, qmath::absf(x[i]));
+            signedMax = x[i] > signedMax ? x[i] : signedMax;
         }
+        const float s = milomath::compensatorScale(kind, absMax, signedMax);
+        c.scales.push_back(s);
+        for (std::int64_t i = g0; i < g1; ++i)
+            milomath::compensatorElement(kind, x[i], s, c.codes[i], c.values[i]);
     }
     return c;
 }
@@ -208,6 +186,27 @@ void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const 
 }
 
 } // namespace
+
+void canonicalFactorSigns(std::span<float> u, std::span<float> v, std::int64_t N, std::int64_t K, std::int64_t r)
+{
+    for (std::int64_t c = 0; c < r; ++c) {
+        std::int64_t at = 0;
+        float best = -1.0f;
+        for (std::int64_t i = 0; i < N; ++i) {
+            const float a = qmath::absf(u[i * r + c]);
+            if (a > best) {
+                best = a;
+                at = i;
+            }
+        }
+        if (!(u[at * r + c] < 0.0f))
+            continue;
+        for (std::int64_t i = 0; i < N; ++i)
+            u[i * r + c] = -u[i * r + c];
+        for (std::int64_t j = 0; j < K; ++j)
+            v[c * K + j] = -v[c * K + j];
+    }
+}
 
 QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                         const CancelToken *cancel) const
@@ -324,6 +323,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.rank = r;
     q.requestedRank = m_spec.rank;
     if (r > 0) {
+        canonicalFactorSigns(chosenU, chosenV, N, K, r);
         q.compU = quantizeCompensator(chosenU, N, r, m_spec.compensator, m_spec.compensatorGroup);
         q.compV = quantizeCompensator(chosenV, r, K, m_spec.compensator, m_spec.compensatorGroup);
     }

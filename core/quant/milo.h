@@ -16,6 +16,9 @@
 ///     preset code / passes=N: no early stop, the last pass is returned
 ///     preset paper: from pass 4 on, stop when mean(ε_{t−2..t}) improves on mean(ε_{t−3..t−1})
 ///           by less than 1e-4 relative, or when ε_t > ε_{t−1}; the best-ε pass is returned
+///   signs: each component c is turned so that U's entry of largest |value| in column c (the
+///     first such) is positive, V's row c with it (the SVD leaves the sign to the solver in use;
+///     one rule makes every device store the same compensator; U·V is unchanged)
 ///   compensator of the returned pass, per factor (U, V), groups over the flattened factor
 ///   (a shorter last group keeps its own scale):
 ///     fp16:  x̂ = h(x)
@@ -68,6 +71,9 @@ bool miloPaperShouldStop(std::span<const double> eps);
 /// Quantizes one factor (row-major, rows × cols) as a compensator of the given format.
 CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t rows, std::int64_t cols,
                                       CompensatorFormat format, std::int64_t group);
+
+/// The sign rule above, in place on U [N, r] and V [r, K] (row-major).
+void canonicalFactorSigns(std::span<float> u, std::span<float> v, std::int64_t N, std::int64_t K, std::int64_t r);
 
 class MiloQuantizer final : public Quantizer {
 public:

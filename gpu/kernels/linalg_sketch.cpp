@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// The randomized range finder (linalg_sketch.h) and the library handles (linalg_common.h).
+#include "linalg_sketch.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "device_pool.h"
+#include "kernels_gemm.h"
+#include "kernels_milo.h"
+#include "linalg_common.h"
+#include "qs_gpu_compat.h"
+
+namespace quantscope::gpu {
+
+LinalgHandles &linalgHandles(void *stream)
+{
+    static std::once_flag once;
+    static LinalgHandles h;
+    std::call_once(once, [] {
+        checkBlas(cublasCreate(&h.blas), "create");
+        checkSolver(cusolverDnCreate(&h.solver), "create");
+    });
+    checkBlas(cublasSetStream(h.blas, static_cast<cudaStream_t>(stream)), "set stream");
+    checkSolver(cusolverDnSetStream(h.solver, static_cast<cudaStream_t>(stream)), "set stream");
+    return h;
+}
+
+RangeSketch::RangeSketch(Engine::Impl &I, const float *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l,
+                         const std::string &what)
+    : m_I(I), m_X(X), m_rows(static_cast<int>(rows)), m_cols(static_cast<int>(cols)), m_l(l), m_aIsX(aIsX)
+{
+    // A = X [cols × rows] or Xᵀ [rows × cols].
+    m_m = aIsX ? m_cols : m_rows;
+    m_n = aIsX ? m_rows : m_cols;
+    const std::size_t L = static_cast<std::size_t>(l), big = static_cast<std::size_t>(std::max(m_m, m_n));
+    auto pool = [&](std::size_t bytes, const char *name) {
+        m_bytes += std::max<std::size_t>(bytes, 64);
+        return poolGet(I.pool, std::max<std::size_t>(bytes, 64), std::string(name) + " of " + what);
+    };
+    m_Y = pool(static_cast<std::size_t>(m_m) * L * 4, "the sketch Q");
+    m_Z = pool(static_cast<std::size_t>(m_n) * L * 4, "the sketch Bᵀ");
+    m_R = pool(static_cast<std::size_t>(m_n) * L * 4, "the sketch Ω");
+    m_T64 = pool(big * L * 8, "the sketch's FP64 block");
+    m_G = pool(L * L * 8, "the sketch's Gram matrix");
+    m_tau = pool(L * 8, "the sketch's Householder factors");
+    m_info = pool(2 * sizeof(int), "the sketch's status");
+    m_devInfo = static_cast<int *>(m_info.get());
+    m_failed = m_devInfo + 1;
+    LinalgHandles &H = linalgHandles(I.stream);
+    auto *T = static_cast<double *>(m_T64.get());
+    auto *G = static_cast<double *>(m_G.get());
+    const int bigI = static_cast<int>(big);
+    int a = 0, b = 0, c = 0;
+    checkSolver(cusolverDnDgeqrf_bufferSize(H.solver, bigI, l, T, bigI, &a), "geqrf workspace");
+    checkSolver(cusolverDnDorgqr_bufferSize(H.solver, bigI, l, l, T, bigI, static_cast<double *>(m_tau.get()), &b),
+                "orgqr workspace");
+    checkSolver(cusolverDnDpotrf_bufferSize(H.solver, CUBLAS_FILL_MODE_UPPER, l, G, l, &c), "potrf workspace");
+    m_lwork = std::max({a, b, c, 1});
+    m_work = pool(static_cast<std::size_t>(m_lwork) * 8, "the sketch's solver workspace");
+}
+
+void RangeSketch::mulA(bool transposeA, const float *M, float *C, bool tf32)
+{
+    LinalgHandles &H = linalgHandles(m_I.stream);
+    const float one = 1.0f, zero = 0.0f;
+    // op(A)·M with op(A) = X (no transpose: [cols × rows]) or Xᵀ ([rows × cols]).
+    const bool opN = m_aIsX != transposeA;
+    const int outRows = opN ? m_cols : m_rows, inner = opN ? m_rows : m_cols;
+    checkBlas(cublasGemmEx(H.blas, opN ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, outRows, m_l, inner, &one, m_X, CUDA_R_32F,
+                           m_cols, M, CUDA_R_32F, inner, &zero, C, CUDA_R_32F, outRows,
+                           tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+              "sketch gemm");
+}
+
+void RangeSketch::qr(float *Y, int rows, bool householder)
+{
+    LinalgHandles &H = linalgHandles(m_I.stream);
+    auto *T = static_cast<double *>(m_T64.get());
+    auto *G = static_cast<double *>(m_G.get());
+    auto *work = static_cast<double *>(m_work.get());
+    const long long count = static_cast<long long>(rows) * m_l;
+    launch::toDouble(Y, count, T, m_I.S());
+    if (householder) {
+        auto *tau = static_cast<double *>(m_tau.get());
+        checkSolver(cusolverDnDgeqrf(H.solver, rows, m_l, T, rows, tau, work, m_lwork, m_devInfo), "geqrf");
+        checkSolver(cusolverDnDorgqr(H.solver, rows, m_l, m_l, T, rows, tau, work, m_lwork, m_devInfo), "orgqr");
+    } else {
+        const double one = 1.0, zero = 0.0;
+        for (int pass = 0; pass < 2; ++pass) {
+            checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, m_l, rows, &one, T, rows, &zero, G, m_l),
+                      "syrk");
+            checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo), "potrf");
+            launch::orFlag(m_devInfo, m_failed, m_I.S());
+            checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, rows,
+                                  m_l, &one, G, m_l, T, rows),
+                      "trsm");
+        }
+    }
+    launch::toFloat(T, count, Y, m_I.S());
+}
+
+void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32)
+{
+    QS_GPU_CHECK(qsMemsetAsync(m_info.get(), 0, 2 * sizeof(int), m_I.stream));
+    auto *R = static_cast<float *>(m_R.get());
+    launch::philoxNormalColMajor(seed, stream, m_n, m_l, R, m_I.S());
+    mulA(false, R, q(), tf32); // Y = A·Ω
+    qr(q(), m_m, householder);
+    for (int i = 0; i < niter; ++i) {
+        mulA(true, q(), bt(), tf32); // Z = Aᵀ·Q
+        qr(bt(), m_n, householder);
+        mulA(false, bt(), q(), tf32); // Y = A·Z
+        qr(q(), m_m, householder);
+    }
+    mulA(true, q(), bt(), tf32); // Bᵀ = Aᵀ·Q
+}
+
+} // namespace quantscope::gpu
