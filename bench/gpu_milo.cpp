@@ -3,10 +3,11 @@
 // 3-bit, g64, axis 0, FP16 compute; FP16 compensator), ranks 32 and 512, on a 4096×14336 BF16
 // Student-t tensor (bench::studentTBf16, seed 42; its 3-bit HQQ residual is what each pass's
 // sketch sees) and on real all-MiniLM-L6-v2 matrices (QUANTSCOPE_MINILM, the subset
-// scripts/vendor-deps.sh writes) — with the sketch's FP32 products without and with TF32. Device
+// scripts/vendor-deps.sh writes). Device
 // time from the first pass to Ŵ (events; median of --repeats after a warm-up), the wall time of
 // Engine::milo, ε of every pass, the device memory the run asked for against the bound
-// (6 × the tensor's FP32 bytes). bench/milo_torch.py runs the PyTorch loop on the same tensors.
+// (6 × the tensor's FP32 bytes), and a profiled run's stage times summed over the passes.
+// bench/milo_torch.py runs the PyTorch loop on the same tensors.
 // Usage: qs_bench_gpu_milo [--out DIR] [--repeats N] [--tensor-out FILE]
 #include <chrono>
 #include <cstdio>
@@ -72,15 +73,12 @@ int main(int argc, char **argv)
         auto d = engine->upload(in.w, in.name);
         const auto [N, K] = matrixView(in.w.shape());
         for (const int rank : {32, 512}) {
-            for (const bool tf32 : {false, true}) {
-                if (tf32 && in.name.rfind("minilm", 0) == 0)
-                    continue; // TF32 is measured on the headline tensor only
+            {
                 MiloSpec spec;
                 spec.preset = MiloPreset::Code;
                 spec.passes = 20;
                 spec.rank = rank;
                 gpu::MiloDeviceOptions o;
-                o.tf32 = tf32;
                 std::vector<double> dev, wall;
                 gpu::MiloDeviceResult last;
                 for (int rep = 0; rep < opt.repeats + 1; ++rep) {
@@ -97,18 +95,31 @@ int main(int argc, char **argv)
                 for (const auto &h : last.quantized.history)
                     eps.push_back(h.eps);
                 const double bound = 6.0 * static_cast<double>(N * K) * 4.0;
-                const std::string name = in.name + "_r" + std::to_string(rank) + (tf32 ? "_tf32" : "");
+                const std::string name = in.name + "_r" + std::to_string(rank);
+                // One more run with stage marks: where a pass's device time goes (summed over passes).
+                engine->profileStages(true);
+                engine->recordStart();
+                (void)engine->milo(*d, spec, o);
+                const auto stages = engine->stageTimes();
+                engine->profileStages(false);
+                nlohmann::json prof = nlohmann::json::object();
+                for (const auto &[stage, ms] : stages)
+                    prof[stage] = prof.value(stage, 0.0) + ms;
+                std::string profLine;
+                for (const auto &[stage, ms] : prof.items())
+                    profLine += "  " + stage + " " + std::to_string(ms.get<double>()).substr(0, 7) + " ms";
                 std::printf("%-64s device %8.2f ms  wall %8.2f ms  final eps %.6g  (pass 1 %.6g)  mem %.0f MB = %.2f x FP32  "
                             "householder passes %d\n",
                             name.c_str(), sd.median, sw.median, eps.back(), eps.front(), last.deviceBytes / 1e6,
                             last.deviceBytes / (bound / 6.0), last.householderPasses);
+                std::printf("    stages:%s\n", profLine.c_str());
                 results.push_back({{"case", name},
                                    {"tensor", in.name},
                                    {"rows", N},
                                    {"cols", K},
                                    {"rank", last.quantized.rank},
                                    {"passes", 20},
-                                   {"tf32", tf32},
+                                   {"stage_ms_sum_over_passes", prof},
                                    {"device_median_ms", sd.median},
                                    {"wall_median_ms", sw.median},
                                    {"repeats", opt.repeats},

@@ -96,6 +96,17 @@ int main(int argc, char **argv)
             }
         }
         const bench::Summary sd = bench::summarize(dev), sw = bench::summarize(wall);
+        // One more run with stage marks (the sketch's products and QRs, summed).
+        nlohmann::json prof = nlohmann::json::object();
+        if (c.top > 0) {
+            engine->profileStages(true);
+            float ms = 0;
+            (void)engine->singularValues(e, R, C, o, c.method, algorithm, &ms);
+            for (const auto &[stage, t] : engine->stageTimes())
+                prof[stage] = prof.value(stage, 0.0) + t;
+            engine->profileStages(false);
+            std::printf("    stages: %s\n", prof.dump().c_str());
+        }
         if (c.top == 0 && c.method == M::GramF64)
             all = sigma;
         double top32 = 0; // the top 32's largest relative error against all σ (Gram, FP64)
@@ -115,6 +126,7 @@ int main(int argc, char **argv)
                            {"top32_max_rel_err_vs_all", top32},
                            {"all_max_abs_err_over_sigma1", allAbs},
                            {"power_iters", c.powerIters},
+                           {"stage_ms", prof},
                            {"sigma", sigma}});
     }
     const gpu::EngineInfo info = engine->info();

@@ -107,7 +107,6 @@ struct MiloDeviceOptions {
     bool metrics = false;         ///< the fused metrics of Ŵ against W
     ErrorMetricsOptions metricsOptions;
     std::optional<TensorStats> inputStats;
-    bool tf32 = false; ///< the sketch's and W − Q·B's FP32 products on TF32 tensor cores (measurement)
 };
 
 struct MiloDeviceResult {

@@ -34,6 +34,7 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     // X = the row-major A read as column-major: Aᵀ [cols × rows], leading dimension cols.
     auto f32 = pool(static_cast<std::size_t>(n) * 4);
     QS_GPU_CHECK(qsMemcpyAsync(f32.get(), e.data(), static_cast<std::size_t>(n) * 4, qsMemcpyHostToDevice, I.stream));
+    I.markNames.clear();
     QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
     const bool all = o.top <= 0 || o.top >= minDim;
     // The FP64 copy of the FP64 "all σ" methods.
@@ -164,7 +165,7 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     // fails: one small copy says so) — then σ(B) from Bᵀ's FP64 Gram matrix B·Bᵀ [l × l].
     const int k = static_cast<int>(o.top);
     const int l = static_cast<int>(std::min<std::int64_t>(k + std::max(o.oversample, 0), minDim));
-    RangeSketch sk(I, static_cast<const float *>(f32.get()), rows, cols, false, l, what);
+    RangeSketch sk(I, f32.get(), rows, cols, false, l, false, what);
     sk.run(o.seed, 0x5EC7u, o.powerIters, false, false);
     int failed = 0;
     QS_GPU_CHECK(qsMemcpyAsync(&failed, sk.failed(), sizeof failed, qsMemcpyDeviceToHost, I.stream));
@@ -176,7 +177,7 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     auto *B64 = static_cast<double *>(bb.get());
     auto *G = static_cast<double *>(gb.get());
     auto *w = static_cast<double *>(wb.get());
-    launch::toDouble(sk.bt(), static_cast<long long>(cols) * l, B64, I.stream);
+    launch::toDouble(static_cast<const float *>(sk.bt()), static_cast<long long>(cols) * l, B64, I.stream);
     checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, static_cast<int>(cols), &one, B64,
                           static_cast<int>(cols), &zero, G, l),
               "syrk");

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 // MiLo on the device (engine.h Engine::milo; CUDA builds: cuBLAS and cuSOLVER). The CPU's loop
 // (quant/milo.h) with the linear algebra rearranged where only the product matters:
-//   pass t: Ŵ_t = HQQ(W_t) (the device HQQ, bit for bit the CPU's on the same W_t), E = W − Ŵ_t,
-//           the sketch Q, Bᵀ of E (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same
-//           Philox Ω), U·V = Q·B (the rank-r truncated SVD's product: svd(B) only rotates inside
-//           the sketched subspace), W_{t+1} = W − Q·B (one FP32 GEMM into a copy of W),
-//           ε_t = ‖E − Q·B‖_F (FP64 sum in a fixed order), the stop rule and the best pass on the
-//           device; the host reads one small status per pass.
+//   pass t: Ŵ_t = HQQ(W_t) (the device HQQ, bit for bit the CPU's on the same W_t, written over
+//           W_t), E = W − Ŵ_t in FP64, the sketch Q, Bᵀ of E (linalg_sketch.h: torch.svd_lowrank's
+//           subspace iteration, the same Philox Ω), D = E − Q·B (Q·B is the rank-r truncated SVD's
+//           product: svd(B) only rotates inside the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a
+//           fixed order), the stop rule and the best pass on the device — the host reads one small
+//           status per pass — and W_{t+1} = W − f(E − D) as the CPU's W − f(U·V).
 //   the returned pass only: svd(B) from the FP64 eigen-decomposition of B·Bᵀ, U = Q·U_B·√S and
 //           V = √S·V_Bᵀ, the sign rule, the compensators, Ŵ = f(Ŵ_hqq + Û·V̂) (FP64 product).
-// Precision: the products with the m×n residual in FP32 without TF32 (options.tf32 for
-// measurement), everything of the thin side in FP64. Memory: W as stored, W in FP32 (BF16/F16
-// inputs), W_t and E (one block that holds the FP64 product at the end), the codes (and the best
-// pass's with the paper preset), Ŵ, and O((m + n)·r) for the sketch.
+// Precision: FP64 for everything the CPU does in FP64 (E, the sketch's products and QR, D, ε).
+// FP32 products were measured first (2026-11-25, H100): ε per pass then drifts from the CPU's by
+// up to 0.8 % after 11 passes on a MiniLM matrix (the loop amplifies rounding differences through
+// HQQ's discrete codes), beyond the 1e-3 bar; FP64 keeps the CPU's trajectory. Memory: W as stored,
+// W_t / Ŵ (FP32), E (FP64), the codes (and the best pass's with the paper preset) and
+// O((m + n)·r) FP64 for the sketch: ≤ 4.5–5 × W's FP32 bytes.
 #include "engine.h"
 #include "engine_impl.h"
 
@@ -79,18 +81,15 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         auto *st = static_cast<launch::MiloState *>(stb.get());
         auto *stDev = reinterpret_cast<launch::MiloStatus *>(static_cast<char *>(stb.get()) + sizeof(launch::MiloState));
         QS_GPU_CHECK(qsMemsetAsync(stb.get(), 0, sizeof(launch::MiloState) + sizeof(launch::MiloStatus), I.stream));
-        // W in FP32 (decoded once; an FP32 tensor is read in place) and its non-finite count.
-        const bool f32 = w.storage() == DType::F32;
-        std::shared_ptr<void> wfb;
-        if (!f32)
-            wfb = pool(n * 4, "W in FP32");
-        const float *Wf = f32 ? static_cast<const float *>(w.data()) : static_cast<const float *>(wfb.get());
-        launch::decodeF32(inTypeOf(w.storage()), w.data(), numel, f32 ? nullptr : static_cast<float *>(wfb.get()), st,
-                          I.S());
-        // W_t and E (Ŵ_hqq before the residual) in one block: the FP64 product at the end.
-        auto two = pool(n * 8, "W_t and the residual");
-        auto *Wt = static_cast<float *>(two.get());
-        auto *X = Wt + n;
+        // W's non-finite count (W itself is read as stored by every pass).
+        const int in = inTypeOf(w.storage());
+        launch::decodeF32(in, w.data(), numel, nullptr, st, I.S());
+        // W_t (HQQ's input, overwritten by its Ŵ in place; at the end the final Ŵ) and E in FP64
+        // (after the sketch E − U·V; at the end the compensator product).
+        auto wtb = pool(n * 4, "W_t");
+        auto *Wt = static_cast<float *>(wtb.get());
+        auto eb = pool(n * 8, "the residual in FP64");
+        auto *E = static_cast<double *>(eb.get());
         auto codes = pool(n, "the codes");
         const HqqBlockLayout L(spec.hqq, G);
         auto block = pool(L.bytes, "the HQQ state");
@@ -98,34 +97,30 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         auto *P = static_cast<double *>(parts.get());
         std::unique_ptr<RangeSketch> sketch;
         std::shared_ptr<void> bestCodes, bestBlock, bestQ, bestBt;
-        if (r > 0) {
-            sketch = std::make_unique<RangeSketch>(I, X, N, K, N < K, r, what);
-            res.deviceBytes += sketch->bytes();
-            if (paper) {
-                bestCodes = pool(n, "the best pass's codes");
-                bestBlock = pool(L.bytes, "the best pass's HQQ state");
-                bestQ = pool(static_cast<std::size_t>(sketch->m()) * r * 4, "the best pass's Q");
-                bestBt = pool(static_cast<std::size_t>(sketch->n()) * r * 4, "the best pass's Bᵀ");
-            }
-        } else if (paper) {
+        if (paper) {
             bestCodes = pool(n, "the best pass's codes");
             bestBlock = pool(L.bytes, "the best pass's HQQ state");
         }
+        if (r > 0) {
+            sketch = std::make_unique<RangeSketch>(I, E, N, K, N < K, r, true, what);
+            res.deviceBytes += sketch->bytes();
+            if (paper) {
+                bestQ = pool(static_cast<std::size_t>(sketch->m()) * r * 8, "the best pass's Q");
+                bestBt = pool(static_cast<std::size_t>(sketch->n()) * r * 8, "the best pass's Bᵀ");
+            }
+        }
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
-        // W_{t+1} = W − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
-        // X ≈ Bt·Qᵀ.
+        // D = E − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
+        // X ≈ Bt·Qᵀ; ε = ‖D‖; then W_{t+1} = W − f(E − D) in place of Ŵ.
         auto updateAndMeasure = [&](int t, const int *failed) {
-            QS_GPU_CHECK(qsMemcpyAsync(Wt, Wf, n * 4, qsMemcpyDeviceToDevice, I.stream));
             const bool aIsX = N < K;
-            const float *P1 = aIsX ? sketch->q() : sketch->bt();
-            const float *P2 = aIsX ? sketch->bt() : sketch->q();
-            const float minus = -1.0f, one = 1.0f;
-            checkBlas(cublasGemmEx(H->blas, CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(K), static_cast<int>(N), r, &minus,
-                                   P1, CUDA_R_32F, static_cast<int>(K), P2, CUDA_R_32F, static_cast<int>(N), &one, Wt,
-                                   CUDA_R_32F, static_cast<int>(K),
-                                   o.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                      "W − Q·B");
-            launch::sumSquares(X, Wf, Wt, numel, P, I.S()); // Σ (E − (W − W_{t+1}))²
+            const auto *P1 = static_cast<const double *>(aIsX ? sketch->q() : sketch->bt());
+            const auto *P2 = static_cast<const double *>(aIsX ? sketch->bt() : sketch->q());
+            const double minus = -1.0, one = 1.0;
+            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(K), static_cast<int>(N), r, &minus, P1,
+                                  static_cast<int>(K), P2, static_cast<int>(N), &one, E, static_cast<int>(K)),
+                      "E − Q·B");
+            launch::sumSquares(E, numel, P, I.S());
             launch::passEnd(P, st, t, paper, failed, stDev, I.S());
         };
         auto readStatus = [&] {
@@ -141,26 +136,29 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 cancel->stepProgress(static_cast<double>(t - 1) / passes);
             }
             const auto t0 = std::chrono::steady_clock::now();
-            const launch::HqqArgs a = hqqArgs(spec.hqq, t == 1 ? Wf : Wt, kInF32, numel, static_cast<char *>(block.get()),
-                                              L, static_cast<unsigned char *>(codes.get()), X);
+            // Pass 1 reads W as stored; later passes W_t, with Ŵ written over it.
+            const launch::HqqArgs a = hqqArgs(spec.hqq, t == 1 ? w.data() : Wt, t == 1 ? in : kInF32, numel,
+                                              static_cast<char *>(block.get()), L,
+                                              static_cast<unsigned char *>(codes.get()), Wt);
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
+            launch::residual64(in, w.data(), Wt, numel, E, I.S());
+            I.mark("MiLo residual");
             launch::MiloStatus s;
             if (r == 0) {
-                launch::sumSquares(Wf, X, nullptr, numel, P, I.S());
+                launch::sumSquares(E, numel, P, I.S());
                 launch::passEnd(P, st, t, paper, nullptr, stDev, I.S());
                 s = readStatus();
             } else {
-                launch::residual(Wf, X, numel, I.S());
-                I.mark("MiLo residual");
                 sketch->run(static_cast<std::uint64_t>(spec.seed), static_cast<std::uint32_t>(t - 1), spec.powerIters,
-                            false, o.tf32);
+                            false, false);
                 I.mark("MiLo sketch");
                 updateAndMeasure(t, sketch->failed());
-                I.mark("MiLo W − Q·B, ε");
+                I.mark("MiLo E − Q·B, ε");
                 s = readStatus();
-                if (s.retry) { // a rank-deficient sketch: Householder QR (always succeeds)
+                if (s.retry) { // a rank-deficient sketch: Householder QR (always succeeds) on E again
+                    launch::residual64(in, w.data(), Wt, numel, E, I.S());
                     sketch->run(static_cast<std::uint64_t>(spec.seed), static_cast<std::uint32_t>(t - 1),
-                                spec.powerIters, true, o.tf32);
+                                spec.powerIters, true, false);
                     updateAndMeasure(t, sketch->failed());
                     s = readStatus();
                     ++res.householderPasses;
@@ -173,9 +171,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 QS_GPU_CHECK(qsMemcpyAsync(bestCodes.get(), codes.get(), n, qsMemcpyDeviceToDevice, I.stream));
                 QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.bytes, qsMemcpyDeviceToDevice, I.stream));
                 if (r > 0) {
-                    QS_GPU_CHECK(qsMemcpyAsync(bestQ.get(), sketch->q(), static_cast<std::size_t>(sketch->m()) * r * 4,
+                    QS_GPU_CHECK(qsMemcpyAsync(bestQ.get(), sketch->q(), static_cast<std::size_t>(sketch->m()) * r * 8,
                                                qsMemcpyDeviceToDevice, I.stream));
-                    QS_GPU_CHECK(qsMemcpyAsync(bestBt.get(), sketch->bt(), static_cast<std::size_t>(sketch->n()) * r * 4,
+                    QS_GPU_CHECK(qsMemcpyAsync(bestBt.get(), sketch->bt(), static_cast<std::size_t>(sketch->n()) * r * 8,
                                                qsMemcpyDeviceToDevice, I.stream));
                 }
             }
@@ -183,6 +181,10 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             res.quantized.history.push_back({t, s.eps, ms});
             if (r == 0 || s.stop)
                 break;
+            if (r > 0 && t < passes) {
+                launch::nextW(in, w.data(), Wt, E, numel, I.S());
+                I.mark("MiLo next W (with the host's gap)");
+            }
         }
         launch::MiloState hs{};
         QS_GPU_CHECK(qsMemcpyAsync(&hs, st, sizeof hs, qsMemcpyDeviceToHost, I.stream));
@@ -211,15 +213,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         if (r > 0) {
             // svd(B) of the returned pass from B·Bᵀ's FP64 eigen-decomposition.
             const int m = sketch->m(), nn = sketch->n(), l = r;
-            const float *Qc = paper ? static_cast<const float *>(bestQ.get()) : sketch->q();
-            const float *Btc = paper ? static_cast<const float *>(bestBt.get()) : sketch->bt();
+            const auto *q64 = static_cast<const double *>(paper ? bestQ.get() : sketch->q());
+            const auto *bt64 = static_cast<const double *>(paper ? bestBt.get() : sketch->bt());
             const std::size_t ml = static_cast<std::size_t>(m) * l, nl = static_cast<std::size_t>(nn) * l,
                               ll = static_cast<std::size_t>(l) * l;
-            factorBufs = pool((2 * ml + 2 * nl + ll + l) * 8, "the factors' FP64 block");
-            auto *q64 = static_cast<double *>(factorBufs.get());
-            double *bt64 = q64 + ml, *ua = bt64 + nl, *vb = ua + ml, *Gm = vb + nl, *lam = Gm + ll;
-            launch::toDouble(Qc, static_cast<long long>(ml), q64, I.S());
-            launch::toDouble(Btc, static_cast<long long>(nl), bt64, I.S());
+            factorBufs = pool((ml + nl + ll + l) * 8, "the factors' FP64 block");
+            auto *ua = static_cast<double *>(factorBufs.get());
+            double *vb = ua + ml, *Gm = vb + nl, *lam = Gm + ll;
             const double one = 1.0, zero = 0.0;
             checkBlas(cublasDsyrk(H->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, nn, &one, bt64, nn, &zero, Gm, l),
                       "B·Bᵀ");
@@ -251,13 +251,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             launch::compensator(U, static_cast<long long>(nu), cg, kind, scU, codesUV, Uq, I.S());
             launch::compensator(V, static_cast<long long>(nv), cg, kind, scU + gu, codesUV + nu, Vq, I.S());
             I.mark("MiLo factors, compensators");
-            // Û·V̂ in FP64 into the W_t/E block: column-major [K × N] = V̂ [K × r] · Û [r × N].
+            // Û·V̂ in FP64 into E's block: column-major [K × N] = V̂ [K × r] · Û [r × N].
             auto uv64 = pool((nu + nv) * 8, "the compensator in FP64");
             auto *u64 = static_cast<double *>(uv64.get());
             double *v64 = u64 + nu;
             launch::toDouble(Uq, static_cast<long long>(nu), u64, I.S());
             launch::toDouble(Vq, static_cast<long long>(nv), v64, I.S());
-            auto *p64 = static_cast<double *>(two.get());
+            auto *p64 = E;
             checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(K), static_cast<int>(N), r, &one, v64,
                                   static_cast<int>(K), u64, r, &zero, p64, static_cast<int>(K)),
                       "Û·V̂");
@@ -294,8 +294,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             if (inf != 0)
                 throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) + ")");
         }
-        // Ŵ = f(Ŵ_hqq + Û·V̂) of the returned pass.
-        auto out = pool(n * 4, "Ŵ");
+        // Ŵ = f(Ŵ_hqq + Û·V̂) of the returned pass, in W_t's block.
+        auto out = wtb;
         launch::hqqPlusProduct(static_cast<const unsigned char *>(cCodes), reinterpret_cast<const float *>(cBlock + L.zero),
                                reinterpret_cast<const float *>(cBlock + L.scales),
                                reinterpret_cast<const unsigned char *>(cBlock + L.bad), numel, G, g, spec.hqq.axis == 1,

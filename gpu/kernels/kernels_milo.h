@@ -10,6 +10,8 @@ namespace quantscope::gpu::launch {
 /// R [n × l] column-major = the row-major Philox normals Ω [n, l] of (seed, stream) (util/philox.h)
 /// rounded to FP32: R[j·n + i] = f(normalAt(i·l + j)).
 void philoxNormalColMajor(std::uint64_t seed, std::uint32_t stream, int n, int l, float *R, void *s);
+/// The same in FP64 (no rounding).
+void philoxNormalColMajor64(std::uint64_t seed, std::uint32_t stream, int n, int l, double *R, void *s);
 /// *flag |= (*info != 0).
 void orFlag(const int *info, int *flag, void *s);
 /// out[i] = f(in[i]).
@@ -38,12 +40,15 @@ struct MiloStatus {
 
 /// out = FP32 of W (kInF32 / kInBf16 / kInF16; out null: count only); st->nonFinite counts NaN/Inf.
 void decodeF32(int in, const void *w, long long n, float *out, MiloState *st, void *s);
-/// x[i] = f(w[i] − x[i]) (the residual E = W − Ŵ in place of Ŵ).
-void residual(const float *w, float *x, long long n, void *s);
-/// Per block of `kMiloSumBlocks`: Σ d² in FP64 with d = a − (b − c) (c null: d = a − b), written to
-/// parts[block] (a fixed split, so a fixed order).
+/// e[i] = (double)W[i] − (double)Ŵ[i] (exact; W as stored, kInF32 / kInBf16 / kInF16).
+void residual64(int in, const void *w, const float *wHat, long long n, double *e, void *s);
+/// The next pass's input in place of Ŵ, with d = E − U·V: uv = (W − Ŵ) − d in FP64 and
+/// wt[i] = W[i] − f(uv) in FP32 (the CPU's W − f(U·V)).
+void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s);
+/// Per block of `kMiloSumBlocks`: Σ d² in FP64 over a fixed slice, written to parts[block] (a fixed
+/// split, so a fixed order).
 constexpr int kMiloSumBlocks = 1024;
-void sumSquares(const float *a, const float *b, const float *c, long long n, double *parts, void *s);
+void sumSquares(const double *d, long long n, double *parts, void *s);
 /// One thread block: ε = √(Σ parts in a fixed order); unless *failed (then status.retry), records
 /// ε as pass t's, evaluates the stop rule (paper: milomath::paperShouldStop; else none) and the
 /// best pass (paper: the smallest ε; else the last), and writes the status.

@@ -26,9 +26,10 @@ LinalgHandles &linalgHandles(void *stream)
     return h;
 }
 
-RangeSketch::RangeSketch(Engine::Impl &I, const float *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l,
-                         const std::string &what)
-    : m_I(I), m_X(X), m_rows(static_cast<int>(rows)), m_cols(static_cast<int>(cols)), m_l(l), m_aIsX(aIsX)
+RangeSketch::RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l,
+                         bool fp64, const std::string &what)
+    : m_I(I), m_X(X), m_rows(static_cast<int>(rows)), m_cols(static_cast<int>(cols)), m_l(l), m_aIsX(aIsX),
+      m_fp64(fp64)
 {
     // A = X [cols × rows] or Xᵀ [rows × cols].
     m_m = aIsX ? m_cols : m_rows;
@@ -38,17 +39,19 @@ RangeSketch::RangeSketch(Engine::Impl &I, const float *X, std::int64_t rows, std
         m_bytes += std::max<std::size_t>(bytes, 64);
         return poolGet(I.pool, std::max<std::size_t>(bytes, 64), std::string(name) + " of " + what);
     };
-    m_Y = pool(static_cast<std::size_t>(m_m) * L * 4, "the sketch Q");
-    m_Z = pool(static_cast<std::size_t>(m_n) * L * 4, "the sketch Bᵀ");
-    m_R = pool(static_cast<std::size_t>(m_n) * L * 4, "the sketch Ω");
-    m_T64 = pool(big * L * 8, "the sketch's FP64 block");
+    const std::size_t es = fp64 ? 8 : 4;
+    m_Y = pool(static_cast<std::size_t>(m_m) * L * es, "the sketch Q");
+    m_Z = pool(static_cast<std::size_t>(m_n) * L * es, "the sketch Bᵀ");
+    m_R = pool(static_cast<std::size_t>(m_n) * L * es, "the sketch Ω");
+    if (!fp64) // the FP64 copy the QR works on (with fp64 it works in place)
+        m_T64 = pool(big * L * 8, "the sketch's FP64 block");
     m_G = pool(L * L * 8, "the sketch's Gram matrix");
     m_tau = pool(L * 8, "the sketch's Householder factors");
     m_info = pool(2 * sizeof(int), "the sketch's status");
     m_devInfo = static_cast<int *>(m_info.get());
     m_failed = m_devInfo + 1;
     LinalgHandles &H = linalgHandles(I.stream);
-    auto *T = static_cast<double *>(m_T64.get());
+    auto *T = static_cast<double *>(fp64 ? m_Y.get() : m_T64.get()); // for the workspace queries only
     auto *G = static_cast<double *>(m_G.get());
     const int bigI = static_cast<int>(big);
     int a = 0, b = 0, c = 0;
@@ -60,27 +63,36 @@ RangeSketch::RangeSketch(Engine::Impl &I, const float *X, std::int64_t rows, std
     m_work = pool(static_cast<std::size_t>(m_lwork) * 8, "the sketch's solver workspace");
 }
 
-void RangeSketch::mulA(bool transposeA, const float *M, float *C, bool tf32)
+void RangeSketch::mulA(bool transposeA, const void *M, void *C, bool tf32)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
     const float one = 1.0f, zero = 0.0f;
     // op(A)·M with op(A) = X (no transpose: [cols × rows]) or Xᵀ ([rows × cols]).
     const bool opN = m_aIsX != transposeA;
     const int outRows = opN ? m_cols : m_rows, inner = opN ? m_rows : m_cols;
+    if (m_fp64) {
+        const double d1 = 1.0, d0 = 0.0;
+        checkBlas(cublasDgemm(H.blas, opN ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, outRows, m_l, inner, &d1,
+                              static_cast<const double *>(m_X), m_cols, static_cast<const double *>(M), inner, &d0,
+                              static_cast<double *>(C), outRows),
+                  "sketch gemm");
+        return;
+    }
     checkBlas(cublasGemmEx(H.blas, opN ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, outRows, m_l, inner, &one, m_X, CUDA_R_32F,
                            m_cols, M, CUDA_R_32F, inner, &zero, C, CUDA_R_32F, outRows,
                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
               "sketch gemm");
 }
 
-void RangeSketch::qr(float *Y, int rows, bool householder)
+void RangeSketch::qr(void *Y, int rows, bool householder)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
-    auto *T = static_cast<double *>(m_T64.get());
+    auto *T = static_cast<double *>(m_fp64 ? Y : m_T64.get());
     auto *G = static_cast<double *>(m_G.get());
     auto *work = static_cast<double *>(m_work.get());
     const long long count = static_cast<long long>(rows) * m_l;
-    launch::toDouble(Y, count, T, m_I.S());
+    if (!m_fp64)
+        launch::toDouble(static_cast<const float *>(Y), count, T, m_I.S());
     if (householder) {
         auto *tau = static_cast<double *>(m_tau.get());
         checkSolver(cusolverDnDgeqrf(H.solver, rows, m_l, T, rows, tau, work, m_lwork, m_devInfo), "geqrf");
@@ -97,23 +109,36 @@ void RangeSketch::qr(float *Y, int rows, bool householder)
                       "trsm");
         }
     }
-    launch::toFloat(T, count, Y, m_I.S());
+    if (!m_fp64)
+        launch::toFloat(T, count, static_cast<float *>(Y), m_I.S());
 }
 
 void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32)
 {
     QS_GPU_CHECK(qsMemsetAsync(m_info.get(), 0, 2 * sizeof(int), m_I.stream));
-    auto *R = static_cast<float *>(m_R.get());
-    launch::philoxNormalColMajor(seed, stream, m_n, m_l, R, m_I.S());
-    mulA(false, R, q(), tf32); // Y = A·Ω
-    qr(q(), m_m, householder);
+    if (m_fp64)
+        launch::philoxNormalColMajor64(seed, stream, m_n, m_l, static_cast<double *>(m_R.get()), m_I.S());
+    else
+        launch::philoxNormalColMajor(seed, stream, m_n, m_l, static_cast<float *>(m_R.get()), m_I.S());
+    const void *R = m_R.get();
+    m_I.mark("sketch Ω");
+    auto product = [&](bool transposeA, const void *M, void *C) {
+        mulA(transposeA, M, C, tf32);
+        m_I.mark("sketch products with A");
+    };
+    auto orth = [&](void *Y, int rows) {
+        qr(Y, rows, householder);
+        m_I.mark("sketch QR");
+    };
+    product(false, R, q()); // Y = A·Ω
+    orth(q(), m_m);
     for (int i = 0; i < niter; ++i) {
-        mulA(true, q(), bt(), tf32); // Z = Aᵀ·Q
-        qr(bt(), m_n, householder);
-        mulA(false, bt(), q(), tf32); // Y = A·Z
-        qr(q(), m_m, householder);
+        product(true, q(), bt()); // Z = Aᵀ·Q
+        orth(bt(), m_n);
+        product(false, bt(), q()); // Y = A·Z
+        orth(q(), m_m);
     }
-    mulA(true, q(), bt(), tf32); // Bᵀ = Aᵀ·Q
+    product(true, q(), bt()); // Bᵀ = Aᵀ·Q
 }
 
 } // namespace quantscope::gpu

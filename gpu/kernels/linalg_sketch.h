@@ -8,8 +8,9 @@
 /// (row-major, stream `stream`; generated on the device):
 ///   Q = qr(A·Ω), then `niter` times { Z = qr(Aᵀ·Q); Q = qr(A·Z) },  Bᵀ = Aᵀ·Q
 /// so that A ≈ Q·B, the projection of A onto the sketched subspace.
-/// Precision: the products with A (the large operands) in FP32 with FP32 accumulation and no
-/// TF32 (or TF32 when asked, for measurement); every QR in FP64 on the thin side: CholeskyQR2
+/// Precision: the products with A (the large operands) in FP64 (fp64: E is FP64 — MiLo's loop) or
+/// in FP32 with FP32 accumulation and no TF32 (or TF32 when asked, for measurement; the top-k
+/// spectrum); every QR in FP64 on the thin side: CholeskyQR2
 /// (R = chol(YᵀY), Y ← Y·R⁻¹, twice — BLAS-3 only, orthogonal to machine precision while
 /// cond(Y) ≲ 1e7). A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
 /// device; the caller reads the flag with its one small copy and reruns the sketch with
@@ -24,29 +25,32 @@ namespace quantscope::gpu {
 
 class RangeSketch {
 public:
-    /// X: the column-major [cols × rows] view of row-major E; aIsX: A = X (else A = Xᵀ = E).
-    RangeSketch(Engine::Impl &I, const float *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l,
+    /// X: the column-major [cols × rows] view of row-major E (FP64 with fp64, else FP32); aIsX:
+    /// A = X (else A = Xᵀ = E).
+    RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l, bool fp64,
                 const std::string &what);
     int m() const { return m_m; }
     int n() const { return m_n; }
     int l() const { return m_l; }
     /// Device bytes the sketch holds.
     std::size_t bytes() const { return m_bytes; }
-    /// Queues the whole sketch; Q [m × l] and Bᵀ [n × l] (column-major FP32) then hold the result.
+    bool fp64() const { return m_fp64; }
+    /// Queues the whole sketch; Q [m × l] and Bᵀ [n × l] (column-major, X's precision) then hold
+    /// the result.
     void run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32);
-    float *q() const { return static_cast<float *>(m_Y.get()); }
-    float *bt() const { return static_cast<float *>(m_Z.get()); }
+    void *q() const { return m_Y.get(); }
+    void *bt() const { return m_Z.get(); }
     /// Device word, non-zero once a Cholesky of the last run() failed (zeroed by run()).
     const int *failed() const { return m_failed; }
     /// C [rows(op) × l] = op(A)·M (column-major), op = A or Aᵀ.
-    void mulA(bool transposeA, const float *M, float *C, bool tf32);
+    void mulA(bool transposeA, const void *M, void *C, bool tf32);
 
 private:
-    void qr(float *Y, int rows, bool householder);
+    void qr(void *Y, int rows, bool householder);
     Engine::Impl &m_I;
-    const float *m_X;
+    const void *m_X;
     int m_rows, m_cols, m_m, m_n, m_l;
-    bool m_aIsX;
+    bool m_aIsX, m_fp64;
     std::shared_ptr<void> m_Y, m_Z, m_R, m_T64, m_G, m_work, m_tau, m_info;
     int *m_failed = nullptr, *m_devInfo = nullptr;
     int m_lwork = 0;

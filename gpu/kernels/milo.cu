@@ -26,7 +26,7 @@ constexpr int kT = 256;
 int gridFor(long long n, int cap) { return static_cast<int>(n / kT + 1 < cap ? n / kT + 1 : cap); }
 
 
-__global__ void kPhilox(std::uint64_t seed, std::uint32_t stream, int n, int l, float *R)
+template <typename T> __global__ void kPhilox(std::uint64_t seed, std::uint32_t stream, int n, int l, T *R)
 {
     // Four consecutive row-major elements share one Philox block.
     const long long total = static_cast<long long>(n) * l, blocks = (total + 3) / 4;
@@ -38,7 +38,7 @@ __global__ void kPhilox(std::uint64_t seed, std::uint32_t stream, int n, int l, 
             const long long e = 4 * b + k;
             if (e < total) {
                 const long long i = e / l, j = e % l;
-                R[j * n + i] = static_cast<float>(z[k]);
+                R[j * n + i] = static_cast<T>(z[k]);
             }
         }
     }
@@ -69,24 +69,30 @@ template <int IN> __global__ void kDecode(const void *w, long long n, float *out
         atomicAdd(&st->nonFinite, bad);
 }
 
-__global__ void kResidual(const float *w, float *x, long long n)
+template <int IN> __global__ void kResidual64(const void *w, const float *wHat, long long n, double *e)
 {
     for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT)
-        x[i] = w[i] - x[i];
+        e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
+}
+
+template <int IN> __global__ void kNextW(const void *w, float *wt, const double *d, long long n)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT) {
+        const float wv = decode1<IN>(w, i);
+        const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - d[i]; // E − D
+        wt[i] = wv - static_cast<float>(uv);
+    }
 }
 
 /// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
-__global__ void kSumSquares(const float *a, const float *b, const float *c, long long n, double *parts)
+__global__ void kSumSquares(const double *d, long long n, double *parts)
 {
     __shared__ double red[kT];
     const long long per = (n + gridDim.x - 1) / gridDim.x;
     const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
     double acc = 0.0;
-    for (long long i = lo + threadIdx.x; i < hi; i += kT) {
-        const double other = c ? static_cast<double>(b[i]) - static_cast<double>(c[i]) : static_cast<double>(b[i]);
-        const double d = static_cast<double>(a[i]) - other;
-        acc += d * d;
-    }
+    for (long long i = lo + threadIdx.x; i < hi; i += kT)
+        acc += d[i] * d[i];
     red[threadIdx.x] = acc;
     __syncthreads();
     for (int h = kT / 2; h > 0; h /= 2) {
@@ -276,8 +282,14 @@ __global__ void kHqqPlusProduct(const unsigned char *codes, const float *zero, c
 
 void philoxNormalColMajor(std::uint64_t seed, std::uint32_t stream, int n, int l, float *R, void *s)
 {
-    kPhilox<<<gridFor((static_cast<long long>(n) * l + 3) / 4, 4096), kT, 0, S(s)>>>(seed, stream, n, l, R);
+    kPhilox<float><<<gridFor((static_cast<long long>(n) * l + 3) / 4, 4096), kT, 0, S(s)>>>(seed, stream, n, l, R);
     QS_GPU_CHECK_LAUNCH("philoxNormal");
+}
+
+void philoxNormalColMajor64(std::uint64_t seed, std::uint32_t stream, int n, int l, double *R, void *s)
+{
+    kPhilox<double><<<gridFor((static_cast<long long>(n) * l + 3) / 4, 4096), kT, 0, S(s)>>>(seed, stream, n, l, R);
+    QS_GPU_CHECK_LAUNCH("philoxNormal64");
 }
 
 void orFlag(const int *info, int *flag, void *s)
@@ -298,15 +310,21 @@ void decodeF32(int in, const void *w, long long n, float *out, MiloState *st, vo
     QS_GPU_CHECK_LAUNCH("decodeF32");
 }
 
-void residual(const float *w, float *x, long long n, void *s)
+void residual64(int in, const void *w, const float *wHat, long long n, double *e, void *s)
 {
-    kResidual<<<gridFor(n, 8192), kT, 0, S(s)>>>(w, x, n);
-    QS_GPU_CHECK_LAUNCH("residual");
+    dispatchIn(in, [&](auto I) { kResidual64<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wHat, n, e); });
+    QS_GPU_CHECK_LAUNCH("residual64");
 }
 
-void sumSquares(const float *a, const float *b, const float *c, long long n, double *parts, void *s)
+void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s)
 {
-    kSumSquares<<<kMiloSumBlocks, kT, 0, S(s)>>>(a, b, c, n, parts);
+    dispatchIn(in, [&](auto I) { kNextW<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wt, d, n); });
+    QS_GPU_CHECK_LAUNCH("nextW");
+}
+
+void sumSquares(const double *d, long long n, double *parts, void *s)
+{
+    kSumSquares<<<kMiloSumBlocks, kT, 0, S(s)>>>(d, n, parts);
     QS_GPU_CHECK_LAUNCH("sumSquares");
 }
 
