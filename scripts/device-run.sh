@@ -11,7 +11,7 @@
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
-# QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
+# QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,7 +51,7 @@ if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note:
 rc_gpu=0
 if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   t0=$(date +%s)
-  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
+  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 ${QS_CTEST_ARGS:-} > "$OUT/ctest-gpu.log" 2>&1
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
   echo "gpu tests: $(( $(date +%s) - t0 ))s rc=$rc_gpu"
