@@ -227,14 +227,14 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
 
     std::vector<float> wt(static_cast<std::size_t>(numel));
     std::vector<double> e(static_cast<std::size_t>(numel));
-    std::vector<float> u, v;             // the current pass's factors (FP32)
     std::vector<double> uv;              // U·V of the previous pass (FP64)
     HqqResult chosen;
-    std::vector<float> chosenU, chosenV;
+    RangeSketchResult chosenSketch;
     std::vector<IterationRecord> history;
     std::vector<double> epsList;
     int chosenPass = 0;
     double bestEps = 0.0;
+    const int threads = resolveThreads(options.threads);
 
     for (int t = 1; t <= passes; ++t) {
         if (cancel)
@@ -247,6 +247,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                 wt[i] = w0[i] - static_cast<float>(uv[i]);
         HqqResult h = hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
         double eps2 = 0.0;
+        RangeSketchResult sk;
         if (r == 0) {
             for (std::int64_t i = 0; i < numel; ++i) {
                 const double d = static_cast<double>(w0[i]) - h.dequantized[i];
@@ -255,33 +256,28 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         } else {
             for (std::int64_t i = 0; i < numel; ++i)
                 e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
-            const LowRankSvd L = svdLowrank(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
-                                            static_cast<std::uint32_t>(t - 1), cancel);
-            const std::int64_t k = L.rank;
-            u.assign(static_cast<std::size_t>(N * r), 0.0f);
-            v.assign(static_cast<std::size_t>(r * K), 0.0f);
-            for (std::int64_t c = 0; c < k; ++c) {
-                const double sq = std::sqrt(L.s[c]);
-                for (std::int64_t i = 0; i < N; ++i)
-                    u[i * r + c] = static_cast<float>(L.u[i * k + c] * sq);
-                for (std::int64_t j = 0; j < K; ++j)
-                    v[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
-            }
+            // U·V = Q·B, the truncated SVD's product (its factors are only needed for the
+            // returned pass).
+            sk = rangeSketch(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
+                             static_cast<std::uint32_t>(t - 1), threads, cancel);
             uv.assign(static_cast<std::size_t>(numel), 0.0);
+            const std::int64_t k = sk.q;
             // Rows are independent (each element's sum over c keeps its order): split over the
-            // worker threads, the same bits for any thread count.
-            parallelSlices(N, resolveThreads(options.threads), cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+            // worker threads, the same bits for any thread count. A = E: uv[i, j] = Σ Q(i, c)·B(c, j);
+            // A = Eᵀ: uv[i, j] = Σ B(c, i)·Q(j, c).
+            parallelSlices(N, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
                 for (std::int64_t i = i0; i < i1; ++i) {
                     if (cancel && (i & 31) == 0)
                         cancel->check();
-                    for (std::int64_t c = 0; c < r; ++c) {
-                        const double uc = u[i * r + c];
-                        if (uc == 0.0)
+                    double *row = uv.data() + i * K;
+                    for (std::int64_t c = 0; c < k; ++c) {
+                        const double *qc = sk.Q.data() + c * sk.m, *bc = sk.Bt.data() + c * sk.n;
+                        const double f = sk.transposed ? bc[i] : qc[i];
+                        const double *g = sk.transposed ? qc : bc;
+                        if (f == 0.0)
                             continue;
-                        double *row = uv.data() + i * K;
-                        const float *vr = v.data() + c * K;
                         for (std::int64_t j = 0; j < K; ++j)
-                            row[j] += uc * static_cast<double>(vr[j]);
+                            row[j] += f * g[j];
                     }
                 }
             });
@@ -297,8 +293,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         const bool take = !paper || chosenPass == 0 || eps < bestEps;
         if (take) {
             chosen = std::move(h);
-            chosenU = u;
-            chosenV = v;
+            chosenSketch = std::move(sk);
             chosenPass = t;
             bestEps = eps;
         }
@@ -306,6 +301,21 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             break; // rank 0 is plain HQQ: one pass
         if (paper && miloPaperShouldStop(epsList))
             break;
+    }
+    // The returned pass's factors: U = f(U_s·√S) [N, r], V = f(√S·V_sᵀ) [r, K].
+    std::vector<float> chosenU, chosenV;
+    if (r > 0) {
+        const LowRankSvd L = lowRankFromSketch(chosenSketch);
+        const std::int64_t k = L.rank;
+        chosenU.assign(static_cast<std::size_t>(N * r), 0.0f);
+        chosenV.assign(static_cast<std::size_t>(r * K), 0.0f);
+        for (std::int64_t c = 0; c < k; ++c) {
+            const double sq = std::sqrt(L.s[c]);
+            for (std::int64_t i = 0; i < N; ++i)
+                chosenU[i * r + c] = static_cast<float>(L.u[i * k + c] * sq);
+            for (std::int64_t j = 0; j < K; ++j)
+                chosenV[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
+        }
     }
 
     QuantizedTensor q = startQuantized(w, "milo", m_spec.toJson(), options.tensorName);

@@ -84,7 +84,7 @@ void RangeSketch::mulA(bool transposeA, const void *M, void *C, bool tf32)
               "sketch gemm");
 }
 
-void RangeSketch::qr(void *Y, int rows, bool householder)
+void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
     auto *T = static_cast<double *>(m_fp64 ? Y : m_T64.get());
@@ -99,7 +99,7 @@ void RangeSketch::qr(void *Y, int rows, bool householder)
         checkSolver(cusolverDnDorgqr(H.solver, rows, m_l, m_l, T, rows, tau, work, m_lwork, m_devInfo), "orgqr");
     } else {
         const double one = 1.0, zero = 0.0;
-        for (int pass = 0; pass < 2; ++pass) {
+        for (int pass = 0; pass < cholPasses; ++pass) {
             checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, m_l, rows, &one, T, rows, &zero, G, m_l),
                       "syrk");
             checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo), "potrf");
@@ -126,17 +126,19 @@ void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool 
         mulA(transposeA, M, C, tf32);
         m_I.mark("sketch products with A");
     };
-    auto orth = [&](void *Y, int rows) {
-        qr(Y, rows, householder);
+    // Intermediate bases only need to be well conditioned (the next product spans the same
+    // space): one CholeskyQR pass; the final Q two (orthonormal to machine precision).
+    auto orth = [&](void *Y, int rows, bool last) {
+        qr(Y, rows, householder, last ? 2 : 1);
         m_I.mark("sketch QR");
     };
     product(false, R, q()); // Y = A·Ω
-    orth(q(), m_m);
+    orth(q(), m_m, niter == 0);
     for (int i = 0; i < niter; ++i) {
         product(true, q(), bt()); // Z = Aᵀ·Q
-        orth(bt(), m_n);
+        orth(bt(), m_n, false);
         product(false, bt(), q()); // Y = A·Z
-        orth(q(), m_m);
+        orth(q(), m_m, i == niter - 1);
     }
     product(true, q(), bt()); // Bᵀ = Aᵀ·Q
 }

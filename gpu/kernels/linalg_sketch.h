@@ -10,9 +10,10 @@
 /// so that A ≈ Q·B, the projection of A onto the sketched subspace.
 /// Precision: the products with A (the large operands) in FP64 (fp64: E is FP64 — MiLo's loop) or
 /// in FP32 with FP32 accumulation and no TF32 (or TF32 when asked, for measurement; the top-k
-/// spectrum); every QR in FP64 on the thin side: CholeskyQR2
-/// (R = chol(YᵀY), Y ← Y·R⁻¹, twice — BLAS-3 only, orthogonal to machine precision while
-/// cond(Y) ≲ 1e7). A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
+/// spectrum); every QR in FP64 on the thin side by CholeskyQR (R = chol(YᵀY), Y ← Y·R⁻¹; BLAS-3
+/// only): once for the intermediate bases (they need only be well conditioned: the next product
+/// spans the same space), twice (CholeskyQR2, orthogonal to machine precision while cond(Y) ≲
+/// 1e7) for the final Q. A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
 /// device; the caller reads the flag with its one small copy and reruns the sketch with
 /// Householder QR (DGEQRF + DORGQR), which always succeeds. Nothing synchronises inside run().
 #include <cstdint>
@@ -46,7 +47,7 @@ public:
     void mulA(bool transposeA, const void *M, void *C, bool tf32);
 
 private:
-    void qr(void *Y, int rows, bool householder);
+    void qr(void *Y, int rows, bool householder, int cholPasses);
     Engine::Impl &m_I;
     const void *m_X;
     int m_rows, m_cols, m_m, m_n, m_l;
