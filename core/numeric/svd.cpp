@@ -148,28 +148,28 @@ namespace {
 /// product, whatever thread runs it), so the bits do not depend on the thread count.
 constexpr std::int64_t kProductSlices = 16;
 
-/// C = A·M (A [m × n], M [n × q]).
-Mat productA(const Mat &A, const Mat &M, int threads)
+/// C = E·M (E row-major [rows × cols], M [cols × q]) in fixed row slices.
+Mat productE(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 {
-    Mat C(A.rows(), M.cols());
-    const std::int64_t m = A.rows();
+    Mat C(E.rows(), M.cols());
+    const std::int64_t m = E.rows();
     parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
         const std::int64_t r0 = m * s / kProductSlices, r1 = m * (s + 1) / kProductSlices;
         if (r1 > r0)
-            C.middleRows(r0, r1 - r0).noalias() = A.middleRows(r0, r1 - r0) * M;
+            C.middleRows(r0, r1 - r0).noalias() = E.middleRows(r0, r1 - r0) * M;
     });
     return C;
 }
 
-/// C = Aᵀ·M (A [m × n], M [m × q]).
-Mat productAt(const Mat &A, const Mat &M, int threads)
+/// C = Eᵀ·M (M [rows × q]) in fixed slices of E's columns.
+Mat productEt(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 {
-    Mat C(A.cols(), M.cols());
-    const std::int64_t n = A.cols();
+    Mat C(E.cols(), M.cols());
+    const std::int64_t n = E.cols();
     parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
         const std::int64_t c0 = n * s / kProductSlices, c1 = n * (s + 1) / kProductSlices;
         if (c1 > c0)
-            C.middleRows(c0, c1 - c0).noalias() = A.middleCols(c0, c1 - c0).transpose() * M;
+            C.middleRows(c0, c1 - c0).noalias() = E.middleCols(c0, c1 - c0).transpose() * M;
     });
     return C;
 }
@@ -181,25 +181,29 @@ RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std:
 {
     if (q < 1)
         throw UnsupportedError("svd_lowrank needs q ≥ 1");
-    const Mat A = tallCopy(a, rows, cols); // m ≥ n
-    const Eigen::Index m = A.rows(), n = A.cols();
+    // A = E (rows ≥ cols) or Eᵀ, read in place.
+    const Eigen::Map<const RowMat> E(a.data(), rows, cols);
+    const bool transposed = rows < cols;
+    const Eigen::Index m = transposed ? cols : rows, n = transposed ? rows : cols;
+    auto mulA = [&](const Mat &M) { return transposed ? productEt(E, M, threads) : productE(E, M, threads); };
+    auto mulAt = [&](const Mat &M) { return transposed ? productE(E, M, threads) : productEt(E, M, threads); };
     RowMat R(n, q);
     philox::fillNormal(seed, stream, R.data(), static_cast<std::uint64_t>(n * q));
-    Mat Q = thinQ(productA(A, R, threads));
+    Mat Q = thinQ(mulA(Mat(R)));
     for (int i = 0; i < niter; ++i) {
         if (cancel)
             cancel->check();
-        Q = thinQ(productAt(A, Q, threads));
-        Q = thinQ(productA(A, Q, threads));
+        Q = thinQ(mulAt(Q));
+        Q = thinQ(mulA(Q));
     }
-    const Mat Bt = productAt(A, Q, threads); // n × k: Bᵀ = Aᵀ·Q
+    const Mat Bt = mulAt(Q); // n × k: Bᵀ = Aᵀ·Q
     RangeSketchResult r;
     r.rows = rows;
     r.cols = cols;
     r.m = m;
     r.n = n;
     r.q = Q.cols();
-    r.transposed = rows < cols;
+    r.transposed = transposed;
     r.Q.assign(Q.data(), Q.data() + Q.size());
     r.Bt.assign(Bt.data(), Bt.data() + Bt.size());
     return r;

@@ -227,7 +227,6 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
 
     std::vector<float> wt(static_cast<std::size_t>(numel));
     std::vector<double> e(static_cast<std::size_t>(numel));
-    std::vector<double> uv;              // U·V of the previous pass (FP64)
     HqqResult chosen;
     RangeSketchResult chosenSketch;
     std::vector<IterationRecord> history;
@@ -241,10 +240,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             cancel->stepProgress(static_cast<double>(t - 1) / passes);
         const auto t0 = std::chrono::steady_clock::now();
         if (t == 1 || r == 0)
-            wt = w0;
-        else
-            for (std::int64_t i = 0; i < numel; ++i)
-                wt[i] = w0[i] - static_cast<float>(uv[i]);
+            wt = w0; // later passes: W − f(U·V), written by the previous pass
         HqqResult h = hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
         double eps2 = 0.0;
         RangeSketchResult sk;
@@ -260,16 +256,18 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             // returned pass).
             sk = rangeSketch(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
                              static_cast<std::uint32_t>(t - 1), threads, cancel);
-            uv.assign(static_cast<std::size_t>(numel), 0.0);
+            // Per row (rows are independent; each element's sum over c keeps its order, so the
+            // split over the worker threads keeps the bits): the row of U·V, its Σ (E − U·V)² and
+            // the next pass's input W − f(U·V). A = E: uv[i, j] = Σ Q(i, c)·B(c, j); A = Eᵀ:
+            // uv[i, j] = Σ B(c, i)·Q(j, c).
             const std::int64_t k = sk.q;
-            // Rows are independent (each element's sum over c keeps its order): split over the
-            // worker threads, the same bits for any thread count. A = E: uv[i, j] = Σ Q(i, c)·B(c, j);
-            // A = Eᵀ: uv[i, j] = Σ B(c, i)·Q(j, c).
+            std::vector<double> rowSq(static_cast<std::size_t>(N), 0.0);
             parallelSlices(N, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+                std::vector<double> row(static_cast<std::size_t>(K));
                 for (std::int64_t i = i0; i < i1; ++i) {
                     if (cancel && (i & 31) == 0)
                         cancel->check();
-                    double *row = uv.data() + i * K;
+                    std::fill(row.begin(), row.end(), 0.0);
                     for (std::int64_t c = 0; c < k; ++c) {
                         const double *qc = sk.Q.data() + c * sk.m, *bc = sk.Bt.data() + c * sk.n;
                         const double f = sk.transposed ? bc[i] : qc[i];
@@ -279,12 +277,20 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                         for (std::int64_t j = 0; j < K; ++j)
                             row[j] += f * g[j];
                     }
+                    double sq = 0.0;
+                    const double *ei = e.data() + i * K;
+                    float *wi = wt.data() + i * K;
+                    const float *w0i = w0.data() + i * K;
+                    for (std::int64_t j = 0; j < K; ++j) {
+                        const double d = ei[j] - row[j];
+                        sq += d * d;
+                        wi[j] = w0i[j] - static_cast<float>(row[j]); // the next pass's W − f(U·V)
+                    }
+                    rowSq[static_cast<std::size_t>(i)] = sq;
                 }
             });
-            for (std::int64_t i = 0; i < numel; ++i) {
-                const double d = e[i] - uv[i];
-                eps2 += d * d;
-            }
+            for (double v : rowSq) // rows in order
+                eps2 += v;
         }
         const double eps = std::sqrt(eps2);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -45,9 +45,10 @@ void expectFactorRules(const CompensatorFactor &f, bool byColumn, const std::str
             hi = std::max(hi, x);
             lo = std::max(lo, -x);
         }
-        // The rule is on U before quantization (V's rows follow its signs); 3-bit codes are
-        // asymmetric (−4 … 3), so it is checked on FP16 and INT8 factors.
-        if (byColumn && f.codeBits != 3)
+        // The rule is on U before quantization (V's rows follow its signs); integer codes are
+        // asymmetric (INT8 −128 … 127, INT3 −4 … 3, per-group scales), so it is checked on FP16
+        // factors.
+        if (byColumn && f.codeBits == 16)
             EXPECT_GE(hi, lo) << what << " component " << c << " breaks the sign rule";
     }
     if (f.codes.empty())
