@@ -95,8 +95,8 @@ int runGemmBench(Args args)
         std::cout << toJson(r).dump(1) << '\n';
         return 0;
     }
-    std::printf("GEMM Y[M,N] = X[M,K]·W[N,K]ᵀ for %s on %s (median of ≥ %d runs)\n", what.c_str(),
-                r.device.c_str(), r.device == "cpu" ? 1 : req.repeats);
+    std::printf("GEMM Y[M,N] = X[M,K]·W[N,K]ᵀ for %s on %s (median of the timed runs)\n", what.c_str(),
+                r.device.c_str());
     std::printf("  %-12s %6s %12s %12s %10s %10s  %s\n", "format", "M", "time µs", "cold µs", "TFLOP/s", "GB/s",
                 "note");
     for (const auto &p : r.points) {

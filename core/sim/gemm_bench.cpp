@@ -130,6 +130,37 @@ double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std:
     return in * (M * K + N * K) + out * M * N;
 }
 
+std::vector<GemmCurve> gemmCurves(const GemmBenchResult &r)
+{
+    std::vector<GemmCurve> curves;
+    for (const auto &p : r.points) {
+        auto it = std::find_if(curves.begin(), curves.end(), [&](const GemmCurve &c) { return c.format == p.format; });
+        if (it == curves.end()) {
+            curves.push_back({p.format, {}, {}, {}, {}});
+            it = curves.end() - 1;
+        }
+        it->m.push_back(static_cast<double>(p.m));
+        it->timeUs.push_back(p.timeUs);
+        it->tflops.push_back(p.tflops);
+        it->paddedM.push_back(p.padded ? p.paddedM : p.m);
+    }
+    for (auto &c : curves) {
+        std::vector<std::size_t> order(c.m.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return c.m[a] < c.m[b]; });
+        GemmCurve s{c.format, {}, {}, {}, {}};
+        for (auto i : order) {
+            s.m.push_back(c.m[i]);
+            s.timeUs.push_back(c.timeUs[i]);
+            s.tflops.push_back(c.tflops[i]);
+            s.paddedM.push_back(c.paddedM[i]);
+        }
+        c = std::move(s);
+    }
+    return curves;
+}
+
 std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const CancelToken *cancel)
 {
     request.validate();

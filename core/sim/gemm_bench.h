@@ -70,6 +70,15 @@ struct GemmBenchResult {
     std::vector<GemmPoint> points;
 };
 
+/// One format's points as the GEMM timing view draws them: sorted by M.
+struct GemmCurve {
+    std::string format;
+    std::vector<double> m, timeUs, tflops;
+    std::vector<std::int64_t> paddedM; ///< = m where not padded
+};
+/// One curve per format, in the order the formats first appear in the result.
+std::vector<GemmCurve> gemmCurves(const GemmBenchResult &r);
+
 /// 2·M·N·K.
 double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k);
 /// Bytes of X [M,K], W [N,K] and Y [M,N] once in `format` (the CPU: FP32 each).

@@ -265,7 +265,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
     const auto s = static_cast<cudaStream_t>(I.stream);
     const std::int64_t n = request.n, k = request.k;
     const std::string id = "cuda:" + std::to_string(I.device);
-    const double l2 = static_cast<double>(std::max(I.props.l2CacheSize, 1 << 20));
+    const double l2 = static_cast<double>(std::max<std::size_t>(I.props.l2CacheSize, 1u << 20));
     const std::int64_t maxM = *std::max_element(request.m.begin(), request.m.end());
     const std::int64_t maxMp = (maxM + 15) / 16 * 16;
     double total = 0, done = 0;

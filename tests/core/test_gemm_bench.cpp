@@ -113,3 +113,28 @@ TEST(GemmBench, JsonRoundTrip)
     EXPECT_DOUBLE_EQ(back.points[0].timeUs, 12.5);
     EXPECT_THROW(gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","points":[{"m":1}]})")), FormatError);
 }
+
+TEST(GemmBench, CurvesGroupByFormatAndSortByM)
+{
+    GemmBenchResult r;
+    auto pt = [](const char *f, std::int64_t m, double t) {
+        GemmPoint p;
+        p.format = f, p.m = m, p.timeUs = t, p.tflops = 1.0 / t, p.paddedM = m;
+        return p;
+    };
+    r.points = {pt("fp8", 4, 2), pt("bf16", 1, 5), pt("fp8", 1, 1), pt("bf16", 2, 6)};
+    r.points[2].padded = true;
+    r.points[2].paddedM = 16;
+    const auto c = gemmCurves(r);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0].format, "fp8");
+    EXPECT_EQ(c[0].m, (std::vector<double>{1, 4}));
+    EXPECT_EQ(c[0].timeUs, (std::vector<double>{1, 2}));
+    EXPECT_EQ(c[0].paddedM, (std::vector<std::int64_t>{16, 4}));
+    EXPECT_EQ(c[1].format, "bf16");
+    EXPECT_EQ(c[1].m, (std::vector<double>{1, 2}));
+    std::size_t total = 0;
+    for (const auto &x : c)
+        total += x.m.size();
+    EXPECT_EQ(total, r.points.size());
+}
