@@ -5,8 +5,9 @@
 # then the HQQ benchmark and the released `hqq` library on another; logs and JSON go under $OUT
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
-# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log; build.log
-# only when the build fails).
+# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log; build.log only when
+# the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,

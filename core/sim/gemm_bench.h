@@ -89,7 +89,7 @@ double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std:
 /// Progress through cancel->stepProgress (fraction of the FLOPs); throws Cancelled.
 std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const CancelToken *cancel = nullptr);
 
-/// The CLI's JSON (docs/cli.md "gemm-bench"): {"device", "device_note"?, "points": […]}.
+/// The CLI's JSON (docs/cli.md, gemm-bench): {"device", "device_note"?, "points": […]}.
 nlohmann::ordered_json toJson(const GemmBenchResult &r);
 /// The inverse (the view's tests and saved results); FormatError on a malformed document.
 GemmBenchResult gemmBenchFromJson(const nlohmann::json &j);
