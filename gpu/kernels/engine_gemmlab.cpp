@@ -450,7 +450,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
             else if (f == GemmFormat::Int8)
                 p.note = "INT32 out + per-token×per-channel post-scale kernel";
             if (plan->postScale) {
-                std::snprintf(buf, sizeof buf, " (%.1f µs of it)", median(epi));
+                p.epilogueUs = median(epi);
+                std::snprintf(buf, sizeof buf, " (%.1f µs of it)", p.epilogueUs);
                 p.note += buf;
             }
             std::snprintf(buf, sizeof buf, "%soutput %s: %d samples, worst %.3g of the bound", p.note.empty() ? "" : "; ",

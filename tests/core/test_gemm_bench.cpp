@@ -98,7 +98,9 @@ TEST(GemmBench, JsonRoundTrip)
     GemmPoint p;
     p.format = "int8", p.m = 1, p.n = 4096, p.k = 14336, p.timeUs = 12.5, p.coldUs = 300, p.tflops = 0.01,
     p.gbps = 4000, p.padded = true, p.paddedM = 4, p.repeats = 20, p.note = "INT32 out", p.device = "cuda:0";
+    p.epilogueUs = 2.5;
     r.points = {p, p};
+    r.points[1].epilogueUs = 0;
     r.points[1].padded = false;
     r.points[1].paddedM = 1;
     r.points[1].note.clear();
@@ -109,6 +111,8 @@ TEST(GemmBench, JsonRoundTrip)
     EXPECT_TRUE(back.points[0].padded);
     EXPECT_EQ(back.points[0].note, "INT32 out");
     EXPECT_EQ(back.points[1].paddedM, 1);
+    EXPECT_DOUBLE_EQ(back.points[0].epilogueUs, 2.5);
+    EXPECT_FALSE(toJson(r)["points"][1].contains("epilogue_us"));
     EXPECT_FALSE(toJson(r)["points"][1].contains("padded_m"));
     EXPECT_DOUBLE_EQ(back.points[0].timeUs, 12.5);
     EXPECT_THROW(gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","points":[{"m":1}]})")), FormatError);
