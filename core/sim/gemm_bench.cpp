@@ -216,7 +216,8 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
         }
         std::sort(times.begin(), times.end());
         const std::size_t h = times.size() / 2;
-        p.timeUs = times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
+        // At least 1 ns: a clock tick below the resolution must not make the rates infinite.
+        p.timeUs = std::max(times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]), 1e-3);
         p.repeats = static_cast<int>(times.size());
         p.tflops = gemmFlops(m, n, k) / (p.timeUs * 1e-6) / 1e12;
         p.gbps = gemmBytes(p.format, m, n, k) / (p.timeUs * 1e-6) / 1e9;
