@@ -5,14 +5,15 @@
 # then the HQQ benchmark and the released `hqq` library on another; logs and JSON go under $OUT
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
-# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log; build.log
-# only when the build fails).
+# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log; build.log only when
+# the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -32,7 +33,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -137,6 +138,17 @@ if [[ "${QS_SKIP_GEMM:-0}" != 1 ]]; then
   python3 "$src/bench/gemm_torch.py" --out "$OUT" > "$OUT/gemm_torch.log" 2>&1 || echo "gemm_torch.py failed"
   cat "$OUT/gemm_torch.log"
   echo "gemm bench: $(( $(date +%s) - t0 ))s"
+fi
+# The GEMM timing lab (issue 21): ours through cuBLASLt, then PyTorch's GEMMs in the same run on the
+# same GPU (gpu_gemmlab.json, gemm_lab_torch.json with the comparison and the bar).
+if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" > "$OUT/gpu_gemmlab.log" 2>&1 || echo "qs_bench_gpu_gemmlab failed"
+  cat "$OUT/gpu_gemmlab.log"
+  python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab.json" > "$OUT/gemm_lab_torch.log" 2>&1 \
+    || echo "gemm_lab_torch.py failed"
+  cat "$OUT/gemm_lab_torch.log"
+  echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
 fi
 # HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same
 # tensor and settings (skipped with a line saying so when `import hqq` fails).

@@ -126,9 +126,12 @@ Commands:
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
+  gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--repeats R] [--json]
+                       time BF16/FP8/INT8 GEMMs of one weight shape over M (the GPU's
+                       cuBLASLt; the CPU times Eigen FP32 GEMMs instead)
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
-quantize, spectrum and sweep-c show a progress line with the time left on stderr when
+quantize, spectrum, sweep-c and gemm-bench show a progress line with the time left on stderr when
 it is a terminal; --quiet silences it. --device auto|cpu|gpu picks where they compute.
 
 Options:
@@ -179,6 +182,8 @@ int main(int argc, char **argv)
             return cli::runDecode(cli::Args(args));
         if (cmd == "sweep-c")
             return cli::runSweepC(cli::Args(args));
+        if (cmd == "gemm-bench")
+            return cli::runGemmBench(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

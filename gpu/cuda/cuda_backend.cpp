@@ -267,6 +267,18 @@ public:
         return std::nullopt;
 #endif
     }
+    std::optional<std::vector<GemmPoint>> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                                    std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        return m_engine->timeGemms(request, cancel);
+#else
+        (void)request, (void)cancel;
+        whyNot = "no hipBLASLt in Debian's ROCm: the GEMM lab is unavailable on this build";
+        return std::nullopt;
+#endif
+    }
     bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
     {
         m_engine->simulateGemm(ops, keepOutput, out);

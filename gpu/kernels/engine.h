@@ -213,6 +213,24 @@ public:
     MiloDeviceResult milo(const GpuTensor &w, const MiloSpec &spec, const MiloDeviceOptions &options,
                           const CancelToken *cancel = nullptr);
 
+    // ---- the GEMM timing lab (engine_gemmlab.cpp; CUDA builds only: cuBLASLt) ----
+    /// Times the request's formats × M (sim/gemm_bench.h) for Y[M,N] = X[M,K]·W[N,K]ᵀ in the TN
+    /// layout: plans cached per (format, M, N, K, layout), device events, warm-up, median of the
+    /// repeats, rotating buffers while the working set fits in L2; each plan's output checked once
+    /// against an FP64 host reference (gemmLabChecks). Progress through cancel's step progress.
+    std::vector<GemmPoint> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel);
+    /// The output check of each point of the last timeGemms: sampled outputs and the worst
+    /// |y − ref| / bound (≤ 1 passes; docs/numerics.md "GEMM timing lab").
+    struct GemmLabCheck {
+        std::string format;
+        std::int64_t m = 0;
+        int samples = 0;
+        double worst = 0;
+    };
+    std::vector<GemmLabCheck> gemmLabChecks() const;
+    /// How often the lab has run cuBLASLt's heuristic in this process (once per new plan).
+    static std::uint64_t gemmLabHeuristicCalls();
+
     struct Impl;
 
 private:
