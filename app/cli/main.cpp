@@ -126,7 +126,7 @@ Commands:
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
-  gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--repeats R] [--json]
+  gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--experts E] [--repeats R] [--json]
                        time BF16/FP8/INT8 GEMMs of one weight shape over M (the GPU's
                        cuBLASLt; the CPU times Eigen FP32 GEMMs instead)
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)

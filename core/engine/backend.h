@@ -119,6 +119,11 @@ public:
     /// used). Throws GpuError, Cancelled.
     virtual std::optional<std::vector<GemmPoint>> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
                                                             std::string &whyNot) const;
+    /// The roofline's cache key of this device (its name + driver/CUDA versions). Default: nullopt.
+    virtual std::optional<std::string> gemmDeviceKey(std::string &whyNot) const;
+    /// The roofline's ceilings measured on this device (sim/gemm_roofline.h; deviceKey set).
+    /// Default: nullopt with `whyNot`. Throws GpuError, Cancelled.
+    virtual std::optional<GemmPeaks> measureGemmPeaks(const CancelToken *cancel, std::string &whyNot) const;
 };
 
 } // namespace quantscope

@@ -1,24 +1,123 @@
 // SPDX-License-Identifier: MIT
 #include "engine/gemm_bench_device.h"
 
+#include <random>
+
 #include "engine/registry.h"
+#include "sim/gemm_roofline.h"
 #include "util/error.h"
 
 namespace quantscope {
 
-GemmBenchResult runGemmBench(const GemmBenchRequest &request, DeviceChoice device, const CancelToken *cancel)
+namespace {
+
+/// The weights the quantized paths time: the request's tensor, else a seeded N(0, 0.02) [N, K].
+Tensor sourceWeight(const GemmBenchRequest &request)
 {
-    request.validate();
+    if (request.weight)
+        return *request.weight;
+    std::vector<float> v(static_cast<std::size_t>(request.n * request.k));
+    std::mt19937_64 rng(0x5158u);
+    std::normal_distribution<float> normal(0.0f, 0.02f);
+    for (auto &x : v)
+        x = normal(rng);
+    return Tensor::fromFloats({request.n, request.k}, v);
+}
+
+/// Runs the engine's quantizer (on `device`, by runQuantize's rule) for the formats that need it.
+void quantizeWeights(GemmBenchRequest &request, DeviceChoice device, const CancelToken *cancel)
+{
+    bool w4 = false, w4ch = false, w8 = false;
+    for (auto f : request.formats) {
+        w4 = w4 || f == GemmFormat::W4a16;
+        w4ch = w4ch || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8;
+        w8 = w8 || f == GemmFormat::W8a8Fp8;
+    }
+    if (!(w4 || w4ch || w8))
+        return;
+    const Tensor w = sourceWeight(request);
+    RunOptions o;
+    o.device = device;
+    o.metrics = false;
+    auto run = [&](const QuantSpec &spec) {
+        return std::make_shared<const QuantizedTensor>(runQuantize(w, spec, o, cancel).quantized);
+    };
+    IntSpec group;
+    group.bits = 4;
+    group.symmetric = false;
+    group.granularity = request.w4Group > 0 ? Granularity::Group : Granularity::Channel;
+    group.group = request.w4Group > 0 ? request.w4Group : 128;
+    IntSpec channel = group;
+    channel.granularity = Granularity::Channel;
+    if (w4)
+        request.w4 = run(group);
+    if (w4ch)
+        request.w4Channel = request.w4Group == 0 && request.w4 ? request.w4 : run(channel);
+    if (w8) {
+        Fp8Spec f8;
+        f8.granularity = Granularity::Channel;
+        request.w8Fp8 = run(f8);
+    }
+}
+
+/// The ceilings: the cache's entry for the device, else measured (and stored).
+std::optional<GemmPeaks> peaksFor(const GemmBenchRequest &request, const Backend *gpu, const CancelToken *cancel,
+                                  std::string &note)
+{
+    const std::string path = request.peaksCache.empty() ? defaultPeaksCachePath() : request.peaksCache;
+    std::string whyNot;
+    std::optional<std::string> key;
+    if (gpu)
+        key = gpu->gemmDeviceKey(whyNot);
+    else
+        key = cpuDeviceKey();
+    if (!key)
+        return std::nullopt;
+    if (!request.remeasurePeaks)
+        if (auto cached = loadCachedPeaks(path, *key))
+            return cached;
+    std::optional<GemmPeaks> p = gpu ? gpu->measureGemmPeaks(cancel, whyNot) : measureCpuPeaks(cancel);
+    if (!p) {
+        note = "roofline: " + whyNot;
+        return std::nullopt;
+    }
+    p->source = "measured";
+    try {
+        if (!path.empty())
+            storePeaks(path, *p);
+    } catch (const IoError &e) {
+        note = std::string("roofline not cached: ") + e.what();
+    }
+    return p;
+}
+
+} // namespace
+
+GemmBenchResult runGemmBench(const GemmBenchRequest &requestIn, DeviceChoice device, const CancelToken *cancel)
+{
+    requestIn.validate();
     GemmBenchResult r;
     const auto &reg = BackendRegistry::instance();
+    auto finish = [&](const Backend *gpu) {
+        if (requestIn.roofline) {
+            std::string note;
+            r.peaks = peaksFor(requestIn, gpu, cancel, note);
+            if (!note.empty())
+                r.deviceNote += (r.deviceNote.empty() ? "" : "; ") + note;
+            placeOnRoofline(r);
+        }
+        return r;
+    };
     if (device != DeviceChoice::Cpu) {
         if (const Backend *gpu = reg.gpu()) {
             std::string whyNot;
             try {
+                GemmBenchRequest request = requestIn;
+                quantizeWeights(request, device, cancel);
                 if (auto pts = gpu->timeGemms(request, cancel, whyNot)) {
                     r.device = gpu->info().id;
                     r.points = std::move(*pts);
-                    return r;
+                    return finish(gpu);
                 }
             } catch (const GpuError &e) {
                 whyNot = e.what();
@@ -29,8 +128,8 @@ GemmBenchResult runGemmBench(const GemmBenchRequest &request, DeviceChoice devic
         }
     }
     r.device = "cpu";
-    r.points = timeGemmsCpu(request, cancel);
-    return r;
+    r.points = timeGemmsCpu(requestIn, cancel);
+    return finish(nullptr);
 }
 
 } // namespace quantscope

@@ -97,6 +97,18 @@ std::optional<std::vector<GemmPoint>> Backend::timeGemms(const GemmBenchRequest 
     return std::nullopt;
 }
 
+std::optional<std::string> Backend::gemmDeviceKey(std::string &whyNot) const
+{
+    whyNot = "no GEMM lab on this backend";
+    return std::nullopt;
+}
+
+std::optional<GemmPeaks> Backend::measureGemmPeaks(const CancelToken *, std::string &whyNot) const
+{
+    whyNot = "no GEMM lab on this backend";
+    return std::nullopt;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
                                       const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                       const std::optional<TensorStats> &, const CancelToken *cancel) const

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sim/gemm_bench.h"
+#include "sim/gemm_roofline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +18,8 @@ namespace {
 
 const std::vector<std::pair<GemmFormat, const char *>> kNames = {
     {GemmFormat::Bf16, "bf16"}, {GemmFormat::Fp8, "fp8"}, {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
-    {GemmFormat::Int8, "int8"}};
+    {GemmFormat::Int8, "int8"}, {GemmFormat::W4a16, "w4a16"}, {GemmFormat::W4a8Int8, "w4a8-int8"},
+    {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}};
 
 std::vector<std::string> splitCsv(const std::string &csv)
 {
@@ -49,7 +51,8 @@ GemmFormat parseGemmFormat(const std::string &name)
     for (const auto &[v, n] : kNames)
         if (name == n)
             return v;
-    throw UnsupportedError("unknown GEMM format '" + name + "' (bf16, fp8, fp8-rowwise or int8)");
+    throw UnsupportedError("unknown GEMM format '" + name +
+                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)");
 }
 
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
@@ -66,7 +69,38 @@ std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
 
 std::vector<GemmFormat> allGemmFormats()
 {
+    std::vector<GemmFormat> out;
+    for (const auto &[v, name] : kNames)
+        out.push_back(v);
+    return out;
+}
+
+std::vector<GemmFormat> plainGemmFormats()
+{
     return {GemmFormat::Bf16, GemmFormat::Fp8, GemmFormat::Fp8Rowwise, GemmFormat::Int8};
+}
+
+bool isQuantizedWeightFormat(GemmFormat f)
+{
+    return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 || f == GemmFormat::W8a8Fp8;
+}
+
+std::string gemmPeakDtype(const std::string &format)
+{
+    if (format == "bf16" || format == "w4a16")
+        return "bf16";
+    if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8")
+        return "fp8";
+    if (format == "int8" || format == "w4a8-int8")
+        return "int8";
+    return "fp32";
+}
+
+std::string GemmPoint::series() const
+{
+    if (experts <= 1)
+        return format;
+    return format + (launches > 1 ? " loop" : " batched");
 }
 
 std::vector<std::int64_t> defaultMSweep()
@@ -111,6 +145,20 @@ void GemmBenchRequest::validate() const
         throw UnsupportedError("GEMM bench: at least 20 repeats, got " + std::to_string(repeats));
     if (warmup < 0)
         throw UnsupportedError("GEMM bench: warm-up must be ≥ 0");
+    if (experts < 1 || experts > 1024)
+        throw UnsupportedError("GEMM bench: experts must be in [1, 1024], got " + std::to_string(experts));
+    const bool w4a16 = std::find(formats.begin(), formats.end(), GemmFormat::W4a16) != formats.end();
+    if (w4Group < 0 || (w4a16 && w4Group > 0 && (w4Group % 2 != 0 || k % w4Group != 0)))
+        throw UnsupportedError("GEMM bench: the W4 group size must be even and divide K = " + std::to_string(k) +
+                               " (0: per channel), got " + std::to_string(w4Group));
+    bool quantized = false;
+    for (auto f : formats) {
+        quantized = quantized || isQuantizedWeightFormat(f);
+        if (experts > 1 && f != GemmFormat::Bf16 && f != GemmFormat::Fp8)
+            throw UnsupportedError("GEMM bench: MoE mode (experts > 1) times bf16 and fp8 only, not " + toString(f));
+    }
+    if (quantized && k % 2 != 0)
+        throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " + std::to_string(k));
 }
 
 double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
@@ -118,25 +166,43 @@ double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
     return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
 }
 
-double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k)
+double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group)
 {
+    const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
+    if (format == "w4a16") {
+        const double groups = N * (w4Group > 0 ? K / static_cast<double>(w4Group) : 1.0);
+        return N * K / 2 + 5 * groups + 2 * M * K + 2 * M * N;
+    }
+    if (format == "w4a8-int8" || format == "w4a8-fp8")
+        return N * K / 2 + 5 * N + M * K + 4 * M + 2 * M * N;
+    if (format == "w8a8-fp8")
+        return N * K + 4 * N + M * K + 4 * M + 2 * M * N;
     // Element sizes of X and W, and of Y (BF16 out on the GPU; INT8's INT32 is scaled to BF16).
     double in = 4, out = 4;
     if (format == "bf16")
         in = 2, out = 2;
     else if (format == "fp8" || format == "fp8-rowwise" || format == "int8")
         in = 1, out = 2;
-    const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
     return in * (M * K + N * K) + out * M * N;
+}
+
+void setGemmRates(GemmPoint &p, std::int64_t w4Group)
+{
+    const double e = std::max(p.experts, 1);
+    p.flops = e * gemmFlops(p.m, p.n, p.k);
+    p.bytes = e * gemmBytes(p.format, p.m, p.n, p.k, w4Group);
+    p.tflops = p.flops / (p.timeUs * 1e-6) / 1e12;
+    p.gbps = p.bytes / (p.timeUs * 1e-6) / 1e9;
 }
 
 std::vector<GemmCurve> gemmCurves(const GemmBenchResult &r)
 {
     std::vector<GemmCurve> curves;
     for (const auto &p : r.points) {
-        auto it = std::find_if(curves.begin(), curves.end(), [&](const GemmCurve &c) { return c.format == p.format; });
+        const std::string series = p.series();
+        auto it = std::find_if(curves.begin(), curves.end(), [&](const GemmCurve &c) { return c.format == series; });
         if (it == curves.end()) {
-            curves.push_back({p.format, {}, {}, {}, {}});
+            curves.push_back({series, {}, {}, {}, {}});
             it = curves.end() - 1;
         }
         it->m.push_back(static_cast<double>(p.m));
@@ -178,26 +244,37 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
             a.data()[i] = v;
         }
     };
-    RowMat w(n, k);
-    fill(w, 0.02f);
+    const int experts = request.experts;
+    const double wBytes = 4.0 * static_cast<double>(experts) * static_cast<double>(n) * static_cast<double>(k);
+    if (wBytes > 2.0 * (1u << 30))
+        throw UnsupportedError("GEMM bench on the CPU: " + std::to_string(experts) + " experts of " + std::to_string(n) +
+                               "×" + std::to_string(k) + " need more than 2 GiB of FP32 weights");
+    std::vector<RowMat> w(static_cast<std::size_t>(experts), RowMat(n, k));
+    for (auto &we : w)
+        fill(we, 0.02f);
     double totalFlops = 0, doneFlops = 0;
     for (auto m : request.m)
-        totalFlops += gemmFlops(m, n, k);
+        totalFlops += experts * gemmFlops(m, n, k);
     std::vector<GemmPoint> out;
     for (const auto m : request.m) {
         if (cancel)
             cancel->stepProgress(doneFlops / totalFlops);
-        RowMat x(m, k), y(m, n);
-        fill(x, 1.0f);
+        std::vector<RowMat> x(w.size(), RowMat(m, k)), y(w.size(), RowMat(m, n));
+        for (auto &xe : x)
+            fill(xe, 1.0f);
+        // MoE: one GEMM per expert in a loop (the CPU has no batched launch to compare).
         auto once = [&] {
             const auto t0 = Clock::now();
-            y.noalias() = x * w.transpose();
+            for (std::size_t e = 0; e < w.size(); ++e)
+                y[e].noalias() = x[e] * w[e].transpose();
             return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
         };
         GemmPoint p;
         p.format = kCpuGemmFormat;
         p.m = m, p.n = n, p.k = k;
         p.device = "cpu";
+        p.experts = experts;
+        p.launches = experts;
         p.coldUs = once();
         const double capUs = request.cpuPointCapSeconds * 1e6;
         double spent = p.coldUs;
@@ -219,17 +296,24 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
         // At least 1 ns: a clock tick below the resolution must not make the rates infinite.
         p.timeUs = std::max(times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]), 1e-3);
         p.repeats = static_cast<int>(times.size());
-        p.tflops = gemmFlops(m, n, k) / (p.timeUs * 1e-6) / 1e12;
-        p.gbps = gemmBytes(p.format, m, n, k) / (p.timeUs * 1e-6) / 1e9;
+        setGemmRates(p, request.w4Group);
         p.note = "Eigen FP32 GEMM standing in for the requested formats";
+        std::string gpuOnly;
+        for (auto f : request.formats)
+            if (isQuantizedWeightFormat(f))
+                gpuOnly += (gpuOnly.empty() ? "" : ", ") + toString(f);
+        if (!gpuOnly.empty())
+            p.note += "; " + gpuOnly + ": GPU only";
+        if (experts > 1)
+            p.note += "; MoE: " + std::to_string(experts) + " experts, one GEMM each (no batched launch on the CPU)";
         if (p.repeats < request.repeats)
             p.note += "; " + std::to_string(p.repeats) + " repeats (capped at " +
                       std::to_string(static_cast<int>(request.cpuPointCapSeconds)) + " s)";
         // Keep the product alive (the optimiser must not drop it) and check it is finite.
-        if (!std::isfinite(y(m - 1, n - 1)))
+        if (!std::isfinite(y.back()(m - 1, n - 1)))
             throw Error("CPU GEMM produced a non-finite value");
         out.push_back(std::move(p));
-        doneFlops += gemmFlops(m, n, k);
+        doneFlops += experts * gemmFlops(m, n, k);
     }
     if (cancel)
         cancel->stepProgress(1.0);
@@ -242,6 +326,8 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
     j["device"] = r.device;
     if (!r.deviceNote.empty())
         j["device_note"] = r.deviceNote;
+    if (r.peaks)
+        j["peaks"] = toJson(*r.peaks);
     auto pts = nlohmann::ordered_json::array();
     for (const auto &p : r.points) {
         nlohmann::ordered_json q;
@@ -259,6 +345,15 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         if (p.padded)
             q["padded_m"] = p.paddedM;
         q["repeats"] = p.repeats;
+        q["experts"] = p.experts;
+        q["launches"] = p.launches;
+        q["flops"] = p.flops;
+        q["bytes"] = p.bytes;
+        q["intensity"] = p.intensity;
+        if (!p.bound.empty()) {
+            q["bound"] = p.bound;
+            q["fraction_of_ceiling"] = p.fractionOfCeiling;
+        }
         if (!p.note.empty())
             q["note"] = p.note;
         pts.push_back(std::move(q));
@@ -273,6 +368,8 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
         GemmBenchResult r;
         r.device = j.at("device").get<std::string>();
         r.deviceNote = j.value("device_note", std::string());
+        if (j.contains("peaks"))
+            r.peaks = gemmPeaksFromJson(j.at("peaks"));
         for (const auto &q : j.at("points")) {
             GemmPoint p;
             p.format = q.at("format").get<std::string>();
@@ -288,6 +385,15 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.paddedM = q.value("padded_m", p.m);
             p.repeats = q.value("repeats", 0);
             p.note = q.value("note", std::string());
+            p.experts = q.value("experts", 1);
+            p.launches = q.value("launches", 1);
+            p.flops = q.value("flops", 0.0);
+            p.bytes = q.value("bytes", 0.0);
+            p.intensity = q.value("intensity", 0.0);
+            p.bound = q.value("bound", std::string());
+            p.fractionOfCeiling = q.value("fraction_of_ceiling", 0.0);
+            if (!p.bound.empty() && p.bound != "memory" && p.bound != "compute")
+                throw FormatError("GEMM bench result: bound '" + p.bound + "' is neither memory nor compute");
             p.device = r.device;
             r.points.push_back(std::move(p));
         }

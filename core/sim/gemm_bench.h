@@ -7,26 +7,45 @@
 /// timings behind Backend::timeGemms (gpu/kernels/engine_gemmlab.cpp, cuBLASLt). The formats and
 /// what each point holds: docs/numerics.md "GEMM timing lab".
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "quant/quantizer.h"
+#include "tensor/tensor.h"
 #include "util/cancel.h"
 
 namespace quantscope {
 
 /// The timed GEMM formats (GPU): BF16×BF16→BF16; FP8 E4M3×E4M3→BF16 with tensor-wise scales or
 /// with per-token × per-channel (row-wise) scales; INT8×INT8→INT32 scaled per token × channel.
-enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8 };
+/// Part II's quantized-weight paths, each timed end to end (weight conversion kernel + GEMM +
+/// epilogue) on the engine quantizer's codes:
+///   W4a16     INT4 (g128 or per channel, asymmetric) → BF16 dequantize kernel + BF16 GEMM
+///   W4a8Int8  INT4 (per channel, asymmetric) → INT8 unpack + INT8 GEMM + epilogue that applies
+///             s_tok·s_ch and the zero-point term −z·Σ_k x_k
+///   W4a8Fp8   INT4 (per channel) → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
+///   W8a8Fp8   FP8 E4M3 per-channel weights × FP8 per-token activations, row-wise scales
+enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8 };
 
-/// "bf16", "fp8", "fp8-rowwise", "int8".
+/// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8".
 std::string toString(GemmFormat f);
 /// The inverse of toString; UnsupportedError naming the accepted names otherwise.
 GemmFormat parseGemmFormat(const std::string &name);
 /// A comma-separated list of format names (no duplicates); UnsupportedError on a bad one.
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv);
 std::vector<GemmFormat> allGemmFormats();
+/// Part I's plain formats (bf16, fp8, fp8-rowwise, int8): the request's default.
+std::vector<GemmFormat> plainGemmFormats();
+/// Whether the format is one of the quantized-weight paths (w4a16, …, w8a8-fp8).
+bool isQuantizedWeightFormat(GemmFormat f);
+/// The ceiling a format's GEMM runs against on the roofline: "bf16", "fp8", "int8" (the CPU's
+/// "fp32"); w4a16 → bf16, w4a8-int8 → int8, w4a8-fp8 / w8a8-fp8 → fp8.
+std::string gemmPeakDtype(const std::string &format);
 
 /// 1, 2, 4, …, 8192.
 std::vector<std::int64_t> defaultMSweep();
@@ -38,13 +57,28 @@ std::vector<std::int64_t> parseMSweep(const std::string &csv);
 inline constexpr const char *kCpuGemmFormat = "fp32 (cpu)";
 
 struct GemmBenchRequest {
-    std::vector<GemmFormat> formats = allGemmFormats();
+    std::vector<GemmFormat> formats = plainGemmFormats();
     std::vector<std::int64_t> m = defaultMSweep();
     std::int64_t n = 0; ///< output features (the weight's rows)
     std::int64_t k = 0; ///< input features (the weight's columns)
     int repeats = 20;   ///< timed runs per point (≥ 20); the median is reported
     int warmup = 5;     ///< untimed runs after the cold call
     double cpuPointCapSeconds = 10; ///< the CPU's time per point (fewer repeats when slower)
+    /// MoE mode: E experts of N×K, M tokens each; > 1 times each format (bf16, fp8) as one
+    /// launch per expert and as one strided-batched launch.
+    int experts = 1;
+    /// W4A16's weight scales: group size along K (128) or 0 for per channel.
+    std::int64_t w4Group = 128;
+    /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's
+    /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
+    /// channel, FP8 E4M3 per channel. Null where no requested format needs it.
+    std::shared_ptr<const QuantizedTensor> w4, w4Channel, w8Fp8;
+    /// The tensor those come from ([N, K] FP32-decodable); null: a seeded N(0, 0.02) tensor.
+    std::shared_ptr<const Tensor> weight;
+    /// The roofline: measure (or take from the cache) the device's ceilings and place each point.
+    bool roofline = true;
+    std::string peaksCache;      ///< the cache file; "" = defaultPeaksCachePath() (gemm_roofline.h)
+    bool remeasurePeaks = false; ///< ignore a cached entry (and replace it)
     /// UnsupportedError naming what is wrong (empty lists, N or K < 1, repeats < 20, …).
     void validate() const;
 };
@@ -63,12 +97,33 @@ struct GemmPoint {
     int repeats = 0;      ///< timed runs behind the median
     std::string device;   ///< "cpu", "cuda:0"
     std::string note;     ///< how it ran (scaling path, epilogue, output check)
+    int experts = 1;      ///< MoE: experts per step (time, FLOPs and bytes are per step)
+    int launches = 1;     ///< GEMM launches per step (experts for the loop, 1 strided-batched)
+    double flops = 0;     ///< 2·E·M·N·K
+    double bytes = 0;     ///< bytes moved (gemmBytes: weights as stored + X + Y (+ scales))
+    // The roofline (gemm_roofline.h placeOnRoofline; 0 / "" until placed).
+    double intensity = 0;          ///< flops / bytes
+    std::string bound;             ///< "memory" or "compute"
+    double fractionOfCeiling = 0;  ///< achieved FLOP/s ÷ the lower ceiling at `intensity`
+    /// The series the point belongs to: format, plus " loop" / " batched" in MoE mode.
+    std::string series() const;
+};
+
+/// Roofline ceilings of one device (gemm_roofline.h): the device copy's GB/s and, per
+/// gemmPeakDtype, the best TFLOP/s of a fixed set of large GEMMs.
+struct GemmPeaks {
+    std::string deviceKey;          ///< the GPU's name + driver/CUDA versions, or "cpu: …"
+    double copyGbps = 0;            ///< (read + write bytes) / time of a large device copy
+    std::map<std::string, double> tflops; ///< dtype → best TFLOP/s
+    std::string source;             ///< "measured" or "cached (PATH)"
+    std::string note;               ///< the shapes and sizes behind the numbers
 };
 
 struct GemmBenchResult {
     std::string device;     ///< where the points were timed
     std::string deviceNote; ///< why not where asked ("" when as asked)
     std::vector<GemmPoint> points;
+    std::optional<GemmPeaks> peaks; ///< the roofline the points were placed on (absent: none)
 };
 
 /// One format's points as the GEMM timing view draws them: sorted by M.
@@ -82,15 +137,22 @@ std::vector<GemmCurve> gemmCurves(const GemmBenchResult &r);
 
 /// 2·M·N·K.
 double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k);
-/// Bytes of X [M,K], W [N,K] and Y [M,N] once in `format` (the CPU: FP32 each).
-double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k);
+/// Bytes moved by one GEMM: W [N,K] as stored + X [M,K] + Y [M,N] (BF16 out), each once, plus
+/// the scales and zero points. The plain formats as in part I (the CPU: FP32 each); w4a16:
+/// N·K/2 + 4·N·K/g scales + N·K/g zero points (g = `w4Group`, 0: K), X BF16; w4a8-int8 /
+/// w4a8-fp8: N·K/2 + 5·N (scale + zero per channel), X one byte + 4·M token scales; w8a8-fp8:
+/// N·K + 4·N, X one byte + 4·M. The weight-conversion kernel's own traffic is not counted: the
+/// roofline asks what the stored weights demand, so unfused paths show below their ceiling.
+double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group = 128);
+/// Fills flops, bytes, tflops and gbps of a timed point (timeUs, m, n, k, experts set).
+void setGemmRates(GemmPoint &p, std::int64_t w4Group = 128);
 
 /// The CPU's table: one FP32 Eigen GEMM per M (format kCpuGemmFormat), inputs seeded and
 /// never zero, the first run timed as cold, then repeats until `repeats` or the per-point cap.
 /// Progress through cancel->stepProgress (fraction of the FLOPs); throws Cancelled.
 std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const CancelToken *cancel = nullptr);
 
-/// The CLI's JSON (docs/cli.md, gemm-bench): {"device", "device_note"?, "points": […]}.
+/// The CLI's JSON (docs/cli.md, gemm-bench): {"device", "device_note"?, "peaks"?, "points": […]}.
 nlohmann::ordered_json toJson(const GemmBenchResult &r);
 /// The inverse (the view's tests and saved results); FormatError on a malformed document.
 GemmBenchResult gemmBenchFromJson(const nlohmann::json &j);

@@ -279,6 +279,27 @@ public:
         return std::nullopt;
 #endif
     }
+    std::optional<std::string> gemmDeviceKey(std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        return m_engine->gemmDeviceKey();
+#else
+        whyNot = "no hipBLASLt in Debian's ROCm: no roofline on this build";
+        return std::nullopt;
+#endif
+    }
+    std::optional<GemmPeaks> measureGemmPeaks(const CancelToken *cancel, std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        return m_engine->measureGemmPeaks(cancel);
+#else
+        (void)cancel;
+        whyNot = "no hipBLASLt in Debian's ROCm: no roofline on this build";
+        return std::nullopt;
+#endif
+    }
     bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
     {
         m_engine->simulateGemm(ops, keepOutput, out);

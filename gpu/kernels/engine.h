@@ -230,6 +230,20 @@ public:
     std::vector<GemmLabCheck> gemmLabChecks() const;
     /// How often the lab has run cuBLASLt's heuristic in this process (once per new plan).
     static std::uint64_t gemmLabHeuristicCalls();
+    // Part II (issue 22; timeGemms dispatches to these): engine_gemmlab_quant.cpp,
+    // engine_gemmlab2.cpp. Each appends its output checks to `checks`.
+    /// The quantized-weight paths (w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8) on the request's
+    /// quantized weights, each end to end (conversion kernel + GEMM + epilogue).
+    std::vector<GemmPoint> timeQuantizedGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                              std::vector<GemmLabCheck> &checks);
+    /// MoE (request.experts > 1): per format (bf16, fp8) one launch per expert vs one
+    /// strided-batched launch; the batched output compared with the loop's.
+    std::vector<GemmPoint> timeMoeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                        std::vector<GemmLabCheck> &checks);
+    /// The roofline's ceilings: a large device copy and per dtype the best of a fixed set of large GEMMs.
+    GemmPeaks measureGemmPeaks(const CancelToken *cancel);
+    /// The GPU's name + driver, CUDA runtime and cuBLASLt versions (the roofline cache's key).
+    std::string gemmDeviceKey();
 
     struct Impl;
 

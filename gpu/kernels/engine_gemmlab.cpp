@@ -264,6 +264,30 @@ std::vector<Engine::GemmLabCheck> Engine::gemmLabChecks() const
 std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const CancelToken *cancel)
 {
     request.validate();
+    // Part II: MoE mode and the quantized-weight paths (engine_gemmlab2.cpp, _quant.cpp).
+    const bool anyQuantized = std::any_of(request.formats.begin(), request.formats.end(), isQuantizedWeightFormat);
+    if (request.experts > 1 || anyQuantized) {
+        std::vector<GemmLabCheck> checks;
+        std::vector<GemmPoint> pts;
+        if (request.experts > 1) {
+            pts = timeMoeGemms(request, cancel, checks);
+        } else {
+            GemmBenchRequest plain = request;
+            plain.formats.clear();
+            for (auto f : request.formats)
+                if (!isQuantizedWeightFormat(f))
+                    plain.formats.push_back(f);
+            if (!plain.formats.empty()) {
+                pts = timeGemms(plain, cancel);
+                checks = gemmLabChecks();
+            }
+            auto q = timeQuantizedGemms(request, cancel, checks);
+            pts.insert(pts.end(), q.begin(), q.end());
+        }
+        std::lock_guard labLock(lab().mutex);
+        lab().lastChecks = checks;
+        return pts;
+    }
     std::lock_guard lock(m_impl->mutex);
     Impl &I = *m_impl;
     QS_GPU_CHECK(cudaSetDevice(I.device));

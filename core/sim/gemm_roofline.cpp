@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "sim/gemm_roofline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <Eigen/Dense>
+
+#include "util/error.h"
+
+namespace quantscope {
+
+nlohmann::ordered_json toJson(const GemmPeaks &p)
+{
+    nlohmann::ordered_json j;
+    j["device_key"] = p.deviceKey;
+    j["copy_gbps"] = p.copyGbps;
+    nlohmann::ordered_json t = nlohmann::ordered_json::object();
+    for (const auto &[dtype, v] : p.tflops)
+        t[dtype] = v;
+    j["tflops"] = std::move(t);
+    j["source"] = p.source;
+    if (!p.note.empty())
+        j["note"] = p.note;
+    return j;
+}
+
+GemmPeaks gemmPeaksFromJson(const nlohmann::json &j)
+{
+    try {
+        GemmPeaks p;
+        p.deviceKey = j.at("device_key").get<std::string>();
+        p.copyGbps = j.at("copy_gbps").get<double>();
+        for (const auto &[dtype, v] : j.at("tflops").items())
+            p.tflops[dtype] = v.get<double>();
+        p.source = j.value("source", std::string());
+        p.note = j.value("note", std::string());
+        if (!(p.copyGbps > 0))
+            throw FormatError("GEMM peaks: copy_gbps must be positive");
+        for (const auto &[dtype, v] : p.tflops)
+            if (!(v > 0))
+                throw FormatError("GEMM peaks: the " + dtype + " peak must be positive");
+        return p;
+    } catch (const nlohmann::json::exception &e) {
+        throw FormatError(std::string("GEMM peaks: ") + e.what());
+    }
+}
+
+double rooflineCeilingTflops(const GemmPeaks &peaks, const std::string &dtype, double intensity)
+{
+    const auto it = peaks.tflops.find(dtype);
+    if (it == peaks.tflops.end() || !(peaks.copyGbps > 0))
+        return 0;
+    return std::min(peaks.copyGbps * 1e9 * intensity / 1e12, it->second);
+}
+
+void placeOnRoofline(GemmPoint &p, const GemmPeaks &peaks)
+{
+    const std::string dtype = gemmPeakDtype(p.format);
+    const auto it = peaks.tflops.find(dtype);
+    if (it == peaks.tflops.end() || !(p.bytes > 0) || !(peaks.copyGbps > 0))
+        return;
+    p.intensity = p.flops / p.bytes;
+    const double memory = peaks.copyGbps * 1e9 * p.intensity / 1e12;
+    p.bound = memory < it->second ? "memory" : "compute";
+    p.fractionOfCeiling = p.tflops / std::min(memory, it->second);
+}
+
+void placeOnRoofline(GemmBenchResult &r)
+{
+    if (!r.peaks)
+        return;
+    for (auto &p : r.points)
+        placeOnRoofline(p, *r.peaks);
+}
+
+std::string defaultPeaksCachePath()
+{
+    namespace fs = std::filesystem;
+    if (const char *x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+        return (fs::path(x) / "quantscope" / "gemm_peaks.json").string();
+    if (const char *h = std::getenv("HOME"); h && *h)
+        return (fs::path(h) / ".config" / "quantscope" / "gemm_peaks.json").string();
+    return {};
+}
+
+namespace {
+
+nlohmann::json readCache(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return nlohmann::json::object();
+    try {
+        nlohmann::json j = nlohmann::json::parse(in);
+        if (j.is_object() && j.contains("devices") && j["devices"].is_object())
+            return j;
+    } catch (const nlohmann::json::exception &) {
+    }
+    return nlohmann::json::object();
+}
+
+} // namespace
+
+std::optional<GemmPeaks> loadCachedPeaks(const std::string &path, const std::string &deviceKey)
+{
+    if (path.empty() || deviceKey.empty())
+        return std::nullopt;
+    const nlohmann::json j = readCache(path);
+    if (!j.contains("devices") || !j["devices"].contains(deviceKey))
+        return std::nullopt;
+    try {
+        GemmPeaks p = gemmPeaksFromJson(j["devices"][deviceKey]);
+        if (p.deviceKey != deviceKey)
+            return std::nullopt;
+        p.source = "cached (" + path + ")";
+        return p;
+    } catch (const FormatError &) {
+        return std::nullopt;
+    }
+}
+
+void storePeaks(const std::string &path, const GemmPeaks &p)
+{
+    namespace fs = std::filesystem;
+    if (path.empty())
+        throw IoError("GEMM peaks cache: no path (neither XDG_CONFIG_HOME nor HOME is set)");
+    nlohmann::json j = readCache(path);
+    j["version"] = 1;
+    GemmPeaks stored = p;
+    stored.source = "measured";
+    j["devices"][p.deviceKey] = nlohmann::json::parse(toJson(stored).dump());
+    const fs::path target(path);
+    std::error_code ec;
+    if (target.has_parent_path())
+        fs::create_directories(target.parent_path(), ec);
+    const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp");
+    {
+        std::ofstream out(temp, std::ios::trunc);
+        out << j.dump(1) << '\n';
+        if (!out.flush())
+            throw IoError("GEMM peaks cache: cannot write " + temp.string());
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw IoError("GEMM peaks cache: cannot rename to " + path);
+    }
+}
+
+std::string cpuDeviceKey()
+{
+    return "cpu: " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads, Eigen " +
+           std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION);
+}
+
+GemmPeaks measureCpuPeaks(const CancelToken *cancel)
+{
+    using Clock = std::chrono::steady_clock;
+    GemmPeaks p;
+    p.deviceKey = cpuDeviceKey();
+    p.source = "measured";
+    const std::size_t bytes = 64u << 20;
+    std::vector<char> a(bytes, 1), b(bytes, 0);
+    double best = 1e300;
+    for (int i = 0; i < 5; ++i) {
+        if (cancel)
+            cancel->check();
+        a[static_cast<std::size_t>(i) * 4096] = static_cast<char>(i);
+        const auto t0 = Clock::now();
+        std::memcpy(b.data(), a.data(), bytes);
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    if (b[4096 * 4] != 4)
+        throw Error("CPU copy check failed");
+    p.copyGbps = 2.0 * static_cast<double>(bytes) / std::max(best, 1e-9) / 1e9;
+    using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    double peak = 0;
+    for (const Eigen::Index s : {Eigen::Index(1024), Eigen::Index(2048)}) {
+        if (cancel)
+            cancel->check();
+        RowMat x = RowMat::Random(s, s), w = RowMat::Random(s, s), y(s, s);
+        double t = 1e300;
+        for (int i = 0; i < 2; ++i) {
+            const auto t0 = Clock::now();
+            y.noalias() = x * w.transpose();
+            t = std::min(t, std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+        peak = std::max(peak, 2.0 * static_cast<double>(s) * s * s / std::max(t, 1e-9) / 1e12);
+    }
+    p.tflops["fp32"] = peak;
+    p.note = "memcpy of 64 MiB (best of 5; read + write bytes); FP32 Eigen GEMM best of 1024³, 2048³";
+    return p;
+}
+
+} // namespace quantscope

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file gemm_roofline.h
+/// The GEMM timing lab's roofline (issue 22): ceilings measured once per device — a large
+/// device copy (GB/s) and per dtype the best of a fixed set of large GEMMs (TFLOP/s) — cached per
+/// device key in a small JSON file in the user's settings, and each point placed on them:
+/// intensity = FLOPs / bytes, ceiling(I) = min(copy GB/s · I, peak TFLOP/s), bound = the lower
+/// of the two, fraction = achieved FLOP/s / ceiling(I). Qt-free (the app passes its own path).
+#include <optional>
+#include <string>
+
+#include "sim/gemm_bench.h"
+
+namespace quantscope {
+
+nlohmann::ordered_json toJson(const GemmPeaks &p);
+/// FormatError on a malformed document.
+GemmPeaks gemmPeaksFromJson(const nlohmann::json &j);
+
+/// TFLOP/s the roofline allows at `intensity` (FLOP/byte) for `dtype`: min(copy · I, peak);
+/// 0 when the peaks lack the dtype.
+double rooflineCeilingTflops(const GemmPeaks &peaks, const std::string &dtype, double intensity);
+/// Sets intensity, bound and fractionOfCeiling of every point whose dtype (gemmPeakDtype) has a
+/// ceiling; points without one keep bound "".
+void placeOnRoofline(GemmBenchResult &r);
+void placeOnRoofline(GemmPoint &p, const GemmPeaks &peaks);
+
+/// $XDG_CONFIG_HOME/quantscope/gemm_peaks.json, else ~/.config/quantscope/gemm_peaks.json ("" when
+/// neither variable is set).
+std::string defaultPeaksCachePath();
+/// The cached peaks of `deviceKey` from the file (source "cached (PATH)"); nullopt when the file
+/// or the entry is absent or unreadable (a damaged cache is remeasured, never fatal).
+std::optional<GemmPeaks> loadCachedPeaks(const std::string &path, const std::string &deviceKey);
+/// Adds or replaces p.deviceKey's entry, keeping the others; written to a temporary file and
+/// renamed. IoError naming the path when it cannot be written.
+void storePeaks(const std::string &path, const GemmPeaks &p);
+
+/// The CPU's cache key: "cpu: T threads, Eigen X.Y".
+std::string cpuDeviceKey();
+/// The CPU's ceilings: a 64 MiB memcpy (best of 5) and the FP32 Eigen GEMM's best of 1024³ and
+/// 2048×2048×2048 (dtype "fp32"). Throws Cancelled.
+GemmPeaks measureCpuPeaks(const CancelToken *cancel = nullptr);
+
+} // namespace quantscope

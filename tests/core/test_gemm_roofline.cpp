@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab II's core (issue 22): the quantized formats' names and bytes, the
+// roofline's placement against hand-computed ceilings, the peaks cache round trip, the JSON's
+// new keys, and the CPU's MoE and roofline fallback.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/gemm_bench_device.h"
+#include "sim/gemm_roofline.h"
+#include "util/error.h"
+
+using namespace quantscope;
+
+namespace {
+
+std::filesystem::path tempDir(const char *name)
+{
+    auto d = std::filesystem::temp_directory_path() / (std::string("qs_roofline_") + name + "_" +
+                                                       std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+GemmPeaks peaks()
+{
+    GemmPeaks p;
+    p.deviceKey = "test GPU | driver 1 | CUDA 2";
+    p.copyGbps = 3000;
+    p.tflops = {{"bf16", 700}, {"fp8", 1400}, {"int8", 1300}};
+    p.source = "measured";
+    return p;
+}
+
+} // namespace
+
+TEST(GemmRoofline, QuantizedFormatNamesAndDtypes)
+{
+    EXPECT_EQ(parseGemmFormats("w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8"),
+              (std::vector<GemmFormat>{GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8}));
+    EXPECT_EQ(allGemmFormats().size(), 8u);
+    EXPECT_EQ(GemmBenchRequest{}.formats, plainGemmFormats());
+    EXPECT_EQ(gemmPeakDtype("w4a16"), "bf16");
+    EXPECT_EQ(gemmPeakDtype("w4a8-int8"), "int8");
+    EXPECT_EQ(gemmPeakDtype("w8a8-fp8"), "fp8");
+    EXPECT_EQ(gemmPeakDtype(kCpuGemmFormat), "fp32");
+}
+
+TEST(GemmRoofline, BytesCountWeightsAsStored)
+{
+    // N = 4, K = 256, M = 2, g = 128: W 4·256/2 = 512 B, 8 groups × (4 B scale + 1 B zero) = 40,
+    // X BF16 2·256·2 = 1024, Y 2·2·4 = 16.
+    EXPECT_DOUBLE_EQ(gemmBytes("w4a16", 2, 4, 256, 128), 512 + 40 + 1024 + 16);
+    // Per channel: 4 groups.
+    EXPECT_DOUBLE_EQ(gemmBytes("w4a16", 2, 4, 256, 0), 512 + 20 + 1024 + 16);
+    // W4A8: X one byte each + 4 B per token scale.
+    EXPECT_DOUBLE_EQ(gemmBytes("w4a8-int8", 2, 4, 256), 512 + 20 + 512 + 8 + 16);
+    EXPECT_DOUBLE_EQ(gemmBytes("w8a8-fp8", 2, 4, 256), 1024 + 16 + 512 + 8 + 16);
+    GemmPoint p;
+    p.format = "bf16", p.m = 16, p.n = 2048, p.k = 7168, p.experts = 16, p.timeUs = 200;
+    setGemmRates(p);
+    EXPECT_DOUBLE_EQ(p.flops, 16 * 2.0 * 16 * 2048 * 7168);
+    EXPECT_DOUBLE_EQ(p.bytes, 16 * (2.0 * (16 * 7168 + 2048 * 7168) + 2.0 * 16 * 2048));
+    EXPECT_NEAR(p.gbps, p.bytes / 200e-6 / 1e9, 1e-9 * p.gbps);
+}
+
+TEST(GemmRoofline, PlacementAgainstHandComputedCeilings)
+{
+    const GemmPeaks pk = peaks();
+    // Ridge of bf16: 700e12 / 3000e9 ≈ 233 FLOP/B.
+    GemmPoint low;
+    low.format = "bf16", low.m = 1, low.n = 4096, low.k = 4096, low.timeUs = 20;
+    setGemmRates(low);
+    placeOnRoofline(low, pk);
+    const double iLow = low.flops / low.bytes;
+    EXPECT_DOUBLE_EQ(low.intensity, iLow);
+    EXPECT_EQ(low.bound, "memory");
+    EXPECT_NEAR(low.fractionOfCeiling, (low.flops / 20e-6) / (3000e9 * iLow), 1e-12);
+    GemmPoint high = low;
+    high.m = 8192, high.timeUs = 1000;
+    setGemmRates(high);
+    placeOnRoofline(high, pk);
+    EXPECT_EQ(high.bound, "compute");
+    EXPECT_NEAR(high.fractionOfCeiling, (high.flops / 1e-3) / 700e12, 1e-12);
+    EXPECT_NEAR(rooflineCeilingTflops(pk, "fp8", 1.0), 3.0, 1e-12);
+    EXPECT_EQ(rooflineCeilingTflops(pk, "fp32", 1.0), 0.0);
+    GemmPoint cpu = low;
+    cpu.format = kCpuGemmFormat;
+    cpu.bound.clear();
+    placeOnRoofline(cpu, pk);
+    EXPECT_TRUE(cpu.bound.empty()) << "no fp32 ceiling: the point stays off the roofline";
+}
+
+TEST(GemmRoofline, CacheRoundTripPerDeviceAndDamagedFile)
+{
+    const auto dir = tempDir("cache");
+    const std::string path = (dir / "sub" / "gemm_peaks.json").string();
+    EXPECT_FALSE(loadCachedPeaks(path, "x"));
+    GemmPeaks a = peaks(), b = peaks();
+    b.deviceKey = "other GPU";
+    b.copyGbps = 1234;
+    storePeaks(path, a);
+    storePeaks(path, b);
+    const auto ra = loadCachedPeaks(path, a.deviceKey), rb = loadCachedPeaks(path, b.deviceKey);
+    ASSERT_TRUE(ra && rb);
+    EXPECT_EQ(ra->copyGbps, a.copyGbps);
+    EXPECT_EQ(ra->tflops, a.tflops);
+    EXPECT_EQ(rb->copyGbps, 1234);
+    EXPECT_EQ(ra->source, "cached (" + path + ")");
+    EXPECT_FALSE(loadCachedPeaks(path, "never seen"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "sub" / ".gemm_peaks.json.tmp"));
+    std::ofstream(path) << "{ not json";
+    EXPECT_FALSE(loadCachedPeaks(path, a.deviceKey)) << "a damaged cache is remeasured";
+    storePeaks(path, a); // and replaced
+    EXPECT_TRUE(loadCachedPeaks(path, a.deviceKey));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(GemmRoofline, JsonRoundTripOfTheNewKeys)
+{
+    GemmBenchResult r;
+    r.device = "cuda:0";
+    r.peaks = peaks();
+    GemmPoint p;
+    p.format = "bf16", p.m = 16, p.n = 64, p.k = 128, p.timeUs = 5, p.experts = 4, p.launches = 4;
+    setGemmRates(p);
+    r.points.push_back(p);
+    p.launches = 1;
+    r.points.push_back(p);
+    placeOnRoofline(r);
+    const auto j = toJson(r);
+    ASSERT_TRUE(j.contains("peaks"));
+    EXPECT_EQ(j["points"][0]["launches"], 4);
+    EXPECT_EQ(j["points"][0]["bound"], "memory");
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(j.dump()));
+    ASSERT_TRUE(back.peaks);
+    EXPECT_EQ(back.peaks->tflops, r.peaks->tflops);
+    ASSERT_EQ(back.points.size(), 2u);
+    EXPECT_EQ(back.points[0].series(), "bf16 loop");
+    EXPECT_EQ(back.points[1].series(), "bf16 batched");
+    EXPECT_EQ(back.points[1].bound, r.points[1].bound);
+    EXPECT_DOUBLE_EQ(back.points[1].fractionOfCeiling, r.points[1].fractionOfCeiling);
+    auto bad = nlohmann::json::parse(j.dump());
+    bad["points"][0]["bound"] = "latency";
+    EXPECT_THROW(gemmBenchFromJson(bad), FormatError);
+    EXPECT_EQ(gemmCurves(back).size(), 2u);
+}
+
+TEST(GemmRoofline, RequestRefusesMoEWithQuantizedFormatsAndBadGroups)
+{
+    GemmBenchRequest r;
+    r.n = 64, r.k = 256;
+    r.experts = 4;
+    r.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
+    EXPECT_NO_THROW(r.validate());
+    r.formats = {GemmFormat::W4a16};
+    EXPECT_THROW(r.validate(), UnsupportedError);
+    r.experts = 1;
+    r.w4Group = 96; // does not divide 256
+    EXPECT_THROW(r.validate(), UnsupportedError);
+    r.w4Group = 0;
+    EXPECT_NO_THROW(r.validate());
+}
+
+TEST(GemmRoofline, CpuFallbackTimesExpertsAndPlacesPoints)
+{
+    const auto dir = tempDir("cpu");
+    GemmBenchRequest r;
+    r.n = 32, r.k = 64, r.m = {1, 8};
+    r.experts = 3;
+    r.formats = {GemmFormat::Bf16};
+    r.peaksCache = (dir / "p.json").string();
+    const auto res = runGemmBench(r, DeviceChoice::Cpu);
+    ASSERT_TRUE(res.peaks);
+    EXPECT_GT(res.peaks->copyGbps, 0);
+    EXPECT_GT(res.peaks->tflops.at("fp32"), 0);
+    EXPECT_EQ(res.peaks->source, "measured");
+    ASSERT_EQ(res.points.size(), 2u);
+    for (const auto &p : res.points) {
+        EXPECT_EQ(p.experts, 3);
+        EXPECT_EQ(p.launches, 3);
+        EXPECT_DOUBLE_EQ(p.flops, 3 * gemmFlops(p.m, 32, 64));
+        EXPECT_TRUE(p.bound == "memory" || p.bound == "compute");
+        const double mem = res.peaks->copyGbps * 1e9 * p.intensity / 1e12;
+        EXPECT_EQ(p.bound, mem < res.peaks->tflops.at("fp32") ? "memory" : "compute");
+    }
+    // The second run takes the cache.
+    const auto again = runGemmBench(r, DeviceChoice::Cpu);
+    ASSERT_TRUE(again.peaks);
+    EXPECT_EQ(again.peaks->source, "cached (" + r.peaksCache + ")");
+    r.formats = {GemmFormat::W4a16};
+    r.experts = 1;
+    r.w4Group = 32;
+    const auto q = runGemmBench(r, DeviceChoice::Cpu);
+    EXPECT_NE(q.points.at(0).note.find("w4a16: GPU only"), std::string::npos) << q.points.at(0).note;
+    std::filesystem::remove_all(dir);
+}
