@@ -335,6 +335,22 @@
         <source>The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.</source>
         <translation>Die CPU hat hier keinen BF16-, FP8- oder INT8-GEMM: Sie misst FP32-GEMMs derselben Form.</translation>
     </message>
+    <message>
+        <source>Plain GEMMs</source>
+        <translation>Einfache GEMMs</translation>
+    </message>
+    <message>
+        <source>Quantized-weight paths</source>
+        <translation>Pfade mit quantisierten Gewichten</translation>
+    </message>
+    <message>
+        <source>MoE: %1 experts</source>
+        <translation>MoE: %1 Experten</translation>
+    </message>
+    <message>
+        <source>Roofline (%1): copy %2 GB/s, %3</source>
+        <translation>Roofline (%1): Kopie %2 GB/s, %3</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::HistogramPlot</name>
@@ -1007,6 +1023,31 @@
     </message>
 </context>
 <context>
+    <name>quantscope::MoeBarsPlot</name>
+    <message>
+        <source>time per step (µs)</source>
+        <translation>Zeit pro Schritt (µs)</translation>
+    </message>
+    <message>
+        <source>one launch per expert</source>
+        <translation>ein Aufruf pro Experte</translation>
+    </message>
+    <message>
+        <source>one strided-batched launch</source>
+        <translation>ein Strided-Batched-Aufruf</translation>
+    </message>
+    <message>
+        <source>%1
+%2 experts</source>
+        <translation>%1
+%2 Experten</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 µs per step</source>
+        <translation>%1, %2: %3 µs pro Schritt</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::NumbersModel</name>
     <message>
         <source>yes</source>
@@ -1536,6 +1577,33 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>&amp;Clear List</source>
         <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RooflinePlot</name>
+    <message>
+        <source>arithmetic intensity (FLOP/byte)</source>
+        <translation>arithmetische Intensität (FLOP/Byte)</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>Rechenwerk</translation>
+    </message>
+    <message>
+        <source>%1 ceiling</source>
+        <translation>Grenze %1</translation>
+    </message>
+    <message>
+        <source>%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)</source>
+        <translation>%1, M %2: %3 FLOP/Byte, %4 TFLOP/s (%5 der Grenze)</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,9 @@
 
 #include "gemmtimingplot.h"
 #include "jobprogresswidget.h"
+#include "moebarsplot.h"
 #include "qtstring.h"
+#include "rooflineplot.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -25,8 +27,13 @@ GemmTimingView::GemmTimingView(QWidget *parent) : QWidget(parent)
     for (qint64 m = 1; m <= 8192; m *= 2)
         m_maxM->addItem(tr("M up to %1").arg(m), m);
     m_maxM->setCurrentIndex(m_maxM->count() - 1);
+    m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Plain GEMMs"), static_cast<int>(Mode::Plain));
+    m_mode->addItem(tr("Quantized-weight paths"), static_cast<int>(Mode::Quantized));
+    m_mode->addItem(tr("MoE: %1 experts").arg(expertsFor(Mode::Moe)), static_cast<int>(Mode::Moe));
     m_run = new QPushButton(tr("Time GEMMs"), this);
     bar->addWidget(m_tensor, 1);
+    bar->addWidget(m_mode);
     bar->addWidget(m_maxM);
     bar->addWidget(m_run);
     layout->addLayout(bar);
@@ -40,6 +47,13 @@ GemmTimingView::GemmTimingView(QWidget *parent) : QWidget(parent)
     plots->addWidget(m_time, 1);
     plots->addWidget(m_tflops, 1);
     layout->addLayout(plots, 1);
+    auto *lower = new QHBoxLayout;
+    m_roofline = new RooflinePlot(this);
+    m_moe = new MoeBarsPlot(this);
+    m_moe->setVisible(false);
+    lower->addWidget(m_roofline, 1);
+    lower->addWidget(m_moe, 1);
+    layout->addLayout(lower, 1);
     m_progress = new JobProgressWidget(this);
     layout->addWidget(m_progress);
     connect(m_run, &QPushButton::clicked, this, &GemmTimingView::request);
@@ -74,6 +88,34 @@ void GemmTimingView::setMaxM(qint64 m)
         m_maxM->setCurrentIndex(i);
 }
 
+GemmTimingView::Mode GemmTimingView::mode() const
+{
+    return static_cast<Mode>(m_mode->currentData().toInt());
+}
+
+void GemmTimingView::setMode(Mode mode)
+{
+    m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(mode)));
+}
+
+std::vector<GemmFormat> GemmTimingView::formatsFor(Mode mode)
+{
+    switch (mode) {
+    case Mode::Quantized:
+        return {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8};
+    case Mode::Moe:
+        return {GemmFormat::Bf16, GemmFormat::Fp8};
+    case Mode::Plain:
+        break;
+    }
+    return plainGemmFormats();
+}
+
+int GemmTimingView::expertsFor(Mode mode)
+{
+    return mode == Mode::Moe ? 16 : 1;
+}
+
 void GemmTimingView::request()
 {
     if (m_tensor->currentText().isEmpty()) {
@@ -100,8 +142,15 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
     if (!m_result) {
         m_time->clearData();
         m_tflops->clearData();
+        m_roofline->clearData();
+        m_moe->clearData();
+        m_moe->setVisible(false);
         return;
     }
+    m_roofline->setView(rooflineView(*m_result));
+    const MoeBars bars = moeBars(*m_result);
+    m_moe->setBars(bars);
+    m_moe->setVisible(!bars.groups.empty());
     const auto curves = gemmCurves(*m_result);
     m_time->setCurves(curves);
     m_tflops->setCurves(curves);
@@ -113,6 +162,15 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
                        .arg(fromStd(m_result->device));
     if (m_result->device == "cpu")
         text += QLatin1Char('\n') + tr("The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.");
+    if (m_result->peaks) {
+        QStringList peaks;
+        for (const auto &[dtype, t] : m_result->peaks->tflops)
+            peaks << QStringLiteral("%1 %2 TFLOP/s").arg(fromStd(dtype)).arg(t, 0, 'f', 1);
+        text += QLatin1Char('\n') + tr("Roofline (%1): copy %2 GB/s, %3")
+                                        .arg(fromStd(m_result->peaks->source))
+                                        .arg(m_result->peaks->copyGbps, 0, 'f', 1)
+                                        .arg(peaks.join(QStringLiteral(", ")));
+    }
     if (!m_result->deviceNote.empty())
         text += QLatin1Char('\n') + fromStd(m_result->deviceNote);
     m_summary->setText(text);

@@ -18,6 +18,8 @@ namespace quantscope {
 
 class GemmTimingPlot;
 class JobProgressWidget;
+class MoeBarsPlot;
+class RooflinePlot;
 
 class GemmTimingView : public QWidget {
     Q_OBJECT
@@ -30,6 +32,13 @@ public:
     /// The largest M of the sweep (a power of two, 1 … 8192).
     qint64 maxM() const;
     void setMaxM(qint64 m);
+    /// What to time: the formats and the experts of the chosen mode.
+    enum class Mode { Plain, Quantized, Moe };
+    Mode mode() const;
+    void setMode(Mode mode);
+    /// The request's formats and experts for a mode (MoE: 16 experts).
+    static std::vector<GemmFormat> formatsFor(Mode mode);
+    static int expertsFor(Mode mode);
 
     void jobStarted();
     void setProgress(double fraction);
@@ -41,6 +50,8 @@ public:
     GemmTimingPlot *timePlot() const { return m_time; }
     GemmTimingPlot *tflopsPlot() const { return m_tflops; }
     JobProgressWidget *progress() const { return m_progress; }
+    RooflinePlot *rooflinePlot() const { return m_roofline; }
+    MoeBarsPlot *moePlot() const { return m_moe; }
     QLabel *summary() const { return m_summary; }
 
 signals:
@@ -58,9 +69,12 @@ private:
     std::shared_ptr<const GemmBenchResult> m_result;
     QComboBox *m_tensor = nullptr;
     QComboBox *m_maxM = nullptr;
+    QComboBox *m_mode = nullptr;
     QPushButton *m_run = nullptr;
     QLabel *m_summary = nullptr;
     GemmTimingPlot *m_time = nullptr, *m_tflops = nullptr;
+    RooflinePlot *m_roofline = nullptr;
+    MoeBarsPlot *m_moe = nullptr;
     JobProgressWidget *m_progress = nullptr;
 };
 

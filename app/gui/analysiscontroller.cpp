@@ -14,6 +14,7 @@
 #include "scaleconstantview.h"
 #include "tensorbrowser.h"
 
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QThread>
 #include <QTimer>
@@ -181,13 +182,24 @@ void AnalysisController::timeGemms(const QString &tensor, qint64 maxM)
     m_gemm->jobStarted();
     m_timer->start();
     m_gemmJob.start(
-        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device,
-         progress](const CancelToken &cancel) {
-            // N×K of the weight as the quantizers see it ([out, in]).
-            const auto [n, k] = matrixView(source.weight(name).shape());
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device, progress,
+         mode = m_gemm->mode(),
+         cache = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation).toStdString()](
+            const CancelToken &cancel) {
+            // N×K of the weight as the quantizers see it ([out, in]); the quantized paths time
+            // its own codes (quantized on the device by runGemmBench).
+            auto weight = std::make_shared<const Tensor>(source.weight(name));
+            const auto [n, k] = matrixView(weight->shape());
             GemmBenchRequest request;
             request.n = n;
             request.k = k;
+            request.formats = GemmTimingView::formatsFor(mode);
+            request.experts = GemmTimingView::expertsFor(mode);
+            if (mode == GemmTimingView::Mode::Quantized)
+                request.weight = std::move(weight);
+            // The roofline's ceilings, cached per device in the app's settings folder.
+            if (!cache.empty())
+                request.peaksCache = cache + "/gemm_peaks.json";
             request.m.clear();
             for (std::int64_t m = 1; m <= maxM; m *= 2)
                 request.m.push_back(m);

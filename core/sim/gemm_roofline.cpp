@@ -80,6 +80,57 @@ void placeOnRoofline(GemmBenchResult &r)
         placeOnRoofline(p, *r.peaks);
 }
 
+RooflineView rooflineView(const GemmBenchResult &r)
+{
+    RooflineView v;
+    double lo = 1e300, hi = 0;
+    for (const auto &p : r.points) {
+        if (p.bound.empty() || !(p.intensity > 0) || !(p.tflops > 0))
+            continue;
+        v.points.push_back({p.series(), p.bound, p.m, p.intensity, p.tflops, p.fractionOfCeiling});
+        lo = std::min(lo, p.intensity);
+        hi = std::max(hi, p.intensity);
+    }
+    if (!r.peaks || v.points.empty())
+        return v;
+    lo /= 4, hi *= 4;
+    const double bw = r.peaks->copyGbps / 1e3; // TFLOP/s per FLOP/B
+    for (const auto &[dtype, peak] : r.peaks->tflops) {
+        RooflineView::Ceiling c{dtype, {}, {}};
+        const double ridge = peak / bw;
+        c.intensity.push_back(lo);
+        c.tflops.push_back(std::min(bw * lo, peak));
+        if (ridge > lo && ridge < hi) {
+            c.intensity.push_back(ridge);
+            c.tflops.push_back(peak);
+        }
+        c.intensity.push_back(hi);
+        c.tflops.push_back(std::min(bw * hi, peak));
+        v.ceilings.push_back(std::move(c));
+    }
+    return v;
+}
+
+MoeBars moeBars(const GemmBenchResult &r)
+{
+    MoeBars b;
+    for (const auto &p : r.points) {
+        if (p.experts <= 1)
+            continue;
+        const std::string g = p.format + " M=" + std::to_string(p.m);
+        auto it = std::find(b.groups.begin(), b.groups.end(), g);
+        std::size_t i = static_cast<std::size_t>(it - b.groups.begin());
+        if (it == b.groups.end()) {
+            b.groups.push_back(g);
+            b.loopUs.push_back(0);
+            b.batchedUs.push_back(0);
+            b.experts.push_back(p.experts);
+        }
+        (p.launches > 1 ? b.loopUs : b.batchedUs)[i] = p.timeUs;
+    }
+    return b;
+}
+
 std::string defaultPeaksCachePath()
 {
     namespace fs = std::filesystem;

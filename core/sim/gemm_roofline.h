@@ -25,6 +25,33 @@ double rooflineCeilingTflops(const GemmPeaks &peaks, const std::string &dtype, d
 void placeOnRoofline(GemmBenchResult &r);
 void placeOnRoofline(GemmPoint &p, const GemmPeaks &peaks);
 
+/// What the GEMM timing view's roofline draws (prepared here; the plot computes nothing): per
+/// dtype with a ceiling its polyline (log-log: the memory slope up to the ridge, then flat) over
+/// the points' intensity range widened 4× each way, and each placed point with its bound.
+struct RooflineView {
+    struct Ceiling {
+        std::string dtype;
+        std::vector<double> intensity, tflops;
+    };
+    struct Point {
+        std::string series, bound;
+        std::int64_t m = 0;
+        double intensity = 0, tflops = 0, fraction = 0;
+    };
+    std::vector<Ceiling> ceilings;
+    std::vector<Point> points; ///< only the points with a bound
+};
+RooflineView rooflineView(const GemmBenchResult &r);
+
+/// The MoE comparison as grouped bars: one group per (format, M) in MoE mode, the loop's and the
+/// strided-batched call's time per step (0 where a mode did not run).
+struct MoeBars {
+    std::vector<std::string> groups; ///< "bf16 M=16"
+    std::vector<double> loopUs, batchedUs;
+    std::vector<int> experts;
+};
+MoeBars moeBars(const GemmBenchResult &r);
+
 /// $XDG_CONFIG_HOME/quantscope/gemm_peaks.json, else ~/.config/quantscope/gemm_peaks.json ("" when
 /// neither variable is set).
 std::string defaultPeaksCachePath();

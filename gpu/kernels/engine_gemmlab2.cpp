@@ -292,7 +292,7 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
     // Per dtype the best of a fixed set of large GEMMs (median of 10 each, fastest candidate).
     const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 16384}};
     const float one[2] = {1.0f, 1.0f};
-    auto ones = upload(I, one, sizeof one, "the roofline's scales");
+    auto ones = lab2::upload(I, one, sizeof one, "the roofline's scales");
     const float *sc = static_cast<const float *>(ones.get());
     struct D {
         const char *name;
@@ -373,7 +373,7 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
         launch::labFill(kind, W.get(), E * n * k, 0xE0ull + static_cast<int>(f), bf16 ? 0.02f : 64.0f, s);
         launch::labFill(kind, X.get(), E * maxMp * k, 0xE1ull + static_cast<int>(f), bf16 ? 1.0f : 64.0f, s);
         const float scHost[2] = {2.5e-4f, 1.5e-2f};
-        auto sc = upload(I, scHost, sizeof scHost, what);
+        auto sc = lab2::upload(I, scHost, sizeof scHost, what);
         const float *sW = static_cast<const float *>(sc.get());
         const Scale scale = bf16 ? Scale::None : Scale::Tensor;
         for (const std::int64_t m : request.m) {

@@ -101,13 +101,13 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
         const int copies = static_cast<int>(std::clamp(std::ceil(2.0 * l2 / static_cast<double>(stored.size())), 1.0, 8.0));
         std::vector<std::shared_ptr<void>> Wst;
         for (int c = 0; c < copies; ++c)
-            Wst.push_back(upload(I, stored.data(), stored.size(), what));
-        auto sCh = upload(I, q->scales.data(), q->scales.size() * sizeof(float), what);
+            Wst.push_back(lab2::upload(I, stored.data(), stored.size(), what));
+        auto sCh = lab2::upload(I, q->scales.data(), q->scales.size() * sizeof(float), what);
         std::shared_ptr<void> zeros;
         if (!w8)
-            zeros = upload(I, q->zeros.data(), q->zeros.size(), what);
+            zeros = lab2::upload(I, q->zeros.data(), q->zeros.size(), what);
         const auto tokHost = tokenScales(maxMp);
-        auto sTok = upload(I, tokHost.data(), tokHost.size() * sizeof(float), what);
+        auto sTok = lab2::upload(I, tokHost.data(), tokHost.size() * sizeof(float), what);
         // Activations: BF16 for w4a16, else INT8 / E4M3 codes (per-token scales sTok).
         const bool xBf16 = f == GemmFormat::W4a16, xInt8 = f == GemmFormat::W4a8Int8;
         const int xKind = xBf16 ? launch::kLabBf16 : xInt8 ? launch::kLabInt8 : launch::kLabE4m3;

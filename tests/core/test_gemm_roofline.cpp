@@ -198,3 +198,38 @@ TEST(GemmRoofline, CpuFallbackTimesExpertsAndPlacesPoints)
     EXPECT_NE(q.points.at(0).note.find("w4a16: GPU only"), std::string::npos) << q.points.at(0).note;
     std::filesystem::remove_all(dir);
 }
+
+TEST(GemmRoofline, ViewDataCeilingsBendAtTheRidgeAndMoeBarsPairModes)
+{
+    GemmBenchResult r;
+    r.peaks = peaks();
+    for (std::int64_t m : {1, 8192}) {
+        GemmPoint p;
+        p.format = "bf16", p.m = m, p.n = 4096, p.k = 4096, p.timeUs = m == 1 ? 20 : 1000;
+        setGemmRates(p);
+        r.points.push_back(p);
+    }
+    placeOnRoofline(r);
+    const RooflineView v = rooflineView(r);
+    ASSERT_EQ(v.points.size(), 2u);
+    ASSERT_EQ(v.ceilings.size(), 3u); // bf16, fp8, int8
+    for (const auto &c : v.ceilings) {
+        const double peak = r.peaks->tflops.at(c.dtype), ridge = peak / 3.0; // 3000 GB/s = 3 TFLOP/s per FLOP/B
+        ASSERT_EQ(c.intensity.size(), 3u) << c.dtype; // the ridge lies inside the range
+        EXPECT_NEAR(c.intensity[1], ridge, 1e-9 * ridge);
+        EXPECT_NEAR(c.tflops[0], 3.0 * c.intensity[0], 1e-9);
+        EXPECT_EQ(c.tflops[2], peak);
+    }
+    GemmBenchResult moe;
+    for (int launches : {4, 1}) {
+        GemmPoint p;
+        p.format = "bf16", p.m = 16, p.n = 64, p.k = 64, p.experts = 4, p.launches = launches;
+        p.timeUs = launches == 4 ? 40 : 12;
+        moe.points.push_back(p);
+    }
+    const MoeBars b = moeBars(moe);
+    ASSERT_EQ(b.groups, std::vector<std::string>{"bf16 M=16"});
+    EXPECT_EQ(b.loopUs[0], 40);
+    EXPECT_EQ(b.batchedUs[0], 12);
+    EXPECT_TRUE(moeBars(r).groups.empty());
+}

@@ -10,6 +10,9 @@
 #include "gemmtimingview.h"
 #include "jobprogresswidget.h"
 #include "mainwindow.h"
+#include "moebarsplot.h"
+#include "rooflineplot.h"
+#include "sim/gemm_roofline.h"
 #include "tensorbrowser.h"
 #include "theme.h"
 
@@ -120,6 +123,64 @@ private slots:
         view.setPalette(dark);
         QCOMPARE(view.timePlot()->curveGraph(QString::fromLatin1(kCpuGemmFormat))->pen().color(),
                  theme::configColor(0, view.timePlot()->palette()));
+    }
+
+    // Issue 22: every point of the result that has a bound sits on the roofline at (intensity,
+    // TFLOP/s) with its bound label; the MoE bars show each mode's time per step; both export.
+    void rooflineLabelsEveryPointWithItsBound()
+    {
+        GemmBenchResult r = sample();
+        r.peaks = GemmPeaks{"H100 | test", 3000, {{"bf16", 700}, {"fp8", 1400}, {"int8", 1300}}, "measured", ""};
+        for (auto &p : r.points)
+            setGemmRates(p);
+        placeOnRoofline(r);
+        GemmTimingView view;
+        view.resize(1200, 900);
+        view.show();
+        view.setResult(std::make_shared<const GemmBenchResult>(r), QStringLiteral("w"));
+        const RooflinePlot *plot = view.rooflinePlot();
+        QCOMPARE(plot->view().points.size(), r.points.size());
+        int memory = 0, compute = 0;
+        for (std::size_t i = 0; i < plot->view().points.size(); ++i) {
+            const auto &v = plot->view().points[i];
+            const auto it = std::find_if(r.points.begin(), r.points.end(),
+                                         [&](const GemmPoint &p) { return p.series() == v.series && p.m == v.m; });
+            QVERIFY(it != r.points.end());
+            QVERIFY(it->bound == "memory" || it->bound == "compute");
+            (it->bound == "memory" ? memory : compute)++;
+            const QString label = plot->boundLabel(i);
+            QVERIFY2(label.startsWith(it->bound == "memory" ? RooflinePlot::tr("memory") : RooflinePlot::tr("compute")),
+                     qPrintable(label));
+            QCOMPARE(label, RooflinePlot::labelFor(it->bound, it->fractionOfCeiling));
+            QCOMPARE(plot->boundLabelAnchor(i), QPointF(it->intensity, it->tflops));
+        }
+        QVERIFY(memory > 0 && compute > 0); // M = 1 streams the weights; M = 8192 is compute bound
+        QVERIFY(plot->xAxis->scaleType() == QCPAxis::stLogarithmic);
+        QVERIFY(!view.moePlot()->isVisible());
+        // MoE: grouped bars, loop beside strided-batched.
+        GemmBenchResult moe;
+        moe.device = "cuda:0";
+        for (int launches : {16, 1}) {
+            GemmPoint p;
+            p.format = "bf16", p.m = 16, p.n = 2048, p.k = 7168, p.experts = 16, p.launches = launches;
+            p.timeUs = launches == 16 ? 260 : 170;
+            setGemmRates(p);
+            moe.points.push_back(p);
+        }
+        view.setResult(std::make_shared<const GemmBenchResult>(moe), QStringLiteral("w"));
+        QVERIFY(view.moePlot()->isVisible());
+        QCOMPARE(view.moePlot()->loopBars()->data()->size(), 1);
+        QCOMPARE(view.moePlot()->loopBars()->data()->at(0)->value, 260.0);
+        QCOMPARE(view.moePlot()->batchedBars()->data()->at(0)->value, 170.0);
+        QTemporaryDir out;
+        for (PlotWidget *p : {static_cast<PlotWidget *>(view.rooflinePlot()), static_cast<PlotWidget *>(view.moePlot())})
+            for (const char *ext : {"png", "svg", "pdf", "csv"}) {
+                const QString file = out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
+                QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
+                QVERIFY(QFileInfo(file).size() > 0);
+            }
+        QCOMPARE(GemmTimingView::expertsFor(GemmTimingView::Mode::Moe), 16);
+        QCOMPARE(GemmTimingView::formatsFor(GemmTimingView::Mode::Plain), plainGemmFormats());
     }
 
     void windowTimesTheSelectedTensorInTheBackground()

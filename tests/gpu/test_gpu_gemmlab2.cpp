@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab II on the GPU (issue 22): every quantized-weight path at M ∈ {1, 16, 128}
+// on a small N×K, its output checked against the FP64 product of the engine quantizer's Ŵ and
+// the activations as quantized (the bounds: docs/numerics.md "GEMM timing lab II"); the MoE
+// strided-batched output against the per-expert loop's; the roofline's cache round trip on the
+// device. Skipped, with the reason, without a device.
+#include "gpu_compare.h"
+
+#include <filesystem>
+
+#include "engine/gemm_bench_device.h"
+#include "sim/gemm_roofline.h"
+
+namespace {
+
+GemmBenchRequest request(std::int64_t n, std::int64_t k)
+{
+    GemmBenchRequest r;
+    r.n = n, r.k = k;
+    r.m = {1, 16, 128};
+    r.repeats = 20;
+    r.warmup = 2;
+    r.roofline = false;
+    return r;
+}
+
+} // namespace
+
+TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
+{
+    REQUIRE_GPU();
+    for (const std::int64_t group : {std::int64_t(128), std::int64_t(0)}) {
+        GemmBenchRequest req = request(192, 512);
+        req.formats = {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8};
+        req.w4Group = group;
+        const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+        ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+        ASSERT_EQ(r.points.size(), req.formats.size() * req.m.size());
+        std::size_t i = 0;
+        for (const GemmFormat f : req.formats)
+            for (const std::int64_t m : req.m) {
+                const GemmPoint &p = r.points[i++];
+                const std::string what = p.format + " M=" + std::to_string(m) + " group " + std::to_string(group);
+                EXPECT_EQ(p.format, toString(f)) << what;
+                EXPECT_EQ(p.m, m) << what;
+                EXPECT_GT(p.timeUs, 0.0) << what;
+                EXPECT_DOUBLE_EQ(p.flops, gemmFlops(m, 192, 512)) << what;
+                EXPECT_DOUBLE_EQ(p.bytes, gemmBytes(p.format, m, 192, 512, f == GemmFormat::W4a16 ? group : 0)) << what;
+                EXPECT_NE(p.note.find("output checked"), std::string::npos) << what << ": " << p.note;
+                EXPECT_EQ(p.note.find("FAILED"), std::string::npos) << what << ": " << p.note;
+            }
+        std::string reason;
+        auto engine = gpu::Engine::create(0, reason);
+        ASSERT_TRUE(engine) << reason;
+        // The lab's checks are process-wide (the last table): one per point, each within bound.
+        const auto checks = engine->gemmLabChecks();
+        ASSERT_EQ(checks.size(), r.points.size());
+        for (const auto &c : checks) {
+            EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
+            EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m << ": worst |y − ref| / bound";
+        }
+    }
+}
+
+TEST(GpuGemmLab2, MixedPlainAndQuantizedFormatsKeepBothTables)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(128, 256);
+    req.m = {8};
+    req.formats = {GemmFormat::Bf16, GemmFormat::W4a16};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.points.size(), 2u) << r.deviceNote;
+    EXPECT_EQ(r.points[0].format, "bf16");
+    EXPECT_EQ(r.points[1].format, "w4a16");
+}
+
+TEST(GpuGemmLab2, MoEStridedBatchedMatchesTheLoop)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(256, 512);
+    req.m = {1, 16};
+    req.experts = 4;
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+    int batchedBf16 = 0;
+    for (const auto &p : r.points) {
+        const std::string what = p.series() + " M=" + std::to_string(p.m);
+        EXPECT_EQ(p.experts, 4) << what;
+        EXPECT_TRUE(p.launches == 4 || p.launches == 1) << what;
+        EXPECT_DOUBLE_EQ(p.flops, 4 * gemmFlops(p.m, 256, 512)) << what;
+        EXPECT_EQ(p.note.find("FAILED"), std::string::npos) << what << ": " << p.note;
+        if (p.launches == 1 && p.format == "bf16")
+            ++batchedBf16;
+        if (p.launches == 1) {
+            EXPECT_TRUE(p.note.find("bit-identical") != std::string::npos || p.note.find("differ") != std::string::npos)
+                << what << ": " << p.note;
+        }
+    }
+    EXPECT_EQ(batchedBf16, 2) << "the BF16 strided-batched GEMM runs at every M";
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    for (const auto &c : engine->gemmLabChecks())
+        // The loop against FP64; the batched output against the loop's: equal, or within BF16's
+        // 2^-7 relative where cuBLASLt picked another algorithm for the batched call.
+        EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m;
+}
+
+TEST(GpuGemmLab2, RooflineIsMeasuredOnceThenCachedPerDevice)
+{
+    REQUIRE_GPU();
+    const auto dir = std::filesystem::temp_directory_path() / "qs_gpu_roofline_cache";
+    std::filesystem::remove_all(dir);
+    GemmBenchRequest req = request(1024, 1024);
+    req.m = {1, 4096};
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
+    req.roofline = true;
+    req.peaksCache = (dir / "gemm_peaks.json").string();
+    const GemmBenchResult a = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_TRUE(a.peaks) << a.deviceNote;
+    EXPECT_EQ(a.peaks->source, "measured");
+    EXPECT_NE(a.peaks->deviceKey.find(gpu->info().name), std::string::npos) << a.peaks->deviceKey;
+    EXPECT_GT(a.peaks->copyGbps, 100.0);
+    for (const char *d : {"bf16", "fp8", "int8"})
+        EXPECT_GT(a.peaks->tflops.count(d) ? a.peaks->tflops.at(d) : 0.0, 10.0) << d;
+    for (const auto &p : a.points) {
+        EXPECT_TRUE(p.bound == "memory" || p.bound == "compute") << p.format << " M=" << p.m;
+        EXPECT_GT(p.fractionOfCeiling, 0.0);
+    }
+    // M = 1 streams the weights: memory bound.
+    EXPECT_EQ(a.points.front().bound, "memory");
+    const GemmBenchResult b = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_TRUE(b.peaks);
+    EXPECT_EQ(b.peaks->source, "cached (" + req.peaksCache + ")");
+    EXPECT_EQ(b.peaks->copyGbps, a.peaks->copyGbps);
+    EXPECT_EQ(b.peaks->tflops, a.peaks->tflops);
+    std::filesystem::remove_all(dir);
+}

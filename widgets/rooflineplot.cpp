@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "rooflineplot.h"
+
+#include "qtstring.h"
+#include "theme.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace quantscope {
+
+RooflinePlot::RooflinePlot(QWidget *parent) : PlotWidget(parent)
+{
+    xAxis->setLabel(tr("arithmetic intensity (FLOP/byte)"));
+    yAxis->setLabel(tr("TFLOP/s"));
+    for (auto *axis : {xAxis, yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    }
+    // The legend beside the plot, never over the points.
+    axisRect()->insetLayout()->take(legend);
+    auto *side = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 1, side);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, legend);
+    side->addElement(1, 0, new QCPLayoutElement(this));
+    side->setRowStretchFactor(0, 0.001);
+    legend->setMargins(QMargins(6, 4, 6, 4));
+    setMinimumHeight(220);
+    clearData();
+    applyPalette();
+}
+
+QString RooflinePlot::labelFor(const std::string &bound, double fraction)
+{
+    const QString b = bound == "memory" ? tr("memory") : tr("compute");
+    return QStringLiteral("%1 %2 %").arg(b).arg(std::lround(100 * fraction));
+}
+
+void RooflinePlot::clearData()
+{
+    m_view = {};
+    m_ceilings.clear();
+    m_series.clear();
+    m_seriesNames.clear();
+    m_labels.clear();
+    clearGraphs();
+    clearItems();
+    legend->setVisible(false);
+    replot(rpQueuedReplot);
+}
+
+void RooflinePlot::setView(const RooflineView &view)
+{
+    clearData();
+    m_view = view;
+    for (const auto &c : view.ceilings) {
+        auto *g = addGraph();
+        g->setName(tr("%1 ceiling").arg(fromStd(c.dtype)));
+        g->setData(toQList(c.intensity), toQList(c.tflops), true);
+        m_ceilings.push_back(g);
+    }
+    for (const auto &p : view.points) {
+        auto it = std::find(m_seriesNames.begin(), m_seriesNames.end(), p.series);
+        QCPGraph *g = nullptr;
+        if (it == m_seriesNames.end()) {
+            g = addGraph();
+            g->setName(fromStd(p.series));
+            g->setLineStyle(QCPGraph::lsNone);
+            m_seriesNames.push_back(p.series);
+            m_series.push_back(g);
+        } else {
+            g = m_series[static_cast<std::size_t>(it - m_seriesNames.begin())];
+        }
+        g->addData(p.intensity, p.tflops);
+        auto *label = new QCPItemText(this);
+        label->position->setCoords(p.intensity, p.tflops);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(5, 0, 0, 2));
+        label->setText(labelFor(p.bound, p.fraction));
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 0.75);
+        label->setFont(f);
+        label->setSelectable(false);
+        m_labels.push_back(label);
+    }
+    legend->setVisible(!view.points.empty());
+    rescaleAxes();
+    if (!view.points.empty()) {
+        xAxis->setRange(xAxis->range().lower / 1.2, xAxis->range().upper * 1.2);
+        yAxis->setRange(yAxis->range().lower / 2, yAxis->range().upper * 2);
+    }
+    recolor();
+    replot(rpQueuedReplot);
+}
+
+QString RooflinePlot::boundLabel(std::size_t i) const
+{
+    return i < m_labels.size() ? m_labels[i]->text() : QString();
+}
+
+QPointF RooflinePlot::boundLabelAnchor(std::size_t i) const
+{
+    return i < m_labels.size() ? m_labels[i]->position->coords() : QPointF();
+}
+
+void RooflinePlot::recolor()
+{
+    const auto &p = palette();
+    for (std::size_t i = 0; i < m_ceilings.size(); ++i) {
+        QPen pen(theme::configColor(static_cast<int>(i) + 4, p), 1.4, Qt::DashLine);
+        m_ceilings[i]->setPen(pen);
+    }
+    for (std::size_t i = 0; i < m_series.size(); ++i) {
+        const QColor c = theme::configColor(static_cast<int>(i), p);
+        m_series[i]->setPen(QPen(c));
+        m_series[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 7));
+    }
+    for (auto *l : m_labels)
+        l->setColor(p.color(QPalette::WindowText));
+}
+
+QString RooflinePlot::csv() const
+{
+    QString out = QStringLiteral("series,m,intensity_flop_per_byte,tflops,bound,fraction_of_ceiling\n");
+    for (const auto &p : m_view.points)
+        out += fromStd(p.series) + QLatin1Char(',') + QString::number(p.m) + QLatin1Char(',') + exact(p.intensity) +
+               QLatin1Char(',') + exact(p.tflops) + QLatin1Char(',') + fromStd(p.bound) + QLatin1Char(',') +
+               exact(p.fraction) + QLatin1Char('\n');
+    return out;
+}
+
+QString RooflinePlot::toolTipAt(const QPoint &pos) const
+{
+    if (m_view.points.empty() || !axisRect()->rect().contains(pos))
+        return {};
+    double best = 1e30;
+    std::size_t bi = 0;
+    for (std::size_t i = 0; i < m_view.points.size(); ++i) {
+        const auto &p = m_view.points[i];
+        const double dx = xAxis->coordToPixel(p.intensity) - pos.x(), dy = yAxis->coordToPixel(p.tflops) - pos.y();
+        if (dx * dx + dy * dy < best)
+            best = dx * dx + dy * dy, bi = i;
+    }
+    if (best > 30.0 * 30.0)
+        return {};
+    const auto &p = m_view.points[bi];
+    return tr("%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)")
+        .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops), labelFor(p.bound, p.fraction));
+}
+
+} // namespace quantscope
