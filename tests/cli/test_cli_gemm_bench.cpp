@@ -1,16 +1,86 @@
 // SPDX-License-Identifier: MIT
 // quantscope-cli gemm-bench (issue 21): usage errors, the CPU table's shape and numbers, and the
-// shape taken from a tensor of the demo checkpoint.
+// shape taken from a tensor of the demo checkpoint; part II (issue 22): the roofline's ceilings
+// and their cache, MoE experts and the quantized formats' CPU answer.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <set>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
 
 using namespace cli_test;
+
+namespace {
+
+/// The roofline's cache goes to $XDG_CONFIG_HOME: a fresh folder for this test binary (inherited
+/// by the CLI runs), never the user's own settings.
+const std::filesystem::path kConfig = [] {
+    // One folder per process (ctest runs each test in its own, maybe in parallel).
+    const auto d = std::filesystem::temp_directory_path() / ("qs_cli_gemm_bench_config_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    ::setenv("XDG_CONFIG_HOME", d.c_str(), 1);
+    return d;
+}();
+const struct RemoveConfig {
+    ~RemoveConfig()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(kConfig, ec);
+    }
+} kRemoveConfig;
+
+} // namespace
+
+TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
+{
+    const auto cache = kConfig / "quantscope" / "gemm_peaks.json";
+    std::filesystem::remove(cache);
+    const Result a = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1,16", "--formats", "bf16",
+                          "--experts", "3", "--device", "cpu", "--json"});
+    ASSERT_EQ(a.rc, 0) << a.err;
+    const auto j = nlohmann::json::parse(a.out);
+    ASSERT_TRUE(j.contains("peaks")) << j;
+    EXPECT_EQ(j["peaks"]["source"], "measured");
+    ASSERT_TRUE(std::filesystem::exists(cache));
+    const double copy = j["peaks"]["copy_gbps"].get<double>(), peak = j["peaks"]["tflops"]["fp32"].get<double>();
+    for (const auto &p : j["points"]) {
+        EXPECT_EQ(p["experts"], 3);
+        EXPECT_EQ(p["launches"], 3);
+        const double flops = 3 * 2.0 * p["m"].get<double>() * 32 * 64;
+        EXPECT_DOUBLE_EQ(p["flops"].get<double>(), flops);
+        const double intensity = flops / p["bytes"].get<double>();
+        EXPECT_NEAR(p["intensity"].get<double>(), intensity, 1e-12 * intensity);
+        // The bound: whichever ceiling is lower at the point's intensity.
+        EXPECT_EQ(p["bound"], copy * intensity / 1e3 < peak ? "memory" : "compute") << p;
+        const double achieved = flops / (p["time_us"].get<double>() * 1e-6) / 1e12;
+        EXPECT_NEAR(p["fraction_of_ceiling"].get<double>(), achieved / std::min(copy * intensity / 1e3, peak),
+                    1e-9 * achieved / std::min(copy * intensity / 1e3, peak));
+    }
+    const Result b = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--device", "cpu", "--json"});
+    ASSERT_EQ(b.rc, 0) << b.err;
+    EXPECT_EQ(nlohmann::json::parse(b.out)["peaks"]["source"], "cached (" + cache.string() + ")");
+    const Result none = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--device", "cpu", "--no-roofline", "--json"});
+    ASSERT_EQ(none.rc, 0) << none.err;
+    EXPECT_FALSE(nlohmann::json::parse(none.out).contains("peaks"));
+    // The quantized paths are GPU only: the CPU's point says so.
+    const Result q = run({"gemm-bench", "--shape", "32,256", "--m-sweep", "1", "--formats", "w4a16,w8a8-fp8",
+                          "--device", "cpu", "--json"});
+    ASSERT_EQ(q.rc, 0) << q.err;
+    EXPECT_NE(nlohmann::json::parse(q.out)["points"][0]["note"].get<std::string>().find("w4a16, w8a8-fp8: GPU only"),
+              std::string::npos);
+    // MoE with a quantized format is refused by name.
+    const Result bad = run({"gemm-bench", "--shape", "32,256", "--experts", "4", "--formats", "w4a16", "--json"});
+    EXPECT_EQ(bad.rc, 2) << bad.err;
+    EXPECT_NE(bad.err.find("w4a16"), std::string::npos) << bad.err;
+}
 
 TEST(CliGemmBench, BadShapeIsAUsageError)
 {
