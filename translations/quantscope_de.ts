@@ -351,6 +351,10 @@
         <source>Roofline (%1): copy %2 GB/s, %3</source>
         <translation>Roofline (%1): Kopie %2 GB/s, %3</translation>
     </message>
+    <message>
+        <source>The quantized-weight paths run on a GPU only.</source>
+        <translation>Die Pfade mit quantisierten Gewichten laufen nur auf einer GPU.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::HistogramPlot</name>

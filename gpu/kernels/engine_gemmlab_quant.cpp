@@ -228,12 +228,14 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                         ref += prod;
                         mag += std::fabs(prod);
                     }
-                    // BF16 output rounding (2^-8 relative); w4a16 also rounds Ŵ to BF16 (2^-9
-                    // of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8 accumulates
-                    // in FP32; INT8 exactly (its epilogue's FP32 products: 2^-20 of |ref|).
+                    // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to
+                    // BF16 (2^-8 of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8
+                    // accumulates in FP32 (2^-12); INT8 exactly, its epilogue's FP32 products
+                    // cost 2^-20 of |ref| and the reference's FP32 Ŵ (s·(q − z) rounded per
+                    // element, where the device scales the exact sum once) 2^-22 of Σ|x·ŵ|.
                     const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 +
-                                         (xInt8 ? std::ldexp(std::fabs(ref), -20) + 1e-30
-                                          : xBf16 ? std::ldexp(mag, -9) + std::ldexp(mag, -12)
+                                         (xInt8 ? std::ldexp(std::fabs(ref), -20) + std::ldexp(mag, -22) + 1e-30
+                                          : xBf16 ? std::ldexp(mag, -8) + std::ldexp(mag, -12)
                                                   : std::ldexp(mag, -12));
                     const double err = std::fabs(static_cast<double>(bf16ToFloat(yr[cols[ci]])) - ref);
                     worst = std::max(worst, std::isfinite(err) ? err / bound : 1e30);

@@ -179,6 +179,14 @@ private slots:
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
                 QVERIFY(QFileInfo(file).size() > 0);
             }
+        // On the CPU the quantized paths are GPU only: the summary says so.
+        GemmBenchResult cpu;
+        cpu.device = "cpu";
+        cpu.points = {r.points.front()};
+        cpu.points[0].format = kCpuGemmFormat;
+        cpu.points[0].note = "Eigen FP32 GEMM standing in for the requested formats; w4a16: GPU only";
+        view.setResult(std::make_shared<const GemmBenchResult>(cpu), QString());
+        QVERIFY(view.summary()->text().contains(GemmTimingView::tr("The quantized-weight paths run on a GPU only.")));
         QCOMPARE(GemmTimingView::expertsFor(GemmTimingView::Mode::Moe), 16);
         QCOMPARE(GemmTimingView::formatsFor(GemmTimingView::Mode::Plain), plainGemmFormats());
     }
