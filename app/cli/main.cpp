@@ -129,6 +129,9 @@ Commands:
   gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--repeats R] [--json]
                        time BF16/FP8/INT8 GEMMs of one weight shape over M (the GPU's
                        cuBLASLt; the CPU times Eigen FP32 GEMMs instead)
+  doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized
+                       modules, scale health, dtype traps, KV scales, duplicates
+                       (exit 0 healthy, 3 warnings, 4 errors)
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 quantize, spectrum, sweep-c and gemm-bench show a progress line with the time left on stderr when
@@ -186,6 +189,8 @@ int main(int argc, char **argv)
             return cli::runGemmBench(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
+        if (cmd == "doctor")
+            return cli::runDoctor(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
         return 2;
     } catch (const cli::UsageError &e) {
