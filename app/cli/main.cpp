@@ -126,9 +126,14 @@ Commands:
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
+  scan PATH [--recipe R.json] [--specs A,B,...] [--spectra off|counts|top-k]
+           [--out REPORT.jsonl] [--json]
+                       every 2-D weight through a recipe's specs; JSON lines, resumable
+  recipe check R.json [--checkpoint PATH] [--json]
+                       how a recipe resolves each module; unmatched, unused, overlaps, warnings
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
-quantize, spectrum and sweep-c show a progress line with the time left on stderr when
+quantize, spectrum, sweep-c and scan show a progress line with the time left on stderr when
 it is a terminal; --quiet silences it. --device auto|cpu|gpu picks where they compute.
 
 Options:
@@ -179,6 +184,10 @@ int main(int argc, char **argv)
             return cli::runDecode(cli::Args(args));
         if (cmd == "sweep-c")
             return cli::runSweepC(cli::Args(args));
+        if (cmd == "scan")
+            return cli::runScanCommand(cli::Args(args));
+        if (cmd == "recipe")
+            return cli::runRecipeCommand(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
