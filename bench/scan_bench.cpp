@@ -5,7 +5,8 @@
 //  * read-only: every scanned weight pread into one host buffer — pinned (cudaHostAlloc) and
 //    uploaded to the device (cudaMemcpy) in CUDA builds unless --device cpu;
 //  * scan: runScan with INT4 g128 + FP8 E4M3 per tensor (--specs as the CLI takes them is not
-//    parsed here: --fp8-off drops the FP8 spec) on --device, no report file;
+//    parsed here: --fp8-off drops the FP8 spec) on --device, no report file; then the same
+//    without the per-channel kurtosis summaries (a CPU pass the reader thread makes);
 // each --repeats times (median), and writes $OUT/scan_bench.json with both rates and their ratio.
 // Usage: qs_bench_scan [--out DIR] [--gb G] [--dir GEN_DIR] [--checkpoint PATH] [--device auto|cpu|gpu]
 //                      [--repeats N] [--fp8-off] [--keep]
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
     readOnly(); // warm the page cache: both passes below read from it
     // Peak RSS from here on (not the generation's): writing 5 to clear_refs resets VmHWM.
     std::ofstream("/proc/self/clear_refs") << "5";
-    std::vector<double> readTimes, scanTimes;
+    std::vector<double> readTimes, scanTimes, scanNoKurtTimes;
     std::uint64_t peak = 0;
     std::string scanDevice;
     for (int r = 0; r < repeats; ++r) {
@@ -178,6 +179,12 @@ int main(int argc, char **argv)
         const ScanResult res = runScan(ck, so, CancelToken{});
         scanTimes.push_back(secondsSince(t0));
         peak = peakRssBytes();
+        // The same without the per-channel kurtosis pass (a CPU pass on the reader thread).
+        ScanOptions nk = so;
+        nk.channelKurtosis = false;
+        const auto t1 = Clock::now();
+        runScan(ck, nk, CancelToken{});
+        scanNoKurtTimes.push_back(secondsSince(t1));
         if (!res.lines.empty() && res.lines.front().contains("runs") && !res.lines.front()["runs"].empty())
             scanDevice = res.lines.front()["runs"][0].value("device", "");
     }
@@ -205,6 +212,10 @@ int main(int argc, char **argv)
     j["scan_seconds"] = ts;
     j["scan_gb_per_s"] = static_cast<double>(bytes) / ts / 1e9;
     j["scan_over_read_only"] = tr / ts;
+    const double tn = bench::summarize(scanNoKurtTimes).median;
+    j["scan_no_channel_kurtosis_seconds"] = tn;
+    j["scan_no_channel_kurtosis_gb_per_s"] = static_cast<double>(bytes) / tn / 1e9;
+    j["scan_no_channel_kurtosis_over_read_only"] = tr / tn;
     j["peak_rss_bytes"] = peak;
     j["memory_bound_bytes"] = 2 * 2 * largest + (256ull << 20); // 2 × FP32 bytes (BF16 stored) + 256 MB
     j["repeats"] = repeats;

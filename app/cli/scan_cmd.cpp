@@ -91,6 +91,7 @@ int runScanCommand(Args args)
         options.spectrumTop = static_cast<int>(toInt("--top", *t));
     if (auto t = args.value("--tau"))
         options.tau = toReal("--tau", *t);
+    options.channelKurtosis = !args.flag("--no-channel-kurtosis");
     if (auto p = args.value("--prefetch-mb"))
         options.prefetchBytes = static_cast<std::uint64_t>(toInt("--prefetch-mb", *p)) << 20;
     ReadOptions rd;

@@ -460,7 +460,7 @@ void MainWindow::createControllers()
     connect(m_scan, &ScanController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
-        this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log});
+        this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});
     connect(m_sessions, &SessionController::fileChanged, this, &MainWindow::updateTitle);
     connect(m_sessions, &SessionController::opened, this,
             [this](const QString &file) { m_recentMenu->add(file); });

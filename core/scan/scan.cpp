@@ -141,6 +141,7 @@ struct Loaded {
     std::string error;
     double readMs = 0;
     std::uint64_t bytes = 0;
+    std::optional<ChannelKurtosis> kurtosis; ///< computed by the reader when asked (overlaps the compute)
 };
 
 /// One reader thread; the queue holds at most `budget` bytes (always at least one item).
@@ -186,9 +187,7 @@ private:
                 if (m_stop)
                     return;
             }
-            const auto t0 = Clock::now();
             Loaded l = m_load(i);
-            l.readMs = msSince(t0);
             l.bytes = need;
             {
                 const std::lock_guard lock(m_mutex);
@@ -332,15 +331,21 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         for (const auto i : toRead)
             budget = std::max<std::uint64_t>(budget, modules[i].readBytes);
 
+    // The reader thread reads (and, when asked, takes the per-channel kurtosis: a CPU pass that
+    // then overlaps the device's compute of the module before).
     auto load = [&](std::size_t i) {
         Loaded l;
         l.index = i;
         try {
+            const auto t0 = Clock::now();
             const ScanModule &m = modules[i];
             if (m.quantized >= 0)
                 l.tensor = decodeQuantized(ck, det.modules[static_cast<std::size_t>(m.quantized)]);
             else
                 l.tensor = readDense(*ck.find(m.tensor));
+            l.readMs = msSince(t0);
+            if (options.channelKurtosis)
+                l.kurtosis = computeChannelKurtosis(l.tensor, &cancel);
         } catch (const std::exception &e) {
             l.error = e.what();
         }
@@ -422,11 +427,10 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
                     runs.push_back(rj);
                 }
                 const TensorStats stats = statsIn ? *statsIn : computeStats(w);
-                const ChannelKurtosis ck2 = computeChannelKurtosis(w, &cancel);
                 ojson kurt;
                 kurt["tensor"] = stats.excessKurtosis ? reportNumber(*stats.excessKurtosis) : ojson(nullptr);
-                kurt["rows"] = summaryOf(ck2.rows);
-                kurt["columns"] = summaryOf(ck2.columns);
+                kurt["rows"] = l.kurtosis ? summaryOf(l.kurtosis->rows) : ojson(nullptr);
+                kurt["columns"] = l.kurtosis ? summaryOf(l.kurtosis->columns) : ojson(nullptr);
                 line["kurtosis"] = kurt;
                 line["runs"] = runs;
                 ++result.scanned;

@@ -51,6 +51,9 @@ struct ScanOptions {
     int spectrumTop = 32;     ///< singular values taken (top-k sketch)
     double tau = 0.5;         ///< threshold of the residual-rank count
     int threads = 0;          ///< engine threads (0: hardware concurrency)
+    /// Per-channel excess kurtosis summaries (rows and columns): a CPU pass the reader thread
+    /// makes after reading, overlapping the compute; off, `kurtosis.rows/columns` are null.
+    bool channelKurtosis = true;
     /// Bytes the prefetch queue may hold ahead of the module being computed (0: the largest
     /// module's stored bytes, so at most one tensor ahead).
     std::uint64_t prefetchBytes = 0;

@@ -40,6 +40,7 @@ ojson scanHeader(const Checkpoint &ck, const ScanOptions &options)
     h["spectrum_top"] = options.spectra == SpectraMode::Off ? 0 : options.spectrumTop;
     h["tau"] = options.tau;
     h["device"] = deviceText(options.device);
+    h["channel_kurtosis"] = options.channelKurtosis;
     return h;
 }
 

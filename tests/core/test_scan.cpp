@@ -5,6 +5,8 @@
 // torn last line resuming to the report an uninterrupted scan writes (timing fields aside).
 #include "scan/scan.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -14,6 +16,8 @@
 
 #include "demo/demo.h"
 #include "io/safetensors.h"
+#include "jobs/channel_profile.h"
+#include "jobs/session.h"
 #include "numeric/moments.h"
 #include "util/error.h"
 
@@ -136,7 +140,19 @@ TEST(Scan, NumbersEqualRunQuantizeOnTheMappedTensor)
         const TensorStats st = computeStats(w);
         EXPECT_NEAR(line["kurtosis"]["tensor"].get<double>(), *st.excessKurtosis, 1e-9 * std::abs(*st.excessKurtosis));
         EXPECT_EQ(line["kurtosis"]["rows"]["count"], w.dim(0));
+        // The channel summary: median and max of the per-row kurtosis, sorted here.
+        std::vector<double> rows = computeChannelKurtosis(w).rows;
+        std::erase_if(rows, [](double v) { return !std::isfinite(v); });
+        std::sort(rows.begin(), rows.end());
+        const std::size_t n = rows.size();
+        const double median = n % 2 ? rows[n / 2] : 0.5 * (rows[n / 2 - 1] + rows[n / 2]);
+        EXPECT_EQ(line["kurtosis"]["rows"]["median"].get<double>(), median);
+        EXPECT_EQ(line["kurtosis"]["rows"]["max"].get<double>(), rows.back());
     }
+    o.channelKurtosis = false;
+    const ScanResult nk = runScan(ck, o, CancelToken{});
+    EXPECT_TRUE(nk.lines[0]["kurtosis"]["rows"].is_null());
+    EXPECT_EQ(withoutTiming(nk.lines[0]["runs"]), withoutTiming(r.lines[0]["runs"]));
 }
 
 TEST(Scan, RecipeExcludesAndUnmatchedModulesGetLinesWithoutRuns)
@@ -233,4 +249,20 @@ TEST(Scan, DemoCheckpointWithQuantizedAndDenseWeights)
     EXPECT_EQ(static_cast<int>(r.lines.size()), twoD);
     EXPECT_EQ(r.scanned, 4);
     EXPECT_EQ(r.errors, 0);
+}
+
+TEST(Scan, ReportLinesRoundTripThroughTheSessionFile)
+{
+    const Checkpoint ck = Checkpoint::open(smallCheckpoint("qs_scan_session"));
+    ScanOptions o;
+    o.device = DeviceChoice::Cpu;
+    Session s;
+    s.scanLines = runScan(ck, o, CancelToken{}).lines;
+    const Session back = sessionFromJson(nlohmann::json::parse(sessionToJson(s).dump()));
+    ASSERT_EQ(back.scanLines.size(), s.scanLines.size());
+    for (std::size_t i = 0; i < s.scanLines.size(); ++i)
+        EXPECT_EQ(nlohmann::json::parse(back.scanLines[i].dump()), nlohmann::json::parse(s.scanLines[i].dump()));
+    // A session without a scan has no "scan" key, and reads back without lines.
+    EXPECT_FALSE(sessionToJson(Session{}).contains("scan"));
+    EXPECT_TRUE(sessionFromJson(sessionToJson(Session{})).scanLines.empty());
 }

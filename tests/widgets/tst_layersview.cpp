@@ -2,7 +2,7 @@
 // The Layers tab in the real window (issue 24): the scan runs as the window's background job on
 // the demo, the heat map has one cell per (layer, projection) the demo holds — counted here from
 // `quantscope-cli scan`'s own report — each coloured by that report's value (experts averaged),
-// and a click on a cell selects its tensor in the browser.
+// a click on a cell selects its tensor in the browser, and the report travels in the session.
 #include "test_env.h"
 #include "demo/demo.h"
 #include "layerheatmap.h"
@@ -129,6 +129,19 @@ private slots:
         QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCenter(row, 6));
         QCOMPARE(w.browser()->selectedTensors(), QStringList{tensor});
         QVERIFY(!map->toolTipAt(map->cellCenter(row, 6)).isEmpty());
+
+        // The report is part of the session: a new window shows the same grid from the file.
+        const QString session = tmp.filePath(QStringLiteral("s.qscope"));
+        QVERIFY(w.saveSession(session));
+        MainWindow w2;
+        QVERIFY(w2.openSession(session));
+        auto *view2 = w2.scans()->view();
+        QVERIFY(view2->lines());
+        QCOMPARE(view2->lines()->size(), view->lines()->size());
+        const auto grid2 = view2->heatMap()->grid();
+        QVERIFY(grid2);
+        QCOMPARE(grid2->cells[static_cast<std::size_t>(row)][6].value, grid->cells[static_cast<std::size_t>(row)][6].value);
+        QVERIFY(QTest::qWaitFor([&] { return !w2.isBusy(); }, 120000));
     }
 };
 
