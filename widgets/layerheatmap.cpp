@@ -26,7 +26,7 @@ LayerHeatMap::LayerHeatMap(QWidget *parent) : PlotWidget(parent)
     g.setNanHandling(QCPColorGradient::nhTransparent);
     m_map->setGradient(g);
     m_map->setInterpolate(false);
-    m_map->setTightBoundary(true);
+    m_map->setTightBoundary(false); // cells centred on their layer and column, full size
     yAxis->setRangeReversed(true); // layer 0 at the top
     xAxis->setLabel(tr("projection"));
     yAxis->setLabel(tr("layer"));
@@ -34,7 +34,7 @@ LayerHeatMap::LayerHeatMap(QWidget *parent) : PlotWidget(parent)
     applyPalette();
 }
 
-void LayerHeatMap::setGrid(std::shared_ptr<const LayerGrid> grid)
+void LayerHeatMap::setGrid(std::shared_ptr<const LayerGrid> grid, const QString &metricLabel)
 {
     m_grid = std::move(grid);
     const int rows = m_grid ? static_cast<int>(m_grid->layers.size()) : 0;
@@ -60,7 +60,7 @@ void LayerHeatMap::setGrid(std::shared_ptr<const LayerGrid> grid)
     yAxis->setRange(-0.5, std::max(rows, 1) - 0.5);
     const double lo = m_grid ? m_grid->lo : 0, hi = m_grid ? m_grid->hi : 1;
     m_map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1));
-    m_scale->axis()->setLabel(m_grid ? fromStd(m_grid->metric) : QString());
+    m_scale->axis()->setLabel(metricLabel);
     replot();
 }
 
@@ -102,7 +102,7 @@ QString LayerHeatMap::toolTipAt(const QPoint &pos) const
         return {};
     const LayerCell &cell = m_grid->cells[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
     return QStringLiteral("%1\n%2: %3")
-        .arg(fromStd(cell.module), fromStd(m_grid->metric),
+        .arg(fromStd(cell.module), m_scale->axis()->label(),
              std::isfinite(cell.value) ? number(cell.value) : QStringLiteral("—"));
 }
 

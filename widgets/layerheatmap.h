@@ -16,7 +16,8 @@ class LayerHeatMap : public PlotWidget {
 public:
     explicit LayerHeatMap(QWidget *parent = nullptr);
 
-    void setGrid(std::shared_ptr<const LayerGrid> grid);
+    /// Draws `grid`; `metricLabel` (translated) names the colour scale and the tooltips' value.
+    void setGrid(std::shared_ptr<const LayerGrid> grid, const QString &metricLabel = {});
     std::shared_ptr<const LayerGrid> grid() const { return m_grid; }
     /// The colour a cell is drawn with (invalid when the cell is empty or has no value).
     QColor cellColor(int row, int column) const;

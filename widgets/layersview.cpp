@@ -117,7 +117,7 @@ void LayersView::redraw()
     }
     m_expand->setEnabled(grid->hasExperts);
     m_summary->setText(tr("%n module(s) scanned", nullptr, static_cast<int>(m_lines->size())));
-    m_map->setGrid(std::move(grid));
+    m_map->setGrid(std::move(grid), m_metric->currentText());
 }
 
 } // namespace quantscope
