@@ -341,6 +341,8 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
             const ScanModule &m = modules[i];
             if (m.quantized >= 0)
                 l.tensor = decodeQuantized(ck, det.modules[static_cast<std::size_t>(m.quantized)]);
+            else if (ck.npy() || ck.npz())
+                l.tensor = ck.tensor(m.tensor); // NumPy arrays (maybe deflated): the reader's own view
             else
                 l.tensor = readDense(*ck.find(m.tensor));
             l.readMs = msSince(t0);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "demo/demo.h"
+#include "io/npy_writer.h"
 #include "io/safetensors.h"
 #include "jobs/channel_profile.h"
 #include "jobs/session.h"
@@ -265,4 +267,68 @@ TEST(Scan, ReportLinesRoundTripThroughTheSessionFile)
     // A session without a scan has no "scan" key, and reads back without lines.
     EXPECT_FALSE(sessionToJson(Session{}).contains("scan"));
     EXPECT_TRUE(sessionFromJson(sessionToJson(Session{})).scanLines.empty());
+}
+
+TEST(Scan, NumPyArrayNamedLikeAWeight)
+{
+    const fs::path d = tempDir("qs_scan_npy");
+    const Tensor w = randomTensor({16, 96}, 9);
+    writeNpy(d / "model.layers.0.mlp.up_proj.weight.npy", w);
+    const Checkpoint ck = Checkpoint::open(d / "model.layers.0.mlp.up_proj.weight.npy");
+    ScanOptions o;
+    o.device = DeviceChoice::Cpu;
+    const ScanResult r = runScan(ck, o, CancelToken{});
+    ASSERT_EQ(r.lines.size(), 1u);
+    RunOptions ro;
+    ro.device = DeviceChoice::Cpu;
+    const QuantizeRun run = runQuantize(ck.tensor("model.layers.0.mlp.up_proj.weight"), QuantSpec{IntSpec{}}, ro);
+    EXPECT_EQ(r.lines[0]["runs"][0]["metrics"]["mse"].get<double>(), run.metrics->mse);
+}
+
+TEST(Scan, QuantizedModulesAreDecodedThenScanned)
+{
+    // A compressed-tensors pack-quantized INT4 module (4 × 32, group 32; codes packed here by
+    // hand: value + 8, element i in bits 4i..4i+3 of its word) beside a dense weight.
+    const fs::path d = tempDir("qs_scan_ct");
+    const std::string mod = "model.layers.0.mlp.down_proj";
+    std::vector<std::uint32_t> words(4 * 4, 0u);
+    for (int r = 0; r < 4; ++r)
+        for (int i = 0; i < 32; ++i)
+            words[static_cast<std::size_t>(r * 4 + i / 8)] |= static_cast<std::uint32_t>((i * 7 + r) % 16) << (4 * (i % 8));
+    Tensor packed = Tensor::zeros(DType::I32, {4, 4});
+    std::memcpy(packed.mutableData(), words.data(), words.size() * 4);
+    Tensor shape = Tensor::zeros(DType::I64, {2});
+    const std::int64_t dims[2] = {4, 32};
+    std::memcpy(shape.mutableData(), dims, sizeof dims);
+    const std::vector<float> scales = {0.5f, 0.25f, 1.0f, 2.0f};
+    writeSafetensors(d / "model.safetensors",
+                     {{mod + ".weight_packed", packed},
+                      {mod + ".weight_scale", Tensor::fromFloats({4, 1}, scales)},
+                      {mod + ".weight_shape", shape},
+                      {"model.layers.0.mlp.up_proj.weight", randomTensor({32, 128}, 11)}});
+    std::ofstream(d / "config.json")
+        << R"({"model_type": "llama", "quantization_config": {"quant_method": "compressed-tensors",
+        "format": "pack-quantized", "quantization_status": "compressed", "ignore": ["lm_head"],
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+        "symmetric": true, "group_size": 32, "strategy": "group"}, "input_activations": null,
+        "output_activations": null, "format": "pack-quantized"}}}})";
+    const Checkpoint ck = Checkpoint::open(d / "model.safetensors");
+    ScanOptions o;
+    o.device = DeviceChoice::Cpu;
+    o.recipe = Recipe::defaults().withSpecs({QuantSpec{Fp8Spec{}}});
+    const ScanResult r = runScan(ck, o, CancelToken{});
+    ASSERT_EQ(r.lines.size(), 2u);
+    const auto &q = r.lines[0]["module"] == mod ? r.lines[0] : r.lines[1];
+    EXPECT_EQ(q["format"], "compressed-tensors/pack-quantized");
+    EXPECT_EQ(q["shape"], ojson::array({4, 32}));
+    // The decoded weight is (code − 8) · scale of its row: built here from the codes.
+    std::vector<float> w(4 * 32);
+    for (int row = 0; row < 4; ++row)
+        for (int i = 0; i < 32; ++i)
+            w[static_cast<std::size_t>(row * 32 + i)] = static_cast<float>((i * 7 + row) % 16 - 8) * scales[static_cast<std::size_t>(row)];
+    RunOptions ro;
+    ro.device = DeviceChoice::Cpu;
+    const QuantizeRun run = runQuantize(Tensor::fromFloats({4, 32}, w), QuantSpec{Fp8Spec{}}, ro);
+    EXPECT_EQ(q["runs"][0]["metrics"]["mse"].get<double>(), run.metrics->mse);
+    EXPECT_EQ(q["runs"][0]["metrics"]["max_abs_err"].get<double>(), run.metrics->maxAbsErr);
 }
