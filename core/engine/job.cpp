@@ -236,6 +236,9 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.metricsOptions.threads = request.threads;
                 ro.quantize.threads = request.threads;
                 ro.quantize.tensorName = item.name;
+                // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
+                // then skips downloading it (the metrics are fused on the device either way).
+                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
                 o.method = run.quantized.method;
