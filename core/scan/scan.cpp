@@ -4,6 +4,9 @@
 #include "scan/scan.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -18,8 +21,10 @@
 #include "jobs/channel_profile.h"
 #include "json/report_json.h"
 #include "numeric/moments.h"
+#include "quant/quantizer.h"
 #include "scan/scan_report.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace quantscope {
 
@@ -132,6 +137,106 @@ ojson spectrumJson(const Spectrum &s, bool withSigma)
     if (withSigma)
         j["sigma"] = s.sigma;
     return j;
+}
+
+double kurtosisFromSums(double count, double s2, double s4)
+{
+    if (count < 1)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double m2 = s2 / count, m4 = s4 / count;
+    return m2 > 0 ? m4 / (m2 * m2) - 3.0 : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// computeChannelKurtosis (jobs/channel_profile.h) over row slices on `threads` threads: each row's
+/// value is computed exactly as there (the same loop over its elements); the columns' sums are
+/// per-slice partials merged in slice order (reproducible, equal to the serial ones within
+/// rounding). The scan's reader runs it after each read.
+ChannelKurtosis channelKurtosisParallel(const Tensor &t, int threads, const CancelToken *cancel)
+{
+    const auto [rows, cols] = matrixView(t.shape());
+    const auto R = static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
+    const auto C = static_cast<std::size_t>(std::max<std::int64_t>(cols, 0));
+    ChannelKurtosis k;
+    k.rows.assign(R, std::numeric_limits<double>::quiet_NaN());
+    k.columns.assign(C, std::numeric_limits<double>::quiet_NaN());
+    if (R == 0 || C == 0)
+        return k;
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(rows, 1, resolveThreads(threads)));
+    const std::int64_t step = std::max<std::int64_t>(1, (1 << 20) / cols);
+    auto finite = [](float v) { return std::fabs(v) <= std::numeric_limits<float>::max(); };
+    auto slices = [&](auto &&perRow) {
+        parallelSlices(rows, parts, cancel, [&](int part, std::int64_t b, std::int64_t e) {
+            std::vector<float> buf(static_cast<std::size_t>(std::min(step, e - b) * cols));
+            for (std::int64_t r0 = b; r0 < e; r0 += step) {
+                if (cancel)
+                    cancel->check();
+                const std::int64_t n = std::min(step, e - r0);
+                t.decodeRange(r0 * cols, std::span<float>(buf.data(), static_cast<std::size_t>(n * cols)));
+                for (std::int64_t r = 0; r < n; ++r)
+                    perRow(part, static_cast<std::size_t>(r0 + r), buf.data() + r * cols);
+            }
+        });
+    };
+    const auto P = static_cast<std::size_t>(parts);
+    std::vector<double> rCount(R), rSum(R), r2(R), r4(R);
+    std::vector<std::vector<double>> pc(P, std::vector<double>(C)), ps(P, std::vector<double>(C));
+    slices([&](int part, std::size_t ri, const float *row) {
+        double cnt = 0, sum = 0;
+        auto &cc = pc[static_cast<std::size_t>(part)];
+        auto &cs = ps[static_cast<std::size_t>(part)];
+        for (std::size_t c = 0; c < C; ++c)
+            if (finite(row[c])) {
+                cnt += 1;
+                sum += row[c];
+                cc[c] += 1;
+                cs[c] += row[c];
+            }
+        rCount[ri] = cnt;
+        rSum[ri] = sum;
+    });
+    std::vector<double> cCount(C), cMean(C);
+    for (std::size_t c = 0; c < C; ++c) {
+        double n = 0, sum = 0;
+        for (std::size_t p = 0; p < P; ++p) {
+            n += pc[p][c];
+            sum += ps[p][c];
+        }
+        cCount[c] = n;
+        cMean[c] = n > 0 ? sum / n : 0.0;
+    }
+    for (std::size_t p = 0; p < P; ++p) { // reused for the central sums
+        std::fill(pc[p].begin(), pc[p].end(), 0.0);
+        std::fill(ps[p].begin(), ps[p].end(), 0.0);
+    }
+    slices([&](int part, std::size_t ri, const float *row) {
+        const double mu = rCount[ri] > 0 ? rSum[ri] / rCount[ri] : 0.0;
+        double s2 = 0, s4 = 0;
+        auto &c2 = pc[static_cast<std::size_t>(part)];
+        auto &c4 = ps[static_cast<std::size_t>(part)];
+        for (std::size_t c = 0; c < C; ++c)
+            if (finite(row[c])) {
+                const double v = row[c];
+                const double d = v - mu, d2 = d * d;
+                s2 += d2;
+                s4 += d2 * d2;
+                const double e = v - cMean[c], e2 = e * e;
+                c2[c] += e2;
+                c4[c] += e2 * e2;
+            }
+        r2[ri] = s2;
+        r4[ri] = s4;
+    });
+    for (std::size_t i = 0; i < R; ++i)
+        k.rows[i] = kurtosisFromSums(rCount[i], r2[i], r4[i]);
+    for (std::size_t c = 0; c < C; ++c) {
+        double s2 = 0, s4 = 0;
+        for (std::size_t p = 0; p < P; ++p) {
+            s2 += pc[p][c];
+            s4 += ps[p][c];
+        }
+        k.columns[c] = kurtosisFromSums(cCount[c], s2, s4);
+    }
+    return k;
 }
 
 /// What the reader hands the compute loop.
@@ -347,7 +452,7 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
                 l.tensor = readDense(*ck.find(m.tensor));
             l.readMs = msSince(t0);
             if (options.channelKurtosis)
-                l.kurtosis = computeChannelKurtosis(l.tensor, &cancel);
+                l.kurtosis = channelKurtosisParallel(l.tensor, options.threads, &cancel);
         } catch (const std::exception &e) {
             l.error = e.what();
         }

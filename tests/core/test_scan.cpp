@@ -115,6 +115,7 @@ TEST(Scan, NumbersEqualRunQuantizeOnTheMappedTensor)
     const Checkpoint ck = Checkpoint::open(smallCheckpoint("qs_scan_equal"));
     ScanOptions o;
     o.device = DeviceChoice::Cpu;
+    o.threads = 3; // the reader's kurtosis over three row slices
     IntSpec i3;
     i3.bits = 3;
     i3.group = 64;
@@ -150,6 +151,11 @@ TEST(Scan, NumbersEqualRunQuantizeOnTheMappedTensor)
         const double median = n % 2 ? rows[n / 2] : 0.5 * (rows[n / 2 - 1] + rows[n / 2]);
         EXPECT_EQ(line["kurtosis"]["rows"]["median"].get<double>(), median);
         EXPECT_EQ(line["kurtosis"]["rows"]["max"].get<double>(), rows.back());
+        // Columns: merged per-slice sums, equal to the serial ones within rounding.
+        std::vector<double> cols = computeChannelKurtosis(w).columns;
+        const auto argmax = line["kurtosis"]["columns"]["argmax"].get<std::size_t>();
+        EXPECT_EQ(argmax, static_cast<std::size_t>(std::max_element(cols.begin(), cols.end()) - cols.begin()));
+        EXPECT_NEAR(line["kurtosis"]["columns"]["max"].get<double>(), cols[argmax], 1e-12 * std::abs(cols[argmax]));
     }
     o.channelKurtosis = false;
     const ScanResult nk = runScan(ck, o, CancelToken{});
