@@ -603,6 +603,14 @@
         <source>Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)</source>
         <translation>Jedes 2-D-Gewicht mit den Konfigurationen des Panels quantisieren (setzt einen unterbrochenen Scan fort)</translation>
     </message>
+    <message>
+        <source>Residual spectra</source>
+        <translation>Residualspektren</translation>
+    </message>
+    <message>
+        <source>Also count the residual’s singular values above τ (slower)</source>
+        <translation>Auch die Singulärwerte des Residuums über τ zählen (langsamer)</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LoadController</name>

@@ -5,6 +5,7 @@
 #include "layerheatmap.h"
 #include "qtstring.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -30,11 +31,14 @@ LayersView::LayersView(QWidget *parent) : QWidget(parent)
     m_expand->addItem(tr("Experts aggregated"), QString());
     for (const char *p : {"gate", "up", "down"})
         m_expand->addItem(tr("Experts of %1").arg(QLatin1String(p)), QLatin1String(p));
+    m_spectra = new QCheckBox(tr("Residual spectra"), this);
+    m_spectra->setToolTip(tr("Also count the residual’s singular values above τ (slower)"));
     m_scan = new QPushButton(tr("Scan checkpoint"), this);
     m_scan->setToolTip(tr("Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)"));
     bar->addWidget(m_metric);
     bar->addWidget(m_spec, 1);
     bar->addWidget(m_expand);
+    bar->addWidget(m_spectra);
     bar->addWidget(m_scan);
     layout->addLayout(bar);
     m_summary = new QLabel(this);
@@ -78,6 +82,16 @@ void LayersView::setSpec(int index)
 void LayersView::setExpand(const QString &projection)
 {
     m_expand->setCurrentIndex(std::max(0, m_expand->findData(projection)));
+}
+
+bool LayersView::spectra() const
+{
+    return m_spectra->isChecked();
+}
+
+void LayersView::setSpectra(bool on)
+{
+    m_spectra->setChecked(on);
 }
 
 void LayersView::jobStarted()

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -32,6 +33,9 @@ public:
     void setSpec(int index);
     /// "" aggregated, else "gate", "up" or "down" expanded.
     void setExpand(const QString &projection);
+    /// Whether the next scan also counts the residual's singular values (residual rank at τ).
+    bool spectra() const;
+    void setSpectra(bool on);
 
     void jobStarted();
     void setProgress(double fraction, const QString &step, double secondsLeft);
@@ -53,6 +57,7 @@ private:
     QComboBox *m_metric = nullptr;
     QComboBox *m_spec = nullptr;
     QComboBox *m_expand = nullptr;
+    QCheckBox *m_spectra = nullptr;
     QPushButton *m_scan = nullptr;
     QLabel *m_summary = nullptr;
     LayerHeatMap *m_map = nullptr;

@@ -4,7 +4,6 @@
 #include "layersview.h"
 #include "loadcontroller.h"
 #include "quantizerpanel.h"
-#include "scan/scan.h"
 #include "tensorbrowser.h"
 
 #include <QCryptographicHash>
@@ -61,22 +60,21 @@ void ScanController::shutdown()
     m_pool.waitForDone();
 }
 
-QString ScanController::reportPath() const
+QString ScanController::reportPath(const ScanOptions &o) const
 {
     const auto ck = m_loads->checkpoint();
-    const QString key = ck ? QString::fromStdString(ck->path().string()) : QString();
+    const std::string key = (ck ? ck->path().string() : std::string()) + '\n' + o.recipe.hash() + '\n' +
+                            toString(o.spectra) + '\n' + std::to_string(static_cast<int>(o.device));
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/scans");
     QDir().mkpath(dir);
     return dir + QLatin1Char('/') +
-           QString::fromLatin1(QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(16)) +
+           QString::fromLatin1(
+               QCryptographicHash::hash(QByteArray::fromStdString(key), QCryptographicHash::Sha1).toHex().left(16)) +
            QStringLiteral(".jsonl");
 }
 
-void ScanController::scan()
+ScanOptions ScanController::options() const
 {
-    const auto ck = m_loads->checkpoint();
-    if (!ck)
-        return;
     ScanOptions o;
     std::vector<QuantSpec> specs;
     for (const auto &c : m_panel->configurations()) {
@@ -92,7 +90,17 @@ void ScanController::scan()
         o.device = parseDeviceChoice(m_panel->device().toStdString());
     } catch (const std::exception &) {
     }
-    o.reportPath = reportPath().toStdString();
+    o.spectra = m_view->spectra() ? SpectraMode::Counts : SpectraMode::Off;
+    o.reportPath = reportPath(o).toStdString();
+    return o;
+}
+
+void ScanController::scan()
+{
+    const auto ck = m_loads->checkpoint();
+    if (!ck)
+        return;
+    const ScanOptions o = options();
     auto progress = std::make_shared<Progress>();
     m_progress = progress;
     m_started = nowSeconds();

@@ -6,6 +6,7 @@
 /// Cancel. The report is written under the cache folder, one per checkpoint, so a cancelled or
 /// interrupted scan resumes where it stopped; a clicked cell selects its tensor in the browser.
 #include "jobtracker.h"
+#include "scan/scan.h"
 
 #include <QObject>
 #include <QThreadPool>
@@ -38,8 +39,12 @@ public:
     void shutdown();
     /// Starts (or resumes) the scan of the opened checkpoint.
     void scan();
-    /// The report file of the opened checkpoint (under the cache folder).
-    QString reportPath() const;
+    /// The scan the window would run now: the panel's configurations and device, the view's
+    /// spectra choice, the report under the cache folder.
+    ScanOptions options() const;
+    /// The report file of a scan of the opened checkpoint (under the cache folder): one per
+    /// checkpoint and options (recipe hash, spectra, device), so each resumes on its own.
+    QString reportPath(const ScanOptions &options) const;
 
 signals:
     void jobEnded();

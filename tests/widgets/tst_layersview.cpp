@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <map>
 #include <regex>
 
@@ -51,7 +52,7 @@ private slots:
         auto *tabs = w.findChild<QTabWidget *>();
         QVERIFY(tabs && tabs->indexOf(view) >= 0);
         tabs->setCurrentWidget(view);
-        QFile::remove(w.scans()->reportPath()); // a fresh scan, not a resumed one
+        QFile::remove(w.scans()->reportPath(w.scans()->options())); // a fresh scan, not a resumed one
         view->scanButton()->click();
         QVERIFY(QTest::qWaitFor([&] { return view->lines() != nullptr; }, 300000));
         QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
@@ -142,6 +143,24 @@ private slots:
         QVERIFY(grid2);
         QCOMPARE(grid2->cells[static_cast<std::size_t>(row)][6].value, grid->cells[static_cast<std::size_t>(row)][6].value);
         QVERIFY(QTest::qWaitFor([&] { return !w2.isBusy(); }, 120000));
+
+        // With residual spectra the scan is another one (its own report), and the residual
+        // rank at τ colours the cells.
+        view->setSpectra(true);
+        QVERIFY(w.scans()->reportPath(w.scans()->options()) != w.scans()->reportPath([&] {
+            auto o = w.scans()->options();
+            o.spectra = SpectraMode::Off;
+            return o;
+        }()));
+        QFile::remove(w.scans()->reportPath(w.scans()->options()));
+        const auto before = view->lines();
+        view->scanButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return view->lines() != before; }, 300000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        view->setMetric(LayerMetric::ResidualRank);
+        const auto rank = view->heatMap()->grid();
+        QVERIFY(rank && std::isfinite(rank->cells[static_cast<std::size_t>(row)][6].value));
+        QVERIFY(rank->cells[static_cast<std::size_t>(row)][6].value >= 1);
     }
 };
 
