@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Engine II speed bars (issue 6, docs/perf.md): HQQ 4-bit g64 on a 4096×4096 tensor (≤ 2 s),
 // all singular values of a 2048×2048 residual (≤ 10 s), MiLo code preset on 4096×4096 rank 16.
-// Usage: qs_bench_engine2 [--out DIR] [--threads T] [--n N] [--svd-n M] [--skip-milo]
+// Usage: qs_bench_engine2 [--out DIR] [--threads T] [--n N] [--svd-n M] [--skip-milo | --only-milo]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -32,11 +32,13 @@ int main(int argc, char **argv)
     std::string out;
     int threads = 2;
     std::int64_t n = 4096, svdN = 2048;
-    bool milo = true;
+    bool milo = true, onlyMilo = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--skip-milo")
             milo = false;
+        else if (a == "--only-milo")
+            onlyMilo = true;
         else if (i + 1 < argc && a == "--out")
             out = argv[++i];
         else if (i + 1 < argc && a == "--threads")
@@ -54,6 +56,8 @@ int main(int argc, char **argv)
 
     nlohmann::json results = nlohmann::json::array();
     for (HqqCompute c : {HqqCompute::Fp32, HqqCompute::Fp16}) {
+        if (onlyMilo)
+            break;
         HqqSpec s; // hqq-lib, 4-bit, g 64, axis 1
         s.compute = c;
         const auto t0 = std::chrono::steady_clock::now();
@@ -65,7 +69,7 @@ int main(int argc, char **argv)
         results.push_back({{"name", "hqq_lib_b4_g64_" + toString(c)}, {"seconds", sec},
                            {"iterations", r.history.size()}, {"rows", n}, {"cols", n}, {"threads", threads}});
     }
-    {
+    if (!onlyMilo) {
         std::vector<float> e(static_cast<std::size_t>(svdN * svdN));
         for (auto &x : e)
             x = 0.001f * t(rng);
@@ -94,6 +98,10 @@ int main(int argc, char **argv)
         const double sec = seconds(t0);
         std::printf("milo code preset %lldx%lld rank 16: %.3f s (%zu passes)\n", static_cast<long long>(n),
                     static_cast<long long>(n), sec, q.history.size());
+        std::string passes;
+        for (const auto &h : q.history)
+            passes += " " + std::to_string(static_cast<int>(h.timeMs));
+        std::printf("  ms per pass:%s\n", passes.c_str());
         results.push_back({{"name", "milo_code_r16"}, {"seconds", sec}, {"rows", n}, {"cols", n}});
     }
     if (!out.empty()) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Residual spectra on the device (issue 20): the residual E = W − Ŵ of 3-bit HQQ (milo-code, g64,
 // axis 0, on the device) of a 4096×14336 BF16 Student-t tensor (bench::studentTBf16, seed 42);
-// singular values in FP64 on the device: all of them by the Gram matrix + DSYEVD and by DGESVD,
-// the top 512 and the top 32 by the randomized sketch (4 power iterations, oversampling 8).
+// singular values on the device: all of them by the FP64 Gram matrix + DSYEVD, by DGESVD and by
+// the FP32 Gram matrix + SSYEVD; the top 512 (2, 4 and 8 power iterations) and the top 32 by the
+// randomized sketch (oversampling 8; FP32 products, FP64 QR).
 // Reports the device time after the upload (median of --repeats) and the wall time with it; the
 // σ go to the JSON so bench/spectrum_torch.py (torch.svd_lowrank, svdvals, eigvalsh of the Gram
 // matrix on the same E, written with --tensor-out) can state its accuracy against them.
@@ -68,21 +69,26 @@ int main(int argc, char **argv)
     struct Case {
         const char *name;
         int top;
-        bool gesvd;
+        gpu::SvdMethod method;
+        int powerIters;
     };
     nlohmann::json results = nlohmann::json::array();
     std::vector<double> all;
-    for (const Case c : {Case{"all_gram_eigen", 0, false}, Case{"all_gesvd", 0, true}, Case{"top512", 512, false},
-                         Case{"top32", 32, false}}) {
+    using M = gpu::SvdMethod;
+    for (const Case c : {Case{"all_gram_eigen", 0, M::GramF64, 4}, Case{"all_gesvd", 0, M::Gesvd, 4},
+                         Case{"all_gram_eigen_fp32", 0, M::GramF32, 4}, Case{"top512", 512, M::GramF64, 4},
+                         Case{"top512_p8", 512, M::GramF64, 8}, Case{"top512_p2", 512, M::GramF64, 2},
+                         Case{"top32", 32, M::GramF64, 4}}) {
         SpectrumOptions o;
         o.top = c.top;
+        o.powerIters = c.powerIters;
         std::vector<double> dev, wall;
         std::vector<double> sigma;
         std::string algorithm;
         for (int rep = 0; rep < opt.repeats + 1; ++rep) {
             float ms = 0;
             const auto t0 = std::chrono::steady_clock::now();
-            sigma = engine->singularValues(e, R, C, o, c.gesvd, algorithm, &ms);
+            sigma = engine->singularValues(e, R, C, o, c.method, algorithm, &ms);
             const double wms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (rep > 0) { // the first: warm-up (library handles, workspaces)
                 dev.push_back(ms);
@@ -90,11 +96,26 @@ int main(int argc, char **argv)
             }
         }
         const bench::Summary sd = bench::summarize(dev), sw = bench::summarize(wall);
-        if (c.top == 0 && !c.gesvd)
+        // One more run with stage marks (the sketch's products and QRs, summed).
+        nlohmann::json prof = nlohmann::json::object();
+        if (c.top > 0) {
+            engine->profileStages(true);
+            float ms = 0;
+            (void)engine->singularValues(e, R, C, o, c.method, algorithm, &ms);
+            for (const auto &[stage, t] : engine->stageTimes())
+                prof[stage] = prof.value(stage, 0.0) + t;
+            engine->profileStages(false);
+            std::printf("    stages: %s\n", prof.dump().c_str());
+        }
+        if (c.top == 0 && c.method == M::GramF64)
             all = sigma;
         double top32 = 0; // the top 32's largest relative error against all σ (Gram, FP64)
         for (std::size_t i = 0; i < std::min<std::size_t>(32, std::min(sigma.size(), all.size())); ++i)
             top32 = std::max(top32, std::abs(sigma[i] - all[i]) / all[i]);
+        double allAbs = 0; // max |Δσᵢ| / σ₁ over every σ (the "all σ" cases)
+        if (c.top == 0 && !all.empty() && sigma.size() == all.size())
+            for (std::size_t i = 0; i < all.size(); ++i)
+                allAbs = std::max(allAbs, std::abs(sigma[i] - all[i]) / all.front());
         std::printf("%-16s device %9.2f ms   with upload %9.2f ms   σ1 %.6g  top-32 max rel err %.2e  (%s)\n", c.name,
                     sd.median, sw.median, sigma.empty() ? 0.0 : sigma.front(), top32, algorithm.c_str());
         results.push_back({{"case", c.name},
@@ -103,6 +124,9 @@ int main(int argc, char **argv)
                            {"wall_median_ms", sw.median},
                            {"repeats", opt.repeats},
                            {"top32_max_rel_err_vs_all", top32},
+                           {"all_max_abs_err_over_sigma1", allAbs},
+                           {"power_iters", c.powerIters},
+                           {"stage_ms", prof},
                            {"sigma", sigma}});
     }
     const gpu::EngineInfo info = engine->info();

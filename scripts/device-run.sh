@@ -5,15 +5,16 @@
 # then the HQQ benchmark and the released `hqq` library on another; logs and JSON go under $OUT
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
-# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log; build.log
-# only when the build fails).
+# gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log; build.log only when
+# the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
-# QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
+# QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
-# QS_SKIP_SPECTRUM=1, QS_SKIP_GEMM=1, QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -33,25 +34,26 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
 
+# Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
+# QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM (the tests
+# and the MiLo benchmark skip what is absent and say so).
+minilm="$src/.vendor/data/minilm-l6-subset.safetensors"
+if [[ ! -f "$minilm" && -f "$minilm.xz" ]]; then # carried compressed (scripts/vendor-deps.sh)
+  minilm=/tmp/minilm-l6-subset.safetensors
+  python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
+    "$src/.vendor/data/minilm-l6-subset.safetensors.xz" "$minilm"
+fi
+if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note: $minilm absent"; fi
+
 rc_gpu=0
 if [[ "${QS_SKIP_TESTS:-0}" != 1 ]]; then
   t0=$(date +%s)
-  # Real weights carried in .vendor/data (scripts/vendor-deps.sh): stories260K through
-  # QUANTSCOPE_SHARED_DATA above, the all-MiniLM-L6-v2 subset through QUANTSCOPE_MINILM (the test
-  # skips what is absent and says so).
-  minilm="$src/.vendor/data/minilm-l6-subset.safetensors"
-  if [[ ! -f "$minilm" && -f "$minilm.xz" ]]; then # carried compressed (scripts/vendor-deps.sh)
-    minilm=/tmp/minilm-l6-subset.safetensors
-    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
-      "$src/.vendor/data/minilm-l6-subset.safetensors.xz" "$minilm"
-  fi
-  if [[ -f "$minilm" ]]; then export QUANTSCOPE_MINILM="$minilm"; else echo "note: $minilm absent"; fi
-  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1
+  ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 ${QS_CTEST_ARGS:-} > "$OUT/ctest-gpu.log" 2>&1
   rc_gpu=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest-gpu.log" | tail -25
   echo "gpu tests: $(( $(date +%s) - t0 ))s rc=$rc_gpu"
@@ -116,6 +118,20 @@ if [[ "${QS_SKIP_SPECTRUM:-0}" != 1 ]]; then
   echo "spectrum bench: $(( $(date +%s) - t0 ))s"
 fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
+# MiLo (issue 20): ours (20 passes, ranks 32 and 512) on the Student-t tensor and the MiniLM
+# matrices, then the PyTorch loop written from the contract on the same tensors.
+if [[ "${QS_SKIP_MILO:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_milo" --out "$OUT" --tensor-out /tmp/qs_bench_milo_bf16.bin ${QS_MILO_ARGS:-} \
+    > "$OUT/gpu_milo.log" 2>&1 || echo "qs_bench_gpu_milo failed"
+  cat "$OUT/gpu_milo.log"
+  if [[ "${QS_SKIP_TORCH_MILO:-0}" != 1 ]]; then
+    python3 "$src/bench/milo_torch.py" --out "$OUT" --tensor /tmp/qs_bench_milo_bf16.bin > "$OUT/milo_torch.log" 2>&1 \
+      || echo "milo_torch.py failed"
+    cat "$OUT/milo_torch.log"
+  fi
+  echo "milo bench: $(( $(date +%s) - t0 ))s"
+fi
 if [[ "${QS_SKIP_GEMM:-0}" != 1 ]]; then
   t0=$(date +%s)
   "$build/bench/qs_bench_gpu_gemm" --out "$OUT" > "$OUT/gpu_gemm_sim.log" 2>&1 || echo "qs_bench_gpu_gemm failed"
@@ -123,6 +139,17 @@ if [[ "${QS_SKIP_GEMM:-0}" != 1 ]]; then
   python3 "$src/bench/gemm_torch.py" --out "$OUT" > "$OUT/gemm_torch.log" 2>&1 || echo "gemm_torch.py failed"
   cat "$OUT/gemm_torch.log"
   echo "gemm bench: $(( $(date +%s) - t0 ))s"
+fi
+# The GEMM timing lab (issue 21): ours through cuBLASLt, then PyTorch's GEMMs in the same run on the
+# same GPU (gpu_gemmlab.json, gemm_lab_torch.json with the comparison and the bar).
+if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" > "$OUT/gpu_gemmlab.log" 2>&1 || echo "qs_bench_gpu_gemmlab failed"
+  cat "$OUT/gpu_gemmlab.log"
+  python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab.json" > "$OUT/gemm_lab_torch.log" 2>&1 \
+    || echo "gemm_lab_torch.py failed"
+  cat "$OUT/gemm_lab_torch.log"
+  echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
 fi
 # HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same
 # tensor and settings (skipped with a line saying so when `import hqq` fails).

@@ -66,6 +66,18 @@
         <source>Computing the kurtosis failed: %1</source>
         <translation>Die Berechnung der Kurtosis ist fehlgeschlagen: %1</translation>
     </message>
+    <message>
+        <source>&amp;GEMM timing</source>
+        <translation>&amp;GEMM-Zeiten</translation>
+    </message>
+    <message>
+        <source>What BF16, FP8 and INT8 GEMMs of the tensor&apos;s shape cost against M</source>
+        <translation>Was BF16-, FP8- und INT8-GEMMs in der Form des Tensors über M kosten</translation>
+    </message>
+    <message>
+        <source>Timing the GEMMs failed: %1</source>
+        <translation>Die GEMM-Zeitmessung ist fehlgeschlagen: %1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>
@@ -260,6 +272,68 @@
     <message>
         <source>%1: outside its range</source>
         <translation>%1: außerhalb seines Bereichs</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GemmTimingPlot</name>
+    <message>
+        <source>batch size M (tokens)</source>
+        <translation>Batchgröße M (Tokens)</translation>
+    </message>
+    <message>
+        <source>time (µs)</source>
+        <translation>Zeit (µs)</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1, M %2: %3 µs, %4 TFLOP/s</source>
+        <translation>%1, M %2: %3 µs, %4 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>ran padded to M = %1</source>
+        <translation>lief aufgefüllt auf M = %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GemmTimingView</name>
+    <message>
+        <source>The weight whose N×K is timed (one of the selected tensors)</source>
+        <translation>Das Gewicht, dessen N×K gemessen wird (einer der ausgewählten Tensoren)</translation>
+    </message>
+    <message>
+        <source>M up to %1</source>
+        <translation>M bis %1</translation>
+    </message>
+    <message>
+        <source>Time GEMMs</source>
+        <translation>GEMMs messen</translation>
+    </message>
+    <message>
+        <source>Select a tensor and press Time GEMMs.</source>
+        <translation>Wählen Sie einen Tensor und drücken Sie „GEMMs messen“.</translation>
+    </message>
+    <message>
+        <source>Select a tensor in the Tensors dock.</source>
+        <translation>Wählen Sie einen Tensor im Tensoren-Dock.</translation>
+    </message>
+    <message>
+        <source>Timing GEMMs of %1</source>
+        <translation>Messe GEMMs von %1</translation>
+    </message>
+    <message>
+        <source>%1: Y[M,N] = X[M,K]·W[N,K]ᵀ with N = %2, K = %3 on %4</source>
+        <translation>%1: Y[M,N] = X[M,K]·W[N,K]ᵀ mit N = %2, K = %3 auf %4</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.</source>
+        <translation>Die CPU hat hier keinen BF16-, FP8- oder INT8-GEMM: Sie misst FP32-GEMMs derselben Form.</translation>
     </message>
 </context>
 <context>

@@ -71,6 +71,7 @@ std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.
 double toReal(const std::string &opt, const std::string &v);
 int runSweepC(Args args);
+int runGemmBench(Args args);
 
 /// quantize: the flags of the methods mxfp4, nvfp4, progressive and constopt into `spec`
 /// (quant_methods.cpp); false for other methods.

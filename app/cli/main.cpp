@@ -126,6 +126,9 @@ Commands:
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
+  gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--repeats R] [--json]
+                       time BF16/FP8/INT8 GEMMs of one weight shape over M (the GPU's
+                       cuBLASLt; the CPU times Eigen FP32 GEMMs instead)
   scan PATH [--recipe R.json] [--specs A,B,...] [--spectra off|counts|top-k]
            [--out REPORT.jsonl] [--json]
                        every 2-D weight through a recipe's specs; JSON lines, resumable
@@ -133,7 +136,7 @@ Commands:
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
-quantize, spectrum, sweep-c and scan show a progress line with the time left on stderr when
+quantize, spectrum, sweep-c, gemm-bench and scan show a progress line with the time left on stderr when
 it is a terminal; --quiet silences it. --device auto|cpu|gpu picks where they compute.
 
 Options:
@@ -184,6 +187,8 @@ int main(int argc, char **argv)
             return cli::runDecode(cli::Args(args));
         if (cmd == "sweep-c")
             return cli::runSweepC(cli::Args(args));
+        if (cmd == "gemm-bench")
+            return cli::runGemmBench(cli::Args(args));
         if (cmd == "scan")
             return cli::runScanCommand(cli::Args(args));
         if (cmd == "recipe")

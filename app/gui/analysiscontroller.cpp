@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "analysiscontroller.h"
 
+#include "engine/gemm_bench_device.h"
+#include "engine/registry.h"
 #include "engine/sweep_device.h"
+#include "gemmtimingview.h"
 #include "jobs/kurtosis_data.h"
 #include "jobs/scale_constant_data.h"
 #include "kurtosisview.h"
 #include "loadcontroller.h"
+#include "quant/quantizer.h"
 #include "quantizerpanel.h"
 #include "scaleconstantview.h"
 #include "tensorbrowser.h"
@@ -36,6 +40,12 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
                         tr("constOpt's MSE for every scale constant c; click to set c"));
     tabs->setTabToolTip(tabs->addTab(m_kurtosis, tr("&Kurtosis")),
                         tr("Per-channel excess kurtosis and the error it brings"));
+    // quantscope --view gemmTiming. The CPU's stand-in GEMMs are slow: a shorter default sweep.
+    m_gemm = new GemmTimingView(tabs);
+    m_gemm->setObjectName(QStringLiteral("gemmTimingView"));
+    m_gemm->setMaxM(BackendRegistry::instance().gpu() ? 8192 : 512);
+    tabs->setTabToolTip(tabs->addTab(m_gemm, tr("&GEMM timing")),
+                        tr("What BF16, FP8 and INT8 GEMMs of the tensor's shape cost against M"));
     m_timer = new QTimer(this);
     m_timer->setInterval(kProgressIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &AnalysisController::poll);
@@ -43,6 +53,7 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
     auto selection = [this](const QStringList &tensors) {
         m_scale->setTensors(tensors);
         m_kurtosis->setTensors(tensors);
+        m_gemm->setTensors(tensors);
     };
     connect(browser, &TensorBrowser::selectionChanged, this, selection);
     selection(browser->selectedTensors());
@@ -63,6 +74,12 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
         m_kurtosis->setError(tr("Cancelled"));
         emit jobEnded();
     });
+    connect(m_gemm, &GemmTimingView::timingRequested, this, &AnalysisController::timeGemms);
+    connect(m_gemm, &GemmTimingView::cancelRequested, this, [this] {
+        m_gemmJob.cancel();
+        m_gemm->setError(tr("Cancelled"));
+        emit jobEnded();
+    });
 }
 
 AnalysisController::~AnalysisController()
@@ -74,6 +91,7 @@ void AnalysisController::shutdown()
 {
     m_scaleJob.cancel();
     m_kurtosisJob.cancel();
+    m_gemmJob.cancel();
     m_pool.waitForDone();
 }
 
@@ -149,6 +167,43 @@ void AnalysisController::profileKurtosis(const QStringList &tensors, qint64 rota
         });
 }
 
+void AnalysisController::timeGemms(const QString &tensor, qint64 maxM)
+{
+    if (!m_loads->hasCheckpoint())
+        return;
+    DeviceChoice device = DeviceChoice::Auto; // the panel's device, as for the quantize job
+    try {
+        device = parseDeviceChoice(m_panel->device().toStdString());
+    } catch (const std::exception &) {
+    }
+    auto progress = std::make_shared<std::atomic<double>>(0.0);
+    m_gemmProgress = progress;
+    m_gemm->jobStarted();
+    m_timer->start();
+    m_gemmJob.start(
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device,
+         progress](const CancelToken &cancel) {
+            // N×K of the weight as the quantizers see it ([out, in]).
+            const auto [n, k] = matrixView(source.weight(name).shape());
+            GemmBenchRequest request;
+            request.n = n;
+            request.k = k;
+            request.m.clear();
+            for (std::int64_t m = 1; m <= maxM; m *= 2)
+                request.m.push_back(m);
+            cancel.setStepProgress([progress](double f) { progress->store(f); });
+            return std::make_shared<const GemmBenchResult>(runGemmBench(request, device, &cancel));
+        },
+        [this, tensor](std::shared_ptr<const GemmBenchResult> result) {
+            m_gemm->setResult(std::move(result), tensor);
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_gemm->setError(tr("Timing the GEMMs failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
 void AnalysisController::setC(int index, double c)
 {
     if (index < 0) {
@@ -166,6 +221,8 @@ void AnalysisController::poll()
         m_scale->setProgress(m_scaleProgress->load());
     if (m_kurtosisJob.isRunning() && m_kurtosisProgress)
         m_kurtosis->setProgress(m_kurtosisProgress->load());
+    if (m_gemmJob.isRunning() && m_gemmProgress)
+        m_gemm->setProgress(m_gemmProgress->load());
     if (!isRunning())
         m_timer->stop();
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file analysiscontroller.h
-/// The jobs behind the Scale-constant and Kurtosis tabs: each runs its core function
-/// (computeScaleConstantData, computeKurtosisData) on a small pool through its own JobTracker,
+/// The jobs behind the Scale-constant, Kurtosis and GEMM timing tabs: each runs its core function
+/// (computeScaleConstantData, computeKurtosisData, runGemmBench) on a small pool through its own JobTracker,
 /// so a newer request or Cancel makes the older one stale; progress is polled from the worker.
 /// A c clicked in the Scale-constant view is written into the panel's configuration.
 #include "jobs/results.h"
@@ -18,6 +18,7 @@ class QTimer;
 
 namespace quantscope {
 
+class GemmTimingView;
 class KurtosisView;
 class LoadController;
 class QuantizerPanel;
@@ -27,21 +28,27 @@ class TensorBrowser;
 class AnalysisController : public QObject {
     Q_OBJECT
 public:
-    /// Creates both views and adds them as tabs of `tabs`.
+    /// Creates the views and adds them as tabs of `tabs`.
     AnalysisController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
                        QuantizerPanel *panel, QTabWidget *tabs);
     ~AnalysisController() override;
 
     ScaleConstantView *scaleConstantView() const { return m_scale; }
     KurtosisView *kurtosisView() const { return m_kurtosis; }
-    bool isRunning() const { return m_scaleJob.isRunning() || m_kurtosisJob.isRunning(); }
-    /// Stops both jobs and waits for the workers.
+    GemmTimingView *gemmTimingView() const { return m_gemm; }
+    bool isRunning() const
+    {
+        return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning();
+    }
+    /// Stops the jobs and waits for the workers.
     void shutdown();
 
     /// The results the Kurtosis scatter draws its points from.
     void setResults(std::shared_ptr<const QuantizeJobResult> results);
     void sweep(const QString &tensor, qint64 group, qint64 rotate);
     void profileKurtosis(const QStringList &tensors, qint64 rotate);
+    /// Times the GEMMs of `tensor`'s N×K for M = 1, 2, 4, … ≤ maxM on the panel's device.
+    void timeGemms(const QString &tensor, qint64 maxM);
 
 signals:
     /// A job delivered, failed or was cancelled.
@@ -56,10 +63,12 @@ private:
     QuantizerPanel *m_panel;
     ScaleConstantView *m_scale = nullptr;
     KurtosisView *m_kurtosis = nullptr;
+    GemmTimingView *m_gemm = nullptr;
     QThreadPool m_pool;
     JobTracker m_scaleJob{this, &m_pool};
     JobTracker m_kurtosisJob{this, &m_pool};
-    std::shared_ptr<std::atomic<double>> m_scaleProgress, m_kurtosisProgress;
+    JobTracker m_gemmJob{this, &m_pool};
+    std::shared_ptr<std::atomic<double>> m_scaleProgress, m_kurtosisProgress, m_gemmProgress;
     QTimer *m_timer = nullptr;
     std::shared_ptr<const QuantizeJobResult> m_results;
 };

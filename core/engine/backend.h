@@ -17,6 +17,7 @@
 #include "quant/quant_spec.h"
 #include "quant/activation.h"
 #include "quant/quantizer.h"
+#include "sim/gemm_bench.h"
 #include "sim/gemm_sim.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
@@ -112,6 +113,12 @@ public:
     virtual std::optional<std::vector<double>> singularValues(std::span<const float> e, std::int64_t rows,
                                                               std::int64_t cols, const SpectrumOptions &options,
                                                               std::string &algorithm, std::string &whyNot) const;
+    /// The GEMM timing lab (sim/gemm_bench.h): the request's formats × M on this device, each
+    /// output checked once against an FP64 reference; progress and cancellation through
+    /// `cancel`'s step progress. Default: nullopt with `whyNot` (the CPU's Eigen FP32 table is
+    /// used). Throws GpuError, Cancelled.
+    virtual std::optional<std::vector<GemmPoint>> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                                            std::string &whyNot) const;
 };
 
 } // namespace quantscope

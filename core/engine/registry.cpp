@@ -90,6 +90,13 @@ std::optional<std::vector<double>> Backend::singularValues(std::span<const float
     return std::nullopt;
 }
 
+std::optional<std::vector<GemmPoint>> Backend::timeGemms(const GemmBenchRequest &, const CancelToken *,
+                                                         std::string &whyNot) const
+{
+    whyNot = "no GEMM lab on this backend";
+    return std::nullopt;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
                                       const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                       const std::optional<TensorStats> &, const CancelToken *cancel) const

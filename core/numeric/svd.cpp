@@ -9,6 +9,7 @@
 #include <Eigen/SVD>
 
 #include "util/error.h"
+#include "util/parallel.h"
 #include "util/philox.h"
 
 namespace quantscope {
@@ -141,45 +142,103 @@ std::vector<double> singularValuesTop(std::span<const double> a, std::int64_t ro
     return s;
 }
 
-LowRankSvd svdLowrank(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
-                      std::uint64_t seed, std::uint32_t stream, const CancelToken *cancel)
+namespace {
+
+/// The products with A in a fixed number of slices of the output's rows (each slice one Eigen
+/// product, whatever thread runs it), so the bits do not depend on the thread count.
+constexpr std::int64_t kProductSlices = 16;
+
+/// C = E·M (E row-major [rows × cols], M [cols × q]) in fixed row slices.
+Mat productE(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
+{
+    Mat C(E.rows(), M.cols());
+    const std::int64_t m = E.rows();
+    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
+        const std::int64_t r0 = m * s / kProductSlices, r1 = m * (s + 1) / kProductSlices;
+        if (r1 > r0)
+            C.middleRows(r0, r1 - r0).noalias() = E.middleRows(r0, r1 - r0) * M;
+    });
+    return C;
+}
+
+/// C = Eᵀ·M (M [rows × q]) in fixed slices of E's columns.
+Mat productEt(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
+{
+    Mat C(E.cols(), M.cols());
+    const std::int64_t n = E.cols();
+    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
+        const std::int64_t c0 = n * s / kProductSlices, c1 = n * (s + 1) / kProductSlices;
+        if (c1 > c0)
+            C.middleRows(c0, c1 - c0).noalias() = E.middleCols(c0, c1 - c0).transpose() * M;
+    });
+    return C;
+}
+
+} // namespace
+
+RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                              std::uint64_t seed, std::uint32_t stream, int threads, const CancelToken *cancel)
 {
     if (q < 1)
         throw UnsupportedError("svd_lowrank needs q ≥ 1");
+    // A = E (rows ≥ cols) or Eᵀ, read in place.
+    const Eigen::Map<const RowMat> E(a.data(), rows, cols);
     const bool transposed = rows < cols;
-    const Mat A = tallCopy(a, rows, cols); // m ≥ n
-    const Eigen::Index m = A.rows(), n = A.cols();
+    const Eigen::Index m = transposed ? cols : rows, n = transposed ? rows : cols;
+    auto mulA = [&](const Mat &M) { return transposed ? productEt(E, M, threads) : productE(E, M, threads); };
+    auto mulAt = [&](const Mat &M) { return transposed ? productE(E, M, threads) : productEt(E, M, threads); };
     RowMat R(n, q);
     philox::fillNormal(seed, stream, R.data(), static_cast<std::uint64_t>(n * q));
-    Mat Q = thinQ(A * R);
+    Mat Q = thinQ(mulA(Mat(R)));
     for (int i = 0; i < niter; ++i) {
         if (cancel)
             cancel->check();
-        Q = thinQ(A.transpose() * Q);
-        Q = thinQ(A * Q);
+        Q = thinQ(mulAt(Q));
+        Q = thinQ(mulA(Q));
     }
-    const Mat B = Q.transpose() * A; // k × n
-    Eigen::BDCSVD<Mat> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const Mat U = Q * svd.matrixU();   // m × k
-    const Mat &V = svd.matrixV();      // n × k
-    const Eigen::Index k = svd.singularValues().size();
-    LowRankSvd r;
+    const Mat Bt = mulAt(Q); // n × k: Bᵀ = Aᵀ·Q
+    RangeSketchResult r;
     r.rows = rows;
     r.cols = cols;
+    r.m = m;
+    r.n = n;
+    r.q = Q.cols();
+    r.transposed = transposed;
+    r.Q.assign(Q.data(), Q.data() + Q.size());
+    r.Bt.assign(Bt.data(), Bt.data() + Bt.size());
+    return r;
+}
+
+LowRankSvd lowRankFromSketch(const RangeSketchResult &sk)
+{
+    const Eigen::Map<const Mat> Q(sk.Q.data(), sk.m, sk.q), Bt(sk.Bt.data(), sk.n, sk.q);
+    const Mat B = Bt.transpose(); // k × n
+    Eigen::BDCSVD<Mat> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Mat U = Q * svd.matrixU(); // m × k
+    const Mat &V = svd.matrixV();    // n × k
+    const Eigen::Index k = svd.singularValues().size();
+    LowRankSvd r;
+    r.rows = sk.rows;
+    r.cols = sk.cols;
     r.rank = k;
     r.s.assign(svd.singularValues().data(), svd.singularValues().data() + k);
-    const Mat &Ur = transposed ? V : U; // rows × k
-    const Mat &Vr = transposed ? U : V; // cols × k
-    r.u.resize(static_cast<std::size_t>(rows * k));
-    r.v.resize(static_cast<std::size_t>(cols * k));
-    for (std::int64_t i = 0; i < rows; ++i)
+    const Mat &Ur = sk.transposed ? V : U; // rows × k
+    const Mat &Vr = sk.transposed ? U : V; // cols × k
+    r.u.resize(static_cast<std::size_t>(sk.rows * k));
+    r.v.resize(static_cast<std::size_t>(sk.cols * k));
+    for (std::int64_t i = 0; i < sk.rows; ++i)
         for (Eigen::Index c = 0; c < k; ++c)
             r.u[static_cast<std::size_t>(i * k + c)] = Ur(i, c);
-    for (std::int64_t i = 0; i < cols; ++i)
+    for (std::int64_t i = 0; i < sk.cols; ++i)
         for (Eigen::Index c = 0; c < k; ++c)
             r.v[static_cast<std::size_t>(i * k + c)] = Vr(i, c);
-    (void)m;
     return r;
+}
+
+LowRankSvd svdLowrank(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                      std::uint64_t seed, std::uint32_t stream, const CancelToken *cancel)
+{
+    return lowRankFromSketch(rangeSketch(a, rows, cols, q, niter, seed, stream, 1, cancel));
 }
 
 } // namespace quantscope

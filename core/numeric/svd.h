@@ -48,4 +48,20 @@ struct LowRankSvd {
 LowRankSvd svdLowrank(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
                       std::uint64_t seed, std::uint32_t stream, const CancelToken *cancel = nullptr);
 
+/// svd_lowrank's range sketch alone: A ≈ Q·B with A the tall orientation (transposed: A = aᵀ),
+/// Q [m × k] and Bᵀ = Aᵀ·Q [n × k], both column-major. Q·B is the rank-k truncated SVD's product
+/// (the SVD of B only rotates inside span(Q)), which is all MiLo's passes need. The products with
+/// A run in 16 fixed slices over `threads` workers: the same bits for any thread count.
+struct RangeSketchResult {
+    std::int64_t rows = 0, cols = 0, m = 0, n = 0, q = 0;
+    bool transposed = false;
+    std::vector<double> Q;  ///< [m × q] column-major
+    std::vector<double> Bt; ///< [n × q] column-major
+};
+RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                              std::uint64_t seed, std::uint32_t stream, int threads = 1,
+                              const CancelToken *cancel = nullptr);
+/// The low-rank SVD of a sketch (svdLowrank = lowRankFromSketch(rangeSketch(…))).
+LowRankSvd lowRankFromSketch(const RangeSketchResult &sketch);
+
 } // namespace quantscope

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "numeric/qmath.h"
+#include "quant/milo_math.h"
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
@@ -118,14 +119,7 @@ MiloSpec MiloSpec::fromJson(const nlohmann::json &j)
 
 bool miloPaperShouldStop(std::span<const double> eps)
 {
-    const std::size_t t = eps.size();
-    if (t < 4)
-        return false;
-    if (eps[t - 1] > eps[t - 2])
-        return true;
-    const double now = (eps[t - 3] + eps[t - 2] + eps[t - 1]) / 3.0;
-    const double before = (eps[t - 4] + eps[t - 3] + eps[t - 2]) / 3.0;
-    return before - now < 1e-4 * before;
+    return milomath::paperShouldStop(eps.data(), static_cast<int>(eps.size()));
 }
 
 // ---- compensators ----------------------------------------------------------------------------
@@ -149,37 +143,21 @@ CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t row
     c.group = group;
     c.scaleDtype = DType::F32;
     c.codes.resize(static_cast<std::size_t>(n));
-    const bool int8 = format == CompensatorFormat::Int8;
-    c.codeBits = int8 ? 8 : 3;
+    const int kind = format == CompensatorFormat::Int8 ? milomath::kCompInt8
+                     : format == CompensatorFormat::Int3 ? milomath::kCompInt3
+                                                         : milomath::kCompMiloCodeInt3;
+    c.codeBits = kind == milomath::kCompInt8 ? 8 : 3;
     for (std::int64_t g0 = 0; g0 < n; g0 += group) {
         const std::int64_t g1 = std::min(n, g0 + group);
-        float s = 0.0f;
-        if (format == CompensatorFormat::MiloCodeInt3) {
-            s = x[g0];
-            for (std::int64_t i = g0 + 1; i < g1; ++i)
-                s = x[i] > s ? x[i] : s;
-        } else {
-            for (std::int64_t i = g0; i < g1; ++i)
-                s = std::max(s, qmath::absf(x[i]));
-        }
-        if (int8)
-            s = s / 127.5f;
-        c.scales.push_back(s);
-        const bool dead = s == 0.0f || !qmath::isFinite(s);
+        float absMax = 0.0f, signedMax = x[g0];
         for (std::int64_t i = g0; i < g1; ++i) {
-            if (int8) {
-                float q = dead ? 0.0f : qmath::roundInt(x[i] / s, false);
-                q = std::clamp(q, -128.0f, 127.0f);
-                c.codes[i] = static_cast<std::int8_t>(q);
-                c.values[i] = s * q;
-            } else {
-                float q = dead ? 4.0f : qmath::roundInt((x[i] * 7.0f) / (2.0f * s), false) + 4.0f;
-                q = std::clamp(q, 0.0f, 7.0f);
-                c.codes[i] = static_cast<std::int8_t>(q);
-                const float v = dead ? 0.0f : ((q - 4.0f) * 2.0f * s) / 7.0f;
-                c.values[i] = format == CompensatorFormat::MiloCodeInt3 ? roundF16(v) : v;
-            }
+            absMax = std::max(absMax, qmath::absf(x[i]));
+            signedMax = x[i] > signedMax ? x[i] : signedMax;
         }
+        const float s = milomath::compensatorScale(kind, absMax, signedMax);
+        c.scales.push_back(s);
+        for (std::int64_t i = g0; i < g1; ++i)
+            milomath::compensatorElement(kind, x[i], s, c.codes[i], c.values[i]);
     }
     return c;
 }
@@ -209,6 +187,27 @@ void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const 
 
 } // namespace
 
+void canonicalFactorSigns(std::span<float> u, std::span<float> v, std::int64_t N, std::int64_t K, std::int64_t r)
+{
+    for (std::int64_t c = 0; c < r; ++c) {
+        std::int64_t at = 0;
+        float best = -1.0f;
+        for (std::int64_t i = 0; i < N; ++i) {
+            const float a = qmath::absf(u[i * r + c]);
+            if (a > best) {
+                best = a;
+                at = i;
+            }
+        }
+        if (!(u[at * r + c] < 0.0f))
+            continue;
+        for (std::int64_t i = 0; i < N; ++i)
+            u[i * r + c] = -u[i * r + c];
+        for (std::int64_t j = 0; j < K; ++j)
+            v[c * K + j] = -v[c * K + j];
+    }
+}
+
 QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                         const CancelToken *cancel) const
 {
@@ -228,26 +227,23 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
 
     std::vector<float> wt(static_cast<std::size_t>(numel));
     std::vector<double> e(static_cast<std::size_t>(numel));
-    std::vector<float> u, v;             // the current pass's factors (FP32)
-    std::vector<double> uv;              // U·V of the previous pass (FP64)
     HqqResult chosen;
-    std::vector<float> chosenU, chosenV;
+    RangeSketchResult chosenSketch;
     std::vector<IterationRecord> history;
     std::vector<double> epsList;
     int chosenPass = 0;
     double bestEps = 0.0;
+    const int threads = resolveThreads(options.threads);
 
     for (int t = 1; t <= passes; ++t) {
         if (cancel)
             cancel->stepProgress(static_cast<double>(t - 1) / passes);
         const auto t0 = std::chrono::steady_clock::now();
         if (t == 1 || r == 0)
-            wt = w0;
-        else
-            for (std::int64_t i = 0; i < numel; ++i)
-                wt[i] = w0[i] - static_cast<float>(uv[i]);
+            wt = w0; // later passes: W − f(U·V), written by the previous pass
         HqqResult h = hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
         double eps2 = 0.0;
+        RangeSketchResult sk;
         if (r == 0) {
             for (std::int64_t i = 0; i < numel; ++i) {
                 const double d = static_cast<double>(w0[i]) - h.dequantized[i];
@@ -256,40 +252,45 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         } else {
             for (std::int64_t i = 0; i < numel; ++i)
                 e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
-            const LowRankSvd L = svdLowrank(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
-                                            static_cast<std::uint32_t>(t - 1), cancel);
-            const std::int64_t k = L.rank;
-            u.assign(static_cast<std::size_t>(N * r), 0.0f);
-            v.assign(static_cast<std::size_t>(r * K), 0.0f);
-            for (std::int64_t c = 0; c < k; ++c) {
-                const double sq = std::sqrt(L.s[c]);
-                for (std::int64_t i = 0; i < N; ++i)
-                    u[i * r + c] = static_cast<float>(L.u[i * k + c] * sq);
-                for (std::int64_t j = 0; j < K; ++j)
-                    v[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
-            }
-            uv.assign(static_cast<std::size_t>(numel), 0.0);
-            // Rows are independent (each element's sum over c keeps its order): split over the
-            // worker threads, the same bits for any thread count.
-            parallelSlices(N, resolveThreads(options.threads), cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+            // U·V = Q·B, the truncated SVD's product (its factors are only needed for the
+            // returned pass).
+            sk = rangeSketch(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
+                             static_cast<std::uint32_t>(t - 1), threads, cancel);
+            // Per row (rows are independent; each element's sum over c keeps its order, so the
+            // split over the worker threads keeps the bits): the row of U·V, its Σ (E − U·V)² and
+            // the next pass's input W − f(U·V). A = E: uv[i, j] = Σ Q(i, c)·B(c, j); A = Eᵀ:
+            // uv[i, j] = Σ B(c, i)·Q(j, c).
+            const std::int64_t k = sk.q;
+            std::vector<double> rowSq(static_cast<std::size_t>(N), 0.0);
+            parallelSlices(N, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+                std::vector<double> row(static_cast<std::size_t>(K));
                 for (std::int64_t i = i0; i < i1; ++i) {
                     if (cancel && (i & 31) == 0)
                         cancel->check();
-                    for (std::int64_t c = 0; c < r; ++c) {
-                        const double uc = u[i * r + c];
-                        if (uc == 0.0)
+                    std::fill(row.begin(), row.end(), 0.0);
+                    for (std::int64_t c = 0; c < k; ++c) {
+                        const double *qc = sk.Q.data() + c * sk.m, *bc = sk.Bt.data() + c * sk.n;
+                        const double f = sk.transposed ? bc[i] : qc[i];
+                        const double *g = sk.transposed ? qc : bc;
+                        if (f == 0.0)
                             continue;
-                        double *row = uv.data() + i * K;
-                        const float *vr = v.data() + c * K;
                         for (std::int64_t j = 0; j < K; ++j)
-                            row[j] += uc * static_cast<double>(vr[j]);
+                            row[j] += f * g[j];
                     }
+                    double sq = 0.0;
+                    const double *ei = e.data() + i * K;
+                    float *wi = wt.data() + i * K;
+                    const float *w0i = w0.data() + i * K;
+                    for (std::int64_t j = 0; j < K; ++j) {
+                        const double d = ei[j] - row[j];
+                        sq += d * d;
+                        wi[j] = w0i[j] - static_cast<float>(row[j]); // the next pass's W − f(U·V)
+                    }
+                    rowSq[static_cast<std::size_t>(i)] = sq;
                 }
             });
-            for (std::int64_t i = 0; i < numel; ++i) {
-                const double d = e[i] - uv[i];
-                eps2 += d * d;
-            }
+            for (double v : rowSq) // rows in order
+                eps2 += v;
         }
         const double eps = std::sqrt(eps2);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -298,8 +299,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         const bool take = !paper || chosenPass == 0 || eps < bestEps;
         if (take) {
             chosen = std::move(h);
-            chosenU = u;
-            chosenV = v;
+            chosenSketch = std::move(sk);
             chosenPass = t;
             bestEps = eps;
         }
@@ -307,6 +307,21 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             break; // rank 0 is plain HQQ: one pass
         if (paper && miloPaperShouldStop(epsList))
             break;
+    }
+    // The returned pass's factors: U = f(U_s·√S) [N, r], V = f(√S·V_sᵀ) [r, K].
+    std::vector<float> chosenU, chosenV;
+    if (r > 0) {
+        const LowRankSvd L = lowRankFromSketch(chosenSketch);
+        const std::int64_t k = L.rank;
+        chosenU.assign(static_cast<std::size_t>(N * r), 0.0f);
+        chosenV.assign(static_cast<std::size_t>(r * K), 0.0f);
+        for (std::int64_t c = 0; c < k; ++c) {
+            const double sq = std::sqrt(L.s[c]);
+            for (std::int64_t i = 0; i < N; ++i)
+                chosenU[i * r + c] = static_cast<float>(L.u[i * k + c] * sq);
+            for (std::int64_t j = 0; j < K; ++j)
+                chosenV[c * K + j] = static_cast<float>(sq * L.v[j * k + c]);
+        }
     }
 
     QuantizedTensor q = startQuantized(w, "milo", m_spec.toJson(), options.tensorName);
@@ -324,6 +339,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.rank = r;
     q.requestedRank = m_spec.rank;
     if (r > 0) {
+        canonicalFactorSigns(chosenU, chosenV, N, K, r);
         q.compU = quantizeCompensator(chosenU, N, r, m_spec.compensator, m_spec.compensatorGroup);
         q.compV = quantizeCompensator(chosenV, r, K, m_spec.compensator, m_spec.compensatorGroup);
     }

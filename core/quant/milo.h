@@ -9,13 +9,19 @@
 ///     Q_t = HQQ(W_t) with the inner preset (default milo-code: 3-bit, g 64, axis 0),
 ///           Ŵ_t = its dequantized value (hqq.h; FP16 ops with compute fp16)
 ///     rank 0: stop (plain HQQ)
-///     E = W − Ŵ_t (FP64);  (U_s, S, V_s) = svdLowrank(E, q = r, niter = power_iters (2), seed,
-///           Philox stream t − 1)  — torch.svd_lowrank's algorithm, numeric/svd.h
-///     U = f(U_s·diag(√S)) [N, r],  V = f(diag(√S)·V_sᵀ) [r, K]
-///     ε_t = ‖W − Ŵ_t − U·V‖_F (FP64)
+///     E = W − Ŵ_t (FP64);  (Q, B) = rangeSketch(E, q = r, niter = power_iters (2), seed,
+///           Philox stream t − 1)  — torch.svd_lowrank's algorithm up to its last SVD, numeric/svd.h
+///     U·V = Q·B (FP64): the rank-r truncated SVD U_s·S·V_sᵀ of svd_lowrank, which only rotates
+///           inside span(Q) (the pass needs the product, not the factors)
+///     ε_t = ‖E − U·V‖_F (FP64)
 ///     preset code / passes=N: no early stop, the last pass is returned
 ///     preset paper: from pass 4 on, stop when mean(ε_{t−2..t}) improves on mean(ε_{t−3..t−1})
 ///           by less than 1e-4 relative, or when ε_t > ε_{t−1}; the best-ε pass is returned
+///   factors of the returned pass only: (U_s, S, V_s) = the SVD of its sketch (lowRankFromSketch),
+///     U = f(U_s·diag(√S)) [N, r],  V = f(diag(√S)·V_sᵀ) [r, K]
+///   signs: each component c is turned so that U's entry of largest |value| in column c (the
+///     first such) is positive, V's row c with it (the SVD leaves the sign to the solver in use;
+///     one rule makes every device store the same compensator; U·V is unchanged)
 ///   compensator of the returned pass, per factor (U, V), groups over the flattened factor
 ///   (a shorter last group keeps its own scale):
 ///     fp16:  x̂ = h(x)
@@ -68,6 +74,9 @@ bool miloPaperShouldStop(std::span<const double> eps);
 /// Quantizes one factor (row-major, rows × cols) as a compensator of the given format.
 CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t rows, std::int64_t cols,
                                       CompensatorFormat format, std::int64_t group);
+
+/// The sign rule above, in place on U [N, r] and V [r, K] (row-major).
+void canonicalFactorSigns(std::span<float> u, std::span<float> v, std::int64_t N, std::int64_t K, std::int64_t r);
 
 class MiloQuantizer final : public Quantizer {
 public:

@@ -6,11 +6,14 @@
 #include "kernels/engine.h"
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
+#include "quant/milo.h"
 #include "util/error.h"
 
 namespace quantscope {
 
 namespace {
+
+constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
 
 class GpuBackend final : public Backend {
 public:
@@ -49,6 +52,11 @@ public:
             return {true, {}};
         if (gpu::engineSupports(spec) || std::holds_alternative<HqqSpec>(spec))
             return {true, {}};
+        if (std::holds_alternative<MiloSpec>(spec)) {
+            if (m_hip)
+                return {false, kHipMilo};
+            return {true, {}};
+        }
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -62,7 +70,8 @@ public:
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
             const QuantSpec defaults = parseQuantSpec(m.defaults);
-            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults);
+            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
+                            (std::holds_alternative<MiloSpec>(defaults) && !m_hip);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
@@ -70,6 +79,10 @@ public:
             if (m.method == "hqq")
                 options = "both presets, fp16 and fp32 compute, axis 0 and 1, bits 2-8, every group and zero "
                           "rounding; the whole optimisation on the device, codes identical to the CPU; metrics fused";
+            if (m.method == "milo")
+                options = m_hip ? std::string(kHipMilo)
+                                : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
+                                  "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -140,6 +153,13 @@ public:
             m_engine->collectHqq(*run, &q, nullptr);
             return q;
         }
+#if defined(QUANTSCOPE_HAVE_CUDA) // HIP builds: supports() sends MiLo to the CPU
+        if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
+            gpu::MiloDeviceOptions md;
+            md.wantDequantized = o.wantDequantized;
+            return m_engine->milo(gpuOf(w), *ms, md, cancel).quantized;
+        }
+#endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
         return q;
@@ -188,6 +208,19 @@ public:
             m_engine->collectHqq(*run, &r.quantized, &r.metrics);
             return r;
         }
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
+            gpu::MiloDeviceOptions md;
+            md.wantDequantized = qo.wantDequantized;
+            md.metrics = true;
+            md.metricsOptions = mo;
+            md.inputStats = inputStats;
+            gpu::MiloDeviceResult d = m_engine->milo(gpuOf(w), *ms, md, cancel);
+            r.quantized = std::move(d.quantized);
+            r.metrics = std::move(d.metrics);
+            return r;
+        }
+#endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &r.quantized, &r.metrics);
         return r;
@@ -227,10 +260,22 @@ public:
             whyNot = "more than " + std::to_string(kFullSpectrumMaxDim) + " singular values";
             return std::nullopt;
         }
-        return m_engine->singularValues(e, rows, cols, o, false, algorithm);
+        return m_engine->singularValues(e, rows, cols, o, gpu::SvdMethod::GramF64, algorithm);
 #else
         (void)e, (void)rows, (void)cols, (void)o, (void)algorithm;
         whyNot = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), spectra run on the CPU";
+        return std::nullopt;
+#endif
+    }
+    std::optional<std::vector<GemmPoint>> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                                    std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        return m_engine->timeGemms(request, cancel);
+#else
+        (void)request, (void)cancel;
+        whyNot = "no hipBLASLt in Debian's ROCm: the GEMM lab is unavailable on this build";
         return std::nullopt;
 #endif
     }

@@ -43,6 +43,7 @@
 
 namespace quantscope {
 struct HqqSpec;
+struct MiloSpec;
 }
 
 namespace quantscope::gpu {
@@ -94,6 +95,26 @@ struct PipelineOptions {
     bool keepDequantizedOnDevice = false;
     /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
     int debugFlags = 0;
+};
+
+/// How all singular values are computed (Engine::singularValues with options.top = 0): the FP64
+/// Gram matrix + DSYEVD (the product's choice: every σ within 1e-4·σ₁ of LAPACK), cuSOLVER's
+/// DGESVD, or the FP32 Gram matrix + SSYEVD (PyTorch's fast way, for measurement).
+enum class SvdMethod { GramF64, Gesvd, GramF32 };
+
+struct MiloDeviceOptions {
+    bool wantDequantized = false; ///< download Ŵ
+    bool metrics = false;         ///< the fused metrics of Ŵ against W
+    ErrorMetricsOptions metricsOptions;
+    std::optional<TensorStats> inputStats;
+};
+
+struct MiloDeviceResult {
+    QuantizedTensor quantized; ///< as MiloQuantizer::quantize fills it (history ms: host time per pass)
+    ErrorMetrics metrics;      ///< with options.metrics
+    float deviceMs = 0;        ///< from the first pass to Ŵ (events on the engine's stream)
+    std::uint64_t deviceBytes = 0; ///< device memory the run asked of the pool (without the metrics pass)
+    int householderPasses = 0;     ///< passes whose sketch needed Householder QR
 };
 
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.
@@ -176,14 +197,39 @@ public:
 
     // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
     /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the
-    /// device: all of them (options.top = 0) from the Gram matrix (DSYRK) and the symmetric
-    /// eigensolver (DSYEVD), or with `gesvd` from cuSOLVER's DGESVD; the top k by the CPU's
-    /// randomized subspace iteration (the same Philox sketch Ω; DGEMM, DGEQRF/DORGQR, and the small
-    /// B's values from its Gram matrix). `algorithm` names what ran; `deviceMs` (optional) gets the
+    /// device: all of them (options.top = 0) as `method` says; the top k by the CPU's randomized
+    /// subspace iteration (the same Philox sketch Ω; linalg_sketch.h: FP32 products with E, FP64
+    /// QR, and the small B's values from its FP64 Gram matrix). `algorithm` names what ran; `deviceMs` (optional) gets the
     /// device time after the upload.
     std::vector<double> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
-                                       const SpectrumOptions &options, bool gesvd, std::string &algorithm,
+                                       const SpectrumOptions &options, SvdMethod method, std::string &algorithm,
                                        float *deviceMs = nullptr);
+
+    // ---- MiLo (engine_milo.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
+    /// quant/milo.h's loop on the device: the device HQQ per pass, the range sketch of the residual
+    /// (the CPU's Philox Ω), the stop rule on the device (one small status copy per pass), the
+    /// returned pass's factors, sign rule and compensators on the device. Throws UnsupportedError as
+    /// the CPU does (non-finite W, numel % group ≠ 0), GpuError.
+    MiloDeviceResult milo(const GpuTensor &w, const MiloSpec &spec, const MiloDeviceOptions &options,
+                          const CancelToken *cancel = nullptr);
+
+    // ---- the GEMM timing lab (engine_gemmlab.cpp; CUDA builds only: cuBLASLt) ----
+    /// Times the request's formats × M (sim/gemm_bench.h) for Y[M,N] = X[M,K]·W[N,K]ᵀ in the TN
+    /// layout: plans cached per (format, M, N, K, layout), device events, warm-up, median of the
+    /// repeats, rotating buffers while the working set fits in L2; each plan's output checked once
+    /// against an FP64 host reference (gemmLabChecks). Progress through cancel's step progress.
+    std::vector<GemmPoint> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel);
+    /// The output check of each point of the last timeGemms: sampled outputs and the worst
+    /// |y − ref| / bound (≤ 1 passes; docs/numerics.md "GEMM timing lab").
+    struct GemmLabCheck {
+        std::string format;
+        std::int64_t m = 0;
+        int samples = 0;
+        double worst = 0;
+    };
+    std::vector<GemmLabCheck> gemmLabChecks() const;
+    /// How often the lab has run cuBLASLt's heuristic in this process (once per new plan).
+    static std::uint64_t gemmLabHeuristicCalls();
 
     struct Impl;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "device_pool.h"
+#include "hqq_device.h"
 #include "kernels_hqq.h"
 #include "plan.h"
 #include "qs_gpu_compat.h"
@@ -37,6 +38,64 @@ std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
 } // namespace
 
+HqqBlockLayout::HqqBlockLayout(const HqqSpec &spec, long long groups)
+{
+    auto reserve = [&](std::size_t b) {
+        const std::size_t off = bytes;
+        bytes += align256(std::max<std::size_t>(b, 1));
+        return off;
+    };
+    const auto G = static_cast<std::size_t>(groups);
+    state = reserve(sizeof(launch::HqqState));
+    hist = reserve(static_cast<std::size_t>(spec.iters) * 4);
+    sigma = reserve(G * 4);
+    zero = reserve(G * 4);
+    bad = reserve(G);
+    scales = reserve(G * 4);
+    zeros = reserve(G * 4);
+}
+
+launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long numel, char *b, const HqqBlockLayout &L,
+                        unsigned char *codes, float *wHat)
+{
+    const long long g = spec.group, G = numel / g;
+    launch::HqqArgs a;
+    a.w = w;
+    a.in = in;
+    a.numel = numel;
+    a.groups = G;
+    a.group = g;
+    a.axis1 = spec.axis == 1;
+    a.fp16 = spec.compute == HqqCompute::Fp16;
+    a.libRange = spec.preset == HqqPreset::HqqLib;
+    a.roundZero = spec.roundsZero();
+    a.qmax = static_cast<float>((1 << spec.bits) - 1);
+    a.powExp = hqqPowExponent(a.fp16);
+    a.zfactor = static_cast<float>(G) / static_cast<float>(numel);
+    a.sigma = reinterpret_cast<float *>(b + L.sigma);
+    a.zero = reinterpret_cast<float *>(b + L.zero);
+    a.bad = reinterpret_cast<unsigned char *>(b + L.bad);
+    a.st = reinterpret_cast<launch::HqqState *>(b + L.state);
+    a.errHist = reinterpret_cast<float *>(b + L.hist);
+    a.codes = codes;
+    a.scales = reinterpret_cast<float *>(b + L.scales);
+    a.zeros = reinterpret_cast<float *>(b + L.zeros);
+    a.wHat = wHat;
+    return a;
+}
+
+void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, char *base, const HqqBlockLayout &L)
+{
+    QS_GPU_CHECK(qsMemsetAsync(base + L.state, 0, sizeof(launch::HqqState), I.stream));
+    launch::hqqInit(a, I.S());
+    I.mark("HQQ init (ranges, σ, z)");
+    for (int it = 1; it <= spec.iters; ++it)
+        launch::hqqIterate(a, it, I.S());
+    I.mark("HQQ iterations");
+    launch::hqqFinal(a, I.S());
+    I.mark("HQQ codes, Ŵ");
+}
+
 std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpec &spec, const PipelineOptions &options)
 {
     spec.validate();
@@ -59,58 +118,21 @@ std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpe
         QS_GPU_CHECK(qsSetDevice(I.device));
         I.markNames.clear();
         // One pool block: state, history, σ, z, bad flags, stored scales and zeros.
-        std::size_t bytes = 0;
-        auto reserve = [&](std::size_t b) {
-            const std::size_t off = bytes;
-            bytes += align256(std::max<std::size_t>(b, 1));
-            return off;
-        };
-        R.offState = reserve(sizeof(launch::HqqState));
-        R.offHist = reserve(static_cast<std::size_t>(spec.iters) * 4);
-        const std::size_t offSigma = reserve(static_cast<std::size_t>(G) * 4);
-        const std::size_t offZ = reserve(static_cast<std::size_t>(G) * 4);
-        const std::size_t offBad = reserve(static_cast<std::size_t>(G));
-        R.offScales = reserve(static_cast<std::size_t>(G) * 4);
-        R.offZeros = reserve(static_cast<std::size_t>(G) * 4);
+        const HqqBlockLayout L(spec, G);
+        R.offState = L.state;
+        R.offHist = L.hist;
+        R.offScales = L.scales;
+        R.offZeros = L.zeros;
         const std::string what = "tensor '" + w.name() + "'";
-        R.block = poolGet(I.pool, bytes, "HQQ state of " + what);
+        R.block = poolGet(I.pool, L.bytes, "HQQ state of " + what);
         R.codes = poolGet(I.pool, static_cast<std::size_t>(n), "the codes of " + what);
         const bool needHat = options.metrics || options.wantDequantized;
         if (needHat)
             R.wHat = poolGet(I.pool, static_cast<std::size_t>(n) * 4, "Ŵ of " + what);
-        char *b = R.base();
-        QS_GPU_CHECK(qsMemsetAsync(b + R.offState, 0, sizeof(launch::HqqState), I.stream));
-
-        launch::HqqArgs a;
-        a.w = w.data();
-        a.in = inTypeOf(w.storage());
-        a.numel = n;
-        a.groups = G;
-        a.group = g;
-        a.axis1 = spec.axis == 1;
-        a.fp16 = spec.compute == HqqCompute::Fp16;
-        a.libRange = spec.preset == HqqPreset::HqqLib;
-        a.roundZero = spec.roundsZero();
-        a.qmax = static_cast<float>((1 << spec.bits) - 1);
-        a.powExp = hqqPowExponent(a.fp16);
-        a.zfactor = static_cast<float>(G) / static_cast<float>(n);
-        a.sigma = reinterpret_cast<float *>(b + offSigma);
-        a.zero = reinterpret_cast<float *>(b + offZ);
-        a.bad = reinterpret_cast<unsigned char *>(b + offBad);
-        a.st = reinterpret_cast<launch::HqqState *>(b + R.offState);
-        a.errHist = reinterpret_cast<float *>(b + R.offHist);
-        a.codes = static_cast<unsigned char *>(R.codes.get());
-        a.scales = reinterpret_cast<float *>(b + R.offScales);
-        a.zeros = reinterpret_cast<float *>(b + R.offZeros);
-        a.wHat = needHat ? static_cast<float *>(R.wHat.get()) : nullptr;
-
-        launch::hqqInit(a, I.S());
-        I.mark("HQQ init (ranges, σ, z)");
-        for (int it = 1; it <= spec.iters; ++it)
-            launch::hqqIterate(a, it, I.S());
-        I.mark("HQQ iterations");
-        launch::hqqFinal(a, I.S());
-        I.mark("HQQ codes, Ŵ");
+        const launch::HqqArgs a = hqqArgs(spec, w.data(), inTypeOf(w.storage()), n, R.base(), L,
+                                          static_cast<unsigned char *>(R.codes.get()),
+                                          needHat ? static_cast<float *>(R.wHat.get()) : nullptr);
+        queueHqq(I, spec, a, R.base(), L);
         if (needHat)
             R.wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, R.wHat.get(),
                                                        w.name() + " (Ŵ)", R.wHat);

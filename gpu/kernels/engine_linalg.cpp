@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The engine's singular values (CUDA builds only: cuBLAS and cuSOLVER; Debian's ROCm has no
-// hipBLAS/rocSOLVER, so HIP builds leave spectra to the CPU). FP64 throughout — no TF32, no FP32
-// GEMMs: the accuracy bars (all σ within 1e-4·σ₁ of FP64 LAPACK, top k within 1e-4 relative) then
-// hold with room to spare. Work on the engine's stream; buffers from its pool.
+// hipBLAS/rocSOLVER, so HIP builds leave spectra to the CPU). All σ: FP64 Gram + DSYEVD (kept:
+// every σ within 1e-4·σ₁ of FP64 LAPACK), DGESVD or the FP32 Gram (measured). Top k: the range
+// sketch (linalg_sketch.h) — FP32 products with E (no TF32), every small step in FP64; the top k
+// within 1e-4 relative of the CPU's FP64 sketch. Work on the engine's stream; buffers from its pool.
 #include "engine.h"
 #include "engine_impl.h"
 
@@ -10,67 +11,40 @@
 #include <cmath>
 #include <mutex>
 
-#include <cublas_v2.h>
-#include <cusolverDn.h>
-
 #include "device_pool.h"
 #include "kernels_gemm.h"
+#include "linalg_common.h"
+#include "linalg_sketch.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"
-#include "util/philox.h"
 
 namespace quantscope::gpu {
 
-namespace {
-
-void checkBlas(cublasStatus_t s, const char *what)
-{
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw GpuError(std::string("cuBLAS ") + what + " failed (status " + std::to_string(static_cast<int>(s)) + ")");
-}
-void checkSolver(cusolverStatus_t s, const char *what)
-{
-    if (s != CUSOLVER_STATUS_SUCCESS)
-        throw GpuError(std::string("cuSOLVER ") + what + " failed (status " + std::to_string(static_cast<int>(s)) + ")");
-}
-
-/// The library handles, created once per process (device 0, the engine's device).
-struct Handles {
-    cublasHandle_t blas = nullptr;
-    cusolverDnHandle_t solver = nullptr;
-};
-Handles &handles()
-{
-    static std::once_flag once;
-    static Handles h;
-    std::call_once(once, [] {
-        checkBlas(cublasCreate(&h.blas), "create");
-        checkSolver(cusolverDnCreate(&h.solver), "create");
-    });
-    return h;
-}
-
-} // namespace
-
 std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
-                                           const SpectrumOptions &o, bool gesvd, std::string &algorithm, float *deviceMs)
+                                           const SpectrumOptions &o, SvdMethod method, std::string &algorithm,
+                                           float *deviceMs)
 {
     std::lock_guard lock(m_impl->mutex);
     Impl &I = *m_impl;
     QS_GPU_CHECK(qsSetDevice(I.device));
-    Handles &H = handles();
-    checkBlas(cublasSetStream(H.blas, I.stream), "set stream");
-    checkSolver(cusolverDnSetStream(H.solver, I.stream), "set stream");
+    LinalgHandles &H = linalgHandles(I.stream);
     const std::string what = "the singular values";
     const std::int64_t n = rows * cols, minDim = std::min(rows, cols);
     auto pool = [&](std::size_t bytes) { return poolGet(I.pool, std::max<std::size_t>(bytes, 64), what); };
     // X = the row-major A read as column-major: Aᵀ [cols × rows], leading dimension cols.
     auto f32 = pool(static_cast<std::size_t>(n) * 4);
     QS_GPU_CHECK(qsMemcpyAsync(f32.get(), e.data(), static_cast<std::size_t>(n) * 4, qsMemcpyHostToDevice, I.stream));
+    I.markNames.clear();
     QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
-    auto xb = pool(static_cast<std::size_t>(n) * 8);
-    auto *X = static_cast<double *>(xb.get());
-    launch::toDouble(static_cast<const float *>(f32.get()), n, X, I.stream);
+    const bool all = o.top <= 0 || o.top >= minDim;
+    // The FP64 copy of the FP64 "all σ" methods.
+    std::shared_ptr<void> xb;
+    double *X = nullptr;
+    if (all && method != SvdMethod::GramF32) {
+        xb = pool(static_cast<std::size_t>(n) * 8);
+        X = static_cast<double *>(xb.get());
+        launch::toDouble(static_cast<const float *>(f32.get()), n, X, I.stream);
+    }
     const int ldx = static_cast<int>(cols);
     auto info = pool(sizeof(int));
     auto *devInfo = static_cast<int *>(info.get());
@@ -110,11 +84,43 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
         return s;
     };
 
-    if (o.top <= 0 || o.top >= minDim) {
+    if (all) {
         const int m = static_cast<int>(minDim);
         auto wb = pool(static_cast<std::size_t>(m) * 8);
         auto *w = static_cast<double *>(wb.get());
-        if (gesvd) {
+        if (method == SvdMethod::GramF32) {
+            // PyTorch's fast way, measured beside ours: the FP32 Gram matrix (SSYRK, no TF32) and
+            // the FP32 eigensolver; the values widened to FP64. Error ≈ 1e-7·σ₁² in λ, so small σ
+            // lose most of their digits (≲ 3e-4·σ₁ absolute).
+            const auto *X32 = static_cast<const float *>(f32.get());
+            auto gb = pool(static_cast<std::size_t>(m) * static_cast<std::size_t>(m) * 4);
+            auto *G = static_cast<float *>(gb.get());
+            const float onef = 1.0f, zerof = 0.0f;
+            checkBlas(cublasSetMathMode(H.blas, CUBLAS_PEDANTIC_MATH), "math mode");
+            const cublasStatus_t st =
+                cols <= rows ? cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, static_cast<int>(rows), &onef, X32,
+                                           ldx, &zerof, G, m)
+                             : cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, m, static_cast<int>(cols), &onef, X32,
+                                           ldx, &zerof, G, m);
+            checkBlas(cublasSetMathMode(H.blas, CUBLAS_DEFAULT_MATH), "math mode");
+            checkBlas(st, "ssyrk");
+            auto w32b = pool(static_cast<std::size_t>(m) * 4);
+            auto *w32 = static_cast<float *>(w32b.get());
+            int lwork = 0;
+            checkSolver(cusolverDnSsyevd_bufferSize(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, m, G, m, w32,
+                                                    &lwork),
+                        "ssyevd workspace");
+            auto work = pool(static_cast<std::size_t>(lwork) * 4);
+            checkSolver(cusolverDnSsyevd(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, m, G, m, w32,
+                                         static_cast<float *>(work.get()), lwork, devInfo),
+                        "ssyevd");
+            std::vector<float> l32(static_cast<std::size_t>(m));
+            QS_GPU_CHECK(qsMemcpyAsync(l32.data(), w32, l32.size() * 4, qsMemcpyDeviceToHost, I.stream));
+            (void)finish({});
+            algorithm = "gram-eigen (FP32 SSYRK + SSYEVD, device)";
+            return sqrtDescending(std::vector<double>(l32.begin(), l32.end()), m);
+        }
+        if (method == SvdMethod::Gesvd) {
             // DGESVD wants m ≥ n: X [cols × rows] when cols ≥ rows, else its transpose.
             const int M = static_cast<int>(std::max(rows, cols)), N = m;
             double *A = X;
@@ -154,80 +160,30 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
         return finish(sqrtDescending(lambda, m));
     }
 
-    // Top k: the CPU's randomized subspace iteration (numeric/svd.h), the same Ω.
+    // Top k: the CPU's randomized subspace iteration (numeric/svd.h; A = E, the same Ω) through
+    // the range sketch — FP32 products with E, FP64 CholeskyQR2 (Householder when a Cholesky
+    // fails: one small copy says so) — then σ(B) from Bᵀ's FP64 Gram matrix B·Bᵀ [l × l].
     const int k = static_cast<int>(o.top);
     const int l = static_cast<int>(std::min<std::int64_t>(k + std::max(o.oversample, 0), minDim));
-    const int R = static_cast<int>(rows), C = static_cast<int>(cols);
-    std::vector<double> omega(static_cast<std::size_t>(cols) * static_cast<std::size_t>(l));
-    philox::fillNormal(o.seed, 0x5EC7u, omega.data(), static_cast<std::uint64_t>(omega.size()));
-    auto ob = pool(omega.size() * 8);
-    QS_GPU_CHECK(qsMemcpyAsync(ob.get(), omega.data(), omega.size() * 8, qsMemcpyHostToDevice, I.stream));
-    auto yb = pool(static_cast<std::size_t>(R) * l * 8), zb = pool(static_cast<std::size_t>(C) * l * 8);
-    auto *Y = static_cast<double *>(yb.get());
-    auto *Z = static_cast<double *>(zb.get());
-    auto tb = pool(static_cast<std::size_t>(l) * 8);
-    auto *tau = static_cast<double *>(tb.get());
-    int lwork = 0, lw2 = 0;
-    checkSolver(cusolverDnDgeqrf_bufferSize(H.solver, std::max(R, C), l, Y, std::max(R, C), &lwork), "geqrf workspace");
-    checkSolver(cusolverDnDorgqr_bufferSize(H.solver, std::max(R, C), l, l, Y, std::max(R, C), tau, &lw2), "orgqr workspace");
-    lwork = std::max(lwork, lw2);
-    auto work = pool(static_cast<std::size_t>(lwork) * 8);
-    auto householder = [&](double *A, int m) { // A [m × l] ← its thin Q
-        checkSolver(cusolverDnDgeqrf(H.solver, m, l, A, m, tau, static_cast<double *>(work.get()), lwork, devInfo), "geqrf");
-        checkSolver(cusolverDnDorgqr(H.solver, m, l, l, A, m, tau, static_cast<double *>(work.get()), lwork, devInfo),
-                    "orgqr");
-    };
-    // CholeskyQR2: R = chol(AᵀA), A ← A·R⁻¹, twice (the second pass restores orthogonality to
-    // machine precision while cond(A) ≲ 1e7). The same column space as Householder's Q, so the
-    // same σ of B; a tenth of the time (BLAS-3 only). Cholesky's failure (a numerically singular
-    // block: one small device-to-host copy per pass tells) falls back to Householder.
-    auto cgb = pool(static_cast<std::size_t>(l) * l * 8);
-    auto *CG = static_cast<double *>(cgb.get());
-    int lwc = 0;
-    checkSolver(cusolverDnDpotrf_bufferSize(H.solver, CUBLAS_FILL_MODE_UPPER, l, CG, l, &lwc), "potrf workspace");
-    auto cwork = pool(static_cast<std::size_t>(lwc) * 8);
-    auto cholPass = [&](double *A, int m) {
-        checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, l, m, &one, A, m, &zero, CG, l), "syrk");
-        checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, l, CG, l, static_cast<double *>(cwork.get()), lwc,
-                                     devInfo),
-                    "potrf");
-        int inf = 0;
-        QS_GPU_CHECK(qsMemcpyAsync(&inf, devInfo, sizeof inf, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-        if (inf != 0)
-            return false;
-        checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, l, &one,
-                              CG, l, A, m),
-                  "trsm");
-        return true;
-    };
-    bool householderUsed = false;
-    auto qr = [&](double *A, int m) {
-        if (!(cholPass(A, m) && cholPass(A, m))) {
-            householder(A, m); // a failed first pass left A as it was; a failed second, A·R⁻¹: either spans it
-            householderUsed = true;
-        }
-    };
-    // Y = A·Ω = Xᵀ·(Ωᵀ)ᵀ, Ω row-major [cols × l] = column-major Ωᵀ [l × cols].
-    checkBlas(cublasDgemm(H.blas, CUBLAS_OP_T, CUBLAS_OP_T, R, l, C, &one, X, ldx, static_cast<const double *>(ob.get()),
-                          l, &zero, Y, R),
-              "gemm");
-    qr(Y, R);
-    for (int i = 0; i < o.powerIters; ++i) {
-        checkBlas(cublasDgemm(H.blas, CUBLAS_OP_N, CUBLAS_OP_N, C, l, R, &one, X, ldx, Y, R, &zero, Z, C), "gemm"); // Aᵀ·Q
-        qr(Z, C);
-        checkBlas(cublasDgemm(H.blas, CUBLAS_OP_T, CUBLAS_OP_N, R, l, C, &one, X, ldx, Z, C, &zero, Y, R), "gemm"); // A·Z
-        qr(Y, R);
-    }
-    // Bᵀ = Aᵀ·Q [cols × l]; σ(B) from Bᵀ's Gram matrix BBᵀ [l × l] (top values: relative error ~1e-16).
-    checkBlas(cublasDgemm(H.blas, CUBLAS_OP_N, CUBLAS_OP_N, C, l, R, &one, X, ldx, Y, R, &zero, Z, C), "gemm");
-    auto gb = pool(static_cast<std::size_t>(l) * l * 8), wb = pool(static_cast<std::size_t>(l) * 8);
+    RangeSketch sk(I, f32.get(), rows, cols, false, l, false, what);
+    sk.run(o.seed, 0x5EC7u, o.powerIters, false, false);
+    int failed = 0;
+    QS_GPU_CHECK(qsMemcpyAsync(&failed, sk.failed(), sizeof failed, qsMemcpyDeviceToHost, I.stream));
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    if (failed)
+        sk.run(o.seed, 0x5EC7u, o.powerIters, true, false);
+    auto bb = pool(static_cast<std::size_t>(cols) * l * 8), gb = pool(static_cast<std::size_t>(l) * l * 8),
+         wb = pool(static_cast<std::size_t>(l) * 8);
+    auto *B64 = static_cast<double *>(bb.get());
     auto *G = static_cast<double *>(gb.get());
     auto *w = static_cast<double *>(wb.get());
-    checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, C, &one, Z, C, &zero, G, l), "syrk");
+    launch::toDouble(static_cast<const float *>(sk.bt()), static_cast<long long>(cols) * l, B64, I.stream);
+    checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, static_cast<int>(cols), &one, B64,
+                          static_cast<int>(cols), &zero, G, l),
+              "syrk");
     eigvals(G, l, w);
-    algorithm = householderUsed ? "randomized-subspace (FP64, Householder QR, device)"
-                                : "randomized-subspace (FP64, CholeskyQR2, device)";
+    algorithm = failed ? "randomized-subspace (FP32 products, FP64 Householder QR, device)"
+                       : "randomized-subspace (FP32 products, FP64 CholeskyQR2, device)";
     const auto lambda = download(w, static_cast<std::size_t>(l));
     return finish(sqrtDescending(lambda, k));
 }

@@ -270,3 +270,37 @@ TEST(Milo, CancelStops)
     s.rank = 4;
     EXPECT_THROW(MiloQuantizer(s).quantize(randomTensor(64, 64, 5), {}, &tok), Cancelled);
 }
+
+TEST(Milo, FactorSignRule)
+{
+    // U [3, 2], V [2, 4]: column 0's largest |value| is −3 (flipped), column 1's is 5 (kept);
+    // a tie keeps the first index (column of ±2: the first is +2, kept).
+    std::vector<float> u{1, 5, -3, 2, 2, -1}, v{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<float> u0 = u, v0 = v;
+    canonicalFactorSigns(u, v, 3, 4, 2);
+    EXPECT_EQ(u, (std::vector<float>{-1, 5, 3, 2, -2, -1}));
+    EXPECT_EQ(v, (std::vector<float>{-1, -2, -3, -4, 5, 6, 7, 8}));
+    for (int i = 0; i < 3; ++i) // U·V unchanged
+        for (int k = 0; k < 4; ++k)
+            EXPECT_EQ(u[i * 2] * v[k] + u[i * 2 + 1] * v[4 + k], u0[i * 2] * v0[k] + u0[i * 2 + 1] * v0[4 + k]);
+    std::vector<float> tie{2, -2}, tv{1, 1};
+    canonicalFactorSigns(tie, tv, 2, 1, 1);
+    EXPECT_EQ(tie, (std::vector<float>{2, -2}));
+
+    // The quantizer stores factors that follow the rule.
+    const Tensor w = randomTensor(48, 64, 3);
+    MiloSpec s;
+    s.rank = 4;
+    s.passes = 2;
+    s.compensator = CompensatorFormat::Int8;
+    const QuantizedTensor q = MiloQuantizer(s).quantize(w, {});
+    ASSERT_TRUE(q.compU);
+    for (std::int64_t c = 0; c < q.compU->cols; ++c) {
+        float hi = 0, lo = 0;
+        for (std::int64_t i = 0; i < q.compU->rows; ++i) {
+            hi = std::max(hi, q.compU->values[static_cast<std::size_t>(i * q.compU->cols + c)]);
+            lo = std::max(lo, -q.compU->values[static_cast<std::size_t>(i * q.compU->cols + c)]);
+        }
+        EXPECT_GE(hi, lo) << c;
+    }
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Residual spectra on the GPU (FP64 cuBLAS/cuSOLVER) against the CPU's FP64 reference: all σ
-// within 1e-6·σ₁ (the bar: 1e-4·σ₁), the top k within 1e-6 relative for the same seed
-// (bar: 1e-4), the τ·σ₁ counts identical; through the job, the spectrum says where it ran.
+// Residual spectra on the GPU (cuBLAS/cuSOLVER) against the CPU's FP64 reference: all σ (FP64
+// Gram) within 1e-6·σ₁ (the bar: 1e-4·σ₁), the top k (FP32 products, FP64 QR) within
+// 1e-5 relative for the same seed (bar: 1e-4), the τ·σ₁ counts identical; through the job, the
+// spectrum says where it ran.
 // Skipped, with the reason, when no device is present.
 #include "gpu_compare.h"
 
@@ -61,7 +62,7 @@ TEST(GpuSpectrum, AllAndTopKMatchTheCpu)
                 if (top == 0) {
                     EXPECT_LE(std::abs(g.sigma[i] - c.sigma[i]), 1e-6 * s1) << what << " σ" << i;
                 } else {
-                    EXPECT_LE(std::abs(g.sigma[i] - c.sigma[i]), 1e-6 * c.sigma[i]) << what << " σ" << i;
+                    EXPECT_LE(std::abs(g.sigma[i] - c.sigma[i]), 1e-5 * c.sigma[i]) << what << " σ" << i;
                 }
             }
             EXPECT_EQ(g.nSigmaGeTau, c.nSigmaGeTau) << what;
@@ -81,8 +82,8 @@ TEST(GpuSpectrum, GesvdAndGramAgree)
     const auto e = residualLike(200, 333, 3);
     SpectrumOptions o;
     std::string a1, a2;
-    const auto gram = engine->singularValues(e, 200, 333, o, false, a1);
-    const auto svd = engine->singularValues(e, 200, 333, o, true, a2);
+    const auto gram = engine->singularValues(e, 200, 333, o, gpu::SvdMethod::GramF64, a1);
+    const auto svd = engine->singularValues(e, 200, 333, o, gpu::SvdMethod::Gesvd, a2);
     ASSERT_EQ(gram.size(), 200u);
     ASSERT_EQ(svd.size(), 200u);
     EXPECT_NE(a1, a2);

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+// MiLo's device loop (kernels_milo.h): the element passes around the HQQ kernels and the range
+// sketch, the on-device stop rule and best-pass bookkeeping, the factors and compensators of the
+// returned pass, and the final Ŵ. The scalar rules come from core/quant/milo_math.h and
+// hqq_math.h, shared with the CPU. No FMA contraction (-fmad=false), IEEE division.
+#define QS_HD __host__ __device__
+
+#include <type_traits>
+
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+#include <cuda_fp16.h> // hqqH's conversions (hqq_math.h)
+#endif
+
+#include "kernel_common.cuh"
+#include "kernels_milo.h"
+#include "quant/hqq_math.h"
+#include "quant/milo_math.h"
+#include "util/philox.h"
+
+namespace quantscope::gpu::launch {
+
+namespace {
+
+constexpr int kT = 256;
+
+int gridFor(long long n, int cap) { return static_cast<int>(n / kT + 1 < cap ? n / kT + 1 : cap); }
+
+
+template <typename T> __global__ void kPhilox(std::uint64_t seed, std::uint32_t stream, int n, int l, T *R)
+{
+    // Four consecutive row-major elements share one Philox block.
+    const long long total = static_cast<long long>(n) * l, blocks = (total + 3) / 4;
+    for (long long b = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; b < blocks;
+         b += static_cast<long long>(gridDim.x) * kT) {
+        double z[4];
+        philox::normalBlock(seed, stream, static_cast<std::uint64_t>(b), z);
+        for (int k = 0; k < 4; ++k) {
+            const long long e = 4 * b + k;
+            if (e < total) {
+                const long long i = e / l, j = e % l;
+                R[j * n + i] = static_cast<T>(z[k]);
+            }
+        }
+    }
+}
+
+__global__ void kOrFlag(const int *info, int *flag)
+{
+    if (*info != 0)
+        *flag = 1;
+}
+
+__global__ void kToFloat(const double *in, long long n, float *out)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT)
+        out[i] = static_cast<float>(in[i]);
+}
+
+template <int IN> __global__ void kDecode(const void *w, long long n, float *out, MiloState *st)
+{
+    unsigned long long bad = 0;
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT) {
+        const float v = decode1<IN>(w, i);
+        if (out)
+            out[i] = v;
+        bad += qmath::isFinite(v) ? 0 : 1;
+    }
+    if (bad)
+        atomicAdd(&st->nonFinite, bad);
+}
+
+template <int IN> __global__ void kResidual64(const void *w, const float *wHat, long long n, double *e)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT)
+        e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
+}
+
+template <int IN> __global__ void kNextW(const void *w, float *wt, const double *d, long long n)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT) {
+        const float wv = decode1<IN>(w, i);
+        const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - d[i]; // E − D
+        wt[i] = wv - static_cast<float>(uv);
+    }
+}
+
+/// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
+__global__ void kSumSquares(const double *d, long long n, double *parts)
+{
+    __shared__ double red[kT];
+    const long long per = (n + gridDim.x - 1) / gridDim.x;
+    const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
+    double acc = 0.0;
+    for (long long i = lo + threadIdx.x; i < hi; i += kT)
+        acc += d[i] * d[i];
+    red[threadIdx.x] = acc;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h /= 2) {
+        if (static_cast<int>(threadIdx.x) < h)
+            red[threadIdx.x] += red[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        parts[blockIdx.x] = red[0];
+}
+
+__global__ void kPassEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *out)
+{
+    __shared__ double red[kT];
+    double acc = 0.0;
+    for (int i = threadIdx.x; i < kMiloSumBlocks; i += kT)
+        acc += parts[i];
+    red[threadIdx.x] = acc;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h /= 2) {
+        if (static_cast<int>(threadIdx.x) < h)
+            red[threadIdx.x] += red[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x != 0)
+        return;
+    MiloStatus s{};
+    s.nonFinite = st->nonFinite;
+    s.eps = sqrt(red[0]);
+    if (failed && *failed) {
+        s.retry = 1;
+        st->isBest = 0;
+        *out = s;
+        return;
+    }
+    if (st->stopped) { // a pass after the stop commits nothing
+        st->isBest = 0;
+        s.stop = 1;
+        *out = s;
+        return;
+    }
+    st->eps[t - 1] = s.eps;
+    st->passesDone = t;
+    const bool best = !paper || st->bestPass == 0 || s.eps < st->bestEps;
+    if (best) {
+        st->bestEps = s.eps;
+        st->bestPass = t;
+    }
+    st->isBest = best ? 1 : 0;
+    s.isBest = st->isBest;
+    if (paper && milomath::paperShouldStop(st->eps, t))
+        st->stopped = 1;
+    s.stop = st->stopped;
+    *out = s;
+}
+
+__global__ void kFactors(const double *ua, const double *vb, const double *lambda, int m, int n, int l, bool aIsX,
+                         long long N, long long K, float *U, float *V)
+{
+    // Element (row, ascending component c) of ua [m × l] and vb [n × l].
+    const long long total = static_cast<long long>(m + n) * l;
+    for (long long e = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; e < total;
+         e += static_cast<long long>(gridDim.x) * kT) {
+        const bool fromUa = e < static_cast<long long>(m) * l;
+        const long long e2 = fromUa ? e : e - static_cast<long long>(m) * l;
+        const int rows = fromUa ? m : n;
+        const long long row = e2 % rows;
+        const int c = static_cast<int>(e2 / rows);
+        const int comp = l - 1 - c;
+        const double lam = lambda[c];
+        const double sq = lam > 0.0 ? sqrt(sqrt(lam)) : 0.0; // √σ with σ = √λ
+        double v = fromUa ? ua[e2] : vb[e2];
+        // U_A·√S = ua·√σ; V_A·√S = vb/√σ (vb = Bᵀ·U_B = V_A·S).
+        v = sq > 0.0 ? (fromUa ? v * sq : v / sq) : 0.0;
+        // A = Eᵀ: MiLo's U comes from V_A (vb), its V from U_A (ua); A = E: the other way.
+        const bool toU = aIsX ? !fromUa : fromUa;
+        if (toU)
+            U[row * l + comp] = static_cast<float>(v);
+        else
+            V[static_cast<long long>(comp) * K + row] = static_cast<float>(v);
+        (void)N;
+    }
+}
+
+/// Column c of U [N, r]: the first index of the largest |value|; flips[c] = its value < 0.
+__global__ void kSignFind(const float *U, long long N, int r, int *flips)
+{
+    __shared__ float bv[kT];
+    __shared__ long long bi[kT];
+    const int c = blockIdx.x;
+    float best = -1.0f;
+    long long at = 0;
+    for (long long i = threadIdx.x; i < N; i += kT) {
+        const float a = fabsf(U[i * r + c]);
+        if (a > best) { // a thread's indices ascend: the first of equals stays
+            best = a;
+            at = i;
+        }
+    }
+    bv[threadIdx.x] = best;
+    bi[threadIdx.x] = at;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h /= 2) {
+        if (static_cast<int>(threadIdx.x) < h) {
+            const float o = bv[threadIdx.x + h];
+            const long long oi = bi[threadIdx.x + h];
+            if (o > bv[threadIdx.x] || (o == bv[threadIdx.x] && oi < bi[threadIdx.x])) {
+                bv[threadIdx.x] = o;
+                bi[threadIdx.x] = oi;
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        flips[c] = U[bi[0] * r + c] < 0.0f ? 1 : 0;
+}
+
+__global__ void kSignApply(float *U, float *V, long long N, long long K, int r, const int *flips)
+{
+    const long long nu = N * r, total = nu + static_cast<long long>(r) * K;
+    for (long long e = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; e < total;
+         e += static_cast<long long>(gridDim.x) * kT) {
+        if (e < nu) {
+            if (flips[e % r])
+                U[e] = -U[e];
+        } else if (flips[(e - nu) / K]) {
+            V[e - nu] = -V[e - nu];
+        }
+    }
+}
+
+/// One warp per group of the flattened factor.
+__global__ void kCompensator(const float *x, long long n, long long group, int kind, float *scales, signed char *codes,
+                             float *values)
+{
+    const long long groups = (n + group - 1) / group;
+    const int lane = threadIdx.x & 31;
+    const long long warp = (static_cast<long long>(blockIdx.x) * kT + threadIdx.x) / 32;
+    const long long warps = static_cast<long long>(gridDim.x) * kT / 32;
+    for (long long g = warp; g < groups; g += warps) {
+        const long long g0 = g * group, g1 = g0 + group < n ? g0 + group : n;
+        if (kind < 0) {
+            for (long long i = g0 + lane; i < g1; i += 32)
+                values[i] = qmath::roundF16(x[i]);
+            continue;
+        }
+        float absMax = 0.0f, signedMax = x[g0];
+        for (long long i = g0 + lane; i < g1; i += 32) {
+            absMax = fmaxf(absMax, fabsf(x[i]));
+            signedMax = x[i] > signedMax ? x[i] : signedMax;
+        }
+        for (int o = 16; o > 0; o /= 2) {
+            absMax = fmaxf(absMax, __shfl_xor_sync(0xffffffffu, absMax, o));
+            const float sm = __shfl_xor_sync(0xffffffffu, signedMax, o);
+            signedMax = sm > signedMax ? sm : signedMax;
+        }
+        const float s = milomath::compensatorScale(kind, absMax, signedMax);
+        if (lane == 0)
+            scales[g] = s;
+        for (long long i = g0 + lane; i < g1; i += 32) {
+            std::int8_t code;
+            float v;
+            milomath::compensatorElement(kind, x[i], s, code, v);
+            codes[i] = code;
+            values[i] = v;
+        }
+    }
+}
+
+__global__ void kHqqPlusProduct(const unsigned char *codes, const float *zero, const float *scales,
+                                const unsigned char *bad, long long numel, long long groups, long long group, bool axis1,
+                                bool fp16, const double *p, float *out)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < numel;
+         i += static_cast<long long>(gridDim.x) * kT) {
+        const long long j = axis1 ? i / group : i % groups;
+        float y = 0.0f;
+        if (!bad[j]) {
+            const float code = static_cast<float>(codes[i]), zz = zero[j], scale = scales[j];
+            y = fp16 ? hqqmath::hqqH(hqqmath::hqqH(code - zz) * scale) : (code - zz) * scale;
+        }
+        out[i] = p ? static_cast<float>(static_cast<double>(y) + p[i]) : y;
+    }
+}
+
+} // namespace
+
+void philoxNormalColMajor(std::uint64_t seed, std::uint32_t stream, int n, int l, float *R, void *s)
+{
+    kPhilox<float><<<gridFor((static_cast<long long>(n) * l + 3) / 4, 4096), kT, 0, S(s)>>>(seed, stream, n, l, R);
+    QS_GPU_CHECK_LAUNCH("philoxNormal");
+}
+
+void philoxNormalColMajor64(std::uint64_t seed, std::uint32_t stream, int n, int l, double *R, void *s)
+{
+    kPhilox<double><<<gridFor((static_cast<long long>(n) * l + 3) / 4, 4096), kT, 0, S(s)>>>(seed, stream, n, l, R);
+    QS_GPU_CHECK_LAUNCH("philoxNormal64");
+}
+
+void orFlag(const int *info, int *flag, void *s)
+{
+    kOrFlag<<<1, 1, 0, S(s)>>>(info, flag);
+    QS_GPU_CHECK_LAUNCH("orFlag");
+}
+
+void toFloat(const double *in, long long n, float *out, void *s)
+{
+    kToFloat<<<gridFor(n, 8192), kT, 0, S(s)>>>(in, n, out);
+    QS_GPU_CHECK_LAUNCH("toFloat");
+}
+
+void decodeF32(int in, const void *w, long long n, float *out, MiloState *st, void *s)
+{
+    dispatchIn(in, [&](auto I) { kDecode<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, n, out, st); });
+    QS_GPU_CHECK_LAUNCH("decodeF32");
+}
+
+void residual64(int in, const void *w, const float *wHat, long long n, double *e, void *s)
+{
+    dispatchIn(in, [&](auto I) { kResidual64<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wHat, n, e); });
+    QS_GPU_CHECK_LAUNCH("residual64");
+}
+
+void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s)
+{
+    dispatchIn(in, [&](auto I) { kNextW<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wt, d, n); });
+    QS_GPU_CHECK_LAUNCH("nextW");
+}
+
+void sumSquares(const double *d, long long n, double *parts, void *s)
+{
+    kSumSquares<<<kMiloSumBlocks, kT, 0, S(s)>>>(d, n, parts);
+    QS_GPU_CHECK_LAUNCH("sumSquares");
+}
+
+void passEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *status, void *s)
+{
+    kPassEnd<<<1, kT, 0, S(s)>>>(parts, st, t, paper, failed, status);
+    QS_GPU_CHECK_LAUNCH("passEnd");
+}
+
+void miloFactors(const double *ua, const double *vb, const double *lambda, int m, int n, int l, bool aIsX, long long N,
+                 long long K, float *U, float *V, void *s)
+{
+    kFactors<<<gridFor(static_cast<long long>(m + n) * l, 8192), kT, 0, S(s)>>>(ua, vb, lambda, m, n, l, aIsX, N, K, U,
+                                                                                 V);
+    QS_GPU_CHECK_LAUNCH("miloFactors");
+}
+
+void miloSigns(float *U, float *V, long long N, long long K, int r, int *flips, void *s)
+{
+    kSignFind<<<r, kT, 0, S(s)>>>(U, N, r, flips);
+    QS_GPU_CHECK_LAUNCH("miloSigns find");
+    kSignApply<<<gridFor((N + K) * r, 8192), kT, 0, S(s)>>>(U, V, N, K, r, flips);
+    QS_GPU_CHECK_LAUNCH("miloSigns apply");
+}
+
+void compensator(const float *x, long long n, long long group, int kind, float *scales, signed char *codes, float *values,
+                 void *s)
+{
+    const long long groups = (n + group - 1) / group;
+    kCompensator<<<gridFor(groups * 32, 4096), kT, 0, S(s)>>>(x, n, group, kind, scales, codes, values);
+    QS_GPU_CHECK_LAUNCH("compensator");
+}
+
+void hqqPlusProduct(const unsigned char *codes, const float *zero, const float *scales, const unsigned char *bad,
+                    long long numel, long long groups, long long group, bool axis1, bool fp16, const double *p,
+                    float *out, void *s)
+{
+    kHqqPlusProduct<<<gridFor(numel, 8192), kT, 0, S(s)>>>(codes, zero, scales, bad, numel, groups, group, axis1, fp16,
+                                                           p, out);
+    QS_GPU_CHECK_LAUNCH("hqqPlusProduct");
+}
+
+} // namespace quantscope::gpu::launch

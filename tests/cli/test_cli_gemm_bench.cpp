@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// quantscope-cli gemm-bench (issue 21): usage errors, the CPU table's shape and numbers, and the
+// shape taken from a tensor of the demo checkpoint.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+using namespace cli_test;
+
+TEST(CliGemmBench, BadShapeIsAUsageError)
+{
+    for (const char *bad : {"4096", "4096,x", "0,16", "-4,8", "16,"}) {
+        const Result r = run({"gemm-bench", "--shape", bad, "--device", "cpu", "--json"});
+        EXPECT_EQ(r.rc, 2) << bad;
+        EXPECT_NE(r.err.find("--shape"), std::string::npos) << bad << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << bad;
+    }
+}
+
+TEST(CliGemmBench, UnknownFormatAndBadSweepAreUsageErrors)
+{
+    const Result f = run({"gemm-bench", "--shape", "16,32", "--formats", "bf16,fp4", "--json"});
+    EXPECT_EQ(f.rc, 2);
+    EXPECT_NE(f.err.find("'fp4'"), std::string::npos) << f.err;
+    const Result m = run({"gemm-bench", "--shape", "16,32", "--m-sweep", "1,0", "--json"});
+    EXPECT_EQ(m.rc, 2);
+    EXPECT_NE(m.err.find("'0'"), std::string::npos) << m.err;
+    const Result rep = run({"gemm-bench", "--shape", "16,32", "--repeats", "5"});
+    EXPECT_EQ(rep.rc, 2);
+    const Result both = run({"gemm-bench"});
+    EXPECT_EQ(both.rc, 2);
+    EXPECT_NE(both.err.find("usage"), std::string::npos);
+}
+
+TEST(CliGemmBench, CpuRunGivesOnePointPerFormatAndM)
+{
+    const Result r = run({"gemm-bench", "--shape", "24,40", "--m-sweep", "1,3,8", "--formats", "bf16,int8",
+                          "--device", "cpu", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["device"], "cpu");
+    ASSERT_TRUE(j["points"].is_array());
+    // The CPU has one format (Eigen FP32 standing in for the requested ones): one point per M.
+    std::set<std::pair<std::string, std::int64_t>> seen;
+    for (const auto &p : j["points"]) {
+        const auto m = p["m"].get<std::int64_t>();
+        EXPECT_TRUE(seen.insert({p["format"].get<std::string>(), m}).second) << p;
+        EXPECT_EQ(p["format"], "fp32 (cpu)");
+        EXPECT_EQ(p["n"], 24);
+        EXPECT_EQ(p["k"], 40);
+        EXPECT_EQ(p["padded"], false);
+        const double t = p["time_us"].get<double>();
+        ASSERT_GT(t, 0.0);
+        EXPECT_GT(p["cold_us"].get<double>(), 0.0);
+        // TFLOP/s and GB/s follow from the shape and the time (FP32: 4 bytes an element).
+        EXPECT_NEAR(p["tflops"].get<double>(), 2.0 * m * 24 * 40 / (t * 1e-6) / 1e12, 1e-9 * p["tflops"].get<double>() + 1e-12);
+        EXPECT_NEAR(p["gbps"].get<double>(), 4.0 * (m * 40 + 24 * 40 + m * 24) / (t * 1e-6) / 1e9,
+                    1e-9 * p["gbps"].get<double>() + 1e-12);
+        EXPECT_GE(p["repeats"].get<int>(), 20);
+    }
+    EXPECT_EQ(seen, (std::set<std::pair<std::string, std::int64_t>>{{"fp32 (cpu)", 1}, {"fp32 (cpu)", 3}, {"fp32 (cpu)", 8}}));
+}
+
+TEST(CliGemmBench, GpuRequestedWithoutOneSaysWhy)
+{
+    const Result r = run({"gemm-bench", "--shape", "8,16", "--m-sweep", "2", "--device", "gpu", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    if (j["device"] != "cpu")
+        GTEST_SKIP() << "a GPU is present: " << j["device"];
+    EXPECT_TRUE(j["device_note"].is_string());
+    EXPECT_NE(r.err.find("note:"), std::string::npos);
+}
+
+TEST(CliGemmBench, TensorGivesNAndK)
+{
+    const auto d = demoDir();
+    const Result r = run({"gemm-bench", "--tensor", "model.layers.0.mlp.down_proj.weight", d.string(), "--m-sweep", "2",
+                          "--device", "cpu", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["points"].size(), 1u);
+    EXPECT_EQ(j["points"][0]["n"], 1024);
+    EXPECT_EQ(j["points"][0]["k"], 2816);
+    EXPECT_EQ(j["points"][0]["m"], 2);
+    // A missing tensor and a vector are clear errors, nothing on stdout.
+    const Result missing = run({"gemm-bench", "--tensor", "nope", d.string(), "--device", "cpu"});
+    EXPECT_EQ(missing.rc, 1);
+    EXPECT_NE(missing.err.find("nope"), std::string::npos);
+    EXPECT_TRUE(missing.out.empty());
+    const Result vec = run({"gemm-bench", "--tensor", "model.layers.0.input_layernorm.weight", d.string(), "--device", "cpu"});
+    EXPECT_EQ(vec.rc, 1);
+    EXPECT_NE(vec.err.find("not a matrix"), std::string::npos) << vec.err;
+}
+
+TEST(CliGemmBench, HumanTableHasARowPerPoint)
+{
+    const Result r = run({"gemm-bench", "--shape", "16,16", "--m-sweep", "1,2", "--device", "cpu"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_NE(r.out.find("fp32 (cpu)"), std::string::npos);
+    std::size_t rows = 0;
+    for (std::size_t at = 0; (at = r.out.find("fp32 (cpu)", at)) != std::string::npos; ++at)
+        ++rows;
+    EXPECT_EQ(rows, 2u) << r.out;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab's core (issue 21): parsing, the request's checks, the CPU table, the
+// cancel path and the JSON round trip.
+#include <gtest/gtest.h>
+
+#include "engine/gemm_bench_device.h"
+#include "sim/gemm_bench.h"
+#include "util/error.h"
+
+using namespace quantscope;
+
+TEST(GemmBench, FormatNamesRoundTripAndBadOnesAreRefused)
+{
+    for (auto f : allGemmFormats())
+        EXPECT_EQ(parseGemmFormat(toString(f)), f);
+    EXPECT_EQ(parseGemmFormats("int8,bf16"), (std::vector<GemmFormat>{GemmFormat::Int8, GemmFormat::Bf16}));
+    EXPECT_THROW(parseGemmFormat("fp4"), UnsupportedError);
+    EXPECT_THROW(parseGemmFormats("bf16,,fp8"), UnsupportedError);
+    EXPECT_THROW(parseGemmFormats("fp8,fp8"), UnsupportedError);
+}
+
+TEST(GemmBench, MSweepDefaultAndParse)
+{
+    const auto d = defaultMSweep();
+    ASSERT_EQ(d.size(), 14u);
+    EXPECT_EQ(d.front(), 1);
+    EXPECT_EQ(d.back(), 8192);
+    for (std::size_t i = 1; i < d.size(); ++i)
+        EXPECT_EQ(d[i], 2 * d[i - 1]);
+    EXPECT_EQ(parseMSweep("1,3,100"), (std::vector<std::int64_t>{1, 3, 100}));
+    for (const char *bad : {"", "1,", "0", "-2", "2x", "1,,2"})
+        EXPECT_THROW(parseMSweep(bad), UnsupportedError) << bad;
+}
+
+TEST(GemmBench, RequestValidation)
+{
+    GemmBenchRequest r;
+    EXPECT_THROW(r.validate(), UnsupportedError); // N, K unset
+    r.n = 8, r.k = 8;
+    EXPECT_NO_THROW(r.validate());
+    r.repeats = 19;
+    EXPECT_THROW(r.validate(), UnsupportedError);
+    r.repeats = 20;
+    r.formats.clear();
+    EXPECT_THROW(r.validate(), UnsupportedError);
+}
+
+TEST(GemmBench, CpuTableHasOnePointPerMWithConsistentRates)
+{
+    GemmBenchRequest r;
+    r.n = 32, r.k = 48;
+    r.m = {1, 5, 64};
+    const auto res = runGemmBench(r, DeviceChoice::Cpu);
+    EXPECT_EQ(res.device, "cpu");
+    EXPECT_TRUE(res.deviceNote.empty());
+    ASSERT_EQ(res.points.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto &p = res.points[i];
+        EXPECT_EQ(p.format, kCpuGemmFormat);
+        EXPECT_EQ(p.m, r.m[i]);
+        EXPECT_GT(p.timeUs, 0);
+        EXPECT_EQ(p.repeats, 20);
+        const double flops = 2.0 * p.m * 32 * 48, bytes = 4.0 * (p.m * 48 + 32 * 48 + p.m * 32);
+        EXPECT_DOUBLE_EQ(p.tflops, flops / (p.timeUs * 1e-6) / 1e12);
+        EXPECT_DOUBLE_EQ(p.gbps, bytes / (p.timeUs * 1e-6) / 1e9);
+    }
+}
+
+TEST(GemmBench, CpuCapCutsRepeatsAndSaysSo)
+{
+    GemmBenchRequest r;
+    r.n = 256, r.k = 256, r.m = {256};
+    r.cpuPointCapSeconds = 1e-9; // every run exceeds it: one timed run
+    const auto pts = timeGemmsCpu(r);
+    ASSERT_EQ(pts.size(), 1u);
+    EXPECT_EQ(pts[0].repeats, 1);
+    EXPECT_NE(pts[0].note.find("capped"), std::string::npos) << pts[0].note;
+}
+
+TEST(GemmBench, CancelStopsTheCpuTable)
+{
+    GemmBenchRequest r;
+    r.n = 16, r.k = 16, r.m = {1, 2, 4};
+    CancelToken c;
+    int calls = 0;
+    c.setStepProgress([&](double) {
+        if (++calls == 2)
+            c.cancel();
+    });
+    EXPECT_THROW(timeGemmsCpu(r, &c), Cancelled);
+}
+
+TEST(GemmBench, JsonRoundTrip)
+{
+    GemmBenchResult r;
+    r.device = "cuda:0";
+    r.deviceNote = "";
+    GemmPoint p;
+    p.format = "int8", p.m = 1, p.n = 4096, p.k = 14336, p.timeUs = 12.5, p.coldUs = 300, p.tflops = 0.01,
+    p.gbps = 4000, p.padded = true, p.paddedM = 4, p.repeats = 20, p.note = "INT32 out", p.device = "cuda:0";
+    p.epilogueUs = 2.5;
+    r.points = {p, p};
+    r.points[1].epilogueUs = 0;
+    r.points[1].padded = false;
+    r.points[1].paddedM = 1;
+    r.points[1].note.clear();
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(toJson(r).dump()));
+    EXPECT_EQ(back.device, "cuda:0");
+    ASSERT_EQ(back.points.size(), 2u);
+    EXPECT_EQ(back.points[0].paddedM, 4);
+    EXPECT_TRUE(back.points[0].padded);
+    EXPECT_EQ(back.points[0].note, "INT32 out");
+    EXPECT_EQ(back.points[1].paddedM, 1);
+    EXPECT_DOUBLE_EQ(back.points[0].epilogueUs, 2.5);
+    EXPECT_FALSE(toJson(r)["points"][1].contains("epilogue_us"));
+    EXPECT_FALSE(toJson(r)["points"][1].contains("padded_m"));
+    EXPECT_DOUBLE_EQ(back.points[0].timeUs, 12.5);
+    EXPECT_THROW(gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","points":[{"m":1}]})")), FormatError);
+}
+
+TEST(GemmBench, CurvesGroupByFormatAndSortByM)
+{
+    GemmBenchResult r;
+    auto pt = [](const char *f, std::int64_t m, double t) {
+        GemmPoint p;
+        p.format = f, p.m = m, p.timeUs = t, p.tflops = 1.0 / t, p.paddedM = m;
+        return p;
+    };
+    r.points = {pt("fp8", 4, 2), pt("bf16", 1, 5), pt("fp8", 1, 1), pt("bf16", 2, 6)};
+    r.points[2].padded = true;
+    r.points[2].paddedM = 16;
+    const auto c = gemmCurves(r);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0].format, "fp8");
+    EXPECT_EQ(c[0].m, (std::vector<double>{1, 4}));
+    EXPECT_EQ(c[0].timeUs, (std::vector<double>{1, 2}));
+    EXPECT_EQ(c[0].paddedM, (std::vector<std::int64_t>{16, 4}));
+    EXPECT_EQ(c[1].format, "bf16");
+    EXPECT_EQ(c[1].m, (std::vector<double>{1, 2}));
+    std::size_t total = 0;
+    for (const auto &x : c)
+        total += x.m.size();
+    EXPECT_EQ(total, r.points.size());
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab on the GPU (issue 21): every format at M ∈ {1, 3, 16, 128} on a small N×K,
+// each output checked against the FP64 host reference within the format's bound
+// (docs/numerics.md "GEMM timing lab"), the plan cache (a repeated shape runs no heuristic), the
+// device choice's fallbacks, and cancellation. Skipped, with the reason, without a device.
+#include "gpu_compare.h"
+
+#include "engine/gemm_bench_device.h"
+#include "sim/gemm_bench.h"
+
+namespace {
+
+GemmBenchRequest smallRequest(std::int64_t n, std::int64_t k)
+{
+    GemmBenchRequest r;
+    r.n = n, r.k = k;
+    r.m = {1, 3, 16, 128};
+    r.repeats = 20;
+    r.warmup = 2;
+    return r;
+}
+
+std::unique_ptr<gpu::Engine> engineOrNull(std::string &reason) { return gpu::Engine::create(0, reason); }
+
+} // namespace
+
+TEST(GpuGemmLab, EveryFormatAndMPassesTheOutputCheck)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = engineOrNull(reason);
+    ASSERT_TRUE(engine) << reason;
+    const GemmBenchRequest req = smallRequest(192, 256);
+    const auto pts = engine->timeGemms(req, nullptr);
+    ASSERT_EQ(pts.size(), req.formats.size() * req.m.size());
+    std::size_t i = 0;
+    for (const GemmFormat f : req.formats)
+        for (const std::int64_t m : req.m) {
+            const GemmPoint &p = pts[i++];
+            const std::string what = p.format + " M=" + std::to_string(m);
+            EXPECT_EQ(p.format, toString(f)) << what;
+            EXPECT_EQ(p.m, m) << what;
+            EXPECT_EQ(p.n, 192);
+            EXPECT_EQ(p.k, 256);
+            EXPECT_EQ(p.device, "cuda:0");
+            EXPECT_GT(p.timeUs, 0.0) << what;
+            EXPECT_GT(p.coldUs, 0.0) << what;
+            EXPECT_EQ(p.repeats, 20);
+            EXPECT_EQ(p.padded, p.paddedM != m) << what;
+            EXPECT_GE(p.paddedM, m) << what;
+            EXPECT_LE(p.paddedM, (m + 15) / 16 * 16) << what;
+            EXPECT_NEAR(p.tflops, 2.0 * m * 192 * 256 / (p.timeUs * 1e-6) / 1e12, 1e-9 * p.tflops) << what;
+            EXPECT_EQ(p.note.find("FAILED"), std::string::npos) << what << ": " << p.note;
+        }
+    const auto checks = engine->gemmLabChecks();
+    ASSERT_EQ(checks.size(), pts.size());
+    for (const auto &c : checks) {
+        EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
+        EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m << ": worst |y − ref| / bound";
+    }
+}
+
+TEST(GpuGemmLab, PlansAreCachedPerShape)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = engineOrNull(reason);
+    ASSERT_TRUE(engine) << reason;
+    GemmBenchRequest req = smallRequest(128, 512);
+    req.m = {8, 64};
+    engine->timeGemms(req, nullptr);
+    const auto before = gpu::Engine::gemmLabHeuristicCalls();
+    const auto again = engine->timeGemms(req, nullptr);
+    EXPECT_EQ(gpu::Engine::gemmLabHeuristicCalls(), before) << "a cached shape ran the heuristic again";
+    ASSERT_EQ(again.size(), req.formats.size() * 2);
+    // A new shape builds (at least) one new plan per format.
+    req.m = {32};
+    engine->timeGemms(req, nullptr);
+    EXPECT_GE(gpu::Engine::gemmLabHeuristicCalls(), before + req.formats.size());
+}
+
+TEST(GpuGemmLab, DeviceChoiceAndFallbacks)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = smallRequest(64, 128);
+    req.m = {2, 32};
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
+    const GemmBenchResult g = runGemmBench(req, DeviceChoice::Gpu);
+    EXPECT_EQ(g.device, gpu->info().id);
+    EXPECT_TRUE(g.deviceNote.empty()) << g.deviceNote;
+    EXPECT_EQ(g.points.size(), 4u);
+    const GemmBenchResult c = runGemmBench(req, DeviceChoice::Cpu);
+    EXPECT_EQ(c.device, "cpu");
+    EXPECT_EQ(c.points.size(), 2u);
+    // FP8 needs K a multiple of 16: the GPU declines with the reason, the CPU times the table.
+    req.k = 100;
+    const GemmBenchResult f = runGemmBench(req, DeviceChoice::Auto);
+    EXPECT_EQ(f.device, "cpu");
+    EXPECT_NE(f.deviceNote.find("multiple of 16"), std::string::npos) << f.deviceNote;
+}
+
+TEST(GpuGemmLab, CancelStopsTheTable)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = engineOrNull(reason);
+    ASSERT_TRUE(engine) << reason;
+    const CancelToken cancel;
+    cancel.cancel();
+    EXPECT_THROW(engine->timeGemms(smallRequest(64, 64), &cancel), Cancelled);
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing tab (issue 21 item 6): each plot draws exactly one point per point of the
+// result (the values of the struct, per format), exports PNG/SVG/PDF/CSV, has value tooltips and
+// follows the palette; in the real window the job times the selected tensor's N×K in the
+// background (Cancel stops it) with the N, K and points `quantscope-cli gemm-bench` gives.
+#include "test_env.h"
+#include "analysiscontroller.h"
+#include "demo/demo.h"
+#include "gemmtimingplot.h"
+#include "gemmtimingview.h"
+#include "jobprogresswidget.h"
+#include "mainwindow.h"
+#include "tensorbrowser.h"
+#include "theme.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace quantscope;
+
+namespace {
+
+const QString kTensor = QStringLiteral("model.layers.0.mlp.down_proj.weight"); // [1024, 2816]
+
+/// A result as the GPU gives it: four formats, INT8 padded at M = 1.
+GemmBenchResult sample()
+{
+    const char *text = R"({"device": "cuda:0", "points": [
+      {"format": "bf16", "m": 1, "n": 4096, "k": 14336, "time_us": 56.1, "cold_us": 900, "tflops": 2.09, "gbps": 2100, "padded": false},
+      {"format": "bf16", "m": 64, "n": 4096, "k": 14336, "time_us": 58.0, "cold_us": 800, "tflops": 129.6, "gbps": 2050, "padded": false},
+      {"format": "bf16", "m": 8192, "n": 4096, "k": 14336, "time_us": 1375, "cold_us": 1600, "tflops": 699.8, "gbps": 300, "padded": false},
+      {"format": "fp8", "m": 1, "n": 4096, "k": 14336, "time_us": 35.0, "cold_us": 700, "tflops": 3.35, "gbps": 1700, "padded": false},
+      {"format": "fp8", "m": 8192, "n": 4096, "k": 14336, "time_us": 782, "cold_us": 990, "tflops": 1230, "gbps": 280, "padded": false},
+      {"format": "fp8-rowwise", "m": 64, "n": 4096, "k": 14336, "time_us": 47.0, "cold_us": 650, "tflops": 160, "gbps": 1300, "padded": false},
+      {"format": "int8", "m": 1, "n": 4096, "k": 14336, "time_us": 40.0, "cold_us": 500, "tflops": 2.9, "gbps": 1500, "padded": true, "padded_m": 4}
+    ]})";
+    return gemmBenchFromJson(nlohmann::json::parse(text));
+}
+
+/// Every point of `r` is drawn once in `plot`, at (m, time or TFLOP/s).
+void expectDrawsEveryPoint(const GemmTimingPlot *plot, const GemmBenchResult &r)
+{
+    QCOMPARE(plot->pointCount(), static_cast<int>(r.points.size()));
+    for (const auto &p : r.points) {
+        const QCPGraph *g = plot->curveGraph(QString::fromStdString(p.format));
+        QVERIFY(g);
+        const double y = plot->quantity() == GemmTimingPlot::Quantity::TimeUs ? p.timeUs : p.tflops;
+        int found = 0;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            found += it->key == static_cast<double>(p.m) && it->value == y;
+        QCOMPARE(found, 1);
+    }
+}
+
+bool waitIdle(MainWindow &w, int ms = 180000)
+{
+    return QTest::qWaitFor([&] { return !w.isBusy(); }, ms);
+}
+
+} // namespace
+
+class TestGemmTimingView : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        quantscope::test::isolate(m_home, QStringLiteral("tst_gemmtimingview"));
+    }
+
+    void drawsOnePointPerResultPoint()
+    {
+        GemmTimingView view;
+        view.resize(1200, 600);
+        view.show();
+        const auto r = std::make_shared<const GemmBenchResult>(sample());
+        view.setResult(r, QStringLiteral("w"));
+        for (const GemmTimingPlot *plot : {view.timePlot(), view.tflopsPlot()})
+            expectDrawsEveryPoint(plot, *r);
+        QVERIFY(view.timePlot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
+        QVERIFY(view.summary()->text().contains(QStringLiteral("4096")));
+        // CSV: a header and one row per point; the padded point says its M.
+        const QStringList rows = view.timePlot()->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), static_cast<int>(r->points.size()) + 1);
+        QVERIFY(rows.contains(QStringLiteral("int8,1,4,40")));
+        QTemporaryDir out;
+        for (GemmTimingPlot *plot : {view.timePlot(), view.tflopsPlot()})
+            for (const char *ext : {"png", "svg", "pdf", "csv"}) {
+                const QString file = out.filePath(plot->exportName() + QLatin1Char('.') + QLatin1String(ext));
+                QVERIFY(plot->exportTo(file, PlotWidget::formatForFile(file)));
+                QVERIFY(QFileInfo(file).size() > 0);
+            }
+        // A tooltip at a drawn point names its values; far from every point, none.
+        auto *tp = view.timePlot();
+        tp->replot();
+        const QPoint at(static_cast<int>(tp->xAxis->coordToPixel(8192)), static_cast<int>(tp->yAxis->coordToPixel(1375)));
+        QVERIFY(tp->toolTipAt(at).contains(QStringLiteral("bf16")));
+        QVERIFY(tp->toolTipAt(at).contains(QStringLiteral("8192")));
+        const QPoint padded(static_cast<int>(tp->xAxis->coordToPixel(1)), static_cast<int>(tp->yAxis->coordToPixel(40)));
+        QVERIFY(tp->toolTipAt(padded).contains(QStringLiteral("M = 4")));
+        // A new result replaces the old one (no stale curves).
+        GemmBenchResult one;
+        one.device = "cpu";
+        one.points = {r->points.front()};
+        one.points[0].format = kCpuGemmFormat;
+        view.setResult(std::make_shared<const GemmBenchResult>(one), QString());
+        expectDrawsEveryPoint(view.tflopsPlot(), one);
+        QVERIFY(!view.tflopsPlot()->curveGraph(QStringLiteral("bf16")));
+        // The palette recolours the curves.
+        QPalette dark = view.palette();
+        dark.setColor(QPalette::Window, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        view.setPalette(dark);
+        QCOMPARE(view.timePlot()->curveGraph(QString::fromLatin1(kCpuGemmFormat))->pen().color(),
+                 theme::configColor(0, view.timePlot()->palette()));
+    }
+
+    void windowTimesTheSelectedTensorInTheBackground()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openDemo();
+        QVERIFY(loaded.wait(120000) && loaded.first().first().toBool() && waitIdle(w));
+        w.browser()->setSelectedTensors({kTensor});
+        auto *view = w.analysis()->gemmTimingView();
+        auto *tabs = w.findChild<QTabWidget *>();
+        QVERIFY(tabs && tabs->indexOf(view) >= 0);
+        QCOMPARE(view->currentTensor(), kTensor);
+        // Cancel stops the job at once; nothing is drawn.
+        w.analysis()->timeGemms(kTensor, 8192);
+        view->progress()->cancelRequested();
+        QVERIFY(!w.analysis()->isRunning());
+        QVERIFY(!view->result());
+
+        w.analysis()->timeGemms(kTensor, 4);
+        QVERIFY(QTest::qWaitFor([&] { return view->result() != nullptr; }, 180000));
+        QVERIFY(waitIdle(w));
+        const auto r = view->result();
+        QVERIFY(!r->points.empty());
+        for (const auto &p : r->points) {
+            QCOMPARE(p.n, 1024);
+            QCOMPARE(p.k, 2816);
+            QVERIFY(p.m == 1 || p.m == 2 || p.m == 4);
+        }
+        expectDrawsEveryPoint(view->timePlot(), *r);
+        expectDrawsEveryPoint(view->tflopsPlot(), *r);
+
+        // The CLI gives the same N, K and points per format for the same tensor and sweep.
+        QProcess p;
+        p.start(QStringLiteral(QUANTSCOPE_CLI),
+                {QStringLiteral("gemm-bench"), QStringLiteral("--tensor"), kTensor,
+                 QString::fromStdString(demo::ensureDemoCheckpoint().string()), QStringLiteral("--m-sweep"),
+                 QStringLiteral("1,2,4"), QStringLiteral("--device"), QString::fromStdString(r->device == "cpu" ? "cpu" : "gpu"),
+                 QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(180000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QCOMPARE(j["points"].size(), r->points.size());
+        for (std::size_t i = 0; i < r->points.size(); ++i) {
+            QCOMPARE(j["points"][i]["format"].get<std::string>(), r->points[i].format);
+            QCOMPARE(j["points"][i]["m"].get<std::int64_t>(), r->points[i].m);
+            QCOMPARE(j["points"][i]["n"].get<std::int64_t>(), r->points[i].n);
+            QCOMPARE(j["points"][i]["k"].get<std::int64_t>(), r->points[i].k);
+        }
+    }
+};
+
+QTEST_MAIN(TestGemmTimingView)
+#include "tst_gemmtimingview.moc"

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "gemmtimingview.h"
+
+#include "gemmtimingplot.h"
+#include "jobprogresswidget.h"
+#include "qtstring.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace quantscope {
+
+GemmTimingView::GemmTimingView(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_tensor = new QComboBox(this);
+    m_tensor->setMinimumContentsLength(24);
+    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tensor->setToolTip(tr("The weight whose N×K is timed (one of the selected tensors)"));
+    m_maxM = new QComboBox(this);
+    for (qint64 m = 1; m <= 8192; m *= 2)
+        m_maxM->addItem(tr("M up to %1").arg(m), m);
+    m_maxM->setCurrentIndex(m_maxM->count() - 1);
+    m_run = new QPushButton(tr("Time GEMMs"), this);
+    bar->addWidget(m_tensor, 1);
+    bar->addWidget(m_maxM);
+    bar->addWidget(m_run);
+    layout->addLayout(bar);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+    auto *plots = new QHBoxLayout;
+    m_time = new GemmTimingPlot(GemmTimingPlot::Quantity::TimeUs, this);
+    m_tflops = new GemmTimingPlot(GemmTimingPlot::Quantity::Tflops, this);
+    plots->addWidget(m_time, 1);
+    plots->addWidget(m_tflops, 1);
+    layout->addLayout(plots, 1);
+    m_progress = new JobProgressWidget(this);
+    layout->addWidget(m_progress);
+    connect(m_run, &QPushButton::clicked, this, &GemmTimingView::request);
+    connect(m_progress, &JobProgressWidget::cancelRequested, this, &GemmTimingView::cancelRequested);
+    m_summary->setText(tr("Select a tensor and press Time GEMMs."));
+}
+
+void GemmTimingView::setTensors(const QStringList &tensors)
+{
+    const QString current = m_tensor->currentText();
+    const QSignalBlocker block(m_tensor);
+    m_tensor->clear();
+    m_tensor->addItems(tensors);
+    if (tensors.contains(current))
+        m_tensor->setCurrentText(current);
+}
+
+QString GemmTimingView::currentTensor() const
+{
+    return m_tensor->currentText();
+}
+
+qint64 GemmTimingView::maxM() const
+{
+    return m_maxM->currentData().toLongLong();
+}
+
+void GemmTimingView::setMaxM(qint64 m)
+{
+    const int i = m_maxM->findData(m);
+    if (i >= 0)
+        m_maxM->setCurrentIndex(i);
+}
+
+void GemmTimingView::request()
+{
+    if (m_tensor->currentText().isEmpty()) {
+        m_summary->setText(tr("Select a tensor in the Tensors dock."));
+        return;
+    }
+    emit timingRequested(m_tensor->currentText(), maxM());
+}
+
+void GemmTimingView::jobStarted()
+{
+    m_progress->start(tr("Timing GEMMs of %1").arg(m_tensor->currentText()));
+}
+
+void GemmTimingView::setProgress(double fraction)
+{
+    m_progress->setProgress(fraction, QString(), -1);
+}
+
+void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, const QString &tensor)
+{
+    m_result = std::move(result);
+    m_progress->finish(QString(), m_result != nullptr);
+    if (!m_result) {
+        m_time->clearData();
+        m_tflops->clearData();
+        return;
+    }
+    const auto curves = gemmCurves(*m_result);
+    m_time->setCurves(curves);
+    m_tflops->setCurves(curves);
+    const GemmPoint *first = m_result->points.empty() ? nullptr : &m_result->points.front();
+    QString text = tr("%1: Y[M,N] = X[M,K]·W[N,K]ᵀ with N = %2, K = %3 on %4")
+                       .arg(tensor.isEmpty() ? tr("shape") : tensor)
+                       .arg(first ? first->n : 0)
+                       .arg(first ? first->k : 0)
+                       .arg(fromStd(m_result->device));
+    if (m_result->device == "cpu")
+        text += QLatin1Char('\n') + tr("The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.");
+    if (!m_result->deviceNote.empty())
+        text += QLatin1Char('\n') + fromStd(m_result->deviceNote);
+    m_summary->setText(text);
+}
+
+void GemmTimingView::setError(const QString &error)
+{
+    m_progress->finish(error);
+    m_summary->setText(error);
+}
+
+void GemmTimingView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_result && !m_tensor->currentText().isEmpty() && !m_progress->isRunning())
+        request();
+}
+
+} // namespace quantscope

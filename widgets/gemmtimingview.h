@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file gemmtimingview.h
+/// The GEMM timing tab (issue 21): what BF16, FP8 (tensor-wise and row-wise scales) and INT8
+/// GEMMs of the selected tensor's N×K cost for M = 1 … the chosen maximum on the panel's device
+/// — time (µs) and TFLOP/s against M, one curve per format. The timing runs as a job in app/
+/// (this view asks for it and shows its progress); the view only draws the GemmBenchResult.
+#include "sim/gemm_bench.h"
+
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace quantscope {
+
+class GemmTimingPlot;
+class JobProgressWidget;
+
+class GemmTimingView : public QWidget {
+    Q_OBJECT
+public:
+    explicit GemmTimingView(QWidget *parent = nullptr);
+
+    /// The tensors to choose from (the browser's selection); keeps the current one if present.
+    void setTensors(const QStringList &tensors);
+    QString currentTensor() const;
+    /// The largest M of the sweep (a power of two, 1 … 8192).
+    qint64 maxM() const;
+    void setMaxM(qint64 m);
+
+    void jobStarted();
+    void setProgress(double fraction);
+    /// The result and the weight it was timed for ("" when not from a tensor).
+    void setResult(std::shared_ptr<const GemmBenchResult> result, const QString &tensor);
+    void setError(const QString &error);
+    std::shared_ptr<const GemmBenchResult> result() const { return m_result; }
+
+    GemmTimingPlot *timePlot() const { return m_time; }
+    GemmTimingPlot *tflopsPlot() const { return m_tflops; }
+    JobProgressWidget *progress() const { return m_progress; }
+    QLabel *summary() const { return m_summary; }
+
+signals:
+    /// Time the GEMMs of `tensor`'s shape for M = 1, 2, 4, … ≤ maxM.
+    void timingRequested(const QString &tensor, qint64 maxM);
+    void cancelRequested();
+
+protected:
+    /// The first look at the tab computes what it shows (the job runs in the background).
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void request();
+
+    std::shared_ptr<const GemmBenchResult> m_result;
+    QComboBox *m_tensor = nullptr;
+    QComboBox *m_maxM = nullptr;
+    QPushButton *m_run = nullptr;
+    QLabel *m_summary = nullptr;
+    GemmTimingPlot *m_time = nullptr, *m_tflops = nullptr;
+    JobProgressWidget *m_progress = nullptr;
+};
+
+} // namespace quantscope
