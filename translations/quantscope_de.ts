@@ -606,6 +606,87 @@
     </message>
 </context>
 <context>
+    <name>quantscope::LayerHeatMap</name>
+    <message>
+        <source>projection</source>
+        <translation>Projektion</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayersView</name>
+    <message>
+        <source>Relative error</source>
+        <translation>Relativer Fehler</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Kurtosis</source>
+        <translation>Kurtosis</translation>
+    </message>
+    <message>
+        <source>Residual rank at τ</source>
+        <translation>Residualrang bei τ</translation>
+    </message>
+    <message>
+        <source>Bits per weight</source>
+        <translation>Bits pro Gewicht</translation>
+    </message>
+    <message>
+        <source>The metric the cells are coloured by</source>
+        <translation>Die Metrik, nach der die Zellen gefärbt sind</translation>
+    </message>
+    <message>
+        <source>The scanned spec whose numbers are shown</source>
+        <translation>Die gescannte Spezifikation, deren Zahlen gezeigt werden</translation>
+    </message>
+    <message>
+        <source>Experts aggregated</source>
+        <translation>Experten zusammengefasst</translation>
+    </message>
+    <message>
+        <source>Experts of %1</source>
+        <translation>Experten von %1</translation>
+    </message>
+    <message>
+        <source>Scan checkpoint</source>
+        <translation>Checkpoint scannen</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>Scan läuft</translation>
+    </message>
+    <message>
+        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
+        <translation>Noch kein Scan: einen Checkpoint öffnen und „Checkpoint scannen“ drücken.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) scanned</source>
+        <translation>
+            <numerusform>%n Modul gescannt</numerusform>
+            <numerusform>%n Module gescannt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)</source>
+        <translation>Jedes 2-D-Gewicht mit den Konfigurationen des Panels quantisieren (setzt einen unterbrochenen Scan fort)</translation>
+    </message>
+    <message>
+        <source>Residual spectra</source>
+        <translation>Residualspektren</translation>
+    </message>
+    <message>
+        <source>Also count the residual’s singular values above τ (slower)</source>
+        <translation>Auch die Singulärwerte des Residuums über τ zählen (langsamer)</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LoadController</name>
     <message>
         <source>Opening the demo…</source>
@@ -1642,6 +1723,29 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>No rotated sweep: %1</source>
         <translation>Kein rotierter Durchlauf: %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScanController</name>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>&amp;Schichten</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s error at a glance: scan the whole checkpoint</source>
+        <translation>Der Fehler jeder Schicht auf einen Blick: den ganzen Checkpoint scannen</translation>
+    </message>
+    <message>
+        <source>Cancelled; the next scan resumes here</source>
+        <translation>Abgebrochen; der nächste Scan setzt hier fort</translation>
+    </message>
+    <message>
+        <source>Scan finished</source>
+        <translation>Scan abgeschlossen</translation>
+    </message>
+    <message>
+        <source>The scan failed: %1</source>
+        <translation>Der Scan ist fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
+#include "scancontroller.h"
 #include "spectrumview.h"
 
 #include <QApplication>
@@ -143,6 +144,15 @@ int main(int argc, char *argv[])
                 if (ok)
                     window.runDemoQuantization();
                 showView();
+            },
+            Qt::SingleShotConnection);
+    // --view layers: scan the checkpoint once it is open (the screenshot waits for the scan).
+    if (view == QLatin1String("layers"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (ok)
+                    window.scans()->scan();
             },
             Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))
