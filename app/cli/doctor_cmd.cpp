@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `quantscope-cli doctor PATH [--json]`: every problem of a checkpoint in one report
+// `quantscope-cli doctor PATH [--json]` (docs/cli.md "`doctor`"): every problem of a checkpoint in one report
 // (core/doctor/doctor.h). Exit codes: 0 healthy (info only), 3 warnings, 4 errors; 1 the doctor
 // could not run (no such path), 2 usage.
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file doctor.h
-/// The checkpoint doctor (docs/cli.md "doctor"): every problem of a checkpoint in one explained
+/// The checkpoint doctor (docs/cli.md "`doctor`"): every problem of a checkpoint in one explained
 /// report. Unlike the readers (io/), which refuse a file at its first lie, the doctor parses
 /// leniently, keeps going and lists all findings: completeness of config.json ↔ index ↔ shard
 /// headers ↔ file sizes and data offsets (missing or unreferenced shards, tensors absent or present
