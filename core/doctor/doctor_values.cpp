@@ -251,9 +251,9 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
         if (has("weight_packed") && !has("weight_scale"))
             add(r, Severity::Error, "quantized", module + ".weight_packed", file, std::nullopt,
                 "a packed weight without weight_scale: it cannot be decoded");
-        if (has("weight_packed") && !has("weight_shape"))
-            add(r, Severity::Warning, "quantized", module + ".weight_packed", file, std::nullopt,
-                "a packed weight without weight_shape: the unpacked width must be guessed");
+        if (has("weight_packed") && !has("weight_shape") && !has("weight_global_scale"))
+            add(r, Severity::Info, "quantized", module + ".weight_packed", file, std::nullopt,
+                "a packed weight without weight_shape: the unpacked width is inferred from the config or the words");
         if (has("weight_scale") && !has("weight") && !has("weight_packed"))
             add(r, Severity::Error, "quantized", module + ".weight_scale", file, std::nullopt,
                 "a weight scale without its weight");
@@ -278,8 +278,8 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
         for (const auto &pr : det.problems)
             add(r, Severity::Error, "quantized", pr.module + ".weight", {}, std::nullopt, pr.message);
         for (const auto &m : det.modules) {
-            for (const auto &w : m.warnings)
-                add(r, Severity::Warning, "quantized", m.name, {}, std::nullopt, w);
+            for (const auto &w : m.warnings) // layout facts the reader handled (padding, defaults): info
+                add(r, Severity::Info, "quantized", m.name, {}, std::nullopt, w);
             if (m.scaleHealth.nan || m.scaleHealth.inf || m.scaleHealth.zero)
                 add(r, Severity::Error, "scale-health", m.name, {}, std::nullopt,
                     std::to_string(m.scaleHealth.nan) + " NaN, " + std::to_string(m.scaleHealth.inf) + " Inf and " +

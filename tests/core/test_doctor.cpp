@@ -128,6 +128,20 @@ TEST(Doctor, HealthyFilesReportNothingAboveInfo)
         EXPECT_TRUE(find(rs, "duplicates", "model.embed_tokens.weight", Severity::Info)) << dump(rs); // tied
     }
     EXPECT_THROW(runDoctor(d / "absent.safetensors"), IoError);
+    // The toolkit-written goldens (compressed-tensors, Quark) are healthy.
+    int goldens = 0;
+    for (const auto &g : fs::directory_iterator(fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden")) {
+        if (!fs::exists(g.path() / "model.safetensors"))
+            continue; // large goldens keep only their manifest
+        const DoctorReport rg = runDoctor(g.path() / "model.safetensors");
+        EXPECT_EQ(rg.exitCode(), 0) << g.path() << dump(rg);
+        ++goldens;
+    }
+    EXPECT_GT(goldens, 10);
+    if (const char *m = std::getenv("QUANTSCOPE_MINILM"); m && *m && fs::exists(m)) {
+        const DoctorReport rm = runDoctor(m);
+        EXPECT_EQ(rm.exitCode(), 0) << dump(rm);
+    }
 }
 
 TEST(Doctor, FileLevelLies)
