@@ -337,6 +337,88 @@
     </message>
 </context>
 <context>
+    <name>quantscope::HealthController</name>
+    <message>
+        <source>&amp;Health</source>
+        <translation>&amp;Zustand</translation>
+    </message>
+    <message>
+        <source>Checkpoint health: every problem of the opened checkpoint in one report</source>
+        <translation>Checkpoint-Zustand: alle Probleme des geöffneten Checkpoints in einem Bericht</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>Die Prüfung ist fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HealthView</name>
+    <message>
+        <source>Check checkpoint</source>
+        <translation>Checkpoint prüfen</translation>
+    </message>
+    <message>
+        <source>Run the doctor: completeness, quantized modules, scale health, dtype traps, KV scales, duplicates</source>
+        <translation>Den Doktor ausführen: Vollständigkeit, quantisierte Module, Skalenzustand, Datentyp-Fallen, KV-Skalen, Duplikate</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Not checked yet</source>
+        <translation>Noch nicht geprüft</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>Module / tensor</source>
+        <translation>Modul / Tensor</translation>
+    </message>
+    <message>
+        <source>File @ byte</source>
+        <translation>Datei @ Byte</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>Erklärung</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Healthy: %1 files, %2 tensors, nothing to report</source>
+        <translation>Gesund: %1 Dateien, %2 Tensoren, nichts zu melden</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes</source>
+        <translation>%1 Dateien, %2 Tensoren: %3 Fehler, %4 Warnungen, %5 Hinweise</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Prüfe …</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::HistogramPlot</name>
     <message>
         <source>value</source>

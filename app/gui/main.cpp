@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "scancontroller.h"
 #include "spectrumview.h"
+#include "healthcontroller.h"
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -153,6 +154,15 @@ int main(int argc, char *argv[])
             [&window](bool ok) {
                 if (ok)
                     window.scans()->scan();
+            },
+            Qt::SingleShotConnection);
+    // --view health: run the doctor once the checkpoint is open.
+    if (view == QLatin1String("health"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (ok)
+                    window.health()->check();
             },
             Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))

@@ -8,6 +8,7 @@
 #include "distributionview.h"
 #include "analysiscontroller.h"
 #include "scancontroller.h"
+#include "healthcontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -94,6 +95,7 @@ MainWindow::~MainWindow()
     m_jobs->shutdown();
     m_analysis->shutdown();
     m_scan->shutdown();
+    m_health->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -104,7 +106,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning();
+           m_scan->isRunning() || m_health->isRunning();
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -458,6 +460,8 @@ void MainWindow::createControllers()
     connect(m_analysis, &AnalysisController::jobEnded, this, &MainWindow::finishBackgroundTask);
     m_scan = new ScanController(this, m_loads, m_browser, m_panel, m_tabs); // the Layers tab
     connect(m_scan, &ScanController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    m_health = new HealthController(this, m_loads, m_browser, m_tabs); // the Health tab (the doctor)
+    connect(m_health, &HealthController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -24,6 +24,7 @@ namespace quantscope {
 
 class AnalysisController;
 class ScanController;
+class HealthController;
 class DistributionView;
 class JobController;
 class JobProgressWidget;
@@ -85,6 +86,7 @@ public:
     /// The Scale-constant and Kurtosis tabs and their jobs.
     AnalysisController *analysis() const { return m_analysis; }
     ScanController *scans() const { return m_scan; }
+    HealthController *health() const { return m_health; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -136,6 +138,7 @@ private:
     SpectrumView *m_spectrum = nullptr;
     AnalysisController *m_analysis = nullptr;
     ScanController *m_scan = nullptr;
+    HealthController *m_health = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;
