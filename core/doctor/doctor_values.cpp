@@ -12,6 +12,7 @@
 #include "io/checkpoint.h"
 #include "io/mapped_file.h"
 #include "io/quantized.h"
+#include "recipe/recipe_check.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 
@@ -278,14 +279,31 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
         for (const auto &pr : det.problems)
             add(r, Severity::Error, "quantized", pr.module + ".weight", {}, std::nullopt, pr.message);
         for (const auto &m : det.modules) {
-            for (const auto &w : m.warnings) // layout facts the reader handled (padding, defaults): info
-                add(r, Severity::Info, "quantized", m.name, {}, std::nullopt, w);
+            // Layout facts the reader handled (padding, defaults) are info; a module the config
+            // ignores or excludes but that is stored quantized is a contradiction (warning).
+            for (const auto &w : m.warnings)
+                add(r, w.find("excludes/ignores") != std::string::npos ? Severity::Warning : Severity::Info, "quantized",
+                    m.name, {}, std::nullopt, w);
             if (m.scaleHealth.nan || m.scaleHealth.inf || m.scaleHealth.zero)
                 add(r, Severity::Error, "scale-health", m.name, {}, std::nullopt,
                     std::to_string(m.scaleHealth.nan) + " NaN, " + std::to_string(m.scaleHealth.inf) + " Inf and " +
                         std::to_string(m.scaleHealth.zero) + " zero scales of " + std::to_string(m.scaleHealth.total) +
                         " in this quantized module");
         }
+        // Fusion groups (q/k/v of one attention, gate/up of one MLP, the experts of one layer)
+        // whose members are stored with different schemes: serving engines fuse them into one GEMM.
+        std::map<std::string, std::vector<const QuantizedModule *>> groups;
+        for (const auto &m : det.modules)
+            if (const std::string g = fusionGroupOf(m.module); !g.empty())
+                groups[g].push_back(&m);
+        for (const auto &[g, members] : groups)
+            for (const QuantizedModule *m : members)
+                if (m->scheme.toJson().dump() != members.front()->scheme.toJson().dump()) {
+                    add(r, Severity::Warning, "quantized", m->name, {}, std::nullopt,
+                        "stored as " + m->scheme.toJson().dump() + " but " + members.front()->name + " of the same fusion group " +
+                            g + " as " + members.front()->scheme.toJson().dump() + ": engines that fuse them need one scheme");
+                    break;
+                }
         const bool declared = config.is_object() && config.contains("quantization_config");
         if (declared && det.modules.empty() && det.problems.empty())
             add(r, Severity::Warning, "quantized", {}, path.string(), std::nullopt,

@@ -284,6 +284,47 @@ TEST(Doctor, ValueChecks)
     EXPECT_EQ(j["exit_code"], 4);
 }
 
+TEST(Doctor, QuantizedModulesAgainstTheirConfig)
+{
+    // A toolkit-written checkpoint whose config ignores two of its quantized modules.
+    const fs::path src = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden/ct_w4a16_channel_sym";
+    const fs::path d = fresh("ignored");
+    for (const char *f : {"model.safetensors", "config.json"})
+        fs::copy_file(src / f, d / f);
+    nlohmann::json cfg = nlohmann::json::parse(std::ifstream(d / "config.json"));
+    cfg["quantization_config"]["ignore"].push_back("model.layers.0.mlp.down_proj");
+    cfg["quantization_config"]["ignore"].push_back("re:.*layers\\.1\\.self_attn\\.q_proj");
+    std::ofstream(d / "config.json") << cfg.dump();
+    const DoctorReport r = runDoctor(d / "model.safetensors");
+    EXPECT_TRUE(find(r, "quantized", "model.layers.0.mlp.down_proj.weight", Severity::Warning)) << dump(r);
+    EXPECT_TRUE(find(r, "quantized", "model.layers.1.self_attn.q_proj.weight", Severity::Warning)) << dump(r);
+    EXPECT_FALSE(find(r, "quantized", "model.layers.0.mlp.up_proj.weight", Severity::Warning)) << dump(r);
+    EXPECT_EQ(r.exitCode(), 3);
+    // A module whose scale is gone: the reader's non-strict detection reports it.
+    const fs::path d2 = fresh("noscale");
+    fs::copy_file(src / "config.json", d2 / "config.json");
+    std::ifstream in(src / "model.safetensors", std::ios::binary);
+    std::uint64_t n = 0;
+    in.read(reinterpret_cast<char *>(&n), 8);
+    std::string hs(static_cast<std::size_t>(n), '\0');
+    in.read(hs.data(), static_cast<std::streamsize>(n));
+    const std::string data((std::istreambuf_iterator<char>(in)), {});
+    nlohmann::json h = nlohmann::json::parse(hs);
+    std::vector<T> ts;
+    for (auto it = h.begin(); it != h.end(); ++it) {
+        if (it.key() == "__metadata__" || it.key() == "model.layers.0.mlp.gate_proj.weight_scale")
+            continue;
+        const auto b = (*it)["data_offsets"][0].get<std::size_t>(), e = (*it)["data_offsets"][1].get<std::size_t>();
+        ts.push_back({it.key(), (*it)["dtype"], (*it)["shape"].get<std::vector<std::int64_t>>(),
+                      std::vector<std::uint8_t>(data.begin() + static_cast<std::ptrdiff_t>(b),
+                                                data.begin() + static_cast<std::ptrdiff_t>(e))});
+    }
+    write(d2 / "model.safetensors", ts);
+    const DoctorReport r2 = runDoctor(d2 / "model.safetensors");
+    EXPECT_TRUE(find(r2, "quantized", "model.layers.0.mlp.gate_proj.weight_packed", Severity::Error)) << dump(r2);
+    EXPECT_EQ(r2.exitCode(), 4);
+}
+
 TEST(Doctor, RandomCorruptionsAreReportedAndNeverCrash)
 {
     const fs::path d = fresh("fuzz");
