@@ -13,6 +13,7 @@
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
+# QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -177,6 +178,25 @@ if [[ "${QS_SKIP_HQQ:-0}" != 1 ]]; then
       echo "hqq library bench skipped: 'import hqq' fails (pip install hqq on this machine first)"
     fi
   fi
+fi
+# The whole-checkpoint scan (issue 24): a generated 2 GiB sharded BF16 checkpoint read into pinned
+# memory and uploaded vs scanned with INT4 g128 + FP8 on the GPU, then the same on the CPU, one
+# process each (scan_bench.json, scan_bench_cpu.json; the bar: GPU scan ≥ 80 % of the read rate).
+if [[ "${QS_SKIP_SCAN:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  if cmake --build "$build" -j "$(nproc)" --target qs_bench_scan > "$OUT/scan_bench_build.log" 2>&1; then
+    "$build/bench/qs_bench_scan" --out "$OUT" --device gpu --repeats 3 --keep ${QS_SCAN_ARGS:-} > "$OUT/scan_bench.log" 2>&1 \
+      || echo "qs_bench_scan failed"
+    cat "$OUT/scan_bench.log"
+    mkdir -p "$OUT/scan_cpu"
+    "$build/bench/qs_bench_scan" --out "$OUT/scan_cpu" --device cpu ${QS_SCAN_ARGS:-} > "$OUT/scan_bench_cpu.log" 2>&1 \
+      || echo "qs_bench_scan --device cpu failed"
+    mv -f "$OUT/scan_cpu/scan_bench.json" "$OUT/scan_bench_cpu.json" 2>/dev/null; rmdir "$OUT/scan_cpu" 2>/dev/null
+    cat "$OUT/scan_bench_cpu.log"
+  else
+    tail -30 "$OUT/scan_bench_build.log"
+  fi
+  echo "scan bench: $(( $(date +%s) - t0 ))s"
 fi
 if [[ "${QS_NCU:-0}" == 1 ]]; then
   # Nsight Compute on the headline case's two big kernels (stall reasons, throughput, occupancy).

@@ -357,6 +357,88 @@
     </message>
 </context>
 <context>
+    <name>quantscope::HealthController</name>
+    <message>
+        <source>&amp;Health</source>
+        <translation>&amp;Zustand</translation>
+    </message>
+    <message>
+        <source>Checkpoint health: every problem of the opened checkpoint in one report</source>
+        <translation>Checkpoint-Zustand: alle Probleme des geöffneten Checkpoints in einem Bericht</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>Die Prüfung ist fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HealthView</name>
+    <message>
+        <source>Check checkpoint</source>
+        <translation>Checkpoint prüfen</translation>
+    </message>
+    <message>
+        <source>Run the doctor: completeness, quantized modules, scale health, dtype traps, KV scales, duplicates</source>
+        <translation>Den Doktor ausführen: Vollständigkeit, quantisierte Module, Skalenzustand, Datentyp-Fallen, KV-Skalen, Duplikate</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Not checked yet</source>
+        <translation>Noch nicht geprüft</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>Module / tensor</source>
+        <translation>Modul / Tensor</translation>
+    </message>
+    <message>
+        <source>File @ byte</source>
+        <translation>Datei @ Byte</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>Erklärung</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Healthy: %1 files, %2 tensors, nothing to report</source>
+        <translation>Gesund: %1 Dateien, %2 Tensoren, nichts zu melden</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes</source>
+        <translation>%1 Dateien, %2 Tensoren: %3 Fehler, %4 Warnungen, %5 Hinweise</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Prüfe …</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::HistogramPlot</name>
     <message>
         <source>value</source>
@@ -623,6 +705,87 @@
     <message>
         <source>No rotation: %1</source>
         <translation>Keine Rotation: %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayerHeatMap</name>
+    <message>
+        <source>projection</source>
+        <translation>Projektion</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayersView</name>
+    <message>
+        <source>Relative error</source>
+        <translation>Relativer Fehler</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Kurtosis</source>
+        <translation>Kurtosis</translation>
+    </message>
+    <message>
+        <source>Residual rank at τ</source>
+        <translation>Residualrang bei τ</translation>
+    </message>
+    <message>
+        <source>Bits per weight</source>
+        <translation>Bits pro Gewicht</translation>
+    </message>
+    <message>
+        <source>The metric the cells are coloured by</source>
+        <translation>Die Metrik, nach der die Zellen gefärbt sind</translation>
+    </message>
+    <message>
+        <source>The scanned spec whose numbers are shown</source>
+        <translation>Die gescannte Spezifikation, deren Zahlen gezeigt werden</translation>
+    </message>
+    <message>
+        <source>Experts aggregated</source>
+        <translation>Experten zusammengefasst</translation>
+    </message>
+    <message>
+        <source>Experts of %1</source>
+        <translation>Experten von %1</translation>
+    </message>
+    <message>
+        <source>Scan checkpoint</source>
+        <translation>Checkpoint scannen</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>Scan läuft</translation>
+    </message>
+    <message>
+        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
+        <translation>Noch kein Scan: einen Checkpoint öffnen und „Checkpoint scannen“ drücken.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) scanned</source>
+        <translation>
+            <numerusform>%n Modul gescannt</numerusform>
+            <numerusform>%n Module gescannt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)</source>
+        <translation>Jedes 2-D-Gewicht mit den Konfigurationen des Panels quantisieren (setzt einen unterbrochenen Scan fort)</translation>
+    </message>
+    <message>
+        <source>Residual spectra</source>
+        <translation>Residualspektren</translation>
+    </message>
+    <message>
+        <source>Also count the residual’s singular values above τ (slower)</source>
+        <translation>Auch die Singulärwerte des Residuums über τ zählen (langsamer)</translation>
     </message>
 </context>
 <context>
@@ -1714,6 +1877,29 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>No rotated sweep: %1</source>
         <translation>Kein rotierter Durchlauf: %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScanController</name>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>&amp;Schichten</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s error at a glance: scan the whole checkpoint</source>
+        <translation>Der Fehler jeder Schicht auf einen Blick: den ganzen Checkpoint scannen</translation>
+    </message>
+    <message>
+        <source>Cancelled; the next scan resumes here</source>
+        <translation>Abgebrochen; der nächste Scan setzt hier fort</translation>
+    </message>
+    <message>
+        <source>Scan finished</source>
+        <translation>Scan abgeschlossen</translation>
+    </message>
+    <message>
+        <source>The scan failed: %1</source>
+        <translation>Der Scan ist fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>

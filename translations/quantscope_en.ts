@@ -70,6 +70,16 @@
     </message>
 </context>
 <context>
+    <name>quantscope::LayersView</name>
+    <message numerus="yes">
+        <source>%n module(s) scanned</source>
+        <translation>
+            <numerusform>%n module scanned</numerusform>
+            <numerusform>%n modules scanned</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LoadController</name>
     <message numerus="yes">
         <source>Opened the demo with %n warning(s)</source>

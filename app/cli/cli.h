@@ -52,6 +52,10 @@ int runDemo(Args args);
 int runQuantize(Args args);
 int runDecode(Args args);
 int runSpectrum(Args args);
+int runDoctor(Args args);
+/// `scan` and `recipe check` (scan_cmd.cpp).
+int runScanCommand(Args args);
+int runRecipeCommand(Args args);
 
 /// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
 /// parsed and validated once, here where it enters; consumes the options it reads.

@@ -129,9 +129,17 @@ Commands:
   gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--experts E] [--repeats R] [--json]
                        time BF16/FP8/INT8 GEMMs of one weight shape over M (the GPU's
                        cuBLASLt; the CPU times Eigen FP32 GEMMs instead)
+  scan PATH [--recipe R.json] [--specs A,B,...] [--spectra off|counts|top-k]
+           [--out REPORT.jsonl] [--json]
+                       every 2-D weight through a recipe's specs; JSON lines, resumable
+  recipe check R.json [--checkpoint PATH] [--json]
+                       how a recipe resolves each module; unmatched, unused, overlaps, warnings
+  doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized
+                       modules, scale health, dtype traps, KV scales, duplicates
+                       (exit 0 healthy, 3 warnings, 4 errors)
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
-quantize, spectrum, sweep-c and gemm-bench show a progress line with the time left on stderr when
+quantize, spectrum, sweep-c, gemm-bench and scan show a progress line with the time left on stderr when
 it is a terminal; --quiet silences it. --device auto|cpu|gpu picks where they compute.
 
 Options:
@@ -184,8 +192,14 @@ int main(int argc, char **argv)
             return cli::runSweepC(cli::Args(args));
         if (cmd == "gemm-bench")
             return cli::runGemmBench(cli::Args(args));
+        if (cmd == "scan")
+            return cli::runScanCommand(cli::Args(args));
+        if (cmd == "recipe")
+            return cli::runRecipeCommand(cli::Args(args));
         if (cmd == "demo")
             return cli::runDemo(cli::Args(args));
+        if (cmd == "doctor")
+            return cli::runDoctor(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
         return 2;
     } catch (const cli::UsageError &e) {

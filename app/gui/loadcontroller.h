@@ -64,6 +64,8 @@ public:
     }
     /// Readers of the document's tensors and of the paired activation, for a job on a worker.
     TensorSource tensorSource() const;
+    /// The opened checkpoint (null when none), for a job that reads it whole (the scan).
+    std::shared_ptr<const Checkpoint> checkpoint() const { return m_checkpoint; }
 
 signals:
     /// A load started; `message` is for the status bar ("" for activation files).

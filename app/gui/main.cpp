@@ -5,7 +5,9 @@
 #include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
+#include "scancontroller.h"
 #include "spectrumview.h"
+#include "healthcontroller.h"
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -143,6 +145,24 @@ int main(int argc, char *argv[])
                 if (ok)
                     window.runDemoQuantization();
                 showView();
+            },
+            Qt::SingleShotConnection);
+    // --view layers: scan the checkpoint once it is open (the screenshot waits for the scan).
+    if (view == QLatin1String("layers"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (ok)
+                    window.scans()->scan();
+            },
+            Qt::SingleShotConnection);
+    // --view health: run the doctor once the checkpoint is open.
+    if (view == QLatin1String("health"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (ok)
+                    window.health()->check();
             },
             Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))

@@ -7,6 +7,8 @@
 #include "engine/run.h"
 #include "distributionview.h"
 #include "analysiscontroller.h"
+#include "scancontroller.h"
+#include "healthcontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -92,6 +94,8 @@ MainWindow::~MainWindow()
     // Workers may still be inside the engine: stop them while every widget is still there.
     m_jobs->shutdown();
     m_analysis->shutdown();
+    m_scan->shutdown();
+    m_health->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -101,7 +105,8 @@ int MainWindow::tensorCount() const noexcept
 
 bool MainWindow::isBusy() const noexcept
 {
-    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning();
+    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
+           m_scan->isRunning() || m_health->isRunning();
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -453,9 +458,13 @@ void MainWindow::createControllers()
     m_analysis = new AnalysisController(this, m_loads, m_browser, m_panel, m_tabs);
     connect(m_jobs, &JobController::resultsChanged, m_analysis, &AnalysisController::setResults);
     connect(m_analysis, &AnalysisController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    m_scan = new ScanController(this, m_loads, m_browser, m_panel, m_tabs); // the Layers tab
+    connect(m_scan, &ScanController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    m_health = new HealthController(this, m_loads, m_browser, m_tabs); // the Health tab (the doctor)
+    connect(m_health, &HealthController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
-        this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log});
+        this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});
     connect(m_sessions, &SessionController::fileChanged, this, &MainWindow::updateTitle);
     connect(m_sessions, &SessionController::opened, this,
             [this](const QString &file) { m_recentMenu->add(file); });

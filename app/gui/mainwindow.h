@@ -23,6 +23,8 @@ class QTabWidget;
 namespace quantscope {
 
 class AnalysisController;
+class ScanController;
+class HealthController;
 class DistributionView;
 class JobController;
 class JobProgressWidget;
@@ -83,6 +85,8 @@ public:
     SpectrumView *spectrumView() const { return m_spectrum; }
     /// The Scale-constant and Kurtosis tabs and their jobs.
     AnalysisController *analysis() const { return m_analysis; }
+    ScanController *scans() const { return m_scan; }
+    HealthController *health() const { return m_health; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -133,6 +137,8 @@ private:
     NumbersView *m_numbers = nullptr;
     SpectrumView *m_spectrum = nullptr;
     AnalysisController *m_analysis = nullptr;
+    ScanController *m_scan = nullptr;
+    HealthController *m_health = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sessioncontroller.h"
 
+#include "layersview.h"
+
 #include "distributionview.h"
 #include "jobcontroller.h"
 #include "loadcontroller.h"
@@ -52,6 +54,8 @@ Session SessionController::current() const
     s.configs = panel->configurations();
     if (const auto results = m_parts.jobs->results())
         s.results = *results;
+    if (m_parts.layers && m_parts.layers->lines())
+        s.scanLines = *m_parts.layers->lines();
     const auto *distribution = m_parts.distribution;
     s.view = {{"tab", m_parts.tabs->currentIndex()},
               {"tensor", distribution->currentTensor().toStdString()},
@@ -127,6 +131,10 @@ bool SessionController::open(const QString &file)
     panel->setBins(s.bins);
     panel->setSymlog(s.symlog);
     m_parts.jobs->setResults(std::make_shared<const QuantizeJobResult>(std::move(s.results)));
+    if (m_parts.layers)
+        m_parts.layers->setLines(s.scanLines.empty() ? nullptr
+                                                     : std::make_shared<const std::vector<nlohmann::ordered_json>>(
+                                                           std::move(s.scanLines)));
     const auto &v = s.view;
     if (v.is_object()) {
         auto *distribution = m_parts.distribution;

@@ -14,6 +14,8 @@ class QTabWidget;
 
 namespace quantscope {
 
+class LayersView;
+
 class DistributionView;
 class JobController;
 class LoadController;
@@ -34,6 +36,7 @@ public:
         DistributionView *distribution = nullptr;
         QTabWidget *tabs = nullptr;
         LogView *log = nullptr;
+        LayersView *layers = nullptr; ///< its scan report is stored too
     };
     /// `parent` owns the controller.
     SessionController(QObject *parent, const Parts &parts);

@@ -216,6 +216,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
         }
 
+        UploadCache uploads; // the tensor goes to a device once for all configurations
         for (const auto &config : specs) {
             cancel.check();
             begin(item.weight * kQuantizeCost, config.name + ": " + item.name);
@@ -236,6 +237,10 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.metricsOptions.threads = request.threads;
                 ro.quantize.threads = request.threads;
                 ro.quantize.tensorName = item.name;
+                ro.uploads = &uploads;
+                // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
+                // then skips downloading it (the metrics are fused on the device either way).
+                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
                 o.method = run.quantized.method;

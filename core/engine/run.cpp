@@ -26,7 +26,16 @@ QuantizeRun runOn(const Backend &backend, const Tensor &w, const QuantSpec &spec
 {
     QuantizeRun run;
     const auto t0 = std::chrono::steady_clock::now();
-    auto dev = backend.upload(w, options.quantize.tensorName);
+    std::shared_ptr<const DeviceTensor> dev;
+    if (options.uploads && options.uploads->backend == &backend && options.uploads->tensor) {
+        dev = options.uploads->tensor;
+    } else {
+        dev = backend.upload(w, options.quantize.tensorName);
+        if (options.uploads) {
+            options.uploads->backend = &backend;
+            options.uploads->tensor = dev;
+        }
+    }
     QuantizeOptions qo = options.quantize;
     if (options.metrics) {
         MeasuredRun r = backend.quantizeMeasured(*dev, spec, qo, options.metricsOptions, options.inputStats, cancel);

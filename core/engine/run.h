@@ -3,6 +3,7 @@
 /// \file run.h
 /// One quantization of one tensor on the chosen device, with its metrics: the step every job,
 /// CLI command and later feature (scan, sweep, exporters) goes through.
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,14 @@ struct QuantizeRun {
     double timeMs = 0;       ///< quantize + metrics, wall clock
 };
 
+/// A tensor's copy on the backend that last ran it, kept between the runs of several specs on that
+/// tensor (the job's configurations, the scan's specs) so that each backend uploads it once. One
+/// per tensor; not shared between threads.
+struct UploadCache {
+    const Backend *backend = nullptr;
+    std::shared_ptr<const DeviceTensor> tensor;
+};
+
 struct RunOptions {
     DeviceChoice device = DeviceChoice::Auto;
     bool metrics = true;
@@ -34,6 +43,8 @@ struct RunOptions {
     /// W's statistics from when the tensor was opened (computeStats with metricsOptions.miloStd):
     /// lets a GPU skip the range pass. Optional.
     std::optional<TensorStats> inputStats;
+    /// Reuse (and fill) this tensor's device copy instead of uploading it again. Optional.
+    UploadCache *uploads = nullptr;
 };
 
 /// Quantizes `w` with `spec` on the chosen device (falls back to the CPU, saying why, when the

@@ -225,7 +225,7 @@ json sessionToJson(const Session &s)
     json outcomes = json::array();
     for (const auto &o : s.results.outcomes)
         outcomes.push_back(outcomeToJson(o));
-    return {{"format", kSessionFormat},
+    json out = {{"format", kSessionFormat},
             {"version", kSessionVersion},
             {"checkpoint", sourceToJson(s.checkpoint)},
             {"activation", s.activation},
@@ -238,6 +238,13 @@ json sessionToJson(const Session &s)
             {"results",
              {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
             {"view", s.view}};
+    if (!s.scanLines.empty()) {
+        json lines = json::array();
+        for (const auto &l : s.scanLines)
+            lines.push_back(json::parse(l.dump()));
+        out["scan"] = {{"lines", lines}};
+    }
+    return out;
 }
 
 Session sessionFromJson(const json &j)
@@ -272,6 +279,13 @@ Session sessionFromJson(const json &j)
     s.results.warnings = getOr<std::vector<std::string>>(r, "warnings", {});
     if (j.contains("view") && j["view"].is_object())
         s.view = j["view"];
+    if (j.contains("scan")) {
+        const json &lines = field(field(j, "scan"), "lines");
+        if (!lines.is_array())
+            throw FormatError("session: scan.lines must be an array");
+        for (const auto &l : lines)
+            s.scanLines.push_back(nlohmann::ordered_json::parse(l.dump()));
+    }
     return s;
 }
 

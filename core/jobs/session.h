@@ -35,6 +35,9 @@ struct Session {
     bool symlog = false;
     std::vector<JobConfig> configs;
     QuantizeJobResult results;
+    /// The Layers view's scan report: its module lines (key "scan" → {"lines"}, absent when no
+    /// scan was shown; version-2 files without it still open).
+    std::vector<nlohmann::ordered_json> scanLines;
     /// Window state the core does not interpret (current tab, log axis, …).
     nlohmann::json view = nlohmann::json::object();
 };

@@ -250,8 +250,10 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                 eps2 += d * d;
             }
         } else {
-            for (std::int64_t i = 0; i < numel; ++i)
-                e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
+            parallelSlices(numel, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+                for (std::int64_t i = i0; i < i1; ++i)
+                    e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
+            });
             // U·V = Q·B, the truncated SVD's product (its factors are only needed for the
             // returned pass).
             sk = rangeSketch(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),

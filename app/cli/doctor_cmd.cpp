@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli doctor PATH [--json]` (docs/cli.md "`doctor`"): every problem of a checkpoint in one report
+// (core/doctor/doctor.h). Exit codes: 0 healthy (info only), 3 warnings, 4 errors; 1 the doctor
+// could not run (no such path), 2 usage.
+#include <cstdio>
+#include <iostream>
+
+#include "cli.h"
+#include "doctor/doctor.h"
+
+namespace quantscope::cli {
+
+int runDoctor(Args args)
+{
+    const bool json = args.flag("--json");
+    const auto pos = args.positionals();
+    if (pos.size() != 1)
+        throw UsageError("doctor takes one PATH (a .safetensors file, a sharded folder or its index)");
+    const DoctorReport r = quantscope::runDoctor(pos[0]);
+    if (json) {
+        std::cout << r.toJson().dump(1) << '\n';
+        return r.exitCode();
+    }
+    std::printf("%s: %d files, %d tensors — %zu errors, %zu warnings, %zu info\n", r.path.c_str(), r.files, r.tensors,
+                r.count(Severity::Error), r.count(Severity::Warning), r.count(Severity::Info));
+    for (const Finding &f : r.findings) {
+        std::printf("%-7s %-12s %s", toString(f.severity).c_str(), f.check.c_str(),
+                    f.tensor.empty() ? (f.module.empty() ? "-" : f.module.c_str()) : f.tensor.c_str());
+        if (!f.file.empty())
+            std::printf("  [%s%s]", f.file.c_str(), f.offset ? (" @" + std::to_string(*f.offset)).c_str() : "");
+        std::printf("\n        %s\n", f.message.c_str());
+    }
+    if (r.findings.empty())
+        std::printf("healthy: nothing to report\n");
+    return r.exitCode();
+}
+
+} // namespace quantscope::cli

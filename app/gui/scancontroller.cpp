@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "scancontroller.h"
+
+#include "layersview.h"
+#include "loadcontroller.h"
+#include "quantizerpanel.h"
+#include "tensorbrowser.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace quantscope {
+
+namespace {
+constexpr int kProgressIntervalMs = 200;
+
+double nowSeconds()
+{
+    return static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+} // namespace
+
+ScanController::ScanController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
+                               QuantizerPanel *panel, QTabWidget *tabs)
+    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel), m_tabs(tabs)
+{
+    m_pool.setMaxThreadCount(1);
+    m_view = new LayersView(tabs);
+    m_view->setObjectName(QStringLiteral("layersView")); // quantscope --view layers
+    tabs->setTabToolTip(tabs->addTab(m_view, tr("&Layers")),
+                        tr("Every layer's error at a glance: scan the whole checkpoint"));
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kProgressIntervalMs);
+    connect(m_timer, &QTimer::timeout, this, &ScanController::poll);
+    connect(m_view, &LayersView::scanRequested, this, &ScanController::scan);
+    connect(m_view, &LayersView::cancelRequested, this, [this] {
+        m_job.cancel();
+        m_timer->stop();
+        m_view->jobFinished(tr("Cancelled; the next scan resumes here"));
+        emit jobEnded();
+    });
+    connect(m_view, &LayersView::tensorClicked, this, [this](const QString &tensor) {
+        m_browser->setSelectedTensors({tensor});
+        m_tabs->setCurrentIndex(0); // the Distribution view of that tensor
+    });
+}
+
+ScanController::~ScanController()
+{
+    shutdown();
+}
+
+void ScanController::shutdown()
+{
+    m_job.cancel();
+    m_pool.waitForDone();
+}
+
+QString ScanController::reportPath(const ScanOptions &o) const
+{
+    const auto ck = m_loads->checkpoint();
+    const std::string key = (ck ? ck->path().string() : std::string()) + '\n' + o.recipe.hash() + '\n' +
+                            toString(o.spectra) + '\n' + std::to_string(static_cast<int>(o.device));
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/scans");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') +
+           QString::fromLatin1(
+               QCryptographicHash::hash(QByteArray::fromStdString(key), QCryptographicHash::Sha1).toHex().left(16)) +
+           QStringLiteral(".jsonl");
+}
+
+ScanOptions ScanController::options() const
+{
+    ScanOptions o;
+    std::vector<QuantSpec> specs;
+    for (const auto &c : m_panel->configurations()) {
+        try {
+            specs.push_back(parseQuantSpec(c.spec));
+        } catch (const std::exception &) {
+            // A configuration that does not parse is left out (the quantize job reports it).
+        }
+    }
+    if (!specs.empty())
+        o.recipe = Recipe::defaults().withSpecs(specs);
+    try {
+        o.device = parseDeviceChoice(m_panel->device().toStdString());
+    } catch (const std::exception &) {
+    }
+    o.spectra = m_view->spectra() ? SpectraMode::Counts : SpectraMode::Off;
+    o.reportPath = reportPath(o).toStdString();
+    return o;
+}
+
+void ScanController::scan()
+{
+    const auto ck = m_loads->checkpoint();
+    if (!ck)
+        return;
+    const ScanOptions o = options();
+    auto progress = std::make_shared<Progress>();
+    m_progress = progress;
+    m_started = nowSeconds();
+    m_view->jobStarted();
+    m_timer->start();
+    m_job.start(
+        [ck, o, progress](const CancelToken &cancel) {
+            ScanResult r = runScan(*ck, o, cancel, [progress](double b, double, double total, const std::string &what) {
+                if (total > 0)
+                    progress->fraction.store(b / total);
+                const std::lock_guard lock(progress->mutex);
+                progress->what = what;
+            });
+            return std::make_shared<const std::vector<nlohmann::ordered_json>>(std::move(r.lines));
+        },
+        [this](std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines) {
+            m_timer->stop();
+            m_view->setLines(std::move(lines));
+            m_view->jobFinished(tr("Scan finished"));
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_timer->stop();
+            m_view->jobFinished(tr("The scan failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+void ScanController::poll()
+{
+    if (!m_progress)
+        return;
+    const double f = m_progress->fraction.load();
+    std::string what;
+    {
+        const std::lock_guard lock(m_progress->mutex);
+        what = m_progress->what;
+    }
+    const double elapsed = nowSeconds() - m_started;
+    m_view->setProgress(f, QString::fromStdString(what), f > 0.01 ? elapsed * (1 - f) / f : -1);
+}
+
+} // namespace quantscope
