@@ -22,6 +22,7 @@
 #include "bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
+#include "register.h"
 #include "sim/gemm_roofline.h"
 
 using namespace quantscope;
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
             moeK = std::stoll(s.substr(s.find(',') + 1));
         }
     }
+    registerGpuBackends();
     const Backend *gpu = BackendRegistry::instance().gpu();
     if (!gpu) {
         std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
