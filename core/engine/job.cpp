@@ -241,6 +241,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).
                 ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
+                ro.quantize.wantCodes = request.keepQuantized; // likewise the codes
+
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
                 o.method = run.quantized.method;
