@@ -449,13 +449,16 @@
         <source>The quantization job failed.</source>
         <translation>Der Quantisierungsauftrag ist fehlgeschlagen.</translation>
     </message>
-    <message>
-        <source>Cancelled; the partial result was discarded.</source>
-        <translation>Abgebrochen; das Teilergebnis wurde verworfen.</translation>
+    <message numerus="yes">
+        <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
+        <translation>
+            <numerusform>Abgebrochen; %n fertiger Lauf wird als Teilstapel gezeigt.</numerusform>
+            <numerusform>Abgebrochen; %n fertige Läufe werden als Teilstapel gezeigt.</numerusform>
+        </translation>
     </message>
     <message>
-        <source>Job cancelled</source>
-        <translation>Auftrag abgebrochen</translation>
+        <source>Cancelled before any run finished.</source>
+        <translation>Abgebrochen, bevor ein Lauf fertig war.</translation>
     </message>
 </context>
 <context>
@@ -1005,6 +1008,14 @@
         <source>Singular values of W − Ŵ: choose a MiLo rank by its error and size</source>
         <translation>Singulärwerte von W − Ŵ: einen MiLo-Rang nach Fehler und Größe wählen</translation>
     </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>Ü&amp;bersicht</translation>
+    </message>
+    <message>
+        <source>One sortable row per tensor and configuration; export it as CSV</source>
+        <translation>Eine sortierbare Zeile je Tensor und Konfiguration; als CSV exportierbar</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersModel</name>
@@ -1346,6 +1357,74 @@
     <message>
         <source>JSON files (*.json)</source>
         <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV-Tabellen (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewModel</name>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>This run failed: %1</source>
+        <translation>Dieser Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>Konfiguration</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewView</name>
+    <message>
+        <source>Export C&amp;SV…</source>
+        <translation>C&amp;SV exportieren…</translation>
+    </message>
+    <message>
+        <source>Run a quantization to compare every tensor and configuration.</source>
+        <translation>Starten Sie eine Quantisierung, um alle Tensoren und Konfigurationen zu vergleichen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor</numerusform>
+            <numerusform>%n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n Konfiguration</numerusform>
+            <numerusform> × %n Konfigurationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>partial batch: cancelled, the finished runs are shown</source>
+        <translation>Teilstapel: abgebrochen, die fertigen Läufe werden gezeigt</translation>
+    </message>
+    <message>
+        <source>Could not write “%1”: %2</source>
+        <translation>„%1“ konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Export Overview as CSV</source>
+        <translation>Übersicht als CSV exportieren</translation>
     </message>
     <message>
         <source>CSV tables (*.csv)</source>

@@ -41,6 +41,13 @@
             <numerusform>; %n failed (see the log)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -128,6 +135,23 @@
         <translation>
             <numerusform>Quantscope %1; jobs run on %n thread</numerusform>
             <numerusform>Quantscope %1; jobs run on %n threads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewView</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation type="unfinished">
+            <numerusform>%n tensor</numerusform>
+            <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation type="unfinished">
+            <numerusform> × %n configuration</numerusform>
+            <numerusform> × %n configurations</numerusform>
         </translation>
     </message>
 </context>

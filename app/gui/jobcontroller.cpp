@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <utility>
 
 namespace quantscope {
 
@@ -26,6 +27,13 @@ struct JobProgressState {
     std::string what;
     /// When the worker reported the current step (steadySeconds()).
     double stepAt = 0;
+};
+
+/// The runs of the running job that have finished, collected on the worker: Cancel shows them
+/// as a partial batch instead of discarding them.
+struct FinishedRuns {
+    std::mutex mutex;
+    QuantizeJobResult result;
 };
 
 namespace {
@@ -129,6 +137,17 @@ void JobController::run()
         progress->stepAt = steadySeconds();
     };
 
+    auto finishedRuns = std::make_shared<FinishedRuns>();
+    m_finished = finishedRuns;
+    OutcomeCallback finished = [finishedRuns](const TensorProfile &profile,
+                                              const QuantizeOutcome &outcome) {
+        std::lock_guard lock(finishedRuns->mutex);
+        auto &r = finishedRuns->result;
+        if (!r.profile(profile.tensor))
+            r.tensors.push_back(profile);
+        r.outcomes.push_back(outcome);
+    };
+
     const auto configCount = static_cast<int>(request.configs.size());
     m_job->start(tr("Quantizing %n tensor(s)", nullptr, static_cast<int>(tensors.size())) +
                  tr(" × %n configuration(s)", nullptr, configCount));
@@ -139,14 +158,17 @@ void JobController::run()
     emit runningChanged(true);
 
     m_tracker.start(
-        [request = std::move(request), source = std::move(source), step = std::move(step)](
-            const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step); },
+        [request = std::move(request), source = std::move(source), step = std::move(step),
+         finished = std::move(finished)](const CancelToken &cancel) {
+            return runQuantizeJob(request, source, cancel, step, finished);
+        },
         [this](QuantizeJobResult result) { deliver(std::move(result)); },
         [this](const QString &error) { fail(error); });
 }
 
 void JobController::deliver(QuantizeJobResult result)
 {
+    m_finished.reset();
     const double now = steadySeconds();
     const double seconds = now - m_jobStart;
     {
@@ -196,6 +218,7 @@ void JobController::deliver(QuantizeJobResult result)
 
 void JobController::fail(const QString &error)
 {
+    m_finished.reset();
     const auto text = tr("The quantization job failed: %1").arg(error);
     m_log->append(LogView::Severity::Error, text);
     m_job->finish(text);
@@ -211,9 +234,23 @@ void JobController::cancel()
         return;
     // The worker stops at its next checkpoint; whatever it delivers is stale from now on.
     m_tracker.cancel();
-    m_job->finish(tr("Cancelled; the partial result was discarded."));
-    m_log->append(LogView::Severity::Info, tr("Job cancelled"));
+    // Keep the runs that had finished, marked as a partial batch.
+    QuantizeJobResult kept;
+    if (const auto finished = std::exchange(m_finished, nullptr)) {
+        std::lock_guard lock(finished->mutex);
+        kept = std::move(finished->result);
+    }
+    const auto n = static_cast<int>(kept.outcomes.size());
+    const QString message =
+        n > 0 ? tr("Cancelled; %n finished run(s) are shown as a partial batch.", nullptr, n)
+              : tr("Cancelled before any run finished.");
+    m_job->finish(message);
+    m_log->append(LogView::Severity::Info, message);
     stopped();
+    if (n > 0) {
+        kept.partial = true;
+        setResults(std::make_shared<const QuantizeJobResult>(std::move(kept)));
+    }
     emit jobEnded();
 }
 

@@ -13,6 +13,8 @@
 #include "logview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
+#include "overviewview.h"
+#include "jobs/overview.h"
 #include "quantizerpanel.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
@@ -35,6 +37,7 @@
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
+#include <QTableView>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -453,6 +456,20 @@ void MainWindow::createControllers()
     m_analysis = new AnalysisController(this, m_loads, m_browser, m_panel, m_tabs);
     connect(m_jobs, &JobController::resultsChanged, m_analysis, &AnalysisController::setResults);
     connect(m_analysis, &AnalysisController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    // The Overview tab (last, so that saved tab indices keep their meaning): one row per tensor ×
+    // configuration; a click shows that tensor in the other views, a double click goes there.
+    m_overview = new OverviewView(m_tabs);
+    m_overview->setObjectName(QStringLiteral("overviewView")); // quantscope --view overview
+    m_tabs->setTabToolTip(m_tabs->addTab(m_overview, tr("&Overview")),
+                          tr("One sortable row per tensor and configuration; export it as CSV"));
+    connect(m_overview, &OverviewView::tensorActivated, this,
+            [this](const QString &tensor, const QString &config) {
+                m_distribution->setCurrentTensor(tensor);
+                m_spectrum->setCurrentTensor(tensor);
+                m_spectrum->setCurrentConfig(config);
+            });
+    connect(m_overview->table(), &QAbstractItemView::doubleClicked, this,
+            [this] { m_tabs->setCurrentWidget(m_distribution); });
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log});
@@ -478,6 +495,10 @@ void MainWindow::showResults(const std::shared_ptr<const QuantizeJobResult> &res
 {
     m_distribution->setResults(results);
     m_numbers->model()->setResults(results);
+    m_overview->setResults(results);
+    // Many tensors make the Numbers table too wide to read: the Overview takes its place.
+    if (results && overviewPreferred(*results) && m_tabs->currentWidget() == m_numbers)
+        m_tabs->setCurrentWidget(m_overview);
     m_spectrum->setResults(results);
 }
 

@@ -29,6 +29,7 @@ class JobProgressWidget;
 class LoadController;
 class LogView;
 class NumbersView;
+class OverviewView;
 class QuantizerPanel;
 class RecentFilesMenu;
 class SessionController;
@@ -80,6 +81,7 @@ public:
     QuantizerPanel *quantizerPanel() const { return m_panel; }
     DistributionView *distributionView() const { return m_distribution; }
     NumbersView *numbersView() const { return m_numbers; }
+    OverviewView *overviewView() const { return m_overview; }
     SpectrumView *spectrumView() const { return m_spectrum; }
     /// The Scale-constant and Kurtosis tabs and their jobs.
     AnalysisController *analysis() const { return m_analysis; }
@@ -131,6 +133,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     DistributionView *m_distribution = nullptr;
     NumbersView *m_numbers = nullptr;
+    OverviewView *m_overview = nullptr;
     SpectrumView *m_spectrum = nullptr;
     AnalysisController *m_analysis = nullptr;
     TensorBrowser *m_browser = nullptr;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The real window on the offscreen platform: bad input gives an error message and no crash, a
-// cancelled job leaves no result (and the window is idle at once), a newer run makes an older
+// cancelled job keeps only the runs that finished (and the window is idle at once), a newer run makes an older
 // one stale, failing specs are reported readably, and a session round-trips.
 #include "test_env.h"
 #include "distributionview.h"
@@ -250,7 +250,7 @@ private slots:
         QVERIFY(waitIdle(w));
     }
 
-    void cancelledJobLeavesNoResult()
+    void cancelledJobKeepsOnlyFinishedRuns()
     {
         MainWindow w;
         QVERIFY(openDemo(w));
@@ -285,8 +285,11 @@ private slots:
         qInfo("worker returned %lld ms after Cancel", static_cast<long long>(clock.elapsed()));
         QTest::qWait(100);
         QCOMPARE(finished.size(), 0);
-        QVERIFY(!w.results());
-        QCOMPARE(w.numbersView()->model()->columnCount(), 0);
+        // What had finished stays, as a partial batch (tst_overview waits for some to finish).
+        const auto kept = w.results();
+        QCOMPARE(w.numbersView()->model()->columnCount(),
+                 kept ? static_cast<int>(kept->outcomes.size()) : 0);
+        QVERIFY(!kept || kept->partial);
         QVERIFY(w.jobProgress()->statusText().contains(QStringLiteral("Cancelled")));
     }
 
