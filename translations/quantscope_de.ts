@@ -460,6 +460,13 @@
         <source>Cancelled before any run finished.</source>
         <translation>Abgebrochen, bevor ein Lauf fertig war.</translation>
     </message>
+    <message numerus="yes">
+        <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
+        <translation>
+            <numerusform>%n 1-D-Tensor (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
+            <numerusform>%n 1-D-Tensoren (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -1783,6 +1790,205 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>%1: %2 (%3 σ₁)</source>
         <translation>%1: %2 (%3 σ₁)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpecWords</name>
+    <message>
+        <source>Bits</source>
+        <translation>Bits</translation>
+    </message>
+    <message>
+        <source>Granularity</source>
+        <translation>Granularität</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>Gruppengröße</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>Channel axis</source>
+        <translation>Kanalachse</translation>
+    </message>
+    <message>
+        <source>Symmetric</source>
+        <translation>Symmetrisch</translation>
+    </message>
+    <message>
+        <source>Scale rule</source>
+        <translation>Skalenregel</translation>
+    </message>
+    <message>
+        <source>Rounding</source>
+        <translation>Rundung</translation>
+    </message>
+    <message>
+        <source>Scale applied by</source>
+        <translation>Skala angewandt durch</translation>
+    </message>
+    <message>
+        <source>Scale type</source>
+        <translation>Skalentyp</translation>
+    </message>
+    <message>
+        <source>E8M0 rounding</source>
+        <translation>E8M0-Rundung</translation>
+    </message>
+    <message>
+        <source>Arithmetic</source>
+        <translation>Arithmetik</translation>
+    </message>
+    <message>
+        <source>Refuse ragged groups</source>
+        <translation>Unvollständige Gruppen ablehnen</translation>
+    </message>
+    <message>
+        <source>Scale of a zero group</source>
+        <translation>Skala einer Nullgruppe</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation>Durchläufe</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>Iterationen</translation>
+    </message>
+    <message>
+        <source>Power iterations</source>
+        <translation>Potenziterationen</translation>
+    </message>
+    <message>
+        <source>Scale constant c</source>
+        <translation>Skalenkonstante c</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Zufallsstartwert</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Voreinstellung</translation>
+    </message>
+    <message>
+        <source>Compute precision</source>
+        <translation>Rechengenauigkeit</translation>
+    </message>
+    <message>
+        <source>Zero-point rounding</source>
+        <translation>Nullpunkt-Rundung</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>Kodierer</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Compensator</source>
+        <translation>Kompensator</translation>
+    </message>
+    <message>
+        <source>Compensator group size</source>
+        <translation>Gruppengröße des Kompensators</translation>
+    </message>
+    <message>
+        <source>HQQ preset</source>
+        <translation>HQQ-Voreinstellung</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>per group</source>
+        <translation>pro Gruppe</translation>
+    </message>
+    <message>
+        <source>per block</source>
+        <translation>pro Block</translation>
+    </message>
+    <message>
+        <source>toolkit (amax/7.5)</source>
+        <translation>Toolkit (amax/7,5)</translation>
+    </message>
+    <message>
+        <source>maximum (amax/7)</source>
+        <translation>Maximum (amax/7)</translation>
+    </message>
+    <message>
+        <source>half to even</source>
+        <translation>Hälfte zur geraden Zahl</translation>
+    </message>
+    <message>
+        <source>half away from zero</source>
+        <translation>Hälfte von null weg</translation>
+    </message>
+    <message>
+        <source>dividing by s</source>
+        <translation>Division durch s</translation>
+    </message>
+    <message>
+        <source>multiplying by 1/s</source>
+        <translation>Multiplikation mit 1/s</translation>
+    </message>
+    <message>
+        <source>E8M0 (power of two)</source>
+        <translation>E8M0 (Zweierpotenz)</translation>
+    </message>
+    <message>
+        <source>round up</source>
+        <translation>aufrunden</translation>
+    </message>
+    <message>
+        <source>round to nearest</source>
+        <translation>zum Nächsten runden</translation>
+    </message>
+    <message>
+        <source>in FP32</source>
+        <translation>in FP32</translation>
+    </message>
+    <message>
+        <source>in the tensor&apos;s own type</source>
+        <translation>im eigenen Typ des Tensors</translation>
+    </message>
+    <message>
+        <source>toolkit (eps of the scale type)</source>
+        <translation>Toolkit (eps des Skalentyps)</translation>
+    </message>
+    <message>
+        <source>smallest normal float</source>
+        <translation>kleinste normale Gleitkommazahl</translation>
+    </message>
+    <message>
+        <source>E4M3 (max 448)</source>
+        <translation>E4M3 (max. 448)</translation>
+    </message>
+    <message>
+        <source>E5M2 (max 57344)</source>
+        <translation>E5M2 (max. 57344)</translation>
+    </message>
+    <message>
+        <source>Only with %1 “%2”</source>
+        <translation>Nur mit %1 „%2“</translation>
     </message>
 </context>
 <context>

@@ -48,6 +48,13 @@
             <numerusform></numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>

@@ -94,7 +94,8 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         case Tensor:
             return fromStd(r.tensor);
         case Config:
-            return fromStd(r.configLabel);
+            return r.note.empty() ? fromStd(r.configLabel)
+                                  : QStringLiteral("⚠ ") + fromStd(r.configLabel);
         case RelError:
             return r.error.empty() ? text(r.relError, 4) : tr("failed");
         case Sqnr:
@@ -117,6 +118,8 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (!r.error.empty())
             return tr("This run failed: %1").arg(fromStd(r.error));
+        if (!r.note.empty())
+            return fromStd(r.note);
         if (index.column() == Tensor || index.column() == Config)
             return tr("%1 on %2").arg(fromStd(r.configLabel), fromStd(r.tensor));
         return headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole);

@@ -9,6 +9,7 @@
 #include "jobs/config_label.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
+#include "tensortreemodel.h"
 
 #include <QLocale>
 #include <QThread>
@@ -104,7 +105,21 @@ void JobController::run()
         emit statusMessage(tr("Open a checkpoint first"));
         return;
     }
-    const auto tensors = m_browser->selectedTensors();
+    auto tensors = m_browser->selectedTensors();
+    // 1-D tensors (norms, biases) are not what a weight quantizer is for: skipped, with a note,
+    // unless they are all that is selected.
+    QStringList oneD;
+    for (const auto &e : m_browser->model()->entries())
+        if (e.shape.size() <= 1 && tensors.contains(e.name))
+            oneD << e.name;
+    if (!oneD.isEmpty() && oneD.size() < tensors.size()) {
+        for (const auto &t : oneD)
+            tensors.removeAll(t);
+        const auto note = tr("Skipped %n 1-D tensor(s) (norms, biases); select only them to "
+                             "quantize them.", nullptr, static_cast<int>(oneD.size()));
+        m_log->append(LogView::Severity::Info, note);
+        emit statusMessage(note);
+    }
     if (tensors.isEmpty()) {
         emit statusMessage(tr("Select one or more tensors to quantize"));
         m_job->finish(tr("Select one or more tensors in the Tensors dock, then Run."));

@@ -61,6 +61,8 @@ OverviewData prepareOverview(const QuantizeJobResult &results)
         row.error = o.error;
         tensors.insert(o.tensor);
         configs.insert(o.config);
+        if (const auto *profile = results.profile(o.tensor); profile && o.ok())
+            row.note = tooSmallNote(o, profile->shape);
         if (o.ok()) {
             row.relError = real(metricValue(o, "metrics.rel_frobenius"));
             row.sqnrDb = real(metricValue(o, "metrics.sqnr_db"));
@@ -80,6 +82,24 @@ OverviewData prepareOverview(const QuantizeJobResult &results)
     data.configCount = static_cast<int>(configs.size());
     data.partial = results.partial;
     return data;
+}
+
+std::string tooSmallNote(const QuantizeOutcome &outcome, const Shape &shape)
+{
+    const auto &spec = outcome.spec;
+    if (shape.empty() || !spec.is_object())
+        return {};
+    const auto k = static_cast<std::int64_t>(shape.back());
+    const std::string granularity = spec.value("granularity", std::string("group"));
+    const char *key = granularity == "group" ? "group" : granularity == "block" ? "block" : nullptr;
+    if (!key || !spec.contains(key) || !spec[key].is_number_integer())
+        return {};
+    const auto size = spec[key].get<std::int64_t>();
+    if (size <= k)
+        return {};
+    return std::string(key) + " " + std::to_string(size) + " is longer than a row (" +
+           std::to_string(k) + " elements): each row is one short group, so this is not the " +
+           std::string(key) + " size it says";
 }
 
 std::optional<double> overviewErrorRank(const OverviewData &data, double relError)
@@ -103,12 +123,12 @@ bool overviewPreferred(const QuantizeJobResult &results)
 std::string overviewCsv(const OverviewData &data)
 {
     std::string out = "tensor,config,config_label,rel_frobenius,sqnr_db,excess_kurtosis,"
-                      "bits_per_element,time_ms,device,error\n";
+                      "bits_per_element,time_ms,device,error,note\n";
     for (const auto &r : data.rows) {
         out += csvField(r.tensor) + ',' + csvField(r.config) + ',' + csvField(r.configLabel) +
                ',' + number(r.relError) + ',' + number(r.sqnrDb) + ',' + number(r.kurtosis) +
                ',' + number(r.bitsPerElement) + ',' + number(r.timeMs) + ',' +
-               csvField(r.device) + ',' + csvField(r.error) + '\n';
+               csvField(r.device) + ',' + csvField(r.error) + ',' + csvField(r.note) + '\n';
     }
     return out;
 }

@@ -24,6 +24,8 @@ struct OverviewRow {
     double timeMs = 0;
     std::string device;
     std::string error; ///< non-empty: the run failed
+    /// Why the numbers mislead, e.g. a tensor too small for the chosen group ("" none).
+    std::string note;
 };
 
 struct OverviewData {
@@ -37,6 +39,10 @@ struct OverviewData {
 };
 
 OverviewData prepareOverview(const QuantizeJobResult &results);
+
+/// "" or why a run's numbers mislead: a group (or block) longer than the tensor's rows, so that
+/// every row is one short, ragged group and the configuration does not do what it says.
+std::string tooSmallNote(const QuantizeOutcome &outcome, const Shape &shape);
 
 /// Where a relative error lies between the best and the worst of the table on a log scale:
 /// 0 = best, 1 = worst; none when it cannot be placed (no range, not finite, not positive).

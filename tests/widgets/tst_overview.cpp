@@ -6,14 +6,18 @@
 #include "test_env.h"
 #include "distributionview.h"
 #include "jobprogresswidget.h"
+#include "logview.h"
 #include "mainwindow.h"
 #include "numbersview.h"
 #include "overviewmodel.h"
 #include "overviewview.h"
 #include "quantizerpanel.h"
+#include "jobs/config_label.h"
+#include "quant/quantizer.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QProgressBar>
@@ -186,14 +190,48 @@ private slots:
         QVERIFY(!QFile::exists(file));
     }
 
+    void quantizerPanelShowsFieldsThatApplyInWords()
+    {
+        QuantizerPanel panel(quantizerMethods());
+        panel.setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"},
+                                        {"group", 64}}}});
+        // Granularity group: a group size, no block size, no channel axis.
+        QVERIFY(panel.editor(0, QStringLiteral("group")));
+        QVERIFY(!panel.editor(0, QStringLiteral("block")));
+        QVERIFY(!panel.editor(0, QStringLiteral("axis")));
+        // Values in words; the internal name is the item's data and its tooltip.
+        auto *rounding = qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("rounding")));
+        QVERIFY(rounding);
+        const int even = rounding->findData(QStringLiteral("half_even"));
+        QVERIFY(even >= 0);
+        QCOMPARE(rounding->itemText(even), QStringLiteral("half to even"));
+        QCOMPARE(rounding->itemData(even, Qt::ToolTipRole).toString(), QStringLiteral("half_even"));
+        auto *rule = qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("scale_rule")));
+        QCOMPARE(rule->itemText(rule->findData(QStringLiteral("toolkit"))),
+                 QStringLiteral("toolkit (amax/7.5)"));
+        // Switching to per channel: the group size goes, the channel axis comes (after the
+        // queued rebuild), and the spec keeps its values.
+        auto *granularity =
+            qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("granularity")));
+        granularity->setCurrentIndex(granularity->findData(QStringLiteral("channel")));
+        QTRY_VERIFY(!panel.editor(0, QStringLiteral("group")));
+        QVERIFY(panel.editor(0, QStringLiteral("axis")));
+        QVERIFY(panel.configurations()[0].spec["granularity"] == "channel");
+        QVERIFY(panel.validationError(0).isEmpty());
+        QVERIFY(!specFieldApplies(panel.configurations()[0].spec, "group"));
+    }
+
     void windowShowsOverviewForManyTensorsAndClickSelects()
     {
         MainWindow w;
         QVERIFY(openDemo(w));
-        const auto tensors = allTensors(w);
-        QVERIFY(tensors.size() > 3);
-        const QStringList chosen = tensors.mid(0, 4);
-        w.browser()->setSelectedTensors(chosen);
+        QStringList chosen, oneD;
+        for (const auto &e : w.browser()->model()->entries())
+            (e.shape.size() == 1 ? oneD : chosen) << e.name;
+        QVERIFY(chosen.size() > 3 && !oneD.isEmpty());
+        chosen = chosen.mid(0, 4);
+        // A norm's gain in the selection is skipped, with a note in the log.
+        w.browser()->setSelectedTensors(chosen + oneD.mid(0, 1));
         w.quantizerPanel()->setConfigurations(
             {{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "channel"}}},
              {"B", {{"method", "fp8"}, {"format", "e4m3"}}}});
@@ -207,6 +245,9 @@ private slots:
         auto *proxy = w.overviewView()->proxy();
         QCOMPARE(proxy->rowCount(), static_cast<int>(w.results()->outcomes.size()));
         QCOMPARE(proxy->rowCount(), 4 * 2);
+        QVERIFY(w.logView()->messages().join(QLatin1Char('\n')).contains(QStringLiteral("Skipped 1 1-D tensor")));
+        for (const auto &o : w.results()->outcomes)
+            QVERIFY(o.tensor != oneD.first().toStdString());
         // Clicking the row of the last chosen tensor shows it in the Distribution view.
         int row = -1;
         for (int r = 0; r < proxy->rowCount(); ++r)
