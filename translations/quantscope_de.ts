@@ -479,10 +479,6 @@
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <source>Stop the running job (Esc); its partial result is discarded</source>
-        <translation>Den laufenden Auftrag anhalten (Esc); sein Teilergebnis wird verworfen</translation>
-    </message>
-    <message>
         <source>estimating…</source>
         <translation>wird geschätzt…</translation>
     </message>
@@ -503,6 +499,10 @@
             <numerusform>noch etwa %n min</numerusform>
             <numerusform>noch etwa %n min</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Stop the running job (Esc); the runs that finished stay shown</source>
+        <translation>Den laufenden Auftrag anhalten (Esc); die fertigen Läufe bleiben sichtbar</translation>
     </message>
 </context>
 <context>
@@ -1022,6 +1022,14 @@
     <message>
         <source>One sortable row per tensor and configuration; export it as CSV</source>
         <translation>Eine sortierbare Zeile je Tensor und Konfiguration; als CSV exportierbar</translation>
+    </message>
+    <message>
+        <source>L&amp;anguage</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>The language changes when Quantscope starts again.</source>
+        <translation>Die Sprache wechselt beim nächsten Start von Quantscope.</translation>
     </message>
 </context>
 <context>

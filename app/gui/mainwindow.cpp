@@ -335,6 +335,26 @@ void MainWindow::createMenus()
             QSettings().setValue(QStringLiteral("theme"), theme::toString(mode));
         });
     }
+    // Languages by their own names; applied at the next start (every widget is built
+    // translated), which the window says.
+    auto *languageMenu = view->addMenu(tr("L&anguage"));
+    auto *languages = new QActionGroup(languageMenu);
+    const auto chosen = QSettings().value(QStringLiteral("language")).toString();
+    const std::pair<QString, QString> names[] = {{QString(), tr("&System")},
+                                                 {QStringLiteral("en"), QStringLiteral("English")},
+                                                 {QStringLiteral("de"), QStringLiteral("Deutsch")},
+                                                 {QStringLiteral("zh_CN"), QStringLiteral("中文")}};
+    for (const auto &[code, label] : names) {
+        auto *a = languageMenu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        a->setData(code);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("language"), code);
+            showStatus(tr("The language changes when Quantscope starts again."));
+        });
+    }
     view->addSeparator();
     view->addAction(m_statusBarAction);
 
