@@ -262,6 +262,30 @@ private slots:
         QCOMPARE(w.distributionView()->currentTensor(), chosen.last());
     }
 
+    void sessionRestoresAnEmptyPairing()
+    {
+        const auto file = m_home.filePath(QStringLiteral("unpaired.qscope"));
+        {
+            MainWindow w;
+            QVERIFY(openDemo(w));
+            QVERIFY(!w.currentSession().activation.empty()); // the demo pairs itself
+            w.setActivation(QString());
+            QVERIFY(w.currentSession().activation.empty());
+            QString error;
+            QVERIFY2(w.saveSession(file, &error), qPrintable(error));
+        }
+        // A window whose demo is paired opens the session: the pairing is the session's (none).
+        MainWindow restored;
+        QVERIFY(openDemo(restored));
+        QVERIFY(!restored.currentSession().activation.empty());
+        QSignalSpy loaded(&restored, &MainWindow::loadFinished);
+        QVERIFY(restored.openSession(file));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(waitIdle(restored));
+        QVERIFY2(restored.currentSession().activation.empty(),
+                 restored.currentSession().activation.c_str());
+    }
+
     void cancelKeepsTheFinishedRuns()
     {
         MainWindow w;
