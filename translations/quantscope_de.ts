@@ -2161,6 +2161,13 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
             <numerusform>%n Tensoren</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>%n angezeigt</numerusform>
+            <numerusform>%n angezeigt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::TensorTreeModel</name>

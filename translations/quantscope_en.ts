@@ -43,16 +43,16 @@
     </message>
     <message numerus="yes">
         <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Cancelled; %n finished run is shown as a partial batch.</numerusform>
+            <numerusform>Cancelled; %n finished runs are shown as a partial batch.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Skipped %n 1-D tensor (a norm or bias); select only it to quantize it.</numerusform>
+            <numerusform>Skipped %n 1-D tensors (norms, biases); select only them to quantize them.</numerusform>
         </translation>
     </message>
 </context>
@@ -149,14 +149,14 @@
     <name>quantscope::OverviewView</name>
     <message numerus="yes">
         <source>%n tensor(s)</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform>%n tensor</numerusform>
             <numerusform>%n tensors</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source> × %n configuration(s)</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform> × %n configuration</numerusform>
             <numerusform> × %n configurations</numerusform>
         </translation>
@@ -186,6 +186,13 @@
         <translation>
             <numerusform>%n tensor</numerusform>
             <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>%n shown</numerusform>
+            <numerusform>%n shown</numerusform>
         </translation>
     </message>
 </context>

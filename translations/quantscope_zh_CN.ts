@@ -43,7 +43,7 @@
         <translation>缩放常数(&amp;S)</translation>
     </message>
     <message>
-        <source>constOpt's MSE for every scale constant c; click to set c</source>
+        <source>constOpt&apos;s MSE for every scale constant c; click to set c</source>
         <translation>constOpt 在每个缩放常数 c 下的 MSE；点击以设置 c</translation>
     </message>
     <message>
@@ -59,7 +59,7 @@
         <translation>GEMM 计时(&amp;G)</translation>
     </message>
     <message>
-        <source>What BF16, FP8 and INT8 GEMMs of the tensor's shape cost against M</source>
+        <source>What BF16, FP8 and INT8 GEMMs of the tensor&apos;s shape cost against M</source>
         <translation>与该张量形状相同的 BF16、FP8 和 INT8 GEMM 随 M 变化的耗时</translation>
     </message>
     <message>
@@ -200,11 +200,11 @@
         <translation>通道索引</translation>
     </message>
     <message>
-        <source>How many times larger than the median channel's maximum</source>
+        <source>How many times larger than the median channel&apos;s maximum</source>
         <translation>是中位通道最大值的多少倍</translation>
     </message>
     <message>
-        <source>The paired activation's maximum in the same input channel</source>
+        <source>The paired activation&apos;s maximum in the same input channel</source>
         <translation>配对激活在同一输入通道中的最大值</translation>
     </message>
     <message>
@@ -228,7 +228,7 @@
         <translation>%1：重叠度 %2，相对误差 %3，每元素 %4 位</translation>
     </message>
     <message numerus="yes">
-        <source> (%n value(s) of Ŵ outside W's range)</source>
+        <source> (%n value(s) of Ŵ outside W&apos;s range)</source>
         <translation>
             <numerusform>（Ŵ 中有 %n 个值超出 W 的范围）</numerusform>
         </translation>
@@ -589,7 +589,7 @@
         </translation>
     </message>
     <message>
-        <source>Select tensors and press Compute: the excess kurtosis of every channel, and each configuration's error against it.</source>
+        <source>Select tensors and press Compute: the excess kurtosis of every channel, and each configuration&apos;s error against it.</source>
         <translation>选择张量并点击计算：每个通道的超额峰度，以及每种配置相对于它的误差。</translation>
     </message>
     <message>
@@ -624,7 +624,7 @@
         <translation>演示</translation>
     </message>
     <message>
-        <source>Paired the demo's activation %1 (%2)</source>
+        <source>Paired the demo&apos;s activation %1 (%2)</source>
         <translation>已配对演示的激活 %1（%2）</translation>
     </message>
     <message>
@@ -722,7 +722,7 @@
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open a .safetensors file, a sharded checkpoint's index, a .npy/.npz file or a session</source>
+        <source>Open a .safetensors file, a sharded checkpoint&apos;s index, a .npy/.npz file or a session</source>
         <translation>打开 .safetensors 文件、分片检查点的索引、.npy/.npz 文件或会话</translation>
     </message>
     <message>
@@ -758,7 +758,7 @@
         <translation>从文件配对激活(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open an activation tensor (.npy, .npz, .safetensors) to compare its channel maxima with the weights'</source>
+        <source>Open an activation tensor (.npy, .npz, .safetensors) to compare its channel maxima with the weights&apos;</source>
         <translation>打开激活张量（.npy、.npz、.safetensors），将其通道最大值与权重比较</translation>
     </message>
     <message>
@@ -1193,7 +1193,7 @@
         <translation>平方误差 (w−ŵ)² 的均值</translation>
     </message>
     <message>
-        <source>Square root of the MSE, in the tensor's units</source>
+        <source>Square root of the MSE, in the tensor&apos;s units</source>
         <translation>MSE 的平方根，与张量单位相同</translation>
     </message>
     <message>
@@ -1257,11 +1257,11 @@
         <translation>W 的标准差（总体）</translation>
     </message>
     <message>
-        <source>Asymmetry of W's distribution; 0 = symmetric</source>
+        <source>Asymmetry of W&apos;s distribution; 0 = symmetric</source>
         <translation>W 分布的不对称程度；0 = 对称</translation>
     </message>
     <message>
-        <source>Heaviness of W's tails; 0 = Gaussian, large = outliers that stretch the scales</source>
+        <source>Heaviness of W&apos;s tails; 0 = Gaussian, large = outliers that stretch the scales</source>
         <translation>W 尾部的厚重程度；0 = 高斯分布，较大 = 拉大缩放因子的离群值</translation>
     </message>
     <message>
@@ -1281,7 +1281,7 @@
         <translation>Ŵ 的最大值</translation>
     </message>
     <message>
-        <source>Mean of Ŵ; a shift from W's mean is a bias</source>
+        <source>Mean of Ŵ; a shift from W&apos;s mean is a bias</source>
         <translation>Ŵ 的均值；与 W 均值的偏移即为偏差</translation>
     </message>
     <message>
@@ -1289,11 +1289,11 @@
         <translation>Ŵ 的标准差</translation>
     </message>
     <message>
-        <source>Asymmetry of Ŵ's distribution</source>
+        <source>Asymmetry of Ŵ&apos;s distribution</source>
         <translation>Ŵ 分布的不对称程度</translation>
     </message>
     <message>
-        <source>Heaviness of Ŵ's tails</source>
+        <source>Heaviness of Ŵ&apos;s tails</source>
         <translation>Ŵ 尾部的厚重程度</translation>
     </message>
     <message>
@@ -1500,7 +1500,7 @@
         <translation>设备(&amp;D)：</translation>
     </message>
     <message>
-        <source>Histogram bins over W's range (the overlap depends on it)</source>
+        <source>Histogram bins over W&apos;s range (the overlap depends on it)</source>
         <translation>在 W 的范围上划分的直方图分箱数（重叠度取决于它）</translation>
     </message>
     <message>
@@ -1702,7 +1702,7 @@ A JSON spec of one of: %2</source>
         <translation>正在扫描 %1 的 c</translation>
     </message>
     <message>
-        <source>Select a tensor and press Sweep c: constOpt's MSE for every c.</source>
+        <source>Select a tensor and press Sweep c: constOpt&apos;s MSE for every c.</source>
         <translation>选择一个张量并点击“扫描 c”：constOpt 在每个 c 下的 MSE。</translation>
     </message>
     <message>
@@ -1955,7 +1955,7 @@ A JSON spec of one of: %2</source>
         <translation>以 FP32 计算</translation>
     </message>
     <message>
-        <source>in the tensor's own type</source>
+        <source>in the tensor&apos;s own type</source>
         <translation>以张量自身的类型计算</translation>
     </message>
     <message>
@@ -2054,7 +2054,7 @@ A JSON spec of one of: %2</source>
         <translation>将此配置设为秩 r 的 MiLo（FP16 补偿器）并运行</translation>
     </message>
     <message>
-        <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration's error W − Ŵ.</source>
+        <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration&apos;s error W − Ŵ.</source>
         <translation>选择张量，在开启“计算谱”后点击运行，即可查看每种配置误差 W − Ŵ 的奇异值。</translation>
     </message>
     <message>
@@ -2111,7 +2111,7 @@ A JSON spec of one of: %2</source>
         <translation>配对为激活(&amp;A)</translation>
     </message>
     <message>
-        <source>Show this tensor's channel maxima next to each weight you quantize</source>
+        <source>Show this tensor&apos;s channel maxima next to each weight you quantize</source>
         <translation>在你量化的每个权重旁显示该张量的通道最大值</translation>
     </message>
     <message>
@@ -2136,6 +2136,12 @@ A JSON spec of one of: %2</source>
         <source>%n tensor(s)</source>
         <translation>
             <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>显示 %n 个</numerusform>
         </translation>
     </message>
 </context>

@@ -286,6 +286,22 @@ private slots:
                  restored.currentSession().activation.c_str());
     }
 
+    void tensorCountFollowsTheFilter()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        int expected = 0;
+        for (const auto &e : w.browser()->model()->entries())
+            expected += e.name.contains(QStringLiteral("down_proj")) ? 1 : 0;
+        QVERIFY(expected > 0 && expected < w.tensorCount());
+        w.browser()->setFilter(QStringLiteral("down_proj"), false);
+        const auto shown = QStringLiteral("%1 shown").arg(expected);
+        bool found = false;
+        for (auto *label : w.browser()->findChildren<QLabel *>())
+            found = found || label->text().contains(shown);
+        QVERIFY2(found, qPrintable(shown));
+    }
+
     void cancelKeepsTheFinishedRuns()
     {
         MainWindow w;
