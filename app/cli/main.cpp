@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "engine/registry.h"
 #include "register.h"
+#include "io/safetensors.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
@@ -205,6 +206,12 @@ int main(int argc, char **argv)
     } catch (const cli::UsageError &e) {
         std::fprintf(stderr, "quantscope-cli %s: %s\n", cmd.c_str(), e.what());
         return 2;
+    } catch (const HeaderTooLargeError &e) {
+        // The action the user can take, in the CLI's terms.
+        std::fprintf(stderr, "quantscope-cli %s: error: %s%s\n", cmd.c_str(), e.what(),
+                     cmd == "info" ? "; if the file is genuine, raise the limit with --max-header-bytes N"
+                                   : "");
+        return 1;
     } catch (const Error &e) {
         std::fprintf(stderr, "quantscope-cli %s: error: %s\n", cmd.c_str(), e.what());
         return 1;

@@ -70,7 +70,8 @@ JobSpec JobSpec::typed(std::string name, QuantSpec spec)
 }
 
 QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const TensorSource &source,
-                                 const CancelToken &cancel, const StepCallback &step)
+                                 const CancelToken &cancel, const StepCallback &step,
+                                 const OutcomeCallback &finished)
 {
     QuantizeJobResult result;
     // Every configuration parsed and validated once, before any element is touched.
@@ -282,6 +283,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
             if (request.spectrum && !spectrumBegun)
                 done += item.weight * kSpectrumCost;
+            if (finished)
+                finished(profile, o);
             result.outcomes.push_back(std::move(o));
         }
         result.tensors.push_back(std::move(profile));
