@@ -70,7 +70,7 @@ std::string recvText(int from, int tag, MPI_Status *status = nullptr)
 }
 
 /// One module on this rank, with the test hooks: QUANTSCOPE_SCAN_FAIL_MODULE=name fails that
-/// module on rank QUANTSCOPE_SCAN_FAIL_RANK (default 1); QUANTSCOPE_SCAN_KILL_RANK=r with
+/// module on rank QUANTSCOPE_SCAN_FAIL_RANK (default 1; "all": on every rank); QUANTSCOPE_SCAN_KILL_RANK=r with
 /// QUANTSCOPE_SCAN_KILL_AFTER=n kills rank r (SIGKILL) when it is given its (n+1)-th module.
 std::string computeMessage(const ScanSession &s, std::size_t i, int rank, RankTimeline &t)
 {
@@ -82,7 +82,8 @@ std::string computeMessage(const ScanSession &s, std::size_t i, int rank, RankTi
     try {
         const char *failModule = env("QUANTSCOPE_SCAN_FAIL_MODULE");
         const char *failRank = env("QUANTSCOPE_SCAN_FAIL_RANK");
-        if (failModule && s.modules()[i].module == failModule && rank == (failRank ? std::atoi(failRank) : 1))
+        const bool failHere = failRank ? (std::string(failRank) == "all" || std::atoi(failRank) == rank) : rank == 1;
+        if (failModule && s.modules()[i].module == failModule && failHere)
             throw Error("test hook QUANTSCOPE_SCAN_FAIL_MODULE: " + std::string(failModule) + " fails on rank " +
                         std::to_string(rank));
         msg["line"] = s.compute(i, CancelToken{}, t);

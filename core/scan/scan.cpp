@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -575,6 +576,10 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         doneElements += n;
         if (progress)
             progress(doneElements, doneElements, totalElements, m.module);
+    }
+    if (!result.stoppedEarly && !options.reportPath.empty()) { // a stopped MPI scan's early lines: done now
+        std::error_code ec;
+        std::filesystem::remove(options.reportPath + ".pending", ec);
     }
     if (prefetch)
         result.readSeconds = prefetch->readSeconds();

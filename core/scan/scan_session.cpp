@@ -3,7 +3,9 @@
 // report as runScan, with the lines computed anywhere and written in checkpoint order.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
+#include <set>
 
 #include "scan/scan.h"
 #include "scan/scan_report.h"
@@ -59,15 +61,37 @@ struct ScanSession::Impl {
     std::string recipeHash;
     std::vector<RecipeMatch> matches;
     std::optional<ReportWriter> writer;
+    std::optional<ReportWriter> pending; ///< REPORT.pending: the waiting lines, kept across a kill
     std::map<std::size_t, ojson> waiting; ///< lines that came before their turn
+    std::set<std::size_t> resumedEarly;   ///< waiting lines from REPORT.pending (not counted)
     std::size_t next = 0;                 ///< the next module to write
     double totalElements = 0, doneElements = 0;
 
     Impl(const Checkpoint &c, ScanOptions o, ScanProgress p) : ck(c), options(std::move(o)), progress(std::move(p)) {}
+    /// Writes every waiting line that is next in order; the pending file goes when all are.
+    void flush()
+    {
+        while (!waiting.empty() && waiting.begin()->first == next) {
+            auto node = waiting.extract(waiting.begin());
+            write(next, std::move(node.mapped()));
+            ++next;
+        }
+        if (next >= modules.size() && pending) {
+            pending.reset();
+            std::error_code ec;
+            std::filesystem::remove(options.reportPath + ".pending", ec);
+        }
+    }
     ScanContext ctx() const { return ScanContext{ck, options, det, modules, recipeHash}; }
 
     void write(std::size_t i, ojson line)
     {
+        if (resumedEarly.contains(i)) {
+            writer->write(line);
+            result.lines.push_back(std::move(line));
+            doneElements += static_cast<double>(numelOf(modules[i].shape));
+            return;
+        }
         const std::string status = line.value("status", "");
         result.errors += status == "error" ? 1 : 0;
         result.skipped += status == "excluded" || status == "unmatched" ? 1 : 0;
@@ -120,11 +144,42 @@ std::vector<std::size_t> ScanSession::open()
     d->result.resumed = static_cast<int>(kept.size());
     d->result.lines = std::move(kept);
     d->next = d->result.lines.size();
+    // Lines computed before their turn by a run that was stopped: they wait again (and are not
+    // handed out) while their key still holds.
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = d->next; i < modules.size(); ++i)
+        index.emplace(modules[i].module, i);
+    std::vector<std::pair<std::size_t, ojson>> early;
+    if (!d->options.reportPath.empty()) {
+        const std::string path = d->options.reportPath + ".pending";
+        auto keepEarly = [&](std::size_t, const ojson &line) {
+            const auto it = index.find(line.value("module", ""));
+            if (it != index.end() && line.contains("key") && line["key"] == resumeKey(modules[it->second], d->recipeHash))
+                early.emplace_back(it->second, line);
+            return true;
+        };
+        d->pending.emplace(path, d->result.header);
+        try {
+            d->pending->resume(keepEarly);
+        } catch (const FormatError &) { // another scan's: start it afresh
+            early.clear();
+            std::filesystem::remove(path);
+            d->pending.emplace(path, d->result.header);
+            d->pending->resume(keepEarly);
+        }
+    }
+    std::set<std::size_t> done;
+    for (auto &[i, line] : early) {
+        done.insert(i);
+        d->resumedEarly.insert(i);
+        d->waiting.emplace(i, std::move(line));
+        ++d->result.resumed;
+    }
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < d->next; ++i)
         d->doneElements += static_cast<double>(numelOf(modules[i].shape));
     for (std::size_t i = d->next; i < modules.size(); ++i) {
-        if (d->matches[i].matched()) {
+        if (d->matches[i].matched() && !done.contains(i)) {
             todo.push_back(i);
             d->result.largestFp32Bytes =
                 std::max<std::uint64_t>(d->result.largestFp32Bytes, 4 * static_cast<std::uint64_t>(numelOf(modules[i].shape)));
@@ -136,8 +191,9 @@ std::vector<std::size_t> ScanSession::open()
     // The lines that need no compute wait for their turn like the others.
     RankTimeline none;
     for (std::size_t i = d->next; i < modules.size(); ++i)
-        if (!d->matches[i].matched())
+        if (!d->matches[i].matched() && !done.contains(i))
             commit(i, compute(i, CancelToken{}, none), 0);
+    d->flush();
     return todo;
 }
 
@@ -186,12 +242,10 @@ void ScanSession::commit(std::size_t i, ojson line, int rank)
     if (i < d->next || d->waiting.contains(i))
         return; // a line computed twice (a module handed out again): the first one stands
     line["rank"] = rank;
+    if (i != d->next && d->pending)
+        d->pending->write(line); // fsynced: a stopped run keeps it
     d->waiting.emplace(i, std::move(line));
-    while (!d->waiting.empty() && d->waiting.begin()->first == d->next) {
-        auto node = d->waiting.extract(d->waiting.begin());
-        d->write(d->next, std::move(node.mapped()));
-        ++d->next;
-    }
+    d->flush();
 }
 
 bool ScanSession::complete() const { return d->next >= d->modules.size(); }
