@@ -86,7 +86,13 @@ std::string computeMessage(const ScanSession &s, std::size_t i, int rank, RankTi
         if (failModule && s.modules()[i].module == failModule && failHere)
             throw Error("test hook QUANTSCOPE_SCAN_FAIL_MODULE: " + std::string(failModule) + " fails on rank " +
                         std::to_string(rank));
-        msg["line"] = s.compute(i, CancelToken{}, t);
+        ojson line = s.compute(i, CancelToken{}, t);
+        // Host memory ran out on this rank (a GPU's out of memory already falls back to the CPU
+        // in the engine): another rank may have room.
+        for (const auto &run : line.value("runs", ojson::array()))
+            if (run.value("error", "") == "out of memory")
+                throw Error("out of memory");
+        msg["line"] = std::move(line);
     } catch (const std::exception &e) {
         msg["error"] = e.what();
     }
