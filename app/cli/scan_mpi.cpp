@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -77,7 +78,8 @@ std::string computeMessage(const ScanSession &s, std::size_t i, int rank, RankTi
     ojson msg;
     msg["i"] = i;
     const char *killRank = env("QUANTSCOPE_SCAN_KILL_RANK");
-    if (killRank && std::atoi(killRank) == rank && t.modules >= std::atoi(env("QUANTSCOPE_SCAN_KILL_AFTER") ? env("QUANTSCOPE_SCAN_KILL_AFTER") : "0"))
+    const char *killAfter = env("QUANTSCOPE_SCAN_KILL_AFTER");
+    if (killRank && std::atoi(killRank) == rank && t.modules >= (killAfter ? std::atoi(killAfter) : 0))
         std::raise(SIGKILL);
     try {
         const char *failModule = env("QUANTSCOPE_SCAN_FAIL_MODULE");
@@ -205,7 +207,8 @@ DistributedScan coordinate(ScanSession &s, int size)
 
     auto dispatch = [&] {
         for (auto r = idle.begin(); r != idle.end();) {
-            auto pick = std::find_if(queue.begin(), queue.end(), [&](std::size_t i) { return !failedOn[i].contains(*r); });
+            auto pick = std::find_if(queue.begin(), queue.end(),
+                                     [&](std::size_t i) { return !failedOn[i].contains(*r); });
             if (pick == queue.end()) {
                 ++r;
                 continue;

@@ -154,7 +154,8 @@ std::vector<std::size_t> ScanSession::open()
         const std::string path = d->options.reportPath + ".pending";
         auto keepEarly = [&](std::size_t, const ojson &line) {
             const auto it = index.find(line.value("module", ""));
-            if (it != index.end() && line.contains("key") && line["key"] == resumeKey(modules[it->second], d->recipeHash))
+            if (it != index.end() && line.contains("key") &&
+                line["key"] == resumeKey(modules[it->second], d->recipeHash))
                 early.emplace_back(it->second, line);
             return true;
         };
@@ -170,7 +171,8 @@ std::vector<std::size_t> ScanSession::open()
     }
     std::set<std::size_t> done;
     for (auto &[i, line] : early) {
-        done.insert(i);
+        if (!done.insert(i).second)
+            continue; // there twice (two stopped runs)
         d->resumedEarly.insert(i);
         d->waiting.emplace(i, std::move(line));
         ++d->result.resumed;
@@ -181,8 +183,8 @@ std::vector<std::size_t> ScanSession::open()
     for (std::size_t i = d->next; i < modules.size(); ++i) {
         if (d->matches[i].matched() && !done.contains(i)) {
             todo.push_back(i);
-            d->result.largestFp32Bytes =
-                std::max<std::uint64_t>(d->result.largestFp32Bytes, 4 * static_cast<std::uint64_t>(numelOf(modules[i].shape)));
+            const auto fp32 = 4 * static_cast<std::uint64_t>(numelOf(modules[i].shape));
+            d->result.largestFp32Bytes = std::max(d->result.largestFp32Bytes, fp32);
         }
     }
     std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) {
