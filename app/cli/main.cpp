@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "scan_mpi.h"
 #include "engine/registry.h"
 #include "register.h"
 #include "io/safetensors.h"
@@ -165,9 +166,9 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     try {
         if (cmd == "--version" || cmd == "version") {
-            std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\n",
+            std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\nMPI: %s\n",
                         QUANTSCOPE_VERSION, builtGpuBackends().c_str(),
-                        describeComputeDevice().c_str());
+                        describeComputeDevice().c_str(), cli::mpiDescription().c_str());
             // What each device runs itself, per method (the engine's capability query).
             const auto &reg = BackendRegistry::instance();
             if (const Backend *gpu = reg.gpu()) {
