@@ -336,6 +336,88 @@
     </message>
 </context>
 <context>
+    <name>quantscope::HealthController</name>
+    <message>
+        <source>&amp;Health</source>
+        <translation>健康检查(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Checkpoint health: every problem of the opened checkpoint in one report</source>
+        <translation>检查点健康：一份报告列出已打开检查点的所有问题</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>检查失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HealthView</name>
+    <message>
+        <source>Check checkpoint</source>
+        <translation>检查检查点</translation>
+    </message>
+    <message>
+        <source>Run the doctor: completeness, quantized modules, scale health, dtype traps, KV scales, duplicates</source>
+        <translation>运行诊断：完整性、量化模块、缩放因子健康、数据类型陷阱、KV 缩放因子、重复张量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Module / tensor</source>
+        <translation>模块 / 张量</translation>
+    </message>
+    <message>
+        <source>File @ byte</source>
+        <translation>文件 @ 字节</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Healthy: %1 files, %2 tensors, nothing to report</source>
+        <translation>健康：%1 个文件，%2 个张量，无问题</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes</source>
+        <translation>%1 个文件，%2 个张量：%3 个错误，%4 个警告，%5 条提示</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::HistogramPlot</name>
     <message>
         <source>value</source>
@@ -603,6 +685,86 @@
     <message>
         <source>No rotation: %1</source>
         <translation>无旋转：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayerHeatMap</name>
+    <message>
+        <source>projection</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayersView</name>
+    <message>
+        <source>Relative error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>信量噪比 SQNR（dB）</translation>
+    </message>
+    <message>
+        <source>Kurtosis</source>
+        <translation>峰度</translation>
+    </message>
+    <message>
+        <source>Residual rank at τ</source>
+        <translation>τ 处的残差秩</translation>
+    </message>
+    <message>
+        <source>Bits per weight</source>
+        <translation>每权重比特数</translation>
+    </message>
+    <message>
+        <source>The metric the cells are coloured by</source>
+        <translation>单元格着色所依据的指标</translation>
+    </message>
+    <message>
+        <source>The scanned spec whose numbers are shown</source>
+        <translation>所显示数值对应的已扫描配置</translation>
+    </message>
+    <message>
+        <source>Experts aggregated</source>
+        <translation>专家已汇总</translation>
+    </message>
+    <message>
+        <source>Experts of %1</source>
+        <translation>%1 的专家</translation>
+    </message>
+    <message>
+        <source>Residual spectra</source>
+        <translation>残差谱</translation>
+    </message>
+    <message>
+        <source>Also count the residual’s singular values above τ (slower)</source>
+        <translation>同时统计残差中高于 τ 的奇异值（较慢）</translation>
+    </message>
+    <message>
+        <source>Scan checkpoint</source>
+        <translation>扫描检查点</translation>
+    </message>
+    <message>
+        <source>Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)</source>
+        <translation>用面板中的配置量化每个二维权重（可续扫中断的扫描）</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>正在扫描</translation>
+    </message>
+    <message>
+        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
+        <translation>尚未扫描：请打开检查点并点击“扫描检查点”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) scanned</source>
+        <translation>
+            <numerusform>已扫描 %n 个模块</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1716,6 +1878,29 @@ A JSON spec of one of: %2</source>
     <message>
         <source>No rotated sweep: %1</source>
         <translation>无旋转扫描：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScanController</name>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s error at a glance: scan the whole checkpoint</source>
+        <translation>一眼看清每一层的误差：扫描整个检查点</translation>
+    </message>
+    <message>
+        <source>Cancelled; the next scan resumes here</source>
+        <translation>已取消；下次扫描将从此处继续</translation>
+    </message>
+    <message>
+        <source>Scan finished</source>
+        <translation>扫描完成</translation>
+    </message>
+    <message>
+        <source>The scan failed: %1</source>
+        <translation>扫描失败：%1</translation>
     </message>
 </context>
 <context>
