@@ -464,6 +464,7 @@ void MainWindow::createControllers()
     m_health = new HealthController(this, m_loads, m_browser, m_tabs); // the Health tab (the doctor)
     connect(m_health, &HealthController::jobEnded, this, &MainWindow::finishBackgroundTask);
     m_exporter = new ExporterPanel(m_tabs); // the Export tab: a recipe as a toolkit's config
+    m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
 
