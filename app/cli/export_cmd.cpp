@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "export/config_export.h"
+#include "export/ct_writer.h"
 #include "recipe/recipe.h"
 
 namespace quantscope::cli {
@@ -16,6 +17,8 @@ int runExport(Args args)
     const auto formatName = args.value("--format");
     const auto act = args.value("--activations");
     const auto pack = args.value("--pack-method");
+    const auto checkpoint = args.value("--checkpoint");
+    const auto outDir = args.value("--out-dir");
     const auto pos = args.positionals();
     if (!recipePath)
         throw UsageError("export needs --recipe R.json");
@@ -39,6 +42,19 @@ int runExport(Args args)
     if (pos.size() > 1)
         throw UsageError("export takes at most one OUT path");
     const Recipe recipe = Recipe::load(*recipePath);
+    if (checkpoint || outDir) {
+        if (!checkpoint || !outDir || !pos.empty())
+            throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
+        if (*format != ExportFormat::CompressedTensors || options.activations != ActivationScheme::None)
+            throw UsageError("checkpoints are written as compressed-tensors pack-quantized only so far "
+                             "(--format compressed-tensors, no --activations)");
+        const CheckpointExportResult r = writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir);
+        std::cout << "wrote " << r.file << ": " << r.quantized.size() << " modules quantized, " << r.copied
+                  << " tensors copied; re-read to the same codes\n";
+        for (const auto &n : r.notes)
+            std::cout << "  " << n << "\n";
+        return 0;
+    }
     const std::string text = exportRecipeText(recipe, *format, options);
     if (pos.empty())
         std::cout << text;
