@@ -9,10 +9,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <gtest/gtest.h>
 
+#include "export/ct_writer.h"
+#include "io/checkpoint.h"
+#include "io/quantized.h"
+#include "io/safetensors.h"
+#include "quant/quantizer.h"
 #include "util/error.h"
 #include "util/glob.h"
 
@@ -347,13 +353,6 @@ TEST(Export, AtomicWriteLeavesNoPartialFile)
 // The compressed-tensors pack-quantized checkpoint writer (export/ct_writer.h): our readers
 // re-read the file as compressed-tensors pack-quantized, to the quantizer's codes and
 // dequantized weights; untouched tensors come back bit for bit; embeddings are copied.
-#include "export/ct_writer.h"
-#include "io/checkpoint.h"
-#include "io/quantized.h"
-#include "io/safetensors.h"
-#include "quant/quantizer.h"
-
-#include <random>
 
 TEST(ExportCheckpoint, PackQuantizedRoundTripsThroughOurReaders)
 {
