@@ -3,7 +3,7 @@
 // configs AMD Quark 0.13 and compressed-tensors 0.20 themselves wrote for the same schemes
 // (tests/interop/golden/*/config.json; every field compared except `version`, which a recipe
 // cannot know), the published W4A8 quantization_config quoted in docs/formats.md, and a W4A16
-// g128 golden written by hand from formats.md's field list. Refusals are checked by reason.
+// g128 golden written by hand from docs/formats.md's field list. Refusals are checked by reason.
 #include "export/config_export.h"
 
 #include <cstring>
@@ -119,7 +119,7 @@ TEST(Export, PublishedW4A8RecipeToQuarkHoldsThePublishedFields)
     EXPECT_EQ(q["global_quant_config"]["weight"][1]["symmetric"], true);
     EXPECT_EQ(q["exclude"], json::parse(R"(["*self_attn*", "*mlp.gate", "*lm_head", "*mlp.gate_proj",
         "*mlp.up_proj", "*mlp.down_proj", "*shared_experts*", "*mm_projector*", "*vision_tower*"])"));
-    // The exclude list means what formats.md says: dense up_proj excluded, an expert's not.
+    // The exclude list means what docs/formats.md says: dense up_proj excluded, an expert's not.
     EXPECT_TRUE(globMatch(q["exclude"][4].get<std::string>(), "model.layers.0.mlp.up_proj"));
     for (const auto &p : q["exclude"])
         EXPECT_FALSE(globMatch(p.get<std::string>(), "model.layers.1.mlp.experts.42.up_proj")) << p;
