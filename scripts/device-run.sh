@@ -191,6 +191,34 @@ if [[ "${QS_SKIP_SCAN:-0}" != 1 ]]; then
   fi
   echo "scan bench: $(( $(date +%s) - t0 ))s"
 fi
+# The scan over MPI ranks (issue 25, docs/cluster.md): the scan bench's checkpoint (generated
+# again in /tmp/qs_scan_mpi, QS_SCAN_ARGS applies) scanned with INT4 g128 + FP8 on the GPU by
+# one process, by 1 rank and by 2 ranks sharing the GPU under mpirun, each summary with its per-rank timeline (scan_mpi_np{0,1,2}.json; np0 is no mpirun).
+# Needs a build with MPI (`quantscope-cli --version`: "MPI: … (built)") and mpirun on PATH or in
+# QS_MPIRUN; QS_SKIP_MPI=1 skips it.
+if [[ "${QS_SKIP_MPI:-0}" != 1 ]]; then
+  mpirun_bin="${QS_MPIRUN:-$(command -v mpirun || true)}"
+  cli="$build/app/cli/quantscope-cli"
+  if [[ -z "$mpirun_bin" ]] || ! "$cli" --version | grep -q '^MPI: .*(built)'; then
+    echo "mpi scan skipped: $("$cli" --version | grep '^MPI:'), mpirun: ${mpirun_bin:-not found}"
+  elif ! { cmake --build "$build" -j "$(nproc)" --target qs_bench_scan > "$OUT/scan_mpi_build.log" 2>&1 &&
+            "$build/bench/qs_bench_scan" --out "$OUT/scan_mpi_gen" --dir /tmp/qs_scan_mpi --device gpu --keep \
+              ${QS_SCAN_ARGS:-} > "$OUT/scan_mpi_gen.log" 2>&1; }; then
+    echo "mpi scan skipped: generating its checkpoint failed"; tail -20 "$OUT/scan_mpi_build.log" "$OUT/scan_mpi_gen.log"
+  else
+    for np in 0 1 2; do
+      rm -f "$OUT/scan_mpi_np$np.jsonl" "$OUT/scan_mpi_np$np.jsonl.pending"
+      launch=()
+      if (( np > 0 )); then launch=("$mpirun_bin" --allow-run-as-root --oversubscribe -np "$np"); fi
+      t0=$(date +%s)
+      "${launch[@]}" "$cli" scan /tmp/qs_scan_mpi --specs int,fp8 --device gpu --quiet \
+        --out "$OUT/scan_mpi_np$np.jsonl" --json > "$OUT/scan_mpi_np$np.json" 2> "$OUT/scan_mpi_np$np.log" \
+        || { echo "mpi scan np=$np failed"; tail -20 "$OUT/scan_mpi_np$np.log"; }
+      echo "mpi scan np=$np: $(( $(date +%s) - t0 ))s"
+      grep -E '"(seconds|scan_mb_per_s|ranks)"' "$OUT/scan_mpi_np$np.json"
+    done
+  fi
+fi
 if [[ "${QS_NCU:-0}" == 1 ]]; then
   # Nsight Compute on the headline case's two big kernels (stall reasons, throughput, occupancy).
   ncu_bin="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)"

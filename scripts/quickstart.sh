@@ -35,7 +35,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config
           qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           libqt6svg6-dev libgl-dev libqcustomplot-dev
           libeigen3-dev nlohmann-json3-dev libgtest-dev zlib1g-dev
-          xvfb xauth)
+          xvfb xauth fonts-noto-cjk
+          libopenmpi-dev openmpi-bin)  # the scan over MPI ranks (docs/cluster.md) and its tests
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

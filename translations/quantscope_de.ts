@@ -550,13 +550,23 @@
         <source>The quantization job failed.</source>
         <translation>Der Quantisierungsauftrag ist fehlgeschlagen.</translation>
     </message>
-    <message>
-        <source>Cancelled; the partial result was discarded.</source>
-        <translation>Abgebrochen; das Teilergebnis wurde verworfen.</translation>
+    <message numerus="yes">
+        <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
+        <translation>
+            <numerusform>Abgebrochen; %n fertiger Lauf wird als Teilstapel gezeigt.</numerusform>
+            <numerusform>Abgebrochen; %n fertige Läufe werden als Teilstapel gezeigt.</numerusform>
+        </translation>
     </message>
     <message>
-        <source>Job cancelled</source>
-        <translation>Auftrag abgebrochen</translation>
+        <source>Cancelled before any run finished.</source>
+        <translation>Abgebrochen, bevor ein Lauf fertig war.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
+        <translation>
+            <numerusform>%n 1-D-Tensor (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
+            <numerusform>%n 1-D-Tensoren (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -568,10 +578,6 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>Stop the running job (Esc); its partial result is discarded</source>
-        <translation>Den laufenden Auftrag anhalten (Esc); sein Teilergebnis wird verworfen</translation>
     </message>
     <message>
         <source>estimating…</source>
@@ -594,6 +600,10 @@
             <numerusform>noch etwa %n min</numerusform>
             <numerusform>noch etwa %n min</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Stop the running job (Esc); the runs that finished stay shown</source>
+        <translation>Den laufenden Auftrag anhalten (Esc); die fertigen Läufe bleiben sichtbar</translation>
     </message>
 </context>
 <context>
@@ -1195,6 +1205,22 @@
         <source>A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config</source>
         <translation>Ein Rezept als Konfiguration für Quark, compressed-tensors, llm-compressor oder Quantscope</translation>
     </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>Ü&amp;bersicht</translation>
+    </message>
+    <message>
+        <source>One sortable row per tensor and configuration; export it as CSV</source>
+        <translation>Eine sortierbare Zeile je Tensor und Konfiguration; als CSV exportierbar</translation>
+    </message>
+    <message>
+        <source>L&amp;anguage</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>The language changes when Quantscope starts again.</source>
+        <translation>Die Sprache wechselt beim nächsten Start von Quantscope.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersModel</name>
@@ -1536,6 +1562,74 @@
     <message>
         <source>JSON files (*.json)</source>
         <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV-Tabellen (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewModel</name>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>This run failed: %1</source>
+        <translation>Dieser Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>Konfiguration</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewView</name>
+    <message>
+        <source>Export C&amp;SV…</source>
+        <translation>C&amp;SV exportieren…</translation>
+    </message>
+    <message>
+        <source>Run a quantization to compare every tensor and configuration.</source>
+        <translation>Starten Sie eine Quantisierung, um alle Tensoren und Konfigurationen zu vergleichen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor</numerusform>
+            <numerusform>%n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n Konfiguration</numerusform>
+            <numerusform> × %n Konfigurationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>partial batch: cancelled, the finished runs are shown</source>
+        <translation>Teilstapel: abgebrochen, die fertigen Läufe werden gezeigt</translation>
+    </message>
+    <message>
+        <source>Could not write “%1”: %2</source>
+        <translation>„%1“ konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Export Overview as CSV</source>
+        <translation>Übersicht als CSV exportieren</translation>
     </message>
     <message>
         <source>CSV tables (*.csv)</source>
@@ -1920,6 +2014,205 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
 </context>
 <context>
+    <name>quantscope::SpecWords</name>
+    <message>
+        <source>Bits</source>
+        <translation>Bits</translation>
+    </message>
+    <message>
+        <source>Granularity</source>
+        <translation>Granularität</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>Gruppengröße</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>Channel axis</source>
+        <translation>Kanalachse</translation>
+    </message>
+    <message>
+        <source>Symmetric</source>
+        <translation>Symmetrisch</translation>
+    </message>
+    <message>
+        <source>Scale rule</source>
+        <translation>Skalenregel</translation>
+    </message>
+    <message>
+        <source>Rounding</source>
+        <translation>Rundung</translation>
+    </message>
+    <message>
+        <source>Scale applied by</source>
+        <translation>Skala angewandt durch</translation>
+    </message>
+    <message>
+        <source>Scale type</source>
+        <translation>Skalentyp</translation>
+    </message>
+    <message>
+        <source>E8M0 rounding</source>
+        <translation>E8M0-Rundung</translation>
+    </message>
+    <message>
+        <source>Arithmetic</source>
+        <translation>Arithmetik</translation>
+    </message>
+    <message>
+        <source>Refuse ragged groups</source>
+        <translation>Unvollständige Gruppen ablehnen</translation>
+    </message>
+    <message>
+        <source>Scale of a zero group</source>
+        <translation>Skala einer Nullgruppe</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation>Durchläufe</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>Iterationen</translation>
+    </message>
+    <message>
+        <source>Power iterations</source>
+        <translation>Potenziterationen</translation>
+    </message>
+    <message>
+        <source>Scale constant c</source>
+        <translation>Skalenkonstante c</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Zufallsstartwert</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Voreinstellung</translation>
+    </message>
+    <message>
+        <source>Compute precision</source>
+        <translation>Rechengenauigkeit</translation>
+    </message>
+    <message>
+        <source>Zero-point rounding</source>
+        <translation>Nullpunkt-Rundung</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>Kodierer</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Compensator</source>
+        <translation>Kompensator</translation>
+    </message>
+    <message>
+        <source>Compensator group size</source>
+        <translation>Gruppengröße des Kompensators</translation>
+    </message>
+    <message>
+        <source>HQQ preset</source>
+        <translation>HQQ-Voreinstellung</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>per group</source>
+        <translation>pro Gruppe</translation>
+    </message>
+    <message>
+        <source>per block</source>
+        <translation>pro Block</translation>
+    </message>
+    <message>
+        <source>toolkit (amax/7.5)</source>
+        <translation>Toolkit (amax/7,5)</translation>
+    </message>
+    <message>
+        <source>maximum (amax/7)</source>
+        <translation>Maximum (amax/7)</translation>
+    </message>
+    <message>
+        <source>half to even</source>
+        <translation>Hälfte zur geraden Zahl</translation>
+    </message>
+    <message>
+        <source>half away from zero</source>
+        <translation>Hälfte von null weg</translation>
+    </message>
+    <message>
+        <source>dividing by s</source>
+        <translation>Division durch s</translation>
+    </message>
+    <message>
+        <source>multiplying by 1/s</source>
+        <translation>Multiplikation mit 1/s</translation>
+    </message>
+    <message>
+        <source>E8M0 (power of two)</source>
+        <translation>E8M0 (Zweierpotenz)</translation>
+    </message>
+    <message>
+        <source>round up</source>
+        <translation>aufrunden</translation>
+    </message>
+    <message>
+        <source>round to nearest</source>
+        <translation>zum Nächsten runden</translation>
+    </message>
+    <message>
+        <source>in FP32</source>
+        <translation>in FP32</translation>
+    </message>
+    <message>
+        <source>in the tensor&apos;s own type</source>
+        <translation>im eigenen Typ des Tensors</translation>
+    </message>
+    <message>
+        <source>toolkit (eps of the scale type)</source>
+        <translation>Toolkit (eps des Skalentyps)</translation>
+    </message>
+    <message>
+        <source>smallest normal float</source>
+        <translation>kleinste normale Gleitkommazahl</translation>
+    </message>
+    <message>
+        <source>E4M3 (max 448)</source>
+        <translation>E4M3 (max. 448)</translation>
+    </message>
+    <message>
+        <source>E5M2 (max 57344)</source>
+        <translation>E5M2 (max. 57344)</translation>
+    </message>
+    <message>
+        <source>Only with %1 “%2”</source>
+        <translation>Nur mit %1 „%2“</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::SpectrumView</name>
     <message>
         <source>The configuration the rank slider reads</source>
@@ -2079,6 +2372,13 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <translation>
             <numerusform>%n Tensor</numerusform>
             <numerusform>%n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>%n angezeigt</numerusform>
+            <numerusform>%n angezeigt</numerusform>
         </translation>
     </message>
 </context>

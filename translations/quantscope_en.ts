@@ -41,6 +41,20 @@
             <numerusform>; %n failed (see the log)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
+        <translation>
+            <numerusform>Cancelled; %n finished run is shown as a partial batch.</numerusform>
+            <numerusform>Cancelled; %n finished runs are shown as a partial batch.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
+        <translation>
+            <numerusform>Skipped %n 1-D tensor (a norm or bias); select only it to quantize it.</numerusform>
+            <numerusform>Skipped %n 1-D tensors (norms, biases); select only them to quantize them.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -142,6 +156,23 @@
     </message>
 </context>
 <context>
+    <name>quantscope::OverviewView</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n tensor</numerusform>
+            <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n configuration</numerusform>
+            <numerusform> × %n configurations</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::SpectrumView</name>
     <message numerus="yes">
         <source>%n configuration(s) without a spectrum: press Compute.</source>
@@ -165,6 +196,13 @@
         <translation>
             <numerusform>%n tensor</numerusform>
             <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>%n shown</numerusform>
+            <numerusform>%n shown</numerusform>
         </translation>
     </message>
 </context>

@@ -23,7 +23,7 @@ JobProgressWidget::JobProgressWidget(QWidget *parent) : QWidget(parent)
     m_bar->setFormat(QStringLiteral("%p%"));
     m_cancel =
         new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
-    m_cancel->setToolTip(tr("Stop the running job (Esc); its partial result is discarded"));
+    m_cancel->setToolTip(tr("Stop the running job (Esc); the runs that finished stay shown"));
     m_cancel->setEnabled(false);
     g->addWidget(m_title, 0, 0, 1, 2);
     g->addWidget(m_bar, 1, 0);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantizerpanel.h"
+#include "specwords.h"
+#include "jobs/config_label.h"
 
 #include "qtstring.h"
 #include "theme.h"
@@ -29,7 +31,7 @@ namespace {
 /// and the recipe's words, so a user meets the same name everywhere).
 QString labelOf(const std::string &key)
 {
-    return fromStd(key).replace(QLatin1Char('_'), QLatin1Char(' '));
+    return specwords::fieldLabel(key);
 }
 
 /// A small square in the configuration's colour, used as its header icon.
@@ -286,8 +288,11 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         w = spin;
     } else if (field.kind == "enum") {
         auto *combo = new QComboBox(parent);
-        for (const auto &choice : field.choices)
-            combo->addItem(fromStd(choice), fromStd(choice));
+        // Values in words; the internal name (spec JSON, CLI) in each item's tooltip.
+        for (const auto &choice : field.choices) {
+            combo->addItem(specwords::choiceLabel(key, choice), fromStd(choice));
+            combo->setItemData(combo->count() - 1, fromStd(choice), Qt::ToolTipRole);
+        }
         if (spec.contains(key) && spec[key].is_string())
             combo->setCurrentIndex(combo->findData(fromStd(spec[key].get<std::string>())));
         connect(combo, &QComboBox::currentIndexChanged, this,
@@ -295,6 +300,10 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
                     m_configs[static_cast<std::size_t>(configIndex)].spec[key] =
                         combo->currentData().toString().toStdString();
                     changed();
+                    // Another field may now apply or stop applying (group size, E8M0 rounding):
+                    // show only the fields that apply.
+                    if (key == "granularity" || key == "scale_dtype")
+                        QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
                 });
         w = combo;
     } else if (field.kind == "bool") {
@@ -373,7 +382,8 @@ void QuantizerPanel::rebuild()
     std::vector<std::string> keys;
     for (const auto &c : m_configs)
         for (const auto &f : m_methods[static_cast<std::size_t>(c.method)].fields)
-            if (std::find(keys.begin(), keys.end(), f.key) == keys.end())
+            if (specFieldApplies(c.spec, f.key) &&
+                std::find(keys.begin(), keys.end(), f.key) == keys.end())
                 keys.push_back(f.key);
 
     auto *grid = new QWidget;
@@ -389,7 +399,8 @@ void QuantizerPanel::rebuild()
         auto *label = new QLabel(labelOf(keys[r]), grid);
         for (const auto &c : m_configs)
             if (const auto *f = fieldOf(c.method, keys[r])) {
-                label->setToolTip(fromStd(f->help));
+                label->setToolTip(fromStd(f->help) + QStringLiteral("\n(") + fromStd(keys[r]) +
+                                  QLatin1Char(')'));
                 break;
             }
         g->addWidget(label, static_cast<int>(r) + 2, 0);
@@ -448,9 +459,14 @@ void QuantizerPanel::rebuild()
         for (std::size_t r = 0; r < keys.size(); ++r) {
             const auto *f = fieldOf(c.method, keys[r]);
             QWidget *w = nullptr;
-            if (f) {
+            if (f && specFieldApplies(c.spec, keys[r])) {
                 w = makeEditor(index, *f, grid);
                 m_editors[ci].emplace_back(keys[r], w);
+            } else if (f) {
+                auto *unused = new QLabel(QStringLiteral("—"), grid);
+                unused->setEnabled(false);
+                unused->setToolTip(specwords::onlyWith(keys[r]));
+                w = unused;
             } else {
                 auto *none = new QLabel(QStringLiteral("—"), grid);
                 none->setEnabled(false);

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
+#include <functional>
 #include <QSet>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -181,12 +182,33 @@ void TensorBrowser::showContextMenu(const QPoint &pos)
     menu->popup(m_view->viewport()->mapToGlobal(pos));
 }
 
+int TensorBrowser::shownTensorCount() const
+{
+    // The leaves the filter lets through (a group is shown when a tensor below it matches).
+    int n = 0;
+    std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+        for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
+            const auto i = m_proxy->index(r, 0, parent);
+            if (!i.data(TensorTreeModel::TensorNameRole).toString().isEmpty())
+                ++n;
+            walk(i);
+        }
+    };
+    walk({});
+    return n;
+}
+
 void TensorBrowser::updateStatus()
 {
     const int total = m_model->tensorCount();
+    const int shown = m_filter->text().isEmpty() ? total : shownTensorCount();
     const int selected = static_cast<int>(selectedTensors().size());
-    m_status->setText(selected > 0 ? tr("%1 of %n tensor(s) selected", nullptr, total).arg(selected)
-                                   : tr("%n tensor(s)", nullptr, total));
+    QString text = selected > 0 ? tr("%1 of %n tensor(s) selected", nullptr, total).arg(selected)
+                                : tr("%n tensor(s)", nullptr, total);
+    // The count follows the filter.
+    if (shown < total)
+        text += QLatin1String(" · ") + tr("%n shown", nullptr, shown);
+    m_status->setText(text);
 }
 
 } // namespace quantscope

@@ -50,6 +50,7 @@ private:
     void applyFilter();
     void showContextMenu(const QPoint &pos);
     void updateStatus();
+    int shownTensorCount() const;
 
     TensorTreeModel *m_model = nullptr;
     TensorFilterProxy *m_proxy = nullptr;

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "cli.h"
+#include "scan_mpi.h"
 #include "engine/registry.h"
 #include "register.h"
+#include "io/safetensors.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
@@ -169,9 +171,9 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     try {
         if (cmd == "--version" || cmd == "version") {
-            std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\n",
+            std::printf("quantscope-cli %s\nGPU backends built: %s\nCompute device: %s\nMPI: %s\n",
                         QUANTSCOPE_VERSION, builtGpuBackends().c_str(),
-                        describeComputeDevice().c_str());
+                        describeComputeDevice().c_str(), cli::mpiDescription().c_str());
             // What each device runs itself, per method (the engine's capability query).
             const auto &reg = BackendRegistry::instance();
             if (const Backend *gpu = reg.gpu()) {
@@ -212,6 +214,12 @@ int main(int argc, char **argv)
     } catch (const cli::UsageError &e) {
         std::fprintf(stderr, "quantscope-cli %s: %s\n", cmd.c_str(), e.what());
         return 2;
+    } catch (const HeaderTooLargeError &e) {
+        // The action the user can take, in the CLI's terms.
+        std::fprintf(stderr, "quantscope-cli %s: error: %s%s\n", cmd.c_str(), e.what(),
+                     cmd == "info" ? "; if the file is genuine, raise the limit with --max-header-bytes N"
+                                   : "");
+        return 1;
     } catch (const Error &e) {
         std::fprintf(stderr, "quantscope-cli %s: error: %s\n", cmd.c_str(), e.what());
         return 1;

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
 #include "progress.h"
+#include "scan_mpi.h"
 #include "io/checkpoint.h"
 #include "recipe/recipe_check.h"
 #include "scan/scan.h"
@@ -69,10 +71,25 @@ std::vector<QuantSpec> parseSpecsOption(const std::string &text)
     return out;
 }
 
+/// The --json summary's per-rank timeline (null for a single-process scan).
+nlohmann::ordered_json ojsonTimeline(const std::vector<RankTimeline> *timeline)
+{
+    if (!timeline)
+        return nullptr;
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (const auto &t : *timeline)
+        a.push_back(t.toJson());
+    return a;
+}
+
 } // namespace
 
 int runScanCommand(Args args)
 {
+    // Under mpirun: one GPU per rank, chosen before any backend is created.
+    const bool mpi = launchedByMpirun();
+    if (mpi)
+        pinRankDevice();
     const bool json = args.flag("--json");
     const bool quiet = args.flag("--quiet");
     ScanOptions options;
@@ -111,10 +128,17 @@ int runScanCommand(Args args)
     ProgressLine line(quiet);
     const StepCallback cb = line.callback();
     const CancelToken cancel;
-    const ScanResult r = runScan(ck, options, cancel, [&](double b, double e, double total, const std::string &what) {
+    const ScanProgress progress = [&](double b, double e, double total, const std::string &what) {
         if (cb && total > 0)
             cb(b / total, e / total, total, what);
-    });
+    };
+    std::optional<DistributedScan> dist;
+    if (mpi) {
+        dist = runMpiScan(ck, options, progress);
+        if (!dist->writer)
+            return 0; // rank 0 reports
+    }
+    const ScanResult r = dist ? dist->result : runScan(ck, options, cancel, progress);
     line.finish();
     for (const auto &w : r.warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -141,6 +165,9 @@ int runScanCommand(Args args)
     s["largest_fp32_bytes"] = r.largestFp32Bytes;
     s["peak_rss_bytes"] = peakRssBytes();
     s["memory_bound_bytes"] = bound;
+    s["ranks"] = dist ? dist->ranks : 1;
+    s["reassigned"] = dist ? dist->reassigned : 0;
+    s["timeline"] = ojsonTimeline(dist ? &dist->timeline : nullptr);
     if (out && json) {
         std::cout << s.dump(1) << '\n';
     } else if (!quiet || out) {

@@ -9,6 +9,7 @@
 #include "jobs/config_label.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
+#include "tensortreemodel.h"
 
 #include <QLocale>
 #include <QThread>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <utility>
 
 namespace quantscope {
 
@@ -26,6 +28,13 @@ struct JobProgressState {
     std::string what;
     /// When the worker reported the current step (steadySeconds()).
     double stepAt = 0;
+};
+
+/// The runs of the running job that have finished, collected on the worker: Cancel shows them
+/// as a partial batch instead of discarding them.
+struct FinishedRuns {
+    std::mutex mutex;
+    QuantizeJobResult result;
 };
 
 namespace {
@@ -96,7 +105,21 @@ void JobController::run()
         emit statusMessage(tr("Open a checkpoint first"));
         return;
     }
-    const auto tensors = m_browser->selectedTensors();
+    auto tensors = m_browser->selectedTensors();
+    // 1-D tensors (norms, biases) are not what a weight quantizer is for: skipped, with a note,
+    // unless they are all that is selected.
+    QStringList oneD;
+    for (const auto &e : m_browser->model()->entries())
+        if (e.shape.size() <= 1 && tensors.contains(e.name))
+            oneD << e.name;
+    if (!oneD.isEmpty() && oneD.size() < tensors.size()) {
+        for (const auto &t : oneD)
+            tensors.removeAll(t);
+        const auto note = tr("Skipped %n 1-D tensor(s) (norms, biases); select only them to "
+                             "quantize them.", nullptr, static_cast<int>(oneD.size()));
+        m_log->append(LogView::Severity::Info, note);
+        emit statusMessage(note);
+    }
     if (tensors.isEmpty()) {
         emit statusMessage(tr("Select one or more tensors to quantize"));
         m_job->finish(tr("Select one or more tensors in the Tensors dock, then Run."));
@@ -129,6 +152,17 @@ void JobController::run()
         progress->stepAt = steadySeconds();
     };
 
+    auto finishedRuns = std::make_shared<FinishedRuns>();
+    m_finished = finishedRuns;
+    OutcomeCallback finished = [finishedRuns](const TensorProfile &profile,
+                                              const QuantizeOutcome &outcome) {
+        std::lock_guard lock(finishedRuns->mutex);
+        auto &r = finishedRuns->result;
+        if (!r.profile(profile.tensor))
+            r.tensors.push_back(profile);
+        r.outcomes.push_back(outcome);
+    };
+
     const auto configCount = static_cast<int>(request.configs.size());
     m_job->start(tr("Quantizing %n tensor(s)", nullptr, static_cast<int>(tensors.size())) +
                  tr(" × %n configuration(s)", nullptr, configCount));
@@ -139,14 +173,17 @@ void JobController::run()
     emit runningChanged(true);
 
     m_tracker.start(
-        [request = std::move(request), source = std::move(source), step = std::move(step)](
-            const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step); },
+        [request = std::move(request), source = std::move(source), step = std::move(step),
+         finished = std::move(finished)](const CancelToken &cancel) {
+            return runQuantizeJob(request, source, cancel, step, finished);
+        },
         [this](QuantizeJobResult result) { deliver(std::move(result)); },
         [this](const QString &error) { fail(error); });
 }
 
 void JobController::deliver(QuantizeJobResult result)
 {
+    m_finished.reset();
     const double now = steadySeconds();
     const double seconds = now - m_jobStart;
     {
@@ -196,6 +233,7 @@ void JobController::deliver(QuantizeJobResult result)
 
 void JobController::fail(const QString &error)
 {
+    m_finished.reset();
     const auto text = tr("The quantization job failed: %1").arg(error);
     m_log->append(LogView::Severity::Error, text);
     m_job->finish(text);
@@ -211,9 +249,23 @@ void JobController::cancel()
         return;
     // The worker stops at its next checkpoint; whatever it delivers is stale from now on.
     m_tracker.cancel();
-    m_job->finish(tr("Cancelled; the partial result was discarded."));
-    m_log->append(LogView::Severity::Info, tr("Job cancelled"));
+    // Keep the runs that had finished, marked as a partial batch.
+    QuantizeJobResult kept;
+    if (const auto finished = std::exchange(m_finished, nullptr)) {
+        std::lock_guard lock(finished->mutex);
+        kept = std::move(finished->result);
+    }
+    const auto n = static_cast<int>(kept.outcomes.size());
+    const QString message =
+        n > 0 ? tr("Cancelled; %n finished run(s) are shown as a partial batch.", nullptr, n)
+              : tr("Cancelled before any run finished.");
+    m_job->finish(message);
+    m_log->append(LogView::Severity::Info, message);
     stopped();
+    if (n > 0) {
+        kept.partial = true;
+        setResults(std::make_shared<const QuantizeJobResult>(std::move(kept)));
+    }
     emit jobEnded();
 }
 

@@ -25,6 +25,7 @@ class LoadController;
 class LogView;
 class QuantizerPanel;
 class TensorBrowser;
+struct FinishedRuns;
 struct JobProgressState;
 
 class JobController : public QObject {
@@ -39,7 +40,8 @@ public:
 
     /// Quantizes the selected tensors with every configuration on the pool.
     void run();
-    /// Stops the running job: idle at once, the result is dropped.
+    /// Stops the running job: idle at once; the runs that had finished stay shown as a partial
+    /// batch (QuantizeJobResult::partial).
     void cancel();
     /// Cancels a running job and waits for every worker (also stale ones) to return.
     void shutdown();
@@ -88,6 +90,8 @@ private:
     JobTracker m_tracker{this, &m_pool};
     /// What the running job last reported, shared with its worker.
     std::shared_ptr<JobProgressState> m_progress;
+    /// The running job's finished runs (kept by Cancel).
+    std::shared_ptr<FinishedRuns> m_finished;
     QTimer *m_progressTimer = nullptr;
     /// Steady-clock seconds when the running job started.
     double m_jobStart = 0;

@@ -68,14 +68,17 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
     m_hasDocument = true;
     m_documentName = result.request.demo ? tr("Demo") : result.documentName;
     m_browser->setEntries(result.entries);
-    if (!restore) {
-        // The pairing belongs to the checkpoint it was made on.
+    // The pairing belongs to the checkpoint it was made on.
+    const auto unpair = [this] {
         m_activation.clear();
         m_activationCheckpoint.reset();
         m_activationQuantized.reset();
         m_activationRequest.reset();
         m_browser->setActivation(QString());
         m_panel->setActivation(QString());
+    };
+    if (!restore) {
+        unpair();
         // The demo's activation (with outlier channels) pairs itself, so that the channel view
         // shows weights and activations together before anything was chosen.
         if (result.activationCheckpoint) {
@@ -89,8 +92,11 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
         }
     } else {
         m_browser->setSelectedTensors(restore->selected);
+        // Exactly the session's pairing: its tensor, the file being opened for it, or none.
         if (!restore->activation.isEmpty())
             setActivation(restore->activation);
+        else if (!restore->activationFromFile)
+            unpair();
     }
     emit documentOpened(result);
 

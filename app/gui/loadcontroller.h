@@ -32,6 +32,8 @@ public:
     struct Restore {
         QStringList selected;
         QString activation;
+        /// The pairing comes from a file opened separately (openActivation): keep it for that.
+        bool activationFromFile = false;
     };
 
     /// `window` owns the controller and parents its message boxes.

@@ -18,6 +18,7 @@
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTimer>
+#include <QSettings>
 #include <QTranslator>
 #include <cstdio>
 #include <memory>
@@ -28,14 +29,19 @@ namespace {
 
 void installTranslators(QApplication &app)
 {
+    // The Language menu's choice ("" = the system's), read at start.
+    const auto language = QSettings().value(QStringLiteral("language")).toString();
+    if (!language.isEmpty())
+        QLocale::setDefault(QLocale(language));
     // Parented to the app: they must live as long as it does.
     auto *qt = new QTranslator(&app);
-    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+    const QLocale ui = language.isEmpty() ? QLocale::system() : QLocale(language);
+    if (qt->load(ui, QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     // Without a translation for the UI language, English: its .qm holds the plural forms.
     auto *own = new QTranslator(&app);
-    if (own->load(QLocale(), QStringLiteral("quantscope"), QStringLiteral("_"),
+    if (own->load(ui, QStringLiteral("quantscope"), QStringLiteral("_"),
                   QStringLiteral(":/i18n")) ||
         own->load(QStringLiteral("quantscope_en"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(own);

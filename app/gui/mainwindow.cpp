@@ -16,6 +16,8 @@
 #include "logview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
+#include "overviewview.h"
+#include "jobs/overview.h"
 #include "quantizerpanel.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
@@ -38,6 +40,7 @@
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
+#include <QTableView>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -338,6 +341,26 @@ void MainWindow::createMenus()
             QSettings().setValue(QStringLiteral("theme"), theme::toString(mode));
         });
     }
+    // Languages by their own names; applied at the next start (every widget is built
+    // translated), which the window says.
+    auto *languageMenu = view->addMenu(tr("L&anguage"));
+    auto *languages = new QActionGroup(languageMenu);
+    const auto chosen = QSettings().value(QStringLiteral("language")).toString();
+    const std::pair<QString, QString> names[] = {{QString(), tr("&System")},
+                                                 {QStringLiteral("en"), QStringLiteral("English")},
+                                                 {QStringLiteral("de"), QStringLiteral("Deutsch")},
+                                                 {QStringLiteral("zh_CN"), QStringLiteral("中文")}};
+    for (const auto &[code, label] : names) {
+        auto *a = languageMenu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        a->setData(code);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("language"), code);
+            showStatus(tr("The language changes when Quantscope starts again."));
+        });
+    }
     view->addSeparator();
     view->addAction(m_statusBarAction);
 
@@ -463,6 +486,20 @@ void MainWindow::createControllers()
     connect(m_scan, &ScanController::jobEnded, this, &MainWindow::finishBackgroundTask);
     m_health = new HealthController(this, m_loads, m_browser, m_tabs); // the Health tab (the doctor)
     connect(m_health, &HealthController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    // The Overview tab (after the others, so that saved tab indices keep their meaning): one row per tensor ×
+    // configuration; a click shows that tensor in the other views, a double click goes there.
+    m_overview = new OverviewView(m_tabs);
+    m_overview->setObjectName(QStringLiteral("overviewView")); // quantscope --view overview
+    m_tabs->setTabToolTip(m_tabs->addTab(m_overview, tr("&Overview")),
+                          tr("One sortable row per tensor and configuration; export it as CSV"));
+    connect(m_overview, &OverviewView::tensorActivated, this,
+            [this](const QString &tensor, const QString &config) {
+                m_distribution->setCurrentTensor(tensor);
+                m_spectrum->setCurrentTensor(tensor);
+                m_spectrum->setCurrentConfig(config);
+            });
+    connect(m_overview->table(), &QAbstractItemView::doubleClicked, this,
+            [this] { m_tabs->setCurrentWidget(m_distribution); });
     m_exporter = new ExporterPanel(m_tabs); // the Export tab: a recipe as a toolkit's config
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
@@ -492,6 +529,10 @@ void MainWindow::showResults(const std::shared_ptr<const QuantizeJobResult> &res
 {
     m_distribution->setResults(results);
     m_numbers->model()->setResults(results);
+    m_overview->setResults(results);
+    // Many tensors make the Numbers table too wide to read: the Overview takes its place.
+    if (results && overviewPreferred(*results) && m_tabs->currentWidget() == m_numbers)
+        m_tabs->setCurrentWidget(m_overview);
     m_spectrum->setResults(results);
 }
 

@@ -32,6 +32,7 @@ class JobProgressWidget;
 class LoadController;
 class LogView;
 class NumbersView;
+class OverviewView;
 class QuantizerPanel;
 class RecentFilesMenu;
 class SessionController;
@@ -83,6 +84,7 @@ public:
     QuantizerPanel *quantizerPanel() const { return m_panel; }
     DistributionView *distributionView() const { return m_distribution; }
     NumbersView *numbersView() const { return m_numbers; }
+    OverviewView *overviewView() const { return m_overview; }
     SpectrumView *spectrumView() const { return m_spectrum; }
     /// The Scale-constant and Kurtosis tabs and their jobs.
     AnalysisController *analysis() const { return m_analysis; }
@@ -137,6 +139,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     DistributionView *m_distribution = nullptr;
     NumbersView *m_numbers = nullptr;
+    OverviewView *m_overview = nullptr;
     SpectrumView *m_spectrum = nullptr;
     AnalysisController *m_analysis = nullptr;
     ScanController *m_scan = nullptr;

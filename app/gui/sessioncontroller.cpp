@@ -159,6 +159,7 @@ bool SessionController::open(const QString &file)
         a.lenient = s.activationSource->lenient;
         m_parts.loads->openActivation(a, restore.activation);
         restore.activation.clear();
+        restore.activationFromFile = true;
     }
     if (s.checkpoint) {
         OpenRequest request;

@@ -70,7 +70,8 @@ JobSpec JobSpec::typed(std::string name, QuantSpec spec)
 }
 
 QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const TensorSource &source,
-                                 const CancelToken &cancel, const StepCallback &step)
+                                 const CancelToken &cancel, const StepCallback &step,
+                                 const OutcomeCallback &finished)
 {
     QuantizeJobResult result;
     // Every configuration parsed and validated once, before any element is touched.
@@ -241,6 +242,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).
                 ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
+                ro.quantize.wantCodes = request.keepQuantized; // likewise the codes
+
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
                 o.method = run.quantized.method;
@@ -280,6 +283,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
             if (request.spectrum && !spectrumBegun)
                 done += item.weight * kSpectrumCost;
+            if (finished)
+                finished(profile, o);
             result.outcomes.push_back(std::move(o));
         }
         result.tensors.push_back(std::move(profile));

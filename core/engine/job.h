@@ -62,10 +62,17 @@ struct TensorSource {
 using StepCallback =
     std::function<void(double begin, double end, double totalCost, const std::string &what)>;
 
+/// Called on the worker after each run (tensor × configuration) finished, with the tensor's
+/// profile as far as it is known and the run's outcome, so that a caller that cancels can keep
+/// what had finished.
+using OutcomeCallback =
+    std::function<void(const TensorProfile &profile, const QuantizeOutcome &outcome)>;
+
 /// Runs the request. A step that fails (a spec that does not parse or does not fit the tensor, a
 /// tensor that cannot be read) records its error and the job goes on; Cancelled propagates.
 QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const TensorSource &source,
-                                 const CancelToken &cancel, const StepCallback &step = {});
+                                 const CancelToken &cancel, const StepCallback &step = {},
+                                 const OutcomeCallback &finished = {});
 
 /// Estimated relative cost of each step for progress: reading/profiling and quantizing scale
 /// with the element count; a spectrum costs about as much as a quantization.

@@ -339,11 +339,10 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
 
     // 2. Header size limit.
     if (n > options.maxHeaderBytes)
-        fail("the header length field says " + std::to_string(n) +
-                 " bytes, more than the limit of " + std::to_string(options.maxHeaderBytes) +
-                 " bytes; if the file is genuine, raise the limit (ReadOptions::maxHeaderBytes, "
-                 "the reader's maximum header size option)",
-             0);
+        throw HeaderTooLargeError("the header length field says " + std::to_string(n) +
+                                      " bytes, more than the limit of " +
+                                      std::to_string(options.maxHeaderBytes) + " bytes",
+                                  Location{file, {}, 0});
     // 3. Header inside the file (size ≥ 8 here, so size − 8 does not wrap).
     if (n > size - 8)
         fail("the header length field says " + std::to_string(n) + " bytes, but only " +

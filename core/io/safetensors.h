@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/tensor_entry.h"
+#include "util/error.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
@@ -26,6 +27,13 @@ struct ReadOptions {
     bool lenient = false;
     /// Largest accepted JSON header, in bytes.
     std::uint64_t maxHeaderBytes = 100'000'000;
+};
+
+/// The header is larger than ReadOptions::maxHeaderBytes: each front end says how to raise
+/// the limit in its own terms (the CLI names its flag), so the message names no option.
+class HeaderTooLargeError : public FormatError {
+public:
+    using FormatError::FormatError;
 };
 
 /// An opened safetensors file. Opening validates the header and maps the file; tensor data is

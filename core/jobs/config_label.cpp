@@ -100,4 +100,28 @@ std::string configLabel(const std::string &name, const nlohmann::json &spec)
     return name + " · " + describeSpec(spec);
 }
 
+std::string specFieldSwitch(const std::string &key)
+{
+    if (key == "group" || key == "block" || key == "axis" || key == "strict")
+        return "granularity";
+    if (key == "e8m0_mode")
+        return "scale_dtype";
+    return {};
+}
+
+bool specFieldApplies(const nlohmann::json &spec, const std::string &key)
+{
+    const auto on = specFieldSwitch(key);
+    if (on.empty() || !spec.is_object() || !spec.contains(on) || !spec[on].is_string())
+        return true;
+    const auto value = spec[on].get<std::string>();
+    if (key == "group" || key == "strict")
+        return value == "group";
+    if (key == "block")
+        return value == "block";
+    if (key == "axis")
+        return value == "channel";
+    return value == "e8m0"; // e8m0_mode
+}
+
 } // namespace quantscope

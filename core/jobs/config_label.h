@@ -13,6 +13,12 @@ namespace quantscope {
 /// Missing fields take the method's defaults; a spec that does not parse gives its method name
 /// (or "?").
 std::string describeSpec(const nlohmann::json &spec);
+/// Whether field `key` of a (filled-in) spec matters for it: the group size only with
+/// granularity group, the block size only with block, the channel axis only with channel, E8M0
+/// rounding only with E8M0 scales. Fields of a spec without these switches always apply.
+bool specFieldApplies(const nlohmann::json &spec, const std::string &key);
+/// The field `key` depends on ("granularity", "scale_dtype") or "" when it always applies.
+std::string specFieldSwitch(const std::string &key);
 /// "A · INT4 g128 sym".
 std::string configLabel(const std::string &name, const nlohmann::json &spec);
 

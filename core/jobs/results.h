@@ -70,6 +70,8 @@ struct QuantizeJobResult {
     std::vector<TensorProfile> tensors;
     std::vector<QuantizeOutcome> outcomes; ///< tensor-major, configs in request order
     std::vector<std::string> warnings;
+    /// The batch was cancelled: only the runs that had finished are here.
+    bool partial = false;
 
     const TensorProfile *profile(const std::string &tensor) const;
     const QuantizeOutcome *outcome(const std::string &tensor, const std::string &config) const;

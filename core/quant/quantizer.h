@@ -124,6 +124,9 @@ struct QuantizedTensor {
 struct QuantizeOptions {
     int threads = 0;              ///< 0: hardware concurrency
     bool wantDequantized = true;  ///< also fill `dequantized`
+    /// Fill `codes` (a GPU backend skips downloading them when false; the scales, zero points and
+    /// every count the metrics and bits per element need are still filled).
+    bool wantCodes = true;
     std::string tensorName;       ///< for messages
 };
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -239,16 +240,6 @@ ChannelKurtosis channelKurtosisParallel(const Tensor &t, int threads, const Canc
     return k;
 }
 
-/// What the reader hands the compute loop.
-struct Loaded {
-    std::size_t index = 0; ///< into the todo list
-    Tensor tensor;
-    std::string error;
-    double readMs = 0;
-    std::uint64_t bytes = 0;
-    std::optional<ChannelKurtosis> kurtosis; ///< computed by the reader when asked (overlaps the compute)
-};
-
 /// One reader thread; the queue holds at most `budget` bytes (always at least one item).
 class Prefetcher {
 public:
@@ -385,6 +376,113 @@ std::vector<ScanModule> listScanModules(const Checkpoint &ck, std::vector<std::s
     return out;
 }
 
+Loaded loadScanModule(const ScanContext &ctx, std::size_t i, const CancelToken &cancel)
+{
+    // Reads (and, when asked, takes the per-channel kurtosis: a CPU pass that, on the reader
+    // thread, overlaps the device's compute of the module before).
+    Loaded l;
+    l.index = i;
+    try {
+        const auto t0 = Clock::now();
+        const ScanModule &m = ctx.modules[i];
+        if (m.quantized >= 0)
+            l.tensor = decodeQuantized(ctx.ck, ctx.det.modules[static_cast<std::size_t>(m.quantized)]);
+        else if (ctx.ck.npy() || ctx.ck.npz())
+            l.tensor = ctx.ck.tensor(m.tensor); // NumPy arrays (maybe deflated): the reader's own view
+        else
+            l.tensor = readDense(*ctx.ck.find(m.tensor));
+        l.readMs = msSince(t0);
+        if (ctx.options.channelKurtosis)
+            l.kurtosis = channelKurtosisParallel(l.tensor, ctx.options.threads, &cancel);
+    } catch (const std::exception &e) {
+        l.error = e.what();
+    }
+    l.bytes = ctx.modules[i].readBytes;
+    return l;
+}
+
+ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMatch &match, Loaded *l,
+                          const CancelToken &cancel, const ScanProgress &step)
+{
+    const ScanOptions &options = ctx.options;
+    const ScanModule &m = ctx.modules[i];
+    ModuleWork out;
+    ojson line = moduleLineStart(m, match, options.recipe);
+    double readMs = 0;
+    if (match.rule == -2) {
+        line["status"] = "error";
+        line["error"] = match.why;
+        ++out.errors;
+    } else if (!match.matched()) {
+        out.skipped = true;
+    } else {
+        readMs = l->readMs;
+        if (!l->error.empty()) {
+            line["status"] = "error";
+            line["error"] = l->error;
+            ++out.errors;
+        } else {
+            QuantizeJobRequest req;
+            req.tensors = {m.tensor};
+            for (std::size_t s = 0; s < match.specs.size(); ++s)
+                req.specs.push_back(JobSpec::typed("spec" + std::to_string(s), match.specs[s]));
+            req.device = options.device;
+            req.profileChannels = false;
+            req.threads = options.threads;
+            if (options.spectra != SpectraMode::Off) {
+                SpectrumOptions so;
+                so.top = options.spectrumTop;
+                so.tau = options.tau;
+                req.spectrum = so;
+            }
+            TensorSource source;
+            const Tensor &w = l->tensor;
+            source.weight = [&w](const std::string &) { return w; };
+            const auto tj = Clock::now();
+            const QuantizeJobResult r = runQuantizeJob(req, source, cancel, step);
+            out.jobMs = msSince(tj);
+            ojson runs = ojson::array();
+            const TensorStats *statsIn = nullptr;
+            for (const auto &o : r.outcomes) {
+                ojson rj;
+                rj["spec"] = ojson::parse(o.spec.dump());
+                rj["method"] = o.method;
+                if (!o.ok()) {
+                    rj["error"] = o.error;
+                    ++out.errors;
+                    runs.push_back(rj);
+                    continue;
+                }
+                if (!statsIn)
+                    statsIn = &o.metrics.statsIn;
+                rj["device"] = o.device;
+                if (!o.deviceNote.empty())
+                    rj["device_note"] = o.deviceNote;
+                rj["ragged"] = o.ragged;
+                rj["nonfinite_groups"] = o.nonFiniteGroups;
+                rj["metrics"] = metricsJson(o);
+                if (o.spectrum)
+                    rj["spectrum"] = spectrumJson(*o.spectrum, options.spectra == SpectraMode::TopK);
+                rj["time_ms"] = o.timeMs;
+                out.runsMs += o.timeMs;
+                runs.push_back(rj);
+            }
+            const TensorStats stats = statsIn ? *statsIn : computeStats(w);
+            ojson kurt;
+            kurt["tensor"] = stats.excessKurtosis ? reportNumber(*stats.excessKurtosis) : ojson(nullptr);
+            kurt["rows"] = l->kurtosis ? summaryOf(l->kurtosis->rows) : ojson(nullptr);
+            kurt["columns"] = l->kurtosis ? summaryOf(l->kurtosis->columns) : ojson(nullptr);
+            line["kurtosis"] = kurt;
+            line["runs"] = runs;
+            out.scanned = true;
+        }
+    }
+    line["read_ms"] = readMs;
+    out.readMs = readMs;
+    out.line = std::move(line);
+    return out;
+}
+
 ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const CancelToken &cancel,
                    const ScanProgress &progress)
 {
@@ -436,28 +534,8 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         for (const auto i : toRead)
             budget = std::max<std::uint64_t>(budget, modules[i].readBytes);
 
-    // The reader thread reads (and, when asked, takes the per-channel kurtosis: a CPU pass that
-    // then overlaps the device's compute of the module before).
-    auto load = [&](std::size_t i) {
-        Loaded l;
-        l.index = i;
-        try {
-            const auto t0 = Clock::now();
-            const ScanModule &m = modules[i];
-            if (m.quantized >= 0)
-                l.tensor = decodeQuantized(ck, det.modules[static_cast<std::size_t>(m.quantized)]);
-            else if (ck.npy() || ck.npz())
-                l.tensor = ck.tensor(m.tensor); // NumPy arrays (maybe deflated): the reader's own view
-            else
-                l.tensor = readDense(*ck.find(m.tensor));
-            l.readMs = msSince(t0);
-            if (options.channelKurtosis)
-                l.kurtosis = channelKurtosisParallel(l.tensor, options.threads, &cancel);
-        } catch (const std::exception &e) {
-            l.error = e.what();
-        }
-        return l;
-    };
+    const ScanContext ctx{ck, options, det, modules, recipeHash};
+    auto load = [&](std::size_t i) { return loadScanModule(ctx, i, cancel); };
     std::optional<Prefetcher> prefetch;
     if (!toRead.empty())
         prefetch.emplace(load, toRead, std::max<std::uint64_t>(budget, 1),
@@ -469,83 +547,24 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         const ScanModule &m = modules[i];
         const double n = static_cast<double>(numelOf(m.shape));
         const auto tm = Clock::now();
-        ojson line = moduleLineStart(m, matches[i], options.recipe);
-        double readMs = 0;
-        if (matches[i].rule == -2) {
-            line["status"] = "error";
-            line["error"] = matches[i].why;
-            ++result.errors;
-        } else if (!matches[i].matched()) {
-            ++result.skipped;
-        } else {
-            Loaded l = prefetch->next();
-            readMs = l.readMs;
-            result.bytesRead += l.bytes;
-            if (!l.error.empty()) {
-                line["status"] = "error";
-                line["error"] = l.error;
-                ++result.errors;
-            } else {
-                QuantizeJobRequest req;
-                req.tensors = {m.tensor};
-                for (std::size_t s = 0; s < matches[i].specs.size(); ++s)
-                    req.specs.push_back(JobSpec::typed("spec" + std::to_string(s), matches[i].specs[s]));
-                req.device = options.device;
-                req.profileChannels = false;
-                req.threads = options.threads;
-                if (options.spectra != SpectraMode::Off) {
-                    SpectrumOptions so;
-                    so.top = options.spectrumTop;
-                    so.tau = options.tau;
-                    req.spectrum = so;
-                }
-                TensorSource source;
-                const Tensor &w = l.tensor;
-                source.weight = [&w](const std::string &) { return w; };
-                const double base = doneElements;
-                auto step = [&](double b, double, double, const std::string &what) {
-                    if (progress)
-                        progress(base + b * n, base + n, totalElements, what);
-                };
-                const QuantizeJobResult r = runQuantizeJob(req, source, cancel, step);
-                ojson runs = ojson::array();
-                const TensorStats *statsIn = nullptr;
-                for (const auto &o : r.outcomes) {
-                    ojson rj;
-                    rj["spec"] = ojson::parse(o.spec.dump());
-                    rj["method"] = o.method;
-                    if (!o.ok()) {
-                        rj["error"] = o.error;
-                        ++result.errors;
-                        runs.push_back(rj);
-                        continue;
-                    }
-                    if (!statsIn)
-                        statsIn = &o.metrics.statsIn;
-                    rj["device"] = o.device;
-                    if (!o.deviceNote.empty())
-                        rj["device_note"] = o.deviceNote;
-                    rj["ragged"] = o.ragged;
-                    rj["nonfinite_groups"] = o.nonFiniteGroups;
-                    rj["metrics"] = metricsJson(o);
-                    if (o.spectrum)
-                        rj["spectrum"] = spectrumJson(*o.spectrum, options.spectra == SpectraMode::TopK);
-                    rj["time_ms"] = o.timeMs;
-                    runs.push_back(rj);
-                }
-                const TensorStats stats = statsIn ? *statsIn : computeStats(w);
-                ojson kurt;
-                kurt["tensor"] = stats.excessKurtosis ? reportNumber(*stats.excessKurtosis) : ojson(nullptr);
-                kurt["rows"] = l.kurtosis ? summaryOf(l.kurtosis->rows) : ojson(nullptr);
-                kurt["columns"] = l.kurtosis ? summaryOf(l.kurtosis->columns) : ojson(nullptr);
-                line["kurtosis"] = kurt;
-                line["runs"] = runs;
-                ++result.scanned;
-            }
+        std::optional<Loaded> l;
+        if (matches[i].matched()) {
+            l = prefetch->next();
+            result.bytesRead += l->bytes;
         }
-        line["read_ms"] = readMs;
+        const double base = doneElements;
+        ModuleWork w = scanModuleLine(ctx, i, matches[i], l ? &*l : nullptr, cancel,
+                                      [&](double b, double, double, const std::string &what) {
+                                          if (progress)
+                                              progress(base + b * n, base + n, totalElements, what);
+                                      });
+        result.errors += w.errors;
+        result.skipped += w.skipped ? 1 : 0;
+        result.scanned += w.scanned ? 1 : 0;
+        ojson line = std::move(w.line);
         line["time_ms"] = msSince(tm);
         line["key"] = resumeKey(m, recipeHash);
+        line["rank"] = 0;
         if (options.stopAfter >= 0 && written == options.stopAfter) {
             writer.writeTorn(line);
             result.stoppedEarly = true;
@@ -557,6 +576,10 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         doneElements += n;
         if (progress)
             progress(doneElements, doneElements, totalElements, m.module);
+    }
+    if (!result.stoppedEarly && !options.reportPath.empty()) { // a stopped MPI scan's early lines: done now
+        std::error_code ec;
+        std::filesystem::remove(options.reportPath + ".pending", ec);
     }
     if (prefetch)
         result.readSeconds = prefetch->readSeconds();

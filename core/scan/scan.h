@@ -9,6 +9,7 @@
 /// line, and a scan resumes from an existing report (docs/formats.md "Scan reports").
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,8 @@ struct ScanOptions {
     /// Test hook: after this many module lines are written, write half of the next line (a torn
     /// write) and stop as a killed process would (returns with `stoppedEarly`).
     int stopAfter = -1;
+    /// Ranks (workers) of the scan, recorded in the report's header (1: runScan).
+    int ranks = 1;
 };
 
 struct ScanResult {
@@ -85,6 +88,51 @@ using ScanProgress = std::function<void(double begin, double end, double total, 
 /// FormatError when it is another scan's report. Cancelled propagates (the lines written stay).
 ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const CancelToken &cancel,
                    const ScanProgress &progress = {});
+
+/// One worker's times in a split scan (the --json summary's "timeline"): reading (and the
+/// per-channel kurtosis pass), the engine job outside its runs (the weight's upload, statistics),
+/// the runs (quantize + metrics + spectrum), and waiting for work.
+struct RankTimeline {
+    int rank = 0;
+    int modules = 0;
+    std::uint64_t bytesRead = 0;
+    double readSeconds = 0, uploadSeconds = 0, computeSeconds = 0, idleSeconds = 0, wallSeconds = 0;
+    nlohmann::ordered_json toJson() const;
+    static RankTimeline fromJson(const nlohmann::json &j);
+};
+
+/// The scan split over several workers (app/cli/scan_mpi.cpp drives it over MPI ranks). Every
+/// worker builds one on the same checkpoint and options; the writing one opens the report (with
+/// runScan's resume), hands out open()'s modules, and commits each line as it comes back. Lines
+/// are written in checkpoint order (a line that comes early waits for those before it), so the
+/// report, and its resume by any number of workers, are those of runScan.
+class ScanSession {
+public:
+    ScanSession(const Checkpoint &ck, ScanOptions options, ScanProgress progress = {});
+    ~ScanSession();
+    ScanSession(const ScanSession &) = delete;
+    ScanSession &operator=(const ScanSession &) = delete;
+
+    /// Writer: opens or resumes the report (runScan's errors) and returns the modules still to
+    /// compute, largest first; the lines that need no compute (unmatched, excluded) are
+    /// committed here.
+    std::vector<std::size_t> open();
+    /// Any worker: module `i`'s line (its read and engine job), times added to `t`.
+    nlohmann::ordered_json compute(std::size_t i, const CancelToken &cancel, RankTimeline &t) const;
+    /// Writer: module `i`'s line when no worker could compute it (status "error", `why`).
+    nlohmann::ordered_json errorLine(std::size_t i, const std::string &why) const;
+    /// Writer: module `i`'s line, computed by `rank`; writes every line now next in order.
+    void commit(std::size_t i, nlohmann::ordered_json line, int rank);
+    /// Writer: every module has its line.
+    bool complete() const;
+    const std::vector<ScanModule> &modules() const;
+    /// Writer: the counts of the lines (the whole report's), timing of this run.
+    ScanResult finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
 
 /// The line fields that hold times (removed before comparing two reports).
 inline const std::vector<std::string> kScanTimingFields = {"time_ms", "read_ms"};

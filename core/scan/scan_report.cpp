@@ -41,6 +41,7 @@ ojson scanHeader(const Checkpoint &ck, const ScanOptions &options)
     h["tau"] = options.tau;
     h["device"] = deviceText(options.device);
     h["channel_kurtosis"] = options.channelKurtosis;
+    h["ranks"] = options.ranks; // of the run that started the report: not compared on resume
     return h;
 }
 
@@ -115,7 +116,7 @@ std::vector<ojson> ReportWriter::resume(const std::function<bool(std::size_t, co
             throw FormatError("not a scan report (no \"quantscope_scan\" header); remove it or choose another --out",
                               Location{m_path, {}, {}});
         for (const auto &[k, v] : m_header.items())
-            if (!h.contains(k) || h[k] != v)
+            if (k != "ranks" && (!h.contains(k) || h[k] != v))
                 throw FormatError("a report of another scan (its \"" + k +
                                       "\" differs); remove it or choose another --out to start afresh",
                                   Location{m_path, {}, {}});

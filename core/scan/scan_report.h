@@ -5,11 +5,14 @@
 /// written line by line with an fsync after each, and its resume.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/quantized.h"
+#include "jobs/channel_profile.h"
 #include "scan/scan.h"
 
 namespace quantscope {
@@ -21,6 +24,39 @@ nlohmann::ordered_json scanHeader(const Checkpoint &ck, const ScanOptions &optio
 nlohmann::ordered_json resumeKey(const ScanModule &m, const std::string &recipeHash);
 /// {"module","tensor","status","why","rule","rule_name","shape","dtype","format"}
 nlohmann::ordered_json moduleLineStart(const ScanModule &m, const RecipeMatch &match, const Recipe &recipe);
+
+/// What one module's work needs, shared by the single-process scan and ScanSession.
+struct ScanContext {
+    const Checkpoint &ck;
+    const ScanOptions &options;
+    const Detection &det;
+    const std::vector<ScanModule> &modules;
+    std::string recipeHash;
+};
+
+/// A module read (by the reader thread, or a rank's own loop).
+struct Loaded {
+    std::size_t index = 0; ///< into the module list
+    Tensor tensor;
+    std::string error;
+    double readMs = 0;
+    std::uint64_t bytes = 0;
+    std::optional<ChannelKurtosis> kurtosis; ///< computed after the read when asked
+};
+
+/// One module's line (without time_ms, key and rank, which the caller adds) and its counts.
+struct ModuleWork {
+    nlohmann::ordered_json line;
+    int errors = 0;
+    bool scanned = false, skipped = false;
+    double readMs = 0, jobMs = 0, runsMs = 0; ///< read; the engine job; its runs' quantize + metrics
+};
+
+/// Reads module `i` (a read error is kept in Loaded::error, as the report records it).
+Loaded loadScanModule(const ScanContext &ctx, std::size_t i, const CancelToken &cancel);
+/// Module `i`'s line: `l` is its read for a matched module, null otherwise.
+ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMatch &match, Loaded *l,
+                          const CancelToken &cancel, const ScanProgress &step);
 
 /// The report file. An empty path writes nothing.
 class ReportWriter {

@@ -147,6 +147,7 @@ public:
         gpu::PipelineOptions po;
         po.metrics = false;
         po.wantDequantized = o.wantDequantized;
+        po.downloadCodes = o.wantCodes;
         QuantizedTensor q;
         if (const auto *h = std::get_if<HqqSpec>(&spec)) {
             auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);
@@ -157,6 +158,7 @@ public:
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
             md.wantDequantized = o.wantDequantized;
+            md.wantCodes = o.wantCodes;
             return m_engine->milo(gpuOf(w), *ms, md, cancel).quantized;
         }
 #endif
@@ -201,6 +203,7 @@ public:
         po.metrics = true;
         po.metricsOptions = mo;
         po.wantDequantized = qo.wantDequantized;
+        po.downloadCodes = qo.wantCodes;
         po.inputStats = inputStats;
         MeasuredRun r;
         if (const auto *h = std::get_if<HqqSpec>(&spec)) {
@@ -212,6 +215,7 @@ public:
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
             md.wantDequantized = qo.wantDequantized;
+            md.wantCodes = qo.wantCodes;
             md.metrics = true;
             md.metricsOptions = mo;
             md.inputStats = inputStats;

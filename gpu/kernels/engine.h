@@ -104,6 +104,7 @@ enum class SvdMethod { GramF64, Gesvd, GramF32 };
 
 struct MiloDeviceOptions {
     bool wantDequantized = false; ///< download Ŵ
+    bool wantCodes = true;        ///< download the HQQ codes
     bool metrics = false;         ///< the fused metrics of Ŵ against W
     ErrorMetricsOptions metricsOptions;
     std::optional<TensorStats> inputStats;

@@ -302,10 +302,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
-        q.codes.resize(n);
         q.scales.resize(static_cast<std::size_t>(G));
         q.zeroPoints.resize(static_cast<std::size_t>(G));
-        QS_GPU_CHECK(qsMemcpyAsync(q.codes.data(), cCodes, n, qsMemcpyDeviceToHost, I.stream));
+        if (o.wantCodes) {
+            q.codes.resize(n);
+            QS_GPU_CHECK(qsMemcpyAsync(q.codes.data(), cCodes, n, qsMemcpyDeviceToHost, I.stream));
+        }
         QS_GPU_CHECK(qsMemcpyAsync(q.scales.data(), cBlock + L.scales, q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4, qsMemcpyDeviceToHost,
                                    I.stream));

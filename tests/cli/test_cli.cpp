@@ -308,6 +308,25 @@ TEST(Cli, RefusalsNameTheFileAndExitNonZero)
     EXPECT_NE(missing.err.find("nope.safetensors"), std::string::npos);
 }
 
+TEST(Cli, AHeaderOverTheLimitNamesTheFlagThatRaisesIt)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "qs_cli_header";
+    fs::create_directories(dir);
+    const fs::path p = dir / "small.safetensors";
+    {
+        std::ofstream o(p, std::ios::binary);
+        const std::string header = R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
+        const std::uint64_t n = header.size();
+        o.write(reinterpret_cast<const char *>(&n), 8);
+        o << header << "abcd";
+    }
+    const Result r = run({"info", p.string(), "--max-header-bytes", "16"});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find("--max-header-bytes"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("maxHeaderBytes"), std::string::npos) << r.err; // no C++ name
+    EXPECT_EQ(run({"info", p.string(), "--max-header-bytes", "1000"}).rc, 0); // the flag works
+}
+
 // ---- quantize --------------------------------------------------------------------------------
 
 TEST(CliQuantize, JsonHasEveryDocumentedField)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // core/jobs: channel profiles, plot series, the Numbers rows and the session JSON round trip.
 #include "jobs/config_label.h"
+#include "jobs/overview.h"
 #include "jobs/channel_profile.h"
 #include "jobs/metric_rows.h"
 #include "jobs/plot_data.h"
 #include "jobs/session.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
@@ -192,4 +194,47 @@ TEST(ConfigLabel, SaysWhatTheConfigurationIs)
     EXPECT_EQ(describeSpec({{"method", "constopt"}, {"rotate", 64}}), "constOpt c 0.156 g32 H64");
     EXPECT_EQ(describeSpec({{"method", "mxfp4"}}), "MXFP4");
     EXPECT_EQ(describeSpec({{"method", "int"}, {"bits", 99}}), "int"); // does not parse: its method
+}
+
+TEST(Overview, FieldsApplyByGranularity)
+{
+    const nlohmann::json group = {{"method", "int"}, {"granularity", "group"}, {"group", 64}};
+    const nlohmann::json channel = {{"method", "int"}, {"granularity", "channel"}};
+    EXPECT_TRUE(specFieldApplies(group, "group"));
+    EXPECT_FALSE(specFieldApplies(group, "block"));
+    EXPECT_FALSE(specFieldApplies(group, "axis"));
+    EXPECT_FALSE(specFieldApplies(channel, "group"));
+    EXPECT_TRUE(specFieldApplies(channel, "axis"));
+    EXPECT_TRUE(specFieldApplies({{"method", "hqq"}, {"group", 64}}, "group")); // no switch
+    EXPECT_FALSE(specFieldApplies({{"scale_dtype", "bf16"}}, "e8m0_mode"));
+    EXPECT_TRUE(specFieldApplies({{"scale_dtype", "e8m0"}}, "e8m0_mode"));
+}
+
+TEST(Overview, RowsNotesAndCsv)
+{
+    QuantizeJobResult r;
+    TensorProfile small;
+    small.tensor = "small";
+    small.shape = {8, 32};
+    r.tensors.push_back(small);
+    for (const int g : {16, 128}) {
+        QuantizeOutcome o;
+        o.tensor = "small";
+        o.config = g == 16 ? "A" : "B";
+        o.spec = {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", g}};
+        o.metrics.relFrobenius = g == 16 ? 0.01 : 0.1;
+        r.outcomes.push_back(o);
+    }
+    const auto d = prepareOverview(r);
+    ASSERT_EQ(d.rows.size(), 2u);
+    EXPECT_TRUE(d.rows[0].note.empty());             // 16 ≤ 32
+    EXPECT_NE(d.rows[1].note.find("128"), std::string::npos); // 128 > 32: said so
+    EXPECT_DOUBLE_EQ(d.minRelError, 0.01);
+    EXPECT_DOUBLE_EQ(d.maxRelError, 0.1);
+    EXPECT_DOUBLE_EQ(*overviewErrorRank(d, 0.01), 0.0);
+    EXPECT_DOUBLE_EQ(*overviewErrorRank(d, 0.1), 1.0);
+    EXPECT_NEAR(*overviewErrorRank(d, std::sqrt(0.001)), 0.5, 1e-12); // geometric middle
+    const auto csv = overviewCsv(d);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+    EXPECT_NE(csv.find(",0.01,"), std::string::npos); // shortest round-trip form
 }

@@ -22,3 +22,41 @@ if(_n GREATER 0)
                       "and translate them):\n${_out}")
 endif()
 message(STATUS "${_name}: complete\n${_out}")
+
+# At least 95 % of the entries differ from the English source. Entries that are the same in
+# every language do not count: placeholders and symbols only, units and format names (the
+# allow-list below, docs/glossary.md "Kept as is").
+set(_allow "TFLOP/s" "SQNR" "RMSE" "MSE" "dB" "CPU" "GPU" "MXFP4" "INT4" "FP32" "FP16" "BF16"
+    "Quantscope" "pow2" "Lloyd" "Max" "max" "µs" "ms" "symlog" "Regex")
+file(READ "${_copy}" _ts)
+# Keep list separators and brackets out of CMake's list handling.
+string(REPLACE ";" "@SEMI@" _ts "${_ts}")
+string(REPLACE "[" "@LB@" _ts "${_ts}")
+string(REPLACE "]" "@RB@" _ts "${_ts}")
+string(REGEX MATCHALL "<message" _all "${_ts}")
+list(LENGTH _all _total)
+string(REGEX MATCHALL "<source>[^<]*</source>[ \r\n\t]*<translation>[^<]*</translation>" _pairs
+       "${_ts}")
+set(_same 0)
+set(_same_list "")
+foreach(_p IN LISTS _pairs)
+  string(REGEX MATCH "<source>([^<]*)</source>[ \r\n\t]*<translation>([^<]*)</translation>" _m
+         "${_p}")
+  if(CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+    set(_words "${CMAKE_MATCH_1}")
+    foreach(_a IN LISTS _allow)
+      string(REPLACE "${_a}" "" _words "${_words}")
+    endforeach()
+    string(REGEX REPLACE "%[0-9n]+|&[a-z]+@SEMI@|&" "" _words "${_words}")
+    if(_words MATCHES "[A-Za-z][A-Za-z][A-Za-z]")
+      math(EXPR _same "${_same} + 1")
+      string(APPEND _same_list "\n  ${CMAKE_MATCH_1}")
+    endif()
+  endif()
+endforeach()
+math(EXPR _limit "${_total} * 5 / 100")
+if(_same GREATER _limit)
+  message(FATAL_ERROR "${_name}: ${_same} of ${_total} entries are the English text "
+                      "(at most ${_limit}):${_same_list}")
+endif()
+message(STATUS "${_name}: ${_same} of ${_total} entries the same as English (limit ${_limit})")

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # cmake -DAPP=quantscope -DCHECKER=quantscope_check_screenshot -DWORK_DIR=dir [-DOPEN_PATH=path]
-#       [-DEXPECT=opened|failed] [-DRUN=ON] [-DVIEW=name] -P run_screenshot.cmake
+#       [-DEXPECT=opened|failed] [-DRUN=ON] [-DVIEW=name] [-DUI_LANGUAGE=de|zh_CN]
+#       -P run_screenshot.cmake
 # Starts the GUI under Xvfb with `--screenshot`, requires that opening the checkpoint (the demo
 # when OPEN_PATH is empty) succeeded -- or, with EXPECT=failed, that it failed without taking the
 # app down -- and checks that the PNG is not blank. With RUN=ON the app also quantizes a weight
@@ -34,6 +35,12 @@ set(ENV{QT_QPA_PLATFORM} "xcb")
 set(ENV{LC_ALL} "C.UTF-8")
 unset(ENV{LANGUAGE})
 unset(ENV{WAYLAND_DISPLAY})
+
+# UI_LANGUAGE: the Language menu's setting, as the app reads it at start.
+if(UI_LANGUAGE)
+  file(WRITE "${WORK_DIR}/config/Quantscope/Quantscope.conf"
+       "[General]\nlanguage=${UI_LANGUAGE}\n")
+endif()
 
 set(_png "${WORK_DIR}/quantscope.png")
 set(_open_args)

@@ -1,0 +1,2431 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>main</name>
+    <message>
+        <source>Quantization workbench for LLM tensors.</source>
+        <translation>面向 LLM 张量的量化工作台。</translation>
+    </message>
+    <message>
+        <source>Once the checkpoint has been opened (or has failed to open), save the window as a PNG to &lt;file&gt; and quit.</source>
+        <translation>检查点打开（或打开失败）后，将窗口保存为 PNG 到 &lt;file&gt; 并退出。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Once the checkpoint is open, quantize a weight of it with three configurations (for screenshots and first looks).</source>
+        <translation>检查点打开后，用三种配置量化其中一个权重（用于截图和初步查看）。</translation>
+    </message>
+    <message>
+        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed).</source>
+        <translation>显示视图 &lt;name&gt;（spectrum：同时计算残差谱）。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>A .safetensors file, a model.safetensors.index.json, a checkpoint folder, a .npy/.npz file or a .qscope session. Without it, the built-in demo opens.</source>
+        <translation>.safetensors 文件、model.safetensors.index.json、检查点文件夹、.npy/.npz 文件或 .qscope 会话。不指定时打开内置演示。</translation>
+    </message>
+    <message>
+        <source>Give at most one path to open.</source>
+        <translation>最多只能指定一个要打开的路径。</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::AnalysisController</name>
+    <message>
+        <source>&amp;Scale constant</source>
+        <translation>缩放常数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s MSE for every scale constant c; click to set c</source>
+        <translation>constOpt 在每个缩放常数 c 下的 MSE；点击以设置 c</translation>
+    </message>
+    <message>
+        <source>&amp;Kurtosis</source>
+        <translation>峰度(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Per-channel excess kurtosis and the error it brings</source>
+        <translation>逐通道超额峰度及其带来的误差</translation>
+    </message>
+    <message>
+        <source>&amp;GEMM timing</source>
+        <translation>GEMM 计时(&amp;G)</translation>
+    </message>
+    <message>
+        <source>What BF16, FP8 and INT8 GEMMs of the tensor&apos;s shape cost against M</source>
+        <translation>与该张量形状相同的 BF16、FP8 和 INT8 GEMM 随 M 变化的耗时</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <source>Computing the kurtosis failed: %1</source>
+        <translation>计算峰度失败：%1</translation>
+    </message>
+    <message>
+        <source>Timing the GEMMs failed: %1</source>
+        <translation>GEMM 计时失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ChannelPlot</name>
+    <message>
+        <source>max |w|</source>
+        <translation>最大 |w|</translation>
+    </message>
+    <message>
+        <source>max |x|</source>
+        <translation>最大 |x|</translation>
+    </message>
+    <message>
+        <source>input channel (column)</source>
+        <translation>输入通道（列）</translation>
+    </message>
+    <message>
+        <source>output channel (row)</source>
+        <translation>输出通道（行）</translation>
+    </message>
+    <message>
+        <source>channel max |w|</source>
+        <translation>通道最大 |w|</translation>
+    </message>
+    <message>
+        <source>top outlier channels</source>
+        <translation>最大离群通道</translation>
+    </message>
+    <message>
+        <source>activation max |x|</source>
+        <translation>激活最大 |x|</translation>
+    </message>
+    <message>
+        <source>channel %1: max |w| %2</source>
+        <translation>通道 %1：最大 |w| %2</translation>
+    </message>
+    <message>
+        <source> (%1× the median channel)</source>
+        <translation>（中位通道的 %1 倍）</translation>
+    </message>
+    <message>
+        <source>activation: max |x| %1</source>
+        <translation>激活：最大 |x| %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CheckpointLoader</name>
+    <message>
+        <source>not quantized</source>
+        <translation>未量化</translation>
+    </message>
+    <message>
+        <source>%1 elements, no scale found</source>
+        <translation>%1 个元素，未找到缩放因子</translation>
+    </message>
+    <message>
+        <source>%1 integers (codes, indices or packed words)</source>
+        <translation>%1 个整数（码值、索引或打包字）</translation>
+    </message>
+    <message>
+        <source>quantized</source>
+        <translation>已量化</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::DistributionView</name>
+    <message>
+        <source>The tensor shown (every tensor of the last run)</source>
+        <translation>显示的张量（上次运行的所有张量）</translation>
+    </message>
+    <message>
+        <source>The configuration whose overlap with W is shaded</source>
+        <translation>以阴影显示其与 W 重叠的配置</translation>
+    </message>
+    <message>
+        <source>Input channels</source>
+        <translation>输入通道</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>输出通道</translation>
+    </message>
+    <message>
+        <source>Channel maxima per column (input channel, what activation outliers hit) or per row (output channel, what per-channel scales see)</source>
+        <translation>逐列（输入通道，激活离群值所在）或逐行（输出通道，逐通道缩放因子所见）的通道最大值</translation>
+    </message>
+    <message>
+        <source>&amp;Log counts</source>
+        <translation>对数计数(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Logarithmic count axis: the tails, where the error lives, stay visible</source>
+        <translation>对数计数轴：误差所在的尾部保持可见</translation>
+    </message>
+    <message>
+        <source>Tensor:</source>
+        <translation>张量：</translation>
+    </message>
+    <message>
+        <source>Shade:</source>
+        <translation>阴影：</translation>
+    </message>
+    <message>
+        <source>Ch.</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>max |w|</source>
+        <translation>最大 |w|</translation>
+    </message>
+    <message>
+        <source>× med.</source>
+        <translation>× 中位</translation>
+    </message>
+    <message>
+        <source>act. |x|</source>
+        <translation>激活 |x|</translation>
+    </message>
+    <message>
+        <source>Channel index</source>
+        <translation>通道索引</translation>
+    </message>
+    <message>
+        <source>How many times larger than the median channel&apos;s maximum</source>
+        <translation>是中位通道最大值的多少倍</translation>
+    </message>
+    <message>
+        <source>The paired activation&apos;s maximum in the same input channel</source>
+        <translation>配对激活在同一输入通道中的最大值</translation>
+    </message>
+    <message>
+        <source>The channels with the largest maxima: they set the scale of every group they are in</source>
+        <translation>最大值最大的通道：它们决定所在每个分组的缩放因子</translation>
+    </message>
+    <message>
+        <source>No tensor in the results.</source>
+        <translation>结果中没有张量。</translation>
+    </message>
+    <message>
+        <source>Select tensors in the browser and press Run to see how each configuration changes their values.</source>
+        <translation>在浏览器中选择张量并点击运行，即可查看每种配置如何改变其数值。</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1: overlap %2, rel. error %3, %4 bits/element</source>
+        <translation>%1：重叠度 %2，相对误差 %3，每元素 %4 位</translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n value(s) of Ŵ outside W&apos;s range)</source>
+        <translation>
+            <numerusform>（Ŵ 中有 %n 个值超出 W 的范围）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Could not read this tensor: %1</source>
+        <translation>无法读取该张量：%1</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1 倍</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ErrorHistogramPlot</name>
+    <message>
+        <source>error W − Ŵ</source>
+        <translation>误差 W − Ŵ</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>error %1</source>
+        <translation>误差 %1</translation>
+    </message>
+    <message>
+        <source>error ≈ %1</source>
+        <translation>误差 ≈ %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 in [%3, %4)</source>
+        <translation>%1：%2 位于 [%3, %4)</translation>
+    </message>
+    <message>
+        <source>%1: outside its range</source>
+        <translation>%1：超出其范围</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GemmTimingPlot</name>
+    <message>
+        <source>batch size M (tokens)</source>
+        <translation>批大小 M（词元）</translation>
+    </message>
+    <message>
+        <source>time (µs)</source>
+        <translation>时间（µs）</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1, M %2: %3 µs, %4 TFLOP/s</source>
+        <translation>%1，M %2：%3 µs，%4 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>ran padded to M = %1</source>
+        <translation>以填充后的 M = %1 运行</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GemmTimingView</name>
+    <message>
+        <source>The weight whose N×K is timed (one of the selected tensors)</source>
+        <translation>计时其 N×K 的权重（所选张量之一）</translation>
+    </message>
+    <message>
+        <source>M up to %1</source>
+        <translation>M 最大 %1</translation>
+    </message>
+    <message>
+        <source>Time GEMMs</source>
+        <translation>GEMM 计时</translation>
+    </message>
+    <message>
+        <source>Select a tensor and press Time GEMMs.</source>
+        <translation>选择一个张量并点击“GEMM 计时”。</translation>
+    </message>
+    <message>
+        <source>Select a tensor in the Tensors dock.</source>
+        <translation>在张量面板中选择一个张量。</translation>
+    </message>
+    <message>
+        <source>Timing GEMMs of %1</source>
+        <translation>正在为 %1 计时 GEMM</translation>
+    </message>
+    <message>
+        <source>%1: Y[M,N] = X[M,K]·W[N,K]ᵀ with N = %2, K = %3 on %4</source>
+        <translation>%1：Y[M,N] = X[M,K]·W[N,K]ᵀ，N = %2，K = %3，设备 %4</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.</source>
+        <translation>此处 CPU 没有 BF16、FP8 或 INT8 GEMM：改为计时相同形状的 FP32 GEMM。</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ExporterPanel</name>
+    <message>
+        <source>Open recipe…</source>
+        <translation>打开配方…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>激活：</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HealthController</name>
+    <message>
+        <source>&amp;Health</source>
+        <translation>健康检查(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Checkpoint health: every problem of the opened checkpoint in one report</source>
+        <translation>检查点健康：一份报告列出已打开检查点的所有问题</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>检查失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HealthView</name>
+    <message>
+        <source>Check checkpoint</source>
+        <translation>检查检查点</translation>
+    </message>
+    <message>
+        <source>Run the doctor: completeness, quantized modules, scale health, dtype traps, KV scales, duplicates</source>
+        <translation>运行诊断：完整性、量化模块、缩放因子健康、数据类型陷阱、KV 缩放因子、重复张量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Module / tensor</source>
+        <translation>模块 / 张量</translation>
+    </message>
+    <message>
+        <source>File @ byte</source>
+        <translation>文件 @ 字节</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Healthy: %1 files, %2 tensors, nothing to report</source>
+        <translation>健康：%1 个文件，%2 个张量，无问题</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes</source>
+        <translation>%1 个文件，%2 个张量：%3 个错误，%4 个警告，%5 条提示</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::HistogramPlot</name>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>overlap W ∩ Ŵ %1</source>
+        <translation>重叠度 W ∩ Ŵ %1</translation>
+    </message>
+    <message>
+        <source>W (original)</source>
+        <translation>W（原始）</translation>
+    </message>
+    <message>
+        <source>Ŵ %1</source>
+        <translation>Ŵ %1</translation>
+    </message>
+    <message>
+        <source>value (symlog bins)</source>
+        <translation>数值（symlog 分箱）</translation>
+    </message>
+    <message>
+        <source>bin %1: [%2, %3)</source>
+        <translation>分箱 %1：[%2, %3)</translation>
+    </message>
+    <message>
+        <source>W: %1</source>
+        <translation>W：%1</translation>
+    </message>
+    <message>
+        <source>Ŵ %1: %2</source>
+        <translation>Ŵ %1：%2</translation>
+    </message>
+    <message>
+        <source>shared with %1: %2</source>
+        <translation>与 %1 共有：%2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobController</name>
+    <message>
+        <source>Open a checkpoint first</source>
+        <translation>请先打开检查点</translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n 1-D tensor(s) (norms, biases); select only them to quantize them.</source>
+        <translation>
+            <numerusform>已跳过 %n 个一维张量（归一化、偏置）；只选择它们即可量化它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select one or more tensors to quantize</source>
+        <translation>选择一个或多个要量化的张量</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors in the Tensors dock, then Run.</source>
+        <translation>在张量面板中选择一个或多个张量，然后运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantizing %n tensor(s)</source>
+        <translation>
+            <numerusform>正在量化 %n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n 种配置</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on %2 failed: %3</source>
+        <translation>%1 在 %2 上失败：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n run(s)</source>
+        <translation>
+            <numerusform>已完成 %n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> in %1 ms</source>
+        <translation>，用时 %1 毫秒</translation>
+    </message>
+    <message>
+        <source> in %1 s</source>
+        <translation>，用时 %1 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n failed (see the log)</source>
+        <translation>
+            <numerusform>；%n 次失败（见日志）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The quantization job failed: %1</source>
+        <translation>量化任务失败：%1</translation>
+    </message>
+    <message>
+        <source>Quantization Failed</source>
+        <translation>量化失败</translation>
+    </message>
+    <message>
+        <source>The quantization job failed.</source>
+        <translation>量化任务失败。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
+        <translation>
+            <numerusform>已取消；%n 次已完成的运行作为部分批次显示。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelled before any run finished.</source>
+        <translation>在任何运行完成前已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobProgressWidget</name>
+    <message>
+        <source>No job running.</source>
+        <translation>没有正在运行的任务。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the running job (Esc); the runs that finished stay shown</source>
+        <translation>停止正在运行的任务（Esc）；已完成的运行保持显示</translation>
+    </message>
+    <message>
+        <source>estimating…</source>
+        <translation>正在估算…</translation>
+    </message>
+    <message>
+        <source>less than a second left</source>
+        <translation>剩余不到一秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n s left</source>
+        <translation>
+            <numerusform>大约还剩 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n min left</source>
+        <translation>
+            <numerusform>大约还剩 %n 分钟</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisChannelPlot</name>
+    <message>
+        <source>excess kurtosis</source>
+        <translation>超额峰度</translation>
+    </message>
+    <message>
+        <source>input channel (column)</source>
+        <translation>输入通道（列）</translation>
+    </message>
+    <message>
+        <source>output channel (row)</source>
+        <translation>输出通道（行）</translation>
+    </message>
+    <message>
+        <source>channel excess kurtosis, rotated</source>
+        <translation>旋转后的通道超额峰度</translation>
+    </message>
+    <message>
+        <source>channel excess kurtosis</source>
+        <translation>通道超额峰度</translation>
+    </message>
+    <message>
+        <source>most kurtotic channels</source>
+        <translation>峰度最高的通道</translation>
+    </message>
+    <message>
+        <source>channel %1: excess kurtosis %2</source>
+        <translation>通道 %1：超额峰度 %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisScatterPlot</name>
+    <message>
+        <source>relative error ‖W − Ŵ‖ / ‖W‖</source>
+        <translation>相对误差 ‖W − Ŵ‖ / ‖W‖</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of W, rotated</source>
+        <translation>旋转后 W 的超额峰度</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of W</source>
+        <translation>W 的超额峰度</translation>
+    </message>
+    <message>
+        <source>%1
+%2: relative error %3, excess kurtosis %4 (rotated %5)</source>
+        <translation>%1
+%2：相对误差 %3，超额峰度 %4（旋转后 %5）</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KurtosisView</name>
+    <message>
+        <source>The tensor whose channels are drawn</source>
+        <translation>绘制其通道的张量</translation>
+    </message>
+    <message>
+        <source>Input channels</source>
+        <translation>输入通道</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>输出通道</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation, block</source>
+        <translation>Hadamard 旋转，块大小</translation>
+    </message>
+    <message>
+        <source>Show the kurtosis after rotating W along K (both are computed)</source>
+        <translation>显示沿 K 旋转 W 后的峰度（两者都会计算）</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Per-channel kurtosis of the selected tensors</source>
+        <translation>所选张量的逐通道峰度</translation>
+    </message>
+    <message>
+        <source>Select one or more tensors in the Tensors dock.</source>
+        <translation>在张量面板中选择一个或多个张量。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量的峰度</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select tensors and press Compute: the excess kurtosis of every channel, and each configuration&apos;s error against it.</source>
+        <translation>选择张量并点击计算：每个通道的超额峰度，以及每种配置相对于它的误差。</translation>
+    </message>
+    <message>
+        <source>%1: excess kurtosis of W %2</source>
+        <translation>%1：W 的超额峰度 %2</translation>
+    </message>
+    <message>
+        <source>, rotated (block %1) %2</source>
+        <translation>，旋转后（块 %1）%2</translation>
+    </message>
+    <message>
+        <source>No rotation: %1</source>
+        <translation>无旋转：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayerHeatMap</name>
+    <message>
+        <source>projection</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LayersView</name>
+    <message>
+        <source>Relative error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>信量噪比 SQNR（dB）</translation>
+    </message>
+    <message>
+        <source>Kurtosis</source>
+        <translation>峰度</translation>
+    </message>
+    <message>
+        <source>Residual rank at τ</source>
+        <translation>τ 处的残差秩</translation>
+    </message>
+    <message>
+        <source>Bits per weight</source>
+        <translation>每权重比特数</translation>
+    </message>
+    <message>
+        <source>The metric the cells are coloured by</source>
+        <translation>单元格着色所依据的指标</translation>
+    </message>
+    <message>
+        <source>The scanned spec whose numbers are shown</source>
+        <translation>所显示数值对应的已扫描配置</translation>
+    </message>
+    <message>
+        <source>Experts aggregated</source>
+        <translation>专家已汇总</translation>
+    </message>
+    <message>
+        <source>Experts of %1</source>
+        <translation>%1 的专家</translation>
+    </message>
+    <message>
+        <source>Residual spectra</source>
+        <translation>残差谱</translation>
+    </message>
+    <message>
+        <source>Also count the residual’s singular values above τ (slower)</source>
+        <translation>同时统计残差中高于 τ 的奇异值（较慢）</translation>
+    </message>
+    <message>
+        <source>Scan checkpoint</source>
+        <translation>扫描检查点</translation>
+    </message>
+    <message>
+        <source>Quantize every 2-D weight with the panel’s configurations (resumes an interrupted scan)</source>
+        <translation>用面板中的配置量化每个二维权重（可续扫中断的扫描）</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>正在扫描</translation>
+    </message>
+    <message>
+        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
+        <translation>尚未扫描：请打开检查点并点击“扫描检查点”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) scanned</source>
+        <translation>
+            <numerusform>已扫描 %n 个模块</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LoadController</name>
+    <message>
+        <source>Opening the demo…</source>
+        <translation>正在打开演示…</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Opening failed</source>
+        <translation>打开失败</translation>
+    </message>
+    <message>
+        <source>Demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>Paired the demo&apos;s activation %1 (%2)</source>
+        <translation>已配对演示的激活 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Opened the demo</source>
+        <translation>已打开演示</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the demo with %n warning(s)</source>
+        <translation>
+            <numerusform>已打开演示，有 %n 条警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 with %n warning(s)</source>
+        <translation>
+            <numerusform>已打开 %1，有 %n 条警告</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s)</source>
+        <translation>
+            <numerusform>%1：%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantscope could not open its demo checkpoint.</source>
+        <translation>Quantscope 无法打开其演示检查点。</translation>
+    </message>
+    <message>
+        <source>Quantscope could not open “%1”.</source>
+        <translation>Quantscope 无法打开“%1”。</translation>
+    </message>
+    <message>
+        <source>Could Not Open Checkpoint</source>
+        <translation>无法打开检查点</translation>
+    </message>
+    <message>
+        <source>Open Leniently</source>
+        <translation>宽松打开</translation>
+    </message>
+    <message>
+        <source>Accept gaps and trailing bytes between tensors, as some writers leave them. Overlapping or out-of-range tensors stay errors.</source>
+        <translation>接受张量之间的空隙和尾随字节（某些写入程序会留下它们）。重叠或越界的张量仍视为错误。</translation>
+    </message>
+    <message>
+        <source>Paired %1 as the activation; the next run shows its channel maxima</source>
+        <translation>已将 %1 配对为激活；下次运行将显示其通道最大值</translation>
+    </message>
+    <message>
+        <source>Could not open the activation file “%1”: %2</source>
+        <translation>无法打开激活文件“%1”：%2</translation>
+    </message>
+    <message>
+        <source>“%1” holds no tensor to pair</source>
+        <translation>“%1”中没有可配对的张量</translation>
+    </message>
+    <message>
+        <source>Paired %1 from %2 as the activation</source>
+        <translation>已将 %2 中的 %1 配对为激活</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::LogView</name>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>清除(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::MainWindow</name>
+    <message numerus="yes">
+        <source>Quantscope %1; jobs run on %n thread(s)</source>
+        <translation>
+            <numerusform>Quantscope %1；任务在 %n 个线程上运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a .safetensors file, a sharded checkpoint&apos;s index, a .npy/.npz file or a session</source>
+        <translation>打开 .safetensors 文件、分片检查点的索引、.npy/.npz 文件或会话</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>打开文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint folder</source>
+        <translation>打开检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Restore a saved .qscope session</source>
+        <translation>恢复已保存的 .qscope 会话</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the checkpoint, selection, configurations and results as a .qscope file</source>
+        <translation>将检查点、选择、配置和结果保存为 .qscope 文件</translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As…</source>
+        <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Pair Activation from &amp;File…</source>
+        <translation>从文件配对激活(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open an activation tensor (.npy, .npz, .safetensors) to compare its channel maxima with the weights&apos;</source>
+        <translation>打开激活张量（.npy、.npz、.safetensors），将其通道最大值与权重比较</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Quantize the selected tensors with every configuration</source>
+        <translation>用每种配置量化所选张量</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job</source>
+        <translation>取消任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Add Configuration</source>
+        <translation>添加配置(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Compare one more configuration (up to four)</source>
+        <translation>再比较一种配置（最多四种）</translation>
+    </message>
+    <message>
+        <source>&amp;Filter Tensors</source>
+        <translation>筛选张量(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Status Bar</source>
+        <translation>显示状态栏(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Demo</source>
+        <translation>打开演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Open the built-in demo checkpoint</source>
+        <translation>打开内置演示检查点</translation>
+    </message>
+    <message>
+        <source>&amp;About Quantscope</source>
+        <translation>关于 Quantscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Distribution</source>
+        <translation>分布(&amp;D)</translation>
+    </message>
+    <message>
+        <source>W and Ŵ histograms, the error, and per-channel maxima</source>
+        <translation>W 和 Ŵ 的直方图、误差以及逐通道最大值</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers</source>
+        <translation>数值(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Every metric of every configuration; copy or export them</source>
+        <translation>每种配置的每项指标；可复制或导出</translation>
+    </message>
+    <message>
+        <source>&amp;Spectrum</source>
+        <translation>谱(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Singular values of W − Ŵ: choose a MiLo rank by its error and size</source>
+        <translation>W − Ŵ 的奇异值：按误差和大小选择 MiLo 的秩</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Quantizer</source>
+        <translation>量化器</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantize</source>
+        <translation>量化(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>L&amp;anguage</source>
+        <translation>语言(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The language changes when Quantscope starts again.</source>
+        <translation>语言将在 Quantscope 下次启动时切换。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Compute device: detecting…</source>
+        <translation>计算设备：正在检测…</translation>
+    </message>
+    <message>
+        <source>The device quantizers and metrics run on</source>
+        <translation>运行量化器和指标的设备</translation>
+    </message>
+    <message>
+        <source>Compute device %1</source>
+        <translation>计算设备 %1</translation>
+    </message>
+    <message>
+        <source>No GPU: %1</source>
+        <translation>无 GPU：%1</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>未知（%1）</translation>
+    </message>
+    <message>
+        <source>Compute device: unknown</source>
+        <translation>计算设备：未知</translation>
+    </message>
+    <message>
+        <source>Could not detect the compute devices: %1</source>
+        <translation>无法检测计算设备：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>总览(&amp;O)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <source>A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config</source>
+        <translation>将配方导出为 Quark、compressed-tensors、llm-compressor 或 Quantscope 配置</translation>
+    </message>
+    <message>
+        <source>One sortable row per tensor and configuration; export it as CSV</source>
+        <translation>每个张量和配置一行，可排序；可导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Quantscope</source>
+        <translation>Quantscope</translation>
+    </message>
+    <message>
+        <source>Quantscope — %1</source>
+        <translation>Quantscope — %1</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s)</source>
+        <translation>
+            <numerusform>%n 个分片</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n 条警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open Checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;All files (*)</source>
+        <translation>检查点和会话 (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Checkpoint Folder</source>
+        <translation>打开检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Quantscope sessions (*.qscope)</source>
+        <translation>Quantscope 会话 (*.qscope)</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Pair Activation from File</source>
+        <translation>从文件配对激活</translation>
+    </message>
+    <message>
+        <source>Tensors (*.npy *.npz *.safetensors);;All files (*)</source>
+        <translation>张量 (*.npy *.npz *.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>still being detected</source>
+        <translation>仍在检测</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;A workbench for quantizing the tensors of large language models.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Compute device:&lt;/b&gt; %2&lt;br&gt;&lt;b&gt;GPU backends in this build:&lt;/b&gt; %3&lt;br&gt;&lt;b&gt;Job threads:&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Qt:&lt;/b&gt; %5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Quantscope %1&lt;/h3&gt;&lt;p&gt;用于量化大语言模型张量的工作台。&lt;/p&gt;&lt;p&gt;&lt;b&gt;计算设备：&lt;/b&gt;%2&lt;br&gt;&lt;b&gt;本构建中的 GPU 后端：&lt;/b&gt;%3&lt;br&gt;&lt;b&gt;任务线程：&lt;/b&gt;%4&lt;br&gt;&lt;b&gt;Qt：&lt;/b&gt;%5&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About Quantscope</source>
+        <translation>关于 Quantscope</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::NumbersModel</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>This run failed: %1</source>
+        <translation>此次运行失败：%1</translation>
+    </message>
+    <message>
+        <source>%1
+%2 = %3</source>
+        <translation>%1
+%2 = %3</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Configuration %1 on %2
+%3</source>
+        <translation>配置 %1 作用于 %2
+%3</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Relative error ‖W−Ŵ‖/‖W‖</source>
+        <translation>相对误差 ‖W−Ŵ‖/‖W‖</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>信量噪比 SQNR（dB）</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>均方误差 MSE</translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation>均方根误差 RMSE</translation>
+    </message>
+    <message>
+        <source>Max |error|</source>
+        <translation>最大 |误差|</translation>
+    </message>
+    <message>
+        <source>Cosine similarity</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>|error| p50</source>
+        <translation>|误差| p50</translation>
+    </message>
+    <message>
+        <source>|error| p90</source>
+        <translation>|误差| p90</translation>
+    </message>
+    <message>
+        <source>|error| p99</source>
+        <translation>|误差| p99</translation>
+    </message>
+    <message>
+        <source>|error| p99.9</source>
+        <translation>|误差| p99.9</translation>
+    </message>
+    <message>
+        <source>Histogram overlap</source>
+        <translation>直方图重叠度</translation>
+    </message>
+    <message>
+        <source>Bits per element</source>
+        <translation>每元素位数</translation>
+    </message>
+    <message>
+        <source>Stored bytes</source>
+        <translation>存储字节数</translation>
+    </message>
+    <message>
+        <source>Ragged groups</source>
+        <translation>不完整分组</translation>
+    </message>
+    <message>
+        <source>Non-finite groups</source>
+        <translation>非有限值分组</translation>
+    </message>
+    <message>
+        <source>W min</source>
+        <translation>W 最小值</translation>
+    </message>
+    <message>
+        <source>W max</source>
+        <translation>W 最大值</translation>
+    </message>
+    <message>
+        <source>W mean</source>
+        <translation>W 均值</translation>
+    </message>
+    <message>
+        <source>W std</source>
+        <translation>W 标准差</translation>
+    </message>
+    <message>
+        <source>W skewness</source>
+        <translation>W 偏度</translation>
+    </message>
+    <message>
+        <source>W excess kurtosis</source>
+        <translation>W 超额峰度</translation>
+    </message>
+    <message>
+        <source>W NaN count</source>
+        <translation>W NaN 个数</translation>
+    </message>
+    <message>
+        <source>W Inf count</source>
+        <translation>W Inf 个数</translation>
+    </message>
+    <message>
+        <source>Ŵ min</source>
+        <translation>Ŵ 最小值</translation>
+    </message>
+    <message>
+        <source>Ŵ max</source>
+        <translation>Ŵ 最大值</translation>
+    </message>
+    <message>
+        <source>Ŵ mean</source>
+        <translation>Ŵ 均值</translation>
+    </message>
+    <message>
+        <source>Ŵ std</source>
+        <translation>Ŵ 标准差</translation>
+    </message>
+    <message>
+        <source>Ŵ skewness</source>
+        <translation>Ŵ 偏度</translation>
+    </message>
+    <message>
+        <source>Ŵ excess kurtosis</source>
+        <translation>Ŵ 超额峰度</translation>
+    </message>
+    <message>
+        <source>Ŵ NaN count</source>
+        <translation>Ŵ NaN 个数</translation>
+    </message>
+    <message>
+        <source>Ŵ Inf count</source>
+        <translation>Ŵ Inf 个数</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>Size of the whole error relative to the size of the tensor; 0.01 = 1 %</source>
+        <translation>整体误差相对于张量大小的比例；0.01 = 1 %</translation>
+    </message>
+    <message>
+        <source>Signal-to-quantization-noise ratio, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ one more bit</source>
+        <translation>信号与量化噪声之比，10·log10(Σw²/Σ(w−ŵ)²)；+6 dB ≈ 多一位</translation>
+    </message>
+    <message>
+        <source>Mean of the squared error (w−ŵ)²</source>
+        <translation>平方误差 (w−ŵ)² 的均值</translation>
+    </message>
+    <message>
+        <source>Square root of the MSE, in the tensor&apos;s units</source>
+        <translation>MSE 的平方根，与张量单位相同</translation>
+    </message>
+    <message>
+        <source>Largest error of any single element (often an outlier or a clipped value)</source>
+        <translation>任一单个元素的最大误差（常为离群值或被截断的值）</translation>
+    </message>
+    <message>
+        <source>Cosine of the angle between W and Ŵ as vectors; 1 = same direction</source>
+        <translation>将 W 和 Ŵ 视为向量时夹角的余弦；1 = 方向相同</translation>
+    </message>
+    <message>
+        <source>Half of the elements have a smaller |error|</source>
+        <translation>一半元素的 |误差| 更小</translation>
+    </message>
+    <message>
+        <source>90 % of the elements have a smaller |error|</source>
+        <translation>90 % 的元素 |误差| 更小</translation>
+    </message>
+    <message>
+        <source>99 % of the elements have a smaller |error|</source>
+        <translation>99 % 的元素 |误差| 更小</translation>
+    </message>
+    <message>
+        <source>99.9 % of the elements have a smaller |error|: the tail</source>
+        <translation>99.9 % 的元素 |误差| 更小：尾部</translation>
+    </message>
+    <message>
+        <source>Shared area of the W and Ŵ histograms; 1 = same distribution of values</source>
+        <translation>W 与 Ŵ 直方图的共有面积；1 = 数值分布相同</translation>
+    </message>
+    <message>
+        <source>Stored bits per weight, codes plus scales and zero points</source>
+        <translation>每个权重的存储位数，包括码值、缩放因子和零点</translation>
+    </message>
+    <message>
+        <source>Bytes the quantized tensor takes: codes, scales and zero points</source>
+        <translation>量化张量占用的字节数：码值、缩放因子和零点</translation>
+    </message>
+    <message>
+        <source>Whether the last group or block is shorter than the others</source>
+        <translation>最后一个分组或块是否比其他的短</translation>
+    </message>
+    <message>
+        <source>Groups with a NaN or Inf input, coded as 0</source>
+        <translation>输入含 NaN 或 Inf 的分组，编码为 0</translation>
+    </message>
+    <message>
+        <source>Smallest finite value of W</source>
+        <translation>W 的最小有限值</translation>
+    </message>
+    <message>
+        <source>Largest finite value of W</source>
+        <translation>W 的最大有限值</translation>
+    </message>
+    <message>
+        <source>Mean of W</source>
+        <translation>W 的均值</translation>
+    </message>
+    <message>
+        <source>Standard deviation of W (population)</source>
+        <translation>W 的标准差（总体）</translation>
+    </message>
+    <message>
+        <source>Asymmetry of W&apos;s distribution; 0 = symmetric</source>
+        <translation>W 分布的不对称程度；0 = 对称</translation>
+    </message>
+    <message>
+        <source>Heaviness of W&apos;s tails; 0 = Gaussian, large = outliers that stretch the scales</source>
+        <translation>W 尾部的厚重程度；0 = 高斯分布，较大 = 拉大缩放因子的离群值</translation>
+    </message>
+    <message>
+        <source>Elements of W that are NaN</source>
+        <translation>W 中为 NaN 的元素</translation>
+    </message>
+    <message>
+        <source>Elements of W that are ±Inf</source>
+        <translation>W 中为 ±Inf 的元素</translation>
+    </message>
+    <message>
+        <source>Smallest value of Ŵ</source>
+        <translation>Ŵ 的最小值</translation>
+    </message>
+    <message>
+        <source>Largest value of Ŵ</source>
+        <translation>Ŵ 的最大值</translation>
+    </message>
+    <message>
+        <source>Mean of Ŵ; a shift from W&apos;s mean is a bias</source>
+        <translation>Ŵ 的均值；与 W 均值的偏移即为偏差</translation>
+    </message>
+    <message>
+        <source>Standard deviation of Ŵ</source>
+        <translation>Ŵ 的标准差</translation>
+    </message>
+    <message>
+        <source>Asymmetry of Ŵ&apos;s distribution</source>
+        <translation>Ŵ 分布的不对称程度</translation>
+    </message>
+    <message>
+        <source>Heaviness of Ŵ&apos;s tails</source>
+        <translation>Ŵ 尾部的厚重程度</translation>
+    </message>
+    <message>
+        <source>Elements of Ŵ that are NaN</source>
+        <translation>Ŵ 中为 NaN 的元素</translation>
+    </message>
+    <message>
+        <source>Elements of Ŵ that are ±Inf</source>
+        <translation>Ŵ 中为 ±Inf 的元素</translation>
+    </message>
+    <message>
+        <source>The device that ran the quantizer and the metrics</source>
+        <translation>运行量化器和指标的设备</translation>
+    </message>
+    <message>
+        <source>Wall-clock time of quantizing and measuring</source>
+        <translation>量化和测量的实际耗时</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::NumbersView</name>
+    <message>
+        <source>Could not write “%1”: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected cells (all when none is selected) as tab-separated text at full precision</source>
+        <translation>以制表符分隔的全精度文本复制所选单元格（未选择时复制全部）</translation>
+    </message>
+    <message>
+        <source>Export C&amp;SV…</source>
+        <translation>导出 CSV(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>导出 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>The same keys as quantscope-cli quantize --json</source>
+        <translation>与 quantscope-cli quantize --json 的键相同</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Export Numbers as JSON</source>
+        <translation>将数值导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Numbers as CSV</source>
+        <translation>将数值导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewModel</name>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>This run failed: %1</source>
+        <translation>此次运行失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 作用于 %2</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewView</name>
+    <message>
+        <source>Export C&amp;SV…</source>
+        <translation>导出 CSV(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Run a quantization to compare every tensor and configuration.</source>
+        <translation>运行一次量化，即可比较所有张量和配置。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> × %n configuration(s)</source>
+        <translation>
+            <numerusform> × %n 种配置</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>partial batch: cancelled, the finished runs are shown</source>
+        <translation>部分批次：已取消，显示已完成的运行</translation>
+    </message>
+    <message>
+        <source>Could not write “%1”: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Export Overview as CSV</source>
+        <translation>将总览导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::PlotWidget</name>
+    <message>
+        <source>Could not write “%1”.</source>
+        <translation>无法写入“%1”。</translation>
+    </message>
+    <message>
+        <source>Export as &amp;PNG…</source>
+        <translation>导出为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export as &amp;SVG…</source>
+        <translation>导出为 SVG(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Export as P&amp;DF…</source>
+        <translation>导出为 PDF(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Export Data as &amp;CSV…</source>
+        <translation>将数据导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawings (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Plot</source>
+        <translation>导出图表</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::QuantizerPanel</name>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Auto uses the GPU when there is one and it has the method, else the CPU. Both give the same codes.</source>
+        <translation>自动：有 GPU 且支持该方法时使用 GPU，否则使用 CPU。两者给出相同的码值。</translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation>设备(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Histogram bins over W&apos;s range (the overlap depends on it)</source>
+        <translation>在 W 的范围上划分的直方图分箱数（重叠度取决于它）</translation>
+    </message>
+    <message>
+        <source>s&amp;ymlog x</source>
+        <translation>symlog 横轴(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Bin on sign(x)·log10(1 + |x|/t), t = 10⁻³·max|W|: shows the tails and the values near zero at once</source>
+        <translation>按 sign(x)·log10(1 + |x|/t)（t = 10⁻³·max|W|）分箱：同时显示尾部和接近零的值</translation>
+    </message>
+    <message>
+        <source>&amp;Bins:</source>
+        <translation>分箱(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Unpair</source>
+        <translation>取消配对</translation>
+    </message>
+    <message>
+        <source>Stop pairing the activation with the weights</source>
+        <translation>停止将激活与权重配对</translation>
+    </message>
+    <message>
+        <source>Activation:</source>
+        <translation>激活：</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Quantize the selected tensors with every configuration (Ctrl+R)</source>
+        <translation>用每种配置量化所选张量（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Configuration %1: this Quantscope has no method “%2”</source>
+        <translation>配置 %1：此 Quantscope 没有方法“%2”</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>%1
+A JSON spec of one of: %2</source>
+        <translation>%1
+以下方法之一的 JSON 规格：%2</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Configuration %1: its colour in every plot</source>
+        <translation>配置 %1：它在每个图中的颜色</translation>
+    </message>
+    <message>
+        <source>Remove configuration %1</source>
+        <translation>删除配置 %1</translation>
+    </message>
+    <message>
+        <source>Method %1 has no “%2”</source>
+        <translation>方法 %1 没有“%2”</translation>
+    </message>
+    <message>
+        <source>+ Add</source>
+        <translation>+ 添加</translation>
+    </message>
+    <message>
+        <source>Compare another configuration (up to %1)</source>
+        <translation>再比较一种配置（最多 %1 种）</translation>
+    </message>
+    <message>
+        <source>none (right-click a tensor to pair one)</source>
+        <translation>无（右键点击张量进行配对）</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%2 中的 %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RankCurvePlot</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RecentFilesMenu</name>
+    <message>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1（缺失）</translation>
+    </message>
+    <message>
+        <source>No Recent Files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScaleConstantPlot</name>
+    <message>
+        <source>scale constant c</source>
+        <translation>缩放常数 c</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>均方误差 MSE</translation>
+    </message>
+    <message>
+        <source>constOpt pow2 (UE8M0 scale)</source>
+        <translation>constOpt pow2（UE8M0 缩放因子）</translation>
+    </message>
+    <message>
+        <source>constOpt unrounded (FP32 scale)</source>
+        <translation>constOpt 不取整（FP32 缩放因子）</translation>
+    </message>
+    <message>
+        <source>c* pow2 %1</source>
+        <translation>c* pow2 %1</translation>
+    </message>
+    <message>
+        <source>c* unrounded %1</source>
+        <translation>c* 不取整 %1</translation>
+    </message>
+    <message>
+        <source>INT4 sym, same groups</source>
+        <translation>INT4 对称，相同分组</translation>
+    </message>
+    <message>
+        <source>MXFP4</source>
+        <translation>MXFP4</translation>
+    </message>
+    <message>
+        <source>Lloyd–Max 16 levels</source>
+        <translation>Lloyd–Max 16 级</translation>
+    </message>
+    <message>
+        <source> default %1</source>
+        <translation> 默认 %1</translation>
+    </message>
+    <message>
+        <source>c %1: MSE pow2 %2, unrounded %3</source>
+        <translation>c %1：MSE pow2 %2，不取整 %3</translation>
+    </message>
+    <message>
+        <source>INT4 %1, MXFP4 %2, Lloyd–Max %3</source>
+        <translation>INT4 %1，MXFP4 %2，Lloyd–Max %3</translation>
+    </message>
+    <message>
+        <source>Click to set c in the configuration</source>
+        <translation>点击以在配置中设置 c</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScaleConstantView</name>
+    <message>
+        <source>The tensor whose MSE(c) is swept (one of the selected tensors)</source>
+        <translation>扫描其 MSE(c) 的张量（所选张量之一）</translation>
+    </message>
+    <message>
+        <source>The constOpt configuration a click on the curve sets c in</source>
+        <translation>点击曲线时设置其 c 的 constOpt 配置</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation, block</source>
+        <translation>Hadamard 旋转，块大小</translation>
+    </message>
+    <message>
+        <source>Show MSE(c) of the rotated tensor (both are computed)</source>
+        <translation>显示旋转后张量的 MSE(c)（两者都会计算）</translation>
+    </message>
+    <message>
+        <source>Sweep c</source>
+        <translation>扫描 c</translation>
+    </message>
+    <message>
+        <source>(a click adds a constOpt configuration)</source>
+        <translation>（点击会添加一个 constOpt 配置）</translation>
+    </message>
+    <message>
+        <source>Select a tensor in the Tensors dock.</source>
+        <translation>在张量面板中选择一个张量。</translation>
+    </message>
+    <message>
+        <source>Sweeping c on %1</source>
+        <translation>正在扫描 %1 的 c</translation>
+    </message>
+    <message>
+        <source>Select a tensor and press Sweep c: constOpt&apos;s MSE for every c.</source>
+        <translation>选择一个张量并点击“扫描 c”：constOpt 在每个 c 下的 MSE。</translation>
+    </message>
+    <message>
+        <source>%1, groups of %2%3: c* pow2 %4 (flat %5–%6), unrounded %7; MSE at c* %8 / %9, at %10 %11 / %12; INT4 %13, MXFP4 %14, Lloyd–Max %15</source>
+        <translation>%1，分组大小 %2%3：c* pow2 %4（平坦区 %5–%6），不取整 %7；c* 处 MSE %8 / %9，%10 处 %11 / %12；INT4 %13，MXFP4 %14，Lloyd–Max %15</translation>
+    </message>
+    <message>
+        <source>, rotated (block %1)</source>
+        <translation>，旋转后（块 %1）</translation>
+    </message>
+    <message>
+        <source>No rotated sweep: %1</source>
+        <translation>无旋转扫描：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ScanController</name>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s error at a glance: scan the whole checkpoint</source>
+        <translation>一眼看清每一层的误差：扫描整个检查点</translation>
+    </message>
+    <message>
+        <source>Cancelled; the next scan resumes here</source>
+        <translation>已取消；下次扫描将从此处继续</translation>
+    </message>
+    <message>
+        <source>Scan finished</source>
+        <translation>扫描完成</translation>
+    </message>
+    <message>
+        <source>The scan failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SessionController</name>
+    <message>
+        <source>Could not save the session “%1”: %2</source>
+        <translation>无法保存会话“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Could Not Save Session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Quantscope could not save “%1”.</source>
+        <translation>Quantscope 无法保存“%1”。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Saved the session %1</source>
+        <translation>已保存会话 %1</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>不是有效的 JSON（%1）</translation>
+    </message>
+    <message>
+        <source>Could not open the session “%1”: %2</source>
+        <translation>无法打开会话“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Could Not Open Session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Quantscope could not open the session “%1”.</source>
+        <translation>Quantscope 无法打开会话“%1”。</translation>
+    </message>
+    <message>
+        <source>Opened the session %1</source>
+        <translation>已打开会话 %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SigmaPlot</name>
+    <message>
+        <source>index i</source>
+        <translation>索引 i</translation>
+    </message>
+    <message>
+        <source>singular value σᵢ of W − Ŵ</source>
+        <translation>W − Ŵ 的奇异值 σᵢ</translation>
+    </message>
+    <message>
+        <source>σ%1</source>
+        <translation>σ%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 σ₁)</source>
+        <translation>%1：%2（%3 σ₁）</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpecWords</name>
+    <message>
+        <source>Bits</source>
+        <translation>位数</translation>
+    </message>
+    <message>
+        <source>Granularity</source>
+        <translation>粒度</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>分组大小</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>Channel axis</source>
+        <translation>通道轴</translation>
+    </message>
+    <message>
+        <source>Symmetric</source>
+        <translation>对称</translation>
+    </message>
+    <message>
+        <source>Scale rule</source>
+        <translation>缩放规则</translation>
+    </message>
+    <message>
+        <source>Rounding</source>
+        <translation>舍入</translation>
+    </message>
+    <message>
+        <source>Scale applied by</source>
+        <translation>缩放因子施加方式</translation>
+    </message>
+    <message>
+        <source>Scale type</source>
+        <translation>缩放因子类型</translation>
+    </message>
+    <message>
+        <source>E8M0 rounding</source>
+        <translation>E8M0 舍入</translation>
+    </message>
+    <message>
+        <source>Arithmetic</source>
+        <translation>运算精度</translation>
+    </message>
+    <message>
+        <source>Refuse ragged groups</source>
+        <translation>拒绝不完整分组</translation>
+    </message>
+    <message>
+        <source>Scale of a zero group</source>
+        <translation>零分组的缩放因子</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>秩</translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation>遍数</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>Power iterations</source>
+        <translation>幂迭代次数</translation>
+    </message>
+    <message>
+        <source>Scale constant c</source>
+        <translation>缩放常数 c</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Compute precision</source>
+        <translation>计算精度</translation>
+    </message>
+    <message>
+        <source>Zero-point rounding</source>
+        <translation>零点舍入</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Compensator</source>
+        <translation>补偿器</translation>
+    </message>
+    <message>
+        <source>Compensator group size</source>
+        <translation>补偿器分组大小</translation>
+    </message>
+    <message>
+        <source>HQQ preset</source>
+        <translation>HQQ 预设</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>按张量</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>按通道</translation>
+    </message>
+    <message>
+        <source>per group</source>
+        <translation>按分组</translation>
+    </message>
+    <message>
+        <source>per block</source>
+        <translation>按块</translation>
+    </message>
+    <message>
+        <source>toolkit (amax/7.5)</source>
+        <translation>工具包（amax/7.5）</translation>
+    </message>
+    <message>
+        <source>maximum (amax/7)</source>
+        <translation>最大值（amax/7）</translation>
+    </message>
+    <message>
+        <source>half to even</source>
+        <translation>四舍六入五成双</translation>
+    </message>
+    <message>
+        <source>half away from zero</source>
+        <translation>远离零舍入</translation>
+    </message>
+    <message>
+        <source>dividing by s</source>
+        <translation>除以 s</translation>
+    </message>
+    <message>
+        <source>multiplying by 1/s</source>
+        <translation>乘以 1/s</translation>
+    </message>
+    <message>
+        <source>E8M0 (power of two)</source>
+        <translation>E8M0（2 的幂）</translation>
+    </message>
+    <message>
+        <source>round up</source>
+        <translation>向上取整</translation>
+    </message>
+    <message>
+        <source>round to nearest</source>
+        <translation>就近舍入</translation>
+    </message>
+    <message>
+        <source>in FP32</source>
+        <translation>以 FP32 计算</translation>
+    </message>
+    <message>
+        <source>in the tensor&apos;s own type</source>
+        <translation>以张量自身的类型计算</translation>
+    </message>
+    <message>
+        <source>toolkit (eps of the scale type)</source>
+        <translation>工具包（缩放类型的 eps）</translation>
+    </message>
+    <message>
+        <source>smallest normal float</source>
+        <translation>最小正规浮点数</translation>
+    </message>
+    <message>
+        <source>E4M3 (max 448)</source>
+        <translation>E4M3（最大 448）</translation>
+    </message>
+    <message>
+        <source>E5M2 (max 57344)</source>
+        <translation>E5M2（最大 57344）</translation>
+    </message>
+    <message>
+        <source>Only with %1 “%2”</source>
+        <translation>仅在%1为“%2”时</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpectrumView</name>
+    <message>
+        <source>The configuration the rank slider reads</source>
+        <translation>秩滑块读取的配置</translation>
+    </message>
+    <message>
+        <source>Compute &amp;spectra</source>
+        <translation>计算谱(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Each run also takes the singular values of W − Ŵ (in the same background job)</source>
+        <translation>每次运行同时计算 W − Ŵ 的奇异值（在同一后台任务中）</translation>
+    </message>
+    <message>
+        <source>&amp;All values</source>
+        <translation>全部值(&amp;A)</translation>
+    </message>
+    <message>
+        <source>All min(N, K) singular values (up to 4096) instead of the top k</source>
+        <translation>全部 min(N, K) 个奇异值（最多 4096 个），而不只是前 k 个</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>前 </translation>
+    </message>
+    <message>
+        <source>Threshold of the counts: σᵢ ≥ τ·σ₁ and σᵢ &lt; τ·σ₁</source>
+        <translation>计数阈值：σᵢ ≥ τ·σ₁ 和 σᵢ &lt; τ·σ₁</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>计算(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run the configurations again with their spectra</source>
+        <translation>带谱重新运行这些配置</translation>
+    </message>
+    <message>
+        <source>rank r</source>
+        <translation>秩 r</translation>
+    </message>
+    <message>
+        <source>energy captured by the top r</source>
+        <translation>前 r 个所捕获的能量</translation>
+    </message>
+    <message>
+        <source>relative error after rank r</source>
+        <translation>秩 r 之后的相对误差</translation>
+    </message>
+    <message>
+        <source>MB with FP16 U·V of rank r</source>
+        <translation>秩 r 的 FP16 U·V 所占 MB</translation>
+    </message>
+    <message>
+        <source>MiLo pass</source>
+        <translation>MiLo 遍</translation>
+    </message>
+    <message>
+        <source>ε = ‖W − Ŵ − U·V‖_F</source>
+        <translation>ε = ‖W − Ŵ − U·V‖_F</translation>
+    </message>
+    <message>
+        <source>Rank r of an FP16 compensator U·V fitted to the residual</source>
+        <translation>拟合残差的 FP16 补偿器 U·V 的秩 r</translation>
+    </message>
+    <message>
+        <source>Run &amp;MiLo at This Rank</source>
+        <translation>以此秩运行 MiLo(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Make this configuration MiLo with rank r (FP16 compensator) and run it</source>
+        <translation>将此配置设为秩 r 的 MiLo（FP16 补偿器）并运行</translation>
+    </message>
+    <message>
+        <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration&apos;s error W − Ŵ.</source>
+        <translation>选择张量，在开启“计算谱”后点击运行，即可查看每种配置误差 W − Ŵ 的奇异值。</translation>
+    </message>
+    <message>
+        <source>These results have no spectra: press Compute.</source>
+        <translation>这些结果没有谱：请点击计算。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s) without a spectrum: press Compute.</source>
+        <translation>
+            <numerusform>%n 种配置没有谱：请点击计算。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2%3 σ ≥ τ·σ₁, %4%5 below (of %6)</source>
+        <translation>%1：%2%3 个 σ ≥ τ·σ₁，%4%5 个低于阈值（共 %6 个）</translation>
+    </message>
+    <message>
+        <source>r = %1</source>
+        <translation>秩 r = %1</translation>
+    </message>
+    <message>
+        <source>error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured</source>
+        <translation>误差 ‖E − E_r‖_F %1（相对 %2），捕获 ‖E‖²_F 的 %3</translation>
+    </message>
+    <message>
+        <source>%1 bits/element, %2 MB</source>
+        <translation>每元素 %1 位，%2 MB</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorBrowser</name>
+    <message>
+        <source>Filter by name…</source>
+        <translation>按名称筛选…</translation>
+    </message>
+    <message>
+        <source>Wildcard</source>
+        <translation>通配符</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Wildcard: * and ? (e.g. layers.*.down_proj). Regex: a regular expression (e.g. experts\.[0-3]\.). Both ignore case and match anywhere in the name.</source>
+        <translation>通配符：* 和 ?（例如 layers.*.down_proj）。正则：正则表达式（例如 experts\.[0-3]\.）。两者都忽略大小写，并匹配名称中的任意位置。</translation>
+    </message>
+    <message>
+        <source>Not a valid regular expression: %1</source>
+        <translation>不是有效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>Pair as &amp;Activation</source>
+        <translation>配对为激活(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show this tensor&apos;s channel maxima next to each weight you quantize</source>
+        <translation>在你量化的每个权重旁显示该张量的通道最大值</translation>
+    </message>
+    <message>
+        <source>&amp;Unpair Activation</source>
+        <translation>取消激活配对(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Expand All</source>
+        <translation>全部展开(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse All</source>
+        <translation>全部折叠(&amp;C)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n tensor(s) selected</source>
+        <translation>
+            <numerusform>已选择 %1 / %n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shown</source>
+        <translation>
+            <numerusform>显示 %n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::TensorTreeModel</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · paired activation</source>
+        <translation>%1 · 已配对的激活</translation>
+    </message>
+    <message>
+        <source>%1
+Paired as the activation of the weights you quantize</source>
+        <translation>%1
+已配对为你所量化权重的激活</translation>
+    </message>
+    <message>
+        <source>%1 elements</source>
+        <translation>%1 个元素</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Tensor name, grouped by its dotted path</source>
+        <translation>张量名称，按点分路径分组</translation>
+    </message>
+    <message>
+        <source>Element type as stored in the file</source>
+        <translation>文件中存储的元素类型</translation>
+    </message>
+    <message>
+        <source>Dimensions, outermost first</source>
+        <translation>各维度，最外层在前</translation>
+    </message>
+    <message>
+        <source>Bytes the tensor (or group) occupies in its file</source>
+        <translation>张量（或分组）在文件中占用的字节数</translation>
+    </message>
+    <message>
+        <source>Quantized format and scheme, as detected from the stored tensors</source>
+        <translation>量化格式和方案，根据存储的张量检测</translation>
+    </message>
+</context>
+</TS>
