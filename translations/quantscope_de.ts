@@ -275,6 +275,25 @@
     </message>
 </context>
 <context>
+    <name>quantscope::ExporterPanel</name>
+    <message>
+        <source>Open recipe…</source>
+        <translation>Rezept öffnen…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Speichern…</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>Aktivierungen:</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::GemmTimingPlot</name>
     <message>
         <source>batch size M (tokens)</source>
@@ -1197,6 +1216,14 @@
     <message>
         <source>Singular values of W − Ŵ: choose a MiLo rank by its error and size</source>
         <translation>Singulärwerte von W − Ŵ: einen MiLo-Rang nach Fehler und Größe wählen</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>E&amp;xport</translation>
+    </message>
+    <message>
+        <source>A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config</source>
+        <translation>Ein Rezept als Konfiguration für Quark, compressed-tensors, llm-compressor oder Quantscope</translation>
     </message>
     <message>
         <source>&amp;Overview</source>

@@ -356,6 +356,25 @@
     </message>
 </context>
 <context>
+    <name>quantscope::ExporterPanel</name>
+    <message>
+        <source>Open recipe…</source>
+        <translation>打开配方…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>激活：</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::HealthController</name>
     <message>
         <source>&amp;Health</source>
@@ -1106,6 +1125,14 @@
     <message>
         <source>&amp;Overview</source>
         <translation>总览(&amp;O)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <source>A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config</source>
+        <translation>将配方导出为 Quark、compressed-tensors、llm-compressor 或 Quantscope 配置</translation>
     </message>
     <message>
         <source>One sortable row per tensor and configuration; export it as CSV</source>

@@ -53,6 +53,8 @@ int runQuantize(Args args);
 int runDecode(Args args);
 int runSpectrum(Args args);
 int runDoctor(Args args);
+/// `export` (export_cmd.cpp).
+int runExport(Args args);
 /// `scan` and `recipe check` (scan_cmd.cpp).
 int runScanCommand(Args args);
 int runRecipeCommand(Args args);

@@ -136,6 +136,11 @@ Commands:
                        every 2-D weight through a recipe's specs; JSON lines, resumable
   recipe check R.json [--checkpoint PATH] [--json]
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
+  export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
+         [--activations none|fp8-dynamic|fp8-static] [--pack-method reorder|order] [OUT]
+         [--checkpoint PATH --out-dir DIR]  (compressed-tensors pack-quantized checkpoint)
+                       the recipe as a toolkit's config (stdout without OUT); refuses what
+                       the target cannot express
   doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized
                        modules, scale health, dtype traps, KV scales, duplicates
                        (exit 0 healthy, 3 warnings, 4 errors)
@@ -202,6 +207,8 @@ int main(int argc, char **argv)
             return cli::runDemo(cli::Args(args));
         if (cmd == "doctor")
             return cli::runDoctor(cli::Args(args));
+        if (cmd == "export")
+            return cli::runExport(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
         return 2;
     } catch (const cli::UsageError &e) {

@@ -9,6 +9,7 @@
 #include "analysiscontroller.h"
 #include "scancontroller.h"
 #include "healthcontroller.h"
+#include "exporterpanel.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -499,6 +500,10 @@ void MainWindow::createControllers()
             });
     connect(m_overview->table(), &QAbstractItemView::doubleClicked, this,
             [this] { m_tabs->setCurrentWidget(m_distribution); });
+    m_exporter = new ExporterPanel(m_tabs); // the Export tab: a recipe as a toolkit's config
+    m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
+    m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
+                          tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -25,6 +25,7 @@ namespace quantscope {
 class AnalysisController;
 class ScanController;
 class HealthController;
+class ExporterPanel;
 class DistributionView;
 class JobController;
 class JobProgressWidget;
@@ -89,6 +90,7 @@ public:
     AnalysisController *analysis() const { return m_analysis; }
     ScanController *scans() const { return m_scan; }
     HealthController *health() const { return m_health; }
+    ExporterPanel *exporter() const { return m_exporter; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -142,6 +144,7 @@ private:
     AnalysisController *m_analysis = nullptr;
     ScanController *m_scan = nullptr;
     HealthController *m_health = nullptr;
+    ExporterPanel *m_exporter = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

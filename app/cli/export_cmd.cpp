@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli export --recipe R.json --format F [--activations A] [--pack-method M] [OUT]`
+// (docs/cli.md "`export`"): the recipe as a toolkit's config (core/export/config_export.h), to
+// OUT (written atomically) or to stdout. What the target cannot express is refused, exit 1.
+#include <iostream>
+
+#include "cli.h"
+#include "export/config_export.h"
+#include "export/ct_writer.h"
+#include "recipe/recipe.h"
+
+namespace quantscope::cli {
+
+int runExport(Args args)
+{
+    const auto recipePath = args.value("--recipe");
+    const auto formatName = args.value("--format");
+    const auto act = args.value("--activations");
+    const auto pack = args.value("--pack-method");
+    const auto checkpoint = args.value("--checkpoint");
+    const auto outDir = args.value("--out-dir");
+    const auto pos = args.positionals();
+    if (!recipePath)
+        throw UsageError("export needs --recipe R.json");
+    std::string formats;
+    for (ExportFormat f : allExportFormats())
+        formats += (formats.empty() ? "" : "|") + std::string(toString(f));
+    if (!formatName)
+        throw UsageError("export needs --format " + formats);
+    const auto format = parseExportFormat(*formatName);
+    if (!format)
+        throw UsageError("--format is '" + *formatName + "', expected " + formats);
+    ExportOptions options;
+    if (act) {
+        const auto a = parseActivationScheme(*act);
+        if (!a)
+            throw UsageError("--activations is '" + *act + "', expected none|fp8-dynamic|fp8-static");
+        options.activations = *a;
+    }
+    if (pack)
+        options.packMethod = *pack;
+    if (pos.size() > 1)
+        throw UsageError("export takes at most one OUT path");
+    const Recipe recipe = Recipe::load(*recipePath);
+    if (checkpoint || outDir) {
+        if (!checkpoint || !outDir || !pos.empty())
+            throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
+        if (*format != ExportFormat::CompressedTensors || options.activations != ActivationScheme::None)
+            throw UsageError("checkpoints are written as compressed-tensors pack-quantized only so far "
+                             "(--format compressed-tensors, no --activations)");
+        const CheckpointExportResult r = writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir);
+        std::cout << "wrote " << r.file << ": " << r.quantized.size() << " modules quantized, " << r.copied
+                  << " tensors copied; re-read to the same codes\n";
+        for (const auto &n : r.notes)
+            std::cout << "  " << n << "\n";
+        return 0;
+    }
+    const std::string text = exportRecipeText(recipe, *format, options);
+    if (pos.empty())
+        std::cout << text;
+    else
+        writeTextAtomically(pos[0], text);
+    return 0;
+}
+
+} // namespace quantscope::cli

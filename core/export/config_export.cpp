@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// The format list, the shared pattern helpers, the llm-compressor YAML, the Quantscope JSON and
+// the atomic write (config_export.h). Quark: export_quark.cpp; compressed-tensors: export_ct.cpp.
+#include "export/config_export.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "util/error.h"
+
+namespace quantscope {
+
+std::string_view toString(ExportFormat f) noexcept
+{
+    switch (f) {
+    case ExportFormat::Quark: return "quark";
+    case ExportFormat::QuarkScript: return "quark-script";
+    case ExportFormat::CompressedTensors: return "compressed-tensors";
+    case ExportFormat::LlmCompressor: return "llm-compressor";
+    case ExportFormat::Quantscope: return "quantscope";
+    }
+    return "quark";
+}
+
+const std::vector<ExportFormat> &allExportFormats()
+{
+    static const std::vector<ExportFormat> all{ExportFormat::Quark, ExportFormat::QuarkScript,
+                                               ExportFormat::CompressedTensors, ExportFormat::LlmCompressor,
+                                               ExportFormat::Quantscope};
+    return all;
+}
+
+std::optional<ExportFormat> parseExportFormat(std::string_view s) noexcept
+{
+    for (ExportFormat f : allExportFormats())
+        if (toString(f) == s)
+            return f;
+    return std::nullopt;
+}
+
+std::string defaultExportFileName(ExportFormat f)
+{
+    switch (f) {
+    case ExportFormat::Quark:
+    case ExportFormat::CompressedTensors: return "quantization_config.json";
+    case ExportFormat::QuarkScript: return "quark_quantize.py";
+    case ExportFormat::LlmCompressor: return "recipe.yaml";
+    case ExportFormat::Quantscope: return "recipe.json";
+    }
+    return "export.txt";
+}
+
+std::string_view toString(ActivationScheme a) noexcept
+{
+    switch (a) {
+    case ActivationScheme::None: return "none";
+    case ActivationScheme::Fp8Dynamic: return "fp8-dynamic";
+    case ActivationScheme::Fp8Static: return "fp8-static";
+    }
+    return "none";
+}
+
+std::optional<ActivationScheme> parseActivationScheme(std::string_view s) noexcept
+{
+    for (ActivationScheme a : {ActivationScheme::None, ActivationScheme::Fp8Dynamic, ActivationScheme::Fp8Static})
+        if (toString(a) == s)
+            return a;
+    return std::nullopt;
+}
+
+namespace exportdetail {
+
+std::string escapeRegex(const std::string &name)
+{
+    std::string out;
+    for (char c : name) {
+        if (std::string_view(".^$*+?()[]{}|\\").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string fnmatchToRegex(const std::string &pattern)
+{
+    std::string out = "^";
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '*') {
+            out += ".*";
+        } else if (c == '?') {
+            out += '.';
+        } else if (c == '[') {
+            const std::size_t close = pattern.find(']', i + 2); // "[]…]": ']' first is a member
+            if (close == std::string::npos) {
+                out += "\\[";
+                continue;
+            }
+            std::string set = pattern.substr(i + 1, close - i - 1);
+            if (!set.empty() && set[0] == '!')
+                set[0] = '^';
+            std::string esc;
+            for (char m : set)
+                esc += (m == '\\' ? std::string("\\\\") : std::string(1, m));
+            out += '[' + esc + ']';
+            i = close;
+        } else {
+            out += escapeRegex(std::string(1, c));
+        }
+    }
+    return out + '$';
+}
+
+bool isCatchAll(const RecipeRule &rule)
+{
+    for (const auto &p : rule.patterns) {
+        if (rule.dialect == PatternDialect::Fnmatch && !p.empty() &&
+            p.find_first_not_of('*') == std::string::npos)
+            return true;
+        if (rule.dialect == PatternDialect::Re && (p == ".*" || p == "^.*$" || p == ".*$" || p == "^.*"))
+            return true;
+    }
+    return false;
+}
+
+std::string ruleLabel(const Recipe &recipe, int i)
+{
+    const auto &r = recipe.rules[static_cast<std::size_t>(i)];
+    return "rules[" + std::to_string(i) + "]" + (r.name.empty() ? "" : " '" + r.name + "'");
+}
+
+std::optional<std::vector<QuantSpec>> overriddenSpecs(const Recipe &recipe, int i, const std::string &module)
+{
+    const RecipeMatch m = matchModule(recipe, module);
+    if (!m.matched() || m.rule != i)
+        return std::nullopt;
+    return m.specs;
+}
+
+} // namespace exportdetail
+
+namespace {
+
+/// llm-compressor's recipe: one QuantizationModifier with the compressed-tensors config groups
+/// and ignore list (JSON values are YAML flow values, so each is written as its JSON).
+std::string llmCompressorYaml(const Recipe &recipe, const ExportOptions &options)
+{
+    const nlohmann::json ct = compressedTensorsConfig(recipe, options);
+    std::string y = "# llm-compressor recipe of the Quantscope recipe " + recipe.hash() +
+                    " (quantscope-cli export --format llm-compressor)\n";
+    y += "quant_stage:\n  quant_modifiers:\n    QuantizationModifier:\n";
+    y += "      ignore: " + ct["ignore"].dump() + "\n";
+    y += "      config_groups:\n";
+    for (const auto &[name, g] : ct["config_groups"].items()) {
+        y += "        " + name + ":\n";
+        y += "          targets: " + g["targets"].dump() + "\n";
+        y += "          weights: " + g["weights"].dump() + "\n";
+        y += "          input_activations: " + g["input_activations"].dump() + "\n";
+        y += "          output_activations: " + g["output_activations"].dump() + "\n";
+    }
+    return y;
+}
+
+} // namespace
+
+std::string quarkScriptText(const Recipe &recipe, const ExportOptions &options); // export_quark.cpp
+
+std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const ExportOptions &options)
+{
+    if (options.packMethod != "reorder" && options.packMethod != "order")
+        throw UnsupportedError("pack method '" + options.packMethod + "' is not one of Quark's: reorder, order");
+    switch (format) {
+    case ExportFormat::Quark: return quarkQuantizationConfig(recipe, options).dump(2) + "\n";
+    case ExportFormat::QuarkScript: return quarkScriptText(recipe, options);
+    case ExportFormat::CompressedTensors: return compressedTensorsConfig(recipe, options).dump(2) + "\n";
+    case ExportFormat::LlmCompressor: return llmCompressorYaml(recipe, options);
+    case ExportFormat::Quantscope:
+        if (options.activations != ActivationScheme::None)
+            throw UnsupportedError("a Quantscope recipe holds weight specs only; activations '" +
+                                   std::string(toString(options.activations)) + "' cannot be written to it");
+        return recipe.text();
+    }
+    throw UnsupportedError("unknown export format");
+}
+
+void writeTextAtomically(const std::string &path, const std::string &text)
+{
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw IoError("cannot write the export", Location{tmp, {}, {}});
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+            throw IoError("writing the export failed", Location{tmp, {}, {}});
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        throw IoError("cannot rename the export into place", Location{path, {}, {}});
+    }
+}
+
+} // namespace quantscope

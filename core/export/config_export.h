@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file config_export.h
+/// Recipe → toolkit configuration text (issue 26, step 1; docs/formats.md "Exported configs"):
+/// AMD Quark's `quantization_config` and the Python script that builds the same config with
+/// Quark's classes, compressed-tensors' `quantization_config`, an llm-compressor recipe YAML, and
+/// the Quantscope recipe JSON itself. The text returned is exactly the file written (the CLI's
+/// `export`, the exporter panel's preview and Save share it). What a target cannot express (a
+/// method it has no scheme for, a pattern dialect it does not read, precedence it cannot keep)
+/// is refused with an UnsupportedError that says which rule or entry and why — never dropped.
+///
+/// Fields of our specs that describe how Quantscope emulates a toolkit's arithmetic
+/// (scale_apply, arith, eps, scale_rule, strict) are not part of any target's config: they are
+/// neither written nor refused. Fields that change the stored format are written or refused.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "recipe/recipe.h"
+
+namespace quantscope {
+
+enum class ExportFormat : std::uint8_t { Quark, QuarkScript, CompressedTensors, LlmCompressor, Quantscope };
+/// "quark", "quark-script", "compressed-tensors", "llm-compressor", "quantscope".
+std::string_view toString(ExportFormat f) noexcept;
+/// The inverse of toString; nullopt for anything else.
+std::optional<ExportFormat> parseExportFormat(std::string_view s) noexcept;
+/// Every format, in toString order.
+const std::vector<ExportFormat> &allExportFormats();
+/// The file name a format is saved under by default ("quantization_config.json",
+/// "quark_quantize.py", "recipe.yaml", "recipe.json").
+std::string defaultExportFileName(ExportFormat f);
+
+/// The activation scheme written next to every weight scheme (a recipe holds weights only).
+enum class ActivationScheme : std::uint8_t { None, Fp8Dynamic, Fp8Static };
+/// "none", "fp8-dynamic", "fp8-static".
+std::string_view toString(ActivationScheme a) noexcept;
+std::optional<ActivationScheme> parseActivationScheme(std::string_view s) noexcept;
+
+struct ExportOptions {
+    ActivationScheme activations = ActivationScheme::None;
+    /// Quark's export.pack_method: "reorder" (Quark's default) or "order".
+    std::string packMethod = "reorder";
+};
+
+/// Quark's `quantization_config` object (keys sorted as Quark's exporter writes them).
+nlohmann::json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options = {});
+/// compressed-tensors' `quantization_config` object (keys sorted as the toolkit writes them).
+nlohmann::json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options = {});
+
+/// The exact file text of `format` (ends with a newline). Throws UnsupportedError naming what
+/// the target cannot express.
+std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const ExportOptions &options = {});
+
+/// Writes `text` to `path` atomically (a temp file in the same folder, then rename): a failure
+/// leaves no partial file. Throws IoError naming the path.
+void writeTextAtomically(const std::string &path, const std::string &text);
+
+namespace exportdetail {
+/// fnmatch pattern → an anchored Python regex (`*` → `.*`, `?` → `.`, `[…]` kept, `[!…]` →
+/// `[^…]`, every other regex metacharacter escaped).
+std::string fnmatchToRegex(const std::string &pattern);
+/// Regex metacharacters escaped (an exact name as a regex).
+std::string escapeRegex(const std::string &name);
+/// Whether a rule's patterns match every module name ("*" in fnmatch, ".*" in re).
+bool isCatchAll(const RecipeRule &rule);
+/// "rules[i] 'name'" for messages.
+std::string ruleLabel(const Recipe &recipe, int i);
+/// The specs of one overridden module of rule `i` (the rule's specs with the override applied),
+/// or nothing when the module resolves to another rule or is excluded (the override is moot).
+std::optional<std::vector<QuantSpec>> overriddenSpecs(const Recipe &recipe, int i, const std::string &module);
+} // namespace exportdetail
+
+} // namespace quantscope
