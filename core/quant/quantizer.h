@@ -113,7 +113,14 @@ struct QuantizedTensor {
     /// Method-specific facts for reports (constopt: rotation and the rotated tensor's kurtosis).
     nlohmann::json report = nlohmann::json::object();
 
-    std::int64_t numel() const { return static_cast<std::int64_t>(codes.size()); }
+    /// Elements: one code each when the codes are there, else the shape's (a GPU run asked without
+    /// its codes, QuantizeOptions::wantCodes).
+    std::int64_t numel() const
+    {
+        if (!codes.empty() || shape.empty())
+            return static_cast<std::int64_t>(codes.size());
+        return numelOf(shape);
+    }
     /// Bytes of everything stored: codes at codeBits, scales (inner and outer) in their dtype,
     /// zero points (INT8, or float ones in zeroPointDtype) and compensator factors.
     std::uint64_t storedBytes() const;

@@ -16,6 +16,7 @@
 
 #include "demo/demo.h"
 #include "doctor/doctor.h"
+#include "quant/quantizer.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -352,4 +353,19 @@ TEST(Doctor, RandomCorruptionsAreReportedAndNeverCrash)
         reported += r.exitCode() >= 3;
     }
     EXPECT_GT(reported, 250);
+}
+
+TEST(QuantizedTensorSize, ElementsComeFromTheShapeWhenTheCodesWereNotAskedFor)
+{
+    // A GPU run without its codes (QuantizeOptions::wantCodes = false) keeps its sizes.
+    QuantizedTensor q;
+    q.shape = {64, 128};
+    q.codeBits = 4;
+    q.scales.assign(64, 1.0f);
+    q.scaleDtype = DType::F16;
+    EXPECT_EQ(q.numel(), 64 * 128);
+    EXPECT_EQ(q.storedBytes(), (64u * 128u * 4u + 64u * 16u) / 8u);
+    EXPECT_DOUBLE_EQ(q.bitsPerElement(), 4.0 + 64.0 * 16.0 / (64.0 * 128.0));
+    q.codes.assign(64 * 128, 0);
+    EXPECT_EQ(q.numel(), 64 * 128);
 }
