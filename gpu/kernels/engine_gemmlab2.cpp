@@ -384,11 +384,17 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
             std::unique_ptr<Gemm> loop, batched;
             std::string why, whyBatched;
             std::int64_t mp = m;
+            // The smallest M (padded) whose plan cuBLASLt both offers and runs: a heuristic's
+            // algorithm may still be refused at launch for a tiny M (FP8 at M = 1 on the H200).
             for (const std::int64_t t : mTries(m)) {
                 mp = t;
                 loop = makeGemm(in, CUDA_R_16BF, scale, sW, sW + 1, t, n, k, 1, why);
-                if (loop)
+                if (!loop)
+                    continue;
+                if (loop->run(W.get(), X.get(), Dl.get(), s) == CUBLAS_STATUS_SUCCESS)
                     break;
+                why = "the plan of M = " + std::to_string(t) + " was refused at launch";
+                loop.reset();
             }
             if (!loop)
                 throw GpuError("cuBLASLt runs no " + name + " GEMM of M = " + std::to_string(m) + " (" + why + ")");
