@@ -12,11 +12,12 @@ the final ε and, against gpu_milo.json, our time's ratio and the final ε's rel
 import argparse
 import json
 import os
-import statistics
 import struct
 
 import numpy as np
 import torch
+
+from spectrum_torch import timed  # one warm-up, CUDA events, median (the same way)
 
 
 def hqq_milo_code(W, bits=3, group=64, iters=20):
@@ -59,20 +60,6 @@ def milo(W, rank, passes=20):
         UV = (U * s) @ (V * s).T
         eps.append(torch.linalg.norm(E - UV))
     return torch.stack(eps).cpu().tolist()
-
-
-def timed(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    ts, out = [], None
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        out = fn()
-        e.record()
-        e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts), out
 
 
 def load_safetensors(path, name):

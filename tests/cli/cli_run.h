@@ -40,10 +40,12 @@ inline std::string quote(const std::string &s)
     return q + "'";
 }
 
-inline Result run(const std::vector<std::string> &args)
+/// Runs `prefix` (a shell-quoted launcher, may be empty) + quantscope-cli + `args`; stdout, stderr
+/// and the exit code.
+inline Result runWith(const std::string &prefix, const std::vector<std::string> &args)
 {
     const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_cli_stderr_" + std::to_string(getpid()) + ".txt");
-    std::string cmd = quote(QUANTSCOPE_CLI);
+    std::string cmd = prefix + (prefix.empty() ? "" : " ") + quote(QUANTSCOPE_CLI);
     for (const auto &a : args)
         cmd += " " + quote(a);
     cmd += " 2>" + quote(errFile.string());
@@ -60,6 +62,8 @@ inline Result run(const std::vector<std::string> &args)
     r.err = slurp(errFile);
     return r;
 }
+
+inline Result run(const std::vector<std::string> &args) { return runWith({}, args); }
 
 inline fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
 

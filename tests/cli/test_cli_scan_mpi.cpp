@@ -36,7 +36,6 @@ bool mpiUsable(std::string *why)
 /// quantscope-cli under mpirun with `ranks` ranks (0: no mpirun), `env` exported to every rank.
 Result runRanks(int ranks, const std::vector<std::string> &args, const std::vector<std::string> &env = {})
 {
-    const fs::path errFile = fs::path(::testing::TempDir()) / ("qs_mpi_stderr_" + std::to_string(getpid()) + ".txt");
     std::string cmd = "env";
     for (const auto &e : env)
         cmd += " " + quote(e);
@@ -45,22 +44,7 @@ Result runRanks(int ranks, const std::vector<std::string> &args, const std::vect
         for (const auto &e : env)
             cmd += " -x " + quote(e.substr(0, e.find('=')));
     }
-    cmd += " " + quote(QUANTSCOPE_CLI);
-    for (const auto &a : args)
-        cmd += " " + quote(a);
-    cmd += " 2>" + quote(errFile.string());
-    Result r;
-    FILE *p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    const int status = pclose(p);
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = slurp(errFile);
-    return r;
+    return runWith(cmd, args);
 }
 
 std::vector<json> reportLines(const fs::path &p)
