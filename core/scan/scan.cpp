@@ -392,8 +392,11 @@ Loaded loadScanModule(const ScanContext &ctx, std::size_t i, const CancelToken &
         else
             l.tensor = readDense(*ctx.ck.find(m.tensor));
         l.readMs = msSince(t0);
-        if (ctx.options.channelKurtosis)
+        if (ctx.options.channelKurtosis) {
+            const auto tk = Clock::now();
             l.kurtosis = channelKurtosisParallel(l.tensor, ctx.options.threads, &cancel);
+            l.kurtosisMs = msSince(tk);
+        }
     } catch (const std::exception &e) {
         l.error = e.what();
     }
@@ -549,7 +552,10 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         const auto tm = Clock::now();
         std::optional<Loaded> l;
         if (matches[i].matched()) {
+            const auto tw = Clock::now();
             l = prefetch->next();
+            result.waitSeconds += msSince(tw) / 1000.0;
+            result.kurtosisSeconds += l->kurtosisMs / 1000.0;
             result.bytesRead += l->bytes;
         }
         const double base = doneElements;
@@ -558,6 +564,8 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
                                           if (progress)
                                               progress(base + b * n, base + n, totalElements, what);
                                       });
+        result.jobSeconds += w.jobMs / 1000.0;
+        result.runsSeconds += w.runsMs / 1000.0;
         result.errors += w.errors;
         result.skipped += w.skipped ? 1 : 0;
         result.scanned += w.scanned ? 1 : 0;
