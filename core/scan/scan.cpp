@@ -65,16 +65,15 @@ public:
         std::size_t cap = 0;
         {
             const std::lock_guard lock(m_mutex);
-            auto it = std::find_if(m_free.begin(), m_free.end(), [&](const auto &f) { return f.second >= bytes; });
-            if (it == m_free.end() && !m_free.empty()) { // none large enough: drop the smallest
-                auto small = std::min_element(m_free.begin(), m_free.end(),
-                                              [](const auto &a, const auto &b) { return a.second < b.second; });
-                std::free(small->first);
-                m_free.erase(small);
-            }
-            if (it != m_free.end() && it->second >= bytes) {
+            const auto it = std::find_if(m_free.begin(), m_free.end(), [&](const auto &f) { return f.second >= bytes; });
+            if (it != m_free.end()) {
                 p = it->first, cap = it->second;
                 m_free.erase(it);
+            } else if (!m_free.empty()) { // none large enough: drop the smallest kept one
+                const auto small = std::min_element(m_free.begin(), m_free.end(),
+                                                    [](const auto &a, const auto &b) { return a.second < b.second; });
+                std::free(small->first);
+                m_free.erase(small);
             }
         }
         if (!p) {
