@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 
 #include "compare/compare_detail.h"
 #include "io/checkpoint.h"
@@ -197,9 +198,17 @@ namespace comparedetail {
 
 double relativeDifference(const Tensor &x, const Tensor &y)
 {
-    std::vector<float> a(static_cast<std::size_t>(x.numel())), b(static_cast<std::size_t>(y.numel()));
-    x.decodeTo(a);
-    y.decodeTo(b);
+    // The decoded modules are contiguous FP32 already: read them in place (no third copy of a
+    // large module); anything else is decoded first.
+    std::vector<float> bufA, bufB;
+    auto floats = [](const Tensor &t, std::vector<float> &buf) -> std::span<const float> {
+        if (t.dtype() == DType::F32 && t.isContiguous())
+            return {reinterpret_cast<const float *>(t.data()), static_cast<std::size_t>(t.numel())};
+        buf.resize(static_cast<std::size_t>(t.numel()));
+        t.decodeTo(buf);
+        return buf;
+    };
+    const std::span<const float> a = floats(x, bufA), b = floats(y, bufB);
     double se = 0, sy = 0;
     for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
         if (!std::isfinite(a[i]) || !std::isfinite(b[i]))

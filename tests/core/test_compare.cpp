@@ -213,6 +213,40 @@ TEST(Compare, CodeDifferencesEqualACountFromThePackedWords)
     fs::remove_all(dir);
 }
 
+// "Did the toolkit change my codes?": our export against compressed-tensors' own file of the same
+// scheme (tests/interop/golden, layers 0–1 of stories260K): no code, scale or Ŵ differs, and the
+// modules the golden file lacks are on one side only.
+TEST(Compare, OurExportAgainstTheToolkitsFileDiffersNowhere)
+{
+    const fs::path golden =
+        fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden/ct_w4a16_group4_sym/model.safetensors";
+    if (!fs::exists(stories()) || !fs::exists(golden))
+        GTEST_SKIP() << stories() << " or " << golden << " is absent";
+    const fs::path dir = fs::temp_directory_path() / "qs_compare_golden";
+    fs::remove_all(dir);
+    writeCompressedTensorsCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}),
+                                     (dir / "ours").string());
+    const CompareReport r = runCompare((dir / "ours").string(), golden.string());
+    int quantized = 0;
+    for (const ModuleComparison &m : r.modules) {
+        SCOPED_TRACE(m.module);
+        EXPECT_TRUE(m.error.empty()) << m.error;
+        EXPECT_EQ(*m.relDiff, 0.0);
+        if (!m.codeDiff)
+            continue;
+        ++quantized;
+        EXPECT_EQ(m.codesDiffer, 0);
+        EXPECT_EQ(m.scaleRatio->min, 1.0);
+        EXPECT_EQ(m.scaleRatio->max, 1.0);
+    }
+    EXPECT_EQ(quantized, 14); // layers 0–1 × 7 projections
+    EXPECT_EQ(r.onlyA.size(), 22u); // layers 2–4 and lm_head, which the golden file leaves out
+    for (const auto &m : r.onlyA)
+        EXPECT_TRUE(m.rfind("model.layers.", 0) == 0 || m == "lm_head") << m;
+    EXPECT_TRUE(r.onlyB.empty());
+    fs::remove_all(dir);
+}
+
 TEST(Compare, ScanReportsModuleByModule)
 {
     const fs::path dir = fs::temp_directory_path() / "qs_compare_reports";
