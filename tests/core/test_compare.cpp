@@ -14,6 +14,7 @@
 #include "compare/compare.h"
 #include "export/ct_writer.h"
 #include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
 
@@ -244,6 +245,49 @@ TEST(Compare, OurExportAgainstTheToolkitsFileDiffersNowhere)
     for (const auto &m : r.onlyA)
         EXPECT_TRUE(m.rfind("model.layers.", 0) == 0 || m == "lm_head") << m;
     EXPECT_TRUE(r.onlyB.empty());
+    fs::remove_all(dir);
+}
+
+// A module one side cannot decode (a scale grid of the wrong shape) is listed with the reader's
+// reason, naming it; every other module is still compared.
+TEST(Compare, AnUndecodableModuleIsReportedAndTheOthersCompared)
+{
+    if (!fs::exists(stories()))
+        GTEST_SKIP() << stories() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
+    const fs::path dir = fs::temp_directory_path() / "qs_compare_broken";
+    fs::remove_all(dir);
+    writeCompressedTensorsCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}),
+                                     (dir / "good").string());
+    const std::string bad = "model.layers.1.mlp.up_proj";
+    {
+        const Checkpoint good = Checkpoint::open(dir / "good");
+        std::vector<std::pair<std::string, Tensor>> tensors;
+        for (const TensorEntry &e : good.entries())
+            if (e.name == bad + ".weight_scale")
+                tensors.emplace_back(e.name, Tensor::fromFloats({e.shape[0], e.shape[1] + 1},
+                                                                std::vector<float>(static_cast<std::size_t>(e.shape[0] * (e.shape[1] + 1)), 1.0f)));
+            else
+                tensors.emplace_back(e.name, good.tensor(e.name));
+        fs::create_directories(dir / "broken");
+        writeSafetensors(dir / "broken" / "model.safetensors", tensors);
+        fs::copy_file(dir / "good" / "config.json", dir / "broken" / "config.json");
+    }
+    const CompareReport r = runCompare((dir / "good").string(), (dir / "broken").string());
+    int errors = 0, compared = 0;
+    for (const ModuleComparison &m : r.modules) {
+        if (m.module == bad) {
+            ++errors;
+            EXPECT_NE(m.error.find(bad), std::string::npos) << m.error;
+            EXPECT_FALSE(m.relDiff);
+        } else {
+            EXPECT_TRUE(m.error.empty()) << m.module << ": " << m.error;
+            EXPECT_EQ(*m.relDiff, 0.0) << m.module;
+            ++compared;
+        }
+    }
+    EXPECT_EQ(errors, 1);
+    EXPECT_EQ(compared, 36);
+    EXPECT_EQ(r.toJson()["summary"]["errors"], 1);
     fs::remove_all(dir);
 }
 
