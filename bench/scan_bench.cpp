@@ -217,6 +217,7 @@ int main(int argc, char **argv)
     readOnly(); // warm the page cache: both passes below read from it
     // Peak RSS from here on (not the generation's): writing 5 to clear_refs resets VmHWM.
     std::ofstream("/proc/self/clear_refs") << "5";
+    const std::uint64_t baseline = currentRssBytes(); // the libraries, the GPU runtime, the buffers above
     std::vector<double> readTimes, scanTimes, scanNoKurtTimes;
     nlohmann::ordered_json stages; // where the last repeat's scans spent their time
     auto stagesOf = [](const ScanResult &r) {
@@ -280,7 +281,8 @@ int main(int argc, char **argv)
     j["stages"] = stages;
     j["layout"] = layout;
     j["peak_rss_bytes"] = peak;
-    j["memory_bound_bytes"] = 2 * 2 * largest + (256ull << 20); // 2 × FP32 bytes (BF16 stored) + 256 MB
+    j["baseline_rss_bytes"] = baseline;
+    j["memory_bound_bytes"] = baseline + 2 * 2 * largest + (256ull << 20); // + 2 × FP32 bytes (BF16 stored) + 256 MB
     j["repeats"] = repeats;
     fs::create_directories(out);
     std::ofstream(fs::path(out) / "scan_bench.json") << j.dump(1) << '\n';

@@ -752,12 +752,13 @@ ojson withoutTiming(ojson line)
     return line;
 }
 
-std::uint64_t peakRssBytes()
+namespace {
+std::uint64_t statusKb(const char *field)
 {
     std::ifstream in("/proc/self/status");
     std::string key;
     while (in >> key) {
-        if (key == "VmHWM:") {
+        if (key == field) {
             std::uint64_t kb = 0;
             in >> kb;
             return kb * 1024;
@@ -767,5 +768,9 @@ std::uint64_t peakRssBytes()
     }
     return 0;
 }
+} // namespace
+
+std::uint64_t peakRssBytes() { return statusKb("VmHWM:"); }
+std::uint64_t currentRssBytes() { return statusKb("VmRSS:"); }
 
 } // namespace quantscope

@@ -145,5 +145,8 @@ nlohmann::ordered_json withoutTiming(nlohmann::ordered_json line);
 
 /// Peak resident set of this process in bytes (VmHWM of /proc/self/status), 0 when unknown.
 std::uint64_t peakRssBytes();
+/// Resident set of this process now (VmRSS), 0 when unknown: the baseline the scan's memory
+/// bound adds to (the libraries and a GPU runtime's host memory are not the scan's).
+std::uint64_t currentRssBytes();
 
 } // namespace quantscope
