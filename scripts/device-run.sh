@@ -260,7 +260,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 keys = ("seconds", "modules", "scanned", "bytes_read", "scan_mb_per_s", "ranks")
 print("  " + ", ".join(f"{k}={s[k]}" for k in keys if k in s))
-for t in s.get("timeline", []):
+for t in s.get("timeline") or []:
     print("  rank {rank}: modules {modules}, read {read_s:.2f}s, upload {upload_s:.2f}s, compute {compute_s:.2f}s, idle {idle_s:.2f}s, wall {wall_s:.2f}s".format(**{k: t.get(k, 0) for k in ("rank", "modules", "read_s", "upload_s", "compute_s", "idle_s", "wall_s")}))
 PY
     done
