@@ -23,6 +23,8 @@
 
 namespace quantscope {
 
+struct Loaded;
+
 /// One weight the scan considers: a 2-D `.weight` tensor, or a quantized module whose logical
 /// weight is 2-D (decoded to FP32 first).
 struct ScanModule {
@@ -123,6 +125,14 @@ public:
     std::vector<std::size_t> open();
     /// Any worker: module `i`'s line (its read and engine job), times added to `t`.
     nlohmann::ordered_json compute(std::size_t i, const CancelToken &cancel, RankTimeline &t) const;
+    /// Any worker, any thread: module `i` read ahead of its compute (nothing for a module that
+    /// needs no read). The worker then computes it with computeRead, so that reading the next
+    /// module overlaps computing this one.
+    std::shared_ptr<Loaded> read(std::size_t i, const CancelToken &cancel) const;
+    /// compute() with the read done already (`l` from read(i), may be null); its read time is
+    /// added to `t` as read time although it ran beside other work.
+    nlohmann::ordered_json computeRead(std::size_t i, std::shared_ptr<Loaded> l, const CancelToken &cancel,
+                                       RankTimeline &t) const;
     /// Writer: module `i`'s line when no worker could compute it (status "error", `why`).
     nlohmann::ordered_json errorLine(std::size_t i, const std::string &why) const;
     /// Writer: module `i`'s line, computed by `rank`; writes every line now next in order.

@@ -226,6 +226,38 @@ ojson ScanSession::compute(std::size_t i, const CancelToken &cancel, RankTimelin
     return line;
 }
 
+std::shared_ptr<Loaded> ScanSession::read(std::size_t i, const CancelToken &cancel) const
+{
+    if (i >= d->modules.size())
+        throw Error("scan: module index " + std::to_string(i) + " out of range");
+    if (!d->matches[i].matched())
+        return nullptr;
+    return std::make_shared<Loaded>(loadScanModule(d->ctx(), i, cancel));
+}
+
+ojson ScanSession::computeRead(std::size_t i, std::shared_ptr<Loaded> l, const CancelToken &cancel,
+                               RankTimeline &t) const
+{
+    if (i >= d->modules.size())
+        throw Error("scan: module index " + std::to_string(i) + " out of range");
+    const ScanContext ctx = d->ctx();
+    const auto tm = Clock::now();
+    ModuleWork w = scanModuleLine(ctx, i, d->matches[i], l.get(), cancel, {});
+    const double wall = secondsSince(tm);
+    if (l) {
+        ++t.modules;
+        t.bytesRead += l->bytes;
+        const double job = w.jobMs / 1000.0, runs = w.runsMs / 1000.0;
+        t.readSeconds += (l->readMs + l->kurtosisMs) / 1000.0;
+        t.uploadSeconds += std::max(0.0, job - runs);
+        t.computeSeconds += runs;
+    }
+    ojson line = std::move(w.line);
+    line["time_ms"] = (wall + (l ? (l->readMs + l->kurtosisMs) / 1000.0 : 0.0)) * 1000.0;
+    line["key"] = resumeKey(d->modules[i], d->recipeHash);
+    return line;
+}
+
 ojson ScanSession::errorLine(std::size_t i, const std::string &why) const
 {
     ojson line = moduleLineStart(d->modules[i], d->matches[i], d->options.recipe);
