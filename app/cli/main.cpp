@@ -134,6 +134,10 @@ Commands:
   scan PATH [--recipe R.json] [--specs A,B,...] [--spectra off|counts|top-k]
            [--out REPORT.jsonl] [--json]
                        every 2-D weight through a recipe's specs; JSON lines, resumable
+  budget REPORT.jsonl (--mb X | --bits-per-weight B) [--weighted --weights W.json]
+         [--policy NAME:R]... [--frequencies F] [--out RECIPE.json] [--json]
+                       one spec per module from a scan with several specs: least total
+                       error within the budget (exact); MiLo rank policies beside it
   recipe check R.json [--checkpoint PATH] [--json]
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
   export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
@@ -201,6 +205,8 @@ int main(int argc, char **argv)
             return cli::runGemmBench(cli::Args(args));
         if (cmd == "scan")
             return cli::runScanCommand(cli::Args(args));
+        if (cmd == "budget")
+            return cli::runBudget(cli::Args(args));
         if (cmd == "recipe")
             return cli::runRecipeCommand(cli::Args(args));
         if (cmd == "demo")
