@@ -126,6 +126,10 @@ Commands:
   sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
            [--grid LO:HI:STEP] [--json]
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
+  sweep PATH --tensor NAME [--formats LIST] [--groups LIST] [--axes LIST]
+        [--hadamard D | --no-hadamard] [--json]
+                       formats × group sizes × axes (× Hadamard) of one tensor: error
+                       against bits per weight, kurtosis before/after rotation, Pareto front
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
   gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--experts E] [--repeats R] [--json]
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
             return cli::runGemmBench(cli::Args(args));
         if (cmd == "scan")
             return cli::runScanCommand(cli::Args(args));
+        if (cmd == "sweep")
+            return cli::runSweep(cli::Args(args));
         if (cmd == "budget")
             return cli::runBudget(cli::Args(args));
         if (cmd == "recipe")
