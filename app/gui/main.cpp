@@ -5,6 +5,7 @@
 #include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
+#include "plancontroller.h"
 #include "scancontroller.h"
 #include "spectrumview.h"
 #include "healthcontroller.h"
@@ -160,6 +161,17 @@ int main(int argc, char *argv[])
             [&window](bool ok) {
                 if (ok)
                     window.scans()->scan();
+            },
+            Qt::SingleShotConnection);
+    // --view budget: scan (the budget's candidates) and sweep a tensor once the checkpoint is open.
+    if (view == QLatin1String("budget"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (!ok)
+                    return;
+                window.scans()->scan();
+                window.plan()->sweep();
             },
             Qt::SingleShotConnection);
     // --view health: run the doctor once the checkpoint is open.

@@ -10,6 +10,7 @@
 #include "scancontroller.h"
 #include "healthcontroller.h"
 #include "exporterpanel.h"
+#include "plancontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -100,6 +101,7 @@ MainWindow::~MainWindow()
     m_analysis->shutdown();
     m_scan->shutdown();
     m_health->shutdown();
+    m_plan->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -110,7 +112,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning();
+           m_scan->isRunning() || m_health->isRunning() || (m_plan && m_plan->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -504,6 +506,11 @@ void MainWindow::createControllers()
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
+
+    // The Recipe and Budget tabs (issue 27): a scan's lines feed the budget; Export goes to the Export tab.
+    m_plan = new PlanController(this, m_loads, m_browser, m_panel, m_tabs, m_exporter);
+    connect(m_scan, &ScanController::linesReady, m_plan, &PlanController::setScanLines);
+    connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -24,6 +24,7 @@ namespace quantscope {
 
 class AnalysisController;
 class ScanController;
+class PlanController;
 class HealthController;
 class ExporterPanel;
 class DistributionView;
@@ -91,6 +92,8 @@ public:
     ScanController *scans() const { return m_scan; }
     HealthController *health() const { return m_health; }
     ExporterPanel *exporter() const { return m_exporter; }
+    /// The Recipe and Budget tabs and their jobs.
+    PlanController *plan() const { return m_plan; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -145,6 +148,7 @@ private:
     ScanController *m_scan = nullptr;
     HealthController *m_health = nullptr;
     ExporterPanel *m_exporter = nullptr;
+    PlanController *m_plan = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

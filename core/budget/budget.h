@@ -8,7 +8,7 @@
 /// bytes after subtracting each module's smallest candidate and dividing every size by the GCD
 /// of the differences (so the table's resolution loses nothing), or, when that table would be too
 /// large, branch and bound pruned by the linear-programming (Lagrangian) bound of the remaining
-/// modules. Both return an optimum; ties go to fewer bytes. docs/formats.md "Budget".
+/// modules. Both return an optimum; ties go to fewer bytes. docs/cli.md "`budget`".
 #include <cstdint>
 #include <limits>
 #include <string>

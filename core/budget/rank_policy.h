@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file rank_policy.h
-/// The MiLo rank policies over a set of modules (quantizers.md "MiLo", the paper's §3.2.5, the
+/// The MiLo rank policies over a set of modules (docs/numerics.md "MiLo", the MiLo paper, the
 /// released `rank_generate`; docs/toolkits.md §5.4), as alternatives to the budget solver. Each
 /// gives one rank per module:
 /// - `uniform:r`  every module r;

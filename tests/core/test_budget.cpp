@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The bit budget (core/budget): the exact solver against exhaustive search, the budget bound,
-// infeasible budgets, the recipe it writes, and the MiLo rank policies of quantizers.md.
+// infeasible budgets, the recipe it writes, and the MiLo rank policies (docs/toolkits.md §5.4).
 #include <gtest/gtest.h>
 
 #include <cmath>
