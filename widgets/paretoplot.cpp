@@ -4,6 +4,8 @@
 #include "qtstring.h"
 #include "theme.h"
 
+#include <algorithm>
+
 namespace quantscope {
 
 ParetoPlot::ParetoPlot(Kind kind, QWidget *parent) : PlotWidget(parent), m_kind(kind)
@@ -82,10 +84,21 @@ void ParetoPlot::setMark(const ParetoMark &mark)
 void ParetoPlot::recolor()
 {
     const auto &p = palette();
+    // A rotated family (" + H") takes its base family's colour, dashed.
+    const std::string rotated = " + H";
+    std::vector<std::string> bases;
     for (std::size_t i = 0; i < m_graphs.size(); ++i) {
-        const QColor c = theme::configColor(static_cast<int>(i), p);
-        m_graphs[i]->setPen(QPen(c, 1.4));
-        m_graphs[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 5));
+        std::string base = m_curves[i].name;
+        const bool dashed = base.size() > rotated.size() && base.ends_with(rotated);
+        if (dashed)
+            base.resize(base.size() - rotated.size());
+        auto it = std::find(bases.begin(), bases.end(), base);
+        if (it == bases.end())
+            it = bases.insert(bases.end(), base);
+        const QColor c = theme::configColor(static_cast<int>(it - bases.begin()), p);
+        m_graphs[i]->setPen(QPen(c, 1.4, dashed ? Qt::DashLine : Qt::SolidLine));
+        m_graphs[i]->setScatterStyle(
+            QCPScatterStyle(dashed ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, c, c, 5));
     }
     if (m_markGraph) {
         const QColor a = theme::accentColor(p);
