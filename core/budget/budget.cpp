@@ -324,6 +324,7 @@ public:
         m_best.assign(n, -1);
         m_bestError = std::numeric_limits<double>::infinity();
         m_bestBytes = 0;
+        seedIncumbent();
         dfs(0, 0, 0.0);
         BudgetSolution s;
         s.choice.assign(n, 0);
@@ -365,6 +366,67 @@ private:
             segs.push_back({-de / static_cast<double>(db), db, de});
         }
         return segs;
+    }
+
+    /// A first feasible choice, so that the bound prunes from the start: the LP greedy's integral
+    /// part (every module at the hull point the greedy reached, the fractional step left out).
+    void seedIncumbent()
+    {
+        const std::size_t n = m_items.size();
+        // Per module, its hull points in byte order (m_items are in error order now).
+        std::vector<std::vector<Item>> hulls(n);
+        struct Step {
+            double slope;
+            std::size_t module, to;
+        };
+        std::vector<Step> steps;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::vector<Item> v = m_items[i];
+            std::stable_sort(v.begin(), v.end(), [](const Item &a, const Item &b) {
+                return a.extra != b.extra ? a.extra < b.extra : a.error < b.error;
+            });
+            std::vector<Item> h;
+            for (const auto &p : v) {
+                if (!h.empty() && p.error >= h.back().error)
+                    continue;
+                while (h.size() >= 2) {
+                    const Item &a = h[h.size() - 2], &b = h.back();
+                    if ((b.error - a.error) * static_cast<double>(p.extra - a.extra) >=
+                        (p.error - a.error) * static_cast<double>(b.extra - a.extra))
+                        h.pop_back();
+                    else
+                        break;
+                }
+                h.push_back(p);
+            }
+            for (std::size_t k = 1; k < h.size(); ++k)
+                steps.push_back({(h[k].error - h[k - 1].error) / static_cast<double>(h[k].extra - h[k - 1].extra), i, k});
+            hulls[i] = std::move(h);
+        }
+        std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) { return a.slope < b.slope; });
+        std::vector<std::size_t> at(n, 0);
+        std::uint64_t used = 0;
+        for (const Step &st : steps) {
+            if (at[st.module] + 1 != st.to)
+                continue; // an earlier step of this module was not taken
+            const std::uint64_t add = hulls[st.module][st.to].extra - hulls[st.module][st.to - 1].extra;
+            if (used + add > m_cap)
+                continue;
+            used += add;
+            at[st.module] = st.to;
+        }
+        double err = 0;
+        std::vector<int> choice(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Item &pick = hulls[i][at[i]];
+            err += pick.error;
+            for (std::size_t k = 0; k < m_items[i].size(); ++k)
+                if (m_items[i][k].index == pick.index)
+                    choice[i] = static_cast<int>(k);
+        }
+        m_bestError = err;
+        m_bestBytes = used;
+        m_best = choice;
     }
 
     double bound(std::size_t i, std::uint64_t room) const

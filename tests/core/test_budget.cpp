@@ -133,6 +133,33 @@ TEST(Budget, DynamicProgrammeAndBranchAndBoundAgreeOnLargerInstances)
     }
 }
 
+TEST(Budget, BranchAndBoundHandlesHundredsOfModules)
+{
+    // Quantizer-like candidates (more bytes, less error, diminishing returns) on 300 modules:
+    // branch and bound, seeded with the LP greedy and pruned by the LP bound, equals the DP.
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> scale(0.5, 2.0);
+    std::vector<BudgetModule> mods(300);
+    for (std::size_t i = 0; i < mods.size(); ++i) {
+        mods[i].module = "m" + std::to_string(i);
+        const double s = scale(rng);
+        const std::uint64_t n = 64 + 8 * (i % 5);
+        for (int bits : {2, 3, 4, 8})
+            mods[i].candidates.push_back({{}, "", s * std::ldexp(1.0, -2 * bits) * static_cast<double>(n),
+                                          n * static_cast<std::uint64_t>(bits) + 16, 0, -1});
+    }
+    const std::uint64_t lo = sumBytes(mods, false), hi = sumBytes(mods, true);
+    for (const double f : {0.1, 0.37, 0.8}) {
+        const std::uint64_t budget = lo + static_cast<std::uint64_t>(f * static_cast<double>(hi - lo));
+        BudgetOptions bb;
+        bb.forceBranchAndBound = true;
+        const auto a = solveBudget(mods, budget), b = solveBudget(mods, budget, bb);
+        EXPECT_EQ(a.method, "dp");
+        EXPECT_NEAR(a.error, b.error, 1e-9 * a.error) << f;
+        EXPECT_LE(b.bytes, budget);
+    }
+}
+
 TEST(Budget, GcdMakesTheTableExactAndSmall)
 {
     // Sizes in multiples of 4096 bytes around a large base: the table has few columns.
