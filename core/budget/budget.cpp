@@ -85,6 +85,8 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
         const std::string status = l["status"].is_string() ? l["status"].get<std::string>() : "?";
         if (status != "scanned" || !l.contains("runs") || !l["runs"].is_array()) {
             p.leftOut.push_back(name + ": " + status);
+            if (status != "excluded")
+                p.leftOutNotExcluded.push_back(name);
             continue;
         }
         BudgetModule m;
@@ -124,9 +126,10 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
                 c.rank = c.spec["rank"].get<int>();
             m.candidates.push_back(std::move(c));
         }
-        if (m.candidates.empty())
+        if (m.candidates.empty()) {
             p.leftOut.push_back(name + ": no run with metrics");
-        else
+            p.leftOutNotExcluded.push_back(name);
+        } else
             p.modules.push_back(std::move(m));
     }
     return p;
@@ -570,33 +573,54 @@ nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const Budg
 {
     ojson recipe;
     recipe["quantscope_recipe"] = 1;
-    ojson rules = ojson::array();
-    std::vector<std::string> keys; // spec dumps in order of first use
-    std::vector<ojson> ruleOf;
+    // Chosen specs in order of first use, with their modules.
+    std::vector<std::string> keys;
+    std::vector<std::string> labels;
+    std::vector<std::vector<std::string>> members;
     for (std::size_t i = 0; i < problem.modules.size(); ++i) {
         const auto &c = problem.modules[i].candidates[static_cast<std::size_t>(solution.choice[i])];
         const std::string key = c.spec.dump();
         auto it = std::find(keys.begin(), keys.end(), key);
         if (it == keys.end()) {
             keys.push_back(key);
-            ojson r;
-            r["name"] = "budget: " + c.label;
-            r["dialect"] = "exact";
-            r["patterns"] = ojson::array();
-            r["specs"] = ojson::array({ojson::parse(key)});
-            ruleOf.push_back(std::move(r));
+            labels.push_back(c.label);
+            members.emplace_back();
             it = keys.end() - 1;
         }
-        ruleOf[static_cast<std::size_t>(it - keys.begin())]["patterns"].push_back(problem.modules[i].module);
+        members[static_cast<std::size_t>(it - keys.begin())].push_back(problem.modules[i].module);
     }
-    for (auto &r : ruleOf)
+    // The most chosen spec becomes the catch-all (the first of equals).
+    std::size_t common = 0;
+    for (std::size_t k = 1; k < keys.size(); ++k)
+        if (members[k].size() > members[common].size())
+            common = k;
+    ojson rules = ojson::array();
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (k == common)
+            continue;
+        ojson r;
+        r["name"] = "budget: " + labels[k];
+        r["dialect"] = "exact";
+        r["patterns"] = members[k];
+        r["specs"] = ojson::array({ojson::parse(keys[k])});
         rules.push_back(std::move(r));
+    }
+    if (!keys.empty()) {
+        ojson r;
+        r["name"] = "budget: " + labels[common] + " (every other module)";
+        r["dialect"] = "fnmatch";
+        r["patterns"] = ojson::array({"*"});
+        r["specs"] = ojson::array({ojson::parse(keys[common])});
+        rules.push_back(std::move(r));
+    }
     recipe["rules"] = std::move(rules);
-    // The scan's exclusions stay excluded.
+    // The scan's exclusions stay excluded; what the budget did not price is excluded too.
+    ojson exclude = ojson::array();
     if (problem.recipe.is_object() && problem.recipe.contains("exclude"))
-        recipe["exclude"] = problem.recipe["exclude"];
-    else
-        recipe["exclude"] = ojson::array();
+        exclude = problem.recipe["exclude"];
+    for (const auto &m : problem.leftOutNotExcluded)
+        exclude.push_back(ojson{{"pattern", m}, {"dialect", "exact"}});
+    recipe["exclude"] = std::move(exclude);
     const double numel = static_cast<double>(problem.totalNumel());
     ojson b;
     b["report"] = problem.report;

@@ -45,6 +45,8 @@ struct BudgetProblem {
     std::vector<BudgetModule> modules;
     /// Modules without candidates: "name: status" (excluded, unmatched, error, or all runs failed).
     std::vector<std::string> leftOut;
+    /// The names of those that the report's recipe did not exclude (unmatched, error, no runs).
+    std::vector<std::string> leftOutNotExcluded;
     std::uint64_t totalNumel() const;
     std::uint64_t minBytes() const;       ///< every module's smallest candidate
     std::uint64_t maxBytes() const;       ///< every module's largest candidate
@@ -97,9 +99,12 @@ BudgetSolution solveBudget(const std::vector<BudgetModule> &modules, std::uint64
 /// Total bytes and error of a given choice (−1 entries are refused).
 BudgetSolution evaluateChoice(const std::vector<BudgetModule> &modules, const std::vector<int> &choice);
 
-/// The solution as a recipe: one rule per chosen spec (dialect `exact`, the modules that chose
-/// it as patterns, name "budget: LABEL"), in the order of first use; `metadata.budget` holds the
-/// budget, the predicted bytes, bits per weight and error, the method and the report.
+/// The solution as a recipe: one rule per chosen spec but the most chosen one (dialect `exact`,
+/// the modules that chose it as patterns, name "budget: LABEL"), in the order of first use, then
+/// a catch-all rule `*` with the most chosen spec (every toolkit config needs one); the report
+/// recipe's exclude list plus the modules left out that it did not exclude (`exact`), so that
+/// no module the budget did not price gets quantized; `metadata.budget` holds the budget, the
+/// predicted bytes, bits per weight and error, the method and the report.
 nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const BudgetSolution &solution);
 
 /// {"budget_bytes","bytes","mb","bits_per_weight","error","method","modules":[{"module","choice",

@@ -126,6 +126,15 @@ TEST(CliBudget, DemoChoiceIsWithinBudgetAndNoSingleChangeImproves)
         }
         EXPECT_EQ(measuredBytes, bytes);
         EXPECT_NEAR(measuredError, error, 1e-9 * error);
+        // The toolkit configs take its shape (exact rules and a catch-all); Quark refuses only
+        // what it has no dtype for (INT2/INT3 here), never the recipe's structure.
+        for (const char *format : {"compressed-tensors", "llm-compressor", "quark"}) {
+            const Result e = run({"export", "--recipe", recipe.string(), "--format", format});
+            if (std::string(format) != "quark")
+                EXPECT_EQ(e.rc, 0) << format << ": " << e.err;
+            else if (e.rc != 0)
+                EXPECT_NE(e.err.find("int4 and int8 dtypes only"), std::string::npos) << e.err;
+        }
     }
     // Bits per weight: the same solver on floor(B · numel / 8) bytes.
     const Result bpw = run({"budget", report.string(), "--bits-per-weight", "4.5", "--json"});

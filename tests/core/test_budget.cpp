@@ -213,9 +213,10 @@ TEST(Budget, ReportToRecipeResolvesEveryModuleToItsChoice)
         lines.push_back(l);
     }
     lines.push_back({{"module", "lm_head"}, {"status", "excluded"}});
+    lines.push_back({{"module", "vision.proj"}, {"status", "unmatched"}});
     const BudgetProblem p = budgetProblemFromLines(header, lines);
     ASSERT_EQ(p.modules.size(), 2u);
-    ASSERT_EQ(p.leftOut.size(), 1u);
+    ASSERT_EQ(p.leftOut.size(), 2u);
     EXPECT_EQ(p.modules[0].numel, 8192u);
     // 4 + 8 bits fit, 8 + 8 do not: module 1 (more error) gets 8 bits.
     const std::uint64_t budget = 4096 + 8192 + 512;
@@ -229,6 +230,12 @@ TEST(Budget, ReportToRecipeResolvesEveryModuleToItsChoice)
         EXPECT_EQ(toJson(m.specs[0]), p.modules[i].candidates[static_cast<std::size_t>(s.choice[i])].spec);
     }
     EXPECT_TRUE(matchModule(r, "lm_head").excluded);
+    // What the budget did not price is excluded; a module the report never listed falls to the
+    // catch-all rule (last, `*`) that toolkit configs need.
+    EXPECT_TRUE(matchModule(r, "vision.proj").excluded);
+    ASSERT_EQ(r.rules.size(), 2u);
+    EXPECT_EQ(r.rules.back().patterns, std::vector<std::string>{"*"});
+    EXPECT_EQ(matchModule(r, "another.module").rule, 1);
     EXPECT_EQ(r.metadata["budget"]["predicted_bytes"].get<std::uint64_t>(), s.bytes);
     // Weighted: a weight of 0 on module 1 moves the bytes to module 0.
     const std::vector<std::pair<std::string, double>> w = {{"layer0", 1.0}, {"layer1", 0.0}};
