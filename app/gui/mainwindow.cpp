@@ -10,6 +10,7 @@
 #include "scancontroller.h"
 #include "healthcontroller.h"
 #include "exporterpanel.h"
+#include "layersview.h"
 #include "plancontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
@@ -507,9 +508,11 @@ void MainWindow::createControllers()
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
 
-    // The Recipe and Budget tabs (issue 27): a scan's lines feed the budget; Export goes to the Export tab.
+    // The Recipe and Budget tabs (issue 27): the Layers view's lines (a scan's or a session's) feed
+    // the budget; Export goes to the Export tab.
     m_plan = new PlanController(this, m_loads, m_browser, m_panel, m_tabs, m_exporter);
-    connect(m_scan, &ScanController::linesReady, m_plan, &PlanController::setScanLines);
+    connect(m_scan->view(), &LayersView::linesChanged, m_plan,
+            [this] { m_plan->setScanLines(m_scan->view()->lines()); });
     connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(

@@ -69,8 +69,14 @@ void PlanController::exportRecipe(const QString &json)
 
 void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines)
 {
-    if (!lines)
+    if (!lines || lines->empty()) {
+        const bool running = m_budgetJob.isRunning();
+        m_budgetJob.cancel();
+        m_budget->setData(nullptr);
+        if (running)
+            emit jobEnded();
         return;
+    }
     m_budgetJob.start(
         [lines](const CancelToken &cancel) {
             std::vector<nlohmann::json> plain;

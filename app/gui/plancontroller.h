@@ -36,7 +36,8 @@ public:
     BudgetView *budgetView() const { return m_budget; }
     bool isRunning() const { return m_budgetJob.isRunning() || m_sweepJob.isRunning(); }
     void shutdown();
-    /// The budget of a scan's module lines (a job; the view follows when it is done).
+    /// The budget of a scan's module lines (a job; the view follows when it is done); null or
+    /// empty clears it.
     void setScanLines(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines);
     /// Sweeps the tensor selected in the browser (none selected: the first 2-D weight).
     void sweep();

@@ -118,7 +118,6 @@ void ScanController::scan()
         },
         [this](std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines) {
             m_timer->stop();
-            emit linesReady(lines);
             m_view->setLines(std::move(lines));
             m_view->jobFinished(tr("Scan finished"));
             emit jobEnded();

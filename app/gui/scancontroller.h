@@ -48,8 +48,6 @@ public:
 
 signals:
     void jobEnded();
-    /// A scan finished: its module lines (the Budget tab's candidates).
-    void linesReady(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines);
 
 private:
     void poll();

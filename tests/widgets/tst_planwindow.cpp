@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Recipe and Budget tabs in the real window (issue 27): the recipe editor counts against the
 // opened demo's modules; a scan with two configurations gives the budget two candidates per
-// module and its slider's stops; the Budget tab's Export hands the chosen recipe to the Export
-// tab; the sweep of the selected tensor runs in the background and draws one curve per family.
+// module and its slider's stops, and a report given back to the Layers view (as a session
+// restores it) feeds it the same way; the Budget tab's Export hands the chosen recipe to the
+// Export tab; the sweep of the selected tensor runs in the background, one curve per family.
 #include "test_env.h"
 #include "budgetview.h"
 #include "exporterpanel.h"
@@ -75,6 +76,15 @@ private slots:
         budget->setStep(budget->slider()->maximum());
         for (int c : budget->currentSolution()->choice)
             QCOMPARE(c, 1);
+
+        // The Layers view's lines are the budget's source: cleared, it clears; given back (as a
+        // session restores them), it comes back.
+        const auto lines = layers->lines();
+        layers->setLines(nullptr);
+        QVERIFY(!budget->slider()->isEnabled());
+        layers->setLines(lines);
+        QVERIFY(QTest::qWaitFor([&] { return budget->slider()->isEnabled(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
 
         budget->setStep(budget->slider()->maximum() / 2);
         budget->exportButton()->click();
