@@ -88,6 +88,48 @@
     </message>
 </context>
 <context>
+    <name>quantscope::BudgetBarsPlot</name>
+    <message>
+        <source>module (checkpoint order)</source>
+        <translation>Modul (Reihenfolge im Checkpoint)</translation>
+    </message>
+    <message>
+        <source>bits per weight</source>
+        <translation>Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 bits per weight</source>
+        <translation>%1: %2, %3 Bit pro Gewicht</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::BudgetView</name>
+    <message>
+        <source>Scan with several configurations to choose one per module under a size budget.</source>
+        <translation>Mit mehreren Konfigurationen scannen, um unter einem Größenbudget je Modul eine zu wählen.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Budget:</source>
+        <translation>Budget:</translation>
+    </message>
+    <message>
+        <source>Sweep the selected tensor</source>
+        <translation>Ausgewählten Tensor durchlaufen</translation>
+    </message>
+    <message>
+        <source>%1: excess kurtosis %2, after the Hadamard rotation %3</source>
+        <translation>%1: Exzess-Kurtosis %2, nach der Hadamard-Rotation %3</translation>
+    </message>
+    <message>
+        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
+        <translation>Budget %1 MB: gewählt %2 MB, %3 Bit pro Gewicht, quadratischer Gesamtfehler %4 (exakt, %5 Module)</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::ChannelPlot</name>
     <message>
         <source>max |w|</source>
@@ -1795,6 +1837,68 @@
     </message>
 </context>
 <context>
+    <name>quantscope::ParetoPlot</name>
+    <message>
+        <source>bits per weight</source>
+        <translation>Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>size (MB)</source>
+        <translation>Größe (MB)</translation>
+    </message>
+    <message>
+        <source>mean squared error</source>
+        <translation>mittlerer quadratischer Fehler</translation>
+    </message>
+    <message>
+        <source>total squared error</source>
+        <translation>quadratischer Gesamtfehler</translation>
+    </message>
+    <message>
+        <source>current configuration</source>
+        <translation>aktuelle Konfiguration</translation>
+    </message>
+    <message>
+        <source>chosen budget</source>
+        <translation>gewähltes Budget</translation>
+    </message>
+    <message>
+        <source>%1: %2 bits per weight, mse %3</source>
+        <translation>%1: %2 Bit pro Gewicht, MSE %3</translation>
+    </message>
+    <message>
+        <source>%1 MB: total error %2</source>
+        <translation>%1 MB: Gesamtfehler %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::PlanController</name>
+    <message>
+        <source>&amp;Recipe</source>
+        <translation>&amp;Rezept</translation>
+    </message>
+    <message>
+        <source>The recipe&apos;s rules with undo, checked live against the opened checkpoint</source>
+        <translation>Die Regeln des Rezepts mit Rückgängig, live gegen den geöffneten Checkpoint geprüft</translation>
+    </message>
+    <message>
+        <source>&amp;Budget</source>
+        <translation>&amp;Budget</translation>
+    </message>
+    <message>
+        <source>One configuration per module under a size budget; the format sweep of a tensor</source>
+        <translation>Eine Konfiguration je Modul unter einem Größenbudget; der Formatdurchlauf eines Tensors</translation>
+    </message>
+    <message>
+        <source>Sweeping %1…</source>
+        <translation>Durchlaufe %1…</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>Der Durchlauf ist fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::PlotWidget</name>
     <message>
         <source>Could not write “%1”.</source>
@@ -1974,6 +2078,101 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>&amp;Clear List</source>
         <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RecipeEditor</name>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>Dialekt</translation>
+    </message>
+    <message>
+        <source>Patterns</source>
+        <translation>Muster</translation>
+    </message>
+    <message>
+        <source>Specs</source>
+        <translation>Spezifikationen</translation>
+    </message>
+    <message>
+        <source>Wins</source>
+        <translation>Gewinnt</translation>
+    </message>
+    <message>
+        <source>Loses to earlier</source>
+        <translation>Verliert an frühere</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>Regel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Hoch</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Runter</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Replace the recipe</source>
+        <translation>Rezept ersetzen</translation>
+    </message>
+    <message>
+        <source>Add a rule</source>
+        <translation>Regel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove a rule</source>
+        <translation>Regel entfernen</translation>
+    </message>
+    <message>
+        <source>Move a rule</source>
+        <translation>Regel verschieben</translation>
+    </message>
+    <message>
+        <source>Rename a rule</source>
+        <translation>Regel umbenennen</translation>
+    </message>
+    <message>
+        <source>Change a dialect</source>
+        <translation>Dialekt ändern</translation>
+    </message>
+    <message>
+        <source>Edit patterns</source>
+        <translation>Muster bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit specs</source>
+        <translation>Spezifikationen bearbeiten</translation>
+    </message>
+    <message>
+        <source>%1 of %2 modules matched, %3 unmatched, %4 excluded, %5 overlaps</source>
+        <translation>%1 von %2 Modulen getroffen, %3 ohne Regel, %4 ausgeschlossen, %5 Überschneidungen</translation>
+    </message>
+    <message>
+        <source>Fusion group %1: %2</source>
+        <translation>Fusionsgruppe %1: %2</translation>
     </message>
 </context>
 <context>

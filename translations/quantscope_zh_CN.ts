@@ -88,6 +88,48 @@
     </message>
 </context>
 <context>
+    <name>quantscope::BudgetBarsPlot</name>
+    <message>
+        <source>module (checkpoint order)</source>
+        <translation>模块（检查点顺序）</translation>
+    </message>
+    <message>
+        <source>bits per weight</source>
+        <translation>每权重比特数</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 bits per weight</source>
+        <translation>%1：%2，每权重 %3 比特</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::BudgetView</name>
+    <message>
+        <source>Scan with several configurations to choose one per module under a size budget.</source>
+        <translation>使用多个配置扫描，以便在大小预算内为每个模块选择一个。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Budget:</source>
+        <translation>预算：</translation>
+    </message>
+    <message>
+        <source>Sweep the selected tensor</source>
+        <translation>扫描所选张量</translation>
+    </message>
+    <message>
+        <source>%1: excess kurtosis %2, after the Hadamard rotation %3</source>
+        <translation>%1：超额峰度 %2，Hadamard 旋转后 %3</translation>
+    </message>
+    <message>
+        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
+        <translation>预算 %1 MB：选中 %2 MB，每权重 %3 比特，总平方误差 %4（精确，%5 个模块）</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::ChannelPlot</name>
     <message>
         <source>max |w|</source>
@@ -1773,6 +1815,68 @@
     </message>
 </context>
 <context>
+    <name>quantscope::ParetoPlot</name>
+    <message>
+        <source>bits per weight</source>
+        <translation>每权重比特数</translation>
+    </message>
+    <message>
+        <source>size (MB)</source>
+        <translation>大小（MB）</translation>
+    </message>
+    <message>
+        <source>mean squared error</source>
+        <translation>均方误差</translation>
+    </message>
+    <message>
+        <source>total squared error</source>
+        <translation>总平方误差</translation>
+    </message>
+    <message>
+        <source>current configuration</source>
+        <translation>当前配置</translation>
+    </message>
+    <message>
+        <source>chosen budget</source>
+        <translation>所选预算</translation>
+    </message>
+    <message>
+        <source>%1: %2 bits per weight, mse %3</source>
+        <translation>%1：每权重 %2 比特，MSE %3</translation>
+    </message>
+    <message>
+        <source>%1 MB: total error %2</source>
+        <translation>%1 MB：总误差 %2</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::PlanController</name>
+    <message>
+        <source>&amp;Recipe</source>
+        <translation>配方(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The recipe&apos;s rules with undo, checked live against the opened checkpoint</source>
+        <translation>配方规则，可撤销，并实时对照已打开的检查点检查</translation>
+    </message>
+    <message>
+        <source>&amp;Budget</source>
+        <translation>预算(&amp;B)</translation>
+    </message>
+    <message>
+        <source>One configuration per module under a size budget; the format sweep of a tensor</source>
+        <translation>在大小预算内为每个模块选择一个配置；张量的格式扫描</translation>
+    </message>
+    <message>
+        <source>Sweeping %1…</source>
+        <translation>正在扫描 %1…</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::PlotWidget</name>
     <message>
         <source>Could not write “%1”.</source>
@@ -1952,6 +2056,101 @@ A JSON spec of one of: %2</source>
     <message>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RecipeEditor</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>方言</translation>
+    </message>
+    <message>
+        <source>Patterns</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Specs</source>
+        <translation>规格</translation>
+    </message>
+    <message>
+        <source>Wins</source>
+        <translation>胜出</translation>
+    </message>
+    <message>
+        <source>Loses to earlier</source>
+        <translation>输给更早的规则</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>添加规则</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Replace the recipe</source>
+        <translation>替换配方</translation>
+    </message>
+    <message>
+        <source>Add a rule</source>
+        <translation>添加规则</translation>
+    </message>
+    <message>
+        <source>Remove a rule</source>
+        <translation>移除规则</translation>
+    </message>
+    <message>
+        <source>Move a rule</source>
+        <translation>移动规则</translation>
+    </message>
+    <message>
+        <source>Rename a rule</source>
+        <translation>重命名规则</translation>
+    </message>
+    <message>
+        <source>Change a dialect</source>
+        <translation>更改方言</translation>
+    </message>
+    <message>
+        <source>Edit patterns</source>
+        <translation>编辑模式</translation>
+    </message>
+    <message>
+        <source>Edit specs</source>
+        <translation>编辑规格</translation>
+    </message>
+    <message>
+        <source>%1 of %2 modules matched, %3 unmatched, %4 excluded, %5 overlaps</source>
+        <translation>%2 个模块中 %1 个已匹配，%3 个未匹配，%4 个已排除，%5 处重叠</translation>
+    </message>
+    <message>
+        <source>Fusion group %1: %2</source>
+        <translation>融合组 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -62,6 +62,7 @@ void LayersView::setLines(std::shared_ptr<const std::vector<nlohmann::ordered_js
 {
     m_lines = std::move(lines);
     redraw();
+    emit linesChanged();
 }
 
 void LayersView::setMetric(LayerMetric metric)

@@ -49,6 +49,8 @@ signals:
     void scanRequested();
     void cancelRequested();
     void tensorClicked(const QString &tensor);
+    /// setLines() was called (a finished scan, a session's report, or none).
+    void linesChanged();
 
 private:
     void redraw();

@@ -60,6 +60,9 @@ int runExport(Args args);
 /// `scan` and `recipe check` (scan_cmd.cpp).
 int runScanCommand(Args args);
 int runRecipeCommand(Args args);
+/// `budget` (budget_cmd.cpp) and `sweep` (sweep_cmd.cpp).
+int runBudget(Args args);
+int runSweep(Args args);
 
 /// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
 /// parsed and validated once, here where it enters; consumes the options it reads.

@@ -126,6 +126,10 @@ Commands:
   sweep-c PATH --tensor NAME [--group G] [--rotate D] [--encoder pow2|unrounded]
            [--grid LO:HI:STEP] [--json]
                        constOpt MSE(c), c*, Lloyd–Max / INT4 / MXFP4 references
+  sweep PATH --tensor NAME [--formats LIST] [--groups LIST] [--axes LIST]
+        [--hadamard D | --no-hadamard] [--json]
+                       formats × group sizes × axes (× Hadamard) of one tensor: error
+                       against bits per weight, kurtosis before/after rotation, Pareto front
   decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy [--json]
                        write a quantized module (or any tensor) decoded to FP32
   gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] [--formats LIST] [--experts E] [--repeats R] [--json]
@@ -134,6 +138,10 @@ Commands:
   scan PATH [--recipe R.json] [--specs A,B,...] [--spectra off|counts|top-k]
            [--out REPORT.jsonl] [--json]
                        every 2-D weight through a recipe's specs; JSON lines, resumable
+  budget REPORT.jsonl (--mb X | --bits-per-weight B) [--weighted --weights W.json]
+         [--policy NAME:R]... [--frequencies F] [--out RECIPE.json] [--json]
+                       one spec per module from a scan with several specs: least total
+                       error within the budget (exact); MiLo rank policies beside it
   recipe check R.json [--checkpoint PATH] [--json]
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
   export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
@@ -204,6 +212,10 @@ int main(int argc, char **argv)
             return cli::runGemmBench(cli::Args(args));
         if (cmd == "scan")
             return cli::runScanCommand(cli::Args(args));
+        if (cmd == "sweep")
+            return cli::runSweep(cli::Args(args));
+        if (cmd == "budget")
+            return cli::runBudget(cli::Args(args));
         if (cmd == "recipe")
             return cli::runRecipeCommand(cli::Args(args));
         if (cmd == "demo")

@@ -5,6 +5,8 @@
 #include "register.h"
 #include "jobs/results.h"
 #include "mainwindow.h"
+#include "plancontroller.h"
+#include "recipeeditor.h"
 #include "scancontroller.h"
 #include "spectrumview.h"
 #include "healthcontroller.h"
@@ -170,6 +172,28 @@ int main(int argc, char *argv[])
                     window.scans()->scan();
             },
             Qt::SingleShotConnection);
+    // --view budget: scan (the budget's candidates) and sweep a tensor once the checkpoint is open.
+    if (view == QLatin1String("budget"))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window](bool ok) {
+                if (!ok)
+                    return;
+                window.scans()->scan();
+                window.plan()->sweep();
+            },
+            Qt::SingleShotConnection);
+    // --view recipe: an example recipe with a regex rule, an overlap, an exclusion and a fusion
+    // group whose members differ (q/k at INT8, v at INT4), checked against the opened checkpoint.
+    if (view == QLatin1String("recipe"))
+        window.plan()->recipeEditor()->setRecipe(quantscope::Recipe::fromJson(nlohmann::ordered_json::parse(R"({
+          "quantscope_recipe": 1,
+          "rules": [
+            {"name": "attention q/k", "dialect": "re", "patterns": ["model\\.layers\\.\\d+\\.self_attn\\.[qk]_proj"],
+             "specs": [{"method": "int", "bits": 8, "granularity": "channel"}]},
+            {"name": "experts", "patterns": ["*.mlp.experts.*"], "specs": [{"method": "int", "bits": 4, "group": 32}]},
+            {"name": "everything else", "patterns": ["*"], "specs": [{"method": "int"}]}],
+          "exclude": [{"pattern": "lm_head", "dialect": "exact"}]})")));
     // --view health: run the doctor once the checkpoint is open.
     if (view == QLatin1String("health"))
         QObject::connect(

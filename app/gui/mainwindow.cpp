@@ -11,6 +11,8 @@
 #include "healthcontroller.h"
 #include "comparecontroller.h"
 #include "exporterpanel.h"
+#include "layersview.h"
+#include "plancontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -101,7 +103,11 @@ MainWindow::~MainWindow()
     m_analysis->shutdown();
     m_scan->shutdown();
     m_health->shutdown();
+<<<<<<< HEAD
     m_compare->shutdown();
+=======
+    m_plan->shutdown();
+>>>>>>> budget
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -112,7 +118,11 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
+<<<<<<< HEAD
            m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning();
+=======
+           m_scan->isRunning() || m_health->isRunning() || (m_plan && m_plan->isRunning());
+>>>>>>> budget
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -513,6 +523,13 @@ void MainWindow::createControllers()
         m_distribution->setCurrentTensor(tensor);
         m_tabs->setCurrentWidget(m_distribution);
     });
+
+    // The Recipe and Budget tabs (issue 27): the Layers view's lines (a scan's or a session's) feed
+    // the budget; Export goes to the Export tab.
+    m_plan = new PlanController(this, m_loads, m_browser, m_panel, m_tabs, m_exporter);
+    connect(m_scan->view(), &LayersView::linesChanged, m_plan,
+            [this] { m_plan->setScanLines(m_scan->view()->lines()); });
+    connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -24,6 +24,7 @@ namespace quantscope {
 
 class AnalysisController;
 class ScanController;
+class PlanController;
 class HealthController;
 class CompareController;
 class ExporterPanel;
@@ -93,6 +94,8 @@ public:
     HealthController *health() const { return m_health; }
     CompareController *comparisons() const { return m_compare; }
     ExporterPanel *exporter() const { return m_exporter; }
+    /// The Recipe and Budget tabs and their jobs.
+    PlanController *plan() const { return m_plan; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -148,6 +151,7 @@ private:
     HealthController *m_health = nullptr;
     CompareController *m_compare = nullptr;
     ExporterPanel *m_exporter = nullptr;
+    PlanController *m_plan = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

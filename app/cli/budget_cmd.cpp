@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli budget REPORT.jsonl --mb X | --bits-per-weight B`: one candidate per module
+// (the specs of a scan run with several specs) so that the total error is least within the
+// budget (core/budget/budget.h), the MiLo rank policies beside it, and the recipe of the choice.
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "budget/budget.h"
+#include "budget/rank_policy.h"
+#include "cli.h"
+#include "recipe/recipe.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+namespace {
+
+const char *kBudgetUsage =
+    "usage: quantscope-cli budget REPORT.jsonl (--mb X | --bits-per-weight B) [--weighted --weights W.json] "
+    "[--policy NAME:R]... [--frequencies F.json|F.csv] [--out RECIPE.json] [--json]";
+
+nlohmann::ordered_json policyJson(const std::string &text, const PolicyChoice &pc, const BudgetProblem &p,
+                                  std::uint64_t budget)
+{
+    nlohmann::ordered_json j;
+    j["policy"] = text;
+    j["missing"] = pc.missing;
+    if (pc.missing.empty()) {
+        const BudgetSolution s = evaluateChoice(p.modules, pc.choice);
+        j["bytes"] = s.bytes;
+        j["mb"] = static_cast<double>(s.bytes) / 1e6;
+        j["error"] = s.error;
+        j["within_budget"] = s.bytes <= budget;
+    } else {
+        j["bytes"] = nullptr;
+        j["mb"] = nullptr;
+        j["error"] = nullptr;
+        j["within_budget"] = nullptr;
+    }
+    j["ranks"] = pc.ranks;
+    return j;
+}
+
+} // namespace
+
+int runBudget(Args args)
+{
+    const bool json = args.flag("--json");
+    const bool weighted = args.flag("--weighted");
+    const auto mb = args.value("--mb");
+    const auto bpw = args.value("--bits-per-weight");
+    const auto weightsPath = args.value("--weights");
+    const auto out = args.value("--out");
+    const auto freqPath = args.value("--frequencies");
+    const auto policies = args.values("--policy");
+    const auto pos = args.positionals();
+    if (pos.size() != 1 || (mb.has_value() == bpw.has_value()))
+        throw UsageError(kBudgetUsage);
+    if (weighted != weightsPath.has_value())
+        throw UsageError("--weighted needs --weights W.json (module → error weight), and --weights needs --weighted: "
+                         "the scan pairs no activations, so the weights come from a file");
+    std::vector<std::pair<std::string, double>> weights;
+    if (weighted)
+        weights = readModuleWeights(*weightsPath);
+    const BudgetProblem problem = readBudgetProblem(pos[0], weighted ? &weights : nullptr);
+    if (problem.modules.empty())
+        throw UnsupportedError("the scan report has no module with candidates (no scanned module has a run with "
+                               "metrics)",
+                               Location{pos[0], {}, {}});
+    const std::uint64_t budget = mb ? bytesForMegabytes(toReal("--mb", *mb))
+                                    : bytesForBitsPerWeight(toReal("--bits-per-weight", *bpw), problem.totalNumel());
+    std::map<std::string, double> freqs;
+    if (freqPath)
+        freqs = readExpertFrequencies(*freqPath);
+    // Policies first: a bad policy is refused before any output.
+    nlohmann::ordered_json pols = nlohmann::ordered_json::array();
+    for (const auto &text : policies)
+        pols.push_back(policyJson(text, choiceForPolicy(parseRankPolicy(text), problem, freqs), problem, budget));
+
+    const BudgetSolution s = solveBudget(problem.modules, budget);
+    const auto recipeJson = budgetRecipeJson(problem, s);
+    if (out)
+        Recipe::fromJson(recipeJson).save(*out); // validates, writes atomically
+
+    nlohmann::ordered_json j = budgetSolutionJson(problem, s);
+    j["policies"] = pols;
+    j["recipe"] = out ? nlohmann::ordered_json(*out) : nlohmann::ordered_json(nullptr);
+    if (json) {
+        std::cout << j.dump(1) << "\n";
+        return 0;
+    }
+    const double numel = static_cast<double>(problem.totalNumel());
+    std::printf("budget %.6g MB (%llu bytes) over %zu modules, %.0f weights%s\n", static_cast<double>(budget) / 1e6,
+                static_cast<unsigned long long>(budget), problem.modules.size(), numel,
+                weighted ? ", weighted error" : "");
+    std::printf("chosen: %.6g MB, %.4f bits per weight, total squared error %.6g (%s, exact)\n",
+                static_cast<double>(s.bytes) / 1e6, 8.0 * static_cast<double>(s.bytes) / numel, s.error,
+                s.method.c_str());
+    for (std::size_t i = 0; i < problem.modules.size(); ++i) {
+        const auto &c = problem.modules[i].candidates[static_cast<std::size_t>(s.choice[i])];
+        std::printf("  %-56s %-28s %10llu B  %.4g\n", problem.modules[i].module.c_str(), c.label.c_str(),
+                    static_cast<unsigned long long>(c.bytes), c.error);
+    }
+    for (const auto &p : pols) {
+        if (p["missing"].empty())
+            std::printf("policy %-20s %.6g MB, error %.6g%s\n", p["policy"].get<std::string>().c_str(),
+                        p["mb"].get<double>(), p["error"].get<double>(),
+                        p["within_budget"].get<bool>() ? "" : " (over the budget)");
+        else
+            std::printf("policy %-20s no MiLo candidate of the rank it gives for %zu modules (first: %s)\n",
+                        p["policy"].get<std::string>().c_str(), p["missing"].size(),
+                        p["missing"][0].get<std::string>().c_str());
+    }
+    if (!problem.leftOut.empty())
+        std::printf("left out (no candidates): %zu modules\n", problem.leftOut.size());
+    if (out)
+        std::printf("recipe written to %s\n", out->c_str());
+    return 0;
+}
+
+} // namespace quantscope::cli

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// `quantscope-cli sweep PATH --tensor NAME`: formats × group sizes × axes (× Hadamard on/off) of
+// one tensor through the engine → error against bits per weight, kurtosis before and after the
+// rotation, the Pareto front (core/budget/format_sweep.h).
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "budget/format_sweep.h"
+#include "cli.h"
+#include "io/checkpoint.h"
+#include "progress.h"
+#include "util/error.h"
+
+namespace quantscope::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &opt, const std::string &text)
+{
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (true) {
+        const auto comma = text.find(',', at);
+        out.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        if (out.back().empty())
+            throw UsageError(opt + " has an empty item");
+        if (comma == std::string::npos)
+            return out;
+        at = comma + 1;
+    }
+}
+
+} // namespace
+
+int runSweep(Args args)
+{
+    const bool json = args.flag("--json");
+    const bool quiet = args.flag("--quiet");
+    ReadOptions rd;
+    rd.lenient = args.flag("--lenient");
+    FormatSweepOptions o;
+    o.device = takeDeviceOption(args);
+    const auto tensorName = args.value("--tensor");
+    if (auto f = args.value("--formats"))
+        o.formats = splitList("--formats", *f);
+    if (auto g = args.value("--groups")) {
+        o.groups.clear();
+        for (const auto &x : splitList("--groups", *g))
+            o.groups.push_back(toInt("--groups", x));
+    }
+    if (auto a = args.value("--axes")) {
+        o.axes.clear();
+        for (const auto &x : splitList("--axes", *a)) {
+            const auto v = toInt("--axes", x);
+            if (v != 0 && v != 1)
+                throw UsageError("--axes items are 0 or 1");
+            o.axes.push_back(static_cast<int>(v));
+        }
+    }
+    if (args.flag("--no-hadamard"))
+        o.hadamard = false;
+    if (auto d = args.value("--hadamard"))
+        o.hadamardBlock = toInt("--hadamard", *d);
+    const auto pos = args.positionals();
+    if (pos.size() != 1 || !tensorName)
+        throw UsageError("usage: quantscope-cli sweep PATH --tensor NAME [--formats LIST] [--groups LIST] "
+                         "[--axes LIST] [--hadamard D | --no-hadamard] [--device auto|cpu|gpu] [--json]");
+    formatSweepGrid(o); // refuses unknown formats before reading anything
+    const Checkpoint ck = Checkpoint::open(pos[0], rd);
+    const Tensor w = ck.tensor(*tensorName);
+    ProgressLine line(quiet);
+    const CancelToken cancel;
+    const FormatSweep s = runFormatSweep(w, *tensorName, o, cancel, line.callback());
+    line.finish();
+    if (json) {
+        std::cout << s.toJson().dump(1) << "\n";
+        return 0;
+    }
+    std::printf("%s  excess kurtosis %.4g, after the Hadamard rotation (d = %lld) %.4g\n", tensorName->c_str(),
+                s.kurtosis, static_cast<long long>(s.hadamardBlock), s.kurtosisRotated);
+    for (const auto &n : s.notes)
+        std::printf("note: %s\n", n.c_str());
+    std::printf("  %-18s %6s %4s %8s %12s %10s %s\n", "family", "group", "axis", "bits/w", "mse", "SQNR dB", "");
+    for (const auto &p : s.points) {
+        const std::string group = p.group > 0 ? std::to_string(p.group) : "-";
+        const std::string axis = p.axis >= 0 ? std::to_string(p.axis) : "-";
+        if (!p.error.empty()) {
+            std::printf("  %-18s %6s %4s  error: %s\n", p.family.c_str(), group.c_str(), axis.c_str(), p.error.c_str());
+            continue;
+        }
+        std::printf("  %-18s %6s %4s %8.4f %12.5g %10.3f %s\n", p.family.c_str(), group.c_str(), axis.c_str(),
+                    p.bitsPerWeight, p.mse, p.sqnrDb, p.pareto ? "pareto" : "");
+    }
+    return 0;
+}
+
+} // namespace quantscope::cli

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "plancontroller.h"
+
+#include <QLabel>
+#include <QTabWidget>
+
+#include "budget/budget_view.h"
+#include "budgetview.h"
+#include "exporterpanel.h"
+#include "loadcontroller.h"
+#include "quantizerpanel.h"
+#include "recipeeditor.h"
+#include "scan/scan.h"
+#include "tensorbrowser.h"
+
+namespace quantscope {
+
+namespace {
+/// Stops of the budget slider (each an exact optimum).
+constexpr int kBudgetSteps = 64;
+} // namespace
+
+PlanController::PlanController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
+                               QuantizerPanel *panel, QTabWidget *tabs, ExporterPanel *exporter)
+    : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel), m_tabs(tabs), m_exporter(exporter)
+{
+    m_pool.setMaxThreadCount(1);
+    m_editor = new RecipeEditor(tabs);
+    m_editor->setObjectName(QStringLiteral("recipeView")); // quantscope --view recipe
+    tabs->setTabToolTip(tabs->addTab(m_editor, tr("&Recipe")),
+                        tr("The recipe's rules with undo, checked live against the opened checkpoint"));
+    m_budget = new BudgetView(tabs);
+    m_budget->setObjectName(QStringLiteral("budgetView")); // quantscope --view budget
+    tabs->setTabToolTip(tabs->addTab(m_budget, tr("&Budget")),
+                        tr("One configuration per module under a size budget; the format sweep of a tensor"));
+    connect(m_editor, &RecipeEditor::exportRequested, this, &PlanController::exportRecipe);
+    connect(m_budget, &BudgetView::exportRequested, this, &PlanController::exportRecipe);
+    connect(m_budget, &BudgetView::sweepRequested, this, &PlanController::sweep);
+    connect(loads, &LoadController::documentOpened, this, &PlanController::documentOpened);
+}
+
+PlanController::~PlanController()
+{
+    shutdown();
+}
+
+void PlanController::shutdown()
+{
+    m_budgetJob.cancel();
+    m_sweepJob.cancel();
+    m_pool.waitForDone();
+}
+
+void PlanController::documentOpened()
+{
+    std::vector<std::string> modules;
+    if (const auto ck = m_loads->checkpoint())
+        for (const auto &m : listScanModules(*ck))
+            modules.push_back(m.module);
+    m_editor->setModules(modules);
+    m_budget->setData(nullptr);
+}
+
+void PlanController::exportRecipe(const QString &json)
+{
+    m_exporter->setRecipeText(json);
+    m_tabs->setCurrentWidget(m_exporter);
+}
+
+void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines)
+{
+    if (!lines || lines->empty()) {
+        const bool running = m_budgetJob.isRunning();
+        m_budgetJob.cancel();
+        m_budget->setData(nullptr);
+        if (running)
+            emit jobEnded();
+        return;
+    }
+    m_budgetJob.start(
+        [lines](const CancelToken &cancel) {
+            std::vector<nlohmann::json> plain;
+            for (const auto &l : *lines)
+                plain.push_back(nlohmann::json::parse(l.dump()));
+            BudgetProblem p = budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr,
+                                                     "the window's scan");
+            return std::make_shared<const BudgetViewData>(prepareBudgetView(std::move(p), kBudgetSteps, cancel));
+        },
+        [this](std::shared_ptr<const BudgetViewData> data) {
+            m_budget->setData(std::move(data));
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_budget->setData(nullptr);
+            m_budget->summary()->setText(error);
+            emit jobEnded();
+        });
+}
+
+void PlanController::sweep()
+{
+    const auto ck = m_loads->checkpoint();
+    if (!ck)
+        return;
+    // The selected tensor, else the checkpoint's first 2-D weight.
+    const QStringList selected = m_browser->selectedTensors();
+    std::string tensor;
+    if (!selected.isEmpty()) {
+        tensor = selected.front().toStdString();
+    } else {
+        const auto modules = listScanModules(*ck);
+        if (modules.empty() || modules.front().quantized >= 0)
+            return;
+        tensor = modules.front().tensor;
+    }
+    nlohmann::json current;
+    const auto configs = m_panel->configurations();
+    if (!configs.empty())
+        current = configs.front().spec;
+    m_budget->setSweepStatus(tr("Sweeping %1…").arg(QString::fromStdString(tensor)));
+    m_sweepJob.start(
+        [ck, tensor](const CancelToken &cancel) {
+            FormatSweepOptions o;
+            return std::make_shared<const FormatSweep>(runFormatSweep(ck->tensor(tensor), tensor, o, cancel));
+        },
+        [this, current](std::shared_ptr<const FormatSweep> s) {
+            m_budget->setSweep(*s, sweepMark(*s, current));
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_budget->setSweepStatus(tr("The sweep failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+} // namespace quantscope

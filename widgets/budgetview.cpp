@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "budgetview.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "budgetbarsplot.h"
+#include "paretoplot.h"
+#include "qtstring.h"
+#include "recipe/recipe.h"
+
+namespace quantscope {
+
+BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
+{
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setEnabled(false);
+    m_summary = new QLabel(tr("Scan with several configurations to choose one per module under a size budget."),
+                           this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_export = new QPushButton(tr("Export…"), this);
+    m_export->setEnabled(false);
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Budget:"), this));
+    top->addWidget(m_slider, 1);
+    top->addWidget(m_export);
+
+    m_budgetPlot = new ParetoPlot(ParetoPlot::Kind::Budget, this);
+    m_bars = new BudgetBarsPlot(this);
+    m_sweep = new QPushButton(tr("Sweep the selected tensor"), this);
+    m_sweepStatus = new QLabel(this);
+    m_sweepStatus->setWordWrap(true);
+    m_sweepPlot = new ParetoPlot(ParetoPlot::Kind::Sweep, this);
+    auto *sweepBar = new QHBoxLayout;
+    sweepBar->addWidget(m_sweep);
+    sweepBar->addWidget(m_sweepStatus, 1);
+    auto *sweepBox = new QWidget(this);
+    auto *sweepLayout = new QVBoxLayout(sweepBox);
+    sweepLayout->setContentsMargins(0, 0, 0, 0);
+    sweepLayout->addLayout(sweepBar);
+    sweepLayout->addWidget(m_sweepPlot, 1);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_budgetPlot);
+    split->addWidget(m_bars);
+    split->addWidget(sweepBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+
+    connect(m_slider, &QSlider::valueChanged, this, &BudgetView::showStep);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString json = recipeJson();
+        if (!json.isEmpty())
+            emit exportRequested(json);
+    });
+    connect(m_sweep, &QPushButton::clicked, this, &BudgetView::sweepRequested);
+}
+
+void BudgetView::setData(std::shared_ptr<const BudgetViewData> data)
+{
+    m_data = std::move(data);
+    const bool any = m_data && !m_data->steps.empty();
+    m_slider->setEnabled(any);
+    m_export->setEnabled(any);
+    {
+        const QSignalBlocker block(m_slider);
+        m_slider->setRange(0, any ? static_cast<int>(m_data->steps.size()) - 1 : 0);
+        m_slider->setValue(any ? static_cast<int>(m_data->steps.size()) / 2 : 0);
+    }
+    if (!any) {
+        m_budgetPlot->clearData();
+        m_bars->clearData();
+        m_summary->setText(tr("Scan with several configurations to choose one per module under a size budget."));
+        return;
+    }
+    m_budgetPlot->setCurves({m_data->curve});
+    showStep();
+}
+
+void BudgetView::setSweep(const FormatSweep &sweep, const ParetoMark &mark)
+{
+    m_sweepPlot->setCurves(sweepCurves(sweep));
+    m_sweepPlot->setMark(mark);
+    m_sweepStatus->setText(tr("%1: excess kurtosis %2, after the Hadamard rotation %3")
+                               .arg(fromStd(sweep.tensor))
+                               .arg(sweep.kurtosis, 0, 'g', 4)
+                               .arg(sweep.kurtosisRotated, 0, 'g', 4));
+}
+
+void BudgetView::setSweepStatus(const QString &text)
+{
+    m_sweepStatus->setText(text);
+}
+
+void BudgetView::setStep(int step)
+{
+    m_slider->setValue(step);
+}
+
+int BudgetView::step() const
+{
+    return m_slider->value();
+}
+
+const BudgetSolution *BudgetView::currentSolution() const
+{
+    if (!m_data || m_data->steps.empty())
+        return nullptr;
+    return &m_data->steps[static_cast<std::size_t>(std::clamp(step(), 0, static_cast<int>(m_data->steps.size()) - 1))];
+}
+
+QString BudgetView::recipeJson() const
+{
+    const BudgetSolution *s = currentSolution();
+    if (!s)
+        return {};
+    return fromStd(Recipe::fromJson(budgetRecipeJson(m_data->problem, *s)).text());
+}
+
+void BudgetView::showStep()
+{
+    const BudgetSolution *s = currentSolution();
+    if (!s)
+        return;
+    const auto &p = m_data->problem;
+    const double numel = static_cast<double>(p.totalNumel());
+    m_budgetPlot->setMark({static_cast<double>(s->budgetBytes) / 1e6, s->error, {}});
+    std::vector<std::string> modules, labels;
+    for (std::size_t i = 0; i < p.modules.size(); ++i) {
+        modules.push_back(p.modules[i].module);
+        labels.push_back(p.modules[i].candidates[static_cast<std::size_t>(s->choice[i])].label);
+    }
+    m_bars->setChoices(modules, labels, choiceBitsPerWeight(p, *s));
+    m_summary->setText(tr("Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)")
+                           .arg(static_cast<double>(s->budgetBytes) / 1e6, 0, 'f', 3)
+                           .arg(static_cast<double>(s->bytes) / 1e6, 0, 'f', 3)
+                           .arg(8.0 * static_cast<double>(s->bytes) / numel, 0, 'f', 3)
+                           .arg(s->error, 0, 'g', 5)
+                           .arg(static_cast<int>(p.modules.size())));
+}
+
+} // namespace quantscope

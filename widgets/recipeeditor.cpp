@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+#include "recipeeditor.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "qtstring.h"
+#include "quant/quant_spec.h"
+
+namespace quantscope {
+
+namespace {
+
+/// One edit: the whole recipe before and after.
+class RecipeCommand : public QUndoCommand {
+public:
+    RecipeCommand(RecipeEditor *editor, Recipe before, Recipe after, const QString &text)
+        : QUndoCommand(text), m_editor(editor), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void undo() override { m_editor->applyRecipe(m_before); }
+    void redo() override { m_editor->applyRecipe(m_after); }
+
+private:
+    RecipeEditor *m_editor;
+    Recipe m_before, m_after;
+};
+
+const PatternDialect kDialects[] = {PatternDialect::Fnmatch, PatternDialect::Re, PatternDialect::Exact};
+
+} // namespace
+
+RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::defaults())
+{
+    m_undo = new QUndoStack(this);
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Name"), tr("Dialect"), tr("Patterns"), tr("Specs"), tr("Wins"), tr("Loses to earlier")});
+    m_table->horizontalHeader()->setSectionResizeMode(Patterns, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(Specs, QHeaderView::Stretch);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+
+    auto *add = new QPushButton(tr("Add rule"), this);
+    auto *remove = new QPushButton(tr("Remove"), this);
+    auto *up = new QPushButton(tr("Up"), this);
+    auto *down = new QPushButton(tr("Down"), this);
+    auto *undo = new QPushButton(tr("Undo"), this);
+    auto *redo = new QPushButton(tr("Redo"), this);
+    m_export = new QPushButton(tr("Export…"), this);
+    auto *buttons = new QHBoxLayout;
+    for (auto *b : {add, remove, up, down, undo, redo})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    buttons->addWidget(m_export);
+
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_status);
+
+    connect(add, &QPushButton::clicked, this, &RecipeEditor::addRule);
+    connect(remove, &QPushButton::clicked, this, [this] { removeRule(m_table->currentRow()); });
+    connect(up, &QPushButton::clicked, this, [this] {
+        const int r = m_table->currentRow();
+        if (moveRule(r, -1))
+            m_table->selectRow(r - 1);
+    });
+    connect(down, &QPushButton::clicked, this, [this] {
+        const int r = m_table->currentRow();
+        if (moveRule(r, 1))
+            m_table->selectRow(r + 1);
+    });
+    connect(undo, &QPushButton::clicked, m_undo, &QUndoStack::undo);
+    connect(redo, &QPushButton::clicked, m_undo, &QUndoStack::redo);
+    connect(m_undo, &QUndoStack::canUndoChanged, undo, &QPushButton::setEnabled);
+    connect(m_undo, &QUndoStack::canRedoChanged, redo, &QPushButton::setEnabled);
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(m_export, &QPushButton::clicked, this,
+            [this] { emit exportRequested(QString::fromStdString(m_recipe.text())); });
+    // Queued: an edit rebuilds the table, not inside the model's own signal.
+    connect(m_table, &QTableWidget::cellChanged, this, &RecipeEditor::cellEdited, Qt::QueuedConnection);
+    rebuild();
+}
+
+void RecipeEditor::setModules(const std::vector<std::string> &modules)
+{
+    m_modules = modules;
+    rebuild();
+}
+
+void RecipeEditor::setRecipe(const Recipe &recipe)
+{
+    commit(recipe, tr("Replace the recipe"));
+}
+
+void RecipeEditor::applyRecipe(const Recipe &recipe)
+{
+    m_recipe = recipe;
+    rebuild();
+}
+
+bool RecipeEditor::commit(Recipe next, const QString &what)
+{
+    try {
+        next = Recipe::fromJson(next.toJson()); // every check of a recipe file
+    } catch (const std::exception &e) {
+        m_status->setText(fromStd(e.what()));
+        m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
+        rebuild(); // the cell shows the rule as it still is
+        return false;
+    }
+    m_status->clear();
+    m_status->setStyleSheet(QString());
+    if (next == m_recipe)
+        return true;
+    m_undo->push(new RecipeCommand(this, m_recipe, std::move(next), what));
+    return true;
+}
+
+void RecipeEditor::addRule()
+{
+    Recipe next = m_recipe;
+    RecipeRule r;
+    r.name = "rule " + std::to_string(next.rules.size() + 1);
+    r.patterns = {"*"};
+    r.specs = {toJson(parseQuantSpec(nlohmann::json{{"method", "int"}}))};
+    next.rules.push_back(std::move(r));
+    commit(std::move(next), tr("Add a rule"));
+}
+
+bool RecipeEditor::removeRule(int rule)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    next.rules.erase(next.rules.begin() + rule);
+    return commit(std::move(next), tr("Remove a rule"));
+}
+
+bool RecipeEditor::moveRule(int rule, int delta)
+{
+    const int to = rule + delta;
+    if (rule < 0 || to < 0 || rule >= static_cast<int>(m_recipe.rules.size()) ||
+        to >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    std::swap(next.rules[static_cast<std::size_t>(rule)], next.rules[static_cast<std::size_t>(to)]);
+    return commit(std::move(next), tr("Move a rule"));
+}
+
+bool RecipeEditor::setRuleName(int rule, const QString &name)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    next.rules[static_cast<std::size_t>(rule)].name = name.toStdString();
+    return commit(std::move(next), tr("Rename a rule"));
+}
+
+bool RecipeEditor::setRuleDialect(int rule, PatternDialect dialect)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    next.rules[static_cast<std::size_t>(rule)].dialect = dialect;
+    return commit(std::move(next), tr("Change a dialect"));
+}
+
+bool RecipeEditor::setRulePatterns(int rule, const QString &patterns)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    auto &r = next.rules[static_cast<std::size_t>(rule)];
+    r.patterns.clear();
+    for (const QString &p : patterns.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+        r.patterns.push_back(p.toStdString());
+    return commit(std::move(next), tr("Edit patterns"));
+}
+
+bool RecipeEditor::setRuleSpecs(int rule, const QString &json)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    auto &r = next.rules[static_cast<std::size_t>(rule)];
+    try {
+        nlohmann::json j = nlohmann::json::parse(json.toStdString());
+        if (j.is_object())
+            j = nlohmann::json::array({j});
+        r.specs.clear();
+        for (const auto &s : j)
+            r.specs.push_back(s);
+    } catch (const std::exception &e) {
+        m_status->setText(fromStd(e.what()));
+        m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
+        rebuild();
+        return false;
+    }
+    return commit(std::move(next), tr("Edit specs"));
+}
+
+int RecipeEditor::wins(int rule) const
+{
+    int n = 0;
+    for (const auto &m : m_check.modules)
+        n += m.match.matched() && m.match.rule == rule;
+    return n;
+}
+
+int RecipeEditor::loses(int rule) const
+{
+    int n = 0;
+    for (const auto &o : m_check.overlaps)
+        for (int r : o.others)
+            n += r == rule;
+    return n;
+}
+
+QString RecipeEditor::patternsText(const RecipeRule &r) const
+{
+    QStringList out;
+    for (const auto &p : r.patterns)
+        out << fromStd(p);
+    return out.join(QLatin1Char(' '));
+}
+
+QString RecipeEditor::specsText(const RecipeRule &r) const
+{
+    // The fields that differ from the method's defaults keep the cell short.
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto &s : r.specs) {
+        nlohmann::json shortSpec = {{"method", s.value("method", "")}};
+        try {
+            const nlohmann::json defaults = toJson(parseQuantSpec(shortSpec));
+            for (const auto &[k, v] : s.items())
+                if (!defaults.contains(k) || defaults[k] != v)
+                    shortSpec[k] = v;
+        } catch (const std::exception &) {
+            shortSpec = s;
+        }
+        a.push_back(shortSpec);
+    }
+    return fromStd(a.dump());
+}
+
+void RecipeEditor::rebuild()
+{
+    m_rebuilding = true;
+    const QSignalBlocker blockTable(m_table); // no cellChanged for what the table is given
+    m_check = checkRecipe(m_recipe, m_modules);
+    m_table->setRowCount(static_cast<int>(m_recipe.rules.size()));
+    for (int i = 0; i < static_cast<int>(m_recipe.rules.size()); ++i) {
+        const RecipeRule &r = m_recipe.rules[static_cast<std::size_t>(i)];
+        auto set = [&](int col, const QString &text, bool editable) {
+            auto *item = new QTableWidgetItem(text);
+            if (!editable)
+                item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            m_table->setItem(i, col, item);
+        };
+        set(Name, fromStd(r.name), true);
+        set(Dialect, QString(), false);
+        set(Patterns, patternsText(r), true);
+        set(Specs, specsText(r), true);
+        set(Wins, QString::number(wins(i)), false);
+        set(Loses, QString::number(loses(i)), false);
+        auto *box = qobject_cast<QComboBox *>(m_table->cellWidget(i, Dialect));
+        if (!box) {
+            box = new QComboBox(m_table);
+            for (PatternDialect d : kDialects)
+                box->addItem(fromStd(std::string(toString(d))));
+            // Queued: the edit rebuilds the table, not inside the box's own signal.
+            connect(
+                box, &QComboBox::currentIndexChanged, this,
+                [this, i](int index) {
+                    if (!m_rebuilding)
+                        setRuleDialect(i, kDialects[index]);
+                },
+                Qt::QueuedConnection);
+            m_table->setCellWidget(i, Dialect, box);
+        }
+        const QSignalBlocker block(box);
+        box->setCurrentIndex(static_cast<int>(r.dialect));
+    }
+    QStringList lines;
+    if (!m_modules.empty())
+        lines << tr("%1 of %2 modules matched, %3 unmatched, %4 excluded, %5 overlaps")
+                     .arg(static_cast<int>(m_modules.size() - m_check.unmatched.size() - m_check.excluded.size()))
+                     .arg(static_cast<int>(m_modules.size()))
+                     .arg(static_cast<int>(m_check.unmatched.size()))
+                     .arg(static_cast<int>(m_check.excluded.size()))
+                     .arg(static_cast<int>(m_check.overlaps.size()));
+    for (const auto &f : m_check.fusion)
+        lines << tr("Fusion group %1: %2").arg(fromStd(f.group), fromStd(f.message));
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+    m_rebuilding = false;
+}
+
+void RecipeEditor::cellEdited(int row, int column)
+{
+    if (m_rebuilding)
+        return;
+    const QString text = m_table->item(row, column) ? m_table->item(row, column)->text() : QString();
+    switch (column) {
+    case Name:
+        setRuleName(row, text);
+        break;
+    case Patterns:
+        setRulePatterns(row, text);
+        break;
+    case Specs:
+        setRuleSpecs(row, text);
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace quantscope
