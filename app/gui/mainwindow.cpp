@@ -103,11 +103,8 @@ MainWindow::~MainWindow()
     m_analysis->shutdown();
     m_scan->shutdown();
     m_health->shutdown();
-<<<<<<< HEAD
     m_compare->shutdown();
-=======
     m_plan->shutdown();
->>>>>>> budget
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -118,11 +115,8 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-<<<<<<< HEAD
-           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning();
-=======
-           m_scan->isRunning() || m_health->isRunning() || (m_plan && m_plan->isRunning());
->>>>>>> budget
+           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
+           (m_plan && m_plan->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -516,20 +510,7 @@ void MainWindow::createControllers()
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
-    m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
-    connect(m_compare, &CompareController::jobEnded, this, &MainWindow::finishBackgroundTask);
-    connect(m_compare, &CompareController::overlayReady, this, [this](auto result, const QString &tensor) {
-        m_jobs->setResults(std::move(result));
-        m_distribution->setCurrentTensor(tensor);
-        m_tabs->setCurrentWidget(m_distribution);
-    });
-
-    // The Recipe and Budget tabs (issue 27): the Layers view's lines (a scan's or a session's) feed
-    // the budget; Export goes to the Export tab.
-    m_plan = new PlanController(this, m_loads, m_browser, m_panel, m_tabs, m_exporter);
-    connect(m_scan->view(), &LayersView::linesChanged, m_plan,
-            [this] { m_plan->setScanLines(m_scan->view()->lines()); });
-    connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    createCompareAndPlanTabs(); // mainwindow_tabs.cpp
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -118,6 +118,7 @@ protected:
 private:
     void createActions();
     void createMenus();
+    void createCompareAndPlanTabs();
     void createViews();
     void createDocks();
     void createStatusBar();

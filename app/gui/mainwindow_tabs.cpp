@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The main window's Compare, Recipe and Budget tabs (mainwindow.h): their controllers and how
+// they reach the other views — a compared module opens in the Distribution view as A and B; the
+// Layers view's lines (a scan's or a session's) feed the budget; Export goes to the Export tab.
+#include "mainwindow.h"
+
+#include "comparecontroller.h"
+#include "distributionview.h"
+#include "jobcontroller.h"
+#include "layersview.h"
+#include "plancontroller.h"
+#include "scancontroller.h"
+
+#include <QTabWidget>
+
+void MainWindow::createCompareAndPlanTabs()
+{
+    m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
+    connect(m_compare, &CompareController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    connect(m_compare, &CompareController::overlayReady, this, [this](auto result, const QString &tensor) {
+        m_jobs->setResults(std::move(result));
+        m_distribution->setCurrentTensor(tensor);
+        m_tabs->setCurrentWidget(m_distribution);
+    });
+
+    // The Recipe and Budget tabs (issue 27): the Layers view's lines (a scan's or a session's) feed
+    // the budget; Export goes to the Export tab.
+    m_plan = new PlanController(this, m_loads, m_browser, m_panel, m_tabs, m_exporter);
+    connect(m_scan->view(), &LayersView::linesChanged, m_plan,
+            [this] { m_plan->setScanLines(m_scan->view()->lines()); });
+    connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
+}
