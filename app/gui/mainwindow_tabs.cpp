@@ -13,6 +13,8 @@
 
 #include <QTabWidget>
 
+namespace quantscope {
+
 void MainWindow::createCompareAndPlanTabs()
 {
     m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
@@ -30,3 +32,5 @@ void MainWindow::createCompareAndPlanTabs()
             [this] { m_plan->setScanLines(m_scan->view()->lines()); });
     connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
 }
+
+} // namespace quantscope
