@@ -138,7 +138,8 @@ Commands:
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
   export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
          [--activations none|fp8-dynamic|fp8-static] [--pack-method reorder|order] [OUT]
-         [--checkpoint PATH --out-dir DIR]  (compressed-tensors pack-quantized checkpoint)
+         [--checkpoint PATH --out-dir DIR [--quiet]]  (a quantized checkpoint: quark
+                       real_quantized INT4 / W4A8, or compressed-tensors pack-quantized)
                        the recipe as a toolkit's config (stdout without OUT); refuses what
                        the target cannot express
   doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized
