@@ -49,9 +49,9 @@ int runExport(Args args)
         if (!checkpoint || !outDir || !pos.empty())
             throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
         const bool quark = *format == ExportFormat::Quark;
-        if (!quark && (*format != ExportFormat::CompressedTensors || options.activations != ActivationScheme::None))
+        if (!quark && *format != ExportFormat::CompressedTensors)
             throw UsageError("checkpoints are written as Quark real_quantized (--format quark) or compressed-tensors "
-                             "pack-quantized (--format compressed-tensors, no --activations)");
+                             "(--format compressed-tensors)");
         // Progress on stderr (a terminal only, as every long command shows it).
         ProgressLine line(args.flag("--quiet"));
         const StepCallback step = line.callback();
@@ -61,7 +61,7 @@ int runExport(Args args)
         };
         const CheckpointExportResult r =
             quark ? writeQuarkCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
-                  : writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir, nullptr, progress);
+                  : writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir, nullptr, progress, options);
         line.finish();
         std::cout << "wrote " << *outDir << " (" << r.file << (r.file.ends_with("model.safetensors") ? "" : ", …")
                   << "): " << r.quantized.size() << " modules quantized, " << r.copied

@@ -282,3 +282,40 @@ TEST(QuarkWriter, RefusalAndCancelLeaveNoOutput)
     EXPECT_FALSE(fs::exists(dir / "out.partial"));
     fs::remove_all(dir);
 }
+
+// compressed-tensors float-quantized (FP8) and nvfp4-pack-quantized: the toolkit's own files.
+TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
+{
+    if (!fs::exists(storiesFile()))
+        GTEST_SKIP() << storiesFile() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
+    struct Case {
+        std::string golden;
+        ojson spec;
+        ojson exclude;
+        ActivationScheme act;
+    };
+    const std::vector<Case> cases{
+        {"ct_w8a8_fp8_channel", {{"method", "fp8"}, {"granularity", "channel"}}, lmHeadOnly(), ActivationScheme::Fp8Dynamic},
+        {"ct_w8a8_fp8_tensor", {{"method", "fp8"}, {"granularity", "tensor"}}, lmHeadOnly(), ActivationScheme::Fp8Dynamic},
+        {"ct_nvfp4a16_no_down_proj", {{"method", "nvfp4"}},
+         ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}, {{"pattern", ".*down_proj"}, {"dialect", "re"}}}),
+         ActivationScheme::None},
+    };
+    const fs::path out = fs::temp_directory_path() / ("qs_ct_float_" + std::to_string(::getpid()));
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.golden);
+        fs::remove_all(out);
+        ExportOptions o;
+        o.activations = c.act;
+        const auto r = writeCompressedTensorsCheckpoint(storiesFile().string(), recipeOf(c.spec, c.exclude), out.string(),
+                                                        nullptr, {}, o);
+        EXPECT_FALSE(r.quantized.empty());
+        EXPECT_GT(expectSameTensors(SafetensorsFile::open(out / "model.safetensors"),
+                                    SafetensorsFile::open(kGolden / c.golden / "model.safetensors")),
+                  30);
+        // Byte-identical to the toolkit's file, so our decoder's reading of it is the golden
+        // test's (tests/core/test_toolkit_goldens.cpp, bit for bit in the toolkit's dtype).
+        EXPECT_EQ(detectQuantized(Checkpoint::open(out)).modules.size(), r.quantized.size());
+    }
+    fs::remove_all(out);
+}
