@@ -22,6 +22,7 @@ int runExport(Args args)
     const auto pack = args.value("--pack-method");
     const auto checkpoint = args.value("--checkpoint");
     const auto outDir = args.value("--out-dir");
+    const bool quiet = args.flag("--quiet");
     const auto pos = args.positionals();
     if (!recipePath)
         throw UsageError("export needs --recipe R.json");
@@ -53,7 +54,7 @@ int runExport(Args args)
             throw UsageError("checkpoints are written as Quark real_quantized (--format quark) or compressed-tensors "
                              "(--format compressed-tensors)");
         // Progress on stderr (a terminal only, as every long command shows it).
-        ProgressLine line(args.flag("--quiet"));
+        ProgressLine line(quiet);
         const StepCallback step = line.callback();
         const std::function<void(double)> progress = [&](double f) {
             if (step)
