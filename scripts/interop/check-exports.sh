@@ -12,7 +12,8 @@
 # (~3 GB installed). llm-compressor 0.14.0.1 pins torch<=2.14, transformers<=5.17 and
 # compressed-tensors==0.19.0, which cannot live in the goldens' environment (pip: "ResolutionImpossible");
 # it is installed with --no-deps, with its compressed-tensors 0.19.0 and accelerate, into a
-# separate folder that only the llm-compressor check puts on its path. The summary records this.
+# separate folder that only the llm-compressor check puts on its path (compressed-tensors 0.20 is
+# already loaded by then, so that is the one it runs with). The summary records this.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="$(realpath "${1:-$src/build}")"
@@ -32,4 +33,4 @@ fi
 nice -n 10 "$venv/bin/python" "$src/scripts/interop/check_exports.py" \
   --cli "$build/app/cli/quantscope-cli" --shared "$shared/stories260K" \
   --out "$src/tests/interop/golden/export_checks.json" --llmc-overlay "$overlay" \
-  --note "llmcompressor 0.14.0.1 installed --no-deps (with compressed-tensors 0.19.0 and accelerate) into $(basename "$overlay"): its pins (torch<=2.14, transformers<=5.17, compressed-tensors==0.19.0) conflict with the goldens' torch 2.15 / transformers 5.24 / compressed-tensors 0.20; it imports and parses recipes with them"
+  --note "llmcompressor 0.14.0.1 installed --no-deps (with compressed-tensors 0.19.0 and accelerate) into $(basename "$overlay"): its pins (torch<=2.14, transformers<=5.17, compressed-tensors==0.19.0) conflict with the goldens' torch 2.15 / transformers 5.24 / compressed-tensors 0.20; it imports and parses recipes with them; the decompression checks run first in the same process, so it runs against compressed-tensors 0.20 (compressed_tensors_seen)"

@@ -5,8 +5,9 @@ Run through scripts/interop/check-exports.sh, which prepares the virtual environ
   ct_<case>       quantscope-cli writes a compressed-tensors checkpoint of stories260K; the
                   toolkit's ModelCompressor decompresses it (into a LlamaForCausalLM built as
                   toolkit_goldens.py builds it) and every module's weight is compared with what
-                  `quantscope-cli decode` gives: max |diff| and an FNV-1a 64 hash of our decoded
-                  FP32 bytes (the C++ test recomputes the hash from its own decode).
+                  `quantscope-cli decode` gives, in the toolkit's output dtype (BF16 for NVFP4,
+                  ours rounded to it): max |diff|, and an FNV-1a 64 hash of our decoded FP32
+                  bytes (the C++ test recomputes the hash from its own decode).
   llmcompressor   llm-compressor's Recipe parses our recipe YAML into its modifiers.
   quark           Quark's QConfig.from_dict parses our quantization_config into its spec
                   objects; the specs' own to_dict must give back the weight entries we wrote.
@@ -105,11 +106,15 @@ def ct_check(name, cli, stories, tmp):
     comp.decompress_model(model)
     modules, worst, all_bytes = {}, 0.0, b""
     for n in names:
-        theirs = model.get_submodule(n).weight.detach().to(torch.float32).numpy()
+        w = model.get_submodule(n).weight.detach()
+        theirs = w.to(torch.float32).numpy()
         ours = our_decode(cli, out, n, tmp)
-        diff = float(np.max(np.abs(theirs.astype(np.float64) - ours.astype(np.float64)))) if ours.size else 0.0
-        modules[n] = {"shape": list(ours.shape), "max_abs_diff": diff,
-                      "ours_fnv1a64": fnv1a64(ours.tobytes())}
+        # Compared in the toolkit's output dtype (NVFP4 decompresses to BF16): ours rounded to it,
+        # as tests/core/test_toolkit_goldens.cpp compares with the goldens.
+        ours_t = torch.from_numpy(ours).to(w.dtype).to(torch.float32).numpy()
+        diff = float(np.max(np.abs(theirs.astype(np.float64) - ours_t.astype(np.float64)))) if ours.size else 0.0
+        modules[n] = {"shape": list(ours.shape), "toolkit_dtype": str(w.dtype).replace("torch.", ""),
+                      "max_abs_diff": diff, "ours_fnv1a64": fnv1a64(ours.tobytes())}
         worst = max(worst, diff)
         all_bytes += ours.tobytes()
     return {"status": "passed" if worst == 0.0 and modules else "failed",
