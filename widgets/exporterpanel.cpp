@@ -17,6 +17,7 @@
 
 #include "export/config_export.h"
 #include "export/ct_writer.h"
+#include "export/fp8block_writer.h"
 #include "export/quark_writer.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
@@ -100,7 +101,8 @@ ExporterPanel::~ExporterPanel()
 bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &outDir)
 {
     const ExportFormat f = *parseExportFormat(m_format->currentText().toStdString());
-    if (m_job || m_text.isEmpty() || (f != ExportFormat::Quark && f != ExportFormat::CompressedTensors))
+    if (m_job || m_text.isEmpty() ||
+        (f != ExportFormat::Quark && f != ExportFormat::CompressedTensors && f != ExportFormat::Fp8Block))
         return false;
     Recipe recipe;
     ExportOptions o;
@@ -124,9 +126,10 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
         QString message;
         try {
             const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
-            const CheckpointExportResult r = f == ExportFormat::Quark
-                                                 ? writeQuarkCheckpoint(in, recipe, out, o, &cancel, report)
-                                                 : writeCompressedTensorsCheckpoint(in, recipe, out, &cancel, report, o);
+            const CheckpointExportResult r =
+                f == ExportFormat::Quark      ? writeQuarkCheckpoint(in, recipe, out, o, &cancel, report)
+                : f == ExportFormat::Fp8Block ? writeFp8BlockCheckpoint(in, recipe, out, o, &cancel, report)
+                                              : writeCompressedTensorsCheckpoint(in, recipe, out, &cancel, report, o);
             ok = true;
             message = tr("Wrote %1 (%2 modules quantized)").arg(outDir).arg(r.quantized.size());
         } catch (const Cancelled &) {
@@ -164,7 +167,8 @@ void ExporterPanel::chooseOutDir()
 void ExporterPanel::updateButtons()
 {
     const auto f = parseExportFormat(m_format->currentText().toStdString());
-    const bool writable = f && (*f == ExportFormat::Quark || *f == ExportFormat::CompressedTensors);
+    const bool writable =
+        f && (*f == ExportFormat::Quark || *f == ExportFormat::CompressedTensors || *f == ExportFormat::Fp8Block);
     m_exportCk->setEnabled(!m_job && writable && !m_text.isEmpty() && !m_checkpoint->text().isEmpty());
     m_cancelCk->setEnabled(m_job != nullptr);
 }

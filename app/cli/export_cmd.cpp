@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "export/config_export.h"
 #include "export/ct_writer.h"
+#include "export/fp8block_writer.h"
 #include "export/quark_writer.h"
 #include "progress.h"
 #include "recipe/recipe.h"
@@ -49,10 +50,10 @@ int runExport(Args args)
     if (checkpoint || outDir) {
         if (!checkpoint || !outDir || !pos.empty())
             throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
-        const bool quark = *format == ExportFormat::Quark;
-        if (!quark && *format != ExportFormat::CompressedTensors)
-            throw UsageError("checkpoints are written as Quark real_quantized (--format quark) or compressed-tensors "
-                             "(--format compressed-tensors)");
+        const bool quark = *format == ExportFormat::Quark, fp8Block = *format == ExportFormat::Fp8Block;
+        if (!quark && !fp8Block && *format != ExportFormat::CompressedTensors)
+            throw UsageError("checkpoints are written as Quark real_quantized (--format quark), compressed-tensors "
+                             "(--format compressed-tensors) or FP8 block (--format fp8-block)");
         // Progress on stderr (a terminal only, as every long command shows it).
         ProgressLine line(quiet);
         const StepCallback step = line.callback();
@@ -61,8 +62,9 @@ int runExport(Args args)
                 step(f, f, 1.0, "writing " + *outDir);
         };
         const CheckpointExportResult r =
-            quark ? writeQuarkCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
-                  : writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir, nullptr, progress, options);
+            quark      ? writeQuarkCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
+            : fp8Block ? writeFp8BlockCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
+                       : writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir, nullptr, progress, options);
         line.finish();
         std::cout << "wrote " << *outDir << " (" << r.file << (r.file.ends_with("model.safetensors") ? "" : ", …")
                   << "): " << r.quantized.size() << " modules quantized, " << r.copied

@@ -136,10 +136,10 @@ Commands:
                        every 2-D weight through a recipe's specs; JSON lines, resumable
   recipe check R.json [--checkpoint PATH] [--json]
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
-  export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
+  export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope|fp8-block
          [--activations none|fp8-dynamic|fp8-static] [--pack-method reorder|order] [OUT]
          [--checkpoint PATH --out-dir DIR [--quiet]]  (a quantized checkpoint: quark
-                       real_quantized INT4 / W4A8, or compressed-tensors pack-quantized)
+                       real_quantized INT4 / W4A8, compressed-tensors, or fp8-block)
                        the recipe as a toolkit's config (stdout without OUT); refuses what
                        the target cannot express
   doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized

@@ -40,6 +40,7 @@
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
 #include <QLocale>
 #include <QMenu>
@@ -504,6 +505,11 @@ void MainWindow::createControllers()
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
+    // Its checkpoint row follows the opened document (still editable there).
+    connect(m_loads, &LoadController::loadEnded, m_exporter, [this] {
+        if (const auto ck = m_loads->checkpoint(); ck && !m_exporter->exporting())
+            m_exporter->checkpointEdit()->setText(QString::fromStdString(ck->path().string()));
+    });
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "demo/demo.h"
+#include "export/fp8block_writer.h"
 #include "export/quark_writer.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
@@ -318,4 +319,47 @@ TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
         EXPECT_EQ(detectQuantized(Checkpoint::open(out)).modules.size(), r.quantized.size());
     }
     fs::remove_all(out);
+}
+
+// The FP8 block layout (DeepSeek-V3 / Qwen3-FP8): weight F8_E4M3 + weight_scale_inv, one scheme
+// per checkpoint; re-read by our FP8 block reader to the quantizer's codes and Ŵ.
+TEST(Fp8BlockWriter, DemoRoundTripsAndOtherRecipesAreRefused)
+{
+    const fs::path dir = fs::temp_directory_path() / ("qs_fp8block_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    demo::writeDemoCheckpoint(dir / "in");
+    const ojson spec{{"method", "fp8"}, {"granularity", "block"}, {"block", 128}};
+    const Recipe recipe = recipeOf(spec, ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}}));
+    const json qc = json::parse(exportRecipeText(recipe, ExportFormat::Fp8Block));
+    EXPECT_EQ(qc["quant_method"], "fp8");
+    EXPECT_EQ(qc["weight_block_size"], json::parse("[128, 128]"));
+    EXPECT_EQ(qc["modules_to_not_convert"], json::parse(R"(["lm_head"])"));
+    const auto r = writeFp8BlockCheckpoint((dir / "in").string(), recipe, (dir / "out").string());
+    ASSERT_FALSE(r.quantized.empty());
+    const Checkpoint src = Checkpoint::open(dir / "in"), back = Checkpoint::open(dir / "out");
+    EXPECT_EQ(back.sharded(), src.sharded());
+    const Detection det = detectQuantized(back);
+    ASSERT_EQ(det.modules.size(), r.quantized.size());
+    for (const QuantizedModule &m : det.modules) {
+        SCOPED_TRACE(m.module);
+        EXPECT_EQ(m.format, QuantFormat::Fp8Block);
+        EXPECT_EQ(m.scheme.blockRows, 128);
+        const QuantizedTensor q = makeQuantizer(spec)->quantize(src.tensor(m.name), {});
+        const Tensor codes = quantizedCodes(back, m);
+        ASSERT_EQ(codes.nbytes(), q.codes.size());
+        EXPECT_EQ(std::memcmp(codes.data(), q.codes.data(), q.codes.size()), 0);
+        std::vector<float> w(q.dequantized.size());
+        decodeQuantized(back, m).decodeTo(w);
+        for (std::size_t i = 0; i < w.size(); ++i)
+            ASSERT_EQ(w[i], q.dequantized[i]) << i; // q · s in FP32, as the quantizer computes Ŵ
+    }
+    EXPECT_TRUE(back.find("lm_head.weight") || !src.find("lm_head.weight"));
+    // One scheme per checkpoint, exact exclusions, no static activation scales.
+    EXPECT_THROW(exportRecipeText(recipeOf({{"method", "fp8"}}, lmHeadOnly()), ExportFormat::Fp8Block), UnsupportedError);
+    EXPECT_THROW(exportRecipeText(recipeOf(spec, ojson::array({{{"pattern", "*lm_head"}}})), ExportFormat::Fp8Block),
+                 UnsupportedError);
+    ExportOptions st;
+    st.activations = ActivationScheme::Fp8Static;
+    EXPECT_THROW(exportRecipeText(recipe, ExportFormat::Fp8Block, st), UnsupportedError);
+    fs::remove_all(dir);
 }
