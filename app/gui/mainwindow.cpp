@@ -9,6 +9,7 @@
 #include "analysiscontroller.h"
 #include "scancontroller.h"
 #include "healthcontroller.h"
+#include "comparecontroller.h"
 #include "exporterpanel.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
@@ -101,6 +102,7 @@ MainWindow::~MainWindow()
     m_analysis->shutdown();
     m_scan->shutdown();
     m_health->shutdown();
+    m_compare->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -111,7 +113,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning();
+           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning();
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -509,6 +511,13 @@ void MainWindow::createControllers()
     connect(m_loads, &LoadController::loadEnded, m_exporter, [this] {
         if (const auto ck = m_loads->checkpoint(); ck && !m_exporter->exporting())
             m_exporter->checkpointEdit()->setText(QString::fromStdString(ck->path().string()));
+    });
+    m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
+    connect(m_compare, &CompareController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    connect(m_compare, &CompareController::overlayReady, this, [this](auto result, const QString &tensor) {
+        m_jobs->setResults(std::move(result));
+        m_distribution->setCurrentTensor(tensor);
+        m_tabs->setCurrentWidget(m_distribution);
     });
 
     m_sessions = new SessionController(
