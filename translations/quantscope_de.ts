@@ -443,6 +443,26 @@
         <source>Activations:</source>
         <translation>Aktivierungen:</translation>
     </message>
+    <message>
+        <source>Export checkpoint…</source>
+        <translation>Checkpoint exportieren…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>Checkpoint:</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2 modules quantized)</source>
+        <translation>%1 geschrieben (%2 Module quantisiert)</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::GemmTimingPlot</name>

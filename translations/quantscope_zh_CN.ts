@@ -441,6 +441,26 @@
         <source>Activations:</source>
         <translation>激活：</translation>
     </message>
+    <message>
+        <source>Export checkpoint…</source>
+        <translation>导出检查点…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2 modules quantized)</source>
+        <translation>已写入 %1（量化 %2 个模块）</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::GemmTimingPlot</name>

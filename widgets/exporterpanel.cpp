@@ -7,13 +7,20 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include "export/config_export.h"
+#include "export/ct_writer.h"
+#include "export/fp8block_writer.h"
+#include "export/quark_writer.h"
 #include "recipe/recipe.h"
+#include "util/error.h"
 
 namespace quantscope {
 
@@ -51,9 +58,25 @@ ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // The checkpoint export: input path, a background job with progress and Cancel.
+    m_checkpoint = new QLineEdit(this);
+    m_checkpoint->setPlaceholderText(QStringLiteral("model.safetensors / folder"));
+    m_exportCk = new QPushButton(tr("Export checkpoint…"), this);
+    m_cancelCk = new QPushButton(tr("Cancel"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    auto *ckRow = new QHBoxLayout;
+    ckRow->addWidget(new QLabel(tr("Checkpoint:"), this));
+    ckRow->addWidget(m_checkpoint, 1);
+    ckRow->addWidget(m_exportCk);
+    ckRow->addWidget(m_progress);
+    ckRow->addWidget(m_cancelCk);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
+    layout->addLayout(ckRow);
     layout->addWidget(m_status);
 
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExporterPanel::refresh);
@@ -61,7 +84,93 @@ ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent)
     connect(m_recipe, &QPlainTextEdit::textChanged, this, &ExporterPanel::refresh);
     connect(m_open, &QPushButton::clicked, this, &ExporterPanel::openRecipe);
     connect(m_save, &QPushButton::clicked, this, &ExporterPanel::save);
+    connect(m_exportCk, &QPushButton::clicked, this, &ExporterPanel::chooseOutDir);
+    connect(m_cancelCk, &QPushButton::clicked, this, [this] { m_cancel.cancel(); });
+    connect(m_checkpoint, &QLineEdit::textChanged, this, &ExporterPanel::updateButtons);
     setRecipeText(QString::fromStdString(Recipe::defaults().text()));
+}
+
+ExporterPanel::~ExporterPanel()
+{
+    if (m_job) { // a window closed mid-export: the writer stops at its next check, nothing stays
+        m_cancel.cancel();
+        m_job->join();
+    }
+}
+
+bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &outDir)
+{
+    const ExportFormat f = *parseExportFormat(m_format->currentText().toStdString());
+    if (m_job || m_text.isEmpty() ||
+        (f != ExportFormat::Quark && f != ExportFormat::CompressedTensors && f != ExportFormat::Fp8Block))
+        return false;
+    Recipe recipe;
+    ExportOptions o;
+    try {
+        recipe = Recipe::fromJson(nlohmann::ordered_json::parse(m_recipe->toPlainText().toStdString()));
+        o.activations = *parseActivationScheme(m_activations->currentText().toStdString());
+    } catch (const std::exception &) {
+        return false; // refresh() already shows why
+    }
+    m_cancel = CancelToken();
+    m_progress->setValue(0);
+    const CancelToken cancel = m_cancel;
+    QPointer<ExporterPanel> self(this);
+    auto report = [self](double fraction) {
+        QMetaObject::invokeMethod(
+            self, [self, fraction] { if (self) self->m_progress->setValue(static_cast<int>(fraction * 1000)); },
+            Qt::QueuedConnection);
+    };
+    m_job = std::make_unique<std::thread>([=, this] {
+        bool ok = false;
+        QString message;
+        try {
+            const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
+            const CheckpointExportResult r =
+                f == ExportFormat::Quark      ? writeQuarkCheckpoint(in, recipe, out, o, &cancel, report)
+                : f == ExportFormat::Fp8Block ? writeFp8BlockCheckpoint(in, recipe, out, o, &cancel, report)
+                                              : writeCompressedTensorsCheckpoint(in, recipe, out, &cancel, report, o);
+            ok = true;
+            message = tr("Wrote %1 (%2 modules quantized)").arg(outDir).arg(r.quantized.size());
+        } catch (const Cancelled &) {
+            message = tr("Cancelled");
+        } catch (const std::exception &e) {
+            message = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            self, [self, ok, message] { if (self) self->finishExport(ok, message); }, Qt::QueuedConnection);
+    });
+    updateButtons();
+    return true;
+}
+
+void ExporterPanel::finishExport(bool ok, const QString &message)
+{
+    if (m_job) {
+        m_job->join();
+        m_job.reset();
+    }
+    m_progress->setValue(ok ? 1000 : 0);
+    m_status->setText(message);
+    m_status->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
+    updateButtons();
+    emit checkpointExportFinished(ok, message);
+}
+
+void ExporterPanel::chooseOutDir()
+{
+    const QString dir = QFileDialog::getSaveFileName(this, tr("Export checkpoint…"));
+    if (!dir.isEmpty())
+        exportCheckpoint(m_checkpoint->text(), dir);
+}
+
+void ExporterPanel::updateButtons()
+{
+    const auto f = parseExportFormat(m_format->currentText().toStdString());
+    const bool writable =
+        f && (*f == ExportFormat::Quark || *f == ExportFormat::CompressedTensors || *f == ExportFormat::Fp8Block);
+    m_exportCk->setEnabled(!m_job && writable && !m_text.isEmpty() && !m_checkpoint->text().isEmpty());
+    m_cancelCk->setEnabled(m_job != nullptr);
 }
 
 void ExporterPanel::setRecipeText(const QString &json)
@@ -87,6 +196,8 @@ void ExporterPanel::refresh()
     }
     m_preview->setPlainText(m_text);
     m_save->setEnabled(!m_text.isEmpty());
+    if (m_exportCk)
+        updateButtons();
 }
 
 void ExporterPanel::openRecipe()

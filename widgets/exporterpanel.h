@@ -6,12 +6,22 @@
 /// (core/export/config_export.h) — refreshed on every change; what the target cannot express
 /// shows its reason instead, and Save is disabled. Save writes the previewed text atomically.
 /// Exporting a config is a pure string function of microseconds, so it runs here, not as a job.
+/// "Export checkpoint…" writes the quantized checkpoint itself (Quark or compressed-tensors,
+/// core/export/quark_writer.h, ct_writer.h) from the checkpoint path given, as a background job
+/// with a progress bar and Cancel; a cancelled or failed export leaves no output folder.
+#include <memory>
+#include <thread>
+
 #include <QString>
 #include <QWidget>
 
+#include "util/cancel.h"
+
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 
 namespace quantscope {
@@ -20,6 +30,7 @@ class ExporterPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ExporterPanel(QWidget *parent = nullptr);
+    ~ExporterPanel() override;
 
     /// Replaces the recipe text (the preview follows).
     void setRecipeText(const QString &json);
@@ -36,10 +47,28 @@ public:
     QLabel *status() const { return m_status; }
     QPushButton *saveButton() const { return m_save; }
 
+    /// Starts writing the checkpoint at `checkpoint` quantized by the recipe into `outDir`, in the
+    /// current format (quark or compressed-tensors), on a background thread; false when the
+    /// format has no checkpoint writer, the recipe is refused or a job is running.
+    bool exportCheckpoint(const QString &checkpoint, const QString &outDir);
+    /// Whether a checkpoint export is running.
+    bool exporting() const { return m_job != nullptr; }
+    QLineEdit *checkpointEdit() const { return m_checkpoint; }
+    QPushButton *exportButton() const { return m_exportCk; }
+    QPushButton *cancelButton() const { return m_cancelCk; }
+    QProgressBar *progressBar() const { return m_progress; }
+
+signals:
+    /// A checkpoint export ended: written (ok) or not, with the status line's text.
+    void checkpointExportFinished(bool ok, const QString &message);
+
 private:
     void refresh();
     void openRecipe();
     void save();
+    void chooseOutDir();
+    void finishExport(bool ok, const QString &message);
+    void updateButtons();
 
     QComboBox *m_format = nullptr;
     QComboBox *m_activations = nullptr;
@@ -48,7 +77,13 @@ private:
     QLabel *m_status = nullptr;
     QPushButton *m_open = nullptr;
     QPushButton *m_save = nullptr;
+    QLineEdit *m_checkpoint = nullptr;
+    QPushButton *m_exportCk = nullptr;
+    QPushButton *m_cancelCk = nullptr;
+    QProgressBar *m_progress = nullptr;
     QString m_text;
+    CancelToken m_cancel;
+    std::unique_ptr<std::thread> m_job;
 };
 
 } // namespace quantscope

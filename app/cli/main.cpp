@@ -144,9 +144,10 @@ Commands:
                        error within the budget (exact); MiLo rank policies beside it
   recipe check R.json [--checkpoint PATH] [--json]
                        how a recipe resolves each module; unmatched, unused, overlaps, warnings
-  export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope
+  export --recipe R.json --format quark|quark-script|compressed-tensors|llm-compressor|quantscope|fp8-block
          [--activations none|fp8-dynamic|fp8-static] [--pack-method reorder|order] [OUT]
-         [--checkpoint PATH --out-dir DIR]  (compressed-tensors pack-quantized checkpoint)
+         [--checkpoint PATH --out-dir DIR [--quiet]]  (a quantized checkpoint: quark
+                       real_quantized INT4 / W4A8, compressed-tensors, or fp8-block)
                        the recipe as a toolkit's config (stdout without OUT); refuses what
                        the target cannot express
   doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized

@@ -183,9 +183,6 @@ int runQuantize(Args args)
     if (pos.size() != 1 || !tensorName)
         throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method METHOD [options]");
     const std::string methodName = methodOf(spec);
-    if (save && (methodName == "hqq" || methodName == "milo"))
-        throw UnsupportedError("--save does not support " + methodName +
-                               " yet (the native layout has no float zero points or compensators)");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     request.specs = {JobSpec::typed(methodOf(spec), spec)};

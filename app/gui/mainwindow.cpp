@@ -43,6 +43,7 @@
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
 #include <QLocale>
 #include <QMenu>
@@ -510,7 +511,7 @@ void MainWindow::createControllers()
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
-    createCompareAndPlanTabs(); // mainwindow_tabs.cpp
+    createCompareAndPlanTabs(); // mainwindow_tabs.cpp (the export row's checkpoint follows the document)
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -6,17 +6,25 @@
 
 #include "comparecontroller.h"
 #include "distributionview.h"
+#include "exporterpanel.h"
 #include "jobcontroller.h"
 #include "layersview.h"
+#include "loadcontroller.h"
 #include "plancontroller.h"
 #include "scancontroller.h"
 
+#include <QLineEdit>
 #include <QTabWidget>
 
 namespace quantscope {
 
 void MainWindow::createCompareAndPlanTabs()
 {
+    // The Export tab's checkpoint row follows the opened document (still editable there).
+    connect(m_loads, &LoadController::loadEnded, m_exporter, [this] {
+        if (const auto ck = m_loads->checkpoint(); ck && !m_exporter->exporting())
+            m_exporter->checkpointEdit()->setText(QString::fromStdString(ck->path().string()));
+    });
     m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
     connect(m_compare, &CompareController::jobEnded, this, &MainWindow::finishBackgroundTask);
     connect(m_compare, &CompareController::overlayReady, this, [this](auto result, const QString &tensor) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "export/fp8block_writer.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -18,6 +19,7 @@ std::string_view toString(ExportFormat f) noexcept
     case ExportFormat::CompressedTensors: return "compressed-tensors";
     case ExportFormat::LlmCompressor: return "llm-compressor";
     case ExportFormat::Quantscope: return "quantscope";
+    case ExportFormat::Fp8Block: return "fp8-block";
     }
     return "quark";
 }
@@ -26,7 +28,7 @@ const std::vector<ExportFormat> &allExportFormats()
 {
     static const std::vector<ExportFormat> all{ExportFormat::Quark, ExportFormat::QuarkScript,
                                                ExportFormat::CompressedTensors, ExportFormat::LlmCompressor,
-                                               ExportFormat::Quantscope};
+                                               ExportFormat::Quantscope, ExportFormat::Fp8Block};
     return all;
 }
 
@@ -42,7 +44,8 @@ std::string defaultExportFileName(ExportFormat f)
 {
     switch (f) {
     case ExportFormat::Quark:
-    case ExportFormat::CompressedTensors: return "quantization_config.json";
+    case ExportFormat::CompressedTensors:
+    case ExportFormat::Fp8Block: return "quantization_config.json";
     case ExportFormat::QuarkScript: return "quark_quantize.py";
     case ExportFormat::LlmCompressor: return "recipe.yaml";
     case ExportFormat::Quantscope: return "recipe.json";
@@ -179,6 +182,7 @@ std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const Ex
             throw UnsupportedError("a Quantscope recipe holds weight specs only; activations '" +
                                    std::string(toString(options.activations)) + "' cannot be written to it");
         return recipe.text();
+    case ExportFormat::Fp8Block: return fp8BlockConfig(recipe, options).dump(2) + "\n";
     }
     throw UnsupportedError("unknown export format");
 }

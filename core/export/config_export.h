@@ -23,8 +23,9 @@
 
 namespace quantscope {
 
-enum class ExportFormat : std::uint8_t { Quark, QuarkScript, CompressedTensors, LlmCompressor, Quantscope };
-/// "quark", "quark-script", "compressed-tensors", "llm-compressor", "quantscope".
+enum class ExportFormat : std::uint8_t { Quark, QuarkScript, CompressedTensors, LlmCompressor, Quantscope, Fp8Block };
+/// "quark", "quark-script", "compressed-tensors", "llm-compressor", "quantscope", "fp8-block"
+/// (DeepSeek / Hugging Face fine-grained FP8, export/fp8block_writer.h).
 std::string_view toString(ExportFormat f) noexcept;
 /// The inverse of toString; nullopt for anything else.
 std::optional<ExportFormat> parseExportFormat(std::string_view s) noexcept;

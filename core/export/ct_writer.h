@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file ct_writer.h
-/// The compressed-tensors `pack-quantized` checkpoint writer (issue 26 step 2, first layout):
+/// The compressed-tensors checkpoint writer (issue 26 step 2). FP8 E4M3 specs are written
+/// `float-quantized` (`weight` F8_E4M3, `weight_scale` F32 [1] / [N, 1] / block grid) and NVFP4
+/// `nvfp4-pack-quantized` (`weight_packed` U8 [N, K/2], `weight_scale` F8_E4M3 [N, K/16],
+/// `weight_global_scale` F32 [1]); `options.activations` goes into the config only. INT specs
+/// are written `pack-quantized`:
 /// every 2-D `*.weight` a recipe quantizes with an INT spec (group or per output channel) is
 /// quantized with our quantizer and stored as compressed-tensors stores it — `weight_packed` I32
 /// `[N, ceil(K·b/32)]` (code + 2^(b−1), element i at bit i·b), `weight_scale` F32
@@ -33,6 +37,7 @@ struct CheckpointExportResult {
 CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &checkpoint, const Recipe &recipe,
                                                         const std::string &outDir,
                                                         const CancelToken *cancel = nullptr,
-                                                        const std::function<void(double)> &progress = {});
+                                                        const std::function<void(double)> &progress = {},
+                                                        const ExportOptions &options = {});
 
 } // namespace quantscope

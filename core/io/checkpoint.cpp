@@ -71,6 +71,16 @@ std::vector<fs::path> Checkpoint::files() const
     return out;
 }
 
+std::string Checkpoint::metadataValue(std::string_view key) const
+{
+    for (const SafetensorsFile &f : m_files) {
+        const auto it = f.metadata().find(std::string(key));
+        if (it != f.metadata().end())
+            return it->second;
+    }
+    return {};
+}
+
 nlohmann::json Checkpoint::quantizationConfig() const
 {
     if (m_config.is_object()) {

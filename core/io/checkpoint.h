@@ -47,6 +47,8 @@ public:
     const nlohmann::json &config() const noexcept { return m_config; }
     /// config.json's quantization_config (null when absent).
     nlohmann::json quantizationConfig() const;
+    /// A `__metadata__` value of the safetensors files (the first file holding `key`), or "".
+    std::string metadataValue(std::string_view key) const;
     /// True when opened through model.safetensors.index.json.
     bool sharded() const noexcept { return m_sharded; }
     /// Collected warnings (lenient acceptances, unparseable config.json, …).

@@ -56,6 +56,45 @@ std::string moduleOf(const std::string &tensorName)
     return tensorName.substr(0, dot);
 }
 
+namespace {
+
+nlohmann::ordered_json layoutJson(const GroupLayout &L)
+{
+    nlohmann::ordered_json j;
+    j["granularity"] = toString(L.granularity);
+    j["rows"] = L.rows;
+    j["cols"] = L.cols;
+    j["group"] = L.group;
+    j["block"] = L.block;
+    j["axis"] = L.axis;
+    j["grid"] = {L.gridRows, L.gridCols};
+    j["ragged"] = L.ragged;
+    return j;
+}
+
+/// One compensator factor: FP16 values as F16 `[rows, cols]`; integer formats as I8 codes
+/// `[rows, cols]` (INT3 formats unsigned 0…7, INT8 signed) and F32 scales `[groups]`.
+nlohmann::ordered_json addFactor(std::vector<std::pair<std::string, Tensor>> &tensors, const std::string &name,
+                                 const CompensatorFactor &f)
+{
+    nlohmann::ordered_json j{{"rows", f.rows}, {"cols", f.cols}, {"format", f.format}, {"code_bits", f.codeBits},
+                             {"group", f.group}};
+    if (f.codes.empty()) {
+        tensors.emplace_back(name, Tensor::fromBytes(DType::F16, {f.rows, f.cols}, encodeScales(f.values, DType::F16)));
+        return j;
+    }
+    std::vector<std::byte> cb(f.codes.size());
+    std::memcpy(cb.data(), f.codes.data(), cb.size());
+    tensors.emplace_back(name, Tensor::fromBytes(DType::I8, {f.rows, f.cols}, std::move(cb)));
+    tensors.emplace_back(name + "_scale",
+                         Tensor::fromBytes(f.scaleDtype, {static_cast<std::int64_t>(f.scales.size())},
+                                           encodeScales(f.scales, f.scaleDtype)));
+    j["scale_dtype"] = std::string(nameOf(f.scaleDtype));
+    return j;
+}
+
+} // namespace
+
 void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
 {
     const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
@@ -64,7 +103,8 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
     std::string codesLayout;
 
     const bool fp4 = q.codeDtype == DType::F4; // E2M1 nibbles, packed like INT4
-    if ((q.codeDtype == DType::I8 && q.codeBits <= 4) || fp4) {
+    const bool unsignedCodes = q.codeDtype == DType::U8; // HQQ / MiLo: 0 … 2^b − 1
+    if (((q.codeDtype == DType::I8 || unsignedCodes) && q.codeBits <= 4) || fp4) {
         const std::int64_t packedCols = (cols + 1) / 2;
         std::vector<std::byte> packed(static_cast<std::size_t>(rows * packedCols));
         for (std::int64_t r = 0; r < rows; ++r)
@@ -74,13 +114,15 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
                 b |= std::byte{static_cast<std::uint8_t>(c % 2 ? nib << 4 : nib)};
             }
         tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(DType::U8, {rows, packedCols}, std::move(packed)));
-        codesLayout = fp4 ? "fp4x2-low-nibble-first" : "int4x2-low-nibble-first";
+        codesLayout = fp4             ? "fp4x2-low-nibble-first"
+                      : unsignedCodes ? "uint4x2-low-nibble-first"
+                                      : "int4x2-low-nibble-first";
     } else {
         std::vector<std::byte> bytes(q.codes.size());
         if (!bytes.empty())
             std::memcpy(bytes.data(), q.codes.data(), bytes.size());
         tensors.emplace_back(module + ".qs_codes", Tensor::fromBytes(q.codeDtype, {rows, cols}, std::move(bytes)));
-        codesLayout = q.codeDtype == DType::I8 ? "int8" : std::string(nameOf(q.codeDtype));
+        codesLayout = q.codeDtype == DType::I8 ? "int8" : unsignedCodes ? "uint8" : std::string(nameOf(q.codeDtype));
     }
 
     // Scales in their stored dtype.
@@ -105,22 +147,45 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
         std::memcpy(zb.data(), q.zeros.data(), zb.size());
         tensors.emplace_back(module + ".qs_zero", Tensor::fromBytes(DType::I8, scaleShape, std::move(zb)));
     }
+    // HQQ / MiLo: float zero points in code units, one per group, in their stored dtype.
+    if (!q.zeroPoints.empty())
+        tensors.emplace_back(module + ".qs_zero_point",
+                             Tensor::fromBytes(q.zeroPointDtype, scaleShape, encodeScales(q.zeroPoints, q.zeroPointDtype)));
+    nlohmann::ordered_json comp;
+    if (q.compU && q.compV && q.rank > 0) {
+        comp["rank"] = q.rank;
+        comp["requested_rank"] = q.requestedRank;
+        comp["u"] = addFactor(tensors, module + ".milo_U", *q.compU);
+        comp["v"] = addFactor(tensors, module + ".milo_V", *q.compV);
+    }
 
     nlohmann::ordered_json meta;
     meta["format"] = "quantscope-native";
-    meta["version"] = 1;
+    meta["version"] = kNativeVersion;
     auto &m = meta["modules"][module];
     m["method"] = q.method;
     m["spec"] = q.spec;
     m["shape"] = q.shape;
     m["source_dtype"] = std::string(nameOf(q.sourceDtype));
     m["codes"] = codesLayout;
+    m["code_dtype"] = std::string(nameOf(q.codeDtype));
     m["code_bits"] = q.codeBits;
     m["scale_shape"] = scaleShape;
+    m["scale_dtype"] = std::string(nameOf(q.scaleDtype));
+    m["layout"] = layoutJson(q.layout);
+    if (!q.zeroPoints.empty())
+        m["zero_point_dtype"] = std::string(nameOf(q.zeroPointDtype));
     m["ragged"] = q.layout.ragged;
     m["nonfinite_groups"] = q.nonFiniteGroups;
-    if (!q.outerScales.empty())
+    if (!q.outerScales.empty()) {
         m["outer_scale_shape"] = q.outerLayout.scaleShape();
+        m["outer_scale_dtype"] = std::string(nameOf(q.outerScaleDtype));
+        m["outer_layout"] = layoutJson(q.outerLayout);
+    }
+    if (!comp.empty())
+        m["compensator"] = comp;
+    if (q.chosenPass >= 0)
+        m["chosen_pass"] = q.chosenPass;
     if (!q.report.empty())
         m["report"] = q.report;
     writeSafetensors(path, tensors, {{"quantscope", meta.dump()}, {"format", "pt"}});

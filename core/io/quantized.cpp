@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/native.h"
 #include "io/quantized_common.h"
 #include "util/error.h"
 #include "util/glob.h"
@@ -30,6 +31,7 @@ std::string_view formatName(QuantFormat f) noexcept
     case QuantFormat::CtMxfp4PackQuantized: return "compressed-tensors/mxfp4-pack-quantized";
     case QuantFormat::Fp8Block: return "fp8-block";
     case QuantFormat::QuarkRealQuantized: return "quark/real_quantized";
+    case QuantFormat::QuantscopeNative: return "quantscope-native";
     }
     return "?";
 }
@@ -43,6 +45,7 @@ std::string_view packOrderName(PackOrder p) noexcept
     case PackOrder::QuarkReorder: return "quark-reorder";
     case PackOrder::QuarkOrder: return "quark-order";
     case PackOrder::Fp4LowNibbleFirst: return "fp4-low-nibble-first";
+    case PackOrder::NativeLowNibbleFirst: return "native-low-nibble-first";
     }
     return "?";
 }
@@ -69,7 +72,7 @@ std::string elementText(const QuantScheme &s)
 
 std::string QuantScheme::text() const
 {
-    std::string t = elementText(*this);
+    std::string t = (method.empty() ? std::string() : method + ": ") + elementText(*this);
     if (!isFloat)
         t += symmetric ? " sym" : " asym";
     switch (granularity) {
@@ -87,6 +90,7 @@ std::string QuantScheme::text() const
     case PackOrder::QuarkReorder: t += ", Quark reorder packing"; break;
     case PackOrder::QuarkOrder: t += ", Quark order packing"; break;
     case PackOrder::Fp4LowNibbleFirst: t += ", FP4 pairs low nibble first"; break;
+    case PackOrder::NativeLowNibbleFirst: t += ", nibble pairs low first"; break;
     }
     if (packOrderAssumed)
         t += " (assumed: no pack_method in config)";
@@ -100,6 +104,8 @@ std::string QuantScheme::text() const
         t += " / F32 global scale";
     if (twoStage)
         t += ", two-stage s1·(s2·(q−z2)) with FP8 per-tensor s1";
+    for (const std::string &n : notes)
+        t += ", " + n;
     return t;
 }
 
@@ -122,6 +128,10 @@ nlohmann::ordered_json QuantScheme::toJson() const
     j["two_stage"] = twoStage;
     j["act_order"] = actOrder;
     j["from_config"] = fromConfig;
+    if (!method.empty()) {
+        j["method"] = method;
+        j["notes"] = notes;
+    }
     return j;
 }
 
@@ -205,6 +215,9 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
             order.push_back(mod);
         it->second[sfx] = &e;
     }
+    // Quantscope's own layout (`quantize --save`): its modules come from the metadata.
+    if (isNativeCheckpoint(ck))
+        detectNativeModules(ck, det, options.strict);
     const ConfigView cv = readConfig(ck.quantizationConfig());
 
     for (const std::string &mod : order) {

@@ -56,6 +56,7 @@ enum class QuantFormat : std::uint8_t {
     CtMxfp4PackQuantized,
     Fp8Block,
     QuarkRealQuantized,
+    QuantscopeNative, ///< `quantize --save` (io/native.h)
 };
 /// "compressed-tensors/pack-quantized", "fp8-block", "quark/real_quantized", …
 std::string_view formatName(QuantFormat f) noexcept;
@@ -70,7 +71,8 @@ enum class PackOrder : std::uint8_t {
     CtLegacy,         ///< c-t before #715: 32/b codes per int32, spare high bits
     QuarkReorder,     ///< Quark "reorder": nibble slot i holds element [0,2,4,6,1,3,5,7][i]
     QuarkOrder,       ///< Quark "order": element i in nibble i
-    Fp4LowNibbleFirst ///< FP4 E2M1 pairs: element 2k low nibble, 2k+1 high nibble
+    Fp4LowNibbleFirst, ///< FP4 E2M1 pairs: element 2k low nibble, 2k+1 high nibble
+    NativeLowNibbleFirst ///< Quantscope native INT/UINT ≤ 4 bits: element 2k low nibble (U8)
 };
 std::string_view packOrderName(PackOrder p) noexcept;
 
@@ -93,11 +95,14 @@ struct QuantScheme {
     bool actOrder = false;        ///< c-t weight_g_idx
     bool fromConfig = false;      ///< confirmed against config.json's quantization_config
     bool packOrderAssumed = false;///< Quark pack order not in a config: the default assumed
+    std::string method;           ///< native layout: the quantizer ("int", "hqq", "milo", …)
+    std::vector<std::string> notes; ///< native layout: float zero points, the compensator
 
     /// "INT4 sym, group 32 along K, c-t packing, F32 scales".
     std::string text() const;
     /// {"type","bits","element","granularity","group_size","block","symmetric","pack_order",
-    ///  "transposed","scale_dtype","global_scale","two_stage","act_order","from_config"}
+    ///  "transposed","scale_dtype","global_scale","two_stage","act_order","from_config"}, and for
+    ///  the native layout "method" and "notes"
     nlohmann::ordered_json toJson() const;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unpacking and decoding of detected quantized modules: the codes in logical order, the scale
 // grid in normalized orientation and the FP32 weight (quantized.h "Decoding is FP32").
+#include "io/native.h"
 #include "io/quantized_common.h"
 
 #include <algorithm>
@@ -102,6 +103,8 @@ std::vector<std::int32_t> intCodes(const Checkpoint &ck, const QuantizedModule &
 
 Tensor quantizedCodes(const Checkpoint &ck, const QuantizedModule &m)
 {
+    if (m.format == QuantFormat::QuantscopeNative)
+        return nativeCodes(ck, m);
     const Tensor P = ck.tensor(*m.part("codes"));
     if (m.scheme.element == "fp4_e2m1")
         return Tensor::borrow(DType::F4, m.shape, P.data(), std::make_shared<Tensor>(P));
@@ -116,6 +119,8 @@ Tensor quantizedCodes(const Checkpoint &ck, const QuantizedModule &m)
 
 QuantParams quantizedParams(const Checkpoint &ck, const QuantizedModule &m)
 {
+    if (m.format == QuantFormat::QuantscopeNative)
+        return nativeParams(ck, m);
     QuantParams p;
     const QuantScheme &q = m.scheme;
     const std::int64_t E = m.experts, R = m.gridRows, C = m.gridCols;
@@ -194,6 +199,8 @@ QuantParams quantizedParams(const Checkpoint &ck, const QuantizedModule &m)
 
 Tensor decodeQuantized(const Checkpoint &ck, const QuantizedModule &m)
 {
+    if (m.format == QuantFormat::QuantscopeNative)
+        return decodeNative(ck, m); // the method's own dequantization
     const QuantScheme &q = m.scheme;
     const std::int64_t E = m.experts, N = m.rows, K = m.cols;
     const std::size_t total = static_cast<std::size_t>(E * N * K);

@@ -175,14 +175,17 @@ inline std::uint8_t constOptCode(float x, float s) { return s > 0.0f ? e2m1Code(
 inline float fp4Dequant(std::uint8_t c, float s) { return e2m1Value(c) * s; }
 #endif
 
-/// NVFP4's FP32 global scale (quant/nvfp4.h): 2688 / amax of the tensor's finite values, 1.0 when
-/// that is not a finite positive number (amax = 0).
+/// NVFP4's FP32 global scale (quant/nvfp4.h): 2688 / amax of the tensor's finite values as
+/// compressed-tensors computes it — `448 * 6 / amax` is a Python scalar over a tensor, which torch
+/// evaluates as reciprocal(amax) · 2688, two FP32 roundings (differs from 2688 / amax in the last
+/// bit for some amax; its own stories260K export, tests/interop/golden/ct_nvfp4a16_*) — and 1.0
+/// when that is not a finite positive number (amax = 0).
 QS_HD inline float nvGlobalScale(float amax)
 {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    const float g = __fdiv_rn(2688.0f, amax);
+    const float g = __fmul_rn(__frcp_rn(amax), 2688.0f);
 #else
-    const float g = 2688.0f / amax;
+    const float g = (1.0f / amax) * 2688.0f;
 #endif
     return qmath::isFinite(g) && g > 0.0f ? g : 1.0f;
 }

@@ -59,4 +59,16 @@ QS_HD inline void compensatorElement(int kind, float x, float s, std::int8_t &co
     value = kind == kCompMiloCodeInt3 ? qmath::roundF16(v) : v;
 }
 
+/// The value x̂ of a stored code under group scale s, as compensatorElement computes it (a reader
+/// of a saved factor). The one difference: an INT8 code 0 from a negative x is −0 there, +0 here
+/// (the same Ŵ: U·V is summed from +0).
+QS_HD inline float compensatorValue(int kind, std::int8_t code, float s)
+{
+    const float q = static_cast<float>(code);
+    if (kind == kCompInt8)
+        return s * q;
+    const float v = compensatorDead(s) ? 0.0f : ((q - 4.0f) * 2.0f * s) / 7.0f;
+    return kind == kCompMiloCodeInt3 ? qmath::roundF16(v) : v;
+}
+
 } // namespace quantscope::milomath

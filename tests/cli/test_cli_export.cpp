@@ -78,3 +78,36 @@ TEST(CliExport, CheckpointExportDecodesWithTheCli)
     EXPECT_EQ(again.rc, 1);
     fs::remove_all(dir);
 }
+
+TEST(CliExport, QuarkCheckpointOfTheDemoReadsBackAsQuark)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / ("qs_cli_export_quark_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path r = writeRecipe(dir, "w4a8.json", R"({"quantscope_recipe": 1,
+        "rules": [{"patterns": ["*"], "specs": [{"method": "progressive"}]}],
+        "exclude": [{"pattern": "*self_attn*"}, {"pattern": "*mlp.gate"}, {"pattern": "*lm_head"},
+                    {"pattern": "*mlp.gate_proj"}, {"pattern": "*mlp.up_proj"}, {"pattern": "*mlp.down_proj"},
+                    {"pattern": "*shared_experts*"}, {"pattern": "*embed_tokens"}]})");
+    const fs::path out = dir / "quark";
+    const Result res = run({"export", "--recipe", r.string(), "--format", "quark", "--activations", "fp8-dynamic",
+                            "--checkpoint", demoDir().string(), "--out-dir", out.string()});
+    ASSERT_EQ(res.rc, 0) << res.err;
+    EXPECT_FALSE(fs::exists(dir / "quark.partial"));
+    const Result info = run({"info", out.string(), "--tensor", "model.layers.1.mlp.experts.2.up_proj", "--json"});
+    ASSERT_EQ(info.rc, 0) << info.err;
+    const auto j = nlohmann::json::parse(info.out);
+    EXPECT_EQ(j["tensors"][0]["format"], "quark/real_quantized");
+    EXPECT_EQ(j["tensors"][0]["scheme"]["two_stage"], true);
+    const Result dec = run({"decode", out.string(), "--tensor", "model.layers.1.mlp.experts.2.up_proj", "--out",
+                            (dir / "w.npy").string()});
+    EXPECT_EQ(dec.rc, 0) << dec.err;
+    // HQQ has no Quark scheme: exit 1 with the reason, no folder.
+    const fs::path h = writeRecipe(dir, "hqq.json", R"({"quantscope_recipe": 1,
+        "rules": [{"patterns": ["*"], "specs": [{"method": "hqq"}]}]})");
+    const Result refused = run({"export", "--recipe", h.string(), "--format", "quark", "--checkpoint",
+                                demoDir().string(), "--out-dir", (dir / "no").string()});
+    EXPECT_EQ(refused.rc, 1);
+    EXPECT_FALSE(fs::exists(dir / "no"));
+    fs::remove_all(dir);
+}

@@ -419,7 +419,8 @@ TEST(ExportCheckpoint, PackQuantizedRoundTripsThroughOurReaders)
     // What the layout cannot hold is refused before anything is written.
     fs::remove_all(dir / "out");
     EXPECT_THROW(writeCompressedTensorsCheckpoint((dir / "in" / "model.safetensors").string(),
-                                                  recipeOf(catchAll({{"method", "fp8"}})), (dir / "out").string()),
+                                                  recipeOf(catchAll({{"method", "fp8"}, {"format", "e5m2"}})),
+                                                  (dir / "out").string()),
                  UnsupportedError);
     EXPECT_FALSE(fs::exists(dir / "out"));
     // INT3 with K = 24: the dense and the older 32/b-per-word layouts need the same word count,

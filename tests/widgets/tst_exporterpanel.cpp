@@ -6,13 +6,21 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include "demo/demo.h"
+#include "io/checkpoint.h"
+#include "io/quantized.h"
 
 using namespace quantscope;
 
@@ -92,6 +100,52 @@ private slots:
         panel.recipeEdit()->setPlainText(QStringLiteral("{\"quantscope_recipe\": 2}"));
         QVERIFY(panel.previewText().isEmpty());
         QVERIFY(!panel.status()->text().isEmpty());
+    }
+
+    // "Export checkpoint": a background job; Cancel leaves no output folder, a finished export
+    // re-reads through our readers as Quark modules.
+    void checkpointExportCancelsCleanlyAndCompletesToAReadableCheckpoint()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("demo"));
+        demo::writeDemoCheckpoint(in.toStdString());
+        ExporterPanel panel;
+        panel.formatBox()->setCurrentText(QStringLiteral("quark"));
+        panel.activationsBox()->setCurrentText(QStringLiteral("fp8-dynamic"));
+        panel.setRecipeText(QString::fromUtf8(R"({"quantscope_recipe": 1,
+          "rules": [{"patterns": ["*"], "specs": [{"method": "progressive"}]}],
+          "exclude": [{"pattern": "*self_attn*"}, {"pattern": "*mlp.gate"}, {"pattern": "*lm_head"},
+                      {"pattern": "*mlp.gate_proj"}, {"pattern": "*mlp.up_proj"}, {"pattern": "*mlp.down_proj"},
+                      {"pattern": "*shared_experts*"}, {"pattern": "*embed_tokens"}]})"));
+        panel.checkpointEdit()->setText(in);
+        QVERIFY2(panel.exportButton()->isEnabled(), qPrintable(panel.status()->text()));
+        QVERIFY(!panel.cancelButton()->isEnabled());
+
+        QSignalSpy done(&panel, &ExporterPanel::checkpointExportFinished);
+        const QString cancelled = dir.filePath(QStringLiteral("cancelled"));
+        QVERIFY(panel.exportCheckpoint(in, cancelled));
+        QVERIFY(panel.exporting());
+        QVERIFY(panel.cancelButton()->isEnabled());
+        QVERIFY(!panel.exportButton()->isEnabled());
+        QVERIFY(!panel.exportCheckpoint(in, cancelled)); // one job at a time
+        panel.cancelButton()->click();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toBool(), false);
+        QVERIFY(!panel.exporting());
+        QVERIFY(!QFileInfo::exists(cancelled));
+        QVERIFY(!QFileInfo::exists(cancelled + QStringLiteral(".partial")));
+
+        const QString out = dir.filePath(QStringLiteral("w4a8"));
+        QVERIFY(panel.exportCheckpoint(in, out));
+        QVERIFY(done.wait(120000));
+        const QList<QVariant> args = done.takeFirst();
+        QVERIFY2(args.at(0).toBool(), qPrintable(args.at(1).toString()));
+        QCOMPARE(panel.progressBar()->value(), 1000);
+        const Checkpoint back = Checkpoint::open(out.toStdString());
+        const Detection det = detectQuantized(back);
+        QCOMPARE(det.modules.size(), std::size_t(24)); // the routed experts, as Quark modules
+        for (const QuantizedModule &m : det.modules)
+            QVERIFY(m.format == QuantFormat::QuarkRealQuantized);
     }
 };
 
