@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>DeviceQuery</name>
+    <message>
+        <source>No GPU: this build has no GPU support</source>
+        <translation>Keine GPU: dieser Build unterstützt keine GPU</translation>
+    </message>
+    <message>
+        <source>No %1 GPU found</source>
+        <translation>Keine %1-GPU gefunden</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but its driver is missing or older than this build needs: install or update the %1 driver (%2)</source>
+        <translation>Eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter, als dieser Build braucht: installieren oder aktualisieren Sie den %1-Treiber (%2)</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but it did not start (%2)</source>
+        <translation>Eine %1-GPU ist vorhanden, ließ sich aber nicht starten (%2)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Quantization workbench for LLM tensors.</source>
@@ -1166,10 +1185,6 @@
         <translation>Rechengerät %1</translation>
     </message>
     <message>
-        <source>No GPU: %1</source>
-        <translation>Keine GPU: %1</translation>
-    </message>
-    <message>
         <source>Could not detect the compute devices: %1</source>
         <translation>Die Rechengeräte konnten nicht erkannt werden: %1</translation>
     </message>
@@ -1683,6 +1698,13 @@
     <message>
         <source>Export Failed</source>
         <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</source>
+        <translation>
+            <numerusform>%n Lauf auf einem Tensor, der für seine Gruppe oder seinen Block zu klein ist: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
+            <numerusform>%n Läufe auf Tensoren, die für ihre Gruppe oder ihren Block zu klein sind: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -171,6 +171,13 @@
             <numerusform> × %n configurations</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n run(s) on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</source>
+        <translation>
+            <numerusform>%n run on a tensor too small for its group or block: not comparable, not tinted (see the tooltip)</numerusform>
+            <numerusform>%n runs on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SpectrumView</name>

@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <cmath>
 
 namespace quantscope {
 
@@ -29,6 +30,106 @@ QList<double> toQListForLog(const std::vector<double> &v)
     for (const double y : v)
         out.append(y > 0 ? y : qQNaN());
     return out;
+}
+
+namespace {
+
+/// QCPAxisTickerLog whose labels use no locale (decimal commas, digit grouping) and one
+/// notation: powers of ten as 10ⁿ.
+class LocaleFreeLogTicker : public QCPAxisTickerLog {
+protected:
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override
+    {
+        return PlotWidget::logTickLabel(tick, logBase());
+    }
+};
+
+QString superscript(long long n)
+{
+    static const QChar digits[] = {u'⁰', u'¹', u'²', u'³', u'⁴', u'⁵', u'⁶', u'⁷', u'⁸', u'⁹'};
+    QString out = n < 0 ? QString(u'⁻') : QString();
+    const QString plain = QString::number(n < 0 ? -n : n);
+    for (const QChar c : plain)
+        out += digits[c.digitValue()];
+    return out;
+}
+
+} // namespace
+
+QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base)
+{
+    auto ticker = QSharedPointer<LocaleFreeLogTicker>::create();
+    ticker->setLogBase(base);
+    return ticker;
+}
+
+QString PlotWidget::logTickLabel(double tick, double base)
+{
+    if (tick > 0 && base > 1) {
+        const double e = std::log(tick) / std::log(base);
+        const double n = std::round(e);
+        if (std::abs(e - n) < 1e-6) {
+            // Powers of two from 1 up read as the integers they are (batch sizes).
+            if (base == 2 && n >= 0 && n < 53)
+                return QString::number(static_cast<long long>(std::llround(tick)));
+            return QString::number(static_cast<long long>(std::llround(base))) +
+                   superscript(static_cast<long long>(n));
+        }
+    }
+    return QString::number(tick, 'g', 3); // C notation whatever the locale
+}
+
+void PlotWidget::setLegendWanted(bool on)
+{
+    m_legendWanted = on;
+    legend->setVisible(on && hasData());
+    replot(rpQueuedReplot);
+}
+
+bool PlotWidget::hasData() const
+{
+    for (int i = 0; i < plottableCount(); ++i) {
+        auto *p = const_cast<PlotWidget *>(this)->plottable(i); // QCustomPlot has no const getter
+        if (auto *map = qobject_cast<QCPColorMap *>(p)) {
+            if (!map->data()->isEmpty())
+                return true;
+        } else if (auto *d = p->interface1D()) {
+            if (d->dataCount() > 0)
+                return true;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+void PlotWidget::finishData()
+{
+    const bool any = hasData();
+    legend->setVisible(any && m_legendWanted && legend->itemCount() > 0);
+    if (!any)
+        for (auto *axis : axisRect()->axes())
+            axis->setRange(axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10)
+                                                                       : QCPRange(0, 1));
+}
+
+void PlotWidget::placeLegendAbove()
+{
+    if (legend->layout() != axisRect()->insetLayout())
+        return;
+    axisRect()->insetLayout()->take(legend);
+    // A row of its own: the legend on the left, an empty element takes the rest of the width.
+    auto *row = new QCPLayoutGrid;
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, row);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    row->addElement(0, 0, legend);
+    row->addElement(0, 1, new QCPLayoutElement(this));
+    row->setColumnStretchFactor(0, 0.001);
+    row->setMargins(QMargins(0, 2, 0, 0));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setMargins(QMargins(6, 2, 6, 2));
 }
 
 PlotWidget::PlotWidget(QWidget *parent) : QCustomPlot(parent)
@@ -133,6 +234,7 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent *event)
     menu->addSeparator();
     connect(menu->addAction(tr("&Reset Zoom")), &QAction::triggered, this, [this] {
         rescaleAxes();
+        finishData();
         replot();
     });
     menu->popup(event->globalPos());
