@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 namespace quantscope {
@@ -37,6 +38,23 @@ namespace {
 /// QCPAxisTickerLog whose labels use no locale (decimal commas, digit grouping) and one
 /// notation: powers of ten as 10ⁿ.
 class LocaleFreeLogTicker : public QCPAxisTickerLog {
+public:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
+                  QVector<double> &ticks, QVector<double> *subTicks,
+                  QVector<QString> *tickLabels) override
+    {
+        QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks,
+                                   tickLabels);
+        // Less than a decade shown: QCustomPlot places linear ticks (0.05, 0.075, 0.1…). Then
+        // every label is a plain number, so that one axis never mixes 10ⁿ with decimals.
+        if (!tickLabels || std::all_of(ticks.begin(), ticks.end(), [this](double t) {
+                return PlotWidget::isPowerOf(t, logBase());
+            }))
+            return;
+        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); ++i)
+            (*tickLabels)[i] = QString::number(ticks[i], 'g', 3);
+    }
+
 protected:
     QString getTickLabel(double tick, const QLocale &, QChar, int) override
     {
@@ -63,12 +81,19 @@ QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base)
     return ticker;
 }
 
+bool PlotWidget::isPowerOf(double tick, double base)
+{
+    if (!(tick > 0) || !(base > 1))
+        return false;
+    const double e = std::log(tick) / std::log(base);
+    return std::abs(e - std::round(e)) < 1e-6;
+}
+
 QString PlotWidget::logTickLabel(double tick, double base)
 {
-    if (tick > 0 && base > 1) {
-        const double e = std::log(tick) / std::log(base);
-        const double n = std::round(e);
-        if (std::abs(e - n) < 1e-6) {
+    if (isPowerOf(tick, base)) {
+        const double n = std::round(std::log(tick) / std::log(base));
+        {
             // Powers of two from 1 up read as the integers they are (batch sizes).
             if (base == 2 && n >= 0 && n < 53)
                 return QString::number(static_cast<long long>(std::llround(tick)));

@@ -49,6 +49,8 @@ public:
     static QSharedPointer<QCPAxisTicker> logTicker(double base = 10);
     /// The label logTicker() gives a tick.
     static QString logTickLabel(double tick, double base);
+    /// True when tick = base^n for an integer n.
+    static bool isPowerOf(double tick, double base);
 
 protected:
     bool event(QEvent *event) override;

@@ -29,6 +29,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -162,6 +163,18 @@ QStringList logTickLabels(const QLocale &locale)
     out << QStringLiteral("|");
     for (const auto &s : g.yAxis->tickVectorLabels())
         out << s;
+    // Less than a decade (QCustomPlot then ticks linearly: 0.05, 0.075, 0.1, …).
+    GemmTimingPlot narrow(GemmTimingPlot::Quantity::Tflops);
+    narrow.setLocale(locale);
+    narrow.resize(640, 420);
+    GemmCurve n = c;
+    for (std::size_t i = 0; i < n.m.size(); ++i)
+        n.tflops[i] = 0.02 + 0.012 * static_cast<double>(i);
+    narrow.setCurves({n});
+    narrow.replot(QCustomPlot::rpImmediateRefresh);
+    out << QStringLiteral("|");
+    for (const auto &s : narrow.yAxis->tickVectorLabels())
+        out << s;
     QLocale::setDefault(QLocale::c());
     return out;
 }
@@ -282,6 +295,11 @@ private slots:
         QVERIFY(en.size() > 6);
         QVERIFY(en.contains(QStringLiteral("10³")));
         QVERIFY(en.contains(QStringLiteral("1024")) || en.contains(QStringLiteral("512")));
+        // No axis mixes 10ⁿ with decimals.
+        for (const auto &axis : en.join(QLatin1Char(' ')).split(QLatin1Char('|'))) {
+            const bool powers = axis.contains(QRegularExpression(QStringLiteral("[⁰¹²³⁴⁵⁶⁷⁸⁹]")));
+            QVERIFY2(!(powers && axis.contains(QLatin1Char('.'))), qPrintable(axis));
+        }
         QCOMPARE(logTickLabels(QLocale(QLocale::German, QLocale::Germany)), en);
         QCOMPARE(logTickLabels(QLocale(QLocale::Chinese, QLocale::China)), en);
     }
