@@ -607,6 +607,17 @@
             <numerusform>%n 1-D-Tensoren (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 auf %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>%n weiterer solcher Lauf: in der Übersicht mit ⚠ markiert</numerusform>
+            <numerusform>%n weitere solche Läufe: in der Übersicht mit ⚠ markiert</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>

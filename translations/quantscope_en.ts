@@ -55,6 +55,13 @@
             <numerusform>Skipped %n 1-D tensors (norms, biases); select only them to quantize them.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>%n more run like it: marked ⚠ in the Overview</numerusform>
+            <numerusform>%n more runs like it: marked ⚠ in the Overview</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>

@@ -600,6 +600,16 @@
         <source>Cancelled before any run finished.</source>
         <translation>在任何运行完成前已取消。</translation>
     </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 用于 %2：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>另有 %n 次类似运行：在总览中以 ⚠ 标记</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>

@@ -16,6 +16,7 @@
 #include "histogramplot.h"
 #include "kurtosischannelplot.h"
 #include "mainwindow.h"
+#include "overviewmodel.h"
 #include "overviewview.h"
 #include "quant/quantizer.h"
 #include "quantizerpanel.h"
@@ -31,6 +32,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSortFilterProxyModel>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -441,6 +443,45 @@ private slots:
         }
         QVERIFY(!area->isAncestorOf(add));
         QVERIFY(!area->isAncestorOf(bitsLabel));
+    }
+
+    void runsOnTooSmallTensorsAreNoWinners()
+    {
+        auto r = std::make_shared<QuantizeJobResult>();
+        TensorProfile p;
+        p.tensor = "model.norm_like.weight";
+        p.shape = {8, 32};
+        r->tensors.push_back(p);
+        const double rel[3] = {0.01, 0.1, 0.5};
+        const int group[3] = {128, 32, 16};
+        for (int i = 0; i < 3; ++i) {
+            QuantizeOutcome o;
+            o.tensor = p.tensor;
+            o.config = std::string(1, static_cast<char>('A' + i));
+            o.spec = {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", group[i]}};
+            o.device = "cpu";
+            o.metrics.relFrobenius = rel[i];
+            o.metrics.statsIn.finiteCount = 256;
+            r->outcomes.push_back(o);
+        }
+        OverviewView view;
+        view.setResults(r);
+        auto *model = view.proxy();
+        QCOMPARE(model->rowCount(), 3);
+        int noted = 0;
+        for (int row = 0; row < 3; ++row) {
+            const auto idx = model->index(row, OverviewModel::RelError);
+            const bool tooSmall = model->index(row, OverviewModel::Config).data().toString().startsWith(
+                QStringLiteral("⚠"));
+            noted += tooSmall ? 1 : 0;
+            // The group-128 run has the smallest error, yet is not tinted as the best.
+            QCOMPARE(idx.data(Qt::BackgroundRole).isValid(), !tooSmall);
+        }
+        QCOMPARE(noted, 1);
+        bool said = false;
+        for (auto *l : view.findChildren<QLabel *>())
+            said = said || l->text().contains(QStringLiteral("1 run(s) on tensors too small"));
+        QVERIFY(said);
     }
 
     void noGpuWordingFollowsTheCause()
