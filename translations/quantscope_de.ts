@@ -2427,7 +2427,7 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <name>quantscope::TensorBrowser</name>
     <message>
         <source>Filter by name…</source>
-        <translation>Nach Name filtern…</translation>
+        <translation>Filtern…</translation>
     </message>
     <message>
         <source>Wildcard</source>

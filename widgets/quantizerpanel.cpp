@@ -541,6 +541,12 @@ void QuantizerPanel::rebuild()
     hl->addWidget(labels, 0, Qt::AlignTop);
     hl->addWidget(m_columns, 1, Qt::AlignTop);
 
+    // At least one configuration column stays in view beside long (translated) labels: the
+    // panel asks for that width rather than squeezing the columns to nothing.
+    m_columns->setMinimumWidth(120);
+    m_scroll->setMinimumWidth(outer->minimumSizeHint().width() +
+                              m_scroll->verticalScrollBar()->sizeHint().width() + 4);
+
     m_grid = grid;
     m_scroll->setWidget(outer); // deletes the previous grid and labels
 }

@@ -31,6 +31,11 @@ TensorBrowser::TensorBrowser(QWidget *parent) : QWidget(parent)
     m_filter = new QLineEdit(this);
     m_filter->setClearButtonEnabled(true);
     m_filter->setPlaceholderText(tr("Filter by name…"));
+    // The hint never cut off (German and Chinese run longer): the box is at least as wide as
+    // it, with room for the frame and the clear button; the tooltip repeats it.
+    m_filter->setMinimumWidth(
+        m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 36);
+    m_filter->setToolTip(m_filter->placeholderText());
     m_syntax = new QComboBox(this);
     m_syntax->addItem(tr("Wildcard"));
     m_syntax->addItem(tr("Regex"));
@@ -160,7 +165,7 @@ void TensorBrowser::applyFilter()
     if (!ok)
         p.setColor(QPalette::Text, QColor(Qt::red));
     m_filter->setPalette(p);
-    m_filter->setToolTip(ok ? QString()
+    m_filter->setToolTip(ok ? m_filter->placeholderText()
                             : tr("Not a valid regular expression: %1").arg(m_proxy->errorString()));
     if (!m_filter->text().isEmpty())
         m_view->expandAll(); // show every match

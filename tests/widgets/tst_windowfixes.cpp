@@ -36,7 +36,10 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QStyle>
+#include <QStyleOptionFrame>
 #include <QTest>
+#include <QTranslator>
 #include <QToolButton>
 #include <QTreeView>
 #include <cmath>
@@ -179,6 +182,39 @@ QStringList logTickLabels(const QLocale &locale)
         out << s;
     QLocale::setDefault(QLocale::c());
     return out;
+}
+
+/// Every shown label either wraps or is as wide as its text; every line edit's placeholder
+/// fits inside its text area (frame, margins and side buttons taken off).
+void checkNothingCutOff(QWidget *window, const QString &where)
+{
+    for (auto *label : window->findChildren<QLabel *>()) {
+        if (!label->isVisible() || label->text().isEmpty() || label->wordWrap() ||
+            !label->pixmap().isNull())
+            continue;
+        QVERIFY2(label->width() >= label->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1: “%2” is cut off: %3 px shown of %4")
+                                .arg(where, label->text())
+                                .arg(label->width())
+                                .arg(label->sizeHint().width())));
+    }
+    for (auto *edit : window->findChildren<QLineEdit *>()) {
+        if (!edit->isVisible() || edit->placeholderText().isEmpty())
+            continue;
+        QStyleOptionFrame opt;
+        opt.initFrom(edit);
+        opt.lineWidth = edit->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &opt, edit);
+        int room = edit->style()->subElementRect(QStyle::SE_LineEditContents, &opt, edit).width() -
+                   4; // QLineEdit's own horizontal margins
+        for (auto *button : edit->findChildren<QToolButton *>())
+            room -= button->width();
+        const int need = edit->fontMetrics().horizontalAdvance(edit->placeholderText());
+        QVERIFY2(room >= need, qPrintable(QStringLiteral("%1: placeholder “%2” is cut off: %3 px "
+                                                         "for %4")
+                                              .arg(where, edit->placeholderText())
+                                              .arg(room)
+                                              .arg(need)));
+    }
 }
 
 QColor pixelOf(QCustomPlot *plot)
@@ -362,16 +398,7 @@ private slots:
         for (int t = 0; t < w.viewTabs()->count(); ++t) {
             w.viewTabs()->setCurrentIndex(t);
             QTest::qWait(20);
-            for (auto *label : w.findChildren<QLabel *>()) {
-                if (!label->isVisible() || label->text().isEmpty() || label->wordWrap() ||
-                    !label->pixmap().isNull())
-                    continue;
-                QVERIFY2(label->width() >= label->sizeHint().width(),
-                         qPrintable(QStringLiteral("“%1” is cut off: %2 px shown of %3")
-                                        .arg(label->text())
-                                        .arg(label->width())
-                                        .arg(label->sizeHint().width())));
-            }
+            checkNothingCutOff(&w, w.viewTabs()->tabText(t));
         }
         // The tensor tree: every column but the (long, user-sized) name column and the last
         // (stretched) one fits its content.
@@ -388,6 +415,35 @@ private slots:
                                     .arg(c)
                                     .arg(header->sectionSize(c))
                                     .arg(static_cast<QAbstractItemView *>(tree)->sizeHintForColumn(c))));
+        }
+    }
+
+    void noHintCutOffInGermanOrChinese()
+    {
+        for (const char *lang : {"de", "zh_CN"}) {
+            QTranslator translator;
+            QVERIFY(translator.load(QStringLiteral(QUANTSCOPE_QM_DIR "/quantscope_%1.qm")
+                                        .arg(QLatin1String(lang))));
+            QCoreApplication::installTranslator(&translator);
+            {
+                MainWindow w;
+                w.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&w));
+                QVERIFY(openDemoAndRun(w));
+                for (int t = 0; t < w.viewTabs()->count(); ++t) {
+                    w.viewTabs()->setCurrentIndex(t);
+                    QTest::qWait(20);
+                    checkNothingCutOff(&w, QLatin1String(lang) + QLatin1Char(' ') +
+                                               w.viewTabs()->tabText(t));
+                }
+                // The longer labels leave a configuration column in view.
+                const int shown = w.quantizerPanel()->columnsArea()->viewport()->width();
+                QVERIFY2(shown >= 110, qPrintable(QStringLiteral("%1: %2 px of configuration "
+                                                                 "columns shown")
+                                                      .arg(QLatin1String(lang))
+                                                      .arg(shown)));
+            }
+            QCoreApplication::removeTranslator(&translator);
         }
     }
 
@@ -443,6 +499,8 @@ private slots:
         }
         QVERIFY(!area->isAncestorOf(add));
         QVERIFY(!area->isAncestorOf(bitsLabel));
+        // However long the labels, a configuration column's worth of the columns stays shown.
+        QVERIFY2(area->viewport()->width() >= 110, qPrintable(QString::number(area->viewport()->width())));
     }
 
     void runsOnTooSmallTensorsAreNoWinners()
