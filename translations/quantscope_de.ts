@@ -54,6 +54,14 @@
         <source>name</source>
         <translation>Name</translation>
     </message>
+    <message>
+        <source>Once the checkpoint is open, compare &lt;paths&gt; (A,B or A,B,REFERENCE) in the Compare view.</source>
+        <translation>Sobald der Checkpoint geöffnet ist, &lt;paths&gt; (A,B oder A,B,REFERENZ) in der Ansicht Vergleich vergleichen.</translation>
+    </message>
+    <message>
+        <source>paths</source>
+        <translation>Pfade</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::AnalysisController</name>
@@ -158,6 +166,107 @@
     <message>
         <source>quantized</source>
         <translation>quantisiert</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CompareController</name>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>Ver&amp;gleich</translation>
+    </message>
+    <message>
+        <source>How two quantized checkpoints, or two scan reports, differ module by module</source>
+        <translation>Wie sich zwei quantisierte Checkpoints oder zwei Scan-Berichte Modul für Modul unterscheiden</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Comparing</source>
+        <translation>Vergleiche</translation>
+    </message>
+    <message>
+        <source>Comparison finished</source>
+        <translation>Vergleich abgeschlossen</translation>
+    </message>
+    <message>
+        <source>The comparison failed: %1</source>
+        <translation>Der Vergleich ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>Lade %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CompareView</name>
+    <message>
+        <source>Checkpoint or scan report</source>
+        <translation>Checkpoint oder Scan-Bericht</translation>
+    </message>
+    <message>
+        <source>Reference checkpoint (optional)</source>
+        <translation>Referenz-Checkpoint (optional)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare A and B module by module in the background</source>
+        <translation>A und B im Hintergrund Modul für Modul vergleichen</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>Unterschied</translation>
+    </message>
+    <message>
+        <source>Δ error (A − B)</source>
+        <translation>Δ Fehler (A − B)</translation>
+    </message>
+    <message>
+        <source>Error A</source>
+        <translation>Fehler A</translation>
+    </message>
+    <message>
+        <source>Error B</source>
+        <translation>Fehler B</translation>
+    </message>
+    <message>
+        <source>Codes differing</source>
+        <translation>Abweichende Codes</translation>
+    </message>
+    <message>
+        <source>The number the cells are coloured by</source>
+        <translation>Die Zahl, nach der die Zellen gefärbt sind</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Scheme difference</source>
+        <translation>Schemaunterschied</translation>
+    </message>
+    <message>
+        <source>No comparison yet: give two checkpoints or two scan reports and press Compare.</source>
+        <translation>Noch kein Vergleich: zwei Checkpoints oder zwei Scan-Berichte angeben und Vergleichen drücken.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) compared</source>
+        <translation>
+            <numerusform>%n Modul verglichen</numerusform>
+            <numerusform>%n Module verglichen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 differ, %2 on one side only</source>
+        <translation>%1 unterschiedlich, %2 nur auf einer Seite</translation>
+    </message>
+    <message>
+        <source>Spearman %1</source>
+        <translation>Spearman %1</translation>
     </message>
 </context>
 <context>

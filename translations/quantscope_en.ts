@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>quantscope::CompareView</name>
+    <message numerus="yes">
+        <source>%n module(s) compared</source>
+        <translation>
+            <numerusform>%n module compared</numerusform>
+            <numerusform>%n modules compared</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::DistributionView</name>
     <message numerus="yes">
         <source> (%n value(s) of Ŵ outside W&apos;s range)</source>

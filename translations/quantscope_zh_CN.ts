@@ -54,6 +54,14 @@
         <source>Give at most one path to open.</source>
         <translation>最多只能指定一个要打开的路径。</translation>
     </message>
+    <message>
+        <source>Once the checkpoint is open, compare &lt;paths&gt; (A,B or A,B,REFERENCE) in the Compare view.</source>
+        <translation>检查点打开后，在“对比”视图中对比 &lt;paths&gt;（A,B 或 A,B,参考）。</translation>
+    </message>
+    <message>
+        <source>paths</source>
+        <translation>路径</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::AnalysisController</name>
@@ -158,6 +166,106 @@
     <message>
         <source>quantized</source>
         <translation>已量化</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CompareController</name>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>对比(&amp;M)</translation>
+    </message>
+    <message>
+        <source>How two quantized checkpoints, or two scan reports, differ module by module</source>
+        <translation>两个量化检查点（或两份扫描报告）逐模块的差异</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Comparing</source>
+        <translation>正在对比</translation>
+    </message>
+    <message>
+        <source>Comparison finished</source>
+        <translation>对比完成</translation>
+    </message>
+    <message>
+        <source>The comparison failed: %1</source>
+        <translation>对比失败：%1</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::CompareView</name>
+    <message>
+        <source>Checkpoint or scan report</source>
+        <translation>检查点或扫描报告</translation>
+    </message>
+    <message>
+        <source>Reference checkpoint (optional)</source>
+        <translation>参考检查点（可选）</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Compare A and B module by module in the background</source>
+        <translation>在后台逐模块对比 A 与 B</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Δ error (A − B)</source>
+        <translation>误差差值 Δ (A − B)</translation>
+    </message>
+    <message>
+        <source>Error A</source>
+        <translation>误差 A</translation>
+    </message>
+    <message>
+        <source>Error B</source>
+        <translation>误差 B</translation>
+    </message>
+    <message>
+        <source>Codes differing</source>
+        <translation>不同的码值</translation>
+    </message>
+    <message>
+        <source>The number the cells are coloured by</source>
+        <translation>单元格着色所依据的数值</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Scheme difference</source>
+        <translation>方案差异</translation>
+    </message>
+    <message>
+        <source>No comparison yet: give two checkpoints or two scan reports and press Compare.</source>
+        <translation>尚无对比：请给出两个检查点或两份扫描报告，然后点击“对比”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n module(s) compared</source>
+        <translation>
+            <numerusform>已对比 %n 个模块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 differ, %2 on one side only</source>
+        <translation>%1 个不同，%2 个仅在一侧</translation>
+    </message>
+    <message>
+        <source>Spearman %1</source>
+        <translation>Spearman 秩相关 %1</translation>
     </message>
 </context>
 <context>

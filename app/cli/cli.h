@@ -53,6 +53,8 @@ int runQuantize(Args args);
 int runDecode(Args args);
 int runSpectrum(Args args);
 int runDoctor(Args args);
+/// `compare` (compare_cmd.cpp).
+int runCompare(Args args);
 /// `export` (export_cmd.cpp).
 int runExport(Args args);
 /// `scan` and `recipe check` (scan_cmd.cpp).

@@ -144,6 +144,9 @@ Commands:
   doctor PATH [--json] every problem of a checkpoint in one report: completeness, quantized
                        modules, scale health, dtype traps, KV scales, duplicates
                        (exit 0 healthy, 3 warnings, 4 errors)
+  compare A B [--reference ORIG] [--json]
+                       two checkpoints (or two scan reports) module by module: codes
+                       that differ, scale ratios, scheme, Ŵ difference, error vs ORIG
   demo OUT_DIR         write the built-in demo checkpoint (2 shards, index, config, activations)
 
 quantize, spectrum, sweep-c, gemm-bench and scan show a progress line with the time left on stderr when
@@ -207,6 +210,8 @@ int main(int argc, char **argv)
             return cli::runDemo(cli::Args(args));
         if (cmd == "doctor")
             return cli::runDoctor(cli::Args(args));
+        if (cmd == "compare")
+            return cli::runCompare(cli::Args(args));
         if (cmd == "export")
             return cli::runExport(cli::Args(args));
         std::fprintf(stderr, "quantscope-cli: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

@@ -8,6 +8,8 @@
 #include "scancontroller.h"
 #include "spectrumview.h"
 #include "healthcontroller.h"
+#include "comparecontroller.h"
+#include "compareview.h"
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -116,6 +118,12 @@ int main(int argc, char *argv[])
             "main", "Show the view <name> (spectrum: with the residual spectra computed)."),
         QCoreApplication::translate("main", "name"));
     parser.addOption(viewOption);
+    const QCommandLineOption compareOption(
+        QStringList{QStringLiteral("compare")},
+        QCoreApplication::translate(
+            "main", "Once the checkpoint is open, compare <paths> (A,B or A,B,REFERENCE) in the Compare view."),
+        QCoreApplication::translate("main", "paths"));
+    parser.addOption(compareOption);
     parser.addPositionalArgument(
         QStringLiteral("path"),
         QCoreApplication::translate(
@@ -169,6 +177,16 @@ int main(int argc, char *argv[])
             [&window](bool ok) {
                 if (ok)
                     window.health()->check();
+            },
+            Qt::SingleShotConnection);
+    // --compare A,B[,REFERENCE]: compare them once the checkpoint is open (the screenshot waits).
+    if (parser.isSet(compareOption))
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, paths = parser.value(compareOption).split(QLatin1Char(','))](bool) {
+                auto *c = window.comparisons();
+                c->view()->setPaths(paths.value(0), paths.value(1), paths.value(2));
+                c->compare();
             },
             Qt::SingleShotConnection);
     if (parser.isSet(screenshotOption))

@@ -9,6 +9,7 @@
 #include "analysiscontroller.h"
 #include "scancontroller.h"
 #include "healthcontroller.h"
+#include "comparecontroller.h"
 #include "exporterpanel.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
@@ -100,6 +101,7 @@ MainWindow::~MainWindow()
     m_analysis->shutdown();
     m_scan->shutdown();
     m_health->shutdown();
+    m_compare->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -110,7 +112,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning();
+           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning();
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -504,6 +506,13 @@ void MainWindow::createControllers()
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
+    m_compare = new CompareController(this, m_loads, m_tabs); // the Compare tab; a module opens as A and B
+    connect(m_compare, &CompareController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    connect(m_compare, &CompareController::overlayReady, this, [this](auto result, const QString &tensor) {
+        m_jobs->setResults(std::move(result));
+        m_distribution->setCurrentTensor(tensor);
+        m_tabs->setCurrentWidget(m_distribution);
+    });
 
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});

@@ -25,6 +25,7 @@ namespace quantscope {
 class AnalysisController;
 class ScanController;
 class HealthController;
+class CompareController;
 class ExporterPanel;
 class DistributionView;
 class JobController;
@@ -90,6 +91,7 @@ public:
     AnalysisController *analysis() const { return m_analysis; }
     ScanController *scans() const { return m_scan; }
     HealthController *health() const { return m_health; }
+    CompareController *comparisons() const { return m_compare; }
     ExporterPanel *exporter() const { return m_exporter; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
@@ -144,6 +146,7 @@ private:
     AnalysisController *m_analysis = nullptr;
     ScanController *m_scan = nullptr;
     HealthController *m_health = nullptr;
+    CompareController *m_compare = nullptr;
     ExporterPanel *m_exporter = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;

@@ -287,6 +287,16 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 finished(profile, o);
             result.outcomes.push_back(std::move(o));
         }
+        if (request.deviceChannelKurtosis && uploads.backend && uploads.tensor) {
+            ChannelMomentSums sums;
+            std::string whyNot;
+            try {
+                if (uploads.backend->channelMoments(*uploads.tensor, sums, whyNot))
+                    profile.channelKurtosis = channelKurtosisFromSums(sums);
+            } catch (const std::exception &e) { // the caller computes it on the CPU instead
+                result.warnings.push_back("channel kurtosis of " + item.name + " on the device: " + messageOf(e));
+            }
+        }
         result.tensors.push_back(std::move(profile));
     }
     if (step)

@@ -42,6 +42,9 @@ struct QuantizeJobRequest {
     int topChannels = 8;    ///< outlier channels listed per axis
     std::string activation; ///< paired activation ("" none)
     bool profileChannels = true; ///< per-channel profiles of each tensor (the window's views)
+    /// Per-channel excess kurtosis of each tensor on the device that ran its configurations,
+    /// where that device computes it (TensorProfile::channelKurtosis; the scan's GPU path).
+    bool deviceChannelKurtosis = false;
     bool metrics = true;         ///< error metrics of each run
     bool keepQuantized = false;  ///< keep codes, scales and Ŵ in each outcome (CLI --save, GEMM simulation)
     bool keepAbsErrBins = false; ///< keep the 4096 |error| counts that no view draws

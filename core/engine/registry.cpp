@@ -113,6 +113,12 @@ std::optional<GemmPeaks> Backend::measureGemmPeaks(const CancelToken *, std::str
     return std::nullopt;
 }
 
+bool Backend::channelMoments(const DeviceTensor &, ChannelMomentSums &, std::string &whyNot) const
+{
+    whyNot = "no device channel moments";
+    return false;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
                                       const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
                                       const std::optional<TensorStats> &, const CancelToken *cancel) const

@@ -186,6 +186,21 @@ ChannelKurtosis computeChannelKurtosis(const Tensor &t, const CancelToken *cance
     return k;
 }
 
+ChannelKurtosis channelKurtosisFromSums(const ChannelMomentSums &s)
+{
+    if (s.rowS2.size() != s.rowCount.size() || s.rowS4.size() != s.rowCount.size() ||
+        s.colS2.size() != s.colCount.size() || s.colS4.size() != s.colCount.size())
+        throw UnsupportedError("channel moment sums of unequal lengths");
+    ChannelKurtosis k;
+    k.rows.resize(s.rowCount.size());
+    k.columns.resize(s.colCount.size());
+    for (std::size_t i = 0; i < k.rows.size(); ++i)
+        k.rows[i] = kurtosisOf(s.rowCount[i], s.rowS2[i], s.rowS4[i]);
+    for (std::size_t i = 0; i < k.columns.size(); ++i)
+        k.columns[i] = kurtosisOf(s.colCount[i], s.colS2[i], s.colS4[i]);
+    return k;
+}
+
 std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat,
                                       const CancelToken *cancel)
 {

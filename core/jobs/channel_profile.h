@@ -47,6 +47,16 @@ struct ChannelKurtosis {
 };
 ChannelKurtosis computeChannelKurtosis(const Tensor &t, const CancelToken *cancel = nullptr);
 
+/// The sums behind ChannelKurtosis, per row and per column: the count of finite values and
+/// Σ(x − μ)², Σ(x − μ)⁴ about that channel's mean μ (FP64), as a device computes them
+/// (Backend::channelMoments); channelKurtosisFromSums turns them into the excess kurtosis with
+/// computeChannelKurtosis's formula.
+struct ChannelMomentSums {
+    std::vector<double> rowCount, rowS2, rowS4;
+    std::vector<double> colCount, colS2, colS4;
+};
+ChannelKurtosis channelKurtosisFromSums(const ChannelMomentSums &s);
+
 /// Relative error ‖w_r − ŵ_r‖₂ / ‖w_r‖₂ of every output row r (matrix view of `w`; `wHat` its
 /// dequantized values, row-major, same count). FP64 sums over the elements where both are
 /// finite; NaN for a row of zero norm. Throws UnsupportedError when the sizes differ.

@@ -64,6 +64,9 @@ struct TensorProfile {
     std::optional<ChannelProfile> activationColumns; ///< its input-channel profile when paired
     std::string activationNote; ///< why it was not paired (shape mismatch, …)
     std::optional<Spectrum> spectrum; ///< σ of W itself when asked for without a configuration
+    /// Per-row and per-column excess kurtosis from the device that ran the tensor
+    /// (QuantizeJobRequest::deviceChannelKurtosis), absent when it could not.
+    std::optional<ChannelKurtosis> channelKurtosis;
 };
 
 struct QuantizeJobResult {

@@ -72,6 +72,10 @@ struct ScanResult {
     int modules = 0, scanned = 0, resumed = 0, skipped = 0, errors = 0;
     double seconds = 0;            ///< wall time of this run
     double readSeconds = 0;        ///< reader thread time spent reading
+    /// Where runScan's time went: the reader's per-channel kurtosis pass, the computing thread
+    /// waiting for the reader, the engine jobs (upload + runs + the job's own work) and their
+    /// runs (quantize + metrics, as each run's time_ms).
+    double kurtosisSeconds = 0, waitSeconds = 0, jobSeconds = 0, runsSeconds = 0;
     std::uint64_t bytesRead = 0;   ///< bytes read by this run
     std::uint64_t largestFp32Bytes = 0; ///< the largest scanned weight as FP32
     bool stoppedEarly = false;
@@ -141,5 +145,8 @@ nlohmann::ordered_json withoutTiming(nlohmann::ordered_json line);
 
 /// Peak resident set of this process in bytes (VmHWM of /proc/self/status), 0 when unknown.
 std::uint64_t peakRssBytes();
+/// Resident set of this process now (VmRSS), 0 when unknown: the baseline the scan's memory
+/// bound adds to (the libraries and a GPU runtime's host memory are not the scan's).
+std::uint64_t currentRssBytes();
 
 } // namespace quantscope

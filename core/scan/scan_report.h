@@ -40,6 +40,7 @@ struct Loaded {
     Tensor tensor;
     std::string error;
     double readMs = 0;
+    double kurtosisMs = 0; ///< the per-channel kurtosis pass after the read
     std::uint64_t bytes = 0;
     std::optional<ChannelKurtosis> kurtosis; ///< computed after the read when asked
 };

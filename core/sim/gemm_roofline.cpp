@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 
+#include "sim/gemm_bench.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -76,8 +77,12 @@ void placeOnRoofline(GemmBenchResult &r)
 {
     if (!r.peaks)
         return;
-    for (auto &p : r.points)
+    for (auto &p : r.points) {
+        // Points timed without their traffic (part I's plain GEMMs): bytes and FLOPs from the shape.
+        if (!(p.bytes > 0) && p.timeUs > 0)
+            setGemmRates(p);
         placeOnRoofline(p, *r.peaks);
+    }
 }
 
 RooflineView rooflineView(const GemmBenchResult &r)

@@ -304,6 +304,11 @@ public:
         return std::nullopt;
 #endif
     }
+    bool channelMoments(const DeviceTensor &w, ChannelMomentSums &out, std::string &) const override
+    {
+        out = m_engine->channelMoments(gpuOf(w));
+        return true;
+    }
     bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
     {
         m_engine->simulateGemm(ops, keepOutput, out);

@@ -27,7 +27,6 @@ namespace quantscope::gpu {
 
 namespace lab2 {
 
-constexpr int kCandidates = 4;
 
 void checkLt(cublasStatus_t s, const char *what)
 {
@@ -59,7 +58,7 @@ bool haveOuterVec()
 /// nullptr with `why` when cuBLASLt has no algorithm (or refuses an attribute).
 std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scale, const float *aScale,
                                const float *bScale, std::int64_t m, std::int64_t n, std::int64_t k, int batch,
-                               std::string &why)
+                               std::string &why, int candidates)
 {
     auto g = std::make_unique<Gemm>();
     g->int32 = in == CUDA_R_8I;
@@ -114,10 +113,10 @@ std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scal
     checkLt(cublasLtMatmulPreferenceCreate(&pref), "preference");
     const std::uint64_t ws = kWs;
     cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-    cublasLtMatmulHeuristicResult_t res[kCandidates] = {};
+    std::vector<cublasLtMatmulHeuristicResult_t> res(static_cast<std::size_t>(std::max(1, candidates)));
     int found = 0;
-    const cublasStatus_t st =
-        cublasLtMatmulAlgoGetHeuristic(lt().h, g->desc, g->a, g->b, g->d, g->d, pref, kCandidates, res, &found);
+    const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt().h, g->desc, g->a, g->b, g->d, g->d, pref,
+                                                             static_cast<int>(res.size()), res.data(), &found);
     cublasLtMatmulPreferenceDestroy(pref);
     for (int i = 0; st == CUBLAS_STATUS_SUCCESS && i < found; ++i)
         if (res[i].state == CUBLAS_STATUS_SUCCESS)
@@ -291,9 +290,12 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
     }
     // Per dtype the best of a fixed set of large GEMMs (median of 10 each, fastest candidate).
     const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 16384}};
-    const float one[2] = {1.0f, 1.0f};
+    // The A and B scales 16 bytes apart: cuBLASLt refuses FP8 launches whose scale pointers are
+    // only 4-byte aligned (seen on the H100 and the H200: every FP8 plan refused at launch).
+    const float one[8] = {1.0f, 0, 0, 0, 1.0f, 0, 0, 0};
     auto ones = lab2::upload(I, one, sizeof one, "the roofline's scales");
     const float *sc = static_cast<const float *>(ones.get());
+    std::string refused;
     struct D {
         const char *name;
         cudaDataType_t in, out;
@@ -310,23 +312,32 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
             if ((eIn * (m + n) * k + eOut * m * n) > freeB / 2)
                 continue;
             std::string why;
-            auto g = makeGemm(d.in, d.out, d.kind == launch::kLabE4m3 ? Scale::Tensor : Scale::None, sc, sc + 1, m, n, k,
-                              1, why);
-            if (!g)
+            // The ceiling is the best the library can do: every one of its first 16 candidates.
+            auto g = makeGemm(d.in, d.out, d.kind == launch::kLabE4m3 ? Scale::Tensor : Scale::None, sc, sc + 4, m, n, k,
+                              1, why, 16);
+            if (!g) {
+                refused += std::string("; ") + d.name + " " + std::to_string(m) + "×" + std::to_string(n) + "×" +
+                           std::to_string(k) + ": " + why;
                 continue;
+            }
             auto W = poolGet(I.pool, eIn * n * k, "the roofline's GEMM"), X = poolGet(I.pool, eIn * m * k, "the roofline's GEMM"),
                  Y = poolGet(I.pool, eOut * m * n, "the roofline's GEMM");
             launch::labFill(d.kind, W.get(), n * k, 11, d.kind == launch::kLabBf16 ? 0.02f : 32.0f, s);
             launch::labFill(d.kind, X.get(), m * k, 12, d.kind == launch::kLabBf16 ? 1.0f : 32.0f, s);
             tune(*g, [&] { return g->run(W.get(), X.get(), Y.get(), s); }, s);
+            cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
             const Step step = [&](int, const std::vector<cudaEvent_t> &mk) {
                 QS_GPU_CHECK(cudaEventRecord(mk[0], s));
-                const bool ok = g->run(W.get(), X.get(), Y.get(), s) == CUBLAS_STATUS_SUCCESS;
+                last = g->run(W.get(), X.get(), Y.get(), s);
                 QS_GPU_CHECK(cudaEventRecord(mk[1], s));
-                return ok;
+                return last == CUBLAS_STATUS_SUCCESS;
             };
             if (auto t = timeStep(step, 1, 3, 10, s))
                 best = std::max(best, 2.0 * m * n * k / (t->first.back() * 1e-6) / 1e12);
+            else
+                refused += std::string("; ") + d.name + " " + std::to_string(m) + "×" + std::to_string(n) + "×" +
+                           std::to_string(k) + ": refused at launch (cuBLASLt status " +
+                           std::to_string(static_cast<int>(last)) + ")";
         }
         if (best > 0)
             p.tflops[d.name] = best;
@@ -336,7 +347,7 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
                   "device copy of %.0f MiB (best of 10, read + write bytes); per dtype the best of 4096³, 8192³, "
                   "8192×8192×16384 cuBLASLt GEMMs (median of 10)",
                   static_cast<double>(bytes) / (1 << 20));
-    p.note = buf;
+    p.note = buf + refused;
     return p;
 }
 
@@ -372,7 +383,8 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
         auto Db = poolGet(I.pool, 2u * static_cast<std::size_t>(E * maxMp * n), what);
         launch::labFill(kind, W.get(), E * n * k, 0xE0ull + static_cast<int>(f), bf16 ? 0.02f : 64.0f, s);
         launch::labFill(kind, X.get(), E * maxMp * k, 0xE1ull + static_cast<int>(f), bf16 ? 1.0f : 64.0f, s);
-        const float scHost[2] = {2.5e-4f, 1.5e-2f};
+        // W's and X's scales 16 bytes apart (cuBLASLt refuses 4-byte aligned FP8 scale pointers).
+        const float scHost[8] = {2.5e-4f, 0, 0, 0, 1.5e-2f, 0, 0, 0};
         auto sc = lab2::upload(I, scHost, sizeof scHost, what);
         const float *sW = static_cast<const float *>(sc.get());
         const Scale scale = bf16 ? Scale::None : Scale::Tensor;
@@ -388,17 +400,19 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
             // algorithm may still be refused at launch for a tiny M (FP8 at M = 1 on the H200).
             for (const std::int64_t t : mTries(m)) {
                 mp = t;
-                loop = makeGemm(in, CUDA_R_16BF, scale, sW, sW + 1, t, n, k, 1, why);
+                loop = makeGemm(in, CUDA_R_16BF, scale, sW, sW + 4, t, n, k, 1, why);
                 if (!loop)
                     continue;
-                if (loop->run(W.get(), X.get(), Dl.get(), s) == CUBLAS_STATUS_SUCCESS)
+                const cublasStatus_t st = loop->run(W.get(), X.get(), Dl.get(), s);
+                if (st == CUBLAS_STATUS_SUCCESS)
                     break;
-                why = "the plan of M = " + std::to_string(t) + " was refused at launch";
+                why = "the plan of M = " + std::to_string(t) + " was refused at launch (cuBLASLt status " +
+                      std::to_string(static_cast<int>(st)) + ")";
                 loop.reset();
             }
             if (!loop)
                 throw GpuError("cuBLASLt runs no " + name + " GEMM of M = " + std::to_string(m) + " (" + why + ")");
-            batched = makeGemm(in, CUDA_R_16BF, scale, sW, sW + 1, mp, n, k, static_cast<int>(E), whyBatched);
+            batched = makeGemm(in, CUDA_R_16BF, scale, sW, sW + 4, mp, n, k, static_cast<int>(E), whyBatched);
             const auto w = [&](std::int64_t e) { return static_cast<const char *>(W.get()) + eIn * e * n * k; };
             const auto x = [&](std::int64_t e) { return static_cast<const char *>(X.get()) + eIn * e * mp * k; };
             const auto dl = [&](std::int64_t e) { return static_cast<char *>(Dl.get()) + 2 * e * mp * n; };
@@ -463,7 +477,7 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
             double worst = 0, worstPair = 0, worstBatched = 0;
             int samples = 0;
             std::int64_t differ = 0;
-            const float scale2 = bf16 ? 1.0f : scHost[0] * scHost[1];
+            const float scale2 = bf16 ? 1.0f : scHost[0] * scHost[4];
             auto dec = [&](const std::uint8_t *b) {
                 if (bf16) {
                     std::uint16_t h;

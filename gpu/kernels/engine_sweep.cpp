@@ -138,6 +138,35 @@ std::shared_ptr<GpuTensor> Engine::hadamardRows(const GpuTensor &w, std::int64_t
     return std::make_shared<GpuTensor>(Shape{R, K}, DType::F32, DType::F32, out, w.name(), std::move(lease));
 }
 
+ChannelMomentSums Engine::channelMoments(const GpuTensor &w)
+{
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsSetDevice(I.device));
+    const auto [R, C] = matrixView(w.shape());
+    ChannelMomentSums out;
+    if (R <= 0 || C <= 0)
+        return out;
+    const auto r = static_cast<std::size_t>(R), c = static_cast<std::size_t>(C);
+    const std::size_t bytes = (3 * r + 3 * c) * sizeof(double) + launch::channelMomentsScratch(R, C);
+    auto lease = poolGet(I.pool, bytes, "the channel moments of '" + w.name() + "'");
+    auto *rows = static_cast<double *>(lease.get());
+    double *cols = rows + 3 * r, *scratch = cols + 3 * c;
+    launch::channelMoments(inTypeOf(w.storage()), w.data(), R, C, rows, cols, scratch, I.S());
+    std::vector<double> host(3 * r + 3 * c);
+    QS_GPU_CHECK(qsMemcpyAsync(host.data(), rows, host.size() * sizeof(double), qsMemcpyDeviceToHost, I.stream));
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    auto take = [&](std::size_t base, std::size_t n, std::size_t f) {
+        std::vector<double> v(n);
+        for (std::size_t i = 0; i < n; ++i)
+            v[i] = host[base + 3 * i + f];
+        return v;
+    };
+    out.rowCount = take(0, r, 0), out.rowS2 = take(0, r, 1), out.rowS4 = take(0, r, 2);
+    out.colCount = take(3 * r, c, 0), out.colS2 = take(3 * r, c, 1), out.colS4 = take(3 * r, c, 2);
+    return out;
+}
+
 std::vector<float> Engine::downloadFloats(const GpuTensor &t)
 {
     std::lock_guard lock(m_impl->mutex);

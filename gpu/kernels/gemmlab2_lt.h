@@ -64,10 +64,12 @@ struct Gemm {
 };
 
 /// nullptr with `why` when cuBLASLt has no algorithm (or refuses an attribute). `batch` > 1:
-/// strided-batched, expert e's W, X and D right after expert e − 1's.
+/// strided-batched, expert e's W, X and D right after expert e − 1's. The heuristic's first
+/// `candidates` algorithms are kept (tune() picks the fastest). FP8 scale pointers must be
+/// 16-byte aligned.
 std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scale, const float *aScale,
                                const float *bScale, std::int64_t m, std::int64_t n, std::int64_t k, int batch,
-                               std::string &why);
+                               std::string &why, int candidates = 4);
 
 struct Events {
     std::vector<cudaEvent_t> ev;

@@ -18,6 +18,13 @@ inline constexpr int kMaxHadamard = 4096;
 /// same order, then ·r); d a power of two in [2, kMaxHadamard] dividing K, or d = 1: decoded only.
 void hadamardRows(int in, const void *w, long long rows, long long K, int d, float r, float *out, void *stream);
 
+/// Per-channel moment sums of the R×C matrix w (channel_moments.cu): rows[3r + {0, 1, 2}] = the
+/// count of finite values of row r, Σ(x − μ)², Σ(x − μ)⁴ about its mean; cols[3c + …] the same per
+/// column. `scratch` holds channelMomentsScratch(R, C) bytes.
+std::size_t channelMomentsScratch(long long R, long long C);
+void channelMoments(int in, const void *w, long long R, long long C, double *rows, double *cols, double *scratch,
+                    void *stream);
+
 /// What the group pass leaves for the host (zeroed by the caller).
 struct SweepCounters {
     unsigned long long counted = 0;   ///< elements of the finite groups

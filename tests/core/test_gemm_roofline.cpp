@@ -94,6 +94,24 @@ TEST(GemmRoofline, PlacementAgainstHandComputedCeilings)
     EXPECT_TRUE(cpu.bound.empty()) << "no fp32 ceiling: the point stays off the roofline";
 }
 
+TEST(GemmRoofline, PointsTimedWithoutTrafficGetItFromTheirShape)
+{
+    // Part I's plain GEMMs come back with a time but no bytes or FLOPs (seen on the H100: every
+    // BF16 and FP8 point of a roofline request stayed unplaced).
+    GemmBenchResult r;
+    r.peaks = peaks();
+    GemmPoint p;
+    p.format = "fp8", p.m = 1, p.n = 1024, p.k = 1024, p.timeUs = 4;
+    r.points = {p};
+    placeOnRoofline(r);
+    const GemmPoint &q = r.points.front();
+    const double flops = 2.0 * 1 * 1024 * 1024, bytes = 1.0 * (1024 + 1024 * 1024) + 2.0 * 1024;
+    EXPECT_DOUBLE_EQ(q.flops, flops);
+    EXPECT_DOUBLE_EQ(q.bytes, bytes);
+    EXPECT_EQ(q.bound, "memory");
+    EXPECT_NEAR(q.fractionOfCeiling, (flops / 4e-6) / (3000e9 * flops / bytes), 1e-9);
+}
+
 TEST(GemmRoofline, CacheRoundTripPerDeviceAndDamagedFile)
 {
     const auto dir = tempDir("cache");

@@ -338,3 +338,33 @@ TEST(Scan, QuantizedModulesAreDecodedThenScanned)
     EXPECT_EQ(q["runs"][0]["metrics"]["mse"].get<double>(), run.metrics->mse);
     EXPECT_EQ(q["runs"][0]["metrics"]["max_abs_err"].get<double>(), run.metrics->maxAbsErr);
 }
+
+TEST(Scan, ReadBuffersOfGrowingAndShrinkingSizesKeepEveryModuleIntact)
+{
+    // Modules of several sizes above the 2 MiB buffer grain, in an order that makes the reader
+    // reuse, outgrow and drop its recycled buffers: every line still equals runQuantize on the
+    // mapped tensor, and the per-row kurtosis count equals the rows.
+    const fs::path d = tempDir("qs_scan_buffers");
+    const std::vector<Shape> shapes = {{64, 256}, {700, 1024}, {1400, 1024}, {64, 256}, {2100, 1024}, {700, 1024}, {1400, 1024}};
+    std::vector<std::pair<std::string, Tensor>> ts;
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+        ts.emplace_back("model.layers." + std::to_string(i) + ".mlp.up_proj.weight", randomTensor(shapes[i], 40 + i));
+    writeSafetensors(d / "model.safetensors", ts);
+    const Checkpoint ck = Checkpoint::open(d / "model.safetensors");
+    ScanOptions o;
+    o.device = DeviceChoice::Cpu;
+    o.threads = 2;
+    o.prefetchBytes = 1; // one module ahead at most, whatever its size
+    const ScanResult r = runScan(ck, o, CancelToken{});
+    ASSERT_EQ(r.lines.size(), shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const auto &line = r.lines[i];
+        ASSERT_EQ(line["status"], "scanned") << line.dump();
+        const Tensor w = ck.tensor(line["tensor"].get<std::string>());
+        RunOptions ro;
+        ro.device = DeviceChoice::Cpu;
+        const QuantizeRun run = runQuantize(w, QuantSpec{IntSpec{}}, ro);
+        EXPECT_EQ(line["runs"][0]["metrics"]["mse"].get<double>(), run.metrics->mse) << i;
+        EXPECT_EQ(line["kurtosis"]["rows"]["count"], shapes[i][0]) << i;
+    }
+}

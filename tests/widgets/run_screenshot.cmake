@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # cmake -DAPP=quantscope -DCHECKER=quantscope_check_screenshot -DWORK_DIR=dir [-DOPEN_PATH=path]
-#       [-DEXPECT=opened|failed] [-DRUN=ON] [-DVIEW=name] [-DUI_LANGUAGE=de|zh_CN]
+#       [-DEXPECT=opened|failed] [-DRUN=ON] [-DVIEW=name] [-DUI_LANGUAGE=de|zh_CN] [-DEXTRA_ARGS=list]
 #       -P run_screenshot.cmake
 # Starts the GUI under Xvfb with `--screenshot`, requires that opening the checkpoint (the demo
 # when OPEN_PATH is empty) succeeded -- or, with EXPECT=failed, that it failed without taking the
@@ -49,6 +49,9 @@ if(RUN)
 endif()
 if(VIEW)
   list(APPEND _open_args --view "${VIEW}")
+endif()
+if(EXTRA_ARGS) # more options of the app (a ;-list), e.g. --compare A,B,REFERENCE
+  list(APPEND _open_args ${EXTRA_ARGS})
 endif()
 if(OPEN_PATH)
   list(APPEND _open_args "${OPEN_PATH}")

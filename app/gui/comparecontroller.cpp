@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "comparecontroller.h"
+
+#include "compare/compare_view.h"
+#include "compareview.h"
+#include "io/checkpoint.h"
+#include "loadcontroller.h"
+
+#include <QTabWidget>
+#include <QTimer>
+#include <chrono>
+
+namespace quantscope {
+
+namespace {
+
+constexpr int kProgressIntervalMs = 100;
+
+double nowSeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+CompareController::CompareController(QObject *parent, const LoadController *loads, QTabWidget *tabs)
+    : QObject(parent), m_loads(loads)
+{
+    m_pool.setMaxThreadCount(1);
+    m_view = new CompareView(tabs);
+    m_view->setObjectName(QStringLiteral("compareView")); // quantscope --view compare
+    tabs->setTabToolTip(tabs->addTab(m_view, tr("Co&mpare")),
+                        tr("How two quantized checkpoints, or two scan reports, differ module by module"));
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kProgressIntervalMs);
+    connect(m_timer, &QTimer::timeout, this, &CompareController::poll);
+    connect(m_view, &CompareView::compareRequested, this, &CompareController::compare);
+    connect(m_view, &CompareView::cancelRequested, this, [this] {
+        m_job.cancel();
+        m_overlay.cancel();
+        m_timer->stop();
+        m_view->jobFinished(tr("Cancelled"));
+        emit jobEnded();
+    });
+    connect(m_view, &CompareView::moduleClicked, this, &CompareController::showModule);
+}
+
+CompareController::~CompareController()
+{
+    shutdown();
+}
+
+void CompareController::shutdown()
+{
+    m_job.cancel();
+    m_overlay.cancel();
+    m_pool.waitForDone();
+}
+
+void CompareController::compare()
+{
+    if (m_view->pathA().isEmpty())
+        if (const auto ck = m_loads->checkpoint())
+            m_view->setPaths(QString::fromStdString(ck->path().string()), m_view->pathB(), m_view->reference());
+    const std::string a = m_view->pathA().toStdString(), b = m_view->pathB().toStdString();
+    if (a.empty() || b.empty())
+        return;
+    CompareOptions o;
+    o.reference = m_view->reference().toStdString();
+    auto progress = std::make_shared<Progress>();
+    m_progress = progress;
+    m_started = nowSeconds();
+    m_view->jobStarted(tr("Comparing"));
+    m_timer->start();
+    m_job.start(
+        [a, b, o, progress](const CancelToken &cancel) {
+            return std::make_shared<const CompareReport>(
+                runCompare(a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
+                    if (total > 0)
+                        progress->fraction.store(static_cast<double>(done) / static_cast<double>(total));
+                    const std::lock_guard lock(progress->mutex);
+                    progress->what = what;
+                }));
+        },
+        [this](std::shared_ptr<const CompareReport> report) {
+            m_timer->stop();
+            m_view->setReport(std::move(report));
+            m_view->jobFinished(tr("Comparison finished"), true);
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_timer->stop();
+            m_view->jobFinished(tr("The comparison failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+void CompareController::showModule(const QString &tensor)
+{
+    const auto report = m_view->report();
+    if (!report || report->kind != "checkpoints" || tensor.isEmpty())
+        return; // a scan report carries no weights to overlay
+    CompareOptions o;
+    o.reference = report->reference;
+    const std::string a = report->a, b = report->b, name = tensor.toStdString();
+    std::string module = name;
+    for (const ModuleComparison &c : report->modules)
+        if (c.tensor == name)
+            module = c.module;
+    m_view->jobStarted(tr("Loading %1").arg(tensor));
+    m_overlay.start(
+        [a, b, o, name, module](const CancelToken &cancel) {
+            const ModuleReconstructions r = loadReconstructions(a, b, module, o);
+            cancel.check();
+            return std::make_shared<const QuantizeJobResult>(compareOverlay(r, name, &cancel));
+        },
+        [this, tensor](std::shared_ptr<const QuantizeJobResult> result) {
+            m_view->jobFinished({}, true);
+            emit overlayReady(std::move(result), tensor);
+            emit jobEnded();
+        },
+        [this](const QString &error) {
+            m_view->jobFinished(tr("The comparison failed: %1").arg(error));
+            emit jobEnded();
+        });
+}
+
+void CompareController::poll()
+{
+    if (!m_progress)
+        return;
+    const double f = m_progress->fraction.load();
+    std::string what;
+    {
+        const std::lock_guard lock(m_progress->mutex);
+        what = m_progress->what;
+    }
+    const double elapsed = nowSeconds() - m_started;
+    m_view->setProgress(f, QString::fromStdString(what), f > 0.01 ? elapsed * (1 - f) / f : -1);
+}
+
+} // namespace quantscope
