@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>DeviceQuery</name>
+    <message>
+        <source>No GPU: this build has no GPU support</source>
+        <translation>Keine GPU: dieser Build unterstützt keine GPU</translation>
+    </message>
+    <message>
+        <source>No %1 GPU found</source>
+        <translation>Keine %1-GPU gefunden</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but its driver is missing or older than this build needs: install or update the %1 driver (%2)</source>
+        <translation>Eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter, als dieser Build braucht: installieren oder aktualisieren Sie den %1-Treiber (%2)</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but it did not start (%2)</source>
+        <translation>Eine %1-GPU ist vorhanden, ließ sich aber nicht starten (%2)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Quantization workbench for LLM tensors.</source>
@@ -759,6 +778,17 @@
             <numerusform>%n 1-D-Tensoren (Normen, Biases) übersprungen; wählen Sie nur diese aus, um sie zu quantisieren.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 auf %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>%n weiterer solcher Lauf: in der Übersicht mit ⚠ markiert</numerusform>
+            <numerusform>%n weitere solche Läufe: in der Übersicht mit ⚠ markiert</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -1337,10 +1367,6 @@
         <translation>Rechengerät %1</translation>
     </message>
     <message>
-        <source>No GPU: %1</source>
-        <translation>Keine GPU: %1</translation>
-    </message>
-    <message>
         <source>Could not detect the compute devices: %1</source>
         <translation>Die Rechengeräte konnten nicht erkannt werden: %1</translation>
     </message>
@@ -1854,6 +1880,13 @@
     <message>
         <source>Export Failed</source>
         <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</source>
+        <translation>
+            <numerusform>%n Lauf auf einem Tensor, der für seine Gruppe oder seinen Block zu klein ist: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
+            <numerusform>%n Läufe auf Tensoren, die für ihre Gruppe oder ihren Block zu klein sind: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2722,7 +2755,7 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <name>quantscope::TensorBrowser</name>
     <message>
         <source>Filter by name…</source>
-        <translation>Nach Name filtern…</translation>
+        <translation>Filtern…</translation>
     </message>
     <message>
         <source>Wildcard</source>

@@ -65,6 +65,13 @@
             <numerusform>Skipped %n 1-D tensors (norms, biases); select only them to quantize them.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>%n more run like it: marked ⚠ in the Overview</numerusform>
+            <numerusform>%n more runs like it: marked ⚠ in the Overview</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -179,6 +186,13 @@
         <translation>
             <numerusform> × %n configuration</numerusform>
             <numerusform> × %n configurations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</source>
+        <translation>
+            <numerusform>%n run on a tensor too small for its group or block: not comparable, not tinted (see the tooltip)</numerusform>
+            <numerusform>%n runs on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</numerusform>
         </translation>
     </message>
 </context>

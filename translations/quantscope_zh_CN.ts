@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DeviceQuery</name>
+    <message>
+        <source>No GPU: this build has no GPU support</source>
+        <translation>无 GPU：此构建不支持 GPU</translation>
+    </message>
+    <message>
+        <source>No %1 GPU found</source>
+        <translation>未找到 %1 GPU</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but its driver is missing or older than this build needs: install or update the %1 driver (%2)</source>
+        <translation>存在 %1 GPU，但其驱动缺失或版本低于此构建的要求：请安装或更新 %1 驱动（%2）</translation>
+    </message>
+    <message>
+        <source>An %1 GPU is present, but it did not start (%2)</source>
+        <translation>存在 %1 GPU，但未能启动（%2）</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Quantization workbench for LLM tensors.</source>
@@ -751,6 +770,16 @@
         <source>Cancelled before any run finished.</source>
         <translation>在任何运行完成前已取消。</translation>
     </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 用于 %2：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more run(s) like it: marked ⚠ in the Overview</source>
+        <translation>
+            <numerusform>另有 %n 次类似运行：在总览中以 ⚠ 标记</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -1275,10 +1304,6 @@
     <message>
         <source>Compute device %1</source>
         <translation>计算设备 %1</translation>
-    </message>
-    <message>
-        <source>No GPU: %1</source>
-        <translation>无 GPU：%1</translation>
     </message>
     <message>
         <source>unknown (%1)</source>
@@ -1832,6 +1857,12 @@
     <message>
         <source>Export Failed</source>
         <translation>导出失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</source>
+        <translation>
+            <numerusform>%n 次运行所用的张量小于其分组或块：不可比较，未着色（见提示）</numerusform>
+        </translation>
     </message>
 </context>
 <context>

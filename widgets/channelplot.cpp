@@ -11,6 +11,7 @@ ChannelPlot::ChannelPlot(QWidget *parent) : PlotWidget(parent)
 {
     yAxis->setLabel(tr("max |w|"));
     yAxis2->setLabel(tr("max |x|"));
+    placeLegendAbove(); // never over the top channels
     clearData();
     applyPalette();
 }
@@ -46,12 +47,13 @@ void ChannelPlot::setData(const Series &channels, const Series &outliers, double
     recolor();
     rescaleAxes();
     yAxis->setRangeLower(0);
-    // Headroom above the tallest channel for the legend.
-    yAxis->setRangeUpper(yAxis->range().upper * 1.45);
+    // A little room above the tallest channel (the legend is above the plot, not in it).
+    yAxis->setRangeUpper(yAxis->range().upper * 1.05);
     if (m_activation) {
         yAxis2->setRangeLower(0);
-        yAxis2->setRangeUpper(yAxis2->range().upper * 1.45);
+        yAxis2->setRangeUpper(yAxis2->range().upper * 1.05);
     }
+    finishData();
     replot(rpQueuedReplot);
 }
 

@@ -11,6 +11,7 @@ ErrorHistogramPlot::ErrorHistogramPlot(QWidget *parent) : PlotWidget(parent)
 {
     xAxis->setLabel(tr("error W − Ŵ"));
     yAxis->setLabel(tr("count"));
+    placeLegendAbove();
     setLogY(true);
     applyPalette();
 }
@@ -26,7 +27,7 @@ void ErrorHistogramPlot::setLogY(bool on)
     m_logY = on;
     yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (on)
-        yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        yAxis->setTicker(logTicker());
     else
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     rebuildGraphs();
@@ -49,10 +50,11 @@ void ErrorHistogramPlot::rebuildGraphs()
     if (m_logY) {
         if (yAxis->range().lower <= 0)
             yAxis->setRangeLower(0.5);
-        yAxis->setRangeUpper(yAxis->range().upper * 40); // headroom for the legend
+        yAxis->setRangeUpper(yAxis->range().upper * 2);
     } else {
-        yAxis->setRange(0, yAxis->range().upper * 1.3);
+        yAxis->setRange(0, yAxis->range().upper * 1.05);
     }
+    finishData();
     replot(rpQueuedReplot);
 }
 

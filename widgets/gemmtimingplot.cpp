@@ -14,10 +14,7 @@ GemmTimingPlot::GemmTimingPlot(Quantity quantity, QWidget *parent) : PlotWidget(
     yAxis->setLabel(quantity == Quantity::TimeUs ? tr("time (µs)") : tr("TFLOP/s"));
     for (auto *axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        if (axis == xAxis)
-            ticker->setLogBase(2);
-        axis->setTicker(ticker);
+        axis->setTicker(logTicker(axis == xAxis ? 2 : 10));
     }
     xAxis->setNumberFormat(QStringLiteral("f"));
     xAxis->setNumberPrecision(0);
@@ -45,7 +42,7 @@ void GemmTimingPlot::clearData()
     m_curves.clear();
     m_graphs.clear();
     clearGraphs();
-    legend->setVisible(false);
+    finishData();
     replot(rpQueuedReplot);
 }
 
@@ -59,11 +56,11 @@ void GemmTimingPlot::setCurves(const std::vector<GemmCurve> &curves)
         g->setData(toQList(c.m), toQList(m_quantity == Quantity::TimeUs ? c.timeUs : c.tflops), true);
         m_graphs.push_back(g);
     }
-    legend->setVisible(!curves.empty());
     rescaleAxes();
     // Some room around the points on both log axes.
     xAxis->setRange(xAxis->range().lower / 1.5, xAxis->range().upper * 1.5);
     yAxis->setRange(yAxis->range().lower / 1.5, yAxis->range().upper * 1.5);
+    finishData();
     recolor();
     replot(rpQueuedReplot);
 }

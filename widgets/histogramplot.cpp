@@ -42,6 +42,7 @@ HistogramPlot::HistogramPlot(QWidget *parent) : PlotWidget(parent)
 {
     xAxis->setLabel(tr("value"));
     yAxis->setLabel(tr("count"));
+    placeLegendAbove(); // never over the largest bins
     setLogY(true);
     applyPalette();
 }
@@ -69,7 +70,7 @@ void HistogramPlot::setLogY(bool on)
     m_logY = on;
     if (on) {
         yAxis->setScaleType(QCPAxis::stLogarithmic);
-        yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        yAxis->setTicker(logTicker());
     } else {
         yAxis->setScaleType(QCPAxis::stLinear);
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -117,11 +118,12 @@ void HistogramPlot::rebuildGraphs()
     rescaleAxes();
     if (m_logY && yAxis->range().lower <= 0)
         yAxis->setRangeLower(0.5);
-    // Headroom above the peak for the legend.
+    // A little room above the peak (the legend is above the plot, not in it).
     if (m_logY)
-        yAxis->setRangeUpper(yAxis->range().upper * 40);
+        yAxis->setRangeUpper(yAxis->range().upper * 2);
     else
-        yAxis->setRange(0, yAxis->range().upper * 1.3);
+        yAxis->setRange(0, yAxis->range().upper * 1.05);
+    finishData();
     replot(rpQueuedReplot);
 }
 

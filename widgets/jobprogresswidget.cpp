@@ -16,6 +16,9 @@ JobProgressWidget::JobProgressWidget(QWidget *parent) : QWidget(parent)
     m_title = new QLabel(tr("No job running."), this);
     m_step = new QLabel(this);
     m_step->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long tensor names in a narrow dock: wrap rather than cut off.
+    m_title->setWordWrap(true);
+    m_step->setWordWrap(true);
     m_timeLeft = new QLabel(this);
     m_bar = new QProgressBar(this);
     m_bar->setRange(0, 1000);

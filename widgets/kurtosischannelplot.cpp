@@ -10,6 +10,7 @@ namespace quantscope {
 KurtosisChannelPlot::KurtosisChannelPlot(QWidget *parent) : PlotWidget(parent)
 {
     yAxis->setLabel(tr("excess kurtosis"));
+    placeLegendAbove();
     clearData();
     applyPalette();
 }
@@ -53,9 +54,10 @@ void KurtosisChannelPlot::setData(const std::vector<double> &kurtosis,
     m_marked->setData(mx, my, false);
     recolor();
     rescaleAxes();
-    // Headroom above the tallest channel for the labels and the legend.
+    // Room above the tallest channel for the channel labels (the legend is above the plot).
     const auto r = yAxis->range();
-    yAxis->setRange(std::min(r.lower, 0.0), r.upper + 0.45 * std::max(r.size(), 1.0));
+    yAxis->setRange(std::min(r.lower, 0.0), r.upper + 0.15 * std::max(r.size(), 1.0));
+    finishData();
     replot(rpQueuedReplot);
 }
 

@@ -82,6 +82,7 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
     const double span = std::max(x1 - x0, 1.0);
     xAxis->setRange(x0 - 0.1 * span, x1 + 0.35 * span);
     yAxis->setRange(0, y1 > 0 ? 1.15 * y1 : 1.0);
+    finishData();
     replot(rpQueuedReplot);
 }
 

@@ -39,7 +39,8 @@ void MoeBarsPlot::clearData()
     m_bars = {};
     m_loop->data()->clear();
     m_batched->data()->clear();
-    legend->setVisible(false);
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    finishData();
     replot(rpQueuedReplot);
 }
 
@@ -61,7 +62,7 @@ void MoeBarsPlot::setBars(const MoeBars &bars)
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, static_cast<double>(bars.groups.size()) + 0.6);
     yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
-    legend->setVisible(!bars.groups.empty());
+    finishData();
     recolor();
     replot(rpQueuedReplot);
 }

@@ -111,7 +111,8 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::BackgroundRole:
-        if ((index.column() == RelError || index.column() == Sqnr) && r.relError)
+        // A run on a tensor too small for its group is not a winner: no tint.
+        if ((index.column() == RelError || index.column() == Sqnr) && r.relError && r.note.empty())
             if (const auto rank = overviewErrorRank(m_data, *r.relError))
                 return tint(*rank);
         return {};

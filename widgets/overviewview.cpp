@@ -16,6 +16,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace quantscope {
 
@@ -69,6 +70,13 @@ void OverviewView::setResults(const std::shared_ptr<const QuantizeJobResult> &re
                    tr(" × %n configuration(s)", nullptr, d.configCount);
     if (d.partial)
         text += QLatin1String(" — ") + tr("partial batch: cancelled, the finished runs are shown");
+    const auto noted = std::count_if(d.rows.begin(), d.rows.end(),
+                                     [](const OverviewRow &r) { return !r.note.empty(); });
+    if (noted > 0)
+        text += QLatin1String(" — ⚠ ") +
+                tr("%n run(s) on tensors too small for their group or block: not comparable, "
+                   "not tinted (see the tooltip)",
+                   nullptr, static_cast<int>(noted));
     m_summary->setText(text);
 }
 

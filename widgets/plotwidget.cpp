@@ -14,6 +14,8 @@
 #include <QSettings>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <algorithm>
+#include <cmath>
 
 namespace quantscope {
 
@@ -29,6 +31,130 @@ QList<double> toQListForLog(const std::vector<double> &v)
     for (const double y : v)
         out.append(y > 0 ? y : qQNaN());
     return out;
+}
+
+namespace {
+
+/// QCPAxisTickerLog whose labels use no locale (decimal commas, digit grouping) and one
+/// notation: powers of ten as 10ⁿ.
+class LocaleFreeLogTicker : public QCPAxisTickerLog {
+public:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
+                  QVector<double> &ticks, QVector<double> *subTicks,
+                  QVector<QString> *tickLabels) override
+    {
+        QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks,
+                                   tickLabels);
+        // Less than a decade shown: QCustomPlot places linear ticks (0.05, 0.075, 0.1…). Then
+        // every label is a plain number, so that one axis never mixes 10ⁿ with decimals.
+        if (!tickLabels || std::all_of(ticks.begin(), ticks.end(), [this](double t) {
+                return PlotWidget::isPowerOf(t, logBase());
+            }))
+            return;
+        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); ++i)
+            (*tickLabels)[i] = QString::number(ticks[i], 'g', 3);
+    }
+
+protected:
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override
+    {
+        return PlotWidget::logTickLabel(tick, logBase());
+    }
+};
+
+QString superscript(long long n)
+{
+    static const QChar digits[] = {u'⁰', u'¹', u'²', u'³', u'⁴', u'⁵', u'⁶', u'⁷', u'⁸', u'⁹'};
+    QString out = n < 0 ? QString(u'⁻') : QString();
+    const QString plain = QString::number(n < 0 ? -n : n);
+    for (const QChar c : plain)
+        out += digits[c.digitValue()];
+    return out;
+}
+
+} // namespace
+
+QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base)
+{
+    auto ticker = QSharedPointer<LocaleFreeLogTicker>::create();
+    ticker->setLogBase(base);
+    return ticker;
+}
+
+bool PlotWidget::isPowerOf(double tick, double base)
+{
+    if (!(tick > 0) || !(base > 1))
+        return false;
+    const double e = std::log(tick) / std::log(base);
+    return std::abs(e - std::round(e)) < 1e-6;
+}
+
+QString PlotWidget::logTickLabel(double tick, double base)
+{
+    if (isPowerOf(tick, base)) {
+        const double n = std::round(std::log(tick) / std::log(base));
+        {
+            // Powers of two from 1 up read as the integers they are (batch sizes).
+            if (base == 2 && n >= 0 && n < 53)
+                return QString::number(static_cast<long long>(std::llround(tick)));
+            return QString::number(static_cast<long long>(std::llround(base))) +
+                   superscript(static_cast<long long>(n));
+        }
+    }
+    return QString::number(tick, 'g', 3); // C notation whatever the locale
+}
+
+void PlotWidget::setLegendWanted(bool on)
+{
+    m_legendWanted = on;
+    legend->setVisible(on && hasData());
+    replot(rpQueuedReplot);
+}
+
+bool PlotWidget::hasData() const
+{
+    for (int i = 0; i < plottableCount(); ++i) {
+        auto *p = const_cast<PlotWidget *>(this)->plottable(i); // QCustomPlot has no const getter
+        if (auto *map = qobject_cast<QCPColorMap *>(p)) {
+            if (!map->data()->isEmpty())
+                return true;
+        } else if (auto *d = p->interface1D()) {
+            if (d->dataCount() > 0)
+                return true;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+void PlotWidget::finishData()
+{
+    const bool any = hasData();
+    legend->setVisible(any && m_legendWanted && legend->itemCount() > 0);
+    if (!any)
+        for (auto *axis : axisRect()->axes())
+            axis->setRange(axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10)
+                                                                       : QCPRange(0, 1));
+}
+
+void PlotWidget::placeLegendAbove()
+{
+    if (legend->layout() != axisRect()->insetLayout())
+        return;
+    axisRect()->insetLayout()->take(legend);
+    // A row of its own: the legend on the left, an empty element takes the rest of the width.
+    auto *row = new QCPLayoutGrid;
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, row);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    row->addElement(0, 0, legend);
+    row->addElement(0, 1, new QCPLayoutElement(this));
+    row->setColumnStretchFactor(0, 0.001);
+    row->setMargins(QMargins(0, 2, 0, 0));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setMargins(QMargins(6, 2, 6, 2));
 }
 
 PlotWidget::PlotWidget(QWidget *parent) : QCustomPlot(parent)
@@ -133,6 +259,7 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent *event)
     menu->addSeparator();
     connect(menu->addAction(tr("&Reset Zoom")), &QAction::triggered, this, [this] {
         rescaleAxes();
+        finishData();
         replot();
     });
     menu->popup(event->globalPos());

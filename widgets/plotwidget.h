@@ -40,6 +40,17 @@ public:
     virtual QString toolTipAt(const QPoint &pos) const = 0;
     /// Base name for exported files ("distribution").
     virtual QString exportName() const = 0;
+    /// Whether the legend shows while there is data (a view hides it where another plot
+    /// already names the colours). With no data it never shows.
+    void setLegendWanted(bool on);
+    /// True when some plottable holds data.
+    bool hasData() const;
+    /// A log axis ticker whose labels read the same in every locale ("10⁻³", base 2: "64").
+    static QSharedPointer<QCPAxisTicker> logTicker(double base = 10);
+    /// The label logTicker() gives a tick.
+    static QString logTickLabel(double tick, double base);
+    /// True when tick = base^n for an integer n.
+    static bool isPowerOf(double tick, double base);
 
 protected:
     bool event(QEvent *event) override;
@@ -50,6 +61,12 @@ protected:
     /// Axis, grid, legend and background colours from the palette; then recolor().
     void applyPalette();
     void applyAxesPalette();
+    /// Moves the legend out of the plot area into a row above it, entries side by side, so
+    /// that it never covers data.
+    void placeLegendAbove();
+    /// Ends every rebuild: with no data the legend hides and the axes return to their
+    /// defaults (no stale ranges); with data the legend shows unless unwanted.
+    void finishData();
     /// "12345" / "1.234e-05": compact numbers for tooltips.
     static QString number(double v);
     /// Full precision for CSV ("shortest text that reads back to the same double").
@@ -57,6 +74,7 @@ protected:
 
 private:
     void askAndExport(Format format);
+    bool m_legendWanted = true;
 };
 
 } // namespace quantscope

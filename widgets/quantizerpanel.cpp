@@ -15,11 +15,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 
@@ -92,6 +95,7 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     m_scroll = new QScrollArea(this);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the columns scroll inside
     layout->addWidget(m_scroll, 1);
 
     auto *buttons = new QHBoxLayout;
@@ -346,9 +350,11 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
                     } catch (const nlohmann::json::exception &) {
                         value = nullptr;
                     }
-                    QPalette p = edit->palette();
-                    p.setColor(QPalette::Text, value.is_object() ? palette().color(QPalette::Text)
-                                                                 : theme::accentColor(palette()));
+                    // A colour of its own only while the text is wrong: otherwise the box
+                    // follows the theme.
+                    QPalette p;
+                    if (!value.is_object())
+                        p.setColor(QPalette::Text, theme::accentColor(palette()));
                     edit->setPalette(p);
                     if (!value.is_object())
                         return;
@@ -386,29 +392,37 @@ void QuantizerPanel::rebuild()
                 std::find(keys.begin(), keys.end(), f.key) == keys.end())
                 keys.push_back(f.key);
 
+    // The row labels (and "+ Add" above them) in a column of their own beside the
+    // configurations' horizontal scroll area: they stay visible however far it scrolls. Both
+    // grids get the same row heights (synced below) so that each label stays beside its row.
+    auto *outer = new QWidget;
+    auto *labels = new QWidget(outer);
+    auto *lg = new QGridLayout(labels);
     auto *grid = new QWidget;
     auto *g = new QGridLayout(grid);
-    g->setContentsMargins(0, 0, 0, 0);
-    g->setHorizontalSpacing(8);
-    g->setVerticalSpacing(3);
+    for (auto *l : {lg, g}) {
+        l->setContentsMargins(0, 0, 0, 0);
+        l->setHorizontalSpacing(8);
+        l->setVerticalSpacing(3);
+    }
     m_editors.assign(m_configs.size(), {});
     const int iconSize = fontMetrics().height() - 4;
 
-    g->addWidget(new QLabel(tr("Method"), grid), 1, 0);
+    lg->addWidget(new QLabel(tr("Method"), labels), 1, 0);
     for (std::size_t r = 0; r < keys.size(); ++r) {
-        auto *label = new QLabel(labelOf(keys[r]), grid);
+        auto *label = new QLabel(labelOf(keys[r]), labels);
         for (const auto &c : m_configs)
             if (const auto *f = fieldOf(c.method, keys[r])) {
                 label->setToolTip(fromStd(f->help) + QStringLiteral("\n(") + fromStd(keys[r]) +
                                   QLatin1Char(')'));
                 break;
             }
-        g->addWidget(label, static_cast<int>(r) + 2, 0);
+        lg->addWidget(label, static_cast<int>(r) + 2, 0);
     }
     const int errorRow = static_cast<int>(keys.size()) + 2;
 
     for (std::size_t ci = 0; ci < m_configs.size(); ++ci) {
-        const int col = static_cast<int>(ci) + 1;
+        const int col = static_cast<int>(ci);
         const int index = static_cast<int>(ci);
         auto &c = m_configs[ci];
 
@@ -489,7 +503,7 @@ void QuantizerPanel::rebuild()
         g->setColumnMinimumWidth(col, 120);
     }
 
-    auto *add = new QToolButton(grid);
+    auto *add = new QToolButton(labels);
     add->setText(tr("+ Add"));
     add->setToolTip(tr("Compare another configuration (up to %1)").arg(kMaxConfigurations));
     add->setEnabled(static_cast<int>(m_configs.size()) < kMaxConfigurations && !m_methods.empty());
@@ -497,12 +511,53 @@ void QuantizerPanel::rebuild()
         QMetaObject::invokeMethod(
             this, [this] { addConfiguration(); }, Qt::QueuedConnection);
     });
-    g->addWidget(add, 0, static_cast<int>(m_configs.size()) + 1, Qt::AlignLeft);
-    g->setColumnStretch(static_cast<int>(m_configs.size()) + 2, 1);
-    g->setRowStretch(errorRow + 1, 1);
+    lg->addWidget(add, 0, 0, Qt::AlignLeft);
+    g->setColumnStretch(static_cast<int>(m_configs.size()), 1);
+    for (auto *l : {lg, g}) {
+        l->setRowStretch(errorRow + 1, 1);
+        l->activate();
+    }
+    for (int r = 0; r <= errorRow; ++r) {
+        int h = 0;
+        for (auto *l : {lg, g})
+            for (int c = 0; c < l->columnCount(); ++c)
+                if (auto *item = l->itemAtPosition(r, c))
+                    h = std::max(h, item->sizeHint().height());
+        lg->setRowMinimumHeight(r, h);
+        g->setRowMinimumHeight(r, h);
+    }
+
+    m_columns = new QScrollArea(outer);
+    m_columns->setWidgetResizable(true);
+    m_columns->setFrameShape(QFrame::NoFrame);
+    m_columns->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_columns->setWidget(grid);
+    // As tall as the grid plus room for the scroll bar: the outer area scrolls vertically.
+    m_columns->setFixedHeight(grid->sizeHint().height() +
+                              m_columns->horizontalScrollBar()->sizeHint().height() + 2);
+    auto *hl = new QHBoxLayout(outer);
+    hl->setContentsMargins(0, 0, 0, 0);
+    hl->setSpacing(8);
+    hl->addWidget(labels, 0, Qt::AlignTop);
+    hl->addWidget(m_columns, 1, Qt::AlignTop);
+
+    // At least one configuration column stays in view beside long (translated) labels: the
+    // panel asks for that width rather than squeezing the columns to nothing.
+    m_columns->setMinimumWidth(120);
+    m_scroll->setMinimumWidth(outer->minimumSizeHint().width() +
+                              m_scroll->verticalScrollBar()->sizeHint().width() + 4);
 
     m_grid = grid;
-    m_scroll->setWidget(grid); // deletes the previous grid
+    m_scroll->setWidget(outer); // deletes the previous grid and labels
+}
+
+void QuantizerPanel::changeEvent(QEvent *event)
+{
+    // The configuration swatches and warnings take their colours from the palette: a theme
+    // switch redraws them.
+    if (event->type() == QEvent::PaletteChange)
+        QMetaObject::invokeMethod(this, &QuantizerPanel::rebuild, Qt::QueuedConnection);
+    QWidget::changeEvent(event);
 }
 
 QString QuantizerPanel::device() const

@@ -66,11 +66,18 @@ public:
     /// While a job runs, Run stays available (a new run replaces the old one).
     void setRunning(bool running);
 
+    /// The scroll area of the configuration columns (the row labels and "+ Add" stay outside
+    /// it, always visible).
+    QScrollArea *columnsArea() const { return m_columns; }
+
 signals:
     void runRequested();
     void cancelRequested();
     void configurationsChanged();
     void activationClearRequested();
+
+protected:
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Config {
@@ -96,6 +103,7 @@ private:
     QToolButton *m_clearActivation = nullptr;
     QScrollArea *m_scroll = nullptr;
     QWidget *m_grid = nullptr;
+    QScrollArea *m_columns = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     /// (config, key) → editor of the current grid.

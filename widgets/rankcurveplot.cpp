@@ -13,8 +13,8 @@ RankCurvePlot::RankCurvePlot(const QString &xLabel, const QString &yLabel,
 {
     xAxis->setLabel(xLabel);
     yAxis->setLabel(yLabel);
-    axisRect()->insetLayout()->setInsetAlignment(
-        0, Qt::AlignRight | (ascending ? Qt::AlignBottom : Qt::AlignTop));
+    Q_UNUSED(ascending) // the legend is above the plot whichever way the curves run
+    placeLegendAbove();
     m_markerLine = new QCPItemStraightLine(this);
     m_markerLine->setVisible(false);
     applyPalette();
@@ -51,9 +51,9 @@ void RankCurvePlot::rebuild()
     if (!m_curves.empty()) {
         const auto r = yAxis->range();
         const double span = r.size() > 0 ? r.size() : std::max(std::abs(r.upper), 1.0);
-        // Room for the legend (when shown) off the curves.
-        yAxis->setRange(std::min(0.0, r.lower), r.upper + (legend->visible() ? 0.45 : 0.08) * span);
+        yAxis->setRange(std::min(0.0, r.lower), r.upper + 0.08 * span);
     }
+    finishData();
     setMarker(m_marker);
 }
 

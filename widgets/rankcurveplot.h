@@ -13,8 +13,8 @@ namespace quantscope {
 class RankCurvePlot : public PlotWidget {
     Q_OBJECT
 public:
-    /// `exportName`: base name of exported files; `ascending`: the curves rise (the legend goes
-    /// bottom right, off the data) or fall (top right).
+    /// `exportName`: base name of exported files; `ascending`: whether the curves rise (no
+    /// longer used for placement: the legend sits above the plot either way).
     RankCurvePlot(const QString &xLabel, const QString &yLabel, const QString &exportName,
                   bool ascending, QWidget *parent = nullptr);
 

@@ -15,7 +15,7 @@ RooflinePlot::RooflinePlot(QWidget *parent) : PlotWidget(parent)
     yAxis->setLabel(tr("TFLOP/s"));
     for (auto *axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        axis->setTicker(logTicker());
     }
     // The legend beside the plot, never over the points.
     axisRect()->insetLayout()->take(legend);
@@ -46,7 +46,7 @@ void RooflinePlot::clearData()
     m_labels.clear();
     clearGraphs();
     clearItems();
-    legend->setVisible(false);
+    finishData();
     replot(rpQueuedReplot);
 }
 
@@ -84,12 +84,12 @@ void RooflinePlot::setView(const RooflineView &view)
         label->setSelectable(false);
         m_labels.push_back(label);
     }
-    legend->setVisible(!view.points.empty());
     rescaleAxes();
     if (!view.points.empty()) {
         xAxis->setRange(xAxis->range().lower / 1.2, xAxis->range().upper * 1.2);
         yAxis->setRange(yAxis->range().lower / 2, yAxis->range().upper * 2);
     }
+    finishData();
     recolor();
     replot(rpQueuedReplot);
 }

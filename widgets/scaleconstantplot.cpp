@@ -14,7 +14,7 @@ ScaleConstantPlot::ScaleConstantPlot(QWidget *parent) : PlotWidget(parent)
     xAxis->setLabel(tr("scale constant c"));
     yAxis->setLabel(tr("MSE"));
     yAxis->setScaleType(QCPAxis::stLogarithmic);
-    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    yAxis->setTicker(logTicker());
     // The legend beside the plot, never over the curves.
     // A column of its own: the legend at the top, an empty element below takes the height.
     axisRect()->insetLayout()->take(legend);
@@ -50,6 +50,7 @@ void ScaleConstantPlot::clearData()
     m_interval = nullptr;
     m_default = m_current = nullptr;
     m_currentText = nullptr;
+    finishData();
     replot(rpQueuedReplot);
 }
 
@@ -112,6 +113,7 @@ void ScaleConstantPlot::setData(const ScaleConstantSet &set, double defaultC)
          std::max({set.int4Mse, set.mxfp4Mse, set.pow2.mseAtDefault, set.unrounded.mseAtDefault});
     if (lo > 0 && hi > lo)
         yAxis->setRange(lo * 0.8, hi);
+    finishData();
     setCurrentC(currentC, currentLabel);
     recolor();
     replot(rpQueuedReplot);

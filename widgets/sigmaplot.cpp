@@ -12,7 +12,8 @@ SigmaPlot::SigmaPlot(QWidget *parent) : PlotWidget(parent)
     xAxis->setLabel(tr("index i"));
     yAxis->setLabel(tr("singular value σᵢ of W − Ŵ"));
     yAxis->setScaleType(QCPAxis::stLogarithmic);
-    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    yAxis->setTicker(logTicker());
+    placeLegendAbove();
     applyPalette();
 }
 
@@ -52,11 +53,11 @@ void SigmaPlot::rebuild()
     rescaleAxes();
     if (!m_series.empty()) {
         xAxis->setRange(0, xAxis->range().upper + 1);
-        // Headroom above σ₁ for the legend (top right, where the descending σ leave room).
-        yAxis->setRangeUpper(yAxis->range().upper * 30);
+        yAxis->setRangeUpper(yAxis->range().upper * 2);
         if (yAxis->range().lower <= 0)
             yAxis->setRangeLower(1e-12);
     }
+    finishData();
     replot(rpQueuedReplot);
 }
 

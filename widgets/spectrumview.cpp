@@ -87,6 +87,7 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_summary);
     m_countsLabel = new QLabel(this);
     m_countsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_countsLabel->setWordWrap(true);
     layout->addWidget(m_countsLabel);
 
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -102,7 +103,7 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
                                  QStringLiteral("milo-passes"), false, curves);
     // The σ plot's legend names the colours of all four.
     for (auto *p : {m_energy, m_error, m_size, m_passes})
-        p->legend->setVisible(false);
+        p->setLegendWanted(false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);

@@ -31,6 +31,11 @@ TensorBrowser::TensorBrowser(QWidget *parent) : QWidget(parent)
     m_filter = new QLineEdit(this);
     m_filter->setClearButtonEnabled(true);
     m_filter->setPlaceholderText(tr("Filter by name…"));
+    // The hint never cut off (German and Chinese run longer): the box is at least as wide as
+    // it, with room for the frame and the clear button; the tooltip repeats it.
+    m_filter->setMinimumWidth(
+        m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 36);
+    m_filter->setToolTip(m_filter->placeholderText());
     m_syntax = new QComboBox(this);
     m_syntax->addItem(tr("Wildcard"));
     m_syntax->addItem(tr("Regex"));
@@ -53,11 +58,16 @@ TensorBrowser::TensorBrowser(QWidget *parent) : QWidget(parent)
     header->setSortIndicatorClearable(true);
     header->setSortIndicator(-1, Qt::AscendingOrder); // file order until a column is picked
     header->setStretchLastSection(true);
+    // The short columns (type, shape, size…) fit their content; names can be very long, so
+    // that column keeps a width the user can drag.
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TensorTreeModel::NameColumn, QHeaderView::Interactive);
     header->resizeSection(TensorTreeModel::NameColumn, 230);
     layout->addWidget(m_view, 1);
 
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true); // the dock is narrow
     layout->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, this, &TensorBrowser::applyFilter);
@@ -149,10 +159,13 @@ void TensorBrowser::applyFilter()
     const auto syntax = m_syntax->currentIndex() == 1 ? TensorFilterProxy::Syntax::RegularExpression
                                                       : TensorFilterProxy::Syntax::Wildcard;
     const bool ok = m_proxy->setFilter(m_filter->text(), syntax);
-    QPalette p = m_filter->palette();
-    p.setColor(QPalette::Text, ok ? palette().color(QPalette::Text) : QColor(Qt::red));
+    // Only an invalid pattern sets a colour of its own (its text in red); a valid one clears it,
+    // so that the box follows the theme again (a copied palette would freeze today's colours).
+    QPalette p;
+    if (!ok)
+        p.setColor(QPalette::Text, QColor(Qt::red));
     m_filter->setPalette(p);
-    m_filter->setToolTip(ok ? QString()
+    m_filter->setToolTip(ok ? m_filter->placeholderText()
                             : tr("Not a valid regular expression: %1").arg(m_proxy->errorString()));
     if (!m_filter->text().isEmpty())
         m_view->expandAll(); // show every match

@@ -4,6 +4,7 @@
 #include "engine/registry.h"
 #include "qtstring.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <exception>
 
@@ -48,12 +49,36 @@ DeviceQuery queryDevice() noexcept
                                   onCpu.join(QStringLiteral(", ")));
         }
         q.gpuReason = fromStd(registry.gpuUnavailableReason());
+        q.gpuCause = registry.gpuUnavailableCause();
+        q.gpuVendor = fromStd(gpuVendorOf(builtGpuBackends()));
     } catch (const std::exception &e) {
         q.error = QString::fromUtf8(e.what());
     } catch (...) {
         q.error = QStringLiteral("unknown error");
     }
     return q;
+}
+
+QString noGpuText(GpuCause cause, const QString &vendor, const QString &reason)
+{
+    switch (cause) {
+    case GpuCause::Available:
+        return {};
+    case GpuCause::BuiltWithout:
+        return QCoreApplication::translate("DeviceQuery", "No GPU: this build has no GPU support");
+    case GpuCause::NoDevice:
+        return QCoreApplication::translate("DeviceQuery", "No %1 GPU found").arg(vendor);
+    case GpuCause::DriverMismatch:
+        return QCoreApplication::translate("DeviceQuery",
+                                           "An %1 GPU is present, but its driver is missing or "
+                                           "older than this build needs: install or update the "
+                                           "%1 driver (%2)")
+            .arg(vendor, reason);
+    case GpuCause::StartFailed:
+        return QCoreApplication::translate("DeviceQuery",
+                                           "An %1 GPU is present, but it did not start (%2)").arg(vendor, reason);
+    }
+    return {};
 }
 
 } // namespace quantscope

@@ -7,6 +7,7 @@
 #include "qtstring.h"
 #include "engine/job.h"
 #include "jobs/config_label.h"
+#include "jobs/overview.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
@@ -212,6 +213,24 @@ void JobController::deliver(QuantizeJobResult result)
             notes << fromStd(o.spectrum->deviceNote);
             m_log->append(LogView::Severity::Warning, fromStd(o.spectrum->deviceNote));
         }
+    }
+    // Runs on tensors too small for their group (or block): their numbers describe no real
+    // grouping, so the first is named here and the Overview marks them all (⚠).
+    {
+        const auto overview = prepareOverview(result);
+        const auto noted = std::count_if(overview.rows.begin(), overview.rows.end(),
+                                         [](const OverviewRow &r) { return !r.note.empty(); });
+        const auto first = std::find_if(overview.rows.begin(), overview.rows.end(),
+                                        [](const OverviewRow &r) { return !r.note.empty(); });
+        if (first != overview.rows.end())
+            m_log->append(LogView::Severity::Warning,
+                          tr("%1 on %2: %3")
+                              .arg(fromStd(first->configLabel), fromStd(first->tensor),
+                                   fromStd(first->note)));
+        if (noted > 1)
+            m_log->append(LogView::Severity::Warning,
+                          tr("%n more run(s) like it: marked ⚠ in the Overview", nullptr,
+                             static_cast<int>(noted - 1)));
     }
     for (const auto &p : result.tensors)
         if (!p.activationNote.empty())

@@ -429,10 +429,10 @@ void MainWindow::queryComputeDevice()
             m_deviceLabel->setText(q.description);
             for (const auto &d : q.devices)
                 m_log->append(LogView::Severity::Info, tr("Compute device %1").arg(d));
+            const auto noGpu = noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason);
             if (!q.gpu)
-                m_log->append(LogView::Severity::Info, tr("No GPU: %1").arg(q.gpuReason));
-            m_panel->setGpuAvailable(q.gpu, q.gpu ? q.gpuMethods.join(QLatin1Char('\n'))
-                                                  : tr("No GPU: %1").arg(q.gpuReason));
+                m_log->append(LogView::Severity::Info, noGpu);
+            m_panel->setGpuAvailable(q.gpu, q.gpu ? q.gpuMethods.join(QLatin1Char('\n')) : noGpu);
         } else {
             m_deviceDescription = tr("unknown (%1)").arg(q.error);
             m_deviceLabel->setText(tr("Compute device: unknown"));

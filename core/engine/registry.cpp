@@ -49,10 +49,14 @@ BackendRegistry::BackendRegistry() : m_cpu(std::make_unique<CpuBackend>())
         std::lock_guard lock(r.mutex);
         factory = r.factory;
     }
-    if (factory)
-        m_gpu = factory(m_gpuReason);
-    else
-        m_gpuReason = "built without a GPU backend";
+    if (factory) {
+        m_gpu = factory(m_gpuReason, m_gpuCause);
+        if (!m_gpu && m_gpuCause == GpuCause::Available)
+            m_gpuCause = GpuCause::StartFailed; // a factory that gave no cause
+    } else {
+        m_gpuCause = GpuCause::BuiltWithout;
+        m_gpuReason = gpuUnavailableText(m_gpuCause, "", "");
+    }
 }
 
 std::vector<DeviceInfo> BackendRegistry::devices() const
@@ -147,7 +151,8 @@ std::string describeComputeDevice()
         return buf;
     }
     const DeviceInfo c = reg.cpu().info();
-    std::snprintf(buf, sizeof buf, "CPU: %d threads (no GPU: %s)", c.threads,
+    // The reason names the cause itself ("no NVIDIA GPU found", "built without a GPU backend").
+    std::snprintf(buf, sizeof buf, "CPU: %d threads (%s)", c.threads,
                   reg.gpuUnavailableReason().c_str());
     return buf;
 }

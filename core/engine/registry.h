@@ -11,13 +11,15 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "engine/gpu_status.h"
 
 namespace quantscope {
 
 class BackendRegistry {
 public:
-    /// Creates the GPU backend, or returns nullptr with `reason` set.
-    using GpuFactory = std::function<std::unique_ptr<Backend>(std::string &reason)>;
+    /// Creates the GPU backend, or returns nullptr with `reason` (gpuUnavailableText()) and
+    /// `cause` set.
+    using GpuFactory = std::function<std::unique_ptr<Backend>(std::string &reason, GpuCause &cause)>;
     /// Installs the GPU backend's factory and the name of the GPU API this build contains
     /// ("CUDA", "HIP"). Takes effect when the registry is first used; later calls are ignored.
     static void setGpuFactory(std::string builtApi, GpuFactory factory);
@@ -29,6 +31,8 @@ public:
     const Backend *gpu() const { return m_gpu.get(); }
     /// Why there is no GPU backend ("built without a GPU backend", "no CUDA device: …").
     const std::string &gpuUnavailableReason() const { return m_gpuReason; }
+    /// The cause behind gpuUnavailableReason() (Available when there is a GPU).
+    GpuCause gpuUnavailableCause() const { return m_gpuCause; }
     /// CPU first, then the GPU when present.
     std::vector<DeviceInfo> devices() const;
     /// The device "Auto" picks: the GPU when present, else the CPU.
@@ -39,10 +43,11 @@ private:
     std::unique_ptr<Backend> m_cpu;
     std::unique_ptr<Backend> m_gpu;
     std::string m_gpuReason;
+    GpuCause m_gpuCause = GpuCause::Available;
 };
 
 /// One line for status bars and `--version`: "GPU: NVIDIA H100 (CUDA, 79.1 GiB free of 79.6)"
-/// or "CPU: 2 threads (no GPU: built without a GPU backend)".
+/// or "CPU: 2 threads (no NVIDIA GPU found)".
 std::string describeComputeDevice();
 
 /// Which GPU backends this build contains ("CUDA", "HIP" or "none").

@@ -318,9 +318,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Backend> createCudaBackend(std::string &reason)
+std::unique_ptr<Backend> createCudaBackend(std::string &reason, GpuCause &cause)
 {
-    auto engine = gpu::Engine::create(0, reason);
+    auto engine = gpu::Engine::create(0, reason, &cause);
     if (!engine)
         return nullptr;
     return std::make_unique<GpuBackend>(std::move(engine));

@@ -7,10 +7,11 @@
 #include <string>
 
 #include "engine/backend.h"
+#include "engine/gpu_status.h"
 
 namespace quantscope {
 
-/// Tries to start device 0; on failure returns nullptr and sets `reason`.
-std::unique_ptr<Backend> createCudaBackend(std::string &reason);
+/// Tries to start device 0; on failure returns nullptr and sets `reason` and `cause`.
+std::unique_ptr<Backend> createCudaBackend(std::string &reason, GpuCause &cause);
 
 } // namespace quantscope

@@ -249,16 +249,24 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
 Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Engine::~Engine() = default;
 
-std::unique_ptr<Engine> Engine::create(int device, std::string &reason)
+std::unique_ptr<Engine> Engine::create(int device, std::string &reason, GpuCause *cause)
 {
+    const auto fail = [&](GpuCause c, const std::string &detail) {
+        reason = gpuUnavailableText(c, QS_GPU_API_NAME, detail);
+        if (cause)
+            *cause = c;
+    };
     int count = 0;
     if (const qsError_t e = qsGetDeviceCount(&count); e != qsSuccess) {
-        reason = std::string("no " QS_GPU_API_NAME " device: ") + qsGetErrorString(e);
+        const auto answer = e == qsErrorNoDevice             ? GpuRuntimeAnswer::NoDevice
+                            : e == qsErrorInsufficientDriver ? GpuRuntimeAnswer::InsufficientDriver
+                                                             : GpuRuntimeAnswer::OtherError;
+        fail(classifyGpuStart(answer, pciGpuPresent(QS_GPU_PCI_VENDOR)), qsGetErrorString(e));
         (void)qsGetLastError();
         return nullptr;
     }
     if (count <= device) {
-        reason = "no " QS_GPU_API_NAME " device present";
+        fail(GpuCause::NoDevice, {});
         return nullptr;
     }
     try {
@@ -279,7 +287,7 @@ std::unique_ptr<Engine> Engine::create(int device, std::string &reason)
         }
         return std::unique_ptr<Engine>(new Engine(std::move(impl)));
     } catch (const Error &e) {
-        reason = std::string(QS_GPU_API_NAME " device ") + std::to_string(device) + " did not start: " + e.what();
+        fail(GpuCause::StartFailed, std::string("device ") + std::to_string(device) + ": " + e.what());
         return nullptr;
     }
 }

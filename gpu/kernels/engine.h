@@ -32,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/gpu_status.h"
 #include "metrics/error_metrics.h"
 #include "metrics/spectrum.h"
 #include "numeric/moments.h"
@@ -126,8 +127,9 @@ public:
 
 class Engine {
 public:
-    /// Starts device `device`; nullptr with `reason` set when it cannot.
-    static std::unique_ptr<Engine> create(int device, std::string &reason);
+    /// Starts device `device`; nullptr with `reason` (and `cause` when given) set when it
+    /// cannot. The reason follows the actual cause (engine/gpu_status.h).
+    static std::unique_ptr<Engine> create(int device, std::string &reason, GpuCause *cause = nullptr);
     ~Engine();
     Engine(const Engine &) = delete;
     Engine &operator=(const Engine &) = delete;

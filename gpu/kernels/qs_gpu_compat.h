@@ -28,6 +28,9 @@ using qsStream_t = hipStream_t;
 using qsEvent_t = hipEvent_t;
 #define qsSuccess hipSuccess
 #define qsErrorMemoryAllocation hipErrorOutOfMemory
+#define qsErrorNoDevice hipErrorNoDevice
+#define qsErrorInsufficientDriver hipErrorInsufficientDriver
+#define QS_GPU_PCI_VENDOR 0x1002u
 #define qsGetErrorString hipGetErrorString
 #define qsGetLastError hipGetLastError
 #define qsGetDeviceCount hipGetDeviceCount
@@ -91,6 +94,9 @@ using qsStream_t = cudaStream_t;
 using qsEvent_t = cudaEvent_t;
 #define qsSuccess cudaSuccess
 #define qsErrorMemoryAllocation cudaErrorMemoryAllocation
+#define qsErrorNoDevice cudaErrorNoDevice
+#define qsErrorInsufficientDriver cudaErrorInsufficientDriver
+#define QS_GPU_PCI_VENDOR 0x10deu
 #define qsGetErrorString cudaGetErrorString
 #define qsGetLastError cudaGetLastError
 #define qsGetDeviceCount cudaGetDeviceCount
