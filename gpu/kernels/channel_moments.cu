@@ -7,10 +7,8 @@
 // every run; they differ from the CPU's serial sums only by rounding.
 #define QS_HD __host__ __device__
 
-#include "device_math.h"
+#include "kernel_common.cuh"
 #include "kernels_sweep.h"
-#include "plan.h"
-#include "qs_gpu_compat.h"
 
 namespace quantscope::gpu::launch {
 
@@ -18,16 +16,6 @@ namespace {
 
 constexpr int kMThreads = 256;
 constexpr long long kSliceRows = 64; // rows per column partial
-
-template <int IN> __device__ __forceinline__ float loadAt(const void *w, long long i)
-{
-    if constexpr (IN == kInF32)
-        return static_cast<const float *>(w)[i];
-    else if constexpr (IN == kInBf16)
-        return gpumath::bf16ToF32(static_cast<const unsigned short *>(w)[i]);
-    else
-        return gpumath::f16ToF32(static_cast<const unsigned short *>(w)[i]);
-}
 
 __device__ __forceinline__ bool finiteF(float v) { return fabsf(v) <= 3.402823466e38f; }
 
@@ -52,7 +40,7 @@ template <int IN> __global__ void __launch_bounds__(kMThreads) kRowMoments(const
     const long long base = static_cast<long long>(blockIdx.x) * C;
     double cnt = 0, sum = 0;
     for (long long j = threadIdx.x; j < C; j += kMThreads) {
-        const float v = loadAt<IN>(w, base + j);
+        const float v = decode1<IN>(w, base + j);
         const bool f = finiteF(v);
         cnt += f ? 1.0 : 0.0;
         sum += f ? static_cast<double>(v) : 0.0;
@@ -62,7 +50,7 @@ template <int IN> __global__ void __launch_bounds__(kMThreads) kRowMoments(const
     const double n = a[0], mu = n > 0 ? b[0] / n : 0.0;
     double s2 = 0, s4 = 0;
     for (long long j = threadIdx.x; j < C; j += kMThreads) {
-        const float v = loadAt<IN>(w, base + j);
+        const float v = decode1<IN>(w, base + j);
         const double d = finiteF(v) ? static_cast<double>(v) - mu : 0.0, d2 = d * d;
         s2 += d2;
         s4 += d2 * d2;
@@ -90,7 +78,7 @@ __global__ void __launch_bounds__(kMThreads) kColPartials(const void *w, long lo
     double x = 0, y = 0;
     if (!mean) {
         for (long long r = r0; r < r1; ++r) {
-            const float v = loadAt<IN>(w, r * C + j);
+            const float v = decode1<IN>(w, r * C + j);
             const bool f = finiteF(v);
             x += f ? 1.0 : 0.0;
             y += f ? static_cast<double>(v) : 0.0;
@@ -98,7 +86,7 @@ __global__ void __launch_bounds__(kMThreads) kColPartials(const void *w, long lo
     } else {
         const double mu = mean[j];
         for (long long r = r0; r < r1; ++r) {
-            const float v = loadAt<IN>(w, r * C + j);
+            const float v = decode1<IN>(w, r * C + j);
             const double e = finiteF(v) ? static_cast<double>(v) - mu : 0.0, e2 = e * e;
             x += e2;
             y += e2 * e2;
