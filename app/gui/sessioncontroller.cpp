@@ -14,7 +14,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QTabWidget>
 #include <exception>
 
@@ -67,20 +66,16 @@ Session SessionController::current() const
 
 bool SessionController::save(const QString &file, QString *error)
 {
-    QByteArray bytes;
+    // core's atomic writer (the file holds the old session or the whole new one; a temp file a
+    // killed save left is removed by the next save): docs/reliability.md "Crash-safe writes".
+    QString reason;
     try {
-        bytes = QByteArray::fromStdString(sessionToJson(current()).dump(1));
+        saveSessionFile(QFile::encodeName(file).toStdString(), current());
     } catch (const std::exception &e) {
-        bytes.clear();
-        if (error)
-            *error = QString::fromUtf8(e.what());
+        reason = QString::fromUtf8(e.what());
     }
-    QSaveFile out(file);
-    const bool ok = !bytes.isEmpty() && out.open(QIODevice::WriteOnly) &&
-                    out.write(bytes) == bytes.size() && out.commit();
     const auto shown = QDir::toNativeSeparators(file);
-    if (!ok) {
-        const auto reason = bytes.isEmpty() && error ? *error : out.errorString();
+    if (!reason.isEmpty()) {
         if (error)
             *error = reason;
         m_parts.log->append(LogView::Severity::Error,

@@ -246,7 +246,10 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
     for (const Shard &sh : shards)
         for (const HeaderTensor &t : sh.tensors)
             parts[moduleOf(t.name)][lastPart(t.name)] = sh.file.string();
-    for (const auto &[module, p] : parts) {
+    for (const auto &entry : parts) {
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        const std::string &module = entry.first;
+        const auto &p = entry.second;
         auto has = [&](const char *s) { return p.count(s) != 0; };
         const std::string file = p.begin()->second;
         if (has("weight_packed") && !has("weight_scale"))

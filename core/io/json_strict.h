@@ -209,6 +209,13 @@ inline nlohmann::ordered_json parseStrictJson(std::string_view text, const std::
                            CountingIterator(b + text.size(), b, &consumed), cb);
     } catch (const nlohmann::json::parse_error &e) {
         fail("not valid JSON: " + jsonReason(e), e.byte > 0 ? e.byte - 1 : 0);
+    } catch (const nlohmann::json::exception &e) {
+        // A number beyond double's range ("1e400": out_of_range 406) is no parse_error; found by
+        // fuzz_recipe (tests/fuzz/recipe/crash-number-overflow).
+        std::string what = e.what();
+        if (const auto cut = what.find("] "); cut != std::string::npos)
+            what = what.substr(cut + 2);
+        fail("not valid JSON: " + what, consumed > 0 ? consumed - 1 : 0);
     }
     return {}; // unreachable
 }

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "io/mapped_file.h"
 
+#include "util/bus_guard.h"
 #include "util/error.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <signal.h>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
@@ -28,6 +33,58 @@ int closeFd(int fd) noexcept
 {
     const int rc = ::close(fd);
     return (rc == 0 || errno == EINTR) ? 0 : errno;
+}
+
+/// Test hook of the crash-safety test (docs/reliability.md "Crash-safe writes"): with
+/// QUANTSCOPE_TEST_KILL_AFTER_BYTES=N in the environment, the process kills itself with SIGKILL
+/// once N bytes in all have gone through AtomicFile::write — in the middle of a write (or right
+/// after the last one, before the rename), where a crash or a kill -9 could stop it. Unset
+/// (always, outside that test) it costs one branch per write. Returns how many of `size` bytes to
+/// write before the kill, or -1: write them all, no kill.
+long long bytesBeforeKill(std::size_t size) noexcept
+{
+    static const long long limit = [] {
+        const char *v = std::getenv("QUANTSCOPE_TEST_KILL_AFTER_BYTES");
+        return v && *v ? std::atoll(v) : -1LL;
+    }();
+    static std::atomic<long long> written{0};
+    if (limit < 0)
+        return -1;
+    const long long before = written.fetch_add(static_cast<long long>(size));
+    const long long left = limit - before;
+    if (left > static_cast<long long>(size))
+        return -1;
+    return left < 0 ? 0 : left;
+}
+
+/// Removes the temp files that writers of `target` killed before their rename left behind
+/// (".NAME.tmp-PID-XXXXXX" whose PID is no live process). Another process writing the same
+/// target now keeps its temp file; a reused PID only delays the cleanup to a later write.
+void removeStaleTemps(const std::filesystem::path &dir, const std::string &name) noexcept
+{
+    const std::string prefix = "." + name + ".tmp-";
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string f = e.path().filename().string();
+        if (f.size() <= prefix.size() || f.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        const std::string rest = f.substr(prefix.size());
+        const auto dash = rest.find('-');
+        if (dash == std::string::npos || dash == 0 || rest.size() - dash - 1 != 6 ||
+            rest.find_first_not_of("0123456789") != dash)
+            continue;
+        const long pid = std::atol(rest.substr(0, dash).c_str());
+        if (pid <= 0 || pid == ::getpid())
+            continue;
+        if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            ::unlink(e.path().c_str());
+    }
+}
+
+[[noreturn]] void killSelf() noexcept
+{
+    ::raise(SIGKILL);
+    std::abort();
 }
 
 } // namespace
@@ -73,6 +130,8 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path &
             throwErrno(path, "cannot map the file", err);
         }
         file->m_data = static_cast<const std::byte *>(p);
+        // A truncation by another process while mapped: an error naming the file, not SIGBUS.
+        busguard::registerMapping(p, size, path.string());
     }
     // The mapping keeps its own reference to the file; the descriptor is not needed any more.
     closeFd(fd);
@@ -81,6 +140,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path &
 
 MappedFile::~MappedFile()
 {
+    busguard::unregisterMapping(m_data);
     if (m_data != nullptr)
         ::munmap(const_cast<std::byte *>(m_data), static_cast<std::size_t>(m_size));
 }
@@ -108,7 +168,8 @@ AtomicFile::AtomicFile(std::filesystem::path target) : m_target(std::move(target
         std::string suffix(6, 'X');
         for (char &c : suffix)
             c = kAlphabet[pick(rng)];
-        std::filesystem::path temp = dir / ("." + name + ".tmp-" + suffix);
+        std::filesystem::path temp =
+            dir / ("." + name + ".tmp-" + std::to_string(::getpid()) + "-" + suffix);
         int fd;
         do {
             fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -145,6 +206,9 @@ void AtomicFile::write(const void *data, std::size_t size)
     if (m_fd < 0)
         throw IoError("write after commit", Location{m_target.string(), {}, {}});
     const auto *p = static_cast<const char *>(data);
+    const long long beforeKill = bytesBeforeKill(size);
+    if (beforeKill >= 0)
+        size = static_cast<std::size_t>(beforeKill);
     while (size > 0) {
         const ssize_t n = ::write(m_fd, p, size);
         if (n < 0) {
@@ -158,6 +222,8 @@ void AtomicFile::write(const void *data, std::size_t size)
         p += n;
         size -= static_cast<std::size_t>(n);
     }
+    if (beforeKill >= 0)
+        killSelf();
 }
 
 void AtomicFile::commit()
@@ -182,11 +248,13 @@ void AtomicFile::commit()
         throwErrno(m_target, "cannot rename '" + m_temp.string() + "' over the target", errno);
     m_committed = true;
 
-    // Make the rename itself durable. Some file systems cannot fsync a folder (EINVAL); the data
-    // is then as durable as that file system allows, which is not an error of ours.
     std::filesystem::path dir = m_target.parent_path();
     if (dir.empty())
         dir = ".";
+    removeStaleTemps(dir, m_target.filename().string());
+
+    // Make the rename itself durable. Some file systems cannot fsync a folder (EINVAL); the data
+    // is then as durable as that file system allows, which is not an error of ours.
     const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         do {

@@ -29,8 +29,10 @@ private:
     std::uint64_t m_size = 0;
 };
 
-/// Atomic file writing: write to a temp file in the target's folder, fsync, rename over the
-/// target. If the object is destroyed before commit() the temp file is removed.
+/// Atomic file writing: write to a temp file in the target's folder (".NAME.tmp-PID-XXXXXX"),
+/// fsync, rename over the target. If the object is destroyed before commit() the temp file is
+/// removed; a temp file left by a writer that was killed (its PID no longer runs) is removed by
+/// the next commit to the same target. docs/reliability.md "Crash-safe writes".
 class AtomicFile {
 public:
     explicit AtomicFile(std::filesystem::path target); ///< throws IoError

@@ -21,8 +21,10 @@ struct PyValue {
     std::string str;
     bool boolean = false;
     std::int64_t integer = 0;
-    std::vector<PyValue> items;                          // Tuple, List
-    std::vector<std::pair<std::string, PyValue>> dict;   // Dict (keys are strings)
+    std::vector<PyValue> items;                          // Tuple, List; Dict: the values
+    // Dict: the keys (strings), parallel to `items`. Not a vector of pairs: std::pair of an
+    // incomplete type does not compile with clang 14 (the fuzz build).
+    std::vector<std::string> keys;
 };
 
 /// Recursive-descent parser of Python literals; errors carry the offset inside the header.
@@ -115,10 +117,11 @@ private:
             if (!eat(':'))
                 fail("expected ':' after a key in the header dict");
             PyValue val = parseValue(depth + 1);
-            for (const auto &kv : v.dict)
-                if (kv.first == key.str)
+            for (const auto &k : v.keys)
+                if (k == key.str)
                     throw Failure{keyPos, "duplicate key '" + key.str + "' in the header dict"};
-            v.dict.emplace_back(key.str, std::move(val));
+            v.keys.push_back(key.str);
+            v.items.push_back(std::move(val));
             if (eat(','))
                 continue;
             if (eat('}'))
@@ -302,7 +305,9 @@ NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::
         fail(h.headerStart + f.pos, f.what);
     }
     const PyValue *descr = nullptr, *fortran = nullptr, *shape = nullptr;
-    for (const auto &[k, v] : dict.dict) {
+    for (std::size_t i = 0; i < dict.keys.size(); ++i) {
+        const std::string &k = dict.keys[i];
+        const PyValue &v = dict.items[i];
         if (k == "descr")
             descr = &v;
         else if (k == "fortran_order")

@@ -12,6 +12,7 @@
 
 #include "io/mapped_file.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 namespace quantscope {
 
@@ -46,6 +47,9 @@ std::string methodName(int m)
     default: return "method " + std::to_string(m);
     }
 }
+
+/// Deflate's largest expansion (maximal-length matches: 258 bytes from about 2 bits).
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
 /// Streams a raw deflate stream of `csize` bytes through zlib. `sink(data, n)` gets every output
 /// chunk; it returns false to stop early (then the function returns the bytes produced so far).
@@ -261,10 +265,24 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
                 off += n;
             }
         } else {
+            // A bomb is refused before or while it inflates, never after: deflate cannot expand
+            // more than 1032:1, so a larger stated size is a lie, and the stream is stopped as soon
+            // as it passes the stated size (docs/reliability.md "Resource limits").
+            if (m.uncompressedSize / kMaxDeflateRatio > m.compressedSize + 1)
+                fail(m.dataOffset, "the member states " + std::to_string(m.uncompressedSize) + " bytes from " +
+                                       std::to_string(m.compressedSize) +
+                                       " compressed ones, more than deflate's largest ratio (1032:1)",
+                     m.memberName);
             bool complete = false;
+            std::uint64_t seen = 0;
             produced = inflateStream(
                 src, m.compressedSize,
                 [&](const std::byte *d, std::size_t n) {
+                    seen += n;
+                    if (seen > m.uncompressedSize)
+                        fail(m.dataOffset, "the member inflates past its stated size of " +
+                                               std::to_string(m.uncompressedSize) + " bytes",
+                             m.memberName);
                     crc = crc32(crc, reinterpret_cast<const Bytef *>(d), static_cast<uInt>(n));
                     return true;
                 },
@@ -364,7 +382,9 @@ Tensor NpzFile::tensor(std::string_view name) const
     const std::byte *src = m_map->data() + m->dataOffset;
     if (m->method == 0)
         return npyTensor(m->header, src, m_map);
-    // Inflate this member alone; the tensor owns the buffer.
+    // Inflate this member alone; the tensor owns the buffer (refused first when it cannot fit).
+    checkAllocation(m->uncompressedSize, Location{m_path.string(), m->name, m->dataOffset},
+                    "inflating array '" + m->name + "'");
     auto buf = std::make_shared<std::vector<std::byte>>();
     buf->reserve(static_cast<std::size_t>(m->uncompressedSize));
     bool complete = false;

@@ -3,6 +3,7 @@
 // grid in normalized orientation and the FP32 weight (quantized.h "Decoding is FP32").
 #include "io/native.h"
 #include "io/quantized_common.h"
+#include "util/memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -203,6 +204,10 @@ Tensor decodeQuantized(const Checkpoint &ck, const QuantizedModule &m)
         return decodeNative(ck, m); // the method's own dequantization
     const QuantScheme &q = m.scheme;
     const std::int64_t E = m.experts, N = m.rows, K = m.cols;
+    // Codes as float and the FP32 result, plus the integer codes: 12 bytes an element at the peak.
+    const long double elements = static_cast<long double>(E) * N * K;
+    checkAllocation(elements * 12 > 1.8e19L ? ~std::uint64_t{0} : static_cast<std::uint64_t>(elements * 12),
+                    Location{ck.path().string(), m.name, {}}, "decoding " + m.name + " to FP32");
     const std::size_t total = static_cast<std::size_t>(E * N * K);
     std::vector<float> codes(total);
     if (q.isFloat) {

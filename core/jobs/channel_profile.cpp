@@ -53,7 +53,8 @@ void rankChannels(ChannelProfile &profile, int topK)
 
 ChannelProfiles computeChannelProfiles(const Tensor &t, int topK, const CancelToken *cancel)
 {
-    const auto [rows, cols] = matrixView(t.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t rows = matrixView(t.shape()).first, cols = matrixView(t.shape()).second;
     ChannelProfiles p;
     p.columns.axis = 1;
     p.rows.axis = 0;
@@ -130,7 +131,8 @@ double kurtosisOf(double count, double s2, double s4)
 
 ChannelKurtosis computeChannelKurtosis(const Tensor &t, const CancelToken *cancel)
 {
-    const auto [rows, cols] = matrixView(t.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t rows = matrixView(t.shape()).first, cols = matrixView(t.shape()).second;
     const auto R = static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
     const auto C = static_cast<std::size_t>(std::max<std::int64_t>(cols, 0));
     // Pass 1: counts and sums (means); pass 2: central sums of squares and fourth powers.
@@ -204,7 +206,8 @@ ChannelKurtosis channelKurtosisFromSums(const ChannelMomentSums &s)
 std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat,
                                       const CancelToken *cancel)
 {
-    const auto [rows, cols] = matrixView(w.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t rows = matrixView(w.shape()).first, cols = matrixView(w.shape()).second;
     if (static_cast<std::int64_t>(wHat.size()) != rows * cols)
         throw UnsupportedError("rowRelativeErrors: W and its dequantized values differ in size");
     std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)));

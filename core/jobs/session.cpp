@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/session.h"
 
+#include "io/mapped_file.h"
 #include "json/report_json.h"
 
 #include "util/error.h"
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 namespace quantscope {
@@ -287,6 +290,32 @@ Session sessionFromJson(const json &j)
             s.scanLines.push_back(nlohmann::ordered_json::parse(l.dump()));
     }
     return s;
+}
+
+void saveSessionFile(const std::string &path, const Session &s)
+{
+    const std::string text = sessionToJson(s).dump(1);
+    AtomicFile out(path);
+    out.write(text.data(), text.size());
+    out.commit();
+}
+
+Session loadSessionFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw IoError("cannot open the session", Location{path, {}, {}});
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+        throw IoError("cannot read the session", Location{path, {}, {}});
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        throw FormatError("not a Quantscope session (not valid JSON)", Location{path, {}, {}});
+    try {
+        return sessionFromJson(j);
+    } catch (const FormatError &e) {
+        throw FormatError(e.message(), Location{path, {}, {}});
+    }
 }
 
 } // namespace quantscope

@@ -45,6 +45,12 @@ struct Session {
 nlohmann::json sessionToJson(const Session &s);
 /// Throws FormatError with the reason (not a session, a newer version, a bad field).
 Session sessionFromJson(const nlohmann::json &j);
+/// Writes sessionToJson(s) (indented by one) to `path` atomically (io/mapped_file.h AtomicFile):
+/// the file holds the old session or the whole new one, never a part. Throws IoError naming it.
+void saveSessionFile(const std::string &path, const Session &s);
+/// Reads and parses a session file; errors (JSON syntax included) are FormatError / IoError
+/// naming the file.
+Session loadSessionFile(const std::string &path);
 
 /// One result and one profile as stored in a session (also used by tests).
 nlohmann::json outcomeToJson(const QuantizeOutcome &o);

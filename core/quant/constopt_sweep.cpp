@@ -314,7 +314,8 @@ CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *
     if (!isDecodable(w.dtype()))
         throw UnsupportedError("cannot sweep " + std::string(nameOf(w.dtype())) + " data",
                                Location{{}, o.tensorName, {}});
-    const auto [R, K] = matrixView(w.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t R = matrixView(w.shape()).first, K = matrixView(w.shape()).second;
     makeLayout(w.shape(), Granularity::Group, o.group, 0, 0, o.strict,
                o.tensorName); // strict check
 

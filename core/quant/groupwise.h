@@ -172,7 +172,8 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
 /// max |x| over the finite elements of `w` (0 when none); exact, so independent of threads.
 inline float finiteAbsMax(const Tensor &w, int threads, const CancelToken *cancel)
 {
-    const auto [R, C] = matrixView(w.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t R = matrixView(w.shape()).first, C = matrixView(w.shape()).second;
     const int parts = static_cast<int>(std::clamp<std::int64_t>(R, 1, resolveThreads(threads)));
     std::vector<float> part(static_cast<std::size_t>(parts), 0.0f);
     parallelSlices(R, parts, cancel, [&](int p, std::int64_t r0, std::int64_t r1) {

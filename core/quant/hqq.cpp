@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "quant/hqq.h"
+#include "quant/hqq_owned.h"
 
 #include <algorithm>
 #include <chrono>
@@ -289,8 +290,13 @@ struct Solver {
 
 } // namespace
 
-HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
-                          const std::string &tensorName, const CancelToken *cancel)
+namespace {
+
+/// `owned`, when set, holds `w` and may be consumed: its buffer becomes the group-major copy when
+/// groups run along rows (axis 1: the same order), and is released after the gather otherwise.
+HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, const HqqSpec &spec,
+                          bool wantDequantized, int threads, const std::string &tensorName,
+                          const CancelToken *cancel)
 {
     spec.validate();
     const auto numel = static_cast<std::int64_t>(w.size());
@@ -319,8 +325,13 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
     const int parts = static_cast<int>(std::clamp<std::int64_t>(G, 1, resolveThreads(threads)));
 
     HqqResult res;
-    // Gather group-major (FP32), find min/max, initialise σ and z.
-    std::vector<float> w32(static_cast<std::size_t>(numel)); // group-major FP32 copy of W
+    // Gather group-major (FP32), find min/max, initialise σ and z. With axis 1 the group-major
+    // order is W's own, so an owned W is that copy (the gather then writes each value onto itself).
+    std::vector<float> w32; // group-major FP32 copy of W
+    if (owned && axis1)
+        w32 = std::move(*owned); // the buffer moves: `w` still views it
+    else
+        w32.resize(static_cast<std::size_t>(numel));
     const bool libRange = spec.preset == HqqPreset::HqqLib;
     const bool roundZero = spec.roundsZero();
     std::vector<float> groupAmax(static_cast<std::size_t>(G), 0.0f); // max |W| of each finite group
@@ -366,6 +377,8 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
                     res.firstNonFinite = i;
             }
         }
+    if (owned) // W is not read again: its copy goes before the optimiser's buffers come
+        std::vector<float>().swap(*owned);
     S.goodCount = (G - res.nonFiniteGroups) * g;
     float amax = 0.0f;
     for (float a : groupAmax)
@@ -381,8 +394,9 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
             S.z[j] = roundF16(S.z[j]);
         }
     } else {
-        S.x = w32;
+        S.x = std::move(w32); // the optimiser never writes x: FP32 W is S.x from here on
     }
+    const std::vector<float> &wGroups = S.fp16 ? w32 : S.x;
 
     if (S.goodCount > 0) {
         float best = std::numeric_limits<float>::infinity();
@@ -419,7 +433,7 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
             const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
             res.scales[j] = scale;
             res.zeros[j] = zz;
-            const float *xs = w32.data() + j * g;
+            const float *xs = wGroups.data() + j * g;
             for (std::int64_t t = 0; t < g; ++t) {
                 const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
                 const std::int64_t i = flatIndex(j, t);
@@ -431,6 +445,21 @@ HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wa
         }
     });
     return res;
+}
+
+} // namespace
+
+HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
+                          const std::string &tensorName, const CancelToken *cancel)
+{
+    return hqqQuantizeImpl(w, nullptr, spec, wantDequantized, threads, tensorName, cancel);
+}
+
+HqqResult hqqQuantizeOwned(std::vector<float> &&w, const HqqSpec &spec, bool wantDequantized, int threads,
+                           const std::string &tensorName, const CancelToken *cancel)
+{
+    std::vector<float> owned = std::move(w);
+    return hqqQuantizeImpl(owned, &owned, spec, wantDequantized, threads, tensorName, cancel);
 }
 
 void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes, std::span<const float> scales,
@@ -479,9 +508,11 @@ QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &o
                                        const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
+    // W in FP32 once: handed over, so that the solver reuses or frees it (peak memory, docs/perf.md).
     std::vector<float> flat(static_cast<std::size_t>(w.numel()));
     w.decodeTo(flat);
-    HqqResult r = hqqQuantizeFlat(flat, m_spec, options.wantDequantized, options.threads, options.tensorName, cancel);
+    HqqResult r = hqqQuantizeOwned(std::move(flat), m_spec, options.wantDequantized, options.threads,
+                                   options.tensorName, cancel);
 
     QuantizedTensor q = startQuantized(w, "hqq", m_spec.toJson(), options.tensorName);
     q.layout = hqqLayout(w.shape(), m_spec.group, m_spec.axis);

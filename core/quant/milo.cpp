@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "numeric/qmath.h"
+#include "quant/hqq_owned.h"
 #include "quant/milo_math.h"
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
@@ -212,7 +213,8 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                                         const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
-    const auto [N, K] = matrixView(w.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t N = matrixView(w.shape()).first, K = matrixView(w.shape()).second;
     const std::int64_t numel = N * K;
     std::vector<float> w0(static_cast<std::size_t>(numel));
     w.decodeTo(w0);
@@ -241,7 +243,11 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         const auto t0 = std::chrono::steady_clock::now();
         if (t == 1 || r == 0)
             wt = w0; // later passes: W − f(U·V), written by the previous pass
-        HqqResult h = hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
+        // Handed over: HQQ reuses or frees this pass's W (peak memory, docs/perf.md); the next
+        // pass's W − f(U·V) gets a fresh buffer after the sketch's inputs are ready.
+        HqqResult h = hqqQuantizeOwned(std::move(wt), m_spec.hqq, true, options.threads, options.tensorName, cancel);
+        if (r != 0)
+            wt.assign(static_cast<std::size_t>(numel), 0.0f);
         double eps2 = 0.0;
         RangeSketchResult sk;
         if (r == 0) {
@@ -359,7 +365,8 @@ void MiloQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) c
 {
     std::vector<float> base(q.codes.size());
     hqqDequantizeFlat(m_spec.hqq, q.codes, q.scales, q.zeroPoints, base);
-    const auto [N, K] = matrixView(q.shape);
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t N = matrixView(q.shape).first, K = matrixView(q.shape).second;
     if (q.compU && q.compV && q.rank > 0)
         addLowRank(base, q.compU->values, q.compV->values, N, K, q.rank, out);
     else

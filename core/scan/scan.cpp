@@ -241,7 +241,8 @@ double kurtosisFromSums(double count, double s2, double s4)
 /// rounding). The scan's reader runs it after each read.
 ChannelKurtosis channelKurtosisParallel(const Tensor &t, int threads, const CancelToken *cancel)
 {
-    const auto [rows, cols] = matrixView(t.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t rows = matrixView(t.shape()).first, cols = matrixView(t.shape()).second;
     const auto R = static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
     const auto C = static_cast<std::size_t>(std::max<std::int64_t>(cols, 0));
     ChannelKurtosis k;

@@ -130,8 +130,10 @@ bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivation
 GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,
                            const GemmSimOptions &o, const CancelToken *cancel)
 {
-    const auto [M, K] = matrixView(x.shape());
-    const auto [N, Kw] = matrixView(w.shape());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t M = matrixView(x.shape()).first, K = matrixView(x.shape()).second;
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::int64_t N = matrixView(w.shape()).first, Kw = matrixView(w.shape()).second;
     if (K != Kw)
         throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " +
                                    shapeToString(x.shape()) + ") does not match the weight's K = " +

@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "tensor/convert.h"
+#include "util/bus_guard.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 namespace quantscope {
 
@@ -121,7 +123,9 @@ bool isSubByte(DType t) { return bitsOf(t) < 8; }
 Tensor Tensor::zeros(DType dtype, Shape shape)
 {
     const auto n = numelOf(shape);
-    return fromBytes(dtype, std::move(shape), std::vector<std::byte>(packedBytes(dtype, n)));
+    const std::size_t bytes = packedBytes(dtype, n);
+    checkAllocation(bytes, {}, std::string("a ") + std::string(nameOf(dtype)) + " tensor of shape " + shapeToString(shape));
+    return fromBytes(dtype, std::move(shape), std::vector<std::byte>(bytes));
 }
 
 Tensor Tensor::fromBytes(DType dtype, Shape shape, std::vector<std::byte> bytes)
@@ -207,32 +211,40 @@ void Tensor::decodeRange(std::int64_t first, std::span<float> out) const
         throw UnsupportedError("decode range out of bounds for shape " + shapeToString(m_shape));
     if (n == 0)
         return;
-    if (isContiguous()) {
-        switch (m_dtype) {
-        case DType::F32:
-            std::memcpy(out.data(), m_data + 4 * first, out.size() * sizeof(float));
-            return;
-        case DType::BF16: {
-            // Inline widening (a BF16 is the top half of an FP32): vectorisable.
-            const std::byte *src = m_data + 2 * first;
-            for (std::int64_t i = 0; i < n; ++i) {
-                const std::uint32_t u = static_cast<std::uint32_t>(load<std::uint16_t>(src + 2 * i)) << 16;
-                std::memcpy(&out[i], &u, 4);
+    // No object with a destructor lives in `body`: a bus error inside it jumps out (bus_guard.h).
+    auto body = [&] {
+        if (isContiguous()) {
+            switch (m_dtype) {
+            case DType::F32:
+                std::memcpy(out.data(), m_data + 4 * first, out.size() * sizeof(float));
+                return;
+            case DType::BF16: {
+                // Inline widening (a BF16 is the top half of an FP32): vectorisable.
+                const std::byte *src = m_data + 2 * first;
+                for (std::int64_t i = 0; i < n; ++i) {
+                    const std::uint32_t u = static_cast<std::uint32_t>(load<std::uint16_t>(src + 2 * i)) << 16;
+                    std::memcpy(&out[i], &u, 4);
+                }
+                return;
             }
-            return;
+            case DType::F16:
+                for (std::int64_t i = 0; i < n; ++i)
+                    out[i] = f16ToFloat(load<std::uint16_t>(m_data + 2 * (first + i)));
+                return;
+            default:
+                for (std::int64_t i = 0; i < n; ++i)
+                    out[i] = static_cast<float>(decodeAt(m_dtype, m_data, first + i));
+                return;
+            }
         }
-        case DType::F16:
-            for (std::int64_t i = 0; i < n; ++i)
-                out[i] = f16ToFloat(load<std::uint16_t>(m_data + 2 * (first + i)));
-            return;
-        default:
-            for (std::int64_t i = 0; i < n; ++i)
-                out[i] = static_cast<float>(decodeAt(m_dtype, m_data, first + i));
-            return;
-        }
-    }
-    for (std::int64_t i = 0; i < n; ++i)
-        out[i] = static_cast<float>(at(first + i));
+        for (std::int64_t i = 0; i < n; ++i)
+            out[i] = static_cast<float>(at(first + i));
+    };
+    // A mapped tensor whose file is truncated meanwhile: an IoError naming the file, not SIGBUS.
+    if (busguard::isMapped(m_data))
+        busguard::guarded(body);
+    else
+        body();
 }
 
 Tensor Tensor::toF32() const
