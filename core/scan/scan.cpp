@@ -54,6 +54,14 @@ bool endsWith(const std::string &s, const std::string &t)
 /// returns here when the last view of its tensor goes; at most two are kept.
 class ReadBuffers : public std::enable_shared_from_this<ReadBuffers> {
 public:
+    ReadBuffers() = default;
+    ReadBuffers(const ReadBuffers &) = delete;
+    ReadBuffers &operator=(const ReadBuffers &) = delete;
+    ~ReadBuffers()
+    {
+        for (auto &[p, cap] : m_free)
+            std::free(p);
+    }
     static std::shared_ptr<ReadBuffers> instance()
     {
         static const std::shared_ptr<ReadBuffers> pool = std::make_shared<ReadBuffers>();
