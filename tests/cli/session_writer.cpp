@@ -57,6 +57,13 @@ int main(int argc, char **argv)
             o.timeMs = 0;
         s.view = {{"tab", static_cast<int>(seed % 4)}};
         saveSessionFile(argv[1], s);
+        // The file written must read back to what was saved (the crash test then only has to
+        // tell a complete file from a torn one).
+        const Session back = loadSessionFile(argv[1]);
+        if (sessionToJson(back) != sessionToJson(s)) {
+            std::fprintf(stderr, "qs_session_writer: %s does not read back to the session saved\n", argv[1]);
+            return 1;
+        }
     } catch (const std::exception &e) {
         std::fprintf(stderr, "qs_session_writer: %s\n", e.what());
         return 1;
