@@ -3,11 +3,13 @@
 // tensor (default 14336 × 4096, a Llama-3-8B MLP projection) quantized once by the CPU quantizer
 // of the spec given, Ŵ kept (as the job keeps it). Prints the process's peak RSS (getrusage
 // ru_maxrss) before and after, and the growth, as one JSON line. Memory does not depend on the
-// iteration count, so the spec may ask for few iterations to keep the run short.
+// iteration count, so the spec may ask for few iterations to keep the run short. Also prints the
+// quantization's wall time and its iterations' (HQQ) or passes' (MiLo) time.
 // Usage: qs_bench_peak_memory SPEC_JSON [ROWS COLS]
 #include "quant/quantizer.h"
 #include "tensor/tensor.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,8 +56,13 @@ int main(int argc, char **argv)
         QuantizeOptions o;
         o.wantDequantized = true;
         o.tensorName = "bench";
+        const auto t0 = std::chrono::steady_clock::now();
         const auto r = q->quantize(w, o, nullptr);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const long after = peakKiB();
+        double iterMs = 0.0;
+        for (const auto &h : r.history)
+            iterMs += h.timeMs;
         nlohmann::ordered_json j{{"spec", spec},
                                  {"shape", {rows, cols}},
                                  {"input_bf16_mib", static_cast<double>(rows * cols * 2) / (1 << 20)},
@@ -63,7 +70,10 @@ int main(int argc, char **argv)
                                  {"peak_rss_before_mib", before / 1024.0},
                                  {"peak_rss_after_mib", after / 1024.0},
                                  {"growth_mib", (after - before) / 1024.0},
-                                 {"codes", r.codes.size()}};
+                                 {"codes", r.codes.size()},
+                                 {"quantize_s", seconds},
+                                 {"iterations", r.history.size()},
+                                 {"iterations_ms", iterMs}};
         std::printf("%s\n", j.dump().c_str());
     } catch (const std::exception &e) {
         std::fprintf(stderr, "qs_bench_peak_memory: %s\n", e.what());

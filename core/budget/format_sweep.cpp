@@ -60,7 +60,10 @@ std::vector<FormatSweepPoint> formatSweepGrid(const FormatSweepOptions &o)
     std::vector<FormatSweepPoint> out;
     for (const bool rot : o.hadamard ? std::vector<bool>{false, true} : std::vector<bool>{false})
         for (const auto &f : o.formats) {
-            const auto [kind, bits] = splitFormat(f);
+            // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+            const auto kindBits = splitFormat(f);
+            const auto &kind = kindBits.first;
+            const auto bits = kindBits.second;
             auto add = [&](nlohmann::json spec, std::int64_t group, int axis) {
                 FormatSweepPoint p;
                 p.format = f;

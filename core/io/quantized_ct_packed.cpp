@@ -5,14 +5,28 @@
 #include "io/quantized_common.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace quantscope::quantized_detail {
 
 namespace {
 
-std::int64_t denseWords(std::int64_t k, int b) { return ceilDiv(k * b, 32); }
-std::int64_t legacyWords(std::int64_t k, int b) { return ceilDiv(k, 32 / b); }
+/// I32 words a row of k INT-b codes takes; -1 (no word count matches) when k is negative or so
+/// large that k·b would overflow (the fuzz finding of docs/reliability.md).
+std::int64_t denseWords(std::int64_t k, int b)
+{
+    if (k < 0 || b < 1 || k > (std::numeric_limits<std::int64_t>::max() - 31) / b)
+        return -1;
+    return ceilDiv(k * b, 32);
+}
+std::int64_t legacyWords(std::int64_t k, int b)
+{
+    const int per = b < 1 ? 0 : 32 / b;
+    if (k < 0 || per < 1 || k > std::numeric_limits<std::int64_t>::max() - per)
+        return -1;
+    return ceilDiv(k, per);
+}
 
 /// Which c-t packing a row of `k` codes in `w` words uses; nullopt = neither.
 std::optional<PackOrder> ctLayout(const Ctx &c, std::int64_t k, int b, std::int64_t w,
@@ -74,6 +88,10 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
     m.rows = P.shape[three ? 1 : 0];
     const std::int64_t W = P.shape.back();
     m.cols = ws.back();
+    if (m.cols < 0 || m.cols / 32 > W) // a word holds at most 32 codes (of 1 bit)
+        c.fail("weight_shape " + shapeList(ws) + " lies: K = " + std::to_string(m.cols) +
+               " codes cannot fit in the " + std::to_string(W) + " I32 words of each row of weight_packed " +
+               shapeList(P.shape));
     if (three && ws[0] != m.experts)
         c.fail("weight_shape " + shapeList(ws) + " lies: weight_packed holds " +
                std::to_string(m.experts) + " experts");

@@ -174,19 +174,46 @@ Mat productEt(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
     return C;
 }
 
-} // namespace
+/// productE of a matrix given by its blocks: each slice is written to its own buffer, then the same
+/// Eigen product on an operand of the same shape (the same kernel and blocking: the same bits).
+Mat productE(const MatrixBlockFn &E, std::int64_t rows, std::int64_t cols, const Mat &M, int threads)
+{
+    Mat C(rows, M.cols());
+    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
+        const std::int64_t r0 = rows * s / kProductSlices, r1 = rows * (s + 1) / kProductSlices;
+        if (r1 <= r0)
+            return;
+        RowMat slice(r1 - r0, cols);
+        E(r0, r1, 0, cols, slice.data());
+        C.middleRows(r0, r1 - r0).noalias() = slice * M;
+    });
+    return C;
+}
 
-RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
-                              std::uint64_t seed, std::uint32_t stream, int threads, const CancelToken *cancel)
+/// productEt of a matrix given by its blocks.
+Mat productEt(const MatrixBlockFn &E, std::int64_t rows, std::int64_t cols, const Mat &M, int threads)
+{
+    Mat C(cols, M.cols());
+    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
+        const std::int64_t c0 = cols * s / kProductSlices, c1 = cols * (s + 1) / kProductSlices;
+        if (c1 <= c0)
+            return;
+        RowMat slice(rows, c1 - c0);
+        E(0, rows, c0, c1, slice.data());
+        C.middleRows(c0, c1 - c0).noalias() = slice.transpose() * M;
+    });
+    return C;
+}
+
+/// The sketch's steps, given the products with A and Aᵀ.
+template <class MulA, class MulAt>
+RangeSketchResult sketchWith(std::int64_t rows, std::int64_t cols, int q, int niter, std::uint64_t seed,
+                             std::uint32_t stream, const CancelToken *cancel, MulA mulA, MulAt mulAt)
 {
     if (q < 1)
         throw UnsupportedError("svd_lowrank needs q ≥ 1");
-    // A = E (rows ≥ cols) or Eᵀ, read in place.
-    const Eigen::Map<const RowMat> E(a.data(), rows, cols);
     const bool transposed = rows < cols;
     const Eigen::Index m = transposed ? cols : rows, n = transposed ? rows : cols;
-    auto mulA = [&](const Mat &M) { return transposed ? productEt(E, M, threads) : productE(E, M, threads); };
-    auto mulAt = [&](const Mat &M) { return transposed ? productE(E, M, threads) : productEt(E, M, threads); };
     RowMat R(n, q);
     philox::fillNormal(seed, stream, R.data(), static_cast<std::uint64_t>(n * q));
     Mat Q = thinQ(mulA(Mat(R)));
@@ -207,6 +234,32 @@ RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std:
     r.Q.assign(Q.data(), Q.data() + Q.size());
     r.Bt.assign(Bt.data(), Bt.data() + Bt.size());
     return r;
+}
+
+} // namespace
+
+RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                              std::uint64_t seed, std::uint32_t stream, int threads, const CancelToken *cancel)
+{
+    // A = E (rows ≥ cols) or Eᵀ, read in place.
+    const Eigen::Map<const RowMat> E(a.data(), rows, cols);
+    const bool transposed = rows < cols;
+    return sketchWith(
+        rows, cols, q, niter, seed, stream, cancel,
+        [&](const Mat &M) { return transposed ? productEt(E, M, threads) : productE(E, M, threads); },
+        [&](const Mat &M) { return transposed ? productE(E, M, threads) : productEt(E, M, threads); });
+}
+
+RangeSketchResult rangeSketch(const MatrixBlockFn &block, std::int64_t rows, std::int64_t cols, int q, int niter,
+                              std::uint64_t seed, std::uint32_t stream, int threads, const CancelToken *cancel)
+{
+    const bool transposed = rows < cols;
+    auto prodE = [&](const Mat &M) { return productE(block, rows, cols, M, threads); };
+    auto prodEt = [&](const Mat &M) { return productEt(block, rows, cols, M, threads); };
+    return sketchWith(
+        rows, cols, q, niter, seed, stream, cancel,
+        [&](const Mat &M) { return transposed ? prodEt(M) : prodE(M); },
+        [&](const Mat &M) { return transposed ? prodE(M) : prodEt(M); });
 }
 
 LowRankSvd lowRankFromSketch(const RangeSketchResult &sk)

@@ -16,6 +16,7 @@
 /// Ω [K, k + oversample] normal, Q = qr(E·Ω), then `powerIters` times Q = qr(E·qr(Eᵀ·Q)),
 /// B = Qᵀ·E, σ = the top k singular values of B.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -59,6 +60,15 @@ struct RangeSketchResult {
     std::vector<double> Bt; ///< [n × q] column-major
 };
 RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std::int64_t cols, int q, int niter,
+                              std::uint64_t seed, std::uint32_t stream, int threads = 1,
+                              const CancelToken *cancel = nullptr);
+/// Writes the block [r0, r1) × [c0, c1) of a row-major FP64 matrix to `dst` (row-major, r1 − r0
+/// rows of c1 − c0 values). Called from several threads at once.
+using MatrixBlockFn = std::function<void(std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, double *dst)>;
+/// rangeSketch of a matrix that is never held whole: each product with A asks `block` for one of
+/// its 16 slices (a sixteenth of the rows, or of the columns, at a time; at most min(threads, 16)
+/// slices live at once). The same bits as rangeSketch over the whole matrix.
+RangeSketchResult rangeSketch(const MatrixBlockFn &block, std::int64_t rows, std::int64_t cols, int q, int niter,
                               std::uint64_t seed, std::uint32_t stream, int threads = 1,
                               const CancelToken *cancel = nullptr);
 /// The low-rank SVD of a sketch (svdLowrank = lowRankFromSketch(rangeSketch(…))).

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "quant/hqq.h"
-#include "quant/hqq_owned.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #if defined(__AVX2__) && defined(__F16C__)
@@ -12,6 +12,8 @@
 #endif
 
 #include "numeric/qmath.h"
+#include "tensor/convert.h"
+#include "util/bus_guard.h"
 #include "quant/hqq_math.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
@@ -167,13 +169,208 @@ const std::vector<float> &hqqFp16PowTable()
 
 namespace {
 
+/// Groups per block of the solver's passes: about 16 Ki values (64 KiB of FP32, cache-resident).
+constexpr std::int64_t kBlockValues = 16384;
+
+/// W as the solver reads it: blocks of consecutive groups [j0, j1) in group-major FP32, read
+/// either from a flat FP32 span or straight from a tensor of any dtype. Nothing holds a whole
+/// FP32 copy of W: a block is decoded (and, with axis 0, gathered) again in every pass, so the
+/// solver's memory is its codes, Ŵ and per-group values (docs/perf.md "Peak memory of HQQ and
+/// MiLo"). A block's values are W's, bit for bit, whichever the source.
+class GroupSource {
+public:
+    GroupSource(std::span<const float> flat, const Tensor *tensor, std::int64_t g, std::int64_t G, bool axis1)
+        : m_flat(flat), m_tensor(tensor), m_g(g), m_G(G), m_axis1(axis1)
+    {
+        // The flat span and a contiguous F32 / BF16 / F16 tensor are converted straight from their
+        // bytes (under the bus guard, once per block, when they are a mapping); any other tensor
+        // goes through decodeRange.
+        if (!tensor) { // the flat span: FP32 values, not a mapping
+            m_raw = Raw::F32;
+            m_bytes = reinterpret_cast<const std::byte *>(flat.data());
+        } else if (tensor->isContiguous()) {
+            m_raw = tensor->dtype() == DType::F32 ? Raw::F32
+                    : tensor->dtype() == DType::BF16 ? Raw::BF16
+                    : tensor->dtype() == DType::F16 ? Raw::F16
+                                                     : Raw::None;
+            m_bytes = tensor->data();
+            m_mapped = m_raw != Raw::None && busguard::isMapped(m_bytes);
+        }
+    }
+
+    struct Scratch {
+        std::vector<float> block, rows, rounded;
+    };
+
+    /// Groups [j0, j1), group-major: a view into the span when it already is (axis 1), else
+    /// `sc.block`.
+    const float *load(std::int64_t j0, std::int64_t j1, Scratch &sc) const
+    {
+        const std::int64_t n = j1 - j0, g = m_g;
+        if (m_axis1 && !m_tensor)
+            return m_flat.data() + j0 * g;
+        sc.block.resize(static_cast<std::size_t>(n * g));
+        float *dst = sc.block.data();
+        if (m_raw != Raw::None) {
+            // Axis 1: the block is n·g consecutive values; axis 0: value t of group j is W[t·G + j],
+            // so for each t the block's groups are n consecutive values of W.
+            auto body = [&] {
+                if (m_axis1)
+                    convert(j0 * g, n * g, dst, 1);
+                else
+                    gatherAxis0(j0, n, dst);
+            };
+            if (m_mapped)
+                busguard::guarded(body);
+            else
+                body();
+            return dst;
+        }
+        if (m_axis1) {
+            m_tensor->decodeRange(j0 * g, sc.block);
+            return dst;
+        }
+        sc.rows.resize(static_cast<std::size_t>(n));
+        for (std::int64_t t = 0; t < g; ++t) {
+            m_tensor->decodeRange(t * m_G + j0, sc.rows);
+            for (std::int64_t j = 0; j < n; ++j)
+                dst[j * g + t] = sc.rows[static_cast<std::size_t>(j)];
+        }
+        return dst;
+    }
+
+    /// The block in the optimiser's dtype: FP32 as loaded, or every value rounded to FP16.
+    const float *loadRounded(std::int64_t j0, std::int64_t j1, bool fp16, Scratch &sc) const
+    {
+        const float *x = load(j0, j1, sc);
+        if (!fp16)
+            return x;
+        const std::int64_t n = (j1 - j0) * m_g;
+        sc.rounded.resize(static_cast<std::size_t>(n));
+        float *r = sc.rounded.data();
+        std::int64_t i = 0;
+#if defined(__AVX2__) && defined(__F16C__)
+        for (; i + 8 <= n; i += 8) // F16C rounds to nearest even, as roundF16
+            _mm256_storeu_ps(r + i, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + i),
+                                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+#endif
+        for (; i < n; ++i)
+            r[i] = roundF16(x[i]);
+        return r;
+    }
+
+    /// Flat element i of W.
+    float at(std::int64_t i) const
+    {
+        if (!m_tensor)
+            return m_flat[static_cast<std::size_t>(i)];
+        float v = 0.0f;
+        m_tensor->decodeRange(i, std::span<float>(&v, 1));
+        return v;
+    }
+
+    /// Groups per block.
+    std::int64_t blockGroups() const { return std::max<std::int64_t>(1, kBlockValues / m_g); }
+
+private:
+    enum class Raw { None, F32, BF16, F16 };
+
+    /// Values [first, first + n) of the raw tensor to dst[0], dst[step], … (exact conversions).
+    void convert(std::int64_t first, std::int64_t n, float *dst, std::int64_t step) const
+    {
+        if (m_raw == Raw::F32) {
+            const std::byte *src = m_bytes + 4 * first;
+            for (std::int64_t i = 0; i < n; ++i)
+                std::memcpy(dst + i * step, src + 4 * i, 4);
+            return;
+        }
+        const std::byte *src = m_bytes + 2 * first;
+        if (m_raw == Raw::BF16) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                std::uint16_t h;
+                std::memcpy(&h, src + 2 * i, 2);
+                const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+                std::memcpy(dst + i * step, &u, 4);
+            }
+            return;
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::uint16_t h;
+            std::memcpy(&h, src + 2 * i, 2);
+            dst[i * step] = f16ToFloat(h);
+        }
+    }
+
+#if defined(__AVX2__) && defined(__F16C__)
+    /// 8 consecutive values of the raw tensor from element `first`, as FP32.
+    __m256 load8(std::int64_t first) const
+    {
+        if (m_raw == Raw::F32)
+            return _mm256_loadu_ps(reinterpret_cast<const float *>(m_bytes + 4 * first));
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_bytes + 2 * first));
+        if (m_raw == Raw::F16)
+            return _mm256_cvtph_ps(h);
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+    }
+#endif
+
+    /// Axis 0: dst[j·g + t] = W[t·G + j0 + j] for the block's n groups. With AVX2, 8 × 8 tiles are
+    /// transposed in registers (W's rows are read and the groups written 8 values at a time); the
+    /// edges value by value.
+    void gatherAxis0(std::int64_t j0, std::int64_t n, float *dst) const
+    {
+        const std::int64_t g = m_g;
+        std::int64_t t8 = 0, n8 = 0;
+#if defined(__AVX2__) && defined(__F16C__)
+        t8 = g / 8 * 8;
+        n8 = n / 8 * 8;
+        for (std::int64_t t = 0; t < t8; t += 8)
+            for (std::int64_t j = 0; j < n8; j += 8) {
+                __m256 r[8];
+                for (int k = 0; k < 8; ++k)
+                    r[k] = load8((t + k) * m_G + j0 + j);
+                const __m256 a0 = _mm256_unpacklo_ps(r[0], r[1]), a1 = _mm256_unpackhi_ps(r[0], r[1]);
+                const __m256 a2 = _mm256_unpacklo_ps(r[2], r[3]), a3 = _mm256_unpackhi_ps(r[2], r[3]);
+                const __m256 a4 = _mm256_unpacklo_ps(r[4], r[5]), a5 = _mm256_unpackhi_ps(r[4], r[5]);
+                const __m256 a6 = _mm256_unpacklo_ps(r[6], r[7]), a7 = _mm256_unpackhi_ps(r[6], r[7]);
+                const __m256 b0 = _mm256_shuffle_ps(a0, a2, 0x44), b1 = _mm256_shuffle_ps(a0, a2, 0xEE);
+                const __m256 b2 = _mm256_shuffle_ps(a1, a3, 0x44), b3 = _mm256_shuffle_ps(a1, a3, 0xEE);
+                const __m256 b4 = _mm256_shuffle_ps(a4, a6, 0x44), b5 = _mm256_shuffle_ps(a4, a6, 0xEE);
+                const __m256 b6 = _mm256_shuffle_ps(a5, a7, 0x44), b7 = _mm256_shuffle_ps(a5, a7, 0xEE);
+                const __m256 c[8] = {_mm256_permute2f128_ps(b0, b4, 0x20), _mm256_permute2f128_ps(b1, b5, 0x20),
+                                     _mm256_permute2f128_ps(b2, b6, 0x20), _mm256_permute2f128_ps(b3, b7, 0x20),
+                                     _mm256_permute2f128_ps(b0, b4, 0x31), _mm256_permute2f128_ps(b1, b5, 0x31),
+                                     _mm256_permute2f128_ps(b2, b6, 0x31), _mm256_permute2f128_ps(b3, b7, 0x31)};
+                for (int k = 0; k < 8; ++k) // c[k] holds group j + k's values t … t + 7
+                    _mm256_storeu_ps(dst + (j + k) * g + t, c[k]);
+            }
+#endif
+        for (std::int64_t t = 0; t < g; ++t) {
+            if (t < t8) { // the tiles' rows: only the groups past the last full tile
+                if (n8 < n)
+                    convert(t * m_G + j0 + n8, n - n8, dst + n8 * g + t, g);
+                continue;
+            }
+            convert(t * m_G + j0, n, dst + t, g);
+        }
+    }
+
+    std::span<const float> m_flat;
+    const Tensor *m_tensor;
+    std::int64_t m_g, m_G;
+    bool m_axis1;
+    Raw m_raw = Raw::None;
+    const std::byte *m_bytes = nullptr;
+    bool m_mapped = false;
+};
+
 struct Solver {
-    explicit Solver(const HqqSpec &s) : spec(s) {}
+    Solver(const HqqSpec &s, const GroupSource &source) : spec(s), src(source) {}
     const HqqSpec &spec;
+    const GroupSource &src;
     std::int64_t g = 0, G = 0, numel = 0;
     hqqmath::HqqIterParams P;
     bool fp16 = false;
-    std::vector<float> x;        ///< group-major working copy of W in the optimiser dtype
     std::vector<float> sigma, z; ///< per group, in the optimiser dtype
     std::vector<std::uint8_t> bad;
     std::vector<double> errPart;
@@ -255,21 +452,28 @@ struct Solver {
 #endif
     }
 
-    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group.
+    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group. W is read
+    /// block by block in the optimiser's dtype (the library's working copy, never held whole).
     void iterate(std::int64_t j0, std::int64_t j1, const CancelToken *cancel)
     {
         const float zfactor = static_cast<float>(G) / static_cast<float>(numel);
-        for (std::int64_t j = j0; j < j1; ++j) {
-            if (cancel && (j & 1023) == 0)
-                cancel->check();
-            if (bad[j]) {
-                errPart[j] = 0.0;
-                continue;
+        const std::int64_t B = src.blockGroups();
+        GroupSource::Scratch sc;
+        for (std::int64_t jb = j0; jb < j1; jb += B) {
+            const std::int64_t je = std::min(j1, jb + B);
+            const float *x = src.loadRounded(jb, je, fp16, sc);
+            for (std::int64_t j = jb; j < je; ++j) {
+                if (cancel && (j & 1023) == 0)
+                    cancel->check();
+                if (bad[j]) {
+                    errPart[j] = 0.0;
+                    continue;
+                }
+                double es = 0.0, zs = 0.0;
+                groupSums(x + (j - jb) * g, sigma[j], z[j], es, zs);
+                z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
+                errPart[j] = es;
             }
-            double es = 0.0, zs = 0.0;
-            groupSums(x.data() + j * g, sigma[j], z[j], es, zs);
-            z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
-            errPart[j] = es;
         }
     }
 
@@ -292,14 +496,12 @@ struct Solver {
 
 namespace {
 
-/// `owned`, when set, holds `w` and may be consumed: its buffer becomes the group-major copy when
-/// groups run along rows (axis 1: the same order), and is released after the gather otherwise.
-HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, const HqqSpec &spec,
-                          bool wantDequantized, int threads, const std::string &tensorName,
-                          const CancelToken *cancel)
+/// HQQ over W as `src` reads it (numel elements, flat row-major).
+HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
+                          std::int64_t numel, const HqqSpec &spec, bool wantDequantized, int threads,
+                          const std::string &tensorName, const CancelToken *cancel)
 {
     spec.validate();
-    const auto numel = static_cast<std::int64_t>(w.size());
     const std::int64_t g = spec.group;
     if (numel == 0 || numel % g != 0)
         throw UnsupportedError("HQQ needs numel divisible by the group size: numel = " + std::to_string(numel) +
@@ -308,8 +510,10 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
     const std::int64_t G = numel / g;
     const bool axis1 = spec.axis == 1;
     auto flatIndex = [&](std::int64_t j, std::int64_t t) { return axis1 ? j * g + t : t * G + j; };
+    const GroupSource src(flat, tensor, g, G, axis1);
+    const std::int64_t B = src.blockGroups();
 
-    Solver S(spec);
+    Solver S(spec, src);
     S.g = g;
     S.G = G;
     S.numel = numel;
@@ -317,7 +521,6 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
     S.fp16 = spec.compute == HqqCompute::Fp16;
     S.P.fp16 = S.fp16;
     S.P.powExp = hqqPowExponent(S.fp16);
-    S.x.resize(static_cast<std::size_t>(numel));
     S.sigma.resize(static_cast<std::size_t>(G));
     S.z.resize(static_cast<std::size_t>(G));
     S.bad.assign(static_cast<std::size_t>(G), 0);
@@ -325,47 +528,45 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
     const int parts = static_cast<int>(std::clamp<std::int64_t>(G, 1, resolveThreads(threads)));
 
     HqqResult res;
-    // Gather group-major (FP32), find min/max, initialise σ and z. With axis 1 the group-major
-    // order is W's own, so an owned W is that copy (the gather then writes each value onto itself).
-    std::vector<float> w32; // group-major FP32 copy of W
-    if (owned && axis1)
-        w32 = std::move(*owned); // the buffer moves: `w` still views it
-    else
-        w32.resize(static_cast<std::size_t>(numel));
+    // Min/max of each group (FP32 W), σ and z.
     const bool libRange = spec.preset == HqqPreset::HqqLib;
     const bool roundZero = spec.roundsZero();
     std::vector<float> groupAmax(static_cast<std::size_t>(G), 0.0f); // max |W| of each finite group
     parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
-        for (std::int64_t j = j0; j < j1; ++j) {
-            if (cancel && (j & 1023) == 0)
-                cancel->check();
-            float *dst = w32.data() + j * g;
-            float mn = std::numeric_limits<float>::infinity(), mx = -mn;
-            bool nonFinite = false;
-            for (std::int64_t t = 0; t < g; ++t) {
-                const float v = w[static_cast<std::size_t>(flatIndex(j, t))];
-                dst[t] = v;
-                nonFinite |= !qmath::isFinite(v);
-                mn = v < mn ? v : mn;
-                mx = v > mx ? v : mx;
+        GroupSource::Scratch sc;
+        for (std::int64_t jb = j0; jb < j1; jb += B) {
+            const std::int64_t je = std::min(j1, jb + B);
+            const float *blk = src.load(jb, je, sc);
+            for (std::int64_t j = jb; j < je; ++j) {
+                if (cancel && (j & 1023) == 0)
+                    cancel->check();
+                const float *xs = blk + (j - jb) * g;
+                float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+                bool nonFinite = false;
+                for (std::int64_t t = 0; t < g; ++t) {
+                    const float v = xs[t];
+                    nonFinite |= !qmath::isFinite(v);
+                    mn = v < mn ? v : mn;
+                    mx = v > mx ? v : mx;
+                }
+                if (nonFinite) {
+                    S.bad[j] = 1;
+                    S.sigma[j] = 1.0f;
+                    S.z[j] = 0.0f;
+                    continue;
+                }
+                groupAmax[j] = std::max(qmath::absf(mn), qmath::absf(mx));
+                const float d = mx - mn;
+                float s = S.P.qmax / d;
+                if (libRange && qmath::absf(d) <= 1e-4f)
+                    s = 1.0f;
+                s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
+                float zz = -mn * s;
+                if (roundZero)
+                    zz = rne(zz);
+                S.sigma[j] = s;
+                S.z[j] = zz;
             }
-            if (nonFinite) {
-                S.bad[j] = 1;
-                S.sigma[j] = 1.0f;
-                S.z[j] = 0.0f;
-                continue;
-            }
-            groupAmax[j] = std::max(qmath::absf(mn), qmath::absf(mx));
-            const float d = mx - mn;
-            float s = S.P.qmax / d;
-            if (libRange && qmath::absf(d) <= 1e-4f)
-                s = 1.0f;
-            s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
-            float zz = -mn * s;
-            if (roundZero)
-                zz = rne(zz);
-            S.sigma[j] = s;
-            S.z[j] = zz;
         }
     });
     for (std::int64_t j = 0; j < G; ++j)
@@ -373,30 +574,22 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
             ++res.nonFiniteGroups;
             for (std::int64_t t = 0; t < g; ++t) {
                 const std::int64_t i = flatIndex(j, t);
-                if (!qmath::isFinite(w[static_cast<std::size_t>(i)]) && (res.firstNonFinite < 0 || i < res.firstNonFinite))
+                if (!qmath::isFinite(src.at(i)) && (res.firstNonFinite < 0 || i < res.firstNonFinite))
                     res.firstNonFinite = i;
             }
         }
-    if (owned) // W is not read again: its copy goes before the optimiser's buffers come
-        std::vector<float>().swap(*owned);
     S.goodCount = (G - res.nonFiniteGroups) * g;
     float amax = 0.0f;
     for (float a : groupAmax)
         amax = std::max(amax, a);
     S.unit = hqqmath::hqqFixedUnit(amax, S.P.qmax, S.goodCount);
 
-    // Optimiser dtype.
-    if (S.fp16) {
-        for (std::int64_t i = 0; i < numel; ++i)
-            S.x[i] = roundF16(w32[i]);
+    // Optimiser dtype of σ and z (W's values are rounded block by block as they are read).
+    if (S.fp16)
         for (std::int64_t j = 0; j < G; ++j) {
             S.sigma[j] = roundF16(S.sigma[j]);
             S.z[j] = roundF16(S.z[j]);
         }
-    } else {
-        S.x = std::move(w32); // the optimiser never writes x: FP32 W is S.x from here on
-    }
-    const std::vector<float> &wGroups = S.fp16 ? w32 : S.x;
 
     if (S.goodCount > 0) {
         float best = std::numeric_limits<float>::infinity();
@@ -421,26 +614,31 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
     if (wantDequantized)
         res.dequantized.assign(static_cast<std::size_t>(numel), 0.0f);
     parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
-        for (std::int64_t j = j0; j < j1; ++j) {
-            if (cancel && (j & 1023) == 0)
-                cancel->check();
-            if (S.bad[j]) {
-                res.scales[j] = 1.0f;
-                res.zeros[j] = 0.0f;
-                continue; // codes 0, Ŵ 0
-            }
-            const float s = S.sigma[j], zz = S.z[j];
-            const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
-            res.scales[j] = scale;
-            res.zeros[j] = zz;
-            const float *xs = wGroups.data() + j * g;
-            for (std::int64_t t = 0; t < g; ++t) {
-                const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
-                const std::int64_t i = flatIndex(j, t);
-                res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
-                if (wantDequantized)
-                    res.dequantized[static_cast<std::size_t>(i)] =
-                        S.fp16 ? roundF16(roundF16(q - zz) * scale) : (q - zz) * scale;
+        GroupSource::Scratch sc;
+        for (std::int64_t jb = j0; jb < j1; jb += B) {
+            const std::int64_t je = std::min(j1, jb + B);
+            const float *blk = src.load(jb, je, sc);
+            for (std::int64_t j = jb; j < je; ++j) {
+                if (cancel && (j & 1023) == 0)
+                    cancel->check();
+                if (S.bad[j]) {
+                    res.scales[j] = 1.0f;
+                    res.zeros[j] = 0.0f;
+                    continue; // codes 0, Ŵ 0
+                }
+                const float s = S.sigma[j], zz = S.z[j];
+                const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
+                res.scales[j] = scale;
+                res.zeros[j] = zz;
+                const float *xs = blk + (j - jb) * g;
+                for (std::int64_t t = 0; t < g; ++t) {
+                    const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
+                    const std::int64_t i = flatIndex(j, t);
+                    res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
+                    if (wantDequantized)
+                        res.dequantized[static_cast<std::size_t>(i)] =
+                            S.fp16 ? roundF16(roundF16(q - zz) * scale) : (q - zz) * scale;
+                }
             }
         }
     });
@@ -452,14 +650,14 @@ HqqResult hqqQuantizeImpl(std::span<const float> w, std::vector<float> *owned, c
 HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
                           const std::string &tensorName, const CancelToken *cancel)
 {
-    return hqqQuantizeImpl(w, nullptr, spec, wantDequantized, threads, tensorName, cancel);
+    return hqqQuantizeImpl(w, nullptr, static_cast<std::int64_t>(w.size()), spec, wantDequantized, threads,
+                           tensorName, cancel);
 }
 
-HqqResult hqqQuantizeOwned(std::vector<float> &&w, const HqqSpec &spec, bool wantDequantized, int threads,
-                           const std::string &tensorName, const CancelToken *cancel)
+HqqResult hqqQuantizeTensor(const Tensor &w, const HqqSpec &spec, bool wantDequantized, int threads,
+                            const std::string &tensorName, const CancelToken *cancel)
 {
-    std::vector<float> owned = std::move(w);
-    return hqqQuantizeImpl(owned, &owned, spec, wantDequantized, threads, tensorName, cancel);
+    return hqqQuantizeImpl({}, &w, w.numel(), spec, wantDequantized, threads, tensorName, cancel);
 }
 
 void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes, std::span<const float> scales,
@@ -508,11 +706,8 @@ QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &o
                                        const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
-    // W in FP32 once: handed over, so that the solver reuses or frees it (peak memory, docs/perf.md).
-    std::vector<float> flat(static_cast<std::size_t>(w.numel()));
-    w.decodeTo(flat);
-    HqqResult r = hqqQuantizeOwned(std::move(flat), m_spec, options.wantDequantized, options.threads,
-                                   options.tensorName, cancel);
+    // W read block by block from the tensor itself: no FP32 copy of W (peak memory, docs/perf.md).
+    HqqResult r = hqqQuantizeTensor(w, m_spec, options.wantDequantized, options.threads, options.tensorName, cancel);
 
     QuantizedTensor q = startQuantized(w, "hqq", m_spec.toJson(), options.tensorName);
     q.layout = hqqLayout(w.shape(), m_spec.group, m_spec.axis);

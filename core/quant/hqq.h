@@ -97,6 +97,13 @@ struct HqqResult {
 HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized,
                           int threads, const std::string &tensorName, const CancelToken *cancel);
 
+/// hqqQuantizeFlat on the tensor's values (any dtype, strided or not), read block by block
+/// straight from the tensor: no FP32 copy of W is made (docs/perf.md "Peak memory of HQQ and
+/// MiLo"). The result equals hqqQuantizeFlat(W decoded to FP32) bit for bit. Errors as there, and
+/// IoError when a mapped file is truncated while it is read.
+HqqResult hqqQuantizeTensor(const Tensor &w, const HqqSpec &spec, bool wantDequantized, int threads,
+                            const std::string &tensorName, const CancelToken *cancel);
+
 /// p − 1 of the shrink operator as the optimiser dtype holds it: −0.3 as FP32, or as FP16
 /// (−0.300048828125: torch converts the scalar exponent to the tensor dtype).
 float hqqPowExponent(bool fp16);

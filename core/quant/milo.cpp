@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "numeric/qmath.h"
-#include "quant/hqq_owned.h"
 #include "quant/milo_math.h"
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
@@ -169,7 +168,7 @@ MiloQuantizer::MiloQuantizer(MiloSpec spec) : m_spec(std::move(spec)) { m_spec.v
 
 namespace {
 
-/// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64).
+/// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64). `out` may be `wHat` itself.
 void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v,
                 std::int64_t N, std::int64_t K, std::int64_t r, std::span<float> out,
                 const CancelToken *cancel = nullptr)
@@ -216,19 +215,28 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t N = matrixView(w.shape()).first, K = matrixView(w.shape()).second;
     const std::int64_t numel = N * K;
-    std::vector<float> w0(static_cast<std::size_t>(numel));
-    w.decodeTo(w0);
-    for (float v : w0)
-        if (!qmath::isFinite(v))
-            throw UnsupportedError("MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
-                                   Location{{}, options.tensorName, {}});
+    // W is read from the tensor row block by row block wherever a pass needs it; no FP32 copy of
+    // W and no FP64 residual E are held whole (peak memory: docs/perf.md).
+    const std::int64_t rowBlock = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / std::max<std::int64_t>(K, 1));
+    {
+        std::vector<float> rows(static_cast<std::size_t>(std::min(N, rowBlock) * K));
+        for (std::int64_t r0 = 0; r0 < N; r0 += rowBlock) {
+            const std::int64_t r1 = std::min(N, r0 + rowBlock);
+            const std::span<float> part(rows.data(), static_cast<std::size_t>((r1 - r0) * K));
+            w.decodeRange(r0 * K, part);
+            for (float v : part)
+                if (!qmath::isFinite(v))
+                    throw UnsupportedError(
+                        "MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
+                        Location{{}, options.tensorName, {}});
+        }
+    }
 
     const int r = static_cast<int>(std::min<std::int64_t>(m_spec.rank, std::min(N, K)));
     const int passes = m_spec.passCount();
     const bool paper = m_spec.preset == MiloPreset::Paper;
 
-    std::vector<float> wt(static_cast<std::size_t>(numel));
-    std::vector<double> e(static_cast<std::size_t>(numel));
+    std::vector<float> wt; // W − f(U·V) of the previous pass (passes ≥ 2)
     HqqResult chosen;
     RangeSketchResult chosenSketch;
     std::vector<IterationRecord> history;
@@ -241,37 +249,57 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         if (cancel)
             cancel->stepProgress(static_cast<double>(t - 1) / passes);
         const auto t0 = std::chrono::steady_clock::now();
-        if (t == 1 || r == 0)
-            wt = w0; // later passes: W − f(U·V), written by the previous pass
-        // Handed over: HQQ reuses or frees this pass's W (peak memory, docs/perf.md); the next
-        // pass's W − f(U·V) gets a fresh buffer after the sketch's inputs are ready.
-        HqqResult h = hqqQuantizeOwned(std::move(wt), m_spec.hqq, true, options.threads, options.tensorName, cancel);
-        if (r != 0)
-            wt.assign(static_cast<std::size_t>(numel), 0.0f);
+        if (!paper && chosenPass != 0) { // the code preset returns the last pass: the previous one goes now
+            chosen = HqqResult();
+            chosenSketch = RangeSketchResult();
+        }
+        // Pass 1 quantizes W itself, read from the tensor; later passes W − f(U·V).
+        HqqResult h = t == 1 ? hqqQuantizeTensor(w, m_spec.hqq, true, options.threads, options.tensorName, cancel)
+                             : hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
+        const std::vector<float> &wHat = h.dequantized;
         double eps2 = 0.0;
         RangeSketchResult sk;
         if (r == 0) {
-            for (std::int64_t i = 0; i < numel; ++i) {
-                const double d = static_cast<double>(w0[i]) - h.dequantized[i];
-                eps2 += d * d;
+            std::vector<float> rows(static_cast<std::size_t>(std::min(N, rowBlock) * K));
+            for (std::int64_t r0 = 0; r0 < N; r0 += rowBlock) {
+                const std::int64_t n = (std::min(N, r0 + rowBlock) - r0) * K;
+                w.decodeRange(r0 * K, std::span<float>(rows.data(), static_cast<std::size_t>(n)));
+                for (std::int64_t i = 0; i < n; ++i) {
+                    const double d = static_cast<double>(rows[i]) - wHat[r0 * K + i];
+                    eps2 += d * d;
+                }
             }
         } else {
-            parallelSlices(numel, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
-                for (std::int64_t i = i0; i < i1; ++i)
-                    e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
-            });
+            // E = W − Ŵ (FP64), produced slice by slice for the sketch's products.
+            const MatrixBlockFn residual = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
+                                               double *dst) {
+                const std::int64_t width = c1 - c0;
+                std::vector<float> row(static_cast<std::size_t>(width));
+                for (std::int64_t i = r0; i < r1; ++i) {
+                    if (cancel && (i & 255) == 0)
+                        cancel->check();
+                    w.decodeRange(i * K + c0, row);
+                    const float *hi = wHat.data() + i * K + c0;
+                    double *di = dst + (i - r0) * width;
+                    for (std::int64_t j = 0; j < width; ++j)
+                        di[j] = static_cast<double>(row[j]) - static_cast<double>(hi[j]);
+                }
+            };
             // U·V = Q·B, the truncated SVD's product (its factors are only needed for the
             // returned pass).
-            sk = rangeSketch(e, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
+            sk = rangeSketch(residual, N, K, r, m_spec.powerIters, static_cast<std::uint64_t>(m_spec.seed),
                              static_cast<std::uint32_t>(t - 1), threads, cancel);
             // Per row (rows are independent; each element's sum over c keeps its order, so the
             // split over the worker threads keeps the bits): the row of U·V, its Σ (E − U·V)² and
-            // the next pass's input W − f(U·V). A = E: uv[i, j] = Σ Q(i, c)·B(c, j); A = Eᵀ:
-            // uv[i, j] = Σ B(c, i)·Q(j, c).
+            // the next pass's input W − f(U·V), written over this pass's input. A = E: uv[i, j] =
+            // Σ Q(i, c)·B(c, j); A = Eᵀ: uv[i, j] = Σ B(c, i)·Q(j, c).
             const std::int64_t k = sk.q;
+            if (t < passes)
+                wt.resize(static_cast<std::size_t>(numel));
             std::vector<double> rowSq(static_cast<std::size_t>(N), 0.0);
             parallelSlices(N, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
                 std::vector<double> row(static_cast<std::size_t>(K));
+                std::vector<float> w0i(static_cast<std::size_t>(K));
                 for (std::int64_t i = i0; i < i1; ++i) {
                     if (cancel && (i & 31) == 0)
                         cancel->check();
@@ -285,14 +313,17 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                         for (std::int64_t j = 0; j < K; ++j)
                             row[j] += f * g[j];
                     }
+                    w.decodeRange(i * K, w0i);
                     double sq = 0.0;
-                    const double *ei = e.data() + i * K;
-                    float *wi = wt.data() + i * K;
-                    const float *w0i = w0.data() + i * K;
+                    const float *hi = wHat.data() + i * K;
                     for (std::int64_t j = 0; j < K; ++j) {
-                        const double d = ei[j] - row[j];
+                        const double d = (static_cast<double>(w0i[j]) - static_cast<double>(hi[j])) - row[j];
                         sq += d * d;
-                        wi[j] = w0i[j] - static_cast<float>(row[j]); // the next pass's W − f(U·V)
+                    }
+                    if (t < passes) {
+                        float *wi = wt.data() + i * K;
+                        for (std::int64_t j = 0; j < K; ++j)
+                            wi[j] = w0i[j] - static_cast<float>(row[j]); // the next pass's W − f(U·V)
                     }
                     rowSq[static_cast<std::size_t>(i)] = sq;
                 }
@@ -316,6 +347,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         if (paper && miloPaperShouldStop(epsList))
             break;
     }
+    std::vector<float>().swap(wt);
     // The returned pass's factors: U = f(U_s·√S) [N, r], V = f(√S·V_sᵀ) [r, K].
     std::vector<float> chosenU, chosenV;
     if (r > 0) {
@@ -352,11 +384,11 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         q.compV = quantizeCompensator(chosenV, r, K, m_spec.compensator, m_spec.compensatorGroup);
     }
     if (options.wantDequantized) {
-        q.dequantized.resize(static_cast<std::size_t>(numel));
+        // f(Ŵ + U·V) written over the chosen pass's Ŵ (addLowRank reads each element before it
+        // writes it): no second N×K buffer.
+        q.dequantized = std::move(chosen.dequantized);
         if (r > 0)
-            addLowRank(chosen.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, cancel);
-        else
-            q.dequantized = std::move(chosen.dequantized);
+            addLowRank(q.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, cancel);
     }
     return q;
 }

@@ -168,7 +168,19 @@ Tensor Tensor::borrow(DType dtype, Shape shape, const std::byte *data,
 
 std::size_t Tensor::nbytes() const noexcept { return packedBytes(m_dtype, m_numel); }
 
-bool Tensor::isContiguous() const noexcept { return m_strides == contiguousStrides(m_shape); }
+bool Tensor::isContiguous() const noexcept
+{
+    // Without building the contiguous strides (decodeRange asks on every call).
+    if (m_strides.size() != m_shape.size())
+        return false;
+    std::int64_t s = 1;
+    for (std::size_t i = m_shape.size(); i-- > 0;) {
+        if (m_strides[i] != s)
+            return false;
+        s *= std::max<std::int64_t>(m_shape[i], 1);
+    }
+    return true;
+}
 
 std::byte *Tensor::mutableData()
 {

@@ -5,17 +5,23 @@
 # that grows in build-fuzz/corpus-run/<target>; findings go to build-fuzz/findings/<target>/ and
 # each run's log to build-fuzz/logs/<target>.log. Prints, per target, the executions, coverage
 # (cov / ft) and the number of findings (docs/reliability.md "Runs and findings").
-# Usage: scripts/fuzz/run-all.sh [SECONDS] [TARGET...]
+# Usage: scripts/fuzz/run-all.sh [SECONDS] [TARGET[:SECONDS]...]  (a target's own time overrides)
+# Two lanes on two cores, as docs/reliability.md's long run:
+#   scripts/fuzz/run-all.sh 900 quantized:1800 safetensors index config npy &
+#   scripts/fuzz/run-all.sh 900 npz:1800 spec session recipe scan_report
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-secs=${1:-900}
+default_secs=${1:-900}
 shift || true
 targets=("$@")
 if (( ${#targets[@]} == 0 )); then
   targets=(safetensors index config npy npz quantized spec session recipe scan_report)
 fi
 mkdir -p build-fuzz/logs
-for t in "${targets[@]}"; do
+for spec in "${targets[@]}"; do
+  t=${spec%%:*}
+  secs=$default_secs
+  [[ $spec == *:* ]] && secs=${spec##*:}
   bin=build-fuzz/fuzz/fuzz_$t
   [[ -x $bin ]] || { echo "$t: $bin not built"; continue; }
   corpus=build-fuzz/corpus-run/$t
@@ -28,6 +34,8 @@ for t in "${targets[@]}"; do
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
   cov=$(grep -oE '(DONE|#[0-9]+).*cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+')
+  rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$')
+  corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1)
   found=$(find "build-fuzz/findings/$t" -type f | wc -l)
-  echo "$t: ${secs}s rc=$rc execs=${execs:-?} ${cov:-cov ?} findings=$found"
+  echo "$t: ${secs}s rc=$rc execs=${execs:-?} ${cov:-cov ?} ${corp:-corp ?} peak_rss=${rss:-?}MB findings=$found"
 done

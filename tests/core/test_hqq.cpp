@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -330,6 +331,92 @@ TEST(Hqq, NonFiniteGroupsAreReportedAndCodedZero)
     }
     for (float v : r.zeros)
         EXPECT_TRUE(std::isfinite(v));
+}
+
+namespace {
+
+/// W as a tensor of `dtype` (values rounded to it), and those values decoded to FP32.
+Tensor encoded(const std::vector<float> &w, DType dtype, Shape shape, std::vector<float> &decoded)
+{
+    std::vector<std::byte> bytes(w.size() * static_cast<std::size_t>(bitsOf(dtype) / 8));
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (dtype == DType::F32) {
+            std::memcpy(bytes.data() + 4 * i, &w[i], 4);
+            continue;
+        }
+        const std::uint16_t b = dtype == DType::BF16 ? floatToBf16(w[i]) : floatToF16(w[i]);
+        std::memcpy(bytes.data() + 2 * i, &b, 2);
+    }
+    const Tensor t = Tensor::fromBytes(dtype, std::move(shape), std::move(bytes));
+    decoded.resize(w.size());
+    t.decodeTo(decoded);
+    return t;
+}
+
+void expectSameResult(const HqqResult &a, const HqqResult &b, const std::string &what)
+{
+    SCOPED_TRACE(what);
+    EXPECT_EQ(a.codes, b.codes);
+    ASSERT_EQ(a.scales.size(), b.scales.size());
+    EXPECT_EQ(0, std::memcmp(a.scales.data(), b.scales.data(), 4 * a.scales.size()));
+    EXPECT_EQ(0, std::memcmp(a.zeros.data(), b.zeros.data(), 4 * a.zeros.size()));
+    ASSERT_EQ(a.dequantized.size(), b.dequantized.size());
+    EXPECT_EQ(0, std::memcmp(a.dequantized.data(), b.dequantized.data(), 4 * a.dequantized.size()));
+    ASSERT_EQ(a.history.size(), b.history.size());
+    for (std::size_t i = 0; i < a.history.size(); ++i)
+        EXPECT_EQ(a.history[i].eps, b.history[i].eps) << "iteration " << i + 1;
+    EXPECT_EQ(a.nonFiniteGroups, b.nonFiniteGroups);
+    EXPECT_EQ(a.firstNonFinite, b.firstNonFinite);
+}
+
+} // namespace
+
+// HQQ read block by block straight from a tensor (no FP32 copy of W; issue 30) gives the flat
+// FP32 solver's result bit for bit: every dtype, both axes, both computes, groups that do not
+// fill the last block or the last 8 × 8 tile of the axis-0 gather, a group size that is not a
+// multiple of 8, a group larger than a block, non-finite groups, a strided view.
+TEST(Hqq, TensorSourceEqualsFlatBitForBit)
+{
+    struct Case {
+        std::int64_t rows, cols, g;
+        int axis;
+    };
+    const Case cases[] = {{96, 200, 64, 1}, {96, 200, 64, 0}, {40, 24, 8, 0},  {36, 100, 12, 0},
+                          {3, 40000, 40000, 1}, {4, 32768, 32768, 0}};
+    for (const Case &c : cases)
+        for (DType dt : {DType::BF16, DType::F16, DType::F32})
+            for (HqqCompute comp : {HqqCompute::Fp32, HqqCompute::Fp16}) {
+                auto w = randomMatrix(c.rows * c.cols, static_cast<unsigned>(c.rows + c.g), true);
+                w[17] = std::numeric_limits<float>::quiet_NaN();
+                w[static_cast<std::size_t>(c.rows * c.cols - 5)] = -std::numeric_limits<float>::infinity();
+                std::vector<float> flat;
+                const Tensor t = encoded(w, dt, {c.rows, c.cols}, flat);
+                // milo-code takes any group size (hqq-lib: multiples of 8 only).
+                HqqSpec s = spec(c.g % 8 ? HqqPreset::MiloCode : HqqPreset::HqqLib, 4, c.g, c.axis, comp);
+                s.iters = 6;
+                for (int threads : {1, 3}) {
+                    const std::string what = std::to_string(c.rows) + "x" + std::to_string(c.cols) + " g" +
+                                             std::to_string(c.g) + " axis " + std::to_string(c.axis) + " " +
+                                             std::string(nameOf(dt)) + " " + toString(comp) + " threads " +
+                                             std::to_string(threads);
+                    const HqqResult ref = hqqQuantizeFlat(flat, s, true, threads, "t", nullptr);
+                    ASSERT_GE(ref.nonFiniteGroups, 1) << what;
+                    expectSameResult(hqqQuantizeTensor(t, s, true, threads, "t", nullptr), ref, what);
+                }
+            }
+    // A strided view (the transpose of a stored matrix) reads element by element.
+    const auto w = randomMatrix(64 * 48, 5, false);
+    std::vector<float> stored;
+    const Tensor base = encoded(w, DType::BF16, {64, 48}, stored);
+    const Tensor tv = base.transposed();
+    ASSERT_FALSE(tv.isContiguous());
+    std::vector<float> flat(static_cast<std::size_t>(tv.numel()));
+    tv.decodeTo(flat);
+    for (int axis : {0, 1}) {
+        const HqqSpec s = spec(HqqPreset::MiloCode, 3, 64, axis, HqqCompute::Fp16);
+        expectSameResult(hqqQuantizeTensor(tv, s, true, 2, "t", nullptr), hqqQuantizeFlat(flat, s, true, 2, "t", nullptr),
+                         "transposed view, axis " + std::to_string(axis));
+    }
 }
 
 TEST(Hqq, CancelStops)

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
 #include "io/safetensors.h"
 #include "numeric/qmath.h"
 #include "quant/milo.h"
+#include "numeric/svd.h"
+#include "tensor/convert.h"
 #include "util/error.h"
 
 using namespace quantscope;
@@ -131,6 +134,124 @@ TEST(Milo, CodeRunsElevenPassesPaperReturnsTheBest)
     MiloSpec n = code;
     n.passes = 3;
     EXPECT_EQ(MiloQuantizer(n).quantize(w, {}).history.size(), 3u);
+}
+
+namespace {
+
+/// MiLo's op sequence (milo.h) with every matrix held whole, as it was before issue 30: W in FP32,
+/// E = W − Ŵ in FP64, the sketch of the whole E, then per row U·V, Σ (E − U·V)² and the next
+/// pass's W − f(U·V). The quantizer reads W and E slice by slice instead; the numbers must not move.
+struct WholeMilo {
+    std::vector<double> eps;
+    int chosenPass = 0;
+    HqqResult chosen;
+};
+
+WholeMilo wholeMatrixMilo(const Tensor &w, const MiloSpec &s)
+{
+    const std::int64_t N = w.shape()[0], K = w.numel() / N;
+    std::vector<float> w0(static_cast<std::size_t>(w.numel()));
+    w.decodeTo(w0);
+    const int r = static_cast<int>(std::min<std::int64_t>(s.rank, std::min(N, K)));
+    const bool paper = s.preset == MiloPreset::Paper;
+    std::vector<float> wt = w0;
+    WholeMilo out;
+    double best = 0.0;
+    for (int t = 1; t <= s.passCount(); ++t) {
+        HqqResult h = hqqQuantizeFlat(wt, s.hqq, true, 1, "t", nullptr);
+        double eps2 = 0.0;
+        if (r == 0) {
+            for (std::size_t i = 0; i < w0.size(); ++i) {
+                const double d = static_cast<double>(w0[i]) - h.dequantized[i];
+                eps2 += d * d;
+            }
+        } else {
+            std::vector<double> e(w0.size());
+            for (std::size_t i = 0; i < e.size(); ++i)
+                e[i] = static_cast<double>(w0[i]) - static_cast<double>(h.dequantized[i]);
+            const RangeSketchResult sk = rangeSketch(e, N, K, r, s.powerIters, static_cast<std::uint64_t>(s.seed),
+                                                     static_cast<std::uint32_t>(t - 1), 1);
+            for (std::int64_t i = 0; i < N; ++i) {
+                std::vector<double> row(static_cast<std::size_t>(K), 0.0);
+                for (std::int64_t c = 0; c < sk.q; ++c) {
+                    const double f = sk.transposed ? sk.Bt[c * sk.n + i] : sk.Q[c * sk.m + i];
+                    const double *g = sk.transposed ? sk.Q.data() + c * sk.m : sk.Bt.data() + c * sk.n;
+                    if (f != 0.0)
+                        for (std::int64_t j = 0; j < K; ++j)
+                            row[j] += f * g[j];
+                }
+                double sq = 0.0;
+                for (std::int64_t j = 0; j < K; ++j) {
+                    const double d = e[i * K + j] - row[j];
+                    sq += d * d;
+                    wt[i * K + j] = w0[i * K + j] - static_cast<float>(row[j]);
+                }
+                eps2 += sq;
+            }
+        }
+        const double eps = std::sqrt(eps2);
+        out.eps.push_back(eps);
+        if (!paper || out.chosenPass == 0 || eps < best) {
+            out.chosen = std::move(h);
+            out.chosenPass = t;
+            best = eps;
+        }
+        if (r == 0 || (paper && miloPaperShouldStop(out.eps)))
+            break;
+    }
+    return out;
+}
+
+} // namespace
+
+// MiLo reads W from the tensor and its residual slice by slice (no FP32 copy of W, no FP64 E held
+// whole; issue 30): every ε, the chosen pass and its codes equal the whole-matrix op sequence's,
+// for both presets, tall and wide, BF16 and a strided view, rank 0 included.
+TEST(Milo, StreamedEqualsWholeMatrixOpSequence)
+{
+    struct Case {
+        std::int64_t rows, cols;
+        MiloPreset preset;
+        int rank;
+        HqqCompute compute;
+    };
+    const Case cases[] = {{48, 128, MiloPreset::Code, 4, HqqCompute::Fp16},
+                          {160, 64, MiloPreset::Paper, 6, HqqCompute::Fp32},
+                          {64, 64, MiloPreset::Code, 0, HqqCompute::Fp16}};
+    for (const Case &c : cases) {
+        const Tensor f32 = randomTensor(c.rows, c.cols, static_cast<unsigned>(c.rows + c.rank));
+        std::vector<float> v(static_cast<std::size_t>(f32.numel()));
+        f32.decodeTo(v);
+        std::vector<std::byte> bytes(v.size() * 2);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const std::uint16_t b = floatToBf16(v[i]);
+            std::memcpy(bytes.data() + 2 * i, &b, 2);
+        }
+        const Tensor bf16 = Tensor::fromBytes(DType::BF16, {c.rows, c.cols}, std::move(bytes));
+        for (const Tensor &w : {bf16, f32.transposed()}) {
+            MiloSpec s;
+            s.preset = c.preset;
+            s.rank = c.rank;
+            s.passes = c.preset == MiloPreset::Code ? 4 : 0;
+            s.hqq.compute = c.compute;
+            s.hqq.iters = 5;
+            SCOPED_TRACE(std::to_string(w.shape()[0]) + "x" + std::to_string(w.shape()[1]) + " rank " +
+                         std::to_string(c.rank) + (w.isContiguous() ? " bf16" : " strided"));
+            const WholeMilo ref = wholeMatrixMilo(w, s);
+            QuantizeOptions o;
+            o.threads = 3;
+            const QuantizedTensor q = MiloQuantizer(s).quantize(w, o);
+            ASSERT_EQ(q.history.size(), ref.eps.size());
+            for (std::size_t i = 0; i < ref.eps.size(); ++i)
+                EXPECT_EQ(q.history[i].eps, ref.eps[i]) << "pass " << i + 1;
+            EXPECT_EQ(q.chosenPass, ref.chosenPass);
+            EXPECT_EQ(q.codes, ref.chosen.codes);
+            EXPECT_EQ(q.scales, ref.chosen.scales);
+            EXPECT_EQ(q.zeroPoints, ref.chosen.zeros);
+            if (c.rank == 0)
+                EXPECT_EQ(q.dequantized, ref.chosen.dequantized);
+        }
+    }
 }
 
 TEST(Milo, RankIsClampedAndReported)
