@@ -778,6 +778,15 @@ TEST_F(Quantized, WeightShapeThatLiesIsRefused)
                               {kMod + ".weight_scale", f32({4, 1}, std::vector<float>(4, 1.0f))},
                               {kMod + ".weight_shape", i64({5, 64})}});
     expectMentions(detectFails(file()), kMod, "weight_shape [5, 64] lies");
+    // A K so large that K·bits overflows (the fuzz finding of docs/reliability.md; UBSan reported
+    // the overflow before the fix): refused as a lie, with and without the config's num_bits.
+    const std::int64_t huge = 3963167672086036512;
+    writeSafetensors(file(), {{kMod + ".weight_packed", packRows(q, [](auto &r) { return ctPackRow(r, 4); })},
+                              {kMod + ".weight_scale", f32({4, 1}, std::vector<float>(4, 1.0f))},
+                              {kMod + ".weight_shape", i64({4, huge})}});
+    expectMentions(detectFails(file()), kMod, "K = 3963167672086036512 codes cannot fit in the 8 I32 words");
+    fs::remove(dir.path() / "config.json");
+    expectMentions(detectFails(file()), kMod, "cannot fit in the 8 I32 words of each row");
 }
 
 TEST_F(Quantized, MissingScaleOrZeroPointIsRefused)
