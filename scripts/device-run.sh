@@ -12,7 +12,7 @@
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
-# QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
+# QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
@@ -85,10 +85,23 @@ if [[ "${QS_SKIP_CLI:-0}" != 1 ]]; then
         --method int --bits 4 --group 128 --device gpu
   } > "$OUT/cli-gpu.txt" 2>&1
   cat "$OUT/cli-gpu.txt"
-  ctest --test-dir "$build" -L cli --output-on-failure -j "$(nproc)" > "$OUT/ctest-cli.log" 2>&1
+  ctest --test-dir "$build" -L cli --output-on-failure -j "$(nproc)" ${QS_CLI_CTEST_ARGS:-} > "$OUT/ctest-cli.log" 2>&1
   rc_cli=$?
   grep -E "tests passed|tests failed|Failed" "$OUT/ctest-cli.log" | tail -10
   echo "cli: $(( $(date +%s) - t0 ))s rc=$rc_cli"
+fi
+
+# Core tests whose answer depends on the machine having a GPU (QS_CORE_CTEST="-R GpuStatus": a
+# ctest selection; the core test binary is built only when asked), log in ctest-core.log.
+rc_core=0
+if [[ -n "${QS_CORE_CTEST:-}" ]]; then
+  t0=$(date +%s)
+  cmake --build "$build" -j "$(nproc)" --target quantscope_core_tests > "$OUT/core-build.log" 2>&1 &&
+    rm -f "$OUT/core-build.log" || tail -30 "$OUT/core-build.log"
+  ctest --test-dir "$build" --output-on-failure -j "$(nproc)" ${QS_CORE_CTEST} > "$OUT/ctest-core.log" 2>&1
+  rc_core=$?
+  grep -E "tests passed|tests failed|Failed" "$OUT/ctest-core.log" | tail -10
+  echo "core subset: $(( $(date +%s) - t0 ))s rc=$rc_core"
 fi
 
 tensor=/tmp/qs_bench_w_bf16.bin
@@ -327,5 +340,5 @@ if [[ "${QS_NCU:-0}" == 1 ]]; then
     echo "ncu not found"
   fi
 fi
-echo "gpu tests rc=$rc_gpu cli tests rc=$rc_cli"
-exit $(( rc_gpu | rc_cli ))
+echo "gpu tests rc=$rc_gpu cli tests rc=$rc_cli core subset rc=$rc_core"
+exit $(( rc_gpu | rc_cli | rc_core ))

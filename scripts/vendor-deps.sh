@@ -22,7 +22,10 @@ mkdir -p "$v/data"
 shared="${QUANTSCOPE_SHARED_DATA:-$src/../shared/data}"
 if [[ -d "$shared/stories260K" ]]; then
   mkdir -p "$v/data/stories260K"
-  cp "$shared/stories260K/model.safetensors" "$shared/stories260K/model.bf16.safetensors" "$v/data/stories260K/"
+  # config.json and stats.json too: the core tests run there (QS_CORE_CTEST) read the model's
+  # config (the Quark writer's goldens) and its golden statistics.
+  cp "$shared/stories260K/model.safetensors" "$shared/stories260K/model.bf16.safetensors" \
+    "$shared/stories260K/config.json" "$shared/stories260K/stats.json" "$v/data/stories260K/"
 else
   echo "note: $shared/stories260K not found: the GPU tests on stories260K will skip" >&2
 fi

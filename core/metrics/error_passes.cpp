@@ -490,13 +490,15 @@ ErrorSums accumulateErrorSums(const Tensor &w, std::span<const float> wHat, cons
                               const PowerSumShifts &shifts, const CancelToken *cancel)
 {
     const std::int64_t n = split.n;
-    std::vector<ErrorPartial> partials(static_cast<std::size_t>(split.parts));
-    parallelSlices(split.chunks, split.parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {
+    // One partial per chunk, merged in chunk order: the sums (and so every metric) are the same
+    // bits whatever the thread count (a scan with 2 threads equals a 16-core machine's run).
+    std::vector<ErrorPartial> partials(static_cast<std::size_t>(split.chunks));
+    parallelSlices(split.chunks, split.parts, cancel, [&](int, std::int64_t c0, std::int64_t c1) {
         std::vector<float> buf(static_cast<std::size_t>(kErrorChunk));
-        ErrorPartial &P = partials[static_cast<std::size_t>(p)];
         for (std::int64_t c = c0; c < c1; ++c) {
             if (cancel)
                 cancel->check();
+            ErrorPartial &P = partials[static_cast<std::size_t>(c)];
             const std::int64_t first = c * kErrorChunk, len = std::min(kErrorChunk, n - first);
             w.decodeRange(first, std::span<float>(buf.data(), static_cast<std::size_t>(len)));
             const float *xs = buf.data();

@@ -248,8 +248,9 @@ TEST(Milo, StreamedEqualsWholeMatrixOpSequence)
             EXPECT_EQ(q.codes, ref.chosen.codes);
             EXPECT_EQ(q.scales, ref.chosen.scales);
             EXPECT_EQ(q.zeroPoints, ref.chosen.zeros);
-            if (c.rank == 0)
+            if (c.rank == 0) {
                 EXPECT_EQ(q.dequantized, ref.chosen.dequantized);
+            }
         }
     }
 }
