@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The bit budget (budget.h): candidates from a scan report and the exact solver.
 #include "budget/budget.h"
+#include "json/json_int.h"
 
 #include <algorithm>
 #include <cmath>
@@ -93,9 +94,13 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
         m.module = name;
         if (l.contains("shape") && l["shape"].is_array()) {
             m.numel = 1;
-            for (const auto &d : l["shape"]) {
-                m.shape.push_back(d.get<std::uint64_t>());
-                m.numel *= d.get<std::uint64_t>();
+            try {
+                for (const auto &d : l["shape"]) {
+                    m.shape.push_back(jsonInteger<std::uint32_t>(d, "shape"));
+                    m.numel *= m.shape.back();
+                }
+            } catch (const JsonIntegerError &e) {
+                throw FormatError(e.what(), Location{where, name, {}});
             }
         }
         if (m.shape.empty() || m.numel == 0)

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "json/json_int.h"
 #include "compare/compare_detail.h"
 #include "jobs/layer_grid.h"
 #include "json/report_json.h"
@@ -172,8 +173,13 @@ CompareReport compareScanReports(const std::string &a, const std::string &b, con
         ModuleComparison mc;
         mc.module = module;
         mc.tensor = la.value("tensor", module + ".weight");
-        if (la.contains("shape") && la["shape"].is_array())
-            mc.shape = la["shape"].get<Shape>();
+        if (la.contains("shape") && la["shape"].is_array()) {
+            try {
+                mc.shape = jsonIntegers<std::int64_t>(la["shape"], "shape");
+            } catch (const JsonIntegerError &e) {
+                throw FormatError(e.what(), Location{{}, module, {}});
+            }
+        }
         const ojson specA = runA ? runA->value("spec", ojson::object()) : ojson::object();
         const ojson specB = runB ? runB->value("spec", ojson::object()) : ojson::object();
         mc.schemeA = runA ? specLabel(specA) : whyA;

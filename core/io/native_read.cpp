@@ -4,6 +4,7 @@
 // scheme, and each decodes by its method's own dequantization from the stored parts.
 #include <cstring>
 
+#include "json/json_int.h"
 #include "io/native.h"
 #include "io/quantized_common.h"
 #include "quant/milo_math.h"
@@ -19,7 +20,7 @@ nlohmann::json nativeMeta(const Checkpoint &ck)
     if (text.empty())
         return nullptr;
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || j.value("format", "") != "quantscope-native")
+    if (j.is_discarded() || !j.is_object() || !j.contains("format") || j["format"] != "quantscope-native")
         return nullptr;
     return j;
 }
@@ -33,13 +34,13 @@ const nlohmann::json &moduleMeta(const Checkpoint &ck, const nlohmann::json &met
 {
     if (meta.is_null())
         fail(ck, module, "the file has no quantscope-native metadata");
-    if (meta.value("version", 0) != kNativeVersion)
-        fail(ck, module, "layout version " + std::to_string(meta.value("version", 0)) + " (this build reads " +
-                             std::to_string(kNativeVersion) + "; quantize --save it again)");
-    const auto &mods = meta["modules"];
-    if (!mods.is_object() || !mods.contains(module))
+    const nlohmann::json version = meta.contains("version") ? meta["version"] : nlohmann::json(0);
+    if (!version.is_number_integer() || version != kNativeVersion)
+        fail(ck, module, "layout version " + version.dump() + " (this build reads " + std::to_string(kNativeVersion) +
+                             "; quantize --save it again)");
+    if (!meta.contains("modules") || !meta["modules"].is_object() || !meta["modules"].contains(module))
         fail(ck, module, "not listed in the metadata");
-    return mods[module];
+    return meta["modules"][module];
 }
 
 Granularity granularityOf(const Checkpoint &ck, const std::string &module, const std::string &s)
@@ -56,13 +57,13 @@ GroupLayout layoutOf(const Checkpoint &ck, const std::string &module, const nloh
         fail(ck, module, "no layout in the metadata");
     GroupLayout L;
     L.granularity = granularityOf(ck, module, j.at("granularity").get<std::string>());
-    L.rows = j.at("rows").get<std::int64_t>();
-    L.cols = j.at("cols").get<std::int64_t>();
-    L.group = j.at("group").get<std::int64_t>();
-    L.block = j.at("block").get<std::int64_t>();
-    L.axis = j.at("axis").get<int>();
-    L.gridRows = j.at("grid").at(0).get<std::int64_t>();
-    L.gridCols = j.at("grid").at(1).get<std::int64_t>();
+    L.rows = jsonInteger<std::int64_t>(j.at("rows"), "rows");
+    L.cols = jsonInteger<std::int64_t>(j.at("cols"), "cols");
+    L.group = jsonInteger<std::int64_t>(j.at("group"), "group");
+    L.block = jsonInteger<std::int64_t>(j.at("block"), "block");
+    L.axis = jsonInteger<int>(j.at("axis"), "axis");
+    L.gridRows = jsonInteger<std::int64_t>(j.at("grid").at(0), "grid");
+    L.gridCols = jsonInteger<std::int64_t>(j.at("grid").at(1), "grid");
     L.ragged = j.at("ragged").get<bool>();
     return L;
 }
@@ -108,11 +109,11 @@ CompensatorFactor factorOf(const Checkpoint &ck, const std::string &module, cons
                            const std::string &suffix)
 {
     CompensatorFactor f;
-    f.rows = j.at("rows").get<std::int64_t>();
-    f.cols = j.at("cols").get<std::int64_t>();
+    f.rows = jsonInteger<std::int64_t>(j.at("rows"), "rows");
+    f.cols = jsonInteger<std::int64_t>(j.at("cols"), "cols");
     f.format = j.at("format").get<std::string>();
-    f.codeBits = j.at("code_bits").get<int>();
-    f.group = j.at("group").get<std::int64_t>();
+    f.codeBits = jsonInteger<int>(j.at("code_bits"), "code_bits");
+    f.group = jsonInteger<std::int64_t>(j.at("group"), "group");
     const Tensor t = part(ck, module, suffix, f.rows * f.cols);
     if (f.format == "fp16") {
         f.values = floats(t);
@@ -182,15 +183,17 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         q.method = m.at("method").get<std::string>();
         q.spec = m.at("spec");
         q.tensorName = module + ".weight";
-        q.shape = m.at("shape").get<Shape>();
+        q.shape = jsonIntegers<std::int64_t>(m.at("shape"), "shape");
         const auto src = dtypeFromSafetensors(m.at("source_dtype").get<std::string>());
         if (!src)
             fail(ck, module, "source_dtype '" + m.at("source_dtype").get<std::string>() + "'");
         q.sourceDtype = *src;
         q.layout = layoutOf(ck, module, m.value("layout", nlohmann::json()));
         q.codeDtype = dtypeOf(ck, module, m, "code_dtype");
-        q.codeBits = m.at("code_bits").get<int>();
-        q.nonFiniteGroups = m.value("nonfinite_groups", std::int64_t{0});
+        q.codeBits = jsonInteger<int>(m.at("code_bits"), "code_bits");
+        q.nonFiniteGroups = m.contains("nonfinite_groups")
+                                ? jsonInteger<std::int64_t>(m["nonfinite_groups"], "nonfinite_groups")
+                                : 0;
         const std::int64_t rows = q.layout.rows, cols = q.layout.cols;
         if (rows * cols != numelOf(q.shape))
             fail(ck, module, "the layout " + std::to_string(rows) + "x" + std::to_string(cols) +
@@ -238,16 +241,19 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         }
         if (m.contains("compensator")) {
             const auto &c = m["compensator"];
-            q.rank = c.at("rank").get<int>();
-            q.requestedRank = c.value("requested_rank", q.rank);
+            q.rank = jsonInteger<int>(c.at("rank"), "rank");
+            q.requestedRank =
+                c.contains("requested_rank") ? jsonInteger<int>(c["requested_rank"], "requested_rank") : q.rank;
             q.compU = factorOf(ck, module, c.at("u"), ".milo_U");
             q.compV = factorOf(ck, module, c.at("v"), ".milo_V");
         }
-        q.chosenPass = m.value("chosen_pass", -1);
+        q.chosenPass = m.contains("chosen_pass") ? jsonInteger<int>(m["chosen_pass"], "chosen_pass") : -1;
         if (m.contains("report"))
             q.report = m["report"];
         return q;
     } catch (const nlohmann::json::exception &e) {
+        fail(ck, module, std::string("bad metadata: ") + e.what());
+    } catch (const JsonIntegerError &e) {
         fail(ck, module, std::string("bad metadata: ") + e.what());
     }
 }
@@ -255,7 +261,7 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
 void detectNativeModules(const Checkpoint &ck, Detection &det, bool strict)
 {
     const nlohmann::json meta = nativeMeta(ck);
-    if (meta.is_null() || !meta["modules"].is_object())
+    if (meta.is_null() || !meta.contains("modules") || !meta["modules"].is_object())
         return;
     for (const auto &[module, mj] : meta["modules"].items()) {
         try {

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 namespace quantscope {
 
@@ -41,10 +43,41 @@ const json &field(const json &j, const char *key)
     return j.at(key);
 }
 
+/// The integer type of an integer field (T, or the elements of a vector<T>); void otherwise.
+template <typename T> struct IntegerOf {
+    using type = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, T, void>;
+};
+template <typename T> struct IntegerOf<std::vector<T>> {
+    using type = typename IntegerOf<T>::type;
+};
+
+/// nlohmann turns a JSON float into an integer with a plain cast, undefined beyond the integer's
+/// range (a fuzz finding, docs/reliability.md): an integer field must hold integers in range.
+template <typename I> void requireIntegers(const json &v, const char *key)
+{
+    if (v.is_array()) {
+        for (const auto &e : v)
+            requireIntegers<I>(e, key);
+        return;
+    }
+    if (!v.is_number())
+        return; // any other type: get() refuses it as the wrong type
+    const bool ok = v.is_number_unsigned()
+                        ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<I>::max())
+                    : v.is_number_integer() ? v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<I>::min()) &&
+                                                  v.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<I>::max())
+                                            : false;
+    if (!ok)
+        throw FormatError(std::string("session: '") + key + "' must hold integers in range, got " + v.dump());
+}
+
 template <typename T> T get(const json &j, const char *key)
 {
+    const json &v = field(j, key);
+    if constexpr (!std::is_void_v<typename IntegerOf<T>::type>)
+        requireIntegers<typename IntegerOf<T>::type>(v, key);
     try {
-        return field(j, key).get<T>();
+        return v.get<T>();
     } catch (const json::exception &) {
         throw FormatError(std::string("session: '") + key + "' has the wrong type");
     }

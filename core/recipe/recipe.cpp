@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -264,16 +265,18 @@ Recipe Recipe::fromJson(const ojson &j)
                     return false;
                 };
                 if (o.contains("bits")) {
-                    if (!o["bits"].is_number_integer())
-                        fail(op + ".bits", "must be an integer");
+                    if (!o["bits"].is_number_integer() || o["bits"] < std::numeric_limits<int>::min() ||
+                        o["bits"] > std::numeric_limits<int>::max())
+                        fail(op + ".bits", "must be an integer"); // get<int>() would truncate a larger one
                     so.bits = o["bits"].get<int>();
                     if (!has("bits"))
                         fail(op + ".bits", "no spec of this rule has \"bits\"");
                     used = true;
                 }
                 if (o.contains("rank")) {
-                    if (!o["rank"].is_number_integer())
-                        fail(op + ".rank", "must be an integer");
+                    if (!o["rank"].is_number_integer() || o["rank"] < std::numeric_limits<int>::min() ||
+                        o["rank"] > std::numeric_limits<int>::max())
+                        fail(op + ".rank", "must be an integer"); // get<int>() would truncate a larger one
                     so.rank = o["rank"].get<int>();
                     if (!has("rank"))
                         fail(op + ".rank", "no spec of this rule has \"rank\"");

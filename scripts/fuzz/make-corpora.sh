@@ -52,6 +52,15 @@ open(sys.argv[1], "w").write(json.dumps(h["recipe"], indent=2))
 for i, s in enumerate(h["recipe"]["rules"][0]["specs"]):
     open(sys.argv[2] + "/scan_spec_%d.json" % i, "w").write(json.dumps(s))
 ' "$out/recipe/scan_recipe.json" "$out/spec"
+    # Quantscope's native layout (quantize --save) of every method on one 64x64 tensor, for the
+    # quantized target (the whole input is the safetensors file: no config).
+    for m in "int --bits 4 --group 32" "int --bits 8 --granularity channel --asymmetric" fp8 \
+             "hqq --bits 3 --group 16" "milo --rank 4 --passes 2" mxfp4 nvfp4 progressive constopt; do
+      name=native_$(echo "$m" | tr ' ' '_' | tr -d '-')
+      # shellcheck disable=SC2086 # the method's options are words
+      "$cli" quantize "$stories/model.safetensors" --tensor model.layers.0.self_attn.q_proj.weight \
+        --method $m --device cpu --save "$out/quantized/$name.safetensors" > /dev/null
+    done
   fi
 else
   echo "make-corpora: $cli absent: no demo or scan seeds"

@@ -180,6 +180,30 @@ TEST(Session, RefusesWhatItCannotRead)
     j = sessionToJson(Session{});
     j["bins"] = "many";
     EXPECT_THROW(sessionFromJson(j), FormatError);
+    // Integer fields holding floats, or integers out of range (the fuzz finding of
+    // docs/reliability.md: 1e67 in a histogram's counts was cast to int64, undefined behaviour).
+    auto refusedSaying = [](const nlohmann::json &bad, const std::string &what) {
+        try {
+            sessionFromJson(bad);
+            ADD_FAILURE() << "accepted: " << what;
+        } catch (const FormatError &e) {
+            EXPECT_NE(std::string(e.what()).find("must hold integers in range"), std::string::npos) << e.what();
+        }
+    };
+    Session withOutcome;
+    withOutcome.results.outcomes = {sampleOutcome()};
+    const auto good = sessionToJson(withOutcome);
+    ASSERT_NO_THROW(sessionFromJson(good));
+    for (const auto &[path, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+             {"/bins", 1e67}, {"/bins", 64.5}, {"/bins", 4294967296LL}, {"/bins", 18446744073709551615ULL},
+             {"/results/outcomes/0/metrics/numel", 1e67},
+             {"/results/outcomes/0/metrics/err/counts/0", 1e67},
+             {"/results/outcomes/0/metrics/err/counts/0", -1.5}}) {
+        auto bad = good;
+        ASSERT_TRUE(bad.contains(nlohmann::json::json_pointer(path))) << path;
+        bad[nlohmann::json::json_pointer(path)] = value;
+        refusedSaying(bad, path + " = " + value.dump());
+    }
 }
 
 TEST(ConfigLabel, SaysWhatTheConfigurationIs)

@@ -204,6 +204,32 @@ TEST(NativeLayout, VersionOneFilesAndMissingPartsAreRefusedByName)
     } catch (const FormatError &e) {
         EXPECT_NE(std::string(e.what()).find("quantize --save"), std::string::npos) << e.what();
     }
+    // Integer fields that hold floats or out-of-range integers (nlohmann would cast them,
+    // undefined beyond the range), a version that is not a number, no module list: each refused
+    // naming the module, never read as some other number (docs/reliability.md).
+    const auto good = nlohmann::json::parse(f.metadata().at("quantscope"));
+    const std::vector<std::pair<std::string, nlohmann::json>> lies = {
+        {"/modules/blk/layout/rows", 1e67},       {"/modules/blk/layout/group", 2.5},
+        {"/modules/blk/shape/1", 1e300},          {"/modules/blk/code_bits", 4294967304LL},
+        {"/modules/blk/nonfinite_groups", -1e40}, {"/version", "2"}};
+    for (const auto &[pointer, value] : lies) {
+        auto m = good;
+        ASSERT_TRUE(m.contains(nlohmann::json::json_pointer(pointer))) << pointer;
+        m[nlohmann::json::json_pointer(pointer)] = value;
+        md["quantscope"] = m.dump();
+        writeSafetensors(bad, {{"blk.qs_codes", f.tensor("blk.qs_codes")}, {"blk.qs_scale", f.tensor("blk.qs_scale")}}, md);
+        try {
+            (void)detectQuantized(Checkpoint::open(bad));
+            ADD_FAILURE() << pointer << " = " << value.dump() << " was accepted";
+        } catch (const FormatError &e) {
+            EXPECT_NE(std::string(e.what()).find("blk"), std::string::npos) << e.what();
+        }
+    }
+    auto noModules = good;
+    noModules.erase("modules");
+    md["quantscope"] = noModules.dump();
+    writeSafetensors(bad, {{"blk.qs_codes", f.tensor("blk.qs_codes")}, {"blk.qs_scale", f.tensor("blk.qs_scale")}}, md);
+    EXPECT_NO_THROW((void)detectQuantized(Checkpoint::open(bad))); // nothing listed: no native module
     std::filesystem::remove(path);
     std::filesystem::remove(bad);
 }

@@ -80,6 +80,8 @@ TEST(Recipe, StrictParseNamesThePathOfEveryLie)
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"rank", 8}}; }, "rules[0].overrides.m.rank: no spec"},
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 1}}; }, "rules[0].overrides.m: makes specs[0] invalid"},
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 3.5}}; }, "rules[0].overrides.m.bits: must be an integer"},
+        // 2^32 + 4: get<int>() would have read it as 4.
+        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 4294967300LL}}; }, "rules[0].overrides.m.bits: must be an integer"},
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"size", 3}}; }, "rules[0].overrides.m.size: unknown key"},
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = ojson::object(); }, "rules[0].overrides.m: sets nothing"},
         {[](ojson &j) { j["rules"][0]["name"] = 7; }, "rules[0].name: must be a string"},
