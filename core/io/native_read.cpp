@@ -174,6 +174,58 @@ QuantScheme schemeOf(const QuantizedTensor &q)
 
 bool isNativeCheckpoint(const Checkpoint &ck) { return !nativeMeta(ck).is_null(); }
 
+/// A layout read from the metadata must describe rows × cols = numel without overflow, and (when
+/// the dequantizer indexes scales through it: every method but HQQ / MiLo, whose own grouping
+/// is checked by their dequantizer) have exactly the scale grid its granularity and group give. A fuzzed
+/// file reached out-of-bounds reads without this (docs/reliability.md).
+void checkLayout(const Checkpoint &ck, const std::string &module, const GroupLayout &L, std::int64_t numel,
+                 const std::string &what, bool indexed)
+{
+    std::int64_t cells = 0, groups = 0;
+    if (L.rows < 0 || L.cols < 0 || L.gridRows < 1 || L.gridCols < 1 ||
+        __builtin_mul_overflow(L.rows, L.cols, &cells) || __builtin_mul_overflow(L.gridRows, L.gridCols, &groups) ||
+        cells != numel)
+        fail(ck, module, what + " " + std::to_string(L.rows) + "x" + std::to_string(L.cols) + " (grid " +
+                             std::to_string(L.gridRows) + "x" + std::to_string(L.gridCols) +
+                             ") does not describe the tensor's " + std::to_string(numel) + " elements");
+    if (!indexed || cells == 0)
+        return;
+    // The grid the layout's own parameters give (makeLayout's rule), exactly.
+    bool ok = true;
+    switch (L.granularity) {
+    case Granularity::Tensor: ok = groups == 1; break;
+    case Granularity::Channel: ok = (L.axis == 0 && groups == L.rows) || (L.axis == 1 && groups == L.cols); break;
+    case Granularity::Group:
+        ok = L.group >= 1 && L.gridRows == L.rows && L.gridCols == (L.cols + L.group - 1) / L.group;
+        break;
+    case Granularity::Block:
+        ok = L.block >= 1 && L.gridRows == (L.rows + L.block - 1) / L.block &&
+             L.gridCols == (L.cols + L.block - 1) / L.block;
+        break;
+    }
+    if (!ok)
+        fail(ck, module, what + ": its groups do not fit its scale grid of " + std::to_string(L.gridRows) + "x" +
+                             std::to_string(L.gridCols));
+}
+
+/// What the dequantizer of the stored spec reads besides the codes and scales must be there.
+void checkParts(const Checkpoint &ck, const std::string &module, const QuantizedTensor &q)
+{
+    if (!q.spec.is_object() || !q.spec.contains("method") || q.spec["method"] != q.method)
+        fail(ck, module, "the spec's method is not the module's method '" + q.method + "'");
+    if ((q.method == "progressive" || q.method == "nvfp4") && q.outerScales.empty())
+        fail(ck, module, q.method + " without its outer scales (outer_layout)");
+    if (q.method == "milo" && (q.compU || q.compV || q.rank > 0)) {
+        const std::int64_t N = matrixView(q.shape).first, K = matrixView(q.shape).second;
+        const auto fits = [](const std::optional<CompensatorFactor> &f, std::int64_t r, std::int64_t c) {
+            return f && f->rows == r && f->cols == c && static_cast<std::int64_t>(f->values.size()) == r * c;
+        };
+        if (q.rank < 1 || !fits(q.compU, N, q.rank) || !fits(q.compV, q.rank, K))
+            fail(ck, module, "the compensators are not U [" + std::to_string(N) + ", rank] and V [rank, " +
+                                 std::to_string(K) + "] of rank " + std::to_string(q.rank));
+    }
+}
+
 QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
 {
     const nlohmann::json meta = nativeMeta(ck);
@@ -195,6 +247,7 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
                                 ? jsonInteger<std::int64_t>(m["nonfinite_groups"], "nonfinite_groups")
                                 : 0;
         const std::int64_t rows = q.layout.rows, cols = q.layout.cols;
+        checkLayout(ck, module, q.layout, numelOf(q.shape), "layout", q.method != "hqq" && q.method != "milo");
         if (rows * cols != numelOf(q.shape))
             fail(ck, module, "the layout " + std::to_string(rows) + "x" + std::to_string(cols) +
                                  " does not cover the shape " + quantized_detail::shapeList(q.shape));
@@ -232,6 +285,7 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         }
         if (m.contains("outer_layout")) {
             q.outerLayout = layoutOf(ck, module, m["outer_layout"]);
+            checkLayout(ck, module, q.outerLayout, numelOf(q.shape), "outer_layout", true);
             q.outerScaleDtype = dtypeOf(ck, module, m, "outer_scale_dtype");
             const std::int64_t OG = q.outerLayout.groupCount();
             const bool global = q.outerLayout.granularity == Granularity::Tensor;
@@ -250,6 +304,7 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         q.chosenPass = m.contains("chosen_pass") ? jsonInteger<int>(m["chosen_pass"], "chosen_pass") : -1;
         if (m.contains("report"))
             q.report = m["report"];
+        checkParts(ck, module, q);
         return q;
     } catch (const nlohmann::json::exception &e) {
         fail(ck, module, std::string("bad metadata: ") + e.what());

@@ -233,3 +233,62 @@ TEST(NativeLayout, VersionOneFilesAndMissingPartsAreRefusedByName)
     std::filesystem::remove(path);
     std::filesystem::remove(bad);
 }
+
+// What a dequantizer reads through the metadata is checked before it runs (a fuzzed native file
+// reached a null read in ProgressiveSpec's stage 1 and out-of-bounds scale reads; docs/reliability.md):
+// the spec's method, a layout whose groups leave its scale grid, a progressive module without its
+// outer scales, MiLo compensators of the wrong shape. Each is refused naming the module.
+TEST(NativeLayout, MetadataThatDoesNotFitItsPartsIsRefused)
+{
+    struct Lie {
+        nlohmann::json spec;
+        std::string pointer; ///< empty: erase `erase`
+        nlohmann::json value;
+        std::string erase;
+    };
+    const std::vector<Lie> lies = {
+        {{{"method", "int"}, {"bits", 4}, {"group", 8}}, "/modules/blk/spec/method", "fp8", ""},
+        {{{"method", "int"}, {"bits", 4}, {"group", 8}}, "/modules/blk/layout/grid/0", 1, ""},
+        {{{"method", "int"}, {"bits", 4}, {"group", 8}}, "/modules/blk/layout/group", 64, ""},
+        {{{"method", "int"}, {"bits", 4}, {"group", 8}}, "/modules/blk/layout/rows", 4611686018427387904LL, ""},
+        {{{"method", "progressive"}}, "", nullptr, "outer_layout"},
+        {{{"method", "nvfp4"}}, "", nullptr, "outer_layout"},
+        {{{"method", "milo"}, {"rank", 2}, {"passes", 1}}, "/modules/blk/compensator/rank", 3, ""},
+    };
+    for (const Lie &lie : lies) {
+        QuantizedTensor q = makeQuantizer(lie.spec)->quantize(sampleWeight(4, 32, 3), {});
+        q.tensorName = "blk.weight";
+        const auto path = tempFile("lie");
+        writeNative(path, q);
+        const auto f = SafetensorsFile::open(path);
+        ASSERT_NO_THROW((void)decodeQuantized(Checkpoint::open(path), *detectQuantized(Checkpoint::open(path)).find("blk")))
+            << lie.spec.dump();
+        auto meta = nlohmann::json::parse(f.metadata().at("quantscope"));
+        if (lie.pointer.empty()) {
+            ASSERT_TRUE(meta["modules"]["blk"].contains(lie.erase)) << lie.spec.dump();
+            meta["modules"]["blk"].erase(lie.erase);
+        } else {
+            ASSERT_TRUE(meta.contains(nlohmann::json::json_pointer(lie.pointer))) << lie.pointer;
+            meta[nlohmann::json::json_pointer(lie.pointer)] = lie.value;
+        }
+        auto md = f.metadata();
+        md["quantscope"] = meta.dump();
+        std::vector<std::pair<std::string, Tensor>> parts;
+        for (const auto &e : f.entries())
+            parts.emplace_back(e.name, f.tensor(e.name));
+        const auto bad = tempFile("lie2");
+        writeSafetensors(bad, parts, md);
+        try {
+            const Checkpoint ck = Checkpoint::open(bad);
+            const Detection det = detectQuantized(ck);
+            const QuantizedModule *m = det.find("blk");
+            if (m)
+                (void)decodeQuantized(ck, *m);
+            ADD_FAILURE() << lie.spec.dump() << ": " << lie.pointer << lie.erase << " was accepted";
+        } catch (const FormatError &e) {
+            EXPECT_NE(std::string(e.what()).find("blk"), std::string::npos) << e.what();
+        }
+        std::filesystem::remove(path);
+        std::filesystem::remove(bad);
+    }
+}
