@@ -145,8 +145,27 @@ void checkRegexSubset(const std::string &p)
                           "section of the formats documentation)");
     };
     bool inClass = false;
+    // libstdc++'s regex compiler reads a number in a {m,n} count or after a backslash into a long
+    // without an overflow check (undefined behaviour; a fuzz finding, docs/reliability.md): the
+    // subset allows counts up to 1000 and escapes of at most 3 digits.
+    auto digitsAt = [&](std::size_t j) {
+        std::size_t k = j;
+        while (k < p.size() && p[k] >= '0' && p[k] <= '9')
+            ++k;
+        return k - j;
+    };
     for (std::size_t i = 0; i < p.size(); ++i) {
         const char c = p[i];
+        if (c == '\\' && i + 1 < p.size() && digitsAt(i + 1) > 3)
+            refuse(i, "an escape with more than 3 digits");
+        if (c == '{' && !inClass) {
+            for (std::size_t j = i + 1; j < p.size() && p[j] != '}'; ++j) {
+                const std::size_t n = digitsAt(j);
+                if (n > 4 || (n > 0 && std::stoi(p.substr(j, n)) > 1000))
+                    refuse(i, "a repetition count above 1000");
+                j += n > 0 ? n - 1 : 0;
+            }
+        }
         if (c == '\\') {
             if (i + 1 < p.size() && !inClass) {
                 const char n = p[i + 1];

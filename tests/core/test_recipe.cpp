@@ -96,7 +96,26 @@ TEST(Recipe, StrictParseNamesThePathOfEveryLie)
              j["rules"][0]["patterns"] = ojson::array({"(?<=a)b"});
          },
          "rules[0].patterns[0]: regex '(?<=a)b': lookbehind"},
+        // Numbers libstdc++'s regex compiler would overflow (the fuzz finding of reliability.md).
+        {[](ojson &j) {
+             j["rules"][0]["dialect"] = "re";
+             j["rules"][0]["patterns"] = ojson::array({"a{3333333333333333333}"});
+         },
+         "a repetition count above 1000"},
+        {[](ojson &j) {
+             j["rules"][0]["dialect"] = "re";
+             j["rules"][0]["patterns"] = ojson::array({"a{2,1001}"});
+         },
+         "a repetition count above 1000"},
+        {[](ojson &j) {
+             j["rules"][0]["dialect"] = "re";
+             j["rules"][0]["patterns"] = ojson::array({"(a)\\99999999999999999999"});
+         },
+         "an escape with more than 3 digits"},
     };
+    // Counts within the subset's limits stay accepted.
+    EXPECT_NO_THROW(checkRegexSubset(R"(model\.layers\.\d{1,3}\.mlp\.(up|down)_proj)"));
+    EXPECT_NO_THROW(checkRegexSubset("a{1000}b{0,1000}(c)\\1"));
     for (std::size_t i = 0; i < cases.size(); ++i) {
         ojson j = minimal();
         cases[i].edit(j);
