@@ -96,7 +96,7 @@ TEST(Recipe, StrictParseNamesThePathOfEveryLie)
              j["rules"][0]["patterns"] = ojson::array({"(?<=a)b"});
          },
          "rules[0].patterns[0]: regex '(?<=a)b': lookbehind"},
-        // Numbers libstdc++'s regex compiler would overflow (the fuzz finding of reliability.md).
+        // Numbers libstdc++'s regex compiler would overflow (the fuzz finding of docs/reliability.md).
         {[](ojson &j) {
              j["rules"][0]["dialect"] = "re";
              j["rules"][0]["patterns"] = ojson::array({"a{3333333333333333333}"});
