@@ -2,6 +2,7 @@
 #include "jobs/session.h"
 
 #include "io/mapped_file.h"
+#include "json/json_int.h"
 #include "json/report_json.h"
 
 #include "util/error.h"
@@ -51,8 +52,8 @@ template <typename T> struct IntegerOf<std::vector<T>> {
     using type = typename IntegerOf<T>::type;
 };
 
-/// nlohmann turns a JSON float into an integer with a plain cast, undefined beyond the integer's
-/// range (a fuzz finding, docs/reliability.md): an integer field must hold integers in range.
+/// Every number of an integer field (or list) must be an integer in range (jsonInteger: nlohmann
+/// would cast a float, undefined beyond the range; a fuzz finding, docs/reliability.md).
 template <typename I> void requireIntegers(const json &v, const char *key)
 {
     if (v.is_array()) {
@@ -62,13 +63,11 @@ template <typename I> void requireIntegers(const json &v, const char *key)
     }
     if (!v.is_number())
         return; // any other type: get() refuses it as the wrong type
-    const bool ok = v.is_number_unsigned()
-                        ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<I>::max())
-                    : v.is_number_integer() ? v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<I>::min()) &&
-                                                  v.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<I>::max())
-                                            : false;
-    if (!ok)
+    try {
+        (void)jsonInteger<I>(v, key);
+    } catch (const JsonIntegerError &) {
         throw FormatError(std::string("session: '") + key + "' must hold integers in range, got " + v.dump());
+    }
 }
 
 template <typename T> T get(const json &j, const char *key)

@@ -5,9 +5,9 @@
 /// integer with a plain cast (undefined behaviour beyond I's range) and an out-of-range integer
 /// into a truncated one; these refuse both (the fuzz findings of docs/reliability.md).
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,13 +22,9 @@ struct JsonIntegerError : std::runtime_error {
 /// `v` as an I: an integer JSON number within I's range, else JsonIntegerError naming `what`.
 template <typename I> I jsonInteger(const nlohmann::json &v, const std::string &what)
 {
-    bool ok = false;
-    if (v.is_number_unsigned())
-        ok = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<I>::max());
-    else if (v.is_number_integer())
-        ok = v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<I>::min()) &&
-             (std::numeric_limits<I>::max() >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
-              v.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<I>::max()));
+    const bool ok = v.is_number_unsigned()  ? std::in_range<I>(v.get<std::uint64_t>())
+                    : v.is_number_integer() ? std::in_range<I>(v.get<std::int64_t>())
+                                            : false;
     if (!ok)
         throw JsonIntegerError("'" + what + "' must be an integer in range, got " + v.dump());
     return v.is_number_unsigned() ? static_cast<I>(v.get<std::uint64_t>()) : static_cast<I>(v.get<std::int64_t>());

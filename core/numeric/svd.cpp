@@ -148,15 +148,22 @@ namespace {
 /// product, whatever thread runs it), so the bits do not depend on the thread count.
 constexpr std::int64_t kProductSlices = 16;
 
+/// fn(lo, hi) for each non-empty one of the kProductSlices fixed slices of [0, n), over `threads`.
+template <typename Fn> void forEachSlice(std::int64_t n, int threads, Fn &&fn)
+{
+    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
+        const std::int64_t lo = n * s / kProductSlices, hi = n * (s + 1) / kProductSlices;
+        if (hi > lo)
+            fn(lo, hi);
+    });
+}
+
 /// C = E·M (E row-major [rows × cols], M [cols × q]) in fixed row slices.
 Mat productE(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 {
     Mat C(E.rows(), M.cols());
-    const std::int64_t m = E.rows();
-    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
-        const std::int64_t r0 = m * s / kProductSlices, r1 = m * (s + 1) / kProductSlices;
-        if (r1 > r0)
-            C.middleRows(r0, r1 - r0).noalias() = E.middleRows(r0, r1 - r0) * M;
+    forEachSlice(E.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
+        C.middleRows(r0, r1 - r0).noalias() = E.middleRows(r0, r1 - r0) * M;
     });
     return C;
 }
@@ -165,11 +172,8 @@ Mat productE(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 Mat productEt(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 {
     Mat C(E.cols(), M.cols());
-    const std::int64_t n = E.cols();
-    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
-        const std::int64_t c0 = n * s / kProductSlices, c1 = n * (s + 1) / kProductSlices;
-        if (c1 > c0)
-            C.middleRows(c0, c1 - c0).noalias() = E.middleCols(c0, c1 - c0).transpose() * M;
+    forEachSlice(E.cols(), threads, [&](std::int64_t c0, std::int64_t c1) {
+        C.middleRows(c0, c1 - c0).noalias() = E.middleCols(c0, c1 - c0).transpose() * M;
     });
     return C;
 }
@@ -179,10 +183,7 @@ Mat productEt(const Eigen::Map<const RowMat> &E, const Mat &M, int threads)
 Mat productE(const MatrixBlockFn &E, std::int64_t rows, std::int64_t cols, const Mat &M, int threads)
 {
     Mat C(rows, M.cols());
-    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
-        const std::int64_t r0 = rows * s / kProductSlices, r1 = rows * (s + 1) / kProductSlices;
-        if (r1 <= r0)
-            return;
+    forEachSlice(rows, threads, [&](std::int64_t r0, std::int64_t r1) {
         RowMat slice(r1 - r0, cols);
         E(r0, r1, 0, cols, slice.data());
         C.middleRows(r0, r1 - r0).noalias() = slice * M;
@@ -194,10 +195,7 @@ Mat productE(const MatrixBlockFn &E, std::int64_t rows, std::int64_t cols, const
 Mat productEt(const MatrixBlockFn &E, std::int64_t rows, std::int64_t cols, const Mat &M, int threads)
 {
     Mat C(cols, M.cols());
-    parallelForEach(kProductSlices, threads, [&](std::int64_t s) {
-        const std::int64_t c0 = cols * s / kProductSlices, c1 = cols * (s + 1) / kProductSlices;
-        if (c1 <= c0)
-            return;
+    forEachSlice(cols, threads, [&](std::int64_t c0, std::int64_t c1) {
         RowMat slice(rows, c1 - c0);
         E(0, rows, c0, c1, slice.data());
         C.middleRows(c0, c1 - c0).noalias() = slice.transpose() * M;

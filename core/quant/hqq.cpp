@@ -272,6 +272,25 @@ public:
     /// Groups per block.
     std::int64_t blockGroups() const { return std::max<std::int64_t>(1, kBlockValues / m_g); }
 
+    /// fn(j, the g values of group j) for the groups [j0, j1), read block by block; `fp16`: the
+    /// values rounded to FP16 (the optimiser's dtype with compute fp16), else W's FP32. Polls
+    /// `cancel` every 1024 groups.
+    template <typename Fn>
+    void forEachGroup(std::int64_t j0, std::int64_t j1, bool fp16, const CancelToken *cancel, Fn &&fn) const
+    {
+        Scratch sc;
+        const std::int64_t B = blockGroups();
+        for (std::int64_t jb = j0; jb < j1; jb += B) {
+            const std::int64_t je = std::min(j1, jb + B);
+            const float *blk = loadRounded(jb, je, fp16, sc);
+            for (std::int64_t j = jb; j < je; ++j) {
+                if (cancel && (j & 1023) == 0)
+                    cancel->check();
+                fn(j, blk + (j - jb) * m_g);
+            }
+        }
+    }
+
 private:
     enum class Raw { None, F32, BF16, F16 };
 
@@ -457,24 +476,16 @@ struct Solver {
     void iterate(std::int64_t j0, std::int64_t j1, const CancelToken *cancel)
     {
         const float zfactor = static_cast<float>(G) / static_cast<float>(numel);
-        const std::int64_t B = src.blockGroups();
-        GroupSource::Scratch sc;
-        for (std::int64_t jb = j0; jb < j1; jb += B) {
-            const std::int64_t je = std::min(j1, jb + B);
-            const float *x = src.loadRounded(jb, je, fp16, sc);
-            for (std::int64_t j = jb; j < je; ++j) {
-                if (cancel && (j & 1023) == 0)
-                    cancel->check();
-                if (bad[j]) {
-                    errPart[j] = 0.0;
-                    continue;
-                }
-                double es = 0.0, zs = 0.0;
-                groupSums(x + (j - jb) * g, sigma[j], z[j], es, zs);
-                z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
-                errPart[j] = es;
+        src.forEachGroup(j0, j1, fp16, cancel, [&](std::int64_t j, const float *x) {
+            if (bad[j]) {
+                errPart[j] = 0.0;
+                return;
             }
-        }
+            double es = 0.0, zs = 0.0;
+            groupSums(x, sigma[j], z[j], es, zs);
+            z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
+            errPart[j] = es;
+        });
     }
 
     /// The global error of an iteration: the groups' sums added exactly (hqq_math.h), rounded as
@@ -511,7 +522,6 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
     const bool axis1 = spec.axis == 1;
     auto flatIndex = [&](std::int64_t j, std::int64_t t) { return axis1 ? j * g + t : t * G + j; };
     const GroupSource src(flat, tensor, g, G, axis1);
-    const std::int64_t B = src.blockGroups();
 
     Solver S(spec, src);
     S.g = g;
@@ -533,41 +543,33 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
     const bool roundZero = spec.roundsZero();
     std::vector<float> groupAmax(static_cast<std::size_t>(G), 0.0f); // max |W| of each finite group
     parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
-        GroupSource::Scratch sc;
-        for (std::int64_t jb = j0; jb < j1; jb += B) {
-            const std::int64_t je = std::min(j1, jb + B);
-            const float *blk = src.load(jb, je, sc);
-            for (std::int64_t j = jb; j < je; ++j) {
-                if (cancel && (j & 1023) == 0)
-                    cancel->check();
-                const float *xs = blk + (j - jb) * g;
-                float mn = std::numeric_limits<float>::infinity(), mx = -mn;
-                bool nonFinite = false;
-                for (std::int64_t t = 0; t < g; ++t) {
-                    const float v = xs[t];
-                    nonFinite |= !qmath::isFinite(v);
-                    mn = v < mn ? v : mn;
-                    mx = v > mx ? v : mx;
-                }
-                if (nonFinite) {
-                    S.bad[j] = 1;
-                    S.sigma[j] = 1.0f;
-                    S.z[j] = 0.0f;
-                    continue;
-                }
-                groupAmax[j] = std::max(qmath::absf(mn), qmath::absf(mx));
-                const float d = mx - mn;
-                float s = S.P.qmax / d;
-                if (libRange && qmath::absf(d) <= 1e-4f)
-                    s = 1.0f;
-                s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
-                float zz = -mn * s;
-                if (roundZero)
-                    zz = rne(zz);
-                S.sigma[j] = s;
-                S.z[j] = zz;
+        src.forEachGroup(j0, j1, false, cancel, [&](std::int64_t j, const float *xs) {
+            float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+            bool nonFinite = false;
+            for (std::int64_t t = 0; t < g; ++t) {
+                const float v = xs[t];
+                nonFinite |= !qmath::isFinite(v);
+                mn = v < mn ? v : mn;
+                mx = v > mx ? v : mx;
             }
-        }
+            if (nonFinite) {
+                S.bad[j] = 1;
+                S.sigma[j] = 1.0f;
+                S.z[j] = 0.0f;
+                return;
+            }
+            groupAmax[j] = std::max(qmath::absf(mn), qmath::absf(mx));
+            const float d = mx - mn;
+            float s = S.P.qmax / d;
+            if (libRange && qmath::absf(d) <= 1e-4f)
+                s = 1.0f;
+            s = s > 2e4f ? 2e4f : s; // clamp(max=2e4) (qmax/0 = inf → 2e4 for milo-code)
+            float zz = -mn * s;
+            if (roundZero)
+                zz = rne(zz);
+            S.sigma[j] = s;
+            S.z[j] = zz;
+        });
     });
     for (std::int64_t j = 0; j < G; ++j)
         if (S.bad[j]) {
@@ -614,33 +616,25 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
     if (wantDequantized)
         res.dequantized.assign(static_cast<std::size_t>(numel), 0.0f);
     parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) {
-        GroupSource::Scratch sc;
-        for (std::int64_t jb = j0; jb < j1; jb += B) {
-            const std::int64_t je = std::min(j1, jb + B);
-            const float *blk = src.load(jb, je, sc);
-            for (std::int64_t j = jb; j < je; ++j) {
-                if (cancel && (j & 1023) == 0)
-                    cancel->check();
-                if (S.bad[j]) {
-                    res.scales[j] = 1.0f;
-                    res.zeros[j] = 0.0f;
-                    continue; // codes 0, Ŵ 0
-                }
-                const float s = S.sigma[j], zz = S.z[j];
-                const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
-                res.scales[j] = scale;
-                res.zeros[j] = zz;
-                const float *xs = blk + (j - jb) * g;
-                for (std::int64_t t = 0; t < g; ++t) {
-                    const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
-                    const std::int64_t i = flatIndex(j, t);
-                    res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
-                    if (wantDequantized)
-                        res.dequantized[static_cast<std::size_t>(i)] =
-                            S.fp16 ? roundF16(roundF16(q - zz) * scale) : (q - zz) * scale;
-                }
+        src.forEachGroup(j0, j1, false, cancel, [&](std::int64_t j, const float *xs) {
+            if (S.bad[j]) {
+                res.scales[j] = 1.0f;
+                res.zeros[j] = 0.0f;
+                return; // codes 0, Ŵ 0
             }
-        }
+            const float s = S.sigma[j], zz = S.z[j];
+            const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
+            res.scales[j] = scale;
+            res.zeros[j] = zz;
+            for (std::int64_t t = 0; t < g; ++t) {
+                const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
+                const std::int64_t i = flatIndex(j, t);
+                res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
+                if (wantDequantized)
+                    res.dequantized[static_cast<std::size_t>(i)] =
+                        S.fp16 ? roundF16(roundF16(q - zz) * scale) : (q - zz) * scale;
+            }
+        });
     });
     return res;
 }

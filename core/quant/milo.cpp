@@ -208,6 +208,22 @@ void canonicalFactorSigns(std::span<float> u, std::span<float> v, std::int64_t N
     }
 }
 
+namespace {
+
+/// W is read from the tensor in chunks of this many values where a pass needs it whole (its
+/// finite check, Σ (W − Ŵ)² at rank 0): no FP32 copy of W is held (docs/perf.md).
+constexpr std::int64_t kRowChunk = std::int64_t{1} << 16;
+
+/// Values [first, min(first + kRowChunk, numel)) of w, decoded into `buf`.
+std::span<float> decodeChunk(const Tensor &w, std::int64_t first, std::int64_t numel, std::vector<float> &buf)
+{
+    buf.resize(static_cast<std::size_t>(std::min(kRowChunk, numel - first)));
+    w.decodeRange(first, buf);
+    return buf;
+}
+
+} // namespace
+
 QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
                                         const CancelToken *cancel) const
 {
@@ -215,21 +231,15 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t N = matrixView(w.shape()).first, K = matrixView(w.shape()).second;
     const std::int64_t numel = N * K;
-    // W is read from the tensor row block by row block wherever a pass needs it; no FP32 copy of
-    // W and no FP64 residual E are held whole (peak memory: docs/perf.md).
-    const std::int64_t rowBlock = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / std::max<std::int64_t>(K, 1));
-    {
-        std::vector<float> rows(static_cast<std::size_t>(std::min(N, rowBlock) * K));
-        for (std::int64_t r0 = 0; r0 < N; r0 += rowBlock) {
-            const std::int64_t r1 = std::min(N, r0 + rowBlock);
-            const std::span<float> part(rows.data(), static_cast<std::size_t>((r1 - r0) * K));
-            w.decodeRange(r0 * K, part);
-            for (float v : part)
-                if (!qmath::isFinite(v))
-                    throw UnsupportedError(
-                        "MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
-                        Location{{}, options.tensorName, {}});
-        }
+    // W is read from the tensor in chunks wherever a pass needs it; no FP32 copy of W and no FP64
+    // residual E are held whole (peak memory: docs/perf.md).
+    std::vector<float> rows;
+    for (std::int64_t first = 0; first < numel; first += kRowChunk) {
+        const std::span<float> part = decodeChunk(w, first, numel, rows);
+        for (float v : part)
+            if (!qmath::isFinite(v))
+                throw UnsupportedError("MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
+                                       Location{{}, options.tensorName, {}});
     }
 
     const int r = static_cast<int>(std::min<std::int64_t>(m_spec.rank, std::min(N, K)));
@@ -260,12 +270,10 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         double eps2 = 0.0;
         RangeSketchResult sk;
         if (r == 0) {
-            std::vector<float> rows(static_cast<std::size_t>(std::min(N, rowBlock) * K));
-            for (std::int64_t r0 = 0; r0 < N; r0 += rowBlock) {
-                const std::int64_t n = (std::min(N, r0 + rowBlock) - r0) * K;
-                w.decodeRange(r0 * K, std::span<float>(rows.data(), static_cast<std::size_t>(n)));
-                for (std::int64_t i = 0; i < n; ++i) {
-                    const double d = static_cast<double>(rows[i]) - wHat[r0 * K + i];
+            for (std::int64_t first = 0; first < numel; first += kRowChunk) {
+                const std::span<float> part = decodeChunk(w, first, numel, rows);
+                for (std::size_t i = 0; i < part.size(); ++i) {
+                    const double d = static_cast<double>(part[i]) - wHat[static_cast<std::size_t>(first) + i];
                     eps2 += d * d;
                 }
             }

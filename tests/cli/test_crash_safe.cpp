@@ -9,6 +9,7 @@
 #include "cli_run.h"
 
 #include "io/safetensors.h"
+#include "jobs/session.h"
 #include "tensor/tensor.h"
 
 #include <csignal>
@@ -204,5 +205,15 @@ TEST(CrashSafe, SessionSave)
     const fs::path d = freshDir("session");
     const std::string out = (d / "s.qscope").string();
     provesCrashSafe("session save", d, {"s.qscope"}, {QS_SESSION_WRITER, out, "1"}, {QS_SESSION_WRITER, out, "2"}, 4);
+    // What survives is the second writer's whole session, as the window would open it: its
+    // source, its three configurations and the job's outcomes for both tensors.
+    const quantscope::Session back = quantscope::loadSessionFile(out);
+    ASSERT_TRUE(back.checkpoint.has_value());
+    EXPECT_EQ(back.checkpoint->path, "/models/seed-2");
+    EXPECT_EQ(back.configs.size(), 3u);
+    EXPECT_EQ(back.selected, (std::vector<std::string>{"a.weight", "b.weight"}));
+    EXPECT_EQ(back.results.outcomes.size(), 6u);
+    for (const auto &o : back.results.outcomes)
+        EXPECT_TRUE(o.error.empty()) << o.error;
     fs::remove_all(d);
 }

@@ -20,6 +20,7 @@
 #include "io/safetensors.h"
 #include "quant/hqq.h"
 #include "tensor/convert.h"
+#include "tensor_fixture.h"
 #include "util/error.h"
 
 using namespace quantscope;
@@ -338,16 +339,7 @@ namespace {
 /// W as a tensor of `dtype` (values rounded to it), and those values decoded to FP32.
 Tensor encoded(const std::vector<float> &w, DType dtype, Shape shape, std::vector<float> &decoded)
 {
-    std::vector<std::byte> bytes(w.size() * static_cast<std::size_t>(bitsOf(dtype) / 8));
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        if (dtype == DType::F32) {
-            std::memcpy(bytes.data() + 4 * i, &w[i], 4);
-            continue;
-        }
-        const std::uint16_t b = dtype == DType::BF16 ? floatToBf16(w[i]) : floatToF16(w[i]);
-        std::memcpy(bytes.data() + 2 * i, &b, 2);
-    }
-    const Tensor t = Tensor::fromBytes(dtype, std::move(shape), std::move(bytes));
+    const Tensor t = test::tensorOf(w, std::move(shape), dtype);
     decoded.resize(w.size());
     t.decodeTo(decoded);
     return t;

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -13,7 +12,7 @@
 #include "numeric/qmath.h"
 #include "quant/milo.h"
 #include "numeric/svd.h"
-#include "tensor/convert.h"
+#include "tensor_fixture.h"
 #include "util/error.h"
 
 using namespace quantscope;
@@ -222,12 +221,7 @@ TEST(Milo, StreamedEqualsWholeMatrixOpSequence)
         const Tensor f32 = randomTensor(c.rows, c.cols, static_cast<unsigned>(c.rows + c.rank));
         std::vector<float> v(static_cast<std::size_t>(f32.numel()));
         f32.decodeTo(v);
-        std::vector<std::byte> bytes(v.size() * 2);
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            const std::uint16_t b = floatToBf16(v[i]);
-            std::memcpy(bytes.data() + 2 * i, &b, 2);
-        }
-        const Tensor bf16 = Tensor::fromBytes(DType::BF16, {c.rows, c.cols}, std::move(bytes));
+        const Tensor bf16 = test::tensorOf(v, {c.rows, c.cols}, DType::BF16);
         for (const Tensor &w : {bf16, f32.transposed()}) {
             MiloSpec s;
             s.preset = c.preset;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 #include <thread>
+#include "../core/tensor_fixture.h"
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "register.h"
@@ -61,14 +62,7 @@ std::vector<float> heavyTailed(std::int64_t R, std::int64_t C, std::uint64_t see
 
 Tensor makeTensor(const std::vector<float> &v, std::int64_t R, std::int64_t C, DType dt)
 {
-    if (dt == DType::F32)
-        return Tensor::fromFloats({R, C}, v);
-    std::vector<std::byte> b(v.size() * 2);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const std::uint16_t h = dt == DType::BF16 ? floatToBf16(v[i]) : floatToF16(v[i]);
-        std::memcpy(b.data() + 2 * i, &h, 2);
-    }
-    return Tensor::fromBytes(dt, {R, C}, std::move(b));
+    return quantscope::test::tensorOf(v, {R, C}, dt);
 }
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
