@@ -27,6 +27,19 @@ if(NOT TARGET nlohmann_json::nlohmann_json)
   endif()
 endif()
 
+# CLI11 (header-only): the command line of quantscope-cli (app/cli).
+find_package(CLI11 2.1 QUIET CONFIG)
+if(NOT TARGET CLI11::CLI11)
+  if(EXISTS "${QUANTSCOPE_VENDOR_DIR}/cli11/include/CLI/CLI.hpp")
+    add_library(CLI11::CLI11 INTERFACE IMPORTED)
+    set_target_properties(CLI11::CLI11 PROPERTIES
+      INTERFACE_INCLUDE_DIRECTORIES "${QUANTSCOPE_VENDOR_DIR}/cli11/include")
+    message(STATUS "CLI11 from ${QUANTSCOPE_VENDOR_DIR}/cli11")
+  else()
+    message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (or run scripts/vendor-deps.sh)")
+  endif()
+endif()
+
 find_package(ZLIB QUIET)
 if(NOT TARGET ZLIB::ZLIB)
   find_library(QUANTSCOPE_LIBZ NAMES z libz.so.1)

@@ -34,7 +34,7 @@ trap print_report EXIT
 packages=(build-essential cmake ninja-build ccache pkg-config
           qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           libqt6svg6-dev libgl-dev libqcustomplot-dev
-          libeigen3-dev nlohmann-json3-dev libgtest-dev zlib1g-dev
+          libeigen3-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
           xvfb xauth fonts-noto-cjk
           libopenmpi-dev openmpi-bin)  # the scan over MPI ranks (docs/cluster.md) and its tests
 missing=()

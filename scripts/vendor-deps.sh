@@ -14,6 +14,8 @@ mkdir -p "$v/nlohmann/include" "$v/zlib"
 cp -r /usr/include/eigen3 "$v/eigen3"
 rm -rf "$v/eigen3/unsupported"
 cp -r /usr/include/nlohmann "$v/nlohmann/include/"
+mkdir -p "$v/cli11/include"
+cp -r /usr/include/CLI "$v/cli11/include/"
 cp /usr/include/zlib.h /usr/include/zconf.h "$v/zlib/"
 cp -r /usr/src/googletest "$v/googletest"
 

@@ -10,6 +10,8 @@
 
 #include "budget/budget.h"
 #include "budget/rank_policy.h"
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
@@ -18,9 +20,14 @@ namespace quantscope::cli {
 
 namespace {
 
-const char *kBudgetUsage =
-    "usage: quantscope-cli budget REPORT.jsonl (--mb X | --bits-per-weight B) [--weighted --weights W.json] "
-    "[--policy NAME:R]... [--frequencies F.json|F.csv] [--out RECIPE.json] [--json]";
+const char *kBudgetUsage = "budget takes exactly one of --mb X and --bits-per-weight B";
+
+struct BudgetOptions {
+    std::string report;
+    std::optional<std::string> mb, bpw, weightsPath, out, freqPath;
+    bool weighted = false;
+    std::vector<std::string> policies;
+};
 
 nlohmann::ordered_json policyJson(const std::string &text, const PolicyChoice &pc, const BudgetProblem &p,
                                   std::uint64_t budget)
@@ -44,20 +51,17 @@ nlohmann::ordered_json policyJson(const std::string &text, const PolicyChoice &p
     return j;
 }
 
-} // namespace
-
-int runBudget(Args args)
+int runBudget(const BudgetOptions &o, bool json)
 {
-    const bool json = args.flag("--json");
-    const bool weighted = args.flag("--weighted");
-    const auto mb = args.value("--mb");
-    const auto bpw = args.value("--bits-per-weight");
-    const auto weightsPath = args.value("--weights");
-    const auto out = args.value("--out");
-    const auto freqPath = args.value("--frequencies");
-    const auto policies = args.values("--policy");
-    const auto pos = args.positionals();
-    if (pos.size() != 1 || (mb.has_value() == bpw.has_value()))
+    const bool weighted = o.weighted;
+    const auto &mb = o.mb;
+    const auto &bpw = o.bpw;
+    const auto &weightsPath = o.weightsPath;
+    const auto &out = o.out;
+    const auto &freqPath = o.freqPath;
+    const auto &policies = o.policies;
+    const std::vector<std::string> pos{o.report};
+    if (mb.has_value() == bpw.has_value())
         throw UsageError(kBudgetUsage);
     if (weighted != weightsPath.has_value())
         throw UsageError("--weighted needs --weights W.json (module → error weight), and --weights needs --weighted: "
@@ -119,6 +123,33 @@ int runBudget(Args args)
     if (out)
         std::printf("recipe written to %s\n", out->c_str());
     return 0;
+}
+
+} // namespace
+
+void addBudgetCommand(Commands &c)
+{
+    auto o = std::make_shared<BudgetOptions>();
+    CLI::App *cmd = c.add("budget",
+                          "one spec per module from a scan with several specs: the least total error within the "
+                          "budget (exact), MiLo rank policies beside it",
+                          [o, &c] { return runBudget(*o, c.common().json); });
+    cmd->add_option("REPORT", o->report, "the scan report (JSON lines) of a scan with several --specs")->required();
+    cmd->add_option("--mb", o->mb, "the budget in megabytes of stored weights")->type_name("X");
+    cmd->add_option("--bits-per-weight", o->bpw, "the budget in bits per weight")->type_name("B");
+    cmd->add_flag("--weighted", o->weighted, "weight each module's error by --weights");
+    cmd->add_option("--weights", o->weightsPath, "module → error weight (JSON)")->type_name("W.json");
+    cmd->add_option("--policy", o->policies, "a MiLo rank policy beside the optimum (repeatable): uniform:R, dense:R, "
+                                             "sparse:R, kurtosis:R or frequency:R")
+        ->type_name("NAME:R")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--frequencies", o->freqPath, "expert frequencies for the frequency policy")
+        ->type_name("F.json|F.csv");
+    cmd->add_option("--out", o->out, "write the recipe of the choice")->type_name("RECIPE.json");
+    c.addCommon(cmd, kJson);
+    cmd->footer("Example:\n  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
+                "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --out recipe.json");
 }
 
 } // namespace quantscope::cli

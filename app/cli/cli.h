@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file cli.h
-/// quantscope-cli subcommands and the small argument parser they share.
+/// quantscope-cli: the command tree (CLI11), the options every command shares, the quantizer
+/// options generated from the spec schema, and the commands. Each command file adds its
+/// subcommand with `addXxxCommand(Commands &)`: its options, help, example and the function that
+/// runs it. Exit codes: 0 success, 1 refused input or failed work (message on stderr), 2 usage.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/job.h"
+#include "quant/spec_flags.h"
+
+namespace CLI {
+class App;
+} // namespace CLI
 
 namespace quantscope {
 // Forward declarations keep this header light (each command includes what it uses).
@@ -23,52 +34,95 @@ struct ReadOptions;
 
 namespace quantscope::cli {
 
-/// Arguments after the subcommand name. Flags are `--name` or `--name value`; anything not
-/// starting with `--` is positional.
-class Args {
-public:
-    Args(std::vector<std::string> args) : m_args(std::move(args)) {}
-    /// True and consumed when `--name` is present.
-    bool flag(const std::string &name);
-    /// The value of `--name VALUE` (last one wins); throws UsageError when the value is missing.
-    std::optional<std::string> value(const std::string &name);
-    /// True when `--name` (or `--name=…`) is present; consumes nothing.
-    bool has(const std::string &name) const;
-    /// All values of a repeatable `--name VALUE`.
-    std::vector<std::string> values(const std::string &name);
-    /// Remaining positionals; throws UsageError when an unknown `--flag` remains.
-    std::vector<std::string> positionals();
-
-private:
-    std::vector<std::string> m_args;
-};
-
+/// A usage error found after parsing (a combination of options the command refuses): exit 2.
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-int runInfo(Args args);
-int runDemo(Args args);
-int runQuantize(Args args);
-int runDecode(Args args);
-int runSpectrum(Args args);
-int runDoctor(Args args);
-/// `compare` (compare_cmd.cpp).
-int runCompare(Args args);
-/// `export` (export_cmd.cpp).
-int runExport(Args args);
-/// `scan` and `recipe check` (scan_cmd.cpp).
-int runScanCommand(Args args);
-int runRecipeCommand(Args args);
-/// `budget` (budget_cmd.cpp) and `sweep` (sweep_cmd.cpp).
-int runBudget(Args args);
-int runSweep(Args args);
+/// The options several commands share, declared once (addCommonOptions).
+struct CommonOptions {
+    bool json = false;          ///< --json: the result as JSON on stdout
+    bool quiet = false;         ///< --quiet: no progress line on stderr
+    std::string device = "auto"; ///< --device auto|cpu|gpu
+    int threads = 0;            ///< --threads N: CPU threads (0: every core)
+    bool lenient = false;       ///< --lenient: read checkpoints without strict header checks
+    /// --device as the engine's choice; throws UsageError for a value outside auto|cpu|gpu.
+    DeviceChoice deviceChoice() const;
+};
 
-/// The quantizer spec of `quantize`'s options (--spec FILE, --method and the method's flags),
-/// parsed and validated once, here where it enters; consumes the options it reads.
-QuantSpec buildQuantizeSpec(Args &args);
-/// --device auto|cpu|gpu (every command that computes); Auto when absent. Throws UsageError.
-DeviceChoice takeDeviceOption(Args &args);
+/// Which common options a command takes.
+enum CommonOption : unsigned {
+    kJson = 1u << 0,
+    kQuiet = 1u << 1,
+    kDevice = 1u << 2,
+    kThreads = 1u << 3,
+    kLenient = 1u << 4,
+};
+
+/// The command tree: every command registers here with the function that runs it.
+class Commands {
+public:
+    Commands();
+    ~Commands();
+    Commands(const Commands &) = delete;
+    Commands &operator=(const Commands &) = delete;
+
+    /// A new subcommand of `parent` (the root when null) run by `run` once parsed.
+    CLI::App *add(const std::string &name, const std::string &description, std::function<int()> run,
+                  CLI::App *parent = nullptr);
+    /// Adds the chosen common options to `cmd`; their values land in common().
+    void addCommon(CLI::App *cmd, unsigned which);
+    CommonOptions &common() { return m_common; }
+    CLI::App &root() { return *m_root; }
+
+    /// Parses argv. Returns the exit code when parsing ends the run (--help: 0 with the help on
+    /// stdout; a usage error: 2 with the message on stderr), nullopt when a command should run.
+    std::optional<int> parse(const std::vector<std::string> &args);
+    /// Runs the command parse() selected; errors become messages and exit codes 1 / 2.
+    int run();
+    /// The name of the command parse() selected ("recipe check" for nested ones).
+    std::string selectedName() const;
+    /// A bash completion script for every command, option and enum value of the tree.
+    std::string bashCompletion() const;
+    /// The command `--version` runs (the `version` command's).
+    void setVersionCommand(const CLI::App *cmd) { m_version = cmd; }
+
+private:
+    std::unique_ptr<CLI::App> m_root;
+    CommonOptions m_common;
+    std::map<const CLI::App *, std::function<int()>> m_runs;
+    const CLI::App *m_selected = nullptr;
+    const CLI::App *m_version = nullptr;
+    bool m_versionFlag = false;
+};
+
+/// Every command of quantscope-cli, added to `c` (main.cpp; tests build the same tree).
+void addAllCommands(Commands &c);
+
+/// --method, --spec and every option of the spec schema (specFlags()): the quantizer of
+/// quantize and spectrum.
+struct QuantizerOptions {
+    std::optional<std::string> method;
+    std::optional<std::string> specFile;
+    std::vector<GivenSpecFlag> given;
+    /// The method: --method, else the --spec file's "method" ("" when neither names one).
+    std::string methodName() const;
+    /// True when --method, --spec or any schema option was given.
+    bool any() const { return method || specFile || !given.empty(); }
+    /// The spec: --spec file (or the method's defaults), then the options on top; parsed and
+    /// validated once, here where it enters. Throws UsageError / the spec's errors.
+    QuantSpec build() const;
+};
+/// Declares QuantizerOptions' options on `cmd` (in the help group "Quantizer").
+void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o);
+
+/// Values of one method's schema fields given as options (key → typed JSON value).
+using SchemaValues = std::map<std::string, nlohmann::json>;
+/// Declares the options of `method`'s fields named in `keys` (spelling, value name and help
+/// from the schema); each value given is typed by its field into `out`.
+void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys,
+                      SchemaValues &out);
+
 /// Runs the engine's job for one tensor of `ck` with the request's configurations, showing the
 /// progress line on stderr unless `quiet`; returns the one outcome (or the tensor profile's
 /// spectrum when there is no configuration). A failed step is thrown as the error it recorded.
@@ -78,12 +132,6 @@ QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, Qua
 std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.
 double toReal(const std::string &opt, const std::string &v);
-int runSweepC(Args args);
-int runGemmBench(Args args);
-
-/// quantize: the flags of the methods mxfp4, nvfp4, progressive and constopt into `spec`
-/// (quant_methods.cpp); false for other methods.
-bool applyMethodFlags(Args &args, nlohmann::json &spec, const std::string &method);
 
 /// `--per-channel` (info --stats, quantize): "input_channels" / "output_channels", each with
 /// count, absmax, excess_kurtosis (null where undefined), absmax_median and the top 8 outliers;
@@ -96,9 +144,24 @@ struct GemmRequest {
     std::optional<std::string> actQuant;
     DeviceChoice device = DeviceChoice::Auto; ///< quantize's --device
 };
-std::optional<GemmRequest> takeGemmFlags(Args &args);
 /// The "gemm" object of quantize's JSON.
 nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::path &checkpointPath,
                                const ReadOptions &readOptions, const Tensor &w, const QuantizedTensor &q);
+
+// The commands (one file each).
+void addInfoCommand(Commands &c);
+void addQuantizeCommand(Commands &c);
+void addSpectrumCommand(Commands &c);
+void addSweepCCommand(Commands &c);
+void addSweepCommand(Commands &c);
+void addDecodeCommand(Commands &c);
+void addGemmBenchCommand(Commands &c);
+void addScanCommand(Commands &c);
+void addBudgetCommand(Commands &c);
+void addRecipeCommand(Commands &c);
+void addExportCommand(Commands &c);
+void addDoctorCommand(Commands &c);
+void addCompareCommand(Commands &c);
+void addDemoCommand(Commands &c);
 
 } // namespace quantscope::cli

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "compare/compare.h"
 #include "progress.h"
@@ -22,20 +24,20 @@ std::string num(const std::optional<double> &v, const char *fmt = "%.4g")
     return b;
 }
 
-} // namespace
+struct CompareArgs {
+    std::string a, b;
+    std::optional<std::string> reference;
+};
 
-int runCompare(Args args)
+int runCompare(const CompareArgs &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const bool quiet = args.flag("--quiet");
+    const bool json = common.json;
+    const bool quiet = common.quiet;
     CompareOptions options;
-    options.lenient = args.flag("--lenient");
-    if (const auto ref = args.value("--reference"))
-        options.reference = *ref;
-    const auto pos = args.positionals();
-    if (pos.size() != 2)
-        throw UsageError("usage: quantscope-cli compare A B [--reference ORIG] [--lenient] [--json] [--quiet] "
-                         "(A and B: two checkpoints, or two scan reports of one checkpoint)");
+    options.lenient = common.lenient;
+    if (o.reference)
+        options.reference = *o.reference;
+    const std::vector<std::string> pos{o.a, o.b};
     ProgressLine line(quiet);
     const StepCallback step = line.callback();
     CompareProgress progress;
@@ -71,6 +73,23 @@ int runCompare(Args args)
     for (const auto &n : r.notes)
         std::printf("note: %s\n", n.c_str());
     return 0;
+}
+
+} // namespace
+
+void addCompareCommand(Commands &c)
+{
+    auto o = std::make_shared<CompareArgs>();
+    CLI::App *cmd = c.add("compare",
+                          "two checkpoints (or two scan reports) module by module: codes that differ, scale ratios, "
+                          "scheme, Ŵ difference, error vs a reference",
+                          [o, &c] { return runCompare(*o, c.common()); });
+    cmd->add_option("A", o->a, "a checkpoint or a scan report")->required();
+    cmd->add_option("B", o->b, "a checkpoint or a scan report (of the same kind as A)")->required();
+    cmd->add_option("--reference", o->reference, "the original checkpoint: each side's error against it")
+        ->type_name("ORIG");
+    c.addCommon(cmd, kJson | kQuiet | kLenient);
+    cmd->footer("Example:\n  quantscope-cli compare quark-w4/ ct-w4/ --reference ckpt/ --json");
 }
 
 } // namespace quantscope::cli

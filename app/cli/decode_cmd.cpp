@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "io/checkpoint.h"
 #include "io/npy_writer.h"
@@ -22,21 +24,19 @@ bool endsWith(const std::string &s, const std::string &suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-} // namespace
+struct DecodeOptions {
+    std::string path;
+    std::optional<std::string> tensor, outPath;
+};
 
-int runDecode(Args args)
+int runDecode(const DecodeOptions &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
+    const bool json = common.json;
     ReadOptions opts;
-    opts.lenient = args.flag("--lenient");
-    const auto tensor = args.value("--tensor");
-    const auto outPath = args.value("--out");
-    const auto pos = args.positionals();
-    const char *usage =
-        "usage: quantscope-cli decode PATH --tensor MODULE_OR_NAME --out OUT.safetensors|OUT.npy "
-        "[--lenient] [--json]";
-    if (pos.size() != 1 || !tensor || !outPath)
-        throw UsageError(usage);
+    opts.lenient = common.lenient;
+    const auto &tensor = o.tensor;
+    const auto &outPath = o.outPath;
+    const std::vector<std::string> pos{o.path};
     const bool toNpy = endsWith(*outPath, ".npy");
     if (!toNpy && !endsWith(*outPath, ".safetensors"))
         throw UsageError("--out must end in .safetensors or .npy");
@@ -83,6 +83,20 @@ int runDecode(Args args)
                     shapeToString(decoded.shape()).c_str());
     }
     return 0;
+}
+
+} // namespace
+
+void addDecodeCommand(Commands &c)
+{
+    auto o = std::make_shared<DecodeOptions>();
+    CLI::App *cmd = c.add("decode", "write a quantized module (or any tensor) decoded to FP32",
+                          [o, &c] { return runDecode(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--tensor", o->tensor, "the quantized module (or a tensor)")->type_name("MODULE_OR_NAME")->required();
+    cmd->add_option("--out", o->outPath, "where to write the FP32 tensor")->type_name("OUT.safetensors|OUT.npy")->required();
+    c.addCommon(cmd, kJson | kLenient);
+    cmd->footer("Example:\n  quantscope-cli decode w4a16/ --tensor model.layers.0.mlp.down_proj --out down.npy");
 }
 
 } // namespace quantscope::cli

@@ -5,18 +5,18 @@
 #include <cstdio>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "doctor/doctor.h"
 
 namespace quantscope::cli {
 
-int runDoctor(Args args)
+namespace {
+
+int runDoctor(const std::string &path, bool json)
 {
-    const bool json = args.flag("--json");
-    const auto pos = args.positionals();
-    if (pos.size() != 1)
-        throw UsageError("doctor takes one PATH (a .safetensors file, a sharded folder or its index)");
-    const DoctorReport r = quantscope::runDoctor(pos[0]);
+    const DoctorReport r = quantscope::runDoctor(path);
     if (json) {
         std::cout << r.toJson().dump(1) << '\n';
         return r.exitCode();
@@ -33,6 +33,20 @@ int runDoctor(Args args)
     if (r.findings.empty())
         std::printf("healthy: nothing to report\n");
     return r.exitCode();
+}
+
+} // namespace
+
+void addDoctorCommand(Commands &c)
+{
+    auto path = std::make_shared<std::string>();
+    CLI::App *cmd = c.add("doctor",
+                          "every problem of a checkpoint in one report: completeness, quantized modules, scale health, "
+                          "dtype traps, KV scales, duplicates (exit 0 healthy, 3 warnings, 4 errors)",
+                          [path, &c] { return runDoctor(*path, c.common().json); });
+    cmd->add_option("PATH", *path, "a .safetensors file, a sharded folder or its index")->required();
+    c.addCommon(cmd, kJson);
+    cmd->footer("Example:\n  quantscope-cli doctor ckpt/ --json");
 }
 
 } // namespace quantscope::cli

@@ -5,6 +5,8 @@
 // OUT (written atomically) or to stdout. What the target cannot express is refused, exit 1.
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "export/config_export.h"
 #include "export/ct_writer.h"
@@ -15,16 +17,23 @@
 
 namespace quantscope::cli {
 
-int runExport(Args args)
+namespace {
+
+struct ExportArgs {
+    std::optional<std::string> recipePath, formatName, act, pack, checkpoint, outDir, out;
+};
+
+int runExport(const ExportArgs &o, bool quiet)
 {
-    const auto recipePath = args.value("--recipe");
-    const auto formatName = args.value("--format");
-    const auto act = args.value("--activations");
-    const auto pack = args.value("--pack-method");
-    const auto checkpoint = args.value("--checkpoint");
-    const auto outDir = args.value("--out-dir");
-    const bool quiet = args.flag("--quiet");
-    const auto pos = args.positionals();
+    const auto &recipePath = o.recipePath;
+    const auto &formatName = o.formatName;
+    const auto &act = o.act;
+    const auto &pack = o.pack;
+    const auto &checkpoint = o.checkpoint;
+    const auto &outDir = o.outDir;
+    std::vector<std::string> pos;
+    if (o.out)
+        pos.push_back(*o.out);
     if (!recipePath)
         throw UsageError("export needs --recipe R.json");
     std::string formats;
@@ -44,8 +53,6 @@ int runExport(Args args)
     }
     if (pack)
         options.packMethod = *pack;
-    if (pos.size() > 1)
-        throw UsageError("export takes at most one OUT path");
     const Recipe recipe = Recipe::load(*recipePath);
     if (checkpoint || outDir) {
         if (!checkpoint || !outDir || !pos.empty())
@@ -79,6 +86,33 @@ int runExport(Args args)
     else
         writeTextAtomically(pos[0], text);
     return 0;
+}
+
+} // namespace
+
+void addExportCommand(Commands &c)
+{
+    auto o = std::make_shared<ExportArgs>();
+    std::string formats;
+    for (ExportFormat f : allExportFormats())
+        formats += (formats.empty() ? "" : "|") + std::string(toString(f));
+    CLI::App *cmd = c.add("export",
+                          "the recipe as a toolkit's config (stdout without OUT), or with --checkpoint a quantized "
+                          "checkpoint (Quark real_quantized, compressed-tensors, FP8 block); refuses what the "
+                          "target cannot express",
+                          [o, &c] { return runExport(*o, c.common().quiet); });
+    cmd->add_option("OUT", o->out, "the config file to write (atomically); stdout without it");
+    cmd->add_option("--recipe", o->recipePath, "the recipe")->type_name("R.json");
+    cmd->add_option("--format", o->formatName, "the target")->type_name(formats);
+    cmd->add_option("--activations", o->act, "the activation scheme of the config")
+        ->type_name("none|fp8-dynamic|fp8-static");
+    cmd->add_option("--pack-method", o->pack, "Quark's INT4 packing order")->type_name("reorder|order");
+    cmd->add_option("--checkpoint", o->checkpoint, "write a quantized checkpoint of this one (needs --out-dir)")
+        ->type_name("PATH");
+    cmd->add_option("--out-dir", o->outDir, "the folder of the quantized checkpoint")->type_name("DIR");
+    c.addCommon(cmd, kQuiet);
+    cmd->footer("Examples:\n  quantscope-cli export --recipe recipe.json --format compressed-tensors config.json\n"
+                "  quantscope-cli export --recipe recipe.json --format quark --checkpoint ckpt/ --out-dir ckpt-w4/");
 }
 
 } // namespace quantscope::cli

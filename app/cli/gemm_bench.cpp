@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "engine/gemm_bench_device.h"
 #include "io/checkpoint.h"
@@ -31,41 +33,47 @@ std::pair<std::int64_t, std::int64_t> parseShape(const std::string &s)
     return {n, k};
 }
 
-} // namespace
+struct GemmBenchArgs {
+    std::optional<std::string> shape, formats, mSweep, repeats, warmup, experts, w4Group, peaksCache, path;
+    std::vector<std::string> tensor;
+    bool noRoofline = false, remeasurePeaks = false;
+};
 
-int runGemmBench(Args args)
+int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const bool quiet = args.flag("--quiet");
+    const bool json = common.json;
+    const bool quiet = common.quiet;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
+    rd.lenient = common.lenient;
     GemmBenchRequest req;
-    const DeviceChoice device = takeDeviceOption(args);
-    const auto shape = args.value("--shape");
-    const auto tensor = args.values("--tensor");
+    const DeviceChoice device = common.deviceChoice();
+    const auto &shape = o.shape;
+    const auto &tensor = o.tensor;
     try {
-        if (auto f = args.value("--formats"))
-            req.formats = parseGemmFormats(*f);
-        if (auto m = args.value("--m-sweep"))
-            req.m = parseMSweep(*m);
+        if (o.formats)
+            req.formats = parseGemmFormats(*o.formats);
+        if (o.mSweep)
+            req.m = parseMSweep(*o.mSweep);
     } catch (const UnsupportedError &e) {
         throw UsageError(e.what());
     }
-    if (auto r = args.value("--repeats"))
-        req.repeats = static_cast<int>(toInt("--repeats", *r));
-    if (auto w = args.value("--warmup"))
-        req.warmup = static_cast<int>(toInt("--warmup", *w));
-    if (auto e = args.value("--experts"))
-        req.experts = static_cast<int>(toInt("--experts", *e));
-    if (auto g = args.value("--w4-group"))
-        req.w4Group = *g == "channel" ? 0 : toInt("--w4-group", *g);
-    if (auto c = args.value("--peaks-cache"))
-        req.peaksCache = *c;
-    req.roofline = !args.flag("--no-roofline");
-    req.remeasurePeaks = args.flag("--remeasure-peaks");
+    if (o.repeats)
+        req.repeats = static_cast<int>(toInt("--repeats", *o.repeats));
+    if (o.warmup)
+        req.warmup = static_cast<int>(toInt("--warmup", *o.warmup));
+    if (o.experts)
+        req.experts = static_cast<int>(toInt("--experts", *o.experts));
+    if (o.w4Group)
+        req.w4Group = *o.w4Group == "channel" ? 0 : toInt("--w4-group", *o.w4Group);
+    if (o.peaksCache)
+        req.peaksCache = *o.peaksCache;
+    req.roofline = !o.noRoofline;
+    req.remeasurePeaks = o.remeasurePeaks;
     if (req.repeats < 20)
         throw UsageError("--repeats must be ≥ 20 (the median of at least 20 runs)");
-    auto pos = args.positionals();
+    std::vector<std::string> pos;
+    if (o.path)
+        pos.push_back(*o.path);
     const char *usage = "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
                         "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8] [--experts E] "
                         "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
@@ -147,6 +155,36 @@ int runGemmBench(Args args)
                     static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound, note.c_str());
     }
     return 0;
+}
+
+} // namespace
+
+void addGemmBenchCommand(Commands &c)
+{
+    auto o = std::make_shared<GemmBenchArgs>();
+    CLI::App *cmd = c.add("gemm-bench",
+                          "time BF16/FP8/INT8 and quantized-weight GEMMs of one weight shape over M (the GPU's "
+                          "cuBLASLt; the CPU times Eigen FP32 GEMMs instead), MoE launches, the roofline",
+                          [o, &c] { return runGemmBench(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint of --tensor");
+    cmd->add_option("--shape", o->shape, "the weight shape [N, K] (instead of --tensor)")->type_name("N,K");
+    cmd->add_option("--tensor", o->tensor, "the weight whose shape (and, for quantized paths, codes) to time")
+        ->type_name("NAME")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--m-sweep", o->mSweep, "batch sizes M (default 1…8192 in powers of two)")->type_name("LIST");
+    cmd->add_option("--formats", o->formats, "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8")
+        ->type_name("LIST");
+    cmd->add_option("--experts", o->experts, "MoE: E experts in one loop vs one strided-batched GEMM")->type_name("E");
+    cmd->add_option("--w4-group", o->w4Group, "group size of the INT4 weight paths")->type_name("G|channel");
+    cmd->add_option("--repeats", o->repeats, "timed runs per point (median; at least 20)")->type_name("R");
+    cmd->add_option("--warmup", o->warmup, "untimed runs before each point")->type_name("W");
+    cmd->add_flag("--no-roofline", o->noRoofline, "do not place the points on the roofline");
+    cmd->add_flag("--remeasure-peaks", o->remeasurePeaks, "measure the roofline's ceilings again");
+    cmd->add_option("--peaks-cache", o->peaksCache, "the ceilings' cache file")->type_name("PATH");
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
+    cmd->footer("Examples:\n  quantscope-cli gemm-bench --shape 4096,14336 --json\n"
+                "  quantscope-cli gemm-bench --tensor model.layers.0.mlp.down_proj.weight ckpt/ --formats bf16,w4a16");
 }
 
 } // namespace quantscope::cli

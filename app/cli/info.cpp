@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "json/report_json.h"
 #include "io/checkpoint.h"
@@ -62,21 +64,24 @@ nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m
     return t;
 }
 
-} // namespace
+struct InfoOptions {
+    std::string path;
+    bool stats = false, perChannel = false;
+    std::optional<std::string> maxHeaderBytes;
+    std::vector<std::string> tensors;
+};
 
-int runInfo(Args args)
+int runInfo(const InfoOptions &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const bool stats = args.flag("--stats");
-    const bool perChannel = args.flag("--per-channel");
+    const bool json = common.json;
+    const bool stats = o.stats;
+    const bool perChannel = o.perChannel;
     ReadOptions opts;
-    opts.lenient = args.flag("--lenient");
-    if (auto limit = args.value("--max-header-bytes"))
-        opts.maxHeaderBytes = static_cast<std::uint64_t>(toInt("--max-header-bytes", *limit));
-    const auto wanted = args.values("--tensor");
-    const auto pos = args.positionals();
-    if (pos.size() != 1)
-        throw UsageError("usage: quantscope-cli info PATH [--tensor NAME]... [--stats [--per-channel]] [--lenient] [--json]");
+    opts.lenient = common.lenient;
+    if (o.maxHeaderBytes)
+        opts.maxHeaderBytes = static_cast<std::uint64_t>(toInt("--max-header-bytes", *o.maxHeaderBytes));
+    const auto &wanted = o.tensors;
+    const std::vector<std::string> pos{o.path};
     if (perChannel && !stats)
         throw UsageError("--per-channel needs --stats");
 
@@ -202,6 +207,29 @@ int runInfo(Args args)
         std::printf("\n");
     }
     return 0;
+}
+
+} // namespace
+
+void addInfoCommand(Commands &c)
+{
+    auto o = std::make_shared<InfoOptions>();
+    CLI::App *cmd = c.add("info",
+                          "list the tensors of a checkpoint (.safetensors, sharded folder, .npy, .npz), quantized "
+                          "modules with their scheme",
+                          [o, &c] { return runInfo(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "a .safetensors file, a sharded folder or its index, .npy or .npz")->required();
+    cmd->add_option("--tensor", o->tensors, "only this tensor or module (repeatable)")
+        ->type_name("NAME")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_flag("--stats", o->stats, "statistics of each tensor (moments, kurtosis, percentiles)");
+    cmd->add_flag("--per-channel", o->perChannel, "with --stats: per-channel absmax and kurtosis, top outliers");
+    cmd->add_option("--max-header-bytes", o->maxHeaderBytes, "the largest safetensors header read (default 100 MB)")
+        ->type_name("N");
+    c.addCommon(cmd, kJson | kLenient);
+    cmd->footer("Examples:\n  quantscope-cli info model.safetensors --stats\n"
+                "  quantscope-cli info ckpt/ --tensor model.layers.0.mlp.down_proj.weight --stats --json");
 }
 
 } // namespace quantscope::cli

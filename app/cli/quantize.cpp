@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "progress.h"
 #include "io/checkpoint.h"
@@ -14,110 +16,6 @@
 #include "util/error.h"
 
 namespace quantscope::cli {
-
-namespace {
-
-nlohmann::json loadSpecFile(const std::string &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw IoError("cannot open the spec file", Location{path, {}, {}});
-    try {
-        return nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception &e) {
-        throw FormatError(std::string("spec is not valid JSON: ") + e.what(), Location{path, {}, {}});
-    }
-}
-
-} // namespace
-
-/// Builds the spec: --spec file (or the method's defaults), then the flags on top; parsed and
-/// validated once here.
-QuantSpec buildQuantizeSpec(Args &args)
-{
-    nlohmann::json spec = nlohmann::json::object();
-    if (auto file = args.value("--spec"))
-        spec = loadSpecFile(*file);
-    if (auto m = args.value("--method"))
-        spec["method"] = *m;
-    if (!spec.contains("method"))
-        throw UsageError("--method int|fp8|hqq|milo|mxfp4|nvfp4|progressive|constopt (or a --spec with \"method\") is required");
-    const std::string method = spec["method"].is_string() ? spec["method"].get<std::string>() : "";
-
-    auto setString = [&](const char *opt, const char *key) {
-        if (auto v = args.value(opt))
-            spec[key] = *v;
-    };
-    auto setInt = [&](const char *opt, const char *key) {
-        if (auto v = args.value(opt))
-            spec[key] = toInt(opt, *v);
-    };
-    setString("--granularity", "granularity");
-    setInt("--block", "block");
-    setString("--arith", "arith");
-    setString("--eps", "eps");
-    if (method == "int") {
-        setInt("--bits", "bits");
-        const bool hasGranularity = spec.contains("granularity");
-        if (auto g = args.value("--group")) {
-            spec["group"] = toInt("--group", *g);
-            if (!hasGranularity)
-                spec["granularity"] = "group"; // --group G alone implies group granularity
-        }
-        setInt("--axis", "axis");
-        const bool sym = args.flag("--symmetric"), asym = args.flag("--asymmetric");
-        if (sym && asym)
-            throw UsageError("--symmetric and --asymmetric exclude each other");
-        if (sym || asym)
-            spec["symmetric"] = sym;
-        setString("--scale-rule", "scale_rule");
-        setString("--rounding", "rounding");
-        setString("--scale-apply", "scale_apply");
-        setString("--scale-dtype", "scale_dtype");
-        setString("--e8m0-mode", "e8m0_mode");
-        if (args.flag("--strict"))
-            spec["strict"] = true;
-    } else if (method == "fp8") {
-        setString("--fp8", "format");
-    } else if (method == "hqq") {
-        // --preset and --hqq-preset both name the HQQ preset; the preset's bits/axis apply
-        // unless given (HqqSpec::fromJson fills them from the preset).
-        setString("--hqq-preset", "preset");
-        setString("--preset", "preset");
-        setInt("--bits", "bits");
-        setInt("--group", "group");
-        setInt("--axis", "axis");
-        setString("--compute", "compute");
-        setString("--zero-rounding", "zero_rounding");
-        setInt("--iters", "iters");
-    } else if (method == "milo") {
-        if (auto p = args.value("--preset")) {
-            if (p->rfind("passes=", 0) == 0) { // passes=N: the code loop with N passes
-                spec["preset"] = "code";
-                spec["passes"] = toInt("--preset passes=N", p->substr(7));
-            } else {
-                spec["preset"] = *p;
-            }
-        }
-        setString("--hqq-preset", "hqq_preset");
-        setInt("--passes", "passes");
-        setInt("--rank", "rank");
-        setString("--compensator", "compensator");
-        setInt("--compensator-group", "compensator_group");
-        setInt("--seed", "seed");
-        setInt("--svd-power-iters", "power_iters");
-        setInt("--bits", "bits");
-        setInt("--group", "group");
-        setInt("--axis", "axis");
-        setString("--compute", "compute");
-        setString("--zero-rounding", "zero_rounding");
-        setInt("--iters", "iters");
-    } else {
-        applyMethodFlags(args, spec, method);
-    }
-    // Validate now (unknown fields, bad values): the typed spec is what the engine runs.
-    return parseQuantSpec(spec);
-}
 
 QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request,
                             bool quiet)
@@ -160,28 +58,42 @@ nlohmann::ordered_json histogramJson(const ErrorMetrics &m)
 
 } // namespace
 
-int runQuantize(Args args)
+namespace {
+
+struct QuantizeArgs {
+    std::string path;
+    std::optional<std::string> tensorName, save, bins, activation, actQuant;
+    bool perChannel = false, symlog = false;
+    QuantizerOptions quantizer;
+};
+
+int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const auto tensorName = args.value("--tensor");
-    const auto save = args.value("--save");
-    const bool quiet = args.flag("--quiet");
-    const bool perChannel = args.flag("--per-channel");
+    const bool json = common.json;
+    const auto &tensorName = o.tensorName;
+    const auto &save = o.save;
+    const bool quiet = common.quiet;
+    const bool perChannel = o.perChannel;
     QuantizeJobRequest request;
-    request.device = takeDeviceOption(args);
-    if (auto b = args.value("--bins"))
-        request.bins = static_cast<int>(toInt("--bins", *b));
-    request.symlog = args.flag("--symlog");
+    request.device = common.deviceChoice();
+    if (o.bins)
+        request.bins = static_cast<int>(toInt("--bins", *o.bins));
+    request.symlog = o.symlog;
     request.profileChannels = false;
     request.keepQuantized = true;
     request.keepAbsErrBins = true;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
-    const auto gemmRequest = takeGemmFlags(args);
-    const QuantSpec spec = buildQuantizeSpec(args);
-    const auto pos = args.positionals();
-    if (pos.size() != 1 || !tensorName)
-        throw UsageError("usage: quantscope-cli quantize PATH --tensor NAME --method METHOD [options]");
+    rd.lenient = common.lenient;
+    std::optional<GemmRequest> gemmRequest;
+    if (o.activation) {
+        gemmRequest = GemmRequest{*o.activation, std::nullopt, DeviceChoice::Auto};
+        if (o.actQuant && *o.actQuant != "none")
+            gemmRequest->actQuant = *o.actQuant;
+    } else if (o.actQuant) {
+        throw UsageError("--act-quant needs --activation [FILE:]NAME");
+    }
+    const QuantSpec spec = o.quantizer.build();
+    const std::vector<std::string> pos{o.path};
     const std::string methodName = methodOf(spec);
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
@@ -275,6 +187,33 @@ int runQuantize(Args args)
                     g["worst_token_rel_err"].get<double>());
     }
     return 0;
+}
+
+} // namespace
+
+void addQuantizeCommand(Commands &c)
+{
+    auto o = std::make_shared<QuantizeArgs>();
+    CLI::App *cmd = c.add("quantize",
+                          "quantize one tensor: error metrics, percentiles, histograms; the paired GEMM simulation "
+                          "with --activation",
+                          [o, &c] { return runQuantize(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--tensor", o->tensorName, "the weight to quantize")->type_name("NAME")->required();
+    cmd->add_option("--save", o->save, "write the codes and scales in the native layout")->type_name("OUT.safetensors");
+    cmd->add_flag("--per-channel", o->perChannel, "per-channel absmax, kurtosis and the per-row error");
+    cmd->add_option("--bins", o->bins, "histogram bins")->type_name("N");
+    cmd->add_flag("--symlog", o->symlog, "symmetric-log histogram bins");
+    cmd->add_option("--activation", o->activation,
+                    "the paired GEMM simulation with this activation (FILE: another checkpoint or .npy)")
+        ->type_name("[FILE:]NAME");
+    cmd->add_option("--act-quant", o->actQuant, "the activation quantizer of the GEMM simulation")->type_name("KIND");
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
+    addQuantizerOptions(cmd, o->quantizer);
+    cmd->footer("Examples:\n  quantscope-cli quantize ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+                "--bits 4 --group 32 --json\n"
+                "  quantscope-cli quantize ckpt/ --tensor … --method milo --rank 32 --preset passes=4\n"
+                "  quantscope-cli quantize ckpt/ --tensor … --method progressive --stage1 format=e4m3 --bits 4");
 }
 
 } // namespace quantscope::cli

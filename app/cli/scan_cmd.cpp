@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "progress.h"
 #include "scan_mpi.h"
@@ -39,21 +41,10 @@ QuantSpec specItem(const std::string &item)
         }
     }
     nlohmann::json spec;
-    std::size_t at = item.find(':');
-    spec["method"] = item.substr(0, at);
-    while (at != std::string::npos) {
-        const std::size_t next = item.find(':', at + 1);
-        const std::string kv = item.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw UsageError("--specs item '" + item + "': '" + kv + "' is not key=value");
-        const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
-        try {
-            spec[key] = nlohmann::json::parse(value);
-        } catch (const nlohmann::json::exception &) {
-            spec[key] = value;
-        }
-        at = next;
+    try {
+        spec = compactSpecJson(item); // METHOD[:key=value]…, values typed by the method's fields
+    } catch (const SpecFlagError &e) {
+        throw UsageError("--specs " + std::string(e.what()));
     }
     return parseQuantSpec(spec);
 }
@@ -83,41 +74,42 @@ nlohmann::ordered_json ojsonTimeline(const std::vector<RankTimeline> *timeline)
     return a;
 }
 
-} // namespace
+struct ScanArgs {
+    std::string path;
+    std::optional<std::string> recipePath, specs, out, spectra, top, tau, prefetchMb;
+    bool noChannelKurtosis = false;
+};
 
-int runScanCommand(Args args)
+int runScanCommand(const ScanArgs &a, const CommonOptions &common)
 {
     // Under mpirun: one GPU per rank, chosen before any backend is created.
     const bool mpi = launchedByMpirun();
     if (mpi)
         pinRankDevice();
-    const bool json = args.flag("--json");
-    const bool quiet = args.flag("--quiet");
+    const bool json = common.json;
+    const bool quiet = common.quiet;
     ScanOptions options;
-    options.device = takeDeviceOption(args);
-    const auto recipePath = args.value("--recipe");
-    const auto specs = args.value("--specs");
-    const auto out = args.value("--out");
-    if (auto s = args.value("--spectra")) {
+    options.device = common.deviceChoice();
+    const auto &recipePath = a.recipePath;
+    const auto &specs = a.specs;
+    const auto &out = a.out;
+    if (auto s = a.spectra) {
         try {
             options.spectra = parseSpectraMode(*s);
         } catch (const Error &) {
             throw UsageError("--spectra must be off, counts or top-k");
         }
     }
-    if (auto t = args.value("--top"))
+    if (auto t = a.top)
         options.spectrumTop = static_cast<int>(toInt("--top", *t));
-    if (auto t = args.value("--tau"))
+    if (auto t = a.tau)
         options.tau = toReal("--tau", *t);
-    options.channelKurtosis = !args.flag("--no-channel-kurtosis");
-    if (auto p = args.value("--prefetch-mb"))
+    options.channelKurtosis = !a.noChannelKurtosis;
+    if (auto p = a.prefetchMb)
         options.prefetchBytes = static_cast<std::uint64_t>(toInt("--prefetch-mb", *p)) << 20;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
-    const auto pos = args.positionals();
-    if (pos.size() != 1)
-        throw UsageError("usage: quantscope-cli scan PATH [--recipe R.json] [--specs A,B,…] "
-                         "[--spectra off|counts|top-k] [--out REPORT.jsonl] [--device auto|cpu|gpu] [--json]");
+    rd.lenient = common.lenient;
+    const std::vector<std::string> pos{a.path};
     if (options.spectrumTop < 1)
         throw UsageError("--top must be at least 1");
     options.recipe = recipePath ? Recipe::load(*recipePath) : Recipe::defaults();
@@ -189,15 +181,18 @@ int runScanCommand(Args args)
     return r.errors > 0 ? 1 : 0;
 }
 
-int runRecipeCommand(Args args)
+struct RecipeCheckArgs {
+    std::string recipe;
+    std::optional<std::string> checkpoint;
+};
+
+int runRecipeCheck(const RecipeCheckArgs &a, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const auto checkpoint = args.value("--checkpoint");
+    const bool json = common.json;
+    const auto &checkpoint = a.checkpoint;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
-    const auto pos = args.positionals();
-    if (pos.size() != 2 || pos[0] != "check")
-        throw UsageError("usage: quantscope-cli recipe check R.json [--checkpoint PATH] [--json]");
+    rd.lenient = common.lenient;
+    const std::vector<std::string> pos{"check", a.recipe};
     const Recipe recipe = Recipe::load(pos[1]);
     std::vector<std::string> modules;
     if (checkpoint) {
@@ -245,6 +240,48 @@ int runRecipeCommand(Args args)
     for (const auto &r : c.regex)
         std::printf("regex warning %s '%s': %s\n", r.where.c_str(), r.pattern.c_str(), r.message.c_str());
     return 0;
+}
+
+} // namespace
+
+void addScanCommand(Commands &c)
+{
+    auto o = std::make_shared<ScanArgs>();
+    CLI::App *cmd = c.add("scan",
+                          "every 2-D weight of a checkpoint through a recipe's specs (or --specs): JSON lines, "
+                          "resumable; over MPI ranks under mpirun",
+                          [o, &c] { return runScanCommand(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--recipe", o->recipePath, "the recipe whose specs each module runs")->type_name("R.json");
+    cmd->add_option("--specs", o->specs,
+                    "specs for every module, comma-separated: METHOD[:key=value]… (keys and values of the spec "
+                    "schema, as quantize --help lists them) or a spec .json")
+        ->type_name("A,B,…");
+    cmd->add_option("--out", o->out, "the report (JSON lines; resumed when it exists)")->type_name("REPORT.jsonl");
+    cmd->add_option("--spectra", o->spectra, "residual spectra per run")->type_name("off|counts|top-k");
+    cmd->add_option("--top", o->top, "singular values kept with --spectra top-k")->type_name("K");
+    cmd->add_option("--tau", o->tau, "count σ ≥ τ·σ1")->type_name("T");
+    cmd->add_flag("--no-channel-kurtosis", o->noChannelKurtosis, "skip the per-channel kurtosis pass");
+    cmd->add_option("--prefetch-mb", o->prefetchMb, "the read-ahead queue's bound in MiB")->type_name("MB");
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
+    cmd->footer("Examples:\n  quantscope-cli scan ckpt/ --recipe recipe.json --out report.jsonl\n"
+                "  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128,fp8' --out cands.jsonl\n"
+                "  mpirun -np 2 quantscope-cli scan ckpt/ --recipe recipe.json --out report.jsonl");
+}
+
+void addRecipeCommand(Commands &c)
+{
+    CLI::App *recipe = c.add("recipe", "recipe queries", nullptr);
+    recipe->require_subcommand(1);
+    auto o = std::make_shared<RecipeCheckArgs>();
+    CLI::App *check = c.add("check",
+                            "how a recipe resolves each module of a checkpoint; unmatched modules, unused rules, "
+                            "overlaps, fusion and regex warnings",
+                            [o, &c] { return runRecipeCheck(*o, c.common()); }, recipe);
+    check->add_option("RECIPE", o->recipe, "the recipe")->type_name("R.json")->required();
+    check->add_option("--checkpoint", o->checkpoint, "resolve against this checkpoint's modules")->type_name("PATH");
+    c.addCommon(check, kJson | kLenient);
+    check->footer("Example:\n  quantscope-cli recipe check recipe.json --checkpoint ckpt/ --json");
 }
 
 } // namespace quantscope::cli

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "io/checkpoint.h"
 #include "json/report_json.h"
@@ -16,46 +18,70 @@
 
 namespace quantscope::cli {
 
-int runSpectrum(Args args)
+namespace {
+
+struct SpectrumArgs {
+    std::string path;
+    std::optional<std::string> tensorName, top, powerIters, oversample, tau;
+    QuantizerOptions quantizer;
+};
+
+int runSpectrum(const SpectrumArgs &o, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const auto tensorName = args.value("--tensor");
+    const bool json = common.json;
+    const auto &tensorName = o.tensorName;
     SpectrumOptions so;
-    if (auto v = args.value("--top"))
-        so.top = static_cast<int>(toInt("--top", *v));
-    if (auto v = args.value("--power-iters"))
-        so.powerIters = static_cast<int>(toInt("--power-iters", *v));
-    if (auto v = args.value("--oversample"))
-        so.oversample = static_cast<int>(toInt("--oversample", *v));
-    if (auto v = args.value("--tau"))
-        so.tau = toReal("--tau", *v);
+    if (o.top)
+        so.top = static_cast<int>(toInt("--top", *o.top));
+    if (o.powerIters)
+        so.powerIters = static_cast<int>(toInt("--power-iters", *o.powerIters));
+    if (o.oversample)
+        so.oversample = static_cast<int>(toInt("--oversample", *o.oversample));
+    if (o.tau)
+        so.tau = toReal("--tau", *o.tau);
     if (so.top < 0 || so.powerIters < 0 || so.oversample < 0)
         throw UsageError("--top, --power-iters and --oversample must be ≥ 0");
     if (!(so.tau > 0.0 && so.tau <= 1.0))
         throw UsageError("--tau must be in (0, 1]");
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
-    const bool quiet = args.flag("--quiet");
+    rd.lenient = common.lenient;
+    const bool quiet = common.quiet;
     QuantizeJobRequest request;
     request.metrics = false;
     request.profileChannels = false;
-    request.device = takeDeviceOption(args);
-    const bool quantized = args.has("--method") || args.has("--spec");
+    request.device = common.deviceChoice();
+    const bool quantized = o.quantizer.method || o.quantizer.specFile;
+    // --seed is the schema's (MiLo's SVD seed, which is also the sketch's); with another method
+    // or none it is the sketch's seed alone.
+    QuantizerOptions quantizer = o.quantizer;
+    std::optional<std::string> sketchSeed;
+    const std::string method = quantized ? quantizer.methodName() : std::string();
+    const SpecFlag *seedFlag = nullptr;
+    for (const auto &f : specFlags())
+        if (f.name == "--seed")
+            seedFlag = &f;
+    if (!seedFlag || !seedFlag->targetFor(method)) {
+        for (auto it = quantizer.given.begin(); it != quantizer.given.end();)
+            if (it->name == "--seed") {
+                sketchSeed = it->value;
+                it = quantizer.given.erase(it);
+            } else {
+                ++it;
+            }
+    }
+    if (!quantized && !quantizer.given.empty())
+        throw UsageError(quantizer.given.front().name + " is a quantizer option: give --method (or --spec) with it");
     std::optional<QuantSpec> typed;
     nlohmann::json spec;
     if (quantized) {
-        typed = buildQuantizeSpec(args);
+        typed = quantizer.build();
         spec = toJson(*typed);
     }
-    // The sketch seed: --seed (for milo it is also the quantizer's SVD seed).
-    if (auto v = args.value("--seed"))
-        so.seed = static_cast<std::uint64_t>(toInt("--seed", *v));
+    if (sketchSeed)
+        so.seed = static_cast<std::uint64_t>(toInt("--seed", *sketchSeed));
     else if (spec.is_object() && spec.contains("seed"))
         so.seed = spec["seed"].get<std::uint64_t>();
-    const auto pos = args.positionals();
-    if (pos.size() != 1 || !tensorName)
-        throw UsageError("usage: quantscope-cli spectrum PATH --tensor NAME [--method M [options]] [--top K] "
-                         "[--power-iters P] [--tau T] [--json]");
+    const std::vector<std::string> pos{o.path};
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
@@ -120,6 +146,28 @@ int runSpectrum(Args args)
                     s.energyTop[r - 1], s.errAfterRank[r - 1]);
     }
     return 0;
+}
+
+} // namespace
+
+void addSpectrumCommand(Commands &c)
+{
+    auto o = std::make_shared<SpectrumArgs>();
+    CLI::App *cmd = c.add("spectrum",
+                          "singular values of the residual W − Ŵ of one tensor under a quantizer (of W itself "
+                          "without --method)",
+                          [o, &c] { return runSpectrum(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--tensor", o->tensorName, "the weight")->type_name("NAME")->required();
+    cmd->add_option("--top", o->top, "the top K singular values (0: all, exact)")->type_name("K");
+    cmd->add_option("--power-iters", o->powerIters, "power iterations of the randomized sketch")->type_name("P");
+    cmd->add_option("--oversample", o->oversample, "oversampling of the randomized sketch")->type_name("O");
+    cmd->add_option("--tau", o->tau, "count σ ≥ τ·σ1, τ in (0, 1]")->type_name("T");
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
+    addQuantizerOptions(cmd, o->quantizer);
+    cmd->footer("--seed seeds the randomized sketch (with --method milo also MiLo's SVD).\n"
+                "Example:\n  quantscope-cli spectrum ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+                "--bits 4 --group 128 --top 64 --json");
 }
 
 } // namespace quantscope::cli

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "engine/sweep_device.h"
 #include "io/checkpoint.h"
@@ -15,27 +17,32 @@
 
 namespace quantscope::cli {
 
-int runSweepC(Args args)
+namespace {
+
+struct SweepCArgs {
+    std::string path;
+    std::optional<std::string> tensorName, grid;
+    SchemaValues constopt; ///< constOpt's own fields: --group, --rotate, --encoder, --c
+};
+
+int runSweepC(const SweepCArgs &a, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const bool quiet = args.flag("--quiet");
+    const bool json = common.json;
+    const bool quiet = common.quiet;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
-    const auto tensorName = args.value("--tensor");
+    rd.lenient = common.lenient;
+    const auto &tensorName = a.tensorName;
     CSweepOptions o;
-    o.device = sweepDevice(takeDeviceOption(args));
-    if (auto g = args.value("--group"))
-        o.group = toInt("--group", *g);
-    if (auto d = args.value("--rotate"))
-        o.rotate = toInt("--rotate", *d);
-    if (auto e = args.value("--encoder")) {
-        if (*e != "pow2" && *e != "unrounded")
-            throw UsageError("--encoder must be pow2 or unrounded");
-        o.encoder = parseConstOptEncoder(*e);
-    }
-    if (auto c = args.value("--c"))
-        o.defaultC = toReal("--c", *c);
-    if (auto grid = args.value("--grid")) {
+    o.device = sweepDevice(common.deviceChoice());
+    if (a.constopt.count("group"))
+        o.group = a.constopt.at("group").get<std::int64_t>();
+    if (a.constopt.count("rotate"))
+        o.rotate = a.constopt.at("rotate").get<std::int64_t>();
+    if (a.constopt.count("encoder"))
+        o.encoder = parseConstOptEncoder(a.constopt.at("encoder").get<std::string>());
+    if (a.constopt.count("c"))
+        o.defaultC = a.constopt.at("c").get<double>();
+    if (const auto &grid = a.grid) {
         const auto a = grid->find(':'), b = grid->find(':', a == std::string::npos ? a : a + 1);
         if (a == std::string::npos || b == std::string::npos)
             throw UsageError("--grid is LO:HI:STEP, got '" + *grid + "'");
@@ -43,11 +50,7 @@ int runSweepC(Args args)
         o.hi = toReal("--grid", grid->substr(a + 1, b - a - 1));
         o.step = toReal("--grid", grid->substr(b + 1));
     }
-    const auto pos = args.positionals();
-    if (pos.size() != 1 || !tensorName)
-        throw UsageError(
-            "usage: quantscope-cli sweep-c PATH --tensor NAME [--group G] [--rotate D] "
-            "[--encoder pow2|unrounded] [--grid LO:HI:STEP] [--c C] [--device auto|cpu|gpu] [--json]");
+    const std::vector<std::string> pos{a.path};
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
     o.tensorName = *tensorName;
@@ -110,6 +113,23 @@ int runSweepC(Args args)
     if (r.rotatedKurtosis)
         std::printf("  rotated excess kurtosis %.4f\n", *r.rotatedKurtosis);
     return 0;
+}
+
+} // namespace
+
+void addSweepCCommand(Commands &c)
+{
+    auto o = std::make_shared<SweepCArgs>();
+    CLI::App *cmd = c.add("sweep-c",
+                          "FP4 constOpt: MSE(c) over a grid of c, c*, the flat interval, Lloyd–Max / INT4 / MXFP4 "
+                          "references",
+                          [o, &c] { return runSweepC(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--tensor", o->tensorName, "the weight")->type_name("NAME")->required();
+    cmd->add_option("--grid", o->grid, "the values of c swept")->type_name("LO:HI:STEP");
+    addSchemaOptions(cmd, "constopt", {"group", "rotate", "encoder", "c"}, o->constopt);
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
+    cmd->footer("Example:\n  quantscope-cli sweep-c ckpt/ --tensor model.layers.0.mlp.down_proj.weight --rotate 64 --json");
 }
 
 } // namespace quantscope::cli

@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "budget/format_sweep.h"
+#include <CLI/CLI.hpp>
+
 #include "cli.h"
 #include "io/checkpoint.h"
 #include "progress.h"
@@ -31,41 +33,44 @@ std::vector<std::string> splitList(const std::string &opt, const std::string &te
     }
 }
 
-} // namespace
+struct SweepArgs {
+    std::string path;
+    std::optional<std::string> tensorName, formats, groups, axes, hadamard;
+    bool noHadamard = false;
+};
 
-int runSweep(Args args)
+int runSweep(const SweepArgs &a, const CommonOptions &common)
 {
-    const bool json = args.flag("--json");
-    const bool quiet = args.flag("--quiet");
+    const bool json = common.json;
+    const bool quiet = common.quiet;
     ReadOptions rd;
-    rd.lenient = args.flag("--lenient");
+    rd.lenient = common.lenient;
     FormatSweepOptions o;
-    o.device = takeDeviceOption(args);
-    const auto tensorName = args.value("--tensor");
-    if (auto f = args.value("--formats"))
+    o.device = common.deviceChoice();
+    const auto &tensorName = a.tensorName;
+    if (auto f = a.formats)
         o.formats = splitList("--formats", *f);
-    if (auto g = args.value("--groups")) {
+    if (auto g = a.groups) {
         o.groups.clear();
         for (const auto &x : splitList("--groups", *g))
             o.groups.push_back(toInt("--groups", x));
     }
-    if (auto a = args.value("--axes")) {
+    if (auto ax = a.axes) {
         o.axes.clear();
-        for (const auto &x : splitList("--axes", *a)) {
+        for (const auto &x : splitList("--axes", *ax)) {
             const auto v = toInt("--axes", x);
             if (v != 0 && v != 1)
                 throw UsageError("--axes items are 0 or 1");
             o.axes.push_back(static_cast<int>(v));
         }
     }
-    if (args.flag("--no-hadamard"))
+    if (a.noHadamard)
         o.hadamard = false;
-    if (auto d = args.value("--hadamard"))
+    if (auto d = a.hadamard)
         o.hadamardBlock = toInt("--hadamard", *d);
-    const auto pos = args.positionals();
-    if (pos.size() != 1 || !tensorName)
-        throw UsageError("usage: quantscope-cli sweep PATH --tensor NAME [--formats LIST] [--groups LIST] "
-                         "[--axes LIST] [--hadamard D | --no-hadamard] [--device auto|cpu|gpu] [--json]");
+    if (a.noHadamard && a.hadamard)
+        throw UsageError("--hadamard D and --no-hadamard exclude each other");
+    const std::vector<std::string> pos{a.path};
     formatSweepGrid(o); // refuses unknown formats before reading anything
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
     const Tensor w = ck.tensor(*tensorName);
@@ -93,6 +98,26 @@ int runSweep(Args args)
                     p.bitsPerWeight, p.mse, p.sqnrDb, p.pareto ? "pareto" : "");
     }
     return 0;
+}
+
+} // namespace
+
+void addSweepCommand(Commands &c)
+{
+    auto o = std::make_shared<SweepArgs>();
+    CLI::App *cmd = c.add("sweep",
+                          "formats × group sizes × axes (× Hadamard) of one tensor: error against bits per weight, "
+                          "kurtosis before/after rotation, the Pareto front",
+                          [o, &c] { return runSweep(*o, c.common()); });
+    cmd->add_option("PATH", o->path, "the checkpoint")->required();
+    cmd->add_option("--tensor", o->tensorName, "the weight")->type_name("NAME")->required();
+    cmd->add_option("--formats", o->formats, "the formats (default: all the sweep knows)")->type_name("LIST");
+    cmd->add_option("--groups", o->groups, "group sizes")->type_name("LIST");
+    cmd->add_option("--axes", o->axes, "grouping axes, 0 and/or 1")->type_name("LIST");
+    cmd->add_option("--hadamard", o->hadamard, "the Walsh–Hadamard block of the rotated variants")->type_name("D");
+    cmd->add_flag("--no-hadamard", o->noHadamard, "no rotated variants");
+    c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
+    cmd->footer("Example:\n  quantscope-cli sweep ckpt/ --tensor model.layers.0.mlp.down_proj.weight --json");
 }
 
 } // namespace quantscope::cli

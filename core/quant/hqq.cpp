@@ -58,7 +58,7 @@ bool HqqSpec::roundsZero() const
 
 std::vector<SpecField> HqqSpec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"preset", "enum", kPresets, 0, 0,
          "hqq-lib: mobiusml/hqq's hqq_base_quant_config; milo-code: MiLo's released quantizer"},
         {"bits", "int", {}, 2, 8, "code width in bits (2..8; unsigned codes 0..2^b−1)"},
@@ -72,6 +72,8 @@ std::vector<SpecField> HqqSpec::fields()
          "round z at initialisation: as the preset (hqq-lib 4-bit only), always, never"},
         {"iters", "int", {}, 1, 1000, "maximum optimiser iterations (the library: 20)"},
     };
+    specjson::fieldNamed(f, "preset").aliases = {"--hqq-preset"};
+    return f;
 }
 
 void HqqSpec::validate() const

@@ -31,7 +31,7 @@ std::string toString(CompensatorFormat v) { return kCompensators[static_cast<int
 
 std::vector<SpecField> MiloSpec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"preset", "enum", kMiloPresets, 0, 0,
          "code: 11 passes, last returned (the released loop); paper: ≤ 20 passes, early stop, best returned"},
         {"passes", "int", {}, 0, 1000, "number of passes (0: the preset's)"},
@@ -49,6 +49,10 @@ std::vector<SpecField> MiloSpec::fields()
         {"zero_rounding", "enum", kZeroRoundings, 0, 0, "inner HQQ zero rounding: preset, always, never"},
         {"iters", "int", {}, 1, 1000, "inner HQQ maximum optimiser iterations"},
     };
+    specjson::fieldNamed(f, "preset").presetForKeyValue = "code"; // --preset passes=N: code, N passes
+    specjson::fieldNamed(f, "power_iters").flag = "--svd-power-iters";
+    specjson::fieldNamed(f, "hqq_preset").flag = "--hqq-preset";
+    return f;
 }
 
 void MiloSpec::validate() const

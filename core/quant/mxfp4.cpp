@@ -43,13 +43,15 @@ std::string toString(MxMode m)
 
 std::vector<SpecField> MxFp4Spec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"mode", "enum", kModes, 0, 0,
          "shared exponent: even (Quark/compressed-tensors, amax mantissa rounded first), floor "
          "(OCP), ceil"},
         specjson::groupField("elements per E8M0 scale along K (32 in the MX spec)"),
         specjson::strictField(),
     };
+    specjson::fieldNamed(f, "mode").flag = "--mx-mode";
+    return f;
 }
 
 void MxFp4Spec::validate() const

@@ -104,7 +104,7 @@ ProgressiveSpec::ProgressiveSpec() : stage1(defaultStage1()), stage2(defaultStag
 
 std::vector<SpecField> ProgressiveSpec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"stage1",
          "spec",
          {"fp8", "int"},
@@ -119,6 +119,8 @@ std::vector<SpecField> ProgressiveSpec::fields()
          "second stage, applied to the stage-1 domain values (default INT4 symmetric per channel: "
          "weight_scale_2)"},
     };
+    specjson::fieldNamed(f, "stage2").flattenMethod = "int"; // --bits, --group, … apply to stage 2
+    return f;
 }
 
 void ProgressiveSpec::validate() const

@@ -105,7 +105,7 @@ float epsilonFor(EpsPreset preset, ScaleDType dtype)
 
 std::vector<SpecField> IntSpec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"bits", "int", {}, 2, 8, "code width in bits (2..8)"},
         {"granularity", "enum", choices<Granularity>(), 0, 0,
          "one scale per tensor, channel (row), group of K elements or b×b block"},
@@ -127,6 +127,10 @@ std::vector<SpecField> IntSpec::fields()
         {"eps", "enum", choices<EpsPreset>(), 0, 0,
          "scale of a zero group: toolkit = finfo(scale dtype).eps, plain = FLT_MIN"},
     };
+    specjson::fieldNamed(f, "group").impliesKey = "granularity"; // --group G alone: group granularity
+    specjson::fieldNamed(f, "group").impliesValue = "group";
+    specjson::fieldNamed(f, "symmetric").negFlag = "--asymmetric";
+    return f;
 }
 
 void IntSpec::validate() const
@@ -202,7 +206,7 @@ IntSpec IntSpec::fromJson(const nlohmann::json &j)
 
 std::vector<SpecField> Fp8Spec::fields()
 {
-    return {
+    std::vector<SpecField> f{
         {"format", "enum", choices<Fp8Format>(), 0, 0, "E4M3 (e4m3fn, max 448) or E5M2 (max 57344)"},
         {"granularity", "enum", {"tensor", "channel", "block"}, 0, 0,
          "one scale per tensor, per output row, or per b×b block (DeepSeek weight_scale_inv)"},
@@ -212,6 +216,8 @@ std::vector<SpecField> Fp8Spec::fields()
         {"eps", "enum", choices<EpsPreset>(), 0, 0,
          "scale of a zero tensor/row/block: toolkit = FP32 eps, plain = FLT_MIN"},
     };
+    specjson::fieldNamed(f, "format").flag = "--fp8";
+    return f;
 }
 
 void Fp8Spec::validate() const

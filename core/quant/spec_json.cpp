@@ -77,6 +77,14 @@ SpecField groupField(const std::string &help)
     return {"group", "int", {}, 1, kMaxGroup, help};
 }
 
+SpecField &fieldNamed(std::vector<SpecField> &fields, const std::string &key)
+{
+    for (auto &f : fields)
+        if (f.key == key)
+            return f;
+    throw std::logic_error("no spec field '" + key + "'");
+}
+
 SpecField strictField()
 {
     return {"strict", "bool", {}, 0, 0, "refuse K not divisible by the group size instead of a ragged last group"};

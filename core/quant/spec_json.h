@@ -32,6 +32,8 @@ int parseChoice(const nlohmann::json &j, const std::string &key,
 /// per scale along K (1 to 2^20), and whether a ragged last group is refused.
 SpecField groupField(const std::string &help);
 SpecField strictField();
+/// The field of `fields` with this key (the schema's own lists; throws std::logic_error if absent).
+SpecField &fieldNamed(std::vector<SpecField> &fields, const std::string &key);
 /// Reads "group" and "strict" when present (defaults kept otherwise); the spec's validate()
 /// checks the range.
 void parseGroupStrict(const nlohmann::json &j, std::int64_t &group, bool &strict);

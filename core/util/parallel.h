@@ -14,10 +14,22 @@
 
 namespace quantscope {
 
+/// The process-wide thread count a request of 0 resolves to (0: every core); the CLI's
+/// --threads sets it. Results do not depend on it (docs/numerics.md).
+inline std::atomic<int> &defaultThreadsSetting()
+{
+    static std::atomic<int> threads{0};
+    return threads;
+}
+inline void setDefaultThreads(int threads) { defaultThreadsSetting().store(threads > 0 ? threads : 0); }
+
 inline int resolveThreads(int requested)
 {
-    return requested > 0 ? requested
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (requested > 0)
+        return requested;
+    if (const int d = defaultThreadsSetting().load(); d > 0)
+        return d;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 /// Calls fn(part, begin, end) for `parts` contiguous slices of [0, n) (part 0 on the calling
