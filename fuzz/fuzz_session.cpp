@@ -4,7 +4,7 @@
 // is an expected refusal here too). A session that opens is written again, and what is written
 // must read back to the same text (the session's exact round trip, tests/core/test_jobs.cpp).
 #include "fuzz_common.h"
-#include "jobs/session.h"
+#include "results/session.h"
 
 #include <nlohmann/json.hpp>
 

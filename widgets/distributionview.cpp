@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "distributionview.h"
 
 #include "channelplot.h"

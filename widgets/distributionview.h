@@ -4,7 +4,7 @@
 /// The Distribution tab: for one tensor of the results, W against every configuration's Ŵ
 /// (shared axis, overlap shaded), the error histograms, and the per-channel absmax strip with
 /// the top outlier channels listed. Draws the series the job prepared; computes nothing.
-#include "jobs/results.h"
+#include "results/results.h"
 
 #include <QWidget>
 #include <memory>

@@ -4,7 +4,7 @@
 /// Across tensors: each configuration's relative error against the tensor's excess kurtosis
 /// (before or after the rotation), one colour per configuration, each point labelled with its
 /// tensor. Draws prepared KurtosisPoints; computes nothing.
-#include "jobs/kurtosis_data.h"
+#include "results/kurtosis_data.h"
 #include "plotwidget.h"
 
 namespace quantscope {

@@ -5,7 +5,7 @@
 /// most kurtotic labelled) and, across the selected tensors, each configuration's relative error
 /// against the tensor's kurtosis — before or after the Hadamard rotation. The numbers come from
 /// a job in app/ (computeKurtosisData); the view only draws them.
-#include "jobs/kurtosis_data.h"
+#include "results/kurtosis_data.h"
 
 #include <QWidget>
 #include <memory>

@@ -4,7 +4,7 @@
 /// The Layers view's heat map: one cell per (layer, projection) — or (layer, expert) — of a
 /// prepared LayerGrid, coloured by its value on a gradient with a colour scale beside the plot,
 /// the value under the mouse as a tooltip, a click on a cell emits its tensor.
-#include "jobs/layer_grid.h"
+#include "results/layer_grid.h"
 #include "plotwidget.h"
 
 #include <memory>

@@ -4,7 +4,7 @@
 /// The Layers tab: a whole-checkpoint scan (run in the background by app/'s ScanController) as a
 /// heat map of layer × projection coloured by a chosen metric of a chosen spec, MoE experts
 /// aggregated or expanded for one projection; a click opens that tensor in the other views.
-#include "jobs/layer_grid.h"
+#include "results/layer_grid.h"
 
 #include <QWidget>
 #include <memory>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file numbersmodel.h
-/// The Numbers table: one row per metric (jobs/metric_rows.h: the CLI's JSON keys), one column
+/// The Numbers table: one row per metric (results/metric_rows.h: the CLI's JSON keys), one column
 /// per tensor × configuration. Cells show rounded numbers; ValueRole holds the exact value and
 /// the exports and the clipboard carry full precision.
-#include "jobs/metric_rows.h"
+#include "results/metric_rows.h"
 
 #include <QAbstractTableModel>
 #include <memory>

@@ -5,7 +5,7 @@
 /// a user compares across many tensors. ValueRole holds the number (the sort role: sorting is
 /// numeric, failed runs sort last); the relative error and SQNR cells are tinted from best
 /// (green) to worst (red) of the table on a log scale.
-#include "jobs/overview.h"
+#include "results/overview.h"
 
 #include <QAbstractTableModel>
 #include <memory>

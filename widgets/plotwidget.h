@@ -4,7 +4,7 @@
 /// What every plot shares: export as PNG / SVG / PDF and CSV of its data (context menu or
 /// exportTo()), tooltips with the values under the mouse, and recolouring on palette changes.
 /// A subclass is one plot type: it turns prepared series into graphs and nothing more.
-#include "jobs/plot_data.h"
+#include "results/plot_data.h"
 
 #include <QString>
 #include <qcustomplot.h>

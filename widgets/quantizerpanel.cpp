@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantizerpanel.h"
 #include "specwords.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 
 #include "qtstring.h"
 #include "theme.h"

@@ -4,7 +4,7 @@
 /// The quantizer panel: up to four configurations side by side, each a method from the engine
 /// and a form GENERATED from that method's spec fields (int → spin box, enum → combo box,
 /// bool → check box); the device (Auto / CPU / GPU), histogram options and Run.
-#include "jobs/results.h"
+#include "results/results.h"
 #include "quant/quantizer.h"
 
 #include <QWidget>

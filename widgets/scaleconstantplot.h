@@ -5,7 +5,7 @@
 /// interval shaded, the default c and the configuration's c as vertical lines, and the INT4,
 /// MXFP4 and Lloyd–Max MSEs as reference lines. A click (no drag) on the plot emits the c under
 /// the mouse. Draws a prepared ScaleConstantSet; computes nothing.
-#include "jobs/scale_constant_data.h"
+#include "results/scale_constant_data.h"
 #include "plotwidget.h"
 
 #include <QPoint>

@@ -2,7 +2,7 @@
 #include "scaleconstantview.h"
 
 #include "jobprogresswidget.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "qtstring.h"
 #include "scaleconstantplot.h"
 

@@ -5,8 +5,8 @@
 /// INT4, MXFP4 and Lloyd–Max references, without or with the Hadamard rotation; clicking the
 /// curve sets c in the chosen constOpt configuration. The sweep runs as a job in app/ (this
 /// view asks for it and shows its progress); the view only draws the ScaleConstantData it gets.
-#include "jobs/results.h"
-#include "jobs/scale_constant_data.h"
+#include "results/results.h"
+#include "results/scale_constant_data.h"
 
 #include <QWidget>
 #include <memory>

@@ -2,7 +2,7 @@
 #include "spectrumview.h"
 
 #include "distributionview.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "qtstring.h"
 #include "quantizerpanel.h"
 #include "rankcurveplot.h"

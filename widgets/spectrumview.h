@@ -4,15 +4,15 @@
 /// The Spectrum tab: the singular values of each configuration's residual E = W − Ŵ (log axis,
 /// the τ·σ₁ line with τ editable and both counts), the energy the top r capture, the error and
 /// the size against rank r, a rank slider that reads error, bits per element and MB off the
-/// prepared curves (jobs/spectrum_plot.h, no recomputation), "Run MiLo at this rank", and MiLo's
+/// prepared curves (results/spectrum_plot.h, no recomputation), "Run MiLo at this rank", and MiLo's
 /// ε per pass when the configuration shown is MiLo.
 ///
 /// The spectra come from the quantization job itself: with "Compute spectra" on, the window's
 /// job request carries spectrumOptions() (top 64 by default, all values on request) and every
 /// tensor × configuration gets its residual spectrum in the same background job, with the job's
 /// progress and Cancel.
-#include "jobs/results.h"
-#include "jobs/spectrum_plot.h"
+#include "results/results.h"
+#include "results/spectrum_plot.h"
 
 #include <QWidget>
 #include <map>
@@ -78,7 +78,7 @@ public:
 
     /// The number format of the labels ("0.01234").
     static QString numberText(double v);
-    /// Writes MiLo at `rank` (jobs/spectrum_plot.h miloSpecAtRank) into configuration `config`
+    /// Writes MiLo at `rank` (results/spectrum_plot.h miloSpecAtRank) into configuration `config`
     /// of `panel`; false when the panel has no such configuration.
     static bool applyMiloRank(QuantizerPanel *panel, const QString &config, int rank);
 

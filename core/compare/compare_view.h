@@ -8,8 +8,8 @@
 #include <string>
 
 #include "compare/compare.h"
-#include "jobs/layer_grid.h"
-#include "jobs/results.h"
+#include "results/layer_grid.h"
+#include "results/results.h"
 
 namespace quantscope {
 

@@ -184,7 +184,7 @@ public:
     std::shared_ptr<GpuTensor> hadamardRows(const GpuTensor &w, std::int64_t d);
     /// A device tensor's values decoded to FP32, on the host.
     std::vector<float> downloadFloats(const GpuTensor &t);
-    /// Per-channel moment sums of the matrix view of `w` (jobs/channel_profile.h), FP64, in a
+    /// Per-channel moment sums of the matrix view of `w` (results/channel_profile.h), FP64, in a
     /// fixed reduction order (the same bits on every run of a device).
     ChannelMomentSums channelMoments(const GpuTensor &w);
     /// The c sweep's MSE grid evaluator (quant/constopt_sweep.h) on an FP32 device matrix x (already

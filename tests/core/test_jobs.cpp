@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// core/jobs: channel profiles, plot series, the Numbers rows and the session JSON round trip.
-#include "jobs/config_label.h"
-#include "jobs/overview.h"
-#include "jobs/channel_profile.h"
-#include "jobs/metric_rows.h"
-#include "jobs/plot_data.h"
-#include "jobs/session.h"
+// core/results: channel profiles, plot series, the Numbers rows and the session JSON round trip.
+#include "results/config_label.h"
+#include "results/overview.h"
+#include "results/channel_profile.h"
+#include "results/metric_rows.h"
+#include "results/plot_data.h"
+#include "results/session.h"
 #include "util/error.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The Layers view's grid (jobs/layer_grid.h) from hand-made report lines: each module in its
+// The Layers view's grid (results/layer_grid.h) from hand-made report lines: each module in its
 // (layer, projection) cell with its own value, experts averaged or expanded, gaps left empty.
-#include "jobs/layer_grid.h"
+#include "results/layer_grid.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A run whose group (or block) is longer than the tensor's rows is marked: every row is then one
 // short group, so its numbers describe no real grouping and must not win a comparison.
-#include "jobs/overview.h"
-#include "jobs/results.h"
+#include "results/overview.h"
+#include "results/results.h"
 
 #include <gtest/gtest.h>
 

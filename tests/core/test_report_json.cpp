@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "jobs/session.h"
+#include "results/session.h"
 #include "json/report_json.h"
 #include "util/error.h"
 

@@ -18,8 +18,8 @@
 #include "demo/demo.h"
 #include "io/npy_writer.h"
 #include "io/safetensors.h"
-#include "jobs/channel_profile.h"
-#include "jobs/session.h"
+#include "results/channel_profile.h"
+#include "results/session.h"
 #include "numeric/moments.h"
 #include "util/error.h"
 

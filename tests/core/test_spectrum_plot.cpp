@@ -3,7 +3,7 @@
 // singular values 4, 3, 2, 1 (‖E‖²_F = 30), a 6 × 10 matrix (N + K = 16), so a rank-r FP16
 // compensator adds 16·r·16 = 256·r bits, i.e. 256·r / 60 bits per element and 32·r bytes.
 #include "engine/job.h"
-#include "jobs/spectrum_plot.h"
+#include "results/spectrum_plot.h"
 #include "metrics/spectrum.h"
 
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Scale-constant and Kurtosis views' data (issue 17 items 2 and 3), prepared in core.
-#include "jobs/channel_profile.h"
-#include "jobs/kurtosis_data.h"
-#include "jobs/scale_constant_data.h"
+#include "results/channel_profile.h"
+#include "results/kurtosis_data.h"
+#include "results/scale_constant_data.h"
 #include "numeric/moments.h"
 
 #include <atomic>

@@ -4,7 +4,7 @@
 /// The rows of the Numbers view: every number a result has, keyed by its path in
 /// `quantscope-cli quantize --json` ("metrics.mse", "stats_in.excess_kurtosis", …), so that the
 /// table, its exports and the CLI agree by construction.
-#include "jobs/results.h"
+#include "results/results.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

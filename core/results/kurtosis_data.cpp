@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/kurtosis_data.h"
+#include "results/kurtosis_data.h"
 
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "numeric/moments.h"
 #include "quant/hadamard.h"
 #include "quant/quantizer.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/metric_rows.h"
+#include "results/metric_rows.h"
 
 #include "json/report_json.h"
 

@@ -5,8 +5,8 @@
 /// output channels, the most kurtotic labelled), before and after the Hadamard rotation along
 /// K, and across tensors the kurtosis against each configuration's relative error. The numbers
 /// are computeStats' and computeChannelKurtosis' (the CLI's `info --stats --per-channel`).
-#include "jobs/channel_profile.h"
-#include "jobs/results.h"
+#include "results/channel_profile.h"
+#include "results/results.h"
 
 #include <cstdint>
 #include <functional>

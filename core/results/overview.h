@@ -5,7 +5,7 @@
 /// across many tensors (relative error, SQNR, kurtosis of W, bits per element, time, device).
 /// Prepared here as plain values; the widget (widgets/overviewmodel.h) only displays them. The
 /// wide Numbers table (one column per tensor × configuration) stays for the full detail.
-#include "jobs/results.h"
+#include "results/results.h"
 
 #include <optional>
 #include <string>

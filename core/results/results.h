@@ -3,9 +3,9 @@
 /// \file results.h
 /// The results of the workbench's quantization job (selected tensors × configurations) as plain
 /// values: metrics, the series the views draw, channel profiles. The job itself runs the engine
-/// (engine/job.h); the session file stores these (jobs/session.h).
-#include "jobs/channel_profile.h"
-#include "jobs/plot_data.h"
+/// (engine/job.h); the session file stores these (results/session.h).
+#include "results/channel_profile.h"
+#include "results/plot_data.h"
 #include "metrics/error_metrics.h"
 #include "metrics/spectrum.h"
 #include "quant/quantizer.h"

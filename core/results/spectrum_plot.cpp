@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/spectrum_plot.h"
+#include "results/spectrum_plot.h"
 
 #include <algorithm>
 

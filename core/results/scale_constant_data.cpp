@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/scale_constant_data.h"
+#include "results/scale_constant_data.h"
 
 #include "util/error.h"
 

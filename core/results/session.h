@@ -4,7 +4,7 @@
 /// The `.qscope` session file: versioned JSON with the opened checkpoint, the selected tensors,
 /// the configurations compared and their results, so that reopening it restores the window
 /// without running anything again. Numbers round-trip exactly (±inf and NaN as strings).
-#include "jobs/results.h"
+#include "results/results.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/results.h"
+#include "results/results.h"
 
 namespace quantscope {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/plot_data.h"
+#include "results/plot_data.h"
 
 #include <algorithm>
 #include <cmath>

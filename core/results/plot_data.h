@@ -3,7 +3,7 @@
 /// \file plot_data.h
 /// What the plots draw, prepared off the UI thread: x/y series with one point per histogram bin
 /// or per channel. A plot widget hands these to its graphs as they are.
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "metrics/error_metrics.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/overview.h"
+#include "results/overview.h"
 
-#include "jobs/config_label.h"
-#include "jobs/metric_rows.h"
+#include "results/config_label.h"
+#include "results/metric_rows.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/session.h"
+#include "results/session.h"
 
 #include "io/mapped_file.h"
 #include "json/json_int.h"

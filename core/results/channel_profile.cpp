@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 
 #include "quant/quantizer.h"
 #include "util/error.h"

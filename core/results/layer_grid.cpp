@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A scan report as the Layers view's grid (layer_grid.h).
-#include "jobs/layer_grid.h"
+#include "results/layer_grid.h"
 
 #include <algorithm>
 #include <cmath>
