@@ -3,7 +3,7 @@
 /// \file overview.h
 /// The Overview table: one row per tensor × configuration with the few numbers a user compares
 /// across many tensors (relative error, SQNR, kurtosis of W, bits per element, time, device).
-/// Prepared here as plain values; the widget (widgets/overviewmodel.h) only displays them. The
+/// Prepared here as plain values; the widget (widgets/models/overviewmodel.h) only displays them. The
 /// wide Numbers table (one column per tensor × configuration) stays for the full detail.
 #include "results/results.h"
 
