@@ -2,7 +2,7 @@
 #pragma once
 /// \file linalg_sketch.h
 /// The randomized range finder behind the device's top-k spectrum and MiLo's compensator (CUDA
-/// builds only; internal to gpu/kernels). The matrix E (row-major [rows, cols], FP32) is read in
+/// builds only; internal to gpu/). The matrix E (row-major [rows, cols], FP32) is read in
 /// place as the column-major X = Eᵀ [cols × rows]; A is E or Eᵀ as the caller picks (torch's
 /// svd_lowrank takes the tall one). With Ω [n × l] the seeded Philox normals of util/philox.h
 /// (row-major, stream `stream`; generated on the device):

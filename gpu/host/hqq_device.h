@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file hqq_device.h
-/// One HQQ optimisation queued on the engine's stream (internal to gpu/kernels): the state block
+/// One HQQ optimisation queued on the engine's stream (internal to gpu/): the state block
 /// (run state, iteration history, σ, z, bad flags, stored scales and zeros) laid out once, then
 /// init, the iterations (the stop rule decided on the device) and the final codes. Used by
 /// enqueueHqq (engine_hqq.cpp) and by MiLo's passes (engine_milo.cpp), which reuse one block.

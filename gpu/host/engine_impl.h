@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file engine_impl.h
-/// The engine's device state (internal to gpu/kernels): device, stream, events, the caching pool
+/// The engine's device state (internal to gpu/): device, stream, events, the caching pool
 /// and the pinned staging buffers. Shared by engine.cpp (the quantize + metrics pipeline) and the
 /// other engine sources that queue work on the same stream.
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// \file kernels_gemmlab2.h
-/// The GEMM timing lab II's kernels (gemmlab2.cu, CUDA builds only): the INT4 weight conversions
+/// \file kernels_gemmlab_int4.h
+/// The GEMM timing lab II's kernels (gemmlab_int4.cu, CUDA builds only): the INT4 weight conversions
 /// of the quantized-weight paths and the W4A8-int8 epilogue. Packed INT4: row n of W [N, K] is
 /// K/2 bytes, byte j holding k = 2j in its low nibble and k = 2j + 1 in its high nibble, each a
 /// two's-complement code in [−8, 7]. Scales FP32 and zero points INT8 per (row, group of `group`

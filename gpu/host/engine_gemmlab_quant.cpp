@@ -8,7 +8,7 @@
 //   w8a8-fp8   the FP8 per-channel codes as stored + FP8 GEMM with row-wise scales
 // Row-wise FP8 scales: cuBLASLt's outer-vector mode where present, else FP32 out + part I's
 // post-scale kernel. The activations are seeded codes (BF16; INT8 or E4M3 with per-token scales).
-#include "gemmlab2_lt.h"
+#include "gemmlab_lt.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@
 
 #include "device_pool.h"
 #include "kernels_gemmlab.h"
-#include "kernels_gemmlab2.h"
+#include "kernels_gemmlab_int4.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -26,7 +26,7 @@ using namespace lab2;
 
 namespace {
 
-/// Two codes a byte (kernels_gemmlab2.h), from the quantizer's one signed code per element.
+/// Two codes a byte (kernels_gemmlab_int4.h), from the quantizer's one signed code per element.
 std::vector<std::uint8_t> packInt4(const QuantizedTensor &q, std::int64_t n, std::int64_t k)
 {
     if (static_cast<std::int64_t>(q.codes.size()) != n * k)

@@ -6,7 +6,7 @@
 // per-channel scales on cuBLASLt's A side, per-token ones on its B side; device events around
 // every repeat, median reported, each (format, M) output checked once against an FP64 host
 // reference built from the engine's Ŵ and the activations as quantized.
-#include "gemmlab2_lt.h"
+#include "gemmlab_lt.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +19,7 @@
 
 #include "device_pool.h"
 #include "kernels_gemmlab.h"
-#include "kernels_gemmlab2.h"
+#include "kernels_gemmlab_int4.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

@@ -237,7 +237,7 @@ public:
     /// How often the lab has run cuBLASLt's heuristic in this process (once per new plan).
     static std::uint64_t gemmLabHeuristicCalls();
     // Part II (issue 22; timeGemms dispatches to these): engine_gemmlab_quant.cpp,
-    // engine_gemmlab2.cpp. Each appends its output checks to `checks`.
+    // engine_gemmlab_moe_roofline.cpp. Each appends its output checks to `checks`.
     /// The quantized-weight paths (w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8) on the request's
     /// quantized weights, each end to end (conversion kernel + GEMM + epilogue).
     std::vector<GemmPoint> timeQuantizedGemms(const GemmBenchRequest &request, const CancelToken *cancel,

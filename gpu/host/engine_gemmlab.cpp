@@ -264,7 +264,7 @@ std::vector<Engine::GemmLabCheck> Engine::gemmLabChecks() const
 std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const CancelToken *cancel)
 {
     request.validate();
-    // Part II: MoE mode and the quantized-weight paths (engine_gemmlab2.cpp, _quant.cpp).
+    // Part II: MoE mode and the quantized-weight paths (engine_gemmlab_moe_roofline.cpp, _quant.cpp).
     const bool anyQuantized = std::any_of(request.formats.begin(), request.formats.end(), isQuantizedWeightFormat);
     if (request.experts > 1 || anyQuantized) {
         std::vector<GemmLabCheck> checks;

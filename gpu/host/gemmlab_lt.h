@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// \file gemmlab2_lt.h
-/// Helpers of the GEMM timing lab II (engine_gemmlab2.cpp, engine_gemmlab_quant.cpp; CUDA builds
+/// \file gemmlab_lt.h
+/// Helpers of the GEMM timing lab II (engine_gemmlab_moe_roofline.cpp, engine_gemmlab_quant.cpp; CUDA builds
 /// only): one cuBLASLt GEMM D[N,M] = Wᵀ·X ("TN", optionally strided-batched), device-event timing
 /// of a multi-stage step, the candidates' tuning and the output checks' sampling.
 #include <cstdint>

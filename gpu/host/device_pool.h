@@ -2,7 +2,7 @@
 #pragma once
 /// \file device_pool.h
 /// The GPU engine's device memory: a caching pool of plain device allocations that every tensor,
-/// run buffer and output of the engine comes from. Internal to gpu/kernels; include it only from
+/// run buffer and output of the engine comes from. Internal to gpu/; include it only from
 /// sources that are compiled against the GPU runtime (qs_gpu_compat.h).
 #include <algorithm>
 #include <cstddef>
