@@ -224,7 +224,7 @@ QColor pixelOf(QCustomPlot *plot)
 
 } // namespace
 
-class TestWindowFixes : public QObject {
+class TestWindowLegibility : public QObject {
     Q_OBJECT
     QTemporaryDir m_home;
 
@@ -232,7 +232,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        quantscope::test::isolate(m_home, QStringLiteral("tst_windowfixes"));
+        quantscope::test::isolate(m_home, QStringLiteral("tst_windowlegibility"));
     }
 
     void legendsNeverCoverData()
@@ -563,5 +563,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestWindowFixes)
-#include "tst_windowfixes.moc"
+QTEST_MAIN(TestWindowLegibility)
+#include "tst_windowlegibility.moc"

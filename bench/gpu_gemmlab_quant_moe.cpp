@@ -8,9 +8,9 @@
 //      the engine from a seeded N(0, 0.02) tensor, each point on the roofline;
 //   3. MoE: 16 experts × (M = 16, N = 2048, K = 7168) BF16 and FP8, a loop of per-expert launches
 //      vs one strided-batched launch (the bar: strided-batched BF16 ≤ 0.20 ms per step).
-// bench/gemm_lab2_torch.py times PyTorch's ways beside it (bmm, the matmul loop, a device copy,
+// bench/gemm_lab_quant_moe_torch.py times PyTorch's ways beside it (bmm, the matmul loop, a device copy,
 // W4A16 dequantize + matmul) and compares.
-// Usage: qs_bench_gpu_gemmlab2 [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
+// Usage: qs_bench_gpu_gemmlab_quant_moe [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //                              [--m-sweep LIST] [--experts E] [--moe-m M] [--moe-shape N,K]
 #include <cstdio>
 #include <filesystem>
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
                 experts, static_cast<long long>(moeM), static_cast<long long>(moeN), static_cast<long long>(moeK),
                 batchedUs, loopUs, moeBar ? "met" : "MISSED");
     const bool ok = checked(quant) && checked(perChannel) && checked(moeR);
-    nlohmann::json doc{{"benchmark", "gpu_gemmlab2"},
+    nlohmann::json doc{{"benchmark", "gpu_gemmlab_quant_moe"},
                        {"date", bench::utcNow()},
                        {"device", gpu->info().name},
                        {"n", q.n},
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
                        {"moe_bar", {{"batched_bf16_us", batchedUs}, {"loop_bf16_us", loopUs}, {"met", moeBar}}}};
     if (!opt.out.empty()) {
         std::filesystem::create_directories(opt.out);
-        std::ofstream f(std::filesystem::path(opt.out) / "gpu_gemmlab2.json");
+        std::ofstream f(std::filesystem::path(opt.out) / "gpu_gemmlab_quant_moe.json");
         f << doc.dump(1) << '\n';
     }
     return ok ? 0 : 1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Engine II speed bars (issue 6, docs/perf.md): HQQ 4-bit g64 on a 4096×4096 tensor (≤ 2 s),
 // all singular values of a 2048×2048 residual (≤ 10 s), MiLo code preset on 4096×4096 rank 16.
-// Usage: qs_bench_engine2 [--out DIR] [--threads T] [--n N] [--svd-n M] [--skip-milo | --only-milo]
+// Usage: qs_bench_cpu_hqq_svd_milo [--out DIR] [--threads T] [--n N] [--svd-n M] [--skip-milo | --only-milo]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     }
     if (!out.empty()) {
         std::filesystem::create_directories(out);
-        std::ofstream(std::filesystem::path(out) / "engine2.json") << results.dump(1) << '\n';
+        std::ofstream(std::filesystem::path(out) / "cpu_hqq_svd_milo.json") << results.dump(1) << '\n';
     }
     return 0;
 }

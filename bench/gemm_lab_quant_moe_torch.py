@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""PyTorch's ways beside qs_bench_gpu_gemmlab2 (issue 22), on the same GPU in the same run:
+"""PyTorch's ways beside qs_bench_gpu_gemmlab_quant_moe (issue 22), on the same GPU in the same run:
   copy     a 1 GiB device-to-device copy (best of 10): the memory floor, and the check of our
            roofline's copy ceiling (within 10 %)
   peak     torch.matmul BF16 on 8192³ and 8192×8192×16384 (median of 10, best): the check of our
@@ -10,7 +10,7 @@
   w4a16    the PyTorch way: unpack the INT4 nibbles, subtract the zero points and multiply the
            g128 scales with torch ops, then torch.matmul — N=4096, K=14336 over M = 1 … 8192
 Timing as ours: CUDA events around each call, warm-up, median of --repeats (≥ 20). With --ours
-(qs_bench_gpu_gemmlab2's JSON) it prints ours beside PyTorch and the issue's bars."""
+(qs_bench_gpu_gemmlab_quant_moe's JSON) it prints ours beside PyTorch and the issue's bars."""
 import argparse
 import json
 import os
@@ -131,7 +131,7 @@ def main():
     ap.add_argument("--m-sweep", default=",".join(str(1 << i) for i in range(14)))
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
-    ap.add_argument("--ours", default="", help="qs_bench_gpu_gemmlab2's gpu_gemmlab2.json to compare with")
+    ap.add_argument("--ours", default="", help="qs_bench_gpu_gemmlab_quant_moe's gpu_gemmlab_quant_moe.json to compare with")
     a = ap.parse_args()
     reps = max(20, a.repeats)
     ms = [int(v) for v in a.m_sweep.split(",")]
@@ -142,13 +142,13 @@ def main():
     m = moe(16, 16, 2048, 7168, reps, a.warmup, gbps)
     print(f"MoE: bmm {m['bmm_us']:.1f} us, loop {m['loop_us']:.1f} us, copy floor {m['copy_floor_us']:.1f} us",
           flush=True)
-    doc = dict(benchmark="gemm_lab2_torch", torch=torch.__version__, device=torch.cuda.get_device_name(),
+    doc = dict(benchmark="gemm_lab_quant_moe_torch", torch=torch.__version__, device=torch.cuda.get_device_name(),
                cuda=torch.version.cuda, repeats=reps, warmup=a.warmup, copy_gbps=gbps, bf16_peak_tflops=peak,
                moe=m, w4a16=w4a16(ms, a.n, a.k, 128, reps, a.warmup),
                timing="CUDA events around each call; warm-up; median (copy: best of 10)")
     if a.ours and os.path.exists(a.ours):
         doc["comparison"] = compare(a.ours, doc)
-    with open(os.path.join(a.out, "gemm_lab2_torch.json"), "w") as f:
+    with open(os.path.join(a.out, "gemm_lab_quant_moe_torch.json"), "w") as f:
         json.dump(doc, f, indent=1)
 
 
