@@ -82,7 +82,7 @@ TEST(QuarkWriter, StoriesEqualsQuarksOwnFilesByteForByte)
         GTEST_SKIP() << storiesFile() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     struct Case {
         std::string name;
-        ojson spec; // the toolkit's spec in our terms (tests/core/test_toolkit_goldens.cpp)
+        ojson spec; // the toolkit's spec in our terms (tests/core/io/test_toolkit_goldens.cpp)
         ActivationScheme act;
     };
     const ojson reciprocal{{"method", "int"}, {"bits", 4}, {"scale_apply", "reciprocal"}};
@@ -315,7 +315,7 @@ TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
                                     SafetensorsFile::open(kGolden / c.golden / "model.safetensors")),
                   30);
         // Byte-identical to the toolkit's file, so our decoder's reading of it is the golden
-        // test's (tests/core/test_toolkit_goldens.cpp, bit for bit in the toolkit's dtype).
+        // test's (tests/core/io/test_toolkit_goldens.cpp, bit for bit in the toolkit's dtype).
         EXPECT_EQ(detectQuantized(Checkpoint::open(out)).modules.size(), r.quantized.size());
     }
     fs::remove_all(out);

@@ -532,7 +532,7 @@ TEST(HqqInterop, CodesMatchTheReleasedLibrary)
     if (!py || !*py)
         GTEST_SKIP() << "set QUANTSCOPE_HQQ_PYTHON to a Python with `pip install hqq torch` to compare "
                         "against the released library: skipped";
-    const fs::path script = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests" / "core" / "hqq_interop.py";
+    const fs::path script = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests" / "core" / "numerics" / "hqq_interop.py";
     for (const char *name : {kGate, "model.layers.1.self_attn.q_proj.weight", "model.layers.2.mlp.down_proj.weight"}) {
         const fs::path out = fs::temp_directory_path() / ("qs_hqq_interop_" + std::to_string(::getpid())) / name;
         const std::string cmd = std::string("\"") + py + "\" \"" + script.string() + "\" \"" + stories().string() +
