@@ -19,7 +19,7 @@
 #include "bench_common.h"
 #include "engine/gemm_device.h"
 #include "engine/registry.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/uniform.h"
 #include "register.h"
 #include "sim/gemm_sim.h"

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "sim/gemm_bench.h"
 
 using namespace quantscope;

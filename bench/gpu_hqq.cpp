@@ -25,7 +25,7 @@
 #include "bench_gpu_hooks.h"
 #include "engine/registry.h"
 #include "engine/run.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/hqq.h"
 
 using namespace quantscope;

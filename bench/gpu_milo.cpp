@@ -21,7 +21,7 @@
 
 #include "bench_common.h"
 #include "io/checkpoint.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/milo.h"
 #include "register.h"
 

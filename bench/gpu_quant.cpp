@@ -24,7 +24,7 @@
 
 #include "engine/registry.h"
 #include "engine/run.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "kernels/kernels.h"
 #include "numeric/moments.h"
 #include "bench_common.h"

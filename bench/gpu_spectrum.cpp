@@ -22,7 +22,7 @@
 #include "bench_common.h"
 #include "engine/registry.h"
 #include "engine/run.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "register.h"
 
 using namespace quantscope;

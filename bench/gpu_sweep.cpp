@@ -23,7 +23,7 @@
 
 #include "bench_common.h"
 #include "bench_gpu_hooks.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/constopt_sweep.h"
 
 using namespace quantscope;

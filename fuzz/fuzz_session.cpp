@@ -2,9 +2,9 @@
 // The .qscope session file. Its parser is core's sessionFromJson (Qt-free); the window only reads
 // the file's bytes and parses them as JSON (a JSON syntax error is its own message there, so it
 // is an expected refusal here too). A session that opens is written again, and what is written
-// must read back to the same text (the session's exact round trip, tests/core/test_jobs.cpp).
+// must read back to the same text (the session's exact round trip, tests/core/engine/test_jobs.cpp).
 #include "fuzz_common.h"
-#include "jobs/session.h"
+#include "results/session.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab2.json/.log, gemm_lab2_torch.json/.log, gemm_peaks.json; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -48,7 +48,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab2 quantscope-cli quantscope_cli_tests
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe quantscope-cli quantscope_cli_tests
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -180,11 +180,11 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
   fi
   # Part II (issue 22): quantized-weight paths, the roofline measured in this run, MoE loop vs
   # strided-batched; then PyTorch's ways (copy, bmm, matmul loop, W4A16 dequantize + matmul).
-  "$build/bench/qs_bench_gpu_gemmlab2" --out "$OUT" > "$OUT/gpu_gemmlab2.log" 2>&1 || echo "qs_bench_gpu_gemmlab2 failed"
-  cat "$OUT/gpu_gemmlab2.log"
-  python3 "$src/bench/gemm_lab2_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab2.json" > "$OUT/gemm_lab2_torch.log" 2>&1 \
-    || echo "gemm_lab2_torch.py failed"
-  cat "$OUT/gemm_lab2_torch.log"
+  "$build/bench/qs_bench_gpu_gemmlab_quant_moe" --out "$OUT" > "$OUT/gpu_gemmlab_quant_moe.log" 2>&1 || echo "qs_bench_gpu_gemmlab_quant_moe failed"
+  cat "$OUT/gpu_gemmlab_quant_moe.log"
+  python3 "$src/bench/gemm_lab_quant_moe_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab_quant_moe.json" > "$OUT/gemm_lab_quant_moe_torch.log" 2>&1 \
+    || echo "gemm_lab_quant_moe_torch.py failed"
+  cat "$OUT/gemm_lab_quant_moe_torch.log"
   echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
 fi
 # HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same

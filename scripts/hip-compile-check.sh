@@ -17,7 +17,7 @@ archs=("$@")
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 nlohmann="${QUANTSCOPE_VENDOR_DIR:-$src/.vendor}/nlohmann/include"
-inc=(-I"$src/gpu" -I"$src/gpu/kernels" -I"$src/core")
+inc=(-I"$src/gpu" -I"$src/gpu/host" -I"$src/gpu/kernels" -I"$src/core")
 [[ -d "$nlohmann" ]] && inc+=(-I"$nlohmann")
 # rocm_agent_enumerator (called by hipcc to list local GPUs) prints a traceback when there is no
 # /dev/kfd; it is harmless with an explicit --offload-arch, so its noise is filtered.
@@ -36,7 +36,7 @@ for arch in "${archs[@]}"; do
 done
 # The engine and the backend adapter are host code: the host compiler with the HIP runtime headers
 # (hipcc would also run a device pass over them, and clang 15's device pass crashes on nlohmann/json).
-for f in gpu/kernels/engine.cpp gpu/kernels/engine_sweep.cpp gpu/kernels/engine_hqq.cpp gpu/kernels/engine_gemm.cpp gpu/kernels/device_pool.cpp gpu/kernels/engine_host.cpp gpu/cuda/cuda_backend.cpp; do
+for f in gpu/host/engine.cpp gpu/host/engine_sweep.cpp gpu/host/engine_hqq.cpp gpu/host/engine_gemm.cpp gpu/host/device_pool.cpp gpu/host/engine_host.cpp gpu/cuda/cuda_backend.cpp; do
   echo "== $f as HIP host code"
   ${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -D__HIP_PLATFORM_AMD__ -DQUANTSCOPE_HIP=1 "${inc[@]}" \
     -c "$src/$f" -o "$out/$(basename "$f").o" 2>&1 | grep -E "error" || true

@@ -2,7 +2,7 @@
 // `--per-channel` of info and quantize: per-channel excess kurtosis, absmax and (quantize) the
 // relative error of every output row, under the key "per_channel".
 #include "cli.h"
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "tensor/tensor.h"
 
 #include "json/report_json.h"

@@ -5,7 +5,7 @@
 /// (computeScaleConstantData, computeKurtosisData, runGemmBench) on a small pool through its own JobTracker,
 /// so a newer request or Cancel makes the older one stale; progress is polled from the worker.
 /// A c clicked in the Scale-constant view is written into the panel's configuration.
-#include "jobs/results.h"
+#include "results/results.h"
 #include "jobtracker.h"
 
 #include <QObject>

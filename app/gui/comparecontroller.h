@@ -12,7 +12,7 @@
 #include <string>
 
 #include "jobtracker.h"
-#include "jobs/results.h"
+#include "results/results.h"
 
 class QTabWidget;
 class QTimer;

@@ -7,7 +7,7 @@
 /// shows the progress the engine reports, interpolated by ProgressEstimator; the finished
 /// result becomes the window's results.
 #include "engine/progress_estimator.h"
-#include "jobs/results.h"
+#include "results/results.h"
 #include "jobtracker.h"
 
 #include <QObject>

@@ -3,7 +3,7 @@
 // `--screenshot FILE` saves the window once opening has finished, then quits (docs, CI);
 // with `--run-demo-quantization` it first quantizes a demo weight with three configurations.
 #include "register.h"
-#include "jobs/results.h"
+#include "results/results.h"
 #include "mainwindow.h"
 #include "plancontroller.h"
 #include "recipeeditor.h"

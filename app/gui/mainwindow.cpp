@@ -20,7 +20,7 @@
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "overviewview.h"
-#include "jobs/overview.h"
+#include "results/overview.h"
 #include "quantizerpanel.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"

@@ -7,8 +7,8 @@
 /// JobController runs the quantization jobs on a thread pool, SessionController saves and
 /// restores what the window shows as a .qscope session. The window only wires them to its
 /// widgets and actions.
-#include "jobs/results.h"
-#include "jobs/session.h"
+#include "results/results.h"
+#include "results/session.h"
 
 #include <QMainWindow>
 #include <memory>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file sessioncontroller.h
-/// Saving and opening .qscope sessions (jobs/session.h): what the window shows — the document
+/// Saving and opening .qscope sessions (results/session.h): what the window shows — the document
 /// and its pairing, the selection, the panel's configurations, the results and the view — as
 /// one file. Opening restores the configurations and results at once and reopens the
 /// checkpoint in the background, which then restores the selection and the pairing.
-#include "jobs/session.h"
+#include "results/session.h"
 
 #include <QObject>
 #include <QString>

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "io/json_strict.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "util/error.h"
 
 namespace quantscope {

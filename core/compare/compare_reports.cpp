@@ -8,7 +8,7 @@
 
 #include "json/json_int.h"
 #include "compare/compare_detail.h"
-#include "jobs/layer_grid.h"
+#include "results/layer_grid.h"
 #include "json/report_json.h"
 #include "util/error.h"
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <span>
 
-#include "jobs/channel_profile.h"
-#include "jobs/plot_data.h"
+#include "results/channel_profile.h"
+#include "results/plot_data.h"
 #include "metrics/error_metrics.h"
 
 namespace quantscope {

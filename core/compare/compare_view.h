@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file compare_view.h
-/// The Compare view's data (widgets/compareview.h draws it, computing nothing): a comparison as
+/// The Compare view's data (widgets/views/compareview.h draws it, computing nothing): a comparison as
 /// the Layers view's layer × projection grid coloured by one of its per-module numbers, and one
 /// module's two reconstructions as a job result the Distribution view overlays (configurations
 /// "A" and "B" against the reference W, or against Ŵ_B when there is no reference).
 #include <string>
 
 #include "compare/compare.h"
-#include "jobs/layer_grid.h"
-#include "jobs/results.h"
+#include "results/layer_grid.h"
+#include "results/results.h"
 
 namespace quantscope {
 

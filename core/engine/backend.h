@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "metrics/error_metrics.h"
 #include "metrics/spectrum.h"
 #include "quant/quant_spec.h"
@@ -125,7 +125,7 @@ public:
     /// The roofline's ceilings measured on this device (sim/gemm_roofline.h; deviceKey set).
     /// Default: nullopt with `whyNot`. Throws GpuError, Cancelled.
     virtual std::optional<GemmPeaks> measureGemmPeaks(const CancelToken *cancel, std::string &whyNot) const;
-    /// Per-channel moment sums of an uploaded matrix (jobs/channel_profile.h: the scan's
+    /// Per-channel moment sums of an uploaded matrix (results/channel_profile.h: the scan's
     /// per-channel kurtosis where the tensor already is). Default: false with `whyNot` (the CPU
     /// computes). Throws GpuError.
     virtual bool channelMoments(const DeviceTensor &w, ChannelMomentSums &out, std::string &whyNot) const;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/run.h"
-#include "jobs/results.h"
+#include "results/results.h"
 #include "metrics/spectrum.h"
 
 namespace quantscope {

@@ -23,7 +23,7 @@
 
 #include "engine/registry.h"
 #include "io/quantized.h"
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "json/report_json.h"
 #include "numeric/moments.h"
 #include "quant/quantizer.h"
@@ -243,7 +243,7 @@ double kurtosisFromSums(double count, double s2, double s4)
     return m2 > 0 ? m4 / (m2 * m2) - 3.0 : std::numeric_limits<double>::quiet_NaN();
 }
 
-/// computeChannelKurtosis (jobs/channel_profile.h) over row slices on `threads` threads: each row's
+/// computeChannelKurtosis (results/channel_profile.h) over row slices on `threads` threads: each row's
 /// value is computed exactly as there (the same loop over its elements); the columns' sums are
 /// per-slice partials merged in slice order (reproducible, equal to the serial ones within
 /// rounding). The scan's reader runs it after each read.

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/quantized.h"
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "scan/scan.h"
 
 namespace quantscope {

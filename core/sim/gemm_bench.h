@@ -4,7 +4,7 @@
 /// The GEMM timing lab (issue 21): what a Y[M,N] = X[M,K]·W[N,K]ᵀ GEMM of one weight's shape costs
 /// per format and batch size M. Value structs shared by the CLI (`gemm-bench`), the window's GEMM
 /// timing view and the benchmark; the CPU stand-in (Eigen FP32 GEMMs) lives here, the GPU
-/// timings behind Backend::timeGemms (gpu/kernels/engine_gemmlab.cpp, cuBLASLt). The formats and
+/// timings behind Backend::timeGemms (gpu/host/engine_gemmlab.cpp, cuBLASLt). The formats and
 /// what each point holds: docs/numerics.md "GEMM timing lab".
 #include <cstdint>
 #include <map>

@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
 #include "quant/milo.h"
@@ -243,7 +243,7 @@ private:
     bool m_hip = false;
 
 public:
-    /// The c sweep's MSE grid on the device (gpu/kernels/engine_sweep.cpp).
+    /// The c sweep's MSE grid on the device (gpu/host/engine_sweep.cpp).
     std::unique_ptr<CSweepGridEvaluator> sweepGrid(const Tensor &w, const CSweepOptions &o,
                                                    std::string &whyNot) const override
     {

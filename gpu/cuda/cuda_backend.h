@@ -2,7 +2,7 @@
 #pragma once
 /// \file cuda_backend.h
 /// The GPU backend (CUDA build; the same adapter serves a HIP build): a Backend over the GPU
-/// engine (gpu/kernels/engine.h). Created only when the build has a GPU API and a device answers.
+/// engine (gpu/host/engine.h). Created only when the build has a GPU API and a device answers.
 #include <memory>
 #include <string>
 

@@ -2,7 +2,7 @@
 // Per-channel moment sums of an R×C matrix on the device (the scan's per-channel kurtosis where
 // the weight already is): per row and per column the count of finite values and the FP64 central
 // sums Σ(x − μ)², Σ(x − μ)⁴ about that channel's mean — two passes, as
-// computeChannelKurtosis (core/jobs/channel_profile.cpp) takes them. Every reduction runs in a
+// computeChannelKurtosis (core/results/channel_profile.cpp) takes them. Every reduction runs in a
 // fixed order (block trees, then the row slices in order), so a device gives the same bits on
 // every run; they differ from the CPU's serial sums only by rounding.
 #define QS_HD __host__ __device__

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Loads Quantscope's exports with the real toolkits and writes
-# tests/interop/golden/export_checks.json (asserted by tests/core/test_export_interop.cpp).
+# tests/interop/golden/export_checks.json (asserted by tests/core/plan/test_export_interop.cpp).
 #   scripts/interop/check-exports.sh [BUILD_DIR] [SHARED_DATA] [VENV]
 # BUILD_DIR defaults to build (quantscope-cli is taken from it); SHARED_DATA to ../shared/data
 # next to the checkout (stories260K is read from there, never copied); VENV to

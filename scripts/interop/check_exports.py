@@ -1,5 +1,5 @@
 """Loads Quantscope's exports with the real toolkits (issue 26, step 5) and writes a small JSON
-summary (tests/interop/golden/export_checks.json) that tests/core/test_export_interop.cpp asserts.
+summary (tests/interop/golden/export_checks.json) that tests/core/plan/test_export_interop.cpp asserts.
 
 Run through scripts/interop/check-exports.sh, which prepares the virtual environment. Checks:
   ct_<case>       quantscope-cli writes a compressed-tensors checkpoint of stories260K; the
@@ -110,7 +110,7 @@ def ct_check(name, cli, stories, tmp):
         theirs = w.to(torch.float32).numpy()
         ours = our_decode(cli, out, n, tmp)
         # Compared in the toolkit's output dtype (NVFP4 decompresses to BF16): ours rounded to it,
-        # as tests/core/test_toolkit_goldens.cpp compares with the goldens.
+        # as tests/core/io/test_toolkit_goldens.cpp compares with the goldens.
         ours_t = torch.from_numpy(ours).to(w.dtype).to(torch.float32).numpy()
         diff = float(np.max(np.abs(theirs.astype(np.float64) - ours_t.astype(np.float64)))) if ours.size else 0.0
         modules[n] = {"shape": list(ours.shape), "toolkit_dtype": str(w.dtype).replace("torch.", ""),

@@ -4,7 +4,7 @@
 // generated tensors, the configurations and tensors chosen by SEED so that two seeds give two
 // different files. Usage: qs_session_writer OUT.qscope SEED
 #include "engine/job.h"
-#include "jobs/session.h"
+#include "results/session.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 

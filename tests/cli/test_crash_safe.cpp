@@ -9,7 +9,7 @@
 #include "cli_run.h"
 
 #include "io/safetensors.h"
-#include "jobs/session.h"
+#include "results/session.h"
 #include "tensor/tensor.h"
 
 #include <csignal>

@@ -17,7 +17,7 @@
 #include "register.h"
 #include "demo/demo.h"
 #include "io/checkpoint.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "kernels/kernels.h"
 #include "numeric/moments.h"
 #include "tensor/convert.h"

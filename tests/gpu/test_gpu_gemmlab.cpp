@@ -17,7 +17,7 @@ GemmBenchRequest smallRequest(std::int64_t n, std::int64_t k)
     r.m = {1, 3, 16, 128};
     r.repeats = 20;
     r.warmup = 2;
-    r.roofline = false; // the roofline and its cache: test_gpu_gemmlab2.cpp
+    r.roofline = false; // the roofline and its cache: test_gpu_gemmlab_quant_moe.cpp
     return r;
 }
 

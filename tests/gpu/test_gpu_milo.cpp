@@ -13,7 +13,7 @@
 
 #include "demo/demo.h"
 #include "io/checkpoint.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/milo.h"
 #include "quant/milo_math.h"
 

@@ -13,7 +13,7 @@
 #include "demo/demo.h"
 #include "engine/registry.h"
 #include "engine/run.h"
-#include "jobs/channel_profile.h"
+#include "results/channel_profile.h"
 #include "tensor/convert.h"
 #include "register.h"
 #include "scan/scan.h"

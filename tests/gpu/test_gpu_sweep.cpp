@@ -15,7 +15,7 @@
 #include "engine/registry.h"
 #include "engine/sweep_device.h"
 #include "io/checkpoint.h"
-#include "kernels/engine.h"
+#include "host/engine.h"
 #include "quant/constopt_sweep.h"
 #include "quant/hadamard.h"
 #include "register.h"

@@ -3,8 +3,8 @@
 # Runs lupdate on a copy of the .ts with the sources of app/gui and widgets (as the app's
 # qt_add_translations does): every UI string of the code must be in
 # the file and translated (no unfinished entries: a release ships every language complete).
-file(GLOB SOURCES "${ROOT}/app/gui/*.cpp" "${ROOT}/app/gui/*.h" "${ROOT}/widgets/*.cpp"
-     "${ROOT}/widgets/*.h")
+file(GLOB SOURCES "${ROOT}/app/gui/*.cpp" "${ROOT}/app/gui/*.h" "${ROOT}/widgets/*/*.cpp"
+     "${ROOT}/widgets/*/*.h")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 get_filename_component(_name "${TS}" NAME)

@@ -8,7 +8,7 @@
 #include "jobprogresswidget.h"
 #include "logview.h"
 #include "mainwindow.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "quantizerpanel.h"

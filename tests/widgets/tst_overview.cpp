@@ -12,7 +12,7 @@
 #include "overviewmodel.h"
 #include "overviewview.h"
 #include "quantizerpanel.h"
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "quant/quantizer.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"

@@ -6,7 +6,7 @@
 // "Run MiLo at this rank" turns the configuration into MiLo at that rank and shows its passes.
 #include "test_env.h"
 #include "demo/demo.h"
-#include "jobs/spectrum_plot.h"
+#include "results/spectrum_plot.h"
 #include "mainwindow.h"
 #include "quantizerpanel.h"
 #include "rankcurveplot.h"

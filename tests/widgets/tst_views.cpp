@@ -2,14 +2,14 @@
 // The views draw exactly what the job computed: graph and point counts equal the result's bins,
 // the channel strip has one point per channel, exports write files, and the Numbers table
 // equals `quantscope-cli quantize --json` for the same tensor and spec.
-#include "jobs/config_label.h"
+#include "results/config_label.h"
 #include "channelplot.h"
 #include "demo/demo.h"
 #include "distributionview.h"
 #include "errorhistogramplot.h"
 #include "histogramplot.h"
 #include "io/checkpoint.h"
-#include "jobs/metric_rows.h"
+#include "results/metric_rows.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "engine/job.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The ZIP bomb fixtures of tests/core/test_resource_limits.cpp (standard library only).
+"""The ZIP bomb fixtures of tests/core/io/test_resource_limits.cpp (standard library only).
 bomb_ok.npz: one deflated array a.npy, F32 zeros of 5 Mi elements (20 MiB inflated from about
 20 KiB: deflate's ratio of about 1000:1, honest sizes). bomb_understated.npz: the same bytes with
 the stated uncompressed size patched to 1 MiB (it inflates past it). bomb_overstated.npz: stated

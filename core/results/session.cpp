@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "results/session.h"
+
+#include "io/mapped_file.h"
+#include "json/json_int.h"
+#include "json/report_json.h"
+
+#include "util/error.h"
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace quantscope {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Sessions keep numbers exactly (report_json.h's lossless convention).
+json num(double v) { return exactNumber(v); }
+
+double toNum(const json &j, const char *what) { return numberFromJson(j, what, "session: "); }
+
+json optNum(const std::optional<double> &v)
+{
+    return v ? num(*v) : json(nullptr);
+}
+
+std::optional<double> toOptNum(const json &j, const char *what)
+{
+    if (j.is_null())
+        return std::nullopt;
+    return toNum(j, what);
+}
+
+const json &field(const json &j, const char *key)
+{
+    if (!j.is_object() || !j.contains(key))
+        throw FormatError(std::string("session: missing '") + key + "'");
+    return j.at(key);
+}
+
+/// The integer type of an integer field (T, or the elements of a vector<T>); void otherwise.
+template <typename T> struct IntegerOf {
+    using type = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, T, void>;
+};
+template <typename T> struct IntegerOf<std::vector<T>> {
+    using type = typename IntegerOf<T>::type;
+};
+
+/// Every number of an integer field (or list) must be an integer in range (jsonInteger: nlohmann
+/// would cast a float, undefined beyond the range; a fuzz finding, docs/reliability.md).
+template <typename I> void requireIntegers(const json &v, const char *key)
+{
+    if (v.is_array()) {
+        for (const auto &e : v)
+            requireIntegers<I>(e, key);
+        return;
+    }
+    if (!v.is_number())
+        return; // any other type: get() refuses it as the wrong type
+    try {
+        (void)jsonInteger<I>(v, key);
+    } catch (const JsonIntegerError &) {
+        throw FormatError(std::string("session: '") + key + "' must hold integers in range, got " + v.dump());
+    }
+}
+
+template <typename T> T get(const json &j, const char *key)
+{
+    const json &v = field(j, key);
+    if constexpr (!std::is_void_v<typename IntegerOf<T>::type>)
+        requireIntegers<typename IntegerOf<T>::type>(v, key);
+    try {
+        return v.get<T>();
+    } catch (const json::exception &) {
+        throw FormatError(std::string("session: '") + key + "' has the wrong type");
+    }
+}
+
+template <typename T> T getOr(const json &j, const char *key, T fallback)
+{
+    return j.is_object() && j.contains(key) ? get<T>(j, key) : fallback;
+}
+
+json histogramToJson(const Histogram &h)
+{
+    return {{"lo", num(h.lo)},  {"hi", num(h.hi)},    {"counts", h.counts}, {"below", h.below},
+            {"above", h.above}, {"symlog", h.symlog}, {"t", num(h.t)}};
+}
+
+Histogram histogramFromJson(const json &j)
+{
+    Histogram h;
+    h.lo = toNum(field(j, "lo"), "lo");
+    h.hi = toNum(field(j, "hi"), "hi");
+    h.counts = get<std::vector<std::int64_t>>(j, "counts");
+    h.below = get<std::int64_t>(j, "below");
+    h.above = get<std::int64_t>(j, "above");
+    h.symlog = get<bool>(j, "symlog");
+    h.t = toNum(field(j, "t"), "t");
+    return h;
+}
+
+json channelToJson(const ChannelProfile &p)
+{
+    return {{"axis", p.axis}, {"absmax", p.absmax}};
+}
+
+ChannelProfile channelFromJson(const json &j, int topK)
+{
+    ChannelProfile p;
+    p.axis = get<int>(j, "axis");
+    p.absmax = get<std::vector<float>>(j, "absmax");
+    rankChannels(p, topK);
+    return p;
+}
+
+json sourceToJson(const std::optional<SessionSource> &s)
+{
+    if (!s)
+        return nullptr;
+    return {{"path", s->path}, {"demo", s->demo}, {"lenient", s->lenient}};
+}
+
+std::optional<SessionSource> sourceFromJson(const json &j)
+{
+    if (j.is_null())
+        return std::nullopt;
+    SessionSource s;
+    s.path = get<std::string>(j, "path");
+    s.demo = getOr<bool>(j, "demo", false);
+    s.lenient = getOr<bool>(j, "lenient", false);
+    return s;
+}
+
+} // namespace
+
+json outcomeToJson(const QuantizeOutcome &o)
+{
+    json j = {{"tensor", o.tensor},       {"config", o.config}, {"spec", o.spec},
+              {"method", o.method},       {"device", o.device}, {"device_note", o.deviceNote},
+              {"time_ms", num(o.timeMs)}, {"error", o.error}};
+    if (!o.ok())
+        return j;
+    const ErrorMetrics &m = o.metrics;
+    j["bits_per_element"] = num(o.bitsPerElement);
+    j["bytes"] = o.storedBytes;
+    j["ragged"] = o.ragged;
+    j["nonfinite_groups"] = o.nonFiniteGroups;
+    j["first_nonfinite"] = o.firstNonFinite;
+    j["metrics"] = {{"numel", m.numel},
+                    {"counted", m.counted},
+                    {"mse", num(m.mse)},
+                    {"rmse", num(m.rmse)},
+                    {"sqnr_db", num(m.sqnrDb)},
+                    {"rel_frobenius", num(m.relFrobenius)},
+                    {"max_abs_err", num(m.maxAbsErr)},
+                    {"cosine", optNum(m.cosine)},
+                    {"err_p50", num(m.errP50)},
+                    {"err_p90", num(m.errP90)},
+                    {"err_p99", num(m.errP99)},
+                    {"err_p999", num(m.errP999)},
+                    {"overlap", num(m.overlap)},
+                    {"w", histogramToJson(m.w)},
+                    {"w_hat", histogramToJson(m.wHat)},
+                    {"err", histogramToJson(m.err)},
+                    {"stats_in", json(statsJson(m.statsIn, StatsDetail::Full))},
+                    {"stats_out", json(statsJson(m.statsOut, StatsDetail::Full))}};
+    return j;
+}
+
+QuantizeOutcome outcomeFromJson(const json &j)
+{
+    QuantizeOutcome o;
+    o.tensor = get<std::string>(j, "tensor");
+    o.config = get<std::string>(j, "config");
+    o.spec = field(j, "spec");
+    o.method = get<std::string>(j, "method");
+    o.device = get<std::string>(j, "device");
+    o.deviceNote = getOr<std::string>(j, "device_note", {});
+    o.timeMs = toNum(field(j, "time_ms"), "time_ms");
+    o.error = getOr<std::string>(j, "error", {});
+    if (!o.ok())
+        return o;
+    o.bitsPerElement = toNum(field(j, "bits_per_element"), "bits_per_element");
+    o.storedBytes = get<std::uint64_t>(j, "bytes");
+    o.ragged = get<bool>(j, "ragged");
+    o.nonFiniteGroups = get<std::int64_t>(j, "nonfinite_groups");
+    o.firstNonFinite = get<std::int64_t>(j, "first_nonfinite");
+    const json &mj = field(j, "metrics");
+    ErrorMetrics &m = o.metrics;
+    m.numel = get<std::int64_t>(mj, "numel");
+    m.counted = get<std::int64_t>(mj, "counted");
+    m.mse = toNum(field(mj, "mse"), "mse");
+    m.rmse = toNum(field(mj, "rmse"), "rmse");
+    m.sqnrDb = toNum(field(mj, "sqnr_db"), "sqnr_db");
+    m.relFrobenius = toNum(field(mj, "rel_frobenius"), "rel_frobenius");
+    m.maxAbsErr = toNum(field(mj, "max_abs_err"), "max_abs_err");
+    m.cosine = toOptNum(field(mj, "cosine"), "cosine");
+    m.errP50 = toNum(field(mj, "err_p50"), "err_p50");
+    m.errP90 = toNum(field(mj, "err_p90"), "err_p90");
+    m.errP99 = toNum(field(mj, "err_p99"), "err_p99");
+    m.errP999 = toNum(field(mj, "err_p999"), "err_p999");
+    m.overlap = toNum(field(mj, "overlap"), "overlap");
+    m.w = histogramFromJson(field(mj, "w"));
+    m.wHat = histogramFromJson(field(mj, "w_hat"));
+    m.err = histogramFromJson(field(mj, "err"));
+    m.statsIn = statsFromJson(field(mj, "stats_in"), "session: ");
+    m.statsOut = statsFromJson(field(mj, "stats_out"), "session: ");
+    o.plot = prepareDistribution(m);
+    return o;
+}
+
+json profileToJson(const TensorProfile &p)
+{
+    json j = {{"tensor", p.tensor},
+              {"shape", p.shape},
+              {"dtype", p.dtype},
+              {"error", p.error},
+              {"top_channels", p.channels.columns.top.size()},
+              {"columns", channelToJson(p.channels.columns)},
+              {"rows", channelToJson(p.channels.rows)},
+              {"activation", p.activation},
+              {"activation_note", p.activationNote}};
+    j["activation_columns"] =
+        p.activationColumns ? channelToJson(*p.activationColumns) : json(nullptr);
+    return j;
+}
+
+TensorProfile profileFromJson(const json &j)
+{
+    TensorProfile p;
+    p.tensor = get<std::string>(j, "tensor");
+    p.shape = get<Shape>(j, "shape");
+    p.dtype = get<std::string>(j, "dtype");
+    p.error = getOr<std::string>(j, "error", {});
+    const int topK = getOr<int>(j, "top_channels", 8);
+    p.channels.columns = channelFromJson(field(j, "columns"), topK);
+    p.channels.rows = channelFromJson(field(j, "rows"), topK);
+    p.activation = getOr<std::string>(j, "activation", {});
+    p.activationNote = getOr<std::string>(j, "activation_note", {});
+    if (j.contains("activation_columns") && !j["activation_columns"].is_null())
+        p.activationColumns = channelFromJson(j["activation_columns"], topK);
+    return p;
+}
+
+json sessionToJson(const Session &s)
+{
+    json configs = json::array();
+    for (const auto &c : s.configs)
+        configs.push_back({{"name", c.name}, {"spec", c.spec}});
+    json tensors = json::array();
+    for (const auto &p : s.results.tensors)
+        tensors.push_back(profileToJson(p));
+    json outcomes = json::array();
+    for (const auto &o : s.results.outcomes)
+        outcomes.push_back(outcomeToJson(o));
+    json out = {{"format", kSessionFormat},
+            {"version", kSessionVersion},
+            {"checkpoint", sourceToJson(s.checkpoint)},
+            {"activation", s.activation},
+            {"activation_source", sourceToJson(s.activationSource)},
+            {"selected", s.selected},
+            {"device", s.device},
+            {"bins", s.bins},
+            {"symlog", s.symlog},
+            {"configurations", configs},
+            {"results",
+             {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
+            {"view", s.view}};
+    if (!s.scanLines.empty()) {
+        json lines = json::array();
+        for (const auto &l : s.scanLines)
+            lines.push_back(json::parse(l.dump()));
+        out["scan"] = {{"lines", lines}};
+    }
+    return out;
+}
+
+Session sessionFromJson(const json &j)
+{
+    if (!j.is_object() || !j.contains("format") || j["format"] != kSessionFormat)
+        throw FormatError("not a Quantscope session (no \"format\": \"quantscope-session\")");
+    const int version = get<int>(j, "version");
+    if (version < 1 || version > kSessionVersion)
+        throw FormatError("session version " + std::to_string(version) +
+                          " is newer than this Quantscope reads (" +
+                          std::to_string(kSessionVersion) + ")");
+    Session s;
+    s.checkpoint = sourceFromJson(field(j, "checkpoint"));
+    s.activation = getOr<std::string>(j, "activation", {});
+    if (j.contains("activation_source"))
+        s.activationSource = sourceFromJson(j["activation_source"]);
+    s.selected = getOr<std::vector<std::string>>(j, "selected", {});
+    s.device = getOr<std::string>(j, "device", "auto");
+    s.bins = getOr<int>(j, "bins", 256);
+    s.symlog = getOr<bool>(j, "symlog", false);
+    for (const auto &c : field(j, "configurations")) {
+        JobConfig config;
+        config.name = get<std::string>(c, "name");
+        config.spec = field(c, "spec");
+        s.configs.push_back(std::move(config));
+    }
+    const json &r = field(j, "results");
+    for (const auto &p : field(r, "tensors"))
+        s.results.tensors.push_back(profileFromJson(p));
+    for (const auto &o : field(r, "outcomes"))
+        s.results.outcomes.push_back(outcomeFromJson(o));
+    s.results.warnings = getOr<std::vector<std::string>>(r, "warnings", {});
+    if (j.contains("view") && j["view"].is_object())
+        s.view = j["view"];
+    if (j.contains("scan")) {
+        const json &lines = field(field(j, "scan"), "lines");
+        if (!lines.is_array())
+            throw FormatError("session: scan.lines must be an array");
+        for (const auto &l : lines)
+            s.scanLines.push_back(nlohmann::ordered_json::parse(l.dump()));
+    }
+    return s;
+}
+
+void saveSessionFile(const std::string &path, const Session &s)
+{
+    const std::string text = sessionToJson(s).dump(1);
+    AtomicFile out(path);
+    out.write(text.data(), text.size());
+    out.commit();
+}
+
+Session loadSessionFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw IoError("cannot open the session", Location{path, {}, {}});
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+        throw IoError("cannot read the session", Location{path, {}, {}});
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        throw FormatError("not a Quantscope session (not valid JSON)", Location{path, {}, {}});
+    try {
+        return sessionFromJson(j);
+    } catch (const FormatError &e) {
+        throw FormatError(e.message(), Location{path, {}, {}});
+    }
+}
+
+} // namespace quantscope

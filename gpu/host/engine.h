@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file engine.h
+/// The GPU engine behind the CUDA (and HIP) backend: one device, one stream, a caching pool of
+/// plain device allocations, pinned staging for uploads, and the quantize + fused-metrics
+/// pipeline. CUDA/HIP-free header: the backend, the tests and the benchmark include it.
+///
+/// Pipeline of one run (all on the engine's stream, no host synchronisation inside):
+///   [range]   per-group min/max where groups are not row-local (tensor, channel, block) or, for
+///             per-tensor scales, the W statistics pass — skipped when the caller gives W's stats
+///   pass 1    codes (+ Ŵ on request), scales and zero points (row-local groups reduce in
+///             registers), and the sums: W/Ŵ extremes, counts and sums, Σe², Σx², Σx̂², Σxx̂,
+///             error extremes
+///   finalize  reduce pass 1 in a fixed order; find the histogram thresholds (exact FP64 rule)
+///   pass 2    the W, Ŵ, error and 4096-bin |error| histograms, central moments of W and Ŵ
+///             (blocks walk the tensor backwards, so the tail pass 1 left in L2 is read first)
+///   finalize  reduce pass 2's moments (the host evaluates the percentiles from the |error| bins)
+/// Value-table paths (fp8_quant.cu, int_quant.cu) replace this for 16-bit inputs in the headline
+/// cases — FP8 per tensor, and INT with row-local groups ≤ 128, ≤ 16 levels, FP32 arithmetic and
+/// scales: values are counted once and every per-value quantity (codes, bins, sums) is evaluated
+/// once per distinct value; Ŵ of INT groups comes from per-group code counts. If W holds NaN/Inf
+/// they set a flag and collect() reruns the generic pipeline, which reports them like the CPU.
+/// collect() downloads codes, scales, zero points (and Ŵ when asked) and the metrics.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend.h"
+#include "engine/gpu_status.h"
+#include "metrics/error_metrics.h"
+#include "metrics/spectrum.h"
+#include "numeric/moments.h"
+#include "quant/activation.h"
+#include "quant/constopt_sweep.h"
+#include "sim/gemm_sim.h"
+#include "quant/quantizer.h"
+#include "tensor/tensor.h"
+
+namespace quantscope {
+struct HqqSpec;
+struct MiloSpec;
+}
+
+namespace quantscope::gpu {
+
+struct EngineInfo {
+    std::string api;  ///< "CUDA" or "HIP"
+    std::string name;
+    std::uint64_t totalMemory = 0, freeMemory = 0;
+    int multiProcessors = 0;
+    int ccMajor = 0, ccMinor = 0;
+    std::uint64_t l2Bytes = 0;
+};
+
+/// A tensor resident on the device: row-major, stored as F32, BF16 or F16 (other dtypes are
+/// decoded to F32 on upload); `dtype()` is the source dtype (it selects `arith source`).
+class GpuTensor final : public DeviceTensor {
+public:
+    GpuTensor(Shape shape, DType source, DType storage, void *ptr, std::string name,
+              std::shared_ptr<void> holder)
+        : m_shape(std::move(shape)), m_source(source), m_storage(storage), m_numel(numelOf(m_shape)),
+          m_ptr(ptr), m_name(std::move(name)), m_holder(std::move(holder))
+    {
+    }
+    const Shape &shape() const override { return m_shape; }
+    DType dtype() const override { return m_source; }
+    DType storage() const { return m_storage; }
+    std::int64_t numel() const { return m_numel; }
+    const void *data() const { return m_ptr; }
+    const std::string &name() const { return m_name; }
+
+private:
+    Shape m_shape;
+    DType m_source, m_storage;
+    std::int64_t m_numel;
+    void *m_ptr;
+    std::string m_name;
+    std::shared_ptr<void> m_holder; ///< returns the memory to the pool
+};
+
+struct PipelineOptions {
+    bool metrics = true;
+    bool wantDequantized = false; ///< download Ŵ (FP32)
+    bool downloadCodes = true;
+    ErrorMetricsOptions metricsOptions;
+    /// W's statistics as computed when the tensor was opened (computeStats with the same
+    /// miloStd): the range pass is skipped, the histogram range and W's moments come from here.
+    std::optional<TensorStats> inputStats;
+    /// With wantDequantized: Ŵ stays on the device for dequantizedOnDevice() (not downloaded).
+    bool keepDequantizedOnDevice = false;
+    /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
+    int debugFlags = 0;
+};
+
+/// How all singular values are computed (Engine::singularValues with options.top = 0): the FP64
+/// Gram matrix + DSYEVD (the product's choice: every σ within 1e-4·σ₁ of LAPACK), cuSOLVER's
+/// DGESVD, or the FP32 Gram matrix + SSYEVD (PyTorch's fast way, for measurement).
+enum class SvdMethod { GramF64, Gesvd, GramF32 };
+
+struct MiloDeviceOptions {
+    bool wantDequantized = false; ///< download Ŵ
+    bool wantCodes = true;        ///< download the HQQ codes
+    bool metrics = false;         ///< the fused metrics of Ŵ against W
+    ErrorMetricsOptions metricsOptions;
+    std::optional<TensorStats> inputStats;
+};
+
+struct MiloDeviceResult {
+    QuantizedTensor quantized; ///< as MiloQuantizer::quantize fills it (history ms: host time per pass)
+    ErrorMetrics metrics;      ///< with options.metrics
+    float deviceMs = 0;        ///< from the first pass to Ŵ (events on the engine's stream)
+    std::uint64_t deviceBytes = 0; ///< device memory the run asked of the pool (without the metrics pass)
+    int householderPasses = 0;     ///< passes whose sketch needed Householder QR
+};
+
+/// What one enqueued run leaves on the device; collect() waits for it and downloads.
+class PipelineRun {
+public:
+    virtual ~PipelineRun() = default;
+};
+
+class Engine {
+public:
+    /// Starts device `device`; nullptr with `reason` (and `cause` when given) set when it
+    /// cannot. The reason follows the actual cause (engine/gpu_status.h).
+    static std::unique_ptr<Engine> create(int device, std::string &reason, GpuCause *cause = nullptr);
+    ~Engine();
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    EngineInfo info() const;
+    /// Copies a host tensor to the device through pinned staging. GpuError naming the tensor and
+    /// the free memory when it does not fit.
+    std::shared_ptr<GpuTensor> upload(const Tensor &t, const std::string &name);
+    /// Quantizes `w` with `spec` (methods "int" and "fp8") and, with options.metrics, measures it;
+    /// `wHat` instead of a spec (spec null): only the metrics of that Ŵ.
+    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const QuantSpec *spec,
+                                         const PipelineOptions &options, const GpuTensor *wHat = nullptr);
+    /// Waits for the run and fills what was asked (either pointer may be null).
+    void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+    /// Ŵ of a run enqueued with wantDequantized, as an FP32 device tensor of W's shape (stream-
+    /// ordered after the run; the tensor keeps the memory).
+    std::shared_ptr<GpuTensor> dequantizedOnDevice(PipelineRun &run);
+    void synchronize();
+
+    // ---- HQQ (engine_hqq.cpp): the whole optimisation on the device, bit-identical to the CPU ----
+    /// Queues HQQ of `w` (codes, stored scales and zero points, the iteration history, Ŵ) and,
+    /// with options.metrics, the fused metrics of that Ŵ (the "given Ŵ" run of enqueue). Throws
+    /// UnsupportedError as the CPU does (numel % group ≠ 0, a bad spec).
+    std::unique_ptr<PipelineRun> enqueueHqq(const GpuTensor &w, const HqqSpec &spec, const PipelineOptions &options);
+    /// Waits for an enqueueHqq run; fills q as HqqQuantizer::quantize does (Ŵ when
+    /// options.wantDequantized) and m with the metrics (either may be null).
+    void collectHqq(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+
+    // ---- benchmark helpers (device time on the engine's stream) ----
+    /// The engine's stream as the runtime's handle (cudaStream_t or hipStream_t), for benchmark
+    /// hooks that queue their own kernels between runs (bench/bench_gpu_hooks.h).
+    void *stream() const;
+    void recordStart();
+    void recordStop();
+    /// Milliseconds between the last recordStart and recordStop (waits for the stop).
+    float elapsedMs();
+    /// Bytes currently held by the caching pool (in use + cached).
+    std::uint64_t poolBytes() const;
+    /// Device-to-device copy on the engine's stream (the benchmark's copy floor).
+    void copyDevice(void *dst, const void *src, std::size_t bytes);
+    /// Benchmarks: record an event after each stage of the next enqueued runs (off: false).
+    void profileStages(bool on);
+    /// Stage name and milliseconds since the previous mark (or recordStart) of the last run.
+    std::vector<std::pair<std::string, float>> stageTimes();
+    /// Test hook: the device's FP8 quantization cast of the FP32 bit patterns first..first+count−1.
+    std::vector<std::uint8_t> encodeFp8(bool e4m3, std::uint32_t first, std::size_t count);
+
+    // ---- the Hadamard rotation and the constOpt c sweep (engine_sweep.cpp) ----
+    /// An FP32 copy of `w` ([rows, K] as matrixView) with its rows rotated in blocks of d, bit for
+    /// bit core/quant/hadamard.h's hadamardRows; d = 0 or 1: decoded only. GpuError when d is not a
+    /// power of two ≤ 4096 dividing K (larger rotations run on the CPU).
+    std::shared_ptr<GpuTensor> hadamardRows(const GpuTensor &w, std::int64_t d);
+    /// A device tensor's values decoded to FP32, on the host.
+    std::vector<float> downloadFloats(const GpuTensor &t);
+    /// Per-channel moment sums of the matrix view of `w` (results/channel_profile.h), FP64, in a
+    /// fixed reduction order (the same bits on every run of a device).
+    ChannelMomentSums channelMoments(const GpuTensor &w);
+    /// The c sweep's MSE grid evaluator (quant/constopt_sweep.h) on an FP32 device matrix x (already
+    /// rotated), groups of `group` along K, encoder pow2 or unrounded: the CPU evaluator's bits. The
+    /// engine must outlive it.
+    std::unique_ptr<CSweepGridEvaluator> sweepEvaluator(std::shared_ptr<const GpuTensor> x, std::int64_t group,
+                                                        bool pow2);
+
+    // ---- activation quantizers and the paired GEMM simulation (engine_gemm.cpp) ----
+    /// quant/activation.h's quantizer on the device: the dynamic ones through the pipeline (INT8
+    /// per token, FP8 per token / per tensor), the static one by its own kernel; the CPU's bits.
+    QuantizedActivations quantizeActivations(const GpuTensor &x, const ActQuantSpec &spec);
+    /// The paired GEMM simulation's loops (sim/gemm_sim.h) on the device: Ŷ bit for bit the CPU's,
+    /// the per-token FP64 sums in a fixed order.
+    void simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out);
+
+    // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
+    /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the
+    /// device: all of them (options.top = 0) as `method` says; the top k by the CPU's randomized
+    /// subspace iteration (the same Philox sketch Ω; linalg_sketch.h: FP32 products with E, FP64
+    /// QR, and the small B's values from its FP64 Gram matrix). `algorithm` names what ran; `deviceMs` (optional) gets the
+    /// device time after the upload.
+    std::vector<double> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
+                                       const SpectrumOptions &options, SvdMethod method, std::string &algorithm,
+                                       float *deviceMs = nullptr);
+
+    // ---- MiLo (engine_milo.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
+    /// quant/milo.h's loop on the device: the device HQQ per pass, the range sketch of the residual
+    /// (the CPU's Philox Ω), the stop rule on the device (one small status copy per pass), the
+    /// returned pass's factors, sign rule and compensators on the device. Throws UnsupportedError as
+    /// the CPU does (non-finite W, numel % group ≠ 0), GpuError.
+    MiloDeviceResult milo(const GpuTensor &w, const MiloSpec &spec, const MiloDeviceOptions &options,
+                          const CancelToken *cancel = nullptr);
+
+    // ---- the GEMM timing lab (engine_gemmlab.cpp; CUDA builds only: cuBLASLt) ----
+    /// Times the request's formats × M (sim/gemm_bench.h) for Y[M,N] = X[M,K]·W[N,K]ᵀ in the TN
+    /// layout: plans cached per (format, M, N, K, layout), device events, warm-up, median of the
+    /// repeats, rotating buffers while the working set fits in L2; each plan's output checked once
+    /// against an FP64 host reference (gemmLabChecks). Progress through cancel's step progress.
+    std::vector<GemmPoint> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel);
+    /// The output check of each point of the last timeGemms: sampled outputs and the worst
+    /// |y − ref| / bound (≤ 1 passes; docs/numerics.md "GEMM timing lab").
+    struct GemmLabCheck {
+        std::string format;
+        std::int64_t m = 0;
+        int samples = 0;
+        double worst = 0;
+    };
+    std::vector<GemmLabCheck> gemmLabChecks() const;
+    /// How often the lab has run cuBLASLt's heuristic in this process (once per new plan).
+    static std::uint64_t gemmLabHeuristicCalls();
+    // Part II (issue 22; timeGemms dispatches to these): engine_gemmlab_quant.cpp,
+    // engine_gemmlab_moe_roofline.cpp. Each appends its output checks to `checks`.
+    /// The quantized-weight paths (w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8) on the request's
+    /// quantized weights, each end to end (conversion kernel + GEMM + epilogue).
+    std::vector<GemmPoint> timeQuantizedGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                              std::vector<GemmLabCheck> &checks);
+    /// MoE (request.experts > 1): per format (bf16, fp8) one launch per expert vs one
+    /// strided-batched launch; the batched output compared with the loop's.
+    std::vector<GemmPoint> timeMoeGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                        std::vector<GemmLabCheck> &checks);
+    /// The roofline's ceilings: a large device copy and per dtype the best of a fixed set of large GEMMs.
+    GemmPeaks measureGemmPeaks(const CancelToken *cancel);
+    /// The GPU's name + driver, CUDA runtime and cuBLASLt versions (the roofline cache's key).
+    std::string gemmDeviceKey();
+
+    struct Impl;
+
+private:
+    explicit Engine(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// The GPU backend's Backend::sweepGrid: uploads w, decodes and (options.rotate) rotates it on the
+/// device, and returns the evaluator; null with `whyNot` for a rotation larger than 4096.
+std::unique_ptr<CSweepGridEvaluator> sweepGrid(Engine &engine, const Tensor &w, const CSweepOptions &options,
+                                               std::string &whyNot);
+
+/// True when the engine's pipeline runs this spec on the device itself: int, fp8, mxfp4, nvfp4,
+/// constopt without a rotation, progressive with stage 1 FP8 per tensor and stage 2 INT (the
+/// backend adds constopt's rotation around it).
+bool engineSupports(const QuantSpec &spec);
+
+} // namespace quantscope::gpu

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab II's quantized-weight paths (issue 22; CUDA builds only), each timed end to
+// end on the engine quantizer's codes (GemmBenchRequest::w4 / w4Channel / w8Fp8):
+//   w4a16      INT4 → BF16 dequantize kernel (g128 or per channel) + BF16 GEMM
+//   w4a8-int8  INT4 → INT8 unpack + Σ_k x per token + INT8 GEMM (INT32) + epilogue
+//              y = s_tok·s_ch·(acc − z·Σx)
+//   w4a8-fp8   INT4 → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
+//   w8a8-fp8   the FP8 per-channel codes as stored + FP8 GEMM with row-wise scales
+// Row-wise FP8 scales: cuBLASLt's outer-vector mode where present, else FP32 out + part I's
+// post-scale kernel. The activations are seeded codes (BF16; INT8 or E4M3 with per-token scales).
+#include "gemmlab_lt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "device_pool.h"
+#include "kernels_gemmlab.h"
+#include "kernels_gemmlab_int4.h"
+#include "tensor/convert.h"
+#include "util/error.h"
+
+namespace quantscope::gpu {
+
+using namespace lab2;
+
+namespace {
+
+/// Two codes a byte (kernels_gemmlab_int4.h), from the quantizer's one signed code per element.
+std::vector<std::uint8_t> packInt4(const QuantizedTensor &q, std::int64_t n, std::int64_t k)
+{
+    if (static_cast<std::int64_t>(q.codes.size()) != n * k)
+        throw GpuError("GEMM lab: the INT4 codes hold " + std::to_string(q.codes.size()) + " values, not N·K = " +
+                       std::to_string(n * k));
+    std::vector<std::uint8_t> p(static_cast<std::size_t>(n * k / 2));
+    for (std::size_t i = 0; i < p.size(); ++i)
+        p[i] = static_cast<std::uint8_t>((q.codes[2 * i] & 0xF) | ((q.codes[2 * i + 1] & 0xF) << 4));
+    return p;
+}
+
+/// The engine's Ŵ of row `r` (x̂ = s·(q − z), FP32 as the quantizer computes it).
+std::vector<double> wHatRow(const QuantizedTensor &q, bool fp8, std::int64_t r, std::int64_t k)
+{
+    const std::size_t groups = q.scales.size() / static_cast<std::size_t>(q.shape.at(0));
+    const std::int64_t g = k / static_cast<std::int64_t>(groups);
+    std::vector<double> w(static_cast<std::size_t>(k));
+    for (std::int64_t i = 0; i < k; ++i) {
+        const std::size_t gi = static_cast<std::size_t>(r) * groups + static_cast<std::size_t>(i / g);
+        const std::uint8_t c = q.codes[static_cast<std::size_t>(r * k + i)];
+        if (fp8) {
+            w[i] = static_cast<double>(q.scales[gi] * e4m3ToFloat(c));
+        } else {
+            const int z = q.zeros.empty() ? 0 : q.zeros[gi];
+            w[i] = static_cast<double>(q.scales[gi] * static_cast<float>(static_cast<std::int8_t>(c) - z));
+        }
+    }
+    return w;
+}
+
+} // namespace
+
+std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &request, const CancelToken *cancel,
+                                                  std::vector<GemmLabCheck> &checks)
+{
+    request.validate();
+    std::lock_guard lock(m_impl->mutex);
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(cudaSetDevice(I.device));
+    std::lock_guard ltLock(lt().mutex);
+    const auto s = static_cast<cudaStream_t>(I.stream);
+    const std::int64_t n = request.n, k = request.k;
+    const std::string id = "cuda:" + std::to_string(I.device);
+    const double l2 = static_cast<double>(std::max<std::size_t>(I.props.l2CacheSize, 1u << 20));
+    const std::int64_t maxM = *std::max_element(request.m.begin(), request.m.end());
+    const std::int64_t maxMp = (maxM + 15) / 16 * 16;
+    const bool outerVec = haveOuterVec();
+    double total = 0, done = 0;
+    for (auto m : request.m)
+        total += static_cast<double>(request.formats.size()) * (gemmFlops(m, n, k) + 1e9);
+    if (k % 16 != 0)
+        throw GpuError("cuBLASLt's 8-bit GEMMs need K a multiple of 16 (K = " + std::to_string(k) + ")");
+    std::vector<GemmPoint> points;
+    for (const GemmFormat f : request.formats) {
+        if (!isQuantizedWeightFormat(f))
+            continue;
+        const std::string name = toString(f), what = "the GEMM lab's " + name + " operands";
+        const QuantizedTensor *q = f == GemmFormat::W4a16 ? request.w4.get()
+                                   : f == GemmFormat::W8a8Fp8 ? request.w8Fp8.get()
+                                                              : request.w4Channel.get();
+        if (!q)
+            throw GpuError("GEMM lab: no quantized weights for " + name + " (runGemmBench quantizes them)");
+        const bool w8 = f == GemmFormat::W8a8Fp8, perChannel = f != GemmFormat::W4a16;
+        const std::int64_t groups = static_cast<std::int64_t>(q->scales.size()) / n;
+        if (groups < 1 || groups * n != static_cast<std::int64_t>(q->scales.size()) || k % groups != 0 ||
+            (perChannel && groups != 1) || (!w8 && q->zeros.size() != q->scales.size()))
+            throw GpuError("GEMM lab: " + name + " got scales of an unexpected layout (" +
+                           std::to_string(q->scales.size()) + " for " + std::to_string(n) + " rows)");
+        const std::int64_t group = k / groups;
+        // The weights as stored, rotated through copies so that they exceed 2× L2 together.
+        std::vector<std::uint8_t> stored = w8 ? q->codes : packInt4(*q, n, k);
+        const int copies = static_cast<int>(std::clamp(std::ceil(2.0 * l2 / static_cast<double>(stored.size())), 1.0, 8.0));
+        std::vector<std::shared_ptr<void>> Wst;
+        for (int c = 0; c < copies; ++c)
+            Wst.push_back(lab2::upload(I, stored.data(), stored.size(), what));
+        auto sCh = lab2::upload(I, q->scales.data(), q->scales.size() * sizeof(float), what);
+        std::shared_ptr<void> zeros;
+        if (!w8)
+            zeros = lab2::upload(I, q->zeros.data(), q->zeros.size(), what);
+        const auto tokHost = tokenScales(maxMp);
+        auto sTok = lab2::upload(I, tokHost.data(), tokHost.size() * sizeof(float), what);
+        // Activations: BF16 for w4a16, else INT8 / E4M3 codes (per-token scales sTok).
+        const bool xBf16 = f == GemmFormat::W4a16, xInt8 = f == GemmFormat::W4a8Int8;
+        const int xKind = xBf16 ? launch::kLabBf16 : xInt8 ? launch::kLabInt8 : launch::kLabE4m3;
+        const std::size_t eX = xBf16 ? 2 : 1;
+        auto X = poolGet(I.pool, eX * static_cast<std::size_t>(maxMp * k), what);
+        launch::labFill(xKind, X.get(), maxMp * k, 0x5A17ull + static_cast<int>(f), xBf16 ? 1.0f : xInt8 ? 32.0f : 64.0f, s);
+        // The converted weights (BF16, INT8 or E4M3 [N, K]); none for w8a8-fp8.
+        std::shared_ptr<void> Wc;
+        if (!w8)
+            Wc = poolGet(I.pool, (xBf16 ? 2u : 1u) * static_cast<std::size_t>(n * k), what);
+        auto D = poolGet(I.pool, 4u * static_cast<std::size_t>(maxMp * n), what);
+        auto out = poolGet(I.pool, 2u * static_cast<std::size_t>(maxMp * n), what);
+        auto rowSum = poolGet(I.pool, 4u * static_cast<std::size_t>(maxMp), what);
+        const auto *chScale = static_cast<const float *>(sCh.get());
+        const auto *tokScale = static_cast<const float *>(sTok.get());
+        const auto *z8 = static_cast<const std::int8_t *>(zeros.get());
+
+        for (const std::int64_t m : request.m) {
+            if (cancel)
+                cancel->stepProgress(done / total);
+            if (cancel)
+                cancel->check();
+            std::unique_ptr<Gemm> g;
+            std::string why;
+            std::int64_t mp = m;
+            bool vec = false, post = false;
+            for (const std::int64_t t : mTries(m)) {
+                mp = t;
+                if (xBf16) {
+                    g = makeGemm(CUDA_R_16BF, CUDA_R_16BF, Scale::None, nullptr, nullptr, t, n, k, 1, why);
+                } else if (xInt8) {
+                    g = makeGemm(CUDA_R_8I, CUDA_R_32I, Scale::None, nullptr, nullptr, t, n, k, 1, why);
+                    post = true;
+                } else {
+                    vec = outerVec;
+                    if (vec)
+                        g = makeGemm(CUDA_R_8F_E4M3, CUDA_R_16BF, Scale::Outer, chScale, tokScale, t, n, k, 1, why);
+                    if (!g) {
+                        vec = false;
+                        g = makeGemm(CUDA_R_8F_E4M3, CUDA_R_32F, Scale::None, nullptr, nullptr, t, n, k, 1, why);
+                    }
+                    post = !vec;
+                }
+                if (g)
+                    break;
+            }
+            if (!g)
+                throw GpuError("cuBLASLt runs no " + name + " GEMM of M = " + std::to_string(m) + " (" + why + ")");
+            const int stages = w8 ? 2 : 3; // [convert,] GEMM, epilogue (an empty stage when none)
+            auto gemmOnce = [&](const void *W) { return g->run(W, X.get(), D.get(), s); };
+            const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
+                const void *Wstored = Wst[static_cast<std::size_t>(rep % copies)].get();
+                std::size_t e = 0;
+                QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
+                const void *Wg = Wstored;
+                if (f == GemmFormat::W4a16)
+                    launch::labW4Dequant(static_cast<const std::uint8_t *>(Wstored), chScale, z8, n, k, group, Wc.get(), s);
+                else if (xInt8) {
+                    launch::labW4Unpack(static_cast<const std::uint8_t *>(Wstored), n, k, static_cast<std::int8_t *>(Wc.get()), s);
+                    launch::labRowSumInt8(static_cast<const std::int8_t *>(X.get()), mp, k, static_cast<std::int32_t *>(rowSum.get()), s);
+                } else if (!w8)
+                    launch::labW4ToE4m3(static_cast<const std::uint8_t *>(Wstored), z8, n, k, static_cast<std::uint8_t *>(Wc.get()), s);
+                if (!w8) {
+                    Wg = Wc.get();
+                    QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
+                }
+                if (gemmOnce(Wg) != CUBLAS_STATUS_SUCCESS)
+                    return false;
+                QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
+                if (xInt8)
+                    launch::labW4a8Epilogue(static_cast<const std::int32_t *>(D.get()),
+                                            static_cast<const std::int32_t *>(rowSum.get()), z8, tokScale, chScale, mp, n,
+                                            out.get(), s);
+                else if (post)
+                    launch::labPostScale(D.get(), false, tokScale, chScale, mp, n, out.get(), s);
+                QS_GPU_CHECK(cudaEventRecord(mk[e], s));
+                return true;
+            };
+            tune(*g, [&] { return gemmOnce(w8 ? Wst[0].get() : Wc.get()); }, s);
+            const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
+            if (!t)
+                throw GpuError("cuBLASLt refused the " + name + " GEMM of M = " + std::to_string(mp));
+            const auto &[stageUs, coldUs] = *t;
+            // The output check: one more step on copy 0, sampled rows × columns against the FP64
+            // product of the engine's Ŵ and the activations as quantized.
+            {
+                Events ev(static_cast<std::size_t>(stages) + 1);
+                step(0, ev.ev);
+                QS_GPU_CHECK(cudaStreamSynchronize(s));
+            }
+            const void *yDev = (xInt8 || post) ? out.get() : D.get();
+            std::vector<std::uint8_t> xr(eX * static_cast<std::size_t>(k));
+            std::vector<std::uint16_t> yr(static_cast<std::size_t>(n));
+            double worst = 0;
+            int samples = 0;
+            const auto cols = sampleCols(n);
+            std::vector<std::vector<double>> wRows;
+            for (auto c : cols)
+                wRows.push_back(wHatRow(*q, w8, c, k));
+            for (auto r : sampleRows(m)) {
+                QS_GPU_CHECK(cudaMemcpy(xr.data(), static_cast<const char *>(X.get()) + eX * r * k, xr.size(),
+                                        cudaMemcpyDeviceToHost));
+                QS_GPU_CHECK(cudaMemcpy(yr.data(), static_cast<const char *>(yDev) + 2 * r * n, 2 * yr.size(),
+                                        cudaMemcpyDeviceToHost));
+                const double st = xBf16 ? 1.0 : static_cast<double>(tokHost[static_cast<std::size_t>(r)]);
+                for (std::size_t ci = 0; ci < cols.size(); ++ci) {
+                    double ref = 0, mag = 0;
+                    for (std::int64_t i = 0; i < k; ++i) {
+                        double x;
+                        if (xBf16) {
+                            std::uint16_t h;
+                            std::memcpy(&h, &xr[2 * i], 2);
+                            x = bf16ToFloat(h);
+                        } else {
+                            x = xInt8 ? static_cast<double>(static_cast<std::int8_t>(xr[i])) : e4m3ToFloat(xr[i]);
+                        }
+                        const double prod = st * x * wRows[ci][static_cast<std::size_t>(i)];
+                        ref += prod;
+                        mag += std::fabs(prod);
+                    }
+                    // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to
+                    // BF16 (2^-8 of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8
+                    // accumulates in FP32 (2^-12); INT8 exactly, its epilogue's FP32 products
+                    // cost 2^-20 of |ref| and the reference's FP32 Ŵ (s·(q − z) rounded per
+                    // element, where the device scales the exact sum once) 2^-22 of Σ|x·ŵ|.
+                    const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 +
+                                         (xInt8 ? std::ldexp(std::fabs(ref), -20) + std::ldexp(mag, -22) + 1e-30
+                                          : xBf16 ? std::ldexp(mag, -8) + std::ldexp(mag, -12)
+                                                  : std::ldexp(mag, -12));
+                    const double err = std::fabs(static_cast<double>(bf16ToFloat(yr[cols[ci]])) - ref);
+                    worst = std::max(worst, std::isfinite(err) ? err / bound : 1e30);
+                    ++samples;
+                }
+            }
+            GemmPoint p;
+            p.format = name;
+            p.m = m, p.n = n, p.k = k;
+            p.timeUs = stageUs.back();
+            p.coldUs = coldUs;
+            p.padded = mp != m;
+            p.paddedM = mp;
+            p.repeats = request.repeats;
+            p.device = id;
+            setGemmRates(p, f == GemmFormat::W4a16 ? (groups == 1 ? 0 : group) : 0);
+            const double convUs = w8 ? 0.0 : stageUs[0];
+            p.epilogueUs = (xInt8 || post) ? stageUs[stages - 1] : 0.0;
+            char buf[200];
+            if (f == GemmFormat::W4a16)
+                std::snprintf(buf, sizeof buf, "unfused: INT4→BF16 dequantize kernel (%s scales, %.1f µs) + cuBLASLt BF16 GEMM",
+                              groups == 1 ? "per-channel" : ("g" + std::to_string(group)).c_str(), convUs);
+            else if (xInt8)
+                std::snprintf(buf, sizeof buf,
+                              "INT4→INT8 unpack + Σx per token (%.1f µs) + INT8 GEMM + epilogue s_tok·s_ch·(acc − z·Σx) "
+                              "(%.1f µs)",
+                              convUs, p.epilogueUs);
+            else
+                std::snprintf(buf, sizeof buf, "%sFP8 GEMM, row-wise scales: %s", w8 ? "FP8 per-channel codes as stored + " : "",
+                              vec ? "cuBLASLt outer-vector scale mode" : "FP32 out + post-scale kernel");
+            p.note = buf;
+            if (f == GemmFormat::W4a8Fp8) {
+                std::snprintf(buf, sizeof buf, "INT4→E4M3 (q − z) kernel (%.1f µs) + ", convUs);
+                p.note = buf + p.note;
+            }
+            if (post && !xInt8) {
+                std::snprintf(buf, sizeof buf, " (%.1f µs of it)", p.epilogueUs);
+                p.note += buf;
+            }
+            std::snprintf(buf, sizeof buf, "; output %s against the FP64 Ŵ·X̂: %d samples, worst %.3g of the bound",
+                          worst <= 1.0 ? "checked" : "CHECK FAILED", samples, worst);
+            p.note += buf;
+            if (copies > 1) {
+                std::snprintf(buf, sizeof buf, "; %d rotating weight copies", copies);
+                p.note += buf;
+            }
+            checks.push_back({p.format, m, samples, worst});
+            points.push_back(std::move(p));
+            done += gemmFlops(m, n, k) + 1e9;
+        }
+    }
+    if (cancel)
+        cancel->stepProgress(1.0);
+    return points;
+}
+
+} // namespace quantscope::gpu

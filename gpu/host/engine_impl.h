@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file engine_impl.h
+/// The engine's device state (internal to gpu/): device, stream, events, the caching pool
+/// and the pinned staging buffers. Shared by engine.cpp (the quantize + metrics pipeline) and the
+/// other engine sources that queue work on the same stream.
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "device_pool.h"
+#include "engine.h"
+#include "plan.h"
+#include "qs_gpu_compat.h"
+
+namespace quantscope::gpu {
+
+struct RunImpl;
+
+/// The kernels' input type (plan.h InType) of a device tensor's storage dtype.
+inline int inTypeOf(DType storage)
+{
+    switch (storage) {
+    case DType::BF16: return kInBf16;
+    case DType::F16: return kInF16;
+    default: return kInF32;
+    }
+}
+
+struct Engine::Impl {
+    int device = 0;
+    qsDeviceProps props;
+    qsStream_t stream = nullptr;
+    qsEvent_t evStart = nullptr, evStop = nullptr;
+    std::shared_ptr<PoolState> pool = std::make_shared<PoolState>();
+    void *staging[2] = {nullptr, nullptr};
+    qsEvent_t stagingDone[2] = {nullptr, nullptr};
+    std::size_t stagingBytes = 16u << 20;
+    bool pinned = true;
+    std::recursive_mutex mutex;
+    bool profile = false;
+    std::vector<qsEvent_t> markEvents;
+    std::vector<std::string> markNames;
+
+    void mark(const char *name)
+    {
+        if (!profile)
+            return;
+        if (markNames.size() == markEvents.size()) {
+            qsEvent_t e;
+            QS_GPU_CHECK(qsEventCreate(&e));
+            markEvents.push_back(e);
+        }
+        QS_GPU_CHECK(qsEventRecord(markEvents[markNames.size()], stream));
+        markNames.emplace_back(name);
+    }
+
+    ~Impl()
+    {
+        for (auto e : markEvents)
+            qsEventDestroy(e);
+        for (int i = 0; i < 2; ++i) {
+            if (staging[i])
+                qsFreeHost(staging[i]);
+            if (stagingDone[i])
+                qsEventDestroy(stagingDone[i]);
+        }
+        if (evStart)
+            qsEventDestroy(evStart);
+        if (evStop)
+            qsEventDestroy(evStop);
+        if (stream)
+            qsStreamDestroy(stream);
+    }
+    void *S() const { return stream; }
+    void enqueueFast(RunImpl &R, int in, int sms);
+};
+
+} // namespace quantscope::gpu

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file hqq_device.h
+/// One HQQ optimisation queued on the engine's stream (internal to gpu/): the state block
+/// (run state, iteration history, σ, z, bad flags, stored scales and zeros) laid out once, then
+/// init, the iterations (the stop rule decided on the device) and the final codes. Used by
+/// enqueueHqq (engine_hqq.cpp) and by MiLo's passes (engine_milo.cpp), which reuse one block.
+#include <cstddef>
+
+#include "engine_impl.h"
+#include "kernels_hqq.h"
+
+namespace quantscope {
+struct HqqSpec;
+}
+
+namespace quantscope::gpu {
+
+/// Byte offsets inside the state block of a tensor of `groups` groups.
+struct HqqBlockLayout {
+    std::size_t state = 0, hist = 0, sigma = 0, zero = 0, bad = 0, scales = 0, zeros = 0, bytes = 0;
+    HqqBlockLayout(const HqqSpec &spec, long long groups);
+};
+
+/// The kernels' arguments for W (`in`: kInF32/kInBf16/kInF16) in the block `base`, codes into
+/// `codes`, Ŵ into `wHat` (optional).
+launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long numel, char *base,
+                        const HqqBlockLayout &L, unsigned char *codes, float *wHat);
+
+/// Zeroes the run state and queues init, the iterations and the final pass on the engine's stream
+/// (with stage marks when profiling).
+void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, char *base, const HqqBlockLayout &L);
+
+} // namespace quantscope::gpu

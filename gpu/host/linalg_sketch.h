@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file linalg_sketch.h
+/// The randomized range finder behind the device's top-k spectrum and MiLo's compensator (CUDA
+/// builds only; internal to gpu/). The matrix E (row-major [rows, cols], FP32) is read in
+/// place as the column-major X = Eᵀ [cols × rows]; A is E or Eᵀ as the caller picks (torch's
+/// svd_lowrank takes the tall one). With Ω [n × l] the seeded Philox normals of util/philox.h
+/// (row-major, stream `stream`; generated on the device):
+///   Q = qr(A·Ω), then `niter` times { Z = qr(Aᵀ·Q); Q = qr(A·Z) },  Bᵀ = Aᵀ·Q
+/// so that A ≈ Q·B, the projection of A onto the sketched subspace.
+/// Precision: the products with A (the large operands) in FP64 (fp64: E is FP64 — MiLo's loop) or
+/// in FP32 with FP32 accumulation and no TF32 (or TF32 when asked, for measurement; the top-k
+/// spectrum); every QR in FP64 on the thin side by CholeskyQR (R = chol(YᵀY), Y ← Y·R⁻¹; BLAS-3
+/// only): once for the intermediate bases (they need only be well conditioned: the next product
+/// spans the same space), twice (CholeskyQR2, orthogonal to machine precision while cond(Y) ≲
+/// 1e7) for the final Q. A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
+/// device; the caller reads the flag with its one small copy and reruns the sketch with
+/// Householder QR (DGEQRF + DORGQR), which always succeeds. Nothing synchronises inside run().
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine_impl.h"
+
+namespace quantscope::gpu {
+
+class RangeSketch {
+public:
+    /// X: the column-major [cols × rows] view of row-major E (FP64 with fp64, else FP32); aIsX:
+    /// A = X (else A = Xᵀ = E).
+    RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l, bool fp64,
+                const std::string &what);
+    int m() const { return m_m; }
+    int n() const { return m_n; }
+    int l() const { return m_l; }
+    /// Device bytes the sketch holds.
+    std::size_t bytes() const { return m_bytes; }
+    bool fp64() const { return m_fp64; }
+    /// Queues the whole sketch; Q [m × l] and Bᵀ [n × l] (column-major, X's precision) then hold
+    /// the result.
+    void run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32);
+    void *q() const { return m_Y.get(); }
+    void *bt() const { return m_Z.get(); }
+    /// Device word, non-zero once a Cholesky of the last run() failed (zeroed by run()).
+    const int *failed() const { return m_failed; }
+    /// C [rows(op) × l] = op(A)·M (column-major), op = A or Aᵀ.
+    void mulA(bool transposeA, const void *M, void *C, bool tf32);
+
+private:
+    void qr(void *Y, int rows, bool householder, int cholPasses);
+    Engine::Impl &m_I;
+    const void *m_X;
+    int m_rows, m_cols, m_m, m_n, m_l;
+    bool m_aIsX, m_fp64;
+    std::shared_ptr<void> m_Y, m_Z, m_R, m_T64, m_G, m_work, m_tau, m_info;
+    int *m_failed = nullptr, *m_devInfo = nullptr;
+    int m_lwork = 0;
+    std::size_t m_bytes = 0;
+};
+
+} // namespace quantscope::gpu

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab II's kernels (kernels_gemmlab_int4.h): INT4 → BF16 / INT8 / E4M3 weight
+// conversions, the per-token Σx and the W4A8-int8 epilogue. Plain grid-stride kernels: the lab
+// times the unfused paths as a user would run them, not a tuned fused kernel.
+#include "kernels_gemmlab_int4.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#include "qs_gpu_compat.h"
+
+namespace quantscope::gpu::launch {
+
+namespace {
+
+__device__ inline int nibble(std::uint8_t b, int hi)
+{
+    const int v = hi ? (b >> 4) : (b & 0xF);
+    return v >= 8 ? v - 16 : v;
+}
+
+// One thread per packed byte (two outputs).
+__global__ void w4DequantKernel(const std::uint8_t *packed, const float *scales, const std::int8_t *zeros, long long N,
+                                long long K, long long group, __nv_bfloat162 *out)
+{
+    const long long half = K / 2, total = N * half, groups = K / group;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long n = i / half, k = 2 * (i - n * half);
+        const long long g = n * groups + k / group; // k and k + 1 share a group (group is even)
+        const float s = scales[g];
+        const int z = zeros[g];
+        const std::uint8_t b = packed[i];
+        out[i] = __floats2bfloat162_rn(s * static_cast<float>(nibble(b, 0) - z), s * static_cast<float>(nibble(b, 1) - z));
+    }
+}
+
+__global__ void w4UnpackKernel(const std::uint8_t *packed, long long total, char2 *out)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const std::uint8_t b = packed[i];
+        out[i] = make_char2(static_cast<signed char>(nibble(b, 0)), static_cast<signed char>(nibble(b, 1)));
+    }
+}
+
+__global__ void w4ToE4m3Kernel(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K,
+                               std::uint8_t *out)
+{
+    const long long half = K / 2, total = N * half;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long n = i / half;
+        const int z = zeros[n];
+        const std::uint8_t b = packed[i];
+        out[2 * i] = __nv_cvt_float_to_fp8(static_cast<float>(nibble(b, 0) - z), __NV_SATFINITE, __NV_E4M3);
+        out[2 * i + 1] = __nv_cvt_float_to_fp8(static_cast<float>(nibble(b, 1) - z), __NV_SATFINITE, __NV_E4M3);
+    }
+}
+
+// One block per token: a block-wide sum of the row.
+__global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
+{
+    __shared__ int part[256];
+    const long long m = blockIdx.x;
+    int s = 0;
+    for (long long k = threadIdx.x; k < K; k += blockDim.x)
+        s += x[m * K + k];
+    part[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (static_cast<int>(threadIdx.x) < w)
+            part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        rowSum[m] = part[0];
+}
+
+__global__ void w4a8EpilogueKernel(const std::int32_t *acc, const std::int32_t *rowSum, const std::int8_t *zeros,
+                                   const float *sTok, const float *sCh, long long M, long long N, __nv_bfloat16 *out)
+{
+    const long long total = M * N;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long m = i / N, n = i - m * N;
+        const int v = acc[i] - static_cast<int>(zeros[n]) * rowSum[m]; // exact in INT32
+        out[i] = __float2bfloat16_rn(static_cast<float>(v) * sTok[m] * sCh[n]);
+    }
+}
+
+int gridFor(long long n)
+{
+    const long long blocks = (n + 255) / 256;
+    return static_cast<int>(blocks < 16384 ? (blocks < 1 ? 1 : blocks) : 16384);
+}
+
+} // namespace
+
+void labW4Dequant(const std::uint8_t *packed, const float *scales, const std::int8_t *zeros, long long N, long long K,
+                  long long group, void *outBf16, void *stream)
+{
+    const long long total = N * (K / 2);
+    if (total <= 0)
+        return;
+    w4DequantKernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        packed, scales, zeros, N, K, group, static_cast<__nv_bfloat162 *>(outBf16));
+    QS_GPU_CHECK(cudaGetLastError());
+}
+
+void labW4Unpack(const std::uint8_t *packed, long long N, long long K, std::int8_t *out, void *stream)
+{
+    const long long total = N * (K / 2);
+    if (total <= 0)
+        return;
+    w4UnpackKernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, total,
+                                                                                 reinterpret_cast<char2 *>(out));
+    QS_GPU_CHECK(cudaGetLastError());
+}
+
+void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::uint8_t *out,
+                 void *stream)
+{
+    const long long total = N * (K / 2);
+    if (total <= 0)
+        return;
+    w4ToE4m3Kernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, zeros, N, K, out);
+    QS_GPU_CHECK(cudaGetLastError());
+}
+
+void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t *rowSum, void *stream)
+{
+    if (M <= 0)
+        return;
+    rowSumKernel<<<static_cast<unsigned>(M), 256, 0, static_cast<cudaStream_t>(stream)>>>(x, K, rowSum);
+    QS_GPU_CHECK(cudaGetLastError());
+}
+
+void labW4a8Epilogue(const std::int32_t *acc, const std::int32_t *rowSum, const std::int8_t *zeros, const float *sTok,
+                     const float *sCh, long long M, long long N, void *outBf16, void *stream)
+{
+    if (M * N <= 0)
+        return;
+    w4a8EpilogueKernel<<<gridFor(M * N), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        acc, rowSum, zeros, sTok, sCh, M, N, static_cast<__nv_bfloat16 *>(outBf16));
+    QS_GPU_CHECK(cudaGetLastError());
+}
+
+} // namespace quantscope::gpu::launch

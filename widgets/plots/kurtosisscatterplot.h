@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kurtosisscatterplot.h
+/// Across tensors: each configuration's relative error against the tensor's excess kurtosis
+/// (before or after the rotation), one colour per configuration, each point labelled with its
+/// tensor. Draws prepared KurtosisPoints; computes nothing.
+#include "results/kurtosis_data.h"
+#include "plotwidget.h"
+
+namespace quantscope {
+
+class KurtosisScatterPlot : public PlotWidget {
+    Q_OBJECT
+public:
+    explicit KurtosisScatterPlot(QWidget *parent = nullptr);
+
+    void setData(const std::vector<KurtosisPoint> &points, bool rotated);
+    void clearData() { setData({}, false); }
+
+    /// One graph per configuration label.
+    int configurationCount() const { return graphCount(); }
+    QCPGraph *configurationGraph(int i) const { return graph(i); }
+
+    QString csv() const override;
+    QString toolTipAt(const QPoint &pos) const override;
+    QString exportName() const override { return QStringLiteral("kurtosis-vs-error"); }
+
+protected:
+    void recolor() override;
+
+private:
+    double xOf(const KurtosisPoint &p) const;
+
+    std::vector<KurtosisPoint> m_points;
+    bool m_rotated = false;
+    std::vector<int> m_graphColor;
+    QList<QCPItemText *> m_labels;
+};
+
+} // namespace quantscope
