@@ -7,6 +7,7 @@ src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$src/bench/results/cpu-2core-$(date +%F)}"
 build="${BUILD_DIR:-$src/build}"
 mkdir -p "$out"
+cmake -S "$src" -B "$build" -DQUANTSCOPE_BUILD_BENCH=ON > /dev/null # the quick start leaves them out
 cmake --build "$build" --target qs_bench_cpu_quant > /dev/null
 "$build/bench/qs_bench_cpu_quant" --out "$out" --threads 2 --repeats 21
 /usr/bin/python3 "$src/bench/numpy_quant.py" --out "$out" --repeats 3

@@ -55,8 +55,10 @@ fi
 phase_done install
 
 # ---- configure + build -----------------------------------------------------------------------
+# The benchmarks are not part of the quick start (scripts/device-run.sh and scripts/bench-cpu.sh
+# build them); QUANTSCOPE_CMAKE_ARGS comes last and may turn them back on.
 # shellcheck disable=SC2086
-cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${QUANTSCOPE_CMAKE_ARGS:-}
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_BENCH=OFF ${QUANTSCOPE_CMAKE_ARGS:-}
 phase_done configure
 cmake --build "$build" -j "$jobs"
 phase_done build

@@ -248,7 +248,7 @@ TEST(CliSchema, JsonIsDeclaredOnceAndNoHandWrittenParserRemains)
 
 TEST(CliSchema, DocsCliNamesEveryCommand)
 {
-    const std::string doc = readFile(fs::path(QUANTSCOPE_SOURCE_DIR) / "docs" / "cli.md");
+    const std::string doc = readFile(fs::path(QUANTSCOPE_SOURCE_DIR) / "docs/cli.md");
     ASSERT_FALSE(doc.empty());
     Commands c;
     cli::addAllCommands(c);
