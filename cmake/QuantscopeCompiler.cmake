@@ -8,6 +8,18 @@ if(QUANTSCOPE_CCACHE)
   set(CMAKE_CUDA_COMPILER_LAUNCHER "${QUANTSCOPE_CCACHE}")
 endif()
 
+# Precompiled headers (docs/perf.md "Build time"): the heavy headers nearly every source of a
+# target parses (nlohmann/json and the standard library in core; Qt and QCustomPlot in the
+# widgets and the window; GoogleTest in the tests). Off in sanitizer and fuzz builds, whose
+# sources carry flags of their own.
+option(QUANTSCOPE_PCH "Precompiled headers for the large targets" ON)
+function(quantscope_pch target)
+  if(QUANTSCOPE_PCH AND QUANTSCOPE_SANITIZE STREQUAL "OFF" AND NOT QUANTSCOPE_FUZZ)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+  endif()
+endfunction()
+set(QUANTSCOPE_PCH_STD <algorithm> <cstdint> <functional> <map> <memory> <optional> <string> <vector>)
+
 add_library(quantscope_options INTERFACE)
 add_library(Quantscope::Options ALIAS quantscope_options)
 target_compile_options(quantscope_options INTERFACE
