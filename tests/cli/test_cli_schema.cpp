@@ -190,8 +190,9 @@ TEST(CliSchema, EveryCommandAnswersHelpWithItsOptions)
         for (const CLI::Option *o : app->get_options())
             for (const auto &n : o->get_lnames())
                 EXPECT_NE(r.out.find("--" + n), std::string::npos) << path.back() << " --help lacks --" << n;
-        if (app->get_subcommands({}).empty()) // commands (not groups) show an example
+        if (app->get_subcommands({}).empty()) { // commands (not groups) show an example
             EXPECT_NE(r.out.find("quantscope-cli " + path.front()), std::string::npos) << path.back() << ": no example";
+        }
     }
 }
 
