@@ -200,7 +200,7 @@ TEST(GemmSim, AsymmetricWeightsNeedTheZeroPointTerm)
     const auto w = shiftedRows(N, K, 5);
     const Tensor wt = Tensor::fromFloats({N, K}, w);
     ProgressiveSpec ps;
-    ps.stage2["symmetric"] = false;
+    std::get<IntSpec>(ps.stage2).symmetric = false;
     const auto qw = ProgressiveQuantizer(ps).quantize(wt, {});
     ASSERT_FALSE(qw.zeros.empty());
     GemmSimOptions o;
