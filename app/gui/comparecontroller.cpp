@@ -8,6 +8,7 @@
 
 #include <QTabWidget>
 #include <QTimer>
+#include <algorithm>
 #include <chrono>
 
 namespace quantscope {
@@ -67,23 +68,30 @@ void CompareController::compare()
         return;
     CompareOptions o;
     o.reference = m_view->reference().toStdString();
+    const double start = nowSeconds();
     auto progress = std::make_shared<Progress>();
+    progress->stepAt = start;
     m_progress = progress;
-    m_started = nowSeconds();
+    m_estimator.start(start);
     m_view->jobStarted(tr("Comparing"));
     m_timer->start();
     m_job.start(
         [a, b, o, progress](const CancelToken &cancel) {
             return std::make_shared<const CompareReport>(
                 runCompare(a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
-                    if (total > 0)
-                        progress->fraction.store(static_cast<double>(done) / static_cast<double>(total));
+                    // `done` modules finished, working on the next: the step [done, done + 1).
                     const std::lock_guard lock(progress->mutex);
+                    const double n = static_cast<double>(total);
+                    progress->begin = total > 0 ? static_cast<double>(done) / n : 0;
+                    progress->end = total > 0 ? std::min(1.0, static_cast<double>(done + 1) / n) : 0;
+                    progress->total = n;
                     progress->what = what;
+                    progress->stepAt = nowSeconds();
                 }));
         },
         [this](std::shared_ptr<const CompareReport> report) {
             m_timer->stop();
+            finishEstimate();
             m_view->setReport(std::move(report));
             m_view->jobFinished(tr("Comparison finished"), true);
             emit jobEnded();
@@ -125,18 +133,29 @@ void CompareController::showModule(const QString &tensor)
         });
 }
 
+void CompareController::takeStep()
+{
+    const std::lock_guard lock(m_progress->mutex);
+    m_estimator.step(m_progress->begin, m_progress->end, m_progress->total, m_progress->what, m_progress->stepAt);
+}
+
+void CompareController::finishEstimate()
+{
+    if (!m_progress)
+        return;
+    // The last step may have come after the last poll: the whole cost is in it.
+    takeStep();
+    m_estimator.finish(nowSeconds());
+}
+
 void CompareController::poll()
 {
     if (!m_progress)
         return;
-    const double f = m_progress->fraction.load();
-    std::string what;
-    {
-        const std::lock_guard lock(m_progress->mutex);
-        what = m_progress->what;
-    }
-    const double elapsed = nowSeconds() - m_started;
-    m_view->setProgress(f, QString::fromStdString(what), f > 0.01 ? elapsed * (1 - f) / f : -1);
+    takeStep();
+    // Inside a step the comparison reports nothing: the estimator interpolates by the measured speed.
+    const auto estimate = m_estimator.at(nowSeconds());
+    m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
 }
 
 } // namespace quantscope

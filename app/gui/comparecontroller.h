@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "engine/progress_estimator.h"
 #include "jobtracker.h"
 #include "results/results.h"
 
@@ -44,19 +45,27 @@ signals:
 
 private:
     void poll();
+    /// Hands the worker's last step to the estimator.
+    void takeStep();
+    /// The job finished: the estimator keeps its whole speed for the next one.
+    void finishEstimate();
 
     const LoadController *m_loads;
     CompareView *m_view = nullptr;
     QThreadPool m_pool;
     JobTracker m_job{this, &m_pool};
     JobTracker m_overlay{this, &m_pool};
+    /// What the running job last said about itself (the step it works on, as fractions of
+    /// `total`, and when it said so); written by the worker, read by the timer.
     struct Progress {
-        std::atomic<double> fraction{0};
         std::mutex mutex;
+        double begin = 0, end = 0, total = 0;
         std::string what;
+        double stepAt = 0;
     };
     std::shared_ptr<Progress> m_progress;
-    double m_started = 0;
+    /// Fraction and time left, as the quantize job's (JobController); remembers the speed.
+    ProgressEstimator m_estimator;
     QTimer *m_timer = nullptr;
 };
 

@@ -12,15 +12,18 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTimer>
+#include <chrono>
 
 namespace quantscope {
 
 namespace {
 constexpr int kProgressIntervalMs = 200;
 
+/// Seconds on the steady clock: the one time base of the scan's start, its steps (reported on
+/// the worker) and the polls, as JobController's.
 double nowSeconds()
 {
-    return static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 } // namespace
 
@@ -101,23 +104,29 @@ void ScanController::scan()
     if (!ck)
         return;
     const ScanOptions o = options();
+    const double start = nowSeconds();
     auto progress = std::make_shared<Progress>();
+    progress->stepAt = start;
     m_progress = progress;
-    m_started = nowSeconds();
+    m_estimator.start(start);
     m_view->jobStarted();
     m_timer->start();
     m_job.start(
         [ck, o, progress](const CancelToken &cancel) {
-            ScanResult r = runScan(*ck, o, cancel, [progress](double b, double, double total, const std::string &what) {
-                if (total > 0)
-                    progress->fraction.store(b / total);
+            // The scan reports elements: working on [b, e) of `total`.
+            ScanResult r = runScan(*ck, o, cancel, [progress](double b, double e, double total, const std::string &what) {
                 const std::lock_guard lock(progress->mutex);
+                progress->begin = total > 0 ? b / total : 0;
+                progress->end = total > 0 ? e / total : 0;
+                progress->total = total;
                 progress->what = what;
+                progress->stepAt = nowSeconds();
             });
             return std::make_shared<const std::vector<nlohmann::ordered_json>>(std::move(r.lines));
         },
         [this](std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines) {
             m_timer->stop();
+            finishEstimate();
             m_view->setLines(std::move(lines));
             m_view->jobFinished(tr("Scan finished"));
             emit jobEnded();
@@ -129,18 +138,29 @@ void ScanController::scan()
         });
 }
 
+void ScanController::takeStep()
+{
+    const std::lock_guard lock(m_progress->mutex);
+    m_estimator.step(m_progress->begin, m_progress->end, m_progress->total, m_progress->what, m_progress->stepAt);
+}
+
+void ScanController::finishEstimate()
+{
+    if (!m_progress)
+        return;
+    // The last step may have come after the last poll: the whole cost is in it.
+    takeStep();
+    m_estimator.finish(nowSeconds());
+}
+
 void ScanController::poll()
 {
     if (!m_progress)
         return;
-    const double f = m_progress->fraction.load();
-    std::string what;
-    {
-        const std::lock_guard lock(m_progress->mutex);
-        what = m_progress->what;
-    }
-    const double elapsed = nowSeconds() - m_started;
-    m_view->setProgress(f, QString::fromStdString(what), f > 0.01 ? elapsed * (1 - f) / f : -1);
+    takeStep();
+    // Inside a step the scan reports nothing: the estimator interpolates by the measured speed.
+    const auto estimate = m_estimator.at(nowSeconds());
+    m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
 }
 
 } // namespace quantscope

@@ -2,6 +2,7 @@
 #include "engine/gemm_device.h"
 
 #include "engine/registry.h"
+#include "io/checkpoint.h"
 
 namespace quantscope {
 
@@ -26,6 +27,30 @@ std::shared_ptr<const GemmSimDevice> gemmDevice(DeviceChoice choice)
     d->id = "cpu";
     d->note = "GPU requested but unavailable (" + reg.gpuUnavailableReason() + ")";
     return d;
+}
+
+PairedGemmResult runPairedGemm(const PairedGemmRequest &request, const std::filesystem::path &checkpointPath,
+                               const ReadOptions &readOptions, const Tensor &w, const QuantizedTensor &q,
+                               const CancelToken *cancel)
+{
+    // [FILE:]NAME: FILE when the part before the last ':' names an existing path.
+    std::filesystem::path file = checkpointPath;
+    std::string name = request.activation;
+    const auto colon = request.activation.rfind(':');
+    if (colon != std::string::npos && colon > 0 && std::filesystem::exists(request.activation.substr(0, colon))) {
+        file = request.activation.substr(0, colon);
+        name = request.activation.substr(colon + 1);
+    }
+    const Checkpoint ck = Checkpoint::open(file, readOptions);
+    const Tensor x = ck.tensor(name);
+    GemmSimOptions o;
+    if (request.actQuant)
+        o.act = ActQuantSpec::parse(*request.actQuant);
+    o.device = gemmDevice(request.device);
+    PairedGemmResult r;
+    r.sim = simulateGemm(x, w, q, o, cancel);
+    r.activation = {name, file.string(), x.shape()};
+    return r;
 }
 
 } // namespace quantscope

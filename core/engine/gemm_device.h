@@ -5,14 +5,38 @@
 /// runQuantize (run.h): Auto and Gpu take the GPU when one is present (its
 /// Backend::quantizeActivations and Backend::simulateGemm), Gpu without one notes why the CPU
 /// computes; Cpu is the CPU.
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "engine/run.h"
+#include "io/safetensors.h"
 #include "sim/gemm_sim.h"
 
 namespace quantscope {
 
 /// Null for the CPU (and for Auto without a GPU).
 std::shared_ptr<const GemmSimDevice> gemmDevice(DeviceChoice choice);
+
+/// A paired W×A simulation as a front end asks for it (the CLI's --activation / --act-quant /
+/// --device; the window could fill the same).
+struct PairedGemmRequest {
+    std::string activation;              ///< [FILE:]NAME: FILE when the part before the last ':' exists
+    std::optional<std::string> actQuant; ///< ActQuantSpec::parse's text; unset: weight only
+    DeviceChoice device = DeviceChoice::Auto;
+};
+
+struct PairedGemmResult {
+    GemmSimResult sim;
+    GemmActivationSource activation; ///< the name and file the request resolved to, X's shape
+};
+
+/// Resolves the activation (in `checkpointPath` unless the request names a file), reads it with
+/// `readOptions`, parses the activation quantizer, picks the device (gemmDevice) and runs
+/// simulateGemm(X, w, q). gemmSimJson(result.sim, result.activation) is its JSON.
+PairedGemmResult runPairedGemm(const PairedGemmRequest &request, const std::filesystem::path &checkpointPath,
+                               const ReadOptions &readOptions, const Tensor &w, const QuantizedTensor &q,
+                               const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

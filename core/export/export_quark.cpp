@@ -111,8 +111,8 @@ json quarkSingle(const QuantSpec &spec, const std::string &where)
 json quarkWeight(const QuantSpec &spec, const std::string &where)
 {
     if (const auto *p = std::get_if<ProgressiveSpec>(&spec))
-        return json::array({quarkSingle(parseQuantSpec(p->stage1), where + " stage1"),
-                            quarkSingle(parseQuantSpec(p->stage2), where + " stage2")});
+        return json::array({quarkSingle(stageSpec(p->stage1), where + " stage1"),
+                            quarkSingle(stageSpec(p->stage2), where + " stage2")});
     return quarkSingle(spec, where);
 }
 
@@ -256,8 +256,8 @@ std::string pySingle(const QuantSpec &spec, const std::string &where)
 std::string pyWeight(const QuantSpec &spec, const std::string &where)
 {
     if (const auto *p = std::get_if<ProgressiveSpec>(&spec))
-        return "ProgressiveSpec(\n        first_stage=" + pySingle(parseQuantSpec(p->stage1), where + " stage1") +
-               ",\n        second_stage=" + pySingle(parseQuantSpec(p->stage2), where + " stage2") +
+        return "ProgressiveSpec(\n        first_stage=" + pySingle(stageSpec(p->stage1), where + " stage1") +
+               ",\n        second_stage=" + pySingle(stageSpec(p->stage2), where + " stage2") +
                ").to_quantization_spec()";
     return pySingle(spec, where) + ".to_quantization_spec()";
 }

@@ -2,6 +2,7 @@
 #include "quant/progressive.h"
 
 #include <cstring>
+#include <type_traits>
 
 #include "numeric/qmath.h"
 #include "quant/fp8.h"
@@ -14,39 +15,62 @@ namespace quantscope {
 
 namespace {
 
-std::unique_ptr<Quantizer> makeStage(const nlohmann::json &j)
+std::unique_ptr<Quantizer> makeStage(const ProgressiveStage &stage)
 {
-    const std::string m = j.value("method", std::string());
-    if (m == "int")
-        return std::make_unique<IntQuantizer>(IntSpec::fromJson(j));
-    if (m == "fp8")
-        return std::make_unique<Fp8Quantizer>(Fp8Spec::fromJson(j));
-    throw UnsupportedError("a progressive stage must be an \"int\" or \"fp8\" spec, got \"" + m +
-                           "\"");
+    return std::visit([](const auto &s) -> std::unique_ptr<Quantizer> {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, IntSpec>)
+            return std::make_unique<IntQuantizer>(s);
+        else
+            return std::make_unique<Fp8Quantizer>(s);
+    }, stage);
 }
 
-nlohmann::json normaliseStage(const nlohmann::json &given, const nlohmann::json &dflt,
-                              const std::string &key)
+/// The one parse of a stage's JSON: its spec struct, validated as its quantizer validates it.
+ProgressiveStage parseStage(const nlohmann::json &j)
+{
+    const std::string m = j.value("method", std::string());
+    ProgressiveStage stage;
+    if (m == "int")
+        stage = IntSpec::fromJson(j);
+    else if (m == "fp8")
+        stage = Fp8Spec::fromJson(j);
+    else
+        throw UnsupportedError("a progressive stage must be an \"int\" or \"fp8\" spec, got \"" + m +
+                               "\"");
+    makeStage(stage); // the quantizer's constructor validates
+    return stage;
+}
+
+ProgressiveStage normaliseStage(const nlohmann::json &given, const ProgressiveStage &dflt,
+                                const std::string &key)
 {
     if (!given.is_object())
         throw UnsupportedError("spec field '" + key + "' must be a spec object");
-    const std::string dm = dflt["method"];
+    const nlohmann::json dj = stageToJson(dflt);
+    const std::string dm = dj["method"];
     const std::string m = given.contains("method") && given["method"].is_string()
                               ? given["method"].get<std::string>()
                               : dm;
-    nlohmann::json base = m == dm ? dflt : nlohmann::json{{"method", m}};
+    nlohmann::json base = m == dm ? dj : nlohmann::json{{"method", m}};
     for (const auto &[k, v] : given.items())
         base[k] = v;
     try {
-        return makeStage(base)->spec();
+        return parseStage(base);
     } catch (const UnsupportedError &e) {
         throw UnsupportedError(key + ": " + e.message());
     }
 }
 
-bool isFp8Stage(const nlohmann::json &s)
+bool isFp8Stage(const ProgressiveStage &s)
 {
-    return s["method"] == "fp8";
+    return std::holds_alternative<Fp8Spec>(s);
+}
+
+/// Stage 1's arithmetic precision as chosen in its spec.
+Arith stageArith(const ProgressiveStage &s)
+{
+    return std::visit([](const auto &spec) { return spec.arith; }, s);
 }
 
 /// Domain value of a stage-1 code: the FP8 value, or the INT code.
@@ -82,12 +106,17 @@ void applyOuter(const QuantizedTensor &q, bool fp8Stage1, int arith1, std::span<
 
 } // namespace
 
-nlohmann::json ProgressiveSpec::defaultStage1()
+nlohmann::json stageToJson(const ProgressiveStage &stage)
 {
-    return Fp8Spec{}.toJson();
+    return std::visit([](const auto &s) { return s.toJson(); }, stage);
 }
 
-nlohmann::json ProgressiveSpec::defaultStage2()
+ProgressiveStage ProgressiveSpec::defaultStage1()
+{
+    return Fp8Spec{};
+}
+
+ProgressiveStage ProgressiveSpec::defaultStage2()
 {
     IntSpec s;
     s.bits = 4;
@@ -95,7 +124,7 @@ nlohmann::json ProgressiveSpec::defaultStage2()
     s.axis = 0;
     s.symmetric = true;
     s.scaleApply = ScaleApply::Reciprocal; // Quark multiplies by 1/s2 (docs/numerics.md "ProgressiveSpec")
-    return s.toJson();
+    return s;
 }
 
 ProgressiveSpec::ProgressiveSpec() : stage1(defaultStage1()), stage2(defaultStage2())
@@ -131,7 +160,7 @@ void ProgressiveSpec::validate() const
 
 nlohmann::json ProgressiveSpec::toJson() const
 {
-    return {{"method", "progressive"}, {"stage1", stage1}, {"stage2", stage2}};
+    return {{"method", "progressive"}, {"stage1", stageToJson(stage1)}, {"stage2", stageToJson(stage2)}};
 }
 
 ProgressiveSpec ProgressiveSpec::fromJson(const nlohmann::json &j)
@@ -188,10 +217,7 @@ QuantizedTensor ProgressiveQuantizer::quantize(const Tensor &w, const QuantizeOp
     q.firstNonFinite = q1.firstNonFinite;
     q.layout.ragged = q.layout.ragged || q1.layout.ragged;
     if (options.wantDequantized)
-        applyOuter(q, isFp8Stage(m_spec.stage1),
-                   arithCode(m_spec.stage1.value("arith", "fp32") == "source" ? Arith::Source
-                                                                              : Arith::Fp32,
-                             w.dtype()),
+        applyOuter(q, isFp8Stage(m_spec.stage1), arithCode(stageArith(m_spec.stage1), w.dtype()),
                    q.dequantized);
     return q;
 }
@@ -199,11 +225,7 @@ QuantizedTensor ProgressiveQuantizer::quantize(const Tensor &w, const QuantizeOp
 void ProgressiveQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
 {
     m_stage2->dequantize(q, out);
-    applyOuter(
-        q, isFp8Stage(m_spec.stage1),
-        arithCode(m_spec.stage1.value("arith", "fp32") == "source" ? Arith::Source : Arith::Fp32,
-                  q.sourceDtype),
-        out);
+    applyOuter(q, isFp8Stage(m_spec.stage1), arithCode(stageArith(m_spec.stage1), q.sourceDtype), out);
 }
 
 } // namespace quantscope

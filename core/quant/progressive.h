@@ -16,13 +16,23 @@
 /// Stored as Quark does: `weight` = q (inner codes, `layout`), `weight_scale_2` = s2 (`scales`),
 /// `weight_zero_point_2` = z2 (`zeros`, asymmetric stage 2), `weight_scale` = s1 (`outerScales`,
 /// `outerLayout`), `weight_zero_point` = z1 (`outerZeros`). NaN/Inf groups are those of stage 1.
+#include <variant>
+
 #include "quant/quantizer.h"
+#include "quant/spec.h"
 
 namespace quantscope {
 
+/// One stage of a ProgressiveSpec, typed: parsed and validated once by ProgressiveSpec::fromJson,
+/// so the CPU quantizer and the GPU plan never re-parse its JSON.
+using ProgressiveStage = std::variant<IntSpec, Fp8Spec>;
+
+/// A stage's full spec JSON (its spec struct's toJson, "method" included).
+nlohmann::json stageToJson(const ProgressiveStage &stage);
+
 struct ProgressiveSpec {
-    /// Full (defaults filled in) specs of the two stages; each "fp8" or "int".
-    nlohmann::json stage1, stage2;
+    /// The two stages, defaults filled in; each an INT or an FP8 spec.
+    ProgressiveStage stage1, stage2;
 
     ProgressiveSpec();
     void validate() const;
@@ -32,8 +42,8 @@ struct ProgressiveSpec {
     /// nested stage naming the other method starts from that method's defaults.
     static ProgressiveSpec fromJson(const nlohmann::json &j);
     static std::vector<SpecField> fields();
-    static nlohmann::json defaultStage1();
-    static nlohmann::json defaultStage2();
+    static ProgressiveStage defaultStage1();
+    static ProgressiveStage defaultStage2();
 };
 
 class ProgressiveQuantizer final : public Quantizer {

@@ -83,4 +83,9 @@ std::string methodOf(const QuantSpec &spec) { return std::visit(MethodOf{}, spec
 
 std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec) { return std::visit(MakeQuantizer{}, spec); }
 
+QuantSpec stageSpec(const ProgressiveStage &stage)
+{
+    return std::visit([](const auto &s) { return QuantSpec{s}; }, stage);
+}
+
 } // namespace quantscope

@@ -38,5 +38,7 @@ nlohmann::json toJson(const QuantSpec &spec);
 std::string methodOf(const QuantSpec &spec);
 /// The quantizer of a typed spec.
 std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec);
+/// A ProgressiveSpec stage as the spec it is (IntSpec or Fp8Spec), without re-parsing.
+QuantSpec stageSpec(const ProgressiveStage &stage);
 
 } // namespace quantscope

@@ -42,17 +42,11 @@ std::string fp8Text(const Fp8Spec &s)
            granularityText(s.granularity, 0, s.block, 0);
 }
 
-std::string stageText(const nlohmann::json &stage)
+std::string stageText(const ProgressiveStage &stage)
 {
-    try {
-        const QuantSpec s = parseQuantSpec(stage);
-        if (const auto *i = std::get_if<IntSpec>(&s))
-            return intText(*i);
-        if (const auto *f = std::get_if<Fp8Spec>(&s))
-            return fp8Text(*f);
-    } catch (const std::exception &) {
-    }
-    return stage.is_object() ? stage.value("method", std::string("?")) : std::string("?");
+    if (const auto *i = std::get_if<IntSpec>(&stage))
+        return intText(*i);
+    return fp8Text(std::get<Fp8Spec>(stage));
 }
 
 struct Describe {

@@ -25,18 +25,6 @@ json num(double v) { return exactNumber(v); }
 
 double toNum(const json &j, const char *what) { return numberFromJson(j, what, "session: "); }
 
-json optNum(const std::optional<double> &v)
-{
-    return v ? num(*v) : json(nullptr);
-}
-
-std::optional<double> toOptNum(const json &j, const char *what)
-{
-    if (j.is_null())
-        return std::nullopt;
-    return toNum(j, what);
-}
-
 const json &field(const json &j, const char *key)
 {
     if (!j.is_object() || !j.contains(key))
@@ -87,25 +75,6 @@ template <typename T> T getOr(const json &j, const char *key, T fallback)
     return j.is_object() && j.contains(key) ? get<T>(j, key) : fallback;
 }
 
-json histogramToJson(const Histogram &h)
-{
-    return {{"lo", num(h.lo)},  {"hi", num(h.hi)},    {"counts", h.counts}, {"below", h.below},
-            {"above", h.above}, {"symlog", h.symlog}, {"t", num(h.t)}};
-}
-
-Histogram histogramFromJson(const json &j)
-{
-    Histogram h;
-    h.lo = toNum(field(j, "lo"), "lo");
-    h.hi = toNum(field(j, "hi"), "hi");
-    h.counts = get<std::vector<std::int64_t>>(j, "counts");
-    h.below = get<std::int64_t>(j, "below");
-    h.above = get<std::int64_t>(j, "above");
-    h.symlog = get<bool>(j, "symlog");
-    h.t = toNum(field(j, "t"), "t");
-    return h;
-}
-
 json channelToJson(const ChannelProfile &p)
 {
     return {{"axis", p.axis}, {"absmax", p.absmax}};
@@ -147,30 +116,12 @@ json outcomeToJson(const QuantizeOutcome &o)
               {"time_ms", num(o.timeMs)}, {"error", o.error}};
     if (!o.ok())
         return j;
-    const ErrorMetrics &m = o.metrics;
     j["bits_per_element"] = num(o.bitsPerElement);
     j["bytes"] = o.storedBytes;
     j["ragged"] = o.ragged;
     j["nonfinite_groups"] = o.nonFiniteGroups;
     j["first_nonfinite"] = o.firstNonFinite;
-    j["metrics"] = {{"numel", m.numel},
-                    {"counted", m.counted},
-                    {"mse", num(m.mse)},
-                    {"rmse", num(m.rmse)},
-                    {"sqnr_db", num(m.sqnrDb)},
-                    {"rel_frobenius", num(m.relFrobenius)},
-                    {"max_abs_err", num(m.maxAbsErr)},
-                    {"cosine", optNum(m.cosine)},
-                    {"err_p50", num(m.errP50)},
-                    {"err_p90", num(m.errP90)},
-                    {"err_p99", num(m.errP99)},
-                    {"err_p999", num(m.errP999)},
-                    {"overlap", num(m.overlap)},
-                    {"w", histogramToJson(m.w)},
-                    {"w_hat", histogramToJson(m.wHat)},
-                    {"err", histogramToJson(m.err)},
-                    {"stats_in", json(statsJson(m.statsIn, StatsDetail::Full))},
-                    {"stats_out", json(statsJson(m.statsOut, StatsDetail::Full))}};
+    j["metrics"] = json(metricsJson(o.metrics, MetricsDetail::Full));
     return j;
 }
 
@@ -192,27 +143,8 @@ QuantizeOutcome outcomeFromJson(const json &j)
     o.ragged = get<bool>(j, "ragged");
     o.nonFiniteGroups = get<std::int64_t>(j, "nonfinite_groups");
     o.firstNonFinite = get<std::int64_t>(j, "first_nonfinite");
-    const json &mj = field(j, "metrics");
-    ErrorMetrics &m = o.metrics;
-    m.numel = get<std::int64_t>(mj, "numel");
-    m.counted = get<std::int64_t>(mj, "counted");
-    m.mse = toNum(field(mj, "mse"), "mse");
-    m.rmse = toNum(field(mj, "rmse"), "rmse");
-    m.sqnrDb = toNum(field(mj, "sqnr_db"), "sqnr_db");
-    m.relFrobenius = toNum(field(mj, "rel_frobenius"), "rel_frobenius");
-    m.maxAbsErr = toNum(field(mj, "max_abs_err"), "max_abs_err");
-    m.cosine = toOptNum(field(mj, "cosine"), "cosine");
-    m.errP50 = toNum(field(mj, "err_p50"), "err_p50");
-    m.errP90 = toNum(field(mj, "err_p90"), "err_p90");
-    m.errP99 = toNum(field(mj, "err_p99"), "err_p99");
-    m.errP999 = toNum(field(mj, "err_p999"), "err_p999");
-    m.overlap = toNum(field(mj, "overlap"), "overlap");
-    m.w = histogramFromJson(field(mj, "w"));
-    m.wHat = histogramFromJson(field(mj, "w_hat"));
-    m.err = histogramFromJson(field(mj, "err"));
-    m.statsIn = statsFromJson(field(mj, "stats_in"), "session: ");
-    m.statsOut = statsFromJson(field(mj, "stats_out"), "session: ");
-    o.plot = prepareDistribution(m);
+    o.metrics = metricsFromJson(field(j, "metrics"), "session: ");
+    o.plot = prepareDistribution(o.metrics);
     return o;
 }
 

@@ -199,26 +199,6 @@ ojson summaryOf(const std::vector<double> &k)
     return j;
 }
 
-/// The "metrics" object, with the fields and renderings of `quantize --json`.
-ojson metricsJson(const QuantizeOutcome &o)
-{
-    const ErrorMetrics &m = o.metrics;
-    ojson mj;
-    mj["mse"] = m.mse;
-    mj["rmse"] = m.rmse;
-    mj["sqnr_db"] = reportNumber(m.sqnrDb);
-    mj["rel_frobenius"] = reportNumber(m.relFrobenius);
-    mj["max_abs_err"] = m.maxAbsErr;
-    mj["cosine"] = m.cosine ? ojson(*m.cosine) : ojson(nullptr);
-    mj["err_p50"] = m.errP50;
-    mj["err_p90"] = m.errP90;
-    mj["err_p99"] = m.errP99;
-    mj["err_p999"] = m.errP999;
-    mj["bits_per_element"] = o.bitsPerElement;
-    mj["bytes"] = o.storedBytes;
-    return mj;
-}
-
 ojson spectrumJson(const Spectrum &s, bool withSigma)
 {
     ojson j;
@@ -603,7 +583,7 @@ ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMat
                     rj["device_note"] = o.deviceNote;
                 rj["ragged"] = o.ragged;
                 rj["nonfinite_groups"] = o.nonFiniteGroups;
-                rj["metrics"] = metricsJson(o);
+                rj["metrics"] = metricsJson(o.metrics, MetricsDetail::Report, StoredSize{o.bitsPerElement, o.storedBytes});
                 if (o.spectrum)
                     rj["spectrum"] = spectrumJson(*o.spectrum, options.spectra == SpectraMode::TopK);
                 rj["time_ms"] = o.timeMs;

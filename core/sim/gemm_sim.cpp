@@ -438,4 +438,30 @@ bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivation
 
 } // namespace
 
+nlohmann::ordered_json gemmSimJson(const GemmSimResult &g, const GemmActivationSource &activation)
+{
+    nlohmann::ordered_json j;
+    j["scheme"] = g.scheme;
+    j["rel_err_output"] = g.relErrOutput;
+    j["rel_err_weight_only"] = g.relErrWeightOnly;
+    j["worst_token_rel_err"] = g.worstTokenRelErr;
+    j["worst_token"] = g.worstToken;
+    j["worst_token_rel_err_weight_only"] = g.worstTokenRelErrWeightOnly;
+    j["worst_token_weight_only"] = g.worstTokenWeightOnly;
+    j["activation"] = activation.name;
+    j["activation_file"] = activation.file;
+    j["activation_shape"] = activation.shape;
+    j["tokens"] = g.tokens;
+    j["act_quant"] = g.actQuant;
+    if (!g.actScaleSource.empty())
+        j["act_scale_source"] = g.actScaleSource;
+    j["act_rel_err"] = g.actRelErr;
+    j["rotated_activations"] = g.rotatedActivations;
+    j["zero_point_term"] = g.zeroPointTerm;
+    j["device"] = g.device;
+    if (!g.deviceNote.empty())
+        j["device_note"] = g.deviceNote;
+    return j;
+}
+
 } // namespace quantscope

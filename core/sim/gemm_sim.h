@@ -93,6 +93,17 @@ struct GemmSimResult {
     std::string deviceNote;     ///< why another device than asked was used ("" when as asked)
 };
 
+/// Where a simulation's activation X came from: its tensor name, the file read, its shape.
+struct GemmActivationSource {
+    std::string name;
+    std::string file;
+    Shape shape;
+};
+
+/// The one JSON of a paired simulation (the "gemm" object of `quantize --json`): scheme, the
+/// output errors and worst tokens, the activation's source, the activation quantizer, the device.
+nlohmann::ordered_json gemmSimJson(const GemmSimResult &g, const GemmActivationSource &activation);
+
 /// `qw` is W quantized (its `dequantized` is used when filled, else recomputed from the spec).
 /// Throws UnsupportedError when K differs or the scheme cannot take this weight.
 GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,

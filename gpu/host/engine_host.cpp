@@ -119,8 +119,8 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
         if (!progressiveOnDevice(*ps))
             throw UnsupportedError("the GPU engine runs ProgressiveSpec with stage 1 FP8 per tensor and stage 2 INT only",
                                    Location{{}, tensorName, {}});
-        const Fp8Spec s1 = Fp8Spec::fromJson(ps->stage1);
-        HostPlan inner = buildPlan(QuantSpec{IntSpec::fromJson(ps->stage2)}, shape, source, warpSize, tensorName);
+        const Fp8Spec &s1 = std::get<Fp8Spec>(ps->stage1);
+        HostPlan inner = buildPlan(QuantSpec{std::get<IntSpec>(ps->stage2)}, shape, source, warpSize, tensorName);
         hp = std::move(inner);
         hp.plan.kind = kKindProg;
         hp.plan.fp.e4m3 = s1.format == Fp8Format::E4M3;
@@ -151,8 +151,8 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
 
 bool progressiveOnDevice(const ProgressiveSpec &spec)
 {
-    return spec.stage1.value("method", "") == "fp8" && spec.stage1.value("granularity", "") == "tensor" &&
-           spec.stage2.value("method", "") == "int";
+    const auto *s1 = std::get_if<Fp8Spec>(&spec.stage1);
+    return s1 && s1->granularity == Granularity::Tensor && std::holds_alternative<IntSpec>(spec.stage2);
 }
 
 void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &st, float &scale, int &zero, bool &bad)

@@ -7,9 +7,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
+#include <unistd.h>
 
 #include "sim/gemm_sim.h"
+#include "engine/gemm_device.h"
+#include "io/safetensors.h"
 #include "quant/activation.h"
 #include "quant/constopt.h"
 #include "quant/fp8.h"
@@ -200,7 +204,7 @@ TEST(GemmSim, AsymmetricWeightsNeedTheZeroPointTerm)
     const auto w = shiftedRows(N, K, 5);
     const Tensor wt = Tensor::fromFloats({N, K}, w);
     ProgressiveSpec ps;
-    ps.stage2["symmetric"] = false;
+    std::get<IntSpec>(ps.stage2).symmetric = false;
     const auto qw = ProgressiveQuantizer(ps).quantize(wt, {});
     ASSERT_FALSE(qw.zeros.empty());
     GemmSimOptions o;
@@ -335,4 +339,88 @@ TEST(GemmSim, Fp4WeightsAndRotatedActivations)
         EXPECT_NE(std::string(e.what()).find("64"), std::string::npos);
         EXPECT_NE(std::string(e.what()).find("128"), std::string::npos);
     }
+}
+
+TEST(GemmSim, PairedGemmRequestRunsTheSimulationOfItsActivation)
+{
+    // runPairedGemm (engine/gemm_device.h): the CLI's --activation [FILE:]NAME --act-quant set-up,
+    // in core. Its result must be simulateGemm's on the same operands, and its JSON the "gemm"
+    // object's keys in order.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("qs_paired_gemm_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::int64_t M = 8, N = 24, K = 64;
+    const Tensor x = Tensor::fromFloats({M, K}, gaussian(M, K, 11, 1.0f, 8.0f));
+    const Tensor w = Tensor::fromFloats({N, K}, shiftedRows(N, K, 12));
+    const fs::path model = dir / "model.safetensors", acts = dir / "acts.safetensors";
+    writeSafetensors(model, {{"w", w}, {"x_in", x}});
+    writeSafetensors(acts, {{"acts", x}});
+    IntSpec spec;
+    spec.bits = 4;
+    spec.granularity = Granularity::Group;
+    spec.group = 32;
+    spec.symmetric = false;
+    const QuantizedTensor q = IntQuantizer(spec).quantize(w, {});
+
+    GemmSimOptions o;
+    o.act = ActQuantSpec::parse("int8-token");
+    const GemmSimResult direct = simulateGemm(x, w, q, o);
+
+    PairedGemmRequest req;
+    req.activation = acts.string() + ":acts"; // FILE:NAME
+    req.actQuant = "int8-token";
+    req.device = DeviceChoice::Cpu;
+    const PairedGemmResult r = runPairedGemm(req, model, {}, w, q);
+    EXPECT_EQ(r.activation.name, "acts");
+    EXPECT_EQ(r.activation.file, acts.string());
+    EXPECT_EQ(r.activation.shape, (Shape{M, K}));
+    EXPECT_EQ(r.sim.scheme, direct.scheme);
+    EXPECT_EQ(r.sim.actQuant, direct.actQuant);
+    EXPECT_EQ(r.sim.relErrOutput, direct.relErrOutput);
+    EXPECT_EQ(r.sim.relErrWeightOnly, direct.relErrWeightOnly);
+    EXPECT_EQ(r.sim.worstToken, direct.worstToken);
+    EXPECT_EQ(r.sim.actRelErr, direct.actRelErr);
+    EXPECT_EQ(r.sim.device, "cpu");
+
+    // NAME alone (no existing FILE before a ':'): the tensor of the weight's checkpoint.
+    req.activation = "x_in";
+    req.actQuant.reset();
+    const PairedGemmResult wo = runPairedGemm(req, model, {}, w, q);
+    const GemmSimResult directWo = simulateGemm(x, w, q, {});
+    EXPECT_EQ(wo.activation.name, "x_in");
+    EXPECT_EQ(wo.activation.file, model.string());
+    EXPECT_EQ(wo.sim.relErrOutput, directWo.relErrOutput);
+    EXPECT_EQ(wo.sim.actQuant, "none");
+
+    // The JSON: the keys and order the CLI wrote by hand.
+    const GemmSimResult &g = r.sim;
+    nlohmann::ordered_json want;
+    want["scheme"] = g.scheme;
+    want["rel_err_output"] = g.relErrOutput;
+    want["rel_err_weight_only"] = g.relErrWeightOnly;
+    want["worst_token_rel_err"] = g.worstTokenRelErr;
+    want["worst_token"] = g.worstToken;
+    want["worst_token_rel_err_weight_only"] = g.worstTokenRelErrWeightOnly;
+    want["worst_token_weight_only"] = g.worstTokenWeightOnly;
+    want["activation"] = "acts";
+    want["activation_file"] = acts.string();
+    want["activation_shape"] = Shape{M, K};
+    want["tokens"] = g.tokens;
+    want["act_quant"] = g.actQuant;
+    if (!g.actScaleSource.empty())
+        want["act_scale_source"] = g.actScaleSource;
+    want["act_rel_err"] = g.actRelErr;
+    want["rotated_activations"] = g.rotatedActivations;
+    want["zero_point_term"] = g.zeroPointTerm;
+    want["device"] = "cpu";
+    EXPECT_EQ(gemmSimJson(r.sim, r.activation).dump(), want.dump());
+    GemmSimResult noted = g;
+    noted.deviceNote = "no GPU";
+    EXPECT_EQ(gemmSimJson(noted, r.activation).back(), "no GPU");
+
+    // A bad --act-quant is refused as before (after the activation was read).
+    req.actQuant = "int7-sideways";
+    EXPECT_ANY_THROW(runPairedGemm(req, model, {}, w, q));
+    fs::remove_all(dir);
 }

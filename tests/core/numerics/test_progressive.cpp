@@ -96,26 +96,67 @@ std::vector<float> gaussian(std::int64_t R, std::int64_t C, std::uint64_t seed, 
 
 TEST(Progressive, DefaultIsFp8TensorThenInt4SymmetricChannel)
 {
-    const ProgressiveSpec s;
-    EXPECT_EQ(s.stage1["method"], "fp8");
-    EXPECT_EQ(s.stage1["format"], "e4m3");
-    EXPECT_EQ(s.stage1["granularity"], "tensor");
-    EXPECT_EQ(s.stage2["method"], "int");
-    EXPECT_EQ(s.stage2["bits"], 4);
-    EXPECT_EQ(s.stage2["granularity"], "channel");
-    EXPECT_EQ(s.stage2["axis"], 0);
-    EXPECT_EQ(s.stage2["symmetric"], true);
-    EXPECT_EQ(s.stage2["rounding"], "half_even");
+    const ProgressiveSpec ps;
+    const nlohmann::json s1 = stageToJson(ps.stage1), s2 = stageToJson(ps.stage2);
+    EXPECT_EQ(s1["method"], "fp8");
+    EXPECT_EQ(s1["format"], "e4m3");
+    EXPECT_EQ(s1["granularity"], "tensor");
+    EXPECT_EQ(s2["method"], "int");
+    EXPECT_EQ(s2["bits"], 4);
+    EXPECT_EQ(s2["granularity"], "channel");
+    EXPECT_EQ(s2["axis"], 0);
+    EXPECT_EQ(s2["symmetric"], true);
+    EXPECT_EQ(s2["rounding"], "half_even");
     // A partial stage 2 starts from the default stage: asymmetric INT4 per channel.
     const auto a = ProgressiveSpec::fromJson({{"stage2", {{"symmetric", false}}}});
-    EXPECT_EQ(a.stage2["granularity"], "channel");
-    EXPECT_EQ(a.stage2["symmetric"], false);
+    EXPECT_EQ(std::get<IntSpec>(a.stage2).granularity, Granularity::Channel);
+    EXPECT_FALSE(std::get<IntSpec>(a.stage2).symmetric);
     EXPECT_EQ(ProgressiveSpec::fromJson(a.toJson()).toJson(), a.toJson());
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage3", nlohmann::json::object()}}),
                  UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage2", {{"method", "mxfp4"}}}}), UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage2", {{"bitz", 4}}}}), UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage1", 3}}), UnsupportedError);
+}
+
+TEST(Progressive, StagesAreTypedOnceAndRoundTripTheSameJson)
+{
+    // JSON → typed stages → JSON: the stages hold the spec structs fromJson parsed (the GPU plan
+    // and the quantizer read them without re-parsing), and toJson writes the JSON it wrote when
+    // the stages were held as JSON: each stage's full spec, defaults filled in.
+    const nlohmann::json given = {{"method", "progressive"},
+                                  {"stage1", {{"method", "int"}, {"bits", 8}, {"granularity", "tensor"}}},
+                                  {"stage2", {{"method", "fp8"}, {"format", "e5m2"}, {"granularity", "channel"}}}};
+    const ProgressiveSpec s = ProgressiveSpec::fromJson(given);
+    ASSERT_TRUE(std::holds_alternative<IntSpec>(s.stage1));
+    ASSERT_TRUE(std::holds_alternative<Fp8Spec>(s.stage2));
+    EXPECT_EQ(std::get<IntSpec>(s.stage1).bits, 8);
+    EXPECT_EQ(std::get<IntSpec>(s.stage1).granularity, Granularity::Tensor);
+    EXPECT_EQ(std::get<Fp8Spec>(s.stage2).format, Fp8Format::E5M2);
+    EXPECT_EQ(std::get<Fp8Spec>(s.stage2).granularity, Granularity::Channel);
+    nlohmann::json s1 = IntSpec::fromJson({{"method", "int"}, {"bits", 8}, {"granularity", "tensor"}}).toJson();
+    nlohmann::json s2 = Fp8Spec::fromJson({{"method", "fp8"}, {"format", "e5m2"}, {"granularity", "channel"}}).toJson();
+    const nlohmann::json expected = {{"method", "progressive"}, {"stage1", s1}, {"stage2", s2}};
+    EXPECT_EQ(s.toJson(), expected);
+    EXPECT_EQ(s.toJson().dump(), expected.dump());
+    EXPECT_EQ(ProgressiveSpec::fromJson(s.toJson()).toJson().dump(), expected.dump());
+    // The quantizer's spec is the same JSON.
+    EXPECT_EQ(ProgressiveQuantizer(s).spec().dump(), expected.dump());
+
+    // Bad stages are refused at the parse, with the messages of the JSON-held stages.
+    auto message = [](const nlohmann::json &j) {
+        try {
+            (void)ProgressiveSpec::fromJson(j);
+        } catch (const UnsupportedError &e) {
+            return e.message();
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(message({{"stage2", {{"method", "mxfp4"}}}}),
+              "stage2: a progressive stage must be an \"int\" or \"fp8\" spec, got \"mxfp4\"");
+    EXPECT_EQ(message({{"stage1", 3}}), "spec field 'stage1' must be a spec object");
+    EXPECT_EQ(message({{"stage2", {{"bitz", 4}}}}).rfind("stage2: ", 0), 0u);
+    EXPECT_NE(message({{"stage2", {{"bits", 99}}}}).find("stage2: "), std::string::npos);
 }
 
 TEST(Progressive, MatchesScalarReferenceAndStoresQuarkScales)
@@ -127,7 +168,7 @@ TEST(Progressive, MatchesScalarReferenceAndStoresQuarkScales)
     for (bool sym : {true, false})
         for (int threads : {1, 3}) {
             ProgressiveSpec s;
-            s.stage2["symmetric"] = sym;
+            std::get<IntSpec>(s.stage2).symmetric = sym;
             QuantizeOptions o;
             o.threads = threads;
             const auto q = ProgressiveQuantizer(s).quantize(Tensor::fromFloats({R, C}, w), o);
@@ -279,7 +320,7 @@ TEST(Progressive, Bf16SourceStageTwoSeesExactFp8ValuesInBf16)
     }
     const Tensor wt = Tensor::fromBytes(DType::BF16, {R, C}, b);
     ProgressiveSpec s;
-    s.stage2["arith"] = "source";
+    std::get<IntSpec>(s.stage2).arith = Arith::Source;
     const auto q = ProgressiveQuantizer(s).quantize(wt, {});
     float s1;
     const auto f = refFp8Stage(w, s1);

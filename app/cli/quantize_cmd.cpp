@@ -38,28 +38,6 @@ QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, Qua
 
 namespace {
 
-nlohmann::ordered_json histogramJson(const ErrorMetrics &m)
-{
-    nlohmann::ordered_json h;
-    h["lo"] = m.w.lo;
-    h["hi"] = m.w.hi;
-    h["bins"] = m.w.counts.size();
-    h["symlog"] = m.w.symlog;
-    h["w"] = m.w.counts;
-    h["w_hat"] = m.wHat.counts;
-    h["err"] = m.err.counts;
-    h["err_lo"] = m.err.lo;
-    h["err_hi"] = m.err.hi;
-    h["w_hat_below"] = m.wHat.below;
-    h["w_hat_above"] = m.wHat.above;
-    h["overlap"] = m.overlap;
-    return h;
-}
-
-} // namespace
-
-namespace {
-
 struct QuantizeArgs {
     std::string path;
     std::optional<std::string> tensorName, save, bins, activation, actQuant;
@@ -118,23 +96,10 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     out["nonfinite_groups"] = q.nonFiniteGroups;
     if (q.firstNonFinite >= 0)
         out["first_nonfinite_index"] = q.firstNonFinite;
-    nlohmann::ordered_json mj;
-    mj["mse"] = m.mse;
-    mj["rmse"] = m.rmse;
-    mj["sqnr_db"] = reportNumber(m.sqnrDb);
-    mj["rel_frobenius"] = reportNumber(m.relFrobenius);
-    mj["max_abs_err"] = m.maxAbsErr;
-    mj["cosine"] = m.cosine ? nlohmann::ordered_json(*m.cosine) : nullptr;
-    mj["err_p50"] = m.errP50;
-    mj["err_p90"] = m.errP90;
-    mj["err_p99"] = m.errP99;
-    mj["err_p999"] = m.errP999;
-    mj["bits_per_element"] = q.bitsPerElement();
-    mj["bytes"] = q.storedBytes();
-    out["metrics"] = mj;
+    out["metrics"] = metricsJson(m, MetricsDetail::Report, StoredSize{q.bitsPerElement(), q.storedBytes()});
     out["stats_in"] = statsJson(m.statsIn);
     out["stats_out"] = statsJson(m.statsOut);
-    out["histogram"] = histogramJson(m);
+    out["histogram"] = histogramsJson(m);
     if (q.method == "hqq" || q.method == "milo") {
         nlohmann::ordered_json hist = nlohmann::ordered_json::array();
         for (const auto &h : q.history)
