@@ -114,8 +114,8 @@ std::optional<int> Commands::parse(const std::vector<std::string> &args)
         std::cout << m_root->help("", CLI::AppFormatMode::All);
         return 0;
     } catch (const SpecFlagError &e) { // a schema option's value, typed while parsing
-        std::fprintf(stderr, "quantscope-cli %s: %s\n", selectedName().c_str(), e.what());
-        return 2;
+        std::fprintf(stderr, "quantscope-cli %s: %s%s\n", selectedName().c_str(), e.usage ? "" : "error: ", e.what());
+        return e.usage ? 2 : 1;
     } catch (const CLI::ParseError &e) {
         std::string where = selectedName();
         std::fprintf(stderr, "quantscope-cli%s%s: %s\nRun 'quantscope-cli%s%s --help' for the options.\n",
@@ -172,9 +172,9 @@ int Commands::run()
     } catch (const UsageError &e) {
         std::fprintf(stderr, "quantscope-cli %s: %s\n", cmd.c_str(), e.what());
         return 2;
-    } catch (const SpecFlagError &e) {
-        std::fprintf(stderr, "quantscope-cli %s: %s\n", cmd.c_str(), e.what());
-        return 2;
+    } catch (const SpecFlagError &e) { // usage: malformed; else refused as in a --spec file
+        std::fprintf(stderr, "quantscope-cli %s: %s%s\n", cmd.c_str(), e.usage ? "" : "error: ", e.what());
+        return e.usage ? 2 : 1;
     } catch (const HeaderTooLargeError &e) {
         // The action the user can take, in the CLI's terms.
         std::fprintf(stderr, "quantscope-cli %s: error: %s%s\n", cmd.c_str(), e.what(),
@@ -199,9 +199,7 @@ void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o)
         ->type_name("FILE.json")
         ->group(group);
     for (const SpecFlag &f : specFlags()) {
-        std::string names = f.name;
-        for (const auto &a : f.aliases)
-            names += "," + a;
+        const std::string names = f.name; // an alias is an option of its own (specFlags())
         const std::string name = f.name;
         if (f.kind == "bool") {
             cmd->add_flag_callback(names, [&o, name] { o.given.push_back({name, "", false}); }, f.help())

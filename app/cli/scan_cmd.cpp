@@ -44,7 +44,9 @@ QuantSpec specItem(const std::string &item)
     try {
         spec = compactSpecJson(item); // METHOD[:key=value]…, values typed by the method's fields
     } catch (const SpecFlagError &e) {
-        throw UsageError("--specs " + std::string(e.what()));
+        if (e.usage)
+            throw UsageError("--specs " + std::string(e.what()));
+        throw UnsupportedError("--specs " + std::string(e.what()));
     }
     return parseQuantSpec(spec);
 }

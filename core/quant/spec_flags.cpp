@@ -98,12 +98,22 @@ nlohmann::json keyValueItems(const std::string &method, const std::string &text,
             continue;
         const std::size_t eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
-            throw SpecFlagError(what + ": '" + item + "' is not key=value");
+            throw SpecFlagError(what + ": '" + item + "' is not key=value", true);
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        // A value may be written as JSON ("channel" with its quotes, as scan --specs always took).
+        std::string text = value;
+        if (text.size() >= 2 && text.front() == '"') {
+            try {
+                const nlohmann::json v = nlohmann::json::parse(text);
+                if (v.is_string())
+                    text = v.get<std::string>();
+            } catch (const nlohmann::json::exception &) {
+            }
+        }
         if (key == "method") {
-            j[key] = value;
+            j[key] = text;
         } else if (const SpecField *f = fieldOf(method, key)) {
-            j[key] = specFieldValue(*f, value, what + " " + key);
+            j[key] = specFieldValue(*f, text, what + " " + key);
         } else {
             try {
                 j[key] = nlohmann::json::parse(value);
@@ -136,10 +146,10 @@ nlohmann::json nestedValue(const SpecField &f, const std::string &text, const nl
         try {
             nlohmann::json j = nlohmann::json::parse(text);
             if (!j.is_object())
-                throw SpecFlagError(what + " must be a JSON object");
+                throw SpecFlagError(what + " must be a JSON object", true);
             return j;
         } catch (const nlohmann::json::exception &e) {
-            throw SpecFlagError(what + " is not valid JSON: " + e.what());
+            throw SpecFlagError(what + " is not valid JSON: " + e.what(), true);
         }
     }
     return keyValueItems(nestedMethod(f, text, current), text, ',', what);
@@ -147,9 +157,12 @@ nlohmann::json nestedValue(const SpecField &f, const std::string &text, const nl
 
 std::vector<SpecFlag> buildFlags()
 {
+    // One SpecFlag per spelling: a field's option and each of its aliases. A spelling may set
+    // different fields for different methods (--hqq-preset: HQQ's preset, MiLo's hqq_preset), but
+    // never two fields of one method.
     std::vector<SpecFlag> flags;
-    auto add = [&](const std::string &method, const std::string &nested, const SpecField &f) {
-        const std::string name = optionName(f);
+    auto addSpelling = [&](const std::string &name, const std::string &method, const std::string &nested,
+                           const SpecField &f) {
         auto it = std::find_if(flags.begin(), flags.end(), [&](const SpecFlag &x) { return x.name == name; });
         if (it == flags.end()) {
             flags.push_back({name, {}, negOptionName(f), f.kind, {}});
@@ -159,11 +172,15 @@ std::vector<SpecFlag> buildFlags()
                                    targetLabel(it->targets.front()) + " but " + f.kind + " for " + method);
         } else if (it->negName != negOptionName(f)) {
             throw std::logic_error("spec option " + name + " has two negations");
+        } else if (it->targetFor(method)) {
+            throw std::logic_error("spec option " + name + " sets two fields of " + method);
         }
-        for (const auto &a : f.aliases)
-            if (std::find(it->aliases.begin(), it->aliases.end(), a) == it->aliases.end())
-                it->aliases.push_back(a);
         it->targets.push_back({method, nested, f});
+    };
+    auto add = [&](const std::string &method, const std::string &nested, const SpecField &f) {
+        addSpelling(optionName(f), method, nested, f);
+        for (const auto &a : f.aliases)
+            addSpelling(a, method, nested, f);
     };
     for (const auto &info : quantizerMethods()) {
         for (const auto &f : info.fields) {
@@ -173,12 +190,14 @@ std::vector<SpecFlag> buildFlags()
                     add(info.method, f.key, inner);
         }
     }
-    // An alias must not be another option's name (it would set two fields at once).
-    for (const auto &fl : flags)
-        for (const auto &a : fl.aliases)
-            for (const auto &other : flags)
-                if (other.name == a)
-                    throw std::logic_error("spec option alias " + a + " is also an option");
+    // The spellings each option is also known by, for help texts: none (each spelling is its own
+    // option), but record which fields share a spelling through an alias.
+    for (auto &fl : flags)
+        for (const auto &t : fl.targets)
+            for (const auto &a : t.field.aliases)
+                if (a != fl.name && std::find(fl.aliases.begin(), fl.aliases.end(), a) == fl.aliases.end() &&
+                    optionName(t.field) == fl.name)
+                    fl.aliases.push_back(a);
     return flags;
 }
 
@@ -251,23 +270,23 @@ nlohmann::json specFieldValue(const SpecField &field, const std::string &text, c
     if (field.kind == "int") {
         long long v = 0;
         if (!parseWholeInt(text, v))
-            throw SpecFlagError(what + " needs an integer, got '" + text + "'");
+            throw SpecFlagError(what + " needs an integer, got '" + text + "'", true);
         return v;
     }
     if (field.kind == "number") {
         double v = 0;
         if (!parseWholeReal(text, v))
-            throw SpecFlagError(what + " needs a number, got '" + text + "'");
+            throw SpecFlagError(what + " needs a number, got '" + text + "'", true);
         return v;
     }
     if (field.kind == "bool") {
         if (text == "true" || text == "false")
             return text == "true";
-        throw SpecFlagError(what + " is true or false, got '" + text + "'");
+        throw SpecFlagError(what + " is true or false, got '" + text + "'", true);
     }
     if (field.kind == "enum") {
         if (std::find(field.choices.begin(), field.choices.end(), text) == field.choices.end())
-            throw SpecFlagError(what + " is '" + text + "', expected " + joined(field.choices, "|"));
+            throw SpecFlagError(what + " is '" + text + "', expected " + joined(field.choices, "|"), false);
         return text;
     }
     if (field.kind == "spec")
@@ -282,7 +301,7 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
     const std::string method =
         spec.contains("method") && spec["method"].is_string() ? spec["method"].get<std::string>() : "";
     if (fieldsOf(method).empty()) // every method has fields: an unknown method
-        throw SpecFlagError("--method is '" + method + "', expected " + methodChoices());
+        throw SpecFlagError("--method is '" + method + "', expected " + methodChoices(), false);
 
     // Resolve each option to its target; both spellings of a bool option exclude each other.
     struct Step {
@@ -295,7 +314,7 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
         const auto &flags = specFlags();
         const auto it = std::find_if(flags.begin(), flags.end(), [&](const SpecFlag &f) { return f.name == g.name; });
         if (it == flags.end())
-            throw SpecFlagError("unknown quantizer option " + g.name);
+            throw SpecFlagError("unknown quantizer option " + g.name, true);
         const std::string spelled = g.negated ? it->negName : it->name;
         const SpecFlagTarget *t = it->targetFor(method);
         if (!t) {
@@ -304,11 +323,12 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
                 if (std::find(methods.begin(), methods.end(), x.method) == methods.end())
                     methods.push_back(x.method);
             throw SpecFlagError(spelled + " does not apply to --method " + method + " (it applies to " +
-                                joined(methods, ", ") + ")");
+                                joined(methods, ", ") + ")",
+                                false);
         }
         for (const auto &s : steps)
             if (s.flag == &*it && s.given->negated != g.negated)
-                throw SpecFlagError(it->name + " and " + it->negName + " exclude each other");
+                throw SpecFlagError(it->name + " and " + it->negName + " exclude each other", true);
         steps.push_back({&*it, t, &g});
     }
     std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
@@ -343,7 +363,8 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
             const SpecField *other = fieldOf(method, text.substr(0, eq));
             if (!other || other->kind == "spec")
                 throw SpecFlagError(spelled + " is '" + text + "', expected " + joined(f.choices, "|") +
-                                    " or KEY=VALUE of a " + method + " field");
+                                    " or KEY=VALUE of a " + method + " field",
+                                false);
             obj[other->key] = specFieldValue(*other, text.substr(eq + 1), spelled + " " + other->key);
             obj[f.key] = f.presetForKeyValue;
         } else {

@@ -28,7 +28,9 @@ struct SpecFlagTarget {
 /// One command-line option of the quantizer schema and every field it sets.
 struct SpecFlag {
     std::string name;                 ///< "--bits"
-    std::vector<std::string> aliases; ///< further spellings ("--hqq-preset" for HQQ's preset)
+    /// Other spellings of some of these fields (each one an option of its own in specFlags():
+    /// "--hqq-preset" sets HQQ's preset as --preset does, and MiLo's hqq_preset).
+    std::vector<std::string> aliases;
     std::string negName;              ///< "bool": the option that sets false ("--asymmetric")
     std::string kind;                 ///< the fields' kind: int, number, enum, bool or spec
     std::vector<SpecFlagTarget> targets;
@@ -54,10 +56,14 @@ struct GivenSpecFlag {
     bool negated = false; ///< the negName spelling was given
 };
 
-/// A usage error of a quantizer option or spec item; the message names the option and the
-/// values it accepts.
+/// A quantizer option or spec item refused; the message names the option and the values it
+/// accepts. `usage`: the command line is malformed (a value that is not an integer/number/bool,
+/// an item that is not key=value, both spellings of a bool option: the CLI's exit code 2); else
+/// the spec is refused as the same spec in a --spec file would be (an enum value the field does
+/// not have, an option of a field the method does not have: exit code 1).
 struct SpecFlagError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    SpecFlagError(const std::string &message, bool usage) : std::runtime_error(message), usage(usage) {}
+    bool usage;
 };
 
 /// `spec` (its "method" set) with the given options applied: nested spec options first, then

@@ -224,8 +224,14 @@ TEST(CliSchema, UsageErrorsExitTwoAndNameTheOption)
     const Result missing = run({"quantize"});
     EXPECT_EQ(missing.rc, 2);
     EXPECT_NE(missing.err.find("PATH"), std::string::npos) << missing.err;
+    // A value the field does not have is refused like the same spec in a --spec file (exit 1),
+    // before anything is read; a malformed value is a usage error (exit 2).
     const Result badEnum = run({"quantize", "x.safetensors", "--tensor", "w", "--method", "int", "--rounding", "up"});
-    EXPECT_EQ(badEnum.rc, 2);
+    EXPECT_EQ(badEnum.rc, 1);
+    EXPECT_NE(badEnum.err.find("--rounding"), std::string::npos) << badEnum.err;
+    const Result badInt = run({"quantize", "x.safetensors", "--tensor", "w", "--method", "int", "--bits", "four"});
+    EXPECT_EQ(badInt.rc, 2);
+    EXPECT_NE(badInt.err.find("--bits"), std::string::npos) << badInt.err;
     EXPECT_NE(badEnum.err.find("half_even"), std::string::npos) << badEnum.err;
     EXPECT_EQ(run({"recipe"}).rc, 2);
     EXPECT_EQ(run({"--version"}).rc, 0);
