@@ -82,6 +82,8 @@ public:
     int run();
     /// The name of the command parse() selected ("recipe check" for nested ones).
     std::string selectedName() const;
+    /// The root and the commands selected below it, outermost first.
+    std::vector<const CLI::App *> selectedPath() const;
     /// A bash completion script for every command, option and enum value of the tree.
     std::string bashCompletion() const;
     /// The command `--version` runs (the `version` command's).

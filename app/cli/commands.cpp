@@ -126,14 +126,7 @@ std::optional<int> Commands::parse(const std::vector<std::string> &args)
         m_selected = m_version;
         return std::nullopt;
     }
-    // The deepest selected command.
-    const CLI::App *at = m_root.get();
-    for (;;) {
-        const auto subs = at->get_subcommands();
-        if (subs.empty())
-            break;
-        at = subs.front();
-    }
+    const CLI::App *at = selectedPath().back();
     if (at == m_root.get()) {
         std::fputs(m_root->help().c_str(), stderr);
         return 2;
@@ -148,17 +141,20 @@ std::optional<int> Commands::parse(const std::vector<std::string> &args)
     return std::nullopt;
 }
 
+std::vector<const CLI::App *> Commands::selectedPath() const
+{
+    std::vector<const CLI::App *> path{m_root.get()};
+    for (auto subs = m_root->get_subcommands(); !subs.empty(); subs = subs.front()->get_subcommands())
+        path.push_back(subs.front());
+    return path;
+}
+
 std::string Commands::selectedName() const
 {
     std::string name;
-    const CLI::App *at = m_root.get();
-    for (;;) {
-        const auto subs = at->get_subcommands();
-        if (subs.empty())
-            break;
-        at = subs.front();
-        name += (name.empty() ? "" : " ") + at->get_name();
-    }
+    const auto path = selectedPath();
+    for (std::size_t i = 1; i < path.size(); ++i)
+        name += (name.empty() ? "" : " ") + path[i]->get_name();
     return name;
 }
 
