@@ -94,6 +94,7 @@ void Commands::addCommon(CLI::App *cmd, unsigned which)
     if (which & kThreads)
         cmd->add_option("--threads", m_common.threads, "CPU threads of the engine (0: every core)")
             ->check(CLI::NonNegativeNumber)
+            ->type_name("N")
             ->capture_default_str()
             ->group(group);
     if (which & kLenient)
