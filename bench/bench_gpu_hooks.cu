@@ -43,7 +43,10 @@ __global__ void kScribble(unsigned *p, std::size_t words, unsigned salt)
         p[i] = static_cast<unsigned>(i) ^ salt;
 }
 
-qsStream_t S(void *s) { return static_cast<qsStream_t>(s); }
+qsStream_t S(void *s)
+{
+    return static_cast<qsStream_t>(s);
+}
 
 /// Spins about `cycles` clock cycles on one thread.
 void spin(long long cycles, void *stream)

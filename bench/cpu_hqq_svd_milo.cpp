@@ -66,8 +66,12 @@ int main(int argc, char **argv)
         std::printf("hqq-lib 4-bit g64 %lldx%lld compute %s: %.3f s, %zu iterations (%.1f ms/iteration)\n",
                     static_cast<long long>(n), static_cast<long long>(n), toString(c).c_str(), sec, r.history.size(),
                     r.history.empty() ? 0.0 : r.history.front().timeMs);
-        results.push_back({{"name", "hqq_lib_b4_g64_" + toString(c)}, {"seconds", sec},
-                           {"iterations", r.history.size()}, {"rows", n}, {"cols", n}, {"threads", threads}});
+        results.push_back({{"name", "hqq_lib_b4_g64_" + toString(c)},
+                           {"seconds", sec},
+                           {"iterations", r.history.size()},
+                           {"rows", n},
+                           {"cols", n},
+                           {"threads", threads}});
     }
     if (!onlyMilo) {
         std::vector<float> e(static_cast<std::size_t>(svdN * svdN));

@@ -59,7 +59,9 @@ int main(int argc, char **argv)
     for (const char *name : {"int4_sym_g128", "int4_asym_g128", "fp8_e4m3_tensor"}) {
         nlohmann::json spec = std::string(name).rfind("fp8", 0) == 0
                                   ? nlohmann::json{{"method", "fp8"}}
-                                  : nlohmann::json{{"method", "int"}, {"bits", 4}, {"group", 128},
+                                  : nlohmann::json{{"method", "int"},
+                                                   {"bits", 4},
+                                                   {"group", 128},
                                                    {"symmetric", std::string(name).find("asym") == std::string::npos}};
         RunOptions ro;
         ro.device = DeviceChoice::Cpu;
@@ -79,13 +81,24 @@ int main(int argc, char **argv)
         const double med = ms[ms.size() / 2];
         const double gbps = static_cast<double>(w.nbytes()) / (med * 1e-3) / 1e9;
         std::printf("%-18s %8.1f ms  %6.3f GB/s of BF16 input  rel_fro %.6f\n", name, med, gbps, rel);
-        results.push_back({{"case", name}, {"spec", spec}, {"median_ms", med}, {"min_ms", ms.front()},
-                           {"input_gb_per_s", gbps}, {"rel_frobenius", rel}, {"repeats", repeats}});
+        results.push_back({{"case", name},
+                           {"spec", spec},
+                           {"median_ms", med},
+                           {"min_ms", ms.front()},
+                           {"input_gb_per_s", gbps},
+                           {"rel_frobenius", rel},
+                           {"repeats", repeats}});
     }
-    nlohmann::json doc{{"benchmark", "cpu_quant"}, {"rows", rows}, {"cols", cols}, {"dtype", "BF16"},
-                       {"threads", threads}, {"hardware_threads", std::thread::hardware_concurrency()},
-                       {"work", "quantize + dequantize + errors + moments(W, Ŵ) + 3 histograms (256 bins) + 4096-bin |err| percentiles"},
-                       {"results", results}};
+    nlohmann::json doc{
+        {"benchmark", "cpu_quant"},
+        {"rows", rows},
+        {"cols", cols},
+        {"dtype", "BF16"},
+        {"threads", threads},
+        {"hardware_threads", std::thread::hardware_concurrency()},
+        {"work",
+         "quantize + dequantize + errors + moments(W, Ŵ) + 3 histograms (256 bins) + 4096-bin |err| percentiles"},
+        {"results", results}};
     if (!out.empty()) {
         std::ofstream f(std::filesystem::path(out) / "cpu_quant.json");
         f << doc.dump(1) << '\n';

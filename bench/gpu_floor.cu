@@ -43,13 +43,13 @@ namespace {
 
 using u64 = unsigned long long;
 
-#define CK(call)                                                                                             \
-    do {                                                                                                     \
-        const cudaError_t e_ = (call);                                                                       \
-        if (e_ != cudaSuccess) {                                                                             \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                 \
-            std::exit(2);                                                                                    \
-        }                                                                                                    \
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        const cudaError_t e_ = (call);                                                                                 \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
+            std::exit(2);                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 constexpr int kThreads = 256;
@@ -443,14 +443,16 @@ int main(int argc, char **argv)
         {"range", "per-group scale and zero point", [&] { kRange<<<gridR, kThreads, 0, st>>>(w4, units, dsz); }},
         {"pass1", "codes, code counts, sum e^2, error extremes", pass1},
         {"pass2", "W value counts, error and |error| bins", pass2},
-        {"two_pass", "pass 1 + pass 2", [&] {
+        {"two_pass", "pass 1 + pass 2",
+         [&] {
              pass1();
              pass2();
          }},
         {"magic_single", "all of it in one read of W, error range given", [&] { single(0); }},
         {"magic_single_8x512", "the same, 8 elements a lane, 512 threads, 2 blocks/SM", [&] { single(1); }},
         {"magic_single_8x1024", "the same, 8 elements a lane, 1024 threads, 1 block/SM", [&] { single(2); }},
-        {"range_then_magic", "range pass + magic single pass", [&] {
+        {"range_then_magic", "range pass + magic single pass",
+         [&] {
              kRange<<<gridR, kThreads, 0, st>>>(w4, units, dsz);
              single(0);
          }},
@@ -461,8 +463,8 @@ int main(int argc, char **argv)
     CK(cudaMemcpyAsync(&magic, drange, sizeof(Row), cudaMemcpyDeviceToHost, st));
     CK(cudaStreamSynchronize(st));
 
-    std::printf("device: %s, %d SMs, L2 %.0f MiB; tensor %lldx%lld BF16 (Student-t nu=5 x 0.02, seed 42)\n",
-                prop.name, sms, prop.l2CacheSize / 1048576.0, rows, cols);
+    std::printf("device: %s, %d SMs, L2 %.0f MiB; tensor %lldx%lld BF16 (Student-t nu=5 x 0.02, seed 42)\n", prop.name,
+                sms, prop.l2CacheSize / 1048576.0, rows, cols);
     std::printf("blocks: pass 1 %d, magic %d (%d per SM), pass 2 %d\n", grid1, gridM, occM, grid2);
     nlohmann::json results = nlohmann::json::array();
     for (const Floor &f : floors) {
@@ -484,7 +486,8 @@ int main(int argc, char **argv)
         }
         const quantscope::bench::Summary s = quantscope::bench::summarize(ms);
         std::printf("%-18s %-48s %9.4f ms  (p10 %.4f, p90 %.4f)\n", f.name, f.what, s.median, s.p10, s.p90);
-        results.push_back({{"floor", f.name}, {"what", f.what}, {"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}});
+        results.push_back(
+            {{"floor", f.name}, {"what", f.what}, {"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}});
     }
 
     // Sanity: the floors did the work. Σe² against the same op sequence on the host; every
@@ -528,8 +531,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < kWin; ++i)
         cw += hist[kBins + kAbs + i];
     const double rel = std::abs(got.se - seHost) / seHost;
-    std::printf("check: sum e^2 device %.9e host %.9e (rel %.1e); counted %llu / %llu / %llu of %lld\n", got.se,
-                seHost, rel, ce, ca, cw, n);
+    std::printf("check: sum e^2 device %.9e host %.9e (rel %.1e); counted %llu / %llu / %llu of %lld\n", got.se, seHost,
+                rel, ce, ca, cw, n);
     const bool ok = rel < 1e-9 && ce == static_cast<u64>(n) && ca == static_cast<u64>(n) && cw == static_cast<u64>(n);
 
     nlohmann::json doc{{"benchmark", "gpu_floor"},

@@ -55,8 +55,8 @@ int main(int argc, char **argv)
     std::printf("%-12s %6s %10s %10s %9s %9s  %s\n", "format", "M", "time_us", "cold_us", "TFLOP/s", "GB/s", "note");
     for (const auto &p : pts)
         std::printf("%-12s %6lld %10.2f %10.2f %9.1f %9.1f  %s%s\n", p.format.c_str(), static_cast<long long>(p.m),
-                    p.timeUs, p.coldUs, p.tflops, p.gbps, p.padded ? ("padded to " + std::to_string(p.paddedM) + "; ").c_str() : "",
-                    p.note.c_str());
+                    p.timeUs, p.coldUs, p.tflops, p.gbps,
+                    p.padded ? ("padded to " + std::to_string(p.paddedM) + "; ").c_str() : "", p.note.c_str());
     bool checksOk = true;
     for (const auto &c : engine->gemmLabChecks())
         checksOk = checksOk && c.samples > 0 && c.worst <= 1.0;

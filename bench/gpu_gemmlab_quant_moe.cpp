@@ -31,8 +31,8 @@ namespace {
 
 void print(const GemmBenchResult &r)
 {
-    std::printf("%-22s %6s %10s %9s %9s %8s %16s  %s\n", "format", "M", "time_us", "TFLOP/s", "GB/s", "FLOP/B",
-                "bound", "note");
+    std::printf("%-22s %6s %10s %9s %9s %8s %16s  %s\n", "format", "M", "time_us", "TFLOP/s", "GB/s", "FLOP/B", "bound",
+                "note");
     for (const auto &p : r.points) {
         char bound[40] = "-";
         if (!p.bound.empty())

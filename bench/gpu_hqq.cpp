@@ -74,13 +74,16 @@ int main(int argc, char **argv)
         bool headline;
     };
     auto hqq = [](int bits, int axis, const char *compute, const char *preset = "hqq-lib") {
-        return nlohmann::json{{"method", "hqq"}, {"preset", preset}, {"bits", bits},  {"group", 64},
-                              {"axis", axis},    {"compute", compute}};
+        return nlohmann::json{{"method", "hqq"}, {"preset", preset}, {"bits", bits},
+                              {"group", 64},     {"axis", axis},     {"compute", compute}};
     };
     const std::vector<Case> cases = {
-        {"hqq4_g64_a1_fp16", hqq(4, 1, "fp16"), true},  {"hqq4_g64_a1_fp32", hqq(4, 1, "fp32"), true},
-        {"hqq3_g64_a1_fp16", hqq(3, 1, "fp16"), false}, {"hqq3_g64_a1_fp32", hqq(3, 1, "fp32"), false},
-        {"hqq4_g64_a0_fp16", hqq(4, 0, "fp16"), false}, {"hqq4_g64_a0_fp32", hqq(4, 0, "fp32"), false},
+        {"hqq4_g64_a1_fp16", hqq(4, 1, "fp16"), true},
+        {"hqq4_g64_a1_fp32", hqq(4, 1, "fp32"), true},
+        {"hqq3_g64_a1_fp16", hqq(3, 1, "fp16"), false},
+        {"hqq3_g64_a1_fp32", hqq(3, 1, "fp32"), false},
+        {"hqq4_g64_a0_fp16", hqq(4, 0, "fp16"), false},
+        {"hqq4_g64_a0_fp32", hqq(4, 0, "fp32"), false},
         {"milo3_g64_a0_fp16", hqq(3, 0, "fp16", "milo-code"), false},
     };
     nlohmann::json results = nlohmann::json::array();
@@ -135,11 +138,19 @@ int main(int argc, char **argv)
             const char *modeName = mode == 0 ? "quantize_only" : "with_metrics";
             std::printf("%-18s %-14s %9.4f %9.4f %9.4f %6d %10.6f %s\n", c.name, modeName, s.median, s.p10, s.p90,
                         q.chosenPass, m.relFrobenius, st.c_str());
-            nlohmann::json r{{"case", c.name},           {"spec", c.spec},          {"mode", modeName},
-                             {"median_ms", s.median},    {"p10_ms", s.p10},         {"p90_ms", s.p90},
-                             {"min_ms", s.min},          {"repeats", opt.repeats},  {"warmup", opt.warmup},
-                             {"iterations", q.chosenPass}, {"rel_frobenius", m.relFrobenius},
-                             {"sqnr_db", m.sqnrDb},      {"stages", stj}};
+            nlohmann::json r{{"case", c.name},
+                             {"spec", c.spec},
+                             {"mode", modeName},
+                             {"median_ms", s.median},
+                             {"p10_ms", s.p10},
+                             {"p90_ms", s.p90},
+                             {"min_ms", s.min},
+                             {"repeats", opt.repeats},
+                             {"warmup", opt.warmup},
+                             {"iterations", q.chosenPass},
+                             {"rel_frobenius", m.relFrobenius},
+                             {"sqnr_db", m.sqnrDb},
+                             {"stages", stj}};
             if (verify && mode == 0 && c.headline) {
                 RunOptions ro;
                 ro.device = DeviceChoice::Cpu;
@@ -158,8 +169,11 @@ int main(int argc, char **argv)
                             "(cpu %d), rel_fro rel diff %.2e\n",
                             codeDiff, scaleDiff, zeroDiff, sameIters ? "equal" : "DIFFER", cpu.quantized.chosenPass,
                             relDiff);
-                r["verify"] = {{"codes_differ", codeDiff}, {"scales_differ", scaleDiff}, {"zeros_differ", zeroDiff},
-                               {"iterations_equal", sameIters}, {"rel_frobenius_rel_diff", relDiff}};
+                r["verify"] = {{"codes_differ", codeDiff},
+                               {"scales_differ", scaleDiff},
+                               {"zeros_differ", zeroDiff},
+                               {"iterations_equal", sameIters},
+                               {"rel_frobenius_rel_diff", relDiff}};
             }
             results.push_back(r);
         }

@@ -58,7 +58,8 @@ int main(int argc, char **argv)
         if (!tensorOut.empty())
             std::ofstream(tensorOut, std::ios::binary)
                 .write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        inputs.push_back({"student_t_4096x14336_bf16", Tensor::fromBytes(DType::BF16, {opt.rows, opt.cols}, std::move(bytes))});
+        inputs.push_back(
+            {"student_t_4096x14336_bf16", Tensor::fromBytes(DType::BF16, {opt.rows, opt.cols}, std::move(bytes))});
     }
     if (const char *m = std::getenv("QUANTSCOPE_MINILM"); m && *m && std::filesystem::exists(m)) {
         const Checkpoint ck = Checkpoint::open(m);
@@ -84,7 +85,8 @@ int main(int argc, char **argv)
                 for (int rep = 0; rep < opt.repeats + 1; ++rep) {
                     const auto t0 = std::chrono::steady_clock::now();
                     last = engine->milo(*d, spec, o);
-                    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    const double ms =
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                     if (rep > 0) { // the first: warm-up (library handles, workspaces, pool)
                         dev.push_back(last.deviceMs);
                         wall.push_back(ms);
@@ -108,10 +110,11 @@ int main(int argc, char **argv)
                 std::string profLine;
                 for (const auto &[stage, ms] : prof.items())
                     profLine += "  " + stage + " " + std::to_string(ms.get<double>()).substr(0, 7) + " ms";
-                std::printf("%-64s device %8.2f ms  wall %8.2f ms  final eps %.6g  (pass 1 %.6g)  mem %.0f MB = %.2f x FP32  "
-                            "householder passes %d\n",
-                            name.c_str(), sd.median, sw.median, eps.back(), eps.front(), last.deviceBytes / 1e6,
-                            last.deviceBytes / (bound / 6.0), last.householderPasses);
+                std::printf(
+                    "%-64s device %8.2f ms  wall %8.2f ms  final eps %.6g  (pass 1 %.6g)  mem %.0f MB = %.2f x FP32  "
+                    "householder passes %d\n",
+                    name.c_str(), sd.median, sw.median, eps.back(), eps.front(), last.deviceBytes / 1e6,
+                    last.deviceBytes / (bound / 6.0), last.householderPasses);
                 std::printf("    stages:%s\n", profLine.c_str());
                 results.push_back({{"case", name},
                                    {"tensor", in.name},
@@ -132,10 +135,11 @@ int main(int argc, char **argv)
         }
     }
     const gpu::EngineInfo info = engine->info();
-    const nlohmann::json doc{{"benchmark", "gpu_milo"},
-                             {"device", info.name},
-                             {"spec", "milo code preset, 20 passes, hqq milo-code 3-bit g64 axis 0 fp16, fp16 compensator"},
-                             {"results", results}};
+    const nlohmann::json doc{
+        {"benchmark", "gpu_milo"},
+        {"device", info.name},
+        {"spec", "milo code preset, 20 passes, hqq milo-code 3-bit g64 axis 0 fp16, fp16 compensator"},
+        {"results", results}};
     const std::string out = opt.out.empty() ? "." : opt.out;
     std::filesystem::create_directories(out);
     std::ofstream(std::filesystem::path(out) / "gpu_milo.json") << doc.dump(1) << '\n';

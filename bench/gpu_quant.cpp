@@ -145,18 +145,19 @@ int main(int argc, char **argv)
                 stj.push_back({{"stage", name}, {"ms", t}});
             }
             std::printf("%-16s %-22s %9.4f %9.4f %9.4f  %s\n", c.name, modeName, s.median, s.p10, s.p90, st.c_str());
-            nlohmann::json r{{"case", c.name},
-                             {"spec", c.spec},
-                             {"mode", std::array{"fresh_range", "stats_at_open", "quantize_only", "generic_kernels"}[mode]},
-                             {"metrics", po.metrics},
-                             {"median_ms", s.median},
-                             {"p10_ms", s.p10},
-                             {"p90_ms", s.p90},
-                             {"min_ms", s.min},
-                             {"repeats", repeats},
-                             {"warmup", warmup},
-                             {"input_gb_per_s", inputBytes / (s.median * 1e-3) / 1e9},
-                             {"stages", stj}};
+            nlohmann::json r{
+                {"case", c.name},
+                {"spec", c.spec},
+                {"mode", std::array{"fresh_range", "stats_at_open", "quantize_only", "generic_kernels"}[mode]},
+                {"metrics", po.metrics},
+                {"median_ms", s.median},
+                {"p10_ms", s.p10},
+                {"p90_ms", s.p90},
+                {"min_ms", s.min},
+                {"repeats", repeats},
+                {"warmup", warmup},
+                {"input_gb_per_s", inputBytes / (s.median * 1e-3) / 1e9},
+                {"stages", stj}};
             // Verification against the CPU reference on the same tensor (headline mode).
             if (verify && mode == 0) {
                 QuantizedTensor q;
@@ -175,25 +176,24 @@ int main(int argc, char **argv)
                 for (std::size_t i = 0; i < q.scales.size(); ++i)
                     scaleDiff += std::memcmp(&q.scales[i], &cpu.quantized.scales[i], 4) != 0;
                 scaleDiff += q.zeros != cpu.quantized.zeros;
-                scaleDiff += q.outerScales.size() != cpu.quantized.outerScales.size() ||
-                             std::memcmp(q.outerScales.data(), cpu.quantized.outerScales.data(),
-                                         4 * q.outerScales.size()) != 0;
+                scaleDiff +=
+                    q.outerScales.size() != cpu.quantized.outerScales.size() ||
+                    std::memcmp(q.outerScales.data(), cpu.quantized.outerScales.data(), 4 * q.outerScales.size()) != 0;
                 const ErrorMetrics &cm = *cpu.metrics;
                 for (std::size_t i = 0; i < cm.w.counts.size(); ++i)
                     histDiff += (m.w.counts[i] != cm.w.counts[i]) + (m.wHat.counts[i] != cm.wHat.counts[i]) +
                                 (m.err.counts[i] != cm.err.counts[i]);
                 histDiff += m.absErrBins != cm.absErrBins;
-                const bool pct = m.errP50 == cm.errP50 && m.errP90 == cm.errP90 && m.errP99 == cm.errP99 &&
-                                 m.errP999 == cm.errP999;
+                const bool pct =
+                    m.errP50 == cm.errP50 && m.errP90 == cm.errP90 && m.errP99 == cm.errP99 && m.errP999 == cm.errP999;
                 const double relMse = std::abs(m.mse - cm.mse) / cm.mse;
                 std::printf("   verify vs CPU: codes differ %zu, scales differ %zu, hist bins differ %zu, "
                             "percentiles %s, mse rel diff %.2e, rel_fro %.6f\n",
                             codeDiff, scaleDiff, histDiff, pct ? "equal" : "DIFFER", relMse, m.relFrobenius);
-                r["verify"] = {{"codes_differ", codeDiff},     {"scales_differ", scaleDiff},
-                               {"hist_bins_differ", histDiff}, {"percentiles_equal", pct},
-                               {"mse_rel_diff", relMse},       {"rel_frobenius", m.relFrobenius},
-                               {"sqnr_db", m.sqnrDb},          {"err_p50", m.errP50},
-                               {"err_p99", m.errP99}};
+                r["verify"] = {
+                    {"codes_differ", codeDiff}, {"scales_differ", scaleDiff}, {"hist_bins_differ", histDiff},
+                    {"percentiles_equal", pct}, {"mse_rel_diff", relMse},     {"rel_frobenius", m.relFrobenius},
+                    {"sqnr_db", m.sqnrDb},      {"err_p50", m.errP50},        {"err_p99", m.errP99}};
             }
             results.push_back(r);
         }
@@ -203,9 +203,11 @@ int main(int argc, char **argv)
     nlohmann::json ablations = nlohmann::json::array();
     if (only.empty() || only == "int4_asym_g128") {
         const nlohmann::json spec{{"method", "int"}, {"bits", 4}, {"group", 128}, {"symmetric", false}};
-        const std::pair<const char *, int> variants[] = {
-            {"warp-merged atomics (match_any)", 1}, {"no histogram atomics", 2}, {"no moments", 4},
-            {"no atomics, no moments", 6}, {"FP32->FP64 by bit operations", 8}};
+        const std::pair<const char *, int> variants[] = {{"warp-merged atomics (match_any)", 1},
+                                                         {"no histogram atomics", 2},
+                                                         {"no moments", 4},
+                                                         {"no atomics, no moments", 6},
+                                                         {"FP32->FP64 by bit operations", 8}};
         for (const auto &[label, flags] : variants) {
             gpu::PipelineOptions po;
             po.debugFlags = flags;
@@ -250,7 +252,8 @@ int main(int argc, char **argv)
                        {"work", "codes + scales (+ zero points) written, Ŵ not written; metrics: error sums, max, "
                                 "moments of W and Ŵ, W/Ŵ/error histograms (256 bins), 4096-bin |error| histogram, "
                                 "percentiles 50/90/99/99.9, overlap"},
-                       {"timing", "CUDA events; L2 flushed (2×L2 ≥ 128 MiB written, as much again read: cold and clean) and ~1 ms device spin before "
+                       {"timing", "CUDA events; L2 flushed (2×L2 ≥ 128 MiB written, as much again read: cold and "
+                                  "clean) and ~1 ms device spin before "
                                   "each repeat; median after warm-up"},
                        {"copy_floor_ms", cs.median},
                        {"copy_floor_tb_per_s", 2 * inputBytes / (cs.median * 1e-3) / 1e12},

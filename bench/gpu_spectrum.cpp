@@ -55,15 +55,17 @@ int main(int argc, char **argv)
     ro.metrics = false;
     ro.quantize.wantDequantized = true;
     const QuantizeRun run = runQuantize(
-        w, parseQuantSpec({{"method", "hqq"}, {"preset", "milo-code"}, {"bits", 3}, {"group", 64}, {"axis", 0}, {"compute", "fp16"}}),
+        w,
+        parseQuantSpec(
+            {{"method", "hqq"}, {"preset", "milo-code"}, {"bits", 3}, {"group", 64}, {"axis", 0}, {"compute", "fp16"}}),
         ro);
     std::vector<float> e(static_cast<std::size_t>(R * C));
     w.decodeTo(e);
     for (std::size_t i = 0; i < e.size(); ++i)
         e[i] -= run.quantized.dequantized[i];
     if (!tensorOut.empty())
-        std::ofstream(tensorOut, std::ios::binary).write(reinterpret_cast<const char *>(e.data()),
-                                                         static_cast<std::streamsize>(e.size() * 4));
+        std::ofstream(tensorOut, std::ios::binary)
+            .write(reinterpret_cast<const char *>(e.data()), static_cast<std::streamsize>(e.size() * 4));
     std::printf("residual of 3-bit HQQ (on %s), %lld x %lld\n", run.device.c_str(), static_cast<long long>(R),
                 static_cast<long long>(C));
     struct Case {

@@ -76,8 +76,11 @@ int main(int argc, char **argv)
     std::printf("%-14s %-11s %9s %9s %9s\n", "case", "mode", "median", "p10", "p90");
     for (const auto &c : cases) {
         auto ev = engine->sweepEvaluator(x, group, c.pow2);
-        nlohmann::json r{{"case", c.name}, {"encoder", c.pow2 ? "pow2" : "unrounded"}, {"values", c.cs.size()},
-                         {"group", group}, {"rotate", 0}};
+        nlohmann::json r{{"case", c.name},
+                         {"encoder", c.pow2 ? "pow2" : "unrounded"},
+                         {"values", c.cs.size()},
+                         {"group", group},
+                         {"rotate", 0}};
         for (int mode = 0; mode < 2; ++mode) {
             std::vector<double> ms;
             for (int rep = 0; rep < warmup + repeats; ++rep) {
@@ -98,8 +101,8 @@ int main(int argc, char **argv)
             const bench::Summary s = bench::summarize(ms);
             const char *mode_ = mode == 0 ? "grid" : "end_to_end";
             std::printf("%-14s %-11s %9.4f %9.4f %9.4f\n", c.name, mode_, s.median, s.p10, s.p90);
-            r[mode_] = {{"median_ms", s.median}, {"p10_ms", s.p10},        {"p90_ms", s.p90},
-                        {"min_ms", s.min},       {"repeats", repeats},     {"warmup", warmup}};
+            r[mode_] = {{"median_ms", s.median}, {"p10_ms", s.p10},    {"p90_ms", s.p90},
+                        {"min_ms", s.min},       {"repeats", repeats}, {"warmup", warmup}};
         }
         const auto dev = ev->mse(c.cs, nullptr);
         r["mse_min"] = *std::min_element(dev.begin(), dev.end());

@@ -37,7 +37,8 @@ int main(int argc, char **argv)
         return 2;
     }
     try {
-        const std::int64_t rows = argc == 4 ? std::atoll(argv[2]) : 14336, cols = argc == 4 ? std::atoll(argv[3]) : 4096;
+        const std::int64_t rows = argc == 4 ? std::atoll(argv[2]) : 14336,
+                           cols = argc == 4 ? std::atoll(argv[3]) : 4096;
         const auto spec = nlohmann::json::parse(argv[1]);
         // BF16 from N(0, 0.02) with a few outlier columns, generated straight into the tensor.
         std::vector<std::byte> bytes(static_cast<std::size_t>(rows * cols) * 2);

@@ -41,7 +41,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 /// One generated weight: its name and shape.
 struct GenTensor {
@@ -60,8 +63,8 @@ std::vector<std::vector<GenTensor>> plan(const std::string &layout, double gb)
     if (layout == "llama") {
         const std::int64_t h = 4096, kv = 1024, f = 14336;
         const std::pair<const char *, std::pair<std::int64_t, std::int64_t>> layer[] = {
-            {"self_attn.q_proj", {h, h}},   {"self_attn.k_proj", {kv, h}}, {"self_attn.v_proj", {kv, h}},
-            {"self_attn.o_proj", {h, h}},   {"mlp.gate_proj", {f, h}},     {"mlp.up_proj", {f, h}},
+            {"self_attn.q_proj", {h, h}}, {"self_attn.k_proj", {kv, h}}, {"self_attn.v_proj", {kv, h}},
+            {"self_attn.o_proj", {h, h}}, {"mlp.gate_proj", {f, h}},     {"mlp.up_proj", {f, h}},
             {"mlp.down_proj", {h, f}}};
         for (int l = 0; total < target; ++l)
             for (const auto &[proj, shape] : layer) {
@@ -70,8 +73,8 @@ std::vector<std::vector<GenTensor>> plan(const std::string &layout, double gb)
                     shards.emplace_back();
                     inShard = 0;
                 }
-                shards.back().push_back({"model.layers." + std::to_string(l) + "." + proj + ".weight", shape.first,
-                                         shape.second});
+                shards.back().push_back(
+                    {"model.layers." + std::to_string(l) + "." + proj + ".weight", shape.first, shape.second});
                 inShard += b;
                 total += b;
             }

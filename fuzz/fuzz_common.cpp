@@ -69,7 +69,8 @@ void touch(const quantscope::Tensor &t)
     std::vector<float> buf(static_cast<std::size_t>(std::min<std::int64_t>(t.numel(), 4096)));
     volatile float sink = 0;
     for (std::int64_t i = 0; i < t.numel(); i += static_cast<std::int64_t>(buf.size())) {
-        const auto n = static_cast<std::size_t>(std::min<std::int64_t>(t.numel() - i, static_cast<std::int64_t>(buf.size())));
+        const auto n =
+            static_cast<std::size_t>(std::min<std::int64_t>(t.numel() - i, static_cast<std::int64_t>(buf.size())));
         t.decodeRange(i, std::span<float>(buf.data(), n));
         for (std::size_t j = 0; j < n; ++j)
             sink = sink + buf[j];

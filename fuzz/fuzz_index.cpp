@@ -18,8 +18,7 @@ void writeShards()
     const float b[4] = {-1, 0.5f, 2, 8};
     const auto dir = qsfuzz::scratch() / "shards";
     std::filesystem::create_directories(dir);
-    writeSafetensors(dir / "model-00001-of-00002.safetensors",
-                     {{"model.embed.weight", Tensor::fromFloats({2, 3}, a)}});
+    writeSafetensors(dir / "model-00001-of-00002.safetensors", {{"model.embed.weight", Tensor::fromFloats({2, 3}, a)}});
     writeSafetensors(dir / "model-00002-of-00002.safetensors",
                      {{"model.layers.0.mlp.down_proj.weight", Tensor::fromFloats({2, 2}, b)},
                       {"lm_head.weight", Tensor::fromFloats({1, 4}, b)}});

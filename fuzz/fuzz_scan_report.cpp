@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::vector<nlohmann::ordered_json> kept;
     qsfuzz::refusalsOnly("scan_report", [&] {
         ReportWriter w(path.string(), header);
-        kept = w.resume([](std::size_t, const nlohmann::ordered_json &l) { return l.is_object() && l.contains("module"); });
+        kept = w.resume(
+            [](std::size_t, const nlohmann::ordered_json &l) { return l.is_object() && l.contains("module"); });
     });
     // Whatever happened, the file left is a header line and whole lines only (or untouched).
     std::ifstream in(path, std::ios::binary);

@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const nlohmann::json canon = toJson(parseQuantSpec(j));
         const nlohmann::json again = toJson(parseQuantSpec(canon));
         if (again != canon) {
-            std::fprintf(stderr, "spec: the canonical JSON does not round-trip:\n%s\n%s\n",
-                         canon.dump().c_str(), again.dump().c_str());
+            std::fprintf(stderr, "spec: the canonical JSON does not round-trip:\n%s\n%s\n", canon.dump().c_str(),
+                         again.dump().c_str());
             std::abort();
         }
     });

@@ -139,8 +139,9 @@ void addBudgetCommand(Commands &c)
     cmd->add_option("--bits-per-weight", o->bpw, "the budget in bits per weight")->type_name("B");
     cmd->add_flag("--weighted", o->weighted, "weight each module's error by --weights");
     cmd->add_option("--weights", o->weightsPath, "module → error weight (JSON)")->type_name("W.json");
-    cmd->add_option("--policy", o->policies, "a MiLo rank policy beside the optimum (repeatable): uniform:R, dense:R, "
-                                             "sparse:R, kurtosis:R or frequency:R")
+    cmd->add_option("--policy", o->policies,
+                    "a MiLo rank policy beside the optimum (repeatable): uniform:R, dense:R, "
+                    "sparse:R, kurtosis:R or frequency:R")
         ->type_name("NAME:R")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -148,8 +149,9 @@ void addBudgetCommand(Commands &c)
         ->type_name("F.json|F.csv");
     cmd->add_option("--out", o->out, "write the recipe of the choice")->type_name("RECIPE.json");
     c.addCommon(cmd, kJson);
-    cmd->footer("Example:\n  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
-                "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --out recipe.json");
+    cmd->footer(
+        "Example:\n  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
+        "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --out recipe.json");
 }
 
 } // namespace quantscope::cli

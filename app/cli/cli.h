@@ -41,11 +41,11 @@ struct UsageError : std::runtime_error {
 
 /// The options several commands share, declared once (addCommonOptions).
 struct CommonOptions {
-    bool json = false;          ///< --json: the result as JSON on stdout
-    bool quiet = false;         ///< --quiet: no progress line on stderr
+    bool json = false;           ///< --json: the result as JSON on stdout
+    bool quiet = false;          ///< --quiet: no progress line on stderr
     std::string device = "auto"; ///< --device auto|cpu|gpu
-    int threads = 0;            ///< --threads N: CPU threads (0: every core)
-    bool lenient = false;       ///< --lenient: read checkpoints without strict header checks
+    int threads = 0;             ///< --threads N: CPU threads (0: every core)
+    bool lenient = false;        ///< --lenient: read checkpoints without strict header checks
     /// --device as the engine's choice; throws UsageError for a value outside auto|cpu|gpu.
     DeviceChoice deviceChoice() const;
 };
@@ -128,8 +128,7 @@ void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vecto
 /// Runs the engine's job for one tensor of `ck` with the request's configurations, showing the
 /// progress line on stderr unless `quiet`; returns the one outcome (or the tensor profile's
 /// spectrum when there is no configuration). A failed step is thrown as the error it recorded.
-QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request,
-                            bool quiet);
+QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request, bool quiet);
 /// Parses an integer option value (the whole string); throws UsageError naming the option.
 std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.

@@ -50,18 +50,19 @@ void addAllCommands(Commands &c)
     addCompareCommand(c);
     addDemoCommand(c);
 
-    CLI::App *version = c.add("version", "print the version, the GPU backends built, the compute device and MPI",
-                              printVersion);
+    CLI::App *version =
+        c.add("version", "print the version, the GPU backends built, the compute device and MPI", printVersion);
     version->footer("Example:\n  quantscope-cli version");
     c.setVersionCommand(version);
     auto shell = std::make_shared<std::string>();
-    CLI::App *completion = c.add("completion", "print a shell completion script generated from the command tree",
-                                 [shell, &c] {
-                                     std::cout << c.bashCompletion();
-                                     return 0;
-                                 });
+    CLI::App *completion =
+        c.add("completion", "print a shell completion script generated from the command tree", [shell, &c] {
+            std::cout << c.bashCompletion();
+            return 0;
+        });
     completion->add_option("SHELL", *shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
-    completion->footer("Example:\n  quantscope-cli completion bash > ~/.local/share/bash-completion/completions/quantscope-cli");
+    completion->footer(
+        "Example:\n  quantscope-cli completion bash > ~/.local/share/bash-completion/completions/quantscope-cli");
     c.add("help", "list the commands (as --help does)", [&c] {
         std::cout << c.root().get_formatter()->make_help(&c.root(), "quantscope-cli", CLI::AppFormatMode::Normal);
         return 0;
@@ -69,4 +70,3 @@ void addAllCommands(Commands &c)
 }
 
 } // namespace quantscope::cli
-

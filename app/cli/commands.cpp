@@ -199,15 +199,28 @@ void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o)
         const std::string names = f.name; // an alias is an option of its own (specFlags())
         const std::string name = f.name;
         if (f.kind == "bool") {
-            cmd->add_flag_callback(names, [&o, name] { o.given.push_back({name, "", false}); }, f.help())
+            cmd->add_flag_callback(
+                   names,
+                   [&o, name] {
+                       o.given.push_back({name, "", false});
+                   },
+                   f.help())
                 ->group(group);
-            cmd->add_flag_callback(f.negName, [&o, name] { o.given.push_back({name, "", true}); },
-                                   "the opposite of " + f.name)
+            cmd->add_flag_callback(
+                   f.negName,
+                   [&o, name] {
+                       o.given.push_back({name, "", true});
+                   },
+                   "the opposite of " + f.name)
                 ->group(group);
             continue;
         }
         cmd->add_option_function<std::string>(
-               names, [&o, name](const std::string &v) { o.given.push_back({name, v, false}); }, f.help())
+               names,
+               [&o, name](const std::string &v) {
+                   o.given.push_back({name, v, false});
+               },
+               f.help())
             ->type_name(f.valueName())
             ->group(group);
     }
@@ -253,8 +266,7 @@ QuantSpec QuantizerOptions::build() const
     return parseQuantSpec(applySpecFlags(std::move(spec), given));
 }
 
-void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys,
-                      SchemaValues &out)
+void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys, SchemaValues &out)
 {
     for (const std::string &key : keys) {
         const SpecFlag *flag = nullptr;
@@ -266,13 +278,16 @@ void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vecto
         const SpecField field = flag->targetFor(method)->field;
         const std::string name = flag->name;
         if (field.kind == "bool") {
-            cmd->add_flag_callback(name, [&out, key] { out[key] = true; }, field.help);
+            cmd->add_flag_callback(
+                name, [&out, key] { out[key] = true; }, field.help);
             continue;
         }
         cmd->add_option_function<std::string>(
                name, [&out, key, field, name](const std::string &v) { out[key] = specFieldValue(field, v, name); },
                field.help)
-            ->type_name(field.kind == "enum" ? CLI::detail::join(field.choices, "|") : field.kind == "int" ? "N" : "X");
+            ->type_name(field.kind == "enum"  ? CLI::detail::join(field.choices, "|")
+                        : field.kind == "int" ? "N"
+                                              : "X");
     }
 }
 
@@ -285,8 +300,7 @@ std::string shQuote(const std::string &s)
     return "'" + s + "'";
 }
 
-void collect(const CLI::App *app, const std::string &path, std::ostringstream &cases,
-             std::vector<std::string> &paths)
+void collect(const CLI::App *app, const std::string &path, std::ostringstream &cases, std::vector<std::string> &paths)
 {
     std::string opts, values;
     for (const CLI::Option *o : app->get_options()) {
@@ -298,8 +312,7 @@ void collect(const CLI::App *app, const std::string &path, std::ostringstream &c
         std::string words = type;
         std::replace(words.begin(), words.end(), '|', ' ');
         for (const auto &n : o->get_lnames())
-            values += "      --" + n + ") COMPREPLY=($(compgen -W " + shQuote(words) +
-                      " -- \"$cur\")); return ;;\n";
+            values += "      --" + n + ") COMPREPLY=($(compgen -W " + shQuote(words) + " -- \"$cur\")); return ;;\n";
     }
     std::string subs;
     for (const CLI::App *s : app->get_subcommands({})) {
@@ -311,8 +324,8 @@ void collect(const CLI::App *app, const std::string &path, std::ostringstream &c
     cases << "    " << shQuote(path) << ")\n";
     if (!values.empty())
         cases << "      case \"$prev\" in\n" << values << "      esac\n";
-    cases << "      opts=" << shQuote(opts.empty() ? "" : opts.substr(1)) << "; subs=" << shQuote(subs.empty() ? "" : subs.substr(1))
-          << " ;;\n";
+    cases << "      opts=" << shQuote(opts.empty() ? "" : opts.substr(1))
+          << "; subs=" << shQuote(subs.empty() ? "" : subs.substr(1)) << " ;;\n";
 }
 
 } // namespace
@@ -335,7 +348,9 @@ std::string Commands::bashCompletion() const
          "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
          "    w=\"${COMP_WORDS[i]}\"\n"
          "    case \"${path:+$path }$w\" in\n"
-         "      " << (known.empty() ? "\"\"" : known) << ") path=\"${path:+$path }$w\" ;;\n"
+         "      "
+      << (known.empty() ? "\"\"" : known)
+      << ") path=\"${path:+$path }$w\" ;;\n"
          "    esac\n"
          "  done\n"
          "  case \"$path\" in\n"

@@ -66,15 +66,14 @@ int runDecode(const DecodeOptions &o, const CommonOptions &common)
     if (toNpy) {
         writeNpy(*outPath, decoded);
     } else {
-        std::map<std::string, std::string> meta{{"quantscope_decoded_from", pos[0]},
-                                                {"format", format}};
+        std::map<std::string, std::string> meta{{"quantscope_decoded_from", pos[0]}, {"format", format}};
         if (!scheme.empty())
             meta["scheme"] = scheme;
         writeSafetensors(*outPath, {{name, decoded}}, meta);
     }
     if (json) {
-        nlohmann::ordered_json j{{"tensor", name}, {"format", format}, {"shape", decoded.shape()},
-                                 {"dtype", "F32"}, {"out", *outPath}};
+        nlohmann::ordered_json j{
+            {"tensor", name}, {"format", format}, {"shape", decoded.shape()}, {"dtype", "F32"}, {"out", *outPath}};
         if (!scheme.empty())
             j["scheme_text"] = scheme;
         std::cout << j.dump(1) << '\n';
@@ -93,8 +92,12 @@ void addDecodeCommand(Commands &c)
     CLI::App *cmd = c.add("decode", "write a quantized module (or any tensor) decoded to FP32",
                           [o, &c] { return runDecode(*o, c.common()); });
     cmd->add_option("PATH", o->path, "the checkpoint")->required();
-    cmd->add_option("--tensor", o->tensor, "the quantized module (or a tensor)")->type_name("MODULE_OR_NAME")->required();
-    cmd->add_option("--out", o->outPath, "where to write the FP32 tensor")->type_name("OUT.safetensors|OUT.npy")->required();
+    cmd->add_option("--tensor", o->tensor, "the quantized module (or a tensor)")
+        ->type_name("MODULE_OR_NAME")
+        ->required();
+    cmd->add_option("--out", o->outPath, "where to write the FP32 tensor")
+        ->type_name("OUT.safetensors|OUT.npy")
+        ->required();
     c.addCommon(cmd, kJson | kLenient);
     cmd->footer("Example:\n  quantscope-cli decode w4a16/ --tensor model.layers.0.mlp.down_proj --out down.npy");
 }

@@ -20,8 +20,7 @@ int runDemo(const DemoOptions &o)
 {
     const auto t0 = std::chrono::steady_clock::now();
     demo::writeDemoCheckpoint(o.outDir, o.seed);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "demo checkpoint written to %s in %.0f ms\n", o.outDir.c_str(), ms);
     return 0;
 }

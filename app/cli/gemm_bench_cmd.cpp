@@ -122,8 +122,9 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
     line.finish();
     if (!r.deviceNote.empty())
         std::fprintf(stderr, "note: %s\n", r.deviceNote.c_str());
-    if (const auto bad = std::find_if(r.points.begin(), r.points.end(),
-                                      [](const GemmPoint &p) { return p.note.find("CHECK FAILED") != std::string::npos; });
+    if (const auto bad =
+            std::find_if(r.points.begin(), r.points.end(),
+                         [](const GemmPoint &p) { return p.note.find("CHECK FAILED") != std::string::npos; });
         bad != r.points.end())
         std::fprintf(stderr, "warning: %s at M=%lld failed its output check\n", bad->series().c_str(),
                      static_cast<long long>(bad->m));
@@ -152,7 +153,8 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
             note = std::to_string(p.experts) + " experts, " + std::to_string(p.launches) + " launches/step" +
                    (note.empty() ? "" : "; " + note);
         std::printf("  %-18s %6lld %12.2f %12.2f %10.3f %10.1f %8.1f %14s  %s\n", p.series().c_str(),
-                    static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound, note.c_str());
+                    static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound,
+                    note.c_str());
     }
     return 0;
 }
@@ -173,7 +175,8 @@ void addGemmBenchCommand(Commands &c)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--m-sweep", o->mSweep, "batch sizes M (default 1…8192 in powers of two)")->type_name("LIST");
-    cmd->add_option("--formats", o->formats, "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8")
+    cmd->add_option("--formats", o->formats,
+                    "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8")
         ->type_name("LIST");
     cmd->add_option("--experts", o->experts, "MoE: E experts in one loop vs one strided-batched GEMM")->type_name("E");
     cmd->add_option("--w4-group", o->w4Group, "group size of the INT4 weight paths")->type_name("G|channel");

@@ -21,11 +21,13 @@ namespace quantscope::cli {
 
 namespace {
 
-std::string shapeJsonless(const Shape &s) { return "[" + shapeToString(s) + "]"; }
+std::string shapeJsonless(const Shape &s)
+{
+    return "[" + shapeToString(s) + "]";
+}
 
 /// One quantized module as an info entry: the logical weight, its scheme and its stored parts.
-nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m, bool stats,
-                                  bool perChannel)
+nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m, bool stats, bool perChannel)
 {
     nlohmann::ordered_json t;
     const TensorEntry *codes = ck.find(*m.part("codes"));
@@ -37,8 +39,12 @@ nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m
     for (const auto &[role, name] : m.parts) {
         const TensorEntry *e = ck.find(name);
         bytes += e->nbytes();
-        parts.push_back({{"role", role}, {"name", e->name}, {"dtype", std::string(nameOf(e->dtype))},
-                         {"shape", e->shape}, {"bytes", e->nbytes()}, {"offset", e->fileOffset}});
+        parts.push_back({{"role", role},
+                         {"name", e->name},
+                         {"dtype", std::string(nameOf(e->dtype))},
+                         {"shape", e->shape},
+                         {"bytes", e->nbytes()},
+                         {"offset", e->fileOffset}});
     }
     t["bytes"] = bytes;
     t["file"] = codes->file.string();
@@ -120,8 +126,7 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
                 continue;
             }
             if (!e)
-                throw FormatError("no tensor of this name in the checkpoint",
-                                  Location{pos[0], name, {}});
+                throw FormatError("no tensor of this name in the checkpoint", Location{pos[0], name, {}});
             selected.push_back(e);
             modules.push_back(nullptr);
         }
@@ -170,8 +175,8 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
             out["undecodable"].push_back({{"module", p.module}, {"reason", p.message}});
     }
     for (const ModuleProblem &p : det.problems)
-        std::fprintf(stderr, "warning: %s cannot be decoded (its tensors are listed as stored): %s\n",
-                     p.module.c_str(), p.message.c_str());
+        std::fprintf(stderr, "warning: %s cannot be decoded (its tensors are listed as stored): %s\n", p.module.c_str(),
+                     p.message.c_str());
 
     if (json) {
         std::cout << out.dump(1) << '\n';
@@ -191,18 +196,15 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
             auto num = [](const nlohmann::ordered_json &v) {
                 return v.is_null() ? std::string("-") : std::to_string(v.get<double>());
             };
-            std::printf("  mean %s std %s kurt %s min %s max %s nan %lld inf %lld",
-                        num(s["mean"]).c_str(), num(s["std"]).c_str(),
-                        num(s["excess_kurtosis"]).c_str(), num(s["min"]).c_str(),
-                        num(s["max"]).c_str(), s["nan_count"].get<long long>(),
-                        s["inf_count"].get<long long>());
+            std::printf("  mean %s std %s kurt %s min %s max %s nan %lld inf %lld", num(s["mean"]).c_str(),
+                        num(s["std"]).c_str(), num(s["excess_kurtosis"]).c_str(), num(s["min"]).c_str(),
+                        num(s["max"]).c_str(), s["nan_count"].get<long long>(), s["inf_count"].get<long long>());
         }
         if (t["format"] != "dense") {
             const auto &h = t["scale_health"];
             std::printf("\n      %s: %s (scales: %lld NaN, %lld Inf, %lld zero)",
-                        t["format"].get<std::string>().c_str(),
-                        t["scheme_text"].get<std::string>().c_str(), h["nan"].get<long long>(),
-                        h["inf"].get<long long>(), h["zero"].get<long long>());
+                        t["format"].get<std::string>().c_str(), t["scheme_text"].get<std::string>().c_str(),
+                        h["nan"].get<long long>(), h["inf"].get<long long>(), h["zero"].get<long long>());
         }
         std::printf("\n");
     }

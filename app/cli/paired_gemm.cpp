@@ -11,11 +11,10 @@
 namespace quantscope::cli {
 
 nlohmann::ordered_json runGemm(const GemmRequest &req, const std::filesystem::path &checkpointPath,
-                               const ReadOptions &readOptions, const Tensor &w,
-                               const QuantizedTensor &q)
+                               const ReadOptions &readOptions, const Tensor &w, const QuantizedTensor &q)
 {
-    const PairedGemmResult r = runPairedGemm({req.activation, req.actQuant, req.device}, checkpointPath,
-                                             readOptions, w, q);
+    const PairedGemmResult r =
+        runPairedGemm({req.activation, req.actQuant, req.device}, checkpointPath, readOptions, w, q);
     return gemmSimJson(r.sim, r.activation);
 }
 

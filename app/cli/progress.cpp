@@ -13,7 +13,10 @@ ProgressLine::ProgressLine(bool quiet) : m_active(!quiet && isatty(STDERR_FILENO
     m_estimator.start(0.0);
 }
 
-ProgressLine::~ProgressLine() { finish(); }
+ProgressLine::~ProgressLine()
+{
+    finish();
+}
 
 double ProgressLine::now() const
 {
@@ -24,9 +27,7 @@ StepCallback ProgressLine::callback()
 {
     if (!m_active)
         return {};
-    return [this](double begin, double end, double total, const std::string &what) {
-        report(begin, end, total, what);
-    };
+    return [this](double begin, double end, double total, const std::string &what) { report(begin, end, total, what); };
 }
 
 void ProgressLine::report(double begin, double end, double total, const std::string &what)

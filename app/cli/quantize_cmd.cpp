@@ -17,8 +17,7 @@
 
 namespace quantscope::cli {
 
-QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request,
-                            bool quiet)
+QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request, bool quiet)
 {
     request.tensors = {tensor};
     TensorSource source;
@@ -129,21 +128,20 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
         std::cout << out.dump(1) << '\n';
         return 0;
     }
-    std::printf("%s  %s  on %s  (%.1f ms)\n", tensorName->c_str(), q.spec.dump().c_str(),
-                run.device.c_str(), run.timeMs);
-    std::printf("  rel. Frobenius %.6g   SQNR %.3f dB   MSE %.6g   max |err| %.6g   cosine %.8f\n",
-                m.relFrobenius, m.sqnrDb, m.mse, m.maxAbsErr, m.cosine.value_or(0.0));
-    std::printf("  |err| p50 %.4g  p90 %.4g  p99 %.4g  p99.9 %.4g   %.4f bits/element, %llu bytes\n",
-                m.errP50, m.errP90, m.errP99, m.errP999, q.bitsPerElement(),
-                static_cast<unsigned long long>(q.storedBytes()));
+    std::printf("%s  %s  on %s  (%.1f ms)\n", tensorName->c_str(), q.spec.dump().c_str(), run.device.c_str(),
+                run.timeMs);
+    std::printf("  rel. Frobenius %.6g   SQNR %.3f dB   MSE %.6g   max |err| %.6g   cosine %.8f\n", m.relFrobenius,
+                m.sqnrDb, m.mse, m.maxAbsErr, m.cosine.value_or(0.0));
+    std::printf("  |err| p50 %.4g  p90 %.4g  p99 %.4g  p99.9 %.4g   %.4f bits/element, %llu bytes\n", m.errP50,
+                m.errP90, m.errP99, m.errP999, q.bitsPerElement(), static_cast<unsigned long long>(q.storedBytes()));
     std::printf("  histogram overlap %.4f%s\n", m.overlap, q.layout.ragged ? "   (ragged groups)" : "");
     if (!q.history.empty())
-        std::printf("  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s\n", q.method.c_str(), q.history.size(),
-                    q.method == "milo" ? "passes" : "iterations", q.history.front().eps, q.history.back().eps,
-                    q.chosenPass,
-                    q.method == "milo" && q.rank != q.requestedRank
-                        ? (", rank clamped " + std::to_string(q.requestedRank) + " -> " + std::to_string(q.rank)).c_str()
-                        : "");
+        std::printf(
+            "  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s\n", q.method.c_str(), q.history.size(),
+            q.method == "milo" ? "passes" : "iterations", q.history.front().eps, q.history.back().eps, q.chosenPass,
+            q.method == "milo" && q.rank != q.requestedRank
+                ? (", rank clamped " + std::to_string(q.requestedRank) + " -> " + std::to_string(q.rank)).c_str()
+                : "");
     if (out.contains("gemm")) {
         const auto &g = out["gemm"];
         std::printf("  GEMM %s: output rel. error %.6g (weight only %.6g); worst token %lld: %.6g\n",
@@ -175,10 +173,11 @@ void addQuantizeCommand(Commands &c)
     cmd->add_option("--act-quant", o->actQuant, "the activation quantizer of the GEMM simulation")->type_name("KIND");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
     addQuantizerOptions(cmd, o->quantizer);
-    cmd->footer("Examples:\n  quantscope-cli quantize ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
-                "--bits 4 --group 32 --json\n"
-                "  quantscope-cli quantize ckpt/ --tensor … --method milo --rank 32 --preset passes=4\n"
-                "  quantscope-cli quantize ckpt/ --tensor … --method progressive --stage1 format=e4m3 --bits 4");
+    cmd->footer(
+        "Examples:\n  quantscope-cli quantize ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+        "--bits 4 --group 32 --json\n"
+        "  quantscope-cli quantize ckpt/ --tensor … --method milo --rank 32 --preset passes=4\n"
+        "  quantscope-cli quantize ckpt/ --tensor … --method progressive --stage1 format=e4m3 --bits 4");
 }
 
 } // namespace quantscope::cli

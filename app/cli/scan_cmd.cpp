@@ -174,9 +174,9 @@ int runScanCommand(const ScanArgs &a, const CommonOptions &common)
         std::cout << s.dump(1) << '\n';
     } else if (!quiet || out) {
         std::FILE *to = out ? stdout : stderr;
-        std::fprintf(to, "%d modules: %d scanned, %d resumed, %d not quantized, %d errors in %.1f s (%.1f MB read, %.1f MB/s)\n",
-                     r.modules, r.scanned, r.resumed, r.skipped, r.errors, r.seconds, mb,
-                     r.seconds > 0 ? mb / r.seconds : 0.0);
+        std::fprintf(
+            to, "%d modules: %d scanned, %d resumed, %d not quantized, %d errors in %.1f s (%.1f MB read, %.1f MB/s)\n",
+            r.modules, r.scanned, r.resumed, r.skipped, r.errors, r.seconds, mb, r.seconds > 0 ? mb / r.seconds : 0.0);
         std::fprintf(to, "peak memory %.0f MB (bound %.0f MB)\n", static_cast<double>(peakRssBytes()) / 1e6,
                      static_cast<double>(bound) / 1e6);
     }
@@ -276,10 +276,11 @@ void addRecipeCommand(Commands &c)
     CLI::App *recipe = c.add("recipe", "recipe queries", nullptr);
     recipe->require_subcommand(1);
     auto o = std::make_shared<RecipeCheckArgs>();
-    CLI::App *check = c.add("check",
-                            "how a recipe resolves each module of a checkpoint; unmatched modules, unused rules, "
-                            "overlaps, fusion and regex warnings",
-                            [o, &c] { return runRecipeCheck(*o, c.common()); }, recipe);
+    CLI::App *check = c.add(
+        "check",
+        "how a recipe resolves each module of a checkpoint; unmatched modules, unused rules, "
+        "overlaps, fusion and regex warnings",
+        [o, &c] { return runRecipeCheck(*o, c.common()); }, recipe);
     check->add_option("RECIPE", o->recipe, "the recipe")->type_name("R.json")->required();
     check->add_option("--checkpoint", o->checkpoint, "resolve against this checkpoint's modules")->type_name("PATH");
     c.addCommon(check, kJson | kLenient);

@@ -54,7 +54,10 @@ Pending startRead(const ScanSession &s, std::size_t i)
     return p;
 }
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 const char *env(const char *name)
 {
@@ -261,8 +264,8 @@ DistributedScan coordinate(ScanSession &s, int size)
         queue.push_back(i);
     std::map<std::size_t, std::set<int>> failedOn; // module -> ranks it failed on
     std::map<std::size_t, std::string> lastError;
-    std::multimap<int, std::size_t> inFlight;      // rank -> its modules
-    std::map<int, int> idle;                       // rank -> free slots
+    std::multimap<int, std::size_t> inFlight; // rank -> its modules
+    std::map<int, int> idle;                  // rank -> free slots
     LocalWorker local(s);
     idle[0] = kSlots;
     int stopped = 0; // remote ranks sent their timeline

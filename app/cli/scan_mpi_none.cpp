@@ -6,11 +6,19 @@
 
 namespace quantscope::cli {
 
-std::string mpiDescription() { return "not built (configure with libopenmpi-dev)"; }
+std::string mpiDescription()
+{
+    return "not built (configure with libopenmpi-dev)";
+}
 
-bool launchedByMpirun() { return false; }
+bool launchedByMpirun()
+{
+    return false;
+}
 
-void pinRankDevice() {}
+void pinRankDevice()
+{
+}
 
 DistributedScan runMpiScan(const Checkpoint &, const ScanOptions &, const ScanProgress &)
 {

@@ -165,9 +165,10 @@ void addSpectrumCommand(Commands &c)
     cmd->add_option("--tau", o->tau, "count σ ≥ τ·σ1, τ in (0, 1]")->type_name("T");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
     addQuantizerOptions(cmd, o->quantizer);
-    cmd->footer("--seed seeds the randomized sketch (with --method milo also MiLo's SVD).\n"
-                "Example:\n  quantscope-cli spectrum ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
-                "--bits 4 --group 128 --top 64 --json");
+    cmd->footer(
+        "--seed seeds the randomized sketch (with --method milo also MiLo's SVD).\n"
+        "Example:\n  quantscope-cli spectrum ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+        "--bits 4 --group 128 --top 64 --json");
 }
 
 } // namespace quantscope::cli

@@ -67,8 +67,7 @@ int runSweepC(const SweepCArgs &a, const CommonOptions &common)
     line.finish();
     if (!r.deviceNote.empty())
         std::fprintf(stderr, "note: %s\n", r.deviceNote.c_str());
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     nlohmann::ordered_json out;
     out["tensor"] = *tensorName;
@@ -102,14 +101,14 @@ int runSweepC(const SweepCArgs &a, const CommonOptions &common)
         std::cout << out.dump(1) << '\n';
         return 0;
     }
-    std::printf("%s  constOpt %s, group %lld%s: %zu values of c over [%g, %g]  (%.1f ms, %s)\n",
-                tensorName->c_str(), toString(o.encoder).c_str(), static_cast<long long>(o.group),
-                o.rotate ? (", Hadamard " + std::to_string(o.rotate)).c_str() : "", r.c.size(),
-                o.lo, o.hi, ms, r.device.c_str());
-    std::printf("  c* = %.5f (MSE %.6g), within 0.1%% of the minimum for c in [%.4f, %.4f]\n",
-                r.cStar, r.cStarMse, r.intervalLo, r.intervalHi);
-    std::printf("  MSE at c = %g: %.6g   Lloyd–Max %.6g   INT4 %.6g   MXFP4 %.6g\n", o.defaultC,
-                r.mseAtDefault, r.lloydMax.mse, r.int4Mse, r.mxfp4Mse);
+    std::printf("%s  constOpt %s, group %lld%s: %zu values of c over [%g, %g]  (%.1f ms, %s)\n", tensorName->c_str(),
+                toString(o.encoder).c_str(), static_cast<long long>(o.group),
+                o.rotate ? (", Hadamard " + std::to_string(o.rotate)).c_str() : "", r.c.size(), o.lo, o.hi, ms,
+                r.device.c_str());
+    std::printf("  c* = %.5f (MSE %.6g), within 0.1%% of the minimum for c in [%.4f, %.4f]\n", r.cStar, r.cStarMse,
+                r.intervalLo, r.intervalHi);
+    std::printf("  MSE at c = %g: %.6g   Lloyd–Max %.6g   INT4 %.6g   MXFP4 %.6g\n", o.defaultC, r.mseAtDefault,
+                r.lloydMax.mse, r.int4Mse, r.mxfp4Mse);
     if (r.rotatedKurtosis)
         std::printf("  rotated excess kurtosis %.4f\n", *r.rotatedKurtosis);
     return 0;
@@ -129,7 +128,8 @@ void addSweepCCommand(Commands &c)
     cmd->add_option("--grid", o->grid, "the values of c swept")->type_name("LO:HI:STEP");
     addSchemaOptions(cmd, "constopt", {"group", "rotate", "encoder", "c"}, o->constopt);
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
-    cmd->footer("Example:\n  quantscope-cli sweep-c ckpt/ --tensor model.layers.0.mlp.down_proj.weight --rotate 64 --json");
+    cmd->footer(
+        "Example:\n  quantscope-cli sweep-c ckpt/ --tensor model.layers.0.mlp.down_proj.weight --rotate 64 --json");
 }
 
 } // namespace quantscope::cli

@@ -26,9 +26,8 @@ namespace {
 constexpr int kProgressIntervalMs = 100;
 } // namespace
 
-AnalysisController::AnalysisController(QObject *parent, const LoadController *loads,
-                                       TensorBrowser *browser, QuantizerPanel *panel,
-                                       QTabWidget *tabs)
+AnalysisController::AnalysisController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
+                                       QuantizerPanel *panel, QTabWidget *tabs)
     : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel)
 {
     m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
@@ -68,8 +67,7 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
         emit jobEnded();
     });
     connect(m_scale, &ScaleConstantView::cPicked, this, &AnalysisController::setC);
-    connect(m_kurtosis, &KurtosisView::profileRequested, this,
-            &AnalysisController::profileKurtosis);
+    connect(m_kurtosis, &KurtosisView::profileRequested, this, &AnalysisController::profileKurtosis);
     connect(m_kurtosis, &KurtosisView::cancelRequested, this, [this] {
         m_kurtosisJob.cancel();
         m_kurtosis->setError(tr("Cancelled"));
@@ -124,11 +122,10 @@ void AnalysisController::sweep(const QString &tensor, qint64 group, qint64 rotat
     m_scale->jobStarted();
     m_timer->start();
     m_scaleJob.start(
-        [source = m_loads->tensorSource(), name = tensor.toStdString(), o,
-         progress](const CancelToken &cancel) {
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), o, progress](const CancelToken &cancel) {
             const Tensor w = source.weight(name);
-            return std::make_shared<const ScaleConstantData>(computeScaleConstantData(
-                w, name, o, &cancel, [progress](double f) { progress->store(f); }));
+            return std::make_shared<const ScaleConstantData>(
+                computeScaleConstantData(w, name, o, &cancel, [progress](double f) { progress->store(f); }));
         },
         [this](std::shared_ptr<const ScaleConstantData> data) {
             m_scale->setData(std::move(data));
@@ -152,11 +149,9 @@ void AnalysisController::profileKurtosis(const QStringList &tensors, qint64 rota
     m_kurtosis->jobStarted();
     m_timer->start();
     m_kurtosisJob.start(
-        [source = m_loads->tensorSource(), names, results = m_results, rotate,
-         progress](const CancelToken &cancel) {
-            return std::make_shared<const KurtosisData>(
-                computeKurtosisData(source.weight, names, results.get(), rotate, 8, &cancel,
-                                    [progress](double f) { progress->store(f); }));
+        [source = m_loads->tensorSource(), names, results = m_results, rotate, progress](const CancelToken &cancel) {
+            return std::make_shared<const KurtosisData>(computeKurtosisData(
+                source.weight, names, results.get(), rotate, 8, &cancel, [progress](double f) { progress->store(f); }));
         },
         [this](std::shared_ptr<const KurtosisData> data) {
             m_kurtosis->setData(std::move(data));
@@ -182,8 +177,7 @@ void AnalysisController::timeGemms(const QString &tensor, qint64 maxM)
     m_gemm->jobStarted();
     m_timer->start();
     m_gemmJob.start(
-        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device, progress,
-         mode = m_gemm->mode(),
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device, progress, mode = m_gemm->mode(),
          cache = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation).toStdString()](
             const CancelToken &cancel) {
             // N×K of the weight as the quantizers see it ([out, in]); the quantized paths time

@@ -29,17 +29,14 @@ class AnalysisController : public QObject {
     Q_OBJECT
 public:
     /// Creates the views and adds them as tabs of `tabs`.
-    AnalysisController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
-                       QuantizerPanel *panel, QTabWidget *tabs);
+    AnalysisController(QObject *parent, const LoadController *loads, TensorBrowser *browser, QuantizerPanel *panel,
+                       QTabWidget *tabs);
     ~AnalysisController() override;
 
     ScaleConstantView *scaleConstantView() const { return m_scale; }
     KurtosisView *kurtosisView() const { return m_kurtosis; }
     GemmTimingView *gemmTimingView() const { return m_gemm; }
-    bool isRunning() const
-    {
-        return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning();
-    }
+    bool isRunning() const { return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning(); }
     /// Stops the jobs and waits for the workers.
     void shutdown();
 

@@ -33,8 +33,7 @@ namespace {
 
 bool endsWith(const std::string &s, std::string_view suffix)
 {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 /// The title bar names a checkpoint by its folder when it was opened as a folder or through its
@@ -57,16 +56,12 @@ QString documentNameOf(const fs::path &path)
 /// tensor sets replace it (once the readers can say so).
 QString formatOfDtype(DType dtype)
 {
-    const auto name =
-        QString::fromLatin1(nameOf(dtype).data(), static_cast<qsizetype>(nameOf(dtype).size()));
+    const auto name = QString::fromLatin1(nameOf(dtype).data(), static_cast<qsizetype>(nameOf(dtype).size()));
     if (isFloating(dtype) && bitsOf(dtype) >= 16)
         return QCoreApplication::translate("quantscope::CheckpointLoader", "not quantized");
     if (isFloating(dtype))
-        return QCoreApplication::translate("quantscope::CheckpointLoader",
-                                           "%1 elements, no scale found")
-            .arg(name);
-    return QCoreApplication::translate("quantscope::CheckpointLoader",
-                                       "%1 integers (codes, indices or packed words)")
+        return QCoreApplication::translate("quantscope::CheckpointLoader", "%1 elements, no scale found").arg(name);
+    return QCoreApplication::translate("quantscope::CheckpointLoader", "%1 integers (codes, indices or packed words)")
         .arg(name);
 }
 
@@ -100,8 +95,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
     try {
         result.path = request.path;
         // Checkpoint::open takes files, folders and index files alike.
-        const fs::path path =
-            request.demo ? demo::ensureDemoCheckpoint() : qstringToPath(request.path);
+        const fs::path path = request.demo ? demo::ensureDemoCheckpoint() : qstringToPath(request.path);
         result.path = pathToQString(path);
         result.documentName = documentNameOf(path);
 
@@ -114,15 +108,13 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         // tensors and its reason becomes a warning.
         DetectOptions detectOptions;
         detectOptions.strict = false;
-        auto detection =
-            std::make_shared<const Detection>(detectQuantized(*checkpoint, detectOptions));
+        auto detection = std::make_shared<const Detection>(detectQuantized(*checkpoint, detectOptions));
         const auto &entries = checkpoint->entries();
         result.entries.reserve(static_cast<qsizetype>(entries.size()));
         std::set<const QuantizedModule *> listed;
         for (const auto &e : entries) {
             result.totalBytes += e.nbytes();
-            if (const QuantizedModule *m =
-                    detection->isPart(e.name) ? detection->find(e.name) : nullptr) {
+            if (const QuantizedModule *m = detection->isPart(e.name) ? detection->find(e.name) : nullptr) {
                 if (!listed.insert(m).second)
                     continue;
                 quint64 bytes = 0;
@@ -134,8 +126,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
                 }
                 const auto format = formatName(m->format);
                 result.entries.append(TensorListEntry{
-                    fromStd(m->name),
-                    QCoreApplication::translate("quantscope::CheckpointLoader", "quantized"),
+                    fromStd(m->name), QCoreApplication::translate("quantscope::CheckpointLoader", "quantized"),
                     m->shape, bytes,
                     QStringLiteral("%1: %2").arg(
                         QString::fromLatin1(format.data(), static_cast<qsizetype>(format.size())),
@@ -146,8 +137,7 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
             }
             const auto dtype = nameOf(e.dtype);
             result.entries.append(TensorListEntry{
-                fromStd(e.name),
-                QString::fromLatin1(dtype.data(), static_cast<qsizetype>(dtype.size())), e.shape,
+                fromStd(e.name), QString::fromLatin1(dtype.data(), static_cast<qsizetype>(dtype.size())), e.shape,
                 e.nbytes(), formatOfDtype(e.dtype)});
         }
         for (const auto &w : checkpoint->warnings())
@@ -191,12 +181,10 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
     return result;
 }
 
-std::function<Tensor(const std::string &)>
-tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
-             std::shared_ptr<const Detection> quantized)
+std::function<Tensor(const std::string &)> tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
+                                                        std::shared_ptr<const Detection> quantized)
 {
-    return [checkpoint = std::move(checkpoint),
-            quantized = std::move(quantized)](const std::string &name) {
+    return [checkpoint = std::move(checkpoint), quantized = std::move(quantized)](const std::string &name) {
         // A quantized module's logical weight is its dequantized FP32 values.
         if (quantized)
             if (const QuantizedModule *m = quantized->find(name); m && m->name == name)

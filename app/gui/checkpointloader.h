@@ -61,9 +61,8 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept;
 
 /// Reads a tensor of an opened checkpoint by the name the browser shows: a stored tensor as it
 /// is, a quantized module's logical weight dequantized to FP32. Callable from any thread.
-std::function<Tensor(const std::string &)>
-tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
-             std::shared_ptr<const Detection> quantized);
+std::function<Tensor(const std::string &)> tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
+                                                        std::shared_ptr<const Detection> quantized);
 
 /// std::filesystem::path <-> QString in the file system's encoding.
 QString pathToQString(const std::filesystem::path &path);

@@ -77,8 +77,8 @@ void CompareController::compare()
     m_timer->start();
     m_job.start(
         [a, b, o, progress](const CancelToken &cancel) {
-            return std::make_shared<const CompareReport>(
-                runCompare(a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
+            return std::make_shared<const CompareReport>(runCompare(
+                a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
                     // `done` modules finished, working on the next: the step [done, done + 1).
                     const std::lock_guard lock(progress->mutex);
                     const double n = static_cast<double>(total);

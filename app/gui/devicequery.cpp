@@ -32,8 +32,7 @@ DeviceQuery queryDevice() noexcept
                                       .arg(d.threads)
                                       .arg(gib(d.totalMemory), gib(d.freeMemory))
                                 : QStringLiteral("%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
-                                      .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory),
-                                           gib(d.freeMemory))
+                                      .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory), gib(d.freeMemory))
                                       .arg(d.threads));
         }
         q.gpu = registry.gpu() != nullptr;
@@ -69,14 +68,13 @@ QString noGpuText(GpuCause cause, const QString &vendor, const QString &reason)
     case GpuCause::NoDevice:
         return QCoreApplication::translate("DeviceQuery", "No %1 GPU found").arg(vendor);
     case GpuCause::DriverMismatch:
-        return QCoreApplication::translate("DeviceQuery",
-                                           "An %1 GPU is present, but its driver is missing or "
-                                           "older than this build needs: install or update the "
-                                           "%1 driver (%2)")
+        return QCoreApplication::translate("DeviceQuery", "An %1 GPU is present, but its driver is missing or "
+                                                          "older than this build needs: install or update the "
+                                                          "%1 driver (%2)")
             .arg(vendor, reason);
     case GpuCause::StartFailed:
-        return QCoreApplication::translate("DeviceQuery",
-                                           "An %1 GPU is present, but it did not start (%2)").arg(vendor, reason);
+        return QCoreApplication::translate("DeviceQuery", "An %1 GPU is present, but it did not start (%2)")
+            .arg(vendor, reason);
     }
     return {};
 }

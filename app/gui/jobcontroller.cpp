@@ -48,8 +48,7 @@ constexpr double kInitialCostPerSecond = 2.0e7;
 /// the worker) and the polls.
 double steadySeconds()
 {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 /// The panel's device ("auto", "cpu", "gpu") through the engine's one parser; anything else
@@ -117,7 +116,8 @@ void JobController::run()
         for (const auto &t : oneD)
             tensors.removeAll(t);
         const auto note = tr("Skipped %n 1-D tensor(s) (norms, biases); select only them to "
-                             "quantize them.", nullptr, static_cast<int>(oneD.size()));
+                             "quantize them.",
+                             nullptr, static_cast<int>(oneD.size()));
         m_log->append(LogView::Severity::Info, note);
         emit statusMessage(note);
     }
@@ -143,8 +143,7 @@ void JobController::run()
     auto progress = std::make_shared<JobProgressState>();
     progress->stepAt = start;
     m_progress = progress;
-    StepCallback step = [progress](double begin, double end, double total,
-                                   const std::string &what) {
+    StepCallback step = [progress](double begin, double end, double total, const std::string &what) {
         std::lock_guard lock(progress->mutex);
         progress->begin = begin;
         progress->end = end;
@@ -155,8 +154,7 @@ void JobController::run()
 
     auto finishedRuns = std::make_shared<FinishedRuns>();
     m_finished = finishedRuns;
-    OutcomeCallback finished = [finishedRuns](const TensorProfile &profile,
-                                              const QuantizeOutcome &outcome) {
+    OutcomeCallback finished = [finishedRuns](const TensorProfile &profile, const QuantizeOutcome &outcome) {
         std::lock_guard lock(finishedRuns->mutex);
         auto &r = finishedRuns->result;
         if (!r.profile(profile.tensor))
@@ -173,13 +171,11 @@ void JobController::run()
     m_panel->setRunning(true);
     emit runningChanged(true);
 
-    m_tracker.start(
-        [request = std::move(request), source = std::move(source), step = std::move(step),
-         finished = std::move(finished)](const CancelToken &cancel) {
-            return runQuantizeJob(request, source, cancel, step, finished);
-        },
-        [this](QuantizeJobResult result) { deliver(std::move(result)); },
-        [this](const QString &error) { fail(error); });
+    m_tracker.start([request = std::move(request), source = std::move(source), step = std::move(step),
+                     finished = std::move(finished)](
+                        const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step, finished); },
+                    [this](QuantizeJobResult result) { deliver(std::move(result)); },
+                    [this](const QString &error) { fail(error); });
 }
 
 void JobController::deliver(QuantizeJobResult result)
@@ -190,8 +186,8 @@ void JobController::deliver(QuantizeJobResult result)
     {
         // The last step may have come after the last poll: the whole cost is in it.
         std::lock_guard lock(m_progress->mutex);
-        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost,
-                         m_progress->what, m_progress->stepAt);
+        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost, m_progress->what,
+                         m_progress->stepAt);
     }
     m_estimator.finish(now);
     for (const auto &w : result.warnings)
@@ -209,7 +205,8 @@ void JobController::deliver(QuantizeJobResult result)
             m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));
         }
         // Where a spectrum could not run on the device asked for (core says why, in its words).
-        if (o.ok() && o.spectrum && !o.spectrum->deviceNote.empty() && !notes.contains(fromStd(o.spectrum->deviceNote))) {
+        if (o.ok() && o.spectrum && !o.spectrum->deviceNote.empty() &&
+            !notes.contains(fromStd(o.spectrum->deviceNote))) {
             notes << fromStd(o.spectrum->deviceNote);
             m_log->append(LogView::Severity::Warning, fromStd(o.spectrum->deviceNote));
         }
@@ -223,23 +220,20 @@ void JobController::deliver(QuantizeJobResult result)
         const auto first = std::find_if(overview.rows.begin(), overview.rows.end(),
                                         [](const OverviewRow &r) { return !r.note.empty(); });
         if (first != overview.rows.end())
-            m_log->append(LogView::Severity::Warning,
-                          tr("%1 on %2: %3")
-                              .arg(fromStd(first->configLabel), fromStd(first->tensor),
-                                   fromStd(first->note)));
+            m_log->append(
+                LogView::Severity::Warning,
+                tr("%1 on %2: %3").arg(fromStd(first->configLabel), fromStd(first->tensor), fromStd(first->note)));
         if (noted > 1)
             m_log->append(LogView::Severity::Warning,
-                          tr("%n more run(s) like it: marked ⚠ in the Overview", nullptr,
-                             static_cast<int>(noted - 1)));
+                          tr("%n more run(s) like it: marked ⚠ in the Overview", nullptr, static_cast<int>(noted - 1)));
     }
     for (const auto &p : result.tensors)
         if (!p.activationNote.empty())
-            m_log->append(LogView::Severity::Warning,
-                          tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
+            m_log->append(LogView::Severity::Warning, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
     const auto n = static_cast<int>(result.outcomes.size());
-    QString message = tr("Finished %n run(s)", nullptr, n) +
-                      (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))
-                                   : tr(" in %1 s").arg(QLocale().toString(seconds, 'f', 1)));
+    QString message =
+        tr("Finished %n run(s)", nullptr, n) + (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))
+                                                            : tr(" in %1 s").arg(QLocale().toString(seconds, 'f', 1)));
     if (failed > 0)
         message += tr("; %n failed (see the log)", nullptr, failed);
     m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);
@@ -275,9 +269,8 @@ void JobController::cancel()
         kept = std::move(finished->result);
     }
     const auto n = static_cast<int>(kept.outcomes.size());
-    const QString message =
-        n > 0 ? tr("Cancelled; %n finished run(s) are shown as a partial batch.", nullptr, n)
-              : tr("Cancelled before any run finished.");
+    const QString message = n > 0 ? tr("Cancelled; %n finished run(s) are shown as a partial batch.", nullptr, n)
+                                  : tr("Cancelled before any run finished.");
     m_job->finish(message);
     m_log->append(LogView::Severity::Info, message);
     stopped();
@@ -301,8 +294,8 @@ void JobController::poll()
         return;
     {
         std::lock_guard lock(m_progress->mutex);
-        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost,
-                         m_progress->what, m_progress->stepAt);
+        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost, m_progress->what,
+                         m_progress->stepAt);
     }
     // Inside a step the engine reports nothing: the estimator interpolates by the measured
     // speed, never past 95 % of the step.

@@ -33,8 +33,8 @@ class JobController : public QObject {
 public:
     /// Reads the document from `loads`, the selection from `browser`, the configurations from
     /// `panel`; reports in `job` and `log`. `parent` owns the controller.
-    JobController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
-                  QuantizerPanel *panel, JobProgressWidget *job, LogView *log);
+    JobController(QObject *parent, const LoadController *loads, TensorBrowser *browser, QuantizerPanel *panel,
+                  JobProgressWidget *job, LogView *log);
     /// Cancels a running job and waits for the pool's workers.
     ~JobController() override;
 

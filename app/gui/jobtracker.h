@@ -43,9 +43,9 @@ public:
         m_token = CancelToken();
         const quint64 id = m_current->fetch_add(1) + 1;
         m_running = true;
-        auto *runnable = QRunnable::create(
-            [context = m_context, current = m_current, token = m_token, id, job = std::move(job),
-             onResult = std::move(onResult), onError = std::move(onError), this]() mutable {
+        auto *runnable =
+            QRunnable::create([context = m_context, current = m_current, token = m_token, id, job = std::move(job),
+                               onResult = std::move(onResult), onError = std::move(onError), this]() mutable {
                 std::optional<Result> result;
                 QString error;
                 try {
@@ -63,8 +63,8 @@ public:
                     return;
                 QMetaObject::invokeMethod(
                     context.data(),
-                    [current, id, result = std::move(result), error = std::move(error),
-                     onResult = std::move(onResult), onError = std::move(onError), this]() mutable {
+                    [current, id, result = std::move(result), error = std::move(error), onResult = std::move(onResult),
+                     onError = std::move(onError), this]() mutable {
                         // Checked again on the receiving thread: cancel() or a newer start()
                         // may have happened while this call was queued.
                         if (current->load() != id)

@@ -16,8 +16,7 @@
 
 namespace quantscope {
 
-LoadController::LoadController(QWidget *window, TensorBrowser *browser, QuantizerPanel *panel,
-                               LogView *log)
+LoadController::LoadController(QWidget *window, TensorBrowser *browser, QuantizerPanel *panel, LogView *log)
     : QObject(window), m_window(window), m_browser(browser), m_panel(panel), m_log(log)
 {
 }
@@ -27,9 +26,8 @@ TensorSource LoadController::tensorSource() const
     TensorSource source;
     source.weight = tensorReader(m_checkpoint, m_quantized);
     if (!m_activation.isEmpty())
-        source.activation = m_activationCheckpoint
-                                ? tensorReader(m_activationCheckpoint, m_activationQuantized)
-                                : source.weight;
+        source.activation =
+            m_activationCheckpoint ? tensorReader(m_activationCheckpoint, m_activationQuantized) : source.weight;
     return source;
 }
 
@@ -104,15 +102,13 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
     const auto shown = QDir::toNativeSeparators(result.path);
     QString message;
     if (result.request.demo)
-        message = warnings == 0 ? tr("Opened the demo")
-                                : tr("Opened the demo with %n warning(s)", nullptr, warnings);
+        message = warnings == 0 ? tr("Opened the demo") : tr("Opened the demo with %n warning(s)", nullptr, warnings);
     else
         message = warnings == 0 ? tr("Opened %1").arg(shown)
                                 : tr("Opened %1 with %n warning(s)", nullptr, warnings).arg(shown);
     emit statusMessage(message);
-    m_log->append(
-        LogView::Severity::Info,
-        tr("%1: %n tensor(s)", nullptr, static_cast<int>(result.entries.size())).arg(message));
+    m_log->append(LogView::Severity::Info,
+                  tr("%1: %n tensor(s)", nullptr, static_cast<int>(result.entries.size())).arg(message));
     for (const auto &w : result.warnings)
         m_log->append(LogView::Severity::Warning, w);
     emit loadFinished(true);
@@ -120,13 +116,13 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
 
 void LoadController::showError(const OpenResult &result)
 {
-    const auto text = result.request.demo ? tr("Quantscope could not open its demo checkpoint.")
-                                          : tr("Quantscope could not open “%1”.")
-                                                .arg(QDir::toNativeSeparators(result.request.path));
+    const auto text = result.request.demo
+                          ? tr("Quantscope could not open its demo checkpoint.")
+                          : tr("Quantscope could not open “%1”.").arg(QDir::toNativeSeparators(result.request.path));
     m_log->append(LogView::Severity::Error, text + QLatin1Char(' ') + result.error);
 
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Checkpoint"), text,
-                                QMessageBox::Close, m_window);
+    auto *box =
+        new QMessageBox(QMessageBox::Warning, tr("Could Not Open Checkpoint"), text, QMessageBox::Close, m_window);
     box->setObjectName(QStringLiteral("openErrorBox"));
     box->setTextFormat(Qt::PlainText);
     // Rich text so that the core's message is shown literally, whatever it contains.
@@ -156,8 +152,7 @@ void LoadController::setActivation(const QString &tensorName)
     m_panel->setActivation(tensorName);
     if (!tensorName.isEmpty())
         m_log->append(LogView::Severity::Info,
-                      tr("Paired %1 as the activation; the next run shows its channel maxima")
-                          .arg(tensorName));
+                      tr("Paired %1 as the activation; the next run shows its channel maxima").arg(tensorName));
 }
 
 void LoadController::openActivation(const OpenRequest &request, const QString &tensor)
@@ -184,8 +179,7 @@ void LoadController::applyActivation(const OpenResult &result, const QString &te
         m_log->append(LogView::Severity::Error, text);
         emit statusMessage(text);
     } else if (result.entries.isEmpty()) {
-        m_log->append(LogView::Severity::Warning,
-                      tr("“%1” holds no tensor to pair").arg(result.request.path));
+        m_log->append(LogView::Severity::Warning, tr("“%1” holds no tensor to pair").arg(result.request.path));
     } else {
         // The named tensor when restoring a session, else the first one.
         QString name = result.entries.first().name;
@@ -198,8 +192,7 @@ void LoadController::applyActivation(const OpenResult &result, const QString &te
         m_activationRequest = result.request;
         m_browser->setActivation(QString());
         m_panel->setActivation(name, result.path);
-        m_log->append(LogView::Severity::Info,
-                      tr("Paired %1 from %2 as the activation").arg(name, result.path));
+        m_log->append(LogView::Severity::Info, tr("Paired %1 from %2 as the activation").arg(name, result.path));
     }
 }
 

@@ -60,10 +60,7 @@ public:
     /// The paired activation tensor ("" none).
     const QString &activation() const noexcept { return m_activation; }
     /// The file the activation came from; empty when it is a tensor of the document.
-    const std::optional<OpenRequest> &activationRequest() const noexcept
-    {
-        return m_activationRequest;
-    }
+    const std::optional<OpenRequest> &activationRequest() const noexcept { return m_activationRequest; }
     /// Readers of the document's tensors and of the paired activation, for a job on a worker.
     TensorSource tensorSource() const;
     /// The opened checkpoint (null when none), for a job that reads it whole (the scan).

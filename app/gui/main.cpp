@@ -40,13 +40,11 @@ void installTranslators(QApplication &app)
     // Parented to the app: they must live as long as it does.
     auto *qt = new QTranslator(&app);
     const QLocale ui = language.isEmpty() ? QLocale::system() : QLocale(language);
-    if (qt->load(ui, QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    if (qt->load(ui, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     // Without a translation for the UI language, English: its .qm holds the plural forms.
     auto *own = new QTranslator(&app);
-    if (own->load(ui, QStringLiteral("quantscope"), QStringLiteral("_"),
-                  QStringLiteral(":/i18n")) ||
+    if (own->load(ui, QStringLiteral("quantscope"), QStringLiteral("_"), QStringLiteral(":/i18n")) ||
         own->load(QStringLiteral("quantscope_en"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(own);
 }
@@ -56,8 +54,7 @@ void installTranslators(QApplication &app)
 void scheduleScreenshot(MainWindow &window, const QString &file)
 {
     auto loadOk = std::make_shared<bool>(false);
-    QObject::connect(&window, &MainWindow::loadFinished, &window,
-                     [loadOk](bool ok) { *loadOk = ok; });
+    QObject::connect(&window, &MainWindow::loadFinished, &window, [loadOk](bool ok) { *loadOk = ok; });
     QObject::connect(
         &window, &MainWindow::becameIdle, &window,
         [&window, file, loadOk] {
@@ -65,8 +62,7 @@ void scheduleScreenshot(MainWindow &window, const QString &file)
             QTimer::singleShot(250, &window, [&window, file, loadOk] {
                 const bool saved = window.grab().save(file, "PNG");
                 if (!saved) {
-                    std::fprintf(stderr, "quantscope: could not write the screenshot %s\n",
-                                 qPrintable(file));
+                    std::fprintf(stderr, "quantscope: could not write the screenshot %s\n", qPrintable(file));
                     QCoreApplication::exit(1);
                     return;
                 }
@@ -97,27 +93,24 @@ int main(int argc, char *argv[])
     installTranslators(app);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Quantization workbench for LLM tensors."));
+    parser.setApplicationDescription(QCoreApplication::translate("main", "Quantization workbench for LLM tensors."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOption(
         QStringList{QStringLiteral("screenshot")},
-        QCoreApplication::translate(
-            "main", "Once the checkpoint has been opened (or has failed to open), save the window "
-                    "as a PNG to <file> and quit."),
+        QCoreApplication::translate("main",
+                                    "Once the checkpoint has been opened (or has failed to open), save the window "
+                                    "as a PNG to <file> and quit."),
         QCoreApplication::translate("main", "file"));
     parser.addOption(screenshotOption);
     const QCommandLineOption runDemoOption(
         QStringList{QStringLiteral("run-demo-quantization")},
-        QCoreApplication::translate(
-            "main", "Once the checkpoint is open, quantize a weight of it with three "
-                    "configurations (for screenshots and first looks)."));
+        QCoreApplication::translate("main", "Once the checkpoint is open, quantize a weight of it with three "
+                                            "configurations (for screenshots and first looks)."));
     parser.addOption(runDemoOption);
     const QCommandLineOption viewOption(
         QStringList{QStringLiteral("view")},
-        QCoreApplication::translate(
-            "main", "Show the view <name> (spectrum: with the residual spectra computed)."),
+        QCoreApplication::translate("main", "Show the view <name> (spectrum: with the residual spectra computed)."),
         QCoreApplication::translate("main", "name"));
     parser.addOption(viewOption);
     const QCommandLineOption compareOption(
@@ -128,17 +121,15 @@ int main(int argc, char *argv[])
     parser.addOption(compareOption);
     parser.addPositionalArgument(
         QStringLiteral("path"),
-        QCoreApplication::translate(
-            "main", "A .safetensors file, a model.safetensors.index.json, a checkpoint folder, "
-                    "a .npy/.npz file or a .qscope session. Without it, the built-in demo opens."),
+        QCoreApplication::translate("main",
+                                    "A .safetensors file, a model.safetensors.index.json, a checkpoint folder, "
+                                    "a .npy/.npz file or a .qscope session. Without it, the built-in demo opens."),
         QStringLiteral("[path]"));
     parser.process(app);
 
     const auto paths = parser.positionalArguments();
     if (paths.size() > 1) {
-        std::fprintf(
-            stderr, "%s\n",
-            qPrintable(QCoreApplication::translate("main", "Give at most one path to open.")));
+        std::fprintf(stderr, "%s\n", qPrintable(QCoreApplication::translate("main", "Give at most one path to open.")));
         return 2;
     }
 

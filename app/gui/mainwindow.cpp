@@ -91,9 +91,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_defaultState = saveState(kWindowStateVersion);
     restoreWindowState();
 
-    m_log->append(LogView::Severity::Info,
-                  tr("Quantscope %1; jobs run on %n thread(s)", nullptr, poolThreads())
-                      .arg(QApplication::applicationVersion()));
+    m_log->append(
+        LogView::Severity::Info,
+        tr("Quantscope %1; jobs run on %n thread(s)", nullptr, poolThreads()).arg(QApplication::applicationVersion()));
     queryComputeDevice();
 }
 
@@ -116,8 +116,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
-           (m_plan && m_plan->isRunning());
+           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -144,15 +143,13 @@ int MainWindow::poolThreads() const
 
 void MainWindow::createActions()
 {
-    m_openAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this);
+    m_openAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(tr("Open a .safetensors file, a sharded checkpoint's index, a "
                                   ".npy/.npz file or a session"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
 
-    m_openFolderAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Folder…"), this);
+    m_openFolderAction = new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Folder…"), this);
     m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_openFolderAction->setStatusTip(tr("Open a checkpoint folder"));
     connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
@@ -161,8 +158,7 @@ void MainWindow::createActions()
     m_openSessionAction->setStatusTip(tr("Restore a saved .qscope session"));
     connect(m_openSessionAction, &QAction::triggered, this, &MainWindow::openSessionDialog);
 
-    m_saveSessionAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session"), this);
+    m_saveSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session"), this);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
     m_saveSessionAction->setStatusTip(
         tr("Save the checkpoint, selection, configurations and results as a .qscope file"));
@@ -183,20 +179,17 @@ void MainWindow::createActions()
            "with the weights'"));
     connect(m_openActivationAction, &QAction::triggered, this, &MainWindow::openActivationDialog);
 
-    m_quitAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this);
+    m_quitAction = new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
-    m_runAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
+    m_runAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setStatusTip(tr("Quantize the selected tensors with every configuration"));
     connect(m_runAction, &QAction::triggered, this, &MainWindow::runQuantization);
 
-    m_cancelAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Job"), this);
+    m_cancelAction = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Job"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setEnabled(false);
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelJob);
@@ -210,8 +203,7 @@ void MainWindow::createActions()
     m_statusBarAction = new QAction(tr("Show &Status Bar"), this);
     m_statusBarAction->setCheckable(true);
     m_statusBarAction->setChecked(true);
-    connect(m_statusBarAction, &QAction::toggled, this,
-            [this](bool on) { statusBar()->setVisible(on); });
+    connect(m_statusBarAction, &QAction::toggled, this, [this](bool on) { statusBar()->setVisible(on); });
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
@@ -274,8 +266,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_quantizerDock);
     connect(m_panel, &QuantizerPanel::runRequested, this, &MainWindow::runQuantization);
     connect(m_panel, &QuantizerPanel::cancelRequested, this, &MainWindow::cancelJob);
-    connect(m_panel, &QuantizerPanel::activationClearRequested, this,
-            [this] { setActivation(QString()); });
+    connect(m_panel, &QuantizerPanel::activationClearRequested, this, [this] { setActivation(QString()); });
     connect(m_addConfigAction, &QAction::triggered, this, [this] {
         m_quantizerDock->show();
         m_panel->addConfiguration();
@@ -334,14 +325,12 @@ void MainWindow::createMenus()
     auto *themeMenu = view->addMenu(tr("&Theme"));
     m_themeGroup = new QActionGroup(this);
     const auto current = QSettings().value(QStringLiteral("theme")).toString();
-    const std::pair<theme::Mode, QString> modes[] = {{theme::Mode::System, tr("&System")},
-                                                     {theme::Mode::Light, tr("&Light")},
-                                                     {theme::Mode::Dark, tr("&Dark")}};
+    const std::pair<theme::Mode, QString> modes[] = {
+        {theme::Mode::System, tr("&System")}, {theme::Mode::Light, tr("&Light")}, {theme::Mode::Dark, tr("&Dark")}};
     for (const auto &[mode, label] : modes) {
         auto *a = themeMenu->addAction(label);
         a->setCheckable(true);
-        a->setChecked(theme::toString(mode) == current ||
-                      (current.isEmpty() && mode == theme::Mode::System));
+        a->setChecked(theme::toString(mode) == current || (current.isEmpty() && mode == theme::Mode::System));
         m_themeGroup->addAction(a);
         connect(a, &QAction::triggered, this, [mode = mode] {
             theme::apply(mode);
@@ -437,8 +426,7 @@ void MainWindow::queryComputeDevice()
             m_deviceDescription = tr("unknown (%1)").arg(q.error);
             m_deviceLabel->setText(tr("Compute device: unknown"));
             m_deviceLabel->setToolTip(q.error);
-            m_log->append(LogView::Severity::Error,
-                          tr("Could not detect the compute devices: %1").arg(q.error));
+            m_log->append(LogView::Severity::Error, tr("Could not detect the compute devices: %1").arg(q.error));
             m_panel->setGpuAvailable(false, q.error);
         }
         m_deviceKnown = true;
@@ -499,15 +487,14 @@ void MainWindow::createControllers()
     m_overview->setObjectName(QStringLiteral("overviewView")); // quantscope --view overview
     m_tabs->setTabToolTip(m_tabs->addTab(m_overview, tr("&Overview")),
                           tr("One sortable row per tensor and configuration; export it as CSV"));
-    connect(m_overview, &OverviewView::tensorActivated, this,
-            [this](const QString &tensor, const QString &config) {
-                m_distribution->setCurrentTensor(tensor);
-                m_spectrum->setCurrentTensor(tensor);
-                m_spectrum->setCurrentConfig(config);
-            });
+    connect(m_overview, &OverviewView::tensorActivated, this, [this](const QString &tensor, const QString &config) {
+        m_distribution->setCurrentTensor(tensor);
+        m_spectrum->setCurrentTensor(tensor);
+        m_spectrum->setCurrentConfig(config);
+    });
     connect(m_overview->table(), &QAbstractItemView::doubleClicked, this,
             [this] { m_tabs->setCurrentWidget(m_distribution); });
-    m_exporter = new ExporterPanel(m_tabs); // the Export tab: a recipe as a toolkit's config
+    m_exporter = new ExporterPanel(m_tabs);                  // the Export tab: a recipe as a toolkit's config
     m_exporter->setObjectName(QStringLiteral("exportView")); // --view export
     m_tabs->setTabToolTip(m_tabs->addTab(m_exporter, tr("E&xport")),
                           tr("A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config"));
@@ -516,8 +503,7 @@ void MainWindow::createControllers()
     m_sessions = new SessionController(
         this, {m_loads, m_jobs, m_browser, m_panel, m_distribution, m_tabs, m_log, m_scan->view()});
     connect(m_sessions, &SessionController::fileChanged, this, &MainWindow::updateTitle);
-    connect(m_sessions, &SessionController::opened, this,
-            [this](const QString &file) { m_recentMenu->add(file); });
+    connect(m_sessions, &SessionController::opened, this, [this](const QString &file) { m_recentMenu->add(file); });
     connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
     connect(m_sessions, &SessionController::errorOccurred, this, &MainWindow::showError);
 }
@@ -605,10 +591,9 @@ void MainWindow::updateSummary(const OpenResult &result)
     if (!result.warnings.isEmpty())
         parts << tr("%n warning(s)", nullptr, static_cast<int>(result.warnings.size()));
     m_summary->setText(parts.join(QStringLiteral(" · ")));
-    m_summary->setToolTip(result.warnings.isEmpty()
-                              ? QDir::toNativeSeparators(result.path)
-                              : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
-                                    result.warnings.join(QLatin1Char('\n')));
+    m_summary->setToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
+                                                    : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
+                                                          result.warnings.join(QLatin1Char('\n')));
 }
 
 // ---- quantization jobs -----------------------------------------------------------------------
@@ -674,10 +659,9 @@ bool MainWindow::openSession(const QString &file)
 void MainWindow::openFileDialog()
 {
     QSettings settings;
-    auto *dialog = new QFileDialog(
-        this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
-        tr("Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz "
-           "*.qscope);;All files (*)"));
+    auto *dialog = new QFileDialog(this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz "
+                                      "*.qscope);;All files (*)"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
@@ -690,8 +674,7 @@ void MainWindow::openFileDialog()
 void MainWindow::openFolderDialog()
 {
     QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Open Checkpoint Folder"),
-                                   settings.value(lastOpenDirKey()).toString());
+    auto *dialog = new QFileDialog(this, tr("Open Checkpoint Folder"), settings.value(lastOpenDirKey()).toString());
     dialog->setFileMode(QFileDialog::Directory);
     dialog->setOption(QFileDialog::ShowDirsOnly);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -705,9 +688,8 @@ void MainWindow::openFolderDialog()
 void MainWindow::openSessionDialog()
 {
     QSettings settings;
-    auto *dialog =
-        new QFileDialog(this, tr("Open Session"), settings.value(lastOpenDirKey()).toString(),
-                        tr("Quantscope sessions (*.qscope)"));
+    auto *dialog = new QFileDialog(this, tr("Open Session"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Quantscope sessions (*.qscope)"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
@@ -720,16 +702,14 @@ void MainWindow::openSessionDialog()
 void MainWindow::saveSessionDialog()
 {
     QSettings settings;
-    auto *dialog =
-        new QFileDialog(this, tr("Save Session"), settings.value(lastOpenDirKey()).toString(),
-                        tr("Quantscope sessions (*.qscope)"));
+    auto *dialog = new QFileDialog(this, tr("Save Session"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Quantscope sessions (*.qscope)"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(QStringLiteral("qscope"));
     const auto &session = m_sessions->file();
     const auto &name = m_loads->documentName();
-    dialog->selectFile(session.isEmpty()
-                           ? (name.isEmpty() ? tr("session") : name) + QStringLiteral(".qscope")
-                           : session);
+    dialog->selectFile(session.isEmpty() ? (name.isEmpty() ? tr("session") : name) + QStringLiteral(".qscope")
+                                         : session);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
         QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
@@ -741,8 +721,7 @@ void MainWindow::saveSessionDialog()
 void MainWindow::openActivationDialog()
 {
     QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Pair Activation from File"),
-                                   settings.value(lastOpenDirKey()).toString(),
+    auto *dialog = new QFileDialog(this, tr("Pair Activation from File"), settings.value(lastOpenDirKey()).toString(),
                                    tr("Tensors (*.npy *.npz *.safetensors);;All files (*)"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -769,18 +748,16 @@ void MainWindow::dropEvent(QDropEvent *event)
 void MainWindow::showAbout()
 {
     const auto device = m_deviceKnown ? m_deviceDescription : tr("still being detected");
-    const auto text =
-        tr("<h3>Quantscope %1</h3>"
-           "<p>A workbench for quantizing the tensors of large language models.</p>"
-           "<p><b>Compute device:</b> %2<br>"
-           "<b>GPU backends in this build:</b> %3<br>"
-           "<b>Job threads:</b> %4<br>"
-           "<b>Qt:</b> %5</p>")
-            .arg(QApplication::applicationVersion().toHtmlEscaped(), device.toHtmlEscaped(),
-                 QString::fromStdString(builtGpuBackends()).toHtmlEscaped(),
-                 QString::number(poolThreads()), QString::fromLatin1(qVersion()));
-    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("About Quantscope"), text,
-                                QMessageBox::Close, this);
+    const auto text = tr("<h3>Quantscope %1</h3>"
+                         "<p>A workbench for quantizing the tensors of large language models.</p>"
+                         "<p><b>Compute device:</b> %2<br>"
+                         "<b>GPU backends in this build:</b> %3<br>"
+                         "<b>Job threads:</b> %4<br>"
+                         "<b>Qt:</b> %5</p>")
+                          .arg(QApplication::applicationVersion().toHtmlEscaped(), device.toHtmlEscaped(),
+                               QString::fromStdString(builtGpuBackends()).toHtmlEscaped(),
+                               QString::number(poolThreads()), QString::fromLatin1(qVersion()));
+    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("About Quantscope"), text, QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("aboutBox"));
     box->setTextFormat(Qt::RichText);
     box->setIconPixmap(windowIcon().pixmap(64, 64));

@@ -82,8 +82,8 @@ void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::or
             std::vector<nlohmann::json> plain;
             for (const auto &l : *lines)
                 plain.push_back(nlohmann::json::parse(l.dump()));
-            BudgetProblem p = budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr,
-                                                     "the window's scan");
+            BudgetProblem p =
+                budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr, "the window's scan");
             return std::make_shared<const BudgetViewData>(prepareBudgetView(std::move(p), kBudgetSteps, cancel));
         },
         [this](std::shared_ptr<const BudgetViewData> data) {

@@ -114,14 +114,15 @@ void ScanController::scan()
     m_job.start(
         [ck, o, progress](const CancelToken &cancel) {
             // The scan reports elements: working on [b, e) of `total`.
-            ScanResult r = runScan(*ck, o, cancel, [progress](double b, double e, double total, const std::string &what) {
-                const std::lock_guard lock(progress->mutex);
-                progress->begin = total > 0 ? b / total : 0;
-                progress->end = total > 0 ? e / total : 0;
-                progress->total = total;
-                progress->what = what;
-                progress->stepAt = nowSeconds();
-            });
+            ScanResult r =
+                runScan(*ck, o, cancel, [progress](double b, double e, double total, const std::string &what) {
+                    const std::lock_guard lock(progress->mutex);
+                    progress->begin = total > 0 ? b / total : 0;
+                    progress->end = total > 0 ? e / total : 0;
+                    progress->total = total;
+                    progress->what = what;
+                    progress->stepAt = nowSeconds();
+                });
             return std::make_shared<const std::vector<nlohmann::ordered_json>>(std::move(r.lines));
         },
         [this](std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines) {

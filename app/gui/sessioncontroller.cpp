@@ -19,8 +19,7 @@
 
 namespace quantscope {
 
-SessionController::SessionController(QObject *parent, const Parts &parts)
-    : QObject(parent), m_parts(parts)
+SessionController::SessionController(QObject *parent, const Parts &parts) : QObject(parent), m_parts(parts)
 {
 }
 
@@ -32,8 +31,7 @@ Session SessionController::current() const
         const auto &request = loads.documentRequest();
         SessionSource src;
         src.demo = request.demo;
-        src.path =
-            request.demo ? std::string() : QFileInfo(request.path).absoluteFilePath().toStdString();
+        src.path = request.demo ? std::string() : QFileInfo(request.path).absoluteFilePath().toStdString();
         src.lenient = request.lenient;
         s.checkpoint = src;
     }
@@ -78,10 +76,8 @@ bool SessionController::save(const QString &file, QString *error)
     if (!reason.isEmpty()) {
         if (error)
             *error = reason;
-        m_parts.log->append(LogView::Severity::Error,
-                            tr("Could not save the session “%1”: %2").arg(shown, reason));
-        emit errorOccurred(tr("Could Not Save Session"),
-                           tr("Quantscope could not save “%1”.").arg(shown), reason);
+        m_parts.log->append(LogView::Severity::Error, tr("Could not save the session “%1”: %2").arg(shown, reason));
+        emit errorOccurred(tr("Could Not Save Session"), tr("Quantscope could not save “%1”.").arg(shown), reason);
         return false;
     }
     m_file = file;
@@ -110,10 +106,9 @@ bool SessionController::open(const QString &file)
     const auto shown = QDir::toNativeSeparators(file);
     auto *log = m_parts.log;
     if (!error.isEmpty()) {
-        log->append(LogView::Severity::Error,
-                    tr("Could not open the session “%1”: %2").arg(shown, error));
-        emit errorOccurred(tr("Could Not Open Session"),
-                           tr("Quantscope could not open the session “%1”.").arg(shown), error);
+        log->append(LogView::Severity::Error, tr("Could not open the session “%1”: %2").arg(shown, error));
+        emit errorOccurred(tr("Could Not Open Session"), tr("Quantscope could not open the session “%1”.").arg(shown),
+                           error);
         return false;
     }
 
@@ -127,9 +122,9 @@ bool SessionController::open(const QString &file)
     panel->setSymlog(s.symlog);
     m_parts.jobs->setResults(std::make_shared<const QuantizeJobResult>(std::move(s.results)));
     if (m_parts.layers)
-        m_parts.layers->setLines(s.scanLines.empty() ? nullptr
-                                                     : std::make_shared<const std::vector<nlohmann::ordered_json>>(
-                                                           std::move(s.scanLines)));
+        m_parts.layers->setLines(
+            s.scanLines.empty() ? nullptr
+                                : std::make_shared<const std::vector<nlohmann::ordered_json>>(std::move(s.scanLines)));
     const auto &v = s.view;
     if (v.is_object()) {
         auto *distribution = m_parts.distribution;

@@ -117,8 +117,8 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
             if (!run.is_object() || !run.contains("metrics") || !run["metrics"].is_object() || !run.contains("spec"))
                 continue; // a failed run has no metrics
             const double mse = finiteNumber(run["metrics"], "mse");
-            if (!std::isfinite(mse) || !run["metrics"].contains("bytes") || !run["metrics"]["bytes"].is_number_integer() ||
-                run["metrics"]["bytes"].get<std::int64_t>() < 0)
+            if (!std::isfinite(mse) || !run["metrics"].contains("bytes") ||
+                !run["metrics"]["bytes"].is_number_integer() || run["metrics"]["bytes"].get<std::int64_t>() < 0)
                 continue;
             BudgetCandidate c;
             c.spec = run["spec"];
@@ -158,8 +158,9 @@ BudgetProblem readBudgetProblem(const std::string &reportPath,
         try {
             j = nlohmann::json::parse(text);
         } catch (const nlohmann::json::exception &) {
-            throw FormatError("line " + std::to_string(lineNo) + " is not JSON (a torn line of an unfinished scan? "
-                              "resume the scan first)",
+            throw FormatError("line " + std::to_string(lineNo) +
+                                  " is not JSON (a torn line of an unfinished scan? "
+                                  "resume the scan first)",
                               Location{reportPath, {}, {}});
         }
         if (header.is_null())
@@ -345,9 +346,9 @@ public:
 
 private:
     struct Seg {
-        double slope;   ///< error change per byte (< 0)
+        double slope; ///< error change per byte (< 0)
         std::uint64_t bytes;
-        double gain;    ///< error saved (> 0)
+        double gain; ///< error saved (> 0)
     };
 
     static std::vector<Seg> hull(std::vector<Item> v)
@@ -408,7 +409,8 @@ private:
                 h.push_back(p);
             }
             for (std::size_t k = 1; k < h.size(); ++k)
-                steps.push_back({(h[k].error - h[k - 1].error) / static_cast<double>(h[k].extra - h[k - 1].extra), i, k});
+                steps.push_back(
+                    {(h[k].error - h[k - 1].error) / static_cast<double>(h[k].extra - h[k - 1].extra), i, k});
             hulls[i] = std::move(h);
         }
         std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) { return a.slope < b.slope; });

@@ -19,18 +19,18 @@
 namespace quantscope {
 
 struct BudgetCandidate {
-    nlohmann::json spec;        ///< the full spec (the scan report's run spec)
-    std::string label;          ///< describeSpec(spec)
-    double error = 0;           ///< additive error the solver minimises (see BudgetModule)
-    std::uint64_t bytes = 0;    ///< exact stored bytes
-    double mse = 0;             ///< measured mean squared error
-    int rank = -1;              ///< MiLo rank, -1 for other methods
+    nlohmann::json spec;     ///< the full spec (the scan report's run spec)
+    std::string label;       ///< describeSpec(spec)
+    double error = 0;        ///< additive error the solver minimises (see BudgetModule)
+    std::uint64_t bytes = 0; ///< exact stored bytes
+    double mse = 0;          ///< measured mean squared error
+    int rank = -1;           ///< MiLo rank, -1 for other methods
 };
 
 struct BudgetModule {
     std::string module;
     std::uint64_t numel = 0;
-    double weight = 1;          ///< error weight (1 unless weighted)
+    double weight = 1;                                          ///< error weight (1 unless weighted)
     double kurtosis = std::numeric_limits<double>::quiet_NaN(); ///< the tensor's excess kurtosis
     std::vector<std::uint64_t> shape;
     /// Candidates; `error` = weight · mse · numel (the squared Frobenius error, weighted).
@@ -39,17 +39,17 @@ struct BudgetModule {
 
 /// The modules of a scan report that have at least one candidate, and what was left out.
 struct BudgetProblem {
-    std::string report;                   ///< the report's path
-    std::string checkpoint;               ///< the report header's checkpoint
-    nlohmann::ordered_json recipe;        ///< the report header's recipe
+    std::string report;            ///< the report's path
+    std::string checkpoint;        ///< the report header's checkpoint
+    nlohmann::ordered_json recipe; ///< the report header's recipe
     std::vector<BudgetModule> modules;
     /// Modules without candidates: "name: status" (excluded, unmatched, error, or all runs failed).
     std::vector<std::string> leftOut;
     /// The names of those that the report's recipe did not exclude (unmatched, error, no runs).
     std::vector<std::string> leftOutNotExcluded;
     std::uint64_t totalNumel() const;
-    std::uint64_t minBytes() const;       ///< every module's smallest candidate
-    std::uint64_t maxBytes() const;       ///< every module's largest candidate
+    std::uint64_t minBytes() const; ///< every module's smallest candidate
+    std::uint64_t maxBytes() const; ///< every module's largest candidate
 };
 
 /// Reads a scan report (docs/formats.md "Scan reports"): every scanned module's runs with a
@@ -80,13 +80,13 @@ struct BudgetOptions {
 };
 
 struct BudgetSolution {
-    std::vector<int> choice;   ///< candidate index per module
+    std::vector<int> choice; ///< candidate index per module
     std::uint64_t bytes = 0;
     double error = 0;
     std::uint64_t budgetBytes = 0;
-    std::string method;        ///< "dp" or "branch-and-bound"
-    std::uint64_t gcd = 1;     ///< the byte resolution of the DP
-    std::uint64_t nodes = 0;   ///< DP cells or B&B nodes visited
+    std::string method;      ///< "dp" or "branch-and-bound"
+    std::uint64_t gcd = 1;   ///< the byte resolution of the DP
+    std::uint64_t nodes = 0; ///< DP cells or B&B nodes visited
 };
 
 /// An optimal choice: least total error with total bytes ≤ budgetBytes (ties: fewer bytes).

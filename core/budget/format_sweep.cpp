@@ -28,8 +28,7 @@ std::pair<std::string, int> splitFormat(const std::string &f)
     }
     if (f == "fp8" || f == "mxfp4" || f == "nvfp4" || f == "constopt")
         return {f, 0};
-    throw UnsupportedError("unknown sweep format '" + f +
-                           "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt)");
+    throw UnsupportedError("unknown sweep format '" + f + "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt)");
 }
 
 std::string familyOf(const std::string &kind, int bits)

@@ -30,34 +30,34 @@ struct FormatSweepOptions {
     /// channel), mxfp4, nvfp4, constopt (group sizes each).
     std::vector<std::string> formats = {"int3", "int4", "int8", "hqq4", "fp8", "mxfp4", "nvfp4", "constopt"};
     std::vector<std::int64_t> groups = {32, 64, 128};
-    std::vector<int> axes = {1, 0};     ///< HQQ's grouping axes
-    bool hadamard = true;               ///< also every point after the rotation
-    std::int64_t hadamardBlock = 128;   ///< d
+    std::vector<int> axes = {1, 0};   ///< HQQ's grouping axes
+    bool hadamard = true;             ///< also every point after the rotation
+    std::int64_t hadamardBlock = 128; ///< d
     DeviceChoice device = DeviceChoice::Auto;
     int threads = 0;
 };
 
 /// One point of the grid.
 struct FormatSweepPoint {
-    std::string family;       ///< "INT4", "HQQ 4-bit", "MXFP4", "constOpt", + " + H" when rotated
-    std::string format;       ///< the format token ("int4")
-    nlohmann::json spec;      ///< full spec (defaults filled in) as `quantize --json` prints it
+    std::string family;  ///< "INT4", "HQQ 4-bit", "MXFP4", "constOpt", + " + H" when rotated
+    std::string format;  ///< the format token ("int4")
+    nlohmann::json spec; ///< full spec (defaults filled in) as `quantize --json` prints it
     bool hadamard = false;
-    std::int64_t group = 0;   ///< 0: the format has no group size
-    int axis = -1;            ///< HQQ's axis, -1 otherwise
+    std::int64_t group = 0; ///< 0: the format has no group size
+    int axis = -1;          ///< HQQ's axis, -1 otherwise
     double bitsPerWeight = 0;
     std::uint64_t bytes = 0;
     double mse = 0, relFrobenius = 0, sqnrDb = 0;
     bool pareto = false;
     std::string device;
-    std::string error;        ///< non-empty: the point failed (nothing else valid)
+    std::string error; ///< non-empty: the point failed (nothing else valid)
 };
 
 struct FormatSweep {
     std::string tensor;
     Shape shape;
-    double kurtosis = 0;          ///< excess kurtosis of W (population)
-    double kurtosisRotated = 0;   ///< of WHT_d(W) (NaN when the rotation does not fit)
+    double kurtosis = 0;        ///< excess kurtosis of W (population)
+    double kurtosisRotated = 0; ///< of WHT_d(W) (NaN when the rotation does not fit)
     std::int64_t hadamardBlock = 0;
     std::vector<FormatSweepPoint> points;
     std::vector<std::string> notes;

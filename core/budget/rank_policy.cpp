@@ -144,8 +144,8 @@ std::vector<int> assignRanks(const RankPolicy &policy, const std::vector<RankPol
             }
             const auto it = frequencies.find(key);
             if (it == frequencies.end())
-                throw UnsupportedError("the expert frequencies have no count for '" + key + "' (module '" +
-                                       m.module + "')");
+                throw UnsupportedError("the expert frequencies have no count for '" + key + "' (module '" + m.module +
+                                       "')");
             const auto &[sum, n] = layer[layerOf(key)];
             r = sum > 0 ? static_cast<int>(std::nearbyint(it->second / sum * policy.rank * n)) : policy.rank;
             break;

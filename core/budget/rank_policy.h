@@ -28,8 +28,8 @@ enum class RankPolicyKind : std::uint8_t { Uniform, Dense, Sparse, Kurtosis, Fre
 
 struct RankPolicy {
     RankPolicyKind kind = RankPolicyKind::Uniform;
-    int rank = 16;       ///< r (the mean expert rank for kurtosis / frequency)
-    int denseRank = 16;  ///< the rank dense modules keep under kurtosis / frequency
+    int rank = 16;      ///< r (the mean expert rank for kurtosis / frequency)
+    int denseRank = 16; ///< the rank dense modules keep under kurtosis / frequency
 };
 
 /// "uniform:16", "dense:32", "sparse:16", "kurtosis:16", "frequency:32", optionally with

@@ -34,10 +34,7 @@ struct Side {
     std::map<std::string, std::string, std::less<>> dense;   // module → tensor name
     std::map<std::string, std::string, std::less<>> problem; // module → refusal
 
-    bool has(const std::string &m) const
-    {
-        return dense.count(m) || problem.count(m) || det.find(m) != nullptr;
-    }
+    bool has(const std::string &m) const { return dense.count(m) || problem.count(m) || det.find(m) != nullptr; }
 };
 
 bool endsWith(const std::string &s, const std::string &t)
@@ -65,7 +62,8 @@ Side openSide(const std::string &path, const CompareOptions &o)
             if (s.problem.count(module))
                 continue;
             s.dense[module] = e.name;
-        } else if (const auto dot = e.name.rfind('.'); dot != std::string::npos && s.problem.count(e.name.substr(0, dot))) {
+        } else if (const auto dot = e.name.rfind('.');
+                   dot != std::string::npos && s.problem.count(e.name.substr(0, dot))) {
             module = e.name.substr(0, dot);
         } else {
             continue;
@@ -234,8 +232,9 @@ CompareReport finish(CompareReport r)
     if (ea.size() >= 2)
         if (const double rho = spearmanRank(ea, eb); std::isfinite(rho))
             r.spearman = rho;
-    std::stable_sort(r.modules.begin(), r.modules.end(),
-                     [](const ModuleComparison &x, const ModuleComparison &y) { return x.difference() > y.difference(); });
+    std::stable_sort(r.modules.begin(), r.modules.end(), [](const ModuleComparison &x, const ModuleComparison &y) {
+        return x.difference() > y.difference();
+    });
     return r;
 }
 
@@ -346,7 +345,8 @@ CompareReport runCompare(const std::string &a, const std::string &b, const Compa
             mc.relDiff = comparedetail::relativeDifference(wa, wb);
             if (ref) {
                 if (!ref->has(module))
-                    throw FormatError("the reference has no module of this name", Location{options.reference, module, {}});
+                    throw FormatError("the reference has no module of this name",
+                                      Location{options.reference, module, {}});
                 const Tensor w = decodeModule(*ref, module);
                 if (w.shape() != wa.shape())
                     throw FormatError("the reference's weight differs in shape: " + shapeToString(w.shape()),

@@ -42,31 +42,31 @@ struct ScaleRatio {
 };
 
 struct ModuleComparison {
-    std::string module;              ///< "model.layers.0.mlp.down_proj"
-    std::string tensor;              ///< the logical weight ("….weight") a click opens
+    std::string module; ///< "model.layers.0.mlp.down_proj"
+    std::string tensor; ///< the logical weight ("….weight") a click opens
     Shape shape;
-    std::string schemeA, schemeB;    ///< the scheme in words, "dense F32" for a plain tensor
-    std::string schemeDiff;          ///< "bits 4 vs 8; group 128 vs 32" ("" when the same)
-    bool sameScheme = false;         ///< both quantized with one scheme: codes comparable
-    std::optional<double> codeDiff;  ///< fraction of codes that differ (sameScheme only)
+    std::string schemeA, schemeB;   ///< the scheme in words, "dense F32" for a plain tensor
+    std::string schemeDiff;         ///< "bits 4 vs 8; group 128 vs 32" ("" when the same)
+    bool sameScheme = false;        ///< both quantized with one scheme: codes comparable
+    std::optional<double> codeDiff; ///< fraction of codes that differ (sameScheme only)
     std::int64_t codesDiffer = 0, codesTotal = 0;
     std::optional<ScaleRatio> scaleRatio;
-    std::optional<double> relDiff;   ///< ‖Ŵ_A − Ŵ_B‖ / ‖Ŵ_B‖ (checkpoints)
+    std::optional<double> relDiff;        ///< ‖Ŵ_A − Ŵ_B‖ / ‖Ŵ_B‖ (checkpoints)
     std::optional<double> errorA, errorB; ///< vs the reference (checkpoints) or the runs' rel_frobenius (reports)
-    std::string error;               ///< why the module could not be compared ("" when it was)
+    std::string error;                    ///< why the module could not be compared ("" when it was)
 
     /// The sort key: relDiff for checkpoints, |errorA − errorB| for reports (NaN-free; −1 when none).
     double difference() const;
 };
 
 struct CompareReport {
-    std::string kind;            ///< "checkpoints" or "scan-reports"
-    std::string a, b, reference; ///< the paths as given
+    std::string kind;                      ///< "checkpoints" or "scan-reports"
+    std::string a, b, reference;           ///< the paths as given
     std::vector<ModuleComparison> modules; ///< on both sides, largest difference first
     std::vector<std::string> onlyA, onlyB; ///< modules on one side only, in that side's order
     std::optional<double> spearman;        ///< rank agreement of the ordering by error (≥ 2 modules with both errors)
     std::int64_t spearmanModules = 0;
-    std::vector<std::string> notes;        ///< e.g. the reports name different checkpoints
+    std::vector<std::string> notes; ///< e.g. the reports name different checkpoints
 
     /// docs/cli.md "`compare`": {"kind","a","b","reference","modules":[…],"only_a","only_b",
     /// "spearman","spearman_modules","notes","summary"}.

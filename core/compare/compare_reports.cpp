@@ -219,8 +219,10 @@ nlohmann::ordered_json CompareReport::toJson() const
         j["codes_differ"] = m.codesDiffer;
         j["codes_total"] = m.codesTotal;
         if (m.scaleRatio)
-            j["scale_ratio"] = {{"min", reportNumber(m.scaleRatio->min)}, {"median", reportNumber(m.scaleRatio->median)},
-                                {"max", reportNumber(m.scaleRatio->max)}, {"count", m.scaleRatio->count},
+            j["scale_ratio"] = {{"min", reportNumber(m.scaleRatio->min)},
+                                {"median", reportNumber(m.scaleRatio->median)},
+                                {"max", reportNumber(m.scaleRatio->max)},
+                                {"count", m.scaleRatio->count},
                                 {"skipped", m.scaleRatio->skipped}};
         else
             j["scale_ratio"] = nullptr;
@@ -240,9 +242,8 @@ nlohmann::ordered_json CompareReport::toJson() const
     j["a"] = a;
     j["b"] = b;
     j["reference"] = reference.empty() ? ojson() : ojson(reference);
-    j["summary"] = {{"modules", modules.size()},        {"differing", differing},
-                    {"codes_differ", codesDiffer},      {"codes_total", codesTotal},
-                    {"only_a", onlyA.size()},           {"only_b", onlyB.size()},
+    j["summary"] = {{"modules", modules.size()}, {"differing", differing}, {"codes_differ", codesDiffer},
+                    {"codes_total", codesTotal}, {"only_a", onlyA.size()}, {"only_b", onlyB.size()},
                     {"errors", errors}};
     j["spearman"] = optionalNumber(spearman);
     j["spearman_modules"] = spearmanModules;

@@ -15,11 +15,16 @@ namespace quantscope {
 std::string toString(CompareMetric m)
 {
     switch (m) {
-    case CompareMetric::Difference: return "difference";
-    case CompareMetric::Delta: return "delta error (A - B)";
-    case CompareMetric::ErrorA: return "error A";
-    case CompareMetric::ErrorB: return "error B";
-    case CompareMetric::CodeDiff: return "codes differing";
+    case CompareMetric::Difference:
+        return "difference";
+    case CompareMetric::Delta:
+        return "delta error (A - B)";
+    case CompareMetric::ErrorA:
+        return "error A";
+    case CompareMetric::ErrorB:
+        return "error B";
+    case CompareMetric::CodeDiff:
+        return "codes differing";
     }
     return "";
 }
@@ -32,10 +37,14 @@ double compareValue(const ModuleComparison &c, CompareMetric m)
         const double d = c.difference();
         return d < 0 ? nan : d;
     }
-    case CompareMetric::Delta: return c.errorA && c.errorB ? *c.errorA - *c.errorB : nan;
-    case CompareMetric::ErrorA: return c.errorA.value_or(nan);
-    case CompareMetric::ErrorB: return c.errorB.value_or(nan);
-    case CompareMetric::CodeDiff: return c.codeDiff.value_or(nan);
+    case CompareMetric::Delta:
+        return c.errorA && c.errorB ? *c.errorA - *c.errorB : nan;
+    case CompareMetric::ErrorA:
+        return c.errorA.value_or(nan);
+    case CompareMetric::ErrorB:
+        return c.errorB.value_or(nan);
+    case CompareMetric::CodeDiff:
+        return c.codeDiff.value_or(nan);
     }
     return nan;
 }

@@ -18,7 +18,7 @@ enum class CompareMetric : std::uint8_t {
     Delta,      ///< error_A − error_B
     ErrorA,
     ErrorB,
-    CodeDiff,   ///< fraction of codes that differ
+    CodeDiff, ///< fraction of codes that differ
 };
 /// "difference", "Δ error (A − B)", "error A", "error B", "codes differing" (English; the window
 /// translates its own labels).

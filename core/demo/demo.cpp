@@ -89,10 +89,10 @@ struct WeightRecipe {
     std::string name;
     std::int64_t rows = 0, cols = 0; // cols = 0: a 1-D vector
     double std = kInitStd;
-    double logSigma = 0.0;           // 0: Gaussian
-    std::vector<int> outlierCols;    // input channels scaled by outlierScale
+    double logSigma = 0.0;        // 0: Gaussian
+    std::vector<int> outlierCols; // input channels scaled by outlierScale
     double outlierScale = 1.0;
-    double mean = 0.0;               // norm gains sit around 1
+    double mean = 0.0; // norm gains sit around 1
 };
 
 WeightRecipe matrix(std::string name, std::int64_t rows, std::int64_t cols, double logSigma,
@@ -120,7 +120,10 @@ WeightRecipe gain(std::string name)
 }
 
 /// σ of the log-normal scale giving excess kurtosis k for the mixture alone.
-double sigmaForKurtosis(double k) { return std::sqrt(std::log(1.0 + k / 3.0) / 4.0); }
+double sigmaForKurtosis(double k)
+{
+    return std::sqrt(std::log(1.0 + k / 3.0) / 4.0);
+}
 
 Tensor generate(const WeightRecipe &r, std::uint64_t seed)
 {
@@ -150,7 +153,7 @@ std::vector<WeightRecipe> recipes()
 {
     std::vector<WeightRecipe> list;
     const std::string L0 = "model.layers.0.", L1 = "model.layers.1.";
-    const double kQk = sigmaForKurtosis(1.5);  // with the ×4 outlier columns: ≈ 5 overall
+    const double kQk = sigmaForKurtosis(1.5); // with the ×4 outlier columns: ≈ 5 overall
     const double kDense = sigmaForKurtosis(1.0);
     const double kExpert = sigmaForKurtosis(0.5);
     const auto outliers = demoQkOutlierChannels();
@@ -160,8 +163,7 @@ std::vector<WeightRecipe> recipes()
         list.push_back(gain(L + "input_layernorm.weight"));
         list.push_back(gain(L + "post_attention_layernorm.weight"));
         list.push_back(matrix(L + "self_attn.q_proj.weight", kHidden, kHidden, kQk, outliers, 4.0));
-        list.push_back(matrix(L + "self_attn.k_proj.weight", kKvHeads * kHeadDim, kHidden, kQk,
-                        outliers, 4.0));
+        list.push_back(matrix(L + "self_attn.k_proj.weight", kKvHeads * kHeadDim, kHidden, kQk, outliers, 4.0));
         list.push_back(matrix(L + "self_attn.v_proj.weight", kKvHeads * kHeadDim, kHidden, kDense));
         list.push_back(matrix(L + "self_attn.o_proj.weight", kHidden, kHidden, kDense));
     }
@@ -185,8 +187,14 @@ std::vector<WeightRecipe> recipes()
 
 } // namespace
 
-std::vector<int> demoQkOutlierChannels() { return {37, 211, 598, 903}; }
-std::vector<int> demoActivationOutlierChannels() { return {64, 517, 1000}; }
+std::vector<int> demoQkOutlierChannels()
+{
+    return {37, 211, 598, 903};
+}
+std::vector<int> demoActivationOutlierChannels()
+{
+    return {64, 517, 1000};
+}
 
 std::vector<std::pair<std::string, Tensor>> makeDemoWeights(std::uint64_t seed)
 {
@@ -256,8 +264,7 @@ void writeDemoCheckpoint(const std::filesystem::path &dir, std::uint64_t seed)
     }
     index["metadata"]["total_size"] = total;
     const std::map<std::string, std::string> meta{
-        {"format", "pt"},
-        {"quantscope", "demo checkpoint, seed " + std::to_string(seed) + ", generated in code"}};
+        {"format", "pt"}, {"quantscope", "demo checkpoint, seed " + std::to_string(seed) + ", generated in code"}};
     writeSafetensors(dir / shard1, a, meta);
     writeSafetensors(dir / shard2, b, meta);
 

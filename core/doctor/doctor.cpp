@@ -10,9 +10,12 @@ namespace quantscope {
 std::string toString(Severity s)
 {
     switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    default: return "error";
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    default:
+        return "error";
     }
 }
 
@@ -33,17 +36,23 @@ nlohmann::json DoctorReport::toJson() const
 {
     nlohmann::json list = nlohmann::json::array();
     for (const Finding &f : findings) {
-        nlohmann::json j{{"severity", toString(f.severity)}, {"check", f.check}, {"module", f.module},
-                         {"tensor", f.tensor},                {"file", f.file},   {"message", f.message}};
+        nlohmann::json j{{"severity", toString(f.severity)},
+                         {"check", f.check},
+                         {"module", f.module},
+                         {"tensor", f.tensor},
+                         {"file", f.file},
+                         {"message", f.message}};
         j["offset"] = f.offset ? nlohmann::json(*f.offset) : nlohmann::json(nullptr);
         list.push_back(std::move(j));
     }
-    return {{"path", path},
-            {"files", files},
-            {"tensors", tensors},
-            {"summary", {{"errors", count(Severity::Error)}, {"warnings", count(Severity::Warning)}, {"info", count(Severity::Info)}}},
-            {"exit_code", exitCode()},
-            {"findings", std::move(list)}};
+    return {
+        {"path", path},
+        {"files", files},
+        {"tensors", tensors},
+        {"summary",
+         {{"errors", count(Severity::Error)}, {"warnings", count(Severity::Warning)}, {"info", count(Severity::Info)}}},
+        {"exit_code", exitCode()},
+        {"findings", std::move(list)}};
 }
 
 DoctorReport runDoctor(const std::filesystem::path &path, const DoctorOptions &options, const CancelToken *cancel)

@@ -28,12 +28,12 @@ std::string toString(Severity s);
 
 struct Finding {
     Severity severity = Severity::Info;
-    std::string check;    ///< "completeness", "quantized", "scale-health", "dtype", "kv-scales", "duplicates"
-    std::string module;   ///< the module (tensor name without its last component) or ""
-    std::string tensor;   ///< the tensor name or ""
-    std::string file;     ///< the file at fault (path as found) or ""
+    std::string check;  ///< "completeness", "quantized", "scale-health", "dtype", "kv-scales", "duplicates"
+    std::string module; ///< the module (tensor name without its last component) or ""
+    std::string tensor; ///< the tensor name or ""
+    std::string file;   ///< the file at fault (path as found) or ""
     std::optional<std::uint64_t> offset; ///< absolute byte offset in `file` when one applies
-    std::string message;  ///< one line: what is wrong and what it means
+    std::string message;                 ///< one line: what is wrong and what it means
 };
 
 struct DoctorOptions {
@@ -63,7 +63,7 @@ namespace doctor {
 /// One tensor as a shard header declares it (the lenient parse).
 struct HeaderTensor {
     std::string name;
-    std::string dtype;        ///< as written
+    std::string dtype; ///< as written
     std::vector<std::int64_t> shape;
     std::uint64_t begin = 0, end = 0;
     std::uint64_t fileOffset = 0; ///< absolute offset of the first byte

@@ -55,7 +55,8 @@ std::optional<nlohmann::json> readJson(const fs::path &p, DoctorReport &r, Sever
     }
     if (size > kMaxHeader) {
         add(r, severity, "completeness", {}, p, std::nullopt,
-            std::string(what) + " is " + std::to_string(size) + " bytes, more than the 100 MB a JSON file here may have");
+            std::string(what) + " is " + std::to_string(size) +
+                " bytes, more than the 100 MB a JSON file here may have");
         return std::nullopt;
     }
     const std::string text = readPrefix(p, size);
@@ -74,8 +75,7 @@ std::optional<nlohmann::json> readJson(const fs::path &p, DoctorReport &r, Sever
 
 bool safeShardName(const std::string &s)
 {
-    return !s.empty() && s.find('/') == std::string::npos && s.find('\\') == std::string::npos && s != "." &&
-           s != "..";
+    return !s.empty() && s.find('/') == std::string::npos && s.find('\\') == std::string::npos && s != "." && s != "..";
 }
 
 /// Parses one shard's header; findings for each lie.
@@ -302,8 +302,9 @@ std::vector<Shard> checkStructure(const fs::path &path, DoctorReport &r, nlohman
             add(r, Severity::Error, "completeness", {}, path, std::nullopt, "no .safetensors file and no index here");
         else if (inFolder.size() > 1)
             add(r, Severity::Warning, "completeness", {}, path, std::nullopt,
-                std::to_string(inFolder.size()) + " .safetensors files and no model.safetensors.index.json: the readers "
-                                                   "refuse to guess which belong together; examined all of them");
+                std::to_string(inFolder.size()) +
+                    " .safetensors files and no model.safetensors.index.json: the readers "
+                    "refuse to guess which belong together; examined all of them");
         files = inFolder;
     }
     std::vector<Shard> shards;
@@ -347,8 +348,8 @@ std::vector<Shard> checkStructure(const fs::path &path, DoctorReport &r, nlohman
                     "in a shard's header but not in the index's weight_map (loaders will not see it)");
         if (totalSize && *totalSize != sum)
             add(r, Severity::Warning, "completeness", {}, index, std::nullopt,
-                "metadata.total_size is " + std::to_string(*totalSize) + " but the tensors hold " + std::to_string(sum) +
-                    " bytes");
+                "metadata.total_size is " + std::to_string(*totalSize) + " but the tensors hold " +
+                    std::to_string(sum) + " bytes");
     }
     return shards;
 }

@@ -209,7 +209,8 @@ void checkValues(const std::vector<Shard> &shards, const nlohmann::json &, const
                     const bool norm = t.name.find("norm") != std::string::npos;
                     if (dt == DType::F16 && !norm && mid * 100 > static_cast<std::int64_t>(a.size()) * 95)
                         add(r, Severity::Warning, "dtype", t.name, file, t.fileOffset,
-                            "95 % of the values lie in [0.5, 4): BF16 bits labelled F16? (median |x| " + fmt(med) + ")");
+                            "95 % of the values lie in [0.5, 4): BF16 bits labelled F16? (median |x| " + fmt(med) +
+                                ")");
                     if (dt == DType::BF16 && med < 1e-10f)
                         add(r, Severity::Warning, "dtype", t.name, file, t.fileOffset,
                             "median |x| is " + fmt(med) + ": F16 bits labelled BF16?");
@@ -285,8 +286,8 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
             // Layout facts the reader handled (padding, defaults) are info; a module the config
             // ignores or excludes but that is stored quantized is a contradiction (warning).
             for (const auto &w : m.warnings)
-                add(r, w.find("excludes/ignores") != std::string::npos ? Severity::Warning : Severity::Info, "quantized",
-                    m.name, {}, std::nullopt, w);
+                add(r, w.find("excludes/ignores") != std::string::npos ? Severity::Warning : Severity::Info,
+                    "quantized", m.name, {}, std::nullopt, w);
             if (m.scaleHealth.nan || m.scaleHealth.inf || m.scaleHealth.zero)
                 add(r, Severity::Error, "scale-health", m.name, {}, std::nullopt,
                     std::to_string(m.scaleHealth.nan) + " NaN, " + std::to_string(m.scaleHealth.inf) + " Inf and " +
@@ -303,8 +304,9 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
             for (const QuantizedModule *m : members)
                 if (m->scheme.toJson().dump() != members.front()->scheme.toJson().dump()) {
                     add(r, Severity::Warning, "quantized", m->name, {}, std::nullopt,
-                        "stored as " + m->scheme.toJson().dump() + " but " + members.front()->name + " of the same fusion group " +
-                            g + " as " + members.front()->scheme.toJson().dump() + ": engines that fuse them need one scheme");
+                        "stored as " + m->scheme.toJson().dump() + " but " + members.front()->name +
+                            " of the same fusion group " + g + " as " + members.front()->scheme.toJson().dump() +
+                            ": engines that fuse them need one scheme");
                     break;
                 }
         const bool declared = config.is_object() && config.contains("quantization_config");

@@ -32,8 +32,8 @@ enum class DeviceKind : std::uint8_t { Cpu, Cuda, Hip };
 
 struct DeviceInfo {
     DeviceKind kind = DeviceKind::Cpu;
-    std::string id;   ///< "cpu", "cuda:0", "hip:0"
-    std::string name; ///< "AMD EPYC …" / "NVIDIA H100 80GB HBM3"
+    std::string id;                ///< "cpu", "cuda:0", "hip:0"
+    std::string name;              ///< "AMD EPYC …" / "NVIDIA H100 80GB HBM3"
     std::uint64_t totalMemory = 0; ///< bytes (host RAM for the CPU)
     std::uint64_t freeMemory = 0;  ///< bytes at the time of the query
     int threads = 1;               ///< CPU worker threads; SM count for GPUs
@@ -79,20 +79,18 @@ public:
     /// Copies (GPU) or wraps (CPU) a host tensor. Throws GpuError naming the tensor on OOM.
     virtual std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const = 0;
     /// Quantizes (codes + scales + zero points, and Ŵ when asked).
-    virtual QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec,
-                                     const QuantizeOptions &options,
+    virtual QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &options,
                                      const CancelToken *cancel = nullptr) const = 0;
     /// Ŵ (FP32, row-major) from stored codes, scales and zero points.
     virtual std::vector<float> dequantize(const QuantizedTensor &q) const = 0;
     /// Error metrics, moments and histograms of Ŵ against W.
-    virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
-                                 const ErrorMetricsOptions &options,
+    virtual ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
                                  const CancelToken *cancel = nullptr) const = 0;
     /// Quantizes and measures. `inputStats`: W's statistics as computed when it was opened (a
     /// GPU backend then skips its range pass and W's moments). Default: quantize (Ŵ kept), then
     /// metrics; GPU backends fuse the two and keep Ŵ on the device unless asked for it.
-    virtual MeasuredRun quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
-                                         const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
+    virtual MeasuredRun quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &quantize,
+                                         const ErrorMetricsOptions &metrics,
                                          const std::optional<TensorStats> &inputStats,
                                          const CancelToken *cancel = nullptr) const;
     /// The constOpt c sweep's MSE grid evaluator for `w` (decoded and, with options.rotate, rotated
@@ -104,7 +102,7 @@ public:
     /// An activation quantizer (quant/activation.h) with the CPU's codes, scales and X̂. Default:
     /// nullopt (the CPU computes); `whyNot` says why when a backend declines. Throws GpuError.
     virtual std::optional<QuantizedActivations> quantizeActivations(const Tensor &x, const ActQuantSpec &spec,
-                                                                     std::string &whyNot) const;
+                                                                    std::string &whyNot) const;
     /// The paired GEMM simulation's loops (sim/gemm_sim.h): per-token sums and Ŷ. Default: false
     /// (the CPU computes). Throws GpuError.
     virtual bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot) const;

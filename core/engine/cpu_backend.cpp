@@ -47,7 +47,10 @@ CpuBackend::CpuBackend()
         m_info.freeMemory = static_cast<std::uint64_t>(avail) * static_cast<std::uint64_t>(page);
 }
 
-DeviceInfo CpuBackend::info() const { return m_info; }
+DeviceInfo CpuBackend::info() const
+{
+    return m_info;
+}
 
 namespace {
 
@@ -85,8 +88,8 @@ std::vector<MethodSupport> CpuBackend::capabilities() const
     return out;
 }
 
-QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const QuantSpec &spec,
-                                     const QuantizeOptions &options, const CancelToken *cancel) const
+QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &options,
+                                     const CancelToken *cancel) const
 {
     return makeQuantizer(spec)->quantize(hostOf(w), options, cancel);
 }
@@ -98,8 +101,8 @@ std::vector<float> CpuBackend::dequantize(const QuantizedTensor &q) const
     return out;
 }
 
-ErrorMetrics CpuBackend::metrics(const DeviceTensor &w, std::span<const float> wHat,
-                                 const ErrorMetricsOptions &options, const CancelToken *cancel) const
+ErrorMetrics CpuBackend::metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
+                                 const CancelToken *cancel) const
 {
     return computeErrorMetrics(hostOf(w), wHat, options, cancel);
 }

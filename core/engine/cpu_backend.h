@@ -14,12 +14,10 @@ public:
     Capability supports(const QuantSpec &) const override { return {true, {}}; }
     std::vector<MethodSupport> capabilities() const override;
     std::shared_ptr<const DeviceTensor> upload(const Tensor &t, const std::string &name) const override;
-    QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec,
-                             const QuantizeOptions &options,
+    QuantizedTensor quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &options,
                              const CancelToken *cancel = nullptr) const override;
     std::vector<float> dequantize(const QuantizedTensor &q) const override;
-    ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat,
-                         const ErrorMetricsOptions &options,
+    ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
                          const CancelToken *cancel = nullptr) const override;
 
 private:

@@ -12,7 +12,6 @@ namespace quantscope {
 
 /// Validates the request (UnsupportedError), then times it. Progress through cancel's step
 /// progress; throws Cancelled.
-GemmBenchResult runGemmBench(const GemmBenchRequest &request, DeviceChoice device,
-                             const CancelToken *cancel = nullptr);
+GemmBenchResult runGemmBench(const GemmBenchRequest &request, DeviceChoice device, const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

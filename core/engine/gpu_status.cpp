@@ -45,8 +45,7 @@ bool readHex(const std::filesystem::path &file, unsigned long &value)
 bool pciGpuPresent(unsigned vendorId, const std::string &sysfsDevices)
 {
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(sysfsDevices, ec), end; !ec && it != end;
-         it.increment(ec)) {
+    for (std::filesystem::directory_iterator it(sysfsDevices, ec), end; !ec && it != end; it.increment(ec)) {
         unsigned long vendor = 0, cls = 0;
         if (!readHex(it->path() / "vendor", vendor) || vendor != vendorId)
             continue;
@@ -74,9 +73,10 @@ std::string gpuUnavailableText(GpuCause cause, const std::string &api, const std
     case GpuCause::NoDevice:
         return "no " + vendor + " GPU found";
     case GpuCause::DriverMismatch:
-        return "an " + vendor + " GPU is present, but its driver is missing or older than this "
-               "build's " + api + " runtime" + why + ": install or update the " + vendor +
-               " driver";
+        return "an " + vendor +
+               " GPU is present, but its driver is missing or older than this "
+               "build's " +
+               api + " runtime" + why + ": install or update the " + vendor + " driver";
     case GpuCause::StartFailed:
         return "an " + vendor + " GPU is present, but it did not start" + why;
     }

@@ -70,8 +70,7 @@ JobSpec JobSpec::typed(std::string name, QuantSpec spec)
 }
 
 QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const TensorSource &source,
-                                 const CancelToken &cancel, const StepCallback &step,
-                                 const OutcomeCallback &finished)
+                                 const CancelToken &cancel, const StepCallback &step, const OutcomeCallback &finished)
 {
     QuantizeJobResult result;
     // Every configuration parsed and validated once, before any element is touched.
@@ -146,8 +145,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         cancel.check();
         begin(activationWeight * kProfileCost, "profiling " + request.activation);
         try {
-            activationColumns =
-                computeChannelProfiles(activation, request.topChannels, &cancel).columns;
+            activationColumns = computeChannelProfiles(activation, request.topChannels, &cancel).columns;
         } catch (const Cancelled &) {
             throw;
         } catch (const std::exception &e) {
@@ -193,7 +191,8 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             begin(item.weight * kSpectrumCost, "spectrum of " + item.name);
             try {
                 const auto [rows, cols] = matrixView(item.tensor.shape());
-                profile.spectrum = computeSpectrum(residualOf(item.tensor, nullptr), rows, cols, *spectrumOptions, &cancel);
+                profile.spectrum =
+                    computeSpectrum(residualOf(item.tensor, nullptr), rows, cols, *spectrumOptions, &cancel);
             } catch (const Cancelled &) {
                 throw;
             } catch (const std::exception &e) {
@@ -208,12 +207,10 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 if (k == ka)
                     profile.activationColumns = activationColumns;
                 else
-                    profile.activationNote = "activation has " + std::to_string(ka) +
-                                             " channels, the weight " + std::to_string(k) +
-                                             " input channels: not paired";
+                    profile.activationNote = "activation has " + std::to_string(ka) + " channels, the weight " +
+                                             std::to_string(k) + " input channels: not paired";
             } else {
-                profile.activationNote =
-                    activationError.empty() ? "activation not available" : activationError;
+                profile.activationNote = activationError.empty() ? "activation not available" : activationError;
             }
         }
 

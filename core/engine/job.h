@@ -38,9 +38,9 @@ struct QuantizeJobRequest {
     DeviceChoice device = DeviceChoice::Auto;
     int bins = 256;
     bool symlog = false;
-    int threads = 0;        ///< engine threads per step (0: hardware concurrency)
-    int topChannels = 8;    ///< outlier channels listed per axis
-    std::string activation; ///< paired activation ("" none)
+    int threads = 0;             ///< engine threads per step (0: hardware concurrency)
+    int topChannels = 8;         ///< outlier channels listed per axis
+    std::string activation;      ///< paired activation ("" none)
     bool profileChannels = true; ///< per-channel profiles of each tensor (the window's views)
     /// Per-channel excess kurtosis of each tensor on the device that ran its configurations,
     /// where that device computes it (TensorProfile::channelKurtosis; the scan's GPU path).
@@ -62,14 +62,12 @@ struct TensorSource {
 /// in element-weighted units) and says what. Long steps (MiLo passes, HQQ iterations, spectrum
 /// iterations) move `begin` forward inside the step as they go. ProgressEstimator turns these
 /// calls into a fraction and a time left.
-using StepCallback =
-    std::function<void(double begin, double end, double totalCost, const std::string &what)>;
+using StepCallback = std::function<void(double begin, double end, double totalCost, const std::string &what)>;
 
 /// Called on the worker after each run (tensor × configuration) finished, with the tensor's
 /// profile as far as it is known and the run's outcome, so that a caller that cancels can keep
 /// what had finished.
-using OutcomeCallback =
-    std::function<void(const TensorProfile &profile, const QuantizeOutcome &outcome)>;
+using OutcomeCallback = std::function<void(const TensorProfile &profile, const QuantizeOutcome &outcome)>;
 
 /// Runs the request. A step that fails (a spec that does not parse or does not fit the tensor, a
 /// tensor that cannot be read) records its error and the job goes on; Cancelled propagates.

@@ -67,14 +67,15 @@ std::vector<DeviceInfo> BackendRegistry::devices() const
     return list;
 }
 
-std::unique_ptr<CSweepGridEvaluator> Backend::sweepGrid(const Tensor &, const CSweepOptions &, std::string &whyNot) const
+std::unique_ptr<CSweepGridEvaluator> Backend::sweepGrid(const Tensor &, const CSweepOptions &,
+                                                        std::string &whyNot) const
 {
     whyNot.clear();
     return nullptr;
 }
 
 std::optional<QuantizedActivations> Backend::quantizeActivations(const Tensor &, const ActQuantSpec &,
-                                                                  std::string &whyNot) const
+                                                                 std::string &whyNot) const
 {
     whyNot = "no device kernel";
     return std::nullopt;
@@ -119,9 +120,9 @@ bool Backend::channelMoments(const DeviceTensor &, ChannelMomentSums &, std::str
     return false;
 }
 
-MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec,
-                                      const QuantizeOptions &quantize, const ErrorMetricsOptions &metrics,
-                                      const std::optional<TensorStats> &, const CancelToken *cancel) const
+MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &quantize,
+                                      const ErrorMetricsOptions &metrics, const std::optional<TensorStats> &,
+                                      const CancelToken *cancel) const
 {
     QuantizeOptions qo = quantize;
     qo.wantDequantized = true;
@@ -145,15 +146,13 @@ std::string describeComputeDevice()
     if (const Backend *gpu = reg.gpu()) {
         const DeviceInfo i = gpu->info();
         std::snprintf(buf, sizeof buf, "GPU: %s (%s, %.1f GiB free of %.1f)", i.name.c_str(),
-                      i.kind == DeviceKind::Hip ? "HIP" : "CUDA",
-                      static_cast<double>(i.freeMemory) / (1u << 30),
+                      i.kind == DeviceKind::Hip ? "HIP" : "CUDA", static_cast<double>(i.freeMemory) / (1u << 30),
                       static_cast<double>(i.totalMemory) / (1u << 30));
         return buf;
     }
     const DeviceInfo c = reg.cpu().info();
     // The reason names the cause itself ("no NVIDIA GPU found", "built without a GPU backend").
-    std::snprintf(buf, sizeof buf, "CPU: %d threads (%s)", c.threads,
-                  reg.gpuUnavailableReason().c_str());
+    std::snprintf(buf, sizeof buf, "CPU: %d threads (%s)", c.threads, reg.gpuUnavailableReason().c_str());
     return buf;
 }
 

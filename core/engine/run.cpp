@@ -51,8 +51,7 @@ QuantizeRun runOn(const Backend &backend, const Tensor &w, const QuantSpec &spec
 
 } // namespace
 
-QuantizeRun runQuantize(const Tensor &w, const QuantSpec &spec, const RunOptions &options,
-                        const CancelToken *cancel)
+QuantizeRun runQuantize(const Tensor &w, const QuantSpec &spec, const RunOptions &options, const CancelToken *cancel)
 {
     const auto &reg = BackendRegistry::instance();
     const Backend *backend = &reg.cpu();

@@ -22,9 +22,9 @@ DeviceChoice parseDeviceChoice(const std::string &text);
 struct QuantizeRun {
     QuantizedTensor quantized;
     std::optional<ErrorMetrics> metrics;
-    std::string device;      ///< DeviceInfo::id of the backend that ran it
-    std::string deviceNote;  ///< why another device than asked was used ("" when as asked)
-    double timeMs = 0;       ///< quantize + metrics, wall clock
+    std::string device;     ///< DeviceInfo::id of the backend that ran it
+    std::string deviceNote; ///< why another device than asked was used ("" when as asked)
+    double timeMs = 0;      ///< quantize + metrics, wall clock
 };
 
 /// A tensor's copy on the backend that last ran it, kept between the runs of several specs on that

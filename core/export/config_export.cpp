@@ -14,21 +14,27 @@ namespace quantscope {
 std::string_view toString(ExportFormat f) noexcept
 {
     switch (f) {
-    case ExportFormat::Quark: return "quark";
-    case ExportFormat::QuarkScript: return "quark-script";
-    case ExportFormat::CompressedTensors: return "compressed-tensors";
-    case ExportFormat::LlmCompressor: return "llm-compressor";
-    case ExportFormat::Quantscope: return "quantscope";
-    case ExportFormat::Fp8Block: return "fp8-block";
+    case ExportFormat::Quark:
+        return "quark";
+    case ExportFormat::QuarkScript:
+        return "quark-script";
+    case ExportFormat::CompressedTensors:
+        return "compressed-tensors";
+    case ExportFormat::LlmCompressor:
+        return "llm-compressor";
+    case ExportFormat::Quantscope:
+        return "quantscope";
+    case ExportFormat::Fp8Block:
+        return "fp8-block";
     }
     return "quark";
 }
 
 const std::vector<ExportFormat> &allExportFormats()
 {
-    static const std::vector<ExportFormat> all{ExportFormat::Quark, ExportFormat::QuarkScript,
-                                               ExportFormat::CompressedTensors, ExportFormat::LlmCompressor,
-                                               ExportFormat::Quantscope, ExportFormat::Fp8Block};
+    static const std::vector<ExportFormat> all{
+        ExportFormat::Quark,         ExportFormat::QuarkScript, ExportFormat::CompressedTensors,
+        ExportFormat::LlmCompressor, ExportFormat::Quantscope,  ExportFormat::Fp8Block};
     return all;
 }
 
@@ -45,10 +51,14 @@ std::string defaultExportFileName(ExportFormat f)
     switch (f) {
     case ExportFormat::Quark:
     case ExportFormat::CompressedTensors:
-    case ExportFormat::Fp8Block: return "quantization_config.json";
-    case ExportFormat::QuarkScript: return "quark_quantize.py";
-    case ExportFormat::LlmCompressor: return "recipe.yaml";
-    case ExportFormat::Quantscope: return "recipe.json";
+    case ExportFormat::Fp8Block:
+        return "quantization_config.json";
+    case ExportFormat::QuarkScript:
+        return "quark_quantize.py";
+    case ExportFormat::LlmCompressor:
+        return "recipe.yaml";
+    case ExportFormat::Quantscope:
+        return "recipe.json";
     }
     return "export.txt";
 }
@@ -56,9 +66,12 @@ std::string defaultExportFileName(ExportFormat f)
 std::string_view toString(ActivationScheme a) noexcept
 {
     switch (a) {
-    case ActivationScheme::None: return "none";
-    case ActivationScheme::Fp8Dynamic: return "fp8-dynamic";
-    case ActivationScheme::Fp8Static: return "fp8-static";
+    case ActivationScheme::None:
+        return "none";
+    case ActivationScheme::Fp8Dynamic:
+        return "fp8-dynamic";
+    case ActivationScheme::Fp8Static:
+        return "fp8-static";
     }
     return "none";
 }
@@ -117,8 +130,7 @@ std::string fnmatchToRegex(const std::string &pattern)
 bool isCatchAll(const RecipeRule &rule)
 {
     for (const auto &p : rule.patterns) {
-        if (rule.dialect == PatternDialect::Fnmatch && !p.empty() &&
-            p.find_first_not_of('*') == std::string::npos)
+        if (rule.dialect == PatternDialect::Fnmatch && !p.empty() && p.find_first_not_of('*') == std::string::npos)
             return true;
         if (rule.dialect == PatternDialect::Re && (p == ".*" || p == "^.*$" || p == ".*$" || p == "^.*"))
             return true;
@@ -173,16 +185,21 @@ std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const Ex
     if (options.packMethod != "reorder" && options.packMethod != "order")
         throw UnsupportedError("pack method '" + options.packMethod + "' is not one of Quark's: reorder, order");
     switch (format) {
-    case ExportFormat::Quark: return quarkQuantizationConfig(recipe, options).dump(2) + "\n";
-    case ExportFormat::QuarkScript: return quarkScriptText(recipe, options);
-    case ExportFormat::CompressedTensors: return compressedTensorsConfig(recipe, options).dump(2) + "\n";
-    case ExportFormat::LlmCompressor: return llmCompressorYaml(recipe, options);
+    case ExportFormat::Quark:
+        return quarkQuantizationConfig(recipe, options).dump(2) + "\n";
+    case ExportFormat::QuarkScript:
+        return quarkScriptText(recipe, options);
+    case ExportFormat::CompressedTensors:
+        return compressedTensorsConfig(recipe, options).dump(2) + "\n";
+    case ExportFormat::LlmCompressor:
+        return llmCompressorYaml(recipe, options);
     case ExportFormat::Quantscope:
         if (options.activations != ActivationScheme::None)
             throw UnsupportedError("a Quantscope recipe holds weight specs only; activations '" +
                                    std::string(toString(options.activations)) + "' cannot be written to it");
         return recipe.text();
-    case ExportFormat::Fp8Block: return fp8BlockConfig(recipe, options).dump(2) + "\n";
+    case ExportFormat::Fp8Block:
+        return fp8BlockConfig(recipe, options).dump(2) + "\n";
     }
     throw UnsupportedError("unknown export format");
 }

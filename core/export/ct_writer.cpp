@@ -20,7 +20,8 @@ namespace {
 bool isEmbedding(const std::string &module)
 {
     for (const char *e : {"embed_tokens", "wte", "word_embeddings"})
-        if (module.size() >= std::strlen(e) && module.compare(module.size() - std::strlen(e), std::string::npos, e) == 0)
+        if (module.size() >= std::strlen(e) &&
+            module.compare(module.size() - std::strlen(e), std::string::npos, e) == 0)
             return true;
     return false;
 }
@@ -40,7 +41,10 @@ void packDense(const std::int8_t *codes, std::int64_t count, std::int64_t stride
     }
 }
 
-std::int64_t denseWords(std::int64_t count, int b) { return (count * b + 31) / 32; }
+std::int64_t denseWords(std::int64_t count, int b)
+{
+    return (count * b + 31) / 32;
+}
 
 Tensor packedTensor(const std::int8_t *codes, std::int64_t rows, std::int64_t cols, int b, bool alongRows)
 {
@@ -69,8 +73,8 @@ Tensor floatCodesTensor(const std::vector<std::uint8_t> &codes, DType dtype, std
         std::vector<std::byte> b(static_cast<std::size_t>(N * ((K + 1) / 2)));
         for (std::int64_t r = 0; r < N; ++r)
             for (std::int64_t c = 0; c < K; ++c)
-                b[static_cast<std::size_t>(r * ((K + 1) / 2) + c / 2)] |= std::byte{static_cast<std::uint8_t>(
-                    (codes[static_cast<std::size_t>(r * K + c)] & 0x0F) << (c % 2 ? 4 : 0))};
+                b[static_cast<std::size_t>(r * ((K + 1) / 2) + c / 2)] |= std::byte{
+                    static_cast<std::uint8_t>((codes[static_cast<std::size_t>(r * K + c)] & 0x0F) << (c % 2 ? 4 : 0))};
         return Tensor::fromBytes(DType::F4, {N, K}, std::move(b));
     }
     std::vector<std::byte> b(codes.size());
@@ -99,7 +103,8 @@ std::vector<std::pair<std::string, Tensor>> floatModule(const QuantizedTensor &q
         return out;
     }
     if (q.method != "fp8" || q.codeDtype != DType::F8_E4M3)
-        throw UnsupportedError(module + ": compressed-tensors float-quantized holds FP8 E4M3 (this is " + q.method + ")");
+        throw UnsupportedError(module + ": compressed-tensors float-quantized holds FP8 E4M3 (this is " + q.method +
+                               ")");
     out.emplace_back(module + ".weight", floatCodesTensor(q.codes, DType::F8_E4M3, N, K));
     const Shape ss = q.layout.granularity == Granularity::Tensor    ? Shape{1}
                      : q.layout.granularity == Granularity::Channel ? Shape{N, 1}
@@ -118,10 +123,11 @@ CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &check
     // The config first: everything the target cannot express is refused before any work.
     const nlohmann::json qc = compressedTensorsConfig(recipe, options);
     for (const auto &[name, g] : qc["config_groups"].items())
-        if (g["format"] != "pack-quantized" && g["format"] != "float-quantized" && g["format"] != "nvfp4-pack-quantized")
+        if (g["format"] != "pack-quantized" && g["format"] != "float-quantized" &&
+            g["format"] != "nvfp4-pack-quantized")
             throw UnsupportedError("the checkpoint writer writes compressed-tensors pack-quantized (INT), "
-                                   "float-quantized (FP8) and nvfp4-pack-quantized; " + name + " is " +
-                                   g["format"].get<std::string>());
+                                   "float-quantized (FP8) and nvfp4-pack-quantized; " +
+                                   name + " is " + g["format"].get<std::string>());
     const Checkpoint ck = Checkpoint::open(checkpoint);
     CheckpointExportResult result;
     std::vector<OutTensor> out;
@@ -164,8 +170,8 @@ CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &check
             const QuantizedTensor q = makeQuantizer(m.specs.front())->quantize(ck.tensor(e.name), qo, cancel);
             for (auto &[name, t] : floatModule(q, module))
                 out.push_back({name, std::move(t), e.name});
-            written.push_back({module, {}, q.codeDtype == DType::F4 ? 4 : 8, e.shape[0], e.shape[1], 0, q.codes,
-                               q.codeDtype});
+            written.push_back(
+                {module, {}, q.codeDtype == DType::F4 ? 4 : 8, e.shape[0], e.shape[1], 0, q.codes, q.codeDtype});
             result.quantized.push_back(module);
             continue;
         }
@@ -189,8 +195,10 @@ CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &check
         std::memcpy(sb.data(), shapeVals, 16);
         out.push_back({module + ".weight_shape", Tensor::fromBytes(DType::I64, {2}, std::move(sb)), e.name});
         if (!spec->symmetric)
-            out.push_back({module + ".weight_zero_point", packedTensor(q.zeros.data(), N, groups, spec->bits, true), e.name});
-        written.push_back({module, std::vector<std::int8_t>(codes, codes + N * K), spec->bits, N, K, groups, {}, DType::I8});
+            out.push_back(
+                {module + ".weight_zero_point", packedTensor(q.zeros.data(), N, groups, spec->bits, true), e.name});
+        written.push_back(
+            {module, std::vector<std::int8_t>(codes, codes + N * K), spec->bits, N, K, groups, {}, DType::I8});
         result.quantized.push_back(module);
         if (progress)
             progress(0.9 * static_cast<double>(i + 1) / static_cast<double>(entries.size()));
@@ -226,7 +234,8 @@ CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &check
                 if (std::memcmp(&want[k], &got[k], 4) != 0)
                     throw FormatError("re-read: " + w.module + " code " + std::to_string(k) + " differs");
             const std::string *cp = qm->part("codes");
-            const double bpw = 8.0 * static_cast<double>(back.find(*cp)->nbytes()) / static_cast<double>(w.rows * w.cols);
+            const double bpw =
+                8.0 * static_cast<double>(back.find(*cp)->nbytes()) / static_cast<double>(w.rows * w.cols);
             if (bpw != w.bits)
                 throw FormatError("re-read: " + w.module + " stores " + std::to_string(bpw) +
                                   " bits per code, declared " + std::to_string(w.bits));

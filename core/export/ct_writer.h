@@ -35,8 +35,7 @@ struct CheckpointExportResult {
 /// recipe the layout cannot hold (refused before anything is written), FormatError when the
 /// re-read disagrees, Cancelled. `progress` gets the fraction done.
 CheckpointExportResult writeCompressedTensorsCheckpoint(const std::string &checkpoint, const Recipe &recipe,
-                                                        const std::string &outDir,
-                                                        const CancelToken *cancel = nullptr,
+                                                        const std::string &outDir, const CancelToken *cancel = nullptr,
                                                         const std::function<void(double)> &progress = {},
                                                         const ExportOptions &options = {});
 

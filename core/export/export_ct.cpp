@@ -20,8 +20,9 @@ namespace {
 
 json ctArgs(int bits, const char *type, bool symmetric, const char *strategy, json groupSize)
 {
-    return json{{"dynamic", false}, {"group_size", std::move(groupSize)}, {"num_bits", bits},
-                {"strategy", strategy}, {"symmetric", symmetric}, {"type", type}};
+    return json{{"dynamic", false},       {"group_size", std::move(groupSize)},
+                {"num_bits", bits},       {"strategy", strategy},
+                {"symmetric", symmetric}, {"type", type}};
 }
 
 struct CtScheme {
@@ -38,13 +39,18 @@ CtScheme ctScheme(const QuantSpec &spec, const std::string &where)
             throw UnsupportedError(where + ": E8M0 scales — compressed-tensors' integer schemes store float scales");
         CtScheme c{json(), "pack-quantized"};
         switch (s->granularity) {
-        case Granularity::Tensor: c.weights = ctArgs(s->bits, "int", s->symmetric, "tensor", nullptr); break;
+        case Granularity::Tensor:
+            c.weights = ctArgs(s->bits, "int", s->symmetric, "tensor", nullptr);
+            break;
         case Granularity::Channel:
             if (s->axis != 0)
-                throw UnsupportedError(where + ": channel axis 1 — compressed-tensors' channel strategy is per output row");
+                throw UnsupportedError(where +
+                                       ": channel axis 1 — compressed-tensors' channel strategy is per output row");
             c.weights = ctArgs(s->bits, "int", s->symmetric, "channel", nullptr);
             break;
-        case Granularity::Group: c.weights = ctArgs(s->bits, "int", s->symmetric, "group", s->group); break;
+        case Granularity::Group:
+            c.weights = ctArgs(s->bits, "int", s->symmetric, "group", s->group);
+            break;
         case Granularity::Block:
             c.weights = ctArgs(s->bits, "int", s->symmetric, "block", nullptr);
             c.weights["block_structure"] = json::array({s->block, s->block});
@@ -112,8 +118,10 @@ json ctInput(const ExportOptions &o, const CtScheme &w, const std::string &where
 std::string ctTarget(PatternDialect d, const std::string &p)
 {
     switch (d) {
-    case PatternDialect::Exact: return p;
-    case PatternDialect::Fnmatch: return "re:" + fnmatchToRegex(p);
+    case PatternDialect::Exact:
+        return p;
+    case PatternDialect::Fnmatch:
+        return "re:" + fnmatchToRegex(p);
     case PatternDialect::Re: {
         if (p.find('|') != std::string::npos)
             return "re:^(?:" + p + ")$";
@@ -187,8 +195,10 @@ json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options)
         const Group &g = groups[i];
         if (g.format != format)
             format = "mixed-precision";
-        cg["group_" + std::to_string(i)] = json{{"format", g.format}, {"input_activations", g.input},
-                                                {"output_activations", nullptr}, {"targets", g.targets},
+        cg["group_" + std::to_string(i)] = json{{"format", g.format},
+                                                {"input_activations", g.input},
+                                                {"output_activations", nullptr},
+                                                {"targets", g.targets},
                                                 {"weights", g.weights}};
     }
     json ignore = json::array();

@@ -21,14 +21,22 @@ namespace {
 /// Every key Quark 0.13 writes for a QuantizationSpec, with its defaults.
 json quarkSpecBase()
 {
-    return json{{"block_size", nullptr},     {"ch_axis", nullptr},
-                {"dtype", nullptr},          {"enable_buffer_reuse", false},
-                {"group_size", nullptr},     {"is_dynamic", false},
-                {"is_scale_quant", false},   {"max_input_numel", 4194304},
-                {"mx_element_dtype", nullptr}, {"observer_cls", nullptr},
-                {"qscheme", nullptr},        {"round_method", "half_even"},
-                {"scale_calculation_mode", nullptr}, {"scale_format", nullptr},
-                {"scale_type", nullptr},     {"symmetric", true},
+    return json{{"block_size", nullptr},
+                {"ch_axis", nullptr},
+                {"dtype", nullptr},
+                {"enable_buffer_reuse", false},
+                {"group_size", nullptr},
+                {"is_dynamic", false},
+                {"is_scale_quant", false},
+                {"max_input_numel", 4194304},
+                {"mx_element_dtype", nullptr},
+                {"observer_cls", nullptr},
+                {"qscheme", nullptr},
+                {"round_method", "half_even"},
+                {"scale_calculation_mode", nullptr},
+                {"scale_format", nullptr},
+                {"scale_type", nullptr},
+                {"symmetric", true},
                 {"zero_point_type", "int32"}};
 }
 
@@ -83,7 +91,8 @@ json quarkFp8Spec(const Fp8Spec &s, const std::string &where)
         d["observer_cls"] = "PerChannelMinMaxObserver";
         break;
     default:
-        throw UnsupportedError(where + ": FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only");
+        throw UnsupportedError(where +
+                               ": FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only");
     }
     return d;
 }
@@ -130,8 +139,11 @@ json quarkInput(const ExportOptions &o)
 
 json quarkLayer(const json &weight, const ExportOptions &o)
 {
-    return json{{"bias", nullptr}, {"input_tensors", quarkInput(o)}, {"output_tensors", nullptr},
-                {"target_device", nullptr}, {"weight", weight}};
+    return json{{"bias", nullptr},
+                {"input_tensors", quarkInput(o)},
+                {"output_tensors", nullptr},
+                {"target_device", nullptr},
+                {"weight", weight}};
 }
 
 const QuantSpec &oneSpec(const std::vector<QuantSpec> &specs, const std::string &where)
@@ -197,8 +209,8 @@ QuarkPlan planQuark(const Recipe &recipe)
                                "list does not name with global_quant_config — end the rules with '*' or "
                                "exclude the modules no rule should quantize");
     for (std::size_t e = 0; e < recipe.exclude.size(); ++e)
-        plan.exclude.push_back(quarkPattern(recipe.exclude[e].dialect, recipe.exclude[e].pattern,
-                                            "exclude[" + std::to_string(e) + "]"));
+        plan.exclude.push_back(
+            quarkPattern(recipe.exclude[e].dialect, recipe.exclude[e].pattern, "exclude[" + std::to_string(e) + "]"));
     return plan;
 }
 
@@ -214,8 +226,10 @@ json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options)
     json q;
     q["algo_config"] = nullptr;
     q["exclude"] = plan.exclude;
-    q["export"] = json{{"kv_cache_group", json::array()}, {"min_kv_scale", 0.0},
-                       {"pack_method", options.packMethod}, {"weight_format", "real_quantized"},
+    q["export"] = json{{"kv_cache_group", json::array()},
+                       {"min_kv_scale", 0.0},
+                       {"pack_method", options.packMethod},
+                       {"weight_format", "real_quantized"},
                        {"weight_merge_groups", nullptr}};
     q["global_quant_config"] = quarkLayer(quarkWeight(*plan.global, "the catch-all rule"), options);
     q["kv_cache_post_rope"] = false;
@@ -230,7 +244,10 @@ json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options)
 
 namespace {
 
-const char *pyBool(bool b) { return b ? "True" : "False"; }
+const char *pyBool(bool b)
+{
+    return b ? "True" : "False";
+}
 
 /// One stage as a Quark spec-class call (the classes quark.torch.quantization.config.config has).
 std::string pySingle(const QuantSpec &spec, const std::string &where)
@@ -287,8 +304,9 @@ std::string quarkScriptText(const Recipe &recipe, const ExportOptions &options)
         if (std::find(seen.begin(), seen.end(), pattern) != seen.end())
             continue;
         seen.push_back(pattern);
-        py += "    " + json(pattern).dump() + ": QLayerConfig(\n        weight=" +
-              pyWeight(spec, "layer '" + pattern + "'") + ",\n        input_tensors=INPUT_TENSORS),\n";
+        py += "    " + json(pattern).dump() +
+              ": QLayerConfig(\n        weight=" + pyWeight(spec, "layer '" + pattern + "'") +
+              ",\n        input_tensors=INPUT_TENSORS),\n";
     }
     py += "}\n\nEXCLUDE = " + json(plan.exclude).dump() + "\n\n";
     py += "QUANT_CONFIG = QConfig(\n"

@@ -20,7 +20,7 @@ nlohmann::json fp8BlockConfig(const Recipe &recipe, const ExportOptions &options
     if (recipe.rules.size() != 1 || !exportdetail::isCatchAll(recipe.rules[0]) || recipe.rules[0].specs.size() != 1 ||
         !recipe.rules[0].overrides.empty())
         throw UnsupportedError(where + ": the layout has one scheme per checkpoint — give one catch-all rule ('*') "
-                                      "with one FP8 block spec and no overrides");
+                                       "with one FP8 block spec and no overrides");
     const QuantSpec spec = parseQuantSpec(recipe.rules[0].specs[0]);
     const auto *f = std::get_if<Fp8Spec>(&spec);
     if (!f || f->format != Fp8Format::E4M3 || f->granularity != Granularity::Block)
@@ -83,8 +83,8 @@ CheckpointExportResult writeFp8BlockCheckpoint(const std::string &checkpoint, co
         std::vector<std::byte> cb(q.codes.size());
         std::memcpy(cb.data(), q.codes.data(), cb.size());
         out.push_back({e.name, Tensor::fromBytes(DType::F8_E4M3, {N, K}, std::move(cb)), e.name});
-        out.push_back({module + ".weight_scale_inv", Tensor::fromFloats({q.layout.gridRows, q.layout.gridCols}, q.scales),
-                       e.name});
+        out.push_back({module + ".weight_scale_inv",
+                       Tensor::fromFloats({q.layout.gridRows, q.layout.gridCols}, q.scales), e.name});
         written.push_back({module, q.codes, N, K});
         result.quantized.push_back(module);
         if (progress)
@@ -105,8 +105,8 @@ CheckpointExportResult writeFp8BlockCheckpoint(const std::string &checkpoint, co
         const Tensor codes = quantizedCodes(back, *qm);
         if (codes.nbytes() != w.codes.size() || std::memcmp(codes.data(), w.codes.data(), w.codes.size()) != 0)
             throw FormatError("re-read: " + w.module + " codes differ");
-        const double bpw = 8.0 * static_cast<double>(back.find(*qm->part("codes"))->nbytes()) /
-                           static_cast<double>(w.rows * w.cols);
+        const double bpw =
+            8.0 * static_cast<double>(back.find(*qm->part("codes"))->nbytes()) / static_cast<double>(w.rows * w.cols);
         if (bpw != 8.0)
             throw FormatError("re-read: " + w.module + " stores " + std::to_string(bpw) + " bits per code, declared 8");
     }

@@ -51,8 +51,7 @@ Tensor Checkpoint::tensor(std::string_view name) const
 {
     const auto it = m_byName.find(name);
     if (it == m_byName.end())
-        throw FormatError("no such tensor in the checkpoint",
-                          Location{m_path.string(), std::string(name), {}});
+        throw FormatError("no such tensor in the checkpoint", Location{m_path.string(), std::string(name), {}});
     if (m_npy)
         return m_npy->tensor();
     if (m_npz)

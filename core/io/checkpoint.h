@@ -62,7 +62,7 @@ private:
     std::vector<SafetensorsFile> m_files;
     std::vector<TensorEntry> m_entries;
     std::map<std::string, std::size_t, std::less<>> m_byName; // name → entry index
-    std::vector<std::size_t> m_fileOf;                       // entry index → m_files index
+    std::vector<std::size_t> m_fileOf;                        // entry index → m_files index
     nlohmann::json m_config;
     std::vector<std::string> m_warnings;
     bool m_sharded = false;

@@ -65,8 +65,7 @@ inline std::optional<std::size_t> firstInvalidUtf8(std::string_view s) noexcept
 
 /// Offset of the first '[' or '{' that opens level maxDepth + 1 (brackets inside strings do not
 /// count), or nullopt. Linear, no recursion: runs before any recursive consumer sees the text.
-inline std::optional<std::size_t> firstTooDeep(std::string_view s,
-                                               int maxDepth = kMaxJsonDepth) noexcept
+inline std::optional<std::size_t> firstTooDeep(std::string_view s, int maxDepth = kMaxJsonDepth) noexcept
 {
     int depth = 0;
     bool inString = false;
@@ -119,14 +118,8 @@ public:
         ++*this;
         return old;
     }
-    friend bool operator==(const CountingIterator &a, const CountingIterator &b) noexcept
-    {
-        return a.m_p == b.m_p;
-    }
-    friend bool operator!=(const CountingIterator &a, const CountingIterator &b) noexcept
-    {
-        return a.m_p != b.m_p;
-    }
+    friend bool operator==(const CountingIterator &a, const CountingIterator &b) noexcept { return a.m_p == b.m_p; }
+    friend bool operator!=(const CountingIterator &a, const CountingIterator &b) noexcept { return a.m_p != b.m_p; }
 
 private:
     const char *m_p = nullptr;
@@ -138,8 +131,8 @@ private:
 /// start of the token a callback is about.
 inline std::size_t tokenStart(std::string_view s, std::size_t from) noexcept
 {
-    while (from < s.size() && (s[from] == ' ' || s[from] == '\t' || s[from] == '\n' ||
-                               s[from] == '\r' || s[from] == ',' || s[from] == ':'))
+    while (from < s.size() && (s[from] == ' ' || s[from] == '\t' || s[from] == '\n' || s[from] == '\r' ||
+                               s[from] == ',' || s[from] == ':'))
         ++from;
     return from;
 }
@@ -194,8 +187,7 @@ inline nlohmann::ordered_json parseStrictJson(std::string_view text, const std::
         case json::parse_event_t::key:
             if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
                 fail("duplicate key \"" + parsed.get<std::string>() + "\" in a JSON object",
-                     text.find('"', prevEnd) == std::string_view::npos ? prevEnd
-                                                                       : text.find('"', prevEnd));
+                     text.find('"', prevEnd) == std::string_view::npos ? prevEnd : text.find('"', prevEnd));
             break;
         default:
             break;
@@ -205,8 +197,7 @@ inline nlohmann::ordered_json parseStrictJson(std::string_view text, const std::
     };
     const char *b = text.data();
     try {
-        return json::parse(CountingIterator(b, b, &consumed),
-                           CountingIterator(b + text.size(), b, &consumed), cb);
+        return json::parse(CountingIterator(b, b, &consumed), CountingIterator(b + text.size(), b, &consumed), cb);
     } catch (const nlohmann::json::parse_error &e) {
         fail("not valid JSON: " + jsonReason(e), e.byte > 0 ? e.byte - 1 : 0);
     } catch (const nlohmann::json::exception &e) {

@@ -113,8 +113,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path &
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > std::numeric_limits<std::size_t>::max()) {
         closeFd(fd);
-        throw IoError("the file is too large to map on this system",
-                      Location{path.string(), {}, {}});
+        throw IoError("the file is too large to map on this system", Location{path.string(), {}, {}});
     }
 
     std::shared_ptr<MappedFile> file(new MappedFile());
@@ -158,18 +157,15 @@ AtomicFile::AtomicFile(std::filesystem::path target) : m_target(std::move(target
 
     // Not mkstemp(): it creates the file with mode 0600, and the result should get the usual
     // 0666 & ~umask like any other new file. O_EXCL gives the same no-clobber guarantee.
-    static constexpr char kAlphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    thread_local std::mt19937_64 rng{std::random_device{}() ^ static_cast<std::uint64_t>(::getpid())
-                                                                  << 32};
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 rng{std::random_device{}() ^ static_cast<std::uint64_t>(::getpid()) << 32};
     std::uniform_int_distribution<std::size_t> pick(0, sizeof(kAlphabet) - 2);
     int lastErr = 0;
     for (int attempt = 0; attempt < 100; ++attempt) {
         std::string suffix(6, 'X');
         for (char &c : suffix)
             c = kAlphabet[pick(rng)];
-        std::filesystem::path temp =
-            dir / ("." + name + ".tmp-" + std::to_string(::getpid()) + "-" + suffix);
+        std::filesystem::path temp = dir / ("." + name + ".tmp-" + std::to_string(::getpid()) + "-" + suffix);
         int fd;
         do {
             fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -184,8 +180,7 @@ AtomicFile::AtomicFile(std::filesystem::path target) : m_target(std::move(target
             break;
     }
     if (m_fd < 0)
-        throwErrno(m_target, "cannot create a temporary file in folder '" + dir.string() + "'",
-                   lastErr);
+        throwErrno(m_target, "cannot create a temporary file in folder '" + dir.string() + "'", lastErr);
 
     // Replacing an existing file keeps its permissions.
     struct stat st {};

@@ -77,8 +77,8 @@ nlohmann::ordered_json layoutJson(const GroupLayout &L)
 nlohmann::ordered_json addFactor(std::vector<std::pair<std::string, Tensor>> &tensors, const std::string &name,
                                  const CompensatorFactor &f)
 {
-    nlohmann::ordered_json j{{"rows", f.rows}, {"cols", f.cols}, {"format", f.format}, {"code_bits", f.codeBits},
-                             {"group", f.group}};
+    nlohmann::ordered_json j{
+        {"rows", f.rows}, {"cols", f.cols}, {"format", f.format}, {"code_bits", f.codeBits}, {"group", f.group}};
     if (f.codes.empty()) {
         tensors.emplace_back(name, Tensor::fromBytes(DType::F16, {f.rows, f.cols}, encodeScales(f.values, DType::F16)));
         return j;
@@ -86,9 +86,8 @@ nlohmann::ordered_json addFactor(std::vector<std::pair<std::string, Tensor>> &te
     std::vector<std::byte> cb(f.codes.size());
     std::memcpy(cb.data(), f.codes.data(), cb.size());
     tensors.emplace_back(name, Tensor::fromBytes(DType::I8, {f.rows, f.cols}, std::move(cb)));
-    tensors.emplace_back(name + "_scale",
-                         Tensor::fromBytes(f.scaleDtype, {static_cast<std::int64_t>(f.scales.size())},
-                                           encodeScales(f.scales, f.scaleDtype)));
+    tensors.emplace_back(name + "_scale", Tensor::fromBytes(f.scaleDtype, {static_cast<std::int64_t>(f.scales.size())},
+                                                            encodeScales(f.scales, f.scaleDtype)));
     j["scale_dtype"] = std::string(nameOf(f.scaleDtype));
     return j;
 }
@@ -102,7 +101,7 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
     std::vector<std::pair<std::string, Tensor>> tensors;
     std::string codesLayout;
 
-    const bool fp4 = q.codeDtype == DType::F4; // E2M1 nibbles, packed like INT4
+    const bool fp4 = q.codeDtype == DType::F4;           // E2M1 nibbles, packed like INT4
     const bool unsignedCodes = q.codeDtype == DType::U8; // HQQ / MiLo: 0 … 2^b − 1
     if (((q.codeDtype == DType::I8 || unsignedCodes) && q.codeBits <= 4) || fp4) {
         const std::int64_t packedCols = (cols + 1) / 2;
@@ -149,8 +148,9 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
     }
     // HQQ / MiLo: float zero points in code units, one per group, in their stored dtype.
     if (!q.zeroPoints.empty())
-        tensors.emplace_back(module + ".qs_zero_point",
-                             Tensor::fromBytes(q.zeroPointDtype, scaleShape, encodeScales(q.zeroPoints, q.zeroPointDtype)));
+        tensors.emplace_back(
+            module + ".qs_zero_point",
+            Tensor::fromBytes(q.zeroPointDtype, scaleShape, encodeScales(q.zeroPoints, q.zeroPointDtype)));
     nlohmann::ordered_json comp;
     if (q.compU && q.compV && q.rank > 0) {
         comp["rank"] = q.rank;

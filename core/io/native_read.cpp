@@ -36,8 +36,9 @@ const nlohmann::json &moduleMeta(const Checkpoint &ck, const nlohmann::json &met
         fail(ck, module, "the file has no quantscope-native metadata");
     const nlohmann::json version = meta.contains("version") ? meta["version"] : nlohmann::json(0);
     if (!version.is_number_integer() || version != kNativeVersion)
-        fail(ck, module, "layout version " + version.dump() + " (this build reads " + std::to_string(kNativeVersion) +
-                             "; quantize --save it again)");
+        fail(ck, module,
+             "layout version " + version.dump() + " (this build reads " + std::to_string(kNativeVersion) +
+                 "; quantize --save it again)");
     if (!meta.contains("modules") || !meta["modules"].is_object() || !meta["modules"].contains(module))
         fail(ck, module, "not listed in the metadata");
     return meta["modules"][module];
@@ -85,8 +86,8 @@ Tensor part(const Checkpoint &ck, const std::string &module, const std::string &
         fail(ck, module, "the part " + name + " is missing");
     Tensor t = ck.tensor(name);
     if (numel >= 0 && t.numel() != numel)
-        fail(ck, module, name + " holds " + std::to_string(t.numel()) + " elements, " + std::to_string(numel) +
-                             " expected");
+        fail(ck, module,
+             name + " holds " + std::to_string(t.numel()) + " elements, " + std::to_string(numel) + " expected");
     return t;
 }
 
@@ -172,7 +173,10 @@ QuantScheme schemeOf(const QuantizedTensor &q)
 
 } // namespace
 
-bool isNativeCheckpoint(const Checkpoint &ck) { return !nativeMeta(ck).is_null(); }
+bool isNativeCheckpoint(const Checkpoint &ck)
+{
+    return !nativeMeta(ck).is_null();
+}
 
 /// A layout read from the metadata must describe rows × cols = numel without overflow, and (when
 /// the dequantizer indexes scales through it: every method but HQQ / MiLo, whose own grouping
@@ -185,16 +189,21 @@ void checkLayout(const Checkpoint &ck, const std::string &module, const GroupLay
     if (L.rows < 0 || L.cols < 0 || L.gridRows < 1 || L.gridCols < 1 ||
         __builtin_mul_overflow(L.rows, L.cols, &cells) || __builtin_mul_overflow(L.gridRows, L.gridCols, &groups) ||
         cells != numel)
-        fail(ck, module, what + " " + std::to_string(L.rows) + "x" + std::to_string(L.cols) + " (grid " +
-                             std::to_string(L.gridRows) + "x" + std::to_string(L.gridCols) +
-                             ") does not describe the tensor's " + std::to_string(numel) + " elements");
+        fail(ck, module,
+             what + " " + std::to_string(L.rows) + "x" + std::to_string(L.cols) + " (grid " +
+                 std::to_string(L.gridRows) + "x" + std::to_string(L.gridCols) + ") does not describe the tensor's " +
+                 std::to_string(numel) + " elements");
     if (!indexed || cells == 0)
         return;
     // The grid the layout's own parameters give (makeLayout's rule), exactly.
     bool ok = true;
     switch (L.granularity) {
-    case Granularity::Tensor: ok = groups == 1; break;
-    case Granularity::Channel: ok = (L.axis == 0 && groups == L.rows) || (L.axis == 1 && groups == L.cols); break;
+    case Granularity::Tensor:
+        ok = groups == 1;
+        break;
+    case Granularity::Channel:
+        ok = (L.axis == 0 && groups == L.rows) || (L.axis == 1 && groups == L.cols);
+        break;
     case Granularity::Group:
         ok = L.group >= 1 && L.gridRows == L.rows && L.gridCols == (L.cols + L.group - 1) / L.group;
         break;
@@ -204,8 +213,9 @@ void checkLayout(const Checkpoint &ck, const std::string &module, const GroupLay
         break;
     }
     if (!ok)
-        fail(ck, module, what + ": its groups do not fit its scale grid of " + std::to_string(L.gridRows) + "x" +
-                             std::to_string(L.gridCols));
+        fail(ck, module,
+             what + ": its groups do not fit its scale grid of " + std::to_string(L.gridRows) + "x" +
+                 std::to_string(L.gridCols));
 }
 
 /// What the dequantizer of the stored spec reads besides the codes and scales must be there.
@@ -221,8 +231,9 @@ void checkParts(const Checkpoint &ck, const std::string &module, const Quantized
             return f && f->rows == r && f->cols == c && static_cast<std::int64_t>(f->values.size()) == r * c;
         };
         if (q.rank < 1 || !fits(q.compU, N, q.rank) || !fits(q.compV, q.rank, K))
-            fail(ck, module, "the compensators are not U [" + std::to_string(N) + ", rank] and V [rank, " +
-                                 std::to_string(K) + "] of rank " + std::to_string(q.rank));
+            fail(ck, module,
+                 "the compensators are not U [" + std::to_string(N) + ", rank] and V [rank, " + std::to_string(K) +
+                     "] of rank " + std::to_string(q.rank));
     }
 }
 
@@ -243,14 +254,14 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         q.layout = layoutOf(ck, module, m.value("layout", nlohmann::json()));
         q.codeDtype = dtypeOf(ck, module, m, "code_dtype");
         q.codeBits = jsonInteger<int>(m.at("code_bits"), "code_bits");
-        q.nonFiniteGroups = m.contains("nonfinite_groups")
-                                ? jsonInteger<std::int64_t>(m["nonfinite_groups"], "nonfinite_groups")
-                                : 0;
+        q.nonFiniteGroups =
+            m.contains("nonfinite_groups") ? jsonInteger<std::int64_t>(m["nonfinite_groups"], "nonfinite_groups") : 0;
         const std::int64_t rows = q.layout.rows, cols = q.layout.cols;
         checkLayout(ck, module, q.layout, numelOf(q.shape), "layout", q.method != "hqq" && q.method != "milo");
         if (rows * cols != numelOf(q.shape))
-            fail(ck, module, "the layout " + std::to_string(rows) + "x" + std::to_string(cols) +
-                                 " does not cover the shape " + quantized_detail::shapeList(q.shape));
+            fail(ck, module,
+                 "the layout " + std::to_string(rows) + "x" + std::to_string(cols) + " does not cover the shape " +
+                     quantized_detail::shapeList(q.shape));
         // Codes: nibble pairs (element 2k low) sign-extended for INT, raw for UINT / FP4.
         const std::string codes = m.at("codes").get<std::string>();
         q.codes.resize(static_cast<std::size_t>(rows * cols));
@@ -269,8 +280,9 @@ QuantizedTensor readNative(const Checkpoint &ck, const std::string &module)
         } else {
             const Tensor t = part(ck, module, ".qs_codes", rows * cols);
             if (t.dtype() != q.codeDtype)
-                fail(ck, module, "qs_codes is " + std::string(nameOf(t.dtype())) + ", the metadata says " +
-                                     std::string(nameOf(q.codeDtype)));
+                fail(ck, module,
+                     "qs_codes is " + std::string(nameOf(t.dtype())) + ", the metadata says " +
+                         std::string(nameOf(q.codeDtype)));
             if (!q.codes.empty())
                 std::memcpy(q.codes.data(), t.data(), q.codes.size());
         }
@@ -374,8 +386,9 @@ Tensor nativeCodes(const Checkpoint &ck, const QuantizedModule &m)
     }
     std::vector<std::byte> b(q.codes.size() * 4);
     for (std::size_t i = 0; i < q.codes.size(); ++i) {
-        const std::int32_t v = q.codeDtype == DType::U8 ? static_cast<std::int32_t>(q.codes[i])
-                                                        : static_cast<std::int32_t>(static_cast<std::int8_t>(q.codes[i]));
+        const std::int32_t v = q.codeDtype == DType::U8
+                                   ? static_cast<std::int32_t>(q.codes[i])
+                                   : static_cast<std::int32_t>(static_cast<std::int8_t>(q.codes[i]));
         std::memcpy(b.data() + 4 * i, &v, 4);
     }
     return Tensor::fromBytes(DType::I32, q.shape, std::move(b));

@@ -21,7 +21,7 @@ struct PyValue {
     std::string str;
     bool boolean = false;
     std::int64_t integer = 0;
-    std::vector<PyValue> items;                          // Tuple, List; Dict: the values
+    std::vector<PyValue> items; // Tuple, List; Dict: the values
     // Dict: the keys (strings), parallel to `items`. Not a vector of pairs: std::pair of an
     // incomplete type does not compile with clang 14 (the fuzz build).
     std::vector<std::string> keys;
@@ -223,31 +223,55 @@ std::optional<DType> descrToDType(const std::string &d, bool &bigEndian, std::st
     const char kind = d[i];
     const std::string size = d.substr(i + 1);
     switch (kind) {
-    case 'O': why = "object arrays (pickled Python objects, descr '" + d + "') are refused"; return std::nullopt;
-    case 'c': why = "complex arrays (descr '" + d + "') are refused"; return std::nullopt;
-    case 'U': why = "unicode string arrays (descr '" + d + "') are refused"; return std::nullopt;
+    case 'O':
+        why = "object arrays (pickled Python objects, descr '" + d + "') are refused";
+        return std::nullopt;
+    case 'c':
+        why = "complex arrays (descr '" + d + "') are refused";
+        return std::nullopt;
+    case 'U':
+        why = "unicode string arrays (descr '" + d + "') are refused";
+        return std::nullopt;
     case 'S':
-    case 'a': why = "byte string arrays (descr '" + d + "') are refused"; return std::nullopt;
-    case 'V': why = "void/structured arrays (descr '" + d + "') are refused"; return std::nullopt;
+    case 'a':
+        why = "byte string arrays (descr '" + d + "') are refused";
+        return std::nullopt;
+    case 'V':
+        why = "void/structured arrays (descr '" + d + "') are refused";
+        return std::nullopt;
     case 'M':
-    case 'm': why = "datetime/timedelta arrays (descr '" + d + "') are refused"; return std::nullopt;
-    default: break;
+    case 'm':
+        why = "datetime/timedelta arrays (descr '" + d + "') are refused";
+        return std::nullopt;
+    default:
+        break;
     }
     std::optional<DType> t;
     if (kind == 'f') {
-        if (size == "2") t = DType::F16;
-        else if (size == "4") t = DType::F32;
-        else if (size == "8") t = DType::F64;
+        if (size == "2")
+            t = DType::F16;
+        else if (size == "4")
+            t = DType::F32;
+        else if (size == "8")
+            t = DType::F64;
     } else if (kind == 'i') {
-        if (size == "1") t = DType::I8;
-        else if (size == "2") t = DType::I16;
-        else if (size == "4") t = DType::I32;
-        else if (size == "8") t = DType::I64;
+        if (size == "1")
+            t = DType::I8;
+        else if (size == "2")
+            t = DType::I16;
+        else if (size == "4")
+            t = DType::I32;
+        else if (size == "8")
+            t = DType::I64;
     } else if (kind == 'u') {
-        if (size == "1") t = DType::U8;
-        else if (size == "2") t = DType::U16;
-        else if (size == "4") t = DType::U32;
-        else if (size == "8") t = DType::U64;
+        if (size == "1")
+            t = DType::U8;
+        else if (size == "2")
+            t = DType::U16;
+        else if (size == "4")
+            t = DType::U32;
+        else if (size == "8")
+            t = DType::U64;
     } else if (kind == 'b' && size == "1") {
         t = DType::BOOL;
     }
@@ -261,8 +285,8 @@ std::optional<DType> descrToDType(const std::string &d, bool &bigEndian, std::st
 
 } // namespace
 
-NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::string &file,
-                         std::uint64_t base, const std::string &tensor, bool headerOnly)
+NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::string &file, std::uint64_t base,
+                         const std::string &tensor, bool headerOnly)
 {
     auto fail = [&](std::uint64_t at, const std::string &msg) -> void {
         throw FormatError(msg, Location{file, tensor, base + at});
@@ -273,8 +297,8 @@ NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::
     h.major = static_cast<int>(bytes[6]);
     h.minor = static_cast<int>(bytes[7]);
     if (h.major < 1 || h.major > 3 || h.minor != 0)
-        fail(6, "unsupported .npy format version " + std::to_string(h.major) + "." +
-                    std::to_string(h.minor) + " (1.0, 2.0 and 3.0 are read)");
+        fail(6, "unsupported .npy format version " + std::to_string(h.major) + "." + std::to_string(h.minor) +
+                    " (1.0, 2.0 and 3.0 are read)");
     std::uint64_t hlen;
     if (h.major == 1) {
         if (size < 10)
@@ -321,7 +345,10 @@ NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::
     }
     if (!descr || !fortran || !shape)
         fail(h.headerStart, std::string("the header dict lacks the key '") +
-                                (!descr ? "descr" : !fortran ? "fortran_order" : "shape") + "'");
+                                (!descr     ? "descr"
+                                 : !fortran ? "fortran_order"
+                                            : "shape") +
+                                "'");
     if (descr->kind == PyValue::Kind::List)
         fail(h.headerStart, "structured arrays (a list of fields as descr) are refused");
     if (descr->kind != PyValue::Kind::Str)
@@ -355,9 +382,8 @@ NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::
     h.dataBytes = static_cast<std::uint64_t>(numel) * item;
     h.dataOffset = h.headerStart + hlen;
     if (!headerOnly && h.dataBytes > size - h.dataOffset)
-        fail(h.dataOffset, "the data is shorter than the header says: shape " +
-                               shapeToString(h.shape) + " of '" + h.descr + "' needs " +
-                               std::to_string(h.dataBytes) + " bytes, " +
+        fail(h.dataOffset, "the data is shorter than the header says: shape " + shapeToString(h.shape) + " of '" +
+                               h.descr + "' needs " + std::to_string(h.dataBytes) + " bytes, " +
                                std::to_string(size - h.dataOffset) + " are present");
     return h;
 }
@@ -404,10 +430,9 @@ NpyFile NpyFile::open(const std::filesystem::path &path, const ReadOptions &opti
     f.m_header = parseNpyHeader(map->data(), size, path.string(), 0);
     const std::uint64_t end = f.m_header.dataOffset + f.m_header.dataBytes;
     if (end != size) {
-        const std::string msg = std::to_string(size - end) +
-                                " trailing bytes after the array data (shape " +
-                                shapeToString(f.m_header.shape) + " of '" + f.m_header.descr +
-                                "' ends at byte " + std::to_string(end) + ")";
+        const std::string msg = std::to_string(size - end) + " trailing bytes after the array data (shape " +
+                                shapeToString(f.m_header.shape) + " of '" + f.m_header.descr + "' ends at byte " +
+                                std::to_string(end) + ")";
         if (!options.lenient)
             throw FormatError(msg + "; --lenient accepts them", Location{path.string(), {}, end});
         f.m_warnings.push_back(formatLocation(Location{path.string(), {}, end}, msg + " (ignored)"));
@@ -416,15 +441,24 @@ NpyFile NpyFile::open(const std::filesystem::path &path, const ReadOptions &opti
     return f;
 }
 
-Tensor NpyFile::tensor() const { return npyTensor(m_header, m_base, m_map); }
+Tensor NpyFile::tensor() const
+{
+    return npyTensor(m_header, m_base, m_map);
+}
 
 Tensor readNpy(const std::filesystem::path &path, const ReadOptions &options)
 {
     return NpyFile::open(path, options).tensor();
 }
 
-Shape activationMatrixShape(const Shape &shape) { return matrixShape(shape); }
+Shape activationMatrixShape(const Shape &shape)
+{
+    return matrixShape(shape);
+}
 
-Tensor activationMatrix(const Tensor &t) { return t.contiguous().reshaped(matrixShape(t.shape())); }
+Tensor activationMatrix(const Tensor &t)
+{
+    return t.contiguous().reshaped(matrixShape(t.shape()));
+}
 
 } // namespace quantscope

@@ -28,11 +28,11 @@ namespace quantscope {
 /// The parsed header of one array.
 struct NpyHeader {
     int major = 1, minor = 0;
-    std::string descr;          ///< as written ("<f4", "|u1", ">i8", …)
-    DType dtype = DType::F32;   ///< element type after byte-order handling
-    bool bigEndian = false;     ///< stored big-endian (byte-swapped on read)
+    std::string descr;        ///< as written ("<f4", "|u1", ">i8", …)
+    DType dtype = DType::F32; ///< element type after byte-order handling
+    bool bigEndian = false;   ///< stored big-endian (byte-swapped on read)
     bool fortranOrder = false;
-    Shape shape;                ///< logical shape, as NumPy reports it
+    Shape shape;                   ///< logical shape, as NumPy reports it
     std::uint64_t headerStart = 0; ///< offset of the header dict (relative to the array start)
     std::uint64_t dataOffset = 0;  ///< offset of the first data byte (relative to the array start)
     std::uint64_t dataBytes = 0;   ///< numel × itemsize
@@ -42,9 +42,8 @@ struct NpyHeader {
 /// after it). `fileLabel` and `base` (the absolute offset of `bytes` in the file) are used in
 /// error messages; `tensor` names the array (npz member) where there is one. Checks the data
 /// fits into `size` unless `headerOnly` (then only the header must fit).
-NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::string &fileLabel,
-                         std::uint64_t base, const std::string &tensor = {},
-                         bool headerOnly = false);
+NpyHeader parseNpyHeader(const std::byte *bytes, std::uint64_t size, const std::string &fileLabel, std::uint64_t base,
+                         const std::string &tensor = {}, bool headerOnly = false);
 
 /// Builds the tensor of a parsed array from its bytes. `keepAlive` owns `bytes` (mapping or
 /// buffer); little-endian aligned data is borrowed, anything else is copied/swapped.

@@ -36,15 +36,24 @@ std::uint64_t rdLe(const std::byte *p, int n)
 std::string methodName(int m)
 {
     switch (m) {
-    case 1: return "shrink";
-    case 6: return "implode";
-    case 9: return "deflate64";
-    case 12: return "bzip2";
-    case 14: return "LZMA";
-    case 93: return "Zstandard";
-    case 95: return "XZ";
-    case 98: return "PPMd";
-    default: return "method " + std::to_string(m);
+    case 1:
+        return "shrink";
+    case 6:
+        return "implode";
+    case 9:
+        return "deflate64";
+    case 12:
+        return "bzip2";
+    case 14:
+        return "LZMA";
+    case 93:
+        return "Zstandard";
+    case 95:
+        return "XZ";
+    case 98:
+        return "PPMd";
+    default:
+        return "method " + std::to_string(m);
     }
 }
 
@@ -111,8 +120,7 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
 
     // ---- end of central directory (the last one whose comment reaches the end of the file) ----
     if (size < 22)
-        fail(0, "not a ZIP archive: " + std::to_string(size) +
-                    " bytes cannot hold an end-of-central-directory record");
+        fail(0, "not a ZIP archive: " + std::to_string(size) + " bytes cannot hold an end-of-central-directory record");
     std::uint64_t eocd = std::numeric_limits<std::uint64_t>::max();
     const std::uint64_t lowest = size >= 22 + 65535 ? size - 22 - 65535 : 0;
     for (std::uint64_t i = size - 22 + 1; i-- > lowest;) {
@@ -144,12 +152,12 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
         cdSize = rdLe(base + z64 + 40, 8);
         cdOffset = rdLe(base + z64 + 48, 8);
         if (cdOffset > z64 || cdSize > z64 - cdOffset)
-            fail(z64 + 48, "the central directory (offset " + std::to_string(cdOffset) + ", " +
-                               std::to_string(cdSize) + " bytes) runs past the ZIP64 end record");
+            fail(z64 + 48, "the central directory (offset " + std::to_string(cdOffset) + ", " + std::to_string(cdSize) +
+                               " bytes) runs past the ZIP64 end record");
     } else if (cdOffset > eocd || cdSize > eocd - cdOffset) {
-        fail(eocd + 16, "the central directory (offset " + std::to_string(cdOffset) + ", " +
-                            std::to_string(cdSize) + " bytes) runs past the end record at byte " +
-                            std::to_string(eocd) + " (truncated archive?)");
+        fail(eocd + 16, "the central directory (offset " + std::to_string(cdOffset) + ", " + std::to_string(cdSize) +
+                            " bytes) runs past the end record at byte " + std::to_string(eocd) +
+                            " (truncated archive?)");
     }
     if (disk != 0 || cdDisk != 0)
         fail(eocd + 4, "multi-disk ZIP archives are not supported");
@@ -159,8 +167,8 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
     std::uint64_t p = cdOffset;
     for (std::uint64_t e = 0; e < entries; ++e) {
         if (cdEnd - p < 46)
-            fail(p, "the central directory is cut off: entry " + std::to_string(e) + " of " +
-                        std::to_string(entries) + " does not fit");
+            fail(p, "the central directory is cut off: entry " + std::to_string(e) + " of " + std::to_string(entries) +
+                        " does not fit");
         if (rdLe(base + p, 4) != kSigCentral)
             fail(p, "bad signature of central directory entry " + std::to_string(e));
         NpzMember m;
@@ -185,8 +193,7 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
                 std::uint64_t q = x + 4;
                 auto take = [&](std::uint64_t &field, int n) {
                     if (q + static_cast<std::uint64_t>(n) > x + 4 + len)
-                        fail(x, "the ZIP64 extra field is too short for the saturated sizes",
-                             m.memberName);
+                        fail(x, "the ZIP64 extra field is too short for the saturated sizes", m.memberName);
                     field = rdLe(base + q, n);
                     q += static_cast<std::uint64_t>(n);
                 };
@@ -211,36 +218,34 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
         if (flags & 0x1u)
             fail(entryAt, "encrypted members are not supported", m.memberName);
         if (m.method != 0 && m.method != 8)
-            fail(entryAt, "unsupported compression " + methodName(m.method) +
-                              " (stored and deflate are read)", m.memberName);
+            fail(entryAt, "unsupported compression " + methodName(m.method) + " (stored and deflate are read)",
+                 m.memberName);
         m.dataDescriptor = (flags & 0x8u) != 0;
 
         // ---- local header ----
         const std::uint64_t lh = m.localHeaderOffset;
         if (lh > size || size - lh < 30)
-            fail(entryAt + 42, "the local header offset " + std::to_string(lh) +
-                                   " lies past the end of the file", m.memberName);
+            fail(entryAt + 42, "the local header offset " + std::to_string(lh) + " lies past the end of the file",
+                 m.memberName);
         if (rdLe(base + lh, 4) != kSigLocal)
             fail(lh, "bad signature of the local header", m.memberName);
         const std::uint64_t lNameLen = rdLe(base + lh + 26, 2), lExtraLen = rdLe(base + lh + 28, 2);
         if (size - lh - 30 < lNameLen + lExtraLen)
             fail(lh, "the local header runs past the end of the file", m.memberName);
         if (std::string_view(reinterpret_cast<const char *>(base + lh + 30), lNameLen) != m.memberName)
-            fail(lh + 30, "the local header names a different member than the central directory",
-                 m.memberName);
+            fail(lh + 30, "the local header names a different member than the central directory", m.memberName);
         if (static_cast<int>(rdLe(base + lh + 8, 2)) != m.method)
-            fail(lh + 8, "the local header's compression method differs from the central directory's",
-                 m.memberName);
+            fail(lh + 8, "the local header's compression method differs from the central directory's", m.memberName);
         m.dataOffset = lh + 30 + lNameLen + lExtraLen;
         if (m.compressedSize > size - m.dataOffset)
-            fail(m.dataOffset, "the compressed size " + std::to_string(m.compressedSize) +
-                                   " runs past the end of the file (" +
-                                   std::to_string(size - m.dataOffset) + " bytes follow)",
+            fail(m.dataOffset,
+                 "the compressed size " + std::to_string(m.compressedSize) + " runs past the end of the file (" +
+                     std::to_string(size - m.dataOffset) + " bytes follow)",
                  m.memberName);
         if (m.method == 0 && m.compressedSize != m.uncompressedSize)
-            fail(entryAt + 20, "a stored member's compressed size " +
-                                   std::to_string(m.compressedSize) +
-                                   " differs from its size " + std::to_string(m.uncompressedSize),
+            fail(entryAt + 20,
+                 "a stored member's compressed size " + std::to_string(m.compressedSize) + " differs from its size " +
+                     std::to_string(m.uncompressedSize),
                  m.memberName);
         if (m.dataDescriptor) {
             std::uint64_t d = m.dataOffset + m.compressedSize;
@@ -249,8 +254,7 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
             if (size - d < 4)
                 fail(d, "the data descriptor is cut off by the end of the file", m.memberName);
             if (rdLe(base + d, 4) != m.crc32)
-                fail(d, "the data descriptor's CRC-32 differs from the central directory's",
-                     m.memberName);
+                fail(d, "the data descriptor's CRC-32 differs from the central directory's", m.memberName);
         }
 
         // ---- CRC-32 of the member's bytes (streaming) ----
@@ -269,9 +273,10 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
             // more than 1032:1, so a larger stated size is a lie, and the stream is stopped as soon
             // as it passes the stated size (docs/reliability.md "Resource limits").
             if (m.uncompressedSize / kMaxDeflateRatio > m.compressedSize + 1)
-                fail(m.dataOffset, "the member states " + std::to_string(m.uncompressedSize) + " bytes from " +
-                                       std::to_string(m.compressedSize) +
-                                       " compressed ones, more than deflate's largest ratio (1032:1)",
+                fail(m.dataOffset,
+                     "the member states " + std::to_string(m.uncompressedSize) + " bytes from " +
+                         std::to_string(m.compressedSize) +
+                         " compressed ones, more than deflate's largest ratio (1032:1)",
                      m.memberName);
             bool complete = false;
             std::uint64_t seen = 0;
@@ -280,34 +285,34 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
                 [&](const std::byte *d, std::size_t n) {
                     seen += n;
                     if (seen > m.uncompressedSize)
-                        fail(m.dataOffset, "the member inflates past its stated size of " +
-                                               std::to_string(m.uncompressedSize) + " bytes",
+                        fail(m.dataOffset,
+                             "the member inflates past its stated size of " + std::to_string(m.uncompressedSize) +
+                                 " bytes",
                              m.memberName);
                     crc = crc32(crc, reinterpret_cast<const Bytef *>(d), static_cast<uInt>(n));
                     return true;
                 },
                 complete, where);
             if (!complete)
-                fail(m.dataOffset, "the deflate stream ends before its end marker (truncated member)",
-                     m.memberName);
+                fail(m.dataOffset, "the deflate stream ends before its end marker (truncated member)", m.memberName);
             if (produced != m.uncompressedSize)
-                fail(m.dataOffset, "the member inflates to " + std::to_string(produced) +
-                                       " bytes, the directory says " +
-                                       std::to_string(m.uncompressedSize),
+                fail(m.dataOffset,
+                     "the member inflates to " + std::to_string(produced) + " bytes, the directory says " +
+                         std::to_string(m.uncompressedSize),
                      m.memberName);
         }
         if (static_cast<std::uint32_t>(crc) != m.crc32) {
             char buf[64];
-            std::snprintf(buf, sizeof buf, "CRC-32 mismatch: computed %08x, stored %08x",
-                          static_cast<unsigned>(crc), static_cast<unsigned>(m.crc32));
+            std::snprintf(buf, sizeof buf, "CRC-32 mismatch: computed %08x, stored %08x", static_cast<unsigned>(crc),
+                          static_cast<unsigned>(m.crc32));
             fail(m.dataOffset, buf, m.memberName);
         }
 
         // ---- the .npy header of the member ----
         const std::string_view nm(m.memberName);
         if (nm.size() <= 4 || nm.substr(nm.size() - 4) != ".npy") {
-            z.m_warnings.push_back(formatLocation(Location{file, m.memberName, lh},
-                                                  "member is not an .npy array; ignored"));
+            z.m_warnings.push_back(
+                formatLocation(Location{file, m.memberName, lh}, "member is not an .npy array; ignored"));
             continue;
         }
         m.name = m.memberName.substr(0, m.memberName.size() - 4);
@@ -336,20 +341,19 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
                 if (head.size() < want)
                     grab(want);
             }
-            m.header = parseNpyHeader(head.data(), std::min<std::uint64_t>(head.size(), m.uncompressedSize),
-                                      file, m.dataOffset, m.name, /*headerOnly=*/true);
+            m.header = parseNpyHeader(head.data(), std::min<std::uint64_t>(head.size(), m.uncompressedSize), file,
+                                      m.dataOffset, m.name, /*headerOnly=*/true);
             if (m.header.dataBytes > m.uncompressedSize - std::min(m.header.dataOffset, m.uncompressedSize))
-                fail(m.dataOffset, "the member's data is shorter than its header says: shape " +
-                                       shapeToString(m.header.shape) + " of '" + m.header.descr +
-                                       "' needs " + std::to_string(m.header.dataBytes) +
-                                       " bytes after the header, the member holds " +
-                                       std::to_string(m.uncompressedSize),
+                fail(m.dataOffset,
+                     "the member's data is shorter than its header says: shape " + shapeToString(m.header.shape) +
+                         " of '" + m.header.descr + "' needs " + std::to_string(m.header.dataBytes) +
+                         " bytes after the header, the member holds " + std::to_string(m.uncompressedSize),
                      m.name);
         }
         const std::uint64_t end = m.header.dataOffset + m.header.dataBytes;
         if (end != m.uncompressedSize) {
-            const std::string msg = std::to_string(m.uncompressedSize - end) +
-                                    " trailing bytes after the array data inside the member";
+            const std::string msg =
+                std::to_string(m.uncompressedSize - end) + " trailing bytes after the array data inside the member";
             if (!options.lenient)
                 fail(m.dataOffset, msg + "; --lenient accepts them", m.name);
             z.m_warnings.push_back(formatLocation(Location{file, m.name, m.dataOffset}, msg + " (ignored)"));
@@ -360,10 +364,9 @@ NpzFile NpzFile::open(const std::filesystem::path &path, const ReadOptions &opti
         z.m_members.push_back(std::move(m));
     }
     if (p != cdEnd)
-        z.m_warnings.push_back(formatLocation(Location{file, {}, p},
-                                              "the central directory holds " +
-                                                  std::to_string(cdEnd - p) +
-                                                  " bytes after its last entry (ignored)"));
+        z.m_warnings.push_back(formatLocation(Location{file, {}, p}, "the central directory holds " +
+                                                                         std::to_string(cdEnd - p) +
+                                                                         " bytes after its last entry (ignored)"));
     return z;
 }
 
@@ -377,8 +380,7 @@ Tensor NpzFile::tensor(std::string_view name) const
 {
     const NpzMember *m = find(name);
     if (!m)
-        throw FormatError("no array of this name in the archive",
-                          Location{m_path.string(), std::string(name), {}});
+        throw FormatError("no array of this name in the archive", Location{m_path.string(), std::string(name), {}});
     const std::byte *src = m_map->data() + m->dataOffset;
     if (m->method == 0)
         return npyTensor(m->header, src, m_map);

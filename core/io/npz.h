@@ -36,9 +36,9 @@ class MappedFile;
 
 /// One `.npy` member of an archive.
 struct NpzMember {
-    std::string name;        ///< array name (member name without ".npy")
-    std::string memberName;  ///< as stored in the archive
-    int method = 0;          ///< 0 stored, 8 deflate
+    std::string name;       ///< array name (member name without ".npy")
+    std::string memberName; ///< as stored in the archive
+    int method = 0;         ///< 0 stored, 8 deflate
     bool dataDescriptor = false;
     std::uint32_t crc32 = 0;
     std::uint64_t compressedSize = 0;
@@ -49,10 +49,7 @@ struct NpzMember {
     bool compressed() const noexcept { return method != 0; }
     /// Absolute offset of the first array byte when the member is stored, else of the
     /// compressed stream.
-    std::uint64_t arrayOffset() const noexcept
-    {
-        return compressed() ? dataOffset : dataOffset + header.dataOffset;
-    }
+    std::uint64_t arrayOffset() const noexcept { return compressed() ? dataOffset : dataOffset + header.dataOffset; }
 };
 
 class NpzFile {

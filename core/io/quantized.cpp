@@ -23,15 +23,24 @@ using namespace quantized_detail;
 std::string_view formatName(QuantFormat f) noexcept
 {
     switch (f) {
-    case QuantFormat::CtPackQuantized: return "compressed-tensors/pack-quantized";
-    case QuantFormat::CtIntQuantized: return "compressed-tensors/int-quantized";
-    case QuantFormat::CtNaiveQuantized: return "compressed-tensors/naive-quantized";
-    case QuantFormat::CtFloatQuantized: return "compressed-tensors/float-quantized";
-    case QuantFormat::CtNvfp4PackQuantized: return "compressed-tensors/nvfp4-pack-quantized";
-    case QuantFormat::CtMxfp4PackQuantized: return "compressed-tensors/mxfp4-pack-quantized";
-    case QuantFormat::Fp8Block: return "fp8-block";
-    case QuantFormat::QuarkRealQuantized: return "quark/real_quantized";
-    case QuantFormat::QuantscopeNative: return "quantscope-native";
+    case QuantFormat::CtPackQuantized:
+        return "compressed-tensors/pack-quantized";
+    case QuantFormat::CtIntQuantized:
+        return "compressed-tensors/int-quantized";
+    case QuantFormat::CtNaiveQuantized:
+        return "compressed-tensors/naive-quantized";
+    case QuantFormat::CtFloatQuantized:
+        return "compressed-tensors/float-quantized";
+    case QuantFormat::CtNvfp4PackQuantized:
+        return "compressed-tensors/nvfp4-pack-quantized";
+    case QuantFormat::CtMxfp4PackQuantized:
+        return "compressed-tensors/mxfp4-pack-quantized";
+    case QuantFormat::Fp8Block:
+        return "fp8-block";
+    case QuantFormat::QuarkRealQuantized:
+        return "quark/real_quantized";
+    case QuantFormat::QuantscopeNative:
+        return "quantscope-native";
     }
     return "?";
 }
@@ -39,13 +48,20 @@ std::string_view formatName(QuantFormat f) noexcept
 std::string_view packOrderName(PackOrder p) noexcept
 {
     switch (p) {
-    case PackOrder::None: return "none";
-    case PackOrder::CtDense: return "ct-dense";
-    case PackOrder::CtLegacy: return "ct-legacy-32/b-per-word";
-    case PackOrder::QuarkReorder: return "quark-reorder";
-    case PackOrder::QuarkOrder: return "quark-order";
-    case PackOrder::Fp4LowNibbleFirst: return "fp4-low-nibble-first";
-    case PackOrder::NativeLowNibbleFirst: return "native-low-nibble-first";
+    case PackOrder::None:
+        return "none";
+    case PackOrder::CtDense:
+        return "ct-dense";
+    case PackOrder::CtLegacy:
+        return "ct-legacy-32/b-per-word";
+    case PackOrder::QuarkReorder:
+        return "quark-reorder";
+    case PackOrder::QuarkOrder:
+        return "quark-order";
+    case PackOrder::Fp4LowNibbleFirst:
+        return "fp4-low-nibble-first";
+    case PackOrder::NativeLowNibbleFirst:
+        return "native-low-nibble-first";
     }
     return "?";
 }
@@ -76,21 +92,40 @@ std::string QuantScheme::text() const
     if (!isFloat)
         t += symmetric ? " sym" : " asym";
     switch (granularity) {
-    case Granularity::Tensor: t += ", per tensor"; break;
-    case Granularity::Channel: t += ", per channel"; break;
-    case Granularity::Group: t += ", group " + std::to_string(groupSize) + " along K"; break;
+    case Granularity::Tensor:
+        t += ", per tensor";
+        break;
+    case Granularity::Channel:
+        t += ", per channel";
+        break;
+    case Granularity::Group:
+        t += ", group " + std::to_string(groupSize) + " along K";
+        break;
     case Granularity::Block:
         t += ", block " + std::to_string(blockRows) + "x" + std::to_string(blockCols);
         break;
     }
     switch (packOrder) {
-    case PackOrder::None: break;
-    case PackOrder::CtDense: t += ", c-t packing"; break;
-    case PackOrder::CtLegacy: t += ", c-t legacy packing (32/b per word)"; break;
-    case PackOrder::QuarkReorder: t += ", Quark reorder packing"; break;
-    case PackOrder::QuarkOrder: t += ", Quark order packing"; break;
-    case PackOrder::Fp4LowNibbleFirst: t += ", FP4 pairs low nibble first"; break;
-    case PackOrder::NativeLowNibbleFirst: t += ", nibble pairs low first"; break;
+    case PackOrder::None:
+        break;
+    case PackOrder::CtDense:
+        t += ", c-t packing";
+        break;
+    case PackOrder::CtLegacy:
+        t += ", c-t legacy packing (32/b per word)";
+        break;
+    case PackOrder::QuarkReorder:
+        t += ", Quark reorder packing";
+        break;
+    case PackOrder::QuarkOrder:
+        t += ", Quark order packing";
+        break;
+    case PackOrder::Fp4LowNibbleFirst:
+        t += ", FP4 pairs low nibble first";
+        break;
+    case PackOrder::NativeLowNibbleFirst:
+        t += ", nibble pairs low first";
+        break;
     }
     if (packOrderAssumed)
         t += " (assumed: no pack_method in config)";
@@ -117,9 +152,8 @@ nlohmann::ordered_json QuantScheme::toJson() const
     j["element"] = element;
     j["granularity"] = toString(granularity);
     j["group_size"] = granularity == Granularity::Group ? nlohmann::ordered_json(groupSize) : nullptr;
-    j["block"] = granularity == Granularity::Block
-                     ? nlohmann::ordered_json::array({blockRows, blockCols})
-                     : nlohmann::ordered_json(nullptr);
+    j["block"] = granularity == Granularity::Block ? nlohmann::ordered_json::array({blockRows, blockCols})
+                                                   : nlohmann::ordered_json(nullptr);
     j["symmetric"] = symmetric;
     j["pack_order"] = std::string(packOrderName(packOrder));
     j["transposed"] = transposed;
@@ -197,8 +231,8 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
     if (ck.npy() || ck.npz())
         return det;
     static const std::set<std::string> kCompanions = {
-        "weight_packed", "weight_scale", "weight_shape", "weight_zero_point", "weight_g_idx",
-        "weight_global_scale", "weight_scale_2", "weight_zero_point_2", "weight_scale_inv", "weight"};
+        "weight_packed",       "weight_scale",   "weight_shape",        "weight_zero_point", "weight_g_idx",
+        "weight_global_scale", "weight_scale_2", "weight_zero_point_2", "weight_scale_inv",  "weight"};
     // Group tensors by module, in the order of first appearance.
     std::vector<std::string> order;
     std::unordered_map<std::string, std::map<std::string, const TensorEntry *>> byModule;
@@ -228,7 +262,7 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
         try {
             enum class Kind { None, CtPacked, Fp4, Fp8Block, Quark, Naive } kind = Kind::None;
             if (has("weight_packed"))
-                kind = c.get("weight_packed")->dtype == DType::I32 ? Kind::CtPacked
+                kind = c.get("weight_packed")->dtype == DType::I32  ? Kind::CtPacked
                        : c.get("weight_packed")->dtype == DType::U8 ? Kind::Fp4
                                                                     : Kind::None;
             else if (Wt && has("weight_scale_inv"))
@@ -259,12 +293,18 @@ Detection detectQuantized(const Checkpoint &ck, const DetectOptions &options)
             }
             auto analyze = [&](const WeightArgs *a) -> QuantizedModule {
                 switch (kind) {
-                case Kind::CtPacked: return analyzeCtPacked(c, a);
-                case Kind::Fp4: return analyzeFp4(c, a, cv);
-                case Kind::Fp8Block: return analyzeFp8Block(c, cv);
-                case Kind::Quark: return analyzeQuark(c, a, cv);
-                case Kind::Naive: return analyzeNaive(c, a, cv);
-                case Kind::None: break;
+                case Kind::CtPacked:
+                    return analyzeCtPacked(c, a);
+                case Kind::Fp4:
+                    return analyzeFp4(c, a, cv);
+                case Kind::Fp8Block:
+                    return analyzeFp8Block(c, cv);
+                case Kind::Quark:
+                    return analyzeQuark(c, a, cv);
+                case Kind::Naive:
+                    return analyzeNaive(c, a, cv);
+                case Kind::None:
+                    break;
                 }
                 c.fail("unreachable");
             };

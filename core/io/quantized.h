@@ -66,36 +66,36 @@ std::string_view formatName(QuantFormat f) noexcept;
 
 /// How codes sit in the stored words.
 enum class PackOrder : std::uint8_t {
-    None,             ///< one code per stored element (I8, F8)
-    CtDense,          ///< c-t: element i at bit i·b across int32 words
-    CtLegacy,         ///< c-t before #715: 32/b codes per int32, spare high bits
-    QuarkReorder,     ///< Quark "reorder": nibble slot i holds element [0,2,4,6,1,3,5,7][i]
-    QuarkOrder,       ///< Quark "order": element i in nibble i
-    Fp4LowNibbleFirst, ///< FP4 E2M1 pairs: element 2k low nibble, 2k+1 high nibble
+    None,                ///< one code per stored element (I8, F8)
+    CtDense,             ///< c-t: element i at bit i·b across int32 words
+    CtLegacy,            ///< c-t before #715: 32/b codes per int32, spare high bits
+    QuarkReorder,        ///< Quark "reorder": nibble slot i holds element [0,2,4,6,1,3,5,7][i]
+    QuarkOrder,          ///< Quark "order": element i in nibble i
+    Fp4LowNibbleFirst,   ///< FP4 E2M1 pairs: element 2k low nibble, 2k+1 high nibble
     NativeLowNibbleFirst ///< Quantscope native INT/UINT ≤ 4 bits: element 2k low nibble (U8)
 };
 std::string_view packOrderName(PackOrder p) noexcept;
 
 /// The scheme of one quantized module.
 struct QuantScheme {
-    bool isFloat = false;         ///< float elements (FP8, FP4) or integers
+    bool isFloat = false; ///< float elements (FP8, FP4) or integers
     int bits = 8;
-    std::string element;          ///< "int4", "uint4", "int8", "fp8_e4m3", "fp4_e2m1"
+    std::string element; ///< "int4", "uint4", "int8", "fp8_e4m3", "fp4_e2m1"
     Granularity granularity = Granularity::Tensor;
-    std::int64_t groupSize = 0;   ///< Group: columns per group along K
+    std::int64_t groupSize = 0;                ///< Group: columns per group along K
     std::int64_t blockRows = 0, blockCols = 0; ///< Block
     bool symmetric = true;
     PackOrder packOrder = PackOrder::None;
-    bool transposed = false;      ///< Quark per-group: codes/scales stored transposed
+    bool transposed = false; ///< Quark per-group: codes/scales stored transposed
     DType scaleDtype = DType::F32;
-    bool scaleIsE8m0 = false;     ///< U8/F8_E8M0 scales meaning 2^(e−127)
-    bool inverseScale = false;    ///< FP8 block `weight_scale_inv` (multiplied at dequant)
-    bool globalScale = false;     ///< NVFP4 weight_global_scale (scale / global)
-    bool twoStage = false;        ///< Quark ProgressiveSpec: s1 · (s2 · (q − z2))
-    bool actOrder = false;        ///< c-t weight_g_idx
-    bool fromConfig = false;      ///< confirmed against config.json's quantization_config
-    bool packOrderAssumed = false;///< Quark pack order not in a config: the default assumed
-    std::string method;           ///< native layout: the quantizer ("int", "hqq", "milo", …)
+    bool scaleIsE8m0 = false;       ///< U8/F8_E8M0 scales meaning 2^(e−127)
+    bool inverseScale = false;      ///< FP8 block `weight_scale_inv` (multiplied at dequant)
+    bool globalScale = false;       ///< NVFP4 weight_global_scale (scale / global)
+    bool twoStage = false;          ///< Quark ProgressiveSpec: s1 · (s2 · (q − z2))
+    bool actOrder = false;          ///< c-t weight_g_idx
+    bool fromConfig = false;        ///< confirmed against config.json's quantization_config
+    bool packOrderAssumed = false;  ///< Quark pack order not in a config: the default assumed
+    std::string method;             ///< native layout: the quantizer ("int", "hqq", "milo", …)
     std::vector<std::string> notes; ///< native layout: float zero points, the compensator
 
     /// "INT4 sym, group 32 along K, c-t packing, F32 scales".
@@ -113,11 +113,11 @@ struct ScaleHealth {
 };
 
 struct QuantizedModule {
-    std::string module;  ///< "model.layers.0.mlp.down_proj"
-    std::string name;    ///< module + ".weight": the logical weight
+    std::string module; ///< "model.layers.0.mlp.down_proj"
+    std::string name;   ///< module + ".weight": the logical weight
     QuantFormat format = QuantFormat::CtPackQuantized;
     QuantScheme scheme;
-    Shape shape;         ///< logical weight shape ([N, K], or [E, N, K] for stacked experts)
+    Shape shape; ///< logical weight shape ([N, K], or [E, N, K] for stacked experts)
     /// Stored parts by role: "codes", "scale", "zero_point", "shape", "g_idx", "global_scale",
     /// "scale_2", "zero_point_2" (tensor names of the checkpoint).
     std::map<std::string, std::string> parts;
@@ -130,10 +130,10 @@ struct QuantizedModule {
     bool answersTo(std::string_view name) const;
 
     // Layout facts found by detection (used by the decoders).
-    std::int64_t experts = 1;        ///< leading dim of 3-D weights, 1 for 2-D
-    std::int64_t rows = 0, cols = 0; ///< N, K per expert
+    std::int64_t experts = 1;                ///< leading dim of 3-D weights, 1 for 2-D
+    std::int64_t rows = 0, cols = 0;         ///< N, K per expert
     std::int64_t gridRows = 1, gridCols = 1; ///< scale grid per expert, [rows-blocks, col-groups]
-    bool zeroPointPacked = true;     ///< c-t: zero points packed along dim 0 (older files: raw)
+    bool zeroPointPacked = true;             ///< c-t: zero points packed along dim 0 (older files: raw)
 };
 
 struct DetectOptions {

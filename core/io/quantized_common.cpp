@@ -20,8 +20,7 @@ std::string shapeList(const Shape &s)
 
 std::string describe(const TensorEntry &e)
 {
-    return e.name.substr(e.name.rfind('.') + 1) + " " + std::string(nameOf(e.dtype)) + " " +
-           shapeList(e.shape);
+    return e.name.substr(e.name.rfind('.') + 1) + " " + std::string(nameOf(e.dtype)) + " " + shapeList(e.shape);
 }
 
 /// Decodes a stored scale tensor to FP32 (U8 as E8M0 when asked).
@@ -67,28 +66,26 @@ std::vector<std::int64_t> integersOf(const Tensor &t)
 
 bool isIntDtype(DType t)
 {
-    return t == DType::I8 || t == DType::I16 || t == DType::I32 || t == DType::I64 ||
-           t == DType::U8 || t == DType::U16 || t == DType::U32 || t == DType::U64;
+    return t == DType::I8 || t == DType::I16 || t == DType::I32 || t == DType::I64 || t == DType::U8 ||
+           t == DType::U16 || t == DType::U32 || t == DType::U64;
 }
 
 bool isFloatScaleDtype(DType t)
 {
-    return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64 ||
-           t == DType::F8_E4M3 || t == DType::F8_E8M0;
+    return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64 || t == DType::F8_E4M3 ||
+           t == DType::F8_E8M0;
 }
 
 /// Resolves granularity and the scale grid of a weight [experts × N × K] from the per-expert
 /// scale shape `s` and the config args (or the shapes alone). Throws naming the mismatch.
-void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::string &scaleName,
-                 const WeightArgs *a, std::int64_t defaultGroup)
+void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::string &scaleName, const WeightArgs *a,
+                 std::int64_t defaultGroup)
 {
     const std::int64_t N = m.rows, K = m.cols;
     QuantScheme &q = m.scheme;
     const std::int64_t numel = numelOf(s);
     const std::string got = scaleName + " has shape " + shapeList(s);
-    auto isChannel = [&] {
-        return (s.size() == 2 && s[0] == N && s[1] == 1) || (s.size() == 1 && s[0] == N);
-    };
+    auto isChannel = [&] { return (s.size() == 2 && s[0] == N && s[1] == 1) || (s.size() == 1 && s[0] == N); };
     auto setGroup = [&](std::int64_t g) {
         q.granularity = Granularity::Group;
         q.groupSize = g;
@@ -99,16 +96,16 @@ void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::st
     if (strategy == "tensor") {
         if (numel != 1)
             c.fail(got + ", but per-tensor quantization (" + a->source +
-                   ") needs one scale; broadcasting it would have applied " +
-                   std::to_string(numel) + " different scales to one tensor");
+                   ") needs one scale; broadcasting it would have applied " + std::to_string(numel) +
+                   " different scales to one tensor");
         q.granularity = Granularity::Tensor;
         m.gridRows = m.gridCols = 1;
         return;
     }
     if (strategy == "channel") {
         if (!isChannel())
-            c.fail(got + ", but per-channel quantization (" + a->source + ") of N = " +
-                   std::to_string(N) + " rows needs [" + std::to_string(N) +
+            c.fail(got + ", but per-channel quantization (" + a->source + ") of N = " + std::to_string(N) +
+                   " rows needs [" + std::to_string(N) +
                    ", 1]; broadcasting it would not give one scale per output row");
         q.granularity = Granularity::Channel;
         m.gridRows = N;
@@ -121,13 +118,11 @@ void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::st
             c.fail("group quantization in " + a->source + " without a positive group_size");
         const std::int64_t G = ceilDiv(K, g);
         if (!(s.size() == 2 && s[0] == N && s[1] == G)) {
-            std::string msg = got + ", but group " + std::to_string(g) + " along K = " +
-                              std::to_string(K) + " (" + a->source + ") needs [" +
-                              std::to_string(N) + ", " + std::to_string(G) + "]";
+            std::string msg = got + ", but group " + std::to_string(g) + " along K = " + std::to_string(K) + " (" +
+                              a->source + ") needs [" + std::to_string(N) + ", " + std::to_string(G) + "]";
             if (s.size() == 2 && s[0] == N && s[1] > 0)
-                msg += "; broadcasting it would have applied each scale to " +
-                       std::to_string(ceilDiv(K, s[1])) + " columns instead of " +
-                       std::to_string(g);
+                msg += "; broadcasting it would have applied each scale to " + std::to_string(ceilDiv(K, s[1])) +
+                       " columns instead of " + std::to_string(g);
             c.fail(msg);
         }
         setGroup(g);
@@ -140,8 +135,8 @@ void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::st
         const Shape want{ceilDiv(N, br), ceilDiv(K, bc)};
         if (s != want)
             c.fail(got + ", but blocks " + std::to_string(br) + "x" + std::to_string(bc) + " of a [" +
-                   std::to_string(N) + ", " + std::to_string(K) + "] weight (" + a->source +
-                   ") need " + shapeList(want));
+                   std::to_string(N) + ", " + std::to_string(K) + "] weight (" + a->source + ") need " +
+                   shapeList(want));
         q.granularity = Granularity::Block;
         q.blockRows = br;
         q.blockCols = bc;
@@ -177,8 +172,8 @@ void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::st
     if (s.size() == 2 && s[0] != N)
         c.fail(got + ", which is not [N, groups] for N = " + std::to_string(N) +
                "; a block grid needs its block size from config.json (never derived from shapes)");
-    c.fail(got + ", which fits no per-tensor, per-channel or group layout of a [" +
-           std::to_string(N) + ", " + std::to_string(K) + "] weight");
+    c.fail(got + ", which fits no per-tensor, per-channel or group layout of a [" + std::to_string(N) + ", " +
+           std::to_string(K) + "] weight");
 }
 
 /// Reads the logical weight shape from c-t weight_shape.
@@ -196,6 +191,5 @@ Shape readWeightShape(const Ctx &c, const TensorEntry &e)
     }
     return s;
 }
-
 
 } // namespace quantscope::quantized_detail

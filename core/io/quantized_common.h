@@ -23,7 +23,10 @@ namespace quantscope::quantized_detail {
 /// "[d0, d1, …]" for messages.
 std::string shapeList(const Shape &s);
 /// ceil(a / b); 0 when b is not positive.
-inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return b <= 0 ? 0 : (a + b - 1) / b;
+}
 
 // ---- config views (quantized_config.cpp) ------------------------------------------------------
 
@@ -36,10 +39,10 @@ struct WeightArgs {
     std::int64_t groupSize = 0;
     std::int64_t blockRows = 0, blockCols = 0;
     bool actorder = false;
-    std::string format;   ///< c-t per-group or top-level format
-    std::string source;   ///< where it came from, for messages
+    std::string format; ///< c-t per-group or top-level format
+    std::string source; ///< where it came from, for messages
     // Quark only
-    std::string quarkDtype;     ///< "int4", "uint4", "fp8_e4m3", …
+    std::string quarkDtype; ///< "int4", "uint4", "fp8_e4m3", …
     bool twoStage = false;
     std::string stage1Dtype, stage1Qscheme;
 };
@@ -73,8 +76,7 @@ ConfigView readConfig(const nlohmann::json &qc);
 
 /// Candidate c-t weight args for a module: name/regex matches first, then class targets.
 /// `ignored` tells whether the config's ignore list names the module.
-std::vector<WeightArgs> ctCandidates(const ConfigView &cv, const std::string &module,
-                                     bool &ignored);
+std::vector<WeightArgs> ctCandidates(const ConfigView &cv, const std::string &module, bool &ignored);
 
 /// Quark weight spec for a module: layer_quant_config (exact, then fnmatch), then
 /// layer_type_quant_config "Linear", then global_quant_config. Null when excluded / none.
@@ -121,8 +123,8 @@ bool isFloatScaleDtype(DType t);
 
 /// Resolves granularity and the scale grid of a weight [experts × N × K] from the per-expert
 /// scale shape `s` and the config args (or the shapes alone). Throws naming the mismatch.
-void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::string &scaleName,
-                 const WeightArgs *a, std::int64_t defaultGroup);
+void resolveGrid(const Ctx &c, QuantizedModule &m, const Shape &s, const std::string &scaleName, const WeightArgs *a,
+                 std::int64_t defaultGroup);
 
 /// Reads the logical weight shape from c-t weight_shape.
 Shape readWeightShape(const Ctx &c, const TensorEntry &e);

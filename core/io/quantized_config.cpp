@@ -61,8 +61,7 @@ WeightArgs ctArgs(const nlohmann::json &w, const std::string &source)
             a.blockCols = b->second;
         }
     if (auto it = w.find("actorder"); it != w.end())
-        a.actorder = (it->is_string() && (it->get<std::string>() == "group" ||
-                                          it->get<std::string>() == "dynamic")) ||
+        a.actorder = (it->is_string() && (it->get<std::string>() == "group" || it->get<std::string>() == "dynamic")) ||
                      (it->is_boolean() && it->get<bool>());
     return a;
 }
@@ -228,8 +227,7 @@ std::vector<WeightArgs> ctCandidates(const ConfigView &cv, const std::string &mo
             const std::string &t = g.targets[i];
             if (t == module || (g.regexes[i] && std::regex_match(module, *g.regexes[i])))
                 s = true;
-            else if (!t.empty() && std::isupper(static_cast<unsigned char>(t[0])) &&
-                     t.find('.') == std::string::npos)
+            else if (!t.empty() && std::isupper(static_cast<unsigned char>(t[0])) && t.find('.') == std::string::npos)
                 w = true; // a class name such as "Linear": the checkpoint cannot tell, assume it
         }
         if (s)
@@ -315,6 +313,5 @@ WeightArgs quarkArgs(const nlohmann::json &spec)
     }
     return a;
 }
-
 
 } // namespace quantscope::quantized_detail

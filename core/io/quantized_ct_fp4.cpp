@@ -24,8 +24,8 @@ QuantizedModule analyzeFp4(const Ctx &c, const WeightArgs *a, const ConfigView &
     else
         nv = GS != nullptr || S->dtype == DType::F8_E4M3;
     if (a && (!a->isFloat || a->numBits != 4))
-        c.fail("weight_packed U8 holds FP4 pairs, but " + a->source + " says " +
-               (a->isFloat ? "float" : "int") + " " + std::to_string(a->numBits) + " bits");
+        c.fail("weight_packed U8 holds FP4 pairs, but " + a->source + " says " + (a->isFloat ? "float" : "int") + " " +
+               std::to_string(a->numBits) + " bits");
     m.format = nv ? QuantFormat::CtNvfp4PackQuantized : QuantFormat::CtMxfp4PackQuantized;
     if (P.shape.size() != 2)
         c.fail("weight_packed is " + shapeList(P.shape) + "; FP4 pairs are [N, K/2]");
@@ -43,8 +43,7 @@ QuantizedModule analyzeFp4(const Ctx &c, const WeightArgs *a, const ConfigView &
             c.fail("NVFP4 weight without weight_global_scale: the global scale is missing");
     } else {
         if (S->dtype != DType::U8 && S->dtype != DType::F8_E8M0 && !isFloatScaleDtype(S->dtype))
-            c.fail("weight_scale has dtype " + std::string(nameOf(S->dtype)) +
-                   "; MXFP4 uses U8 (E8M0 exponents)");
+            c.fail("weight_scale has dtype " + std::string(nameOf(S->dtype)) + "; MXFP4 uses U8 (E8M0 exponents)");
         q.scaleIsE8m0 = S->dtype == DType::U8 || S->dtype == DType::F8_E8M0;
     }
     q.scaleDtype = S->dtype;

@@ -29,8 +29,8 @@ std::int64_t legacyWords(std::int64_t k, int b)
 }
 
 /// Which c-t packing a row of `k` codes in `w` words uses; nullopt = neither.
-std::optional<PackOrder> ctLayout(const Ctx &c, std::int64_t k, int b, std::int64_t w,
-                                  const std::string &what, std::optional<PackOrder> prefer)
+std::optional<PackOrder> ctLayout(const Ctx &c, std::int64_t k, int b, std::int64_t w, const std::string &what,
+                                  std::optional<PackOrder> prefer)
 {
     const bool d = w == denseWords(k, b), l = w == legacyWords(k, b);
     if (d && l) {
@@ -38,8 +38,7 @@ std::optional<PackOrder> ctLayout(const Ctx &c, std::int64_t k, int b, std::int6
             return PackOrder::CtDense; // both layouts put every element at the same bits
         if (prefer)
             return prefer;
-        c.fail(what + ": " + std::to_string(k) + " INT" + std::to_string(b) + " codes in " +
-               std::to_string(w) +
+        c.fail(what + ": " + std::to_string(k) + " INT" + std::to_string(b) + " codes in " + std::to_string(w) +
                " words fit both the dense layout and the older 32/b-per-word layout, which "
                "differ here; the layout is ambiguous and refused");
     }
@@ -49,7 +48,6 @@ std::optional<PackOrder> ctLayout(const Ctx &c, std::int64_t k, int b, std::int6
         return PackOrder::CtLegacy;
     return std::nullopt;
 }
-
 
 } // namespace
 
@@ -81,23 +79,22 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
                              "': read as pack-quantized (compressed-tensors decides per module)");
     const Shape ws = readWeightShape(c, *WS);
     if (ws.size() != P.shape.size())
-        c.fail("weight_shape " + shapeList(ws) + " has rank " + std::to_string(ws.size()) +
-               ", weight_packed " + shapeList(P.shape) + " rank " + std::to_string(P.shape.size()));
+        c.fail("weight_shape " + shapeList(ws) + " has rank " + std::to_string(ws.size()) + ", weight_packed " +
+               shapeList(P.shape) + " rank " + std::to_string(P.shape.size()));
     const bool three = P.shape.size() == 3;
     m.experts = three ? P.shape[0] : 1;
     m.rows = P.shape[three ? 1 : 0];
     const std::int64_t W = P.shape.back();
     m.cols = ws.back();
     if (m.cols < 0 || m.cols / 32 > W) // a word holds at most 32 codes (of 1 bit)
-        c.fail("weight_shape " + shapeList(ws) + " lies: K = " + std::to_string(m.cols) +
-               " codes cannot fit in the " + std::to_string(W) + " I32 words of each row of weight_packed " +
-               shapeList(P.shape));
+        c.fail("weight_shape " + shapeList(ws) + " lies: K = " + std::to_string(m.cols) + " codes cannot fit in the " +
+               std::to_string(W) + " I32 words of each row of weight_packed " + shapeList(P.shape));
     if (three && ws[0] != m.experts)
-        c.fail("weight_shape " + shapeList(ws) + " lies: weight_packed holds " +
-               std::to_string(m.experts) + " experts");
+        c.fail("weight_shape " + shapeList(ws) + " lies: weight_packed holds " + std::to_string(m.experts) +
+               " experts");
     if (ws[three ? 1 : 0] != m.rows)
-        c.fail("weight_shape " + shapeList(ws) + " lies: weight_packed " + shapeList(P.shape) +
-               " holds " + std::to_string(m.rows) + " rows");
+        c.fail("weight_shape " + shapeList(ws) + " lies: weight_packed " + shapeList(P.shape) + " holds " +
+               std::to_string(m.rows) + " rows");
     m.shape = ws;
 
     // Bit width: the config's, else the only one the word count allows.
@@ -115,8 +112,8 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
             std::string list;
             for (int bb : fits)
                 list += (list.empty() ? "" : ", ") + std::to_string(bb);
-            c.fail("weight_shape " + shapeList(ws) + " and " + std::to_string(W) +
-                   " words per row fit " + (fits.empty() ? std::string("no bit width 1..8") : "bit widths {" + list + "}") +
+            c.fail("weight_shape " + shapeList(ws) + " and " + std::to_string(W) + " words per row fit " +
+                   (fits.empty() ? std::string("no bit width 1..8") : "bit widths {" + list + "}") +
                    "; config.json's quantization_config is needed to know num_bits");
         }
         b = *fits.begin();
@@ -125,10 +122,9 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
     q.element = "int" + std::to_string(b);
     const auto layout = ctLayout(c, m.cols, b, W, "weight_packed", std::nullopt);
     if (!layout)
-        c.fail("weight_shape " + shapeList(ws) + " lies or the pack layout is unknown: K = " +
-               std::to_string(m.cols) + " INT" + std::to_string(b) + " codes need " +
-               std::to_string(denseWords(m.cols, b)) + " words (dense) or " +
-               std::to_string(legacyWords(m.cols, b)) + " (32/b per word), weight_packed has " +
+        c.fail("weight_shape " + shapeList(ws) + " lies or the pack layout is unknown: K = " + std::to_string(m.cols) +
+               " INT" + std::to_string(b) + " codes need " + std::to_string(denseWords(m.cols, b)) +
+               " words (dense) or " + std::to_string(legacyWords(m.cols, b)) + " (32/b per word), weight_packed has " +
                std::to_string(W));
     q.packOrder = *layout;
 
@@ -139,8 +135,8 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
     Shape s = S->shape;
     if (three) {
         if (s.empty() || s[0] != m.experts)
-            c.fail("weight_scale " + shapeList(s) + " does not start with the " +
-                   std::to_string(m.experts) + " experts of weight_packed");
+            c.fail("weight_scale " + shapeList(s) + " does not start with the " + std::to_string(m.experts) +
+                   " experts of weight_packed");
         s.erase(s.begin());
     }
     resolveGrid(c, m, s, "weight_scale", a, 0);
@@ -165,18 +161,16 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
         }
         if (zs.size() != 2 || zs[1] != m.gridCols)
             c.fail("weight_zero_point " + shapeList(Z->shape) + " does not match the scale grid [" +
-                   std::to_string(m.gridRows) + ", " + std::to_string(m.gridCols) +
-                   "] packed along dim 0");
+                   std::to_string(m.gridRows) + ", " + std::to_string(m.gridCols) + "] packed along dim 0");
         const auto zl = ctLayout(c, m.gridRows, b, zs[0], "weight_zero_point", q.packOrder);
         if (zs[0] == m.gridRows && (Z->dtype != DType::I32 || !zl)) {
             m.zeroPointPacked = false; // older writers: one raw zero point per scale
         } else if (Z->dtype != DType::I32 || !zl || *zl != q.packOrder) {
-            c.fail("weight_zero_point " + shapeList(Z->shape) + ": " + std::to_string(m.gridRows) +
-                   " packed INT" + std::to_string(b) + " zero points need " +
+            c.fail("weight_zero_point " + shapeList(Z->shape) + ": " + std::to_string(m.gridRows) + " packed INT" +
+                   std::to_string(b) + " zero points need " +
                    std::to_string(q.packOrder == PackOrder::CtLegacy ? legacyWords(m.gridRows, b)
                                                                      : denseWords(m.gridRows, b)) +
-                   " I32 rows in the weight's layout (or " + std::to_string(m.gridRows) +
-                   " raw ones)");
+                   " I32 rows in the weight's layout (or " + std::to_string(m.gridRows) + " raw ones)");
         }
         m.parts["zero_point"] = Z->name;
         q.symmetric = false;
@@ -193,8 +187,8 @@ QuantizedModule analyzeCtPacked(const Ctx &c, const WeightArgs *a)
                        " scheme; activation order needs groups");
             for (std::size_t i = 0; i < g.size(); ++i)
                 if (g[i] < 0 || g[i] >= m.gridCols)
-                    c.fail("weight_g_idx[" + std::to_string(i) + "] = " + std::to_string(g[i]) +
-                           " is outside the " + std::to_string(m.gridCols) + " groups");
+                    c.fail("weight_g_idx[" + std::to_string(i) + "] = " + std::to_string(g[i]) + " is outside the " +
+                           std::to_string(m.gridCols) + " groups");
             q.actOrder = true;
         }
     }

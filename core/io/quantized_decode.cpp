@@ -24,8 +24,7 @@ std::uint32_t wordAt(const Tensor &t, std::int64_t i)
 constexpr int kAwqOrder[8] = {0, 2, 4, 6, 1, 3, 5, 7};
 
 /// c-t code i (0-based) of a row of words, unsigned (offset not removed).
-std::uint32_t ctCode(const Tensor &t, std::int64_t rowWord0, std::int64_t i, int b, bool legacy,
-                     std::int64_t rowWords)
+std::uint32_t ctCode(const Tensor &t, std::int64_t rowWord0, std::int64_t i, int b, bool legacy, std::int64_t rowWords)
 {
     const std::uint32_t mask = (1u << b) - 1u;
     if (legacy) {
@@ -42,8 +41,7 @@ std::uint32_t ctCode(const Tensor &t, std::int64_t rowWord0, std::int64_t i, int
 }
 
 /// Quark: unpacks one row of `words` int32 into 8·words nibble values.
-void quarkRow(const Tensor &t, std::int64_t word0, std::int64_t words, bool reorder, bool isSigned,
-              std::int32_t *out)
+void quarkRow(const Tensor &t, std::int64_t word0, std::int64_t words, bool reorder, bool isSigned, std::int32_t *out)
 {
     for (std::int64_t c = 0; c < words; ++c) {
         const std::uint32_t w = wordAt(t, word0 + c);
@@ -96,7 +94,6 @@ std::vector<std::int32_t> intCodes(const Checkpoint &ck, const QuantizedModule &
         out[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(P.at(i));
     return out;
 }
-
 
 } // namespace
 
@@ -162,8 +159,8 @@ QuantParams quantizedParams(const Checkpoint &ck, const QuantizedModule &m)
                         std::memcpy(col.data() + 4 * w, Z.data() + 4 * ((e * ZR + w) * C + c), 4);
                     const Tensor colT = Tensor::fromBytes(DType::I32, {ZR}, std::move(col));
                     for (std::int64_t r = 0; r < R; ++r)
-                        p.zeroPoints[static_cast<std::size_t>((e * R + r) * C + c)] = static_cast<float>(
-                            static_cast<std::int32_t>(ctCode(colT, 0, r, b, legacy, ZR)) - offset);
+                        p.zeroPoints[static_cast<std::size_t>((e * R + r) * C + c)] =
+                            static_cast<float>(static_cast<std::int32_t>(ctCode(colT, 0, r, b, legacy, ZR)) - offset);
                 }
         } else if (m.format == QuantFormat::QuarkRealQuantized && Z.numel() != R * C) {
             // Packed nibbles: channel [ceil(N/8)], group [G, N/8] (transposed).
@@ -175,7 +172,8 @@ QuantParams quantizedParams(const Checkpoint &ck, const QuantizedModule &m)
             for (std::int64_t g = 0; g < lines; ++g) {
                 quarkRow(Z, g * words, words, reorder, sgn, row.data());
                 for (std::int64_t n = 0; n < R; ++n)
-                    p.zeroPoints[static_cast<std::size_t>(n * C + g)] = static_cast<float>(row[static_cast<std::size_t>(n)]);
+                    p.zeroPoints[static_cast<std::size_t>(n * C + g)] =
+                        static_cast<float>(row[static_cast<std::size_t>(n)]);
             }
         } else {
             std::vector<float> z(static_cast<std::size_t>(Z.numel()));
@@ -221,9 +219,14 @@ Tensor decodeQuantized(const Checkpoint &ck, const QuantizedModule &m)
     const QuantParams p = quantizedParams(ck, m);
     std::int64_t rowBlock = 1, colBlock = std::max<std::int64_t>(K, 1);
     switch (q.granularity) {
-    case Granularity::Tensor: rowBlock = std::max<std::int64_t>(N, 1); break;
-    case Granularity::Channel: break;
-    case Granularity::Group: colBlock = q.groupSize; break;
+    case Granularity::Tensor:
+        rowBlock = std::max<std::int64_t>(N, 1);
+        break;
+    case Granularity::Channel:
+        break;
+    case Granularity::Group:
+        colBlock = q.groupSize;
+        break;
     case Granularity::Block:
         rowBlock = q.blockRows;
         colBlock = q.blockCols;
@@ -254,6 +257,5 @@ Tensor decodeQuantized(const Checkpoint &ck, const QuantizedModule &m)
         }
     return out;
 }
-
 
 } // namespace quantscope

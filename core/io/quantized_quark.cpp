@@ -49,14 +49,14 @@ std::int64_t packedWidth(const Ctx &c, std::int64_t words, std::vector<std::stri
         if (d > padded - 8 && d < padded)
             fits.push_back(d);
     if (fits.size() == 1) {
-        warnings.push_back("K = " + std::to_string(fits[0]) + " (config.json '" + keyOf[fits[0]] +
-                           "') is padded to " + std::to_string(padded) +
+        warnings.push_back("K = " + std::to_string(fits[0]) + " (config.json '" + keyOf[fits[0]] + "') is padded to " +
+                           std::to_string(padded) +
                            " in the packed words (Quark pads to a multiple of 8); the padding is dropped");
         return fits[0];
     }
     warnings.push_back("the packed rows hold " + std::to_string(padded) + " codes and config.json names " +
-                       (fits.empty() ? std::string("no dimension") : std::string("several dimensions")) +
-                       " between " + std::to_string(padded - 7) + " and " + std::to_string(padded - 1) +
+                       (fits.empty() ? std::string("no dimension") : std::string("several dimensions")) + " between " +
+                       std::to_string(padded - 7) + " and " + std::to_string(padded - 1) +
                        ": read as K = " + std::to_string(padded) + "; any padding Quark added is included");
     return padded;
 }
@@ -126,22 +126,21 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
     std::string strat = a ? a->strategy : std::string();
     if (strat.empty())
         strat = numelOf(S->shape) == 1 && S->shape.size() <= 1 ? "tensor"
-                : S->shape.size() == 2 && S->shape[1] > 1   ? "group"
-                                                            : "channel";
+                : S->shape.size() == 2 && S->shape[1] > 1      ? "group"
+                                                               : "channel";
     const std::int64_t words = Wt.shape[1];
     if (strat == "group") {
         // Transposed before packing: weight [K, N/8], scale [G, N], zero point [G, N/8].
         q.transposed = true;
         if (S->shape.size() != 2)
-            c.fail(sname + " " + shapeList(S->shape) +
-                   ": a Quark per-group scale is stored transposed, [groups, N]");
+            c.fail(sname + " " + shapeList(S->shape) + ": a Quark per-group scale is stored transposed, [groups, N]");
         // Quark pads N up to a multiple of 8 before packing the transposed rows; the scale grid
         // keeps the true N, so the padding is known exactly and dropped.
         const std::int64_t N = S->shape[1];
         if (words != ceilDiv(N, 8))
             c.fail("weight " + shapeList(Wt.shape) + " holds " + std::to_string(words * 8) +
-                   " outputs per row after the per-group transpose, " + sname + " " +
-                   shapeList(S->shape) + " has " + std::to_string(N));
+                   " outputs per row after the per-group transpose, " + sname + " " + shapeList(S->shape) + " has " +
+                   std::to_string(N));
         if (N % 8 != 0)
             m.warnings.push_back("N = " + std::to_string(N) + " is padded to " + std::to_string(words * 8) +
                                  " in the packed words (Quark pads to a multiple of 8); the padding is dropped");
@@ -169,9 +168,11 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
         const bool ok = (S->shape.size() == 1 && S->shape[0] == m.rows) ||
                         (S->shape.size() == 2 && S->shape[0] == m.rows && S->shape[1] == 1);
         if (!ok)
-            c.fail(sname + " has shape " + shapeList(S->shape) + ", but per-channel quantization of a "
-                   "weight with N = " + std::to_string(m.rows) + " rows needs [" +
-                   std::to_string(m.rows) + "]; broadcasting it would not give one scale per row");
+            c.fail(sname + " has shape " + shapeList(S->shape) +
+                   ", but per-channel quantization of a "
+                   "weight with N = " +
+                   std::to_string(m.rows) + " rows needs [" + std::to_string(m.rows) +
+                   "]; broadcasting it would not give one scale per row");
         q.granularity = Granularity::Channel;
         m.gridRows = m.rows;
         m.gridCols = 1;
@@ -189,21 +190,20 @@ QuantizedModule analyzeQuark(const Ctx &c, const WeightArgs *a, const ConfigView
     const bool sym = a && a->symmetric ? *a->symmetric : (Z == nullptr);
     if (Z) {
         if (!isIntDtype(Z->dtype))
-            c.fail(Z->name.substr(Z->name.rfind('.') + 1) + " has dtype " +
-                   std::string(nameOf(Z->dtype)) + "; integer zero points are expected");
+            c.fail(Z->name.substr(Z->name.rfind('.') + 1) + " has dtype " + std::string(nameOf(Z->dtype)) +
+                   "; integer zero points are expected");
         const std::int64_t zn = numelOf(Z->shape);
         const std::int64_t grid = m.gridRows * m.gridCols;
-        const std::int64_t packed = q.granularity == Granularity::Group ? m.gridCols * ceilDiv(m.rows, 8)
+        const std::int64_t packed = q.granularity == Granularity::Group     ? m.gridCols * ceilDiv(m.rows, 8)
                                     : q.granularity == Granularity::Channel ? ceilDiv(m.rows, 8)
                                                                             : 1;
         if (zn != grid && zn != packed)
             c.fail(Z->name.substr(Z->name.rfind('.') + 1) + " " + shapeList(Z->shape) +
-                   " fits neither the packed zero points (" + std::to_string(packed) +
-                   " words) nor one per scale (" + std::to_string(grid) + ")");
+                   " fits neither the packed zero points (" + std::to_string(packed) + " words) nor one per scale (" +
+                   std::to_string(grid) + ")");
         m.parts["zero_point"] = Z->name;
     } else if (!sym) {
-        c.fail("asymmetric quantization (" + (a ? a->source : std::string("?")) +
-               ") but the zero point is missing");
+        c.fail("asymmetric quantization (" + (a ? a->source : std::string("?")) + ") but the zero point is missing");
     }
     q.symmetric = sym;
     return m;

@@ -15,8 +15,8 @@ QuantizedModule analyzeNaive(const Ctx &c, const WeightArgs *a, const ConfigView
     const TensorEntry *Z = c.get("weight_zero_point");
     m.parts["codes"] = Wt.name;
     if (!S)
-        c.fail("quantized " + std::string(nameOf(Wt.dtype)) + " weight (" +
-               (a ? a->source : std::string("config")) + ") without weight_scale: the scales are missing");
+        c.fail("quantized " + std::string(nameOf(Wt.dtype)) + " weight (" + (a ? a->source : std::string("config")) +
+               ") without weight_scale: the scales are missing");
     m.parts["scale"] = S->name;
     const bool fp = Wt.dtype == DType::F8_E4M3;
     if (a && a->isFloat != fp)
@@ -34,7 +34,8 @@ QuantizedModule analyzeNaive(const Ctx &c, const WeightArgs *a, const ConfigView
         m.format = fp ? QuantFormat::CtFloatQuantized : QuantFormat::CtIntQuantized;
     if (a && cv.method != "quark" && (a->format == "pack-quantized" || a->format.find("fp4") != std::string::npos))
         m.warnings.push_back("the weight is stored unpacked (" + std::string(nameOf(Wt.dtype)) + "), but " + a->source +
-                             " says format '" + a->format + "': read as stored (compressed-tensors decides per module)");
+                             " says format '" + a->format +
+                             "': read as stored (compressed-tensors decides per module)");
     if (Wt.shape.size() != 2 && Wt.shape.size() != 3)
         c.fail("weight is " + shapeList(Wt.shape) + "; [N, K] or [E, N, K] expected");
     const bool three = Wt.shape.size() == 3;

@@ -48,8 +48,7 @@ bool isRegularFile(const fs::path &p)
 bool isIndexFileName(const fs::path &p)
 {
     const std::string name = p.filename().string();
-    return name == kIndexName ||
-           (name.size() > 11 && name.compare(name.size() - 11, 11, ".index.json") == 0);
+    return name == kIndexName || (name.size() > 11 && name.compare(name.size() - 11, 11, ".index.json") == 0);
 }
 
 /// A shard name must be a plain file name: the index may only point into its own folder.
@@ -93,8 +92,7 @@ void readConfigJson(const fs::path &folder, ReadContent &out)
             out.warnings.push_back(e.what() + std::string(" (config.json ignored)"));
         } catch (const std::exception &e) {
             out.warnings.push_back(
-                formatLocation(Location{config.string(), {}, {}},
-                               std::string(e.what()) + " (config.json ignored)"));
+                formatLocation(Location{config.string(), {}, {}}, std::string(e.what()) + " (config.json ignored)"));
         }
     }
 }
@@ -150,8 +148,7 @@ ReadContent readNpz(const fs::path &path, const fs::file_status &, const ReadOpt
 // ---- safetensors -----------------------------------------------------------------------------
 
 /// One safetensors file, with `folder`'s config.json.
-ReadContent readSafetensors(const fs::path &single, const fs::path &folder,
-                            const ReadOptions &options)
+ReadContent readSafetensors(const fs::path &single, const fs::path &folder, const ReadOptions &options)
 {
     ReadContent out;
     out.files.push_back(SafetensorsFile::open(single, options));
@@ -199,8 +196,7 @@ ReadContent readIndex(const fs::path &index, const fs::path &folder, const ReadO
         if (added) {
             const fs::path shardPath = folder / shard;
             if (!isRegularFile(shardPath))
-                throw IoError("shard \"" + shard + "\" listed in " + index.filename().string() +
-                                  " does not exist",
+                throw IoError("shard \"" + shard + "\" listed in " + index.filename().string() + " does not exist",
                               Location{shardPath.string(), name, {}});
             shardNames.push_back(shard);
             out.files.push_back(SafetensorsFile::open(shardPath, options));
@@ -214,10 +210,9 @@ ReadContent readIndex(const fs::path &index, const fs::path &folder, const ReadO
         for (const TensorEntry &e : out.files[fi].entries()) {
             const auto [it, added] = holder.emplace(e.name, fi);
             if (!added)
-                throw FormatError(
-                    "the tensor is in two shards: \"" + shardNames[it->second] + "\" and \"" +
-                        shardNames[fi] + "\"",
-                    Location{out.files[fi].path().string(), e.name, e.fileOffset});
+                throw FormatError("the tensor is in two shards: \"" + shardNames[it->second] + "\" and \"" +
+                                      shardNames[fi] + "\"",
+                                  Location{out.files[fi].path().string(), e.name, e.fileOffset});
         }
 
     std::unordered_set<std::string_view> inIndex;
@@ -237,10 +232,9 @@ ReadContent readIndex(const fs::path &index, const fs::path &folder, const ReadO
             out.warnings.push_back(w);
         for (const TensorEntry &e : out.files[fi].entries())
             if (!inIndex.count(e.name))
-                out.warnings.push_back(formatLocation(
-                    Location{out.files[fi].path().string(), e.name, e.fileOffset},
-                    "the tensor is in the shard but not in " + index.filename().string() +
-                        "; it is ignored"));
+                out.warnings.push_back(formatLocation(Location{out.files[fi].path().string(), e.name, e.fileOffset},
+                                                      "the tensor is in the shard but not in " +
+                                                          index.filename().string() + "; it is ignored"));
     }
     readConfigJson(folder, out);
     return out;
@@ -252,8 +246,7 @@ bool acceptsIndex(const fs::path &path, const fs::file_status &st)
     return fs::is_directory(st) ? isRegularFile(path / kIndexName) : isIndexFileName(path);
 }
 
-ReadContent readIndexPath(const fs::path &path, const fs::file_status &st,
-                          const ReadOptions &options)
+ReadContent readIndexPath(const fs::path &path, const fs::file_status &st, const ReadOptions &options)
 {
     if (fs::is_directory(st))
         return readIndex(path / kIndexName, path, options);
@@ -261,7 +254,10 @@ ReadContent readIndexPath(const fs::path &path, const fs::file_status &st,
 }
 
 /// A folder without an index: it must hold exactly one .safetensors.
-bool acceptsFolder(const fs::path &, const fs::file_status &st) { return fs::is_directory(st); }
+bool acceptsFolder(const fs::path &, const fs::file_status &st)
+{
+    return fs::is_directory(st);
+}
 
 ReadContent readFolder(const fs::path &path, const fs::file_status &, const ReadOptions &options)
 {
@@ -271,20 +267,17 @@ ReadContent readFolder(const fs::path &path, const fs::file_status &, const Read
         if (it->path().extension() == ".safetensors" && isRegularFile(it->path()))
             found.push_back(it->path());
     if (ec)
-        throw IoError("cannot list the folder: " + ec.message(),
-                      Location{path.string(), {}, {}});
+        throw IoError("cannot list the folder: " + ec.message(), Location{path.string(), {}, {}});
     std::sort(found.begin(), found.end());
     if (found.empty())
-        throw IoError(std::string("the folder holds no .safetensors file and no ") +
-                          kIndexName,
+        throw IoError(std::string("the folder holds no .safetensors file and no ") + kIndexName,
                       Location{path.string(), {}, {}});
     if (found.size() > 1) {
         std::string list;
         for (const auto &f : found)
             list += (list.empty() ? "" : ", ") + f.filename().string();
-        throw FormatError("the folder holds " + std::to_string(found.size()) +
-                              " .safetensors files and no " + kIndexName +
-                              ", so which one to open is ambiguous: " + list +
+        throw FormatError("the folder holds " + std::to_string(found.size()) + " .safetensors files and no " +
+                              kIndexName + ", so which one to open is ambiguous: " + list +
                               " (open one of them directly)",
                           Location{path.string(), {}, {}});
     }
@@ -292,7 +285,10 @@ ReadContent readFolder(const fs::path &path, const fs::file_status &, const Read
 }
 
 /// Anything else that is not a folder is read as a safetensors file.
-bool acceptsFile(const fs::path &, const fs::file_status &st) { return !fs::is_directory(st); }
+bool acceptsFile(const fs::path &, const fs::file_status &st)
+{
+    return !fs::is_directory(st);
+}
 
 ReadContent readFile(const fs::path &path, const fs::file_status &, const ReadOptions &options)
 {

@@ -46,8 +46,8 @@ struct ReaderFormat {
     bool (*accepts)(const std::filesystem::path &path, const std::filesystem::file_status &status);
     /// Reads `path` (status as given to `accepts`). Throws IoError / FormatError naming the file
     /// (and tensor) at fault.
-    ReadContent (*read)(const std::filesystem::path &path,
-                        const std::filesystem::file_status &status, const ReadOptions &options);
+    ReadContent (*read)(const std::filesystem::path &path, const std::filesystem::file_status &status,
+                        const ReadOptions &options);
 };
 
 /// The readers in the order they are asked: a `.npy` file, a `.npz` file (extensions in any
@@ -59,7 +59,6 @@ const std::vector<ReaderFormat> &readerFormats();
 
 /// The first reader of readerFormats() that accepts `path` (of status `status`); nullptr when
 /// none does.
-const ReaderFormat *readerFor(const std::filesystem::path &path,
-                              const std::filesystem::file_status &status);
+const ReaderFormat *readerFor(const std::filesystem::path &path, const std::filesystem::file_status &status);
 
 } // namespace quantscope

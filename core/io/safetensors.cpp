@@ -24,8 +24,7 @@ namespace {
 using io_detail::firstInvalidUtf8;
 using io_detail::kMaxJsonDepth;
 
-constexpr std::uint64_t kInt64Max =
-    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+constexpr std::uint64_t kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 std::string hexByte(unsigned char b)
 {
@@ -80,8 +79,7 @@ public:
             if (ctx() == Ctx::Shape)
                 fail("shape entry " + std::to_string(v) + " is negative", pos, current().name);
             if (ctx() == Ctx::Offsets)
-                fail("data_offsets entry " + std::to_string(v) + " is negative", pos,
-                     current().name);
+                fail("data_offsets entry " + std::to_string(v) + " is negative", pos, current().name);
             wrongType("a number");
         }
         return addInteger(static_cast<std::uint64_t>(v), pos);
@@ -106,8 +104,7 @@ public:
         if (ctx() == Ctx::Entry && m_entryKey == "dtype") {
             const auto dt = dtypeFromSafetensors(s);
             if (!dt || static_cast<int>(*dt) >= kSafetensorsDTypeCount)
-                fail("unknown dtype \"" + s + "\": not one of the 22 safetensors dtypes", pos,
-                     current().name);
+                fail("unknown dtype \"" + s + "\": not one of the 22 safetensors dtypes", pos, current().name);
             current().dtype = *dt;
             return done();
         }
@@ -175,8 +172,7 @@ public:
             const RawEntry &e = current();
             for (const char *k : {"dtype", "shape", "data_offsets"})
                 if (!e.keys.count(k))
-                    fail(std::string("the tensor's entry has no \"") + k + "\"", 8 + e.keyPos,
-                         e.name, true);
+                    fail(std::string("the tensor's entry has no \"") + k + "\"", 8 + e.keyPos, e.name, true);
         }
         m_stack.pop_back();
         return done();
@@ -197,17 +193,14 @@ public:
     {
         const auto pos = closer();
         if (ctx() == Ctx::Offsets && current().offsets.size() != 2)
-            fail("data_offsets has " + std::to_string(current().offsets.size()) +
-                     " entries; it must be [BEGIN, END]",
+            fail("data_offsets has " + std::to_string(current().offsets.size()) + " entries; it must be [BEGIN, END]",
                  pos, current().name);
         m_stack.pop_back();
         return done();
     }
-    bool parse_error(std::size_t position, const std::string &,
-                     const nlohmann::detail::exception &ex)
+    bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex)
     {
-        fail("the header is not valid JSON: " + io_detail::jsonReason(ex),
-             position > 0 ? position - 1 : 0);
+        fail("the header is not valid JSON: " + io_detail::jsonReason(ex), position > 0 ? position - 1 : 0);
     }
 
 private:
@@ -231,16 +224,14 @@ private:
     {
         if (ctx() == Ctx::Shape) {
             if (v > kInt64Max)
-                fail("shape entry " + std::to_string(v) +
-                         " does not fit in a signed 64-bit integer",
-                     pos, current().name);
+                fail("shape entry " + std::to_string(v) + " does not fit in a signed 64-bit integer", pos,
+                     current().name);
             current().shape.push_back(static_cast<std::int64_t>(v));
             return done();
         }
         if (ctx() == Ctx::Offsets) {
             if (current().offsets.size() >= 2)
-                fail("data_offsets has more than two entries; it must be [BEGIN, END]", pos,
-                     current().name);
+                fail("data_offsets has more than two entries; it must be [BEGIN, END]", pos, current().name);
             current().offsets.push_back(v);
             return done();
         }
@@ -258,29 +249,25 @@ private:
                 fail("__metadata__ must be an object of string to string, not " + what, pos);
             fail("a tensor's entry must be a JSON object, not " + what, pos, m_key);
         case Ctx::Metadata:
-            fail("__metadata__ value of key \"" + m_metaKey + "\" is " + what +
-                     "; metadata values must be strings",
+            fail("__metadata__ value of key \"" + m_metaKey + "\" is " + what + "; metadata values must be strings",
                  pos);
         case Ctx::Entry:
             if (m_entryKey == "dtype")
                 fail("\"dtype\" must be a string, not " + what, pos, current().name);
             if (m_entryKey == "shape")
-                fail("\"shape\" must be an array of non-negative integers, not " + what, pos,
-                     current().name);
-            fail("\"data_offsets\" must be an array of two non-negative integers, not " + what, pos,
-                 current().name);
+                fail("\"shape\" must be an array of non-negative integers, not " + what, pos, current().name);
+            fail("\"data_offsets\" must be an array of two non-negative integers, not " + what, pos, current().name);
         case Ctx::Shape:
             fail("shape entries must be non-negative integers, not " + what, pos, current().name);
         case Ctx::Offsets:
-            fail("data_offsets entries must be non-negative integers, not " + what, pos,
-                 current().name);
+            fail("data_offsets entries must be non-negative integers, not " + what, pos, current().name);
         }
         fail("unexpected " + what, pos);
     }
 
     /// `pos` is header-relative unless `absolute`.
-    [[noreturn]] void fail(const std::string &msg, std::uint64_t pos,
-                           const std::string &tensor = {}, bool absolute = false) const
+    [[noreturn]] void fail(const std::string &msg, std::uint64_t pos, const std::string &tensor = {},
+                           bool absolute = false) const
     {
         throw FormatError(msg, Location{m_file, tensor, absolute ? pos : 8 + pos});
     }
@@ -340,22 +327,20 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
     // 2. Header size limit.
     if (n > options.maxHeaderBytes)
         throw HeaderTooLargeError("the header length field says " + std::to_string(n) +
-                                      " bytes, more than the limit of " +
-                                      std::to_string(options.maxHeaderBytes) + " bytes",
+                                      " bytes, more than the limit of " + std::to_string(options.maxHeaderBytes) +
+                                      " bytes",
                                   Location{file, {}, 0});
     // 3. Header inside the file (size ≥ 8 here, so size − 8 does not wrap).
     if (n > size - 8)
-        fail("the header length field says " + std::to_string(n) + " bytes, but only " +
-                 std::to_string(size - 8) + " bytes follow it in the file",
+        fail("the header length field says " + std::to_string(n) + " bytes, but only " + std::to_string(size - 8) +
+                 " bytes follow it in the file",
              0);
     f.m_dataStart = 8 + n;
-    const std::string_view header(reinterpret_cast<const char *>(bytes + 8),
-                                  static_cast<std::size_t>(n));
+    const std::string_view header(reinterpret_cast<const char *>(bytes + 8), static_cast<std::size_t>(n));
 
     // 4. UTF-8, a JSON object, bounded nesting, then the entries themselves.
     if (const auto bad = firstInvalidUtf8(header))
-        fail("the header is not valid UTF-8 (byte " +
-                 hexByte(static_cast<unsigned char>(header[*bad])) + ")",
+        fail("the header is not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(header[*bad])) + ")",
              8 + *bad);
     const auto first = header.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos)
@@ -363,9 +348,8 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
     if (header[first] != '{')
         fail(std::string("the header must be a JSON object starting with '{', but its first "
                          "non-space byte is '") +
-                 (std::isprint(static_cast<unsigned char>(header[first]))
-                      ? std::string(1, header[first])
-                      : std::string("?")) +
+                 (std::isprint(static_cast<unsigned char>(header[first])) ? std::string(1, header[first])
+                                                                          : std::string("?")) +
                  "' (" + hexByte(static_cast<unsigned char>(header[first])) + ")",
              8 + first);
     if (const auto deep = io_detail::firstTooDeep(header))
@@ -376,10 +360,9 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
     std::size_t consumed = 0;
     HeaderSax sax(header, file, &consumed);
     const char *hb = header.data();
-    const bool parsed =
-        nlohmann::json::sax_parse(io_detail::CountingIterator(hb, hb, &consumed),
-                                  io_detail::CountingIterator(hb + header.size(), hb, &consumed),
-                                  &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+    const bool parsed = nlohmann::json::sax_parse(io_detail::CountingIterator(hb, hb, &consumed),
+                                                  io_detail::CountingIterator(hb + header.size(), hb, &consumed), &sax,
+                                                  nlohmann::json::input_format_t::json, /*strict=*/true);
     if (!parsed) // the handler throws on every error; this is only a safety net
         fail("the header is not valid JSON", 8 + consumed);
     f.m_metadata = std::move(sax.metadata);
@@ -390,8 +373,7 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
     std::vector<std::size_t> order(raw.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::pair(raw[a].offsets[0], raw[a].offsets[1]) <
-               std::pair(raw[b].offsets[0], raw[b].offsets[1]);
+        return std::pair(raw[a].offsets[0], raw[a].offsets[1]) < std::pair(raw[b].offsets[0], raw[b].offsets[1]);
     });
 
     std::uint64_t prevEnd = 0;
@@ -410,49 +392,43 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
         std::uint64_t numel = 1;
         for (const std::int64_t d : e.shape)
             if (!checkedMul(numel, static_cast<std::uint64_t>(d), numel) || numel > kInt64Max)
-                fail("the element count of shape " + shapeText(e.shape) + " overflows 64 bits",
-                     keyAt, e.name);
+                fail("the element count of shape " + shapeText(e.shape) + " overflows 64 bits", keyAt, e.name);
         const int bits = bitsOf(*e.dtype);
         std::uint64_t nbits = 0;
         if (!checkedMul(numel, static_cast<std::uint64_t>(bits), nbits))
-            fail("the size in bits of " + std::to_string(numel) + " elements of " +
-                     std::string(nameOf(*e.dtype)) + " overflows 64 bits",
+            fail("the size in bits of " + std::to_string(numel) + " elements of " + std::string(nameOf(*e.dtype)) +
+                     " overflows 64 bits",
                  keyAt, e.name);
         if (nbits % 8 != 0)
             fail("misaligned sub-byte span: " + std::to_string(numel) + " elements of " +
-                     std::string(nameOf(*e.dtype)) + " (" + std::to_string(bits) +
-                     " bits each) are " + std::to_string(nbits) +
-                     " bits, not a whole number of bytes",
+                     std::string(nameOf(*e.dtype)) + " (" + std::to_string(bits) + " bits each) are " +
+                     std::to_string(nbits) + " bits, not a whole number of bytes",
                  at, e.name);
         if (end - begin != nbits / 8)
             fail("data_offsets " + offs + " span " + std::to_string(end - begin) + " bytes, but " +
-                     std::to_string(numel) + " elements of " + std::string(nameOf(*e.dtype)) +
-                     " with shape " + shapeText(e.shape) + " need " + std::to_string(nbits / 8),
+                     std::to_string(numel) + " elements of " + std::string(nameOf(*e.dtype)) + " with shape " +
+                     shapeText(e.shape) + " need " + std::to_string(nbits / 8),
                  at, e.name);
         if (end > dataSize)
-            fail("data_offsets " + offs + " reach past the end of the data, which is " +
-                     std::to_string(dataSize) + " bytes (file of " + std::to_string(size) +
-                     " bytes, data from byte " + std::to_string(f.m_dataStart) +
-                     "); the file is truncated or the offsets are wrong",
+            fail("data_offsets " + offs + " reach past the end of the data, which is " + std::to_string(dataSize) +
+                     " bytes (file of " + std::to_string(size) + " bytes, data from byte " +
+                     std::to_string(f.m_dataStart) + "); the file is truncated or the offsets are wrong",
                  at, e.name);
         if (begin < prevEnd)
             fail("data_offsets " + offs + " overlap tensor '" + prev->name + "' (data_offsets " +
                      offsetsToString(prev->offsets[0], prev->offsets[1]) + ")",
                  at, e.name);
         if (begin > prevEnd) {
-            const std::string msg = "gap of " + std::to_string(begin - prevEnd) +
-                                    " bytes before this tensor: data bytes [" +
-                                    std::to_string(prevEnd) + ", " + std::to_string(begin) +
-                                    ") belong to no tensor" +
-                                    (prev ? " (previous tensor '" + prev->name + "' ends at " +
-                                                std::to_string(prevEnd) + ")"
-                                          : std::string(" (the first tensor must start at 0)"));
+            const std::string msg =
+                "gap of " + std::to_string(begin - prevEnd) + " bytes before this tensor: data bytes [" +
+                std::to_string(prevEnd) + ", " + std::to_string(begin) + ") belong to no tensor" +
+                (prev ? " (previous tensor '" + prev->name + "' ends at " + std::to_string(prevEnd) + ")"
+                      : std::string(" (the first tensor must start at 0)"));
             if (!options.lenient)
                 fail(msg + "; spans must follow each other without holes (open in lenient mode to "
                            "accept)",
                      f.m_dataStart + prevEnd, e.name);
-            f.m_warnings.push_back(
-                formatLocation(Location{file, e.name, f.m_dataStart + prevEnd}, msg));
+            f.m_warnings.push_back(formatLocation(Location{file, e.name, f.m_dataStart + prevEnd}, msg));
         }
         prevEnd = end;
         prev = &e;
@@ -460,8 +436,7 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path &path, const R
     if (prevEnd < dataSize) {
         const std::string msg = std::to_string(dataSize - prevEnd) +
                                 " trailing bytes after the last tensor (tensor data ends at byte " +
-                                std::to_string(f.m_dataStart + prevEnd) + ", the file at " +
-                                std::to_string(size) + ")";
+                                std::to_string(f.m_dataStart + prevEnd) + ", the file at " + std::to_string(size) + ")";
         if (!options.lenient)
             fail(msg + "; the data must end where the last tensor ends (open in lenient mode to "
                        "accept)",
@@ -495,8 +470,7 @@ Tensor SafetensorsFile::tensor(std::string_view name) const
 {
     const TensorEntry *e = find(name);
     if (e == nullptr)
-        throw FormatError("no such tensor in the file",
-                          Location{m_path.string(), std::string(name), {}});
+        throw FormatError("no such tensor in the file", Location{m_path.string(), std::string(name), {}});
     return tensor(*e);
 }
 
@@ -517,8 +491,7 @@ std::uint64_t SafetensorsFile::fileSize() const noexcept
 
 // ---- writer -------------------------------------------------------------------------------
 
-void writeSafetensors(const std::filesystem::path &path,
-                      const std::vector<std::pair<std::string, Tensor>> &tensors,
+void writeSafetensors(const std::filesystem::path &path, const std::vector<std::pair<std::string, Tensor>> &tensors,
                       const std::map<std::string, std::string> &metadata)
 {
     const std::string file = path.string();
@@ -538,24 +511,20 @@ void writeSafetensors(const std::filesystem::path &path,
         if (!seen.insert(name).second)
             throw FormatError("the tensor name occurs twice; names must be unique", where(name));
         if (static_cast<int>(t.dtype()) >= kSafetensorsDTypeCount)
-            throw UnsupportedError("dtype " + std::string(nameOf(t.dtype())) +
-                                       " has no safetensors equivalent",
+            throw UnsupportedError("dtype " + std::string(nameOf(t.dtype())) + " has no safetensors equivalent",
                                    where(name));
         if (!t.valid())
             throw FormatError("the tensor has no data", where(name));
         const int bits = bitsOf(t.dtype());
         std::uint64_t nbits = 0;
-        if (!checkedMul(static_cast<std::uint64_t>(t.numel()), static_cast<std::uint64_t>(bits),
-                        nbits))
+        if (!checkedMul(static_cast<std::uint64_t>(t.numel()), static_cast<std::uint64_t>(bits), nbits))
             throw FormatError("the tensor's size in bits overflows 64 bits", where(name));
         if (nbits % 8 != 0)
-            throw FormatError("misaligned sub-byte span: " + std::to_string(t.numel()) +
-                                  " elements of " + std::string(nameOf(t.dtype())) +
-                                  " are not a whole number of bytes",
+            throw FormatError("misaligned sub-byte span: " + std::to_string(t.numel()) + " elements of " +
+                                  std::string(nameOf(t.dtype())) + " are not a whole number of bytes",
                               where(name));
         if (!t.isContiguous() && bits % 8 != 0)
-            throw UnsupportedError("a strided view of a sub-byte dtype cannot be written",
-                                   where(name));
+            throw UnsupportedError("a strided view of a sub-byte dtype cannot be written", where(name));
         sizes.push_back(nbits / 8);
     }
     for (const auto &[k, v] : metadata)
@@ -587,8 +556,7 @@ void writeSafetensors(const std::filesystem::path &path,
         header += "\",\"shape\":[";
         for (int d = 0; d < t.rank(); ++d)
             header += (d ? "," : "") + std::to_string(t.dim(d));
-        header += "],\"data_offsets\":[" + std::to_string(offset) + "," +
-                  std::to_string(offset + sizes[i]) + "]}";
+        header += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + sizes[i]) + "]}";
         offset += sizes[i];
     }
     header += '}';

@@ -73,8 +73,7 @@ private:
 /// padded with spaces to a multiple of 8, tensors contiguous in the given order, `__metadata__`
 /// string → string. Tensors are written in logical row-major order (strided views are packed).
 /// Throws IoError naming the path; on any failure the target is untouched and no temp is left.
-void writeSafetensors(const std::filesystem::path &path,
-                      const std::vector<std::pair<std::string, Tensor>> &tensors,
+void writeSafetensors(const std::filesystem::path &path, const std::vector<std::pair<std::string, Tensor>> &tensors,
                       const std::map<std::string, std::string> &metadata = {});
 
 } // namespace quantscope

@@ -85,8 +85,7 @@ nlohmann::ordered_json statsJson(const TensorStats &s, StatsDetail detail)
 
 namespace {
 
-const nlohmann::json &member(const nlohmann::json &j, const char *key, const char *oldKey,
-                             const std::string &context)
+const nlohmann::json &member(const nlohmann::json &j, const char *key, const char *oldKey, const std::string &context)
 {
     if (j.is_object() && j.contains(key))
         return j.at(key);

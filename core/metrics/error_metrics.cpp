@@ -9,7 +9,10 @@
 
 namespace quantscope {
 
-int Histogram::binOf(double x) const { return qmath::histBin(x, lo, hi, static_cast<int>(counts.size())); }
+int Histogram::binOf(double x) const
+{
+    return qmath::histBin(x, lo, hi, static_cast<int>(counts.size()));
+}
 
 double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, double p, std::int64_t n)
 {
@@ -26,15 +29,14 @@ double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, 
     return maxAbs;
 }
 
-ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
-                                 const ErrorMetricsOptions &options, const CancelToken *cancel)
+ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
+                                 const CancelToken *cancel)
 {
     using namespace detail;
     ErrorMetrics m;
     m.numel = w.numel();
     if (static_cast<std::int64_t>(wHat.size()) != m.numel)
-        throw UnsupportedError("Ŵ has " + std::to_string(wHat.size()) + " elements, W has " +
-                               std::to_string(m.numel));
+        throw UnsupportedError("Ŵ has " + std::to_string(wHat.size()) + " elements, W has " + std::to_string(m.numel));
     const ChunkSplit split = splitIntoChunks(m.numel, options.threads);
     const PowerSumShifts shifts = powerSumShifts(w, wHat);
 

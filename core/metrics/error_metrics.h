@@ -40,16 +40,16 @@ struct ErrorMetricsOptions {
 
 struct ErrorMetrics {
     std::int64_t numel = 0;
-    std::int64_t counted = 0;     ///< elements with finite W
+    std::int64_t counted = 0; ///< elements with finite W
     double mse = 0, rmse = 0;
-    double sqnrDb = 0;            ///< +inf when the error is 0
-    double relFrobenius = 0;      ///< ‖W − Ŵ‖ / ‖W‖ (0 for a zero W and zero error)
+    double sqnrDb = 0;       ///< +inf when the error is 0
+    double relFrobenius = 0; ///< ‖W − Ŵ‖ / ‖W‖ (0 for a zero W and zero error)
     double maxAbsErr = 0;
     std::optional<double> cosine; ///< unset for a zero tensor
     double errP50 = 0, errP90 = 0, errP99 = 0, errP999 = 0;
     std::vector<std::int64_t> absErrBins; ///< the 4096-bin |error| histogram over [0, maxAbsErr]
     Histogram w, wHat, err;
-    double overlap = 0;           ///< Σ min(p_i, q_i) of the W and Ŵ histograms (normalised by count)
+    double overlap = 0; ///< Σ min(p_i, q_i) of the W and Ŵ histograms (normalised by count)
     TensorStats statsIn, statsOut;
 };
 
@@ -59,8 +59,7 @@ inline constexpr int kPercentileBins = 4096;
 double percentileFromBins(const std::vector<std::int64_t> &bins, double maxAbs, double p, std::int64_t n);
 
 /// Metrics of Ŵ (`wHat`, row-major FP32, numel elements) against W.
-ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat,
-                                 const ErrorMetricsOptions &options = {},
+ErrorMetrics computeErrorMetrics(const Tensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options = {},
                                  const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

@@ -20,7 +20,10 @@ typedef double V4 __attribute__((vector_size(32)));
 typedef double V8 __attribute__((vector_size(64)));
 typedef std::int64_t V8i __attribute__((vector_size(64)));
 
-inline V4 load4(const double *p) { return V4{p[0], p[1], p[2], p[3]}; }
+inline V4 load4(const double *p)
+{
+    return V4{p[0], p[1], p[2], p[3]};
+}
 inline void store4(double *p, V4 v)
 {
     for (int l = 0; l < 4; ++l)
@@ -237,8 +240,7 @@ ErrorSums mergePartials(const std::vector<ErrorPartial> &partials)
 }
 
 /// Moments from power sums of d = v − shift over n values.
-void finishStats(TensorStats &st, const PowerSums &ps, double shift, std::int64_t n, float lo, float hi,
-                 bool miloStd)
+void finishStats(TensorStats &st, const PowerSums &ps, double shift, std::int64_t n, float lo, float hi, bool miloStd)
 {
     st.finiteCount = n;
     if (n == 0)
@@ -262,7 +264,10 @@ void finishStats(TensorStats &st, const PowerSums &ps, double shift, std::int64_
     }
 }
 
-double symlogMap(double x, double t) { return std::copysign(std::log10(1.0 + std::abs(x) / t), x); }
+double symlogMap(double x, double t)
+{
+    return std::copysign(std::log10(1.0 + std::abs(x) / t), x);
+}
 
 /// floor(((v − lo)·B)/(hi − lo)) exactly as written, computed with a reciprocal multiply and
 /// re-done with the division whenever the product lies within 1e-9 of a bin edge (the
@@ -338,7 +343,7 @@ struct HistogramPlan {
     bool symlog = false;
     double tSym = 0;
     double maxAbs = 0;
-    bool codeTable = false; ///< W of 16-bit codes: counted per code, binned once per code
+    bool codeTable = false;                            ///< W of 16-bit codes: counted per code, binned once per code
     std::size_t strideW = 0, strideE = 0, strideA = 0; ///< bins + below + above
 };
 
@@ -351,8 +356,7 @@ struct HistogramCounts {
 
 /// Pass 2 over a chunk with non-finite values: pairs with either value non-finite are skipped,
 /// the rest binned one by one with the exact rule (into copy 0).
-void countMixedChunk(HistogramCounts &L, const HistogramPlan &H, const float *xs, const float *ys,
-                     std::int64_t len)
+void countMixedChunk(HistogramCounts &L, const HistogramPlan &H, const float *xs, const float *ys, std::int64_t len)
 {
     for (std::int64_t i = 0; i < len; ++i) {
         const float xf = xs[i], yf = ys[i];
@@ -375,8 +379,8 @@ struct BlockScratch {
 };
 
 /// Pass 2 over sl ≤ kSub all-finite pairs; `raw` is W's 16-bit codes of the block (codeTable).
-void countFiniteBlock(HistogramCounts &L, BlockScratch &S, const HistogramPlan &H, const float *xs,
-                      const float *ys, const std::uint16_t *raw, std::int64_t sl)
+void countFiniteBlock(HistogramCounts &L, BlockScratch &S, const HistogramPlan &H, const float *xs, const float *ys,
+                      const std::uint16_t *raw, std::int64_t sl)
 {
     for (std::int64_t i = 0; i < sl; ++i) {
         const double x = xs[i], y = ys[i];

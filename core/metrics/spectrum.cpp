@@ -39,8 +39,8 @@ void fillSpectrumFields(Spectrum &s)
     }
 }
 
-Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64_t cols,
-                         const SpectrumOptions &options, const CancelToken *cancel)
+Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64_t cols, const SpectrumOptions &options,
+                         const CancelToken *cancel)
 {
     if (static_cast<std::int64_t>(e.size()) != rows * cols)
         throw UnsupportedError("spectrum: the matrix has " + std::to_string(e.size()) + " elements, not " +
@@ -88,8 +88,8 @@ Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64
         s.complete = true;
         s.algorithm = "householder-bidiagonal+tridiagonal-qr";
     } else {
-        s.sigma = singularValuesTop(a, rows, cols, options.top, options.powerIters, options.oversample,
-                                    options.seed, cancel);
+        s.sigma =
+            singularValuesTop(a, rows, cols, options.top, options.powerIters, options.oversample, options.seed, cancel);
         s.complete = false;
         s.algorithm = "randomized-subspace";
     }

@@ -44,25 +44,25 @@ struct SpectrumOptions {
 };
 
 struct Spectrum {
-    std::vector<double> sigma;  ///< descending
-    bool complete = false;      ///< all min(N, K) values (else the top k)
-    std::int64_t minDim = 0;    ///< min(N, K)
+    std::vector<double> sigma;    ///< descending
+    bool complete = false;        ///< all min(N, K) values (else the top k)
+    std::int64_t minDim = 0;      ///< min(N, K)
     std::int64_t nSigmaGeTau = 0; ///< #{σᵢ ≥ τ·σ₁} (a lower bound "≥ k" when !nSigmaGeTauExact)
     bool nSigmaGeTauExact = true;
     std::int64_t nSigmaLtTau = 0; ///< #{σᵢ < τ·σ₁}; min(N, K) − nSigmaGeTau when derived
-    bool derived = false;       ///< nSigmaLtTau derived from the top k
+    bool derived = false;         ///< nSigmaLtTau derived from the top k
     double tau = 0.5;
-    double froNorm = 0;         ///< ‖E‖_F (always exact)
+    double froNorm = 0;               ///< ‖E‖_F (always exact)
     std::vector<double> energyTop;    ///< [r−1] = Σ_{i≤r} σᵢ² / ‖E‖²_F, r = 1 … sigma.size()
     std::vector<double> errAfterRank; ///< [r−1] = √(‖E‖²_F − Σ_{i≤r} σᵢ²)
-    std::string algorithm;      ///< "householder-bidiagonal+tridiagonal-qr" or "randomized-subspace"
-    std::string device = "cpu"; ///< where the singular values were computed (DeviceInfo::id)
-    std::string deviceNote;     ///< why another device than asked was used ("" when as asked)
+    std::string algorithm;            ///< "householder-bidiagonal+tridiagonal-qr" or "randomized-subspace"
+    std::string device = "cpu";       ///< where the singular values were computed (DeviceInfo::id)
+    std::string deviceNote;           ///< why another device than asked was used ("" when as asked)
 };
 
 /// Spectrum of a row-major FP32 matrix with every field of docs/numerics.md.
-Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64_t cols,
-                         const SpectrumOptions &options, const CancelToken *cancel = nullptr);
+Spectrum computeSpectrum(std::span<const float> e, std::int64_t rows, std::int64_t cols, const SpectrumOptions &options,
+                         const CancelToken *cancel = nullptr);
 
 /// Fills the derived fields (counts, energies, errors) from sigma, froNorm, tau and complete.
 void fillSpectrumFields(Spectrum &s);

@@ -35,7 +35,10 @@ QS_HD inline U128 neg(U128 a)
     r.hi = ~a.hi + (a.lo == 0 ? 1u : 0u);
     return r;
 }
-QS_HD inline bool operator==(U128 a, U128 b) { return a.lo == b.lo && a.hi == b.hi; }
+QS_HD inline bool operator==(U128 a, U128 b)
+{
+    return a.lo == b.lo && a.hi == b.hi;
+}
 
 /// The unit exponent u of a sum of per-group squared errors whose every element error satisfies
 /// (x − x̂)² ≤ x² (up to rounding): with `counted` elements of magnitude ≤ amax, the total is at most

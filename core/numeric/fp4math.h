@@ -31,8 +31,7 @@ QS_HD inline std::uint8_t e2m1Code(float x)
     shift = shift < 31 ? shift : 31;
     const std::uint32_t half = (1u << (shift - 1)) - 1u;
     const std::uint32_t rounded = (sig + half + ((sig >> shift) & 1u)) >> shift;
-    return static_cast<std::uint8_t>(sign |
-                                     ((static_cast<std::uint32_t>(d > 0 ? d : 0) << 1) + rounded));
+    return static_cast<std::uint8_t>(sign | ((static_cast<std::uint32_t>(d > 0 ? d : 0) << 1) + rounded));
 }
 
 /// Value of an E2M1 nibble (exact).
@@ -52,8 +51,7 @@ QS_HD inline float e2m1RoundValue(float v)
     const float a = qmath::absf(v);
     const float q = 0.5f * static_cast<float>(a > 0.25f) + 0.5f * static_cast<float>(a >= 0.75f) +
                     0.5f * static_cast<float>(a > 1.25f) + 0.5f * static_cast<float>(a >= 1.75f) +
-                    static_cast<float>(a > 2.5f) + static_cast<float>(a >= 3.5f) +
-                    2.0f * static_cast<float>(a > 5.0f);
+                    static_cast<float>(a > 2.5f) + static_cast<float>(a >= 3.5f) + 2.0f * static_cast<float>(a > 5.0f);
     return (qmath::bitsOf(v) & 0x80000000u) ? -q : q;
 }
 
@@ -84,8 +82,7 @@ QS_HD inline std::uint8_t clampByte(std::int32_t v)
 /// E8M0 scale 2^(byte − 127) as FP32 (byte 0 → 2^-127, an FP32 subnormal).
 QS_HD inline float e8m0Scale(std::uint8_t byte)
 {
-    return byte == 0 ? qmath::fromBits(0x00400000u)
-                     : qmath::fromBits(static_cast<std::uint32_t>(byte) << 23);
+    return byte == 0 ? qmath::fromBits(0x00400000u) : qmath::fromBits(static_cast<std::uint32_t>(byte) << 23);
 }
 
 /// MX shared-exponent modes (docs/numerics.md "FP4 E2M1 and micro-scaling").
@@ -125,13 +122,28 @@ QS_HD inline float mxGroupScale(float mn, float mx, int mode)
     return e8m0Scale(mxScaleByte(amax, mode));
 }
 /// Scale stored for a group holding NaN/Inf (its codes are 0).
-QS_HD inline float mxBadScale() { return e8m0Scale(0); }
+QS_HD inline float mxBadScale()
+{
+    return e8m0Scale(0);
+}
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline std::uint8_t mxCode(float x, float s) { return e2m1Code(__fdiv_rn(x, s)); }
-QS_HD inline float mxDequant(std::uint8_t c, float s) { return __fmul_rn(e2m1Value(c), s); }
+QS_HD inline std::uint8_t mxCode(float x, float s)
+{
+    return e2m1Code(__fdiv_rn(x, s));
+}
+QS_HD inline float mxDequant(std::uint8_t c, float s)
+{
+    return __fmul_rn(e2m1Value(c), s);
+}
 #else
-inline std::uint8_t mxCode(float x, float s) { return e2m1Code(x / s); }
-inline float mxDequant(std::uint8_t c, float s) { return e2m1Value(c) * s; }
+inline std::uint8_t mxCode(float x, float s)
+{
+    return e2m1Code(x / s);
+}
+inline float mxDequant(std::uint8_t c, float s)
+{
+    return e2m1Value(c) * s;
+}
 #endif
 
 /// Byte of 2^round(log2 t) for t ≥ 0 (constOpt's pow2 encoder): the nearest integer to log2 t
@@ -164,15 +176,30 @@ QS_HD inline float constOptScale(float amax, float fc, bool unrounded)
     return unrounded ? t : e8m0Scale(roundLog2Byte(t));
 }
 /// constOpt's scale of a group holding NaN/Inf (its codes are 0).
-QS_HD inline float constOptBadScale(bool unrounded) { return unrounded ? 0.0f : e8m0Scale(0); }
+QS_HD inline float constOptBadScale(bool unrounded)
+{
+    return unrounded ? 0.0f : e8m0Scale(0);
+}
 /// constOpt's code of x at scale s (s ≤ 0, an all-zero group's unrounded scale, codes 0), and the
 /// dequantized value.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline std::uint8_t constOptCode(float x, float s) { return s > 0.0f ? e2m1Code(__fdiv_rn(x, s)) : 0; }
-QS_HD inline float fp4Dequant(std::uint8_t c, float s) { return __fmul_rn(e2m1Value(c), s); }
+QS_HD inline std::uint8_t constOptCode(float x, float s)
+{
+    return s > 0.0f ? e2m1Code(__fdiv_rn(x, s)) : 0;
+}
+QS_HD inline float fp4Dequant(std::uint8_t c, float s)
+{
+    return __fmul_rn(e2m1Value(c), s);
+}
 #else
-inline std::uint8_t constOptCode(float x, float s) { return s > 0.0f ? e2m1Code(x / s) : 0; }
-inline float fp4Dequant(std::uint8_t c, float s) { return e2m1Value(c) * s; }
+inline std::uint8_t constOptCode(float x, float s)
+{
+    return s > 0.0f ? e2m1Code(x / s) : 0;
+}
+inline float fp4Dequant(std::uint8_t c, float s)
+{
+    return e2m1Value(c) * s;
+}
 #endif
 
 /// NVFP4's FP32 global scale (quant/nvfp4.h): 2688 / amax of the tensor's finite values as
@@ -201,11 +228,23 @@ QS_HD inline float nvBlockTarget(float amax, float global)
 }
 /// NVFP4's effective scale b / global, code and value.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline float nvEffective(float b, float global) { return __fdiv_rn(b, global); }
-QS_HD inline std::uint8_t nvCode(float x, float eff) { return e2m1Code(__fdiv_rn(x, eff)); }
+QS_HD inline float nvEffective(float b, float global)
+{
+    return __fdiv_rn(b, global);
+}
+QS_HD inline std::uint8_t nvCode(float x, float eff)
+{
+    return e2m1Code(__fdiv_rn(x, eff));
+}
 #else
-inline float nvEffective(float b, float global) { return b / global; }
-inline std::uint8_t nvCode(float x, float eff) { return e2m1Code(x / eff); }
+inline float nvEffective(float b, float global)
+{
+    return b / global;
+}
+inline std::uint8_t nvCode(float x, float eff)
+{
+    return e2m1Code(x / eff);
+}
 #endif
 
 } // namespace quantscope::fp4

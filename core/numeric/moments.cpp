@@ -25,8 +25,7 @@ struct Partial {
 
 /// Calls fn(part, first, buf) for each chunk of kChunk elements, the chunks split into
 /// contiguous slices over `parts` threads (the split, hence the partial sums, is reproducible).
-template <typename Fn>
-void parallelChunks(std::int64_t numel, int parts, const CancelToken *cancel, Fn &&fn)
+template <typename Fn> void parallelChunks(std::int64_t numel, int parts, const CancelToken *cancel, Fn &&fn)
 {
     const std::int64_t chunks = (numel + kChunk - 1) / kChunk;
     parallelSlices(chunks, parts, cancel, [&](int p, std::int64_t c0, std::int64_t c1) {

@@ -33,7 +33,6 @@ struct TensorStats {
 
 /// Statistics of all elements of `t` (any decodable dtype). Throws UnsupportedError for dtypes
 /// without a real decoding, Cancelled when `cancel` fires.
-TensorStats computeStats(const Tensor &t, const StatsOptions &options = {},
-                         const CancelToken *cancel = nullptr);
+TensorStats computeStats(const Tensor &t, const StatsOptions &options = {}, const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

@@ -30,17 +30,47 @@ QS_HD inline float fromBits(std::uint32_t u)
 // FP64 operations whose rounding decides a histogram bin: explicitly rounded on the device (no
 // FMA contraction), plain on the host (built with -ffp-contract=off).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline double dadd(double a, double b) { return __dadd_rn(a, b); }
-QS_HD inline double dsub(double a, double b) { return __dadd_rn(a, -b); }
-QS_HD inline double dmul(double a, double b) { return __dmul_rn(a, b); }
-QS_HD inline double ddiv(double a, double b) { return __ddiv_rn(a, b); }
-QS_HD inline double dfloor(double a) { return floor(a); }
+QS_HD inline double dadd(double a, double b)
+{
+    return __dadd_rn(a, b);
+}
+QS_HD inline double dsub(double a, double b)
+{
+    return __dadd_rn(a, -b);
+}
+QS_HD inline double dmul(double a, double b)
+{
+    return __dmul_rn(a, b);
+}
+QS_HD inline double ddiv(double a, double b)
+{
+    return __ddiv_rn(a, b);
+}
+QS_HD inline double dfloor(double a)
+{
+    return floor(a);
+}
 #else
-inline double dadd(double a, double b) { return a + b; }
-inline double dsub(double a, double b) { return a - b; }
-inline double dmul(double a, double b) { return a * b; }
-inline double ddiv(double a, double b) { return a / b; }
-inline double dfloor(double a) { return __builtin_floor(a); }
+inline double dadd(double a, double b)
+{
+    return a + b;
+}
+inline double dsub(double a, double b)
+{
+    return a - b;
+}
+inline double dmul(double a, double b)
+{
+    return a * b;
+}
+inline double ddiv(double a, double b)
+{
+    return a / b;
+}
+inline double dfloor(double a)
+{
+    return __builtin_floor(a);
+}
 #endif
 
 /// The histogram bin of x in [lo, hi] with B bins (Histogram::binOf, and every GPU bin decision):
@@ -57,7 +87,10 @@ QS_HD inline int histBin(double x, double lo, double hi, int B)
     return b < B - 1 ? b : B - 1;
 }
 
-QS_HD inline bool isFinite(float f) { return (bitsOf(f) & 0x7F800000u) != 0x7F800000u; }
+QS_HD inline bool isFinite(float f)
+{
+    return (bitsOf(f) & 0x7F800000u) != 0x7F800000u;
+}
 QS_HD inline float absf(float f)
 {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -84,7 +117,7 @@ QS_HD inline float roundF16(float f)
     const std::uint32_t sign = u & 0x80000000u;
     const std::uint32_t a = u & 0x7FFFFFFFu;
     if (a > 0x7F800000u)
-        return f; // NaN
+        return f;         // NaN
     if (a >= 0x477FF000u) // ≥ 65520: rounds to Inf
         return fromBits(sign | 0x7F800000u);
     if (a < 0x38800000u) {

@@ -94,8 +94,8 @@ std::vector<double> singularValuesAll(std::span<const double> a, std::int64_t ro
             break;
         }
         Eigen::internal::upperbidiagonalization_blocked_helper<BlockType>(
-            B, &diag[static_cast<std::size_t>(k)], &upper[static_cast<std::size_t>(k)], bs,
-            X.topLeftCorner(brows, bs), Y.topLeftCorner(bcols, bs));
+            B, &diag[static_cast<std::size_t>(k)], &upper[static_cast<std::size_t>(k)], bs, X.topLeftCorner(brows, bs),
+            Y.topLeftCorner(bcols, bs));
     }
     if (cancel)
         cancel->check();
@@ -105,8 +105,7 @@ std::vector<double> singularValuesAll(std::span<const double> a, std::int64_t ro
 }
 
 std::vector<double> singularValuesTop(std::span<const double> a, std::int64_t rows, std::int64_t cols, int k,
-                                      int powerIters, int oversample, std::uint64_t seed,
-                                      const CancelToken *cancel)
+                                      int powerIters, int oversample, std::uint64_t seed, const CancelToken *cancel)
 {
     const std::int64_t minDim = std::min(rows, cols);
     if (k < 1)
@@ -255,8 +254,7 @@ RangeSketchResult rangeSketch(const MatrixBlockFn &block, std::int64_t rows, std
     auto prodE = [&](const Mat &M) { return productE(block, rows, cols, M, threads); };
     auto prodEt = [&](const Mat &M) { return productEt(block, rows, cols, M, threads); };
     return sketchWith(
-        rows, cols, q, niter, seed, stream, cancel,
-        [&](const Mat &M) { return transposed ? prodEt(M) : prodE(M); },
+        rows, cols, q, niter, seed, stream, cancel, [&](const Mat &M) { return transposed ? prodEt(M) : prodE(M); },
         [&](const Mat &M) { return transposed ? prodE(M) : prodEt(M); });
 }
 

@@ -64,7 +64,8 @@ RangeSketchResult rangeSketch(std::span<const double> a, std::int64_t rows, std:
                               const CancelToken *cancel = nullptr);
 /// Writes the block [r0, r1) × [c0, c1) of a row-major FP64 matrix to `dst` (row-major, r1 − r0
 /// rows of c1 − c0 values). Called from several threads at once.
-using MatrixBlockFn = std::function<void(std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, double *dst)>;
+using MatrixBlockFn =
+    std::function<void(std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, double *dst)>;
 /// rangeSketch of a matrix that is never held whole: each product with A asks `block` for one of
 /// its 16 slices (a sixteenth of the rows, or of the columns, at a time; at most min(threads, 16)
 /// slices live at once). The same bits as rangeSketch over the whole matrix.

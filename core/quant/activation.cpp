@@ -28,10 +28,8 @@ ActQuantSpec ActQuantSpec::parse(const std::string &s)
         const std::string v = s.substr(7);
         char *end = nullptr;
         const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || end != v.c_str() + v.size() || !(d > 0.0) ||
-            !std::isfinite(static_cast<float>(d)))
-            throw UnsupportedError("static activation scale must be a positive number, got '" + v +
-                                   "'");
+        if (v.empty() || end != v.c_str() + v.size() || !(d > 0.0) || !std::isfinite(static_cast<float>(d)))
+            throw UnsupportedError("static activation scale must be a positive number, got '" + v + "'");
         a.staticScale = static_cast<float>(d);
     } else {
         throw UnsupportedError("activation quantization '" + s +
@@ -70,8 +68,7 @@ QuantizedActivations quantizeActivations(const Tensor &x, const ActQuantSpec &sp
                                          const CancelToken *cancel)
 {
     if (!isDecodable(x.dtype()))
-        throw UnsupportedError("cannot quantize " + std::string(nameOf(x.dtype())) +
-                               " activations");
+        throw UnsupportedError("cannot quantize " + std::string(nameOf(x.dtype())) + " activations");
     QuantizedActivations a;
     std::tie(a.rows, a.cols) = matrixView(x.shape());
     a.int8 = spec.int8();
@@ -91,8 +88,7 @@ QuantizedActivations quantizeActivations(const Tensor &x, const ActQuantSpec &sp
             q = IntQuantizer(s).quantize(x, o, cancel);
         } else {
             Fp8Spec s;
-            s.granularity =
-                spec.kind == ActQuantKind::Fp8Token ? Granularity::Channel : Granularity::Tensor;
+            s.granularity = spec.kind == ActQuantKind::Fp8Token ? Granularity::Channel : Granularity::Tensor;
             q = Fp8Quantizer(s).quantize(x, o, cancel);
         }
         a.codes = std::move(q.codes);

@@ -34,10 +34,7 @@ struct ActQuantSpec {
     /// The spelling parse() accepts ("static:0.0125" keeps the scale).
     std::string name() const;
     bool int8() const { return kind == ActQuantKind::Int8Token; }
-    bool perToken() const
-    {
-        return kind == ActQuantKind::Int8Token || kind == ActQuantKind::Fp8Token;
-    }
+    bool perToken() const { return kind == ActQuantKind::Int8Token || kind == ActQuantKind::Fp8Token; }
 };
 
 struct QuantizedActivations {
@@ -50,10 +47,7 @@ struct QuantizedActivations {
     std::int64_t nonFinite = 0;      ///< elements (static) or tokens (dynamic) holding NaN/Inf
     std::vector<float> dequantized;  ///< X̂ [rows, cols]
 
-    float scaleOf(std::int64_t m) const
-    {
-        return perToken ? scales[static_cast<std::size_t>(m)] : scales[0];
-    }
+    float scaleOf(std::int64_t m) const { return perToken ? scales[static_cast<std::size_t>(m)] : scales[0]; }
     /// The value the code stands for before scaling (INT8 integer or E4M3 value).
     float codeValue(std::int64_t i) const;
 };

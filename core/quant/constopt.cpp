@@ -25,8 +25,7 @@ struct ConstOptPolicy {
         s = constOptScale(amax, fc, encoder);
         z = 0;
     }
-    void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes,
-                  float *deq) const
+    void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes, float *deq) const
     {
         for (std::int64_t i = 0; i < n; ++i) {
             codes[i] = fp4::constOptCode(x[i], s);
@@ -49,8 +48,7 @@ std::string toString(ConstOptEncoder e)
 
 ConstOptEncoder parseConstOptEncoder(const std::string &s)
 {
-    return static_cast<ConstOptEncoder>(
-        specjson::parseChoice(nlohmann::json(s), "encoder", kEncoders));
+    return static_cast<ConstOptEncoder>(specjson::parseChoice(nlohmann::json(s), "encoder", kEncoders));
 }
 
 float constOptScale(float amax, float fc, ConstOptEncoder encoder)
@@ -65,12 +63,7 @@ std::vector<SpecField> ConstOptSpec::fields()
         specjson::groupField("elements per scale along K"),
         {"encoder", "enum", kEncoders, 0, 0,
          "pow2: s = 2^round(log2(c·m)) stored as UE8M0; unrounded: s = c·m in FP32"},
-        {"rotate",
-         "int",
-         {},
-         0,
-         1 << 16,
-         "Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none"},
+        {"rotate", "int", {}, 0, 1 << 16, "Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none"},
         specjson::strictField(),
     };
     f[0].minReal = 1e-6;
@@ -84,8 +77,7 @@ void ConstOptSpec::validate() const
         throw UnsupportedError("c must be in [1e-6, 16], got " + std::to_string(c));
     specjson::validateGroup(group);
     if (rotate != 0 && (rotate < 2 || rotate > (1 << 16) || (rotate & (rotate - 1)) != 0))
-        throw UnsupportedError("rotate must be 0 or a power of two in 2..65536, got " +
-                               std::to_string(rotate));
+        throw UnsupportedError("rotate must be 0 or a power of two in 2..65536, got " + std::to_string(rotate));
 }
 
 nlohmann::json ConstOptSpec::toJson() const
@@ -102,8 +94,7 @@ ConstOptSpec ConstOptSpec::fromJson(const nlohmann::json &j)
         s.c = specjson::parseNumber(j["c"], "c");
     specjson::parseGroupStrict(j, s.group, s.strict);
     if (j.contains("encoder"))
-        s.encoder =
-            static_cast<ConstOptEncoder>(specjson::parseChoice(j["encoder"], "encoder", kEncoders));
+        s.encoder = static_cast<ConstOptEncoder>(specjson::parseChoice(j["encoder"], "encoder", kEncoders));
     if (j.contains("rotate"))
         s.rotate = specjson::parseInt(j["rotate"], "rotate");
     s.validate();
@@ -121,8 +112,7 @@ QuantizedTensor ConstOptQuantizer::quantize(const Tensor &w, const QuantizeOptio
     requireDecodable(w, options.tensorName);
     const auto [R, C] = matrixView(w.shape());
     QuantizedTensor q = startQuantized(w, "constopt", m_spec.toJson(), options.tensorName);
-    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
-                          options.tensorName);
+    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict, options.tensorName);
     q.codeDtype = DType::F4;
     q.codeBits = 4;
     q.scaleDtype = m_spec.encoder == ConstOptEncoder::Pow2 ? DType::F8_E8M0 : DType::F32;
@@ -152,8 +142,7 @@ QuantizedTensor ConstOptQuantizer::quantize(const Tensor &w, const QuantizeOptio
 
 void ConstOptQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
 {
-    detail::dequantizeGroupwise(q, ConstOptPolicy{static_cast<float>(m_spec.c), m_spec.encoder},
-                                out);
+    detail::dequantizeGroupwise(q, ConstOptPolicy{static_cast<float>(m_spec.c), m_spec.encoder}, out);
     if (m_spec.rotate != 0)
         hadamardRows(out, q.layout.rows, q.layout.cols, m_spec.rotate);
 }

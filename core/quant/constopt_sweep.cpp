@@ -25,8 +25,8 @@ struct GroupRef {
 };
 
 /// The finite groups of a row-major [R, K] matrix, groups of g along K (last one ragged).
-std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K,
-                                   std::int64_t g, std::int64_t &nonFinite)
+std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K, std::int64_t g,
+                                   std::int64_t &nonFinite)
 {
     std::vector<GroupRef> out;
     out.reserve(static_cast<std::size_t>(R * ((K + g - 1) / g)));
@@ -56,14 +56,13 @@ double groupSse(const float *x, std::int64_t len, float s)
 }
 
 /// MSE of a dequantized matrix against x over the given groups.
-double mseOver(std::span<const float> x, std::span<const float> xhat,
-               const std::vector<GroupRef> &groups, std::int64_t counted)
+double mseOver(std::span<const float> x, std::span<const float> xhat, const std::vector<GroupRef> &groups,
+               std::int64_t counted)
 {
     double e = 0;
     for (const auto &g : groups)
         for (std::int64_t i = g.off; i < g.off + g.len; ++i) {
-            const double d = static_cast<double>(x[static_cast<std::size_t>(i)]) -
-                             xhat[static_cast<std::size_t>(i)];
+            const double d = static_cast<double>(x[static_cast<std::size_t>(i)]) - xhat[static_cast<std::size_t>(i)];
             e += d * d;
         }
     return counted ? e / static_cast<double>(counted) : 0.0;
@@ -71,8 +70,8 @@ double mseOver(std::span<const float> x, std::span<const float> xhat,
 
 class MseEvaluator final : public CSweepGridEvaluator {
 public:
-    MseEvaluator(std::span<const float> x, std::vector<GroupRef> groups, ConstOptEncoder enc, float fcLo,
-                 float fcHi, int threads)
+    MseEvaluator(std::span<const float> x, std::vector<GroupRef> groups, ConstOptEncoder enc, float fcLo, float fcHi,
+                 int threads)
         : m_x(x), m_groups(std::move(groups)), m_enc(enc), m_threads(threads)
     {
         float amax = 0;
@@ -96,16 +95,15 @@ public:
             m_start[i + 1] = m_start[i] + m_count[i];
         }
         m_sse.resize(static_cast<std::size_t>(m_start[G]));
-        parallelSlices(static_cast<std::int64_t>(G), resolveThreads(threads), nullptr,
-                       [&](int, std::int64_t g0, std::int64_t g1) {
-                           for (std::int64_t i = g0; i < g1; ++i) {
-                               const auto &g = m_groups[static_cast<std::size_t>(i)];
-                               for (int k = 0; k < m_count[i]; ++k)
-                                   m_sse[static_cast<std::size_t>(m_start[i] + k)] = groupSse(
-                                       m_x.data() + g.off, g.len,
-                                       fp4::e8m0Scale(static_cast<std::uint8_t>(m_base[i] + k)));
-                           }
-                       });
+        parallelSlices(
+            static_cast<std::int64_t>(G), resolveThreads(threads), nullptr, [&](int, std::int64_t g0, std::int64_t g1) {
+                for (std::int64_t i = g0; i < g1; ++i) {
+                    const auto &g = m_groups[static_cast<std::size_t>(i)];
+                    for (int k = 0; k < m_count[i]; ++k)
+                        m_sse[static_cast<std::size_t>(m_start[i] + k)] = groupSse(
+                            m_x.data() + g.off, g.len, fp4::e8m0Scale(static_cast<std::uint8_t>(m_base[i] + k)));
+                }
+            });
     }
 
     std::int64_t counted() const { return m_counted; }
@@ -117,9 +115,9 @@ public:
         if (m_enc == ConstOptEncoder::Pow2) {
             const int b = fp4::roundLog2Byte(fc * g.m);
             const int k = b - m_base[i];
-            return (k >= 0 && k < m_count[i]) ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
-                                              : groupSse(m_x.data() + g.off, g.len,
-                                                         fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
+            return (k >= 0 && k < m_count[i])
+                       ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
+                       : groupSse(m_x.data() + g.off, g.len, fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
         }
         return groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
     }
@@ -169,8 +167,7 @@ private:
 
 } // namespace
 
-LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K,
-                                std::int64_t group)
+LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K, std::int64_t group)
 {
     std::int64_t nonFinite = 0;
     const auto groups = finiteGroups(x, rows, K, group, nonFinite);
@@ -210,8 +207,7 @@ LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std
             if (W[b] <= 0.0)
                 continue;
             const double cu = WU[b] / W[b];
-            const int j =
-                static_cast<int>(std::upper_bound(thr.begin(), thr.end(), cu) - thr.begin());
+            const int j = static_cast<int>(std::upper_bound(thr.begin(), thr.end(), cu) - thr.begin());
             sw[j] += W[b];
             swu[j] += WU[b];
         }
@@ -235,8 +231,7 @@ LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std
         const double m = g.m;
         for (std::int64_t i = g.off; i < g.off + g.len; ++i) {
             const double xv = x[static_cast<std::size_t>(i)];
-            const int j =
-                static_cast<int>(std::upper_bound(thr.begin(), thr.end(), xv / m) - thr.begin());
+            const int j = static_cast<int>(std::upper_bound(thr.begin(), thr.end(), xv / m) - thr.begin());
             const double d = xv - m * res.levels[static_cast<std::size_t>(j)];
             e += d * d;
         }
@@ -248,8 +243,7 @@ LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std
 namespace {
 
 /// The MSE grid, c*, its interval and the MSE at the default c (res.c holds the grid).
-void evaluateGrid(const CSweepGridEvaluator &ev, const CSweepOptions &o, CSweepResult &res,
-                  const CancelToken *cancel)
+void evaluateGrid(const CSweepGridEvaluator &ev, const CSweepOptions &o, CSweepResult &res, const CancelToken *cancel)
 {
     const auto n = static_cast<std::int64_t>(res.c.size());
     res.mse = ev.mse(res.c, cancel);
@@ -290,25 +284,21 @@ void evaluateGrid(const CSweepGridEvaluator &ev, const CSweepOptions &o, CSweepR
 
 } // namespace
 
-std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows,
-                                                           std::int64_t K, std::int64_t group,
-                                                           ConstOptEncoder encoder, float fcLo, float fcHi,
-                                                           int threads)
+std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows, std::int64_t K,
+                                                           std::int64_t group, ConstOptEncoder encoder, float fcLo,
+                                                           float fcHi, int threads)
 {
     std::int64_t nonFinite = 0;
-    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite), encoder, fcLo, fcHi,
-                                          threads);
+    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite), encoder, fcLo, fcHi, threads);
 }
 
 CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *cancel)
 {
     if (!(o.lo > 0.0) || !(o.hi > o.lo) || !(o.step > 0.0))
-        throw UnsupportedError("the c grid needs 0 < lo < hi and step > 0",
-                               Location{{}, o.tensorName, {}});
+        throw UnsupportedError("the c grid needs 0 < lo < hi and step > 0", Location{{}, o.tensorName, {}});
     const double span = (o.hi - o.lo) / o.step;
     if (span > 1e6)
-        throw UnsupportedError("the c grid has more than a million points",
-                               Location{{}, o.tensorName, {}});
+        throw UnsupportedError("the c grid has more than a million points", Location{{}, o.tensorName, {}});
     if (o.group < 1)
         throw UnsupportedError("group size must be ≥ 1", Location{{}, o.tensorName, {}});
     if (!isDecodable(w.dtype()))
@@ -379,12 +369,10 @@ CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *
     is.bits = 4;
     is.granularity = Granularity::Group;
     is.group = o.group;
-    res.int4Mse =
-        mseOver(x, IntQuantizer(is).quantize(xr, qo, cancel).dequantized, groups, counted);
+    res.int4Mse = mseOver(x, IntQuantizer(is).quantize(xr, qo, cancel).dequantized, groups, counted);
     MxFp4Spec ms;
     ms.group = o.group;
-    res.mxfp4Mse =
-        mseOver(x, MxFp4Quantizer(ms).quantize(xr, qo, cancel).dequantized, groups, counted);
+    res.mxfp4Mse = mseOver(x, MxFp4Quantizer(ms).quantize(xr, qo, cancel).dequantized, groups, counted);
     res.lloydMax = lloydMaxCodebook(x, R, K, o.group);
     return res;
 }

@@ -77,8 +77,8 @@ struct CSweepResult {
     double intervalLo = 0, intervalHi = 0;
     double mseAtDefault = 0;
     LloydMaxResult lloydMax;
-    double int4Mse = 0;  ///< INT4 symmetric (toolkit rule, FP32 scale), same groups
-    double mxfp4Mse = 0; ///< MXFP4 `even`, same groups
+    double int4Mse = 0;                    ///< INT4 symmetric (toolkit rule, FP32 scale), same groups
+    double mxfp4Mse = 0;                   ///< MXFP4 `even`, same groups
     std::optional<double> rotatedKurtosis; ///< excess kurtosis of the rotated tensor (rotate > 0)
     std::int64_t numel = 0, groups = 0, nonFiniteGroups = 0;
     std::string device = "cpu"; ///< DeviceInfo::id of the backend that evaluated the MSE grid
@@ -111,18 +111,15 @@ struct CSweepDevice {
 /// The CPU evaluator on a row-major [rows, K] FP32 matrix (already rotated), groups of `group`
 /// along K; [fcLo, fcHi] the range most evaluations fall in (the pow2 SSE tables cover it). Keeps a
 /// view of x: x must outlive it.
-std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows,
-                                                           std::int64_t K, std::int64_t group,
-                                                           ConstOptEncoder encoder, float fcLo, float fcHi,
-                                                           int threads);
+std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float> x, std::int64_t rows, std::int64_t K,
+                                                           std::int64_t group, ConstOptEncoder encoder, float fcLo,
+                                                           float fcHi, int threads);
 
 /// Throws UnsupportedError (bad grid, rotation not dividing K, strict ragged groups), Cancelled.
-CSweepResult sweepC(const Tensor &w, const CSweepOptions &options,
-                    const CancelToken *cancel = nullptr);
+CSweepResult sweepC(const Tensor &w, const CSweepOptions &options, const CancelToken *cancel = nullptr);
 
 /// Lloyd–Max on a row-major [rows, K] FP32 matrix with groups of `group` along K; groups holding
 /// NaN/Inf are skipped.
-LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K,
-                                std::int64_t group);
+LloydMaxResult lloydMaxCodebook(std::span<const float> x, std::int64_t rows, std::int64_t K, std::int64_t group);
 
 } // namespace quantscope

@@ -16,16 +16,31 @@
 namespace quantscope::csweep {
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-QS_HD inline float fdiv(float a, float b) { return __fdiv_rn(a, b); }
-QS_HD inline float fmul(float a, float b) { return __fmul_rn(a, b); }
+QS_HD inline float fdiv(float a, float b)
+{
+    return __fdiv_rn(a, b);
+}
+QS_HD inline float fmul(float a, float b)
+{
+    return __fmul_rn(a, b);
+}
 #else
-inline float fdiv(float a, float b) { return a / b; }
-inline float fmul(float a, float b) { return a * b; }
+inline float fdiv(float a, float b)
+{
+    return a / b;
+}
+inline float fmul(float a, float b)
+{
+    return a * b;
+}
 #endif
 
 /// constOpt's scale (fp4::constOptScale, the quantizer's and the kernels' one function):
 /// pow2 → e8m0Scale(roundLog2Byte(fc·m)), unrounded → fc·m.
-QS_HD inline float scaleOf(float m, float fc, bool pow2) { return fp4::constOptScale(m, fc, !pow2); }
+QS_HD inline float scaleOf(float m, float fc, bool pow2)
+{
+    return fp4::constOptScale(m, fc, !pow2);
+}
 
 /// (x − x̂)² in FP64 for a scale s > 0.
 QS_HD inline double err2(float x, float s)

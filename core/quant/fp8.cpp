@@ -58,10 +58,12 @@ Fp8Policy makePolicy(const Fp8Spec &spec, DType source)
 
 } // namespace
 
-Fp8Quantizer::Fp8Quantizer(Fp8Spec spec) : m_spec(spec) { m_spec.validate(); }
+Fp8Quantizer::Fp8Quantizer(Fp8Spec spec) : m_spec(spec)
+{
+    m_spec.validate();
+}
 
-QuantizedTensor Fp8Quantizer::quantize(const Tensor &w, const QuantizeOptions &options,
-                                       const CancelToken *cancel) const
+QuantizedTensor Fp8Quantizer::quantize(const Tensor &w, const QuantizeOptions &options, const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
     QuantizedTensor q = startQuantized(w, "fp8", m_spec.toJson(), options.tensorName);

@@ -50,8 +50,8 @@ template <typename Fn> void forRowSegments(const GroupLayout &L, std::int64_t r,
 /// (deq may be null); float dequant(std::uint8_t c, float s, int z) const; badScale(), badCode(),
 /// hasZeroPoint().
 template <typename Policy>
-void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &out,
-                       const QuantizeOptions &options, const CancelToken *cancel)
+void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &out, const QuantizeOptions &options,
+                       const CancelToken *cancel)
 {
     const GroupLayout &L = out.layout;
     const std::int64_t R = L.rows, C = L.cols, G = L.groupCount();
@@ -62,8 +62,7 @@ void quantizeGroupwise(const Tensor &w, const Policy &policy, QuantizedTensor &o
         assignZeroedLarge(out.dequantized, static_cast<std::size_t>(R * C));
 
     // Groups owned by one row (group / channel axis 0) need no cross-thread merge.
-    const bool rowLocal = L.granularity == Granularity::Group ||
-                          (L.granularity == Granularity::Channel && L.axis == 0);
+    const bool rowLocal = L.granularity == Granularity::Group || (L.granularity == Granularity::Channel && L.axis == 0);
     const int parts = static_cast<int>(std::clamp<std::int64_t>(R, 1, threads));
     const float inf = std::numeric_limits<float>::infinity();
     std::vector<std::vector<float>> mins, maxs;

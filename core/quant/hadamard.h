@@ -37,7 +37,6 @@ QS_HD inline void hadamardBlock(float *b, std::int64_t d, float r)
 }
 
 /// Rotates every row of a row-major [rows, K] matrix in place, blocks of d along K.
-void hadamardRows(std::span<float> m, std::int64_t rows, std::int64_t K, std::int64_t d,
-                  int threads = 0);
+void hadamardRows(std::span<float> m, std::int64_t rows, std::int64_t K, std::int64_t d, int threads = 0);
 
 } // namespace quantscope

@@ -29,9 +29,18 @@ const std::vector<std::string> kZeroRoundings{"preset", "always", "never"};
 
 } // namespace
 
-std::string toString(HqqPreset v) { return kPresets[static_cast<int>(v)]; }
-std::string toString(HqqCompute v) { return kComputes[static_cast<int>(v)]; }
-std::string toString(HqqZeroRounding v) { return kZeroRoundings[static_cast<int>(v)]; }
+std::string toString(HqqPreset v)
+{
+    return kPresets[static_cast<int>(v)];
+}
+std::string toString(HqqCompute v)
+{
+    return kComputes[static_cast<int>(v)];
+}
+std::string toString(HqqZeroRounding v)
+{
+    return kZeroRoundings[static_cast<int>(v)];
+}
 
 // ---- spec ------------------------------------------------------------------------------------
 
@@ -49,9 +58,12 @@ HqqSpec HqqSpec::forPreset(HqqPreset preset)
 bool HqqSpec::roundsZero() const
 {
     switch (zeroRounding) {
-    case HqqZeroRounding::Always: return true;
-    case HqqZeroRounding::Never: return false;
-    case HqqZeroRounding::Preset: break;
+    case HqqZeroRounding::Always:
+        return true;
+    case HqqZeroRounding::Never:
+        return false;
+    case HqqZeroRounding::Preset:
+        break;
     }
     return preset == HqqPreset::HqqLib && bits == 4;
 }
@@ -62,10 +74,8 @@ std::vector<SpecField> HqqSpec::fields()
         {"preset", "enum", kPresets, 0, 0,
          "hqq-lib: mobiusml/hqq's hqq_base_quant_config; milo-code: MiLo's released quantizer"},
         {"bits", "int", {}, 2, 8, "code width in bits (2..8; unsigned codes 0..2^b−1)"},
-        {"group", "int", {}, 1, 1 << 20,
-         "group size (hqq-lib: a multiple of 8); numel must be divisible by it"},
-        {"axis", "int", {}, 0, 1,
-         "HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart"},
+        {"group", "int", {}, 1, 1 << 20, "group size (hqq-lib: a multiple of 8); numel must be divisible by it"},
+        {"axis", "int", {}, 0, 1, "HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart"},
         {"compute", "enum", kComputes, 0, 0,
          "fp32 (the library on CPU) or fp16 (every op rounded to FP16, the library on CUDA)"},
         {"zero_rounding", "enum", kZeroRoundings, 0, 0,
@@ -93,9 +103,14 @@ void HqqSpec::validate() const
 
 nlohmann::json HqqSpec::toJson() const
 {
-    return {{"method", "hqq"},       {"preset", toString(preset)},  {"bits", bits},
-            {"group", group},        {"axis", axis},                {"compute", toString(compute)},
-            {"zero_rounding", toString(zeroRounding)}, {"iters", iters}};
+    return {{"method", "hqq"},
+            {"preset", toString(preset)},
+            {"bits", bits},
+            {"group", group},
+            {"axis", axis},
+            {"compute", toString(compute)},
+            {"zero_rounding", toString(zeroRounding)},
+            {"iters", iters}};
 }
 
 HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
@@ -126,9 +141,9 @@ HqqSpec HqqSpec::fromJson(const nlohmann::json &j)
 
 namespace {
 
-using qmath::roundF16;
 using hqqmath::clampf;
 using hqqmath::rne;
+using qmath::roundF16;
 
 /// FP16 bit pattern of a non-negative float that is exactly an FP16 value (or +inf).
 inline std::uint32_t halfIndex(float a)
@@ -191,9 +206,9 @@ public:
             m_raw = Raw::F32;
             m_bytes = reinterpret_cast<const std::byte *>(flat.data());
         } else if (tensor->isContiguous()) {
-            m_raw = tensor->dtype() == DType::F32 ? Raw::F32
+            m_raw = tensor->dtype() == DType::F32    ? Raw::F32
                     : tensor->dtype() == DType::BF16 ? Raw::BF16
-                    : tensor->dtype() == DType::F16 ? Raw::F16
+                    : tensor->dtype() == DType::F16  ? Raw::F16
                                                      : Raw::None;
             m_bytes = tensor->data();
             m_mapped = m_raw != Raw::None && busguard::isMapped(m_bytes);
@@ -272,7 +287,10 @@ public:
     }
 
     /// Groups per block.
-    std::int64_t blockGroups() const { return std::max<std::int64_t>(1, kBlockValues / m_g); }
+    std::int64_t blockGroups() const
+    {
+        return std::max<std::int64_t>(1, kBlockValues / m_g);
+    }
 
     /// fn(j, the g values of group j) for the groups [j0, j1), read block by block; `fp16`: the
     /// values rounded to FP16 (the optimiser's dtype with compute fp16), else W's FP32. Polls
@@ -510,9 +528,8 @@ struct Solver {
 namespace {
 
 /// HQQ over W as `src` reads it (numel elements, flat row-major).
-HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
-                          std::int64_t numel, const HqqSpec &spec, bool wantDequantized, int threads,
-                          const std::string &tensorName, const CancelToken *cancel)
+HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std::int64_t numel, const HqqSpec &spec,
+                          bool wantDequantized, int threads, const std::string &tensorName, const CancelToken *cancel)
 {
     spec.validate();
     const std::int64_t g = spec.group;
@@ -599,8 +616,7 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
         float best = std::numeric_limits<float>::infinity();
         for (int it = 1; it <= spec.iters; ++it) {
             const auto t0 = std::chrono::steady_clock::now();
-            parallelSlices(G, parts, cancel,
-                           [&](int, std::int64_t j0, std::int64_t j1) { S.iterate(j0, j1, cancel); });
+            parallelSlices(G, parts, cancel, [&](int, std::int64_t j0, std::int64_t j1) { S.iterate(j0, j1, cancel); });
             const float err = S.globalError();
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             res.history.push_back({it, static_cast<double>(err), ms});
@@ -646,8 +662,8 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor,
 HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
                           const std::string &tensorName, const CancelToken *cancel)
 {
-    return hqqQuantizeImpl(w, nullptr, static_cast<std::int64_t>(w.size()), spec, wantDequantized, threads,
-                           tensorName, cancel);
+    return hqqQuantizeImpl(w, nullptr, static_cast<std::int64_t>(w.size()), spec, wantDequantized, threads, tensorName,
+                           cancel);
 }
 
 HqqResult hqqQuantizeTensor(const Tensor &w, const HqqSpec &spec, bool wantDequantized, int threads,
@@ -696,10 +712,12 @@ GroupLayout hqqLayout(const Shape &shape, std::int64_t group, int axis)
 
 // ---- the quantizer ---------------------------------------------------------------------------
 
-HqqQuantizer::HqqQuantizer(HqqSpec spec) : m_spec(spec) { m_spec.validate(); }
+HqqQuantizer::HqqQuantizer(HqqSpec spec) : m_spec(spec)
+{
+    m_spec.validate();
+}
 
-QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
-                                       const CancelToken *cancel) const
+QuantizedTensor HqqQuantizer::quantize(const Tensor &w, const QuantizeOptions &options, const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
     // W read block by block from the tensor itself: no FP32 copy of W (peak memory, docs/perf.md).

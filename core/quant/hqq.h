@@ -58,12 +58,12 @@ enum class HqqZeroRounding : std::uint8_t { Preset, Always, Never };
 
 struct HqqSpec {
     HqqPreset preset = HqqPreset::HqqLib;
-    int bits = 4;                 ///< 2..8
+    int bits = 4; ///< 2..8
     std::int64_t group = 64;
-    int axis = 1;                 ///< 0 or 1 (HQQ's grouping axis)
+    int axis = 1; ///< 0 or 1 (HQQ's grouping axis)
     HqqCompute compute = HqqCompute::Fp32;
     HqqZeroRounding zeroRounding = HqqZeroRounding::Preset;
-    int iters = 20;               ///< maximum optimiser iterations (the library: 20)
+    int iters = 20; ///< maximum optimiser iterations (the library: 20)
 
     /// The preset's defaults (bits, group, axis) on a fresh spec.
     static HqqSpec forPreset(HqqPreset preset);
@@ -83,10 +83,10 @@ std::string toString(HqqZeroRounding v);
 
 /// What one HQQ run over a flat FP32 tensor produces (group order j = 0 … numel/g − 1).
 struct HqqResult {
-    std::vector<std::uint8_t> codes;   ///< one per element, flat row-major, 0..2^b − 1
-    std::vector<float> scales;         ///< stored scale s = 1/σ per group
-    std::vector<float> zeros;          ///< zero point per group (code units)
-    std::vector<float> dequantized;    ///< Ŵ, flat row-major (when asked)
+    std::vector<std::uint8_t> codes; ///< one per element, flat row-major, 0..2^b − 1
+    std::vector<float> scales;       ///< stored scale s = 1/σ per group
+    std::vector<float> zeros;        ///< zero point per group (code units)
+    std::vector<float> dequantized;  ///< Ŵ, flat row-major (when asked)
     std::vector<IterationRecord> history;
     std::int64_t nonFiniteGroups = 0;
     std::int64_t firstNonFinite = -1;
@@ -94,8 +94,8 @@ struct HqqResult {
 
 /// Runs HQQ on `w` (numel elements, flat row-major). Throws UnsupportedError when
 /// numel % g != 0 (naming `tensorName`), Cancelled. The result does not depend on `threads`.
-HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized,
-                          int threads, const std::string &tensorName, const CancelToken *cancel);
+HqqResult hqqQuantizeFlat(std::span<const float> w, const HqqSpec &spec, bool wantDequantized, int threads,
+                          const std::string &tensorName, const CancelToken *cancel);
 
 /// hqqQuantizeFlat on the tensor's values (any dtype, strided or not), read block by block
 /// straight from the tensor: no FP32 copy of W is made (docs/perf.md "Peak memory of HQQ and
@@ -112,8 +112,8 @@ float hqqPowExponent(bool fp16);
 const std::vector<float> &hqqFp16PowTable();
 
 /// Ŵ of stored codes (the dequantize step of the op sequence).
-void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes,
-                       std::span<const float> scales, std::span<const float> zeros, std::span<float> out);
+void hqqDequantizeFlat(const HqqSpec &spec, std::span<const std::uint8_t> codes, std::span<const float> scales,
+                       std::span<const float> zeros, std::span<float> out);
 
 class HqqQuantizer final : public Quantizer {
 public:

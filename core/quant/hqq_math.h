@@ -45,7 +45,10 @@ QS_HD inline float rne(float x)
     return x < 0.0f ? -r : r;
 }
 
-QS_HD inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+QS_HD inline float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
 
 /// h(x): x rounded to FP16 and back, round to nearest even with subnormals, overflow → ±inf —
 /// qmath::roundF16, or on NVIDIA devices the conversion instructions (cvt.rn.f16.f32 and back),
@@ -90,7 +93,7 @@ QS_HD inline float hqqPow(float a, float e)
     if (field) {
         k = static_cast<int>(field) - 127;
         m = static_cast<double>(qmath::fromBits((ua & 0x007FFFFFu) | 0x3F800000u));
-    } else { // subnormal: a = frac·2^-149, frac < 2^23
+    } else {                                      // subnormal: a = frac·2^-149, frac < 2^23
         const double f = static_cast<double>(ua); // exact
         const std::uint64_t fb = dbits(f);
         k = static_cast<int>((fb >> 52) & 0x7FF) - 1023 - 149;
@@ -274,7 +277,10 @@ template <class F> struct HqqElems {
             v[k] = f(t0 + k);
     }
 };
-template <class F> QS_HD inline HqqElems<F> hqqElems(F f) { return HqqElems<F>{f}; }
+template <class F> QS_HD inline HqqElems<F> hqqElems(F f)
+{
+    return HqqElems<F>{f};
+}
 
 /// The z update from the group's FP64 sum (fp16: CUDA's mean, Σ·(G/numel) rounded; fp32: Σ/g).
 QS_HD inline float hqqNewZero(double zs, float zfactor, std::int64_t g, bool fp16)
@@ -317,7 +323,10 @@ QS_HD inline unsigned hqqToFixed(double v, int u, U128 &k)
 
 /// k·2^u as FP64 with one rounding (nearest even): fixedsum.h (hqqFixedUnit keeps the result a
 /// normal number or 0).
-QS_HD inline double hqqToDouble(U128 k, int u) { return fixed::toDouble(k, u); }
+QS_HD inline double hqqToDouble(U128 k, int u)
+{
+    return fixed::toDouble(k, u);
+}
 
 /// The iteration's global error err_i from the exact total (status: kHqqSum* bits): the library's
 /// rounding, h(Σ·f(1/n)) (fp16) or f(Σ/n) (fp32); NaN/Inf as an FP64 sum would give them.

@@ -24,8 +24,14 @@ const std::vector<std::string> kZeroRoundings{"preset", "always", "never"};
 
 } // namespace
 
-std::string toString(MiloPreset v) { return kMiloPresets[static_cast<int>(v)]; }
-std::string toString(CompensatorFormat v) { return kCompensators[static_cast<int>(v)]; }
+std::string toString(MiloPreset v)
+{
+    return kMiloPresets[static_cast<int>(v)];
+}
+std::string toString(CompensatorFormat v)
+{
+    return kCompensators[static_cast<int>(v)];
+}
 
 // ---- spec ------------------------------------------------------------------------------------
 
@@ -147,7 +153,7 @@ CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t row
     c.group = group;
     c.scaleDtype = DType::F32;
     c.codes.resize(static_cast<std::size_t>(n));
-    const int kind = format == CompensatorFormat::Int8 ? milomath::kCompInt8
+    const int kind = format == CompensatorFormat::Int8   ? milomath::kCompInt8
                      : format == CompensatorFormat::Int3 ? milomath::kCompInt3
                                                          : milomath::kCompMiloCodeInt3;
     c.codeBits = kind == milomath::kCompInt8 ? 8 : 3;
@@ -168,14 +174,16 @@ CompensatorFactor quantizeCompensator(std::span<const float> x, std::int64_t row
 
 // ---- the quantizer ---------------------------------------------------------------------------
 
-MiloQuantizer::MiloQuantizer(MiloSpec spec) : m_spec(std::move(spec)) { m_spec.validate(); }
+MiloQuantizer::MiloQuantizer(MiloSpec spec) : m_spec(std::move(spec))
+{
+    m_spec.validate();
+}
 
 namespace {
 
 /// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64). `out` may be `wHat` itself.
-void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v,
-                std::int64_t N, std::int64_t K, std::int64_t r, std::span<float> out,
-                const CancelToken *cancel = nullptr)
+void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v, std::int64_t N,
+                std::int64_t K, std::int64_t r, std::span<float> out, const CancelToken *cancel = nullptr)
 {
     for (std::int64_t i = 0; i < N; ++i) {
         if (cancel && (i & 31) == 0)

@@ -48,12 +48,12 @@ enum class CompensatorFormat : std::uint8_t { Fp16, Int8, Int3, MiloCodeInt3 };
 
 struct MiloSpec {
     MiloPreset preset = MiloPreset::Code;
-    int passes = 0;                 ///< 0: the preset's count (code 11, paper up to 20)
-    int rank = 16;                  ///< clamped to min(N, K) at run time
+    int passes = 0; ///< 0: the preset's count (code 11, paper up to 20)
+    int rank = 16;  ///< clamped to min(N, K) at run time
     CompensatorFormat compensator = CompensatorFormat::Fp16;
     std::int64_t compensatorGroup = 64;
-    std::int64_t seed = 0;          ///< Philox seed of the SVD sketches (≥ 0)
-    int powerIters = 2;             ///< torch.svd_lowrank's niter
+    std::int64_t seed = 0;                                 ///< Philox seed of the SVD sketches (≥ 0)
+    int powerIters = 2;                                    ///< torch.svd_lowrank's niter
     HqqSpec hqq = HqqSpec::forPreset(HqqPreset::MiloCode); ///< the inner quantizer
 
     int passCount() const { return passes > 0 ? passes : (preset == MiloPreset::Code ? 11 : 20); }

@@ -39,7 +39,10 @@ QS_HD inline float compensatorScale(int kind, float absMax, float signedMax)
     return kind == kCompMiloCodeInt3 ? signedMax : absMax;
 }
 
-QS_HD inline bool compensatorDead(float s) { return s == 0.0f || !qmath::isFinite(s); }
+QS_HD inline bool compensatorDead(float s)
+{
+    return s == 0.0f || !qmath::isFinite(s);
+}
 
 /// Code and value of one element x under group scale s.
 QS_HD inline void compensatorElement(int kind, float x, float s, std::int8_t &code, float &value)

@@ -19,8 +19,7 @@ struct MxPolicy {
         s = fp4::mxGroupScale(mn, mx, mode); // the GPU kernels call the same function
         z = 0;
     }
-    void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes,
-                  float *deq) const
+    void codeSpan(const float *x, std::int64_t n, float s, int, std::uint8_t *codes, float *deq) const
     {
         for (std::int64_t i = 0; i < n; ++i) {
             codes[i] = fp4::mxCode(x[i], s);
@@ -85,8 +84,7 @@ QuantizedTensor MxFp4Quantizer::quantize(const Tensor &w, const QuantizeOptions 
 {
     requireDecodable(w, options.tensorName);
     QuantizedTensor q = startQuantized(w, "mxfp4", m_spec.toJson(), options.tensorName);
-    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
-                          options.tensorName);
+    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict, options.tensorName);
     q.codeDtype = DType::F4;
     q.codeBits = 4;
     q.scaleDtype = DType::F8_E8M0;

@@ -23,8 +23,7 @@ struct NvPolicy {
         s = b == 0.0f ? kE4m3Eps : b;
         z = 0;
     }
-    void codeSpan(const float *x, std::int64_t n, float b, int, std::uint8_t *codes,
-                  float *deq) const
+    void codeSpan(const float *x, std::int64_t n, float b, int, std::uint8_t *codes, float *deq) const
     {
         const float eff = fp4::nvEffective(b, global);
         for (std::int64_t i = 0; i < n; ++i) {
@@ -83,8 +82,7 @@ QuantizedTensor NvFp4Quantizer::quantize(const Tensor &w, const QuantizeOptions 
 {
     requireDecodable(w, options.tensorName);
     QuantizedTensor q = startQuantized(w, "nvfp4", m_spec.toJson(), options.tensorName);
-    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict,
-                          options.tensorName);
+    q.layout = makeLayout(w.shape(), Granularity::Group, m_spec.group, 0, 0, m_spec.strict, options.tensorName);
     q.codeDtype = DType::F4;
     q.codeBits = 4;
     q.scaleDtype = DType::F8_E4M3;

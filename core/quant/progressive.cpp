@@ -17,13 +17,15 @@ namespace {
 
 std::unique_ptr<Quantizer> makeStage(const ProgressiveStage &stage)
 {
-    return std::visit([](const auto &s) -> std::unique_ptr<Quantizer> {
-        using S = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<S, IntSpec>)
-            return std::make_unique<IntQuantizer>(s);
-        else
-            return std::make_unique<Fp8Quantizer>(s);
-    }, stage);
+    return std::visit(
+        [](const auto &s) -> std::unique_ptr<Quantizer> {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, IntSpec>)
+                return std::make_unique<IntQuantizer>(s);
+            else
+                return std::make_unique<Fp8Quantizer>(s);
+        },
+        stage);
 }
 
 /// The one parse of a stage's JSON: its spec struct, validated as its quantizer validates it.
@@ -36,22 +38,19 @@ ProgressiveStage parseStage(const nlohmann::json &j)
     else if (m == "fp8")
         stage = Fp8Spec::fromJson(j);
     else
-        throw UnsupportedError("a progressive stage must be an \"int\" or \"fp8\" spec, got \"" + m +
-                               "\"");
+        throw UnsupportedError("a progressive stage must be an \"int\" or \"fp8\" spec, got \"" + m + "\"");
     makeStage(stage); // the quantizer's constructor validates
     return stage;
 }
 
-ProgressiveStage normaliseStage(const nlohmann::json &given, const ProgressiveStage &dflt,
-                                const std::string &key)
+ProgressiveStage normaliseStage(const nlohmann::json &given, const ProgressiveStage &dflt, const std::string &key)
 {
     if (!given.is_object())
         throw UnsupportedError("spec field '" + key + "' must be a spec object");
     const nlohmann::json dj = stageToJson(dflt);
     const std::string dm = dj["method"];
-    const std::string m = given.contains("method") && given["method"].is_string()
-                              ? given["method"].get<std::string>()
-                              : dm;
+    const std::string m =
+        given.contains("method") && given["method"].is_string() ? given["method"].get<std::string>() : dm;
     nlohmann::json base = m == dm ? dj : nlohmann::json{{"method", m}};
     for (const auto &[k, v] : given.items())
         base[k] = v;
@@ -175,8 +174,7 @@ ProgressiveSpec ProgressiveSpec::fromJson(const nlohmann::json &j)
 }
 
 ProgressiveQuantizer::ProgressiveQuantizer(ProgressiveSpec spec)
-    : m_spec(std::move(spec)), m_stage1(makeStage(m_spec.stage1)),
-      m_stage2(makeStage(m_spec.stage2))
+    : m_spec(std::move(spec)), m_stage1(makeStage(m_spec.stage1)), m_stage2(makeStage(m_spec.stage2))
 {
 }
 
@@ -217,8 +215,7 @@ QuantizedTensor ProgressiveQuantizer::quantize(const Tensor &w, const QuantizeOp
     q.firstNonFinite = q1.firstNonFinite;
     q.layout.ragged = q.layout.ragged || q1.layout.ragged;
     if (options.wantDequantized)
-        applyOuter(q, isFp8Stage(m_spec.stage1), arithCode(stageArith(m_spec.stage1), w.dtype()),
-                   q.dequantized);
+        applyOuter(q, isFp8Stage(m_spec.stage1), arithCode(stageArith(m_spec.stage1), w.dtype()), q.dequantized);
     return q;
 }
 

@@ -79,9 +79,15 @@ nlohmann::json toJson(const QuantSpec &spec)
     return std::visit([](const auto &s) { return s.toJson(); }, spec);
 }
 
-std::string methodOf(const QuantSpec &spec) { return std::visit(MethodOf{}, spec); }
+std::string methodOf(const QuantSpec &spec)
+{
+    return std::visit(MethodOf{}, spec);
+}
 
-std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec) { return std::visit(MakeQuantizer{}, spec); }
+std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec)
+{
+    return std::visit(MakeQuantizer{}, spec);
+}
 
 QuantSpec stageSpec(const ProgressiveStage &stage)
 {

@@ -25,8 +25,8 @@ namespace quantscope {
 class Quantizer;
 
 /// Every quantizer's spec; the alternative is the method.
-using QuantSpec = std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec,
-                               ProgressiveSpec, ConstOptSpec>;
+using QuantSpec =
+    std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec>;
 
 /// Parses and validates a spec JSON whose "method" names the quantizer (missing fields take
 /// their defaults). Throws UnsupportedError naming the method or the field, with the same

@@ -27,8 +27,7 @@ void requireDecodable(const Tensor &w, const std::string &tensorName)
                                Location{{}, tensorName, {}});
 }
 
-QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec,
-                               const std::string &tensorName)
+QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec, const std::string &tensorName)
 {
     QuantizedTensor q;
     q.method = std::move(method);
@@ -46,8 +45,8 @@ Shape GroupLayout::scaleShape() const
     return {gridRows, gridCols};
 }
 
-GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block,
-                       int axis, bool strict, const std::string &tensorName)
+GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block, int axis, bool strict,
+                       const std::string &tensorName)
 {
     GroupLayout L;
     L.granularity = g;
@@ -91,8 +90,7 @@ GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, st
 
 double CompensatorFactor::storedBits() const
 {
-    return static_cast<double>(rows * cols) * codeBits +
-           static_cast<double>(scales.size()) * bitsOf(scaleDtype);
+    return static_cast<double>(rows * cols) * codeBits + static_cast<double>(scales.size()) * bitsOf(scaleDtype);
 }
 
 namespace {
@@ -135,18 +133,19 @@ double QuantizedTensor::bitsPerElement() const
 std::vector<MethodInfo> quantizerMethods()
 {
     return {
-        {"int", "uniform integer INT2–8, per tensor / channel / group / block", IntSpec::fields(),
-         IntSpec{}.toJson()},
-        {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(),
-         Fp8Spec{}.toJson()},
-        {"hqq", "HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit",
-         HqqSpec::fields(), HqqSpec{}.toJson()},
+        {"int", "uniform integer INT2–8, per tensor / channel / group / block", IntSpec::fields(), IntSpec{}.toJson()},
+        {"fp8", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block", Fp8Spec::fields(), Fp8Spec{}.toJson()},
+        {"hqq", "HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit", HqqSpec::fields(),
+         HqqSpec{}.toJson()},
         {"milo", "MiLo: HQQ + low-rank compensator U·V fit by alternating passes", MiloSpec::fields(),
          MiloSpec{}.toJson()},
-        {"mxfp4", "MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)", MxFp4Spec::fields(), MxFp4Spec{}.toJson()},
+        {"mxfp4", "MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)", MxFp4Spec::fields(),
+         MxFp4Spec{}.toJson()},
         {"nvfp4", "NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global", NvFp4Spec::fields(), NvFp4Spec{}.toJson()},
-        {"progressive", "two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel", ProgressiveSpec::fields(), ProgressiveSpec{}.toJson()},
-        {"constopt", "FP4 constOpt: s = c·max per group, optional Hadamard rotation", ConstOptSpec::fields(), ConstOptSpec{}.toJson()},
+        {"progressive", "two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel",
+         ProgressiveSpec::fields(), ProgressiveSpec{}.toJson()},
+        {"constopt", "FP4 constOpt: s = c·max per group, optional Hadamard rotation", ConstOptSpec::fields(),
+         ConstOptSpec{}.toJson()},
     };
 }
 

@@ -23,20 +23,24 @@ namespace quantscope {
 struct GroupLayout {
     Granularity granularity = Granularity::Tensor;
     std::int64_t rows = 1, cols = 1;
-    std::int64_t group = 0; ///< group size (Group)
-    std::int64_t block = 0; ///< tile size (Block)
-    int axis = 0;           ///< channel axis (Channel)
+    std::int64_t group = 0;                  ///< group size (Group)
+    std::int64_t block = 0;                  ///< tile size (Block)
+    int axis = 0;                            ///< channel axis (Channel)
     std::int64_t gridRows = 1, gridCols = 1; ///< the scale grid
-    bool ragged = false;    ///< a last group/tile shorter than the others
+    bool ragged = false;                     ///< a last group/tile shorter than the others
 
     std::int64_t groupCount() const { return gridRows * gridCols; }
     std::int64_t groupOf(std::int64_t r, std::int64_t c) const
     {
         switch (granularity) {
-        case Granularity::Tensor: return 0;
-        case Granularity::Channel: return axis == 0 ? r : c;
-        case Granularity::Group: return r * gridCols + c / group;
-        case Granularity::Block: return (r / block) * gridCols + c / block;
+        case Granularity::Tensor:
+            return 0;
+        case Granularity::Channel:
+            return axis == 0 ? r : c;
+        case Granularity::Group:
+            return r * gridCols + c / group;
+        case Granularity::Block:
+            return (r / block) * gridCols + c / block;
         }
         return 0;
     }
@@ -46,44 +50,44 @@ struct GroupLayout {
 
 /// Builds the layout; throws UnsupportedError naming `tensorName`, K and g when `strict` and K is
 /// not divisible by the group size.
-GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block,
-                       int axis, bool strict, const std::string &tensorName);
+GroupLayout makeLayout(const Shape &shape, Granularity g, std::int64_t group, std::int64_t block, int axis, bool strict,
+                       const std::string &tensorName);
 
 /// One step of an iterative quantizer: an HQQ iteration (eps = global mean |W − W_r| as the
 /// library computes it) or a MiLo pass (eps = ‖W − Ŵ − U·V‖_F).
 struct IterationRecord {
-    int pass = 0;       ///< 1-based
+    int pass = 0; ///< 1-based
     double eps = 0;
-    double timeMs = 0;  ///< wall clock of this step
+    double timeMs = 0; ///< wall clock of this step
 };
 
 /// One low-rank compensator factor as stored (MiLo's U [N, r] or V [r, K]).
 struct CompensatorFactor {
     std::int64_t rows = 0, cols = 0;
-    std::string format;              ///< "fp16", "int8", "int3" or "milo-code-int3"
-    std::vector<float> values;       ///< dequantized, row-major (what Ŵ uses)
-    std::vector<std::int8_t> codes;  ///< integer formats: one code per element
-    std::vector<float> scales;       ///< integer formats: one per group of the flattened factor
-    std::int64_t group = 0;          ///< integer formats: group size
-    int codeBits = 16;               ///< 16 (FP16 values), 8 or 3
-    DType scaleDtype = DType::F16;   ///< stored dtype of `scales`
+    std::string format;             ///< "fp16", "int8", "int3" or "milo-code-int3"
+    std::vector<float> values;      ///< dequantized, row-major (what Ŵ uses)
+    std::vector<std::int8_t> codes; ///< integer formats: one code per element
+    std::vector<float> scales;      ///< integer formats: one per group of the flattened factor
+    std::int64_t group = 0;         ///< integer formats: group size
+    int codeBits = 16;              ///< 16 (FP16 values), 8 or 3
+    DType scaleDtype = DType::F16;  ///< stored dtype of `scales`
     /// Bits of everything stored: elements at codeBits plus the scales.
     double storedBits() const;
 };
 
 /// The result of quantizing one tensor.
 struct QuantizedTensor {
-    std::string method;   ///< "int", "fp8"
-    nlohmann::json spec;  ///< the full spec, defaults filled in
+    std::string method;  ///< "int", "fp8"
+    nlohmann::json spec; ///< the full spec, defaults filled in
     std::string tensorName;
-    Shape shape;          ///< the original shape
+    Shape shape; ///< the original shape
     DType sourceDtype = DType::F32;
     GroupLayout layout;
     /// One code per element, row-major: INT codes as signed int8 values; FP8 codes as bit
     /// patterns of `codeDtype`.
     std::vector<std::uint8_t> codes;
     DType codeDtype = DType::I8;
-    int codeBits = 8;     ///< bits per code as stored (INT b, FP8 8)
+    int codeBits = 8;                 ///< bits per code as stored (INT b, FP8 8)
     std::vector<float> scales;        ///< the scale used per group (after dtype rounding)
     DType scaleDtype = DType::F32;    ///< stored dtype of the scales
     std::vector<std::int8_t> zeros;   ///< signed zero points (asymmetric only)
@@ -92,13 +96,13 @@ struct QuantizedTensor {
     std::vector<float> dequantized;   ///< Ŵ in FP32 (when asked; MiLo: including U·V)
 
     // Iterative quantizers (HQQ, MiLo); empty / unset for the one-shot ones.
-    std::vector<float> zeroPoints;       ///< float zero points in code units (HQQ), one per group
-    DType zeroPointDtype = DType::F16;   ///< stored dtype of `zeroPoints`
-    std::vector<IterationRecord> history; ///< HQQ: per iteration; MiLo: per pass
-    int chosenPass = -1;                 ///< MiLo: the pass returned (1-based); HQQ: iterations run
+    std::vector<float> zeroPoints;                 ///< float zero points in code units (HQQ), one per group
+    DType zeroPointDtype = DType::F16;             ///< stored dtype of `zeroPoints`
+    std::vector<IterationRecord> history;          ///< HQQ: per iteration; MiLo: per pass
+    int chosenPass = -1;                           ///< MiLo: the pass returned (1-based); HQQ: iterations run
     std::optional<CompensatorFactor> compU, compV; ///< MiLo's low-rank compensator
-    int rank = 0;                        ///< MiLo: the rank used (after the clamp to min(N, K))
-    int requestedRank = 0;               ///< MiLo: the rank asked for
+    int rank = 0;                                  ///< MiLo: the rank used (after the clamp to min(N, K))
+    int requestedRank = 0;                         ///< MiLo: the rank asked for
 
     // Two-level results (empty for single-level methods). The codes, `layout`, `scales` and
     // `zeros` above are the inner level, applied to the codes first; the outer level multiplies
@@ -129,12 +133,12 @@ struct QuantizedTensor {
 };
 
 struct QuantizeOptions {
-    int threads = 0;              ///< 0: hardware concurrency
-    bool wantDequantized = true;  ///< also fill `dequantized`
+    int threads = 0;             ///< 0: hardware concurrency
+    bool wantDequantized = true; ///< also fill `dequantized`
     /// Fill `codes` (a GPU backend skips downloading them when false; the scales, zero points and
     /// every count the metrics and bits per element need are still filled).
     bool wantCodes = true;
-    std::string tensorName;       ///< for messages
+    std::string tensorName; ///< for messages
 };
 
 class Quantizer {
@@ -166,8 +170,7 @@ std::unique_ptr<Quantizer> makeQuantizer(const nlohmann::json &spec);
 void requireDecodable(const Tensor &w, const std::string &tensorName);
 /// A result with the fields every quantizer fills the same way: method, spec, tensor name, shape
 /// and source dtype.
-QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec,
-                               const std::string &tensorName);
+QuantizedTensor startQuantized(const Tensor &w, std::string method, nlohmann::json spec, const std::string &tensorName);
 
 /// The 2-D view [rows, cols] a tensor of this shape is quantized as.
 std::pair<std::int64_t, std::int64_t> matrixView(const Shape &shape);

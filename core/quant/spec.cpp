@@ -67,23 +67,54 @@ using specjson::refuseUnknownKeys;
 
 } // namespace
 
-std::string toString(Granularity v) { return enumName(v); }
-std::string toString(Rounding v) { return enumName(v); }
-std::string toString(ScaleRule v) { return enumName(v); }
-std::string toString(ScaleApply v) { return enumName(v); }
-std::string toString(ScaleDType v) { return enumName(v); }
-std::string toString(E8m0Mode v) { return enumName(v); }
-std::string toString(Arith v) { return enumName(v); }
-std::string toString(EpsPreset v) { return enumName(v); }
-std::string toString(Fp8Format v) { return enumName(v); }
+std::string toString(Granularity v)
+{
+    return enumName(v);
+}
+std::string toString(Rounding v)
+{
+    return enumName(v);
+}
+std::string toString(ScaleRule v)
+{
+    return enumName(v);
+}
+std::string toString(ScaleApply v)
+{
+    return enumName(v);
+}
+std::string toString(ScaleDType v)
+{
+    return enumName(v);
+}
+std::string toString(E8m0Mode v)
+{
+    return enumName(v);
+}
+std::string toString(Arith v)
+{
+    return enumName(v);
+}
+std::string toString(EpsPreset v)
+{
+    return enumName(v);
+}
+std::string toString(Fp8Format v)
+{
+    return enumName(v);
+}
 
 DType storedDType(ScaleDType v)
 {
     switch (v) {
-    case ScaleDType::F32: return DType::F32;
-    case ScaleDType::BF16: return DType::BF16;
-    case ScaleDType::F16: return DType::F16;
-    case ScaleDType::E8M0: return DType::F8_E8M0;
+    case ScaleDType::F32:
+        return DType::F32;
+    case ScaleDType::BF16:
+        return DType::BF16;
+    case ScaleDType::F16:
+        return DType::F16;
+    case ScaleDType::E8M0:
+        return DType::F8_E8M0;
     }
     return DType::F32;
 }
@@ -93,10 +124,14 @@ float epsilonFor(EpsPreset preset, ScaleDType dtype)
     if (preset == EpsPreset::Plain)
         return FLT_MIN;
     switch (dtype) {
-    case ScaleDType::F32: return FLT_EPSILON;        // 2^-23
-    case ScaleDType::BF16: return 0.0078125f;        // 2^-7
-    case ScaleDType::F16: return 0.0009765625f;      // 2^-10
-    case ScaleDType::E8M0: return 1.0f;              // torch.finfo(float8_e8m0fnu).eps = 2^0
+    case ScaleDType::F32:
+        return FLT_EPSILON; // 2^-23
+    case ScaleDType::BF16:
+        return 0.0078125f; // 2^-7
+    case ScaleDType::F16:
+        return 0.0009765625f; // 2^-10
+    case ScaleDType::E8M0:
+        return 1.0f; // torch.finfo(float8_e8m0fnu).eps = 2^0
     }
     return FLT_EPSILON;
 }
@@ -119,8 +154,7 @@ std::vector<SpecField> IntSpec::fields()
         {"scale_apply", "enum", choices<ScaleApply>(), 0, 0,
          "divide: round(x/s) + z (compressed-tensors); reciprocal: round(x·(1/s) + z) (AMD Quark)"},
         {"scale_dtype", "enum", choices<ScaleDType>(), 0, 0, "dtype the scale is rounded to and stored in"},
-        {"e8m0_mode", "enum", choices<E8m0Mode>(), 0, 0,
-         "E8M0 scales: ceil keeps |x|/s within range; round may clip"},
+        {"e8m0_mode", "enum", choices<E8m0Mode>(), 0, 0, "E8M0 scales: ceil keeps |x|/s within range; round may clip"},
         {"arith", "enum", choices<Arith>(), 0, 0,
          "fp32: compute in FP32; source: in the tensor's own dtype (toolkit parity on BF16)"},
         {"strict", "bool", {}, 0, 0, "refuse K not divisible by the group size instead of a ragged last group"},
@@ -208,11 +242,14 @@ std::vector<SpecField> Fp8Spec::fields()
 {
     std::vector<SpecField> f{
         {"format", "enum", choices<Fp8Format>(), 0, 0, "E4M3 (e4m3fn, max 448) or E5M2 (max 57344)"},
-        {"granularity", "enum", {"tensor", "channel", "block"}, 0, 0,
+        {"granularity",
+         "enum",
+         {"tensor", "channel", "block"},
+         0,
+         0,
          "one scale per tensor, per output row, or per b×b block (DeepSeek weight_scale_inv)"},
         {"block", "int", {}, 1, 1 << 20, "block (tile) size for block granularity"},
-        {"arith", "enum", choices<Arith>(), 0, 0,
-         "fp32: compute in FP32; source: in the tensor's own dtype"},
+        {"arith", "enum", choices<Arith>(), 0, 0, "fp32: compute in FP32; source: in the tensor's own dtype"},
         {"eps", "enum", choices<EpsPreset>(), 0, 0,
          "scale of a zero tensor/row/block: toolkit = FP32 eps, plain = FLT_MIN"},
     };
@@ -230,9 +267,8 @@ void Fp8Spec::validate() const
 
 nlohmann::json Fp8Spec::toJson() const
 {
-    return {{"method", "fp8"},           {"format", enumName(format)},
-            {"granularity", enumName(granularity)}, {"block", block},
-            {"arith", enumName(arith)},  {"eps", enumName(eps)}};
+    return {{"method", "fp8"}, {"format", enumName(format)}, {"granularity", enumName(granularity)},
+            {"block", block},  {"arith", enumName(arith)},   {"eps", enumName(eps)}};
 }
 
 Fp8Spec Fp8Spec::fromJson(const nlohmann::json &j)

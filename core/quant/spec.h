@@ -36,22 +36,22 @@ struct SpecField {
     double minReal = 0, maxReal = 0;  ///< for "number"
     // How the field is spelled on the command line (core/quant/spec_flags.h generates the CLI's
     // options, their help lines and bash completion from these; the defaults need no edit).
-    std::string flag;                 ///< the option; empty: "--" + key with '_' → '-'
-    std::vector<std::string> aliases; ///< further spellings of the option
-    std::string negFlag;              ///< "bool": the option that sets false; empty: "--no-" + key
+    std::string flag;                     ///< the option; empty: "--" + key with '_' → '-'
+    std::vector<std::string> aliases;     ///< further spellings of the option
+    std::string negFlag;                  ///< "bool": the option that sets false; empty: "--no-" + key
     std::string impliesKey, impliesValue; ///< giving this option also sets impliesKey when absent
-    std::string flattenMethod; ///< "spec": the nested method whose options apply to this field
+    std::string flattenMethod;            ///< "spec": the nested method whose options apply to this field
     /// "enum": a value KEY=V sets the spec's field KEY to V and this field to presetForKeyValue
     std::string presetForKeyValue;
 };
 
 /// Uniform integer quantizer (docs/numerics.md "Uniform integer").
 struct IntSpec {
-    int bits = 4;                                 ///< 2..8
+    int bits = 4; ///< 2..8
     Granularity granularity = Granularity::Group;
-    std::int64_t group = 128;                     ///< group size along K (group granularity)
-    std::int64_t block = 128;                     ///< tile size (block granularity)
-    int axis = 0;                                 ///< channel axis: 0 rows (outputs), 1 columns
+    std::int64_t group = 128; ///< group size along K (group granularity)
+    std::int64_t block = 128; ///< tile size (block granularity)
+    int axis = 0;             ///< channel axis: 0 rows (outputs), 1 columns
     bool symmetric = true;
     ScaleRule scaleRule = ScaleRule::Toolkit;
     Rounding rounding = Rounding::HalfEven;
@@ -59,7 +59,7 @@ struct IntSpec {
     ScaleDType scaleDtype = ScaleDType::F32;
     E8m0Mode e8m0Mode = E8m0Mode::Ceil;
     Arith arith = Arith::Fp32;
-    bool strict = false;                          ///< refuse ragged groups instead of allowing them
+    bool strict = false; ///< refuse ragged groups instead of allowing them
     EpsPreset eps = EpsPreset::Toolkit;
 
     int qmin() const { return -(1 << (bits - 1)); }

@@ -85,8 +85,7 @@ bool parseWholeReal(const std::string &text, double &out)
 }
 
 /// key=value[,key=value]… typed by `method`'s fields (a key it lacks: JSON or text).
-nlohmann::json keyValueItems(const std::string &method, const std::string &text, char sep,
-                             const std::string &what)
+nlohmann::json keyValueItems(const std::string &method, const std::string &text, char sep, const std::string &what)
 {
     nlohmann::json j = nlohmann::json::object();
     std::size_t pos = 0;
@@ -323,7 +322,7 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
                 if (std::find(methods.begin(), methods.end(), x.method) == methods.end())
                     methods.push_back(x.method);
             throw SpecFlagError(spelled + " does not apply to --method " + method + " (it applies to " +
-                                joined(methods, ", ") + ")",
+                                    joined(methods, ", ") + ")",
                                 false);
         }
         for (const auto &s : steps)
@@ -331,9 +330,8 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
                 throw SpecFlagError(it->name + " and " + it->negName + " exclude each other", true);
         steps.push_back({&*it, t, &g});
     }
-    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-        return (a.flag->kind == "spec") > (b.flag->kind == "spec");
-    });
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const Step &a, const Step &b) { return (a.flag->kind == "spec") > (b.flag->kind == "spec"); });
 
     auto objectOf = [&spec](const SpecFlagTarget &t) -> nlohmann::json & {
         if (t.nested.empty())
@@ -363,8 +361,8 @@ nlohmann::json applySpecFlags(nlohmann::json spec, const std::vector<GivenSpecFl
             const SpecField *other = fieldOf(method, text.substr(0, eq));
             if (!other || other->kind == "spec")
                 throw SpecFlagError(spelled + " is '" + text + "', expected " + joined(f.choices, "|") +
-                                    " or KEY=VALUE of a " + method + " field",
-                                false);
+                                        " or KEY=VALUE of a " + method + " field",
+                                    false);
             obj[other->key] = specFieldValue(*other, text.substr(eq + 1), spelled + " " + other->key);
             obj[f.key] = f.presetForKeyValue;
         } else {

@@ -27,12 +27,12 @@ struct SpecFlagTarget {
 
 /// One command-line option of the quantizer schema and every field it sets.
 struct SpecFlag {
-    std::string name;                 ///< "--bits"
+    std::string name; ///< "--bits"
     /// Other spellings of some of these fields (each one an option of its own in specFlags():
     /// "--hqq-preset" sets HQQ's preset as --preset does, and MiLo's hqq_preset).
     std::vector<std::string> aliases;
-    std::string negName;              ///< "bool": the option that sets false ("--asymmetric")
-    std::string kind;                 ///< the fields' kind: int, number, enum, bool or spec
+    std::string negName; ///< "bool": the option that sets false ("--asymmetric")
+    std::string kind;    ///< the fields' kind: int, number, enum, bool or spec
     std::vector<SpecFlagTarget> targets;
 
     /// The help line: "int: code width…; hqq: …" (one text when every method shares it).

@@ -12,8 +12,7 @@ namespace {
 constexpr int kMaxGroup = 1 << 20;
 } // namespace
 
-void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields,
-                       const std::string &method)
+void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields, const std::string &method)
 {
     if (!j.is_object())
         throw UnsupportedError("a " + method + " spec must be a JSON object");
@@ -24,8 +23,7 @@ void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fi
         if (!known.count(k))
             throw UnsupportedError("unknown field '" + k + "' in a " + method + " spec");
     if (j.contains("method") && j["method"] != method)
-        throw UnsupportedError("spec method is " + j["method"].dump() + ", expected \"" + method +
-                               "\"");
+        throw UnsupportedError("spec method is " + j["method"].dump() + ", expected \"" + method + "\"");
 }
 
 std::int64_t parseInt(const nlohmann::json &j, const std::string &key)
@@ -57,8 +55,7 @@ double parseNumber(const nlohmann::json &j, const std::string &key)
     return j.get<double>();
 }
 
-int parseChoice(const nlohmann::json &j, const std::string &key,
-                const std::vector<std::string> &choices)
+int parseChoice(const nlohmann::json &j, const std::string &key, const std::vector<std::string> &choices)
 {
     if (!j.is_string())
         throw UnsupportedError("spec field '" + key + "' must be a string");

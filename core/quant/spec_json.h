@@ -15,8 +15,7 @@ namespace quantscope::specjson {
 
 /// Refuses a non-object, a key not in `fields` (besides "method") and a "method" other than
 /// `method`.
-void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields,
-                       const std::string &method);
+void refuseUnknownKeys(const nlohmann::json &j, const std::vector<SpecField> &fields, const std::string &method);
 std::int64_t parseInt(const nlohmann::json &j, const std::string &key);
 /// An integer that fits an int: a larger one is refused, never narrowed into range (2^32 + 4 bits
 /// must not read as 4).
@@ -25,8 +24,7 @@ bool parseBool(const nlohmann::json &j, const std::string &key);
 /// Any JSON number (integer or real).
 double parseNumber(const nlohmann::json &j, const std::string &key);
 /// Index of the string value in `choices`; refuses anything else, listing the choices.
-int parseChoice(const nlohmann::json &j, const std::string &key,
-                const std::vector<std::string> &choices);
+int parseChoice(const nlohmann::json &j, const std::string &key, const std::vector<std::string> &choices);
 
 /// The "group" and "strict" fields of the block-scaled specs (MXFP4, NVFP4, constOpt): elements
 /// per scale along K (1 to 2^20), and whether a ragged last group is refused.

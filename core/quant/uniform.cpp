@@ -23,9 +23,8 @@ IntParams intParams(const IntSpec &spec, DType source)
     p.qmin = spec.qmin();
     p.qmax = spec.qmax();
     p.symmetric = spec.symmetric;
-    p.divisor = spec.scaleRule == ScaleRule::Toolkit
-                    ? static_cast<float>(p.qmax - p.qmin) / 2.0f
-                    : static_cast<float>(p.qmax);
+    p.divisor =
+        spec.scaleRule == ScaleRule::Toolkit ? static_cast<float>(p.qmax - p.qmin) / 2.0f : static_cast<float>(p.qmax);
     p.range = static_cast<float>(p.qmax - p.qmin);
     p.arith = arithCode(spec.arith, source);
     p.scaleDtype = static_cast<int>(spec.scaleDtype);
@@ -45,10 +44,7 @@ struct IntPolicy {
     {
         return static_cast<std::uint8_t>(static_cast<std::int8_t>(intCode(p, x, s, z)));
     }
-    float dequant(std::uint8_t c, float s, int z) const
-    {
-        return intDequant(p, static_cast<std::int8_t>(c), s, z);
-    }
+    float dequant(std::uint8_t c, float s, int z) const { return intDequant(p, static_cast<std::int8_t>(c), s, z); }
     void codeSpan(const float *x, std::int64_t n, float s, int z, std::uint8_t *codes, float *deq) const
     {
         if (p.arith == 0 && !p.halfAway && !p.reciprocal) {
@@ -82,15 +78,17 @@ struct IntPolicy {
 
 } // namespace
 
-IntQuantizer::IntQuantizer(IntSpec spec) : m_spec(spec) { m_spec.validate(); }
+IntQuantizer::IntQuantizer(IntSpec spec) : m_spec(spec)
+{
+    m_spec.validate();
+}
 
-QuantizedTensor IntQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
-                                       const CancelToken *cancel) const
+QuantizedTensor IntQuantizer::quantize(const Tensor &w, const QuantizeOptions &options, const CancelToken *cancel) const
 {
     requireDecodable(w, options.tensorName);
     QuantizedTensor q = startQuantized(w, "int", m_spec.toJson(), options.tensorName);
-    q.layout = makeLayout(w.shape(), m_spec.granularity, m_spec.group, m_spec.block, m_spec.axis,
-                          m_spec.strict, options.tensorName);
+    q.layout = makeLayout(w.shape(), m_spec.granularity, m_spec.group, m_spec.block, m_spec.axis, m_spec.strict,
+                          options.tensorName);
     q.codeDtype = DType::I8;
     q.codeBits = m_spec.bits;
     q.scaleDtype = storedDType(m_spec.scaleDtype);

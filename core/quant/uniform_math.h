@@ -13,10 +13,10 @@ namespace quantscope {
 struct IntParams {
     int qmin = -8, qmax = 7;
     bool symmetric = true;
-    float divisor = 7.5f;   ///< symmetric divisor D
-    float range = 15.0f;    ///< qmax − qmin
-    int arith = 0;          ///< 0 FP32, 1 BF16, 2 F16
-    int scaleDtype = 0;     ///< 0 F32, 1 BF16, 2 F16, 3 E8M0
+    float divisor = 7.5f; ///< symmetric divisor D
+    float range = 15.0f;  ///< qmax − qmin
+    int arith = 0;        ///< 0 FP32, 1 BF16, 2 F16
+    int scaleDtype = 0;   ///< 0 F32, 1 BF16, 2 F16, 3 E8M0
     bool e8m0Round = false;
     bool halfAway = false;
     bool reciprocal = false; ///< Quark: round(x·(1/s) + z) instead of round(x/s) + z
@@ -37,10 +37,17 @@ QS_HD inline void intGroupParams(const IntParams &p, float mn, float mx, float &
         s = roundArith(roundArith(hi - lo, p.arith) / p.range, p.arith);
     }
     switch (p.scaleDtype) {
-    case 1: s = roundBf16(s); break;
-    case 2: s = roundF16(s < 65504.0f ? s : 65504.0f); break;
-    case 3: s = s > 0.0f && isFinite(s) ? powerOfTwoScale(s, p.e8m0Round) : s; break;
-    default: break;
+    case 1:
+        s = roundBf16(s);
+        break;
+    case 2:
+        s = roundF16(s < 65504.0f ? s : 65504.0f);
+        break;
+    case 3:
+        s = s > 0.0f && isFinite(s) ? powerOfTwoScale(s, p.e8m0Round) : s;
+        break;
+    default:
+        break;
     }
     if (!(s > 0.0f) || !isFinite(s))
         s = p.eps;
@@ -62,9 +69,9 @@ QS_HD inline int intCode(const IntParams &p, float x, float s, int z)
     using namespace qmath;
     float v;
     if (p.reciprocal) // FP32 reciprocal, FP32 product, zero point before the rounding (Quark)
-        v = roundInt(roundArith(roundArith(x * roundArith(1.0f / s, p.arith), p.arith) + static_cast<float>(z),
-                                p.arith),
-                     p.halfAway);
+        v = roundInt(
+            roundArith(roundArith(x * roundArith(1.0f / s, p.arith), p.arith) + static_cast<float>(z), p.arith),
+            p.halfAway);
     else
         v = roundInt(roundArith(x / s, p.arith), p.halfAway) + static_cast<float>(z);
     // A NaN quotient — 0·∞ when Quark's reciprocal 1/s overflows BF16/F16 arithmetic (a tiny or

@@ -82,8 +82,14 @@ void checkPattern(PatternDialect d, const std::string &p, const std::string &pat
     }
 }
 
-nlohmann::json plain(const ojson &j) { return nlohmann::json::parse(j.dump()); }
-ojson ordered(const nlohmann::json &j) { return ojson::parse(j.dump()); }
+nlohmann::json plain(const ojson &j)
+{
+    return nlohmann::json::parse(j.dump());
+}
+ojson ordered(const nlohmann::json &j)
+{
+    return ojson::parse(j.dump());
+}
 
 /// Applies an override to one spec JSON: each set field the spec has; parse validates it.
 nlohmann::json applyOverride(nlohmann::json spec, const SpecOverride &o)
@@ -129,9 +135,12 @@ const std::regex &compiled(const std::string &pattern)
 std::string_view toString(PatternDialect d) noexcept
 {
     switch (d) {
-    case PatternDialect::Fnmatch: return "fnmatch";
-    case PatternDialect::Re: return "re";
-    case PatternDialect::Exact: return "exact";
+    case PatternDialect::Fnmatch:
+        return "fnmatch";
+    case PatternDialect::Re:
+        return "re";
+    case PatternDialect::Exact:
+        return "exact";
     }
     return "fnmatch";
 }
@@ -211,8 +220,10 @@ void checkRegexSubset(const std::string &p)
 bool patternMatches(PatternDialect dialect, const std::string &pattern, std::string_view module)
 {
     switch (dialect) {
-    case PatternDialect::Exact: return pattern == module;
-    case PatternDialect::Fnmatch: return globMatch(pattern, module);
+    case PatternDialect::Exact:
+        return pattern == module;
+    case PatternDialect::Fnmatch:
+        return globMatch(pattern, module);
     case PatternDialect::Re: {
         const std::regex &re = compiled(pattern);
         return std::regex_match(module.begin(), module.end(), re);
@@ -403,7 +414,10 @@ ojson Recipe::toJson() const
     return j;
 }
 
-std::string Recipe::text() const { return toJson().dump(2) + "\n"; }
+std::string Recipe::text() const
+{
+    return toJson().dump(2) + "\n";
+}
 
 void Recipe::save(const std::string &path) const
 {
@@ -512,9 +526,9 @@ RecipeMatch matchModule(const Recipe &recipe, const std::string &module)
         return m;
     }
     const RecipeRule &rule = recipe.rules[static_cast<std::size_t>(m.rule)];
-    m.why = "rule " + std::to_string(m.rule) + (rule.name.empty() ? "" : " '" + rule.name + "'") +
-            " pattern " + std::string(toString(rule.dialect)) + " '" +
-            rule.patterns[static_cast<std::size_t>(m.pattern)] + "' (first matching rule)";
+    m.why = "rule " + std::to_string(m.rule) + (rule.name.empty() ? "" : " '" + rule.name + "'") + " pattern " +
+            std::string(toString(rule.dialect)) + " '" + rule.patterns[static_cast<std::size_t>(m.pattern)] +
+            "' (first matching rule)";
     const SpecOverride *o = nullptr;
     for (const auto &[name, ov] : rule.overrides)
         if (name == module)

@@ -36,10 +36,10 @@ struct SpecOverride {
 };
 
 struct RecipeRule {
-    std::string name;                       ///< optional label ("" when absent)
-    std::vector<std::string> patterns;      ///< at least one
+    std::string name;                  ///< optional label ("" when absent)
+    std::vector<std::string> patterns; ///< at least one
     PatternDialect dialect = PatternDialect::Fnmatch;
-    std::vector<nlohmann::json> specs;      ///< full spec JSON (toJson of the parsed spec), ≥ 1
+    std::vector<nlohmann::json> specs; ///< full spec JSON (toJson of the parsed spec), ≥ 1
     /// Exact module name → override, in name order.
     std::vector<std::pair<std::string, SpecOverride>> overrides;
     bool operator==(const RecipeRule &) const = default;
@@ -96,12 +96,12 @@ std::string moduleOf(std::string_view tensorName);
 /// How a recipe treats one module.
 struct RecipeMatch {
     bool excluded = false;
-    int excludeIndex = -1;   ///< which exclude entry, when excluded
-    int rule = -1;           ///< the winning rule (-1: no rule matched, or excluded)
-    int pattern = -1;        ///< which of that rule's patterns matched first
+    int excludeIndex = -1;        ///< which exclude entry, when excluded
+    int rule = -1;                ///< the winning rule (-1: no rule matched, or excluded)
+    int pattern = -1;             ///< which of that rule's patterns matched first
     std::vector<int> alsoMatched; ///< later rules that match too (overlaps; the first wins)
     std::vector<QuantSpec> specs; ///< the winning rule's specs with the module's override applied
-    std::string why;         ///< one line: "rule 2 'experts' pattern 're:…' (first match)" etc.
+    std::string why;              ///< one line: "rule 2 'experts' pattern 're:…' (first match)" etc.
     bool matched() const { return rule >= 0 && !excluded; }
 };
 

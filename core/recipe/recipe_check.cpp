@@ -190,8 +190,8 @@ RecipeCheck checkRecipe(const Recipe &recipe, const std::vector<std::string> &mo
     };
     for (std::size_t i = 0; i < recipe.rules.size(); ++i)
         for (std::size_t p = 0; p < recipe.rules[i].patterns.size(); ++p)
-            checkRegex("rules[" + std::to_string(i) + "].patterns[" + std::to_string(p) + "]",
-                       recipe.rules[i].dialect, recipe.rules[i].patterns[p]);
+            checkRegex("rules[" + std::to_string(i) + "].patterns[" + std::to_string(p) + "]", recipe.rules[i].dialect,
+                       recipe.rules[i].patterns[p]);
     for (std::size_t i = 0; i < recipe.exclude.size(); ++i)
         checkRegex("exclude[" + std::to_string(i) + "]", recipe.exclude[i].dialect, recipe.exclude[i].pattern);
     return c;
@@ -220,9 +220,8 @@ ojson RecipeCheck::toJson(const Recipe &recipe) const
     j["excluded"] = excluded;
     ojson unused = ojson::array();
     for (const auto &u : unusedRules)
-        unused.push_back({{"rule", u.rule},
-                          {"name", recipe.rules[static_cast<std::size_t>(u.rule)].name},
-                          {"matches", u.matches}});
+        unused.push_back(
+            {{"rule", u.rule}, {"name", recipe.rules[static_cast<std::size_t>(u.rule)].name}, {"matches", u.matches}});
     j["unused_rules"] = unused;
     j["unused_excludes"] = unusedExcludes;
     ojson ov = ojson::array();

@@ -19,15 +19,15 @@ struct RecipeCheck {
         std::string module;
         RecipeMatch match;
     };
-    std::vector<Module> modules;          ///< every module given, in the order given
-    std::vector<std::string> unmatched;   ///< neither excluded nor matched by a rule
+    std::vector<Module> modules;        ///< every module given, in the order given
+    std::vector<std::string> unmatched; ///< neither excluded nor matched by a rule
     std::vector<std::string> excluded;
     struct UnusedRule {
         int rule = -1;
         int matches = 0; ///< modules it matches at all (all won by earlier rules or excluded)
     };
-    std::vector<UnusedRule> unusedRules;  ///< rules that win no module
-    std::vector<int> unusedExcludes;      ///< exclude entries that match no module
+    std::vector<UnusedRule> unusedRules; ///< rules that win no module
+    std::vector<int> unusedExcludes;     ///< exclude entries that match no module
     struct Overlap {
         std::string module;
         int winner = -1;
@@ -38,13 +38,13 @@ struct RecipeCheck {
     /// members that would be fused at inference but resolve to different specs (or some not
     /// quantized at all).
     struct FusionWarning {
-        std::string group;                ///< "model.layers.0.self_attn.{q,k,v}_proj"
+        std::string group; ///< "model.layers.0.self_attn.{q,k,v}_proj"
         std::vector<std::string> members;
         std::string message;
     };
     std::vector<FusionWarning> fusion;
     struct RegexWarning {
-        std::string where;   ///< "rules[2].patterns[0]" or "exclude[1]"
+        std::string where; ///< "rules[2].patterns[0]" or "exclude[1]"
         std::string pattern;
         std::string example; ///< a name it matches that the dot-as-literal reading would not ("" none known)
         std::string message;

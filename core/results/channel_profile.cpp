@@ -94,8 +94,7 @@ namespace {
 
 /// Decodes `t` in row chunks and calls fn(firstRow, rowCount, chunk).
 template <typename Fn>
-void forRowChunks(const Tensor &t, std::int64_t rows, std::int64_t cols, const CancelToken *cancel,
-                  Fn &&fn)
+void forRowChunks(const Tensor &t, std::int64_t rows, std::int64_t cols, const CancelToken *cancel, Fn &&fn)
 {
     if (rows <= 0 || cols <= 0)
         return;
@@ -203,8 +202,7 @@ ChannelKurtosis channelKurtosisFromSums(const ChannelMomentSums &s)
     return k;
 }
 
-std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat,
-                                      const CancelToken *cancel)
+std::vector<double> rowRelativeErrors(const Tensor &w, std::span<const float> wHat, const CancelToken *cancel)
 {
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t rows = matrixView(w.shape()).first, cols = matrixView(w.shape()).second;

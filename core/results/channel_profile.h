@@ -21,9 +21,9 @@ struct OutlierChannel {
 };
 
 struct ChannelProfile {
-    int axis = 1;              ///< 1: input channels (columns), 0: output channels (rows)
-    std::vector<float> absmax; ///< max |x| over the finite elements of each channel (0 if none)
-    double median = 0;         ///< median of `absmax`
+    int axis = 1;                    ///< 1: input channels (columns), 0: output channels (rows)
+    std::vector<float> absmax;       ///< max |x| over the finite elements of each channel (0 if none)
+    double median = 0;               ///< median of `absmax`
     std::vector<OutlierChannel> top; ///< the largest `absmax` first
 };
 
@@ -34,8 +34,7 @@ struct ChannelProfiles {
 
 /// Both profiles in one pass over the elements. `topK` channels are listed per axis.
 /// Throws Cancelled when `cancel` fires, UnsupportedError for dtypes without decoding.
-ChannelProfiles computeChannelProfiles(const Tensor &t, int topK = 8,
-                                       const CancelToken *cancel = nullptr);
+ChannelProfiles computeChannelProfiles(const Tensor &t, int topK = 8, const CancelToken *cancel = nullptr);
 
 /// Per-channel excess kurtosis of both axes: the population moments of docs/numerics.md
 /// "Conventions" (FP64, two passes over the finite elements, m4/m2² − 3) — the number

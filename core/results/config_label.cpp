@@ -19,10 +19,14 @@ std::string num(double v)
 std::string granularityText(Granularity g, std::int64_t group, std::int64_t block, int axis)
 {
     switch (g) {
-    case Granularity::Tensor: return "per tensor";
-    case Granularity::Channel: return axis == 0 ? "per channel" : "per column";
-    case Granularity::Group: return "g" + std::to_string(group);
-    case Granularity::Block: return "block " + std::to_string(block);
+    case Granularity::Tensor:
+        return "per tensor";
+    case Granularity::Channel:
+        return axis == 0 ? "per channel" : "per column";
+    case Granularity::Group:
+        return "g" + std::to_string(group);
+    case Granularity::Block:
+        return "block " + std::to_string(block);
     }
     return {};
 }
@@ -63,10 +67,7 @@ struct Describe {
     }
     std::string operator()(const MxFp4Spec &) const { return "MXFP4"; }
     std::string operator()(const NvFp4Spec &) const { return "NVFP4"; }
-    std::string operator()(const ProgressiveSpec &s) const
-    {
-        return stageText(s.stage1) + " → " + stageText(s.stage2);
-    }
+    std::string operator()(const ProgressiveSpec &s) const { return stageText(s.stage1) + " → " + stageText(s.stage2); }
     std::string operator()(const ConstOptSpec &s) const
     {
         std::string t = "constOpt c " + num(s.c) + " g" + std::to_string(s.group);

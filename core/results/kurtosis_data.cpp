@@ -54,9 +54,8 @@ std::vector<std::int64_t> topChannels(const std::vector<double> &v, int k)
 }
 
 KurtosisData computeKurtosisData(const std::function<Tensor(const std::string &)> &weight,
-                                 const std::vector<std::string> &tensors,
-                                 const QuantizeJobResult *results, std::int64_t rotate, int topK,
-                                 const CancelToken *cancel,
+                                 const std::vector<std::string> &tensors, const QuantizeJobResult *results,
+                                 std::int64_t rotate, int topK, const CancelToken *cancel,
                                  const std::function<void(double)> &progress)
 {
     KurtosisData d;
@@ -96,9 +95,8 @@ KurtosisData computeKurtosisData(const std::function<Tensor(const std::string &)
         for (const auto &o : results->outcomes) {
             if (!o.ok())
                 continue;
-            const auto t =
-                std::find_if(d.tensors.begin(), d.tensors.end(),
-                             [&](const KurtosisTensor &k) { return k.tensor == o.tensor; });
+            const auto t = std::find_if(d.tensors.begin(), d.tensors.end(),
+                                        [&](const KurtosisTensor &k) { return k.tensor == o.tensor; });
             if (t == d.tensors.end() || !t->error.empty())
                 continue;
             KurtosisPoint p;

@@ -56,9 +56,8 @@ std::vector<std::int64_t> topChannels(const std::vector<double> &values, int k);
 /// `results` whose tensor is among them. A tensor that cannot be read gets its `error`.
 /// `progress` gets the fraction done. Throws Cancelled.
 KurtosisData computeKurtosisData(const std::function<Tensor(const std::string &)> &weight,
-                                 const std::vector<std::string> &tensors,
-                                 const QuantizeJobResult *results, std::int64_t rotate,
-                                 int topK = 8, const CancelToken *cancel = nullptr,
+                                 const std::vector<std::string> &tensors, const QuantizeJobResult *results,
+                                 std::int64_t rotate, int topK = 8, const CancelToken *cancel = nullptr,
                                  const std::function<void(double)> &progress = {});
 
 } // namespace quantscope

@@ -19,9 +19,9 @@ const std::vector<std::string> kColumns = {"q", "k", "v", "o", "gate", "up", "do
 /// Projection column of a module's last component (Llama/Qwen names and Mixtral's w1/w3/w2).
 int columnOf(const std::string &last)
 {
-    static const std::map<std::string, int> names = {
-        {"q_proj", 0}, {"k_proj", 1}, {"v_proj", 2}, {"o_proj", 3}, {"gate_proj", 4}, {"up_proj", 5},
-        {"down_proj", 6}, {"w1", 4}, {"w3", 5}, {"w2", 6}};
+    static const std::map<std::string, int> names = {{"q_proj", 0},    {"k_proj", 1},  {"v_proj", 2},    {"o_proj", 3},
+                                                     {"gate_proj", 4}, {"up_proj", 5}, {"down_proj", 6}, {"w1", 4},
+                                                     {"w3", 5},        {"w2", 6}};
     const auto it = names.find(last);
     return it == names.end() ? -1 : it->second;
 }
@@ -51,12 +51,16 @@ double valueOf(const ojson &line, LayerMetric metric, int spec)
     if (run.contains("error"))
         return nan;
     switch (metric) {
-    case LayerMetric::RelError: return number(run["metrics"].value("rel_frobenius", ojson()));
-    case LayerMetric::SqnrDb: return number(run["metrics"].value("sqnr_db", ojson()));
-    case LayerMetric::BitsPerWeight: return number(run["metrics"].value("bits_per_element", ojson()));
+    case LayerMetric::RelError:
+        return number(run["metrics"].value("rel_frobenius", ojson()));
+    case LayerMetric::SqnrDb:
+        return number(run["metrics"].value("sqnr_db", ojson()));
+    case LayerMetric::BitsPerWeight:
+        return number(run["metrics"].value("bits_per_element", ojson()));
     case LayerMetric::ResidualRank:
         return run.contains("spectrum") ? number(run["spectrum"].value("n_sigma_ge_tau", ojson())) : nan;
-    case LayerMetric::Kurtosis: break;
+    case LayerMetric::Kurtosis:
+        break;
     }
     return nan;
 }
@@ -66,11 +70,16 @@ double valueOf(const ojson &line, LayerMetric metric, int spec)
 std::string toString(LayerMetric m)
 {
     switch (m) {
-    case LayerMetric::RelError: return "rel. error";
-    case LayerMetric::SqnrDb: return "SQNR (dB)";
-    case LayerMetric::Kurtosis: return "kurtosis";
-    case LayerMetric::ResidualRank: return "residual rank at tau";
-    case LayerMetric::BitsPerWeight: return "bits per weight";
+    case LayerMetric::RelError:
+        return "rel. error";
+    case LayerMetric::SqnrDb:
+        return "SQNR (dB)";
+    case LayerMetric::Kurtosis:
+        return "kurtosis";
+    case LayerMetric::ResidualRank:
+        return "residual rank at tau";
+    case LayerMetric::BitsPerWeight:
+        return "bits per weight";
     }
     return "";
 }

@@ -18,21 +18,21 @@ enum class LayerMetric : std::uint8_t { RelError, SqnrDb, Kurtosis, ResidualRank
 std::string toString(LayerMetric m);
 
 struct LayerCell {
-    double value = 0;            ///< NaN when the module has no value for the metric
-    bool present = false;        ///< a module lies here
-    std::string tensor;          ///< the tensor a click opens (the first expert's when aggregated)
-    std::string module;          ///< "model.layers.3.mlp.down_proj" or "… experts (8)"
-    int members = 0;             ///< modules averaged into the cell
+    double value = 0;     ///< NaN when the module has no value for the metric
+    bool present = false; ///< a module lies here
+    std::string tensor;   ///< the tensor a click opens (the first expert's when aggregated)
+    std::string module;   ///< "model.layers.3.mlp.down_proj" or "… experts (8)"
+    int members = 0;      ///< modules averaged into the cell
 };
 
 struct LayerGrid {
-    std::vector<int> layers;              ///< row labels (layer index), ascending
-    std::vector<std::string> columns;     ///< "q", "k", … or "expert 0", …
+    std::vector<int> layers;                   ///< row labels (layer index), ascending
+    std::vector<std::string> columns;          ///< "q", "k", … or "expert 0", …
     std::vector<std::vector<LayerCell>> cells; ///< [row][column]
-    std::vector<std::string> specs;       ///< one label per spec index ("int 4b g128", …)
+    std::vector<std::string> specs;            ///< one label per spec index ("int 4b g128", …)
     bool hasExperts = false;
     std::string metric;
-    double lo = 0, hi = 0;                ///< range of the present finite values
+    double lo = 0, hi = 0; ///< range of the present finite values
 };
 
 /// Builds the grid from module lines (the report's lines after the header). `spec` picks the run;

@@ -54,8 +54,7 @@ const std::vector<MetricRow> &metricRows()
             {"nonfinite_groups", "size"},
         };
         for (const char *side : {"stats_in", "stats_out"})
-            for (const char *f : {"min", "max", "mean", "std", "skewness", "excess_kurtosis",
-                                  "nan_count", "inf_count"})
+            for (const char *f : {"min", "max", "mean", "std", "skewness", "excess_kurtosis", "nan_count", "inf_count"})
                 r.push_back({std::string(side) + "." + f, side});
         r.push_back({"device", "run"});
         r.push_back({"time_ms", "run"});

@@ -69,10 +69,8 @@ OverviewData prepareOverview(const QuantizeJobResult &results)
             row.kurtosis = real(metricValue(o, "stats_in.excess_kurtosis"));
             row.bitsPerElement = real(metricValue(o, "metrics.bits_per_element"));
             if (row.relError && std::isfinite(*row.relError) && *row.relError > 0) {
-                data.minRelError = haveRange ? std::min(data.minRelError, *row.relError)
-                                             : *row.relError;
-                data.maxRelError = haveRange ? std::max(data.maxRelError, *row.relError)
-                                             : *row.relError;
+                data.minRelError = haveRange ? std::min(data.minRelError, *row.relError) : *row.relError;
+                data.maxRelError = haveRange ? std::max(data.maxRelError, *row.relError) : *row.relError;
                 haveRange = true;
             }
         }
@@ -97,18 +95,16 @@ std::string tooSmallNote(const QuantizeOutcome &outcome, const Shape &shape)
     const auto size = spec[key].get<std::int64_t>();
     if (size <= k)
         return {};
-    return std::string(key) + " " + std::to_string(size) + " is longer than a row (" +
-           std::to_string(k) + " elements): each row is one short group, so this is not the " +
-           std::string(key) + " size it says";
+    return std::string(key) + " " + std::to_string(size) + " is longer than a row (" + std::to_string(k) +
+           " elements): each row is one short group, so this is not the " + std::string(key) + " size it says";
 }
 
 std::optional<double> overviewErrorRank(const OverviewData &data, double relError)
 {
-    if (!std::isfinite(relError) || relError <= 0 || data.minRelError <= 0 ||
-        data.maxRelError <= data.minRelError)
+    if (!std::isfinite(relError) || relError <= 0 || data.minRelError <= 0 || data.maxRelError <= data.minRelError)
         return std::nullopt;
-    const double t = (std::log(relError) - std::log(data.minRelError)) /
-                     (std::log(data.maxRelError) - std::log(data.minRelError));
+    const double t =
+        (std::log(relError) - std::log(data.minRelError)) / (std::log(data.maxRelError) - std::log(data.minRelError));
     return std::clamp(t, 0.0, 1.0);
 }
 
@@ -125,10 +121,10 @@ std::string overviewCsv(const OverviewData &data)
     std::string out = "tensor,config,config_label,rel_frobenius,sqnr_db,excess_kurtosis,"
                       "bits_per_element,time_ms,device,error,note\n";
     for (const auto &r : data.rows) {
-        out += csvField(r.tensor) + ',' + csvField(r.config) + ',' + csvField(r.configLabel) +
-               ',' + number(r.relError) + ',' + number(r.sqnrDb) + ',' + number(r.kurtosis) +
-               ',' + number(r.bitsPerElement) + ',' + number(r.timeMs) + ',' +
-               csvField(r.device) + ',' + csvField(r.error) + ',' + csvField(r.note) + '\n';
+        out += csvField(r.tensor) + ',' + csvField(r.config) + ',' + csvField(r.configLabel) + ',' +
+               number(r.relError) + ',' + number(r.sqnrDb) + ',' + number(r.kurtosis) + ',' + number(r.bitsPerElement) +
+               ',' + number(r.timeMs) + ',' + csvField(r.device) + ',' + csvField(r.error) + ',' + csvField(r.note) +
+               '\n';
     }
     return out;
 }

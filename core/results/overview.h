@@ -15,11 +15,11 @@ namespace quantscope {
 
 struct OverviewRow {
     std::string tensor;
-    std::string config;      ///< the configuration's name ("A")
-    std::string configLabel; ///< "A · INT4 g128 sym"
-    std::optional<double> relError;  ///< ‖W−Ŵ‖/‖W‖ (none when the run failed)
-    std::optional<double> sqnrDb;    ///< may be +inf (exact result)
-    std::optional<double> kurtosis;  ///< excess kurtosis of W
+    std::string config;             ///< the configuration's name ("A")
+    std::string configLabel;        ///< "A · INT4 g128 sym"
+    std::optional<double> relError; ///< ‖W−Ŵ‖/‖W‖ (none when the run failed)
+    std::optional<double> sqnrDb;   ///< may be +inf (exact result)
+    std::optional<double> kurtosis; ///< excess kurtosis of W
     std::optional<double> bitsPerElement;
     double timeMs = 0;
     std::string device;

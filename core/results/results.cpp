@@ -11,8 +11,7 @@ const TensorProfile *QuantizeJobResult::profile(const std::string &tensor) const
     return nullptr;
 }
 
-const QuantizeOutcome *QuantizeJobResult::outcome(const std::string &tensor,
-                                                  const std::string &config) const
+const QuantizeOutcome *QuantizeJobResult::outcome(const std::string &tensor, const std::string &config) const
 {
     for (const auto &o : outcomes)
         if (o.tensor == tensor && o.config == config)

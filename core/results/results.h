@@ -41,7 +41,7 @@ struct QuantizeOutcome {
     bool ragged = false;
     std::int64_t nonFiniteGroups = 0;
     std::int64_t firstNonFinite = -1;
-    DistributionData plot; ///< prepareDistribution(metrics)
+    DistributionData plot;            ///< prepareDistribution(metrics)
     std::optional<Spectrum> spectrum; ///< σ of W − Ŵ when the request asked for spectra
     /// Iterative methods: HQQ per iteration, MiLo per pass (ε); chosenPass the one returned.
     /// Not stored in sessions.
@@ -62,8 +62,8 @@ struct TensorProfile {
     std::string error;                               ///< reading the tensor failed
     std::string activation;                          ///< paired activation ("" none)
     std::optional<ChannelProfile> activationColumns; ///< its input-channel profile when paired
-    std::string activationNote; ///< why it was not paired (shape mismatch, …)
-    std::optional<Spectrum> spectrum; ///< σ of W itself when asked for without a configuration
+    std::string activationNote;                      ///< why it was not paired (shape mismatch, …)
+    std::optional<Spectrum> spectrum;                ///< σ of W itself when asked for without a configuration
     /// Per-row and per-column excess kurtosis from the device that ran the tensor
     /// (QuantizeJobRequest::deviceChannelKurtosis), absent when it could not.
     std::optional<ChannelKurtosis> channelKurtosis;

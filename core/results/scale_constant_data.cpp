@@ -23,8 +23,7 @@ ScaleConstantCurve curveOf(const CSweepResult &r, ConstOptEncoder encoder)
 }
 
 ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &tensorName,
-                                           const ScaleConstantOptions &options,
-                                           const CancelToken *cancel,
+                                           const ScaleConstantOptions &options, const CancelToken *cancel,
                                            const std::function<void(double)> &progress)
 {
     ScaleConstantData d;
@@ -51,8 +50,7 @@ ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &t
         o.tensorName = tensorName;
         const int k = done;
         if (cancel && progress)
-            cancel->setStepProgress(
-                [&progress, k, sweeps](double f) { progress((k + f) / sweeps); });
+            cancel->setStepProgress([&progress, k, sweeps](double f) { progress((k + f) / sweeps); });
         CSweepResult r = sweepC(w, o, cancel);
         if (cancel)
             cancel->setStepProgress({});
@@ -66,8 +64,7 @@ ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &t
         s.rotate = rotate;
         const CSweepResult p = sweep(rotate, ConstOptEncoder::Pow2);
         s.pow2 = curveOf(p, ConstOptEncoder::Pow2);
-        s.unrounded =
-            curveOf(sweep(rotate, ConstOptEncoder::Unrounded), ConstOptEncoder::Unrounded);
+        s.unrounded = curveOf(sweep(rotate, ConstOptEncoder::Unrounded), ConstOptEncoder::Unrounded);
         s.int4Mse = p.int4Mse;
         s.mxfp4Mse = p.mxfp4Mse;
         s.lloydMaxMse = p.lloydMax.mse;

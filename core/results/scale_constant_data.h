@@ -60,8 +60,7 @@ ScaleConstantCurve curveOf(const CSweepResult &r, ConstOptEncoder encoder);
 /// the overall fraction in [0, 1] (from worker threads: it must be thread-safe). Throws
 /// Cancelled, UnsupportedError (the unrotated sweep refused).
 ScaleConstantData computeScaleConstantData(const Tensor &w, const std::string &tensorName,
-                                           const ScaleConstantOptions &options,
-                                           const CancelToken *cancel = nullptr,
+                                           const ScaleConstantOptions &options, const CancelToken *cancel = nullptr,
                                            const std::function<void(double)> &progress = {});
 
 /// A clicked c on the grid: rounded to the nearest lo + i·step and clamped to [lo, hi].

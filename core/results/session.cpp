@@ -21,9 +21,15 @@ namespace {
 using json = nlohmann::json;
 
 /// Sessions keep numbers exactly (report_json.h's lossless convention).
-json num(double v) { return exactNumber(v); }
+json num(double v)
+{
+    return exactNumber(v);
+}
 
-double toNum(const json &j, const char *what) { return numberFromJson(j, what, "session: "); }
+double toNum(const json &j, const char *what)
+{
+    return numberFromJson(j, what, "session: ");
+}
 
 const json &field(const json &j, const char *key)
 {
@@ -111,9 +117,8 @@ std::optional<SessionSource> sourceFromJson(const json &j)
 
 json outcomeToJson(const QuantizeOutcome &o)
 {
-    json j = {{"tensor", o.tensor},       {"config", o.config}, {"spec", o.spec},
-              {"method", o.method},       {"device", o.device}, {"device_note", o.deviceNote},
-              {"time_ms", num(o.timeMs)}, {"error", o.error}};
+    json j = {{"tensor", o.tensor}, {"config", o.config},          {"spec", o.spec},           {"method", o.method},
+              {"device", o.device}, {"device_note", o.deviceNote}, {"time_ms", num(o.timeMs)}, {"error", o.error}};
     if (!o.ok())
         return j;
     j["bits_per_element"] = num(o.bitsPerElement);
@@ -159,8 +164,7 @@ json profileToJson(const TensorProfile &p)
               {"rows", channelToJson(p.channels.rows)},
               {"activation", p.activation},
               {"activation_note", p.activationNote}};
-    j["activation_columns"] =
-        p.activationColumns ? channelToJson(*p.activationColumns) : json(nullptr);
+    j["activation_columns"] = p.activationColumns ? channelToJson(*p.activationColumns) : json(nullptr);
     return j;
 }
 
@@ -193,18 +197,17 @@ json sessionToJson(const Session &s)
     for (const auto &o : s.results.outcomes)
         outcomes.push_back(outcomeToJson(o));
     json out = {{"format", kSessionFormat},
-            {"version", kSessionVersion},
-            {"checkpoint", sourceToJson(s.checkpoint)},
-            {"activation", s.activation},
-            {"activation_source", sourceToJson(s.activationSource)},
-            {"selected", s.selected},
-            {"device", s.device},
-            {"bins", s.bins},
-            {"symlog", s.symlog},
-            {"configurations", configs},
-            {"results",
-             {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
-            {"view", s.view}};
+                {"version", kSessionVersion},
+                {"checkpoint", sourceToJson(s.checkpoint)},
+                {"activation", s.activation},
+                {"activation_source", sourceToJson(s.activationSource)},
+                {"selected", s.selected},
+                {"device", s.device},
+                {"bins", s.bins},
+                {"symlog", s.symlog},
+                {"configurations", configs},
+                {"results", {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
+                {"view", s.view}};
     if (!s.scanLines.empty()) {
         json lines = json::array();
         for (const auto &l : s.scanLines)
@@ -220,8 +223,7 @@ Session sessionFromJson(const json &j)
         throw FormatError("not a Quantscope session (no \"format\": \"quantscope-session\")");
     const int version = get<int>(j, "version");
     if (version < 1 || version > kSessionVersion)
-        throw FormatError("session version " + std::to_string(version) +
-                          " is newer than this Quantscope reads (" +
+        throw FormatError("session version " + std::to_string(version) + " is newer than this Quantscope reads (" +
                           std::to_string(kSessionVersion) + ")");
     Session s;
     s.checkpoint = sourceFromJson(field(j, "checkpoint"));

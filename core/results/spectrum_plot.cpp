@@ -10,9 +10,8 @@ double compensatorBits(std::int64_t rows, std::int64_t cols, int rank)
     return static_cast<double>(rows + cols) * static_cast<double>(rank) * 16.0;
 }
 
-SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::int64_t cols,
-                                     double bitsPerElement, std::uint64_t storedBytes,
-                                     double relFrobenius)
+SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::int64_t cols, double bitsPerElement,
+                                     std::uint64_t storedBytes, double relFrobenius)
 {
     SpectrumPlotData d;
     d.rows = rows;
@@ -33,18 +32,15 @@ SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::
     const double wNorm = relFrobenius > 0 && s.froNorm > 0 ? s.froNorm / relFrobenius : 0.0;
     const double numel = d.numel > 0 ? static_cast<double>(d.numel) : 1.0;
     for (std::size_t r = 0; r <= k; ++r) {
-        const double err =
-            r == 0 ? s.froNorm : (r - 1 < s.errAfterRank.size() ? s.errAfterRank[r - 1] : 0.0);
-        const double energy =
-            r == 0 ? 0.0 : (r - 1 < s.energyTop.size() ? s.energyTop[r - 1] : 0.0);
+        const double err = r == 0 ? s.froNorm : (r - 1 < s.errAfterRank.size() ? s.errAfterRank[r - 1] : 0.0);
+        const double energy = r == 0 ? 0.0 : (r - 1 < s.energyTop.size() ? s.energyTop[r - 1] : 0.0);
         const int ri = static_cast<int>(r);
         d.rank.push_back(static_cast<double>(r));
         d.errAfterRank.push_back(err);
         d.relErrAfterRank.push_back(wNorm > 0 ? err / wNorm : 0.0);
         d.energy.push_back(energy);
         d.bitsPerElement.push_back(bitsPerElement + compensatorBits(rows, cols, ri) / numel);
-        d.megabytes.push_back(
-            (static_cast<double>(storedBytes) + compensatorBits(rows, cols, ri) / 8.0) / 1e6);
+        d.megabytes.push_back((static_cast<double>(storedBytes) + compensatorBits(rows, cols, ri) / 8.0) / 1e6);
     }
     return d;
 }

@@ -41,9 +41,8 @@ double compensatorBits(std::int64_t rows, std::int64_t cols, int rank);
 
 /// Prepares the view's data. `rows`/`cols`: the matrix view of the tensor; `relFrobenius`:
 /// ‖E‖_F / ‖W‖_F of the result (0 leaves relErrAfterRank at 0).
-SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::int64_t cols,
-                                     double bitsPerElement, std::uint64_t storedBytes,
-                                     double relFrobenius);
+SpectrumPlotData prepareSpectrumPlot(const Spectrum &s, std::int64_t rows, std::int64_t cols, double bitsPerElement,
+                                     std::uint64_t storedBytes, double relFrobenius);
 
 /// The counts of metrics/spectrum.h for another τ, from the same σ (top-k rules included).
 struct TauCounts {

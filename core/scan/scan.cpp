@@ -74,7 +74,8 @@ public:
         std::size_t cap = 0;
         {
             const std::lock_guard lock(m_mutex);
-            const auto it = std::find_if(m_free.begin(), m_free.end(), [&](const auto &f) { return f.second >= bytes; });
+            const auto it =
+                std::find_if(m_free.begin(), m_free.end(), [&](const auto &f) { return f.second >= bytes; });
             if (it != m_free.end()) {
                 p = it->first, cap = it->second;
                 m_free.erase(it);
@@ -132,7 +133,8 @@ Tensor readDense(const TensorEntry &e)
     }
     constexpr std::uint64_t kSlice = 16ull << 20;
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(size / kSlice, 1, std::min(4u, std::max(1u, hw / 2))));
+    const auto parts =
+        static_cast<unsigned>(std::clamp<std::uint64_t>(size / kSlice, 1, std::min(4u, std::max(1u, hw / 2))));
     std::vector<std::string> errors(parts);
     std::vector<std::uint64_t> failedAt(parts, 0);
     auto readPart = [&](unsigned p) {
@@ -583,7 +585,8 @@ ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMat
                     rj["device_note"] = o.deviceNote;
                 rj["ragged"] = o.ragged;
                 rj["nonfinite_groups"] = o.nonFiniteGroups;
-                rj["metrics"] = metricsJson(o.metrics, MetricsDetail::Report, StoredSize{o.bitsPerElement, o.storedBytes});
+                rj["metrics"] =
+                    metricsJson(o.metrics, MetricsDetail::Report, StoredSize{o.bitsPerElement, o.storedBytes});
                 if (o.spectrum)
                     rj["spectrum"] = spectrumJson(*o.spectrum, options.spectra == SpectraMode::TopK);
                 rj["time_ms"] = o.timeMs;
@@ -632,8 +635,8 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
     ReportWriter writer(options.reportPath, result.header);
     // Resume: the lines already there that still hold (same module in order, same key).
     std::vector<ojson> kept = writer.resume([&](std::size_t i, const ojson &line) {
-        return i < modules.size() && line.value("module", "") == modules[i].module &&
-               line.contains("key") && line["key"] == resumeKey(modules[i], recipeHash);
+        return i < modules.size() && line.value("module", "") == modules[i].module && line.contains("key") &&
+               line["key"] == resumeKey(modules[i], recipeHash);
     });
     result.resumed = static_cast<int>(kept.size());
     result.lines = std::move(kept);
@@ -657,8 +660,8 @@ ScanResult runScan(const Checkpoint &ck, const ScanOptions &options, const Cance
         }
         if (matches[i].matched()) {
             toRead.push_back(i);
-            result.largestFp32Bytes =
-                std::max<std::uint64_t>(result.largestFp32Bytes, 4 * static_cast<std::uint64_t>(numelOf(modules[i].shape)));
+            result.largestFp32Bytes = std::max<std::uint64_t>(
+                result.largestFp32Bytes, 4 * static_cast<std::uint64_t>(numelOf(modules[i].shape)));
         }
     }
     // The queue's bound: at most the largest module's stored bytes ahead unless told otherwise.
@@ -759,7 +762,13 @@ std::uint64_t statusKb(const char *field)
 }
 } // namespace
 
-std::uint64_t peakRssBytes() { return statusKb("VmHWM:"); }
-std::uint64_t currentRssBytes() { return statusKb("VmRSS:"); }
+std::uint64_t peakRssBytes()
+{
+    return statusKb("VmHWM:");
+}
+std::uint64_t currentRssBytes()
+{
+    return statusKb("VmRSS:");
+}
 
 } // namespace quantscope

@@ -28,13 +28,13 @@ struct Loaded;
 /// One weight the scan considers: a 2-D `.weight` tensor, or a quantized module whose logical
 /// weight is 2-D (decoded to FP32 first).
 struct ScanModule {
-    std::string module;   ///< "model.layers.0.mlp.up_proj"
-    std::string tensor;   ///< "model.layers.0.mlp.up_proj.weight"
+    std::string module; ///< "model.layers.0.mlp.up_proj"
+    std::string tensor; ///< "model.layers.0.mlp.up_proj.weight"
     Shape shape;
-    std::string dtype;    ///< stored dtype ("BF16"; a quantized module: "F32" after decoding)
-    std::string format;   ///< "dense" or the quantized format ("compressed-tensors/pack-quantized")
-    std::string file;     ///< the file holding it (its codes, for a quantized module)
-    int quantized = -1;   ///< index into the detection's modules, -1 for a dense tensor
+    std::string dtype;           ///< stored dtype ("BF16"; a quantized module: "F32" after decoding)
+    std::string format;          ///< "dense" or the quantized format ("compressed-tensors/pack-quantized")
+    std::string file;            ///< the file holding it (its codes, for a quantized module)
+    int quantized = -1;          ///< index into the detection's modules, -1 for a dense tensor
     std::uint64_t readBytes = 0; ///< bytes read from disk for it
 };
 
@@ -51,16 +51,16 @@ struct ScanOptions {
     Recipe recipe = Recipe::defaults();
     DeviceChoice device = DeviceChoice::Auto;
     SpectraMode spectra = SpectraMode::Off;
-    int spectrumTop = 32;     ///< singular values taken (top-k sketch)
-    double tau = 0.5;         ///< threshold of the residual-rank count
-    int threads = 0;          ///< engine threads (0: hardware concurrency)
+    int spectrumTop = 32; ///< singular values taken (top-k sketch)
+    double tau = 0.5;     ///< threshold of the residual-rank count
+    int threads = 0;      ///< engine threads (0: hardware concurrency)
     /// Per-channel excess kurtosis summaries (rows and columns): a CPU pass the reader thread
     /// makes after reading, overlapping the compute; off, `kurtosis.rows/columns` are null.
     bool channelKurtosis = true;
     /// Bytes the prefetch queue may hold ahead of the module being computed (0: the largest
     /// module's stored bytes, so at most one tensor ahead).
     std::uint64_t prefetchBytes = 0;
-    std::string reportPath;   ///< JSON lines; "" keeps the lines in memory only (ScanResult::lines)
+    std::string reportPath; ///< JSON lines; "" keeps the lines in memory only (ScanResult::lines)
     /// Test hook: after this many module lines are written, write half of the next line (a torn
     /// write) and stop as a killed process would (returns with `stoppedEarly`).
     int stopAfter = -1;
@@ -72,13 +72,13 @@ struct ScanResult {
     nlohmann::ordered_json header;
     std::vector<nlohmann::ordered_json> lines; ///< every module line, resumed ones included
     int modules = 0, scanned = 0, resumed = 0, skipped = 0, errors = 0;
-    double seconds = 0;            ///< wall time of this run
-    double readSeconds = 0;        ///< reader thread time spent reading
+    double seconds = 0;     ///< wall time of this run
+    double readSeconds = 0; ///< reader thread time spent reading
     /// Where runScan's time went: the reader's per-channel kurtosis pass, the computing thread
     /// waiting for the reader, the engine jobs (upload + runs + the job's own work) and their
     /// runs (quantize + metrics, as each run's time_ms).
     double kurtosisSeconds = 0, waitSeconds = 0, jobSeconds = 0, runsSeconds = 0;
-    std::uint64_t bytesRead = 0;   ///< bytes read by this run
+    std::uint64_t bytesRead = 0;        ///< bytes read by this run
     std::uint64_t largestFp32Bytes = 0; ///< the largest scanned weight as FP32
     bool stoppedEarly = false;
     std::vector<std::string> warnings;

@@ -76,7 +76,9 @@ ojson moduleLineStart(const ScanModule &m, const RecipeMatch &match, const Recip
     return line;
 }
 
-ReportWriter::ReportWriter(std::string path, ojson header) : m_path(std::move(path)), m_header(std::move(header)) {}
+ReportWriter::ReportWriter(std::string path, ojson header) : m_path(std::move(path)), m_header(std::move(header))
+{
+}
 
 ReportWriter::~ReportWriter()
 {
@@ -165,7 +167,10 @@ void ReportWriter::append(const std::string &bytes)
         throw IoError(std::string("cannot fsync the report: ") + std::strerror(errno), Location{m_path, {}, {}});
 }
 
-void ReportWriter::write(const ojson &line) { append(line.dump() + "\n"); }
+void ReportWriter::write(const ojson &line)
+{
+    append(line.dump() + "\n");
+}
 
 void ReportWriter::writeTorn(const ojson &line)
 {

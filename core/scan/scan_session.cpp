@@ -18,7 +18,10 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 } // namespace
 
@@ -61,7 +64,7 @@ struct ScanSession::Impl {
     std::string recipeHash;
     std::vector<RecipeMatch> matches;
     std::optional<ReportWriter> writer;
-    std::optional<ReportWriter> pending; ///< REPORT.pending: the waiting lines, kept across a kill
+    std::optional<ReportWriter> pending;  ///< REPORT.pending: the waiting lines, kept across a kill
     std::map<std::size_t, ojson> waiting; ///< lines that came before their turn
     std::set<std::size_t> resumedEarly;   ///< waiting lines from REPORT.pending (not counted)
     std::size_t next = 0;                 ///< the next module to write
@@ -131,7 +134,10 @@ ScanSession::ScanSession(const Checkpoint &ck, ScanOptions options, ScanProgress
 
 ScanSession::~ScanSession() = default;
 
-const std::vector<ScanModule> &ScanSession::modules() const { return d->modules; }
+const std::vector<ScanModule> &ScanSession::modules() const
+{
+    return d->modules;
+}
 
 std::vector<std::size_t> ScanSession::open()
 {
@@ -282,7 +288,10 @@ void ScanSession::commit(std::size_t i, ojson line, int rank)
     d->flush();
 }
 
-bool ScanSession::complete() const { return d->next >= d->modules.size(); }
+bool ScanSession::complete() const
+{
+    return d->next >= d->modules.size();
+}
 
 ScanResult ScanSession::finish()
 {

@@ -17,8 +17,8 @@ namespace quantscope {
 namespace {
 
 const std::vector<std::pair<GemmFormat, const char *>> kNames = {
-    {GemmFormat::Bf16, "bf16"}, {GemmFormat::Fp8, "fp8"}, {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
-    {GemmFormat::Int8, "int8"}, {GemmFormat::W4a16, "w4a16"}, {GemmFormat::W4a8Int8, "w4a8-int8"},
+    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},         {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
+    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},     {GemmFormat::W4a8Int8, "w4a8-int8"},
     {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}};
 
 std::vector<std::string> splitCsv(const std::string &csv)
@@ -158,7 +158,8 @@ void GemmBenchRequest::validate() const
             throw UnsupportedError("GEMM bench: MoE mode (experts > 1) times bf16 and fp8 only, not " + toString(f));
     }
     if (quantized && k % 2 != 0)
-        throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " + std::to_string(k));
+        throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " +
+                               std::to_string(k));
 }
 
 double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
@@ -247,8 +248,8 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
     const int experts = request.experts;
     const double wBytes = 4.0 * static_cast<double>(experts) * static_cast<double>(n) * static_cast<double>(k);
     if (wBytes > 2.0 * (1u << 30))
-        throw UnsupportedError("GEMM bench on the CPU: " + std::to_string(experts) + " experts of " + std::to_string(n) +
-                               "×" + std::to_string(k) + " need more than 2 GiB of FP32 weights");
+        throw UnsupportedError("GEMM bench on the CPU: " + std::to_string(experts) + " experts of " +
+                               std::to_string(n) + "×" + std::to_string(k) + " need more than 2 GiB of FP32 weights");
     std::vector<RowMat> w(static_cast<std::size_t>(experts), RowMat(n, k));
     for (auto &we : w)
         fill(we, 0.02f);

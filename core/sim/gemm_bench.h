@@ -59,10 +59,10 @@ inline constexpr const char *kCpuGemmFormat = "fp32 (cpu)";
 struct GemmBenchRequest {
     std::vector<GemmFormat> formats = plainGemmFormats();
     std::vector<std::int64_t> m = defaultMSweep();
-    std::int64_t n = 0; ///< output features (the weight's rows)
-    std::int64_t k = 0; ///< input features (the weight's columns)
-    int repeats = 20;   ///< timed runs per point (≥ 20); the median is reported
-    int warmup = 5;     ///< untimed runs after the cold call
+    std::int64_t n = 0;             ///< output features (the weight's rows)
+    std::int64_t k = 0;             ///< input features (the weight's columns)
+    int repeats = 20;               ///< timed runs per point (≥ 20); the median is reported
+    int warmup = 5;                 ///< untimed runs after the cold call
     double cpuPointCapSeconds = 10; ///< the CPU's time per point (fewer repeats when slower)
     /// MoE mode: E experts of N×K, M tokens each; > 1 times each format (bf16, fp8) as one
     /// launch per expert and as one strided-batched launch.
@@ -85,26 +85,26 @@ struct GemmBenchRequest {
 
 /// One timed GEMM.
 struct GemmPoint {
-    std::string format;   ///< toString(GemmFormat) on a GPU; kCpuGemmFormat on the CPU
+    std::string format; ///< toString(GemmFormat) on a GPU; kCpuGemmFormat on the CPU
     std::int64_t m = 0, n = 0, k = 0;
-    double timeUs = 0;    ///< median of the timed runs (device events on a GPU)
-    double coldUs = 0;    ///< the first call of a new plan (kernel loading, caches cold)
+    double timeUs = 0;     ///< median of the timed runs (device events on a GPU)
+    double coldUs = 0;     ///< the first call of a new plan (kernel loading, caches cold)
     double epilogueUs = 0; ///< median share of timeUs spent in a separate post-scale kernel (0: none)
-    double tflops = 0;    ///< 2·M·N·K / time
-    double gbps = 0;      ///< bytes of X, W and Y, each once, / time
-    bool padded = false;  ///< the library refused this M: ran (and timed) at paddedM
+    double tflops = 0;     ///< 2·M·N·K / time
+    double gbps = 0;       ///< bytes of X, W and Y, each once, / time
+    bool padded = false;   ///< the library refused this M: ran (and timed) at paddedM
     std::int64_t paddedM = 0;
-    int repeats = 0;      ///< timed runs behind the median
-    std::string device;   ///< "cpu", "cuda:0"
-    std::string note;     ///< how it ran (scaling path, epilogue, output check)
-    int experts = 1;      ///< MoE: experts per step (time, FLOPs and bytes are per step)
-    int launches = 1;     ///< GEMM launches per step (experts for the loop, 1 strided-batched)
-    double flops = 0;     ///< 2·E·M·N·K
-    double bytes = 0;     ///< bytes moved (gemmBytes: weights as stored + X + Y (+ scales))
+    int repeats = 0;    ///< timed runs behind the median
+    std::string device; ///< "cpu", "cuda:0"
+    std::string note;   ///< how it ran (scaling path, epilogue, output check)
+    int experts = 1;    ///< MoE: experts per step (time, FLOPs and bytes are per step)
+    int launches = 1;   ///< GEMM launches per step (experts for the loop, 1 strided-batched)
+    double flops = 0;   ///< 2·E·M·N·K
+    double bytes = 0;   ///< bytes moved (gemmBytes: weights as stored + X + Y (+ scales))
     // The roofline (gemm_roofline.h placeOnRoofline; 0 / "" until placed).
-    double intensity = 0;          ///< flops / bytes
-    std::string bound;             ///< "memory" or "compute"
-    double fractionOfCeiling = 0;  ///< achieved FLOP/s ÷ the lower ceiling at `intensity`
+    double intensity = 0;         ///< flops / bytes
+    std::string bound;            ///< "memory" or "compute"
+    double fractionOfCeiling = 0; ///< achieved FLOP/s ÷ the lower ceiling at `intensity`
     /// The series the point belongs to: format, plus " loop" / " batched" in MoE mode.
     std::string series() const;
 };
@@ -112,11 +112,11 @@ struct GemmPoint {
 /// Roofline ceilings of one device (gemm_roofline.h): the device copy's GB/s and, per
 /// gemmPeakDtype, the best TFLOP/s of a fixed set of large GEMMs.
 struct GemmPeaks {
-    std::string deviceKey;          ///< the GPU's name + driver/CUDA versions, or "cpu: …"
-    double copyGbps = 0;            ///< (read + write bytes) / time of a large device copy
+    std::string deviceKey;                ///< the GPU's name + driver/CUDA versions, or "cpu: …"
+    double copyGbps = 0;                  ///< (read + write bytes) / time of a large device copy
     std::map<std::string, double> tflops; ///< dtype → best TFLOP/s
-    std::string source;             ///< "measured" or "cached (PATH)"
-    std::string note;               ///< the shapes and sizes behind the numbers
+    std::string source;                   ///< "measured" or "cached (PATH)"
+    std::string note;                     ///< the shapes and sizes behind the numbers
 };
 
 struct GemmBenchResult {

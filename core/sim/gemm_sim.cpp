@@ -77,8 +77,7 @@ Factored factor(const QuantizedTensor &qw)
             const std::int64_t g = L.groupOf(r, k);
             const std::int64_t og = F.outer ? qw.outerLayout.groupOf(r, k) : 0;
             std::int64_t k1 = k + 1;
-            while (k1 < K && L.groupOf(r, k1) == g &&
-                   (!F.outer || qw.outerLayout.groupOf(r, k1) == og))
+            while (k1 < K && L.groupOf(r, k1) == g && (!F.outer || qw.outerLayout.groupOf(r, k1) == og))
                 ++k1;
             Seg s;
             s.k0 = k;
@@ -93,8 +92,7 @@ Factored factor(const QuantizedTensor &qw)
                 if (F.inner == "int")
                     F.v[i] = static_cast<float>(F.q[i] - s.z);
                 else if (F.inner == "fp8")
-                    F.v[i] = qw.codeDtype == DType::F8_E4M3 ? e4m3ToFloat(qw.codes[i])
-                                                            : e5m2ToFloat(qw.codes[i]);
+                    F.v[i] = qw.codeDtype == DType::F8_E4M3 ? e4m3ToFloat(qw.codes[i]) : e5m2ToFloat(qw.codes[i]);
                 else
                     F.v[i] = fp4::e2m1Value(qw.codes[i]);
             }
@@ -127,17 +125,17 @@ bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivation
 
 } // namespace
 
-GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,
-                           const GemmSimOptions &o, const CancelToken *cancel)
+GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmSimOptions &o,
+                           const CancelToken *cancel)
 {
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t M = matrixView(x.shape()).first, K = matrixView(x.shape()).second;
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t N = matrixView(w.shape()).first, Kw = matrixView(w.shape()).second;
     if (K != Kw)
-        throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " +
-                                   shapeToString(x.shape()) + ") does not match the weight's K = " +
-                                   std::to_string(Kw) + " (shape " + shapeToString(w.shape()) + ")",
+        throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " + shapeToString(x.shape()) +
+                                   ") does not match the weight's K = " + std::to_string(Kw) + " (shape " +
+                                   shapeToString(w.shape()) + ")",
                                Location{{}, qw.tensorName, {}});
     if (qw.layout.rows != N || qw.layout.cols != K)
         throw UnsupportedError("the quantized weight does not match the weight's shape",
@@ -178,16 +176,14 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
         const ActQuantSpec &a = *o.act;
         res.actQuant = a.name();
         if (F.outerZeros)
-            throw UnsupportedError(
-                "a two-stage weight with an asymmetric first stage has no low-precision GEMM path",
-                Location{{}, qw.tensorName, {}});
+            throw UnsupportedError("a two-stage weight with an asymmetric first stage has no low-precision GEMM path",
+                                   Location{{}, qw.tensorName, {}});
         if (a.int8()) {
             if (!F.integer)
-                throw UnsupportedError(
-                    "W·A8-int8 needs integer weight codes (method int, or progressive with an int "
-                    "stage 2); got " +
-                        qw.method,
-                    Location{{}, qw.tensorName, {}});
+                throw UnsupportedError("W·A8-int8 needs integer weight codes (method int, or progressive with an int "
+                                       "stage 2); got " +
+                                           qw.method,
+                                       Location{{}, qw.tensorName, {}});
             res.scheme = schemeName(F.bits, "A8-int8");
             res.zeroPointTerm = F.anyZero && !o.omitZeroPointTerm;
         } else {
@@ -287,65 +283,63 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
     if (o.keepOutput)
         res.output.assign(static_cast<std::size_t>(M * N), 0.0f);
     const bool dropZ = o.omitZeroPointTerm;
-    parallelSlices(M, resolveThreads(o.threads), cancel,
-                   [&](int, std::int64_t m0, std::int64_t m1) {
-                       for (std::int64_t m = m0; m < m1; ++m) {
-                           if (cancel)
-                               cancel->check();
-                           const float *xm = xs.data() + m * K;
-                           double sYY = 0, sE = 0, sW = 0;
-                           for (std::int64_t n = 0; n < N; ++n) {
-                               const float *wn = ws.data() + n * K;
-                               const float *hn = what.data() + n * K;
-                               double y = 0, yw = 0;
-                               for (std::int64_t k = 0; k < K; ++k) {
-                                   y += static_cast<double>(xm[k]) * wn[k];
-                                   yw += static_cast<double>(xm[k]) * hn[k];
-                               }
-                               float ys = 0.0f;
-                               if (!o.act) {
-                                   const float *a = xb.data() + m * K;
-                                   const float *b = wb.data() + n * K;
-                                   for (std::int64_t k = 0; k < K; ++k)
-                                       ys = ys + a[k] * b[k];
-                               } else {
-                                   const float sx = xa.scaleOf(m);
-                                   for (const Seg &s : F.rows[static_cast<std::size_t>(n)]) {
-                                       float t = sx * s.s;
-                                       if (F.outer)
-                                           t = t * s.so;
-                                       if (xa.int8) {
-                                           const std::int8_t *a = xq.data() + m * K;
-                                           const std::int8_t *b = F.q.data() + n * K;
-                                           std::int32_t acc = 0, sum = 0;
-                                           for (std::int64_t k = s.k0; k < s.k1; ++k) {
-                                               acc += static_cast<std::int32_t>(a[k]) *
-                                                      static_cast<std::int32_t>(b[k]);
-                                               sum += a[k];
-                                           }
-                                           const std::int32_t A = dropZ ? acc : acc - s.z * sum;
-                                           ys = ys + t * static_cast<float>(A);
-                                       } else {
-                                           const float *a = xv.data() + m * K;
-                                           const float *b = F.v.data() + n * K;
-                                           float acc = 0.0f;
-                                           for (std::int64_t k = s.k0; k < s.k1; ++k)
-                                               acc = acc + a[k] * b[k];
-                                           ys = ys + t * acc;
-                                       }
-                                   }
-                               }
-                               if (o.keepOutput)
-                                   res.output[static_cast<std::size_t>(m * N + n)] = ys;
-                               sYY += y * y;
-                               sE += (y - ys) * (y - ys);
-                               sW += (y - yw) * (y - yw);
-                           }
-                           yy[static_cast<std::size_t>(m)] = sYY;
-                           es[static_cast<std::size_t>(m)] = sE;
-                           ew[static_cast<std::size_t>(m)] = sW;
-                       }
-                   });
+    parallelSlices(M, resolveThreads(o.threads), cancel, [&](int, std::int64_t m0, std::int64_t m1) {
+        for (std::int64_t m = m0; m < m1; ++m) {
+            if (cancel)
+                cancel->check();
+            const float *xm = xs.data() + m * K;
+            double sYY = 0, sE = 0, sW = 0;
+            for (std::int64_t n = 0; n < N; ++n) {
+                const float *wn = ws.data() + n * K;
+                const float *hn = what.data() + n * K;
+                double y = 0, yw = 0;
+                for (std::int64_t k = 0; k < K; ++k) {
+                    y += static_cast<double>(xm[k]) * wn[k];
+                    yw += static_cast<double>(xm[k]) * hn[k];
+                }
+                float ys = 0.0f;
+                if (!o.act) {
+                    const float *a = xb.data() + m * K;
+                    const float *b = wb.data() + n * K;
+                    for (std::int64_t k = 0; k < K; ++k)
+                        ys = ys + a[k] * b[k];
+                } else {
+                    const float sx = xa.scaleOf(m);
+                    for (const Seg &s : F.rows[static_cast<std::size_t>(n)]) {
+                        float t = sx * s.s;
+                        if (F.outer)
+                            t = t * s.so;
+                        if (xa.int8) {
+                            const std::int8_t *a = xq.data() + m * K;
+                            const std::int8_t *b = F.q.data() + n * K;
+                            std::int32_t acc = 0, sum = 0;
+                            for (std::int64_t k = s.k0; k < s.k1; ++k) {
+                                acc += static_cast<std::int32_t>(a[k]) * static_cast<std::int32_t>(b[k]);
+                                sum += a[k];
+                            }
+                            const std::int32_t A = dropZ ? acc : acc - s.z * sum;
+                            ys = ys + t * static_cast<float>(A);
+                        } else {
+                            const float *a = xv.data() + m * K;
+                            const float *b = F.v.data() + n * K;
+                            float acc = 0.0f;
+                            for (std::int64_t k = s.k0; k < s.k1; ++k)
+                                acc = acc + a[k] * b[k];
+                            ys = ys + t * acc;
+                        }
+                    }
+                }
+                if (o.keepOutput)
+                    res.output[static_cast<std::size_t>(m * N + n)] = ys;
+                sYY += y * y;
+                sE += (y - ys) * (y - ys);
+                sW += (y - yw) * (y - yw);
+            }
+            yy[static_cast<std::size_t>(m)] = sYY;
+            es[static_cast<std::size_t>(m)] = sE;
+            ew[static_cast<std::size_t>(m)] = sW;
+        }
+    });
 
     finishSums(res, sums, M);
     return res;

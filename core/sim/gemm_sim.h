@@ -40,9 +40,9 @@ struct GemmOperands {
     int mode = A16;
     std::int64_t M = 0, N = 0, K = 0;
     const float *xs = nullptr, *ws = nullptr, *what = nullptr; ///< X, W, Ŵ (FP32): Y and X·Ŵᵀ in FP64
-    const float *xa = nullptr, *wa = nullptr; ///< A16: BF16-rounded X and Ŵ; Fp8: code values
-    const std::int8_t *xq = nullptr, *wq = nullptr; ///< Int8: the codes
-    const float *sx = nullptr; ///< activation scales: [M] per token, else [1]
+    const float *xa = nullptr, *wa = nullptr;                  ///< A16: BF16-rounded X and Ŵ; Fp8: code values
+    const std::int8_t *xq = nullptr, *wq = nullptr;            ///< Int8: the codes
+    const float *sx = nullptr;                                 ///< activation scales: [M] per token, else [1]
     bool perToken = false;
     /// Runs of k sharing the weight's scale(s), the same in every row: [0, segEnd[0]), …
     std::vector<std::int64_t> segEnd;
@@ -70,8 +70,8 @@ struct GemmSimDevice {
 
 struct GemmSimOptions {
     std::optional<ActQuantSpec> act; ///< unset: weight-only W{b}A16
-    bool omitZeroPointTerm = false; ///< what-if for the INT8 path: drop −z·Σx (shows its weight)
-    bool keepOutput = false;        ///< keep Ŷ in the result
+    bool omitZeroPointTerm = false;  ///< what-if for the INT8 path: drop −z·Σx (shows its weight)
+    bool keepOutput = false;         ///< keep Ŷ in the result
     int threads = 0;
     /// Where the activation quantizer and the loops run (null: the CPU).
     std::shared_ptr<const GemmSimDevice> device;
@@ -106,7 +106,7 @@ nlohmann::ordered_json gemmSimJson(const GemmSimResult &g, const GemmActivationS
 
 /// `qw` is W quantized (its `dequantized` is used when filled, else recomputed from the spec).
 /// Throws UnsupportedError when K differs or the scheme cannot take this weight.
-GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw,
-                           const GemmSimOptions &options, const CancelToken *cancel = nullptr);
+GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmSimOptions &options,
+                           const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

@@ -74,8 +74,7 @@ enum class Special : std::uint8_t {
 
 /// FP32 pattern of the minifloat `code` with `eBits` exponent bits, `mBits` mantissa bits and
 /// `bias` (sign bit above the exponent).
-constexpr std::uint32_t minifloatToF32Bits(std::uint32_t code, int eBits, int mBits, int bias,
-                                           Special special)
+constexpr std::uint32_t minifloatToF32Bits(std::uint32_t code, int eBits, int mBits, int bias, Special special)
 {
     const std::uint32_t sign = ((code >> (eBits + mBits)) & 1u) << 31;
     const std::uint32_t eMax = (1u << eBits) - 1;
@@ -287,7 +286,7 @@ std::uint8_t floatToE8m0(float x, E8m0Rounding mode) noexcept
     const auto field = static_cast<std::int32_t>(u >> 23);
     std::uint32_t frac = u & 0x007FFFFFu;
     std::int32_t e = field - 127;
-    if (field == 0) { // subnormal frac · 2^-149: normalise by the leading bit
+    if (field == 0) {                                 // subnormal frac · 2^-149: normalise by the leading bit
         const int lead = 31 - std::countl_zero(frac); // 0..22
         e = lead - 149;
         frac = (frac << (23 - lead)) & 0x007FFFFFu;

@@ -17,14 +17,14 @@ namespace quantscope {
 // ---- decode (exact) ----
 float bf16ToFloat(std::uint16_t bits) noexcept;
 float f16ToFloat(std::uint16_t bits) noexcept;
-float e4m3ToFloat(std::uint8_t bits) noexcept;      ///< e4m3fn; 0x7F/0xFF → NaN
-float e5m2ToFloat(std::uint8_t bits) noexcept;      ///< IEEE-like; 0x7C = Inf, 0x7D–0x7F NaN
-float e4m3fnuzToFloat(std::uint8_t bits) noexcept;  ///< bias 8, 0x80 = NaN, no −0, no Inf
-float e5m2fnuzToFloat(std::uint8_t bits) noexcept;  ///< bias 16, 0x80 = NaN, no −0, no Inf
-float e8m0ToFloat(std::uint8_t bits) noexcept;      ///< 2^(bits−127); 0xFF → NaN
-float e2m1ToFloat(std::uint8_t nibble) noexcept;    ///< low 4 bits used; bit 3 = sign
-float e2m3ToFloat(std::uint8_t bits6) noexcept;     ///< FP6 E2M3 (OCP MX), low 6 bits
-float e3m2ToFloat(std::uint8_t bits6) noexcept;     ///< FP6 E3M2 (OCP MX), low 6 bits
+float e4m3ToFloat(std::uint8_t bits) noexcept;     ///< e4m3fn; 0x7F/0xFF → NaN
+float e5m2ToFloat(std::uint8_t bits) noexcept;     ///< IEEE-like; 0x7C = Inf, 0x7D–0x7F NaN
+float e4m3fnuzToFloat(std::uint8_t bits) noexcept; ///< bias 8, 0x80 = NaN, no −0, no Inf
+float e5m2fnuzToFloat(std::uint8_t bits) noexcept; ///< bias 16, 0x80 = NaN, no −0, no Inf
+float e8m0ToFloat(std::uint8_t bits) noexcept;     ///< 2^(bits−127); 0xFF → NaN
+float e2m1ToFloat(std::uint8_t nibble) noexcept;   ///< low 4 bits used; bit 3 = sign
+float e2m3ToFloat(std::uint8_t bits6) noexcept;    ///< FP6 E2M3 (OCP MX), low 6 bits
+float e3m2ToFloat(std::uint8_t bits6) noexcept;    ///< FP6 E3M2 (OCP MX), low 6 bits
 
 // ---- encode: IEEE casts ----
 std::uint16_t floatToBf16(float x) noexcept;

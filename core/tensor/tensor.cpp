@@ -69,24 +69,42 @@ double decodeAt(DType t, const std::byte *base, std::int64_t i)
 {
     const auto *p = base;
     switch (t) {
-    case DType::BOOL: return load<std::uint8_t>(p + i) != 0 ? 1.0 : 0.0;
-    case DType::U8: return load<std::uint8_t>(p + i);
-    case DType::I8: return load<std::int8_t>(p + i);
-    case DType::F8_E5M2: return e5m2ToFloat(load<std::uint8_t>(p + i));
-    case DType::F8_E4M3: return e4m3ToFloat(load<std::uint8_t>(p + i));
-    case DType::F8_E8M0: return e8m0ToFloat(load<std::uint8_t>(p + i));
-    case DType::F8_E4M3FNUZ: return e4m3fnuzToFloat(load<std::uint8_t>(p + i));
-    case DType::F8_E5M2FNUZ: return e5m2fnuzToFloat(load<std::uint8_t>(p + i));
-    case DType::I16: return load<std::int16_t>(p + 2 * i);
-    case DType::U16: return load<std::uint16_t>(p + 2 * i);
-    case DType::F16: return f16ToFloat(load<std::uint16_t>(p + 2 * i));
-    case DType::BF16: return bf16ToFloat(load<std::uint16_t>(p + 2 * i));
-    case DType::I32: return load<std::int32_t>(p + 4 * i);
-    case DType::U32: return load<std::uint32_t>(p + 4 * i);
-    case DType::F32: return load<float>(p + 4 * i);
-    case DType::F64: return load<double>(p + 8 * i);
-    case DType::I64: return static_cast<double>(load<std::int64_t>(p + 8 * i));
-    case DType::U64: return static_cast<double>(load<std::uint64_t>(p + 8 * i));
+    case DType::BOOL:
+        return load<std::uint8_t>(p + i) != 0 ? 1.0 : 0.0;
+    case DType::U8:
+        return load<std::uint8_t>(p + i);
+    case DType::I8:
+        return load<std::int8_t>(p + i);
+    case DType::F8_E5M2:
+        return e5m2ToFloat(load<std::uint8_t>(p + i));
+    case DType::F8_E4M3:
+        return e4m3ToFloat(load<std::uint8_t>(p + i));
+    case DType::F8_E8M0:
+        return e8m0ToFloat(load<std::uint8_t>(p + i));
+    case DType::F8_E4M3FNUZ:
+        return e4m3fnuzToFloat(load<std::uint8_t>(p + i));
+    case DType::F8_E5M2FNUZ:
+        return e5m2fnuzToFloat(load<std::uint8_t>(p + i));
+    case DType::I16:
+        return load<std::int16_t>(p + 2 * i);
+    case DType::U16:
+        return load<std::uint16_t>(p + 2 * i);
+    case DType::F16:
+        return f16ToFloat(load<std::uint16_t>(p + 2 * i));
+    case DType::BF16:
+        return bf16ToFloat(load<std::uint16_t>(p + 2 * i));
+    case DType::I32:
+        return load<std::int32_t>(p + 4 * i);
+    case DType::U32:
+        return load<std::uint32_t>(p + 4 * i);
+    case DType::F32:
+        return load<float>(p + 4 * i);
+    case DType::F64:
+        return load<double>(p + 8 * i);
+    case DType::I64:
+        return static_cast<double>(load<std::int64_t>(p + 8 * i));
+    case DType::U64:
+        return static_cast<double>(load<std::uint64_t>(p + 8 * i));
     case DType::F4:
     case DType::I4:
     case DType::U4: {
@@ -116,7 +134,10 @@ double decodeAt(DType t, const std::byte *base, std::int64_t i)
     throw UnsupportedError("dtype " + std::string(nameOf(t)) + " has no real-valued decoding");
 }
 
-bool isSubByte(DType t) { return bitsOf(t) < 8; }
+bool isSubByte(DType t)
+{
+    return bitsOf(t) < 8;
+}
 
 } // namespace
 
@@ -124,7 +145,8 @@ Tensor Tensor::zeros(DType dtype, Shape shape)
 {
     const auto n = numelOf(shape);
     const std::size_t bytes = packedBytes(dtype, n);
-    checkAllocation(bytes, {}, std::string("a ") + std::string(nameOf(dtype)) + " tensor of shape " + shapeToString(shape));
+    checkAllocation(bytes, {},
+                    std::string("a ") + std::string(nameOf(dtype)) + " tensor of shape " + shapeToString(shape));
     return fromBytes(dtype, std::move(shape), std::vector<std::byte>(bytes));
 }
 
@@ -153,8 +175,7 @@ Tensor Tensor::fromFloats(Shape shape, std::span<const float> values)
     return fromBytes(DType::F32, std::move(shape), std::move(bytes));
 }
 
-Tensor Tensor::borrow(DType dtype, Shape shape, const std::byte *data,
-                      std::shared_ptr<const void> keepAlive)
+Tensor Tensor::borrow(DType dtype, Shape shape, const std::byte *data, std::shared_ptr<const void> keepAlive)
 {
     Tensor t;
     t.m_dtype = dtype;
@@ -166,7 +187,10 @@ Tensor Tensor::borrow(DType dtype, Shape shape, const std::byte *data,
     return t;
 }
 
-std::size_t Tensor::nbytes() const noexcept { return packedBytes(m_dtype, m_numel); }
+std::size_t Tensor::nbytes() const noexcept
+{
+    return packedBytes(m_dtype, m_numel);
+}
 
 bool Tensor::isContiguous() const noexcept
 {
@@ -211,8 +235,8 @@ double Tensor::at(std::int64_t i) const
 void Tensor::decodeTo(std::span<float> out) const
 {
     if (static_cast<std::int64_t>(out.size()) != m_numel)
-        throw UnsupportedError("decode buffer has " + std::to_string(out.size()) +
-                               " elements, tensor has " + std::to_string(m_numel));
+        throw UnsupportedError("decode buffer has " + std::to_string(out.size()) + " elements, tensor has " +
+                               std::to_string(m_numel));
     decodeRange(0, out);
 }
 
@@ -262,8 +286,7 @@ void Tensor::decodeRange(std::int64_t first, std::span<float> out) const
 Tensor Tensor::toF32() const
 {
     Tensor t = zeros(DType::F32, m_shape);
-    decodeTo(std::span<float>(reinterpret_cast<float *>(t.mutableData()),
-                              static_cast<std::size_t>(m_numel)));
+    decodeTo(std::span<float>(reinterpret_cast<float *>(t.mutableData()), static_cast<std::size_t>(m_numel)));
     return t;
 }
 
@@ -302,8 +325,7 @@ Tensor Tensor::reshaped(Shape shape) const
     if (!isContiguous())
         throw UnsupportedError("reshape of a non-contiguous view");
     if (numelOf(shape) != m_numel)
-        throw UnsupportedError("cannot reshape " + shapeToString(m_shape) + " to " +
-                               shapeToString(shape));
+        throw UnsupportedError("cannot reshape " + shapeToString(m_shape) + " to " + shapeToString(shape));
     Tensor t = *this;
     t.m_shape = std::move(shape);
     t.m_strides = contiguousStrides(t.m_shape);
@@ -336,8 +358,8 @@ Tensor Tensor::rows(std::int64_t begin, std::int64_t end) const
     const std::int64_t rowElems = m_strides.empty() ? 1 : m_strides[0];
     const std::int64_t firstBit = begin * rowElems * bitsOf(m_dtype);
     if (firstBit % 8 != 0)
-        throw UnsupportedError("row " + std::to_string(begin) + " of packed " +
-                               std::string(nameOf(m_dtype)) + " data does not start on a byte");
+        throw UnsupportedError("row " + std::to_string(begin) + " of packed " + std::string(nameOf(m_dtype)) +
+                               " data does not start on a byte");
     t.m_data = m_data + firstBit / 8;
     t.m_shape[0] = end - begin;
     t.m_numel = numelOf(t.m_shape);

@@ -36,8 +36,7 @@ public:
     /// A contiguous FP32 tensor copied from `values`.
     static Tensor fromFloats(Shape shape, std::span<const float> values);
     /// Borrows `data`; `keepAlive` keeps the memory (e.g. the mapping) alive while any view exists.
-    static Tensor borrow(DType dtype, Shape shape, const std::byte *data,
-                         std::shared_ptr<const void> keepAlive);
+    static Tensor borrow(DType dtype, Shape shape, const std::byte *data, std::shared_ptr<const void> keepAlive);
 
     DType dtype() const noexcept { return m_dtype; }
     const Shape &shape() const noexcept { return m_shape; }

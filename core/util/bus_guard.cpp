@@ -134,7 +134,10 @@ void unregisterMapping(const void *begin) noexcept
         }
 }
 
-bool isMapped(const void *p) noexcept { return g_used.load(std::memory_order_relaxed) > 0 && slotOf(p) >= 0; }
+bool isMapped(const void *p) noexcept
+{
+    return g_used.load(std::memory_order_relaxed) > 0 && slotOf(p) >= 0;
+}
 
 void throwBusError(const void *fault)
 {

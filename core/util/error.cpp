@@ -17,8 +17,7 @@ std::string formatLocation(const Location &where, const std::string &message)
 }
 
 Error::Error(std::string message, Location where)
-    : std::runtime_error(formatLocation(where, message)), m_where(std::move(where)),
-      m_message(std::move(message))
+    : std::runtime_error(formatLocation(where, message)), m_where(std::move(where)), m_message(std::move(message))
 {
 }
 

@@ -11,7 +11,10 @@ namespace {
 std::atomic<std::uint64_t> g_override{0};
 } // namespace
 
-void setMemoryLimit(std::uint64_t bytes) noexcept { g_override.store(bytes, std::memory_order_relaxed); }
+void setMemoryLimit(std::uint64_t bytes) noexcept
+{
+    g_override.store(bytes, std::memory_order_relaxed);
+}
 
 std::uint64_t memoryLimitBytes() noexcept
 {

@@ -21,7 +21,10 @@ inline std::atomic<int> &defaultThreadsSetting()
     static std::atomic<int> threads{0};
     return threads;
 }
-inline void setDefaultThreads(int threads) { defaultThreadsSetting().store(threads > 0 ? threads : 0); }
+inline void setDefaultThreads(int threads)
+{
+    defaultThreadsSetting().store(threads > 0 ? threads : 0);
+}
 
 inline int resolveThreads(int requested)
 {
@@ -34,8 +37,7 @@ inline int resolveThreads(int requested)
 
 /// Calls fn(part, begin, end) for `parts` contiguous slices of [0, n) (part 0 on the calling
 /// thread). Rethrows the first exception; checks `cancel` before each slice.
-template <typename Fn>
-void parallelSlices(std::int64_t n, int parts, const CancelToken *cancel, Fn &&fn)
+template <typename Fn> void parallelSlices(std::int64_t n, int parts, const CancelToken *cancel, Fn &&fn)
 {
     parts = static_cast<int>(std::clamp<std::int64_t>(n, 1, std::max(parts, 1)));
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));

@@ -57,12 +57,14 @@ QS_HD inline Block philox4x32_10(Block ctr, std::uint64_t seed)
 /// The four 32-bit words of block `b` of stream `stream`.
 QS_HD inline Block randomBlock(std::uint64_t seed, std::uint32_t stream, std::uint64_t b)
 {
-    return philox4x32_10(Block{{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), stream, 0u}},
-                         seed);
+    return philox4x32_10(Block{{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), stream, 0u}}, seed);
 }
 
 /// Uniform in (0, 1) from a 32-bit word: (x + 0.5)·2^-32 (never 0 or 1, exact in FP64).
-QS_HD inline double uniformOpen(std::uint32_t x) { return (static_cast<double>(x) + 0.5) * 0x1p-32; }
+QS_HD inline double uniformOpen(std::uint32_t x)
+{
+    return (static_cast<double>(x) + 0.5) * 0x1p-32;
+}
 
 /// The four standard normal numbers of block `b` of a stream (elements 4b .. 4b+3).
 QS_HD inline void normalBlock(std::uint64_t seed, std::uint32_t stream, std::uint64_t b, double out[4])

@@ -61,8 +61,8 @@ public:
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
         if (rotationTooLarge(spec))
-            return {false, "constopt with a Hadamard rotation larger than " + std::to_string(gpu::launch::kMaxHadamard) +
-                               " runs on the CPU"};
+            return {false, "constopt with a Hadamard rotation larger than " +
+                               std::to_string(gpu::launch::kMaxHadamard) + " runs on the CPU"};
         return {false, "method '" + methodOf(spec) + "' runs on the CPU (no GPU kernel yet)"};
     }
     std::vector<MethodSupport> capabilities() const override
@@ -80,9 +80,10 @@ public:
                 options = "both presets, fp16 and fp32 compute, axis 0 and 1, bits 2-8, every group and zero "
                           "rounding; the whole optimisation on the device, codes identical to the CPU; metrics fused";
             if (m.method == "milo")
-                options = m_hip ? std::string(kHipMilo)
-                                : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
-                                  "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
+                options =
+                    m_hip ? std::string(kHipMilo)
+                          : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
+                            "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -180,8 +181,8 @@ public:
         if (cancel)
             cancel->check();
         const gpu::GpuTensor &gw = gpuOf(w);
-        const Tensor hostHat = Tensor::borrow(DType::F32, gw.shape(), reinterpret_cast<const std::byte *>(wHat.data()),
-                                              nullptr);
+        const Tensor hostHat =
+            Tensor::borrow(DType::F32, gw.shape(), reinterpret_cast<const std::byte *>(wHat.data()), nullptr);
         auto dHat = m_engine->upload(hostHat, gw.name() + " (Ŵ)");
         gpu::PipelineOptions po;
         po.metrics = true;

@@ -43,8 +43,8 @@ std::shared_ptr<void> poolGet(const std::shared_ptr<PoolState> &pool, std::size_
             (void)qsGetLastError();
             size_t freeB = 0, totalB = 0;
             qsMemGetInfo(&freeB, &totalB);
-            throw GpuError("out of GPU memory for " + what + ": needs " + mib(size) + ", " + mib(freeB) +
-                           " free of " + mib(totalB) + " (" + qsGetErrorString(e) + ")");
+            throw GpuError("out of GPU memory for " + what + ": needs " + mib(size) + ", " + mib(freeB) + " free of " +
+                           mib(totalB) + " (" + qsGetErrorString(e) + ")");
         }
         std::lock_guard lock(pool->mutex);
         pool->held += size;

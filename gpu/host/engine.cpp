@@ -24,7 +24,10 @@ namespace {
 using i64 = long long;
 using u64 = unsigned long long;
 
-std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+std::size_t align256(std::size_t b)
+{
+    return (b + 255) / 256 * 256;
+}
 
 /// Carves typed arrays out of one pool block.
 struct Arena {
@@ -50,11 +53,11 @@ struct RunImpl final : PipelineRun {
     std::shared_ptr<void> block, codes, wHatOut;
     std::size_t offScales = 0, offZeros = 0, offBad = 0, offCtr = 0, offSt1 = 0, offSt2 = 0;
     int histLen = 0;
-    bool fast = false;          ///< a value-table path (fp8_quant.cu, int_quant.cu) ran
-    std::size_t offFlags = 0;   ///< its flags word (launch::kFastNonFinite)
+    bool fast = false;             ///< a value-table path (fp8_quant.cu, int_quant.cu) ran
+    std::size_t offFlags = 0;      ///< its flags word (launch::kFastNonFinite)
     std::optional<QuantSpec> spec; ///< kept to rerun the generic path (empty: metrics of a given Ŵ)
-    std::size_t offGlobal = 0;  ///< NVFP4's global scale (one float)
-    std::size_t offPd2Host = 0; ///< rows of pass 2's moments the host adds (instead of Stats2)
+    std::size_t offGlobal = 0;     ///< NVFP4's global scale (one float)
+    std::size_t offPd2Host = 0;    ///< rows of pass 2's moments the host adds (instead of Stats2)
     int rowsPd2Host = 0;
     char *base() const { return static_cast<char *>(block.get()); }
 };
@@ -111,7 +114,6 @@ struct SharedBuffers {
 
 } // namespace
 
-
 namespace {
 
 /// The value-table paths (fp8_quant.cu, int_quant.cu) cover the headline cases: 16-bit inputs with the metrics on
@@ -127,8 +129,8 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
         return P.gran == kGranTensor;
     if (P.kind != kKindInt)
         return false; // the FP4 schemes: the generic kernels
-    return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 && P.ip.qmax - P.ip.qmin <= 15 &&
-           P.group <= 128;
+    return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
+           P.ip.qmax - P.ip.qmin <= 15 && P.group <= 128;
 }
 
 } // namespace
@@ -246,7 +248,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.rowsPd2Host = rows2;
 }
 
-Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Engine::Engine(std::unique_ptr<Impl> impl) : m_impl(std::move(impl))
+{
+}
 Engine::~Engine() = default;
 
 std::unique_ptr<Engine> Engine::create(int device, std::string &reason, GpuCause *cause)
@@ -359,8 +363,8 @@ std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &na
     return std::make_shared<GpuTensor>(t.shape(), src, storage, dst, name, std::move(lease));
 }
 
-std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec *spec,
-                                             const PipelineOptions &options, const GpuTensor *wHat)
+std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec *spec, const PipelineOptions &options,
+                                             const GpuTensor *wHat)
 {
     std::lock_guard lock(m_impl->mutex);
     Impl &I = *m_impl;
@@ -434,7 +438,8 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     const bool needRange = R.quantize && P.gran != kGranTensor && !P.fastGroup;
     const std::size_t offRange = needRange ? A.reserve<unsigned>(3 * static_cast<std::size_t>(G)) : 0;
     R.offGlobal = nvfp4 || prog ? A.reserve<float>(1) : 0; // NVFP4's global / stage 1's scale
-    const std::size_t offOuterZ = prog ? A.reserve<signed char>(1) : 0, offOuterBad = prog ? A.reserve<unsigned char>(1) : 0;
+    const std::size_t offOuterZ = prog ? A.reserve<signed char>(1) : 0,
+                      offOuterBad = prog ? A.reserve<unsigned char>(1) : 0;
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offPdS = A.reserve<double>(static_cast<std::size_t>(rowsS) * kP1D);
     const std::size_t offPiS = A.reserve<i64>(static_cast<std::size_t>(rowsS) * kP1I);
@@ -699,10 +704,19 @@ void Engine::synchronize()
     QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
 }
 
-void *Engine::stream() const { return m_impl->S(); }
+void *Engine::stream() const
+{
+    return m_impl->S();
+}
 
-void Engine::recordStart() { QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream)); }
-void Engine::recordStop() { QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream)); }
+void Engine::recordStart()
+{
+    QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream));
+}
+void Engine::recordStop()
+{
+    QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream));
+}
 float Engine::elapsedMs()
 {
     QS_GPU_CHECK(qsEventSynchronize(m_impl->evStop));
@@ -716,7 +730,10 @@ void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
     QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
 }
 
-void Engine::profileStages(bool on) { m_impl->profile = on; }
+void Engine::profileStages(bool on)
+{
+    m_impl->profile = on;
+}
 
 std::vector<std::pair<std::string, float>> Engine::stageTimes()
 {

@@ -45,12 +45,12 @@
 namespace quantscope {
 struct HqqSpec;
 struct MiloSpec;
-}
+} // namespace quantscope
 
 namespace quantscope::gpu {
 
 struct EngineInfo {
-    std::string api;  ///< "CUDA" or "HIP"
+    std::string api; ///< "CUDA" or "HIP"
     std::string name;
     std::uint64_t totalMemory = 0, freeMemory = 0;
     int multiProcessors = 0;
@@ -62,10 +62,9 @@ struct EngineInfo {
 /// decoded to F32 on upload); `dtype()` is the source dtype (it selects `arith source`).
 class GpuTensor final : public DeviceTensor {
 public:
-    GpuTensor(Shape shape, DType source, DType storage, void *ptr, std::string name,
-              std::shared_ptr<void> holder)
-        : m_shape(std::move(shape)), m_source(source), m_storage(storage), m_numel(numelOf(m_shape)),
-          m_ptr(ptr), m_name(std::move(name)), m_holder(std::move(holder))
+    GpuTensor(Shape shape, DType source, DType storage, void *ptr, std::string name, std::shared_ptr<void> holder)
+        : m_shape(std::move(shape)), m_source(source), m_storage(storage), m_numel(numelOf(m_shape)), m_ptr(ptr),
+          m_name(std::move(name)), m_holder(std::move(holder))
     {
     }
     const Shape &shape() const override { return m_shape; }
@@ -112,9 +111,9 @@ struct MiloDeviceOptions {
 };
 
 struct MiloDeviceResult {
-    QuantizedTensor quantized; ///< as MiloQuantizer::quantize fills it (history ms: host time per pass)
-    ErrorMetrics metrics;      ///< with options.metrics
-    float deviceMs = 0;        ///< from the first pass to Ŵ (events on the engine's stream)
+    QuantizedTensor quantized;     ///< as MiloQuantizer::quantize fills it (history ms: host time per pass)
+    ErrorMetrics metrics;          ///< with options.metrics
+    float deviceMs = 0;            ///< from the first pass to Ŵ (events on the engine's stream)
     std::uint64_t deviceBytes = 0; ///< device memory the run asked of the pool (without the metrics pass)
     int householderPasses = 0;     ///< passes whose sketch needed Householder QR
 };
@@ -140,8 +139,8 @@ public:
     std::shared_ptr<GpuTensor> upload(const Tensor &t, const std::string &name);
     /// Quantizes `w` with `spec` (methods "int" and "fp8") and, with options.metrics, measures it;
     /// `wHat` instead of a spec (spec null): only the metrics of that Ŵ.
-    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const QuantSpec *spec,
-                                         const PipelineOptions &options, const GpuTensor *wHat = nullptr);
+    std::unique_ptr<PipelineRun> enqueue(const GpuTensor &w, const QuantSpec *spec, const PipelineOptions &options,
+                                         const GpuTensor *wHat = nullptr);
     /// Waits for the run and fills what was asked (either pointer may be null).
     void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
     /// Ŵ of a run enqueued with wantDequantized, as an FP32 device tensor of W's shape (stream-

@@ -41,7 +41,8 @@ std::atomic<std::uint64_t> g_heuristicCalls{0};
 void checkLt(cublasStatus_t s, const char *what)
 {
     if (s != CUBLAS_STATUS_SUCCESS)
-        throw GpuError(std::string("cuBLASLt ") + what + " failed (status " + std::to_string(static_cast<int>(s)) + ")");
+        throw GpuError(std::string("cuBLASLt ") + what + " failed (status " + std::to_string(static_cast<int>(s)) +
+                       ")");
 }
 
 /// Whether this build and the loaded cuBLASLt have the outer-vector (row-wise) FP8 scale mode.
@@ -106,10 +107,19 @@ Lab &lab()
     return l;
 }
 
-bool isFp8(GemmFormat f) { return f == GemmFormat::Fp8 || f == GemmFormat::Fp8Rowwise; }
-int inBytes(GemmFormat f) { return f == GemmFormat::Bf16 ? 2 : 1; }
+bool isFp8(GemmFormat f)
+{
+    return f == GemmFormat::Fp8 || f == GemmFormat::Fp8Rowwise;
+}
+int inBytes(GemmFormat f)
+{
+    return f == GemmFormat::Bf16 ? 2 : 1;
+}
 /// Bytes of the GEMM's own output element (before any post-scale).
-int rawOutBytes(const Plan &p) { return p.format == GemmFormat::Bf16 || (isFp8(p.format) && !p.postScale) ? 2 : 4; }
+int rawOutBytes(const Plan &p)
+{
+    return p.format == GemmFormat::Bf16 || (isFp8(p.format) && !p.postScale) ? 2 : 4;
+}
 
 float *uploadFloats(const std::vector<float> &v)
 {
@@ -169,9 +179,12 @@ std::unique_ptr<Plan> makePlan(GemmFormat f, std::int64_t m, std::int64_t n, std
         checkLt(cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &p->sTok, sizeof p->sTok),
                 "set B scale");
     }
-    checkLt(cublasLtMatrixLayoutCreate(&p->a, in, static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(n), k), "layout A");
-    checkLt(cublasLtMatrixLayoutCreate(&p->b, in, static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(m), k), "layout B");
-    checkLt(cublasLtMatrixLayoutCreate(&p->d, out, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(m), n), "layout D");
+    checkLt(cublasLtMatrixLayoutCreate(&p->a, in, static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(n), k),
+            "layout A");
+    checkLt(cublasLtMatrixLayoutCreate(&p->b, in, static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(m), k),
+            "layout B");
+    checkLt(cublasLtMatrixLayoutCreate(&p->d, out, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(m), n),
+            "layout D");
     cublasLtMatmulPreference_t pref = nullptr;
     checkLt(cublasLtMatmulPreferenceCreate(&pref), "preference");
     const std::uint64_t ws = kWorkspaceBytes;
@@ -253,7 +266,10 @@ struct EventSet {
 
 } // namespace
 
-std::uint64_t Engine::gemmLabHeuristicCalls() { return g_heuristicCalls.load(); }
+std::uint64_t Engine::gemmLabHeuristicCalls()
+{
+    return g_heuristicCalls.load();
+}
 
 std::vector<Engine::GemmLabCheck> Engine::gemmLabChecks() const
 {
@@ -308,7 +324,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
     int formatIndex = 0;
     for (const GemmFormat f : request.formats)
         if (f != GemmFormat::Bf16 && k % 16 != 0)
-            throw GpuError("cuBLASLt's " + toString(f) + " GEMM needs K a multiple of 16 (K = " + std::to_string(k) + ")");
+            throw GpuError("cuBLASLt's " + toString(f) + " GEMM needs K a multiple of 16 (K = " + std::to_string(k) +
+                           ")");
     for (const GemmFormat f : request.formats) {
         ++formatIndex;
         const std::string what = "the GEMM lab's " + toString(f) + " operands";
@@ -317,8 +334,10 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
         const std::int64_t minM = *std::min_element(request.m.begin(), request.m.end());
         const double wsMin = static_cast<double>(eIn) * static_cast<double>((n + minM) * k) + 4.0 * minM * n;
         int copies = static_cast<int>(std::clamp(std::ceil(2.0 * l2 / wsMin), 1.0, 16.0));
-        const std::size_t wBytes = eIn * static_cast<std::size_t>(n * k), xBytes = eIn * static_cast<std::size_t>(maxMp * k),
-                          dBytes = 4u * static_cast<std::size_t>(maxMp * n), oBytes = 2u * static_cast<std::size_t>(maxMp * n);
+        const std::size_t wBytes = eIn * static_cast<std::size_t>(n * k),
+                          xBytes = eIn * static_cast<std::size_t>(maxMp * k),
+                          dBytes = 4u * static_cast<std::size_t>(maxMp * n),
+                          oBytes = 2u * static_cast<std::size_t>(maxMp * n);
         std::size_t freeB = 0, totalB = 0;
         QS_GPU_CHECK(cudaMemGetInfo(&freeB, &totalB));
         while (copies > 1 && static_cast<double>(copies) * (wBytes + xBytes + dBytes) + oBytes > 0.5 * freeB)
@@ -369,7 +388,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                         // The cold call: the plan's first launch, timed on its own.
                         EventSet ev(2);
                         QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
-                        const cublasStatus_t st = launchGemm(*cand, W[0].get(), X[0].get(), D[0].get(), outBuf.get(), s);
+                        const cublasStatus_t st =
+                            launchGemm(*cand, W[0].get(), X[0].get(), D[0].get(), outBuf.get(), s);
                         QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
                         QS_GPU_CHECK(cudaStreamSynchronize(s));
                         if (st != CUBLAS_STATUS_SUCCESS) {
@@ -388,8 +408,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                                 cand->algo = alg;
                                 bool ok = true;
                                 for (int i = 0; i < 2 && ok; ++i)
-                                    ok = launchGemm(*cand, W[i % copies].get(), X[i % copies].get(), D[i % copies].get(),
-                                                    outBuf.get(), s) == CUBLAS_STATUS_SUCCESS;
+                                    ok = launchGemm(*cand, W[i % copies].get(), X[i % copies].get(),
+                                                    D[i % copies].get(), outBuf.get(), s) == CUBLAS_STATUS_SUCCESS;
                                 for (int r = 0; r < kTuneRuns && ok; ++r) {
                                     const int c = r % copies;
                                     QS_GPU_CHECK(cudaEventRecord(tev.ev[2 * r], s));
@@ -419,19 +439,21 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 L.runsAt[req] = mp;
             }
             if (!plan)
-                throw GpuError("cuBLASLt runs no " + toString(f) + " GEMM of M = " + std::to_string(m) + ", N = " +
-                               std::to_string(n) + ", K = " + std::to_string(k) + " (" + refusal + ")");
+                throw GpuError("cuBLASLt runs no " + toString(f) + " GEMM of M = " + std::to_string(m) +
+                               ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + " (" + refusal + ")");
             // Warm-up, then each repeat between its own events (a third event after the GEMM
             // measures the post-scale epilogue where there is one).
             for (int i = 0; i < request.warmup; ++i)
-                checkLt(launchGemm(*plan, W[i % copies].get(), X[i % copies].get(), D[i % copies].get(), outBuf.get(), s),
-                        "matmul");
+                checkLt(
+                    launchGemm(*plan, W[i % copies].get(), X[i % copies].get(), D[i % copies].get(), outBuf.get(), s),
+                    "matmul");
             const int R = request.repeats;
             EventSet ev(3 * static_cast<std::size_t>(R));
             for (int r = 0; r < R; ++r) {
                 const int c = (r + request.warmup) % copies;
                 QS_GPU_CHECK(cudaEventRecord(ev.ev[3 * r], s));
-                checkLt(launchGemm(*plan, W[c].get(), X[c].get(), D[c].get(), outBuf.get(), s, ev.ev[3 * r + 1]), "matmul");
+                checkLt(launchGemm(*plan, W[c].get(), X[c].get(), D[c].get(), outBuf.get(), s, ev.ev[3 * r + 1]),
+                        "matmul");
                 QS_GPU_CHECK(cudaEventRecord(ev.ev[3 * r + 2], s));
             }
             QS_GPU_CHECK(cudaStreamSynchronize(s));
@@ -467,8 +489,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                     QS_GPU_CHECK(cudaMemcpy(yr.data(), static_cast<const char *>(yDev) + 2 * r * n, 2 * yr.size(),
                                             cudaMemcpyDeviceToHost));
                     for (auto c : cols) {
-                        QS_GPU_CHECK(cudaMemcpy(wr.data(), static_cast<const char *>(W[0].get()) + eIn * c * k, wr.size(),
-                                                cudaMemcpyDeviceToHost));
+                        QS_GPU_CHECK(cudaMemcpy(wr.data(), static_cast<const char *>(W[0].get()) + eIn * c * k,
+                                                wr.size(), cudaMemcpyDeviceToHost));
                         double ref = 0, mag = 0;
                         for (std::int64_t i = 0; i < k; ++i) {
                             const double prod = static_cast<double>(decode(f, &xr[eIn * i])) * decode(f, &wr[eIn * i]);
@@ -516,8 +538,9 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 std::snprintf(buf, sizeof buf, " (%.1f µs of it)", p.epilogueUs);
                 p.note += buf;
             }
-            std::snprintf(buf, sizeof buf, "%soutput %s: %d samples, worst %.3g of the bound", p.note.empty() ? "" : "; ",
-                          plan->worst <= 1.0 ? "checked" : "CHECK FAILED", plan->samples, plan->worst);
+            std::snprintf(buf, sizeof buf, "%soutput %s: %d samples, worst %.3g of the bound",
+                          p.note.empty() ? "" : "; ", plan->worst <= 1.0 ? "checked" : "CHECK FAILED", plan->samples,
+                          plan->worst);
             p.note += buf;
             if (plan->candidates.size() > 1) {
                 std::snprintf(buf, sizeof buf, "; fastest of %zu cuBLASLt algorithms", plan->candidates.size());

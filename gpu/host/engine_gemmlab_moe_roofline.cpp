@@ -27,11 +27,11 @@ namespace quantscope::gpu {
 
 namespace lab2 {
 
-
 void checkLt(cublasStatus_t s, const char *what)
 {
     if (s != CUBLAS_STATUS_SUCCESS)
-        throw GpuError(std::string("cuBLASLt ") + what + " failed (status " + std::to_string(static_cast<int>(s)) + ")");
+        throw GpuError(std::string("cuBLASLt ") + what + " failed (status " + std::to_string(static_cast<int>(s)) +
+                       ")");
 }
 
 Lt &lt()
@@ -53,7 +53,6 @@ bool haveOuterVec()
     return false;
 #endif
 }
-
 
 /// nullptr with `why` when cuBLASLt has no algorithm (or refuses an attribute).
 std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scale, const float *aScale,
@@ -128,7 +127,6 @@ std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scal
     g->algo = g->algos.front();
     return g;
 }
-
 
 double median(std::vector<double> v)
 {
@@ -301,7 +299,8 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
         cudaDataType_t in, out;
         int kind;
     };
-    for (const D &d : {D{"bf16", CUDA_R_16BF, CUDA_R_16BF, launch::kLabBf16}, D{"fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, launch::kLabE4m3},
+    for (const D &d : {D{"bf16", CUDA_R_16BF, CUDA_R_16BF, launch::kLabBf16},
+                       D{"fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, launch::kLabE4m3},
                        D{"int8", CUDA_R_8I, CUDA_R_32I, launch::kLabInt8}}) {
         double best = 0;
         for (const auto &sh : shapes) {
@@ -313,18 +312,20 @@ GemmPeaks Engine::measureGemmPeaks(const CancelToken *cancel)
                 continue;
             std::string why;
             // The ceiling is the best the library can do: every one of its first 16 candidates.
-            auto g = makeGemm(d.in, d.out, d.kind == launch::kLabE4m3 ? Scale::Tensor : Scale::None, sc, sc + 4, m, n, k,
-                              1, why, 16);
+            auto g = makeGemm(d.in, d.out, d.kind == launch::kLabE4m3 ? Scale::Tensor : Scale::None, sc, sc + 4, m, n,
+                              k, 1, why, 16);
             if (!g) {
                 refused += std::string("; ") + d.name + " " + std::to_string(m) + "×" + std::to_string(n) + "×" +
                            std::to_string(k) + ": " + why;
                 continue;
             }
-            auto W = poolGet(I.pool, eIn * n * k, "the roofline's GEMM"), X = poolGet(I.pool, eIn * m * k, "the roofline's GEMM"),
+            auto W = poolGet(I.pool, eIn * n * k, "the roofline's GEMM"),
+                 X = poolGet(I.pool, eIn * m * k, "the roofline's GEMM"),
                  Y = poolGet(I.pool, eOut * m * n, "the roofline's GEMM");
             launch::labFill(d.kind, W.get(), n * k, 11, d.kind == launch::kLabBf16 ? 0.02f : 32.0f, s);
             launch::labFill(d.kind, X.get(), m * k, 12, d.kind == launch::kLabBf16 ? 1.0f : 32.0f, s);
-            tune(*g, [&] { return g->run(W.get(), X.get(), Y.get(), s); }, s);
+            tune(
+                *g, [&] { return g->run(W.get(), X.get(), Y.get(), s); }, s);
             cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
             const Step step = [&](int, const std::vector<cudaEvent_t> &mk) {
                 QS_GPU_CHECK(cudaEventRecord(mk[0], s));
@@ -422,11 +423,13 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                     st = loop->run(w(e), x(e), dl(e), s);
                 return st;
             };
-            tune(*loop, [&] { return loop->run(w(0), x(0), dl(0), s); }, s);
+            tune(
+                *loop, [&] { return loop->run(w(0), x(0), dl(0), s); }, s);
             // The batched call runs the loop's algorithm where the heuristic offers it (same
             // algorithm: the outputs must agree bit for bit), else its own fastest.
             if (batched) {
-                tune(*batched, [&] { return batched->run(W.get(), X.get(), Db.get(), s); }, s);
+                tune(
+                    *batched, [&] { return batched->run(W.get(), X.get(), Db.get(), s); }, s);
                 const auto same = std::find_if(batched->algos.begin(), batched->algos.end(), [&](const auto &a) {
                     return std::memcmp(&a, &loop->algo, sizeof a) == 0;
                 });
@@ -451,7 +454,8 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                 };
                 const auto t = timeStep(step, 1, request.warmup, request.repeats, s);
                 if (!t)
-                    throw GpuError("cuBLASLt refused the MoE " + name + " " + mode.label + " at M = " + std::to_string(mp));
+                    throw GpuError("cuBLASLt refused the MoE " + name + " " + mode.label +
+                                   " at M = " + std::to_string(mp));
                 GemmPoint p;
                 p.format = name;
                 p.m = m, p.n = n, p.k = k;
@@ -495,7 +499,8 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                         if (yl[i] != yb[i]) {
                             ++differ;
                             const double a = bf16ToFloat(yl[i]), b = bf16ToFloat(yb[i]);
-                            worstPair = std::max(worstPair, std::fabs(a - b) / std::max(std::ldexp(std::fabs(a), -7), 1e-30));
+                            worstPair =
+                                std::max(worstPair, std::fabs(a - b) / std::max(std::ldexp(std::fabs(a), -7), 1e-30));
                         }
                 }
                 if (e != 0 && e != E - 1)
@@ -532,10 +537,11 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                     std::snprintf(buf, sizeof buf, "; bit-identical to the loop (%lld values compared)",
                                   static_cast<long long>(E * rowsCmp * n));
                 else
-                    std::snprintf(buf, sizeof buf,
-                                  "; %lld of %lld values differ from the loop (another algorithm; largest |Δ| %.3g× 2^-7 "
-                                  "of the loop's value)",
-                                  static_cast<long long>(differ), static_cast<long long>(E * rowsCmp * n), worstPair);
+                    std::snprintf(
+                        buf, sizeof buf,
+                        "; %lld of %lld values differ from the loop (another algorithm; largest |Δ| %.3g× 2^-7 "
+                        "of the loop's value)",
+                        static_cast<long long>(differ), static_cast<long long>(E * rowsCmp * n), worstPair);
                 pair[1].note += buf;
                 // Either way the batched output passes the loop's FP64 check on the same samples.
                 std::snprintf(buf, sizeof buf, "; output %s: %d samples, worst %.3g of the bound",

@@ -30,8 +30,8 @@ namespace {
 std::vector<std::uint8_t> packInt4(const QuantizedTensor &q, std::int64_t n, std::int64_t k)
 {
     if (static_cast<std::int64_t>(q.codes.size()) != n * k)
-        throw GpuError("GEMM lab: the INT4 codes hold " + std::to_string(q.codes.size()) + " values, not N·K = " +
-                       std::to_string(n * k));
+        throw GpuError("GEMM lab: the INT4 codes hold " + std::to_string(q.codes.size()) +
+                       " values, not N·K = " + std::to_string(n * k));
     std::vector<std::uint8_t> p(static_cast<std::size_t>(n * k / 2));
     for (std::size_t i = 0; i < p.size(); ++i)
         p[i] = static_cast<std::uint8_t>((q.codes[2 * i] & 0xF) | ((q.codes[2 * i + 1] & 0xF) << 4));
@@ -84,7 +84,7 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
         if (!isQuantizedWeightFormat(f))
             continue;
         const std::string name = toString(f), what = "the GEMM lab's " + name + " operands";
-        const QuantizedTensor *q = f == GemmFormat::W4a16 ? request.w4.get()
+        const QuantizedTensor *q = f == GemmFormat::W4a16     ? request.w4.get()
                                    : f == GemmFormat::W8a8Fp8 ? request.w8Fp8.get()
                                                               : request.w4Channel.get();
         if (!q)
@@ -98,7 +98,8 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
         const std::int64_t group = k / groups;
         // The weights as stored, rotated through copies so that they exceed 2× L2 together.
         std::vector<std::uint8_t> stored = w8 ? q->codes : packInt4(*q, n, k);
-        const int copies = static_cast<int>(std::clamp(std::ceil(2.0 * l2 / static_cast<double>(stored.size())), 1.0, 8.0));
+        const int copies =
+            static_cast<int>(std::clamp(std::ceil(2.0 * l2 / static_cast<double>(stored.size())), 1.0, 8.0));
         std::vector<std::shared_ptr<void>> Wst;
         for (int c = 0; c < copies; ++c)
             Wst.push_back(lab2::upload(I, stored.data(), stored.size(), what));
@@ -113,7 +114,11 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
         const int xKind = xBf16 ? launch::kLabBf16 : xInt8 ? launch::kLabInt8 : launch::kLabE4m3;
         const std::size_t eX = xBf16 ? 2 : 1;
         auto X = poolGet(I.pool, eX * static_cast<std::size_t>(maxMp * k), what);
-        launch::labFill(xKind, X.get(), maxMp * k, 0x5A17ull + static_cast<int>(f), xBf16 ? 1.0f : xInt8 ? 32.0f : 64.0f, s);
+        launch::labFill(xKind, X.get(), maxMp * k, 0x5A17ull + static_cast<int>(f),
+                        xBf16   ? 1.0f
+                        : xInt8 ? 32.0f
+                                : 64.0f,
+                        s);
         // The converted weights (BF16, INT8 or E4M3 [N, K]); none for w8a8-fp8.
         std::shared_ptr<void> Wc;
         if (!w8)
@@ -164,12 +169,16 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
                 const void *Wg = Wstored;
                 if (f == GemmFormat::W4a16)
-                    launch::labW4Dequant(static_cast<const std::uint8_t *>(Wstored), chScale, z8, n, k, group, Wc.get(), s);
+                    launch::labW4Dequant(static_cast<const std::uint8_t *>(Wstored), chScale, z8, n, k, group, Wc.get(),
+                                         s);
                 else if (xInt8) {
-                    launch::labW4Unpack(static_cast<const std::uint8_t *>(Wstored), n, k, static_cast<std::int8_t *>(Wc.get()), s);
-                    launch::labRowSumInt8(static_cast<const std::int8_t *>(X.get()), mp, k, static_cast<std::int32_t *>(rowSum.get()), s);
+                    launch::labW4Unpack(static_cast<const std::uint8_t *>(Wstored), n, k,
+                                        static_cast<std::int8_t *>(Wc.get()), s);
+                    launch::labRowSumInt8(static_cast<const std::int8_t *>(X.get()), mp, k,
+                                          static_cast<std::int32_t *>(rowSum.get()), s);
                 } else if (!w8)
-                    launch::labW4ToE4m3(static_cast<const std::uint8_t *>(Wstored), z8, n, k, static_cast<std::uint8_t *>(Wc.get()), s);
+                    launch::labW4ToE4m3(static_cast<const std::uint8_t *>(Wstored), z8, n, k,
+                                        static_cast<std::uint8_t *>(Wc.get()), s);
                 if (!w8) {
                     Wg = Wc.get();
                     QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
@@ -179,14 +188,15 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
                 if (xInt8)
                     launch::labW4a8Epilogue(static_cast<const std::int32_t *>(D.get()),
-                                            static_cast<const std::int32_t *>(rowSum.get()), z8, tokScale, chScale, mp, n,
-                                            out.get(), s);
+                                            static_cast<const std::int32_t *>(rowSum.get()), z8, tokScale, chScale, mp,
+                                            n, out.get(), s);
                 else if (post)
                     launch::labPostScale(D.get(), false, tokScale, chScale, mp, n, out.get(), s);
                 QS_GPU_CHECK(cudaEventRecord(mk[e], s));
                 return true;
             };
-            tune(*g, [&] { return gemmOnce(w8 ? Wst[0].get() : Wc.get()); }, s);
+            tune(
+                *g, [&] { return gemmOnce(w8 ? Wst[0].get() : Wc.get()); }, s);
             const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
             if (!t)
                 throw GpuError("cuBLASLt refused the " + name + " GEMM of M = " + std::to_string(mp));
@@ -234,7 +244,7 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                     // cost 2^-20 of |ref| and the reference's FP32 Ŵ (s·(q − z) rounded per
                     // element, where the device scales the exact sum once) 2^-22 of Σ|x·ŵ|.
                     const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 +
-                                         (xInt8 ? std::ldexp(std::fabs(ref), -20) + std::ldexp(mag, -22) + 1e-30
+                                         (xInt8   ? std::ldexp(std::fabs(ref), -20) + std::ldexp(mag, -22) + 1e-30
                                           : xBf16 ? std::ldexp(mag, -8) + std::ldexp(mag, -12)
                                                   : std::ldexp(mag, -12));
                     const double err = std::fabs(static_cast<double>(bf16ToFloat(yr[cols[ci]])) - ref);
@@ -256,15 +266,18 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
             p.epilogueUs = (xInt8 || post) ? stageUs[stages - 1] : 0.0;
             char buf[200];
             if (f == GemmFormat::W4a16)
-                std::snprintf(buf, sizeof buf, "unfused: INT4→BF16 dequantize kernel (%s scales, %.1f µs) + cuBLASLt BF16 GEMM",
+                std::snprintf(buf, sizeof buf,
+                              "unfused: INT4→BF16 dequantize kernel (%s scales, %.1f µs) + cuBLASLt BF16 GEMM",
                               groups == 1 ? "per-channel" : ("g" + std::to_string(group)).c_str(), convUs);
             else if (xInt8)
-                std::snprintf(buf, sizeof buf,
-                              "INT4→INT8 unpack + Σx per token (%.1f µs) + INT8 GEMM + epilogue s_tok·s_ch·(acc − z·Σx) "
-                              "(%.1f µs)",
-                              convUs, p.epilogueUs);
+                std::snprintf(
+                    buf, sizeof buf,
+                    "INT4→INT8 unpack + Σx per token (%.1f µs) + INT8 GEMM + epilogue s_tok·s_ch·(acc − z·Σx) "
+                    "(%.1f µs)",
+                    convUs, p.epilogueUs);
             else
-                std::snprintf(buf, sizeof buf, "%sFP8 GEMM, row-wise scales: %s", w8 ? "FP8 per-channel codes as stored + " : "",
+                std::snprintf(buf, sizeof buf, "%sFP8 GEMM, row-wise scales: %s",
+                              w8 ? "FP8 per-channel codes as stored + " : "",
                               vec ? "cuBLASLt outer-vector scale mode" : "FP32 out + post-scale kernel");
             p.note = buf;
             if (f == GemmFormat::W4a8Fp8) {

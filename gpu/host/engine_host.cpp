@@ -31,10 +31,18 @@ void fillLayout(QuantPlan &p, const GroupLayout &L)
     p.groups = L.groupCount();
     const bool c8 = L.cols % kChunk == 0;
     switch (L.granularity) {
-    case Granularity::Tensor: p.chunkUniform = true; break;
-    case Granularity::Channel: p.chunkUniform = L.axis == 0 && c8; break;
-    case Granularity::Group: p.chunkUniform = c8 && L.group % kChunk == 0; break;
-    case Granularity::Block: p.chunkUniform = c8 && L.block % kChunk == 0; break;
+    case Granularity::Tensor:
+        p.chunkUniform = true;
+        break;
+    case Granularity::Channel:
+        p.chunkUniform = L.axis == 0 && c8;
+        break;
+    case Granularity::Group:
+        p.chunkUniform = c8 && L.group % kChunk == 0;
+        break;
+    case Granularity::Block:
+        p.chunkUniform = c8 && L.block % kChunk == 0;
+        break;
     }
 }
 
@@ -54,8 +62,7 @@ void fp4Skeleton(QuantizedTensor &q, QuantPlan &p, const char *method, nlohmann:
 
 } // namespace
 
-HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize,
-                   const std::string &tensorName)
+HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int warpSize, const std::string &tensorName)
 {
     HostPlan hp;
     QuantPlan &p = hp.plan;
@@ -117,8 +124,9 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
         // stage 1's per-tensor scale as the outer level. The device runs stage 1 FP8 per tensor and
         // stage 2 INT (progressiveOnDevice); the CPU runs every other combination.
         if (!progressiveOnDevice(*ps))
-            throw UnsupportedError("the GPU engine runs ProgressiveSpec with stage 1 FP8 per tensor and stage 2 INT only",
-                                   Location{{}, tensorName, {}});
+            throw UnsupportedError(
+                "the GPU engine runs ProgressiveSpec with stage 1 FP8 per tensor and stage 2 INT only",
+                Location{{}, tensorName, {}});
         const Fp8Spec &s1 = std::get<Fp8Spec>(ps->stage1);
         HostPlan inner = buildPlan(QuantSpec{std::get<IntSpec>(ps->stage2)}, shape, source, warpSize, tensorName);
         hp = std::move(inner);
@@ -199,8 +207,8 @@ bool deviceMetricsSupported(const ErrorMetricsOptions &o)
 
 namespace {
 
-TensorStats statsFrom(std::int64_t numel, std::int64_t finite, std::int64_t nan, std::int64_t inf, double mn,
-                      double mx, double s1, double s2, double s3, double s4, bool miloStd)
+TensorStats statsFrom(std::int64_t numel, std::int64_t finite, std::int64_t nan, std::int64_t inf, double mn, double mx,
+                      double s1, double s2, double s3, double s4, bool miloStd)
 {
     // core/numeric/moments.cpp computeStats, from the reduced sums.
     TensorStats st;
@@ -235,8 +243,8 @@ ErrorMetrics assembleMetrics(std::int64_t numel, const Stats1 &s1, const Stats2 
     ErrorMetrics m;
     m.numel = numel;
     m.statsIn = inputStats ? *inputStats
-                           : statsFrom(numel, s1.i[iNF], s1.i[iNan], s1.i[iInf], s1.d[dMinW], s1.d[dMaxW],
-                                       s1.d[dSumW], s2.d[dS2W], s2.d[dS3W], s2.d[dS4W], o.miloStd);
+                           : statsFrom(numel, s1.i[iNF], s1.i[iNan], s1.i[iInf], s1.d[dMinW], s1.d[dMaxW], s1.d[dSumW],
+                                       s2.d[dS2W], s2.d[dS3W], s2.d[dS4W], o.miloStd);
     m.statsOut = statsFrom(numel, s1.i[iNFY], s1.i[iNanY], s1.i[iInfY], s1.d[dMinY], s1.d[dMaxY], s1.d[dSumY],
                            s2.d[dS2Y], s2.d[dS3Y], s2.d[dS4Y], o.miloStd);
 

@@ -32,8 +32,7 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
 bool progressiveOnDevice(const ProgressiveSpec &spec);
 
 /// Scale, zero point and bad flag of the single group of a per-tensor spec from W's stats.
-void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &stats, float &scale, int &zero,
-                           bool &bad);
+void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &stats, float &scale, int &zero, bool &bad);
 
 /// True when the device computes these metrics exactly (else the CPU reference does).
 bool deviceMetricsSupported(const ErrorMetricsOptions &o);

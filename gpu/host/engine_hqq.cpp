@@ -34,7 +34,10 @@ struct HqqRun final : PipelineRun {
     char *base() const { return static_cast<char *>(block.get()); }
 };
 
-std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+std::size_t align256(std::size_t b)
+{
+    return (b + 255) / 256 * 256;
+}
 
 } // namespace
 
@@ -129,13 +132,13 @@ std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpe
         const bool needHat = options.metrics || options.wantDequantized;
         if (needHat)
             R.wHat = poolGet(I.pool, static_cast<std::size_t>(n) * 4, "Ŵ of " + what);
-        const launch::HqqArgs a = hqqArgs(spec, w.data(), inTypeOf(w.storage()), n, R.base(), L,
-                                          static_cast<unsigned char *>(R.codes.get()),
-                                          needHat ? static_cast<float *>(R.wHat.get()) : nullptr);
+        const launch::HqqArgs a =
+            hqqArgs(spec, w.data(), inTypeOf(w.storage()), n, R.base(), L, static_cast<unsigned char *>(R.codes.get()),
+                    needHat ? static_cast<float *>(R.wHat.get()) : nullptr);
         queueHqq(I, spec, a, R.base(), L);
         if (needHat)
-            R.wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, R.wHat.get(),
-                                                       w.name() + " (Ŵ)", R.wHat);
+            R.wHatTensor =
+                std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, R.wHat.get(), w.name() + " (Ŵ)", R.wHat);
     }
     if (options.metrics) {
         PipelineOptions po = options;

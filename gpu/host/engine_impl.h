@@ -22,9 +22,12 @@ struct RunImpl;
 inline int inTypeOf(DType storage)
 {
     switch (storage) {
-    case DType::BF16: return kInBf16;
-    case DType::F16: return kInF16;
-    default: return kInF32;
+    case DType::BF16:
+        return kInBf16;
+    case DType::F16:
+        return kInF16;
+    default:
+        return kInF32;
     }
 }
 

@@ -53,8 +53,8 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     // Eigenvalues (ascending) of the symmetric n×n matrix G (lower triangle), into w.
     auto eigvals = [&](double *G, int nn, double *w) {
         int lwork = 0;
-        checkSolver(cusolverDnDsyevd_bufferSize(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, nn, G, nn, w,
-                                                &lwork),
+        checkSolver(cusolverDnDsyevd_bufferSize(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, nn, G, nn,
+                                                w, &lwork),
                     "syevd workspace");
         auto work = pool(static_cast<std::size_t>(lwork) * 8);
         checkSolver(cusolverDnDsyevd(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, nn, G, nn, w,
@@ -64,7 +64,8 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     auto sqrtDescending = [](const std::vector<double> &lambda, std::int64_t k) {
         std::vector<double> s(static_cast<std::size_t>(k));
         for (std::int64_t i = 0; i < k; ++i)
-            s[static_cast<std::size_t>(i)] = std::sqrt(std::max(lambda[lambda.size() - 1 - static_cast<std::size_t>(i)], 0.0));
+            s[static_cast<std::size_t>(i)] =
+                std::sqrt(std::max(lambda[lambda.size() - 1 - static_cast<std::size_t>(i)], 0.0));
         return s;
     };
     auto download = [&](const double *src, std::size_t count) {
@@ -97,18 +98,17 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
             auto *G = static_cast<float *>(gb.get());
             const float onef = 1.0f, zerof = 0.0f;
             checkBlas(cublasSetMathMode(H.blas, CUBLAS_PEDANTIC_MATH), "math mode");
-            const cublasStatus_t st =
-                cols <= rows ? cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, static_cast<int>(rows), &onef, X32,
-                                           ldx, &zerof, G, m)
-                             : cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, m, static_cast<int>(cols), &onef, X32,
-                                           ldx, &zerof, G, m);
+            const cublasStatus_t st = cols <= rows ? cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m,
+                                                                 static_cast<int>(rows), &onef, X32, ldx, &zerof, G, m)
+                                                   : cublasSsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, m,
+                                                                 static_cast<int>(cols), &onef, X32, ldx, &zerof, G, m);
             checkBlas(cublasSetMathMode(H.blas, CUBLAS_DEFAULT_MATH), "math mode");
             checkBlas(st, "ssyrk");
             auto w32b = pool(static_cast<std::size_t>(m) * 4);
             auto *w32 = static_cast<float *>(w32b.get());
             int lwork = 0;
-            checkSolver(cusolverDnSsyevd_bufferSize(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, m, G, m, w32,
-                                                    &lwork),
+            checkSolver(cusolverDnSsyevd_bufferSize(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, m, G,
+                                                    m, w32, &lwork),
                         "ssyevd workspace");
             auto work = pool(static_cast<std::size_t>(lwork) * 4);
             checkSolver(cusolverDnSsyevd(H.solver, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, m, G, m, w32,
@@ -128,8 +128,8 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
             if (cols < rows) {
                 tb = pool(static_cast<std::size_t>(n) * 8);
                 A = static_cast<double *>(tb.get());
-                checkBlas(cublasDgeam(H.blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols), &one,
-                                      X, ldx, &zero, A, static_cast<int>(rows), A, static_cast<int>(rows)),
+                checkBlas(cublasDgeam(H.blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols),
+                                      &one, X, ldx, &zero, A, static_cast<int>(rows), A, static_cast<int>(rows)),
                           "geam");
             }
             int lwork = 0;
@@ -147,12 +147,12 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
         auto gb = pool(static_cast<std::size_t>(m) * static_cast<std::size_t>(m) * 8);
         auto *G = static_cast<double *>(gb.get());
         if (cols <= rows)
-            checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, static_cast<int>(rows), &one, X, ldx, &zero,
-                                  G, m),
+            checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, static_cast<int>(rows), &one, X, ldx,
+                                  &zero, G, m),
                       "syrk");
         else
-            checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, m, static_cast<int>(cols), &one, X, ldx, &zero,
-                                  G, m),
+            checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, m, static_cast<int>(cols), &one, X, ldx,
+                                  &zero, G, m),
                       "syrk");
         eigvals(G, m, w);
         algorithm = "gram-eigen (FP64 DSYRK + DSYEVD, device)";

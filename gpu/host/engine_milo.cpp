@@ -41,10 +41,14 @@ namespace {
 int compKind(CompensatorFormat f)
 {
     switch (f) {
-    case CompensatorFormat::Int8: return milomath::kCompInt8;
-    case CompensatorFormat::Int3: return milomath::kCompInt3;
-    case CompensatorFormat::MiloCodeInt3: return milomath::kCompMiloCodeInt3;
-    default: return -1;
+    case CompensatorFormat::Int8:
+        return milomath::kCompInt8;
+    case CompensatorFormat::Int3:
+        return milomath::kCompInt3;
+    case CompensatorFormat::MiloCodeInt3:
+        return milomath::kCompMiloCodeInt3;
+    default:
+        return -1;
     }
 }
 
@@ -79,7 +83,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         const auto n = static_cast<std::size_t>(numel);
         auto stb = pool(sizeof(launch::MiloState) + sizeof(launch::MiloStatus), "the loop state");
         auto *st = static_cast<launch::MiloState *>(stb.get());
-        auto *stDev = reinterpret_cast<launch::MiloStatus *>(static_cast<char *>(stb.get()) + sizeof(launch::MiloState));
+        auto *stDev =
+            reinterpret_cast<launch::MiloStatus *>(static_cast<char *>(stb.get()) + sizeof(launch::MiloState));
         QS_GPU_CHECK(qsMemsetAsync(stb.get(), 0, sizeof(launch::MiloState) + sizeof(launch::MiloStatus), I.stream));
         // W's non-finite count (W itself is read as stored by every pass).
         const int in = inTypeOf(w.storage());
@@ -117,8 +122,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             const auto *P1 = static_cast<const double *>(aIsX ? sketch->q() : sketch->bt());
             const auto *P2 = static_cast<const double *>(aIsX ? sketch->bt() : sketch->q());
             const double minus = -1.0, one = 1.0;
-            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(K), static_cast<int>(N), r, &minus, P1,
-                                  static_cast<int>(K), P2, static_cast<int>(N), &one, E, static_cast<int>(K)),
+            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(K), static_cast<int>(N), r,
+                                  &minus, P1, static_cast<int>(K), P2, static_cast<int>(N), &one, E,
+                                  static_cast<int>(K)),
                       "E − Q·B");
             launch::sumSquares(E, numel, P, I.S());
             launch::passEnd(P, st, t, paper, failed, stDev, I.S());
@@ -137,9 +143,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             }
             const auto t0 = std::chrono::steady_clock::now();
             // Pass 1 reads W as stored; later passes W_t, with Ŵ written over it.
-            const launch::HqqArgs a = hqqArgs(spec.hqq, t == 1 ? w.data() : Wt, t == 1 ? in : kInF32, numel,
-                                              static_cast<char *>(block.get()), L,
-                                              static_cast<unsigned char *>(codes.get()), Wt);
+            const launch::HqqArgs a =
+                hqqArgs(spec.hqq, t == 1 ? w.data() : Wt, t == 1 ? in : kInF32, numel, static_cast<char *>(block.get()),
+                        L, static_cast<unsigned char *>(codes.get()), Wt);
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
             launch::residual64(in, w.data(), Wt, numel, E, I.S());
             I.mark("MiLo residual");
@@ -173,8 +179,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 if (r > 0) {
                     QS_GPU_CHECK(qsMemcpyAsync(bestQ.get(), sketch->q(), static_cast<std::size_t>(sketch->m()) * r * 8,
                                                qsMemcpyDeviceToDevice, I.stream));
-                    QS_GPU_CHECK(qsMemcpyAsync(bestBt.get(), sketch->bt(), static_cast<std::size_t>(sketch->n()) * r * 8,
-                                               qsMemcpyDeviceToDevice, I.stream));
+                    QS_GPU_CHECK(qsMemcpyAsync(bestBt.get(), sketch->bt(),
+                                               static_cast<std::size_t>(sketch->n()) * r * 8, qsMemcpyDeviceToDevice,
+                                               I.stream));
                 }
             }
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -224,15 +231,16 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             checkBlas(cublasDsyrk(H->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, nn, &one, bt64, nn, &zero, Gm, l),
                       "B·Bᵀ");
             int lwork = 0;
-            checkSolver(cusolverDnDsyevd_bufferSize(H->solver, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, l, Gm, l,
-                                                    lam, &lwork),
+            checkSolver(cusolverDnDsyevd_bufferSize(H->solver, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, l, Gm,
+                                                    l, lam, &lwork),
                         "syevd workspace");
             auto work = pool(static_cast<std::size_t>(std::max(lwork, 1)) * 8 + 8, "the eigensolver workspace");
             auto *info = reinterpret_cast<int *>(static_cast<double *>(work.get()) + std::max(lwork, 1));
             checkSolver(cusolverDnDsyevd(H->solver, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, l, Gm, l, lam,
                                          static_cast<double *>(work.get()), lwork, info),
                         "syevd");
-            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, l, l, &one, q64, m, Gm, l, &zero, ua, m), "Q·U_B");
+            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, l, l, &one, q64, m, Gm, l, &zero, ua, m),
+                      "Q·U_B");
             checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, nn, l, l, &one, bt64, nn, Gm, l, &zero, vb, nn),
                       "Bᵀ·U_B");
             const std::size_t nu = static_cast<std::size_t>(N) * r, nv = static_cast<std::size_t>(r) * K;
@@ -258,13 +266,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             launch::toDouble(Uq, static_cast<long long>(nu), u64, I.S());
             launch::toDouble(Vq, static_cast<long long>(nv), v64, I.S());
             auto *p64 = E;
-            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(K), static_cast<int>(N), r, &one, v64,
-                                  static_cast<int>(K), u64, r, &zero, p64, static_cast<int>(K)),
+            checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(K), static_cast<int>(N), r, &one,
+                                  v64, static_cast<int>(K), u64, r, &zero, p64, static_cast<int>(K)),
                       "Û·V̂");
             prod = p64;
             // Download the compensators (values, codes, scales) as quantizeCompensator fills them.
-            auto fill = [&](const float *vals, const signed char *cds, const float *scs, std::size_t count, std::size_t groups,
-                            std::int64_t rows, std::int64_t cols) {
+            auto fill = [&](const float *vals, const signed char *cds, const float *scs, std::size_t count,
+                            std::size_t groups, std::int64_t rows, std::int64_t cols) {
                 CompensatorFactor c;
                 c.rows = rows;
                 c.cols = cols;
@@ -292,11 +300,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             QS_GPU_CHECK(qsMemcpyAsync(&inf, info, sizeof inf, qsMemcpyDeviceToHost, I.stream));
             QS_GPU_CHECK(qsStreamSynchronize(I.stream));
             if (inf != 0)
-                throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) + ")");
+                throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
+                               ")");
         }
         // Ŵ = f(Ŵ_hqq + Û·V̂) of the returned pass, in W_t's block.
         auto out = wtb;
-        launch::hqqPlusProduct(static_cast<const unsigned char *>(cCodes), reinterpret_cast<const float *>(cBlock + L.zero),
+        launch::hqqPlusProduct(static_cast<const unsigned char *>(cCodes),
+                               reinterpret_cast<const float *>(cBlock + L.zero),
                                reinterpret_cast<const float *>(cBlock + L.scales),
                                reinterpret_cast<const unsigned char *>(cBlock + L.bad), numel, G, g, spec.hqq.axis == 1,
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
@@ -308,7 +318,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             q.codes.resize(n);
             QS_GPU_CHECK(qsMemcpyAsync(q.codes.data(), cCodes, n, qsMemcpyDeviceToHost, I.stream));
         }
-        QS_GPU_CHECK(qsMemcpyAsync(q.scales.data(), cBlock + L.scales, q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(
+            qsMemcpyAsync(q.scales.data(), cBlock + L.scales, q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4, qsMemcpyDeviceToHost,
                                    I.stream));
         if (o.wantDequantized) {

@@ -103,7 +103,8 @@ private:
         std::vector<u64> sums(2 * n);
         std::vector<unsigned> bad(n);
         QS_GPU_CHECK(qsMemcpyAsync(sums.data(), dSum.get(), sums.size() * sizeof(u64), qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(bad.data(), dBad.get(), bad.size() * sizeof(unsigned), qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(
+            qsMemcpyAsync(bad.data(), dBad.get(), bad.size() * sizeof(unsigned), qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         for (std::size_t i = 0; i < n; ++i)
             out[order[i]] = fixed::mean(fixed::U128{sums[2 * i], sums[2 * i + 1]}, m_unit, m_counted, bad[i] != 0);

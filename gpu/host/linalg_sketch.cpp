@@ -28,8 +28,7 @@ LinalgHandles &linalgHandles(void *stream)
 
 RangeSketch::RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std::int64_t cols, bool aIsX, int l,
                          bool fp64, const std::string &what)
-    : m_I(I), m_X(X), m_rows(static_cast<int>(rows)), m_cols(static_cast<int>(cols)), m_l(l), m_aIsX(aIsX),
-      m_fp64(fp64)
+    : m_I(I), m_X(X), m_rows(static_cast<int>(rows)), m_cols(static_cast<int>(cols)), m_l(l), m_aIsX(aIsX), m_fp64(fp64)
 {
     // A = X [cols × rows] or Xᵀ [rows × cols].
     m_m = aIsX ? m_cols : m_rows;
@@ -78,8 +77,8 @@ void RangeSketch::mulA(bool transposeA, const void *M, void *C, bool tf32)
                   "sketch gemm");
         return;
     }
-    checkBlas(cublasGemmEx(H.blas, opN ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, outRows, m_l, inner, &one, m_X, CUDA_R_32F,
-                           m_cols, M, CUDA_R_32F, inner, &zero, C, CUDA_R_32F, outRows,
+    checkBlas(cublasGemmEx(H.blas, opN ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, outRows, m_l, inner, &one, m_X,
+                           CUDA_R_32F, m_cols, M, CUDA_R_32F, inner, &zero, C, CUDA_R_32F, outRows,
                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
               "sketch gemm");
 }
@@ -102,10 +101,11 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses)
         for (int pass = 0; pass < cholPasses; ++pass) {
             checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, m_l, rows, &one, T, rows, &zero, G, m_l),
                       "syrk");
-            checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo), "potrf");
+            checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo),
+                        "potrf");
             launch::orFlag(m_devInfo, m_failed, m_I.S());
-            checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, rows,
-                                  m_l, &one, G, m_l, T, rows),
+            checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                                  rows, m_l, &one, G, m_l, T, rows),
                       "trsm");
         }
     }

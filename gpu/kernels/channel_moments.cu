@@ -17,7 +17,10 @@ namespace {
 constexpr int kMThreads = 256;
 constexpr long long kSliceRows = 64; // rows per column partial
 
-__device__ __forceinline__ bool finiteF(float v) { return fabsf(v) <= 3.402823466e38f; }
+__device__ __forceinline__ bool finiteF(float v)
+{
+    return fabsf(v) <= 3.402823466e38f;
+}
 
 /// Sums a[0..kMThreads) of each of the three arrays into a[0] with a fixed tree.
 __device__ void blockSum3(double *a, double *b, double *c)
@@ -68,8 +71,8 @@ template <int IN> __global__ void __launch_bounds__(kMThreads) kRowMoments(const
 /// Column partials over slices of kSliceRows rows: pass 1 (mean == nullptr) count and sum, pass 2
 /// the central sums about the column means. part[(s · C + j) · 2 + {0, 1}].
 template <int IN>
-__global__ void __launch_bounds__(kMThreads) kColPartials(const void *w, long long R, long long C, const double *mean,
-                                                          double *part)
+__global__ void __launch_bounds__(kMThreads)
+    kColPartials(const void *w, long long R, long long C, const double *mean, double *part)
 {
     const long long j = static_cast<long long>(blockIdx.x) * kMThreads + threadIdx.x;
     if (j >= C)
@@ -117,8 +120,8 @@ __global__ void kColFinish(const double *part, long long slices, long long C, bo
     }
 }
 
-template <int IN> void run(const void *w, long long R, long long C, double *rows, double *cols, double *scratch,
-                           qsStream_t s)
+template <int IN>
+void run(const void *w, long long R, long long C, double *rows, double *cols, double *scratch, qsStream_t s)
 {
     const long long slices = (R + kSliceRows - 1) / kSliceRows;
     double *mean = scratch, *part = scratch + C;

@@ -95,9 +95,9 @@ __device__ __forceinline__ double regSse(const RegGroup &G, float s)
 }
 
 template <bool REG>
-__global__ void __launch_bounds__(kSThreads) kSweepPow2(const float *x, long long G, long long K, long long group,
-                                                        const float *m, const float *fcIn, int n, int unit, u64 *parts,
-                                                        unsigned *bad)
+__global__ void __launch_bounds__(kSThreads)
+    kSweepPow2(const float *x, long long G, long long K, long long group, const float *m, const float *fcIn, int n,
+               int unit, u64 *parts, unsigned *bad)
 {
     __shared__ float fc[kSweepTile];
     __shared__ u64 diff[2 * kSweepTile];
@@ -153,9 +153,9 @@ __device__ __forceinline__ U128 warpSum(U128 k)
 }
 
 template <bool REG>
-__global__ void __launch_bounds__(kSThreads) kSweepUnrounded(const float *x, long long G, long long K,
-                                                             long long group, const float *m, const float *fcIn,
-                                                             int n, int unit, u64 *parts, unsigned *bad)
+__global__ void __launch_bounds__(kSThreads)
+    kSweepUnrounded(const float *x, long long G, long long K, long long group, const float *m, const float *fcIn, int n,
+                    int unit, u64 *parts, unsigned *bad)
 {
     __shared__ float fc[kSweepTile];
     __shared__ u64 acc[2 * kSweepTile];
@@ -204,8 +204,8 @@ __global__ void __launch_bounds__(kSThreads) kSweepUnrounded(const float *x, lon
         out[i] = acc[i];
 }
 
-__global__ void __launch_bounds__(kSThreads) kSweepGroups(const float *x, long long G, long long K, long long group,
-                                                          float *m, SweepCounters *ctr)
+__global__ void __launch_bounds__(kSThreads)
+    kSweepGroups(const float *x, long long G, long long K, long long group, float *m, SweepCounters *ctr)
 {
     const long long perRow = (K + group - 1) / group;
     u64 counted = 0, nonFinite = 0;
@@ -300,8 +300,8 @@ void sweepGroups(const float *x, long long rows, long long K, long long group, f
     QS_GPU_CHECK_LAUNCH("sweepGroups");
 }
 
-void sweepTile(bool pow2, const float *x, long long rows, long long K, long long group, const float *m,
-               const float *fc, int n, int unit, unsigned long long *parts, unsigned *bad, int blocks, void *stream)
+void sweepTile(bool pow2, const float *x, long long rows, long long K, long long group, const float *m, const float *fc,
+               int n, int unit, unsigned long long *parts, unsigned *bad, int blocks, void *stream)
 {
     const long long G = rows * ((K + group - 1) / group);
     if (G <= 0 || n <= 0)

@@ -43,7 +43,10 @@ QS_HD inline double dfromBits(std::uint64_t u)
 
 // ---- decoding the stored input ----------------------------------------------------------------
 
-QS_HD inline float bf16ToF32(std::uint32_t h) { return fromBits(h << 16); }
+QS_HD inline float bf16ToF32(std::uint32_t h)
+{
+    return fromBits(h << 16);
+}
 
 /// F16 → F32, exact (the same fields as core/tensor/convert.cpp's f16ToFloat).
 QS_HD inline float f16ToF32(std::uint32_t h)
@@ -90,7 +93,10 @@ QS_HD inline float intCodeValue(const IntParams &p, float x, float s, float zf, 
     return v;
 }
 /// The integer of an integer-valued float in [−2^22, 2^22] (low byte = the int8 code).
-QS_HD inline std::uint32_t intOfFloat(float v) { return bitsOf(v + 12582912.0f) - 0x4B400000u; }
+QS_HD inline std::uint32_t intOfFloat(float v)
+{
+    return bitsOf(v + 12582912.0f) - 0x4B400000u;
+}
 QS_HD inline float intDequantValue(const IntParams &p, float v, float s, float zf)
 {
     return qmath::roundArith(s * (v - zf), p.arith);
@@ -261,7 +267,10 @@ QS_HD inline std::uint32_t floatKey(float f)
     const std::uint32_t u = bitsOf(f);
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
-QS_HD inline float keyFloat(std::uint32_t k) { return fromBits((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k); }
+QS_HD inline float keyFloat(std::uint32_t k)
+{
+    return fromBits((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k);
+}
 
 // ---- histogram bins (core/metrics/error_metrics.cpp, Histogram::binOf) ------------------------
 //
@@ -369,7 +378,10 @@ QS_HD inline float floatAtMost(double hi)
 
 /// Bin of u = RN(x − lo) ≥ 0 for a range of width R = RN(hi − lo) > 0 and B bins: the formula of
 /// histBin after its first step, floor(RN(RN(u·B)/R)), not clamped.
-QS_HD inline double scaledBin(double u, double R, double B) { return dfloor(ddiv(dmul(u, B), R)); }
+QS_HD inline double scaledBin(double u, double R, double B)
+{
+    return dfloor(ddiv(dmul(u, B), R));
+}
 
 /// Smallest double u in [0, R] with floor(RN(RN(u·B)/R)) ≥ k (k ≤ B − 1 < B = the value at R).
 /// Starts from the bracket k·R/B · (1 ± 2^-40), widening to [0, R] if it does not hold.

@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(kPassThreads)
              unsigned char *codes, float *wHat, unsigned *gvh)
 {
     extern __shared__ unsigned fsm[];
-    unsigned *vc = fsm;                                                   // value counts
+    unsigned *vc = fsm;                                                       // value counts
     unsigned char *sl = reinterpret_cast<unsigned char *>(fsm + vcWords<IN>); // 64 KiB table
     __shared__ float sy[256];
     vcClear<IN>(vc);
@@ -312,7 +312,10 @@ __global__ void kFp8Encode(bool e4m3, unsigned first, std::size_t count, unsigne
 
 } // namespace
 
-int fp8TableRows() { return kCoopBlocks; }
+int fp8TableRows()
+{
+    return kCoopBlocks;
+}
 
 int fp8RangeBlocks(int in, i64 n, int sms)
 {
@@ -339,8 +342,8 @@ void fp8Lut(int in, const unsigned *parts, int rangeBlocks, bool given, float sc
     });
     QS_GPU_CHECK_LAUNCH("fp8Lut");
 }
-void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
+void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp, const float *scales,
+             unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream)
 {
     dispatch16(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;

@@ -41,7 +41,8 @@ template <typename F> void dispatchIn(int in, F &&f)
 template <int IN> __global__ void kAbsMax(const void *x, i64 n, unsigned *out)
 {
     unsigned m = 0;
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<i64>(gridDim.x) * blockDim.x) {
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
         const unsigned a = qmath::bitsOf(decodeAt<IN>(x, i)) & 0x7FFFFFFFu;
         m = a < 0x7F800000u && a > m ? a : m;
     }
@@ -52,8 +53,8 @@ template <int IN> __global__ void kAbsMax(const void *x, i64 n, unsigned *out)
 }
 
 template <int IN>
-__global__ void kActStatic(const void *x, i64 n, float sGiven, const unsigned *absBits, float *sOut, unsigned char *codes,
-                           float *deq, unsigned long long *nonFinite)
+__global__ void kActStatic(const void *x, i64 n, float sGiven, const unsigned *absBits, float *sOut,
+                           unsigned char *codes, float *deq, unsigned long long *nonFinite)
 {
     float s = sGiven;
     if (absBits) { // quant/activation.cpp: absmax/448, FP32 eps when not positive
@@ -63,7 +64,8 @@ __global__ void kActStatic(const void *x, i64 n, float sGiven, const unsigned *a
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *sOut = s;
     unsigned long long bad = 0;
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<i64>(gridDim.x) * blockDim.x) {
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
         const float v = decodeAt<IN>(x, i);
         unsigned char c = 0;
         if (qmath::isFinite(v))
@@ -218,7 +220,8 @@ __global__ void kSimReduce(const double *parts, i64 M, int nb, double *sums)
 
 __global__ void kToDouble(const float *in, i64 n, double *out)
 {
-    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<i64>(gridDim.x) * blockDim.x)
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += static_cast<i64>(gridDim.x) * blockDim.x)
         out[i] = static_cast<double>(in[i]);
 }
 
@@ -234,7 +237,9 @@ void toDouble(const float *in, long long n, double *out, void *stream)
 void absMaxFinite(int in, const void *x, long long n, unsigned *out, void *stream)
 {
     const int blocks = static_cast<int>(n / 256 + 1 < 4096 ? n / 256 + 1 : 4096);
-    dispatchIn(in, [&](auto I) { kAbsMax<decltype(I)::value><<<blocks, 256, 0, static_cast<qsStream_t>(stream)>>>(x, n, out); });
+    dispatchIn(in, [&](auto I) {
+        kAbsMax<decltype(I)::value><<<blocks, 256, 0, static_cast<qsStream_t>(stream)>>>(x, n, out);
+    });
     QS_GPU_CHECK_LAUNCH("absMaxFinite");
 }
 
@@ -243,13 +248,16 @@ void actStatic(int in, const void *x, long long n, float s, const unsigned *absB
 {
     const int blocks = static_cast<int>(n / 256 + 1 < 4096 ? n / 256 + 1 : 4096);
     dispatchIn(in, [&](auto I) {
-        kActStatic<decltype(I)::value><<<blocks, 256, 0, static_cast<qsStream_t>(stream)>>>(x, n, s, absBits, sOut, codes,
-                                                                                          deq, nonFinite);
+        kActStatic<decltype(I)::value>
+            <<<blocks, 256, 0, static_cast<qsStream_t>(stream)>>>(x, n, s, absBits, sOut, codes, deq, nonFinite);
     });
     QS_GPU_CHECK_LAUNCH("actStatic");
 }
 
-int simGemmColumnBlocks(long long N) { return static_cast<int>((N + kBN - 1) / kBN); }
+int simGemmColumnBlocks(long long N)
+{
+    return static_cast<int>((N + kBN - 1) / kBN);
+}
 
 void simGemm(const SimGemmArgs &a, void *stream)
 {
@@ -267,7 +275,8 @@ void simGemm(const SimGemmArgs &a, void *stream)
 void simReduce(const double *parts, long long M, int nBlocks, double *sums, void *stream)
 {
     const long long n = M * 3;
-    kSimReduce<<<static_cast<unsigned>((n + 255) / 256), 256, 0, static_cast<qsStream_t>(stream)>>>(parts, M, nBlocks, sums);
+    kSimReduce<<<static_cast<unsigned>((n + 255) / 256), 256, 0, static_cast<qsStream_t>(stream)>>>(parts, M, nBlocks,
+                                                                                                    sums);
     QS_GPU_CHECK_LAUNCH("simReduce");
 }
 

@@ -32,7 +32,8 @@ __global__ void w4DequantKernel(const std::uint8_t *packed, const float *scales,
         const float s = scales[g];
         const int z = zeros[g];
         const std::uint8_t b = packed[i];
-        out[i] = __floats2bfloat162_rn(s * static_cast<float>(nibble(b, 0) - z), s * static_cast<float>(nibble(b, 1) - z));
+        out[i] =
+            __floats2bfloat162_rn(s * static_cast<float>(nibble(b, 0) - z), s * static_cast<float>(nibble(b, 1) - z));
     }
 }
 
@@ -115,7 +116,7 @@ void labW4Unpack(const std::uint8_t *packed, long long N, long long K, std::int8
     if (total <= 0)
         return;
     w4UnpackKernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, total,
-                                                                                 reinterpret_cast<char2 *>(out));
+                                                                                  reinterpret_cast<char2 *>(out));
     QS_GPU_CHECK(cudaGetLastError());
 }
 

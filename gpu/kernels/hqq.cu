@@ -65,7 +65,8 @@ template <int IN, bool AXIS1, bool FP16> struct GroupX {
                 const unsigned h[4] = {u.x, u.y, u.z, u.w};
 #pragma unroll
                 for (int k = 0; k < 4; ++k) {
-                    const float lo = IN == kInBf16 ? gpumath::bf16ToF32(h[k] & 0xFFFFu) : gpumath::f16ToF32(h[k] & 0xFFFFu);
+                    const float lo =
+                        IN == kInBf16 ? gpumath::bf16ToF32(h[k] & 0xFFFFu) : gpumath::f16ToF32(h[k] & 0xFFFFu);
                     const float hi = IN == kInBf16 ? gpumath::bf16ToF32(h[k] >> 16) : gpumath::f16ToF32(h[k] >> 16);
                     v[2 * k] = optimiserValue<FP16>(lo);
                     v[2 * k + 1] = optimiserValue<FP16>(hi);
@@ -79,8 +80,7 @@ template <int IN, bool AXIS1, bool FP16> struct GroupX {
     }
 };
 
-template <int IN, bool AXIS1, bool FP16>
-__global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
+template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqInit(HqqArgs a)
 {
     const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
     if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -162,7 +162,8 @@ __device__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmat
             const float c0 = q0 < 0.0f ? 0.0f : (q0 > P.qmax ? P.qmax : q0);
             const float c1 = q1 < 0.0f ? 0.0f : (q1 > P.qmax ? P.qmax : q1);
             const __half2 qc = __floats2half2_rn(c0, c1);
-            const __half2 wr = __floats2half2_rn(wrT[static_cast<int>(c0) * wrStride], wrT[static_cast<int>(c1) * wrStride]);
+            const __half2 wr =
+                __floats2half2_rn(wrT[static_cast<int>(c0) * wrStride], wrT[static_cast<int>(c1) * wrStride]);
             const __half2 e = __hsub2(xh, wr);
             const __half2 zt = __hsub2(qc, xs);
             const float ev[2] = {__low2float(e), __high2float(e)}, zv[2] = {__low2float(zt), __high2float(zt)};
@@ -187,8 +188,7 @@ __device__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmat
 }
 #endif
 
-template <int IN, bool AXIS1, bool FP16>
-__global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
+template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
 {
     HqqState *st = a.st;
     const i64 G = a.groups, g = a.group;
@@ -279,8 +279,7 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqIterate(HqqArgs a, int iter)
     __threadfence();
 }
 
-template <int IN, bool AXIS1, bool FP16>
-__global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
+template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
     if (AXIS1 && g % 8 == 0) {
@@ -357,7 +356,10 @@ template <bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqScales(H
     a.zeros[j] = a.zero[j];
 }
 
-int blocksFor(i64 n) { return static_cast<int>((n + kHqqThreads - 1) / kHqqThreads); }
+int blocksFor(i64 n)
+{
+    return static_cast<int>((n + kHqqThreads - 1) / kHqqThreads);
+}
 
 /// Calls f<IN, AXIS1, FP16>() for the run's combination.
 template <class F> void dispatch(const HqqArgs &a, F &&f)
@@ -365,9 +367,15 @@ template <class F> void dispatch(const HqqArgs &a, F &&f)
     auto byIn = [&](auto axis1, auto fp16) {
         constexpr bool A1 = decltype(axis1)::value, F16 = decltype(fp16)::value;
         switch (a.in) {
-        case kInBf16: f.template operator()<kInBf16, A1, F16>(); break;
-        case kInF16: f.template operator()<kInF16, A1, F16>(); break;
-        default: f.template operator()<kInF32, A1, F16>(); break;
+        case kInBf16:
+            f.template operator()<kInBf16, A1, F16>();
+            break;
+        case kInF16:
+            f.template operator()<kInF16, A1, F16>();
+            break;
+        default:
+            f.template operator()<kInF32, A1, F16>();
+            break;
         }
     };
     using T = std::true_type;

@@ -99,12 +99,10 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
         // exactness check goes. Each kernel has the two versions its kind of group needs (a third
         // made the asymmetric kernel 5 % slower). Decided for the whole warp: its teams would
         // otherwise run both versions one after the other.
-        const bool fastVersion =
-            SYM ? QS_ALL(sNormal && gpumath::groupErrorsExact(mn, mx, s, r, zf, qminF, qmaxF))
-                : QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
+        const bool fastVersion = SYM ? QS_ALL(sNormal && gpumath::groupErrorsExact(mn, mx, s, r, zf, qminF, qmaxF))
+                                     : QS_ALL(sNormal && gpumath::groupCodesInRange(mn, mx, s, r, zf, qminF, qmaxF));
         // One threshold for the unit: |t| ≤ max(|RN(mn·r)|, |RN(mx·r)|) (t is monotone in x).
-        const float safeBelow =
-            gpumath::reciprocalSafeBelow(fmaxf(fabsf(__fmul_rn(mn, r)), fabsf(__fmul_rn(mx, r))));
+        const float safeBelow = gpumath::reciprocalSafeBelow(fmaxf(fabsf(__fmul_rn(mn, r)), fabsf(__fmul_rn(mx, r))));
         float qv[E];
         unsigned nearMask = sNormal ? 0u : 0xFFFFu;
         unsigned codes[E];
@@ -232,7 +230,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
     d[dMinY] = mnY;
     d[dMaxY] = mxY;
     d[dSe] = se;
-    d[dSx] = 0;  // from W's value counts
+    d[dSx] = 0; // from W's value counts
     d[dSy] = sy;
     d[dSxy] = 0; // (Σx² + Σx̂² − Σe²)/2 once Σx² is known (kValueW)
     d[dEmin] = fmin(static_cast<double>(emnF), emnD);
@@ -333,11 +331,11 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
 {
     extern __shared__ unsigned smem2[];
     const int B = A.bins;
-    unsigned *vh = smem2;                                             // vcWords<IN>
-    unsigned *he = vh + vcWords<IN>;                                // error[B]
-    unsigned *ha = he + B;                                            // |error|[4096]
-    float *sTe = reinterpret_cast<float *>(ha + kAbsBins);            // B + 1
-    float *sTa = sTe + (B + 1);                                       // 4097
+    unsigned *vh = smem2;                                  // vcWords<IN>
+    unsigned *he = vh + vcWords<IN>;                       // error[B]
+    unsigned *ha = he + B;                                 // |error|[4096]
+    float *sTe = reinterpret_cast<float *>(ha + kAbsBins); // B + 1
+    float *sTa = sTe + (B + 1);                            // 4097
     vcClear<IN>(vh);
     for (int i = threadIdx.x; i < B + kAbsBins; i += blockDim.x)
         he[i] = 0;
@@ -398,9 +396,12 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
             for (int j = 0; j < kChunk; ++j) {
                 const float e = __fsub_rn(x[j], dequantByte(cc, j, K, s));
                 const float ae = fabsf(e);
-                const int re = static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, bE.scale, bE.offset), 12582912.0f))) - 0x4B400000;
+                const int re =
+                    static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, bE.scale, bE.offset), 12582912.0f))) -
+                    0x4B400000;
                 const int be = re - (e < sTe[re] ? 1 : 0);
-                const int ba = gpumath::bandBin(ae, __fmaf_rn(ae, bA.scale, bA.offset), bA.eps, [&](int r) { return sTa[r]; });
+                const int ba =
+                    gpumath::bandBin(ae, __fmaf_rn(ae, bA.scale, bA.offset), bA.eps, [&](int r) { return sTa[r]; });
                 QS_ATOMIC_ADD(he + be, 1u);
                 QS_ATOMIC_ADD(ha + ba, 1u);
             }
@@ -529,7 +530,10 @@ __global__ void __launch_bounds__(kCoopThreads)
 } // namespace
 
 /// Elements per thread of INT pass 1: 16 when the group size allows (then teams are half as wide).
-int intFast1Elems(const QuantPlan &p) { return p.group % 16 == 0 ? 16 : 8; }
+int intFast1Elems(const QuantPlan &p)
+{
+    return p.group % 16 == 0 ? 16 : 8;
+}
 
 template <typename F> void dispatchIntFast1(int in, const QuantPlan &p, F &&f)
 {
@@ -570,11 +574,11 @@ int blocksGroupsY(i64 groups, int sms)
 void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scales, const signed char *zeros,
              const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream)
 {
-    const std::size_t smem = sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) +
-                             sizeof(float) * (static_cast<std::size_t>(bins) + 1);
+    const std::size_t smem =
+        sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) + sizeof(float) * (static_cast<std::size_t>(bins) + 1);
     allowShared(kGroupsY, smem);
-    kGroupsY<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st,
-                                                     Tw, bins, hist, pd2);
+    kGroupsY<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st, Tw,
+                                                     bins, hist, pd2);
     QS_GPU_CHECK_LAUNCH("groupsY");
 }
 
@@ -591,7 +595,10 @@ void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &
     QS_GPU_CHECK_LAUNCH("intFast2");
 }
 
-int valueWRows() { return kCoopBlocks; }
+int valueWRows()
+{
+    return kCoopBlocks;
+}
 
 void valueW(int in, const unsigned *gvh, const HistConfig &hc, unsigned *flags, unsigned *bar, double *pv, Stats1 *st,
             u64 *hist, double *pd2, void *stream)

@@ -18,8 +18,14 @@ namespace {
 
 constexpr int kThreads = 256;
 
-QS_DEV float finf() { return qmath::fromBits(0x7F800000u); }
-QS_DEV double dinf() { return gpumath::dfromBits(0x7FF0000000000000ull); }
+QS_DEV float finf()
+{
+    return qmath::fromBits(0x7F800000u);
+}
+QS_DEV double dinf()
+{
+    return gpumath::dfromBits(0x7FF0000000000000ull);
+}
 
 // ---- loading ----------------------------------------------------------------------------------
 
@@ -147,10 +153,14 @@ QS_DEV void loadY(const float *y, i64 n, i64 k, float v[kChunk])
 QS_DEV i64 groupOf(const QuantPlan &P, i64 r, i64 c)
 {
     switch (P.gran) {
-    case kGranTensor: return 0;
-    case kGranChannel: return P.axis == 0 ? r : c;
-    case kGranGroup: return r * P.gridCols + c / P.group;
-    default: return (r / P.block) * P.gridCols + c / P.block;
+    case kGranTensor:
+        return 0;
+    case kGranChannel:
+        return P.axis == 0 ? r : c;
+    case kGranGroup:
+        return r * P.gridCols + c / P.group;
+    default:
+        return (r / P.block) * P.gridCols + c / P.block;
     }
 }
 
@@ -217,8 +227,9 @@ template <int KIND> QS_DEV float quantOne(const QuantPlan &P, float x, float s, 
 }
 
 /// A whole chunk of one group: codes and Ŵ without int↔float conversions (device_math.h).
-template <typename IP> QS_DEV void intChunk(const IP &ip, const float v[kChunk], float s, int z, bool bad,
-                                            unsigned codes[kChunk], float y[kChunk])
+template <typename IP>
+QS_DEV void intChunk(const IP &ip, const float v[kChunk], float s, int z, bool bad, unsigned codes[kChunk],
+                     float y[kChunk])
 {
     const float zf = static_cast<float>(z), qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
 #pragma unroll
@@ -287,8 +298,7 @@ QS_DEV void quantChunk(const QuantPlan &P, const float v[kChunk], float s, int z
 
 /// Ŵ of a chunk from its codes (the CPU's dequantizeGroupwise formula; bad groups hold code 0,
 /// whose Ŵ is 0 for every quantizer).
-template <int KIND>
-QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float y[kChunk])
+template <int KIND> QS_DEV void dequantChunk(const QuantPlan &P, uint2 packed, float s, int z, float y[kChunk])
 {
     const unsigned w[2] = {packed.x, packed.y};
     if constexpr (KIND == kKindProg) {
@@ -340,7 +350,10 @@ QS_DEV bool chunkNormal(const float v[kChunk])
 
 // ---- reductions ---------------------------------------------------------------------------------
 
-QS_DEV double opD(int op, double a, double b) { return op == 0 ? a + b : (op == 1 ? fmin(a, b) : fmax(a, b)); }
+QS_DEV double opD(int op, double a, double b)
+{
+    return op == 0 ? a + b : (op == 1 ? fmin(a, b) : fmax(a, b));
+}
 
 QS_DEV int p1Op(int f)
 {
@@ -460,7 +473,6 @@ QS_DEV void groupParams(const QuantPlan &P, float mn, float mx, bool bad, float 
     }
 }
 
-
 QS_DEV int roundGuess(float g, int B)
 {
     g = fminf(fmaxf(g, 0.0f), static_cast<float>(B - 1));
@@ -491,7 +503,7 @@ QS_DEV int binW(float x, const float *T, int B, float scale, float off)
         return -1;
     if (x > T[B])
         return B;
-    if (scale == 0.0f) { // degenerate range: search
+    if (scale == 0.0f) {        // degenerate range: search
         int lo = 0, hi = B - 1; // largest k in [0, B−1] with k == 0 or T[k] ≤ x
         while (lo < hi) {
             const int m = (lo + hi + 1) / 2;
@@ -586,7 +598,7 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
     // The guesses are (x − lo)·scale in FP32: a few FP32 ulps of |lo|, |hi| (and of x) in bins.
     // Plus 2^-140 absolute: below 2^-126 FP32 values are subnormal and their spacing is absolute
     // (ranges of a few subnormals take the exact correction loop).
-    const double kSubnormalUlp = 7.174648137343064e-43; // 2^-140
+    const double kSubnormalUlp = 7.174648137343064e-43;                                     // 2^-140
     const double ulpW = (fabs(st.lo) + fabs(st.hi)) * 2.384185791015625e-7 + kSubnormalUlp; // 2^-22
     const double ulpE = (fabs(st.emin) + fabs(st.emax)) * 2.384185791015625e-7 + kSubnormalUlp;
     st.fastBins = 0;
@@ -615,9 +627,15 @@ QS_DEV void stats1From(const double *rd, const i64 *ri, const HistConfig &hc, St
 template <typename F> void dispatchIn(int in, F &&f)
 {
     switch (in) {
-    case kInF32: f(std::integral_constant<int, kInF32>{}); break;
-    case kInBf16: f(std::integral_constant<int, kInBf16>{}); break;
-    default: f(std::integral_constant<int, kInF16>{}); break;
+    case kInF32:
+        f(std::integral_constant<int, kInF32>{});
+        break;
+    case kInBf16:
+        f(std::integral_constant<int, kInBf16>{});
+        break;
+    default:
+        f(std::integral_constant<int, kInF16>{});
+        break;
     }
 }
 template <typename F> void dispatchInKind(int in, int kind, F &&f)
@@ -648,7 +666,10 @@ inline int gridFor(int perSm, int sms, i64 chunks)
     return static_cast<int>(need < full ? (need > 0 ? need : 1) : full);
 }
 
-inline qsStream_t S(void *s) { return static_cast<qsStream_t>(s); }
+inline qsStream_t S(void *s)
+{
+    return static_cast<qsStream_t>(s);
+}
 
 template <typename F> void dispatch16(int in, F &&f)
 {
@@ -658,7 +679,10 @@ template <typename F> void dispatch16(int in, F &&f)
         f(std::integral_constant<int, kInF16>{});
 }
 
-inline qsStream_t Sx(void *s) { return static_cast<qsStream_t>(s); }
+inline qsStream_t Sx(void *s)
+{
+    return static_cast<qsStream_t>(s);
+}
 
 template <typename K> void allowShared(K kernel, std::size_t bytes)
 {

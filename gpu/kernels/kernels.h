@@ -28,14 +28,14 @@ void statsW(int in, const void *w, i64 n, int blocks, double *pd, i64 *pi, void 
 
 /// Per-group finite min/max (order-preserving keys) and non-finite flags for groups that are not
 /// row-local. gmin must be preset to 0xFF bytes, gmax and gbad to 0.
-void rangeGroups(int in, const void *w, i64 n, const QuantPlan &p, unsigned *gmin, unsigned *gmax,
-                 unsigned *gbad, int sms, void *stream);
+void rangeGroups(int in, const void *w, i64 n, const QuantPlan &p, unsigned *gmin, unsigned *gmax, unsigned *gbad,
+                 int sms, void *stream);
 
 /// Scales, zero points and bad flags from the group ranges, or (statsRows > 0, one group) from the
 /// W statistics partials, or (direct) from given min/max/bad.
-void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, const unsigned *gbad,
-            const double *statsD, const i64 *statsI, int statsRows, float *scales, signed char *zeros,
-            unsigned char *bad, u64 *nonFiniteGroups, void *stream);
+void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, const unsigned *gbad, const double *statsD,
+            const i64 *statsI, int statsRows, float *scales, signed char *zeros, unsigned char *bad,
+            u64 *nonFiniteGroups, void *stream);
 
 /// The single group of a per-tensor spec from parameters computed on the host (W's stats known).
 void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *scales, signed char *zeros,
@@ -46,19 +46,19 @@ void paramsDirect(const QuantPlan &p, float scale, int zero, bool bad, float *sc
 void nvGlobal(const double *statsD, int rows, float givenAmax, bool useGiven, float *out, void *stream);
 
 struct Pass1 {
-    unsigned char *codes = nullptr;  ///< null: no codes (metrics of a given Ŵ)
-    float *wHat = nullptr;           ///< Ŵ output (optional)
-    const float *yIn = nullptr;      ///< Ŵ input (metrics of a given Ŵ)
+    unsigned char *codes = nullptr; ///< null: no codes (metrics of a given Ŵ)
+    float *wHat = nullptr;          ///< Ŵ output (optional)
+    const float *yIn = nullptr;     ///< Ŵ input (metrics of a given Ŵ)
     float *scales = nullptr;
     signed char *zeros = nullptr;
     unsigned char *bad = nullptr;
     u64 *nonFiniteGroups = nullptr;
-    u64 *firstBadNeg = nullptr;       ///< atomicMax of ~index (0: none)
+    u64 *firstBadNeg = nullptr; ///< atomicMax of ~index (0: none)
     bool metrics = false;
-    bool accW = false;               ///< accumulate W's extremes, counts and sum
-    bool hwConvert = false;          ///< FP32→FP64 by the conversion instruction, not bit operations
-    double *pd = nullptr;            ///< partial rows [blocks][kP1D]
-    i64 *pi = nullptr;               ///< [blocks][kP1I]
+    bool accW = false;      ///< accumulate W's extremes, counts and sum
+    bool hwConvert = false; ///< FP32→FP64 by the conversion instruction, not bit operations
+    double *pd = nullptr;   ///< partial rows [blocks][kP1D]
+    i64 *pi = nullptr;      ///< [blocks][kP1I]
 };
 void quant(int in, const void *w, i64 n, const QuantPlan &p, const Pass1 &a, int blocks, void *stream);
 
@@ -68,10 +68,10 @@ void finalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, 
                const HistConfig &hc, Stats1 *out, float *Tw, double *Te, double *Ta, void *stream);
 
 /// Pass 2 switches (benchmark ablations; 0 in production).
-inline constexpr int kPass2Aggregate = 1;   ///< warp-merged shared atomics (__match_any_sync): slower on H200
-inline constexpr int kPass2NoAtomics = 2;   ///< compute the bins but count nothing
-inline constexpr int kPass2NoMoments = 4;   ///< skip the central moments
-inline constexpr int kBitConvert = 8;       ///< passes 1 and 2: FP32→FP64 by bit operations, not F2F
+inline constexpr int kPass2Aggregate = 1; ///< warp-merged shared atomics (__match_any_sync): slower on H200
+inline constexpr int kPass2NoAtomics = 2; ///< compute the bins but count nothing
+inline constexpr int kPass2NoMoments = 4; ///< skip the central moments
+inline constexpr int kBitConvert = 8;     ///< passes 1 and 2: FP32→FP64 by bit operations, not F2F
 
 struct Pass2 {
     const float *yIn = nullptr;
@@ -82,7 +82,7 @@ struct Pass2 {
     const Stats1 *st = nullptr;
     const float *Tw = nullptr;
     const double *Te = nullptr, *Ta = nullptr;
-    u64 *hist = nullptr; ///< W[B], Ŵ[B], err[B], |err|[4096], 6 below/above counters (zeroed)
+    u64 *hist = nullptr;  ///< W[B], Ŵ[B], err[B], |err|[4096], 6 below/above counters (zeroed)
     double *pd = nullptr; ///< [blocks][kP2D]
     int bins = 256;
     bool wMoments = true;
@@ -107,7 +107,6 @@ inline constexpr unsigned kFastInexact = 2;
 /// Debug flag: never take the value-table paths (tests and benchmarks compare both).
 inline constexpr int kNoFastPath = 16;
 
-
 /// FP8 per tensor: a range pass (skipped when W's stats are given) writing one part per block,
 /// the table of the codes of all 65536 values (which also zeroes the counters of the later
 /// kernels: no memset), one pass writing the codes through it and counting W's values, then the
@@ -116,7 +115,7 @@ struct Fp8Zero {
     unsigned *gvh = nullptr; ///< 65536 value counts
     u64 *ctr = nullptr;      ///< the run's counters and histograms
     int ctrLen = 0;
-    unsigned *bar = nullptr; ///< the grid barrier of fp8Tables (2 words)
+    unsigned *bar = nullptr;   ///< the grid barrier of fp8Tables (2 words)
     unsigned *flags = nullptr; ///< set to the range pass's kFastNonFinite (or 0)
 };
 int fp8RangeBlocks(int in, i64 n, int sms);
@@ -124,8 +123,8 @@ int fp8RangeBlocks(int in, i64 n, int sms);
 void fp8Range(int in, const void *w, i64 n, unsigned *parts, int blocks, void *stream);
 void fp8Lut(int in, const unsigned *parts, int rangeBlocks, bool given, float scaleGiven, const gpumath::Fp8Params &fp,
             unsigned char *lut, float *scales, signed char *zeros, unsigned char *bad, const Fp8Zero &zr, void *stream);
-void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp,
-             const float *scales, unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
+void fp8Pass(int in, const void *w, i64 n, const unsigned char *lut, const gpumath::Fp8Params &fp, const float *scales,
+             unsigned char *codes, float *wHat, unsigned *gvh, int sms, void *stream);
 /// Rows of pd (kP1D), pi (kP1I) and pd2 (kP2D) that fp8Tables writes.
 int fp8TableRows();
 /// Sums, Stats1, histograms and the moment rows from the value counts (one cooperative launch);
@@ -142,8 +141,8 @@ struct IntFast1 {
     unsigned char *bad = nullptr;
     unsigned char *counts = nullptr; ///< [groups][16] code counts (byte b of word i: level 8(i/2) + 2b + i%2)
     unsigned *flags = nullptr;
-    double *pd = nullptr;            ///< [blocks][kP1D]
-    i64 *pi = nullptr;               ///< [blocks][kP1I]
+    double *pd = nullptr; ///< [blocks][kP1D]
+    i64 *pi = nullptr;    ///< [blocks][kP1I]
 };
 int blocksIntFast1(int in, const QuantPlan &p, i64 n, int sms);
 void intFast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);

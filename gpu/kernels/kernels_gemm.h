@@ -29,10 +29,10 @@ struct SimGemmArgs {
     const float *sx = nullptr;
     bool perToken = false, outer = false, dropZ = false;
     int runs = 1;
-    const long long *segEnd = nullptr; ///< [runs]
+    const long long *segEnd = nullptr;             ///< [runs]
     const float *segS = nullptr, *segSo = nullptr; ///< [N × runs]
     const int *segZ = nullptr;                     ///< [N × runs]
-    float *out = nullptr;   ///< Ŷ [M, N] (optional)
+    float *out = nullptr;                          ///< Ŷ [M, N] (optional)
     double *parts = nullptr; ///< [M][nBlocks][3]: Σ Y², Σ (Y − Ŷ)², Σ (Y − Y_w)² of each column block
 };
 /// Column blocks of simGemm (the partials' second dimension).

@@ -17,15 +17,15 @@ namespace quantscope::gpu::launch {
 
 /// The run's device words (zeroed before init).
 struct HqqState {
-    unsigned long long acc[4];     ///< the iteration's Σ|e|: 32-bit limbs of 128-bit integers
-    unsigned long long badGroups;  ///< groups holding NaN/Inf
+    unsigned long long acc[4];      ///< the iteration's Σ|e|: 32-bit limbs of 128-bit integers
+    unsigned long long badGroups;   ///< groups holding NaN/Inf
     unsigned long long firstBadNeg; ///< atomicMax of ~(flat index) of a non-finite element (0: none)
-    unsigned status;               ///< hqqmath::kHqqSum* bits of the iteration
-    unsigned blocksDone;           ///< blocks of the iteration that finished
-    unsigned amaxBits;             ///< largest |W| over finite groups (FP32 bits)
-    int stopped;                   ///< the early-stop rule fired (later iterations do nothing)
-    int itersRun;                  ///< iterations evaluated
-    float best;                    ///< best err so far (+inf before the first)
+    unsigned status;                ///< hqqmath::kHqqSum* bits of the iteration
+    unsigned blocksDone;            ///< blocks of the iteration that finished
+    unsigned amaxBits;              ///< largest |W| over finite groups (FP32 bits)
+    int stopped;                    ///< the early-stop rule fired (later iterations do nothing)
+    int itersRun;                   ///< iterations evaluated
+    float best;                     ///< best err so far (+inf before the first)
 };
 
 struct HqqArgs {

@@ -19,11 +19,11 @@ void toFloat(const double *in, long long n, float *out, void *s);
 
 /// The run's device words (zeroed once before pass 1).
 struct MiloState {
-    double eps[1000];    ///< ε of pass t at [t − 1]
+    double eps[1000]; ///< ε of pass t at [t − 1]
     double bestEps;
-    int bestPass;        ///< 1-based; 0 before the first pass
-    int stopped;         ///< the stop rule fired (later passes commit nothing)
-    int isBest;          ///< the last committed pass is the best so far
+    int bestPass; ///< 1-based; 0 before the first pass
+    int stopped;  ///< the stop rule fired (later passes commit nothing)
+    int isBest;   ///< the last committed pass is the best so far
     int passesDone;
     unsigned long long nonFinite; ///< non-finite elements of W (decodeF32)
 };
@@ -31,8 +31,8 @@ struct MiloState {
 /// What the host reads after each pass (its one small copy).
 struct MiloStatus {
     double eps;
-    int stop;   ///< last pass: the stop rule fired
-    int retry;  ///< the sketch's Cholesky failed: rerun the pass's sketch with Householder QR
+    int stop;  ///< last pass: the stop rule fired
+    int retry; ///< the sketch's Cholesky failed: rerun the pass's sketch with Householder QR
     int isBest;
     int pad;
     unsigned long long nonFinite;
@@ -56,8 +56,8 @@ void passEnd(const double *parts, MiloState *st, int t, bool paper, const int *f
 /// The MiLo factors of the returned pass in FP32 from the sketch's FP64 eigen-decomposition of
 /// B·Bᵀ (lambda ascending, [l]): ua = Q·W_B [m × l], vb = Bᵀ·W_B [n × l] (column-major).
 /// U [N, l] and V [l, K] row-major, component c = l − 1 − (ascending index); aIsX: A = Eᵀ.
-void miloFactors(const double *ua, const double *vb, const double *lambda, int m, int n, int l, bool aIsX,
-                 long long N, long long K, float *U, float *V, void *s);
+void miloFactors(const double *ua, const double *vb, const double *lambda, int m, int n, int l, bool aIsX, long long N,
+                 long long K, float *U, float *V, void *s);
 /// The sign rule of quant/milo.h on U [N, r], V [r, K] (row-major), in place.
 void miloSigns(float *U, float *V, long long N, long long K, int r, int *flips, void *s);
 /// A factor's compensator (milomath kinds; kind −1: FP16 values only): per group of the flattened

@@ -35,8 +35,8 @@ struct SweepCounters {
 
 /// Groups of `group` along K of the FP32 matrix x [rows, K] (the last one of a row ragged):
 /// m[g] = max |x| of group g, or −1 for a group holding NaN/Inf; the counters.
-void sweepGroups(const float *x, long long rows, long long K, long long group, float *m, SweepCounters *ctr,
-                 int sms, void *stream);
+void sweepGroups(const float *x, long long rows, long long K, long long group, float *m, SweepCounters *ctr, int sms,
+                 void *stream);
 
 /// c values evaluated per launch (the per-block sums live in shared memory).
 inline constexpr int kSweepTile = 1024;
@@ -48,11 +48,10 @@ int sweepBlocks(long long groups, int sms);
 /// parts[block][i] (two 64-bit words each: lo, hi) = the block's sum of the groups' fixed-point
 /// SSEs k = RNE(SSE·2^-unit) at fc[i] (pow2: as a difference array over i); bad[i] |= 1 where a
 /// group SSE did not convert (numeric/fixedsum.h).
-void sweepTile(bool pow2, const float *x, long long rows, long long K, long long group, const float *m,
-               const float *fc, int n, int unit, unsigned long long *parts, unsigned *bad, int blocks, void *stream);
+void sweepTile(bool pow2, const float *x, long long rows, long long K, long long group, const float *m, const float *fc,
+               int n, int unit, unsigned long long *parts, unsigned *bad, int blocks, void *stream);
 
 /// out[i] (lo, hi) = Σ over blocks of parts[block][i], i < n; pow2: then the inclusive prefix sum.
-void sweepReduce(bool pow2, const unsigned long long *parts, int blocks, int n, unsigned long long *out,
-                 void *stream);
+void sweepReduce(bool pow2, const unsigned long long *parts, int blocks, int n, unsigned long long *out, void *stream);
 
 } // namespace quantscope::gpu::launch

@@ -76,8 +76,8 @@ template <int IN> __global__ void __launch_bounds__(kThreads) kStatsW(const void
 
 // ---- finalize pass 1 and the thresholds ---------------------------------------------------------
 
-__global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, const i64 *piS,
-                           int rowsS, HistConfig hc, Stats1 *out, float *Tw, double *Te, double *Ta)
+__global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const double *pdS, const i64 *piS, int rowsS,
+                           HistConfig hc, Stats1 *out, float *Tw, double *Te, double *Ta)
 {
     __shared__ double rd[kP1D];
     __shared__ i64 ri[kP1I];
@@ -85,7 +85,8 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
     const int warp = threadIdx.x / QS_WARP_SIZE;
     const int nw = blockDim.x / QS_WARP_SIZE;
     for (int f = warp; f < int(kP1D) + int(kP1I); f += nw) {
-        const bool wField = f == dSumW || f == dMinW || f == dMaxW || f == int(kP1D) + int(iNan) || f == int(kP1D) + int(iInf);
+        const bool wField =
+            f == dSumW || f == dMinW || f == dMaxW || f == int(kP1D) + int(iNan) || f == int(kP1D) + int(iInf);
         const bool fromS = wField && hc.wSource == 1;
         const double *D = fromS ? pdS : pd1;
         const i64 *I = fromS ? piS : pi1;
@@ -112,9 +113,9 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
         float *T = reinterpret_cast<float *>(err ? Te : Ta);
         if (k <= nb)
             T[k] = (k == 0 || k == nb) ? 0.0f
-                   : !(range > 0) ? finf()
-                   : (err ? gpumath::floatBinThreshold(k, st.emin, st.emax, B)
-                          : gpumath::floatBinThreshold(k, 0.0, st.maxAbs, kAbsBins));
+                   : !(range > 0)      ? finf()
+                                       : (err ? gpumath::floatBinThreshold(k, st.emin, st.emax, B)
+                                              : gpumath::floatBinThreshold(k, 0.0, st.maxAbs, kAbsBins));
         return;
     }
     if (t < nW) {
@@ -123,8 +124,7 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
                        : (k == B ? gpumath::floatAtMost(st.hi) : gpumath::floatBinThreshold(k, st.lo, st.hi, B));
     } else if (t < nW + nE) {
         const int k = static_cast<int>(t - nW);
-        Te[k] = (k == 0 || k == B) ? 0.0
-                                   : (st.errRange > 0 ? gpumath::doubleBinThreshold(k, st.errRange, B) : dinf());
+        Te[k] = (k == 0 || k == B) ? 0.0 : (st.errRange > 0 ? gpumath::doubleBinThreshold(k, st.errRange, B) : dinf());
     } else if (t < nW + nE + nA) {
         const int k = static_cast<int>(t - nW - nE);
         Ta[k] = (k == 0 || k == kAbsBins)
@@ -134,7 +134,6 @@ __global__ void kFinalize1(const double *pd1, const i64 *pi1, int rows1, const d
 }
 
 // ---- pass 2: histograms and central moments -----------------------------------------------------
-
 
 /// Adds 1 to counter `i` of the block's shared histograms; lanes of a warp that hit the same
 /// counter are merged first (the W, Ŵ and error histograms of weights are sharply peaked, and
@@ -240,8 +239,8 @@ __global__ void __launch_bounds__(kThreads, 3) kHist(const void *w, i64 n, Quant
             loadY(A.yIn, n, k, y);
         } else if ((P.chunkUniform || P.fastGroup) && A.codes && cnt == kChunk) {
             const i64 g = chunkGroup(P, k);
-            dequantChunk<KIND>(P, reinterpret_cast<const uint2 *>(A.codes)[k], A.scales[g],
-                               P.hasZero ? A.zeros[g] : 0, y);
+            dequantChunk<KIND>(P, reinterpret_cast<const uint2 *>(A.codes)[k], A.scales[g], P.hasZero ? A.zeros[g] : 0,
+                               y);
         } else if (P.chunkUniform || P.fastGroup) {
             const i64 g = chunkGroup(P, k);
             unsigned codes[kChunk];
@@ -264,8 +263,8 @@ __global__ void __launch_bounds__(kThreads, 3) kHist(const void *w, i64 n, Quant
                 }
             }
         }
-        const bool fast = cnt == kChunk && (A.hwConvert ? (chunkFinite(v) && chunkFinite(y))
-                                                        : (chunkNormal(v) && chunkNormal(y)));
+        const bool fast =
+            cnt == kChunk && (A.hwConvert ? (chunkFinite(v) && chunkFinite(y)) : (chunkNormal(v) && chunkNormal(y)));
         if (fast) {
             auto accumulate = [&](auto toDouble) {
 #pragma unroll

@@ -23,8 +23,10 @@ namespace {
 
 constexpr int kT = 256;
 
-int gridFor(long long n, int cap) { return static_cast<int>(n / kT + 1 < cap ? n / kT + 1 : cap); }
-
+int gridFor(long long n, int cap)
+{
+    return static_cast<int>(n / kT + 1 < cap ? n / kT + 1 : cap);
+}
 
 template <typename T> __global__ void kPhilox(std::uint64_t seed, std::uint32_t stream, int n, int l, T *R)
 {
@@ -52,14 +54,16 @@ __global__ void kOrFlag(const int *info, int *flag)
 
 __global__ void kToFloat(const double *in, long long n, float *out)
 {
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT)
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * kT)
         out[i] = static_cast<float>(in[i]);
 }
 
 template <int IN> __global__ void kDecode(const void *w, long long n, float *out, MiloState *st)
 {
     unsigned long long bad = 0;
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT) {
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * kT) {
         const float v = decode1<IN>(w, i);
         if (out)
             out[i] = v;
@@ -71,13 +75,15 @@ template <int IN> __global__ void kDecode(const void *w, long long n, float *out
 
 template <int IN> __global__ void kResidual64(const void *w, const float *wHat, long long n, double *e)
 {
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT)
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * kT)
         e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
 }
 
 template <int IN> __global__ void kNextW(const void *w, float *wt, const double *d, long long n)
 {
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kT) {
+    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * kT) {
         const float wv = decode1<IN>(w, i);
         const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - d[i]; // E − D
         wt[i] = wv - static_cast<float>(uv);
@@ -263,8 +269,8 @@ __global__ void kCompensator(const float *x, long long n, long long group, int k
 }
 
 __global__ void kHqqPlusProduct(const unsigned char *codes, const float *zero, const float *scales,
-                                const unsigned char *bad, long long numel, long long groups, long long group, bool axis1,
-                                bool fp16, const double *p, float *out)
+                                const unsigned char *bad, long long numel, long long groups, long long group,
+                                bool axis1, bool fp16, const double *p, float *out)
 {
     for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < numel;
          i += static_cast<long long>(gridDim.x) * kT) {
@@ -338,7 +344,7 @@ void miloFactors(const double *ua, const double *vb, const double *lambda, int m
                  long long K, float *U, float *V, void *s)
 {
     kFactors<<<gridFor(static_cast<long long>(m + n) * l, 8192), kT, 0, S(s)>>>(ua, vb, lambda, m, n, l, aIsX, N, K, U,
-                                                                                 V);
+                                                                                V);
     QS_GPU_CHECK_LAUNCH("miloFactors");
 }
 
@@ -350,8 +356,8 @@ void miloSigns(float *U, float *V, long long N, long long K, int r, int *flips, 
     QS_GPU_CHECK_LAUNCH("miloSigns apply");
 }
 
-void compensator(const float *x, long long n, long long group, int kind, float *scales, signed char *codes, float *values,
-                 void *s)
+void compensator(const float *x, long long n, long long group, int kind, float *scales, signed char *codes,
+                 float *values, void *s)
 {
     const long long groups = (n + group - 1) / group;
     kCompensator<<<gridFor(groups * 32, 4096), kT, 0, S(s)>>>(x, n, group, kind, scales, codes, values);

@@ -31,14 +31,14 @@ struct QuantPlan {
     IntParams ip;
     gpumath::Fp8Params fp;
     int fp4 = kFp4Mx; ///< the FP4 scheme (kKindFp4)
-    int mxMode = 0; ///< MXFP4 shared-exponent mode (fp4::MxModeCode)
+    int mxMode = 0;   ///< MXFP4 shared-exponent mode (fp4::MxModeCode)
     /// NVFP4: the device word holding the FP32 global scale (written by launch::nvGlobal before
     /// pass 1 from W's statistics; every kernel reads it).
     const float *nvGlobal = nullptr;
-    const float *outerScale = nullptr;         ///< ProgressiveSpec: stage 1's scale s1 (device)
-    const unsigned char *outerBad = nullptr;   ///< ProgressiveSpec: stage 1's NaN/Inf flag (device)
-    float coC = 0.156f;        ///< constOpt: (float)c
-    bool coUnrounded = false;  ///< constOpt: s = c·m in FP32 (else 2^round(log2(c·m)), UE8M0)
+    const float *outerScale = nullptr;       ///< ProgressiveSpec: stage 1's scale s1 (device)
+    const unsigned char *outerBad = nullptr; ///< ProgressiveSpec: stage 1's NaN/Inf flag (device)
+    float coC = 0.156f;                      ///< constOpt: (float)c
+    bool coUnrounded = false;                ///< constOpt: s = c·m in FP32 (else 2^round(log2(c·m)), UE8M0)
     int gran = kGranTensor, axis = 0;
     std::int64_t rows = 1, cols = 1, group = 1, block = 1, gridRows = 1, gridCols = 1, groups = 1;
     /// Row-local groups whose size g is 8·2^t ≤ 8·warp and divides K (K % 8 == 0): one team of
@@ -76,14 +76,14 @@ struct Stats1 {
     double d[kP1D];
     std::int64_t i[kP1I];
     double meanW, meanY;
-    double lo, hi;        ///< W/Ŵ histogram range
-    double emin, emax;    ///< error histogram range (0, 0 when nothing counted)
-    double errRange;      ///< RN(emax − emin)
-    double maxAbs;        ///< max |e|
+    double lo, hi;         ///< W/Ŵ histogram range
+    double emin, emax;     ///< error histogram range (0, 0 when nothing counted)
+    double errRange;       ///< RN(emax − emin)
+    double maxAbs;         ///< max |e|
     float wScale, wOffset; ///< approximate bin of x: x·wScale + wOffset (FP32 guess, corrected by T)
     float eScale, eOffset; ///< approximate bin of e (FP32 guess)
     float aScale;          ///< approximate bin of |e|
-    int flags;            ///< kFlag*
+    int flags;             ///< kFlag*
     /// Bit 1: the FP32 guess of a W/Ŵ bin is within half a bin (one correction step decides it);
     /// 2: the same for the error bin; 4: for the |error| bin. Else the correction loops.
     int fastBins;

@@ -55,14 +55,14 @@ using qsEvent_t = hipEvent_t;
 #define qsEventElapsedTime hipEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
 /// All blocks resident at once (the kernel may wait on the others: grid barriers).
-#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream) \
+#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream)                                                  \
     hipLaunchCooperativeKernel(reinterpret_cast<const void *>(f), (grid), (block), (args), (smem), (stream))
-#define qsFuncSetMaxDynamicSharedMemory(f, bytes) \
+#define qsFuncSetMaxDynamicSharedMemory(f, bytes)                                                                      \
     hipFuncSetAttribute(reinterpret_cast<const void *>(f), hipFuncAttributeMaxDynamicSharedMemorySize, (bytes))
 #define QS_SHFL_XOR(v, m) __shfl_xor((v), (m))
 #define QS_SHFL_DOWN(v, d) __shfl_down((v), (d))
 #define QS_SHFL_UP(v, d) __shfl_up((v), (d))
-#define QS_ALL(p) __all(p) ///< the whole warp: true when p holds in every lane
+#define QS_ALL(p) __all(p)  ///< the whole warp: true when p holds in every lane
 #define QS_HAVE_MATCH_ANY 0 // no __match_any_sync: histogram atomics are not warp-aggregated
 struct qsDeviceProps {
     std::string name;
@@ -121,15 +121,15 @@ using qsEvent_t = cudaEvent_t;
 #define qsEventElapsedTime cudaEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 /// All blocks resident at once (the kernel may wait on the others: grid barriers).
-#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream) \
+#define qsLaunchCooperativeKernel(f, grid, block, args, smem, stream)                                                  \
     cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(f), (grid), (block), (args), (smem), (stream))
-#define qsFuncSetMaxDynamicSharedMemory(f, bytes) \
+#define qsFuncSetMaxDynamicSharedMemory(f, bytes)                                                                      \
     cudaFuncSetAttribute((f), cudaFuncAttributeMaxDynamicSharedMemorySize, (bytes))
 #define QS_SHFL_XOR(v, m) __shfl_xor_sync(0xFFFFFFFFu, (v), (m))
 #define QS_SHFL_DOWN(v, d) __shfl_down_sync(0xFFFFFFFFu, (v), (d))
 #define QS_SHFL_UP(v, d) __shfl_up_sync(0xFFFFFFFFu, (v), (d))
 #define QS_ALL(p) __all_sync(0xFFFFFFFFu, (p)) ///< the whole warp: true when p holds in every lane
-#define QS_HAVE_MATCH_ANY 1 // sm_70+: lanes adding to the same histogram bin are merged first
+#define QS_HAVE_MATCH_ANY 1                    // sm_70+: lanes adding to the same histogram bin are merged first
 #define QS_MATCH_ANY(v) __match_any_sync(__activemask(), (v))
 struct qsDeviceProps {
     std::string name;
@@ -161,18 +161,17 @@ inline qsError_t qsGetDeviceProps(qsDeviceProps &p, int dev)
 #define QS_ATOMIC_OR(p, v) atomicOr((p), (v))
 
 /// Every runtime call goes through this: a failure becomes quantscope::GpuError naming the call.
-#define QS_GPU_CHECK(call)                                                                          \
-    do {                                                                                            \
-        const qsError_t qs_err_ = (call);                                                           \
-        if (qs_err_ != qsSuccess)                                                                   \
-            throw ::quantscope::GpuError(std::string(#call) + ": " + qsGetErrorString(qs_err_));  \
+#define QS_GPU_CHECK(call)                                                                                             \
+    do {                                                                                                               \
+        const qsError_t qs_err_ = (call);                                                                              \
+        if (qs_err_ != qsSuccess)                                                                                      \
+            throw ::quantscope::GpuError(std::string(#call) + ": " + qsGetErrorString(qs_err_));                       \
     } while (0)
 
 /// After a kernel launch: launch errors (bad configuration, missing kernel image) become GpuError.
-#define QS_GPU_CHECK_LAUNCH(what)                                                                   \
-    do {                                                                                            \
-        const qsError_t qs_err_ = qsGetLastError();                                                 \
-        if (qs_err_ != qsSuccess)                                                                   \
-            throw ::quantscope::GpuError(std::string("launch of ") + (what) + ": " +              \
-                                         qsGetErrorString(qs_err_));                                \
+#define QS_GPU_CHECK_LAUNCH(what)                                                                                      \
+    do {                                                                                                               \
+        const qsError_t qs_err_ = qsGetLastError();                                                                    \
+        if (qs_err_ != qsSuccess)                                                                                      \
+            throw ::quantscope::GpuError(std::string("launch of ") + (what) + ": " + qsGetErrorString(qs_err_));       \
     } while (0)

@@ -38,8 +38,7 @@ __global__ void __launch_bounds__(kThreads)
     const i64 chunks = (n + kChunk - 1) / kChunk;
     const int lane = threadIdx.x % QS_WARP_SIZE;
     const i64 stride = static_cast<i64>(gridDim.x) * blockDim.x;
-    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks;
-         base += stride) {
+    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks; base += stride) {
         const i64 k = base + lane;
         i64 gid = -1;
         float mn = finf(), mx = -finf();
@@ -219,8 +218,7 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
         if (k0 + 2 * stride < chunks)
             loadRaw<IN>(w, n, k0 + 2 * stride, p2);
     }
-    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks;
-         base += stride) {
+    for (i64 base = static_cast<i64>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < chunks; base += stride) {
         const i64 k = base + lane;
         const bool act = k < chunks;
         const RawChunk cur = p0;
@@ -298,8 +296,8 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 for (int j = 0; j < kChunk; ++j) {
                     if (j < cnt) {
                         const i64 g = groupOf(P, r, col);
-                        y[j] = quantOne<KIND>(P, v[j], A.scales[g], P.hasZero ? A.zeros[g] : 0, A.bad[g] != 0,
-                                              codes[j]);
+                        y[j] =
+                            quantOne<KIND>(P, v[j], A.scales[g], P.hasZero ? A.zeros[g] : 0, A.bad[g] != 0, codes[j]);
                         if (++col == P.cols) {
                             col = 0;
                             ++r;
@@ -336,9 +334,8 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
                 }
             }
         }
-        const bool fastMetrics =
-            A.metrics && cnt == kChunk &&
-            (A.hwConvert ? (!anyBad && chunkFinite(y)) : (chunkNormal(v) && chunkNormal(y)));
+        const bool fastMetrics = A.metrics && cnt == kChunk &&
+                                 (A.hwConvert ? (!anyBad && chunkFinite(y)) : (chunkNormal(v) && chunkNormal(y)));
         if (fastMetrics) {
             // Common case, branch-free: every x and Ŵ finite (and, for the bit-trick conversion,
             // not subnormal).
@@ -441,7 +438,9 @@ __global__ void __launch_bounds__(kThreads) kQuant(const void *w, i64 n, QuantPl
 int blocksQuant(int in, int kind, i64 chunks, int sms)
 {
     int r = 1;
-    dispatchInKind(in, kind, [&](auto I, auto K) { r = gridFor(occupancy(kQuant<decltype(I)::value, decltype(K)::value>, 0), sms, chunks); });
+    dispatchInKind(in, kind, [&](auto I, auto K) {
+        r = gridFor(occupancy(kQuant<decltype(I)::value, decltype(K)::value>, 0), sms, chunks);
+    });
     return r;
 }
 
@@ -453,7 +452,9 @@ void rangeGroups(int in, const void *w, i64 n, const QuantPlan &p, unsigned *gmi
         const i64 strip = 64;
         const dim3 grid(static_cast<unsigned>((p.cols + kThreads - 1) / kThreads),
                         static_cast<unsigned>((p.rows + strip - 1) / strip));
-        dispatchIn(in, [&](auto I) { kRangeCols<decltype(I)::value><<<grid, kThreads, 0, S(stream)>>>(w, p, strip, gmin, gmax, gbad); });
+        dispatchIn(in, [&](auto I) {
+            kRangeCols<decltype(I)::value><<<grid, kThreads, 0, S(stream)>>>(w, p, strip, gmin, gmax, gbad);
+        });
     } else {
         const int blocks = gridFor(8, sms, chunks);
         dispatchIn(in, [&](auto I) {
@@ -463,13 +464,13 @@ void rangeGroups(int in, const void *w, i64 n, const QuantPlan &p, unsigned *gmi
     QS_GPU_CHECK_LAUNCH("rangeGroups");
 }
 
-void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, const unsigned *gbad,
-            const double *statsD, const i64 *statsI, int statsRows, float *scales, signed char *zeros,
-            unsigned char *bad, u64 *nonFiniteGroups, void *stream)
+void params(const QuantPlan &p, const unsigned *gmin, const unsigned *gmax, const unsigned *gbad, const double *statsD,
+            const i64 *statsI, int statsRows, float *scales, signed char *zeros, unsigned char *bad,
+            u64 *nonFiniteGroups, void *stream)
 {
     const int blocks = statsRows > 0 ? 1 : static_cast<int>((p.groups + kThreads - 1) / kThreads);
     kParams<<<blocks, kThreads, 0, S(stream)>>>(p, gmin, gmax, gbad, statsD, statsI, statsRows, scales, zeros, bad,
-                                               nonFiniteGroups);
+                                                nonFiniteGroups);
     QS_GPU_CHECK_LAUNCH("params");
 }
 

@@ -12,12 +12,12 @@ namespace quantscope::gpu::launch {
 
 namespace {
 
-constexpr int kKeys = 65536;           ///< distinct 16-bit values
-constexpr int kVhWords = kKeys / 2;    ///< shared value counts: two 16-bit counters per word
-constexpr int kTableThreads = 256;     ///< value-table kernels: 256 blocks of 256 threads
+constexpr int kKeys = 65536;        ///< distinct 16-bit values
+constexpr int kVhWords = kKeys / 2; ///< shared value counts: two 16-bit counters per word
+constexpr int kTableThreads = 256;  ///< value-table kernels: 256 blocks of 256 threads
 constexpr int kTableBlocks = kKeys / kTableThreads;
-constexpr int kPassThreads = 1024;     ///< value-counting passes: one block of 1024 per SM
-constexpr int kPass2Threads = 768;     ///< INT pass 2: one block per SM, up to 85 registers (no spills)
+constexpr int kPassThreads = 1024; ///< value-counting passes: one block of 1024 per SM
+constexpr int kPass2Threads = 768; ///< INT pass 2: one block per SM, up to 85 registers (no spills)
 
 // ---- shared 16-bit value counts -----------------------------------------------------------------
 // Two 16-bit counters per shared word. The thread whose increment takes a counter from 0x7FFF to

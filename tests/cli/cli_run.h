@@ -63,9 +63,15 @@ inline Result runWith(const std::string &prefix, const std::vector<std::string> 
     return r;
 }
 
-inline Result run(const std::vector<std::string> &args) { return runWith({}, args); }
+inline Result run(const std::vector<std::string> &args)
+{
+    return runWith({}, args);
+}
 
-inline fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K"; }
+inline fs::path stories()
+{
+    return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K";
+}
 
 /// A demo checkpoint private to this process (ctest runs tests as parallel processes), removed
 /// when the process exits.

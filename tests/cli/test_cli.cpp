@@ -58,7 +58,10 @@ fs::path writeCtFixture(const fs::path &dir)
     return file;
 }
 
-float expectedCt(int n, int k) { return static_cast<float>(k - 8) * (0.5f * static_cast<float>(1 + n + 2 * (k / 8))); }
+float expectedCt(int n, int k)
+{
+    return static_cast<float>(k - 8) * (0.5f * static_cast<float>(1 + n + 2 * (k / 8)));
+}
 
 } // namespace
 
@@ -112,7 +115,8 @@ TEST(CliReaders, DecodeWritesFp32SafetensorsAndNpy)
         EXPECT_EQ(t.at(i), expectedCt(i / 16, i % 16));
     EXPECT_EQ(f.metadata().at("format"), "compressed-tensors/pack-quantized");
 
-    const Result np = run({"decode", file.string(), "--tensor", "m.proj.weight", "--out", (dir / "out.npy").string(), "--json"});
+    const Result np =
+        run({"decode", file.string(), "--tensor", "m.proj.weight", "--out", (dir / "out.npy").string(), "--json"});
     ASSERT_EQ(np.rc, 0) << np.err;
     EXPECT_EQ(nlohmann::json::parse(np.out)["tensor"], "m.proj.weight");
     const quantscope::Tensor n = quantscope::readNpy(dir / "out.npy");
@@ -264,8 +268,7 @@ TEST(Cli, InfoSelectsTensorsAndRefusesUnknownNames)
     ASSERT_EQ(j["tensors"].size(), 1u);
     EXPECT_EQ(j["tensors"][0]["shape"], nlohmann::json::array({8, 1024}));
     EXPECT_EQ(j["tensors"][0]["dtype"], "BF16");
-    EXPECT_NE(j["tensors"][0]["file"].get<std::string>().find("model-00002-of-00002.safetensors"),
-              std::string::npos);
+    EXPECT_NE(j["tensors"][0]["file"].get<std::string>().find("model-00002-of-00002.safetensors"), std::string::npos);
 
     const Result bad = run({"info", d.string(), "--tensor", "model.layers.9.nope"});
     EXPECT_EQ(bad.rc, 1);
@@ -323,7 +326,7 @@ TEST(Cli, AHeaderOverTheLimitNamesTheFlagThatRaisesIt)
     const Result r = run({"info", p.string(), "--max-header-bytes", "16"});
     EXPECT_EQ(r.rc, 1);
     EXPECT_NE(r.err.find("--max-header-bytes"), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find("maxHeaderBytes"), std::string::npos) << r.err; // no C++ name
+    EXPECT_EQ(r.err.find("maxHeaderBytes"), std::string::npos) << r.err;      // no C++ name
     EXPECT_EQ(run({"info", p.string(), "--max-header-bytes", "1000"}).rc, 0); // the flag works
 }
 
@@ -332,12 +335,12 @@ TEST(Cli, AHeaderOverTheLimitNamesTheFlagThatRaisesIt)
 TEST(CliQuantize, JsonHasEveryDocumentedField)
 {
     const auto d = demoDir();
-    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.0.self_attn.q_proj.weight",
-                          "--method", "int", "--bits", "4", "--group", "32", "--json", "--device", "cpu"});
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.0.self_attn.q_proj.weight", "--method",
+                          "int", "--bits", "4", "--group", "32", "--json", "--device", "cpu"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    for (const char *k : {"tensor", "method", "spec", "device", "ragged", "metrics", "stats_in", "stats_out",
-                          "histogram", "time_ms"})
+    for (const char *k :
+         {"tensor", "method", "spec", "device", "ragged", "metrics", "stats_in", "stats_out", "histogram", "time_ms"})
         EXPECT_TRUE(j.contains(k)) << k;
     for (const char *k : {"mse", "rmse", "sqnr_db", "rel_frobenius", "max_abs_err", "cosine", "err_p50", "err_p90",
                           "err_p99", "err_p999", "bits_per_element", "bytes"})
@@ -368,8 +371,8 @@ TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
         std::ofstream o(spec);
         o << R"({"method": "int", "bits": 8, "granularity": "channel", "symmetric": false})";
     }
-    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec",
-                          spec.string(), "--scale-dtype", "bf16", "--json"});
+    const Result r = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec", spec.string(),
+                          "--scale-dtype", "bf16", "--json"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["spec"]["bits"], 8);
@@ -383,7 +386,8 @@ TEST(CliQuantize, SpecFileAndFlagsComposeAndBadSpecsAreRefused)
         std::ofstream o(spec);
         o << R"({"method": "int", "bitz": 4})";
     }
-    const Result bad = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec", spec.string()});
+    const Result bad =
+        run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--spec", spec.string()});
     EXPECT_EQ(bad.rc, 1);
     EXPECT_NE(bad.err.find("bitz"), std::string::npos) << bad.err;
     const Result strict = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "int",
@@ -449,8 +453,8 @@ TEST(CliHqq, JsonHasHistoryAndMatchesTheLibraryOnRealWeights)
     EXPECT_NEAR(j["metrics"]["rel_frobenius"].get<double>(), 0.0985, 0.01 * 0.0985);
     EXPECT_DOUBLE_EQ(j["metrics"]["bits_per_element"].get<double>(), 4.5); // FP16 scale + zero per 64
     // --preset milo-code switches the preset defaults (3-bit, axis 0).
-    const Result mc = run({"quantize", m.string(), "--tensor", "model.layers.0.mlp.gate_proj.weight", "--method",
-                           "hqq", "--preset", "milo-code", "--compute", "fp16", "--json"});
+    const Result mc = run({"quantize", m.string(), "--tensor", "model.layers.0.mlp.gate_proj.weight", "--method", "hqq",
+                           "--preset", "milo-code", "--compute", "fp16", "--json"});
     ASSERT_EQ(mc.rc, 0) << mc.err;
     const auto jm = nlohmann::json::parse(mc.out);
     EXPECT_EQ(jm["spec"]["bits"], 3);
@@ -461,8 +465,8 @@ TEST(CliHqq, JsonHasHistoryAndMatchesTheLibraryOnRealWeights)
 TEST(CliHqq, RefusalsGiveTheReason)
 {
     const auto d = demoDir();
-    const Result g = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq",
-                          "--group", "60"});
+    const Result g =
+        run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq", "--group", "60"});
     EXPECT_EQ(g.rc, 1);
     EXPECT_NE(g.err.find("multiple of 8"), std::string::npos) << g.err;
     const Result gr = run({"quantize", d.string(), "--tensor", "model.layers.1.mlp.gate.weight", "--method", "hqq",
@@ -487,8 +491,8 @@ TEST(CliMilo, PassesRankClampAndChosenPass)
     EXPECT_EQ(j["spec"]["seed"], 3);
     EXPECT_EQ(j["spec"]["compensator"], "int8");
     EXPECT_EQ(j["spec"]["hqq_preset"], "milo-code");
-    const Result p = run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--preset", "passes=4", "--rank",
-                          "2", "--json"});
+    const Result p = run(
+        {"quantize", d.string(), "--tensor", t, "--method", "milo", "--preset", "passes=4", "--rank", "2", "--json"});
     ASSERT_EQ(p.rc, 0) << p.err;
     const auto jp = nlohmann::json::parse(p.out);
     EXPECT_EQ(jp["history"].size(), 4u);
@@ -513,12 +517,12 @@ TEST(CliSpectrum, FieldsOfTheResidualAndOfW)
 {
     const auto d = demoDir();
     const std::string t = "model.layers.0.self_attn.q_proj.weight";
-    const Result r = run({"spectrum", d.string(), "--tensor", t, "--method", "int", "--bits", "4", "--group", "32",
-                          "--json"});
+    const Result r =
+        run({"spectrum", d.string(), "--tensor", t, "--method", "int", "--bits", "4", "--group", "32", "--json"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    for (const char *k : {"sigma", "complete", "n_sigma_ge_tau", "n_sigma_lt_tau", "derived", "fro_norm",
-                          "energy_top", "err_after_rank"})
+    for (const char *k : {"sigma", "complete", "n_sigma_ge_tau", "n_sigma_lt_tau", "derived", "fro_norm", "energy_top",
+                          "err_after_rank"})
         EXPECT_TRUE(j.contains(k)) << k;
     const auto n = j["sigma"].size();
     EXPECT_EQ(j["complete"], true);
@@ -555,8 +559,8 @@ namespace {
 /// A safetensors file holding one FP32 activation tensor "acts" [M, K] with outlier channels.
 fs::path activationFile(std::int64_t M, std::int64_t K)
 {
-    const fs::path p = fs::path(::testing::TempDir()) / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) + "_" +
-                                                            std::to_string(getpid()) + ".safetensors");
+    const fs::path p = fs::path(::testing::TempDir()) / ("qs_acts_" + std::to_string(M) + "x" + std::to_string(K) +
+                                                         "_" + std::to_string(getpid()) + ".safetensors");
     const std::string header = R"({"acts":{"dtype":"F32","shape":[)" + std::to_string(M) + "," + std::to_string(K) +
                                R"(],"data_offsets":[0,)" + std::to_string(M * K * 4) + "]}}";
     std::ofstream o(p, std::ios::binary);
@@ -681,8 +685,8 @@ TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
 {
     const auto d = demoDir();
     auto j = runJson({"sweep-c", d.string(), "--tensor", kQ, "--json"});
-    for (const char *k : {"c", "mse", "c_star", "c_star_interval", "mse_at_default", "lloyd_max_mse", "int4_mse",
-                          "mxfp4_mse"})
+    for (const char *k :
+         {"c", "mse", "c_star", "c_star_interval", "mse_at_default", "lloyd_max_mse", "int4_mse", "mxfp4_mse"})
         EXPECT_TRUE(j.contains(k)) << k;
     EXPECT_EQ(j["c"].size(), 701u);
     EXPECT_EQ(j["mse"].size(), 701u);
@@ -704,7 +708,8 @@ TEST(CliEngine1b, SweepCReportsTheCurveAndReferences)
 TEST(CliEngine1b, SaveWritesFp4AndTwoLevelScales)
 {
     const auto d = demoDir();
-    const fs::path out = fs::path(::testing::TempDir()) / ("qs_native_fp4_" + std::to_string(getpid()) + ".safetensors");
+    const fs::path out =
+        fs::path(::testing::TempDir()) / ("qs_native_fp4_" + std::to_string(getpid()) + ".safetensors");
     for (const char *method : {"nvfp4", "progressive"}) {
         fs::remove(out);
         const Result r = run({"quantize", d.string(), "--tensor", kQ, "--method", method, "--save", out.string()});

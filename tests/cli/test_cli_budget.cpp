@@ -59,8 +59,8 @@ TEST(CliBudget, DemoChoiceIsWithinBudgetAndNoSingleChangeImproves)
     const fs::path recipe = fs::path(::testing::TempDir()) / ("qs_budget_" + tag + ".json");
     const fs::path check = fs::path(::testing::TempDir()) / ("qs_budget_check_" + tag + ".jsonl");
     fs::remove(report);
-    const Result s = run({"scan", demoDir().string(), "--specs", kSpecs, "--device", "cpu", "--out", report.string(),
-                          "--quiet"});
+    const Result s =
+        run({"scan", demoDir().string(), "--specs", kSpecs, "--device", "cpu", "--out", report.string(), "--quiet"});
     ASSERT_EQ(s.rc, 0) << s.err;
     const auto cands = candidates(reportLines(report));
     ASSERT_GT(cands.size(), 10u);

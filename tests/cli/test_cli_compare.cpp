@@ -88,8 +88,8 @@ TEST(CliCompare, ExportsRoundingDifferentlyAgainstTheReference)
         EXPECT_EQ(m["scheme_diff"], "") << m["module"];
     }
 
-    const Result cmp = run({"compare", (dir / "a").string(), (dir / "b").string(), "--reference", weights.string(),
-                            "--json", "--quiet"});
+    const Result cmp = run(
+        {"compare", (dir / "a").string(), (dir / "b").string(), "--reference", weights.string(), "--json", "--quiet"});
     ASSERT_EQ(cmp.rc, 0) << cmp.err;
     const json j = json::parse(cmp.out);
     EXPECT_EQ(j["kind"], "checkpoints");
@@ -105,7 +105,7 @@ TEST(CliCompare, ExportsRoundingDifferentlyAgainstTheReference)
              {std::pair<std::string, std::vector<std::string>>{"error_a", {}},
               std::pair<std::string, std::vector<std::string>>{"error_b", {"--scale-apply", "reciprocal"}}}) {
             std::vector<std::string> args{"quantize", weights.string(), "--tensor", module + ".weight", "--method",
-                                          "int", "--group", "4", "--json", "--quiet"};
+                                          "int",      "--group",        "4",        "--json",           "--quiet"};
             args.insert(args.end(), flags.begin(), flags.end());
             const Result q = run(args);
             ASSERT_EQ(q.rc, 0) << q.err;
@@ -136,8 +136,8 @@ TEST(CliCompare, TwoScanReportsOfOneCheckpoint)
     fs::create_directories(dir);
     const fs::path a = dir / "a.jsonl", b = dir / "b.jsonl";
     for (const auto &[out, specs] : {std::pair{a, "int:group=4"}, std::pair{b, "int:bits=8:group=4"}}) {
-        const Result r = run({"scan", weights.string(), "--specs", specs, "--out", out.string(), "--quiet",
-                              "--device", "cpu"});
+        const Result r =
+            run({"scan", weights.string(), "--specs", specs, "--out", out.string(), "--quiet", "--device", "cpu"});
         ASSERT_EQ(r.rc, 0) << r.err;
     }
     // Each report's own rel_frobenius per module, read here from the lines.

@@ -38,8 +38,8 @@ TEST(CliExport, OutFileEqualsStdoutAndRefusalsWriteNothing)
     const auto q = nlohmann::json::parse(slurp(dir / "out_quark"));
     EXPECT_EQ(q["global_quant_config"]["weight"].size(), 2u);
 
-    const Result refused = run({"export", "--recipe", w4a8.string(), "--format", "compressed-tensors",
-                                (dir / "ct.json").string()});
+    const Result refused =
+        run({"export", "--recipe", w4a8.string(), "--format", "compressed-tensors", (dir / "ct.json").string()});
     EXPECT_EQ(refused.rc, 1);
     EXPECT_NE(refused.err.find("two-stage"), std::string::npos) << refused.err;
     EXPECT_FALSE(fs::exists(dir / "ct.json"));

@@ -43,8 +43,8 @@ TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
 {
     const auto cache = kConfig / "quantscope" / "gemm_peaks.json";
     std::filesystem::remove(cache);
-    const Result a = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1,16", "--formats", "bf16",
-                          "--experts", "3", "--device", "cpu", "--json"});
+    const Result a = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1,16", "--formats", "bf16", "--experts", "3",
+                          "--device", "cpu", "--json"});
     ASSERT_EQ(a.rc, 0) << a.err;
     const auto j = nlohmann::json::parse(a.out);
     ASSERT_TRUE(j.contains("peaks")) << j;
@@ -67,7 +67,8 @@ TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
     const Result b = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--device", "cpu", "--json"});
     ASSERT_EQ(b.rc, 0) << b.err;
     EXPECT_EQ(nlohmann::json::parse(b.out)["peaks"]["source"], "cached (" + cache.string() + ")");
-    const Result none = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--device", "cpu", "--no-roofline", "--json"});
+    const Result none =
+        run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--device", "cpu", "--no-roofline", "--json"});
     ASSERT_EQ(none.rc, 0) << none.err;
     EXPECT_FALSE(nlohmann::json::parse(none.out).contains("peaks"));
     // The quantized paths are GPU only: the CPU's point says so.
@@ -109,8 +110,8 @@ TEST(CliGemmBench, UnknownFormatAndBadSweepAreUsageErrors)
 
 TEST(CliGemmBench, CpuRunGivesOnePointPerFormatAndM)
 {
-    const Result r = run({"gemm-bench", "--shape", "24,40", "--m-sweep", "1,3,8", "--formats", "bf16,int8",
-                          "--device", "cpu", "--json"});
+    const Result r = run({"gemm-bench", "--shape", "24,40", "--m-sweep", "1,3,8", "--formats", "bf16,int8", "--device",
+                          "cpu", "--json"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["device"], "cpu");
@@ -128,12 +129,14 @@ TEST(CliGemmBench, CpuRunGivesOnePointPerFormatAndM)
         ASSERT_GT(t, 0.0);
         EXPECT_GT(p["cold_us"].get<double>(), 0.0);
         // TFLOP/s and GB/s follow from the shape and the time (FP32: 4 bytes an element).
-        EXPECT_NEAR(p["tflops"].get<double>(), 2.0 * m * 24 * 40 / (t * 1e-6) / 1e12, 1e-9 * p["tflops"].get<double>() + 1e-12);
+        EXPECT_NEAR(p["tflops"].get<double>(), 2.0 * m * 24 * 40 / (t * 1e-6) / 1e12,
+                    1e-9 * p["tflops"].get<double>() + 1e-12);
         EXPECT_NEAR(p["gbps"].get<double>(), 4.0 * (m * 40 + 24 * 40 + m * 24) / (t * 1e-6) / 1e9,
                     1e-9 * p["gbps"].get<double>() + 1e-12);
         EXPECT_GE(p["repeats"].get<int>(), 20);
     }
-    EXPECT_EQ(seen, (std::set<std::pair<std::string, std::int64_t>>{{"fp32 (cpu)", 1}, {"fp32 (cpu)", 3}, {"fp32 (cpu)", 8}}));
+    EXPECT_EQ(seen, (std::set<std::pair<std::string, std::int64_t>>{
+                        {"fp32 (cpu)", 1}, {"fp32 (cpu)", 3}, {"fp32 (cpu)", 8}}));
 }
 
 TEST(CliGemmBench, GpuRequestedWithoutOneSaysWhy)
@@ -163,7 +166,8 @@ TEST(CliGemmBench, TensorGivesNAndK)
     EXPECT_EQ(missing.rc, 1);
     EXPECT_NE(missing.err.find("nope"), std::string::npos);
     EXPECT_TRUE(missing.out.empty());
-    const Result vec = run({"gemm-bench", "--tensor", "model.layers.0.input_layernorm.weight", d.string(), "--device", "cpu"});
+    const Result vec =
+        run({"gemm-bench", "--tensor", "model.layers.0.input_layernorm.weight", d.string(), "--device", "cpu"});
     EXPECT_EQ(vec.rc, 1);
     EXPECT_NE(vec.err.find("not a matrix"), std::string::npos) << vec.err;
 }

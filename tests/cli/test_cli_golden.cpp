@@ -119,7 +119,8 @@ TEST_P(CliGolden, OutputIsUnchangedButForTiming)
     const unsigned goldenThreads = cases.value("threads", 0u);
     const bool sameMachineKind = std::thread::hardware_concurrency() == goldenThreads;
     if (!sameMachineKind)
-        std::printf("note: goldens from a %u-thread machine, this one has %u: reals compared to 1e-9 relative (1e-10 absolute)\n",
+        std::printf("note: goldens from a %u-thread machine, this one has %u: reals compared to 1e-9 relative (1e-10 "
+                    "absolute)\n",
                     goldenThreads, std::thread::hardware_concurrency());
     EXPECT_EQ(firstDifference(golden, now, "", sameMachineKind ? 0.0 : 1e-9), "")
         << GetParam() << ": JSON differs from the golden";

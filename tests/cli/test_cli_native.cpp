@@ -38,7 +38,8 @@ TEST(CliNative, EveryMethodSavedOpensInInfoAndDecodesToWhatQuantizeReported)
         const std::string method = flags[1];
         SCOPED_TRACE(method);
         const fs::path saved = dir / (method + ".safetensors");
-        std::vector<std::string> args = {"quantize", d.string(), "--tensor", tensor, "--json", "--save", saved.string()};
+        std::vector<std::string> args = {"quantize", d.string(), "--tensor",    tensor,
+                                         "--json",   "--save",   saved.string()};
         args.insert(args.end(), flags.begin(), flags.end());
         const Result q = run(args);
         ASSERT_EQ(q.rc, 0) << q.err;

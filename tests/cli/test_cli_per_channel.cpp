@@ -74,17 +74,16 @@ TEST(CliPerChannel, InfoAddsKurtosisAndAbsmaxOfEveryChannelOnlyWhenAsked)
         colMax = std::max(colMax, std::fabs(v));
     EXPECT_EQ(in["absmax"][37].get<double>(), static_cast<double>(colMax));
     EXPECT_EQ(in["outliers"][0]["index"], 37);
-    const double absmax = std::max(std::fabs(t["stats"]["min"].get<double>()),
-                                   std::fabs(t["stats"]["max"].get<double>()));
+    const double absmax =
+        std::max(std::fabs(t["stats"]["min"].get<double>()), std::fabs(t["stats"]["max"].get<double>()));
     EXPECT_EQ(in["outliers"][0]["absmax"].get<double>(), absmax);
 }
 
 TEST(CliPerChannel, QuantizeAddsTheErrorOfEveryOutputRow)
 {
     const auto d = demoDir();
-    const std::vector<std::string> base = {"quantize", d.string(), "--tensor", kK,
-                                           "--method", "int",      "--bits",   "4",
-                                           "--group",  "128",      "--json",   "--quiet"};
+    const std::vector<std::string> base = {"quantize", d.string(), "--tensor", kK,    "--method", "int",
+                                           "--bits",   "4",        "--group",  "128", "--json",   "--quiet"};
     auto plain = json(base);
     EXPECT_FALSE(plain.contains("per_channel"));
     auto args = base;

@@ -51,8 +51,8 @@ void expectEqualsQuantize(const fs::path &checkpoint, const std::vector<json> &l
         ASSERT_EQ(l["status"], "scanned") << l.dump();
         ASSERT_EQ(l["runs"].size(), specFlags.size());
         for (std::size_t s = 0; s < specFlags.size(); ++s) {
-            std::vector<std::string> args = {"quantize", checkpoint.string(), "--tensor", l["tensor"], "--json",
-                                             "--quiet", "--device", "cpu"};
+            std::vector<std::string> args = {"quantize", checkpoint.string(), "--tensor", l["tensor"],
+                                             "--json",   "--quiet",           "--device", "cpu"};
             args.insert(args.end(), specFlags[s].begin(), specFlags[s].end());
             const Result q = run(args);
             ASSERT_EQ(q.rc, 0) << q.err;
@@ -114,8 +114,8 @@ TEST(CliScan, CutReportResumesToTheUninterruptedOne)
     const fs::path full = fs::path(::testing::TempDir()) / ("qs_scan_full_" + tag + ".jsonl");
     const fs::path cut = fs::path(::testing::TempDir()) / ("qs_scan_cut_" + tag + ".jsonl");
     fs::remove(full);
-    const std::vector<std::string> common = {"--specs", "int:bits=3:group=64", "--spectra", "counts", "--top", "4",
-                                             "--device", "cpu", "--quiet"};
+    const std::vector<std::string> common = {
+        "--specs", "int:bits=3:group=64", "--spectra", "counts", "--top", "4", "--device", "cpu", "--quiet"};
     auto scan = [&](const fs::path &out) {
         std::vector<std::string> a = {"scan", demoDir().string(), "--out", out.string(), "--json"};
         a.insert(a.end(), common.begin(), common.end());
@@ -190,7 +190,8 @@ TEST(CliRecipe, CheckReportsUnmatchedOverlapsFusionAndRegexDots)
     EXPECT_EQ(text.rc, 0);
     EXPECT_NE(text.out.find("fusion warning"), std::string::npos);
     {
-        std::ofstream(recipe) << R"({"quantscope_recipe": 1, "rules": [{"patterns": ["*"], "specs": [{"method": "int", "colour": 1}]}]})";
+        std::ofstream(recipe)
+            << R"({"quantscope_recipe": 1, "rules": [{"patterns": ["*"], "specs": [{"method": "int", "colour": 1}]}]})";
     }
     const Result bad = run({"recipe", "check", recipe.string()});
     EXPECT_EQ(bad.rc, 1);

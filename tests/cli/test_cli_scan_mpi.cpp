@@ -104,8 +104,8 @@ void expectRanksEqualSingleProcess(const fs::path &checkpoint, const std::string
     EXPECT_EQ(refLines[0]["ranks"], 1);
     for (const int n : {2, 3}) {
         const fs::path out = tempReport(name + "_np" + std::to_string(n));
-        const Result r = runRanks(n, {"scan", checkpoint.string(), "--device", "cpu", "--quiet", "--out",
-                                      out.string(), "--json"});
+        const Result r =
+            runRanks(n, {"scan", checkpoint.string(), "--device", "cpu", "--quiet", "--out", out.string(), "--json"});
         ASSERT_EQ(r.rc, 0) << r.err;
         expectSameReport(ref, out);
         const auto lines = reportLines(out);
@@ -213,8 +213,8 @@ TEST(CliScanMpi, FailingRankModuleIsRedoneElsewhere)
     ASSERT_FALSE(module.empty());
     // Rank 0 is handed the largest module first and fails on it: rank 1 redoes it.
     const fs::path out = tempReport("fail");
-    const std::vector<std::string> scan = {"scan", ck.string(), "--device", "cpu", "--quiet", "--out", out.string(),
-                                           "--json"};
+    const std::vector<std::string> scan = {"scan",    ck.string(), "--device",   "cpu",
+                                           "--quiet", "--out",     out.string(), "--json"};
     Result r = runRanks(2, scan, {"QUANTSCOPE_SCAN_FAIL_MODULE=" + module, "QUANTSCOPE_SCAN_FAIL_RANK=0"});
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(json::parse(r.out)["reassigned"], 1);

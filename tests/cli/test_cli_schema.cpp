@@ -17,11 +17,11 @@
 
 namespace fs = std::filesystem;
 using namespace quantscope;
-using quantscope::cli::Commands;
-using quantscope::cli::QuantizerOptions;
 using cli_test::Result;
 using cli_test::run;
 using cli_test::runWith;
+using quantscope::cli::Commands;
+using quantscope::cli::QuantizerOptions;
 
 namespace {
 

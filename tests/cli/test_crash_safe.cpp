@@ -98,8 +98,7 @@ std::vector<std::string> tempFiles(const fs::path &dir)
 
 /// One writer: `oldCmd` writes the old state of `names` in `dir`, `newCmd` the new one.
 void provesCrashSafe(const std::string &what, const fs::path &dir, const std::vector<std::string> &names,
-                     const std::vector<std::string> &oldCmd, const std::vector<std::string> &newCmd,
-                     unsigned seed)
+                     const std::vector<std::string> &oldCmd, const std::vector<std::string> &newCmd, unsigned seed)
 {
     // The new state, and the bytes one whole write of it puts through AtomicFile.
     ASSERT_EQ(spawn(newCmd, -1).rc, 0) << what;

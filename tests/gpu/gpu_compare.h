@@ -35,9 +35,9 @@ const Backend *gpuOrSkip()
     return reg.gpu();
 }
 
-#define REQUIRE_GPU()                                                                              \
-    const Backend *gpu = gpuOrSkip();                                                              \
-    if (!gpu)                                                                                      \
+#define REQUIRE_GPU()                                                                                                  \
+    const Backend *gpu = gpuOrSkip();                                                                                  \
+    if (!gpu)                                                                                                          \
         GTEST_SKIP() << "no GPU: " << BackendRegistry::instance().gpuUnavailableReason();
 
 /// Heavy-tailed values with an outlier column, a zero row and (optionally) NaN/Inf.
@@ -65,7 +65,10 @@ Tensor makeTensor(const std::vector<float> &v, std::int64_t R, std::int64_t C, D
     return quantscope::test::tensorOf(v, {R, C}, dt);
 }
 
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+bool sameBits(float a, float b)
+{
+    return std::memcmp(&a, &b, 4) == 0;
+}
 
 void expectNear(double gpuV, double cpuV, const std::string &what)
 {

@@ -181,7 +181,8 @@ TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
                         const float zf = static_cast<float>(z);
                         for (float v : x) {
                             const int q = intCode(p, v, s, z);
-                            const float qf = intCodeValue(p, v, s, zf, static_cast<float>(p.qmin), static_cast<float>(p.qmax));
+                            const float qf =
+                                intCodeValue(p, v, s, zf, static_cast<float>(p.qmin), static_cast<float>(p.qmax));
                             ASSERT_EQ(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)),
                                       static_cast<std::uint8_t>(intOfFloat(qf) & 0xFFu));
                             ASSERT_EQ(bits(intDequant(p, q, s, z)), bits(intDequantValue(p, qf, s, zf)));
@@ -198,7 +199,10 @@ TEST(DeviceMath, ConversionFreeIntCodesEqualTheReference)
 
 namespace {
 /// The CPU's quotient rounding (docs/numerics.md: round half to even of RN(x/s)).
-float rneOfQuotient(float x, float s) { return std::nearbyint(x / s); }
+float rneOfQuotient(float x, float s)
+{
+    return std::nearbyint(x / s);
+}
 } // namespace
 
 TEST(DeviceMath, ReciprocalRoundingAgreesWithTheDivisionWheneverItSaysSo)
@@ -250,7 +254,8 @@ TEST(DeviceMath, ExactDifferenceClaimsOnlyExactDifferences)
     for (int i = 0; i < 2000000; ++i) {
         const float x = bf16ToFloat(floatToBf16(0.02f * t(rng)));
         const float s = i % 4 == 0 ? 0.02f * std::abs(t(rng)) + 1e-30f : 0.01f;
-        const float y = (i % 4 == 0 ? s : std::nearbyint(x / s) * s) * (i % 7 == 0 ? static_cast<float>(code(rng)) : 1.0f);
+        const float y =
+            (i % 4 == 0 ? s : std::nearbyint(x / s) * s) * (i % 7 == 0 ? static_cast<float>(code(rng)) : 1.0f);
         const float e = x - y;
         if (!exactDifference(e, y)) {
             ++declined;
@@ -352,7 +357,7 @@ TEST(DeviceMath, GroupsInRangeNeedNoClampAndHaveExactErrors)
     EXPECT_GT(inRange, 50000u);
     EXPECT_GT(outOfRange, 10000u); // symmetric groups clamp their largest element, for instance
     EXPECT_GT(elements, 3000000u);
-    EXPECT_GE(exactClaims, inRange);  // every in-range group is also exact
+    EXPECT_GE(exactClaims, inRange); // every in-range group is also exact
     EXPECT_GT(clampedExact, 10000u); // and so are most clamping ones (symmetric groups)
     // The conditions one at a time (s = 1, z = 0): a symmetric INT4 extreme 7.5 rounds to 8, one
     // level over qmax = 7 with multiplier 7: exact. One level over a multiplier of 1 (x/s up to 2.5
@@ -435,7 +440,8 @@ TEST(DeviceMath, ReciprocalSafeBelowIsAtLeastAsStrictAsTheElementCheck)
     std::uniform_int_distribution<int> k(-20, 20), ulps(-40, 40);
     std::size_t claimed = 0;
     for (int i = 0; i < 3000000; ++i) {
-        float t = i % 2 ? static_cast<float>(q(rng)) : fl(bits(static_cast<float>(k(rng) + 0.5)) + static_cast<std::uint32_t>(ulps(rng)));
+        float t = i % 2 ? static_cast<float>(q(rng))
+                        : fl(bits(static_cast<float>(k(rng) + 0.5)) + static_cast<std::uint32_t>(ulps(rng)));
         const float rt = std::nearbyint(t);
         const float T = static_cast<float>(std::abs(t) * grow(rng));
         if (!(std::abs(t - rt) < reciprocalSafeBelow(T)))

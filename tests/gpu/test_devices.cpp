@@ -56,8 +56,8 @@ TEST(Devices, CpuBackendDequantizeMatchesTheQuantizersOutput)
     for (std::size_t i = 0; i < x.size(); ++i)
         x[i] = std::sin(0.37f * static_cast<float>(i)) * (i % 17 == 0 ? 5.0f : 1.0f);
     const Tensor w = Tensor::fromFloats({4, 96}, x);
-    for (const char *spec : {R"({"method":"int","bits":3,"group":32,"symmetric":false})",
-                             R"({"method":"fp8","granularity":"channel"})"}) {
+    for (const char *spec :
+         {R"({"method":"int","bits":3,"group":32,"symmetric":false})", R"({"method":"fp8","granularity":"channel"})"}) {
         const auto dev = cpu.upload(w, "t");
         const QuantizedTensor q = cpu.quantize(*dev, parseQuantSpec(nlohmann::json::parse(spec)), {});
         EXPECT_EQ(cpu.dequantize(q), q.dequantized) << spec;

@@ -18,11 +18,11 @@ std::vector<float> mxfp4Data(std::int64_t R, std::int64_t C, std::uint64_t seed,
     auto at = [&](std::int64_t r, std::int64_t c) -> float & { return v[static_cast<std::size_t>(r * C + c)]; };
     const std::int64_t g = std::min<std::int64_t>(C, 32);
     for (std::int64_t c = 0; c < g; ++c) {
-        at(0, c) = 0.0f;                                               // all-zero group
-        at(1, c) = -0.0f;                                              // all −0
+        at(0, c) = 0.0f;  // all-zero group
+        at(1, c) = -0.0f; // all −0
         const float ties[] = {6.0f, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
-        at(3, c) = (c % 2 ? -1.0f : 1.0f) * ties[c % 8];               // RNE ties at s = 1
-        at(4, c) = c == 5 ? 7.5f : 0.1f * static_cast<float>(c);       // even: 7.5 → 8 (carry)
+        at(3, c) = (c % 2 ? -1.0f : 1.0f) * ties[c % 8];                        // RNE ties at s = 1
+        at(4, c) = c == 5 ? 7.5f : 0.1f * static_cast<float>(c);                // even: 7.5 → 8 (carry)
         at(5, c) = (c % 3 ? 1.0f : -1.0f) * 1e-39f * static_cast<float>(c + 1); // byte 0
         if (huge)
             at(6, c) = (c % 2 ? 1.0f : -1.0f) * 3e38f / static_cast<float>(c + 1);
@@ -36,7 +36,6 @@ std::vector<float> mxfp4Data(std::int64_t R, std::int64_t C, std::uint64_t seed,
 }
 
 } // namespace
-
 
 TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
 {
@@ -169,8 +168,11 @@ struct Fp4Case {
     bool nonFinite, huge;
 };
 // 96: whole groups; 100: a ragged last group; 40: one group of 32 + 8; huge: values near FLT_MAX.
-const Fp4Case kFp4Cases[] = {{37, 96, false, false}, {29, 100, false, false}, {24, 100, true, false},
-                             {16, 40, true, false}, {12, 100, false, true}};
+const Fp4Case kFp4Cases[] = {{37, 96, false, false},
+                             {29, 100, false, false},
+                             {24, 100, true, false},
+                             {16, 40, true, false},
+                             {12, 100, false, true}};
 
 std::string caseName(const Fp4Case &cs, DType dt)
 {
@@ -219,7 +221,8 @@ TEST(GpuQuant, ConstOptBothEncodersBitIdentical)
             for (const char *enc : {"pow2", "unrounded"})
                 for (double c : {0.156, 0.05, 0.3331})
                     for (int group : {32, 16, 64})
-                        compareQuantizeOnly(*gpu, w, {{"method", "constopt"}, {"encoder", enc}, {"c", c}, {"group", group}},
+                        compareQuantizeOnly(*gpu, w,
+                                            {{"method", "constopt"}, {"encoder", enc}, {"c", c}, {"group", group}},
                                             caseName(cs, dt));
         }
 }
@@ -256,9 +259,8 @@ TEST(GpuQuant, QuarksReciprocalIntRuleBitIdentical)
 TEST(GpuQuant, Fp4MethodsRunOnTheGpu)
 {
     REQUIRE_GPU();
-    for (const nlohmann::json &spec : std::vector<nlohmann::json>{{{"method", "nvfp4"}},
-                                                                   {{"method", "constopt"}},
-                                                                   {{"method", "constopt"}, {"encoder", "unrounded"}}})
+    for (const nlohmann::json &spec : std::vector<nlohmann::json>{
+             {{"method", "nvfp4"}}, {{"method", "constopt"}}, {{"method", "constopt"}, {"encoder", "unrounded"}}})
         EXPECT_TRUE(gpu->supports(parseQuantSpec(spec)).supported) << spec.dump();
     for (const auto &m : gpu->capabilities()) {
         if (m.method == "nvfp4" || m.method == "mxfp4" || m.method == "int" || m.method == "constopt" ||
@@ -343,7 +345,8 @@ TEST(GpuQuant, ConstOptWithHadamardRotationBitIdentical)
                     EXPECT_EQ(g.report["rotate"], c.report["rotate"]) << label;
                     EXPECT_EQ(g.report["rotated_absmax"], c.report["rotated_absmax"]) << label;
                     ASSERT_EQ(g.report["rotated_excess_kurtosis"].is_number(),
-                              c.report["rotated_excess_kurtosis"].is_number()) << label;
+                              c.report["rotated_excess_kurtosis"].is_number())
+                        << label;
                     if (c.report["rotated_excess_kurtosis"].is_number()) {
                         const double kc = c.report["rotated_excess_kurtosis"], kg = g.report["rotated_excess_kurtosis"];
                         EXPECT_LE(std::abs(kg - kc), 1e-9 * std::max(1.0, std::abs(kc))) << label;

@@ -50,7 +50,8 @@ TEST(GpuGemm, ActivationQuantizersBitIdentical)
                 const auto g = gpu->quantizeActivations(x, spec, why);
                 ASSERT_TRUE(g.has_value()) << why;
                 const QuantizedActivations c = quantizeActivations(x, spec);
-                expectSameActivations(*g, c, std::string(k) + " " + std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : ""));
+                expectSameActivations(
+                    *g, c, std::string(k) + " " + std::string(nameOf(dt)) + (nonFinite ? " with NaN/Inf" : ""));
             }
         }
 }
@@ -66,17 +67,17 @@ TEST(GpuGemm, PairedSimulationEqualsTheCpu)
         const char *act;
     };
     const std::vector<Case> cases = {
-        {{{"method", "int"}, {"group", 64}}, nullptr},                                      // W4A16
-        {{{"method", "int"}, {"group", 64}}, "int8-token"},                                 // W4A8-int8
-        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},           // with z·Σx
-        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},                     // W4A8-fp8
-        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"},          // ragged runs
-        {{{"method", "fp8"}}, "fp8-token"},                                                 // W8A8-fp8
-        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "static"},           // blocks
-        {{{"method", "progressive"}}, "int8-token"},                                        // two scales
+        {{{"method", "int"}, {"group", 64}}, nullptr},                             // W4A16
+        {{{"method", "int"}, {"group", 64}}, "int8-token"},                        // W4A8-int8
+        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},  // with z·Σx
+        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},            // W4A8-fp8
+        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"}, // ragged runs
+        {{{"method", "fp8"}}, "fp8-token"},                                        // W8A8-fp8
+        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "static"},  // blocks
+        {{{"method", "progressive"}}, "int8-token"},                               // two scales
         {{{"method", "nvfp4"}}, "fp8-token"},
         {{{"method", "mxfp4"}}, "static:0.02"},
-        {{{"method", "constopt"}, {"rotate", 64}}, "fp8-token"},                            // rotated X
+        {{{"method", "constopt"}, {"rotate", 64}}, "fp8-token"}, // rotated X
     };
     const Backend &cpuB = BackendRegistry::instance().cpu();
     const auto device = gemmDevice(DeviceChoice::Gpu);

@@ -21,7 +21,10 @@ GemmBenchRequest smallRequest(std::int64_t n, std::int64_t k)
     return r;
 }
 
-std::unique_ptr<gpu::Engine> engineOrNull(std::string &reason) { return gpu::Engine::create(0, reason); }
+std::unique_ptr<gpu::Engine> engineOrNull(std::string &reason)
+{
+    return gpu::Engine::create(0, reason);
+}
 
 } // namespace
 

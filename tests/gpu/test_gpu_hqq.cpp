@@ -12,7 +12,8 @@ namespace {
 
 nlohmann::json hqqSpec(const char *preset, int bits, std::int64_t group, int axis, const char *compute)
 {
-    return {{"method", "hqq"}, {"preset", preset}, {"bits", bits}, {"group", group}, {"axis", axis}, {"compute", compute}};
+    return {{"method", "hqq"}, {"preset", preset}, {"bits", bits},
+            {"group", group},  {"axis", axis},     {"compute", compute}};
 }
 
 /// compareOnBoth plus the fields only HQQ fills. Returns the iterations the CPU ran.
@@ -95,7 +96,8 @@ TEST(GpuHqq, PresetsComputesAxesBitsGroupsBitIdentical)
         for (const char *compute : {"fp16", "fp32"})
             for (int axis : {0, 1})
                 for (int bits : {2, 3, 4, 8})
-                    for (std::int64_t group : lib ? std::vector<std::int64_t>{8, 32, 96} : std::vector<std::int64_t>{43, 32, 120}) {
+                    for (std::int64_t group :
+                         lib ? std::vector<std::int64_t>{8, 32, 96} : std::vector<std::int64_t>{43, 32, 120}) {
                         const int iters = compareHqq(*gpu, w, hqqSpec(preset, bits, group, axis, compute), "heavy");
                         stoppedEarly += iters < 20;
                         ++runs;
@@ -209,7 +211,8 @@ TEST(GpuHqq, RealWeightsBitIdentical)
     if (const char *m = std::getenv("QUANTSCOPE_MINILM"); m && *m && fs::exists(m))
         files.emplace_back(m);
     if (files.empty())
-        GTEST_SKIP() << "real weights not found: " << stories << " (../shared absent) and QUANTSCOPE_MINILM unset: skipped";
+        GTEST_SKIP() << "real weights not found: " << stories
+                     << " (../shared absent) and QUANTSCOPE_MINILM unset: skipped";
     int tensors = 0;
     for (const fs::path &file : files) {
         const Checkpoint ck = Checkpoint::open(file);

@@ -53,8 +53,9 @@ void expectFactorRules(const CompensatorFactor &f, bool byColumn, const std::str
     }
     if (f.codes.empty())
         return;
-    const int kind = f.format == "int8" ? milomath::kCompInt8 : f.format == "int3" ? milomath::kCompInt3
-                                                                                   : milomath::kCompMiloCodeInt3;
+    const int kind = f.format == "int8"   ? milomath::kCompInt8
+                     : f.format == "int3" ? milomath::kCompInt3
+                                          : milomath::kCompMiloCodeInt3;
     std::size_t bad = 0;
     for (std::size_t i = 0; i < f.values.size(); ++i) {
         const float s = f.scales[i / static_cast<std::size_t>(f.group)];
@@ -308,7 +309,8 @@ TEST(GpuMilo, DemoAndRealWeights)
     if (const char *m = std::getenv("QUANTSCOPE_MINILM"); m && *m && fs::exists(m))
         files.emplace_back(m);
     if (files.empty())
-        GTEST_SKIP() << "real weights not found: " << stories << " (../shared absent) and QUANTSCOPE_MINILM unset: skipped";
+        GTEST_SKIP() << "real weights not found: " << stories
+                     << " (../shared absent) and QUANTSCOPE_MINILM unset: skipped";
     for (const fs::path &file : files) {
         const Checkpoint ck = Checkpoint::open(file);
         int taken = 0;

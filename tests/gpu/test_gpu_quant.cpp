@@ -66,8 +66,8 @@ TEST(GpuQuant, IntAllOptionsAllDtypesBitIdentical)
             const auto v = heavyTailed(sh.r, sh.c, 100 + sh.c + static_cast<int>(dt), false);
             const Tensor w = makeTensor(v, sh.r, sh.c, dt);
             for (const auto &spec : intSpecs())
-                compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " " + std::to_string(sh.r) + "x" +
-                                                 std::to_string(sh.c));
+                compareOnBoth(*gpu, w, spec,
+                              std::string(nameOf(dt)) + " " + std::to_string(sh.r) + "x" + std::to_string(sh.c));
         }
     }
 }
@@ -89,16 +89,15 @@ TEST(GpuQuant, NonFiniteInputReportedAndCodedZero)
     for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
         const auto v = heavyTailed(24, 256, 3, true);
         const Tensor w = makeTensor(v, 24, 256, dt);
-        for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}},
-                                 nlohmann::json{{"method", "int"}, {"group", 32}, {"symmetric", false}},
-                                 nlohmann::json{{"method", "int"}, {"granularity", "channel"}, {"axis", 1}},
-                                 nlohmann::json{{"method", "int"}, {"granularity", "tensor"}},
-                                 nlohmann::json{{"method", "fp8"}},
-                                 nlohmann::json{{"method", "fp8"}, {"granularity", "block"}, {"block", 16}}})
+        for (const auto &spec :
+             {nlohmann::json{{"method", "int"}, {"group", 128}},
+              nlohmann::json{{"method", "int"}, {"group", 32}, {"symmetric", false}},
+              nlohmann::json{{"method", "int"}, {"granularity", "channel"}, {"axis", 1}},
+              nlohmann::json{{"method", "int"}, {"granularity", "tensor"}}, nlohmann::json{{"method", "fp8"}},
+              nlohmann::json{{"method", "fp8"}, {"granularity", "block"}, {"block", 16}}})
             compareOnBoth(*gpu, w, spec, std::string(nameOf(dt)) + " with NaN/Inf");
     }
 }
-
 
 TEST(GpuQuant, StatsAtOpenGiveTheSameResults)
 {
@@ -106,8 +105,7 @@ TEST(GpuQuant, StatsAtOpenGiveTheSameResults)
     const auto v = heavyTailed(128, 512, 21, false);
     const Tensor w = makeTensor(v, 128, 512, DType::BF16);
     for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}, {"symmetric", false}},
-                             nlohmann::json{{"method", "int"}, {"group", 32}},
-                             nlohmann::json{{"method", "fp8"}},
+                             nlohmann::json{{"method", "int"}, {"group", 32}}, nlohmann::json{{"method", "fp8"}},
                              nlohmann::json{{"method", "int"}, {"granularity", "tensor"}, {"bits", 8}}})
         compareOnBoth(*gpu, w, spec, "bf16 128x512", {}, true);
     const auto vn = heavyTailed(24, 256, 4, true);
@@ -161,8 +159,7 @@ TEST(GpuQuant, DemoWeights)
         if (w.numel() < 4096 && done > 0)
             continue;
         for (const auto &spec : {nlohmann::json{{"method", "int"}, {"group", 128}, {"symmetric", false}},
-                                 nlohmann::json{{"method", "int"}, {"group", 32}},
-                                 nlohmann::json{{"method", "fp8"}},
+                                 nlohmann::json{{"method", "int"}, {"group", 32}}, nlohmann::json{{"method", "fp8"}},
                                  nlohmann::json{{"method", "fp8"}, {"granularity", "block"}, {"block", 128}}})
             compareOnBoth(*gpu, w, spec, name);
         ++done;
@@ -243,7 +240,8 @@ TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
                 QuantizeOptions qo;
                 qo.tensorName = "w";
                 qo.wantDequantized = true;
-                const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
+                const MeasuredRun c =
+                    cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
                 expectQuantized(g.q, c.quantized, what);
                 expectMetrics(g.m, c.metrics, what);
                 // The generic kernels agree with it too.
@@ -313,8 +311,7 @@ TEST(GpuQuant, RealWeightsBitIdentical)
             const Tensor w = ck.tensor(e.name);
             const std::string what = file.filename().string() + ":" + e.name;
             // The BF16 copies of the subset (NAME.bf16) are the F32 tensors cast as convert.h casts (RNE).
-            const std::string f32Name =
-                e.name.ends_with(".bf16") ? e.name.substr(0, e.name.size() - 5) : std::string();
+            const std::string f32Name = e.name.ends_with(".bf16") ? e.name.substr(0, e.name.size() - 5) : std::string();
             if (file == minilm && e.dtype == DType::BF16 && ck.find(f32Name)) {
                 const Tensor f32 = ck.tensor(f32Name);
                 std::vector<float> a(static_cast<std::size_t>(w.numel())), b(a.size());

@@ -27,7 +27,8 @@ std::vector<float> residualLike(std::int64_t R, std::int64_t C, std::uint64_t se
             x = nd(rng) * 0.01f / static_cast<float>(r + 1);
         for (std::int64_t i = 0; i < R; ++i)
             for (std::int64_t j = 0; j < C; ++j)
-                v[static_cast<std::size_t>(i * C + j)] += u[static_cast<std::size_t>(i)] * w[static_cast<std::size_t>(j)];
+                v[static_cast<std::size_t>(i * C + j)] +=
+                    u[static_cast<std::size_t>(i)] * w[static_cast<std::size_t>(j)];
     }
     return v;
 }

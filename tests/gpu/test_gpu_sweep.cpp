@@ -25,7 +25,10 @@ using namespace quantscope;
 
 namespace {
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, 8) == 0 || (std::isnan(a) && std::isnan(b)); }
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, 8) == 0 || (std::isnan(a) && std::isnan(b));
+}
 
 /// Every number of the sweep's JSON but the timing, the references (CPU in both) and the device.
 void expectSameSweep(const CSweepResult &g, const CSweepResult &c, const std::string &what)
@@ -135,15 +138,15 @@ TEST(GpuSweep, SweepCEqualsTheCpu)
         DType dt;
         bool nonFinite;
     };
-    for (const Case cs : {Case{64, 200, 32, 0, DType::F32, true},   // ragged groups, a NaN and an Inf group
-                          Case{48, 256, 32, 0, DType::BF16, false},
-                          Case{48, 256, 32, 64, DType::BF16, true}, // rotated, a NaN block
-                          Case{40, 512, 32, 512, DType::F32, false},
-                          Case{33, 120, 48, 8, DType::F16, false},  // groups > 32: the generic kernels
-                          Case{20, 90, 6, 0, DType::F32, true},     // groups not a multiple of 4
-                          Case{16, 64, 64, 4, DType::BF16, false}}) {
-        const Tensor w = makeTensor(heavyTailed(cs.R, cs.K, 17 + static_cast<std::uint64_t>(cs.K), cs.nonFinite), cs.R,
-                                    cs.K, cs.dt);
+    for (const Case cs :
+         {Case{64, 200, 32, 0, DType::F32, true}, // ragged groups, a NaN and an Inf group
+          Case{48, 256, 32, 0, DType::BF16, false}, Case{48, 256, 32, 64, DType::BF16, true}, // rotated, a NaN block
+          Case{40, 512, 32, 512, DType::F32, false},
+          Case{33, 120, 48, 8, DType::F16, false}, // groups > 32: the generic kernels
+          Case{20, 90, 6, 0, DType::F32, true},    // groups not a multiple of 4
+          Case{16, 64, 64, 4, DType::BF16, false}}) {
+        const Tensor w =
+            makeTensor(heavyTailed(cs.R, cs.K, 17 + static_cast<std::uint64_t>(cs.K), cs.nonFinite), cs.R, cs.K, cs.dt);
         for (const auto enc : {ConstOptEncoder::Pow2, ConstOptEncoder::Unrounded}) {
             CSweepOptions o;
             o.group = cs.group;
@@ -247,8 +250,9 @@ TEST(GpuSweep, RealWeightsEqualTheCpu)
                     o.encoder = enc;
                     o.rotate = rot;
                     o.threads = 2;
-                    compareSweep(w, o, file.filename().string() + ":" + e.name + " " + toString(enc) + " rot" +
-                                           std::to_string(rot));
+                    compareSweep(w, o,
+                                 file.filename().string() + ":" + e.name + " " + toString(enc) + " rot" +
+                                     std::to_string(rot));
                 }
             ++tensors;
         }

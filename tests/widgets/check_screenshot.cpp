@@ -28,7 +28,10 @@ private slots:
         image = image.convertToFormat(QImage::Format_RGB32);
         QVERIFY2(image.width() >= kMinWidth && image.height() >= kMinHeight,
                  qPrintable(QStringLiteral("image %1x%2 is smaller than %3x%4")
-                                .arg(image.width()).arg(image.height()).arg(kMinWidth).arg(kMinHeight)));
+                                .arg(image.width())
+                                .arg(image.height())
+                                .arg(kMinWidth)
+                                .arg(kMinHeight)));
 
         QHash<QRgb, qint64> counts;
         for (int y = 0; y < image.height(); ++y) {
@@ -40,9 +43,8 @@ private slots:
         for (auto it = counts.cbegin(); it != counts.cend(); ++it)
             dominantCount = std::max(dominantCount, it.value());
         const double share = double(dominantCount) / (double(image.width()) * double(image.height()));
-        std::printf("%s: %dx%d, %lld distinct colours, most common colour covers %.1f%%\n",
-                    qPrintable(g_path), image.width(), image.height(),
-                    static_cast<long long>(counts.size()), 100.0 * share);
+        std::printf("%s: %dx%d, %lld distinct colours, most common colour covers %.1f%%\n", qPrintable(g_path),
+                    image.width(), image.height(), static_cast<long long>(counts.size()), 100.0 * share);
         QVERIFY2(counts.size() >= kMinColours,
                  qPrintable(QStringLiteral("only %1 distinct colours: a blank window?").arg(counts.size())));
         QVERIFY2(share <= kMaxShare,

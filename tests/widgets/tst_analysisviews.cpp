@@ -86,8 +86,8 @@ private slots:
         QVERIFY(openDemo(w));
         auto *panel = w.quantizerPanel();
         QVERIFY(panel
-                    ->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})},
-                                         {"B", spec({{"method", "constopt"}})}})
+                    ->setConfigurations(
+                        {{"A", spec({{"method", "int"}, {"bits", 4}})}, {"B", spec({{"method", "constopt"}})}})
                     .isEmpty());
         w.browser()->setSelectedTensors({kTensor});
         auto *view = w.analysis()->scaleConstantView();
@@ -105,21 +105,16 @@ private slots:
         w.analysis()->sweep(kTensor, 32, 64);
         QVERIFY(QTest::qWaitFor([&] { return view->data() != nullptr; }, 120000));
         QVERIFY(waitIdle(w));
-        QCOMPARE(view->progress()->progressBar()->value(),
-                 view->progress()->progressBar()->maximum());
+        QCOMPARE(view->progress()->progressBar()->value(), view->progress()->progressBar()->maximum());
 
         const QString demo = QString::fromStdString(demo::ensureDemoCheckpoint().string());
         auto *plot = view->plot();
         for (const bool rotated : {false, true}) {
             view->setRotation(rotated);
-            for (const auto &[enc, name] : {std::pair{ConstOptEncoder::Pow2, "pow2"},
-                                            std::pair{ConstOptEncoder::Unrounded, "unrounded"}}) {
-                QStringList args = {QStringLiteral("sweep-c"),
-                                    QStringLiteral("--tensor"),
-                                    kTensor,
-                                    QStringLiteral("--encoder"),
-                                    QString::fromLatin1(name),
-                                    QStringLiteral("--quiet")};
+            for (const auto &[enc, name] :
+                 {std::pair{ConstOptEncoder::Pow2, "pow2"}, std::pair{ConstOptEncoder::Unrounded, "unrounded"}}) {
+                QStringList args = {QStringLiteral("sweep-c"),   QStringLiteral("--tensor"), kTensor,
+                                    QStringLiteral("--encoder"), QString::fromLatin1(name),  QStringLiteral("--quiet")};
                 if (rotated)
                     args << QStringLiteral("--rotate") << QStringLiteral("64");
                 const auto j = cli(demo, args);
@@ -144,8 +139,7 @@ private slots:
         const QStringList rows = plot->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(rows.size(), plot->curveGraph(ConstOptEncoder::Pow2)->dataCount() + 1);
         QCOMPARE(rows[1].split(QLatin1Char(','))[1].toDouble(), view->data()->plain.pow2.mse[0]);
-        QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y()))
-                     .isEmpty());
+        QVERIFY(!plot->toolTipAt(QPoint(plot->pixelOf(0.2), plot->axisRect()->rect().center().y())).isEmpty());
 
         // The plot follows the palette (the dark theme recolours curves, markers and axes).
         QPalette dark = view->palette();
@@ -154,10 +148,8 @@ private slots:
         dark.setColor(QPalette::Base, QColor(20, 20, 20));
         view->setPalette(dark);
         QCOMPARE(plot->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
-        QCOMPARE(plot->curveGraph(ConstOptEncoder::Pow2)->pen().color(),
-                 theme::configColor(0, plot->palette()));
-        QCOMPARE(plot->curveGraph(ConstOptEncoder::Unrounded)->pen().color(),
-                 theme::configColor(1, plot->palette()));
+        QCOMPARE(plot->curveGraph(ConstOptEncoder::Pow2)->pen().color(), theme::configColor(0, plot->palette()));
+        QCOMPARE(plot->curveGraph(ConstOptEncoder::Unrounded)->pen().color(), theme::configColor(1, plot->palette()));
         QVERIFY(theme::isDark(plot->palette()));
 
         // A click at c ≈ 0.25 sets B's c to the grid point under the mouse.
@@ -169,12 +161,11 @@ private slots:
         const double c = panel->configurations()[1].spec["c"].get<double>();
         QCOMPARE(c, snapToGrid(plot->xAxis->pixelToCoord(at.x()), 0.05, 0.40, 0.0005));
         QVERIFY(std::fabs(c - 0.25) < 0.002);
-        QCOMPARE(plot->currentC(), c); // the line follows the configuration
+        QCOMPARE(plot->currentC(), c);                                    // the line follows the configuration
         QCOMPARE(panel->configurations()[0].spec.value("c", -1.0), -1.0); // A untouched
 
         // Without a constOpt configuration a click adds one.
-        QVERIFY(
-            panel->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})}}).isEmpty());
+        QVERIFY(panel->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})}}).isEmpty());
         QCOMPARE(view->targetConfiguration(), -1);
         QTest::mouseClick(plot, Qt::LeftButton, {}, at);
         QCOMPARE(panel->configurationCount(), 2);
@@ -184,8 +175,7 @@ private slots:
         // Selecting another tensor while the tab is shown sweeps that one.
         const QString other = QStringLiteral("model.layers.0.self_attn.v_proj.weight");
         w.browser()->setSelectedTensors({other});
-        QVERIFY(QTest::qWaitFor(
-            [&] { return view->data() && view->data()->tensor == other.toStdString(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return view->data() && view->data()->tensor == other.toStdString(); }, 120000));
         QVERIFY(waitIdle(w));
     }
 
@@ -198,8 +188,8 @@ private slots:
         const QString q = QStringLiteral("model.layers.0.self_attn.q_proj.weight");
         w.browser()->setSelectedTensors({kTensor, q});
         QVERIFY(w.quantizerPanel()
-                    ->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})},
-                                         {"B", spec({{"method", "constopt"}})}})
+                    ->setConfigurations(
+                        {{"A", spec({{"method", "int"}, {"bits", 4}})}, {"B", spec({{"method", "constopt"}})}})
                     .isEmpty());
         QSignalSpy finished(&w, &MainWindow::jobFinished);
         w.runQuantization();
@@ -217,8 +207,7 @@ private slots:
                                   QStringLiteral("--stats"), QStringLiteral("--per-channel")});
         QVERIFY(j.is_object());
         const auto &pc = j["tensors"][0]["per_channel"];
-        for (const auto &[axis, key] :
-             {std::pair{1, "input_channels"}, std::pair{0, "output_channels"}}) {
+        for (const auto &[axis, key] : {std::pair{1, "input_channels"}, std::pair{0, "output_channels"}}) {
             view->setChannelAxis(axis);
             const auto &want = pc[key]["excess_kurtosis"];
             auto *g = view->channelPlot()->channelGraph();
@@ -232,8 +221,8 @@ private slots:
             }
             QCOMPARE(view->channelPlot()->labels().size(), 8);
         }
-        QCOMPARE(view->summary()->text().contains(QString::number(
-                     j["tensors"][0]["stats"]["excess_kurtosis"].get<double>(), 'g', 5)),
+        QCOMPARE(view->summary()->text().contains(
+                     QString::number(j["tensors"][0]["stats"]["excess_kurtosis"].get<double>(), 'g', 5)),
                  true);
 
         // One point per tensor × configuration; y is the run's relative error.
@@ -251,11 +240,10 @@ private slots:
                               p.label.rfind("A · INT4", 0) == 0);
         QVERIFY(found);
         QTemporaryDir out;
-        for (PlotWidget *p : {static_cast<PlotWidget *>(view->channelPlot()),
-                              static_cast<PlotWidget *>(view->scatterPlot())})
+        for (PlotWidget *p :
+             {static_cast<PlotWidget *>(view->channelPlot()), static_cast<PlotWidget *>(view->scatterPlot())})
             for (const char *ext : {"png", "svg", "pdf", "csv"}) {
-                const QString file =
-                    out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
+                const QString file = out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
                 QVERIFY(QFileInfo(file).size() > 0);
             }
@@ -263,8 +251,7 @@ private slots:
         // After the rotation the channels change, the tensor's kurtosis drops (heavy tails spread).
         view->setRotation(true);
         QVERIFY(view->data()->tensors[0].rotated);
-        QVERIFY(view->data()->tensors[0].rotated->kurtosis <
-                view->data()->tensors[0].plain.kurtosis);
+        QVERIFY(view->data()->tensors[0].rotated->kurtosis < view->data()->tensors[0].plain.kurtosis);
         QVERIFY(view->summary()->text().contains(QStringLiteral("64")));
     }
 };

@@ -143,10 +143,11 @@ private slots:
 
         // A click on a cell: the Distribution view shows A and B of that module.
         QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCenter(0, 0));
-        QVERIFY(QTest::qWaitFor(
-            [&] { return !w.isBusy() && w.results() && w.results()->outcomes.size() == 2; }, 120000));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !w.isBusy() && w.results() && w.results()->outcomes.size() == 2; }, 120000));
         const auto results = w.results();
-        QCOMPARE(QString::fromStdString(results->tensors.front().tensor), QStringLiteral("model.layers.0.self_attn.q_proj.weight"));
+        QCOMPARE(QString::fromStdString(results->tensors.front().tensor),
+                 QStringLiteral("model.layers.0.self_attn.q_proj.weight"));
         const ModuleComparison *q = nullptr;
         for (const auto &c : expected.modules)
             if (c.module == "model.layers.0.self_attn.q_proj")

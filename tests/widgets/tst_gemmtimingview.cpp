@@ -103,10 +103,12 @@ private slots:
         // A tooltip at a drawn point names its values; far from every point, none.
         auto *tp = view.timePlot();
         tp->replot();
-        const QPoint at(static_cast<int>(tp->xAxis->coordToPixel(8192)), static_cast<int>(tp->yAxis->coordToPixel(1375)));
+        const QPoint at(static_cast<int>(tp->xAxis->coordToPixel(8192)),
+                        static_cast<int>(tp->yAxis->coordToPixel(1375)));
         QVERIFY(tp->toolTipAt(at).contains(QStringLiteral("bf16")));
         QVERIFY(tp->toolTipAt(at).contains(QStringLiteral("8192")));
-        const QPoint padded(static_cast<int>(tp->xAxis->coordToPixel(1)), static_cast<int>(tp->yAxis->coordToPixel(40)));
+        const QPoint padded(static_cast<int>(tp->xAxis->coordToPixel(1)),
+                            static_cast<int>(tp->yAxis->coordToPixel(40)));
         QVERIFY(tp->toolTipAt(padded).contains(QStringLiteral("M = 4")));
         // A new result replaces the old one (no stale curves).
         GemmBenchResult one;
@@ -173,7 +175,8 @@ private slots:
         QCOMPARE(view.moePlot()->loopBars()->data()->at(0)->value, 260.0);
         QCOMPARE(view.moePlot()->batchedBars()->data()->at(0)->value, 170.0);
         QTemporaryDir out;
-        for (PlotWidget *p : {static_cast<PlotWidget *>(view.rooflinePlot()), static_cast<PlotWidget *>(view.moePlot())})
+        for (PlotWidget *p :
+             {static_cast<PlotWidget *>(view.rooflinePlot()), static_cast<PlotWidget *>(view.moePlot())})
             for (const char *ext : {"png", "svg", "pdf", "csv"}) {
                 const QString file = out.filePath(p->exportName() + QLatin1Char('.') + QLatin1String(ext));
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
@@ -228,8 +231,8 @@ private slots:
         p.start(QStringLiteral(QUANTSCOPE_CLI),
                 {QStringLiteral("gemm-bench"), QStringLiteral("--tensor"), kTensor,
                  QString::fromStdString(demo::ensureDemoCheckpoint().string()), QStringLiteral("--m-sweep"),
-                 QStringLiteral("1,2,4"), QStringLiteral("--device"), QString::fromStdString(r->device == "cpu" ? "cpu" : "gpu"),
-                 QStringLiteral("--json")});
+                 QStringLiteral("1,2,4"), QStringLiteral("--device"),
+                 QString::fromStdString(r->device == "cpu" ? "cpu" : "gpu"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
         QCOMPARE(p.exitCode(), 0);
         const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());

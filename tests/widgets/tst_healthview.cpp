@@ -45,9 +45,10 @@ private slots:
         for (auto &x : w)
             x = nd(rng);
         const auto file = std::filesystem::path(dir.path().toStdString()) / "model.safetensors";
-        writeSafetensors(file, {{"model.layers.0.mlp.up_proj.weight", Tensor::fromFloats({64, 128}, w)},
-                                {"model.layers.0.mlp.gate_proj.weight", Tensor::fromFloats({64, 128}, w)},
-                                {"model.layers.0.self_attn.k_scale", Tensor::fromFloats({}, std::vector<float>{0.0f})}});
+        writeSafetensors(file,
+                         {{"model.layers.0.mlp.up_proj.weight", Tensor::fromFloats({64, 128}, w)},
+                          {"model.layers.0.mlp.gate_proj.weight", Tensor::fromFloats({64, 128}, w)},
+                          {"model.layers.0.self_attn.k_scale", Tensor::fromFloats({}, std::vector<float>{0.0f})}});
         const DoctorReport expected = runDoctor(file);
         QVERIFY(expected.count(Severity::Error) >= 1);
 
@@ -73,8 +74,9 @@ private slots:
             want.insert(f.check + "|" + f.tensor + "|" + f.message);
         int tensorRow = -1;
         for (int r = 0; r < t->rowCount(); ++r) {
-            got.insert(t->item(r, 1)->text().toStdString() + "|" + t->item(r, 2)->data(Qt::UserRole).toString().toStdString() +
-                       "|" + t->item(r, 4)->text().toStdString());
+            got.insert(t->item(r, 1)->text().toStdString() + "|" +
+                       t->item(r, 2)->data(Qt::UserRole).toString().toStdString() + "|" +
+                       t->item(r, 4)->text().toStdString());
             if (t->item(r, 2)->data(Qt::UserRole).toString().endsWith(QLatin1String("_proj.weight")))
                 tensorRow = r;
         }

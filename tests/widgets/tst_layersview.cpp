@@ -67,9 +67,9 @@ private slots:
             f.write(QByteArray::fromStdString(spec.dump()));
         }
         QProcess p;
-        p.start(QStringLiteral(QUANTSCOPE_CLI), {QStringLiteral("scan"), demo, QStringLiteral("--specs"), specFile,
-                                                 QStringLiteral("--device"), QStringLiteral("cpu"),
-                                                 QStringLiteral("--quiet")});
+        p.start(QStringLiteral(QUANTSCOPE_CLI),
+                {QStringLiteral("scan"), demo, QStringLiteral("--specs"), specFile, QStringLiteral("--device"),
+                 QStringLiteral("cpu"), QStringLiteral("--quiet")});
         QVERIFY(p.waitForFinished(300000) && p.exitCode() == 0);
         std::map<std::pair<int, std::string>, std::vector<std::pair<double, std::string>>> cells;
         const std::regex re(R"(.*layers\.(\d+)\..*\.(q|k|v|o|gate|up|down)_proj)");
@@ -86,7 +86,7 @@ private slots:
             const std::string module = j["module"];
             if (std::regex_match(module, m, re))
                 cells[{std::stoi(m[1]), m[2]}].emplace_back(j["runs"][0]["metrics"]["rel_frobenius"].get<double>(),
-                                                             j["tensor"].get<std::string>());
+                                                            j["tensor"].get<std::string>());
         }
         QVERIFY(!cells.empty());
 
@@ -110,8 +110,8 @@ private slots:
             hi = std::max(hi, mean[key]);
         }
         const std::vector<std::string> cols = {"q", "k", "v", "o", "gate", "up", "down"};
-        QCPColorGradient gradient = map->findChild<QCPColorScale *>() ? map->findChild<QCPColorScale *>()->gradient()
-                                                                      : QCPColorGradient();
+        QCPColorGradient gradient =
+            map->findChild<QCPColorScale *>() ? map->findChild<QCPColorScale *>()->gradient() : QCPColorGradient();
         for (std::size_t r = 0; r < grid->layers.size(); ++r)
             for (std::size_t c = 0; c < cols.size(); ++c) {
                 const auto it = mean.find({grid->layers[r], cols[c]});
@@ -141,7 +141,8 @@ private slots:
         QCOMPARE(view2->lines()->size(), view->lines()->size());
         const auto grid2 = view2->heatMap()->grid();
         QVERIFY(grid2);
-        QCOMPARE(grid2->cells[static_cast<std::size_t>(row)][6].value, grid->cells[static_cast<std::size_t>(row)][6].value);
+        QCOMPARE(grid2->cells[static_cast<std::size_t>(row)][6].value,
+                 grid->cells[static_cast<std::size_t>(row)][6].value);
         QVERIFY(QTest::qWaitFor([&] { return !w2.isBusy(); }, 120000));
 
         // With residual spectra the scan is another one (its own report), and the residual

@@ -133,20 +133,16 @@ private slots:
         QCOMPARE(panel->methods().size(), methods.size());
         w.browser()->setSelectedTensors({QStringLiteral("model.layers.0.self_attn.k_proj.weight")});
         // Four configurations at a time: every method with its defaults.
-        for (std::size_t first = 0; first < methods.size();
-             first += QuantizerPanel::kMaxConfigurations) {
+        for (std::size_t first = 0; first < methods.size(); first += QuantizerPanel::kMaxConfigurations) {
             std::vector<JobConfig> configs;
-            for (std::size_t i = first;
-                 i < std::min(methods.size(), first + QuantizerPanel::kMaxConfigurations); ++i)
-                configs.push_back(
-                    {std::string(1, static_cast<char>('A' + (i - first))), methods[i].defaults});
+            for (std::size_t i = first; i < std::min(methods.size(), first + QuantizerPanel::kMaxConfigurations); ++i)
+                configs.push_back({std::string(1, static_cast<char>('A' + (i - first))), methods[i].defaults});
             QVERIFY(panel->setConfigurations(configs).isEmpty());
             for (std::size_t c = 0; c < configs.size(); ++c) {
                 const auto &m = methods[first + c];
                 QVERIFY2(panel->validationError(static_cast<int>(c)).isEmpty(), m.method.c_str());
                 for (const auto &f : m.fields) {
-                    auto *editor =
-                        panel->editor(static_cast<int>(c), QString::fromStdString(f.key));
+                    auto *editor = panel->editor(static_cast<int>(c), QString::fromStdString(f.key));
                     if (!specFieldApplies(configs[c].spec, f.key)) {
                         QVERIFY2(!editor, (m.method + "." + f.key + " does not apply").c_str());
                         continue;
@@ -169,8 +165,7 @@ private slots:
             for (const auto &f : methods[i].fields)
                 if (f.kind == "spec") {
                     QVERIFY(panel->setConfigurations({{"A", methods[i].defaults}}).isEmpty());
-                    auto *edit =
-                        qobject_cast<QLineEdit *>(panel->editor(0, QString::fromStdString(f.key)));
+                    auto *edit = qobject_cast<QLineEdit *>(panel->editor(0, QString::fromStdString(f.key)));
                     QVERIFY(edit);
                     QTest::keyClicks(edit,
                                      QStringLiteral("x")); // not JSON any more: refused, spec kept
@@ -235,8 +230,7 @@ private slots:
         b.write("{\"format\": \"something-else\"}");
         b.close();
         QVERIFY(!w.openSession(badSession));
-        QVERIFY(
-            w.logView()->messages().last().contains(QStringLiteral("not a Quantscope session")));
+        QVERIFY(w.logView()->messages().last().contains(QStringLiteral("not a Quantscope session")));
         closeBoxes(w);
 
         // Still working: the demo opens and nothing runs without a selection.
@@ -277,8 +271,7 @@ private slots:
         QVERIFY(w.jobProgress()->isRunning());
         // Progress and time left arrive while it runs (the UI polls the job every 100 ms).
         QVERIFY(QTest::qWaitFor([&] { return w.jobProgress()->progressBar()->value() > 0; }, 5000));
-        QVERIFY(QTest::qWaitFor(
-            [&] { return w.jobProgress()->timeLeft().contains(QStringLiteral("left")); }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return w.jobProgress()->timeLeft().contains(QStringLiteral("left")); }, 5000));
         QVERIFY(w.isJobRunning());
         QElapsedTimer clock;
         clock.start();
@@ -295,8 +288,7 @@ private slots:
         QCOMPARE(finished.size(), 0);
         // What had finished stays, as a partial batch (tst_overview waits for some to finish).
         const auto kept = w.results();
-        QCOMPARE(w.numbersView()->model()->columnCount(),
-                 kept ? static_cast<int>(kept->outcomes.size()) : 0);
+        QCOMPARE(w.numbersView()->model()->columnCount(), kept ? static_cast<int>(kept->outcomes.size()) : 0);
         QVERIFY(!kept || kept->partial);
         QVERIFY(w.jobProgress()->statusText().contains(QStringLiteral("Cancelled")));
     }
@@ -329,9 +321,7 @@ private slots:
         QVERIFY(openDemo(w));
         // K = 1024 is not a multiple of 100, and strict refuses a ragged group.
         w.quantizerPanel()->setConfigurations(
-            {{"A",
-              spec(
-                  {{"method", "int"}, {"granularity", "group"}, {"group", 100}, {"strict", true}})},
+            {{"A", spec({{"method", "int"}, {"granularity", "group"}, {"group", 100}, {"strict", true}})},
              {"B", spec({{"method", "int"}, {"bits", 8}})}});
         w.browser()->setSelectedTensors({QStringLiteral("model.layers.0.self_attn.q_proj.weight")});
         QSignalSpy finished(&w, &MainWindow::jobFinished);
@@ -365,9 +355,8 @@ private slots:
                  {"B", spec({{"method", "fp8"}, {"format", "e5m2"}})}});
             w.quantizerPanel()->setBins(64);
             w.quantizerPanel()->setDevice(QStringLiteral("cpu"));
-            const QStringList selected{
-                QStringLiteral("model.layers.0.self_attn.q_proj.weight"),
-                QStringLiteral("model.layers.1.mlp.experts.2.down_proj.weight")};
+            const QStringList selected{QStringLiteral("model.layers.0.self_attn.q_proj.weight"),
+                                       QStringLiteral("model.layers.1.mlp.experts.2.down_proj.weight")};
             w.browser()->setSelectedTensors(selected);
             w.setActivation(QStringLiteral("model.layers.0.self_attn.k_proj.weight"));
             QSignalSpy finished(&w, &MainWindow::jobFinished);
@@ -407,8 +396,7 @@ private slots:
         QCOMPARE(restored.numbersView()->model()->columnCount(), 4);
         QCOMPARE(restored.distributionView()->histogramPlot()->weightGraph()->dataCount(), 64);
         const auto again = sessionToJson(restored.currentSession());
-        QVERIFY2(again == saved,
-                 (again.dump().substr(0, 400) + " vs " + saved.dump().substr(0, 400)).c_str());
+        QVERIFY2(again == saved, (again.dump().substr(0, 400) + " vs " + saved.dump().substr(0, 400)).c_str());
     }
 
     void aboutNamesVersionAndDevice()
@@ -425,8 +413,7 @@ private slots:
         action->trigger();
         auto *box = visibleBox(w, QStringLiteral("aboutBox"));
         QVERIFY(box);
-        QVERIFY(box->text().contains(QStringLiteral("CPU")) ||
-                box->text().contains(QStringLiteral("GPU")));
+        QVERIFY(box->text().contains(QStringLiteral("CPU")) || box->text().contains(QStringLiteral("GPU")));
         QVERIFY(box->text().contains(QStringLiteral("Quantscope")));
         box->close();
     }

@@ -112,8 +112,7 @@ private slots:
         // Every (tensor, configuration) exactly once.
         QSet<QString> pairs;
         for (int r = 0; r < proxy->rowCount(); ++r)
-            pairs.insert(proxy->index(r, 0).data(OverviewModel::TensorRole).toString() +
-                         QLatin1Char('|') +
+            pairs.insert(proxy->index(r, 0).data(OverviewModel::TensorRole).toString() + QLatin1Char('|') +
                          proxy->index(r, 0).data(OverviewModel::ConfigRole).toString());
         QCOMPARE(pairs.size(), 6);
 
@@ -126,11 +125,9 @@ private slots:
                 expected.push_back(o.metrics.relFrobenius);
         std::sort(expected.begin(), expected.end());
         for (int r = 0; r < static_cast<int>(expected.size()); ++r)
-            QCOMPARE(proxy->index(r, OverviewModel::RelError).data(OverviewModel::ValueRole)
-                         .toDouble(),
+            QCOMPARE(proxy->index(r, OverviewModel::RelError).data(OverviewModel::ValueRole).toDouble(),
                      expected[static_cast<std::size_t>(r)]);
-        QCOMPARE(proxy->index(5, OverviewModel::Tensor).data().toString(),
-                 QStringLiteral("model.c.weight"));
+        QCOMPARE(proxy->index(5, OverviewModel::Tensor).data().toString(), QStringLiteral("model.c.weight"));
         QVERIFY(proxy->index(5, OverviewModel::RelError)
                     .data(Qt::ToolTipRole)
                     .toString()
@@ -138,8 +135,7 @@ private slots:
         // Descending by time: the job's times in reverse.
         view.table()->sortByColumn(OverviewModel::Time, Qt::DescendingOrder);
         for (int r = 1; r < proxy->rowCount(); ++r)
-            QVERIFY(proxy->index(r - 1, OverviewModel::Time).data(OverviewModel::ValueRole)
-                        .toDouble() >
+            QVERIFY(proxy->index(r - 1, OverviewModel::Time).data(OverviewModel::ValueRole).toDouble() >
                     proxy->index(r, OverviewModel::Time).data(OverviewModel::ValueRole).toDouble());
         // The best error is tinted differently from the worst.
         view.table()->sortByColumn(OverviewModel::RelError, Qt::AscendingOrder);
@@ -193,8 +189,7 @@ private slots:
     void quantizerPanelShowsFieldsThatApplyInWords()
     {
         QuantizerPanel panel(quantizerMethods());
-        panel.setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"},
-                                        {"group", 64}}}});
+        panel.setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 64}}}});
         // Granularity group: a group size, no block size, no channel axis.
         QVERIFY(panel.editor(0, QStringLiteral("group")));
         QVERIFY(!panel.editor(0, QStringLiteral("block")));
@@ -207,12 +202,10 @@ private slots:
         QCOMPARE(rounding->itemText(even), QStringLiteral("half to even"));
         QCOMPARE(rounding->itemData(even, Qt::ToolTipRole).toString(), QStringLiteral("half_even"));
         auto *rule = qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("scale_rule")));
-        QCOMPARE(rule->itemText(rule->findData(QStringLiteral("toolkit"))),
-                 QStringLiteral("toolkit (amax/7.5)"));
+        QCOMPARE(rule->itemText(rule->findData(QStringLiteral("toolkit"))), QStringLiteral("toolkit (amax/7.5)"));
         // Switching to per channel: the group size goes, the channel axis comes (after the
         // queued rebuild), and the spec keeps its values.
-        auto *granularity =
-            qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("granularity")));
+        auto *granularity = qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("granularity")));
         granularity->setCurrentIndex(granularity->findData(QStringLiteral("channel")));
         QTRY_VERIFY(!panel.editor(0, QStringLiteral("group")));
         QVERIFY(panel.editor(0, QStringLiteral("axis")));
@@ -232,9 +225,8 @@ private slots:
         chosen = chosen.mid(0, 4);
         // A norm's gain in the selection is skipped, with a note in the log.
         w.browser()->setSelectedTensors(chosen + oneD.mid(0, 1));
-        w.quantizerPanel()->setConfigurations(
-            {{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "channel"}}},
-             {"B", {{"method", "fp8"}, {"format", "e4m3"}}}});
+        w.quantizerPanel()->setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "channel"}}},
+                                               {"B", {{"method", "fp8"}, {"format", "e4m3"}}}});
         w.quantizerPanel()->setDevice(QStringLiteral("cpu"));
         w.viewTabs()->setCurrentWidget(w.numbersView());
         QSignalSpy finished(&w, &MainWindow::jobFinished);
@@ -282,8 +274,7 @@ private slots:
         QVERIFY(restored.openSession(file));
         QVERIFY(loaded.wait(120000));
         QVERIFY(waitIdle(restored));
-        QVERIFY2(restored.currentSession().activation.empty(),
-                 restored.currentSession().activation.c_str());
+        QVERIFY2(restored.currentSession().activation.empty(), restored.currentSession().activation.c_str());
     }
 
     void tensorCountFollowsTheFilter()
@@ -316,7 +307,9 @@ private slots:
         // Wait until well into the batch, so that some runs have finished.
         auto *bar = w.jobProgress()->progressBar();
         QTest::qWaitFor(
-            [&] { return !w.isJobRunning() || bar->value() >= bar->minimum() + 6 * (bar->maximum() - bar->minimum()) / 10; },
+            [&] {
+                return !w.isJobRunning() || bar->value() >= bar->minimum() + 6 * (bar->maximum() - bar->minimum()) / 10;
+            },
             120000);
         if (!w.isJobRunning())
             QSKIP("The batch finished before it could be cancelled part way (a fast machine)");

@@ -24,8 +24,7 @@ using namespace quantscope;
 namespace {
 
 const std::vector<std::string> kModules = {"model.layers.0.mlp.up_proj", "model.layers.0.mlp.down_proj",
-                                           "model.layers.1.mlp.up_proj", "model.layers.1.self_attn.q_proj",
-                                           "lm_head"};
+                                           "model.layers.1.mlp.up_proj", "model.layers.1.self_attn.q_proj", "lm_head"};
 
 nlohmann::json intSpec(int bits)
 {

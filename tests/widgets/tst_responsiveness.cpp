@@ -81,13 +81,11 @@ private slots:
         QVERIFY(stalls.size() > 100);
         std::vector<double> sorted(stalls);
         std::sort(sorted.begin(), sorted.end());
-        const double p99 =
-            sorted[static_cast<std::size_t>(0.99 * static_cast<double>(sorted.size() - 1))];
+        const double p99 = sorted[static_cast<std::size_t>(0.99 * static_cast<double>(sorted.size() - 1))];
         const double worst = sorted.back();
         std::printf("ticks %zu, jobs started %d, delivered %d, still running at the end: %s, "
                     "stall p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-                    stalls.size(), jobs, delivered, wasRunning ? "yes" : "no",
-                    sorted[sorted.size() / 2], p99, worst);
+                    stalls.size(), jobs, delivered, wasRunning ? "yes" : "no", sorted[sorted.size() / 2], p99, worst);
         QVERIFY2(jobs >= 1 && (wasRunning || delivered > 0), "no job ran during the measurement");
         QVERIFY2(p99 < 100.0, qPrintable(QStringLiteral("p99 stall %1 ms").arg(p99)));
     }

@@ -69,11 +69,11 @@ class TestSpectrumView : public QObject {
         f.close();
         QProcess cli;
         cli.start(QStringLiteral(QUANTSCOPE_CLI),
-                  {QStringLiteral("spectrum"), demoPath(), QStringLiteral("--tensor"),
-                   QString::fromUtf8(kTensor), QStringLiteral("--spec"), specFile,
-                   QStringLiteral("--top"), QString::number(SpectrumView::kDefaultTop),
-                   QStringLiteral("--tau"), QString::number(tau), QStringLiteral("--device"),
-                   QStringLiteral("cpu"), QStringLiteral("--quiet"), QStringLiteral("--json")});
+                  {QStringLiteral("spectrum"), demoPath(), QStringLiteral("--tensor"), QString::fromUtf8(kTensor),
+                   QStringLiteral("--spec"), specFile, QStringLiteral("--top"),
+                   QString::number(SpectrumView::kDefaultTop), QStringLiteral("--tau"), QString::number(tau),
+                   QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--quiet"),
+                   QStringLiteral("--json")});
         if (!cli.waitForFinished(120000) || cli.exitCode() != 0) {
             qWarning() << cli.readAllStandardError();
             return {};
@@ -145,30 +145,25 @@ private slots:
             QCOMPARE(c.ltTau, json["n_sigma_lt_tau"].get<std::int64_t>());
             QCOMPARE(c.geExact, json["n_sigma_ge_tau_exact"].get<bool>());
             QCOMPARE(c.derived, json["derived"].get<bool>());
-            QVERIFY(
-                view->countsLabel()->text().contains(QStringLiteral("%1 σ ≥ τ·σ₁").arg(c.geTau)));
+            QVERIFY(view->countsLabel()->text().contains(QStringLiteral("%1 σ ≥ τ·σ₁").arg(c.geTau)));
             QCOMPARE(sigma->tauLines().first()->point1->coords().y(), tau * s.sigma.front());
 
             // The rank slider: error, bits per element and MB the spectrum and storage imply.
             const auto [rows, cols] = matrixView(results->profile(o->tensor)->shape);
             for (const int r : {0, 1, 10, SpectrumView::kDefaultTop}) {
                 view->rankSlider()->setValue(r);
-                const double err = r == 0 ? json["fro_norm"].get<double>()
-                                          : json["err_after_rank"][r - 1].get<double>();
+                const double err =
+                    r == 0 ? json["fro_norm"].get<double>() : json["err_after_rank"][r - 1].get<double>();
                 const double bits =
-                    o->bitsPerElement +
-                    static_cast<double>((rows + cols) * r * 16) / static_cast<double>(rows * cols);
-                const double mb = (static_cast<double>(o->storedBytes) +
-                                   static_cast<double>((rows + cols) * r * 2)) /
-                                  1e6;
+                    o->bitsPerElement + static_cast<double>((rows + cols) * r * 16) / static_cast<double>(rows * cols);
+                const double mb =
+                    (static_cast<double>(o->storedBytes) + static_cast<double>((rows + cols) * r * 2)) / 1e6;
                 const auto errorText = view->errorLabel()->text();
                 const auto sizeText = view->sizeLabel()->text();
                 QVERIFY2(errorText.contains(SpectrumView::numberText(err)), qPrintable(errorText));
-                QVERIFY2(sizeText.contains(SpectrumView::numberText(bits) +
-                                           QStringLiteral(" bits/element")),
+                QVERIFY2(sizeText.contains(SpectrumView::numberText(bits) + QStringLiteral(" bits/element")),
                          qPrintable(sizeText));
-                QVERIFY2(sizeText.contains(SpectrumView::numberText(mb) + QStringLiteral(" MB")),
-                         qPrintable(sizeText));
+                QVERIFY2(sizeText.contains(SpectrumView::numberText(mb) + QStringLiteral(" MB")), qPrintable(sizeText));
                 QCOMPARE(view->errorPlot()->marker(), static_cast<double>(r));
                 QCOMPARE(view->sizePlot()->marker(), static_cast<double>(r));
             }
@@ -184,16 +179,14 @@ private slots:
         QFile csv(out.filePath(QStringLiteral("s.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(csv.readAll().count('\n'), static_cast<int>(s.sigma.size()) + 1);
-        for (PlotWidget *p :
-             std::initializer_list<PlotWidget *>{sigma, view->errorPlot(), view->sizePlot()})
+        for (PlotWidget *p : std::initializer_list<PlotWidget *>{sigma, view->errorPlot(), view->sizePlot()})
             for (const char *suffix : {".png", ".svg", ".pdf"}) {
                 const auto file = out.filePath(p->exportName() + QString::fromUtf8(suffix));
                 QVERIFY(p->exportTo(file, PlotWidget::formatForFile(file)));
                 QVERIFY(QFileInfo(file).size() > 100);
             }
         // Tooltips carry the values under the mouse.
-        const QPoint first(qRound(sigma->xAxis->coordToPixel(1)),
-                           qRound(sigma->yAxis->coordToPixel(s.sigma[0])));
+        const QPoint first(qRound(sigma->xAxis->coordToPixel(1)), qRound(sigma->yAxis->coordToPixel(s.sigma[0])));
         QVERIFY2(sigma->toolTipAt(first).contains(QLocale().toString(s.sigma[0], 'g', 5)),
                  qPrintable(sigma->toolTipAt(first)));
         const QPoint rank10(qRound(view->sizePlot()->xAxis->coordToPixel(10)),
@@ -209,8 +202,7 @@ private slots:
         QCoreApplication::sendPostedEvents();
         QCOMPARE(g->pen().color(), theme::configColor(0, dark));
         QCOMPARE(sigma->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
-        QCOMPARE(view->sizePlot()->curveGraphs().first()->pen().color(),
-                 theme::configColor(0, dark));
+        QCOMPARE(view->sizePlot()->curveGraphs().first()->pen().color(), theme::configColor(0, dark));
 
         // Compute turns spectra on and runs: top 64 again, or every value on request.
         view->setSpectrumEnabled(false);
@@ -218,18 +210,15 @@ private slots:
         QCOMPARE(view->spectrumOptions(), std::nullopt);
         {
             QSignalSpy again(&w, &MainWindow::jobFinished);
-            QTest::mouseClick(view->findChild<QPushButton *>(QStringLiteral("computeButton")),
-                              Qt::LeftButton);
+            QTest::mouseClick(view->findChild<QPushButton *>(QStringLiteral("computeButton")), Qt::LeftButton);
             QVERIFY(view->spectrumEnabled());
             QCOMPARE(view->spectrumOptions()->top, 0);
             QVERIFY(again.wait(180000));
             QVERIFY(waitIdle(w));
             const auto *full = w.results()->outcome(names.first().toStdString(), "A");
             QVERIFY(full && full->spectrum && full->spectrum->complete);
-            QCOMPARE(static_cast<std::int64_t>(full->spectrum->sigma.size()),
-                     std::min(rows0, cols0));
-            QCOMPARE(sigma->sigmaGraphs().first()->data()->size(),
-                     static_cast<int>(full->spectrum->sigma.size()));
+            QCOMPARE(static_cast<std::int64_t>(full->spectrum->sigma.size()), std::min(rows0, cols0));
+            QCOMPARE(sigma->sigmaGraphs().first()->data()->size(), static_cast<int>(full->spectrum->sigma.size()));
         }
         view->setFullSpectrum(false);
 

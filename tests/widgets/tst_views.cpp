@@ -48,8 +48,7 @@ const nlohmann::json *at(const nlohmann::json &j, const std::string &key)
     std::size_t start = 0;
     while (true) {
         const auto dot = key.find('.', start);
-        const auto part =
-            key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        const auto part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
         if (!cur->is_object() || !cur->contains(part))
             return nullptr;
         cur = &(*cur)[part];
@@ -86,8 +85,8 @@ class TestViews : public QObject {
     std::shared_ptr<const QuantizeJobResult> m_result;
     std::vector<JobConfig> m_configs;
 
-    QuantizeJobResult run(const std::vector<std::string> &tensors, int bins, bool symlog,
-                          int threads, const std::string &activation = {})
+    QuantizeJobResult run(const std::vector<std::string> &tensors, int bins, bool symlog, int threads,
+                          const std::string &activation = {})
     {
         QuantizeJobRequest request;
         request.tensors = tensors;
@@ -110,18 +109,12 @@ private slots:
         QLocale::setDefault(QLocale::c());
         QVERIFY(m_dir.isValid());
         demo::writeDemoCheckpoint(m_dir.filePath(QStringLiteral("demo")).toStdString());
-        m_checkpoint = std::make_shared<const Checkpoint>(
-            Checkpoint::open(m_dir.filePath(QStringLiteral("demo")).toStdString()));
+        m_checkpoint =
+            std::make_shared<const Checkpoint>(Checkpoint::open(m_dir.filePath(QStringLiteral("demo")).toStdString()));
         m_configs = {
             {"A", spec({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}})},
-            {"B", spec({{"method", "int"},
-                        {"bits", 8},
-                        {"granularity", "channel"},
-                        {"symmetric", false}})},
-            {"C", spec({{"method", "fp8"},
-                        {"format", "e4m3"},
-                        {"granularity", "block"},
-                        {"block", 128}})},
+            {"B", spec({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"symmetric", false}})},
+            {"C", spec({{"method", "fp8"}, {"format", "e4m3"}, {"granularity", "block"}, {"block", 128}})},
         };
         m_result = std::make_shared<const QuantizeJobResult>(run({kTensor}, 200, false, 1));
         QCOMPARE(m_result->outcomes.size(), std::size_t{3});
@@ -145,13 +138,11 @@ private slots:
         QCOMPARE(h->quantizedGraphs().size(), 3);
         for (int i = 0; i < 3; ++i) {
             const auto &o = m_result->outcomes[static_cast<std::size_t>(i)];
-            QCOMPARE(h->quantizedGraphs()[i]->dataCount(),
-                     static_cast<int>(o.metrics.wHat.counts.size()));
+            QCOMPARE(h->quantizedGraphs()[i]->dataCount(), static_cast<int>(o.metrics.wHat.counts.size()));
             // The drawn values are the job's counts (log axis: zero counts are gaps).
             for (int b = 0; b < bins; ++b) {
                 const double drawn = h->quantizedGraphs()[i]->data()->at(b)->value;
-                const auto count =
-                    static_cast<double>(o.metrics.wHat.counts[static_cast<std::size_t>(b)]);
+                const auto count = static_cast<double>(o.metrics.wHat.counts[static_cast<std::size_t>(b)]);
                 QVERIFY(count == 0 ? std::isnan(drawn) : drawn == count);
             }
         }
@@ -165,10 +156,8 @@ private slots:
         auto *e = view.errorPlot();
         QCOMPARE(e->errorGraphs().size(), 3);
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(
-                e->errorGraphs()[i]->dataCount(),
-                static_cast<int>(
-                    m_result->outcomes[static_cast<std::size_t>(i)].metrics.err.counts.size()));
+            QCOMPARE(e->errorGraphs()[i]->dataCount(),
+                     static_cast<int>(m_result->outcomes[static_cast<std::size_t>(i)].metrics.err.counts.size()));
 
         // Linear counts: every bin drawn, zeros included.
         view.setLogY(false);
@@ -188,8 +177,7 @@ private slots:
         const auto *profile = m_result->profile(kTensor);
         QVERIFY(profile);
         auto *c = view.channelPlot();
-        QCOMPARE(c->channelGraph()->dataCount(),
-                 static_cast<int>(profile->channels.columns.absmax.size()));
+        QCOMPARE(c->channelGraph()->dataCount(), static_cast<int>(profile->channels.columns.absmax.size()));
         QCOMPARE(c->channelGraph()->dataCount(), 1024);
         QCOMPARE(c->outlierGraph()->dataCount(), 8);
         QCOMPARE(view.outlierTable()->rowCount(), 8);
@@ -199,8 +187,7 @@ private slots:
         for (int r = 0; r < 4; ++r)
             listed << view.outlierTable()->item(r, 0)->text();
         for (const int ch : planted)
-            QVERIFY2(listed.contains(QString::number(ch)),
-                     qPrintable(listed.join(QLatin1Char(','))));
+            QVERIFY2(listed.contains(QString::number(ch)), qPrintable(listed.join(QLatin1Char(','))));
         view.setChannelAxis(0);
         QCOMPARE(c->channelGraph()->dataCount(), 1024); // 1024 output rows
         QVERIFY(c->xAxis->label().contains(QStringLiteral("output")));
@@ -209,9 +196,8 @@ private slots:
     void pairedActivationDrawn()
     {
         // Any tensor with K = 1024 columns pairs with q_proj; a mismatch is explained instead.
-        auto result = std::make_shared<const QuantizeJobResult>(
-            run({kTensor, "model.layers.0.mlp.down_proj.weight"}, 64, false, 1,
-                "model.layers.0.self_attn.k_proj.weight"));
+        auto result = std::make_shared<const QuantizeJobResult>(run(
+            {kTensor, "model.layers.0.mlp.down_proj.weight"}, 64, false, 1, "model.layers.0.self_attn.k_proj.weight"));
         DistributionView view;
         view.setResults(result);
         view.setCurrentTensor(QString::fromUtf8(kTensor));
@@ -243,14 +229,12 @@ private slots:
         view.setResults(m_result);
         view.histogramPlot()->replot();
         const int bins = 200;
-        for (PlotWidget *plot : std::initializer_list<PlotWidget *>{
-                 view.histogramPlot(), view.errorPlot(), view.channelPlot()}) {
+        for (PlotWidget *plot :
+             std::initializer_list<PlotWidget *>{view.histogramPlot(), view.errorPlot(), view.channelPlot()}) {
             for (const char *suffix : {"png", "svg", "pdf", "csv"}) {
-                const auto file =
-                    m_dir.filePath(plot->exportName() + QLatin1Char('.') + QLatin1String(suffix));
+                const auto file = m_dir.filePath(plot->exportName() + QLatin1Char('.') + QLatin1String(suffix));
                 QString error;
-                QVERIFY2(plot->exportTo(file, PlotWidget::formatForFile(file), &error),
-                         qPrintable(error));
+                QVERIFY2(plot->exportTo(file, PlotWidget::formatForFile(file), &error), qPrintable(error));
                 QVERIFY2(QFileInfo(file).size() > 100, qPrintable(file));
             }
             // A tooltip with values in the middle of the plot area.
@@ -265,7 +249,8 @@ private slots:
             QString header = QStringLiteral("value,w");
             for (const auto &c : m_configs)
                 header += QStringLiteral(",w_hat_") + QString::fromStdString(configLabel(c.name, c.spec));
-            header += QStringLiteral(",overlap_") + QString::fromStdString(configLabel(m_configs[0].name, m_configs[0].spec));
+            header +=
+                QStringLiteral(",overlap_") + QString::fromStdString(configLabel(m_configs[0].name, m_configs[0].spec));
             const QString csv = view.histogramPlot()->csv();
             QVERIFY2(csv.startsWith(header + QLatin1Char('\n')), qPrintable(csv.left(200)));
         }
@@ -316,8 +301,7 @@ private slots:
         static std::shared_ptr<const QuantizeJobResult> same;
         if (!same)
             same = std::make_shared<const QuantizeJobResult>(
-                run({kTensor}, 256, false,
-                    static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
+                run({kTensor}, 256, false, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
         NumbersModel model;
         model.setResults(same);
         QCOMPARE(model.columnCount(), 3);
@@ -332,10 +316,9 @@ private slots:
         f.close();
         QProcess cli;
         cli.start(QStringLiteral(QUANTSCOPE_CLI),
-                  {QStringLiteral("quantize"), m_dir.filePath(QStringLiteral("demo")),
-                   QStringLiteral("--tensor"), QString::fromUtf8(kTensor), QStringLiteral("--spec"),
-                   specFile, QStringLiteral("--device"), QStringLiteral("cpu"),
-                   QStringLiteral("--json")});
+                  {QStringLiteral("quantize"), m_dir.filePath(QStringLiteral("demo")), QStringLiteral("--tensor"),
+                   QString::fromUtf8(kTensor), QStringLiteral("--spec"), specFile, QStringLiteral("--device"),
+                   QStringLiteral("cpu"), QStringLiteral("--json")});
         QVERIFY(cli.waitForFinished(120000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         const auto json = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
@@ -343,17 +326,14 @@ private slots:
         const auto *o = model.outcomeAt(config);
         QVERIFY(o && o->ok());
         QVERIFY(o->spec == json["spec"]);
-        QVERIFY(model.headerData(config, Qt::Horizontal)
-                    .toString()
-                    .startsWith(QString::fromStdString(jc.name)));
+        QVERIFY(model.headerData(config, Qt::Horizontal).toString().startsWith(QString::fromStdString(jc.name)));
         // Named by what it is ("A · INT4 g128 sym · q_proj"), never a bare letter.
         QVERIFY(model.headerData(config, Qt::Horizontal)
                     .toString()
                     .startsWith(QString::fromStdString(configLabel(jc.name, jc.spec))));
         int compared = 0;
         for (int r = 0; r < model.rowCount(); ++r) {
-            const auto key =
-                model.index(r, config).data(NumbersModel::KeyRole).toString().toStdString();
+            const auto key = model.index(r, config).data(NumbersModel::KeyRole).toString().toStdString();
             if (key == "time_ms")
                 continue; // wall clock
             const auto *cliValue = at(json, key);
@@ -363,8 +343,7 @@ private slots:
             // What is shown equals the CLI's number shown the same way, and the exact value
             // behind it equals the CLI's to the last bit.
             QCOMPARE(cell.data(Qt::DisplayRole).toString(), NumbersModel::displayText(expected));
-            QCOMPARE(cell.data(NumbersModel::ExactTextRole).toString(),
-                     NumbersModel::exactText(expected));
+            QCOMPARE(cell.data(NumbersModel::ExactTextRole).toString(), NumbersModel::exactText(expected));
             QCOMPARE(nlohmann::json(toCliJson(metricValue(*o, key))).dump(), cliValue->dump());
             QVERIFY2(!NumbersModel::metricHelp(QString::fromStdString(key)).isEmpty(), key.c_str());
             QVERIFY(!model.headerData(r, Qt::Vertical, Qt::ToolTipRole).toString().isEmpty());
@@ -397,8 +376,7 @@ private slots:
         QVERIFY(view.exportJson(json));
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
-        const auto lines =
-            QString::fromUtf8(c.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const auto lines = QString::fromUtf8(c.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), static_cast<int>(metricRows().size()) + 1);
         QVERIFY(lines.at(1).startsWith(QStringLiteral("metrics.rel_frobenius,")));
         QString error;

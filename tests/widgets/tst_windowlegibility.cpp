@@ -74,8 +74,7 @@ QList<QPointF> dataPixels(QCustomPlot *plot)
         auto *g = plot->graph(i);
         auto *k = g->keyAxis(), *v = g->valueAxis();
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-            if (!std::isfinite(it->value) || !k->range().contains(it->key) ||
-                !v->range().contains(it->value))
+            if (!std::isfinite(it->value) || !k->range().contains(it->key) || !v->range().contains(it->value))
                 continue;
             const QPointF tip(k->coordToPixel(it->key), v->coordToPixel(it->value));
             out << tip;
@@ -122,13 +121,11 @@ void checkEmpty(QCustomPlot *plot, const char *name)
     plot->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY2(!plot->legend->visible(), name);
     for (auto *axis : plot->axisRect()->axes()) {
-        const QCPRange expected =
-            axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1);
-        QVERIFY2(axis->range() == expected,
-                 qPrintable(QStringLiteral("%1: axis range [%2, %3] kept after clearing")
-                                .arg(QLatin1String(name))
-                                .arg(axis->range().lower)
-                                .arg(axis->range().upper)));
+        const QCPRange expected = axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1);
+        QVERIFY2(axis->range() == expected, qPrintable(QStringLiteral("%1: axis range [%2, %3] kept after clearing")
+                                                           .arg(QLatin1String(name))
+                                                           .arg(axis->range().lower)
+                                                           .arg(axis->range().upper)));
     }
 }
 
@@ -189,8 +186,7 @@ QStringList logTickLabels(const QLocale &locale)
 void checkNothingCutOff(QWidget *window, const QString &where)
 {
     for (auto *label : window->findChildren<QLabel *>()) {
-        if (!label->isVisible() || label->text().isEmpty() || label->wordWrap() ||
-            !label->pixmap().isNull())
+        if (!label->isVisible() || label->text().isEmpty() || label->wordWrap() || !label->pixmap().isNull())
             continue;
         QVERIFY2(label->width() >= label->sizeHint().width(),
                  qPrintable(QStringLiteral("%1: “%2” is cut off: %3 px shown of %4")
@@ -385,8 +381,7 @@ private slots:
         QCOMPARE(filter->palette().color(QPalette::Text), dark.color(QPalette::Text));
         theme::apply(theme::Mode::Light);
         QApplication::processEvents();
-        QCOMPARE(filter->palette().color(QPalette::Base),
-                 QApplication::palette().color(QPalette::Base));
+        QCOMPARE(filter->palette().color(QPalette::Base), QApplication::palette().color(QPalette::Base));
     }
 
     void noLabelIsCutOffAndColumnsFitTheirContent()
@@ -422,8 +417,7 @@ private slots:
     {
         for (const char *lang : {"de", "zh_CN"}) {
             QTranslator translator;
-            QVERIFY(translator.load(QStringLiteral(QUANTSCOPE_QM_DIR "/quantscope_%1.qm")
-                                        .arg(QLatin1String(lang))));
+            QVERIFY(translator.load(QStringLiteral(QUANTSCOPE_QM_DIR "/quantscope_%1.qm").arg(QLatin1String(lang))));
             QCoreApplication::installTranslator(&translator);
             {
                 MainWindow w;
@@ -433,8 +427,7 @@ private slots:
                 for (int t = 0; t < w.viewTabs()->count(); ++t) {
                     w.viewTabs()->setCurrentIndex(t);
                     QTest::qWait(20);
-                    checkNothingCutOff(&w, QLatin1String(lang) + QLatin1Char(' ') +
-                                               w.viewTabs()->tabText(t));
+                    checkNothingCutOff(&w, QLatin1String(lang) + QLatin1Char(' ') + w.viewTabs()->tabText(t));
                 }
                 // The longer labels leave a configuration column in view.
                 const int shown = w.quantizerPanel()->columnsArea()->viewport()->width();
@@ -450,10 +443,9 @@ private slots:
     void quantizerRowLabelsAndAddStayInView()
     {
         QuantizerPanel panel(quantizerMethods());
-        panel.setConfigurations(
-            {{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 64}}},
-             {"B", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}},
-             {"C", {{"method", "int"}, {"bits", 3}, {"granularity", "group"}, {"group", 32}}}});
+        panel.setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 64}}},
+                                 {"B", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}},
+                                 {"C", {{"method", "int"}, {"bits", 3}, {"granularity", "group"}, {"group", 32}}}});
         panel.resize(360, 600);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -490,11 +482,9 @@ private slots:
                 QVERIFY(editor);
                 const int labelY = bitsLabel->mapTo(&panel, bitsLabel->rect().center()).y();
                 const int editorY = editor->mapTo(&panel, editor->rect().center()).y();
-                QVERIFY2(std::abs(labelY - editorY) <= 3,
-                         qPrintable(QStringLiteral("label at y %1, editor %2 at y %3")
-                                        .arg(labelY)
-                                        .arg(ci)
-                                        .arg(editorY)));
+                QVERIFY2(
+                    std::abs(labelY - editorY) <= 3,
+                    qPrintable(QStringLiteral("label at y %1, editor %2 at y %3").arg(labelY).arg(ci).arg(editorY)));
             }
         }
         QVERIFY(!area->isAncestorOf(add));
@@ -529,8 +519,8 @@ private slots:
         int noted = 0;
         for (int row = 0; row < 3; ++row) {
             const auto idx = model->index(row, OverviewModel::RelError);
-            const bool tooSmall = model->index(row, OverviewModel::Config).data().toString().startsWith(
-                QStringLiteral("⚠"));
+            const bool tooSmall =
+                model->index(row, OverviewModel::Config).data().toString().startsWith(QStringLiteral("⚠"));
             noted += tooSmall ? 1 : 0;
             // The group-128 run has the smallest error, yet is not tinted as the best.
             QCOMPARE(idx.data(Qt::BackgroundRole).isValid(), !tooSmall);

@@ -28,10 +28,8 @@ QString shortTensorName(const QString &name)
 
 QString csvField(QString s)
 {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||
-        s.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-               QLatin1Char('"');
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
+        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
     return s;
 }
 
@@ -237,48 +235,37 @@ QString NumbersModel::metricHelp(const QString &key)
         {QStringLiteral("metrics.rel_frobenius"),
          QT_TR_NOOP("Size of the whole error relative to the size of the tensor; 0.01 = 1 %")},
         {QStringLiteral("metrics.sqnr_db"),
-         QT_TR_NOOP(
-             "Signal-to-quantization-noise ratio, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ one more bit")},
+         QT_TR_NOOP("Signal-to-quantization-noise ratio, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ one more bit")},
         {QStringLiteral("metrics.mse"), QT_TR_NOOP("Mean of the squared error (w−ŵ)²")},
-        {QStringLiteral("metrics.rmse"),
-         QT_TR_NOOP("Square root of the MSE, in the tensor's units")},
+        {QStringLiteral("metrics.rmse"), QT_TR_NOOP("Square root of the MSE, in the tensor's units")},
         {QStringLiteral("metrics.max_abs_err"),
          QT_TR_NOOP("Largest error of any single element (often an outlier or a clipped value)")},
         {QStringLiteral("metrics.cosine"),
          QT_TR_NOOP("Cosine of the angle between W and Ŵ as vectors; 1 = same direction")},
-        {QStringLiteral("metrics.err_p50"),
-         QT_TR_NOOP("Half of the elements have a smaller |error|")},
-        {QStringLiteral("metrics.err_p90"),
-         QT_TR_NOOP("90 % of the elements have a smaller |error|")},
-        {QStringLiteral("metrics.err_p99"),
-         QT_TR_NOOP("99 % of the elements have a smaller |error|")},
-        {QStringLiteral("metrics.err_p999"),
-         QT_TR_NOOP("99.9 % of the elements have a smaller |error|: the tail")},
+        {QStringLiteral("metrics.err_p50"), QT_TR_NOOP("Half of the elements have a smaller |error|")},
+        {QStringLiteral("metrics.err_p90"), QT_TR_NOOP("90 % of the elements have a smaller |error|")},
+        {QStringLiteral("metrics.err_p99"), QT_TR_NOOP("99 % of the elements have a smaller |error|")},
+        {QStringLiteral("metrics.err_p999"), QT_TR_NOOP("99.9 % of the elements have a smaller |error|: the tail")},
         {QStringLiteral("histogram.overlap"),
          QT_TR_NOOP("Shared area of the W and Ŵ histograms; 1 = same distribution of values")},
         {QStringLiteral("metrics.bits_per_element"),
          QT_TR_NOOP("Stored bits per weight, codes plus scales and zero points")},
         {QStringLiteral("metrics.bytes"),
          QT_TR_NOOP("Bytes the quantized tensor takes: codes, scales and zero points")},
-        {QStringLiteral("ragged"),
-         QT_TR_NOOP("Whether the last group or block is shorter than the others")},
-        {QStringLiteral("nonfinite_groups"),
-         QT_TR_NOOP("Groups with a NaN or Inf input, coded as 0")},
+        {QStringLiteral("ragged"), QT_TR_NOOP("Whether the last group or block is shorter than the others")},
+        {QStringLiteral("nonfinite_groups"), QT_TR_NOOP("Groups with a NaN or Inf input, coded as 0")},
         {QStringLiteral("stats_in.min"), QT_TR_NOOP("Smallest finite value of W")},
         {QStringLiteral("stats_in.max"), QT_TR_NOOP("Largest finite value of W")},
         {QStringLiteral("stats_in.mean"), QT_TR_NOOP("Mean of W")},
         {QStringLiteral("stats_in.std"), QT_TR_NOOP("Standard deviation of W (population)")},
-        {QStringLiteral("stats_in.skewness"),
-         QT_TR_NOOP("Asymmetry of W's distribution; 0 = symmetric")},
+        {QStringLiteral("stats_in.skewness"), QT_TR_NOOP("Asymmetry of W's distribution; 0 = symmetric")},
         {QStringLiteral("stats_in.excess_kurtosis"),
-         QT_TR_NOOP(
-             "Heaviness of W's tails; 0 = Gaussian, large = outliers that stretch the scales")},
+         QT_TR_NOOP("Heaviness of W's tails; 0 = Gaussian, large = outliers that stretch the scales")},
         {QStringLiteral("stats_in.nan_count"), QT_TR_NOOP("Elements of W that are NaN")},
         {QStringLiteral("stats_in.inf_count"), QT_TR_NOOP("Elements of W that are ±Inf")},
         {QStringLiteral("stats_out.min"), QT_TR_NOOP("Smallest value of Ŵ")},
         {QStringLiteral("stats_out.max"), QT_TR_NOOP("Largest value of Ŵ")},
-        {QStringLiteral("stats_out.mean"),
-         QT_TR_NOOP("Mean of Ŵ; a shift from W's mean is a bias")},
+        {QStringLiteral("stats_out.mean"), QT_TR_NOOP("Mean of Ŵ; a shift from W's mean is a bias")},
         {QStringLiteral("stats_out.std"), QT_TR_NOOP("Standard deviation of Ŵ")},
         {QStringLiteral("stats_out.skewness"), QT_TR_NOOP("Asymmetry of Ŵ's distribution")},
         {QStringLiteral("stats_out.excess_kurtosis"), QT_TR_NOOP("Heaviness of Ŵ's tails")},
@@ -324,8 +311,7 @@ QString NumbersModel::toTsv(const QModelIndexList &cells) const
         rowSet.insert(i.row());
         columnSet.insert(i.column());
     }
-    QList<int> rowList(rowSet.begin(), rowSet.end()),
-        columnList(columnSet.begin(), columnSet.end());
+    QList<int> rowList(rowSet.begin(), rowSet.end()), columnList(columnSet.begin(), columnSet.end());
     std::sort(rowList.begin(), rowList.end());
     std::sort(columnList.begin(), columnList.end());
     QStringList header{QString()};
@@ -335,8 +321,7 @@ QString NumbersModel::toTsv(const QModelIndexList &cells) const
     for (const int r : rowList) {
         QStringList line{headerData(r, Qt::Vertical).toString()};
         for (const int c : columnList)
-            line << (cells.contains(index(r, c)) ? index(r, c).data(ExactTextRole).toString()
-                                                 : QString());
+            line << (cells.contains(index(r, c)) ? index(r, c).data(ExactTextRole).toString() : QString());
         out += line.join(QLatin1Char('\t')) + QLatin1Char('\n');
     }
     return out;

@@ -94,8 +94,7 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         case Tensor:
             return fromStd(r.tensor);
         case Config:
-            return r.note.empty() ? fromStd(r.configLabel)
-                                  : QStringLiteral("⚠ ") + fromStd(r.configLabel);
+            return r.note.empty() ? fromStd(r.configLabel) : QStringLiteral("⚠ ") + fromStd(r.configLabel);
         case RelError:
             return r.error.empty() ? text(r.relError, 4) : tr("failed");
         case Sqnr:

@@ -20,10 +20,9 @@ bool TensorFilterProxy::setFilter(const QString &pattern, Syntax syntax)
     m_error.clear();
     QRegularExpression re;
     if (!pattern.isEmpty()) {
-        re = syntax == Syntax::Wildcard
-                 ? QRegularExpression(QRegularExpression::wildcardToRegularExpression(
-                       pattern, QRegularExpression::UnanchoredWildcardConversion))
-                 : QRegularExpression(pattern);
+        re = syntax == Syntax::Wildcard ? QRegularExpression(QRegularExpression::wildcardToRegularExpression(
+                                              pattern, QRegularExpression::UnanchoredWildcardConversion))
+                                        : QRegularExpression(pattern);
         re.setPatternOptions(re.patternOptions() | QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
             m_error = re.errorString();
@@ -44,9 +43,7 @@ bool TensorFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
     // below it matches, so "experts" shows the expert tensors rather than a whole subtree.
     if (!index.data(TensorTreeModel::IsTensorRole).toBool())
         return false;
-    return index.data(TensorTreeModel::TensorNameRole)
-        .toString()
-        .contains(filterRegularExpression());
+    return index.data(TensorTreeModel::TensorNameRole).toString().contains(filterRegularExpression());
 }
 
 bool TensorFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const

@@ -36,8 +36,7 @@ double elementCount(const Shape &shape)
 }
 } // namespace
 
-TensorTreeModel::TensorTreeModel(QObject *parent)
-    : QAbstractItemModel(parent), m_root(std::make_unique<Node>())
+TensorTreeModel::TensorTreeModel(QObject *parent) : QAbstractItemModel(parent), m_root(std::make_unique<Node>())
 {
 }
 
@@ -63,8 +62,7 @@ void TensorTreeModel::setEntries(QList<TensorListEntry> entries)
             if (!child) {
                 auto owned = std::make_unique<Node>();
                 owned->label = parts.at(g);
-                owned->path = node->path.isEmpty() ? parts.at(g)
-                                                   : node->path + QLatin1Char('.') + parts.at(g);
+                owned->path = node->path.isEmpty() ? parts.at(g) : node->path + QLatin1Char('.') + parts.at(g);
                 owned->parent = node;
                 owned->row = static_cast<int>(node->children.size());
                 child = owned.get();
@@ -184,15 +182,13 @@ QVariant TensorTreeModel::data(const QModelIndex &index, int role) const
         case DTypeColumn:
             return e ? e->dtype : QString();
         case ShapeColumn:
-            return e ? shapeText(e->shape)
-                     : tr("%n tensor(s)", nullptr, n->tensors);
+            return e ? shapeText(e->shape) : tr("%n tensor(s)", nullptr, n->tensors);
         case SizeColumn:
             return QLocale().formattedDataSize(static_cast<qint64>(n->bytes));
         case FormatColumn:
             if (!e)
                 return QString();
-            return e->name == m_activation ? tr("%1 · paired activation").arg(e->format)
-                                           : e->format;
+            return e->name == m_activation ? tr("%1 · paired activation").arg(e->format) : e->format;
         }
         break;
     case SortRole:
@@ -225,8 +221,7 @@ QVariant TensorTreeModel::data(const QModelIndex &index, int role) const
                        ? tr("%1\nPaired as the activation of the weights you quantize").arg(e->name)
                        : n->path;
         case ShapeColumn:
-            return e ? tr("%1 elements").arg(QLocale().toString(elementCount(e->shape), 'f', 0))
-                     : QVariant();
+            return e ? tr("%1 elements").arg(QLocale().toString(elementCount(e->shape), 'f', 0)) : QVariant();
         case SizeColumn:
             return tr("%1 bytes").arg(QLocale().toString(n->bytes));
         case FormatColumn:

@@ -118,7 +118,11 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
     QPointer<ExporterPanel> self(this);
     auto report = [self](double fraction) {
         QMetaObject::invokeMethod(
-            self, [self, fraction] { if (self) self->m_progress->setValue(static_cast<int>(fraction * 1000)); },
+            self,
+            [self, fraction] {
+                if (self)
+                    self->m_progress->setValue(static_cast<int>(fraction * 1000));
+            },
             Qt::QueuedConnection);
     };
     m_job = std::make_unique<std::thread>([=, this] {
@@ -138,7 +142,12 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
             message = QString::fromStdString(e.what());
         }
         QMetaObject::invokeMethod(
-            self, [self, ok, message] { if (self) self->finishExport(ok, message); }, Qt::QueuedConnection);
+            self,
+            [self, ok, message] {
+                if (self)
+                    self->finishExport(ok, message);
+            },
+            Qt::QueuedConnection);
     });
     updateButtons();
     return true;
@@ -229,8 +238,8 @@ bool ExporterPanel::saveTo(const QString &path)
 
 void ExporterPanel::save()
 {
-    const QString name = QString::fromStdString(
-        defaultExportFileName(*parseExportFormat(m_format->currentText().toStdString())));
+    const QString name =
+        QString::fromStdString(defaultExportFileName(*parseExportFormat(m_format->currentText().toStdString())));
     const QString path = QFileDialog::getSaveFileName(this, tr("Save…"), name);
     if (!path.isEmpty())
         saveTo(path);

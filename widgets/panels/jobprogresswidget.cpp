@@ -24,8 +24,7 @@ JobProgressWidget::JobProgressWidget(QWidget *parent) : QWidget(parent)
     m_bar->setRange(0, 1000);
     m_bar->setTextVisible(true);
     m_bar->setFormat(QStringLiteral("%p%"));
-    m_cancel =
-        new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
+    m_cancel = new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
     m_cancel->setToolTip(tr("Stop the running job (Esc); the runs that finished stay shown"));
     m_cancel->setEnabled(false);
     g->addWidget(m_title, 0, 0, 1, 2);

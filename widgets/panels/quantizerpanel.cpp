@@ -85,8 +85,7 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     m_clearActivation = new QToolButton(this);
     m_clearActivation->setText(tr("Unpair"));
     m_clearActivation->setToolTip(tr("Stop pairing the activation with the weights"));
-    connect(m_clearActivation, &QToolButton::clicked, this,
-            &QuantizerPanel::activationClearRequested);
+    connect(m_clearActivation, &QToolButton::clicked, this, &QuantizerPanel::activationClearRequested);
     activation->addWidget(m_activation, 1);
     activation->addWidget(m_clearActivation);
     options->addRow(tr("Activation:"), activation);
@@ -99,12 +98,10 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     layout->addWidget(m_scroll, 1);
 
     auto *buttons = new QHBoxLayout;
-    m_run =
-        new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
+    m_run = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
     m_run->setToolTip(tr("Quantize the selected tensors with every configuration (Ctrl+R)"));
     m_run->setDefault(true);
-    m_cancel =
-        new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
+    m_cancel = new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
     m_cancel->setEnabled(false);
     buttons->addStretch(1);
     buttons->addWidget(m_cancel);
@@ -166,12 +163,11 @@ QStringList QuantizerPanel::setConfigurations(const std::vector<JobConfig> &conf
     for (const auto &jc : configs) {
         if (static_cast<int>(m_configs.size()) >= kMaxConfigurations)
             break;
-        const auto method =
-            jc.spec.is_object() ? jc.spec.value("method", std::string()) : std::string();
+        const auto method = jc.spec.is_object() ? jc.spec.value("method", std::string()) : std::string();
         const int mi = methodIndex(method);
         if (mi < 0) {
-            problems << tr("Configuration %1: this Quantscope has no method “%2”")
-                            .arg(fromStd(jc.name), fromStd(method));
+            problems
+                << tr("Configuration %1: this Quantscope has no method “%2”").arg(fromStd(jc.name), fromStd(method));
             continue;
         }
         Config c;
@@ -282,8 +278,7 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
     if (field.kind == "int") {
         auto *spin = new QSpinBox(parent);
         spin->setRange(field.minValue, field.maxValue);
-        spin->setValue(spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<int>()
-                                                                           : field.minValue);
+        spin->setValue(spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<int>() : field.minValue);
         spin->setAccelerated(true);
         connect(spin, &QSpinBox::valueChanged, this, [this, configIndex, key, changed](int v) {
             m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
@@ -299,16 +294,15 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         }
         if (spec.contains(key) && spec[key].is_string())
             combo->setCurrentIndex(combo->findData(fromStd(spec[key].get<std::string>())));
-        connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, configIndex, key, combo, changed] {
-                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] =
-                        combo->currentData().toString().toStdString();
-                    changed();
-                    // Another field may now apply or stop applying (group size, E8M0 rounding):
-                    // show only the fields that apply.
-                    if (key == "granularity" || key == "scale_dtype")
-                        QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
-                });
+        connect(combo, &QComboBox::currentIndexChanged, this, [this, configIndex, key, combo, changed] {
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = combo->currentData().toString().toStdString();
+            changed();
+            // Another field may now apply or stop applying (group size, E8M0 rounding):
+            // show only the fields that apply.
+            if (key == "granularity" || key == "scale_dtype")
+                QMetaObject::invokeMethod(
+                    this, [this] { rebuild(); }, Qt::QueuedConnection);
+        });
         w = combo;
     } else if (field.kind == "bool") {
         auto *check = new QCheckBox(parent);
@@ -324,16 +318,14 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         const bool ranged = field.minReal < field.maxReal;
         spin->setRange(ranged ? field.minReal : -1e12, ranged ? field.maxReal : 1e12);
         spin->setDecimals(6);
-        const double value =
-            spec.contains(key) && spec[key].is_number() ? spec[key].get<double>() : 0.0;
+        const double value = spec.contains(key) && spec[key].is_number() ? spec[key].get<double>() : 0.0;
         spin->setSingleStep(std::fabs(value) < 1 ? 0.001 : 0.1);
         spin->setValue(value);
         spin->setAccelerated(true);
-        connect(spin, &QDoubleSpinBox::valueChanged, this,
-                [this, configIndex, key, changed](double v) {
-                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
-                    changed();
-                });
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, configIndex, key, changed](double v) {
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
+            changed();
+        });
         w = spin;
     } else if (field.kind == "spec") {
         // A nested spec (a stage of a two-stage method): its JSON, edited in place and checked
@@ -342,30 +334,28 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         edit->setText(spec.contains(key) ? fromStd(spec[key].dump()) : QStringLiteral("{}"));
         edit->setCursorPosition(0);
         edit->setMinimumWidth(fontMetrics().averageCharWidth() * 14);
-        connect(edit, &QLineEdit::textEdited, this,
-                [this, configIndex, key, edit, changed](const QString &text) {
-                    nlohmann::json value;
-                    try {
-                        value = nlohmann::json::parse(text.toStdString());
-                    } catch (const nlohmann::json::exception &) {
-                        value = nullptr;
-                    }
-                    // A colour of its own only while the text is wrong: otherwise the box
-                    // follows the theme.
-                    QPalette p;
-                    if (!value.is_object())
-                        p.setColor(QPalette::Text, theme::accentColor(palette()));
-                    edit->setPalette(p);
-                    if (!value.is_object())
-                        return;
-                    m_configs[static_cast<std::size_t>(configIndex)].spec[key] = value;
-                    changed();
-                });
+        connect(edit, &QLineEdit::textEdited, this, [this, configIndex, key, edit, changed](const QString &text) {
+            nlohmann::json value;
+            try {
+                value = nlohmann::json::parse(text.toStdString());
+            } catch (const nlohmann::json::exception &) {
+                value = nullptr;
+            }
+            // A colour of its own only while the text is wrong: otherwise the box
+            // follows the theme.
+            QPalette p;
+            if (!value.is_object())
+                p.setColor(QPalette::Text, theme::accentColor(palette()));
+            edit->setPalette(p);
+            if (!value.is_object())
+                return;
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = value;
+            changed();
+        });
         w = edit;
     } else {
         // A kind this GUI does not know yet: show the JSON value read-only rather than hide it.
-        auto *label =
-            new QLabel(spec.contains(key) ? fromStd(spec[key].dump()) : QString(), parent);
+        auto *label = new QLabel(spec.contains(key) ? fromStd(spec[key].dump()) : QString(), parent);
         label->setEnabled(false);
         w = label;
     }
@@ -374,11 +364,8 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         for (const auto &m : field.choices)
             allowed << fromStd(m);
     w->setToolTip(
-        allowed.isEmpty()
-            ? help
-            : tr("%1\nA JSON spec of one of: %2").arg(help, allowed.join(QStringLiteral(", "))));
-    w->setObjectName(QStringLiteral("%1.%2").arg(
-        m_configs[static_cast<std::size_t>(configIndex)].name, fromStd(key)));
+        allowed.isEmpty() ? help : tr("%1\nA JSON spec of one of: %2").arg(help, allowed.join(QStringLiteral(", "))));
+    w->setObjectName(QStringLiteral("%1.%2").arg(m_configs[static_cast<std::size_t>(configIndex)].name, fromStd(key)));
     return w;
 }
 
@@ -388,8 +375,7 @@ void QuantizerPanel::rebuild()
     std::vector<std::string> keys;
     for (const auto &c : m_configs)
         for (const auto &f : m_methods[static_cast<std::size_t>(c.method)].fields)
-            if (specFieldApplies(c.spec, f.key) &&
-                std::find(keys.begin(), keys.end(), f.key) == keys.end())
+            if (specFieldApplies(c.spec, f.key) && std::find(keys.begin(), keys.end(), f.key) == keys.end())
                 keys.push_back(f.key);
 
     // The row labels (and "+ Add" above them) in a column of their own beside the
@@ -413,8 +399,7 @@ void QuantizerPanel::rebuild()
         auto *label = new QLabel(labelOf(keys[r]), labels);
         for (const auto &c : m_configs)
             if (const auto *f = fieldOf(c.method, keys[r])) {
-                label->setToolTip(fromStd(f->help) + QStringLiteral("\n(") + fromStd(keys[r]) +
-                                  QLatin1Char(')'));
+                label->setToolTip(fromStd(f->help) + QStringLiteral("\n(") + fromStd(keys[r]) + QLatin1Char(')'));
                 break;
             }
         lg->addWidget(label, static_cast<int>(r) + 2, 0);
@@ -453,8 +438,7 @@ void QuantizerPanel::rebuild()
         for (const auto &m : m_methods)
             method->addItem(fromStd(m.method), fromStd(m.method));
         for (int i = 0; i < method->count(); ++i)
-            method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description),
-                                Qt::ToolTipRole);
+            method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description), Qt::ToolTipRole);
         method->setCurrentIndex(c.method);
         method->setToolTip(fromStd(m_methods[static_cast<std::size_t>(c.method)].description));
         method->setObjectName(QStringLiteral("%1.method").arg(c.name));
@@ -486,8 +470,7 @@ void QuantizerPanel::rebuild()
                 none->setEnabled(false);
                 none->setToolTip(
                     tr("Method %1 has no “%2”")
-                        .arg(fromStd(m_methods[static_cast<std::size_t>(c.method)].method),
-                             labelOf(keys[r])));
+                        .arg(fromStd(m_methods[static_cast<std::size_t>(c.method)].method), labelOf(keys[r])));
                 w = none;
             }
             g->addWidget(w, static_cast<int>(r) + 2, col);
@@ -533,8 +516,7 @@ void QuantizerPanel::rebuild()
     m_columns->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_columns->setWidget(grid);
     // As tall as the grid plus room for the scroll bar: the outer area scrolls vertically.
-    m_columns->setFixedHeight(grid->sizeHint().height() +
-                              m_columns->horizontalScrollBar()->sizeHint().height() + 2);
+    m_columns->setFixedHeight(grid->sizeHint().height() + m_columns->horizontalScrollBar()->sizeHint().height() + 2);
     auto *hl = new QHBoxLayout(outer);
     hl->setContentsMargins(0, 0, 0, 0);
     hl->setSpacing(8);
@@ -544,8 +526,7 @@ void QuantizerPanel::rebuild()
     // At least one configuration column stays in view beside long (translated) labels: the
     // panel asks for that width rather than squeezing the columns to nothing.
     m_columns->setMinimumWidth(120);
-    m_scroll->setMinimumWidth(outer->minimumSizeHint().width() +
-                              m_scroll->verticalScrollBar()->sizeHint().width() + 4);
+    m_scroll->setMinimumWidth(outer->minimumSizeHint().width() + m_scroll->verticalScrollBar()->sizeHint().width() + 4);
 
     m_grid = grid;
     m_scroll->setWidget(outer); // deletes the previous grid and labels
@@ -605,8 +586,7 @@ void QuantizerPanel::setSymlog(bool on)
 
 void QuantizerPanel::setActivation(const QString &tensorName, const QString &file)
 {
-    m_activation->setText(tensorName.isEmpty() ? tr("none (right-click a tensor to pair one)")
-                                               : tensorName);
+    m_activation->setText(tensorName.isEmpty() ? tr("none (right-click a tensor to pair one)") : tensorName);
     m_activation->setToolTip(file.isEmpty() ? tensorName : tr("%1 from %2").arg(tensorName, file));
     m_clearActivation->setVisible(!tensorName.isEmpty());
 }

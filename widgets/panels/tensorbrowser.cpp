@@ -33,8 +33,7 @@ TensorBrowser::TensorBrowser(QWidget *parent) : QWidget(parent)
     m_filter->setPlaceholderText(tr("Filter by name…"));
     // The hint never cut off (German and Chinese run longer): the box is at least as wide as
     // it, with room for the frame and the clear button; the tooltip repeats it.
-    m_filter->setMinimumWidth(
-        m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 36);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 36);
     m_filter->setToolTip(m_filter->placeholderText());
     m_syntax = new QComboBox(this);
     m_syntax->addItem(tr("Wildcard"));
@@ -128,8 +127,7 @@ void TensorBrowser::setSelectedTensors(const QStringList &names)
         for (auto p = proxyIndex.parent(); p.isValid(); p = p.parent())
             m_view->expand(p);
     }
-    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect |
-                                                    QItemSelectionModel::Rows);
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     if (first.isValid()) {
         m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
         m_view->scrollTo(first);
@@ -190,8 +188,7 @@ void TensorBrowser::showContextMenu(const QPoint &pos)
     }
     menu->addSeparator();
     connect(menu->addAction(tr("&Expand All")), &QAction::triggered, m_view, &QTreeView::expandAll);
-    connect(menu->addAction(tr("&Collapse All")), &QAction::triggered, m_view,
-            &QTreeView::collapseAll);
+    connect(menu->addAction(tr("&Collapse All")), &QAction::triggered, m_view, &QTreeView::collapseAll);
     menu->popup(m_view->viewport()->mapToGlobal(pos));
 }
 

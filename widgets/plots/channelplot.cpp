@@ -64,8 +64,7 @@ void ChannelPlot::recolor()
         m_channels->setPen(QPen(theme::weightColor(p), 1));
     if (m_outliers) {
         m_outliers->setPen(QPen(theme::accentColor(p)));
-        m_outliers->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, theme::accentColor(p), 7));
+        m_outliers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, theme::accentColor(p), 7));
     }
     if (m_activation) {
         QColor c = theme::activationColor(p);
@@ -76,13 +75,12 @@ void ChannelPlot::recolor()
 
 QString ChannelPlot::csv() const
 {
-    QString out = m_activationData ? QStringLiteral("channel,absmax,activation_absmax\n")
-                                   : QStringLiteral("channel,absmax\n");
+    QString out =
+        m_activationData ? QStringLiteral("channel,absmax,activation_absmax\n") : QStringLiteral("channel,absmax\n");
     for (std::size_t i = 0; i < m_channelData.x.size(); ++i) {
         out += exact(m_channelData.x[i]) + QLatin1Char(',') + exact(m_channelData.y[i]);
         if (m_activationData)
-            out += QLatin1Char(',') +
-                   (i < m_activationData->y.size() ? exact(m_activationData->y[i]) : QString());
+            out += QLatin1Char(',') + (i < m_activationData->y.size() ? exact(m_activationData->y[i]) : QString());
         out += QLatin1Char('\n');
     }
     return out;
@@ -100,9 +98,8 @@ QString ChannelPlot::toolTipAt(const QPoint &pos) const
     if (m_median > 0)
         text += tr(" (%1× the median channel)").arg(number(v / m_median));
     if (m_activationData && static_cast<std::size_t>(c) < m_activationData->y.size())
-        text +=
-            QLatin1Char('\n') + tr("activation: max |x| %1")
-                                    .arg(number(m_activationData->y[static_cast<std::size_t>(c)]));
+        text += QLatin1Char('\n') +
+                tr("activation: max |x| %1").arg(number(m_activationData->y[static_cast<std::size_t>(c)]));
     return text;
 }
 

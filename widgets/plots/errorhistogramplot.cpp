@@ -41,8 +41,7 @@ void ErrorHistogramPlot::rebuildGraphs()
         auto *g = addGraph();
         g->setName(tr("error %1").arg(e.name));
         g->setLineStyle(QCPGraph::lsStepCenter);
-        g->setData(toQList(e.series.x), m_logY ? toQListForLog(e.series.y) : toQList(e.series.y),
-                   true);
+        g->setData(toQList(e.series.x), m_logY ? toQListForLog(e.series.y) : toQList(e.series.y), true);
         m_graphs.append(g);
     }
     recolor();
@@ -61,8 +60,7 @@ void ErrorHistogramPlot::rebuildGraphs()
 void ErrorHistogramPlot::recolor()
 {
     for (int i = 0; i < m_graphs.size(); ++i)
-        m_graphs[i]->setPen(QPen(
-            theme::configColor(m_errors[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
+        m_graphs[i]->setPen(QPen(theme::configColor(m_errors[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
 }
 
 QString ErrorHistogramPlot::csv() const
@@ -70,8 +68,8 @@ QString ErrorHistogramPlot::csv() const
     QString out = QStringLiteral("config,error,count\n");
     for (const auto &e : m_errors)
         for (std::size_t i = 0; i < e.series.x.size(); ++i)
-            out += e.name + QLatin1Char(',') + exact(e.series.x[i]) + QLatin1Char(',') +
-                   exact(e.series.y[i]) + QLatin1Char('\n');
+            out += e.name + QLatin1Char(',') + exact(e.series.x[i]) + QLatin1Char(',') + exact(e.series.y[i]) +
+                   QLatin1Char('\n');
     return out;
 }
 

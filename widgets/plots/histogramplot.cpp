@@ -15,8 +15,7 @@ public:
     explicit SymlogTicker(double t) : m_t(t) {}
 
 protected:
-    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar,
-                         int precision) override
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
     {
         return locale.toString(symlogInverse(tick, m_t), 'g', 3);
     }
@@ -47,14 +46,13 @@ HistogramPlot::HistogramPlot(QWidget *parent) : PlotWidget(parent)
     applyPalette();
 }
 
-void HistogramPlot::setData(const Series &w, std::vector<NamedSeries> quantized,
-                            const Series &overlap, int overlapOf, bool symlog, double t)
+void HistogramPlot::setData(const Series &w, std::vector<NamedSeries> quantized, const Series &overlap, int overlapOf,
+                            bool symlog, double t)
 {
     m_w = w;
     m_quantized = std::move(quantized);
     m_overlap = overlap;
-    m_overlapOf =
-        overlapOf >= 0 && overlapOf < static_cast<int>(m_quantized.size()) ? overlapOf : -1;
+    m_overlapOf = overlapOf >= 0 && overlapOf < static_cast<int>(m_quantized.size()) ? overlapOf : -1;
     m_symlog = symlog;
     m_t = t;
     rebuildGraphs();
@@ -84,15 +82,12 @@ void HistogramPlot::rebuildGraphs()
     m_quantizedGraphs.clear();
     m_wGraph = nullptr;
     m_overlapGraph = nullptr;
-    const auto values = [this](const std::vector<double> &y) {
-        return m_logY ? toQListForLog(y) : toQList(y);
-    };
+    const auto values = [this](const std::vector<double> &y) { return m_logY ? toQListForLog(y) : toQList(y); };
 
     // The shaded overlap goes first so that the lines are drawn over it.
     if (m_overlapOf >= 0 && !m_overlap.x.empty()) {
         m_overlapGraph = addGraph();
-        m_overlapGraph->setName(
-            tr("overlap W ∩ Ŵ %1").arg(m_quantized[static_cast<std::size_t>(m_overlapOf)].name));
+        m_overlapGraph->setName(tr("overlap W ∩ Ŵ %1").arg(m_quantized[static_cast<std::size_t>(m_overlapOf)].name));
         m_overlapGraph->setLineStyle(QCPGraph::lsStepCenter);
         m_overlapGraph->setData(toQList(m_overlap.x), values(m_overlap.y), true);
     }
@@ -136,8 +131,7 @@ void HistogramPlot::recolor()
         m_quantizedGraphs[i]->setPen(
             QPen(theme::configColor(m_quantized[static_cast<std::size_t>(i)].colorIndex, p), 1.4));
     if (m_overlapGraph) {
-        QColor c =
-            theme::configColor(m_quantized[static_cast<std::size_t>(m_overlapOf)].colorIndex, p);
+        QColor c = theme::configColor(m_quantized[static_cast<std::size_t>(m_overlapOf)].colorIndex, p);
         c.setAlpha(70);
         m_overlapGraph->setPen(Qt::NoPen);
         m_overlapGraph->setBrush(c);
@@ -151,13 +145,11 @@ QString HistogramPlot::valueText(double x) const
 
 QString HistogramPlot::csv() const
 {
-    QString out =
-        m_symlog ? QStringLiteral("bin_center_symlog,value,w") : QStringLiteral("value,w");
+    QString out = m_symlog ? QStringLiteral("bin_center_symlog,value,w") : QStringLiteral("value,w");
     for (const auto &q : m_quantized)
         out += QStringLiteral(",w_hat_") + q.name;
     if (m_overlapOf >= 0)
-        out +=
-            QStringLiteral(",overlap_") + m_quantized[static_cast<std::size_t>(m_overlapOf)].name;
+        out += QStringLiteral(",overlap_") + m_quantized[static_cast<std::size_t>(m_overlapOf)].name;
     out += QLatin1Char('\n');
     for (std::size_t i = 0; i < m_w.x.size(); ++i) {
         if (m_symlog)
@@ -189,13 +181,11 @@ QString HistogramPlot::toolTipAt(const QPoint &pos) const
     text += QLatin1Char('\n') + tr("W: %1").arg(number(m_w.y[static_cast<std::size_t>(i)]));
     for (const auto &q : m_quantized)
         if (static_cast<std::size_t>(i) < q.series.y.size())
-            text += QLatin1Char('\n') +
-                    tr("Ŵ %1: %2").arg(q.name, number(q.series.y[static_cast<std::size_t>(i)]));
+            text += QLatin1Char('\n') + tr("Ŵ %1: %2").arg(q.name, number(q.series.y[static_cast<std::size_t>(i)]));
     if (m_overlapOf >= 0 && static_cast<std::size_t>(i) < m_overlap.y.size())
-        text +=
-            QLatin1Char('\n') + tr("shared with %1: %2")
-                                    .arg(m_quantized[static_cast<std::size_t>(m_overlapOf)].name,
-                                         number(m_overlap.y[static_cast<std::size_t>(i)]));
+        text += QLatin1Char('\n') + tr("shared with %1: %2")
+                                        .arg(m_quantized[static_cast<std::size_t>(m_overlapOf)].name,
+                                             number(m_overlap.y[static_cast<std::size_t>(i)]));
     return text;
 }
 

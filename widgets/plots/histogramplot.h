@@ -16,8 +16,8 @@ public:
 
     /// `w`: W's bins; `quantized`: Ŵ per configuration over the same bins; `overlap`: min(W, Ŵ)
     /// of configuration `overlapOf` (index into `quantized`, −1 for none).
-    void setData(const Series &w, std::vector<NamedSeries> quantized, const Series &overlap,
-                 int overlapOf, bool symlog, double t);
+    void setData(const Series &w, std::vector<NamedSeries> quantized, const Series &overlap, int overlapOf, bool symlog,
+                 double t);
     void clearData();
     void setLogY(bool on);
     bool logY() const noexcept { return m_logY; }

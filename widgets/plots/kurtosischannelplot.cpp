@@ -15,8 +15,8 @@ KurtosisChannelPlot::KurtosisChannelPlot(QWidget *parent) : PlotWidget(parent)
     applyPalette();
 }
 
-void KurtosisChannelPlot::setData(const std::vector<double> &kurtosis,
-                                  const std::vector<std::int64_t> &top, int axis, bool rotated)
+void KurtosisChannelPlot::setData(const std::vector<double> &kurtosis, const std::vector<std::int64_t> &top, int axis,
+                                  bool rotated)
 {
     m_values = kurtosis;
     m_top = top;
@@ -31,8 +31,7 @@ void KurtosisChannelPlot::setData(const std::vector<double> &kurtosis,
         y.append(kurtosis[i]); // NaN (undefined) is a gap
     }
     m_channels = addGraph();
-    m_channels->setName(rotated ? tr("channel excess kurtosis, rotated")
-                                : tr("channel excess kurtosis"));
+    m_channels->setName(rotated ? tr("channel excess kurtosis, rotated") : tr("channel excess kurtosis"));
     m_channels->setLineStyle(QCPGraph::lsImpulse);
     m_channels->setData(x, y, true);
     for (const auto c : top) {
@@ -76,8 +75,7 @@ void KurtosisChannelPlot::recolor()
         m_channels->setPen(QPen(theme::weightColor(p), 1));
     if (m_marked) {
         m_marked->setPen(QPen(theme::accentColor(p)));
-        m_marked->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, theme::accentColor(p), 7));
+        m_marked->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, theme::accentColor(p), 7));
     }
     for (auto *l : m_labels)
         l->setColor(theme::accentColor(p));
@@ -87,8 +85,8 @@ QString KurtosisChannelPlot::csv() const
 {
     QString out = QStringLiteral("channel,excess_kurtosis\n");
     for (std::size_t i = 0; i < m_values.size(); ++i)
-        out += QString::number(i) + QLatin1Char(',') +
-               (std::isnan(m_values[i]) ? QString() : exact(m_values[i])) + QLatin1Char('\n');
+        out += QString::number(i) + QLatin1Char(',') + (std::isnan(m_values[i]) ? QString() : exact(m_values[i])) +
+               QLatin1Char('\n');
     return out;
 }
 
@@ -99,9 +97,7 @@ QString KurtosisChannelPlot::toolTipAt(const QPoint &pos) const
     const auto c = static_cast<long long>(std::llround(xAxis->pixelToCoord(pos.x())));
     if (c < 0 || c >= static_cast<long long>(m_values.size()))
         return {};
-    return tr("channel %1: excess kurtosis %2")
-        .arg(c)
-        .arg(number(m_values[static_cast<std::size_t>(c)]));
+    return tr("channel %1: excess kurtosis %2").arg(c).arg(number(m_values[static_cast<std::size_t>(c)]));
 }
 
 } // namespace quantscope

@@ -16,8 +16,7 @@ public:
     explicit KurtosisChannelPlot(QWidget *parent = nullptr);
 
     /// `axis`: 1 input channels, 0 output channels; `top`: the channels to label.
-    void setData(const std::vector<double> &kurtosis, const std::vector<std::int64_t> &top,
-                 int axis, bool rotated);
+    void setData(const std::vector<double> &kurtosis, const std::vector<std::int64_t> &top, int axis, bool rotated);
     void clearData() { setData({}, {}, 1, false); }
 
     QCPGraph *channelGraph() const { return m_channels; }

@@ -62,8 +62,7 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         QString shortName = fromStd(t);
         shortName.remove(QStringLiteral(".weight"));
         const auto parts = shortName.split(QLatin1Char('.'));
-        label->setText(parts.size() > 3 ? parts.mid(parts.size() - 3).join(QLatin1Char('.'))
-                                        : shortName);
+        label->setText(parts.size() > 3 ? parts.mid(parts.size() - 3).join(QLatin1Char('.')) : shortName);
         label->setFont(legend->font());
         m_labels.append(label);
     }
@@ -100,8 +99,7 @@ void KurtosisScatterPlot::recolor()
 
 QString KurtosisScatterPlot::csv() const
 {
-    QString out =
-        QStringLiteral("tensor,configuration,excess_kurtosis,excess_kurtosis_rotated,rel_error\n");
+    QString out = QStringLiteral("tensor,configuration,excess_kurtosis,excess_kurtosis_rotated,rel_error\n");
     auto quoted = [](const std::string &s) {
         QString q = fromStd(s);
         q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
@@ -109,9 +107,8 @@ QString KurtosisScatterPlot::csv() const
     };
     auto num = [](double v) { return std::isnan(v) ? QString() : exact(v); };
     for (const auto &p : m_points)
-        out += quoted(p.tensor) + QLatin1Char(',') + quoted(p.label) + QLatin1Char(',') +
-               num(p.kurtosis) + QLatin1Char(',') + num(p.rotatedKurtosis) + QLatin1Char(',') +
-               num(p.relError) + QLatin1Char('\n');
+        out += quoted(p.tensor) + QLatin1Char(',') + quoted(p.label) + QLatin1Char(',') + num(p.kurtosis) +
+               QLatin1Char(',') + num(p.rotatedKurtosis) + QLatin1Char(',') + num(p.relError) + QLatin1Char('\n');
     return out;
 }
 
@@ -135,8 +132,8 @@ QString KurtosisScatterPlot::toolTipAt(const QPoint &pos) const
     if (!best)
         return {};
     return tr("%1\n%2: relative error %3, excess kurtosis %4 (rotated %5)")
-        .arg(fromStd(best->tensor), fromStd(best->label), number(best->relError),
-             number(best->kurtosis), number(best->rotatedKurtosis));
+        .arg(fromStd(best->tensor), fromStd(best->label), number(best->relError), number(best->kurtosis),
+             number(best->rotatedKurtosis));
 }
 
 } // namespace quantscope

@@ -27,7 +27,7 @@ LayerHeatMap::LayerHeatMap(QWidget *parent) : PlotWidget(parent)
     m_map->setGradient(g);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false); // cells centred on their layer and column, full size
-    yAxis->setRangeReversed(true); // layer 0 at the top
+    yAxis->setRangeReversed(true);  // layer 0 at the top
     xAxis->setLabel(tr("projection"));
     yAxis->setLabel(tr("layer"));
     legend->setVisible(false);
@@ -111,8 +111,7 @@ void LayerHeatMap::mouseReleaseEvent(QMouseEvent *event)
     PlotWidget::mouseReleaseEvent(event);
     int r = 0, c = 0;
     if (event->button() == Qt::LeftButton && cellAt(event->pos(), r, c))
-        emit tensorClicked(
-            fromStd(m_grid->cells[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].tensor));
+        emit tensorClicked(fromStd(m_grid->cells[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].tensor));
 }
 
 QString LayerHeatMap::csv() const

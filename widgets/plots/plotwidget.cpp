@@ -39,17 +39,14 @@ namespace {
 /// notation: powers of ten as 10ⁿ.
 class LocaleFreeLogTicker : public QCPAxisTickerLog {
 public:
-    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
-                  QVector<double> &ticks, QVector<double> *subTicks,
-                  QVector<QString> *tickLabels) override
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override
     {
-        QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks,
-                                   tickLabels);
+        QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
         // Less than a decade shown: QCustomPlot places linear ticks (0.05, 0.075, 0.1…). Then
         // every label is a plain number, so that one axis never mixes 10ⁿ with decimals.
-        if (!tickLabels || std::all_of(ticks.begin(), ticks.end(), [this](double t) {
-                return PlotWidget::isPowerOf(t, logBase());
-            }))
+        if (!tickLabels ||
+            std::all_of(ticks.begin(), ticks.end(), [this](double t) { return PlotWidget::isPowerOf(t, logBase()); }))
             return;
         for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); ++i)
             (*tickLabels)[i] = QString::number(ticks[i], 'g', 3);
@@ -97,8 +94,7 @@ QString PlotWidget::logTickLabel(double tick, double base)
             // Powers of two from 1 up read as the integers they are (batch sizes).
             if (base == 2 && n >= 0 && n < 53)
                 return QString::number(static_cast<long long>(std::llround(tick)));
-            return QString::number(static_cast<long long>(std::llround(base))) +
-                   superscript(static_cast<long long>(n));
+            return QString::number(static_cast<long long>(std::llround(base))) + superscript(static_cast<long long>(n));
         }
     }
     return QString::number(tick, 'g', 3); // C notation whatever the locale
@@ -134,8 +130,7 @@ void PlotWidget::finishData()
     legend->setVisible(any && m_legendWanted && legend->itemCount() > 0);
     if (!any)
         for (auto *axis : axisRect()->axes())
-            axis->setRange(axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10)
-                                                                       : QCPRange(0, 1));
+            axis->setRange(axis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1));
 }
 
 void PlotWidget::placeLegendAbove()
@@ -211,8 +206,7 @@ bool PlotWidget::exportTo(const QString &file, Format format, QString *error)
     }
     case Format::Csv: {
         QSaveFile out(file);
-        ok = out.open(QIODevice::WriteOnly | QIODevice::Text) && out.write(csv().toUtf8()) >= 0 &&
-             out.commit();
+        ok = out.open(QIODevice::WriteOnly | QIODevice::Text) && out.write(csv().toUtf8()) >= 0 && out.commit();
         break;
     }
     }
@@ -248,12 +242,9 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent *event)
 {
     auto *menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    connect(menu->addAction(tr("Export as &PNG…")), &QAction::triggered, this,
-            [this] { askAndExport(Format::Png); });
-    connect(menu->addAction(tr("Export as &SVG…")), &QAction::triggered, this,
-            [this] { askAndExport(Format::Svg); });
-    connect(menu->addAction(tr("Export as P&DF…")), &QAction::triggered, this,
-            [this] { askAndExport(Format::Pdf); });
+    connect(menu->addAction(tr("Export as &PNG…")), &QAction::triggered, this, [this] { askAndExport(Format::Png); });
+    connect(menu->addAction(tr("Export as &SVG…")), &QAction::triggered, this, [this] { askAndExport(Format::Svg); });
+    connect(menu->addAction(tr("Export as P&DF…")), &QAction::triggered, this, [this] { askAndExport(Format::Pdf); });
     connect(menu->addAction(tr("Export Data as &CSV…")), &QAction::triggered, this,
             [this] { askAndExport(Format::Csv); });
     menu->addSeparator();

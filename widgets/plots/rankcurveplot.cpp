@@ -7,8 +7,8 @@
 
 namespace quantscope {
 
-RankCurvePlot::RankCurvePlot(const QString &xLabel, const QString &yLabel,
-                             const QString &exportName, bool ascending, QWidget *parent)
+RankCurvePlot::RankCurvePlot(const QString &xLabel, const QString &yLabel, const QString &exportName, bool ascending,
+                             QWidget *parent)
     : PlotWidget(parent), m_exportName(exportName), m_xLabel(xLabel)
 {
     xAxis->setLabel(xLabel);
@@ -60,8 +60,7 @@ void RankCurvePlot::rebuild()
 void RankCurvePlot::recolor()
 {
     for (int i = 0; i < m_graphs.size(); ++i)
-        m_graphs[i]->setPen(QPen(
-            theme::configColor(m_curves[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
+        m_graphs[i]->setPen(QPen(theme::configColor(m_curves[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
     QColor c = palette().color(QPalette::WindowText);
     c.setAlpha(150);
     m_markerLine->setPen(QPen(c, 1, Qt::DashLine));
@@ -72,8 +71,8 @@ QString RankCurvePlot::csv() const
     QString out = QStringLiteral("config,x,y\n");
     for (const auto &c : m_curves)
         for (std::size_t i = 0; i < c.series.x.size(); ++i)
-            out += QLatin1Char('"') + c.name + QStringLiteral("\",") + exact(c.series.x[i]) +
-                   QLatin1Char(',') + exact(c.series.y[i]) + QLatin1Char('\n');
+            out += QLatin1Char('"') + c.name + QStringLiteral("\",") + exact(c.series.x[i]) + QLatin1Char(',') +
+                   exact(c.series.y[i]) + QLatin1Char('\n');
     return out;
 }
 

@@ -15,8 +15,8 @@ class RankCurvePlot : public PlotWidget {
 public:
     /// `exportName`: base name of exported files; `ascending`: whether the curves rise (no
     /// longer used for placement: the legend sits above the plot either way).
-    RankCurvePlot(const QString &xLabel, const QString &yLabel, const QString &exportName,
-                  bool ascending, QWidget *parent = nullptr);
+    RankCurvePlot(const QString &xLabel, const QString &yLabel, const QString &exportName, bool ascending,
+                  QWidget *parent = nullptr);
 
     void setData(std::vector<NamedSeries> curves);
     void clearData() { setData({}); }

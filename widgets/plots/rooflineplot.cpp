@@ -146,7 +146,8 @@ QString RooflinePlot::toolTipAt(const QPoint &pos) const
         return {};
     const auto &p = m_view.points[bi];
     return tr("%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)")
-        .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops), labelFor(p.bound, p.fraction));
+        .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops),
+             labelFor(p.bound, p.fraction));
 }
 
 } // namespace quantscope

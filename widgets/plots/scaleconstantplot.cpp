@@ -77,8 +77,7 @@ void ScaleConstantPlot::setData(const ScaleConstantSet &set, double defaultC)
     m_starUnrounded = addGraph();
     m_starUnrounded->setName(tr("c* unrounded %1").arg(number(set.unrounded.cStar)));
     m_starUnrounded->setLineStyle(QCPGraph::lsNone);
-    m_starUnrounded->setData(QList<double>{set.unrounded.cStar},
-                             QList<double>{set.unrounded.cStarMse}, true);
+    m_starUnrounded->setData(QList<double>{set.unrounded.cStar}, QList<double>{set.unrounded.cStarMse}, true);
     m_int4 = addLine(tr("INT4 sym, same groups"), set.int4Mse);
     m_mxfp4 = addLine(tr("MXFP4"), set.mxfp4Mse);
     m_lloyd = addLine(tr("Lloyd–Max 16 levels"), set.lloydMaxMse);
@@ -109,8 +108,7 @@ void ScaleConstantPlot::setData(const ScaleConstantSet &set, double defaultC)
             if (v > 0)
                 lo = std::min(lo, v);
     // The interesting part is near the minimum: cap the top at a few times the references.
-    hi = 3 *
-         std::max({set.int4Mse, set.mxfp4Mse, set.pow2.mseAtDefault, set.unrounded.mseAtDefault});
+    hi = 3 * std::max({set.int4Mse, set.mxfp4Mse, set.pow2.mseAtDefault, set.unrounded.mseAtDefault});
     if (lo > 0 && hi > lo)
         yAxis->setRange(lo * 0.8, hi);
     finishData();
@@ -183,8 +181,7 @@ void ScaleConstantPlot::recolor()
     for (auto [g, i] : {std::pair{m_starPow2, 0}, std::pair{m_starUnrounded, 1}})
         if (g) {
             g->setPen(pen(theme::configColor(i, p), 1));
-            g->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssDiamond, fg, theme::configColor(i, p), 11));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, fg, theme::configColor(i, p), 11));
         }
     if (m_int4)
         m_int4->setPen(pen(theme::configColor(2, p), 1.2, Qt::DashLine));
@@ -218,8 +215,7 @@ void ScaleConstantPlot::mousePressEvent(QMouseEvent *event)
 void ScaleConstantPlot::mouseReleaseEvent(QMouseEvent *event)
 {
     // A click, not the end of a drag that pans the axis.
-    const bool click =
-        event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3;
+    const bool click = event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3;
     PlotWidget::mouseReleaseEvent(event);
     if (click && m_hasData && axisRect()->rect().contains(event->pos()))
         emit cClicked(xAxis->pixelToCoord(event->pos().x()));
@@ -231,9 +227,9 @@ QString ScaleConstantPlot::csv() const
     const auto &a = m_set.pow2, &b = m_set.unrounded;
     for (std::size_t i = 0; i < a.c.size(); ++i)
         out += exact(a.c[i]) + QLatin1Char(',') + exact(a.mse[i]) + QLatin1Char(',') +
-               (i < b.mse.size() ? exact(b.mse[i]) : QString()) + QLatin1Char(',') +
-               exact(m_set.int4Mse) + QLatin1Char(',') + exact(m_set.mxfp4Mse) + QLatin1Char(',') +
-               exact(m_set.lloydMaxMse) + QLatin1Char('\n');
+               (i < b.mse.size() ? exact(b.mse[i]) : QString()) + QLatin1Char(',') + exact(m_set.int4Mse) +
+               QLatin1Char(',') + exact(m_set.mxfp4Mse) + QLatin1Char(',') + exact(m_set.lloydMaxMse) +
+               QLatin1Char('\n');
     return out;
 }
 
@@ -247,13 +243,11 @@ QString ScaleConstantPlot::toolTipAt(const QPoint &pos) const
     std::size_t i = static_cast<std::size_t>(it - c.begin());
     if (i == c.size() || (i > 0 && x - c[i - 1] < c[i] - x))
         i = i == 0 ? 0 : i - 1;
-    QString text =
-        tr("c %1: MSE pow2 %2, unrounded %3")
-            .arg(number(c[i]), number(m_set.pow2.mse[i]),
-                 number(i < m_set.unrounded.mse.size() ? m_set.unrounded.mse[i] : qQNaN()));
-    text += QLatin1Char('\n') +
-            tr("INT4 %1, MXFP4 %2, Lloyd–Max %3")
-                .arg(number(m_set.int4Mse), number(m_set.mxfp4Mse), number(m_set.lloydMaxMse));
+    QString text = tr("c %1: MSE pow2 %2, unrounded %3")
+                       .arg(number(c[i]), number(m_set.pow2.mse[i]),
+                            number(i < m_set.unrounded.mse.size() ? m_set.unrounded.mse[i] : qQNaN()));
+    text += QLatin1Char('\n') + tr("INT4 %1, MXFP4 %2, Lloyd–Max %3")
+                                    .arg(number(m_set.int4Mse), number(m_set.mxfp4Mse), number(m_set.lloydMaxMse));
     text += QLatin1Char('\n') + tr("Click to set c in the configuration");
     return text;
 }

@@ -75,8 +75,7 @@ void SigmaPlot::placeTauLines()
 void SigmaPlot::recolor()
 {
     for (int i = 0; i < m_graphs.size(); ++i) {
-        const QColor c =
-            theme::configColor(m_series[static_cast<std::size_t>(i)].colorIndex, palette());
+        const QColor c = theme::configColor(m_series[static_cast<std::size_t>(i)].colorIndex, palette());
         m_graphs[i]->setPen(QPen(c, 1.4));
         m_graphs[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 3));
         m_tauLines[i]->setPen(QPen(c, 1, Qt::DashLine));
@@ -89,9 +88,8 @@ QString SigmaPlot::csv() const
     for (const auto &s : m_series) {
         const double level = s.sigma.y.empty() ? 0.0 : m_tau * s.sigma.y.front();
         for (std::size_t i = 0; i < s.sigma.x.size(); ++i)
-            out += QLatin1Char('"') + s.name + QStringLiteral("\",") + exact(s.sigma.x[i]) +
-                   QLatin1Char(',') + exact(s.sigma.y[i]) + QLatin1Char(',') + exact(level) +
-                   QLatin1Char('\n');
+            out += QLatin1Char('"') + s.name + QStringLiteral("\",") + exact(s.sigma.x[i]) + QLatin1Char(',') +
+                   exact(s.sigma.y[i]) + QLatin1Char(',') + exact(level) + QLatin1Char('\n');
     }
     return out;
 }

@@ -108,10 +108,10 @@ QColor weightColor(const QPalette &palette)
 QColor configColor(int index, const QPalette &palette)
 {
     // Okabe–Ito hues: distinguishable with the common colour-vision deficiencies.
-    static const QColor light[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
-                                   QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7)};
-    static const QColor dark[] = {QColor(0x56, 0xb4, 0xe9), QColor(0xe6, 0x9f, 0x00),
-                                  QColor(0x3c, 0xd0, 0x9e), QColor(0xe8, 0x9b, 0xc8)};
+    static const QColor light[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
+                                   QColor(0xcc, 0x79, 0xa7)};
+    static const QColor dark[] = {QColor(0x56, 0xb4, 0xe9), QColor(0xe6, 0x9f, 0x00), QColor(0x3c, 0xd0, 0x9e),
+                                  QColor(0xe8, 0x9b, 0xc8)};
     const int i = ((index % 4) + 4) % 4;
     return isDark(palette) ? dark[i] : light[i];
 }

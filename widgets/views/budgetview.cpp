@@ -19,8 +19,7 @@ BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
 {
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setEnabled(false);
-    m_summary = new QLabel(tr("Scan with several configurations to choose one per module under a size budget."),
-                           this);
+    m_summary = new QLabel(tr("Scan with several configurations to choose one per module under a size budget."), this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_export = new QPushButton(tr("Export…"), this);

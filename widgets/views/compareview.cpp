@@ -135,9 +135,18 @@ void CompareView::setPaths(const QString &a, const QString &b, const QString &re
     m_reference->setText(reference);
 }
 
-QString CompareView::pathA() const { return m_a->text().trimmed(); }
-QString CompareView::pathB() const { return m_b->text().trimmed(); }
-QString CompareView::reference() const { return m_reference->text().trimmed(); }
+QString CompareView::pathA() const
+{
+    return m_a->text().trimmed();
+}
+QString CompareView::pathB() const
+{
+    return m_b->text().trimmed();
+}
+QString CompareView::reference() const
+{
+    return m_reference->text().trimmed();
+}
 
 void CompareView::jobStarted(const QString &title)
 {

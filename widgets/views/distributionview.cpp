@@ -44,8 +44,7 @@ DistributionView::DistributionView(QWidget *parent) : QWidget(parent)
                           "hit) or per row (output channel, what per-channel scales see)"));
     m_logY = new QCheckBox(tr("&Log counts"), this);
     m_logY->setChecked(true);
-    m_logY->setToolTip(
-        tr("Logarithmic count axis: the tails, where the error lives, stay visible"));
+    m_logY->setToolTip(tr("Logarithmic count axis: the tails, where the error lives, stay visible"));
     bar->addWidget(new QLabel(tr("Tensor:"), this));
     bar->addWidget(m_tensor, 1);
     bar->addWidget(new QLabel(tr("Shade:"), this));
@@ -68,10 +67,8 @@ DistributionView::DistributionView(QWidget *parent) : QWidget(parent)
     m_outliers->setColumnCount(4);
     m_outliers->setHorizontalHeaderLabels({tr("Ch."), tr("max |w|"), tr("× med."), tr("act. |x|")});
     m_outliers->horizontalHeaderItem(0)->setToolTip(tr("Channel index"));
-    m_outliers->horizontalHeaderItem(2)->setToolTip(
-        tr("How many times larger than the median channel's maximum"));
-    m_outliers->horizontalHeaderItem(3)->setToolTip(
-        tr("The paired activation's maximum in the same input channel"));
+    m_outliers->horizontalHeaderItem(2)->setToolTip(tr("How many times larger than the median channel's maximum"));
+    m_outliers->horizontalHeaderItem(3)->setToolTip(tr("The paired activation's maximum in the same input channel"));
     m_outliers->verticalHeader()->hide();
     m_outliers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_outliers->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -232,22 +229,20 @@ void DistributionView::refresh()
         quantized.push_back({name, colorIndexOf(config), o.plot.wHat});
         errors.push_back({name, colorIndexOf(config), o.plot.err});
         QString note = tr("%1: overlap %2, rel. error %3, %4 bits/element")
-                           .arg(name, num(o.plot.overlapFraction), num(o.metrics.relFrobenius),
-                                num(o.bitsPerElement));
+                           .arg(name, num(o.plot.overlapFraction), num(o.metrics.relFrobenius), num(o.bitsPerElement));
         if (o.plot.wHatBelow + o.plot.wHatAbove > 0)
             note += tr(" (%n value(s) of Ŵ outside W's range)", nullptr,
                        static_cast<int>(o.plot.wHatBelow + o.plot.wHatAbove));
         notes << note;
     }
     if (first)
-        m_histogram->setData(first->plot.w, quantized, overlap ? *overlap : Series{}, overlapOf,
-                             first->plot.symlog, first->plot.t);
+        m_histogram->setData(first->plot.w, quantized, overlap ? *overlap : Series{}, overlapOf, first->plot.symlog,
+                             first->plot.t);
     else
         m_histogram->clearData();
     m_error->setData(errors);
 
-    const ChannelProfile &cp =
-        channelAxis() == 1 ? profile->channels.columns : profile->channels.rows;
+    const ChannelProfile &cp = channelAxis() == 1 ? profile->channels.columns : profile->channels.rows;
     std::optional<Series> activation;
     if (channelAxis() == 1 && profile->activationColumns)
         activation = channelSeries(*profile->activationColumns);
@@ -255,12 +250,11 @@ void DistributionView::refresh()
                         fromStd(profile->activation));
     fillOutliers(profile);
 
-    QString head = tr("%1 · %2 · %3")
-                       .arg(fromStd(profile->tensor), fromStd(profile->dtype),
-                            TensorTreeModel::shapeText(profile->shape));
+    QString head =
+        tr("%1 · %2 · %3")
+            .arg(fromStd(profile->tensor), fromStd(profile->dtype), TensorTreeModel::shapeText(profile->shape));
     if (!profile->error.empty())
-        head +=
-            QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(fromStd(profile->error));
+        head += QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(fromStd(profile->error));
     if (!profile->activationNote.empty())
         head += QLatin1Char('\n') + fromStd(profile->activationNote);
     m_summary->setText(head + QLatin1Char('\n') + notes.join(QStringLiteral(" · ")));
@@ -268,8 +262,7 @@ void DistributionView::refresh()
 
 void DistributionView::fillOutliers(const TensorProfile *profile)
 {
-    const ChannelProfile &cp =
-        channelAxis() == 1 ? profile->channels.columns : profile->channels.rows;
+    const ChannelProfile &cp = channelAxis() == 1 ? profile->channels.columns : profile->channels.rows;
     const bool paired = channelAxis() == 1 && profile->activationColumns.has_value();
     m_outliers->setColumnHidden(3, !paired);
     m_outliers->setRowCount(static_cast<int>(cp.top.size()));

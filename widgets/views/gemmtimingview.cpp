@@ -161,7 +161,8 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
                        .arg(first ? first->k : 0)
                        .arg(fromStd(m_result->device));
     if (m_result->device == "cpu") {
-        text += QLatin1Char('\n') + tr("The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.");
+        text += QLatin1Char('\n') +
+                tr("The CPU has no BF16, FP8 or INT8 GEMM here: it times FP32 GEMMs of the same shape.");
         if (first && first->note.find("GPU only") != std::string::npos)
             text += QLatin1Char(' ') + tr("The quantized-weight paths run on a GPU only.");
     }

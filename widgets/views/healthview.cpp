@@ -17,9 +17,12 @@ enum Column { kSeverity, kCheck, kWhat, kWhere, kMessage, kColumns };
 QColor severityColor(Severity s)
 {
     switch (s) {
-    case Severity::Error: return QColor(0xd6, 0x27, 0x28);
-    case Severity::Warning: return QColor(0xe6, 0x9f, 0x00);
-    default: return QColor(0x56, 0x8e, 0xc7);
+    case Severity::Error:
+        return QColor(0xd6, 0x27, 0x28);
+    case Severity::Warning:
+        return QColor(0xe6, 0x9f, 0x00);
+    default:
+        return QColor(0x56, 0x8e, 0xc7);
     }
 }
 
@@ -102,14 +105,15 @@ void HealthView::setReport(const DoctorReport &report)
     m_table->setSortingEnabled(true);
     m_table->sortItems(kSeverity, Qt::AscendingOrder); // errors first
     m_table->resizeColumnsToContents();
-    m_summary->setText(report.findings.empty()
-                           ? tr("Healthy: %1 files, %2 tensors, nothing to report").arg(report.files).arg(report.tensors)
-                           : tr("%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes")
-                                 .arg(report.files)
-                                 .arg(report.tensors)
-                                 .arg(report.count(Severity::Error))
-                                 .arg(report.count(Severity::Warning))
-                                 .arg(report.count(Severity::Info)));
+    m_summary->setText(
+        report.findings.empty()
+            ? tr("Healthy: %1 files, %2 tensors, nothing to report").arg(report.files).arg(report.tensors)
+            : tr("%1 files, %2 tensors: %3 errors, %4 warnings, %5 notes")
+                  .arg(report.files)
+                  .arg(report.tensors)
+                  .arg(report.count(Severity::Error))
+                  .arg(report.count(Severity::Warning))
+                  .arg(report.count(Severity::Info)));
 }
 
 void HealthView::jobStarted()

@@ -175,13 +175,11 @@ void KurtosisView::redraw()
     }
     const int axis = channelAxis();
     const KurtosisChannels &k = rotated && t->rotated ? *t->rotated : t->plain;
-    m_channels->setData(axis == 1 ? k.channels.columns : k.channels.rows,
-                        axis == 1 ? k.topColumns : k.topRows, axis, rotated && t->rotated);
-    QString text =
-        tr("%1: excess kurtosis of W %2").arg(fromStd(t->tensor)).arg(t->plain.kurtosis, 0, 'g', 5);
+    m_channels->setData(axis == 1 ? k.channels.columns : k.channels.rows, axis == 1 ? k.topColumns : k.topRows, axis,
+                        rotated && t->rotated);
+    QString text = tr("%1: excess kurtosis of W %2").arg(fromStd(t->tensor)).arg(t->plain.kurtosis, 0, 'g', 5);
     if (t->rotated)
-        text +=
-            tr(", rotated (block %1) %2").arg(m_data->rotate).arg(t->rotated->kurtosis, 0, 'g', 5);
+        text += tr(", rotated (block %1) %2").arg(m_data->rotate).arg(t->rotated->kurtosis, 0, 'g', 5);
     else if (rotated)
         text += QLatin1Char('\n') + tr("No rotation: %1").arg(fromStd(t->rotatedError));
     m_summary->setText(text);

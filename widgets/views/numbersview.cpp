@@ -24,8 +24,7 @@ namespace {
 bool writeFile(const QString &file, const QByteArray &bytes, QString *error)
 {
     QSaveFile out(file);
-    const bool ok =
-        out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
+    const bool ok = out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
     if (!ok && error)
         *error = QCoreApplication::translate("quantscope::NumbersView", "Could not write “%1”: %2")
                      .arg(QDir::toNativeSeparators(file), out.errorString());
@@ -94,10 +93,9 @@ bool NumbersView::exportJson(const QString &file, QString *error)
 void NumbersView::askAndExport(bool json)
 {
     QSettings settings;
-    auto *dialog =
-        new QFileDialog(this, json ? tr("Export Numbers as JSON") : tr("Export Numbers as CSV"),
-                        settings.value(QStringLiteral("lastExportDir")).toString(),
-                        json ? tr("JSON files (*.json)") : tr("CSV tables (*.csv)"));
+    auto *dialog = new QFileDialog(this, json ? tr("Export Numbers as JSON") : tr("Export Numbers as CSV"),
+                                   settings.value(QStringLiteral("lastExportDir")).toString(),
+                                   json ? tr("JSON files (*.json)") : tr("CSV tables (*.csv)"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(json ? QStringLiteral("json") : QStringLiteral("csv"));
     dialog->selectFile(json ? QStringLiteral("numbers.json") : QStringLiteral("numbers.csv"));
@@ -107,8 +105,7 @@ void NumbersView::askAndExport(bool json)
         QString error;
         const bool ok = json ? exportJson(file, &error) : exportCsv(file, &error);
         if (!ok) {
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Failed"), error,
-                                        QMessageBox::Close, this);
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Failed"), error, QMessageBox::Close, this);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }

@@ -66,17 +66,15 @@ void OverviewView::setResults(const std::shared_ptr<const QuantizeJobResult> &re
         m_summary->setText(tr("Run a quantization to compare every tensor and configuration."));
         return;
     }
-    QString text = tr("%n tensor(s)", nullptr, d.tensorCount) +
-                   tr(" × %n configuration(s)", nullptr, d.configCount);
+    QString text = tr("%n tensor(s)", nullptr, d.tensorCount) + tr(" × %n configuration(s)", nullptr, d.configCount);
     if (d.partial)
         text += QLatin1String(" — ") + tr("partial batch: cancelled, the finished runs are shown");
-    const auto noted = std::count_if(d.rows.begin(), d.rows.end(),
-                                     [](const OverviewRow &r) { return !r.note.empty(); });
+    const auto noted =
+        std::count_if(d.rows.begin(), d.rows.end(), [](const OverviewRow &r) { return !r.note.empty(); });
     if (noted > 0)
-        text += QLatin1String(" — ⚠ ") +
-                tr("%n run(s) on tensors too small for their group or block: not comparable, "
-                   "not tinted (see the tooltip)",
-                   nullptr, static_cast<int>(noted));
+        text += QLatin1String(" — ⚠ ") + tr("%n run(s) on tensors too small for their group or block: not comparable, "
+                                            "not tinted (see the tooltip)",
+                                            nullptr, static_cast<int>(noted));
     m_summary->setText(text);
 }
 
@@ -84,8 +82,7 @@ bool OverviewView::exportCsv(const QString &file, QString *error)
 {
     const auto bytes = QByteArray::fromStdString(overviewCsv(m_model->overview()));
     QSaveFile out(file);
-    const bool ok =
-        out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
+    const bool ok = out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
     if (!ok && error)
         *error = tr("Could not write “%1”: %2").arg(QDir::toNativeSeparators(file), out.errorString());
     return ok;
@@ -94,9 +91,9 @@ bool OverviewView::exportCsv(const QString &file, QString *error)
 void OverviewView::askAndExport()
 {
     QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Export Overview as CSV"),
-                                   settings.value(QStringLiteral("lastExportDir")).toString(),
-                                   tr("CSV tables (*.csv)"));
+    auto *dialog =
+        new QFileDialog(this, tr("Export Overview as CSV"), settings.value(QStringLiteral("lastExportDir")).toString(),
+                        tr("CSV tables (*.csv)"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(QStringLiteral("csv"));
     dialog->selectFile(QStringLiteral("overview.csv"));
@@ -105,8 +102,7 @@ void OverviewView::askAndExport()
         QSettings().setValue(QStringLiteral("lastExportDir"), QFileInfo(file).absolutePath());
         QString error;
         if (!exportCsv(file, &error)) {
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Failed"), error,
-                                        QMessageBox::Close, this);
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Failed"), error, QMessageBox::Close, this);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }

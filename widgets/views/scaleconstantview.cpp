@@ -21,8 +21,7 @@ namespace {
 
 std::int64_t specInt(const nlohmann::json &spec, const char *key, std::int64_t fallback)
 {
-    return spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<std::int64_t>()
-                                                               : fallback;
+    return spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<std::int64_t>() : fallback;
 }
 
 } // namespace
@@ -70,8 +69,7 @@ ScaleConstantView::ScaleConstantView(QWidget *parent) : QWidget(parent)
     });
     connect(m_target, &QComboBox::currentIndexChanged, this, &ScaleConstantView::showCurrentC);
     connect(m_plot, &ScaleConstantPlot::cClicked, this, &ScaleConstantView::clicked);
-    connect(m_progress, &JobProgressWidget::cancelRequested, this,
-            &ScaleConstantView::cancelRequested);
+    connect(m_progress, &JobProgressWidget::cancelRequested, this, &ScaleConstantView::cancelRequested);
     redraw();
 }
 
@@ -109,8 +107,7 @@ void ScaleConstantView::setConfigurations(const std::vector<JobConfig> &configs)
     m_target->clear();
     for (std::size_t i = 0; i < configs.size(); ++i)
         if (configs[i].spec.value("method", std::string()) == "constopt")
-            m_target->addItem(fromStd(configLabel(configs[i].name, configs[i].spec)),
-                              static_cast<int>(i));
+            m_target->addItem(fromStd(configLabel(configs[i].name, configs[i].spec)), static_cast<int>(i));
     if (m_target->count() == 0)
         m_target->addItem(tr("(a click adds a constOpt configuration)"), -1);
     const int keep = m_target->findData(old);
@@ -145,10 +142,9 @@ void ScaleConstantView::requestSweep()
         return;
     }
     const int t = targetConfiguration();
-    const std::int64_t group =
-        t >= 0 && t < static_cast<int>(m_configs.size())
-            ? specInt(m_configs[static_cast<std::size_t>(t)].spec, "group", 32)
-            : 32;
+    const std::int64_t group = t >= 0 && t < static_cast<int>(m_configs.size())
+                                   ? specInt(m_configs[static_cast<std::size_t>(t)].spec, "group", 32)
+                                   : 32;
     emit sweepRequested(m_tensor->currentText(), group, m_block->value());
 }
 
@@ -216,8 +212,7 @@ void ScaleConstantView::showCurrentC()
         return;
     }
     const auto &cfg = m_configs[static_cast<std::size_t>(t)];
-    const double c =
-        cfg.spec.contains("c") && cfg.spec["c"].is_number() ? cfg.spec["c"].get<double>() : 0.156;
+    const double c = cfg.spec.contains("c") && cfg.spec["c"].is_number() ? cfg.spec["c"].get<double>() : 0.156;
     m_plot->setCurrentC(c, QLatin1Char(' ') + fromStd(configLabel(cfg.name, cfg.spec)));
 }
 

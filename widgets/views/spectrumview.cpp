@@ -93,14 +93,14 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     m_sigma = new SigmaPlot(split);
     auto *curves = new QSplitter(Qt::Horizontal, split);
-    m_energy = new RankCurvePlot(tr("rank r"), tr("energy captured by the top r"),
-                                 QStringLiteral("energy-vs-rank"), true, curves);
-    m_error = new RankCurvePlot(tr("rank r"), tr("relative error after rank r"),
-                                QStringLiteral("error-vs-rank"), false, curves);
-    m_size = new RankCurvePlot(tr("rank r"), tr("MB with FP16 U·V of rank r"),
-                               QStringLiteral("mb-vs-rank"), true, curves);
-    m_passes = new RankCurvePlot(tr("MiLo pass"), tr("ε = ‖W − Ŵ − U·V‖_F"),
-                                 QStringLiteral("milo-passes"), false, curves);
+    m_energy = new RankCurvePlot(tr("rank r"), tr("energy captured by the top r"), QStringLiteral("energy-vs-rank"),
+                                 true, curves);
+    m_error = new RankCurvePlot(tr("rank r"), tr("relative error after rank r"), QStringLiteral("error-vs-rank"), false,
+                                curves);
+    m_size =
+        new RankCurvePlot(tr("rank r"), tr("MB with FP16 U·V of rank r"), QStringLiteral("mb-vs-rank"), true, curves);
+    m_passes =
+        new RankCurvePlot(tr("MiLo pass"), tr("ε = ‖W − Ŵ − U·V‖_F"), QStringLiteral("milo-passes"), false, curves);
     // The σ plot's legend names the colours of all four.
     for (auto *p : {m_energy, m_error, m_size, m_passes})
         p->setLegendWanted(false);
@@ -116,11 +116,9 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_errorLabel = new QLabel(this);
     m_sizeLabel = new QLabel(this);
     m_runMilo = new QPushButton(tr("Run &MiLo at This Rank"), this);
-    m_runMilo->setToolTip(
-        tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
+    m_runMilo->setToolTip(tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
     m_rank->setMinimumWidth(240);
-    m_rankLabel->setMinimumWidth(
-        m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
+    m_rankLabel->setMinimumWidth(m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
     rankBar->addWidget(m_rankLabel);
     rankBar->addWidget(m_rank, 1);
     rankBar->addWidget(m_runMilo);
@@ -250,8 +248,7 @@ const SpectrumPlotData *SpectrumView::currentData() const
 
 const QuantizeOutcome *SpectrumView::outcomeOf(const QString &config) const
 {
-    return m_results ? m_results->outcome(currentTensor().toStdString(), config.toStdString())
-                     : nullptr;
+    return m_results ? m_results->outcome(currentTensor().toStdString(), config.toStdString()) : nullptr;
 }
 
 void SpectrumView::refresh()
@@ -285,8 +282,8 @@ void SpectrumView::refresh()
                 ++withoutSpectrum;
                 continue;
             }
-            const auto &d = m_data[name] = prepareSpectrumPlot(
-                *o.spectrum, rows, cols, o.bitsPerElement, o.storedBytes, o.metrics.relFrobenius);
+            const auto &d = m_data[name] =
+                prepareSpectrumPlot(*o.spectrum, rows, cols, o.bitsPerElement, o.storedBytes, o.metrics.relFrobenius);
             m_config->addItem(label, name);
             sigma.push_back({label, color, seriesOf(d.index, d.sigma)});
             energy.push_back({label, color, seriesOf(d.rank, d.energy)});
@@ -312,8 +309,7 @@ void SpectrumView::refresh()
         m_summary->setText(tr("These results have no spectra: press Compute."));
     else
         m_summary->setText(withoutSpectrum > 0
-                               ? tr("%n configuration(s) without a spectrum: press Compute.",
-                                    nullptr, withoutSpectrum)
+                               ? tr("%n configuration(s) without a spectrum: press Compute.", nullptr, withoutSpectrum)
                                : QString());
     m_summary->setVisible(!m_summary->text().isEmpty());
     m_runMilo->setEnabled(!m_data.empty());
@@ -364,12 +360,11 @@ void SpectrumView::refreshRank()
         return;
     }
     const auto i = static_cast<std::size_t>(r);
-    m_errorLabel->setText(
-        tr("error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured")
-            .arg(numberText(d->errAfterRank[i]), numberText(d->relErrAfterRank[i]),
-                 QLocale().toString(100.0 * d->energy[i], 'f', 1) + QLatin1Char('%')));
-    m_sizeLabel->setText(tr("%1 bits/element, %2 MB")
-                             .arg(numberText(d->bitsPerElement[i]), numberText(d->megabytes[i])));
+    m_errorLabel->setText(tr("error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured")
+                              .arg(numberText(d->errAfterRank[i]), numberText(d->relErrAfterRank[i]),
+                                   QLocale().toString(100.0 * d->energy[i], 'f', 1) + QLatin1Char('%')));
+    m_sizeLabel->setText(
+        tr("%1 bits/element, %2 MB").arg(numberText(d->bitsPerElement[i]), numberText(d->megabytes[i])));
     const auto *o = outcomeOf(currentConfig());
     m_passes->setMarker(o && o->method == "milo" ? o->chosenPass : -1);
 }

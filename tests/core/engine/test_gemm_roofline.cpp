@@ -18,8 +18,9 @@ namespace {
 
 std::filesystem::path tempDir(const char *name)
 {
-    auto d = std::filesystem::temp_directory_path() / (std::string("qs_roofline_") + name + "_" +
-                                                       std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    auto d =
+        std::filesystem::temp_directory_path() /
+        (std::string("qs_roofline_") + name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;
@@ -39,8 +40,9 @@ GemmPeaks peaks()
 
 TEST(GemmRoofline, QuantizedFormatNamesAndDtypes)
 {
-    EXPECT_EQ(parseGemmFormats("w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8"),
-              (std::vector<GemmFormat>{GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8}));
+    EXPECT_EQ(
+        parseGemmFormats("w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8"),
+        (std::vector<GemmFormat>{GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8}));
     EXPECT_EQ(allGemmFormats().size(), 8u);
     EXPECT_EQ(GemmBenchRequest{}.formats, plainGemmFormats());
     EXPECT_EQ(gemmPeakDtype("w4a16"), "bf16");
@@ -233,7 +235,7 @@ TEST(GemmRoofline, ViewDataCeilingsBendAtTheRidgeAndMoeBarsPairModes)
     ASSERT_EQ(v.ceilings.size(), 3u); // bf16, fp8, int8
     for (const auto &c : v.ceilings) {
         const double peak = r.peaks->tflops.at(c.dtype), ridge = peak / 3.0; // 3000 GB/s = 3 TFLOP/s per FLOP/B
-        ASSERT_EQ(c.intensity.size(), 3u) << c.dtype; // the ridge lies inside the range
+        ASSERT_EQ(c.intensity.size(), 3u) << c.dtype;                        // the ridge lies inside the range
         EXPECT_NEAR(c.intensity[1], ridge, 1e-9 * ridge);
         EXPECT_NEAR(c.tflops[0], 3.0 * c.intensity[0], 1e-9);
         EXPECT_EQ(c.tflops[2], peak);

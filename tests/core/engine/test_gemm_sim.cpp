@@ -27,8 +27,7 @@ using namespace quantscope;
 
 namespace {
 
-std::vector<float> gaussian(std::int64_t R, std::int64_t C, std::uint64_t seed, float sigma,
-                            float outlier = 1.0f)
+std::vector<float> gaussian(std::int64_t R, std::int64_t C, std::uint64_t seed, float sigma, float outlier = 1.0f)
 {
     std::mt19937_64 rng(seed);
     std::normal_distribution<float> nd(0.0f, sigma);
@@ -59,8 +58,8 @@ double relErr(const std::vector<double> &y, const std::vector<float> &yh)
     return std::sqrt(e / s);
 }
 
-std::vector<double> exactProduct(const std::vector<float> &x, const std::vector<float> &w,
-                                 std::int64_t M, std::int64_t N, std::int64_t K)
+std::vector<double> exactProduct(const std::vector<float> &x, const std::vector<float> &w, std::int64_t M,
+                                 std::int64_t N, std::int64_t K)
 {
     std::vector<double> y(static_cast<std::size_t>(M * N));
     for (std::int64_t m = 0; m < M; ++m)
@@ -137,8 +136,7 @@ TEST(ActivationQuant, PerTokenAndPerTensorRules)
     EXPECT_THROW(ActQuantSpec::parse("int4-token"), UnsupportedError);
     EXPECT_EQ(ActQuantSpec::parse("static:0.25").name(), "static:0.25");
     // A 3-D activation [B, S, K] is flattened to [B·S, K].
-    const auto a3 =
-        quantizeActivations(Tensor::fromFloats({3, 4, K}, x), ActQuantSpec::parse("int8-token"));
+    const auto a3 = quantizeActivations(Tensor::fromFloats({3, 4, K}, x), ActQuantSpec::parse("int8-token"));
     EXPECT_EQ(a3.rows, M);
     EXPECT_EQ(a3.codes, a.codes);
     EXPECT_EQ(a3.scales, a.scales);
@@ -217,10 +215,9 @@ TEST(GemmSim, AsymmetricWeightsNeedTheZeroPointTerm)
     EXPECT_LT(with.relErrOutput, 0.2);
     EXPECT_GT(without.relErrOutput, 5 * with.relErrOutput);
     EXPECT_DOUBLE_EQ(with.relErrWeightOnly, without.relErrWeightOnly);
-    std::printf(
-        "W4A8-int8, asymmetric INT4: output rel. error %.4f with the zero-point term, %.4f without "
-        "(weight only %.4f)\n",
-        with.relErrOutput, without.relErrOutput, with.relErrWeightOnly);
+    std::printf("W4A8-int8, asymmetric INT4: output rel. error %.4f with the zero-point term, %.4f without "
+                "(weight only %.4f)\n",
+                with.relErrOutput, without.relErrOutput, with.relErrWeightOnly);
 }
 
 TEST(GemmSim, Fp8PathsEqualExplicitFp32Loops)
@@ -244,8 +241,8 @@ TEST(GemmSim, Fp8PathsEqualExplicitFp32Loops)
             for (std::int64_t n = 0; n < N; ++n) {
                 float acc = 0.0f;
                 for (std::int64_t k = 0; k < K; ++k) {
-                    const float w8 = e4m3ToFloat(floatToE4m3(
-                        static_cast<float>(static_cast<std::int8_t>(qw.codes[n * K + k]))));
+                    const float w8 =
+                        e4m3ToFloat(floatToE4m3(static_cast<float>(static_cast<std::int8_t>(qw.codes[n * K + k]))));
                     acc = acc + e4m3ToFloat(xa.codes[m * K + k]) * w8;
                 }
                 const float y = 0.0f + ((xa.scales[0] * qw.scales[n]) * qw.outerScales[0]) * acc;
@@ -291,8 +288,8 @@ TEST(GemmSim, Fp8PathsEqualExplicitFp32Loops)
             for (std::int64_t n = 0; n < N; ++n) {
                 float acc = 0.0f;
                 for (std::int64_t k = 0; k < K; ++k)
-                    acc = acc + bf16ToFloat(floatToBf16(x[m * K + k])) *
-                                    bf16ToFloat(floatToBf16(qw.dequantized[n * K + k]));
+                    acc = acc +
+                          bf16ToFloat(floatToBf16(x[m * K + k])) * bf16ToFloat(floatToBf16(qw.dequantized[n * K + k]));
                 bad += std::memcmp(&acc, &r.output[m * N + n], 4) != 0;
             }
         EXPECT_EQ(bad, 0u);
@@ -321,8 +318,7 @@ TEST(GemmSim, Fp4WeightsAndRotatedActivations)
     EXPECT_NEAR(co.relErrOutput, co.relErrWeightOnly, 0.1);
     // Refusals: FP4 weights have no INT8 path; INT8 weights are not exact in E4M3; K mismatch.
     o.act = ActQuantSpec::parse("int8-token");
-    EXPECT_THROW(simulateGemm(xt, wt, NvFp4Quantizer(NvFp4Spec{}).quantize(wt, {}), o),
-                 UnsupportedError);
+    EXPECT_THROW(simulateGemm(xt, wt, NvFp4Quantizer(NvFp4Spec{}).quantize(wt, {}), o), UnsupportedError);
     IntSpec i8;
     i8.bits = 8;
     i8.granularity = Granularity::Channel;
@@ -330,8 +326,7 @@ TEST(GemmSim, Fp4WeightsAndRotatedActivations)
     EXPECT_THROW(simulateGemm(xt, wt, IntQuantizer(i8).quantize(wt, {}), o), UnsupportedError);
     o.act = ActQuantSpec::parse("int8-token");
     EXPECT_EQ(simulateGemm(xt, wt, IntQuantizer(i8).quantize(wt, {}), o).scheme, "W8A8-int8");
-    const Tensor other =
-        Tensor::fromFloats({M, 64}, std::vector<float>(static_cast<std::size_t>(M * 64), 1.0f));
+    const Tensor other = Tensor::fromFloats({M, 64}, std::vector<float>(static_cast<std::size_t>(M * 64), 1.0f));
     try {
         simulateGemm(other, wt, IntQuantizer(i8).quantize(wt, {}), o);
         FAIL() << "K mismatch accepted";

@@ -20,8 +20,7 @@ struct FakeSysfs {
     std::filesystem::path root;
     FakeSysfs()
     {
-        root = std::filesystem::temp_directory_path() /
-               ("qs-sysfs-" + std::to_string(std::random_device{}()));
+        root = std::filesystem::temp_directory_path() / ("qs-sysfs-" + std::to_string(std::random_device{}()));
         std::filesystem::create_directories(root);
     }
     ~FakeSysfs() { std::filesystem::remove_all(root); }
@@ -42,8 +41,7 @@ TEST(GpuStatus, ClassifiesEachRuntimeAnswer)
         EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::NoDevice, present), GpuCause::NoDevice);
     // The runtime says "insufficient driver" also where no driver exists because no GPU does.
     EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::InsufficientDriver, false), GpuCause::NoDevice);
-    EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::InsufficientDriver, true),
-              GpuCause::DriverMismatch);
+    EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::InsufficientDriver, true), GpuCause::DriverMismatch);
     EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::OtherError, false), GpuCause::NoDevice);
     EXPECT_EQ(classifyGpuStart(GpuRuntimeAnswer::OtherError, true), GpuCause::StartFailed);
 }

@@ -141,8 +141,8 @@ TEST(Session, RoundTripsExactly)
     p.tensor = "a";
     p.shape = {2, 3};
     p.dtype = "BF16";
-    p.channels = computeChannelProfiles(
-        Tensor::fromFloats({2, 3}, std::vector<float>{0.1f, -7.3f, 1e-30f, 2, 3, 4}), 2);
+    p.channels =
+        computeChannelProfiles(Tensor::fromFloats({2, 3}, std::vector<float>{0.1f, -7.3f, 1e-30f, 2, 3, 4}), 2);
     p.activation = "act";
     p.activationColumns = p.channels.columns;
     s.results.tensors = {p};
@@ -194,11 +194,14 @@ TEST(Session, RefusesWhatItCannotRead)
     withOutcome.results.outcomes = {sampleOutcome()};
     const auto good = sessionToJson(withOutcome);
     ASSERT_NO_THROW(sessionFromJson(good));
-    for (const auto &[path, value] : std::vector<std::pair<std::string, nlohmann::json>>{
-             {"/bins", 1e67}, {"/bins", 64.5}, {"/bins", 4294967296LL}, {"/bins", 18446744073709551615ULL},
-             {"/results/outcomes/0/metrics/numel", 1e67},
-             {"/results/outcomes/0/metrics/err/counts/0", 1e67},
-             {"/results/outcomes/0/metrics/err/counts/0", -1.5}}) {
+    for (const auto &[path, value] :
+         std::vector<std::pair<std::string, nlohmann::json>>{{"/bins", 1e67},
+                                                             {"/bins", 64.5},
+                                                             {"/bins", 4294967296LL},
+                                                             {"/bins", 18446744073709551615ULL},
+                                                             {"/results/outcomes/0/metrics/numel", 1e67},
+                                                             {"/results/outcomes/0/metrics/err/counts/0", 1e67},
+                                                             {"/results/outcomes/0/metrics/err/counts/0", -1.5}}) {
         auto bad = good;
         ASSERT_TRUE(bad.contains(nlohmann::json::json_pointer(path))) << path;
         bad[nlohmann::json::json_pointer(path)] = value;
@@ -251,7 +254,7 @@ TEST(Overview, RowsNotesAndCsv)
     }
     const auto d = prepareOverview(r);
     ASSERT_EQ(d.rows.size(), 2u);
-    EXPECT_TRUE(d.rows[0].note.empty());             // 16 ≤ 32
+    EXPECT_TRUE(d.rows[0].note.empty());                      // 16 ≤ 32
     EXPECT_NE(d.rows[1].note.find("128"), std::string::npos); // 128 > 32: said so
     EXPECT_DOUBLE_EQ(d.minRelError, 0.01);
     EXPECT_DOUBLE_EQ(d.maxRelError, 0.1);

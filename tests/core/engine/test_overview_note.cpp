@@ -26,21 +26,14 @@ QuantizeOutcome run(const char *config, nlohmann::json spec, double rel)
 TEST(OverviewNote, GroupLongerThanARowIsNamed)
 {
     const Shape shape{16, 64};
-    const auto note =
-        tooSmallNote(run("A", {{"method", "int"}, {"granularity", "group"}, {"group", 128}}, 0.1),
-                     shape);
+    const auto note = tooSmallNote(run("A", {{"method", "int"}, {"granularity", "group"}, {"group", 128}}, 0.1), shape);
     EXPECT_NE(note.find("128"), std::string::npos) << note;
     EXPECT_NE(note.find("64"), std::string::npos) << note;
     EXPECT_TRUE(
-        tooSmallNote(run("B", {{"method", "int"}, {"granularity", "group"}, {"group", 64}}, 0.1),
-                     shape)
-            .empty());
+        tooSmallNote(run("B", {{"method", "int"}, {"granularity", "group"}, {"group", 64}}, 0.1), shape).empty());
     EXPECT_FALSE(
-        tooSmallNote(run("C", {{"method", "fp8"}, {"granularity", "block"}, {"block", 128}}, 0.1),
-                     shape)
-            .empty());
-    EXPECT_TRUE(
-        tooSmallNote(run("D", {{"method", "int"}, {"granularity", "channel"}}, 0.1), shape).empty());
+        tooSmallNote(run("C", {{"method", "fp8"}, {"granularity", "block"}, {"block", 128}}, 0.1), shape).empty());
+    EXPECT_TRUE(tooSmallNote(run("D", {{"method", "int"}, {"granularity", "channel"}}, 0.1), shape).empty());
 }
 
 TEST(OverviewNote, PrepareOverviewMarksOnlyTheTooSmallRuns)
@@ -50,8 +43,7 @@ TEST(OverviewNote, PrepareOverviewMarksOnlyTheTooSmallRuns)
     p.tensor = "t";
     p.shape = {8, 32};
     r.tensors.push_back(p);
-    r.outcomes.push_back(
-        run("A", {{"method", "int"}, {"granularity", "group"}, {"group", 128}}, 0.01));
+    r.outcomes.push_back(run("A", {{"method", "int"}, {"granularity", "group"}, {"group", 128}}, 0.01));
     r.outcomes.push_back(run("B", {{"method", "int"}, {"granularity", "group"}, {"group", 32}}, 0.1));
     const auto d = prepareOverview(r);
     ASSERT_EQ(d.rows.size(), 2u);

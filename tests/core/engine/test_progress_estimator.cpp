@@ -37,7 +37,7 @@ TEST(ProgressEstimator, NeverPassesNinetyFivePercentOfAStep)
     ProgressEstimator p;
     p.start(0.0);
     p.step(0.5, 0.6, 10.0, "slow step", 1.0); // 5 units in 1 s
-    const auto e = p.at(1000.0);               // far longer than the speed predicts
+    const auto e = p.at(1000.0);              // far longer than the speed predicts
     EXPECT_LT(e.fraction, 0.6);
     EXPECT_NEAR(e.fraction, 0.5 + 0.1 * 0.95, 0.01);
 }

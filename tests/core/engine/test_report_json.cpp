@@ -39,8 +39,8 @@ TEST(ReportJson, SummaryHasTheCliKeysInOrder)
     std::vector<std::string> keys;
     for (auto it = j.begin(); it != j.end(); ++it)
         keys.push_back(it.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{"min", "max", "mean", "std", "skewness", "excess_kurtosis",
-                                              "nan_count", "inf_count"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"min", "max", "mean", "std", "skewness", "excess_kurtosis", "nan_count",
+                                              "inf_count"}));
     EXPECT_EQ(j["max"].get<double>(), 0.1 + 0.2);
     EXPECT_TRUE(j["excess_kurtosis"].is_null());
     TensorStats none;
@@ -187,8 +187,8 @@ TEST(ReportJson, MetricsFullFormIsTheSessionsAndReadsBack)
     // The session's metrics object as session.cpp wrote it by hand before metricsJson.
     const ErrorMetrics m = sampleMetrics();
     auto hist = [](const Histogram &h) {
-        return nlohmann::json{{"lo", exactNumber(h.lo)},     {"hi", exactNumber(h.hi)},   {"counts", h.counts},
-                              {"below", h.below},            {"above", h.above},          {"symlog", h.symlog},
+        return nlohmann::json{{"lo", exactNumber(h.lo)}, {"hi", exactNumber(h.hi)}, {"counts", h.counts},
+                              {"below", h.below},        {"above", h.above},        {"symlog", h.symlog},
                               {"t", exactNumber(h.t)}};
     };
     const nlohmann::json want = {{"numel", m.numel},

@@ -93,23 +93,20 @@ TEST(SpectrumPlot, TauCountsFollowTheSpectrumRules)
 
 TEST(SpectrumPlot, MiloSpecAtRank)
 {
-    const nlohmann::json milo = {
-        {"method", "milo"}, {"rank", 16}, {"bits", 3}, {"preset", "paper"}};
+    const nlohmann::json milo = {{"method", "milo"}, {"rank", 16}, {"bits", 3}, {"preset", "paper"}};
     auto j = miloSpecAtRank(milo, 40);
     EXPECT_EQ(j["rank"], 40);
     EXPECT_EQ(j["preset"], "paper");
     EXPECT_EQ(j["bits"], 3);
 
-    j = miloSpecAtRank({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}},
-                       8);
+    j = miloSpecAtRank({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}}, 8);
     EXPECT_EQ(j["method"], "milo");
     EXPECT_EQ(j["rank"], 8);
     EXPECT_EQ(j["compensator"], "fp16");
     EXPECT_EQ(j["bits"], 4);
     EXPECT_EQ(j["group"], 128);
 
-    j = miloSpecAtRank({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"group", 128}},
-                       2);
+    j = miloSpecAtRank({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"group", 128}}, 2);
     EXPECT_EQ(j["bits"], 8);
     EXPECT_FALSE(j.contains("group"));
 
@@ -121,8 +118,7 @@ TEST(SpectrumPlot, JobKeepsMiloPassHistory)
 {
     std::vector<float> v(32 * 48);
     for (std::size_t i = 0; i < v.size(); ++i)
-        v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) +
-                                  0.01 * static_cast<double>(i % 7));
+        v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) + 0.01 * static_cast<double>(i % 7));
     const Tensor t = Tensor::fromFloats({32, 48}, v);
     QuantizeJobRequest request;
     request.tensors = {"w"};

@@ -118,8 +118,7 @@ TEST(ChannelKurtosis, EachChannelIsComputeStatsOfThatChannel)
     }
     EXPECT_GT(k.columns[7], 10.0); // the outlier's column
     // A constant channel has no kurtosis.
-    const ChannelKurtosis z =
-        computeChannelKurtosis(Tensor::fromFloats({2, 3}, std::vector<float>(6, 1.0f)));
+    const ChannelKurtosis z = computeChannelKurtosis(Tensor::fromFloats({2, 3}, std::vector<float>(6, 1.0f)));
     EXPECT_TRUE(std::isnan(z.rows[0]));
 }
 

@@ -23,16 +23,15 @@ fs::path writeShard(const fs::path &p, const std::vector<std::string> &names, un
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (i)
             h += ",";
-        h += "\"" + names[i] + "\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[" +
-             std::to_string(2 * i) + "," + std::to_string(2 * i + 2) + "]}";
+        h += "\"" + names[i] + "\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[" + std::to_string(2 * i) + "," +
+             std::to_string(2 * i + 2) + "]}";
     }
     h += "}";
     return writeSt(p, h, ramp(2 * names.size(), first));
 }
 
 /// model.safetensors.index.json from (tensor, shard) pairs, in the given order.
-fs::path writeIndex(const fs::path &folder,
-                    const std::vector<std::pair<std::string, std::string>> &map,
+fs::path writeIndex(const fs::path &folder, const std::vector<std::pair<std::string, std::string>> &map,
                     const std::string &metadata = "{\"total_size\": 123456789, \"format\": \"pt\"}")
 {
     std::string j = "{\"metadata\": " + metadata + ", \"weight_map\": {";
@@ -80,8 +79,7 @@ protected:
 TEST_F(CheckpointTest, SingleFilePicksUpConfigJson)
 {
     const auto p = writeShard(dir / "model.safetensors", {"x", "y"});
-    writeBytes(dir / "config.json",
-               R"({"model_type": "llama", "quantization_config": {"quant_method": "quark"}})");
+    writeBytes(dir / "config.json", R"({"model_type": "llama", "quantization_config": {"quant_method": "quark"}})");
     const Checkpoint c = Checkpoint::open(p);
     EXPECT_FALSE(c.sharded());
     EXPECT_EQ(c.path(), p);
@@ -147,8 +145,7 @@ TEST_F(CheckpointTest, TensorAbsentFromItsShardIsRefused)
 {
     writeShard(dir / "s1.safetensors", {"a"});
     writeShard(dir / "s2.safetensors", {"c"});
-    writeIndex(dir.path(),
-               {{"a", "s1.safetensors"}, {"b", "s2.safetensors"}, {"c", "s2.safetensors"}});
+    writeIndex(dir.path(), {{"a", "s1.safetensors"}, {"b", "s2.safetensors"}, {"c", "s2.safetensors"}});
     const FormatError e = openFails<FormatError>(dir.path());
     expectWhere(e, dir / "s2.safetensors", "b", std::nullopt, "does not contain it");
 }
@@ -157,8 +154,7 @@ TEST_F(CheckpointTest, TensorInTwoShardsIsRefused)
 {
     writeShard(dir / "s1.safetensors", {"a", "w"});
     writeShard(dir / "s2.safetensors", {"w", "c"});
-    writeIndex(dir.path(),
-               {{"a", "s1.safetensors"}, {"w", "s1.safetensors"}, {"c", "s2.safetensors"}});
+    writeIndex(dir.path(), {{"a", "s1.safetensors"}, {"w", "s1.safetensors"}, {"c", "s2.safetensors"}});
     const FormatError e = openFails<FormatError>(dir.path());
     // The copy in the second shard is reported, at the start of its span.
     const std::uint64_t dataStart =
@@ -178,8 +174,8 @@ TEST_F(CheckpointTest, ShardNamesLeavingTheFolderAreRefused)
     writeShard(dir / "x.safetensors", {"a"}); // exists, one level up: still refused
     writeShard(inner / "sub" / "y.safetensors", {"a"});
     for (const std::string &shard :
-         std::vector<std::string>{"../x.safetensors", (dir / "x.safetensors").string(),
-                                  "sub/../../x.safetensors", "sub/y.safetensors", "..", ""}) {
+         std::vector<std::string>{"../x.safetensors", (dir / "x.safetensors").string(), "sub/../../x.safetensors",
+                                  "sub/y.safetensors", "..", ""}) {
         SCOPED_TRACE(shard);
         const fs::path index = writeIndex(inner, {{"a", shard}});
         const FormatError e = openFails<FormatError>(inner);
@@ -215,8 +211,7 @@ TEST_F(CheckpointTest, TensorInAShardButNotInTheIndexIsAWarning)
 TEST_F(CheckpointTest, ShardIsValidatedAtOpen)
 {
     writeShard(dir / "s1.safetensors", {"a"});
-    writeSt(dir / "s2.safetensors", R"({"b":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})",
-            ramp(3));
+    writeSt(dir / "s2.safetensors", R"({"b":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", ramp(3));
     writeIndex(dir.path(), {{"a", "s1.safetensors"}, {"b", "s2.safetensors"}});
     const FormatError e = openFails<FormatError>(dir.path());
     EXPECT_EQ(e.where().file, (dir / "s2.safetensors").string());
@@ -254,10 +249,9 @@ TEST_F(CheckpointTest, FolderWithOneFileOpensIt)
 TEST_F(CheckpointTest, FolderWithoutSafetensorsOrMissingPathIsRefused)
 {
     writeBytes(dir / "config.json", "{}");
-    expectWhere(openFails<IoError>(dir.path()), dir.path(), "", std::nullopt,
-                "no .safetensors file");
-    expectWhere(openFails<IoError>(dir / "absent.safetensors"), dir / "absent.safetensors", "",
-                std::nullopt, "no such file");
+    expectWhere(openFails<IoError>(dir.path()), dir.path(), "", std::nullopt, "no .safetensors file");
+    expectWhere(openFails<IoError>(dir / "absent.safetensors"), dir / "absent.safetensors", "", std::nullopt,
+                "no such file");
 }
 
 // ---- which reader takes a path ---------------------------------------------------------------
@@ -274,8 +268,8 @@ TEST(Readers, AreAskedInTheOrderTheyTakePrecedence)
     std::vector<std::string> names;
     for (const ReaderFormat &r : readerFormats())
         names.emplace_back(r.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"npy", "npz", "sharded index", "safetensors folder",
-                                               "safetensors file"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"npy", "npz", "sharded index", "safetensors folder", "safetensors file"}));
 }
 
 TEST_F(CheckpointTest, EachPathKindGoesToItsReader)
@@ -290,14 +284,13 @@ TEST_F(CheckpointTest, EachPathKindGoesToItsReader)
     writeBytes(dir / "b.NPZ", "");
     writeBytes(dir / "weights.bin", "");
     EXPECT_EQ(readerName(dir / "a.npy"), "npy");
-    EXPECT_EQ(readerName(dir / "b.NPZ"), "npz"); // extensions in any case
+    EXPECT_EQ(readerName(dir / "b.NPZ"), "npz");                    // extensions in any case
     EXPECT_EQ(readerName(dir / "weights.bin"), "safetensors file"); // any other file
     fs::create_directory(dir / "plain");
     EXPECT_EQ(readerName(dir / "plain"), "safetensors folder");
     fs::create_directory(dir / "arrays.npy"); // a folder is never an array file
     EXPECT_EQ(readerName(dir / "arrays.npy"), "safetensors folder");
-    expectWhere(openFails<IoError>(dir / "arrays.npy"), dir / "arrays.npy", "", std::nullopt,
-                "no .safetensors file");
+    expectWhere(openFails<IoError>(dir / "arrays.npy"), dir / "arrays.npy", "", std::nullopt, "no .safetensors file");
 }
 
 // ---- the real model ---------------------------------------------------------------------------

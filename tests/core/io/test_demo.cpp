@@ -83,8 +83,7 @@ TEST(Demo, StatisticsAsDescribed)
         std::vector<int> idx(rms.size());
         for (std::size_t i = 0; i < idx.size(); ++i)
             idx[i] = static_cast<int>(i);
-        std::partial_sort(idx.begin(), idx.begin() + 4, idx.end(),
-                          [&](int a, int b) { return rms[a] > rms[b]; });
+        std::partial_sort(idx.begin(), idx.begin() + 4, idx.end(), [&](int a, int b) { return rms[a] > rms[b]; });
         std::vector<int> top(idx.begin(), idx.begin() + 4);
         std::sort(top.begin(), top.end());
         EXPECT_EQ(top, demo::demoQkOutlierChannels());

@@ -217,7 +217,8 @@ TEST(NativeLayout, VersionOneFilesAndMissingPartsAreRefusedByName)
         ASSERT_TRUE(m.contains(nlohmann::json::json_pointer(pointer))) << pointer;
         m[nlohmann::json::json_pointer(pointer)] = value;
         md["quantscope"] = m.dump();
-        writeSafetensors(bad, {{"blk.qs_codes", f.tensor("blk.qs_codes")}, {"blk.qs_scale", f.tensor("blk.qs_scale")}}, md);
+        writeSafetensors(bad, {{"blk.qs_codes", f.tensor("blk.qs_codes")}, {"blk.qs_scale", f.tensor("blk.qs_scale")}},
+                         md);
         try {
             (void)detectQuantized(Checkpoint::open(bad));
             ADD_FAILURE() << pointer << " = " << value.dump() << " was accepted";
@@ -261,7 +262,8 @@ TEST(NativeLayout, MetadataThatDoesNotFitItsPartsIsRefused)
         const auto path = tempFile("lie");
         writeNative(path, q);
         const auto f = SafetensorsFile::open(path);
-        ASSERT_NO_THROW((void)decodeQuantized(Checkpoint::open(path), *detectQuantized(Checkpoint::open(path)).find("blk")))
+        ASSERT_NO_THROW(
+            (void)decodeQuantized(Checkpoint::open(path), *detectQuantized(Checkpoint::open(path)).find("blk")))
             << lie.spec.dump();
         auto meta = nlohmann::json::parse(f.metadata().at("quantscope"));
         if (lie.pointer.empty()) {

@@ -14,7 +14,10 @@ using namespace quantscope::test;
 
 namespace {
 
-fs::path data(const std::string &name) { return fs::path(QUANTSCOPE_TEST_DATA) / "npy" / name; }
+fs::path data(const std::string &name)
+{
+    return fs::path(QUANTSCOPE_TEST_DATA) / "npy" / name;
+}
 
 std::vector<double> values(const Tensor &t)
 {
@@ -147,11 +150,10 @@ TEST(NpyNumpyFiles, OtherDtypesVersionsScalarsAndEmptyArrays)
 
 TEST(NpyNumpyFiles, ObjectComplexUnicodeAndStructuredAreRefusedByName)
 {
-    const std::pair<const char *, const char *> cases[] = {
-        {"object.npy", "object arrays"},
-        {"complex.npy", "complex arrays"},
-        {"unicode.npy", "unicode string arrays"},
-        {"structured.npy", "structured arrays"}};
+    const std::pair<const char *, const char *> cases[] = {{"object.npy", "object arrays"},
+                                                           {"complex.npy", "complex arrays"},
+                                                           {"unicode.npy", "unicode string arrays"},
+                                                           {"structured.npy", "structured arrays"}};
     for (const auto &[file, rule] : cases) {
         SCOPED_TRACE(file);
         const FormatError e = openFails(data(file));
@@ -248,8 +250,7 @@ TEST_F(Npy, TrailingBytesAreRefusedUnlessLenient)
 TEST_F(Npy, UnsupportedDescrAndBadShapesAreRefused)
 {
     const auto p = dir / "u.npy";
-    writeBytes(p, npyBytes("{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }",
-                           std::string(16, '\0')));
+    writeBytes(p, npyBytes("{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", std::string(16, '\0')));
     expectWhere(openFails(p), p, "", 10, "unsupported dtype descr '<f16'");
     writeBytes(p, npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", ""));
     expectWhere(openFails(p), p, "", 10, "non-negative");

@@ -16,7 +16,10 @@ using namespace quantscope::test;
 
 namespace {
 
-fs::path data(const std::string &name) { return fs::path(QUANTSCOPE_TEST_DATA) / "npy" / name; }
+fs::path data(const std::string &name)
+{
+    return fs::path(QUANTSCOPE_TEST_DATA) / "npy" / name;
+}
 
 std::vector<double> values(const Tensor &t)
 {
@@ -45,8 +48,7 @@ std::string le(std::uint64_t v, int n)
 /// A v1 .npy of float32 values [n] (header padded to 64 bytes).
 std::string npyF32(const std::vector<float> &v)
 {
-    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                       std::to_string(v.size()) + ",), }";
+    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(v.size()) + ",), }";
     dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
     dict += '\n';
     std::string s = "\x93NUMPY\x01";
@@ -104,11 +106,10 @@ struct ZipBuilder {
                 const std::size_t pad = (m.align - base % m.align) % m.align;
                 extra = le(0xCAFE, 2) + le(pad, 2) + std::string(pad, '\0');
             }
-            std::string local = le(0x04034b50, 4) + le(20, 2) + le(flags, 2) + le(m.method, 2) +
-                                le(0, 4) + le(m.descriptor ? 0 : crc, 4) +
-                                le(m.descriptor ? 0 : comp.size(), 4) +
-                                le(m.descriptor ? 0 : m.data.size(), 4) + le(m.name.size(), 2) +
-                                le(extra.size(), 2) + m.name + extra;
+            std::string local = le(0x04034b50, 4) + le(20, 2) + le(flags, 2) + le(m.method, 2) + le(0, 4) +
+                                le(m.descriptor ? 0 : crc, 4) + le(m.descriptor ? 0 : comp.size(), 4) +
+                                le(m.descriptor ? 0 : m.data.size(), 4) + le(m.name.size(), 2) + le(extra.size(), 2) +
+                                m.name + extra;
             b.bytes += local;
             b.dataOffsets.push_back(b.bytes.size());
             b.bytes += comp;
@@ -119,11 +120,10 @@ struct ZipBuilder {
             if (zip64)
                 cextra = le(0x0001, 2) + le(24, 2) + le(m.data.size(), 8) + le(comp.size(), 8) + le(lh, 8);
             b.centralOffsets.push_back(central.size());
-            central += le(0x02014b50, 4) + le(45, 2) + le(45, 2) + le(flags, 2) + le(m.method, 2) +
-                       le(0, 4) + le(crc, 4) + le(zip64 ? 0xFFFFFFFF : comp.size(), 4) +
-                       le(zip64 ? 0xFFFFFFFF : m.data.size(), 4) + le(m.name.size(), 2) +
-                       le(cextra.size(), 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) +
-                       le(zip64 ? 0xFFFFFFFF : lh, 4) + m.name + cextra;
+            central += le(0x02014b50, 4) + le(45, 2) + le(45, 2) + le(flags, 2) + le(m.method, 2) + le(0, 4) +
+                       le(crc, 4) + le(zip64 ? 0xFFFFFFFF : comp.size(), 4) +
+                       le(zip64 ? 0xFFFFFFFF : m.data.size(), 4) + le(m.name.size(), 2) + le(cextra.size(), 2) +
+                       le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(zip64 ? 0xFFFFFFFF : lh, 4) + m.name + cextra;
         }
         b.cdOffset = b.bytes.size();
         for (auto &o : b.centralOffsets)
@@ -132,14 +132,13 @@ struct ZipBuilder {
         const std::uint64_t n = members.size();
         if (zip64) {
             const std::uint64_t z64 = b.bytes.size();
-            b.bytes += le(0x06064b50, 4) + le(44, 8) + le(45, 2) + le(45, 2) + le(0, 4) + le(0, 4) +
-                       le(n, 8) + le(n, 8) + le(central.size(), 8) + le(b.cdOffset, 8);
+            b.bytes += le(0x06064b50, 4) + le(44, 8) + le(45, 2) + le(45, 2) + le(0, 4) + le(0, 4) + le(n, 8) +
+                       le(n, 8) + le(central.size(), 8) + le(b.cdOffset, 8);
             b.bytes += le(0x07064b50, 4) + le(0, 4) + le(z64, 8) + le(1, 4);
         }
         b.eocdOffset = b.bytes.size();
-        b.bytes += le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(zip64 ? 0xFFFF : n, 2) +
-                   le(zip64 ? 0xFFFF : n, 2) + le(zip64 ? 0xFFFFFFFF : central.size(), 4) +
-                   le(zip64 ? 0xFFFFFFFF : b.cdOffset, 4) + le(0, 2);
+        b.bytes += le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(zip64 ? 0xFFFF : n, 2) + le(zip64 ? 0xFFFF : n, 2) +
+                   le(zip64 ? 0xFFFFFFFF : central.size(), 4) + le(zip64 ? 0xFFFFFFFF : b.cdOffset, 4) + le(0, 2);
         return b;
     }
 };
@@ -190,8 +189,7 @@ TEST(NpzNumpyFiles, StoredDeflatedAndDescriptorArchivesFromNumpy)
         EXPECT_TRUE(z.warnings().empty());
     }
     EXPECT_TRUE(NpzFile::open(data("descriptor.npz")).find("a")->dataDescriptor);
-    EXPECT_EQ(values(NpzFile::open(data("deflated.npz")).tensor("b")),
-              (std::vector<double>{-2, -1, 0, 1, 2}));
+    EXPECT_EQ(values(NpzFile::open(data("deflated.npz")).tensor("b")), (std::vector<double>{-2, -1, 0, 1, 2}));
 }
 
 TEST(NpzNumpyFiles, CheckpointListsTheArraysWithTheirOffsets)
@@ -328,8 +326,7 @@ TEST_F(Npz, UnsupportedCompressionAndEncryptionAreRefusedByName)
     std::string lie = b.bytes;
     lie.replace(b.centralOffsets[0] + 10, 2, le(12, 2));
     writeBytes(dir / "m.npz", lie);
-    expectWhere(openFails(dir / "m.npz"), dir / "m.npz", "x.npy", b.centralOffsets[0],
-                "unsupported compression bzip2");
+    expectWhere(openFails(dir / "m.npz"), dir / "m.npz", "x.npy", b.centralOffsets[0], "unsupported compression bzip2");
     lie = b.bytes;
     lie.replace(b.centralOffsets[0] + 8, 2, le(1, 2));
     writeBytes(dir / "k.npz", lie);

@@ -84,8 +84,14 @@ template <typename T> Tensor make(DType d, Shape s, const std::vector<T> &v)
         std::memcpy(b.data(), v.data(), b.size());
     return Tensor::fromBytes(d, std::move(s), std::move(b));
 }
-Tensor i32(Shape s, const std::vector<std::uint32_t> &v) { return make(DType::I32, std::move(s), v); }
-Tensor f32(Shape s, const std::vector<float> &v) { return make(DType::F32, std::move(s), v); }
+Tensor i32(Shape s, const std::vector<std::uint32_t> &v)
+{
+    return make(DType::I32, std::move(s), v);
+}
+Tensor f32(Shape s, const std::vector<float> &v)
+{
+    return make(DType::F32, std::move(s), v);
+}
 Tensor i64(const std::vector<std::int64_t> &v)
 {
     return make(DType::I64, {static_cast<std::int64_t>(v.size())}, v);
@@ -139,8 +145,8 @@ std::string ctConfig(const std::string &weights, const std::string &format = "pa
 {
     return R"({"quant_method": "compressed-tensors", "format": ")" + format +
            R"(", "quantization_status": "compressed", "ignore": ["lm_head"],
-      "config_groups": {"group_0": {"targets": ["Linear"], "weights": )" + weights +
-           R"(, "input_activations": null, "output_activations": null, "format": ")" + format + "\"}}}";
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": )" +
+           weights + R"(, "input_activations": null, "output_activations": null, "format": ")" + format + "\"}}}";
 }
 
 FormatError detectFails(const fs::path &p)
@@ -158,13 +164,11 @@ void expectMentions(const Error &e, const std::string &module, const std::string
 {
     EXPECT_EQ(e.where().tensor, module) << e.what();
     EXPECT_NE(std::string(e.what()).find(module), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
-        << "expected '" << text << "' in: " << e.what();
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "expected '" << text << "' in: " << e.what();
 }
 
 /// Random signed codes of b bits, [N][K].
-std::vector<std::vector<int>> randomCodes(std::int64_t N, std::int64_t K, int b, unsigned seed,
-                                          bool isSigned = true)
+std::vector<std::vector<int>> randomCodes(std::int64_t N, std::int64_t K, int b, unsigned seed, bool isSigned = true)
 {
     std::mt19937 rng(seed);
     const int lo = isSigned ? -(1 << (b - 1)) : 0, hi = isSigned ? (1 << (b - 1)) - 1 : (1 << b) - 1;
@@ -281,11 +285,11 @@ TEST_F(Quantized, QuarkOrderAndReorderWordsDecodeTo0To7)
     for (const std::string method : {"order", "reorder"}) {
         SCOPED_TRACE(method);
         const std::uint32_t word = method == "order" ? 0x76543210u : 0x75316420u;
-        writeSafetensors(file(), {{kMod + ".weight", i32({1, 1}, {word})},
-                                  {kMod + ".weight_scale", f32({1}, {2.0f})}});
+        writeSafetensors(file(), {{kMod + ".weight", i32({1, 1}, {word})}, {kMod + ".weight_scale", f32({1}, {2.0f})}});
         writeConfig(dir.path(), R"({"quant_method": "quark", "global_quant_config": {"weight":
             {"dtype": "int4", "qscheme": "per_channel", "ch_axis": 0, "symmetric": true}},
-            "export": {"pack_method": ")" + method + R"(", "weight_format": "real_quantized"}})");
+            "export": {"pack_method": ")" +
+                                    method + R"(", "weight_format": "real_quantized"}})");
         const Checkpoint ck = Checkpoint::open(file());
         const Detection det = detectQuantized(ck);
         ASSERT_EQ(det.modules.size(), 1u);
@@ -309,8 +313,7 @@ TEST_F(Quantized, QuarkPerGroupTransposeWordsAndTransposedScales)
     for (int g = 0; g < 2; ++g)
         for (int n = 0; n < 8; ++n)
             sT[g * 8 + n] = 0.25f * static_cast<float>(1 + n + 8 * g);
-    writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, words)},
-                              {kMod + ".weight_scale", f32({2, 8}, sT)}});
+    writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, words)}, {kMod + ".weight_scale", f32({2, 8}, sT)}});
     writeConfig(dir.path(), R"({"quant_method": "quark", "global_quant_config": {"weight":
         {"dtype": "int4", "qscheme": "per_group", "group_size": 1, "ch_axis": -1, "symmetric": true}},
         "export": {"pack_method": "reorder"}})");
@@ -348,11 +351,11 @@ TEST_F(Quantized, QuarkPerGroupWithNNotDivisibleBy8DropsThePadding)
         for (int g = 0; g < 2; ++g)
             for (int n = 0; n < 6; ++n)
                 sT[static_cast<std::size_t>(g * 6 + n)] = 0.5f * static_cast<float>(1 + n + 6 * g);
-        writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, words)},
-                                  {kMod + ".weight_scale", f32({2, 6}, sT)}});
+        writeSafetensors(file(), {{kMod + ".weight", i32({2, 1}, words)}, {kMod + ".weight_scale", f32({2, 6}, sT)}});
         writeConfig(dir.path(), std::string(R"({"quant_method": "quark", "global_quant_config": {"weight":
             {"dtype": "int4", "qscheme": "per_group", "group_size": 1, "symmetric": true}},
-            "export": {"pack_method": ")") + (reorder ? "reorder" : "order") + "\"}}");
+            "export": {"pack_method": ")") +
+                                    (reorder ? "reorder" : "order") + "\"}}");
         const Checkpoint ck = Checkpoint::open(file());
         const Detection det = detectQuantized(ck);
         ASSERT_EQ(det.modules.size(), 1u);
@@ -381,8 +384,8 @@ TEST_F(Quantized, QuarkPerChannelKPaddedToEightIsStrippedByTheModelsDimensions)
         const auto w = quarkPackRow(row, true);
         words.insert(words.end(), w.begin(), w.end());
     }
-    writeSafetensors(file(), {{kMod + ".weight", i32({2, 2}, words)},
-                              {kMod + ".weight_scale", f32({2}, {0.5f, 3.0f})}});
+    writeSafetensors(file(),
+                     {{kMod + ".weight", i32({2, 2}, words)}, {kMod + ".weight_scale", f32({2}, {0.5f, 3.0f})}});
     const std::string quark = R"({"quant_method": "quark", "global_quant_config": {"weight":
         {"dtype": "int4", "qscheme": "per_channel", "ch_axis": 0, "symmetric": true}},
         "export": {"pack_method": "reorder"}})";
@@ -418,9 +421,10 @@ TEST_F(Quantized, Nvfp4ByteAndScales)
     // Row of 16: (1.0, −0.5) repeated → bytes 0x92; scale 0.5 (E4M3), global 2 → ×0.25.
     std::vector<std::uint8_t> bytes(8, static_cast<std::uint8_t>(fp4Code(1.0f) | fp4Code(-0.5f) << 4));
     ASSERT_EQ(bytes[0], 0x92);
-    writeSafetensors(file(), {{kMod + ".weight_packed", make(DType::U8, {1, 8}, bytes)},
-                              {kMod + ".weight_scale", make(DType::F8_E4M3, {1, 1}, std::vector<std::uint8_t>{floatToE4m3(0.5f)})},
-                              {kMod + ".weight_global_scale", f32({1}, {2.0f})}});
+    writeSafetensors(
+        file(), {{kMod + ".weight_packed", make(DType::U8, {1, 8}, bytes)},
+                 {kMod + ".weight_scale", make(DType::F8_E4M3, {1, 1}, std::vector<std::uint8_t>{floatToE4m3(0.5f)})},
+                 {kMod + ".weight_global_scale", f32({1}, {2.0f})}});
     writeConfig(dir.path(), ctConfig(R"({"num_bits": 4, "type": "float", "symmetric": true,
         "group_size": 16, "strategy": "tensor_group", "scale_dtype": "torch.float8_e4m3fn"})",
                                      "nvfp4-pack-quantized"));
@@ -523,7 +527,8 @@ TEST_F(Quantized, ThreeBitAsymmetricRaggedGroupsWithPackedZeroPoints)
     std::vector<std::uint32_t> zwords(static_cast<std::size_t>(ZR * G));
     for (std::int64_t w = 0; w < ZR; ++w)
         for (std::int64_t g = 0; g < G; ++g)
-            zwords[static_cast<std::size_t>(w * G + g)] = cols[static_cast<std::size_t>(g)][static_cast<std::size_t>(w)];
+            zwords[static_cast<std::size_t>(w * G + g)] =
+                cols[static_cast<std::size_t>(g)][static_cast<std::size_t>(w)];
     writeSafetensors(file(), {{kMod + ".weight_packed", packRows(q, [&](auto &r) { return ctPackRow(r, b); })},
                               {kMod + ".weight_scale", f32({N, G}, s)},
                               {kMod + ".weight_zero_point", i32({ZR, G}, zwords)},
@@ -666,11 +671,12 @@ TEST_F(Quantized, CompressedTensorsFp8BlockNeedsItsBlockStructure)
     for (std::size_t i = 0; i < q.size(); ++i)
         q[i] = floatToE4m3(static_cast<float>(static_cast<int>(i % 17) - 8) * 0.25f);
     const std::vector<float> s = {1.0f, 2.0f, 4.0f, 8.0f};
-    writeSafetensors(file(), {{kMod + ".weight", make(DType::F8_E4M3, {N, K}, q)},
-                              {kMod + ".weight_scale", f32({2, 2}, s)}});
+    writeSafetensors(file(),
+                     {{kMod + ".weight", make(DType::F8_E4M3, {N, K}, q)}, {kMod + ".weight_scale", f32({2, 2}, s)}});
     expectMentions(detectFails(file()), kMod, "block grid needs its block size from config.json");
     writeConfig(dir.path(), ctConfig(R"({"num_bits": 8, "type": "float", "symmetric": true,
-        "strategy": "block", "block_structure": [128, 128]})", "float-quantized"));
+        "strategy": "block", "block_structure": [128, 128]})",
+                                     "float-quantized"));
     const Checkpoint ck = Checkpoint::open(file());
     const QuantizedModule m = detectQuantized(ck).modules.at(0);
     EXPECT_EQ(m.scheme.text(), "FP8 E4M3, block 128x128, F32 scales");
@@ -687,8 +693,8 @@ TEST_F(Quantized, DeepSeekFp8BlockReadsTheBlockSizeFromTheConfigOnly)
     for (int i = 0; i < N * K; ++i)
         q.push_back(floatToE4m3(static_cast<float>(i) - 7.0f));
     const std::vector<float> sinv = {0.5f, 1.5f, 2.0f, 4.0f, -1.0f, 3.0f};
-    writeSafetensors(file(), {{kMod + ".weight", make(DType::F8_E4M3, {N, K}, q)},
-                              {kMod + ".weight_scale_inv", f32({3, 2}, sinv)}});
+    writeSafetensors(
+        file(), {{kMod + ".weight", make(DType::F8_E4M3, {N, K}, q)}, {kMod + ".weight_scale_inv", f32({3, 2}, sinv)}});
     expectMentions(detectFails(file()), kMod, "no quantization_config.weight_block_size");
     writeConfig(dir.path(), R"({"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic",
         "weight_block_size": [1, 4]})");
@@ -804,8 +810,7 @@ TEST_F(Quantized, MissingScaleOrZeroPointIsRefused)
 
 TEST_F(Quantized, UnknownPackLayoutIsRefused)
 {
-    writeSafetensors(file(), {{kMod + ".weight", i32({1, 1}, {0u})},
-                              {kMod + ".weight_scale", f32({1}, {1.0f})}});
+    writeSafetensors(file(), {{kMod + ".weight", i32({1, 1}, {0u})}, {kMod + ".weight_scale", f32({1}, {1.0f})}});
     writeConfig(dir.path(), R"({"quant_method": "quark", "global_quant_config": {"weight":
         {"dtype": "int4", "qscheme": "per_channel"}}, "export": {"pack_method": "zigzag"}})");
     expectMentions(detectFails(file()), kMod, "unknown pack layout: export.pack_method 'zigzag'");

@@ -68,9 +68,10 @@ TEST(ResourceLimits, QuantizedModuleWhoseDecodeDoesNotFitIsRefusedNamingIt)
     const std::string mod = "model.layers.0.mlp.down_proj";
     std::vector<std::uint32_t> packed(256 * 64, 0x76543210u);
     std::vector<float> scales(256 * 4, 0.5f);
-    writeSafetensors(d / "model.safetensors", {{mod + ".weight_packed", raw(DType::I32, {256, 64}, packed)},
-                                               {mod + ".weight_scale", raw(DType::F32, {256, 4}, scales)},
-                                               {mod + ".weight_shape", raw(DType::I64, {2}, std::vector<std::int64_t>{256, 512})}});
+    writeSafetensors(d / "model.safetensors",
+                     {{mod + ".weight_packed", raw(DType::I32, {256, 64}, packed)},
+                      {mod + ".weight_scale", raw(DType::F32, {256, 4}, scales)},
+                      {mod + ".weight_shape", raw(DType::I64, {2}, std::vector<std::int64_t>{256, 512})}});
     std::ofstream(d / "config.json") << R"({"quantization_config": {"quant_method": "compressed-tensors",
         "format": "pack-quantized", "config_groups": {"g": {"targets": ["Linear"], "weights":
         {"num_bits": 4, "type": "int", "symmetric": true, "group_size": 128, "strategy": "group"}}}}})";
@@ -95,7 +96,8 @@ TEST(ResourceLimits, ZipMemberInflatingPastItsStatedSizeIsRefused)
         (void)NpzFile::open(kLimits / "bomb_understated.npz");
         FAIL() << "opened";
     } catch (const FormatError &e) {
-        EXPECT_NE(std::string(e.what()).find("inflates past its stated size of 1048576"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("inflates past its stated size of 1048576"), std::string::npos)
+            << e.what();
         EXPECT_NE(std::string(e.what()).find("a.npy"), std::string::npos) << e.what();
     }
 }

@@ -22,11 +22,11 @@ using namespace quantscope::test;
 namespace {
 
 /// `"name":{"dtype":…,"shape":…,"data_offsets":[b,e]}`
-std::string entry(const std::string &name, const std::string &dtype, const std::string &shape,
-                  std::uint64_t b, std::uint64_t e)
+std::string entry(const std::string &name, const std::string &dtype, const std::string &shape, std::uint64_t b,
+                  std::uint64_t e)
 {
-    return "\"" + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shape +
-           ",\"data_offsets\":[" + std::to_string(b) + "," + std::to_string(e) + "]}";
+    return "\"" + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shape + ",\"data_offsets\":[" +
+           std::to_string(b) + "," + std::to_string(e) + "]}";
 }
 
 FormatError openFails(const fs::path &p, const ReadOptions &o = {})
@@ -151,8 +151,7 @@ TEST_F(Safetensors, EntryWithMissingOrUnknownKeyIsRefused)
     const auto p = writeSt(file(), h);
     expectWhere(openFails(p), p, "w", 8 + 1, "no \"data_offsets\"");
 
-    const std::string u =
-        "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4],\"x\":1}}";
+    const std::string u = "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4],\"x\":1}}";
     const auto q = writeSt(file("unknown.safetensors"), u, ramp(4));
     expectWhere(openFails(q), q, "w", 8 + u.find("\"x\""), "unknown key \"x\"");
 }
@@ -181,8 +180,8 @@ TEST_F(Safetensors, NegativeShapeEntryIsRefused)
 
 TEST_F(Safetensors, NonIntegerShapeEntriesAreRefused)
 {
-    for (const std::string bad : {"1.5", "2e0", "9223372036854775808", "18446744073709551616",
-                                  "\"4\"", "null", "true", "[1]"}) {
+    for (const std::string bad :
+         {"1.5", "2e0", "9223372036854775808", "18446744073709551616", "\"4\"", "null", "true", "[1]"}) {
         const std::string h = "{" + entry("w", "U8", "[" + bad + "]", 0, 4) + "}";
         const auto p = writeSt(file(), h, ramp(4));
         const FormatError e = openFails(p);
@@ -207,8 +206,7 @@ TEST_F(Safetensors, OverflowingShapeIsRefused)
 
 TEST_F(Safetensors, SpanThatDoesNotMatchShapeAndDtypeIsRefused)
 {
-    const std::string h =
-        "{" + entry("a", "U8", "[4]", 0, 4) + "," + entry("w", "F32", "[2]", 4, 8) + "}";
+    const std::string h = "{" + entry("a", "U8", "[4]", 0, 4) + "," + entry("w", "F32", "[2]", 4, 8) + "}";
     const auto p = writeSt(file(), h, ramp(8));
     expectWhere(openFails(p), p, "w", 8 + h.size() + 4, "need 8");
 }
@@ -227,16 +225,14 @@ TEST_F(Safetensors, MisalignedSubByteSpanIsRefused)
 
 TEST_F(Safetensors, OffsetsPastTheDataAreRefusedEvenWhenLenient)
 {
-    const std::string h =
-        "{" + entry("a", "F32", "[1]", 0, 4) + "," + entry("b", "F32", "[1]", 1000, 1004) + "}";
+    const std::string h = "{" + entry("a", "F32", "[1]", 0, 4) + "," + entry("b", "F32", "[1]", 1000, 1004) + "}";
     const auto p = writeSt(file(), h, ramp(4));
     // BEGIN lies outside the file: the offset is where the header names the tensor.
     expectWhere(openFails(p), p, "b", 8 + h.find("\"b\""), "past the end of the data");
     expectWhere(openFails(p, lenient()), p, "b", 8 + h.find("\"b\""), "past the end of the data");
 
     // Offsets near 2^64 do not wrap around.
-    const std::string w =
-        "{" + entry("w", "U8", "[4]", 18446744073709551611ull, 18446744073709551615ull) + "}";
+    const std::string w = "{" + entry("w", "U8", "[4]", 18446744073709551611ull, 18446744073709551615ull) + "}";
     const auto q = writeSt(file("wrap.safetensors"), w, ramp(4));
     EXPECT_THROW(SafetensorsFile::open(q, lenient()), FormatError);
 }
@@ -259,8 +255,7 @@ TEST_F(Safetensors, ReversedOffsetsAreRefused)
 
 TEST_F(Safetensors, OverlappingSpansAreRefusedStrictAndLenient)
 {
-    const std::string h =
-        "{" + entry("a", "U8", "[4]", 0, 4) + "," + entry("b", "U8", "[4]", 2, 6) + "}";
+    const std::string h = "{" + entry("a", "U8", "[4]", 0, 4) + "," + entry("b", "U8", "[4]", 2, 6) + "}";
     const auto p = writeSt(file(), h, ramp(6));
     expectWhere(openFails(p), p, "b", 8 + h.size() + 2, "overlap tensor 'a'");
     expectWhere(openFails(p, lenient()), p, "b", 8 + h.size() + 2, "overlap tensor 'a'");
@@ -269,8 +264,7 @@ TEST_F(Safetensors, OverlappingSpansAreRefusedStrictAndLenient)
 TEST_F(Safetensors, GapIsRefusedStrictAndAcceptedWithAWarningWhenLenient)
 {
     // Key order differs from offset order: the reader sorts by offset first.
-    const std::string h =
-        "{" + entry("b", "U8", "[4]", 6, 10) + "," + entry("a", "U8", "[4]", 0, 4) + "}";
+    const std::string h = "{" + entry("b", "U8", "[4]", 6, 10) + "," + entry("a", "U8", "[4]", 0, 4) + "}";
     const auto p = writeSt(file(), h, ramp(10));
     expectWhere(openFails(p), p, "b", 8 + h.size() + 4, "gap of 2 bytes");
 
@@ -301,8 +295,7 @@ TEST_F(Safetensors, TrailingBytesAreRefusedStrictAndAcceptedWithAWarningWhenLeni
 
 TEST_F(Safetensors, MetadataMustBeStringToString)
 {
-    const std::string h =
-        "{\"__metadata__\":{\"format\":\"pt\",\"n\":1}," + entry("a", "U8", "[1]", 0, 1) + "}";
+    const std::string h = "{\"__metadata__\":{\"format\":\"pt\",\"n\":1}," + entry("a", "U8", "[1]", 0, 1) + "}";
     const auto p = writeSt(file(), h, ramp(1));
     expectWhere(openFails(p), p, "", 8 + h.find("1}"), "metadata values must be strings");
 
@@ -317,13 +310,11 @@ TEST_F(Safetensors, MetadataMustBeStringToString)
 
 TEST_F(Safetensors, DuplicateKeysAreRefused)
 {
-    const std::string h =
-        "{" + entry("a", "U8", "[1]", 0, 1) + "," + entry("a", "U8", "[1]", 1, 2) + "}";
+    const std::string h = "{" + entry("a", "U8", "[1]", 0, 1) + "," + entry("a", "U8", "[1]", 1, 2) + "}";
     const auto p = writeSt(file(), h, ramp(2));
     expectWhere(openFails(p), p, "a", 8 + h.rfind("\"a\""), "duplicate key");
 
-    const std::string d =
-        "{\"a\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+    const std::string d = "{\"a\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
     const auto q = writeSt(file("entry.safetensors"), d, ramp(1));
     expectWhere(openFails(q), q, "a", 8 + d.rfind("\"dtype\""), "duplicate key \"dtype\"");
 
@@ -343,8 +334,7 @@ TEST_F(Safetensors, DeeplyNestedJsonIsRefusedFastWithoutCrashing)
     const auto t0 = std::chrono::steady_clock::now();
     const FormatError e = openFails(p);
     const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-            .count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     // '{' is level 1; the 64th '[' (at header byte 5 + 63) opens level 65.
     expectWhere(e, p, "", 8 + 5 + 63, "nested deeper than 64");
     EXPECT_LT(ms, 1000);
@@ -380,9 +370,8 @@ TEST_F(Safetensors, RandomlyDamagedFilesGiveFormatErrorsNeverCrashes)
 {
     // Parsers never assert on input: any damage to a valid file either still satisfies every
     // rule or is refused with a FormatError.
-    const std::string h =
-        "{\"__metadata__\":{\"format\":\"pt\"}," + entry("a", "F32", "[2,3]", 0, 24) + "," +
-        entry("b", "F4", "[4]", 24, 26) + "," + entry("c", "I64", "[]", 26, 34) + "}";
+    const std::string h = "{\"__metadata__\":{\"format\":\"pt\"}," + entry("a", "F32", "[2,3]", 0, 24) + "," +
+                          entry("b", "F4", "[4]", 24, 26) + "," + entry("c", "I64", "[]", 26, 34) + "}";
     const std::string good = stBytes(h, ramp(34));
     std::uint64_t state = 0x9E3779B97F4A7C15ull;
     auto next = [&] {
@@ -428,8 +417,7 @@ TEST_F(Safetensors, RandomlyDamagedFilesGiveFormatErrorsNeverCrashes)
 
 TEST_F(Safetensors, ZeroSizeAndScalarTensorsAreValid)
 {
-    const std::string h = "{" + entry("empty", "F32", "[0,3]", 0, 0) + "," +
-                          entry("scalar", "F32", "[]", 0, 4) + "," +
+    const std::string h = "{" + entry("empty", "F32", "[0,3]", 0, 0) + "," + entry("scalar", "F32", "[]", 0, 4) + "," +
                           entry("tail", "BF16", "[5,0]", 4, 4) + "}";
     float v = 2.5f;
     std::string data(4, '\0');
@@ -475,11 +463,10 @@ TEST_F(Safetensors, EmptyHeaderWithNoTensorsIsValid)
 TEST_F(Safetensors, AllTwentyTwoDtypesParse)
 {
     const std::vector<std::pair<std::string, int>> dtypes = {
-        {"BOOL", 8},        {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"U8", 8},
-        {"I8", 8},          {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8},
-        {"F8_E5M2FNUZ", 8}, {"I16", 16},    {"U16", 16},    {"F16", 16},    {"BF16", 16},
-        {"I32", 32},        {"U32", 32},    {"F32", 32},    {"C64", 64},    {"F64", 64},
-        {"I64", 64},        {"U64", 64}};
+        {"BOOL", 8},    {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6},     {"U8", 8},          {"I8", 8},
+        {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"I16", 16},
+        {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},        {"U32", 32},        {"F32", 32},
+        {"C64", 64},    {"F64", 64},    {"I64", 64},    {"U64", 64}};
     ASSERT_EQ(dtypes.size(), 22u);
     std::string h = "{";
     std::uint64_t off = 0;
@@ -532,8 +519,7 @@ TEST_F(Safetensors, WriterRoundTripsBytesOrderAndMetadata)
         {"f4", Tensor::fromBytes(DType::F4, {2, 4}, bytesOf(ramp(4, 0x21)))},
         {"unicode \xC3\xA9 \"q\"", Tensor::fromBytes(DType::BF16, {3}, bytesOf(ramp(6)))},
     };
-    const std::map<std::string, std::string> meta = {{"format", "pt"},
-                                                     {"quantscope", "{\"x\": [1, 2]}"}};
+    const std::map<std::string, std::string> meta = {{"format", "pt"}, {"quantscope", "{\"x\": [1, 2]}"}};
     const auto p = file("out.safetensors");
     writeSafetensors(p, tensors, meta);
 
@@ -599,8 +585,7 @@ TEST_F(Safetensors, WriterIntoAMissingFolderThrowsIoErrorAndLeavesNothing)
         FAIL() << "no error";
     } catch (const IoError &e) {
         EXPECT_EQ(e.where().file, p.string());
-        EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
     }
     EXPECT_FALSE(fs::exists(dir / "no"));
 }
@@ -671,9 +656,8 @@ TEST_F(Safetensors, ReadingOneTensorOfASparseThreeGigabyteFileTouchesOnlyItsPage
     constexpr std::uint64_t kElems = std::uint64_t{1} << 28; // 1 GiB of F32 per tensor
     constexpr std::uint64_t kBytes = kElems * 4;
     const std::string shape = "[" + std::to_string(kElems) + "]";
-    std::string h = "{" + entry("a", "F32", shape, 0, kBytes) + "," +
-                    entry("b", "F32", shape, kBytes, 2 * kBytes) + "," +
-                    entry("c", "F32", shape, 2 * kBytes, 3 * kBytes) + "}";
+    std::string h = "{" + entry("a", "F32", shape, 0, kBytes) + "," + entry("b", "F32", shape, kBytes, 2 * kBytes) +
+                    "," + entry("c", "F32", shape, 2 * kBytes, 3 * kBytes) + "}";
     h.append((8 - h.size() % 8) % 8, ' ');
     const std::uint64_t dataStart = 8 + h.size();
     const std::uint64_t total = dataStart + 3 * kBytes;
@@ -686,16 +670,14 @@ TEST_F(Safetensors, ReadingOneTensorOfASparseThreeGigabyteFileTouchesOnlyItsPage
     if (::ftruncate(fd, static_cast<off_t>(total)) != 0) {
         const int err = errno;
         ::close(fd);
-        GTEST_SKIP() << "the file system refuses a 3 GiB sparse file (" << std::strerror(err)
-                     << ")";
+        GTEST_SKIP() << "the file system refuses a 3 GiB sparse file (" << std::strerror(err) << ")";
     }
     // The first 4 pages of "b" hold 0, 1, 2, …; everything else is a hole.
     std::vector<float> values(4096);
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = static_cast<float>(i) + 0.5f;
-    ASSERT_EQ(
-        ::pwrite(fd, values.data(), values.size() * 4, static_cast<off_t>(dataStart + kBytes)),
-        static_cast<ssize_t>(values.size() * 4));
+    ASSERT_EQ(::pwrite(fd, values.data(), values.size() * 4, static_cast<off_t>(dataStart + kBytes)),
+              static_cast<ssize_t>(values.size() * 4));
     struct stat st {};
     ASSERT_EQ(::fstat(fd, &st), 0);
     ::close(fd);
@@ -720,8 +702,7 @@ TEST_F(Safetensors, ReadingOneTensorOfASparseThreeGigabyteFileTouchesOnlyItsPage
     const std::byte *base = b.data() - eb->fileOffset;
     const std::size_t pages = static_cast<std::size_t>((total + page - 1) / page);
     std::vector<unsigned char> resident(pages);
-    ASSERT_EQ(::mincore(const_cast<std::byte *>(base), pages * page, resident.data()), 0)
-        << std::strerror(errno);
+    ASSERT_EQ(::mincore(const_cast<std::byte *>(base), pages * page, resident.data()), 0) << std::strerror(errno);
     std::uint64_t residentBytes = 0;
     for (unsigned char r : resident)
         residentBytes += (r & 1) ? page : 0;

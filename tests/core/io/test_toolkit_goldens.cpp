@@ -62,8 +62,7 @@ json caseOf(const std::string &name)
 }
 
 /// Our FP32 values in the expected tensor's dtype, as bit patterns, and the expected ones.
-std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> inDtypeOf(const Tensor &expected,
-                                                                             const Tensor &ours)
+std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> inDtypeOf(const Tensor &expected, const Tensor &ours)
 {
     std::vector<float> e(static_cast<std::size_t>(expected.numel())), o(static_cast<std::size_t>(ours.numel()));
     expected.decodeTo(e);
@@ -196,10 +195,9 @@ TEST_P(QuarkCodes, OurQuantizerGivesQuarksCodesAndScales)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Quark, QuarkCodes, ::testing::ValuesIn(kQuarkCases),
-                         [](const auto &info) {
-                             std::string n = info.param.folder;
-                             return n.substr(6, n.size() - 6 - 8); // without "quark_" and "_reorder"
-                         });
+INSTANTIATE_TEST_SUITE_P(Quark, QuarkCodes, ::testing::ValuesIn(kQuarkCases), [](const auto &info) {
+    std::string n = info.param.folder;
+    return n.substr(6, n.size() - 6 - 8); // without "quark_" and "_reorder"
+});
 
 } // namespace

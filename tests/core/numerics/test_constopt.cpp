@@ -65,8 +65,7 @@ struct Ref {
 };
 
 /// constOpt on an already rotated matrix: pow2 E = round(log2(c·m)) (FP64 log2 of the FP32 t).
-Ref refConstOpt(const std::vector<float> &x, std::int64_t R, std::int64_t K, std::int64_t g,
-                double c, bool pow2)
+Ref refConstOpt(const std::vector<float> &x, std::int64_t R, std::int64_t K, std::int64_t g, double c, bool pow2)
 {
     Ref out;
     out.codes.resize(x.size());
@@ -81,9 +80,7 @@ Ref refConstOpt(const std::vector<float> &x, std::int64_t R, std::int64_t K, std
             const float t = fc * m;
             float s;
             if (pow2) {
-                const int E = t > 0
-                                  ? static_cast<int>(std::lround(std::log2(static_cast<double>(t))))
-                                  : -1000;
+                const int E = t > 0 ? static_cast<int>(std::lround(std::log2(static_cast<double>(t)))) : -1000;
                 s = std::ldexp(1.0f, std::clamp(E, -127, 127));
             } else {
                 s = t;
@@ -125,8 +122,7 @@ std::vector<float> unitVectors(std::int64_t n, std::int64_t d, std::uint64_t see
         }
         s = std::sqrt(s);
         for (std::int64_t k = 0; k < d; ++k)
-            v[static_cast<std::size_t>(i * d + k)] =
-                static_cast<float>(t[static_cast<std::size_t>(k)] / s);
+            v[static_cast<std::size_t>(i * d + k)] = static_cast<float>(t[static_cast<std::size_t>(k)] / s);
     }
     return v;
 }
@@ -149,9 +145,7 @@ TEST(Hadamard, ButterflyMatchesSylvesterAndIsSelfInverse)
                 for (std::int64_t i = 0; i < d; ++i) {
                     double y = 0;
                     for (std::int64_t j = 0; j < d; ++j)
-                        y += (__builtin_popcountll(static_cast<unsigned long long>(i & j)) % 2
-                                  ? -1.0
-                                  : 1.0) *
+                        y += (__builtin_popcountll(static_cast<unsigned long long>(i & j)) % 2 ? -1.0 : 1.0) *
                              x[r * K + blk + j];
                     y /= std::sqrt(static_cast<double>(d));
                     maxErr = std::max(maxErr, std::fabs(y - a[r * K + blk + i]));
@@ -253,10 +247,9 @@ TEST(ConstOptSweep, UltraQuantConstantsOnRandomUnitVectors)
         ConstOptEncoder enc;
         double lo, hi;
     };
-    for (const Case c : {Case{32, ConstOptEncoder::Pow2, 0.194, 0.198},
-                         Case{32, ConstOptEncoder::Unrounded, 0.1605, 0.1645},
-                         Case{64, ConstOptEncoder::Pow2, 0.1835, 0.1895},
-                         Case{64, ConstOptEncoder::Unrounded, 0.159, 0.163}}) {
+    for (const Case c :
+         {Case{32, ConstOptEncoder::Pow2, 0.194, 0.198}, Case{32, ConstOptEncoder::Unrounded, 0.1605, 0.1645},
+          Case{64, ConstOptEncoder::Pow2, 0.1835, 0.1895}, Case{64, ConstOptEncoder::Unrounded, 0.159, 0.163}}) {
         CSweepOptions o;
         o.group = c.group;
         o.encoder = c.enc;
@@ -275,8 +268,8 @@ TEST(ConstOptSweep, UltraQuantConstantsOnRandomUnitVectors)
         EXPECT_LT(r.lloydMax.mse, r.mxfp4Mse);
         std::printf("group %lld %-9s c* = %.5f  interval [%.4f, %.4f]  MSE %.4g  Lloyd–Max %.4g  "
                     "INT4 %.4g  MXFP4 %.4g\n",
-                    static_cast<long long>(c.group), toString(c.enc).c_str(), r.cStar, r.intervalLo,
-                    r.intervalHi, r.cStarMse, r.lloydMax.mse, r.int4Mse, r.mxfp4Mse);
+                    static_cast<long long>(c.group), toString(c.enc).c_str(), r.cStar, r.intervalLo, r.intervalHi,
+                    r.cStarMse, r.lloydMax.mse, r.int4Mse, r.mxfp4Mse);
     }
 }
 
@@ -299,8 +292,7 @@ TEST(ConstOptSweep, MseAtDefaultIsTheQuantizersAndIntervalFollowsTheDefinition)
         const auto q = ConstOptQuantizer(s).quantize(w, {});
         double se = 0;
         for (std::size_t i = 0; i < x.size(); ++i)
-            se += (static_cast<double>(x[i]) - q.dequantized[i]) *
-                  (static_cast<double>(x[i]) - q.dequantized[i]);
+            se += (static_cast<double>(x[i]) - q.dequantized[i]) * (static_cast<double>(x[i]) - q.dequantized[i]);
         EXPECT_NEAR(r.mseAtDefault, se / static_cast<double>(x.size()), 1e-12 * r.mseAtDefault);
         // c_star_interval = [min, max] of the grid points within (1 + 1e-3)·min.
         const double mn = *std::min_element(r.mse.begin(), r.mse.end());
@@ -372,9 +364,7 @@ TEST(LloydMax, FixedPointBelowItsStart)
         EXPECT_NEAR(cent[j], lm.levels[j], 1e-3) << j;
     std::vector<double> start;
     for (int c = 0; c < 16; ++c)
-        start.push_back(c == 0   ? 0.25 / 6
-                        : c == 8 ? -0.25 / 6
-                                 : e2m1ToFloat(static_cast<std::uint8_t>(c)) / 6.0);
+        start.push_back(c == 0 ? 0.25 / 6 : c == 8 ? -0.25 / 6 : e2m1ToFloat(static_cast<std::uint8_t>(c)) / 6.0);
     std::sort(start.begin(), start.end());
     EXPECT_LT(lm.mse, evaluate(start, nullptr));
 }

@@ -51,31 +51,22 @@ struct Format {
     std::uint32_t (*encode)(float); ///< code under test
 };
 
-const Format kBf16{"BF16",
-                   7,
-                   -126,
-                   127,
-                   std::ldexp(255.0, 120),
-                   false,
-                   15,
-                   0x7F80,
-                   0x7FC0,
-                   true,
-                   [](float x) -> std::uint32_t { return qs::floatToBf16(x); }};
-const Format kF16{
-    "F16", 10, -14, 15, 65504.0, false, 15, 0x7C00, 0x7E00, true, [](float x) -> std::uint32_t {
-        return qs::floatToF16(x);
+const Format kBf16{
+    "BF16", 7, -126, 127, std::ldexp(255.0, 120), false, 15, 0x7F80, 0x7FC0, true, [](float x) -> std::uint32_t {
+        return qs::floatToBf16(x);
     }};
-const Format kE4m3{"E4M3", 3, -6, 7, 448.0, true, 7, 0, 0x7F, true, [](float x) -> std::uint32_t {
-                       return qs::floatToE4m3(x);
-                   }};
+const Format kF16{"F16", 10, -14, 15, 65504.0, false, 15, 0x7C00, 0x7E00, true, [](float x) -> std::uint32_t {
+                      return qs::floatToF16(x);
+                  }};
+const Format kE4m3{
+    "E4M3", 3, -6, 7, 448.0, true, 7, 0, 0x7F, true, [](float x) -> std::uint32_t {
+                       return qs::floatToE4m3(x); }};
 const Format kE5m2{
     "E5M2", 2, -14, 15, 57344.0, true, 7, 0, 0x7E, true, [](float x) -> std::uint32_t {
-        return qs::floatToE5m2(x);
-    }};
-const Format kE2m1{"E2M1", 1, 0, 1, 6.0, true, 3, 0, 0x0, false, [](float x) -> std::uint32_t {
-                       return qs::floatToE2m1(x);
-                   }};
+        return qs::floatToE5m2(x); }};
+const Format kE2m1{
+    "E2M1", 1, 0, 1, 6.0, true, 3, 0, 0x0, false, [](float x) -> std::uint32_t {
+                       return qs::floatToE2m1(x); }};
 
 // ---- the reference, per element ----
 
@@ -192,8 +183,7 @@ void checkBinade(std::uint32_t sign, std::uint32_t ef, const Format &f, Mismatch
         const std::uint32_t fast = codeOfR[static_cast<std::uint32_t>(std::nearbyint(q))];
         const std::uint32_t slow = referenceEncode(u, f);
         if (fast != slow) {
-            ADD_FAILURE() << f.name << ": the binade shortcut disagrees with the reference at 0x"
-                          << std::hex << u;
+            ADD_FAILURE() << f.name << ": the binade shortcut disagrees with the reference at 0x" << std::hex << u;
             return;
         }
     }
@@ -225,22 +215,19 @@ void runExhaustive(const Format &f)
     for (auto &t : threads)
         t.join();
 
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[ %s ] 2^32 inputs on %u threads in %.1f s, %llu mismatches\n", f.name, nThreads,
-                seconds, static_cast<unsigned long long>(total.count));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("[ %s ] 2^32 inputs on %u threads in %.1f s, %llu mismatches\n", f.name, nThreads, seconds,
+                static_cast<unsigned long long>(total.count));
     ASSERT_TRUE(roundingModeSet) << "could not select FE_TONEAREST";
-    EXPECT_EQ(total.count, 0u) << f.name << ": first mismatch at input 0x" << std::hex
-                               << total.input << " (" << std::bit_cast<float>(total.input)
-                               << "): expected 0x" << total.expected << ", got 0x" << total.got;
+    EXPECT_EQ(total.count, 0u) << f.name << ": first mismatch at input 0x" << std::hex << total.input << " ("
+                               << std::bit_cast<float>(total.input) << "): expected 0x" << total.expected << ", got 0x"
+                               << total.got;
 }
 
 // Pins of the reference itself, so a wrong reference cannot silently agree with a wrong encoder.
 TEST(ConvertExhaustive, ReferenceSanity)
 {
-    auto ref = [](float x, const Format &f) {
-        return referenceEncode(std::bit_cast<std::uint32_t>(x), f);
-    };
+    auto ref = [](float x, const Format &f) { return referenceEncode(std::bit_cast<std::uint32_t>(x), f); };
     EXPECT_EQ(ref(65520.0f, kF16), 0x7C00u);
     EXPECT_EQ(ref(65519.0f, kF16), 0x7BFFu);
     EXPECT_EQ(ref(0x1p-25f, kF16), 0x0000u);

@@ -20,7 +20,10 @@ using namespace quantscope;
 
 namespace {
 
-long double ldOf(fixed::U128 k) { return std::ldexp(static_cast<long double>(k.hi), 64) + static_cast<long double>(k.lo); }
+long double ldOf(fixed::U128 k)
+{
+    return std::ldexp(static_cast<long double>(k.hi), 64) + static_cast<long double>(k.lo);
+}
 
 std::vector<float> studentT(std::int64_t R, std::int64_t K, std::uint64_t seed)
 {
@@ -32,7 +35,10 @@ std::vector<float> studentT(std::int64_t R, std::int64_t K, std::uint64_t seed)
     return v;
 }
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, 8) == 0;
+}
 
 } // namespace
 
@@ -88,7 +94,8 @@ TEST(FixedSum, ToDoubleIsTheCorrectlyRoundedValue)
         const double up = std::nextafter(got, INFINITY), dn = std::nextafter(got, 0.0);
         ASSERT_LE(std::fabs(static_cast<long double>(got) - exact),
                   0.5000001L * std::min(std::fabs(static_cast<long double>(up) - got),
-                                        std::fabs(static_cast<long double>(got) - dn)) + std::fabs(exact) * 1e-19L)
+                                        std::fabs(static_cast<long double>(got) - dn)) +
+                      std::fabs(exact) * 1e-19L)
             << "bits " << bits;
         if (k.hi == 0 && k.lo < (1ull << 53)) {
             ASSERT_EQ(got, std::ldexp(static_cast<double>(k.lo), u));
@@ -217,8 +224,7 @@ TEST(FixedSum, DifferenceArrayAlgorithmGivesTheEvaluatorsBits)
     }
     const int unit = fixed::fixedUnit(amax, counted);
     std::mt19937_64 rng(4);
-    for (const auto &grid : {std::vector<double>{0.05, 0.0505, 0.051, 0.2, 0.2, 0.21, 0.4},
-                             [] {
+    for (const auto &grid : {std::vector<double>{0.05, 0.0505, 0.051, 0.2, 0.2, 0.21, 0.4}, [] {
                                  std::vector<double> v;
                                  for (int i = 0; i < 300; ++i)
                                      v.push_back(0.001 * std::pow(1.03, i)); // crosses ~13 bytes
@@ -243,19 +249,22 @@ TEST(FixedSum, DifferenceArrayAlgorithmGivesTheEvaluatorsBits)
                             csweep::groupSse(p, len, fp4::e8m0Scale(static_cast<std::uint8_t>(b))), unit, k));
                         d[static_cast<std::size_t>(start)] = fixed::add(d[static_cast<std::size_t>(start)], k);
                         if (end < n)
-                            d[static_cast<std::size_t>(end)] = fixed::add(d[static_cast<std::size_t>(end)], fixed::neg(k));
+                            d[static_cast<std::size_t>(end)] =
+                                fixed::add(d[static_cast<std::size_t>(end)], fixed::neg(k));
                     });
                 } else {
                     for (int j = 0; j < n; ++j) {
                         fixed::U128 k;
-                        ASSERT_TRUE(fixed::toFixed(csweep::groupSse(p, len, csweep::scaleOf(mg, fc[static_cast<std::size_t>(j)], false)), unit, k));
+                        ASSERT_TRUE(fixed::toFixed(
+                            csweep::groupSse(p, len, csweep::scaleOf(mg, fc[static_cast<std::size_t>(j)], false)), unit,
+                            k));
                         d[static_cast<std::size_t>(j)] = fixed::add(d[static_cast<std::size_t>(j)], k);
                     }
                 }
             }
             fixed::U128 run;
-            const auto cpu = makeCpuSweepEvaluator(x, R, K, g, pow2 ? ConstOptEncoder::Pow2 : ConstOptEncoder::Unrounded,
-                                                   0.05f, 0.4f, 2)
+            const auto cpu = makeCpuSweepEvaluator(
+                                 x, R, K, g, pow2 ? ConstOptEncoder::Pow2 : ConstOptEncoder::Unrounded, 0.05f, 0.4f, 2)
                                  ->mse(grid, nullptr);
             for (int j = 0; j < n; ++j) {
                 fixed::U128 v;

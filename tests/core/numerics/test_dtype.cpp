@@ -90,8 +90,8 @@ TEST(DType, QuantscopeNativeInt4)
 
 TEST(DType, RefusesNearMisses)
 {
-    for (const char *s : {"f32", "F8_E4M3FN", "I4", "U4", "", "F32 ", " F32", "F8_E5M2FN",
-                          "BFLOAT16", "bf16", "F8", "F8_E4M3FNUZ_", "FP16", "C128", "F4_E2M1"}) {
+    for (const char *s : {"f32", "F8_E4M3FN", "I4", "U4", "", "F32 ", " F32", "F8_E5M2FN", "BFLOAT16", "bf16", "F8",
+                          "F8_E4M3FNUZ_", "FP16", "C128", "F4_E2M1"}) {
         SCOPED_TRACE(s);
         EXPECT_FALSE(qs::dtypeFromSafetensors(s).has_value());
     }
@@ -126,8 +126,8 @@ double refDecode(std::uint32_t code, const Spec &f)
         return m == 0 ? (s ? -HUGE_VAL : HUGE_VAL) : nan;
     if (f.kind == Kind::Fnuz && s == 1 && e == 0 && m == 0)
         return nan;
-    const double mag = e == 0 ? std::ldexp(m, 1 - f.bias - f.mBits)
-                              : std::ldexp((1 << f.mBits) + m, e - f.bias - f.mBits);
+    const double mag =
+        e == 0 ? std::ldexp(m, 1 - f.bias - f.mBits) : std::ldexp((1 << f.mBits) + m, e - f.bias - f.mBits);
     return s ? -mag : mag;
 }
 
@@ -140,8 +140,7 @@ template <typename Decode> void checkAllCodes(const Spec &f, Decode decode)
         const float got = decode(c);
         if (std::isnan(ref)) {
             if (!std::isnan(got)) {
-                ADD_FAILURE() << f.name << " code 0x" << std::hex << c << ": expected NaN, got "
-                              << got;
+                ADD_FAILURE() << f.name << " code 0x" << std::hex << c << ": expected NaN, got " << got;
                 ++failures;
             }
             continue;
@@ -149,8 +148,7 @@ template <typename Decode> void checkAllCodes(const Spec &f, Decode decode)
         const auto refF = static_cast<float>(ref);
         ASSERT_EQ(static_cast<double>(refF), ref) << f.name << ": every code must fit FP32";
         if (std::bit_cast<std::uint32_t>(refF) != std::bit_cast<std::uint32_t>(got)) {
-            ADD_FAILURE() << f.name << " code 0x" << std::hex << c << ": expected " << ref
-                          << ", got " << got;
+            ADD_FAILURE() << f.name << " code 0x" << std::hex << c << ": expected " << ref << ", got " << got;
             ++failures;
         }
     }
@@ -166,12 +164,10 @@ TEST(Convert, DecodeEveryCode)
                   [](std::uint32_t c) { return qs::e4m3ToFloat(static_cast<std::uint8_t>(c)); });
     checkAllCodes({"E5M2", 5, 2, 15, Kind::Ieee},
                   [](std::uint32_t c) { return qs::e5m2ToFloat(static_cast<std::uint8_t>(c)); });
-    checkAllCodes({"E4M3FNUZ", 4, 3, 8, Kind::Fnuz}, [](std::uint32_t c) {
-        return qs::e4m3fnuzToFloat(static_cast<std::uint8_t>(c));
-    });
-    checkAllCodes({"E5M2FNUZ", 5, 2, 16, Kind::Fnuz}, [](std::uint32_t c) {
-        return qs::e5m2fnuzToFloat(static_cast<std::uint8_t>(c));
-    });
+    checkAllCodes({"E4M3FNUZ", 4, 3, 8, Kind::Fnuz},
+                  [](std::uint32_t c) { return qs::e4m3fnuzToFloat(static_cast<std::uint8_t>(c)); });
+    checkAllCodes({"E5M2FNUZ", 5, 2, 16, Kind::Fnuz},
+                  [](std::uint32_t c) { return qs::e5m2fnuzToFloat(static_cast<std::uint8_t>(c)); });
     checkAllCodes({"E2M1", 2, 1, 1, Kind::Finite},
                   [](std::uint32_t c) { return qs::e2m1ToFloat(static_cast<std::uint8_t>(c)); });
     checkAllCodes({"E2M3", 2, 3, 1, Kind::Finite},
@@ -183,8 +179,7 @@ TEST(Convert, DecodeEveryCode)
 TEST(Convert, DecodeE8m0EveryCode)
 {
     for (int c = 0; c < 255; ++c)
-        EXPECT_EQ(qs::e8m0ToFloat(static_cast<std::uint8_t>(c)),
-                  static_cast<float>(std::ldexp(1.0, c - 127)))
+        EXPECT_EQ(qs::e8m0ToFloat(static_cast<std::uint8_t>(c)), static_cast<float>(std::ldexp(1.0, c - 127)))
             << "code " << c;
     EXPECT_TRUE(std::isnan(qs::e8m0ToFloat(0xFF)));
 }
@@ -265,8 +260,7 @@ const float kInf = std::numeric_limits<float>::infinity();
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kMax = std::numeric_limits<float>::max();
 
-#define EXPECT_CODE(expr, expected)                                                                \
-    EXPECT_EQ(static_cast<unsigned>(expr), static_cast<unsigned>(expected)) << #expr
+#define EXPECT_CODE(expr, expected) EXPECT_EQ(static_cast<unsigned>(expr), static_cast<unsigned>(expected)) << #expr
 
 TEST(Convert, E4m3Encode)
 {
@@ -331,10 +325,9 @@ TEST(Convert, E2m1Encode)
         unsigned code;
     };
     const Case cases[] = {
-        {0.0f, 0x0},  {0.25f, 0x0}, {0.2500001f, 0x1}, {0.5f, 0x1},  {0.75f, 0x2},
-        {1.0f, 0x2},  {1.25f, 0x2}, {1.5f, 0x3},       {1.75f, 0x4}, {2.0f, 0x4},
-        {2.5f, 0x4},  {3.0f, 0x5},  {3.5f, 0x6},       {4.0f, 0x6},  {5.0f, 0x6},
-        {5.01f, 0x7}, {6.0f, 0x7},  {7.0f, 0x7},       {1e9f, 0x7},  {kInf, 0x7},
+        {0.0f, 0x0}, {0.25f, 0x0}, {0.2500001f, 0x1}, {0.5f, 0x1}, {0.75f, 0x2}, {1.0f, 0x2}, {1.25f, 0x2},
+        {1.5f, 0x3}, {1.75f, 0x4}, {2.0f, 0x4},       {2.5f, 0x4}, {3.0f, 0x5},  {3.5f, 0x6}, {4.0f, 0x6},
+        {5.0f, 0x6}, {5.01f, 0x7}, {6.0f, 0x7},       {7.0f, 0x7}, {1e9f, 0x7},  {kInf, 0x7},
     };
     for (const Case &c : cases) {
         EXPECT_CODE(qs::floatToE2m1(c.x), c.code) << " x = " << c.x;
@@ -465,9 +458,7 @@ TEST(Convert, E8m0EncodeAgainstLog2)
     using R = qs::E8m0Rounding;
     auto ref = [](float x, R r) {
         const long double l = std::log2(static_cast<long double>(x));
-        const long double k = r == R::Floor  ? std::floor(l)
-                              : r == R::Ceil ? std::ceil(l)
-                                             : std::round(l);
+        const long double k = r == R::Floor ? std::floor(l) : r == R::Ceil ? std::ceil(l) : std::round(l);
         return static_cast<unsigned>(std::fmax(0.0L, std::fmin(254.0L, k + 127)));
     };
     int failures = 0;
@@ -476,8 +467,8 @@ TEST(Convert, E8m0EncodeAgainstLog2)
         for (R r : {R::Floor, R::Ceil, R::Round}) {
             const unsigned got = qs::floatToE8m0(x, r);
             if (got != ref(x, r) && failures++ < 10)
-                ADD_FAILURE() << "x bits 0x" << std::hex << u << " mode " << static_cast<int>(r)
-                              << std::dec << ": expected " << ref(x, r) << ", got " << got;
+                ADD_FAILURE() << "x bits 0x" << std::hex << u << " mode " << static_cast<int>(r) << std::dec
+                              << ": expected " << ref(x, r) << ", got " << got;
         }
     };
     for (std::uint32_t u = 1; u < 0x7F800000u; u += 997)

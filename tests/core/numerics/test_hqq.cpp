@@ -30,7 +30,10 @@ namespace {
 
 const char *kGate = "model.layers.0.mlp.gate_proj.weight";
 
-fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors"; }
+fs::path stories()
+{
+    return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors";
+}
 
 std::vector<float> loadReal(const std::string &name, Shape *shape = nullptr)
 {
@@ -43,8 +46,8 @@ std::vector<float> loadReal(const std::string &name, Shape *shape = nullptr)
     return v;
 }
 
-#define SKIP_WITHOUT_DATA()                                                                        \
-    if (!fs::exists(stories()))                                                                    \
+#define SKIP_WITHOUT_DATA()                                                                                            \
+    if (!fs::exists(stories()))                                                                                        \
     GTEST_SKIP() << "real test data not found at " << stories() << " (../shared absent): skipped"
 
 double relFro(const std::vector<float> &w, const std::vector<float> &wh)
@@ -70,9 +73,18 @@ HqqSpec spec(HqqPreset p, int bits, std::int64_t g, int axis, HqqCompute c)
 
 // ---- independent reference -------------------------------------------------------------------
 
-float h(float x) { return f16ToFloat(floatToF16(x)); }
-float hc(float x, bool fp16) { return fp16 ? h(x) : x; }
-float rneRef(float x) { return std::nearbyint(x); } // default FE_TONEAREST: half to even
+float h(float x)
+{
+    return f16ToFloat(floatToF16(x));
+}
+float hc(float x, bool fp16)
+{
+    return fp16 ? h(x) : x;
+}
+float rneRef(float x)
+{
+    return std::nearbyint(x);
+} // default FE_TONEAREST: half to even
 
 struct Ref {
     std::vector<int> codes;
@@ -236,7 +248,7 @@ TEST(Hqq, MatchesIndependentReferenceBothAxesPresetsAndComputes)
         bool heavy;
     };
     const Case cases[] = {
-        {32, 128, 64, 4, 1, HqqPreset::HqqLib, false}, {32, 128, 64, 4, 0, HqqPreset::HqqLib, true},
+        {32, 128, 64, 4, 1, HqqPreset::HqqLib, false},   {32, 128, 64, 4, 0, HqqPreset::HqqLib, true},
         {172, 64, 64, 3, 0, HqqPreset::MiloCode, false}, // stride 172: groups wrap across columns
         {172, 64, 64, 3, 1, HqqPreset::HqqLib, true},    {24, 40, 48, 2, 1, HqqPreset::HqqLib, false},
         {21, 30, 35, 5, 0, HqqPreset::MiloCode, true},   {16, 64, 16, 8, 0, HqqPreset::HqqLib, false},
@@ -307,13 +319,13 @@ TEST(Hqq, ShrinkAtExactZerosGivesZero)
             ASSERT_EQ(r.codes[i], ref.codes[i]) << i;
     }
     // An all-zero tensor: σ = 1 (hqq-lib range guard), codes = z = 0, Ŵ = 0.
-    const HqqResult z = hqqQuantizeFlat(std::vector<float>(128, 0.0f), spec(HqqPreset::HqqLib, 4, 64, 1, HqqCompute::Fp32),
-                                        true, 1, "t", nullptr);
+    const HqqResult z = hqqQuantizeFlat(std::vector<float>(128, 0.0f),
+                                        spec(HqqPreset::HqqLib, 4, 64, 1, HqqCompute::Fp32), true, 1, "t", nullptr);
     for (float v : z.dequantized)
         EXPECT_EQ(v, 0.0f);
     // milo-code has no guard: σ = min(7/0, 2e4) = 2e4, still finite.
-    const HqqResult zm = hqqQuantizeFlat(std::vector<float>(128, 0.0f), spec(HqqPreset::MiloCode, 3, 64, 0, HqqCompute::Fp16),
-                                         true, 1, "t", nullptr);
+    const HqqResult zm = hqqQuantizeFlat(std::vector<float>(128, 0.0f),
+                                         spec(HqqPreset::MiloCode, 3, 64, 0, HqqCompute::Fp16), true, 1, "t", nullptr);
     for (float v : zm.dequantized)
         EXPECT_EQ(v, 0.0f);
 }
@@ -373,8 +385,8 @@ TEST(Hqq, TensorSourceEqualsFlatBitForBit)
         std::int64_t rows, cols, g;
         int axis;
     };
-    const Case cases[] = {{96, 200, 64, 1}, {96, 200, 64, 0}, {40, 24, 8, 0},  {36, 100, 12, 0},
-                          {3, 40000, 40000, 1}, {4, 32768, 32768, 0}};
+    const Case cases[] = {{96, 200, 64, 1}, {96, 200, 64, 0},     {40, 24, 8, 0},
+                          {36, 100, 12, 0}, {3, 40000, 40000, 1}, {4, 32768, 32768, 0}};
     for (const Case &c : cases)
         for (DType dt : {DType::BF16, DType::F16, DType::F32})
             for (HqqCompute comp : {HqqCompute::Fp32, HqqCompute::Fp16}) {
@@ -406,7 +418,8 @@ TEST(Hqq, TensorSourceEqualsFlatBitForBit)
     tv.decodeTo(flat);
     for (int axis : {0, 1}) {
         const HqqSpec s = spec(HqqPreset::MiloCode, 3, 64, axis, HqqCompute::Fp16);
-        expectSameResult(hqqQuantizeTensor(tv, s, true, 2, "t", nullptr), hqqQuantizeFlat(flat, s, true, 2, "t", nullptr),
+        expectSameResult(hqqQuantizeTensor(tv, s, true, 2, "t", nullptr),
+                         hqqQuantizeFlat(flat, s, true, 2, "t", nullptr),
                          "transposed view, axis " + std::to_string(axis));
     }
 }
@@ -416,7 +429,8 @@ TEST(Hqq, CancelStops)
     const auto w = randomMatrix(256 * 256, 3, false);
     CancelToken tok;
     tok.cancel();
-    EXPECT_THROW(hqqQuantizeFlat(w, spec(HqqPreset::HqqLib, 4, 64, 1, HqqCompute::Fp32), true, 2, "t", &tok), Cancelled);
+    EXPECT_THROW(hqqQuantizeFlat(w, spec(HqqPreset::HqqLib, 4, 64, 1, HqqCompute::Fp32), true, 2, "t", &tok),
+                 Cancelled);
 }
 
 TEST(Hqq, QuantizerRecordsLayoutBitsAndDequantizes)
@@ -487,7 +501,8 @@ TEST(HqqReal, GateProjMatchesTheLibraryAndBeatsRtn)
         }
     }
     // milo-code preset (3-bit, g 64, axis 0) alone: issue 6 quotes 0.2077.
-    const HqqResult m = hqqQuantizeFlat(w, spec(HqqPreset::MiloCode, 3, 64, 0, HqqCompute::Fp16), true, 0, kGate, nullptr);
+    const HqqResult m =
+        hqqQuantizeFlat(w, spec(HqqPreset::MiloCode, 3, 64, 0, HqqCompute::Fp16), true, 0, kGate, nullptr);
     const double em = relFro(w, m.dequantized);
     std::printf("[ measured ] gate_proj milo-code 3-bit g64 axis 0 fp16: rel Frobenius %.5f (target 0.2077)\n", em);
     EXPECT_NEAR(em, 0.2077, 0.01 * 0.2077);
@@ -543,8 +558,9 @@ TEST(HqqInterop, CodesMatchTheReleasedLibrary)
         const auto w = loadReal(name);
         for (const auto &[key, cfg] : index.items()) {
             SCOPED_TRACE(std::string(name) + " " + key);
-            const HqqSpec s = spec(cfg["preset"] == "hqq-lib" ? HqqPreset::HqqLib : HqqPreset::MiloCode, cfg["bits"],
-                                   cfg["group"], cfg["axis"], cfg["compute"] == "fp16" ? HqqCompute::Fp16 : HqqCompute::Fp32);
+            const HqqSpec s =
+                spec(cfg["preset"] == "hqq-lib" ? HqqPreset::HqqLib : HqqPreset::MiloCode, cfg["bits"], cfg["group"],
+                     cfg["axis"], cfg["compute"] == "fp16" ? HqqCompute::Fp16 : HqqCompute::Fp32);
             const HqqResult r = hqqQuantizeFlat(w, s, true, 0, name, nullptr);
             std::ifstream cf(out / (key + ".codes"), std::ios::binary);
             std::vector<char> lib(w.size());

@@ -20,7 +20,10 @@ using namespace quantscope;
 
 namespace {
 
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+bool sameBits(float a, float b)
+{
+    return std::memcmp(&a, &b, 4) == 0;
+}
 
 struct Emulated {
     std::vector<std::uint8_t> codes;
@@ -224,7 +227,7 @@ TEST(HqqMath, DeviceAlgorithmEmulatedMatchesTheCpuBitForBit)
         float scale;
     };
     const Case cases[] = {
-        {64, 256, 64, 4, 1, HqqPreset::HqqLib, 0.02f},  {64, 256, 64, 4, 0, HqqPreset::HqqLib, 1.0f},
+        {64, 256, 64, 4, 1, HqqPreset::HqqLib, 0.02f},   {64, 256, 64, 4, 0, HqqPreset::HqqLib, 1.0f},
         {172, 64, 64, 3, 0, HqqPreset::MiloCode, 0.02f}, {172, 64, 64, 3, 1, HqqPreset::MiloCode, 3.0f},
         {24, 40, 48, 2, 1, HqqPreset::HqqLib, 1.0f},     {21, 30, 35, 5, 0, HqqPreset::MiloCode, 2.0f},
         {16, 64, 16, 8, 0, HqqPreset::HqqLib, 0.5f},     {30, 86, 43, 4, 1, HqqPreset::MiloCode, 10.0f},

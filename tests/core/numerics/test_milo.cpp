@@ -20,7 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors"; }
+fs::path stories()
+{
+    return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors";
+}
 
 Tensor randomTensor(std::int64_t rows, std::int64_t cols, unsigned seed)
 {
@@ -300,10 +303,11 @@ TEST(Milo, CompensatorFormatsAndBitAccounting)
         double bits;
     };
     const auto groups = [](double n) { return std::ceil(n / 64.0); };
-    for (const Expect e : {Expect{CompensatorFormat::Fp16, elems * 16},
-                           Expect{CompensatorFormat::Int8, elems * 8 + (groups(64.0 * r) + groups(r * 96.0)) * 32},
-                           Expect{CompensatorFormat::Int3, elems * 3 + (groups(64.0 * r) + groups(r * 96.0)) * 32},
-                           Expect{CompensatorFormat::MiloCodeInt3, elems * 3 + (groups(64.0 * r) + groups(r * 96.0)) * 32}}) {
+    for (const Expect e :
+         {Expect{CompensatorFormat::Fp16, elems * 16},
+          Expect{CompensatorFormat::Int8, elems * 8 + (groups(64.0 * r) + groups(r * 96.0)) * 32},
+          Expect{CompensatorFormat::Int3, elems * 3 + (groups(64.0 * r) + groups(r * 96.0)) * 32},
+          Expect{CompensatorFormat::MiloCodeInt3, elems * 3 + (groups(64.0 * r) + groups(r * 96.0)) * 32}}) {
         MiloSpec s;
         s.rank = r;
         s.passes = 2;

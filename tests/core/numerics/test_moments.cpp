@@ -37,8 +37,8 @@ Ref reference(const std::vector<float> &v)
     m2 /= v.size();
     m3 /= v.size();
     m4 /= v.size();
-    return {static_cast<double>(mean), static_cast<double>(std::sqrt(m2)),
-            static_cast<double>(m3 / std::pow(m2, 1.5L)), static_cast<double>(m4 / (m2 * m2) - 3)};
+    return {static_cast<double>(mean), static_cast<double>(std::sqrt(m2)), static_cast<double>(m3 / std::pow(m2, 1.5L)),
+            static_cast<double>(m4 / (m2 * m2) - 3)};
 }
 
 } // namespace

@@ -112,8 +112,7 @@ TEST(Progressive, DefaultIsFp8TensorThenInt4SymmetricChannel)
     EXPECT_EQ(std::get<IntSpec>(a.stage2).granularity, Granularity::Channel);
     EXPECT_FALSE(std::get<IntSpec>(a.stage2).symmetric);
     EXPECT_EQ(ProgressiveSpec::fromJson(a.toJson()).toJson(), a.toJson());
-    EXPECT_THROW(ProgressiveSpec::fromJson({{"stage3", nlohmann::json::object()}}),
-                 UnsupportedError);
+    EXPECT_THROW(ProgressiveSpec::fromJson({{"stage3", nlohmann::json::object()}}), UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage2", {{"method", "mxfp4"}}}}), UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage2", {{"bitz", 4}}}}), UnsupportedError);
     EXPECT_THROW(ProgressiveSpec::fromJson({{"stage1", 3}}), UnsupportedError);
@@ -199,8 +198,7 @@ TEST(Progressive, MatchesScalarReferenceAndStoresQuarkScales)
             EXPECT_EQ(bad, 0u) << (sym ? "symmetric" : "asymmetric") << " threads " << threads;
             EXPECT_EQ(q.scales[7], FLT_EPSILON);
             // bits: 4 per code + N FP32 s2 (+ N INT8 z2) + one FP32 s1.
-            EXPECT_DOUBLE_EQ(q.bitsPerElement(),
-                             4.0 + (32.0 * R + (sym ? 0 : 8.0 * R) + 32.0) / (R * C));
+            EXPECT_DOUBLE_EQ(q.bitsPerElement(), 4.0 + (32.0 * R + (sym ? 0 : 8.0 * R) + 32.0) / (R * C));
             std::vector<float> d(w.size());
             ProgressiveQuantizer(s).dequantize(q, d);
             EXPECT_EQ(0, std::memcmp(d.data(), q.dequantized.data(), d.size() * 4));
@@ -214,8 +212,7 @@ TEST(Progressive, StageTwoRunsOnFp8DomainValuesNotOnDequantizedOnes)
     // ratio to the row max is k + 0.5 halves. Quark (and docs/numerics.md) quantize f, not s1·f.
     const std::int64_t R = 512, C = 64;
     const auto w = gaussian(R, C, 11, 0.7f);
-    const auto q =
-        ProgressiveQuantizer(ProgressiveSpec{}).quantize(Tensor::fromFloats({R, C}, w), {});
+    const auto q = ProgressiveQuantizer(ProgressiveSpec{}).quantize(Tensor::fromFloats({R, C}, w), {});
     float s1;
     const auto f = refFp8Stage(w, s1);
     std::vector<float> deq1(f.size());
@@ -240,9 +237,9 @@ TEST(Progressive, GeneralTwoStageCompositions)
     const Tensor wt = Tensor::fromFloats({R, C}, w);
     // FP8 per channel → INT4 per group of 32, asymmetric.
     {
-        ProgressiveSpec s = ProgressiveSpec::fromJson(
-            {{"stage1", {{"granularity", "channel"}}},
-             {"stage2", {{"granularity", "group"}, {"group", 32}, {"symmetric", false}}}});
+        ProgressiveSpec s =
+            ProgressiveSpec::fromJson({{"stage1", {{"granularity", "channel"}}},
+                                       {"stage2", {{"granularity", "group"}, {"group", 32}, {"symmetric", false}}}});
         const auto q = ProgressiveQuantizer(s).quantize(wt, {});
         EXPECT_EQ(q.outerScales.size(), static_cast<std::size_t>(R));
         EXPECT_EQ(q.scales.size(), static_cast<std::size_t>(R * 3));
@@ -272,8 +269,7 @@ TEST(Progressive, GeneralTwoStageCompositions)
     // included); Ŵ = s1 · (x̂1 − z1).
     {
         ProgressiveSpec s = ProgressiveSpec::fromJson(
-            {{"stage1",
-              {{"method", "int"}, {"bits", 8}, {"granularity", "tensor"}, {"symmetric", false}}}});
+            {{"stage1", {{"method", "int"}, {"bits", 8}, {"granularity", "tensor"}, {"symmetric", false}}}});
         const auto q = ProgressiveQuantizer(s).quantize(wt, {});
         IntSpec is;
         is.bits = 8;
@@ -290,8 +286,7 @@ TEST(Progressive, GeneralTwoStageCompositions)
         std::size_t bad = 0;
         for (std::size_t i = 0; i < w.size(); ++i) {
             bad += static_cast<std::int8_t>(q.codes[i]) != ref.q[i];
-            bad +=
-                q.dequantized[i] != q1.scales[0] * (ref.xhat1[i] - static_cast<float>(q1.zeros[0]));
+            bad += q.dequantized[i] != q1.scales[0] * (ref.xhat1[i] - static_cast<float>(q1.zeros[0]));
         }
         EXPECT_EQ(bad, 0u);
         const double rel = [&] {

@@ -112,8 +112,7 @@ Ref refMx(const std::vector<float> &x, std::int64_t R, std::int64_t C, std::int6
     return out;
 }
 
-Ref refNv(const std::vector<float> &x, std::int64_t R, std::int64_t C, std::int64_t g,
-          float *globalOut)
+Ref refNv(const std::vector<float> &x, std::int64_t R, std::int64_t C, std::int64_t g, float *globalOut)
 {
     float amaxT = 0;
     for (float v : x)
@@ -330,14 +329,12 @@ TEST(Fp4, KnownRelativeErrorsOnGaussian4096)
         MxMode mode;
         double expected;
     };
-    for (const Case c :
-         {Case{MxMode::Even, 0.1119}, Case{MxMode::Floor, 0.1150}, Case{MxMode::Ceil, 0.1442}}) {
+    for (const Case c : {Case{MxMode::Even, 0.1119}, Case{MxMode::Floor, 0.1150}, Case{MxMode::Ceil, 0.1442}}) {
         MxFp4Spec s;
         s.mode = c.mode;
         const double rel = relFrobenius(x, MxFp4Quantizer(s).quantize(w, {}).dequantized);
         EXPECT_NEAR(rel, c.expected, 0.0005) << toString(c.mode);
-        std::printf("MXFP4 %-5s rel. Frobenius %.5f (expected %.4f)\n", toString(c.mode).c_str(),
-                    rel, c.expected);
+        std::printf("MXFP4 %-5s rel. Frobenius %.5f (expected %.4f)\n", toString(c.mode).c_str(), rel, c.expected);
     }
     const double rel = relFrobenius(x, NvFp4Quantizer(NvFp4Spec{}).quantize(w, {}).dequantized);
     EXPECT_NEAR(rel, 0.0951, 0.0005);
@@ -419,8 +416,7 @@ TEST(Fp4, SpecJsonRoundTripAndRefusals)
     strict.strict = true;
     QuantizeOptions o;
     o.tensorName = "w";
-    EXPECT_THROW(MxFp4Quantizer(strict).quantize(Tensor::zeros(DType::F32, {2, 40}), o),
-                 UnsupportedError);
+    EXPECT_THROW(MxFp4Quantizer(strict).quantize(Tensor::zeros(DType::F32, {2, 40}), o), UnsupportedError);
 }
 
 TEST(Fp4, NativeLayoutPacksLowNibbleFirst)

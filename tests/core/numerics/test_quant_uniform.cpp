@@ -20,13 +20,25 @@ namespace {
 
 // ---- independent reference ---------------------------------------------------------------
 
-float toBf16(float x) { return bf16ToFloat(floatToBf16(x)); }
-float toF16(float x) { return f16ToFloat(floatToF16(x)); }
+float toBf16(float x)
+{
+    return bf16ToFloat(floatToBf16(x));
+}
+float toF16(float x)
+{
+    return f16ToFloat(floatToF16(x));
+}
 
 /// Rounds to the arithmetic precision: 'f' FP32, 'b' BF16, 'h' F16.
-float ar(float x, char a) { return a == 'b' ? toBf16(x) : (a == 'h' ? toF16(x) : x); }
+float ar(float x, char a)
+{
+    return a == 'b' ? toBf16(x) : (a == 'h' ? toF16(x) : x);
+}
 
-float rnd(float x, bool halfAway) { return halfAway ? std::round(x) : std::nearbyint(x); }
+float rnd(float x, bool halfAway)
+{
+    return halfAway ? std::round(x) : std::nearbyint(x);
+}
 
 struct RefResult {
     std::vector<int> codes;
@@ -83,9 +95,12 @@ std::vector<std::vector<std::int64_t>> groupsOf(std::int64_t R, std::int64_t C, 
 float refScaleDtype(float s, ScaleDType d, E8m0Mode mode)
 {
     switch (d) {
-    case ScaleDType::F32: return s;
-    case ScaleDType::BF16: return toBf16(s);
-    case ScaleDType::F16: return toF16(std::min(s, 65504.0f));
+    case ScaleDType::F32:
+        return s;
+    case ScaleDType::BF16:
+        return toBf16(s);
+    case ScaleDType::F16:
+        return toF16(std::min(s, 65504.0f));
     case ScaleDType::E8M0: {
         if (!(s > 0))
             return s;
@@ -234,7 +249,7 @@ TEST(UniformInt, MatchesScalarReferenceAcrossOptions)
                     s.bits = bits;
                     s.symmetric = sym;
                     const Granularity gs[] = {Granularity::Tensor, Granularity::Channel, Granularity::Channel,
-                                              Granularity::Group, Granularity::Group, Granularity::Block};
+                                              Granularity::Group,  Granularity::Group,   Granularity::Block};
                     s.granularity = gs[gi];
                     s.axis = gi == 2 ? 1 : 0;
                     s.group = gi == 3 ? 32 : 128;
@@ -531,7 +546,8 @@ TEST(Fp8, MatchesScalarReference)
                             const float v = std::clamp(ar(x[i] / sc, a), -M, M);
                             const std::uint8_t code = fmt == Fp8Format::E4M3 ? floatToE4m3(v) : floatToE5m2(v);
                             bad += code != q.codes[i];
-                            const float dq = ar((fmt == Fp8Format::E4M3 ? e4m3ToFloat(code) : e5m2ToFloat(code)) * sc, a);
+                            const float dq =
+                                ar((fmt == Fp8Format::E4M3 ? e4m3ToFloat(code) : e5m2ToFloat(code)) * sc, a);
                             bad += dq != q.dequantized[i];
                         }
                     }

@@ -241,7 +241,8 @@ TEST(Spectrum, RangeSketchOfSlicesEqualsWholeMatrixBitForBit)
         for (double &x : a)
             x = td(gen);
         std::atomic<std::int64_t> asked{0};
-        const MatrixBlockFn block = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, double *dst) {
+        const MatrixBlockFn block = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
+                                        double *dst) {
             ASSERT_TRUE(0 <= r0 && r0 < r1 && r1 <= m && 0 <= c0 && c0 < c1 && c1 <= n);
             asked += (r1 - r0) * (c1 - c0);
             for (std::int64_t i = r0; i < r1; ++i)

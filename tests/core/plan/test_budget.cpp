@@ -145,8 +145,12 @@ TEST(Budget, BranchAndBoundHandlesHundredsOfModules)
         const double s = scale(rng);
         const std::uint64_t n = 64 + 8 * (i % 5);
         for (int bits : {2, 3, 4, 8})
-            mods[i].candidates.push_back({{}, "", s * std::ldexp(1.0, -2 * bits) * static_cast<double>(n),
-                                          n * static_cast<std::uint64_t>(bits) + 16, 0, -1});
+            mods[i].candidates.push_back({{},
+                                          "",
+                                          s * std::ldexp(1.0, -2 * bits) * static_cast<double>(n),
+                                          n * static_cast<std::uint64_t>(bits) + 16,
+                                          0,
+                                          -1});
     }
     const std::uint64_t lo = sumBytes(mods, false), hi = sumBytes(mods, true);
     for (const double f : {0.1, 0.37, 0.8}) {
@@ -197,19 +201,23 @@ TEST(Budget, InfeasibleBudgetSaysWhatIsNeeded)
 TEST(Budget, ReportToRecipeResolvesEveryModuleToItsChoice)
 {
     // A two-module report with three specs each, one module excluded.
-    nlohmann::json header = {{"quantscope_scan", 1}, {"checkpoint", "/x"},
-                             {"recipe", {{"exclude", nlohmann::json::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}})}}}};
+    nlohmann::json header = {
+        {"quantscope_scan", 1},
+        {"checkpoint", "/x"},
+        {"recipe", {{"exclude", nlohmann::json::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}})}}}};
     auto spec = [](int bits, int group) {
         return toJson(parseQuantSpec({{"method", "int"}, {"bits", bits}, {"group", group}}));
     };
     std::vector<nlohmann::json> lines;
     for (int m = 0; m < 2; ++m) {
-        nlohmann::json l = {{"module", "layer" + std::to_string(m)}, {"status", "scanned"}, {"shape", {64, 128}},
+        nlohmann::json l = {{"module", "layer" + std::to_string(m)},
+                            {"status", "scanned"},
+                            {"shape", {64, 128}},
                             {"kurtosis", {{"tensor", 0.5}}}};
         for (int bits : {2, 4, 8})
-            l["runs"].push_back({{"spec", spec(bits, 64)},
-                                 {"metrics", {{"mse", std::ldexp(1.0, -2 * bits) * (m + 1)},
-                                              {"bytes", 64 * 128 * bits / 8 + 256}}}});
+            l["runs"].push_back(
+                {{"spec", spec(bits, 64)},
+                 {"metrics", {{"mse", std::ldexp(1.0, -2 * bits) * (m + 1)}, {"bytes", 64 * 128 * bits / 8 + 256}}}});
         lines.push_back(l);
     }
     lines.push_back({{"module", "lm_head"}, {"status", "excluded"}});
@@ -249,12 +257,11 @@ TEST(Budget, ReportToRecipeResolvesEveryModuleToItsChoice)
 TEST(RankPolicy, DefinitionsOfQuantizersMd)
 {
     const std::vector<RankPolicyModule> mods = {
-        {"model.layers.0.self_attn.q_proj", 5.0},
-        {"model.layers.0.mlp.experts.0.w1", 0.4},  // k' = 0 → 0
-        {"model.layers.0.mlp.experts.1.w1", 2.5},  // k' = 2 (half to even) → 2^(2+off)
-        {"model.layers.0.mlp.experts.2.w1", 3.5},  // k' = 4
-        {"model.layers.0.mlp.experts.3.w2", 9.6},  // k' = 10 → 1024
-        {"model.layers.0.mlp.experts.0.w2", 9.4},  // k' = 9 → 2^(9+off)
+        {"model.layers.0.self_attn.q_proj", 5.0}, {"model.layers.0.mlp.experts.0.w1", 0.4}, // k' = 0 → 0
+        {"model.layers.0.mlp.experts.1.w1", 2.5}, // k' = 2 (half to even) → 2^(2+off)
+        {"model.layers.0.mlp.experts.2.w1", 3.5}, // k' = 4
+        {"model.layers.0.mlp.experts.3.w2", 9.6}, // k' = 10 → 1024
+        {"model.layers.0.mlp.experts.0.w2", 9.4}, // k' = 9 → 2^(9+off)
     };
     EXPECT_EQ(assignRanks(parseRankPolicy("uniform:8"), mods), std::vector<int>(6, 8));
     EXPECT_EQ(assignRanks(parseRankPolicy("dense:32"), mods), (std::vector<int>{32, 0, 0, 0, 0, 0}));
@@ -271,8 +278,7 @@ TEST(RankPolicy, DefinitionsOfQuantizersMd)
                                              {"model.layers.0.mlp.experts.2", 40},
                                              {"model.layers.0.mlp.experts.3", 20}};
     // 16·4·0.1 = 6.4 → 6; 0.3 → 19.2 → 19; 0.4 → 25.6 → 26; 0.2 → 12.8 → 13.
-    EXPECT_EQ(assignRanks(parseRankPolicy("frequency:16,dense=4"), mods, f),
-              (std::vector<int>{4, 6, 19, 26, 13, 6}));
+    EXPECT_EQ(assignRanks(parseRankPolicy("frequency:16,dense=4"), mods, f), (std::vector<int>{4, 6, 19, 26, 13, 6}));
     EXPECT_THROW(assignRanks(parseRankPolicy("frequency:16"), mods, {}), UnsupportedError);
     EXPECT_EQ(expertKey("model.layers.3.mlp.experts.12.down_proj"), "model.layers.3.mlp.experts.12");
     EXPECT_EQ(expertKey("model.layers.3.mlp.down_proj"), "");

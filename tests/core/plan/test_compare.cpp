@@ -24,7 +24,10 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-fs::path stories() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors"; }
+fs::path stories()
+{
+    return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors";
+}
 
 Recipe recipeWith(const ojson &spec)
 {
@@ -117,8 +120,8 @@ TEST(Compare, ACheckpointAgainstItselfDiffersNowhere)
         GTEST_SKIP() << stories() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     const fs::path dir = fs::temp_directory_path() / "qs_compare_self";
     fs::remove_all(dir);
-    writeCompressedTensorsCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}, {"symmetric", false}}),
-                                     (dir / "ct").string());
+    writeCompressedTensorsCheckpoint(
+        stories().string(), recipeWith({{"method", "int"}, {"group", 4}, {"symmetric", false}}), (dir / "ct").string());
     for (const fs::path &p : {stories(), dir / "ct"}) {
         SCOPED_TRACE(p.string());
         CompareOptions o;
@@ -240,7 +243,7 @@ TEST(Compare, OurExportAgainstTheToolkitsFileDiffersNowhere)
         EXPECT_EQ(m.scaleRatio->min, 1.0);
         EXPECT_EQ(m.scaleRatio->max, 1.0);
     }
-    EXPECT_EQ(quantized, 14); // layers 0–1 × 7 projections
+    EXPECT_EQ(quantized, 14);       // layers 0–1 × 7 projections
     EXPECT_EQ(r.onlyA.size(), 22u); // layers 2–4 and lm_head, which the golden file leaves out
     for (const auto &m : r.onlyA)
         EXPECT_TRUE(m.rfind("model.layers.", 0) == 0 || m == "lm_head") << m;
@@ -264,8 +267,10 @@ TEST(Compare, AnUndecodableModuleIsReportedAndTheOthersCompared)
         std::vector<std::pair<std::string, Tensor>> tensors;
         for (const TensorEntry &e : good.entries())
             if (e.name == bad + ".weight_scale")
-                tensors.emplace_back(e.name, Tensor::fromFloats({e.shape[0], e.shape[1] + 1},
-                                                                std::vector<float>(static_cast<std::size_t>(e.shape[0] * (e.shape[1] + 1)), 1.0f)));
+                tensors.emplace_back(
+                    e.name, Tensor::fromFloats(
+                                {e.shape[0], e.shape[1] + 1},
+                                std::vector<float>(static_cast<std::size_t>(e.shape[0] * (e.shape[1] + 1)), 1.0f)));
             else
                 tensors.emplace_back(e.name, good.tensor(e.name));
         fs::create_directories(dir / "broken");
@@ -298,7 +303,10 @@ TEST(Compare, ScanReportsModuleByModule)
     fs::create_directories(dir);
     const auto line = [](const std::string &module, double rel, int bits) {
         ojson spec{{"method", "int"}, {"bits", bits}, {"granularity", "group"}, {"group", 128}};
-        return ojson{{"module", module}, {"tensor", module + ".weight"}, {"status", "scanned"}, {"shape", {8, 256}},
+        return ojson{{"module", module},
+                     {"tensor", module + ".weight"},
+                     {"status", "scanned"},
+                     {"shape", {8, 256}},
                      {"runs", ojson::array({{{"spec", spec}, {"metrics", {{"rel_frobenius", rel}}}}})}};
     };
     const auto write = [&](const fs::path &p, const std::vector<ojson> &lines, bool torn) {
@@ -327,7 +335,8 @@ TEST(Compare, ScanReportsModuleByModule)
     EXPECT_EQ(r.onlyB, std::vector<std::string>{"layers.6.only_b"});
     std::map<std::string, std::pair<double, double>> want;
     for (int i = 0; i < 4; ++i)
-        want["layers." + std::to_string(i) + ".q_proj"] = {ea[static_cast<std::size_t>(i)], eb[static_cast<std::size_t>(i)]};
+        want["layers." + std::to_string(i) + ".q_proj"] = {ea[static_cast<std::size_t>(i)],
+                                                           eb[static_cast<std::size_t>(i)]};
     for (const ModuleComparison &m : r.modules) {
         EXPECT_EQ(*m.errorA, want[m.module].first);
         EXPECT_EQ(*m.errorB, want[m.module].second);

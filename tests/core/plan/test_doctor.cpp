@@ -100,7 +100,10 @@ const Finding *find(const DoctorReport &r, const std::string &check, const std::
     return nullptr;
 }
 
-std::string dump(const DoctorReport &r) { return r.toJson().dump(1); }
+std::string dump(const DoctorReport &r)
+{
+    return r.toJson().dump(1);
+}
 
 std::vector<T> healthyTensors()
 {
@@ -149,7 +152,7 @@ TEST(Doctor, FileLevelLies)
 {
     const fs::path d = fresh("files");
     auto at = write(d / "a.safetensors", healthyTensors());
-    {   // truncated: the last tensor runs past the end
+    { // truncated: the last tensor runs past the end
         fs::resize_file(d / "a.safetensors", fs::file_size(d / "a.safetensors") - 10);
         const DoctorReport r = runDoctor(d / "a.safetensors");
         const Finding *f = find(r, "completeness", "model.norm.weight", Severity::Error);
@@ -158,14 +161,14 @@ TEST(Doctor, FileLevelLies)
         EXPECT_NE(f->message.find("truncated"), std::string::npos);
         EXPECT_EQ(r.exitCode(), 4);
     }
-    {   // a git-LFS pointer
+    { // a git-LFS pointer
         std::ofstream(d / "b.safetensors") << "version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 123\n";
         const DoctorReport r = runDoctor(d / "b.safetensors");
         ASSERT_FALSE(r.findings.empty());
         EXPECT_NE(r.findings[0].message.find("git-LFS"), std::string::npos) << dump(r);
         EXPECT_EQ(r.exitCode(), 4);
     }
-    {   // header size larger than the file, and a header that is not JSON
+    { // header size larger than the file, and a header that is not JSON
         std::ofstream f(d / "c.safetensors", std::ios::binary);
         const std::uint64_t n = 1000;
         f.write(reinterpret_cast<const char *>(&n), 8);
@@ -184,7 +187,7 @@ TEST(Doctor, FileLevelLies)
         EXPECT_EQ(r.findings[0].offset.value_or(99), 8u) << dump(r);
         EXPECT_NE(r.findings[0].message.find("JSON"), std::string::npos);
     }
-    {   // byte count vs dtype·shape, overlapping tensors and a hole
+    { // byte count vs dtype·shape, overlapping tensors and a hole
         std::vector<T> ts = healthyTensors();
         ts[2].shape = {65};
         write(d / "d.safetensors", ts);
@@ -214,9 +217,10 @@ TEST(Doctor, ShardsAndIndex)
     const fs::path d = fresh("shards");
     const auto ts = healthyTensors();
     write(d / "model-00001-of-00002.safetensors", {ts[0], ts[1]});
-    write(d / "model-00002-of-00002.safetensors", {ts[2], {"model.layers.0.mlp.up_proj.weight", "BF16", {64, 128},
-                                                           h16(weights(64 * 128, 1), true)},
-                                                   {"extra.weight", "F32", {2}, f32({3, 4})}});
+    write(d / "model-00002-of-00002.safetensors",
+          {ts[2],
+           {"model.layers.0.mlp.up_proj.weight", "BF16", {64, 128}, h16(weights(64 * 128, 1), true)},
+           {"extra.weight", "F32", {2}, f32({3, 4})}});
     write(d / "stray.safetensors", {{"stray.weight", "F32", {2}, f32({1, 2})}});
     nlohmann::json idx{{"metadata", {{"total_size", 1}}},
                        {"weight_map",
@@ -235,8 +239,8 @@ TEST(Doctor, ShardsAndIndex)
         return false;
     };
     EXPECT_TRUE(has(Severity::Error, "the shard is missing")) << dump(r);
-    EXPECT_TRUE(has(Severity::Warning, "does not reference")) << dump(r);         // stray
-    EXPECT_TRUE(has(Severity::Error, "present in 2 shards")) << dump(r);          // up_proj twice
+    EXPECT_TRUE(has(Severity::Warning, "does not reference")) << dump(r); // stray
+    EXPECT_TRUE(has(Severity::Error, "present in 2 shards")) << dump(r);  // up_proj twice
     EXPECT_TRUE(find(r, "completeness", "model.layers.1.mlp.up_proj.weight", Severity::Error)) << dump(r);
     EXPECT_TRUE(has(Severity::Warning, "metadata.total_size")) << dump(r);
     EXPECT_TRUE(find(r, "completeness", "extra.weight", Severity::Warning)) << dump(r); // not in the index
@@ -259,9 +263,11 @@ TEST(Doctor, ValueChecks)
     ts.push_back({"model.layers.1.mlp.down_proj.weight", "F16", {64, 128}, h16(weights(64 * 128, 3), true)});
     for (int l = 0; l < 5; ++l) {
         ts.push_back({"model.layers." + std::to_string(l) + ".self_attn.k_scale", "F32", {}, f32({1.0f})});
-        ts.push_back({"model.layers." + std::to_string(l) + ".self_attn.v_scale", "F32", {}, f32({l == 3 ? 50.0f : 0.5f})});
+        ts.push_back(
+            {"model.layers." + std::to_string(l) + ".self_attn.v_scale", "F32", {}, f32({l == 3 ? 50.0f : 0.5f})});
     }
-    ts.push_back({"model.layers.1.self_attn.q_proj.weight", "BF16", {64, 128}, h16(weights(64 * 128, 1), true)}); // = up_proj 0
+    ts.push_back(
+        {"model.layers.1.self_attn.q_proj.weight", "BF16", {64, 128}, h16(weights(64 * 128, 1), true)}); // = up_proj 0
     ts.push_back({"model.layers.2.mlp.down_proj.weight_packed", "I32", {4, 4}, std::vector<std::uint8_t>(64, 1)});
     auto at = write(d / "model.safetensors", ts);
     const DoctorReport r = runDoctor(d / "model.safetensors");

@@ -94,12 +94,15 @@ const ojson kProgressive{{"method", "progressive"}};
 // The published amd/Kimi-K2.5-W4A8 quantization_config, as docs/formats.md quotes it.
 TEST(Export, PublishedW4A8RecipeToQuarkHoldsThePublishedFields)
 {
-    const Recipe r = recipeOf(catchAll(kProgressive),
-                              ojson::array({{{"pattern", "*self_attn*"}}, {{"pattern", "*mlp.gate"}},
-                                            {{"pattern", "*lm_head"}}, {{"pattern", "*mlp.gate_proj"}},
-                                            {{"pattern", "*mlp.up_proj"}}, {{"pattern", "*mlp.down_proj"}},
-                                            {{"pattern", "*shared_experts*"}}, {{"pattern", "*mm_projector*"}},
-                                            {{"pattern", "*vision_tower*"}}}));
+    const Recipe r = recipeOf(catchAll(kProgressive), ojson::array({{{"pattern", "*self_attn*"}},
+                                                                    {{"pattern", "*mlp.gate"}},
+                                                                    {{"pattern", "*lm_head"}},
+                                                                    {{"pattern", "*mlp.gate_proj"}},
+                                                                    {{"pattern", "*mlp.up_proj"}},
+                                                                    {{"pattern", "*mlp.down_proj"}},
+                                                                    {{"pattern", "*shared_experts*"}},
+                                                                    {{"pattern", "*mm_projector*"}},
+                                                                    {{"pattern", "*vision_tower*"}}}));
     const json published = json::parse(R"({
       "quant_method": "quark",
       "global_quant_config": {
@@ -136,7 +139,9 @@ TEST(Export, QuarkConfigsEqualTheToolkitsOwn)
     const std::vector<Case> cases{
         {"w4a8_progressive", kProgressive, ActivationScheme::Fp8Dynamic},
         {"int4_channel_sym", {{"method", "int"}, {"granularity", "channel"}}, ActivationScheme::None},
-        {"int4_channel_asym", {{"method", "int"}, {"granularity", "channel"}, {"symmetric", false}}, ActivationScheme::None},
+        {"int4_channel_asym",
+         {{"method", "int"}, {"granularity", "channel"}, {"symmetric", false}},
+         ActivationScheme::None},
         {"int4_group4_sym", {{"method", "int"}, {"group", 4}}, ActivationScheme::None},
         {"int4_group4_asym", {{"method", "int"}, {"group", 4}, {"symmetric", false}}, ActivationScheme::None},
         {"fp8_w8a8", {{"method", "fp8"}}, ActivationScheme::Fp8Static},
@@ -167,16 +172,24 @@ TEST(Export, CompressedTensorsConfigsEqualTheToolkitsOwn)
     };
     const std::vector<Case> cases{
         {"w4a16_channel_sym", {{"method", "int"}, {"granularity", "channel"}}, ActivationScheme::None},
-        {"w4a16_channel_asym", {{"method", "int"}, {"granularity", "channel"}, {"symmetric", false}}, ActivationScheme::None},
+        {"w4a16_channel_asym",
+         {{"method", "int"}, {"granularity", "channel"}, {"symmetric", false}},
+         ActivationScheme::None},
         {"w4a16_group4_sym", {{"method", "int"}, {"group", 4}}, ActivationScheme::None},
         {"w4a16_group4_asym", {{"method", "int"}, {"group", 4}, {"symmetric", false}}, ActivationScheme::None},
         {"w8a16_channel_sym", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}, ActivationScheme::None},
-        {"w8a16_channel_asym", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"symmetric", false}}, ActivationScheme::None},
+        {"w8a16_channel_asym",
+         {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}, {"symmetric", false}},
+         ActivationScheme::None},
         {"w8a16_group4_sym", {{"method", "int"}, {"bits", 8}, {"group", 4}}, ActivationScheme::None},
-        {"w8a16_group4_asym", {{"method", "int"}, {"bits", 8}, {"group", 4}, {"symmetric", false}}, ActivationScheme::None},
+        {"w8a16_group4_asym",
+         {{"method", "int"}, {"bits", 8}, {"group", 4}, {"symmetric", false}},
+         ActivationScheme::None},
         {"w8a8_fp8_tensor", {{"method", "fp8"}}, ActivationScheme::Fp8Dynamic},
         {"w8a8_fp8_channel", {{"method", "fp8"}, {"granularity", "channel"}}, ActivationScheme::Fp8Dynamic},
-        {"nvfp4a16_no_down_proj", {{"method", "nvfp4"}}, ActivationScheme::None,
+        {"nvfp4a16_no_down_proj",
+         {{"method", "nvfp4"}},
+         ActivationScheme::None,
          {"model.layers.0.mlp.down_proj", "model.layers.1.mlp.down_proj", "lm_head"}},
     };
     for (const auto &c : cases) {
@@ -203,8 +216,10 @@ TEST(Export, CompressedTensorsW4A16G128MatchesItsGolden)
 TEST(Export, MixedRecipeGivesOneGroupPerSchemeWithAnchoredRegexTargets)
 {
     const Recipe r = recipeOf(
-        ojson::array({{{"name", "experts"}, {"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "int"}}})}},
-                      {{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}})}}}),
+        ojson::array(
+            {{{"name", "experts"}, {"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "int"}}})}},
+             {{"patterns", {"*"}},
+              {"specs", ojson::array({{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}})}}}),
         ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}, {{"pattern", ".*gate$"}, {"dialect", "re"}}}));
     const json q = compressedTensorsConfig(r);
     ASSERT_EQ(q["config_groups"].size(), 2u);
@@ -218,7 +233,8 @@ TEST(Export, MixedRecipeGivesOneGroupPerSchemeWithAnchoredRegexTargets)
     // Quark: the experts rule is a layer_quant_config entry, the catch-all the global config.
     const json qk = quarkQuantizationConfig(recipeOf(
         ojson::array({{{"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "int"}}})}},
-                      {{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}})}}})));
+                      {{"patterns", {"*"}},
+                       {"specs", ojson::array({{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}})}}})));
     EXPECT_EQ(qk["layer_quant_config"]["*experts*"]["weight"]["group_size"], 128);
     EXPECT_EQ(qk["global_quant_config"]["weight"]["dtype"], "int8");
 }
@@ -227,11 +243,16 @@ TEST(Export, MixedRecipeGivesOneGroupPerSchemeWithAnchoredRegexTargets)
 // chosen to exercise every construct.
 TEST(Export, FnmatchTranslationAgreesWithGlob)
 {
-    const std::vector<std::string> patterns{"*mlp.gate", "*experts.?.up_proj", "model.layers.[01].*",
-                                            "model.layers.[!0].*", "*self_attn*", "a+b(c)", "*"};
-    const std::vector<std::string> names{"model.layers.0.mlp.gate", "model.layers.0.mlpXgate",
-                                         "model.layers.1.mlp.experts.4.up_proj", "model.layers.1.mlp.experts.42.up_proj",
-                                         "model.layers.2.self_attn.q_proj", "a+b(c)", "aab(c)", "lm_head"};
+    const std::vector<std::string> patterns{
+        "*mlp.gate", "*experts.?.up_proj", "model.layers.[01].*", "model.layers.[!0].*", "*self_attn*", "a+b(c)", "*"};
+    const std::vector<std::string> names{"model.layers.0.mlp.gate",
+                                         "model.layers.0.mlpXgate",
+                                         "model.layers.1.mlp.experts.4.up_proj",
+                                         "model.layers.1.mlp.experts.42.up_proj",
+                                         "model.layers.2.self_attn.q_proj",
+                                         "a+b(c)",
+                                         "aab(c)",
+                                         "lm_head"};
     for (const auto &p : patterns) {
         const std::regex re(exportdetail::fnmatchToRegex(p));
         for (const auto &n : names)
@@ -251,14 +272,17 @@ TEST(Export, WhatATargetCannotExpressIsRefusedWithTheReason)
         {{{"patterns", {".*experts.*"}}, {"dialect", "re"}, {"specs", ojson::array({{{"method", "int"}}})}},
          {{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "fp8"}}})}}}));
     expectRefused(regex, ExportFormat::Quark, "fnmatch");
-    const Recipe noCatchAll = recipeOf(ojson::array({{{"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "int"}}})}}}));
+    const Recipe noCatchAll =
+        recipeOf(ojson::array({{{"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "int"}}})}}}));
     expectRefused(noCatchAll, ExportFormat::Quark, "catch-all");
     EXPECT_NO_THROW(exportRecipeText(noCatchAll, ExportFormat::CompressedTensors)); // ct quantizes only targets
-    const Recipe dead = recipeOf(ojson::array({{{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}}})}},
-                                               {{"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "fp8"}}})}}}));
+    const Recipe dead =
+        recipeOf(ojson::array({{{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}}})}},
+                               {{"patterns", {"*experts*"}}, {"specs", ojson::array({{{"method", "fp8"}}})}}}));
     expectRefused(dead, ExportFormat::Quark, "wins no module");
     expectRefused(dead, ExportFormat::CompressedTensors, "wins no module");
-    const Recipe two = recipeOf(ojson::array({{{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}}, {{"method", "fp8"}}})}}}));
+    const Recipe two = recipeOf(
+        ojson::array({{{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}}, {{"method", "fp8"}}})}}}));
     expectRefused(two, ExportFormat::Quark, "2 specs");
     ExportOptions act;
     act.activations = ActivationScheme::Fp8Dynamic;
@@ -270,12 +294,13 @@ TEST(Export, WhatATargetCannotExpressIsRefusedWithTheReason)
 
 TEST(Export, QuantscopeFormatRoundTripsExactly)
 {
-    const Recipe r = recipeOf(
-        ojson::array({{{"name", "experts"}, {"patterns", {".*experts\\.[0-9]+\\..*"}}, {"dialect", "re"},
-                       {"specs", ojson::array({{{"method", "int"}, {"bits", 4}}})},
-                       {"overrides", {{"model.layers.0.mlp.experts.0.up_proj", {{"bits", 8}}}}}},
-                      {{"patterns", {"*"}}, {"specs", ojson::array({kProgressive})}}}),
-        exactExclude({"lm_head"}));
+    const Recipe r = recipeOf(ojson::array({{{"name", "experts"},
+                                             {"patterns", {".*experts\\.[0-9]+\\..*"}},
+                                             {"dialect", "re"},
+                                             {"specs", ojson::array({{{"method", "int"}, {"bits", 4}}})},
+                                             {"overrides", {{"model.layers.0.mlp.experts.0.up_proj", {{"bits", 8}}}}}},
+                                            {{"patterns", {"*"}}, {"specs", ojson::array({kProgressive})}}}),
+                              exactExclude({"lm_head"}));
     const std::string text = exportRecipeText(r, ExportFormat::Quantscope);
     const Recipe back = Recipe::fromJson(ojson::parse(text));
     EXPECT_EQ(back, r);
@@ -284,9 +309,9 @@ TEST(Export, QuantscopeFormatRoundTripsExactly)
 
 TEST(Export, OverridesBecomeExactEntriesAheadOfTheirRule)
 {
-    const Recipe r = recipeOf(ojson::array(
-        {{{"patterns", {"*"}}, {"specs", ojson::array({{{"method", "int"}}})},
-          {"overrides", {{"model.layers.0.mlp.down_proj", {{"bits", 8}}}}}}}));
+    const Recipe r = recipeOf(ojson::array({{{"patterns", {"*"}},
+                                             {"specs", ojson::array({{{"method", "int"}}})},
+                                             {"overrides", {{"model.layers.0.mlp.down_proj", {{"bits", 8}}}}}}}));
     const json ct = compressedTensorsConfig(r);
     ASSERT_EQ(ct["config_groups"].size(), 2u);
     EXPECT_EQ(ct["config_groups"]["group_0"]["targets"], json::array({"model.layers.0.mlp.down_proj"}));
@@ -327,9 +352,11 @@ TEST(Export, QuarkScriptNamesTheSpecClassesAndTheExcludeList)
     ExportOptions o;
     o.activations = ActivationScheme::Fp8Dynamic;
     const std::string py = exportRecipeText(r, ExportFormat::QuarkScript, o);
-    EXPECT_NE(py.find("first_stage=FP8E4M3PerTensorSpec(observer_method=\"min_max\", is_dynamic=False)"), std::string::npos);
+    EXPECT_NE(py.find("first_stage=FP8E4M3PerTensorSpec(observer_method=\"min_max\", is_dynamic=False)"),
+              std::string::npos);
     EXPECT_NE(py.find("second_stage=Int4PerChannelSpec(symmetric=True, scale_type=\"float\", "
-                      "round_method=\"half_even\", ch_axis=0, is_dynamic=False)"), std::string::npos);
+                      "round_method=\"half_even\", ch_axis=0, is_dynamic=False)"),
+              std::string::npos);
     EXPECT_NE(py.find("FP8E4M3PerTensorSpec(observer_method=\"min_max\", is_dynamic=True)"), std::string::npos);
     EXPECT_NE(py.find("EXCLUDE = [\"*lm_head\"]"), std::string::npos);
 }
@@ -374,10 +401,10 @@ TEST(ExportCheckpoint, PackQuantizedRoundTripsThroughOurReaders)
         {"model.norm.weight", make({24})},
         {"lm_head.weight", make({16, 24})}};
     writeSafetensors(dir / "in" / "model.safetensors", in);
-    for (const ojson spec : {ojson{{"method", "int"}, {"group", 8}},
-                             ojson{{"method", "int"}, {"group", 8}, {"symmetric", false}},
-                             ojson{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}},
-                             ojson{{"method", "int"}, {"bits", 2}, {"group", 8}, {"symmetric", false}}}) {
+    for (const ojson spec :
+         {ojson{{"method", "int"}, {"group", 8}}, ojson{{"method", "int"}, {"group", 8}, {"symmetric", false}},
+          ojson{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}},
+          ojson{{"method", "int"}, {"bits", 2}, {"group", 8}, {"symmetric", false}}}) {
         SCOPED_TRACE(spec.dump());
         const Recipe r = recipeOf(catchAll(spec), exactExclude({"lm_head"}));
         const fs::path out = dir / "out";
@@ -408,7 +435,8 @@ TEST(ExportCheckpoint, PackQuantizedRoundTripsThroughOurReaders)
             std::vector<float> c(static_cast<std::size_t>(codes.numel()));
             codes.decodeTo(c);
             for (std::size_t k = 0; k < c.size(); ++k)
-                ASSERT_EQ(static_cast<int>(c[k]), static_cast<int>(static_cast<std::int8_t>(q.codes[k]))) << name << " " << k;
+                ASSERT_EQ(static_cast<int>(c[k]), static_cast<int>(static_cast<std::int8_t>(q.codes[k])))
+                    << name << " " << k;
             const Tensor deq = decodeQuantized(back, *m);
             std::vector<float> w(static_cast<std::size_t>(deq.numel()));
             deq.decodeTo(w);

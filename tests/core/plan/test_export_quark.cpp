@@ -32,17 +32,23 @@ namespace {
 
 const fs::path kGolden = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden";
 
-fs::path storiesFile() { return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors"; }
+fs::path storiesFile()
+{
+    return fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors";
+}
 
 Recipe recipeOf(const ojson &spec, ojson exclude)
 {
-    return Recipe::fromJson(ojson{{"quantscope_recipe", 1},
-                                  {"rules", ojson::array({{{"patterns", {"*"}}, {"dialect", "fnmatch"},
-                                                           {"specs", ojson::array({spec})}}})},
-                                  {"exclude", std::move(exclude)}});
+    return Recipe::fromJson(
+        ojson{{"quantscope_recipe", 1},
+              {"rules", ojson::array({{{"patterns", {"*"}}, {"dialect", "fnmatch"}, {"specs", ojson::array({spec})}}})},
+              {"exclude", std::move(exclude)}});
 }
 
-ojson lmHeadOnly() { return ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}}); }
+ojson lmHeadOnly()
+{
+    return ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}});
+}
 
 /// Each golden tensor is in `ours` with the same dtype, shape and bytes; returns how many.
 int expectSameTensors(const SafetensorsFile &ours, const SafetensorsFile &theirs)
@@ -95,9 +101,11 @@ TEST(QuarkWriter, StoriesEqualsQuarksOwnFilesByteForByte)
     const std::vector<Case> cases{
         {"w4a8_progressive", kW4A8, ActivationScheme::Fp8Dynamic},
         {"int4_channel_sym", with({{"granularity", "channel"}, {"axis", 0}}), ActivationScheme::None},
-        {"int4_channel_asym", with({{"granularity", "channel"}, {"axis", 0}, {"symmetric", false}}), ActivationScheme::None},
+        {"int4_channel_asym", with({{"granularity", "channel"}, {"axis", 0}, {"symmetric", false}}),
+         ActivationScheme::None},
         {"int4_group4_sym", with({{"granularity", "group"}, {"group", 4}}), ActivationScheme::None},
-        {"int4_group4_asym", with({{"granularity", "group"}, {"group", 4}, {"symmetric", false}}), ActivationScheme::None},
+        {"int4_group4_asym", with({{"granularity", "group"}, {"group", 4}, {"symmetric", false}}),
+         ActivationScheme::None},
     };
     const fs::path out = fs::temp_directory_path() / ("qs_quark_stories_" + std::to_string(::getpid()));
     int files = 0;
@@ -111,7 +119,8 @@ TEST(QuarkWriter, StoriesEqualsQuarksOwnFilesByteForByte)
             ExportOptions o;
             o.activations = c.act;
             o.packMethod = pack;
-            const auto r = writeQuarkCheckpoint(storiesFile().string(), recipeOf(c.spec, lmHeadOnly()), out.string(), o);
+            const auto r =
+                writeQuarkCheckpoint(storiesFile().string(), recipeOf(c.spec, lmHeadOnly()), out.string(), o);
             EXPECT_FALSE(r.quantized.empty());
             const int n = expectSameTensors(SafetensorsFile::open(out / "model.safetensors"),
                                             SafetensorsFile::open(kGolden / folder / "model.safetensors"));
@@ -132,10 +141,11 @@ TEST(QuarkWriter, ProgressiveSavedNativelyReExportsToQuarksTensors)
         GTEST_SKIP() << storiesFile() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     const Checkpoint stories = Checkpoint::open(storiesFile());
     const auto golden = SafetensorsFile::open(kGolden / "quark_w4a8_progressive_reorder" / "model.safetensors");
-    const fs::path saved = fs::temp_directory_path() / ("qs_quark_native_" + std::to_string(::getpid()) + ".safetensors");
+    const fs::path saved =
+        fs::temp_directory_path() / ("qs_quark_native_" + std::to_string(::getpid()) + ".safetensors");
     int modules = 0;
-    for (const std::string mod : {"model.layers.0.mlp.gate_proj", "model.layers.1.self_attn.k_proj",
-                                  "model.layers.1.mlp.down_proj"}) {
+    for (const std::string mod :
+         {"model.layers.0.mlp.gate_proj", "model.layers.1.self_attn.k_proj", "model.layers.1.mlp.down_proj"}) {
         SCOPED_TRACE(mod);
         QuantizeOptions qo;
         qo.tensorName = mod + ".weight";
@@ -167,8 +177,8 @@ TEST(QuarkWriter, PublishedW4A8RecipeOnTheDemoQuantizesTheExpertsOnly)
     ExportOptions o;
     o.activations = ActivationScheme::Fp8Dynamic;
     std::vector<double> seen;
-    const auto r = writeQuarkCheckpoint(in.string(), recipe, out.string(), o, nullptr,
-                                        [&](double f) { seen.push_back(f); });
+    const auto r =
+        writeQuarkCheckpoint(in.string(), recipe, out.string(), o, nullptr, [&](double f) { seen.push_back(f); });
     ASSERT_FALSE(seen.empty());
     EXPECT_EQ(seen.back(), 1.0);
     ASSERT_FALSE(r.quantized.empty());
@@ -211,7 +221,8 @@ TEST(QuarkWriter, PublishedW4A8RecipeOnTheDemoQuantizesTheExpertsOnly)
             const Tensor codes = quantizedCodes(back, *qm);
             ASSERT_EQ(codes.numel(), static_cast<std::int64_t>(q.codes.size()));
             for (std::int64_t i = 0; i < codes.numel(); ++i)
-                ASSERT_EQ(codes.at(i), static_cast<std::int8_t>(q.codes[static_cast<std::size_t>(i)])) << mod << " " << i;
+                ASSERT_EQ(codes.at(i), static_cast<std::int8_t>(q.codes[static_cast<std::size_t>(i)]))
+                    << mod << " " << i;
             ++experts;
             continue;
         }
@@ -242,7 +253,8 @@ TEST(QuarkWriter, ShardedInputGivesTheSameShards)
     }
     writeSafetensors(dir / "in" / "model-00001-of-00002.safetensors", a, {{"format", "pt"}});
     writeSafetensors(dir / "in" / "model-00002-of-00002.safetensors", b, {{"format", "pt"}});
-    std::ofstream(dir / "in" / "model.safetensors.index.json") << ojson{{"metadata", ojson::object()}, {"weight_map", map}}.dump();
+    std::ofstream(dir / "in" / "model.safetensors.index.json")
+        << ojson{{"metadata", ojson::object()}, {"weight_map", map}}.dump();
     const Recipe recipe = recipeOf({{"method", "int"}, {"bits", 4}, {"granularity", "channel"}, {"axis", 0}},
                                    ojson::array({{{"pattern", "*embed_tokens"}}, {{"pattern", "*lm_head"}}}));
     const auto r = writeQuarkCheckpoint((dir / "in").string(), recipe, (dir / "out").string());
@@ -267,7 +279,8 @@ TEST(QuarkWriter, RefusalAndCancelLeaveNoOutput)
     fs::remove_all(dir);
     demo::writeDemoCheckpoint(dir / "in");
     // HQQ has no Quark scheme; INT8 no packed INT4 layout: refused, naming the module or rule.
-    for (const ojson &spec : {ojson{{"method", "hqq"}}, ojson{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}}) {
+    for (const ojson &spec :
+         {ojson{{"method", "hqq"}}, ojson{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}}) {
         SCOPED_TRACE(spec.dump());
         EXPECT_THROW(writeQuarkCheckpoint((dir / "in").string(), recipeOf(spec, lmHeadOnly()), (dir / "out").string()),
                      UnsupportedError);
@@ -276,9 +289,9 @@ TEST(QuarkWriter, RefusalAndCancelLeaveNoOutput)
     }
     const CancelToken cancel;
     cancel.cancel();
-    EXPECT_THROW(writeQuarkCheckpoint((dir / "in").string(), recipeOf(kW4A8, lmHeadOnly()), (dir / "out").string(), {},
-                                      &cancel),
-                 Cancelled);
+    EXPECT_THROW(
+        writeQuarkCheckpoint((dir / "in").string(), recipeOf(kW4A8, lmHeadOnly()), (dir / "out").string(), {}, &cancel),
+        Cancelled);
     EXPECT_FALSE(fs::exists(dir / "out"));
     EXPECT_FALSE(fs::exists(dir / "out.partial"));
     fs::remove_all(dir);
@@ -296,10 +309,18 @@ TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
         ActivationScheme act;
     };
     const std::vector<Case> cases{
-        {"ct_w8a8_fp8_channel", {{"method", "fp8"}, {"granularity", "channel"}}, lmHeadOnly(), ActivationScheme::Fp8Dynamic},
-        {"ct_w8a8_fp8_tensor", {{"method", "fp8"}, {"granularity", "tensor"}}, lmHeadOnly(), ActivationScheme::Fp8Dynamic},
-        {"ct_nvfp4a16_no_down_proj", {{"method", "nvfp4"}},
-         ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}, {{"pattern", ".*down_proj"}, {"dialect", "re"}}}),
+        {"ct_w8a8_fp8_channel",
+         {{"method", "fp8"}, {"granularity", "channel"}},
+         lmHeadOnly(),
+         ActivationScheme::Fp8Dynamic},
+        {"ct_w8a8_fp8_tensor",
+         {{"method", "fp8"}, {"granularity", "tensor"}},
+         lmHeadOnly(),
+         ActivationScheme::Fp8Dynamic},
+        {"ct_nvfp4a16_no_down_proj",
+         {{"method", "nvfp4"}},
+         ojson::array(
+             {{{"pattern", "lm_head"}, {"dialect", "exact"}}, {{"pattern", ".*down_proj"}, {"dialect", "re"}}}),
          ActivationScheme::None},
     };
     const fs::path out = fs::temp_directory_path() / ("qs_ct_float_" + std::to_string(::getpid()));
@@ -308,8 +329,8 @@ TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
         fs::remove_all(out);
         ExportOptions o;
         o.activations = c.act;
-        const auto r = writeCompressedTensorsCheckpoint(storiesFile().string(), recipeOf(c.spec, c.exclude), out.string(),
-                                                        nullptr, {}, o);
+        const auto r = writeCompressedTensorsCheckpoint(storiesFile().string(), recipeOf(c.spec, c.exclude),
+                                                        out.string(), nullptr, {}, o);
         EXPECT_FALSE(r.quantized.empty());
         EXPECT_GT(expectSameTensors(SafetensorsFile::open(out / "model.safetensors"),
                                     SafetensorsFile::open(kGolden / c.golden / "model.safetensors")),
@@ -355,7 +376,8 @@ TEST(Fp8BlockWriter, DemoRoundTripsAndOtherRecipesAreRefused)
     }
     EXPECT_TRUE(back.find("lm_head.weight") || !src.find("lm_head.weight"));
     // One scheme per checkpoint, exact exclusions, no static activation scales.
-    EXPECT_THROW(exportRecipeText(recipeOf({{"method", "fp8"}}, lmHeadOnly()), ExportFormat::Fp8Block), UnsupportedError);
+    EXPECT_THROW(exportRecipeText(recipeOf({{"method", "fp8"}}, lmHeadOnly()), ExportFormat::Fp8Block),
+                 UnsupportedError);
     EXPECT_THROW(exportRecipeText(recipeOf(spec, ojson::array({{{"pattern", "*lm_head"}}})), ExportFormat::Fp8Block),
                  UnsupportedError);
     ExportOptions st;

@@ -77,18 +77,42 @@ TEST(Recipe, StrictParseNamesThePathOfEveryLie)
         {[](ojson &j) { j["rules"][0]["specs"][0]["colour"] = 1; }, "rules[0].specs[0]"},
         {[](ojson &j) { j["rules"][0]["specs"][0]["method"] = "int5"; }, "rules[0].specs[0]"},
         {[](ojson &j) { j["rules"][0]["overrides"] = ojson::array(); }, "rules[0].overrides"},
-        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"rank", 8}}; }, "rules[0].overrides.m.rank: no spec"},
-        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 1}}; }, "rules[0].overrides.m: makes specs[0] invalid"},
-        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 3.5}}; }, "rules[0].overrides.m.bits: must be an integer"},
+        {[](ojson &j) {
+             j["rules"][0]["overrides"]["m"] = {{"rank", 8}};
+         },
+         "rules[0].overrides.m.rank: no spec"},
+        {[](ojson &j) {
+             j["rules"][0]["overrides"]["m"] = {{"bits", 1}};
+         },
+         "rules[0].overrides.m: makes specs[0] invalid"},
+        {[](ojson &j) {
+             j["rules"][0]["overrides"]["m"] = {{"bits", 3.5}};
+         },
+         "rules[0].overrides.m.bits: must be an integer"},
         // 2^32 + 4: get<int>() would have read it as 4.
-        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"bits", 4294967300LL}}; }, "rules[0].overrides.m.bits: must be an integer"},
-        {[](ojson &j) { j["rules"][0]["overrides"]["m"] = {{"size", 3}}; }, "rules[0].overrides.m.size: unknown key"},
+        {[](ojson &j) {
+             j["rules"][0]["overrides"]["m"] = {{"bits", 4294967300LL}};
+         },
+         "rules[0].overrides.m.bits: must be an integer"},
+        {[](ojson &j) {
+             j["rules"][0]["overrides"]["m"] = {{"size", 3}};
+         },
+         "rules[0].overrides.m.size: unknown key"},
         {[](ojson &j) { j["rules"][0]["overrides"]["m"] = ojson::object(); }, "rules[0].overrides.m: sets nothing"},
         {[](ojson &j) { j["rules"][0]["name"] = 7; }, "rules[0].name: must be a string"},
         {[](ojson &j) { j["exclude"] = "lm_head"; }, "exclude: must be an array"},
-        {[](ojson &j) { j["exclude"] = ojson::array({{{"pattern", "x"}, {"kind", "re"}}}); }, "exclude[0].kind"},
-        {[](ojson &j) { j["exclude"] = ojson::array({{{"dialect", "re"}}}); }, "exclude[0]: missing \"pattern\""},
-        {[](ojson &j) { j["exclude"] = ojson::array({{{"pattern", "a("}, {"dialect", "re"}}}); }, "exclude[0]"},
+        {[](ojson &j) {
+             j["exclude"] = ojson::array({{{"pattern", "x"}, {"kind", "re"}}});
+         },
+         "exclude[0].kind"},
+        {[](ojson &j) {
+             j["exclude"] = ojson::array({{{"dialect", "re"}}});
+         },
+         "exclude[0]: missing \"pattern\""},
+        {[](ojson &j) {
+             j["exclude"] = ojson::array({{{"pattern", "a("}, {"dialect", "re"}}});
+         },
+         "exclude[0]"},
         {[](ojson &j) { j["metadata"] = ojson::array(); }, "metadata: must be an object"},
         {[](ojson &j) { j = ojson::array(); }, "must be an object"},
         {[](ojson &j) {
@@ -190,8 +214,8 @@ TEST(Recipe, DialectsMatchTheWholeModuleName)
 
 TEST(Recipe, RegexSubsetRefusesWhatEcmaScriptReadsDifferently)
 {
-    for (const char *bad : {"(?<=x)y", "(?<!x)y", "(?P<n>x)", "(?<n>x)", "(?i)x", "(?>x)", R"(\Ax)", R"(x\Z)",
-                            "x*+", "[]a]"}) {
+    for (const char *bad :
+         {"(?<=x)y", "(?<!x)y", "(?P<n>x)", "(?<n>x)", "(?i)x", "(?>x)", R"(\Ax)", R"(x\Z)", "x*+", "[]a]"}) {
         EXPECT_THROW(checkRegexSubset(bad), FormatError) << bad;
     }
     for (const char *good : {"(?:x)", "(?=x)x", "(?!y)x", R"(\d+\.[a-z_]+)", R"(a\(b\))", "[(?<=]"})
@@ -201,8 +225,9 @@ TEST(Recipe, RegexSubsetRefusesWhatEcmaScriptReadsDifferently)
 TEST(Recipe, FirstRuleWinsExcludeWinsOverAllOverridesApply)
 {
     ojson j = minimal();
-    j["rules"] = ojson::array({rule({"*.q_proj", "*.k_proj"}, "fnmatch", ojson::array({{{"method", "int"}, {"bits", 8}}})),
-                               rule({"*_proj"}, "fnmatch", ojson::array({{{"method", "int"}}}))});
+    j["rules"] =
+        ojson::array({rule({"*.q_proj", "*.k_proj"}, "fnmatch", ojson::array({{{"method", "int"}, {"bits", 8}}})),
+                      rule({"*_proj"}, "fnmatch", ojson::array({{{"method", "int"}}}))});
     j["rules"][1]["overrides"] = {{"l.0.mlp.down_proj", {{"bits", 3}}}};
     j["exclude"] = ojson::array({"l.1.*"});
     const Recipe r = Recipe::fromJson(j);
@@ -252,9 +277,12 @@ TEST(RecipeCheck, PublishedW4A8ExcludeListKeepsOnlyRoutedExperts)
     j["exclude"] = ojson::array({"*self_attn*", "*mlp.gate", "*lm_head", "*mlp.gate_proj", "*mlp.up_proj",
                                  "*mlp.down_proj", "*shared_experts*", "*mm_projector*", "*vision_tower*"});
     const Recipe r = Recipe::fromJson(j);
-    const std::vector<std::string> modules = {
-        "model.layers.0.self_attn.q_proj", "model.layers.0.mlp.up_proj", "model.layers.1.mlp.gate",
-        "model.layers.1.mlp.experts.42.up_proj", "model.layers.1.mlp.shared_experts.down_proj", "lm_head"};
+    const std::vector<std::string> modules = {"model.layers.0.self_attn.q_proj",
+                                              "model.layers.0.mlp.up_proj",
+                                              "model.layers.1.mlp.gate",
+                                              "model.layers.1.mlp.experts.42.up_proj",
+                                              "model.layers.1.mlp.shared_experts.down_proj",
+                                              "lm_head"};
     const RecipeCheck c = checkRecipe(r, modules);
     ASSERT_EQ(c.excluded.size(), 5u);
     ASSERT_EQ(c.modules.size(), modules.size());
@@ -276,10 +304,10 @@ TEST(RecipeCheck, UnmatchedUnusedOverlapsFusionAndRegexDots)
     j["rules"][3]["overrides"] = {{"model.layers.0.mlp.experts.1.down_proj", {{"bits", 3}}}};
     const Recipe r = Recipe::fromJson(j);
     const std::vector<std::string> modules = {
-        "model.layers.0.self_attn.q_proj",          "model.layers.0.self_attn.k_proj",
-        "model.layers.0.self_attn.v_proj",          "modelXlayers.1.self_attn.q_proj",
-        "model.layers.0.mlp.experts.0.down_proj",   "model.layers.0.mlp.experts.1.down_proj",
-        "model.layers.0.mlp.experts.0.up_proj",     "model.norm"};
+        "model.layers.0.self_attn.q_proj",        "model.layers.0.self_attn.k_proj",
+        "model.layers.0.self_attn.v_proj",        "modelXlayers.1.self_attn.q_proj",
+        "model.layers.0.mlp.experts.0.down_proj", "model.layers.0.mlp.experts.1.down_proj",
+        "model.layers.0.mlp.experts.0.up_proj",   "model.norm"};
     const RecipeCheck c = checkRecipe(r, modules);
     EXPECT_EQ(c.unmatched, std::vector<std::string>{"model.norm"});
     ASSERT_EQ(c.unusedRules.size(), 1u);

@@ -58,13 +58,12 @@ Tensor randomTensor(Shape shape, std::uint64_t seed)
 fs::path smallCheckpoint(const std::string &name)
 {
     const fs::path d = tempDir(name);
-    writeSafetensors(d / "model.safetensors",
-                     {{"model.layers.0.self_attn.q_proj.weight", randomTensor({64, 256}, 1)},
-                      {"model.layers.0.self_attn.k_proj.weight", randomTensor({32, 256}, 2)},
-                      {"model.layers.0.mlp.down_proj.weight", randomTensor({48, 200}, 3)},
-                      {"model.layers.0.input_layernorm.weight", randomTensor({256}, 4)},
-                      {"model.layers.0.conv.weight", randomTensor({2, 4, 8}, 5)},
-                      {"model.layers.1.self_attn.q_proj.weight", randomTensor({64, 256}, 6)}});
+    writeSafetensors(d / "model.safetensors", {{"model.layers.0.self_attn.q_proj.weight", randomTensor({64, 256}, 1)},
+                                               {"model.layers.0.self_attn.k_proj.weight", randomTensor({32, 256}, 2)},
+                                               {"model.layers.0.mlp.down_proj.weight", randomTensor({48, 200}, 3)},
+                                               {"model.layers.0.input_layernorm.weight", randomTensor({256}, 4)},
+                                               {"model.layers.0.conv.weight", randomTensor({2, 4, 8}, 5)},
+                                               {"model.layers.1.self_attn.q_proj.weight", randomTensor({64, 256}, 6)}});
     return d / "model.safetensors";
 }
 
@@ -250,8 +249,9 @@ TEST(Scan, DemoCheckpointWithQuantizedAndDenseWeights)
         twoD += e.shape.size() == 2 && e.name.ends_with(".weight");
     ScanOptions o;
     o.device = DeviceChoice::Cpu;
-    ojson j = {{"quantscope_recipe", 1},
-               {"rules", {{{"patterns", {"*experts.0.*", "*layers.0.self_attn.q_proj"}}, {"specs", {{{"method", "int"}}}}}}}};
+    ojson j = {
+        {"quantscope_recipe", 1},
+        {"rules", {{{"patterns", {"*experts.0.*", "*layers.0.self_attn.q_proj"}}, {"specs", {{{"method", "int"}}}}}}}};
     o.recipe = Recipe::fromJson(j); // a few modules keep the test quick
     const ScanResult r = runScan(ck, o, CancelToken{});
     EXPECT_EQ(static_cast<int>(r.lines.size()), twoD);
@@ -300,18 +300,18 @@ TEST(Scan, QuantizedModulesAreDecodedThenScanned)
     std::vector<std::uint32_t> words(4 * 4, 0u);
     for (int r = 0; r < 4; ++r)
         for (int i = 0; i < 32; ++i)
-            words[static_cast<std::size_t>(r * 4 + i / 8)] |= static_cast<std::uint32_t>((i * 7 + r) % 16) << (4 * (i % 8));
+            words[static_cast<std::size_t>(r * 4 + i / 8)] |= static_cast<std::uint32_t>((i * 7 + r) % 16)
+                                                              << (4 * (i % 8));
     Tensor packed = Tensor::zeros(DType::I32, {4, 4});
     std::memcpy(packed.mutableData(), words.data(), words.size() * 4);
     Tensor shape = Tensor::zeros(DType::I64, {2});
     const std::int64_t dims[2] = {4, 32};
     std::memcpy(shape.mutableData(), dims, sizeof dims);
     const std::vector<float> scales = {0.5f, 0.25f, 1.0f, 2.0f};
-    writeSafetensors(d / "model.safetensors",
-                     {{mod + ".weight_packed", packed},
-                      {mod + ".weight_scale", Tensor::fromFloats({4, 1}, scales)},
-                      {mod + ".weight_shape", shape},
-                      {"model.layers.0.mlp.up_proj.weight", randomTensor({32, 128}, 11)}});
+    writeSafetensors(d / "model.safetensors", {{mod + ".weight_packed", packed},
+                                               {mod + ".weight_scale", Tensor::fromFloats({4, 1}, scales)},
+                                               {mod + ".weight_shape", shape},
+                                               {"model.layers.0.mlp.up_proj.weight", randomTensor({32, 128}, 11)}});
     std::ofstream(d / "config.json")
         << R"({"model_type": "llama", "quantization_config": {"quant_method": "compressed-tensors",
         "format": "pack-quantized", "quantization_status": "compressed", "ignore": ["lm_head"],
@@ -331,7 +331,8 @@ TEST(Scan, QuantizedModulesAreDecodedThenScanned)
     std::vector<float> w(4 * 32);
     for (int row = 0; row < 4; ++row)
         for (int i = 0; i < 32; ++i)
-            w[static_cast<std::size_t>(row * 32 + i)] = static_cast<float>((i * 7 + row) % 16 - 8) * scales[static_cast<std::size_t>(row)];
+            w[static_cast<std::size_t>(row * 32 + i)] =
+                static_cast<float>((i * 7 + row) % 16 - 8) * scales[static_cast<std::size_t>(row)];
     RunOptions ro;
     ro.device = DeviceChoice::Cpu;
     const QuantizeRun run = runQuantize(Tensor::fromFloats({4, 32}, w), QuantSpec{Fp8Spec{}}, ro);
@@ -345,7 +346,8 @@ TEST(Scan, ReadBuffersOfGrowingAndShrinkingSizesKeepEveryModuleIntact)
     // reuse, outgrow and drop its recycled buffers: every line still equals runQuantize on the
     // mapped tensor, and the per-row kurtosis count equals the rows.
     const fs::path d = tempDir("qs_scan_buffers");
-    const std::vector<Shape> shapes = {{64, 256}, {700, 1024}, {1400, 1024}, {64, 256}, {2100, 1024}, {700, 1024}, {1400, 1024}};
+    const std::vector<Shape> shapes = {{64, 256},    {700, 1024}, {1400, 1024}, {64, 256},
+                                       {2100, 1024}, {700, 1024}, {1400, 1024}};
     std::vector<std::pair<std::string, Tensor>> ts;
     for (std::size_t i = 0; i < shapes.size(); ++i)
         ts.emplace_back("model.layers." + std::to_string(i) + ".mlp.up_proj.weight", randomTensor(shapes[i], 40 + i));

@@ -46,13 +46,12 @@ Tensor noise(Shape shape, std::uint64_t seed)
 /// the recipe below leaves unmatched.
 fs::path checkpoint(const fs::path &dir)
 {
-    writeSafetensors(dir / "model.safetensors",
-                     {{"model.layers.0.self_attn.q_proj.weight", noise({32, 128}, 1)},
-                      {"model.layers.0.mlp.up_proj.weight", noise({96, 128}, 2)},
-                      {"model.layers.0.mlp.down_proj.weight", noise({128, 96}, 3)},
-                      {"model.layers.0.router.weight", noise({4, 128}, 4)},
-                      {"model.layers.1.self_attn.q_proj.weight", noise({32, 128}, 5)},
-                      {"model.layers.1.mlp.up_proj.weight", noise({64, 128}, 6)}});
+    writeSafetensors(dir / "model.safetensors", {{"model.layers.0.self_attn.q_proj.weight", noise({32, 128}, 1)},
+                                                 {"model.layers.0.mlp.up_proj.weight", noise({96, 128}, 2)},
+                                                 {"model.layers.0.mlp.down_proj.weight", noise({128, 96}, 3)},
+                                                 {"model.layers.0.router.weight", noise({4, 128}, 4)},
+                                                 {"model.layers.1.self_attn.q_proj.weight", noise({32, 128}, 5)},
+                                                 {"model.layers.1.mlp.up_proj.weight", noise({64, 128}, 6)}});
     return dir / "model.safetensors";
 }
 
@@ -60,8 +59,8 @@ ScanOptions options(const fs::path &report)
 {
     ScanOptions o;
     o.device = DeviceChoice::Cpu;
-    o.recipe = Recipe::fromJson({{"quantscope_recipe", 1},
-                                 {"rules", {{{"patterns", {"*proj"}}, {"specs", {{{"method", "int"}}}}}}}});
+    o.recipe = Recipe::fromJson(
+        {{"quantscope_recipe", 1}, {"rules", {{{"patterns", {"*proj"}}, {"specs", {{{"method", "int"}}}}}}}});
     o.reportPath = report.string();
     return o;
 }
