@@ -48,6 +48,8 @@ res = {"mode": mode, "rc": rc, "total_s": total, "phases_s": phases, "nproc": os
        "slowest_units_s": [{"s": s, "unit": u} for s, u in units[:40]],
        "compile_s_sum": sum(s for s, _ in units)}
 json.dump(res, open(os.path.join(out, "build_times.json"), "w"), indent=1)
+with open(os.path.join(out, "summary.txt"), "w") as f: # log.txt itself is not committed (.gitignore)
+    f.writelines(l + "\n" for l in log.splitlines() if l.startswith("== ") or "tests passed" in l or "Total Test time" in l)
 print(json.dumps({k: res[k] for k in ("mode", "rc", "total_s", "phases_s", "compile_s_sum")}))
 PY
 exit "$rc"
