@@ -13,8 +13,12 @@ endif()
 # widgets and the window; GoogleTest in the tests). Off in sanitizer and fuzz builds, whose
 # sources carry flags of their own.
 option(QUANTSCOPE_PCH "Precompiled headers for the large targets" ON)
+set(QUANTSCOPE_PCH_ACTIVE OFF)
+if(QUANTSCOPE_PCH AND QUANTSCOPE_SANITIZE STREQUAL "OFF" AND NOT QUANTSCOPE_FUZZ)
+  set(QUANTSCOPE_PCH_ACTIVE ON)
+endif()
 function(quantscope_pch target)
-  if(QUANTSCOPE_PCH AND QUANTSCOPE_SANITIZE STREQUAL "OFF" AND NOT QUANTSCOPE_FUZZ)
+  if(QUANTSCOPE_PCH_ACTIVE)
     target_precompile_headers(${target} PRIVATE ${ARGN})
   endif()
 endfunction()

@@ -29,7 +29,7 @@ clone, out, mode, total, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.arg
 log = open(os.path.join(out, "log.txt"), errors="replace").read()
 phases = {m.group(1): int(m.group(2)) for m in re.finditer(r"^== (\S+(?: \S+)*?) took (\d+)s", log, re.M)}
 units, targets = [], {}
-for build in ("build", "build-asan", "build-sanitize"):
+for build in ("build", "build-sanitize"):
     path = os.path.join(clone, build, ".ninja_log")
     if not os.path.exists(path):
         continue

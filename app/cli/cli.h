@@ -107,13 +107,15 @@ struct QuantizerOptions {
     std::optional<std::string> method;
     std::optional<std::string> specFile;
     std::vector<GivenSpecFlag> given;
-    /// The method: --method, else the --spec file's "method" ("" when neither names one).
-    std::string methodName() const;
     /// True when --method, --spec or any schema option was given.
     bool any() const { return method || specFile || !given.empty(); }
-    /// The spec: --spec file (or the method's defaults), then the options on top; parsed and
-    /// validated once, here where it enters. Throws UsageError / the spec's errors.
-    QuantSpec build() const;
+    /// The spec before the options: the --spec file (or an empty object) with --method set;
+    /// throws UsageError when neither names a method.
+    nlohmann::json baseSpec() const;
+    /// `base` with the options on top, parsed and validated once, here where it enters.
+    QuantSpec build(nlohmann::json base) const;
+    /// build(baseSpec()).
+    QuantSpec build() const { return build(baseSpec()); }
 };
 /// Declares QuantizerOptions' options on `cmd` (in the help group "Quantizer").
 void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o);

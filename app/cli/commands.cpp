@@ -196,11 +196,10 @@ void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o)
         ->type_name("FILE.json")
         ->group(group);
     for (const SpecFlag &f : specFlags()) {
-        const std::string names = f.name; // an alias is an option of its own (specFlags())
-        const std::string name = f.name;
+        const std::string name = f.name; // an alias is an option of its own (specFlags())
         if (f.kind == "bool") {
             cmd->add_flag_callback(
-                   names,
+                   name,
                    [&o, name] {
                        o.given.push_back({name, "", false});
                    },
@@ -216,7 +215,7 @@ void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o)
             continue;
         }
         cmd->add_option_function<std::string>(
-               names,
+               name,
                [&o, name](const std::string &v) {
                    o.given.push_back({name, v, false});
                },
@@ -242,19 +241,7 @@ nlohmann::json loadSpecFile(const std::string &path)
 
 } // namespace
 
-std::string QuantizerOptions::methodName() const
-{
-    if (method)
-        return *method;
-    if (specFile) {
-        const nlohmann::json spec = loadSpecFile(*specFile);
-        if (spec.is_object() && spec.contains("method") && spec["method"].is_string())
-            return spec["method"].get<std::string>();
-    }
-    return {};
-}
-
-QuantSpec QuantizerOptions::build() const
+nlohmann::json QuantizerOptions::baseSpec() const
 {
     nlohmann::json spec = nlohmann::json::object();
     if (specFile)
@@ -263,32 +250,12 @@ QuantSpec QuantizerOptions::build() const
         spec["method"] = *method;
     if (!spec.is_object() || !spec.contains("method"))
         throw UsageError("--method " + methodChoices() + " (or a --spec with \"method\") is required");
-    return parseQuantSpec(applySpecFlags(std::move(spec), given));
+    return spec;
 }
 
-void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys, SchemaValues &out)
+QuantSpec QuantizerOptions::build(nlohmann::json base) const
 {
-    for (const std::string &key : keys) {
-        const SpecFlag *flag = nullptr;
-        for (const SpecFlag &f : specFlags())
-            if (const SpecFlagTarget *t = f.targetFor(method); t && t->nested.empty() && t->field.key == key)
-                flag = &f;
-        if (!flag)
-            throw std::logic_error("no field '" + key + "' in the " + method + " schema");
-        const SpecField field = flag->targetFor(method)->field;
-        const std::string name = flag->name;
-        if (field.kind == "bool") {
-            cmd->add_flag_callback(
-                name, [&out, key] { out[key] = true; }, field.help);
-            continue;
-        }
-        cmd->add_option_function<std::string>(
-               name, [&out, key, field, name](const std::string &v) { out[key] = specFieldValue(field, v, name); },
-               field.help)
-            ->type_name(field.kind == "enum"  ? CLI::detail::join(field.choices, "|")
-                        : field.kind == "int" ? "N"
-                                              : "X");
-    }
+    return parseQuantSpec(applySpecFlags(std::move(base), given));
 }
 
 // ---- bash completion -------------------------------------------------------------------------

@@ -55,7 +55,8 @@ int runSpectrum(const SpectrumArgs &o, const CommonOptions &common)
     // or none it is the sketch's seed alone.
     QuantizerOptions quantizer = o.quantizer;
     std::optional<std::string> sketchSeed;
-    const std::string method = quantized ? quantizer.methodName() : std::string();
+    const nlohmann::json base = quantized ? quantizer.baseSpec() : nlohmann::json(); // reads --spec once
+    const std::string method = quantized && base["method"].is_string() ? base["method"].get<std::string>() : "";
     const SpecFlag *seedFlag = nullptr;
     for (const auto &f : specFlags())
         if (f.name == "--seed")
@@ -74,7 +75,7 @@ int runSpectrum(const SpectrumArgs &o, const CommonOptions &common)
     std::optional<QuantSpec> typed;
     nlohmann::json spec;
     if (quantized) {
-        typed = quantizer.build();
+        typed = quantizer.build(base);
         spec = toJson(*typed);
     }
     if (sketchSeed)

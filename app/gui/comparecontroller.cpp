@@ -9,18 +9,12 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
-#include <chrono>
 
 namespace quantscope {
 
 namespace {
 
 constexpr int kProgressIntervalMs = 100;
-
-double nowSeconds()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 } // namespace
 
@@ -68,9 +62,8 @@ void CompareController::compare()
         return;
     CompareOptions o;
     o.reference = m_view->reference().toStdString();
-    const double start = nowSeconds();
-    auto progress = std::make_shared<Progress>();
-    progress->stepAt = start;
+    const double start = steadySeconds();
+    auto progress = std::make_shared<StepMailbox>(start);
     m_progress = progress;
     m_estimator.start(start);
     m_view->jobStarted(tr("Comparing"));
@@ -80,13 +73,9 @@ void CompareController::compare()
             return std::make_shared<const CompareReport>(runCompare(
                 a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
                     // `done` modules finished, working on the next: the step [done, done + 1).
-                    const std::lock_guard lock(progress->mutex);
                     const double n = static_cast<double>(total);
-                    progress->begin = total > 0 ? static_cast<double>(done) / n : 0;
-                    progress->end = total > 0 ? std::min(1.0, static_cast<double>(done + 1) / n) : 0;
-                    progress->total = n;
-                    progress->what = what;
-                    progress->stepAt = nowSeconds();
+                    progress->report(total > 0 ? static_cast<double>(done) / n : 0,
+                                     total > 0 ? std::min(1.0, static_cast<double>(done + 1) / n) : 0, n, what);
                 }));
         },
         [this](std::shared_ptr<const CompareReport> report) {
@@ -133,28 +122,22 @@ void CompareController::showModule(const QString &tensor)
         });
 }
 
-void CompareController::takeStep()
-{
-    const std::lock_guard lock(m_progress->mutex);
-    m_estimator.step(m_progress->begin, m_progress->end, m_progress->total, m_progress->what, m_progress->stepAt);
-}
-
 void CompareController::finishEstimate()
 {
     if (!m_progress)
         return;
     // The last step may have come after the last poll: the whole cost is in it.
-    takeStep();
-    m_estimator.finish(nowSeconds());
+    m_progress->feed(m_estimator);
+    m_estimator.finish(steadySeconds());
 }
 
 void CompareController::poll()
 {
     if (!m_progress)
         return;
-    takeStep();
+    m_progress->feed(m_estimator);
     // Inside a step the comparison reports nothing: the estimator interpolates by the measured speed.
-    const auto estimate = m_estimator.at(nowSeconds());
+    const auto estimate = m_estimator.at(steadySeconds());
     m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
 }
 

@@ -45,8 +45,6 @@ signals:
 
 private:
     void poll();
-    /// Hands the worker's last step to the estimator.
-    void takeStep();
     /// The job finished: the estimator keeps its whole speed for the next one.
     void finishEstimate();
 
@@ -55,15 +53,8 @@ private:
     QThreadPool m_pool;
     JobTracker m_job{this, &m_pool};
     JobTracker m_overlay{this, &m_pool};
-    /// What the running job last said about itself (the step it works on, as fractions of
-    /// `total`, and when it said so); written by the worker, read by the timer.
-    struct Progress {
-        std::mutex mutex;
-        double begin = 0, end = 0, total = 0;
-        std::string what;
-        double stepAt = 0;
-    };
-    std::shared_ptr<Progress> m_progress;
+    /// The step the running job last reported (written by the worker, read by the timer).
+    std::shared_ptr<StepMailbox> m_progress;
     /// Fraction and time left, as the quantize job's (JobController); remembers the speed.
     ProgressEstimator m_estimator;
     QTimer *m_timer = nullptr;

@@ -16,20 +16,10 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <utility>
 
 namespace quantscope {
-
-/// What the running job last said about itself; written by the worker, read by the UI timer.
-struct JobProgressState {
-    std::mutex mutex;
-    double begin = 0, end = 0, totalCost = 0;
-    std::string what;
-    /// When the worker reported the current step (steadySeconds()).
-    double stepAt = 0;
-};
 
 /// The runs of the running job that have finished, collected on the worker: Cancel shows them
 /// as a partial batch instead of discarding them.
@@ -43,13 +33,6 @@ namespace {
 constexpr int kProgressIntervalMs = 100;
 /// Element-weighted cost units per second assumed before the first job was measured.
 constexpr double kInitialCostPerSecond = 2.0e7;
-
-/// Seconds on the steady clock: the one time base of the job's start, its steps (reported on
-/// the worker) and the polls.
-double steadySeconds()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 /// The panel's device ("auto", "cpu", "gpu") through the engine's one parser; anything else
 /// (a session from a newer version) is Auto.
@@ -140,16 +123,10 @@ void JobController::run()
     TensorSource source = m_loads->tensorSource();
 
     const double start = steadySeconds();
-    auto progress = std::make_shared<JobProgressState>();
-    progress->stepAt = start;
+    auto progress = std::make_shared<StepMailbox>(start);
     m_progress = progress;
     StepCallback step = [progress](double begin, double end, double total, const std::string &what) {
-        std::lock_guard lock(progress->mutex);
-        progress->begin = begin;
-        progress->end = end;
-        progress->totalCost = total;
-        progress->what = what;
-        progress->stepAt = steadySeconds();
+        progress->report(begin, end, total, what);
     };
 
     auto finishedRuns = std::make_shared<FinishedRuns>();
@@ -183,12 +160,7 @@ void JobController::deliver(QuantizeJobResult result)
     m_finished.reset();
     const double now = steadySeconds();
     const double seconds = now - m_jobStart;
-    {
-        // The last step may have come after the last poll: the whole cost is in it.
-        std::lock_guard lock(m_progress->mutex);
-        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost, m_progress->what,
-                         m_progress->stepAt);
-    }
+    m_progress->feed(m_estimator); // the last step may have come after the last poll
     m_estimator.finish(now);
     for (const auto &w : result.warnings)
         m_log->append(LogView::Severity::Warning, fromStd(w));
@@ -292,11 +264,7 @@ void JobController::poll()
 {
     if (!m_tracker.isRunning() || !m_progress)
         return;
-    {
-        std::lock_guard lock(m_progress->mutex);
-        m_estimator.step(m_progress->begin, m_progress->end, m_progress->totalCost, m_progress->what,
-                         m_progress->stepAt);
-    }
+    m_progress->feed(m_estimator);
     // Inside a step the engine reports nothing: the estimator interpolates by the measured
     // speed, never past 95 % of the step.
     const auto estimate = m_estimator.at(steadySeconds());

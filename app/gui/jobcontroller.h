@@ -26,7 +26,6 @@ class LogView;
 class QuantizerPanel;
 class TensorBrowser;
 struct FinishedRuns;
-struct JobProgressState;
 
 class JobController : public QObject {
     Q_OBJECT
@@ -89,7 +88,7 @@ private:
     QThreadPool m_pool;
     JobTracker m_tracker{this, &m_pool};
     /// What the running job last reported, shared with its worker.
-    std::shared_ptr<JobProgressState> m_progress;
+    std::shared_ptr<StepMailbox> m_progress;
     /// The running job's finished runs (kept by Cancel).
     std::shared_ptr<FinishedRuns> m_finished;
     QTimer *m_progressTimer = nullptr;

@@ -12,19 +12,11 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTimer>
-#include <chrono>
 
 namespace quantscope {
 
 namespace {
 constexpr int kProgressIntervalMs = 200;
-
-/// Seconds on the steady clock: the one time base of the scan's start, its steps (reported on
-/// the worker) and the polls, as JobController's.
-double nowSeconds()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 } // namespace
 
 ScanController::ScanController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
@@ -104,9 +96,8 @@ void ScanController::scan()
     if (!ck)
         return;
     const ScanOptions o = options();
-    const double start = nowSeconds();
-    auto progress = std::make_shared<Progress>();
-    progress->stepAt = start;
+    const double start = steadySeconds();
+    auto progress = std::make_shared<StepMailbox>(start);
     m_progress = progress;
     m_estimator.start(start);
     m_view->jobStarted();
@@ -116,12 +107,7 @@ void ScanController::scan()
             // The scan reports elements: working on [b, e) of `total`.
             ScanResult r =
                 runScan(*ck, o, cancel, [progress](double b, double e, double total, const std::string &what) {
-                    const std::lock_guard lock(progress->mutex);
-                    progress->begin = total > 0 ? b / total : 0;
-                    progress->end = total > 0 ? e / total : 0;
-                    progress->total = total;
-                    progress->what = what;
-                    progress->stepAt = nowSeconds();
+                    progress->report(total > 0 ? b / total : 0, total > 0 ? e / total : 0, total, what);
                 });
             return std::make_shared<const std::vector<nlohmann::ordered_json>>(std::move(r.lines));
         },
@@ -139,28 +125,22 @@ void ScanController::scan()
         });
 }
 
-void ScanController::takeStep()
-{
-    const std::lock_guard lock(m_progress->mutex);
-    m_estimator.step(m_progress->begin, m_progress->end, m_progress->total, m_progress->what, m_progress->stepAt);
-}
-
 void ScanController::finishEstimate()
 {
     if (!m_progress)
         return;
     // The last step may have come after the last poll: the whole cost is in it.
-    takeStep();
-    m_estimator.finish(nowSeconds());
+    m_progress->feed(m_estimator);
+    m_estimator.finish(steadySeconds());
 }
 
 void ScanController::poll()
 {
     if (!m_progress)
         return;
-    takeStep();
+    m_progress->feed(m_estimator);
     // Inside a step the scan reports nothing: the estimator interpolates by the measured speed.
-    const auto estimate = m_estimator.at(nowSeconds());
+    const auto estimate = m_estimator.at(steadySeconds());
     m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
 }
 

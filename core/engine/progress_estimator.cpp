@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/progress_estimator.h"
 
+#include <chrono>
+
 #include <algorithm>
 
 namespace quantscope {
@@ -46,6 +48,28 @@ void ProgressEstimator::finish(double now)
     const double seconds = now - m_jobStart;
     if (seconds > 0.05 && m_total > 0)
         m_costPerSecond = m_total / seconds;
+}
+
+double steadySeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void StepMailbox::report(double begin, double end, double total, const std::string &what)
+{
+    const double now = steadySeconds();
+    const std::lock_guard lock(m_mutex);
+    m_begin = begin;
+    m_end = end;
+    m_total = total;
+    m_what = what;
+    m_at = now;
+}
+
+void StepMailbox::feed(ProgressEstimator &estimator) const
+{
+    const std::lock_guard lock(m_mutex);
+    estimator.step(m_begin, m_end, m_total, m_what, m_at);
 }
 
 } // namespace quantscope

@@ -8,9 +8,13 @@
 /// outlives a job, so the next job's first estimate starts from it. Plain C++: the window's
 /// progress bar and the CLI's progress line use the same estimator. Times are in seconds on
 /// any monotonic clock the caller chooses.
+#include <mutex>
 #include <string>
 
 namespace quantscope {
+
+/// Seconds on the steady clock: the time base the window's controllers give ProgressEstimator.
+double steadySeconds();
 
 class ProgressEstimator {
 public:
@@ -42,6 +46,24 @@ private:
     double m_begin = 0, m_end = 0, m_total = 0;
     std::string m_what;
     double m_costPerSecond = 0;
+};
+
+/// The step a worker thread last reported, for the thread that polls a ProgressEstimator (the
+/// window's job, scan and compare controllers): report() on the worker, feed() on the poller.
+class StepMailbox {
+public:
+    /// `now`: when the job started (its first step is "nothing yet" from then).
+    explicit StepMailbox(double now) : m_at(now) {}
+    /// The worker works on [begin, end) of `total` from now (steadySeconds()) on.
+    void report(double begin, double end, double total, const std::string &what);
+    /// Hands the last reported step, with the time it was reported, to `estimator`.
+    void feed(ProgressEstimator &estimator) const;
+
+private:
+    mutable std::mutex m_mutex;
+    double m_begin = 0, m_end = 0, m_total = 0;
+    std::string m_what;
+    double m_at;
 };
 
 } // namespace quantscope

@@ -36,13 +36,13 @@ struct SpecField {
     double minReal = 0, maxReal = 0;  ///< for "number"
     // How the field is spelled on the command line (core/quant/spec_flags.h generates the CLI's
     // options, their help lines and bash completion from these; the defaults need no edit).
-    std::string flag;                     ///< the option; empty: "--" + key with '_' → '-'
-    std::vector<std::string> aliases;     ///< further spellings of the option
-    std::string negFlag;                  ///< "bool": the option that sets false; empty: "--no-" + key
-    std::string impliesKey, impliesValue; ///< giving this option also sets impliesKey when absent
-    std::string flattenMethod;            ///< "spec": the nested method whose options apply to this field
+    std::string flag{};                       ///< the option; empty: "--" + key with '_' → '-'
+    std::vector<std::string> aliases{};       ///< further spellings of the option
+    std::string negFlag{};                    ///< "bool": the option that sets false; empty: "--no-" + key
+    std::string impliesKey{}, impliesValue{}; ///< giving this option also sets impliesKey when absent
+    std::string flattenMethod{};              ///< "spec": the nested method whose options apply to this field
     /// "enum": a value KEY=V sets the spec's field KEY to V and this field to presetForKeyValue
-    std::string presetForKeyValue;
+    std::string presetForKeyValue{}; // (NSDMIs: the schemas' aggregate initialisers may stop early)
 };
 
 /// Uniform integer quantizer (docs/numerics.md "Uniform integer").

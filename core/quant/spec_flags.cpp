@@ -164,7 +164,7 @@ std::vector<SpecFlag> buildFlags()
                            const SpecField &f) {
         auto it = std::find_if(flags.begin(), flags.end(), [&](const SpecFlag &x) { return x.name == name; });
         if (it == flags.end()) {
-            flags.push_back({name, {}, negOptionName(f), f.kind, {}});
+            flags.push_back({name, negOptionName(f), f.kind, {}});
             it = flags.end() - 1;
         } else if (it->kind != f.kind) {
             throw std::logic_error("spec option " + name + " is " + it->kind + " for " +
@@ -189,14 +189,6 @@ std::vector<SpecFlag> buildFlags()
                     add(info.method, f.key, inner);
         }
     }
-    // The spellings each option is also known by, for help texts: none (each spelling is its own
-    // option), but record which fields share a spelling through an alias.
-    for (auto &fl : flags)
-        for (const auto &t : fl.targets)
-            for (const auto &a : t.field.aliases)
-                if (a != fl.name && std::find(fl.aliases.begin(), fl.aliases.end(), a) == fl.aliases.end() &&
-                    optionName(t.field) == fl.name)
-                    fl.aliases.push_back(a);
     return flags;
 }
 

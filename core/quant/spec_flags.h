@@ -27,10 +27,7 @@ struct SpecFlagTarget {
 
 /// One command-line option of the quantizer schema and every field it sets.
 struct SpecFlag {
-    std::string name; ///< "--bits"
-    /// Other spellings of some of these fields (each one an option of its own in specFlags():
-    /// "--hqq-preset" sets HQQ's preset as --preset does, and MiLo's hqq_preset).
-    std::vector<std::string> aliases;
+    std::string name;    ///< "--bits" (a field's alias is an option of its own)
     std::string negName; ///< "bool": the option that sets false ("--asymmetric")
     std::string kind;    ///< the fields' kind: int, number, enum, bool or spec
     std::vector<SpecFlagTarget> targets;

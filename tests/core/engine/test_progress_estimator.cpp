@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The progress estimator the window and the CLI share: interpolation inside a step by the
 // measured speed, the 95 % cap, time left, and the speed remembered across jobs.
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "engine/progress_estimator.h"
@@ -64,4 +66,28 @@ TEST(ProgressEstimator, AnAssumedInitialSpeedInterpolatesTheFirstJob)
     const auto e = p.at(0.5); // 5 of 20 units
     EXPECT_NEAR(e.fraction, 0.25, 1e-12);
     EXPECT_NEAR(e.secondsLeft, 0.75 * 20.0 / 10.0, 1e-12);
+}
+
+TEST(StepMailbox, HandsTheLastReportedStepWithItsTimeToTheEstimator)
+{
+    // Before any report the estimator sees the empty step at the job's start; after reports
+    // from another thread it sees the last one, stamped when it was reported.
+    const double t0 = steadySeconds();
+    StepMailbox box(t0);
+    ProgressEstimator p;
+    p.start(t0);
+    box.feed(p);
+    EXPECT_EQ(p.at(t0).what, "");
+    std::thread worker([&box] {
+        box.report(0.0, 0.25, 100.0, "first");
+        box.report(0.25, 0.5, 100.0, "second");
+    });
+    worker.join();
+    const double after = steadySeconds();
+    box.feed(p);
+    const auto e = p.at(after);
+    EXPECT_EQ(e.what, "second");
+    EXPECT_GE(e.fraction, 0.25);
+    EXPECT_LE(e.fraction, 0.5);
+    EXPECT_GE(after, t0);
 }
