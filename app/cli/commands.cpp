@@ -258,6 +258,31 @@ QuantSpec QuantizerOptions::build(nlohmann::json base) const
     return parseQuantSpec(applySpecFlags(std::move(base), given));
 }
 
+void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys, SchemaValues &out)
+{
+    for (const std::string &key : keys) {
+        const SpecFlag *flag = nullptr;
+        for (const SpecFlag &f : specFlags())
+            if (const SpecFlagTarget *t = f.targetFor(method); t && t->nested.empty() && t->field.key == key)
+                flag = &f;
+        if (!flag)
+            throw std::logic_error("no field '" + key + "' in the " + method + " schema");
+        const SpecField field = flag->targetFor(method)->field;
+        const std::string name = flag->name;
+        if (field.kind == "bool") {
+            cmd->add_flag_callback(
+                name, [&out, key] { out[key] = true; }, field.help);
+            continue;
+        }
+        cmd->add_option_function<std::string>(
+               name, [&out, key, field, name](const std::string &v) { out[key] = specFieldValue(field, v, name); },
+               field.help)
+            ->type_name(field.kind == "enum"  ? CLI::detail::join(field.choices, "|")
+                        : field.kind == "int" ? "N"
+                                              : "X");
+    }
+}
+
 // ---- bash completion -------------------------------------------------------------------------
 
 namespace {
