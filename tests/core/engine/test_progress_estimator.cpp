@@ -8,6 +8,8 @@
 #include "engine/progress_estimator.h"
 
 using quantscope::ProgressEstimator;
+using quantscope::steadySeconds;
+using quantscope::StepMailbox;
 
 TEST(ProgressEstimator, UnknownSpeedStaysAtTheStepStartWithNoTimeLeft)
 {
