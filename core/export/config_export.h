@@ -45,6 +45,10 @@ struct ExportOptions {
     ActivationScheme activations = ActivationScheme::None;
     /// Quark's export.pack_method: "reorder" (Quark's default) or "order".
     std::string packMethod = "reorder";
+    /// Keep embeddings, lm_head, MoE routers and anything not 2-D dense (export/toolkit_rules.h
+    /// defaultExcludeReason), listed in the config's ignore/exclude. false: only the recipe's
+    /// own exclude list.
+    bool defaultExcludes = true;
 };
 
 /// Quark's `quantization_config` object (keys sorted as Quark's exporter writes them).

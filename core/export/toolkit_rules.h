@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file toolkit_rules.h
+/// What the toolkits do with an exported config, computed on our side (docs/formats.md "How the
+/// toolkits resolve a module"), so that every export can be checked module by module against
+/// the recipe before it is written:
+///  * Quark 0.13 (quark/torch/quantization/model_transformation.py setup_config_per_layer and
+///    file2file_quantization.py): `exclude` first (any fnmatch match), then an exact-name key of
+///    `layer_quant_config` (a name with no glob character), then the first fnmatch key in the
+///    dict's order (the file's order), then `global_quant_config`.
+///  * compressed-tensors 0.20 (compressed_tensors/utils/match.py match_targets and
+///    quantization/lifecycle/apply.py): `ignore` first (exact names or `re:` regexes, Python
+///    re.match); then the targets of all config groups sorted by (is a regex, text): exact names
+///    first, then regexes in alphabetical order, then class names (`Linear`); the first that
+///    matches gives the group. A target listed by two groups belongs to the later one.
+///  * Defaults users expect: embeddings, `lm_head`, MoE routers and anything not 2-D stay dense
+///    (llm-compressor's examples ignore lm_head; Quark quantizes Linear layers; vLLM keeps
+///    routers dense).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "recipe/recipe.h"
+#include "tensor/tensor.h"
+
+namespace quantscope {
+
+/// Why a module stays dense unless the user says otherwise ("" when it does not): an
+/// embedding, the output head, a MoE router, or a weight that is not 2-D.
+std::string defaultExcludeReason(const std::string &module, const Shape &weightShape);
+/// The same defaults as fnmatch patterns, for configs written without a checkpoint.
+const std::vector<std::string> &defaultExcludePatterns();
+/// The recipe with the default exclusions added to its exclude list: the exact names of
+/// `modules` (module → weight shape) that defaultExcludeReason names, or, with no modules, the
+/// patterns of defaultExcludePatterns(). Entries already excluded are not repeated.
+Recipe withDefaultExcludes(const Recipe &recipe, const std::vector<std::pair<std::string, Shape>> *modules);
+
+/// The members a serving engine fuses into one layer, which must share one NVFP4 global scale
+/// (and one scheme): `X.{q,k,v}_proj` → "X.qkv_proj", `X.{gate,up}_proj` → "X.gate_up_proj",
+/// `X.{w1,w3}` → "X.w13"; "" for others.
+std::string sharedScaleGroupOf(const std::string &module);
+
+/// Python's re.match(pattern, name): a match anchored at the start only (ECMAScript grammar).
+bool pythonReMatch(const std::string &pattern, const std::string &name);
+
+/// The Quark layer config (the `weight` value and the rest of the QLayerConfig dict) that Quark
+/// applies to `module` from `quantizationConfig`, or nullopt when excluded.
+std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json &quantizationConfig,
+                                                   const std::string &module);
+/// The compressed-tensors config group name that applies to the Linear `module`, or nullopt when
+/// ignored or matched by no target.
+std::optional<std::string> ctResolve(const nlohmann::json &quantizationConfig, const std::string &module);
+
+} // namespace quantscope
