@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `quantscope-cli export --recipe R.json --format F [--activations A] [--pack-method M] [OUT]`
-// `quantscope-cli export … --checkpoint PATH --out-dir DIR [--quiet]` (quark | compressed-tensors)
+// `quantscope-cli export … --checkpoint PATH --out-dir DIR [--quiet] [--device D]` (quark |
+// compressed-tensors | fp8-block: core/export/checkpoint_writer.h)
 // (docs/cli.md "`export`"): the recipe as a toolkit's config (core/export/config_export.h), to
 // OUT (written atomically) or to stdout. What the target cannot express is refused, exit 1.
 #include <iostream>
@@ -9,9 +10,8 @@
 
 #include "cli.h"
 #include "export/config_export.h"
-#include "export/ct_writer.h"
-#include "export/fp8block_writer.h"
-#include "export/quark_writer.h"
+#include "export/checkpoint_writer.h"
+#include "io/checkpoint.h"
 #include "progress.h"
 #include "recipe/recipe.h"
 
@@ -21,9 +21,10 @@ namespace {
 
 struct ExportArgs {
     std::optional<std::string> recipePath, formatName, act, pack, checkpoint, outDir, out;
+    bool noDefaultExcludes = false;
 };
 
-int runExport(const ExportArgs &o, bool quiet)
+int runExport(const ExportArgs &o, const CommonOptions &common)
 {
     const auto &recipePath = o.recipePath;
     const auto &formatName = o.formatName;
@@ -53,34 +54,46 @@ int runExport(const ExportArgs &o, bool quiet)
     }
     if (pack)
         options.packMethod = *pack;
+    if (o.noDefaultExcludes)
+        options.defaultExcludes = false;
     const Recipe recipe = Recipe::load(*recipePath);
-    if (checkpoint || outDir) {
-        if (!checkpoint || !outDir || !pos.empty())
+    if (outDir) {
+        if (!checkpoint || !pos.empty())
             throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
-        const bool quark = *format == ExportFormat::Quark, fp8Block = *format == ExportFormat::Fp8Block;
-        if (!quark && !fp8Block && *format != ExportFormat::CompressedTensors)
+        if (!writesCheckpoints(*format))
             throw UsageError("checkpoints are written as Quark real_quantized (--format quark), compressed-tensors "
                              "(--format compressed-tensors) or FP8 block (--format fp8-block)");
         // Progress on stderr (a terminal only, as every long command shows it).
-        ProgressLine line(quiet);
+        ProgressLine line(common.quiet);
         const StepCallback step = line.callback();
-        const std::function<void(double)> progress = [&](double f) {
+        CheckpointExportControl control;
+        control.device = common.deviceChoice();
+        control.threads = common.threads;
+        control.progress = [&](double f, const std::string &what) {
             if (step)
-                step(f, f, 1.0, "writing " + *outDir);
+                step(f, f, 1.0, what);
         };
-        const CheckpointExportResult r =
-            quark      ? writeQuarkCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
-            : fp8Block ? writeFp8BlockCheckpoint(*checkpoint, recipe, *outDir, options, nullptr, progress)
-                       : writeCompressedTensorsCheckpoint(*checkpoint, recipe, *outDir, nullptr, progress, options);
+        const CheckpointExportResult r = exportCheckpoint(*checkpoint, recipe, *format, *outDir, options, control);
         line.finish();
         std::cout << "wrote " << *outDir << " (" << r.file << (r.file.ends_with("model.safetensors") ? "" : ", …")
-                  << "): " << r.quantized.size() << " modules quantized, " << r.copied
-                  << " tensors copied; re-read to the same codes\n";
+                  << "): " << r.quantized.size() << " modules quantized on " << r.device << ", " << r.copied
+                  << " tensors copied; every module resolves in " << toString(*format)
+                  << " as in the recipe, and re-reads to the quantizer's values\n";
         for (const auto &n : r.notes)
             std::cout << "  " << n << "\n";
         return 0;
     }
-    const std::string text = exportRecipeText(recipe, *format, options);
+    // A config. With --checkpoint it is written for that checkpoint's modules (exact default
+    // exclusions, and the modules no rule quantizes named when the target needs it).
+    std::vector<std::pair<std::string, Shape>> modules;
+    if (checkpoint) {
+        const Checkpoint ck = Checkpoint::open(*checkpoint);
+        for (const TensorEntry &e : ck.entries())
+            if (e.name.ends_with(".weight") && e.shape.size() == 2 &&
+                (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16))
+                modules.emplace_back(moduleOf(e.name), e.shape);
+    }
+    const std::string text = exportRecipeText(recipe, *format, options, checkpoint ? &modules : nullptr);
     if (pos.empty())
         std::cout << text;
     else
@@ -100,17 +113,21 @@ void addExportCommand(Commands &c)
                           "the recipe as a toolkit's config (stdout without OUT), or with --checkpoint a quantized "
                           "checkpoint (Quark real_quantized, compressed-tensors, FP8 block); refuses what the "
                           "target cannot express",
-                          [o, &c] { return runExport(*o, c.common().quiet); });
+                          [o, &c] { return runExport(*o, c.common()); });
     cmd->add_option("OUT", o->out, "the config file to write (atomically); stdout without it");
     cmd->add_option("--recipe", o->recipePath, "the recipe")->type_name("R.json");
     cmd->add_option("--format", o->formatName, "the target")->type_name(formats);
     cmd->add_option("--activations", o->act, "the activation scheme of the config")
         ->type_name("none|fp8-dynamic|fp8-static");
     cmd->add_option("--pack-method", o->pack, "Quark's INT4 packing order")->type_name("reorder|order");
-    cmd->add_option("--checkpoint", o->checkpoint, "write a quantized checkpoint of this one (needs --out-dir)")
+    cmd->add_option("--checkpoint", o->checkpoint,
+                    "the checkpoint: with --out-dir it is quantized; without, the config is written for its modules")
         ->type_name("PATH");
     cmd->add_option("--out-dir", o->outDir, "the folder of the quantized checkpoint")->type_name("DIR");
-    c.addCommon(cmd, kQuiet);
+    cmd->add_flag("--no-default-excludes", o->noDefaultExcludes,
+                  "quantize embeddings, lm_head and MoE routers too when the recipe matches them (kept dense and "
+                  "listed in ignore/exclude by default)");
+    c.addCommon(cmd, kQuiet | kDevice | kThreads);
     cmd->footer("Examples:\n  quantscope-cli export --recipe recipe.json --format compressed-tensors config.json\n"
                 "  quantscope-cli export --recipe recipe.json --format quark --checkpoint ckpt/ --out-dir ckpt-w4/");
 }

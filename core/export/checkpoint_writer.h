@@ -67,7 +67,8 @@ public:
                                           const std::vector<std::string> &modules) const = 0;
     /// Where the toolkit's own rule puts `module` under `config`, as comparable JSON (the
     /// scheme it applies), or null when the toolkit leaves it dense.
-    virtual nlohmann::json toolkitScheme(const nlohmann::ordered_json &config, const std::string &module) const = 0;
+    virtual nlohmann::json toolkitScheme(const nlohmann::ordered_json &config, const std::string &module,
+                                         bool linear) const = 0;
     /// The scheme the recipe's `spec` means in this target, comparable with toolkitScheme.
     virtual nlohmann::json recipeScheme(const QuantSpec &spec, const ExportOptions &options) const = 0;
     /// The spec the quantizer runs for this target (e.g. Quark's reciprocal scale rule).
@@ -80,13 +81,11 @@ public:
     {
         return {};
     }
-    /// Whether this target stores a quantized `lm_head`/embedding at all (copied otherwise).
-    virtual bool quantizesEmbeddings() const { return false; }
 };
 
 /// The writer of a checkpoint format (quark, compressed-tensors, fp8-block, quantscope); throws
 /// UnsupportedError for a format that is a config only.
-std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format);
+std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format, const ExportOptions &options = {});
 /// Whether `format` writes checkpoints.
 bool writesCheckpoints(ExportFormat format) noexcept;
 

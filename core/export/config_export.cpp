@@ -3,10 +3,12 @@
 // the atomic write (config_export.h). Quark: export_quark.cpp; compressed-tensors: export_ct.cpp.
 #include "export/config_export.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "export/fp8block_writer.h"
+#include "export/toolkit_rules.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -180,17 +182,31 @@ std::string llmCompressorYaml(const Recipe &recipe, const ExportOptions &options
 
 std::string quarkScriptText(const Recipe &recipe, const ExportOptions &options); // export_quark.cpp
 
-std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const ExportOptions &options)
+std::string exportRecipeText(const Recipe &recipeIn, ExportFormat format, const ExportOptions &options,
+                             const std::vector<std::pair<std::string, Shape>> *modules)
 {
     if (options.packMethod != "reorder" && options.packMethod != "order")
         throw UnsupportedError("pack method '" + options.packMethod + "' is not one of Quark's: reorder, order");
+    Recipe recipe = recipeIn;
+    if (options.defaultExcludes && format != ExportFormat::Quantscope) {
+        recipe = withDefaultExcludes(recipeIn, modules);
+        if (format == ExportFormat::Fp8Block && !modules) // modules_to_not_convert takes names only
+            std::erase_if(recipe.exclude, [&](const RecipeExclude &e) {
+                return e.dialect != PatternDialect::Exact &&
+                       std::find(recipeIn.exclude.begin(), recipeIn.exclude.end(), e) == recipeIn.exclude.end();
+            });
+    }
+    std::vector<std::string> names;
+    if (modules)
+        for (const auto &m : *modules)
+            names.push_back(m.first);
     switch (format) {
     case ExportFormat::Quark:
-        return quarkQuantizationConfig(recipe, options).dump(2) + "\n";
+        return quarkQuantizationConfig(recipe, options, modules ? &names : nullptr).dump(2) + "\n";
     case ExportFormat::QuarkScript:
         return quarkScriptText(recipe, options);
     case ExportFormat::CompressedTensors:
-        return compressedTensorsConfig(recipe, options).dump(2) + "\n";
+        return compressedTensorsConfig(recipe, options, modules ? &names : nullptr).dump(2) + "\n";
     case ExportFormat::LlmCompressor:
         return llmCompressorYaml(recipe, options);
     case ExportFormat::Quantscope:

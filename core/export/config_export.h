@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "recipe/recipe.h"
+#include "tensor/tensor.h"
 
 namespace quantscope {
 
@@ -51,14 +52,25 @@ struct ExportOptions {
     bool defaultExcludes = true;
 };
 
-/// Quark's `quantization_config` object (keys sorted as Quark's exporter writes them).
-nlohmann::json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options = {});
-/// compressed-tensors' `quantization_config` object (keys sorted as the toolkit writes them).
-nlohmann::json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options = {});
+/// Quark's `quantization_config` object (keys sorted as Quark's exporter writes them, except
+/// `layer_quant_config`, which keeps the recipe's precedence: Quark tries its patterns in the
+/// file's order, exact names first). `modules` (the checkpoint's module names, when known) lets a
+/// recipe without a catch-all rule be written: the modules no rule quantizes are excluded by name.
+nlohmann::ordered_json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options = {},
+                                               const std::vector<std::string> *modules = nullptr);
+/// compressed-tensors' `quantization_config` object (keys sorted as the toolkit writes them),
+/// its targets written so that the toolkit's order (exact names, then regexes alphabetically,
+/// then `Linear`) gives every module the recipe's first-matching rule.
+nlohmann::json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options = {},
+                                       const std::vector<std::string> *modules = nullptr);
 
 /// The exact file text of `format` (ends with a newline). Throws UnsupportedError naming what
-/// the target cannot express.
-std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const ExportOptions &options = {});
+/// the target cannot express. With `modules` (a checkpoint's 2-D weight modules and shapes) the
+/// default exclusions are those modules' exact names and the config is written for them (a
+/// Quark config without a catch-all excludes the modules no rule quantizes); without, the default
+/// exclusions are patterns.
+std::string exportRecipeText(const Recipe &recipe, ExportFormat format, const ExportOptions &options = {},
+                             const std::vector<std::pair<std::string, Shape>> *modules = nullptr);
 
 /// Writes `text` to `path` atomically (a temp file in the same folder, then rename): a failure
 /// leaves no partial file. Throws IoError naming the path.
@@ -72,6 +84,11 @@ std::string fnmatchToRegex(const std::string &pattern);
 std::string escapeRegex(const std::string &name);
 /// Whether a rule's patterns match every module name ("*" in fnmatch, ".*" in re).
 bool isCatchAll(const RecipeRule &rule);
+/// Quark's `weight` value of one spec (a QuantizationSpec dict, or the two-entry list of a
+/// ProgressiveSpec); throws UnsupportedError naming `where`.
+nlohmann::json quarkWeightJson(const QuantSpec &spec, const std::string &where);
+/// compressed-tensors' scheme of one spec: {"format", "input_activations", "weights"}.
+nlohmann::json ctSchemeJson(const QuantSpec &spec, const ExportOptions &options, const std::string &where);
 /// "rules[i] 'name'" for messages.
 std::string ruleLabel(const Recipe &recipe, int i);
 /// The specs of one overridden module of rule `i` (the rule's specs with the override applied),

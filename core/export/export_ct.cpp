@@ -133,6 +133,37 @@ std::string ctTarget(PatternDialect d, const std::string &p)
     return p;
 }
 
+/// A pattern as an unanchored regex body (for a lookahead listing earlier rules).
+std::string regexBody(PatternDialect d, const std::string &p)
+{
+    switch (d) {
+    case PatternDialect::Exact:
+        return escapeRegex(p);
+    case PatternDialect::Fnmatch: {
+        const std::string r = fnmatchToRegex(p);
+        return r.substr(1, r.size() - 2);
+    }
+    case PatternDialect::Re: {
+        std::string b = p;
+        if (!b.empty() && b.front() == '^')
+            b.erase(0, 1);
+        if (!b.empty() && b.back() == '$' && (b.size() < 2 || b[b.size() - 2] != '\\'))
+            b.pop_back();
+        return "(?:" + b + ")";
+    }
+    }
+    return p;
+}
+
+bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name)
+{
+    for (int j = 0; j < i; ++j)
+        for (const auto &p : recipe.rules[static_cast<std::size_t>(j)].patterns)
+            if (patternMatches(recipe.rules[static_cast<std::size_t>(j)].dialect, p, name))
+                return true;
+    return false;
+}
+
 const QuantSpec &oneSpec(const std::vector<QuantSpec> &specs, const std::string &where)
 {
     if (specs.size() != 1)
@@ -143,26 +174,46 @@ const QuantSpec &oneSpec(const std::vector<QuantSpec> &specs, const std::string 
 
 } // namespace
 
-json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options)
+json exportdetail::ctSchemeJson(const QuantSpec &spec, const ExportOptions &options, const std::string &where)
 {
+    const CtScheme s = ctScheme(spec, where);
+    return json{{"format", s.format}, {"input_activations", ctInput(options, s, where)}, {"weights", s.weights}};
+}
+
+json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options, const std::vector<std::string> *)
+{
+    // compressed-tensors tries exact-name targets first, then regex targets in alphabetical
+    // order, then class names (toolkit_rules.h ctResolve). The recipe's first-match order is kept
+    // by construction: an exact name an earlier rule wins is not written for the later rule, and
+    // a regex target that would sort before an earlier rule's regex gets a lookahead that
+    // excludes every earlier rule's patterns, so that the order in which they are tried no
+    // longer matters.
     struct Group {
         json weights, input;
         std::string format;
         std::vector<std::string> targets;
     };
     std::vector<Group> groups;
+    std::vector<std::string> written; // every target written so far (one group per target)
     auto add = [&](const QuantSpec &spec, const std::string &where, std::vector<std::string> targets) {
         const CtScheme s = ctScheme(spec, where);
         const json in = ctInput(options, s, where);
+        std::vector<std::string> fresh;
+        for (auto &t : targets)
+            if (std::find(written.begin(), written.end(), t) == written.end()) {
+                written.push_back(t);
+                fresh.push_back(t);
+            }
+        if (fresh.empty())
+            return;
         for (Group &g : groups)
             if (g.weights == s.weights && g.input == in && g.format == s.format) {
-                for (auto &t : targets)
-                    if (std::find(g.targets.begin(), g.targets.end(), t) == g.targets.end())
-                        g.targets.push_back(t);
+                g.targets.insert(g.targets.end(), fresh.begin(), fresh.end());
                 return;
             }
-        groups.push_back({s.weights, in, s.format, std::move(targets)});
+        groups.push_back({s.weights, in, s.format, std::move(fresh)});
     };
+    std::vector<std::string> earlierBodies, earlierRegexTargets, earlierExact;
     int catchAll = -1;
     for (int i = 0; i < static_cast<int>(recipe.rules.size()); ++i) {
         const RecipeRule &rule = recipe.rules[static_cast<std::size_t>(i)];
@@ -183,8 +234,32 @@ json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options)
             continue;
         }
         std::vector<std::string> targets;
+        for (const auto &p : rule.patterns) {
+            if (rule.dialect == PatternDialect::Exact) {
+                if (!earlierRuleMatches(recipe, i, p))
+                    targets.push_back(p);
+                continue;
+            }
+            std::string t = ctTarget(rule.dialect, p);
+            const bool sortsEarly = std::any_of(earlierRegexTargets.begin(), earlierRegexTargets.end(),
+                                                [&](const std::string &e) { return t < e; });
+            if (sortsEarly) {
+                std::string ahead;
+                for (const auto &b : earlierBodies)
+                    ahead += (ahead.empty() ? "" : "|") + b;
+                for (const auto &x : earlierExact)
+                    if (patternMatches(rule.dialect, p, x))
+                        ahead += (ahead.empty() ? "" : "|") + escapeRegex(x);
+                t = "re:^(?!(?:" + ahead + ")$)" + regexBody(rule.dialect, p) + "$";
+            }
+            targets.push_back(t);
+        }
+        for (const auto &t : targets)
+            if (t.rfind("re:", 0) == 0)
+                earlierRegexTargets.push_back(t);
         for (const auto &p : rule.patterns)
-            targets.push_back(ctTarget(rule.dialect, p));
+            (rule.dialect == PatternDialect::Exact ? earlierExact : earlierBodies)
+                .push_back(rule.dialect == PatternDialect::Exact ? p : regexBody(rule.dialect, p));
         add(spec, where, targets);
     }
     if (groups.empty())

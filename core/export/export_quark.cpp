@@ -179,10 +179,28 @@ struct QuarkPlan {
     std::vector<std::string> exclude;
 };
 
-QuarkPlan planQuark(const Recipe &recipe)
+/// Whether an earlier rule than `i` matches the concrete name `name` (the earlier rule wins it
+/// in the recipe, so a later exact entry for it must not be written: Quark looks exact names up
+/// before any pattern).
+bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name)
+{
+    for (int j = 0; j < i; ++j)
+        for (const auto &p : recipe.rules[static_cast<std::size_t>(j)].patterns)
+            if (patternMatches(recipe.rules[static_cast<std::size_t>(j)].dialect, p, name))
+                return true;
+    return false;
+}
+
+bool hasGlobMeta(const std::string &p)
+{
+    return p.find_first_of("*?[") != std::string::npos;
+}
+
+QuarkPlan planQuark(const Recipe &recipe, const std::vector<std::string> *modules)
 {
     QuarkPlan plan;
     int catchAll = -1;
+    std::vector<std::pair<std::string, QuantSpec>> overrides;
     for (int i = 0; i < static_cast<int>(recipe.rules.size()); ++i) {
         const RecipeRule &rule = recipe.rules[static_cast<std::size_t>(i)];
         const std::string where = ruleLabel(recipe, i);
@@ -193,37 +211,62 @@ QuarkPlan planQuark(const Recipe &recipe)
         for (const auto &s : rule.specs)
             specs.push_back(parseQuantSpec(s));
         const QuantSpec &spec = oneSpec(specs, where);
+        // Overrides are exact names: Quark looks them up before any pattern, so they go first.
         for (const auto &[module, o] : rule.overrides)
             if (auto ov = overriddenSpecs(recipe, i, module))
-                plan.layers.emplace_back(fnmatchLiteral(module), oneSpec(*ov, where + " override " + module));
+                overrides.emplace_back(fnmatchLiteral(module), oneSpec(*ov, where + " override " + module));
         if (isCatchAll(rule)) {
             catchAll = i;
             plan.global = spec;
             continue;
         }
-        for (const auto &p : rule.patterns)
-            plan.layers.emplace_back(quarkPattern(rule.dialect, p, where), spec);
+        for (const auto &p : rule.patterns) {
+            const std::string qp = quarkPattern(rule.dialect, p, where);
+            // A name without glob characters is an exact-name key, which Quark tries before
+            // every pattern: keep it only when no earlier rule wins that name in the recipe.
+            if (!hasGlobMeta(qp) && earlierRuleMatches(recipe, i, qp))
+                continue;
+            plan.layers.emplace_back(qp, spec);
+        }
     }
-    if (!plan.global)
-        throw UnsupportedError("the recipe has no catch-all rule ('*'): Quark quantizes every module the exclude "
-                               "list does not name with global_quant_config — end the rules with '*' or "
-                               "exclude the modules no rule should quantize");
+    plan.layers.insert(plan.layers.begin(), overrides.begin(), overrides.end());
     for (std::size_t e = 0; e < recipe.exclude.size(); ++e)
         plan.exclude.push_back(
             quarkPattern(recipe.exclude[e].dialect, recipe.exclude[e].pattern, "exclude[" + std::to_string(e) + "]"));
+    if (!plan.global) {
+        if (!modules || plan.layers.empty())
+            throw UnsupportedError("the recipe has no catch-all rule ('*'): Quark quantizes every module the exclude "
+                                   "list does not name with global_quant_config — end the rules with '*' or "
+                                   "exclude the modules no rule should quantize");
+        // The modules are known: every module no rule quantizes is excluded by name, and the
+        // global config (which then applies to no module) is the first rule's.
+        plan.global = plan.layers.front().second;
+        for (const auto &m : *modules)
+            if (!matchModule(recipe, m).matched() &&
+                std::find(plan.exclude.begin(), plan.exclude.end(), fnmatchLiteral(m)) == plan.exclude.end())
+                plan.exclude.push_back(fnmatchLiteral(m));
+    }
     return plan;
 }
 
 } // namespace
 
-json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options)
+nlohmann::json exportdetail::quarkWeightJson(const QuantSpec &spec, const std::string &where)
 {
-    const QuarkPlan plan = planQuark(recipe);
-    json layers = json::object();
+    return quarkWeight(spec, where);
+}
+
+nlohmann::ordered_json quarkQuantizationConfig(const Recipe &recipe, const ExportOptions &options,
+                                               const std::vector<std::string> *modules)
+{
+    const QuarkPlan plan = planQuark(recipe, modules);
+    // layer_quant_config keeps the recipe's order: Quark tries its patterns in the file's order.
+    nlohmann::ordered_json layers = nlohmann::ordered_json::object();
     for (const auto &[pattern, spec] : plan.layers)
         if (!layers.contains(pattern)) // an earlier entry for the same pattern wins, as in the recipe
             layers[pattern] = quarkLayer(quarkWeight(spec, "layer '" + pattern + "'"), options);
-    json q;
+    // Every other key in the order Quark's exporter writes them (sorted).
+    nlohmann::ordered_json q;
     q["algo_config"] = nullptr;
     q["exclude"] = plan.exclude;
     q["export"] = json{{"kv_cache_group", json::array()},
@@ -283,7 +326,7 @@ std::string pyWeight(const QuantSpec &spec, const std::string &where)
 
 std::string quarkScriptText(const Recipe &recipe, const ExportOptions &options)
 {
-    const QuarkPlan plan = planQuark(recipe);
+    const QuarkPlan plan = planQuark(recipe, nullptr);
     std::string py = "# AMD Quark configuration of the Quantscope recipe " + recipe.hash() +
                      " (quantscope-cli export --format quark-script).\n"
                      "# Use: ModelQuantizer(QUANT_CONFIG).quantize_model(model, calib_data), then\n"

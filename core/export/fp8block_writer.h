@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file fp8block_writer.h
-/// The FP8 block layout of DeepSeek-V3 and Qwen3-FP8 (Hugging Face's fine-grained FP8, export
+/// The FP8 block layout (the writer itself: checkpoint_writer.cpp) of DeepSeek-V3 and Qwen3-FP8 (Hugging Face's fine-grained FP8, export
 /// format `fp8-block`): `weight` F8_E4M3 [N, K] and `weight_scale_inv` F32 [⌈N/b⌉, ⌈K/b⌉] (Ŵ =
 /// q · s), config `{"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic",
 /// "weight_block_size": [b, b], "modules_to_not_convert": […]}`. The layout has one scheme per
@@ -9,25 +9,15 @@
 /// exclude list exact names (written as modules_to_not_convert); anything else is refused with
 /// the reason. Activations are dynamic per token-group at run time: `none` and `fp8-dynamic`
 /// both write "dynamic", `fp8-static` is refused (the layout keeps no input scales).
-#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "export/config_export.h"
-#include "export/ct_writer.h"
-#include "util/cancel.h"
 
 namespace quantscope {
 
 /// The `quantization_config` object. Throws UnsupportedError naming what cannot be expressed.
 nlohmann::json fp8BlockConfig(const Recipe &recipe, const ExportOptions &options = {});
-
-/// Writes `outDir` (tensors sharded like the input, config.json), staged, re-read (codes equal,
-/// 8 bits per weight) and renamed, as the other checkpoint writers.
-CheckpointExportResult writeFp8BlockCheckpoint(const std::string &checkpoint, const Recipe &recipe,
-                                               const std::string &outDir, const ExportOptions &options = {},
-                                               const CancelToken *cancel = nullptr,
-                                               const std::function<void(double)> &progress = {});
 
 } // namespace quantscope

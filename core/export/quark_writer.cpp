@@ -3,10 +3,6 @@
 
 #include <cstring>
 
-#include "export/staged_output.h"
-#include "io/checkpoint.h"
-#include "io/native.h"
-#include "io/quantized.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -47,14 +43,6 @@ template <typename Get> Tensor packRows(std::int64_t rows, std::int64_t count, b
         packRow(
             count, reorder, [&](std::int64_t i) { return get(r, i); }, words.data() + r * nw);
     return i32Tensor(rows == 0 ? Shape{nw} : Shape{rows, nw}, words);
-}
-
-bool isEmbedding(const std::string &module)
-{
-    for (const char *e : {"embed_tokens", "wte", "word_embeddings"})
-        if (module.ends_with(e))
-            return true;
-    return false;
 }
 
 } // namespace
@@ -110,93 +98,6 @@ std::vector<std::pair<std::string, Tensor>> quarkModuleTensors(const QuantizedTe
                          packRows(G, N, reorder, [&](std::int64_t g, std::int64_t n) { return zero(n * G + g); }));
     }
     return out;
-}
-
-CheckpointExportResult writeQuarkCheckpoint(const std::string &checkpoint, const Recipe &recipe,
-                                            const std::string &outDir, const ExportOptions &options,
-                                            const CancelToken *cancel, const std::function<void(double)> &progress)
-{
-    // The config first: what Quark cannot express is refused before any work.
-    const nlohmann::json qc = quarkQuantizationConfig(recipe, options);
-    const Checkpoint ck = Checkpoint::open(checkpoint);
-    CheckpointExportResult result;
-    std::vector<OutTensor> out;
-    struct Written {
-        std::string module;
-        std::vector<std::int8_t> codes;
-        std::int64_t rows, cols;
-        bool grouped;
-    };
-    std::vector<Written> written;
-    const auto &entries = ck.entries();
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        if (cancel)
-            cancel->check();
-        const TensorEntry &e = entries[i];
-        const std::string module = moduleOf(e.name);
-        const bool weight2d = e.name.ends_with(".weight") && e.name.size() > 7 && e.shape.size() == 2 &&
-                              (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16);
-        const RecipeMatch m = weight2d ? matchModule(recipe, module) : RecipeMatch{};
-        if (!m.matched() || isEmbedding(module)) {
-            if (m.matched())
-                result.notes.push_back(module + ": copied, not quantized — an embedding is not a Linear layer, "
-                                                "which Quark quantizes");
-            out.push_back({e.name, ck.tensor(e.name), e.name});
-            ++result.copied;
-            continue;
-        }
-        QuantizeOptions qo;
-        qo.wantDequantized = false;
-        qo.tensorName = e.name;
-        const QuantizedTensor q = makeQuantizer(m.specs.front())->quantize(ck.tensor(e.name), qo, cancel);
-        for (auto &[name, t] : quarkModuleTensors(q, module, options.packMethod))
-            out.push_back({name, std::move(t), e.name});
-        const auto *codes = reinterpret_cast<const std::int8_t *>(q.codes.data());
-        written.push_back({module, std::vector<std::int8_t>(codes, codes + q.codes.size()), q.layout.rows,
-                           q.layout.cols, q.layout.granularity == Granularity::Group});
-        result.quantized.push_back(module);
-        if (progress)
-            progress(0.8 * static_cast<double>(i + 1) / static_cast<double>(entries.size()));
-    }
-    if (cancel)
-        cancel->check();
-    StagedOutput stage(outDir);
-    const auto files = stage.writeTensors(ck, out, [&](double f) {
-        if (progress)
-            progress(0.8 + 0.1 * f);
-    });
-    stage.writeConfig(ck, qc);
-    result.file = (std::filesystem::path(outDir) / files.front()).string();
-
-    // Re-read with our readers: the same codes, and 4 bits per weight plus the row padding.
-    const Checkpoint back = Checkpoint::open(stage.stage());
-    const Detection d = detectQuantized(back);
-    for (const Written &w : written) {
-        if (cancel)
-            cancel->check();
-        const QuantizedModule *qm = d.find(w.module);
-        if (!qm || qm->format != QuantFormat::QuarkRealQuantized)
-            throw FormatError("re-read: " + w.module + " is not detected as Quark real_quantized in the written file");
-        const Tensor codes = quantizedCodes(back, *qm);
-        if (codes.numel() != w.rows * w.cols)
-            throw FormatError("re-read: " + w.module + " decodes to " + std::to_string(codes.numel()) + " codes, " +
-                              std::to_string(w.rows * w.cols) + " written");
-        std::vector<float> got(static_cast<std::size_t>(codes.numel()));
-        codes.decodeTo(got);
-        for (std::int64_t k = 0; k < w.rows * w.cols; ++k)
-            if (static_cast<int>(got[static_cast<std::size_t>(k)]) != w.codes[static_cast<std::size_t>(k)])
-                throw FormatError("re-read: " + w.module + " code " + std::to_string(k) + " differs");
-        const TensorEntry *pe = back.find(*qm->part("codes"));
-        const double inner = static_cast<double>(w.grouped ? w.rows : w.cols);
-        const double bpw = 8.0 * static_cast<double>(pe->nbytes()) / static_cast<double>(w.rows * w.cols);
-        if (bpw < 4.0 || bpw >= 4.0 + 32.0 / inner)
-            throw FormatError("re-read: " + w.module + " stores " + std::to_string(bpw) +
-                              " bits per code, declared 4 (+ padding to a multiple of 8)");
-    }
-    stage.commit();
-    if (progress)
-        progress(1.0);
-    return result;
 }
 
 } // namespace quantscope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file quark_writer.h
-/// The AMD Quark `real_quantized` checkpoint writer (issue 26; docs/formats.md "Checkpoints
+/// The AMD Quark `real_quantized` layout (the writer itself: checkpoint_writer.cpp) (issue 26; docs/formats.md "Checkpoints
 /// written"): every 2-D Linear `*.weight` a recipe quantizes with INT4 (per output channel or per
 /// group along K) or with ProgressiveSpec W4A8 (FP8 per tensor, then INT4 per channel) is stored
 /// as Quark exports it — eight two's-complement nibbles per I32 in `reorder` (slot i holds
@@ -15,15 +15,12 @@
 /// `quantization_config`; the output is sharded like the input and written atomically. Before it
 /// is kept the output is re-read by our Quark reader: each module's codes must equal the
 /// quantizer's and the stored bits per weight the declared 4 (plus the row padding).
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "export/config_export.h"
-#include "export/ct_writer.h"
 #include "quant/quantizer.h"
-#include "util/cancel.h"
 
 namespace quantscope {
 
@@ -33,13 +30,5 @@ namespace quantscope {
 /// two-level result other than FP8 per tensor → INT4 per channel.
 std::vector<std::pair<std::string, Tensor>> quarkModuleTensors(const QuantizedTensor &q, const std::string &module,
                                                                const std::string &packMethod);
-
-/// Writes `outDir` (model.safetensors or the input's shards + index, config.json). Throws
-/// UnsupportedError before anything is written for a recipe the layout cannot hold, FormatError
-/// when the re-read disagrees, Cancelled; `progress` gets the fraction done.
-CheckpointExportResult writeQuarkCheckpoint(const std::string &checkpoint, const Recipe &recipe,
-                                            const std::string &outDir, const ExportOptions &options = {},
-                                            const CancelToken *cancel = nullptr,
-                                            const std::function<void(double)> &progress = {});
 
 } // namespace quantscope

@@ -31,14 +31,17 @@ StagedOutput::~StagedOutput()
 }
 
 std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, const std::vector<OutTensor> &tensors,
-                                                    const std::function<void(double)> &progress)
+                                                    const std::function<void(double)> &progress,
+                                                    const std::map<std::string, std::string> &metadata)
 {
+    std::map<std::string, std::string> meta = metadata;
+    meta.emplace("format", "pt");
     if (!input.sharded()) {
         std::vector<std::pair<std::string, Tensor>> all;
         all.reserve(tensors.size());
         for (const OutTensor &t : tensors)
             all.emplace_back(t.name, t.tensor);
-        writeSafetensors(m_stage / "model.safetensors", all, {{"format", "pt"}});
+        writeSafetensors(m_stage / "model.safetensors", all, meta);
         if (progress)
             progress(1.0);
         return {"model.safetensors"};
@@ -64,7 +67,7 @@ std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, con
     }
     std::size_t done = 0;
     for (const std::string &shard : order) {
-        writeSafetensors(m_stage / shard, byShard[shard], {{"format", "pt"}});
+        writeSafetensors(m_stage / shard, byShard[shard], meta);
         if (progress)
             progress(static_cast<double>(++done) / static_cast<double>(order.size()));
     }
@@ -75,10 +78,15 @@ std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, con
     return order;
 }
 
-void StagedOutput::writeConfig(const Checkpoint &input, const nlohmann::json &quantizationConfig)
+void StagedOutput::writeConfig(const Checkpoint &input, const nlohmann::ordered_json &quantizationConfig,
+                               bool untieWordEmbeddings)
 {
-    nlohmann::json config = input.config().is_object() ? input.config() : nlohmann::json::object();
-    config["quantization_config"] = quantizationConfig;
+    nlohmann::ordered_json config =
+        input.config().is_object() ? nlohmann::ordered_json(input.config()) : nlohmann::ordered_json::object();
+    if (!quantizationConfig.is_null())
+        config["quantization_config"] = quantizationConfig;
+    if (untieWordEmbeddings && config.contains("tie_word_embeddings"))
+        config["tie_word_embeddings"] = false;
     writeTextAtomically((m_stage / "config.json").string(), config.dump(2) + "\n");
 }
 

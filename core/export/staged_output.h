@@ -9,6 +9,7 @@
 /// index; a single file gives model.safetensors.
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,14 @@ public:
 
     const std::filesystem::path &stage() const noexcept { return m_stage; }
     /// Writes the tensors sharded like `input`; returns the files written (names in DIR).
+    /// `metadata` goes into every file's `__metadata__` (with "format": "pt").
     std::vector<std::string> writeTensors(const Checkpoint &input, const std::vector<OutTensor> &tensors,
-                                          const std::function<void(double)> &progress = {});
-    /// config.json: the input's with `quantization_config` set.
-    void writeConfig(const Checkpoint &input, const nlohmann::json &quantizationConfig);
+                                          const std::function<void(double)> &progress = {},
+                                          const std::map<std::string, std::string> &metadata = {});
+    /// config.json: the input's with `quantization_config` set (left out when null) and, with
+    /// `untieWordEmbeddings`, `tie_word_embeddings: false` (a quantized lm_head of a tied model).
+    void writeConfig(const Checkpoint &input, const nlohmann::ordered_json &quantizationConfig,
+                     bool untieWordEmbeddings = false);
     /// Renames the staging folder to DIR. Throws IoError naming DIR.
     void commit();
 

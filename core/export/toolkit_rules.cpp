@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "export/config_export.h"
 #include "util/glob.h"
 
 namespace quantscope {
@@ -28,14 +29,22 @@ bool hasGlobMeta(const std::string &p)
 
 } // namespace
 
+bool isEmbeddingModule(const std::string &module)
+{
+    const std::string last = lastComponent(module);
+    for (const char *e : {"embed_tokens", "wte", "wpe", "word_embeddings", "embeddings", "embed_positions"})
+        if (last == e)
+            return true;
+    return false;
+}
+
 std::string defaultExcludeReason(const std::string &module, const Shape &weightShape)
 {
     if (weightShape.size() != 2)
         return "not a 2-D weight (" + std::to_string(weightShape.size()) + "-D): no Linear layer to quantize";
     const std::string last = lastComponent(module);
-    for (const char *e : {"embed_tokens", "wte", "wpe", "word_embeddings", "embeddings", "embed_positions"})
-        if (last == e)
-            return "an embedding: the toolkits quantize Linear layers, and vLLM keeps embeddings dense";
+    if (isEmbeddingModule(module))
+        return "an embedding: the toolkits quantize Linear layers, and vLLM keeps embeddings dense";
     if (last == "lm_head" || last == "embed_out" || last == "output")
         return "the output head: llm-compressor, Quark and vLLM users keep lm_head dense by default";
     if (last == "router" || last == "shared_expert_gate" ||
@@ -49,9 +58,9 @@ std::string defaultExcludeReason(const std::string &module, const Shape &weightS
 
 const std::vector<std::string> &defaultExcludePatterns()
 {
-    static const std::vector<std::string> p{"lm_head",   "*.lm_head",          "*embed_tokens",
-                                            "*.wte",     "*.wpe",              "*word_embeddings",
-                                            "*.mlp.gate", "*block_sparse_moe.gate", "*shared_expert_gate",
+    // Embeddings need no entry: compressed-tensors targets Linear layers and Quark quantizes an
+    // embedding only when a layer_quant_config pattern names it.
+    static const std::vector<std::string> p{"lm_head", "*.mlp.gate", "*.block_sparse_moe.gate", "*.shared_expert_gate",
                                             "*.router"};
     return p;
 }
@@ -64,9 +73,16 @@ Recipe withDefaultExcludes(const Recipe &recipe, const std::vector<std::pair<std
                            [&](const RecipeExclude &e) { return e.pattern == p && e.dialect == d; });
     };
     if (modules) {
-        for (const auto &[m, shape] : *modules)
-            if (shape.size() == 2 && !defaultExcludeReason(m, shape).empty() && !matchModule(r, m).excluded)
-                r.exclude.push_back({m, PatternDialect::Exact});
+        for (const auto &[m, shape] : *modules) {
+            if (shape.size() != 2 || defaultExcludeReason(m, shape).empty())
+                continue;
+            const RecipeMatch hit = matchModule(r, m);
+            if (!hit.matched())
+                continue;
+            if (isEmbeddingModule(m) && exportdetail::isCatchAll(r.rules[static_cast<std::size_t>(hit.rule)]))
+                continue; // no toolkit applies its catch-all to an embedding
+            r.exclude.push_back({m, PatternDialect::Exact});
+        }
         return r;
     }
     for (const auto &p : defaultExcludePatterns()) {
@@ -97,7 +113,8 @@ bool pythonReMatch(const std::string &pattern, const std::string &name)
     return std::regex_search(name, re, std::regex_constants::match_continuous);
 }
 
-std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json &q, const std::string &module)
+std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json &q, const std::string &module,
+                                                   bool linear)
 {
     if (q.contains("exclude") && q["exclude"].is_array())
         for (const auto &p : q["exclude"])
@@ -111,17 +128,19 @@ std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json 
             if (globMatch(pattern, module))
                 return layer;
     }
+    if (!linear)
+        return std::nullopt;
     return q.value("global_quant_config", nlohmann::ordered_json());
 }
 
-std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string &module)
+std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string &module, bool linear)
 {
     auto nameMatches = [&](const std::string &target) {
         return target.rfind("re:", 0) == 0 ? pythonReMatch(target.substr(3), module) : target == module;
     };
     if (q.contains("ignore") && q["ignore"].is_array())
         for (const auto &t : q["ignore"])
-            if (t.is_string() && (nameMatches(t.get<std::string>()) || t == "Linear"))
+            if (t.is_string() && (nameMatches(t.get<std::string>()) || (linear && t == "Linear")))
                 return std::nullopt;
     // target → group, later groups overwriting (Python's dict assignment), then sorted.
     std::vector<std::pair<std::string, std::string>> targets;
@@ -143,7 +162,7 @@ std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string 
         if (nameMatches(t))
             return g;
     for (const auto &[t, g] : targets)
-        if (t == "Linear")
+        if (linear && t == "Linear")
             return g;
     return std::nullopt;
 }

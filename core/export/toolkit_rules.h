@@ -30,11 +30,17 @@ namespace quantscope {
 /// Why a module stays dense unless the user says otherwise ("" when it does not): an
 /// embedding, the output head, a MoE router, or a weight that is not 2-D.
 std::string defaultExcludeReason(const std::string &module, const Shape &weightShape);
-/// The same defaults as fnmatch patterns, for configs written without a checkpoint.
+/// Whether the module is an embedding (not a Linear layer: compressed-tensors' `Linear` target
+/// and Quark's global config do not apply to it).
+bool isEmbeddingModule(const std::string &module);
+/// The same defaults as patterns (`lm_head` exact, routers fnmatch), for configs written without
+/// a checkpoint.
 const std::vector<std::string> &defaultExcludePatterns();
-/// The recipe with the default exclusions added to its exclude list: the exact names of
-/// `modules` (module → weight shape) that defaultExcludeReason names, or, with no modules, the
-/// patterns of defaultExcludePatterns(). Entries already excluded are not repeated.
+/// The recipe with the default exclusions added to its exclude list: the exact names of the
+/// `modules` (module → weight shape) that defaultExcludeReason names and a rule would quantize
+/// (an embedding only when a rule other than the catch-all names it: the toolkits never apply
+/// their catch-all to an embedding), or, with no modules, the patterns of
+/// defaultExcludePatterns(). Entries already excluded are not repeated.
 Recipe withDefaultExcludes(const Recipe &recipe, const std::vector<std::pair<std::string, Shape>> *modules);
 
 /// The members a serving engine fuses into one layer, which must share one NVFP4 global scale
@@ -47,10 +53,15 @@ bool pythonReMatch(const std::string &pattern, const std::string &name);
 
 /// The Quark layer config (the `weight` value and the rest of the QLayerConfig dict) that Quark
 /// applies to `module` from `quantizationConfig`, or nullopt when excluded.
+/// `linear`: false for an embedding, which Quark quantizes only when a layer_quant_config key
+/// names it (never with the global config).
 std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json &quantizationConfig,
-                                                   const std::string &module);
+                                                   const std::string &module, bool linear = true);
 /// The compressed-tensors config group name that applies to the Linear `module`, or nullopt when
 /// ignored or matched by no target.
-std::optional<std::string> ctResolve(const nlohmann::json &quantizationConfig, const std::string &module);
+/// `linear`: false for a module that is not an nn.Linear (class targets such as `Linear` do not
+/// match it; names still do).
+std::optional<std::string> ctResolve(const nlohmann::json &quantizationConfig, const std::string &module,
+                                     bool linear = true);
 
 } // namespace quantscope

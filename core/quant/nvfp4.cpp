@@ -86,7 +86,8 @@ QuantizedTensor NvFp4Quantizer::quantize(const Tensor &w, const QuantizeOptions 
     q.codeDtype = DType::F4;
     q.codeBits = 4;
     q.scaleDtype = DType::F8_E4M3;
-    const float global = globalScale(detail::finiteAbsMax(w, options.threads, cancel));
+    const float global =
+        globalScale(options.tensorAmax ? *options.tensorAmax : detail::finiteAbsMax(w, options.threads, cancel));
     q.outerLayout = makeLayout(w.shape(), Granularity::Tensor, 0, 0, 0, false, options.tensorName);
     q.outerScales = {global};
     q.outerScaleDtype = DType::F32;

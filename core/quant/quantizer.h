@@ -139,6 +139,10 @@ struct QuantizeOptions {
     /// every count the metrics and bits per element need are still filled).
     bool wantCodes = true;
     std::string tensorName; ///< for messages
+    /// NVFP4: the |max| its tensor-wide (global) scale is computed from instead of this tensor's
+    /// own — the largest of a fused group (q/k/v, gate/up), which serving engines give one
+    /// global scale. Ignored by the other methods.
+    std::optional<float> tensorAmax;
 };
 
 class Quantizer {

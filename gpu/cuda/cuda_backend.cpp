@@ -149,6 +149,7 @@ public:
         po.metrics = false;
         po.wantDequantized = o.wantDequantized;
         po.downloadCodes = o.wantCodes;
+        po.tensorAmax = o.tensorAmax;
         QuantizedTensor q;
         if (const auto *h = std::get_if<HqqSpec>(&spec)) {
             auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);
@@ -206,6 +207,7 @@ public:
         po.wantDequantized = qo.wantDequantized;
         po.downloadCodes = qo.wantCodes;
         po.inputStats = inputStats;
+        po.tensorAmax = qo.tensorAmax;
         MeasuredRun r;
         if (const auto *h = std::get_if<HqqSpec>(&spec)) {
             auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);

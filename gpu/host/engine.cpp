@@ -465,7 +465,13 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
     if (nvfp4) {
         auto *global = reinterpret_cast<float *>(b + R.offGlobal);
         R.hp.plan.nvGlobal = global; // P is R.hp.plan: every kernel below reads it
-        if (options.inputStats) {
+        if (options.tensorAmax) {
+            if (tensorFresh) { // W's statistics still feed the metrics
+                launch::statsW(in, w.data(), n, rowsS, pdS, piS, I.S());
+                I.mark("range (W stats)");
+            }
+            launch::nvGlobal(nullptr, 0, *options.tensorAmax, true, global, I.S());
+        } else if (options.inputStats) {
             const TensorStats &st = *options.inputStats;
             const float amax = st.finiteCount ? static_cast<float>(st.absmax) : 0.0f;
             launch::nvGlobal(nullptr, 0, amax, true, global, I.S());

@@ -93,6 +93,8 @@ struct PipelineOptions {
     std::optional<TensorStats> inputStats;
     /// With wantDequantized: Ŵ stays on the device for dequantizedOnDevice() (not downloaded).
     bool keepDequantizedOnDevice = false;
+    /// NVFP4: the |max| the global scale is computed from (QuantizeOptions::tensorAmax).
+    std::optional<float> tensorAmax;
     /// Benchmark ablations of pass 2 (launch::kPass2* bits; results are then incomplete). 0.
     int debugFlags = 0;
 };

@@ -10,6 +10,7 @@
 #include "compareview.h"
 #include "distributionview.h"
 #include "export/ct_writer.h"
+#include "export/checkpoint_writer.h"
 #include "histogramplot.h"
 #include "io/safetensors.h"
 #include "jobprogresswidget.h"
@@ -64,7 +65,7 @@ Fixture writeFixture(const QTemporaryDir &dir)
                           {{{"patterns", {"*"}},
                             {"specs", nlohmann::ordered_json::array(
                                           {{{"method", "int"}, {"group", 16}, {"scale_apply", apply}}})}}})}});
-        writeCompressedTensorsCheckpoint(f.original, r, out);
+        exportCheckpoint(f.original, r, ExportFormat::CompressedTensors, out);
     }
     return f;
 }

@@ -16,9 +16,7 @@
 #include <QVBoxLayout>
 
 #include "export/config_export.h"
-#include "export/ct_writer.h"
-#include "export/fp8block_writer.h"
-#include "export/quark_writer.h"
+#include "export/checkpoint_writer.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
 
@@ -116,7 +114,7 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
     m_progress->setValue(0);
     const CancelToken cancel = m_cancel;
     QPointer<ExporterPanel> self(this);
-    auto report = [self](double fraction) {
+    auto report = [self](double fraction, const std::string &) {
         QMetaObject::invokeMethod(
             self,
             [self, fraction] {
@@ -130,10 +128,10 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
         QString message;
         try {
             const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
-            const CheckpointExportResult r =
-                f == ExportFormat::Quark      ? writeQuarkCheckpoint(in, recipe, out, o, &cancel, report)
-                : f == ExportFormat::Fp8Block ? writeFp8BlockCheckpoint(in, recipe, out, o, &cancel, report)
-                                              : writeCompressedTensorsCheckpoint(in, recipe, out, &cancel, report, o);
+            CheckpointExportControl control;
+            control.cancel = &cancel;
+            control.progress = report;
+            const CheckpointExportResult r = quantscope::exportCheckpoint(in, recipe, f, out, o, control);
             ok = true;
             message = tr("Wrote %1 (%2 modules quantized)").arg(outDir).arg(r.quantized.size());
         } catch (const Cancelled &) {

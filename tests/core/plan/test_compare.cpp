@@ -13,6 +13,7 @@
 
 #include "compare/compare.h"
 #include "export/ct_writer.h"
+#include "export/checkpoint_writer.h"
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "recipe/recipe.h"
@@ -120,8 +121,8 @@ TEST(Compare, ACheckpointAgainstItselfDiffersNowhere)
         GTEST_SKIP() << stories() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     const fs::path dir = fs::temp_directory_path() / "qs_compare_self";
     fs::remove_all(dir);
-    writeCompressedTensorsCheckpoint(
-        stories().string(), recipeWith({{"method", "int"}, {"group", 4}, {"symmetric", false}}), (dir / "ct").string());
+    exportCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}, {"symmetric", false}}),
+                     ExportFormat::CompressedTensors, (dir / "ct").string());
     for (const fs::path &p : {stories(), dir / "ct"}) {
         SCOPED_TRACE(p.string());
         CompareOptions o;
@@ -173,8 +174,8 @@ TEST(Compare, CodeDifferencesEqualACountFromThePackedWords)
     const ojson spec{{"method", "int"}, {"group", 4}};
     ojson reciprocal = spec;
     reciprocal["scale_apply"] = "reciprocal";
-    writeCompressedTensorsCheckpoint(stories().string(), recipeWith(spec), (dir / "a").string());
-    writeCompressedTensorsCheckpoint(stories().string(), recipeWith(reciprocal), (dir / "b").string());
+    exportCheckpoint(stories().string(), recipeWith(spec), ExportFormat::CompressedTensors, (dir / "a").string());
+    exportCheckpoint(stories().string(), recipeWith(reciprocal), ExportFormat::CompressedTensors, (dir / "b").string());
     CompareOptions o;
     o.reference = stories().string();
     const CompareReport r = runCompare((dir / "a").string(), (dir / "b").string(), o);
@@ -228,8 +229,8 @@ TEST(Compare, OurExportAgainstTheToolkitsFileDiffersNowhere)
         GTEST_SKIP() << stories() << " or " << golden << " is absent";
     const fs::path dir = fs::temp_directory_path() / "qs_compare_golden";
     fs::remove_all(dir);
-    writeCompressedTensorsCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}),
-                                     (dir / "ours").string());
+    exportCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}), ExportFormat::CompressedTensors,
+                     (dir / "ours").string());
     const CompareReport r = runCompare((dir / "ours").string(), golden.string());
     int quantized = 0;
     for (const ModuleComparison &m : r.modules) {
@@ -259,8 +260,8 @@ TEST(Compare, AnUndecodableModuleIsReportedAndTheOthersCompared)
         GTEST_SKIP() << stories() << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     const fs::path dir = fs::temp_directory_path() / "qs_compare_broken";
     fs::remove_all(dir);
-    writeCompressedTensorsCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}),
-                                     (dir / "good").string());
+    exportCheckpoint(stories().string(), recipeWith({{"method", "int"}, {"group", 4}}), ExportFormat::CompressedTensors,
+                     (dir / "good").string());
     const std::string bad = "model.layers.1.mlp.up_proj";
     {
         const Checkpoint good = Checkpoint::open(dir / "good");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/ct_writer.h"
+#include "export/checkpoint_writer.h"
 #include "io/checkpoint.h"
 #include "io/quantized.h"
 
@@ -91,7 +92,8 @@ TEST(ExportInterop, DecompressionMatchesOurDecoderAsRecomputedHere)
         fs::remove_all(out);
         ExportOptions o;
         o.activations = *parseActivationScheme(c["activations"].get<std::string>());
-        writeCompressedTensorsCheckpoint(stories.string(), Recipe::fromJson(c["recipe"]), out.string(), nullptr, {}, o);
+        exportCheckpoint(stories.string(), Recipe::fromJson(c["recipe"]), ExportFormat::CompressedTensors, out.string(),
+                         o);
         const Checkpoint back = Checkpoint::open(out);
         const Detection det = detectQuantized(back);
         std::uint64_t all = 0xcbf29ce484222325ull;

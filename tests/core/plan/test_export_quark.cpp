@@ -15,6 +15,8 @@
 
 #include "demo/demo.h"
 #include "export/fp8block_writer.h"
+#include "export/checkpoint_writer.h"
+#include "export_control.h"
 #include "export/quark_writer.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
@@ -119,8 +121,8 @@ TEST(QuarkWriter, StoriesEqualsQuarksOwnFilesByteForByte)
             ExportOptions o;
             o.activations = c.act;
             o.packMethod = pack;
-            const auto r =
-                writeQuarkCheckpoint(storiesFile().string(), recipeOf(c.spec, lmHeadOnly()), out.string(), o);
+            const auto r = exportCheckpoint(storiesFile().string(), recipeOf(c.spec, lmHeadOnly()), ExportFormat::Quark,
+                                            out.string(), o);
             EXPECT_FALSE(r.quantized.empty());
             const int n = expectSameTensors(SafetensorsFile::open(out / "model.safetensors"),
                                             SafetensorsFile::open(kGolden / folder / "model.safetensors"));
@@ -177,8 +179,8 @@ TEST(QuarkWriter, PublishedW4A8RecipeOnTheDemoQuantizesTheExpertsOnly)
     ExportOptions o;
     o.activations = ActivationScheme::Fp8Dynamic;
     std::vector<double> seen;
-    const auto r =
-        writeQuarkCheckpoint(in.string(), recipe, out.string(), o, nullptr, [&](double f) { seen.push_back(f); });
+    const auto r = exportCheckpoint(in.string(), recipe, ExportFormat::Quark, out.string(), o,
+                                    exporttest::exportControl(nullptr, [&](double f) { seen.push_back(f); }));
     ASSERT_FALSE(seen.empty());
     EXPECT_EQ(seen.back(), 1.0);
     ASSERT_FALSE(r.quantized.empty());
@@ -257,7 +259,7 @@ TEST(QuarkWriter, ShardedInputGivesTheSameShards)
         << ojson{{"metadata", ojson::object()}, {"weight_map", map}}.dump();
     const Recipe recipe = recipeOf({{"method", "int"}, {"bits", 4}, {"granularity", "channel"}, {"axis", 0}},
                                    ojson::array({{{"pattern", "*embed_tokens"}}, {{"pattern", "*lm_head"}}}));
-    const auto r = writeQuarkCheckpoint((dir / "in").string(), recipe, (dir / "out").string());
+    const auto r = exportCheckpoint((dir / "in").string(), recipe, ExportFormat::Quark, (dir / "out").string());
     ASSERT_FALSE(r.quantized.empty());
     const json index = readJson(dir / "out" / "model.safetensors.index.json");
     for (const auto &[name, shard] : map.items()) {
@@ -282,16 +284,17 @@ TEST(QuarkWriter, RefusalAndCancelLeaveNoOutput)
     for (const ojson &spec :
          {ojson{{"method", "hqq"}}, ojson{{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}}) {
         SCOPED_TRACE(spec.dump());
-        EXPECT_THROW(writeQuarkCheckpoint((dir / "in").string(), recipeOf(spec, lmHeadOnly()), (dir / "out").string()),
+        EXPECT_THROW(exportCheckpoint((dir / "in").string(), recipeOf(spec, lmHeadOnly()), ExportFormat::Quark,
+                                      (dir / "out").string()),
                      UnsupportedError);
         EXPECT_FALSE(fs::exists(dir / "out"));
         EXPECT_FALSE(fs::exists(dir / "out.partial"));
     }
     const CancelToken cancel;
     cancel.cancel();
-    EXPECT_THROW(
-        writeQuarkCheckpoint((dir / "in").string(), recipeOf(kW4A8, lmHeadOnly()), (dir / "out").string(), {}, &cancel),
-        Cancelled);
+    EXPECT_THROW(exportCheckpoint((dir / "in").string(), recipeOf(kW4A8, lmHeadOnly()), ExportFormat::Quark,
+                                  (dir / "out").string(), {}, exporttest::exportControl(&cancel, {})),
+                 Cancelled);
     EXPECT_FALSE(fs::exists(dir / "out"));
     EXPECT_FALSE(fs::exists(dir / "out.partial"));
     fs::remove_all(dir);
@@ -329,8 +332,8 @@ TEST(CtFloatWriter, StoriesEqualsTheToolkitsFilesByteForByte)
         fs::remove_all(out);
         ExportOptions o;
         o.activations = c.act;
-        const auto r = writeCompressedTensorsCheckpoint(storiesFile().string(), recipeOf(c.spec, c.exclude),
-                                                        out.string(), nullptr, {}, o);
+        const auto r = exportCheckpoint(storiesFile().string(), recipeOf(c.spec, c.exclude),
+                                        ExportFormat::CompressedTensors, out.string(), o);
         EXPECT_FALSE(r.quantized.empty());
         EXPECT_GT(expectSameTensors(SafetensorsFile::open(out / "model.safetensors"),
                                     SafetensorsFile::open(kGolden / c.golden / "model.safetensors")),
@@ -355,7 +358,7 @@ TEST(Fp8BlockWriter, DemoRoundTripsAndOtherRecipesAreRefused)
     EXPECT_EQ(qc["quant_method"], "fp8");
     EXPECT_EQ(qc["weight_block_size"], json::parse("[128, 128]"));
     EXPECT_EQ(qc["modules_to_not_convert"], json::parse(R"(["lm_head"])"));
-    const auto r = writeFp8BlockCheckpoint((dir / "in").string(), recipe, (dir / "out").string());
+    const auto r = exportCheckpoint((dir / "in").string(), recipe, ExportFormat::Fp8Block, (dir / "out").string());
     ASSERT_FALSE(r.quantized.empty());
     const Checkpoint src = Checkpoint::open(dir / "in"), back = Checkpoint::open(dir / "out");
     EXPECT_EQ(back.sharded(), src.sharded());

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: MIT
+// The checkpoint writers (one per target) and the one driver that walks the modules
+// (checkpoint_writer.h).
+#include "export/checkpoint_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <variant>
+
+#include "export/ct_writer.h"
+#include "export/fp8block_writer.h"
+#include "export/quark_writer.h"
+#include "export/staged_output.h"
+#include "export/toolkit_rules.h"
+#include "io/checkpoint.h"
+#include "io/quantized.h"
+#include "quant/groupwise.h"
+#include "recipe/recipe_check.h"
+#include "util/error.h"
+
+namespace quantscope {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+void CheckpointWriter::checkModule(const ModulePlan &) const {}
+
+namespace {
+
+std::string shapeText(const Shape &s)
+{
+    std::string t = "[";
+    for (std::size_t i = 0; i < s.size(); ++i)
+        t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+[[noreturn]] void refuseModule(const ModulePlan &p, const std::string &why)
+{
+    throw UnsupportedError(p.module + " " + shapeText(p.shape) + " (" + p.ruleText + "): " + why);
+}
+
+// ---- Quark real_quantized -------------------------------------------------------------------
+
+class QuarkWriter final : public CheckpointWriter {
+public:
+    explicit QuarkWriter(ExportOptions o) : m_options(std::move(o)) {}
+    ExportFormat format() const override { return ExportFormat::Quark; }
+    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    {
+        exportdetail::quarkWeightJson(spec, where); // what the config cannot say
+        if (const auto *s = std::get_if<IntSpec>(&spec)) {
+            if (s->bits == 4 && (s->granularity == Granularity::Group ||
+                                 (s->granularity == Granularity::Channel && s->axis == 0)))
+                return;
+        } else if (const auto *p = std::get_if<ProgressiveSpec>(&spec)) {
+            const auto *s1 = std::get_if<Fp8Spec>(&p->stage1);
+            const auto *s2 = std::get_if<IntSpec>(&p->stage2);
+            if (s1 && s1->granularity == Granularity::Tensor && s2 && s2->bits == 4 &&
+                s2->granularity == Granularity::Channel && s2->axis == 0)
+                return;
+        }
+        throw UnsupportedError(where + ": method '" + methodOf(spec) +
+                               "' — Quark's real_quantized checkpoint layout written here holds INT4 per output "
+                               "channel or per group along K, and ProgressiveSpec FP8 per tensor → INT4 per channel");
+    }
+    void checkModule(const ModulePlan &p) const override
+    {
+        if (const auto *s = std::get_if<IntSpec>(&p.spec); s && s->granularity == Granularity::Group &&
+                                                            p.shape.size() == 2 && p.shape[1] % s->group != 0)
+            refuseModule(p, "K = " + std::to_string(p.shape[1]) + " is not a multiple of group " +
+                                std::to_string(s->group) +
+                                " — Quark's PerGroup observer raises \"not divisible by group_size\"; choose a "
+                                "group that divides K or exclude the module");
+    }
+    ojson config(const Recipe &recipe, const ExportOptions &options,
+                 const std::vector<std::string> &modules) const override
+    {
+        return quarkQuantizationConfig(recipe, options, &modules);
+    }
+    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    {
+        const auto layer = quarkResolve(config, module, linear);
+        if (!layer || !layer->contains("weight") || (*layer)["weight"].is_null())
+            return nullptr;
+        return json::parse((*layer)["weight"].dump());
+    }
+    json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override
+    {
+        return exportdetail::quarkWeightJson(spec, "spec");
+    }
+    QuantSpec runSpec(const QuantSpec &spec) const override
+    {
+        // Quark multiplies by 1/s (its reciprocal rule): its own run of the same config gives
+        // these codes byte for byte.
+        if (const auto *s = std::get_if<IntSpec>(&spec)) {
+            IntSpec r = *s;
+            r.scaleApply = ScaleApply::Reciprocal;
+            return r;
+        }
+        return spec;
+    }
+    std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
+                                                              const std::string &module) const override
+    {
+        return quarkModuleTensors(q, module, m_options.packMethod);
+    }
+
+private:
+    ExportOptions m_options;
+};
+
+// ---- compressed-tensors ---------------------------------------------------------------------
+
+class CtWriter final : public CheckpointWriter {
+public:
+    ExportFormat format() const override { return ExportFormat::CompressedTensors; }
+    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    {
+        const json s = exportdetail::ctSchemeJson(spec, ExportOptions{}, where);
+        const std::string f = s["format"];
+        if (const auto *i = std::get_if<IntSpec>(&spec)) {
+            if (i->granularity == Granularity::Group || (i->granularity == Granularity::Channel && i->axis == 0))
+                return;
+            throw UnsupportedError(where + ": INT " + toString(i->granularity) +
+                                   " scales — the pack-quantized writer stores INT per group or per output channel");
+        }
+        if (f == "float-quantized" || f == "nvfp4-pack-quantized")
+            return;
+        throw UnsupportedError(where + ": compressed-tensors format " + f +
+                               " — the checkpoint writer stores pack-quantized (INT), float-quantized (FP8) and "
+                               "nvfp4-pack-quantized");
+    }
+    void checkModule(const ModulePlan &p) const override
+    {
+        const std::int64_t N = p.shape[0], K = p.shape[1];
+        if (const auto *s = std::get_if<IntSpec>(&p.spec); s && s->granularity == Granularity::Group && K % s->group)
+            refuseModule(p, "K = " + std::to_string(K) + " is not a multiple of group " + std::to_string(s->group) +
+                                " — compressed-tensors 0.20 raises \"tensor column shape must be divisible by the "
+                                "given group_size\" when it decompresses it; choose a group that divides K or "
+                                "exclude the module");
+        if (const auto *s = std::get_if<Fp8Spec>(&p.spec);
+            s && s->granularity == Granularity::Block && (N % s->block || K % s->block))
+            refuseModule(p, "FP8 blocks of " + std::to_string(s->block) +
+                                " do not tile it — vLLM's block kernels need K a multiple of the block and "
+                                "ragged blocks load with wrong weights; exclude the module or use per-channel FP8");
+        if (std::holds_alternative<NvFp4Spec>(p.spec) && K % 16)
+            refuseModule(p, "K is not a multiple of NVFP4's 16-element groups");
+    }
+    ojson config(const Recipe &recipe, const ExportOptions &options,
+                 const std::vector<std::string> &modules) const override
+    {
+        return ojson(compressedTensorsConfig(recipe, options, &modules));
+    }
+    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    {
+        const json q = json::parse(config.dump());
+        const auto group = ctResolve(q, module, linear);
+        if (!group)
+            return nullptr;
+        const json &g = q["config_groups"][*group];
+        return json{{"format", g["format"]}, {"input_activations", g["input_activations"]}, {"weights", g["weights"]}};
+    }
+    json recipeScheme(const QuantSpec &spec, const ExportOptions &options) const override
+    {
+        return exportdetail::ctSchemeJson(spec, options, "spec");
+    }
+    std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
+                                                              const std::string &module) const override
+    {
+        return ctModuleTensors(q, module);
+    }
+};
+
+// ---- FP8 block (Hugging Face fine-grained FP8) ----------------------------------------------
+
+class Fp8BlockWriter final : public CheckpointWriter {
+public:
+    ExportFormat format() const override { return ExportFormat::Fp8Block; }
+    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    {
+        const auto *f = std::get_if<Fp8Spec>(&spec);
+        if (!f || f->format != Fp8Format::E4M3 || f->granularity != Granularity::Block)
+            throw UnsupportedError(where + ": the FP8 block layout holds FP8 E4M3 per square block (method fp8, "
+                                           "granularity block); this is " +
+                                   methodOf(spec));
+    }
+    void checkModule(const ModulePlan &p) const override
+    {
+        const auto &f = std::get<Fp8Spec>(p.spec);
+        if (p.shape[0] % f.block || p.shape[1] % f.block)
+            refuseModule(p, "FP8 blocks of " + std::to_string(f.block) +
+                                " do not tile it — transformers' FineGrainedFP8 refuses it (\"not divisible by "
+                                "scale grid\"); exclude the module or choose a block that divides both dimensions");
+    }
+    ojson config(const Recipe &recipe, const ExportOptions &options, const std::vector<std::string> &) const override
+    {
+        return ojson(fp8BlockConfig(recipe, options));
+    }
+    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    {
+        if (!linear) // transformers replaces nn.Linear layers only
+            return nullptr;
+        // transformers skips a module when any modules_to_not_convert entry is a substring of
+        // its name; every other Linear gets the one block scheme.
+        for (const auto &e : config.value("modules_to_not_convert", ojson::array()))
+            if (module.find(e.get<std::string>()) != std::string::npos)
+                return nullptr;
+        return json{{"block", json::parse(config["weight_block_size"].dump())}};
+    }
+    json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override
+    {
+        const auto &f = std::get<Fp8Spec>(spec);
+        return json{{"block", json::array({f.block, f.block})}};
+    }
+    std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
+                                                              const std::string &module) const override
+    {
+        if (q.method != "fp8" || q.codeDtype != DType::F8_E4M3 || q.layout.granularity != Granularity::Block)
+            throw UnsupportedError(module + ": the FP8 block layout holds FP8 E4M3 block results");
+        std::vector<std::byte> cb(q.codes.size());
+        std::memcpy(cb.data(), q.codes.data(), cb.size());
+        std::vector<std::pair<std::string, Tensor>> out;
+        out.emplace_back(module + ".weight",
+                         Tensor::fromBytes(DType::F8_E4M3, {q.layout.rows, q.layout.cols}, std::move(cb)));
+        out.emplace_back(module + ".weight_scale_inv",
+                         Tensor::fromFloats({q.layout.gridRows, q.layout.gridCols}, q.scales));
+        return out;
+    }
+};
+
+std::uint64_t fnv1a(const void *data, std::size_t n, std::uint64_t h = 1469598103934665603ull)
+{
+    const auto *p = static_cast<const unsigned char *>(data);
+    for (std::size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/// Ŵ's digest with every NaN counted as one value (payloads may differ between paths).
+std::uint64_t digestOf(std::span<const float> v)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    constexpr std::uint32_t kNan = 0x7FC00000u;
+    for (float f : v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        if (std::isnan(f))
+            bits = kNan;
+        h = fnv1a(&bits, 4, h);
+    }
+    return h;
+}
+
+bool isFloatWeight(const TensorEntry &e)
+{
+    return e.name.size() > 7 && e.name.ends_with(".weight") &&
+           (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16);
+}
+
+std::string schemeText(const json &s)
+{
+    return s.is_null() ? std::string("dense (not quantized)") : s.dump();
+}
+
+} // namespace
+
+bool writesCheckpoints(ExportFormat f) noexcept
+{
+    return f == ExportFormat::Quark || f == ExportFormat::CompressedTensors || f == ExportFormat::Fp8Block;
+}
+
+std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format, const ExportOptions &options)
+{
+    switch (format) {
+    case ExportFormat::Quark:
+        return std::make_unique<QuarkWriter>(options);
+    case ExportFormat::CompressedTensors:
+        return std::make_unique<CtWriter>();
+    case ExportFormat::Fp8Block:
+        return std::make_unique<Fp8BlockWriter>();
+    default:
+        break;
+    }
+    throw UnsupportedError("'" + std::string(toString(format)) +
+                           "' is a config format; checkpoints are written as quark, compressed-tensors or fp8-block");
+}
+
+bool targetCanWrite(ExportFormat format, const QuantSpec &spec, std::string *why)
+{
+    try {
+        makeCheckpointWriter(format)->checkSpec(spec, methodOf(spec));
+        return true;
+    } catch (const UnsupportedError &e) {
+        if (why)
+            *why = e.what();
+        return false;
+    }
+}
+
+CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Recipe &recipeIn, ExportFormat format,
+                                        const std::string &outDir, const ExportOptions &options,
+                                        const CheckpointExportControl &control)
+{
+    const auto writer = makeCheckpointWriter(format, options);
+    const std::string target(toString(format));
+    auto progress = [&](double f, const std::string &what) {
+        if (control.progress)
+            control.progress(std::clamp(f, 0.0, 1.0), what);
+    };
+    auto checkCancel = [&] {
+        if (control.cancel)
+            control.cancel->check();
+    };
+    if (options.activations == ActivationScheme::Fp8Static)
+        throw UnsupportedError("activations fp8-static: static input scales come from calibration data, and this "
+                               "export has none — a checkpoint that declares them without `input_scale` tensors "
+                               "loads with NaN outputs (transformers) or is refused (Quark). Use "
+                               "--activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a "
+                               "Quark script, which calibrate");
+    const Checkpoint ck = Checkpoint::open(checkpoint);
+    CheckpointExportResult result;
+
+    // 1. The modules (2-D float weights), the defaults, the recipe's resolution.
+    std::vector<std::pair<std::string, Shape>> shapes;
+    std::vector<std::string> modules;
+    for (const TensorEntry &e : ck.entries())
+        if (isFloatWeight(e) && e.shape.size() == 2) {
+            shapes.emplace_back(moduleOf(e.name), e.shape);
+            modules.push_back(moduleOf(e.name));
+        }
+    const Recipe recipe = options.defaultExcludes ? withDefaultExcludes(recipeIn, &shapes) : recipeIn;
+    std::map<std::string, ModulePlan> plans;
+    std::map<std::string, json> recipeSchemes; // module → the scheme the recipe means (null: dense)
+    for (const auto &[module, shape] : shapes) {
+        const RecipeMatch m = matchModule(recipe, module);
+        if (options.defaultExcludes && m.excluded) {
+            const RecipeMatch own = matchModule(recipeIn, module);
+            if (own.matched())
+                result.notes.push_back(module + ": kept dense by default — " + defaultExcludeReason(module, shape) +
+                                       " (--no-default-excludes quantizes it)");
+        }
+        if (!m.matched()) {
+            recipeSchemes[module] = nullptr;
+            continue;
+        }
+        if (isEmbeddingModule(module)) {
+            if (options.defaultExcludes) { // matched by the catch-all only (withDefaultExcludes)
+                result.notes.push_back(module + ": kept dense by default — " + defaultExcludeReason(module, shape) +
+                                       " (--no-default-excludes and a rule naming it quantize it)");
+                recipeSchemes[module] = nullptr;
+                continue;
+            }
+        }
+        if (m.specs.size() != 1)
+            throw UnsupportedError(module + ": " + m.why + " gives " + std::to_string(m.specs.size()) +
+                                   " specs (candidates a scan compares); an export needs the one chosen");
+        ModulePlan p{module, module + ".weight", shape, m.specs.front(), m.why};
+        writer->checkSpec(p.spec, module + " (" + m.why + ")");
+        if (isEmbeddingModule(module))
+            refuseModule(p, "an embedding — " + target + " quantizes Linear layers; exclude it");
+        writer->checkModule(p);
+        recipeSchemes[module] = writer->recipeScheme(p.spec, options);
+        plans.emplace(module, std::move(p));
+    }
+    if (plans.empty())
+        throw UnsupportedError("the recipe quantizes no module of " + checkpoint +
+                               (options.defaultExcludes ? " (after the default exclusions)" : "") +
+                               ": nothing would be exported");
+
+    // 2. Fused members share one scheme (vLLM fuses q/k/v, gate/up and a layer's experts).
+    std::map<std::string, std::vector<std::string>> fused;
+    for (const auto &m : modules)
+        if (const std::string g = fusionGroupOf(m); !g.empty())
+            fused[g].push_back(m);
+    for (const auto &[g, members] : fused)
+        for (const auto &m : members)
+            if (recipeSchemes[m] != recipeSchemes[members.front()])
+                throw UnsupportedError("fused group " + g + ": " + members.front() + " is " +
+                                       schemeText(recipeSchemes[members.front()]) + " but " + m + " is " +
+                                       schemeText(recipeSchemes[m]) +
+                                       " — serving engines (vLLM, SGLang) fuse these into one layer with one "
+                                       "scheme and refuse the checkpoint; give the group one spec");
+
+    // 3. The config, and every module as the toolkit's own rule resolves it.
+    const ojson qc = writer->config(recipe, options, modules);
+    for (const auto &m : modules) {
+        const json got = writer->toolkitScheme(qc, m, !isEmbeddingModule(m));
+        const json &want = recipeSchemes[m];
+        if (got != want) {
+            const auto it = plans.find(m);
+            throw UnsupportedError(m + ": the recipe gives " + schemeText(want) +
+                                   (it != plans.end() ? " (" + it->second.ruleText + ")" : std::string()) + " but " +
+                                   target + " would read the written config as " + schemeText(got) +
+                                   " — the config cannot express this precedence; refusing rather than writing a "
+                                   "checkpoint the toolkit reads differently");
+        }
+    }
+
+    // 4. Quantize every module through the engine (the GPU when present).
+    std::map<std::string, float> groupAmax; // NVFP4: one global scale per fused group
+    for (const auto &[module, p] : plans)
+        if (std::holds_alternative<NvFp4Spec>(p.spec))
+            if (const std::string g = sharedScaleGroupOf(module); !g.empty()) {
+                checkCancel();
+                const float a = detail::finiteAbsMax(ck.tensor(p.tensor), control.threads, control.cancel);
+                groupAmax[g] = std::max(groupAmax.count(g) ? groupAmax[g] : 0.0f, a);
+            }
+    std::uint64_t totalBytes = 0, doneBytes = 0;
+    for (const TensorEntry &e : ck.entries())
+        totalBytes += e.nbytes();
+    std::vector<OutTensor> out;
+    struct Written {
+        std::string module;
+        std::uint64_t digest;
+        std::int64_t numel;
+        int bits;
+    };
+    std::vector<Written> written;
+    bool headQuantized = false;
+    for (const TensorEntry &e : ck.entries()) {
+        checkCancel();
+        const std::string module = moduleOf(e.name);
+        const auto it = e.name.ends_with(".weight") ? plans.find(module) : plans.end();
+        if (it == plans.end() || it->second.tensor != e.name) {
+            out.push_back({e.name, ck.tensor(e.name), e.name});
+            ++result.copied;
+        } else {
+            const ModulePlan &p = it->second;
+            progress(0.85 * static_cast<double>(doneBytes) / static_cast<double>(std::max<std::uint64_t>(totalBytes, 1)),
+                     "quantizing " + module);
+            RunOptions ro;
+            ro.device = control.device;
+            ro.metrics = false;
+            ro.quantize.threads = control.threads;
+            ro.quantize.wantCodes = true;
+            ro.quantize.wantDequantized = true;
+            ro.quantize.tensorName = e.name;
+            if (std::holds_alternative<NvFp4Spec>(p.spec))
+                if (const auto g = groupAmax.find(sharedScaleGroupOf(module)); g != groupAmax.end())
+                    ro.quantize.tensorAmax = g->second;
+            QuantizeRun run = runQuantize(ck.tensor(e.name), writer->runSpec(p.spec), ro, control.cancel);
+            if (result.device.empty())
+                result.device = run.device;
+            const QuantizedTensor &q = run.quantized;
+            for (auto &[name, t] : writer->moduleTensors(q, module))
+                out.push_back({name, std::move(t), e.name});
+            written.push_back({module, digestOf(q.dequantized), q.numel(), q.codeBits});
+            result.quantized.push_back(module);
+            if (module == "lm_head" || module.ends_with(".lm_head"))
+                headQuantized = true;
+        }
+        doneBytes += e.nbytes();
+    }
+
+    // 5. Staged, re-read, renamed.
+    checkCancel();
+    progress(0.85, "writing " + outDir);
+    StagedOutput staged(outDir);
+    const auto files = staged.writeTensors(
+        ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, {});
+    const bool tied = ck.config().is_object() && ck.config().value("tie_word_embeddings", false);
+    staged.writeConfig(ck, qc, headQuantized && tied);
+    if (headQuantized && tied)
+        result.notes.push_back("lm_head is quantized: config.json's tie_word_embeddings set to false (transformers "
+                               "would otherwise tie it back to the dense embeddings)");
+    result.file = (std::filesystem::path(outDir) / files.front()).string();
+    const Checkpoint back = Checkpoint::open(staged.stage());
+    const Detection d = detectQuantized(back);
+    for (const Written &w : written) {
+        checkCancel();
+        const QuantizedModule *qm = d.find(w.module);
+        if (!qm)
+            throw FormatError("re-read: " + w.module + " is not detected as quantized in the written file");
+        const Tensor wHat = decodeQuantized(back, *qm);
+        std::vector<float> got(static_cast<std::size_t>(wHat.numel()));
+        wHat.decodeTo(got);
+        if (static_cast<std::int64_t>(got.size()) != w.numel || digestOf(got) != w.digest)
+            throw FormatError("re-read: " + w.module + " decodes to other values than the quantizer's Ŵ");
+        if (const std::string *cp = qm->part("codes")) {
+            const double bpw = 8.0 * static_cast<double>(back.find(*cp)->nbytes()) / static_cast<double>(w.numel);
+            if (bpw < w.bits || bpw > w.bits * 1.5)
+                throw FormatError("re-read: " + w.module + " stores " + std::to_string(bpw) +
+                                  " bits per code, declared " + std::to_string(w.bits));
+        }
+    }
+    staged.commit();
+    progress(1.0, "wrote " + outDir);
+    return result;
+}
+
+} // namespace quantscope
