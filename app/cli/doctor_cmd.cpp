@@ -18,7 +18,9 @@ int runDoctor(const std::string &path, bool json)
 {
     const DoctorReport r = quantscope::runDoctor(path);
     if (json) {
-        std::cout << r.toJson().dump(1) << '\n';
+        // toJson makes every string valid UTF-8; `replace` is the second guard, so that a finding
+        // added later without it still prints instead of throwing.
+        std::cout << r.toJson().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return r.exitCode();
     }
     std::printf("%s: %d files, %d tensors — %zu errors, %zu warnings, %zu info\n", r.path.c_str(), r.files, r.tensors,

@@ -13,6 +13,7 @@
 /// counts, JSON depth) so the doctor never crashes or hangs.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,7 @@ struct Shard {
     std::uint64_t headerBytes = 0;
     bool readable = false; ///< header parsed
     std::vector<HeaderTensor> tensors;
+    std::map<std::string, std::string> metadata; ///< `__metadata__`'s string values
 };
 
 /// The structural pass (doctor_structure.cpp): resolves the path, parses index, config and every
@@ -87,6 +89,13 @@ void checkValues(const std::vector<Shard> &shards, const nlohmann::json &config,
 /// The quantized modules (doctor_values.cpp): companions, and the strict reader's verdict.
 void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> &shards, const nlohmann::json &config,
                     DoctorReport &report);
+
+/// The config and cross-tensor checks (doctor_config.cpp) over the valid tensors: static input
+/// and KV scales, modules the config quantizes but stores dense, bits per weight, scales a cast
+/// collapsed, the MoE layer × expert grid, fused NVFP4 global scales, a quantized tied lm_head,
+/// group and block sizes the loaders refuse.
+void checkConfig(const std::vector<Shard> &shards, const nlohmann::json &config, const DoctorOptions &options,
+                 DoctorReport &report, const CancelToken *cancel);
 
 std::string moduleOf(const std::string &tensor);
 
