@@ -44,7 +44,8 @@ void addDoctorCommand(Commands &c)
     auto path = std::make_shared<std::string>();
     CLI::App *cmd = c.add("doctor",
                           "every problem of a checkpoint in one report: completeness, quantized modules, scale health, "
-                          "dtype traps, KV scales, duplicates (exit 0 healthy, 3 warnings, 4 errors)",
+                          "dtype traps, KV and static scales, the config against the tensors, fused groups, loader "
+                          "rules, duplicates (exit 0 healthy, 3 warnings, 4 errors)",
                           [path, &c] { return runDoctor(*path, c.common().json); });
     cmd->add_option("PATH", *path, "a .safetensors file, a sharded folder or its index")->required();
     c.addCommon(cmd, kJson);

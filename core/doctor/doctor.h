@@ -9,8 +9,11 @@
 /// modules (the strict reader's verdict per module, companions, scale grids), scale health (NaN,
 /// Inf, zero and subnormal scales, values lost in the declared scale dtype), dtype traps (FP8
 /// e4m3fn vs e4m3fnuz hints, BF16/F16 mislabels), KV-cache and activation scales (placeholders,
-/// outliers) and tied or duplicated tensors (info). Every input is bounded (header sizes, element
-/// counts, JSON depth) so the doctor never crashes or hangs.
+/// outliers), tied or duplicated tensors (info), and what config.json's quantization_config
+/// declares against the tensors (static input and KV scales, dense modules it quantizes, bits per
+/// weight, collapsed scale casts, the MoE grid, fused groups, tied lm_head, loader group rules).
+/// Every input is bounded (header sizes, element counts, JSON depth) so the doctor never crashes
+/// or hangs, and every string of the JSON report is valid UTF-8 (util/utf8.h).
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -29,7 +32,7 @@ std::string toString(Severity s);
 
 struct Finding {
     Severity severity = Severity::Info;
-    std::string check;  ///< "completeness", "quantized", "scale-health", "dtype", "kv-scales", "duplicates"
+    std::string check;  ///< docs/cli.md "`doctor`" lists them: "completeness", "quantized", "fused", …
     std::string module; ///< the module (tensor name without its last component) or ""
     std::string tensor; ///< the tensor name or ""
     std::string file;   ///< the file at fault (path as found) or ""
