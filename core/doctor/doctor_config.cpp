@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -76,14 +77,20 @@ struct Declared {
 
 /// A `re:` target or ignore entry: Python's re.match (anchored at the start only), as
 /// compressed-tensors matches module names. Patterns std::regex cannot read match nothing.
+/// Compiled once per pattern (a large model asks for every module).
 bool reMatch(const std::string &pattern, const std::string &name)
 {
-    try {
-        const std::regex re(pattern);
-        return std::regex_search(name, re, std::regex_constants::match_continuous);
-    } catch (const std::regex_error &) {
-        return false;
+    thread_local std::map<std::string, std::optional<std::regex>> cache;
+    auto it = cache.find(pattern);
+    if (it == cache.end()) {
+        std::optional<std::regex> re;
+        try {
+            re.emplace(pattern);
+        } catch (const std::regex_error &) {
+        }
+        it = cache.emplace(pattern, std::move(re)).first;
     }
+    return it->second && std::regex_search(name, *it->second, std::regex_constants::match_continuous);
 }
 
 /// compressed-tensors target matching: an exact name, `re:` regex, or the class name `Linear`
