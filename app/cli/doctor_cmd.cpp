@@ -18,7 +18,9 @@ int runDoctor(const std::string &path, bool json)
 {
     const DoctorReport r = quantscope::runDoctor(path);
     if (json) {
-        std::cout << r.toJson().dump(1) << '\n';
+        // toJson makes every string valid UTF-8; `replace` is the second guard, so that a finding
+        // added later without it still prints instead of throwing.
+        std::cout << r.toJson().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return r.exitCode();
     }
     std::printf("%s: %d files, %d tensors — %zu errors, %zu warnings, %zu info\n", r.path.c_str(), r.files, r.tensors,
@@ -42,7 +44,8 @@ void addDoctorCommand(Commands &c)
     auto path = std::make_shared<std::string>();
     CLI::App *cmd = c.add("doctor",
                           "every problem of a checkpoint in one report: completeness, quantized modules, scale health, "
-                          "dtype traps, KV scales, duplicates (exit 0 healthy, 3 warnings, 4 errors)",
+                          "dtype traps, KV and static scales, the config against the tensors, fused groups, loader "
+                          "rules, duplicates (exit 0 healthy, 3 warnings, 4 errors)",
                           [path, &c] { return runDoctor(*path, c.common().json); });
     cmd->add_option("PATH", *path, "a .safetensors file, a sharded folder or its index")->required();
     c.addCommon(cmd, kJson);

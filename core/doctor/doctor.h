@@ -9,10 +9,14 @@
 /// modules (the strict reader's verdict per module, companions, scale grids), scale health (NaN,
 /// Inf, zero and subnormal scales, values lost in the declared scale dtype), dtype traps (FP8
 /// e4m3fn vs e4m3fnuz hints, BF16/F16 mislabels), KV-cache and activation scales (placeholders,
-/// outliers) and tied or duplicated tensors (info). Every input is bounded (header sizes, element
-/// counts, JSON depth) so the doctor never crashes or hangs.
+/// outliers), tied or duplicated tensors (info), and what config.json's quantization_config
+/// declares against the tensors (static input and KV scales, dense modules it quantizes, bits per
+/// weight, collapsed scale casts, the MoE grid, fused groups, tied lm_head, loader group rules).
+/// Every input is bounded (header sizes, element counts, JSON depth) so the doctor never crashes
+/// or hangs, and every string of the JSON report is valid UTF-8 (util/utf8.h).
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +32,7 @@ std::string toString(Severity s);
 
 struct Finding {
     Severity severity = Severity::Info;
-    std::string check;  ///< "completeness", "quantized", "scale-health", "dtype", "kv-scales", "duplicates"
+    std::string check;  ///< docs/cli.md "`doctor`" lists them: "completeness", "quantized", "fused", …
     std::string module; ///< the module (tensor name without its last component) or ""
     std::string tensor; ///< the tensor name or ""
     std::string file;   ///< the file at fault (path as found) or ""
@@ -76,6 +80,7 @@ struct Shard {
     std::uint64_t headerBytes = 0;
     bool readable = false; ///< header parsed
     std::vector<HeaderTensor> tensors;
+    std::map<std::string, std::string> metadata; ///< `__metadata__`'s string values
 };
 
 /// The structural pass (doctor_structure.cpp): resolves the path, parses index, config and every
@@ -87,6 +92,13 @@ void checkValues(const std::vector<Shard> &shards, const nlohmann::json &config,
 /// The quantized modules (doctor_values.cpp): companions, and the strict reader's verdict.
 void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> &shards, const nlohmann::json &config,
                     DoctorReport &report);
+
+/// The config and cross-tensor checks (doctor_config.cpp) over the valid tensors: static input
+/// and KV scales, modules the config quantizes but stores dense, bits per weight, scales a cast
+/// collapsed, the MoE layer × expert grid, fused NVFP4 global scales, a quantized tied lm_head,
+/// group and block sizes the loaders refuse.
+void checkConfig(const std::vector<Shard> &shards, const nlohmann::json &config, const DoctorOptions &options,
+                 DoctorReport &report, const CancelToken *cancel);
 
 std::string moduleOf(const std::string &tensor);
 

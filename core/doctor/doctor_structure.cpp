@@ -133,6 +133,10 @@ Shard parseShard(const fs::path &file, DoctorReport &r)
         if (it.key() == "__metadata__") {
             if (!it->is_object())
                 add(r, Severity::Warning, "completeness", {}, file, 8, "__metadata__ is not an object of strings");
+            else
+                for (auto m = it->begin(); m != it->end(); ++m)
+                    if (m->is_string())
+                        sh.metadata[m.key()] = m->get<std::string>();
             continue;
         }
         HeaderTensor t;

@@ -7,7 +7,10 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <random>
+#include <set>
 
 #include "io/checkpoint.h"
 #include "io/mapped_file.h"
@@ -15,6 +18,7 @@
 #include "recipe/recipe_check.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "util/error.h"
 
 namespace quantscope::doctor {
 
@@ -69,6 +73,98 @@ std::string fmt(double v)
     char b[32];
     std::snprintf(b, sizeof b, "%.4g", v);
     return b;
+}
+
+/// The reader's verdict on `ck`: its warnings, the modules it refuses, the scale health and
+/// schemes of those it reads. `shown` is the path findings name (the checkpoint as given).
+void readerVerdict(const Checkpoint &ck, const std::string &shown, const nlohmann::json &config, DoctorReport &r)
+{
+    for (const auto &w : ck.warnings())
+        add(r, Severity::Warning, "quantized", {}, shown, std::nullopt, w);
+    DetectOptions d;
+    d.strict = false;
+    const Detection det = detectQuantized(ck, d);
+    for (const auto &pr : det.problems)
+        add(r, Severity::Error, "quantized", pr.module + ".weight", {}, std::nullopt, pr.message);
+    for (const auto &m : det.modules) {
+        // Layout facts the reader handled (padding, defaults) are info; a module the config
+        // ignores or excludes but that is stored quantized is a contradiction (warning).
+        for (const auto &w : m.warnings)
+            add(r, w.find("excludes/ignores") != std::string::npos ? Severity::Warning : Severity::Info, "quantized",
+                m.name, {}, std::nullopt, w);
+        if (m.scaleHealth.nan || m.scaleHealth.inf || m.scaleHealth.zero)
+            add(r, Severity::Error, "scale-health", m.name, {}, std::nullopt,
+                std::to_string(m.scaleHealth.nan) + " NaN, " + std::to_string(m.scaleHealth.inf) + " Inf and " +
+                    std::to_string(m.scaleHealth.zero) + " zero scales of " + std::to_string(m.scaleHealth.total) +
+                    " in this quantized module");
+    }
+    // Fusion groups (q/k/v of one attention, gate/up of one MLP, the experts of one layer)
+    // whose members are stored with different schemes: serving engines fuse them into one GEMM.
+    std::map<std::string, std::vector<const QuantizedModule *>> groups;
+    for (const auto &m : det.modules)
+        if (const std::string g = fusionGroupOf(m.module); !g.empty())
+            groups[g].push_back(&m);
+    for (const auto &[g, members] : groups)
+        for (const QuantizedModule *m : members)
+            if (m->scheme.toJson().dump() != members.front()->scheme.toJson().dump()) {
+                add(r, Severity::Error, "fused", m->name, {}, std::nullopt,
+                    m->module + " is stored as " + m->scheme.text() + " but " + members.front()->module +
+                        " of the same fused group " + g + " as " + members.front()->scheme.text() +
+                        ": vLLM fuses them into one GEMM with one scheme and refuses (or misreads) the mix");
+                break;
+            }
+    const bool declared = config.is_object() && config.contains("quantization_config");
+    if (declared && det.modules.empty() && det.problems.empty())
+        add(r, Severity::Warning, "quantized", {}, shown, std::nullopt,
+            "config.json declares a quantization_config but no tensor is stored quantized");
+    if (!declared && !det.modules.empty())
+        add(r, Severity::Info, "quantized", {}, shown, std::nullopt,
+            std::to_string(det.modules.size()) +
+                " quantized modules without a quantization_config: their layout was inferred from the tensors");
+}
+
+/// A folder in the temporary directory, removed with its files when this goes out of scope.
+struct ScratchDir {
+    std::filesystem::path dir;
+    ScratchDir()
+    {
+        std::random_device rd;
+        const auto base = std::filesystem::temp_directory_path();
+        for (int k = 0; k < 16 && dir.empty(); ++k) {
+            char name[48];
+            std::snprintf(name, sizeof name, "quantscope-doctor-%08x%08x", rd(), rd());
+            std::error_code ec;
+            if (std::filesystem::create_directory(base / name, ec))
+                dir = base / name;
+        }
+        if (dir.empty())
+            throw IoError("cannot create a scratch folder", Location{base.string(), {}, {}});
+    }
+    ~ScratchDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    ScratchDir(const ScratchDir &) = delete;
+    ScratchDir &operator=(const ScratchDir &) = delete;
+};
+
+/// Every occurrence of `from` in `s` replaced by `to`.
+std::string replaceAll(std::string s, const std::string &from, const std::string &to)
+{
+    if (from.empty())
+        return s;
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+/// Whether a tensor's last name part is a companion that only quantized modules have.
+bool quantizedPart(const std::string &part)
+{
+    return part == "weight_packed" || part == "weight_scale" || part == "weight_scale_inv" ||
+           part == "weight_zero_point" || part == "weight_global_scale" || part == "weight_shape" ||
+           part == "weight_g_idx" || part.rfind("weight_scale_", 0) == 0 || part.rfind("weight_zero_point_", 0) == 0;
 }
 
 } // namespace
@@ -270,56 +366,111 @@ void checkQuantized(const std::filesystem::path &path, const std::vector<Shard> 
     bool anyBroken = false;
     for (const auto &f : r.findings)
         anyBroken |= f.severity == Severity::Error && f.check == "completeness";
-    if (anyBroken)
-        return; // the reader would refuse the files themselves; their findings say why
-    try {
-        ReadOptions ro;
-        const Checkpoint ck = Checkpoint::open(path, ro);
-        for (const auto &w : ck.warnings())
-            add(r, Severity::Warning, "quantized", {}, path.string(), std::nullopt, w);
-        DetectOptions d;
-        d.strict = false;
-        const Detection det = detectQuantized(ck, d);
-        for (const auto &pr : det.problems)
-            add(r, Severity::Error, "quantized", pr.module + ".weight", {}, std::nullopt, pr.message);
-        for (const auto &m : det.modules) {
-            // Layout facts the reader handled (padding, defaults) are info; a module the config
-            // ignores or excludes but that is stored quantized is a contradiction (warning).
-            for (const auto &w : m.warnings)
-                add(r, w.find("excludes/ignores") != std::string::npos ? Severity::Warning : Severity::Info,
-                    "quantized", m.name, {}, std::nullopt, w);
-            if (m.scaleHealth.nan || m.scaleHealth.inf || m.scaleHealth.zero)
-                add(r, Severity::Error, "scale-health", m.name, {}, std::nullopt,
-                    std::to_string(m.scaleHealth.nan) + " NaN, " + std::to_string(m.scaleHealth.inf) + " Inf and " +
-                        std::to_string(m.scaleHealth.zero) + " zero scales of " + std::to_string(m.scaleHealth.total) +
-                        " in this quantized module");
+    const std::string shown = path.string();
+    if (!anyBroken) {
+        try {
+            readerVerdict(Checkpoint::open(path, ReadOptions{}), shown, config, r);
+        } catch (const std::exception &e) {
+            add(r, Severity::Error, "quantized", {}, shown, std::nullopt,
+                std::string("the reader refuses the checkpoint: ") + e.what());
         }
-        // Fusion groups (q/k/v of one attention, gate/up of one MLP, the experts of one layer)
-        // whose members are stored with different schemes: serving engines fuse them into one GEMM.
-        std::map<std::string, std::vector<const QuantizedModule *>> groups;
-        for (const auto &m : det.modules)
-            if (const std::string g = fusionGroupOf(m.module); !g.empty())
-                groups[g].push_back(&m);
-        for (const auto &[g, members] : groups)
-            for (const QuantizedModule *m : members)
-                if (m->scheme.toJson().dump() != members.front()->scheme.toJson().dump()) {
-                    add(r, Severity::Warning, "quantized", m->name, {}, std::nullopt,
-                        "stored as " + m->scheme.toJson().dump() + " but " + members.front()->name +
-                            " of the same fusion group " + g + " as " + members.front()->scheme.toJson().dump() +
-                            ": engines that fuse them need one scheme");
-                    break;
-                }
-        const bool declared = config.is_object() && config.contains("quantization_config");
-        if (declared && det.modules.empty() && det.problems.empty())
-            add(r, Severity::Warning, "quantized", {}, path.string(), std::nullopt,
-                "config.json declares a quantization_config but no tensor is stored quantized");
-        if (!declared && !det.modules.empty())
-            add(r, Severity::Info, "quantized", {}, path.string(), std::nullopt,
-                std::to_string(det.modules.size()) +
-                    " quantized modules without a quantization_config: their layout was inferred from the tensors");
+        return;
+    }
+    // The reader refuses files with completeness errors whole (their findings say why). So that
+    // one run still lists every module's problem, the verdict runs on a salvaged copy: the valid
+    // tensors of the modules that look quantized (first copy of each name), in one scratch file
+    // with the config beside it. Bounded: past kSalvageBytes the rest is said in one finding.
+    constexpr std::uint64_t kSalvageBytes = 256ull << 20;
+    std::set<std::string> quantizedModules;
+    for (const Shard &sh : shards)
+        for (const HeaderTensor &t : sh.tensors)
+            if (quantizedPart(lastPart(t.name)))
+                quantizedModules.insert(moduleOf(t.name));
+    if (quantizedModules.empty())
+        return;
+    struct Pick {
+        const Shard *shard;
+        const HeaderTensor *t;
+    };
+    std::vector<Pick> picks;
+    std::set<std::string> taken, skipped;
+    std::uint64_t bytes = 0;
+    for (const Shard &sh : shards)
+        for (const HeaderTensor &t : sh.tensors) {
+            if (!t.valid || !quantizedModules.count(moduleOf(t.name)) || !taken.insert(t.name).second)
+                continue;
+            if (bytes + (t.end - t.begin) > kSalvageBytes) {
+                skipped.insert(moduleOf(t.name));
+                continue;
+            }
+            bytes += t.end - t.begin;
+            picks.push_back({&sh, &t});
+        }
+    std::erase_if(picks, [&](const Pick &p) { return skipped.count(moduleOf(p.t->name)) != 0; });
+    if (!skipped.empty())
+        add(r, Severity::Info, "quantized", {}, shown, std::nullopt,
+            std::to_string(skipped.size()) + " quantized modules were not given to the reader (more than " +
+                std::to_string(kSalvageBytes >> 20) +
+                " MiB of valid tensors to salvage); fix the completeness "
+                "errors and run again for their verdict");
+    if (picks.empty())
+        return;
+    try {
+        ScratchDir scratch;
+        nlohmann::json header = nlohmann::json::object();
+        std::map<std::string, std::string> meta;
+        for (const Shard &sh : shards)
+            for (const auto &[k, v] : sh.metadata)
+                meta.emplace(k, v);
+        if (!meta.empty())
+            header["__metadata__"] = meta;
+        std::uint64_t off = 0;
+        for (const Pick &p : picks) {
+            header[p.t->name] = {
+                {"dtype", p.t->dtype}, {"shape", p.t->shape}, {"data_offsets", {off, off + (p.t->end - p.t->begin)}}};
+            off += p.t->end - p.t->begin;
+        }
+        const std::string js = header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::filesystem::path out = scratch.dir / "model.safetensors";
+        {
+            std::ofstream f(out, std::ios::binary);
+            const std::uint64_t n = js.size();
+            char len[8];
+            for (int i = 0; i < 8; ++i)
+                len[i] = static_cast<char>((n >> (8 * i)) & 0xFF);
+            f.write(len, 8);
+            f.write(js.data(), static_cast<std::streamsize>(js.size()));
+            std::vector<char> buf;
+            for (const Pick &p : picks) {
+                std::ifstream in(p.shard->file, std::ios::binary);
+                buf.resize(static_cast<std::size_t>(p.t->end - p.t->begin));
+                in.seekg(static_cast<std::streamoff>(p.t->fileOffset));
+                in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+                if (in.gcount() != static_cast<std::streamsize>(buf.size()))
+                    throw IoError("cannot read the tensor's bytes",
+                                  Location{p.shard->file.string(), p.t->name, p.t->fileOffset});
+                f.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+            }
+            if (!f)
+                throw IoError("cannot write the salvaged copy", Location{out.string(), {}, {}});
+        }
+        if (config.is_object())
+            std::ofstream(scratch.dir / "config.json")
+                << config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::size_t before = r.findings.size();
+        readerVerdict(Checkpoint::open(scratch.dir, ReadOptions{}), shown, config, r);
+        for (std::size_t i = before; i < r.findings.size(); ++i) {
+            r.findings[i].message = replaceAll(r.findings[i].message, out.string(), shown);
+            r.findings[i].message = replaceAll(r.findings[i].message, scratch.dir.string(), shown);
+            if (r.findings[i].file == scratch.dir.string() || r.findings[i].file == out.string())
+                r.findings[i].file = shown;
+        }
+        add(r, Severity::Info, "quantized", {}, shown, std::nullopt,
+            "the files have completeness errors, so the reader's per-module verdict ran on the valid tensors of the " +
+                std::to_string(quantizedModules.size() - skipped.size()) + " modules that look quantized");
     } catch (const std::exception &e) {
-        add(r, Severity::Error, "quantized", {}, path.string(), std::nullopt,
-            std::string("the reader refuses the checkpoint: ") + e.what());
+        add(r, Severity::Info, "quantized", {}, shown, std::nullopt,
+            std::string("the reader's per-module verdict could not run on the valid tensors: ") + e.what());
     }
 }
 

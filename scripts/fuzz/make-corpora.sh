@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 rm -rf "$out"
 mkdir -p "$out"
-for t in safetensors index config npy npz quantized spec session recipe scan_report; do mkdir -p "$out/$t"; done
+for t in safetensors index config npy npz quantized spec session recipe scan_report doctor; do mkdir -p "$out/$t"; done
 python3 scripts/fuzz/make_seeds.py "$out" "$stories"
 cp tests/core/data/npy/*.npy "$out/npy/"
 cp tests/core/data/npy/*.npz "$out/npz/"
@@ -79,6 +79,9 @@ else
   echo "make-corpora: $writer absent: no session seeds"
 fi
 echo '{"quantscope_scan":1,"checkpoint":"model","recipe":"0123456789abcdef"}' > "$out/scan_report/header_only.jsonl"
+# The doctor's input is the quantized target's (config, #QSFUZZ#, safetensors), plain files too.
+cp "$out/quantized/"* "$out/doctor/"
+cp "$out/safetensors/"* "$out/doctor/"
 
 for d in "$out"/*/; do
   t=$(basename "$d")
