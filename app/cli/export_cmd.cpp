@@ -111,8 +111,9 @@ void addExportCommand(Commands &c)
         ->type_name("PATH");
     cmd->add_option("--out-dir", o->outDir, "the folder of the quantized checkpoint")->type_name("DIR");
     c.addCommon(cmd, kQuiet);
-    cmd->footer("Examples:\n  quantscope-cli export --recipe recipe.json --format compressed-tensors config.json\n"
-                "  quantscope-cli export --recipe recipe.json --format quark --checkpoint ckpt/ --out-dir ckpt-w4/");
+    cmd->footer(
+        "Examples:\n  quantscope-cli export --recipe examples/recipe.json --format compressed-tensors config.json\n"
+        "  quantscope-cli export --recipe examples/recipe.json --format quark --checkpoint demo/ --out-dir demo-w4/");
 }
 
 } // namespace quantscope::cli
