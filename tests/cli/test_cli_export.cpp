@@ -121,8 +121,10 @@ TEST(CliExport, PackedQuarkWeightIsDecodedOrRefusedNeverQuantized)
     fs::remove_all(dir);
     fs::create_directories(dir);
     const fs::path r = writeRecipe(dir, "w4.json", R"({"quantscope_recipe": 1,
-        "rules": [{"patterns": ["*experts.2.up_proj"], "specs": [{"method": "int", "bits": 4,
-                   "granularity": "group", "group": 128}]}]})");
+        "rules": [{"patterns": ["*"], "specs": [{"method": "int", "bits": 4, "granularity": "group", "group": 128}]}],
+        "exclude": [{"pattern": "*self_attn*"}, {"pattern": "*mlp.gate"}, {"pattern": "*lm_head"},
+                    {"pattern": "*mlp.gate_proj"}, {"pattern": "*mlp.up_proj"}, {"pattern": "*mlp.down_proj"},
+                    {"pattern": "*shared_experts*"}, {"pattern": "*embed_tokens"}]})");
     const fs::path out = dir / "quark";
     const Result res = run({"export", "--recipe", r.string(), "--format", "quark", "--checkpoint", demoDir().string(),
                             "--out-dir", out.string()});
