@@ -118,7 +118,8 @@ void addSweepCommand(Commands &c)
     cmd->add_option("--hadamard", o->hadamard, "the Walsh–Hadamard block of the rotated variants")->type_name("D");
     cmd->add_flag("--no-hadamard", o->noHadamard, "no rotated variants");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
-    cmd->footer("Example:\n  quantscope-cli sweep demo/ --tensor model.layers.0.mlp.down_proj.weight --json");
+    cmd->footer("Example:\n  quantscope-cli sweep demo/ --tensor model.layers.0.mlp.down_proj.weight --formats "
+                "int4,fp8,nvfp4 --json");
 }
 
 } // namespace quantscope::cli
