@@ -223,6 +223,11 @@ set(ENV{PATH} "${cli_dir}:$ENV{PATH}")
 set(ENV{HOME} "${WORK}/home")
 set(ENV{XDG_CONFIG_HOME} "${WORK}/home/.config")
 set(ENV{LC_ALL} "C")
+# mpirun lines run as users run them; as root (CI containers) OpenMPI needs these to start, and
+# two ranks may exceed the cores of a small machine (as tests/cli/test_cli_scan_mpi.cpp does).
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+set(ENV{OMPI_MCA_rmaps_base_oversubscribe} 1)
 execute_process(COMMAND "${CLI}" demo "${WORK}/demo" RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "quantscope-cli demo failed (${rc}): ${err}")
