@@ -150,7 +150,7 @@ void addBudgetCommand(Commands &c)
     cmd->add_option("--out", o->out, "write the recipe of the choice")->type_name("RECIPE.json");
     c.addCommon(cmd, kJson);
     cmd->footer(
-        "Example:\n  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
+        "Example:\n  quantscope-cli scan demo/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
         "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --out recipe.json");
 }
 

@@ -28,6 +28,7 @@ namespace quantscope {
 // Forward declarations keep this header light (each command includes what it uses).
 class Checkpoint;
 class Tensor;
+class WeightReader;
 struct QuantizedTensor;
 struct ReadOptions;
 } // namespace quantscope
@@ -127,10 +128,16 @@ using SchemaValues = std::map<std::string, nlohmann::json>;
 void addSchemaOptions(CLI::App *cmd, const std::string &method, const std::vector<std::string> &keys,
                       SchemaValues &out);
 
-/// Runs the engine's job for one tensor of `ck` with the request's configurations, showing the
-/// progress line on stderr unless `quiet`; returns the one outcome (or the tensor profile's
-/// spectrum when there is no configuration). A failed step is thrown as the error it recorded.
-QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request, bool quiet);
+/// Opens PATH for a command that takes `tensor` as weights (io/weight_reader.h): a packed or
+/// quantized part is refused here, before any work (exit 1, naming the tensor, the scheme and
+/// the fix); a quantized module's name is decoded to FP32 and a note says so on stderr.
+WeightReader openWeights(const std::string &path, const ReadOptions &rd, const std::string &tensor);
+/// Runs the engine's job for one tensor read through `weights` with the request's
+/// configurations, showing the progress line on stderr unless `quiet`; returns the one outcome
+/// (or the tensor profile's spectrum when there is no configuration). A failed step is thrown
+/// as the error it recorded.
+QuantizeJobResult runCliJob(const WeightReader &weights, const std::string &tensor, QuantizeJobRequest request,
+                            bool quiet);
 /// Parses an integer option value (the whole string); throws UsageError naming the option.
 std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.

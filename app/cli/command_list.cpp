@@ -61,8 +61,8 @@ void addAllCommands(Commands &c)
             return 0;
         });
     completion->add_option("SHELL", *shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
-    completion->footer(
-        "Example:\n  quantscope-cli completion bash > ~/.local/share/bash-completion/completions/quantscope-cli");
+    completion->footer("Example:\n  mkdir -p ~/.local/share/bash-completion/completions\n"
+                       "  quantscope-cli completion bash > ~/.local/share/bash-completion/completions/quantscope-cli");
     c.add("help", "list the commands (as --help does)", [&c] {
         std::cout << c.root().get_formatter()->make_help(&c.root(), "quantscope-cli", CLI::AppFormatMode::Normal);
         return 0;

@@ -89,7 +89,12 @@ void addCompareCommand(Commands &c)
     cmd->add_option("--reference", o->reference, "the original checkpoint: each side's error against it")
         ->type_name("ORIG");
     c.addCommon(cmd, kJson | kQuiet | kLenient);
-    cmd->footer("Example:\n  quantscope-cli compare quark-w4/ ct-w4/ --reference ckpt/ --json");
+    cmd->footer(
+        "Example:\n"
+        "  quantscope-cli export --recipe examples/recipe.json --format quark --checkpoint demo/ --out-dir quark-w4/\n"
+        "  quantscope-cli export --recipe examples/recipe.json --format compressed-tensors --checkpoint demo/ "
+        "--out-dir ct-w4/\n"
+        "  quantscope-cli compare quark-w4/ ct-w4/ --reference demo/ --json");
 }
 
 } // namespace quantscope::cli

@@ -99,7 +99,10 @@ void addDecodeCommand(Commands &c)
         ->type_name("OUT.safetensors|OUT.npy")
         ->required();
     c.addCommon(cmd, kJson | kLenient);
-    cmd->footer("Example:\n  quantscope-cli decode w4a16/ --tensor model.layers.0.mlp.down_proj --out down.npy");
+    cmd->footer("Example:\n"
+                "  quantscope-cli export --recipe examples/recipe.json --format compressed-tensors --checkpoint demo/ "
+                "--out-dir w4a16/\n"
+                "  quantscope-cli decode w4a16/ --tensor model.layers.0.mlp.down_proj --out down.npy");
 }
 
 } // namespace quantscope::cli

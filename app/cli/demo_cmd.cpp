@@ -34,7 +34,7 @@ void addDemoCommand(Commands &c)
                           [o] { return runDemo(*o); });
     cmd->add_option("OUT_DIR", o->outDir, "the folder to write")->required();
     cmd->add_option("--seed", o->seed, "the generator's seed")->capture_default_str();
-    cmd->footer("Example:\n  quantscope-cli demo /tmp/demo && quantscope-cli info /tmp/demo");
+    cmd->footer("Example:\n  quantscope-cli demo my-demo/ && quantscope-cli info my-demo/");
 }
 
 } // namespace quantscope::cli

@@ -49,7 +49,7 @@ void addDoctorCommand(Commands &c)
                           [path, &c] { return runDoctor(*path, c.common().json); });
     cmd->add_option("PATH", *path, "a .safetensors file, a sharded folder or its index")->required();
     c.addCommon(cmd, kJson);
-    cmd->footer("Example:\n  quantscope-cli doctor ckpt/ --json");
+    cmd->footer("Example:\n  quantscope-cli doctor demo/ --json");
 }
 
 } // namespace quantscope::cli

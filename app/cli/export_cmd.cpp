@@ -128,8 +128,10 @@ void addExportCommand(Commands &c)
                   "quantize embeddings, lm_head and MoE routers too when the recipe matches them (kept dense and "
                   "listed in ignore/exclude by default)");
     c.addCommon(cmd, kQuiet | kDevice | kThreads);
-    cmd->footer("Examples:\n  quantscope-cli export --recipe recipe.json --format compressed-tensors config.json\n"
-                "  quantscope-cli export --recipe recipe.json --format quark --checkpoint ckpt/ --out-dir ckpt-w4/");
+    cmd->footer(
+        "Examples:\n  quantscope-cli export --recipe examples/recipe.json --format compressed-tensors config.json\n"
+        "  quantscope-cli export --recipe examples/recipe.json --format compressed-tensors --checkpoint demo/ "
+        "--out-dir demo-w4/");
 }
 
 } // namespace quantscope::cli

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "engine/gemm_bench_device.h"
 #include "io/checkpoint.h"
+#include "io/weight_reader.h"
 #include "progress.h"
 #include "sim/gemm_roofline.h"
 #include "quant/quantizer.h"
@@ -84,21 +85,21 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         what = std::to_string(req.n) + "×" + std::to_string(req.k);
     } else if (!shape && tensor.size() == 1 && pos.size() == 1) {
         // N, K from the tensor's entry ([out, in] as matrixView); its values are not read.
-        const Checkpoint ck = Checkpoint::open(pos[0], rd);
-        const TensorEntry *e = ck.find(tensor[0]);
-        if (!e)
-            throw Error("no tensor '" + tensor[0] + "' in " + pos[0]);
-        if (e->shape.size() < 2)
+        // A quantized module gives its logical shape (and its decoded values); packed parts are
+        // refused (io/weight_reader.h).
+        const WeightReader weights = openWeights(pos[0], rd, tensor[0]);
+        const Shape wshape = weights.shape(tensor[0]);
+        if (wshape.size() < 2)
             throw UnsupportedError("tensor '" + tensor[0] + "' is not a matrix (shape of rank " +
-                                   std::to_string(e->shape.size()) + ")");
-        std::tie(req.n, req.k) = matrixView(e->shape);
+                                   std::to_string(wshape.size()) + ")");
+        std::tie(req.n, req.k) = matrixView(wshape);
         what = tensor[0] + " (" + std::to_string(req.n) + "×" + std::to_string(req.k) + ")";
         // The quantized paths time this tensor's own codes: its values are read only for them.
         bool quantized = false;
         for (auto f : req.formats)
             quantized = quantized || isQuantizedWeightFormat(f);
         if (quantized) {
-            Tensor t = ck.tensor(tensor[0]);
+            Tensor t = weights.read(tensor[0]);
             requireDecodable(t, tensor[0]); // viewed as [N, K] (matrixView) by the quantizer
             req.weight = std::make_shared<const Tensor>(std::move(t));
         }
@@ -186,8 +187,9 @@ void addGemmBenchCommand(Commands &c)
     cmd->add_flag("--remeasure-peaks", o->remeasurePeaks, "measure the roofline's ceilings again");
     cmd->add_option("--peaks-cache", o->peaksCache, "the ceilings' cache file")->type_name("PATH");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
-    cmd->footer("Examples:\n  quantscope-cli gemm-bench --shape 4096,14336 --json\n"
-                "  quantscope-cli gemm-bench --tensor model.layers.0.mlp.down_proj.weight ckpt/ --formats bf16,w4a16");
+    cmd->footer("Examples:\n  quantscope-cli gemm-bench --shape 1024,2816 --m-sweep 1,16,256 --json\n"
+                "  quantscope-cli gemm-bench --tensor model.layers.0.mlp.down_proj.weight demo/ --formats bf16,w4a16"
+                "  # GPU only");
 }
 
 } // namespace quantscope::cli

@@ -230,8 +230,8 @@ void addInfoCommand(Commands &c)
     cmd->add_option("--max-header-bytes", o->maxHeaderBytes, "the largest safetensors header read (default 100 MB)")
         ->type_name("N");
     c.addCommon(cmd, kJson | kLenient);
-    cmd->footer("Examples:\n  quantscope-cli info model.safetensors --stats\n"
-                "  quantscope-cli info ckpt/ --tensor model.layers.0.mlp.down_proj.weight --stats --json");
+    cmd->footer("Examples:\n  quantscope-cli info demo/model-00001-of-00002.safetensors --stats\n"
+                "  quantscope-cli info demo/ --tensor model.layers.0.mlp.down_proj.weight --stats --json");
 }
 
 } // namespace quantscope::cli

@@ -12,16 +12,26 @@
 #include "progress.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
+#include "io/weight_reader.h"
 #include "json/report_json.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
 
-QuantizeJobResult runCliJob(const Checkpoint &ck, const std::string &tensor, QuantizeJobRequest request, bool quiet)
+WeightReader openWeights(const std::string &path, const ReadOptions &rd, const std::string &tensor)
+{
+    WeightReader weights(std::make_shared<const Checkpoint>(Checkpoint::open(path, rd)));
+    if (const std::string note = weights.note(tensor); !note.empty())
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    return weights;
+}
+
+QuantizeJobResult runCliJob(const WeightReader &weights, const std::string &tensor, QuantizeJobRequest request,
+                            bool quiet)
 {
     request.tensors = {tensor};
     TensorSource source;
-    source.weight = [&ck](const std::string &name) { return ck.tensor(name); };
+    source.weight = [&weights](const std::string &name) { return weights.read(name); };
     ProgressLine line(quiet);
     const CancelToken cancel;
     QuantizeJobResult result = runQuantizeJob(request, source, cancel, line.callback());
@@ -73,9 +83,9 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     const std::vector<std::string> pos{o.path};
     const std::string methodName = methodOf(spec);
 
-    const Checkpoint ck = Checkpoint::open(pos[0], rd);
+    const WeightReader weights = openWeights(pos[0], rd, *tensorName);
     request.specs = {JobSpec::typed(methodOf(spec), spec)};
-    const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
+    const QuantizeJobResult result = runCliJob(weights, *tensorName, std::move(request), quiet);
     const QuantizeOutcome &run = result.outcomes.front();
     if (!run.deviceNote.empty())
         std::fprintf(stderr, "note: %s\n", run.deviceNote.c_str());
@@ -114,11 +124,11 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     if (!q.report.empty())
         out["report"] = q.report;
     if (perChannel)
-        out["per_channel"] = perChannelJson(ck.tensor(*tensorName), &q.dequantized);
+        out["per_channel"] = perChannelJson(weights.read(*tensorName), &q.dequantized);
     if (gemmRequest) {
         GemmRequest gr = *gemmRequest;
         gr.device = request.device;
-        out["gemm"] = runGemm(gr, pos[0], rd, ck.tensor(*tensorName), q);
+        out["gemm"] = runGemm(gr, pos[0], rd, weights.read(*tensorName), q);
     }
     out["time_ms"] = run.timeMs;
     if (save)
@@ -174,10 +184,12 @@ void addQuantizeCommand(Commands &c)
     c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
     addQuantizerOptions(cmd, o->quantizer);
     cmd->footer(
-        "Examples:\n  quantscope-cli quantize ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+        "Examples:\n  quantscope-cli quantize demo/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
         "--bits 4 --group 32 --json\n"
-        "  quantscope-cli quantize ckpt/ --tensor … --method milo --rank 32 --preset passes=4\n"
-        "  quantscope-cli quantize ckpt/ --tensor … --method progressive --stage1 format=e4m3 --bits 4");
+        "  quantscope-cli quantize demo/ --tensor model.layers.0.self_attn.k_proj.weight --method milo --rank 32 "
+        "--preset passes=4\n"
+        "  quantscope-cli quantize demo/ --tensor model.layers.1.mlp.experts.0.up_proj.weight --method progressive "
+        "--stage1 format=e4m3 --bits 4");
 }
 
 } // namespace quantscope::cli

@@ -266,9 +266,9 @@ void addScanCommand(Commands &c)
     cmd->add_flag("--no-channel-kurtosis", o->noChannelKurtosis, "skip the per-channel kurtosis pass");
     cmd->add_option("--prefetch-mb", o->prefetchMb, "the read-ahead queue's bound in MiB")->type_name("MB");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
-    cmd->footer("Examples:\n  quantscope-cli scan ckpt/ --recipe recipe.json --out report.jsonl\n"
-                "  quantscope-cli scan ckpt/ --specs 'int:bits=3:group=64,int:bits=4:group=128,fp8' --out cands.jsonl\n"
-                "  mpirun -np 2 quantscope-cli scan ckpt/ --recipe recipe.json --out report.jsonl");
+    cmd->footer("Examples:\n  quantscope-cli scan demo/ --recipe examples/recipe.json --out report.jsonl\n"
+                "  quantscope-cli scan demo/ --specs 'int:bits=3:group=64,int:bits=4:group=128,fp8' --out cands.jsonl\n"
+                "  mpirun -np 2 quantscope-cli scan demo/ --recipe examples/recipe.json --out report-mpi.jsonl");
 }
 
 void addRecipeCommand(Commands &c)
@@ -284,7 +284,7 @@ void addRecipeCommand(Commands &c)
     check->add_option("RECIPE", o->recipe, "the recipe")->type_name("R.json")->required();
     check->add_option("--checkpoint", o->checkpoint, "resolve against this checkpoint's modules")->type_name("PATH");
     c.addCommon(check, kJson | kLenient);
-    check->footer("Example:\n  quantscope-cli recipe check recipe.json --checkpoint ckpt/ --json");
+    check->footer("Example:\n  quantscope-cli recipe check examples/w4a8.json --checkpoint demo/ --json");
 }
 
 } // namespace quantscope::cli

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
+#include "io/weight_reader.h"
 #include "json/report_json.h"
 #include "metrics/spectrum.h"
 #include "util/error.h"
@@ -84,15 +85,15 @@ int runSpectrum(const SpectrumArgs &o, const CommonOptions &common)
         so.seed = spec["seed"].get<std::uint64_t>();
     const std::vector<std::string> pos{o.path};
 
-    const Checkpoint ck = Checkpoint::open(pos[0], rd);
-    const Tensor w = ck.tensor(*tensorName);
+    const WeightReader weights = openWeights(pos[0], rd, *tensorName);
+    const Tensor w = weights.read(*tensorName);
     const auto [rows, cols] = matrixView(w.shape());
     std::string device = "cpu", note;
     const auto t0 = std::chrono::steady_clock::now();
     request.spectrum = so;
     if (typed)
         request.specs = {JobSpec::typed(methodOf(*typed), *typed)};
-    const QuantizeJobResult result = runCliJob(ck, *tensorName, std::move(request), quiet);
+    const QuantizeJobResult result = runCliJob(weights, *tensorName, std::move(request), quiet);
     if (typed) {
         device = result.outcomes.front().device;
         note = result.outcomes.front().deviceNote;
@@ -168,7 +169,7 @@ void addSpectrumCommand(Commands &c)
     addQuantizerOptions(cmd, o->quantizer);
     cmd->footer(
         "--seed seeds the randomized sketch (with --method milo also MiLo's SVD).\n"
-        "Example:\n  quantscope-cli spectrum ckpt/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
+        "Example:\n  quantscope-cli spectrum demo/ --tensor model.layers.0.self_attn.q_proj.weight --method int "
         "--bits 4 --group 128 --top 64 --json");
 }
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "engine/sweep_device.h"
 #include "io/checkpoint.h"
+#include "io/weight_reader.h"
 #include "json/report_json.h"
 #include "progress.h"
 #include "quant/constopt_sweep.h"
@@ -51,8 +52,8 @@ int runSweepC(const SweepCArgs &a, const CommonOptions &common)
         o.step = toReal("--grid", grid->substr(b + 1));
     }
     const std::vector<std::string> pos{a.path};
-    const Checkpoint ck = Checkpoint::open(pos[0], rd);
-    const Tensor w = ck.tensor(*tensorName);
+    const WeightReader weights = openWeights(pos[0], rd, *tensorName);
+    const Tensor w = weights.read(*tensorName);
     o.tensorName = *tensorName;
     const auto t0 = std::chrono::steady_clock::now();
     // One step of the job's progress; the sweep's points move it forward.
@@ -129,7 +130,7 @@ void addSweepCCommand(Commands &c)
     addSchemaOptions(cmd, "constopt", {"group", "rotate", "encoder", "c"}, o->constopt);
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
     cmd->footer(
-        "Example:\n  quantscope-cli sweep-c ckpt/ --tensor model.layers.0.mlp.down_proj.weight --rotate 64 --json");
+        "Example:\n  quantscope-cli sweep-c demo/ --tensor model.layers.0.mlp.down_proj.weight --rotate 64 --json");
 }
 
 } // namespace quantscope::cli

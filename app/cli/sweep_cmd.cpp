@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
+#include "io/weight_reader.h"
 #include "progress.h"
 #include "util/error.h"
 
@@ -72,8 +73,8 @@ int runSweep(const SweepArgs &a, const CommonOptions &common)
         throw UsageError("--hadamard D and --no-hadamard exclude each other");
     const std::vector<std::string> pos{a.path};
     formatSweepGrid(o); // refuses unknown formats before reading anything
-    const Checkpoint ck = Checkpoint::open(pos[0], rd);
-    const Tensor w = ck.tensor(*tensorName);
+    const WeightReader weights = openWeights(pos[0], rd, *tensorName);
+    const Tensor w = weights.read(*tensorName);
     ProgressLine line(quiet);
     const CancelToken cancel;
     const FormatSweep s = runFormatSweep(w, *tensorName, o, cancel, line.callback());
@@ -117,7 +118,8 @@ void addSweepCommand(Commands &c)
     cmd->add_option("--hadamard", o->hadamard, "the Walsh–Hadamard block of the rotated variants")->type_name("D");
     cmd->add_flag("--no-hadamard", o->noHadamard, "no rotated variants");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
-    cmd->footer("Example:\n  quantscope-cli sweep ckpt/ --tensor model.layers.0.mlp.down_proj.weight --json");
+    cmd->footer("Example:\n  quantscope-cli sweep demo/ --tensor model.layers.0.mlp.down_proj.weight --formats "
+                "int4,fp8,nvfp4 --json");
 }
 
 } // namespace quantscope::cli

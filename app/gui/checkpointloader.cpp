@@ -4,6 +4,7 @@
 #include "demo/demo.h"
 #include "io/checkpoint.h"
 #include "io/quantized.h"
+#include "io/weight_reader.h"
 #include "qtstring.h"
 #include "util/error.h"
 
@@ -184,13 +185,10 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
 std::function<Tensor(const std::string &)> tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
                                                         std::shared_ptr<const Detection> quantized)
 {
-    return [checkpoint = std::move(checkpoint), quantized = std::move(quantized)](const std::string &name) {
-        // A quantized module's logical weight is its dequantized FP32 values.
-        if (quantized)
-            if (const QuantizedModule *m = quantized->find(name); m && m->name == name)
-                return decodeQuantized(*checkpoint, *m);
-        return checkpoint->tensor(name);
-    };
+    // The CLI's loader (io/weight_reader.h): a quantized module's logical weight is its
+    // dequantized FP32 values; its packed parts and integer tensors are refused as weights.
+    auto reader = std::make_shared<const WeightReader>(std::move(checkpoint), std::move(quantized));
+    return [reader = std::move(reader)](const std::string &name) { return reader->read(name); };
 }
 
 } // namespace quantscope

@@ -60,7 +60,8 @@ struct OpenResult {
 OpenResult loadCheckpoint(const OpenRequest &request) noexcept;
 
 /// Reads a tensor of an opened checkpoint by the name the browser shows: a stored tensor as it
-/// is, a quantized module's logical weight dequantized to FP32. Callable from any thread.
+/// is, a quantized module's logical weight dequantized to FP32; a packed or quantized part (or
+/// an integer tensor) is refused with the reason (io/weight_reader.h). Callable from any thread.
 std::function<Tensor(const std::string &)> tensorReader(std::shared_ptr<const Checkpoint> checkpoint,
                                                         std::shared_ptr<const Detection> quantized);
 

@@ -13,6 +13,10 @@ namespace fs = std::filesystem;
 
 StagedOutput::StagedOutput(const std::string &outDir) : m_out(outDir)
 {
+    // `--out-dir w4/` names the folder w4: its stage is w4.partial beside it, not w4/.partial
+    // inside it (which the final rename could not move onto its own parent).
+    if (!m_out.has_filename() && m_out.has_parent_path())
+        m_out = m_out.parent_path();
     std::error_code ec;
     if (fs::exists(m_out) && !(fs::is_directory(m_out) && fs::is_empty(m_out)))
         throw IoError("the output folder exists and is not empty", Location{outDir, {}, {}});

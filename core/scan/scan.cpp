@@ -23,6 +23,7 @@
 
 #include "engine/registry.h"
 #include "io/quantized.h"
+#include "io/weight_reader.h"
 #include "results/channel_profile.h"
 #include "json/report_json.h"
 #include "numeric/moments.h"
@@ -463,6 +464,12 @@ std::vector<ScanModule> listScanModules(const Checkpoint &ck, std::vector<std::s
         }
         if (e.shape.size() != 2 || !endsWith(e.name, ".weight"))
             continue;
+        if (holdsCodes(e.dtype)) { // packed words of an undetected scheme are not weights
+            if (warnings)
+                warnings->push_back("tensor '" + e.name + "' is stored as " + std::string(nameOf(e.dtype)) +
+                                    ": integer codes, not weights; not scanned");
+            continue;
+        }
         ScanModule m;
         m.module = moduleOf(e.name);
         m.tensor = e.name;

@@ -111,3 +111,85 @@ TEST(CliExport, QuarkCheckpointOfTheDemoReadsBackAsQuark)
     EXPECT_FALSE(fs::exists(dir / "no"));
     fs::remove_all(dir);
 }
+
+// A Quark export's `<module>.weight` holds packed int32 words under the logical weight's name:
+// the commands that quantize decode the module first (and say so) and never quantize the words;
+// its other parts are refused naming the tensor, the scheme and the fix; a float tensor works.
+TEST(CliExport, PackedQuarkWeightIsDecodedOrRefusedNeverQuantized)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / ("qs_cli_packed_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path r = writeRecipe(dir, "w4.json", R"({"quantscope_recipe": 1,
+        "rules": [{"patterns": ["*"], "specs": [{"method": "int", "bits": 4, "granularity": "group", "group": 128}]}],
+        "exclude": [{"pattern": "*self_attn*"}, {"pattern": "*mlp.gate"}, {"pattern": "*lm_head"},
+                    {"pattern": "*mlp.gate_proj"}, {"pattern": "*mlp.up_proj"}, {"pattern": "*mlp.down_proj"},
+                    {"pattern": "*shared_experts*"}, {"pattern": "*embed_tokens"}]})");
+    const fs::path out = dir / "quark";
+    const Result res = run({"export", "--recipe", r.string(), "--format", "quark", "--checkpoint", demoDir().string(),
+                            "--out-dir", out.string()});
+    ASSERT_EQ(res.rc, 0) << res.err;
+    const std::string module = "model.layers.1.mlp.experts.2.up_proj";
+
+    // The logical weight (stored as I32 words) and the module name: decoded first, said on stderr;
+    // the error is that of quantizing Ŵ (small), not of the words (MSE ~1e13).
+    for (const std::string &name : {module + ".weight", module}) {
+        const Result q = run({"quantize", out.string(), "--tensor", name, "--method", "int", "--bits", "8",
+                              "--granularity", "channel", "--json"});
+        ASSERT_EQ(q.rc, 0) << q.err;
+        EXPECT_NE(q.err.find("decoded " + module + " (quark/real_quantized"), std::string::npos) << q.err;
+        const auto j = nlohmann::json::parse(q.out);
+        EXPECT_LT(j["metrics"]["mse"].get<double>(), 1e-3);
+        EXPECT_LT(j["stats_in"]["max"].get<double>(), 10.0); // weights, not int32 words
+    }
+    // Its scale is a part, not weights: exit 1 naming the tensor, the scheme and the fix.
+    for (const std::vector<std::string> &cmd :
+         {std::vector<std::string>{"quantize", out.string(), "--tensor", module + ".weight_scale", "--method", "int"},
+          {"spectrum", out.string(), "--tensor", module + ".weight_scale", "--top", "4"},
+          {"sweep", out.string(), "--tensor", module + ".weight_scale"},
+          {"sweep-c", out.string(), "--tensor", module + ".weight_scale"}}) {
+        const Result q = run(cmd);
+        EXPECT_EQ(q.rc, 1) << cmd[0];
+        EXPECT_TRUE(q.out.empty()) << cmd[0];
+        EXPECT_NE(q.err.find(module + ".weight_scale"), std::string::npos) << q.err;
+        EXPECT_NE(q.err.find("quark/real_quantized"), std::string::npos) << q.err;
+        EXPECT_NE(q.err.find("quantscope-cli decode"), std::string::npos) << q.err;
+    }
+    // A float tensor of the same checkpoint still quantizes as it is.
+    const Result f = run(
+        {"quantize", out.string(), "--tensor", "model.layers.0.self_attn.q_proj.weight", "--method", "int", "--json"});
+    ASSERT_EQ(f.rc, 0) << f.err;
+    EXPECT_EQ(f.err.find("decoded"), std::string::npos) << f.err;
+    fs::remove_all(dir);
+}
+
+// Integer words the detection does not recognise are refused too (exit 1, tensor named).
+TEST(CliExport, UndetectedIntegerTensorIsRefusedAsWeights)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / ("qs_cli_intw_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path npy = dir / "codes.npy";
+    {
+        // NumPy v1 header for int32 [4, 8], then 32 words.
+        std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (4, 8), }";
+        while ((10 + header.size() + 1) % 64 != 0)
+            header += ' ';
+        header += '\n';
+        std::ofstream o(npy, std::ios::binary);
+        o.write("\x93NUMPY\x01\x00", 8);
+        const auto len = static_cast<unsigned short>(header.size());
+        o.put(static_cast<char>(len & 0xff));
+        o.put(static_cast<char>(len >> 8));
+        o << header;
+        for (int i = 0; i < 32; ++i) {
+            const std::int32_t w = 0x12345678 + i;
+            o.write(reinterpret_cast<const char *>(&w), 4);
+        }
+    }
+    const Result q = run({"quantize", npy.string(), "--tensor", "codes", "--method", "int"});
+    EXPECT_EQ(q.rc, 1);
+    EXPECT_NE(q.err.find("'codes'"), std::string::npos) << q.err;
+    EXPECT_NE(q.err.find("I32"), std::string::npos) << q.err;
+    fs::remove_all(dir);
+}
