@@ -26,7 +26,9 @@ namespace quantscope {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-void CheckpointWriter::checkModule(const ModulePlan &) const {}
+void CheckpointWriter::checkModule(const ModulePlan &) const
+{
+}
 
 namespace {
 
@@ -53,8 +55,8 @@ public:
     {
         exportdetail::quarkWeightJson(spec, where); // what the config cannot say
         if (const auto *s = std::get_if<IntSpec>(&spec)) {
-            if (s->bits == 4 && (s->granularity == Granularity::Group ||
-                                 (s->granularity == Granularity::Channel && s->axis == 0)))
+            if (s->bits == 4 &&
+                (s->granularity == Granularity::Group || (s->granularity == Granularity::Channel && s->axis == 0)))
                 return;
         } else if (const auto *p = std::get_if<ProgressiveSpec>(&spec)) {
             const auto *s1 = std::get_if<Fp8Spec>(&p->stage1);
@@ -69,8 +71,8 @@ public:
     }
     void checkModule(const ModulePlan &p) const override
     {
-        if (const auto *s = std::get_if<IntSpec>(&p.spec); s && s->granularity == Granularity::Group &&
-                                                            p.shape.size() == 2 && p.shape[1] % s->group != 0)
+        if (const auto *s = std::get_if<IntSpec>(&p.spec);
+            s && s->granularity == Granularity::Group && p.shape.size() == 2 && p.shape[1] % s->group != 0)
             refuseModule(p, "K = " + std::to_string(p.shape[1]) + " is not a multiple of group " +
                                 std::to_string(s->group) +
                                 " — Quark's PerGroup observer raises \"not divisible by group_size\"; choose a "
@@ -184,8 +186,9 @@ public:
     {
         const auto *f = std::get_if<Fp8Spec>(&spec);
         if (!f || f->format != Fp8Format::E4M3 || f->granularity != Granularity::Block)
-            throw UnsupportedError(where + ": the FP8 block layout holds FP8 E4M3 per square block (method fp8, "
-                                           "granularity block); this is " +
+            throw UnsupportedError(where +
+                                   ": the FP8 block layout holds FP8 E4M3 per square block (method fp8, "
+                                   "granularity block); this is " +
                                    methodOf(spec));
     }
     void checkModule(const ModulePlan &p) const override
@@ -430,7 +433,8 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
             ++result.copied;
         } else {
             const ModulePlan &p = it->second;
-            progress(0.85 * static_cast<double>(doneBytes) / static_cast<double>(std::max<std::uint64_t>(totalBytes, 1)),
+            progress(0.85 * static_cast<double>(doneBytes) /
+                         static_cast<double>(std::max<std::uint64_t>(totalBytes, 1)),
                      "quantizing " + module);
             RunOptions ro;
             ro.device = control.device;
@@ -460,8 +464,8 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
     checkCancel();
     progress(0.85, "writing " + outDir);
     StagedOutput staged(outDir);
-    const auto files = staged.writeTensors(
-        ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, {});
+    const auto files =
+        staged.writeTensors(ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, {});
     const bool tied = ck.config().is_object() && ck.config().value("tie_word_embeddings", false);
     staged.writeConfig(ck, qc, headQuantized && tied);
     if (headQuantized && tied)
