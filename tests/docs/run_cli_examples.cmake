@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # cmake -DSRC=<source dir> -DCLI=<quantscope-cli> -DWORK=<scratch dir> [-DWITH_MPI=0|1] -P run_cli_examples.cmake
-# Every example command line of the documentation runs as written (docs/cli.md "Examples"):
+# Every example command line of the documentation runs as written (the convention: the top of docs/cli.md):
 #  * docs/cli.md: every fenced block except ```text (a synopsis, placeholders in CAPITALS) and
 #    data blocks (```json, ```yaml); a block without a language that names quantscope-cli fails
 #    (label it sh or text);
@@ -141,8 +141,10 @@ function(qs_collect_markdown file label begin end)
 endfunction()
 
 # ---- the examples -------------------------------------------------------------------------
+set(readme_from "^## The command line")
+set(readme_to "^## ")
 qs_collect_markdown("${SRC}/docs/cli.md" "docs/cli.md" "" "")
-qs_collect_markdown("${SRC}/README.md" "README.md" "^## The command line" "^## ")
+qs_collect_markdown("${SRC}/README.md" "README.md" "${readme_from}" "${readme_to}")
 
 # The help footers: the commands from `--help`, then each command's (and subcommand's) help.
 function(qs_help out)
