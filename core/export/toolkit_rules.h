@@ -22,14 +22,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "recipe/default_excludes.h"
 #include "recipe/recipe.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
 
-/// Why a module stays dense unless the user says otherwise ("" when it does not): an
-/// embedding, the output head, a MoE router, or a weight that is not 2-D.
-std::string defaultExcludeReason(const std::string &module, const Shape &weightShape);
+// defaultExcludeReason (why a module stays dense by default) is in recipe/default_excludes.h,
+// shared with the budget solver.
 /// The same defaults as fnmatch patterns, for configs written without a checkpoint.
 const std::vector<std::string> &defaultExcludePatterns();
 /// The recipe with the default exclusions added to its exclude list: the exact names of
