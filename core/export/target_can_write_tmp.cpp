@@ -23,8 +23,14 @@ bool targetCanWrite(ExportFormat format, const QuantSpec &spec, std::string *why
         (void)exportRecipeText(recipe, format);
         return true;
     } catch (const UnsupportedError &e) {
-        if (why)
-            *why = e.what();
+        if (why) {
+            // The message names our one-rule recipe ("rules[0] 'spec': …"): keep the reason.
+            std::string w = e.what();
+            for (const std::string prefix : {"rules[0] 'spec': ", "the catch-all rule: "})
+                if (const auto at = w.find(prefix); at != std::string::npos)
+                    w.erase(0, at + prefix.size());
+            *why = w;
+        }
         return false;
     }
 }
