@@ -102,8 +102,8 @@ std::vector<std::pair<std::string, double>> readModuleWeights(const std::string 
 /// is not a positive decimal number or a budget beyond 2⁶⁴ − 1 bytes.
 std::uint64_t bytesForBitsPerWeight(std::string_view bitsPerWeight, std::uint64_t numel);
 /// Bytes of an MB budget, MB = 10⁶ bytes (not MiB): floor(X · 10⁶), X read exactly from its
-/// decimal text ("0.29" is 290000 bytes, not 289999). Digits past the sixth decimal are a part of
-/// a byte and dropped. Throws as bytesForBitsPerWeight.
+/// decimal text: "2.01" is 2010000 bytes (floor(2.01 · 1e6) in doubles is 2009999). Digits past
+/// the sixth decimal are a part of a byte and dropped. Throws as bytesForBitsPerWeight.
 std::uint64_t bytesForMegabytes(std::string_view mb);
 
 struct BudgetOptions {

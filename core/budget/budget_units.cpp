@@ -76,8 +76,8 @@ Decimal parseDecimal(std::string_view text, const char *what)
     const std::size_t first = digits.find_first_not_of('0');
     digits = first == std::string::npos ? "" : digits.substr(first);
     if (digits.empty())
-        throw bad(); // zero
-    if (digits.size() > 19) // so that mant · numel fits 128 bits
+        throw bad();        // zero
+    if (digits.size() > 20) // 2^64 - 1 has 20: mant < 10^20 < 2^67, so mant · 10^6 fits 128 bits
         throw UnsupportedError(std::string(what) + " has more significant digits than a budget can use: '" +
                                std::string(text) + "'");
     Decimal d;
