@@ -2,7 +2,7 @@
 #pragma once
 /// \file default_excludes.h
 /// Which modules stay dense unless the user says otherwise: embeddings, the output head, MoE
-/// routers, norms and anything not 2-D (docs/formats.md "How the toolkits resolve a module").
+/// routers, norms and anything not 2-D (docs/formats.md "Exported configs", docs/cli.md "`budget`").
 /// Here, below export/ and budget/, because both the exporters (export/toolkit_rules.h) and the
 /// budget solver (budget/budget.h) keep these modules dense.
 #include <string>
