@@ -41,6 +41,8 @@ public:
     /// The recipe of the chosen stop (canonical JSON), empty without data.
     QString recipeJson() const;
     const BudgetSolution *currentSolution() const;
+    /// The data shown (null when none).
+    const std::shared_ptr<const BudgetViewData> &data() const { return m_data; }
 
     QSlider *slider() const { return m_slider; }
     QComboBox *targetBox() const { return m_target; }
