@@ -147,6 +147,42 @@
         <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
         <translation>Budget %1 MB: gewählt %2 MB, %3 Bit pro Gewicht, quadratischer Gesamtfehler %4 (exakt, %5 Module)</translation>
     </message>
+    <message>
+        <source>Any</source>
+        <translation>Beliebig</translation>
+    </message>
+    <message>
+        <source>Quark</source>
+        <translation>Quark</translation>
+    </message>
+    <message>
+        <source>compressed-tensors</source>
+        <translation>compressed-tensors</translation>
+    </message>
+    <message>
+        <source>FP8 block</source>
+        <translation>FP8-Block</translation>
+    </message>
+    <message>
+        <source>Quantscope native</source>
+        <translation>Quantscope-nativ</translation>
+    </message>
+    <message>
+        <source>Price only the configurations this checkpoint format can store; Any prices every configuration and says which formats can export the choice</source>
+        <translation>Nur die Konfigurationen bewerten, die dieses Checkpoint-Format speichern kann; „Beliebig“ bewertet alle und nennt die Formate, die die Wahl exportieren können</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>Kept dense: %1 modules. Exports to: %2.</source>
+        <translation>Dicht belassen: %1 Module. Exportierbar nach: %2.</translation>
+    </message>
+    <message>
+        <source>no format</source>
+        <translation>kein Format</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>

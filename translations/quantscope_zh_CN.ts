@@ -147,6 +147,42 @@
         <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
         <translation>预算 %1 MB：选中 %2 MB，每权重 %3 比特，总平方误差 %4（精确，%5 个模块）</translation>
     </message>
+    <message>
+        <source>Any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Quark</source>
+        <translation>Quark</translation>
+    </message>
+    <message>
+        <source>compressed-tensors</source>
+        <translation>compressed-tensors</translation>
+    </message>
+    <message>
+        <source>FP8 block</source>
+        <translation>FP8 块</translation>
+    </message>
+    <message>
+        <source>Quantscope native</source>
+        <translation>Quantscope 原生</translation>
+    </message>
+    <message>
+        <source>Price only the configurations this checkpoint format can store; Any prices every configuration and says which formats can export the choice</source>
+        <translation>只评估此检查点格式能存储的配置；“任意”评估所有配置，并说明哪些格式能导出所选结果</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Kept dense: %1 modules. Exports to: %2.</source>
+        <translation>保持稠密：%1 个模块。可导出到：%2。</translation>
+    </message>
+    <message>
+        <source>no format</source>
+        <translation>无格式</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>

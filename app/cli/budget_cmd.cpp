@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// `quantscope-cli budget REPORT.jsonl --mb X | --bits-per-weight B`: one candidate per module
-// (the specs of a scan run with several specs) so that the total error is least within the
-// budget (core/budget/budget.h), the MiLo rank policies beside it, and the recipe of the choice.
+// `quantscope-cli budget REPORT.jsonl --mb X | --bits-per-weight B [--target T]`: one candidate
+// per module (the specs of a scan run with several specs) so that the total error is least within
+// the budget (core/budget/budget.h), the MiLo rank policies beside it, and the recipe of the
+// choice. With a target only the specs its checkpoint writer stores are priced; with `any` the
+// output says which targets can export the choice.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -13,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "export/checkpoint_writer.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
 
@@ -22,10 +26,21 @@ namespace {
 
 const char *kBudgetUsage = "budget takes exactly one of --mb X and --bits-per-weight B";
 
+/// The checkpoint targets a budget can be priced for, in the order the output lists them.
+const std::vector<ExportFormat> kBudgetTargets = {ExportFormat::Quark, ExportFormat::CompressedTensors,
+                                                  ExportFormat::Fp8Block, ExportFormat::Quantscope};
+
+SpecPredicate writerPredicate(ExportFormat f)
+{
+    return [f](const QuantSpec &spec, std::string *why) { return targetCanWrite(f, spec, why); };
+}
+
 struct BudgetOptions {
     std::string report;
     std::optional<std::string> mb, bpw, weightsPath, out, freqPath;
     bool weighted = false;
+    std::string target = "any";
+    bool includeDefaultExcluded = false;
     std::vector<std::string> policies;
 };
 
@@ -66,16 +81,30 @@ int runBudget(const BudgetOptions &o, bool json)
     if (weighted != weightsPath.has_value())
         throw UsageError("--weighted needs --weights W.json (module → error weight), and --weights needs --weighted: "
                          "the scan pairs no activations, so the weights come from a file");
+    BudgetProblemOptions po;
+    po.includeDefaultExcluded = o.includeDefaultExcluded;
+    if (o.target != "any") {
+        const auto f = parseExportFormat(o.target);
+        if (!f || std::find(kBudgetTargets.begin(), kBudgetTargets.end(), *f) == kBudgetTargets.end())
+            throw UsageError("--target must be any, quark, compressed-tensors, fp8-block or quantscope, not '" +
+                             o.target + "'");
+        po.canWrite = writerPredicate(*f);
+        po.target = o.target;
+    }
+    if (mb)
+        (void)toReal("--mb", *mb); // a usage error before any work
+    if (bpw)
+        (void)toReal("--bits-per-weight", *bpw);
     std::vector<std::pair<std::string, double>> weights;
     if (weighted)
         weights = readModuleWeights(*weightsPath);
-    const BudgetProblem problem = readBudgetProblem(pos[0], weighted ? &weights : nullptr);
+    const BudgetProblem problem = readBudgetProblem(pos[0], weighted ? &weights : nullptr, po);
     if (problem.modules.empty())
         throw UnsupportedError("the scan report has no module with candidates (no scanned module has a run with "
                                "metrics)",
                                Location{pos[0], {}, {}});
-    const std::uint64_t budget = mb ? bytesForMegabytes(toReal("--mb", *mb))
-                                    : bytesForBitsPerWeight(toReal("--bits-per-weight", *bpw), problem.totalNumel());
+    // Exact: the decimal text to integer bytes (MB = 10^6 bytes).
+    const std::uint64_t budget = mb ? bytesForMegabytes(*mb) : bytesForBitsPerWeight(*bpw, problem.totalNumel());
     std::map<std::string, double> freqs;
     if (freqPath)
         freqs = readExpertFrequencies(*freqPath);
@@ -84,12 +113,21 @@ int runBudget(const BudgetOptions &o, bool json)
     for (const auto &text : policies)
         pols.push_back(policyJson(text, choiceForPolicy(parseRankPolicy(text), problem, freqs), problem, budget));
 
-    const BudgetSolution s = solveBudget(problem.modules, budget);
+    const BudgetSolution s = solveBudget(problem, budget);
     const auto recipeJson = budgetRecipeJson(problem, s);
     if (out)
         Recipe::fromJson(recipeJson).save(*out); // validates, writes atomically
 
+    std::vector<std::pair<std::string, SpecPredicate>> targets;
+    for (const ExportFormat f : kBudgetTargets)
+        targets.emplace_back(std::string(toString(f)), writerPredicate(f));
+    const auto checks = checkBudgetTargets(problem, {s}, targets).front();
     nlohmann::ordered_json j = budgetSolutionJson(problem, s);
+    j["targets"] = nlohmann::ordered_json::array();
+    for (const auto &c : checks)
+        j["targets"].push_back({{"target", c.target},
+                                {"can_export", c.ok},
+                                {"why", c.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.why)}});
     j["policies"] = pols;
     j["recipe"] = out ? nlohmann::ordered_json(*out) : nlohmann::ordered_json(nullptr);
     if (json) {
@@ -97,9 +135,9 @@ int runBudget(const BudgetOptions &o, bool json)
         return 0;
     }
     const double numel = static_cast<double>(problem.totalNumel());
-    std::printf("budget %.6g MB (%llu bytes) over %zu modules, %.0f weights%s\n", static_cast<double>(budget) / 1e6,
-                static_cast<unsigned long long>(budget), problem.modules.size(), numel,
-                weighted ? ", weighted error" : "");
+    std::printf("budget %.6g MB (%llu bytes) over %zu modules, %.0f weights%s, target %s\n",
+                static_cast<double>(budget) / 1e6, static_cast<unsigned long long>(budget), problem.modules.size(),
+                numel, weighted ? ", weighted error" : "", o.target.c_str());
     std::printf("chosen: %.6g MB, %.4f bits per weight, total squared error %.6g (%s, exact)\n",
                 static_cast<double>(s.bytes) / 1e6, 8.0 * static_cast<double>(s.bytes) / numel, s.error,
                 s.method.c_str());
@@ -108,6 +146,13 @@ int runBudget(const BudgetOptions &o, bool json)
         std::printf("  %-56s %-28s %10llu B  %.4g\n", problem.modules[i].module.c_str(), c.label.c_str(),
                     static_cast<unsigned long long>(c.bytes), c.error);
     }
+    for (const auto &m : problem.modules)
+        if (!m.denseReason.empty())
+            std::printf("dense %s: %s\n", m.module.c_str(), m.denseReason.c_str());
+    for (const auto &r : problem.refused)
+        std::printf("not priced (%s cannot store it): %s\n", o.target.c_str(), r.c_str());
+    for (const auto &c : checks)
+        std::printf("export to %-20s %s%s\n", c.target.c_str(), c.ok ? "yes" : "no: ", c.why.c_str());
     for (const auto &p : pols) {
         if (p["missing"].empty())
             std::printf("policy %-20s %.6g MB, error %.6g%s\n", p["policy"].get<std::string>().c_str(),
@@ -137,6 +182,12 @@ void addBudgetCommand(Commands &c)
     cmd->add_option("REPORT", o->report, "the scan report (JSON lines) of a scan with several --specs")->required();
     cmd->add_option("--mb", o->mb, "the budget in megabytes of stored weights")->type_name("X");
     cmd->add_option("--bits-per-weight", o->bpw, "the budget in bits per weight")->type_name("B");
+    cmd->add_option("--target", o->target,
+                    "price only specs this checkpoint target stores: any (default: every candidate; the output "
+                    "says which targets can export the choice), quark, compressed-tensors, fp8-block, quantscope")
+        ->type_name("T");
+    cmd->add_flag("--include-default-excluded", o->includeDefaultExcluded,
+                  "also quantize lm_head, embeddings and MoE routers (kept dense by default, as the toolkits do)");
     cmd->add_flag("--weighted", o->weighted, "weight each module's error by --weights");
     cmd->add_option("--weights", o->weightsPath, "module → error weight (JSON)")->type_name("W.json");
     cmd->add_option("--policy", o->policies,
@@ -151,7 +202,7 @@ void addBudgetCommand(Commands &c)
     c.addCommon(cmd, kJson);
     cmd->footer(
         "Example:\n  quantscope-cli scan demo/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
-        "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --out recipe.json");
+        "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --target compressed-tensors --out recipe.json");
 }
 
 } // namespace quantscope::cli

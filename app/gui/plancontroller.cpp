@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include "budget/budget_view.h"
+#include "export/checkpoint_writer.h"
 #include "budgetview.h"
 #include "exporterpanel.h"
 #include "loadcontroller.h"
@@ -18,6 +19,15 @@ namespace quantscope {
 namespace {
 /// Stops of the budget slider (each an exact optimum).
 constexpr int kBudgetSteps = 64;
+
+/// The checkpoint targets the Budget tab offers (its combo box) and checks each stop against.
+const std::vector<ExportFormat> kBudgetTargets = {ExportFormat::Quark, ExportFormat::CompressedTensors,
+                                                  ExportFormat::Fp8Block, ExportFormat::Quantscope};
+
+SpecPredicate writerPredicate(ExportFormat f)
+{
+    return [f](const QuantSpec &spec, std::string *why) { return targetCanWrite(f, spec, why); };
+}
 } // namespace
 
 PlanController::PlanController(QObject *parent, const LoadController *loads, TensorBrowser *browser,
@@ -36,6 +46,7 @@ PlanController::PlanController(QObject *parent, const LoadController *loads, Ten
     connect(m_editor, &RecipeEditor::exportRequested, this, &PlanController::exportRecipe);
     connect(m_budget, &BudgetView::exportRequested, this, &PlanController::exportRecipe);
     connect(m_budget, &BudgetView::sweepRequested, this, &PlanController::sweep);
+    connect(m_budget, &BudgetView::targetChanged, this, &PlanController::repriceBudget);
     connect(loads, &LoadController::documentOpened, this, &PlanController::documentOpened);
 }
 
@@ -67,8 +78,15 @@ void PlanController::exportRecipe(const QString &json)
     m_tabs->setCurrentWidget(m_exporter);
 }
 
+void PlanController::repriceBudget()
+{
+    if (m_scanLines)
+        setScanLines(m_scanLines);
+}
+
 void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines)
 {
+    m_scanLines = lines;
     if (!lines || lines->empty()) {
         const bool running = m_budgetJob.isRunning();
         m_budgetJob.cancel();
@@ -77,14 +95,27 @@ void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::or
             emit jobEnded();
         return;
     }
+    const std::string target = m_budget->target().toStdString();
     m_budgetJob.start(
-        [lines](const CancelToken &cancel) {
+        [lines, target](const CancelToken &cancel) {
             std::vector<nlohmann::json> plain;
             for (const auto &l : *lines)
                 plain.push_back(nlohmann::json::parse(l.dump()));
-            BudgetProblem p =
-                budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr, "the window's scan");
-            return std::make_shared<const BudgetViewData>(prepareBudgetView(std::move(p), kBudgetSteps, cancel));
+            // The same pricing as `budget --target` (docs/cli.md "`budget`").
+            BudgetProblemOptions options;
+            if (const auto f = parseExportFormat(target)) {
+                options.canWrite = writerPredicate(*f);
+                options.target = target;
+            }
+            BudgetProblem p = budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr,
+                                                     "the window's scan", options);
+            BudgetViewData d = prepareBudgetView(std::move(p), kBudgetSteps, cancel);
+            std::vector<std::pair<std::string, SpecPredicate>> targets;
+            for (const ExportFormat f : kBudgetTargets)
+                targets.emplace_back(std::string(toString(f)), writerPredicate(f));
+            cancel.check();
+            d.targets = checkBudgetTargets(d.problem, d.steps, targets);
+            return std::make_shared<const BudgetViewData>(std::move(d));
         },
         [this](std::shared_ptr<const BudgetViewData> data) {
             m_budget->setData(std::move(data));

@@ -39,6 +39,8 @@ public:
     /// The budget of a scan's module lines (a job; the view follows when it is done); null or
     /// empty clears it.
     void setScanLines(std::shared_ptr<const std::vector<nlohmann::ordered_json>> lines);
+    /// Prices the last scan's lines again (the Budget tab's target changed).
+    void repriceBudget();
     /// Sweeps the tensor selected in the browser (none selected: the first 2-D weight).
     void sweep();
 
@@ -56,6 +58,7 @@ private:
     ExporterPanel *m_exporter;
     RecipeEditor *m_editor = nullptr;
     BudgetView *m_budget = nullptr;
+    std::shared_ptr<const std::vector<nlohmann::ordered_json>> m_scanLines;
     QThreadPool m_pool;
     JobTracker m_budgetJob{this, &m_pool};
     JobTracker m_sweepJob{this, &m_pool};

@@ -11,7 +11,10 @@
 #include <sstream>
 
 #include "io/json_strict.h"
+#include "recipe/default_excludes.h"
+#include "recipe/recipe_check.h"
 #include "results/config_label.h"
+#include "tensor/dtype.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -27,6 +30,23 @@ double finiteNumber(const nlohmann::json &j, const char *key)
     return j[key].get<double>();
 }
 
+/// The one candidate of a module kept dense: its stored bytes (the report's dtype when the
+/// module is dense and of a float type, else BF16), error 0.
+BudgetCandidate denseCandidate(const nlohmann::json &line, std::uint64_t numel)
+{
+    std::string dtype = "BF16";
+    const bool dense = !line.contains("format") || line["format"] == "dense";
+    if (dense && line.contains("dtype") && line["dtype"].is_string())
+        if (const auto t = dtypeFromSafetensors(line["dtype"].get<std::string>()); t && isFloating(*t))
+            dtype = line["dtype"].get<std::string>();
+    const int bits = bitsOf(dtypeFromSafetensors(dtype).value_or(DType::BF16));
+    BudgetCandidate c;
+    c.spec = {{"method", "dense"}, {"dtype", dtype}};
+    c.label = "dense " + dtype;
+    c.bytes = numel * static_cast<std::uint64_t>(bits) / 8;
+    return c;
+}
+
 } // namespace
 
 std::uint64_t BudgetProblem::totalNumel() const
@@ -40,7 +60,7 @@ std::uint64_t BudgetProblem::totalNumel() const
 std::uint64_t BudgetProblem::minBytes() const
 {
     std::uint64_t n = 0;
-    for (const auto &m : modules) {
+    for (const auto &m : budgetUnits(*this).units) {
         std::uint64_t b = std::numeric_limits<std::uint64_t>::max();
         for (const auto &c : m.candidates)
             b = std::min(b, c.bytes);
@@ -52,7 +72,7 @@ std::uint64_t BudgetProblem::minBytes() const
 std::uint64_t BudgetProblem::maxBytes() const
 {
     std::uint64_t n = 0;
-    for (const auto &m : modules) {
+    for (const auto &m : budgetUnits(*this).units) {
         std::uint64_t b = 0;
         for (const auto &c : m.candidates)
             b = std::max(b, c.bytes);
@@ -63,12 +83,36 @@ std::uint64_t BudgetProblem::maxBytes() const
 
 BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::vector<nlohmann::json> &lines,
                                      const std::vector<std::pair<std::string, double>> *weights,
-                                     const std::string &source)
+                                     const std::string &source, const BudgetProblemOptions &options)
 {
     if (!header.is_object() || !header.contains("quantscope_scan"))
         throw FormatError("not a scan report (its first line has no \"quantscope_scan\")", Location{source, {}, {}});
     BudgetProblem p;
     p.report = source;
+    p.target = options.target;
+    // The target's answer per distinct spec (many modules share each spec).
+    std::map<std::string, std::string> refusedWhy; // spec dump → reason ("" accepted)
+    auto accepted = [&](const BudgetCandidate &c) {
+        if (!options.canWrite)
+            return true;
+        const std::string key = c.spec.dump();
+        auto it = refusedWhy.find(key);
+        if (it == refusedWhy.end()) {
+            std::string why;
+            try {
+                if (options.canWrite(parseQuantSpec(c.spec), &why))
+                    why.clear();
+                else if (why.empty())
+                    why = "refused";
+            } catch (const Error &e) {
+                why = e.what();
+            }
+            if (!why.empty())
+                p.refused.push_back(c.label + ": " + why);
+            it = refusedWhy.emplace(key, why).first;
+        }
+        return it->second.empty();
+    };
     if (header.contains("checkpoint") && header["checkpoint"].is_string())
         p.checkpoint = header["checkpoint"].get<std::string>();
     if (header.contains("recipe"))
@@ -107,12 +151,21 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
             throw FormatError("module '" + name + "' has no shape", Location{where, {}, {}});
         if (l.contains("kurtosis") && l["kurtosis"].is_object())
             m.kurtosis = finiteNumber(l["kurtosis"], "tensor");
+        if (!options.includeDefaultExcluded)
+            m.denseReason = defaultExcludeReason(name, Shape(m.shape.begin(), m.shape.end()));
+        if (!m.denseReason.empty()) {
+            m.candidates.push_back(denseCandidate(l, m.numel));
+            p.modules.push_back(std::move(m));
+            continue;
+        }
         if (weights) {
             const auto it = weightOf.find(name);
             if (it == weightOf.end())
                 throw FormatError("the weights give no weight for module '" + name + "'", Location{source, {}, {}});
             m.weight = it->second;
         }
+        m.group = fusionGroupOf(name);
+        int refusedHere = 0;
         for (const auto &run : l["runs"]) {
             if (!run.is_object() || !run.contains("metrics") || !run["metrics"].is_object() || !run.contains("spec"))
                 continue; // a failed run has no metrics
@@ -129,9 +182,18 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
             if (c.spec.contains("method") && c.spec["method"] == "milo" && c.spec.contains("rank") &&
                 c.spec["rank"].is_number_integer())
                 c.rank = c.spec["rank"].get<int>();
-            m.candidates.push_back(std::move(c));
+            if (accepted(c))
+                m.candidates.push_back(std::move(c));
+            else
+                ++refusedHere;
         }
-        if (m.candidates.empty()) {
+        if (m.candidates.empty() && refusedHere > 0) {
+            // Every measured spec is one the target cannot store: the module stays dense.
+            m.denseReason = "no candidate " + options.target + " can store";
+            m.group.clear();
+            m.candidates.push_back(denseCandidate(l, m.numel));
+            p.modules.push_back(std::move(m));
+        } else if (m.candidates.empty()) {
             p.leftOut.push_back(name + ": no run with metrics");
             p.leftOutNotExcluded.push_back(name);
         } else
@@ -141,7 +203,8 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
 }
 
 BudgetProblem readBudgetProblem(const std::string &reportPath,
-                                const std::vector<std::pair<std::string, double>> *weights)
+                                const std::vector<std::pair<std::string, double>> *weights,
+                                const BudgetProblemOptions &options)
 {
     std::ifstream in(reportPath, std::ios::binary);
     if (!in)
@@ -170,7 +233,7 @@ BudgetProblem readBudgetProblem(const std::string &reportPath,
     }
     if (header.is_null())
         throw FormatError("the scan report is empty", Location{reportPath, {}, {}});
-    return budgetProblemFromLines(header, lines, weights, reportPath);
+    return budgetProblemFromLines(header, lines, weights, reportPath, options);
 }
 
 std::vector<std::pair<std::string, double>> readModuleWeights(const std::string &path)
@@ -190,20 +253,6 @@ std::vector<std::pair<std::string, double>> readModuleWeights(const std::string 
         out.emplace_back(k, v.get<double>());
     }
     return out;
-}
-
-std::uint64_t bytesForBitsPerWeight(double bitsPerWeight, std::uint64_t numel)
-{
-    if (!std::isfinite(bitsPerWeight) || bitsPerWeight <= 0)
-        throw UnsupportedError("bits per weight must be a positive number");
-    return static_cast<std::uint64_t>(std::floor(bitsPerWeight * static_cast<double>(numel) / 8.0));
-}
-
-std::uint64_t bytesForMegabytes(double mb)
-{
-    if (!std::isfinite(mb) || mb <= 0)
-        throw UnsupportedError("the budget in MB must be a positive number");
-    return static_cast<std::uint64_t>(std::floor(mb * 1e6));
 }
 
 BudgetSolution evaluateChoice(const std::vector<BudgetModule> &modules, const std::vector<int> &choice)
@@ -557,7 +606,8 @@ nlohmann::ordered_json budgetSolutionJson(const BudgetProblem &problem, const Bu
     j["error"] = solution.error;
     j["method"] = solution.method;
     j["byte_resolution"] = solution.gcd;
-    ojson mods = ojson::array();
+    j["target"] = problem.target.empty() ? ojson("any") : ojson(problem.target);
+    ojson mods = ojson::array(), dense = ojson::array();
     for (std::size_t i = 0; i < problem.modules.size(); ++i) {
         const auto &m = problem.modules[i];
         const auto &c = m.candidates[static_cast<std::size_t>(solution.choice[i])];
@@ -569,9 +619,15 @@ nlohmann::ordered_json budgetSolutionJson(const BudgetProblem &problem, const Bu
         mj["bytes"] = c.bytes;
         mj["error"] = c.error;
         mj["mse"] = c.mse;
+        mj["group"] = m.group.empty() ? ojson(nullptr) : ojson(m.group);
+        mj["dense"] = m.denseReason.empty() ? ojson(nullptr) : ojson(m.denseReason);
+        if (!m.denseReason.empty())
+            dense.push_back(ojson{{"module", m.module}, {"reason", m.denseReason}});
         mods.push_back(std::move(mj));
     }
     j["modules"] = std::move(mods);
+    j["dense"] = std::move(dense);
+    j["refused"] = problem.refused;
     j["left_out"] = problem.leftOut;
     return j;
 }
@@ -585,6 +641,8 @@ nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const Budg
     std::vector<std::string> labels;
     std::vector<std::vector<std::string>> members;
     for (std::size_t i = 0; i < problem.modules.size(); ++i) {
+        if (!problem.modules[i].denseReason.empty())
+            continue; // excluded below
         const auto &c = problem.modules[i].candidates[static_cast<std::size_t>(solution.choice[i])];
         const std::string key = c.spec.dump();
         auto it = std::find(keys.begin(), keys.end(), key);
@@ -627,6 +685,9 @@ nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const Budg
         exclude = problem.recipe["exclude"];
     for (const auto &m : problem.leftOutNotExcluded)
         exclude.push_back(ojson{{"pattern", m}, {"dialect", "exact"}});
+    for (const auto &m : problem.modules)
+        if (!m.denseReason.empty())
+            exclude.push_back(ojson{{"pattern", m.module}, {"dialect", "exact"}});
     recipe["exclude"] = std::move(exclude);
     const double numel = static_cast<double>(problem.totalNumel());
     ojson b;
@@ -637,6 +698,7 @@ nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const Budg
     b["predicted_bits_per_weight"] = numel > 0 ? 8.0 * static_cast<double>(solution.bytes) / numel : 0.0;
     b["predicted_error"] = solution.error;
     b["method"] = solution.method;
+    b["target"] = problem.target.empty() ? ojson("any") : ojson(problem.target);
     recipe["metadata"] = ojson{{"budget", b}};
     return recipe;
 }

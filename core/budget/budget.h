@@ -9,12 +9,22 @@
 /// of the differences (so the table's resolution loses nothing), or, when that table would be too
 /// large, branch and bound pruned by the linear-programming (Lagrangian) bound of the remaining
 /// modules. Both return an optimum; ties go to fewer bytes. docs/cli.md "`budget`".
+///
+/// What the solver prices follows what can be exported: with a target predicate only the specs
+/// the target's checkpoint writer can store are candidates; the modules the toolkits keep dense
+/// (recipe/default_excludes.h) stay dense, priced at their stored size; and the members of one
+/// fusion group (recipe/recipe_check.h fusionGroupOf: q/k/v, gate/up, one projection of a
+/// layer's experts) are one unit with one spec, as serving engines require.
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "quant/quant_spec.h"
 
 namespace quantscope {
 
@@ -29,6 +39,8 @@ struct BudgetCandidate {
 
 struct BudgetModule {
     std::string module;
+    std::string group;       ///< fusion group (fusionGroupOf), "" for none or a dense module
+    std::string denseReason; ///< non-empty: kept dense (one candidate, its stored bytes, error 0)
     std::uint64_t numel = 0;
     double weight = 1;                                          ///< error weight (1 unless weighted)
     double kurtosis = std::numeric_limits<double>::quiet_NaN(); ///< the tensor's excess kurtosis
@@ -47,9 +59,25 @@ struct BudgetProblem {
     std::vector<std::string> leftOut;
     /// The names of those that the report's recipe did not exclude (unmatched, error, no runs).
     std::vector<std::string> leftOutNotExcluded;
+    std::string target; ///< the target the candidates were filtered for ("" any)
+    /// Specs the target refused, "LABEL: why", one per distinct spec.
+    std::vector<std::string> refused;
     std::uint64_t totalNumel() const;
-    std::uint64_t minBytes() const; ///< every module's smallest candidate
-    std::uint64_t maxBytes() const; ///< every module's largest candidate
+    std::uint64_t minBytes() const; ///< the least bytes of any choice (fused groups share one spec)
+    std::uint64_t maxBytes() const; ///< the most bytes of any choice
+};
+
+/// Whether a target stores a spec; `why` gets the reason when not. The CLI and the window pass
+/// export/checkpoint_writer.h targetCanWrite (injected: budget/ does not depend on export/).
+using SpecPredicate = std::function<bool(const QuantSpec &spec, std::string *why)>;
+
+struct BudgetProblemOptions {
+    /// Only candidates it accepts are priced (empty: every candidate). A module left with none
+    /// stays dense.
+    SpecPredicate canWrite;
+    std::string target; ///< its name, for messages
+    /// Price the modules defaultExcludeReason keeps dense (lm_head, embeddings, routers) too.
+    bool includeDefaultExcluded = false;
 };
 
 /// Reads a scan report (docs/formats.md "Scan reports"): every scanned module's runs with a
@@ -57,19 +85,26 @@ struct BudgetProblem {
 /// weight, e.g. mean ‖x‖² of its inputs or routing frequency), each module's errors are
 /// multiplied by its weight; a module with candidates but no weight is refused. Throws IoError /
 /// FormatError naming the report (and the line) when it cannot be read or is not a scan report.
+/// Modules kept dense (`options`) have one candidate: their stored dtype's bytes (BF16 when the
+/// report's module was quantized or its dtype is not a float), error 0.
 BudgetProblem readBudgetProblem(const std::string &reportPath,
-                                const std::vector<std::pair<std::string, double>> *weights = nullptr);
+                                const std::vector<std::pair<std::string, double>> *weights = nullptr,
+                                const BudgetProblemOptions &options = {});
 /// The same from lines already in memory (header, then module lines).
 BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::vector<nlohmann::json> &lines,
                                      const std::vector<std::pair<std::string, double>> *weights = nullptr,
-                                     const std::string &source = "report");
+                                     const std::string &source = "report", const BudgetProblemOptions &options = {});
 /// Reads `{"module": weight, ...}` (finite, ≥ 0). Errors name the file.
 std::vector<std::pair<std::string, double>> readModuleWeights(const std::string &path);
 
-/// Bytes of a mean bits-per-weight budget: floor(bitsPerWeight · numel / 8).
-std::uint64_t bytesForBitsPerWeight(double bitsPerWeight, std::uint64_t numel);
-/// Bytes of an MB budget (10⁶ bytes): floor(mb · 10⁶).
-std::uint64_t bytesForMegabytes(double mb);
+/// Bytes of a mean bits-per-weight budget: floor(B · numel / 8), B read exactly from its decimal
+/// text ("4.1", "4.25e0"): no binary rounding loses a byte. Throws UnsupportedError for text that
+/// is not a positive decimal number or a budget beyond 2⁶⁴ − 1 bytes.
+std::uint64_t bytesForBitsPerWeight(std::string_view bitsPerWeight, std::uint64_t numel);
+/// Bytes of an MB budget, MB = 10⁶ bytes (not MiB): floor(X · 10⁶), X read exactly from its
+/// decimal text: "2.01" is 2010000 bytes (floor(2.01 · 1e6) in doubles is 2009999). Digits past
+/// the sixth decimal are a part of a byte and dropped. Throws as bytesForBitsPerWeight.
+std::uint64_t bytesForMegabytes(std::string_view mb);
 
 struct BudgetOptions {
     /// The dynamic programme runs while modules × (capacity + 1) is at most this; beyond it the
@@ -99,16 +134,43 @@ BudgetSolution solveBudget(const std::vector<BudgetModule> &modules, std::uint64
 /// Total bytes and error of a given choice (−1 entries are refused).
 BudgetSolution evaluateChoice(const std::vector<BudgetModule> &modules, const std::vector<int> &choice);
 
+/// What the solver prices: one unit per fusion group (its members' common specs, bytes and
+/// errors summed, in the first member's order) and one per other module.
+struct BudgetUnits {
+    std::vector<BudgetModule> units;               ///< a group's unit is named by its group
+    std::vector<std::vector<std::size_t>> members; ///< per unit, its module indices
+    /// per unit and unit candidate, the candidate index of each member (members' order)
+    std::vector<std::vector<std::vector<int>>> pick;
+};
+/// Throws UnsupportedError naming a group whose members share no spec.
+BudgetUnits budgetUnits(const BudgetProblem &problem);
+/// solveBudget over budgetUnits(problem); `choice` is per module (problem.modules), so the
+/// members of a group get the candidates of one spec.
+BudgetSolution solveBudget(const BudgetProblem &problem, std::uint64_t budgetBytes, const BudgetOptions &options = {});
+
+/// Whether a target can store every spec a solution chose (dense modules aside).
+struct BudgetTargetCheck {
+    std::string target;
+    bool ok = true;
+    std::string why; ///< the first refusal, "MODULE: reason"
+};
+/// Per solution, per target (in the order given). Each distinct spec is asked once.
+std::vector<std::vector<BudgetTargetCheck>>
+checkBudgetTargets(const BudgetProblem &problem, const std::vector<BudgetSolution> &solutions,
+                   const std::vector<std::pair<std::string, SpecPredicate>> &targets);
+
 /// The solution as a recipe: one rule per chosen spec but the most chosen one (dialect `exact`,
 /// the modules that chose it as patterns, name "budget: LABEL"), in the order of first use, then
 /// a catch-all rule `*` with the most chosen spec (every toolkit config needs one); the report
-/// recipe's exclude list plus the modules left out that it did not exclude (`exact`), so that
-/// no module the budget did not price gets quantized; `metadata.budget` holds the budget, the
+/// recipe's exclude list plus the modules left out that it did not exclude and the modules kept
+/// dense (`exact`), so that no module the budget did not price gets quantized. Fused members
+/// chose one spec, so they resolve to one rule. `metadata.budget` holds the budget, the
 /// predicted bytes, bits per weight and error, the method and the report.
 nlohmann::ordered_json budgetRecipeJson(const BudgetProblem &problem, const BudgetSolution &solution);
 
-/// {"budget_bytes","bytes","mb","bits_per_weight","error","method","modules":[{"module","choice",
-///  "label","spec","bytes","error","mse"}]}
+/// {"budget_bytes","bytes","mb","bits_per_weight","error","method","target","modules":[{"module",
+///  "choice","label","spec","bytes","error","mse","group","dense"}],"dense":[{"module","reason"}],
+///  "refused","left_out"}
 nlohmann::ordered_json budgetSolutionJson(const BudgetProblem &problem, const BudgetSolution &solution);
 
 /// The curve of the budget view: optimal total error at `points` budgets evenly spaced from the

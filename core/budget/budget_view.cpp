@@ -70,7 +70,7 @@ BudgetViewData prepareBudgetView(BudgetProblem problem, int steps, const CancelT
     for (int k = 0; k < steps; ++k) {
         cancel.check();
         const std::uint64_t budget = lo + static_cast<std::uint64_t>(static_cast<double>(hi - lo) * k / (steps - 1));
-        BudgetSolution s = solveBudget(d.problem.modules, budget);
+        BudgetSolution s = solveBudget(d.problem, budget);
         d.curve.x.push_back(static_cast<double>(budget) / 1e6);
         d.curve.y.push_back(s.error);
         d.curve.labels.push_back(s.method);

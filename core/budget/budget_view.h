@@ -40,6 +40,9 @@ struct BudgetViewData {
     BudgetProblem problem;
     std::vector<BudgetSolution> steps; ///< the optimum at `steps` budgets from the least to the most bytes
     ParetoCurve curve;                 ///< total error against MB of the steps (labels: the method)
+    /// Per step, per checkpoint target: whether it can store the step's choice (filled by the
+    /// caller, which knows the targets: checkBudgetTargets).
+    std::vector<std::vector<BudgetTargetCheck>> targets;
 };
 /// Solves the problem exactly at `steps` (≥ 2) evenly spaced budgets. Cancelled propagates.
 BudgetViewData prepareBudgetView(BudgetProblem problem, int steps, const CancelToken &cancel = {});

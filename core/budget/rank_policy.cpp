@@ -217,6 +217,10 @@ PolicyChoice choiceForPolicy(const RankPolicy &policy, const BudgetProblem &prob
     PolicyChoice pc;
     pc.ranks = assignRanks(policy, mods, frequencies);
     for (std::size_t i = 0; i < problem.modules.size(); ++i) {
+        if (!problem.modules[i].denseReason.empty()) {
+            pc.choice.push_back(0); // kept dense: its one candidate
+            continue;
+        }
         int best = -1;
         const auto &cands = problem.modules[i].candidates;
         for (std::size_t c = 0; c < cands.size(); ++c)

@@ -22,17 +22,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "recipe/default_excludes.h"
 #include "recipe/recipe.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
 
-/// Why a module stays dense unless the user says otherwise ("" when it does not): an
-/// embedding, the output head, a MoE router, or a weight that is not 2-D.
-std::string defaultExcludeReason(const std::string &module, const Shape &weightShape);
-/// Whether the module is an embedding (not a Linear layer: compressed-tensors' `Linear` target
-/// and Quark's global config do not apply to it).
-bool isEmbeddingModule(const std::string &module);
+// defaultExcludeReason and isEmbeddingModule: recipe/default_excludes.h (the budget uses them too).
 /// The same defaults as patterns (`lm_head` exact, routers fnmatch), for configs written without
 /// a checkpoint.
 const std::vector<std::string> &defaultExcludePatterns();

@@ -23,8 +23,7 @@ if(NOT DEFINED WITH_MPI)
 endif()
 
 # Expected failures: "<regex matched against the line>|<the issue>". Keep it minimal.
-set(QS_XFAIL
-    "budget .*--target |budget --target is being added by the budget solver work (unknown option until it lands)")
+set(QS_XFAIL "")
 
 # Markdown and shell text travel through CMake lists: neutralise the characters lists treat
 # specially, restore them before running.

@@ -9,6 +9,7 @@
 #include "paretoplot.h"
 #include "recipeeditor.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -187,6 +188,17 @@ private slots:
         v.setData(nullptr);
         QVERIFY(!v.slider()->isEnabled());
         QVERIFY(v.recipeJson().isEmpty());
+    }
+
+    void budgetTargetChoiceAsksForRepricing()
+    {
+        BudgetView v;
+        QCOMPARE(v.targetBox()->count(), 5);
+        QVERIFY(v.target().isEmpty()); // Any
+        QSignalSpy spy(&v, &BudgetView::targetChanged);
+        v.targetBox()->setCurrentIndex(v.targetBox()->findData(QStringLiteral("compressed-tensors")));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(v.target(), QStringLiteral("compressed-tensors"));
     }
 
     void sweepCurvesOnePerFamilyWithTheCurrentConfigurationMarked()

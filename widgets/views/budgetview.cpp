@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "budgetview.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -24,7 +25,17 @@ BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_export = new QPushButton(tr("Export…"), this);
     m_export->setEnabled(false);
+    m_target = new QComboBox(this);
+    m_target->addItem(tr("Any"), QString());
+    m_target->addItem(tr("Quark"), QStringLiteral("quark"));
+    m_target->addItem(tr("compressed-tensors"), QStringLiteral("compressed-tensors"));
+    m_target->addItem(tr("FP8 block"), QStringLiteral("fp8-block"));
+    m_target->addItem(tr("Quantscope native"), QStringLiteral("quantscope"));
+    m_target->setToolTip(tr("Price only the configurations this checkpoint format can store; Any prices every "
+                            "configuration and says which formats can export the choice"));
     auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Target:"), this));
+    top->addWidget(m_target);
     top->addWidget(new QLabel(tr("Budget:"), this));
     top->addWidget(m_slider, 1);
     top->addWidget(m_export);
@@ -58,6 +69,7 @@ BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
     layout->addWidget(split, 1);
 
     connect(m_slider, &QSlider::valueChanged, this, &BudgetView::showStep);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &BudgetView::targetChanged);
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString json = recipeJson();
         if (!json.isEmpty())
@@ -100,6 +112,11 @@ void BudgetView::setSweep(const FormatSweep &sweep, const ParetoMark &mark)
 void BudgetView::setSweepStatus(const QString &text)
 {
     m_sweepStatus->setText(text);
+}
+
+QString BudgetView::target() const
+{
+    return m_target->currentData().toString();
 }
 
 void BudgetView::setStep(int step)
@@ -147,6 +164,20 @@ void BudgetView::showStep()
                            .arg(8.0 * static_cast<double>(s->bytes) / numel, 0, 'f', 3)
                            .arg(s->error, 0, 'g', 5)
                            .arg(static_cast<int>(p.modules.size())));
+    int dense = 0;
+    for (const auto &m : p.modules)
+        dense += m.denseReason.empty() ? 0 : 1;
+    const auto at = static_cast<std::size_t>(std::clamp(step(), 0, static_cast<int>(m_data->steps.size()) - 1));
+    if (at < m_data->targets.size()) {
+        QStringList ok;
+        for (const auto &t : m_data->targets[at])
+            if (t.ok)
+                ok << fromStd(t.target);
+        m_summary->setText(m_summary->text() + QLatin1Char('\n') +
+                           tr("Kept dense: %1 modules. Exports to: %2.")
+                               .arg(dense)
+                               .arg(ok.isEmpty() ? tr("no format") : ok.join(QStringLiteral(", "))));
+    }
 }
 
 } // namespace quantscope

@@ -11,6 +11,7 @@
 
 #include "budget/budget_view.h"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -31,14 +32,20 @@ public:
     void setSweep(const FormatSweep &sweep, const ParetoMark &mark);
     /// A line under the sweep (running, failed, …).
     void setSweepStatus(const QString &text);
+    /// The checkpoint target the budget is priced for: "" (any), "quark", "compressed-tensors",
+    /// "fp8-block" or "quantscope" (export/config_export.h toString).
+    QString target() const;
     /// The slider's stop (0 … steps − 1).
     void setStep(int step);
     int step() const;
     /// The recipe of the chosen stop (canonical JSON), empty without data.
     QString recipeJson() const;
     const BudgetSolution *currentSolution() const;
+    /// The data shown (null when none).
+    const std::shared_ptr<const BudgetViewData> &data() const { return m_data; }
 
     QSlider *slider() const { return m_slider; }
+    QComboBox *targetBox() const { return m_target; }
     ParetoPlot *budgetPlot() const { return m_budgetPlot; }
     BudgetBarsPlot *barsPlot() const { return m_bars; }
     ParetoPlot *sweepPlot() const { return m_sweepPlot; }
@@ -48,6 +55,8 @@ public:
 
 signals:
     void exportRequested(const QString &json);
+    /// The user chose another target: the budget must be priced again.
+    void targetChanged();
     void sweepRequested();
 
 private:
@@ -55,6 +64,7 @@ private:
 
     std::shared_ptr<const BudgetViewData> m_data;
     QSlider *m_slider = nullptr;
+    QComboBox *m_target = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_export = nullptr;
     ParetoPlot *m_budgetPlot = nullptr;

@@ -10,7 +10,10 @@
 
 #include "budget/budget.h"
 #include "budget/rank_policy.h"
+#include "export/checkpoint_writer.h"
+#include "export/config_export.h"
 #include "recipe/recipe.h"
+#include "recipe/recipe_check.h"
 #include "util/error.h"
 
 using namespace quantscope;
@@ -192,10 +195,10 @@ TEST(Budget, InfeasibleBudgetSaysWhatIsNeeded)
         EXPECT_NE(std::string(e.what()).find("budget too small"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("500 bytes"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(solveBudget({}, 1000), UnsupportedError);
-    EXPECT_EQ(bytesForBitsPerWeight(4.25, 1000), 531u);
-    EXPECT_EQ(bytesForMegabytes(1.5), 1500000u);
-    EXPECT_THROW(bytesForBitsPerWeight(-1, 10), UnsupportedError);
+    EXPECT_THROW(solveBudget(std::vector<BudgetModule>{}, 1000), UnsupportedError);
+    EXPECT_EQ(bytesForBitsPerWeight("4.25", 1000), 531u);
+    EXPECT_EQ(bytesForMegabytes("1.5"), 1500000u);
+    EXPECT_THROW(bytesForBitsPerWeight("-1", 10), UnsupportedError);
 }
 
 TEST(Budget, ReportToRecipeResolvesEveryModuleToItsChoice)
@@ -305,4 +308,188 @@ TEST(RankPolicy, ReadsFrequenciesAsJsonAndCsv)
         EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos);
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST(Budget, MegabytesAndBitsPerWeightConvertExactly)
+{
+    // Binary floating point gives floor(2.01 · 1e6) = 2009999; the budget is 2010000 bytes.
+    EXPECT_EQ(bytesForMegabytes("2.01"), 2010000u);
+    EXPECT_EQ(bytesForMegabytes("2.010000"), 2010000u);
+    EXPECT_EQ(bytesForMegabytes("201e-2"), 2010000u);
+    EXPECT_EQ(bytesForMegabytes("0.0000019"), 1u); // a part of a byte is dropped
+    EXPECT_EQ(bytesForMegabytes("18446744073709.551615"), 18446744073709551615ull);
+    EXPECT_THROW(bytesForMegabytes("18446744073709.551616"), UnsupportedError);
+    EXPECT_THROW(bytesForMegabytes("0"), UnsupportedError);
+    EXPECT_THROW(bytesForMegabytes("-1"), UnsupportedError);
+    EXPECT_THROW(bytesForMegabytes("1.5MB"), UnsupportedError);
+    EXPECT_THROW(bytesForMegabytes("nan"), UnsupportedError);
+    // 4.1 bits over 10⁶ weights: 512500 bytes exactly (4.1 · 10⁶ / 8).
+    EXPECT_EQ(bytesForBitsPerWeight("4.1", 1000000), 512500u);
+    EXPECT_EQ(bytesForBitsPerWeight("4.35", 8), 4u);
+}
+
+TEST(Budget, BudgetExactlyAtTheBoundaryIsMet)
+{
+    // Two modules; the better choice needs exactly 2010000 bytes, one byte more than
+    // floor(2.01 · 1e6) in doubles: `--mb 2.01` must reach it.
+    std::vector<BudgetModule> mods(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        mods[i].module = "m" + std::to_string(i);
+        mods[i].numel = 1000000;
+        mods[i].candidates = {{{}, "small", 10.0, 500000, 0, -1}, {{}, "large", 1.0, 1005000, 0, -1}};
+    }
+    const std::uint64_t budget = bytesForMegabytes("2.01");
+    const BudgetSolution s = solveBudget(mods, budget);
+    EXPECT_EQ(s.bytes, 2010000u);
+    EXPECT_EQ(s.choice, (std::vector<int>{1, 1}));
+    EXPECT_EQ(solveBudget(mods, budget - 1).choice.size(), 2u);
+    EXPECT_GT(solveBudget(mods, budget - 1).error, s.error);
+}
+
+namespace {
+
+nlohmann::json fullSpec(nlohmann::json j)
+{
+    return toJson(parseQuantSpec(j));
+}
+
+/// A report of one attention + MLP layer, lm_head and embeddings, every module scanned with INT4,
+/// INT8, MiLo, HQQ and constOpt; MiLo and HQQ are the cheapest good choices, and v_proj is the
+/// module that wants INT8 most.
+std::pair<nlohmann::json, std::vector<nlohmann::json>> mixedReport()
+{
+    const std::vector<std::pair<nlohmann::json, double>> specs = {
+        {fullSpec({{"method", "int"}, {"bits", 4}, {"group", 128}}), 4.25},
+        {fullSpec({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}), 8.1},
+        {fullSpec({{"method", "milo"}}), 3.5},
+        {fullSpec({{"method", "hqq"}}), 4.5},
+        {fullSpec({{"method", "constopt"}}), 4.5},
+    };
+    const std::vector<double> mse = {1e-3, 1e-6, 1e-4, 2e-4, 3e-4};
+    nlohmann::json header = {{"quantscope_scan", 1}, {"checkpoint", "/x"}, {"recipe", nlohmann::json::object()}};
+    std::vector<nlohmann::json> lines;
+    const std::vector<std::string> names = {"model.embed_tokens",
+                                            "model.layers.0.self_attn.q_proj",
+                                            "model.layers.0.self_attn.k_proj",
+                                            "model.layers.0.self_attn.v_proj",
+                                            "model.layers.0.self_attn.o_proj",
+                                            "model.layers.0.mlp.gate_proj",
+                                            "model.layers.0.mlp.up_proj",
+                                            "model.layers.0.mlp.down_proj",
+                                            "lm_head"};
+    for (const auto &n : names) {
+        nlohmann::json l = {
+            {"module", n}, {"status", "scanned"}, {"shape", {256, 256}}, {"dtype", "BF16"}, {"format", "dense"}};
+        const double scale = n.find("v_proj") != std::string::npos ? 100.0 : 1.0;
+        for (std::size_t k = 0; k < specs.size(); ++k)
+            l["runs"].push_back(
+                {{"spec", specs[k].first},
+                 {"metrics",
+                  {{"mse", mse[k] * scale}, {"bytes", static_cast<std::uint64_t>(specs[k].second * 256 * 256 / 8)}}}});
+        lines.push_back(l);
+    }
+    return {header, lines};
+}
+
+} // namespace
+
+TEST(Budget, CompressedTensorsTargetKeepsDefaultsDenseFusesGroupsAndExports)
+{
+    const auto [header, lines] = mixedReport();
+    BudgetProblemOptions o;
+    o.target = "compressed-tensors";
+    o.canWrite = [](const QuantSpec &spec, std::string *why) {
+        return targetCanWrite(ExportFormat::CompressedTensors, spec, why);
+    };
+    const BudgetProblem p = budgetProblemFromLines(header, lines, nullptr, "report", o);
+    ASSERT_EQ(p.modules.size(), 9u);
+    EXPECT_EQ(p.refused.size(), 3u); // MiLo, HQQ, constOpt
+    // A budget between all-INT4 and all-INT8 of the quantized modules.
+    const std::uint64_t budget = p.minBytes() + (p.maxBytes() - p.minBytes()) / 3;
+    const BudgetSolution s = solveBudget(p, budget);
+    EXPECT_LE(s.bytes, budget);
+    std::map<std::string, std::string> specOf;
+    for (std::size_t i = 0; i < p.modules.size(); ++i) {
+        const BudgetModule &m = p.modules[i];
+        const BudgetCandidate &c = m.candidates[static_cast<std::size_t>(s.choice[i])];
+        const std::string method = c.spec["method"];
+        if (m.module == "lm_head" || m.module == "model.embed_tokens") {
+            EXPECT_FALSE(m.denseReason.empty()) << m.module;
+            EXPECT_EQ(method, "dense");
+            EXPECT_EQ(c.bytes, 256u * 256u * 2u); // BF16
+            continue;
+        }
+        EXPECT_TRUE(m.denseReason.empty()) << m.module;
+        EXPECT_EQ(method, "int") << m.module << " chose " << c.label;
+        specOf[m.module] = c.spec.dump();
+    }
+    // q/k/v share one spec although v alone would rather have INT8; gate/up too.
+    EXPECT_EQ(specOf["model.layers.0.self_attn.q_proj"], specOf["model.layers.0.self_attn.v_proj"]);
+    EXPECT_EQ(specOf["model.layers.0.self_attn.k_proj"], specOf["model.layers.0.self_attn.v_proj"]);
+    EXPECT_EQ(specOf["model.layers.0.mlp.gate_proj"], specOf["model.layers.0.mlp.up_proj"]);
+    // The recipe: dense modules excluded, fused members on one spec, and compressed-tensors takes it.
+    const Recipe r = Recipe::fromJson(budgetRecipeJson(p, s));
+    EXPECT_TRUE(matchModule(r, "lm_head").excluded);
+    EXPECT_TRUE(matchModule(r, "model.embed_tokens").excluded);
+    std::vector<std::string> names;
+    for (const auto &m : p.modules)
+        names.push_back(m.module);
+    EXPECT_TRUE(checkRecipe(r, names).fusion.empty());
+    EXPECT_NO_THROW(exportRecipeText(r, ExportFormat::CompressedTensors));
+    // Every target check agrees for compressed-tensors.
+    const auto checks = checkBudgetTargets(p, {s}, {{"compressed-tensors", o.canWrite}});
+    EXPECT_TRUE(checks.at(0).at(0).ok) << checks[0][0].why;
+}
+
+TEST(Budget, AnyTargetPricesEveryCandidateAndSaysWhoCannotExport)
+{
+    const auto [header, lines] = mixedReport();
+    const BudgetProblem p = budgetProblemFromLines(header, lines);
+    EXPECT_TRUE(p.refused.empty());
+    const BudgetSolution s = solveBudget(p, p.minBytes() + (p.maxBytes() - p.minBytes()) / 3);
+    bool exotic = false;
+    for (std::size_t i = 0; i < p.modules.size(); ++i)
+        exotic |= p.modules[i].candidates[static_cast<std::size_t>(s.choice[i])].spec["method"] != "int" &&
+                  p.modules[i].denseReason.empty();
+    ASSERT_TRUE(exotic); // MiLo or HQQ wins somewhere
+    const auto checks = checkBudgetTargets(
+        p, {s},
+        {{"compressed-tensors",
+          [](const QuantSpec &q, std::string *why) { return targetCanWrite(ExportFormat::CompressedTensors, q, why); }},
+         {"quantscope",
+          [](const QuantSpec &q, std::string *why) { return targetCanWrite(ExportFormat::Quantscope, q, why); }}});
+    EXPECT_FALSE(checks[0][0].ok);
+    EXPECT_FALSE(checks[0][0].why.empty());
+    EXPECT_TRUE(checks[0][1].ok);
+    // --include-default-excluded: lm_head and embeddings are priced like the others.
+    BudgetProblemOptions o;
+    o.includeDefaultExcluded = true;
+    const BudgetProblem all = budgetProblemFromLines(header, lines, nullptr, "report", o);
+    for (const auto &m : all.modules)
+        EXPECT_TRUE(m.denseReason.empty()) << m.module;
+}
+
+TEST(Budget, ExpertsOfOneProjectionShareOneSpec)
+{
+    // Four experts' gate_proj of one layer; expert 2 alone would take INT8.
+    std::vector<nlohmann::json> lines;
+    const nlohmann::json i4 = fullSpec({{"method", "int"}, {"bits", 4}, {"group", 128}});
+    const nlohmann::json i8 = fullSpec({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}});
+    for (int e = 0; e < 4; ++e)
+        lines.push_back({{"module", "model.layers.1.mlp.experts." + std::to_string(e) + ".gate_proj"},
+                         {"status", "scanned"},
+                         {"shape", {128, 128}},
+                         {"runs",
+                          {{{"spec", i4}, {"metrics", {{"mse", e == 2 ? 1.0 : 1e-3}, {"bytes", 10000}}}},
+                           {{"spec", i8}, {"metrics", {{"mse", 1e-6}, {"bytes", 20000}}}}}}});
+    const BudgetProblem p = budgetProblemFromLines({{"quantscope_scan", 1}}, lines);
+    EXPECT_EQ(p.modules[0].group, "model.layers.1.mlp.experts.*.gate_proj");
+    const BudgetUnits u = budgetUnits(p);
+    ASSERT_EQ(u.units.size(), 1u);
+    EXPECT_EQ(u.units[0].candidates[0].bytes, 40000u);
+    // 50000 bytes: per module, expert 2 would take INT8; as a group all stay INT4.
+    EXPECT_EQ(solveBudget(p, 50000).choice, (std::vector<int>{0, 0, 0, 0}));
+    EXPECT_EQ(solveBudget(p, 80000).choice, (std::vector<int>{1, 1, 1, 1}));
+    EXPECT_EQ(solveBudget(p.modules, 50000).choice, (std::vector<int>{0, 0, 1, 0}));
+    EXPECT_EQ(p.minBytes(), 40000u);
 }
