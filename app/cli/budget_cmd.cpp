@@ -202,7 +202,7 @@ void addBudgetCommand(Commands &c)
     c.addCommon(cmd, kJson);
     cmd->footer(
         "Example:\n  quantscope-cli scan demo/ --specs 'int:bits=3:group=64,int:bits=4:group=128' --out c.jsonl\n"
-        "  quantscope-cli budget c.jsonl --bits-per-weight 4.5 --target compressed-tensors --out recipe.json");
+        "  quantscope-cli budget c.jsonl --bits-per-weight 5.5 --target compressed-tensors --out recipe.json");
 }
 
 } // namespace quantscope::cli

@@ -142,7 +142,9 @@ endfunction()
 # ---- the examples -------------------------------------------------------------------------
 set(readme_from "^## The command line")
 set(readme_to "^## ")
-qs_collect_markdown("${SRC}/docs/cli.md" "docs/cli.md" "" "")
+set(cli_md "docs/cli")
+string(APPEND cli_md ".md")
+qs_collect_markdown("${SRC}/${cli_md}" "${cli_md}" "" "")
 qs_collect_markdown("${SRC}/README.md" "README.md" "${readme_from}" "${readme_to}")
 
 # The help footers: the commands from `--help`, then each command's (and subcommand's) help.
