@@ -141,9 +141,9 @@ public:
         const std::int64_t N = p.shape[0], K = p.shape[1];
         if (const auto *s = std::get_if<IntSpec>(&p.spec); s && s->granularity == Granularity::Group && K % s->group)
             refuseModule(p, "K = " + std::to_string(K) + " is not a multiple of group " + std::to_string(s->group) +
-                                " — compressed-tensors 0.20 raises \"tensor column shape must be divisible by the "
-                                "given group_size\" when it decompresses it; choose a group that divides K or "
-                                "exclude the module");
+                                " — compressed-tensors 0.20 raises \"tensor column shape must be divisble by the "
+                                "given group_size\" (quantization/lifecycle/forward_helpers.py) when it quantizes or "
+                                "decompresses such groups; choose a group that divides K or exclude the module");
         if (const auto *s = std::get_if<Fp8Spec>(&p.spec);
             s && s->granularity == Granularity::Block && (N % s->block || K % s->block))
             refuseModule(p, "FP8 blocks of " + std::to_string(s->block) +
