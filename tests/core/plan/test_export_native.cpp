@@ -83,21 +83,22 @@ void writeLlama(const fs::path &dir, bool sharded)
         }
         std::ofstream(dir / "model.safetensors.index.json") << json{{"metadata", json::object()}, {"weight_map", map}};
     }
-    std::ofstream(dir / "config.json") << json{{"architectures", {"LlamaForCausalLM"}}, {"tie_word_embeddings", true}}
-                                              .dump();
+    std::ofstream(dir / "config.json") << json{
+        {"architectures", {"LlamaForCausalLM"}},
+        {"tie_word_embeddings", true}}.dump();
 }
 
 /// down_proj ProgressiveSpec, o_proj NVFP4, layer 0's k_proj constOpt (a fused member with its
 /// own scheme: a serving rule the native target does not apply), layer 0 HQQ, the rest MiLo.
 Recipe mixed()
 {
-    return Recipe::fromJson(ojson{
-        {"quantscope_recipe", 1},
-        {"rules", ojson::array({{{"patterns", {"*down_proj"}}, {"specs", {kProgressive}}},
-                                {{"patterns", {"*o_proj"}}, {"specs", {kNvfp4}}},
-                                {{"patterns", {"model.layers.0.self_attn.k_proj"}}, {"specs", {kConstOpt}}},
-                                {{"patterns", {"*layers.0.*"}}, {"specs", {kHqq4}}},
-                                {{"patterns", {"*"}}, {"specs", {kMilo3}}}})}});
+    return Recipe::fromJson(
+        ojson{{"quantscope_recipe", 1},
+              {"rules", ojson::array({{{"patterns", {"*down_proj"}}, {"specs", {kProgressive}}},
+                                      {{"patterns", {"*o_proj"}}, {"specs", {kNvfp4}}},
+                                      {{"patterns", {"model.layers.0.self_attn.k_proj"}}, {"specs", {kConstOpt}}},
+                                      {{"patterns", {"*layers.0.*"}}, {"specs", {kHqq4}}},
+                                      {{"patterns", {"*"}}, {"specs", {kMilo3}}}})}});
 }
 
 json specFor(const std::string &module)
@@ -111,8 +112,7 @@ json specFor(const std::string &module)
     return plain(module.starts_with("model.layers.0.") ? kHqq4 : kMilo3);
 }
 
-void expectEveryModuleDecodesToTheQuantizer(const fs::path &in, const fs::path &out,
-                                            const CheckpointExportResult &r)
+void expectEveryModuleDecodesToTheQuantizer(const fs::path &in, const fs::path &out, const CheckpointExportResult &r)
 {
     EXPECT_EQ(r.quantized.size(), 14u); // embeddings and the tied head kept dense by default
     const Checkpoint src = Checkpoint::open(in);
@@ -147,8 +147,8 @@ TEST(ExportNative, MixedMethodsCheckpointListsAndDecodesEveryModule)
 {
     TempDir d;
     writeLlama(d.path / "in", false);
-    const auto r = exportCheckpoint((d.path / "in").string(), mixed(), ExportFormat::Quantscope,
-                                    (d.path / "out").string());
+    const auto r =
+        exportCheckpoint((d.path / "in").string(), mixed(), ExportFormat::Quantscope, (d.path / "out").string());
     expectEveryModuleDecodesToTheQuantizer(d.path / "in", d.path / "out", r);
     // One file, every module in its metadata.
     const SafetensorsFile f = SafetensorsFile::open(d.path / "out" / "model.safetensors");
@@ -162,8 +162,8 @@ TEST(ExportNative, ShardedCheckpointListsEachShardsModulesInThatShard)
 {
     TempDir d;
     writeLlama(d.path / "in", true);
-    const auto r = exportCheckpoint((d.path / "in").string(), mixed(), ExportFormat::Quantscope,
-                                    (d.path / "out").string());
+    const auto r =
+        exportCheckpoint((d.path / "in").string(), mixed(), ExportFormat::Quantscope, (d.path / "out").string());
     expectEveryModuleDecodesToTheQuantizer(d.path / "in", d.path / "out", r);
     for (int s = 0; s < 2; ++s) {
         SCOPED_TRACE(s);
@@ -198,8 +198,9 @@ TEST(ExportNative, IntTwoBitAndFp8ReadBackWithTheirStoredCodeSizes)
     writeLlama(d.path / "in", false);
     const Recipe r = Recipe::fromJson(ojson{
         {"quantscope_recipe", 1},
-        {"rules", ojson::array({{{"patterns", {"*layers.0.*"}}, {"specs", {{{"method", "int"}, {"bits", 2}, {"group", 32}}}}},
-                                {{"patterns", {"*"}}, {"specs", {{{"method", "fp8"}, {"granularity", "channel"}}}}}})}});
+        {"rules",
+         ojson::array({{{"patterns", {"*layers.0.*"}}, {"specs", {{{"method", "int"}, {"bits", 2}, {"group", 32}}}}},
+                       {{"patterns", {"*"}}, {"specs", {{{"method", "fp8"}, {"granularity", "channel"}}}}}})}});
     const auto res = exportCheckpoint((d.path / "in").string(), r, ExportFormat::Quantscope, (d.path / "out").string());
     EXPECT_EQ(res.quantized.size(), 14u);
     EXPECT_EQ(detectQuantized(Checkpoint::open(d.path / "out")).modules.size(), 14u);

@@ -35,14 +35,14 @@ const ojson kInt4G64{{"method", "int"}, {"bits", 4}, {"group", 64}};
 /// with an 8-bit override), everything else INT4 g64.
 Recipe overlapping()
 {
-    return Recipe::fromJson(ojson{
-        {"quantscope_recipe", 1},
-        {"rules", ojson::array({{{"name", "layer0"}, {"patterns", {"*layers.0.*"}}, {"specs", {kInt8Channel}}},
-                                {{"name", "down"},
-                                 {"patterns", {"*down_proj"}},
-                                 {"specs", {kInt4G32}},
-                                 {"overrides", {{"model.layers.1.mlp.down_proj", {{"bits", 8}}}}}},
-                                {{"patterns", {"*"}}, {"specs", {kInt4G64}}}})}});
+    return Recipe::fromJson(
+        ojson{{"quantscope_recipe", 1},
+              {"rules", ojson::array({{{"name", "layer0"}, {"patterns", {"*layers.0.*"}}, {"specs", {kInt8Channel}}},
+                                      {{"name", "down"},
+                                       {"patterns", {"*down_proj"}},
+                                       {"specs", {kInt4G32}},
+                                       {"overrides", {{"model.layers.1.mlp.down_proj", {{"bits", 8}}}}}},
+                                      {{"patterns", {"*"}}, {"specs", {kInt4G64}}}})}});
 }
 
 /// A small llama-shaped checkpoint (two layers, tied head stored) in `dir`, heavy-tailed rows.
@@ -74,15 +74,15 @@ std::vector<std::pair<std::string, Shape>> writeLlama(const fs::path &dir, std::
     add("model.norm.weight", {k});
     add("lm_head.weight", {64, k});
     writeSafetensors(dir / "model.safetensors", tensors);
-    std::ofstream(dir / "config.json") << json{{"architectures", {"LlamaForCausalLM"}},
-                                               {"tie_word_embeddings", tied}}
-                                              .dump();
+    std::ofstream(dir / "config.json") << json{
+        {"architectures", {"LlamaForCausalLM"}},
+        {"tie_word_embeddings", tied}}.dump();
     return modules;
 }
 
 struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("qs_export_rules_" + std::to_string(::getpid()) + "_" +
-                                                 std::to_string(std::random_device{}()));
+    fs::path path = fs::temp_directory_path() /
+                    ("qs_export_rules_" + std::to_string(::getpid()) + "_" + std::to_string(std::random_device{}()));
     TempDir() { fs::remove_all(path); }
     ~TempDir() { fs::remove_all(path); }
 };
@@ -255,20 +255,19 @@ TEST(ExportRefusals, WhatTheLoadersRefuseIsRefusedNamingTheModule)
     // Nothing to quantize.
     const Recipe none = Recipe::fromJson(ojson{
         {"quantscope_recipe", 1}, {"rules", ojson::array({{{"patterns", {"*nothing*"}}, {"specs", {kInt4G32}}}})}});
-    EXPECT_THROW(exportCheckpoint((d.path / "in").string(), none, ExportFormat::CompressedTensors,
-                                  (d.path / "out").string()),
-                 UnsupportedError);
+    EXPECT_THROW(
+        exportCheckpoint((d.path / "in").string(), none, ExportFormat::CompressedTensors, (d.path / "out").string()),
+        UnsupportedError);
 }
 
 TEST(ExportRefusals, FusedMembersWithDifferentSchemesAreRefused)
 {
     TempDir d;
     writeLlama(d.path / "in");
-    const Recipe r = Recipe::fromJson(ojson{
-        {"quantscope_recipe", 1},
-        {"rules",
-         ojson::array({{{"patterns", {"*q_proj", "*k_proj"}}, {"specs", {kInt8Channel}}},
-                       {{"patterns", {"*"}}, {"specs", {kInt4G32}}}})}});
+    const Recipe r = Recipe::fromJson(
+        ojson{{"quantscope_recipe", 1},
+              {"rules", ojson::array({{{"patterns", {"*q_proj", "*k_proj"}}, {"specs", {kInt8Channel}}},
+                                      {{"patterns", {"*"}}, {"specs", {kInt4G32}}}})}});
     try {
         exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors, (d.path / "out").string());
         FAIL() << "written";
@@ -303,9 +302,9 @@ TEST(ExportTiedHead, AQuantizedHeadUntiesTheEmbeddings)
 {
     TempDir d;
     writeLlama(d.path / "in", 128, true);
-    const Recipe r = Recipe::fromJson(ojson{
-        {"quantscope_recipe", 1},
-        {"rules", ojson::array({{{"patterns", {"*_proj", "lm_head"}}, {"specs", {kInt4G32}}}})}});
+    const Recipe r = Recipe::fromJson(
+        ojson{{"quantscope_recipe", 1},
+              {"rules", ojson::array({{{"patterns", {"*_proj", "lm_head"}}, {"specs", {kInt4G32}}}})}});
     ExportOptions o;
     o.defaultExcludes = false;
     const auto res =
@@ -314,8 +313,8 @@ TEST(ExportTiedHead, AQuantizedHeadUntiesTheEmbeddings)
     const Checkpoint back = Checkpoint::open(d.path / "out");
     EXPECT_EQ(back.config()["tie_word_embeddings"], false);
     // By default the head stays dense and the config stays tied.
-    const auto res2 = exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors,
-                                       (d.path / "out2").string());
+    const auto res2 =
+        exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors, (d.path / "out2").string());
     EXPECT_EQ(std::find(res2.quantized.begin(), res2.quantized.end(), "lm_head"), res2.quantized.end());
     EXPECT_EQ(Checkpoint::open(d.path / "out2").config()["tie_word_embeddings"], true);
 }
@@ -324,15 +323,15 @@ TEST(ExportNvfp4, FusedMembersShareOneGlobalScale)
 {
     TempDir d;
     const auto modules = writeLlama(d.path / "in");
-    const Recipe r = Recipe::fromJson(ojson{{"quantscope_recipe", 1},
-                                            {"rules", ojson::array({{{"patterns", {"*"}},
-                                                                     {"specs", {{{"method", "nvfp4"}}}}}})}});
+    const Recipe r =
+        Recipe::fromJson(ojson{{"quantscope_recipe", 1},
+                               {"rules", ojson::array({{{"patterns", {"*"}}, {"specs", {{{"method", "nvfp4"}}}}}})}});
     exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors, (d.path / "out").string());
     const Checkpoint in = Checkpoint::open(d.path / "in"), back = Checkpoint::open(d.path / "out");
     for (int l = 0; l < 2; ++l)
-        for (const std::vector<std::string> group : {std::vector<std::string>{"self_attn.q_proj", "self_attn.k_proj",
-                                                                              "self_attn.v_proj"},
-                                                     std::vector<std::string>{"mlp.gate_proj", "mlp.up_proj"}}) {
+        for (const std::vector<std::string> group :
+             {std::vector<std::string>{"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"},
+              std::vector<std::string>{"mlp.gate_proj", "mlp.up_proj"}}) {
             float amax = 0;
             std::vector<float> globals;
             for (const auto &m : group) {
@@ -363,10 +362,10 @@ TEST(ExportQuark, DefaultDivideSpecGivesQuarksOwnReciprocalCodes)
         GTEST_SKIP() << stories << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
     TempDir d;
     // The spec as a user writes it (scale_apply left at its default, divide).
-    const Recipe r = Recipe::fromJson(
-        ojson{{"quantscope_recipe", 1},
-              {"rules", ojson::array({{{"patterns", {"*"}}, {"specs", {{{"method", "int"}, {"bits", 4}, {"group", 4}}}}}})},
-              {"exclude", ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}})}});
+    const Recipe r = Recipe::fromJson(ojson{
+        {"quantscope_recipe", 1},
+        {"rules", ojson::array({{{"patterns", {"*"}}, {"specs", {{{"method", "int"}, {"bits", 4}, {"group", 4}}}}}})},
+        {"exclude", ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}})}});
     exportCheckpoint(stories.string(), r, ExportFormat::Quark, d.path.string());
     const SafetensorsFile ours = SafetensorsFile::open(d.path / "model.safetensors");
     const SafetensorsFile theirs = SafetensorsFile::open(golden / "model.safetensors");
@@ -387,7 +386,8 @@ TEST(ExportQuark, GroupsQuarkRefusesAreRefusedWithQuarksReason)
     const fs::path stories = fs::path(QUANTSCOPE_SHARED_DATA) / "stories260K" / "model.safetensors";
     if (!fs::exists(stories))
         GTEST_SKIP() << stories << " is absent (set QUANTSCOPE_SHARED_DATA to the shared/data folder)";
-    std::ifstream in(fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden/quark_int4_group32_sym_reorder/MANIFEST.json");
+    std::ifstream in(fs::path(QUANTSCOPE_SOURCE_DIR) /
+                     "tests/interop/golden/quark_int4_group32_sym_reorder/MANIFEST.json");
     const json manifest = json::parse(in);
     ASSERT_EQ(manifest["status"], "refused");
     const std::string theirs = manifest["message"];
@@ -402,6 +402,61 @@ TEST(ExportQuark, GroupsQuarkRefusesAreRefusedWithQuarksReason)
         const std::string ours = e.what();
         EXPECT_NE(ours.find("K = 172"), std::string::npos) << ours;
         EXPECT_NE(ours.find("not divisible by group_size"), std::string::npos) << ours;
+    }
+}
+
+TEST(ExportCompressedTensors, IntQuantizedStoresOneI8CodePerElementAsTheToolkitDoes)
+{
+    // compressed-tensors 0.20's NaiveQuantizationCompressor (int-quantized): `weight` in
+    // QuantizationArgs.pytorch_dtype() (int8 for ≤ 8 bits) [N, K], `weight_scale` [N, 1] per
+    // channel, `weight_zero_point` (zp_dtype int8, the scale's shape) only when asymmetric.
+    TempDir d;
+    writeLlama(d.path / "in");
+    for (const bool asym : {false, true}) {
+        SCOPED_TRACE(asym);
+        ojson spec = kInt8Channel;
+        spec["symmetric"] = !asym;
+        const Recipe r = Recipe::fromJson(
+            ojson{{"quantscope_recipe", 1}, {"rules", ojson::array({{{"patterns", {"*"}}, {"specs", {spec}}}})}});
+        ExportOptions o;
+        o.ctIntFormat = "int-quantized";
+        const fs::path out = d.path / (asym ? "asym" : "sym");
+        const auto res =
+            exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors, out.string(), o);
+        ASSERT_EQ(res.quantized.size(), 14u);
+        const Checkpoint src = Checkpoint::open(d.path / "in");
+        const Checkpoint back = Checkpoint::open(out);
+        const json qc = back.quantizationConfig();
+        EXPECT_EQ(qc["format"], "int-quantized");
+        EXPECT_EQ(qc["config_groups"]["group_0"]["format"], "int-quantized");
+        const Detection det = detectQuantized(back);
+        ASSERT_EQ(det.modules.size(), 14u);
+        for (const std::string &module : res.quantized) {
+            SCOPED_TRACE(module);
+            const QuantizedModule *qm = det.find(module);
+            ASSERT_TRUE(qm);
+            EXPECT_EQ(qm->format, QuantFormat::CtIntQuantized);
+            const TensorEntry *w = back.find(module + ".weight");
+            const TensorEntry *s = back.find(module + ".weight_scale");
+            const TensorEntry *z = back.find(module + ".weight_zero_point");
+            ASSERT_TRUE(w && s);
+            EXPECT_EQ(w->dtype, DType::I8);
+            EXPECT_EQ(w->shape, (Shape{qm->rows, qm->cols}));
+            EXPECT_EQ(s->dtype, DType::F32);
+            EXPECT_EQ(s->shape, (Shape{qm->rows, 1}));
+            EXPECT_EQ(z != nullptr, asym);
+            if (z) {
+                EXPECT_EQ(z->dtype, DType::I8);
+                EXPECT_EQ(z->shape, s->shape);
+            }
+            const QuantizedTensor want =
+                makeQuantizer(parseQuantSpec(json::parse(spec.dump())))->quantize(src.tensor(module + ".weight"), {});
+            const Tensor got = decodeQuantized(back, *qm);
+            std::vector<float> v(want.dequantized.size());
+            ASSERT_EQ(got.numel(), static_cast<std::int64_t>(v.size()));
+            got.decodeTo(v);
+            EXPECT_EQ(std::memcmp(v.data(), want.dequantized.data(), v.size() * 4), 0);
+        }
     }
 }
 
