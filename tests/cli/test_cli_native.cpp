@@ -156,7 +156,8 @@ TEST(CliNative, WholeCheckpointExportDecodesToTheErrorsQuantizeReported)
         const Result q = run(
             {"quantize", (dir / "in").string(), "--tensor", module + ".weight", "--json", "--spec", specFile.string()});
         ASSERT_EQ(q.rc, 0) << q.err;
-        const auto &m = nlohmann::json::parse(q.out)["metrics"];
+        const auto qj = nlohmann::json::parse(q.out);
+        const auto &m = qj["metrics"];
         const fs::path npy = dir / "w.npy";
         fs::remove(npy);
         const Result dec = run({"decode", out.string(), "--tensor", module, "--out", npy.string()});
