@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `quantscope-cli export --recipe R.json --format F [--activations A] [--pack-method M] [OUT]`
 // `quantscope-cli export … --checkpoint PATH --out-dir DIR [--quiet] [--device D]` (quark |
-// compressed-tensors | fp8-block: core/export/checkpoint_writer.h)
+// compressed-tensors | fp8-block | quantscope: core/export/checkpoint_writer.h)
 // (docs/cli.md "`export`"): the recipe as a toolkit's config (core/export/config_export.h), to
 // OUT (written atomically) or to stdout. What the target cannot express is refused, exit 1.
 #include <iostream>
@@ -20,7 +20,7 @@ namespace quantscope::cli {
 namespace {
 
 struct ExportArgs {
-    std::optional<std::string> recipePath, formatName, act, pack, checkpoint, outDir, out;
+    std::optional<std::string> recipePath, formatName, act, pack, ctFormat, checkpoint, outDir, out;
     bool noDefaultExcludes = false;
 };
 
@@ -54,6 +54,11 @@ int runExport(const ExportArgs &o, const CommonOptions &common)
     }
     if (pack)
         options.packMethod = *pack;
+    if (o.ctFormat) {
+        if (*o.ctFormat != "pack-quantized" && *o.ctFormat != "int-quantized")
+            throw UsageError("--ct-format is '" + *o.ctFormat + "', expected pack-quantized|int-quantized");
+        options.ctIntFormat = *o.ctFormat;
+    }
     if (o.noDefaultExcludes)
         options.defaultExcludes = false;
     const Recipe recipe = Recipe::load(*recipePath);
@@ -62,7 +67,8 @@ int runExport(const ExportArgs &o, const CommonOptions &common)
             throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
         if (!writesCheckpoints(*format))
             throw UsageError("checkpoints are written as Quark real_quantized (--format quark), compressed-tensors "
-                             "(--format compressed-tensors) or FP8 block (--format fp8-block)");
+                             "(--format compressed-tensors), FP8 block (--format fp8-block) or Quantscope's native "
+                             "layout (--format quantscope)");
         // Progress on stderr (a terminal only, as every long command shows it).
         ProgressLine line(common.quiet);
         const StepCallback step = line.callback();
@@ -109,17 +115,22 @@ void addExportCommand(Commands &c)
     std::string formats;
     for (ExportFormat f : allExportFormats())
         formats += (formats.empty() ? "" : "|") + std::string(toString(f));
-    CLI::App *cmd = c.add("export",
-                          "the recipe as a toolkit's config (stdout without OUT), or with --checkpoint a quantized "
-                          "checkpoint (Quark real_quantized, compressed-tensors, FP8 block); refuses what the "
-                          "target cannot express",
-                          [o, &c] { return runExport(*o, c.common()); });
+    CLI::App *cmd =
+        c.add("export",
+              "the recipe as a toolkit's config (stdout without OUT), or with --checkpoint a quantized "
+              "checkpoint (Quark real_quantized, compressed-tensors, FP8 block, Quantscope native); refuses what the "
+              "target cannot express",
+              [o, &c] { return runExport(*o, c.common()); });
     cmd->add_option("OUT", o->out, "the config file to write (atomically); stdout without it");
     cmd->add_option("--recipe", o->recipePath, "the recipe")->type_name("R.json");
     cmd->add_option("--format", o->formatName, "the target")->type_name(formats);
     cmd->add_option("--activations", o->act, "the activation scheme of the config")
         ->type_name("none|fp8-dynamic|fp8-static");
     cmd->add_option("--pack-method", o->pack, "Quark's INT4 packing order")->type_name("reorder|order");
+    cmd->add_option("--ct-format", o->ctFormat,
+                    "compressed-tensors' format of INT weights: codes packed in I32 (default) or one I8 code per "
+                    "element (the toolkit's W8A8 layout)")
+        ->type_name("pack-quantized|int-quantized");
     cmd->add_option("--checkpoint", o->checkpoint,
                     "the checkpoint: with --out-dir it is quantized; without, the config is written for its modules")
         ->type_name("PATH");

@@ -16,6 +16,7 @@
 #include "export/staged_output.h"
 #include "export/toolkit_rules.h"
 #include "io/checkpoint.h"
+#include "io/native.h"
 #include "io/quantized.h"
 #include "quant/groupwise.h"
 #include "recipe/recipe_check.h"
@@ -119,16 +120,17 @@ private:
 
 class CtWriter final : public CheckpointWriter {
 public:
+    explicit CtWriter(ExportOptions o) : m_options(std::move(o)) {}
     ExportFormat format() const override { return ExportFormat::CompressedTensors; }
     void checkSpec(const QuantSpec &spec, const std::string &where) const override
     {
-        const json s = exportdetail::ctSchemeJson(spec, ExportOptions{}, where);
+        const json s = exportdetail::ctSchemeJson(spec, m_options, where);
         const std::string f = s["format"];
         if (const auto *i = std::get_if<IntSpec>(&spec)) {
             if (i->granularity == Granularity::Group || (i->granularity == Granularity::Channel && i->axis == 0))
                 return;
-            throw UnsupportedError(where + ": INT " + toString(i->granularity) +
-                                   " scales — the pack-quantized writer stores INT per group or per output channel");
+            throw UnsupportedError(where + ": INT " + toString(i->granularity) + " scales — the " + f +
+                                   " writer stores INT per group or per output channel");
         }
         if (f == "float-quantized" || f == "nvfp4-pack-quantized")
             return;
@@ -173,8 +175,15 @@ public:
     std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
                                                               const std::string &module) const override
     {
-        return ctModuleTensors(q, module);
+        return ctModuleTensors(q, module, m_options.ctIntFormat == "int-quantized");
     }
+    int storedCodeBits(const QuantizedTensor &q) const override
+    {
+        return q.method == "int" && m_options.ctIntFormat == "int-quantized" ? 8 : q.codeBits; // one I8 a code
+    }
+
+private:
+    ExportOptions m_options;
 };
 
 // ---- FP8 block (Hugging Face fine-grained FP8) ----------------------------------------------
@@ -235,6 +244,55 @@ public:
     }
 };
 
+// ---- Quantscope's native layout ------------------------------------------------------------
+
+/// Every method the engine runs, its exact result stored per module (io/native.h): the spec of
+/// each module is in the file's metadata, so nothing is resolved from config.json.
+class NativeWriter final : public CheckpointWriter {
+public:
+    ExportFormat format() const override { return ExportFormat::Quantscope; }
+    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    {
+        try {
+            (void)makeQuantizer(spec); // whatever the engine runs, the native layout stores
+        } catch (const Error &e) {
+            throw UnsupportedError(where + ": " + e.what());
+        }
+    }
+    /// A marker only: transformers refuses an unknown quant_method by name instead of loading
+    /// the checkpoint as dense with its weights missing; our readers take the modules and their
+    /// specs from each file's metadata.
+    ojson config(const Recipe &, const ExportOptions &, const std::vector<std::string> &) const override
+    {
+        return ojson{{"quant_method", "quantscope"}, {"format", "quantscope-native"}, {"version", kNativeVersion}};
+    }
+    json toolkitScheme(const ojson &, const std::string &, bool) const override
+    {
+        return nullptr; // schemesFromConfig() is false: checked on the re-read instead
+    }
+    json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override { return toJson(spec); }
+    std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
+                                                              const std::string &module) const override
+    {
+        return nativeModule(q, module).tensors;
+    }
+    ModuleOutput moduleOutput(const QuantizedTensor &q, const std::string &module) const override
+    {
+        NativeModule m = nativeModule(q, module);
+        return {std::move(m.tensors), std::move(m.metadata)};
+    }
+    std::map<std::string, std::string> fileMetadata(const ojson &modules) const override
+    {
+        return {{"quantscope", nativeMetadata(modules)}};
+    }
+    bool schemesFromConfig() const override { return false; }
+    bool servingLoaderRules() const override { return false; }
+    int storedCodeBits(const QuantizedTensor &q) const override
+    {
+        return q.codeBits <= 4 ? 4 : 8; // nibble pairs, else one byte a code
+    }
+};
+
 std::uint64_t fnv1a(const void *data, std::size_t n, std::uint64_t h = 1469598103934665603ull)
 {
     const auto *p = static_cast<const unsigned char *>(data);
@@ -273,7 +331,8 @@ std::string schemeText(const json &s)
 
 bool writesCheckpoints(ExportFormat f) noexcept
 {
-    return f == ExportFormat::Quark || f == ExportFormat::CompressedTensors || f == ExportFormat::Fp8Block;
+    return f == ExportFormat::Quark || f == ExportFormat::CompressedTensors || f == ExportFormat::Fp8Block ||
+           f == ExportFormat::Quantscope;
 }
 
 std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format, const ExportOptions &options)
@@ -282,14 +341,17 @@ std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format, cons
     case ExportFormat::Quark:
         return std::make_unique<QuarkWriter>(options);
     case ExportFormat::CompressedTensors:
-        return std::make_unique<CtWriter>();
+        return std::make_unique<CtWriter>(options);
     case ExportFormat::Fp8Block:
         return std::make_unique<Fp8BlockWriter>();
+    case ExportFormat::Quantscope:
+        return std::make_unique<NativeWriter>();
     default:
         break;
     }
-    throw UnsupportedError("'" + std::string(toString(format)) +
-                           "' is a config format; checkpoints are written as quark, compressed-tensors or fp8-block");
+    throw UnsupportedError(
+        "'" + std::string(toString(format)) +
+        "' is a config format; checkpoints are written as quark, compressed-tensors, fp8-block or quantscope");
 }
 
 bool targetCanWrite(ExportFormat format, const QuantSpec &spec, std::string *why)
@@ -379,6 +441,8 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
     for (const auto &m : modules)
         if (const std::string g = fusionGroupOf(m); !g.empty())
             fused[g].push_back(m);
+    if (!writer->servingLoaderRules())
+        fused.clear(); // a serving engine's rule; the native layout is read by our own reader
     for (const auto &[g, members] : fused)
         for (const auto &m : members)
             if (recipeSchemes[m] != recipeSchemes[members.front()])
@@ -390,7 +454,8 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
 
     // 3. The config, and every module as the toolkit's own rule resolves it.
     const ojson qc = writer->config(recipe, options, modules);
-    for (const auto &m : modules) {
+    // (A target that stores each module's scheme with it is checked on the re-read instead.)
+    for (const auto &m : writer->schemesFromConfig() ? modules : std::vector<std::string>()) {
         const json got = writer->toolkitScheme(qc, m, !isEmbeddingModule(m));
         const json &want = recipeSchemes[m];
         if (got != want) {
@@ -420,9 +485,12 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
         std::string module;
         std::uint64_t digest;
         std::int64_t numel;
-        int bits;
+        int bits;  // per code as stored (CheckpointWriter::storedCodeBits)
+        json spec; // the spec the quantizer ran (schemesFromConfig() false: compared with the stored one)
     };
     std::vector<Written> written;
+    std::map<std::string, std::string> moduleOfOut; // output tensor → its module (metadata entries)
+    std::map<std::string, ojson> moduleMeta;        // module → its file metadata entry
     bool headQuantized = false;
     for (const TensorEntry &e : ck.entries()) {
         checkCancel();
@@ -450,9 +518,16 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
             if (result.device.empty())
                 result.device = run.device;
             const QuantizedTensor &q = run.quantized;
-            for (auto &[name, t] : writer->moduleTensors(q, module))
+            CheckpointWriter::ModuleOutput mo = writer->moduleOutput(q, module);
+            for (auto &[name, t] : mo.tensors) {
+                if (!mo.metadata.is_null())
+                    moduleOfOut[name] = module;
                 out.push_back({name, std::move(t), e.name});
-            written.push_back({module, digestOf(q.dequantized), q.numel(), q.codeBits});
+            }
+            if (!mo.metadata.is_null())
+                moduleMeta[module] = std::move(mo.metadata);
+            written.push_back({module, digestOf(q.dequantized), q.numel(), writer->storedCodeBits(q),
+                               toJson(writer->runSpec(p.spec))});
             result.quantized.push_back(module);
             if (module == "lm_head" || module.ends_with(".lm_head"))
                 headQuantized = true;
@@ -464,8 +539,16 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
     checkCancel();
     progress(0.85, "writing " + outDir);
     StagedOutput staged(outDir);
-    const auto files =
-        staged.writeTensors(ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, {});
+    // Each file's metadata lists the modules stored in it (per shard).
+    const auto fileMeta = [&](const std::vector<const OutTensor *> &held) {
+        ojson entries = ojson::object();
+        for (const OutTensor *t : held)
+            if (const auto it = moduleOfOut.find(t->name); it != moduleOfOut.end() && !entries.contains(it->second))
+                entries[it->second] = moduleMeta.at(it->second);
+        return writer->fileMetadata(entries);
+    };
+    const auto files = staged.writeTensors(
+        ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, fileMeta);
     const bool tied = ck.config().is_object() && ck.config().value("tie_word_embeddings", false);
     staged.writeConfig(ck, qc, headQuantized && tied);
     if (headQuantized && tied)
@@ -489,6 +572,22 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
             if (bpw < w.bits || bpw > w.bits * 1.5)
                 throw FormatError("re-read: " + w.module + " stores " + std::to_string(bpw) +
                                   " bits per code, declared " + std::to_string(w.bits));
+        }
+    }
+    if (!writer->schemesFromConfig()) {
+        // The scheme of each module is the one stored with it: the recipe's for every written
+        // module, and no other module reads back as quantized.
+        std::map<std::string, const Written *> byModule;
+        for (const Written &w : written)
+            byModule[w.module] = &w;
+        for (const QuantizedModule &qm : d.modules) {
+            const auto it = byModule.find(qm.module);
+            if (it == byModule.end())
+                throw FormatError("re-read: " + qm.module + " reads back as quantized, but the recipe keeps it dense");
+            const json stored = toJson(parseQuantSpec(readNative(back, qm.module).spec));
+            if (stored != it->second->spec)
+                throw FormatError("re-read: " + qm.module + " stores the spec " + stored.dump() +
+                                  ", the recipe gives " + it->second->spec.dump());
         }
     }
     staged.commit();

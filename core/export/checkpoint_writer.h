@@ -17,6 +17,7 @@
 ///     the quantizer's Ŵ bit for bit), and renames it into place. An export that quantizes
 ///     nothing is refused.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -76,11 +77,30 @@ public:
     /// The stored tensors of one quantized module (`module` without ".weight").
     virtual std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
                                                                       const std::string &module) const = 0;
-    /// Extra metadata of the safetensors header (the native layout's spec list); empty: none.
-    virtual nlohmann::json fileMetadata(const std::vector<std::pair<std::string, QuantizedTensor>> &) const
+    /// A module's tensors and its entry of the file metadata (null: none), built once.
+    struct ModuleOutput {
+        std::vector<std::pair<std::string, Tensor>> tensors;
+        nlohmann::ordered_json metadata;
+    };
+    virtual ModuleOutput moduleOutput(const QuantizedTensor &q, const std::string &module) const
+    {
+        return {moduleTensors(q, module), nullptr};
+    }
+    /// Extra `__metadata__` of one safetensors file from the entries ({MODULE: moduleOutput's
+    /// metadata}) of the modules stored in that file (per shard); empty: none.
+    virtual std::map<std::string, std::string> fileMetadata(const nlohmann::ordered_json & /*modules*/) const
     {
         return {};
     }
+    /// Whether the toolkit resolves each module from the written config (toolkitScheme, checked
+    /// before any work). false: the scheme of a module is stored with it, and the driver checks
+    /// after the re-read that the stored spec is the recipe's and no other module is quantized.
+    virtual bool schemesFromConfig() const { return true; }
+    /// Whether serving engines load the checkpoint, so their rules apply (fused members share
+    /// one scheme).
+    virtual bool servingLoaderRules() const { return true; }
+    /// The bits per code `q`'s codes are stored in (the re-read checks the codes' size).
+    virtual int storedCodeBits(const QuantizedTensor &q) const { return q.codeBits; }
 };
 
 /// The writer of a checkpoint format (quark, compressed-tensors, fp8-block, quantscope); throws

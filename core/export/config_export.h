@@ -50,6 +50,9 @@ struct ExportOptions {
     /// defaultExcludeReason), listed in the config's ignore/exclude. false: only the recipe's
     /// own exclude list.
     bool defaultExcludes = true;
+    /// compressed-tensors' format of INT weights: "pack-quantized" (codes packed in I32, the
+    /// default) or "int-quantized" (one I8 code per element, as the toolkit stores W8A8 INT8).
+    std::string ctIntFormat = "pack-quantized";
 };
 
 /// Quark's `quantization_config` object (keys sorted as Quark's exporter writes them, except

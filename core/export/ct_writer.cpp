@@ -102,7 +102,8 @@ std::vector<std::pair<std::string, Tensor>> floatModule(const QuantizedTensor &q
 
 } // namespace
 
-std::vector<std::pair<std::string, Tensor>> ctModuleTensors(const QuantizedTensor &q, const std::string &module)
+std::vector<std::pair<std::string, Tensor>> ctModuleTensors(const QuantizedTensor &q, const std::string &module,
+                                                            bool intQuantized)
 {
     if (q.method != "int")
         return floatModule(q, module);
@@ -115,6 +116,19 @@ std::vector<std::pair<std::string, Tensor>> ctModuleTensors(const QuantizedTenso
     const std::int64_t N = L.rows, K = L.cols, groups = L.gridCols;
     const auto *codes = reinterpret_cast<const std::int8_t *>(q.codes.data());
     std::vector<std::pair<std::string, Tensor>> out;
+    if (intQuantized) { // one I8 code per element; zero points (asymmetric) in the scale's shape
+        const auto bytesOf = [](const void *p, std::size_t n) {
+            std::vector<std::byte> b(n);
+            std::memcpy(b.data(), p, n);
+            return b;
+        };
+        out.emplace_back(module + ".weight", Tensor::fromBytes(DType::I8, {N, K}, bytesOf(codes, q.codes.size())));
+        out.emplace_back(module + ".weight_scale", Tensor::fromFloats({N, groups}, q.scales));
+        if (!q.zeros.empty())
+            out.emplace_back(module + ".weight_zero_point",
+                             Tensor::fromBytes(DType::I8, {N, groups}, bytesOf(q.zeros.data(), q.zeros.size())));
+        return out;
+    }
     out.emplace_back(module + ".weight_packed", packedTensor(codes, N, K, q.codeBits, false));
     out.emplace_back(module + ".weight_scale", Tensor::fromFloats({N, groups}, q.scales));
     const std::int64_t shapeVals[2] = {N, K};

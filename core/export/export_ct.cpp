@@ -30,14 +30,17 @@ struct CtScheme {
     std::string format;
 };
 
-CtScheme ctScheme(const QuantSpec &spec, const std::string &where)
+CtScheme ctScheme(const QuantSpec &spec, const ExportOptions &options, const std::string &where)
 {
     if (const auto *s = std::get_if<IntSpec>(&spec)) {
+        if (options.ctIntFormat != "pack-quantized" && options.ctIntFormat != "int-quantized")
+            throw UnsupportedError("compressed-tensors INT format '" + options.ctIntFormat +
+                                   "' — pack-quantized or int-quantized");
         if (s->rounding != Rounding::HalfEven)
             throw UnsupportedError(where + ": rounding half_away — compressed-tensors rounds half to even");
         if (s->scaleDtype == ScaleDType::E8M0)
             throw UnsupportedError(where + ": E8M0 scales — compressed-tensors' integer schemes store float scales");
-        CtScheme c{json(), "pack-quantized"};
+        CtScheme c{json(), options.ctIntFormat};
         switch (s->granularity) {
         case Granularity::Tensor:
             c.weights = ctArgs(s->bits, "int", s->symmetric, "tensor", nullptr);
@@ -176,7 +179,7 @@ const QuantSpec &oneSpec(const std::vector<QuantSpec> &specs, const std::string 
 
 json exportdetail::ctSchemeJson(const QuantSpec &spec, const ExportOptions &options, const std::string &where)
 {
-    const CtScheme s = ctScheme(spec, where);
+    const CtScheme s = ctScheme(spec, options, where);
     return json{{"format", s.format}, {"input_activations", ctInput(options, s, where)}, {"weights", s.weights}};
 }
 
@@ -196,7 +199,7 @@ json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options,
     std::vector<Group> groups;
     std::vector<std::string> written; // every target written so far (one group per target)
     auto add = [&](const QuantSpec &spec, const std::string &where, std::vector<std::string> targets) {
-        const CtScheme s = ctScheme(spec, where);
+        const CtScheme s = ctScheme(spec, options, where);
         const json in = ctInput(options, s, where);
         std::vector<std::string> fresh;
         for (auto &t : targets)

@@ -36,16 +36,22 @@ StagedOutput::~StagedOutput()
 
 std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, const std::vector<OutTensor> &tensors,
                                                     const std::function<void(double)> &progress,
-                                                    const std::map<std::string, std::string> &metadata)
+                                                    const FileMetadata &metadata)
 {
-    std::map<std::string, std::string> meta = metadata;
-    meta.emplace("format", "pt");
+    auto metaOf = [&](const std::vector<const OutTensor *> &held) {
+        std::map<std::string, std::string> meta = metadata ? metadata(held) : std::map<std::string, std::string>{};
+        meta.emplace("format", "pt");
+        return meta;
+    };
     if (!input.sharded()) {
         std::vector<std::pair<std::string, Tensor>> all;
+        std::vector<const OutTensor *> held;
         all.reserve(tensors.size());
-        for (const OutTensor &t : tensors)
+        for (const OutTensor &t : tensors) {
             all.emplace_back(t.name, t.tensor);
-        writeSafetensors(m_stage / "model.safetensors", all, meta);
+            held.push_back(&t);
+        }
+        writeSafetensors(m_stage / "model.safetensors", all, metaOf(held));
         if (progress)
             progress(1.0);
         return {"model.safetensors"};
@@ -53,6 +59,7 @@ std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, con
     // Sharded: the shard of each tensor is its source's file name, in the input's shard order.
     std::vector<std::string> order;
     std::map<std::string, std::vector<std::pair<std::string, Tensor>>> byShard;
+    std::map<std::string, std::vector<const OutTensor *>> heldBy;
     for (const fs::path &f : input.files()) {
         order.push_back(f.filename().string());
         byShard[f.filename().string()];
@@ -66,12 +73,13 @@ std::vector<std::string> StagedOutput::writeTensors(const Checkpoint &input, con
             throw FormatError("no input tensor " + t.source + " for the output tensor " + t.name);
         const std::string shard = e->file.filename().string();
         byShard[shard].emplace_back(t.name, t.tensor);
+        heldBy[shard].push_back(&t);
         map[t.name] = shard;
         total += static_cast<std::uint64_t>(t.tensor.nbytes());
     }
     std::size_t done = 0;
     for (const std::string &shard : order) {
-        writeSafetensors(m_stage / shard, byShard[shard], meta);
+        writeSafetensors(m_stage / shard, byShard[shard], metaOf(heldBy[shard]));
         if (progress)
             progress(static_cast<double>(++done) / static_cast<double>(order.size()));
     }

@@ -35,11 +35,14 @@ public:
     StagedOutput &operator=(const StagedOutput &) = delete;
 
     const std::filesystem::path &stage() const noexcept { return m_stage; }
+    /// A file's `__metadata__` (besides "format": "pt") from the tensors it holds, in order.
+    using FileMetadata = std::function<std::map<std::string, std::string>(const std::vector<const OutTensor *> &)>;
     /// Writes the tensors sharded like `input`; returns the files written (names in DIR).
-    /// `metadata` goes into every file's `__metadata__` (with "format": "pt").
+    /// `metadata` (when set) gives each file's `__metadata__` from the tensors that file holds
+    /// (with "format": "pt").
     std::vector<std::string> writeTensors(const Checkpoint &input, const std::vector<OutTensor> &tensors,
                                           const std::function<void(double)> &progress = {},
-                                          const std::map<std::string, std::string> &metadata = {});
+                                          const FileMetadata &metadata = {});
     /// config.json: the input's with `quantization_config` set (left out when null) and, with
     /// `untieWordEmbeddings`, `tie_word_embeddings: false` (a quantized lm_head of a tied model).
     void writeConfig(const Checkpoint &input, const nlohmann::ordered_json &quantizationConfig,

@@ -94,9 +94,8 @@ nlohmann::ordered_json addFactor(std::vector<std::pair<std::string, Tensor>> &te
 
 } // namespace
 
-void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
+NativeModule nativeModule(const QuantizedTensor &q, const std::string &module)
 {
-    const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
     const auto rows = q.layout.rows, cols = q.layout.cols;
     std::vector<std::pair<std::string, Tensor>> tensors;
     std::string codesLayout;
@@ -159,10 +158,7 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
         comp["v"] = addFactor(tensors, module + ".milo_V", *q.compV);
     }
 
-    nlohmann::ordered_json meta;
-    meta["format"] = "quantscope-native";
-    meta["version"] = kNativeVersion;
-    auto &m = meta["modules"][module];
+    nlohmann::ordered_json m;
     m["method"] = q.method;
     m["spec"] = q.spec;
     m["shape"] = q.shape;
@@ -188,7 +184,25 @@ void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
         m["chosen_pass"] = q.chosenPass;
     if (!q.report.empty())
         m["report"] = q.report;
-    writeSafetensors(path, tensors, {{"quantscope", meta.dump()}, {"format", "pt"}});
+    return {std::move(tensors), std::move(m)};
+}
+
+std::string nativeMetadata(const nlohmann::ordered_json &modules)
+{
+    nlohmann::ordered_json meta;
+    meta["format"] = "quantscope-native";
+    meta["version"] = kNativeVersion;
+    meta["modules"] = modules.is_null() ? nlohmann::ordered_json::object() : modules;
+    return meta.dump();
+}
+
+void writeNative(const std::filesystem::path &path, const QuantizedTensor &q)
+{
+    const std::string module = moduleOf(q.tensorName.empty() ? "tensor" : q.tensorName);
+    NativeModule nm = nativeModule(q, module);
+    nlohmann::ordered_json modules;
+    modules[module] = std::move(nm.metadata);
+    writeSafetensors(path, nm.tensors, {{"quantscope", nativeMetadata(modules)}, {"format", "pt"}});
 }
 
 } // namespace quantscope

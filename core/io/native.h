@@ -14,6 +14,10 @@
 /// own dequantization of the stored codes — bit for bit the Ŵ the quantizer reported.
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "io/checkpoint.h"
 #include "io/quantized.h"
@@ -26,6 +30,18 @@ inline constexpr int kNativeVersion = 2;
 
 /// `model.layers.0.mlp.down_proj.weight` → `model.layers.0.mlp.down_proj`.
 std::string moduleOf(const std::string &tensorName);
+
+/// One module in the native layout: its tensors (`<module>.qs_codes`, `.qs_scale`, …) and its
+/// entry of `__metadata__["quantscope"]["modules"]`.
+struct NativeModule {
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    nlohmann::ordered_json metadata;
+};
+/// The native tensors and metadata entry of `q` stored as `module` (shared by writeNative and
+/// the checkpoint writer, export/checkpoint_writer.h).
+NativeModule nativeModule(const QuantizedTensor &q, const std::string &module);
+/// The `__metadata__["quantscope"]` value of a file holding `modules` ({MODULE: entry}).
+std::string nativeMetadata(const nlohmann::ordered_json &modules);
 
 /// Writes one quantized tensor atomically. Throws IoError naming the path.
 void writeNative(const std::filesystem::path &path, const QuantizedTensor &q);

@@ -6,6 +6,7 @@
 
 #include "json/json_int.h"
 #include "io/native.h"
+#include "io/safetensors.h"
 #include "io/quantized_common.h"
 #include "quant/milo_math.h"
 #include "util/error.h"
@@ -14,15 +15,45 @@ namespace quantscope {
 
 namespace {
 
+/// The native metadata of every file, merged: a sharded checkpoint lists in each shard the
+/// modules stored there. A file of another version makes the merged version that one (refused
+/// on reading with the advice to save again).
 nlohmann::json nativeMeta(const Checkpoint &ck)
 {
-    const std::string text = ck.metadataValue("quantscope");
-    if (text.empty())
+    const std::string first = ck.metadataValue("quantscope");
+    if (first.empty())
         return nullptr;
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("format") || j["format"] != "quantscope-native")
-        return nullptr;
-    return j;
+    std::vector<std::string> texts{first};
+    if (ck.sharded()) { // each shard's own list (the Checkpoint keeps the first value only)
+        texts.clear();
+        for (const auto &f : ck.files()) {
+            try {
+                if (const SafetensorsFile sf = SafetensorsFile::open(f); sf.metadata().count("quantscope"))
+                    texts.push_back(sf.metadata().at("quantscope"));
+            } catch (const Error &) {
+                // opened already by the Checkpoint (under its options); a header this strict
+                // open refuses lists no modules, and their parts stay unexplained
+            }
+        }
+    }
+    nlohmann::json merged;
+    for (const std::string &text : texts) {
+        nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("format") || j["format"] != "quantscope-native")
+            continue;
+        if (merged.is_null()) {
+            merged = j;
+            if (!merged.contains("modules") || !merged["modules"].is_object())
+                merged["modules"] = nlohmann::json::object();
+            continue;
+        }
+        if (j.value("version", nlohmann::json(0)) != merged.value("version", nlohmann::json(0)))
+            merged["version"] = j.value("version", nlohmann::json(0));
+        if (j.contains("modules") && j["modules"].is_object())
+            for (const auto &[module, m] : j["modules"].items())
+                merged["modules"][module] = m;
+    }
+    return merged;
 }
 
 [[noreturn]] void fail(const Checkpoint &ck, const std::string &module, const std::string &why)

@@ -405,4 +405,59 @@ TEST(ExportQuark, GroupsQuarkRefusesAreRefusedWithQuarksReason)
     }
 }
 
+TEST(ExportCompressedTensors, IntQuantizedStoresOneI8CodePerElementAsTheToolkitDoes)
+{
+    // compressed-tensors 0.20's NaiveQuantizationCompressor (int-quantized): `weight` in
+    // QuantizationArgs.pytorch_dtype() (int8 for ≤ 8 bits) [N, K], `weight_scale` [N, 1] per
+    // channel, `weight_zero_point` (zp_dtype int8, the scale's shape) only when asymmetric.
+    TempDir d;
+    writeLlama(d.path / "in");
+    for (const bool asym : {false, true}) {
+        SCOPED_TRACE(asym);
+        ojson spec = kInt8Channel;
+        spec["symmetric"] = !asym;
+        const Recipe r = Recipe::fromJson(
+            ojson{{"quantscope_recipe", 1}, {"rules", ojson::array({{{"patterns", {"*"}}, {"specs", {spec}}}})}});
+        ExportOptions o;
+        o.ctIntFormat = "int-quantized";
+        const fs::path out = d.path / (asym ? "asym" : "sym");
+        const auto res =
+            exportCheckpoint((d.path / "in").string(), r, ExportFormat::CompressedTensors, out.string(), o);
+        ASSERT_EQ(res.quantized.size(), 14u);
+        const Checkpoint src = Checkpoint::open(d.path / "in");
+        const Checkpoint back = Checkpoint::open(out);
+        const json qc = back.quantizationConfig();
+        EXPECT_EQ(qc["format"], "int-quantized");
+        EXPECT_EQ(qc["config_groups"]["group_0"]["format"], "int-quantized");
+        const Detection det = detectQuantized(back);
+        ASSERT_EQ(det.modules.size(), 14u);
+        for (const std::string &module : res.quantized) {
+            SCOPED_TRACE(module);
+            const QuantizedModule *qm = det.find(module);
+            ASSERT_TRUE(qm);
+            EXPECT_EQ(qm->format, QuantFormat::CtIntQuantized);
+            const TensorEntry *w = back.find(module + ".weight");
+            const TensorEntry *s = back.find(module + ".weight_scale");
+            const TensorEntry *z = back.find(module + ".weight_zero_point");
+            ASSERT_TRUE(w && s);
+            EXPECT_EQ(w->dtype, DType::I8);
+            EXPECT_EQ(w->shape, (Shape{qm->rows, qm->cols}));
+            EXPECT_EQ(s->dtype, DType::F32);
+            EXPECT_EQ(s->shape, (Shape{qm->rows, 1}));
+            EXPECT_EQ(z != nullptr, asym);
+            if (z) {
+                EXPECT_EQ(z->dtype, DType::I8);
+                EXPECT_EQ(z->shape, s->shape);
+            }
+            const QuantizedTensor want =
+                makeQuantizer(parseQuantSpec(json::parse(spec.dump())))->quantize(src.tensor(module + ".weight"), {});
+            const Tensor got = decodeQuantized(back, *qm);
+            std::vector<float> v(want.dequantized.size());
+            ASSERT_EQ(got.numel(), static_cast<std::int64_t>(v.size()));
+            got.decodeTo(v);
+            EXPECT_EQ(std::memcmp(v.data(), want.dequantized.data(), v.size() * 4), 0);
+        }
+    }
+}
+
 } // namespace
