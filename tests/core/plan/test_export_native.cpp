@@ -127,7 +127,7 @@ void expectEveryModuleDecodesToTheQuantizer(const fs::path &in, const fs::path &
         ASSERT_TRUE(qm);
         EXPECT_EQ(qm->format, QuantFormat::QuantscopeNative);
         const json spec = specFor(module);
-        EXPECT_EQ(qm->scheme.method, spec["method"]);
+        EXPECT_EQ(qm->scheme.method, spec["method"].get<std::string>());
         const QuantizedTensor want = makeQuantizer(parseQuantSpec(spec))->quantize(src.tensor(module + ".weight"), {});
         const Tensor got = decodeQuantized(back, *qm);
         ASSERT_EQ(got.numel(), static_cast<std::int64_t>(want.dequantized.size()));
