@@ -92,13 +92,8 @@ int runExport(const ExportArgs &o, const CommonOptions &common)
     // A config. With --checkpoint it is written for that checkpoint's modules (exact default
     // exclusions, and the modules no rule quantizes named when the target needs it).
     std::vector<std::pair<std::string, Shape>> modules;
-    if (checkpoint) {
-        const Checkpoint ck = Checkpoint::open(*checkpoint);
-        for (const TensorEntry &e : ck.entries())
-            if (e.name.ends_with(".weight") && e.shape.size() == 2 &&
-                (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16))
-                modules.emplace_back(moduleOf(e.name), e.shape);
-    }
+    if (checkpoint)
+        modules = weightModules(Checkpoint::open(*checkpoint));
     const std::string text = exportRecipeText(recipe, *format, options, checkpoint ? &modules : nullptr);
     if (pos.empty())
         std::cout << text;

@@ -19,6 +19,7 @@
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/hash.h"
 
 namespace quantscope::demo {
 
@@ -75,14 +76,6 @@ private:
     std::uint64_t m_s[4];
 };
 
-std::uint64_t hashName(const std::string &s)
-{
-    std::uint64_t h = 1469598103934665603ull; // FNV-1a: stable across platforms
-    for (unsigned char c : s)
-        h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 /// How one weight is drawn: a Gaussian scale mixture with log-normal scale exp(sigma·g), whose
 /// excess kurtosis is 3·exp(4σ²) − 3, times per-input-channel outlier factors.
 struct WeightRecipe {
@@ -131,7 +124,7 @@ Tensor generate(const WeightRecipe &r, std::uint64_t seed)
     Shape shape = r.cols ? Shape{r.rows, r.cols} : Shape{r.rows};
     Tensor t = Tensor::zeros(DType::BF16, shape);
     auto *out = reinterpret_cast<std::uint16_t *>(t.mutableData());
-    Rng rng(seed ^ hashName(r.name));
+    Rng rng(seed ^ fnv1a64(r.name));
     // Normalise the mixture so the element std is r.std: E[s²] = exp(2σ²).
     const double norm = std::exp(-r.logSigma * r.logSigma);
     std::vector<float> colScale(static_cast<std::size_t>(std::max<std::int64_t>(r.cols, 1)), 1.0f);
@@ -218,7 +211,7 @@ std::vector<std::pair<std::string, Tensor>> makeDemoWeights(std::uint64_t seed)
 Tensor makeDemoActivation(std::uint64_t seed)
 {
     constexpr int M = 256, K = kHidden;
-    Rng rng(seed ^ hashName("activations"));
+    Rng rng(seed ^ fnv1a64("activations"));
     std::vector<float> chan(K);
     for (int k = 0; k < K; ++k)
         chan[k] = static_cast<float>(std::exp(0.3 * rng.normal2().first)); // per-channel spread

@@ -19,6 +19,7 @@
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace quantscope::doctor {
 
@@ -58,14 +59,6 @@ bool isActivationScale(const std::string &name)
 bool isScale(const std::string &name)
 {
     return lastPart(name).find("scale") != std::string::npos;
-}
-
-std::uint64_t fnv1a(const std::byte *p, std::uint64_t n)
-{
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint64_t i = 0; i < n; ++i)
-        h = (h ^ static_cast<std::uint8_t>(p[i])) * 1099511628211ull;
-    return h;
 }
 
 std::string fmt(double v)
@@ -208,7 +201,8 @@ void checkValues(const std::vector<Shard> &shards, const nlohmann::json &, const
             const std::string file = sh.file.string();
             // Duplicates (info): same dtype, shape and bytes.
             if (nb >= 64) {
-                const std::uint64_t h = fnv1a(p, std::min<std::uint64_t>(nb, o.maxValueBytes));
+                const std::uint64_t h =
+                    fnv1a64(p, static_cast<std::size_t>(std::min<std::uint64_t>(nb, o.maxValueBytes)));
                 auto &list = byHash[{t.dtype, t.shape, h}];
                 for (const Seen &s : list)
                     if (s.n == nb && std::memcmp(s.data, p, static_cast<std::size_t>(nb)) == 0) {

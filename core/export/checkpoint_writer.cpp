@@ -21,6 +21,7 @@
 #include "quant/groupwise.h"
 #include "recipe/recipe_check.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace quantscope {
 
@@ -84,12 +85,15 @@ public:
     {
         return quarkQuantizationConfig(recipe, options, &modules);
     }
-    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    std::vector<json> toolkitSchemes(const ojson &config, const std::vector<std::string> &modules) const override
     {
-        const auto layer = quarkResolve(config, module, linear);
-        if (!layer || !layer->contains("weight") || (*layer)["weight"].is_null())
-            return nullptr;
-        return json::parse((*layer)["weight"].dump());
+        std::vector<json> out;
+        for (const auto &m : modules) {
+            const auto layer = quarkResolve(config, m, !isEmbeddingModule(m));
+            const bool dense = !layer || !layer->contains("weight") || (*layer)["weight"].is_null();
+            out.push_back(dense ? json(nullptr) : json((*layer)["weight"]));
+        }
+        return out;
     }
     json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override
     {
@@ -159,14 +163,22 @@ public:
     {
         return ojson(compressedTensorsConfig(recipe, options, &modules));
     }
-    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    std::vector<json> toolkitSchemes(const ojson &config, const std::vector<std::string> &modules) const override
     {
-        const json q = json::parse(config.dump());
-        const auto group = ctResolve(q, module, linear);
-        if (!group)
-            return nullptr;
-        const json &g = q["config_groups"][*group];
-        return json{{"format", g["format"]}, {"input_activations", g["input_activations"]}, {"weights", g["weights"]}};
+        const json q(config);
+        const CtResolver resolver(q);
+        std::vector<json> out;
+        for (const auto &m : modules) {
+            const auto group = resolver.resolve(m, !isEmbeddingModule(m));
+            if (!group) {
+                out.emplace_back(nullptr);
+                continue;
+            }
+            const json &g = q["config_groups"][*group];
+            out.push_back(json{
+                {"format", g["format"]}, {"input_activations", g["input_activations"]}, {"weights", g["weights"]}});
+        }
+        return out;
     }
     json recipeScheme(const QuantSpec &spec, const ExportOptions &options) const override
     {
@@ -212,16 +224,21 @@ public:
     {
         return ojson(fp8BlockConfig(recipe, options));
     }
-    json toolkitScheme(const ojson &config, const std::string &module, bool linear) const override
+    std::vector<json> toolkitSchemes(const ojson &config, const std::vector<std::string> &modules) const override
     {
-        if (!linear) // transformers replaces nn.Linear layers only
-            return nullptr;
-        // transformers skips a module when any modules_to_not_convert entry is a substring of
-        // its name; every other Linear gets the one block scheme.
-        for (const auto &e : config.value("modules_to_not_convert", ojson::array()))
-            if (module.find(e.get<std::string>()) != std::string::npos)
-                return nullptr;
-        return json{{"block", json::parse(config["weight_block_size"].dump())}};
+        // transformers replaces nn.Linear layers only, and skips a module when any
+        // modules_to_not_convert entry is a substring of its name; every other Linear gets the
+        // one block scheme.
+        const json block{{"block", json(config["weight_block_size"])}};
+        const ojson skip = config.value("modules_to_not_convert", ojson::array());
+        std::vector<json> out;
+        for (const auto &m : modules) {
+            bool dense = isEmbeddingModule(m);
+            for (const auto &e : skip)
+                dense = dense || m.find(e.get<std::string>()) != std::string::npos;
+            out.push_back(dense ? json(nullptr) : block);
+        }
+        return out;
     }
     json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override
     {
@@ -266,9 +283,9 @@ public:
     {
         return ojson{{"quant_method", "quantscope"}, {"format", "quantscope-native"}, {"version", kNativeVersion}};
     }
-    json toolkitScheme(const ojson &, const std::string &, bool) const override
+    std::vector<json> toolkitSchemes(const ojson &, const std::vector<std::string> &) const override
     {
-        return nullptr; // schemesFromConfig() is false: checked on the re-read instead
+        return {}; // schemesFromConfig() is false: checked on the re-read instead
     }
     json recipeScheme(const QuantSpec &spec, const ExportOptions &) const override { return toJson(spec); }
     std::vector<std::pair<std::string, Tensor>> moduleTensors(const QuantizedTensor &q,
@@ -293,33 +310,19 @@ public:
     }
 };
 
-std::uint64_t fnv1a(const void *data, std::size_t n, std::uint64_t h = 1469598103934665603ull)
-{
-    const auto *p = static_cast<const unsigned char *>(data);
-    for (std::size_t i = 0; i < n; ++i)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
 /// Ŵ's digest with every NaN counted as one value (payloads may differ between paths).
 std::uint64_t digestOf(std::span<const float> v)
 {
-    std::uint64_t h = 1469598103934665603ull;
+    std::uint64_t h = kFnv1aBasis;
     constexpr std::uint32_t kNan = 0x7FC00000u;
     for (float f : v) {
         std::uint32_t bits;
         std::memcpy(&bits, &f, 4);
         if (std::isnan(f))
             bits = kNan;
-        h = fnv1a(&bits, 4, h);
+        h = fnv1a64(&bits, 4, h);
     }
     return h;
-}
-
-bool isFloatWeight(const TensorEntry &e)
-{
-    return e.name.size() > 7 && e.name.ends_with(".weight") &&
-           (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16);
 }
 
 std::string schemeText(const json &s)
@@ -328,6 +331,16 @@ std::string schemeText(const json &s)
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, Shape>> weightModules(const Checkpoint &ck)
+{
+    std::vector<std::pair<std::string, Shape>> out;
+    for (const TensorEntry &e : ck.entries())
+        if (e.name.size() > 7 && e.name.ends_with(".weight") && e.shape.size() == 2 &&
+            (e.dtype == DType::F32 || e.dtype == DType::BF16 || e.dtype == DType::F16))
+            out.emplace_back(moduleOf(e.name), e.shape);
+    return out;
+}
 
 bool writesCheckpoints(ExportFormat f) noexcept
 {
@@ -390,13 +403,10 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
     CheckpointExportResult result;
 
     // 1. The modules (2-D float weights), the defaults, the recipe's resolution.
-    std::vector<std::pair<std::string, Shape>> shapes;
+    const std::vector<std::pair<std::string, Shape>> shapes = weightModules(ck);
     std::vector<std::string> modules;
-    for (const TensorEntry &e : ck.entries())
-        if (isFloatWeight(e) && e.shape.size() == 2) {
-            shapes.emplace_back(moduleOf(e.name), e.shape);
-            modules.push_back(moduleOf(e.name));
-        }
+    for (const auto &s : shapes)
+        modules.push_back(s.first);
     const Recipe recipe = options.defaultExcludes ? withDefaultExcludes(recipeIn, &shapes) : recipeIn;
     std::map<std::string, ModulePlan> plans;
     std::map<std::string, json> recipeSchemes; // module → the scheme the recipe means (null: dense)
@@ -455,8 +465,11 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
     // 3. The config, and every module as the toolkit's own rule resolves it.
     const ojson qc = writer->config(recipe, options, modules);
     // (A target that stores each module's scheme with it is checked on the re-read instead.)
-    for (const auto &m : writer->schemesFromConfig() ? modules : std::vector<std::string>()) {
-        const json got = writer->toolkitScheme(qc, m, !isEmbeddingModule(m));
+    const std::vector<json> resolved =
+        writer->schemesFromConfig() ? writer->toolkitSchemes(qc, modules) : std::vector<json>();
+    for (std::size_t i = 0; i < resolved.size(); ++i) {
+        const std::string &m = modules[i];
+        const json &got = resolved[i];
         const json &want = recipeSchemes[m];
         if (got != want) {
             const auto it = plans.find(m);

@@ -66,11 +66,12 @@ public:
     /// modules). Refuses what the target cannot express.
     virtual nlohmann::ordered_json config(const Recipe &recipe, const ExportOptions &options,
                                           const std::vector<std::string> &modules) const = 0;
-    /// Where the toolkit's own rule puts `module` under `config`, as comparable JSON (the
-    /// scheme it applies), or null when the toolkit leaves it dense.
-    virtual nlohmann::json toolkitScheme(const nlohmann::ordered_json &config, const std::string &module,
-                                         bool linear) const = 0;
-    /// The scheme the recipe's `spec` means in this target, comparable with toolkitScheme.
+    /// Where the toolkit's own rule puts each of `modules` under `config`, as comparable JSON
+    /// (the scheme it applies), or null when the toolkit leaves it dense (embeddings are not
+    /// Linear layers: isEmbeddingModule). One entry per module, in order.
+    virtual std::vector<nlohmann::json> toolkitSchemes(const nlohmann::ordered_json &config,
+                                                       const std::vector<std::string> &modules) const = 0;
+    /// The scheme the recipe's `spec` means in this target, comparable with toolkitSchemes.
     virtual nlohmann::json recipeScheme(const QuantSpec &spec, const ExportOptions &options) const = 0;
     /// The spec the quantizer runs for this target (e.g. Quark's reciprocal scale rule).
     virtual QuantSpec runSpec(const QuantSpec &spec) const { return spec; }
@@ -106,6 +107,9 @@ public:
 /// The writer of a checkpoint format (quark, compressed-tensors, fp8-block, quantscope); throws
 /// UnsupportedError for a format that is a config only.
 std::unique_ptr<CheckpointWriter> makeCheckpointWriter(ExportFormat format, const ExportOptions &options = {});
+/// The modules an export considers: every 2-D float (F32/BF16/F16) `*.weight`, with its shape,
+/// in the checkpoint's order.
+std::vector<std::pair<std::string, Shape>> weightModules(const Checkpoint &ck);
 /// Whether `format` writes checkpoints.
 bool writesCheckpoints(ExportFormat format) noexcept;
 

@@ -146,6 +146,20 @@ std::string ruleLabel(const Recipe &recipe, int i)
     return "rules[" + std::to_string(i) + "]" + (r.name.empty() ? "" : " '" + r.name + "'");
 }
 
+bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name)
+{
+    for (int j = 0; j < i; ++j)
+        for (const auto &p : recipe.rules[static_cast<std::size_t>(j)].patterns)
+            if (patternMatches(recipe.rules[static_cast<std::size_t>(j)].dialect, p, name))
+                return true;
+    return false;
+}
+
+bool hasGlobMeta(const std::string &pattern)
+{
+    return pattern.find_first_of("*?[") != std::string::npos;
+}
+
 std::optional<std::vector<QuantSpec>> overriddenSpecs(const Recipe &recipe, int i, const std::string &module)
 {
     const RecipeMatch m = matchModule(recipe, module);

@@ -92,6 +92,13 @@ bool isCatchAll(const RecipeRule &rule);
 nlohmann::json quarkWeightJson(const QuantSpec &spec, const std::string &where);
 /// compressed-tensors' scheme of one spec: {"format", "input_activations", "weights"}.
 nlohmann::json ctSchemeJson(const QuantSpec &spec, const ExportOptions &options, const std::string &where);
+/// Whether a rule before rule `i` matches the concrete name `name` (that rule wins it in the
+/// recipe: a later rule's exact entry for it must not be written, since both toolkits look exact
+/// names up before any pattern).
+bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name);
+/// Whether an fnmatch pattern has a glob character (`*`, `?`, `[`); Quark looks a name without
+/// one up as an exact key.
+bool hasGlobMeta(const std::string &pattern);
 /// "rules[i] 'name'" for messages.
 std::string ruleLabel(const Recipe &recipe, int i);
 /// The specs of one overridden module of rule `i` (the rule's specs with the override applied),

@@ -158,15 +158,6 @@ std::string regexBody(PatternDialect d, const std::string &p)
     return p;
 }
 
-bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name)
-{
-    for (int j = 0; j < i; ++j)
-        for (const auto &p : recipe.rules[static_cast<std::size_t>(j)].patterns)
-            if (patternMatches(recipe.rules[static_cast<std::size_t>(j)].dialect, p, name))
-                return true;
-    return false;
-}
-
 const QuantSpec &oneSpec(const std::vector<QuantSpec> &specs, const std::string &where)
 {
     if (specs.size() != 1)

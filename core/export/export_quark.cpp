@@ -179,23 +179,6 @@ struct QuarkPlan {
     std::vector<std::string> exclude;
 };
 
-/// Whether an earlier rule than `i` matches the concrete name `name` (the earlier rule wins it
-/// in the recipe, so a later exact entry for it must not be written: Quark looks exact names up
-/// before any pattern).
-bool earlierRuleMatches(const Recipe &recipe, int i, const std::string &name)
-{
-    for (int j = 0; j < i; ++j)
-        for (const auto &p : recipe.rules[static_cast<std::size_t>(j)].patterns)
-            if (patternMatches(recipe.rules[static_cast<std::size_t>(j)].dialect, p, name))
-                return true;
-    return false;
-}
-
-bool hasGlobMeta(const std::string &p)
-{
-    return p.find_first_of("*?[") != std::string::npos;
-}
-
 QuarkPlan planQuark(const Recipe &recipe, const std::vector<std::string> *modules)
 {
     QuarkPlan plan;

@@ -9,26 +9,6 @@
 
 namespace quantscope {
 
-namespace {
-
-bool endsWith(const std::string &s, std::string_view suffix)
-{
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string lastComponent(const std::string &m)
-{
-    const auto dot = m.rfind('.');
-    return dot == std::string::npos ? m : m.substr(dot + 1);
-}
-
-bool hasGlobMeta(const std::string &p)
-{
-    return p.find_first_of("*?[") != std::string::npos;
-}
-
-} // namespace
-
 const std::vector<std::string> &defaultExcludePatterns()
 {
     // Embeddings need no entry: compressed-tensors targets Linear layers and Quark quantizes an
@@ -59,25 +39,11 @@ Recipe withDefaultExcludes(const Recipe &recipe, const std::vector<std::pair<std
         return r;
     }
     for (const auto &p : defaultExcludePatterns()) {
-        const PatternDialect d = hasGlobMeta(p) ? PatternDialect::Fnmatch : PatternDialect::Exact;
+        const PatternDialect d = exportdetail::hasGlobMeta(p) ? PatternDialect::Fnmatch : PatternDialect::Exact;
         if (!has(p, d))
             r.exclude.push_back({p, d});
     }
     return r;
-}
-
-std::string sharedScaleGroupOf(const std::string &module)
-{
-    for (const char *p : {".q_proj", ".k_proj", ".v_proj"})
-        if (endsWith(module, p))
-            return module.substr(0, module.size() - 7) + ".qkv_proj";
-    for (const char *p : {".gate_proj", ".up_proj"})
-        if (endsWith(module, p))
-            return module.substr(0, module.size() - std::string_view(p).size()) + ".gate_up_proj";
-    for (const char *p : {".w1", ".w3"})
-        if (endsWith(module, p))
-            return module.substr(0, module.size() - 3) + ".w13";
-    return "";
 }
 
 bool pythonReMatch(const std::string &pattern, const std::string &name)
@@ -95,7 +61,7 @@ std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json 
                 return std::nullopt;
     if (q.contains("layer_quant_config") && q["layer_quant_config"].is_object()) {
         const auto &layers = q["layer_quant_config"];
-        if (!hasGlobMeta(module) && layers.contains(module))
+        if (!exportdetail::hasGlobMeta(module) && layers.contains(module))
             return layers[module];
         for (const auto &[pattern, layer] : layers.items())
             if (globMatch(pattern, module))
@@ -106,16 +72,28 @@ std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json 
     return q.value("global_quant_config", nlohmann::ordered_json());
 }
 
-std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string &module, bool linear)
+CtResolver::Target CtResolver::makeTarget(std::string text, std::string group)
 {
-    auto nameMatches = [&](const std::string &target) {
-        return target.rfind("re:", 0) == 0 ? pythonReMatch(target.substr(3), module) : target == module;
-    };
+    Target t{std::move(text), std::move(group), std::nullopt};
+    if (t.text.rfind("re:", 0) == 0)
+        t.re.emplace(t.text.substr(3), std::regex::ECMAScript);
+    return t;
+}
+
+bool CtResolver::Target::matches(const std::string &module) const
+{
+    // Python's re.match: anchored at the start only.
+    return re ? std::regex_search(module, *re, std::regex_constants::match_continuous) : text == module;
+}
+
+CtResolver::CtResolver(const nlohmann::json &q)
+{
     if (q.contains("ignore") && q["ignore"].is_array())
         for (const auto &t : q["ignore"])
-            if (t.is_string() && (nameMatches(t.get<std::string>()) || (linear && t == "Linear")))
-                return std::nullopt;
-    // target → group, later groups overwriting (Python's dict assignment), then sorted.
+            if (t.is_string())
+                m_ignore.push_back(makeTarget(t.get<std::string>(), ""));
+    // target → group, later groups overwriting (Python's dict assignment), then sorted by
+    // (is a regex, text).
     std::vector<std::pair<std::string, std::string>> targets;
     if (q.contains("config_groups") && q["config_groups"].is_object())
         for (const auto &[group, g] : q["config_groups"].items())
@@ -131,13 +109,27 @@ std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string 
         const bool ra = a.first.find("re:") != std::string::npos, rb = b.first.find("re:") != std::string::npos;
         return ra != rb ? rb : a.first < b.first;
     });
-    for (const auto &[t, g] : targets)
-        if (nameMatches(t))
-            return g;
-    for (const auto &[t, g] : targets)
-        if (linear && t == "Linear")
-            return g;
+    for (auto &[t, g] : targets)
+        m_targets.push_back(makeTarget(std::move(t), std::move(g)));
+}
+
+std::optional<std::string> CtResolver::resolve(const std::string &module, bool linear) const
+{
+    for (const Target &t : m_ignore)
+        if (t.matches(module) || (linear && t.text == "Linear"))
+            return std::nullopt;
+    for (const Target &t : m_targets)
+        if (t.matches(module))
+            return t.group;
+    for (const Target &t : m_targets)
+        if (linear && t.text == "Linear")
+            return t.group;
     return std::nullopt;
+}
+
+std::optional<std::string> ctResolve(const nlohmann::json &q, const std::string &module, bool linear)
+{
+    return CtResolver(q).resolve(module, linear);
 }
 
 } // namespace quantscope

@@ -17,6 +17,7 @@
 ///    (llm-compressor's examples ignore lm_head; Quark quantizes Linear layers; vLLM keeps
 ///    routers dense).
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,7 @@ const std::vector<std::string> &defaultExcludePatterns();
 /// defaultExcludePatterns(). Entries already excluded are not repeated.
 Recipe withDefaultExcludes(const Recipe &recipe, const std::vector<std::pair<std::string, Shape>> *modules);
 
-/// The members a serving engine fuses into one layer, which must share one NVFP4 global scale
-/// (and one scheme): `X.{q,k,v}_proj` → "X.qkv_proj", `X.{gate,up}_proj` → "X.gate_up_proj",
-/// `X.{w1,w3}` → "X.w13"; "" for others.
-std::string sharedScaleGroupOf(const std::string &module);
+// sharedScaleGroupOf (one NVFP4 global scale per fused group): recipe/recipe_check.h, beside fusionGroupOf.
 
 /// Python's re.match(pattern, name): a match anchored at the start only (ECMAScript grammar).
 bool pythonReMatch(const std::string &pattern, const std::string &name);
@@ -56,8 +54,25 @@ std::optional<nlohmann::ordered_json> quarkResolve(const nlohmann::ordered_json 
 /// The compressed-tensors config group name that applies to the Linear `module`, or nullopt when
 /// ignored or matched by no target.
 /// `linear`: false for a module that is not an nn.Linear (class targets such as `Linear` do not
-/// match it; names still do).
+/// match it; names still do). One-off convenience over CtResolver.
 std::optional<std::string> ctResolve(const nlohmann::json &quantizationConfig, const std::string &module,
                                      bool linear = true);
+
+/// compressed-tensors' resolution of many modules under one config: the targets are merged,
+/// sorted and their regexes compiled once.
+class CtResolver {
+public:
+    explicit CtResolver(const nlohmann::json &quantizationConfig);
+    std::optional<std::string> resolve(const std::string &module, bool linear = true) const;
+
+private:
+    struct Target {
+        std::string text, group;
+        std::optional<std::regex> re; ///< `re:` targets, compiled
+        bool matches(const std::string &module) const;
+    };
+    static Target makeTarget(std::string text, std::string group);
+    std::vector<Target> m_ignore, m_targets; ///< m_targets in the toolkit's order
+};
 
 } // namespace quantscope

@@ -14,6 +14,7 @@
 #include "io/json_strict.h"
 #include "util/error.h"
 #include "util/glob.h"
+#include "util/hash.h"
 
 namespace quantscope {
 
@@ -101,16 +102,6 @@ nlohmann::json applyOverride(nlohmann::json spec, const SpecOverride &o)
     if (o.c && spec.contains("c"))
         spec["c"] = *o.c;
     return spec;
-}
-
-std::uint64_t fnv1a(std::string_view s)
-{
-    std::uint64_t h = 1469598103934665603ull;
-    for (const char c : s) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ull;
-    }
-    return h;
 }
 
 const std::regex &compiled(const std::string &pattern)
@@ -442,7 +433,7 @@ void Recipe::save(const std::string &path) const
 std::string Recipe::hash() const
 {
     char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(text())));
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(text())));
     return buf;
 }
 

@@ -90,6 +90,20 @@ std::string fusionGroupOf(const std::string &m)
     return "";
 }
 
+std::string sharedScaleGroupOf(const std::string &module)
+{
+    for (const char *p : {".q_proj", ".k_proj", ".v_proj"})
+        if (endsWith(module, p))
+            return module.substr(0, module.size() - 7) + ".qkv_proj";
+    for (const char *p : {".gate_proj", ".up_proj"})
+        if (endsWith(module, p))
+            return module.substr(0, module.size() - std::string_view(p).size()) + ".gate_up_proj";
+    for (const char *p : {".w1", ".w3"})
+        if (endsWith(module, p))
+            return module.substr(0, module.size() - 3) + ".w13";
+    return "";
+}
+
 RecipeCheck checkRecipe(const Recipe &recipe, const std::vector<std::string> &modules)
 {
     RecipeCheck c;

@@ -63,6 +63,11 @@ RecipeCheck checkRecipe(const Recipe &recipe, const std::vector<std::string> &mo
 /// `X.{gate,up}_proj` → `X.{gate,up}_proj`, `X.experts.N.P` → `X.experts.*.P`.
 std::string fusionGroupOf(const std::string &module);
 
+/// The members a serving engine fuses into one layer, which must share one NVFP4 global scale
+/// (and one scheme): `X.{q,k,v}_proj` → "X.qkv_proj", `X.{gate,up}_proj` → "X.gate_up_proj",
+/// `X.{w1,w3}` → "X.w13"; "" for others.
+std::string sharedScaleGroupOf(const std::string &module);
+
 /// The pattern with every unescaped '.' that is not followed by a quantifier read as a literal
 /// dot (`\.`); equal to the pattern when it has none.
 std::string literalDots(const std::string &pattern);

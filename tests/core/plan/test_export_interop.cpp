@@ -22,6 +22,7 @@
 #include "export/checkpoint_writer.h"
 #include "io/checkpoint.h"
 #include "io/quantized.h"
+#include "util/hash.h"
 #include "util/error.h"
 
 namespace fs = std::filesystem;
@@ -31,15 +32,6 @@ using json = nlohmann::json;
 namespace {
 
 const fs::path kSummary = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/interop/golden/export_checks.json";
-
-std::uint64_t fnv1a64(const std::byte *p, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull)
-{
-    for (std::size_t i = 0; i < n; ++i) {
-        h ^= std::to_integer<std::uint8_t>(p[i]);
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 std::string hex(std::uint64_t h)
 {
@@ -161,14 +153,15 @@ TEST(ExportInterop, DecompressionMatchesOurDecoderAsRecomputedHere)
                          optionsOf(c));
         const Checkpoint back = Checkpoint::open(out);
         const Detection det = detectQuantized(back);
-        std::uint64_t all = 0xcbf29ce484222325ull;
+        std::uint64_t all = kFnv1aStandardBasis;
         int modules = 0;
         for (const auto &[module, m] : c["modules"].items()) {
             const QuantizedModule *qm = det.find(module);
             ASSERT_TRUE(qm) << module;
             const Tensor w = decodeQuantized(back, *qm);
             ASSERT_EQ(w.dtype(), DType::F32);
-            EXPECT_EQ(hex(fnv1a64(w.data(), w.nbytes())), m["ours_fnv1a64"].get<std::string>()) << module;
+            EXPECT_EQ(hex(fnv1a64(w.data(), w.nbytes(), kFnv1aStandardBasis)), m["ours_fnv1a64"].get<std::string>())
+                << module;
             all = fnv1a64(w.data(), w.nbytes(), all);
             ++modules;
         }

@@ -18,8 +18,7 @@
 #include "demo/demo.h"
 #include "export/fp8block_writer.h"
 #include "export/checkpoint_writer.h"
-#include "export/toolkit_rules.h"
-#include "export_control.h"
+#include "recipe/recipe_check.h"
 #include "export/quark_writer.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
@@ -53,6 +52,16 @@ Recipe recipeOf(const ojson &spec, ojson exclude)
 ojson lmHeadOnly()
 {
     return ojson::array({{{"pattern", "lm_head"}, {"dialect", "exact"}}});
+}
+
+/// The export driver's control with an optional cancel token and a fraction-only progress callback.
+CheckpointExportControl exportControl(const CancelToken *cancel, std::function<void(double)> progress)
+{
+    CheckpointExportControl c;
+    c.cancel = cancel;
+    if (progress)
+        c.progress = [progress](double f, const std::string &) { progress(f); };
+    return c;
 }
 
 /// Each golden tensor is in `ours` with the same dtype, shape and bytes; returns how many.
@@ -187,7 +196,7 @@ TEST(QuarkWriter, PublishedW4A8RecipeOnTheDemoQuantizesTheExpertsOnly)
     o.activations = ActivationScheme::Fp8Dynamic;
     std::vector<double> seen;
     const auto r = exportCheckpoint(in.string(), recipe, ExportFormat::Quark, out.string(), o,
-                                    exporttest::exportControl(nullptr, [&](double f) { seen.push_back(f); }));
+                                    exportControl(nullptr, [&](double f) { seen.push_back(f); }));
     ASSERT_FALSE(seen.empty());
     EXPECT_EQ(seen.back(), 1.0);
     ASSERT_FALSE(r.quantized.empty());
@@ -300,7 +309,7 @@ TEST(QuarkWriter, RefusalAndCancelLeaveNoOutput)
     const CancelToken cancel;
     cancel.cancel();
     EXPECT_THROW(exportCheckpoint((dir / "in").string(), recipeOf(kW4A8, lmHeadOnly()), ExportFormat::Quark,
-                                  (dir / "out").string(), {}, exporttest::exportControl(&cancel, {})),
+                                  (dir / "out").string(), {}, exportControl(&cancel, {})),
                  Cancelled);
     EXPECT_FALSE(fs::exists(dir / "out"));
     EXPECT_FALSE(fs::exists(dir / "out.partial"));
