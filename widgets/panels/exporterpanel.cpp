@@ -13,6 +13,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include "export/config_export.h"
@@ -22,7 +23,7 @@
 
 namespace quantscope {
 
-ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent)
+ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent), m_jobs(this, QThreadPool::globalInstance())
 {
     m_format = new QComboBox(this);
     for (ExportFormat f : allExportFormats())
@@ -83,24 +84,17 @@ ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent)
     connect(m_open, &QPushButton::clicked, this, &ExporterPanel::openRecipe);
     connect(m_save, &QPushButton::clicked, this, &ExporterPanel::save);
     connect(m_exportCk, &QPushButton::clicked, this, &ExporterPanel::chooseOutDir);
-    connect(m_cancelCk, &QPushButton::clicked, this, [this] { m_cancel.cancel(); });
+    connect(m_cancelCk, &QPushButton::clicked, this, [this] { m_jobs.stop(); });
     connect(m_checkpoint, &QLineEdit::textChanged, this, &ExporterPanel::updateButtons);
     setRecipeText(QString::fromStdString(Recipe::defaults().text()));
 }
 
-ExporterPanel::~ExporterPanel()
-{
-    if (m_job) { // a window closed mid-export: the writer stops at its next check, nothing stays
-        m_cancel.cancel();
-        m_job->join();
-    }
-}
+ExporterPanel::~ExporterPanel() = default; // the tracker stops a running export (its output is removed)
 
 bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &outDir)
 {
     const ExportFormat f = *parseExportFormat(m_format->currentText().toStdString());
-    if (m_job || m_text.isEmpty() ||
-        (f != ExportFormat::Quark && f != ExportFormat::CompressedTensors && f != ExportFormat::Fp8Block))
+    if (m_jobs.isRunning() || m_text.isEmpty() || !writesCheckpoints(f))
         return false;
     Recipe recipe;
     ExportOptions o;
@@ -110,53 +104,44 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
     } catch (const std::exception &) {
         return false; // refresh() already shows why
     }
-    m_cancel = CancelToken();
     m_progress->setValue(0);
-    const CancelToken cancel = m_cancel;
     QPointer<ExporterPanel> self(this);
     auto report = [self](double fraction, const std::string &) {
         QMetaObject::invokeMethod(
             self,
             [self, fraction] {
-                if (self)
+                if (self && self->m_jobs.isRunning())
                     self->m_progress->setValue(static_cast<int>(fraction * 1000));
             },
             Qt::QueuedConnection);
     };
-    m_job = std::make_unique<std::thread>([=, this] {
+    struct Outcome {
         bool ok = false;
         QString message;
-        try {
-            const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
-            CheckpointExportControl control;
-            control.cancel = &cancel;
-            control.progress = report;
-            const CheckpointExportResult r = quantscope::exportCheckpoint(in, recipe, f, out, o, control);
-            ok = true;
-            message = tr("Wrote %1 (%2 modules quantized)").arg(outDir).arg(r.quantized.size());
-        } catch (const Cancelled &) {
-            message = tr("Cancelled");
-        } catch (const std::exception &e) {
-            message = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            self,
-            [self, ok, message] {
-                if (self)
-                    self->finishExport(ok, message);
-            },
-            Qt::QueuedConnection);
-    });
+    };
+    const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
+    m_jobs.start(
+        [=](const CancelToken &cancel) {
+            // Cancel (JobTracker::stop) ends the writer at its next check, after it removed its
+            // staging folder; the outcome is delivered so the panel says how it ended.
+            try {
+                CheckpointExportControl control;
+                control.cancel = &cancel;
+                control.progress = report;
+                const CheckpointExportResult r = quantscope::exportCheckpoint(in, recipe, f, out, o, control);
+                return Outcome{true, tr("Wrote %1 (%2 modules quantized)").arg(outDir).arg(r.quantized.size())};
+            } catch (const Cancelled &) {
+                return Outcome{false, tr("Cancelled")};
+            }
+        },
+        [this](Outcome &&r) { finishExport(r.ok, r.message); },
+        [this](const QString &error) { finishExport(false, error); });
     updateButtons();
     return true;
 }
 
 void ExporterPanel::finishExport(bool ok, const QString &message)
 {
-    if (m_job) {
-        m_job->join();
-        m_job.reset();
-    }
     m_progress->setValue(ok ? 1000 : 0);
     m_status->setText(message);
     m_status->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
@@ -174,10 +159,9 @@ void ExporterPanel::chooseOutDir()
 void ExporterPanel::updateButtons()
 {
     const auto f = parseExportFormat(m_format->currentText().toStdString());
-    const bool writable =
-        f && (*f == ExportFormat::Quark || *f == ExportFormat::CompressedTensors || *f == ExportFormat::Fp8Block);
-    m_exportCk->setEnabled(!m_job && writable && !m_text.isEmpty() && !m_checkpoint->text().isEmpty());
-    m_cancelCk->setEnabled(m_job != nullptr);
+    const bool writable = f && writesCheckpoints(*f);
+    m_exportCk->setEnabled(!m_jobs.isRunning() && writable && !m_text.isEmpty() && !m_checkpoint->text().isEmpty());
+    m_cancelCk->setEnabled(m_jobs.isRunning());
 }
 
 void ExporterPanel::setRecipeText(const QString &json)

@@ -6,16 +6,14 @@
 /// (core/export/config_export.h) — refreshed on every change; what the target cannot express
 /// shows its reason instead, and Save is disabled. Save writes the previewed text atomically.
 /// Exporting a config is a pure string function of microseconds, so it runs here, not as a job.
-/// "Export checkpoint…" writes the quantized checkpoint itself (Quark or compressed-tensors,
-/// core/export/quark_writer.h, ct_writer.h) from the checkpoint path given, as a background job
-/// with a progress bar and Cancel; a cancelled or failed export leaves no output folder.
-#include <memory>
-#include <thread>
-
+/// "Export checkpoint…" writes the quantized checkpoint itself (every checkpoint target,
+/// core/export/checkpoint_writer.h) from the checkpoint path given, as a JobTracker job on the
+/// thread pool with a progress bar and Cancel; a cancelled or failed export leaves no output
+/// folder.
 #include <QString>
 #include <QWidget>
 
-#include "util/cancel.h"
+#include "jobtracker.h"
 
 class QComboBox;
 class QLabel;
@@ -48,11 +46,11 @@ public:
     QPushButton *saveButton() const { return m_save; }
 
     /// Starts writing the checkpoint at `checkpoint` quantized by the recipe into `outDir`, in the
-    /// current format (quark or compressed-tensors), on a background thread; false when the
-    /// format has no checkpoint writer, the recipe is refused or a job is running.
+    /// current format, as a background job; false when the format has no checkpoint writer, the
+    /// recipe is refused or a job is running.
     bool exportCheckpoint(const QString &checkpoint, const QString &outDir);
     /// Whether a checkpoint export is running.
-    bool exporting() const { return m_job != nullptr; }
+    bool exporting() const { return m_jobs.isRunning(); }
     QLineEdit *checkpointEdit() const { return m_checkpoint; }
     QPushButton *exportButton() const { return m_exportCk; }
     QPushButton *cancelButton() const { return m_cancelCk; }
@@ -82,8 +80,7 @@ private:
     QPushButton *m_cancelCk = nullptr;
     QProgressBar *m_progress = nullptr;
     QString m_text;
-    CancelToken m_cancel;
-    std::unique_ptr<std::thread> m_job;
+    JobTracker m_jobs;
 };
 
 } // namespace quantscope

@@ -27,7 +27,11 @@ public:
     JobTracker(QObject *context, QThreadPool *pool) : m_context(context), m_pool(pool) {}
     JobTracker(const JobTracker &) = delete;
     JobTracker &operator=(const JobTracker &) = delete;
-    ~JobTracker() { m_token.cancel(); }
+    ~JobTracker()
+    {
+        m_token.cancel();
+        m_current->fetch_add(1); // nothing is delivered to a tracker that is gone
+    }
 
     /// True between start() and the delivery (or cancel()) of the current job.
     bool isRunning() const noexcept { return m_running; }
@@ -59,7 +63,7 @@ public:
                 } catch (...) {
                     error = QStringLiteral("unknown error");
                 }
-                if (token.cancelled() || current->load() != id || !context)
+                if (current->load() != id || !context) // stale: a newer start(), cancel() or gone
                     return;
                 QMetaObject::invokeMethod(
                     context.data(),
@@ -80,6 +84,11 @@ public:
         m_pool->start(runnable);
         return id;
     }
+
+    /// Asks the current job to stop at its next check without making it stale: whatever it
+    /// returns (or throws, Cancelled included) is still delivered — for a job whose caller must
+    /// know how it ended, such as a checkpoint writer that removes its partial output first.
+    void stop() { m_token.cancel(); }
 
     /// Makes the current job stale and asks it to stop; returns at once.
     void cancel()
