@@ -41,6 +41,7 @@ struct BudgetOptions {
     bool weighted = false;
     std::string target = "any";
     bool includeDefaultExcluded = false;
+    std::string objective = "auto";
     std::vector<std::string> policies;
 };
 
@@ -83,6 +84,7 @@ int runBudget(const BudgetOptions &o, bool json)
                          "the scan pairs no activations, so the weights come from a file");
     BudgetProblemOptions po;
     po.includeDefaultExcluded = o.includeDefaultExcluded;
+    po.objective = parseBudgetObjective(o.objective);
     if (o.target != "any") {
         const auto f = parseExportFormat(o.target);
         if (!f || std::find(kBudgetTargets.begin(), kBudgetTargets.end(), *f) == kBudgetTargets.end())
@@ -123,6 +125,8 @@ int runBudget(const BudgetOptions &o, bool json)
         targets.emplace_back(std::string(toString(f)), writerPredicate(f));
     const auto checks = checkBudgetTargets(problem, {s}, targets).front();
     nlohmann::ordered_json j = budgetSolutionJson(problem, s);
+    j["objective"] = problem.objective;
+    j["objective_note"] = problem.objectiveNote;
     j["targets"] = nlohmann::ordered_json::array();
     for (const auto &c : checks)
         j["targets"].push_back({{"target", c.target},
@@ -138,6 +142,7 @@ int runBudget(const BudgetOptions &o, bool json)
     std::printf("budget %.6g MB (%llu bytes) over %zu modules, %.0f weights%s, target %s\n",
                 static_cast<double>(budget) / 1e6, static_cast<unsigned long long>(budget), problem.modules.size(),
                 numel, weighted ? ", weighted error" : "", o.target.c_str());
+    std::printf("objective: %s\n", problem.objectiveNote.c_str());
     std::printf("chosen: %.6g MB, %.4f bits per weight, total squared error %.6g (%s, exact)\n",
                 static_cast<double>(s.bytes) / 1e6, 8.0 * static_cast<double>(s.bytes) / numel, s.error,
                 s.method.c_str());
@@ -188,6 +193,10 @@ void addBudgetCommand(Commands &c)
         ->type_name("T");
     cmd->add_flag("--include-default-excluded", o->includeDefaultExcluded,
                   "also quantize lm_head, embeddings and MoE routers (kept dense by default, as the toolkits do)");
+    cmd->add_option("--objective", o->objective,
+                    "what the choice minimises: auto (default: the output-aware error when the scan had a "
+                    "--capture, else the weights' squared error), weight, output")
+        ->type_name("O");
     cmd->add_flag("--weighted", o->weighted, "weight each module's error by --weights");
     cmd->add_option("--weights", o->weightsPath, "module → error weight (JSON)")->type_name("W.json");
     cmd->add_option("--policy", o->policies,

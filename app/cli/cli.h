@@ -138,6 +138,10 @@ WeightReader openWeights(const std::string &path, const ReadOptions &rd, const s
 /// as the error it recorded.
 QuantizeJobResult runCliJob(const WeightReader &weights, const std::string &tensor, QuantizeJobRequest request,
                             bool quiet);
+/// --capture CAP of quantize and scan: opens the capture and pairs it with the checkpoint's 2-D
+/// weights (logical shapes). Throws when it pairs with none of them (another model's capture);
+/// prints "capture: N of M modules paired" and each mismatch on stderr unless `quiet`.
+std::shared_ptr<const Capture> openPairedCapture(const std::string &path, const Checkpoint &ck, bool quiet);
 /// Parses an integer option value (the whole string); throws UsageError naming the option.
 std::int64_t toInt(const std::string &opt, const std::string &v);
 /// Parses a real option value (the whole string); throws UsageError naming the option.
@@ -173,5 +177,7 @@ void addExportCommand(Commands &c);
 void addDoctorCommand(Commands &c);
 void addCompareCommand(Commands &c);
 void addDemoCommand(Commands &c);
+/// capture, eval and bridge check (model_cmd.cpp).
+void addModelCommands(Commands &c);
 
 } // namespace quantscope::cli

@@ -44,6 +44,7 @@ void addAllCommands(Commands &c)
     addGemmBenchCommand(c);
     addScanCommand(c);
     addBudgetCommand(c);
+    addModelCommands(c);
     addRecipeCommand(c);
     addExportCommand(c);
     addDoctorCommand(c);

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "io/capture.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
 #include "io/weight_reader.h"
@@ -49,7 +50,7 @@ namespace {
 
 struct QuantizeArgs {
     std::string path;
-    std::optional<std::string> tensorName, save, bins, activation, actQuant;
+    std::optional<std::string> tensorName, save, bins, activation, actQuant, capture;
     bool perChannel = false, symlog = false;
     QuantizerOptions quantizer;
 };
@@ -84,6 +85,11 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     const std::string methodName = methodOf(spec);
 
     const WeightReader weights = openWeights(pos[0], rd, *tensorName);
+    if (o.capture) {
+        request.capture = openPairedCapture(*o.capture, weights.checkpoint(), quiet);
+        checkCaptureShape(*request.capture, moduleOfWeight(*tensorName),
+                          matrixShape(weights.read(*tensorName).shape()));
+    }
     request.specs = {JobSpec::typed(methodOf(spec), spec)};
     const QuantizeJobResult result = runCliJob(weights, *tensorName, std::move(request), quiet);
     const QuantizeOutcome &run = result.outcomes.front();
@@ -106,6 +112,10 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     if (q.firstNonFinite >= 0)
         out["first_nonfinite_index"] = q.firstNonFinite;
     out["metrics"] = metricsJson(m, MetricsDetail::Report, StoredSize{q.bitsPerElement(), q.storedBytes()});
+    if (run.outputError) {
+        out["metrics"]["output_error"] = outputErrorJson(*run.outputError);
+        out["capture"] = *o.capture;
+    }
     out["stats_in"] = statsJson(m.statsIn);
     out["stats_out"] = statsJson(m.statsOut);
     out["histogram"] = histogramsJson(m);
@@ -145,6 +155,9 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     std::printf("  |err| p50 %.4g  p90 %.4g  p99 %.4g  p99.9 %.4g   %.4f bits/element, %llu bytes\n", m.errP50,
                 m.errP90, m.errP99, m.errP999, q.bitsPerElement(), static_cast<unsigned long long>(q.storedBytes()));
     std::printf("  histogram overlap %.4f%s\n", m.overlap, q.layout.ragged ? "   (ragged groups)" : "");
+    if (const auto &e = run.outputError)
+        std::printf("  output-aware error E||dW x||^2 %.6g   relative %.6g   (%s Gram, %lld tokens)\n", e->error,
+                    e->relative, e->diagonal ? "diagonal" : "full", static_cast<long long>(e->tokens));
     if (!q.history.empty())
         std::printf(
             "  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s\n", q.method.c_str(), q.history.size(),
@@ -180,6 +193,10 @@ void addQuantizeCommand(Commands &c)
     cmd->add_option("--activation", o->activation,
                     "the paired GEMM simulation with this activation (FILE: another checkpoint or .npy)")
         ->type_name("[FILE:]NAME");
+    cmd->add_option("--capture", o->capture,
+                    "a calibration capture of the model (quantscope-cli capture): adds the output-aware error "
+                    "E||(W - W^)x||^2 on its inputs")
+        ->type_name("CAP.safetensors");
     cmd->add_option("--act-quant", o->actQuant, "the activation quantizer of the GEMM simulation")->type_name("KIND");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads | kLenient);
     addQuantizerOptions(cmd, o->quantizer);

@@ -78,7 +78,7 @@ nlohmann::ordered_json ojsonTimeline(const std::vector<RankTimeline> *timeline)
 
 struct ScanArgs {
     std::string path;
-    std::optional<std::string> recipePath, specs, out, spectra, top, tau, prefetchMb;
+    std::optional<std::string> recipePath, specs, out, spectra, top, tau, prefetchMb, capture;
     bool noChannelKurtosis = false;
 };
 
@@ -120,6 +120,8 @@ int runScanCommand(const ScanArgs &a, const CommonOptions &common)
     options.reportPath = out.value_or("");
 
     const Checkpoint ck = Checkpoint::open(pos[0], rd);
+    if (a.capture)
+        options.capture = openPairedCapture(*a.capture, ck, quiet);
     ProgressLine line(quiet);
     const StepCallback cb = line.callback();
     const CancelToken cancel;
@@ -260,6 +262,10 @@ void addScanCommand(Commands &c)
                     "schema, as quantize --help lists them) or a spec .json")
         ->type_name("A,B,…");
     cmd->add_option("--out", o->out, "the report (JSON lines; resumed when it exists)")->type_name("REPORT.jsonl");
+    cmd->add_option("--capture", o->capture,
+                    "a calibration capture of the model (quantscope-cli capture): each run gets its output-aware "
+                    "error, which budget then minimises by default")
+        ->type_name("CAP.safetensors");
     cmd->add_option("--spectra", o->spectra, "residual spectra per run")->type_name("off|counts|top-k");
     cmd->add_option("--top", o->top, "singular values kept with --spectra top-k")->type_name("K");
     cmd->add_option("--tau", o->tau, "count σ ≥ τ·σ1")->type_name("T");

@@ -81,6 +81,67 @@ std::uint64_t BudgetProblem::maxBytes() const
     return n;
 }
 
+BudgetObjective parseBudgetObjective(const std::string &text)
+{
+    if (text == "auto")
+        return BudgetObjective::Auto;
+    if (text == "weight")
+        return BudgetObjective::Weight;
+    if (text == "output")
+        return BudgetObjective::Output;
+    throw UnsupportedError("--objective must be auto, weight or output, not '" + text + "'");
+}
+
+namespace {
+
+/// Sets every candidate's error for the chosen objective (see BudgetObjective).
+void chooseObjective(BudgetProblem &p, const nlohmann::json &header, BudgetObjective objective)
+{
+    const bool hasCapture = header.contains("capture") && header["capture"].is_object();
+    if (objective == BudgetObjective::Weight || (objective == BudgetObjective::Auto && !hasCapture)) {
+        p.objective = "weight";
+        p.objectiveNote =
+            objective == BudgetObjective::Weight ? "weight error, as asked" : "weight error: the scan had no capture";
+        return;
+    }
+    std::vector<std::string> lacking;
+    for (const BudgetModule &m : p.modules) {
+        if (!m.denseReason.empty())
+            continue;
+        for (const BudgetCandidate &c : m.candidates)
+            if (!std::isfinite(c.outputError)) {
+                lacking.push_back(m.module);
+                break;
+            }
+    }
+    if (!lacking.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < lacking.size() && i < 5; ++i)
+            names += (i ? ", " : "") + lacking[i];
+        if (lacking.size() > 5)
+            names += " and " + std::to_string(lacking.size() - 5) + " more";
+        const std::string why = std::to_string(lacking.size()) +
+                                " module(s) have runs without an output-aware error (" + names +
+                                "): the capture lacks them or the scan had none";
+        if (objective == BudgetObjective::Output)
+            throw UnsupportedError("--objective output: " + why);
+        p.objective = "weight";
+        p.objectiveNote = "weight error: " + why;
+        return;
+    }
+    for (BudgetModule &m : p.modules)
+        if (m.denseReason.empty())
+            for (BudgetCandidate &c : m.candidates)
+                c.error = m.weight * c.outputError;
+    p.objective = "output";
+    const std::string path = hasCapture && header["capture"].contains("path") && header["capture"]["path"].is_string()
+                                 ? header["capture"]["path"].get<std::string>()
+                                 : std::string("the scan's capture");
+    p.objectiveNote = "output-aware error on the capture " + path;
+}
+
+} // namespace
+
 BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::vector<nlohmann::json> &lines,
                                      const std::vector<std::pair<std::string, double>> *weights,
                                      const std::string &source, const BudgetProblemOptions &options)
@@ -179,6 +240,8 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
             c.mse = mse;
             c.bytes = run["metrics"]["bytes"].get<std::uint64_t>();
             c.error = m.weight * mse * static_cast<double>(m.numel);
+            if (run["metrics"].contains("output_error") && run["metrics"]["output_error"].is_object())
+                c.outputError = finiteNumber(run["metrics"]["output_error"], "error");
             if (c.spec.contains("method") && c.spec["method"] == "milo" && c.spec.contains("rank") &&
                 c.spec["rank"].is_number_integer())
                 c.rank = c.spec["rank"].get<int>();
@@ -199,6 +262,7 @@ BudgetProblem budgetProblemFromLines(const nlohmann::json &header, const std::ve
         } else
             p.modules.push_back(std::move(m));
     }
+    chooseObjective(p, header, options.objective);
     return p;
 }
 

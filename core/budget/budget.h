@@ -34,7 +34,9 @@ struct BudgetCandidate {
     double error = 0;        ///< additive error the solver minimises (see BudgetModule)
     std::uint64_t bytes = 0; ///< exact stored bytes
     double mse = 0;          ///< measured mean squared error
-    int rank = -1;           ///< MiLo rank, -1 for other methods
+    /// tr(ΔW G ΔWᵀ) on the scan's capture (NaN when the scan had none for this module).
+    double outputError = std::numeric_limits<double>::quiet_NaN();
+    int rank = -1; ///< MiLo rank, -1 for other methods
 };
 
 struct BudgetModule {
@@ -45,7 +47,8 @@ struct BudgetModule {
     double weight = 1;                                          ///< error weight (1 unless weighted)
     double kurtosis = std::numeric_limits<double>::quiet_NaN(); ///< the tensor's excess kurtosis
     std::vector<std::uint64_t> shape;
-    /// Candidates; `error` = weight · mse · numel (the squared Frobenius error, weighted).
+    /// Candidates; `error` = weight · mse · numel (the squared Frobenius error, weighted) under
+    /// the weight objective, weight · tr(ΔW G ΔWᵀ) under the output objective.
     std::vector<BudgetCandidate> candidates;
 };
 
@@ -59,7 +62,9 @@ struct BudgetProblem {
     std::vector<std::string> leftOut;
     /// The names of those that the report's recipe did not exclude (unmatched, error, no runs).
     std::vector<std::string> leftOutNotExcluded;
-    std::string target; ///< the target the candidates were filtered for ("" any)
+    std::string target;               ///< the target the candidates were filtered for ("" any)
+    std::string objective = "weight"; ///< "weight" or "output" (BudgetObjective as chosen)
+    std::string objectiveNote;        ///< why (the capture it came from, or why weight error was kept)
     /// Specs the target refused, "LABEL: why", one per distinct spec.
     std::vector<std::string> refused;
     std::uint64_t totalNumel() const;
@@ -71,7 +76,15 @@ struct BudgetProblem {
 /// export/checkpoint_writer.h targetCanWrite (injected: budget/ does not depend on export/).
 using SpecPredicate = std::function<bool(const QuantSpec &spec, std::string *why)>;
 
+/// What the solver minimises: the squared Frobenius error of the weights, or the output-aware
+/// error E‖(W − Ŵ)x‖² on the scan's capture (metrics/output_error.h). Auto takes the output
+/// error when the report's header names a capture and every priced run carries it.
+enum class BudgetObjective : std::uint8_t { Auto, Weight, Output };
+/// "auto", "weight", "output"; throws UnsupportedError otherwise.
+BudgetObjective parseBudgetObjective(const std::string &text);
+
 struct BudgetProblemOptions {
+    BudgetObjective objective = BudgetObjective::Auto;
     /// Only candidates it accepts are priced (empty: every candidate). A module left with none
     /// stays dense.
     SpecPredicate canWrite;

@@ -214,6 +214,26 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
         }
 
+        // The module's Gram and tr(W G Wᵀ), once for all configurations.
+        std::optional<GramMatrix> gram;
+        double gramRef = 0;
+        if (request.capture && !specs.empty()) {
+            try {
+                const std::string module = moduleOfWeight(item.name);
+                if (module.empty() || request.capture->module(module) == nullptr) {
+                    profile.captureNote = "not in the capture " + request.capture->path().filename().string();
+                } else {
+                    checkCaptureShape(*request.capture, module, matrixShape(item.tensor.shape()));
+                    gram = GramMatrix::fromStats(request.capture->inputStats(module), request.capture->tokens());
+                    gramRef = gramReference(item.tensor, *gram, request.threads, &cancel);
+                }
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const std::exception &e) {
+                profile.captureNote = messageOf(e);
+            }
+        }
+
         UploadCache uploads; // the tensor goes to a device once for all configurations
         for (const auto &config : specs) {
             cancel.check();
@@ -238,7 +258,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.uploads = &uploads;
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).
-                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
+                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value() || gram.has_value();
                 ro.quantize.wantCodes = request.keepQuantized; // likewise the codes
 
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
@@ -262,6 +282,9 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 } else if (request.metrics) {
                     o.error = "the engine returned no metrics";
                 }
+                if (gram)
+                    o.outputError =
+                        outputError(item.tensor, run.quantized.dequantized, *gram, gramRef, request.threads, &cancel);
                 if (request.spectrum) {
                     spectrumBegun = true;
                     begin(item.weight * kSpectrumCost, "spectrum of " + config.name + ": " + item.name);

@@ -15,6 +15,7 @@
 #include "engine/run.h"
 #include "results/results.h"
 #include "metrics/spectrum.h"
+#include "io/capture.h"
 
 namespace quantscope {
 
@@ -50,6 +51,10 @@ struct QuantizeJobRequest {
     bool keepAbsErrBins = false; ///< keep the 4096 |error| counts that no view draws
     /// Singular values of W − Ŵ for each run, and of W itself when there is no configuration.
     std::optional<SpectrumOptions> spectrum;
+    /// A calibration capture: each run of a tensor "X.weight" whose module X the capture holds
+    /// gets its output-aware error (metrics/output_error.h); a module the capture lacks or whose
+    /// shape disagrees gets a note in its profile.
+    std::shared_ptr<const Capture> capture;
 };
 
 /// Where the job gets its tensors. Called on the worker thread; throws like Checkpoint::tensor.

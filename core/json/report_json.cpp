@@ -162,6 +162,17 @@ Histogram histogramFromJson(const nlohmann::json &j, const std::string &context)
 
 } // namespace
 
+nlohmann::ordered_json outputErrorJson(const OutputError &e)
+{
+    nlohmann::ordered_json j;
+    j["error"] = reportNumber(e.error);
+    j["relative"] = reportNumber(e.relative);
+    j["reference"] = reportNumber(e.reference);
+    j["gram"] = e.diagonal ? "diagonal" : "full";
+    j["tokens"] = e.tokens;
+    return j;
+}
+
 nlohmann::ordered_json metricsJson(const ErrorMetrics &m, MetricsDetail detail, const std::optional<StoredSize> &size)
 {
     using ojson = nlohmann::ordered_json;

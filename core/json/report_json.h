@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/error_metrics.h"
+#include "metrics/output_error.h"
 #include "numeric/moments.h"
 
 namespace quantscope {
@@ -61,6 +62,9 @@ struct StoredSize {
 /// The one writer of the "metrics" object.
 nlohmann::ordered_json metricsJson(const ErrorMetrics &m, MetricsDetail detail,
                                    const std::optional<StoredSize> &size = std::nullopt);
+/// The "output_error" object of a run with a paired capture: error = tr(ΔW G ΔWᵀ), relative,
+/// reference = tr(W G Wᵀ), gram ("full" or "diagonal"), tokens (docs/formats.md "Scan reports").
+nlohmann::ordered_json outputErrorJson(const OutputError &e);
 /// Reads the Full form (every session version writes it). Throws FormatError prefixed with
 /// `context` naming the missing or malformed key, as the session reader's other fields do.
 ErrorMetrics metricsFromJson(const nlohmann::json &j, const std::string &context = {});

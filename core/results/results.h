@@ -8,6 +8,7 @@
 #include "results/plot_data.h"
 #include "metrics/error_metrics.h"
 #include "metrics/spectrum.h"
+#include "metrics/output_error.h"
 #include "quant/quantizer.h"
 
 #include <cstdint>
@@ -43,6 +44,8 @@ struct QuantizeOutcome {
     std::int64_t firstNonFinite = -1;
     DistributionData plot;            ///< prepareDistribution(metrics)
     std::optional<Spectrum> spectrum; ///< σ of W − Ŵ when the request asked for spectra
+    /// E‖(W − Ŵ)x‖² on the paired capture's inputs (absent without a capture for this module).
+    std::optional<OutputError> outputError;
     /// Iterative methods: HQQ per iteration, MiLo per pass (ε); chosenPass the one returned.
     /// Not stored in sessions.
     std::vector<IterationRecord> history;
@@ -63,7 +66,8 @@ struct TensorProfile {
     std::string activation;                          ///< paired activation ("" none)
     std::optional<ChannelProfile> activationColumns; ///< its input-channel profile when paired
     std::string activationNote;                      ///< why it was not paired (shape mismatch, …)
-    std::optional<Spectrum> spectrum;                ///< σ of W itself when asked for without a configuration
+    std::string captureNote;          ///< why a capture gave this tensor no output-aware error ("" paired or none)
+    std::optional<Spectrum> spectrum; ///< σ of W itself when asked for without a configuration
     /// Per-row and per-column excess kurtosis from the device that ran the tensor
     /// (QuantizeJobRequest::deviceChannelKurtosis), absent when it could not.
     std::optional<ChannelKurtosis> channelKurtosis;

@@ -561,6 +561,7 @@ ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMat
             req.profileChannels = false;
             req.deviceChannelKurtosis = options.channelKurtosis && !l->kurtosis;
             req.threads = options.threads;
+            req.capture = options.capture;
             if (options.spectra != SpectraMode::Off) {
                 SpectrumOptions so;
                 so.top = options.spectrumTop;
@@ -594,6 +595,8 @@ ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMat
                 rj["nonfinite_groups"] = o.nonFiniteGroups;
                 rj["metrics"] =
                     metricsJson(o.metrics, MetricsDetail::Report, StoredSize{o.bitsPerElement, o.storedBytes});
+                if (o.outputError)
+                    rj["metrics"]["output_error"] = outputErrorJson(*o.outputError);
                 if (o.spectrum)
                     rj["spectrum"] = spectrumJson(*o.spectrum, options.spectra == SpectraMode::TopK);
                 rj["time_ms"] = o.timeMs;
@@ -610,6 +613,8 @@ ModuleWork scanModuleLine(const ScanContext &ctx, std::size_t i, const RecipeMat
                     l->kurtosisMs += msSince(tk);
                 }
             }
+            if (!r.tensors.empty() && !r.tensors.front().captureNote.empty())
+                line["capture_note"] = r.tensors.front().captureNote;
             const TensorStats stats = statsIn ? *statsIn : computeStats(w);
             ojson kurt;
             kurt["tensor"] = stats.excessKurtosis ? reportNumber(*stats.excessKurtosis) : ojson(nullptr);

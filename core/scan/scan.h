@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/job.h"
+#include "io/capture.h"
 #include "io/checkpoint.h"
 #include "recipe/recipe.h"
 #include "util/cancel.h"
@@ -66,6 +67,9 @@ struct ScanOptions {
     int stopAfter = -1;
     /// Ranks (workers) of the scan, recorded in the report's header (1: runScan).
     int ranks = 1;
+    /// A calibration capture: each run of a module it holds gets `metrics.output_error`; the
+    /// header records the capture (a resumed report must have been scanned with the same one).
+    std::shared_ptr<const Capture> capture;
 };
 
 struct ScanResult {

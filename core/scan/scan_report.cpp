@@ -25,6 +25,20 @@ std::string deviceText(DeviceChoice d)
 
 } // namespace
 
+ojson captureHeader(const Capture &capture)
+{
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(capture.path()), ec);
+    if (ec)
+        p = capture.path();
+    ojson c;
+    c["path"] = p.string();
+    c["model"] = capture.meta("model");
+    c["input_sha256"] = capture.meta("input_sha256");
+    c["tokens"] = capture.tokens();
+    return c;
+}
+
 ojson scanHeader(const Checkpoint &ck, const ScanOptions &options)
 {
     std::error_code ec;
@@ -42,6 +56,8 @@ ojson scanHeader(const Checkpoint &ck, const ScanOptions &options)
     h["device"] = deviceText(options.device);
     h["channel_kurtosis"] = options.channelKurtosis;
     h["ranks"] = options.ranks; // of the run that started the report: not compared on resume
+    if (options.capture)
+        h["capture"] = captureHeader(*options.capture);
     return h;
 }
 

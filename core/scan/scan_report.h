@@ -19,6 +19,8 @@ namespace quantscope {
 
 /// {"quantscope_scan":1,"checkpoint","recipe_hash","recipe","spectra","spectrum_top","tau","device"}
 nlohmann::ordered_json scanHeader(const Checkpoint &ck, const ScanOptions &options);
+/// The header's "capture" object: path, model, input_sha256, tokens.
+nlohmann::ordered_json captureHeader(const Capture &capture);
 /// {"recipe": hash, "file": the file's name, "size": bytes, "mtime_ns"}: a module line is kept on
 /// resume only while its key is still this.
 nlohmann::ordered_json resumeKey(const ScanModule &m, const std::string &recipeHash);
