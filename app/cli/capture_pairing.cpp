@@ -23,8 +23,8 @@ std::shared_ptr<const Capture> openPairedCapture(const std::string &path, const 
                               " names match with other shapes): was it captured from another model?",
                           Location{path, {}, {}});
     if (!quiet) {
-        std::fprintf(stderr, "capture: %zu of %zu modules paired (%lld tokens)\n", p.matched.size(),
-                     weights.size(), static_cast<long long>(capture->tokens()));
+        std::fprintf(stderr, "capture: %zu of %zu modules paired (%lld tokens)\n", p.matched.size(), weights.size(),
+                     static_cast<long long>(capture->tokens()));
         for (const auto &m : p.mismatched)
             std::fprintf(stderr, "capture: shape mismatch %s\n", m.c_str());
     }

@@ -52,18 +52,20 @@ void addModelInput(CLI::App *cmd, ModelArgs &o)
                     "the model: a Hugging Face folder (safetensors, sharded or not, or one .gguf) or a .gguf file")
         ->required();
     cmd->add_option("--gguf-file", o.input.ggufFile, "the .gguf inside MODEL when it holds several")->type_name("NAME");
-    auto *text = cmd->add_option("--text", o.input.text, "UTF-8 text, tokenized by the model's tokenizer")
-                     ->type_name("FILE");
-    auto *tokens = cmd->add_option("--tokens", o.input.tokens, "token ids: [samples, seq] or 1-D int .npy")
-                       ->type_name("FILE.npy");
+    auto *text =
+        cmd->add_option("--text", o.input.text, "UTF-8 text, tokenized by the model's tokenizer")->type_name("FILE");
+    auto *tokens =
+        cmd->add_option("--tokens", o.input.tokens, "token ids: [samples, seq] or 1-D int .npy")->type_name("FILE.npy");
     text->excludes(tokens);
     cmd->add_option("--samples", o.input.samples, "sequences (default 64)")->type_name("N");
     cmd->add_option("--seq", o.input.seq, "tokens per sequence (default 512)")->type_name("L");
-    cmd->add_option("--dtype", o.input.dtype, "the model's dtype: auto (bfloat16 on CUDA, else float32), float32, "
-                                              "bfloat16")
+    cmd->add_option("--dtype", o.input.dtype,
+                    "the model's dtype: auto (bfloat16 on CUDA, else float32), float32, "
+                    "bfloat16")
         ->type_name("T");
-    cmd->add_option("--python", o.python, "the interpreter with torch + transformers (default $QUANTSCOPE_PYTHON, "
-                                          "else python3)")
+    cmd->add_option("--python", o.python,
+                    "the interpreter with torch + transformers (default $QUANTSCOPE_PYTHON, "
+                    "else python3)")
         ->type_name("PY");
 }
 
@@ -146,20 +148,19 @@ int runEvalCommand(EvalArgs &o, const CommonOptions &common)
     const auto &kl = r["kl"], &top1 = r["top1"];
     std::printf("%s on %zu modules: KL %s nats/token (95%% CI %s..%s), top-1 agreement %s, perplexity %s -> %s "
                 "(%d x %d tokens, %s)\n",
-                o.request.recipe.empty() ? o.request.checkpoint.c_str() : o.request.recipe.c_str(),
-                r["modules"].size(), num(kl["mean"], "%.5g").c_str(), num(kl["ci95"][0], "%.5g").c_str(),
-                num(kl["ci95"][1], "%.5g").c_str(), num(top1["mean"], "%.4f").c_str(),
-                num(r["reference"]["ppl"], "%.4f").c_str(), num(r["quantized"]["ppl"], "%.4f").c_str(),
-                r.value("samples", 0), r.value("seq", 0), r.value("device", std::string()).c_str());
+                o.request.recipe.empty() ? o.request.checkpoint.c_str() : o.request.recipe.c_str(), r["modules"].size(),
+                num(kl["mean"], "%.5g").c_str(), num(kl["ci95"][0], "%.5g").c_str(), num(kl["ci95"][1], "%.5g").c_str(),
+                num(top1["mean"], "%.4f").c_str(), num(r["reference"]["ppl"], "%.4f").c_str(),
+                num(r["quantized"]["ppl"], "%.4f").c_str(), r.value("samples", 0), r.value("seq", 0),
+                r.value("device", std::string()).c_str());
     for (const auto &n : r["notes"])
         std::printf("  note: %s\n", n.get<std::string>().c_str());
     if (o.request.perLayer) {
         std::printf("  %-48s %-28s %12s %12s %10s\n", "module", "scheme", "output err", "KL alone", "top-1");
         for (const auto &m : r["modules"])
             std::printf("  %-48s %-28s %12s %12s %10s\n", m["module"].get<std::string>().c_str(),
-                        m["scheme"].get<std::string>().substr(0, 28).c_str(),
-                        num(m["output_error"], "%.4g").c_str(), num(m["kl"], "%.4g").c_str(),
-                        num(m["top1"], "%.4f").c_str());
+                        m["scheme"].get<std::string>().substr(0, 28).c_str(), num(m["output_error"], "%.4g").c_str(),
+                        num(m["kl"], "%.4g").c_str(), num(m["top1"], "%.4f").c_str());
     }
     if (o.out)
         std::printf("report: %s\n", o.out->c_str());
@@ -187,8 +188,8 @@ int runBridgeCheck(const BridgeCheckArgs &o, bool json)
     for (const char *k : {"torch", "transformers", "safetensors", "numpy", "gguf"})
         std::printf("  %-13s %s\n", k,
                     r.contains(k) && r[k].is_string() ? r[k].get<std::string>().c_str() : "not installed");
-    std::printf("  cuda          %s\n", r.value("cuda", false) ? r.value("cuda_device", std::string("yes")).c_str()
-                                                                : "no");
+    std::printf("  cuda          %s\n",
+                r.value("cuda", false) ? r.value("cuda_device", std::string("yes")).c_str() : "no");
     return 0;
 }
 
@@ -211,8 +212,9 @@ void addModelCommands(Commands &c)
                         "keep the full K x K Gram up to this K; above it only its diagonal (default 8192)")
             ->type_name("K");
         cmd->add_option("--rows", o->request.rows, "input rows sampled per layer (default 256)")->type_name("R");
-        cmd->add_option("--kv-tokens", o->request.kvTokens, "tokens of K/V cache kept per attention block (default "
-                                                             "2048)")
+        cmd->add_option("--kv-tokens", o->request.kvTokens,
+                        "tokens of K/V cache kept per attention block (default "
+                        "2048)")
             ->type_name("T");
         cmd->add_option("--q-rows", o->request.qRows, "queries kept per attention block (default 512)")->type_name("Q");
         cmd->add_option("--seed", o->request.seed, "the row sample's seed (default 0)")->type_name("S");
@@ -238,8 +240,9 @@ void addModelCommands(Commands &c)
         cmd->add_option("--per-layer-samples", o->request.perLayerSamples,
                         "samples of the per-layer pass (default all)")
             ->type_name("M");
-        cmd->add_option("--capture", o->request.capture, "each module's output-aware error on this capture beside "
-                                                         "its KL")
+        cmd->add_option("--capture", o->request.capture,
+                        "each module's output-aware error on this capture beside "
+                        "its KL")
             ->type_name("CAP.safetensors");
         cmd->add_option("--out", o->out, "write the report (JSON, atomically)")->type_name("REPORT.json");
         c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads);

@@ -103,8 +103,8 @@ nlohmann::json runCapture(const BridgeConfig &bridge, const CaptureRequest &r, c
     std::vector<std::string> args{"capture"};
     const auto in = inputArgs(r.input);
     args.insert(args.end(), in.begin(), in.end());
-    args.insert(args.end(), {"--gram-max", std::to_string(r.gramMax), "--rows", std::to_string(r.rows),
-                             "--kv-tokens", std::to_string(r.kvTokens), "--q-rows", std::to_string(r.qRows), "--seed",
+    args.insert(args.end(), {"--gram-max", std::to_string(r.gramMax), "--rows", std::to_string(r.rows), "--kv-tokens",
+                             std::to_string(r.kvTokens), "--q-rows", std::to_string(r.qRows), "--seed",
                              std::to_string(r.seed), "--out", r.out});
     nlohmann::json result = runBridge(bridge, args, cancel, bridgeProgress(progress, 0.0, 1.0));
     try {

@@ -48,9 +48,9 @@ nlohmann::json runCapture(const BridgeConfig &bridge, const CaptureRequest &requ
 
 struct EvalRequest {
     ModelInput input;
-    std::string recipe;     ///< R.json: quantize the model's weights with it
-    std::string checkpoint; ///< or an exported checkpoint folder: decode its quantized modules
-    bool perLayer = false;  ///< each module's own KL (that module alone replaced)
+    std::string recipe;      ///< R.json: quantize the model's weights with it
+    std::string checkpoint;  ///< or an exported checkpoint folder: decode its quantized modules
+    bool perLayer = false;   ///< each module's own KL (that module alone replaced)
     int perLayerSamples = 0; ///< samples of the per-layer pass (0: all)
     std::string capture;     ///< a capture: each module's output-aware error beside its KL
     DeviceChoice quantizeDevice = DeviceChoice::Auto; ///< where our quantizers run

@@ -25,12 +25,12 @@ class Capture;
 
 struct ReplacedModule {
     std::string module;
-    std::string tensor;         ///< "module.weight"
-    nlohmann::json spec;        ///< the spec that ran (null for a decoded export)
-    std::string scheme;         ///< describeSpec, or the export's scheme in words
-    double relFrobenius = 0;    ///< ‖W − Ŵ‖ / ‖W‖ (recipes only; NaN for an export)
-    double mse = 0;             ///< mean squared error of W (recipes only)
-    std::uint64_t bytes = 0;    ///< stored bytes of the codes and scales (recipes only)
+    std::string tensor;                     ///< "module.weight"
+    nlohmann::json spec;                    ///< the spec that ran (null for a decoded export)
+    std::string scheme;                     ///< describeSpec, or the export's scheme in words
+    double relFrobenius = 0;                ///< ‖W − Ŵ‖ / ‖W‖ (recipes only; NaN for an export)
+    double mse = 0;                         ///< mean squared error of W (recipes only)
+    std::uint64_t bytes = 0;                ///< stored bytes of the codes and scales (recipes only)
     std::optional<OutputError> outputError; ///< with a capture holding the module
 };
 

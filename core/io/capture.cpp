@@ -37,18 +37,19 @@ std::int64_t positiveInt(const SafetensorsFile &f, const char *key, bool require
         used = 0;
     }
     if (used != it->second.size() || v <= 0)
-        fail(f.path(), std::string("capture metadata '") + key + "' must be a positive integer, not '" + it->second +
-                           "'");
+        fail(f.path(),
+             std::string("capture metadata '") + key + "' must be a positive integer, not '" + it->second + "'");
     return v;
 }
 
-nlohmann::json metaJson(const SafetensorsFile &f, const char *key)
+/// A JSON metadata value, its keys in file order (the model's module order).
+nlohmann::ordered_json metaJson(const SafetensorsFile &f, const char *key)
 {
     const auto it = f.metadata().find(key);
     if (it == f.metadata().end())
-        return nlohmann::json::object();
+        return nlohmann::ordered_json::object();
     try {
-        nlohmann::json j = nlohmann::json::parse(it->second);
+        nlohmann::ordered_json j = nlohmann::ordered_json::parse(it->second);
         if (!j.is_object())
             fail(f.path(), std::string("capture metadata '") + key + "' must be a JSON object");
         return j;
@@ -57,8 +58,8 @@ nlohmann::json metaJson(const SafetensorsFile &f, const char *key)
     }
 }
 
-std::int64_t intField(const SafetensorsFile &f, const nlohmann::json &o, const std::string &owner, const char *key,
-                      bool allowZero = false)
+std::int64_t intField(const SafetensorsFile &f, const nlohmann::ordered_json &o, const std::string &owner,
+                      const char *key, bool allowZero = false)
 {
     const auto it = o.find(key);
     if (it == o.end() || !it->is_number_integer() || it->get<std::int64_t>() < (allowZero ? 0 : 1))
@@ -110,7 +111,7 @@ Capture Capture::open(const std::filesystem::path &path)
     c.m_samples = positiveInt(f, "samples", false);
     c.m_seq = positiveInt(f, "seq", false);
 
-    const nlohmann::json modules = metaJson(f, "modules");
+    const nlohmann::ordered_json modules = metaJson(f, "modules");
     if (modules.empty())
         fail(path, "capture metadata 'modules' lists no module");
     std::set<std::string> checkedPrefixes;
@@ -131,14 +132,15 @@ Capture Capture::open(const std::filesystem::path &path)
     for (const CaptureModule &m : c.m_modules) {
         const auto [it, fresh] = prefixK.emplace(m.stats, m.inFeatures);
         if (!fresh && it->second != m.inFeatures)
-            fail(path, "capture modules sharing statistics '" + m.stats + "' disagree on in_features (" +
-                           std::to_string(it->second) + " vs " + std::to_string(m.inFeatures) + ")",
+            fail(path,
+                 "capture modules sharing statistics '" + m.stats + "' disagree on in_features (" +
+                     std::to_string(it->second) + " vs " + std::to_string(m.inFeatures) + ")",
                  m.module);
         if (fresh)
             (void)c.inputStats(m.module); // validates shapes and dtypes
     }
 
-    const nlohmann::json attention = metaJson(f, "attention");
+    const nlohmann::ordered_json attention = metaJson(f, "attention");
     for (const auto &[name, o] : attention.items()) {
         if (!o.is_object())
             fail(path, "capture attention entry '" + name + "' must be a JSON object");

@@ -22,10 +22,10 @@ class Checkpoint;
 
 /// One linear module the capture saw.
 struct CaptureModule {
-    std::string module;      ///< "model.layers.0.self_attn.q_proj"
+    std::string module; ///< "model.layers.0.self_attn.q_proj"
     std::int64_t inFeatures = 0;
     std::int64_t outFeatures = 0;
-    std::string stats;       ///< the prefix of its input statistics (shared by q/k/v, gate/up)
+    std::string stats; ///< the prefix of its input statistics (shared by q/k/v, gate/up)
 };
 
 /// One attention block the capture saw.
@@ -33,16 +33,16 @@ struct CaptureAttention {
     std::string module; ///< "model.layers.0.self_attn"
     int layer = 0;
     int numHeads = 0, numKvHeads = 0, headDim = 0;
-    std::string rope;   ///< "post" (queries and keys after the rotary embedding) or "pre"
+    std::string rope; ///< "post" (queries and keys after the rotary embedding) or "pre"
 };
 
 /// A module's input statistics, borrowed views into the mapping (FP32).
 struct InputStats {
     std::string prefix;
     std::int64_t k = 0;
-    std::optional<Tensor> gram; ///< [K, K] mean of x xᵀ; absent above the capture's gram bound
-    Tensor gramDiag;            ///< [K] mean of x²
-    Tensor absmax, min, max;    ///< [K] per channel over all tokens
+    std::optional<Tensor> gram;   ///< [K, K] mean of x xᵀ; absent above the capture's gram bound
+    Tensor gramDiag;              ///< [K] mean of x²
+    Tensor absmax, min, max;      ///< [K] per channel over all tokens
     std::optional<Tensor> sample; ///< [R, K] sampled rows (absent when the capture holds none)
     /// The per-tensor range over all channels and tokens: max |x|.
     double tensorAbsmax() const;
@@ -91,7 +91,7 @@ std::string moduleOfWeight(std::string_view tensor);
 
 /// How a capture's modules pair with a checkpoint's 2-D weights (by name; "X.weight" ↔ "X").
 struct CapturePairing {
-    std::vector<std::string> matched;   ///< modules present in both with matching K and N
+    std::vector<std::string> matched; ///< modules present in both with matching K and N
     /// "module: why" for modules in both whose shapes disagree (the checkpoint's [N, K] against
     /// the capture's out_features × in_features).
     std::vector<std::string> mismatched;

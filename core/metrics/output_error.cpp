@@ -112,8 +112,7 @@ OutputError outputError(const Tensor &w, std::span<const float> wHat, const Gram
     OutputError e;
     e.error = gramEnergy(f, wHat, m[0], g, threads, cancel);
     e.reference = reference;
-    e.relative = reference > 0 ? e.error / reference
-                               : (e.error == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+    e.relative = reference > 0 ? e.error / reference : (e.error == 0 ? 0.0 : std::numeric_limits<double>::infinity());
     e.diagonal = g.diagonal;
     e.tokens = g.tokens;
     return e;

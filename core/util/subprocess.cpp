@@ -92,8 +92,7 @@ std::vector<char *> pointers(std::vector<std::string> &strings)
 
 SubprocessResult runSubprocess(const std::vector<std::string> &argv, const SubprocessOptions &options,
                                const std::function<void(const std::string &line)> &onStdout,
-                               const std::function<void(const std::string &line)> &onStderr,
-                               const CancelToken *cancel)
+                               const std::function<void(const std::string &line)> &onStderr, const CancelToken *cancel)
 {
     if (argv.empty())
         throw IoError("no program to run");
@@ -127,8 +126,8 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv, const Subpr
             termAt = std::chrono::steady_clock::now();
             result.cancelled = true;
         }
-        if (termSent && std::chrono::duration<double>(std::chrono::steady_clock::now() - termAt).count() >
-                            options.killGraceSeconds)
+        if (termSent &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - termAt).count() > options.killGraceSeconds)
             ::kill(pid, SIGKILL);
         pollfd fds[2] = {{out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
         const int n = ::poll(fds, 2, 100);

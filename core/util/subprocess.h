@@ -14,7 +14,7 @@
 namespace quantscope {
 
 struct SubprocessResult {
-    int exitCode = -1;     ///< the child's exit status (128 + signal when it was killed)
+    int exitCode = -1;      ///< the child's exit status (128 + signal when it was killed)
     bool cancelled = false; ///< the token was cancelled and the child was stopped
 };
 
