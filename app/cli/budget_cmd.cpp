@@ -125,8 +125,6 @@ int runBudget(const BudgetOptions &o, bool json)
         targets.emplace_back(std::string(toString(f)), writerPredicate(f));
     const auto checks = checkBudgetTargets(problem, {s}, targets).front();
     nlohmann::ordered_json j = budgetSolutionJson(problem, s);
-    j["objective"] = problem.objective;
-    j["objective_note"] = problem.objectiveNote;
     j["targets"] = nlohmann::ordered_json::array();
     for (const auto &c : checks)
         j["targets"].push_back({{"target", c.target},

@@ -20,7 +20,7 @@ namespace quantscope::cli {
 namespace {
 
 struct ExportArgs {
-    std::optional<std::string> recipePath, formatName, act, pack, ctFormat, checkpoint, outDir, out;
+    std::optional<std::string> recipePath, formatName, act, pack, ctFormat, checkpoint, outDir, out, capture;
     bool noDefaultExcludes = false;
 };
 
@@ -62,6 +62,8 @@ int runExport(const ExportArgs &o, const CommonOptions &common)
     if (o.noDefaultExcludes)
         options.defaultExcludes = false;
     const Recipe recipe = Recipe::load(*recipePath);
+    if (o.capture && !outDir)
+        throw UsageError("--capture gives a checkpoint export its static input scales: it needs --out-dir");
     if (outDir) {
         if (!checkpoint || !pos.empty())
             throw UsageError("a checkpoint export takes --checkpoint PATH and --out-dir DIR (and no OUT)");
@@ -75,6 +77,8 @@ int runExport(const ExportArgs &o, const CommonOptions &common)
         CheckpointExportControl control;
         control.device = common.deviceChoice();
         control.threads = common.threads;
+        if (o.capture)
+            control.capture = openPairedCapture(*o.capture, Checkpoint::open(*checkpoint), common.quiet);
         control.progress = [&](double f, const std::string &what) {
             if (step)
                 step(f, f, 1.0, what);
@@ -121,6 +125,10 @@ void addExportCommand(Commands &c)
     cmd->add_option("--format", o->formatName, "the target")->type_name(formats);
     cmd->add_option("--activations", o->act, "the activation scheme of the config")
         ->type_name("none|fp8-dynamic|fp8-static");
+    cmd->add_option("--capture", o->capture,
+                    "a calibration capture of the checkpoint's model: with --activations fp8-static each module's "
+                    "input_scale is max |x| of its captured inputs / 448 (min-max, per tensor)")
+        ->type_name("CAP.safetensors");
     cmd->add_option("--pack-method", o->pack, "Quark's INT4 packing order")->type_name("reorder|order");
     cmd->add_option("--ct-format", o->ctFormat,
                     "compressed-tensors' format of INT weights: codes packed in I32 (default) or one I8 code per "

@@ -220,7 +220,7 @@ void addModelCommands(Commands &c)
         cmd->add_option("--seed", o->request.seed, "the row sample's seed (default 0)")->type_name("S");
         c.addCommon(cmd, kJson | kQuiet | kDevice);
         cmd->footer("Example:\n  quantscope-cli capture ../shared/data/stories260K --tokens "
-                    "tests/data/model/stories260K-tokens.npy --samples 16 --seq 64 --out cap.safetensors");
+                    "tests/data/model/stories260K-tokens.npy --out cap.safetensors  # needs torch");
     }
     {
         auto o = std::make_shared<EvalArgs>();
@@ -247,7 +247,7 @@ void addModelCommands(Commands &c)
         cmd->add_option("--out", o->out, "write the report (JSON, atomically)")->type_name("REPORT.json");
         c.addCommon(cmd, kJson | kQuiet | kDevice | kThreads);
         cmd->footer("Example:\n  quantscope-cli eval ../shared/data/stories260K --recipe examples/int4-g128.json "
-                    "--tokens tests/data/model/stories260K-tokens.npy --samples 16 --seq 64 --per-layer");
+                    "--tokens tests/data/model/stories260K-tokens.npy --per-layer  # needs torch");
     }
     {
         CLI::App *bridge = c.add("bridge", "the Python bridge that runs models", nullptr);
@@ -260,7 +260,7 @@ void addModelCommands(Commands &c)
             ->type_name("PY");
         check->add_flag("--gguf", o->gguf, "also the gguf package (GGUF models)");
         c.addCommon(check, kJson);
-        check->footer("Example:\n  quantscope-cli bridge check --json");
+        check->footer("Example:\n  quantscope-cli bridge check --json  # needs torch");
     }
 }
 

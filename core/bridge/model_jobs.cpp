@@ -168,7 +168,7 @@ nlohmann::ordered_json runEval(const BridgeConfig &bridge, const EvalRequest &r,
                 std::vector<float> wHat(static_cast<std::size_t>(w.numel()));
                 decoded.tensor(m.tensor).decodeTo(wHat);
                 checkCaptureShape(*capture, m.module, matrixShape(w.shape()));
-                const GramMatrix g = GramMatrix::fromStats(capture->inputStats(m.module), capture->tokens());
+                const GramMatrix g = gramMatrixOf(capture->inputStats(m.module), capture->tokens());
                 m.outputError = outputError(w, wHat, g, gramReference(w, g, r.threads, cancel), r.threads, cancel);
             }
         }
@@ -207,6 +207,7 @@ nlohmann::ordered_json runEval(const BridgeConfig &bridge, const EvalRequest &r,
         j["rel_frobenius"] = std::isfinite(m.relFrobenius) ? nlohmann::ordered_json(m.relFrobenius) : nullptr;
         j["mse"] = std::isfinite(m.mse) ? nlohmann::ordered_json(m.mse) : nullptr;
         j["bytes"] = m.bytes;
+        j["numel"] = m.numel;
         j["output_error"] = m.outputError ? nlohmann::ordered_json(m.outputError->error) : nullptr;
         j["output_error_rel"] = m.outputError ? nlohmann::ordered_json(m.outputError->relative) : nullptr;
         const auto it = perLayer.find(m.module);

@@ -36,7 +36,7 @@ std::optional<OutputError> outputErrorOf(const ReplacementControl &c, const std:
     if (!c.capture || !c.capture->module(module))
         return std::nullopt;
     checkCaptureShape(*c.capture, module, matrixShape(w.shape()));
-    const GramMatrix g = GramMatrix::fromStats(c.capture->inputStats(module), c.capture->tokens());
+    const GramMatrix g = gramMatrixOf(c.capture->inputStats(module), c.capture->tokens());
     return outputError(w, wHat, g, gramReference(w, g, c.threads, c.cancel), c.threads, c.cancel);
 }
 
@@ -109,6 +109,7 @@ ReplacementSet writeRecipeReplacements(const Checkpoint &ck, const Recipe &recip
         r.relFrobenius = run.metrics ? run.metrics->relFrobenius : std::numeric_limits<double>::quiet_NaN();
         r.mse = run.metrics ? run.metrics->mse : std::numeric_limits<double>::quiet_NaN();
         r.bytes = run.quantized.storedBytes();
+        r.numel = w.numel();
         r.outputError = outputErrorOf(control, p.module, w, run.quantized.dequantized);
         tensors.emplace_back(name, Tensor::fromFloats(w.shape(), run.quantized.dequantized));
         set.modules.push_back(std::move(r));
@@ -147,6 +148,7 @@ ReplacementSet writeCheckpointReplacements(const Checkpoint &exported, const std
         r.relFrobenius = std::numeric_limits<double>::quiet_NaN();
         r.mse = std::numeric_limits<double>::quiet_NaN();
         const Tensor w = reader.read(m.name);
+        r.numel = w.numel();
         tensors.emplace_back(m.name, w);
         set.modules.push_back(std::move(r));
     }

@@ -31,6 +31,7 @@ struct ReplacedModule {
     double relFrobenius = 0;                ///< ‖W − Ŵ‖ / ‖W‖ (recipes only; NaN for an export)
     double mse = 0;                         ///< mean squared error of W (recipes only)
     std::uint64_t bytes = 0;                ///< stored bytes of the codes and scales (recipes only)
+    std::int64_t numel = 0;                 ///< elements of the weight
     std::optional<OutputError> outputError; ///< with a capture holding the module
 };
 

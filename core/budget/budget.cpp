@@ -668,6 +668,8 @@ nlohmann::ordered_json budgetSolutionJson(const BudgetProblem &problem, const Bu
     j["mb"] = static_cast<double>(solution.bytes) / 1e6;
     j["bits_per_weight"] = numel > 0 ? 8.0 * static_cast<double>(solution.bytes) / numel : 0.0;
     j["error"] = solution.error;
+    j["objective"] = problem.objective;
+    j["objective_note"] = problem.objectiveNote;
     j["method"] = solution.method;
     j["byte_resolution"] = solution.gcd;
     j["target"] = problem.target.empty() ? ojson("any") : ojson(problem.target);
@@ -683,6 +685,7 @@ nlohmann::ordered_json budgetSolutionJson(const BudgetProblem &problem, const Bu
         mj["bytes"] = c.bytes;
         mj["error"] = c.error;
         mj["mse"] = c.mse;
+        mj["output_error"] = std::isfinite(c.outputError) ? ojson(c.outputError) : ojson(nullptr);
         mj["group"] = m.group.empty() ? ojson(nullptr) : ojson(m.group);
         mj["dense"] = m.denseReason.empty() ? ojson(nullptr) : ojson(m.denseReason);
         if (!m.denseReason.empty())

@@ -224,7 +224,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                     profile.captureNote = "not in the capture " + request.capture->path().filename().string();
                 } else {
                     checkCaptureShape(*request.capture, module, matrixShape(item.tensor.shape()));
-                    gram = GramMatrix::fromStats(request.capture->inputStats(module), request.capture->tokens());
+                    gram = gramMatrixOf(request.capture->inputStats(module), request.capture->tokens());
                     gramRef = gramReference(item.tensor, *gram, request.threads, &cancel);
                 }
             } catch (const Cancelled &) {

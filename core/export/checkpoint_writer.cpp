@@ -15,6 +15,7 @@
 #include "export/quark_writer.h"
 #include "export/staged_output.h"
 #include "export/toolkit_rules.h"
+#include "io/capture.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
 #include "io/quantized.h"
@@ -53,6 +54,7 @@ class QuarkWriter final : public CheckpointWriter {
 public:
     explicit QuarkWriter(ExportOptions o) : m_options(std::move(o)) {}
     ExportFormat format() const override { return ExportFormat::Quark; }
+    Shape inputScaleShape() const override { return {}; }
     void checkSpec(const QuantSpec &spec, const std::string &where) const override
     {
         exportdetail::quarkWeightJson(spec, where); // what the config cannot say
@@ -203,6 +205,7 @@ private:
 class Fp8BlockWriter final : public CheckpointWriter {
 public:
     ExportFormat format() const override { return ExportFormat::Fp8Block; }
+    bool storesInputScales() const override { return false; }
     void checkSpec(const QuantSpec &spec, const std::string &where) const override
     {
         const auto *f = std::get_if<Fp8Spec>(&spec);
@@ -268,6 +271,7 @@ public:
 class NativeWriter final : public CheckpointWriter {
 public:
     ExportFormat format() const override { return ExportFormat::Quantscope; }
+    bool storesInputScales() const override { return false; }
     void checkSpec(const QuantSpec &spec, const std::string &where) const override
     {
         try {
@@ -393,10 +397,14 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
         if (control.cancel)
             control.cancel->check();
     };
-    if (options.activations == ActivationScheme::Fp8Static)
+    const bool staticInputs = options.activations == ActivationScheme::Fp8Static;
+    if (staticInputs && !writer->storesInputScales())
+        throw UnsupportedError("activations fp8-static: the " + target + " layout stores no input scales");
+    if (staticInputs && !control.capture)
         throw UnsupportedError("activations fp8-static: static input scales come from calibration data, and this "
                                "export has none — a checkpoint that declares them without `input_scale` tensors "
-                               "loads with NaN outputs (transformers) or is refused (Quark). Use "
+                               "loads with NaN outputs (transformers) or is refused (Quark). Give a capture of the "
+                               "model's activations (--capture CAP.safetensors, from quantscope-cli capture), use "
                                "--activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a "
                                "Quark script, which calibrate");
     const Checkpoint ck = Checkpoint::open(checkpoint);
@@ -445,6 +453,22 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
         throw UnsupportedError("the recipe quantizes no module of " + checkpoint +
                                (options.defaultExcludes ? " (after the default exclusions)" : "") +
                                ": nothing would be exported");
+
+    // Static input scales: every quantized module's inputs must be in the capture.
+    std::map<std::string, float> inputAbsmax;
+    if (staticInputs) {
+        for (const auto &[module, p] : plans) {
+            if (!control.capture->module(module))
+                throw UnsupportedError(module + ": the capture " + control.capture->path().string() +
+                                       " holds no inputs of this module, so it has no static input scale");
+            checkCaptureShape(*control.capture, module, p.shape);
+            const double a = control.capture->inputStats(module).tensorAbsmax();
+            if (!(a > 0) || !std::isfinite(a))
+                throw UnsupportedError(module + ": its captured inputs are " + (a > 0 ? "not finite" : "all zero") +
+                                       " — no static input scale can be derived");
+            inputAbsmax[module] = static_cast<float>(a);
+        }
+    }
 
     // 2. Fused members share one scheme (vLLM fuses q/k/v, gate/up and a layer's experts).
     std::map<std::string, std::vector<std::string>> fused;
@@ -537,6 +561,11 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
                     moduleOfOut[name] = module;
                 out.push_back({name, std::move(t), e.name});
             }
+            if (staticInputs) { // min-max observer, per tensor: max |x| / FP8 E4M3's largest value
+                const float scale = inputAbsmax.at(module) / 448.0f;
+                const Shape shape = writer->inputScaleShape();
+                out.push_back({module + ".input_scale", Tensor::fromFloats(shape, std::vector<float>{scale}), e.name});
+            }
             if (!mo.metadata.is_null())
                 moduleMeta[module] = std::move(mo.metadata);
             written.push_back({module, digestOf(q.dequantized), q.numel(), writer->storedCodeBits(q),
@@ -558,7 +587,13 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
         for (const OutTensor *t : held)
             if (const auto it = moduleOfOut.find(t->name); it != moduleOfOut.end() && !entries.contains(it->second))
                 entries[it->second] = moduleMeta.at(it->second);
-        return writer->fileMetadata(entries);
+        std::map<std::string, std::string> meta = writer->fileMetadata(entries);
+        if (staticInputs)
+            meta["quantscope.input_scales"] = "per-tensor min-max (max |x| / 448) over the capture " +
+                                              control.capture->path().string() + " (" +
+                                              std::to_string(control.capture->tokens()) + " tokens, input sha256 " +
+                                              control.capture->meta("input_sha256") + ")";
+        return meta;
     };
     const auto files = staged.writeTensors(
         ck, out, [&](double f) { progress(0.85 + 0.1 * f, "writing " + outDir); }, fileMeta);

@@ -33,6 +33,8 @@
 
 namespace quantscope {
 
+class Capture;
+
 class Checkpoint;
 
 struct CheckpointExportResult {
@@ -100,6 +102,11 @@ public:
     /// Whether serving engines load the checkpoint, so their rules apply (fused members share
     /// one scheme).
     virtual bool servingLoaderRules() const { return true; }
+    /// The shape of a per-tensor static `input_scale`: [1] (compressed-tensors' tensor strategy),
+    /// [] in Quark (its quantizer's scalar scale).
+    virtual Shape inputScaleShape() const { return {1}; }
+    /// Whether the layout stores static input scales (fp8-static).
+    virtual bool storesInputScales() const { return true; }
     /// The bits per code `q`'s codes are stored in (the re-read checks the codes' size).
     virtual int storedCodeBits(const QuantizedTensor &q) const { return q.codeBits; }
 };
@@ -123,6 +130,10 @@ struct CheckpointExportControl {
     const CancelToken *cancel = nullptr;
     /// Fraction done (0…1) and a line of what is happening.
     std::function<void(double, const std::string &)> progress;
+    /// A calibration capture of the model: with `--activations fp8-static` each quantized
+    /// module's `input_scale` = max |x| over its captured inputs / 448 (a per-tensor min-max
+    /// observer, Quark's default for static FP8 inputs), the capture named in the files' metadata.
+    std::shared_ptr<const Capture> capture;
 };
 
 /// Writes `outDir` as `format` from `checkpoint` and `recipe` (the driver above). Throws

@@ -213,6 +213,19 @@ std::string Capture::meta(std::string_view key) const
     return it == m_file.metadata().end() ? std::string() : it->second;
 }
 
+GramMatrix gramMatrixOf(const InputStats &stats, std::int64_t tokens)
+{
+    GramMatrix g;
+    g.k = stats.k;
+    g.tokens = tokens;
+    g.diagonal = !stats.gram.has_value();
+    const Tensor &t = g.diagonal ? stats.gramDiag : *stats.gram;
+    std::vector<float> f(static_cast<std::size_t>(t.numel()));
+    t.decodeTo(f);
+    g.value.assign(f.begin(), f.end());
+    return g;
+}
+
 bool isCaptureFile(const std::filesystem::path &path)
 {
     try {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/safetensors.h"
+#include "metrics/output_error.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
@@ -82,6 +83,10 @@ private:
     std::map<std::string, std::size_t, std::less<>> m_moduleIndex, m_attentionIndex;
     std::int64_t m_tokens = 0, m_samples = 0, m_seq = 0;
 };
+
+/// A module's Gram in FP64 for metrics/output_error.h: the full Gram when the capture holds it,
+/// else its diagonal.
+GramMatrix gramMatrixOf(const InputStats &stats, std::int64_t tokens);
 
 /// Whether a safetensors file is a capture (its `format` metadata), without validating it.
 bool isCaptureFile(const std::filesystem::path &path);

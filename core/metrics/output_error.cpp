@@ -8,7 +8,6 @@
 
 #include <Eigen/Dense>
 
-#include "io/capture.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -19,13 +18,6 @@ namespace {
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 constexpr std::int64_t kBlockRows = 32;
-
-std::vector<double> toDoubles(const Tensor &t)
-{
-    std::vector<float> f(static_cast<std::size_t>(t.numel()));
-    t.decodeTo(f);
-    return {f.begin(), f.end()};
-}
 
 /// Each row's term Δ_r G Δ_rᵀ into `terms[r]`, rows [begin, end).
 void rowTerms(std::span<const float> rows, std::span<const float> minus, std::int64_t begin, std::int64_t end,
@@ -60,16 +52,6 @@ void rowTerms(std::span<const float> rows, std::span<const float> minus, std::in
 }
 
 } // namespace
-
-GramMatrix GramMatrix::fromStats(const InputStats &stats, std::int64_t tokens)
-{
-    GramMatrix g;
-    g.k = stats.k;
-    g.tokens = tokens;
-    g.diagonal = !stats.gram.has_value();
-    g.value = toDoubles(g.diagonal ? stats.gramDiag : *stats.gram);
-    return g;
-}
 
 double gramEnergy(std::span<const float> rows, std::span<const float> minus, std::int64_t n, const GramMatrix &g,
                   int threads, const CancelToken *cancel)

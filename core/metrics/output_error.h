@@ -11,13 +11,12 @@
 /// not depend on the thread count.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 
 namespace quantscope {
-
-struct InputStats;
 
 /// A module's Gram in FP64, converted once and reused for every run on that module.
 struct GramMatrix {
@@ -25,8 +24,6 @@ struct GramMatrix {
     bool diagonal = false;     ///< only diag(G) is known
     std::vector<double> value; ///< K×K row-major, or K when diagonal
     std::int64_t tokens = 0;   ///< n of the capture
-    /// The full Gram when the capture holds it, else its diagonal.
-    static GramMatrix fromStats(const InputStats &stats, std::int64_t tokens);
 };
 
 struct OutputError {

@@ -10,7 +10,8 @@
 # holding `demo/` (written by `quantscope-cli demo`) and a copy of the repository's `examples/`,
 # with quantscope-cli first on PATH and HOME / XDG_CONFIG_HOME inside the scratch folder. A line
 # must exit with the status its trailing comment states (`# exit 3`), else 0. Lines marked
-# `# GPU only` are skipped without a GPU, `mpirun` lines without MPI (build or launcher), saying why.
+# `# GPU only` are skipped without a GPU, `mpirun` lines without MPI (build or launcher), `# needs torch`
+# lines always (ctest bridge_cli runs the model commands), saying why.
 # A line matching an entry of QS_XFAIL must fail (reported as expected, with the issue); should it
 # pass, the test fails asking for the entry's removal. Later lines of its block are skipped.
 cmake_minimum_required(VERSION 3.25)
@@ -272,6 +273,13 @@ foreach(i RANGE 1 ${QS_NBLOCKS})
     endif()
     if(cmd MATCHES "# GPU only" AND NOT have_gpu)
       message(STATUS "skip  [${where}] ${cmd}\n        (GPU only; this machine has none)")
+      math(EXPR nskip "${nskip} + 1")
+      continue()
+    endif()
+    if(cmd MATCHES "# needs torch")
+      # The model commands run the user's PyTorch + transformers on a real model: ctest
+      # `bridge_cli` (tests/cli/run_bridge_cli.cmake) runs them where torch is installed.
+      message(STATUS "skip  [${where}] ${cmd}\n        (needs torch + transformers: ctest bridge_cli runs these)")
       math(EXPR nskip "${nskip} + 1")
       continue()
     endif()

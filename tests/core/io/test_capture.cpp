@@ -3,6 +3,9 @@
 // checkpoint, and the output-aware error against a direct computation from the input rows.
 #include "budget/budget.h"
 #include "engine/job.h"
+#include "export/checkpoint_writer.h"
+#include "io/checkpoint.h"
+#include "recipe/recipe.h"
 #include "io/capture.h"
 #include "io/safetensors.h"
 #include "metrics/output_error.h"
@@ -91,12 +94,14 @@ std::vector<float> writeCapture(const fs::path &path, const CaptureSpec &c = {})
         t.emplace_back(p + ".input_absmax", Tensor::fromFloats({c.k}, amax));
         t.emplace_back(p + ".input_min", Tensor::fromFloats({c.k}, mn));
         t.emplace_back(p + ".input_max", Tensor::fromFloats({c.k}, mx));
-        t.emplace_back(p + ".input_sample",
-                       Tensor::fromFloats({8, c.k}, std::span<const float>(x.data(), static_cast<std::size_t>(8 * c.k))));
+        t.emplace_back(
+            p + ".input_sample",
+            Tensor::fromFloats({8, c.k}, std::span<const float>(x.data(), static_cast<std::size_t>(8 * c.k))));
     };
     stats("m.attn.q_proj", xq);
     stats("m.attn.o_proj", xo);
-    const std::vector<float> kv(static_cast<std::size_t>(c.kvHeads * 5 * 4), 0.5f), q(static_cast<std::size_t>(4 * 3 * 4));
+    const std::vector<float> kv(static_cast<std::size_t>(c.kvHeads * 5 * 4), 0.5f),
+        q(static_cast<std::size_t>(4 * 3 * 4));
     t.emplace_back("m.attn.k", Tensor::fromFloats({c.kvHeads, 5, 4}, kv));
     t.emplace_back("m.attn.v", Tensor::fromFloats({c.kvHeads, 5, 4}, kv));
     t.emplace_back("m.attn.q", Tensor::fromFloats({4, 3, 4}, q));
@@ -136,7 +141,8 @@ void expectRefused(const fs::path &p, const std::string &fragment)
         ADD_FAILURE() << "accepted a capture that lies: expected '" << fragment << "'";
     } catch (const FormatError &e) {
         EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find(p.filename().string()), std::string::npos) << "names the file: " << e.what();
+        EXPECT_NE(std::string(e.what()).find(p.filename().string()), std::string::npos)
+            << "names the file: " << e.what();
     }
 }
 
@@ -251,7 +257,7 @@ TEST(OutputError, EqualsTheMeanSquaredOutputErrorOverTheRows)
     const std::int64_t n = 200, k = 16, rows = 24;
     const std::vector<float> x = writeCapture(dir / "c.safetensors");
     const Capture c = Capture::open(dir / "c.safetensors");
-    const GramMatrix g = GramMatrix::fromStats(c.inputStats("m.attn.q_proj"), c.tokens());
+    const GramMatrix g = gramMatrixOf(c.inputStats("m.attn.q_proj"), c.tokens());
     const std::vector<float> w = weights(rows, k, 7);
     std::vector<float> wHat = w;
     for (std::size_t i = 0; i < wHat.size(); ++i)
@@ -262,7 +268,9 @@ TEST(OutputError, EqualsTheMeanSquaredOutputErrorOverTheRows)
             double y = 0, yRef = 0;
             for (std::int64_t j = 0; j < k; ++j) {
                 const double xj = x[static_cast<std::size_t>(t * k + j)];
-                y += (static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) - wHat[static_cast<std::size_t>(r * k + j)]) * xj;
+                y += (static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) -
+                      wHat[static_cast<std::size_t>(r * k + j)]) *
+                     xj;
                 yRef += static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) * xj;
             }
             direct += y * y / static_cast<double>(n);
@@ -291,7 +299,7 @@ TEST(OutputError, DiagonalGramIsTheChannelWeightedSquaredError)
     const Capture c = Capture::open(dir / "c.safetensors");
     const InputStats s = c.inputStats("m.attn.o_proj");
     EXPECT_FALSE(s.gram.has_value());
-    const GramMatrix g = GramMatrix::fromStats(s, c.tokens());
+    const GramMatrix g = gramMatrixOf(s, c.tokens());
     ASSERT_TRUE(g.diagonal);
     const std::vector<float> w = weights(16, 16, 3);
     std::vector<float> wHat(w.size());
@@ -301,7 +309,8 @@ TEST(OutputError, DiagonalGramIsTheChannelWeightedSquaredError)
     for (std::int64_t r = 0; r < 16; ++r) { // each row's term, then the rows in order (numerics.md)
         double row = 0;
         for (std::int64_t j = 0; j < 16; ++j) {
-            const double d = static_cast<double>(w[static_cast<std::size_t>(r * 16 + j)]) - wHat[static_cast<std::size_t>(r * 16 + j)];
+            const double d = static_cast<double>(w[static_cast<std::size_t>(r * 16 + j)]) -
+                             wHat[static_cast<std::size_t>(r * 16 + j)];
             row += d * d * s.gramDiag.at(j);
         }
         expect += row;
@@ -331,7 +340,7 @@ TEST(OutputError, TheJobAddsItToEachRunOfACapturedModule)
     src.weight = [&](const std::string &) { return Tensor::fromFloats({24, 16}, w); };
     const QuantizeJobResult r = runQuantizeJob(req, src, CancelToken());
     ASSERT_EQ(r.outcomes.size(), 4u);
-    const GramMatrix g = GramMatrix::fromStats(c->inputStats("m.attn.q_proj"), c->tokens());
+    const GramMatrix g = gramMatrixOf(c->inputStats("m.attn.q_proj"), c->tokens());
     const Tensor wt = Tensor::fromFloats({24, 16}, w);
     for (int i = 0; i < 2; ++i) {
         const QuantizeOutcome &o = r.outcomes[static_cast<std::size_t>(i)];
@@ -341,7 +350,7 @@ TEST(OutputError, TheJobAddsItToEachRunOfACapturedModule)
         EXPECT_EQ(o.outputError->error, e.error);
     }
     EXPECT_LT(r.outcomes[1].outputError->error, r.outcomes[0].outputError->error); // 8 bits beat 4
-    EXPECT_FALSE(r.outcomes[2].outputError.has_value()); // up_proj is not in the capture
+    EXPECT_FALSE(r.outcomes[2].outputError.has_value());                           // up_proj is not in the capture
     EXPECT_NE(r.tensors[1].captureNote.find("not in the capture"), std::string::npos);
 }
 
@@ -355,9 +364,9 @@ TEST(OutputError, BudgetMinimisesItWhenTheScanHadACapture)
         for (int bits : {4, 8}) {
             const double mse = std::ldexp(1.0, -2 * bits) * (m[0] == 'a' ? 1 : 4);
             const double out = mse * 8192 * (m[0] == 'a' ? 100 : 1);
-            l["runs"].push_back({{"spec", spec(bits)},
-                                 {"metrics",
-                                  {{"mse", mse}, {"bytes", 64 * 128 * bits / 8}, {"output_error", {{"error", out}}}}}});
+            l["runs"].push_back(
+                {{"spec", spec(bits)},
+                 {"metrics", {{"mse", mse}, {"bytes", 64 * 128 * bits / 8}, {"output_error", {{"error", out}}}}}});
         }
         lines.push_back(l);
     }
@@ -385,4 +394,67 @@ TEST(OutputError, BudgetMinimisesItWhenTheScanHadACapture)
     outputOnly.objective = BudgetObjective::Output;
     EXPECT_THROW((void)budgetProblemFromLines(header, lines, nullptr, "report", outputOnly), UnsupportedError);
     EXPECT_THROW((void)parseBudgetObjective("loss"), UnsupportedError);
+}
+
+// fp8-static exports take each module's input scale from the capture: max |x| / 448, in the shape
+// each toolkit's loader gives a per-tensor scale ([1] compressed-tensors, [] Quark).
+TEST(Capture, StaticInputScalesOfAnExportComeFromTheCapture)
+{
+    ScratchDir dir;
+    writeCapture(dir / "c.safetensors");
+    auto capture = std::make_shared<const Capture>(Capture::open(dir / "c.safetensors"));
+    fs::create_directories(dir / "in");
+    const std::vector<std::pair<std::string, Tensor>> in{
+        {"m.attn.q_proj.weight", Tensor::fromFloats({24, 16}, weights(24, 16, 1))},
+        {"m.attn.o_proj.weight", Tensor::fromFloats({16, 16}, weights(16, 16, 2))}};
+    writeSafetensors(dir / "in" / "model.safetensors", in);
+    const auto recipe = [](nlohmann::ordered_json spec) {
+        return Recipe::fromJson(nlohmann::ordered_json{
+            {"quantscope_recipe", 1},
+            {"rules",
+             {{{"patterns", {"*"}}, {"dialect", "fnmatch"}, {"specs", nlohmann::ordered_json::array({spec})}}}}});
+    };
+    ExportOptions opt;
+    opt.activations = ActivationScheme::Fp8Static;
+    CheckpointExportControl control;
+    const std::string input = (dir / "in" / "model.safetensors").string();
+    const nlohmann::ordered_json fp8 = {{"method", "fp8"}, {"granularity", "channel"}};
+    // No capture: refused, nothing written.
+    EXPECT_THROW(
+        exportCheckpoint(input, recipe(fp8), ExportFormat::CompressedTensors, (dir / "ct").string(), opt, control),
+        UnsupportedError);
+    EXPECT_FALSE(fs::exists(dir / "ct"));
+    control.capture = capture;
+    struct Case {
+        ExportFormat format;
+        nlohmann::ordered_json spec;
+        Shape shape;
+    };
+    for (const Case &c : {Case{ExportFormat::CompressedTensors, fp8, {1}},
+                          Case{ExportFormat::Quark, {{"method", "int"}, {"bits", 4}, {"group", 8}}, {}}}) {
+        const fs::path out = dir / std::string(toString(c.format));
+        (void)exportCheckpoint(input, recipe(c.spec), c.format, out.string(), opt, control);
+        const Checkpoint back = Checkpoint::open(out);
+        for (const char *m : {"m.attn.q_proj", "m.attn.o_proj"}) {
+            const Tensor s = back.tensor(std::string(m) + ".input_scale");
+            EXPECT_EQ(s.dtype(), DType::F32);
+            EXPECT_EQ(s.shape(), c.shape) << m;
+            EXPECT_EQ(static_cast<float>(s.at(0)), static_cast<float>(capture->inputStats(m).tensorAbsmax()) / 448.0f)
+                << m;
+        }
+        EXPECT_NE(back.metadataValue("quantscope.input_scales").find("c.safetensors"), std::string::npos);
+        EXPECT_EQ(back.config()["quantization_config"].dump().find("\"dynamic\":true"), std::string::npos);
+    }
+    // A module the capture lacks has no static scale: refused naming it.
+    writeSafetensors(dir / "in" / "model.safetensors",
+                     {{"m.attn.q_proj.weight", Tensor::fromFloats({24, 16}, weights(24, 16, 1))},
+                      {"m.mlp.up_proj.weight", Tensor::fromFloats({16, 16}, weights(16, 16, 2))}});
+    try {
+        (void)exportCheckpoint(input, recipe(fp8), ExportFormat::CompressedTensors, (dir / "ct2").string(), opt,
+                               control);
+        ADD_FAILURE() << "exported without a static scale for m.mlp.up_proj";
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("m.mlp.up_proj"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir / "ct2"));
 }
