@@ -30,8 +30,8 @@ CaptureLoad loadCapture(const QString &path, const std::shared_ptr<const Checkpo
             r.pairing = pairCapture(weights, *capture);
             if (r.pairing.matched.empty()) {
                 r.error = QString::fromStdString(
-                    "the capture pairs with none of the checkpoint's " + std::to_string(weights.size()) +
-                    " weights (" + std::to_string(r.pairing.mismatched.size()) +
+                    "the capture pairs with none of the checkpoint's " + std::to_string(weights.size()) + " weights (" +
+                    std::to_string(r.pairing.mismatched.size()) +
                     " names match with other shapes): was it captured from another model?");
                 return r;
             }

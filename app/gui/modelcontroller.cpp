@@ -68,8 +68,7 @@ struct CheckOutcome {
 
 } // namespace
 
-ModelController::ModelController(QObject *parent, const LoadController *loads, PlanController *plan,
-                                 QTabWidget *tabs)
+ModelController::ModelController(QObject *parent, const LoadController *loads, PlanController *plan, QTabWidget *tabs)
     : QObject(parent), m_loads(loads), m_plan(plan)
 {
     m_pool.setMaxThreadCount(2); // the check may run beside a measurement
@@ -148,9 +147,9 @@ void ModelController::checkInterpreter()
                     if (out.versions.contains(k) && out.versions[k].is_string())
                         parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(k),
                                                              fromStd(out.versions[k].get<std::string>()));
-                parts << (out.versions.value("cuda", false) ? tr("CUDA: %1").arg(fromStd(out.versions.value(
-                                                                  "cuda_device", std::string("yes"))))
-                                                            : tr("no CUDA: the model runs on the CPU"));
+                parts << (out.versions.value("cuda", false)
+                              ? tr("CUDA: %1").arg(fromStd(out.versions.value("cuda_device", std::string("yes"))))
+                              : tr("no CUDA: the model runs on the CPU"));
                 m_view->setCheckResult(parts.join(QStringLiteral(" · ")), true);
             }
             emit jobEnded();
@@ -233,11 +232,12 @@ void ModelController::measureLayers()
         [request, python, progress, dir](const CancelToken &cancel) {
             EvalOutcome out;
             try {
-                out.report = runEval(bridgeConfig(python), request, &cancel, [progress](double f, const std::string &w) {
-                    std::lock_guard lock(progress->mutex);
-                    progress->fraction = f;
-                    progress->what = w;
-                });
+                out.report =
+                    runEval(bridgeConfig(python), request, &cancel, [progress](double f, const std::string &w) {
+                        std::lock_guard lock(progress->mutex);
+                        progress->fraction = f;
+                        progress->what = w;
+                    });
             } catch (const BridgeError &e) {
                 out.kind = e.kind();
                 out.message = e.what();
@@ -308,12 +308,13 @@ void ModelController::measureBudgetPoints()
                     .save(request.recipe);
                 const std::string label = "point " + std::to_string(i + 1) + "/" + std::to_string(n);
                 try {
-                    const auto report = runEval(
-                        bridgeConfig(python), request, &cancel, [progress, i, n, label](double f, const std::string &w) {
-                            std::lock_guard lock(progress->mutex);
-                            progress->fraction = (static_cast<double>(i) + f) / static_cast<double>(n);
-                            progress->what = label + ": " + w;
-                        });
+                    const auto report = runEval(bridgeConfig(python), request, &cancel,
+                                                [progress, i, n, label](double f, const std::string &w) {
+                                                    std::lock_guard lock(progress->mutex);
+                                                    progress->fraction =
+                                                        (static_cast<double>(i) + f) / static_cast<double>(n);
+                                                    progress->what = label + ": " + w;
+                                                });
                     measureBudgetPoint(out.points[i], report);
                 } catch (const BridgeError &e) {
                     out.kind = e.kind();
@@ -337,8 +338,8 @@ void ModelController::measureBudgetPoints()
                 std::count_if(out.points.begin(), out.points.end(), [](const BudgetPoint &p) { return p.measured; }));
             if (!out.message.empty())
                 m_view->showError(fromStd(out.kind), fromStd(out.message));
-            finished(tr("Measured %1 of %n budget point(s).", nullptr, static_cast<int>(out.points.size()))
-                         .arg(measured));
+            finished(
+                tr("Measured %1 of %n budget point(s).", nullptr, static_cast<int>(out.points.size())).arg(measured));
         },
         [this](const QString &e) {
             m_view->showError(QString(), e);

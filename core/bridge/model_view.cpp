@@ -115,8 +115,8 @@ void measureBudgetPoint(BudgetPoint &point, const nlohmann::ordered_json &report
     point.measured = true;
     if (const auto kl = report.find("kl"); kl != report.end() && kl->is_object()) {
         point.kl = numberOr(*kl, "mean");
-        if (const auto ci = kl->find("ci95"); ci != kl->end() && ci->is_array() && ci->size() == 2 &&
-                                              (*ci)[0].is_number() && (*ci)[1].is_number()) {
+        if (const auto ci = kl->find("ci95");
+            ci != kl->end() && ci->is_array() && ci->size() == 2 && (*ci)[0].is_number() && (*ci)[1].is_number()) {
             point.klLow = (*ci)[0].get<double>();
             point.klHigh = (*ci)[1].get<double>();
         }

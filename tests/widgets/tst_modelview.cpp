@@ -76,7 +76,8 @@ private slots:
             m["rel_frobenius"] = weight[i];
             m["mse"] = weight[i] * weight[i];
             m["bytes"] = 1000;
-            m["output_error"] = std::isnan(output[i]) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(output[i]);
+            m["output_error"] =
+                std::isnan(output[i]) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(output[i]);
             m["output_error_rel"] =
                 std::isnan(output[i]) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(output[i] * 10);
             m["kl"] = kl[i];

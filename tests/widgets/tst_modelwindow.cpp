@@ -81,9 +81,9 @@ private slots:
         addStats(stats, kUp, 32);
         const nlohmann::json modules = {{kDown, {{"in_features", 64}, {"out_features", 32}}},
                                         {kUp, {{"in_features", 32}, {"out_features", 64}}}};
-        writeSafetensors(dir + "/calib.capture.safetensors", stats,
-                         {{"format", "quantscope-capture"}, {"version", "1"}, {"tokens", "512"},
-                          {"modules", modules.dump()}});
+        writeSafetensors(
+            dir + "/calib.capture.safetensors", stats,
+            {{"format", "quantscope-capture"}, {"version", "1"}, {"tokens", "512"}, {"modules", modules.dump()}});
     }
 
     void captureBesideTheCheckpointPairsAndJobsCarryIt()
@@ -100,7 +100,8 @@ private slots:
         QVERIFY(w.loads()->captureSummary().startsWith(QStringLiteral("2 of 2 modules")));
         QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 60000));
 
-        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"group", 32}}}}).isEmpty());
+        QVERIFY(
+            w.quantizerPanel()->setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"group", 32}}}}).isEmpty());
         w.browser()->setSelectedTensors({QString::fromLatin1(kDown) + QStringLiteral(".weight")});
         QSignalSpy finished(&w, &MainWindow::jobFinished);
         w.runQuantization();
@@ -121,7 +122,8 @@ private slots:
         QVERIFY(numbers->index(row, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("512 tokens")));
         // A session names the capture.
         const Session s = w.currentSession();
-        QVERIFY(s.capture && QString::fromStdString(s.capture->path).endsWith(QLatin1String("calib.capture.safetensors")));
+        QVERIFY(s.capture &&
+                QString::fromStdString(s.capture->path).endsWith(QLatin1String("calib.capture.safetensors")));
     }
 
     void budgetObjectiveFollowsTheCombo()

@@ -39,7 +39,7 @@ void BudgetPointsPlot::setData(const std::vector<BudgetPoint> &points, const QSt
 {
     m_points = points;
     yAxis->setLabel(objective == QLatin1String("output") ? tr("predicted output-aware error")
-                                                          : tr("predicted weight error ‖W − Ŵ‖²"));
+                                                         : tr("predicted weight error ‖W − Ŵ‖²"));
     QList<double> x, y, mx, my;
     QList<double> low, high;
     double x0 = qInf(), x1 = -qInf(), y0 = qInf(), y1 = -qInf(), k0 = qInf(), k1 = -qInf();

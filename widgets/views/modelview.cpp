@@ -96,8 +96,8 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     m_recipe->addItem(tr("a recipe file"));
     m_recipeFile = new QLineEdit(this);
     m_recipeFile->setPlaceholderText(tr("R.json"));
-    auto *recipeFile = withBrowse(m_recipeFile, tr("Choose a Recipe"), tr("Recipes (*.json);;All files (*)"),
-                                  false, this);
+    auto *recipeFile =
+        withBrowse(m_recipeFile, tr("Choose a Recipe"), tr("Recipes (*.json);;All files (*)"), false, this);
     recipeFile->setEnabled(false);
     auto *recipeRow = new QHBoxLayout;
     recipeRow->addWidget(m_recipe);
@@ -108,8 +108,8 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     auto *form = new QFormLayout;
     form->addRow(tr("Model:"), withBrowse(m_model, tr("Choose the Model Folder"), QString(), true, this));
     form->addRow(tr("Calibration data:"),
-                 withBrowse(m_data, tr("Choose Calibration Data"),
-                            tr("Text or token ids (*.txt *.npy);;All files (*)"), false, this));
+                 withBrowse(m_data, tr("Choose Calibration Data"), tr("Text or token ids (*.txt *.npy);;All files (*)"),
+                            false, this));
     form->addRow(tr("Samples:"), shape);
     form->addRow(tr("Capture:"), m_capture);
     form->addRow(tr("Interpreter:"), pythonRow);
@@ -158,7 +158,8 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     layerLayout->addWidget(m_layerSummary);
 
     m_pointsPlot = new BudgetPointsPlot(this);
-    m_pointsSummary = new QLabel(tr("Scan in the Layers tab; the Budget tab's optima can then be measured here."), this);
+    m_pointsSummary =
+        new QLabel(tr("Scan in the Layers tab; the Budget tab's optima can then be measured here."), this);
     m_pointsSummary->setWordWrap(true);
     m_pointsSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table = new QTableWidget(0, 5, this);
@@ -297,11 +298,10 @@ void ModelView::setLayerMeasures(const LayerMeasures &measures)
         m_layerSummary->setText(tr("Measure layers to see which error predicts the model's KL."));
         return;
     }
-    QString text = tr("Spearman ρ against the measured KL: output-aware error %1 (%n module(s)), ", nullptr,
-                      measures.output.count)
-                       .arg(rhoText(measures.output)) +
-                   tr("weight error ‖W − Ŵ‖/‖W‖ %1 (%n module(s)).", nullptr, measures.weight.count)
-                       .arg(rhoText(measures.weight));
+    QString text =
+        tr("Spearman ρ against the measured KL: output-aware error %1 (%n module(s)), ", nullptr, measures.output.count)
+            .arg(rhoText(measures.output)) +
+        tr("weight error ‖W − Ŵ‖/‖W‖ %1 (%n module(s)).", nullptr, measures.weight.count).arg(rhoText(measures.weight));
     if (measures.output.count == 0)
         text += QLatin1Char(' ') + tr("No module has an output-aware error: pair a capture (File ▸ Open Capture…).");
     m_layerSummary->setText(text);
@@ -313,11 +313,10 @@ void ModelView::setBudgetPoints(const std::vector<BudgetPoint> &points, const QS
     m_table->setRowCount(static_cast<int>(points.size()));
     for (int r = 0; r < static_cast<int>(points.size()); ++r) {
         const auto &p = points[static_cast<std::size_t>(r)];
-        const QString kl =
-            !p.measured ? tr("not measured")
-            : std::isfinite(p.klLow) && std::isfinite(p.klHigh)
-                ? tr("%1 (%2 … %3)").arg(numberText(p.kl), numberText(p.klLow), numberText(p.klHigh))
-                : numberText(p.kl);
+        const QString kl = !p.measured ? tr("not measured")
+                           : std::isfinite(p.klLow) && std::isfinite(p.klHigh)
+                               ? tr("%1 (%2 … %3)").arg(numberText(p.kl), numberText(p.klLow), numberText(p.klHigh))
+                               : numberText(p.kl);
         const QStringList cells{QString::number(static_cast<double>(p.bytes) / 1e6, 'f', 3), numberText(p.predicted, 5),
                                 kl, p.measured ? numberText(p.top1) : QString(),
                                 p.measured ? numberText(p.ppl, 5) : QString()};

@@ -2,7 +2,7 @@
 #pragma once
 /// \file modelview.h
 /// The Model tab: what quantization does to the model itself, measured through the Python
-/// bridge (docs/user-guide.md "The Model tab"). Inputs (the model folder, calibration text or
+/// bridge (docs/user-guide.md "The Model view"). Inputs (the model folder, calibration text or
 /// tokens, samples × seq, the paired capture, the interpreter and its check); "Measure layers"
 /// plots each module's output-aware error against the KL it causes alone, with the Spearman
 /// agreement of either proxy; "Measure budget points" plots the budget's predicted error and
