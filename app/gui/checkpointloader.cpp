@@ -2,6 +2,7 @@
 #include "checkpointloader.h"
 
 #include "demo/demo.h"
+#include "io/capture.h"
 #include "io/checkpoint.h"
 #include "io/quantized.h"
 #include "io/weight_reader.h"
@@ -99,6 +100,13 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         const fs::path path = request.demo ? demo::ensureDemoCheckpoint() : qstringToPath(request.path);
         result.path = pathToQString(path);
         result.documentName = documentNameOf(path);
+
+        // A capture is a safetensors file too: it is paired, not opened as the document.
+        std::error_code ec;
+        if (!request.demo && fs::is_regular_file(path, ec) && isCaptureFile(path)) {
+            result.capture = true;
+            return result;
+        }
 
         ReadOptions options;
         options.lenient = request.lenient;

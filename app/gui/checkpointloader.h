@@ -52,6 +52,9 @@ struct OpenResult {
     std::shared_ptr<const Checkpoint> activationCheckpoint;
     QString activationPath;
     QString activationTensor;
+    /// The file is a calibration capture (io/capture.h), not a checkpoint: nothing was opened,
+    /// the window pairs it with the opened checkpoint instead.
+    bool capture = false;
 
     bool ok() const noexcept { return error.isEmpty(); }
 };

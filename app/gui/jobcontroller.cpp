@@ -119,6 +119,7 @@ void JobController::run()
     request.symlog = m_panel->symlog();
     request.threads = poolThreads();
     request.activation = m_loads->activation().toStdString();
+    request.capture = m_loads->capture(); // each paired module's output-aware error
     request.spectrum = m_spectrum;
     TensorSource source = m_loads->tensorSource();
 
@@ -202,6 +203,9 @@ void JobController::deliver(QuantizeJobResult result)
     for (const auto &p : result.tensors)
         if (!p.activationNote.empty())
             m_log->append(LogView::Severity::Warning, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
+    for (const auto &p : result.tensors)
+        if (!p.captureNote.empty())
+            m_log->append(LogView::Severity::Info, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.captureNote)));
     const auto n = static_cast<int>(result.outcomes.size());
     QString message =
         tr("Finished %n run(s)", nullptr, n) + (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))

@@ -42,8 +42,11 @@ void LoadController::open(const OpenRequest &request, std::optional<Restore> res
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, restore] {
         watcher->deleteLater();
         --m_loadsRunning;
-        if (id == m_currentLoad) // else a newer request replaced this one: drop it
-            apply(watcher->result(), restore);
+        const OpenResult result = watcher->result();
+        if (result.capture) // a capture dropped or chosen as a file: paired, the document stays
+            openCapture(result.path);
+        else if (id == m_currentLoad) // else a newer request replaced this one: drop it
+            apply(result, restore);
         emit loadEnded();
     });
     watcher->setFuture(QtConcurrent::run(&loadCheckpoint, request));
@@ -95,6 +98,20 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
             setActivation(restore->activation);
         else if (!restore->activationFromFile)
             unpair();
+    }
+    // The capture belongs to the checkpoint it was paired with: a session names its own, else
+    // one lying beside the checkpoint pairs itself.
+    if (m_capture || !m_capturePath.isEmpty()) {
+        m_capture.reset();
+        m_capturePath.clear();
+        emit captureChanged();
+    }
+    ++m_currentCaptureLoad; // a capture still being opened was for the previous checkpoint
+    if (restore) {
+        if (!restore->capture.isEmpty())
+            startCapture(restore->capture, false);
+    } else if (!result.request.demo) {
+        startCapture(result.path, true);
     }
     emit documentOpened(result);
 
@@ -194,6 +211,103 @@ void LoadController::applyActivation(const OpenResult &result, const QString &te
         m_panel->setActivation(name, result.path);
         m_log->append(LogView::Severity::Info, tr("Paired %1 from %2 as the activation").arg(name, result.path));
     }
+}
+
+void LoadController::openCapture(const QString &path)
+{
+    if (!m_checkpoint) {
+        emit statusMessage(tr("Open a checkpoint first, then its capture"));
+        return;
+    }
+    startCapture(path, false);
+}
+
+void LoadController::clearCapture()
+{
+    ++m_currentCaptureLoad;
+    if (!m_capture)
+        return;
+    m_log->append(LogView::Severity::Info, tr("Unpaired the capture %1").arg(QDir::toNativeSeparators(m_capturePath)));
+    m_capture.reset();
+    m_capturePath.clear();
+    emit captureChanged();
+}
+
+QString LoadController::captureSummary() const
+{
+    if (!m_capture)
+        return {};
+    return tr("%1 of %2 modules, %n token(s)", nullptr, static_cast<int>(m_capture->tokens()))
+        .arg(m_capturePairing.matched.size())
+        .arg(m_captureWeights);
+}
+
+void LoadController::startCapture(const QString &path, bool automatic)
+{
+    const quint64 id = ++m_currentCaptureLoad;
+    ++m_loadsRunning;
+    emit loadStarted(automatic ? QString() : tr("Opening the capture %1…").arg(QDir::toNativeSeparators(path)));
+    auto *watcher = new QFutureWatcher<CaptureLoad>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id] {
+        watcher->deleteLater();
+        --m_loadsRunning;
+        if (id == m_currentCaptureLoad)
+            applyCapture(watcher->result());
+        emit loadEnded();
+    });
+    watcher->setFuture(QtConcurrent::run([path, automatic, checkpoint = m_checkpoint] {
+        if (!automatic)
+            return loadCapture(path, checkpoint);
+        const QString found = findCaptureBeside(path);
+        CaptureLoad none;
+        none.automatic = true;
+        if (found.isEmpty())
+            return none;
+        CaptureLoad r = loadCapture(found, checkpoint);
+        r.automatic = true;
+        return r;
+    }));
+}
+
+void LoadController::applyCapture(const CaptureLoad &load)
+{
+    if (load.path.isEmpty()) // looked beside the checkpoint, found none
+        return;
+    const auto shown = QDir::toNativeSeparators(load.path);
+    if (!load.ok()) {
+        const auto text = load.automatic ? tr("Found the capture %1 beside the checkpoint but could not pair it: %2")
+                                         : tr("Could not pair the capture %1: %2");
+        m_log->append(load.automatic ? LogView::Severity::Warning : LogView::Severity::Error,
+                      text.arg(shown, load.error));
+        emit statusMessage(load.automatic ? tr("The capture beside the checkpoint did not pair (see the log)")
+                                          : tr("The capture did not pair (see the log)"));
+        return;
+    }
+    m_capture = load.capture;
+    m_capturePath = load.path;
+    m_capturePairing = load.pairing;
+    m_captureWeights = load.weights;
+    const auto message =
+        (load.automatic ? tr("Paired the capture beside the checkpoint, %1: %2") : tr("Paired the capture %1: %2"))
+            .arg(shown, captureSummary());
+    m_log->append(LogView::Severity::Info,
+                  message + QLatin1Char(' ') + tr("Quantize jobs and scans now report the output-aware error."));
+    // Names in both whose shapes disagree: likely another model or a transposed export.
+    constexpr std::size_t kListed = 10;
+    const auto &bad = load.pairing.mismatched;
+    for (std::size_t i = 0; i < bad.size() && i < kListed; ++i)
+        m_log->append(LogView::Severity::Warning, tr("Capture shape mismatch: %1").arg(QString::fromStdString(bad[i])));
+    if (bad.size() > kListed)
+        m_log->append(LogView::Severity::Warning,
+                      tr("%n more capture shape mismatch(es)", nullptr, static_cast<int>(bad.size() - kListed)));
+    if (!load.pairing.onlyCheckpoint.empty())
+        m_log->append(LogView::Severity::Info,
+                      tr("%n weight(s) of the checkpoint are not in the capture (no output-aware error for them)",
+                         nullptr, static_cast<int>(load.pairing.onlyCheckpoint.size())));
+    emit statusMessage(message);
+    emit captureChanged();
+    if (!load.automatic)
+        emit captureOpened(load.path);
 }
 
 } // namespace quantscope

@@ -6,6 +6,7 @@
 /// ones are dropped when they arrive. The controller fills the tensor browser and the
 /// quantizer panel's activation line and logs what happened; the window reacts to its signals
 /// (busy indicator, status bar, title, recent files).
+#include "captureloader.h"
 #include "checkpointloader.h"
 #include "engine/job.h"
 
@@ -34,6 +35,8 @@ public:
         QString activation;
         /// The pairing comes from a file opened separately (openActivation): keep it for that.
         bool activationFromFile = false;
+        /// The session's capture ("" none: nothing is paired, not even a capture beside it).
+        QString capture;
     };
 
     /// `window` owns the controller and parents its message boxes.
@@ -48,6 +51,11 @@ public:
     void openActivation(const OpenRequest &request, const QString &tensor);
     /// Pairs a tensor of the opened checkpoint as the activation ("" unpairs).
     void setActivation(const QString &tensorName);
+    /// Opens a calibration capture in the background and pairs it with the opened checkpoint by
+    /// module name; from then on every quantize job and scan carries it.
+    void openCapture(const QString &path);
+    /// Unpairs the capture.
+    void clearCapture();
 
     /// True while a checkpoint or an activation file is being opened.
     bool isLoading() const noexcept { return m_loadsRunning > 0; }
@@ -65,6 +73,11 @@ public:
     TensorSource tensorSource() const;
     /// The opened checkpoint (null when none), for a job that reads it whole (the scan).
     std::shared_ptr<const Checkpoint> checkpoint() const { return m_checkpoint; }
+    /// The paired capture (null when none) and its file.
+    std::shared_ptr<const Capture> capture() const { return m_capture; }
+    const QString &capturePath() const noexcept { return m_capturePath; }
+    /// "12 of 14 modules, 4096 tokens" for the paired capture ("" none).
+    QString captureSummary() const;
 
 signals:
     /// A load started; `message` is for the status bar ("" for activation files).
@@ -81,11 +94,18 @@ signals:
     void documentOpened(const OpenResult &result);
     /// The newest load finished (`ok` false: it failed and the error is being shown).
     void loadFinished(bool ok);
+    /// The paired capture changed (paired, replaced or gone with its checkpoint).
+    void captureChanged();
+    /// The user opened a capture and it paired (for the recent files).
+    void captureOpened(const QString &path);
 
 private:
     void apply(const OpenResult &result, const std::optional<Restore> &restore);
     void showError(const OpenResult &result);
     void applyActivation(const OpenResult &result, const QString &tensor);
+    /// Opens (or, `automatic`, looks for beside the checkpoint) a capture on a worker.
+    void startCapture(const QString &path, bool automatic);
+    void applyCapture(const CaptureLoad &load);
 
     QWidget *m_window;
     TensorBrowser *m_browser;
@@ -102,10 +122,15 @@ private:
     std::shared_ptr<const Checkpoint> m_activationCheckpoint;
     std::shared_ptr<const Detection> m_activationQuantized;
     std::optional<OpenRequest> m_activationRequest;
+    std::shared_ptr<const Capture> m_capture;
+    QString m_capturePath;
+    CapturePairing m_capturePairing;
+    int m_captureWeights = 0;
 
     /// Id of the newest load of each kind; a finished load with another id is stale.
     quint64 m_currentLoad = 0;
     quint64 m_currentActivationLoad = 0;
+    quint64 m_currentCaptureLoad = 0;
     int m_loadsRunning = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "exporterpanel.h"
 #include "layersview.h"
 #include "plancontroller.h"
+#include "modelcontroller.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "loadcontroller.h"
@@ -106,6 +107,7 @@ MainWindow::~MainWindow()
     m_health->shutdown();
     m_compare->shutdown();
     m_plan->shutdown();
+    m_model->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -116,7 +118,8 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning());
+           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning()) ||
+           (m_model && m_model->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -178,6 +181,14 @@ void MainWindow::createActions()
         tr("Open an activation tensor (.npy, .npz, .safetensors) to compare its channel maxima "
            "with the weights'"));
     connect(m_openActivationAction, &QAction::triggered, this, &MainWindow::openActivationDialog);
+
+    m_openCaptureAction = new QAction(tr("Open &Capture…"), this);
+    m_openCaptureAction->setStatusTip(tr("Pair a calibration capture (quantscope-cli capture) with the checkpoint: "
+                                         "every run then reports the output-aware error E‖(W − Ŵ)x‖²"));
+    connect(m_openCaptureAction, &QAction::triggered, this, &MainWindow::openCaptureDialog);
+    m_clearCaptureAction = new QAction(tr("Unpair Capt&ure"), this);
+    m_clearCaptureAction->setEnabled(false);
+    connect(m_clearCaptureAction, &QAction::triggered, this, [this] { m_loads->clearCapture(); });
 
     m_quitAction = new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
@@ -306,6 +317,8 @@ void MainWindow::createMenus()
     file->addAction(m_saveSessionAsAction);
     file->addSeparator();
     file->addAction(m_openActivationAction);
+    file->addAction(m_openCaptureAction);
+    file->addAction(m_clearCaptureAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -465,6 +478,9 @@ void MainWindow::createControllers()
             m_recentMenu->add(result.request.path);
     });
     connect(m_loads, &LoadController::loadFinished, this, &MainWindow::loadFinished);
+    connect(m_loads, &LoadController::captureOpened, this, [this](const QString &path) { m_recentMenu->add(path); });
+    connect(m_loads, &LoadController::captureChanged, this,
+            [this] { m_clearCaptureAction->setEnabled(m_loads->capture() != nullptr); });
 
     m_jobs = new JobController(this, m_loads, m_browser, m_panel, m_job, m_log);
     connect(m_jobs, &JobController::statusMessage, this, &MainWindow::showStatus);
@@ -569,6 +585,11 @@ void MainWindow::openActivationFile(const QString &path)
     OpenRequest request;
     request.path = path;
     m_loads->openActivation(request, QString());
+}
+
+void MainWindow::openCapture(const QString &path)
+{
+    m_loads->openCapture(path);
 }
 
 void MainWindow::updateTitle()
@@ -726,6 +747,17 @@ void MainWindow::openActivationDialog()
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openActivationFile);
+    dialog->open();
+}
+
+void MainWindow::openCaptureDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Open Capture"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Captures (*.safetensors);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openCapture);
     dialog->open();
 }
 

@@ -25,6 +25,7 @@ namespace quantscope {
 class AnalysisController;
 class ScanController;
 class PlanController;
+class ModelController;
 class HealthController;
 class CompareController;
 class ExporterPanel;
@@ -57,6 +58,8 @@ public:
     void openActivationFile(const QString &path);
     /// Pairs a tensor of the opened checkpoint as the activation ("" unpairs).
     void setActivation(const QString &tensorName);
+    /// Opens a calibration capture in the background and pairs it with the checkpoint.
+    void openCapture(const QString &path);
 
     /// Restores a .qscope session: configurations and results at once, then the checkpoint
     /// (in the background) with its selection. False (and the error shown) when unreadable.
@@ -96,6 +99,10 @@ public:
     ExporterPanel *exporter() const { return m_exporter; }
     /// The Recipe and Budget tabs and their jobs.
     PlanController *plan() const { return m_plan; }
+    /// The Model tab and its bridge jobs.
+    ModelController *model() const { return m_model; }
+    /// The capture paired with the checkpoint and its loads.
+    LoadController *loads() const { return m_loads; }
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
@@ -139,6 +146,7 @@ private:
     void openSessionDialog();
     void saveSessionDialog();
     void openActivationDialog();
+    void openCaptureDialog();
     void showAbout();
 
     // Views and docks.
@@ -153,6 +161,7 @@ private:
     CompareController *m_compare = nullptr;
     ExporterPanel *m_exporter = nullptr;
     PlanController *m_plan = nullptr;
+    ModelController *m_model = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;
@@ -173,6 +182,8 @@ private:
     QAction *m_saveSessionAction = nullptr;
     QAction *m_saveSessionAsAction = nullptr;
     QAction *m_openActivationAction = nullptr;
+    QAction *m_openCaptureAction = nullptr;
+    QAction *m_clearCaptureAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;

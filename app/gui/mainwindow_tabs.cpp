@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The main window's Compare, Recipe and Budget tabs (mainwindow.h): their controllers and how
+// The main window's Compare, Recipe, Budget and Model tabs (mainwindow.h): their controllers and how
 // they reach the other views — a compared module opens in the Distribution view as A and B; the
 // Layers view's lines (a scan's or a session's) feed the budget; Export goes to the Export tab.
 #include "mainwindow.h"
@@ -10,6 +10,7 @@
 #include "jobcontroller.h"
 #include "layersview.h"
 #include "loadcontroller.h"
+#include "modelcontroller.h"
 #include "plancontroller.h"
 #include "scancontroller.h"
 
@@ -39,6 +40,10 @@ void MainWindow::createCompareAndPlanTabs()
     connect(m_scan->view(), &LayersView::linesChanged, m_plan,
             [this] { m_plan->setScanLines(m_scan->view()->lines()); });
     connect(m_plan, &PlanController::jobEnded, this, &MainWindow::finishBackgroundTask);
+
+    // The Model tab (issue 40): the recipes above measured on the model through the Python bridge.
+    m_model = new ModelController(this, m_loads, m_plan, m_tabs);
+    connect(m_model, &ModelController::jobEnded, this, &MainWindow::finishBackgroundTask);
 }
 
 } // namespace quantscope

@@ -47,6 +47,7 @@ PlanController::PlanController(QObject *parent, const LoadController *loads, Ten
     connect(m_budget, &BudgetView::exportRequested, this, &PlanController::exportRecipe);
     connect(m_budget, &BudgetView::sweepRequested, this, &PlanController::sweep);
     connect(m_budget, &BudgetView::targetChanged, this, &PlanController::repriceBudget);
+    connect(m_budget, &BudgetView::objectiveChanged, this, &PlanController::repriceBudget);
     connect(loads, &LoadController::documentOpened, this, &PlanController::documentOpened);
 }
 
@@ -96,19 +97,30 @@ void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::or
         return;
     }
     const std::string target = m_budget->target().toStdString();
+    const std::string objective = m_budget->objective().toStdString();
+    const std::string capture = m_loads->capturePath().toStdString();
     m_budgetJob.start(
-        [lines, target](const CancelToken &cancel) {
+        [lines, target, objective, capture](const CancelToken &cancel) {
             std::vector<nlohmann::json> plain;
-            for (const auto &l : *lines)
+            bool outputError = false;
+            for (const auto &l : *lines) {
                 plain.push_back(nlohmann::json::parse(l.dump()));
-            // The same pricing as `budget --target` (docs/cli.md "`budget`").
+                for (const auto &run : plain.back().value("runs", nlohmann::json::array()))
+                    outputError = outputError || (run.contains("metrics") && run["metrics"].contains("output_error"));
+            }
+            // The same pricing as `budget --target --objective` (docs/cli.md "`budget`").
             BudgetProblemOptions options;
+            options.objective = parseBudgetObjective(objective);
             if (const auto f = parseExportFormat(target)) {
                 options.canWrite = writerPredicate(*f);
                 options.target = target;
             }
-            BudgetProblem p = budgetProblemFromLines(nlohmann::json{{"quantscope_scan", 1}}, plain, nullptr,
-                                                     "the window's scan", options);
+            // The lines carry no header: a scan with a capture is one whose runs have the
+            // output-aware error (the budget checks that every priced run has it).
+            nlohmann::json header{{"quantscope_scan", 1}};
+            if (outputError)
+                header["capture"] = {{"path", capture.empty() ? std::string("of the window's scan") : capture}};
+            BudgetProblem p = budgetProblemFromLines(header, plain, nullptr, "the window's scan", options);
             BudgetViewData d = prepareBudgetView(std::move(p), kBudgetSteps, cancel);
             std::vector<std::pair<std::string, SpecPredicate>> targets;
             for (const ExportFormat f : kBudgetTargets)

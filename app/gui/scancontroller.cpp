@@ -58,8 +58,10 @@ void ScanController::shutdown()
 QString ScanController::reportPath(const ScanOptions &o) const
 {
     const auto ck = m_loads->checkpoint();
+    // A report records its capture and resumes only with the same one: the capture is part of the key.
     const std::string key = (ck ? ck->path().string() : std::string()) + '\n' + o.recipe.hash() + '\n' +
-                            toString(o.spectra) + '\n' + std::to_string(static_cast<int>(o.device));
+                            toString(o.spectra) + '\n' + std::to_string(static_cast<int>(o.device)) +
+                            (o.capture ? '\n' + o.capture->path().string() : std::string());
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/scans");
     QDir().mkpath(dir);
     return dir + QLatin1Char('/') +
@@ -86,6 +88,7 @@ ScanOptions ScanController::options() const
     } catch (const std::exception &) {
     }
     o.spectra = m_view->spectra() ? SpectraMode::Counts : SpectraMode::Off;
+    o.capture = m_loads->capture();
     o.reportPath = reportPath(o).toStdString();
     return o;
 }

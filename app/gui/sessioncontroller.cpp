@@ -42,6 +42,11 @@ Session SessionController::current() const
         src.lenient = request->lenient;
         s.activationSource = src;
     }
+    if (loads.capture()) {
+        SessionSource src;
+        src.path = QFileInfo(loads.capturePath()).absoluteFilePath().toStdString();
+        s.capture = src;
+    }
     for (const auto &t : m_parts.browser->selectedTensors())
         s.selected.push_back(t.toStdString());
     const auto *panel = m_parts.panel;
@@ -143,6 +148,8 @@ bool SessionController::open(const QString &file)
     for (const auto &t : s.selected)
         restore.selected << fromStd(t);
     restore.activation = fromStd(s.activation);
+    if (s.capture)
+        restore.capture = fromStd(s.capture->path);
     if (s.activationSource) {
         OpenRequest a;
         a.path = fromStd(s.activationSource->path);

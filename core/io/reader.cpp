@@ -4,6 +4,7 @@
 // config.json that sits beside safetensors.
 #include "io/reader.h"
 
+#include "io/capture.h"
 #include "io/json_strict.h"
 #include "io/npy.h"
 #include "io/npz.h"
@@ -253,7 +254,7 @@ ReadContent readIndexPath(const fs::path &path, const fs::file_status &st, const
     return readIndex(path, folderOf(path), options);
 }
 
-/// A folder without an index: it must hold exactly one .safetensors.
+/// A folder without an index: it must hold exactly one .safetensors (captures aside).
 bool acceptsFolder(const fs::path &, const fs::file_status &st)
 {
     return fs::is_directory(st);
@@ -263,8 +264,9 @@ ReadContent readFolder(const fs::path &path, const fs::file_status &, const Read
 {
     std::error_code ec;
     std::vector<fs::path> found;
+    // A calibration capture kept beside the model (io/capture.h) is not one of its files.
     for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
-        if (it->path().extension() == ".safetensors" && isRegularFile(it->path()))
+        if (it->path().extension() == ".safetensors" && isRegularFile(it->path()) && !isCaptureFile(it->path()))
             found.push_back(it->path());
     if (ec)
         throw IoError("cannot list the folder: " + ec.message(), Location{path.string(), {}, {}});

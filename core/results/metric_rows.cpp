@@ -3,6 +3,7 @@
 
 #include "json/report_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -63,6 +64,20 @@ const std::vector<MetricRow> &metricRows()
     return rows;
 }
 
+std::vector<MetricRow> metricRowsFor(const QuantizeJobResult &results)
+{
+    std::vector<MetricRow> rows = metricRows();
+    const bool output = std::any_of(results.outcomes.begin(), results.outcomes.end(),
+                                    [](const QuantizeOutcome &o) { return o.ok() && o.outputError.has_value(); });
+    if (output) {
+        const auto at =
+            std::find_if(rows.begin(), rows.end(), [](const MetricRow &r) { return r.key == "metrics.rel_frobenius"; });
+        rows.insert(at == rows.end() ? rows.end() : at + 1,
+                    {{"metrics.output_error.error", "error"}, {"metrics.output_error.relative", "error"}});
+    }
+    return rows;
+}
+
 MetricValue metricValue(const QuantizeOutcome &o, const std::string &key)
 {
     if (key == "device")
@@ -96,6 +111,10 @@ MetricValue metricValue(const QuantizeOutcome &o, const std::string &key)
         return MetricValue::ofInt(static_cast<std::int64_t>(o.storedBytes));
     if (key == "histogram.overlap")
         return MetricValue::of(m.overlap);
+    if (key == "metrics.output_error.error")
+        return o.outputError ? MetricValue::of(o.outputError->error) : MetricValue::null();
+    if (key == "metrics.output_error.relative")
+        return o.outputError ? MetricValue::of(o.outputError->relative) : MetricValue::null();
     if (key == "ragged")
         return MetricValue::ofFlag(o.ragged);
     if (key == "nonfinite_groups")
@@ -145,6 +164,8 @@ nlohmann::ordered_json outcomeSummaryJson(const QuantizeOutcome &o)
         else
             j[row.key.substr(0, dot)][row.key.substr(dot + 1)] = value;
     }
+    if (o.ok() && o.outputError)
+        j["metrics"]["output_error"] = outputErrorJson(*o.outputError);
     return j;
 }
 

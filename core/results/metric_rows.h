@@ -59,12 +59,16 @@ struct MetricRow {
 
 /// All rows, in display order.
 const std::vector<MetricRow> &metricRows();
+/// The rows of a batch: metricRows(), with the output-aware error ("metrics.output_error.error",
+/// "metrics.output_error.relative", after "metrics.rel_frobenius") when some run carries one.
+std::vector<MetricRow> metricRowsFor(const QuantizeJobResult &results);
 /// The value of row `key` for a result (Null for an unknown key or an undefined value).
 MetricValue metricValue(const QuantizeOutcome &o, const std::string &key);
 /// The value as the CLI writes it into its JSON (±inf as "inf"/"-inf", undefined as null).
 nlohmann::ordered_json toCliJson(const MetricValue &v);
 /// One result in the CLI's JSON shape: {"tensor","config","spec","device",…,"metrics":{…},
-/// "stats_in":{…},"stats_out":{…},"histogram":{"overlap"}} with every row of metricRows().
+/// "stats_in":{…},"stats_out":{…},"histogram":{"overlap"}} with every row of metricRows(), and
+/// "metrics.output_error" (report_json.h outputErrorJson) when the run has one.
 nlohmann::ordered_json outcomeSummaryJson(const QuantizeOutcome &o);
 
 } // namespace quantscope

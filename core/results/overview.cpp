@@ -65,6 +65,12 @@ OverviewData prepareOverview(const QuantizeJobResult &results)
             row.note = tooSmallNote(o, profile->shape);
         if (o.ok()) {
             row.relError = real(metricValue(o, "metrics.rel_frobenius"));
+            if (o.outputError) {
+                row.outputError = o.outputError->error;
+                row.outputErrorRel = o.outputError->relative;
+                row.outputTokens = o.outputError->tokens;
+                data.outputError = true;
+            }
             row.sqnrDb = real(metricValue(o, "metrics.sqnr_db"));
             row.kurtosis = real(metricValue(o, "stats_in.excess_kurtosis"));
             row.bitsPerElement = real(metricValue(o, "metrics.bits_per_element"));
@@ -118,13 +124,13 @@ bool overviewPreferred(const QuantizeJobResult &results)
 
 std::string overviewCsv(const OverviewData &data)
 {
-    std::string out = "tensor,config,config_label,rel_frobenius,sqnr_db,excess_kurtosis,"
+    std::string out = "tensor,config,config_label,rel_frobenius,output_error,output_error_rel,sqnr_db,excess_kurtosis,"
                       "bits_per_element,time_ms,device,error,note\n";
     for (const auto &r : data.rows) {
         out += csvField(r.tensor) + ',' + csvField(r.config) + ',' + csvField(r.configLabel) + ',' +
-               number(r.relError) + ',' + number(r.sqnrDb) + ',' + number(r.kurtosis) + ',' + number(r.bitsPerElement) +
-               ',' + number(r.timeMs) + ',' + csvField(r.device) + ',' + csvField(r.error) + ',' + csvField(r.note) +
-               '\n';
+               number(r.relError) + ',' + number(r.outputError) + ',' + number(r.outputErrorRel) + ',' +
+               number(r.sqnrDb) + ',' + number(r.kurtosis) + ',' + number(r.bitsPerElement) + ',' + number(r.timeMs) +
+               ',' + csvField(r.device) + ',' + csvField(r.error) + ',' + csvField(r.note) + '\n';
     }
     return out;
 }

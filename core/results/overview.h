@@ -18,6 +18,9 @@ struct OverviewRow {
     std::string config;             ///< the configuration's name ("A")
     std::string configLabel;        ///< "A · INT4 g128 sym"
     std::optional<double> relError; ///< ‖W−Ŵ‖/‖W‖ (none when the run failed)
+    /// E‖(W − Ŵ)x‖² and its relative form on the paired capture (none without one for the tensor)
+    std::optional<double> outputError, outputErrorRel;
+    std::int64_t outputTokens = 0;  ///< tokens the capture's moments average over
     std::optional<double> sqnrDb;   ///< may be +inf (exact result)
     std::optional<double> kurtosis; ///< excess kurtosis of W
     std::optional<double> bitsPerElement;
@@ -35,7 +38,8 @@ struct OverviewData {
     /// Range of the finite, positive relative errors (for the cell colouring); both 0 when none.
     double minRelError = 0;
     double maxRelError = 0;
-    bool partial = false; ///< the batch was cancelled: only the runs that finished are here
+    bool partial = false;     ///< the batch was cancelled: only the runs that finished are here
+    bool outputError = false; ///< some row has an output-aware error
 };
 
 OverviewData prepareOverview(const QuantizeJobResult &results);
@@ -51,7 +55,8 @@ std::optional<double> overviewErrorRank(const OverviewData &data, double relErro
 /// True when the wide Numbers table would be too wide to read: more than a handful of tensors.
 bool overviewPreferred(const QuantizeJobResult &results);
 
-/// The table as CSV (header row, full precision, ±inf as "inf"/"-inf", empty when undefined).
+/// The table as CSV (header row, full precision, ±inf as "inf"/"-inf", empty when undefined; the
+/// output_error and output_error_rel columns empty without a capture).
 std::string overviewCsv(const OverviewData &data);
 
 } // namespace quantscope

@@ -127,6 +127,12 @@ json outcomeToJson(const QuantizeOutcome &o)
     j["nonfinite_groups"] = o.nonFiniteGroups;
     j["first_nonfinite"] = o.firstNonFinite;
     j["metrics"] = json(metricsJson(o.metrics, MetricsDetail::Full));
+    if (o.outputError)
+        j["output_error"] = {{"error", num(o.outputError->error)},
+                             {"reference", num(o.outputError->reference)},
+                             {"relative", num(o.outputError->relative)},
+                             {"diagonal", o.outputError->diagonal},
+                             {"tokens", o.outputError->tokens}};
     return j;
 }
 
@@ -150,6 +156,16 @@ QuantizeOutcome outcomeFromJson(const json &j)
     o.firstNonFinite = get<std::int64_t>(j, "first_nonfinite");
     o.metrics = metricsFromJson(field(j, "metrics"), "session: ");
     o.plot = prepareDistribution(o.metrics);
+    if (j.contains("output_error")) {
+        const json &e = j["output_error"];
+        OutputError out;
+        out.error = toNum(field(e, "error"), "output_error.error");
+        out.reference = toNum(field(e, "reference"), "output_error.reference");
+        out.relative = toNum(field(e, "relative"), "output_error.relative");
+        out.diagonal = get<bool>(e, "diagonal");
+        out.tokens = get<std::int64_t>(e, "tokens");
+        o.outputError = out;
+    }
     return o;
 }
 
@@ -208,6 +224,8 @@ json sessionToJson(const Session &s)
                 {"configurations", configs},
                 {"results", {{"tensors", tensors}, {"outcomes", outcomes}, {"warnings", s.results.warnings}}},
                 {"view", s.view}};
+    if (s.capture)
+        out["capture"] = sourceToJson(s.capture);
     if (!s.scanLines.empty()) {
         json lines = json::array();
         for (const auto &l : s.scanLines)
@@ -230,6 +248,8 @@ Session sessionFromJson(const json &j)
     s.activation = getOr<std::string>(j, "activation", {});
     if (j.contains("activation_source"))
         s.activationSource = sourceFromJson(j["activation_source"]);
+    if (j.contains("capture"))
+        s.capture = sourceFromJson(j["capture"]);
     s.selected = getOr<std::vector<std::string>>(j, "selected", {});
     s.device = getOr<std::string>(j, "device", "auto");
     s.bins = getOr<int>(j, "bins", 256);

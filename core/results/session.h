@@ -29,6 +29,9 @@ struct Session {
     /// The paired activation: a tensor of `activationSource`, or of the checkpoint when unset.
     std::string activation;
     std::optional<SessionSource> activationSource;
+    /// The calibration capture paired with the checkpoint (io/capture.h; key "capture", absent
+    /// when none: older files still open).
+    std::optional<SessionSource> capture;
     std::vector<std::string> selected;
     std::string device = "auto"; ///< "auto", "cpu", "gpu"
     int bins = 256;

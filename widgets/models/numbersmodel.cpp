@@ -14,11 +14,6 @@ namespace quantscope {
 
 namespace {
 
-const std::vector<MetricRow> &rows()
-{
-    return metricRows();
-}
-
 /// "model.layers.0.self_attn.q_proj.weight" → "self_attn.q_proj.weight": the tail says most.
 QString shortTensorName(const QString &name)
 {
@@ -35,7 +30,7 @@ QString csvField(QString s)
 
 } // namespace
 
-NumbersModel::NumbersModel(QObject *parent) : QAbstractTableModel(parent)
+NumbersModel::NumbersModel(QObject *parent) : QAbstractTableModel(parent), m_rows(metricRows())
 {
 }
 
@@ -43,6 +38,7 @@ void NumbersModel::setResults(std::shared_ptr<const QuantizeJobResult> results)
 {
     beginResetModel();
     m_results = std::move(results);
+    m_rows = m_results ? metricRowsFor(*m_results) : metricRows();
     endResetModel();
 }
 
@@ -55,15 +51,15 @@ const QuantizeOutcome *NumbersModel::outcomeAt(int column) const
 
 int NumbersModel::rowOfKey(const QString &key) const
 {
-    for (std::size_t i = 0; i < rows().size(); ++i)
-        if (fromStd(rows()[i].key) == key)
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (fromStd(m_rows[i].key) == key)
             return static_cast<int>(i);
     return -1;
 }
 
 int NumbersModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(rows().size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int NumbersModel::columnCount(const QModelIndex &parent) const
@@ -74,9 +70,9 @@ int NumbersModel::columnCount(const QModelIndex &parent) const
 MetricValue NumbersModel::valueAt(const QModelIndex &index) const
 {
     const auto *o = outcomeAt(index.column());
-    if (!o || index.row() < 0 || index.row() >= static_cast<int>(rows().size()))
+    if (!o || index.row() < 0 || index.row() >= static_cast<int>(m_rows.size()))
         return MetricValue::null();
-    return metricValue(*o, rows()[static_cast<std::size_t>(index.row())].key);
+    return metricValue(*o, m_rows[static_cast<std::size_t>(index.row())].key);
 }
 
 QString NumbersModel::displayText(const MetricValue &v)
@@ -121,7 +117,7 @@ QVariant NumbersModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const auto key = fromStd(rows()[static_cast<std::size_t>(index.row())].key);
+    const auto key = fromStd(m_rows[static_cast<std::size_t>(index.row())].key);
     switch (role) {
     case Qt::DisplayRole:
         return displayText(valueAt(index));
@@ -149,6 +145,10 @@ QVariant NumbersModel::data(const QModelIndex &index, int role) const
         const auto *o = outcomeAt(index.column());
         if (o && !o->ok())
             return tr("This run failed: %1").arg(fromStd(o->error));
+        if (o && o->outputError && key.startsWith(QLatin1String("metrics.output_error.")))
+            return tr("E‖(W − Ŵ)x‖² on the paired capture's inputs (%n tokens, %1 Gram)\n%2 = %3", nullptr,
+                      static_cast<int>(o->outputError->tokens))
+                .arg(o->outputError->diagonal ? tr("diagonal") : tr("full"), key, exactText(valueAt(index)));
         return tr("%1\n%2 = %3").arg(metricHelp(key), key, exactText(valueAt(index)));
     }
     case Qt::TextAlignmentRole:
@@ -160,9 +160,9 @@ QVariant NumbersModel::data(const QModelIndex &index, int role) const
 QVariant NumbersModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation == Qt::Vertical) {
-        if (section < 0 || section >= static_cast<int>(rows().size()))
+        if (section < 0 || section >= static_cast<int>(m_rows.size()))
             return {};
-        const auto key = fromStd(rows()[static_cast<std::size_t>(section)].key);
+        const auto key = fromStd(m_rows[static_cast<std::size_t>(section)].key);
         if (role == Qt::DisplayRole)
             return metricLabel(key);
         if (role == Qt::ToolTipRole)
@@ -192,6 +192,8 @@ QString NumbersModel::metricLabel(const QString &key)
 {
     static const QMap<QString, const char *> labels = {
         {QStringLiteral("metrics.rel_frobenius"), QT_TR_NOOP("Relative error ‖W−Ŵ‖/‖W‖")},
+        {QStringLiteral("metrics.output_error.error"), QT_TR_NOOP("Output-aware error E‖(W−Ŵ)x‖²")},
+        {QStringLiteral("metrics.output_error.relative"), QT_TR_NOOP("Relative output-aware error")},
         {QStringLiteral("metrics.sqnr_db"), QT_TR_NOOP("SQNR (dB)")},
         {QStringLiteral("metrics.mse"), QT_TR_NOOP("MSE")},
         {QStringLiteral("metrics.rmse"), QT_TR_NOOP("RMSE")},
@@ -234,6 +236,11 @@ QString NumbersModel::metricHelp(const QString &key)
     static const QMap<QString, const char *> help = {
         {QStringLiteral("metrics.rel_frobenius"),
          QT_TR_NOOP("Size of the whole error relative to the size of the tensor; 0.01 = 1 %")},
+        {QStringLiteral("metrics.output_error.error"),
+         QT_TR_NOOP("E‖(W − Ŵ)x‖² on the paired capture's inputs: what the error does to the layer's output, "
+                    "summed over output channels")},
+        {QStringLiteral("metrics.output_error.relative"),
+         QT_TR_NOOP("E‖(W − Ŵ)x‖² / E‖Wx‖² on the paired capture's inputs; 0.01 = 1 % of the output's energy")},
         {QStringLiteral("metrics.sqnr_db"),
          QT_TR_NOOP("Signal-to-quantization-noise ratio, 10·log10(Σw²/Σ(w−ŵ)²); +6 dB ≈ one more bit")},
         {QStringLiteral("metrics.mse"), QT_TR_NOOP("Mean of the squared error (w−ŵ)²")},
@@ -287,7 +294,7 @@ QString NumbersModel::toCsv() const
     }
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (int r = 0; r < rowCount(); ++r) {
-        const auto key = fromStd(rows()[static_cast<std::size_t>(r)].key);
+        const auto key = fromStd(m_rows[static_cast<std::size_t>(r)].key);
         QStringList line{key, csvField(metricLabel(key))};
         for (int c = 0; c < columnCount(); ++c)
             line << csvField(index(r, c).data(ExactTextRole).toString());

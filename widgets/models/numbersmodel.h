@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file numbersmodel.h
-/// The Numbers table: one row per metric (results/metric_rows.h: the CLI's JSON keys), one column
+/// The Numbers table: one row per metric (results/metric_rows.h: the CLI's JSON keys; the
+/// output-aware error only when a capture was paired), one column
 /// per tensor × configuration. Cells show rounded numbers; ValueRole holds the exact value and
 /// the exports and the clipboard carry full precision.
 #include "results/metric_rows.h"
@@ -53,6 +54,7 @@ private:
     MetricValue valueAt(const QModelIndex &index) const;
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    std::vector<MetricRow> m_rows; ///< metricRowsFor(results): the output-aware error only when a run has it
 };
 
 } // namespace quantscope

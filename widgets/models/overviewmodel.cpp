@@ -77,6 +77,10 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         case RelError:
             // Failed runs sort after every number, ascending.
             return r.relError ? *r.relError : std::numeric_limits<double>::infinity();
+        case OutputError:
+            return number(r.outputError);
+        case OutputErrorRel:
+            return number(r.outputErrorRel);
         case Sqnr:
             return r.sqnrDb ? *r.sqnrDb : -std::numeric_limits<double>::infinity();
         case Kurtosis:
@@ -97,6 +101,10 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
             return r.note.empty() ? fromStd(r.configLabel) : QStringLiteral("⚠ ") + fromStd(r.configLabel);
         case RelError:
             return r.error.empty() ? text(r.relError, 4) : tr("failed");
+        case OutputError:
+            return text(r.outputError, 4);
+        case OutputErrorRel:
+            return text(r.outputErrorRel, 4);
         case Sqnr:
             return text(r.sqnrDb, 4);
         case Kurtosis:
@@ -122,6 +130,9 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
             return fromStd(r.note);
         if (index.column() == Tensor || index.column() == Config)
             return tr("%1 on %2").arg(fromStd(r.configLabel), fromStd(r.tensor));
+        if ((index.column() == OutputError || index.column() == OutputErrorRel) && r.outputError)
+            return tr("E‖(W − Ŵ)x‖² on the paired capture's inputs (%n tokens)", nullptr,
+                      static_cast<int>(r.outputTokens));
         return headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole);
     case Qt::TextAlignmentRole:
         if (index.column() == Tensor || index.column() == Config || index.column() == Device)
@@ -147,6 +158,10 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
         return role == Qt::DisplayRole ? tr("Configuration") : QVariant();
     case RelError:
         return metric("metrics.rel_frobenius");
+    case OutputError:
+        return metric("metrics.output_error.error");
+    case OutputErrorRel:
+        return metric("metrics.output_error.relative");
     case Sqnr:
         return metric("metrics.sqnr_db");
     case Kurtosis:

@@ -15,7 +15,19 @@ namespace quantscope {
 class OverviewModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Tensor, Config, RelError, Sqnr, Kurtosis, Bits, Time, Device, ColumnCount };
+    enum Column {
+        Tensor,
+        Config,
+        RelError,
+        OutputError,
+        OutputErrorRel,
+        Sqnr,
+        Kurtosis,
+        Bits,
+        Time,
+        Device,
+        ColumnCount
+    };
     enum Role {
         /// The number (double; ±inf allowed) or the text; for sorting.
         ValueRole = Qt::UserRole + 1,

@@ -33,9 +33,21 @@ BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
     m_target->addItem(tr("Quantscope native"), QStringLiteral("quantscope"));
     m_target->setToolTip(tr("Price only the configurations this checkpoint format can store; Any prices every "
                             "configuration and says which formats can export the choice"));
+    m_objective = new QComboBox(this);
+    m_objective->addItem(tr("Auto"), QStringLiteral("auto"));
+    m_objective->addItem(tr("Weight error"), QStringLiteral("weight"));
+    m_objective->addItem(tr("Output-aware error"), QStringLiteral("output"));
+    m_objective->setToolTip(tr("What the budget minimises: the squared weight error ‖W − Ŵ‖², or the output-aware "
+                               "error E‖(W − Ŵ)x‖² on the capture the scan was paired with. Auto takes the "
+                               "output-aware error when every priced run has one"));
+    m_objectiveNote = new QLabel(this);
+    m_objectiveNote->setWordWrap(true);
+    m_objectiveNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Target:"), this));
     top->addWidget(m_target);
+    top->addWidget(new QLabel(tr("Minimise:"), this));
+    top->addWidget(m_objective);
     top->addWidget(new QLabel(tr("Budget:"), this));
     top->addWidget(m_slider, 1);
     top->addWidget(m_export);
@@ -65,11 +77,13 @@ BudgetView::BudgetView(QWidget *parent) : QWidget(parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_objectiveNote);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
 
     connect(m_slider, &QSlider::valueChanged, this, &BudgetView::showStep);
     connect(m_target, &QComboBox::currentIndexChanged, this, &BudgetView::targetChanged);
+    connect(m_objective, &QComboBox::currentIndexChanged, this, &BudgetView::objectiveChanged);
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString json = recipeJson();
         if (!json.isEmpty())
@@ -89,6 +103,11 @@ void BudgetView::setData(std::shared_ptr<const BudgetViewData> data)
         m_slider->setRange(0, any ? static_cast<int>(m_data->steps.size()) - 1 : 0);
         m_slider->setValue(any ? static_cast<int>(m_data->steps.size()) / 2 : 0);
     }
+    m_objectiveNote->setText(
+        m_data ? tr("Minimising %1: %2")
+                     .arg(m_data->problem.objective == "output" ? tr("the output-aware error") : tr("the weight error"),
+                          fromStd(m_data->problem.objectiveNote))
+               : QString());
     if (!any) {
         m_budgetPlot->clearData();
         m_bars->clearData();
@@ -117,6 +136,11 @@ void BudgetView::setSweepStatus(const QString &text)
 QString BudgetView::target() const
 {
     return m_target->currentData().toString();
+}
+
+QString BudgetView::objective() const
+{
+    return m_objective->currentData().toString();
 }
 
 void BudgetView::setStep(int step)
@@ -158,12 +182,14 @@ void BudgetView::showStep()
         labels.push_back(p.modules[i].candidates[static_cast<std::size_t>(s->choice[i])].label);
     }
     m_bars->setChoices(modules, labels, choiceBitsPerWeight(p, *s));
-    m_summary->setText(tr("Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)")
-                           .arg(static_cast<double>(s->budgetBytes) / 1e6, 0, 'f', 3)
-                           .arg(static_cast<double>(s->bytes) / 1e6, 0, 'f', 3)
-                           .arg(8.0 * static_cast<double>(s->bytes) / numel, 0, 'f', 3)
-                           .arg(s->error, 0, 'g', 5)
-                           .arg(static_cast<int>(p.modules.size())));
+    m_summary->setText(
+        tr("Budget %1 MB: chosen %2 MB, %3 bits per weight, total %4 %5 (exact, %6 modules)")
+            .arg(static_cast<double>(s->budgetBytes) / 1e6, 0, 'f', 3)
+            .arg(static_cast<double>(s->bytes) / 1e6, 0, 'f', 3)
+            .arg(8.0 * static_cast<double>(s->bytes) / numel, 0, 'f', 3)
+            .arg(p.objective == "output" ? tr("output-aware error E‖(W − Ŵ)x‖²") : tr("squared weight error ‖W − Ŵ‖²"))
+            .arg(s->error, 0, 'g', 5)
+            .arg(static_cast<int>(p.modules.size())));
     int dense = 0;
     for (const auto &m : p.modules)
         dense += m.denseReason.empty() ? 0 : 1;

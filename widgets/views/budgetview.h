@@ -5,7 +5,8 @@
 /// core/budget/budget_view.h), the total error against MB with the chosen point marked, the
 /// per-module choices as bars, Export (hands the chosen recipe to the Export tab); below, the
 /// format sweep of the selected tensor as error against bits per weight, one curve per format
-/// family, the current configuration marked. Computes nothing: the app's job prepares the data.
+/// family, the current configuration marked. The objective (weight error or the output-aware
+/// error on the scan's capture) is chosen here. Computes nothing: the app's job prepares the data.
 #include <QWidget>
 #include <memory>
 
@@ -35,6 +36,8 @@ public:
     /// The checkpoint target the budget is priced for: "" (any), "quark", "compressed-tensors",
     /// "fp8-block" or "quantscope" (export/config_export.h toString).
     QString target() const;
+    /// What the solver minimises: "auto", "weight" or "output" (budget.h BudgetObjective).
+    QString objective() const;
     /// The slider's stop (0 … steps − 1).
     void setStep(int step);
     int step() const;
@@ -46,6 +49,9 @@ public:
 
     QSlider *slider() const { return m_slider; }
     QComboBox *targetBox() const { return m_target; }
+    QComboBox *objectiveBox() const { return m_objective; }
+    /// Which objective the shown budget minimises and why (BudgetProblem::objectiveNote).
+    QLabel *objectiveNote() const { return m_objectiveNote; }
     ParetoPlot *budgetPlot() const { return m_budgetPlot; }
     BudgetBarsPlot *barsPlot() const { return m_bars; }
     ParetoPlot *sweepPlot() const { return m_sweepPlot; }
@@ -57,6 +63,8 @@ signals:
     void exportRequested(const QString &json);
     /// The user chose another target: the budget must be priced again.
     void targetChanged();
+    /// The user chose another objective: the budget must be priced again.
+    void objectiveChanged();
     void sweepRequested();
 
 private:
@@ -65,6 +73,8 @@ private:
     std::shared_ptr<const BudgetViewData> m_data;
     QSlider *m_slider = nullptr;
     QComboBox *m_target = nullptr;
+    QComboBox *m_objective = nullptr;
+    QLabel *m_objectiveNote = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_export = nullptr;
     ParetoPlot *m_budgetPlot = nullptr;

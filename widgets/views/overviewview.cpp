@@ -62,6 +62,9 @@ void OverviewView::setResults(const std::shared_ptr<const QuantizeJobResult> &re
 {
     m_model->setResults(results);
     const auto &d = m_model->overview();
+    // The output-aware error only where a capture was paired.
+    for (const int c : {OverviewModel::OutputError, OverviewModel::OutputErrorRel})
+        m_table->setColumnHidden(c, !d.outputError);
     if (d.rows.empty()) {
         m_summary->setText(tr("Run a quantization to compare every tensor and configuration."));
         return;
