@@ -79,6 +79,17 @@ nlohmann::ordered_json toOrdered(const nlohmann::json &j)
 
 } // namespace
 
+std::string transformersWeightsFile(const std::string &model)
+{
+    std::error_code ec;
+    const fs::path p(model);
+    if (!fs::is_directory(p, ec) || fs::exists(p / "model.safetensors.index.json", ec))
+        return model;
+    if (fs::exists(p / "model.safetensors", ec))
+        return (p / "model.safetensors").string();
+    return model;
+}
+
 bool modelNeedsWeightExport(const std::string &model)
 {
     std::error_code ec;
@@ -143,7 +154,7 @@ nlohmann::ordered_json runEval(const BridgeConfig &bridge, const EvalRequest &r,
     const fs::path replace = tmp.path() / "replace.safetensors";
     // The original weights: read directly, or for a GGUF model as transformers loads them
     // (dequantized), exported once by the bridge.
-    std::string weightsPath = r.input.model;
+    std::string weightsPath = transformersWeightsFile(r.input.model);
     if (modelNeedsWeightExport(r.input.model) && (!r.recipe.empty() || capture)) {
         weightsPath = (tmp.path() / "weights.safetensors").string();
         std::vector<std::string> args{"weights", r.input.model};

@@ -64,6 +64,11 @@ struct EvalRequest {
 nlohmann::ordered_json runEval(const BridgeConfig &bridge, const EvalRequest &request, const CancelToken *cancel,
                                const ModelProgress &progress = {});
 
+/// What of a model folder transformers reads the weights from, as our reader opens it: the
+/// sharded index's folder, else `model.safetensors` when present (a folder may hold other
+/// safetensors files, e.g. a BF16 copy), else the path itself.
+std::string transformersWeightsFile(const std::string &model);
+
 /// Whether `model` is opened through the bridge's weight export (a .gguf file, or a folder with
 /// a .gguf and no safetensors), rather than read directly.
 bool modelNeedsWeightExport(const std::string &model);
