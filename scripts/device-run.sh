@@ -10,7 +10,7 @@
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
-# Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
+# Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BRIDGE=1 (capture/eval through the Python bridge), QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
@@ -339,6 +339,13 @@ if [[ "${QS_NCU:-0}" == 1 ]]; then
   else
     echo "ncu not found"
   fi
+fi
+# The model commands through the Python bridge (docs/bridge.md): ctest bridge_cli and the capture /
+# eval timings on SmolLM2-135M's architecture (scripts/capture/device-bridge.sh).
+if [[ "${QS_SKIP_BRIDGE:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  bash "$src/scripts/capture/device-bridge.sh" "$build" "$OUT"
+  echo "bridge: $(( $(date +%s) - t0 ))s"
 fi
 echo "gpu tests rc=$rc_gpu cli tests rc=$rc_cli core subset rc=$rc_core"
 exit $(( rc_gpu | rc_cli | rc_core ))
