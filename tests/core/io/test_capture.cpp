@@ -91,12 +91,14 @@ std::vector<float> writeCapture(const fs::path &path, const CaptureSpec &c = {})
         t.emplace_back(p + ".input_absmax", Tensor::fromFloats({c.k}, amax));
         t.emplace_back(p + ".input_min", Tensor::fromFloats({c.k}, mn));
         t.emplace_back(p + ".input_max", Tensor::fromFloats({c.k}, mx));
-        t.emplace_back(p + ".input_sample",
-                       Tensor::fromFloats({8, c.k}, std::span<const float>(x.data(), static_cast<std::size_t>(8 * c.k))));
+        t.emplace_back(
+            p + ".input_sample",
+            Tensor::fromFloats({8, c.k}, std::span<const float>(x.data(), static_cast<std::size_t>(8 * c.k))));
     };
     stats("m.attn.q_proj", xq);
     stats("m.attn.o_proj", xo);
-    const std::vector<float> kv(static_cast<std::size_t>(c.kvHeads * 5 * 4), 0.5f), q(static_cast<std::size_t>(4 * 3 * 4));
+    const std::vector<float> kv(static_cast<std::size_t>(c.kvHeads * 5 * 4), 0.5f),
+        q(static_cast<std::size_t>(4 * 3 * 4));
     t.emplace_back("m.attn.k", Tensor::fromFloats({c.kvHeads, 5, 4}, kv));
     t.emplace_back("m.attn.v", Tensor::fromFloats({c.kvHeads, 5, 4}, kv));
     t.emplace_back("m.attn.q", Tensor::fromFloats({4, 3, 4}, q));
@@ -136,7 +138,8 @@ void expectRefused(const fs::path &p, const std::string &fragment)
         ADD_FAILURE() << "accepted a capture that lies: expected '" << fragment << "'";
     } catch (const FormatError &e) {
         EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find(p.filename().string()), std::string::npos) << "names the file: " << e.what();
+        EXPECT_NE(std::string(e.what()).find(p.filename().string()), std::string::npos)
+            << "names the file: " << e.what();
     }
 }
 
@@ -262,7 +265,9 @@ TEST(OutputError, EqualsTheMeanSquaredOutputErrorOverTheRows)
             double y = 0, yRef = 0;
             for (std::int64_t j = 0; j < k; ++j) {
                 const double xj = x[static_cast<std::size_t>(t * k + j)];
-                y += (static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) - wHat[static_cast<std::size_t>(r * k + j)]) * xj;
+                y += (static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) -
+                      wHat[static_cast<std::size_t>(r * k + j)]) *
+                     xj;
                 yRef += static_cast<double>(w[static_cast<std::size_t>(r * k + j)]) * xj;
             }
             direct += y * y / static_cast<double>(n);
@@ -301,7 +306,8 @@ TEST(OutputError, DiagonalGramIsTheChannelWeightedSquaredError)
     for (std::int64_t r = 0; r < 16; ++r) { // each row's term, then the rows in order (numerics.md)
         double row = 0;
         for (std::int64_t j = 0; j < 16; ++j) {
-            const double d = static_cast<double>(w[static_cast<std::size_t>(r * 16 + j)]) - wHat[static_cast<std::size_t>(r * 16 + j)];
+            const double d = static_cast<double>(w[static_cast<std::size_t>(r * 16 + j)]) -
+                             wHat[static_cast<std::size_t>(r * 16 + j)];
             row += d * d * s.gramDiag.at(j);
         }
         expect += row;
@@ -341,7 +347,7 @@ TEST(OutputError, TheJobAddsItToEachRunOfACapturedModule)
         EXPECT_EQ(o.outputError->error, e.error);
     }
     EXPECT_LT(r.outcomes[1].outputError->error, r.outcomes[0].outputError->error); // 8 bits beat 4
-    EXPECT_FALSE(r.outcomes[2].outputError.has_value()); // up_proj is not in the capture
+    EXPECT_FALSE(r.outcomes[2].outputError.has_value());                           // up_proj is not in the capture
     EXPECT_NE(r.tensors[1].captureNote.find("not in the capture"), std::string::npos);
 }
 
@@ -355,9 +361,9 @@ TEST(OutputError, BudgetMinimisesItWhenTheScanHadACapture)
         for (int bits : {4, 8}) {
             const double mse = std::ldexp(1.0, -2 * bits) * (m[0] == 'a' ? 1 : 4);
             const double out = mse * 8192 * (m[0] == 'a' ? 100 : 1);
-            l["runs"].push_back({{"spec", spec(bits)},
-                                 {"metrics",
-                                  {{"mse", mse}, {"bytes", 64 * 128 * bits / 8}, {"output_error", {{"error", out}}}}}});
+            l["runs"].push_back(
+                {{"spec", spec(bits)},
+                 {"metrics", {{"mse", mse}, {"bytes", 64 * 128 * bits / 8}, {"output_error", {{"error", out}}}}}});
         }
         lines.push_back(l);
     }
