@@ -61,7 +61,8 @@ std::vector<float> realisticGram(std::int64_t k, std::uint64_t seed)
 
 template <typename T> void writeRaw(const std::filesystem::path &p, const T *d, std::size_t n)
 {
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char *>(d), static_cast<std::streamsize>(n * sizeof(T)));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char *>(d), static_cast<std::streamsize>(n * sizeof(T)));
 }
 
 } // namespace
@@ -143,18 +144,23 @@ int main(int argc, char **argv)
     struct Case {
         const char *name;
         gpu::GramPrecision precision;
-        std::int64_t block;
+        std::int64_t block, chunk;
         bool diagonal;
     };
     using P = gpu::GramPrecision;
-    for (const Case c : {Case{"bf16x3", P::Bf16Split, 0, false}, Case{"bf16x3_block512", P::Bf16Split, 512, false},
-                         Case{"bf16x3_block2048", P::Bf16Split, 2048, false},
-                         Case{"bf16x3_full", P::Bf16Split, 1 << 30, false}, Case{"bf16", P::Bf16, 0, false},
-                         Case{"tf32", P::Tf32, 0, false}, Case{"fp32", P::Fp32, 0, false},
-                         Case{"diagonal", P::Bf16Split, 0, true}}) {
+    constexpr std::int64_t one = 1 << 30; // one chain / the full product
+    for (const Case c :
+         {Case{"bf16x3", P::Bf16Split, 0, 0, false}, Case{"bf16x3_chunk1024", P::Bf16Split, 0, 1024, false},
+          Case{"bf16x3_chunk4096", P::Bf16Split, 0, 4096, false}, Case{"bf16x3_onechain", P::Bf16Split, 0, one, false},
+          Case{"bf16x3_block512", P::Bf16Split, 512, 0, false}, Case{"bf16x3_block2048", P::Bf16Split, 2048, 0, false},
+          Case{"bf16x3_full", P::Bf16Split, one, 0, false}, Case{"bf16", P::Bf16, 0, 0, false},
+          Case{"bf16_onechain", P::Bf16, 0, one, false}, Case{"tf32", P::Tf32, 0, 0, false},
+          Case{"tf32_onechain", P::Tf32, 0, one, false}, Case{"fp32", P::Fp32, 0, one, false},
+          Case{"diagonal", P::Bf16Split, 0, 0, true}}) {
         gpu::GramEnergyOptions o;
         o.precision = c.precision;
         o.block = c.block;
+        o.chunkRows = c.chunk;
         const gpu::GramOnDevice &G = c.diagonal ? *dgd : *dg;
         std::vector<double> dev, wall;
         double e = 0;
@@ -169,6 +175,12 @@ int main(int argc, char **argv)
             }
         }
         const double ref = engine->gramEnergy(*dw, nullptr, G, o);
+        nlohmann::json stages = nlohmann::json::object(); // one more run with stage marks
+        engine->profileStages(true);
+        (void)engine->gramEnergy(*dw, dHat.get(), G, o);
+        for (const auto &[stage, t] : engine->stageTimes())
+            stages[stage] = t;
+        engine->profileStages(false);
         const bench::Summary sd = bench::summarize(dev), sw = bench::summarize(wall);
         const double r = rel(e, c.diagonal ? cpuDiag : cpuErr), rr = c.diagonal ? NAN : rel(ref, cpuRef);
         std::printf("%-18s device %8.3f ms  wall %8.3f ms  error %.12g  rel.diff vs CPU FP64 %.2e (tr(WGWᵀ) %.2e)\n",
@@ -180,7 +192,9 @@ int main(int argc, char **argv)
                            {"error", e},
                            {"reference", ref},
                            {"rel_diff_vs_cpu_fp64", r},
-                           {"reference_rel_diff_vs_cpu_fp64", rr}});
+                           {"reference_rel_diff_vs_cpu_fp64", rr},
+                           {"stage_ms", stages}});
+        std::printf("    stages: %s\n", stages.dump().c_str());
     }
     // Start to finish with G's upload (what the first run on a tensor pays), the product's precision.
     std::vector<double> withUpload, uploadOnly;

@@ -123,6 +123,9 @@ struct GramEnergyOptions {
     /// DᵀD's lower block triangle in block rows of this many columns (0: the engine's default;
     /// ≥ K: the full product).
     std::int64_t block = 0;
+    /// hiᵀhi accumulated over chains of this many rows, added in FP32 with round to nearest
+    /// (0: the engine's default; ≥ rows: one chain).
+    std::int64_t chunkRows = 0;
 };
 
 struct MiloDeviceOptions {

@@ -30,7 +30,7 @@ void gramTrace(const float *h, const float *p, const float *c, long long k, long
 /// Σ_rj (W − Ŵ)_rj² · g_j in FP64 (k columns, n elements, Ŵ may be null) into *out, in a fixed
 /// order: kDiagBlocks partials, then their sum. `partials` holds kDiagBlocks doubles.
 constexpr int kDiagBlocks = 1024;
-void gramDiagonal(int in, const void *w, const float *wHat, long long n, long long k, const double *g,
-                  double *partials, double *out, void *stream);
+void gramDiagonal(int in, const void *w, const float *wHat, long long n, long long k, const double *g, double *partials,
+                  double *out, void *stream);
 
 } // namespace quantscope::gpu::launch

@@ -155,13 +155,12 @@ void gramTrace(const float *h, const float *p, const float *c, long long k, long
     QS_GPU_CHECK(qsGetLastError());
 }
 
-void gramDiagonal(int in, const void *w, const float *wHat, long long n, long long k, const double *g,
-                  double *partials, double *out, void *stream)
+void gramDiagonal(int in, const void *w, const float *wHat, long long n, long long k, const double *g, double *partials,
+                  double *out, void *stream)
 {
     const auto s = static_cast<qsStream_t>(stream);
-    dispatchIn(in, [&](auto I) {
-        kDiag<decltype(I)::value><<<kDiagBlocks, kOThreads, 0, s>>>(w, wHat, n, k, g, partials);
-    });
+    dispatchIn(
+        in, [&](auto I) { kDiag<decltype(I)::value><<<kDiagBlocks, kOThreads, 0, s>>>(w, wHat, n, k, g, partials); });
     kFinish<<<1, kOThreads, 0, s>>>(partials, kDiagBlocks, out);
     QS_GPU_CHECK(qsGetLastError());
 }

@@ -109,7 +109,7 @@ TEST(GpuOutputError, MatchesTheCpuOnRealisticData)
             const auto hg = cpu.uploadGram(gm, whyNot);
             const auto hw = cpu.upload(w, "w");
             for (const nlohmann::json &spec : {nlohmann::json{{"method", "int"}, {"bits", 4}, {"group", 32}},
-                                              nlohmann::json{{"method", "fp8"}}, nlohmann::json()}) {
+                                               nlohmann::json{{"method", "fp8"}}, nlohmann::json()}) {
                 const std::vector<float> wHat = spec.is_null() ? std::vector<float>{} : quantizedOf(w, spec);
                 const std::optional<double> ge = gpu->gramEnergy(*dw, nullptr, wHat, *dg, whyNot);
                 const std::optional<double> ce = cpu.gramEnergy(*hw, nullptr, wHat, *hg, whyNot);
