@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_outerr.json/.log, outerr_torch.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -14,6 +14,7 @@
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
+# QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,8 +48,8 @@ t0=$(date +%s)
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF -DQUANTSCOPE_BUILD_BENCH=ON \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
-  cmake --build "$build" -j "$(nproc)" --target quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe quantscope-cli quantscope_cli_tests
+  cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_outerr quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -143,6 +144,20 @@ if [[ "${QS_SKIP_SPECTRUM:-0}" != 1 ]]; then
     || echo "spectrum_torch.py failed"
   cat "$OUT/spectrum_torch.log"
   echo "spectrum bench: $(( $(date +%s) - t0 ))s"
+fi
+# The output-aware error tr(ΔW G ΔWᵀ) on 14336×4096 with a full 4096² Gram: ours per precision
+# (G resident and with its upload) against the CPU's FP64, then PyTorch's ((D @ G) * D).sum() in
+# FP32 and TF32 on the same tensors (gpu_outerr.json/.log, outerr_torch.json/.log). QS_SKIP_OUTERR=1
+# skips it, QS_OUTERR_ARGS="--no-cpu" drops the CPU reference.
+if [[ "${QS_SKIP_OUTERR:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_outerr" --out "$OUT" --tensor-out /tmp/qs_outerr ${QS_OUTERR_ARGS:-} > "$OUT/gpu_outerr.log" 2>&1 \
+    || echo "qs_bench_gpu_outerr failed"
+  cat "$OUT/gpu_outerr.log"
+  PYTHONUNBUFFERED=1 python3 "$src/bench/outerr_torch.py" --out "$OUT" --tensors /tmp/qs_outerr > "$OUT/outerr_torch.log" 2>&1 \
+    || echo "outerr_torch.py failed"
+  grep -v Warning "$OUT/outerr_torch.log" | tail -8
+  echo "outerr bench: $(( $(date +%s) - t0 ))s"
 fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
 # MiLo (issue 20): ours (20 passes, ranks 32 and 512) on the Student-t tensor and the MiniLM

@@ -14,6 +14,7 @@
 
 #include "results/channel_profile.h"
 #include "metrics/error_metrics.h"
+#include "metrics/output_error.h"
 #include "metrics/spectrum.h"
 #include "quant/quant_spec.h"
 #include "quant/activation.h"
@@ -51,6 +52,17 @@ public:
 struct MeasuredRun {
     QuantizedTensor quantized;
     ErrorMetrics metrics;
+    /// Ŵ (FP32, W's shape) left on the device when QuantizeOptions::dequantizedOnDevice asked for
+    /// it and the backend has it there (a GPU's pipeline); null otherwise (then `dequantized`).
+    std::shared_ptr<const DeviceTensor> deviceDequantized;
+};
+
+/// A module's Gram matrix as a backend holds it (Backend::uploadGram): on a GPU it is uploaded
+/// once and stays on the device for every run on the module's weight. Opaque to callers.
+class DeviceGram {
+public:
+    virtual ~DeviceGram() = default;
+    virtual const GramMatrix &gram() const = 0;
 };
 
 /// Whether a backend runs one spec itself; when not, why (shown as the run's device note).
@@ -127,6 +139,21 @@ public:
     /// per-channel kurtosis where the tensor already is). Default: false with `whyNot` (the CPU
     /// computes). Throws GpuError.
     virtual bool channelMoments(const DeviceTensor &w, ChannelMomentSums &out, std::string &whyNot) const;
+    /// A module's Gram (metrics/output_error.h) held by this backend for gramEnergy; `g` must
+    /// outlive the handle. Null with `whyNot` when the backend has no output-aware error (the
+    /// caller uses the CPU). Throws GpuError.
+    virtual std::shared_ptr<const DeviceGram> uploadGram(const GramMatrix &g, std::string &whyNot) const;
+    /// Σ_r v_r G v_rᵀ over the rows of v = W − Ŵ (docs/numerics.md "Output-aware error"): Ŵ from
+    /// `wHatOnDevice` (this backend's FP32 tensor of W's shape, e.g. MeasuredRun::deviceDequantized)
+    /// or else from the host `wHat`; both absent: v = W, tr(W G Wᵀ). `g` from this backend's
+    /// uploadGram. nullopt with `whyNot` when this backend declines (the caller uses the CPU).
+    /// Throws GpuError, Cancelled.
+    virtual std::optional<double> gramEnergy(const DeviceTensor &w, const DeviceTensor *wHatOnDevice,
+                                             std::span<const float> wHat, const DeviceGram &g, std::string &whyNot,
+                                             const CancelToken *cancel = nullptr) const;
+    /// A tensor of this backend as FP32 on the host (a kept Ŵ when the device declined the output
+    /// error). Throws GpuError.
+    virtual std::vector<float> downloadFloats(const DeviceTensor &t) const = 0;
 };
 
 } // namespace quantscope

@@ -91,7 +91,9 @@ std::vector<MethodSupport> CpuBackend::capabilities() const
 QuantizedTensor CpuBackend::quantize(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &options,
                                      const CancelToken *cancel) const
 {
-    return makeQuantizer(spec)->quantize(hostOf(w), options, cancel);
+    QuantizeOptions o = options;
+    o.wantDequantized = o.wantDequantized || o.dequantizedOnDevice; // the host is this backend's device
+    return makeQuantizer(spec)->quantize(hostOf(w), o, cancel);
 }
 
 std::vector<float> CpuBackend::dequantize(const QuantizedTensor &q) const
@@ -105,6 +107,47 @@ ErrorMetrics CpuBackend::metrics(const DeviceTensor &w, std::span<const float> w
                                  const CancelToken *cancel) const
 {
     return computeErrorMetrics(hostOf(w), wHat, options, cancel);
+}
+
+namespace {
+
+class HostGram final : public DeviceGram {
+public:
+    explicit HostGram(const GramMatrix &g) : m_g(&g) {}
+    const GramMatrix &gram() const override { return *m_g; }
+
+private:
+    const GramMatrix *m_g;
+};
+
+} // namespace
+
+std::shared_ptr<const DeviceGram> CpuBackend::uploadGram(const GramMatrix &g, std::string &) const
+{
+    return std::make_shared<HostGram>(g);
+}
+
+std::optional<double> CpuBackend::gramEnergy(const DeviceTensor &w, const DeviceTensor *wHatOnDevice,
+                                             std::span<const float> wHat, const DeviceGram &g, std::string &,
+                                             const CancelToken *cancel) const
+{
+    const Tensor &t = hostOf(w);
+    std::vector<float> rows(static_cast<std::size_t>(t.numel()));
+    t.decodeTo(rows);
+    std::vector<float> hat;
+    if (wHatOnDevice) {
+        hat = downloadFloats(*wHatOnDevice);
+        wHat = hat;
+    }
+    return quantscope::gramEnergy(rows, wHat, matrixShape(t.shape())[0], g.gram(), 0, cancel);
+}
+
+std::vector<float> CpuBackend::downloadFloats(const DeviceTensor &d) const
+{
+    const Tensor &t = hostOf(d);
+    std::vector<float> out(static_cast<std::size_t>(t.numel()));
+    t.decodeTo(out);
+    return out;
 }
 
 } // namespace quantscope

@@ -19,6 +19,12 @@ public:
     std::vector<float> dequantize(const QuantizedTensor &q) const override;
     ErrorMetrics metrics(const DeviceTensor &w, std::span<const float> wHat, const ErrorMetricsOptions &options,
                          const CancelToken *cancel = nullptr) const override;
+    /// Wraps `g` (no copy): the FP64 row blocks of metrics/output_error.h.
+    std::shared_ptr<const DeviceGram> uploadGram(const GramMatrix &g, std::string &whyNot) const override;
+    std::optional<double> gramEnergy(const DeviceTensor &w, const DeviceTensor *wHatOnDevice,
+                                     std::span<const float> wHat, const DeviceGram &g, std::string &whyNot,
+                                     const CancelToken *cancel = nullptr) const override;
+    std::vector<float> downloadFloats(const DeviceTensor &t) const override;
 
 private:
     DeviceInfo m_info;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/job.h"
 
+#include "engine/registry.h"
 #include "engine/spectrum_device.h"
 
 #include "util/error.h"
@@ -214,9 +215,9 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
         }
 
-        // The module's Gram and tr(W G Wᵀ), once for all configurations.
+        // The module's Gram, once for all configurations; tr(W G Wᵀ) and the backend's copy of G
+        // once per backend that runs a configuration (outputErrorOf below).
         std::optional<GramMatrix> gram;
-        double gramRef = 0;
         if (request.capture && !specs.empty()) {
             try {
                 const std::string module = moduleOfWeight(item.name);
@@ -225,7 +226,6 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 } else {
                     checkCaptureShape(*request.capture, module, matrixShape(item.tensor.shape()));
                     gram = gramMatrixOf(request.capture->inputStats(module), request.capture->tokens());
-                    gramRef = gramReference(item.tensor, *gram, request.threads, &cancel);
                 }
             } catch (const Cancelled &) {
                 throw;
@@ -235,6 +235,57 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         }
 
         UploadCache uploads; // the tensor goes to a device once for all configurations
+        // The output-aware error where the run ran (uploads.backend): G uploaded once per tensor
+        // and backend, tr(W G Wᵀ) once; the CPU's FP64 computation with a note when the device
+        // declines or fails (docs/numerics.md "Output-aware error").
+        struct GramOn {
+            const Backend *backend = nullptr;
+            std::shared_ptr<const DeviceGram> g;
+            std::optional<double> reference;
+            std::string whyNot;
+        } gramDevice;
+        std::optional<double> cpuReference;
+        auto outputErrorOf = [&](const QuantizeRun &run) {
+            const Backend &cpu = BackendRegistry::instance().cpu();
+            const Backend *be = uploads.backend;
+            std::string note;
+            if (be && be != &cpu && uploads.tensor) {
+                try {
+                    std::string whyNot;
+                    if (gramDevice.backend != be) {
+                        gramDevice = {be, be->uploadGram(*gram, whyNot), std::nullopt, {}};
+                        gramDevice.whyNot = whyNot;
+                    }
+                    if (gramDevice.g && !gramDevice.reference) {
+                        gramDevice.reference =
+                            be->gramEnergy(*uploads.tensor, nullptr, {}, *gramDevice.g, whyNot, &cancel);
+                        if (!gramDevice.reference)
+                            gramDevice.whyNot = whyNot;
+                    }
+                    if (gramDevice.reference) {
+                        if (auto e = be->gramEnergy(*uploads.tensor, run.deviceDequantized.get(),
+                                                    run.quantized.dequantized, *gramDevice.g, whyNot, &cancel))
+                            return makeOutputError(*e, *gramDevice.reference, *gram);
+                        gramDevice.whyNot = whyNot;
+                    }
+                    note = gramDevice.whyNot;
+                } catch (const GpuError &e) {
+                    note = std::string("GPU failed (") + e.what() + ")";
+                }
+                note += (note.empty() ? "" : ": ") + std::string("computed on the CPU");
+            }
+            if (!cpuReference)
+                cpuReference = gramReference(item.tensor, *gram, request.threads, &cancel);
+            std::vector<float> fetched;
+            std::span<const float> wHat = run.quantized.dequantized;
+            if (wHat.empty() && run.deviceDequantized && be) {
+                fetched = be->downloadFloats(*run.deviceDequantized);
+                wHat = fetched;
+            }
+            OutputError e = outputError(item.tensor, wHat, *gram, *cpuReference, request.threads, &cancel);
+            e.note = note;
+            return e;
+        };
         for (const auto &config : specs) {
             cancel.check();
             begin(item.weight * kQuantizeCost, config.name + ": " + item.name);
@@ -258,8 +309,9 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.uploads = &uploads;
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).
-                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value() || gram.has_value();
-                ro.quantize.wantCodes = request.keepQuantized; // likewise the codes
+                ro.quantize.wantDequantized = request.keepQuantized || request.spectrum.has_value();
+                ro.quantize.dequantizedOnDevice = gram.has_value(); // the output error reads it there
+                ro.quantize.wantCodes = request.keepQuantized;      // likewise the codes
 
                 QuantizeRun run = runQuantize(item.tensor, *config.spec, ro, &cancel);
                 o.spec = run.quantized.spec;
@@ -283,8 +335,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                     o.error = "the engine returned no metrics";
                 }
                 if (gram)
-                    o.outputError =
-                        outputError(item.tensor, run.quantized.dequantized, *gram, gramRef, request.threads, &cancel);
+                    o.outputError = outputErrorOf(run);
                 if (request.spectrum) {
                     spectrumBegun = true;
                     begin(item.weight * kSpectrumCost, "spectrum of " + config.name + ": " + item.name);

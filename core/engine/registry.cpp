@@ -120,6 +120,19 @@ bool Backend::channelMoments(const DeviceTensor &, ChannelMomentSums &, std::str
     return false;
 }
 
+std::shared_ptr<const DeviceGram> Backend::uploadGram(const GramMatrix &, std::string &whyNot) const
+{
+    whyNot = "no output-aware error on this backend";
+    return nullptr;
+}
+
+std::optional<double> Backend::gramEnergy(const DeviceTensor &, const DeviceTensor *, std::span<const float>,
+                                          const DeviceGram &, std::string &whyNot, const CancelToken *) const
+{
+    whyNot = "no output-aware error on this backend";
+    return std::nullopt;
+}
+
 MeasuredRun Backend::quantizeMeasured(const DeviceTensor &w, const QuantSpec &spec, const QuantizeOptions &quantize,
                                       const ErrorMetricsOptions &metrics, const std::optional<TensorStats> &,
                                       const CancelToken *cancel) const

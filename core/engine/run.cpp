@@ -41,6 +41,7 @@ QuantizeRun runOn(const Backend &backend, const Tensor &w, const QuantSpec &spec
         MeasuredRun r = backend.quantizeMeasured(*dev, spec, qo, options.metricsOptions, options.inputStats, cancel);
         run.quantized = std::move(r.quantized);
         run.metrics = std::move(r.metrics);
+        run.deviceDequantized = std::move(r.deviceDequantized);
     } else {
         run.quantized = backend.quantize(*dev, spec, qo, cancel);
     }

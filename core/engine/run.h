@@ -25,6 +25,9 @@ struct QuantizeRun {
     std::string device;     ///< DeviceInfo::id of the backend that ran it
     std::string deviceNote; ///< why another device than asked was used ("" when as asked)
     double timeMs = 0;      ///< quantize + metrics, wall clock
+    /// Ŵ on the device that ran it (QuantizeOptions::dequantizedOnDevice and a backend that keeps
+    /// it there; then `quantized.dequantized` may be empty).
+    std::shared_ptr<const DeviceTensor> deviceDequantized;
 };
 
 /// A tensor's copy on the backend that last ran it, kept between the runs of several specs on that

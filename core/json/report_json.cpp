@@ -170,6 +170,8 @@ nlohmann::ordered_json outputErrorJson(const OutputError &e)
     j["reference"] = reportNumber(e.reference);
     j["gram"] = e.diagonal ? "diagonal" : "full";
     j["tokens"] = e.tokens;
+    if (!e.note.empty())
+        j["note"] = e.note;
     return j;
 }
 

@@ -91,8 +91,13 @@ OutputError outputError(const Tensor &w, std::span<const float> wHat, const Gram
                                " but the Gram is for K = " + std::to_string(g.k));
     std::vector<float> f(static_cast<std::size_t>(w.numel()));
     w.decodeTo(f);
+    return makeOutputError(gramEnergy(f, wHat, m[0], g, threads, cancel), reference, g);
+}
+
+OutputError makeOutputError(double error, double reference, const GramMatrix &g)
+{
     OutputError e;
-    e.error = gramEnergy(f, wHat, m[0], g, threads, cancel);
+    e.error = error;
     e.reference = reference;
     e.relative = reference > 0 ? e.error / reference : (e.error == 0 ? 0.0 : std::numeric_limits<double>::infinity());
     e.diagonal = g.diagonal;

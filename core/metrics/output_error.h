@@ -11,6 +11,7 @@
 /// not depend on the thread count.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -32,7 +33,13 @@ struct OutputError {
     double relative = 0;  ///< error / reference (0 for 0/0, +inf for e/0)
     bool diagonal = false;
     std::int64_t tokens = 0;
+    /// Why the run's device did not compute it and the CPU did ("" when it ran where the run did).
+    std::string note;
 };
+
+/// The output error from tr(ΔW G ΔWᵀ) and tr(W G Wᵀ) however they were computed (a backend's
+/// gramEnergy): the relative form and g's description filled in.
+OutputError makeOutputError(double error, double reference, const GramMatrix &g);
 
 /// Σ_r v_r G v_rᵀ over the rows of `rows` (n × K, row-major FP32), each term in FP64. With
 /// `minus`, v = rows − minus (the same shape): ΔW without a copy.

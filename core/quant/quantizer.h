@@ -139,6 +139,10 @@ struct QuantizeOptions {
     /// every count the metrics and bits per element need are still filled).
     bool wantCodes = true;
     std::string tensorName; ///< for messages
+    /// Ŵ is wanted where the backend computed it (MeasuredRun::deviceDequantized: a GPU keeps it
+    /// on the device for the output-aware error, without the download); a backend that cannot
+    /// keep it there fills `dequantized` as if wantDequantized were set.
+    bool dequantizedOnDevice = false;
     /// NVFP4: the |max| its tensor-wide (global) scale is computed from instead of this tensor's
     /// own — the largest of a fused group (q/k/v, gate/up), which serving engines give one
     /// global scale. Ignored by the other methods.

@@ -13,6 +13,24 @@ namespace quantscope {
 
 namespace {
 
+#if defined(QUANTSCOPE_HAVE_CUDA)
+constexpr bool kDeviceGram = true; // the output-aware error on the device (cuBLAS)
+#else
+constexpr bool kDeviceGram = false;
+#endif
+
+/// A module's Gram on the engine's device (Backend::uploadGram).
+class GpuGram final : public DeviceGram {
+public:
+    GpuGram(const GramMatrix &g, std::shared_ptr<const gpu::GramOnDevice> d) : m_g(&g), m_d(std::move(d)) {}
+    const GramMatrix &gram() const override { return *m_g; }
+    const gpu::GramOnDevice &device() const { return *m_d; }
+
+private:
+    const GramMatrix *m_g;
+    std::shared_ptr<const gpu::GramOnDevice> m_d;
+};
+
 constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
 
 class GpuBackend final : public Backend {
@@ -126,7 +144,9 @@ public:
         q.report["rotated_excess_kurtosis"] =
             xs.excessKurtosis ? nlohmann::json(*xs.excessKurtosis) : nlohmann::json(nullptr);
         q.report["rotated_absmax"] = xs.absmax;
-        if (qo.wantDequantized)
+        if (qo.dequantizedOnDevice && kDeviceGram)
+            r.deviceDequantized = wHat;
+        if (qo.wantDequantized || (qo.dequantizedOnDevice && !kDeviceGram))
             q.dequantized = m_engine->downloadFloats(*wHat);
         if (mo) {
             gpu::PipelineOptions p2;
@@ -147,7 +167,7 @@ public:
             return rotatedConstOpt(gpuOf(w), *c, o, nullptr, std::nullopt).quantized;
         gpu::PipelineOptions po;
         po.metrics = false;
-        po.wantDequantized = o.wantDequantized;
+        po.wantDequantized = o.wantDequantized || o.dequantizedOnDevice; // no device Ŵ without metrics
         po.downloadCodes = o.wantCodes;
         po.tensorAmax = o.tensorAmax;
         QuantizedTensor q;
@@ -159,7 +179,7 @@ public:
 #if defined(QUANTSCOPE_HAVE_CUDA) // HIP builds: supports() sends MiLo to the CPU
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
-            md.wantDequantized = o.wantDequantized;
+            md.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
             md.wantCodes = o.wantCodes;
             return m_engine->milo(gpuOf(w), *ms, md, cancel).quantized;
         }
@@ -201,15 +221,20 @@ public:
             cancel->check();
         if (const ConstOptSpec *c = rotated(spec))
             return rotatedConstOpt(gpuOf(w), *c, qo, &mo, inputStats);
+        // Ŵ for the output error stays on the device (the pipeline's buffer) where gramEnergy runs;
+        // HQQ, MiLo and HIP builds download it.
+        const bool keep = qo.dequantizedOnDevice && kDeviceGram;
         gpu::PipelineOptions po;
         po.metrics = true;
         po.metricsOptions = mo;
-        po.wantDequantized = qo.wantDequantized;
+        po.wantDequantized = qo.wantDequantized || qo.dequantizedOnDevice;
+        po.keepDequantizedOnDevice = keep && !qo.wantDequantized;
         po.downloadCodes = qo.wantCodes;
         po.inputStats = inputStats;
         po.tensorAmax = qo.tensorAmax;
         MeasuredRun r;
         if (const auto *h = std::get_if<HqqSpec>(&spec)) {
+            po.keepDequantizedOnDevice = false;
             auto run = m_engine->enqueueHqq(gpuOf(w), *h, po);
             m_engine->collectHqq(*run, &r.quantized, &r.metrics);
             return r;
@@ -217,7 +242,7 @@ public:
 #if defined(QUANTSCOPE_HAVE_CUDA)
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
-            md.wantDequantized = qo.wantDequantized;
+            md.wantDequantized = qo.wantDequantized || qo.dequantizedOnDevice;
             md.wantCodes = qo.wantCodes;
             md.metrics = true;
             md.metricsOptions = mo;
@@ -230,6 +255,8 @@ public:
 #endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &r.quantized, &r.metrics);
+        if (keep)
+            r.deviceDequantized = m_engine->dequantizedOnDevice(*run);
         return r;
     }
 
@@ -311,6 +338,51 @@ public:
     {
         out = m_engine->channelMoments(gpuOf(w));
         return true;
+    }
+    std::shared_ptr<const DeviceGram> uploadGram(const GramMatrix &g, std::string &whyNot) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        return std::make_shared<GpuGram>(g, m_engine->uploadGram(g));
+#else
+        (void)g;
+        whyNot = "HIP build: no hipBLAS (Debian's ROCm), the output-aware error runs on the CPU";
+        return nullptr;
+#endif
+    }
+    std::optional<double> gramEnergy(const DeviceTensor &w, const DeviceTensor *wHatOnDevice,
+                                     std::span<const float> wHat, const DeviceGram &g, std::string &whyNot,
+                                     const CancelToken *cancel) const override
+    {
+#if defined(QUANTSCOPE_HAVE_CUDA)
+        (void)whyNot;
+        if (cancel)
+            cancel->check();
+        const auto *dg = dynamic_cast<const GpuGram *>(&g);
+        if (!dg)
+            throw UnsupportedError("the GPU backend was handed a Gram of another device");
+        const gpu::GpuTensor &gw = gpuOf(w);
+        std::shared_ptr<gpu::GpuTensor> uploaded;
+        const gpu::GpuTensor *hat = wHatOnDevice ? &gpuOf(*wHatOnDevice) : nullptr;
+        if (!hat && !wHat.empty()) {
+            if (static_cast<std::int64_t>(wHat.size()) != gw.numel())
+                throw UnsupportedError("output-aware error: Ŵ has " + std::to_string(wHat.size()) + " values, W " +
+                                       std::to_string(gw.numel()));
+            const Tensor host =
+                Tensor::borrow(DType::F32, gw.shape(), reinterpret_cast<const std::byte *>(wHat.data()), nullptr);
+            uploaded = m_engine->upload(host, gw.name() + " (Ŵ)");
+            hat = uploaded.get();
+        }
+        return m_engine->gramEnergy(gw, hat, dg->device());
+#else
+        (void)w, (void)wHatOnDevice, (void)wHat, (void)g, (void)cancel;
+        whyNot = "HIP build: no hipBLAS (Debian's ROCm), the output-aware error runs on the CPU";
+        return std::nullopt;
+#endif
+    }
+    std::vector<float> downloadFloats(const DeviceTensor &t) const override
+    {
+        return m_engine->downloadFloats(gpuOf(t));
     }
     bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &) const override
     {

@@ -34,6 +34,7 @@
 #include "engine/backend.h"
 #include "engine/gpu_status.h"
 #include "metrics/error_metrics.h"
+#include "metrics/output_error.h"
 #include "metrics/spectrum.h"
 #include "numeric/moments.h"
 #include "quant/activation.h"
@@ -103,6 +104,29 @@ struct PipelineOptions {
 /// Gram matrix + DSYEVD (the product's choice: every σ within 1e-4·σ₁ of LAPACK), cuSOLVER's
 /// DGESVD, or the FP32 Gram matrix + SSYEVD (PyTorch's fast way, for measurement).
 enum class SvdMethod { GramF64, Gesvd, GramF32 };
+
+/// A module's Gram on the device (Engine::uploadGram): the full one as its symmetric part
+/// (G + Gᵀ)/2 in FP32, K×K; or diag(G) in FP64.
+struct GramOnDevice {
+    std::int64_t k = 0;
+    bool diagonal = false;
+    std::shared_ptr<void> values;
+    std::uint64_t bytes = 0;
+};
+
+/// How Engine::gramEnergy forms DᵀD (docs/numerics.md "Output-aware error"): BF16 hi + lo with
+/// FP32 accumulation (the product's choice), or for measurement BF16 alone, TF32, FP32 (SIMT).
+enum class GramPrecision { Bf16Split, Bf16, Tf32, Fp32 };
+
+struct GramEnergyOptions {
+    GramPrecision precision = GramPrecision::Bf16Split;
+    /// DᵀD's lower block triangle in block rows of this many columns (0: the engine's default;
+    /// ≥ K: the full product).
+    std::int64_t block = 0;
+    /// hiᵀhi accumulated over chains of this many rows, added in FP32 with round to nearest
+    /// (0: the engine's default; ≥ rows: one chain).
+    std::int64_t chunkRows = 0;
+};
 
 struct MiloDeviceOptions {
     bool wantDequantized = false; ///< download Ŵ
@@ -211,6 +235,17 @@ public:
     std::vector<double> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
                                        const SpectrumOptions &options, SvdMethod method, std::string &algorithm,
                                        float *deviceMs = nullptr);
+
+    // ---- the output-aware error (engine_outerr.cpp; CUDA builds: cuBLAS) ----
+    /// G on the device, once per module: the full Gram rounded to FP32 (exact for a capture's FP32
+    /// Gram) and symmetrized on the device, or the diagonal in FP64. GpuError on OOM.
+    std::shared_ptr<const GramOnDevice> uploadGram(const GramMatrix &g);
+    /// Σ_r v_r G v_rᵀ, v = W − Ŵ (Ŵ FP32 of W's matrix shape, or null: v = W) as
+    /// tr(H · DᵀD): D split into BF16 hi + lo, DᵀD ≈ hiᵀhi (lower block triangle) + hiᵀlo + loᵀhi
+    /// by cuBLAS with FP32 accumulation, the trace in FP64 in a fixed order; the diagonal Gram:
+    /// Σ (v_rj)² g_j in FP64. `deviceMs` (optional): device time of the whole call.
+    double gramEnergy(const GpuTensor &w, const GpuTensor *wHat, const GramOnDevice &g,
+                      const GramEnergyOptions &options = {}, float *deviceMs = nullptr);
 
     // ---- MiLo (engine_milo.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
     /// quant/milo.h's loop on the device: the device HQQ per pass, the range sketch of the residual
