@@ -38,7 +38,8 @@ class InputStats:
         self.k = k
         self.count = 0
         self.gram = torch.zeros(k, k, dtype=torch.float64, device=device) if with_gram else None
-        self.sq = torch.zeros(k, dtype=torch.float64, device=device)
+        # With a Gram, its diagonal is the sum of squares; without, a separate FP64 sum.
+        self.sq = None if with_gram else torch.zeros(k, dtype=torch.float64, device=device)
         self.min = torch.full((k,), float("inf"), dtype=torch.float32, device=device)
         self.max = torch.full((k,), float("-inf"), dtype=torch.float32, device=device)
         self.rows_wanted = rows
@@ -50,7 +51,8 @@ class InputStats:
         self.count += x.shape[0]
         if self.gram is not None:
             self.gram += x.t() @ x  # FP32 matmul, FP64 accumulation
-        self.sq += torch.sum(x * x, dim=0, dtype=torch.float64)
+        else:
+            self.sq += torch.sum(x * x, dim=0, dtype=torch.float64)
         lo, hi = torch.aminmax(x, dim=0)
         torch.minimum(self.min, lo, out=self.min)
         torch.maximum(self.max, hi, out=self.max)
@@ -74,7 +76,8 @@ class InputStats:
         out = {}
         if self.gram is not None:
             out[f"{prefix}.input_gram"] = (self.gram / n).float()
-        out[f"{prefix}.input_gram_diag"] = (self.sq / n).float()
+        sq = self.gram.diagonal() if self.gram is not None else self.sq
+        out[f"{prefix}.input_gram_diag"] = (sq / n).float()
         out[f"{prefix}.input_absmax"] = torch.maximum(-self.min, self.max)
         out[f"{prefix}.input_min"] = self.min
         out[f"{prefix}.input_max"] = self.max
@@ -82,8 +85,8 @@ class InputStats:
         return out
 
     def nbytes(self) -> int:
-        parts = [self.sq, self.min, self.max, self.sample, self.sample_keys]
-        parts += [self.gram] if self.gram is not None else []
+        parts = [self.gram if self.gram is not None else self.sq,
+                 self.min, self.max, self.sample, self.sample_keys]
         return sum(t.numel() * t.element_size() for t in parts)
 
 

@@ -78,6 +78,10 @@ def staged_path(out: str) -> str:
 
 
 def commit_staged(tmp: str, out: str) -> None:
+    """Rename the finished file into place, with the permissions a new file gets (umask)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     os.replace(tmp, out)
     _staged.discard(tmp)
 
