@@ -39,7 +39,7 @@ class InputStats:
         self.count = 0
         self.gram = torch.zeros(k, k, dtype=torch.float64, device=device) if with_gram else None
         # With a Gram, its diagonal is the sum of squares; without, a separate FP64 sum.
-        self.sq = None if with_gram else torch.zeros(k, dtype=torch.float64, device=device)
+        self.sq: torch.Tensor | None = None if with_gram else torch.zeros(k, dtype=torch.float64, device=device)
         self.min = torch.full((k,), float("inf"), dtype=torch.float32, device=device)
         self.max = torch.full((k,), float("-inf"), dtype=torch.float32, device=device)
         self.rows_wanted = rows

@@ -111,6 +111,8 @@ def prepare_run(args: argparse.Namespace, command: str) -> tuple[Any, Any, Any, 
     """Packages, model, tokens; emits `start`. Returns (source, model, tokens, device, dtype)."""
     env.require(list(env.BASE_PACKAGES))
     check_positive(args, ["samples", "seq"])
+    if args.batch < 0:
+        raise BridgeError("input", f"--batch must be 0 (automatic) or more, not {args.batch}")
     from . import model as M
     from . import tokens as T
 
@@ -155,7 +157,6 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    check_positive(args, ["batch"] if args.batch else [])
     src, model, tokens, device, dtype = prepare_run(args, "eval")
     from .evaluate import Evaluation, Swapper
 

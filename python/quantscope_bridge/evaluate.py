@@ -42,12 +42,9 @@ class Swapper:
                 tensors = {n: f.get_tensor(n) for n in names}
         except (OSError, SafetensorError) as exc:
             raise BridgeError("io", f"{path}: cannot read the --replace file: {exc}") from exc
-        for name in sorted(tensors, key=self._order):
+        order = {name: i for i, name in enumerate(self.params)}
+        for name in sorted(tensors, key=lambda n: order.get(n, len(order))):
             self._add(path, name, tensors[name])
-
-    def _order(self, name: str) -> int:
-        keys = list(self.params)
-        return keys.index(name) if name in self.params else len(keys)
 
     def _add(self, path: str, name: str, tensor: torch.Tensor) -> None:
         param = self.params.get(name)

@@ -88,7 +88,8 @@ def from_npy(path: str, samples: int, seq: int) -> TokenInput:
     return TokenInput(np.ascontiguousarray(ids, dtype=np.int64), path, sha, stride)
 
 
-def from_text(path: str, samples: int, seq: int, tokenizer: Any) -> TokenInput:
+def from_text(path: str, samples: int, seq: int, tokenizer_factory: Callable[[], Any]) -> TokenInput:
+    """The tokenizer is made only after the file proved readable."""
     sha = file_sha256(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -97,7 +98,7 @@ def from_text(path: str, samples: int, seq: int, tokenizer: Any) -> TokenInput:
         raise BridgeError("input", f"{path}: not UTF-8 text: {exc}") from exc
     if not text.strip():
         raise BridgeError("input", f"{path}: the text is empty")
-    stream = tokenize(text, tokenizer)
+    stream = tokenize(text, tokenizer_factory())
     ids, stride = windows(stream, samples, seq, path)
     return TokenInput(ids.astype(np.int64), path, sha, stride)
 
@@ -129,5 +130,4 @@ def load(text: str | None, npy: str | None, samples: int, seq: int,
     if npy is not None:
         return from_npy(npy, samples, seq)
     assert text is not None
-    file_sha256(text)  # refuse a missing file before touching the tokenizer
-    return from_text(text, samples, seq, tokenizer_factory())
+    return from_text(text, samples, seq, tokenizer_factory)
