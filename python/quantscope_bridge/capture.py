@@ -155,6 +155,7 @@ class Capture:
         self.keygen = torch.Generator().manual_seed(opts.seed)
         self.own_keygens: dict[str, torch.Generator] = {}
         self.handles: list[Any] = []
+        self.restore: list[Any] = []
 
     # -- Linear inputs -------------------------------------------------------------------
     def _input_key(self, x: torch.Tensor) -> tuple:
@@ -264,11 +265,29 @@ class Capture:
             self.handles.append(block.module.q_proj.register_forward_hook(self._q_proj_hook(block)))
             self.handles.append(block.module.register_forward_hook(
                 self._attention_hook(block), with_kwargs=True))
+        self._skip_logits()
+
+    def _skip_logits(self) -> None:
+        """Capture needs the output layer's input, not its output: its matmul (a fifth of
+        SmolLM2-135M's forward) is replaced by a zero-stride tensor of the right shape. Its
+        pre-hook, which takes the statistics, still runs."""
+        head = self.model.get_output_embeddings()
+        if not isinstance(head, torch.nn.Linear):
+            return
+
+        def no_logits(x: torch.Tensor) -> torch.Tensor:
+            return x.new_zeros(()).expand(*x.shape[:-1], head.out_features)
+
+        head.forward = no_logits
+        self.restore.append(lambda: delattr(head, "forward"))
 
     def _remove_hooks(self) -> None:
         for handle in self.handles:
             handle.remove()
         self.handles.clear()
+        for undo in self.restore:
+            undo()
+        self.restore.clear()
 
     def batch_size(self) -> int:
         if self.opts.batch > 0:
