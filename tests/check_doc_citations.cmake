@@ -14,7 +14,7 @@ endif()
 # reference are the out-of-repo names whose content now lives in docs/numerics.md and
 # docs/toolkits.md.
 set(watched quantizers reference formats formats-readers numerics toolkits architecture cli perf
-    user-guide style product reliability)
+    user-guide style product reliability bridge)
 set(replacement_quantizers "docs/numerics.md")
 set(replacement_reference "docs/toolkits.md")
 

@@ -252,6 +252,7 @@ void addModelCommands(Commands &c)
     {
         CLI::App *bridge = c.add("bridge", "the Python bridge that runs models", nullptr);
         bridge->require_subcommand(1);
+        bridge->footer("Example:\n  quantscope-cli bridge check  # needs torch");
         auto o = std::make_shared<BridgeCheckArgs>();
         CLI::App *check = c.add(
             "check", "whether the interpreter has what capture and eval need (torch, transformers, ...)",

@@ -9,3 +9,8 @@ cd "$repo"
 PYTHONPATH=$repo/python "${PYTHON:-python3}" -m quantscope_bridge capture ../shared/data/stories260K \
     --tokens tests/data/model/stories260K-tokens.npy --rows 64 --kv-tokens 256 --q-rows 64 \
     --out tests/data/capture/stories260K.capture.safetensors
+# The output-aware error golden: NumPy's tr(ΔW G ΔWᵀ) from that capture and our decoded Ŵ
+# (QUANTSCOPE_CLI: the built quantscope-cli).
+"${PYTHON:-python3}" scripts/capture/make-output-error-golden.py "${QUANTSCOPE_CLI:-build/app/cli/quantscope-cli}" \
+    ../shared/data/stories260K/model.safetensors tests/data/capture/stories260K.capture.safetensors \
+    tests/data/capture/stories260K.output-error.json

@@ -58,5 +58,5 @@ if "$cli" capture "$model" --tokens bad.npy --out bad.safetensors --quiet 2> err
 grep -q "bad.npy" err.txt || fail "bad tokens message: $(cat err.txt)"
 [[ ! -e bad.safetensors ]] || fail "a refused capture left a file"
 
-cd "$src" && "$py" -m unittest discover -s tests/python -t . 2>&1 | tail -5
+cd "$src" && PYTHONPATH="$src/python" "$py" -m unittest discover tests/python 2>&1 | tail -5
 echo "bridge_cli: capture, eval (recipe = exported checkpoint, KL $kl), refusals, bridge unit tests passed"

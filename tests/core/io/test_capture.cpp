@@ -306,7 +306,8 @@ TEST(OutputError, DiagonalGramIsTheChannelWeightedSquaredError)
     for (std::size_t i = 0; i < w.size(); ++i)
         wHat[i] = w[i] * 0.9f;
     double expect = 0;
-    for (std::int64_t r = 0; r < 16; ++r) { // each row's term, then the rows in order (numerics.md)
+    for (std::int64_t r = 0; r < 16;
+         ++r) { // each row's term, then the rows in order (docs/numerics.md "Output-aware error")
         double row = 0;
         for (std::int64_t j = 0; j < 16; ++j) {
             const double d = static_cast<double>(w[static_cast<std::size_t>(r * 16 + j)]) -
