@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The model commands on the GPU machine (scripts/device-run.sh calls it; QS_SKIP_BRIDGE=1 skips):
-# ctest bridge_cli (stories260K from .vendor/data), then capture / eval timings on a model of
+# The model commands on the GPU machine (scripts/device-run.sh calls it after the CLI tests, whose
+# label cli includes ctest bridge_cli; QS_SKIP_BRIDGE=1 skips): capture / eval timings on a model of
 # SmolLM2-135M-Instruct's architecture (hidden 576, 30 layers, 9 heads / 3 KV heads, head_dim 64,
 # MLP 1536, vocabulary 49152) with seeded random weights and random token ids: the real GGUF
 # (98 MB) cannot travel to that machine (64 MiB per call), and the time of a forward pass depends
@@ -15,8 +15,6 @@ export QUANTSCOPE_PYTHON="${QUANTSCOPE_PYTHON:-python3}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-ctest --test-dir "$build" -R '^bridge_cli$' --output-on-failure --timeout 600 > "$out/ctest-bridge.log" 2>&1
-echo "bridge_cli: rc=$? ($(grep -E 'tests passed|tests failed|Skipped' "$out/ctest-bridge.log" | tail -1))"
 
 "$QUANTSCOPE_PYTHON" - "$work/smol" "$work/tokens.npy" <<'PY'
 import sys, numpy as np, torch

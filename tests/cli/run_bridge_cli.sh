@@ -31,7 +31,7 @@ json() { "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(s
 
 cat > r.json <<'R'
 {"quantscope_recipe": 1, "rules": [{"patterns": ["*"], "dialect": "fnmatch",
-  "specs": [{"method": "int", "bits": 4, "group": 32}]}]}
+  "specs": [{"method": "int", "bits": 4, "granularity": "channel"}]}]}
 R
 "$cli" eval "$model" --recipe r.json --tokens "$tokens" --samples 8 --seq 64 --per-layer --per-layer-samples 2 \
   --capture cap.safetensors --out eval.json --quiet > eval.txt
