@@ -122,6 +122,45 @@
     </message>
 </context>
 <context>
+    <name>quantscope::BudgetPointsPlot</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>measured KL (nats/token)</source>
+        <translation>gemessene KL (nat/Token)</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>vorhergesagt</translation>
+    </message>
+    <message>
+        <source>measured KL</source>
+        <translation>gemessene KL</translation>
+    </message>
+    <message>
+        <source>KL 95 % interval</source>
+        <translation>95-%-Intervall der KL</translation>
+    </message>
+    <message>
+        <source>predicted output-aware error</source>
+        <translation>vorhergesagter ausgabebezogener Fehler</translation>
+    </message>
+    <message>
+        <source>predicted weight error ‖W − Ŵ‖²</source>
+        <translation>vorhergesagter Gewichtsfehler ‖W − Ŵ‖²</translation>
+    </message>
+    <message>
+        <source>%1 MB: predicted %2</source>
+        <translation>%1 MB: vorhergesagt %2</translation>
+    </message>
+    <message>
+        <source>KL %1 (95 % interval %2 … %3), top-1 %4, perplexity %5</source>
+        <translation>KL %1 (95-%-Intervall %2 … %3), Top-1 %4, Perplexität %5</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::BudgetView</name>
     <message>
         <source>Scan with several configurations to choose one per module under a size budget.</source>
@@ -142,10 +181,6 @@
     <message>
         <source>%1: excess kurtosis %2, after the Hadamard rotation %3</source>
         <translation>%1: Exzess-Kurtosis %2, nach der Hadamard-Rotation %3</translation>
-    </message>
-    <message>
-        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
-        <translation>Budget %1 MB: gewählt %2 MB, %3 Bit pro Gewicht, quadratischer Gesamtfehler %4 (exakt, %5 Module)</translation>
     </message>
     <message>
         <source>Any</source>
@@ -182,6 +217,50 @@
     <message>
         <source>no format</source>
         <translation>kein Format</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>Weight error</source>
+        <translation>Gewichtsfehler</translation>
+    </message>
+    <message>
+        <source>Output-aware error</source>
+        <translation>Ausgabebezogener Fehler</translation>
+    </message>
+    <message>
+        <source>What the budget minimises: the squared weight error ‖W − Ŵ‖², or the output-aware error E‖(W − Ŵ)x‖² on the capture the scan was paired with. Auto takes the output-aware error when every priced run has one</source>
+        <translation>Was das Budget minimiert: den quadratischen Gewichtsfehler ‖W − Ŵ‖² oder den ausgabebezogenen Fehler E‖(W − Ŵ)x‖² auf der Aufzeichnung, mit der der Scan gekoppelt war. „Automatisch“ nimmt den ausgabebezogenen Fehler, wenn jeder bewertete Lauf einen hat</translation>
+    </message>
+    <message>
+        <source>Minimise:</source>
+        <translation>Minimieren:</translation>
+    </message>
+    <message>
+        <source>Minimising %1: %2</source>
+        <translation>Minimiert wird %1: %2</translation>
+    </message>
+    <message>
+        <source>the output-aware error</source>
+        <translation>der ausgabebezogene Fehler</translation>
+    </message>
+    <message>
+        <source>the weight error</source>
+        <translation>der Gewichtsfehler</translation>
+    </message>
+    <message>
+        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total %4 %5 (exact, %6 modules)</source>
+        <translation>Budget %1 MB: gewählt %2 MB, %3 Bit pro Gewicht, %4 insgesamt %5 (exakt, %6 Module)</translation>
+    </message>
+    <message>
+        <source>output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>ausgabebezogener Fehler E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>squared weight error ‖W − Ŵ‖²</source>
+        <translation>quadratischer Gewichtsfehler ‖W − Ŵ‖²</translation>
     </message>
 </context>
 <context>
@@ -1141,6 +1220,71 @@
         <source>Paired %1 from %2 as the activation</source>
         <translation>%1 aus %2 als Aktivierung gekoppelt</translation>
     </message>
+    <message>
+        <source>Open a checkpoint first, then its capture</source>
+        <translation>Zuerst einen Checkpoint öffnen, dann seine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Unpaired the capture %1</source>
+        <translation>Aufzeichnung %1 entkoppelt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 modules, %n token(s)</source>
+        <translation>
+            <numerusform>%1 von %2 Modulen, %n Token</numerusform>
+            <numerusform>%1 von %2 Modulen, %n Tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opening the capture %1…</source>
+        <translation>Aufzeichnung %1 wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Found the capture %1 beside the checkpoint but could not pair it: %2</source>
+        <translation>Aufzeichnung %1 neben dem Checkpoint gefunden, konnte sie aber nicht koppeln: %2</translation>
+    </message>
+    <message>
+        <source>Could not pair the capture %1: %2</source>
+        <translation>Aufzeichnung %1 konnte nicht gekoppelt werden: %2</translation>
+    </message>
+    <message>
+        <source>The capture beside the checkpoint did not pair (see the log)</source>
+        <translation>Die Aufzeichnung neben dem Checkpoint ließ sich nicht koppeln (siehe Protokoll)</translation>
+    </message>
+    <message>
+        <source>The capture did not pair (see the log)</source>
+        <translation>Die Aufzeichnung ließ sich nicht koppeln (siehe Protokoll)</translation>
+    </message>
+    <message>
+        <source>Paired the capture beside the checkpoint, %1: %2</source>
+        <translation>Aufzeichnung neben dem Checkpoint gekoppelt, %1: %2</translation>
+    </message>
+    <message>
+        <source>Paired the capture %1: %2</source>
+        <translation>Aufzeichnung %1 gekoppelt: %2</translation>
+    </message>
+    <message>
+        <source>Quantize jobs and scans now report the output-aware error.</source>
+        <translation>Quantisierungsaufträge und Scans melden jetzt den ausgabebezogenen Fehler.</translation>
+    </message>
+    <message>
+        <source>Capture shape mismatch: %1</source>
+        <translation>Form passt nicht zur Aufzeichnung: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more capture shape mismatch(es)</source>
+        <translation>
+            <numerusform>%n weitere Formabweichung zur Aufzeichnung</numerusform>
+            <numerusform>%n weitere Formabweichungen zur Aufzeichnung</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n weight(s) of the checkpoint are not in the capture (no output-aware error for them)</source>
+        <translation>
+            <numerusform>%n Gewicht des Checkpoints ist nicht in der Aufzeichnung (kein ausgabebezogener Fehler dafür)</numerusform>
+            <numerusform>%n Gewichte des Checkpoints sind nicht in der Aufzeichnung (kein ausgabebezogener Fehler für sie)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LogView</name>
@@ -1474,6 +1618,335 @@
         <source>The language changes when Quantscope starts again.</source>
         <translation>Die Sprache wechselt beim nächsten Start von Quantscope.</translation>
     </message>
+    <message>
+        <source>Open &amp;Capture…</source>
+        <translation>&amp;Aufzeichnung öffnen…</translation>
+    </message>
+    <message>
+        <source>Pair a calibration capture (quantscope-cli capture) with the checkpoint: every run then reports the output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>Eine Kalibrier-Aufzeichnung (quantscope-cli capture) mit dem Checkpoint koppeln: Jeder Lauf meldet dann den ausgabebezogenen Fehler E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>Unpair Capt&amp;ure</source>
+        <translation>Aufzeichnung &amp;entkoppeln</translation>
+    </message>
+    <message>
+        <source>Open Capture</source>
+        <translation>Aufzeichnung öffnen</translation>
+    </message>
+    <message>
+        <source>Captures (*.safetensors);;All files (*)</source>
+        <translation>Aufzeichnungen (*.safetensors);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelController</name>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modell</translation>
+    </message>
+    <message>
+        <source>What quantization does to the model: KL, top-1 and perplexity through your PyTorch</source>
+        <translation>Was die Quantisierung mit dem Modell macht: KL, Top-1 und Perplexität, gemessen mit Ihrem PyTorch</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>%1 wird geprüft…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA: %1</translation>
+    </message>
+    <message>
+        <source>no CUDA: the model runs on the CPU</source>
+        <translation>kein CUDA: Das Modell läuft auf der CPU</translation>
+    </message>
+    <message>
+        <source>Choose the model folder.</source>
+        <translation>Den Modellordner wählen.</translation>
+    </message>
+    <message>
+        <source>Choose the calibration data: a text file, or token ids as .npy.</source>
+        <translation>Die Kalibrierdaten wählen: eine Textdatei oder Token-IDs als .npy.</translation>
+    </message>
+    <message>
+        <source>The Budget tab has no chosen recipe: scan in the Layers tab first.</source>
+        <translation>Der Reiter „Budget“ hat kein gewähltes Rezept: zuerst im Reiter „Schichten“ scannen.</translation>
+    </message>
+    <message>
+        <source>Choose the recipe file.</source>
+        <translation>Die Rezeptdatei wählen.</translation>
+    </message>
+    <message>
+        <source>Could not write the recipe: %1</source>
+        <translation>Das Rezept konnte nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Measuring each layer&apos;s KL…</source>
+        <translation>KL jeder Schicht wird gemessen…</translation>
+    </message>
+    <message>
+        <source>The eval failed.</source>
+        <translation>Die Evaluierung ist fehlgeschlagen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %n module(s).</source>
+        <translation>
+            <numerusform>%n Modul gemessen.</numerusform>
+            <numerusform>%n Module gemessen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The eval report could not be read.</source>
+        <translation>Der Evaluierungsbericht konnte nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>The Budget tab has no budget yet: scan in the Layers tab with several configurations first.</source>
+        <translation>Der Reiter „Budget“ hat noch kein Budget: zuerst im Reiter „Schichten“ mit mehreren Konfigurationen scannen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Solving the budget at %n point(s)…</source>
+        <translation>
+            <numerusform>Budget wird an %n Punkt gelöst…</numerusform>
+            <numerusform>Budget wird an %n Punkten gelöst…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %1 of %n budget point(s).</source>
+        <translation>
+            <numerusform>%1 von %n Budgetpunkt gemessen.</numerusform>
+            <numerusform>%1 von %n Budgetpunkten gemessen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measuring the budget points failed.</source>
+        <translation>Das Messen der Budgetpunkte ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Cancelled; the points measured before stay shown.</source>
+        <translation>Abgebrochen; die bereits gemessenen Punkte bleiben sichtbar.</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelView</name>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>undefiniert</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder (or a .gguf)</source>
+        <translation>Ein Hugging-Face-Modellordner (oder eine .gguf-Datei)</translation>
+    </message>
+    <message>
+        <source>UTF-8 text, or token ids as .npy</source>
+        <translation>UTF-8-Text oder Token-IDs als .npy</translation>
+    </message>
+    <message>
+        <source>Sequences the model runs on</source>
+        <translation>Sequenzen, auf denen das Modell läuft</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>Tokens pro Sequenz</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>The interpreter with PyTorch and transformers the bridge runs in</source>
+        <translation>Der Interpreter mit PyTorch und transformers, in dem die Brücke läuft</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Whether the interpreter has what the bridge needs, and their versions</source>
+        <translation>Ob der Interpreter hat, was die Brücke braucht, und in welchen Versionen</translation>
+    </message>
+    <message>
+        <source>the Recipe tab&apos;s recipe</source>
+        <translation>das Rezept des Reiters „Rezept“</translation>
+    </message>
+    <message>
+        <source>the Budget tab&apos;s chosen recipe</source>
+        <translation>das gewählte Rezept des Reiters „Budget“</translation>
+    </message>
+    <message>
+        <source>a recipe file</source>
+        <translation>eine Rezeptdatei</translation>
+    </message>
+    <message>
+        <source>R.json</source>
+        <translation>R.json</translation>
+    </message>
+    <message>
+        <source>Choose a Recipe</source>
+        <translation>Rezept wählen</translation>
+    </message>
+    <message>
+        <source>Recipes (*.json);;All files (*)</source>
+        <translation>Rezepte (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>Choose the Model Folder</source>
+        <translation>Modellordner wählen</translation>
+    </message>
+    <message>
+        <source>Calibration data:</source>
+        <translation>Kalibrierdaten:</translation>
+    </message>
+    <message>
+        <source>Choose Calibration Data</source>
+        <translation>Kalibrierdaten wählen</translation>
+    </message>
+    <message>
+        <source>Text or token ids (*.txt *.npy);;All files (*)</source>
+        <translation>Text oder Token-IDs (*.txt *.npy);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Samples:</source>
+        <translation>Stichproben:</translation>
+    </message>
+    <message>
+        <source>Capture:</source>
+        <translation>Aufzeichnung:</translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation>Interpreter:</translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>Rezept:</translation>
+    </message>
+    <message>
+        <source>Measure Layers</source>
+        <translation>Schichten messen</translation>
+    </message>
+    <message>
+        <source>One eval with the recipe, each module also quantized alone: its KL against its output-aware and weight error</source>
+        <translation>Eine Evaluierung mit dem Rezept, jedes Modul zusätzlich allein quantisiert: seine KL gegenüber seinem ausgabebezogenen und seinem Gewichtsfehler</translation>
+    </message>
+    <message>
+        <source> points</source>
+        <translation> Punkte</translation>
+    </message>
+    <message>
+        <source>Measure Budget Points</source>
+        <translation>Budgetpunkte messen</translation>
+    </message>
+    <message>
+        <source>The Budget tab&apos;s optimum at budgets from its least to its most MB, each measured by an eval</source>
+        <translation>Das Optimum des Reiters „Budget“ bei Budgets von seinem kleinsten bis zu seinem größten MB-Wert, jeweils durch eine Evaluierung gemessen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Measure layers to see which error predicts the model&apos;s KL.</source>
+        <translation>Schichten messen, um zu sehen, welcher Fehler die KL des Modells vorhersagt.</translation>
+    </message>
+    <message>
+        <source>Scan in the Layers tab; the Budget tab&apos;s optima can then be measured here.</source>
+        <translation>Im Reiter „Schichten“ scannen; die Optima des Reiters „Budget“ lassen sich dann hier messen.</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Predicted error</source>
+        <translation>Vorhergesagter Fehler</translation>
+    </message>
+    <message>
+        <source>Measured KL ± 95 %</source>
+        <translation>Gemessene KL ± 95 %</translation>
+    </message>
+    <message>
+        <source>Top-1 agreement</source>
+        <translation>Top-1-Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>Perplexity</source>
+        <translation>Perplexität</translation>
+    </message>
+    <message>
+        <source>none paired (File ▸ Open Capture…): modules get no output-aware error</source>
+        <translation>keine gekoppelt (Datei ▸ Aufzeichnung öffnen…): Module erhalten keinen ausgabebezogenen Fehler</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Spearman ρ against the measured KL: output-aware error %1 (%n module(s)), </source>
+        <translation>
+            <numerusform>Spearman-ρ gegenüber der gemessenen KL: ausgabebezogener Fehler %1 (%n Modul), </numerusform>
+            <numerusform>Spearman-ρ gegenüber der gemessenen KL: ausgabebezogener Fehler %1 (%n Module), </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>weight error ‖W − Ŵ‖/‖W‖ %1 (%n module(s)).</source>
+        <translation>
+            <numerusform>Gewichtsfehler ‖W − Ŵ‖/‖W‖ %1 (%n Modul).</numerusform>
+            <numerusform>Gewichtsfehler ‖W − Ŵ‖/‖W‖ %1 (%n Module).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No module has an output-aware error: pair a capture (File ▸ Open Capture…).</source>
+        <translation>Kein Modul hat einen ausgabebezogenen Fehler: eine Aufzeichnung koppeln (Datei ▸ Aufzeichnung öffnen…).</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <source>%1 (%2 … %3)</source>
+        <translation>%1 (%2 … %3)</translation>
+    </message>
+    <message>
+        <source>Spearman ρ against the measured KL over the points: weight error %1, output-aware error %2.</source>
+        <translation>Spearman-ρ gegenüber der gemessenen KL über die Punkte: Gewichtsfehler %1, ausgabebezogener Fehler %2.</translation>
+    </message>
+    <message>
+        <source>The output-aware error ranks the points better.</source>
+        <translation>Der ausgabebezogene Fehler ordnet die Punkte besser.</translation>
+    </message>
+    <message>
+        <source>The weight error ranks the points better.</source>
+        <translation>Der Gewichtsfehler ordnet die Punkte besser.</translation>
+    </message>
+    <message>
+        <source>Both rank the points alike.</source>
+        <translation>Beide ordnen die Punkte gleich.</translation>
+    </message>
+    <message>
+        <source>The output-aware error needs a scan with a capture.</source>
+        <translation>Der ausgabebezogene Fehler braucht einen Scan mit Aufzeichnung.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::MoeBarsPlot</name>
@@ -1798,6 +2271,40 @@
         <source>Wall-clock time of quantizing and measuring</source>
         <translation>Gemessene Zeit für Quantisieren und Messen</translation>
     </message>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens, %1 Gram)
+%2 = %3</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Token, %1 Gram-Matrix)
+%2 = %3</numerusform>
+            <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Tokens, %1 Gram-Matrix)
+%2 = %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>diagonal</source>
+        <translation>diagonale</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>volle</translation>
+    </message>
+    <message>
+        <source>Output-aware error E‖(W−Ŵ)x‖²</source>
+        <translation>Ausgabebezogener Fehler E‖(W−Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>Relative output-aware error</source>
+        <translation>Relativer ausgabebezogener Fehler</translation>
+    </message>
+    <message>
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs: what the error does to the layer&apos;s output, summed over output channels</source>
+        <translation>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung: was der Fehler mit der Ausgabe der Schicht macht, summiert über die Ausgangskanäle</translation>
+    </message>
+    <message>
+        <source>E‖(W − Ŵ)x‖² / E‖Wx‖² on the paired capture&apos;s inputs; 0.01 = 1 % of the output&apos;s energy</source>
+        <translation>E‖(W − Ŵ)x‖² / E‖Wx‖² auf den Eingaben der gekoppelten Aufzeichnung; 0,01 = 1 % der Energie der Ausgabe</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
@@ -1871,6 +2378,13 @@
     <message>
         <source>Configuration</source>
         <translation>Konfiguration</translation>
+    </message>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens)</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Token)</numerusform>
+            <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Tokens)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2032,6 +2546,31 @@
     <message>
         <source>Export Plot</source>
         <translation>Diagramm exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ProxyScatterPlot</name>
+    <message>
+        <source>output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>ausgabebezogener Fehler E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>KL with the module alone quantized (nats/token)</source>
+        <translation>KL bei allein quantisiertem Modul (nat/Token)</translation>
+    </message>
+    <message>
+        <source>modules</source>
+        <translation>Module</translation>
+    </message>
+    <message>
+        <source>%1 (%2)
+output-aware error %3 (relative %4)
+weight error ‖W − Ŵ‖/‖W‖ %5
+KL %6, top-1 %7</source>
+        <translation>%1 (%2)
+ausgabebezogener Fehler %3 (relativ %4)
+Gewichtsfehler ‖W − Ŵ‖/‖W‖ %5
+KL %6, Top-1 %7</translation>
     </message>
 </context>
 <context>

@@ -133,6 +133,27 @@
             <numerusform>%1: %n tensors</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of %2 modules, %n token(s)</source>
+        <translation>
+            <numerusform>%1 of %2 modules, %n token</numerusform>
+            <numerusform>%1 of %2 modules, %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more capture shape mismatch(es)</source>
+        <translation>
+            <numerusform>%n more capture shape mismatch</numerusform>
+            <numerusform>%n more capture shape mismatches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n weight(s) of the checkpoint are not in the capture (no output-aware error for them)</source>
+        <translation>
+            <numerusform>%n weight of the checkpoint is not in the capture (no output-aware error for it)</numerusform>
+            <numerusform>%n weights of the checkpoint are not in the capture (no output-aware error for them)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::MainWindow</name>
@@ -169,6 +190,70 @@
         <translation>
             <numerusform>Quantscope %1; jobs run on %n thread</numerusform>
             <numerusform>Quantscope %1; jobs run on %n threads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelController</name>
+    <message numerus="yes">
+        <source>Measured %n module(s).</source>
+        <translation>
+            <numerusform>Measured %n module.</numerusform>
+            <numerusform>Measured %n modules.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Solving the budget at %n point(s)…</source>
+        <translation>
+            <numerusform>Solving the budget at %n point…</numerusform>
+            <numerusform>Solving the budget at %n points…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %1 of %n budget point(s).</source>
+        <translation>
+            <numerusform>Measured %1 of %n budget point.</numerusform>
+            <numerusform>Measured %1 of %n budget points.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelView</name>
+    <message numerus="yes">
+        <source>Spearman ρ against the measured KL: output-aware error %1 (%n module(s)), </source>
+        <translation>
+            <numerusform>Spearman ρ against the measured KL: output-aware error %1 (%n module), </numerusform>
+            <numerusform>Spearman ρ against the measured KL: output-aware error %1 (%n modules), </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>weight error ‖W − Ŵ‖/‖W‖ %1 (%n module(s)).</source>
+        <translation>
+            <numerusform>weight error ‖W − Ŵ‖/‖W‖ %1 (%n module).</numerusform>
+            <numerusform>weight error ‖W − Ŵ‖/‖W‖ %1 (%n modules).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::NumbersModel</name>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens, %1 Gram)
+%2 = %3</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n token, %1 Gram)
+%2 = %3</numerusform>
+            <numerusform>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens, %1 Gram)
+%2 = %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::OverviewModel</name>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens)</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n token)</numerusform>
+            <numerusform>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens)</numerusform>
         </translation>
     </message>
 </context>

@@ -122,6 +122,45 @@
     </message>
 </context>
 <context>
+    <name>quantscope::BudgetPointsPlot</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>measured KL (nats/token)</source>
+        <translation>实测 KL（nat/词元）</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测值</translation>
+    </message>
+    <message>
+        <source>measured KL</source>
+        <translation>实测 KL</translation>
+    </message>
+    <message>
+        <source>KL 95 % interval</source>
+        <translation>KL 的 95 % 区间</translation>
+    </message>
+    <message>
+        <source>predicted output-aware error</source>
+        <translation>预测的输出感知误差</translation>
+    </message>
+    <message>
+        <source>predicted weight error ‖W − Ŵ‖²</source>
+        <translation>预测的权重误差 ‖W − Ŵ‖²</translation>
+    </message>
+    <message>
+        <source>%1 MB: predicted %2</source>
+        <translation>%1 MB：预测 %2</translation>
+    </message>
+    <message>
+        <source>KL %1 (95 % interval %2 … %3), top-1 %4, perplexity %5</source>
+        <translation>KL %1（95 % 区间 %2 … %3），Top-1 %4，困惑度 %5</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::BudgetView</name>
     <message>
         <source>Scan with several configurations to choose one per module under a size budget.</source>
@@ -142,10 +181,6 @@
     <message>
         <source>%1: excess kurtosis %2, after the Hadamard rotation %3</source>
         <translation>%1：超额峰度 %2，Hadamard 旋转后 %3</translation>
-    </message>
-    <message>
-        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total squared error %4 (exact, %5 modules)</source>
-        <translation>预算 %1 MB：选中 %2 MB，每权重 %3 比特，总平方误差 %4（精确，%5 个模块）</translation>
     </message>
     <message>
         <source>Any</source>
@@ -182,6 +217,50 @@
     <message>
         <source>no format</source>
         <translation>无格式</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Weight error</source>
+        <translation>权重误差</translation>
+    </message>
+    <message>
+        <source>Output-aware error</source>
+        <translation>输出感知误差</translation>
+    </message>
+    <message>
+        <source>What the budget minimises: the squared weight error ‖W − Ŵ‖², or the output-aware error E‖(W − Ŵ)x‖² on the capture the scan was paired with. Auto takes the output-aware error when every priced run has one</source>
+        <translation>预算最小化的目标：平方权重误差 ‖W − Ŵ‖²，或扫描所配对采集上的输出感知误差 E‖(W − Ŵ)x‖²。“自动”在每个已评估的运行都有输出感知误差时采用它</translation>
+    </message>
+    <message>
+        <source>Minimise:</source>
+        <translation>最小化：</translation>
+    </message>
+    <message>
+        <source>Minimising %1: %2</source>
+        <translation>最小化%1：%2</translation>
+    </message>
+    <message>
+        <source>the output-aware error</source>
+        <translation>输出感知误差</translation>
+    </message>
+    <message>
+        <source>the weight error</source>
+        <translation>权重误差</translation>
+    </message>
+    <message>
+        <source>Budget %1 MB: chosen %2 MB, %3 bits per weight, total %4 %5 (exact, %6 modules)</source>
+        <translation>预算 %1 MB：选中 %2 MB，每权重 %3 比特，总%4 %5（精确，%6 个模块）</translation>
+    </message>
+    <message>
+        <source>output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>输出感知误差 E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>squared weight error ‖W − Ŵ‖²</source>
+        <translation>平方权重误差 ‖W − Ŵ‖²</translation>
     </message>
 </context>
 <context>
@@ -1125,6 +1204,68 @@
         <source>Paired %1 from %2 as the activation</source>
         <translation>已将 %2 中的 %1 配对为激活</translation>
     </message>
+    <message>
+        <source>Open a checkpoint first, then its capture</source>
+        <translation>请先打开检查点，再打开其采集</translation>
+    </message>
+    <message>
+        <source>Unpaired the capture %1</source>
+        <translation>已取消采集 %1 的配对</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 modules, %n token(s)</source>
+        <translation>
+            <numerusform>%2 个模块中的 %1 个，%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opening the capture %1…</source>
+        <translation>正在打开采集 %1…</translation>
+    </message>
+    <message>
+        <source>Found the capture %1 beside the checkpoint but could not pair it: %2</source>
+        <translation>在检查点旁找到采集 %1，但无法配对：%2</translation>
+    </message>
+    <message>
+        <source>Could not pair the capture %1: %2</source>
+        <translation>无法配对采集 %1：%2</translation>
+    </message>
+    <message>
+        <source>The capture beside the checkpoint did not pair (see the log)</source>
+        <translation>检查点旁的采集未能配对（见日志）</translation>
+    </message>
+    <message>
+        <source>The capture did not pair (see the log)</source>
+        <translation>采集未能配对（见日志）</translation>
+    </message>
+    <message>
+        <source>Paired the capture beside the checkpoint, %1: %2</source>
+        <translation>已配对检查点旁的采集，%1：%2</translation>
+    </message>
+    <message>
+        <source>Paired the capture %1: %2</source>
+        <translation>已配对采集 %1：%2</translation>
+    </message>
+    <message>
+        <source>Quantize jobs and scans now report the output-aware error.</source>
+        <translation>量化任务和扫描现在会报告输出感知误差。</translation>
+    </message>
+    <message>
+        <source>Capture shape mismatch: %1</source>
+        <translation>采集形状不匹配：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more capture shape mismatch(es)</source>
+        <translation>
+            <numerusform>另有 %n 处采集形状不匹配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n weight(s) of the checkpoint are not in the capture (no output-aware error for them)</source>
+        <translation>
+            <numerusform>检查点中有 %n 个权重不在采集中（它们没有输出感知误差）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LogView</name>
@@ -1453,6 +1594,330 @@
         <source>About Quantscope</source>
         <translation>关于 Quantscope</translation>
     </message>
+    <message>
+        <source>Open &amp;Capture…</source>
+        <translation>打开采集(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Pair a calibration capture (quantscope-cli capture) with the checkpoint: every run then reports the output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>将校准采集（quantscope-cli capture）与检查点配对：之后每次运行都会报告输出感知误差 E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>Unpair Capt&amp;ure</source>
+        <translation>取消采集配对(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Open Capture</source>
+        <translation>打开采集</translation>
+    </message>
+    <message>
+        <source>Captures (*.safetensors);;All files (*)</source>
+        <translation>采集文件 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelController</name>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>What quantization does to the model: KL, top-1 and perplexity through your PyTorch</source>
+        <translation>量化对模型的影响：用你的 PyTorch 测量 KL、Top-1 和困惑度</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA：%1</translation>
+    </message>
+    <message>
+        <source>no CUDA: the model runs on the CPU</source>
+        <translation>无 CUDA：模型在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>Choose the model folder.</source>
+        <translation>请选择模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose the calibration data: a text file, or token ids as .npy.</source>
+        <translation>请选择校准数据：文本文件，或 .npy 格式的词元 ID。</translation>
+    </message>
+    <message>
+        <source>The Budget tab has no chosen recipe: scan in the Layers tab first.</source>
+        <translation>“预算”标签页还没有选定的配方：请先在“层”标签页中扫描。</translation>
+    </message>
+    <message>
+        <source>Choose the recipe file.</source>
+        <translation>请选择配方文件。</translation>
+    </message>
+    <message>
+        <source>Could not write the recipe: %1</source>
+        <translation>无法写入配方：%1</translation>
+    </message>
+    <message>
+        <source>Measuring each layer&apos;s KL…</source>
+        <translation>正在测量每一层的 KL…</translation>
+    </message>
+    <message>
+        <source>The eval failed.</source>
+        <translation>评估失败。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %n module(s).</source>
+        <translation>
+            <numerusform>已测量 %n 个模块。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The eval report could not be read.</source>
+        <translation>无法读取评估报告。</translation>
+    </message>
+    <message>
+        <source>The Budget tab has no budget yet: scan in the Layers tab with several configurations first.</source>
+        <translation>“预算”标签页尚无预算：请先在“层”标签页中使用多个配置扫描。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Solving the budget at %n point(s)…</source>
+        <translation>
+            <numerusform>正在 %n 个点上求解预算…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %1 of %n budget point(s).</source>
+        <translation>
+            <numerusform>已测量 %n 个预算点中的 %1 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measuring the budget points failed.</source>
+        <translation>预算点测量失败。</translation>
+    </message>
+    <message>
+        <source>Cancelled; the points measured before stay shown.</source>
+        <translation>已取消；之前测量的点保持显示。</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ModelView</name>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>未定义</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder (or a .gguf)</source>
+        <translation>Hugging Face 模型文件夹（或 .gguf 文件）</translation>
+    </message>
+    <message>
+        <source>UTF-8 text, or token ids as .npy</source>
+        <translation>UTF-8 文本，或 .npy 格式的词元 ID</translation>
+    </message>
+    <message>
+        <source>Sequences the model runs on</source>
+        <translation>模型运行的序列数</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>每个序列的词元数</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>The interpreter with PyTorch and transformers the bridge runs in</source>
+        <translation>运行桥接程序的解释器（需含 PyTorch 和 transformers）</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Whether the interpreter has what the bridge needs, and their versions</source>
+        <translation>检查解释器是否具备桥接程序所需的组件，以及它们的版本</translation>
+    </message>
+    <message>
+        <source>the Recipe tab&apos;s recipe</source>
+        <translation>“配方”标签页中的配方</translation>
+    </message>
+    <message>
+        <source>the Budget tab&apos;s chosen recipe</source>
+        <translation>“预算”标签页中选定的配方</translation>
+    </message>
+    <message>
+        <source>a recipe file</source>
+        <translation>配方文件</translation>
+    </message>
+    <message>
+        <source>R.json</source>
+        <translation>R.json</translation>
+    </message>
+    <message>
+        <source>Choose a Recipe</source>
+        <translation>选择配方</translation>
+    </message>
+    <message>
+        <source>Recipes (*.json);;All files (*)</source>
+        <translation>配方 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Choose the Model Folder</source>
+        <translation>选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Calibration data:</source>
+        <translation>校准数据：</translation>
+    </message>
+    <message>
+        <source>Choose Calibration Data</source>
+        <translation>选择校准数据</translation>
+    </message>
+    <message>
+        <source>Text or token ids (*.txt *.npy);;All files (*)</source>
+        <translation>文本或词元 ID (*.txt *.npy);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Samples:</source>
+        <translation>样本：</translation>
+    </message>
+    <message>
+        <source>Capture:</source>
+        <translation>采集：</translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation>解释器：</translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>配方：</translation>
+    </message>
+    <message>
+        <source>Measure Layers</source>
+        <translation>测量各层</translation>
+    </message>
+    <message>
+        <source>One eval with the recipe, each module also quantized alone: its KL against its output-aware and weight error</source>
+        <translation>用该配方做一次评估，并将每个模块单独量化：对比其 KL 与其输出感知误差和权重误差</translation>
+    </message>
+    <message>
+        <source> points</source>
+        <translation> 个点</translation>
+    </message>
+    <message>
+        <source>Measure Budget Points</source>
+        <translation>测量预算点</translation>
+    </message>
+    <message>
+        <source>The Budget tab&apos;s optimum at budgets from its least to its most MB, each measured by an eval</source>
+        <translation>“预算”标签页在从最小到最大 MB 的各个预算下的最优解，每个都通过一次评估测量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Measure layers to see which error predicts the model&apos;s KL.</source>
+        <translation>测量各层，看看哪种误差能预测模型的 KL。</translation>
+    </message>
+    <message>
+        <source>Scan in the Layers tab; the Budget tab&apos;s optima can then be measured here.</source>
+        <translation>请在“层”标签页中扫描；之后可在此测量“预算”标签页的最优解。</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Predicted error</source>
+        <translation>预测误差</translation>
+    </message>
+    <message>
+        <source>Measured KL ± 95 %</source>
+        <translation>实测 KL ± 95 %</translation>
+    </message>
+    <message>
+        <source>Top-1 agreement</source>
+        <translation>Top-1 一致率</translation>
+    </message>
+    <message>
+        <source>Perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>none paired (File ▸ Open Capture…): modules get no output-aware error</source>
+        <translation>未配对（文件 ▸ 打开采集…）：模块没有输出感知误差</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Spearman ρ against the measured KL: output-aware error %1 (%n module(s)), </source>
+        <translation>
+            <numerusform>与实测 KL 的 Spearman ρ：输出感知误差 %1（%n 个模块），</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>weight error ‖W − Ŵ‖/‖W‖ %1 (%n module(s)).</source>
+        <translation>
+            <numerusform>权重误差 ‖W − Ŵ‖/‖W‖ %1（%n 个模块）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No module has an output-aware error: pair a capture (File ▸ Open Capture…).</source>
+        <translation>没有模块具有输出感知误差：请配对一个采集（文件 ▸ 打开采集…）。</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>%1 (%2 … %3)</source>
+        <translation>%1（%2 … %3）</translation>
+    </message>
+    <message>
+        <source>Spearman ρ against the measured KL over the points: weight error %1, output-aware error %2.</source>
+        <translation>各点上与实测 KL 的 Spearman ρ：权重误差 %1，输出感知误差 %2。</translation>
+    </message>
+    <message>
+        <source>The output-aware error ranks the points better.</source>
+        <translation>输出感知误差对各点的排序更好。</translation>
+    </message>
+    <message>
+        <source>The weight error ranks the points better.</source>
+        <translation>权重误差对各点的排序更好。</translation>
+    </message>
+    <message>
+        <source>Both rank the points alike.</source>
+        <translation>两者对各点的排序相同。</translation>
+    </message>
+    <message>
+        <source>The output-aware error needs a scan with a capture.</source>
+        <translation>输出感知误差需要带采集的扫描。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::MoeBarsPlot</name>
@@ -1777,6 +2242,38 @@
         <source>Wall-clock time of quantizing and measuring</source>
         <translation>量化和测量的实际耗时</translation>
     </message>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens, %1 Gram)
+%2 = %3</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖²，基于已配对采集的输入（%n 个词元，%1 Gram 矩阵）
+%2 = %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>diagonal</source>
+        <translation>对角</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <source>Output-aware error E‖(W−Ŵ)x‖²</source>
+        <translation>输出感知误差 E‖(W−Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>Relative output-aware error</source>
+        <translation>相对输出感知误差</translation>
+    </message>
+    <message>
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs: what the error does to the layer&apos;s output, summed over output channels</source>
+        <translation>E‖(W − Ŵ)x‖²，基于已配对采集的输入：误差对该层输出的影响，对各输出通道求和</translation>
+    </message>
+    <message>
+        <source>E‖(W − Ŵ)x‖² / E‖Wx‖² on the paired capture&apos;s inputs; 0.01 = 1 % of the output&apos;s energy</source>
+        <translation>E‖(W − Ŵ)x‖² / E‖Wx‖²，基于已配对采集的输入；0.01 = 输出能量的 1 %</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
@@ -1850,6 +2347,12 @@
     <message>
         <source>Configuration</source>
         <translation>配置</translation>
+    </message>
+    <message numerus="yes">
+        <source>E‖(W − Ŵ)x‖² on the paired capture&apos;s inputs (%n tokens)</source>
+        <translation>
+            <numerusform>E‖(W − Ŵ)x‖²，基于已配对采集的输入（%n 个词元）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2008,6 +2511,31 @@
     <message>
         <source>Export Plot</source>
         <translation>导出图表</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::ProxyScatterPlot</name>
+    <message>
+        <source>output-aware error E‖(W − Ŵ)x‖²</source>
+        <translation>输出感知误差 E‖(W − Ŵ)x‖²</translation>
+    </message>
+    <message>
+        <source>KL with the module alone quantized (nats/token)</source>
+        <translation>仅量化该模块时的 KL（nat/词元）</translation>
+    </message>
+    <message>
+        <source>modules</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>%1 (%2)
+output-aware error %3 (relative %4)
+weight error ‖W − Ŵ‖/‖W‖ %5
+KL %6, top-1 %7</source>
+        <translation>%1（%2）
+输出感知误差 %3（相对 %4）
+权重误差 ‖W − Ŵ‖/‖W‖ %5
+KL %6，Top-1 %7</translation>
     </message>
 </context>
 <context>
