@@ -80,17 +80,19 @@ def log_probs(model: Any, ids: torch.Tensor) -> torch.Tensor:
         return torch.log_softmax(logits.float(), dim=-1)
 
 
-def compare(lp: torch.Tensor, lq: torch.Tensor) -> tuple[float, float]:
-    """Mean over positions of KL(P‖Q) in nats, and top-1 agreement, for one sample [L, V]."""
-    kl = torch.sum(lp.exp() * (lp - lq), dim=-1, dtype=torch.float64)
-    top1 = (lp.argmax(-1) == lq.argmax(-1)).double()
-    return float(kl.mean()), float(top1.mean())
+def compare(lp: torch.Tensor, lq: torch.Tensor) -> tuple[list[float], list[float]]:
+    """Per sample of a batch [B, L, V]: the mean over positions of KL(P‖Q) in nats (each
+    position's sum over the vocabulary accumulated in float64), and the top-1 agreement. One
+    host transfer per batch, not per sample."""
+    kl = torch.sum(lp.exp() * (lp - lq), dim=-1, dtype=torch.float64).mean(-1)
+    top1 = (lp.argmax(-1) == lq.argmax(-1)).double().mean(-1)
+    return kl.tolist(), top1.tolist()
 
 
-def nll(lp: torch.Tensor, ids: torch.Tensor) -> float:
-    """Mean NLL of the next real token: positions 0..L-2 predict 1..L-1."""
-    picked = lp[:-1].gather(-1, ids[1:, None]).squeeze(-1)
-    return float(-picked.double().mean())
+def nll(lp: torch.Tensor, ids: torch.Tensor) -> list[float]:
+    """Per sample of a batch: the mean NLL of the next real token (positions 0..L-2 predict 1..L-1)."""
+    picked = lp[:, :-1].gather(-1, ids[:, 1:, None]).squeeze(-1)
+    return (-picked.double().mean(-1)).tolist()
 
 
 @dataclass
@@ -121,17 +123,15 @@ class Evaluation:
     def _score_batch(self, ids: torch.Tensor, start: int) -> None:
         lp = self._forward(ids, [])
         lq = self._forward(ids, self.swapper.names)
-        for i in range(ids.shape[0]):
-            kl, top1 = compare(lp[i], lq[i])
-            self.scores.append(SampleScore(kl, top1, nll(lp[i], ids[i]), nll(lq[i], ids[i])))
+        kls, top1s = compare(lp, lq)
+        for kl, top1, ref, q in zip(kls, top1s, nll(lp, ids), nll(lq, ids)):
+            self.scores.append(SampleScore(kl, top1, ref, q))
         del lq
         rows = max(0, min(ids.shape[0], self.per_layer_samples - start))
         for name in self.layer_tensors() if rows else []:
-            ll = self._forward(ids[:rows], [name])
-            for i in range(rows):
-                kl, top1 = compare(lp[i], ll[i])
-                self.layer_kl.setdefault(name, []).append(kl)
-                self.layer_top1.setdefault(name, []).append(top1)
+            kls, top1s = compare(lp[:rows], self._forward(ids[:rows], [name]))
+            self.layer_kl.setdefault(name, []).extend(kls)
+            self.layer_top1.setdefault(name, []).extend(top1s)
 
     def run(self) -> None:
         device = next(self.model.parameters()).device

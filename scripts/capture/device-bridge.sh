@@ -38,13 +38,14 @@ import json, sys, time, numpy as np, torch
 from transformers import AutoModelForCausalLM
 model = AutoModelForCausalLM.from_pretrained(sys.argv[1], dtype=getattr(torch, sys.argv[3])).cuda().eval()
 ids = torch.from_numpy(np.load(sys.argv[2])).cuda()
+times = []
 with torch.inference_mode():
-    for rep in range(2):  # the first pass warms up cuBLAS and the allocator
+    for rep in range(2):  # the first pass is cold (cuBLAS, the allocator), as a fresh eval is
         torch.cuda.synchronize(); t0 = time.perf_counter()
         for s in range(0, 64, 8):
             model(input_ids=ids[s:s + 8], use_cache=False)
-        torch.cuda.synchronize(); t = time.perf_counter() - t0
-print(json.dumps({"plain_forward_s": t, "dtype": sys.argv[3]}))
+        torch.cuda.synchronize(); times.append(time.perf_counter() - t0)
+print(json.dumps({"plain_forward_cold_s": times[0], "plain_forward_warm_s": times[1], "dtype": sys.argv[3]}))
 PY
   /usr/bin/time -f '{"capture_wall_s": %e}' -a -o "$times" "$cli" capture "$work/smol" --tokens "$work/tokens.npy" \
     --samples 64 --seq 512 --device gpu --dtype "$dtype" --out "$work/cap.safetensors" --json --quiet \
