@@ -63,7 +63,8 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--specs", default='int:bits=3:group=64,int:bits=4:group=128,int:bits=4:group=32,'
                                        'int:bits=8:granularity="channel"')
-    ap.add_argument("--bits", default="3.3,3.6,4.0,4.3,5.0,6.0,7.0")
+    ap.add_argument("--bits", default="3.3,3.6,4.0,4.3,5.0,6.0,7.0", help="budgets in bits per weight")
+    ap.add_argument("--mb", help="or budgets in MB (comma-separated)")
     ap.add_argument("--per-layer-recipe", help="a uniform recipe for the per-module KL scatter")
     ap.add_argument("--per-layer-samples", type=int, default=8)
     ap.add_argument("--out", required=True)
@@ -91,10 +92,10 @@ def main():
     result["timings"]["scan_s"] = secs
 
     points = []
-    for bits in a.bits.split(","):
+    budgets = [("--mb", x) for x in a.mb.split(",")] if a.mb else [("--bits-per-weight", x) for x in a.bits.split(",")]
+    for flag, bits in budgets:
         recipe = os.path.join(a.out, f"recipe-{bits}.json")
-        out, _ = run([a.cli, "budget", report, "--bits-per-weight", bits, "--objective", "output", "--out", recipe,
-                      "--json"])
+        out, _ = run([a.cli, "budget", report, flag, bits, "--objective", "output", "--out", recipe, "--json"])
         b = json.loads(out)
         ev_path = os.path.join(a.out, f"eval-{bits}.json")
         out, secs = run([a.cli, "eval"] + common + ["--recipe", recipe, "--capture", cap, "--out", ev_path,
@@ -103,7 +104,8 @@ def main():
         # The same choice's weight objective: Σ mse·numel (its squared Frobenius error).
         sq = sum(m["mse"] * m["numel"] for m in ev["modules"])
         points.append({
-            "bits_per_weight": float(bits),
+            "budget": f"{flag} {bits}",
+            "quantized_bits_per_weight": 8.0 * sum(m["bytes"] for m in ev["modules"]) / sum(m["numel"] for m in ev["modules"]),
             "mb": b["mb"],
             "predicted_output_error": b["error"],
             "predicted_weight_mse_sum": sq,
@@ -130,10 +132,10 @@ def main():
         }
     with open(os.path.join(a.out, "kl_table.json"), "w") as f:
         json.dump(result, f, indent=1)
-    print("| bits/weight | MB | predicted output error | Σ weight MSE | measured KL (95 % CI) | top-1 | ppl ref → q |")
+    print("| bits per quantized weight | MB | predicted output error | Σ weight MSE·numel | measured KL (95 % CI) | top-1 | ppl ref → q |")
     print("|---:|---:|---:|---:|---|---:|---|")
     for p in points:
-        print(f"| {p['bits_per_weight']} | {p['mb']:.3f} | {p['predicted_output_error']:.4g} | "
+        print(f"| {p['quantized_bits_per_weight']:.3f} | {p['mb']:.3f} | {p['predicted_output_error']:.4g} | "
               f"{p['predicted_weight_mse_sum']:.4g} | {p['kl']:.4g} ({p['kl_ci95'][0]:.3g}–{p['kl_ci95'][1]:.3g}) | "
               f"{p['top1']:.4f} | {p['ppl_ref']:.3f} → {p['ppl_q']:.3f} |")
     print(f"Spearman vs measured KL: output-aware {result['spearman_output_vs_kl']}, "

@@ -124,6 +124,16 @@ class Bridge(unittest.TestCase):
             t = {k: f.get_tensor(k).astype(np.float64) for k in f.keys()}
         self.assertEqual(meta["format"], "quantscope-capture")
         self.assertEqual(list(modules), list(inputs))
+        # The memory bound (docs/bridge.md "Memory bound"): the accumulators the result reports.
+        bound = 0
+        for prefix in {m["stats"] for m in modules.values()}:
+            k = t[f"{prefix}.input_gram_diag"].shape[0]
+            rows = t[f"{prefix}.input_sample"].shape[0]
+            bound += 8 * k * k + 8 * k + rows * (4 * k + 8)
+        for attn, a in attention.items():
+            bound += 4 * a["head_dim"] * (2 * a["num_kv_heads"] * t[f"{attn}.k"].shape[1]
+                                          + a["num_heads"] * t[f"{attn}.q"].shape[1])
+        self.assertEqual(events[-1]["bytes_stats"], bound)
         for name, x in inputs.items():
             prefix = modules[name]["stats"]
             gram = x.T @ x / x.shape[0]
