@@ -1730,6 +1730,26 @@
         <source>Cancelled; the points measured before stay shown.</source>
         <translation>Abgebrochen; die bereits gemessenen Punkte bleiben sichtbar.</translation>
     </message>
+    <message>
+        <source>Save the Capture</source>
+        <translation>Aufzeichnung speichern</translation>
+    </message>
+    <message>
+        <source>Captures (*.safetensors)</source>
+        <translation>Aufzeichnungen (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Capturing the model&apos;s activations…</source>
+        <translation>Aktivierungen des Modells werden aufgezeichnet…</translation>
+    </message>
+    <message>
+        <source>The capture failed.</source>
+        <translation>Die Aufzeichnung ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Captured %1 token(s) into %2.</source>
+        <translation>%1 Token in %2 aufgezeichnet.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ModelView</name>
@@ -1946,6 +1966,14 @@
     <message>
         <source>The output-aware error needs a scan with a capture.</source>
         <translation>Der ausgabebezogene Fehler braucht einen Scan mit Aufzeichnung.</translation>
+    </message>
+    <message>
+        <source>Capture Activations</source>
+        <translation>Aktivierungen aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Run the model on the calibration data and keep each layer&apos;s input Gram, ranges and sampled rows, and the K/V cache: a capture, paired with the checkpoint</source>
+        <translation>Das Modell auf den Kalibrierdaten ausführen und je Schicht die Gram-Matrix der Eingaben, Wertebereiche und Stichprobenzeilen sowie den K/V-Cache behalten: eine Aufzeichnung, mit dem Checkpoint gekoppelt</translation>
     </message>
 </context>
 <context>

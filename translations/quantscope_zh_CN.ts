@@ -1703,6 +1703,26 @@
         <source>Cancelled; the points measured before stay shown.</source>
         <translation>已取消；之前测量的点保持显示。</translation>
     </message>
+    <message>
+        <source>Save the Capture</source>
+        <translation>保存采集</translation>
+    </message>
+    <message>
+        <source>Captures (*.safetensors)</source>
+        <translation>采集文件 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Capturing the model&apos;s activations…</source>
+        <translation>正在采集模型的激活…</translation>
+    </message>
+    <message>
+        <source>The capture failed.</source>
+        <translation>采集失败。</translation>
+    </message>
+    <message>
+        <source>Captured %1 token(s) into %2.</source>
+        <translation>已将 %1 个词元采集到 %2。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ModelView</name>
@@ -1917,6 +1937,14 @@
     <message>
         <source>The output-aware error needs a scan with a capture.</source>
         <translation>输出感知误差需要带采集的扫描。</translation>
+    </message>
+    <message>
+        <source>Capture Activations</source>
+        <translation>采集激活</translation>
+    </message>
+    <message>
+        <source>Run the model on the calibration data and keep each layer&apos;s input Gram, ranges and sampled rows, and the K/V cache: a capture, paired with the checkpoint</source>
+        <translation>在校准数据上运行模型，保留每层输入的 Gram 矩阵、取值范围和抽样行以及 K/V 缓存：生成一个采集，并与检查点配对</translation>
     </message>
 </context>
 <context>

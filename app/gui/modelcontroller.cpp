@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QFileDialog>
 #include <algorithm>
 #include <mutex>
 
@@ -68,7 +69,7 @@ struct CheckOutcome {
 
 } // namespace
 
-ModelController::ModelController(QObject *parent, const LoadController *loads, PlanController *plan, QTabWidget *tabs)
+ModelController::ModelController(QObject *parent, LoadController *loads, PlanController *plan, QTabWidget *tabs)
     : QObject(parent), m_loads(loads), m_plan(plan)
 {
     m_pool.setMaxThreadCount(2); // the check may run beside a measurement
@@ -89,6 +90,7 @@ ModelController::ModelController(QObject *parent, const LoadController *loads, P
             QSettings().setValue(pythonKey(), py);
     });
     connect(m_view, &ModelView::checkRequested, this, &ModelController::checkInterpreter);
+    connect(m_view, &ModelView::captureRequested, this, &ModelController::captureActivations);
     connect(m_view, &ModelView::measureLayersRequested, this, &ModelController::measureLayers);
     connect(m_view, &ModelView::measurePointsRequested, this, &ModelController::measureBudgetPoints);
     connect(m_view, &ModelView::cancelRequested, this, &ModelController::cancel);
@@ -181,6 +183,64 @@ QString fillInput(const ModelView *view, const LoadController *loads, EvalReques
 }
 
 } // namespace
+
+void ModelController::captureActivations()
+{
+    EvalRequest input;
+    if (const QString why = fillInput(m_view, m_loads, input); !why.isEmpty()) {
+        m_view->showError(QString(), why);
+        return;
+    }
+    const QFileInfo model(QString::fromStdString(input.input.model));
+    const QString folder = model.isDir() ? model.absoluteFilePath() : model.absolutePath();
+    QString out = QDir(folder).filePath(QStringLiteral("model.capture.safetensors"));
+    if (!QFileInfo(folder).isWritable()) {
+        out = QFileDialog::getSaveFileName(m_view, tr("Save the Capture"),
+                                           QDir::home().filePath(QFileInfo(out).fileName()),
+                                           tr("Captures (*.safetensors)"));
+        if (out.isEmpty())
+            return;
+    }
+    CaptureRequest request;
+    request.input = input.input;
+    request.out = QDir::fromNativeSeparators(out).toStdString();
+    const std::string python = m_view->python().toStdString();
+    auto progress = std::make_shared<ModelJobProgress>();
+    m_progress = progress;
+    m_view->setRunning(true, tr("Capturing the model's activations…"));
+    m_timer->start();
+    m_job.start(
+        [request, python, progress](const CancelToken &cancel) {
+            EvalOutcome out;
+            try {
+                out.report = nlohmann::ordered_json::parse(
+                    runCapture(bridgeConfig(python), request, &cancel, [progress](double f, const std::string &w) {
+                        std::lock_guard lock(progress->mutex);
+                        progress->fraction = f;
+                        progress->what = w;
+                    }).dump());
+            } catch (const BridgeError &e) {
+                out.kind = e.kind();
+                out.message = e.what();
+            }
+            return out;
+        },
+        [this, out](EvalOutcome result) {
+            if (!result.message.empty()) {
+                m_view->showError(fromStd(result.kind), fromStd(result.message));
+                finished(tr("The capture failed."));
+                return;
+            }
+            m_loads->openCapture(out); // pairs it (in the background) and says so in the log
+            finished(tr("Captured %1 token(s) into %2.")
+                         .arg(result.report.value("tokens", 0))
+                         .arg(QDir::toNativeSeparators(out)));
+        },
+        [this](const QString &e) {
+            m_view->showError(QString(), e);
+            finished(tr("The capture failed."));
+        });
+}
 
 void ModelController::measureLayers()
 {

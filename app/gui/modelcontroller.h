@@ -28,7 +28,7 @@ class ModelController : public QObject {
     Q_OBJECT
 public:
     /// Creates the Model tab in `tabs`; the recipes come from `plan`'s Recipe and Budget tabs.
-    ModelController(QObject *parent, const LoadController *loads, PlanController *plan, QTabWidget *tabs);
+    ModelController(QObject *parent, LoadController *loads, PlanController *plan, QTabWidget *tabs);
     ~ModelController() override;
 
     ModelView *view() const { return m_view; }
@@ -36,6 +36,9 @@ public:
     void shutdown();
 
     void checkInterpreter();
+    /// Runs `capture` with the tab's model and data, writing `<model folder>/model.capture.safetensors`
+    /// (asked for when the folder is not writable); the capture is then paired.
+    void captureActivations();
     void measureLayers();
     void measureBudgetPoints();
     void cancel();
@@ -48,7 +51,7 @@ private:
     void poll();
     void finished(const QString &message);
 
-    const LoadController *m_loads;
+    LoadController *m_loads;
     PlanController *m_plan;
     ModelView *m_view = nullptr;
     QTimer *m_timer = nullptr;

@@ -116,6 +116,9 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     form->addRow(QString(), m_checkResult);
     form->addRow(tr("Recipe:"), recipeRow);
 
+    m_captureRun = new QPushButton(tr("Capture Activations"), this);
+    m_captureRun->setToolTip(tr("Run the model on the calibration data and keep each layer's input Gram, ranges and "
+                                "sampled rows, and the K/V cache: a capture, paired with the checkpoint"));
     m_measureLayers = new QPushButton(tr("Measure Layers"), this);
     m_measureLayers->setToolTip(tr("One eval with the recipe, each module also quantized alone: its KL against its "
                                    "output-aware and weight error"));
@@ -133,6 +136,7 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     m_progress->setTextVisible(false);
     m_progress->hide();
     auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_captureRun);
     buttons->addWidget(m_measureLayers);
     buttons->addWidget(m_points);
     buttons->addWidget(m_measurePoints);
@@ -187,6 +191,7 @@ ModelView::ModelView(QWidget *parent) : QWidget(parent)
     layout->addWidget(split, 1);
 
     connect(m_check, &QPushButton::clicked, this, &ModelView::checkRequested);
+    connect(m_captureRun, &QPushButton::clicked, this, &ModelView::captureRequested);
     connect(m_measureLayers, &QPushButton::clicked, this, &ModelView::measureLayersRequested);
     connect(m_measurePoints, &QPushButton::clicked, this, &ModelView::measurePointsRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ModelView::cancelRequested);
@@ -263,6 +268,7 @@ void ModelView::setCheckResult(const QString &text, bool ok)
 
 void ModelView::setRunning(bool running, const QString &what)
 {
+    m_captureRun->setEnabled(!running);
     m_measureLayers->setEnabled(!running);
     m_measurePoints->setEnabled(!running);
     m_cancel->setEnabled(running);

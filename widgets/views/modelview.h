@@ -72,12 +72,15 @@ public:
     QLabel *errorLabel() const { return m_error; }
     QLabel *checkLabel() const { return m_checkResult; }
     QPushButton *checkButton() const { return m_check; }
+    QPushButton *captureButton() const { return m_captureRun; }
     QPushButton *measureLayersButton() const { return m_measureLayers; }
     QPushButton *measurePointsButton() const { return m_measurePoints; }
     QPushButton *cancelButton() const { return m_cancel; }
 
 signals:
     void checkRequested();
+    /// Run the model on the calibration data and write a capture (then paired).
+    void captureRequested();
     void measureLayersRequested();
     void measurePointsRequested();
     void cancelRequested();
@@ -96,6 +99,7 @@ private:
     QComboBox *m_recipe = nullptr;
     QLineEdit *m_recipeFile = nullptr;
     QSpinBox *m_points = nullptr;
+    QPushButton *m_captureRun = nullptr;
     QPushButton *m_measureLayers = nullptr;
     QPushButton *m_measurePoints = nullptr;
     QPushButton *m_cancel = nullptr;
