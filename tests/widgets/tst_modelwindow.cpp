@@ -10,6 +10,8 @@
 #include "layersview.h"
 #include "loadcontroller.h"
 #include "mainwindow.h"
+#include "modelcontroller.h"
+#include "modelview.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "plancontroller.h"
@@ -124,6 +126,27 @@ private slots:
         const Session s = w.currentSession();
         QVERIFY(s.capture &&
                 QString::fromStdString(s.capture->path).endsWith(QLatin1String("calib.capture.safetensors")));
+    }
+
+    void captureWithoutAnInterpreterSaysWhyAndWritesNothing()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        ModelView *view = w.model()->view();
+        view->setModelPath(m_data.path());
+        QTemporaryDir text;
+        QFile f(text.filePath(QStringLiteral("calib.txt")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Alice was beginning to get very tired.");
+        f.close();
+        view->setDataPath(f.fileName());
+        view->setPython(QStringLiteral("/nonexistent/python3"));
+        view->captureButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return !w.model()->isRunning() && view->captureButton()->isEnabled(); }, 60000));
+        QVERIFY2(view->errorLabel()->text().contains(QStringLiteral("/nonexistent/python3")),
+                 qPrintable(view->errorLabel()->text()));
+        QVERIFY(!QFile::exists(QDir(m_data.path()).filePath(QStringLiteral("model.capture.safetensors"))));
     }
 
     void budgetObjectiveFollowsTheCombo()
