@@ -121,7 +121,8 @@ def main():
 
     if a.per_layer_recipe:
         out, secs = run([a.cli, "eval"] + common + ["--recipe", a.per_layer_recipe, "--capture", cap, "--per-layer",
-                                                    "--per-layer-samples", str(a.per_layer_samples), "--json"])
+                                                    "--per-layer-samples", str(a.per_layer_samples),
+                                                    "--out", os.path.join(a.out, "eval-per-layer.json"), "--json"])
         ev = json.loads(out)
         mods = [m for m in ev["modules"] if m["kl"] is not None and m["output_error"] is not None]
         result["per_layer"] = {
@@ -129,6 +130,7 @@ def main():
             "spearman_output_vs_kl": spearman([m["output_error"] for m in mods], [m["kl"] for m in mods]),
             "spearman_weight_vs_kl": spearman([m["mse"] * m["numel"] for m in mods], [m["kl"] for m in mods]),
             "spearman_rel_weight_vs_kl": spearman([m["rel_frobenius"] for m in mods], [m["kl"] for m in mods]),
+            "spearman_rel_output_vs_kl": spearman([m["output_error_rel"] for m in mods], [m["kl"] for m in mods]),
         }
     with open(os.path.join(a.out, "kl_table.json"), "w") as f:
         json.dump(result, f, indent=1)
