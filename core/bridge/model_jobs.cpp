@@ -10,8 +10,6 @@
 #include "bridge/replacements.h"
 #include "io/capture.h"
 #include "io/checkpoint.h"
-#include "io/safetensors.h"
-#include "metrics/output_error.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
 
@@ -168,21 +166,12 @@ nlohmann::ordered_json runEval(const BridgeConfig &bridge, const EvalRequest &r,
     if (!r.recipe.empty()) {
         set = writeRecipeReplacements(Checkpoint::open(weightsPath), Recipe::load(r.recipe), replace, control);
     } else {
-        set = writeCheckpointReplacements(Checkpoint::open(r.checkpoint), replace, control);
-        if (capture) { // the decoded Ŵ against the original W
-            const Checkpoint original = Checkpoint::open(weightsPath);
-            const SafetensorsFile decoded = SafetensorsFile::open(replace);
-            for (ReplacedModule &m : set.modules) {
-                if (!capture->module(m.module) || original.find(m.tensor) == nullptr)
-                    continue;
-                const Tensor w = original.tensor(m.tensor);
-                std::vector<float> wHat(static_cast<std::size_t>(w.numel()));
-                decoded.tensor(m.tensor).decodeTo(wHat);
-                checkCaptureShape(*capture, m.module, matrixShape(w.shape()));
-                const GramMatrix g = gramMatrixOf(capture->inputStats(m.module), capture->tokens());
-                m.outputError = outputError(w, wHat, g, gramReference(w, g, r.threads, cancel), r.threads, cancel);
-            }
+        std::optional<Checkpoint> original; // the decoded Ŵ against the original W
+        if (capture) {
+            original = Checkpoint::open(weightsPath);
+            control.original = &*original;
         }
+        set = writeCheckpointReplacements(Checkpoint::open(r.checkpoint), replace, control);
     }
 
     std::vector<std::string> args{"eval"};

@@ -147,9 +147,14 @@ ReplacementSet writeCheckpointReplacements(const Checkpoint &exported, const std
         r.scheme = std::string(formatName(m.format)) + " " + m.scheme.text();
         r.relFrobenius = std::numeric_limits<double>::quiet_NaN();
         r.mse = std::numeric_limits<double>::quiet_NaN();
-        const Tensor w = reader.read(m.name);
-        r.numel = w.numel();
-        tensors.emplace_back(m.name, w);
+        const Tensor wHat = reader.read(m.name);
+        r.numel = wHat.numel();
+        if (control.capture && control.original && control.original->find(m.name) != nullptr) {
+            std::vector<float> values(static_cast<std::size_t>(wHat.numel()));
+            wHat.decodeTo(values);
+            r.outputError = outputErrorOf(control, m.module, control.original->tensor(m.name), values);
+        }
+        tensors.emplace_back(m.name, wHat);
         set.modules.push_back(std::move(r));
     }
     say(control, 1.0, "writing " + out.string());

@@ -47,6 +47,9 @@ struct ReplacementControl {
     const CancelToken *cancel = nullptr;
     std::function<void(double fraction, const std::string &what)> progress;
     const Capture *capture = nullptr; ///< output-aware error per module when set
+    /// writeCheckpointReplacements: the model the export was made from, whose W the decoded Ŵ is
+    /// measured against (with `capture`).
+    const Checkpoint *original = nullptr;
 };
 
 /// Quantizes every module `recipe` quantizes (the default exclusions and the one-spec rule of
