@@ -167,6 +167,7 @@ void addInfoCommand(Commands &c);
 void addQuantizeCommand(Commands &c);
 void addSpectrumCommand(Commands &c);
 void addSweepCCommand(Commands &c);
+void addKvCommand(Commands &c);
 void addSweepCommand(Commands &c);
 void addDecodeCommand(Commands &c);
 void addGemmBenchCommand(Commands &c);

@@ -39,6 +39,7 @@ void addAllCommands(Commands &c)
     addQuantizeCommand(c);
     addSpectrumCommand(c);
     addSweepCCommand(c);
+    addKvCommand(c);
     addSweepCommand(c);
     addDecodeCommand(c);
     addGemmBenchCommand(c);

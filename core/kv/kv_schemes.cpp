@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+#include "kv/kv_schemes.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "numeric/fp4math.h"
+#include "numeric/qmath.h"
+#include "quant/hadamard.h"
+#include "tensor/convert.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace quantscope {
+
+namespace {
+
+constexpr std::int64_t kGroup = 32;   // constOpt, MXFP4, INT4
+constexpr std::int64_t kNvGroup = 16; // NVFP4
+
+std::string fmtC(double c)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", c);
+    return b;
+}
+
+float absmaxOf(const float *x, std::int64_t n)
+{
+    float m = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        m = std::max(m, std::fabs(x[i]));
+    return m;
+}
+
+float fp8Value(float x, float s)
+{
+    if (!(s > 0.0f))
+        return 0.0f;
+    return e4m3ToFloat(floatToE4m3(x / s)) * s;
+}
+
+/// Codebook quantization of one token row (op sequence in the header).
+void codebookRow(const float *x, float *out, std::int64_t d, std::int64_t b, float r, bool rotate,
+                 const std::vector<float> &lv, const std::vector<float> &bound, std::vector<float> &tmp)
+{
+    double n2 = 0;
+    for (std::int64_t j = 0; j < d; ++j)
+        n2 += static_cast<double>(x[j]) * static_cast<double>(x[j]);
+    const float n = qmath::roundF16(static_cast<float>(std::sqrt(n2)));
+    const float nf = static_cast<float>(std::sqrt(n2));
+    if (!(nf > 0.0f)) {
+        std::fill_n(out, d, 0.0f);
+        return;
+    }
+    for (std::int64_t j = 0; j < d; ++j)
+        tmp[static_cast<std::size_t>(j)] = x[j] / nf;
+    if (rotate)
+        for (std::int64_t o = 0; o < d; o += b)
+            hadamardBlock(tmp.data() + o, b, r);
+    for (std::int64_t j = 0; j < d; ++j) {
+        const float y = tmp[static_cast<std::size_t>(j)];
+        const auto it = std::upper_bound(bound.begin(), bound.end(), y); // y ≥ boundary goes up
+        tmp[static_cast<std::size_t>(j)] = lv[static_cast<std::size_t>(it - bound.begin())];
+    }
+    if (rotate)
+        for (std::int64_t o = 0; o < d; o += b)
+            hadamardBlock(tmp.data() + o, b, r);
+    for (std::int64_t j = 0; j < d; ++j)
+        out[j] = n * tmp[static_cast<std::size_t>(j)];
+}
+
+/// constOpt on one token row (rotated already when the scheme rotates), groups of 32.
+void constOptRow(const float *y, float *out, std::int64_t d, float fc, bool unrounded)
+{
+    for (std::int64_t g = 0; g < d; g += kGroup) {
+        const std::int64_t len = std::min(kGroup, d - g);
+        const float s = fp4::constOptScale(absmaxOf(y + g, len), fc, unrounded);
+        for (std::int64_t j = g; j < g + len; ++j)
+            out[j] = s > 0.0f ? fp4::fp4Dequant(fp4::constOptCode(y[j], s), s) : 0.0f;
+    }
+}
+
+void mxfp4Row(const float *x, float *out, std::int64_t d)
+{
+    for (std::int64_t g = 0; g < d; g += kGroup) {
+        const std::int64_t len = std::min(kGroup, d - g);
+        float mn = x[g], mx = x[g];
+        for (std::int64_t j = g; j < g + len; ++j) {
+            mn = std::min(mn, x[j]);
+            mx = std::max(mx, x[j]);
+        }
+        const float s = fp4::mxGroupScale(mn, mx, fp4::MxEven);
+        for (std::int64_t j = g; j < g + len; ++j)
+            out[j] = fp4::mxDequant(fp4::mxCode(x[j], s), s);
+    }
+}
+
+void nvfp4Row(const float *x, float *out, std::int64_t d, float global)
+{
+    for (std::int64_t g = 0; g < d; g += kNvGroup) {
+        const std::int64_t len = std::min(kNvGroup, d - g);
+        float b = e4m3ToFloat(floatToE4m3(fp4::nvBlockTarget(absmaxOf(x + g, len), global)));
+        if (b == 0.0f)
+            b = 0.125f;
+        const float eff = fp4::nvEffective(b, global);
+        for (std::int64_t j = g; j < g + len; ++j)
+            out[j] = fp4::e2m1Value(fp4::nvCode(x[j], eff)) * eff;
+    }
+}
+
+/// KIVI's asymmetric INT4 on `len` values at stride `stride`.
+void int4Group(const float *x, float *out, std::int64_t len, std::int64_t stride)
+{
+    float mn = x[0], mx = x[0];
+    for (std::int64_t i = 0; i < len; ++i) {
+        mn = std::min(mn, x[i * stride]);
+        mx = std::max(mx, x[i * stride]);
+    }
+    const float s = qmath::roundF16((mx - mn) / 15.0f);
+    const float z = qmath::roundF16(mn);
+    for (std::int64_t i = 0; i < len; ++i) {
+        if (!(s > 0.0f)) {
+            out[i * stride] = z;
+            continue;
+        }
+        const float q = std::clamp(qmath::roundInt((x[i * stride] - z) / s, false), 0.0f, 15.0f);
+        out[i * stride] = q * s + z;
+    }
+}
+
+} // namespace
+
+std::int64_t kvRotationBlock(std::int64_t d)
+{
+    std::int64_t b = 1;
+    while (d % (b * 2) == 0 && b * 2 <= d)
+        b *= 2;
+    return b;
+}
+
+void kvRotateRows(std::vector<float> &x, std::int64_t d, std::int64_t b)
+{
+    const float r = hadamardNorm(b);
+    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t o = 0; o < d; o += b)
+            hadamardBlock(x.data() + i * d + o, b, r);
+}
+
+std::string KvScheme::name() const
+{
+    switch (method) {
+    case KvMethod::Bf16:
+        return "bf16";
+    case KvMethod::Fp8:
+        switch (fp8) {
+        case KvFp8Rule::Amax:
+            return "fp8";
+        case KvFp8Rule::Head:
+            return "fp8-head";
+        case KvFp8Rule::Vllm:
+            return "fp8-vllm";
+        case KvFp8Rule::Unit:
+            return "fp8-unit";
+        }
+        break;
+    case KvMethod::Codebook:
+        switch (codebook) {
+        case KvCodebook::Theory:
+            return "codebook";
+        case KvCodebook::Layer:
+            return "codebook-layer";
+        case KvCodebook::Shared:
+            return "codebook-shared";
+        case KvCodebook::NoRot:
+            return "codebook-norot";
+        }
+        break;
+    case KvMethod::ConstOpt: {
+        std::string s = "constopt";
+        std::vector<std::string> opts;
+        if (cFit)
+            opts.push_back("c=fit");
+        else if (c != 0.156)
+            opts.push_back("c=" + fmtC(c));
+        if (unrounded)
+            opts.push_back("unrounded");
+        for (std::size_t i = 0; i < opts.size(); ++i)
+            s += (i ? "," : ":") + opts[i];
+        return s;
+    }
+    case KvMethod::MxFp4:
+        return "mxfp4";
+    case KvMethod::NvFp4:
+        return "nvfp4";
+    case KvMethod::Int4:
+        return "int4";
+    }
+    return "?";
+}
+
+KvScheme KvScheme::parse(const std::string &text)
+{
+    const auto bad = [&](const std::string &why) -> KvScheme {
+        throw UnsupportedError("KV scheme '" + text + "': " + why +
+                               " (accepted: bf16, fp8, fp8-head, fp8-vllm, fp8-unit, codebook, codebook-layer, "
+                               "codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, "
+                               "int4)");
+    };
+    KvScheme s;
+    const auto colon = text.find(':');
+    const std::string base = text.substr(0, colon);
+    if (base == "bf16")
+        s.method = KvMethod::Bf16;
+    else if (base == "fp8" || base == "fp8-amax")
+        s.method = KvMethod::Fp8;
+    else if (base == "fp8-head")
+        s = {KvMethod::Fp8, KvFp8Rule::Head};
+    else if (base == "fp8-vllm")
+        s = {KvMethod::Fp8, KvFp8Rule::Vllm};
+    else if (base == "fp8-unit")
+        s = {KvMethod::Fp8, KvFp8Rule::Unit};
+    else if (base == "codebook" || base == "codebook-theory")
+        s.method = KvMethod::Codebook;
+    else if (base == "codebook-layer")
+        s = {KvMethod::Codebook, KvFp8Rule::Amax, KvCodebook::Layer};
+    else if (base == "codebook-shared")
+        s = {KvMethod::Codebook, KvFp8Rule::Amax, KvCodebook::Shared};
+    else if (base == "codebook-norot")
+        s = {KvMethod::Codebook, KvFp8Rule::Amax, KvCodebook::NoRot};
+    else if (base == "constopt")
+        s.method = KvMethod::ConstOpt;
+    else if (base == "mxfp4")
+        s.method = KvMethod::MxFp4;
+    else if (base == "nvfp4")
+        s.method = KvMethod::NvFp4;
+    else if (base == "int4" || base == "int4-kivi")
+        s.method = KvMethod::Int4;
+    else
+        return bad("unknown scheme");
+    if (colon == std::string::npos)
+        return s;
+    if (s.method != KvMethod::ConstOpt)
+        return bad("only constopt takes options");
+    std::string rest = text.substr(colon + 1);
+    std::size_t pos = 0;
+    while (pos <= rest.size()) {
+        const auto comma = rest.find(',', pos);
+        const std::string opt = rest.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (opt == "unrounded")
+            s.unrounded = true;
+        else if (opt == "pow2")
+            s.unrounded = false;
+        else if (opt == "c=fit")
+            s.cFit = true;
+        else if (opt.rfind("c=", 0) == 0) {
+            char *end = nullptr;
+            const double c = std::strtod(opt.c_str() + 2, &end);
+            if (end == opt.c_str() + 2 || *end != '\0' || !(c > 0.0) || !(c < 10.0))
+                return bad("c must be a number in (0, 10), got '" + opt.substr(2) + "'");
+            s.c = c;
+        } else
+            return bad("unknown constopt option '" + opt + "'");
+        if (comma == std::string::npos)
+            break;
+        pos = comma + 1;
+    }
+    return s;
+}
+
+bool KvScheme::rotates() const
+{
+    return (method == KvMethod::Codebook && codebook != KvCodebook::NoRot) || method == KvMethod::ConstOpt;
+}
+
+double KvScheme::bytesPerToken(KvRole role, std::int64_t d) const
+{
+    const double dd = static_cast<double>(d);
+    const double groups = std::ceil(dd / kGroup);
+    switch (method) {
+    case KvMethod::Bf16:
+        return 2 * dd;
+    case KvMethod::Fp8:
+        return dd; // one scale per layer or head: not per token
+    case KvMethod::Codebook:
+        return dd / 2 + 2; // 4-bit codes + the FP16 norm
+    case KvMethod::ConstOpt:
+        return dd / 2 + (unrounded ? 4 : 1) * groups;
+    case KvMethod::MxFp4:
+        return dd / 2 + groups;
+    case KvMethod::NvFp4:
+        return dd / 2 + std::ceil(dd / kNvGroup);
+    case KvMethod::Int4:
+        // K: an FP16 scale and minimum per channel per 32 tokens; V: per token per 32 channels.
+        return role == KvRole::K ? dd / 2 + 4 * dd / kGroup : dd / 2 + 4 * groups;
+    }
+    return 2 * dd;
+}
+
+std::vector<KvScheme> defaultKvSchemes()
+{
+    std::vector<KvScheme> out;
+    for (const char *n : {"bf16", "fp8", "fp8-head", "fp8-vllm", "codebook", "codebook-layer", "codebook-shared",
+                          "codebook-norot", "constopt", "constopt:c=0.195", "constopt:c=fit", "mxfp4", "nvfp4",
+                          "int4"})
+        out.push_back(KvScheme::parse(n));
+    return out;
+}
+
+std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::vector<float> &x,
+                              const KvLayerContext &ctx, int threads)
+{
+    const std::int64_t H = ctx.heads, T = ctx.tokens, d = ctx.dim;
+    std::vector<float> out(x.size());
+    const std::int64_t b = kvRotationBlock(d);
+    if (scheme.rotates() && b < 2)
+        throw UnsupportedError("head_dim " + std::to_string(d) + " is odd: the " + scheme.name() +
+                               " scheme needs a Walsh–Hadamard rotation over a power-of-two block");
+    const std::int64_t rows = H * T;
+    switch (scheme.method) {
+    case KvMethod::Bf16:
+        for (std::size_t i = 0; i < x.size(); ++i)
+            out[i] = qmath::roundBf16(x[i]);
+        break;
+    case KvMethod::Fp8: {
+        const float cst = scheme.fp8 == KvFp8Rule::Vllm ? (role == KvRole::K ? 200.0f : 100.0f) : 448.0f;
+        if (scheme.fp8 == KvFp8Rule::Head) {
+            for (std::int64_t h = 0; h < H; ++h) {
+                const float s = absmaxOf(x.data() + h * T * d, T * d) / 448.0f;
+                for (std::int64_t i = h * T * d; i < (h + 1) * T * d; ++i)
+                    out[static_cast<std::size_t>(i)] = fp8Value(x[static_cast<std::size_t>(i)], s);
+            }
+        } else {
+            const float s = scheme.fp8 == KvFp8Rule::Unit ? 1.0f
+                                                          : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
+            for (std::size_t i = 0; i < x.size(); ++i)
+                out[i] = fp8Value(x[i], s);
+        }
+        break;
+    }
+    case KvMethod::Codebook: {
+        if (ctx.levels.size() != 16)
+            throw UnsupportedError("the codebook scheme needs 16 levels");
+        std::vector<float> lv(16), bound(15);
+        for (int i = 0; i < 16; ++i)
+            lv[static_cast<std::size_t>(i)] = static_cast<float>(ctx.levels[static_cast<std::size_t>(i)]);
+        for (int i = 0; i < 15; ++i)
+            bound[static_cast<std::size_t>(i)] = static_cast<float>(
+                (ctx.levels[static_cast<std::size_t>(i)] + ctx.levels[static_cast<std::size_t>(i) + 1]) / 2);
+        const bool rot = scheme.codebook != KvCodebook::NoRot;
+        const float r = hadamardNorm(b);
+        parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
+            std::vector<float> tmp(static_cast<std::size_t>(d));
+            for (std::int64_t i = lo; i < hi; ++i)
+                codebookRow(x.data() + i * d, out.data() + i * d, d, b, r, rot, lv, bound, tmp);
+        });
+        break;
+    }
+    case KvMethod::ConstOpt: {
+        const float fc = static_cast<float>(ctx.c);
+        const float r = hadamardNorm(b);
+        parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
+            std::vector<float> y(static_cast<std::size_t>(d));
+            for (std::int64_t i = lo; i < hi; ++i) {
+                std::copy_n(x.data() + i * d, d, y.begin());
+                for (std::int64_t o = 0; o < d; o += b)
+                    hadamardBlock(y.data() + o, b, r);
+                float *o = out.data() + i * d;
+                constOptRow(y.data(), o, d, fc, scheme.unrounded);
+                for (std::int64_t k = 0; k < d; k += b)
+                    hadamardBlock(o + k, b, r);
+            }
+        });
+        break;
+    }
+    case KvMethod::MxFp4:
+        for (std::int64_t i = 0; i < rows; ++i)
+            mxfp4Row(x.data() + i * d, out.data() + i * d, d);
+        break;
+    case KvMethod::NvFp4: {
+        const float global = fp4::nvGlobalScale(absmaxOf(x.data(), static_cast<std::int64_t>(x.size())));
+        for (std::int64_t i = 0; i < rows; ++i)
+            nvfp4Row(x.data() + i * d, out.data() + i * d, d, global);
+        break;
+    }
+    case KvMethod::Int4:
+        for (std::int64_t h = 0; h < H; ++h) {
+            const float *xh = x.data() + h * T * d;
+            float *oh = out.data() + h * T * d;
+            if (role == KvRole::K) {
+                for (std::int64_t j = 0; j < d; ++j)
+                    for (std::int64_t t = 0; t < T; t += kGroup)
+                        int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, T - t), d);
+            } else {
+                for (std::int64_t t = 0; t < T; ++t)
+                    for (std::int64_t j = 0; j < d; j += kGroup)
+                        int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, d - j), 1);
+            }
+        }
+        break;
+    }
+    return out;
+}
+
+} // namespace quantscope
