@@ -36,6 +36,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config
           libqt6svg6-dev libgl-dev libqcustomplot-dev
           libeigen3-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
           xvfb xauth fonts-noto-cjk
+          python3-numpy  # the KV lab's NumPy reference test (tests/cli/kv_numpy_reference.py)
           libopenmpi-dev openmpi-bin)  # the scan over MPI ranks (docs/cluster.md) and its tests
 missing=()
 for p in "${packages[@]}"; do

@@ -42,8 +42,8 @@ std::vector<float> firstRows(const std::vector<float> &x, std::int64_t H, std::i
     return out;
 }
 
-void checkFinite(const std::string &file, const KvLayer &l, const std::vector<float> &x, std::int64_t T,
-                 std::int64_t d, const char *what)
+void checkFinite(const std::string &file, const KvLayer &l, const std::vector<float> &x, std::int64_t T, std::int64_t d,
+                 const char *what)
 {
     for (std::size_t i = 0; i < x.size(); ++i)
         if (!std::isfinite(x[i])) {
@@ -101,8 +101,7 @@ void addLayer(KvData &data, const std::string &file, KvLayer layer, const Shape 
         data.headDim = d;
         data.heads = H;
         data.queries = Q;
-    } else if (ks[0] != data.kvHeads || T != data.tokens || d != data.headDim || H != data.heads ||
-               Q != data.queries) {
+    } else if (ks[0] != data.kvHeads || T != data.tokens || d != data.headDim || H != data.heads || Q != data.queries) {
         shapeErr("shape differs from the first layer's (K/V " + std::to_string(data.kvHeads) + "×" +
                  std::to_string(data.tokens) + "×" + std::to_string(data.headDim) + ", queries " +
                  std::to_string(data.heads) + "×" + std::to_string(data.queries) + ")");
@@ -236,6 +235,20 @@ KvData fromNamedArrays(const std::filesystem::path &path, const std::string &kin
     return kvFromArrays(path.string(), *k, *v, q, opt.segment);
 }
 
+/// The `seq` metadata of a K/V safetensors file (tokens per causal sequence), else `fallback`.
+std::int64_t metaSeq(const SafetensorsFile &st, std::int64_t fallback)
+{
+    const auto it = st.metadata().find("seq");
+    if (it == st.metadata().end())
+        return fallback;
+    char *end = nullptr;
+    const long long v = std::strtoll(it->second.c_str(), &end, 10);
+    if (end == it->second.c_str() || *end != '\0' || v <= 0)
+        throw FormatError("metadata `seq` is '" + it->second + "': expected a positive integer (tokens per sequence)",
+                          Location{st.path().string(), {}, {}});
+    return v;
+}
+
 KvData fromSafetensors(const std::filesystem::path &path, const KvLoadOptions &opt)
 {
     if (isCaptureFile(path))
@@ -251,6 +264,8 @@ KvData fromSafetensors(const std::filesystem::path &path, const KvLoadOptions &o
         opt);
     if (!data.layers.empty()) {
         data.kind = "safetensors";
+        if (opt.segment <= 0)
+            data.segment = metaSeq(st, data.tokens);
         return data;
     }
     // Per-layer tensors <prefix>.k / <prefix>.v / <prefix>.q.
@@ -288,7 +303,7 @@ KvData fromSafetensors(const std::filesystem::path &path, const KvLoadOptions &o
         }
         addLayer(data, path.string(), std::move(l), k.shape(), v.shape(), qs, opt);
     }
-    data.segment = opt.segment > 0 ? opt.segment : data.tokens;
+    data.segment = opt.segment > 0 ? opt.segment : metaSeq(st, data.tokens);
     if (!data.hasQueries())
         data.notes.push_back("no queries in the file: attention-score and output errors are omitted");
     return data;
@@ -312,8 +327,7 @@ KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, 
     const std::int64_t L = k.rank() == 4 ? k.dim(0) : 1;
     if ((v.rank() == 4 ? v.dim(0) : 1) != L || (q && (q->rank() == 4 ? q->dim(0) : 1) != L))
         throw FormatError("k, v and q disagree on the number of layers (k " + shapeToString(k.shape()) + ", v " +
-                              shapeToString(v.shape()) + (q ? ", q " + shapeToString(q->shape()) : std::string()) +
-                              ")",
+                              shapeToString(v.shape()) + (q ? ", q " + shapeToString(q->shape()) : std::string()) + ")",
                           at(label));
     if (L <= 0)
         throw FormatError("no layers", at(label));

@@ -8,7 +8,9 @@
 #include <mutex>
 
 #include "numeric/fp4math.h"
+#include "numeric/fixedsum.h"
 #include "quant/constopt_sweep.h"
+#include "quant/csweep_math.h"
 #include "quant/hadamard.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -67,14 +69,102 @@ double excessKurtosis(const std::vector<float> &x)
     return m2 > 0 ? m4 / (m2 * m2) - 3 : 0;
 }
 
-/// MSE over the grid of constOpt on a rotated [rows, d] matrix.
-std::vector<double> sweepMse(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs, bool pow2,
-                             int threads)
+/// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along d),
+/// the same bits as makeCpuSweepEvaluator's (constopt_sweep.h): per group, the grid splits into runs
+/// of one scale byte (csweep::pow2Runs); each run's SSE enters an exact 128-bit difference array as
+/// its fixed-point integer, so the whole curve costs one SSE per group and byte instead of one per
+/// group and grid point.
+std::vector<double> pow2Curve(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs, int threads)
 {
-    const auto ev = makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32,
-                                          pow2 ? ConstOptEncoder::Pow2 : ConstOptEncoder::Unrounded,
-                                          static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
-    return ev->mse(cs, nullptr);
+    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
+    const int n = static_cast<int>(cs.size());
+    std::vector<float> fc(cs.size());
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        fc[i] = static_cast<float>(cs[i]);
+    float amax = 0;
+    for (float v : x)
+        amax = std::max(amax, std::fabs(v));
+    const std::int64_t counted = static_cast<std::int64_t>(x.size());
+    const int unit = fixed::fixedUnit(amax, counted);
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(rows, 1, resolveThreads(threads)));
+    std::vector<std::vector<fixed::U128>> diffs(static_cast<std::size_t>(parts),
+                                                std::vector<fixed::U128>(static_cast<std::size_t>(n) + 1));
+    std::vector<char> bads(static_cast<std::size_t>(parts), 0);
+    parallelSlices(rows, parts, nullptr, [&](int part, std::int64_t r0, std::int64_t r1) {
+        auto &diff = diffs[static_cast<std::size_t>(part)];
+        for (std::int64_t r = r0; r < r1; ++r)
+            for (std::int64_t g = 0; g < d; g += 32) {
+                const std::int64_t len = std::min<std::int64_t>(32, d - g);
+                const float *p = x.data() + r * d + g;
+                float m = 0;
+                for (std::int64_t i = 0; i < len; ++i)
+                    m = std::max(m, std::fabs(p[i]));
+                csweep::pow2Runs(fc.data(), n, m, [&](int byte, int a, int b) {
+                    const double sse =
+                        csweep::groupSse(csweep::PtrLoad{p}, len, fp4::e8m0Scale(static_cast<std::uint8_t>(byte)));
+                    fixed::U128 k;
+                    if (!fixed::toFixed(sse, unit, k))
+                        bads[static_cast<std::size_t>(part)] = 1;
+                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
+                    diff[static_cast<std::size_t>(b)] = fixed::add(diff[static_cast<std::size_t>(b)], fixed::neg(k));
+                });
+            }
+    });
+    bool bad = false;
+    for (char b : bads)
+        bad |= b != 0;
+    std::vector<double> out(cs.size());
+    fixed::U128 run;
+    for (int i = 0; i < n; ++i) {
+        for (const auto &diff : diffs)
+            run = fixed::add(run, diff[static_cast<std::size_t>(i)]);
+        out[static_cast<std::size_t>(i)] = fixed::mean(run, unit, counted, bad);
+    }
+    return out;
+}
+
+/// constOpt unrounded (s = fc·m) MSE over the grid on a rotated [rows, d] matrix, from a
+/// 65536-bin histogram of u = x/m weighted by m² (W, Σw·u, Σw·u² per bin): a bin's elements share
+/// one code at a given fc unless an E2M1 rounding threshold falls inside it, so Σw(u − fc·q)² is
+/// exact per bin from its three sums; a bin straddling a threshold is coded at its weighted mean.
+std::vector<double> unroundedCurve(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs)
+{
+    constexpr int B = 65536;
+    std::vector<double> W(B, 0), WU(B, 0), WU2(B, 0);
+    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t g = 0; g < d; g += 32) {
+            const std::int64_t len = std::min<std::int64_t>(32, d - g);
+            const float *p = x.data() + r * d + g;
+            float m = 0;
+            for (std::int64_t i = 0; i < len; ++i)
+                m = std::max(m, std::fabs(p[i]));
+            if (!(m > 0))
+                continue;
+            const double w = static_cast<double>(m) * m;
+            for (std::int64_t i = 0; i < len; ++i) {
+                const double u = static_cast<double>(p[i]) / m;
+                const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * B)), 0, B - 1);
+                W[static_cast<std::size_t>(b)] += w;
+                WU[static_cast<std::size_t>(b)] += w * u;
+                WU2[static_cast<std::size_t>(b)] += w * u * u;
+            }
+        }
+    std::vector<double> out;
+    for (const double c : cs) {
+        const float fc = static_cast<float>(c);
+        double sse = 0;
+        for (int b = 0; b < B; ++b) {
+            if (W[static_cast<std::size_t>(b)] == 0)
+                continue;
+            const double mean = WU[static_cast<std::size_t>(b)] / W[static_cast<std::size_t>(b)];
+            const double q = fc * static_cast<double>(fp4::e2m1RoundValue(static_cast<float>(mean / fc)));
+            sse += WU2[static_cast<std::size_t>(b)] - 2 * q * WU[static_cast<std::size_t>(b)] +
+                   q * q * W[static_cast<std::size_t>(b)];
+        }
+        out.push_back(std::max(0.0, sse) / static_cast<double>(x.size()));
+    }
+    return out;
 }
 
 double mseOf(const float *a, const float *b, std::int64_t n)
@@ -99,10 +189,126 @@ void accumulate(KvAttentionError &sum, const KvAttentionError &e, double &oRef, 
 }
 
 struct LayerPrep {
-    std::vector<float> rotK;               ///< rotated keys [Hkv·T, d]
-    KvUnitHistogram kHist, vHist;          ///< unit rotated coordinates
+    std::vector<float> rotK;      ///< rotated keys [Hkv·T, d]
+    KvUnitHistogram kHist, vHist; ///< unit rotated coordinates
     double kurtBefore = 0, kurtAfter = 0, normErr = 0;
 };
+
+} // namespace
+
+namespace {
+
+/// q·k in FP64 from FP32 values (products exact), four partial sums over the channels.
+inline double dot(const double *a, const float *b, std::int64_t d)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::int64_t c = 0;
+    for (; c + 4 <= d; c += 4) {
+        s0 += a[c] * b[c];
+        s1 += a[c + 1] * b[c + 1];
+        s2 += a[c + 2] * b[c + 2];
+        s3 += a[c + 3] * b[c + 3];
+    }
+    for (; c < d; ++c)
+        s0 += a[c] * b[c];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/// The reference side of the attention errors for one query head: per evaluated query, its causal
+/// key range, the log-probabilities log P and the output o = P·V.
+struct AttnRef {
+    std::vector<std::int64_t> query, start, count;
+    std::vector<std::size_t> offset; ///< into lp
+    std::vector<double> q, lp, o;    ///< q [rows, d] as FP64, o [rows, d]
+};
+
+/// Log-softmax of z/√d in place; returns nothing (z holds log P after).
+void logSoftmax(std::vector<double> &z, std::size_t off, std::int64_t n)
+{
+    double zmax = -INFINITY;
+    for (std::int64_t j = 0; j < n; ++j)
+        zmax = std::max(zmax, z[off + static_cast<std::size_t>(j)]);
+    double se = 0;
+    for (std::int64_t j = 0; j < n; ++j)
+        se += std::exp(z[off + static_cast<std::size_t>(j)] - zmax);
+    const double lse = zmax + std::log(se);
+    for (std::int64_t j = 0; j < n; ++j)
+        z[off + static_cast<std::size_t>(j)] -= lse;
+}
+
+AttnRef attnRef(const float *q, const float *k, const float *v, std::int64_t T, std::int64_t d, std::int64_t segment,
+                const std::vector<std::int64_t> &rows)
+{
+    AttnRef r;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    for (const std::int64_t i : rows) {
+        const std::int64_t start = segment > 0 ? i / segment * segment : 0;
+        const std::int64_t n = std::min(i, T - 1) - start + 1;
+        if (n <= 0)
+            continue;
+        r.query.push_back(i);
+        r.start.push_back(start);
+        r.count.push_back(n);
+        r.offset.push_back(r.lp.size());
+        const std::size_t qo = r.q.size();
+        for (std::int64_t c = 0; c < d; ++c)
+            r.q.push_back(q[i * d + c]);
+        const std::size_t off = r.lp.size();
+        for (std::int64_t j = 0; j < n; ++j)
+            r.lp.push_back(dot(r.q.data() + qo, k + (start + j) * d, d) * scale);
+        logSoftmax(r.lp, off, n);
+        const std::size_t oo = r.o.size();
+        r.o.resize(oo + static_cast<std::size_t>(d), 0.0);
+        for (std::int64_t j = 0; j < n; ++j) {
+            const double p = std::exp(r.lp[off + static_cast<std::size_t>(j)]);
+            const float *vj = v + (start + j) * d;
+            for (std::int64_t c = 0; c < d; ++c)
+                r.o[oo + static_cast<std::size_t>(c)] += p * vj[c];
+        }
+    }
+    return r;
+}
+
+KvAttentionError attnAgainst(const AttnRef &r, const float *kq, const float *vq, std::int64_t d)
+{
+    KvAttentionError e;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    std::vector<double> zq, oq(static_cast<std::size_t>(d));
+    double klSum = 0, errSum = 0, refSum = 0;
+    for (std::size_t qi = 0; qi < r.query.size(); ++qi) {
+        const std::int64_t start = r.start[qi], n = r.count[qi];
+        const double *qv = r.q.data() + qi * static_cast<std::size_t>(d);
+        zq.resize(static_cast<std::size_t>(n));
+        for (std::int64_t j = 0; j < n; ++j)
+            zq[static_cast<std::size_t>(j)] = dot(qv, kq + (start + j) * d, d) * scale;
+        logSoftmax(zq, 0, n);
+        std::fill(oq.begin(), oq.end(), 0.0);
+        double kl = 0;
+        const double *lp = r.lp.data() + r.offset[qi];
+        for (std::int64_t j = 0; j < n; ++j) {
+            const double p = std::exp(lp[j]), pq = std::exp(zq[static_cast<std::size_t>(j)]);
+            kl += p * (lp[j] - zq[static_cast<std::size_t>(j)]);
+            e.scoreMaxErr = std::max(e.scoreMaxErr, std::fabs(p - pq));
+            const float *vj = vq + (start + j) * d;
+            for (std::int64_t c = 0; c < d; ++c)
+                oq[static_cast<std::size_t>(c)] += pq * vj[c];
+        }
+        klSum += std::max(0.0, kl);
+        const double *o = r.o.data() + qi * static_cast<std::size_t>(d);
+        for (std::int64_t c = 0; c < d; ++c) {
+            const double x = o[c] - oq[static_cast<std::size_t>(c)];
+            errSum += x * x;
+            refSum += o[c] * o[c];
+        }
+        ++e.queries;
+    }
+    if (e.queries > 0) {
+        e.kl = klSum / static_cast<double>(e.queries);
+        e.outMse = errSum / static_cast<double>(e.queries * d);
+        e.outRel = refSum > 0 ? errSum / refSum : 0;
+    }
+    return e;
+}
 
 } // namespace
 
@@ -110,65 +316,7 @@ KvAttentionError kvAttentionError(const float *q, const float *k, const float *v
                                   std::int64_t T, std::int64_t d, std::int64_t segment,
                                   const std::vector<std::int64_t> &rows)
 {
-    KvAttentionError r;
-    const double scale = 1 / std::sqrt(static_cast<double>(d));
-    std::vector<double> z, zq, o(static_cast<std::size_t>(d)), oq(static_cast<std::size_t>(d));
-    double klSum = 0, errSum = 0, refSum = 0;
-    for (const std::int64_t i : rows) {
-        const std::int64_t start = segment > 0 ? i / segment * segment : 0;
-        const std::int64_t n = std::min(i, T - 1) - start + 1;
-        if (n <= 0)
-            continue;
-        z.assign(static_cast<std::size_t>(n), 0);
-        zq.assign(static_cast<std::size_t>(n), 0);
-        const float *qi = q + i * d;
-        double zmax = -INFINITY, zqmax = -INFINITY;
-        for (std::int64_t j = 0; j < n; ++j) {
-            const float *kj = k + (start + j) * d, *kqj = kq + (start + j) * d;
-            double a = 0, b = 0;
-            for (std::int64_t c = 0; c < d; ++c) {
-                a += static_cast<double>(qi[c]) * kj[c];
-                b += static_cast<double>(qi[c]) * kqj[c];
-            }
-            z[static_cast<std::size_t>(j)] = a * scale;
-            zq[static_cast<std::size_t>(j)] = b * scale;
-            zmax = std::max(zmax, a * scale);
-            zqmax = std::max(zqmax, b * scale);
-        }
-        double se = 0, seq = 0;
-        for (std::int64_t j = 0; j < n; ++j) {
-            se += std::exp(z[static_cast<std::size_t>(j)] - zmax);
-            seq += std::exp(zq[static_cast<std::size_t>(j)] - zqmax);
-        }
-        const double lse = zmax + std::log(se), lseq = zqmax + std::log(seq);
-        std::fill(o.begin(), o.end(), 0.0);
-        std::fill(oq.begin(), oq.end(), 0.0);
-        double kl = 0;
-        for (std::int64_t j = 0; j < n; ++j) {
-            const double lp = z[static_cast<std::size_t>(j)] - lse, lpq = zq[static_cast<std::size_t>(j)] - lseq;
-            const double p = std::exp(lp), pq = std::exp(lpq);
-            kl += p * (lp - lpq);
-            r.scoreMaxErr = std::max(r.scoreMaxErr, std::fabs(p - pq));
-            const float *vj = v + (start + j) * d, *vqj = vq + (start + j) * d;
-            for (std::int64_t c = 0; c < d; ++c) {
-                o[static_cast<std::size_t>(c)] += p * vj[c];
-                oq[static_cast<std::size_t>(c)] += pq * vqj[c];
-            }
-        }
-        klSum += std::max(0.0, kl);
-        for (std::int64_t c = 0; c < d; ++c) {
-            const double e = o[static_cast<std::size_t>(c)] - oq[static_cast<std::size_t>(c)];
-            errSum += e * e;
-            refSum += o[static_cast<std::size_t>(c)] * o[static_cast<std::size_t>(c)];
-        }
-        ++r.queries;
-    }
-    if (r.queries > 0) {
-        r.kl = klSum / static_cast<double>(r.queries);
-        r.outMse = errSum / static_cast<double>(r.queries * d);
-        r.outRel = refSum > 0 ? errSum / refSum : 0;
-    }
-    return r;
+    return attnAgainst(attnRef(q, k, v, T, d, segment, rows), kq, vq, d);
 }
 
 KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelToken *cancel,
@@ -202,9 +350,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                                " is odd: no Walsh–Hadamard rotation exists for it, so the rotated schemes, the c "
                                "sweep and the codebooks cannot run");
     if (b != d)
-        rep.notes.push_back("head_dim " + std::to_string(d) + " is not a power of two: the rotation works in blocks of " +
-                            std::to_string(b) + " (the theoretical codebook assumes a rotation over all " +
-                            std::to_string(d) + " channels)");
+        rep.notes.push_back("head_dim " + std::to_string(d) +
+                            " is not a power of two: the rotation works in blocks of " + std::to_string(b) +
+                            " (the theoretical codebook assumes a rotation over all " + std::to_string(d) +
+                            " channels)");
     const int threads = resolveThreads(opt.threads);
     std::atomic<int> done{0};
     const double totalSteps = static_cast<double>(2 * L + 2);
@@ -228,7 +377,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (std::int64_t i = 0; i < Hkv * T; ++i) {
             double a = 0, r = 0;
             for (std::int64_t j = 0; j < d; ++j) {
-                a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) * l.k[static_cast<std::size_t>(i * d + j)];
+                a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) *
+                     l.k[static_cast<std::size_t>(i * d + j)];
                 r += static_cast<double>(p.rotK[static_cast<std::size_t>(i * d + j)]) *
                      p.rotK[static_cast<std::size_t>(i * d + j)];
             }
@@ -255,8 +405,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     rep.kLayer.resize(static_cast<std::size_t>(L));
     rep.vLayer.resize(static_cast<std::size_t>(L));
     parallelForEach(L, threads, [&](std::int64_t li) {
-        rep.kLayer[static_cast<std::size_t>(li)] = lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
-        rep.vLayer[static_cast<std::size_t>(li)] = lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
+        rep.kLayer[static_cast<std::size_t>(li)] =
+            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
+        rep.vLayer[static_cast<std::size_t>(li)] =
+            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
     });
     for (auto &p : prep) {
         rep.kurtosisBefore.push_back(p.kurtBefore);
@@ -274,8 +426,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (auto &p : prep)
             all.insert(all.end(), p.rotK.begin(), p.rotK.end());
         rep.sweep.c = cs;
-        rep.sweep.msePow2 = sweepMse(all, d, cs, true, threads);
-        rep.sweep.mseUnrounded = sweepMse(all, d, cs, false, threads);
+        rep.sweep.msePow2 = pow2Curve(all, d, cs, threads);
+        rep.sweep.mseUnrounded = unroundedCurve(all, d, cs);
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
         rep.sweep.cStarMse = rep.sweep.msePow2[i];
@@ -288,9 +440,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             }
         rep.sweep.intervalLo = lo;
         rep.sweep.intervalHi = hi;
-        const auto ev = makeCpuSweepEvaluator(all, L * Hkv * T, d, 32, ConstOptEncoder::Pow2, 0.1f, 0.2f, threads);
-        rep.sweep.mseAt0156 = ev->mse(static_cast<float>(0.156));
-        rep.sweep.mseAt0195 = ev->mse(static_cast<float>(0.195));
+        const auto at = pow2Curve(all, d, {0.156, 0.195}, threads);
+        rep.sweep.mseAt0156 = at[0];
+        rep.sweep.mseAt0195 = at[1];
     }
     tick();
     bool needFitV = false;
@@ -300,12 +452,12 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     std::vector<double> vCStar(static_cast<std::size_t>(L), 0.156);
     rep.sweep.layerCStar.assign(static_cast<std::size_t>(L), 0);
     parallelForEach(L, threads, [&](std::int64_t li) {
-        const auto m = sweepMse(prep[static_cast<std::size_t>(li)].rotK, d, cs, true, 1);
+        const auto m = pow2Curve(prep[static_cast<std::size_t>(li)].rotK, d, cs, 1);
         rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(m)];
         if (needFitV) {
             std::vector<float> rv = data.layers[static_cast<std::size_t>(li)].v;
             kvRotateRows(rv, d, b);
-            vCStar[static_cast<std::size_t>(li)] = cs[argmin(sweepMse(rv, d, cs, true, 1))];
+            vCStar[static_cast<std::size_t>(li)] = cs[argmin(pow2Curve(rv, d, cs, 1))];
         }
     });
     tick();
@@ -319,8 +471,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             rows.push_back(n == Q ? i : (i * (Q - 1)) / std::max<std::int64_t>(1, n - 1));
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
         if (n < Q)
-            rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " +
-                                std::to_string(Q) + " captured queries per head, evenly spaced (--score-queries)");
+            rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " + std::to_string(Q) +
+                                " captured queries per head, evenly spaced (--score-queries)");
     }
     const auto isBoundary = [&](std::int64_t li) {
         return opt.boundary > 0 && (li < opt.boundary || li >= L - opt.boundary);
@@ -345,12 +497,22 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     auto cFor = [&](const KvScheme &s, KvRole role, std::int64_t li) {
         if (!s.cFit)
             return s.c;
-        return role == KvRole::K ? rep.sweep.layerCStar[static_cast<std::size_t>(li)] : vCStar[static_cast<std::size_t>(li)];
+        return role == KvRole::K ? rep.sweep.layerCStar[static_cast<std::size_t>(li)]
+                                 : vCStar[static_cast<std::size_t>(li)];
     };
     parallelForEach(L, threads, [&](std::int64_t li) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-        const double kMean2 = mseOf(l.k.data(), std::vector<float>(l.k.size(), 0.0f).data(), static_cast<std::int64_t>(l.k.size()));
-        const double vMean2 = mseOf(l.v.data(), std::vector<float>(l.v.size(), 0.0f).data(), static_cast<std::int64_t>(l.v.size()));
+        const double kMean2 =
+            mseOf(l.k.data(), std::vector<float>(l.k.size(), 0.0f).data(), static_cast<std::int64_t>(l.k.size()));
+        const double vMean2 =
+            mseOf(l.v.data(), std::vector<float>(l.v.size(), 0.0f).data(), static_cast<std::int64_t>(l.v.size()));
+        std::vector<AttnRef> refs;
+        if (withQ)
+            for (std::int64_t h = 0; h < H; ++h) {
+                const std::int64_t g = h / (H / Hkv);
+                refs.push_back(attnRef(l.q.data() + h * Q * d, l.k.data() + g * T * d, l.v.data() + g * T * d, T, d,
+                                       data.segment, rows));
+            }
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
             const KvScheme &ks = plan ? (isBoundary(li) ? bf16 : opt.kPlan) : opt.schemes[s];
@@ -370,9 +532,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             if (withQ)
                 for (std::int64_t h = 0; h < H; ++h) {
                     const std::int64_t g = h / (H / Hkv);
-                    out.attention.push_back(kvAttentionError(l.q.data() + h * Q * d, l.k.data() + g * T * d,
-                                                             l.v.data() + g * T * d, kq.data() + g * T * d,
-                                                             vq.data() + g * T * d, T, d, data.segment, rows));
+                    out.attention.push_back(attnAgainst(refs[static_cast<std::size_t>(h)], kq.data() + g * T * d,
+                                                        vq.data() + g * T * d, d));
                 }
             (plan ? rep.plan : rep.schemes[s]).layers[static_cast<std::size_t>(li)] = std::move(out);
         }
@@ -440,20 +601,18 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                  ConstOptEncoder::Pow2, static_cast<float>(cs.front()),
-                                                  static_cast<float>(cs.back()), threads);
+            const auto at = pow2Curve(u, dd, {0.156, 0.195}, threads);
+            r.constOpt0156 = at[0];
+            r.constOpt0195 = at[1];
             const auto plain = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
             r.fp4Plain = plain->mse(1.0f / 6.0f);
-            r.constOpt0156 = ev->mse(static_cast<float>(0.156));
-            r.constOpt0195 = ev->mse(static_cast<float>(0.195));
-            const auto m = ev->mse(cs, nullptr);
+            const auto m = pow2Curve(u, dd, cs, threads);
             const std::size_t i = argmin(m);
             r.cStar = cs[i];
             r.constOptStar = m[i];
             r.c = coarse;
-            r.curve = ev->mse(coarse, nullptr);
+            r.curve = pow2Curve(u, dd, coarse, threads);
             r.lloydMax = floor;
             rep.distortion.push_back(std::move(r));
         };
@@ -464,12 +623,13 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 double n2 = 0;
                 std::vector<double> g(static_cast<std::size_t>(dd));
                 for (std::int64_t j = 0; j < dd; ++j) {
-                    g[static_cast<std::size_t>(j)] =
-                        philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd), static_cast<std::uint64_t>(i * dd + j));
+                    g[static_cast<std::size_t>(j)] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
+                                                                      static_cast<std::uint64_t>(i * dd + j));
                     n2 += g[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
                 }
                 for (std::int64_t j = 0; j < dd; ++j)
-                    u[static_cast<std::size_t>(i * dd + j)] = static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
+                    u[static_cast<std::size_t>(i * dd + j)] =
+                        static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
             }
             measure("theory", dd, u, lloydMaxSphere(dd).mse);
         }

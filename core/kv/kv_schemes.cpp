@@ -59,9 +59,12 @@ void codebookRow(const float *x, float *out, std::int64_t d, std::int64_t b, flo
         for (std::int64_t o = 0; o < d; o += b)
             hadamardBlock(tmp.data() + o, b, r);
     for (std::int64_t j = 0; j < d; ++j) {
+        // The level index is the number of boundaries ≤ y (y ≥ boundary goes up): branch-free.
         const float y = tmp[static_cast<std::size_t>(j)];
-        const auto it = std::upper_bound(bound.begin(), bound.end(), y); // y ≥ boundary goes up
-        tmp[static_cast<std::size_t>(j)] = lv[static_cast<std::size_t>(it - bound.begin())];
+        int idx = 0;
+        for (int i = 0; i < 15; ++i)
+            idx += y >= bound[static_cast<std::size_t>(i)] ? 1 : 0;
+        tmp[static_cast<std::size_t>(j)] = lv[static_cast<std::size_t>(idx)];
     }
     if (rotate)
         for (std::int64_t o = 0; o < d; o += b)
@@ -302,8 +305,7 @@ std::vector<KvScheme> defaultKvSchemes()
 {
     std::vector<KvScheme> out;
     for (const char *n : {"bf16", "fp8", "fp8-head", "fp8-vllm", "codebook", "codebook-layer", "codebook-shared",
-                          "codebook-norot", "constopt", "constopt:c=0.195", "constopt:c=fit", "mxfp4", "nvfp4",
-                          "int4"})
+                          "codebook-norot", "constopt", "constopt:c=0.195", "constopt:c=fit", "mxfp4", "nvfp4", "int4"})
         out.push_back(KvScheme::parse(n));
     return out;
 }
@@ -332,8 +334,8 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
                     out[static_cast<std::size_t>(i)] = fp8Value(x[static_cast<std::size_t>(i)], s);
             }
         } else {
-            const float s = scheme.fp8 == KvFp8Rule::Unit ? 1.0f
-                                                          : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
+            const float s =
+                scheme.fp8 == KvFp8Rule::Unit ? 1.0f : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
             for (std::size_t i = 0; i < x.size(); ++i)
                 out[i] = fp8Value(x[i], s);
         }
