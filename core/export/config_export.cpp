@@ -168,6 +168,37 @@ std::optional<std::vector<QuantSpec>> overriddenSpecs(const Recipe &recipe, int 
     return m.specs;
 }
 
+std::optional<std::string> kvCacheFp8Strategy(const Recipe &recipe, const std::string &target, bool allowHead)
+{
+    if (!recipe.kvCache)
+        return std::nullopt;
+    const RecipeKvCache &kv = *recipe.kvCache;
+    if (!kv.uniform())
+        throw UnsupportedError("kv_cache: " + target +
+                               " states one KV-cache scheme for every attention layer; the recipe gives layers "
+                               "different schemes (boundary " +
+                               std::to_string(kv.boundary) + ", " + std::to_string(kv.ranges.size()) +
+                               " range(s)) — keep the boundary layers quantized or export without kv_cache");
+    const auto [k, v] = kv.schemesOf(0);
+    if (k != v)
+        throw UnsupportedError("kv_cache: " + target + " states one scheme for K and V; the recipe has K " + k +
+                               ", V " + v);
+    if (k == "fp8")
+        return "tensor";
+    if (k == "fp8-head") {
+        if (!allowHead)
+            throw UnsupportedError("kv_cache: fp8-head — " + target + "'s KV cache is FP8 per tensor");
+        return "attn_head";
+    }
+    if (k == "fp8-vllm" || k == "fp8-unit")
+        throw UnsupportedError("kv_cache: " + k + " is a vLLM run-time setting (--kv-cache-dtype fp8" +
+                               std::string(k == "fp8-vllm" ? " --calculate-kv-scales" : "") +
+                               "), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale");
+    throw UnsupportedError("kv_cache: " + k + " — " + target +
+                           " and vLLM read an FP8 KV cache only (num_bits 8, type float); a 4-bit or BF16 KV "
+                           "cache has no config to state it");
+}
+
 } // namespace exportdetail
 
 namespace {
@@ -189,6 +220,8 @@ std::string llmCompressorYaml(const Recipe &recipe, const ExportOptions &options
         y += "          input_activations: " + g["input_activations"].dump() + "\n";
         y += "          output_activations: " + g["output_activations"].dump() + "\n";
     }
+    if (!ct["kv_cache_scheme"].is_null())
+        y += "      kv_cache_scheme: " + ct["kv_cache_scheme"].dump() + "\n";
     return y;
 }
 

@@ -104,6 +104,15 @@ std::string ruleLabel(const Recipe &recipe, int i);
 /// The specs of one overridden module of rule `i` (the rule's specs with the override applied),
 /// or nothing when the module resolves to another rule or is excluded (the override is moot).
 std::optional<std::vector<QuantSpec>> overriddenSpecs(const Recipe &recipe, int i, const std::string &module);
+/// The FP8 KV-cache strategy a toolkit config can state for the recipe's `kv_cache`: nullopt
+/// without a section; "tensor" (`fp8`, amax/448 per layer) or "attn_head" (`fp8-head`, only when
+/// `allowHead`). Throws UnsupportedError naming `target` and why for anything else: layers with
+/// different schemes (boundary protection, ranges; the toolkits state one scheme for every
+/// attention layer), K and V with different schemes, a scheme that is not a calibrated FP8
+/// (`fp8-vllm`/`fp8-unit` are vLLM run-time settings, the 4-bit schemes have no toolkit or vLLM
+/// KV-cache format).
+std::optional<std::string> kvCacheFp8Strategy(const Recipe &recipe, const std::string &target, bool allowHead);
+
 } // namespace exportdetail
 
 } // namespace quantscope

@@ -279,6 +279,8 @@ json compressedTensorsConfig(const Recipe &recipe, const ExportOptions &options,
     q["global_compression_ratio"] = nullptr;
     q["ignore"] = ignore;
     q["kv_cache_scheme"] = nullptr;
+    if (const auto strategy = kvCacheFp8Strategy(recipe, "compressed-tensors' kv_cache_scheme", true))
+        q["kv_cache_scheme"] = ctArgs(8, "float", true, strategy->c_str(), nullptr);
     q["moe_sparsity_config"] = nullptr;
     q["quant_method"] = "compressed-tensors";
     q["quantization_status"] = "compressed";

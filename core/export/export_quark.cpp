@@ -6,6 +6,7 @@
 //   entries (one per fnmatch pattern, in rule order), per-module overrides → exact-name entries
 //   first; exclude → exclude (fnmatch); a ProgressiveSpec → the two-entry `weight` list.
 #include <algorithm>
+#include <cstring>
 #include <variant>
 
 #include "export/config_export.h"
@@ -252,14 +253,52 @@ nlohmann::ordered_json quarkQuantizationConfig(const Recipe &recipe, const Expor
     nlohmann::ordered_json q;
     q["algo_config"] = nullptr;
     q["exclude"] = plan.exclude;
-    q["export"] = json{{"kv_cache_group", json::array()},
+    // The KV cache: Quark's LLM template puts an FP8 per-tensor static spec on the output of the
+    // k/v projections (kv_cache_quant_config, with each projection's own weight and input specs)
+    // and names them in export.kv_cache_group.
+    json kvGroup = json::array();
+    json kvConfig = json::object();
+    if (kvCacheFp8Strategy(recipe, "Quark's kv_cache_quant_config", false)) {
+        ExportOptions out = options;
+        out.activations = ActivationScheme::Fp8Static;
+        json fp8 = quarkInput(out);
+        for (const char *proj : {"k_proj", "v_proj"}) {
+            const std::string pattern = std::string("*") + proj;
+            // The projection's weight spec: the rule every known k/v module resolves to (one).
+            std::vector<std::string> names;
+            if (modules) {
+                for (const auto &m : *modules)
+                    if (m.size() > std::strlen(proj) &&
+                        m.compare(m.size() - std::strlen(proj), std::string::npos, proj) == 0)
+                        names.push_back(m);
+            } else {
+                names.push_back(std::string("model.layers.0.self_attn.") + proj);
+            }
+            std::optional<nlohmann::json> weight;
+            for (const auto &n : names) {
+                const RecipeMatch m = matchModule(recipe, n);
+                const json w =
+                    m.matched() ? quarkWeight(oneSpec(m.specs, "module " + n), "module " + n) : json(nullptr);
+                if (weight && *weight != w)
+                    throw UnsupportedError("kv_cache: Quark gives every '" + pattern +
+                                           "' module one layer config; the recipe quantizes them differently (" + n +
+                                           ")");
+                weight = w;
+            }
+            json layer = quarkLayer(weight ? *weight : json(nullptr), options);
+            layer["output_tensors"] = fp8;
+            kvConfig[pattern] = layer;
+            kvGroup.push_back(pattern);
+        }
+    }
+    q["export"] = json{{"kv_cache_group", kvGroup},
                        {"min_kv_scale", 0.0},
                        {"pack_method", options.packMethod},
                        {"weight_format", "real_quantized"},
                        {"weight_merge_groups", nullptr}};
     q["global_quant_config"] = quarkLayer(quarkWeight(*plan.global, "the catch-all rule"), options);
     q["kv_cache_post_rope"] = false;
-    q["kv_cache_quant_config"] = json::object();
+    q["kv_cache_quant_config"] = kvConfig;
     q["layer_quant_config"] = layers;
     q["layer_type_quant_config"] = json::object();
     q["quant_method"] = "quark";

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "io/json_strict.h"
+#include "kv/kv_schemes.h"
 #include "util/error.h"
 #include "util/glob.h"
 #include "util/hash.h"
@@ -229,9 +230,76 @@ std::string moduleOf(std::string_view name)
     return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
 }
 
+namespace {
+
+std::string kvSchemeAt(const ojson &v, const std::string &path)
+{
+    if (!v.is_string())
+        fail(path, "must be a KV scheme name (a string)");
+    const std::string name = v.get<std::string>();
+    try {
+        return KvScheme::parse(name).name();
+    } catch (const UnsupportedError &e) {
+        fail(path, e.message());
+    }
+    return {};
+}
+
+int kvIntAt(const ojson &v, const std::string &path, int lo)
+{
+    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > 100000)
+        fail(path, "must be an integer in [" + std::to_string(lo) + ", 100000], got " + v.dump());
+    return static_cast<int>(v.get<std::int64_t>());
+}
+
+RecipeKvCache parseKvCache(const ojson &j)
+{
+    if (!j.is_object())
+        fail("kv_cache", "must be an object");
+    refuseUnknown(j, "kv_cache", {"k", "v", "boundary", "layers", "ranges"});
+    RecipeKvCache kv;
+    if (j.contains("k"))
+        kv.k = kvSchemeAt(j["k"], "kv_cache.k");
+    if (j.contains("v"))
+        kv.v = kvSchemeAt(j["v"], "kv_cache.v");
+    if (j.contains("boundary"))
+        kv.boundary = kvIntAt(j["boundary"], "kv_cache.boundary", 0);
+    if (j.contains("layers"))
+        kv.layers = kvIntAt(j["layers"], "kv_cache.layers", 1);
+    if (kv.boundary > 0 && !kv.layers)
+        fail("kv_cache.boundary", "needs kv_cache.layers (the model's attention layers) to know which are last");
+    if (j.contains("ranges")) {
+        const ojson &rs = j["ranges"];
+        if (!rs.is_array())
+            fail("kv_cache.ranges", "must be an array");
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+            const std::string path = "kv_cache.ranges[" + std::to_string(i) + "]";
+            refuseUnknown(rs[i], path, {"layers", "k", "v"});
+            const ojson &ls = member(rs[i], path, "layers");
+            if (!ls.is_array() || ls.size() != 2)
+                fail(path + ".layers", "must be [first, last]");
+            RecipeKvRange r;
+            r.first = kvIntAt(ls[0], path + ".layers[0]", 0);
+            r.last = kvIntAt(ls[1], path + ".layers[1]", 0);
+            if (r.last < r.first)
+                fail(path + ".layers",
+                     "last (" + std::to_string(r.last) + ") is before first (" + std::to_string(r.first) + ")");
+            if (kv.layers && r.last >= *kv.layers)
+                fail(path + ".layers", "layer " + std::to_string(r.last) + " is beyond kv_cache.layers (" +
+                                           std::to_string(*kv.layers) + ")");
+            r.k = kvSchemeAt(member(rs[i], path, "k"), path + ".k");
+            r.v = kvSchemeAt(member(rs[i], path, "v"), path + ".v");
+            kv.ranges.push_back(std::move(r));
+        }
+    }
+    return kv;
+}
+
+} // namespace
+
 Recipe Recipe::fromJson(const ojson &j)
 {
-    refuseUnknown(j, "", {"quantscope_recipe", "rules", "exclude", "metadata"});
+    refuseUnknown(j, "", {"quantscope_recipe", "rules", "exclude", "kv_cache", "metadata"});
     const ojson &version = member(j, "", "quantscope_recipe");
     if (!version.is_number_integer() || version.get<std::int64_t>() != kVersion)
         fail("quantscope_recipe", "must be " + std::to_string(kVersion) + ", got " + version.dump());
@@ -345,12 +413,36 @@ Recipe Recipe::fromJson(const ojson &j)
             r.exclude.push_back(std::move(e));
         }
     }
+    if (j.contains("kv_cache"))
+        r.kvCache = parseKvCache(j["kv_cache"]);
     if (j.contains("metadata")) {
         if (!j["metadata"].is_object())
             fail("metadata", "must be an object");
         r.metadata = j["metadata"];
     }
     return r;
+}
+
+std::pair<std::string, std::string> RecipeKvCache::schemesOf(int layer) const
+{
+    std::pair<std::string, std::string> out{k, v};
+    if (boundary > 0 && layers && (layer < boundary || layer >= *layers - boundary))
+        out = {"bf16", "bf16"};
+    for (const auto &r : ranges)
+        if (layer >= r.first && layer <= r.last)
+            out = {r.k, r.v};
+    return out;
+}
+
+bool RecipeKvCache::uniform() const
+{
+    if (!layers)
+        return boundary == 0 && ranges.empty();
+    const auto first = schemesOf(0);
+    for (int l = 1; l < *layers; ++l)
+        if (schemesOf(l) != first)
+            return false;
+    return true;
 }
 
 Recipe Recipe::load(const std::string &path)
@@ -401,6 +493,19 @@ ojson Recipe::toJson() const
     for (const auto &e : exclude)
         ex.push_back(ojson{{"pattern", e.pattern}, {"dialect", std::string(quantscope::toString(e.dialect))}});
     j["exclude"] = ex;
+    if (kvCache) {
+        ojson kv;
+        kv["k"] = kvCache->k;
+        kv["v"] = kvCache->v;
+        kv["boundary"] = kvCache->boundary;
+        if (kvCache->layers)
+            kv["layers"] = *kvCache->layers;
+        ojson rs = ojson::array();
+        for (const auto &r : kvCache->ranges)
+            rs.push_back(ojson{{"layers", {r.first, r.last}}, {"k", r.k}, {"v", r.v}});
+        kv["ranges"] = rs;
+        j["kv_cache"] = kv;
+    }
     j["metadata"] = metadata;
     return j;
 }

@@ -51,10 +51,34 @@ struct RecipeExclude {
     bool operator==(const RecipeExclude &) const = default;
 };
 
+/// Layers [first, last] (the model's attention-layer indices, inclusive) with their own K/V schemes.
+struct RecipeKvRange {
+    int first = 0, last = 0;
+    std::string k, v;
+    bool operator==(const RecipeKvRange &) const = default;
+};
+
+/// The KV-cache section: the KV lab's scheme names (core/kv/kv_schemes.h) for K and V, boundary
+/// protection (the first and last `boundary` layers in BF16) and per-range overrides (a later
+/// range wins over an earlier one and over the boundary).
+struct RecipeKvCache {
+    std::string k = "fp8", v = "fp8";
+    int boundary = 0;
+    std::optional<int> layers; ///< the model's attention layers; required when boundary > 0
+    std::vector<RecipeKvRange> ranges;
+    bool operator==(const RecipeKvCache &) const = default;
+    /// K and V scheme names of one layer.
+    std::pair<std::string, std::string> schemesOf(int layer) const;
+    /// Whether every layer gets the same K and V schemes (then `schemesOf(0)`); without `layers`
+    /// only a section with no boundary and no ranges is uniform.
+    bool uniform() const;
+};
+
 struct Recipe {
     static constexpr int kVersion = 1;
     std::vector<RecipeRule> rules;
     std::vector<RecipeExclude> exclude;
+    std::optional<RecipeKvCache> kvCache; ///< `kv_cache` (absent: the KV cache is not quantized)
     nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
     bool operator==(const Recipe &) const = default;
 

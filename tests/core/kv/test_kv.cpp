@@ -229,9 +229,10 @@ TEST(KvSchemes, Fp8RulesEqualAScalarE4m3Search)
     float amax1 = 0;
     for (std::int64_t i = T * d; i < 2 * T * d; ++i)
         amax1 = std::max(amax1, std::fabs(x[static_cast<std::size_t>(i)]));
-    for (const Case c : {Case{"fp8", KvRole::K, a448, a448}, Case{"fp8-head", KvRole::K, amax0 / 448.0f, amax1 / 448.0f},
-                         Case{"fp8-vllm", KvRole::K, amax / 200.0f, amax / 200.0f},
-                         Case{"fp8-vllm", KvRole::V, amax / 100.0f, amax / 100.0f}, Case{"fp8-unit", KvRole::V, 1, 1}}) {
+    for (const Case c :
+         {Case{"fp8", KvRole::K, a448, a448}, Case{"fp8-head", KvRole::K, amax0 / 448.0f, amax1 / 448.0f},
+          Case{"fp8-vllm", KvRole::K, amax / 200.0f, amax / 200.0f},
+          Case{"fp8-vllm", KvRole::V, amax / 100.0f, amax / 100.0f}, Case{"fp8-unit", KvRole::V, 1, 1}}) {
         const auto y = kvQuantize(KvScheme::parse(c.name), c.role, x, ctxOf(H, T, d));
         for (std::size_t i = 0; i < x.size(); ++i) {
             const float s = static_cast<std::int64_t>(i) < T * d ? c.s0 : c.s1;
@@ -347,7 +348,8 @@ TEST(KvSchemes, RotationKeepsNormsAndLowersOutlierKurtosis)
     for (std::int64_t r = 0; r < 200; ++r) {
         double a = 0, b = 0;
         for (std::int64_t j = 0; j < d; ++j) {
-            a += static_cast<double>(before[static_cast<std::size_t>(r * d + j)]) * before[static_cast<std::size_t>(r * d + j)];
+            a += static_cast<double>(before[static_cast<std::size_t>(r * d + j)]) *
+                 before[static_cast<std::size_t>(r * d + j)];
             b += static_cast<double>(x[static_cast<std::size_t>(r * d + j)]) * x[static_cast<std::size_t>(r * d + j)];
         }
         EXPECT_NEAR(std::sqrt(b), std::sqrt(a), 1e-6 * std::sqrt(a));
@@ -445,8 +447,8 @@ TEST(KvLab, StudyOnOutlierKeysShowsThePapersFindings)
     }
     for (float &x : q)
         x *= 0.05f;
-    const KvData data = kvFromArrays("synthetic", Tensor::fromFloats({L, Hkv, T, d}, k), Tensor::fromFloats({L, Hkv, T, d}, v),
-                                     Tensor::fromFloats({L, H, Q, d}, q));
+    const KvData data = kvFromArrays("synthetic", Tensor::fromFloats({L, Hkv, T, d}, k),
+                                     Tensor::fromFloats({L, Hkv, T, d}, v), Tensor::fromFloats({L, H, Q, d}, q));
     KvLabOptions o;
     o.distortionVectors = 512;
     o.boundary = 1;
@@ -547,8 +549,9 @@ TEST(KvData, SafetensorsLayoutsAndEveryLie)
         }
     };
     const fs::path disagree = tmpPath("disagree.safetensors");
-    writeSafetensors(disagree, {{"k", Tensor::fromFloats({L, H, T, d}, k)},
-                                {"v", Tensor::fromFloats({L, H, T / 2, d}, std::span<const float>(v.data(), v.size() / 2))}});
+    writeSafetensors(disagree,
+                     {{"k", Tensor::fromFloats({L, H, T, d}, k)},
+                      {"v", Tensor::fromFloats({L, H, T / 2, d}, std::span<const float>(v.data(), v.size() / 2))}});
     refused(disagree, "disagree");
     auto kn = k;
     kn[(1 * H + 1) * T * d + 5 * d + 2] = NAN;
@@ -590,7 +593,8 @@ TEST(KvData, NpyStackedKv)
 
 TEST(KvData, CaptureHoldsCachesAndQueries)
 {
-    const fs::path cap = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests" / "data" / "capture" / "stories260K.capture.safetensors";
+    const fs::path cap =
+        fs::path(QUANTSCOPE_SOURCE_DIR) / "tests" / "data" / "capture" / "stories260K.capture.safetensors";
     if (!fs::exists(cap))
         GTEST_SKIP() << "the committed golden capture is absent: " << cap;
     const KvData data = loadKv(cap);
