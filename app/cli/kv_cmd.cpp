@@ -132,8 +132,8 @@ int runKv(const KvArgs &a, const CommonOptions &common)
     }
     std::printf("K excess kurtosis, largest over layers: %.3g before the rotation, %.3g after\n", kb, ka);
     if (!r.distortion.empty()) {
-        std::printf("%-7s %5s %11s %11s %11s %11s %7s %11s\n", "source", "d", "FP4 /6", "c 0.156", "c 0.195",
-                    "c*", "c*", "Lloyd–Max");
+        std::printf("%-7s %5s %11s %11s %11s %11s %7s %11s\n", "source", "d", "FP4 /6", "c 0.156", "c 0.195", "c*",
+                    "c*", "Lloyd–Max");
         for (const auto &x : r.distortion)
             std::printf("%-7s %5lld %11.4g %11.4g %11.4g %11.4g %7.4f %11.4g\n", x.source.c_str(),
                         static_cast<long long>(x.d), x.fp4Plain, x.constOpt0156, x.constOpt0195, x.constOptStar,

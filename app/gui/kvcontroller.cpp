@@ -40,8 +40,9 @@ KvController::KvController(QObject *parent, LoadController *loads, QTabWidget *t
     m_pool.setMaxThreadCount(1); // the lab parallelises itself
     m_view = new KvView(tabs);
     m_view->setObjectName(QStringLiteral("kvView")); // quantscope --view kv
-    tabs->setTabToolTip(tabs->addTab(m_view, tr("K&V cache")),
-                        tr("4-bit KV caches on your keys and values: FP8, codebooks, constOpt FP4, MXFP4, NVFP4, INT4"));
+    tabs->setTabToolTip(
+        tabs->addTab(m_view, tr("K&V cache")),
+        tr("4-bit KV caches on your keys and values: FP8, codebooks, constOpt FP4, MXFP4, NVFP4, INT4"));
     m_openAction = new QAction(tr("Open &KV Cache…"), this);
     m_openAction->setStatusTip(
         tr("Study the K/V caches of a capture or of .safetensors/.npz/.npy arrays in the KV cache tab"));
@@ -109,8 +110,9 @@ void KvController::updateSource()
         m_view->setReport(nullptr); // a report of another file
         m_view->setStatus(QString());
     }
-    m_view->setSource(QDir::toNativeSeparators(path),
-                      path.isEmpty() ? QString() : file ? tr("opened file") : tr("the paired capture"));
+    m_view->setSource(QDir::toNativeSeparators(path), path.isEmpty() ? QString()
+                                                      : file         ? tr("opened file")
+                                                                     : tr("the paired capture"));
 }
 
 void KvController::run()
@@ -137,8 +139,9 @@ void KvController::run()
         },
         [this](std::shared_ptr<const KvLabReport> report) {
             m_view->setReport(report);
-            finished(tr("Studied %n scheme(s) and the plan in %1 ms.", nullptr, static_cast<int>(report->schemes.size()))
-                         .arg(report->timeMs, 0, 'f', 0));
+            finished(
+                tr("Studied %n scheme(s) and the plan in %1 ms.", nullptr, static_cast<int>(report->schemes.size()))
+                    .arg(report->timeMs, 0, 'f', 0));
         },
         [this](const QString &error) {
             m_view->showError(error);

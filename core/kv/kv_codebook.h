@@ -35,7 +35,8 @@ KvCodebookFit lloydMaxSphere(std::int64_t d, double tol = 1e-13, int maxIteratio
 /// bin (FP64). Values outside [−1, 1] land in the end bins.
 struct KvUnitHistogram {
     static constexpr int kBins = 1 << 16;
-    std::vector<double> n = std::vector<double>(kBins), s1 = std::vector<double>(kBins), s2 = std::vector<double>(kBins);
+    std::vector<double> n = std::vector<double>(kBins), s1 = std::vector<double>(kBins),
+                        s2 = std::vector<double>(kBins);
     void add(float y);
     void merge(const KvUnitHistogram &o);
     double count() const;

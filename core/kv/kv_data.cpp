@@ -42,8 +42,8 @@ std::vector<float> firstRows(const std::vector<float> &x, std::int64_t H, std::i
     return out;
 }
 
-void checkFinite(const std::string &file, const KvLayer &l, const std::vector<float> &x, std::int64_t T,
-                 std::int64_t d, const char *what)
+void checkFinite(const std::string &file, const KvLayer &l, const std::vector<float> &x, std::int64_t T, std::int64_t d,
+                 const char *what)
 {
     for (std::size_t i = 0; i < x.size(); ++i)
         if (!std::isfinite(x[i])) {
@@ -101,8 +101,7 @@ void addLayer(KvData &data, const std::string &file, KvLayer layer, const Shape 
         data.headDim = d;
         data.heads = H;
         data.queries = Q;
-    } else if (ks[0] != data.kvHeads || T != data.tokens || d != data.headDim || H != data.heads ||
-               Q != data.queries) {
+    } else if (ks[0] != data.kvHeads || T != data.tokens || d != data.headDim || H != data.heads || Q != data.queries) {
         shapeErr("shape differs from the first layer's (K/V " + std::to_string(data.kvHeads) + "×" +
                  std::to_string(data.tokens) + "×" + std::to_string(data.headDim) + ", queries " +
                  std::to_string(data.heads) + "×" + std::to_string(data.queries) + ")");
@@ -312,8 +311,7 @@ KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, 
     const std::int64_t L = k.rank() == 4 ? k.dim(0) : 1;
     if ((v.rank() == 4 ? v.dim(0) : 1) != L || (q && (q->rank() == 4 ? q->dim(0) : 1) != L))
         throw FormatError("k, v and q disagree on the number of layers (k " + shapeToString(k.shape()) + ", v " +
-                              shapeToString(v.shape()) + (q ? ", q " + shapeToString(q->shape()) : std::string()) +
-                              ")",
+                              shapeToString(v.shape()) + (q ? ", q " + shapeToString(q->shape()) : std::string()) + ")",
                           at(label));
     if (L <= 0)
         throw FormatError("no layers", at(label));

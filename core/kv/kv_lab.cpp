@@ -99,8 +99,8 @@ void accumulate(KvAttentionError &sum, const KvAttentionError &e, double &oRef, 
 }
 
 struct LayerPrep {
-    std::vector<float> rotK;               ///< rotated keys [Hkv·T, d]
-    KvUnitHistogram kHist, vHist;          ///< unit rotated coordinates
+    std::vector<float> rotK;      ///< rotated keys [Hkv·T, d]
+    KvUnitHistogram kHist, vHist; ///< unit rotated coordinates
     double kurtBefore = 0, kurtAfter = 0, normErr = 0;
 };
 
@@ -202,9 +202,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                                " is odd: no Walsh–Hadamard rotation exists for it, so the rotated schemes, the c "
                                "sweep and the codebooks cannot run");
     if (b != d)
-        rep.notes.push_back("head_dim " + std::to_string(d) + " is not a power of two: the rotation works in blocks of " +
-                            std::to_string(b) + " (the theoretical codebook assumes a rotation over all " +
-                            std::to_string(d) + " channels)");
+        rep.notes.push_back("head_dim " + std::to_string(d) +
+                            " is not a power of two: the rotation works in blocks of " + std::to_string(b) +
+                            " (the theoretical codebook assumes a rotation over all " + std::to_string(d) +
+                            " channels)");
     const int threads = resolveThreads(opt.threads);
     std::atomic<int> done{0};
     const double totalSteps = static_cast<double>(2 * L + 2);
@@ -228,7 +229,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (std::int64_t i = 0; i < Hkv * T; ++i) {
             double a = 0, r = 0;
             for (std::int64_t j = 0; j < d; ++j) {
-                a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) * l.k[static_cast<std::size_t>(i * d + j)];
+                a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) *
+                     l.k[static_cast<std::size_t>(i * d + j)];
                 r += static_cast<double>(p.rotK[static_cast<std::size_t>(i * d + j)]) *
                      p.rotK[static_cast<std::size_t>(i * d + j)];
             }
@@ -255,8 +257,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     rep.kLayer.resize(static_cast<std::size_t>(L));
     rep.vLayer.resize(static_cast<std::size_t>(L));
     parallelForEach(L, threads, [&](std::int64_t li) {
-        rep.kLayer[static_cast<std::size_t>(li)] = lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
-        rep.vLayer[static_cast<std::size_t>(li)] = lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
+        rep.kLayer[static_cast<std::size_t>(li)] =
+            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
+        rep.vLayer[static_cast<std::size_t>(li)] =
+            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
     });
     for (auto &p : prep) {
         rep.kurtosisBefore.push_back(p.kurtBefore);
@@ -319,8 +323,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             rows.push_back(n == Q ? i : (i * (Q - 1)) / std::max<std::int64_t>(1, n - 1));
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
         if (n < Q)
-            rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " +
-                                std::to_string(Q) + " captured queries per head, evenly spaced (--score-queries)");
+            rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " + std::to_string(Q) +
+                                " captured queries per head, evenly spaced (--score-queries)");
     }
     const auto isBoundary = [&](std::int64_t li) {
         return opt.boundary > 0 && (li < opt.boundary || li >= L - opt.boundary);
@@ -345,12 +349,15 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     auto cFor = [&](const KvScheme &s, KvRole role, std::int64_t li) {
         if (!s.cFit)
             return s.c;
-        return role == KvRole::K ? rep.sweep.layerCStar[static_cast<std::size_t>(li)] : vCStar[static_cast<std::size_t>(li)];
+        return role == KvRole::K ? rep.sweep.layerCStar[static_cast<std::size_t>(li)]
+                                 : vCStar[static_cast<std::size_t>(li)];
     };
     parallelForEach(L, threads, [&](std::int64_t li) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-        const double kMean2 = mseOf(l.k.data(), std::vector<float>(l.k.size(), 0.0f).data(), static_cast<std::int64_t>(l.k.size()));
-        const double vMean2 = mseOf(l.v.data(), std::vector<float>(l.v.size(), 0.0f).data(), static_cast<std::int64_t>(l.v.size()));
+        const double kMean2 =
+            mseOf(l.k.data(), std::vector<float>(l.k.size(), 0.0f).data(), static_cast<std::int64_t>(l.k.size()));
+        const double vMean2 =
+            mseOf(l.v.data(), std::vector<float>(l.v.size(), 0.0f).data(), static_cast<std::int64_t>(l.v.size()));
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
             const KvScheme &ks = plan ? (isBoundary(li) ? bf16 : opt.kPlan) : opt.schemes[s];
@@ -440,9 +447,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                  ConstOptEncoder::Pow2, static_cast<float>(cs.front()),
-                                                  static_cast<float>(cs.back()), threads);
+            const auto ev =
+                makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32, ConstOptEncoder::Pow2,
+                                      static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
             const auto plain = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
             r.fp4Plain = plain->mse(1.0f / 6.0f);
@@ -464,12 +471,13 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 double n2 = 0;
                 std::vector<double> g(static_cast<std::size_t>(dd));
                 for (std::int64_t j = 0; j < dd; ++j) {
-                    g[static_cast<std::size_t>(j)] =
-                        philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd), static_cast<std::uint64_t>(i * dd + j));
+                    g[static_cast<std::size_t>(j)] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
+                                                                      static_cast<std::uint64_t>(i * dd + j));
                     n2 += g[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
                 }
                 for (std::int64_t j = 0; j < dd; ++j)
-                    u[static_cast<std::size_t>(i * dd + j)] = static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
+                    u[static_cast<std::size_t>(i * dd + j)] =
+                        static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
             }
             measure("theory", dd, u, lloydMaxSphere(dd).mse);
         }

@@ -39,8 +39,8 @@ namespace quantscope {
 struct KvLabOptions {
     std::vector<KvScheme> schemes = defaultKvSchemes();
     KvScheme kPlan = KvScheme::parse("constopt"), vPlan = KvScheme::parse("fp8");
-    int boundary = 2;         ///< first and last n layers kept in BF16 (plan and storage)
-    double memoryGiB = 80;    ///< KV memory for the context-length figure
+    int boundary = 2;      ///< first and last n layers kept in BF16 (plan and storage)
+    double memoryGiB = 80; ///< KV memory for the context-length figure
     std::int64_t scoreQueries = 128;
     double cLo = 0.05, cHi = 0.40, cStep = 0.0005; ///< 701 values
     bool distortion = true;
@@ -58,8 +58,8 @@ struct KvAttentionError {
 };
 
 struct KvSchemeLayer {
-    std::vector<double> kMse, vMse;         ///< per KV head
-    double kMean2 = 0, vMean2 = 0;          ///< mean x² of the layer's K and V
+    std::vector<double> kMse, vMse;          ///< per KV head
+    double kMean2 = 0, vMean2 = 0;           ///< mean x² of the layer's K and V
     std::vector<KvAttentionError> attention; ///< per query head (empty without queries)
     double c = 0;                            ///< constOpt: the c used (fit or given)
 };
@@ -68,7 +68,7 @@ struct KvSchemeSummary {
     std::string name;
     double kMse = 0, vMse = 0, kRel = 0, vRel = 0; ///< over all layers (rel = MSE / mean x²)
     std::optional<KvAttentionError> attention;     ///< over all layers and heads
-    double bytesPerToken = 0; ///< K + V of all layers and KV heads, boundary layers BF16
+    double bytesPerToken = 0;                      ///< K + V of all layers and KV heads, boundary layers BF16
     std::int64_t contextTokens = 0;
     std::vector<KvSchemeLayer> layers;
 };
@@ -97,15 +97,15 @@ struct KvLabReport {
     std::vector<KvSchemeSummary> schemes;
     KvSchemeSummary plan; ///< name "K:<k> V:<v> boundary n"
     KvCSweep sweep;
-    KvCodebookFit theory;                    ///< at d
-    double paperLargest = 0.342;             ///< the paper's largest theoretical centroid at d = 64
-    double gaussianLargest = 0;              ///< 2.7326/√d (the Gaussian limit)
-    KvCodebookFit kShared, vShared;          ///< refit on all layers
-    std::vector<KvCodebookFit> kLayer, vLayer; ///< refit per layer
+    KvCodebookFit theory;                              ///< at d
+    double paperLargest = 0.342;                       ///< the paper's largest theoretical centroid at d = 64
+    double gaussianLargest = 0;                        ///< 2.7326/√d (the Gaussian limit)
+    KvCodebookFit kShared, vShared;                    ///< refit on all layers
+    std::vector<KvCodebookFit> kLayer, vLayer;         ///< refit per layer
     std::vector<double> kurtosisBefore, kurtosisAfter; ///< K per layer
-    double rotationNormError = 0; ///< max |‖Hx‖ − ‖x‖| / ‖x‖ over the keys
-    double unrotatedOverRotated = 0; ///< K MSE of codebook-norot / codebook (theory levels)
-    double calibratedGain = 0;       ///< 1 − K MSE(codebook-layer) / K MSE(codebook)
+    double rotationNormError = 0;                      ///< max |‖Hx‖ − ‖x‖| / ‖x‖ over the keys
+    double unrotatedOverRotated = 0;                   ///< K MSE of codebook-norot / codebook (theory levels)
+    double calibratedGain = 0;                         ///< 1 − K MSE(codebook-layer) / K MSE(codebook)
     std::vector<KvDistortion> distortion;
     std::vector<std::string> notes;
     double timeMs = 0;

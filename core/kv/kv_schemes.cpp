@@ -302,8 +302,7 @@ std::vector<KvScheme> defaultKvSchemes()
 {
     std::vector<KvScheme> out;
     for (const char *n : {"bf16", "fp8", "fp8-head", "fp8-vllm", "codebook", "codebook-layer", "codebook-shared",
-                          "codebook-norot", "constopt", "constopt:c=0.195", "constopt:c=fit", "mxfp4", "nvfp4",
-                          "int4"})
+                          "codebook-norot", "constopt", "constopt:c=0.195", "constopt:c=fit", "mxfp4", "nvfp4", "int4"})
         out.push_back(KvScheme::parse(n));
     return out;
 }
@@ -332,8 +331,8 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
                     out[static_cast<std::size_t>(i)] = fp8Value(x[static_cast<std::size_t>(i)], s);
             }
         } else {
-            const float s = scheme.fp8 == KvFp8Rule::Unit ? 1.0f
-                                                          : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
+            const float s =
+                scheme.fp8 == KvFp8Rule::Unit ? 1.0f : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
             for (std::size_t i = 0; i < x.size(); ++i)
                 out[i] = fp8Value(x[i], s);
         }

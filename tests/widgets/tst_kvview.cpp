@@ -34,8 +34,7 @@ using namespace quantscope;
 
 namespace {
 
-const QString kCapture =
-    QStringLiteral(QUANTSCOPE_SOURCE_DIR "/tests/data/capture/stories260K.capture.safetensors");
+const QString kCapture = QStringLiteral(QUANTSCOPE_SOURCE_DIR "/tests/data/capture/stories260K.capture.safetensors");
 
 double cellValue(const QTableWidget *t, int row, int column)
 {

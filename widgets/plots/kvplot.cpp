@@ -113,16 +113,15 @@ void KvPlot::setReport(std::shared_ptr<const KvLabReport> report)
         if (m_kind == Kind::Codebook) {
             yAxis->setRange(-0.7, 2.7);
             xAxis->scaleRange(1.08, xAxis->range().center()); // the outer levels off the frame
-        }
-        else if (m_kind == Kind::Kurtosis)
+        } else if (m_kind == Kind::Kurtosis)
             yAxis->scaleRange(1.15, yAxis->range().center());
     }
     recolor();
     replot(rpQueuedReplot);
 }
 
-QCPGraph *KvPlot::addSeries(const QString &name, const std::vector<double> &x, const std::vector<double> &y,
-                            int color, Qt::PenStyle style, bool markers)
+QCPGraph *KvPlot::addSeries(const QString &name, const std::vector<double> &x, const std::vector<double> &y, int color,
+                            Qt::PenStyle style, bool markers)
 {
     auto *g = addGraph();
     g->setName(name);
@@ -217,8 +216,8 @@ void KvPlot::drawCodebook(const KvLabReport &r)
     auto row = [](const std::vector<double> &levels, double y) { return std::vector<double>(levels.size(), y); };
     if (r.theory.levels.empty())
         return;
-    addSeries(tr("theory (exact law at d = %1)").arg(r.headDim), r.theory.levels, row(r.theory.levels, 2), 0,
-              Qt::NoPen, true);
+    addSeries(tr("theory (exact law at d = %1)").arg(r.headDim), r.theory.levels, row(r.theory.levels, 2), 0, Qt::NoPen,
+              true);
     if (!r.kShared.levels.empty())
         addSeries(tr("refit on K, shared"), r.kShared.levels, row(r.kShared.levels, 1), 1, Qt::NoPen, true);
     if (!r.vShared.levels.empty())
@@ -264,10 +263,10 @@ void KvPlot::recolor()
         pen.setStyle(s.pen == Qt::NoPen ? Qt::SolidLine : s.pen);
         m_graphs[i]->setPen(pen);
         m_graphs[i]->setLineStyle(s.pen == Qt::NoPen ? QCPGraph::lsNone : QCPGraph::lsLine);
-        m_graphs[i]->setScatterStyle(s.markers ? QCPScatterStyle(s.pen == Qt::NoPen ? QCPScatterStyle::ssDiamond
-                                                                                     : QCPScatterStyle::ssCircle,
-                                                                 c, c, s.pen == Qt::NoPen ? 9 : 5)
-                                               : QCPScatterStyle());
+        m_graphs[i]->setScatterStyle(
+            s.markers ? QCPScatterStyle(s.pen == Qt::NoPen ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCircle, c,
+                                        c, s.pen == Qt::NoPen ? 9 : 5)
+                      : QCPScatterStyle());
     }
     for (int i = 0; i < m_markers.size(); ++i) {
         const int c = m_markerColors[i];

@@ -398,9 +398,10 @@ void KvView::fillLayerTable()
         return;
     const auto &r = *m_report;
     const int index = m_layerScheme->currentIndex();
-    const KvSchemeSummary *s = index < 0                                        ? nullptr
-                               : index < static_cast<int>(r.schemes.size()) ? &r.schemes[static_cast<std::size_t>(index)]
-                                                                              : &r.plan;
+    const KvSchemeSummary *s = index < 0 ? nullptr
+                               : index < static_cast<int>(r.schemes.size())
+                                   ? &r.schemes[static_cast<std::size_t>(index)]
+                                   : &r.plan;
     if (!s)
         return;
     const int heads = static_cast<int>(r.kvHeads);
@@ -437,11 +438,10 @@ void KvView::fillLayerTable()
                     item->setBackground(heat((std::log10(x) - std::log10(lo)) / span));
                 item->setForeground(QColor(Qt::black));
                 if (static_cast<std::size_t>(i) < r.layerNames.size())
-                    item->setToolTip(
-                        (role == 0 ? tr("%1, K head %2: MSE %3") : tr("%1, V head %2: MSE %3"))
-                            .arg(fromStd(r.layerNames[static_cast<std::size_t>(i)]))
-                            .arg(h)
-                            .arg(numberText(x)));
+                    item->setToolTip((role == 0 ? tr("%1, K head %2: MSE %3") : tr("%1, V head %2: MSE %3"))
+                                         .arg(fromStd(r.layerNames[static_cast<std::size_t>(i)]))
+                                         .arg(h)
+                                         .arg(numberText(x)));
                 m_layers->setItem(i, role * heads + h, item);
             }
         }
