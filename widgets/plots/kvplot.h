@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file kvplot.h
-/// The KV tab's plots (docs/user-guide.md "KV tab"), each drawn from a prepared KvLabReport
+/// The KV tab's plots (docs/user-guide.md "The KV tab"), each drawn from a prepared KvLabReport
 /// (core/kv/kv_lab.h) and computing nothing:
 ///  * Sweep: constOpt's MSE(c) on the rotated keys (pow2 and unrounded, log y), vertical lines at
 ///    c*, 0.156 and 0.195, the flat interval shaded;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file kvview.h
-/// The KV tab (docs/user-guide.md "KV tab"): the KV-cache lab (core/kv/kv_lab.h) on the K/V
+/// The KV tab (docs/user-guide.md "The KV tab"): the KV-cache lab (core/kv/kv_lab.h) on the K/V
 /// caches of the paired capture or of a K/V file. Controls: the plan's K and V schemes (with c
 /// for constOpt), the boundary layers kept in BF16, the KV memory for the context figure, Run and
 /// Cancel. Shows a table with a row per scheme (and the plan's, highlighted), the per-layer ×
