@@ -1402,6 +1402,16 @@
         <source>Note: %1</source>
         <translation>Hinweis: %1</translation>
     </message>
+    <message>
+        <source>Open a K/V cache,
+then press Run.</source>
+        <translation>Öffnen Sie einen K/V-Cache,
+dann Ausführen drücken.</translation>
+    </message>
+    <message>
+        <source>Press Run to draw this.</source>
+        <translation>Ausführen drücken, um dies zu zeichnen.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LayerHeatMap</name>

@@ -1388,6 +1388,16 @@
         <source>Note: %1</source>
         <translation>注：%1</translation>
     </message>
+    <message>
+        <source>Open a K/V cache,
+then press Run.</source>
+        <translation>打开一个 K/V 缓存，
+然后点击运行。</translation>
+    </message>
+    <message>
+        <source>Press Run to draw this.</source>
+        <translation>点击运行以绘制此图。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LayerHeatMap</name>

@@ -451,15 +451,18 @@ void KvView::fillLayerTable()
 
 void KvView::updateEmptyStates()
 {
-    QString empty;
-    if (m_sourcePath.isEmpty())
+    QString empty, plotEmpty; // the plots' text is short: it sits in the middle of a small plot
+    if (m_sourcePath.isEmpty()) {
         empty = tr("Open a K/V cache (File ▸ Open KV Cache…) or pair a capture, then press Run.");
-    else if (m_running)
-        empty = tr("The lab is running…");
-    else
+        plotEmpty = tr("Open a K/V cache,\nthen press Run.");
+    } else if (m_running) {
+        empty = plotEmpty = tr("The lab is running…");
+    } else {
         empty = tr("Press Run to study %1.").arg(QFileInfo(m_sourcePath).fileName());
+        plotEmpty = tr("Press Run to draw this.");
+    }
     for (auto *plot : {m_sweep, m_distortion, m_kurtosis, m_codebook})
-        plot->setEmptyText(m_report ? tr("Nothing to draw in this report.") : empty);
+        plot->setEmptyText(m_report ? tr("Nothing to draw in this report.") : plotEmpty);
     if (!m_report) {
         m_notes->setText(empty);
         return;
