@@ -1053,6 +1053,367 @@
     </message>
 </context>
 <context>
+    <name>quantscope::KvController</name>
+    <message>
+        <source>K&amp;V cache</source>
+        <translation>K&amp;V-Cache</translation>
+    </message>
+    <message>
+        <source>4-bit KV caches on your keys and values: FP8, codebooks, constOpt FP4, MXFP4, NVFP4, INT4</source>
+        <translation>4-Bit-KV-Caches auf Ihren Keys und Values: FP8, Codebooks, constOpt FP4, MXFP4, NVFP4, INT4</translation>
+    </message>
+    <message>
+        <source>Open &amp;KV Cache…</source>
+        <translation>&amp;KV-Cache öffnen…</translation>
+    </message>
+    <message>
+        <source>Study the K/V caches of a capture or of .safetensors/.npz/.npy arrays in the KV cache tab</source>
+        <translation>Die K/V-Caches einer Aufzeichnung oder von .safetensors/.npz/.npy-Arrays im KV-Cache-Tab untersuchen</translation>
+    </message>
+    <message>
+        <source>Open KV Cache</source>
+        <translation>KV-Cache öffnen</translation>
+    </message>
+    <message>
+        <source>K/V caches (*.safetensors *.npz *.npy);;All files (*)</source>
+        <translation>K/V-Caches (*.safetensors *.npz *.npy);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>opened file</source>
+        <translation>geöffnete Datei</translation>
+    </message>
+    <message>
+        <source>the paired capture</source>
+        <translation>die gekoppelte Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>No K/V cache: pair a capture or open one with File ▸ Open KV Cache….</source>
+        <translation>Kein K/V-Cache: Koppeln Sie eine Aufzeichnung oder öffnen Sie einen mit Datei ▸ KV-Cache öffnen….</translation>
+    </message>
+    <message>
+        <source>Reading the K/V cache of %1…</source>
+        <translation>Lese den K/V-Cache von %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Studied %n scheme(s) and the plan in %1 ms.</source>
+        <translation>
+            <numerusform>%n Schema und den Plan in %1 ms untersucht.</numerusform>
+            <numerusform>%n Schemata und den Plan in %1 ms untersucht.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The KV lab failed: check the file, then press Run again.</source>
+        <translation>Das KV-Labor ist fehlgeschlagen: Prüfen Sie die Datei und drücken Sie dann erneut Ausführen.</translation>
+    </message>
+    <message>
+        <source>Cancelled; the last report stays shown. Press Run to start again.</source>
+        <translation>Abgebrochen; der letzte Bericht bleibt angezeigt. Drücken Sie Ausführen, um neu zu starten.</translation>
+    </message>
+    <message>
+        <source>Cancelled. Press Run to start again.</source>
+        <translation>Abgebrochen. Drücken Sie Ausführen, um neu zu starten.</translation>
+    </message>
+    <message>
+        <source>Running every KV scheme on every layer and head…</source>
+        <translation>Jedes KV-Schema läuft auf jeder Schicht und jedem Kopf…</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KvPlot</name>
+    <message>
+        <source>scale constant c (rotated keys)</source>
+        <translation>Skalierungskonstante c (rotierte Keys)</translation>
+    </message>
+    <message>
+        <source>K MSE</source>
+        <translation>MSE von K</translation>
+    </message>
+    <message>
+        <source>scale constant c</source>
+        <translation>Skalierungskonstante c</translation>
+    </message>
+    <message>
+        <source>MSE per coordinate</source>
+        <translation>MSE je Koordinate</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of K</source>
+        <translation>Exzess-Kurtosis von K</translation>
+    </message>
+    <message>
+        <source>level (coordinate of a rotated unit vector)</source>
+        <translation>Stufe (Koordinate eines rotierten Einheitsvektors)</translation>
+    </message>
+    <message>
+        <source>constOpt pow2 (UE8M0 scale)</source>
+        <translation>constOpt pow2 (UE8M0-Skala)</translation>
+    </message>
+    <message>
+        <source>constOpt unrounded (FP32 scale)</source>
+        <translation>constOpt ungerundet (FP32-Skala)</translation>
+    </message>
+    <message>
+        <source> c* %1</source>
+        <translation> c* = %1</translation>
+    </message>
+    <message>
+        <source> 0.156 (paper)</source>
+        <translation> 0.156 (Paper)</translation>
+    </message>
+    <message>
+        <source> 0.195 (pow2)</source>
+        <translation> 0.195 (Zweierpotenz)</translation>
+    </message>
+    <message>
+        <source>your keys, d = %1</source>
+        <translation>Ihre Keys, d = %1</translation>
+    </message>
+    <message>
+        <source>theory, d = %1</source>
+        <translation>Theorie, d = %1</translation>
+    </message>
+    <message>
+        <source>FP4 /6, %1</source>
+        <translation>FP4 /6, %1</translation>
+    </message>
+    <message>
+        <source>Lloyd–Max floor, %1</source>
+        <translation>Lloyd–Max-Untergrenze, %1</translation>
+    </message>
+    <message>
+        <source>solid: constOpt pow2 · dashed: FP4 /6 · dotted: Lloyd–Max floor</source>
+        <translation>durchgezogen: constOpt pow2 · gestrichelt: FP4 /6 · gepunktet: Lloyd–Max-Untergrenze</translation>
+    </message>
+    <message>
+        <source>before the rotation</source>
+        <translation>vor der Rotation</translation>
+    </message>
+    <message>
+        <source>after the rotation</source>
+        <translation>nach der Rotation</translation>
+    </message>
+    <message>
+        <source>theory (exact law at d = %1)</source>
+        <translation>Theorie (exakte Verteilung bei d = %1)</translation>
+    </message>
+    <message>
+        <source>refit on K, shared</source>
+        <translation>auf K neu angepasst, gemeinsam</translation>
+    </message>
+    <message>
+        <source>refit on V, shared</source>
+        <translation>auf V neu angepasst, gemeinsam</translation>
+    </message>
+    <message>
+        <source>K refit</source>
+        <translation>K neu angepasst</translation>
+    </message>
+    <message>
+        <source>V refit</source>
+        <translation>V neu angepasst</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1: %2, %3</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KvView</name>
+    <message>
+        <source>Open KV Cache…</source>
+        <translation>KV-Cache öffnen…</translation>
+    </message>
+    <message>
+        <source>A capture, or K/V (and Q) arrays in .safetensors, .npz or .npy</source>
+        <translation>Eine Aufzeichnung oder K/V- (und Q-)Arrays in .safetensors, .npz oder .npy</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s scheme for the keys</source>
+        <translation>Das Schema des Plans für die Keys</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s scheme for the values</source>
+        <translation>Das Schema des Plans für die Values</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s scale constant: s = c·max|x| per group of 32</source>
+        <translation>Die Skalierungskonstante von constOpt: s = c·max|x| je Gruppe von 32</translation>
+    </message>
+    <message>
+        <source>The first and last n layers stay in BF16 (the plan and the storage)</source>
+        <translation>Die ersten und letzten n Schichten bleiben in BF16 (Plan und Speicher)</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>GPU memory for the KV cache: how many tokens of context fit</source>
+        <translation>GPU-Speicher für den KV-Cache: wie viele Kontext-Tokens passen</translation>
+    </message>
+    <message>
+        <source>K scheme:</source>
+        <translation>K-Schema:</translation>
+    </message>
+    <message>
+        <source>c:</source>
+        <translation>c =</translation>
+    </message>
+    <message>
+        <source>Boundary layers:</source>
+        <translation>Randschichten:</translation>
+    </message>
+    <message>
+        <source>V scheme:</source>
+        <translation>V-Schema:</translation>
+    </message>
+    <message>
+        <source>KV memory:</source>
+        <translation>KV-Speicher:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Every KV scheme on every layer and head, the plan, the c sweep, the codebooks and the distortion curves, in the background</source>
+        <translation>Jedes KV-Schema auf jeder Schicht und jedem Kopf, der Plan, der c-Sweep, die Codebooks und die Verzerrungskurven, im Hintergrund</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>K rel MSE</source>
+        <translation>K rel. MSE</translation>
+    </message>
+    <message>
+        <source>V rel MSE</source>
+        <translation>V rel. MSE</translation>
+    </message>
+    <message>
+        <source>KL</source>
+        <translation>KL-Div.</translation>
+    </message>
+    <message>
+        <source>max |ΔP|</source>
+        <translation>max. |ΔP|</translation>
+    </message>
+    <message>
+        <source>Output rel error</source>
+        <translation>Rel. Ausgabefehler</translation>
+    </message>
+    <message>
+        <source>Bytes/token</source>
+        <translation>Bytes/Token</translation>
+    </message>
+    <message>
+        <source>Context tokens</source>
+        <translation>Kontext-Tokens</translation>
+    </message>
+    <message>
+        <source>The scheme whose K and V MSE per layer and head the table shows</source>
+        <translation>Das Schema, dessen MSE von K und V je Schicht und Kopf die Tabelle zeigt</translation>
+    </message>
+    <message>
+        <source>MSE per layer and head:</source>
+        <translation>MSE je Schicht und Kopf:</translation>
+    </message>
+    <message>
+        <source>No K/V cache yet: open a checkpoint with its capture beside it, pair a capture (File ▸ Open Capture…) or open K/V arrays (File ▸ Open KV Cache…).</source>
+        <translation>Noch kein K/V-Cache: Öffnen Sie einen Checkpoint mit seiner Aufzeichnung daneben, koppeln Sie eine Aufzeichnung (Datei ▸ Aufzeichnung öffnen…) oder öffnen Sie K/V-Arrays (Datei ▸ KV-Cache öffnen…).</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Attention errors need queries: capture them (Capture Activations in the Model tab) or add q to the file.</source>
+        <translation>Aufmerksamkeitsfehler brauchen Queries: Zeichnen Sie sie auf (Aktivierungen aufzeichnen im Modell-Tab) oder fügen Sie der Datei q hinzu.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The plan: K and V schemes as chosen, the first and last %n layer(s) in BF16</source>
+        <translation>
+            <numerusform>Der Plan: K- und V-Schema wie gewählt, die erste und letzte %n Schicht in BF16</numerusform>
+            <numerusform>Der Plan: K- und V-Schema wie gewählt, die ersten und letzten %n Schichten in BF16</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>K h%1</source>
+        <translation>K K%1</translation>
+    </message>
+    <message>
+        <source>V h%1</source>
+        <translation>V K%1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>%1, K head %2: MSE %3</source>
+        <translation>%1, K-Kopf %2: MSE %3</translation>
+    </message>
+    <message>
+        <source>%1, V head %2: MSE %3</source>
+        <translation>%1, V-Kopf %2: MSE %3</translation>
+    </message>
+    <message>
+        <source>Open a K/V cache (File ▸ Open KV Cache…) or pair a capture, then press Run.</source>
+        <translation>Öffnen Sie einen K/V-Cache (Datei ▸ KV-Cache öffnen…) oder koppeln Sie eine Aufzeichnung und drücken Sie dann Ausführen.</translation>
+    </message>
+    <message>
+        <source>The lab is running…</source>
+        <translation>Das Labor läuft…</translation>
+    </message>
+    <message>
+        <source>Press Run to study %1.</source>
+        <translation>Drücken Sie Ausführen, um %1 zu untersuchen.</translation>
+    </message>
+    <message>
+        <source>Nothing to draw in this report.</source>
+        <translation>In diesem Bericht gibt es nichts zu zeichnen.</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3 layer(s) × %4 KV head(s) × %5 tokens × d %6; %7 query head(s) × %8 queries; %9 ms.</source>
+        <translation>%1 (%2): %3 Schicht(en) × %4 KV-Kopf/Köpfe × %5 Tokens × d %6; %7 Query-Kopf/Köpfe × %8 Queries; %9 ms.</translation>
+    </message>
+    <message>
+        <source>c sweep on the rotated keys: c* = %1 (flat for c in [%2, %3]); MSE at 0.156 %4, at 0.195 %5.</source>
+        <translation>c-Sweep auf den rotierten Keys: c* = %1 (flach für c in [%2, %3]); MSE bei 0.156 %4, bei 0.195 %5.</translation>
+    </message>
+    <message>
+        <source>No queries: attention errors (KL, max |ΔP|, output error) need queries. Capture them (Capture Activations in the Model tab) or add q to the file, then run again.</source>
+        <translation>Keine Queries: Aufmerksamkeitsfehler (KL, max. |ΔP|, Ausgabefehler) brauchen Queries. Zeichnen Sie sie auf (Aktivierungen aufzeichnen im Modell-Tab) oder fügen Sie der Datei q hinzu und führen Sie erneut aus.</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>Open a K/V cache,
+then press Run.</source>
+        <translation>Öffnen Sie einen K/V-Cache,
+dann Ausführen drücken.</translation>
+    </message>
+    <message>
+        <source>Press Run to draw this.</source>
+        <translation>Ausführen drücken, um dies zu zeichnen.</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LayerHeatMap</name>
     <message>
         <source>projection</source>

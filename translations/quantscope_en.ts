@@ -101,6 +101,26 @@
     </message>
 </context>
 <context>
+    <name>quantscope::KvController</name>
+    <message numerus="yes">
+        <source>Studied %n scheme(s) and the plan in %1 ms.</source>
+        <translation>
+            <numerusform>Studied %n scheme and the plan in %1 ms.</numerusform>
+            <numerusform>Studied %n schemes and the plan in %1 ms.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KvView</name>
+    <message numerus="yes">
+        <source>The plan: K and V schemes as chosen, the first and last %n layer(s) in BF16</source>
+        <translation>
+            <numerusform>The plan: K and V schemes as chosen, the first and last %n layer in BF16</numerusform>
+            <numerusform>The plan: K and V schemes as chosen, the first and last %n layers in BF16</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LayersView</name>
     <message numerus="yes">
         <source>%n module(s) scanned</source>

@@ -1041,6 +1041,365 @@
     </message>
 </context>
 <context>
+    <name>quantscope::KvController</name>
+    <message>
+        <source>K&amp;V cache</source>
+        <translation>K&amp;V 缓存</translation>
+    </message>
+    <message>
+        <source>4-bit KV caches on your keys and values: FP8, codebooks, constOpt FP4, MXFP4, NVFP4, INT4</source>
+        <translation>在你的键和值上评估 4 位 KV 缓存：FP8、码本、constOpt FP4、MXFP4、NVFP4、INT4</translation>
+    </message>
+    <message>
+        <source>Open &amp;KV Cache…</source>
+        <translation>打开 KV 缓存(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Study the K/V caches of a capture or of .safetensors/.npz/.npy arrays in the KV cache tab</source>
+        <translation>在 KV 缓存标签页中研究采集或 .safetensors/.npz/.npy 数组中的 K/V 缓存</translation>
+    </message>
+    <message>
+        <source>Open KV Cache</source>
+        <translation>打开 KV 缓存</translation>
+    </message>
+    <message>
+        <source>K/V caches (*.safetensors *.npz *.npy);;All files (*)</source>
+        <translation>K/V 缓存 (*.safetensors *.npz *.npy);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>opened file</source>
+        <translation>已打开的文件</translation>
+    </message>
+    <message>
+        <source>the paired capture</source>
+        <translation>已配对的采集</translation>
+    </message>
+    <message>
+        <source>No K/V cache: pair a capture or open one with File ▸ Open KV Cache….</source>
+        <translation>没有 K/V 缓存：请配对一个采集，或通过 文件 ▸ 打开 KV 缓存… 打开一个。</translation>
+    </message>
+    <message>
+        <source>Reading the K/V cache of %1…</source>
+        <translation>正在读取 %1 的 K/V 缓存…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Studied %n scheme(s) and the plan in %1 ms.</source>
+        <translation>
+            <numerusform>已在 %1 ms 内评估 %n 个方案和计划。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The KV lab failed: check the file, then press Run again.</source>
+        <translation>KV 实验失败：请检查文件，然后再次点击运行。</translation>
+    </message>
+    <message>
+        <source>Cancelled; the last report stays shown. Press Run to start again.</source>
+        <translation>已取消；上一次的报告仍然显示。点击运行重新开始。</translation>
+    </message>
+    <message>
+        <source>Cancelled. Press Run to start again.</source>
+        <translation>已取消。点击运行重新开始。</translation>
+    </message>
+    <message>
+        <source>Running every KV scheme on every layer and head…</source>
+        <translation>正在每一层、每个头上运行每个 KV 方案…</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KvPlot</name>
+    <message>
+        <source>scale constant c (rotated keys)</source>
+        <translation>缩放常数 c（旋转后的键）</translation>
+    </message>
+    <message>
+        <source>K MSE</source>
+        <translation>K 的 MSE</translation>
+    </message>
+    <message>
+        <source>scale constant c</source>
+        <translation>缩放常数 c</translation>
+    </message>
+    <message>
+        <source>MSE per coordinate</source>
+        <translation>每个坐标的 MSE</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>excess kurtosis of K</source>
+        <translation>K 的超额峰度</translation>
+    </message>
+    <message>
+        <source>level (coordinate of a rotated unit vector)</source>
+        <translation>量化级（旋转后单位向量的坐标）</translation>
+    </message>
+    <message>
+        <source>constOpt pow2 (UE8M0 scale)</source>
+        <translation>constOpt pow2（UE8M0 缩放因子）</translation>
+    </message>
+    <message>
+        <source>constOpt unrounded (FP32 scale)</source>
+        <translation>constOpt 不取整（FP32 缩放因子）</translation>
+    </message>
+    <message>
+        <source> c* %1</source>
+        <translation> c* = %1</translation>
+    </message>
+    <message>
+        <source> 0.156 (paper)</source>
+        <translation> 0.156（论文）</translation>
+    </message>
+    <message>
+        <source> 0.195 (pow2)</source>
+        <translation> 0.195（2 的幂）</translation>
+    </message>
+    <message>
+        <source>your keys, d = %1</source>
+        <translation>你的键，d = %1</translation>
+    </message>
+    <message>
+        <source>theory, d = %1</source>
+        <translation>理论，d = %1</translation>
+    </message>
+    <message>
+        <source>FP4 /6, %1</source>
+        <translation>FP4 /6，%1</translation>
+    </message>
+    <message>
+        <source>Lloyd–Max floor, %1</source>
+        <translation>Lloyd–Max 下限，%1</translation>
+    </message>
+    <message>
+        <source>solid: constOpt pow2 · dashed: FP4 /6 · dotted: Lloyd–Max floor</source>
+        <translation>实线：constOpt pow2 · 虚线：FP4 /6 · 点线：Lloyd–Max 下限</translation>
+    </message>
+    <message>
+        <source>before the rotation</source>
+        <translation>旋转前</translation>
+    </message>
+    <message>
+        <source>after the rotation</source>
+        <translation>旋转后</translation>
+    </message>
+    <message>
+        <source>theory (exact law at d = %1)</source>
+        <translation>理论（d = %1 时的精确分布）</translation>
+    </message>
+    <message>
+        <source>refit on K, shared</source>
+        <translation>在 K 上重新拟合，共享</translation>
+    </message>
+    <message>
+        <source>refit on V, shared</source>
+        <translation>在 V 上重新拟合，共享</translation>
+    </message>
+    <message>
+        <source>K refit</source>
+        <translation>K 重新拟合</translation>
+    </message>
+    <message>
+        <source>V refit</source>
+        <translation>V 重新拟合</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1：%2，%3</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::KvView</name>
+    <message>
+        <source>Open KV Cache…</source>
+        <translation>打开 KV 缓存…</translation>
+    </message>
+    <message>
+        <source>A capture, or K/V (and Q) arrays in .safetensors, .npz or .npy</source>
+        <translation>一个采集，或 .safetensors、.npz、.npy 中的 K/V（及 Q）数组</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s scheme for the keys</source>
+        <translation>计划中键所用的方案</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s scheme for the values</source>
+        <translation>计划中值所用的方案</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s scale constant: s = c·max|x| per group of 32</source>
+        <translation>constOpt 的缩放常数：每组 32 个 s = c·max|x|</translation>
+    </message>
+    <message>
+        <source>The first and last n layers stay in BF16 (the plan and the storage)</source>
+        <translation>前 n 层和后 n 层保持 BF16（计划与存储）</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>GPU memory for the KV cache: how many tokens of context fit</source>
+        <translation>KV 缓存的 GPU 显存：能容纳多少上下文词元</translation>
+    </message>
+    <message>
+        <source>K scheme:</source>
+        <translation>K 方案：</translation>
+    </message>
+    <message>
+        <source>c:</source>
+        <translation>c：</translation>
+    </message>
+    <message>
+        <source>Boundary layers:</source>
+        <translation>边界层：</translation>
+    </message>
+    <message>
+        <source>V scheme:</source>
+        <translation>V 方案：</translation>
+    </message>
+    <message>
+        <source>KV memory:</source>
+        <translation>KV 显存：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Every KV scheme on every layer and head, the plan, the c sweep, the codebooks and the distortion curves, in the background</source>
+        <translation>在后台计算每一层、每个头上的每个 KV 方案、计划、c 扫描、码本和失真曲线</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>K rel MSE</source>
+        <translation>K 相对 MSE</translation>
+    </message>
+    <message>
+        <source>V rel MSE</source>
+        <translation>V 相对 MSE</translation>
+    </message>
+    <message>
+        <source>KL</source>
+        <translation>KL 散度</translation>
+    </message>
+    <message>
+        <source>max |ΔP|</source>
+        <translation>最大 |ΔP|</translation>
+    </message>
+    <message>
+        <source>Output rel error</source>
+        <translation>输出相对误差</translation>
+    </message>
+    <message>
+        <source>Bytes/token</source>
+        <translation>字节/词元</translation>
+    </message>
+    <message>
+        <source>Context tokens</source>
+        <translation>上下文词元数</translation>
+    </message>
+    <message>
+        <source>The scheme whose K and V MSE per layer and head the table shows</source>
+        <translation>表格显示其每层每头 K 和 V MSE 的方案</translation>
+    </message>
+    <message>
+        <source>MSE per layer and head:</source>
+        <translation>每层每头的 MSE：</translation>
+    </message>
+    <message>
+        <source>No K/V cache yet: open a checkpoint with its capture beside it, pair a capture (File ▸ Open Capture…) or open K/V arrays (File ▸ Open KV Cache…).</source>
+        <translation>还没有 K/V 缓存：打开旁边带有采集的检查点，配对一个采集（文件 ▸ 打开采集…），或打开 K/V 数组（文件 ▸ 打开 KV 缓存…）。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Attention errors need queries: capture them (Capture Activations in the Model tab) or add q to the file.</source>
+        <translation>注意力误差需要查询：请采集它们（模型标签页中的“采集激活”），或在文件中加入 q。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The plan: K and V schemes as chosen, the first and last %n layer(s) in BF16</source>
+        <translation>
+            <numerusform>计划：按所选的 K 和 V 方案，前后各 %n 层为 BF16</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>K h%1</source>
+        <translation>K 头%1</translation>
+    </message>
+    <message>
+        <source>V h%1</source>
+        <translation>V 头%1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>%1, K head %2: MSE %3</source>
+        <translation>%1，K 头 %2：MSE %3</translation>
+    </message>
+    <message>
+        <source>%1, V head %2: MSE %3</source>
+        <translation>%1，V 头 %2：MSE %3</translation>
+    </message>
+    <message>
+        <source>Open a K/V cache (File ▸ Open KV Cache…) or pair a capture, then press Run.</source>
+        <translation>打开一个 K/V 缓存（文件 ▸ 打开 KV 缓存…）或配对一个采集，然后点击运行。</translation>
+    </message>
+    <message>
+        <source>The lab is running…</source>
+        <translation>实验正在运行…</translation>
+    </message>
+    <message>
+        <source>Press Run to study %1.</source>
+        <translation>点击运行以研究 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing to draw in this report.</source>
+        <translation>此报告中没有可绘制的内容。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3 layer(s) × %4 KV head(s) × %5 tokens × d %6; %7 query head(s) × %8 queries; %9 ms.</source>
+        <translation>%1（%2）：%3 层 × %4 个 KV 头 × %5 个词元 × d %6；%7 个查询头 × %8 个查询；%9 ms。</translation>
+    </message>
+    <message>
+        <source>c sweep on the rotated keys: c* = %1 (flat for c in [%2, %3]); MSE at 0.156 %4, at 0.195 %5.</source>
+        <translation>旋转后键上的 c 扫描：c* = %1（c 在 [%2, %3] 内平坦）；0.156 处 MSE %4，0.195 处 %5。</translation>
+    </message>
+    <message>
+        <source>No queries: attention errors (KL, max |ΔP|, output error) need queries. Capture them (Capture Activations in the Model tab) or add q to the file, then run again.</source>
+        <translation>没有查询：注意力误差（KL、最大 |ΔP|、输出误差）需要查询。请采集它们（模型标签页中的“采集激活”）或在文件中加入 q，然后重新运行。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注：%1</translation>
+    </message>
+    <message>
+        <source>Open a K/V cache,
+then press Run.</source>
+        <translation>打开一个 K/V 缓存，
+然后点击运行。</translation>
+    </message>
+    <message>
+        <source>Press Run to draw this.</source>
+        <translation>点击运行以绘制此图。</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::LayerHeatMap</name>
     <message>
         <source>projection</source>

@@ -23,6 +23,7 @@
 #include "overviewview.h"
 #include "results/overview.h"
 #include "quantizerpanel.h"
+#include "kvcontroller.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
 #include "spectrumview.h"
@@ -108,6 +109,7 @@ MainWindow::~MainWindow()
     m_compare->shutdown();
     m_plan->shutdown();
     m_model->shutdown();
+    m_kv->shutdown();
 }
 
 int MainWindow::tensorCount() const noexcept
@@ -119,7 +121,7 @@ bool MainWindow::isBusy() const noexcept
 {
     return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
            m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning()) ||
-           (m_model && m_model->isRunning());
+           (m_model && m_model->isRunning()) || (m_kv && m_kv->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -319,6 +321,7 @@ void MainWindow::createMenus()
     file->addAction(m_openActivationAction);
     file->addAction(m_openCaptureAction);
     file->addAction(m_clearCaptureAction);
+    file->addAction(m_kv->openAction());
     file->addSeparator();
     file->addAction(m_quitAction);
 

@@ -26,6 +26,7 @@ class AnalysisController;
 class ScanController;
 class PlanController;
 class ModelController;
+class KvController;
 class HealthController;
 class CompareController;
 class ExporterPanel;
@@ -101,6 +102,8 @@ public:
     PlanController *plan() const { return m_plan; }
     /// The Model tab and its bridge jobs.
     ModelController *model() const { return m_model; }
+    /// The KV cache tab and its lab job.
+    KvController *kv() const { return m_kv; }
     /// The capture paired with the checkpoint and its loads.
     LoadController *loads() const { return m_loads; }
     JobProgressWidget *jobProgress() const { return m_job; }
@@ -162,6 +165,7 @@ private:
     ExporterPanel *m_exporter = nullptr;
     PlanController *m_plan = nullptr;
     ModelController *m_model = nullptr;
+    KvController *m_kv = nullptr;
     TensorBrowser *m_browser = nullptr;
     QuantizerPanel *m_panel = nullptr;
     JobProgressWidget *m_job = nullptr;

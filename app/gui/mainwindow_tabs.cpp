@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The main window's Compare, Recipe, Budget and Model tabs (mainwindow.h): their controllers and how
+// The main window's Compare, Recipe, Budget, Model and KV cache tabs (mainwindow.h): their controllers and how
 // they reach the other views — a compared module opens in the Distribution view as A and B; the
 // Layers view's lines (a scan's or a session's) feed the budget; Export goes to the Export tab.
 #include "mainwindow.h"
@@ -8,6 +8,7 @@
 #include "distributionview.h"
 #include "exporterpanel.h"
 #include "jobcontroller.h"
+#include "kvcontroller.h"
 #include "layersview.h"
 #include "loadcontroller.h"
 #include "modelcontroller.h"
@@ -44,6 +45,10 @@ void MainWindow::createCompareAndPlanTabs()
     // The Model tab (issue 40): the recipes above measured on the model through the Python bridge.
     m_model = new ModelController(this, m_loads, m_plan, m_tabs);
     connect(m_model, &ModelController::jobEnded, this, &MainWindow::finishBackgroundTask);
+
+    // The KV cache tab (issue 41): the KV-cache lab on the paired capture or a K/V file.
+    m_kv = new KvController(this, m_loads, m_tabs);
+    connect(m_kv, &KvController::jobEnded, this, &MainWindow::finishBackgroundTask);
 }
 
 } // namespace quantscope
