@@ -16,9 +16,10 @@ namespace {
 
 Recipe withKv(const ojson &kv)
 {
-    ojson j = {{"quantscope_recipe", 1},
-               {"rules", ojson::array({ojson{{"patterns", {"*"}}, {"specs", ojson::array({ojson{{"method", "fp8"}}})}}})},
-               {"kv_cache", kv}};
+    ojson j = {
+        {"quantscope_recipe", 1},
+        {"rules", ojson::array({ojson{{"patterns", {"*"}}, {"specs", ojson::array({ojson{{"method", "fp8"}}})}}})},
+        {"kv_cache", kv}};
     return Recipe::fromJson(j);
 }
 
@@ -70,12 +71,14 @@ TEST(KvRecipe, EveryLieIsRefusedWithItsPath)
     EXPECT_NE(refusal({{"v", 4}}).find("kv_cache.v"), std::string::npos);
     EXPECT_NE(refusal({{"boundary", 2}}).find("needs kv_cache.layers"), std::string::npos);
     EXPECT_NE(refusal({{"boundary", -1}, {"layers", 4}}).find("kv_cache.boundary"), std::string::npos);
-    EXPECT_NE(refusal({{"layers", 4}, {"ranges", ojson::array({ojson{{"layers", {3, 1}}, {"k", "fp8"}, {"v", "fp8"}}})}})
-                  .find("kv_cache.ranges[0].layers"),
-              std::string::npos);
-    EXPECT_NE(refusal({{"layers", 4}, {"ranges", ojson::array({ojson{{"layers", {1, 4}}, {"k", "fp8"}, {"v", "fp8"}}})}})
-                  .find("beyond kv_cache.layers"),
-              std::string::npos);
+    EXPECT_NE(
+        refusal({{"layers", 4}, {"ranges", ojson::array({ojson{{"layers", {3, 1}}, {"k", "fp8"}, {"v", "fp8"}}})}})
+            .find("kv_cache.ranges[0].layers"),
+        std::string::npos);
+    EXPECT_NE(
+        refusal({{"layers", 4}, {"ranges", ojson::array({ojson{{"layers", {1, 4}}, {"k", "fp8"}, {"v", "fp8"}}})}})
+            .find("beyond kv_cache.layers"),
+        std::string::npos);
     EXPECT_NE(refusal({{"ranges", ojson::array({ojson{{"layers", {1, 2}}, {"k", "fp8"}}})}}).find("ranges[0]"),
               std::string::npos);
     EXPECT_NE(refusal({{"kk", "fp8"}}).find("kk"), std::string::npos);
@@ -85,8 +88,8 @@ TEST(KvRecipe, Fp8KvCacheIsWrittenWhereTheToolkitsStateIt)
 {
     const Recipe tensor = withKv({{"k", "fp8"}, {"v", "fp8"}});
     const json ct = json::parse(exportRecipeText(tensor, ExportFormat::CompressedTensors));
-    const json want = {{"dynamic", false}, {"group_size", nullptr}, {"num_bits", 8},
-                       {"strategy", "tensor"}, {"symmetric", true},   {"type", "float"}};
+    const json want = {{"dynamic", false},     {"group_size", nullptr}, {"num_bits", 8},
+                       {"strategy", "tensor"}, {"symmetric", true},     {"type", "float"}};
     EXPECT_EQ(ct["kv_cache_scheme"], want);
     const Recipe head = withKv({{"k", "fp8-head"}, {"v", "fp8-head"}});
     EXPECT_EQ(json::parse(exportRecipeText(head, ExportFormat::CompressedTensors))["kv_cache_scheme"]["strategy"],
@@ -113,8 +116,9 @@ TEST(KvRecipe, Fp8KvCacheIsWrittenWhereTheToolkitsStateIt)
 TEST(KvRecipe, WhatNoToolkitCanStateIsRefusedWithTheReason)
 {
     const Recipe boundary = withKv({{"k", "fp8"}, {"v", "fp8"}, {"boundary", 2}, {"layers", 30}});
-    EXPECT_NE(exportRefusal(boundary, ExportFormat::CompressedTensors).find("one KV-cache scheme for every attention layer"),
-              std::string::npos);
+    EXPECT_NE(
+        exportRefusal(boundary, ExportFormat::CompressedTensors).find("one KV-cache scheme for every attention layer"),
+        std::string::npos);
     const Recipe mixed = withKv({{"k", "fp8"}, {"v", "int4"}});
     EXPECT_NE(exportRefusal(mixed, ExportFormat::Quark).find("K fp8, V int4"), std::string::npos);
     const Recipe fp4 = withKv({{"k", "constopt"}, {"v", "constopt"}});
