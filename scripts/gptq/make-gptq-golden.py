@@ -21,7 +21,6 @@ import json
 import os
 import sys
 
-import numpy as np
 import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
