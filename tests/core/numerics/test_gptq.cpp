@@ -14,10 +14,12 @@
 #include "io/capture.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
+#include "export/config_export.h"
 #include "io/safetensors.h"
 #include "quant/data_aware.h"
 #include "quant/quant_spec.h"
 #include "quant/uniform.h"
+#include "recipe/recipe.h"
 #include "util/error.h"
 
 using namespace quantscope;
@@ -450,4 +452,39 @@ TEST(Awq, DequantizeAndNativeRoundTrip)
     makeQuantizer(back.spec)->dequantize(back, dq);
     EXPECT_EQ(dq, q.dequantized);
     fs::remove(path);
+}
+
+// ---- where the methods are -----------------------------------------------------------------
+
+// The llm-compressor recipe keeps the algorithm (GPTQModifier / AWQModifier with their options);
+// compressed-tensors' config holds the INT scheme; a checkpoint export of awq is refused by name.
+TEST(Gptq, RecipeExportsKeepTheAlgorithm)
+{
+    const auto recipeOf = [](const nlohmann::json &spec) {
+        nlohmann::ordered_json j;
+        j["quantscope_recipe"] = 1;
+        j["rules"] = nlohmann::ordered_json::array({{{"name", "w4"}, {"patterns", {"*"}}, {"specs", {spec}}}});
+        return Recipe::fromJson(j);
+    };
+    const std::string gptqYaml = exportRecipeText(
+        recipeOf({{"method", "gptq"}, {"bits", 4}, {"group", 128}, {"actorder", "weight"}, {"dampening", 0.05}}),
+        ExportFormat::LlmCompressor);
+    EXPECT_NE(gptqYaml.find("    GPTQModifier:\n      block_size: 128\n      dampening_frac: 0.05\n      actorder: "
+                            "weight\n"),
+              std::string::npos)
+        << gptqYaml;
+    EXPECT_EQ(gptqYaml.find("QuantizationModifier"), std::string::npos) << gptqYaml;
+    EXPECT_NE(gptqYaml.find("\"group_size\":128"), std::string::npos) << gptqYaml;
+    const std::string awqYaml =
+        exportRecipeText(recipeOf({{"method", "awq"}, {"bits", 4}, {"group", 64}, {"symmetric", false}}),
+                         ExportFormat::LlmCompressor);
+    EXPECT_NE(awqYaml.find("    AWQModifier:\n      n_grid: 20\n      duo_scaling: true\n    QuantizationModifier:"),
+              std::string::npos)
+        << awqYaml;
+    const auto ct = nlohmann::json::parse(
+        exportRecipeText(recipeOf({{"method", "gptq"}, {"bits", 4}, {"group", 32}}), ExportFormat::CompressedTensors));
+    const auto &w = ct["config_groups"].begin().value()["weights"];
+    EXPECT_EQ(w["num_bits"], 4);
+    EXPECT_EQ(w["group_size"], 32);
+    EXPECT_EQ(w["strategy"], "group");
 }
