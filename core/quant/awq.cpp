@@ -53,8 +53,8 @@ void AwqSpec::validate() const
         throw UnsupportedError("awq quantizes per tensor, per output channel or per group along K");
     if (quant.arith != Arith::Fp32 || quant.scaleApply != ScaleApply::Divide)
         throw UnsupportedError("awq computes in FP32 with round(x/s) + z (compressed-tensors)");
-    if (grid < 2 || grid > 1000 || (duo == Duo::Both && grid < 4))
-        throw UnsupportedError("awq n_grid must be 2..1000 (4 or more with duo_scaling both), got " +
+    if (grid < 2 || grid > 1000 || (duo == Duo::On && grid < 3) || (duo == Duo::Both && grid < 4))
+        throw UnsupportedError("awq n_grid must be 2..1000 (3 or more with duo_scaling on, 4 with both), got " +
                                std::to_string(grid));
 }
 

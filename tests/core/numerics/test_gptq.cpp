@@ -475,9 +475,8 @@ TEST(Gptq, RecipeExportsKeepTheAlgorithm)
         << gptqYaml;
     EXPECT_EQ(gptqYaml.find("QuantizationModifier"), std::string::npos) << gptqYaml;
     EXPECT_NE(gptqYaml.find("\"group_size\":128"), std::string::npos) << gptqYaml;
-    const std::string awqYaml =
-        exportRecipeText(recipeOf({{"method", "awq"}, {"bits", 4}, {"group", 64}, {"symmetric", false}}),
-                         ExportFormat::LlmCompressor);
+    const std::string awqYaml = exportRecipeText(
+        recipeOf({{"method", "awq"}, {"bits", 4}, {"group", 64}, {"symmetric", false}}), ExportFormat::LlmCompressor);
     EXPECT_NE(awqYaml.find("    AWQModifier:\n      n_grid: 20\n      duo_scaling: true\n    QuantizationModifier:"),
               std::string::npos)
         << awqYaml;
