@@ -127,7 +127,8 @@ void addExportCommand(Commands &c)
         ->type_name("none|fp8-dynamic|fp8-static");
     cmd->add_option("--capture", o->capture,
                     "a calibration capture of the checkpoint's model: with --activations fp8-static each module's "
-                    "input_scale is max |x| of its captured inputs / 448 (min-max, per tensor)")
+                    "input_scale is max |x| of its captured inputs / 448 (min-max, per tensor); gptq rules read "
+                    "their modules' inputs from it")
         ->type_name("CAP.safetensors");
     cmd->add_option("--pack-method", o->pack, "Quark's INT4 packing order")->type_name("reorder|order");
     cmd->add_option("--ct-format", o->ctFormat,

@@ -218,6 +218,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
         // The module's Gram, once for all configurations; tr(W G Wᵀ) and the backend's copy of G
         // once per backend that runs a configuration (outputErrorOf below).
         std::optional<GramMatrix> gram;
+        std::shared_ptr<const Calibration> calibration; // the data-aware methods' inputs (gptq)
         if (request.capture && !specs.empty()) {
             try {
                 const std::string module = moduleOfWeight(item.name);
@@ -226,6 +227,11 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 } else {
                     checkCaptureShape(*request.capture, module, matrixShape(item.tensor.shape()));
                     gram = gramMatrixOf(request.capture->inputStats(module), request.capture->tokens());
+                    if (std::any_of(specs.begin(), specs.end(), [](const auto &s) {
+                            return s.spec && (std::holds_alternative<GptqSpec>(*s.spec) ||
+                                              std::holds_alternative<AwqSpec>(*s.spec));
+                        }))
+                        calibration = std::make_shared<const Calibration>(calibrationOf(*request.capture, module));
                 }
             } catch (const Cancelled &) {
                 throw;
@@ -306,6 +312,7 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.metricsOptions.threads = request.threads;
                 ro.quantize.threads = request.threads;
                 ro.quantize.tensorName = item.name;
+                ro.quantize.calibration = calibration;
                 ro.uploads = &uploads;
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).

@@ -48,6 +48,24 @@ std::string shapeText(const Shape &s)
     throw UnsupportedError(p.module + " " + shapeText(p.shape) + " (" + p.ruleText + "): " + why);
 }
 
+namespace {
+
+/// The spec a result is stored as: GPTQ's codes are an ordinary INT checkpoint of its INT format;
+/// AWQ is refused (its checkpoint needs 1/s* folded into the op before the module).
+QuantSpec storedSpec(const QuantSpec &spec, const std::string &where)
+{
+    if (const auto *g = std::get_if<GptqSpec>(&spec))
+        return g->quant;
+    if (std::holds_alternative<AwqSpec>(spec))
+        throw UnsupportedError(where + ": method 'awq' — its checkpoint needs 1/s* folded into the op before the "
+                                       "module (an RMSNorm weight, up_proj's or v_proj's rows), which this "
+                                       "per-module writer does not do; export the recipe for llm-compressor "
+                                       "(AWQModifier) or quantize with gptq or int");
+    return spec;
+}
+
+} // namespace
+
 // ---- Quark real_quantized -------------------------------------------------------------------
 
 class QuarkWriter final : public CheckpointWriter {
@@ -55,8 +73,9 @@ public:
     explicit QuarkWriter(ExportOptions o) : m_options(std::move(o)) {}
     ExportFormat format() const override { return ExportFormat::Quark; }
     Shape inputScaleShape() const override { return {}; }
-    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    void checkSpec(const QuantSpec &specIn, const std::string &where) const override
     {
+        const QuantSpec spec = storedSpec(specIn, where);
         exportdetail::quarkWeightJson(spec, where); // what the config cannot say
         if (const auto *s = std::get_if<IntSpec>(&spec)) {
             if (s->bits == 4 &&
@@ -75,7 +94,8 @@ public:
     }
     void checkModule(const ModulePlan &p) const override
     {
-        if (const auto *s = std::get_if<IntSpec>(&p.spec);
+        const QuantSpec stored = storedSpec(p.spec, p.module);
+        if (const auto *s = std::get_if<IntSpec>(&stored);
             s && s->granularity == Granularity::Group && p.shape.size() == 2 && p.shape[1] % s->group != 0)
             refuseModule(p, "K = " + std::to_string(p.shape[1]) + " is not a multiple of group " +
                                 std::to_string(s->group) +
@@ -128,8 +148,9 @@ class CtWriter final : public CheckpointWriter {
 public:
     explicit CtWriter(ExportOptions o) : m_options(std::move(o)) {}
     ExportFormat format() const override { return ExportFormat::CompressedTensors; }
-    void checkSpec(const QuantSpec &spec, const std::string &where) const override
+    void checkSpec(const QuantSpec &specIn, const std::string &where) const override
     {
+        const QuantSpec spec = storedSpec(specIn, where);
         const json s = exportdetail::ctSchemeJson(spec, m_options, where);
         const std::string f = s["format"];
         if (const auto *i = std::get_if<IntSpec>(&spec)) {
@@ -147,7 +168,8 @@ public:
     void checkModule(const ModulePlan &p) const override
     {
         const std::int64_t N = p.shape[0], K = p.shape[1];
-        if (const auto *s = std::get_if<IntSpec>(&p.spec); s && s->granularity == Granularity::Group && K % s->group)
+        const QuantSpec stored = storedSpec(p.spec, p.module);
+        if (const auto *s = std::get_if<IntSpec>(&stored); s && s->granularity == Granularity::Group && K % s->group)
             refuseModule(p, "K = " + std::to_string(K) + " is not a multiple of group " + std::to_string(s->group) +
                                 " — compressed-tensors 0.20 raises \"tensor column shape must be divisble by the "
                                 "given group_size\" (quantization/lifecycle/forward_helpers.py) when it quantizes or "
@@ -548,6 +570,11 @@ CheckpointExportResult exportCheckpoint(const std::string &checkpoint, const Rec
             ro.quantize.wantCodes = true;
             ro.quantize.wantDequantized = true;
             ro.quantize.tensorName = e.name;
+            if (std::holds_alternative<GptqSpec>(p.spec) || std::holds_alternative<AwqSpec>(p.spec)) {
+                if (!control.capture) // before anything is written: the data-aware methods need inputs
+                    throw UnsupportedError(needsCaptureMessage(methodOf(p.spec), e.name));
+                ro.quantize.calibration = std::make_shared<const Calibration>(calibrationOf(*control.capture, module));
+            }
             if (std::holds_alternative<NvFp4Spec>(p.spec))
                 if (const auto g = groupAmax.find(sharedScaleGroupOf(module)); g != groupAmax.end())
                     ro.quantize.tensorAmax = g->second;

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "export/fp8block_writer.h"
 #include "export/toolkit_rules.h"
+#include "quant/quant_spec.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -210,7 +212,51 @@ std::string llmCompressorYaml(const Recipe &recipe, const ExportOptions &options
     const nlohmann::json ct = compressedTensorsConfig(recipe, options);
     std::string y = "# llm-compressor recipe of the Quantscope recipe " + recipe.hash() +
                     " (quantscope-cli export --format llm-compressor)\n";
-    y += "quant_stage:\n  quant_modifiers:\n    QuantizationModifier:\n";
+    // The data-aware methods keep their algorithm: AWQModifier before the quantizing modifier,
+    // GPTQModifier instead of QuantizationModifier; llm-compressor runs one of each per stage.
+    std::optional<GptqSpec> gptq;
+    std::optional<AwqSpec> awq;
+    bool plain = false;
+    for (const auto &rule : recipe.rules)
+        for (const auto &j : rule.specs) {
+            const QuantSpec spec = parseQuantSpec(j);
+            if (const auto *g = std::get_if<GptqSpec>(&spec)) {
+                if (gptq && gptq->toJson() != g->toJson() &&
+                    (gptq->blockSize != g->blockSize || gptq->dampening != g->dampening ||
+                     gptq->actorder != g->actorder))
+                    throw UnsupportedError("rule '" + rule.name +
+                                           "': llm-compressor runs one GPTQModifier, and the recipe's gptq specs "
+                                           "differ in block_size, dampening or actorder");
+                gptq = *g;
+            } else if (const auto *a = std::get_if<AwqSpec>(&spec)) {
+                if (awq && (awq->grid != a->grid || awq->duo != a->duo))
+                    throw UnsupportedError("rule '" + rule.name +
+                                           "': llm-compressor runs one AWQModifier, and the recipe's awq specs "
+                                           "differ in n_grid or duo_scaling");
+                awq = *a;
+            } else {
+                plain = true;
+            }
+        }
+    y += "quant_stage:\n  quant_modifiers:\n";
+    if (awq) {
+        const std::string duo = awq->toJson()["duo_scaling"];
+        y += "    AWQModifier:\n      n_grid: " + std::to_string(awq->grid) + "\n      duo_scaling: " +
+             (duo == "on"    ? "true"
+              : duo == "off" ? "false"
+                             : "\"both\"") +
+             "\n";
+    }
+    if (gptq) {
+        if (plain)
+            y += "    # GPTQModifier quantizes every config group below with GPTQ, the recipe's other rules too\n";
+        const std::string order = toString(gptq->actorder);
+        y += "    GPTQModifier:\n      block_size: " + std::to_string(gptq->blockSize) +
+             "\n      dampening_frac: " + nlohmann::json(gptq->dampening).dump() +
+             "\n      actorder: " + (order == "none" ? std::string("null") : order) + "\n";
+    } else {
+        y += "    QuantizationModifier:\n";
+    }
     y += "      ignore: " + ct["ignore"].dump() + "\n";
     y += "      config_groups:\n";
     for (const auto &[name, g] : ct["config_groups"].items()) {

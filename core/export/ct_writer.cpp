@@ -13,6 +13,17 @@ namespace quantscope {
 
 namespace {
 
+std::string awqNotWritten(const std::string &where)
+{
+    return where + ": method 'awq' — its checkpoint needs 1/s* folded into the op before the module (an "
+                   "RMSNorm weight, up_proj's or v_proj's rows), which this per-module writer does not do; export "
+                   "the recipe for llm-compressor (AWQModifier) or quantize with gptq or int";
+}
+
+} // namespace
+
+namespace {
+
 /// Packs `count` codes (signed, b bits) as compressed-tensors does: code + 2^(b−1), element i
 /// at bit i·b across little-endian int32 words.
 void packDense(const std::int8_t *codes, std::int64_t count, std::int64_t stride, int b, std::uint32_t *words)
@@ -105,7 +116,9 @@ std::vector<std::pair<std::string, Tensor>> floatModule(const QuantizedTensor &q
 std::vector<std::pair<std::string, Tensor>> ctModuleTensors(const QuantizedTensor &q, const std::string &module,
                                                             bool intQuantized)
 {
-    if (q.method != "int")
+    if (q.method == "awq")
+        throw UnsupportedError(awqNotWritten(module));
+    if (q.method != "int" && q.method != "gptq") // GPTQ's codes are an ordinary INT checkpoint
         return floatModule(q, module);
     const GroupLayout &L = q.layout;
     if (!(L.granularity == Granularity::Group || (L.granularity == Granularity::Channel && L.axis == 0)) ||

@@ -9,6 +9,17 @@ namespace quantscope {
 
 namespace {
 
+std::string awqNotWritten(const std::string &where)
+{
+    return where + ": method 'awq' — its checkpoint needs 1/s* folded into the op before the module (an "
+                   "RMSNorm weight, up_proj's or v_proj's rows), which this per-module writer does not do; export "
+                   "the recipe for llm-compressor (AWQModifier) or quantize with gptq or int";
+}
+
+} // namespace
+
+namespace {
+
 constexpr int kAwqOrder[8] = {0, 2, 4, 6, 1, 3, 5, 7}; // reorder: nibble slot i holds element kAwqOrder[i]
 
 /// Packs `count` signed 4-bit codes (get(i)) into ⌈count/8⌉ words; the padding codes are 0.
@@ -53,11 +64,13 @@ std::vector<std::pair<std::string, Tensor>> quarkModuleTensors(const QuantizedTe
     if (packMethod != "reorder" && packMethod != "order")
         throw UnsupportedError("Quark pack_method '" + packMethod + "': 'reorder' or 'order' is written");
     const bool reorder = packMethod == "reorder";
+    if (q.method == "awq")
+        throw UnsupportedError(awqNotWritten(module));
     const bool progressive = q.method == "progressive";
     const GroupLayout &L = q.layout;
     const bool channel = L.granularity == Granularity::Channel && L.axis == 0;
     const bool group = L.granularity == Granularity::Group && L.gridRows == L.rows;
-    if ((q.method != "int" && !progressive) || q.codeDtype != DType::I8 || q.codeBits != 4 ||
+    if ((q.method != "int" && q.method != "gptq" && !progressive) || q.codeDtype != DType::I8 || q.codeBits != 4 ||
         !(channel || (group && !progressive)) || q.shape.size() != 2)
         throw UnsupportedError(module +
                                ": Quark's real_quantized INT4 layout holds INT4 per output channel or per "

@@ -226,6 +226,30 @@ GramMatrix gramMatrixOf(const InputStats &stats, std::int64_t tokens)
     return g;
 }
 
+Calibration calibrationOf(const Capture &capture, std::string_view module)
+{
+    const InputStats stats = capture.inputStats(module);
+    Calibration c;
+    c.module = std::string(module);
+    c.source = capture.path().filename().string();
+    c.k = stats.k;
+    c.tokens = capture.tokens();
+    auto doubles = [](const Tensor &t) {
+        std::vector<float> f(static_cast<std::size_t>(t.numel()));
+        t.decodeTo(f);
+        return std::vector<double>(f.begin(), f.end());
+    };
+    if (stats.gram)
+        c.gram = doubles(*stats.gram);
+    c.gramDiag = doubles(stats.gramDiag);
+    if (stats.sample) {
+        c.sampleRows = stats.sample->shape().front();
+        c.sample.resize(static_cast<std::size_t>(stats.sample->numel()));
+        stats.sample->decodeTo(c.sample);
+    }
+    return c;
+}
+
 bool isCaptureFile(const std::filesystem::path &path)
 {
     try {

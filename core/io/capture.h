@@ -15,6 +15,7 @@
 
 #include "io/safetensors.h"
 #include "metrics/output_error.h"
+#include "quant/quantizer.h"
 #include "tensor/tensor.h"
 
 namespace quantscope {
@@ -87,6 +88,10 @@ private:
 /// A module's Gram in FP64 for metrics/output_error.h: the full Gram when the capture holds it,
 /// else its diagonal.
 GramMatrix gramMatrixOf(const InputStats &stats, std::int64_t tokens);
+
+/// A module's statistics for the data-aware quantizers (quant/calibration.h): the Gram (or its
+/// diagonal) in FP64, the row sample. Throws FormatError naming the module when unknown.
+Calibration calibrationOf(const Capture &capture, std::string_view module);
 
 /// Whether a safetensors file is a capture (its `format` metadata), without validating it.
 bool isCaptureFile(const std::filesystem::path &path);

@@ -10,7 +10,7 @@ namespace quantscope {
 
 namespace {
 
-constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt";
+constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq";
 
 template <typename S> QuantSpec parsed(const nlohmann::json &j)
 {
@@ -29,6 +29,8 @@ struct MethodOf {
     std::string operator()(const NvFp4Spec &) const { return "nvfp4"; }
     std::string operator()(const ProgressiveSpec &) const { return "progressive"; }
     std::string operator()(const ConstOptSpec &) const { return "constopt"; }
+    std::string operator()(const GptqSpec &) const { return "gptq"; }
+    std::string operator()(const AwqSpec &) const { return "awq"; }
 };
 
 struct MakeQuantizer {
@@ -46,6 +48,8 @@ struct MakeQuantizer {
     {
         return std::make_unique<ConstOptQuantizer>(s);
     }
+    std::unique_ptr<Quantizer> operator()(const GptqSpec &s) const { return std::make_unique<GptqQuantizer>(s); }
+    std::unique_ptr<Quantizer> operator()(const AwqSpec &s) const { return std::make_unique<AwqQuantizer>(s); }
 };
 
 } // namespace
@@ -71,6 +75,10 @@ QuantSpec parseQuantSpec(const nlohmann::json &j)
         return parsed<ProgressiveSpec>(j);
     if (m == "constopt")
         return parsed<ConstOptSpec>(j);
+    if (m == "gptq")
+        return parsed<GptqSpec>(j);
+    if (m == "awq")
+        return parsed<AwqSpec>(j);
     throw UnsupportedError("unknown quantization method '" + m + "' (known: " + kKnown + ")");
 }
 

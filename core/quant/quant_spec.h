@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "quant/constopt.h"
+#include "quant/data_aware.h"
 #include "quant/hqq.h"
 #include "quant/milo.h"
 #include "quant/mxfp4.h"
@@ -25,8 +26,8 @@ namespace quantscope {
 class Quantizer;
 
 /// Every quantizer's spec; the alternative is the method.
-using QuantSpec =
-    std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec>;
+using QuantSpec = std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec,
+                               GptqSpec, AwqSpec>;
 
 /// Parses and validates a spec JSON whose "method" names the quantizer (missing fields take
 /// their defaults). Throws UnsupportedError naming the method or the field, with the same

@@ -146,6 +146,12 @@ std::vector<MethodInfo> quantizerMethods()
          ProgressiveSpec::fields(), ProgressiveSpec{}.toJson()},
         {"constopt", "FP4 constOpt: s = c·max per group, optional Hadamard rotation", ConstOptSpec::fields(),
          ConstOptSpec{}.toJson()},
+        {"gptq", "GPTQ (llm-compressor): INT codes chosen against the captured inputs' Hessian; needs a capture",
+         GptqSpec::fields(), GptqSpec{}.toJson()},
+        {"awq",
+         "AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a "
+         "capture",
+         AwqSpec::fields(), AwqSpec{}.toJson()},
     };
 }
 

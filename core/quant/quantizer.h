@@ -132,6 +132,20 @@ struct QuantizedTensor {
     double bitsPerElement() const;
 };
 
+/// What a data-aware quantizer (GPTQ, AWQ; quant/data_aware.h) knows of a module's inputs: the
+/// statistics of a calibration capture (io/capture.h calibrationOf) as plain data, so that quant/
+/// needs no io/ or metrics/.
+struct Calibration {
+    std::string module; ///< "model.layers.0.mlp.down_proj" (for messages)
+    std::string source; ///< the capture's file name (for messages)
+    std::int64_t k = 0; ///< input features
+    std::int64_t tokens = 0;
+    std::vector<double> gram;     ///< K×K row-major G = XᵀX / n; empty when the capture holds only its diagonal
+    std::vector<double> gramDiag; ///< K: mean of x²
+    std::vector<float> sample;    ///< [sampleRows, K] sampled input rows, row-major; may be empty
+    std::int64_t sampleRows = 0;
+};
+
 struct QuantizeOptions {
     int threads = 0;             ///< 0: hardware concurrency
     bool wantDequantized = true; ///< also fill `dequantized`
@@ -147,6 +161,9 @@ struct QuantizeOptions {
     /// own — the largest of a fused group (q/k/v, gate/up), which serving engines give one
     /// global scale. Ignored by the other methods.
     std::optional<float> tensorAmax;
+    /// The module's captured inputs (the data-aware methods gptq and awq; the engine pairs them
+    /// from a capture). Ignored by the other methods.
+    std::shared_ptr<const Calibration> calibration;
 };
 
 class Quantizer {

@@ -55,6 +55,8 @@ std::string stageText(const ProgressiveStage &stage)
 
 struct Describe {
     std::string operator()(const IntSpec &s) const { return intText(s); }
+    std::string operator()(const GptqSpec &s) const { return "GPTQ " + intText(s.quant); }
+    std::string operator()(const AwqSpec &s) const { return "AWQ " + intText(s.quant); }
     std::string operator()(const Fp8Spec &s) const { return fp8Text(s); }
     std::string operator()(const HqqSpec &s) const
     {

@@ -60,8 +60,9 @@ std::filesystem::path tempFile(const std::string &name)
 TEST(NativeLayout, EveryMethodSavesListsAndDecodesToTheEngineResult)
 {
     std::vector<nlohmann::json> specs;
-    for (const MethodInfo &m : quantizerMethods()) // every method the engine offers, at its defaults
-        specs.push_back(m.defaults);
+    for (const MethodInfo &m : quantizerMethods())   // every method the engine offers, at its defaults
+        if (m.method != "gptq" && m.method != "awq") // need a capture: their round trips are in test_gptq.cpp
+            specs.push_back(m.defaults);
     const std::vector<nlohmann::json> variants = {
         {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 32}, {"symmetric", false}},
         {{"method", "int"}, {"bits", 3}, {"granularity", "channel"}, {"scale_dtype", "bf16"}},

@@ -504,7 +504,7 @@ TEST(Spec, JsonRoundTripAndRefusals)
     }
     EXPECT_THROW(IntSpec::fromJson({{"axis", -4294967295LL}}), UnsupportedError);
     EXPECT_THROW(Fp8Spec::fromJson({{"granularity", "group"}}), UnsupportedError);
-    EXPECT_THROW(makeQuantizer({{"method", "gptq"}}), UnsupportedError);
+    EXPECT_THROW(makeQuantizer({{"method", "squeezellm"}}), UnsupportedError);
     EXPECT_EQ(makeQuantizer({{"method", "int"}, {"bits", 8}})->spec()["bits"], 8);
     // Every method lists fields whose keys appear in its default spec JSON.
     for (const auto &m : quantizerMethods())
