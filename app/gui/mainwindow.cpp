@@ -6,6 +6,7 @@
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "distributionview.h"
+#include "elidedlabel.h"
 #include "analysiscontroller.h"
 #include "scancontroller.h"
 #include "healthcontroller.h"
@@ -21,7 +22,10 @@
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "overviewview.h"
+#include "demo/demo.h"
 #include "results/overview.h"
+#include "results/report_html.h"
+#include "util/error.h"
 #include "quantizerpanel.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
@@ -34,6 +38,9 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -52,9 +59,15 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace quantscope {
@@ -87,8 +100,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createControllers();
     createMenus();
     createStatusBar();
+    narrowViewCombos();
     updateTitle();
-    resize(1480, 900);
+    fitToScreen();
     m_defaultState = saveState(kWindowStateVersion);
     restoreWindowState();
 
@@ -117,9 +131,9 @@ int MainWindow::tensorCount() const noexcept
 
 bool MainWindow::isBusy() const noexcept
 {
-    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning()) ||
-           (m_model && m_model->isRunning());
+    return m_reportsRunning > 0 || m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() ||
+           m_analysis->isRunning() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
+           (m_plan && m_plan->isRunning()) || (m_model && m_model->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -135,6 +149,15 @@ std::shared_ptr<const QuantizeJobResult> MainWindow::results() const
 bool MainWindow::waitForWorkers(int msecs)
 {
     return m_jobs->waitForWorkers(msecs);
+}
+
+QStringList MainWindow::viewNames()
+{
+    return {QStringLiteral("distribution"),  QStringLiteral("numbers"),  QStringLiteral("spectrum"),
+            QStringLiteral("scaleConstant"), QStringLiteral("kurtosis"), QStringLiteral("gemmTiming"),
+            QStringLiteral("layers"),        QStringLiteral("budget"),   QStringLiteral("recipe"),
+            QStringLiteral("export"),        QStringLiteral("compare"),  QStringLiteral("health"),
+            QStringLiteral("model"),         QStringLiteral("overview")};
 }
 
 int MainWindow::poolThreads() const
@@ -171,6 +194,12 @@ void MainWindow::createActions()
         else
             saveSession(m_sessions->file());
     });
+
+    m_exportReportAction = new QAction(tr("Export &Report…"), this);
+    m_exportReportAction->setObjectName(QStringLiteral("exportReportAction"));
+    m_exportReportAction->setStatusTip(tr("Write the session as one self-contained HTML file (plots, tables, "
+                                          "configurations, the checkpoint's name and hash) to share"));
+    connect(m_exportReportAction, &QAction::triggered, this, &MainWindow::exportReportDialog);
 
     m_saveSessionAsAction = new QAction(tr("Save Session &As…"), this);
     m_saveSessionAsAction->setShortcut(QKeySequence::SaveAs);
@@ -217,11 +246,18 @@ void MainWindow::createActions()
     connect(m_statusBarAction, &QAction::toggled, this, [this](bool on) { statusBar()->setVisible(on); });
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
+    m_resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
 
     m_demoAction = new QAction(tr("Open &Demo"), this);
     m_demoAction->setStatusTip(tr("Open the built-in demo checkpoint"));
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::openDemo);
+
+    m_userGuideAction = new QAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&User Guide"), this);
+    m_userGuideAction->setObjectName(QStringLiteral("userGuideAction"));
+    m_userGuideAction->setShortcut(QKeySequence::HelpContents);
+    m_userGuideAction->setStatusTip(tr("Open the user guide: every view, dock and menu explained"));
+    connect(m_userGuideAction, &QAction::triggered, this, &MainWindow::showUserGuide);
 
     m_aboutAction = new QAction(tr("&About Quantscope"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -234,8 +270,10 @@ void MainWindow::createViews()
     m_tabs->setDocumentMode(true);
     m_distribution = new DistributionView(m_tabs);
     m_numbers = new NumbersView(m_tabs);
+    m_distribution->setObjectName(QStringLiteral("distributionView")); // quantscope --view distribution
     m_tabs->addTab(m_distribution, tr("&Distribution"));
     m_tabs->setTabToolTip(0, tr("W and Ŵ histograms, the error, and per-channel maxima"));
+    m_numbers->setObjectName(QStringLiteral("numbersView")); // quantscope --view numbers
     m_tabs->addTab(m_numbers, tr("&Numbers"));
     m_tabs->setTabToolTip(1, tr("Every metric of every configuration; copy or export them"));
     m_spectrum = new SpectrumView(m_tabs);
@@ -247,7 +285,16 @@ void MainWindow::createViews()
         if (SpectrumView::applyMiloRank(m_panel, c, r))
             runQuantization();
     });
-    setCentralWidget(m_tabs);
+    // The views in a scroll area: however wide a view's content asks to be (a plot with a long
+    // legend in German), the window's minimum size stays that of the docks and the tab bar, so
+    // it fits a 1280 × 800 screen; a view wider than the room left scrolls instead (issue 42).
+    m_tabs->setUsesScrollButtons(true);
+    auto *central = new QScrollArea(this);
+    central->setObjectName(QStringLiteral("viewsArea"));
+    central->setWidgetResizable(true);
+    central->setFrameShape(QFrame::NoFrame);
+    central->setWidget(m_tabs);
+    setCentralWidget(central);
 }
 
 void MainWindow::createDocks()
@@ -298,7 +345,8 @@ void MainWindow::createDocks()
     });
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     splitDockWidget(m_jobDock, m_logDock, Qt::Horizontal);
-    resizeDocks({m_tensorsDock, m_quantizerDock}, {380, 470}, Qt::Horizontal);
+    // Room for the views beside the docks on a 1280 px screen (issue 42).
+    resizeDocks({m_tensorsDock, m_quantizerDock}, {270, 310}, Qt::Horizontal);
     resizeDocks({m_jobDock, m_logDock}, {420, 700}, Qt::Horizontal);
     resizeDocks({m_jobDock}, {130}, Qt::Vertical);
 }
@@ -315,6 +363,7 @@ void MainWindow::createMenus()
     file->addAction(m_openSessionAction);
     file->addAction(m_saveSessionAction);
     file->addAction(m_saveSessionAsAction);
+    file->addAction(m_exportReportAction);
     file->addSeparator();
     file->addAction(m_openActivationAction);
     file->addAction(m_openCaptureAction);
@@ -376,14 +425,18 @@ void MainWindow::createMenus()
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_demoAction);
     help->addSeparator();
+    help->addAction(m_userGuideAction);
     help->addAction(m_aboutAction);
 }
 
 void MainWindow::createStatusBar()
 {
-    m_summary = new QLabel(this);
+    // Both labels elide (whole text in the tooltip): a long checkpoint summary or device line
+    // must not widen the window past a laptop's screen (issue 42).
+    m_summary = new ElidedLabel(this);
+    m_summary->setObjectName(QStringLiteral("summaryLabel"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    statusBar()->addPermanentWidget(m_summary);
+    statusBar()->addPermanentWidget(m_summary, 3);
 
     m_busy = new QProgressBar(this);
     m_busy->setRange(0, 0); // busy indicator: opening has no measurable progress
@@ -392,9 +445,10 @@ void MainWindow::createStatusBar()
     m_busy->hide();
     statusBar()->addPermanentWidget(m_busy);
 
-    m_deviceLabel = new QLabel(tr("Compute device: detecting…"), this);
-    m_deviceLabel->setToolTip(tr("The device quantizers and metrics run on"));
-    statusBar()->addPermanentWidget(m_deviceLabel);
+    m_deviceLabel = new ElidedLabel(tr("Compute device: detecting…"), this);
+    m_deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
+    m_deviceLabel->setExtraToolTip(tr("The device quantizers and metrics run on"));
+    statusBar()->addPermanentWidget(m_deviceLabel, 2);
 }
 
 void MainWindow::restoreWindowState()
@@ -405,11 +459,37 @@ void MainWindow::restoreWindowState()
     theme::apply(theme::modeFromString(settings.value(QStringLiteral("theme")).toString()));
 }
 
+void MainWindow::narrowViewCombos()
+{
+    // A combo box asks for its longest item (a tensor name, a long configuration label): in a
+    // view's tool bar that made the window wider than a laptop's screen. Every view's combo asks
+    // for eight characters instead and takes what its row gives it; the popup shows the
+    // whole items (issue 42).
+    for (auto *combo : m_tabs->findChildren<QComboBox *>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+    }
+}
+
+void MainWindow::fitToScreen()
+{
+    // 1480 × 900 where there is room, else the screen's available area (a 1280 × 800 laptop).
+    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
+    const QRect avail = s ? s->availableGeometry() : QRect(0, 0, 1480, 900);
+    resize(std::min(1480, avail.width()), std::min(900, avail.height()));
+    if (isVisible() && !avail.contains(frameGeometry()))
+        move(avail.topLeft());
+}
+
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState, kWindowStateVersion);
     for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock})
         d->show();
+    // The default layout on the screen the window is on: no wider or taller than it.
+    fitToScreen();
+    const int side = std::max(240, width() / 5);
+    resizeDocks({m_tensorsDock, m_quantizerDock}, {side, side + side / 8}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -428,7 +508,7 @@ void MainWindow::queryComputeDevice()
         const auto q = watcher->result();
         if (q.error.isEmpty()) {
             m_deviceDescription = q.description;
-            m_deviceLabel->setText(q.description);
+            m_deviceLabel->setFullText(q.description);
             for (const auto &d : q.devices)
                 m_log->append(LogView::Severity::Info, tr("Compute device %1").arg(d));
             const auto noGpu = noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason);
@@ -437,8 +517,8 @@ void MainWindow::queryComputeDevice()
             m_panel->setGpuAvailable(q.gpu, q.gpu ? q.gpuMethods.join(QLatin1Char('\n')) : noGpu);
         } else {
             m_deviceDescription = tr("unknown (%1)").arg(q.error);
-            m_deviceLabel->setText(tr("Compute device: unknown"));
-            m_deviceLabel->setToolTip(q.error);
+            m_deviceLabel->setFullText(tr("Compute device: unknown"));
+            m_deviceLabel->setExtraToolTip(q.error);
             m_log->append(LogView::Severity::Error, tr("Could not detect the compute devices: %1").arg(q.error));
             m_panel->setGpuAvailable(false, q.error);
         }
@@ -611,10 +691,10 @@ void MainWindow::updateSummary(const OpenResult &result)
                              : tr("%n file(s)", nullptr, result.fileCount));
     if (!result.warnings.isEmpty())
         parts << tr("%n warning(s)", nullptr, static_cast<int>(result.warnings.size()));
-    m_summary->setText(parts.join(QStringLiteral(" · ")));
-    m_summary->setToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
-                                                    : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
-                                                          result.warnings.join(QLatin1Char('\n')));
+    m_summary->setFullText(parts.join(QStringLiteral(" · ")));
+    m_summary->setExtraToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
+                                                         : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
+                                                               result.warnings.join(QLatin1Char('\n')));
 }
 
 // ---- quantization jobs -----------------------------------------------------------------------
@@ -716,6 +796,104 @@ void MainWindow::openSessionDialog()
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
         QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
         openSession(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::exportReport(const QString &file)
+{
+    // Hashing the checkpoint reads every byte of it: in the background, the window stays live.
+    const Session session = currentSession();
+    ReportInfo info;
+    info.checkpointName = m_loads->documentName().toStdString();
+    info.generated = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
+    info.version = QUANTSCOPE_VERSION;
+    const bool demo = session.checkpoint && session.checkpoint->demo;
+    const std::string path = session.checkpoint ? session.checkpoint->path : std::string();
+    const QString cannotWrite = tr("Could not write “%1”.").arg(QDir::toNativeSeparators(file));
+    ++m_reportsRunning;
+    showStatus(tr("Writing the report %1…").arg(QDir::toNativeSeparators(file)));
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, file] {
+        watcher->deleteLater();
+        --m_reportsRunning;
+        const QString error = watcher->result();
+        if (error.isEmpty()) {
+            m_log->append(LogView::Severity::Info, tr("Wrote the report %1").arg(QDir::toNativeSeparators(file)));
+            showStatus(tr("Wrote the report %1").arg(QDir::toNativeSeparators(file)));
+        } else {
+            m_log->append(LogView::Severity::Error, tr("The report was not written: %1").arg(error));
+        }
+        emit reportExported(error.isEmpty(), error);
+        finishBackgroundTask();
+    });
+    watcher->setFuture(QtConcurrent::run([session, info, demo, path, file, cannotWrite]() mutable -> QString {
+        try {
+            const std::filesystem::path checkpoint = demo ? demo::ensureDemoCheckpoint() : std::filesystem::path(path);
+            if (!checkpoint.empty()) {
+                try {
+                    info.checkpointHash = checkpointContentHash(checkpoint);
+                } catch (const Error &) {
+                    // The report says the checkpoint was not found.
+                }
+            }
+            const std::string html = sessionReportHtml(session, info);
+            QSaveFile out(file);
+            if (!out.open(QIODevice::WriteOnly) ||
+                out.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size()) ||
+                !out.commit())
+                return cannotWrite;
+            return QString();
+        } catch (const std::exception &e) {
+            return QString::fromUtf8(e.what());
+        }
+    }));
+}
+
+void MainWindow::showUserGuide()
+{
+    // The guide ships as a resource (app/gui/CMakeLists.txt): it opens without a network or
+    // the source tree. One window, raised when asked again.
+    if (auto *open = findChild<QDialog *>(QStringLiteral("userGuide"))) {
+        open->show();
+        open->raise();
+        return;
+    }
+    QFile file(QStringLiteral(":/help/guide.md"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        showStatus(tr("The user guide is missing from this build"));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("userGuide"));
+    dialog->setWindowTitle(tr("Quantscope User Guide"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *browser = new QTextBrowser(dialog);
+    browser->setOpenExternalLinks(false);
+    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    layout->addWidget(browser);
+    auto *close = new QPushButton(tr("Close"), dialog);
+    connect(close, &QPushButton::clicked, dialog, &QDialog::close);
+    layout->addWidget(close, 0, Qt::AlignRight);
+    // At most the screen's size (a laptop's 1280 × 800).
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 900, 700);
+    dialog->resize(std::min(900, avail.width()), std::min(700, avail.height()));
+    dialog->show();
+}
+
+void MainWindow::exportReportDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Export Report"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("HTML reports (*.html)"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("html"));
+    const auto &name = m_loads->documentName();
+    dialog->selectFile((name.isEmpty() ? tr("report") : name) + QStringLiteral("-report.html"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
+        exportReport(file);
     });
     dialog->open();
 }

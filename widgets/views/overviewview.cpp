@@ -66,7 +66,8 @@ void OverviewView::setResults(const std::shared_ptr<const QuantizeJobResult> &re
     for (const int c : {OverviewModel::OutputError, OverviewModel::OutputErrorRel})
         m_table->setColumnHidden(c, !d.outputError);
     if (d.rows.empty()) {
-        m_summary->setText(tr("Run a quantization to compare every tensor and configuration."));
+        m_summary->setText(tr("No results yet: select tensors in the Tensors dock and press Run (Ctrl+R) to compare "
+                              "every tensor and configuration here."));
         return;
     }
     QString text = tr("%n tensor(s)", nullptr, d.tensorCount) + tr(" × %n configuration(s)", nullptr, d.configCount);
