@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "demo/demo.h"
+#include "io/mapped_file.h"
 #include "results/report_html.h"
 #include "results/session.h"
 #include "util/error.h"
@@ -77,11 +78,9 @@ int runReport(const ReportOptions &o, const CommonOptions &common)
         }
     }
     const std::string html = sessionReportHtml(s, info);
-    {
-        std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-        if (!out || !out.write(html.data(), static_cast<std::streamsize>(html.size())))
-            throw IoError("cannot write the report", Location{o.out, {}, {}});
-    }
+    AtomicFile out(o.out); // the old report or the whole new one, never a part
+    out.write(html.data(), html.size());
+    out.commit();
     if (common.json)
         std::cout << nlohmann::ordered_json{{"out", o.out},
                                             {"bytes", html.size()},

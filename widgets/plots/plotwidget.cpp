@@ -143,8 +143,13 @@ void PlotWidget::finishData()
     for (int i = 0; i < plottableCount(); ++i) {
         auto *p = plottable(i);
         const QString name = p->name();
-        if (fm.horizontalAdvance(name) <= kLegendTextPx)
+        const QString full = p->property("fullName").toString();
+        if (!full.isEmpty() && name == fm.elidedText(full, Qt::ElideMiddle, kLegendTextPx))
+            continue; // elided before
+        if (fm.horizontalAdvance(name) <= kLegendTextPx) {
+            p->setProperty("fullName", QVariant()); // a new name that fits
             continue;
+        }
         p->setProperty("fullName", name);
         p->setName(fm.elidedText(name, Qt::ElideMiddle, kLegendTextPx));
     }
