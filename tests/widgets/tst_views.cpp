@@ -170,6 +170,13 @@ private slots:
         view.setOverlapConfig(QStringLiteral("C"));
         const QString fullName = h->overlapGraph()->property("fullName").toString();
         QVERIFY((fullName.isEmpty() ? h->overlapGraph()->name() : fullName).contains(QLatin1Char('C')));
+        // An exported file is titled with the tensor shown (issue 42).
+        QTemporaryDir exportDir;
+        const QString svg = exportDir.filePath(QStringLiteral("distribution.svg"));
+        QVERIFY(h->exportTo(svg, PlotWidget::Format::Svg));
+        QFile exported(svg);
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(exported.readAll()).contains(view.currentTensor()));
     }
 
     void channelStripMatchesProfile()
