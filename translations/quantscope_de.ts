@@ -47,10 +47,6 @@
         <translation>Eine .safetensors-Datei, eine model.safetensors.index.json, ein Checkpoint-Ordner, eine .npy/.npz-Datei oder eine .qscope-Sitzung. Ohne Angabe öffnet sich die eingebaute Demo.</translation>
     </message>
     <message>
-        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed).</source>
-        <translation>Die Ansicht &lt;name&gt; zeigen (spectrum: mit berechneten Residuenspektren).</translation>
-    </message>
-    <message>
         <source>name</source>
         <translation>Name</translation>
     </message>
@@ -61,6 +57,10 @@
     <message>
         <source>paths</source>
         <translation>Pfade</translation>
+    </message>
+    <message>
+        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed). Views: %1.</source>
+        <translation>Die Ansicht &lt;name&gt; zeigen (spectrum: mit berechneten Residuenspektren). Ansichten: %1.</translation>
     </message>
 </context>
 <context>
@@ -262,6 +262,10 @@
         <source>squared weight error ‖W − Ŵ‖²</source>
         <translation>quadratischer Gewichtsfehler ‖W − Ŵ‖²</translation>
     </message>
+    <message>
+        <source>No scan yet: add two or more configurations in the Quantizer dock and press Scan checkpoint in the Layers tab; then choose one per module under a size budget here.</source>
+        <translation>Noch kein Scan: zwei oder mehr Konfigurationen im Quantisierer-Dock anlegen und im Reiter Schichten „Checkpoint scannen“ drücken; dann hier je Modul eine unter einem Größenbudget wählen.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>
@@ -424,6 +428,18 @@
     <message>
         <source>Spearman %1</source>
         <translation>Spearman %1</translation>
+    </message>
+    <message>
+        <source>Choose a checkpoint file or a scan report (a checkpoint folder can be typed)</source>
+        <translation>Eine Checkpoint-Datei oder einen Scan-Bericht wählen (ein Checkpoint-Ordner kann eingetippt werden)</translation>
+    </message>
+    <message>
+        <source>Choose a Checkpoint or Scan Report</source>
+        <translation>Checkpoint oder Scan-Bericht wählen</translation>
+    </message>
+    <message>
+        <source>Checkpoints and scan reports (*.safetensors *.json *.jsonl *.npz);;All files (*)</source>
+        <translation>Checkpoints und Scan-Berichte (*.safetensors *.json *.jsonl *.npz);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -714,10 +730,6 @@
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <source>Not checked yet</source>
-        <translation>Noch nicht geprüft</translation>
-    </message>
-    <message>
         <source>Severity</source>
         <translation>Schweregrad</translation>
     </message>
@@ -760,6 +772,14 @@
     <message>
         <source>Checking…</source>
         <translation>Prüfe …</translation>
+    </message>
+    <message>
+        <source>No checkpoint open: open one (File ▸ Open…), then press Check checkpoint.</source>
+        <translation>Kein Checkpoint geöffnet: einen öffnen (Datei ▸ Öffnen…), dann „Checkpoint prüfen“ drücken.</translation>
+    </message>
+    <message>
+        <source>%1 is not checked yet: press Check checkpoint for every problem of its files in one report.</source>
+        <translation>%1 ist noch nicht geprüft: „Checkpoint prüfen“ drücken, um alle Probleme seiner Dateien in einem Bericht zu sehen.</translation>
     </message>
 </context>
 <context>
@@ -1470,10 +1490,6 @@ dann Ausführen drücken.</translation>
         <source>Scanning</source>
         <translation>Scan läuft</translation>
     </message>
-    <message>
-        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
-        <translation>Noch kein Scan: einen Checkpoint öffnen und „Checkpoint scannen“ drücken.</translation>
-    </message>
     <message numerus="yes">
         <source>%n module(s) scanned</source>
         <translation>
@@ -1492,6 +1508,18 @@ dann Ausführen drücken.</translation>
     <message>
         <source>Also count the residual’s singular values above τ (slower)</source>
         <translation>Auch die Singulärwerte des Residuums über τ zählen (langsamer)</translation>
+    </message>
+    <message>
+        <source>Scanning %1: the map fills in when the scan finishes (Cancel keeps what is done).</source>
+        <translation>Scanne %1: die Karte füllt sich, wenn der Scan fertig ist (Abbrechen behält, was fertig ist).</translation>
+    </message>
+    <message>
+        <source>No checkpoint open: open one (File ▸ Open…, or Help ▸ Open Demo), then press Scan checkpoint.</source>
+        <translation>Kein Checkpoint geöffnet: einen öffnen (Datei ▸ Öffnen… oder Hilfe ▸ Demo öffnen), dann „Checkpoint scannen“ drücken.</translation>
+    </message>
+    <message>
+        <source>%1 is open and not scanned yet: press Scan checkpoint to measure every module with the Quantizer dock&apos;s configurations.</source>
+        <translation>%1 ist geöffnet und noch nicht gescannt: „Checkpoint scannen“ drücken, um jedes Modul mit den Konfigurationen des Quantisierer-Docks zu messen.</translation>
     </message>
 </context>
 <context>
@@ -1998,6 +2026,62 @@ dann Ausführen drücken.</translation>
     <message>
         <source>Captures (*.safetensors);;All files (*)</source>
         <translation>Aufzeichnungen (*.safetensors);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>&amp;Bericht exportieren…</translation>
+    </message>
+    <message>
+        <source>Write the session as one self-contained HTML file (plots, tables, configurations, the checkpoint&apos;s name and hash) to share</source>
+        <translation>Die Sitzung als eine eigenständige HTML-Datei schreiben (Diagramme, Tabellen, Konfigurationen, Name und Hash des Checkpoints), zum Weitergeben</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Open the user guide: every view, dock and menu explained</source>
+        <translation>Das Benutzerhandbuch öffnen: jede Ansicht, jedes Dock und jedes Menü erklärt</translation>
+    </message>
+    <message>
+        <source>Could not write “%1”.</source>
+        <translation>„%1“ konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Writing the report %1…</source>
+        <translation>Schreibe den Bericht %1…</translation>
+    </message>
+    <message>
+        <source>Wrote the report %1</source>
+        <translation>Bericht %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>The report was not written: %1</source>
+        <translation>Der Bericht wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>The user guide is missing from this build</source>
+        <translation>Diesem Build fehlt das Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Quantscope User Guide</source>
+        <translation>Quantscope-Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML reports (*.html)</source>
+        <translation>HTML-Berichte (*.html)</translation>
+    </message>
+    <message>
+        <source>report</source>
+        <translation>bericht</translation>
     </message>
 </context>
 <context>
@@ -2782,10 +2866,6 @@ dann Ausführen drücken.</translation>
         <source>Export C&amp;SV…</source>
         <translation>C&amp;SV exportieren…</translation>
     </message>
-    <message>
-        <source>Run a quantization to compare every tensor and configuration.</source>
-        <translation>Starten Sie eine Quantisierung, um alle Tensoren und Konfigurationen zu vergleichen.</translation>
-    </message>
     <message numerus="yes">
         <source>%n tensor(s)</source>
         <translation>
@@ -2826,6 +2906,10 @@ dann Ausführen drücken.</translation>
             <numerusform>%n Lauf auf einem Tensor, der für seine Gruppe oder seinen Block zu klein ist: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
             <numerusform>%n Läufe auf Tensoren, die für ihre Gruppe oder ihren Block zu klein sind: nicht vergleichbar, nicht eingefärbt (siehe Tooltip)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No results yet: select tensors in the Tensors dock and press Run (Ctrl+R) to compare every tensor and configuration here.</source>
+        <translation>Noch keine Ergebnisse: Tensoren im Tensoren-Dock auswählen und „Ausführen“ (Strg+R) drücken, um hier jeden Tensor und jede Konfiguration zu vergleichen.</translation>
     </message>
 </context>
 <context>
@@ -3033,28 +3117,8 @@ KL %6, Top-1 %7</translation>
         <translation>⚠ %1</translation>
     </message>
     <message>
-        <source>Method</source>
-        <translation>Verfahren</translation>
-    </message>
-    <message>
-        <source>Configuration %1: its colour in every plot</source>
-        <translation>Konfiguration %1: ihre Farbe in jedem Diagramm</translation>
-    </message>
-    <message>
-        <source>Remove configuration %1</source>
-        <translation>Konfiguration %1 entfernen</translation>
-    </message>
-    <message>
-        <source>Method %1 has no “%2”</source>
-        <translation>Verfahren %1 hat kein „%2“</translation>
-    </message>
-    <message>
         <source>+ Add</source>
         <translation>+ Hinzufügen</translation>
-    </message>
-    <message>
-        <source>Compare another configuration (up to %1)</source>
-        <translation>Eine weitere Konfiguration vergleichen (bis zu %1)</translation>
     </message>
     <message>
         <source>none (right-click a tensor to pair one)</source>
@@ -3069,6 +3133,62 @@ KL %6, Top-1 %7</translation>
 A JSON spec of one of: %2</source>
         <translation>%1
 Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
+    </message>
+    <message>
+        <source>Compare another configuration (up to %1): a copy of the one being edited</source>
+        <translation>Eine weitere Konfiguration vergleichen (bis zu %1): eine Kopie der gerade bearbeiteten</translation>
+    </message>
+    <message>
+        <source>Add a preset…</source>
+        <translation>Vorlage hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add a configuration as a toolkit quantizes (its spec in each item&apos;s tooltip)</source>
+        <translation>Eine Konfiguration hinzufügen, die quantisiert wie ein Toolkit (ihre Spezifikation im Tooltip jedes Eintrags)</translation>
+    </message>
+    <message>
+        <source>%1 bits/weight</source>
+        <translation>%1 Bit/Gewicht</translation>
+    </message>
+    <message>
+        <source>Its colour in every plot</source>
+        <translation>Ihre Farbe in jedem Diagramm</translation>
+    </message>
+    <message>
+        <source>Bits per weight on a 256 × 1024 reference weight (codes, scales, zero points and compensators)</source>
+        <translation>Bit pro Gewicht auf einem 256 × 1024-Referenzgewicht (Codes, Skalen, Nullpunkte und Kompensatoren)</translation>
+    </message>
+    <message>
+        <source>Move up (its colour follows the position)</source>
+        <translation>Nach oben (die Farbe folgt der Position)</translation>
+    </message>
+    <message>
+        <source>Move down (its colour follows the position)</source>
+        <translation>Nach unten (die Farbe folgt der Position)</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplizieren</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>%1 (%2): click to edit</source>
+        <translation>%1 (%2): zum Bearbeiten klicken</translation>
+    </message>
+    <message>
+        <source>The configuration&apos;s label in the plots, tables and the report</source>
+        <translation>Die Bezeichnung der Konfiguration in Diagrammen, Tabellen und im Bericht</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation>&amp;Methode:</translation>
     </message>
 </context>
 <context>
@@ -3608,6 +3728,18 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <source>Only with %1 “%2”</source>
         <translation>Nur mit %1 „%2“</translation>
     </message>
+    <message>
+        <source>Hadamard rotation block</source>
+        <translation>Hadamard-Rotationsblock</translation>
+    </message>
+    <message>
+        <source>First stage</source>
+        <translation>Erste Stufe</translation>
+    </message>
+    <message>
+        <source>Second stage</source>
+        <translation>Zweite Stufe</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SpectrumView</name>
@@ -3668,10 +3800,6 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <translation>MiLo-Durchlauf</translation>
     </message>
     <message>
-        <source>ε = ‖W − Ŵ − U·V‖_F</source>
-        <translation>ε = ‖W − Ŵ − U·V‖_F</translation>
-    </message>
-    <message>
         <source>Rank r of an FP16 compensator U·V fitted to the residual</source>
         <translation>Rang r eines an das Residuum angepassten FP16-Kompensators U·V</translation>
     </message>
@@ -3707,12 +3835,16 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <translation>r = %1</translation>
     </message>
     <message>
-        <source>error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured</source>
-        <translation>Fehler ‖E − E_r‖_F %1 (relativ %2), %3 von ‖E‖²_F erfasst</translation>
-    </message>
-    <message>
         <source>%1 bits/element, %2 MB</source>
         <translation>%1 Bit/Element, %2 MB</translation>
+    </message>
+    <message>
+        <source>ε = ‖W − Ŵ − U·V‖ (Frobenius)</source>
+        <translation>ε = ‖W − Ŵ − U·V‖ (Frobenius-Norm)</translation>
+    </message>
+    <message>
+        <source>error ‖E − Eᵣ‖ %1 (relative %2), %3 of ‖E‖² captured (Frobenius norms)</source>
+        <translation>Fehler ‖E − Eᵣ‖ %1 (relativ %2), %3 von ‖E‖² erfasst (Frobenius-Normen)</translation>
     </message>
 </context>
 <context>

@@ -39,10 +39,6 @@
         <translation>检查点打开后，用三种配置量化其中一个权重（用于截图和初步查看）。</translation>
     </message>
     <message>
-        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed).</source>
-        <translation>显示视图 &lt;name&gt;（spectrum：同时计算残差谱）。</translation>
-    </message>
-    <message>
         <source>name</source>
         <translation>名称</translation>
     </message>
@@ -61,6 +57,10 @@
     <message>
         <source>paths</source>
         <translation>路径</translation>
+    </message>
+    <message>
+        <source>Show the view &lt;name&gt; (spectrum: with the residual spectra computed). Views: %1.</source>
+        <translation>显示视图 &lt;name&gt;（spectrum：同时计算残差谱）。视图：%1。</translation>
     </message>
 </context>
 <context>
@@ -262,6 +262,10 @@
         <source>squared weight error ‖W − Ŵ‖²</source>
         <translation>平方权重误差 ‖W − Ŵ‖²</translation>
     </message>
+    <message>
+        <source>No scan yet: add two or more configurations in the Quantizer dock and press Scan checkpoint in the Layers tab; then choose one per module under a size budget here.</source>
+        <translation>尚未扫描：在量化器面板中添加两个或更多配置，并在“层”标签页中点击“扫描检查点”；然后在此处于大小预算内为每个模块选择一个配置。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>
@@ -423,6 +427,18 @@
     <message>
         <source>Spearman %1</source>
         <translation>Spearman 秩相关 %1</translation>
+    </message>
+    <message>
+        <source>Choose a checkpoint file or a scan report (a checkpoint folder can be typed)</source>
+        <translation>选择检查点文件或扫描报告（检查点文件夹可直接输入）</translation>
+    </message>
+    <message>
+        <source>Choose a Checkpoint or Scan Report</source>
+        <translation>选择检查点或扫描报告</translation>
+    </message>
+    <message>
+        <source>Checkpoints and scan reports (*.safetensors *.json *.jsonl *.npz);;All files (*)</source>
+        <translation>检查点和扫描报告 (*.safetensors *.json *.jsonl *.npz);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -712,10 +728,6 @@
         <translation>取消</translation>
     </message>
     <message>
-        <source>Not checked yet</source>
-        <translation>尚未检查</translation>
-    </message>
-    <message>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
@@ -758,6 +770,14 @@
     <message>
         <source>Checking…</source>
         <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>No checkpoint open: open one (File ▸ Open…), then press Check checkpoint.</source>
+        <translation>未打开检查点：先打开一个（文件 ▸ 打开…），再点击“检查检查点”。</translation>
+    </message>
+    <message>
+        <source>%1 is not checked yet: press Check checkpoint for every problem of its files in one report.</source>
+        <translation>%1 尚未检查：点击“检查检查点”，在一份报告中查看其文件的所有问题。</translation>
     </message>
 </context>
 <context>
@@ -1468,15 +1488,23 @@ then press Run.</source>
         <source>Scanning</source>
         <translation>正在扫描</translation>
     </message>
-    <message>
-        <source>No scan yet: open a checkpoint and press Scan checkpoint.</source>
-        <translation>尚未扫描：请打开检查点并点击“扫描检查点”。</translation>
-    </message>
     <message numerus="yes">
         <source>%n module(s) scanned</source>
         <translation>
             <numerusform>已扫描 %n 个模块</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Scanning %1: the map fills in when the scan finishes (Cancel keeps what is done).</source>
+        <translation>正在扫描 %1：扫描完成后热图会填充（取消会保留已完成的部分）。</translation>
+    </message>
+    <message>
+        <source>No checkpoint open: open one (File ▸ Open…, or Help ▸ Open Demo), then press Scan checkpoint.</source>
+        <translation>未打开检查点：先打开一个（文件 ▸ 打开…，或 帮助 ▸ 打开演示），再点击“扫描检查点”。</translation>
+    </message>
+    <message>
+        <source>%1 is open and not scanned yet: press Scan checkpoint to measure every module with the Quantizer dock&apos;s configurations.</source>
+        <translation>%1 已打开但尚未扫描：点击“扫描检查点”，用量化器面板中的配置测量每个模块。</translation>
     </message>
 </context>
 <context>
@@ -1972,6 +2000,62 @@ then press Run.</source>
     <message>
         <source>Captures (*.safetensors);;All files (*)</source>
         <translation>采集文件 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Write the session as one self-contained HTML file (plots, tables, configurations, the checkpoint&apos;s name and hash) to share</source>
+        <translation>将会话写成一个独立的 HTML 文件（图、表、配置、检查点的名称和哈希），便于分享</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Open the user guide: every view, dock and menu explained</source>
+        <translation>打开用户指南：讲解每个视图、面板和菜单</translation>
+    </message>
+    <message>
+        <source>Could not write “%1”.</source>
+        <translation>无法写入“%1”。</translation>
+    </message>
+    <message>
+        <source>Writing the report %1…</source>
+        <translation>正在写入报告 %1…</translation>
+    </message>
+    <message>
+        <source>Wrote the report %1</source>
+        <translation>已写入报告 %1</translation>
+    </message>
+    <message>
+        <source>The report was not written: %1</source>
+        <translation>报告未写入：%1</translation>
+    </message>
+    <message>
+        <source>The user guide is missing from this build</source>
+        <translation>此版本缺少用户指南</translation>
+    </message>
+    <message>
+        <source>Quantscope User Guide</source>
+        <translation>Quantscope 用户指南</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML reports (*.html)</source>
+        <translation>HTML 报告 (*.html)</translation>
+    </message>
+    <message>
+        <source>report</source>
+        <translation>报告</translation>
     </message>
 </context>
 <context>
@@ -2748,10 +2832,6 @@ then press Run.</source>
         <source>Export C&amp;SV…</source>
         <translation>导出 CSV(&amp;S)…</translation>
     </message>
-    <message>
-        <source>Run a quantization to compare every tensor and configuration.</source>
-        <translation>运行一次量化，即可比较所有张量和配置。</translation>
-    </message>
     <message numerus="yes">
         <source>%n tensor(s)</source>
         <translation>
@@ -2789,6 +2869,10 @@ then press Run.</source>
         <translation>
             <numerusform>%n 次运行所用的张量小于其分组或块：不可比较，未着色（见提示）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No results yet: select tensors in the Tensors dock and press Run (Ctrl+R) to compare every tensor and configuration here.</source>
+        <translation>尚无结果：在张量面板中选择张量并点击“运行”（Ctrl+R），即可在此比较每个张量和配置。</translation>
     </message>
 </context>
 <context>
@@ -3002,28 +3086,8 @@ A JSON spec of one of: %2</source>
 以下方法之一的 JSON 规格：%2</translation>
     </message>
     <message>
-        <source>Method</source>
-        <translation>方法</translation>
-    </message>
-    <message>
-        <source>Configuration %1: its colour in every plot</source>
-        <translation>配置 %1：它在每个图中的颜色</translation>
-    </message>
-    <message>
-        <source>Remove configuration %1</source>
-        <translation>删除配置 %1</translation>
-    </message>
-    <message>
-        <source>Method %1 has no “%2”</source>
-        <translation>方法 %1 没有“%2”</translation>
-    </message>
-    <message>
         <source>+ Add</source>
         <translation>+ 添加</translation>
-    </message>
-    <message>
-        <source>Compare another configuration (up to %1)</source>
-        <translation>再比较一种配置（最多 %1 种）</translation>
     </message>
     <message>
         <source>none (right-click a tensor to pair one)</source>
@@ -3032,6 +3096,62 @@ A JSON spec of one of: %2</source>
     <message>
         <source>%1 from %2</source>
         <translation>%2 中的 %1</translation>
+    </message>
+    <message>
+        <source>Compare another configuration (up to %1): a copy of the one being edited</source>
+        <translation>再比较一个配置（最多 %1 个）：复制当前正在编辑的配置</translation>
+    </message>
+    <message>
+        <source>Add a preset…</source>
+        <translation>添加预设…</translation>
+    </message>
+    <message>
+        <source>Add a configuration as a toolkit quantizes (its spec in each item&apos;s tooltip)</source>
+        <translation>按某个工具包的量化方式添加配置（每项的提示中有其规格）</translation>
+    </message>
+    <message>
+        <source>%1 bits/weight</source>
+        <translation>%1 位/权重</translation>
+    </message>
+    <message>
+        <source>Its colour in every plot</source>
+        <translation>它在每个图中的颜色</translation>
+    </message>
+    <message>
+        <source>Bits per weight on a 256 × 1024 reference weight (codes, scales, zero points and compensators)</source>
+        <translation>在 256 × 1024 参考权重上的每权重位数（编码、缩放、零点和补偿器）</translation>
+    </message>
+    <message>
+        <source>Move up (its colour follows the position)</source>
+        <translation>上移（颜色随位置变化）</translation>
+    </message>
+    <message>
+        <source>Move down (its colour follows the position)</source>
+        <translation>下移（颜色随位置变化）</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>%1 (%2): click to edit</source>
+        <translation>%1（%2）：点击编辑</translation>
+    </message>
+    <message>
+        <source>The configuration&apos;s label in the plots, tables and the report</source>
+        <translation>该配置在图、表和报告中的标签</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>标签(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation>方法(&amp;M)：</translation>
     </message>
 </context>
 <context>
@@ -3571,6 +3691,18 @@ A JSON spec of one of: %2</source>
         <source>Only with %1 “%2”</source>
         <translation>仅在%1为“%2”时</translation>
     </message>
+    <message>
+        <source>Hadamard rotation block</source>
+        <translation>Hadamard 旋转块</translation>
+    </message>
+    <message>
+        <source>First stage</source>
+        <translation>第一阶段</translation>
+    </message>
+    <message>
+        <source>Second stage</source>
+        <translation>第二阶段</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SpectrumView</name>
@@ -3631,10 +3763,6 @@ A JSON spec of one of: %2</source>
         <translation>MiLo 遍</translation>
     </message>
     <message>
-        <source>ε = ‖W − Ŵ − U·V‖_F</source>
-        <translation>ε = ‖W − Ŵ − U·V‖_F</translation>
-    </message>
-    <message>
         <source>Rank r of an FP16 compensator U·V fitted to the residual</source>
         <translation>拟合残差的 FP16 补偿器 U·V 的秩 r</translation>
     </message>
@@ -3669,12 +3797,16 @@ A JSON spec of one of: %2</source>
         <translation>秩 r = %1</translation>
     </message>
     <message>
-        <source>error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured</source>
-        <translation>误差 ‖E − E_r‖_F %1（相对 %2），捕获 ‖E‖²_F 的 %3</translation>
-    </message>
-    <message>
         <source>%1 bits/element, %2 MB</source>
         <translation>每元素 %1 位，%2 MB</translation>
+    </message>
+    <message>
+        <source>ε = ‖W − Ŵ − U·V‖ (Frobenius)</source>
+        <translation>ε = ‖W − Ŵ − U·V‖（Frobenius 范数）</translation>
+    </message>
+    <message>
+        <source>error ‖E − Eᵣ‖ %1 (relative %2), %3 of ‖E‖² captured (Frobenius norms)</source>
+        <translation>误差 ‖E − Eᵣ‖ %1（相对 %2），捕获 ‖E‖² 的 %3（Frobenius 范数）</translation>
     </message>
 </context>
 <context>

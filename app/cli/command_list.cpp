@@ -15,6 +15,8 @@
 
 namespace quantscope::cli {
 
+void addReportCommand(Commands &c); // report_cmd.cpp
+
 namespace {
 
 int printVersion()
@@ -51,6 +53,7 @@ void addAllCommands(Commands &c)
     addDoctorCommand(c);
     addCompareCommand(c);
     addDemoCommand(c);
+    addReportCommand(c);
 
     CLI::App *version =
         c.add("version", "print the version, the GPU backends built, the compute device and MPI", printVersion);

@@ -30,7 +30,8 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
                                        QuantizerPanel *panel, QTabWidget *tabs)
     : QObject(parent), m_loads(loads), m_browser(browser), m_panel(panel)
 {
-    m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+    m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount())); // every core, below the UI
+    m_pool.setThreadPriority(QThread::LowPriority);
     m_scale = new ScaleConstantView(tabs);
     m_kurtosis = new KurtosisView(tabs);
     // quantscope --view scaleConstant / --view kurtosis

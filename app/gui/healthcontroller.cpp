@@ -20,6 +20,8 @@ HealthController::HealthController(QObject *parent, const LoadController *loads,
     tabs->setTabToolTip(tabs->addTab(m_view, tr("&Health")),
                         tr("Checkpoint health: every problem of the opened checkpoint in one report"));
     connect(m_view, &HealthView::checkRequested, this, &HealthController::check);
+    connect(loads, &LoadController::documentOpened, m_view,
+            [this](const OpenResult &) { m_view->setCheckpointName(m_loads->documentName()); });
     connect(m_view, &HealthView::cancelRequested, this, [this] {
         m_job.cancel();
         m_view->jobFinished(tr("Cancelled"));

@@ -47,7 +47,9 @@ DeviceChoice deviceChoiceOf(const QString &s)
 
 int idealPoolThreads()
 {
-    return std::max(1, QThread::idealThreadCount() - 1);
+    // Every core: a 2-core laptop ran jobs on 1 thread with "cores − 1". The UI thread sleeps
+    // in its event loop; the workers at low priority yield to it when it wakes.
+    return std::max(1, QThread::idealThreadCount());
 }
 
 } // namespace
@@ -59,6 +61,7 @@ JobController::JobController(QObject *parent, const LoadController *loads, Tenso
       m_estimator(kInitialCostPerSecond)
 {
     m_pool.setMaxThreadCount(idealPoolThreads());
+    m_pool.setThreadPriority(QThread::LowPriority);
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(kProgressIntervalMs);
     connect(m_progressTimer, &QTimer::timeout, this, &JobController::poll);

@@ -2,7 +2,7 @@
 #pragma once
 /// \file jobcontroller.h
 /// The window's quantization jobs: the selected tensors of the document × the panel's
-/// configurations run on a pool of max(1, cores − 1) threads through a JobTracker, so that a
+/// configurations run on a pool of one thread per core (at low priority) through a JobTracker, so that a
 /// newer run or Cancel makes the older job stale at once. While a job runs, the job widget
 /// shows the progress the engine reports, interpolated by ProgressEstimator; the finished
 /// result becomes the window's results.
@@ -48,7 +48,8 @@ public:
     bool isRunning() const noexcept { return m_tracker.isRunning(); }
     /// Waits for the pool's workers (also stale ones) to return.
     bool waitForWorkers(int msecs) { return m_pool.waitForDone(msecs); }
-    /// Threads of the job pool: max(1, cores − 1), one core stays with the UI.
+    /// Threads of the job pool: one per core. The workers run at low priority, so the UI thread
+    /// (idle but for events) still gets a core when it needs one.
     int poolThreads() const { return m_pool.maxThreadCount(); }
 
     /// The results shown: of the last job, of a restored session, or none.

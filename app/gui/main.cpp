@@ -25,13 +25,14 @@
 #include <QSettings>
 #include <QTranslator>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 using quantscope::MainWindow;
 
 namespace {
 
-void installTranslators(QApplication &app)
+void installTranslators(QCoreApplication &app)
 {
     // The Language menu's choice ("" = the system's), read at start.
     const auto language = QSettings().value(QStringLiteral("language")).toString();
@@ -79,52 +80,98 @@ void scheduleScreenshot(MainWindow &window, const QString &file)
         Qt::SingleShotConnection);
 }
 
+/// The values of --view: each names a tab's widget "<name>View" (MainWindow::viewNames()).
+QString viewNamesText()
+{
+    return MainWindow::viewNames().join(QStringLiteral(", "));
+}
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Quantscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("Quantscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(QUANTSCOPE_VERSION));
+}
+
+/// The command line; parsing it needs only a QCoreApplication.
+struct CommandLine {
+    QCommandLineParser parser;
+    QCommandLineOption screenshot{
+        QStringList{QStringLiteral("screenshot")},
+        QCoreApplication::translate("main", "Once the checkpoint has been opened (or has failed to open), save the "
+                                            "window as a PNG to <file> and quit."),
+        QCoreApplication::translate("main", "file")};
+    QCommandLineOption runDemo{QStringList{QStringLiteral("run-demo-quantization")},
+                               QCoreApplication::translate("main", "Once the checkpoint is open, quantize a weight of "
+                                                                   "it with three configurations (for screenshots and "
+                                                                   "first looks).")};
+    QCommandLineOption view{
+        QStringList{QStringLiteral("view")},
+        QCoreApplication::translate("main", "Show the view <name> (spectrum: with the residual spectra computed). "
+                                            "Views: %1.")
+            .arg(viewNamesText()),
+        QCoreApplication::translate("main", "name")};
+    QCommandLineOption compare{
+        QStringList{QStringLiteral("compare")},
+        QCoreApplication::translate(
+            "main", "Once the checkpoint is open, compare <paths> (A,B or A,B,REFERENCE) in the Compare view."),
+        QCoreApplication::translate("main", "paths")};
+
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QCoreApplication::translate("main", "Quantization workbench for LLM tensors."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(screenshot);
+        parser.addOption(runDemo);
+        parser.addOption(view);
+        parser.addOption(compare);
+        parser.addPositionalArgument(
+            QStringLiteral("path"),
+            QCoreApplication::translate("main",
+                                        "A .safetensors file, a model.safetensors.index.json, a checkpoint folder, "
+                                        "a .npy/.npz file or a .qscope session. Without it, the built-in demo opens."),
+            QStringLiteral("[path]"));
+    }
+};
+
+/// --help and --version print and exit without a window, so they must not need a display.
+bool onlyPrints(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *flag : {"--help", "-h", "-?", "--help-all", "--version", "-v"})
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (onlyPrints(argc, argv)) {
+        // A QCoreApplication: no platform plugin, no display (`quantscope --version` over ssh, in CI).
+        QCoreApplication core(argc, argv);
+        setApplicationNames();
+        installTranslators(core);
+        CommandLine cli;
+        cli.parser.process(core); // prints and exits
+        return 0;
+    }
     quantscope::registerGpuBackends();
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Quantscope"));
-    QApplication::setApplicationName(QStringLiteral("Quantscope"));
-    QApplication::setApplicationVersion(QStringLiteral(QUANTSCOPE_VERSION));
+    setApplicationNames();
     QGuiApplication::setDesktopFileName(QStringLiteral("quantscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/quantscope.svg")));
     installTranslators(app);
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate("main", "Quantization workbench for LLM tensors."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption screenshotOption(
-        QStringList{QStringLiteral("screenshot")},
-        QCoreApplication::translate("main",
-                                    "Once the checkpoint has been opened (or has failed to open), save the window "
-                                    "as a PNG to <file> and quit."),
-        QCoreApplication::translate("main", "file"));
-    parser.addOption(screenshotOption);
-    const QCommandLineOption runDemoOption(
-        QStringList{QStringLiteral("run-demo-quantization")},
-        QCoreApplication::translate("main", "Once the checkpoint is open, quantize a weight of it with three "
-                                            "configurations (for screenshots and first looks)."));
-    parser.addOption(runDemoOption);
-    const QCommandLineOption viewOption(
-        QStringList{QStringLiteral("view")},
-        QCoreApplication::translate("main", "Show the view <name> (spectrum: with the residual spectra computed)."),
-        QCoreApplication::translate("main", "name"));
-    parser.addOption(viewOption);
-    const QCommandLineOption compareOption(
-        QStringList{QStringLiteral("compare")},
-        QCoreApplication::translate(
-            "main", "Once the checkpoint is open, compare <paths> (A,B or A,B,REFERENCE) in the Compare view."),
-        QCoreApplication::translate("main", "paths"));
-    parser.addOption(compareOption);
-    parser.addPositionalArgument(
-        QStringLiteral("path"),
-        QCoreApplication::translate("main",
-                                    "A .safetensors file, a model.safetensors.index.json, a checkpoint folder, "
-                                    "a .npy/.npz file or a .qscope session. Without it, the built-in demo opens."),
-        QStringLiteral("[path]"));
+    CommandLine cli;
+    auto &parser = cli.parser;
+    const auto &screenshotOption = cli.screenshot;
+    const auto &runDemoOption = cli.runDemo;
+    const auto &viewOption = cli.view;
+    const auto &compareOption = cli.compare;
     parser.process(app);
 
     const auto paths = parser.positionalArguments();

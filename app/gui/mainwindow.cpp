@@ -6,6 +6,7 @@
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "distributionview.h"
+#include "elidedlabel.h"
 #include "analysiscontroller.h"
 #include "scancontroller.h"
 #include "healthcontroller.h"
@@ -21,7 +22,10 @@
 #include "numbersmodel.h"
 #include "numbersview.h"
 #include "overviewview.h"
+#include "demo/demo.h"
 #include "results/overview.h"
+#include "results/report_html.h"
+#include "util/error.h"
 #include "quantizerpanel.h"
 #include "kvcontroller.h"
 #include "recentfilesmenu.h"
@@ -35,6 +39,9 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -53,9 +60,15 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace quantscope {
@@ -64,11 +77,6 @@ namespace {
 constexpr int kStatusMessageMs = 8000;
 /// Bumped when the docks change so that an old saved layout is not applied to new docks.
 constexpr int kWindowStateVersion = 2;
-
-QString lastOpenDirKey()
-{
-    return QStringLiteral("lastOpenDir");
-}
 
 bool isSessionFile(const QString &path)
 {
@@ -88,8 +96,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createControllers();
     createMenus();
     createStatusBar();
+    narrowViewCombos();
     updateTitle();
-    resize(1480, 900);
+    fitToScreen();
     m_defaultState = saveState(kWindowStateVersion);
     restoreWindowState();
 
@@ -119,9 +128,9 @@ int MainWindow::tensorCount() const noexcept
 
 bool MainWindow::isBusy() const noexcept
 {
-    return m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() || m_analysis->isRunning() ||
-           m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() || (m_plan && m_plan->isRunning()) ||
-           (m_model && m_model->isRunning()) || (m_kv && m_kv->isRunning());
+    return m_reportsRunning > 0 || m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() ||
+           m_analysis->isRunning() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
+           (m_plan && m_plan->isRunning()) || (m_model && m_model->isRunning()) || (m_kv && m_kv->isRunning());
 }
 
 bool MainWindow::isJobRunning() const noexcept
@@ -174,6 +183,12 @@ void MainWindow::createActions()
             saveSession(m_sessions->file());
     });
 
+    m_exportReportAction = new QAction(tr("Export &Report…"), this);
+    m_exportReportAction->setObjectName(QStringLiteral("exportReportAction"));
+    m_exportReportAction->setStatusTip(tr("Write the session as one self-contained HTML file (plots, tables, "
+                                          "configurations, the checkpoint's name and hash) to share"));
+    connect(m_exportReportAction, &QAction::triggered, this, &MainWindow::exportReportDialog);
+
     m_saveSessionAsAction = new QAction(tr("Save Session &As…"), this);
     m_saveSessionAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_saveSessionAsAction, &QAction::triggered, this, &MainWindow::saveSessionDialog);
@@ -219,11 +234,18 @@ void MainWindow::createActions()
     connect(m_statusBarAction, &QAction::toggled, this, [this](bool on) { statusBar()->setVisible(on); });
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
+    m_resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
 
     m_demoAction = new QAction(tr("Open &Demo"), this);
     m_demoAction->setStatusTip(tr("Open the built-in demo checkpoint"));
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::openDemo);
+
+    m_userGuideAction = new QAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&User Guide"), this);
+    m_userGuideAction->setObjectName(QStringLiteral("userGuideAction"));
+    m_userGuideAction->setShortcut(QKeySequence::HelpContents);
+    m_userGuideAction->setStatusTip(tr("Open the user guide: every view, dock and menu explained"));
+    connect(m_userGuideAction, &QAction::triggered, this, &MainWindow::showUserGuide);
 
     m_aboutAction = new QAction(tr("&About Quantscope"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -236,8 +258,10 @@ void MainWindow::createViews()
     m_tabs->setDocumentMode(true);
     m_distribution = new DistributionView(m_tabs);
     m_numbers = new NumbersView(m_tabs);
+    m_distribution->setObjectName(QStringLiteral("distributionView")); // quantscope --view distribution
     m_tabs->addTab(m_distribution, tr("&Distribution"));
     m_tabs->setTabToolTip(0, tr("W and Ŵ histograms, the error, and per-channel maxima"));
+    m_numbers->setObjectName(QStringLiteral("numbersView")); // quantscope --view numbers
     m_tabs->addTab(m_numbers, tr("&Numbers"));
     m_tabs->setTabToolTip(1, tr("Every metric of every configuration; copy or export them"));
     m_spectrum = new SpectrumView(m_tabs);
@@ -249,7 +273,16 @@ void MainWindow::createViews()
         if (SpectrumView::applyMiloRank(m_panel, c, r))
             runQuantization();
     });
-    setCentralWidget(m_tabs);
+    // The views in a scroll area: however wide a view's content asks to be (a plot with a long
+    // legend in German), the window's minimum size stays that of the docks and the tab bar, so
+    // it fits a 1280 × 800 screen; a view wider than the room left scrolls instead (issue 42).
+    m_tabs->setUsesScrollButtons(true);
+    auto *central = new QScrollArea(this);
+    central->setObjectName(QStringLiteral("viewsArea"));
+    central->setWidgetResizable(true);
+    central->setFrameShape(QFrame::NoFrame);
+    central->setWidget(m_tabs);
+    setCentralWidget(central);
 }
 
 void MainWindow::createDocks()
@@ -300,7 +333,8 @@ void MainWindow::createDocks()
     });
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     splitDockWidget(m_jobDock, m_logDock, Qt::Horizontal);
-    resizeDocks({m_tensorsDock, m_quantizerDock}, {380, 470}, Qt::Horizontal);
+    // Room for the views beside the docks on a 1280 px screen (issue 42).
+    resizeDocks({m_tensorsDock, m_quantizerDock}, {270, 310}, Qt::Horizontal);
     resizeDocks({m_jobDock, m_logDock}, {420, 700}, Qt::Horizontal);
     resizeDocks({m_jobDock}, {130}, Qt::Vertical);
 }
@@ -317,6 +351,7 @@ void MainWindow::createMenus()
     file->addAction(m_openSessionAction);
     file->addAction(m_saveSessionAction);
     file->addAction(m_saveSessionAsAction);
+    file->addAction(m_exportReportAction);
     file->addSeparator();
     file->addAction(m_openActivationAction);
     file->addAction(m_openCaptureAction);
@@ -379,14 +414,18 @@ void MainWindow::createMenus()
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_demoAction);
     help->addSeparator();
+    help->addAction(m_userGuideAction);
     help->addAction(m_aboutAction);
 }
 
 void MainWindow::createStatusBar()
 {
-    m_summary = new QLabel(this);
+    // Both labels elide (whole text in the tooltip): a long checkpoint summary or device line
+    // must not widen the window past a laptop's screen (issue 42).
+    m_summary = new ElidedLabel(this);
+    m_summary->setObjectName(QStringLiteral("summaryLabel"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    statusBar()->addPermanentWidget(m_summary);
+    statusBar()->addPermanentWidget(m_summary, 3);
 
     m_busy = new QProgressBar(this);
     m_busy->setRange(0, 0); // busy indicator: opening has no measurable progress
@@ -395,9 +434,10 @@ void MainWindow::createStatusBar()
     m_busy->hide();
     statusBar()->addPermanentWidget(m_busy);
 
-    m_deviceLabel = new QLabel(tr("Compute device: detecting…"), this);
-    m_deviceLabel->setToolTip(tr("The device quantizers and metrics run on"));
-    statusBar()->addPermanentWidget(m_deviceLabel);
+    m_deviceLabel = new ElidedLabel(tr("Compute device: detecting…"), this);
+    m_deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
+    m_deviceLabel->setExtraToolTip(tr("The device quantizers and metrics run on"));
+    statusBar()->addPermanentWidget(m_deviceLabel, 2);
 }
 
 void MainWindow::restoreWindowState()
@@ -413,6 +453,10 @@ void MainWindow::resetLayout()
     restoreState(m_defaultState, kWindowStateVersion);
     for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock})
         d->show();
+    // The default layout on the screen the window is on: no wider or taller than it.
+    fitToScreen();
+    const int side = std::max(240, width() / 5);
+    resizeDocks({m_tensorsDock, m_quantizerDock}, {side, side + side / 8}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -431,7 +475,7 @@ void MainWindow::queryComputeDevice()
         const auto q = watcher->result();
         if (q.error.isEmpty()) {
             m_deviceDescription = q.description;
-            m_deviceLabel->setText(q.description);
+            m_deviceLabel->setFullText(q.description);
             for (const auto &d : q.devices)
                 m_log->append(LogView::Severity::Info, tr("Compute device %1").arg(d));
             const auto noGpu = noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason);
@@ -440,8 +484,8 @@ void MainWindow::queryComputeDevice()
             m_panel->setGpuAvailable(q.gpu, q.gpu ? q.gpuMethods.join(QLatin1Char('\n')) : noGpu);
         } else {
             m_deviceDescription = tr("unknown (%1)").arg(q.error);
-            m_deviceLabel->setText(tr("Compute device: unknown"));
-            m_deviceLabel->setToolTip(q.error);
+            m_deviceLabel->setFullText(tr("Compute device: unknown"));
+            m_deviceLabel->setExtraToolTip(q.error);
             m_log->append(LogView::Severity::Error, tr("Could not detect the compute devices: %1").arg(q.error));
             m_panel->setGpuAvailable(false, q.error);
         }
@@ -614,10 +658,10 @@ void MainWindow::updateSummary(const OpenResult &result)
                              : tr("%n file(s)", nullptr, result.fileCount));
     if (!result.warnings.isEmpty())
         parts << tr("%n warning(s)", nullptr, static_cast<int>(result.warnings.size()));
-    m_summary->setText(parts.join(QStringLiteral(" · ")));
-    m_summary->setToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
-                                                    : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
-                                                          result.warnings.join(QLatin1Char('\n')));
+    m_summary->setFullText(parts.join(QStringLiteral(" · ")));
+    m_summary->setExtraToolTip(result.warnings.isEmpty() ? QDir::toNativeSeparators(result.path)
+                                                         : QDir::toNativeSeparators(result.path) + QLatin1Char('\n') +
+                                                               result.warnings.join(QLatin1Char('\n')));
 }
 
 // ---- quantization jobs -----------------------------------------------------------------------
@@ -679,90 +723,6 @@ bool MainWindow::openSession(const QString &file)
 }
 
 // ---- dialogs and menus -----------------------------------------------------------------------
-
-void MainWindow::openFileDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
-                                   tr("Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz "
-                                      "*.qscope);;All files (*)"));
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
-        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
-        openPath(file);
-    });
-    dialog->open();
-}
-
-void MainWindow::openFolderDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Open Checkpoint Folder"), settings.value(lastOpenDirKey()).toString());
-    dialog->setFileMode(QFileDialog::Directory);
-    dialog->setOption(QFileDialog::ShowDirsOnly);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &dir) {
-        QSettings().setValue(lastOpenDirKey(), dir);
-        openPath(dir);
-    });
-    dialog->open();
-}
-
-void MainWindow::openSessionDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Open Session"), settings.value(lastOpenDirKey()).toString(),
-                                   tr("Quantscope sessions (*.qscope)"));
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
-        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
-        openSession(file);
-    });
-    dialog->open();
-}
-
-void MainWindow::saveSessionDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Save Session"), settings.value(lastOpenDirKey()).toString(),
-                                   tr("Quantscope sessions (*.qscope)"));
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setDefaultSuffix(QStringLiteral("qscope"));
-    const auto &session = m_sessions->file();
-    const auto &name = m_loads->documentName();
-    dialog->selectFile(session.isEmpty() ? (name.isEmpty() ? tr("session") : name) + QStringLiteral(".qscope")
-                                         : session);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
-        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
-        saveSession(file);
-    });
-    dialog->open();
-}
-
-void MainWindow::openActivationDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Pair Activation from File"), settings.value(lastOpenDirKey()).toString(),
-                                   tr("Tensors (*.npy *.npz *.safetensors);;All files (*)"));
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openActivationFile);
-    dialog->open();
-}
-
-void MainWindow::openCaptureDialog()
-{
-    QSettings settings;
-    auto *dialog = new QFileDialog(this, tr("Open Capture"), settings.value(lastOpenDirKey()).toString(),
-                                   tr("Captures (*.safetensors);;All files (*)"));
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openCapture);
-    dialog->open();
-}
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {

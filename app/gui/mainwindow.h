@@ -11,6 +11,7 @@
 #include "results/session.h"
 
 #include <QMainWindow>
+#include <QStringList>
 #include <memory>
 
 class QAction;
@@ -31,6 +32,7 @@ class HealthController;
 class CompareController;
 class ExporterPanel;
 class DistributionView;
+class ElidedLabel;
 class JobController;
 class JobProgressWidget;
 class LoadController;
@@ -68,6 +70,9 @@ public:
     /// Writes the session atomically. False with a reason in `error` (also shown).
     bool saveSession(const QString &file, QString *error = nullptr);
     Session currentSession() const;
+    /// Writes the session as one self-contained HTML report (results/report_html.h) in the
+    /// background; reportExported() says how it went.
+    void exportReport(const QString &file);
 
     /// Quantizes the selected tensors with every configuration on the pool.
     void runQuantization();
@@ -83,7 +88,7 @@ public:
     std::shared_ptr<const QuantizeJobResult> results() const;
     /// Waits for the pool's workers (also stale ones) to return; for tests and shutdown.
     bool waitForWorkers(int msecs);
-    /// Threads of the job pool: max(1, cores − 1), one core stays with the UI.
+    /// Threads of the job pool: one per core, at low priority (the UI thread preempts them).
     int poolThreads() const;
 
     TensorBrowser *browser() const { return m_browser; }
@@ -109,6 +114,8 @@ public:
     JobProgressWidget *jobProgress() const { return m_job; }
     LogView *logView() const { return m_log; }
     QTabWidget *viewTabs() const { return m_tabs; }
+    /// The names `quantscope --view NAME` accepts: each names a tab whose widget is "<name>View".
+    static QStringList viewNames();
 
 signals:
     /// A load finished (`ok` false: it failed and the error is being shown). Only the newest
@@ -119,6 +126,8 @@ signals:
     void jobFinished(bool ok);
     /// All background work the window started has finished.
     void becameIdle();
+    /// exportReport() finished: `error` is empty when the file was written.
+    void reportExported(bool ok, const QString &error);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -135,6 +144,10 @@ private:
     void queryComputeDevice();
     void restoreWindowState();
     void resetLayout();
+    /// The default size where the screen has room for it, else the screen's available area.
+    void fitToScreen();
+    /// Every view's combo boxes ask for eight characters, not their longest item.
+    void narrowViewCombos();
 
     void createControllers();
     void finishBackgroundTask();
@@ -148,6 +161,8 @@ private:
     void openFolderDialog();
     void openSessionDialog();
     void saveSessionDialog();
+    void exportReportDialog();
+    void showUserGuide();
     void openActivationDialog();
     void openCaptureDialog();
     void showAbout();
@@ -174,8 +189,8 @@ private:
     QDockWidget *m_quantizerDock = nullptr;
     QDockWidget *m_jobDock = nullptr;
     QDockWidget *m_logDock = nullptr;
-    QLabel *m_summary = nullptr;
-    QLabel *m_deviceLabel = nullptr;
+    ElidedLabel *m_summary = nullptr;
+    ElidedLabel *m_deviceLabel = nullptr;
     QProgressBar *m_busy = nullptr;
     RecentFilesMenu *m_recentMenu = nullptr;
     QByteArray m_defaultState;
@@ -185,6 +200,8 @@ private:
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;
     QAction *m_saveSessionAsAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
+    QAction *m_userGuideAction = nullptr;
     QAction *m_openActivationAction = nullptr;
     QAction *m_openCaptureAction = nullptr;
     QAction *m_clearCaptureAction = nullptr;
@@ -205,6 +222,7 @@ private:
 
     QString m_deviceDescription;
     bool m_deviceKnown = false;
+    int m_reportsRunning = 0;
 };
 
 } // namespace quantscope

@@ -32,6 +32,8 @@ ScanController::ScanController(QObject *parent, const LoadController *loads, Ten
     m_timer->setInterval(kProgressIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &ScanController::poll);
     connect(m_view, &LayersView::scanRequested, this, &ScanController::scan);
+    connect(loads, &LoadController::documentOpened, m_view,
+            [this](const OpenResult &) { m_view->setCheckpointName(m_loads->documentName()); });
     connect(m_view, &LayersView::cancelRequested, this, [this] {
         m_job.cancel();
         m_timer->stop();

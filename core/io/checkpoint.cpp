@@ -5,6 +5,7 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/reader.h"
+#include "io/sniff.h"
 #include "util/error.h"
 
 #include <system_error>
@@ -24,7 +25,21 @@ Checkpoint Checkpoint::open(const fs::path &path, const ReadOptions &options)
     const ReaderFormat *reader = readerFor(path, st);
     if (reader == nullptr)
         throw IoError("no reader opens this path", Location{path.string(), {}, {}});
-    ReadContent content = reader->read(path, st, options);
+    ReadContent content;
+    try {
+        content = reader->read(path, st, options);
+    } catch (const Error &) {
+        // A file no reader takes is read as safetensors, whose refusal ("the header length field
+        // says 738734374976 bytes") does not help with a llama2.c .bin or a GGUF: say what it
+        // looks like and what to do (sniff.h).
+        if (fs::is_directory(st))
+            throw;
+        // A .npz's own refusal (a broken member) says more than "a ZIP of .npy arrays".
+        if (auto foreign = sniffForeignFile(path);
+            foreign && !(foreign->format == ForeignFormat::NumpyZip && reader->name == "npz"))
+            throw FormatError(foreignFileMessage(*foreign), Location{path.string(), {}, {}});
+        throw;
+    }
 
     Checkpoint ck;
     ck.m_path = path;

@@ -19,7 +19,11 @@
 #include "recipe/recipe.h"
 #include "tensor/tensor.h"
 
+#include <QFile>
+#include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -163,6 +167,34 @@ private slots:
         QVERIFY(dist);
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(dist));
         QCOMPARE(dist->histogramPlot()->quantizedGraphs().size(), 2);
+    }
+
+    // A, B and the reference each have a file picker (issue 42: they were bare text fields):
+    // choosing a file fills the field.
+    void eachPathHasAFilePicker()
+    {
+        CompareView view;
+        view.show();
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("scan.jsonl"));
+        QFile(file).open(QIODevice::WriteOnly);
+        const QStringList names{QStringLiteral("browseA"), QStringLiteral("browseB"),
+                                QStringLiteral("browseReference")};
+        for (int i = 0; i < names.size(); ++i) {
+            auto *button = view.findChild<QToolButton *>(names[i]);
+            QVERIFY2(button && button->isVisible(), qPrintable(names[i]));
+            button->click();
+            auto *dialog = view.findChild<QFileDialog *>(QStringLiteral("compareFileDialog"));
+            QVERIFY(dialog);
+            emit dialog->fileSelected(file);
+            dialog->close();
+            QTRY_VERIFY(!view.findChild<QFileDialog *>(QStringLiteral("compareFileDialog")));
+            const auto edits = view.findChildren<QLineEdit *>();
+            int filled = 0;
+            for (auto *e : edits)
+                filled += e->text() == file;
+            QCOMPARE(filled, i + 1);
+        }
     }
 
     void cancelDropsTheResult()

@@ -41,10 +41,19 @@ private slots:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
+        // Empty, the view says what to do next in this state: open a checkpoint first ...
+        const auto *summary = w.scans()->view()->summary();
+        QVERIFY2(summary->text().contains(QStringLiteral("No checkpoint open")), qPrintable(summary->text()));
         QSignalSpy loaded(&w, &MainWindow::loadFinished);
         w.openDemo();
         QVERIFY(loaded.wait(120000) && loaded.first().first().toBool());
         QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        // ... then, with the demo open, scan it (not "open a checkpoint", issue 42).
+        QVERIFY2(!summary->text().contains(QStringLiteral("open"), Qt::CaseSensitive) ||
+                     summary->text().contains(QStringLiteral("is open")),
+                 qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(w.scans()->view()->scanButton()->text()), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QStringLiteral("demo"), Qt::CaseInsensitive), qPrintable(summary->text()));
         const nlohmann::json spec = {{"method", "int"}, {"bits", 3}, {"group", 64}};
         QVERIFY(w.quantizerPanel()->setConfigurations({{"A", spec}}).isEmpty());
 

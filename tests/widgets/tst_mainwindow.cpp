@@ -28,6 +28,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -35,6 +36,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QDialog>
 #include <QThread>
 
 using namespace quantscope;
@@ -93,7 +96,8 @@ private slots:
     {
         MainWindow w;
         QVERIFY(waitIdle(w));
-        QCOMPARE(w.poolThreads(), std::max(1, QThread::idealThreadCount() - 1));
+        // Every core (a 2-core machine ran quantize jobs on 1 thread with "cores − 1").
+        QCOMPARE(w.poolThreads(), std::max(1, QThread::idealThreadCount()));
         for (const char *name : {"tensorsDock", "quantizerDock", "jobDock", "logDock"})
             QVERIFY2(w.findChild<QDockWidget *>(QString::fromUtf8(name)), name);
         // The log names the compute device and its memory.
@@ -122,6 +126,79 @@ private slots:
         auto *rule = qobject_cast<QComboBox *>(panel->editor(1, QStringLiteral("scale_rule")));
         rule->setCurrentIndex(rule->findData(QStringLiteral("max")));
         QVERIFY(panel->validationError(1).contains(QStringLiteral("symmetric")));
+    }
+
+    // `--help` lists MainWindow::viewNames() for --view: every tab is one of them, and each of
+    // them is a tab (a new tab without a name, or a renamed one, fails).
+    void everyTabHasAViewName()
+    {
+        MainWindow w;
+        QStringList tabs;
+        for (int i = 0; i < w.viewTabs()->count(); ++i) {
+            const auto name = w.viewTabs()->widget(i)->objectName();
+            QVERIFY2(name.endsWith(QStringLiteral("View")), qPrintable(w.viewTabs()->tabText(i)));
+            tabs << name.chopped(4);
+        }
+        auto names = MainWindow::viewNames();
+        tabs.sort();
+        names.sort();
+        QCOMPARE(tabs, names);
+    }
+
+    // File ▸ Export Report (issue 42): one self-contained HTML file with the run's
+    // configurations, its tensor, a plot per tensor, the checkpoint's hash; written in the
+    // background (the window is busy meanwhile, then idle).
+    void exportReportWritesOneSelfContainedFile()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.runDemoQuantization();
+        QVERIFY(finished.wait(120000) && finished.first().first().toBool());
+        QVERIFY(waitIdle(w));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("report.html"));
+        QSignalSpy exported(&w, &MainWindow::reportExported);
+        w.exportReport(file);
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.first().first().toBool(), qPrintable(exported.first().at(1).toString()));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(f.readAll());
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        for (const auto &c : w.quantizerPanel()->configurations())
+            QVERIFY2(html.contains(QString::fromStdString(c.name)), c.name.c_str());
+        for (const auto &o : w.results()->outcomes)
+            QVERIFY2(html.contains(QString::fromStdString(o.tensor)), o.tensor.c_str());
+        QCOMPARE(html.count(QStringLiteral("<svg")), 2 * static_cast<int>(w.results()->tensors.size()));
+        QVERIFY(QRegularExpression(QStringLiteral("fnv1a64:[0-9a-f]{16}")).match(html).hasMatch());
+        for (const char *external : {"http://", "https://", "<script", " src="})
+            QVERIFY2(!html.contains(QLatin1String(external)), external);
+        QVERIFY(waitIdle(w));
+    }
+
+    // Help ▸ User Guide opens the guide shipped in the app (not a file of the source tree).
+    void helpOpensTheUserGuide()
+    {
+        MainWindow w;
+        QAction *guide = nullptr;
+        for (auto *a : w.findChildren<QAction *>())
+            if (a->objectName() == QLatin1String("userGuideAction"))
+                guide = a;
+        QVERIFY(guide);
+        guide->trigger();
+        auto *dialog = w.findChild<QDialog *>(QStringLiteral("userGuide"));
+        QVERIFY(dialog && dialog->isVisible());
+        auto *browser = dialog->findChild<QTextBrowser *>();
+        QVERIFY(browser);
+        QFile source(QStringLiteral(":/help/guide.md"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QVERIFY(source.size() > 10000);
+        const QString text = browser->toPlainText();
+        for (const char *part : {"Export Report", "Quantizer", "The Model view"})
+            QVERIFY2(text.contains(QLatin1String(part)), part);
+        guide->trigger(); // again: the same window
+        QCOMPARE(w.findChildren<QDialog *>(QStringLiteral("userGuide")).size(), 1);
     }
 
     void everyEngineMethodHasAFormAndRuns()

@@ -166,8 +166,17 @@ private slots:
                  static_cast<double>(m_result->outcomes[0].metrics.wHat.counts[0]));
 
         // Shading follows the chosen configuration.
+        // (A long legend entry is elided on screen, its whole name kept as "fullName".)
         view.setOverlapConfig(QStringLiteral("C"));
-        QVERIFY(h->overlapGraph()->name().contains(QLatin1Char('C')));
+        const QString fullName = h->overlapGraph()->property("fullName").toString();
+        QVERIFY((fullName.isEmpty() ? h->overlapGraph()->name() : fullName).contains(QLatin1Char('C')));
+        // An exported file is titled with the tensor shown (issue 42).
+        QTemporaryDir exportDir;
+        const QString svg = exportDir.filePath(QStringLiteral("distribution.svg"));
+        QVERIFY(h->exportTo(svg, PlotWidget::Format::Svg));
+        QFile exported(svg);
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(exported.readAll()).contains(view.currentTensor()));
     }
 
     void channelStripMatchesProfile()

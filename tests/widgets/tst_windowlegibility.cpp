@@ -5,18 +5,22 @@
 // log-axis tick labels read the same under de_DE and zh_CN as under en, a theme switch at run
 // time restyles the filter box, a table and the plots, no label is cut off at the default
 // window size, the columns of the tensor tree fit their content, the quantizer panel keeps its
-// row labels and "+ Add" in view however far its configurations scroll, and the no-GPU wording
+// cards and "+ Add" in view and its form where it was scrolled, and the no-GPU wording
 // follows the cause.
 #include "test_env.h"
 #include "channelplot.h"
 #include "devicequery.h"
 #include "distributionview.h"
+#include "elidedlabel.h"
 #include "errorhistogramplot.h"
 #include "gemmtimingplot.h"
 #include "histogramplot.h"
 #include "kurtosischannelplot.h"
 #include "mainwindow.h"
 #include "overviewmodel.h"
+#include "palette.h"
+#include "paretoplot.h"
+#include "plotwidget.h"
 #include "overviewview.h"
 #include "quant/quantizer.h"
 #include "quantizerpanel.h"
@@ -27,6 +31,10 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QDate>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -38,10 +46,13 @@
 #include <QTableView>
 #include <QStyle>
 #include <QStyleOptionFrame>
+#include <QSet>
 #include <QTest>
 #include <QTranslator>
 #include <QToolButton>
 #include <QTreeView>
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace quantscope;
@@ -181,13 +192,20 @@ QStringList logTickLabels(const QLocale &locale)
     return out;
 }
 
-/// Every shown label either wraps or is as wide as its text; every line edit's placeholder
+/// Every shown label either wraps, elides with its whole text in the tooltip, or is as wide as its text; every line edit's placeholder
 /// fits inside its text area (frame, margins and side buttons taken off).
 void checkNothingCutOff(QWidget *window, const QString &where)
 {
     for (auto *label : window->findChildren<QLabel *>()) {
         if (!label->isVisible() || label->text().isEmpty() || label->wordWrap() || !label->pixmap().isNull())
             continue;
+        // An elided label (issue 42: it must not widen the window) shows its whole text in the tooltip.
+        if (auto *elided = qobject_cast<ElidedLabel *>(label)) {
+            QVERIFY2(!elided->isElided() || elided->toolTip().contains(elided->fullText()),
+                     qPrintable(QStringLiteral("%1: “%2” is elided without its text in the tooltip")
+                                    .arg(where, elided->fullText())));
+            continue;
+        }
         QVERIFY2(label->width() >= label->sizeHint().width(),
                  qPrintable(QStringLiteral("%1: “%2” is cut off: %3 px shown of %4")
                                 .arg(where, label->text())
@@ -211,6 +229,26 @@ void checkNothingCutOff(QWidget *window, const QString &where)
                                               .arg(room)
                                               .arg(need)));
     }
+}
+
+/// sRGB → CIELAB (D65) after simulating a colour-vision deficiency (Machado et al. 2009,
+/// severity 1; `m` null: normal vision).
+std::array<double, 3> labSeen(const QColor &c, const double (*m)[3])
+{
+    auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    double l[3] = {lin(c.redF()), lin(c.greenF()), lin(c.blueF())};
+    if (m) {
+        double o[3];
+        for (int i = 0; i < 3; ++i)
+            o[i] = std::clamp(m[i][0] * l[0] + m[i][1] * l[1] + m[i][2] * l[2], 0.0, 1.0);
+        std::copy(o, o + 3, l);
+    }
+    const double X = 0.4124 * l[0] + 0.3576 * l[1] + 0.1805 * l[2];
+    const double Y = 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+    const double Z = 0.0193 * l[0] + 0.1192 * l[1] + 0.9505 * l[2];
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    const double fx = f(X / 0.95047), fy = f(Y), fz = f(Z / 1.08883);
+    return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
 }
 
 QColor pixelOf(QCustomPlot *plot)
@@ -429,10 +467,10 @@ private slots:
                     QTest::qWait(20);
                     checkNothingCutOff(&w, QLatin1String(lang) + QLatin1Char(' ') + w.viewTabs()->tabText(t));
                 }
-                // The longer labels leave a configuration column in view.
-                const int shown = w.quantizerPanel()->columnsArea()->viewport()->width();
-                QVERIFY2(shown >= 110, qPrintable(QStringLiteral("%1: %2 px of configuration "
-                                                                 "columns shown")
+                // The longer labels leave room for the configuration's form.
+                const int shown = w.quantizerPanel()->formArea()->viewport()->width();
+                QVERIFY2(shown >= 110, qPrintable(QStringLiteral("%1: %2 px of the configuration "
+                                                                 "form shown")
                                                       .arg(QLatin1String(lang))
                                                       .arg(shown)));
             }
@@ -440,57 +478,152 @@ private slots:
         }
     }
 
-    void quantizerRowLabelsAndAddStayInView()
+    // The redesigned panel (issue 42): every configuration's card and "+ Add" stay in view in a
+    // narrow dock, and rebuilding the form (a granularity change shows other fields) never
+    // scrolls it back to the top.
+    void quantizerCardsStayInViewAndTheFormNeverScrollsBack()
     {
         QuantizerPanel panel(quantizerMethods());
         panel.setConfigurations({{"A", {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 64}}},
                                  {"B", {{"method", "int"}, {"bits", 8}, {"granularity", "channel"}}},
                                  {"C", {{"method", "int"}, {"bits", 3}, {"granularity", "group"}, {"group", 32}}}});
-        panel.resize(360, 600);
+        panel.resize(300, 520);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QApplication::processEvents();
-        auto *area = panel.columnsArea();
-        QVERIFY(area);
-        auto *bar = area->horizontalScrollBar();
-        QVERIFY2(bar->maximum() > 0, "three configurations in 360 px should scroll");
-        QLabel *bitsLabel = nullptr;
-        for (auto *l : panel.findChildren<QLabel *>())
-            if (l->toolTip().contains(QStringLiteral("(bits)")))
-                bitsLabel = l;
-        QVERIFY(bitsLabel);
         QToolButton *add = nullptr;
         for (auto *b : panel.findChildren<QToolButton *>())
             if (b->text() == QObject::tr("+ Add"))
                 add = b;
         QVERIFY(add);
         const QRect panelRect = panel.rect();
-        for (int value : {0, bar->maximum()}) {
-            bar->setValue(value);
-            QApplication::processEvents();
-            for (QWidget *w : {static_cast<QWidget *>(bitsLabel), static_cast<QWidget *>(add)}) {
-                QVERIFY(w->isVisible());
-                const QRect r(w->mapTo(&panel, QPoint(0, 0)), w->size());
-                QVERIFY2(panelRect.contains(r), qPrintable(QStringLiteral("scrolled to %1: %2 "
-                                                                          "out of view")
-                                                               .arg(value)
-                                                               .arg(QLatin1String(w->metaObject()->className()))));
-            }
-            // The label stays level with its editors (same row).
-            for (int ci = 0; ci < 3; ++ci) {
-                auto *editor = panel.editor(ci, QStringLiteral("bits"));
-                QVERIFY(editor);
-                const int labelY = bitsLabel->mapTo(&panel, bitsLabel->rect().center()).y();
-                const int editorY = editor->mapTo(&panel, editor->rect().center()).y();
-                QVERIFY2(
-                    std::abs(labelY - editorY) <= 3,
-                    qPrintable(QStringLiteral("label at y %1, editor %2 at y %3").arg(labelY).arg(ci).arg(editorY)));
-            }
+        for (QWidget *w : {static_cast<QWidget *>(panel.card(0)), static_cast<QWidget *>(panel.card(1)),
+                           static_cast<QWidget *>(panel.card(2)), static_cast<QWidget *>(add)}) {
+            QVERIFY(w && w->isVisible());
+            const QRect r(w->mapTo(&panel, QPoint(0, 0)), w->size());
+            QVERIFY2(panelRect.contains(r), qPrintable(QLatin1String(w->metaObject()->className())));
         }
-        QVERIFY(!area->isAncestorOf(add));
-        QVERIFY(!area->isAncestorOf(bitsLabel));
-        // However long the labels, a configuration column's worth of the columns stays shown.
-        QVERIFY2(area->viewport()->width() >= 110, qPrintable(QString::number(area->viewport()->width())));
+        // The form scrolls (an INT configuration has a dozen fields) and keeps its place.
+        auto *bar = panel.formArea()->verticalScrollBar();
+        QVERIFY2(bar->maximum() > 0, "an INT form in 520 px should scroll");
+        bar->setValue(bar->maximum());
+        const int scrolled = bar->value();
+        QVERIFY(scrolled > 0);
+        auto *granularity = qobject_cast<QComboBox *>(panel.editor(0, QStringLiteral("granularity")));
+        QVERIFY(granularity);
+        granularity->setCurrentIndex(granularity->findData(QStringLiteral("channel")));
+        QTRY_VERIFY(!panel.editor(0, QStringLiteral("group"))); // the form was rebuilt
+        QTest::qWait(50);
+        QVERIFY2(bar->value() >= std::min(scrolled, bar->maximum()),
+                 qPrintable(QStringLiteral("scrolled back from %1 to %2").arg(scrolled).arg(bar->value())));
+        QVERIFY(bar->value() > 0);
+        // Only the edited configuration's fields: one editor per field of its method.
+        QVERIFY(panel.editor(0, QStringLiteral("bits")));
+        QVERIFY(!panel.editor(0, QStringLiteral("rank"))); // MiLo's, not INT's
+    }
+
+    // Issue 42: the Budget sweep's eight families had four colours (INT4 and MXFP4 both orange).
+    // Eight configuration colours, every pair (and W's grey) apart for normal vision and the
+    // three simulated colour-vision deficiencies, in the light and the dark palette; each index
+    // its own marker; a sweep of eight families draws eight different colour–marker pairs.
+    void paletteGivesEightFamiliesTheirOwnColourAndMarker()
+    {
+        static const double protan[3][3] = {
+            {0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}};
+        static const double deutan[3][3] = {
+            {0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}};
+        static const double tritan[3][3] = {
+            {1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}};
+        for (auto mode : {theme::Mode::Light, theme::Mode::Dark}) {
+            theme::apply(mode);
+            const QPalette pal = QApplication::palette();
+            QList<QColor> colours;
+            for (int i = 0; i < theme::kConfigColors; ++i)
+                colours << theme::configColor(i, pal);
+            QCOMPARE(theme::kConfigColors, 8);
+            colours << theme::weightColor(pal);
+            for (const double(*m)[3] : {static_cast<const double(*)[3]>(nullptr), protan, deutan, tritan})
+                for (int a = 0; a < colours.size(); ++a)
+                    for (int b = a + 1; b < colours.size(); ++b) {
+                        const auto la = labSeen(colours[a], m), lb = labSeen(colours[b], m);
+                        const double d = std::hypot(la[0] - lb[0], la[1] - lb[1], la[2] - lb[2]);
+                        QVERIFY2(
+                            d >= 10,
+                            qPrintable(
+                                QStringLiteral("%1 and %2: ΔE %3").arg(colours[a].name(), colours[b].name()).arg(d)));
+                    }
+            QSet<int> shapes;
+            for (int i = 0; i < theme::kConfigColors; ++i)
+                shapes.insert(static_cast<int>(theme::configMarker(i)));
+            QCOMPARE(shapes.size(), theme::kConfigColors);
+        }
+        theme::apply(theme::Mode::Light);
+        ParetoPlot plot(ParetoPlot::Kind::Sweep);
+        std::vector<ParetoCurve> curves;
+        for (const char *family : {"INT4", "INT8", "FP8", "MXFP4", "NVFP4", "HQQ", "MiLo", "constOpt"})
+            curves.push_back({family, {4, 5, 6}, {1e-3, 5e-4, 2e-4}, {}});
+        plot.setCurves(curves);
+        QSet<QString> pairs;
+        for (int i = 0; i < plot.graphCount(); ++i)
+            if (plot.graph(i) != plot.markGraph())
+                pairs.insert(plot.graph(i)->pen().color().name() + QLatin1Char('/') +
+                             QString::number(plot.graph(i)->scatterStyle().shape()));
+        QCOMPARE(pairs.size(), 8);
+        QSet<QString> colourOnly;
+        for (const auto &p : pairs)
+            colourOnly.insert(p.section(QLatin1Char('/'), 0, 0));
+        QCOMPARE(colourOnly.size(), 8);
+    }
+
+    // Every decade of a log axis has its label (QCustomPlot's default skipped every second one
+    // over eight decades).
+    void logAxesLabelEveryDecade()
+    {
+        QCustomPlot plot;
+        plot.resize(640, 900);
+        plot.yAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot.yAxis->setTicker(PlotWidget::logTicker());
+        plot.yAxis->setRange(1e-7, 1e2);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const auto labels = plot.yAxis->tickVectorLabels();
+        for (int e = -7; e <= 2; ++e) {
+            const QString want = PlotWidget::logTickLabel(std::pow(10.0, e), 10);
+            QVERIFY2(labels.contains(want), qPrintable(want + QStringLiteral(" missing from ") +
+                                                       QStringList(labels.begin(), labels.end()).join(u' ')));
+        }
+    }
+
+    // Exported files have a title (what, the configurations, the date) and the light print
+    // theme although the window is dark; the window keeps its dark look afterwards.
+    void exportsHaveATitleAndThePrintTheme()
+    {
+        theme::apply(theme::Mode::Dark);
+        ParetoPlot plot(ParetoPlot::Kind::Sweep);
+        plot.resize(640, 400);
+        plot.setProperty("exportTitle", QStringLiteral("model.layers.0.q_proj.weight"));
+        plot.setCurves({{"INT4 g128", {4, 5}, {1e-3, 5e-4}, {}}, {"MXFP4", {4.25, 5}, {2e-3, 6e-4}, {}}});
+        const QColor darkBase = plot.palette().color(QPalette::Base);
+        QVERIFY(theme::isDark(plot.palette()));
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("sweep.svg"));
+        QVERIFY(plot.exportTo(svg, PlotWidget::Format::Svg));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        for (const QString &want : {QStringLiteral("model.layers.0.q_proj.weight"), QStringLiteral("INT4 g128"),
+                                    QDate::currentDate().toString(Qt::ISODate)})
+            QVERIFY2(text.contains(want), qPrintable(want));
+        QVERIFY2(text.contains(QStringLiteral("#ffffff")), "no white background");
+        QVERIFY2(!text.contains(darkBase.name()), qPrintable(darkBase.name()));
+        const QString png = dir.filePath(QStringLiteral("sweep.png"));
+        QVERIFY(plot.exportTo(png, PlotWidget::Format::Png));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY2(image.pixelColor(3, image.height() - 3).lightness() > 240,
+                 qPrintable(image.pixelColor(3, image.height() - 3).name()));
+        // The window's look is back.
+        QCOMPARE(plot.palette().color(QPalette::Base), darkBase);
+        theme::apply(theme::Mode::Light);
     }
 
     void runsOnTooSmallTensorsAreNoWinners()

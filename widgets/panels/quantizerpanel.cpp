@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: MIT
 #include "quantizerpanel.h"
+#include "elidedlabel.h"
 #include "specwords.h"
 #include "results/config_label.h"
+#include "tensor/tensor.h"
 
 #include "qtstring.h"
 #include "theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
-#include <QGridLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
+#include <QPointer>
 #include <QPushButton>
-#include <QEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -30,14 +36,13 @@ namespace quantscope {
 
 namespace {
 
-/// "scale_dtype" → "scale dtype": the engine's keys are the labels (they are also the CLI's
-/// and the recipe's words, so a user meets the same name everywhere).
+/// "scale_dtype" → "Scale type": the words of specwords.h (the key in the tooltip).
 QString labelOf(const std::string &key)
 {
     return specwords::fieldLabel(key);
 }
 
-/// A small square in the configuration's colour, used as its header icon.
+/// A small square in the configuration's colour: its chip on the card.
 QPixmap swatch(const QColor &c, int size)
 {
     QPixmap p(size, size);
@@ -45,7 +50,52 @@ QPixmap swatch(const QColor &c, int size)
     return p;
 }
 
+/// The reference weight bits per weight are measured on: 256 × 1024, deterministic, roughly
+/// Gaussian (a sum of uniforms), so a scale's or a compensator's share is that of a real layer.
+const Tensor &referenceWeight()
+{
+    static const Tensor w = [] {
+        constexpr std::int64_t rows = 256, cols = 1024;
+        std::vector<float> v(static_cast<std::size_t>(rows * cols));
+        std::uint32_t state = 12345;
+        for (auto &x : v) {
+            float sum = 0;
+            for (int i = 0; i < 4; ++i) {
+                state = state * 1664525u + 1013904223u;
+                sum += static_cast<float>(state >> 8) / static_cast<float>(1u << 24) - 0.5f;
+            }
+            x = 0.02f * sum;
+        }
+        return Tensor::fromFloats({rows, cols}, v);
+    }();
+    return w;
+}
+
+QThreadPool &bitsPool()
+{
+    static QThreadPool pool;
+    pool.setMaxThreadCount(1);
+    return pool;
+}
+
 } // namespace
+
+std::vector<QuantizerPanel::Preset> QuantizerPanel::presets()
+{
+    return {
+        // Quark's W4A8 is its ProgressiveSpec: FP8 per tensor, then INT4 per channel.
+        {QStringLiteral("Quark W4A8"), {{"method", "progressive"}}},
+        {QStringLiteral("llm-compressor W4A16 g128"),
+         {{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}, {"symmetric", true}}},
+        {QStringLiteral("NVFP4"), {{"method", "nvfp4"}}},
+        {QStringLiteral("MXFP4"), {{"method", "mxfp4"}}},
+        {QStringLiteral("FP8 block"),
+         {{"method", "fp8"}, {"format", "e4m3"}, {"granularity", "block"}, {"block", 128}}},
+        {QStringLiteral("HQQ 4-bit g64"), {{"method", "hqq"}, {"bits", 4}, {"group", 64}}},
+        {QStringLiteral("MiLo 3-bit r32"), {{"method", "milo"}, {"bits", 3}, {"rank", 32}}},
+        {QStringLiteral("UltraQuant constOpt c 0.156"), {{"method", "constopt"}, {"c", 0.156}}},
+    };
+}
 
 QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     : QWidget(parent), m_methods(std::move(methods))
@@ -54,7 +104,8 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
 
     auto *options = new QFormLayout;
-    options->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    options->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    options->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_device = new QComboBox(this);
     m_device->addItem(tr("Auto"), QStringLiteral("auto"));
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
@@ -91,10 +142,48 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
     options->addRow(tr("Activation:"), activation);
     layout->addLayout(options);
 
+    // The configurations as cards, then "+ Add" and the presets.
+    m_cardsBox = new QWidget(this);
+    m_cardsLayout = new QVBoxLayout(m_cardsBox);
+    m_cardsLayout->setContentsMargins(0, 0, 0, 0);
+    m_cardsLayout->setSpacing(2);
+    layout->addWidget(m_cardsBox);
+
+    auto *adding = new QHBoxLayout;
+    m_add = new QToolButton(this);
+    m_add->setText(tr("+ Add"));
+    m_add->setToolTip(
+        tr("Compare another configuration (up to %1): a copy of the one being edited").arg(kMaxConfigurations));
+    connect(m_add, &QToolButton::clicked, this, [this] {
+        QMetaObject::invokeMethod(
+            this, [this] { addConfiguration(); }, Qt::QueuedConnection);
+    });
+    m_presets = new QComboBox(this);
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(10);
+    m_presets->addItem(tr("Add a preset…"));
+    for (const auto &p : presets()) {
+        m_presets->addItem(p.name, p.name);
+        m_presets->setItemData(m_presets->count() - 1, fromStd(p.spec.dump()), Qt::ToolTipRole);
+    }
+    m_presets->setToolTip(tr("Add a configuration as a toolkit quantizes (its spec in each item's tooltip)"));
+    connect(m_presets, &QComboBox::activated, this, [this](int i) {
+        const QString name = m_presets->itemData(i).toString();
+        m_presets->setCurrentIndex(0);
+        if (!name.isEmpty())
+            QMetaObject::invokeMethod(
+                this, [this, name] { addPreset(name); }, Qt::QueuedConnection);
+    });
+    adding->addWidget(m_add);
+    adding->addWidget(m_presets, 1);
+    layout->addLayout(adding);
+
+    // The form of the configuration being edited: vertical scrolling only.
     m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("configurationForm"));
     m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the columns scroll inside
+    m_scroll->setFrameShape(QFrame::StyledPanel);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_scroll, 1);
 
     auto *buttons = new QHBoxLayout;
@@ -112,9 +201,11 @@ QuantizerPanel::QuantizerPanel(std::vector<MethodInfo> methods, QWidget *parent)
 
     setActivation(QString());
     if (!m_methods.empty())
-        addConfiguration();
-    else
-        rebuild();
+        addConfiguration(fromStd(m_methods.front().method));
+    else {
+        rebuildCards();
+        rebuildForm();
+    }
 }
 
 int QuantizerPanel::methodIndex(const std::string &method) const
@@ -180,7 +271,11 @@ QStringList QuantizerPanel::setConfigurations(const std::vector<JobConfig> &conf
         validate(c);
         m_configs.push_back(std::move(c));
     }
-    rebuild();
+    m_current = std::clamp(m_current, 0, std::max(0, configurationCount() - 1));
+    for (int i = 0; i < configurationCount(); ++i)
+        measureBits(i);
+    rebuildCards();
+    rebuildForm();
     emit configurationsChanged();
     return problems;
 }
@@ -189,22 +284,92 @@ bool QuantizerPanel::addConfiguration(const QString &method)
 {
     if (static_cast<int>(m_configs.size()) >= kMaxConfigurations || m_methods.empty())
         return false;
-    int mi = method.isEmpty() ? 0 : methodIndex(method.toStdString());
+    const int mi = method.isEmpty() ? 0 : methodIndex(method.toStdString());
     if (mi < 0)
         return false;
     Config c;
     c.name = nextName();
-    // A new column starts as a copy of the last one: comparing usually changes one field.
+    // A new configuration starts as a copy of the one being edited: comparing usually changes
+    // one field.
     if (method.isEmpty() && !m_configs.empty()) {
-        c.method = m_configs.back().method;
-        c.spec = m_configs.back().spec;
+        const auto &from = m_configs[static_cast<std::size_t>(m_current)];
+        c.method = from.method;
+        c.spec = from.spec;
     } else {
         c.method = mi;
         c.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
     }
     validate(c);
     m_configs.push_back(std::move(c));
-    rebuild();
+    m_current = configurationCount() - 1;
+    measureBits(m_current);
+    rebuildCards();
+    rebuildForm();
+    emit configurationsChanged();
+    return true;
+}
+
+bool QuantizerPanel::addPreset(const QString &name)
+{
+    if (configurationCount() >= kMaxConfigurations)
+        return false;
+    for (const auto &p : presets()) {
+        if (p.name != name)
+            continue;
+        const int mi = methodIndex(p.spec.value("method", std::string()));
+        if (mi < 0)
+            return false;
+        Config c;
+        c.name = name;
+        c.method = mi;
+        c.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
+        for (const auto &[k, v] : p.spec.items())
+            c.spec[k] = v;
+        validate(c);
+        m_configs.push_back(std::move(c));
+        m_current = configurationCount() - 1;
+        measureBits(m_current);
+        rebuildCards();
+        rebuildForm();
+        emit configurationsChanged();
+        return true;
+    }
+    return false;
+}
+
+bool QuantizerPanel::duplicateConfiguration(int index)
+{
+    if (index < 0 || index >= configurationCount() || configurationCount() >= kMaxConfigurations)
+        return false;
+    Config c = m_configs[static_cast<std::size_t>(index)];
+    c.name = nextName();
+    c.bitsGeneration = 0;
+    m_configs.push_back(std::move(c));
+    m_current = configurationCount() - 1;
+    measureBits(m_current);
+    rebuildCards();
+    rebuildForm();
+    emit configurationsChanged();
+    return true;
+}
+
+bool QuantizerPanel::moveConfiguration(int from, int to)
+{
+    const int n = configurationCount();
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to)
+        return false;
+    const bool editingIt = m_current == from;
+    Config c = std::move(m_configs[static_cast<std::size_t>(from)]);
+    m_configs.erase(m_configs.begin() + from);
+    m_configs.insert(m_configs.begin() + to, std::move(c));
+    if (editingIt)
+        m_current = to;
+    else if (from < m_current && to >= m_current)
+        --m_current;
+    else if (from > m_current && to <= m_current)
+        ++m_current;
+    rebuildCards();
+    rebuildForm();
     emit configurationsChanged();
     return true;
 }
@@ -214,8 +379,22 @@ void QuantizerPanel::removeConfiguration(int index)
     if (index < 0 || index >= static_cast<int>(m_configs.size()) || m_configs.size() <= 1)
         return;
     m_configs.erase(m_configs.begin() + index);
-    rebuild();
+    if (m_current > index || m_current >= configurationCount())
+        m_current = std::max(0, m_current - 1);
+    rebuildCards();
+    rebuildForm();
     emit configurationsChanged();
+}
+
+void QuantizerPanel::setCurrentIndex(int index)
+{
+    if (index < 0 || index >= configurationCount() || index == m_current)
+        return;
+    m_current = index;
+    m_scroll->verticalScrollBar()->setValue(0); // another configuration's form: from its top
+    for (int i = 0; i < configurationCount(); ++i)
+        updateCard(i);
+    rebuildForm();
 }
 
 bool QuantizerPanel::setSpecValue(int index, const QString &key, const nlohmann::json &value)
@@ -227,7 +406,10 @@ bool QuantizerPanel::setSpecValue(int index, const QString &key, const nlohmann:
         return false;
     c.spec[key.toStdString()] = value;
     validate(c);
-    rebuild();
+    measureBits(index);
+    updateCard(index);
+    if (index == m_current)
+        rebuildForm();
     emit configurationsChanged();
     return true;
 }
@@ -239,14 +421,25 @@ QString QuantizerPanel::validationError(int index) const
     return m_configs[static_cast<std::size_t>(index)].error;
 }
 
-QWidget *QuantizerPanel::editor(int index, const QString &key) const
+QWidget *QuantizerPanel::editor(int index, const QString &key)
 {
-    if (index < 0 || index >= static_cast<int>(m_editors.size()))
+    if (index < 0 || index >= configurationCount())
         return nullptr;
-    for (const auto &[k, w] : m_editors[static_cast<std::size_t>(index)])
+    setCurrentIndex(index);
+    for (const auto &[k, w] : m_editors)
         if (fromStd(k) == key)
             return w;
     return nullptr;
+}
+
+QFrame *QuantizerPanel::card(int index) const
+{
+    return index >= 0 && index < static_cast<int>(m_cards.size()) ? m_cards[static_cast<std::size_t>(index)] : nullptr;
+}
+
+QString QuantizerPanel::cardBits(int index) const
+{
+    return index >= 0 && index < configurationCount() ? m_configs[static_cast<std::size_t>(index)].bits : QString();
 }
 
 void QuantizerPanel::validate(Config &config)
@@ -259,285 +452,267 @@ void QuantizerPanel::validate(Config &config)
     }
 }
 
-QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWidget *parent)
+void QuantizerPanel::changed(int index, bool measure)
 {
-    auto &spec = m_configs[static_cast<std::size_t>(configIndex)].spec;
-    const auto key = field.key;
-    const auto help = fromStd(field.help);
-    // After an edit: store, validate, show the verdict (no rebuild: focus stays in the editor).
-    auto changed = [this, configIndex] {
-        auto &c = m_configs[static_cast<std::size_t>(configIndex)];
-        validate(c);
-        if (auto *label = m_grid->findChild<QLabel *>(QStringLiteral("error%1").arg(configIndex))) {
-            label->setText(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error));
-            label->setToolTip(c.error);
-        }
-        emit configurationsChanged();
-    };
-    QWidget *w = nullptr;
-    if (field.kind == "int") {
-        auto *spin = new QSpinBox(parent);
-        spin->setRange(field.minValue, field.maxValue);
-        spin->setValue(spec.contains(key) && spec[key].is_number_integer() ? spec[key].get<int>() : field.minValue);
-        spin->setAccelerated(true);
-        connect(spin, &QSpinBox::valueChanged, this, [this, configIndex, key, changed](int v) {
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
-            changed();
-        });
-        w = spin;
-    } else if (field.kind == "enum") {
-        auto *combo = new QComboBox(parent);
-        // Values in words; the internal name (spec JSON, CLI) in each item's tooltip.
-        for (const auto &choice : field.choices) {
-            combo->addItem(specwords::choiceLabel(key, choice), fromStd(choice));
-            combo->setItemData(combo->count() - 1, fromStd(choice), Qt::ToolTipRole);
-        }
-        if (spec.contains(key) && spec[key].is_string())
-            combo->setCurrentIndex(combo->findData(fromStd(spec[key].get<std::string>())));
-        connect(combo, &QComboBox::currentIndexChanged, this, [this, configIndex, key, combo, changed] {
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = combo->currentData().toString().toStdString();
-            changed();
-            // Another field may now apply or stop applying (group size, E8M0 rounding):
-            // show only the fields that apply.
-            if (key == "granularity" || key == "scale_dtype")
-                QMetaObject::invokeMethod(
-                    this, [this] { rebuild(); }, Qt::QueuedConnection);
-        });
-        w = combo;
-    } else if (field.kind == "bool") {
-        auto *check = new QCheckBox(parent);
-        check->setChecked(spec.contains(key) && spec[key].is_boolean() && spec[key].get<bool>());
-        connect(check, &QCheckBox::toggled, this, [this, configIndex, key, changed](bool on) {
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = on;
-            changed();
-        });
-        w = check;
-    } else if (field.kind == "number") {
-        auto *spin = new QDoubleSpinBox(parent);
-        // An unset range (min = max) means any finite value.
-        const bool ranged = field.minReal < field.maxReal;
-        spin->setRange(ranged ? field.minReal : -1e12, ranged ? field.maxReal : 1e12);
-        spin->setDecimals(6);
-        const double value = spec.contains(key) && spec[key].is_number() ? spec[key].get<double>() : 0.0;
-        spin->setSingleStep(std::fabs(value) < 1 ? 0.001 : 0.1);
-        spin->setValue(value);
-        spin->setAccelerated(true);
-        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, configIndex, key, changed](double v) {
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = v;
-            changed();
-        });
-        w = spin;
-    } else if (field.kind == "spec") {
-        // A nested spec (a stage of a two-stage method): its JSON, edited in place and checked
-        // by the engine like the whole spec; text that is not a JSON object is refused.
-        auto *edit = new QLineEdit(parent);
-        edit->setText(spec.contains(key) ? fromStd(spec[key].dump()) : QStringLiteral("{}"));
-        edit->setCursorPosition(0);
-        edit->setMinimumWidth(fontMetrics().averageCharWidth() * 14);
-        connect(edit, &QLineEdit::textEdited, this, [this, configIndex, key, edit, changed](const QString &text) {
-            nlohmann::json value;
-            try {
-                value = nlohmann::json::parse(text.toStdString());
-            } catch (const nlohmann::json::exception &) {
-                value = nullptr;
-            }
-            // A colour of its own only while the text is wrong: otherwise the box
-            // follows the theme.
-            QPalette p;
-            if (!value.is_object())
-                p.setColor(QPalette::Text, theme::accentColor(palette()));
-            edit->setPalette(p);
-            if (!value.is_object())
-                return;
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = value;
-            changed();
-        });
-        w = edit;
-    } else {
-        // A kind this GUI does not know yet: show the JSON value read-only rather than hide it.
-        auto *label = new QLabel(spec.contains(key) ? fromStd(spec[key].dump()) : QString(), parent);
-        label->setEnabled(false);
-        w = label;
+    auto &c = m_configs[static_cast<std::size_t>(index)];
+    validate(c);
+    if (index == m_current && m_error) {
+        m_error->setText(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error));
+        m_error->setToolTip(c.error);
     }
-    QStringList allowed;
-    if (field.kind == "spec")
-        for (const auto &m : field.choices)
-            allowed << fromStd(m);
-    w->setToolTip(
-        allowed.isEmpty() ? help : tr("%1\nA JSON spec of one of: %2").arg(help, allowed.join(QStringLiteral(", "))));
-    w->setObjectName(QStringLiteral("%1.%2").arg(m_configs[static_cast<std::size_t>(configIndex)].name, fromStd(key)));
-    return w;
+    if (measure)
+        measureBits(index);
+    updateCard(index);
+    emit configurationsChanged();
 }
 
-void QuantizerPanel::rebuild()
+void QuantizerPanel::measureBits(int index)
 {
-    // The union of the methods' fields, in the order they first appear: one row per key.
-    std::vector<std::string> keys;
-    for (const auto &c : m_configs)
-        for (const auto &f : m_methods[static_cast<std::size_t>(c.method)].fields)
-            if (specFieldApplies(c.spec, f.key) && std::find(keys.begin(), keys.end(), f.key) == keys.end())
-                keys.push_back(f.key);
-
-    // The row labels (and "+ Add" above them) in a column of their own beside the
-    // configurations' horizontal scroll area: they stay visible however far it scrolls. Both
-    // grids get the same row heights (synced below) so that each label stays beside its row.
-    auto *outer = new QWidget;
-    auto *labels = new QWidget(outer);
-    auto *lg = new QGridLayout(labels);
-    auto *grid = new QWidget;
-    auto *g = new QGridLayout(grid);
-    for (auto *l : {lg, g}) {
-        l->setContentsMargins(0, 0, 0, 0);
-        l->setHorizontalSpacing(8);
-        l->setVerticalSpacing(3);
-    }
-    m_editors.assign(m_configs.size(), {});
-    const int iconSize = fontMetrics().height() - 4;
-
-    lg->addWidget(new QLabel(tr("Method"), labels), 1, 0);
-    for (std::size_t r = 0; r < keys.size(); ++r) {
-        auto *label = new QLabel(labelOf(keys[r]), labels);
-        for (const auto &c : m_configs)
-            if (const auto *f = fieldOf(c.method, keys[r])) {
-                label->setToolTip(fromStd(f->help) + QStringLiteral("\n(") + fromStd(keys[r]) + QLatin1Char(')'));
-                break;
-            }
-        lg->addWidget(label, static_cast<int>(r) + 2, 0);
-    }
-    const int errorRow = static_cast<int>(keys.size()) + 2;
-
-    for (std::size_t ci = 0; ci < m_configs.size(); ++ci) {
-        const int col = static_cast<int>(ci);
-        const int index = static_cast<int>(ci);
-        auto &c = m_configs[ci];
-
-        auto *head = new QWidget(grid);
-        auto *hl = new QHBoxLayout(head);
-        hl->setContentsMargins(0, 0, 0, 0);
-        auto *colour = new QLabel(head);
-        colour->setPixmap(swatch(theme::configColor(index, palette()), iconSize));
-        auto *name = new QLabel(QStringLiteral("<b>%1</b>").arg(c.name.toHtmlEscaped()), head);
-        name->setToolTip(tr("Configuration %1: its colour in every plot").arg(c.name));
-        auto *remove = new QToolButton(head);
-        remove->setText(QStringLiteral("×"));
-        remove->setAutoRaise(true);
-        remove->setToolTip(tr("Remove configuration %1").arg(c.name));
-        remove->setEnabled(m_configs.size() > 1);
-        connect(remove, &QToolButton::clicked, this, [this, index] {
-            // Deleting the grid from inside its own button's signal: defer.
-            QMetaObject::invokeMethod(
-                this, [this, index] { removeConfiguration(index); }, Qt::QueuedConnection);
-        });
-        hl->addWidget(colour);
-        hl->addWidget(name);
-        hl->addStretch(1);
-        hl->addWidget(remove);
-        g->addWidget(head, 0, col);
-
-        auto *method = new QComboBox(grid);
-        for (const auto &m : m_methods)
-            method->addItem(fromStd(m.method), fromStd(m.method));
-        for (int i = 0; i < method->count(); ++i)
-            method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description), Qt::ToolTipRole);
-        method->setCurrentIndex(c.method);
-        method->setToolTip(fromStd(m_methods[static_cast<std::size_t>(c.method)].description));
-        method->setObjectName(QStringLiteral("%1.method").arg(c.name));
-        connect(method, &QComboBox::currentIndexChanged, this, [this, index](int mi) {
-            auto &config = m_configs[static_cast<std::size_t>(index)];
-            if (mi < 0 || mi == config.method)
-                return;
-            config.method = mi;
-            config.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
-            validate(config);
-            QMetaObject::invokeMethod(this, &QuantizerPanel::rebuild, Qt::QueuedConnection);
-            emit configurationsChanged();
-        });
-        g->addWidget(method, 1, col);
-
-        for (std::size_t r = 0; r < keys.size(); ++r) {
-            const auto *f = fieldOf(c.method, keys[r]);
-            QWidget *w = nullptr;
-            if (f && specFieldApplies(c.spec, keys[r])) {
-                w = makeEditor(index, *f, grid);
-                m_editors[ci].emplace_back(keys[r], w);
-            } else if (f) {
-                auto *unused = new QLabel(QStringLiteral("—"), grid);
-                unused->setEnabled(false);
-                unused->setToolTip(specwords::onlyWith(keys[r]));
-                w = unused;
-            } else {
-                auto *none = new QLabel(QStringLiteral("—"), grid);
-                none->setEnabled(false);
-                none->setToolTip(
-                    tr("Method %1 has no “%2”")
-                        .arg(fromStd(m_methods[static_cast<std::size_t>(c.method)].method), labelOf(keys[r])));
-                w = none;
-            }
-            g->addWidget(w, static_cast<int>(r) + 2, col);
+    // Bits per weight on the reference weight, in the background (a MiLo fit takes a moment):
+    // the card shows "…" until it is there; a newer edit's measurement replaces an older one.
+    auto &c = m_configs[static_cast<std::size_t>(index)];
+    const int generation = ++c.bitsGeneration;
+    c.bits.clear();
+    if (!c.error.isEmpty())
+        return;
+    const nlohmann::json spec = c.spec;
+    const QPointer<QuantizerPanel> self(this);
+    const QString name = c.name;
+    bitsPool().start([self, spec, name, generation] {
+        double bits = -1;
+        try {
+            QuantizeOptions o;
+            o.threads = 1;
+            o.wantDequantized = false;
+            bits = makeQuantizer(spec)->quantize(referenceWeight(), o).bitsPerElement();
+        } catch (const std::exception &) {
         }
-        auto *error = new QLabel(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error), grid);
-        error->setObjectName(QStringLiteral("error%1").arg(index));
-        error->setWordWrap(true);
-        error->setToolTip(c.error);
-        QPalette p = error->palette();
-        p.setColor(QPalette::WindowText, theme::accentColor(palette()));
-        error->setPalette(p);
-        g->addWidget(error, errorRow, col);
-        g->setColumnMinimumWidth(col, 120);
-    }
-
-    auto *add = new QToolButton(labels);
-    add->setText(tr("+ Add"));
-    add->setToolTip(tr("Compare another configuration (up to %1)").arg(kMaxConfigurations));
-    add->setEnabled(static_cast<int>(m_configs.size()) < kMaxConfigurations && !m_methods.empty());
-    connect(add, &QToolButton::clicked, this, [this] {
-        QMetaObject::invokeMethod(
-            this, [this] { addConfiguration(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(qApp, [self, name, generation, bits] {
+            if (!self)
+                return;
+            for (int i = 0; i < self->configurationCount(); ++i) {
+                auto &config = self->m_configs[static_cast<std::size_t>(i)];
+                if (config.name != name || config.bitsGeneration != generation)
+                    continue;
+                config.bits = bits < 0 ? QStringLiteral("?") : tr("%1 bits/weight").arg(bits, 0, 'f', 2);
+                self->updateCard(i);
+            }
+        });
     });
-    lg->addWidget(add, 0, 0, Qt::AlignLeft);
-    g->setColumnStretch(static_cast<int>(m_configs.size()), 1);
-    for (auto *l : {lg, g}) {
-        l->setRowStretch(errorRow + 1, 1);
-        l->activate();
+}
+
+void QuantizerPanel::rebuildCards()
+{
+    for (auto *card : m_cards)
+        card->deleteLater();
+    m_cards.clear();
+    const int n = configurationCount();
+    const int iconSize = fontMetrics().height() - 4;
+    for (int i = 0; i < n; ++i) {
+        auto *card = new QFrame(m_cardsBox);
+        card->setObjectName(QStringLiteral("card%1").arg(i));
+        card->setFrameShape(QFrame::StyledPanel);
+        card->setCursor(Qt::PointingHandCursor);
+        card->installEventFilter(this);
+        auto *hl = new QHBoxLayout(card);
+        hl->setContentsMargins(4, 2, 2, 2);
+        hl->setSpacing(4);
+        auto *chip = new QLabel(card);
+        chip->setObjectName(QStringLiteral("chip"));
+        chip->setPixmap(swatch(theme::configColor(i, palette()), iconSize));
+        chip->setToolTip(tr("Its colour in every plot"));
+        auto *name = new ElidedLabel(card);
+        name->setObjectName(QStringLiteral("name"));
+        auto *bits = new QLabel(card);
+        bits->setObjectName(QStringLiteral("bits"));
+        bits->setToolTip(tr("Bits per weight on a 256 × 1024 reference weight (codes, scales, zero points and "
+                            "compensators)"));
+        hl->addWidget(chip);
+        hl->addWidget(name, 1);
+        hl->addWidget(bits);
+        auto button = [card, hl](const QString &text, const QString &tip, const QString &objectName) {
+            auto *b = new QToolButton(card);
+            b->setText(text);
+            b->setToolTip(tip);
+            b->setAutoRaise(true);
+            b->setObjectName(objectName);
+            hl->addWidget(b);
+            return b;
+        };
+        auto *up = button(QStringLiteral("↑"), tr("Move up (its colour follows the position)"), QStringLiteral("up"));
+        up->setEnabled(i > 0);
+        connect(up, &QToolButton::clicked, this, [this, i] {
+            QMetaObject::invokeMethod(
+                this, [this, i] { moveConfiguration(i, i - 1); }, Qt::QueuedConnection);
+        });
+        auto *down =
+            button(QStringLiteral("↓"), tr("Move down (its colour follows the position)"), QStringLiteral("down"));
+        down->setEnabled(i + 1 < n);
+        connect(down, &QToolButton::clicked, this, [this, i] {
+            QMetaObject::invokeMethod(
+                this, [this, i] { moveConfiguration(i, i + 1); }, Qt::QueuedConnection);
+        });
+        auto *dup = button(QStringLiteral("⊕"), tr("Duplicate"), QStringLiteral("duplicate"));
+        dup->setEnabled(n < kMaxConfigurations);
+        connect(dup, &QToolButton::clicked, this, [this, i] {
+            QMetaObject::invokeMethod(
+                this, [this, i] { duplicateConfiguration(i); }, Qt::QueuedConnection);
+        });
+        auto *remove = button(QStringLiteral("×"), tr("Remove"), QStringLiteral("remove"));
+        remove->setEnabled(n > 1);
+        connect(remove, &QToolButton::clicked, this, [this, i] {
+            // Deleting the card from inside its own button's signal: defer.
+            QMetaObject::invokeMethod(
+                this, [this, i] { removeConfiguration(i); }, Qt::QueuedConnection);
+        });
+        m_cardsLayout->addWidget(card);
+        m_cards.push_back(card);
+        updateCard(i);
     }
-    for (int r = 0; r <= errorRow; ++r) {
-        int h = 0;
-        for (auto *l : {lg, g})
-            for (int c = 0; c < l->columnCount(); ++c)
-                if (auto *item = l->itemAtPosition(r, c))
-                    h = std::max(h, item->sizeHint().height());
-        lg->setRowMinimumHeight(r, h);
-        g->setRowMinimumHeight(r, h);
+    m_add->setEnabled(n < kMaxConfigurations && !m_methods.empty());
+    m_presets->setEnabled(n < kMaxConfigurations);
+}
+
+void QuantizerPanel::updateCard(int index)
+{
+    auto *card = this->card(index);
+    if (!card)
+        return;
+    const auto &c = m_configs[static_cast<std::size_t>(index)];
+    const bool current = index == m_current;
+    card->setFrameShape(current ? QFrame::Box : QFrame::StyledPanel);
+    card->setLineWidth(current ? 2 : 1);
+    auto *name = card->findChild<ElidedLabel *>(QStringLiteral("name"));
+    QFont f = name->font();
+    f.setBold(current);
+    name->setFont(f);
+    const QString method = fromStd(m_methods[static_cast<std::size_t>(c.method)].method);
+    name->setFullText(c.error.isEmpty() ? c.name : QStringLiteral("⚠ ") + c.name);
+    name->setExtraToolTip(tr("%1 (%2): click to edit").arg(c.name, method) +
+                          (c.error.isEmpty() ? QString() : QLatin1Char('\n') + c.error));
+    auto *bits = card->findChild<QLabel *>(QStringLiteral("bits"));
+    bits->setText(c.error.isEmpty() ? (c.bits.isEmpty() ? QStringLiteral("…") : c.bits) : QStringLiteral("—"));
+}
+
+bool QuantizerPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::MouseButtonRelease)
+        for (int i = 0; i < static_cast<int>(m_cards.size()); ++i)
+            if (watched == m_cards[static_cast<std::size_t>(i)]) {
+                setCurrentIndex(i);
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
+void QuantizerPanel::rebuildForm()
+{
+    // The form of one configuration: its label, its method and only the fields its method has
+    // (and that apply: a group size only with group granularity). Rebuilding keeps the scroll
+    // position (a granularity change must not scroll the form back) and the focused field.
+    const int scrolled = m_scroll->verticalScrollBar()->value();
+    std::string focusedKey;
+    for (const auto &[k, w] : m_editors)
+        if (w->hasFocus())
+            focusedKey = k;
+    m_editors.clear();
+    m_error = nullptr;
+
+    auto *form = new QWidget;
+    auto *fl = new QFormLayout(form);
+    fl->setContentsMargins(4, 4, 4, 4);
+    fl->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Long (translated) labels go above their field rather than widen the panel.
+    fl->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    if (m_configs.empty()) {
+        m_form = form;
+        m_scroll->setWidget(form);
+        return;
     }
+    const int index = m_current;
+    auto &c = m_configs[static_cast<std::size_t>(index)];
 
-    m_columns = new QScrollArea(outer);
-    m_columns->setWidgetResizable(true);
-    m_columns->setFrameShape(QFrame::NoFrame);
-    m_columns->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_columns->setWidget(grid);
-    // As tall as the grid plus room for the scroll bar: the outer area scrolls vertically.
-    m_columns->setFixedHeight(grid->sizeHint().height() + m_columns->horizontalScrollBar()->sizeHint().height() + 2);
-    auto *hl = new QHBoxLayout(outer);
-    hl->setContentsMargins(0, 0, 0, 0);
-    hl->setSpacing(8);
-    hl->addWidget(labels, 0, Qt::AlignTop);
-    hl->addWidget(m_columns, 1, Qt::AlignTop);
+    auto *label = new QLineEdit(c.name, form);
+    label->setObjectName(QStringLiteral("label"));
+    label->setToolTip(tr("The configuration's label in the plots, tables and the report"));
+    connect(label, &QLineEdit::editingFinished, this, [this, index, label] {
+        const QString text = label->text().trimmed();
+        if (index >= configurationCount() || text.isEmpty() || text == m_configs[static_cast<std::size_t>(index)].name)
+            return;
+        m_configs[static_cast<std::size_t>(index)].name = text;
+        changed(index, false);
+    });
+    fl->addRow(tr("&Label:"), label);
 
-    // At least one configuration column stays in view beside long (translated) labels: the
-    // panel asks for that width rather than squeezing the columns to nothing.
-    m_columns->setMinimumWidth(120);
-    m_scroll->setMinimumWidth(outer->minimumSizeHint().width() + m_scroll->verticalScrollBar()->sizeHint().width() + 4);
+    auto *method = new QComboBox(form);
+    method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    method->setMinimumContentsLength(8);
+    for (const auto &m : m_methods)
+        method->addItem(fromStd(m.method), fromStd(m.method));
+    for (int i = 0; i < method->count(); ++i)
+        method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description), Qt::ToolTipRole);
+    method->setCurrentIndex(c.method);
+    method->setToolTip(fromStd(m_methods[static_cast<std::size_t>(c.method)].description));
+    method->setObjectName(QStringLiteral("config%1.method").arg(index));
+    connect(method, &QComboBox::currentIndexChanged, this, [this, index](int mi) {
+        auto &config = m_configs[static_cast<std::size_t>(index)];
+        if (mi < 0 || mi == config.method)
+            return;
+        config.method = mi;
+        config.spec = m_methods[static_cast<std::size_t>(mi)].defaults;
+        changed(index);
+        QMetaObject::invokeMethod(this, &QuantizerPanel::rebuildForm, Qt::QueuedConnection);
+    });
+    fl->addRow(tr("&Method:"), method);
 
-    m_grid = grid;
-    m_scroll->setWidget(outer); // deletes the previous grid and labels
+    for (const auto &f : m_methods[static_cast<std::size_t>(c.method)].fields) {
+        if (!specFieldApplies(c.spec, f.key))
+            continue;
+        QWidget *w = makeEditor(index, f, form);
+        m_editors.emplace_back(f.key, w);
+        auto *rowLabel = new QLabel(labelOf(f.key), form);
+        rowLabel->setToolTip(fromStd(f.help) + QStringLiteral("\n(") + fromStd(f.key) + QLatin1Char(')'));
+        rowLabel->setBuddy(w);
+        fl->addRow(rowLabel, w);
+        if (f.key == focusedKey)
+            w->setFocus();
+    }
+    m_error = new QLabel(c.error.isEmpty() ? QString() : tr("⚠ %1").arg(c.error), form);
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setToolTip(c.error);
+    QPalette p = m_error->palette();
+    p.setColor(QPalette::WindowText, theme::accentColor(palette()));
+    m_error->setPalette(p);
+    fl->addRow(m_error);
+
+    m_form = form;
+    m_scroll->setWidget(form); // deletes the previous form
+    form->adjustSize();
+    m_scroll->widget()->layout()->activate();
+    m_scroll->verticalScrollBar()->setValue(scrolled);
+    // The scroll range settles once the new form is laid out: restore again then.
+    QMetaObject::invokeMethod(
+        m_scroll,
+        [bar = QPointer<QScrollBar>(m_scroll->verticalScrollBar()), scrolled] {
+            if (bar)
+                bar->setValue(scrolled);
+        },
+        Qt::QueuedConnection);
 }
 
 void QuantizerPanel::changeEvent(QEvent *event)
 {
-    // The configuration swatches and warnings take their colours from the palette: a theme
+    // The configuration chips and warnings take their colours from the palette: a theme
     // switch redraws them.
     if (event->type() == QEvent::PaletteChange)
-        QMetaObject::invokeMethod(this, &QuantizerPanel::rebuild, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                rebuildCards();
+                rebuildForm();
+            },
+            Qt::QueuedConnection);
     QWidget::changeEvent(event);
 }
 

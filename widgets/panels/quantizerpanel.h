@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file quantizerpanel.h
-/// The quantizer panel: up to four configurations side by side, each a method from the engine
-/// and a form GENERATED from that method's spec fields (int → spin box, enum → combo box,
-/// bool → check box); the device (Auto / CPU / GPU), histogram options and Run.
+/// The quantizer panel: one to four configurations, one edited at a time in a form that shows
+/// only the fields its method has (from the engine's spec schema, SpecField: int → spin box,
+/// enum → combo box, bool → check box), the others as compact cards (colour chip, label, bits
+/// per weight) to click, duplicate, reorder or remove; toolkit-named presets; the device (Auto /
+/// CPU / GPU), histogram options and Run. Rebuilding the form keeps its scroll position.
 #include "results/results.h"
 #include "quant/quantizer.h"
 
@@ -12,19 +14,30 @@
 
 class QCheckBox;
 class QComboBox;
-class QGridLayout;
+class QFrame;
 class QLabel;
 class QPushButton;
 class QScrollArea;
 class QSpinBox;
 class QToolButton;
+class QVBoxLayout;
 
 namespace quantscope {
+
+class ElidedLabel;
 
 class QuantizerPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxConfigurations = 4;
+
+    /// A configuration named after the toolkit recipe it reproduces ("NVFP4", "HQQ 4-bit g64").
+    struct Preset {
+        QString name;
+        nlohmann::json spec;
+    };
+    /// The presets offered by the panel, in menu order.
+    static std::vector<Preset> presets();
 
     /// `methods`: quantizerMethods() (or a test's list). Starts with one configuration of the
     /// first method with its defaults.
@@ -32,23 +45,38 @@ public:
 
     const std::vector<MethodInfo> &methods() const noexcept { return m_methods; }
 
-    /// The configurations with full specs (defaults + edits), in column order.
+    /// The configurations with full specs (defaults + edits), in card order.
     std::vector<JobConfig> configurations() const;
     /// Replaces the configurations. Specs of unknown methods are skipped and returned as
     /// messages; unknown or bad fields keep the method's defaults.
     QStringList setConfigurations(const std::vector<JobConfig> &configs);
     int configurationCount() const { return static_cast<int>(m_configs.size()); }
-    /// Adds a configuration of `method` ("" = the first method); false when four exist.
+    /// Adds a configuration of `method` ("" = a copy of the current one); false when four exist.
     bool addConfiguration(const QString &method = {});
+    /// Adds the preset `name` (presets()) as a configuration labelled with its name; false when
+    /// four exist or there is no such preset.
+    bool addPreset(const QString &name);
+    /// Adds a copy of configuration `index` after the last one and edits it.
+    bool duplicateConfiguration(int index);
+    /// Moves configuration `from` to position `to` (its colour follows the position).
+    bool moveConfiguration(int from, int to);
     void removeConfiguration(int index);
+    /// The configuration edited in the form.
+    int currentIndex() const noexcept { return m_current; }
+    void setCurrentIndex(int index);
     /// Why configuration `index`'s spec is refused by the engine ("" when it is valid).
     QString validationError(int index) const;
     /// Sets field `key` of configuration `index` as its editor would (the Scale-constant view's
     /// click sets c); false when there is no such configuration or its method lacks the field.
     /// Emits configurationsChanged().
     bool setSpecValue(int index, const QString &key, const nlohmann::json &value);
-    /// The generated editor of a field (nullptr when that configuration's method lacks it).
-    QWidget *editor(int index, const QString &key) const;
+    /// The generated editor of a field of configuration `index`, which becomes the one edited
+    /// (nullptr when its method lacks the field or it does not apply).
+    QWidget *editor(int index, const QString &key);
+    /// Configuration `index`'s card (nullptr when there is none).
+    QFrame *card(int index) const;
+    /// The card's bits per weight text ("" until measured).
+    QString cardBits(int index) const;
 
     /// "auto", "cpu" or "gpu".
     QString device() const;
@@ -66,9 +94,9 @@ public:
     /// While a job runs, Run stays available (a new run replaces the old one).
     void setRunning(bool running);
 
-    /// The scroll area of the configuration columns (the row labels and "+ Add" stay outside
-    /// it, always visible).
-    QScrollArea *columnsArea() const { return m_columns; }
+    /// The scroll area of the form (vertical only: the panel never needs more width than a
+    /// field's label and editor).
+    QScrollArea *formArea() const { return m_scroll; }
 
 signals:
     void runRequested();
@@ -78,6 +106,7 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Config {
@@ -85,9 +114,17 @@ private:
         int method = 0;
         nlohmann::json spec;
         QString error;
+        /// Bits per weight measured on the reference weight ("" while measuring), and the
+        /// measurement's generation (a newer edit drops an older result).
+        QString bits;
+        int bitsGeneration = 0;
     };
 
-    void rebuild();
+    void rebuildCards();
+    void updateCard(int index);
+    void rebuildForm();
+    void changed(int index, bool measure = true);
+    void measureBits(int index);
     void validate(Config &config);
     QWidget *makeEditor(int configIndex, const SpecField &field, QWidget *parent);
     QString nextName() const;
@@ -96,18 +133,24 @@ private:
 
     std::vector<MethodInfo> m_methods;
     std::vector<Config> m_configs;
+    int m_current = 0;
     QComboBox *m_device = nullptr;
     QSpinBox *m_bins = nullptr;
     QCheckBox *m_symlog = nullptr;
     QLabel *m_activation = nullptr;
     QToolButton *m_clearActivation = nullptr;
+    QWidget *m_cardsBox = nullptr;
+    QVBoxLayout *m_cardsLayout = nullptr;
+    std::vector<QFrame *> m_cards;
+    QComboBox *m_presets = nullptr;
+    QToolButton *m_add = nullptr;
     QScrollArea *m_scroll = nullptr;
-    QWidget *m_grid = nullptr;
-    QScrollArea *m_columns = nullptr;
+    QWidget *m_form = nullptr;
+    QLabel *m_error = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
-    /// (config, key) → editor of the current grid.
-    std::vector<std::vector<std::pair<std::string, QWidget *>>> m_editors;
+    /// key → editor of the current form.
+    std::vector<std::pair<std::string, QWidget *>> m_editors;
 };
 
 } // namespace quantscope

@@ -55,6 +55,9 @@ QString fieldLabel(const std::string &key)
         {QStringLiteral("compensator"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "Compensator")},
         {QStringLiteral("compensator_group"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "Compensator group size")},
         {QStringLiteral("hqq_preset"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "HQQ preset")},
+        {QStringLiteral("rotate"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "Hadamard rotation block")},
+        {QStringLiteral("stage1"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "First stage")},
+        {QStringLiteral("stage2"), QT_TRANSLATE_NOOP("quantscope::SpecWords", "Second stage")},
     };
     const auto it = labels.constFind(fromStd(key));
     return it == labels.constEnd() ? plain(key) : translate(*it);

@@ -217,7 +217,7 @@ void TensorBrowser::updateStatus()
                                 : tr("%n tensor(s)", nullptr, total);
     // The count follows the filter.
     if (shown < total)
-        text += QLatin1String(" · ") + tr("%n shown", nullptr, shown);
+        text += QStringLiteral(" · ") + tr("%n shown", nullptr, shown);
     m_status->setText(text);
 }
 

@@ -2,6 +2,7 @@
 #include "kurtosisscatterplot.h"
 
 #include "qtstring.h"
+#include "palette.h"
 #include "theme.h"
 
 #include <cmath>
@@ -89,9 +90,10 @@ void KurtosisScatterPlot::recolor()
 {
     const auto &p = palette();
     for (int i = 0; i < graphCount(); ++i) {
-        const QColor c = theme::configColor(m_graphColor[static_cast<std::size_t>(i)], p);
+        const int index = m_graphColor[static_cast<std::size_t>(i)];
+        const QColor c = theme::configColor(index, p);
         graph(i)->setPen(QPen(c));
-        graph(i)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 8));
+        graph(i)->setScatterStyle(QCPScatterStyle(theme::configMarker(index), c, c, 8));
     }
     for (auto *l : m_labels)
         l->setColor(p.color(QPalette::WindowText));

@@ -2,6 +2,7 @@
 #include "paretoplot.h"
 
 #include "qtstring.h"
+#include "palette.h"
 #include "theme.h"
 
 #include <algorithm>
@@ -95,10 +96,13 @@ void ParetoPlot::recolor()
         auto it = std::find(bases.begin(), bases.end(), base);
         if (it == bases.end())
             it = bases.insert(bases.end(), base);
-        const QColor c = theme::configColor(static_cast<int>(it - bases.begin()), p);
+        // Each family its own colour and marker (eight families: eight of each); the rotated
+        // variant has its family's, hollow and dashed.
+        const int family = static_cast<int>(it - bases.begin());
+        const QColor c = theme::configColor(family, p);
         m_graphs[i]->setPen(QPen(c, 1.4, dashed ? Qt::DashLine : Qt::SolidLine));
         m_graphs[i]->setScatterStyle(
-            QCPScatterStyle(dashed ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, c, c, 5));
+            QCPScatterStyle(theme::configMarker(family), c, dashed ? QColor(Qt::transparent) : c, 7));
     }
     if (m_markGraph) {
         const QColor a = theme::accentColor(p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "plotwidget.h"
 
+#include "palette.h"
 #include "theme.h"
 
 #include <QContextMenuEvent>
@@ -12,7 +13,10 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QSettings>
+#include <QDate>
+#include <QScopeGuard>
 #include <QSvgGenerator>
+#include <memory>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -75,6 +79,10 @@ QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base)
 {
     auto ticker = QSharedPointer<LocaleFreeLogTicker>::create();
     ticker->setLogBase(base);
+    // A tick (and a label) at every power of the base: with QCustomPlot's default of 5 ticks an
+    // axis over eight decades labelled every second one, and a short one stopped at 0.2 (issue 42).
+    ticker->setTickCount(64);
+    ticker->setSubTickCount(base == 10 ? 8 : 1);
     return ticker;
 }
 
@@ -126,6 +134,25 @@ bool PlotWidget::hasData() const
 
 void PlotWidget::finishData()
 {
+    // A legend entry is at most kLegendTextPx wide: a long configuration label elides in its
+    // middle (where labels that share a prefix differ at the end), so the legend, and with it
+    // the window, does not grow with label length (issue 42). The whole name stays in the
+    // plottable's "fullName" property (and in the hover tooltips).
+    constexpr int kLegendTextPx = 120;
+    const QFontMetrics fm(legend->font());
+    for (int i = 0; i < plottableCount(); ++i) {
+        auto *p = plottable(i);
+        const QString name = p->name();
+        const QString full = p->property("fullName").toString();
+        if (!full.isEmpty() && name == fm.elidedText(full, Qt::ElideMiddle, kLegendTextPx))
+            continue; // elided before
+        if (fm.horizontalAdvance(name) <= kLegendTextPx) {
+            p->setProperty("fullName", QVariant()); // a new name that fits
+            continue;
+        }
+        p->setProperty("fullName", name);
+        p->setName(fm.elidedText(name, Qt::ElideMiddle, kLegendTextPx));
+    }
     const bool any = hasData();
     legend->setVisible(any && m_legendWanted && legend->itemCount() > 0);
     if (!any)
@@ -148,7 +175,7 @@ void PlotWidget::placeLegendAbove()
     row->setColumnStretchFactor(0, 0.001);
     row->setMargins(QMargins(0, 2, 0, 0));
     legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setWrap(3);
+    legend->setWrap(2); // two entries a row: the legend stays narrower than a laptop's view area
     legend->setMargins(QMargins(6, 2, 6, 2));
 }
 
@@ -179,10 +206,62 @@ PlotWidget::Format PlotWidget::formatForFile(const QString &file)
     return Format::Png;
 }
 
+namespace {
+
+/// An exported file's title: the "exportTitle" property (a view sets the tensor, say) or the
+/// plot's export name, the series drawn (whole names) and today's date.
+QString exportTitleOf(PlotWidget *plot)
+{
+    // What the plot shows, the series it draws (the configurations, whole names) and the date.
+    QStringList series;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        auto *p = plot->plottable(i);
+        const QString full = p->property("fullName").toString();
+        const QString name = full.isEmpty() ? p->name() : full;
+        if (!name.isEmpty() && !series.contains(name) && p->visible())
+            series << name;
+    }
+    const QString set = plot->property("exportTitle").toString();
+    QString title = set.isEmpty() ? plot->exportName() : set;
+    if (!series.isEmpty())
+        title += QStringLiteral(" · ") + series.join(QStringLiteral(", "));
+    return title + QStringLiteral(" · ") + QDate::currentDate().toString(Qt::ISODate);
+}
+
+} // namespace
+
 bool PlotWidget::exportTo(const QString &file, Format format, QString *error)
 {
     const int w = std::max(width(), 640), h = std::max(height(), 360);
     bool ok = false;
+    // A file is printed or pasted into a document: a title and the light theme whatever the
+    // window's (issue 42); the window's look comes back afterwards.
+    std::unique_ptr<QCPTextElement> title;
+    const QPalette shown = palette();
+    const bool hadOwnPalette = testAttribute(Qt::WA_SetPalette);
+    if (format != Format::Csv) {
+        setPalette(theme::printPalette());
+        applyPalette();
+        plotLayout()->insertRow(0);
+        title = std::make_unique<QCPTextElement>(this, exportTitleOf(this), QFont(font().family(), 10, QFont::Bold));
+        title->setTextColor(Qt::black);
+        plotLayout()->addElement(0, 0, title.get());
+    }
+    const auto restore = qScopeGuard([&] {
+        if (!title)
+            return;
+        plotLayout()->take(title.get());
+        plotLayout()->simplify();
+        title.reset();
+        if (hadOwnPalette)
+            setPalette(shown);
+        else {
+            setPalette(QPalette());
+            setAttribute(Qt::WA_SetPalette, false);
+        }
+        applyPalette();
+        replot(rpQueuedReplot);
+    });
     switch (format) {
     case Format::Png:
         ok = savePng(file, w, h, 2.0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "theme.h"
+#include "palette.h"
 
 #include <QApplication>
 #include <QStyle>
@@ -45,6 +46,16 @@ QPalette lightPalette()
 }
 
 } // namespace
+
+QPalette printPalette()
+{
+    QPalette p = lightPalette();
+    p.setColor(QPalette::Window, Qt::white);
+    p.setColor(QPalette::Base, Qt::white);
+    p.setColor(QPalette::WindowText, Qt::black);
+    p.setColor(QPalette::Text, Qt::black);
+    return p;
+}
 
 bool isDark(const QPalette &palette)
 {
@@ -107,13 +118,27 @@ QColor weightColor(const QPalette &palette)
 
 QColor configColor(int index, const QPalette &palette)
 {
-    // Okabe–Ito hues: distinguishable with the common colour-vision deficiencies.
+    // Eight hues (Okabe–Ito, then Paul Tol's): every pair stays apart (CIELAB ΔE ≥ 10) for
+    // normal vision and simulated protanopia, deuteranopia and tritanopia, and from W's grey;
+    // each index also has its own marker (configMarker), so the Budget sweep's eight families
+    // no longer share four colours (tst_windowlegibility checks the distances).
     static const QColor light[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
-                                   QColor(0xcc, 0x79, 0xa7)};
+                                   QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                                   QColor(0x33, 0x22, 0x88), QColor(0x8c, 0x56, 0x4b)};
     static const QColor dark[] = {QColor(0x56, 0xb4, 0xe9), QColor(0xe6, 0x9f, 0x00), QColor(0x3c, 0xd0, 0x9e),
-                                  QColor(0xe8, 0x9b, 0xc8)};
-    const int i = ((index % 4) + 4) % 4;
+                                  QColor(0xe8, 0x9b, 0xc8), QColor(0xf0, 0xe4, 0x42), QColor(0xff, 0x7f, 0x50),
+                                  QColor(0x9a, 0x8c, 0xff), QColor(0xcc, 0x66, 0x77)};
+    const int i = ((index % kConfigColors) + kConfigColors) % kConfigColors;
     return isDark(palette) ? dark[i] : light[i];
+}
+
+QCPScatterStyle::ScatterShape configMarker(int index)
+{
+    static const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssDisc,    QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
+        QCPScatterStyle::ssPlus,    QCPScatterStyle::ssStar};
+    return shapes[((index % kConfigColors) + kConfigColors) % kConfigColors];
 }
 
 QColor accentColor(const QPalette &palette)

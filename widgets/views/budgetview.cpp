@@ -111,7 +111,8 @@ void BudgetView::setData(std::shared_ptr<const BudgetViewData> data)
     if (!any) {
         m_budgetPlot->clearData();
         m_bars->clearData();
-        m_summary->setText(tr("Scan with several configurations to choose one per module under a size budget."));
+        m_summary->setText(tr("No scan yet: add two or more configurations in the Quantizer dock and press Scan "
+                              "checkpoint in the Layers tab; then choose one per module under a size budget here."));
         return;
     }
     m_budgetPlot->setCurves({m_data->curve});

@@ -9,7 +9,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QFileDialog>
 #include <QLineEdit>
+#include <QToolButton>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -59,13 +61,37 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_reference->setPlaceholderText(tr("Reference checkpoint (optional)"));
     m_compare = new QPushButton(tr("Compare"), this);
     m_compare->setToolTip(tr("Compare A and B module by module in the background"));
+    // Each path with a file picker beside it (a folder can be typed); two rows, so that three
+    // long paths do not widen the window.
+    auto browse = [this](QLineEdit *edit, const QString &name) {
+        auto *b = new QToolButton(this);
+        b->setText(QStringLiteral("…"));
+        b->setObjectName(name);
+        b->setToolTip(tr("Choose a checkpoint file or a scan report (a checkpoint folder can be typed)"));
+        connect(b, &QToolButton::clicked, this, [this, edit] {
+            auto *dialog = new QFileDialog(this, tr("Choose a Checkpoint or Scan Report"), edit->text(),
+                                           tr("Checkpoints and scan reports (*.safetensors *.json *.jsonl *.npz);;"
+                                              "All files (*)"));
+            dialog->setObjectName(QStringLiteral("compareFileDialog"));
+            dialog->setFileMode(QFileDialog::ExistingFile);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            connect(dialog, &QFileDialog::fileSelected, edit, [edit](const QString &file) { edit->setText(file); });
+            dialog->open();
+        });
+        return b;
+    };
     paths->addWidget(new QLabel(QStringLiteral("A"), this));
-    paths->addWidget(m_a, 2);
+    paths->addWidget(m_a, 1);
+    paths->addWidget(browse(m_a, QStringLiteral("browseA")));
     paths->addWidget(new QLabel(QStringLiteral("B"), this));
-    paths->addWidget(m_b, 2);
-    paths->addWidget(m_reference, 2);
-    paths->addWidget(m_compare);
+    paths->addWidget(m_b, 1);
+    paths->addWidget(browse(m_b, QStringLiteral("browseB")));
     layout->addLayout(paths);
+    auto *second = new QHBoxLayout;
+    second->addWidget(m_reference, 1);
+    second->addWidget(browse(m_reference, QStringLiteral("browseReference")));
+    second->addWidget(m_compare);
+    layout->addLayout(second);
 
     auto *bar = new QHBoxLayout;
     m_metric = new QComboBox(this);

@@ -235,6 +235,10 @@ void DistributionView::refresh()
                        static_cast<int>(o.plot.wHatBelow + o.plot.wHatAbove));
         notes << note;
     }
+    // An exported plot's title names the tensor (then its series and the date, PlotWidget).
+    for (QWidget *plot :
+         {static_cast<QWidget *>(m_histogram), static_cast<QWidget *>(m_error), static_cast<QWidget *>(m_channels)})
+        plot->setProperty("exportTitle", fromStd(tensor));
     if (first)
         m_histogram->setData(first->plot.w, quantized, overlap ? *overlap : Series{}, overlapOf, first->plot.symlog,
                              first->plot.t);

@@ -46,11 +46,12 @@ HealthView::HealthView(QWidget *parent) : QWidget(parent)
                            "duplicates"));
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setEnabled(false);
-    m_summary = new QLabel(tr("Not checked yet"), this);
+    m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     top->addWidget(m_check);
     top->addWidget(m_cancel);
     top->addWidget(m_summary, 1);
+    setCheckpointName(QString());
     m_table = new QTableWidget(0, kColumns, this);
     m_table->setHorizontalHeaderLabels(
         {tr("Severity"), tr("Check"), tr("Module / tensor"), tr("File @ byte"), tr("Explanation")});
@@ -73,8 +74,20 @@ HealthView::HealthView(QWidget *parent) : QWidget(parent)
     });
 }
 
+void HealthView::setCheckpointName(const QString &name)
+{
+    if (m_checked)
+        return;
+    m_summary->setText(
+        name.isEmpty()
+            ? tr("No checkpoint open: open one (File ▸ Open…), then press Check checkpoint.")
+            : tr("%1 is not checked yet: press Check checkpoint for every problem of its files in one report.")
+                  .arg(name));
+}
+
 void HealthView::setReport(const DoctorReport &report)
 {
+    m_checked = true;
     m_report = report;
     m_table->setSortingEnabled(false);
     m_table->setRowCount(static_cast<int>(report.findings.size()));

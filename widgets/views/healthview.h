@@ -25,6 +25,8 @@ public:
     const DoctorReport &report() const { return m_report; }
     void jobStarted();
     void jobFinished(const QString &message);
+    /// The opened checkpoint's name ("" none): before a check, the summary says what to do next.
+    void setCheckpointName(const QString &name);
 
     QTableWidget *table() const { return m_table; }
     QLabel *summary() const { return m_summary; }
@@ -38,6 +40,7 @@ signals:
 
 private:
     DoctorReport m_report;
+    bool m_checked = false;
     QTableWidget *m_table = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_check = nullptr, *m_cancel = nullptr;

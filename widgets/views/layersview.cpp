@@ -95,8 +95,30 @@ void LayersView::setSpectra(bool on)
     m_spectra->setChecked(on);
 }
 
+void LayersView::setCheckpointName(const QString &name)
+{
+    m_checkpoint = name;
+    if (!m_lines)
+        redraw();
+}
+
+QString LayersView::emptyText() const
+{
+    if (m_scanning)
+        return tr("Scanning %1: the map fills in when the scan finishes (Cancel keeps what is done).")
+            .arg(m_checkpoint);
+    if (m_checkpoint.isEmpty())
+        return tr("No checkpoint open: open one (File ▸ Open…, or Help ▸ Open Demo), then press Scan checkpoint.");
+    return tr("%1 is open and not scanned yet: press Scan checkpoint to measure every module with the "
+              "Quantizer dock's configurations.")
+        .arg(m_checkpoint);
+}
+
 void LayersView::jobStarted()
 {
+    m_scanning = true;
+    if (!m_lines)
+        redraw();
     m_scan->setEnabled(false);
     m_progress->start(tr("Scanning"));
 }
@@ -108,6 +130,9 @@ void LayersView::setProgress(double fraction, const QString &step, double second
 
 void LayersView::jobFinished(const QString &message)
 {
+    m_scanning = false;
+    if (!m_lines)
+        redraw();
     m_scan->setEnabled(true);
     m_progress->finish(message, true);
 }
@@ -115,7 +140,7 @@ void LayersView::jobFinished(const QString &message)
 void LayersView::redraw()
 {
     if (!m_lines) {
-        m_summary->setText(tr("No scan yet: open a checkpoint and press Scan checkpoint."));
+        m_summary->setText(emptyText());
         m_map->setGrid(nullptr);
         return;
     }

@@ -37,6 +37,9 @@ public:
     bool spectra() const;
     void setSpectra(bool on);
 
+    /// The opened checkpoint's name ("" none): the empty view says what to do next with it.
+    void setCheckpointName(const QString &name);
+
     void jobStarted();
     void setProgress(double fraction, const QString &step, double secondsLeft);
     void jobFinished(const QString &message);
@@ -54,6 +57,7 @@ signals:
 
 private:
     void redraw();
+    QString emptyText() const;
 
     std::shared_ptr<const std::vector<nlohmann::ordered_json>> m_lines;
     QComboBox *m_metric = nullptr;
@@ -64,6 +68,8 @@ private:
     QLabel *m_summary = nullptr;
     LayerHeatMap *m_map = nullptr;
     JobProgressWidget *m_progress = nullptr;
+    QString m_checkpoint;
+    bool m_scanning = false;
 };
 
 } // namespace quantscope

@@ -66,18 +66,19 @@ void OverviewView::setResults(const std::shared_ptr<const QuantizeJobResult> &re
     for (const int c : {OverviewModel::OutputError, OverviewModel::OutputErrorRel})
         m_table->setColumnHidden(c, !d.outputError);
     if (d.rows.empty()) {
-        m_summary->setText(tr("Run a quantization to compare every tensor and configuration."));
+        m_summary->setText(tr("No results yet: select tensors in the Tensors dock and press Run (Ctrl+R) to compare "
+                              "every tensor and configuration here."));
         return;
     }
     QString text = tr("%n tensor(s)", nullptr, d.tensorCount) + tr(" × %n configuration(s)", nullptr, d.configCount);
     if (d.partial)
-        text += QLatin1String(" — ") + tr("partial batch: cancelled, the finished runs are shown");
+        text += QStringLiteral(" — ") + tr("partial batch: cancelled, the finished runs are shown");
     const auto noted =
         std::count_if(d.rows.begin(), d.rows.end(), [](const OverviewRow &r) { return !r.note.empty(); });
     if (noted > 0)
-        text += QLatin1String(" — ⚠ ") + tr("%n run(s) on tensors too small for their group or block: not comparable, "
-                                            "not tinted (see the tooltip)",
-                                            nullptr, static_cast<int>(noted));
+        text += QStringLiteral(" — ⚠ ") + tr("%n run(s) on tensors too small for their group or block: not comparable, "
+                                             "not tinted (see the tooltip)",
+                                             nullptr, static_cast<int>(noted));
     m_summary->setText(text);
 }
 

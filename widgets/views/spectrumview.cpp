@@ -73,12 +73,16 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_compute = new QPushButton(tr("&Compute"), this);
     m_compute->setObjectName(QStringLiteral("computeButton"));
     m_compute->setToolTip(tr("Run the configurations again with their spectra"));
+    // Two rows: what is shown, then how it is computed (one row was 900 px wide).
     bar->addWidget(m_tensor, 1);
     bar->addWidget(m_config, 1);
+    layout->addLayout(bar);
+    bar = new QHBoxLayout;
     bar->addWidget(m_tau);
     bar->addWidget(m_enabled);
     bar->addWidget(m_top);
     bar->addWidget(m_full);
+    bar->addStretch(1);
     bar->addWidget(m_compute);
     layout->addLayout(bar);
 
@@ -99,8 +103,8 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
                                 curves);
     m_size =
         new RankCurvePlot(tr("rank r"), tr("MB with FP16 U·V of rank r"), QStringLiteral("mb-vs-rank"), true, curves);
-    m_passes =
-        new RankCurvePlot(tr("MiLo pass"), tr("ε = ‖W − Ŵ − U·V‖_F"), QStringLiteral("milo-passes"), false, curves);
+    m_passes = new RankCurvePlot(tr("MiLo pass"), tr("ε = ‖W − Ŵ − U·V‖ (Frobenius)"), QStringLiteral("milo-passes"),
+                                 false, curves);
     // The σ plot's legend names the colours of all four.
     for (auto *p : {m_energy, m_error, m_size, m_passes})
         p->setLegendWanted(false);
@@ -114,19 +118,20 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_rank->setToolTip(tr("Rank r of an FP16 compensator U·V fitted to the residual"));
     m_rankLabel = new QLabel(this);
     m_errorLabel = new QLabel(this);
+    m_errorLabel->setWordWrap(true); // a long value line wraps rather than widen the window
     m_sizeLabel = new QLabel(this);
+    m_sizeLabel->setWordWrap(true);
     m_runMilo = new QPushButton(tr("Run &MiLo at This Rank"), this);
     m_runMilo->setToolTip(tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
-    m_rank->setMinimumWidth(240);
+    m_rank->setMinimumWidth(160);
     m_rankLabel->setMinimumWidth(m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
     rankBar->addWidget(m_rankLabel);
     rankBar->addWidget(m_rank, 1);
     rankBar->addWidget(m_runMilo);
     layout->addLayout(rankBar);
     auto *valueBar = new QHBoxLayout;
-    valueBar->addWidget(m_errorLabel);
-    valueBar->addStretch(1);
-    valueBar->addWidget(m_sizeLabel);
+    valueBar->addWidget(m_errorLabel, 3);
+    valueBar->addWidget(m_sizeLabel, 2);
     layout->addLayout(valueBar);
 
     connect(m_tensor, &QComboBox::currentIndexChanged, this, [this] {
@@ -360,7 +365,7 @@ void SpectrumView::refreshRank()
         return;
     }
     const auto i = static_cast<std::size_t>(r);
-    m_errorLabel->setText(tr("error ‖E − E_r‖_F %1 (relative %2), %3 of ‖E‖²_F captured")
+    m_errorLabel->setText(tr("error ‖E − Eᵣ‖ %1 (relative %2), %3 of ‖E‖² captured (Frobenius norms)")
                               .arg(numberText(d->errAfterRank[i]), numberText(d->relErrAfterRank[i]),
                                    QLocale().toString(100.0 * d->energy[i], 'f', 1) + QLatin1Char('%')));
     m_sizeLabel->setText(

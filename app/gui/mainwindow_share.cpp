@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// The window's file dialogs (open, save, pair), sharing and fitting (issue 42): File ▸ Export
+// Report (results/report_html.h, in the background), Help ▸ User Guide (shipped as a
+// resource), the default size for the screen, the views' narrow combo boxes, and the names
+// `quantscope --view` takes.
+#include "mainwindow.h"
+
+#include "demo/demo.h"
+#include "loadcontroller.h"
+#include "logview.h"
+#include "results/report_html.h"
+#include "sessioncontroller.h"
+#include "util/error.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGuiApplication>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScreen>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace quantscope {
+
+namespace {
+
+QString lastOpenDirKey()
+{
+    return QStringLiteral("lastOpenDir");
+}
+
+} // namespace
+
+void MainWindow::exportReport(const QString &file)
+{
+    // Hashing the checkpoint reads every byte of it: in the background, the window stays live.
+    const Session session = currentSession();
+    ReportInfo info;
+    info.checkpointName = m_loads->documentName().toStdString();
+    info.generated = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
+    info.version = QUANTSCOPE_VERSION;
+    const bool demo = session.checkpoint && session.checkpoint->demo;
+    const std::string path = session.checkpoint ? session.checkpoint->path : std::string();
+    const QString cannotWrite = tr("Could not write “%1”.").arg(QDir::toNativeSeparators(file));
+    ++m_reportsRunning;
+    showStatus(tr("Writing the report %1…").arg(QDir::toNativeSeparators(file)));
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, file] {
+        watcher->deleteLater();
+        --m_reportsRunning;
+        const QString error = watcher->result();
+        if (error.isEmpty()) {
+            m_log->append(LogView::Severity::Info, tr("Wrote the report %1").arg(QDir::toNativeSeparators(file)));
+            showStatus(tr("Wrote the report %1").arg(QDir::toNativeSeparators(file)));
+        } else {
+            m_log->append(LogView::Severity::Error, tr("The report was not written: %1").arg(error));
+        }
+        emit reportExported(error.isEmpty(), error);
+        finishBackgroundTask();
+    });
+    watcher->setFuture(QtConcurrent::run([session, info, demo, path, file, cannotWrite]() mutable -> QString {
+        try {
+            const std::filesystem::path checkpoint = demo ? demo::ensureDemoCheckpoint() : std::filesystem::path(path);
+            if (!checkpoint.empty()) {
+                try {
+                    info.checkpointHash = checkpointContentHash(checkpoint);
+                } catch (const Error &) {
+                    // The report says the checkpoint was not found.
+                }
+            }
+            const std::string html = sessionReportHtml(session, info);
+            QSaveFile out(file);
+            if (!out.open(QIODevice::WriteOnly) ||
+                out.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size()) ||
+                !out.commit())
+                return cannotWrite;
+            return QString();
+        } catch (const std::exception &e) {
+            return QString::fromUtf8(e.what());
+        }
+    }));
+}
+
+void MainWindow::showUserGuide()
+{
+    // The guide ships as a resource (app/gui/CMakeLists.txt): it opens without a network or
+    // the source tree. One window, raised when asked again.
+    if (auto *open = findChild<QDialog *>(QStringLiteral("userGuide"))) {
+        open->show();
+        open->raise();
+        return;
+    }
+    QFile file(QStringLiteral(":/help/guide.md"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        showStatus(tr("The user guide is missing from this build"));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("userGuide"));
+    dialog->setWindowTitle(tr("Quantscope User Guide"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *browser = new QTextBrowser(dialog);
+    browser->setOpenExternalLinks(false);
+    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    layout->addWidget(browser);
+    auto *close = new QPushButton(tr("Close"), dialog);
+    connect(close, &QPushButton::clicked, dialog, &QDialog::close);
+    layout->addWidget(close, 0, Qt::AlignRight);
+    // At most the screen's size (a laptop's 1280 × 800).
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 900, 700);
+    dialog->resize(std::min(900, avail.width()), std::min(700, avail.height()));
+    dialog->show();
+}
+
+void MainWindow::exportReportDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Export Report"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("HTML reports (*.html)"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("html"));
+    const auto &name = m_loads->documentName();
+    dialog->selectFile((name.isEmpty() ? tr("report") : name) + QStringLiteral("-report.html"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
+        exportReport(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::narrowViewCombos()
+{
+    // A combo box asks for its longest item (a tensor name, a long configuration label): in a
+    // view's tool bar that made the window wider than a laptop's screen. Every view's combo asks
+    // for eight characters instead and takes what its row gives it; the popup shows the
+    // whole items (issue 42).
+    for (auto *combo : m_tabs->findChildren<QComboBox *>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+    }
+}
+
+void MainWindow::fitToScreen()
+{
+    // 1480 × 900 where there is room, else the screen's available area (a 1280 × 800 laptop).
+    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
+    const QRect avail = s ? s->availableGeometry() : QRect(0, 0, 1480, 900);
+    resize(std::min(1480, avail.width()), std::min(900, avail.height()));
+    if (isVisible() && !avail.contains(frameGeometry()))
+        move(avail.topLeft());
+}
+
+QStringList MainWindow::viewNames()
+{
+    return {QStringLiteral("distribution"),  QStringLiteral("numbers"),  QStringLiteral("spectrum"),
+            QStringLiteral("scaleConstant"), QStringLiteral("kurtosis"), QStringLiteral("gemmTiming"),
+            QStringLiteral("layers"),        QStringLiteral("budget"),   QStringLiteral("recipe"),
+            QStringLiteral("export"),        QStringLiteral("compare"),  QStringLiteral("health"),
+            QStringLiteral("model"),         QStringLiteral("overview")};
+}
+
+void MainWindow::openFileDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz "
+                                      "*.qscope);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
+        openPath(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::openFolderDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Open Checkpoint Folder"), settings.value(lastOpenDirKey()).toString());
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &dir) {
+        QSettings().setValue(lastOpenDirKey(), dir);
+        openPath(dir);
+    });
+    dialog->open();
+}
+
+void MainWindow::openSessionDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Open Session"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Quantscope sessions (*.qscope)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
+        openSession(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::saveSessionDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Save Session"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Quantscope sessions (*.qscope)"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("qscope"));
+    const auto &session = m_sessions->file();
+    const auto &name = m_loads->documentName();
+    dialog->selectFile(session.isEmpty() ? (name.isEmpty() ? tr("session") : name) + QStringLiteral(".qscope")
+                                         : session);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(lastOpenDirKey(), QFileInfo(file).absolutePath());
+        saveSession(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::openActivationDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Pair Activation from File"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Tensors (*.npy *.npz *.safetensors);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openActivationFile);
+    dialog->open();
+}
+
+void MainWindow::openCaptureDialog()
+{
+    QSettings settings;
+    auto *dialog = new QFileDialog(this, tr("Open Capture"), settings.value(lastOpenDirKey()).toString(),
+                                   tr("Captures (*.safetensors);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openCapture);
+    dialog->open();
+}
+
+} // namespace quantscope
