@@ -10,7 +10,7 @@ namespace quantscope {
 
 namespace {
 
-constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt";
+constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gguf";
 
 template <typename S> QuantSpec parsed(const nlohmann::json &j)
 {
@@ -29,6 +29,7 @@ struct MethodOf {
     std::string operator()(const NvFp4Spec &) const { return "nvfp4"; }
     std::string operator()(const ProgressiveSpec &) const { return "progressive"; }
     std::string operator()(const ConstOptSpec &) const { return "constopt"; }
+    std::string operator()(const GgufQuantSpec &) const { return "gguf"; }
 };
 
 struct MakeQuantizer {
@@ -46,6 +47,7 @@ struct MakeQuantizer {
     {
         return std::make_unique<ConstOptQuantizer>(s);
     }
+    std::unique_ptr<Quantizer> operator()(const GgufQuantSpec &s) const { return std::make_unique<GgufQuantizer>(s); }
 };
 
 } // namespace
@@ -71,6 +73,8 @@ QuantSpec parseQuantSpec(const nlohmann::json &j)
         return parsed<ProgressiveSpec>(j);
     if (m == "constopt")
         return parsed<ConstOptSpec>(j);
+    if (m == "gguf")
+        return parsed<GgufQuantSpec>(j);
     throw UnsupportedError("unknown quantization method '" + m + "' (known: " + kKnown + ")");
 }
 

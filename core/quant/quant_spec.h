@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "quant/constopt.h"
+#include "quant/gguf_quant.h"
 #include "quant/hqq.h"
 #include "quant/milo.h"
 #include "quant/mxfp4.h"
@@ -25,8 +26,8 @@ namespace quantscope {
 class Quantizer;
 
 /// Every quantizer's spec; the alternative is the method.
-using QuantSpec =
-    std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec>;
+using QuantSpec = std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec,
+                               GgufQuantSpec>;
 
 /// Parses and validates a spec JSON whose "method" names the quantizer (missing fields take
 /// their defaults). Throws UnsupportedError naming the method or the field, with the same
@@ -34,7 +35,7 @@ using QuantSpec =
 QuantSpec parseQuantSpec(const nlohmann::json &j);
 /// The full spec as JSON ("method" first, then every field).
 nlohmann::json toJson(const QuantSpec &spec);
-/// The method name ("int", "fp8", "hqq", "milo", "mxfp4", "nvfp4", "progressive", "constopt").
+/// The method name ("int", "fp8", "hqq", "milo", "mxfp4", "nvfp4", "progressive", "constopt", "gguf").
 std::string methodOf(const QuantSpec &spec);
 /// The quantizer of a typed spec.
 std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec);

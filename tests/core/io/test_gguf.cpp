@@ -7,11 +7,15 @@
 #include "ggml/ggml_types.h"
 #include "io/checkpoint.h"
 #include "io/gguf.h"
+#include "io/native.h"
+#include "quant/quant_spec.h"
+#include "quant/quantizer.h"
 #include "util/error.h"
 
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -394,4 +398,109 @@ TEST(GgufSmolLM2, RealQ4_1FileMatchesGgufPackage)
         const std::vector<float> all = floats(ck.tensor(name));
         expectBits(std::vector<float>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(want.size())), want, name);
     }
+}
+
+TEST(GgufMethod, EngineMethodGivesLlamaCppBlocksAndTheirBits)
+{
+    // Legacy types: Ŵ equals gguf.quants.dequantize of gguf.quants.quantize's codes (the .npy).
+    for (const char *type : {"q4_0", "q4_1", "q5_0", "q5_1", "q8_0"}) {
+        SCOPED_TRACE(type);
+        std::string upper = type;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const std::vector<float> x = npy(golden(upper + ".input.npy"));
+        const auto quantizer = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}});
+        QuantizeOptions opts;
+        opts.tensorName = "t";
+        const QuantizedTensor q = quantizer->quantize(Tensor::fromFloats({3, 128}, x), opts);
+        expectBits(q.dequantized, npy(golden(upper + ".npy")), type);
+        const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(*ggml::typeFromName(type)));
+        EXPECT_DOUBLE_EQ(q.bitsPerElement(), 8.0 * info->typeSize / info->blockSize);
+        std::vector<float> again(x.size());
+        quantizer->dequantize(q, again);
+        expectBits(again, q.dequantized, std::string(type) + " dequantize");
+    }
+    // K-quants: Ŵ equals the decode of llama.cpp's own codes.
+    const std::vector<float> x = npy(golden("kquant.input.npy"));
+    for (const char *type : {"q2_k", "q3_k", "q4_k", "q5_k", "q6_k"}) {
+        SCOPED_TRACE(type);
+        std::string upper = type;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const auto quantizer = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}});
+        QuantizeOptions opts;
+        const QuantizedTensor q = quantizer->quantize(Tensor::fromFloats({4, 512}, x), opts);
+        const GgufFile f = GgufFile::open(golden(upper + ".kquant.gguf"));
+        expectBits(q.dequantized, floats(f.tensor("blk.0.ffn_up.weight")), type);
+        const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(*ggml::typeFromName(type)));
+        EXPECT_DOUBLE_EQ(q.bitsPerElement(), 8.0 * info->typeSize / info->blockSize);
+        EXPECT_EQ(q.scales.size(), 8u); // one d per super-block
+    }
+    {
+        // The native layout stores codes and scales: packed blocks are refused, nothing written.
+        const auto quantizer = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", "q4_k"}});
+        const QuantizedTensor q = quantizer->quantize(Tensor::fromFloats({4, 512}, x), QuantizeOptions{});
+        const fs::path out = writeTemp("", "native.safetensors");
+        fs::remove(out);
+        EXPECT_THROW(writeNative(out, q), UnsupportedError);
+        EXPECT_FALSE(fs::exists(out));
+    }
+    // K not a whole number of blocks: refused naming the tensor.
+    const auto q4k = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", "q4_k"}});
+    QuantizeOptions opts;
+    opts.tensorName = "model.layers.0.self_attn.q_proj.weight";
+    try {
+        (void)q4k->quantize(Tensor::fromFloats({2, 64}, std::vector<float>(128, 1.0f)), opts);
+        FAIL();
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("q_proj"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("256"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)parseQuantSpec(nlohmann::json{{"method", "gguf"}, {"type", "iq2_xxs"}}), UnsupportedError);
+}
+
+TEST(GgufReader, MetadataOfEveryValueType)
+{
+    Bytes o;
+    o.b = "GGUF";
+    o.put<std::uint32_t>(3).put<std::uint64_t>(0).put<std::uint64_t>(15);
+    o.str("u8").put<std::uint32_t>(0).put<std::uint8_t>(200);
+    o.str("i8").put<std::uint32_t>(1).put<std::int8_t>(-5);
+    o.str("u16").put<std::uint32_t>(2).put<std::uint16_t>(60000);
+    o.str("i16").put<std::uint32_t>(3).put<std::int16_t>(-30000);
+    o.str("u32").put<std::uint32_t>(4).put<std::uint32_t>(4000000000u);
+    o.str("i32").put<std::uint32_t>(5).put<std::int32_t>(-2000000000);
+    o.str("f32").put<std::uint32_t>(6).put<float>(0.5f);
+    o.str("bool").put<std::uint32_t>(7).put<std::uint8_t>(1);
+    o.str("str").put<std::uint32_t>(8).str("héllo");
+    o.str("u64").put<std::uint32_t>(10).put<std::uint64_t>(std::uint64_t(1) << 60);
+    o.str("i64").put<std::uint32_t>(11).put<std::int64_t>(-(std::int64_t(1) << 60));
+    o.str("f64").put<std::uint32_t>(12).put<double>(0.25);
+    o.str("arr_i32").put<std::uint32_t>(9).put<std::uint32_t>(5).put<std::uint64_t>(3);
+    o.put<std::int32_t>(1).put<std::int32_t>(-2).put<std::int32_t>(3);
+    o.str("arr_str").put<std::uint32_t>(9).put<std::uint32_t>(8).put<std::uint64_t>(2).str("a").str("bc");
+    o.str("arr_long").put<std::uint32_t>(9).put<std::uint32_t>(0).put<std::uint64_t>(2000);
+    o.b.append(2000, '\x07');
+    const GgufFile f = GgufFile::open(writeTemp(o.b));
+    EXPECT_EQ(f.find("u8")->value, 200);
+    EXPECT_EQ(f.find("i8")->value, -5);
+    EXPECT_EQ(f.find("u16")->value, 60000);
+    EXPECT_EQ(f.find("i16")->value, -30000);
+    EXPECT_EQ(f.find("u32")->value, 4000000000u);
+    EXPECT_EQ(f.find("i32")->value, -2000000000);
+    EXPECT_EQ(f.find("f32")->value, 0.5);
+    EXPECT_EQ(f.find("bool")->value, true);
+    EXPECT_EQ(f.stringValue("str"), "héllo");
+    EXPECT_EQ(f.find("u64")->value, std::uint64_t(1) << 60);
+    EXPECT_EQ(f.find("i64")->value, -(std::int64_t(1) << 60));
+    EXPECT_EQ(f.find("f64")->value, 0.25);
+    EXPECT_EQ(f.find("arr_i32")->value, nlohmann::json({1, -2, 3}));
+    EXPECT_EQ(f.find("arr_str")->value, nlohmann::json({"a", "bc"}));
+    EXPECT_EQ(f.find("arr_long")->arrayCount, 2000u); // longer than kept: count only
+    EXPECT_TRUE(f.find("arr_long")->value.is_null());
+    EXPECT_TRUE(f.entries().empty());
+    // A BOOL other than 0 or 1 is refused.
+    std::string b = o.b;
+    b[b.find("bool") + 4 + 4] = 2;
+    expectRefused(b, "BOOL");
 }
