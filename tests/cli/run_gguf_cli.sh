@@ -49,4 +49,9 @@ check quantize '"bits_per_element": 4.5' "$tmp/quant.json"
   --groups 32 --json > "$tmp/sweep.json" || { echo "FAIL sweep"; cat "$tmp/sweep.json"; fail=1; }
 check sweep '"family": "GGUF Q4_K"' "$tmp/sweep.json"
 check sweep '"family": "NVFP4"' "$tmp/sweep.json"
+"$cli" doctor "$data/Q6_K.gguf" > "$tmp/doctor.txt"; rc=$?
+[[ $rc == 0 ]] || { echo "FAIL doctor exit $rc"; fail=1; }
+check doctor "GGUF v3 (llama, 2 tensors)" "$tmp/doctor.txt"
+"$cli" doctor "$fuzz/seed-five-dims" > "$tmp/doctor-bad.txt"
+check doctor-bad "a corrupt GGUF file: the tensor has 5 dimensions" "$tmp/doctor-bad.txt"
 exit $fail
