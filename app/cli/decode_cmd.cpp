@@ -9,7 +9,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "ggml/ggml_types.h"
 #include "io/checkpoint.h"
+#include "io/gguf.h"
 #include "io/npy_writer.h"
 #include "io/quantized.h"
 #include "io/safetensors.h"
@@ -58,6 +60,12 @@ int runDecode(const DecodeOptions &o, const CommonOptions &common)
     } else if (ck.find(*tensor)) {
         decoded = ck.tensor(*tensor).toF32();
         name = *tensor;
+        if (const GgufFile *g = ck.gguf()) { // a GGUF tensor: block types decode as ggml does
+            const TensorEntry *e = ck.find(*tensor);
+            name = e->name;
+            format = "gguf";
+            scheme = ggml::schemeText(g->tensorInfo(e->name)->type);
+        }
     } else {
         throw FormatError("no quantized module or tensor of this name in the checkpoint",
                           Location{pos[0], *tensor, {}});

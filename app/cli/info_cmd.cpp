@@ -10,7 +10,9 @@
 
 #include "cli.h"
 #include "json/report_json.h"
+#include "ggml/ggml_types.h"
 #include "io/checkpoint.h"
+#include "io/gguf.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/quantized.h"
@@ -68,6 +70,27 @@ nlohmann::ordered_json moduleJson(const Checkpoint &ck, const QuantizedModule &m
         }
     }
     return t;
+}
+
+/// A GGUF file's header facts and metadata: scalars as they are, arrays by element type and count.
+nlohmann::ordered_json ggufJson(const GgufFile &g)
+{
+    static const char *kValueTypes[] = {"UINT8", "INT8",   "UINT16", "INT16",  "UINT32", "INT32",  "FLOAT32",
+                                        "BOOL",  "STRING", "ARRAY",  "UINT64", "INT64",  "FLOAT64"};
+    nlohmann::ordered_json j;
+    j["version"] = g.version();
+    j["alignment"] = g.alignment();
+    j["architecture"] = g.architecture();
+    j["tokenizer"] = g.find("tokenizer.ggml.tokens") != nullptr;
+    nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+    for (const GgufKeyValue &kv : g.metadata()) {
+        if (kv.type == 9)
+            meta[kv.key] = {{"array_of", kValueTypes[kv.arrayType]}, {"count", kv.arrayCount}};
+        else
+            meta[kv.key] = kv.value;
+    }
+    j["metadata"] = std::move(meta);
+    return j;
 }
 
 struct InfoOptions {
@@ -149,6 +172,15 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
         t["file"] = e->file.string();
         t["offset"] = e->fileOffset;
         t["format"] = "dense";
+        if (const GgufFile *g = ck.gguf()) {
+            // The dtype is what the tensor reads as (F32 for a block type); ggml_type is as stored.
+            const GgufTensorInfo *gi = g->tensorInfo(e->name);
+            t["format"] = "gguf";
+            t["ggml_type"] = std::string(ggml::typeName(gi->type));
+            t["scheme_text"] = ggml::schemeText(gi->type);
+            if (const std::string hf = g->hfName(e->name); !hf.empty())
+                t["hf_name"] = hf;
+        }
         if ((ck.npy() || ck.npz()) && e->shape.size() != 2)
             t["matrix_shape"] = activationMatrixShape(e->shape); // how it is quantized
         if (ck.npz())
@@ -167,6 +199,8 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
         }
         out["tensors"].push_back(std::move(t));
     }
+    if (ck.gguf())
+        out["gguf"] = ggufJson(*ck.gguf());
     if (!ck.warnings().empty())
         out["warnings"] = ck.warnings();
     if (!det.problems.empty()) {
@@ -184,12 +218,18 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
     }
     std::printf("%s: %zu tensor%s%s\n", pos[0].c_str(), out["tensors"].size(), out["tensors"].size() == 1 ? "" : "s",
                 ck.sharded() ? " (sharded)" : "");
+    if (const GgufFile *g = ck.gguf())
+        std::printf("GGUF v%u, architecture %s, alignment %llu%s\n", g->version(),
+                    g->architecture().empty() ? "(none)" : g->architecture().c_str(),
+                    static_cast<unsigned long long>(g->alignment()),
+                    g->find("tokenizer.ggml.tokens") ? ", with a tokenizer" : "");
     for (const auto &w : ck.warnings())
         std::printf("warning: %s\n", w.c_str());
     for (const auto &t : out["tensors"]) {
         Shape shape = t["shape"].get<Shape>();
+        const bool gguf = t["format"] == "gguf";
         std::printf("  %-60s %-8s %-14s %12llu B", t["name"].get<std::string>().c_str(),
-                    t["dtype"].get<std::string>().c_str(), shapeJsonless(shape).c_str(),
+                    (gguf ? t["ggml_type"] : t["dtype"]).get<std::string>().c_str(), shapeJsonless(shape).c_str(),
                     static_cast<unsigned long long>(t["bytes"].get<std::uint64_t>()));
         if (t.contains("stats") && !t["stats"].is_null()) {
             const auto &s = t["stats"];
@@ -200,7 +240,10 @@ int runInfo(const InfoOptions &o, const CommonOptions &common)
                         num(s["std"]).c_str(), num(s["excess_kurtosis"]).c_str(), num(s["min"]).c_str(),
                         num(s["max"]).c_str(), s["nan_count"].get<long long>(), s["inf_count"].get<long long>());
         }
-        if (t["format"] != "dense") {
+        if (gguf) {
+            std::printf("\n      %s%s%s", t.contains("hf_name") ? t["hf_name"].get<std::string>().c_str() : "",
+                        t.contains("hf_name") ? ": " : "", t["scheme_text"].get<std::string>().c_str());
+        } else if (t["format"] != "dense") {
             const auto &h = t["scale_health"];
             std::printf("\n      %s: %s (scales: %lld NaN, %lld Inf, %lld zero)",
                         t["format"].get<std::string>().c_str(), t["scheme_text"].get<std::string>().c_str(),
@@ -217,10 +260,11 @@ void addInfoCommand(Commands &c)
 {
     auto o = std::make_shared<InfoOptions>();
     CLI::App *cmd = c.add("info",
-                          "list the tensors of a checkpoint (.safetensors, sharded folder, .npy, .npz), quantized "
-                          "modules with their scheme",
+                          "list the tensors of a checkpoint (.safetensors, sharded folder, .npy, .npz, .gguf), "
+                          "quantized modules with their scheme",
                           [o, &c] { return runInfo(*o, c.common()); });
-    cmd->add_option("PATH", o->path, "a .safetensors file, a sharded folder or its index, .npy or .npz")->required();
+    cmd->add_option("PATH", o->path, "a .safetensors file, a sharded folder or its index, .npy, .npz or .gguf")
+        ->required();
     cmd->add_option("--tensor", o->tensors, "only this tensor or module (repeatable)")
         ->type_name("NAME")
         ->allow_extra_args(false)

@@ -6,9 +6,10 @@
 #include <cmath>
 #include <limits>
 
+#include "ggml/ggml_quantize.h"
 #include "json/report_json.h"
 #include "numeric/moments.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "quant/quant_spec.h"
 #include "util/error.h"
 
@@ -28,7 +29,10 @@ std::pair<std::string, int> splitFormat(const std::string &f)
     }
     if (f == "fp8" || f == "mxfp4" || f == "nvfp4" || f == "constopt")
         return {f, 0};
-    throw UnsupportedError("unknown sweep format '" + f + "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt)");
+    if (const auto t = ggml::typeFromName(f); t && ggml::quantizes(*t)) // llama.cpp's q4_0 … q6_k
+        return {"gguf", 0};
+    throw UnsupportedError("unknown sweep format '" + f +
+                           "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)");
 }
 
 std::string familyOf(const std::string &kind, int bits)
@@ -43,6 +47,8 @@ std::string familyOf(const std::string &kind, int bits)
         return "MXFP4";
     if (kind == "nvfp4")
         return "NVFP4";
+    if (kind == "gguf")
+        return "GGUF";
     return "constOpt";
 }
 
@@ -77,6 +83,12 @@ std::vector<FormatSweepPoint> formatSweepGrid(const FormatSweepOptions &o)
             };
             if (kind == "fp8") {
                 add({{"method", "fp8"}, {"granularity", "channel"}}, 0, -1);
+                continue;
+            }
+            if (kind == "gguf") { // its own block size: no group loop
+                const ggml::Type t = *ggml::typeFromName(f);
+                add({{"method", "gguf"}, {"type", f}}, ggml::typeInfo(static_cast<std::uint32_t>(t))->blockSize, -1);
+                out.back().family = "GGUF " + std::string(ggml::typeName(t)) + (rot ? " + H" : "");
                 continue;
             }
             for (const std::int64_t g : o.groups) {

@@ -9,7 +9,7 @@
 /// strictly).
 ///
 /// Rotation: constOpt rotates itself (its spec's `rotate`, error in the original domain); for
-/// the other formats the engine quantizes WHT_d(W) (core/quant/hadamard.h, blocks of d along K),
+/// the other formats the engine quantizes WHT_d(W) (core/numeric/hadamard.h, blocks of d along K),
 /// and the error is that of the rotated tensor — equal to the original domain's up to rounding
 /// since the rotation is orthonormal and its own inverse. Rotated points need d | K (d a power
 /// of two); otherwise they are left out and a note says why.

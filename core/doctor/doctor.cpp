@@ -2,9 +2,11 @@
 #include "doctor/doctor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "io/checkpoint.h"
+#include "io/gguf.h"
 #include "util/error.h"
 #include "util/utf8.h"
 
@@ -110,6 +112,62 @@ void checkNumpy(const std::filesystem::path &path, const DoctorOptions &options,
     }
 }
 
+/// A GGUF file (by extension or magic): the GGUF reader (io/gguf.h) judges it and every tensor up
+/// to the value limit is decoded; a lie is an error with the reader's message and offset, a tensor
+/// of a type that does not decode a warning, non-finite decoded values a warning.
+bool isGguf(const std::filesystem::path &path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return false;
+    return path.extension() == ".gguf" || GgufFile::hasMagic(path);
+}
+
+void checkGguf(const std::filesystem::path &path, const DoctorOptions &options, DoctorReport &r)
+{
+    auto add = [&](Severity s, std::string message, std::optional<std::uint64_t> offset = std::nullopt,
+                   std::string tensor = {}) {
+        Finding f;
+        f.severity = s;
+        f.check = "completeness";
+        f.file = path.string();
+        f.tensor = std::move(tensor);
+        f.offset = offset;
+        f.message = std::move(message);
+        r.findings.push_back(std::move(f));
+    };
+    r.files = 1;
+    try {
+        const Checkpoint ck = Checkpoint::open(path);
+        r.tensors = static_cast<int>(ck.entries().size());
+        for (const auto &e : ck.entries()) {
+            if (e.nbytes() > options.maxValueBytes)
+                continue;
+            try {
+                const Tensor t = ck.tensor(e.name).toF32();
+                const auto *v = reinterpret_cast<const float *>(t.data());
+                std::int64_t bad = 0;
+                for (std::int64_t i = 0; i < t.numel(); ++i)
+                    bad += std::isfinite(v[i]) ? 0 : 1;
+                if (bad > 0)
+                    add(Severity::Warning, std::to_string(bad) + " decoded values are NaN or Inf", e.fileOffset,
+                        e.name);
+            } catch (const UnsupportedError &u) {
+                add(Severity::Warning, u.message(), e.fileOffset, e.name);
+            }
+        }
+        const GgufFile &g = *ck.gguf();
+        add(Severity::Info, "GGUF v" + std::to_string(g.version()) + " (" +
+                                (g.architecture().empty() ? std::string("no architecture") : g.architecture()) + ", " +
+                                std::to_string(ck.entries().size()) +
+                                " tensors), not a safetensors checkpoint: read and decoded, nothing wrong with it");
+    } catch (const Error &e) {
+        add(Severity::Error, "a corrupt GGUF file: " + e.message(), e.where().offset, e.where().tensor);
+    } catch (const std::exception &e) {
+        add(Severity::Error, std::string("a corrupt GGUF file: ") + e.what());
+    }
+}
+
 } // namespace
 
 DoctorReport runDoctor(const std::filesystem::path &path, const DoctorOptions &options, const CancelToken *cancel)
@@ -121,6 +179,12 @@ DoctorReport runDoctor(const std::filesystem::path &path, const DoctorOptions &o
     r.path = path.string();
     if (isNumpy(path)) {
         checkNumpy(path, options, r);
+        return r;
+    }
+    if (isGguf(path)) {
+        checkGguf(path, options, r);
+        std::stable_sort(r.findings.begin(), r.findings.end(),
+                         [](const Finding &a, const Finding &b) { return a.severity > b.severity; });
         return r;
     }
     nlohmann::json config;

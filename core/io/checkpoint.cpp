@@ -2,6 +2,7 @@
 // What a path opens: the checkpoint a reader (reader.h) makes of it, and access to its tensors.
 #include "io/checkpoint.h"
 
+#include "io/gguf.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/reader.h"
@@ -51,8 +52,13 @@ Checkpoint Checkpoint::open(const fs::path &path, const ReadOptions &options)
     ck.m_sharded = content.sharded;
     ck.m_npy = std::move(content.npy);
     ck.m_npz = std::move(content.npz);
+    ck.m_gguf = std::move(content.gguf);
     for (std::size_t i = 0; i < ck.m_entries.size(); ++i)
         ck.m_byName.emplace(ck.m_entries[i].name, i);
+    if (ck.m_gguf) // HF names as aliases of the GGUF names (a stored name always wins)
+        for (std::size_t i = 0; i < ck.m_entries.size(); ++i)
+            if (const std::string hf = ck.m_gguf->hfName(ck.m_entries[i].name); !hf.empty())
+                ck.m_byName.emplace(hf, i);
     return ck;
 }
 
@@ -71,13 +77,15 @@ Tensor Checkpoint::tensor(std::string_view name) const
         return m_npy->tensor();
     if (m_npz)
         return m_npz->tensor(name);
+    if (m_gguf)
+        return m_gguf->tensor(m_entries[it->second].name);
     return m_files[m_fileOf[it->second]].tensor(m_entries[it->second]);
 }
 
 std::vector<fs::path> Checkpoint::files() const
 {
     std::vector<fs::path> out;
-    if (m_npy || m_npz)
+    if (m_npy || m_npz || m_gguf)
         return {m_path};
     out.reserve(m_files.size());
     for (const auto &f : m_files)

@@ -21,6 +21,7 @@ namespace quantscope {
 
 class NpyFile;
 class NpzFile;
+class GgufFile;
 
 /// Also NumPy arrays: a `.npy` or `.npz` path opens its arrays (npy.h, npz.h): a .npy file is one
 /// entry named after the file's stem, an .npz one entry per `.npy` member; `file` is the array
@@ -56,6 +57,10 @@ public:
     /// The opened .npy / .npz file when the path was one (else null).
     const NpyFile *npy() const noexcept { return m_npy.get(); }
     const NpzFile *npz() const noexcept { return m_npz.get(); }
+    /// The opened GGUF file when the path was one (else null). Its tensors are listed under their
+    /// GGUF names; find() and tensor() also take their HF names (ggml/ggml_names.h), and tensor()
+    /// decodes block types to FP32 (io/gguf.h).
+    const GgufFile *gguf() const noexcept { return m_gguf.get(); }
 
 private:
     std::filesystem::path m_path;
@@ -68,6 +73,7 @@ private:
     bool m_sharded = false;
     std::shared_ptr<const NpyFile> m_npy;
     std::shared_ptr<const NpzFile> m_npz;
+    std::shared_ptr<const GgufFile> m_gguf;
 };
 
 } // namespace quantscope

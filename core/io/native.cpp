@@ -96,6 +96,10 @@ nlohmann::ordered_json addFactor(std::vector<std::pair<std::string, Tensor>> &te
 
 NativeModule nativeModule(const QuantizedTensor &q, const std::string &module)
 {
+    if (q.blockBytes > 0) // gguf: packed ggml blocks, not codes and scales (a GGUF writer would store them)
+        throw UnsupportedError("the native layout stores codes and scales; " + q.method +
+                                   " results are packed ggml blocks and are not saved (decode or compare Ŵ instead)",
+                               Location{{}, q.tensorName, {}});
     const auto rows = q.layout.rows, cols = q.layout.cols;
     std::vector<std::pair<std::string, Tensor>> tensors;
     std::string codesLayout;

@@ -5,6 +5,7 @@
 #include "io/reader.h"
 
 #include "io/capture.h"
+#include "io/gguf.h"
 #include "io/json_strict.h"
 #include "io/npy.h"
 #include "io/npz.h"
@@ -143,6 +144,24 @@ ReadContent readNpz(const fs::path &path, const fs::file_status &, const ReadOpt
     }
     out.warnings = f->warnings();
     out.npz = std::move(f);
+    return out;
+}
+
+// ---- GGUF: one file, its own metadata (no config.json) --------------------------------------
+
+bool acceptsGguf(const fs::path &path, const fs::file_status &st)
+{
+    if (fs::is_directory(st))
+        return false;
+    return lowerExtension(path) == ".gguf" || GgufFile::hasMagic(path);
+}
+
+ReadContent readGguf(const fs::path &path, const fs::file_status &, const ReadOptions &)
+{
+    ReadContent out;
+    auto f = std::make_shared<GgufFile>(GgufFile::open(path));
+    out.entries = f->entries();
+    out.gguf = std::move(f);
     return out;
 }
 
@@ -304,6 +323,7 @@ const std::vector<ReaderFormat> &readerFormats()
     static const std::vector<ReaderFormat> kReaders = {
         {"npy", acceptsNpy, readNpy},
         {"npz", acceptsNpz, readNpz},
+        {"gguf", acceptsGguf, readGguf},
         {"sharded index", acceptsIndex, readIndexPath},
         {"safetensors folder", acceptsFolder, readFolder},
         {"safetensors file", acceptsFile, readFile},

@@ -20,6 +20,7 @@ namespace quantscope {
 
 class NpyFile;
 class NpzFile;
+class GgufFile;
 
 /// What a reader found at a path: the tensors, the files holding them and what goes with them.
 struct ReadContent {
@@ -33,14 +34,15 @@ struct ReadContent {
     std::vector<std::string> warnings;
     /// config.json of the checkpoint's folder (null when absent, unreadable or not looked for).
     nlohmann::json config;
-    bool sharded = false;               ///< read through a model.safetensors.index.json
-    std::shared_ptr<const NpyFile> npy; ///< the .npy file, when that is what the path was
-    std::shared_ptr<const NpzFile> npz; ///< the .npz file, likewise
+    bool sharded = false;                 ///< read through a model.safetensors.index.json
+    std::shared_ptr<const NpyFile> npy;   ///< the .npy file, when that is what the path was
+    std::shared_ptr<const NpzFile> npz;   ///< the .npz file, likewise
+    std::shared_ptr<const GgufFile> gguf; ///< the .gguf file, likewise (io/gguf.h)
 };
 
 /// One way a path opens.
 struct ReaderFormat {
-    /// "npy", "npz", "sharded index", "safetensors folder", "safetensors file".
+    /// "npy", "npz", "gguf", "sharded index", "safetensors folder", "safetensors file".
     std::string_view name;
     /// Whether this reader takes `path`, which exists and has the status `status`.
     bool (*accepts)(const std::filesystem::path &path, const std::filesystem::file_status &status);
@@ -51,7 +53,8 @@ struct ReaderFormat {
 };
 
 /// The readers in the order they are asked: a `.npy` file, a `.npz` file (extensions in any
-/// case; never a folder), a sharded index (a folder holding model.safetensors.index.json, or a
+/// case; never a folder), a GGUF file (`.gguf` in any case, or any file starting with the magic
+/// "GGUF"), a sharded index (a folder holding model.safetensors.index.json, or a
 /// file named so or `*.index.json`), any other folder (which must hold exactly one
 /// .safetensors), and last any other file, read as one safetensors file (its reader then says
 /// what is wrong with it). Every existing path is taken by one of them.

@@ -6,7 +6,7 @@
 
 #include "numeric/fp4math.h"
 #include "numeric/qmath.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"

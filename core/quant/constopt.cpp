@@ -6,7 +6,7 @@
 #include "numeric/fp4math.h"
 #include "numeric/moments.h"
 #include "quant/groupwise.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
 

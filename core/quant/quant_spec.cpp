@@ -10,7 +10,7 @@ namespace quantscope {
 
 namespace {
 
-constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq";
+constexpr const char *kKnown = "int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq, gguf";
 
 template <typename S> QuantSpec parsed(const nlohmann::json &j)
 {
@@ -31,6 +31,7 @@ struct MethodOf {
     std::string operator()(const ConstOptSpec &) const { return "constopt"; }
     std::string operator()(const GptqSpec &) const { return "gptq"; }
     std::string operator()(const AwqSpec &) const { return "awq"; }
+    std::string operator()(const GgufQuantSpec &) const { return "gguf"; }
 };
 
 struct MakeQuantizer {
@@ -50,6 +51,7 @@ struct MakeQuantizer {
     }
     std::unique_ptr<Quantizer> operator()(const GptqSpec &s) const { return std::make_unique<GptqQuantizer>(s); }
     std::unique_ptr<Quantizer> operator()(const AwqSpec &s) const { return std::make_unique<AwqQuantizer>(s); }
+    std::unique_ptr<Quantizer> operator()(const GgufQuantSpec &s) const { return std::make_unique<GgufQuantizer>(s); }
 };
 
 } // namespace
@@ -79,6 +81,8 @@ QuantSpec parseQuantSpec(const nlohmann::json &j)
         return parsed<GptqSpec>(j);
     if (m == "awq")
         return parsed<AwqSpec>(j);
+    if (m == "gguf")
+        return parsed<GgufQuantSpec>(j);
     throw UnsupportedError("unknown quantization method '" + m + "' (known: " + kKnown + ")");
 }
 

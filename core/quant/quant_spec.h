@@ -14,6 +14,7 @@
 
 #include "quant/constopt.h"
 #include "quant/data_aware.h"
+#include "quant/gguf_quant.h"
 #include "quant/hqq.h"
 #include "quant/milo.h"
 #include "quant/mxfp4.h"
@@ -27,7 +28,7 @@ class Quantizer;
 
 /// Every quantizer's spec; the alternative is the method.
 using QuantSpec = std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, NvFp4Spec, ProgressiveSpec, ConstOptSpec,
-                               GptqSpec, AwqSpec>;
+                               GptqSpec, AwqSpec, GgufQuantSpec>;
 
 /// Parses and validates a spec JSON whose "method" names the quantizer (missing fields take
 /// their defaults). Throws UnsupportedError naming the method or the field, with the same
@@ -35,7 +36,7 @@ using QuantSpec = std::variant<IntSpec, Fp8Spec, HqqSpec, MiloSpec, MxFp4Spec, N
 QuantSpec parseQuantSpec(const nlohmann::json &j);
 /// The full spec as JSON ("method" first, then every field).
 nlohmann::json toJson(const QuantSpec &spec);
-/// The method name ("int", "fp8", "hqq", "milo", "mxfp4", "nvfp4", "progressive", "constopt").
+/// The method name ("int", "fp8", "hqq", "milo", "mxfp4", "nvfp4", "progressive", "constopt", "gguf").
 std::string methodOf(const QuantSpec &spec);
 /// The quantizer of a typed spec.
 std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec);

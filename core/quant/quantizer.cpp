@@ -5,6 +5,7 @@
 #include "quant/fp8.h"
 #include "quant/hqq.h"
 #include "quant/milo.h"
+#include "quant/gguf_quant.h"
 #include "quant/mxfp4.h"
 #include "quant/nvfp4.h"
 #include "quant/progressive.h"
@@ -113,6 +114,8 @@ double extraBits(const QuantizedTensor &q)
 
 std::uint64_t QuantizedTensor::storedBytes() const
 {
+    if (blockBytes > 0)
+        return blockBytes;
     const std::uint64_t codeBitsTotal = static_cast<std::uint64_t>(numel()) * static_cast<std::uint64_t>(codeBits);
     const std::uint64_t scaleBits = scales.size() * static_cast<std::uint64_t>(bitsOf(scaleDtype));
     const std::uint64_t zeroBits = zeros.size() * 8ull;
@@ -124,6 +127,8 @@ double QuantizedTensor::bitsPerElement() const
 {
     if (numel() == 0)
         return 0.0;
+    if (blockBytes > 0)
+        return 8.0 * static_cast<double>(blockBytes) / static_cast<double>(numel());
     const double codeBitsTotal = static_cast<double>(numel()) * codeBits;
     const double scaleBits = static_cast<double>(scales.size()) * bitsOf(scaleDtype);
     const double zeroBits = static_cast<double>(zeros.size()) * 8.0;
@@ -152,6 +157,8 @@ std::vector<MethodInfo> quantizerMethods()
          "AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a "
          "capture",
          AwqSpec::fields(), AwqSpec{}.toJson()},
+        {"gguf", "llama.cpp's block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml's reference quantizers)",
+         GgufQuantSpec::fields(), GgufQuantSpec{}.toJson()},
     };
 }
 

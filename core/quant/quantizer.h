@@ -114,6 +114,9 @@ struct QuantizedTensor {
     std::vector<float> outerScales;
     DType outerScaleDtype = DType::F32;
     std::vector<std::int8_t> outerZeros;
+    /// Block formats whose codes and side information are packed together (gguf): the stored
+    /// bytes, which storedBytes() and bitsPerElement() then use as they are; 0 otherwise.
+    std::uint64_t blockBytes = 0;
     /// Method-specific facts for reports (constopt: rotation and the rotated tensor's kurtosis).
     nlohmann::json report = nlohmann::json::object();
 

@@ -77,6 +77,7 @@ struct Describe {
             t += " H" + std::to_string(s.rotate);
         return t;
     }
+    std::string operator()(const GgufQuantSpec &s) const { return "GGUF " + std::string(ggml::typeName(s.type)); }
 };
 
 } // namespace

@@ -3,7 +3,7 @@
 
 #include "results/config_label.h"
 #include "numeric/moments.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "quant/quantizer.h"
 #include "util/error.h"
 

@@ -204,7 +204,7 @@ public:
 
     // ---- the Hadamard rotation and the constOpt c sweep (engine_sweep.cpp) ----
     /// An FP32 copy of `w` ([rows, K] as matrixView) with its rows rotated in blocks of d, bit for
-    /// bit core/quant/hadamard.h's hadamardRows; d = 0 or 1: decoded only. GpuError when d is not a
+    /// bit core/numeric/hadamard.h's hadamardRows; d = 0 or 1: decoded only. GpuError when d is not a
     /// power of two ≤ 4096 dividing K (larger rotations run on the CPU).
     std::shared_ptr<GpuTensor> hadamardRows(const GpuTensor &w, std::int64_t d);
     /// A device tensor's values decoded to FP32, on the host.

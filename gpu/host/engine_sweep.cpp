@@ -14,7 +14,7 @@
 #include "plan.h"
 #include "qs_gpu_compat.h"
 #include "quant/constopt_sweep.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "util/error.h"
 
 namespace quantscope::gpu {

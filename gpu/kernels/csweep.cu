@@ -16,7 +16,7 @@
 #include "kernels_sweep.h"
 #include "numeric/fixedsum.h"
 #include "qs_gpu_compat.h"
-#include "quant/csweep_math.h"
+#include "numeric/csweep_math.h"
 
 namespace quantscope::gpu::launch {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Walsh–Hadamard rotation on the device, bit-identical to core/quant/hadamard.h's hadamardBlock.
+// The Walsh–Hadamard rotation on the device, bit-identical to core/numeric/hadamard.h's hadamardBlock.
 // Why the bits agree: in the CPU's butterfly, stage h (h = 1, 2, 4, … < d) replaces each pair
 // (b[j], b[j+h]) with j mod 2h < h by (b[j] + b[j+h], b[j] − b[j+h]); the pairs of one stage are
 // disjoint, and each reads only values the previous stage wrote. So every element's value after

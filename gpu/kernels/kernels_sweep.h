@@ -14,7 +14,7 @@ namespace quantscope::gpu::launch {
 inline constexpr int kMaxHadamard = 4096;
 
 /// out[rows·K] (FP32) = the rows of w (stored as kInF32 / kInBf16 / kInF16), rotated in blocks of
-/// d along K with core/quant/hadamard.h's op sequence (every output the same FP32 additions in the
+/// d along K with core/numeric/hadamard.h's op sequence (every output the same FP32 additions in the
 /// same order, then ·r); d a power of two in [2, kMaxHadamard] dividing K, or d = 1: decoded only.
 void hadamardRows(int in, const void *w, long long rows, long long K, int d, float r, float *out, void *stream);
 

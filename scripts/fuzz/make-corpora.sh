@@ -24,10 +24,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 rm -rf "$out"
 mkdir -p "$out"
-for t in safetensors index config npy npz quantized spec session recipe scan_report doctor; do mkdir -p "$out/$t"; done
+for t in safetensors index config npy npz quantized spec session recipe scan_report doctor gguf; do mkdir -p "$out/$t"; done
 python3 scripts/fuzz/make_seeds.py "$out" "$stories"
 cp tests/core/data/npy/*.npy "$out/npy/"
 cp tests/core/data/npy/*.npz "$out/npz/"
+cp tests/data/gguf/*.gguf tests/fuzz/gguf/seed-* "$out/gguf/"
 if [[ -d $stories ]]; then
   cp "$stories/config.json" "$out/config/stories260K_config.json"
 else

@@ -15,7 +15,7 @@ default_secs=${1:-900}
 shift || true
 targets=("$@")
 if (( ${#targets[@]} == 0 )); then
-  targets=(safetensors index config npy npz quantized spec session recipe scan_report doctor)
+  targets=(safetensors index config npy npz quantized spec session recipe scan_report doctor gguf)
 fi
 mkdir -p build-fuzz/logs
 for spec in "${targets[@]}"; do

@@ -11,7 +11,7 @@
 #include "io/checkpoint.h"
 #include "io/npy_writer.h"
 #include "numeric/moments.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 
 using namespace cli_test;
 using json = nlohmann::json;

@@ -13,7 +13,7 @@
 #include "engine/registry.h"
 #include "engine/run.h"
 #include "io/checkpoint.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "quant/quant_spec.h"
 #include "register.h"
 

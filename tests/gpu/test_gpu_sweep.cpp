@@ -17,7 +17,7 @@
 #include "io/checkpoint.h"
 #include "host/engine.h"
 #include "quant/constopt_sweep.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "register.h"
 #include "tensor/convert.h"
 

@@ -268,8 +268,8 @@ TEST(Readers, AreAskedInTheOrderTheyTakePrecedence)
     std::vector<std::string> names;
     for (const ReaderFormat &r : readerFormats())
         names.emplace_back(r.name);
-    EXPECT_EQ(names,
-              (std::vector<std::string>{"npy", "npz", "sharded index", "safetensors folder", "safetensors file"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"npy", "npz", "gguf", "sharded index", "safetensors folder",
+                                               "safetensors file"}));
 }
 
 TEST_F(CheckpointTest, EachPathKindGoesToItsReader)
@@ -286,6 +286,10 @@ TEST_F(CheckpointTest, EachPathKindGoesToItsReader)
     EXPECT_EQ(readerName(dir / "a.npy"), "npy");
     EXPECT_EQ(readerName(dir / "b.NPZ"), "npz");                    // extensions in any case
     EXPECT_EQ(readerName(dir / "weights.bin"), "safetensors file"); // any other file
+    writeBytes(dir / "m.GGUF", "");
+    writeBytes(dir / "llama.bin", "GGUF\x03");
+    EXPECT_EQ(readerName(dir / "m.GGUF"), "gguf");    // by extension, in any case
+    EXPECT_EQ(readerName(dir / "llama.bin"), "gguf"); // or by its magic
     fs::create_directory(dir / "plain");
     EXPECT_EQ(readerName(dir / "plain"), "safetensors folder");
     fs::create_directory(dir / "arrays.npy"); // a folder is never an array file

@@ -9,7 +9,7 @@
 
 #include "quant/constopt.h"
 #include "quant/constopt_sweep.h"
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

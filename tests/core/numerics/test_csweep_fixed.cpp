@@ -14,7 +14,7 @@
 #include "numeric/fixedsum.h"
 #include "quant/constopt.h"
 #include "quant/constopt_sweep.h"
-#include "quant/csweep_math.h"
+#include "numeric/csweep_math.h"
 
 using namespace quantscope;
 

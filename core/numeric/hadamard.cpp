@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quant/hadamard.h"
+#include "numeric/hadamard.h"
 
 #include <cmath>
 

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file ggml_quantize.h
+/// llama.cpp's block quantizers: the round-to-nearest Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, whose codes
+/// equal `gguf.quants.quantize` byte for byte (which equals ggml's quantize_row_*_ref), and the
+/// K-quants Q2_K … Q6_K with their search for scales and mins, without an importance matrix
+/// (ggml's quantize_row_q*_K_ref) or with one (quantize_row_q*_K_impl), ggml's own code
+/// (ggml_kquants.cpp). The operation order: docs/numerics.md "GGUF block types".
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ggml/ggml_types.h"
+
+namespace quantscope::ggml {
+
+/// Whether quantizeRows() implements `t`.
+bool quantizes(Type t) noexcept;
+/// Quantizes `rows` rows of `cols` floats (cols a multiple of the block size) into blocks of `t`,
+/// row after row. `importance` (cols weights, e.g. an imatrix's mean squared activations, or null)
+/// is used by the K-quants only. Throws UnsupportedError for a type quantizes() refuses, for
+/// importance weights with a legacy type, and for a ragged `cols`.
+std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, std::int64_t cols,
+                                    const float *importance = nullptr);
+
+namespace kquants {
+/// ggml's quantize_q*_K (Q2_K … Q6_K) into `dst` (rows · cols / 256 blocks).
+void quantize(Type t, const float *src, void *dst, std::int64_t nrow, std::int64_t n_per_row, const float *weights);
+} // namespace kquants
+
+} // namespace quantscope::ggml

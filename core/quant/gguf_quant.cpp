@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "quant/gguf_quant.h"
+
+#include "ggml/ggml_quantize.h"
+#include "quant/spec_json.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace quantscope {
+
+namespace {
+
+const std::vector<std::string> kTypes{"q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k"};
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char &c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+std::vector<SpecField> GgufQuantSpec::fields()
+{
+    return {{"type", "enum", kTypes, 0, 0,
+             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"}};
+}
+
+void GgufQuantSpec::validate() const
+{
+    if (!ggml::quantizes(type))
+        throw UnsupportedError("gguf: the type " + std::string(ggml::typeName(type)) +
+                               " is not quantized here (one of " +
+                               "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)");
+}
+
+nlohmann::json GgufQuantSpec::toJson() const
+{
+    return {{"method", "gguf"}, {"type", lower(ggml::typeName(type))}};
+}
+
+GgufQuantSpec GgufQuantSpec::fromJson(const nlohmann::json &j)
+{
+    specjson::refuseUnknownKeys(j, fields(), "gguf");
+    GgufQuantSpec s;
+    if (j.contains("type")) {
+        const int i = specjson::parseChoice(j["type"], "type", kTypes);
+        s.type = *ggml::typeFromName(kTypes[static_cast<std::size_t>(i)]);
+    }
+    s.validate();
+    return s;
+}
+
+GgufQuantizer::GgufQuantizer(GgufQuantSpec spec) : m_spec(spec)
+{
+    m_spec.validate();
+}
+
+QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
+                                        const CancelToken *cancel) const
+{
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = startQuantized(w, "gguf", m_spec.toJson(), options.tensorName);
+    const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(m_spec.type));
+    const auto [rows, cols] = matrixView(w.shape());
+    if (cols % info->blockSize != 0)
+        throw UnsupportedError("gguf " + lower(info->name) + ": rows of K = " + std::to_string(cols) +
+                                   " are not a whole number of blocks of " + std::to_string(info->blockSize) +
+                                   " (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)",
+                               Location{{}, options.tensorName, {}});
+    q.layout = makeLayout(w.shape(), Granularity::Group, info->blockSize, 0, 0, true, options.tensorName);
+    if (cancel)
+        cancel->check();
+    const Tensor x = w.toF32().contiguous();
+    const auto *xf = reinterpret_cast<const float *>(x.data());
+    const std::vector<std::byte> blocks = ggml::quantizeRows(m_spec.type, xf, rows, cols);
+    if (cancel)
+        cancel->check();
+    const std::size_t nblocks = blocks.size() / static_cast<std::size_t>(info->typeSize);
+    q.dequantized.resize(nblocks * static_cast<std::size_t>(info->blockSize));
+    ggml::decodeBlocks(m_spec.type, blocks.data(), nblocks, q.dequantized.data());
+    q.blockBytes = blocks.size();
+    q.codeDtype = DType::U8;
+    q.codeBits = 0;
+    q.scaleDtype = DType::F16;
+    q.scales.resize(nblocks);
+    // Every block type here stores its (super-)block scale d as the F16 at offset 0, except Q2_K
+    // (after the scales and codes, at 80), Q3_K (at 108) and Q6_K (at 208).
+    const std::size_t dAt = m_spec.type == ggml::Type::Q2_K   ? 80
+                            : m_spec.type == ggml::Type::Q3_K ? 108
+                            : m_spec.type == ggml::Type::Q6_K ? 208
+                                                              : 0;
+    const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
+    for (std::size_t i = 0; i < nblocks; ++i) {
+        const unsigned char *p = b + i * static_cast<std::size_t>(info->typeSize) + dAt;
+        q.scales[i] = ggml::halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+    }
+    return q;
+}
+
+void GgufQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
+{
+    if (q.dequantized.size() != out.size())
+        throw UnsupportedError("gguf: Ŵ is kept with the result; this one has none", Location{{}, q.tensorName, {}});
+    std::copy(q.dequantized.begin(), q.dequantized.end(), out.begin());
+}
+
+} // namespace quantscope

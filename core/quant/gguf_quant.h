@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file gguf_quant.h
+/// llama.cpp's block quantizers as an engine method, `gguf` (docs/numerics.md "GGUF block
+/// types"): `{"method": "gguf", "type": "q4_k"}` quantizes each row of the [rows, K] view along K
+/// into ggml blocks (ggml/ggml_quantize.h: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 as gguf.quants.quantize,
+/// Q2_K … Q6_K as ggml's quantize_row_q*_K_ref) and decodes them back with ggml's dequantize
+/// (ggml/ggml_types.h). K must be a whole number of blocks (32, or 256 for the K-quants).
+///
+/// The result keeps Ŵ, the block scale d of each block as its scales (F16, group = the block),
+/// and the stored size of the blocks in `blockBytes` (bits per element = 8 · bytes / elements:
+/// Q4_0 4.5, Q4_1 5, Q5_0 5.5, Q5_1 6, Q8_0 8.5, Q2_K 2.625, Q3_K 3.4375, Q4_K 4.5, Q5_K 5.5,
+/// Q6_K 6.5625); the packed codes are not unpacked into `codes`.
+#include "ggml/ggml_types.h"
+#include "quant/quantizer.h"
+
+namespace quantscope {
+
+struct GgufQuantSpec {
+    ggml::Type type = ggml::Type::Q4_K;
+
+    void validate() const;
+    nlohmann::json toJson() const;
+    static GgufQuantSpec fromJson(const nlohmann::json &j);
+    static std::vector<SpecField> fields();
+};
+
+class GgufQuantizer final : public Quantizer {
+public:
+    explicit GgufQuantizer(GgufQuantSpec spec);
+    std::string method() const override { return "gguf"; }
+    nlohmann::json spec() const override { return m_spec.toJson(); }
+    QuantizedTensor quantize(const Tensor &w, const QuantizeOptions &options,
+                             const CancelToken *cancel = nullptr) const override;
+    void dequantize(const QuantizedTensor &q, std::span<float> out) const override;
+
+private:
+    GgufQuantSpec m_spec;
+};
+
+} // namespace quantscope

