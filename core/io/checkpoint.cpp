@@ -33,7 +33,7 @@ Checkpoint Checkpoint::open(const fs::path &path, const ReadOptions &options)
         // A file no reader takes is read as safetensors, whose refusal ("the header length field
         // says 738734374976 bytes") does not help with a llama2.c .bin or a GGUF: say what it
         // looks like and what to do (sniff.h).
-        if (fs::is_directory(st))
+        if (fs::is_directory(st) || reader->name == "gguf") // the GGUF reader's refusal names the offset
             throw;
         // A .npz's own refusal (a broken member) says more than "a ZIP of .npy arrays".
         if (auto foreign = sniffForeignFile(path);

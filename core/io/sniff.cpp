@@ -74,7 +74,7 @@ std::optional<ForeignFile> sniffForeignFormat(std::span<const unsigned char> hea
     try {
         if (startsWith(head, "GGUF"))
             return ForeignFile{ForeignFormat::Gguf, "a GGUF file (llama.cpp)",
-                               "open it in the Model tab or with quantscope-cli model, or convert it to safetensors"};
+                               "Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks"};
         if (startsWith(head, "ak42"))
             return ForeignFile{ForeignFormat::Llama2c, "a llama2.c checkpoint (export.py version 1 or 2)",
                                "convert it to a Hugging Face safetensors checkpoint (llama2.c's export.py "
