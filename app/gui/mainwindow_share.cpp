@@ -167,7 +167,7 @@ QStringList MainWindow::viewNames()
             QStringLiteral("scaleConstant"), QStringLiteral("kurtosis"), QStringLiteral("gemmTiming"),
             QStringLiteral("layers"),        QStringLiteral("budget"),   QStringLiteral("recipe"),
             QStringLiteral("export"),        QStringLiteral("compare"),  QStringLiteral("health"),
-            QStringLiteral("model"),         QStringLiteral("overview")};
+            QStringLiteral("model"),         QStringLiteral("overview"), QStringLiteral("kv")};
 }
 
 void MainWindow::openFileDialog()
@@ -175,7 +175,7 @@ void MainWindow::openFileDialog()
     QSettings settings;
     auto *dialog = new QFileDialog(this, tr("Open Checkpoint"), settings.value(lastOpenDirKey()).toString(),
                                    tr("Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz "
-                                      "*.qscope);;All files (*)"));
+                                      "*.gguf *.qscope);;All files (*)"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {

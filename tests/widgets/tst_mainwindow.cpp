@@ -233,8 +233,15 @@ private slots:
             QSignalSpy finished(&w, &MainWindow::jobFinished);
             w.runQuantization();
             QVERIFY(finished.wait(120000));
-            for (const auto &o : w.results()->outcomes)
+            for (const auto &o : w.results()->outcomes) {
+                if (o.method == "gptq" || o.method == "awq") {
+                    // Data-aware: without a paired capture they refuse, saying what to run first.
+                    QVERIFY2(!o.ok() && o.error.find("capture them first") != std::string::npos,
+                             (o.method + ": " + o.error).c_str());
+                    continue;
+                }
                 QVERIFY2(o.ok(), (o.method + ": " + o.error).c_str());
+            }
             QCOMPARE(w.results()->outcomes.size(), configs.size());
         }
         // A nested spec is edited as JSON and checked like the rest.

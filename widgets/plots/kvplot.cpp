@@ -246,8 +246,9 @@ std::pair<double, double> KvPlot::shadedInterval() const
 
 QCPGraph *KvPlot::graphNamed(const QString &name) const
 {
+    // A long name is elided in the legend (PlotWidget::finishData keeps it whole in "fullName").
     for (auto *g : m_graphs)
-        if (g->name() == name)
+        if (g->name() == name || g->property("fullName").toString() == name)
             return g;
     return nullptr;
 }
