@@ -17,7 +17,7 @@ t0=$(date +%s)
 phase() { echo "== sanitize: $1 took $(( $(date +%s) - $2 ))s"; }
 
 targets=(quantscope_core_tests quantscope-cli)
-for t in safetensors index config npy npz quantized spec session recipe scan_report doctor; do
+for t in safetensors index config npy npz quantized spec session recipe scan_report doctor gguf; do
   targets+=("qs_replay_$t")
 done
 
@@ -36,7 +36,7 @@ ctest --test-dir "$build" --output-on-failure -j "$jobs" -L core -LE 'slow|timin
 phase "core tests" "$t"
 
 t=$(date +%s)
-for t_name in safetensors index config npy npz quantized spec session recipe scan_report doctor; do
+for t_name in safetensors index config npy npz quantized spec session recipe scan_report doctor gguf; do
   dirs=("tests/fuzz/$t_name")
   if [[ -d build-fuzz/corpora/$t_name ]]; then dirs+=("build-fuzz/corpora/$t_name"); fi
   "$build/fuzz/qs_replay_$t_name" "${dirs[@]}" > "$build/replay_$t_name.log" 2>&1 \

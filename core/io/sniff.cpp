@@ -73,8 +73,9 @@ std::optional<ForeignFile> sniffForeignFormat(std::span<const unsigned char> hea
 {
     try {
         if (startsWith(head, "GGUF"))
-            return ForeignFile{ForeignFormat::Gguf, "a GGUF file (llama.cpp)",
-                               "Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks"};
+            return ForeignFile{
+                ForeignFormat::Gguf, "a GGUF file (llama.cpp)",
+                "Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks"};
         if (startsWith(head, "ak42"))
             return ForeignFile{ForeignFormat::Llama2c, "a llama2.c checkpoint (export.py version 1 or 2)",
                                "convert it to a Hugging Face safetensors checkpoint (llama2.c's export.py "
