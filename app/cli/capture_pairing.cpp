@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "io/capture.h"
 #include "io/checkpoint.h"
+#include "io/gguf.h"
 #include "scan/scan.h"
 #include "util/error.h"
 
@@ -14,8 +15,13 @@ std::shared_ptr<const Capture> openPairedCapture(const std::string &path, const 
 {
     auto capture = std::make_shared<const Capture>(Capture::open(path));
     std::vector<std::pair<std::string, Shape>> weights;
-    for (const ScanModule &m : listScanModules(ck))
-        weights.emplace_back(m.tensor, m.shape);
+    for (const ScanModule &m : listScanModules(ck)) {
+        std::string name = m.tensor; // a GGUF tensor pairs by its Hugging Face name
+        if (const GgufFile *g = ck.gguf())
+            if (std::string hf = g->hfName(m.tensor); !hf.empty())
+                name = std::move(hf);
+        weights.emplace_back(std::move(name), m.shape);
+    }
     const CapturePairing p = pairCapture(weights, *capture);
     if (p.matched.empty())
         throw FormatError("the capture pairs with none of the checkpoint's " + std::to_string(weights.size()) +

@@ -228,8 +228,12 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                     checkCaptureShape(*request.capture, module, matrixShape(item.tensor.shape()));
                     gram = gramMatrixOf(request.capture->inputStats(module), request.capture->tokens());
                     if (std::any_of(specs.begin(), specs.end(), [](const auto &s) {
-                            return s.spec && (std::holds_alternative<GptqSpec>(*s.spec) ||
-                                              std::holds_alternative<AwqSpec>(*s.spec));
+                            if (!s.spec)
+                                return false;
+                            if (const auto *g = std::get_if<GgufQuantSpec>(&*s.spec))
+                                return g->imatrix;
+                            return std::holds_alternative<GptqSpec>(*s.spec) ||
+                                   std::holds_alternative<AwqSpec>(*s.spec);
                         }))
                         calibration = std::make_shared<const Calibration>(calibrationOf(*request.capture, module));
                 }

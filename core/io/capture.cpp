@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/checkpoint.h"
+#include "io/gguf.h"
 #include "util/error.h"
 
 namespace quantscope {
@@ -303,9 +304,15 @@ CapturePairing pairCapture(const std::vector<std::pair<std::string, Shape>> &wei
 
 CapturePairing pairCapture(const Checkpoint &ck, const Capture &capture)
 {
+    // A GGUF file's tensors pair by their Hugging Face names (the names a capture records).
     std::vector<std::pair<std::string, Shape>> weights;
-    for (const TensorEntry &e : ck.entries())
-        weights.emplace_back(e.name, e.shape);
+    for (const TensorEntry &e : ck.entries()) {
+        std::string name = e.name;
+        if (const GgufFile *g = ck.gguf())
+            if (std::string hf = g->hfName(e.name); !hf.empty())
+                name = std::move(hf);
+        weights.emplace_back(std::move(name), e.shape);
+    }
     return pairCapture(weights, capture);
 }
 

@@ -27,11 +27,17 @@ std::string lower(std::string_view s)
 std::vector<SpecField> GgufQuantSpec::fields()
 {
     return {{"type", "enum", kTypes, 0, 0,
-             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"}};
+             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"},
+            {"imatrix", "bool", {}, 0, 0,
+             "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"}};
 }
 
 void GgufQuantSpec::validate() const
 {
+    if (imatrix && (type == ggml::Type::Q4_0 || type == ggml::Type::Q4_1 || type == ggml::Type::Q5_0 ||
+                    type == ggml::Type::Q5_1 || type == ggml::Type::Q8_0))
+        throw UnsupportedError("gguf: imatrix applies to the K-quants (q2_k … q6_k); " +
+                               std::string(ggml::typeName(type)) + " has no importance-weighted search");
     if (!ggml::quantizes(type))
         throw UnsupportedError("gguf: the type " + std::string(ggml::typeName(type)) +
                                " is not quantized here (one of " +
@@ -40,7 +46,7 @@ void GgufQuantSpec::validate() const
 
 nlohmann::json GgufQuantSpec::toJson() const
 {
-    return {{"method", "gguf"}, {"type", lower(ggml::typeName(type))}};
+    return {{"method", "gguf"}, {"type", lower(ggml::typeName(type))}, {"imatrix", imatrix}};
 }
 
 GgufQuantSpec GgufQuantSpec::fromJson(const nlohmann::json &j)
@@ -51,6 +57,8 @@ GgufQuantSpec GgufQuantSpec::fromJson(const nlohmann::json &j)
         const int i = specjson::parseChoice(j["type"], "type", kTypes);
         s.type = *ggml::typeFromName(kTypes[static_cast<std::size_t>(i)]);
     }
+    if (j.contains("imatrix"))
+        s.imatrix = specjson::parseBool(j["imatrix"], "imatrix");
     s.validate();
     return s;
 }
@@ -77,7 +85,23 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         cancel->check();
     const Tensor x = w.toF32().contiguous();
     const auto *xf = reinterpret_cast<const float *>(x.data());
-    const std::vector<std::byte> blocks = ggml::quantizeRows(m_spec.type, xf, rows, cols);
+    std::vector<float> importance;
+    if (m_spec.imatrix) {
+        const Calibration *cal = options.calibration.get();
+        if (cal == nullptr || cal->gramDiag.empty())
+            throw UnsupportedError("gguf imatrix needs the module's inputs and none were paired with " +
+                                       options.tensorName +
+                                       ": capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out "
+                                       "CAP.safetensors) and pass --capture CAP.safetensors",
+                                   Location{{}, options.tensorName, {}});
+        if (cal->k != cols)
+            throw UnsupportedError("gguf imatrix: the capture's " + cal->module + " has " + std::to_string(cal->k) +
+                                       " input channels, the weight " + std::to_string(cols),
+                                   Location{{}, options.tensorName, {}});
+        importance.assign(cal->gramDiag.begin(), cal->gramDiag.end()); // mean x² per channel, as FP32
+    }
+    const std::vector<std::byte> blocks =
+        ggml::quantizeRows(m_spec.type, xf, rows, cols, importance.empty() ? nullptr : importance.data());
     if (cancel)
         cancel->check();
     const std::size_t nblocks = blocks.size() / static_cast<std::size_t>(info->typeSize);

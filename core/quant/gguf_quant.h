@@ -18,6 +18,9 @@ namespace quantscope {
 
 struct GgufQuantSpec {
     ggml::Type type = ggml::Type::Q4_K;
+    /// K-quants: importance weights from the paired capture — per input channel the mean of x²,
+    /// which is what llama.cpp's imatrix holds — as llama-quantize passes an imatrix.
+    bool imatrix = false;
 
     void validate() const;
     nlohmann::json toJson() const;

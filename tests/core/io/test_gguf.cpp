@@ -504,3 +504,39 @@ TEST(GgufReader, MetadataOfEveryValueType)
     b[b.find("bool") + 4 + 4] = 2;
     expectRefused(b, "BOOL");
 }
+
+TEST(GgufMethod, ImatrixFromACaptureGivesLlamaCppsWeightedCodes)
+{
+    // The capture's per-channel mean x² is llama.cpp's imatrix: with it as importance weights the
+    // engine method's Ŵ equals the decode of llama.cpp's own weighted codes (blk.0.ffn_down.weight
+    // of the K-quant goldens, quantized by ggml's reference with kquant.imatrix.npy).
+    const std::vector<float> x = npy(golden("kquant.input.npy"));
+    const std::vector<float> w = npy(golden("kquant.imatrix.npy"));
+    const std::int64_t rows = 4, cols = static_cast<std::int64_t>(x.size()) / rows;
+    auto cal = std::make_shared<Calibration>();
+    cal->module = "blk.0.ffn_down";
+    cal->k = cols;
+    cal->gramDiag.assign(w.begin(), w.end());
+    for (const char *type : {"q2_k", "q3_k", "q4_k", "q5_k", "q6_k"}) {
+        SCOPED_TRACE(type);
+        std::string upper = type;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const auto quantizer = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}, {"imatrix", true}});
+        QuantizeOptions opts;
+        opts.tensorName = "blk.0.ffn_down.weight";
+        EXPECT_THROW(quantizer->quantize(Tensor::fromFloats({rows, cols}, x), opts), UnsupportedError); // no capture
+        opts.calibration = cal;
+        const QuantizedTensor q = quantizer->quantize(Tensor::fromFloats({rows, cols}, x), opts);
+        const GgufFile f = GgufFile::open(golden(upper + ".kquant.gguf"));
+        const Tensor ref = f.tensor("blk.0.ffn_down.weight");
+        std::vector<float> want(static_cast<std::size_t>(ref.numel()));
+        ref.decodeTo(want);
+        expectBits(q.dequantized, want, type);
+        // Without the weights the codes differ (the test could fail).
+        const auto plain = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}});
+        EXPECT_NE(plain->quantize(Tensor::fromFloats({rows, cols}, x), opts).dequantized, want);
+    }
+    EXPECT_THROW(makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", "q4_0"}, {"imatrix", true}}),
+                 UnsupportedError);
+}
