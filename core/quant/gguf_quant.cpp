@@ -28,7 +28,11 @@ std::vector<SpecField> GgufQuantSpec::fields()
 {
     return {{"type", "enum", kTypes, 0, 0,
              "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"},
-            {"imatrix", "bool", {}, 0, 0,
+            {"imatrix",
+             "bool",
+             {},
+             0,
+             0,
              "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"}};
 }
 
