@@ -1944,8 +1944,8 @@ dann Ausführen drücken.</translation>
         <translation> (%1)</translation>
     </message>
     <message>
-        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;All files (*)</source>
-        <translation>Checkpoints und Sitzungen (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;Alle Dateien (*)</translation>
+        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.gguf *.qscope);;All files (*)</source>
+        <translation>Checkpoints und Sitzungen (*.safetensors *.safetensors.index.json *.npy *.npz *.gguf *.qscope);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Open Session</source>

@@ -1938,8 +1938,8 @@ then press Run.</source>
         <translation>打开检查点</translation>
     </message>
     <message>
-        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;All files (*)</source>
-        <translation>检查点和会话 (*.safetensors *.safetensors.index.json *.npy *.npz *.qscope);;所有文件 (*)</translation>
+        <source>Checkpoints and sessions (*.safetensors *.safetensors.index.json *.npy *.npz *.gguf *.qscope);;All files (*)</source>
+        <translation>检查点和会话 (*.safetensors *.safetensors.index.json *.npy *.npz *.gguf *.qscope);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open Checkpoint Folder</source>

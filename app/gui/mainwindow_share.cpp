@@ -167,7 +167,7 @@ QStringList MainWindow::viewNames()
             QStringLiteral("scaleConstant"), QStringLiteral("kurtosis"), QStringLiteral("gemmTiming"),
             QStringLiteral("layers"),        QStringLiteral("budget"),   QStringLiteral("recipe"),
             QStringLiteral("export"),        QStringLiteral("compare"),  QStringLiteral("health"),
-            QStringLiteral("model"),         QStringLiteral("overview"), QStringLiteral("kv")};
+            QStringLiteral("model"),         QStringLiteral("kv"),       QStringLiteral("overview")};
 }
 
 void MainWindow::openFileDialog()
