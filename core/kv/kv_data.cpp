@@ -232,7 +232,7 @@ KvData fromNamedArrays(const std::filesystem::path &path, const std::string &kin
     if (!k || !v)
         return {};
     const auto q = first({"q", "queries"});
-    return kvFromArrays(path.string(), *k, *v, q, opt.segment);
+    return kvFromArrays(path.string(), *k, *v, q, opt);
 }
 
 /// The `seq` metadata of a K/V safetensors file (tokens per causal sequence), else `fallback`.
@@ -312,7 +312,7 @@ KvData fromSafetensors(const std::filesystem::path &path, const KvLoadOptions &o
 } // namespace
 
 KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, const std::optional<Tensor> &q,
-                    std::int64_t segment)
+                    const KvLoadOptions &opt)
 {
     auto rankErr = [&](const char *what, const Tensor &t) {
         if (t.rank() != 3 && t.rank() != 4)
@@ -333,7 +333,6 @@ KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, 
         throw FormatError("no layers", at(label));
     KvData data;
     data.source = label;
-    KvLoadOptions opt;
     for (std::int64_t i = 0; i < L; ++i) {
         KvLayer l;
         l.layer = static_cast<int>(i);
@@ -347,7 +346,7 @@ KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, 
         }
         addLayer(data, label, std::move(l), layerShape(k), layerShape(v), qs, opt);
     }
-    data.segment = segment > 0 ? segment : data.tokens;
+    data.segment = opt.segment > 0 ? opt.segment : data.tokens;
     if (!data.hasQueries())
         data.notes.push_back("no queries: attention-score and output errors are omitted");
     return data;
@@ -387,7 +386,7 @@ KvData loadKv(const std::filesystem::path &path, const KvLoadOptions &options)
         c.decodeTo(all);
         const Tensor k = Tensor::fromFloats(half, std::span<const float>(all.data(), static_cast<std::size_t>(n)));
         const Tensor v = Tensor::fromFloats(half, std::span<const float>(all.data() + n, static_cast<std::size_t>(n)));
-        data = kvFromArrays(path.string(), k, v, std::nullopt, options.segment);
+        data = kvFromArrays(path.string(), k, v, std::nullopt, options);
         data.kind = "npy";
     } else if (ext == ".safetensors") {
         data = fromSafetensors(path, options);
@@ -396,27 +395,6 @@ KvData loadKv(const std::filesystem::path &path, const KvLoadOptions &options)
                           at(path.string()));
     }
     data.source = path;
-    if (options.maxTokens > 0 || options.maxQueries > 0) {
-        // kvFromArrays validated without limits; apply them now (the capture path applied them).
-        for (auto &l : data.layers) {
-            if (options.maxTokens > 0 && data.tokens > options.maxTokens) {
-                l.k = firstRows(l.k, data.kvHeads, data.tokens, data.headDim, options.maxTokens);
-                l.v = firstRows(l.v, data.kvHeads, data.tokens, data.headDim, options.maxTokens);
-            }
-            if (options.maxQueries > 0 && data.queries > options.maxQueries)
-                l.q = firstRows(l.q, data.heads, data.queries, data.headDim, options.maxQueries);
-        }
-        if (data.kind != "capture") {
-            if (options.maxTokens > 0 && data.tokens > options.maxTokens)
-                data.tokens = options.maxTokens;
-            if (options.maxQueries > 0 && data.queries > options.maxQueries)
-                data.queries = options.maxQueries;
-            if (data.queries > data.tokens)
-                throw FormatError("more queries than keys after --max-tokens", at(path.string()));
-            if (data.segment > data.tokens && options.segment == 0)
-                data.segment = data.tokens;
-        }
-    }
     return data;
 }
 

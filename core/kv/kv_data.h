@@ -56,9 +56,9 @@ struct KvLoadOptions {
 /// head where a rule above is broken.
 KvData loadKv(const std::filesystem::path &path, const KvLoadOptions &options = {});
 
-/// Builds KvData from FP32 tensors (used by loadKv and by tests): k, v [L, Hkv, T, d], q [L, H, Q, d]
-/// or empty. Validates as loadKv does; `label` names the source in errors.
+/// Builds KvData from tensors (used by loadKv and by tests): k, v [L, Hkv, T, d] or [Hkv, T, d],
+/// q likewise or empty. Validates and applies `options` as loadKv does; `label` names the source.
 KvData kvFromArrays(const std::string &label, const Tensor &k, const Tensor &v, const std::optional<Tensor> &q,
-                    std::int64_t segment = 0);
+                    const KvLoadOptions &options = {});
 
 } // namespace quantscope

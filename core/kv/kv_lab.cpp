@@ -8,9 +8,7 @@
 #include <mutex>
 
 #include "numeric/fp4math.h"
-#include "numeric/fixedsum.h"
 #include "quant/constopt_sweep.h"
-#include "numeric/csweep_math.h"
 #include "numeric/hadamard.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -69,58 +67,13 @@ double excessKurtosis(const std::vector<float> &x)
     return m2 > 0 ? m4 / (m2 * m2) - 3 : 0;
 }
 
-/// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along d),
-/// the same bits as makeCpuSweepEvaluator's (constopt_sweep.h): per group, the grid splits into runs
-/// of one scale byte (csweep::pow2Runs); each run's SSE enters an exact 128-bit difference array as
-/// its fixed-point integer, so the whole curve costs one SSE per group and byte instead of one per
-/// group and grid point.
+/// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along
+/// d): the sweep's own evaluator (constopt_sweep.h), whose pow2 curve is one pass over the groups.
 std::vector<double> pow2Curve(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs, int threads)
 {
-    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    const int n = static_cast<int>(cs.size());
-    std::vector<float> fc(cs.size());
-    for (std::size_t i = 0; i < cs.size(); ++i)
-        fc[i] = static_cast<float>(cs[i]);
-    float amax = 0;
-    for (float v : x)
-        amax = std::max(amax, std::fabs(v));
-    const std::int64_t counted = static_cast<std::int64_t>(x.size());
-    const int unit = fixed::fixedUnit(amax, counted);
-    const int parts = static_cast<int>(std::clamp<std::int64_t>(rows, 1, resolveThreads(threads)));
-    std::vector<std::vector<fixed::U128>> diffs(static_cast<std::size_t>(parts),
-                                                std::vector<fixed::U128>(static_cast<std::size_t>(n) + 1));
-    std::vector<char> bads(static_cast<std::size_t>(parts), 0);
-    parallelSlices(rows, parts, nullptr, [&](int part, std::int64_t r0, std::int64_t r1) {
-        auto &diff = diffs[static_cast<std::size_t>(part)];
-        for (std::int64_t r = r0; r < r1; ++r)
-            for (std::int64_t g = 0; g < d; g += 32) {
-                const std::int64_t len = std::min<std::int64_t>(32, d - g);
-                const float *p = x.data() + r * d + g;
-                float m = 0;
-                for (std::int64_t i = 0; i < len; ++i)
-                    m = std::max(m, std::fabs(p[i]));
-                csweep::pow2Runs(fc.data(), n, m, [&](int byte, int a, int b) {
-                    const double sse =
-                        csweep::groupSse(csweep::PtrLoad{p}, len, fp4::e8m0Scale(static_cast<std::uint8_t>(byte)));
-                    fixed::U128 k;
-                    if (!fixed::toFixed(sse, unit, k))
-                        bads[static_cast<std::size_t>(part)] = 1;
-                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
-                    diff[static_cast<std::size_t>(b)] = fixed::add(diff[static_cast<std::size_t>(b)], fixed::neg(k));
-                });
-            }
-    });
-    bool bad = false;
-    for (char b : bads)
-        bad |= b != 0;
-    std::vector<double> out(cs.size());
-    fixed::U128 run;
-    for (int i = 0; i < n; ++i) {
-        for (const auto &diff : diffs)
-            run = fixed::add(run, diff[static_cast<std::size_t>(i)]);
-        out[static_cast<std::size_t>(i)] = fixed::mean(run, unit, counted, bad);
-    }
-    return out;
+    return makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
+                                 static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads)
+        ->mse(cs, nullptr);
 }
 
 /// constOpt unrounded (s = fc·m) MSE over the grid on a rotated [rows, d] matrix, from a
@@ -175,6 +128,14 @@ double mseOf(const float *a, const float *b, std::int64_t n)
         s += e * e;
     }
     return n ? s / static_cast<double>(n) : 0;
+}
+
+double meanSquare(const std::vector<float> &x)
+{
+    double s = 0;
+    for (float v : x)
+        s += static_cast<double>(v) * v;
+    return x.empty() ? 0 : s / static_cast<double>(x.size());
 }
 
 void accumulate(KvAttentionError &sum, const KvAttentionError &e, double &oRef, double &oErr, std::int64_t d)
@@ -502,10 +463,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     };
     parallelForEach(L, threads, [&](std::int64_t li) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-        const double kMean2 =
-            mseOf(l.k.data(), std::vector<float>(l.k.size(), 0.0f).data(), static_cast<std::int64_t>(l.k.size()));
-        const double vMean2 =
-            mseOf(l.v.data(), std::vector<float>(l.v.size(), 0.0f).data(), static_cast<std::int64_t>(l.v.size()));
+        const double kMean2 = meanSquare(l.k), vMean2 = meanSquare(l.v);
         std::vector<AttnRef> refs;
         if (withQ)
             for (std::int64_t h = 0; h < H; ++h) {

@@ -108,18 +108,67 @@ public:
 
     std::int64_t counted() const { return m_counted; }
 
+    /// One pow2 group's SSE at scale byte b (from the table when the grid range reaches it).
+    double sseOfByte(std::size_t i, int b) const
+    {
+        const auto &g = m_groups[i];
+        const int k = b - m_base[i];
+        return (k >= 0 && k < m_count[i])
+                   ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
+                   : groupSse(m_x.data() + g.off, g.len, fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
+    }
+
     /// One group's SSE at fc.
     double sseAt(std::size_t i, float fc) const
     {
         const auto &g = m_groups[i];
-        if (m_enc == ConstOptEncoder::Pow2) {
-            const int b = fp4::roundLog2Byte(fc * g.m);
-            const int k = b - m_base[i];
-            return (k >= 0 && k < m_count[i])
-                       ? m_sse[static_cast<std::size_t>(m_start[i] + k)]
-                       : groupSse(m_x.data() + g.off, g.len, fp4::e8m0Scale(static_cast<std::uint8_t>(b)));
-        }
+        if (m_enc == ConstOptEncoder::Pow2)
+            return sseOfByte(i, fp4::roundLog2Byte(fc * g.m));
         return groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
+    }
+
+    /// The pow2 curve over an ascending list in one pass over the groups: a group's scale byte
+    /// is monotone in fc, so the list splits into runs of one byte (csweep::pow2Runs, as the GPU
+    /// does); each run's fixed-point SSE k_g enters a 128-bit difference array at the run's start
+    /// and leaves at its end. Integer sums are exact, so every value has the bits mse(fc) gives.
+    std::vector<double> pow2Curve(const std::vector<float> &fc, const CancelToken *cancel) const
+    {
+        const int n = static_cast<int>(fc.size());
+        const auto G = static_cast<std::int64_t>(m_groups.size());
+        const int parts = static_cast<int>(std::clamp<std::int64_t>(G, 1, resolveThreads(m_threads)));
+        std::vector<std::vector<fixed::U128>> diffs(static_cast<std::size_t>(parts),
+                                                    std::vector<fixed::U128>(static_cast<std::size_t>(n) + 1));
+        // Groups whose SSE has no fixed-point value make the c of their run NaN, as in mse(fc).
+        std::vector<std::vector<int>> bads(static_cast<std::size_t>(parts),
+                                           std::vector<int>(static_cast<std::size_t>(n) + 1, 0));
+        parallelSlices(G, parts, cancel, [&](int part, std::int64_t g0, std::int64_t g1) {
+            auto &diff = diffs[static_cast<std::size_t>(part)];
+            auto &bad = bads[static_cast<std::size_t>(part)];
+            for (std::int64_t i = g0; i < g1; ++i) {
+                if (cancel && part == 0 && (i - g0) % 4096 == 0)
+                    cancel->stepProgress(static_cast<double>(i - g0) / static_cast<double>(g1 - g0));
+                csweep::pow2Runs(fc.data(), n, m_groups[static_cast<std::size_t>(i)].m, [&](int b, int a, int e) {
+                    fixed::U128 k;
+                    if (!fixed::toFixed(sseOfByte(static_cast<std::size_t>(i), b), m_unit, k)) {
+                        ++bad[static_cast<std::size_t>(a)];
+                        --bad[static_cast<std::size_t>(e)];
+                    }
+                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
+                    diff[static_cast<std::size_t>(e)] = fixed::add(diff[static_cast<std::size_t>(e)], fixed::neg(k));
+                });
+            }
+        });
+        std::vector<double> out(fc.size());
+        fixed::U128 run;
+        int badRun = 0;
+        for (int i = 0; i < n; ++i) {
+            for (int p = 0; p < parts; ++p) {
+                run = fixed::add(run, diffs[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)]);
+                badRun += bads[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)];
+            }
+            out[static_cast<std::size_t>(i)] = fixed::mean(run, m_unit, m_counted, badRun > 0);
+        }
+        return out;
     }
 
     double mse(float fc) const override
@@ -138,6 +187,13 @@ public:
     /// computed whole by one thread (the exact sums do not depend on the split anyway).
     std::vector<double> mse(const std::vector<double> &cs, const CancelToken *cancel) const override
     {
+        if (m_enc == ConstOptEncoder::Pow2 && !cs.empty()) {
+            std::vector<float> fc(cs.size());
+            for (std::size_t i = 0; i < cs.size(); ++i)
+                fc[i] = static_cast<float>(cs[i]);
+            if (std::is_sorted(fc.begin(), fc.end()))
+                return pow2Curve(fc, cancel);
+        }
         std::vector<double> out(cs.size());
         parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(m_threads), cancel,
                        [&](int part, std::int64_t i0, std::int64_t i1) {
