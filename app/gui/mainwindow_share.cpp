@@ -100,7 +100,7 @@ void MainWindow::showUserGuide()
         open->raise();
         return;
     }
-    QFile file(QStringLiteral(":/help/user-guide.md"));
+    QFile file(QStringLiteral(":/help/user-guide"));
     if (!file.open(QIODevice::ReadOnly)) {
         showStatus(tr("The user guide is missing from this build"));
         return;

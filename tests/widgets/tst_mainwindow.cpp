@@ -191,7 +191,7 @@ private slots:
         QVERIFY(dialog && dialog->isVisible());
         auto *browser = dialog->findChild<QTextBrowser *>();
         QVERIFY(browser);
-        QFile source(QStringLiteral(":/help/user-guide.md"));
+        QFile source(QStringLiteral(":/help/user-guide"));
         QVERIFY(source.open(QIODevice::ReadOnly));
         QVERIFY(source.size() > 10000);
         const QString text = browser->toPlainText();
