@@ -37,6 +37,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config
           libeigen3-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
           xvfb xauth fonts-noto-cjk
           python3-numpy  # the KV lab's NumPy reference test (tests/cli/kv_numpy_reference.py)
+          python3-venv   # the gguf package from PyPI for export-gguf's llama.cpp check (tests/cli/with_gguf_python.sh)
           libopenmpi-dev openmpi-bin)  # the scan over MPI ranks (docs/cluster.md) and its tests
 missing=()
 for p in "${packages[@]}"; do

@@ -15,7 +15,8 @@
 
 namespace quantscope::cli {
 
-void addReportCommand(Commands &c); // report_cmd.cpp
+void addReportCommand(Commands &c);     // report_cmd.cpp
+void addGgufExportCommand(Commands &c); // gguf_export_cmd.cpp
 
 namespace {
 
@@ -50,6 +51,7 @@ void addAllCommands(Commands &c)
     addModelCommands(c);
     addRecipeCommand(c);
     addExportCommand(c);
+    addGgufExportCommand(c);
     addDoctorCommand(c);
     addCompareCommand(c);
     addDemoCommand(c);

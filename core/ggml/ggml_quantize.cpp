@@ -119,12 +119,12 @@ void quantizeBlock(Type t, const float *x, unsigned char *y)
     }
 }
 
+} // namespace
+
 bool isKQuant(Type t) noexcept
 {
     return t == Type::Q2_K || t == Type::Q3_K || t == Type::Q4_K || t == Type::Q5_K || t == Type::Q6_K;
 }
-
-} // namespace
 
 bool quantizes(Type t) noexcept
 {

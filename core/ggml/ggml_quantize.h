@@ -14,6 +14,8 @@
 
 namespace quantscope::ggml {
 
+/// Whether `t` is one of the K-quants Q2_K … Q6_K (the types that take importance weights).
+bool isKQuant(Type t) noexcept;
 /// Whether quantizeRows() implements `t`.
 bool quantizes(Type t) noexcept;
 /// Quantizes `rows` rows of `cols` floats (cols a multiple of the block size) into blocks of `t`,

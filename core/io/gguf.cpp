@@ -274,6 +274,7 @@ GgufFile GgufFile::open(const std::filesystem::path &path)
         } else {
             kv.value = readScalar(c, kv.type, "a metadata value");
         }
+        kv.end = c.pos();
         f.m_kv.push_back(std::move(kv));
     }
     if (const GgufKeyValue *a = f.find("general.alignment")) {
@@ -410,6 +411,14 @@ const GgufTensorInfo *GgufFile::tensorInfo(std::string_view name) const noexcept
 std::string GgufFile::hfName(std::string_view name) const
 {
     return ggml::hfName(architecture(), name);
+}
+
+std::span<const std::byte> GgufFile::rawKeyValue(const GgufKeyValue &kv) const
+{
+    if (kv.end < kv.offset || kv.end > m_map->size())
+        throw FormatError("metadata key \"" + utf8Safe(kv.key) + "\" lies outside the file",
+                          Location{m_path.string(), {}, kv.offset});
+    return {m_map->data() + kv.offset, static_cast<std::size_t>(kv.end - kv.offset)};
 }
 
 Tensor GgufFile::rawBytes(std::string_view name) const

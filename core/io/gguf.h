@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,7 @@ struct GgufKeyValue {
     std::uint32_t arrayType = 0; ///< ARRAY: the element type
     std::uint64_t arrayCount = 0;
     std::uint64_t offset = 0; ///< absolute offset of the key's length field
+    std::uint64_t end = 0;    ///< absolute offset just past the value
     /// The value: a number, bool or string (made valid UTF-8); an array of up to
     /// GgufFile::kMaxArrayKept elements in full, a longer one as null (its count says how long).
     nlohmann::json value;
@@ -81,6 +83,9 @@ public:
     /// The tensor: a borrowed view (dense types) or decoded FP32 (block types). Throws
     /// FormatError for an unknown name, UnsupportedError for a type that does not decode.
     Tensor tensor(std::string_view name) const;
+    /// The stored bytes of one key-value pair (key, type and value, as in the file): what a GGUF
+    /// writer copies to keep a value it does not parse, such as a tokenizer's long arrays.
+    std::span<const std::byte> rawKeyValue(const GgufKeyValue &kv) const;
     /// The stored bytes of a tensor (its blocks), borrowed as U8 [nbytes].
     Tensor rawBytes(std::string_view name) const;
 

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+// llama-quantize's per-tensor type choice (ggml_mix.h), rule for rule as llama.cpp's
+// src/llama-quant.cpp writes it for the K-quant and legacy file types.
+#include "ggml/ggml_mix.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <regex>
+
+#include "util/error.h"
+
+namespace quantscope::ggml {
+
+namespace {
+
+struct FileTypeName {
+    FileType type;
+    std::string_view name;
+    Type base;
+};
+
+constexpr std::array<FileTypeName, 18> kFileTypes = {{
+    {FileType::AllF32, "F32", Type::F32},
+    {FileType::F16, "F16", Type::F16},
+    {FileType::Q4_0, "Q4_0", Type::Q4_0},
+    {FileType::Q4_1, "Q4_1", Type::Q4_1},
+    {FileType::Q8_0, "Q8_0", Type::Q8_0},
+    {FileType::Q5_0, "Q5_0", Type::Q5_0},
+    {FileType::Q5_1, "Q5_1", Type::Q5_1},
+    {FileType::Q2_K, "Q2_K", Type::Q2_K},
+    {FileType::Q3_K_S, "Q3_K_S", Type::Q3_K},
+    {FileType::Q3_K_M, "Q3_K_M", Type::Q3_K},
+    {FileType::Q3_K_L, "Q3_K_L", Type::Q3_K},
+    {FileType::Q4_K_S, "Q4_K_S", Type::Q4_K},
+    {FileType::Q4_K_M, "Q4_K_M", Type::Q4_K},
+    {FileType::Q5_K_S, "Q5_K_S", Type::Q5_K},
+    {FileType::Q5_K_M, "Q5_K_M", Type::Q5_K},
+    {FileType::Q6_K, "Q6_K", Type::Q6_K},
+    {FileType::Q2_K_S, "Q2_K_S", Type::Q2_K},
+    {FileType::BF16, "BF16", Type::BF16},
+}};
+
+std::string upper(std::string_view s)
+{
+    std::string u(s);
+    for (char &c : u)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+}
+
+bool contains(const std::string &s, std::string_view part)
+{
+    return s.find(part) != std::string::npos;
+}
+
+bool endsWith(const std::string &s, std::string_view tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+int blockSize(Type t)
+{
+    for (const TypeInfo &i : allTypes())
+        if (i.type == t)
+            return i.blockSize;
+    return 1;
+}
+
+bool isQuantized(Type t)
+{
+    return t != Type::F32 && t != Type::F16 && t != Type::BF16 && t != Type::F64;
+}
+
+/// ggml_n_dims: dimensions up to the last one that is not 1 (at least 1).
+int nDims(const std::vector<std::uint64_t> &ne)
+{
+    int n = static_cast<int>(ne.size());
+    while (n > 1 && ne[static_cast<std::size_t>(n - 1)] == 1)
+        --n;
+    return n < 1 ? 1 : n;
+}
+
+/// The "quantize" filter of llama_model_quantize_impl.
+bool quantizable(const MixTensor &t, const MixOptions &o)
+{
+    const std::string &n = t.name;
+    if (!endsWith(n, "weight") || nDims(t.ne) < 2 || contains(n, "_norm.weight"))
+        return false;
+    if (!o.quantizeOutput && n == "output.weight")
+        return false;
+    // llama.cpp's exceptions: names that contain one of these, and two whole names.
+    static constexpr std::array<std::string_view, 22> kKept = {"ffn_gate_inp.weight",
+                                                               "altup",
+                                                               "laurel",
+                                                               "per_layer_model_proj",
+                                                               "ssm_conv1d.weight",
+                                                               "shortconv.conv.weight",
+                                                               "time_mix_first.weight",
+                                                               "time_mix_w0.weight",
+                                                               "time_mix_w1.weight",
+                                                               "time_mix_w2.weight",
+                                                               "time_mix_v0.weight",
+                                                               "time_mix_v1.weight",
+                                                               "time_mix_v2.weight",
+                                                               "time_mix_a0.weight",
+                                                               "time_mix_a1.weight",
+                                                               "time_mix_a2.weight",
+                                                               "time_mix_g1.weight",
+                                                               "time_mix_g2.weight",
+                                                               "time_mix_decay_w1.weight",
+                                                               "time_mix_decay_w2.weight",
+                                                               "time_mix_lerp_fused.weight",
+                                                               "attn_rel_b.weight"};
+    for (std::string_view k : kKept)
+        if (contains(n, k))
+            return false;
+    if (n == "position_embd.weight" || n == "token_types.weight")
+        return false;
+    return true;
+}
+
+struct Counters {
+    int iAttentionV = 0, iFfnDown = 0, iFfnGate = 0, iFfnUp = 0;
+};
+
+bool useMoreBits(int i, int n)
+{
+    return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
+
+/// The layer of a tensor: the counter, or for mixtures of experts the `blk.N.` of its name.
+int layerOf(const MixModel &m, int counter, const std::string &name)
+{
+    if (m.experts <= 1)
+        return counter;
+    int layer = -1;
+    if (std::sscanf(name.c_str(), "blk.%d.", &layer) != 1 || layer < 0 || layer >= m.layers)
+        throw UnsupportedError("GGUF export: cannot tell the layer of tensor '" + name + "' (llama.cpp reads blk.N.)");
+    return layer;
+}
+
+/// llama_tensor_get_type for the file types of kFileTypes; `why` gathers the reason.
+Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, FileType f, const MixOptions &o,
+               std::string &why, bool &fellBack)
+{
+    using F = FileType;
+    const std::string &name = tensor.name;
+    const bool falcon = m.arch == "falcon";
+    const int nGqa = m.headsKv > 0 ? m.heads / m.headsKv : 0;
+    const bool is70b = m.arch == "llama" && m.layers == 80 && m.heads != m.headsKv;
+    const auto set = [&](Type nt, const std::string &reason) {
+        t = nt;
+        why = reason + " → " + std::string(typeName(nt));
+    };
+    if (name == "output.weight" || (!m.hasOutput && name == "token_embd.weight")) {
+        if (o.outputTensorType) {
+            set(*o.outputTensorType, "--output-tensor-type");
+        } else {
+            const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
+            if (falcon || nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
+                set(Type::Q8_0, "output (tied token_embd when no output.weight): rows not whole blocks");
+            else if (t != Type::Q8_0)
+                set(Type::Q6_K, "output (tied token_embd when no output.weight)");
+        }
+    } else if (name == "token_embd.weight" || name == "per_layer_token_embd.weight") {
+        if (o.tokenEmbeddingType)
+            set(*o.tokenEmbeddingType, "--token-embedding-type");
+    } else if (contains(name, "attn_v.weight")) {
+        const int i = c.iAttentionV, n = m.attentionV;
+        if (f == F::Q2_K)
+            set(nGqa >= 4 ? Type::Q4_K : Type::Q3_K, "attn_v of Q2_K");
+        else if (f == F::Q2_K_S && nGqa >= 4)
+            set(Type::Q4_K, "attn_v of Q2_K_S with GQA ≥ 4");
+        else if (f == F::Q3_K_M)
+            set(i < 2 ? Type::Q5_K : Type::Q4_K, "attn_v of Q3_K_M");
+        else if (f == F::Q3_K_L)
+            set(Type::Q5_K, "attn_v of Q3_K_L");
+        else if ((f == F::Q4_K_M || f == F::Q5_K_M) && useMoreBits(i, n))
+            set(Type::Q6_K, "attn_v " + std::to_string(i) + " of " + std::to_string(n) + ": use_more_bits");
+        else if (f == F::Q4_K_S && i < 4)
+            set(Type::Q5_K, "attn_v of Q4_K_S, one of the first 4");
+        if (is70b && (t == Type::Q3_K || t == Type::Q4_K))
+            set(Type::Q5_K, "attn_v of a 70B llama");
+        if (m.experts == 8)
+            set(Type::Q8_0, "attn_v with 8 experts");
+        ++c.iAttentionV;
+    } else if (contains(name, "attn_k.weight")) {
+        if (m.experts == 8)
+            set(Type::Q8_0, "attn_k with 8 experts");
+    } else if (contains(name, "attn_q.weight")) {
+        // Only the i-quant file types change attn_q.
+    } else if (contains(name, "ffn_down")) {
+        const int i = layerOf(m, c.iFfnDown, name), n = m.layers;
+        const bool more = useMoreBits(i, n);
+        const std::string at = "ffn_down of layer " + std::to_string(i) + " of " + std::to_string(n);
+        if (f == F::Q2_K)
+            set(Type::Q3_K, at + " (Q2_K)");
+        else if (f == F::Q2_K_S) {
+            if (i < n / 8)
+                set(Type::Q4_K, at + ": first eighth");
+        } else if (f == F::Q3_K_M)
+            set(i < n / 16 ? Type::Q5_K : (!falcon || more) ? Type::Q4_K : Type::Q3_K, at + " (Q3_K_M)");
+        else if (f == F::Q3_K_L)
+            set(falcon ? Type::Q4_K : Type::Q5_K, at + " (Q3_K_L)");
+        else if (f == F::Q4_K_M) {
+            if (falcon)
+                set(i < n / 16 ? Type::Q6_K : more ? Type::Q5_K : Type::Q4_K, at + " (falcon)");
+            else if (more)
+                set(Type::Q6_K, at + ": use_more_bits");
+        } else if (f == F::Q5_K_M && more)
+            set(Type::Q6_K, at + ": use_more_bits");
+        else if (f == F::Q4_K_S && !falcon && i < n / 8)
+            set(Type::Q5_K, at + ": first eighth");
+        else if ((f == F::Q4_0 || f == F::Q5_0) && o.haveImatrix && i < n / 8)
+            set(f == F::Q4_0 ? Type::Q4_1 : Type::Q5_1, at + ": first eighth with an imatrix");
+        ++c.iFfnDown;
+    } else if (contains(name, "attn_output.weight")) {
+        if (!falcon) {
+            if (m.experts == 8) {
+                if (f == F::Q2_K || f == F::Q3_K_S || f == F::Q3_K_M || f == F::Q4_K_S || f == F::Q4_K_M)
+                    set(Type::Q5_K, "attn_output with 8 experts");
+            } else if (f == F::Q2_K)
+                set(Type::Q3_K, "attn_output of Q2_K");
+            else if (f == F::Q3_K_M)
+                set(Type::Q4_K, "attn_output of Q3_K_M");
+            else if (f == F::Q3_K_L)
+                set(Type::Q5_K, "attn_output of Q3_K_L");
+        } else if (f == F::Q3_K_L) {
+            set(Type::Q4_K, "attn_output of falcon Q3_K_L");
+        }
+    } else if (contains(name, "attn_qkv.weight")) {
+        if (f == F::Q3_K_M || f == F::Q3_K_L)
+            set(Type::Q4_K, "attn_qkv");
+        else if (f == F::Q4_K_M)
+            set(Type::Q5_K, "attn_qkv of Q4_K_M");
+        else if (f == F::Q5_K_M)
+            set(Type::Q6_K, "attn_qkv of Q5_K_M");
+    } else if (contains(name, "ffn_gate")) {
+        ++c.iFfnGate;
+    } else if (contains(name, "ffn_up")) {
+        ++c.iFfnUp;
+    }
+
+    // Rows that are not whole blocks of the chosen type fall back.
+    const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
+    if (nx % static_cast<std::uint64_t>(blockSize(t)) != 0) {
+        const std::string cols = std::to_string(nx) + " columns are not whole blocks of " + std::string(typeName(t));
+        switch (t) {
+        case Type::Q2_K:
+        case Type::Q3_K:
+            throw UnsupportedError("GGUF export: tensor '" + name + "': " + cols +
+                                   "; llama.cpp falls back to IQ4_NL, which Quantscope does not quantize");
+        case Type::Q4_K:
+            t = Type::Q5_0;
+            break;
+        case Type::Q5_K:
+            t = Type::Q5_1;
+            break;
+        case Type::Q6_K:
+            t = Type::Q8_0;
+            break;
+        default:
+            throw UnsupportedError("GGUF export: tensor '" + name + "': " + cols +
+                                   " (llama.cpp: unsupported tensor size)");
+        }
+        if (nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
+            t = Type::F16;
+        why = (why.empty() ? "" : why + "; ") + "fallback: " + cols + " → " + std::string(typeName(t));
+        fellBack = true;
+    }
+    return t;
+}
+
+} // namespace
+
+std::optional<FileType> fileTypeFromName(std::string_view name, std::string *why)
+{
+    const std::string u = upper(name);
+    for (const FileTypeName &f : kFileTypes)
+        if (f.name == u)
+            return f.type;
+    if (why) {
+        if (u.rfind("IQ", 0) == 0 || u.rfind("TQ", 0) == 0 || u == "MXFP4_MOE")
+            *why = "'" + std::string(name) + "' is an i-quant / ternary / MXFP4 file type; Quantscope writes the " +
+                   "legacy and K-quant types only";
+        else
+            *why = "'" + std::string(name) + "' is not a llama-quantize file type";
+    }
+    return std::nullopt;
+}
+
+std::string_view fileTypeName(FileType f) noexcept
+{
+    for (const FileTypeName &n : kFileTypes)
+        if (n.type == f)
+            return n.name;
+    return "?";
+}
+
+const std::vector<FileType> &allFileTypes()
+{
+    static const std::vector<FileType> all = [] {
+        std::vector<FileType> v;
+        for (const FileTypeName &f : kFileTypes)
+            v.push_back(f.type);
+        return v;
+    }();
+    return all;
+}
+
+Type defaultType(FileType f) noexcept
+{
+    for (const FileTypeName &n : kFileTypes)
+        if (n.type == f)
+            return n.base;
+    return Type::F32;
+}
+
+std::vector<MixChoice> chooseTypes(const MixModel &model, const std::vector<MixTensor> &tensors,
+                                   const MixOptions &options)
+{
+    const Type base = defaultType(options.fileType);
+    std::vector<std::regex> patterns;
+    for (const auto &[pattern, type] : options.tensorTypes) {
+        try {
+            patterns.emplace_back(pattern);
+        } catch (const std::regex_error &e) {
+            throw UnsupportedError("--tensor-type '" + pattern + "': not a regular expression (" + e.what() + ")");
+        }
+    }
+    // llama_model_loader's weight_name_comparer.
+    std::vector<std::size_t> order(tensors.size());
+    std::vector<int> layer(tensors.size(), -1);
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        order[i] = i;
+        std::sscanf(tensors[i].name.c_str(), "blk.%d.", &layer[i]);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return layer[a] != layer[b] ? layer[a] < layer[b] : tensors[a].name < tensors[b].name;
+    });
+    Counters c;
+    std::vector<MixChoice> out;
+    out.reserve(tensors.size());
+    for (const std::size_t index : order) {
+        const MixTensor &t = tensors[index];
+        MixChoice ch;
+        ch.index = index;
+        ch.name = t.name;
+        ch.type = t.type;
+        if (!quantizable(t, options)) {
+            ch.why = "kept as stored (llama.cpp does not quantize it)";
+            out.push_back(std::move(ch));
+            continue;
+        }
+        Type nt = base;
+        std::string why = "default " + std::string(typeName(base));
+        if (!options.pure && isQuantized(base)) {
+            bool fellBack = false;
+            std::string reason;
+            nt = chooseOne(model, c, nt, t, options.fileType, options, reason, fellBack);
+            if (!reason.empty())
+                why = reason;
+            if (!fellBack) {
+                for (std::size_t i = 0; i < patterns.size(); ++i)
+                    if (std::regex_search(t.name, patterns[i]) && options.tensorTypes[i].second != nt) {
+                        nt = options.tensorTypes[i].second;
+                        why = "--tensor-type " + options.tensorTypes[i].first + " → " + std::string(typeName(nt));
+                    }
+            }
+        }
+        if (options.tokenEmbeddingType && t.name == "token_embd.weight") {
+            nt = *options.tokenEmbeddingType;
+            why = "--token-embedding-type → " + std::string(typeName(nt));
+        }
+        if (options.outputTensorType && t.name == "output.weight") {
+            nt = *options.outputTensorType;
+            why = "--output-tensor-type → " + std::string(typeName(nt));
+        }
+        ch.type = nt;
+        ch.quantize = t.type != nt;
+        ch.why = ch.quantize ? why : why + " (already stored so: copied)";
+        out.push_back(std::move(ch));
+    }
+    return out;
+}
+
+} // namespace quantscope::ggml

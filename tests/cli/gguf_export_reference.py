@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`quantscope-cli export-gguf` against llama.cpp's llama-quantize, byte for byte.
+
+tests/data/gguf/export-goldens.json holds, per file type and option set, the SHA-256 of the file
+llama-quantize wrote from a seeded F32 llama model (scripts/gguf/make-export-goldens.py, which
+this test runs again to regenerate the same source). Our file must have the same SHA-256; on a
+difference the first tensors whose type or bytes differ are named.
+
+Usage: gguf_export_reference.py QUANTSCOPE_CLI SOURCE_ROOT
+Exit 77 (skipped) when the `gguf` package is missing.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import gguf  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as e:
+    print(f"skipped: the gguf and numpy Python packages are needed ({e})")
+    sys.exit(77)
+
+
+def sha(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def main():
+    cli, root = sys.argv[1], sys.argv[2]
+    with open(os.path.join(root, "tests/data/gguf/export-goldens.json")) as f:
+        gold = json.load(f)
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "source.gguf")
+        subprocess.run([sys.executable, os.path.join(root, "scripts/gguf/make-export-goldens.py"), "--source", src],
+                       check=True, stdout=subprocess.DEVNULL)
+        if sha(src) != gold["source_sha256"]:
+            print(f"FAIL: the regenerated source differs from the one llama-quantize read "
+                  f"(gguf {getattr(gguf, '__version__', '?')} here, {gold['gguf_package']} for the goldens)")
+            return 1
+        for run in gold["runs"]:
+            label = " ".join([run["file_type"]] + run["args"])
+            out = os.path.join(tmp, "out.gguf")
+            if os.path.exists(out):
+                os.remove(out)
+            cmd = [cli, "export-gguf", src, out, "--quant", run["file_type"], "--json", "--quiet"] + run["args"]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0:
+                print(f"FAIL {label}: exit {p.returncode}: {p.stderr.strip()}")
+                failures += 1
+                continue
+            ours = json.loads(p.stdout)
+            want_types = {t["name"]: t["type"] for t in run["tensors"]}
+            got_types = {t["name"]: t["to"] for t in ours["tensors"]}
+            if got_types != want_types:
+                diff = [(n, got_types.get(n), want_types.get(n)) for n in want_types if got_types.get(n) != want_types[n]]
+                print(f"FAIL {label}: types differ from llama-quantize's (ours, theirs): {diff[:8]}")
+                failures += 1
+            if sha(out) == run["sha256"]:
+                print(f"ok   {label}: {run['sha256'][:16]}… equals llama-quantize's file")
+                continue
+            failures += 1
+            r = gguf.GGUFReader(out)
+            names = [t.name for t in r.tensors]
+            if names != [t["name"] for t in run["tensors"]]:
+                print(f"FAIL {label}: tensor order differs: {names[:6]}…")
+            for t, g in zip(r.tensors, run["tensors"]):
+                h = hashlib.sha256(bytes(t.data.tobytes())).hexdigest()
+                if t.tensor_type.name != g["type"] or h != g["sha256"]:
+                    print(f"FAIL {label}: tensor {t.name}: {t.tensor_type.name} {h[:12]} vs llama-quantize's "
+                          f"{g['type']} {g['sha256'][:12]}")
+                    break
+            else:
+                print(f"FAIL {label}: every tensor equals llama-quantize's; the metadata or padding differs")
+    print(f"{len(gold['runs']) - failures} of {len(gold['runs'])} files equal llama-quantize's")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
