@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "export/gguf_export.h"
 #include "progress.h"
+#include "recipe/recipe.h"
 #include "util/error.h"
 
 namespace quantscope::cli {
@@ -21,7 +22,7 @@ struct GgufExportCliOptions {
     std::string in, out;
     std::string quant = "Q4_K_M";
     std::vector<std::string> tensorTypes;
-    std::optional<std::string> tokenEmbeddingType, outputTensorType, imatrix;
+    std::optional<std::string> tokenEmbeddingType, outputTensorType, imatrix, recipe;
     bool pure = false, allowRequantize = false, leaveOutput = false, dryRun = false;
 };
 
@@ -58,6 +59,8 @@ int runGgufExport(const GgufExportCliOptions &o, const CommonOptions &common)
     opt.allowRequantize = o.allowRequantize;
     if (o.imatrix)
         opt.imatrix = *o.imatrix;
+    if (o.recipe)
+        opt.recipe = std::make_shared<const Recipe>(Recipe::load(*o.recipe));
     opt.threads = common.threads;
 
     GgufExportResult r;
@@ -119,6 +122,10 @@ void addGgufExportCommand(Commands &c)
     cmd->add_option("--imatrix", o->imatrix,
                     "importance weights for the K-quants: llama.cpp's imatrix.dat or imatrix GGUF, or a capture")
         ->type_name("FILE");
+    cmd->add_option("--recipe", o->recipe,
+                    "a recipe whose rules name ggml types ({\"method\": \"gguf\", \"type\": \"q6_k\"}): the modules it "
+                    "matches get them after llama.cpp's choice; excluded modules stay as stored")
+        ->type_name("R.json");
     cmd->add_flag("--pure", o->pure, "the file type's default type for every tensor (no per-tensor mix)");
     cmd->add_flag("--allow-requantize", o->allowRequantize, "requantize tensors already stored in block types");
     cmd->add_flag("--leave-output-tensor", o->leaveOutput, "leave output.weight as stored");

@@ -17,6 +17,8 @@
 #include "io/capture.h"
 #include "io/gguf.h"
 #include "io/mapped_file.h"
+#include "quant/quant_spec.h"
+#include "recipe/recipe.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -106,6 +108,32 @@ ggml::MixModel mixModel(const GgufFile &f)
     return m;
 }
 
+/// A recipe's rule for the module of `t` (by HF name, else by GGUF name) replaces the choice.
+void applyRecipe(const Recipe &recipe, const GgufFile &f, const GgufTensorInfo &t, ggml::MixChoice &choice)
+{
+    const std::string hf = f.hfName(t.name);
+    const std::string module = moduleOf(hf.empty() ? t.name : hf);
+    const RecipeMatch m = matchModule(recipe, module);
+    if (m.excluded) {
+        choice.type = t.type;
+        choice.quantize = false;
+        choice.why = "recipe: " + m.why + " (left as stored)";
+        return;
+    }
+    if (!m.matched())
+        return;
+    const auto *g = m.specs.empty() ? nullptr : std::get_if<GgufQuantSpec>(&m.specs.front());
+    if (g == nullptr || m.specs.size() != 1)
+        throw UnsupportedError("GGUF export: the recipe's " + m.why + " gives module '" + module + "' " +
+                               (m.specs.empty() ? std::string("no spec") : methodOf(m.specs.front())) +
+                               (m.specs.size() > 1 ? " (several specs)" : "") +
+                               "; a GGUF file stores ggml's block types, written as {\"method\": \"gguf\", "
+                               "\"type\": \"q4_k\"}");
+    choice.type = g->type;
+    choice.quantize = t.type != g->type;
+    choice.why = "recipe: " + m.why + " → " + std::string(ggml::typeName(g->type));
+}
+
 /// The plan: each tensor's choice, checked against what Quantscope can write.
 struct Planned {
     ggml::MixChoice choice;
@@ -129,6 +157,8 @@ std::vector<Planned> plan(const GgufFile &f, const GgufExportOptions &o, const I
         Planned p;
         p.choice = choices[i];
         p.src = &f.tensors()[choices[i].index];
+        if (o.recipe && p.choice.why.rfind("kept as stored", 0) != 0)
+            applyRecipe(*o.recipe, f, *p.src, p.choice);
         const ggml::Type to = p.choice.type;
         const auto where = [&](const std::string &why) {
             return UnsupportedError("GGUF export of '" + file + "': tensor '" + p.src->name + "': " + why);

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,8 +42,15 @@ struct Imatrix {
 /// counts of zero), IoError when the file cannot be read.
 Imatrix loadImatrix(const std::filesystem::path &path, const GgufFile &model);
 
+struct Recipe;
+
 struct GgufExportOptions {
     ggml::MixOptions mix;
+    /// A recipe whose rules name ggml types (`{"method": "gguf", "type": "q6_k"}`): each module it
+    /// matches (by HF name, or by GGUF name for an unknown architecture) gets that type after
+    /// llama.cpp's choice — the custom mix a budget or a hand-written recipe decides. A rule of
+    /// another method is refused (GGUF stores ggml's types), an excluded module is left as stored.
+    std::shared_ptr<const Recipe> recipe;
     bool allowRequantize = false; ///< llama-quantize --allow-requantize: block-typed sources
     std::optional<std::filesystem::path> imatrix;
     int threads = 0;

@@ -155,14 +155,15 @@ Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, 
         why = reason + " → " + std::string(typeName(nt));
     };
     if (name == "output.weight" || (!m.hasOutput && name == "token_embd.weight")) {
+        const std::string outName = name == "output.weight" ? "output" : "token_embd tied to the output";
         if (o.outputTensorType) {
             set(*o.outputTensorType, "--output-tensor-type");
         } else {
             const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
             if (falcon || nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
-                set(Type::Q8_0, "output (tied token_embd when no output.weight): rows not whole blocks");
+                set(Type::Q8_0, outName + ": rows not whole blocks");
             else if (t != Type::Q8_0)
-                set(Type::Q6_K, "output (tied token_embd when no output.weight)");
+                set(Type::Q6_K, outName);
         }
     } else if (name == "token_embd.weight" || name == "per_layer_token_embd.weight") {
         if (o.tokenEmbeddingType)

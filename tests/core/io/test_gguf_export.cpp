@@ -7,6 +7,7 @@
 #include "ggml/ggml_quantize.h"
 #include "ggml/ggml_types.h"
 #include "io/gguf.h"
+#include "recipe/recipe.h"
 #include "util/error.h"
 
 #include <gtest/gtest.h>
@@ -444,4 +445,41 @@ TEST(GgufImatrix, WeightsReachTheKQuantsAndLegacyTypesAreRefused)
     } catch (const UnsupportedError &e) {
         EXPECT_NE(std::string(e.what()).find("100"), std::string::npos) << e.what();
     }
+}
+
+TEST(GgufExport, RecipeRulesGiveTheCustomMix)
+{
+    const fs::path src = smallModel();
+    const fs::path out = tempDir() / "recipe-mix.gguf";
+    fs::remove(out);
+    GgufExportOptions o;
+    o.recipe = std::make_shared<const Recipe>(Recipe::fromJson(nlohmann::ordered_json::parse(R"({
+        "quantscope_recipe": 1,
+        "rules": [{"name": "v8", "patterns": ["*.v_proj"], "specs": [{"method": "gguf", "type": "q8_0"}]}],
+        "exclude": [{"pattern": "model.layers.1.mlp.down_proj"}]})")));
+    const GgufExportResult r = exportGguf(src, out, o);
+    const GgufFile back = GgufFile::open(out);
+    EXPECT_EQ(back.tensorInfo("blk.0.attn_v.weight")->type, Type::Q8_0);
+    EXPECT_EQ(back.tensorInfo("blk.1.attn_v.weight")->type, Type::Q8_0);
+    EXPECT_EQ(back.tensorInfo("blk.1.ffn_down.weight")->type, Type::F32);  // excluded: as stored
+    EXPECT_EQ(back.tensorInfo("blk.0.ffn_down.weight")->type, Type::Q4_K); // llama.cpp's choice
+    for (const auto &t : r.tensors)
+        if (t.name == "blk.0.attn_v.weight")
+            EXPECT_NE(t.why.find("recipe"), std::string::npos) << t.why;
+
+    // A rule of another method cannot be stored in GGUF: refused naming the module, nothing written.
+    GgufExportOptions bad;
+    bad.recipe = std::make_shared<const Recipe>(Recipe::fromJson(nlohmann::ordered_json::parse(R"({
+        "quantscope_recipe": 1,
+        "rules": [{"name": "int4", "patterns": ["*"], "specs": [{"method": "int", "bits": 4}]}]})")));
+    const fs::path out2 = tempDir() / "recipe-refused.gguf";
+    fs::remove(out2);
+    try {
+        (void)exportGguf(src, out2, bad);
+        FAIL() << "wrote INT4 into a GGUF";
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("int"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("model.layers.0"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(out2));
 }
