@@ -346,33 +346,43 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
     if (!any)
         r.notes.push_back("no tensor changes type: the file is copied with the new general.file_type");
 
-    // Header: the source's key-values byte for byte, less the split keys and the two set here.
+    // Header: the source's key-values byte for byte, less the split keys and those set here, which
+    // follow in llama-quantize's order (ggml's gguf_set_val removes a key and appends it).
     const std::uint64_t align = f.alignment();
+    Bytes set;
+    std::vector<std::string> setKeys;
+    const auto setU32 = [&](const std::string &key, std::uint32_t v) {
+        set.str(key);
+        set.put<std::uint32_t>(kTypeUint32);
+        set.put<std::uint32_t>(v);
+        setKeys.push_back(key);
+    };
+    const auto setStr = [&](const std::string &key, const std::string &v) {
+        set.str(key);
+        set.put<std::uint32_t>(kTypeString);
+        set.str(v.substr(0, 127)); // llama-quantize's override strings hold 127 bytes
+        setKeys.push_back(key);
+    };
+    setU32("general.quantization_version", kQuantizationVersion);
+    setU32("general.file_type", static_cast<std::uint32_t>(options.mix.fileType));
+    if (im) {
+        setStr("quantize.imatrix.file", im->file);
+        if (!im->datasets.empty())
+            setStr("quantize.imatrix.dataset", im->datasets.front());
+        setU32("quantize.imatrix.entries_count", static_cast<std::uint32_t>(im->weights.size()));
+        if (im->chunks > 0)
+            setU32("quantize.imatrix.chunks_count", static_cast<std::uint32_t>(im->chunks));
+    }
     Bytes kvs;
-    std::uint64_t nKv = 0;
+    std::uint64_t nKv = setKeys.size();
     for (const GgufKeyValue &kv : f.metadata()) {
-        if (kv.key == "general.file_type" || kv.key == "general.quantization_version" || kv.key == "split.no" ||
-            kv.key == "split.count" || kv.key == "split.tensors.count" || kv.key.rfind("quantize.imatrix.", 0) == 0)
+        if (kv.key == "split.no" || kv.key == "split.count" || kv.key == "split.tensors.count" ||
+            std::find(setKeys.begin(), setKeys.end(), kv.key) != setKeys.end())
             continue;
         kvs.raw(f.rawKeyValue(kv));
         ++nKv;
     }
-    kvs.str("general.quantization_version");
-    kvs.put<std::uint32_t>(kTypeUint32);
-    kvs.put<std::uint32_t>(kQuantizationVersion);
-    kvs.str("general.file_type");
-    kvs.put<std::uint32_t>(kTypeUint32);
-    kvs.put<std::uint32_t>(static_cast<std::uint32_t>(options.mix.fileType));
-    nKv += 2;
-    if (im) {
-        kvs.str("quantize.imatrix.file");
-        kvs.put<std::uint32_t>(kTypeString);
-        kvs.str(std::filesystem::path(im->file).filename().string());
-        kvs.str("quantize.imatrix.entries_count"); // UINT32, as llama-quantize's integer overrides
-        kvs.put<std::uint32_t>(kTypeUint32);
-        kvs.put<std::uint32_t>(static_cast<std::uint32_t>(im->weights.size()));
-        nKv += 2;
-    }
+    kvs.raw(set.b);
     Bytes head;
     head.put<std::uint32_t>(0x46554747u); // "GGUF"
     head.put<std::uint32_t>(kGgufVersion);

@@ -31,8 +31,10 @@ class GgufFile;
 
 /// Importance weights per GGUF tensor name (ne[0] · experts values each).
 struct Imatrix {
-    std::string file;
-    std::string format; ///< "imatrix.dat", "imatrix.gguf" or "capture"
+    std::string file;                  ///< the path as given (llama-quantize writes it into the output's metadata)
+    std::string format;                ///< "imatrix.dat", "imatrix.gguf" or "capture"
+    std::vector<std::string> datasets; ///< the calibration texts the file names
+    std::int64_t chunks = 0;           ///< the chunks it was computed on (0: not stated)
     std::map<std::string, std::vector<float>, std::less<>> weights;
 };
 

@@ -86,7 +86,17 @@ Imatrix loadLegacy(const std::filesystem::path &path)
         if (!im.weights.emplace(name, std::move(v)).second)
             lie(path, "'" + name + "' appears twice", at, name);
     }
-    // The trailer (last call, dataset name) is optional and not needed.
+    // The optional trailer: the chunk count and the dataset's name.
+    if (size - pos >= 4) {
+        im.chunks = i32("the chunk count");
+        if (size - pos >= 4) {
+            const std::int32_t len = i32("the dataset name's length");
+            if (len > 0 && static_cast<std::uint64_t>(len) <= size - pos) {
+                const std::string ds(reinterpret_cast<const char *>(p + pos), static_cast<std::size_t>(len));
+                im.datasets.push_back(utf8Safe(ds.c_str())); // llama.cpp reads it as a C string
+            }
+        }
+    }
     return im;
 }
 
@@ -95,6 +105,17 @@ Imatrix loadGgufImatrix(const GgufFile &f)
     Imatrix im;
     im.file = f.path().string();
     im.format = "imatrix.gguf";
+    // llama-quantize refuses an imatrix GGUF without its metadata.
+    const GgufKeyValue *ds = f.find("imatrix.datasets"), *cc = f.find("imatrix.chunk_count"),
+                       *cs = f.find("imatrix.chunk_size");
+    if (ds == nullptr || cc == nullptr || cs == nullptr)
+        lie(f.path(), "an imatrix GGUF needs imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size", 0);
+    if (ds->value.is_array())
+        for (const auto &d : ds->value)
+            if (d.is_string())
+                im.datasets.push_back(d.get<std::string>());
+    if (cc->value.is_number_integer())
+        im.chunks = cc->value.get<std::int64_t>();
     const std::string suffix = ".in_sum2";
     for (const GgufTensorInfo &t : f.tensors()) {
         if (t.name.size() <= suffix.size() || t.name.compare(t.name.size() - suffix.size(), suffix.size(), suffix) != 0)
@@ -120,8 +141,9 @@ Imatrix loadGgufImatrix(const GgufFile &f)
         std::vector<float> v(s.size());
         for (std::uint64_t j = 0; j < nmat; ++j)
             for (std::uint64_t i = 0; i < ne0; ++i)
-                // A matrix that saw no input (count 0) gets weights 1, as llama-quantize does.
-                v[j * ne0 + i] = n[j] > 0 ? s[j * ne0 + i] / n[j] : 1.0f;
+                // Counts are rounded to integers; a matrix that saw no input gets weights 1, as
+                // llama-quantize does.
+                v[j * ne0 + i] = std::lround(n[j]) > 0 ? s[j * ne0 + i] / static_cast<float>(std::lround(n[j])) : 1.0f;
         checkFinite(f.path(), name, v, t.infoOffset);
         im.weights.emplace(name, std::move(v));
     }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // llama-quantize's per-tensor type choice (ggml_mix.h), rule for rule as llama.cpp's
-// src/llama-quant.cpp writes it for the K-quant and legacy file types.
+// src/llama-quant.cpp writes it (the version vendored in llama-cpp-python 0.3.36, which the goldens
+// of tests/data/gguf/export-goldens.json come from) for the K-quant and legacy file types:
+// tensor_allows_quantization, tensor_get_category, llama_tensor_get_type(_impl) and
+// tensor_type_fallback.
 #include "ggml/ggml_mix.h"
 
 #include <algorithm>
@@ -82,21 +85,24 @@ int nDims(const std::vector<std::uint64_t> &ne)
     return n < 1 ? 1 : n;
 }
 
-/// The "quantize" filter of llama_model_quantize_impl.
+/// tensor_allows_quantization.
 bool quantizable(const MixTensor &t, const MixOptions &o)
 {
     const std::string &n = t.name;
-    if (!endsWith(n, "weight") || nDims(t.ne) < 2 || contains(n, "_norm.weight"))
+    if (nDims(t.ne) < 2 || !endsWith(n, "weight") || contains(n, "_norm.weight"))
         return false;
     if (!o.quantizeOutput && n == "output.weight")
         return false;
     // llama.cpp's exceptions: names that contain one of these, and two whole names.
-    static constexpr std::array<std::string_view, 22> kKept = {"ffn_gate_inp.weight",
+    static constexpr std::array<std::string_view, 34> kKept = {"ffn_gate_inp.weight",
+                                                               "ffn_gate_tid2eid.weight",
                                                                "altup",
                                                                "laurel",
                                                                "per_layer_model_proj",
-                                                               "ssm_conv1d.weight",
+                                                               "ssm_conv1d",
                                                                "shortconv.conv.weight",
+                                                               "indexer.k_proj.weight",
+                                                               "indexer.q_proj.weight",
                                                                "time_mix_first.weight",
                                                                "time_mix_w0.weight",
                                                                "time_mix_w1.weight",
@@ -112,13 +118,66 @@ bool quantizable(const MixTensor &t, const MixOptions &o)
                                                                "time_mix_decay_w1.weight",
                                                                "time_mix_decay_w2.weight",
                                                                "time_mix_lerp_fused.weight",
-                                                               "attn_rel_b.weight"};
+                                                               "attn_rel_b.weight",
+                                                               ".position_embd",
+                                                               "sam.pos_embd",
+                                                               "sam.neck.",
+                                                               "sam.net_",
+                                                               ".rel_pos",
+                                                               ".patch_embd",
+                                                               ".patch_merger",
+                                                               "a.rvq.codebook",
+                                                               "mm.a.code_embd"};
     for (std::string_view k : kKept)
         if (contains(n, k))
             return false;
     if (n == "position_embd.weight" || n == "token_types.weight")
         return false;
     return true;
+}
+
+enum class Category {
+    Output,
+    TokenEmbd,
+    AttnQkv,
+    AttnKvB,
+    AttnV,
+    AttnK,
+    AttnQ,
+    AttnOutput,
+    FfnUp,
+    FfnGate,
+    FfnDown,
+    Other
+};
+
+/// tensor_get_category.
+Category categoryOf(const std::string &n)
+{
+    if (n == "output.weight")
+        return Category::Output;
+    if (n == "token_embd.weight" || n == "per_layer_token_embd.weight")
+        return Category::TokenEmbd;
+    static constexpr std::array<std::pair<std::string_view, Category>, 9> kParts = {{
+        {"attn_qkv.weight", Category::AttnQkv},
+        {"attn_kv_b.weight", Category::AttnKvB},
+        {"attn_v.weight", Category::AttnV},
+        {"attn_k.weight", Category::AttnK},
+        {"attn_q.weight", Category::AttnQ},
+        {"attn_output.weight", Category::AttnOutput},
+        {"ffn_up", Category::FfnUp},
+        {"ffn_gate", Category::FfnGate},
+        {"ffn_down", Category::FfnDown},
+    }};
+    for (const auto &[part, cat] : kParts)
+        if (contains(n, part))
+            return cat;
+    return Category::Other;
+}
+
+bool attnVLike(Category c)
+{
+    return c == Category::AttnV || c == Category::AttnQkv || c == Category::AttnKvB;
 }
 
 struct Counters {
@@ -141,9 +200,9 @@ int layerOf(const MixModel &m, int counter, const std::string &name)
     return layer;
 }
 
-/// llama_tensor_get_type for the file types of kFileTypes; `why` gathers the reason.
-Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, FileType f, const MixOptions &o,
-               std::string &why, bool &fellBack)
+/// llama_tensor_get_type_impl for the file types of kFileTypes; `why` gets the rule that applied.
+Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Category cat, FileType f,
+             bool haveImatrix, std::string &why)
 {
     using F = FileType;
     const std::string &name = tensor.name;
@@ -154,21 +213,16 @@ Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, 
         t = nt;
         why = reason + " → " + std::string(typeName(nt));
     };
-    if (name == "output.weight" || (!m.hasOutput && name == "token_embd.weight")) {
-        const std::string outName = name == "output.weight" ? "output" : "token_embd tied to the output";
-        if (o.outputTensorType) {
-            set(*o.outputTensorType, "--output-tensor-type");
-        } else {
-            const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
-            if (falcon || nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
-                set(Type::Q8_0, outName + ": rows not whole blocks");
-            else if (t != Type::Q8_0)
-                set(Type::Q6_K, outName);
-        }
-    } else if (name == "token_embd.weight" || name == "per_layer_token_embd.weight") {
-        if (o.tokenEmbeddingType)
-            set(*o.tokenEmbeddingType, "--token-embedding-type");
-    } else if (contains(name, "attn_v.weight")) {
+    if (cat == Category::Output || (!m.hasOutput && cat == Category::TokenEmbd)) {
+        const std::string outName = cat == Category::Output ? "output" : "token_embd tied to the output";
+        const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
+        if (falcon || nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
+            set(Type::Q8_0, outName + ": rows not whole blocks");
+        else if (t != Type::Q8_0)
+            set(Type::Q6_K, outName);
+    } else if (cat == Category::TokenEmbd) {
+        // Only the i-quant and ternary file types change token_embd.
+    } else if (attnVLike(cat)) {
         const int i = c.iAttentionV, n = m.attentionV;
         if (f == F::Q2_K)
             set(nGqa >= 4 ? Type::Q4_K : Type::Q3_K, "attn_v of Q2_K");
@@ -187,12 +241,12 @@ Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, 
         if (m.experts == 8)
             set(Type::Q8_0, "attn_v with 8 experts");
         ++c.iAttentionV;
-    } else if (contains(name, "attn_k.weight")) {
+    } else if (cat == Category::AttnK) {
         if (m.experts == 8)
             set(Type::Q8_0, "attn_k with 8 experts");
-    } else if (contains(name, "attn_q.weight")) {
+    } else if (cat == Category::AttnQ) {
         // Only the i-quant file types change attn_q.
-    } else if (contains(name, "ffn_down")) {
+    } else if (cat == Category::FfnDown) {
         const int i = layerOf(m, c.iFfnDown, name), n = m.layers;
         const bool more = useMoreBits(i, n);
         const std::string at = "ffn_down of layer " + std::to_string(i) + " of " + std::to_string(n);
@@ -214,10 +268,10 @@ Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, 
             set(Type::Q6_K, at + ": use_more_bits");
         else if (f == F::Q4_K_S && !falcon && i < n / 8)
             set(Type::Q5_K, at + ": first eighth");
-        else if ((f == F::Q4_0 || f == F::Q5_0) && o.haveImatrix && i < n / 8)
+        else if ((f == F::Q4_0 || f == F::Q5_0) && haveImatrix && i < n / 8)
             set(f == F::Q4_0 ? Type::Q4_1 : Type::Q5_1, at + ": first eighth with an imatrix");
         ++c.iFfnDown;
-    } else if (contains(name, "attn_output.weight")) {
+    } else if (cat == Category::AttnOutput) {
         if (!falcon) {
             if (m.experts == 8) {
                 if (f == F::Q2_K || f == F::Q3_K_S || f == F::Q3_K_M || f == F::Q4_K_S || f == F::Q4_K_M)
@@ -231,47 +285,45 @@ Type chooseOne(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, 
         } else if (f == F::Q3_K_L) {
             set(Type::Q4_K, "attn_output of falcon Q3_K_L");
         }
-    } else if (contains(name, "attn_qkv.weight")) {
-        if (f == F::Q3_K_M || f == F::Q3_K_L)
-            set(Type::Q4_K, "attn_qkv");
-        else if (f == F::Q4_K_M)
-            set(Type::Q5_K, "attn_qkv of Q4_K_M");
-        else if (f == F::Q5_K_M)
-            set(Type::Q6_K, "attn_qkv of Q5_K_M");
-    } else if (contains(name, "ffn_gate")) {
+    } else if (cat == Category::FfnGate) {
         ++c.iFfnGate;
-    } else if (contains(name, "ffn_up")) {
+    } else if (cat == Category::FfnUp) {
         ++c.iFfnUp;
     }
-
-    // Rows that are not whole blocks of the chosen type fall back.
-    const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
-    if (nx % static_cast<std::uint64_t>(blockSize(t)) != 0) {
-        const std::string cols = std::to_string(nx) + " columns are not whole blocks of " + std::string(typeName(t));
-        switch (t) {
-        case Type::Q2_K:
-        case Type::Q3_K:
-            throw UnsupportedError("GGUF export: tensor '" + name + "': " + cols +
-                                   "; llama.cpp falls back to IQ4_NL, which Quantscope does not quantize");
-        case Type::Q4_K:
-            t = Type::Q5_0;
-            break;
-        case Type::Q5_K:
-            t = Type::Q5_1;
-            break;
-        case Type::Q6_K:
-            t = Type::Q8_0;
-            break;
-        default:
-            throw UnsupportedError("GGUF export: tensor '" + name + "': " + cols +
-                                   " (llama.cpp: unsupported tensor size)");
-        }
-        if (nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
-            t = Type::F16;
-        why = (why.empty() ? "" : why + "; ") + "fallback: " + cols + " → " + std::string(typeName(t));
-        fellBack = true;
-    }
     return t;
+}
+
+/// tensor_type_fallback: rows that are not whole blocks of `t`.
+Type fallback(const MixTensor &tensor, Type t, std::string &why)
+{
+    const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
+    if (nx % static_cast<std::uint64_t>(blockSize(t)) == 0)
+        return t;
+    const std::string cols = std::to_string(nx) + " columns are not whole blocks of " + std::string(typeName(t));
+    Type r = t;
+    switch (t) {
+    case Type::Q2_K:
+    case Type::Q3_K:
+        r = Type::Q4_0;
+        break;
+    case Type::Q4_K:
+        r = Type::Q5_0;
+        break;
+    case Type::Q5_K:
+        r = Type::Q5_1;
+        break;
+    case Type::Q6_K:
+        r = Type::Q8_0;
+        break;
+    default:
+        if (blockSize(t) > 32)
+            throw UnsupportedError("GGUF export: tensor '" + tensor.name + "': " + cols +
+                                   " (llama.cpp defines no fallback for it)");
+    }
+    if (nx % static_cast<std::uint64_t>(blockSize(r)) != 0)
+        r = Type::F16;
+    why = (why.empty() ? "" : why + "; ") + "fallback: " + cols + " → " + std::string(typeName(r));
+    return r;
 }
 
 } // namespace
@@ -355,30 +407,44 @@ std::vector<MixChoice> chooseTypes(const MixModel &model, const std::vector<MixT
             out.push_back(std::move(ch));
             continue;
         }
+        // llama_tensor_get_type.
+        const Category cat = categoryOf(t.name);
         Type nt = base;
         std::string why = "default " + std::string(typeName(base));
-        if (!options.pure && isQuantized(base)) {
-            bool fellBack = false;
-            std::string reason;
-            nt = chooseOne(model, c, nt, t, options.fileType, options, reason, fellBack);
-            if (!reason.empty())
-                why = reason;
-            if (!fellBack) {
-                for (std::size_t i = 0; i < patterns.size(); ++i)
-                    if (std::regex_search(t.name, patterns[i]) && options.tensorTypes[i].second != nt) {
-                        nt = options.tensorTypes[i].second;
-                        why = "--tensor-type " + options.tensorTypes[i].first + " → " + std::string(typeName(nt));
-                    }
-            }
-        }
-        if (options.tokenEmbeddingType && t.name == "token_embd.weight") {
+        bool named = false; // per_layer_token_embd named by a --tensor-type pattern
+        if (t.name == "per_layer_token_embd.weight")
+            for (const auto &re : patterns)
+                named = named || std::regex_search(t.name, re);
+        if (options.tokenEmbeddingType && cat == Category::TokenEmbd && !named) {
             nt = *options.tokenEmbeddingType;
             why = "--token-embedding-type → " + std::string(typeName(nt));
-        }
-        if (options.outputTensorType && t.name == "output.weight") {
+        } else if (options.outputTensorType && cat == Category::Output) {
             nt = *options.outputTensorType;
             why = "--output-tensor-type → " + std::string(typeName(nt));
+        } else if (isQuantized(base)) {
+            bool manual = false; // the first matching --tensor-type wins and replaces the mix
+            for (std::size_t i = 0; i < patterns.size() && !manual; ++i)
+                if (std::regex_search(t.name, patterns[i])) {
+                    manual = true;
+                    nt = options.tensorTypes[i].second;
+                    why = "--tensor-type " + options.tensorTypes[i].first + " → " + std::string(typeName(nt));
+                }
+            if (!manual && !options.pure) {
+                std::string reason;
+                nt = mixRule(model, c, nt, t, cat, options.fileType, options.haveImatrix, reason);
+                if (!reason.empty())
+                    why = reason;
+            } else if (options.pure && !manual) {
+                why = "--pure: " + why;
+            }
+            nt = fallback(t, nt, why);
         }
+        // tensor_requires_imatrix: Q2_K in a Q2_K_S file (embeddings and output aside).
+        if (nt == Type::Q2_K && options.fileType == FileType::Q2_K_S && !options.haveImatrix &&
+            cat != Category::Output && cat != Category::TokenEmbd)
+            throw UnsupportedError("GGUF export: tensor '" + t.name +
+                                   "' becomes Q2_K in a Q2_K_S file, which llama.cpp quantizes only with an importance "
+                                   "matrix (--imatrix)");
         ch.type = nt;
         ch.quantize = t.type != nt;
         ch.why = ch.quantize ? why : why + " (already stored so: copied)";

@@ -2,9 +2,10 @@
 #pragma once
 /// \file ggml_mix.h
 /// The per-tensor types llama.cpp's `llama-quantize` picks for a file type such as Q4_K_M
-/// (llama.cpp src/llama-quant.cpp: the "quantize" filter, llama_tensor_get_type, the fallback of
-/// rows that are not whole blocks, then --tensor-type / --token-embedding-type /
-/// --output-tensor-type overrides), for the file types whose block types Quantscope quantizes
+/// (llama.cpp src/llama-quant.cpp as vendored in llama-cpp-python 0.3.36: tensor_allows_quantization,
+/// llama_tensor_get_type with its --token-embedding-type / --output-tensor-type / --tensor-type
+/// overrides and --pure, the mix rules, tensor_type_fallback), for the file types whose block types
+/// Quantscope quantizes
 /// (docs/formats.md "GGUF export"). The i-quant file types (IQ2_XXS … IQ4_XS, TQ1_0/TQ2_0,
 /// MXFP4_MOE) are refused by name.
 #include <cstdint>
@@ -70,8 +71,8 @@ struct MixOptions {
     FileType fileType = FileType::Q4_K_M;
     bool pure = false;        ///< --pure: the default type everywhere (no per-tensor choice)
     bool haveImatrix = false; ///< an importance matrix is given (changes Q4_0/Q5_0's ffn_down)
-    /// --tensor-type REGEX=TYPE (ECMAScript search, the last match wins), applied when the
-    /// choice needed no fallback, as llama-quantize applies them.
+    /// --tensor-type REGEX=TYPE (ECMAScript search): the first match wins and replaces the mix
+    /// rules; rows that are not whole blocks of it still fall back, as in llama-quantize.
     std::vector<std::pair<std::string, Type>> tensorTypes;
     std::optional<Type> tokenEmbeddingType, outputTensorType;
     bool quantizeOutput = true; ///< --leave-output-tensor clears it
@@ -88,9 +89,8 @@ struct MixChoice {
 
 /// The choice for every tensor, in llama-quantize's order — its loader's weight map sorts by the
 /// layer of `blk.N.` (others first, as layer −1), then by name; its counters advance and its
-/// output file is written in that order.
-/// Throws UnsupportedError naming the tensor when llama.cpp's choice is a type Quantscope does not
-/// quantize (e.g. the IQ4_NL fallback of Q2_K/Q3_K rows that are not whole super-blocks).
+/// output file is written in that order. Throws UnsupportedError naming the tensor for a row
+/// size llama.cpp has no fallback for and for Q2_K in a Q2_K_S file without an imatrix.
 std::vector<MixChoice> chooseTypes(const MixModel &model, const std::vector<MixTensor> &tensors,
                                    const MixOptions &options);
 

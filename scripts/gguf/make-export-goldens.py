@@ -5,7 +5,7 @@
 A small llama-architecture model in F32 (8 layers, hidden 256, 4 heads / 2 KV heads, FFN 320 so
 that ffn_down's rows are not whole K-quant super-blocks and take llama.cpp's fallback, an untied
 output.weight) is generated from a seeded RNG with heavy-tailed rows and outlier channels, and
-written with the `gguf` package. With --llama-quantize, every file type in FILE_TYPES is made by
+written with the `gguf` package, with a seeded legacy imatrix.dat beside it. With --llama-quantize, every file type in FILE_TYPES is made by
 llama-quantize and tests/data/gguf/export-goldens.json records, per file type, the SHA-256 of the
 whole output file and each tensor's type and SHA-256 — the test (tests/cli/gguf_export_reference.py)
 regenerates the same source, runs `quantscope-cli export-gguf` and compares.
@@ -31,13 +31,24 @@ import numpy as np
 
 FILE_TYPES = [
     ("Q4_K_M", []),
+    ("Q5_K_M", []),
     ("Q3_K_M", []),
+    ("Q3_K_L", []),
+    ("Q4_K_S", []),
     ("Q5_K_S", []),
+    ("Q2_K", []),
     ("Q6_K", []),
     ("Q4_0", []),
+    ("Q4_1", []),
+    ("Q5_1", []),
     ("Q8_0", []),
     ("Q4_K_M", ["--pure"]),
-    ("Q4_K_M", ["--tensor-type", "attn_q=q8_0", "--output-tensor-type", "q5_k"]),
+    ("Q4_K_M", ["--tensor-type", "attn_q=q8_0", "--tensor-type", "attn=q5_k", "--output-tensor-type", "q5_k"]),
+    ("Q4_K_M", ["--token-embedding-type", "q8_0", "--leave-output-tensor"]),
+    # The importance matrix (imatrix.dat beside the source, named relatively: llama-quantize writes
+    # the path it was given into the metadata). Entries only for tensors that become K-quants.
+    ("Q4_K_M", ["--imatrix", "imatrix.dat"]),
+    ("Q3_K_M", ["--imatrix", "imatrix.dat"]),
 ]
 LAYERS, HIDDEN, HEADS, KV_HEADS, FFN, VOCAB = 8, 256, 4, 2, 320, 512
 SEED = 20261128
@@ -100,6 +111,27 @@ def write_source(path):
     wr.close()
 
 
+def write_imatrix(path):
+    """A legacy imatrix.dat: per entry mean x² · ncall, then the chunk count and the dataset."""
+    import struct
+
+    rng = np.random.default_rng(SEED + 1)
+    kv = HIDDEN // HEADS * KV_HEADS
+    names = []
+    for i in range(LAYERS):
+        names += [f"blk.{i}.{t}.weight" for t in ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up")]
+    ncall = 10
+    with open(path, "wb") as f:
+        f.write(struct.pack("<i", len(names)))
+        for n in names:
+            f.write(struct.pack("<i", len(n)) + n.encode())
+            vals = (rng.lognormal(0.0, 1.0, HIDDEN) * ncall).astype(np.float32)
+            vals[rng.choice(HIDDEN, 4, replace=False)] *= 50.0  # outlier channels
+            f.write(struct.pack("<ii", ncall, HIDDEN) + vals.tobytes())
+        f.write(struct.pack("<i", ncall) + struct.pack("<i", 9) + b"calib.txt")
+    del kv
+
+
 def describe(path):
     import gguf
 
@@ -117,6 +149,7 @@ def main():
     a = ap.parse_args()
     if a.source:
         write_source(a.source)
+        write_imatrix(os.path.join(os.path.dirname(os.path.abspath(a.source)), "imatrix.dat"))
         print(sha(a.source))
         return 0
     if not a.llama_quantize:
@@ -126,6 +159,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "source.gguf")
         write_source(src)
+        write_imatrix(os.path.join(tmp, "imatrix.dat"))
         goldens = {
             "source_sha256": sha(src),
             "gguf_package": getattr(gguf, "__version__", "unknown"),
@@ -135,8 +169,8 @@ def main():
         }
         for ftype, extra in FILE_TYPES:
             out = os.path.join(tmp, "out.gguf")
-            cmd = [a.llama_quantize] + extra + [src, out, ftype, "1"]
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cmd = [a.llama_quantize] + extra + ["source.gguf", "out.gguf", ftype, "1"]
+            subprocess.run(cmd, check=True, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             goldens["runs"].append(
                 {"file_type": ftype, "args": extra, "sha256": sha(out), "tensors": describe(out)}
             )

@@ -51,8 +51,9 @@ def main():
             out = os.path.join(tmp, "out.gguf")
             if os.path.exists(out):
                 os.remove(out)
-            cmd = [cli, "export-gguf", src, out, "--quant", run["file_type"], "--json", "--quiet"] + run["args"]
-            p = subprocess.run(cmd, capture_output=True, text=True)
+            # Relative names, as llama-quantize was run (it writes the imatrix path it was given).
+            cmd = [cli, "export-gguf", "source.gguf", "out.gguf", "--quant", run["file_type"], "--json", "--quiet"]
+            p = subprocess.run(cmd + run["args"], capture_output=True, text=True, cwd=tmp)
             if p.returncode != 0:
                 print(f"FAIL {label}: exit {p.returncode}: {p.stderr.strip()}")
                 failures += 1

@@ -198,31 +198,32 @@ TEST(GgufMix, TiedEmbeddingFallbacksOverridesAndPure)
     EXPECT_EQ(typeOf(c, "blk.0.ffn_down.weight"), Type::Q6_K); // 1536 = 6 · 256
     EXPECT_EQ(typeOf(c, "blk.4.ffn_down.weight"), Type::Q4_K);
 
-    // --tensor-type: the last match wins; not applied where a fallback happened.
-    o.tensorTypes = {{"ffn_down", Type::Q8_0}, {"blk\\.4\\.ffn_down", Type::Q5_K}, {"attn_q", Type::Q4_K}};
+    // --tensor-type: the first match wins and replaces the mix; the fallback still applies.
+    o.tensorTypes = {{"blk\\.4\\.ffn_down", Type::Q5_K}, {"ffn_down", Type::Q8_0}, {"attn_q", Type::Q4_K}};
     c = ggml::chooseTypes(llamaModel(30, false), tensors, o);
     EXPECT_EQ(typeOf(c, "blk.4.ffn_down.weight"), Type::Q5_K);
-    EXPECT_EQ(typeOf(c, "blk.5.ffn_down.weight"), Type::Q8_0);
-    EXPECT_EQ(typeOf(c, "blk.5.attn_q.weight"), Type::Q5_0);
+    EXPECT_EQ(typeOf(c, "blk.0.ffn_down.weight"), Type::Q8_0); // the pattern, not use_more_bits' Q6_K
+    EXPECT_EQ(typeOf(c, "blk.5.attn_q.weight"), Type::Q5_0);   // Q4_K asked, 576 columns: Q5_0
 
-    // --pure: the default type everywhere a row is whole blocks (no fallback either).
+    // --pure: the default type everywhere, the fallback still applied.
     ggml::MixOptions pure;
     pure.pure = true;
-    pure.fileType = ggml::FileType::Q8_0;
     c = ggml::chooseTypes(llamaModel(30, false), tensors, pure);
-    for (const auto &x : c)
-        if (x.quantize)
-            EXPECT_EQ(x.type, Type::Q8_0) << x.name;
+    EXPECT_EQ(typeOf(c, "blk.0.attn_v.weight"), Type::Q5_0);
+    EXPECT_EQ(typeOf(c, "blk.0.ffn_down.weight"), Type::Q4_K);
+    EXPECT_EQ(typeOf(c, "token_embd.weight"), Type::Q5_0);
 
-    // Q2_K on 576-wide rows: llama.cpp falls back to IQ4_NL, which is refused by name.
+    // Q2_K on 576-wide rows falls back to Q4_0; Q2_K_S needs an importance matrix.
     ggml::MixOptions q2;
     q2.fileType = ggml::FileType::Q2_K;
-    try {
-        (void)ggml::chooseTypes(llamaModel(30, false), tensors, q2);
-        FAIL() << "accepted an IQ4_NL fallback";
-    } catch (const UnsupportedError &e) {
-        EXPECT_NE(std::string(e.what()).find("IQ4_NL"), std::string::npos) << e.what();
-    }
+    c = ggml::chooseTypes(llamaModel(30, false), tensors, q2);
+    EXPECT_EQ(typeOf(c, "blk.3.attn_q.weight"), Type::Q4_0);
+    EXPECT_EQ(typeOf(c, "blk.3.ffn_down.weight"), Type::Q3_K);
+    q2.fileType = ggml::FileType::Q2_K_S;
+    auto wide = llamaTensors(8, 4096, 14336, 1024, true);
+    EXPECT_THROW((void)ggml::chooseTypes(llamaModel(8, true), wide, q2), UnsupportedError);
+    q2.haveImatrix = true;
+    EXPECT_NO_THROW((void)ggml::chooseTypes(llamaModel(8, true), wide, q2));
     std::string why;
     EXPECT_FALSE(ggml::fileTypeFromName("IQ4_XS", &why));
     EXPECT_NE(why.find("i-quant"), std::string::npos);
@@ -305,7 +306,7 @@ TEST(GgufExport, RefusalsLeaveNoFile)
     const fs::path out = tempDir() / "refused.gguf";
     fs::remove(out);
     GgufExportOptions o;
-    o.mix.fileType = ggml::FileType::Q2_K; // attn_q's 288 columns: llama.cpp would pick IQ4_NL
+    o.mix.fileType = ggml::FileType::Q2_K_S; // llama.cpp requires an importance matrix for it
     EXPECT_THROW((void)exportGguf(src, out, o), UnsupportedError);
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(out.string() + ".partial"));
