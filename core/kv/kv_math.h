@@ -95,7 +95,7 @@ QS_HD inline std::uint8_t e4m3Code(float x)
     const std::int32_t field = static_cast<std::int32_t>(a >> 23);
     const std::int32_t eEff = field > 1 ? field : 1;
     const std::uint32_t sig = (a & 0x007FFFFFu) | (static_cast<std::uint32_t>(field != 0) << 23);
-    const std::int32_t d = eEff - 120; // bias 7
+    const std::int32_t d = eEff - 121; // bias 7: 128 − 7
     std::int32_t shift = 20 + (d < 0 ? -d : 0);
     shift = shift < 31 ? shift : 31;
     const std::uint32_t half = (1u << (shift - 1)) - 1u;
