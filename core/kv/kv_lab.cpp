@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "kv/kv_math.h"
 #include "numeric/fp4math.h"
 #include "quant/constopt_sweep.h"
 #include "numeric/hadamard.h"
@@ -37,14 +38,8 @@ std::vector<float> unitRotated(const std::vector<float> &x, std::int64_t d, std:
 {
     std::vector<float> u(x.size());
     const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    for (std::int64_t i = 0; i < rows; ++i) {
-        double n2 = 0;
-        for (std::int64_t j = 0; j < d; ++j)
-            n2 += static_cast<double>(x[static_cast<std::size_t>(i * d + j)]) * x[static_cast<std::size_t>(i * d + j)];
-        const float n = static_cast<float>(std::sqrt(n2));
-        for (std::int64_t j = 0; j < d; ++j)
-            u[static_cast<std::size_t>(i * d + j)] = n > 0 ? x[static_cast<std::size_t>(i * d + j)] / n : 0.0f;
-    }
+    for (std::int64_t i = 0; i < rows; ++i)
+        kvmath::unitRow(x.data() + i * d, u.data() + i * d, d);
     if (b >= 2)
         kvRotateRows(u, d, b);
     return u;
@@ -629,24 +624,36 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     // ---- distortion of unit-vector coordinates ----
     if (opt.distortion) {
         const std::vector<double> coarse = grid(opt.cLo, opt.cHi, 0.005);
-        auto measure = [&](const std::string &source, std::int64_t dd, const std::vector<float> &u, double floor) {
+        // curve(grid, pow2): the MSE of the unit vectors over a grid (pow2, or unrounded scales).
+        using Curve = std::function<std::vector<double>(const std::vector<double> &, bool)>;
+        auto measure = [&](const std::string &source, std::int64_t dd, const Curve &curve, double floor) {
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            const auto at = pow2Curve(u, dd, {0.156, 0.195}, threads);
+            const auto at = curve({0.156, 0.195}, true);
             r.constOpt0156 = at[0];
             r.constOpt0195 = at[1];
-            const auto plain = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                     ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
-            r.fp4Plain = plain->mse(1.0f / 6.0f);
-            const auto m = pow2Curve(u, dd, cs, threads);
+            r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6
+            const auto m = curve(cs, true);
             const std::size_t i = argmin(m);
             r.cStar = cs[i];
             r.constOptStar = m[i];
             r.c = coarse;
-            r.curve = pow2Curve(u, dd, coarse, threads);
+            r.curve = curve(coarse, true);
             r.lloydMax = floor;
             rep.distortion.push_back(std::move(r));
+        };
+        auto cpuCurve = [&](const std::vector<float> &u, std::int64_t dd) -> Curve {
+            return [&u, dd, threads](const std::vector<double> &g, bool pow2) {
+                if (pow2)
+                    return pow2Curve(u, dd, g, threads);
+                const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
+                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
+                std::vector<double> out;
+                for (const double c : g)
+                    out.push_back(ev->mse(static_cast<float>(c)));
+                return out;
+            };
         };
         for (const std::int64_t dd : {64, 128, 256}) {
             const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
@@ -663,14 +670,28 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                     u[static_cast<std::size_t>(i * dd + j)] =
                         static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
             }
-            measure("theory", dd, u, lloydMaxSphere(dd).mse);
+            measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
         }
-        std::vector<float> keys;
-        for (const auto &l : data.layers) {
-            const auto u = unitRotated(l.k, d, b);
-            keys.insert(keys.end(), u.begin(), u.end());
+        // The user's rotated unit keys: on the device when the lab has one (the same bits).
+        bool keysOnDevice = false;
+        if (acc) {
+            const std::size_t before = rep.distortion.size();
+            keysOnDevice = onDevice([&] {
+                measure(
+                    "keys", d, [&](const std::vector<double> &g, bool pow2) { return acc->unitKeysCurve(g, pow2); },
+                    rep.kShared.mse);
+            });
+            if (!keysOnDevice)
+                rep.distortion.resize(before);
         }
-        measure("keys", d, keys, rep.kShared.mse);
+        if (!keysOnDevice) {
+            std::vector<float> keys;
+            for (const auto &l : data.layers) {
+                const auto u = unitRotated(l.k, d, b);
+                keys.insert(keys.end(), u.begin(), u.end());
+            }
+            measure("keys", d, cpuCurve(keys, d), rep.kShared.mse);
+        }
     }
     tick();
     rep.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

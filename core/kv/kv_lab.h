@@ -137,6 +137,9 @@ public:
     /// constOpt pow2 MSE over `cs` of the rotated K (or V) of layer `layer` (−1: all layers),
     /// groups of 32: the CPU's pow2Curve bits.
     virtual std::vector<double> rotatedCurve(KvRole role, std::int64_t layer, const std::vector<double> &cs) = 0;
+    /// constOpt MSE over `cs` (pow2, or unrounded scales) of the keys of all layers scaled to unit
+    /// length per token and rotated (the distortion curves' user keys): the CPU evaluator's bits.
+    virtual std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) = 0;
     /// One scheme pair on every layer (jobs[l]): per layer the MSE per KV head and, with queries,
     /// the attention errors per query head at the query rows given to the factory (kMean2, vMean2
     /// and c are the caller's).

@@ -130,6 +130,18 @@ QS_HD inline float fp8Divisor(bool vllm, bool isK)
     return vllm ? (isK ? 200.0f : 100.0f) : 448.0f;
 }
 
+/// A row scaled to unit length: n = ‖x‖₂ in FP64 (sequential sum), u = x/(float)n; n = 0 → 0
+/// (the lab's unit vectors: the codebook refits and the distortion curves on the user's keys).
+QS_HD inline void unitRow(const float *x, float *out, std::int64_t d)
+{
+    double n2 = 0;
+    for (std::int64_t j = 0; j < d; ++j)
+        n2 = qmath::dadd(n2, qmath::dmul(static_cast<double>(x[j]), static_cast<double>(x[j])));
+    const float n = static_cast<float>(dsqrt(n2));
+    for (std::int64_t j = 0; j < d; ++j)
+        out[j] = n > 0 ? fdiv(x[j], n) : 0.0f;
+}
+
 /// The codebook's level index of y: the number of the 15 boundaries ≤ y (y ≥ boundary goes up).
 QS_HD inline int codebookIndex(float y, const float *bound)
 {

@@ -137,6 +137,25 @@ public:
         return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, true)->mse(cs, nullptr);
     }
 
+    std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        const std::int64_t rowsAll = L * Hkv * T;
+        if (!m_unitRot) {
+            auto unit = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
+            launch::kvUnitRows(fk(m_k), rowsAll, d, static_cast<float *>(unit.get()), I.S());
+            m_unitRot = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
+            launch::hadamardRows(kInF32, unit.get(), rowsAll, d, static_cast<int>(m_block), m_r,
+                                 static_cast<float *>(m_unitRot.get()), I.S());
+            QS_GPU_CHECK(qsStreamSynchronize(I.stream)); // `unit` returns to the pool
+        }
+        auto x = std::make_shared<GpuTensor>(Shape{rowsAll, d}, DType::F32, DType::F32, m_unitRot.get(),
+                                             std::string("unit keys"), m_unitRot);
+        return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, pow2)->mse(cs, nullptr);
+    }
+
     std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) override
     {
         if (static_cast<std::int64_t>(jobs.size()) != L)
@@ -358,7 +377,7 @@ private:
     std::int64_t L = 0, Hkv = 0, T = 0, d = 0, H = 0, Q = 0;
     std::int64_t m_block = 1;
     float m_r = 1;
-    std::shared_ptr<void> m_k, m_v, m_kq, m_vq, m_q, m_kRot, m_vRot;
+    std::shared_ptr<void> m_k, m_v, m_kq, m_vq, m_q, m_kRot, m_vRot, m_unitRot;
     std::vector<float> m_kAmax, m_vAmax;
     int m_nq = 0;
     long long m_perHead = 0;

@@ -15,6 +15,9 @@ inline constexpr int kKvMaxDim = 256;
 /// amax[s] = max |x| over segment s (segments of segLen values): exact (max is order-free).
 void kvAbsmax(const float *x, long long segments, long long segLen, float *amax, void *stream);
 
+/// out[r] = x[r] scaled to unit length (kv_math.h unitRow), every row of d.
+void kvUnitRows(const float *x, long long rows, long long d, float *out, void *stream);
+
 /// Per-layer mode word of kvQuantize: the method (kv_schemes.h KvMethod as an integer) in the low
 /// byte, then the flags below.
 enum KvModeFlag : int {

@@ -69,6 +69,13 @@ __global__ void __launch_bounds__(kThreads) kAbsmax(const float *x, long long se
         amax[blockIdx.x] = static_cast<float>(r); // exact: a float widened and narrowed
 }
 
+__global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
+{
+    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+    if (row < rows)
+        kvmath::unitRow(x + row * d, out + row * d, d);
+}
+
 __global__ void __launch_bounds__(kThreads) kQuantizeRows(KvQuantArgs a)
 {
     const long long rows = a.layers * a.heads * a.tokens;
@@ -291,6 +298,14 @@ void kvAbsmax(const float *x, long long segments, long long segLen, float *amax,
         return;
     kAbsmax<<<static_cast<unsigned>(segments), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, segLen, amax);
     QS_GPU_CHECK_LAUNCH("kvAbsmax");
+}
+
+void kvUnitRows(const float *x, long long rows, long long d, float *out, void *stream)
+{
+    if (rows <= 0)
+        return;
+    kUnitRows<<<blocksFor(rows), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, rows, d, out);
+    QS_GPU_CHECK_LAUNCH("kvUnitRows");
 }
 
 void kvQuantize(const KvQuantArgs &a, void *stream)

@@ -19,6 +19,7 @@
 #include "kv/kv_codebook.h"
 #include "kv/kv_data.h"
 #include "kv/kv_lab.h"
+#include "kv/kv_math.h"
 #include "kv/kv_schemes.h"
 #include "quant/constopt_sweep.h"
 #include "register.h"
@@ -208,6 +209,27 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
     const auto gpu = acc->rotatedCurve(KvRole::K, -1, cs);
     for (std::size_t i = 0; i < cpu.size(); ++i)
         ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu[i]), std::bit_cast<std::uint64_t>(cpu[i])) << "all, c " << cs[i];
+    // The unit keys (scaled per token, rotated): both encoders.
+    std::vector<float> unit;
+    for (const auto &l : data.layers) {
+        std::vector<float> u(l.k.size());
+        for (std::int64_t r = 0; r < static_cast<std::int64_t>(l.k.size()) / d; ++r)
+            kvmath::unitRow(l.k.data() + r * d, u.data() + r * d, d);
+        kvRotateRows(u, d, b);
+        unit.insert(unit.end(), u.begin(), u.end());
+    }
+    for (const bool pow2 : {true, false}) {
+        const auto ev =
+            makeCpuSweepEvaluator(unit, static_cast<std::int64_t>(unit.size()) / d, d, 32,
+                                  pow2 ? ConstOptEncoder::Pow2 : ConstOptEncoder::Unrounded, 0.05f, 0.40f, 0);
+        const std::vector<double> grid = pow2 ? cs : std::vector<double>{static_cast<double>(1.0f / 6.0f), 0.156};
+        const auto c = ev->mse(grid, nullptr), g = acc->unitKeysCurve(grid, pow2);
+        for (std::size_t i = 0; i < c.size(); ++i)
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(g[i]), std::bit_cast<std::uint64_t>(c[i]))
+                << "unit keys " << (pow2 ? "pow2" : "unrounded") << " c " << grid[i];
+        if (!pow2) // the lab asks the CPU evaluator for one fc at a time
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(ev->mse(1.0f / 6.0f)), std::bit_cast<std::uint64_t>(c[0]));
+    }
 }
 
 /// runKvLab through the hook against the CPU: device named, c sweep bit for bit, every summary
@@ -249,6 +271,16 @@ void expectLabMatches(const KvData &data)
         same(gpu.schemes[s], cpu.schemes[s]);
     same(gpu.plan, cpu.plan);
     EXPECT_TRUE(withinBound(gpu.unrotatedOverRotated, cpu.unrotatedOverRotated));
+    ASSERT_EQ(gpu.distortion.size(), cpu.distortion.size());
+    for (std::size_t i = 0; i < cpu.distortion.size(); ++i) { // the keys' curves on the device: the same bits
+        const KvDistortion &g = gpu.distortion[i], &c = cpu.distortion[i];
+        EXPECT_EQ(g.source, c.source);
+        EXPECT_EQ(g.fp4Plain, c.fp4Plain) << c.source << " " << c.d;
+        EXPECT_EQ(g.constOpt0156, c.constOpt0156) << c.source;
+        EXPECT_EQ(g.constOpt0195, c.constOpt0195) << c.source;
+        EXPECT_EQ(g.cStar, c.cStar) << c.source;
+        EXPECT_EQ(g.curve, c.curve) << c.source;
+    }
     // 1 − a/b of two bounded MSEs: the bound carries over as an absolute one on the gain.
     EXPECT_NEAR(gpu.calibratedGain, cpu.calibratedGain, 1e-8);
 }
