@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The KV-cache lab on the device (issue 41's speed bars; docs/perf.md "KV-cache lab (issue 41)"):
+// The KV-cache lab on the device (issue 41's speed bars; docs/perf.md "KV-cache lab (issue 41): SmolLM2-135M's own keys and values"):
 // a SmolLM2-135M-sized synthetic capture — 30 layers × 3 KV heads × 4096 tokens × head_dim 64,
 // 9 query heads × 512 queries, causal segments of 512 (8 sequences) — K Student-t (ν = 3) with
 // two outlier channels per 16 and a mean offset on channel 3, V and Q Student-t; seed 41. Cases

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The KV-cache lab's work in PyTorch, on the capture qs_bench_gpu_kv wrote with --tensor-out
 (k, v [L, Hkv, T, d], q [L, H, Q, d], metadata seq), same GPU, same run — eager and torch.compile.
-The same work as our `schemes` + `sweep_701` cases (docs/perf.md "KV-cache lab (issue 41)"):
+The same work as our `schemes` + `sweep_701` cases (docs/perf.md "KV-cache lab (issue 41): SmolLM2-135M's own keys and values"):
   schemes: bf16, fp8 (amax/448 per layer), fp8-head, fp8-vllm (/200 K, /100 V), codebook (theory,
            per-layer refit, shared refit: the levels our lab fit, read from gpu_kv.json; the refit
            itself is not timed), codebook-norot, constopt (c 0.156, 0.195, per-layer c* from

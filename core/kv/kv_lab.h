@@ -129,8 +129,8 @@ struct KvLayerJob {
 
 /// The lab's heavy parts on another device than the CPU (docs/numerics.md "KV-cache lab"), made
 /// once per lab over the capture (K, V and the queries uploaded once). Its x̂ are the CPU's bits
-/// (kv_math.h); its sums and attention errors are within the bound numerics.md states. Throws
-/// GpuError (the lab then continues on the CPU and says why), Cancelled.
+/// (kv_math.h); its sums and attention errors are within the bound docs/numerics.md "On the GPU"
+/// states. Throws GpuError (the lab then continues on the CPU and says why), Cancelled.
 class KvLabAccelerator {
 public:
     virtual ~KvLabAccelerator() = default;
