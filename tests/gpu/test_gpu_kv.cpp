@@ -227,8 +227,9 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
         for (std::size_t i = 0; i < c.size(); ++i)
             ASSERT_EQ(std::bit_cast<std::uint64_t>(g[i]), std::bit_cast<std::uint64_t>(c[i]))
                 << "unit keys " << (pow2 ? "pow2" : "unrounded") << " c " << grid[i];
-        if (!pow2) // the lab asks the CPU evaluator for one fc at a time
+        if (!pow2) { // the lab asks the CPU evaluator for one fc at a time
             EXPECT_EQ(std::bit_cast<std::uint64_t>(ev->mse(1.0f / 6.0f)), std::bit_cast<std::uint64_t>(c[0]));
+        }
     }
 }
 
