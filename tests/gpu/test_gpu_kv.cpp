@@ -109,7 +109,9 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
 {
     const std::int64_t L = static_cast<std::int64_t>(data.layers.size()), Hkv = data.kvHeads, T = data.tokens,
                        d = data.headDim, H = data.heads, Q = data.queries;
-    const auto rows = Q > 0 ? queryRows(Q, std::min(scoreQueries, Q)) : std::vector<std::int64_t>{};
+    // scoreQueries as the lab's --score-queries: 0 = every captured query.
+    const auto rows =
+        Q > 0 ? queryRows(Q, scoreQueries > 0 ? std::min(scoreQueries, Q) : Q) : std::vector<std::int64_t>{};
     auto acc = acceleratorOrNull(data, rows);
     ASSERT_TRUE(acc);
     const auto theory = lloydMaxSphere(d).levels;
