@@ -15,6 +15,7 @@
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
+# QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,7 +50,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_outerr quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_outerr qs_bench_gpu_kv quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -133,6 +134,21 @@ if [[ "${QS_SKIP_TORCH:-0}" != 1 && -f "$tensor" ]]; then
     > "$OUT/gpu_quant_torch.log" 2>&1 || echo "gpu_quant_torch.py failed"
   grep -v Warning "$OUT/gpu_quant_torch.log" | tail -20
   echo "torch: $(( $(date +%s) - t0 ))s"
+fi
+# The KV-cache lab (issue 41): ours on a SmolLM2-135M-sized synthetic capture (gpu_kv.json/.log),
+# then the same work in PyTorch eager and torch.compile on the very capture (kv_torch.json/.log).
+if [[ "${QS_SKIP_KV:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_kv" --out "$OUT" --tensor-out /tmp/qs_kv.safetensors ${QS_KV_ARGS:-} \
+    > "$OUT/gpu_kv.log" 2>&1 || echo "qs_bench_gpu_kv failed"
+  cat "$OUT/gpu_kv.log"
+  if [[ -f /tmp/qs_kv.safetensors ]]; then
+    PYTHONUNBUFFERED=1 TORCHINDUCTOR_COMPILE_THREADS="$(nproc)" \
+      python3 "$src/bench/kv_torch.py" --out "$OUT" --tensor /tmp/qs_kv.safetensors ${QS_KV_TORCH_ARGS:-} \
+      > "$OUT/kv_torch.log" 2>&1 || echo "kv_torch.py failed"
+    grep -v Warning "$OUT/kv_torch.log" | tail -30
+  fi
+  echo "kv: $(( $(date +%s) - t0 ))s"
 fi
 # Residual spectra on the device (issue 20) and the PyTorch ways on the same residual.
 if [[ "${QS_SKIP_SPECTRUM:-0}" != 1 ]]; then

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "engine/kv_device.h"
 #include "kv/kv_lab.h"
 #include "progress.h"
 #include "util/error.h"
@@ -74,6 +75,7 @@ int runKv(const KvArgs &a, const CommonOptions &common)
     o.distortion = !a.noDistortion;
     o.distortionVectors = a.vectors;
     o.seed = a.seed;
+    o.device = kvLabDevice(common.deviceChoice());
     if (const auto &grid = a.grid) {
         const auto p = grid->find(':'), q = grid->find(':', p == std::string::npos ? p : p + 1);
         if (p == std::string::npos || q == std::string::npos)
@@ -93,15 +95,17 @@ int runKv(const KvArgs &a, const CommonOptions &common)
     line.finish();
     for (const auto &n : r.notes)
         std::fprintf(stderr, "note: %s\n", n.c_str());
+    if (!r.deviceNote.empty())
+        std::fprintf(stderr, "note: %s\n", r.deviceNote.c_str());
     if (common.json) {
         std::cout << r.toJson().dump(1) << '\n';
         return 0;
     }
     std::printf("%s (%s): %lld layers × %lld KV heads × %lld tokens × d %lld; %lld query heads × %lld queries  "
-                "(%.0f ms)\n",
+                "(%.0f ms on %s)\n",
                 r.source.c_str(), r.kind.c_str(), static_cast<long long>(r.layers), static_cast<long long>(r.kvHeads),
                 static_cast<long long>(r.tokens), static_cast<long long>(r.headDim), static_cast<long long>(r.heads),
-                static_cast<long long>(r.queries), r.timeMs);
+                static_cast<long long>(r.queries), r.timeMs, r.device.c_str());
     std::printf("%-18s %10s %10s %10s %10s %10s %9s %12s\n", "scheme", "K rel MSE", "V rel MSE", "KL", "max |ΔP|",
                 "out rel", "B/token", "ctx tokens");
     auto row = [](const KvSchemeSummary &s) {
@@ -176,7 +180,7 @@ void addKvCommand(Commands &c)
         ->type_name("N");
     cmd->add_option("--seed", o->seed, "their seed (default 0)")->type_name("S");
     cmd->add_flag("--no-distortion", o->noDistortion, "skip the distortion curves");
-    c.addCommon(cmd, kJson | kQuiet);
+    c.addCommon(cmd, kJson | kQuiet | kDevice);
     cmd->footer("Schemes: bf16, fp8 (amax/448), fp8-head, fp8-vllm (amax/200 K, /100 V), fp8-unit, codebook, "
                 "codebook-layer, codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, "
                 "int4.\n\nExample:\n  quantscope-cli kv examples/stories260K-kv.safetensors --json");

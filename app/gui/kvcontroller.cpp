@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kvcontroller.h"
 
+#include "engine/kv_device.h"
 #include "kv/kv_data.h"
 #include "kv/kv_lab.h"
 #include "kvview.h"
@@ -122,7 +123,8 @@ void KvController::run()
         m_view->showError(tr("No K/V cache: pair a capture or open one with File ▸ Open KV Cache…."));
         return;
     }
-    const KvLabOptions options = m_view->options();
+    KvLabOptions options = m_view->options();
+    options.device = kvLabDevice(DeviceChoice::Auto); // the GPU when present, as `kv --device auto`
     auto progress = std::make_shared<KvJobProgress>();
     m_progress = progress;
     m_view->setRunning(true, tr("Reading the K/V cache of %1…").arg(QFileInfo(path).fileName()));

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "kv/kv_math.h"
 #include "numeric/fp4math.h"
 #include "quant/constopt_sweep.h"
 #include "numeric/hadamard.h"
@@ -37,14 +38,8 @@ std::vector<float> unitRotated(const std::vector<float> &x, std::int64_t d, std:
 {
     std::vector<float> u(x.size());
     const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    for (std::int64_t i = 0; i < rows; ++i) {
-        double n2 = 0;
-        for (std::int64_t j = 0; j < d; ++j)
-            n2 += static_cast<double>(x[static_cast<std::size_t>(i * d + j)]) * x[static_cast<std::size_t>(i * d + j)];
-        const float n = static_cast<float>(std::sqrt(n2));
-        for (std::int64_t j = 0; j < d; ++j)
-            u[static_cast<std::size_t>(i * d + j)] = n > 0 ? x[static_cast<std::size_t>(i * d + j)] / n : 0.0f;
-    }
+    for (std::int64_t i = 0; i < rows; ++i)
+        kvmath::unitRow(x.data() + i * d, u.data() + i * d, d);
     if (b >= 2)
         kvRotateRows(u, d, b);
     return u;
@@ -316,6 +311,47 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                             " (the theoretical codebook assumes a rotation over all " + std::to_string(d) +
                             " channels)");
     const int threads = resolveThreads(opt.threads);
+    const bool withQ = data.hasQueries();
+    std::vector<std::int64_t> rows;
+    if (withQ) {
+        const std::int64_t n = opt.scoreQueries > 0 ? std::min(opt.scoreQueries, Q) : Q;
+        for (std::int64_t i = 0; i < n; ++i)
+            rows.push_back(n == Q ? i : (i * (Q - 1)) / std::max<std::int64_t>(1, n - 1));
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    }
+    // The device, when one is asked for: the schemes and the pow2 c curves run there; a failure
+    // leaves the rest to the CPU, saying why.
+    std::unique_ptr<KvLabAccelerator> acc;
+    if (opt.device) {
+        std::string why = opt.device->note;
+        if (opt.device->make) {
+            try {
+                acc = opt.device->make(data, rows, why);
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const std::exception &e) {
+                why = e.what();
+            }
+        }
+        if (acc)
+            rep.device = opt.device->id;
+        else if (!why.empty())
+            rep.deviceNote = opt.device->make ? why + ": computed on the CPU" : why;
+    }
+    auto onDevice = [&](const std::function<void()> &f) {
+        if (!acc)
+            return false;
+        try {
+            f();
+            return true;
+        } catch (const Cancelled &) {
+            throw;
+        } catch (const std::exception &e) {
+            rep.deviceNote = std::string("the device failed (") + e.what() + "): the rest computed on the CPU";
+            acc.reset();
+            return false;
+        }
+    };
     std::atomic<int> done{0};
     const double totalSteps = static_cast<double>(2 * L + 2);
     auto tick = [&] {
@@ -387,7 +423,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (auto &p : prep)
             all.insert(all.end(), p.rotK.begin(), p.rotK.end());
         rep.sweep.c = cs;
-        rep.sweep.msePow2 = pow2Curve(all, d, cs, threads);
+        if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
+            rep.sweep.msePow2 = pow2Curve(all, d, cs, threads);
         rep.sweep.mseUnrounded = unroundedCurve(all, d, cs);
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
@@ -401,7 +438,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             }
         rep.sweep.intervalLo = lo;
         rep.sweep.intervalHi = hi;
-        const auto at = pow2Curve(all, d, {0.156, 0.195}, threads);
+        const std::vector<double> two{0.156, 0.195};
+        std::vector<double> at;
+        if (!onDevice([&] { at = acc->rotatedCurve(KvRole::K, -1, two); }))
+            at = pow2Curve(all, d, two, threads);
         rep.sweep.mseAt0156 = at[0];
         rep.sweep.mseAt0195 = at[1];
     }
@@ -412,7 +452,14 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     needFitV |= opt.vPlan.method == KvMethod::ConstOpt && opt.vPlan.cFit;
     std::vector<double> vCStar(static_cast<std::size_t>(L), 0.156);
     rep.sweep.layerCStar.assign(static_cast<std::size_t>(L), 0);
-    parallelForEach(L, threads, [&](std::int64_t li) {
+    const bool layersOnDevice = onDevice([&] {
+        for (std::int64_t li = 0; li < L; ++li) {
+            rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(acc->rotatedCurve(KvRole::K, li, cs))];
+            if (needFitV)
+                vCStar[static_cast<std::size_t>(li)] = cs[argmin(acc->rotatedCurve(KvRole::V, li, cs))];
+        }
+    });
+    parallelForEach(layersOnDevice ? 0 : L, threads, [&](std::int64_t li) {
         const auto m = pow2Curve(prep[static_cast<std::size_t>(li)].rotK, d, cs, 1);
         rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(m)];
         if (needFitV) {
@@ -424,17 +471,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     tick();
 
     // ---- schemes on every layer ----
-    const bool withQ = data.hasQueries();
-    std::vector<std::int64_t> rows;
-    if (withQ) {
-        const std::int64_t n = opt.scoreQueries > 0 ? std::min(opt.scoreQueries, Q) : Q;
-        for (std::int64_t i = 0; i < n; ++i)
-            rows.push_back(n == Q ? i : (i * (Q - 1)) / std::max<std::int64_t>(1, n - 1));
-        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-        if (n < Q)
-            rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " + std::to_string(Q) +
-                                " captured queries per head, evenly spaced (--score-queries)");
-    }
+    if (withQ && rows.size() < static_cast<std::size_t>(Q))
+        rep.notes.push_back("attention errors use " + std::to_string(rows.size()) + " of the " + std::to_string(Q) +
+                            " captured queries per head, evenly spaced (--score-queries)");
     const auto isBoundary = [&](std::int64_t li) {
         return opt.boundary > 0 && (li < opt.boundary || li >= L - opt.boundary);
     };
@@ -461,7 +500,37 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         return role == KvRole::K ? rep.sweep.layerCStar[static_cast<std::size_t>(li)]
                                  : vCStar[static_cast<std::size_t>(li)];
     };
-    parallelForEach(L, threads, [&](std::int64_t li) {
+    const bool schemesOnDevice = onDevice([&] {
+        std::vector<double> kMean2(static_cast<std::size_t>(L)), vMean2(static_cast<std::size_t>(L));
+        parallelForEach(L, threads, [&](std::int64_t li) {
+            kMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].k);
+            vMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].v);
+        });
+        for (std::size_t s = 0; s <= S; ++s) {
+            const bool plan = s == S;
+            std::vector<KvLayerJob> jobs;
+            for (std::int64_t li = 0; li < L; ++li) {
+                const KvScheme &ks = plan ? (isBoundary(li) ? bf16 : opt.kPlan) : opt.schemes[s];
+                const KvScheme &vs = plan ? (isBoundary(li) ? bf16 : opt.vPlan) : opt.schemes[s];
+                jobs.push_back({ks, vs,
+                                KvLayerContext{Hkv, T, d, levelsFor(ks, KvRole::K, li), cFor(ks, KvRole::K, li)},
+                                KvLayerContext{Hkv, T, d, levelsFor(vs, KvRole::V, li), cFor(vs, KvRole::V, li)}});
+            }
+            std::vector<KvSchemeLayer> out = acc->runScheme(jobs);
+            for (std::int64_t li = 0; li < L; ++li) {
+                KvSchemeLayer &o = out[static_cast<std::size_t>(li)];
+                o.kMean2 = kMean2[static_cast<std::size_t>(li)];
+                o.vMean2 = vMean2[static_cast<std::size_t>(li)];
+                const KvLayerJob &j = jobs[static_cast<std::size_t>(li)];
+                o.c = j.k.method == KvMethod::ConstOpt ? j.kc.c : 0;
+            }
+            auto &dst = (plan ? rep.plan : rep.schemes[s]).layers;
+            dst = std::move(out);
+        }
+        for (std::int64_t li = 0; li < L; ++li)
+            tick();
+    });
+    parallelForEach(schemesOnDevice ? 0 : L, threads, [&](std::int64_t li) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
         const double kMean2 = meanSquare(l.k), vMean2 = meanSquare(l.v);
         std::vector<AttnRef> refs;
@@ -555,24 +624,36 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     // ---- distortion of unit-vector coordinates ----
     if (opt.distortion) {
         const std::vector<double> coarse = grid(opt.cLo, opt.cHi, 0.005);
-        auto measure = [&](const std::string &source, std::int64_t dd, const std::vector<float> &u, double floor) {
+        // curve(grid, pow2): the MSE of the unit vectors over a grid (pow2, or unrounded scales).
+        using Curve = std::function<std::vector<double>(const std::vector<double> &, bool)>;
+        auto measure = [&](const std::string &source, std::int64_t dd, const Curve &curve, double floor) {
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            const auto at = pow2Curve(u, dd, {0.156, 0.195}, threads);
+            const auto at = curve({0.156, 0.195}, true);
             r.constOpt0156 = at[0];
             r.constOpt0195 = at[1];
-            const auto plain = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                     ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
-            r.fp4Plain = plain->mse(1.0f / 6.0f);
-            const auto m = pow2Curve(u, dd, cs, threads);
+            r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6
+            const auto m = curve(cs, true);
             const std::size_t i = argmin(m);
             r.cStar = cs[i];
             r.constOptStar = m[i];
             r.c = coarse;
-            r.curve = pow2Curve(u, dd, coarse, threads);
+            r.curve = curve(coarse, true);
             r.lloydMax = floor;
             rep.distortion.push_back(std::move(r));
+        };
+        auto cpuCurve = [&](const std::vector<float> &u, std::int64_t dd) -> Curve {
+            return [&u, dd, threads](const std::vector<double> &g, bool pow2) {
+                if (pow2)
+                    return pow2Curve(u, dd, g, threads);
+                const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
+                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
+                std::vector<double> out;
+                for (const double c : g)
+                    out.push_back(ev->mse(static_cast<float>(c)));
+                return out;
+            };
         };
         for (const std::int64_t dd : {64, 128, 256}) {
             const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
@@ -589,153 +670,32 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                     u[static_cast<std::size_t>(i * dd + j)] =
                         static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
             }
-            measure("theory", dd, u, lloydMaxSphere(dd).mse);
+            measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
         }
-        std::vector<float> keys;
-        for (const auto &l : data.layers) {
-            const auto u = unitRotated(l.k, d, b);
-            keys.insert(keys.end(), u.begin(), u.end());
+        // The user's rotated unit keys: on the device when the lab has one (the same bits).
+        bool keysOnDevice = false;
+        if (acc) {
+            const std::size_t before = rep.distortion.size();
+            keysOnDevice = onDevice([&] {
+                measure(
+                    "keys", d, [&](const std::vector<double> &g, bool pow2) { return acc->unitKeysCurve(g, pow2); },
+                    rep.kShared.mse);
+            });
+            if (!keysOnDevice)
+                rep.distortion.resize(before);
         }
-        measure("keys", d, keys, rep.kShared.mse);
+        if (!keysOnDevice) {
+            std::vector<float> keys;
+            for (const auto &l : data.layers) {
+                const auto u = unitRotated(l.k, d, b);
+                keys.insert(keys.end(), u.begin(), u.end());
+            }
+            measure("keys", d, cpuCurve(keys, d), rep.kShared.mse);
+        }
     }
     tick();
     rep.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return rep;
-}
-
-namespace {
-
-nlohmann::ordered_json attnJson(const KvAttentionError &a)
-{
-    nlohmann::ordered_json j;
-    j["kl"] = a.kl;
-    j["score_max_err"] = a.scoreMaxErr;
-    j["out_rel"] = a.outRel;
-    j["out_mse"] = a.outMse;
-    j["queries"] = a.queries;
-    return j;
-}
-
-nlohmann::ordered_json fitJson(const KvCodebookFit &f)
-{
-    nlohmann::ordered_json j;
-    j["levels"] = f.levels;
-    j["mse"] = f.mse;
-    j["iterations"] = f.iterations;
-    j["max_move"] = f.maxMove;
-    return j;
-}
-
-nlohmann::ordered_json summaryJson(const KvSchemeSummary &s, const KvLabReport &rep)
-{
-    nlohmann::ordered_json j;
-    j["name"] = s.name;
-    j["k_mse"] = s.kMse;
-    j["v_mse"] = s.vMse;
-    j["k_rel"] = s.kRel;
-    j["v_rel"] = s.vRel;
-    if (s.attention)
-        j["attention"] = attnJson(*s.attention);
-    j["bytes_per_token"] = s.bytesPerToken;
-    j["context_tokens"] = s.contextTokens;
-    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < s.layers.size(); ++i) {
-        const auto &l = s.layers[i];
-        nlohmann::ordered_json lj;
-        lj["layer"] = rep.layerIndex[i];
-        lj["k_mse"] = l.kMse;
-        lj["v_mse"] = l.vMse;
-        if (l.c > 0)
-            lj["c"] = l.c;
-        if (!l.attention.empty()) {
-            nlohmann::ordered_json a = nlohmann::ordered_json::array();
-            for (const auto &e : l.attention)
-                a.push_back(attnJson(e));
-            lj["attention"] = a;
-        }
-        layers.push_back(lj);
-    }
-    j["layers"] = layers;
-    return j;
-}
-
-} // namespace
-
-nlohmann::ordered_json KvLabReport::toJson() const
-{
-    nlohmann::ordered_json j;
-    j["source"] = source;
-    j["kind"] = kind;
-    if (!rope.empty())
-        j["rope"] = rope;
-    j["layers"] = layers;
-    j["kv_heads"] = kvHeads;
-    j["heads"] = heads;
-    j["tokens"] = tokens;
-    j["queries"] = queries;
-    j["head_dim"] = headDim;
-    j["segment"] = segment;
-    j["rotation_block"] = rotationBlock;
-    j["layer_index"] = layerIndex;
-    j["layer_names"] = layerNames;
-    nlohmann::ordered_json ss = nlohmann::ordered_json::array();
-    for (const auto &s : schemes)
-        ss.push_back(summaryJson(s, *this));
-    j["schemes"] = ss;
-    j["plan"] = summaryJson(plan, *this);
-    nlohmann::ordered_json sw;
-    sw["c"] = sweep.c;
-    sw["mse_pow2"] = sweep.msePow2;
-    sw["mse_unrounded"] = sweep.mseUnrounded;
-    sw["c_star"] = sweep.cStar;
-    sw["c_star_mse"] = sweep.cStarMse;
-    sw["c_star_interval"] = {sweep.intervalLo, sweep.intervalHi};
-    sw["c_star_unrounded"] = sweep.cStarUnrounded;
-    sw["mse_at_0.156"] = sweep.mseAt0156;
-    sw["mse_at_0.195"] = sweep.mseAt0195;
-    sw["layer_c_star"] = sweep.layerCStar;
-    j["c_sweep"] = sw;
-    nlohmann::ordered_json cb;
-    cb["theory"] = fitJson(theory);
-    cb["theory"]["d"] = headDim;
-    cb["theory"]["largest"] = theory.levels.empty() ? 0.0 : theory.levels.back();
-    cb["theory"]["gaussian_limit_largest"] = gaussianLargest;
-    cb["theory"]["paper_largest_d64"] = paperLargest;
-    cb["k_shared"] = fitJson(kShared);
-    cb["v_shared"] = fitJson(vShared);
-    nlohmann::ordered_json kl = nlohmann::ordered_json::array(), vl = nlohmann::ordered_json::array();
-    for (const auto &f : kLayer)
-        kl.push_back(fitJson(f));
-    for (const auto &f : vLayer)
-        vl.push_back(fitJson(f));
-    cb["k_layer"] = kl;
-    cb["v_layer"] = vl;
-    cb["calibrated_gain_k"] = calibratedGain;
-    cb["unrotated_over_rotated_k"] = unrotatedOverRotated;
-    j["codebooks"] = cb;
-    j["kurtosis_k_before"] = kurtosisBefore;
-    j["kurtosis_k_after"] = kurtosisAfter;
-    j["rotation_norm_error"] = rotationNormError;
-    nlohmann::ordered_json dist = nlohmann::ordered_json::array();
-    for (const auto &x : distortion) {
-        nlohmann::ordered_json dj;
-        dj["source"] = x.source;
-        dj["d"] = x.d;
-        dj["fp4_per32"] = x.fp4Plain;
-        dj["constopt_0.156"] = x.constOpt0156;
-        dj["constopt_0.195"] = x.constOpt0195;
-        dj["constopt_c_star"] = x.constOptStar;
-        dj["c_star"] = x.cStar;
-        dj["lloyd_max"] = x.lloydMax;
-        dj["c"] = x.c;
-        dj["constopt_curve"] = x.curve;
-        dist.push_back(dj);
-    }
-    j["distortion"] = dist;
-    j["notes"] = notes;
-    j["device"] = device;
-    j["time_ms"] = timeMs;
-    return j;
 }
 
 } // namespace quantscope

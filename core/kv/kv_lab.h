@@ -23,6 +23,7 @@
 ///  * the plan: K scheme, V scheme and boundary protection together (errors and storage).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@
 
 namespace quantscope {
 
+struct KvLabDevice;
+
 struct KvLabOptions {
     std::vector<KvScheme> schemes = defaultKvSchemes();
     KvScheme kPlan = KvScheme::parse("constopt"), vPlan = KvScheme::parse("fp8");
@@ -47,6 +50,9 @@ struct KvLabOptions {
     std::int64_t distortionVectors = 4096;
     std::uint64_t seed = 0;
     int threads = 0;
+    /// Where the schemes, their errors and the pow2 c curves run (engine/kv_device.h makes one from
+    /// a DeviceChoice); null: the CPU.
+    std::shared_ptr<const KvLabDevice> device;
 };
 
 struct KvAttentionError {
@@ -109,9 +115,48 @@ struct KvLabReport {
     std::vector<KvDistortion> distortion;
     std::vector<std::string> notes;
     double timeMs = 0;
-    std::string device = "cpu";
+    std::string device = "cpu"; ///< DeviceInfo::id of the device that ran the schemes and c curves
+    std::string deviceNote;     ///< why the CPU ran although another device was asked for ("" when as asked)
 
     nlohmann::ordered_json toJson() const;
+};
+
+/// One layer's K and V schemes with their contexts: what a device runs per layer.
+struct KvLayerJob {
+    KvScheme k, v;
+    KvLayerContext kc, vc;
+};
+
+/// The lab's heavy parts on another device than the CPU (docs/numerics.md "KV-cache lab"), made
+/// once per lab over the capture (K, V and the queries uploaded once). Its x̂ are the CPU's bits
+/// (kv_math.h); its sums and attention errors are within the bound docs/numerics.md "On the GPU"
+/// states. Throws GpuError (the lab then continues on the CPU and says why), Cancelled.
+class KvLabAccelerator {
+public:
+    virtual ~KvLabAccelerator() = default;
+    /// constOpt pow2 MSE over `cs` of the rotated K (or V) of layer `layer` (−1: all layers),
+    /// groups of 32: the CPU's pow2Curve bits.
+    virtual std::vector<double> rotatedCurve(KvRole role, std::int64_t layer, const std::vector<double> &cs) = 0;
+    /// constOpt MSE over `cs` (pow2, or unrounded scales) of the keys of all layers scaled to unit
+    /// length per token and rotated (the distortion curves' user keys): the CPU evaluator's bits.
+    virtual std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) = 0;
+    /// One scheme pair on every layer (jobs[l]): per layer the MSE per KV head and, with queries,
+    /// the attention errors per query head at the query rows given to the factory (kMean2, vMean2
+    /// and c are the caller's).
+    virtual std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) = 0;
+    /// x̂ of layer `layer` ([Hkv, T, d]) from the last runScheme (for the tests' bit comparison).
+    virtual std::vector<float> dequantized(KvRole role, std::int64_t layer) = 0;
+};
+
+/// A device for the lab: `make` returns its accelerator over `data` with the evaluated query rows,
+/// or null with `whyNot` (the CPU runs). `note`: why the CPU runs although another device was asked
+/// for, when known up front (no GPU).
+struct KvLabDevice {
+    std::string id; ///< DeviceInfo::id ("cuda:0")
+    std::string note;
+    std::function<std::unique_ptr<KvLabAccelerator>(const KvData &data, const std::vector<std::int64_t> &rows,
+                                                    std::string &whyNot)>
+        make;
 };
 
 /// Runs the lab. Throws UnsupportedError (a scheme that cannot run on this head dimension),

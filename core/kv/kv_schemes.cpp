@@ -4,10 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "numeric/fp4math.h"
-#include "numeric/qmath.h"
+#include "kv/kv_math.h"
 #include "numeric/hadamard.h"
-#include "tensor/convert.h"
+#include "numeric/qmath.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -15,121 +14,14 @@ namespace quantscope {
 
 namespace {
 
-constexpr std::int64_t kGroup = 32;   // constOpt, MXFP4, INT4
-constexpr std::int64_t kNvGroup = 16; // NVFP4
+constexpr std::int64_t kGroup = kvmath::kGroup;     // constOpt, MXFP4, INT4
+constexpr std::int64_t kNvGroup = kvmath::kNvGroup; // NVFP4
 
 std::string fmtC(double c)
 {
     char b[32];
     std::snprintf(b, sizeof b, "%g", c);
     return b;
-}
-
-float absmaxOf(const float *x, std::int64_t n)
-{
-    float m = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-        m = std::max(m, std::fabs(x[i]));
-    return m;
-}
-
-float fp8Value(float x, float s)
-{
-    if (!(s > 0.0f))
-        return 0.0f;
-    return e4m3ToFloat(floatToE4m3(x / s)) * s;
-}
-
-/// Codebook quantization of one token row (op sequence in the header).
-void codebookRow(const float *x, float *out, std::int64_t d, std::int64_t b, float r, bool rotate,
-                 const std::vector<float> &lv, const std::vector<float> &bound, std::vector<float> &tmp)
-{
-    double n2 = 0;
-    for (std::int64_t j = 0; j < d; ++j)
-        n2 += static_cast<double>(x[j]) * static_cast<double>(x[j]);
-    const float n = qmath::roundF16(static_cast<float>(std::sqrt(n2)));
-    const float nf = static_cast<float>(std::sqrt(n2));
-    if (!(nf > 0.0f)) {
-        std::fill_n(out, d, 0.0f);
-        return;
-    }
-    for (std::int64_t j = 0; j < d; ++j)
-        tmp[static_cast<std::size_t>(j)] = x[j] / nf;
-    if (rotate)
-        for (std::int64_t o = 0; o < d; o += b)
-            hadamardBlock(tmp.data() + o, b, r);
-    for (std::int64_t j = 0; j < d; ++j) {
-        // The level index is the number of boundaries ≤ y (y ≥ boundary goes up): branch-free.
-        const float y = tmp[static_cast<std::size_t>(j)];
-        int idx = 0;
-        for (int i = 0; i < 15; ++i)
-            idx += y >= bound[static_cast<std::size_t>(i)] ? 1 : 0;
-        tmp[static_cast<std::size_t>(j)] = lv[static_cast<std::size_t>(idx)];
-    }
-    if (rotate)
-        for (std::int64_t o = 0; o < d; o += b)
-            hadamardBlock(tmp.data() + o, b, r);
-    for (std::int64_t j = 0; j < d; ++j)
-        out[j] = n * tmp[static_cast<std::size_t>(j)];
-}
-
-/// constOpt on one token row (rotated already when the scheme rotates), groups of 32.
-void constOptRow(const float *y, float *out, std::int64_t d, float fc, bool unrounded)
-{
-    for (std::int64_t g = 0; g < d; g += kGroup) {
-        const std::int64_t len = std::min(kGroup, d - g);
-        const float s = fp4::constOptScale(absmaxOf(y + g, len), fc, unrounded);
-        for (std::int64_t j = g; j < g + len; ++j)
-            out[j] = s > 0.0f ? fp4::fp4Dequant(fp4::constOptCode(y[j], s), s) : 0.0f;
-    }
-}
-
-void mxfp4Row(const float *x, float *out, std::int64_t d)
-{
-    for (std::int64_t g = 0; g < d; g += kGroup) {
-        const std::int64_t len = std::min(kGroup, d - g);
-        float mn = x[g], mx = x[g];
-        for (std::int64_t j = g; j < g + len; ++j) {
-            mn = std::min(mn, x[j]);
-            mx = std::max(mx, x[j]);
-        }
-        const float s = fp4::mxGroupScale(mn, mx, fp4::MxEven);
-        for (std::int64_t j = g; j < g + len; ++j)
-            out[j] = fp4::mxDequant(fp4::mxCode(x[j], s), s);
-    }
-}
-
-void nvfp4Row(const float *x, float *out, std::int64_t d, float global)
-{
-    for (std::int64_t g = 0; g < d; g += kNvGroup) {
-        const std::int64_t len = std::min(kNvGroup, d - g);
-        float b = e4m3ToFloat(floatToE4m3(fp4::nvBlockTarget(absmaxOf(x + g, len), global)));
-        if (b == 0.0f)
-            b = 0.125f;
-        const float eff = fp4::nvEffective(b, global);
-        for (std::int64_t j = g; j < g + len; ++j)
-            out[j] = fp4::e2m1Value(fp4::nvCode(x[j], eff)) * eff;
-    }
-}
-
-/// KIVI's asymmetric INT4 on `len` values at stride `stride`.
-void int4Group(const float *x, float *out, std::int64_t len, std::int64_t stride)
-{
-    float mn = x[0], mx = x[0];
-    for (std::int64_t i = 0; i < len; ++i) {
-        mn = std::min(mn, x[i * stride]);
-        mx = std::max(mx, x[i * stride]);
-    }
-    const float s = qmath::roundF16((mx - mn) / 15.0f);
-    const float z = qmath::roundF16(mn);
-    for (std::int64_t i = 0; i < len; ++i) {
-        if (!(s > 0.0f)) {
-            out[i * stride] = z;
-            continue;
-        }
-        const float q = std::clamp(qmath::roundInt((x[i * stride] - z) / s, false), 0.0f, 15.0f);
-        out[i * stride] = q * s + z;
-    }
 }
 
 } // namespace
@@ -326,18 +218,19 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
             out[i] = qmath::roundBf16(x[i]);
         break;
     case KvMethod::Fp8: {
-        const float cst = scheme.fp8 == KvFp8Rule::Vllm ? (role == KvRole::K ? 200.0f : 100.0f) : 448.0f;
+        const float cst = kvmath::fp8Divisor(scheme.fp8 == KvFp8Rule::Vllm, role == KvRole::K);
         if (scheme.fp8 == KvFp8Rule::Head) {
             for (std::int64_t h = 0; h < H; ++h) {
-                const float s = absmaxOf(x.data() + h * T * d, T * d) / 448.0f;
+                const float s = kvmath::fdiv(kvmath::absmax(x.data() + h * T * d, T * d), 448.0f);
                 for (std::int64_t i = h * T * d; i < (h + 1) * T * d; ++i)
-                    out[static_cast<std::size_t>(i)] = fp8Value(x[static_cast<std::size_t>(i)], s);
+                    out[static_cast<std::size_t>(i)] = kvmath::fp8Value(x[static_cast<std::size_t>(i)], s);
             }
         } else {
-            const float s =
-                scheme.fp8 == KvFp8Rule::Unit ? 1.0f : absmaxOf(x.data(), static_cast<std::int64_t>(x.size())) / cst;
+            const float s = scheme.fp8 == KvFp8Rule::Unit
+                                ? 1.0f
+                                : kvmath::fdiv(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())), cst);
             for (std::size_t i = 0; i < x.size(); ++i)
-                out[i] = fp8Value(x[i], s);
+                out[i] = kvmath::fp8Value(x[i], s);
         }
         break;
     }
@@ -355,7 +248,8 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
         parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
             std::vector<float> tmp(static_cast<std::size_t>(d));
             for (std::int64_t i = lo; i < hi; ++i)
-                codebookRow(x.data() + i * d, out.data() + i * d, d, b, r, rot, lv, bound, tmp);
+                kvmath::codebookRow(x.data() + i * d, out.data() + i * d, d, b, r, rot, lv.data(), bound.data(),
+                                    tmp.data());
         });
         break;
     }
@@ -364,26 +258,20 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
         const float r = hadamardNorm(b);
         parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
             std::vector<float> y(static_cast<std::size_t>(d));
-            for (std::int64_t i = lo; i < hi; ++i) {
-                std::copy_n(x.data() + i * d, d, y.begin());
-                for (std::int64_t o = 0; o < d; o += b)
-                    hadamardBlock(y.data() + o, b, r);
-                float *o = out.data() + i * d;
-                constOptRow(y.data(), o, d, fc, scheme.unrounded);
-                for (std::int64_t k = 0; k < d; k += b)
-                    hadamardBlock(o + k, b, r);
-            }
+            for (std::int64_t i = lo; i < hi; ++i)
+                kvmath::constOptRotatedRow(x.data() + i * d, out.data() + i * d, d, b, r, fc, scheme.unrounded,
+                                           y.data());
         });
         break;
     }
     case KvMethod::MxFp4:
         for (std::int64_t i = 0; i < rows; ++i)
-            mxfp4Row(x.data() + i * d, out.data() + i * d, d);
+            kvmath::mxfp4Row(x.data() + i * d, out.data() + i * d, d);
         break;
     case KvMethod::NvFp4: {
-        const float global = fp4::nvGlobalScale(absmaxOf(x.data(), static_cast<std::int64_t>(x.size())));
+        const float global = fp4::nvGlobalScale(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())));
         for (std::int64_t i = 0; i < rows; ++i)
-            nvfp4Row(x.data() + i * d, out.data() + i * d, d, global);
+            kvmath::nvfp4Row(x.data() + i * d, out.data() + i * d, d, global);
         break;
     }
     case KvMethod::Int4:
@@ -393,11 +281,11 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
             if (role == KvRole::K) {
                 for (std::int64_t j = 0; j < d; ++j)
                     for (std::int64_t t = 0; t < T; t += kGroup)
-                        int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, T - t), d);
+                        kvmath::int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, T - t), d);
             } else {
                 for (std::int64_t t = 0; t < T; ++t)
                     for (std::int64_t j = 0; j < d; j += kGroup)
-                        int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, d - j), 1);
+                        kvmath::int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, d - j), 1);
             }
         }
         break;

@@ -8,8 +8,10 @@
 ///   b[j] − b[j+h]); h ← 2h b ← b · r,  r = (float)(1.0 / sqrt((double)d))  (exact for d = 4^k)
 /// i.e. (H_d / √d)·b with the Sylvester H_d; the rotation is its own inverse (up to rounding).
 #include <cstdint>
-#include <span>
 #include <string>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 #include "numeric/qmath.h"
 
@@ -36,7 +38,9 @@ QS_HD inline void hadamardBlock(float *b, std::int64_t d, float r)
         b[j] = b[j] * r;
 }
 
+#if __cplusplus >= 202002L // the kernels (C++17) include this header for hadamardBlock
 /// Rotates every row of a row-major [rows, K] matrix in place, blocks of d along K.
 void hadamardRows(std::span<float> m, std::int64_t rows, std::int64_t K, std::int64_t d, int threads = 0);
+#endif
 
 } // namespace quantscope

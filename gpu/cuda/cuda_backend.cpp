@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "host/engine.h"
+#include "kv/kv_lab.h"
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
 #include "quant/milo.h"
@@ -389,9 +390,25 @@ public:
         m_engine->simulateGemm(ops, keepOutput, out);
         return true;
     }
+    /// The KV lab's device part (createKvLabAccelerator).
+    std::unique_ptr<KvLabAccelerator> kvLab(const KvData &data, const std::vector<std::int64_t> &rows) const
+    {
+        return m_engine->kvLab(data, rows);
+    }
 };
 
 } // namespace
+
+std::unique_ptr<KvLabAccelerator> createKvLabAccelerator(const Backend &gpu, const KvData &data,
+                                                         const std::vector<std::int64_t> &rows, std::string &whyNot)
+{
+    const auto *g = dynamic_cast<const GpuBackend *>(&gpu);
+    if (!g) {
+        whyNot = "not the GPU backend";
+        return nullptr;
+    }
+    return g->kvLab(data, rows);
+}
 
 std::unique_ptr<Backend> createCudaBackend(std::string &reason, GpuCause &cause)
 {

@@ -46,6 +46,8 @@
 namespace quantscope {
 struct HqqSpec;
 struct MiloSpec;
+struct KvData;
+class KvLabAccelerator;
 } // namespace quantscope
 
 namespace quantscope::gpu {
@@ -217,6 +219,12 @@ public:
     /// engine must outlive it.
     std::unique_ptr<CSweepGridEvaluator> sweepEvaluator(std::shared_ptr<const GpuTensor> x, std::int64_t group,
                                                         bool pow2);
+
+    // ---- the KV-cache lab (engine_kv.cpp) ----
+    /// The lab's device part (kv/kv_lab.h) over `data`, its K, V and queries uploaded once and the
+    /// reference attention at the query rows `rows` computed. GpuError when head_dim exceeds the
+    /// kernels' 256 or on OOM. The engine must outlive it.
+    std::unique_ptr<KvLabAccelerator> kvLab(const KvData &data, const std::vector<std::int64_t> &rows);
 
     // ---- activation quantizers and the paired GEMM simulation (engine_gemm.cpp) ----
     /// quant/activation.h's quantizer on the device: the dynamic ones through the pipeline (INT8

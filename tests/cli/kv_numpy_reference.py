@@ -130,7 +130,7 @@ def main():
         L, Hkv, T, d = k.shape
         H = q.shape[1]
         out = subprocess.run([cli, "kv", path, "--json", "--quiet", "--schemes", "bf16;fp8;int4",
-                              "--score-queries", "0", "--no-distortion", "--boundary", "0"],
+                              "--score-queries", "0", "--no-distortion", "--boundary", "0", "--device", "cpu"],
                              check=True, capture_output=True, text=True).stdout
         rep = json.loads(out)
         seg = rep["segment"]

@@ -5,6 +5,7 @@
 // way their input can lie.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -14,6 +15,7 @@
 #include "kv/kv_codebook.h"
 #include "kv/kv_data.h"
 #include "kv/kv_lab.h"
+#include "kv/kv_math.h"
 #include "kv/kv_schemes.h"
 #include "quant/constopt.h"
 #include "quant/constopt_sweep.h"
@@ -623,5 +625,30 @@ TEST(KvData, TheExampleFileHoldsTheCapturesCaches)
         EXPECT_EQ(a.layers[i].k, b.layers[i].k);
         EXPECT_EQ(a.layers[i].v, b.layers[i].v);
         EXPECT_EQ(a.layers[i].q, b.layers[i].q);
+    }
+}
+
+TEST(KvMath, E4m3CastEqualsTheConverterOnASweepOfPatterns)
+{
+    // Every pattern near the E4M3 grid (the 2^16 patterns of each top half-word) and a stride over
+    // the rest: kv_math.h's cast (shared with the GPU kernels) is tensor/convert.h's.
+    for (std::uint64_t u = 0; u < (1ull << 32); u += 4093) {
+        const float x = std::bit_cast<float>(static_cast<std::uint32_t>(u));
+        ASSERT_EQ(kvmath::e4m3Code(x), floatToE4m3(x)) << std::hex << u;
+    }
+    for (std::uint32_t hi = 0x3A00; hi <= 0x43F0; ++hi)
+        for (std::uint32_t lo = 0; lo < 0x10000; lo += 97)
+            for (const std::uint32_t s : {0u, 0x80000000u}) {
+                const std::uint32_t u = s | (hi << 16) | lo;
+                const float x = std::bit_cast<float>(u);
+                ASSERT_EQ(kvmath::e4m3Code(x), floatToE4m3(x)) << std::hex << u;
+            }
+    for (int b = 0; b < 256; ++b) {
+        const float ref = e4m3ToFloat(static_cast<std::uint8_t>(b)),
+                    got = kvmath::e4m3Value(static_cast<std::uint8_t>(b));
+        if (std::isnan(ref))
+            EXPECT_TRUE(std::isnan(got)) << b;
+        else
+            EXPECT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(ref)) << b;
     }
 }
