@@ -26,6 +26,8 @@
 #include "kernels_w4a16.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include <cuda_bf16.h>
@@ -270,28 +272,23 @@ template <int MT, int NT, int U, bool ScaleInB> __global__ void __launch_bounds_
         *counter = 0u;
 }
 
-template <int MT, int NT, bool ScaleInB> void launchOne(const Args &a, dim3 grid, cudaStream_t s)
+using KernelFn = void (*)(Args);
+
+template <int MT, int NT, bool ScaleInB> KernelFn kernelOf()
 {
-    constexpr int U = MT <= 2 ? 4 : 2;
-    w4a16Kernel<MT, NT, U, ScaleInB><<<grid, kWarps * 32, 0, s>>>(a);
+    return &w4a16Kernel<MT, NT, (MT <= 2 ? 4 : 2), ScaleInB>;
 }
 
-template <bool ScaleInB> void launchTiles(int mt, int nt, const Args &a, dim3 grid, cudaStream_t s)
+/// The instantiation of (m16 tiles, n8 tiles a warp): MT 1 with NT 1, 2, 4; MT 2, 4, 8 with NT 1, 2.
+template <bool ScaleInB> KernelFn kernelFor(int mt, int nt)
 {
-    if (mt == 1 && nt == 1)
-        launchOne<1, 1, ScaleInB>(a, grid, s);
-    else if (mt == 1 && nt == 2)
-        launchOne<1, 2, ScaleInB>(a, grid, s);
-    else if (mt == 1)
-        launchOne<1, 4, ScaleInB>(a, grid, s);
-    else if (mt == 2 && nt == 1)
-        launchOne<2, 1, ScaleInB>(a, grid, s);
-    else if (mt == 2)
-        launchOne<2, 2, ScaleInB>(a, grid, s);
-    else if (mt == 4)
-        launchOne<4, 1, ScaleInB>(a, grid, s);
-    else
-        launchOne<8, 1, ScaleInB>(a, grid, s);
+    if (mt == 1)
+        return nt == 1 ? kernelOf<1, 1, ScaleInB>() : nt == 2 ? kernelOf<1, 2, ScaleInB>() : kernelOf<1, 4, ScaleInB>();
+    if (mt == 2)
+        return nt == 1 ? kernelOf<2, 1, ScaleInB>() : kernelOf<2, 2, ScaleInB>();
+    if (mt == 4)
+        return nt == 1 ? kernelOf<4, 1, ScaleInB>() : kernelOf<4, 2, ScaleInB>();
+    return nt == 1 ? kernelOf<8, 1, ScaleInB>() : kernelOf<8, 2, ScaleInB>();
 }
 
 #endif // QS_HAS_MMA
@@ -393,24 +390,44 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     if (p.m <= 0 || p.n <= 0)
         return l;
     const int mt = mTileFor(p.m);
-    int nt = tiling.nPerWarp > 0 ? std::clamp(tiling.nPerWarp / 8, 1, 4) : (mt == 1 ? 2 : 1);
+    // One n8 tile a warp while X has at most 8 rows (the A loads are few), two up to 32 rows.
+    int nt = tiling.nPerWarp > 0 ? std::clamp(tiling.nPerWarp / 8, 1, 4) : (mt == 1 && p.m <= 8) || mt > 2 ? 1 : 2;
     if (nt == 3)
         nt = 2;
-    if (mt == 2)
+    if (mt >= 2)
         nt = std::min(nt, 2);
-    if (mt >= 4)
-        nt = 1;
     const long long nBlocks = (p.n + kWarps * 8 * nt - 1) / (kWarps * 8 * nt);
     const long long mBlocks = (p.m + mt * 16 - 1) / (mt * 16);
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);
     long long split = tiling.splitK;
+#if defined(QS_HAS_MMA)
+    const KernelFn fn = p.group < 128 ? kernelFor<true>(mt, nt) : kernelFor<false>(mt, nt);
     if (split <= 0) {
-        // About four blocks per SM, each slice at least 8 chunks (1024 k).
-        const long long tiles = nBlocks * mBlocks * experts;
-        split = (4LL * smCount() + tiles - 1) / tiles;
-        split = std::min(split, std::max(1LL, chunks / 8));
+        // The fewest K slices whose blocks fill at least 85 % of their last wave of resident blocks
+        // (occupancy of this instantiation × SMs); slices of at least 4 chunks (512 k).
+        // Asked once per instantiation (the launch's host time is part of what the lab times).
+        static std::atomic<int> occupancy[2][9][5] = {};
+        std::atomic<int> &cached = occupancy[p.group < 128 ? 1 : 0][mt][nt];
+        int perSm = cached.load(std::memory_order_relaxed);
+        if (perSm < 1) {
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, 0) != cudaSuccess || perSm < 1)
+                perSm = 1;
+            cached.store(perSm, std::memory_order_relaxed);
+        }
+        const double slots = static_cast<double>(perSm) * smCount();
+        const long long tiles = nBlocks * mBlocks * experts, most = std::max(1LL, std::min(chunks / 4, 64LL));
+        double bestEff = -1;
+        for (long long sk = 1; sk <= most; ++sk) {
+            const double blocks = static_cast<double>(tiles * sk), waves = std::ceil(blocks / slots);
+            const double eff = blocks / (waves * slots);
+            if (eff > bestEff + 1e-9)
+                bestEff = eff, split = sk;
+            if (eff >= 0.85)
+                break;
+        }
     }
+#endif
     split = std::clamp(split, 1LL, chunks);
     // Slices of ⌈chunks / split⌉ chunks: no empty slice (every block must reach the counter).
     split = (chunks + (chunks + split - 1) / split - 1) / ((chunks + split - 1) / split);
@@ -441,11 +458,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
            static_cast<int>(mBlocks)};
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(mBlocks * split),
                     static_cast<unsigned>(experts));
-    const auto s = static_cast<cudaStream_t>(stream);
-    if (l.scaleInB)
-        launchTiles<true>(mt, nt, a, grid, s);
-    else
-        launchTiles<false>(mt, nt, a, grid, s);
+    fn<<<grid, kWarps * 32, 0, static_cast<cudaStream_t>(stream)>>>(a);
     QS_GPU_CHECK(cudaGetLastError());
 #endif
     return l;

@@ -29,8 +29,11 @@ struct W4a16Problem {
 };
 
 /// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (8, 16
-/// or 32; 4 warps a block); splitK: K slices (blocks along K; > 1 reduces FP32 partials by
-/// atomics into the workspace, the last block of a tile converting to BF16 and re-zeroing it).
+/// or 32; 4 warps a block; 32 only while M ≤ 16, 16 at most above; default 8 for M ≤ 8 and above
+/// 32 rows, else 16); splitK: K slices (blocks along K; > 1 reduces FP32 partials by atomics into
+/// the workspace, the last block of a tile converting to BF16 and re-zeroing it; default: the
+/// fewest slices that fill 85 % of the last wave of resident blocks). The m-tile follows M: 16,
+/// 32, 64 or 128 rows of X a block (more rows: more blocks).
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
