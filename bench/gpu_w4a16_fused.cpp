@@ -8,7 +8,7 @@
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
 //      element against FP64 (the bar: batched ≤ 60 µs);
-//   3. --sweep: the fused kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 128}.
+//   3. --sweep: the fused kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128}.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
 // bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
         for (const int rpw : {8, 16, 32})
             for (const int sk : {1, 2, 4, 8, 16, 28}) {
                 GemmBenchRequest qs = q;
-                qs.m = {1, 16, 128};
+                qs.m = {1, 16, 64, 128};
                 qs.formats = {GemmFormat::W4a16};
                 qs.w4a16SplitK = sk;
                 qs.w4a16RowsPerWarp = rpw;

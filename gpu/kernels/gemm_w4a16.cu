@@ -63,10 +63,14 @@ struct Args {
 __device__ __forceinline__ void mma16816(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                          std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); // BF16 mma.sync needs sm_80 or newer (the build targets sm_90)
+#else
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%0,%1,%2,%3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#endif
 }
 
 __device__ __forceinline__ uint4 ldNc(const void *p)
@@ -276,7 +280,7 @@ using KernelFn = void (*)(Args);
 
 template <int MT, int NT, bool ScaleInB> KernelFn kernelOf()
 {
-    return &w4a16Kernel<MT, NT, (MT <= 2 ? 4 : 2), ScaleInB>;
+    return &w4a16Kernel<MT, NT, (MT <= 2 ? 4 : MT * NT >= 16 ? 1 : 2), ScaleInB>;
 }
 
 /// The instantiation of (m16 tiles, n8 tiles a warp): MT 1 with NT 1, 2, 4; MT 2, 4, 8 with NT 1, 2.
@@ -293,27 +297,37 @@ template <bool ScaleInB> KernelFn kernelFor(int mt, int nt)
 
 #endif // QS_HAS_MMA
 
-/// One thread per checked output: the FP64 reference from the packed operands (a plain loop).
+/// One warp per checked output: the FP64 reference from the packed operands (a plain loop over
+/// the byte pairs of k, lanes striding K, a warp sum), coalesced along K.
 __global__ void checkKernel(Args a, long long rowStride, long long rows, double wRel, unsigned long long *worst,
                             unsigned long long *count)
 {
-    const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-    if (i >= rows * a.N)
-        return;
-    const long long ri = i / a.N, n = i - ri * a.N;
+    const long long warpId = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+    const int lane = threadIdx.x & 31;
+    if (warpId >= rows * a.N)
+        return; // whole warps: blockDim is a multiple of 32
+    const long long ri = warpId / a.N, n = warpId - ri * a.N;
     const long long m = ri * rowStride < a.M ? ri * rowStride : a.M - 1;
     const long long groups = a.K / a.group;
     double ref = 0, mag = 0;
-    for (long long k = 0; k < a.K; ++k) {
+    for (long long k = 2 * lane; k < a.K; k += 64) {
         const std::uint8_t b = a.w[n * (a.K / 2) + k / 2];
-        int q = (k & 1) ? b >> 4 : b & 0xF;
-        q = q >= 8 ? q - 16 : q;
-        const long long g = n * groups + k / a.group;
-        const double w = static_cast<double>(a.s[g]) * static_cast<double>(q - a.z[g]);
-        const double p = static_cast<double>(__bfloat162float(a.x[m * a.K + k])) * w;
-        ref += p;
-        mag += fabs(p);
+        for (int h = 0; h < 2; ++h) {
+            int q = h ? b >> 4 : b & 0xF;
+            q = q >= 8 ? q - 16 : q;
+            const long long g = n * groups + (k + h) / a.group;
+            const double w = static_cast<double>(a.s[g]) * static_cast<double>(q - a.z[g]);
+            const double p = static_cast<double>(__bfloat162float(a.x[m * a.K + k + h])) * w;
+            ref += p;
+            mag += fabs(p);
+        }
     }
+    for (int o = 16; o > 0; o >>= 1) {
+        ref += __shfl_down_sync(0xffffffffu, ref, o);
+        mag += __shfl_down_sync(0xffffffffu, mag, o);
+    }
+    if (lane != 0)
+        return;
     const double bound = ldexp(fabs(ref), -8) +
                          (1.0 + ldexp(1.0, -8)) * (static_cast<double>(a.K) * ldexp(1.0, -23) + wRel) * mag + 1e-30;
     const double got = static_cast<double>(__bfloat162float(a.y[m * a.N + n]));
@@ -492,7 +506,7 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
            0,
            1,
            1};
-    const long long total = rows * p.n;
+    const long long total = rows * p.n * 32; // a warp per output
     checkKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, s>>>(
         a, rowStride, rows, wRel, reinterpret_cast<unsigned long long *>(worstDev), countDev);
     QS_GPU_CHECK(cudaGetLastError());

@@ -3,9 +3,10 @@
 // stored, BF16) and Ŵ = s·(q − z) in FP64, on EVERY output element: groups 32, 64, 128 and per
 // channel; M ∈ {1, 3, 16, 17, 64, 200}; N not a multiple of the tile; K slices 1, 3 and the
 // launcher's choice; 8, 16 and 32 rows per warp; the MoE launch (blockIdx.z = expert) against the
-// loop of per-expert launches; the refused shapes. The bound (docs/numerics.md "Fused W4A16
-// GEMM"): |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + w)·Σ_k |x_k·ŵ_k|, w = 0 for group ≥ 128
-// (exact q − z, FP32 scale per group) and 2^-7 + 2^-15 for g32 / g64 (Ŵ rounded to BF16 twice).
+// loop of per-expert launches; the lab's FP64 check on the device against the host's; the refused
+// shapes. The bound (docs/numerics.md "Fused W4A16 GEMM"):
+// |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + w)·Σ_k |x_k·ŵ_k|, w = 0 for group ≥ 128 (exact
+// q − z, FP32 scale per group) and 2^-7 + 2^-15 for g32 / g64 (Ŵ rounded to BF16 twice).
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
@@ -248,6 +249,46 @@ TEST(GpuW4a16Fused, MoEBatchedLaunchMatchesThePerExpertLoop)
                 << "split expert " << e << " at " << where;
         }
         EXPECT_TRUE(batched.workspaceClean());
+    }
+}
+
+TEST(GpuW4a16Fused, TheLabsDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)
+{
+    REQUIRE_GPU();
+    for (const std::int64_t group : {std::int64_t(64), std::int64_t(256)}) {
+        const Operands o = makeOperands(9, 48, 512, group, 11);
+        Device d({o});
+        const auto l = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+        DevBuf res(16);
+        auto *worstDev = static_cast<double *>(res.p);
+        auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.p) + 8);
+        const double wRel = l.scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
+        auto check = [&](long long stride, double &worst, unsigned long long &count) {
+            L::w4a16CheckFp64(d.p, stride, wRel, worstDev, countDev, nullptr);
+            ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&worst, worstDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&count, countDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+        };
+        double worst = 0;
+        unsigned long long count = 0;
+        check(1, worst, count);
+        std::string where;
+        const double host = worstOfBound(o, d.output(0), l.scaleInB, where);
+        EXPECT_EQ(count, 9u * 48u) << "every output once";
+        EXPECT_LE(worst, 1.0);
+        EXPECT_NEAR(worst, host, 1e-9 + 1e-6 * host) << "the device's FP64 check and the host's agree";
+        // Rows 0, 4, 8 and M − 1 = 8 again: 4 rows × N outputs.
+        check(4, worst, count);
+        EXPECT_EQ(count, 4u * 48u);
+        // One output made wrong (the largest one's sign flipped) is caught.
+        std::vector<std::uint16_t> y = d.output(0);
+        const auto big = std::max_element(y.begin(), y.end(), [](std::uint16_t a, std::uint16_t b) {
+            return std::fabs(bf16ToFloat(a)) < std::fabs(bf16ToFloat(b));
+        });
+        *big = static_cast<std::uint16_t>(*big ^ 0x8000u);
+        ASSERT_EQ(cudaMemcpy(d.y.p, y.data(), 2 * y.size(), cudaMemcpyHostToDevice), cudaSuccess);
+        check(1, worst, count);
+        EXPECT_GT(worst, 1.0) << "group " << group;
     }
 }
 
