@@ -204,7 +204,7 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
 fi
 # The fused W4A16 GEMM (issue 43): BF16 cuBLASLt, unfused and fused W4A16 over M (every output
 # checked against FP64 on the device), g32/g64/per channel, MoE 16 × (16, 2048, 7168) batched; then
-# PyTorch's tinygemm and torch.matmul on the same shapes, and docs/perf.md's "Fused W4A16" table.
+# PyTorch's tinygemm and torch.matmul on the same shapes: the table of docs/perf.md "Fused W4A16 GEMM (issue 43)".
 if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
   t0=$(date +%s)
   "$build/bench/qs_bench_gpu_w4a16_fused" --out "$OUT" ${QS_W4A16_ARGS:-} > "$OUT/gpu_w4a16_fused.log" 2>&1 || echo "qs_bench_gpu_w4a16_fused failed"

@@ -64,9 +64,9 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 /// The output check on the device, independent of the kernel: per output of the checked rows
 /// (every row when rowStride = 1, else rows 0, rowStride, 2·rowStride, … and M − 1) of expert 0,
 /// the FP64 product ref = Σ_k x_k·s·(q − z) and mag = Σ_k |x_k·s·(q − z)| from the packed
-/// operands, and |y − ref| / (2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + wRel)·mag) (docs/numerics.md
-/// "Fused W4A16 GEMM"). Writes the worst ratio (a double) to *worstDev and the outputs checked
-/// (an unsigned long long) to *countDev; both are zeroed by the call.
+/// operands, and |y − ref| / (2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + wRel)·mag) (the bound of
+/// docs/numerics.md "Fused W4A16 GEMM"). Writes the worst ratio (a double) to *worstDev and the
+/// outputs checked (an unsigned long long) to *countDev; both are zeroed by the call.
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
                     unsigned long long *countDev, void *stream);
 
