@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_outerr.json/.log, outerr_torch.json/.log; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -16,7 +16,7 @@
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
 # QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -50,7 +50,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_outerr qs_bench_gpu_kv quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -217,6 +217,18 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
     || echo "gemm_lab_quant_moe_torch.py failed"
   cat "$OUT/gemm_lab_quant_moe_torch.log"
   echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
+fi
+# The fused W4A16 GEMM (issue 43): BF16 cuBLASLt, unfused and fused W4A16 over M (every output
+# checked against FP64 on the device), g32/g64/per channel, MoE 16 × (16, 2048, 7168) batched; then
+# PyTorch's tinygemm and torch.matmul on the same shapes: the table of docs/perf.md "Fused W4A16 GEMM (issue 43)".
+if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_w4a16_fused" --out "$OUT" ${QS_W4A16_ARGS:-} > "$OUT/gpu_w4a16_fused.log" 2>&1 || echo "qs_bench_gpu_w4a16_fused failed"
+  cat "$OUT/gpu_w4a16_fused.log"
+  python3 "$src/bench/gemm_w4a16_torch.py" --out "$OUT" --ours "$OUT/gpu_w4a16_fused.json" > "$OUT/gemm_w4a16_torch.log" 2>&1 \
+    || echo "gemm_w4a16_torch.py failed"
+  cat "$OUT/gemm_w4a16_torch.log"
+  echo "fused w4a16 bench: $(( $(date +%s) - t0 ))s"
 fi
 # HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same
 # tensor and settings (skipped with a line saying so when `import hqq` fails).

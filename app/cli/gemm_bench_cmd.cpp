@@ -141,8 +141,8 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
             std::printf(", %s %.2f TFLOP/s", dtype.c_str(), t);
         std::printf("\n");
     }
-    std::printf("  %-18s %6s %12s %12s %10s %10s %8s %14s  %s\n", "format", "M", "time µs", "cold µs", "TFLOP/s",
-                "GB/s", "FLOP/B", "bound", "note");
+    std::printf("  %-18s %6s %12s %12s %10s %10s %8s %14s %12s %8s %8s  %s\n", "format", "M", "time µs", "cold µs",
+                "TFLOP/s", "GB/s", "FLOP/B", "bound", "B/token", "W roof", "vs bf16", "note");
     for (const auto &p : r.points) {
         std::string note = p.note;
         if (p.padded)
@@ -153,9 +153,14 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         if (p.experts > 1)
             note = std::to_string(p.experts) + " experts, " + std::to_string(p.launches) + " launches/step" +
                    (note.empty() ? "" : "; " + note);
-        std::printf("  %-18s %6lld %12.2f %12.2f %10.3f %10.1f %8.1f %14s  %s\n", p.series().c_str(),
+        char roof[16] = "-", speedup[16] = "-";
+        if (p.weightRooflineFraction > 0)
+            std::snprintf(roof, sizeof roof, "%.0f%%", 100 * p.weightRooflineFraction);
+        if (p.speedupVsBf16 > 0)
+            std::snprintf(speedup, sizeof speedup, "%.2f×", p.speedupVsBf16);
+        std::printf("  %-18s %6lld %12.2f %12.2f %10.3f %10.1f %8.1f %14s %12.0f %8s %8s  %s\n", p.series().c_str(),
                     static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound,
-                    note.c_str());
+                    p.bytesPerToken, roof, speedup, note.c_str());
     }
     return 0;
 }

@@ -106,6 +106,7 @@ GemmBenchResult runGemmBench(const GemmBenchRequest &requestIn, DeviceChoice dev
                 r.deviceNote += (r.deviceNote.empty() ? "" : "; ") + note;
             placeOnRoofline(r);
         }
+        setSpeedupsVsBf16(r);
         return r;
     };
     if (device != DeviceChoice::Cpu) {

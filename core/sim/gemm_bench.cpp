@@ -87,7 +87,7 @@ bool isQuantizedWeightFormat(GemmFormat f)
 
 std::string gemmPeakDtype(const std::string &format)
 {
-    if (format == "bf16" || format == "w4a16")
+    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat)
         return "bf16";
     if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8")
         return "fp8";
@@ -170,7 +170,7 @@ double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
 double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group)
 {
     const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
-    if (format == "w4a16") {
+    if (format == "w4a16" || format == kW4a16FusedFormat) {
         const double groups = N * (w4Group > 0 ? K / static_cast<double>(w4Group) : 1.0);
         return N * K / 2 + 5 * groups + 2 * M * K + 2 * M * N;
     }
@@ -194,6 +194,24 @@ void setGemmRates(GemmPoint &p, std::int64_t w4Group)
     p.bytes = e * gemmBytes(p.format, p.m, p.n, p.k, w4Group);
     p.tflops = p.flops / (p.timeUs * 1e-6) / 1e12;
     p.gbps = p.bytes / (p.timeUs * 1e-6) / 1e9;
+    p.bytesPerToken = p.bytes / (e * static_cast<double>(std::max<std::int64_t>(p.m, 1)));
+}
+
+double gemmWeightBytes(const std::string &format, std::int64_t n, std::int64_t k, std::int64_t w4Group)
+{
+    return gemmBytes(format, 0, n, k, w4Group);
+}
+
+void setSpeedupsVsBf16(GemmBenchResult &r)
+{
+    for (auto &p : r.points) {
+        if (p.format == "bf16")
+            continue;
+        for (const auto &b : r.points)
+            if (b.format == "bf16" && b.m == p.m && b.n == p.n && b.k == p.k && b.experts == p.experts &&
+                b.launches == p.launches && b.timeUs > 0 && p.timeUs > 0)
+                p.speedupVsBf16 = b.timeUs / p.timeUs;
+    }
 }
 
 std::vector<GemmCurve> gemmCurves(const GemmBenchResult &r)
@@ -351,6 +369,12 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         q["flops"] = p.flops;
         q["bytes"] = p.bytes;
         q["intensity"] = p.intensity;
+        if (p.bytesPerToken > 0)
+            q["bytes_per_token"] = p.bytesPerToken;
+        if (p.weightRooflineFraction > 0)
+            q["weight_roofline_fraction"] = p.weightRooflineFraction;
+        if (p.speedupVsBf16 > 0)
+            q["speedup_vs_bf16"] = p.speedupVsBf16;
         if (!p.bound.empty()) {
             q["bound"] = p.bound;
             q["fraction_of_ceiling"] = p.fractionOfCeiling;
@@ -391,6 +415,9 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.flops = q.value("flops", 0.0);
             p.bytes = q.value("bytes", 0.0);
             p.intensity = q.value("intensity", 0.0);
+            p.bytesPerToken = q.value("bytes_per_token", 0.0);
+            p.weightRooflineFraction = q.value("weight_roofline_fraction", 0.0);
+            p.speedupVsBf16 = q.value("speedup_vs_bf16", 0.0);
             p.bound = q.value("bound", std::string());
             p.fractionOfCeiling = q.value("fraction_of_ceiling", 0.0);
             if (!p.bound.empty() && p.bound != "memory" && p.bound != "compute")

@@ -32,6 +32,10 @@ namespace quantscope {
 ///   W8a8Fp8   FP8 E4M3 per-channel weights × FP8 per-token activations, row-wise scales
 enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8 };
 
+/// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
+/// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
+inline constexpr const char *kW4a16FusedFormat = "w4a16-fused";
+
 /// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8".
 std::string toString(GemmFormat f);
 /// The inverse of toString; UnsupportedError naming the accepted names otherwise.
@@ -69,6 +73,10 @@ struct GemmBenchRequest {
     int experts = 1;
     /// W4A16's weight scales: group size along K (128) or 0 for per channel.
     std::int64_t w4Group = 128;
+    /// The fused W4A16 kernel's tiling (0: its own choice): K slices and rows of W per warp (8,
+    /// 16, 32). For tuning from the benchmark (docs/perf.md "Fused W4A16 GEMM (issue 43)").
+    int w4a16SplitK = 0;
+    int w4a16RowsPerWarp = 0;
     /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's
     /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
     /// channel, FP8 E4M3 per channel. Null where no requested format needs it.
@@ -94,13 +102,20 @@ struct GemmPoint {
     double gbps = 0;       ///< bytes of X, W and Y, each once, / time
     bool padded = false;   ///< the library refused this M: ran (and timed) at paddedM
     std::int64_t paddedM = 0;
-    int repeats = 0;    ///< timed runs behind the median
-    std::string device; ///< "cpu", "cuda:0"
-    std::string note;   ///< how it ran (scaling path, epilogue, output check)
-    int experts = 1;    ///< MoE: experts per step (time, FLOPs and bytes are per step)
-    int launches = 1;   ///< GEMM launches per step (experts for the loop, 1 strided-batched)
-    double flops = 0;   ///< 2·E·M·N·K
-    double bytes = 0;   ///< bytes moved (gemmBytes: weights as stored + X + Y (+ scales))
+    int repeats = 0;          ///< timed runs behind the median
+    std::string device;       ///< "cpu", "cuda:0"
+    std::string note;         ///< how it ran (scaling path, epilogue, output check)
+    int experts = 1;          ///< MoE: experts per step (time, FLOPs and bytes are per step)
+    int launches = 1;         ///< GEMM launches per step (experts for the loop, 1 strided-batched)
+    double flops = 0;         ///< 2·E·M·N·K
+    double bytes = 0;         ///< bytes moved (gemmBytes: weights as stored + X + Y (+ scales))
+    double bytesPerToken = 0; ///< bytes / (experts·M): what one token's row costs in traffic
+    /// The weight-read roofline (the weights as stored, scales included, at the roofline's copy
+    /// GB/s) ÷ the time: 1 = the time it takes to read the weights once (0 until placed).
+    double weightRooflineFraction = 0;
+    /// The BF16 point's time at the same M (and experts, launches) ÷ this time (0: no BF16
+    /// point in the result); runGemmBench fills it.
+    double speedupVsBf16 = 0;
     // The roofline (gemm_roofline.h placeOnRoofline; 0 / "" until placed).
     double intensity = 0;         ///< flops / bytes
     std::string bound;            ///< "memory" or "compute"
@@ -144,8 +159,13 @@ double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k);
 /// N·K + 4·N, X one byte + 4·M. The weight-conversion kernel's own traffic is not counted: the
 /// roofline asks what the stored weights demand, so unfused paths show below their ceiling.
 double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group = 128);
-/// Fills flops, bytes, tflops and gbps of a timed point (timeUs, m, n, k, experts set).
+/// Fills flops, bytes, tflops, gbps and bytesPerToken of a timed point (timeUs, m, n, k, experts set).
 void setGemmRates(GemmPoint &p, std::int64_t w4Group = 128);
+/// The weights' share of gemmBytes (M = 0: the weights as stored with their scales and zeros).
+double gemmWeightBytes(const std::string &format, std::int64_t n, std::int64_t k, std::int64_t w4Group = 128);
+/// speedupVsBf16 of every non-BF16 point that has a BF16 point of the same shape, M, experts and
+/// launches in `r`.
+void setSpeedupsVsBf16(GemmBenchResult &r);
 
 /// The CPU's table: one FP32 Eigen GEMM per M (format kCpuGemmFormat), inputs seeded and
 /// never zero, the first run timed as cold, then repeats until `repeats` or the per-point cap.

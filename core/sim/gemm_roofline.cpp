@@ -71,6 +71,12 @@ void placeOnRoofline(GemmPoint &p, const GemmPeaks &peaks)
     const double memory = peaks.copyGbps * 1e9 * p.intensity / 1e12;
     p.bound = memory < it->second ? "memory" : "compute";
     p.fractionOfCeiling = p.tflops / std::min(memory, it->second);
+    // The weights' bytes: the point's bytes less its activations' and outputs' (which do not
+    // depend on the group size), at the copy's GB/s, over the time.
+    const double e = std::max(p.experts, 1);
+    const double weights = p.bytes - e * (gemmBytes(p.format, p.m, p.n, p.k) - gemmBytes(p.format, 0, p.n, p.k));
+    if (weights > 0 && p.timeUs > 0)
+        p.weightRooflineFraction = weights / (peaks.copyGbps * 1e9) / (p.timeUs * 1e-6);
 }
 
 void placeOnRoofline(GemmBenchResult &r)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The GEMM timing lab II's quantized-weight paths (issue 22; CUDA builds only), each timed end to
 // end on the engine quantizer's codes (GemmBenchRequest::w4 / w4Channel / w8Fp8):
-//   w4a16      INT4 → BF16 dequantize kernel (g128 or per channel) + BF16 GEMM
+//   w4a16      INT4 → BF16 dequantize kernel (g128 or per channel) + BF16 GEMM, and beside it
+//              the fused kernel's point (w4a16-fused, engine_gemmlab_fused.cpp)
 //   w4a8-int8  INT4 → INT8 unpack + Σ_k x per token + INT8 GEMM (INT32) + epilogue
 //              y = s_tok·s_ch·(acc − z·Σx)
 //   w4a8-fp8   INT4 → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
@@ -297,6 +298,14 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
             }
             checks.push_back({p.format, m, samples, worst});
             points.push_back(std::move(p));
+            if (f == GemmFormat::W4a16) { // the fused kernel on the same operands (engine_gemmlab_fused.cpp)
+                std::string whyNot;
+                if (auto fused = timeFusedW4a16(I, request, *q, Wst, chScale, z8, X.get(), m, group, points.back(),
+                                                checks, whyNot))
+                    points.push_back(std::move(*fused));
+                else
+                    points.back().note += "; no fused point: " + whyNot;
+            }
             done += gemmFlops(m, n, k) + 1e9;
         }
     }

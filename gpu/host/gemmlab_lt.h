@@ -109,4 +109,17 @@ std::vector<float> tokenScales(std::int64_t m);
 std::vector<std::int64_t> sampleRows(std::int64_t m);
 std::vector<std::int64_t> sampleCols(std::int64_t n);
 
+/// The fused W4A16 point's format (sim/gemm_bench.h) and the M above which the lab routes the
+/// fused series to dequantize + cuBLASLt (the point then carries the unfused time and says so).
+inline constexpr const char *kFusedW4a16Format = kW4a16FusedFormat;
+inline constexpr std::int64_t kFusedMaxM = 256;
+/// The fused W4A16 kernel at M on the weight copies of the unfused path (engine_gemmlab_fused.cpp):
+/// a point like `unfused` (format w4a16-fused), its output checked on the device against FP64
+/// (appended to `checks`); nullopt with `why` when the kernel does not run this shape or data.
+std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
+                                        const std::vector<std::shared_ptr<void>> &weights, const float *scales,
+                                        const std::int8_t *zeros, const void *x, std::int64_t m, std::int64_t group,
+                                        const GemmPoint &unfused, std::vector<Engine::GemmLabCheck> &checks,
+                                        std::string &why);
+
 } // namespace quantscope::gpu::lab2

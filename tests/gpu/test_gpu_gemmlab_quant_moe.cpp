@@ -35,11 +35,25 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
         req.w4Group = group;
         const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
         ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
-        ASSERT_EQ(r.points.size(), req.formats.size() * req.m.size());
+        // w4a16 gives two points per M: the unfused path, then the fused kernel (w4a16-fused).
+        ASSERT_EQ(r.points.size(), (req.formats.size() + 1) * req.m.size());
         std::size_t i = 0;
         for (const GemmFormat f : req.formats)
             for (const std::int64_t m : req.m) {
-                const GemmPoint &p = r.points[i++];
+                if (f == GemmFormat::W4a16) {
+                    const GemmPoint &fused = r.points[i + 1];
+                    const std::string what = "fused M=" + std::to_string(m) + " group " + std::to_string(group);
+                    EXPECT_EQ(fused.format, kW4a16FusedFormat) << what;
+                    EXPECT_EQ(fused.m, m) << what;
+                    EXPECT_GT(fused.timeUs, 0.0) << what;
+                    EXPECT_DOUBLE_EQ(fused.bytes, gemmBytes("w4a16", m, 192, 512, group)) << what;
+                    EXPECT_DOUBLE_EQ(fused.bytesPerToken, fused.bytes / static_cast<double>(m)) << what;
+                    EXPECT_NE(fused.note.find("fused: one kernel"), std::string::npos) << what << ": " << fused.note;
+                    EXPECT_NE(fused.note.find("output checked"), std::string::npos) << what << ": " << fused.note;
+                    EXPECT_NE(fused.note.find("every element"), std::string::npos) << what << ": " << fused.note;
+                }
+                const GemmPoint &p = r.points[i];
+                i += f == GemmFormat::W4a16 ? 2 : 1;
                 const std::string what = p.format + " M=" + std::to_string(m) + " group " + std::to_string(group);
                 EXPECT_EQ(p.format, toString(f)) << what;
                 EXPECT_EQ(p.m, m) << what;
@@ -57,6 +71,9 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
         ASSERT_EQ(checks.size(), r.points.size());
         for (const auto &c : checks) {
             EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
+            if (c.format == kW4a16FusedFormat) {
+                EXPECT_EQ(c.samples, 192 * c.m) << "the fused point checks every element";
+            }
             EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m << ": worst |y − ref| / bound";
         }
     }
@@ -69,9 +86,13 @@ TEST(GpuGemmLab2, MixedPlainAndQuantizedFormatsKeepBothTables)
     req.m = {8};
     req.formats = {GemmFormat::Bf16, GemmFormat::W4a16};
     const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
-    ASSERT_EQ(r.points.size(), 2u) << r.deviceNote;
+    ASSERT_EQ(r.points.size(), 3u) << r.deviceNote;
     EXPECT_EQ(r.points[0].format, "bf16");
     EXPECT_EQ(r.points[1].format, "w4a16");
+    EXPECT_EQ(r.points[2].format, kW4a16FusedFormat);
+    // Both W4A16 points carry their speed-up over the BF16 point of the same M.
+    for (std::size_t i = 1; i < 3; ++i)
+        EXPECT_DOUBLE_EQ(r.points[i].speedupVsBf16, r.points[0].timeUs / r.points[i].timeUs) << r.points[i].format;
 }
 
 TEST(GpuGemmLab2, MoEStridedBatchedMatchesTheLoop)

@@ -169,6 +169,43 @@ TEST(GemmRoofline, JsonRoundTripOfTheNewKeys)
     EXPECT_EQ(gemmCurves(back).size(), 2u);
 }
 
+TEST(GemmRoofline, FusedW4a16PointsCarryBytesPerTokenWeightRooflineAndSpeedup)
+{
+    // The fused point counts bytes as w4a16 and runs against the BF16 ceiling.
+    EXPECT_EQ(gemmPeakDtype(kW4a16FusedFormat), "bf16");
+    EXPECT_DOUBLE_EQ(gemmBytes(kW4a16FusedFormat, 2, 4, 256, 128), gemmBytes("w4a16", 2, 4, 256, 128));
+    EXPECT_DOUBLE_EQ(gemmWeightBytes("w4a16", 4, 256, 128), 512 + 40);
+    GemmBenchResult r;
+    r.device = "cuda:0";
+    r.peaks = peaks(); // copy 3000 GB/s
+    GemmPoint bf;
+    bf.format = "bf16", bf.m = 4, bf.n = 4096, bf.k = 14336, bf.timeUs = 60;
+    setGemmRates(bf);
+    GemmPoint fused = bf;
+    fused.format = kW4a16FusedFormat, fused.timeUs = 15;
+    setGemmRates(fused, 128);
+    GemmPoint other = fused; // another M: no BF16 point to compare with
+    other.m = 8;
+    setGemmRates(other, 128);
+    r.points = {bf, fused, other};
+    placeOnRoofline(r);
+    setSpeedupsVsBf16(r);
+    // Bytes per token: all bytes / M.
+    EXPECT_DOUBLE_EQ(r.points[1].bytesPerToken, r.points[1].bytes / 4);
+    // The weights: N·K/2 + 5·N·K/128 bytes read at 3000 GB/s, over 15 µs.
+    const double w = 4096.0 * 14336 / 2 + 5.0 * 4096 * 14336 / 128;
+    EXPECT_NEAR(r.points[1].weightRooflineFraction, w / 3000e9 / 15e-6, 1e-12);
+    EXPECT_NEAR(r.points[0].weightRooflineFraction, 2.0 * 4096 * 14336 / 3000e9 / 60e-6, 1e-12);
+    EXPECT_DOUBLE_EQ(r.points[1].speedupVsBf16, 4.0);
+    EXPECT_EQ(r.points[2].speedupVsBf16, 0.0);
+    EXPECT_EQ(r.points[0].speedupVsBf16, 0.0);
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(toJson(r).dump()));
+    EXPECT_DOUBLE_EQ(back.points[1].speedupVsBf16, 4.0);
+    EXPECT_DOUBLE_EQ(back.points[1].weightRooflineFraction, r.points[1].weightRooflineFraction);
+    EXPECT_DOUBLE_EQ(back.points[1].bytesPerToken, r.points[1].bytesPerToken);
+    EXPECT_FALSE(toJson(r)["points"][2].contains("speedup_vs_bf16"));
+}
+
 TEST(GemmRoofline, RequestRefusesMoEWithQuantizedFormatsAndBadGroups)
 {
     GemmBenchRequest r;

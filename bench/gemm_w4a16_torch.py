@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""PyTorch's peers of the fused W4A16 GEMM (issue 43), on the same GPU in the same run as
+qs_bench_gpu_w4a16_fused:
+  tinygemm  torch.ops.aten._weight_int4pack_mm on weights packed by
+            torch.ops.aten._convert_weight_to_int4pack (the new signature takes uint8 [N, K/2],
+            two nibbles a byte, high nibble first; the old one int32 [N, K] codes; both tried),
+            scales and zeros [K/g, N, 2] in BF16: ŵ = (u − 8)·s + zf with u = q + 8, zf = −z·s
+  bf16      torch.matmul of the BF16 weights
+N = 4096, K = 14336, g128 over M ∈ {1, 16, 128, 1024, 8192}. The methods interleave: each repeat
+times every method once (CUDA events around the call), so drifting clocks hit all alike; median
+and spread (min, max) of --repeats. tinygemm's output is checked against the dequantized weights'
+matmul (worst |Δ| relative to max |y|). With --ours (gpu_w4a16_fused.json) it prints the
+docs/perf.md "Fused W4A16 GEMM (issue 43)" table: M, BF16 cuBLASLt, torch.matmul, unfused, fused, tinygemm,
+roofline %, speed-up of fused over BF16."""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+
+def pack_tinygemm(u, inner_k_tiles):
+    """u: uint4 codes [N, K] as int32 in [0, 15]. Returns (packed, how)."""
+    errors = []
+    try:  # torch ≥ 2.5: uint8 [N, K/2], element 2j in the high nibble
+        u8 = ((u[:, ::2] << 4) | u[:, 1::2]).to(torch.uint8)
+        return torch.ops.aten._convert_weight_to_int4pack(u8, inner_k_tiles), "uint8 [N, K/2]"
+    except Exception as e:  # noqa: BLE001 - the other signature
+        errors.append(str(e).splitlines()[0])
+    try:  # older torch: int32 [N, K]
+        return torch.ops.aten._convert_weight_to_int4pack(u.to(torch.int32), inner_k_tiles), "int32 [N, K]"
+    except Exception as e:  # noqa: BLE001
+        errors.append(str(e).splitlines()[0])
+    raise RuntimeError("_convert_weight_to_int4pack refused both signatures: " + " | ".join(errors))
+
+
+def operands(n, k, group, max_m):
+    g = torch.Generator(device="cuda").manual_seed(43)
+    u = torch.randint(0, 16, (n, k), device="cuda", dtype=torch.int32, generator=g)
+    scales = torch.rand(n, k // group, device="cuda", generator=g) * 1e-3 + 1e-3
+    zeros = torch.randint(-8, 8, (n, k // group), device="cuda", generator=g).float()
+    q = (u - 8).float().reshape(n, k // group, group)
+    w = ((q - zeros.unsqueeze(-1)) * scales.unsqueeze(-1)).reshape(n, k).to(torch.bfloat16)
+    # tinygemm's ŵ = (u − 8)·s + zf: zf = −z·s; [K/g, N, 2] BF16.
+    sz = torch.stack((scales, -zeros * scales), dim=-1).transpose(0, 1).contiguous().to(torch.bfloat16)
+    x = torch.randn(max_m, k, device="cuda", dtype=torch.bfloat16)
+    return u, w, sz, x
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--n", type=int, default=4096)
+    ap.add_argument("--k", type=int, default=14336)
+    ap.add_argument("--group", type=int, default=128)
+    ap.add_argument("--m-sweep", default="1,16,128,1024,8192")
+    ap.add_argument("--repeats", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--inner-k-tiles", type=int, default=8)
+    ap.add_argument("--ours", default="", help="qs_bench_gpu_w4a16_fused's gpu_w4a16_fused.json")
+    a = ap.parse_args()
+    ms = [int(v) for v in a.m_sweep.split(",")]
+    reps = max(20, a.repeats)
+    u, w, sz, x = operands(a.n, a.k, a.group, max(ms))
+    doc = dict(benchmark="gemm_w4a16_torch", torch=torch.__version__, device=torch.cuda.get_device_name(),
+               cuda=torch.version.cuda, n=a.n, k=a.k, group=a.group, repeats=reps, warmup=a.warmup,
+               timing="CUDA events around each call; the methods interleaved per repeat; median, min, max",
+               points=[])
+    try:
+        packed, how = pack_tinygemm(u, a.inner_k_tiles)
+        doc["tinygemm_pack"] = how
+    except Exception as e:  # noqa: BLE001
+        packed, doc["tinygemm_error"] = None, str(e)
+        print(f"tinygemm unavailable: {e}", flush=True)
+    for m in ms:
+        xm = x[:m]
+        methods = {"bf16_matmul": lambda: torch.matmul(xm, w.t())}
+        if packed is not None:
+            methods["tinygemm"] = lambda: torch.ops.aten._weight_int4pack_mm(xm, packed, a.group, sz)
+        point = dict(m=m)
+        if packed is not None:  # the packing and the formula checked before timing
+            ref = torch.matmul(xm, w.t()).float()
+            got = methods["tinygemm"]().float()
+            point["tinygemm_check"] = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
+        for f in methods.values():
+            for _ in range(a.warmup):
+                f()
+        torch.cuda.synchronize()
+        times = {name: [] for name in methods}
+        for _ in range(reps):
+            for name, f in methods.items():
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record()
+                f()
+                e.record()
+                e.synchronize()
+                times[name].append(s.elapsed_time(e) * 1e3)
+        for name, t in times.items():
+            point[name] = dict(median_us=statistics.median(t), min_us=min(t), max_us=max(t))
+        doc["points"].append(point)
+        print(f"M={m:6d} " + " ".join(f"{n} {point[n]['median_us']:9.2f} us" for n in methods) +
+              (f" (tinygemm vs dequantized matmul: {point['tinygemm_check']:.2e})" if "tinygemm_check" in point else ""),
+              flush=True)
+    if a.ours and os.path.exists(a.ours):
+        doc["table"] = table(a.ours, doc)
+    with open(os.path.join(a.out, "gemm_w4a16_torch.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+def table(ours_path, doc):
+    with open(ours_path) as f:
+        ours = json.load(f)
+    by = {}
+    for p in ours["dense"]["points"]:
+        by.setdefault(p["m"], {})[p["format"]] = p
+    rows = []
+    print("| M | BF16 cuBLASLt µs | torch.matmul µs | unfused W4A16 µs | fused W4A16 µs | tinygemm µs | "
+          "roofline % (fused) | fused speed-up vs BF16 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in doc["points"]:
+        o = by.get(p["m"], {})
+        bf, un, fu = (o.get(k, {}).get("time_us") for k in ("bf16", "w4a16", "w4a16-fused"))
+        roof = o.get("w4a16-fused", {}).get("weight_roofline_fraction")
+        row = dict(m=p["m"], bf16_cublaslt_us=bf, torch_matmul_us=p["bf16_matmul"]["median_us"], unfused_us=un,
+                   fused_us=fu, tinygemm_us=p.get("tinygemm", {}).get("median_us"),
+                   fused_weight_roofline=roof, fused_speedup_vs_bf16=(bf / fu) if bf and fu else None)
+        rows.append(row)
+        cell = lambda v, f="{:.1f}": "—" if v is None else f.format(v)  # noqa: E731
+        print(f"| {p['m']} | {cell(bf)} | {cell(row['torch_matmul_us'])} | {cell(un)} | {cell(fu)} | "
+              f"{cell(row['tinygemm_us'])} | {cell(None if roof is None else 100 * roof, '{:.0f}')} | "
+              f"{cell(row['fused_speedup_vs_bf16'], '{:.2f}×')} |")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

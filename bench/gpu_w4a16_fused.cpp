@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A16 GEMM (issue 43) on the device, as `quantscope-cli gemm-bench --formats bf16,w4a16`
+// runs it (runGemmBench on the GPU backend), and its MoE launch:
+//   1. N = 4096, K = 14336 (--rows N --cols K), g128 (the engine's quantizer on a seeded
+//      N(0, 0.02) tensor): BF16 cuBLASLt, unfused W4A16 (dequantize + cuBLASLt) and the fused
+//      kernel over --m-sweep, each with its bytes per token, weight-read roofline fraction and
+//      speed-up over BF16; then g32, g64 and per channel at --group-m;
+//   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
+//      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
+//      element against FP64 (the bar: batched ≤ 60 µs);
+//   3. --sweep: the fused kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128}.
+// Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
+//            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
+// bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+
+#include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
+
+#include "bench_common.h"
+#include "engine/gemm_bench_device.h"
+#include "engine/registry.h"
+#include "kernels/kernels_w4a16.h"
+#include "register.h"
+
+using namespace quantscope;
+namespace L = quantscope::gpu::launch;
+
+namespace {
+
+void print(const GemmBenchResult &r)
+{
+    std::printf("%-14s %6s %10s %9s %10s %8s %8s  %s\n", "format", "M", "time_us", "TFLOP/s", "B/token", "W roof",
+                "vs bf16", "note");
+    for (const auto &p : r.points)
+        std::printf("%-14s %6lld %10.2f %9.2f %10.0f %7.0f%% %7.2fx  %s\n", p.series().c_str(),
+                    static_cast<long long>(p.m), p.timeUs, p.tflops, p.bytesPerToken, 100 * p.weightRooflineFraction,
+                    p.speedupVsBf16, p.note.c_str());
+    std::fflush(stdout);
+}
+
+bool checked(const GemmBenchResult &r)
+{
+    for (const auto &p : r.points)
+        if (p.note.find("FAILED") != std::string::npos)
+            return false;
+    return true;
+}
+
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
+            std::exit(2);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+/// MoE: E experts of seeded packed INT4 (g128), scales, zeros and BF16 X; the fused kernel as one
+/// batched launch and as a loop of per-expert launches, median µs of each; expert 0 checked.
+nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeats, int warmup, bool &ok)
+{
+    const long long group = 128, groups = n * (k / group);
+    std::mt19937_64 rng(0x43);
+    std::vector<std::uint8_t> w(static_cast<std::size_t>(E * n * k / 2));
+    std::vector<float> s(static_cast<std::size_t>(E * groups));
+    std::vector<std::int8_t> z(s.size());
+    std::vector<std::uint16_t> x(static_cast<std::size_t>(E * m * k));
+    for (auto &b : w)
+        b = static_cast<std::uint8_t>(rng());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        s[i] = 1e-3f * (1.0f + static_cast<float>(rng() % 1000) / 1000.0f);
+        z[i] = static_cast<std::int8_t>(static_cast<int>(rng() % 16) - 8);
+    }
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (auto &v : x) {
+        const float f = normal(rng);
+        std::uint32_t u;
+        std::memcpy(&u, &f, 4);
+        v = static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16); // BF16, nearest even
+    }
+    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes;
+    L::W4a16Problem p;
+    p.m = m, p.n = n, p.k = k, p.group = group, p.experts = E;
+    p.wStride = n * k / 2, p.sStride = groups, p.xStride = m * k, p.yStride = m * n;
+    CK(cudaMalloc(&dW, w.size()));
+    CK(cudaMalloc(&dS, 4 * s.size()));
+    CK(cudaMalloc(&dZ, z.size()));
+    CK(cudaMalloc(&dX, 2 * x.size()));
+    CK(cudaMalloc(&dY, 2 * static_cast<std::size_t>(E * m * n)));
+    CK(cudaMalloc(&dWs, L::w4a16WorkspaceBytes(p)));
+    CK(cudaMalloc(&dCnt, L::w4a16CounterBytes(p)));
+    CK(cudaMalloc(&dRes, 16));
+    CK(cudaMemcpy(dW, w.data(), w.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dS, s.data(), 4 * s.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dZ, z.data(), z.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dX, x.data(), 2 * x.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemset(dWs, 0, L::w4a16WorkspaceBytes(p)));
+    CK(cudaMemset(dCnt, 0, L::w4a16CounterBytes(p)));
+    p.packed = static_cast<const std::uint8_t *>(dW);
+    p.scales = static_cast<const float *>(dS);
+    p.zeros = static_cast<const std::int8_t *>(dZ);
+    p.x = dX;
+    p.y = dY;
+    L::W4a16Launch used;
+    auto batched = [&] { used = L::w4a16Fused(p, {}, dWs, dCnt, nullptr); };
+    auto loop = [&] {
+        for (int e = 0; e < E; ++e) {
+            L::W4a16Problem one = p;
+            one.experts = 1;
+            one.packed += e * p.wStride;
+            one.scales += e * p.sStride;
+            one.zeros += e * p.sStride;
+            one.x = static_cast<const std::uint16_t *>(dX) + e * p.xStride;
+            one.y = static_cast<std::uint16_t *>(dY) + e * p.yStride;
+            L::w4a16Fused(one, {}, dWs, dCnt, nullptr);
+        }
+    };
+    auto time = [&](const std::function<void()> &f) {
+        for (int i = 0; i < warmup; ++i)
+            f();
+        std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
+        for (auto &e : ev)
+            CK(cudaEventCreate(&e));
+        for (int r = 0; r < repeats; ++r) {
+            CK(cudaEventRecord(ev[2 * r]));
+            f();
+            CK(cudaEventRecord(ev[2 * r + 1]));
+        }
+        CK(cudaDeviceSynchronize());
+        std::vector<double> t;
+        for (int r = 0; r < repeats; ++r) {
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+            t.push_back(1e3 * ms);
+        }
+        for (auto e : ev)
+            cudaEventDestroy(e);
+        return medianOf(t);
+    };
+    const double loopUs = time(loop), batchedUs = time(batched);
+    batched();
+    L::w4a16CheckFp64(p, 1, 0.0, static_cast<double *>(dRes),
+                      reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
+    double worst = 0;
+    unsigned long long count = 0;
+    CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
+    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes})
+        cudaFree(d);
+    ok = ok && worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
+    const double bytes = static_cast<double>(E) * (n * k / 2.0 + 5.0 * groups + 2.0 * m * k + 2.0 * m * n);
+    std::printf("MoE fused W4A16 %d × (M=%lld, N=%lld, K=%lld) g128: batched %.1f µs/step (split-K %d, %d blocks), "
+                "loop of %d launches %.1f µs/step; %.0f GB/s; expert 0 %s (%llu outputs, worst %.3g of the bound); "
+                "bar (batched ≤ 60 µs): %s\n",
+                E, m, n, k, batchedUs, used.splitK, used.blocks, E, loopUs, bytes / (batchedUs * 1e-6) / 1e9,
+                worst <= 1.0 ? "checked" : "CHECK FAILED", count, worst, batchedUs <= 60.0 ? "met" : "MISSED");
+    return {{"experts", E},
+            {"m", m},
+            {"n", n},
+            {"k", k},
+            {"group", group},
+            {"batched_us", batchedUs},
+            {"loop_us", loopUs},
+            {"split_k", used.splitK},
+            {"blocks", used.blocks},
+            {"bytes", bytes},
+            {"check_worst", worst},
+            {"checked_outputs", count},
+            {"bar_us", 60.0},
+            {"met", batchedUs <= 60.0}};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    bench::CommonOptions opt;
+    opt.rows = 4096;
+    opt.cols = 14336;
+    opt.repeats = 50;
+    opt.warmup = 10;
+    std::vector<std::int64_t> ms = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 8192};
+    std::vector<std::int64_t> groupMs = {1, 16, 128};
+    int split = 0, rowsPerWarp = 0;
+    bool sweep = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
+        if (opt.take(argc, argv, i))
+            continue;
+        if (a == "--m-sweep")
+            ms = parseMSweep(next());
+        else if (a == "--group-m")
+            groupMs = parseMSweep(next());
+        else if (a == "--split")
+            split = std::stoi(next());
+        else if (a == "--rows-per-warp")
+            rowsPerWarp = std::stoi(next());
+        else if (a == "--sweep")
+            sweep = true;
+    }
+    registerGpuBackends();
+    const Backend *gpu = BackendRegistry::instance().gpu();
+    if (!gpu) {
+        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+        return 2;
+    }
+    if (!L::w4a16FusedBuilt()) {
+        std::fprintf(stderr, "fused W4A16: not built for HIP\n");
+        return 2;
+    }
+    const std::string cache = (std::filesystem::path(opt.out.empty() ? "." : opt.out) / "gemm_peaks.json").string();
+    std::printf("device: %s\n", gpu->info().name.c_str());
+    GemmBenchRequest q;
+    q.n = opt.rows, q.k = opt.cols, q.m = ms;
+    q.repeats = std::max(20, opt.repeats);
+    q.warmup = opt.warmup;
+    q.formats = {GemmFormat::Bf16, GemmFormat::W4a16};
+    q.peaksCache = cache;
+    q.w4a16SplitK = split;
+    q.w4a16RowsPerWarp = rowsPerWarp;
+    const GemmBenchResult dense = runGemmBench(q, DeviceChoice::Gpu);
+    if (dense.peaks)
+        std::printf("roofline (%s): copy %.1f GB/s, bf16 %.1f TFLOP/s\n", dense.peaks->source.c_str(),
+                    dense.peaks->copyGbps, dense.peaks->tflops.count("bf16") ? dense.peaks->tflops.at("bf16") : 0.0);
+    if (!dense.deviceNote.empty())
+        std::printf("note: %s\n", dense.deviceNote.c_str());
+    print(dense);
+    bool ok = checked(dense);
+    nlohmann::json groupsDoc = nlohmann::json::object();
+    for (const std::int64_t g : {std::int64_t(32), std::int64_t(64), std::int64_t(0)}) {
+        GemmBenchRequest qg = q;
+        qg.m = groupMs;
+        qg.w4Group = g;
+        qg.formats = {GemmFormat::W4a16};
+        const GemmBenchResult r = runGemmBench(qg, DeviceChoice::Gpu);
+        std::printf("group %s:\n", g == 0 ? "per channel" : std::to_string(g).c_str());
+        print(r);
+        ok = ok && checked(r);
+        groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
+    }
+    nlohmann::json sweepDoc = nlohmann::json::array();
+    if (sweep)
+        for (const int rpw : {8, 16, 32})
+            for (const int sk : {1, 2, 4, 8, 16, 28}) {
+                GemmBenchRequest qs = q;
+                qs.m = {1, 16, 64, 128};
+                qs.formats = {GemmFormat::W4a16};
+                qs.w4a16SplitK = sk;
+                qs.w4a16RowsPerWarp = rpw;
+                qs.roofline = false;
+                const GemmBenchResult r = runGemmBench(qs, DeviceChoice::Gpu);
+                for (const auto &p : r.points)
+                    if (p.format == kW4a16FusedFormat) {
+                        std::printf("sweep rows/warp %2d split-K %2d M %4lld: %8.2f µs  %s\n", rpw, sk,
+                                    static_cast<long long>(p.m), p.timeUs, p.note.c_str());
+                        sweepDoc.push_back({{"rows_per_warp", rpw},
+                                            {"split_k", sk},
+                                            {"m", p.m},
+                                            {"time_us", p.timeUs},
+                                            {"note", p.note}});
+                    }
+            }
+    const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok);
+    nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},
+                       {"date", bench::utcNow()},
+                       {"device", gpu->info().name},
+                       {"n", q.n},
+                       {"k", q.k},
+                       {"repeats", q.repeats},
+                       {"warmup", q.warmup},
+                       {"timing", "CUDA events around each launch on the engine stream (runGemmBench); warm-up; "
+                                  "median of the repeats; rotating weight copies under 2x L2"},
+                       {"outputs_checked", ok},
+                       {"dense", toJson(dense)},
+                       {"groups", groupsDoc},
+                       {"moe", moe},
+                       {"sweep", sweepDoc}};
+    if (!opt.out.empty()) {
+        std::filesystem::create_directories(opt.out);
+        std::ofstream f(std::filesystem::path(opt.out) / "gpu_w4a16_fused.json");
+        f << doc.dump(1) << '\n';
+    }
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab's fused W4A16 point (issue 43; CUDA builds only): beside the unfused w4a16
+// path (dequantize kernel + cuBLASLt, engine_gemmlab_quant.cpp) the same packed weights, scales,
+// zero points and activations through one fused kernel (kernels_w4a16.h), timed the same way
+// (device events around each launch, rotating weight copies, median), and its output checked on
+// the device against an FP64 product on every element (rows sampled above 256 rows).
+#include "gemmlab_lt.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "device_pool.h"
+#include "kernels_w4a16.h"
+#include "util/error.h"
+
+namespace quantscope::gpu::lab2 {
+
+std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
+                                        const std::vector<std::shared_ptr<void>> &weights, const float *scales,
+                                        const std::int8_t *zeros, const void *x, std::int64_t m, std::int64_t group,
+                                        const GemmPoint &unfused, std::vector<Engine::GemmLabCheck> &checks,
+                                        std::string &why)
+{
+    const std::int64_t n = request.n, k = request.k;
+    why = launch::w4a16FusedRefusal(k, group);
+    if (!why.empty())
+        return std::nullopt;
+    if (!launch::w4a16ZerosInRange(q.zeros.data(), q.zeros.size())) {
+        why = "fused W4A16 needs zero points ≤ 120 (136 + z exact in BF16)";
+        return std::nullopt;
+    }
+    const auto s = static_cast<cudaStream_t>(I.stream);
+    const std::string what = "the GEMM lab's fused w4a16 operands";
+    auto y = poolGet(I.pool, 2u * static_cast<std::size_t>(m * n), what);
+    launch::W4a16Problem p;
+    p.scales = scales;
+    p.zeros = zeros;
+    p.x = x;
+    p.y = y.get();
+    p.m = m, p.n = n, p.k = k, p.group = group;
+    const std::size_t wsBytes = launch::w4a16WorkspaceBytes(p), cntBytes = launch::w4a16CounterBytes(p);
+    auto ws = poolGet(I.pool, wsBytes, what), cnt = poolGet(I.pool, cntBytes, what);
+    QS_GPU_CHECK(cudaMemsetAsync(ws.get(), 0, wsBytes, s));
+    QS_GPU_CHECK(cudaMemsetAsync(cnt.get(), 0, cntBytes, s));
+    launch::W4a16Tiling tiling;
+    tiling.splitK = request.w4a16SplitK;
+    tiling.nPerWarp = request.w4a16RowsPerWarp;
+    launch::W4a16Launch used;
+    const int copies = static_cast<int>(weights.size());
+    const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
+        p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(rep % copies)].get());
+        QS_GPU_CHECK(cudaEventRecord(mk[0], s));
+        used = launch::w4a16Fused(p, tiling, ws.get(), cnt.get(), s);
+        QS_GPU_CHECK(cudaEventRecord(mk[1], s));
+        return true;
+    };
+    const auto t = timeStep(step, 1, request.warmup, request.repeats, s);
+    if (!t) {
+        why = "the fused kernel was refused";
+        return std::nullopt;
+    }
+    // The check: one more launch on copy 0, then every output (of the checked rows) in FP64.
+    {
+        Events ev(2);
+        step(0, ev.ev);
+    }
+    const std::int64_t rowStride = m <= 256 ? 1 : (m + 127) / 128;
+    auto res = poolGet(I.pool, 16, what);
+    auto *worstDev = static_cast<double *>(res.get());
+    auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.get()) + 8);
+    const double wRel = used.scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
+    launch::w4a16CheckFp64(p, rowStride, wRel, worstDev, countDev, s);
+    double worst = 0;
+    unsigned long long count = 0;
+    QS_GPU_CHECK(cudaMemcpyAsync(&worst, worstDev, 8, cudaMemcpyDeviceToHost, s));
+    QS_GPU_CHECK(cudaMemcpyAsync(&count, countDev, 8, cudaMemcpyDeviceToHost, s));
+    QS_GPU_CHECK(cudaStreamSynchronize(s));
+
+    GemmPoint pt = unfused;
+    pt.format = kFusedW4a16Format;
+    pt.timeUs = t->first.back();
+    pt.coldUs = t->second;
+    pt.epilogueUs = 0;
+    pt.padded = false;
+    pt.paddedM = m;
+    const bool routed = m > kFusedMaxM;
+    const double fusedUs = pt.timeUs;
+    if (routed) { // above the threshold the lab's fused series is dequantize + cuBLASLt
+        pt.timeUs = unfused.timeUs;
+        pt.coldUs = unfused.coldUs;
+        pt.padded = unfused.padded;
+        pt.paddedM = unfused.paddedM;
+    }
+    setGemmRates(pt, group == k ? 0 : group);
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "fused: one kernel, mma.sync BF16 (%d rows of W a warp, m-tile %d, split-K %d, %d blocks; %s)",
+                  used.nPerWarp, 16 * used.mTile, used.splitK, used.blocks,
+                  used.scaleInB ? "s·(q − z) rounded to BF16 in the B fragment"
+                                : "exact q − z, the group scale on the FP32 accumulator");
+    pt.note = buf;
+    if (routed) {
+        std::snprintf(buf, sizeof buf,
+                      "; routed: M > %lld runs dequantize + cuBLASLt (the time of this point; the fused kernel "
+                      "took %.1f µs)",
+                      static_cast<long long>(kFusedMaxM), fusedUs);
+        pt.note += buf;
+    }
+    const bool everyRow = rowStride == 1;
+    std::snprintf(buf, sizeof buf, "; output %s against the FP64 Ŵ·X on %s (%llu outputs), worst %.3g of the bound",
+                  worst <= 1.0 && count > 0 ? "checked" : "CHECK FAILED",
+                  everyRow ? "every element" : "every column of sampled rows", count, worst);
+    pt.note += buf;
+    if (copies > 1) {
+        std::snprintf(buf, sizeof buf, "; %d rotating weight copies", copies);
+        pt.note += buf;
+    }
+    checks.push_back({pt.format, m, static_cast<int>(std::min<unsigned long long>(count, 1u << 30)), worst});
+    return pt;
+}
+
+} // namespace quantscope::gpu::lab2

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kernels_w4a16.h
+/// The fused W4A16 GEMM (gemm_w4a16.cu, CUDA builds only; issue 43): Y[M,N] = X[M,K]·Ŵᵀ with
+/// Ŵ = s·(q − z) read straight from the engine's packed INT4 layout (kernels_gemmlab_int4.h: row n
+/// of W [N, K] is K/2 bytes, byte j holding k = 2j in its low nibble and k = 2j + 1 in its high
+/// one, two's-complement codes in [−8, 7]; FP32 scales and INT8 zero points per (row, group along
+/// K)), no dequantized copy of W. X and Y BF16, row-major. Tensor cores (mma.sync m16n8k16 BF16,
+/// FP32 accumulation), the nibbles turned into BF16 in registers. The numerics:
+/// docs/numerics.md "Fused W4A16 GEMM".
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace quantscope::gpu::launch {
+
+/// One (optionally batched) fused W4A16 GEMM. Expert e reads W at packed + e·wStride bytes,
+/// scales / zeros at + e·sStride elements, X at x + e·xStride and writes Y at y + e·yStride
+/// (elements, BF16). experts = 1: the strides are not read.
+struct W4a16Problem {
+    const std::uint8_t *packed = nullptr;
+    const float *scales = nullptr;
+    const std::int8_t *zeros = nullptr;
+    const void *x = nullptr; ///< BF16 [M, K]
+    void *y = nullptr;       ///< BF16 [M, N]
+    long long m = 0, n = 0, k = 0, group = 0;
+    int experts = 1;
+    long long wStride = 0, sStride = 0, xStride = 0, yStride = 0;
+};
+
+/// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (8, 16
+/// or 32; 4 warps a block; 32 only while M ≤ 16, 16 at most above; default 8 for M ≤ 8 and above
+/// 32 rows, else 16); splitK: K slices (blocks along K; > 1 reduces FP32 partials by atomics into
+/// the workspace, the last block of a tile converting to BF16 and re-zeroing it; default: the
+/// fewest slices that fill 85 % of the last wave of resident blocks). The m-tile follows M: 16,
+/// 32, 64 or 128 rows of X a block (more rows: more blocks).
+struct W4a16Tiling {
+    int nPerWarp = 0;
+    int splitK = 0;
+};
+
+/// What ran: the tiling after the launcher's choices.
+struct W4a16Launch {
+    int nPerWarp = 0, mTile = 0, splitK = 0, blocks = 0;
+    bool scaleInB = false; ///< g32 / g64: s·(q − z) rounded to BF16 in the B fragment
+};
+
+/// Whether the fused kernel is in this build (false on HIP: no mma.sync).
+bool w4a16FusedBuilt();
+/// "" when the kernel runs this shape, else why not: K a positive multiple of 128; group 32, 64
+/// or a multiple of 128 dividing K (K itself: per channel). The zero points must lie in
+/// [−128, 120] (136 + z exact in BF16); the caller checks its data (w4a16ZerosInRange).
+std::string w4a16FusedRefusal(long long k, long long group);
+/// Whether every zero point lies in [−128, 120].
+bool w4a16ZerosInRange(const std::int8_t *zeros, std::size_t count);
+/// Bytes of FP32 workspace the launch needs (E·M·N floats) and of tile counters; both must be
+/// zeroed once before the first launch (the kernel leaves them zero after each launch).
+std::size_t w4a16WorkspaceBytes(const W4a16Problem &p);
+std::size_t w4a16CounterBytes(const W4a16Problem &p);
+/// Queues the kernel on `stream` (cudaStream_t). workspace / counters may be null when the
+/// launch does not split K (the returned splitK is 1). Throws GpuError on a refused shape.
+W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
+
+/// The output check on the device, independent of the kernel: per output of the checked rows
+/// (every row when rowStride = 1, else rows 0, rowStride, 2·rowStride, … and M − 1) of expert 0,
+/// the FP64 product ref = Σ_k x_k·s·(q − z) and mag = Σ_k |x_k·s·(q − z)| from the packed
+/// operands, and |y − ref| / (2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + wRel)·mag) (the bound of
+/// docs/numerics.md "Fused W4A16 GEMM"). Writes the worst ratio (a double) to *worstDev and the
+/// outputs checked (an unsigned long long) to *countDev; both are zeroed by the call.
+void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
+                    unsigned long long *countDev, void *stream);
+
+} // namespace quantscope::gpu::launch

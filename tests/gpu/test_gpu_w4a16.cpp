@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A16 GEMM (gpu/kernels/kernels_w4a16.h; issue 43) against an FP64 product of X (as
+// stored, BF16) and Ŵ = s·(q − z) in FP64, on EVERY output element: groups 32, 64, 128 and per
+// channel; M ∈ {1, 3, 16, 17, 64, 200}; N not a multiple of the tile; K slices 1, 3 and the
+// launcher's choice; 8, 16 and 32 rows per warp; the MoE launch (blockIdx.z = expert) against the
+// loop of per-expert launches; the lab's FP64 check on the device against the host's; the refused
+// shapes. The bound (docs/numerics.md "Fused W4A16 GEMM"):
+// |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + w)·Σ_k |x_k·ŵ_k|, w = 0 for group ≥ 128 (exact
+// q − z, FP32 scale per group) and 2^-7 + 2^-15 for g32 / g64 (Ŵ rounded to BF16 twice).
+// Skipped, with the reason, without a device.
+#include "gpu_compare.h"
+
+#include <cuda_runtime.h>
+
+#include "kernels/kernels_w4a16.h"
+
+namespace {
+
+namespace L = quantscope::gpu::launch;
+
+#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
+
+struct DevBuf {
+    void *p = nullptr;
+    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
+    ~DevBuf() { cudaFree(p); }
+    DevBuf(const DevBuf &) = delete;
+    DevBuf &operator=(const DevBuf &) = delete;
+};
+
+/// One expert's operands on the host: codes, packed bytes, scales, zeros, X (BF16 bits).
+struct Operands {
+    std::int64_t m = 0, n = 0, k = 0, group = 0;
+    std::vector<std::int8_t> q, z;
+    std::vector<std::uint8_t> packed;
+    std::vector<float> s;
+    std::vector<std::uint16_t> x;
+};
+
+Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed)
+{
+    Operands o;
+    o.m = m, o.n = n, o.k = k, o.group = group;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
+    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    o.q.resize(static_cast<std::size_t>(n * k));
+    for (auto &v : o.q)
+        v = static_cast<std::int8_t>(code(rng));
+    o.packed.resize(o.q.size() / 2);
+    for (std::size_t i = 0; i < o.packed.size(); ++i)
+        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
+    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
+    o.s.resize(groups);
+    o.z.resize(groups);
+    for (std::size_t i = 0; i < groups; ++i) {
+        o.s[i] = scale(rng);
+        o.z[i] = static_cast<std::int8_t>(zero(rng));
+    }
+    // The zero points' extremes the kernel keeps exact (136 + z in BF16 for z ∈ [−128, 120]).
+    o.z[0] = -128;
+    o.z[groups - 1] = 120;
+    o.x.resize(static_cast<std::size_t>(m * k));
+    for (auto &v : o.x)
+        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
+    return o;
+}
+
+/// Every output of `y` (BF16 [M, N]) against the FP64 reference; returns the worst err / bound.
+double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool scaleInB, std::string &where)
+{
+    const std::int64_t groups = o.k / o.group;
+    std::vector<double> wRow(static_cast<std::size_t>(o.k));
+    double worst = 0;
+    for (std::int64_t n = 0; n < o.n; ++n) {
+        for (std::int64_t i = 0; i < o.k; ++i) {
+            const std::size_t g = static_cast<std::size_t>(n * groups + i / o.group);
+            wRow[i] = static_cast<double>(o.s[g]) * (o.q[static_cast<std::size_t>(n * o.k + i)] - o.z[g]);
+        }
+        for (std::int64_t m = 0; m < o.m; ++m) {
+            double ref = 0, mag = 0;
+            for (std::int64_t i = 0; i < o.k; ++i) {
+                const double p = static_cast<double>(bf16ToFloat(o.x[static_cast<std::size_t>(m * o.k + i)])) * wRow[i];
+                ref += p;
+                mag += std::fabs(p);
+            }
+            const double w = scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
+            const double bound =
+                std::ldexp(std::fabs(ref), -8) +
+                (1 + std::ldexp(1.0, -8)) * (static_cast<double>(o.k) * std::ldexp(1.0, -23) + w) * mag + 1e-30;
+            const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
+            const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
+            if (r > worst) {
+                worst = r;
+                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
+                        std::to_string(ref);
+            }
+        }
+    }
+    return worst;
+}
+
+/// The operands of E experts on the device, Y and the workspace (zeroed once).
+struct Device {
+    DevBuf w, s, z, x, y, ws, cnt;
+    L::W4a16Problem p;
+    Device(const std::vector<Operands> &ex)
+        : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
+          x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size()),
+          ws(L::w4a16WorkspaceBytes(problem(ex))), cnt(L::w4a16CounterBytes(problem(ex))), p(problem(ex))
+    {
+        for (std::size_t e = 0; e < ex.size(); ++e) {
+            const Operands &o = ex[e];
+            cudaMemcpy(static_cast<char *>(w.p) + e * o.packed.size(), o.packed.data(), o.packed.size(),
+                       cudaMemcpyHostToDevice);
+            cudaMemcpy(static_cast<float *>(s.p) + e * o.s.size(), o.s.data(), 4 * o.s.size(), cudaMemcpyHostToDevice);
+            cudaMemcpy(static_cast<std::int8_t *>(z.p) + e * o.z.size(), o.z.data(), o.z.size(),
+                       cudaMemcpyHostToDevice);
+            cudaMemcpy(static_cast<std::uint16_t *>(x.p) + e * o.x.size(), o.x.data(), 2 * o.x.size(),
+                       cudaMemcpyHostToDevice);
+        }
+        cudaMemset(ws.p, 0, L::w4a16WorkspaceBytes(p));
+        cudaMemset(cnt.p, 0, L::w4a16CounterBytes(p));
+        p.packed = static_cast<const std::uint8_t *>(w.p);
+        p.scales = static_cast<const float *>(s.p);
+        p.zeros = static_cast<const std::int8_t *>(z.p);
+        p.x = x.p;
+        p.y = y.p;
+    }
+    static L::W4a16Problem problem(const std::vector<Operands> &ex)
+    {
+        const Operands &o = ex[0];
+        L::W4a16Problem p;
+        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
+        p.experts = static_cast<int>(ex.size());
+        p.wStride = static_cast<long long>(o.packed.size());
+        p.sStride = static_cast<long long>(o.s.size());
+        p.xStride = static_cast<long long>(o.x.size());
+        p.yStride = o.m * o.n;
+        return p;
+    }
+    std::vector<std::uint16_t> output(int e) const
+    {
+        std::vector<std::uint16_t> out(static_cast<std::size_t>(p.m * p.n));
+        cudaMemcpy(out.data(), static_cast<const std::uint16_t *>(y.p) + e * p.yStride, 2 * out.size(),
+                   cudaMemcpyDeviceToHost);
+        return out;
+    }
+    /// Whether the workspace and the counters are all zero again.
+    bool workspaceClean() const
+    {
+        std::vector<float> f(L::w4a16WorkspaceBytes(p) / 4);
+        std::vector<unsigned> c(L::w4a16CounterBytes(p) / 4);
+        cudaMemcpy(f.data(), ws.p, 4 * f.size(), cudaMemcpyDeviceToHost);
+        cudaMemcpy(c.data(), cnt.p, 4 * c.size(), cudaMemcpyDeviceToHost);
+        return std::all_of(f.begin(), f.end(), [](float v) { return v == 0.0f; }) &&
+               std::all_of(c.begin(), c.end(), [](unsigned v) { return v == 0u; });
+    }
+};
+
+} // namespace
+
+TEST(GpuW4a16Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)
+{
+    REQUIRE_GPU();
+    ASSERT_TRUE(L::w4a16FusedBuilt());
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const Shape sh : {Shape{72, 1024}, Shape{136, 384}, Shape{40, 2048}})
+        for (const std::int64_t group : {std::int64_t(32), std::int64_t(64), std::int64_t(128), sh.k})
+            for (const std::int64_t m : {1, 3, 16, 17, 64, 200}) {
+                if (sh.k % group != 0)
+                    continue;
+                const Operands o = makeOperands(m, sh.n, sh.k, group, 0xA43ull + run);
+                Device d({o});
+                for (const int split : {0, 1, 3}) {
+                    L::W4a16Tiling t;
+                    t.splitK = split;
+                    t.nPerWarp = 8 << (run++ % 3);
+                    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                    CU(cudaDeviceSynchronize());
+                    std::string where;
+                    const double worst = worstOfBound(o, d.output(0), l.scaleInB, where);
+                    const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
+                                             " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
+                                             " split " + std::to_string(l.splitK) + " rows/warp " +
+                                             std::to_string(l.nPerWarp) + " m-tile " + std::to_string(l.mTile);
+                    EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
+                    EXPECT_EQ(l.scaleInB, group < 128) << what;
+                    if (split > 0) {
+                        EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                    }
+                    EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                }
+            }
+}
+
+TEST(GpuW4a16Fused, RepeatedSplitLaunchesReuseTheWorkspace)
+{
+    REQUIRE_GPU();
+    const Operands o = makeOperands(5, 264, 1024, 128, 7);
+    Device d({o});
+    L::W4a16Tiling t;
+    t.splitK = 4;
+    for (int r = 0; r < 3; ++r) {
+        L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        const auto y = d.output(0);
+        std::string where;
+        EXPECT_LE(worstOfBound(o, y, false, where), 1.0) << "launch " << r << " at " << where;
+    }
+    EXPECT_TRUE(d.workspaceClean());
+}
+
+TEST(GpuW4a16Fused, MoEBatchedLaunchMatchesThePerExpertLoop)
+{
+    REQUIRE_GPU();
+    const int E = 3;
+    for (const std::int64_t group : {std::int64_t(64), std::int64_t(128)}) {
+        std::vector<Operands> ex;
+        for (int e = 0; e < E; ++e)
+            ex.push_back(makeOperands(16, 72, 512, group, 100 + e));
+        Device batched(ex);
+        L::W4a16Tiling one;
+        one.splitK = 1; // deterministic: the loop and the batched launch must agree bit for bit
+        L::w4a16Fused(batched.p, one, batched.ws.p, batched.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        for (int e = 0; e < E; ++e) {
+            Device single({ex[static_cast<std::size_t>(e)]});
+            L::w4a16Fused(single.p, one, single.ws.p, single.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            EXPECT_EQ(batched.output(e), single.output(0)) << "expert " << e << " group " << group;
+            std::string where;
+            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                << "expert " << e << " at " << where;
+        }
+        // Split K across the experts' tiles: each expert's outputs within the bound.
+        L::W4a16Tiling split;
+        split.splitK = 2;
+        const auto l = L::w4a16Fused(batched.p, split, batched.ws.p, batched.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        EXPECT_EQ(l.splitK, 2);
+        for (int e = 0; e < E; ++e) {
+            std::string where;
+            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                << "split expert " << e << " at " << where;
+        }
+        EXPECT_TRUE(batched.workspaceClean());
+    }
+}
+
+TEST(GpuW4a16Fused, TheLabsDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)
+{
+    REQUIRE_GPU();
+    for (const std::int64_t group : {std::int64_t(64), std::int64_t(256)}) {
+        const Operands o = makeOperands(9, 48, 512, group, 11);
+        Device d({o});
+        const auto l = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+        DevBuf res(16);
+        auto *worstDev = static_cast<double *>(res.p);
+        auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.p) + 8);
+        const double wRel = l.scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
+        auto check = [&](long long stride, double &worst, unsigned long long &count) {
+            L::w4a16CheckFp64(d.p, stride, wRel, worstDev, countDev, nullptr);
+            ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&worst, worstDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&count, countDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+        };
+        double worst = 0;
+        unsigned long long count = 0;
+        check(1, worst, count);
+        std::string where;
+        const double host = worstOfBound(o, d.output(0), l.scaleInB, where);
+        EXPECT_EQ(count, 9u * 48u) << "every output once";
+        EXPECT_LE(worst, 1.0);
+        EXPECT_NEAR(worst, host, 1e-9 + 1e-6 * host) << "the device's FP64 check and the host's agree";
+        // Rows 0, 4, 8 and M − 1 = 8 again: 4 rows × N outputs.
+        check(4, worst, count);
+        EXPECT_EQ(count, 4u * 48u);
+        // One output made wrong (the largest one's sign flipped) is caught.
+        std::vector<std::uint16_t> y = d.output(0);
+        const auto big = std::max_element(y.begin(), y.end(), [](std::uint16_t a, std::uint16_t b) {
+            return std::fabs(bf16ToFloat(a)) < std::fabs(bf16ToFloat(b));
+        });
+        *big = static_cast<std::uint16_t>(*big ^ 0x8000u);
+        ASSERT_EQ(cudaMemcpy(d.y.p, y.data(), 2 * y.size(), cudaMemcpyHostToDevice), cudaSuccess);
+        check(1, worst, count);
+        EXPECT_GT(worst, 1.0) << "group " << group;
+    }
+}
+
+TEST(GpuW4a16Fused, RefusesShapesItDoesNotRun)
+{
+    // Host-side checks: no device needed.
+    EXPECT_NE(L::w4a16FusedRefusal(192, 64), "");  // K not a multiple of 128
+    EXPECT_NE(L::w4a16FusedRefusal(384, 96), "");  // group neither 32, 64 nor a multiple of 128
+    EXPECT_NE(L::w4a16FusedRefusal(384, 256), ""); // 256 does not divide 384
+    EXPECT_EQ(L::w4a16FusedRefusal(384, 384), "");
+    EXPECT_EQ(L::w4a16FusedRefusal(14336, 128), "");
+    const std::int8_t ok[] = {-128, 0, 120}, bad[] = {0, 121};
+    EXPECT_TRUE(L::w4a16ZerosInRange(ok, 3));
+    EXPECT_FALSE(L::w4a16ZerosInRange(bad, 2));
+    L::W4a16Problem p;
+    p.m = 1, p.n = 8, p.k = 192, p.group = 64;
+    EXPECT_THROW(L::w4a16Fused(p, {}, nullptr, nullptr, nullptr), GpuError);
+}
