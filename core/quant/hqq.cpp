@@ -644,7 +644,39 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std
             const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
             res.scales[j] = scale;
             res.zeros[j] = zz;
-            for (std::int64_t t = 0; t < g; ++t) {
+            std::int64_t t = 0;
+#if defined(__AVX2__) && defined(__F16C__)
+            // 8 lanes at a time, the scalar operations below lane by lane (rne and clampf as
+            // written, F16C's round to nearest even as roundF16, no FMA): the same codes and Ŵ.
+            {
+                const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vsc = _mm256_set1_ps(scale),
+                             vq = _mm256_set1_ps(S.P.qmax), zero = _mm256_setzero_ps(),
+                             sign = _mm256_set1_ps(-0.0f), two23 = _mm256_set1_ps(8388608.0f);
+                auto h = [](__m256 v) {
+                    return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+                };
+                alignas(32) float qa[8], da[8];
+                for (; t + 8 <= g; t += 8) {
+                    const __m256 x = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + t), vs), vz);
+                    const __m256 ax = _mm256_andnot_ps(sign, x);
+                    __m256 r = _mm256_sub_ps(_mm256_add_ps(ax, two23), two23);
+                    r = _mm256_blendv_ps(r, _mm256_xor_ps(r, sign), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+                    r = _mm256_blendv_ps(r, x, _mm256_cmp_ps(ax, two23, _CMP_NLT_UQ)); // !(|x| < 2^23)
+                    __m256 q = _mm256_blendv_ps(r, vq, _mm256_cmp_ps(r, vq, _CMP_GT_OQ));
+                    q = _mm256_blendv_ps(q, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
+                    const __m256 d = _mm256_sub_ps(q, vz);
+                    _mm256_store_ps(qa, q);
+                    _mm256_store_ps(da, S.fp16 ? h(_mm256_mul_ps(h(d), vsc)) : _mm256_mul_ps(d, vsc));
+                    for (int k = 0; k < 8; ++k) {
+                        const std::int64_t i = flatIndex(j, t + k);
+                        res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(qa[k]);
+                        if (wantDequantized)
+                            res.dequantized[static_cast<std::size_t>(i)] = da[k];
+                    }
+                }
+            }
+#endif
+            for (; t < g; ++t) {
                 const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
                 const std::int64_t i = flatIndex(j, t);
                 res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);
