@@ -650,8 +650,8 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std
             // written, F16C's round to nearest even as roundF16, no FMA): the same codes and Ŵ.
             {
                 const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vsc = _mm256_set1_ps(scale),
-                             vq = _mm256_set1_ps(S.P.qmax), zero = _mm256_setzero_ps(),
-                             sign = _mm256_set1_ps(-0.0f), two23 = _mm256_set1_ps(8388608.0f);
+                             vq = _mm256_set1_ps(S.P.qmax), zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f),
+                             two23 = _mm256_set1_ps(8388608.0f);
                 auto h = [](__m256 v) {
                     return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
                 };
