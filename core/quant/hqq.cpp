@@ -406,14 +406,6 @@ private:
     bool m_mapped = false;
 };
 
-#if defined(__AVX2__) && defined(__F16C__)
-/// Each lane rounded to FP16 (F16C: round to nearest even, exactly like roundF16).
-inline __m256 h16(__m256 v)
-{
-    return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-}
-#endif
-
 struct Solver {
     Solver(const HqqSpec &s, const GroupSource &source) : spec(s), src(source) {}
     const HqqSpec &spec;
@@ -428,15 +420,18 @@ struct Solver {
     int unit = 0; ///< the fixed-point unit of the global error (hqqFixedUnit)
 
 #if defined(__AVX2__) && defined(__F16C__)
+    static __m256 h16(__m256 v) // each lane rounded to FP16 (F16C: nearest even, exactly like roundF16)
+    {
+        return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
     struct Lanes { ///< one group's running sums: element t into FP64 lane t mod 4, in order
         const float *xs;
-        __m256 vs, vz;
+        __m256 vs, vz, wrT; ///< σ, z, and W_r of the codes 0 … 7 (qmax ≤ 7) as step8 computes it
         __m256d accE = _mm256_setzero_pd(), accZ = _mm256_setzero_pd();
     };
 
-    /// Elements t … t + 7 of one group into its lanes (hqqmath::hqqElement lane by lane: F16C
-    /// conversions round to nearest even exactly like roundF16; no FMA; the shrink term from the
-    /// scalar code for any lane with |e| ≥ kHqqShrinkFrom, below which it is 0 in both).
+    /// Elements t … t + 7 of one group (hqqmath::hqqElement lane by lane: h16 as roundF16, no FMA,
+    /// the scalar shrink for a lane with |e| ≥ kHqqShrinkFrom, below which it is 0 in both).
     void step8(Lanes &L, std::int64_t t, const std::vector<float> &powTable) const
     {
         const __m256 vq = _mm256_set1_ps(P.qmax), zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f),
@@ -445,8 +440,9 @@ struct Solver {
         const __m256 x = _mm256_loadu_ps(L.xs + t);
         __m256 q = _mm256_round_ps(R(_mm256_add_ps(R(_mm256_mul_ps(x, L.vs)), L.vz)),
                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        q = _mm256_max_ps(_mm256_min_ps(q, vq), zero);
-        const __m256 e = R(_mm256_sub_ps(x, R(_mm256_div_ps(R(_mm256_sub_ps(q, L.vz)), L.vs))));
+        q = _mm256_max_ps(_mm256_min_ps(q, vq), zero); // an integer in [0, qmax] (min_ps takes vq for NaN)
+        const __m256 e = R(_mm256_sub_ps(x, P.qmax <= 7.0f ? _mm256_permutevar8x32_ps(L.wrT, _mm256_cvttps_epi32(q))
+                                                           : R(_mm256_div_ps(R(_mm256_sub_ps(q, L.vz)), L.vs))));
         const __m256 a = _mm256_andnot_ps(signMask, e);
         L.accE = _mm256_add_pd(L.accE, _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
         L.accE = _mm256_add_pd(L.accE, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
@@ -484,20 +480,26 @@ struct Solver {
     }
 #endif
 
-    /// Σ|e| and Σ(z-update term) of groups j, j + n − 1 (n ≤ 2) at x: hqqmath::hqqGroupSums of
-    /// each (AVX2/F16C: the same values in the same order per group, step8 and finish).
+    /// hqqmath::hqqGroupSums (Σ|e|, Σ z-update term) of groups j, j + n − 1 (n ≤ 2) at x, in order.
     void groupSums(const float *x, std::int64_t j, int n, double *es, double *zs) const
     {
 #if defined(__AVX2__) && defined(__F16C__)
         const std::vector<float> &powTable = hqqFp16PowTable();
-        const std::int64_t b = j + n - 1; // the second group (n = 2), else the first again
-        Lanes L[2] = {{x, _mm256_set1_ps(sigma[j]), _mm256_set1_ps(z[j])},
-                      {x + (b - j) * g, _mm256_set1_ps(sigma[b]), _mm256_set1_ps(z[b])}};
-        for (std::int64_t t = 0; t + 8 <= g; t += 8)
-            for (int k = 0; k < n; ++k) // the groups' addition chains interleave
-                step8(L[k], t, powTable);
-        for (int k = 0; k < n; ++k)
-            finish(L[k], sigma[j + k], z[j + k], es[k], zs[k]);
+        const std::int64_t b = j + n - 1;                            // the second group (n = 2), else the first again
+        const __m256 codes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7); // W_r per code once, not per element
+        auto lanes = [&](std::int64_t k) {
+            const __m256 vs = _mm256_set1_ps(sigma[k]), vz = _mm256_set1_ps(z[k]), d = _mm256_sub_ps(codes, vz);
+            return Lanes{x + (k - j) * g, vs, vz, fp16 ? h16(_mm256_div_ps(h16(d), vs)) : _mm256_div_ps(d, vs)};
+        };
+        Lanes A = lanes(j), B = lanes(b); // two locals (registers), the chains interleaved
+        for (std::int64_t t = 0; t + 8 <= g; t += 8) {
+            step8(A, t, powTable);
+            if (n == 2)
+                step8(B, t, powTable);
+        }
+        finish(A, sigma[j], z[j], es[0], zs[0]);
+        if (n == 2)
+            finish(B, sigma[b], z[b], es[1], zs[1]);
 #else
         for (int k = 0; k < n; ++k)
             hqqmath::hqqGroupSums(hqqmath::hqqElems([xs = x + k * g](std::int64_t t) { return xs[t]; }), g,
@@ -505,8 +507,8 @@ struct Solver {
 #endif
     }
 
-    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group. W is read
-    /// block by block in the optimiser's dtype (the library's working copy, never held whole).
+    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group; W read block
+    /// by block in the optimiser's dtype (never held whole).
     void iterate(std::int64_t j0, std::int64_t j1, const CancelToken *cancel)
     {
         const float zfactor = static_cast<float>(G) / static_cast<float>(numel);
@@ -672,9 +674,8 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std
                          vq = _mm256_set1_ps(S.P.qmax), zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f),
                          two23 = _mm256_set1_ps(8388608.0f);
             alignas(32) float qa[8], da[8];
-            // Raw pointers: a byte store through data() would reload them for every element.
             std::uint8_t *const codesOut = res.codes.data();
-            float *const deqOut = wantDequantized ? res.dequantized.data() : nullptr;
+            float *const deqOut = wantDequantized ? res.dequantized.data() : nullptr; // held: no reloads
             const std::int64_t step = axis1 ? 1 : G, at0 = axis1 ? j * g : j;
             for (; t + 8 <= g; t += 8) {
                 const __m256 x = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + t), vs), vz);
@@ -686,13 +687,12 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std
                 q = _mm256_blendv_ps(q, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
                 const __m256 d = _mm256_sub_ps(q, vz);
                 _mm256_store_ps(qa, q);
-                _mm256_store_ps(da, S.fp16 ? h16(_mm256_mul_ps(h16(d), vsc)) : _mm256_mul_ps(d, vsc));
-                const std::int64_t i0 = at0 + t * step; // flatIndex(j, t)
-                for (int k = 0; k < 8; ++k)
-                    codesOut[i0 + k * step] = static_cast<std::uint8_t>(qa[k]);
-                if (deqOut)
-                    for (int k = 0; k < 8; ++k)
-                        deqOut[i0 + k * step] = da[k];
+                _mm256_store_ps(da, S.fp16 ? Solver::h16(_mm256_mul_ps(Solver::h16(d), vsc)) : _mm256_mul_ps(d, vsc));
+                for (std::int64_t k = 0, i = at0 + t * step; k < 8; ++k, i += step) { // i = flatIndex(j, t + k)
+                    codesOut[i] = static_cast<std::uint8_t>(qa[k]);
+                    if (deqOut)
+                        deqOut[i] = da[k];
+                }
             }
 #endif
             for (; t < g; ++t) {
