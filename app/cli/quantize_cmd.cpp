@@ -158,10 +158,16 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
     if (const auto &e = run.outputError)
         std::printf("  output-aware error E||dW x||^2 %.6g   relative %.6g   (%s Gram, %lld tokens)\n", e->error,
                     e->relative, e->diagonal ? "diagonal" : "full", static_cast<long long>(e->tokens));
+    // MiLo returns its best pass (the smallest ε): its ε beside the first and last.
+    char chosenEps[64] = "";
+    if (q.method == "milo" && q.chosenPass >= 1 && q.chosenPass <= static_cast<int>(q.history.size()))
+        std::snprintf(chosenEps, sizeof chosenEps, " (eps %.6g, the best)",
+                      q.history[static_cast<std::size_t>(q.chosenPass) - 1].eps);
     if (!q.history.empty())
         std::printf(
-            "  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s\n", q.method.c_str(), q.history.size(),
+            "  %s: %zu %s, eps first %.6g last %.6g, chosen %d%s%s\n", q.method.c_str(), q.history.size(),
             q.method == "milo" ? "passes" : "iterations", q.history.front().eps, q.history.back().eps, q.chosenPass,
+            chosenEps,
             q.method == "milo" && q.rank != q.requestedRank
                 ? (", rank clamped " + std::to_string(q.requestedRank) + " -> " + std::to_string(q.rank)).c_str()
                 : "");

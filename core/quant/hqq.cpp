@@ -298,17 +298,20 @@ public:
     template <typename Fn>
     void forEachGroup(std::int64_t j0, std::int64_t j1, bool fp16, const CancelToken *cancel, Fn &&fn) const
     {
-        Scratch sc;
-        const std::int64_t B = blockGroups();
-        for (std::int64_t jb = j0; jb < j1; jb += B) {
-            const std::int64_t je = std::min(j1, jb + B);
-            const float *blk = loadRounded(jb, je, fp16, sc);
+        forEachBlock(j0, j1, fp16, [&](std::int64_t jb, std::int64_t je, const float *blk) {
             for (std::int64_t j = jb; j < je; ++j) {
                 if (cancel && (j & 1023) == 0)
                     cancel->check();
                 fn(j, blk + (j - jb) * m_g);
             }
-        }
+        });
+    }
+    /// fn(jb, je, the block's group-major values) for each block of the groups [j0, j1).
+    template <typename Fn> void forEachBlock(std::int64_t j0, std::int64_t j1, bool fp16, Fn &&fn) const
+    {
+        Scratch sc;
+        for (std::int64_t jb = j0, B = blockGroups(); jb < j1; jb += B)
+            fn(jb, std::min(j1, jb + B), loadRounded(jb, std::min(j1, jb + B), fp16, sc));
     }
 
 private:
@@ -416,95 +419,115 @@ struct Solver {
     std::int64_t goodCount = 0;
     int unit = 0; ///< the fixed-point unit of the global error (hqqFixedUnit)
 
-    /// Σ|e| and Σ(z-update term) of one group: hqqmath::hqqGroupSums. The AVX2/F16C path computes
-    /// the same values lane by lane in the same order (F16C conversions round to nearest even
-    /// exactly like roundF16; no FMA; the shrink term from the scalar code for any lane with
-    /// |e| ≥ kHqqShrinkFrom, below which it is 0 in both).
-    void groupSums(const float *xs, float s, float zz, double &esOut, double &zsOut) const
+#if defined(__AVX2__) && defined(__F16C__)
+    static __m256 h16(__m256 v) // each lane rounded to FP16 (F16C: nearest even, exactly like roundF16)
+    {
+        return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    struct Lanes { ///< one group's running sums: element t into FP64 lane t mod 4, in order
+        const float *xs;
+        __m256 vs, vz, wrT; ///< σ, z, and W_r of the codes 0 … 7 (qmax ≤ 7) as step8 computes it
+        __m256d accE = _mm256_setzero_pd(), accZ = _mm256_setzero_pd();
+    };
+
+    /// Elements t … t + 7 of one group (hqqmath::hqqElement lane by lane: h16 as roundF16, no FMA,
+    /// the scalar shrink for a lane with |e| ≥ kHqqShrinkFrom, below which it is 0 in both).
+    void step8(Lanes &L, std::int64_t t, const std::vector<float> &powTable) const
+    {
+        const __m256 vq = _mm256_set1_ps(P.qmax), zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f),
+                     thr = _mm256_set1_ps(hqqmath::kHqqShrinkFrom);
+        auto R = [this](__m256 v) { return fp16 ? h16(v) : v; }; // the optimiser dtype's rounding
+        const __m256 x = _mm256_loadu_ps(L.xs + t);
+        __m256 q = _mm256_round_ps(R(_mm256_add_ps(R(_mm256_mul_ps(x, L.vs)), L.vz)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        q = _mm256_max_ps(_mm256_min_ps(q, vq), zero); // an integer in [0, qmax] (min_ps takes vq for NaN)
+        const __m256 e = R(_mm256_sub_ps(x, P.qmax <= 7.0f ? _mm256_permutevar8x32_ps(L.wrT, _mm256_cvttps_epi32(q))
+                                                           : R(_mm256_div_ps(R(_mm256_sub_ps(q, L.vz)), L.vs))));
+        const __m256 a = _mm256_andnot_ps(signMask, e);
+        L.accE = _mm256_add_pd(L.accE, _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
+        L.accE = _mm256_add_pd(L.accE, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
+        __m256 we = zero;
+        if (_mm256_movemask_ps(_mm256_cmp_ps(a, thr, _CMP_GE_OQ))) {
+            alignas(32) float ea[8], wa[8];
+            _mm256_store_ps(ea, e);
+            for (int k = 0; k < 8; ++k) {
+                const float ak = qmath::absf(ea[k]);
+                wa[k] = fp16 && ak >= hqqmath::kHqqShrinkFrom
+                            ? hqqmath::hqqShrinkWith(ea[k], ak, powTable[halfIndex(ak)], true)
+                            : hqqmath::hqqShrink(ea[k], P);
+            }
+            we = _mm256_load_ps(wa);
+        }
+        const __m256 v = R(_mm256_sub_ps(q, R(_mm256_mul_ps(R(_mm256_sub_ps(x, we)), L.vs))));
+        L.accZ = _mm256_add_pd(L.accZ, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+        L.accZ = _mm256_add_pd(L.accZ, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+    }
+
+    /// The lanes combined as (l0 + l1) + (l2 + l3), then the tail past the last multiple of 8.
+    void finish(const Lanes &L, float s, float zz, double &esOut, double &zsOut) const
+    {
+        alignas(32) double le[4], lz[4];
+        _mm256_store_pd(le, L.accE);
+        _mm256_store_pd(lz, L.accZ);
+        esOut = (le[0] + le[1]) + (le[2] + le[3]);
+        zsOut = (lz[0] + lz[1]) + (lz[2] + lz[3]);
+        for (std::int64_t t = g / 8 * 8; t < g; ++t) {
+            float a, v;
+            hqqmath::hqqElement(L.xs[t], s, zz, P, a, v);
+            esOut += a;
+            zsOut += v;
+        }
+    }
+#endif
+
+    /// hqqmath::hqqGroupSums (Σ|e|, Σ z-update term) of groups j, j + n − 1 (n ≤ 2) at x, in order.
+    void groupSums(const float *x, std::int64_t j, int n, double *es, double *zs) const
     {
 #if defined(__AVX2__) && defined(__F16C__)
-        double es = 0.0, zs = 0.0;
-        std::int64_t t = 0;
-        const float qmax = P.qmax;
-        const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vq = _mm256_set1_ps(qmax);
-        const __m256 zero = _mm256_setzero_ps(), signMask = _mm256_set1_ps(-0.0f),
-                     thr = _mm256_set1_ps(hqqmath::kHqqShrinkFrom);
-        __m256d accE = _mm256_setzero_pd(), accZ = _mm256_setzero_pd();
-        auto h = [](__m256 v) {
-            return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-        };
         const std::vector<float> &powTable = hqqFp16PowTable();
-        for (; t + 8 <= g; t += 8) {
-            const __m256 x = _mm256_loadu_ps(xs + t);
-            __m256 q, e;
-            if (fp16) {
-                q = h(_mm256_add_ps(h(_mm256_mul_ps(x, vs)), vz));
-                q = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                q = _mm256_max_ps(_mm256_min_ps(q, vq), zero);
-                const __m256 wr = h(_mm256_div_ps(h(_mm256_sub_ps(q, vz)), vs));
-                e = h(_mm256_sub_ps(x, wr));
-            } else {
-                q = _mm256_add_ps(_mm256_mul_ps(x, vs), vz);
-                q = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                q = _mm256_max_ps(_mm256_min_ps(q, vq), zero);
-                const __m256 wr = _mm256_div_ps(_mm256_sub_ps(q, vz), vs);
-                e = _mm256_sub_ps(x, wr);
-            }
-            const __m256 a = _mm256_andnot_ps(signMask, e);
-            accE = _mm256_add_pd(accE, _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
-            accE = _mm256_add_pd(accE, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
-            __m256 we = zero;
-            if (_mm256_movemask_ps(_mm256_cmp_ps(a, thr, _CMP_GE_OQ))) {
-                alignas(32) float ea[8], wa[8];
-                _mm256_store_ps(ea, e);
-                for (int k = 0; k < 8; ++k) {
-                    const float ak = qmath::absf(ea[k]);
-                    wa[k] = fp16 && ak >= hqqmath::kHqqShrinkFrom
-                                ? hqqmath::hqqShrinkWith(ea[k], ak, powTable[halfIndex(ak)], true)
-                                : hqqmath::hqqShrink(ea[k], P);
-                }
-                we = _mm256_load_ps(wa);
-            }
-            __m256 v;
-            if (fp16)
-                v = h(_mm256_sub_ps(q, h(_mm256_mul_ps(h(_mm256_sub_ps(x, we)), vs))));
-            else
-                v = _mm256_sub_ps(q, _mm256_mul_ps(_mm256_sub_ps(x, we), vs));
-            accZ = _mm256_add_pd(accZ, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
-            accZ = _mm256_add_pd(accZ, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+        const std::int64_t b = j + n - 1;                            // the second group (n = 2), else the first again
+        const __m256 codes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7); // W_r per code once, not per element
+        auto lanes = [&](std::int64_t k) {
+            const __m256 vs = _mm256_set1_ps(sigma[k]), vz = _mm256_set1_ps(z[k]), d = _mm256_sub_ps(codes, vz);
+            return Lanes{x + (k - j) * g, vs, vz, fp16 ? h16(_mm256_div_ps(h16(d), vs)) : _mm256_div_ps(d, vs)};
+        };
+        Lanes A = lanes(j), B = lanes(b); // two locals (registers), the chains interleaved
+        for (std::int64_t t = 0; t + 8 <= g; t += 8) {
+            step8(A, t, powTable);
+            if (n == 2)
+                step8(B, t, powTable);
         }
-        alignas(32) double le[4], lz[4];
-        _mm256_store_pd(le, accE);
-        _mm256_store_pd(lz, accZ);
-        es = (le[0] + le[1]) + (le[2] + le[3]);
-        zs = (lz[0] + lz[1]) + (lz[2] + lz[3]);
-        for (; t < g; ++t) {
-            float a, v;
-            hqqmath::hqqElement(xs[t], s, zz, P, a, v);
-            es += a;
-            zs += v;
-        }
-        esOut = es;
-        zsOut = zs;
+        finish(A, sigma[j], z[j], es[0], zs[0]);
+        if (n == 2)
+            finish(B, sigma[b], z[b], es[1], zs[1]);
 #else
-        hqqmath::hqqGroupSums(hqqmath::hqqElems([xs](std::int64_t t) { return xs[t]; }), g, s, zz, P, esOut, zsOut);
+        for (int k = 0; k < n; ++k)
+            hqqmath::hqqGroupSums(hqqmath::hqqElems([xs = x + k * g](std::int64_t t) { return xs[t]; }), g,
+                                  sigma[j + k], z[j + k], P, es[k], zs[k]);
 #endif
     }
 
-    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group. W is read
-    /// block by block in the optimiser's dtype (the library's working copy, never held whole).
+    /// One proximal iteration over groups [j0, j1): updates z, writes Σ|e| per group; W read block
+    /// by block in the optimiser's dtype (never held whole).
     void iterate(std::int64_t j0, std::int64_t j1, const CancelToken *cancel)
     {
         const float zfactor = static_cast<float>(G) / static_cast<float>(numel);
-        src.forEachGroup(j0, j1, fp16, cancel, [&](std::int64_t j, const float *x) {
-            if (bad[j]) {
-                errPart[j] = 0.0;
-                return;
+        src.forEachBlock(j0, j1, fp16, [&](std::int64_t jb, std::int64_t je, const float *blk) {
+            for (std::int64_t j = jb; j < je;) {
+                if (cancel && ((j & 1023) == 0 || ((j + 1) & 1023) == 0))
+                    cancel->check();
+                if (bad[j]) {
+                    errPart[j++] = 0.0;
+                    continue;
+                }
+                const int n = j + 1 < je && !bad[j + 1] ? 2 : 1;
+                double es[2], zs[2];
+                groupSums(blk + (j - jb) * g, j, n, es, zs);
+                for (int k = 0; k < n; ++k, ++j) {
+                    z[j] = hqqmath::hqqNewZero(zs[k], zfactor, g, fp16);
+                    errPart[j] = es[k];
+                }
             }
-            double es = 0.0, zs = 0.0;
-            groupSums(x, sigma[j], z[j], es, zs);
-            z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
-            errPart[j] = es;
         });
     }
 
@@ -644,7 +667,35 @@ HqqResult hqqQuantizeImpl(std::span<const float> flat, const Tensor *tensor, std
             const float scale = S.fp16 ? roundF16(1.0f / s) : 1.0f / s;
             res.scales[j] = scale;
             res.zeros[j] = zz;
-            for (std::int64_t t = 0; t < g; ++t) {
+            std::int64_t t = 0;
+#if defined(__AVX2__) && defined(__F16C__)
+            // 8 lanes: the scalar code's operations lane by lane (rne, clampf as written; h16; no FMA).
+            const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(zz), vsc = _mm256_set1_ps(scale),
+                         vq = _mm256_set1_ps(S.P.qmax), zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f),
+                         two23 = _mm256_set1_ps(8388608.0f);
+            alignas(32) float qa[8], da[8];
+            std::uint8_t *const codesOut = res.codes.data();
+            float *const deqOut = wantDequantized ? res.dequantized.data() : nullptr; // held: no reloads
+            const std::int64_t step = axis1 ? 1 : G, at0 = axis1 ? j * g : j;
+            for (; t + 8 <= g; t += 8) {
+                const __m256 x = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + t), vs), vz);
+                const __m256 ax = _mm256_andnot_ps(sign, x);
+                __m256 r = _mm256_sub_ps(_mm256_add_ps(ax, two23), two23);
+                r = _mm256_blendv_ps(r, _mm256_xor_ps(r, sign), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+                r = _mm256_blendv_ps(r, x, _mm256_cmp_ps(ax, two23, _CMP_NLT_UQ)); // !(|x| < 2^23)
+                __m256 q = _mm256_blendv_ps(r, vq, _mm256_cmp_ps(r, vq, _CMP_GT_OQ));
+                q = _mm256_blendv_ps(q, zero, _mm256_cmp_ps(r, zero, _CMP_LT_OQ));
+                const __m256 d = _mm256_sub_ps(q, vz);
+                _mm256_store_ps(qa, q);
+                _mm256_store_ps(da, S.fp16 ? Solver::h16(_mm256_mul_ps(Solver::h16(d), vsc)) : _mm256_mul_ps(d, vsc));
+                for (std::int64_t k = 0, i = at0 + t * step; k < 8; ++k, i += step) { // i = flatIndex(j, t + k)
+                    codesOut[i] = static_cast<std::uint8_t>(qa[k]);
+                    if (deqOut)
+                        deqOut[i] = da[k];
+                }
+            }
+#endif
+            for (; t < g; ++t) {
                 const float q = clampf(rne(xs[t] * s + zz), 0.0f, S.P.qmax);
                 const std::int64_t i = flatIndex(j, t);
                 res.codes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(q);

@@ -4,11 +4,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "numeric/qmath.h"
 #include "quant/milo_math.h"
 #include "numeric/svd.h"
 #include "quant/spec_json.h"
+#include "tensor/convert.h"
+#include "util/bus_guard.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -39,7 +46,8 @@ std::vector<SpecField> MiloSpec::fields()
 {
     std::vector<SpecField> f{
         {"preset", "enum", kMiloPresets, 0, 0,
-         "code: 11 passes, last returned (the released loop); paper: ≤ 20 passes, early stop, best returned"},
+         "code: 11 passes, no early stop (the released loop); paper: ≤ 20 passes, early stop; both return the best "
+         "pass"},
         {"passes", "int", {}, 0, 1000, "number of passes (0: the preset's)"},
         {"rank", "int", {}, 0, 1 << 20, "compensator rank r (clamped to min(N, K); 0 = plain HQQ)"},
         {"compensator", "enum", kCompensators, 0, 0,
@@ -182,19 +190,29 @@ MiloQuantizer::MiloQuantizer(MiloSpec spec) : m_spec(std::move(spec))
 namespace {
 
 /// out = f(ŵ + U·V) with U [N, r], V [r, K] (the product in FP64). `out` may be `wHat` itself.
+/// Rows are split over `threads` workers; each element's sum over c keeps its order (c = 0, 1, …
+/// from +0), so the bits do not depend on the thread count. Per row, the sums run over the row's
+/// K elements at once (acc[k] += u·v[c, k] for c in order: the same sequence per element).
 void addLowRank(std::span<const float> wHat, const std::vector<float> &u, const std::vector<float> &v, std::int64_t N,
-                std::int64_t K, std::int64_t r, std::span<float> out, const CancelToken *cancel = nullptr)
+                std::int64_t K, std::int64_t r, std::span<float> out, int threads, const CancelToken *cancel = nullptr)
 {
-    for (std::int64_t i = 0; i < N; ++i) {
-        if (cancel && (i & 31) == 0)
-            cancel->check();
-        for (std::int64_t k = 0; k < K; ++k) {
-            double acc = 0.0;
-            for (std::int64_t c = 0; c < r; ++c)
-                acc += static_cast<double>(u[i * r + c]) * static_cast<double>(v[c * K + k]);
-            out[i * K + k] = static_cast<float>(static_cast<double>(wHat[i * K + k]) + acc);
+    std::vector<double> vd(v.begin(), v.end()); // V in FP64 once (exact)
+    parallelSlices(N, threads, cancel, [&](int, std::int64_t i0, std::int64_t i1) {
+        std::vector<double> acc(static_cast<std::size_t>(K));
+        for (std::int64_t i = i0; i < i1; ++i) {
+            if (cancel && (i & 31) == 0)
+                cancel->check();
+            std::fill(acc.begin(), acc.end(), 0.0);
+            for (std::int64_t c = 0; c < r; ++c) {
+                const double f = static_cast<double>(u[i * r + c]);
+                const double *vc = vd.data() + c * K;
+                for (std::int64_t k = 0; k < K; ++k)
+                    acc[k] += f * vc[k];
+            }
+            for (std::int64_t k = 0; k < K; ++k)
+                out[i * K + k] = static_cast<float>(static_cast<double>(wHat[i * K + k]) + acc[k]);
         }
-    }
+    });
 }
 
 } // namespace
@@ -234,6 +252,62 @@ std::span<float> decodeChunk(const Tensor &w, std::int64_t first, std::int64_t n
     return buf;
 }
 
+/// Rows [r0, r1) × columns [c0, c1) of W (row-major, K columns) as FP32 into dst (c1 − c0 values
+/// a row): decodeRange's values. A contiguous F32 / BF16 / F16 tensor is converted straight from
+/// its bytes, in one bus-guarded region for the whole block when it is a mapping (decodeRange
+/// guards each call: a sigsetjmp, with its signal-mask system call, per row); any other through
+/// decodeRange row by row.
+void decodeBlock(const Tensor &w, std::int64_t K, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
+                 float *dst)
+{
+    const std::int64_t width = c1 - c0;
+    const DType dt = w.dtype();
+    if (!w.isContiguous() || (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16) || r1 > w.numel() / K) {
+        for (std::int64_t i = r0; i < r1; ++i)
+            w.decodeRange(i * K + c0, std::span<float>(dst + (i - r0) * width, static_cast<std::size_t>(width)));
+        return;
+    }
+    const std::byte *base = w.data();
+    auto body = [&] { // no object with a destructor (bus_guard.h)
+        const std::int64_t n = width;
+        for (std::int64_t i = r0; i < r1; ++i) {
+            const std::int64_t first = i * K + c0;
+            float *o = dst + (i - r0) * n;
+            if (dt == DType::F32) {
+                std::memcpy(o, base + 4 * first, static_cast<std::size_t>(n) * 4);
+                continue;
+            }
+            const std::byte *src = base + 2 * first;
+            std::int64_t j = 0;
+            if (dt == DType::BF16) {
+#if defined(__AVX2__)
+                for (; j + 8 <= n; j += 8) { // a BF16 is the top half of its FP32
+                    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + 2 * j));
+                    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + j),
+                                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+                }
+#endif
+                for (; j < n; ++j) {
+                    std::uint16_t h;
+                    std::memcpy(&h, src + 2 * j, 2);
+                    const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+                    std::memcpy(o + j, &u, 4);
+                }
+                continue;
+            }
+            for (; j < n; ++j) {
+                std::uint16_t h;
+                std::memcpy(&h, src + 2 * j, 2);
+                o[j] = f16ToFloat(h);
+            }
+        }
+    };
+    if (busguard::isMapped(base))
+        busguard::guarded(body);
+    else
+        body();
+}
+
 } // namespace
 
 QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
@@ -271,10 +345,9 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         if (cancel)
             cancel->stepProgress(static_cast<double>(t - 1) / passes);
         const auto t0 = std::chrono::steady_clock::now();
-        if (!paper && chosenPass != 0) { // the code preset returns the last pass: the previous one goes now
-            chosen = HqqResult();
-            chosenSketch = RangeSketchResult();
-        }
+        // The best pass so far keeps its codes, scales, zero points and sketch; its Ŵ goes (it is
+        // dequantized again from its codes at the end when it is not the last pass).
+        std::vector<float>().swap(chosen.dequantized);
         // Pass 1 quantizes W itself, read from the tensor; later passes W − f(U·V).
         HqqResult h = t == 1 ? hqqQuantizeTensor(w, m_spec.hqq, true, options.threads, options.tensorName, cancel)
                              : hqqQuantizeFlat(wt, m_spec.hqq, true, options.threads, options.tensorName, cancel);
@@ -291,18 +364,24 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
             }
         } else {
             // E = W − Ŵ (FP64), produced slice by slice for the sketch's products.
+            // W's rows are decoded a block of about kRowChunk / 4 values at a time (cache-resident).
             const MatrixBlockFn residual = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
                                                double *dst) {
                 const std::int64_t width = c1 - c0;
-                std::vector<float> row(static_cast<std::size_t>(width));
-                for (std::int64_t i = r0; i < r1; ++i) {
-                    if (cancel && (i & 255) == 0)
+                const std::int64_t step = std::max<std::int64_t>(1, kRowChunk / 4 / width);
+                std::vector<float> rowsW(static_cast<std::size_t>(std::min(step, r1 - r0) * width));
+                for (std::int64_t b0 = r0; b0 < r1; b0 += step) {
+                    const std::int64_t b1 = std::min(r1, b0 + step);
+                    if (cancel)
                         cancel->check();
-                    w.decodeRange(i * K + c0, row);
-                    const float *hi = wHat.data() + i * K + c0;
-                    double *di = dst + (i - r0) * width;
-                    for (std::int64_t j = 0; j < width; ++j)
-                        di[j] = static_cast<double>(row[j]) - static_cast<double>(hi[j]);
+                    decodeBlock(w, K, b0, b1, c0, c1, rowsW.data());
+                    for (std::int64_t i = b0; i < b1; ++i) {
+                        const float *wi = rowsW.data() + (i - b0) * width;
+                        const float *hi = wHat.data() + i * K + c0;
+                        double *di = dst + (i - r0) * width;
+                        for (std::int64_t j = 0; j < width; ++j)
+                            di[j] = static_cast<double>(wi[j]) - static_cast<double>(hi[j]);
+                    }
                 }
             };
             // U·V = Q·B, the truncated SVD's product (its factors are only needed for the
@@ -333,7 +412,7 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
                         for (std::int64_t j = 0; j < K; ++j)
                             row[j] += f * g[j];
                     }
-                    w.decodeRange(i * K, w0i);
+                    decodeBlock(w, K, i, i + 1, 0, K, w0i.data());
                     double sq = 0.0;
                     const float *hi = wHat.data() + i * K;
                     for (std::int64_t j = 0; j < K; ++j) {
@@ -355,7 +434,9 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         history.push_back({t, eps, ms});
         epsList.push_back(eps);
-        const bool take = !paper || chosenPass == 0 || eps < bestEps;
+        // Both presets return the best pass (the smallest ε, the first of equals): ε may rise over
+        // the passes, as it does in the released loop (docs/numerics.md "MiLo").
+        const bool take = chosenPass == 0 || eps < bestEps;
         if (take) {
             chosen = std::move(h);
             chosenSketch = std::move(sk);
@@ -407,8 +488,12 @@ QuantizedTensor MiloQuantizer::quantize(const Tensor &w, const QuantizeOptions &
         // f(Ŵ + U·V) written over the chosen pass's Ŵ (addLowRank reads each element before it
         // writes it): no second N×K buffer.
         q.dequantized = std::move(chosen.dequantized);
+        if (q.dequantized.empty()) { // the best pass was not the last: Ŵ from its codes (the same values)
+            q.dequantized.resize(static_cast<std::size_t>(numel));
+            hqqDequantizeFlat(m_spec.hqq, q.codes, q.scales, q.zeroPoints, q.dequantized);
+        }
         if (r > 0)
-            addLowRank(q.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, cancel);
+            addLowRank(q.dequantized, q.compU->values, q.compV->values, N, K, r, q.dequantized, threads, cancel);
     }
     return q;
 }
@@ -420,7 +505,7 @@ void MiloQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) c
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const std::int64_t N = matrixView(q.shape).first, K = matrixView(q.shape).second;
     if (q.compU && q.compV && q.rank > 0)
-        addLowRank(base, q.compU->values, q.compV->values, N, K, q.rank, out);
+        addLowRank(base, q.compU->values, q.compV->values, N, K, q.rank, out, 1);
     else
         std::copy(base.begin(), base.end(), out.begin());
 }

@@ -14,9 +14,11 @@
 ///     U·V = Q·B (FP64): the rank-r truncated SVD U_s·S·V_sᵀ of svd_lowrank, which only rotates
 ///           inside span(Q) (the pass needs the product, not the factors)
 ///     ε_t = ‖E − U·V‖_F (FP64)
-///     preset code / passes=N: no early stop, the last pass is returned
+///     preset code / passes=N: no early stop
 ///     preset paper: from pass 4 on, stop when mean(ε_{t−2..t}) improves on mean(ε_{t−3..t−1})
-///           by less than 1e-4 relative, or when ε_t > ε_{t−1}; the best-ε pass is returned
+///           by less than 1e-4 relative, or when ε_t > ε_{t−1}
+///     both return the best pass (the smallest ε_t, the first of equals): ε may rise over the
+///     passes (at a high rank), in the released loop too, which returns its last pass
 ///   factors of the returned pass only: (U_s, S, V_s) = the SVD of its sketch (lowRankFromSketch),
 ///     U = f(U_s·diag(√S)) [N, r],  V = f(diag(√S)·V_sᵀ) [r, K]
 ///   signs: each component c is turned so that U's entry of largest |value| in column c (the

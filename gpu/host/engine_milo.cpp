@@ -5,15 +5,16 @@
 //           W_t), E = W − Ŵ_t in FP64, the sketch Q, Bᵀ of E (linalg_sketch.h: torch.svd_lowrank's
 //           subspace iteration, the same Philox Ω), D = E − Q·B (Q·B is the rank-r truncated SVD's
 //           product: svd(B) only rotates inside the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a
-//           fixed order), the stop rule and the best pass on the device — the host reads one small
-//           status per pass — and W_{t+1} = W − f(E − D) as the CPU's W − f(U·V).
+//           fixed order) and the stop rule on the device — the host reads one small status per
+//           pass and keeps the best pass (the smallest ε, the first of equals; both presets, as the
+//           CPU) — and W_{t+1} = W − f(E − D) as the CPU's W − f(U·V).
 //   the returned pass only: svd(B) from the FP64 eigen-decomposition of B·Bᵀ, U = Q·U_B·√S and
 //           V = √S·V_Bᵀ, the sign rule, the compensators, Ŵ = f(Ŵ_hqq + Û·V̂) (FP64 product).
 // Precision: FP64 for everything the CPU does in FP64 (E, the sketch's products and QR, D, ε).
 // FP32 products were measured first (2026-11-25, H100): ε per pass then drifts from the CPU's by
 // up to 0.8 % after 11 passes on a MiniLM matrix (the loop amplifies rounding differences through
 // HQQ's discrete codes), beyond the 1e-3 bar; FP64 keeps the CPU's trajectory. Memory: W as stored,
-// W_t / Ŵ (FP32), E (FP64), the codes (and the best pass's with the paper preset) and
+// W_t / Ŵ (FP32), E (FP64), the codes (and the best pass's) and
 // O((m + n)·r) FP64 for the sketch: ≤ 4.5–5 × W's FP32 bytes.
 #include "engine.h"
 #include "engine_impl.h"
@@ -101,19 +102,17 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         auto parts = pool(launch::kMiloSumBlocks * 8, "the error partials");
         auto *P = static_cast<double *>(parts.get());
         std::unique_ptr<RangeSketch> sketch;
-        std::shared_ptr<void> bestCodes, bestBlock, bestQ, bestBt;
-        if (paper) {
-            bestCodes = pool(n, "the best pass's codes");
-            bestBlock = pool(L.bytes, "the best pass's HQQ state");
-        }
+        // The best pass's codes, HQQ state and sketch (both presets return the best pass).
+        std::shared_ptr<void> bestCodes = pool(n, "the best pass's codes"),
+                              bestBlock = pool(L.bytes, "the best pass's HQQ state"), bestQ, bestBt;
         if (r > 0) {
             sketch = std::make_unique<RangeSketch>(I, E, N, K, N < K, r, true, what);
             res.deviceBytes += sketch->bytes();
-            if (paper) {
-                bestQ = pool(static_cast<std::size_t>(sketch->m()) * r * 8, "the best pass's Q");
-                bestBt = pool(static_cast<std::size_t>(sketch->n()) * r * 8, "the best pass's Bᵀ");
-            }
+            bestQ = pool(static_cast<std::size_t>(sketch->m()) * r * 8, "the best pass's Q");
+            bestBt = pool(static_cast<std::size_t>(sketch->n()) * r * 8, "the best pass's Bᵀ");
         }
+        int bestPass = 0; // the host's choice: the smallest ε, the first of equals (the CPU's rule)
+        double bestEps = 0.0;
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
         // D = E − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
         // X ≈ Bt·Qᵀ; ε = ‖D‖; then W_{t+1} = W − f(E − D) in place of Ŵ.
@@ -173,7 +172,10 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             if (s.nonFinite)
                 throw UnsupportedError("MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)",
                                        Location{{}, w.name(), {}});
-            if (paper && s.isBest) {
+            const bool isBest = bestPass == 0 || s.eps < bestEps;
+            if (isBest) {
+                bestPass = t;
+                bestEps = s.eps;
                 QS_GPU_CHECK(qsMemcpyAsync(bestCodes.get(), codes.get(), n, qsMemcpyDeviceToDevice, I.stream));
                 QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.bytes, qsMemcpyDeviceToDevice, I.stream));
                 if (r > 0) {
@@ -193,12 +195,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 I.mark("MiLo next W (with the host's gap)");
             }
         }
-        launch::MiloState hs{};
-        QS_GPU_CHECK(qsMemcpyAsync(&hs, st, sizeof hs, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-        const int chosenPass = hs.bestPass;
-        const void *cCodes = paper ? bestCodes.get() : codes.get();
-        const char *cBlock = static_cast<const char *>(paper ? bestBlock.get() : block.get());
+        const int chosenPass = bestPass; // the device's bestPass: the same with paper, the last with code
+        const void *cCodes = bestCodes.get();
+        const char *cBlock = static_cast<const char *>(bestBlock.get());
 
         QuantizedTensor &q = res.quantized;
         q.method = "milo";
@@ -220,8 +219,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         if (r > 0) {
             // svd(B) of the returned pass from B·Bᵀ's FP64 eigen-decomposition.
             const int m = sketch->m(), nn = sketch->n(), l = r;
-            const auto *q64 = static_cast<const double *>(paper ? bestQ.get() : sketch->q());
-            const auto *bt64 = static_cast<const double *>(paper ? bestBt.get() : sketch->bt());
+            const auto *q64 = static_cast<const double *>(bestQ.get());
+            const auto *bt64 = static_cast<const double *>(bestBt.get());
             const std::size_t ml = static_cast<std::size_t>(m) * l, nl = static_cast<std::size_t>(nn) * l,
                               ll = static_cast<std::size_t>(l) * l;
             factorBufs = pool((ml + nl + ll + l) * 8, "the factors' FP64 block");

@@ -483,8 +483,18 @@ TEST(CliMilo, PassesRankClampAndChosenPass)
                           "--compensator", "int8", "--json"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(j["history"].size(), 11u); // code preset
-    EXPECT_EQ(j["chosen_pass"], 11);
+    EXPECT_EQ(j["history"].size(), 11u);                    // code preset
+    const auto bestOf = [](const nlohmann::json &history) { // the pass of the smallest ε, the first of equals
+        double best = 1e300;
+        int bestPass = 0;
+        for (const auto &h : history)
+            if (h["eps"].get<double>() < best) {
+                best = h["eps"];
+                bestPass = h["pass"];
+            }
+        return bestPass;
+    };
+    EXPECT_EQ(j["chosen_pass"], bestOf(j["history"])); // both presets return the best pass
     EXPECT_EQ(j["rank"], 8);
     EXPECT_EQ(j["requested_rank"], 32);
     EXPECT_EQ(j["rank_clamped"], true);
@@ -502,14 +512,7 @@ TEST(CliMilo, PassesRankClampAndChosenPass)
     ASSERT_EQ(paper.rc, 0) << paper.err;
     const auto jq = nlohmann::json::parse(paper.out);
     EXPECT_EQ(jq["spec"]["bits"], 4);
-    double best = 1e300;
-    int bestPass = 0;
-    for (const auto &h : jq["history"])
-        if (h["eps"].get<double>() < best) {
-            best = h["eps"];
-            bestPass = h["pass"];
-        }
-    EXPECT_EQ(jq["chosen_pass"], bestPass);
+    EXPECT_EQ(jq["chosen_pass"], bestOf(jq["history"]));
     EXPECT_EQ(run({"quantize", d.string(), "--tensor", t, "--method", "milo", "--compensator", "int4"}).rc, 1);
 }
 

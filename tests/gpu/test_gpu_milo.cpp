@@ -135,13 +135,25 @@ int compareMilo(const Backend &gpu, const Tensor &w, const nlohmann::json &spec,
     EXPECT_EQ(gq.layout.group, cq.layout.group) << label;
     EXPECT_EQ(gq.storedBytes(), cq.storedBytes()) << label;
     EXPECT_EQ(gq.history.size(), cq.history.size()) << label << " passes";
-    EXPECT_EQ(gq.chosenPass, cq.chosenPass) << label;
     std::vector<float> wv(static_cast<std::size_t>(w.numel()));
     w.decodeTo(wv);
     const double wNorm = fro(wv);
     for (std::size_t i = 0; i < std::min(gq.history.size(), cq.history.size()); ++i)
         EXPECT_LE(std::abs(gq.history[i].eps - cq.history[i].eps), 1e-3 * cq.history[i].eps + 1e-6 * wNorm)
             << label << " ε of pass " << i + 1 << ": gpu " << gq.history[i].eps << " cpu " << cq.history[i].eps;
+    // Both presets return the best pass (the smallest ε). Where another pass's ε is within the
+    // devices' agreement of the best (a near-tie, e.g. the rounding-level ε of a full-rank
+    // compensator), the two may pick different passes: then the pass and what it returned are not
+    // compared. Elsewhere the pass must be the same.
+    bool clearBest = cq.chosenPass >= 1 && cq.chosenPass <= static_cast<int>(cq.history.size());
+    const double bestEps = clearBest ? cq.history[static_cast<std::size_t>(cq.chosenPass) - 1].eps : 0.0;
+    for (const auto &h : cq.history)
+        if (h.pass != cq.chosenPass && std::abs(h.eps - bestEps) <= 2e-3 * bestEps + 2e-6 * wNorm)
+            clearBest = false;
+    if (clearBest || gq.chosenPass == cq.chosenPass)
+        EXPECT_EQ(gq.chosenPass, cq.chosenPass) << label;
+    else
+        return static_cast<int>(cq.history.size());
     EXPECT_EQ(gq.codes.size(), cq.codes.size()) << label;
     if (gq.codes.size() != cq.codes.size())
         return static_cast<int>(cq.history.size());
