@@ -74,7 +74,8 @@ TEST(CliDoctor, EveryInputOfTheFuzzCorpusGivesAJsonReport)
 {
     // The corpus holds bad inputs (crash-* reproducers, truncated and hostile files) and the seeds
     // they grew from. A seed that is a valid checkpoint of its own kind (a safetensors file, a
-    // NumPy array, a GGUF file) may be healthy; everything else is reported with exit 3 or 4.
+    // NumPy array, a GGUF file — an imatrix GGUF is one) may be healthy; everything else is
+    // reported with exit 3 or 4.
     const fs::path corpus = fs::path(QUANTSCOPE_SOURCE_DIR) / "tests/fuzz";
     int inputs = 0;
     for (const auto &e : fs::recursive_directory_iterator(corpus)) {
@@ -91,7 +92,7 @@ TEST(CliDoctor, EveryInputOfTheFuzzCorpusGivesAJsonReport)
         const bool plainDoctorSeed = kind == "doctor" && e.path().filename().string().rfind("seed-", 0) == 0 &&
                                      slurp(e.path()).find("\n#QSFUZZ#\n") == std::string::npos;
         const bool mayBeHealthy = kind == "safetensors" || kind == "npy" || kind == "npz" || kind == "gguf" ||
-                                  ext == ".safetensors" || plainDoctorSeed;
+                                  ext == ".safetensors" || ext == ".gguf" || plainDoctorSeed;
         if (mayBeHealthy)
             EXPECT_TRUE(rc == 0 || rc == 3 || rc == 4) << e.path() << " rc " << rc << ' ' << j.dump(1);
         else
