@@ -21,6 +21,7 @@ Usage:
 """
 import argparse
 import hashlib
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -172,7 +173,8 @@ def main():
         write_imatrix(os.path.join(tmp, "imatrix.dat"))
         goldens = {
             "source_sha256": sha(src),
-            "gguf_package": getattr(gguf, "__version__", "unknown"),
+            "gguf_package": importlib.metadata.version("gguf"),
+            "numpy": np.__version__,
             "made_by": "llama-quantize of llama.cpp vendored in llama-cpp-python 0.3.36 (PyPI sdist)",
             "script": "scripts/gguf/make-export-goldens.py",
             "runs": [],
