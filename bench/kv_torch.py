@@ -18,24 +18,11 @@ import argparse
 import json
 import math
 import os
-import statistics
 
 import torch
+
+from torch_timing import timed  # bench/torch_timing.py, beside this script
 from safetensors.torch import load_file
-
-
-def timed(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    ts, out = [], None
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        out = fn()
-        e.record()
-        e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts), out
 
 
 def hadamard(d, dev):

@@ -8,24 +8,11 @@ matrix in FP64): max |Δσᵢ|/σ₁ over all σ, and the top-32's max relative 
 import argparse
 import json
 import os
-import statistics
 
 import numpy as np
 import torch
 
-
-def timed(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    ts, out = [], None
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        out = fn()
-        e.record()
-        e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts), out
+from torch_timing import timed  # bench/torch_timing.py, beside this script
 
 
 def main():

@@ -21,6 +21,7 @@
 #include "recipe/recipe.h"
 #include "tensor/convert.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/parallel.h"
 #include "util/utf8.h"
 
@@ -53,13 +54,6 @@ std::uint64_t tensorBytes(ggml::Type t, const std::vector<std::uint64_t> &ne)
 bool isDense(ggml::Type t)
 {
     return t == ggml::Type::F32 || t == ggml::Type::F16 || t == ggml::Type::BF16;
-}
-
-std::uint64_t fnv(const std::byte *p, std::size_t n, std::uint64_t h = 1469598103934665603ull)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        h = (h ^ static_cast<std::uint64_t>(p[i])) * 1099511628211ull;
-    return h;
 }
 
 /// A little-endian byte sink for the header.
@@ -193,8 +187,8 @@ std::vector<Planned> plan(const GgufFile &f, const GgufExportOptions &o, const I
             throw where("its rows are not whole blocks of " + std::string(ggml::typeName(to)));
         out.push_back(std::move(p));
     }
-    r.file = "";
     r.fileType = std::string(ggml::fileTypeName(o.mix.fileType));
+    r.imatrix = im ? im->file : std::string();
     for (const Planned &p : out) {
         GgufExportTensor t;
         t.name = p.src->name;
@@ -314,13 +308,9 @@ nlohmann::ordered_json GgufExportResult::toJson() const
 GgufExportResult planGgufExport(const std::filesystem::path &source, const GgufExportOptions &options)
 {
     const GgufFile f = GgufFile::open(source);
-    std::optional<Imatrix> im;
-    if (options.imatrix)
-        im = loadImatrix(*options.imatrix, f);
+    const std::optional<Imatrix> im = options.imatrix ? std::optional(loadImatrix(*options.imatrix, f)) : std::nullopt;
     GgufExportResult r;
     plan(f, options, im ? &*im : nullptr, r);
-    if (im)
-        r.imatrix = im->file;
     return r;
 }
 
@@ -333,13 +323,9 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
     std::error_code ec;
     if (std::filesystem::exists(out, ec))
         throw IoError("GGUF export: '" + out.string() + "' exists; remove it or choose another name");
-    std::optional<Imatrix> im;
-    if (options.imatrix)
-        im = loadImatrix(*options.imatrix, f);
+    const std::optional<Imatrix> im = options.imatrix ? std::optional(loadImatrix(*options.imatrix, f)) : std::nullopt;
     GgufExportResult r;
     std::vector<Planned> ps = plan(f, options, im ? &*im : nullptr, r);
-    if (im)
-        r.imatrix = im->file;
     bool any = false;
     for (const Planned &p : ps)
         any = any || p.choice.quantize;
@@ -425,7 +411,7 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
                 throw FormatError("GGUF export: tensor '" + p.src->name + "' gave " + std::to_string(data.size()) +
                                   " bytes, its info says " + std::to_string(p.bytes));
             r.tensors[i].relErr = rel;
-            hashes.push_back(fnv(data.data(), data.size()));
+            hashes.push_back(fnv1a64(data.data(), data.size()));
             os.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
             const std::uint64_t pad = (align - p.bytes % align) % align;
             os.write(zeros.data(), static_cast<std::streamsize>(pad));
@@ -447,7 +433,7 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
         for (std::size_t i = 0; i < ps.size(); ++i) {
             const Tensor raw = back.rawBytes(ps[i].src->name);
             if (back.tensors()[i].type != ps[i].choice.type ||
-                fnv(static_cast<const std::byte *>(raw.data()), static_cast<std::size_t>(raw.numel())) != hashes[i])
+                fnv1a64(raw.data(), static_cast<std::size_t>(raw.numel())) != hashes[i])
                 throw FormatError("GGUF export: the re-read of tensor '" + ps[i].src->name +
                                   "' differs from what was written");
         }

@@ -65,10 +65,8 @@ bool endsWith(const std::string &s, std::string_view tail)
 
 int blockSize(Type t)
 {
-    for (const TypeInfo &i : allTypes())
-        if (i.type == t)
-            return i.blockSize;
-    return 1;
+    const TypeInfo *i = typeInfo(static_cast<std::uint32_t>(t));
+    return i ? i->blockSize : 1;
 }
 
 bool isQuantized(Type t)

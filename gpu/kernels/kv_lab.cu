@@ -211,17 +211,24 @@ __device__ Where where(const KvAttnArgs &a)
     return w;
 }
 
+/// The block's query in shared memory (FP64); returns the row of its segment's first key and value.
+__device__ long long stageQuery(const KvAttnArgs &a, const Where &w, double *qs)
+{
+    const long long d = a.dim;
+    const float *q = a.q + (w.lh * a.queries + a.qIdx[w.qi]) * d;
+    for (long long c = threadIdx.x; c < d; c += kThreads)
+        qs[c] = static_cast<double>(q[c]);
+    __syncthreads();
+    return (w.l * a.kvHeads + w.g) * a.tokens + w.start;
+}
+
 __global__ void __launch_bounds__(kThreads) kAttnRef(KvAttnArgs a)
 {
     __shared__ double sh[kThreads];
     __shared__ double qs[kKvMaxDim];
     const Where w = where(a);
     const long long d = a.dim;
-    const float *q = a.q + (w.lh * a.queries + a.qIdx[w.qi]) * d;
-    for (long long c = threadIdx.x; c < d; c += kThreads)
-        qs[c] = static_cast<double>(q[c]);
-    __syncthreads();
-    const long long kv = (w.l * a.kvHeads + w.g) * a.tokens + w.start;
+    const long long kv = stageQuery(a, w, qs);
     double *lp = a.lp + w.lh * a.perHead + a.offset[w.qi];
     double *p = a.p + w.lh * a.perHead + a.offset[w.qi];
     logSoftmaxScores(a, qs, a.k + kv * d, w.n, lp, sh);
@@ -244,11 +251,7 @@ __global__ void __launch_bounds__(kThreads) kAttnErr(KvAttnArgs a)
     __shared__ double qs[kKvMaxDim];
     const Where w = where(a);
     const long long d = a.dim;
-    const float *q = a.q + (w.lh * a.queries + a.qIdx[w.qi]) * d;
-    for (long long c = threadIdx.x; c < d; c += kThreads)
-        qs[c] = static_cast<double>(q[c]);
-    __syncthreads();
-    const long long kv = (w.l * a.kvHeads + w.g) * a.tokens + w.start;
+    const long long kv = stageQuery(a, w, qs);
     const long long off = w.lh * a.perHead + a.offset[w.qi];
     double *lq = a.lq + off;
     const double *lp = a.lp + off, *p = a.p + off;
