@@ -18,10 +18,10 @@
 ///      failure: U = I (llm-compressor's RTN fallback, reported).
 ///   5. for each block [i1, i2) of block_size columns, for each column i of it:
 ///        q = clamp(round(w_i / s) + z), ŵ_i = s·(q − z), e = (w_i − ŵ_i) / U_ii,
-///        w_{i..i2} −= e · U_{i, i..i2};  then w_{i2..K} −= E_block · U_{block, i2..K}.
+///        w_{i..i2} −= e · U_{i, i..i2};  then w_{i2..K} −= E_block · U_{block, i2..K}, each element
+///        one FMA chain over the block's columns in order (the same bits on the CPU and the GPU).
 ///   6. codes back in the original column order.
-/// Rows are independent: FP32 work per row, the block update accumulated in FP32 by Eigen over a
-/// fixed tiling of rows (the same bits for any thread count).
+/// Rows are independent: FP32 work per row (the same bits for any thread count).
 #include <memory>
 
 #include "quant/quantizer.h"
@@ -57,6 +57,33 @@ struct GptqInfo {
 GptqInfo gptqSolve(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const std::vector<double> &h,
                    const GptqSpec &spec, QuantizedTensor &q, bool wantDequantized, int threads,
                    const CancelToken *cancel);
+
+/// Steps 2–4 up to the factorisation, from H's diagonal alone (shared by the CPU and the GPU, so
+/// both order, zero and dampen alike): the act order's permutation, the dead columns and the
+/// dampening added to every diagonal element (dampening · the mean of the permuted diagonal after
+/// the dead columns' 1, summed in column order in FP64).
+struct GptqOrder {
+    std::vector<std::int64_t> perm; ///< permuted position → original column
+    std::vector<std::uint8_t> dead; ///< per permuted position: H_jj = 0 (W's column zeroed)
+    std::int64_t deadColumns = 0;
+    double damp = 0;
+};
+GptqOrder gptqOrder(const std::vector<double> &h, std::int64_t k, const GptqSpec &spec);
+
+/// U (K×K row-major FP32, upper triangular): the upper Cholesky factor of the permuted, dampened
+/// H⁻¹, from one FP64 Cholesky of the reversed H and a blocked triangular inverse. `fallback` is
+/// set (and U = I) when H is not positive definite. The GPU computes the same U with cuSOLVER
+/// (potrf + trtri), equal up to FP64 rounding before the cast to FP32.
+std::vector<float> gptqFactor(const std::vector<double> &h, std::int64_t k, const GptqOrder &order, int threads,
+                              bool &fallback);
+
+/// Steps 5–6 given U: the codes (and Ŵ), column by column, the lazy-batch update of the columns
+/// after each block as one FMA chain per element over the block's columns in order,
+/// w ← fma(−e_k, U_kj, w) for k = i1…i2−1 (the GPU's kernel runs the same chain: the same bits).
+/// q.scales / q.zeros hold the observer's values. Returns the loss and fills q.codes.
+GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const GptqOrder &order,
+                     const std::vector<float> &u, const GptqSpec &spec, QuantizedTensor &q, bool wantDequantized,
+                     int threads, const CancelToken *cancel);
 
 /// The Hessian GPTQ uses for a module: 2·G from the capture's full Gram, else 2·XsᵀXs/R of its
 /// row sample. Throws UnsupportedError naming the module and the capture when neither is there.

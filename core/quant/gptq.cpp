@@ -130,70 +130,114 @@ std::vector<double> gptqHessian(const Calibration &c, std::string &source)
 
 // ---- the solver ----------------------------------------------------------------------------
 
-GptqInfo gptqSolve(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const std::vector<double> &hIn,
-                   const GptqSpec &spec, QuantizedTensor &q, bool wantDequantized, int threads,
-                   const CancelToken *cancel)
+GptqOrder gptqOrder(const std::vector<double> &h, std::int64_t K, const GptqSpec &spec)
 {
-    GptqInfo info;
-    const std::int64_t K = cols, N = rows;
-    const IntParams p = intParams(spec.quant, DType::F32);
-    const GroupLayout &L = q.layout;
-
-    // 2. activation order: diag(H) descending, ties in column order.
-    std::vector<std::int64_t> perm(static_cast<std::size_t>(K));
-    std::iota(perm.begin(), perm.end(), 0);
+    GptqOrder o;
+    // 2. activation order: diag(H) descending (as FP32, llm-compressor's), ties in column order.
+    o.perm.resize(static_cast<std::size_t>(K));
+    std::iota(o.perm.begin(), o.perm.end(), 0);
     if (spec.actorder != ActOrder::None)
-        std::stable_sort(perm.begin(), perm.end(), [&](std::int64_t a, std::int64_t b) {
-            return static_cast<float>(hIn[a * K + a]) > static_cast<float>(hIn[b * K + b]);
+        std::stable_sort(o.perm.begin(), o.perm.end(), [&](std::int64_t a, std::int64_t b) {
+            return static_cast<float>(h[a * K + a]) > static_cast<float>(h[b * K + b]);
         });
-    RowMatD H(K, K);
-    for (std::int64_t i = 0; i < K; ++i)
-        for (std::int64_t j = 0; j < K; ++j)
-            H(i, j) = hIn[perm[i] * K + perm[j]];
-
-    // 3. dead columns; 4. dampening, H⁻¹ and its upper Cholesky factor.
-    std::vector<std::uint8_t> dead(static_cast<std::size_t>(K), 0);
-    for (std::int64_t i = 0; i < K; ++i)
-        if (H(i, i) == 0.0) {
-            H(i, i) = 1.0;
-            dead[i] = 1;
-            ++info.deadColumns;
+    // 3. dead columns; 4. the dampening: a fraction of the mean diagonal (after the dead columns' 1).
+    o.dead.assign(static_cast<std::size_t>(K), 0);
+    double sum = 0;
+    for (std::int64_t i = 0; i < K; ++i) {
+        double d = h[o.perm[i] * K + o.perm[i]];
+        if (d == 0.0) {
+            d = 1.0;
+            o.dead[i] = 1;
+            ++o.deadColumns;
         }
-    const double damp = spec.dampening * H.diagonal().mean();
-    H.diagonal().array() += damp;
+        sum += d;
+    }
+    o.damp = spec.dampening * (sum / static_cast<double>(K));
+    return o;
+}
+
+std::vector<float> gptqFactor(const std::vector<double> &hIn, std::int64_t K, const GptqOrder &o, int threads,
+                              bool &fallback)
+{
+    // The reversed, permuted, dampened H: R(i, j) = H'(K−1−i, K−1−j).
+    RowMatD R(K, K);
+    for (std::int64_t i = 0; i < K; ++i) {
+        const std::int64_t a = K - 1 - i;
+        for (std::int64_t j = 0; j < K; ++j) {
+            const std::int64_t b = K - 1 - j;
+            double v = hIn[o.perm[a] * K + o.perm[b]];
+            if (a == b)
+                v = (o.dead[a] ? 1.0 : v) + o.damp;
+            R(i, j) = v;
+        }
+    }
     // U without forming H⁻¹: with J the order reversal and JHJ = L'L'ᵀ (Cholesky),
     // H⁻¹ = (J L'⁻¹ J)ᵀ (J L'⁻¹ J) and J L'⁻¹ J is upper triangular with a positive diagonal, so it is
     // H⁻¹'s upper Cholesky factor: one factorisation and one triangular inverse (⅔K³ flops instead of
     // llm-compressor's cholesky, cholesky_inverse, cholesky: the same U up to rounding).
-    RowMatF U(K, K);
-    const RowMatD reversed = H.reverse();
-    Eigen::LLT<RowMatD> llt(reversed);
-    if (llt.info() != Eigen::Success) {
-        U.setIdentity();
-        info.fallback = true;
-    } else {
-        using ColMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
-        const ColMatD L = llt.matrixL();
-        // L'⁻¹ (lower) by column blocks: block [j0, j1) solves L'[j0:, j0:]·X = I[j0:, j0:j1], the
-        // zeros above the diagonal never touched (K³/3 flops); blocks split over threads.
-        constexpr std::int64_t kCols = 128;
-        ColMatD Linv = ColMatD::Zero(K, K);
-        parallelForEach((K + kCols - 1) / kCols, resolveThreads(threads), [&](std::int64_t b) {
-            const std::int64_t j0 = b * kCols, w = std::min(kCols, K - j0);
-            ColMatD x = ColMatD::Zero(K - j0, w);
-            x.topRows(w).setIdentity();
-            L.bottomRightCorner(K - j0, K - j0).triangularView<Eigen::Lower>().solveInPlace(x);
-            Linv.block(j0, j0, K - j0, w) = x;
-        });
-        U = Linv.reverse().cast<float>();
+    std::vector<float> u(static_cast<std::size_t>(K * K), 0.0f);
+    Eigen::LLT<RowMatD> llt(R);
+    fallback = llt.info() != Eigen::Success;
+    if (fallback) {
+        for (std::int64_t i = 0; i < K; ++i)
+            u[i * K + i] = 1.0f;
+        return u;
     }
-    if (cancel)
-        cancel->check();
+    using ColMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+    const ColMatD L = llt.matrixL();
+    // L'⁻¹ (lower) by column blocks: block [j0, j1) solves L'[j0:, j0:]·X = I[j0:, j0:j1], the zeros
+    // above the diagonal never touched (K³/3 flops); blocks split over threads. U(i, j) = L'⁻¹(K−1−i, K−1−j).
+    constexpr std::int64_t kCols = 128;
+    parallelForEach((K + kCols - 1) / kCols, resolveThreads(threads), [&](std::int64_t b) {
+        const std::int64_t j0 = b * kCols, w = std::min(kCols, K - j0);
+        ColMatD x = ColMatD::Zero(K - j0, w);
+        x.topRows(w).setIdentity();
+        L.bottomRightCorner(K - j0, K - j0).triangularView<Eigen::Lower>().solveInPlace(x);
+        for (std::int64_t c = 0; c < w; ++c)
+            for (std::int64_t r = c; r < K - j0; ++r)
+                u[(K - 1 - (j0 + r)) * K + (K - 1 - (j0 + c))] = static_cast<float>(x(r, c));
+    });
+    return u;
+}
 
-    // Per element of the permuted order: its group (the column's own, at every act order).
-    const std::int64_t gridCols = L.gridCols;
+namespace {
+
+/// W[:, i2:] of n rows (row stride K) ← for k in [0, bw): fma(−E(r, k), U(i1 + k, j), W(r, j)):
+/// one chain per element, k in order; columns in chunks that stay in L1 with their U rows in L2.
+void lazyUpdate(float *W, std::int64_t n, std::int64_t K, const float *E, std::int64_t eStride, const float *U,
+                std::int64_t i1, std::int64_t bw, std::int64_t i2)
+{
+    constexpr std::int64_t kChunk = 512, kRows = 4;
+    for (std::int64_t j0 = i2; j0 < K; j0 += kChunk) {
+        const std::int64_t jn = std::min(kChunk, K - j0);
+        for (std::int64_t r0 = 0; r0 < n; r0 += kRows) {
+            const std::int64_t rn = std::min(kRows, n - r0);
+            for (std::int64_t k = 0; k < bw; ++k) {
+                const float *u = U + (i1 + k) * K + j0;
+                for (std::int64_t m = 0; m < rn; ++m) {
+                    const float e = -E[(r0 + m) * eStride + k];
+                    float *w = W + (r0 + m) * K + j0;
+                    for (std::int64_t j = 0; j < jn; ++j)
+                        w[j] = std::fma(e, u[j], w[j]);
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
+GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const GptqOrder &o,
+                     const std::vector<float> &u, const GptqSpec &spec, QuantizedTensor &q, bool wantDequantized,
+                     int threads, const CancelToken *cancel)
+{
+    GptqInfo info;
+    info.deadColumns = o.deadColumns;
+    const std::int64_t K = cols, N = rows;
+    const IntParams p = intParams(spec.quant, DType::F32);
+    const GroupLayout &L = q.layout;
+    const std::vector<std::int64_t> &perm = o.perm;
     auto groupOf = [&](std::int64_t r, std::int64_t j) { return L.groupOf(r, perm[j]); };
-    (void)gridCols;
     const bool asym = !spec.quant.symmetric;
     q.codes.assign(static_cast<std::size_t>(N * K), 0);
     if (wantDequantized)
@@ -201,52 +245,70 @@ GptqInfo gptqSolve(const std::vector<float> &w, std::int64_t rows, std::int64_t 
     const std::int64_t B = spec.blockSize;
     const std::int64_t tiles = (N + kRowTile - 1) / kRowTile;
     std::vector<double> losses(static_cast<std::size_t>(tiles), 0.0);
+    const float *U = u.data();
 
     parallelForEach(tiles, resolveThreads(threads), [&](std::int64_t t) {
         if (cancel)
             cancel->check();
         const std::int64_t r0 = t * kRowTile, r1 = std::min(N, r0 + kRowTile), n = r1 - r0;
-        RowMatF W(n, K);
+        std::vector<float> W(static_cast<std::size_t>(n * K));
         for (std::int64_t r = 0; r < n; ++r)
             for (std::int64_t j = 0; j < K; ++j)
-                W(r, j) = dead[j] ? 0.0f : w[(r0 + r) * K + perm[j]];
-        RowMatF Err(n, std::min(B, K));
+                W[r * K + j] = o.dead[j] ? 0.0f : w[(r0 + r) * K + perm[j]];
+        const std::int64_t eStride = std::min(B, K);
+        std::vector<float> Err(static_cast<std::size_t>(n * eStride));
         std::vector<std::int8_t> codes(static_cast<std::size_t>(n * K));
         double loss = 0;
         for (std::int64_t i1 = 0; i1 < K; i1 += B) {
             const std::int64_t i2 = std::min(K, i1 + B), bw = i2 - i1;
             for (std::int64_t i = i1; i < i2; ++i) {
-                const float d = U(i, i);
+                const float d = U[i * K + i];
                 for (std::int64_t r = 0; r < n; ++r) {
                     const std::int64_t g = groupOf(r0 + r, i);
                     const float s = q.scales[static_cast<std::size_t>(g)];
                     const int z = asym ? q.zeros[static_cast<std::size_t>(g)] : 0;
-                    const float x = W(r, i);
+                    float *wr = &W[r * K];
+                    const float x = wr[i];
                     const int c = intCode(p, x, s, z);
                     const float xh = intDequant(p, c, s, z);
                     codes[r * K + i] = static_cast<std::int8_t>(c);
-                    W(r, i) = xh;
+                    wr[i] = xh;
                     const float e = (x - xh) / d;
-                    Err(r, i - i1) = e;
+                    Err[r * eStride + (i - i1)] = e;
                     loss += 0.5 * static_cast<double>(e) * e;
+                    const float *ui = U + i * K;
                     for (std::int64_t j = i + 1; j < i2; ++j)
-                        W(r, j) -= e * U(i, j);
+                        wr[j] -= e * ui[j];
                 }
             }
             if (i2 < K)
-                W.rightCols(K - i2).noalias() -= Err.leftCols(bw) * U.block(i1, i2, bw, K - i2);
+                lazyUpdate(W.data(), n, K, Err.data(), eStride, U, i1, bw, i2);
         }
         for (std::int64_t r = 0; r < n; ++r)
             for (std::int64_t j = 0; j < K; ++j) {
                 const std::int64_t c = perm[j];
                 q.codes[(r0 + r) * K + c] = static_cast<std::uint8_t>(codes[r * K + j]);
                 if (wantDequantized)
-                    q.dequantized[(r0 + r) * K + c] = W(r, j);
+                    q.dequantized[(r0 + r) * K + c] = W[r * K + j];
             }
         losses[t] = loss;
     });
     for (double l : losses)
         info.loss += l;
+    return info;
+}
+
+GptqInfo gptqSolve(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const std::vector<double> &hIn,
+                   const GptqSpec &spec, QuantizedTensor &q, bool wantDequantized, int threads,
+                   const CancelToken *cancel)
+{
+    const GptqOrder order = gptqOrder(hIn, cols, spec);
+    bool fallback = false;
+    const std::vector<float> u = gptqFactor(hIn, cols, order, threads, fallback);
+    if (cancel)
+        cancel->check();
+    GptqInfo info = gptqColumns(w, rows, cols, order, u, spec, q, wantDequantized, threads, cancel);
+    info.fallback = fallback;
     return info;
 }
 
