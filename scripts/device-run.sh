@@ -15,7 +15,7 @@
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
-# QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
+# QS_SKIP_GPTQ=1 (GPTQ on the device and llm-compressor's; QS_GPTQ_ARGS), QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,7 +50,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -229,6 +229,29 @@ if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
     || echo "gemm_w4a16_torch.py failed"
   cat "$OUT/gemm_w4a16_torch.log"
   echo "fused w4a16 bench: $(( $(date +%s) - t0 ))s"
+fi
+# GPTQ (issue 46): ours on 14336×4096 with a 4096² H, then llm-compressor's own GPTQ on the same W
+# and H (its Triton block kernel, then its eager one), from the wheels carried in .vendor/whl
+# (llmcompressor, compressed-tensors and what the machine may lack; bench/gptq_torch.py loads only
+# the GPTQ modules). QS_SKIP_GPTQ=1 skips; QS_GPTQ_ARGS.
+if [[ "${QS_SKIP_GPTQ:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_gptq" --out "$OUT" --tensor-out /tmp/qs_gptq_w.bf16 --x-out /tmp/qs_gptq_x.f32 \
+    ${QS_GPTQ_ARGS:-} > "$OUT/gpu_gptq.log" 2>&1 || echo "qs_bench_gpu_gptq failed"
+  cat "$OUT/gpu_gptq.log"
+  site=/tmp/qs-peer-site
+  if [[ ! -d "$site" ]] && compgen -G "$src/.vendor/whl/*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --target "$site" --find-links "$src/.vendor/whl" \
+      llmcompressor compressed-tensors pydantic pydantic-core annotated-types typing-inspection loguru psutil \
+      > "$OUT/peer-pip.log" 2>&1 || { echo "peer wheels did not install"; tail -5 "$OUT/peer-pip.log"; }
+  fi
+  for triton in 0 1; do
+    LLMCOMPRESSOR_DISABLE_GPTQ_TRITON=$triton python3 "$src/bench/gptq_torch.py" --site "$site" \
+      --w /tmp/qs_gptq_w.bf16 --x /tmp/qs_gptq_x.f32 --out "$OUT/gptq_torch_notriton$triton.json" \
+      > "$OUT/gptq_torch_notriton$triton.log" 2>&1 || echo "gptq_torch.py (triton disabled=$triton) failed"
+    tail -20 "$OUT/gptq_torch_notriton$triton.log"
+  done
+  echo "gptq bench: $(( $(date +%s) - t0 ))s"
 fi
 # HQQ (issue 19): ours on a 4096×14336 BF16 tensor, then the released `hqq` package on the same
 # tensor and settings (skipped with a line saying so when `import hqq` fails).

@@ -5,8 +5,10 @@
 
 #include "host/engine.h"
 #include "kv/kv_lab.h"
+#include "kernels/kernels_gptq.h"
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
+#include "quant/data_aware.h"
 #include "quant/milo.h"
 #include "util/error.h"
 
@@ -33,6 +35,7 @@ private:
 };
 
 constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
+constexpr const char *kHipGptq = "HIP build: no rocSOLVER (Debian's ROCm), GPTQ runs on the CPU";
 
 class GpuBackend final : public Backend {
 public:
@@ -76,6 +79,13 @@ public:
                 return {false, kHipMilo};
             return {true, {}};
         }
+        if (const auto *g = std::get_if<GptqSpec>(&spec)) {
+            if (m_hip)
+                return {false, kHipGptq};
+            if (g->blockSize > gpuGptqMaxBlock())
+                return {false, "gptq with block_size > " + std::to_string(gpuGptqMaxBlock()) + " runs on the CPU"};
+            return {true, {}};
+        }
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -89,8 +99,9 @@ public:
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
             const QuantSpec defaults = parseQuantSpec(m.defaults);
-            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
-                            (std::holds_alternative<MiloSpec>(defaults) && !m_hip);
+            const bool on =
+                gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
+                ((std::holds_alternative<MiloSpec>(defaults) || std::holds_alternative<GptqSpec>(defaults)) && !m_hip);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
@@ -103,6 +114,12 @@ public:
                     m_hip ? std::string(kHipMilo)
                           : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
                             "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
+            if (m.method == "gptq")
+                options = m_hip ? std::string(kHipGptq)
+                                : "every INT format, act order and dampening, block_size ≤ " +
+                                      std::to_string(gpuGptqMaxBlock()) +
+                                      "; U by cuSOLVER, the column loop on the device (the CPU's codes given the same "
+                                      "U); metrics fused";
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -177,7 +194,13 @@ public:
             m_engine->collectHqq(*run, &q, nullptr);
             return q;
         }
-#if defined(QUANTSCOPE_HAVE_CUDA) // HIP builds: supports() sends MiLo to the CPU
+#if defined(QUANTSCOPE_HAVE_CUDA) // HIP builds: supports() sends MiLo and GPTQ to the CPU
+        if (const auto *gs = std::get_if<GptqSpec>(&spec)) {
+            gpu::GptqDeviceOptions go;
+            go.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
+            go.wantCodes = o.wantCodes;
+            return m_engine->gptq(gpuOf(w), *gs, calibrationOf(o, w), go, cancel).quantized;
+        }
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
             md.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
@@ -241,6 +264,18 @@ public:
             return r;
         }
 #if defined(QUANTSCOPE_HAVE_CUDA)
+        if (const auto *gs = std::get_if<GptqSpec>(&spec)) {
+            gpu::GptqDeviceOptions go;
+            go.wantDequantized = qo.wantDequantized || qo.dequantizedOnDevice;
+            go.wantCodes = qo.wantCodes;
+            go.metrics = true;
+            go.metricsOptions = mo;
+            go.inputStats = inputStats;
+            gpu::GptqDeviceResult d = m_engine->gptq(gpuOf(w), *gs, calibrationOf(qo, w), go, cancel);
+            r.quantized = std::move(d.quantized);
+            r.metrics = std::move(d.metrics);
+            return r;
+        }
         if (const auto *ms = std::get_if<MiloSpec>(&spec)) {
             gpu::MiloDeviceOptions md;
             md.wantDequantized = qo.wantDequantized || qo.dequantizedOnDevice;
@@ -262,6 +297,17 @@ public:
     }
 
 private:
+    static constexpr std::int64_t gpuGptqMaxBlock()
+    {
+        return gpu::launch::kGptqMaxBlock;
+    }
+    /// The data-aware methods' inputs, or the CPU's refusal naming the tensor and what to run first.
+    static const Calibration &calibrationOf(const QuantizeOptions &o, const DeviceTensor &w)
+    {
+        if (!o.calibration)
+            throw UnsupportedError(needsCaptureMessage("gptq", o.tensorName.empty() ? gpuOf(w).name() : o.tensorName));
+        return *o.calibration;
+    }
     static const gpu::GpuTensor &gpuOf(const DeviceTensor &d)
     {
         const auto *g = dynamic_cast<const gpu::GpuTensor *>(&d);

@@ -46,6 +46,7 @@
 namespace quantscope {
 struct HqqSpec;
 struct MiloSpec;
+struct GptqSpec;
 struct KvData;
 class KvLabAccelerator;
 } // namespace quantscope
@@ -144,6 +145,27 @@ struct MiloDeviceResult {
     float deviceMs = 0;            ///< from the first pass to Ŵ (events on the engine's stream)
     std::uint64_t deviceBytes = 0; ///< device memory the run asked of the pool (without the metrics pass)
     int householderPasses = 0;     ///< passes whose sketch needed Householder QR
+};
+
+/// How GPTQ's device factor inverts L' (measurement; both give L'⁻¹ up to FP64 rounding).
+enum class GptqInverse { Trsm, Trtri };
+
+struct GptqDeviceOptions {
+    bool wantDequantized = false; ///< download Ŵ
+    bool wantCodes = true;
+    bool metrics = false; ///< the fused metrics of Ŵ against W
+    ErrorMetricsOptions metricsOptions;
+    std::optional<TensorStats> inputStats;
+    bool wantFactor = false;                 ///< download U (tests: the CPU's columns on the device's U)
+    GptqInverse inverse = GptqInverse::Trsm; ///< cuBLAS's trsm on I (default) or cuSOLVER's trtri
+};
+
+struct GptqDeviceResult {
+    QuantizedTensor quantized; ///< as GptqQuantizer::quantize fills it
+    ErrorMetrics metrics;      ///< with options.metrics
+    float deviceMs = 0;        ///< from the permuted H to the codes and Ŵ (events; H and W on the device)
+    float factorMs = 0;        ///< of which U (the reversed H, potrf, trtri, the cast)
+    std::vector<float> u;      ///< with options.wantFactor: U, K×K row-major
 };
 
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.
@@ -262,6 +284,15 @@ public:
     /// the CPU does (non-finite W, numel % group ≠ 0), GpuError.
     MiloDeviceResult milo(const GpuTensor &w, const MiloSpec &spec, const MiloDeviceOptions &options,
                           const CancelToken *cancel = nullptr);
+
+    // ---- GPTQ (engine_gptq.cpp; CUDA builds: cuSOLVER) ----
+    /// quant/data_aware.h's GPTQ on the device: the observer's scales by the pipeline, H from the
+    /// calibration (gptqHessian) uploaded once, U by cuSOLVER (potrf + trtri of the reversed H: the
+    /// CPU's U up to FP64 rounding), then the CPU's column loop and lazy-batch FMA chains (codes and
+    /// Ŵ bit for bit the CPU's given the same U). Throws UnsupportedError as the CPU does (no
+    /// capture, K mismatch, NaN/Inf), and for block_size > launch::kGptqMaxBlock.
+    GptqDeviceResult gptq(const GpuTensor &w, const GptqSpec &spec, const Calibration &calibration,
+                          const GptqDeviceOptions &options, const CancelToken *cancel = nullptr);
 
     // ---- the GEMM timing lab (engine_gemmlab.cpp; CUDA builds only: cuBLASLt) ----
     /// Times the request's formats × M (sim/gemm_bench.h) for Y[M,N] = X[M,K]·W[N,K]ᵀ in the TN
