@@ -7,6 +7,7 @@
 #include "kv/kv_lab.h"
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
+#include "quant/data_aware.h"
 #include "quant/milo.h"
 #include "util/error.h"
 
@@ -33,6 +34,7 @@ private:
 };
 
 constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
+constexpr const char *kHipAwq = "HIP build: no hipBLAS (Debian's ROCm), AWQ's search runs on the CPU";
 
 class GpuBackend final : public Backend {
 public:
@@ -76,6 +78,8 @@ public:
                 return {false, kHipMilo};
             return {true, {}};
         }
+        if (std::holds_alternative<AwqSpec>(spec)) // the row sample is checked by quantize, as the CPU does
+            return m_hip ? Capability{false, kHipAwq} : Capability{true, {}};
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -90,7 +94,8 @@ public:
         for (const auto &m : quantizerMethods()) {
             const QuantSpec defaults = parseQuantSpec(m.defaults);
             const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
-                            (std::holds_alternative<MiloSpec>(defaults) && !m_hip);
+                            ((std::holds_alternative<MiloSpec>(defaults) || std::holds_alternative<AwqSpec>(defaults)) &&
+                             !m_hip);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
@@ -103,6 +108,10 @@ public:
                     m_hip ? std::string(kHipMilo)
                           : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
                             "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
+            if (m.method == "awq")
+                options = m_hip ? std::string(kHipAwq)
+                                : "every option; the search on the device with the capture's row sample (X·Dᵀ by "
+                                  "FP64 DGEMM), codes, scales and s* identical to the CPU; metrics fused";
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -184,6 +193,12 @@ public:
             md.wantCodes = o.wantCodes;
             return m_engine->milo(gpuOf(w), *ms, md, cancel).quantized;
         }
+        if (const auto *as = std::get_if<AwqSpec>(&spec)) {
+            gpu::AwqDeviceOptions ad;
+            ad.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
+            ad.wantCodes = o.wantCodes;
+            return m_engine->awq(gpuOf(w), *as, awqCalibration(o, w.shape()), ad, cancel).quantized;
+        }
 #endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
@@ -251,6 +266,20 @@ public:
             gpu::MiloDeviceResult d = m_engine->milo(gpuOf(w), *ms, md, cancel);
             r.quantized = std::move(d.quantized);
             r.metrics = std::move(d.metrics);
+            return r;
+        }
+        if (const auto *as = std::get_if<AwqSpec>(&spec)) {
+            gpu::AwqDeviceOptions ad;
+            ad.wantDequantized = qo.wantDequantized || (qo.dequantizedOnDevice && !keep);
+            ad.keepDequantizedOnDevice = keep && !qo.wantDequantized;
+            ad.wantCodes = qo.wantCodes;
+            ad.metrics = true;
+            ad.metricsOptions = mo;
+            ad.inputStats = inputStats;
+            gpu::AwqDeviceResult d = m_engine->awq(gpuOf(w), *as, awqCalibration(qo, w.shape()), ad, cancel);
+            r.quantized = std::move(d.quantized);
+            r.metrics = std::move(d.metrics);
+            r.deviceDequantized = std::move(d.wHat);
             return r;
         }
 #endif
