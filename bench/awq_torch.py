@@ -172,15 +172,24 @@ def main():
     ap.add_argument("--data", required=True, help="qs_bench_gpu_awq --tensor-out DIR")
     ap.add_argument("--out", default=".")
     ap.add_argument("--wheels", default="", help="unpacked llmcompressor + compressed-tensors wheels")
-    ap.add_argument("--n", type=int, default=14336)
-    ap.add_argument("--k", type=int, default=4096)
-    ap.add_argument("--rows", default="64,512")
-    ap.add_argument("--grid", type=int, default=20)
-    ap.add_argument("--group", type=int, default=128)
+    # Shape, rows, grid and group default to gpu_awq.json's in --out (else 14336, 4096, 64,512, 20, 128).
+    ap.add_argument("--n", type=int)
+    ap.add_argument("--k", type=int)
+    ap.add_argument("--rows")
+    ap.add_argument("--grid", type=int)
+    ap.add_argument("--group", type=int)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--dtypes", default="float32,bfloat16")
     ap.add_argument("--device", default="cuda")
     a = ap.parse_args()
+    ours_path = os.path.join(a.out, "gpu_awq.json")
+    ours = json.load(open(ours_path)) if os.path.exists(ours_path) else None
+    mine = ours or {"n": 14336, "k": 4096, "n_grid": 20, "group": 128, "results": [{"rows": 64}, {"rows": 512}]}
+    a.n = a.n or mine["n"]
+    a.k = a.k or mine["k"]
+    a.grid = a.grid or mine["n_grid"]
+    a.group = a.group or mine["group"]
+    a.rows = a.rows or ",".join(str(e["rows"]) for e in mine["results"])
     dev = torch.device(a.device)
     n, k = a.n, a.k
     rows = [int(r) for r in a.rows.split(",") if r]
@@ -189,8 +198,8 @@ def main():
     xall = torch.from_numpy(np.fromfile(os.path.join(a.data, "x_f32.bin"), dtype=np.float32)).to(dev)
     xall = xall.reshape(-1, k)
     real, real_error = real_search_factory(a.wheels) if a.wheels else (None, "no --wheels given")
-    ours_path = os.path.join(a.out, "gpu_awq.json")
-    ours = json.load(open(ours_path)) if os.path.exists(ours_path) else None
+    if xall.shape[0] < max(rows):
+        sys.exit(f"{a.data}/x_f32.bin holds {xall.shape[0]} rows, fewer than {max(rows)}")
 
     def clock(fn):
         if dev.type == "cuda":
