@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AWQ's scale search on the device (docs/numerics.md "AWQ", "On the GPU"; issue 46: 20 grid points
+// AWQ's scale search on the device (docs/numerics.md "AWQ on the GPU"; issue 46: 20 grid points
 // on a 14336×4096 layer in ≤ 20 ms of device time): W a BF16 Student-t tensor (bench::studentTBf16,
 // seed 42), X the sample rows (normal, every 97th channel ×20, seed 46: the CPU benchmark's
 // activations), INT4 g128 symmetric, duo scaling on. Per row count: Engine::awq with W resident,

@@ -205,7 +205,7 @@ public:
     void collectHqq(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
 
     // ---- AWQ (engine_awq.cpp; CUDA builds: cuBLAS) ----
-    /// AwqQuantizer's search and result on the device (docs/numerics.md "AWQ", "On the GPU"):
+    /// AwqQuantizer's search and result on the device (docs/numerics.md "AWQ on the GPU"):
     /// codes, scales, zero points and s* bit for bit the CPU's, each grid point's loss FP64 (X·Dᵀ by
     /// DGEMM) within 1e-10 relative of the CPU's. `cal` must hold the row sample (awqCalibration).
     /// Throws UnsupportedError as the CPU does (NaN/Inf in W, a strict ragged group), GpuError,

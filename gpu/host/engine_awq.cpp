@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AWQ's scale search on the device (engine.h Engine::awq; docs/numerics.md "AWQ", "On the GPU").
+// AWQ's scale search on the device (engine.h Engine::awq; docs/numerics.md "AWQ on the GPU").
 // CUDA builds only (cuBLAS). W and the sample X are uploaded once; x̄ and w̄ are computed on the
 // device in the CPU's order and downloaded; s of each grid point is computed on the host by the
 // CPU's own awqPointScales (glibc's pow: a device pow may differ by an ulp) into pinned memory and

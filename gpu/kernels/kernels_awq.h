@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file kernels_awq.h
-/// Launchers of AWQ's scale-search kernels (awq.cu; docs/numerics.md "AWQ", "On the GPU"). The
+/// Launchers of AWQ's scale-search kernels (awq.cu; docs/numerics.md "AWQ on the GPU"). The
 /// arithmetic is the CPU's (core/quant/awq.cpp) step for step, with explicitly rounded operations:
 ///   means     x̄_j = FP32(FP32(Σ_r |x_rj| in FP64, row order) / FP32(R)) and X in FP64;
 ///             per (row, chunk) max |w| (the tensor's max per tensor), the first non-finite W;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AWQ's scale search on the GPU against the CPU reference (docs/numerics.md "AWQ", "On the GPU"):
+// AWQ's scale search on the GPU against the CPU reference (docs/numerics.md "AWQ on the GPU"):
 // every grid point's loss within kLossBound relative, the same best point (or two CPU losses within
 // the bound of each other), then the codes, scales, zero points, s*, Ŵ and the report bit for bit
 // and the fused metrics as the other GPU tests compare them. Data: the stories260K modules with the
