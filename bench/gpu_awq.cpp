@@ -185,10 +185,9 @@ int main(int argc, char **argv)
             }
             const bool sameBest = c.report.at("best") == last.quantized.report.at("best");
             const bool sameCodes = c.codes == last.quantized.codes, sameScales = c.scales == last.quantized.scales,
-                       sameZeros = c.zeros == last.quantized.zeros,
-                       sameS = c.outerScales == last.quantized.outerScales;
-            std::printf("    CPU %.0f ms: worst loss difference %.3g relative; best %s, codes %s, scales %s, s* %s\n", cms,
-                        worst, sameBest ? "equal" : "DIFFERENT", sameCodes ? "equal" : "DIFFERENT",
+                       sameZeros = c.zeros == last.quantized.zeros, sameS = c.outerScales == last.quantized.outerScales;
+            std::printf("    CPU %.0f ms: worst loss difference %.3g relative; best %s, codes %s, scales %s, s* %s\n",
+                        cms, worst, sameBest ? "equal" : "DIFFERENT", sameCodes ? "equal" : "DIFFERENT",
                         sameScales ? "equal" : "DIFFERENT", sameS ? "equal" : "DIFFERENT");
             entry["cpu"] = {{"ms", cms},
                             {"worst_loss_rel_diff", worst},

@@ -170,8 +170,8 @@ void awqPointScales(const std::vector<float> &xMean, const std::vector<double> &
     const double ratio = pt.ratio;
     for (std::size_t j = 0; j < K; ++j) {
         // FP32 tensor ** Python float: torch's result is pow correctly rounded to FP32
-        const auto xp = static_cast<float>(
-            std::pow(static_cast<double>(xMean[j]), static_cast<double>(static_cast<float>(ratio))));
+        const auto xp =
+            static_cast<float>(std::pow(static_cast<double>(xMean[j]), static_cast<double>(static_cast<float>(ratio))));
         double v;
         if (pt.duo)
             v = static_cast<double>(xp) / (std::pow(wMean[j], 1.0 - ratio) + 1e-4); // FP32 / FP64 → FP64

@@ -93,9 +93,9 @@ public:
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
             const QuantSpec defaults = parseQuantSpec(m.defaults);
-            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
-                            ((std::holds_alternative<MiloSpec>(defaults) || std::holds_alternative<AwqSpec>(defaults)) &&
-                             !m_hip);
+            const bool on =
+                gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
+                ((std::holds_alternative<MiloSpec>(defaults) || std::holds_alternative<AwqSpec>(defaults)) && !m_hip);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "

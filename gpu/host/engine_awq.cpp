@@ -226,8 +226,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         QS_GPU_CHECK(qsMemcpyAsync(q.scales.data(), scales.get(), q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
         if (!qs.symmetric) {
             q.zeros.resize(static_cast<std::size_t>(G));
-            QS_GPU_CHECK(
-                qsMemcpyAsync(q.zeros.data(), zeros.get(), q.zeros.size(), qsMemcpyDeviceToHost, I.stream));
+            QS_GPU_CHECK(qsMemcpyAsync(q.zeros.data(), zeros.get(), q.zeros.size(), qsMemcpyDeviceToHost, I.stream));
         }
         if (options.wantCodes) {
             q.codes.resize(nk);
@@ -249,8 +248,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         out.finalMs = ev.ms(4, 5);
     }
     if (wHatMem) {
-        auto hatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, wHatMem.get(),
-                                                     w.name() + " (Ŵ)", wHatMem);
+        auto hatTensor =
+            std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, wHatMem.get(), w.name() + " (Ŵ)", wHatMem);
         if (options.metrics) {
             PipelineOptions po;
             po.metrics = true;

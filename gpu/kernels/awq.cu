@@ -82,9 +82,9 @@ __global__ void __launch_bounds__(kAThreads) kChunkMax(const void *w, long long 
 
 /// One thread per column: w̄_c = Σ_r FP32(|w_rc| / FP32(max + 1e-6)) in FP64 in row order, / n.
 template <int IN>
-__global__ void __launch_bounds__(32) kColumnMeans(const void *w, long long n, long long k, long long chunk,
-                                                   long long chunks, bool tensor, const float *chunkMax,
-                                                   const AwqWords *words, double *wMean)
+__global__ void __launch_bounds__(32)
+    kColumnMeans(const void *w, long long n, long long k, long long chunk, long long chunks, bool tensor,
+                 const float *chunkMax, const AwqWords *words, double *wMean)
 {
     const long long c = static_cast<long long>(blockIdx.x) * 32 + threadIdx.x;
     if (c >= k)
@@ -323,8 +323,8 @@ void awqResetWords(AwqWords *w, void *stream)
 
 void awqActivationMeans(const float *x, long long r, long long k, float *xMean, double *x64, void *stream)
 {
-    kActivationMeans<<<blocksFor(k, kAThreads, 1ll << 30), kAThreads, 0, static_cast<qsStream_t>(stream)>>>(
-        x, r, k, xMean, x64);
+    kActivationMeans<<<blocksFor(k, kAThreads, 1ll << 30), kAThreads, 0, static_cast<qsStream_t>(stream)>>>(x, r, k,
+                                                                                                            xMean, x64);
     QS_GPU_CHECK_LAUNCH("AWQ activation means");
 }
 
@@ -336,7 +336,7 @@ void awqWeightMeans(int in, const void *w, long long n, long long k, long long c
     dispatchIn(in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
         kChunkMax<IN><<<blocksFor(n * chunks, kAThreads / 32, 1 << 20), kAThreads, 0, s>>>(w, n, k, chunk, chunks,
-                                                                                             tensor, chunkMax, words);
+                                                                                           tensor, chunkMax, words);
         kColumnMeans<IN>
             <<<blocksFor(k, 32, 1ll << 30), 32, 0, s>>>(w, n, k, chunk, chunks, tensor, chunkMax, words, wMean);
     });

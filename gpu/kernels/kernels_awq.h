@@ -49,11 +49,11 @@ struct AwqRowArgs {
     bool tensor = false; ///< one group for the whole tensor (the min/max from awqTensorRange)
     IntParams ip;
     const double *s = nullptr;
-    double *d = nullptr;           ///< search: D = W − Ŵ (FP64, n × k)
+    double *d = nullptr;            ///< search: D = W − Ŵ (FP64, n × k)
     unsigned char *codes = nullptr; ///< final: int8 codes
-    float *scales = nullptr;       ///< final: per group (n · ceil(k/group), or 1 per tensor)
-    signed char *zeros = nullptr;  ///< final, asymmetric: per group
-    float *wHat = nullptr;         ///< final: Ŵ = intDequant / s* (FP32)
+    float *scales = nullptr;        ///< final: per group (n · ceil(k/group), or 1 per tensor)
+    signed char *zeros = nullptr;   ///< final, asymmetric: per group
+    float *wHat = nullptr;          ///< final: Ŵ = intDequant / s* (FP32)
     AwqWords *words = nullptr;
 };
 

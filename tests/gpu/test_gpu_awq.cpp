@@ -57,8 +57,8 @@ void compareAwq(const Backend &gpu, const Tensor &w, const nlohmann::json &spec,
         // Allowed only where the CPU's two losses are within the bound of each other.
         const double l1 = cg[static_cast<std::size_t>(bc)].at("loss").get<double>();
         const double l2 = cg[static_cast<std::size_t>(bg)].at("loss").get<double>();
-        EXPECT_LE(std::fabs(l1 - l2), 2 * kLossBound * l1) << label << ": best " << bg << " on the GPU, " << bc
-                                                           << " on the CPU";
+        EXPECT_LE(std::fabs(l1 - l2), 2 * kLossBound * l1)
+            << label << ": best " << bg << " on the GPU, " << bc << " on the CPU";
         ++tally.ties;
         return; // another s*: the stored results are another point's
     }
@@ -98,8 +98,8 @@ std::shared_ptr<const Calibration> syntheticSample(std::int64_t rows, std::int64
 
 nlohmann::json awqSpec(int bits, const char *granularity, int group, bool symmetric, const char *duo, int grid)
 {
-    nlohmann::json j{{"method", "awq"},   {"bits", bits},  {"granularity", granularity}, {"symmetric", symmetric},
-                     {"duo_scaling", duo}, {"n_grid", grid}};
+    nlohmann::json j{{"method", "awq"},        {"bits", bits},       {"granularity", granularity},
+                     {"symmetric", symmetric}, {"duo_scaling", duo}, {"n_grid", grid}};
     if (group > 0)
         j["group"] = group;
     return j;
@@ -122,8 +122,8 @@ TEST(GpuAwq, Stories260KMatchesCpu)
         GTEST_SKIP() << "needs " << dir << " (../shared/data) and " << capPath;
     const Capture cap = Capture::open(capPath);
     const std::vector<nlohmann::json> specs{
-        awqSpec(4, "group", 32, true, "on", 20),    awqSpec(4, "group", 32, false, "off", 20),
-        awqSpec(4, "group", 32, true, "both", 20),  awqSpec(4, "channel", 0, true, "on", 20),
+        awqSpec(4, "group", 32, true, "on", 20),     awqSpec(4, "group", 32, false, "off", 20),
+        awqSpec(4, "group", 32, true, "both", 20),   awqSpec(4, "channel", 0, true, "on", 20),
         awqSpec(4, "channel", 0, false, "both", 20), awqSpec(3, "channel", 0, true, "off", 10),
     };
     AwqCompare tally;
@@ -163,8 +163,8 @@ TEST(GpuAwq, SyntheticHeavyTailedMatchesCpu)
     compareAwq(*gpu, w32, awqSpec(4, "channel", 0, true, "off", 10), cal, "synthetic", tally);
     compareAwq(*gpu, w32, awqSpec(4, "tensor", 0, false, "on", 6), cal, "synthetic", tally);
     compareAwq(*gpu, w32, awqSpec(3, "group", 96, true, "on", 6), cal, "synthetic (ragged)", tally); // 2048 % 96 ≠ 0
-    compareAwq(*gpu, makeTensor(v, N, K, DType::BF16), awqSpec(4, "group", 64, false, "on", 8), cal,
-               "synthetic bf16", tally);
+    compareAwq(*gpu, makeTensor(v, N, K, DType::BF16), awqSpec(4, "group", 64, false, "on", 8), cal, "synthetic bf16",
+               tally);
     std::printf("awq GPU vs CPU on the synthetic weight: %d grid points, worst loss difference %.3g relative\n",
                 tally.points, tally.worst);
     EXPECT_EQ(tally.ties, 0);
