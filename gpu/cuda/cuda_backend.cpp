@@ -93,9 +93,8 @@ public:
         std::vector<MethodSupport> out;
         for (const auto &m : quantizerMethods()) {
             const QuantSpec defaults = parseQuantSpec(m.defaults);
-            const bool on =
-                gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
-                ((std::holds_alternative<MiloSpec>(defaults) || std::holds_alternative<AwqSpec>(defaults)) && !m_hip);
+            const bool on = gpu::engineSupports(defaults) || std::holds_alternative<HqqSpec>(defaults) ||
+                            (std::holds_alternative<MiloSpec>(defaults) && !m_hip);
             std::string options = on ? "all options, metrics fused" : "runs on the CPU (no GPU kernel yet)";
             if (m.method == "progressive")
                 options = "stage 1 FP8 per tensor + stage 2 INT (Quark's combination), every option of each; "
@@ -108,10 +107,13 @@ public:
                     m_hip ? std::string(kHipMilo)
                           : "both presets, every compensator and inner HQQ option; the loop on the device (HQQ, "
                             "randomized SVD with the CPU's sketch, stop rule), ε within 1e-3 of the CPU; metrics fused";
-            if (m.method == "awq")
-                options = m_hip ? std::string(kHipAwq)
-                                : "every option; the search on the device with the capture's row sample (X·Dᵀ by "
-                                  "FP64 DGEMM), codes, scales and s* identical to the CPU; metrics fused";
+            if (m.method == "awq") { // CUDA builds: the search on the device (Engine::awq)
+                out.push_back({m.method, !m_hip,
+                               m_hip ? std::string(kHipAwq)
+                                     : "every option; the search on the device with the capture's row sample (X·Dᵀ "
+                                       "by FP64 DGEMM), codes, scales and s* identical to the CPU; metrics fused"});
+                continue;
+            }
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
