@@ -194,6 +194,11 @@ TEST(GpuAwq, RefusesLikeTheCpu)
     const Backend &cpu = BackendRegistry::instance().cpu();
     const QuantSpec spec = parseQuantSpec(awqSpec(4, "group", 16, true, "on", 20));
     EXPECT_TRUE(gpu->supports(spec).supported) << gpu->supports(spec).reason;
+    bool listed = false;
+    for (const auto &m : gpu->capabilities())
+        if (m.method == "awq")
+            listed = m.supported;
+    EXPECT_TRUE(listed);
     std::vector<float> v = heavyTailed(8, 64, 3, false);
     auto messageOf = [&](const Backend &b, const Tensor &w, const QuantizeOptions &o) {
         try {
