@@ -7,6 +7,10 @@
 // outlier channels and a 128-row sample with outlier channels; the refusals match the CPU's.
 #include "gpu_compare.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
 #include "io/capture.h"
 #include "io/safetensors.h"
 #include "quant/data_aware.h"
