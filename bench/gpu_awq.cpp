@@ -4,8 +4,8 @@
 // seed 42), X the sample rows (normal, every 97th channel ×20, seed 46: the CPU benchmark's
 // activations), INT4 g128 symmetric, duo scaling on. Per row count: Engine::awq with W resident,
 // timed as device time (x̄/w̄ + the grid + the stored result, events on the engine's stream) and as
-// the whole call on the host (the sample's upload, the host's s per point, the downloads of codes
-// and scales). --cpu also runs AwqQuantizer on the CPU once per row count and records the largest
+// the whole call on the host (the sample's upload, the host's s of every point, the downloads of
+// codes and scales). --cpu also runs AwqQuantizer on the CPU once per row count and records the largest
 // relative loss difference and whether the best point, codes, scales, zero points and s* agree.
 // --tensor-out DIR writes w_bf16.bin and x_f32.bin (the largest row count; a smaller one is its
 // first rows) for bench/awq_torch.py.
@@ -212,8 +212,8 @@ int main(int argc, char **argv)
                              {"w", "studentTBf16 seed 42, BF16, resident on the device"},
                              {"x", "normal seed 46, every 97th channel x20, FP32 (the first R rows)"},
                              {"loss", "FP64: X·Dᵀ by cuBLAS DGEMM, D = W − Ŵ(s), fixed-order sum of squares"},
-                             {"device_ms", "x̄/w̄ + grid + stored result (events); the grid includes the host's s "
-                                           "of the first point"},
+                             {"device_ms", "x̄/w̄ + grid (from the upload of every point's s) + stored result "
+                                           "(events); the host's s, computed between x̄/w̄ and the grid, is in wall_ms"},
                              {"repeats", repeats},
                              {"results", results}};
     std::filesystem::create_directories(out);

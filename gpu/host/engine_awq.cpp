@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // AWQ's scale search on the device (engine.h Engine::awq; docs/numerics.md "AWQ on the GPU").
 // CUDA builds only (cuBLAS). W and the sample X are uploaded once; x̄ and w̄ are computed on the
-// device in the CPU's order and downloaded; s of each grid point is computed on the host by the
+// device in the CPU's order and downloaded; s of every grid point is computed on the host by the
 // CPU's own awqPointScales (glibc's pow: a device pow may differ by an ulp) into pinned memory and
-// copied up while the device works on the previous point; per point one kernel writes
+// copied up at once; per point one kernel writes
 // D = W − Ŵ(s) in FP64, cuBLAS's DGEMM forms E = X·Dᵀ (R × N) and a fixed-order FP64 reduction
 // gives Σ E² / (R·N). The losses are downloaded once; the first minimum's s*, rounded to FP32,
 // gives the stored codes, scales and zero points (the rows kernel again) and Ŵ, whose metrics are
@@ -24,6 +24,7 @@
 #include "quant/data_aware.h"
 #include "quant/uniform.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace quantscope::gpu {
 
@@ -134,7 +135,17 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         if (hw.firstBadW != ~0ull)
             throw UnsupportedError(awqNonFiniteMessage(w.name(), static_cast<std::int64_t>(hw.firstBadW)));
 
-        // The grid: s on the host (pinned slot p), everything else on the device.
+        // The grid: every point's s on the host (the threads of this process, each point independent:
+        // the same bits as one thread), one upload, then the device's work back to back.
+        parallelSlices(P, resolveThreads(0), cancel, [&](int, std::int64_t p0, std::int64_t p1) {
+            std::vector<double> s;
+            for (std::int64_t p = p0; p < p1; ++p) {
+                awqPointScales(xMean, wMean, points[static_cast<std::size_t>(p)], s);
+                std::memcpy(hs.p + p * K, s.data(), uk * 8);
+            }
+        });
+        QS_GPU_CHECK(qsEventRecord(ev.e[2], I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(sAll, hs.p, static_cast<std::size_t>(P) * uk * 8, qsMemcpyHostToDevice, I.stream));
         launch::AwqRowArgs a;
         a.in = inTypeOf(w.storage());
         a.w = w.data();
@@ -147,15 +158,9 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         a.d = static_cast<double *>(d.get());
         LinalgHandles &H = linalgHandles(I.stream);
         const double one = 1.0, zero = 0.0;
-        std::vector<double> s;
-        QS_GPU_CHECK(qsEventRecord(ev.e[2], I.stream));
         for (std::int64_t p = 0; p < P; ++p) {
             if (cancel)
                 cancel->check();
-            awqPointScales(xMean, wMean, points[static_cast<std::size_t>(p)], s);
-            double *slot = hs.p + p * K;
-            std::memcpy(slot, s.data(), uk * 8);
-            QS_GPU_CHECK(qsMemcpyAsync(sAll + p * K, slot, uk * 8, qsMemcpyHostToDevice, I.stream));
             a.s = sAll + p * K;
             if (tensor) {
                 launch::awqResetWords(wordsP, I.S());
