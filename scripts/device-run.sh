@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -15,7 +15,9 @@
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
 # QS_SKIP_SCAN=1 (the checkpoint scan against reading + uploading the same files), QS_SCAN_ARGS="--gb 2",
 # QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
-# QS_SKIP_GPTQ=1 (GPTQ on the device and llm-compressor's; QS_GPTQ_ARGS), QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
+# QS_SKIP_GPTQ=1 (GPTQ on the device and llm-compressor's; QS_GPTQ_ARGS),
+# QS_SKIP_AWQ=1 (AWQ's search on the device and llm-compressor's; QS_AWQ_ARGS="--cpu --rows 64", QS_AWQ_WHEELS=DIR),
+# QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,7 +52,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -175,6 +177,29 @@ if [[ "${QS_SKIP_OUTERR:-0}" != 1 ]]; then
   grep -v Warning "$OUT/outerr_torch.log" | tail -8
   echo "outerr bench: $(( $(date +%s) - t0 ))s"
 fi
+# The peers' Python packages for GPTQ and AWQ (issue 46): the wheels carried in .vendor/whl
+# (llmcompressor, compressed-tensors and what the machine may lack), installed once into a folder
+# the two peer scripts put first on their path (they load only the modules they time).
+peer_site=/tmp/qs-peer-site
+if [[ ! -d "$peer_site" ]] && compgen -G "$src/.vendor/whl/*.whl" > /dev/null; then
+  python3 -m pip install -q --no-index --no-deps --target "$peer_site" --find-links "$src/.vendor/whl" \
+    llmcompressor compressed-tensors pydantic pydantic-core annotated-types typing-inspection loguru psutil \
+    > "$OUT/peer-pip.log" 2>&1 || { echo "peer wheels did not install"; tail -5 "$OUT/peer-pip.log"; }
+fi
+[[ -d "$peer_site" ]] && export QS_AWQ_WHEELS="${QS_AWQ_WHEELS:-$peer_site}"
+# AWQ's scale search on the device (issue 46: 14336×4096, INT4 g128, 20 points, 64 and 512 rows) and
+# llm-compressor 0.14's search on the same W and X (bench/awq_torch.py; QS_AWQ_WHEELS=DIR: the
+# unpacked llmcompressor and compressed-tensors wheels, to time the real method too when it imports).
+if [[ "${QS_SKIP_AWQ:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_awq" --out "$OUT" --tensor-out /tmp/qs_awq ${QS_AWQ_ARGS:-} > "$OUT/gpu_awq.log" 2>&1 \
+    || echo "qs_bench_gpu_awq failed"
+  cat "$OUT/gpu_awq.log"
+  PYTHONUNBUFFERED=1 python3 "$src/bench/awq_torch.py" --out "$OUT" --data /tmp/qs_awq \
+    ${QS_AWQ_WHEELS:+--wheels "$QS_AWQ_WHEELS"} > "$OUT/awq_torch.log" 2>&1 || echo "awq_torch.py failed"
+  grep -v -i "warning\|grid search" "$OUT/awq_torch.log" | tail -8
+  echo "awq bench: $(( $(date +%s) - t0 ))s"
+fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
 # MiLo (issue 20): ours (20 passes, ranks 32 and 512) on the Student-t tensor and the MiniLM
 # matrices, then the PyTorch loop written from the contract on the same tensors.
@@ -231,22 +256,15 @@ if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
   echo "fused w4a16 bench: $(( $(date +%s) - t0 ))s"
 fi
 # GPTQ (issue 46): ours on 14336×4096 with a 4096² H, then llm-compressor's own GPTQ on the same W
-# and H (its Triton block kernel, then its eager one), from the wheels carried in .vendor/whl
-# (llmcompressor, compressed-tensors and what the machine may lack; bench/gptq_torch.py loads only
-# the GPTQ modules). QS_SKIP_GPTQ=1 skips; QS_GPTQ_ARGS.
+# and H (its Triton block kernel, then its eager one), from the peer wheels above (bench/gptq_torch.py
+# loads only the GPTQ modules). QS_SKIP_GPTQ=1 skips; QS_GPTQ_ARGS.
 if [[ "${QS_SKIP_GPTQ:-0}" != 1 ]]; then
   t0=$(date +%s)
   "$build/bench/qs_bench_gpu_gptq" --out "$OUT" --tensor-out /tmp/qs_gptq_w.bf16 --x-out /tmp/qs_gptq_x.f32 \
     ${QS_GPTQ_ARGS:-} > "$OUT/gpu_gptq.log" 2>&1 || echo "qs_bench_gpu_gptq failed"
   cat "$OUT/gpu_gptq.log"
-  site=/tmp/qs-peer-site
-  if [[ ! -d "$site" ]] && compgen -G "$src/.vendor/whl/*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --target "$site" --find-links "$src/.vendor/whl" \
-      llmcompressor compressed-tensors pydantic pydantic-core annotated-types typing-inspection loguru psutil \
-      > "$OUT/peer-pip.log" 2>&1 || { echo "peer wheels did not install"; tail -5 "$OUT/peer-pip.log"; }
-  fi
   for triton in 0 1; do
-    LLMCOMPRESSOR_DISABLE_GPTQ_TRITON=$triton python3 "$src/bench/gptq_torch.py" --site "$site" \
+    LLMCOMPRESSOR_DISABLE_GPTQ_TRITON=$triton python3 "$src/bench/gptq_torch.py" --site "$peer_site" \
       --w /tmp/qs_gptq_w.bf16 --x /tmp/qs_gptq_x.f32 --out "$OUT/gptq_torch_notriton$triton.json" \
       > "$OUT/gptq_torch_notriton$triton.log" 2>&1 || echo "gptq_torch.py (triton disabled=$triton) failed"
     tail -20 "$OUT/gptq_torch_notriton$triton.log"

@@ -112,7 +112,7 @@ private:
 ///   grid (duo on, n points): (α = 0, activations only), then α = i/(n−2), i = 0..n−2, duo;
 ///   s = clamp(x̄^α / (w̄^(1−α) + 1e-4), ≥ 1e-4) (or clamp(x̄^α, ≥ 1e-4)); s /= sqrt(max s · min s);
 ///   Ŵ(s) = Q(W·diag(s)) / s with Q the INT format's round to nearest (scales of W·diag(s));
-///   loss = mean over the sample rows and outputs of (X Wᵀ − X Ŵ(s)ᵀ)²; the first minimum wins.
+///   loss = mean over the sample rows and outputs of (X (W − Ŵ(s))ᵀ)² (FP64); the first minimum wins.
 /// The result: codes, scales and zero points of W·diag(s*) (what the checkpoint stores; the previous
 /// op divides its output by s*), and s* as the outer level per input column (Ŵ = inner / s*).
 struct AwqSpec {
@@ -143,6 +143,30 @@ struct AwqSearch {
 };
 AwqSearch awqSearch(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const std::vector<float> &x,
                     std::int64_t sampleRows, const AwqSpec &spec, int threads, const CancelToken *cancel);
+
+// The search's steps, shared with the GPU engine (gpu/host/engine_awq.cpp), which computes x̄ and
+// w̄ on the device in the same order and s on the host through awqPointScales (the same bits).
+/// The grid points (α, duo; loss 0) as _get_grid_search_params makes them.
+std::vector<AwqPoint> awqGrid(const AwqSpec &spec);
+/// x̄ (FP32, cols): Σ_r |x_rj| in FP64 in row order, rounded to FP32, divided by R in FP32.
+std::vector<float> awqActivationMeans(const std::vector<float> &x, std::int64_t sampleRows, std::int64_t cols);
+/// The chunk w̄ normalises by: the group size, K per channel, N·K per tensor (at most K).
+std::int64_t awqChunk(const IntSpec &quant, std::int64_t rows, std::int64_t cols);
+/// w̄ (FP64, cols): Σ_r FP32(|w_rj| / FP32(max |w| of its chunk + 1e-6)) in FP64 in row order, / N.
+std::vector<double> awqWeightMeans(const std::vector<float> &w, std::int64_t rows, std::int64_t cols,
+                                   const IntSpec &quant);
+/// s of one grid point (FP64 holding the values the point computes; FP32 values without duo).
+void awqPointScales(const std::vector<float> &xMean, const std::vector<double> &wMean, const AwqPoint &pt,
+                    std::vector<double> &s);
+/// options.calibration when it holds a row sample for a 2-D weight of `shape`'s K; else the
+/// UnsupportedError AwqQuantizer::quantize throws (naming the tensor, the capture, the module).
+const Calibration &awqCalibration(const QuantizeOptions &options, const Shape &shape);
+/// The refusal of a weight holding NaN/Inf, `first` its first flat index.
+std::string awqNonFiniteMessage(const std::string &tensorName, std::int64_t first);
+/// What AwqQuantizer::quantize sets on the INT result of W·diag(s*): method, spec, name, shape,
+/// source dtype, the outer level (s*, FP32 per column) and the report (grid, best, capture).
+void awqFinish(QuantizedTensor &q, const AwqSpec &spec, const AwqSearch &search, const Calibration &cal,
+               const std::string &tensorName, const Shape &shape, DType sourceDtype);
 
 class AwqQuantizer final : public Quantizer {
 public:

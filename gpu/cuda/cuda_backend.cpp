@@ -36,6 +36,7 @@ private:
 
 constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
 constexpr const char *kHipGptq = "HIP build: no rocSOLVER (Debian's ROCm), GPTQ runs on the CPU";
+constexpr const char *kHipAwq = "HIP build: no hipBLAS (Debian's ROCm), AWQ's search runs on the CPU";
 
 class GpuBackend final : public Backend {
 public:
@@ -86,6 +87,8 @@ public:
                 return {false, "gptq with block_size > " + std::to_string(gpuGptqMaxBlock()) + " runs on the CPU"};
             return {true, {}};
         }
+        if (std::holds_alternative<AwqSpec>(spec)) // the row sample is checked by quantize, as the CPU does
+            return m_hip ? Capability{false, kHipAwq} : Capability{true, {}};
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -120,6 +123,13 @@ public:
                                       std::to_string(gpuGptqMaxBlock()) +
                                       "; U by cuSOLVER, the column loop on the device (the CPU's codes given the same "
                                       "U); metrics fused";
+            if (m.method == "awq") { // CUDA builds: the search on the device (Engine::awq)
+                out.push_back({m.method, !m_hip,
+                               m_hip ? std::string(kHipAwq)
+                                     : "every option; the search on the device with the capture's row sample (X·Dᵀ "
+                                       "by FP64 DGEMM), codes, scales and s* identical to the CPU; metrics fused"});
+                continue;
+            }
             if (m.method == "constopt")
                 options = "all options (Hadamard rotations up to " + std::to_string(gpu::launch::kMaxHadamard) +
                           " on the device, larger ones on the CPU), metrics fused";
@@ -207,6 +217,12 @@ public:
             md.wantCodes = o.wantCodes;
             return m_engine->milo(gpuOf(w), *ms, md, cancel).quantized;
         }
+        if (const auto *as = std::get_if<AwqSpec>(&spec)) {
+            gpu::AwqDeviceOptions ad;
+            ad.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
+            ad.wantCodes = o.wantCodes;
+            return m_engine->awq(gpuOf(w), *as, awqCalibration(o, w.shape()), ad, cancel).quantized;
+        }
 #endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
@@ -286,6 +302,20 @@ public:
             gpu::MiloDeviceResult d = m_engine->milo(gpuOf(w), *ms, md, cancel);
             r.quantized = std::move(d.quantized);
             r.metrics = std::move(d.metrics);
+            return r;
+        }
+        if (const auto *as = std::get_if<AwqSpec>(&spec)) {
+            gpu::AwqDeviceOptions ad;
+            ad.wantDequantized = qo.wantDequantized || (qo.dequantizedOnDevice && !keep);
+            ad.keepDequantizedOnDevice = keep && !qo.wantDequantized;
+            ad.wantCodes = qo.wantCodes;
+            ad.metrics = true;
+            ad.metricsOptions = mo;
+            ad.inputStats = inputStats;
+            gpu::AwqDeviceResult d = m_engine->awq(gpuOf(w), *as, awqCalibration(qo, w.shape()), ad, cancel);
+            r.quantized = std::move(d.quantized);
+            r.metrics = std::move(d.metrics);
+            r.deviceDequantized = std::move(d.wHat);
             return r;
         }
 #endif

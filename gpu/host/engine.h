@@ -47,6 +47,7 @@ namespace quantscope {
 struct HqqSpec;
 struct MiloSpec;
 struct GptqSpec;
+struct AwqSpec;
 struct KvData;
 class KvLabAccelerator;
 } // namespace quantscope
@@ -168,6 +169,24 @@ struct GptqDeviceResult {
     std::vector<float> u;      ///< with options.wantFactor: U, K×K row-major
 };
 
+struct AwqDeviceOptions {
+    bool wantDequantized = false;         ///< download Ŵ = inner / s*
+    bool wantCodes = true;                ///< download the codes
+    bool metrics = false;                 ///< the fused metrics of Ŵ against W
+    bool keepDequantizedOnDevice = false; ///< Ŵ stays on the device (AwqDeviceResult::wHat)
+    ErrorMetricsOptions metricsOptions;
+    std::optional<TensorStats> inputStats;
+};
+
+struct AwqDeviceResult {
+    QuantizedTensor quantized;       ///< as AwqQuantizer::quantize fills it
+    ErrorMetrics metrics;            ///< with options.metrics
+    std::shared_ptr<GpuTensor> wHat; ///< Ŵ (FP32) with keepDequantizedOnDevice
+    float meansMs = 0;               ///< device time of x̄ and w̄
+    float gridMs = 0;                ///< device time of the grid: every point's s upload, W·s, codes, D, X·Dᵀ, loss
+    float finalMs = 0;               ///< device time of the stored codes, scales and Ŵ of s*
+};
+
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.
 class PipelineRun {
 public:
@@ -206,6 +225,15 @@ public:
     /// Waits for an enqueueHqq run; fills q as HqqQuantizer::quantize does (Ŵ when
     /// options.wantDequantized) and m with the metrics (either may be null).
     void collectHqq(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+
+    // ---- AWQ (engine_awq.cpp; CUDA builds: cuBLAS) ----
+    /// AwqQuantizer's search and result on the device (docs/numerics.md "AWQ on the GPU"):
+    /// codes, scales, zero points and s* bit for bit the CPU's, each grid point's loss FP64 (X·Dᵀ by
+    /// DGEMM) within 1e-10 relative of the CPU's. `cal` must hold the row sample (awqCalibration).
+    /// Throws UnsupportedError as the CPU does (NaN/Inf in W, a strict ragged group), GpuError,
+    /// Cancelled (between grid points).
+    AwqDeviceResult awq(const GpuTensor &w, const AwqSpec &spec, const Calibration &cal,
+                        const AwqDeviceOptions &options, const CancelToken *cancel = nullptr);
 
     // ---- benchmark helpers (device time on the engine's stream) ----
     /// The engine's stream as the runtime's handle (cudaStream_t or hipStream_t), for benchmark
