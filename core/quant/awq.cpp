@@ -135,16 +135,17 @@ std::int64_t awqChunk(const IntSpec &quant, std::int64_t rows, std::int64_t cols
 std::vector<double> awqWeightMeans(const std::vector<float> &w, std::int64_t rows, std::int64_t cols,
                                    const IntSpec &quant)
 {
-    // w̄: |w| / (its chunk's max |w| + 1e-6) in FP32, summed over the rows in row order in FP64,
-    // then divided by the row count.
+    // w̄: |w| / (its chunk's max |w| + 1e-6) in FP32, summed in FP64 over segments of
+    // kAwqSegmentRows rows (each in row order, from 0), the segments' sums added in order, then
+    // divided by the row count (the GPU sums the segments in parallel: the same bits).
     const std::int64_t N = rows, K = cols, chunk = awqChunk(quant, rows, cols);
-    std::vector<double> wMean(static_cast<std::size_t>(K), 0.0);
+    std::vector<double> wMean(static_cast<std::size_t>(K), 0.0), part(static_cast<std::size_t>(K), 0.0);
     const bool tensor = quant.granularity == Granularity::Tensor;
     float tensorMax = 0;
     if (tensor)
         for (float v : w)
             tensorMax = std::max(tensorMax, std::fabs(v));
-    for (std::int64_t r = 0; r < N; ++r)
+    for (std::int64_t r = 0; r < N; ++r) {
         for (std::int64_t c0 = 0; c0 < K; c0 += chunk) {
             const std::int64_t c1 = std::min(K, c0 + chunk);
             float m = tensorMax;
@@ -155,8 +156,14 @@ std::vector<double> awqWeightMeans(const std::vector<float> &w, std::int64_t row
             }
             const float den = m + 1e-6f;
             for (std::int64_t c = c0; c < c1; ++c)
-                wMean[c] += static_cast<double>(std::fabs(w[r * K + c]) / den);
+                part[c] += static_cast<double>(std::fabs(w[r * K + c]) / den);
         }
+        if ((r + 1) % kAwqSegmentRows == 0 || r + 1 == N)
+            for (std::int64_t c = 0; c < K; ++c) {
+                wMean[c] += part[c];
+                part[c] = 0.0;
+            }
+    }
     for (auto &v : wMean)
         v /= static_cast<double>(N);
     return wMean;

@@ -24,6 +24,7 @@
 /// Rows are independent: FP32 work per row (the same bits for any thread count).
 #include <memory>
 
+#include "quant/awq_math.h"
 #include "quant/quantizer.h"
 
 namespace quantscope {
@@ -152,7 +153,8 @@ std::vector<AwqPoint> awqGrid(const AwqSpec &spec);
 std::vector<float> awqActivationMeans(const std::vector<float> &x, std::int64_t sampleRows, std::int64_t cols);
 /// The chunk w̄ normalises by: the group size, K per channel, N·K per tensor (at most K).
 std::int64_t awqChunk(const IntSpec &quant, std::int64_t rows, std::int64_t cols);
-/// w̄ (FP64, cols): Σ_r FP32(|w_rj| / FP32(max |w| of its chunk + 1e-6)) in FP64 in row order, / N.
+/// w̄ (FP64, cols): Σ_r FP32(|w_rj| / FP32(max |w| of its chunk + 1e-6)) in FP64, each segment of
+/// kAwqSegmentRows rows in row order from 0, the segments' sums added in order; / N.
 std::vector<double> awqWeightMeans(const std::vector<float> &w, std::int64_t rows, std::int64_t cols,
                                    const IntSpec &quant);
 /// s of one grid point (FP64 holding the values the point computes; FP32 values without duo).

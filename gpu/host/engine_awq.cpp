@@ -106,6 +106,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         auto xf = pool(static_cast<std::size_t>(R * K) * 4), x64 = pool(static_cast<std::size_t>(R * K) * 8);
         auto xMeanD = pool(uk * 4), wMeanD = pool(uk * 8);
         auto chunkMax = pool(static_cast<std::size_t>(N * chunks) * 4);
+        auto segmentSums = pool(static_cast<std::size_t>((N + kAwqSegmentRows - 1) / kAwqSegmentRows) * uk * 8);
         auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
         auto d = pool(nk * 8), e = pool(static_cast<std::size_t>(N * R) * 8);
         auto partials = pool(launch::kLossBlocks * 8), losses = pool(static_cast<std::size_t>(P) * 8);
@@ -122,8 +123,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         launch::awqActivationMeans(static_cast<const float *>(xf.get()), R, K, static_cast<float *>(xMeanD.get()),
                                    static_cast<double *>(x64.get()), I.S());
         launch::awqWeightMeans(inTypeOf(w.storage()), w.data(), N, K, chunk, tensor,
-                               static_cast<float *>(chunkMax.get()), static_cast<double *>(wMeanD.get()), wordsP,
-                               I.S());
+                               static_cast<float *>(chunkMax.get()), static_cast<double *>(segmentSums.get()),
+                               static_cast<double *>(wMeanD.get()), wordsP, I.S());
         QS_GPU_CHECK(qsEventRecord(ev.e[1], I.stream));
         std::vector<float> xMean(uk);
         std::vector<double> wMean(uk);

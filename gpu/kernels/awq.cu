@@ -7,6 +7,7 @@
 
 #include "kernel_common.cuh"
 #include "kernels_awq.h"
+#include "quant/awq_math.h"
 
 namespace quantscope::gpu::launch {
 
@@ -80,36 +81,39 @@ __global__ void __launch_bounds__(kAThreads) kChunkMax(const void *w, long long 
     }
 }
 
-/// One thread per column: w̄_c = Σ_r FP32(|w_rc| / FP32(max + 1e-6)) in FP64 in row order, / n.
+/// One thread per (column, segment of kAwqSegmentRows rows): the segment's Σ FP32(|w_rc| / FP32(max +
+/// 1e-6)) in FP64 in row order from 0 (core/quant/awq.cpp awqWeightMeans' order).
 template <int IN>
-__global__ void __launch_bounds__(32)
+__global__ void __launch_bounds__(128)
     kColumnMeans(const void *w, long long n, long long k, long long chunk, long long chunks, bool tensor,
-                 const float *chunkMax, const AwqWords *words, double *wMean)
+                 const float *chunkMax, const AwqWords *words, double *partials)
 {
-    const long long c = static_cast<long long>(blockIdx.x) * 32 + threadIdx.x;
+    const long long c = static_cast<long long>(blockIdx.x) * 128 + threadIdx.x;
     if (c >= k)
         return;
+    const long long seg = blockIdx.y, r0 = seg * kAwqSegmentRows,
+                    r1 = r0 + kAwqSegmentRows < n ? r0 + kAwqSegmentRows : n;
     const long long ci = c / chunk;
     const float tmax = __uint_as_float(words->tensorMaxAbs);
-    constexpr int U = 16; // loads in flight per thread; the adds stay in row order
     double sum = 0;
-    long long r = 0;
-    for (; r + U <= n; r += U) {
-        float a[U], m[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            a[u] = fabsf(decode1<IN>(w, (r + u) * k + c));
-            m[u] = tensor ? tmax : chunkMax[(r + u) * chunks + ci];
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            sum = __dadd_rn(sum, static_cast<double>(__fdiv_rn(a[u], __fadd_rn(m[u], 1e-6f))));
-    }
-    for (; r < n; ++r) {
+    for (long long r = r0; r < r1; ++r) {
         const float a = fabsf(decode1<IN>(w, r * k + c));
         const float m = tensor ? tmax : chunkMax[r * chunks + ci];
         sum = __dadd_rn(sum, static_cast<double>(__fdiv_rn(a, __fadd_rn(m, 1e-6f))));
     }
+    partials[seg * k + c] = sum;
+}
+
+/// w̄_c = (the segments' sums added in order, from 0) / n.
+__global__ void __launch_bounds__(128)
+    kColumnMeansFinish(const double *partials, long long segments, long long n, long long k, double *wMean)
+{
+    const long long c = static_cast<long long>(blockIdx.x) * 128 + threadIdx.x;
+    if (c >= k)
+        return;
+    double sum = 0;
+    for (long long sIdx = 0; sIdx < segments; ++sIdx)
+        sum = __dadd_rn(sum, partials[sIdx * k + c]);
     wMean[c] = __ddiv_rn(sum, static_cast<double>(n));
 }
 
@@ -329,7 +333,7 @@ void awqActivationMeans(const float *x, long long r, long long k, float *xMean, 
 }
 
 void awqWeightMeans(int in, const void *w, long long n, long long k, long long chunk, bool tensor, float *chunkMax,
-                    double *wMean, AwqWords *words, void *stream)
+                    double *partials, double *wMean, AwqWords *words, void *stream)
 {
     const auto s = static_cast<qsStream_t>(stream);
     const long long chunks = (k + chunk - 1) / chunk;
@@ -337,8 +341,10 @@ void awqWeightMeans(int in, const void *w, long long n, long long k, long long c
         constexpr int IN = decltype(I)::value;
         kChunkMax<IN><<<blocksFor(n * chunks, kAThreads / 32, 1 << 20), kAThreads, 0, s>>>(w, n, k, chunk, chunks,
                                                                                            tensor, chunkMax, words);
-        kColumnMeans<IN>
-            <<<blocksFor(k, 32, 1ll << 30), 32, 0, s>>>(w, n, k, chunk, chunks, tensor, chunkMax, words, wMean);
+        const long long segments = (n + kAwqSegmentRows - 1) / kAwqSegmentRows;
+        const dim3 grid(static_cast<unsigned>((k + 127) / 128), static_cast<unsigned>(segments));
+        kColumnMeans<IN><<<grid, 128, 0, s>>>(w, n, k, chunk, chunks, tensor, chunkMax, words, partials);
+        kColumnMeansFinish<<<static_cast<unsigned>((k + 127) / 128), 128, 0, s>>>(partials, segments, n, k, wMean);
     });
     QS_GPU_CHECK_LAUNCH("AWQ weight means");
 }

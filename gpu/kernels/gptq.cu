@@ -67,9 +67,11 @@ __global__ void gatherKernel(const float *__restrict__ w, i64 n, i64 k, const i6
 }
 
 constexpr int kRowsPerCta = 64;
-constexpr int kLanes = 4; // threads per row: column j belongs to lane j % 4
-// smem [column][row]: a pitch ≡ 8 (mod 32) puts a warp's 8 rows × 4 consecutive columns on 32 banks.
-constexpr int kPitch = 72;
+// Threads per row (column j belongs to lane j % kLanes) and the smem pitch [column][row]: a pitch
+// ≡ 32 / kLanes (mod 32) puts a warp's 32 / kLanes rows × kLanes consecutive columns on 32 banks.
+// The engine's choice is 8 lanes, pitch 68 (the fastest on the H200, docs/perf.md); gptqSetVariant
+// selects the others for measurement.
+int gBlockVariant = 0, gLazyVariant = 0;
 
 __device__ __forceinline__ i64 groupOf(const GptqGroups &g, i64 r, i64 c)
 {
@@ -83,7 +85,7 @@ __device__ __forceinline__ i64 groupOf(const GptqGroups &g, i64 r, i64 c)
 // One block of columns for 64 rows, four threads per row: column i's owner (lane i % 4) quantizes it
 // and hands e to the row's other lanes by a shuffle; every lane updates its own later columns. Each
 // column is only ever written by its owner, so the lanes need no barrier inside the block.
-__global__ void __launch_bounds__(kRowsPerCta *kLanes) blockKernel(GptqBlockArgs a)
+template <int kLanes, int kPitch> __global__ void __launch_bounds__(kRowsPerCta *kLanes) blockKernel(GptqBlockArgs a)
 {
     extern __shared__ float smem[];
     float *ws = smem;                                                          // [bw][kPitch]
@@ -130,8 +132,9 @@ __global__ void __launch_bounds__(kRowsPerCta *kLanes) blockKernel(GptqBlockArgs
         for (; j < bw; j += kLanes)
             ws[j * kPitch + t] = __fsub_rn(ws[j * kPitch + t], __fmul_rn(e, __ldg(ui + j)));
     }
-    loss += __shfl_xor_sync(0xFFFFFFFFu, loss, 1, kLanes);
-    loss += __shfl_xor_sync(0xFFFFFFFFu, loss, 2, kLanes);
+#pragma unroll
+    for (int m = 1; m < kLanes; m *= 2)
+        loss += __shfl_xor_sync(0xFFFFFFFFu, loss, m, kLanes);
     if (live && lane == 0)
         a.rowLoss[r] += loss;
     __syncthreads();
@@ -147,29 +150,34 @@ __global__ void __launch_bounds__(kRowsPerCta *kLanes) blockKernel(GptqBlockArgs
 // The lazy-batch update as a tiled product: a CTA of 256 threads owns a 128 × 128 tile of
 // W'[:, i2:], each thread 8 × 8 elements; the block's columns kk advance in order for every
 // element (tiles of 16 through shared memory, read as float4), acc = fmaf(−E[r, kk], U[i1 + kk, c], acc).
-constexpr int kTile = 128, kKt = 16, kMicro = 8;
+constexpr int kTile = 128, kMicro = 8;
 
+/// KT: the block's columns per shared-memory step; VEC: float4 reads of the tiles, a thread's 8
+/// columns as two runs of 4 at tx·4 and 64 + tx·4 (conflict-free); APAD: padding of the E tile's rows.
+template <int KT, bool VEC, int APAD>
 __global__ void __launch_bounds__(256) lazyKernel(float *__restrict__ wp, i64 n, i64 k, const float *__restrict__ err,
                                                   int bw, const float *__restrict__ u, i64 i1, i64 i2)
 {
-    __shared__ __align__(16) float as[kKt][kTile]; // −E tile, transposed: [kk][row]
-    __shared__ __align__(16) float bs[kKt][kTile]; // U tile: [kk][column]
+    __shared__ __align__(16) float as[KT][kTile + APAD]; // −E tile, transposed: [kk][row]
+    __shared__ __align__(16) float bs[KT][kTile];        // U tile: [kk][column]
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const i64 row0 = blockIdx.y * static_cast<i64>(kTile), col0 = i2 + blockIdx.x * static_cast<i64>(kTile);
+    auto colOf = [&](int c) { return VEC ? (c < 4 ? tx * 4 + c : 64 + tx * 4 + c - 4) : tx * kMicro + c; };
     float acc[kMicro][kMicro];
 #pragma unroll
     for (int m = 0; m < kMicro; ++m) {
         const i64 r = row0 + ty * kMicro + m;
-        const float *wr = wp + r * k + col0 + tx * kMicro;
 #pragma unroll
-        for (int c = 0; c < kMicro; ++c)
-            acc[m][c] = (r < n && col0 + tx * kMicro + c < k) ? wr[c] : 0.0f;
+        for (int c = 0; c < kMicro; ++c) {
+            const i64 col = col0 + colOf(c);
+            acc[m][c] = (r < n && col < k) ? wp[r * k + col] : 0.0f;
+        }
     }
-    for (int k0 = 0; k0 < bw; k0 += kKt) {
-        const int kn = bw - k0 < kKt ? bw - k0 : kKt;
-        for (int idx = threadIdx.x; idx < kKt * kTile; idx += 256) {
+    for (int k0 = 0; k0 < bw; k0 += KT) {
+        const int kn = bw - k0 < KT ? bw - k0 : KT;
+        for (int idx = threadIdx.x; idx < KT * kTile; idx += 256) {
             // E: consecutive threads read consecutive kk of one row
-            const int kk = idx % kKt, rr = idx / kKt;
+            const int kk = idx % KT, rr = idx / KT;
             const i64 r = row0 + rr;
             as[kk][rr] = (kk < kn && r < n) ? -err[r * bw + k0 + kk] : 0.0f;
             // U: consecutive threads read consecutive columns of one row
@@ -179,12 +187,24 @@ __global__ void __launch_bounds__(256) lazyKernel(float *__restrict__ wp, i64 n,
         }
         __syncthreads();
         for (int kk = 0; kk < kn; ++kk) {
-            const float4 a0 = *reinterpret_cast<const float4 *>(&as[kk][ty * kMicro]);
-            const float4 a1 = *reinterpret_cast<const float4 *>(&as[kk][ty * kMicro + 4]);
-            const float4 b0 = *reinterpret_cast<const float4 *>(&bs[kk][tx * kMicro]);
-            const float4 b1 = *reinterpret_cast<const float4 *>(&bs[kk][tx * kMicro + 4]);
-            const float av[kMicro] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float bv[kMicro] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+            float av[kMicro], bv[kMicro];
+            if constexpr (VEC) {
+                const float4 a0 = *reinterpret_cast<const float4 *>(&as[kk][ty * kMicro]);
+                const float4 a1 = *reinterpret_cast<const float4 *>(&as[kk][ty * kMicro + 4]);
+                const float4 b0 = *reinterpret_cast<const float4 *>(&bs[kk][tx * 4]);
+                const float4 b1 = *reinterpret_cast<const float4 *>(&bs[kk][64 + tx * 4]);
+                av[0] = a0.x, av[1] = a0.y, av[2] = a0.z, av[3] = a0.w;
+                av[4] = a1.x, av[5] = a1.y, av[6] = a1.z, av[7] = a1.w;
+                bv[0] = b0.x, bv[1] = b0.y, bv[2] = b0.z, bv[3] = b0.w;
+                bv[4] = b1.x, bv[5] = b1.y, bv[6] = b1.z, bv[7] = b1.w;
+            } else {
+#pragma unroll
+                for (int m = 0; m < kMicro; ++m)
+                    av[m] = as[kk][ty * kMicro + m];
+#pragma unroll
+                for (int c = 0; c < kMicro; ++c)
+                    bv[c] = bs[kk][tx * kMicro + c];
+            }
 #pragma unroll
             for (int m = 0; m < kMicro; ++m)
 #pragma unroll
@@ -196,11 +216,12 @@ __global__ void __launch_bounds__(256) lazyKernel(float *__restrict__ wp, i64 n,
 #pragma unroll
     for (int m = 0; m < kMicro; ++m) {
         const i64 r = row0 + ty * kMicro + m;
-        float *wr = wp + r * k + col0 + tx * kMicro;
 #pragma unroll
-        for (int c = 0; c < kMicro; ++c)
-            if (r < n && col0 + tx * kMicro + c < k)
-                wr[c] = acc[m][c];
+        for (int c = 0; c < kMicro; ++c) {
+            const i64 col = col0 + colOf(c);
+            if (r < n && col < k)
+                wp[r * k + col] = acc[m][c];
+        }
     }
 }
 
@@ -249,19 +270,45 @@ void gptqGather(const float *w, long long n, long long k, const long long *perm,
     QS_GPU_CHECK_LAUNCH("GPTQ gather");
 }
 
+void gptqSetVariant(int block, int lazy)
+{
+    gBlockVariant = block;
+    gLazyVariant = lazy;
+}
+
+namespace {
+
+template <int L, int P> void launchBlock(const GptqBlockArgs &a, qsStream_t stream)
+{
+    constexpr int smem = kGptqMaxBlock * P * (2 * 4 + 1);
+    static bool attributeSet = false;
+    if (!attributeSet) {
+        auto *kernel = blockKernel<L, P>;
+        QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kernel, smem));
+        attributeSet = true;
+    }
+    const auto ctas = static_cast<unsigned>((a.n + kRowsPerCta - 1) / kRowsPerCta);
+    blockKernel<L, P><<<ctas, kRowsPerCta * L, smem, stream>>>(a);
+}
+
+} // namespace
+
 void gptqBlock(const GptqBlockArgs &a, void *stream)
 {
     if (a.bw < 1 || a.bw > kGptqMaxBlock)
         throw GpuError("GPTQ's device block holds 1.." + std::to_string(kGptqMaxBlock) + " columns, not " +
                        std::to_string(a.bw));
-    constexpr int smem = kGptqMaxBlock * kPitch * (2 * 4 + 1);
-    static bool attributeSet = false;
-    if (!attributeSet) {
-        QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(blockKernel, smem));
-        attributeSet = true;
+    const auto s = static_cast<qsStream_t>(stream);
+    switch (gBlockVariant) {
+    case 1:
+        launchBlock<4, 72>(a, s);
+        break;
+    case 2:
+        launchBlock<2, 80>(a, s);
+        break;
+    default:
+        launchBlock<8, 68>(a, s);
     }
-    const auto ctas = static_cast<unsigned>((a.n + kRowsPerCta - 1) / kRowsPerCta);
-    blockKernel<<<ctas, kRowsPerCta * kLanes, smem, static_cast<qsStream_t>(stream)>>>(a);
     QS_GPU_CHECK_LAUNCH("GPTQ block");
 }
 
@@ -272,7 +319,20 @@ void gptqLazy(float *wp, long long n, long long k, const float *err, int bw, con
         return;
     const dim3 grid(static_cast<unsigned>((k - i2 + kTile - 1) / kTile),
                     static_cast<unsigned>((n + kTile - 1) / kTile));
-    lazyKernel<<<grid, 256, 0, static_cast<qsStream_t>(stream)>>>(wp, n, k, err, bw, u, i1, i2);
+    const auto s = static_cast<qsStream_t>(stream);
+    switch (gLazyVariant) {
+    case 1:
+        lazyKernel<8, true, 4><<<grid, 256, 0, s>>>(wp, n, k, err, bw, u, i1, i2);
+        break;
+    case 2:
+        lazyKernel<8, false, 0><<<grid, 256, 0, s>>>(wp, n, k, err, bw, u, i1, i2);
+        break;
+    case 3:
+        lazyKernel<16, true, 0><<<grid, 256, 0, s>>>(wp, n, k, err, bw, u, i1, i2);
+        break;
+    default:
+        lazyKernel<16, true, 4><<<grid, 256, 0, s>>>(wp, n, k, err, bw, u, i1, i2);
+    }
     QS_GPU_CHECK_LAUNCH("GPTQ lazy-batch update");
 }
 

@@ -36,9 +36,10 @@ void awqResetWords(AwqWords *w, void *stream);
 void awqActivationMeans(const float *x, long long r, long long k, float *xMean, double *x64, void *stream);
 
 /// w̄ (FP64, k) of W (`in`, n × k); `chunk` the normalising chunk along K (awqChunk), `tensor`
-/// per-tensor max; `chunkMax` holds n·ceil(k/chunk) floats. Records the first non-finite W.
+/// per-tensor max; `chunkMax` holds n·ceil(k/chunk) floats, `partials` ceil(n / kAwqSegmentRows)·k
+/// doubles (the segments' sums, core/quant/data_aware.h). Records the first non-finite W.
 void awqWeightMeans(int in, const void *w, long long n, long long k, long long chunk, bool tensor, float *chunkMax,
-                    double *wMean, AwqWords *words, void *stream);
+                    double *partials, double *wMean, AwqWords *words, void *stream);
 
 /// One pass over W with the per-column scales s (FP64, k).
 struct AwqRowArgs {

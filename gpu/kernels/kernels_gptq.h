@@ -51,6 +51,11 @@ struct GptqBlockArgs {
 constexpr int kGptqMaxBlock = 128;
 
 void gptqBlock(const GptqBlockArgs &a, void *stream);
+/// Measurement: the block kernel's lanes per row (0: 8, the engine's; 1: 4; 2: 2) and the lazy-batch
+/// tiling (0: 16 columns a step, float4 reads, the engine's; 1: 8, float4; 2: 8, scalar reads; 3: 16,
+/// float4, no padding).
+/// Every variant gives the same bits (the same per-element op sequence).
+void gptqSetVariant(int block, int lazy);
 /// W'[:, i2:] ← fma(−E[:, kk], U[i1 + kk, i2:], ·) for kk = 0…bw−1 in order.
 void gptqLazy(float *wp, long long n, long long k, const float *err, int bw, const float *u, long long i1, long long i2,
               void *stream);
