@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """llm-compressor's own GPTQ on the GPU, on the tensor and Hessian that bench/gpu_gptq.cpp uses
-(the peer of docs/perf.md "GPTQ and AWQ on the GPU"). The W (BF16 raw bytes, rows × cols) and the
+(the peer of docs/perf.md "GPTQ on the GPU (issue 46)"). The W (BF16 raw bytes, rows × cols) and the
 calibration rows X (FP32 raw bytes, R × cols) are the files qs_bench_gpu_gptq wrote with
 --tensor-out / --x-out; H = 2·XᵀX/R (FP64, rounded to FP32 as the capture stores G).
 

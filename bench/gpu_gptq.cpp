@@ -24,6 +24,7 @@
 
 #include "bench_common.h"
 #include "host/engine.h"
+#include "kernels/kernels_gptq.h"
 #include "quant/data_aware.h"
 #include "register.h"
 
@@ -127,6 +128,34 @@ int main(int argc, char **argv)
           {"symmetric", false},
           {"actorder", "static"}}},
     };
+    // The kernels' variants (kernels_gptq.h gptqSetVariant; the same bits): device time of each.
+    nlohmann::json variants = nlohmann::json::array();
+    {
+        const GptqSpec spec = GptqSpec::fromJson(cases[0].spec);
+        gpu::GptqDeviceOptions o;
+        std::vector<std::uint8_t> ref;
+        for (int b = 0; b < 3; ++b)
+            for (int l = 0; l < 4; ++l) {
+                if (b != 0 && l != 0)
+                    continue;
+                gpu::launch::gptqSetVariant(b, l);
+                engine->gptq(*d, spec, cal, o);
+                engine->profileStages(true);
+                const gpu::GptqDeviceResult r = engine->gptq(*d, spec, cal, o);
+                std::map<std::string, double> st;
+                for (const auto &[name, ms] : engine->stageTimes())
+                    st[name] += ms;
+                engine->profileStages(false);
+                const bool same = ref.empty() || r.quantized.codes == ref;
+                if (ref.empty())
+                    ref = r.quantized.codes;
+                std::printf("variant block %d lazy %d: device %.2f ms (blocks %.2f, lazy %.2f)%s\n", b, l, r.deviceMs,
+                            st["GPTQ column blocks"], st["GPTQ lazy-batch updates"], same ? "" : "  CODES DIFFER");
+                variants.push_back(
+                    {{"block", b}, {"lazy", l}, {"device_ms", r.deviceMs}, {"stages_ms", st}, {"same_codes", same}});
+            }
+        gpu::launch::gptqSetVariant(0, 0);
+    }
     nlohmann::json results = nlohmann::json::array();
     for (const Case &c : cases) {
         const GptqSpec spec = GptqSpec::fromJson(c.spec);
