@@ -696,6 +696,19 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
     *m = computeErrorMetrics(wHost, wHatHost, R.opts.metricsOptions);
 }
 
+ErrorMetrics Engine::metricsOf(const GpuTensor &w, const GpuTensor &wHat, const ErrorMetricsOptions &options,
+                               const std::optional<TensorStats> &inputStats)
+{
+    PipelineOptions po;
+    po.metrics = true;
+    po.metricsOptions = options;
+    po.inputStats = inputStats;
+    ErrorMetrics m;
+    auto run = enqueue(w, nullptr, po, &wHat);
+    collect(*run, nullptr, &m);
+    return m;
+}
+
 std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
 {
     auto &R = dynamic_cast<RunImpl &>(runBase);

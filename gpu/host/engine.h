@@ -212,6 +212,10 @@ public:
                                          const GpuTensor *wHat = nullptr);
     /// Waits for the run and fills what was asked (either pointer may be null).
     void collect(PipelineRun &run, QuantizedTensor *q, ErrorMetrics *m);
+    /// The fused metrics of a device Ŵ against W (the "given Ŵ" run of enqueue, then collect): what
+    /// the methods with their own kernels (HQQ's caller, MiLo, GPTQ, AWQ) report as their metrics.
+    ErrorMetrics metricsOf(const GpuTensor &w, const GpuTensor &wHat, const ErrorMetricsOptions &options,
+                           const std::optional<TensorStats> &inputStats);
     /// Ŵ of a run enqueued with wantDequantized, as an FP32 device tensor of W's shape (stream-
     /// ordered after the run; the tensor keeps the memory).
     std::shared_ptr<GpuTensor> dequantizedOnDevice(PipelineRun &run);

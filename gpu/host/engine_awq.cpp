@@ -256,14 +256,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
     if (wHatMem) {
         auto hatTensor =
             std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, wHatMem.get(), w.name() + " (Ŵ)", wHatMem);
-        if (options.metrics) {
-            PipelineOptions po;
-            po.metrics = true;
-            po.metricsOptions = options.metricsOptions;
-            po.inputStats = options.inputStats;
-            auto run = enqueue(w, nullptr, po, hatTensor.get());
-            collect(*run, nullptr, &out.metrics);
-        }
+        if (options.metrics)
+            out.metrics = metricsOf(w, *hatTensor, options.metricsOptions, options.inputStats);
         if (options.keepDequantizedOnDevice)
             out.wHat = std::move(hatTensor);
     }

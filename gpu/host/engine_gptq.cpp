@@ -224,14 +224,8 @@ GptqDeviceResult Engine::gptq(const GpuTensor &w, const GptqSpec &spec, const Ca
         q.report["loss"] = loss;
         wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, out.get(), w.name() + " (Ŵ)", out);
     }
-    if (o.metrics) {
-        PipelineOptions po;
-        po.metrics = true;
-        po.metricsOptions = o.metricsOptions;
-        po.inputStats = o.inputStats;
-        auto run = enqueue(w, nullptr, po, wHatTensor.get());
-        collect(*run, nullptr, &res.metrics);
-    }
+    if (o.metrics)
+        res.metrics = metricsOf(w, *wHatTensor, o.metricsOptions, o.inputStats);
     return res;
 }
 

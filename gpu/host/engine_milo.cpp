@@ -329,14 +329,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
         wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, out.get(), w.name() + " (Ŵ)", out);
     }
-    if (o.metrics) {
-        PipelineOptions po;
-        po.metrics = true;
-        po.metricsOptions = o.metricsOptions;
-        po.inputStats = o.inputStats;
-        auto run = enqueue(w, nullptr, po, wHatTensor.get());
-        collect(*run, nullptr, &res.metrics);
-    }
+    if (o.metrics)
+        res.metrics = metricsOf(w, *wHatTensor, o.metricsOptions, o.inputStats);
     return res;
 }
 

@@ -192,19 +192,7 @@ TEST(GpuGptq, StoriesModulesEqualLlmCompressorGolden)
     const auto configs = nlohmann::json::parse(golden.metadata().at("configs"));
     std::int64_t compared = 0, differing = 0, runs = 0;
     for (const auto &[name, cfg] : configs.items()) {
-        const auto &a = cfg["args"];
-        nlohmann::json spec{{"method", "gptq"},
-                            {"bits", a["num_bits"]},
-                            {"symmetric", a["symmetric"]},
-                            {"block_size", cfg["block_size"]},
-                            {"dampening", cfg["dampening"]},
-                            {"actorder", a.value("actorder", "none")}};
-        if (a["strategy"] == "group") {
-            spec["granularity"] = "group";
-            spec["group"] = a["group_size"];
-        } else {
-            spec["granularity"] = "channel";
-        }
+        const nlohmann::json spec = test::gptqSpecOfGolden(cfg);
         for (const auto &m : cfg["modules"]) {
             const std::string module = m;
             SCOPED_TRACE(name + " " + module);
@@ -296,14 +284,7 @@ TEST(GpuGptq, LargeLayerEqualsLlmCompressorUpToTies)
         o.calibration = std::make_shared<const Calibration>(layer.calibration);
         const QuantizedTensor q = gpu->quantize(*gpu->upload(w, "synthetic-1024"), parseQuantSpec(g.spec), o);
         ASSERT_EQ(q.codes.size(), g.codes.size());
-        std::size_t rows = 0;
-        for (std::int64_t r = 0; r < layer.n; ++r) {
-            bool any = false;
-            for (std::int64_t j = 0; j < layer.k; ++j)
-                any |= static_cast<std::int8_t>(q.codes[static_cast<std::size_t>(r * layer.k + j)]) !=
-                       g.codes[static_cast<std::size_t>(r * layer.k + j)];
-            rows += any;
-        }
+        const std::size_t rows = test::gptqRowsDiffering(q.codes, g.codes, layer.n, layer.k);
         const double loss = q.report.value("loss", 0.0);
         std::printf("[ measured ] device %s: %zu of 128 rows differ from llm-compressor's; loss %.6g vs %.6g\n",
                     g.name.c_str(), rows, loss, g.loss);

@@ -105,27 +105,51 @@ struct GptqGoldenConfig {
     std::vector<int> codes;
 };
 
+/// The Quantscope spec of a golden configuration (its llm-compressor QuantizationArgs, block size and
+/// dampening, as the golden scripts record them).
+inline nlohmann::json gptqSpecOfGolden(const nlohmann::json &cfg)
+{
+    const auto &a = cfg["args"];
+    nlohmann::json spec{{"method", "gptq"},
+                        {"bits", a["num_bits"]},
+                        {"symmetric", a["symmetric"]},
+                        {"block_size", cfg["block_size"]},
+                        {"dampening", cfg["dampening"]},
+                        {"actorder", a.value("actorder", "none")}};
+    if (a["strategy"] == "group") {
+        spec["granularity"] = "group";
+        spec["group"] = a["group_size"];
+    } else {
+        spec["granularity"] = "channel";
+    }
+    return spec;
+}
+
+/// Rows (of n × k codes) in which any code differs from the golden's.
+inline std::size_t gptqRowsDiffering(const std::vector<std::uint8_t> &codes, const std::vector<int> &golden,
+                                     std::int64_t n, std::int64_t k)
+{
+    std::size_t rows = 0;
+    for (std::int64_t r = 0; r < n; ++r) {
+        bool any = false;
+        for (std::int64_t j = 0; j < k; ++j) {
+            const auto i = static_cast<std::size_t>(r * k + j);
+            any |= static_cast<std::int8_t>(codes[i]) != golden[i];
+        }
+        rows += any;
+    }
+    return rows;
+}
+
 inline std::vector<GptqGoldenConfig> gptqLargeGolden()
 {
     const auto file = SafetensorsFile::open(kGptqLargeGolden);
     const auto configs = nlohmann::json::parse(file.metadata().at("configs"));
     std::vector<GptqGoldenConfig> out;
     for (const auto &[name, cfg] : configs.items()) {
-        const auto &a = cfg["args"];
         GptqGoldenConfig g;
         g.name = name;
-        g.spec = {{"method", "gptq"},
-                  {"bits", a["num_bits"]},
-                  {"symmetric", a["symmetric"]},
-                  {"block_size", cfg["block_size"]},
-                  {"dampening", cfg["dampening"]},
-                  {"actorder", a.value("actorder", "none")}};
-        if (a["strategy"] == "group") {
-            g.spec["granularity"] = "group";
-            g.spec["group"] = a["group_size"];
-        } else {
-            g.spec["granularity"] = "channel";
-        }
+        g.spec = gptqSpecOfGolden(cfg);
         g.loss = cfg["loss"];
         const Tensor packed = file.tensor(name + ".codes");
         std::vector<float> bytes(static_cast<std::size_t>(packed.numel()));

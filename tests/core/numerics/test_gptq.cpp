@@ -84,18 +84,7 @@ TEST(Gptq, EqualsLlmCompressorGolden)
     std::int64_t compared = 0, differing = 0, modules = 0;
     for (const auto &[name, cfg] : configs.items()) {
         const auto &a = cfg["args"];
-        nlohmann::json spec{{"method", "gptq"},
-                            {"bits", a["num_bits"]},
-                            {"symmetric", a["symmetric"]},
-                            {"block_size", cfg["block_size"]},
-                            {"dampening", cfg["dampening"]},
-                            {"actorder", a.value("actorder", "none")}};
-        if (a["strategy"] == "group") {
-            spec["granularity"] = "group";
-            spec["group"] = a["group_size"];
-        } else {
-            spec["granularity"] = "channel";
-        }
+        const nlohmann::json spec = test::gptqSpecOfGolden(cfg);
         for (const auto &m : cfg["modules"]) {
             const std::string module = m;
             SCOPED_TRACE(name + " " + module);
@@ -506,16 +495,10 @@ TEST(Gptq, LargeLayerEqualsLlmCompressorUpToTies)
         o.calibration = std::make_shared<const Calibration>(layer.calibration);
         const QuantizedTensor q = makeQuantizer(parseQuantSpec(g.spec))->quantize(w, o);
         ASSERT_EQ(q.codes.size(), g.codes.size());
-        std::size_t differ = 0, rows = 0;
-        for (std::int64_t r = 0; r < layer.n; ++r) {
-            std::size_t inRow = 0;
-            for (std::int64_t j = 0; j < layer.k; ++j) {
-                const auto i = static_cast<std::size_t>(r * layer.k + j);
-                inRow += static_cast<std::int8_t>(q.codes[i]) != g.codes[i];
-            }
-            differ += inRow;
-            rows += inRow > 0;
-        }
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < g.codes.size(); ++i)
+            differ += static_cast<std::int8_t>(q.codes[i]) != g.codes[i];
+        const std::size_t rows = test::gptqRowsDiffering(q.codes, g.codes, layer.n, layer.k);
         const double loss = q.report.value("loss", 0.0);
         std::printf("%s: %zu of %zu codes differ from llm-compressor's, in %zu of %lld rows; loss %.6g vs %.6g\n",
                     g.name.c_str(), differ, g.codes.size(), rows, static_cast<long long>(layer.n), loss, g.loss);
