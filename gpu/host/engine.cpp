@@ -699,8 +699,7 @@ void Engine::collect(PipelineRun &runBase, QuantizedTensor *q, ErrorMetrics *m)
 ErrorMetrics Engine::metricsOf(const GpuTensor &w, const GpuTensor &wHat, const ErrorMetricsOptions &options,
                                const std::optional<TensorStats> &inputStats)
 {
-    PipelineOptions po;
-    po.metrics = true;
+    PipelineOptions po; // metrics on
     po.metricsOptions = options;
     po.inputStats = inputStats;
     ErrorMetrics m;
