@@ -22,7 +22,7 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
 {
     auto &spec = m_configs[static_cast<std::size_t>(configIndex)].spec;
     const auto key = field.key;
-    const auto help = fromStd(field.help);
+    const auto help = specwords::coreText(field.help);
     // After an edit: store, validate, show the verdict (no rebuild: focus stays in the editor).
     auto changed = [this, configIndex] { this->changed(configIndex); };
     QWidget *w = nullptr;

@@ -5,8 +5,12 @@
 #include "palette.h"
 #include "theme.h"
 
+#include <QFontMetricsF>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 namespace quantscope {
 
@@ -24,6 +28,8 @@ KurtosisScatterPlot::KurtosisScatterPlot(QWidget *parent) : PlotWidget(parent)
     side->setRowStretchFactor(0, 0.001);
     clearData();
     applyPalette();
+    // Pixel positions are known once the layout is done, before drawing.
+    connect(this, &QCustomPlot::afterLayout, this, &KurtosisScatterPlot::thinLabels);
 }
 
 double KurtosisScatterPlot::xOf(const KurtosisPoint &p) const
@@ -38,6 +44,8 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
     clearGraphs();
     clearItems();
     m_labels.clear();
+    m_labelError.clear();
+    m_shownLabels.clear();
     m_graphColor.clear();
     xAxis->setLabel(rotated ? tr("excess kurtosis of W, rotated") : tr("excess kurtosis of W"));
     std::map<std::string, QCPGraph *> byLabel;
@@ -66,6 +74,7 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         label->setText(parts.size() > 3 ? parts.mid(parts.size() - 3).join(QLatin1Char('.')) : shortName);
         label->setFont(legend->font());
         m_labels.append(label);
+        m_labelError.push_back(p.relError);
     }
     recolor();
     // Ranges from the points (one tensor gives a single x: a unit either side), room on the
@@ -84,6 +93,37 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
     yAxis->setRange(0, y1 > 0 ? 1.15 * y1 : 1.0);
     finishData();
     replot(rpQueuedReplot);
+}
+
+void KurtosisScatterPlot::thinLabels()
+{
+    std::vector<int> order(static_cast<std::size_t>(m_labels.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+        return m_labelError[static_cast<std::size_t>(a)] > m_labelError[static_cast<std::size_t>(b)];
+    });
+    const QRectF area = axisRect()->rect();
+    // The markers too: a label may not cover another point.
+    QList<QPointF> markers;
+    for (auto *l : m_labels)
+        markers.append(l->position->pixelPosition());
+    constexpr double kMarker = 4.0;
+    m_shownLabels.clear();
+    for (int i : order) {
+        auto *l = m_labels[i];
+        const QPointF at = markers[i];
+        const QFontMetricsF fm(l->font());
+        const QRectF r(at.x() + l->padding().left(), at.y() - fm.height() / 2, fm.horizontalAdvance(l->text()),
+                       fm.height());
+        bool fits = area.contains(r);
+        for (int k = 0; fits && k < m_shownLabels.size(); ++k)
+            fits = !m_shownLabels[k].intersects(r);
+        for (int k = 0; fits && k < markers.size(); ++k)
+            fits = k == i || !r.intersects(QRectF(markers[k] - QPointF(kMarker, kMarker), QSizeF(2 * kMarker, 2 * kMarker)));
+        l->setVisible(fits);
+        if (fits)
+            m_shownLabels.append(r);
+    }
 }
 
 void KurtosisScatterPlot::recolor()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "plotwidget.h"
 
+#include "languageswitch.h"
+
 #include "palette.h"
 #include "theme.h"
 
@@ -314,7 +316,49 @@ void PlotWidget::changeEvent(QEvent *event)
         applyPalette();
         replot(rpQueuedReplot);
     }
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QCustomPlot::changeEvent(event);
+}
+
+QString PlotWidget::staleName(const QString &name)
+{
+    return tr("%1 (stale)").arg(name);
+}
+
+void PlotWidget::styleSeries(QCPGraph *graph, const QColor &color, double width, bool stale)
+{
+    QPen pen(color, width);
+    if (stale) {
+        pen.setStyle(Qt::DashLine);
+        QColor fill = color;
+        fill.setAlpha(110);
+        graph->setBrush(QBrush(fill, Qt::BDiagPattern));
+    } else {
+        graph->setBrush(Qt::NoBrush);
+    }
+    graph->setPen(pen);
+}
+
+void PlotWidget::retranslate()
+{
+    // Axis titles, series names (the legend shows them), text elements and items: each was a
+    // tr() text, so the language switch finds its source.
+    for (auto *rect : axisRects())
+        for (auto *axis : rect->axes())
+            axis->setLabel(language::retranslated(axis->label(), this));
+    for (int i = 0; i < plottableCount(); ++i)
+        plottable(i)->setName(language::retranslated(plottable(i)->name(), this));
+    for (int i = 0; i < itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(item(i)))
+            text->setText(language::retranslated(text->text(), this));
+    for (auto *element : plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(element))
+            text->setText(language::retranslated(text->text(), this));
+    for (auto *element : plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element); scale && scale->axis())
+            scale->axis()->setLabel(language::retranslated(scale->axis()->label(), this));
+    replot(rpQueuedReplot);
 }
 
 void PlotWidget::contextMenuEvent(QContextMenuEvent *event)

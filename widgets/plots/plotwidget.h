@@ -16,6 +16,9 @@ struct NamedSeries {
     QString name;
     int colorIndex = 0;
     Series series;
+    /// Its configuration was edited after the run: drawn dashed and hatched, "stale" in the
+    /// legend, until it runs again (issue 42).
+    bool stale = false;
 };
 
 /// QCustomPlot takes QList<double>.
@@ -51,11 +54,18 @@ public:
     static QString logTickLabel(double tick, double base);
     /// True when tick = base^n for an integer n.
     static bool isPowerOf(double tick, double base);
+    /// A stale series' legend name: "A · INT4 g128 sym (stale)".
+    static QString staleName(const QString &name);
+    /// A series' pen and brush: solid, or for a stale one dashed with a hatched fill below.
+    static void styleSeries(QCPGraph *graph, const QColor &color, double width, bool stale);
 
 protected:
     bool event(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    /// The texts it draws (axes, series, text items) in the current language; a subclass
+    /// with texts of its own extends it.
+    virtual void retranslate();
     /// Sets series pens and brushes from the current palette.
     virtual void recolor() = 0;
     /// Axis, grid, legend and background colours from the palette; then recolor().
