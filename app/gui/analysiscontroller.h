@@ -39,8 +39,7 @@ public:
     GemmTimingView *gemmTimingView() const { return m_gemm; }
     bool isRunning() const
     {
-        return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning() ||
-               m_previewJob.isRunning();
+        return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning() || m_previewJob.isRunning();
     }
     /// Stops the jobs and waits for the workers.
     void shutdown();

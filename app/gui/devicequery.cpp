@@ -26,11 +26,13 @@ DeviceQuery queryDevice() noexcept
         const auto &registry = BackendRegistry::instance();
         for (const auto &d : registry.devices()) {
             const bool isCpu = d.kind == DeviceKind::Cpu;
-            q.devices << (isCpu ? QCoreApplication::translate("DeviceQuery", "%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
+            q.devices << (isCpu ? QCoreApplication::translate("DeviceQuery",
+                                                              "%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
                                       .arg(fromStd(d.id), fromStd(d.name))
                                       .arg(d.threads)
                                       .arg(gib(d.totalMemory), gib(d.freeMemory))
-                                : QCoreApplication::translate("DeviceQuery", "%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
+                                : QCoreApplication::translate("DeviceQuery",
+                                                              "%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
                                       .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory), gib(d.freeMemory))
                                       .arg(d.threads));
         }
@@ -53,10 +55,10 @@ DeviceQuery queryDevice() noexcept
         // CLI's English one).
         if (const Backend *gpu = registry.gpu()) {
             const DeviceInfo i = gpu->info();
-            q.description = QCoreApplication::translate("DeviceQuery", "GPU: %1 (%2, %3 GiB free of %4)")
-                                .arg(fromStd(i.name),
-                                     i.kind == DeviceKind::Hip ? QStringLiteral("HIP") : QStringLiteral("CUDA"),
-                                     gib(i.freeMemory), gib(i.totalMemory));
+            q.description =
+                QCoreApplication::translate("DeviceQuery", "GPU: %1 (%2, %3 GiB free of %4)")
+                    .arg(fromStd(i.name), i.kind == DeviceKind::Hip ? QStringLiteral("HIP") : QStringLiteral("CUDA"),
+                         gib(i.freeMemory), gib(i.totalMemory));
         } else {
             q.description = QCoreApplication::translate("DeviceQuery", "CPU: %1 threads (%2)")
                                 .arg(registry.cpu().info().threads)

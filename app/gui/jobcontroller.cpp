@@ -130,9 +130,9 @@ bool JobController::start(bool onlyMissing)
                     break;
                 const QuantizeOutcome *o = m_results->outcome(t, c.name);
                 needed = !o || !o->ok() ||
-                         (m_spectrum && (!o->spectrum || (m_spectrum->top == 0 && !o->spectrum->complete) ||
-                                         (!o->spectrum->complete &&
-                                          static_cast<int>(o->spectrum->sigma.size()) < m_spectrum->top)));
+                         (m_spectrum &&
+                          (!o->spectrum || (m_spectrum->top == 0 && !o->spectrum->complete) ||
+                           (!o->spectrum->complete && static_cast<int>(o->spectrum->sigma.size()) < m_spectrum->top)));
             }
             if (needed)
                 missing.push_back(c);
@@ -184,11 +184,14 @@ bool JobController::start(bool onlyMissing)
     m_panel->setRunning(true);
     emit runningChanged(true);
 
-    m_tracker.start(title, [request = std::move(request), source = std::move(source), step = std::move(step),
-                     finished = std::move(finished)](
-                        const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step, finished); },
-                    [this](QuantizeJobResult result) { deliver(std::move(result)); },
-                    [this](const QString &error) { fail(error); });
+    m_tracker.start(
+        title,
+        [request = std::move(request), source = std::move(source), step = std::move(step),
+         finished = std::move(finished)](const CancelToken &cancel) {
+            return runQuantizeJob(request, source, cancel, step, finished);
+        },
+        [this](QuantizeJobResult result) { deliver(std::move(result)); },
+        [this](const QString &error) { fail(error); });
     return true;
 }
 
@@ -266,9 +269,9 @@ void JobController::deliver(QuantizeJobResult result)
         if (!p.captureNote.empty())
             m_log->append(LogView::Severity::Info, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.captureNote)));
     const auto n = static_cast<int>(result.outcomes.size());
-    QString message = seconds < 1 ? tr("Finished %1 in %2 ms").arg(tr("%n run(s)", nullptr, n)).arg(qRound(seconds * 1000))
-                                  : tr("Finished %1 in %2 s")
-                                        .arg(tr("%n run(s)", nullptr, n), QLocale().toString(seconds, 'f', 1));
+    QString message =
+        seconds < 1 ? tr("Finished %1 in %2 ms").arg(tr("%n run(s)", nullptr, n)).arg(qRound(seconds * 1000))
+                    : tr("Finished %1 in %2 s").arg(tr("%n run(s)", nullptr, n), QLocale().toString(seconds, 'f', 1));
     if (failed > 0)
         message = tr("%1; %2").arg(message, tr("%n failed (see the log)", nullptr, failed));
     m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);

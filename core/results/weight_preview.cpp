@@ -8,8 +8,7 @@
 
 namespace quantscope {
 
-WeightPreview previewWeight(const std::string &name, const Tensor &w, int bins, bool symlog,
-                            const CancelToken *cancel)
+WeightPreview previewWeight(const std::string &name, const Tensor &w, int bins, bool symlog, const CancelToken *cancel)
 {
     WeightPreview p;
     p.tensor = name;

@@ -112,8 +112,9 @@ void placeOnRoofline(GemmBenchResult &r)
     std::string list;
     for (const auto &x : raised)
         list += (list.empty() ? "" : ", ") + x;
-    peaks.note += (peaks.note.empty() ? "" : "; ") + std::string("raised to the points that beat the measured ceiling (") +
-                  list + "): their operands stay in cache, which the large copy and the peak GEMMs do not";
+    peaks.note += (peaks.note.empty() ? "" : "; ") +
+                  std::string("raised to the points that beat the measured ceiling (") + list +
+                  "): their operands stay in cache, which the large copy and the peak GEMMs do not";
     for (auto &p : r.points) {
         const double before = p.fractionOfCeiling;
         placeOnRoofline(p, peaks);

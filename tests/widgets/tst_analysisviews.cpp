@@ -284,7 +284,8 @@ private slots:
         for (int i = 0; i < rects.size(); ++i) {
             QVERIFY(plot.axisRect()->rect().contains(rects[i]));
             for (int k = i + 1; k < rects.size(); ++k)
-                QVERIFY2(!rects[i].intersects(rects[k]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(k)));
+                QVERIFY2(!rects[i].intersects(rects[k]),
+                         qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(k)));
         }
         // A hidden label's tensor is named by the point's tooltip, in full.
         const auto &last = points.back();

@@ -6,6 +6,7 @@
 // The texts of each language come from the .ts files; a text that reads the same in both
 // languages (a unit, a method name) is no evidence and is skipped.
 #include "test_env.h"
+#include "elidedlabel.h"
 #include "languageswitch.h"
 #include "logview.h"
 #include "mainwindow.h"
@@ -25,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -118,9 +120,9 @@ void collect(QWidget *root, QList<Shown> &out)
 {
     auto add = [&out](const QObject *o, const QString &what, const QString &text) {
         if (!text.trimmed().isEmpty())
-            out.append({QStringLiteral("%1 \"%2\" %3").arg(QLatin1String(o->metaObject()->className()),
-                                                           o->objectName(), what),
-                        text});
+            out.append(
+                {QStringLiteral("%1 \"%2\" %3").arg(QLatin1String(o->metaObject()->className()), o->objectName(), what),
+                 text});
     };
     QList<QWidget *> widgets = root->findChildren<QWidget *>();
     widgets.prepend(root);
@@ -233,7 +235,10 @@ private slots:
         const auto chinese = readTs(QStringLiteral(QUANTSCOPE_TS_DIR "/quantscope_zh_CN.ts"), true);
         QVERIFY2(english.exact.size() > 300 && german.exact.size() > 300 && chinese.exact.size() > 300 &&
                      english.patterns.size() > 100,
-                 qPrintable(QStringLiteral("%1 %2 %3").arg(english.exact.size()).arg(german.exact.size()).arg(chinese.exact.size())));
+                 qPrintable(QStringLiteral("%1 %2 %3")
+                                .arg(english.exact.size())
+                                .arg(german.exact.size())
+                                .arg(chinese.exact.size())));
 
         MainWindow w;
         w.resize(1280, 800);
@@ -291,6 +296,22 @@ private slots:
             // Every log line, the earlier ones too.
             for (const auto &m : w.logView()->messages())
                 shown.append({QStringLiteral("log"), m});
+            QVERIFY2(shown.size() > 500, qPrintable(QString::number(shown.size())));
+            // The check itself finds an old text (it would catch a window that did not switch).
+            QVERIFY(!leftovers({{QStringLiteral("probe"), *step.old->exact.begin()}}, *step.old, *step.now).isEmpty());
+            // And the switch happened: the menus, the tabs and the device line are the new
+            // language's.
+            const QString file = QCoreApplication::translate("quantscope::MainWindow", "&File");
+            QCOMPARE(w.menuBar()->actions().first()->text(), file);
+            QCOMPARE(w.viewTabs()->tabText(0), QCoreApplication::translate("quantscope::MainWindow", "&Distribution"));
+            if (step.code != QLatin1String("en"))
+                QVERIFY(file != QLatin1String("&File"));
+            auto *device = w.findChild<ElidedLabel *>(QStringLiteral("deviceLabel"));
+            QVERIFY(device);
+            QVERIFY2(
+                device->fullText().startsWith(
+                    QCoreApplication::translate("DeviceQuery", "CPU: %1 threads (%2)").section(QLatin1Char('%'), 0, 0)),
+                qPrintable(device->fullText()));
             const auto left = leftovers(shown, *step.old, *step.now);
             for (const auto &l : left)
                 qInfo("%s left: %s", qPrintable(step.code), qPrintable(l));

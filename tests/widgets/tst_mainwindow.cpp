@@ -418,7 +418,11 @@ private slots:
         QVERIFY(!w.isJobRunning());
         QCOMPARE(board->entry(run)->state, JobBoard::State::Cancelled);
         QVERIFY(cancel->isHidden());
-        QVERIFY(w.logView()->messages().last().contains(QStringLiteral("cancelled after")));
+        bool cancelLogged = false;
+        for (const auto &m : w.logView()->messages())
+            cancelLogged = cancelLogged || (m.startsWith(QStringLiteral("Quantizing")) &&
+                                            m.contains(QStringLiteral("cancelled after")));
+        QVERIFY2(cancelLogged, qPrintable(w.logView()->messages().join(QLatin1Char('\n'))));
         QVERIFY(w.waitForWorkers(10000));
 
         // A scan and a format sweep are listed too; each ends with a log line.
@@ -452,7 +456,10 @@ private slots:
         w.browser()->setSelectedTensors({tensor});
         // Computed on the pool; the view shows it as soon as it arrives.
         QVERIFY(QTest::qWaitFor(
-            [&] { return w.distributionView()->preview() && w.distributionView()->preview()->tensor == tensor.toStdString(); },
+            [&] {
+                return w.distributionView()->preview() &&
+                       w.distributionView()->preview()->tensor == tensor.toStdString();
+            },
             30000));
         const auto *preview = w.distributionView()->preview();
         auto *plot = w.distributionView()->histogramPlot();

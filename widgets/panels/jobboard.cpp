@@ -75,8 +75,8 @@ quint64 JobBoard::begin(const QString &title, std::function<void()> cancel)
     m_entries.push_back(std::move(e));
     // The oldest ended jobs go first; running ones stay.
     while (m_entries.size() > kKept) {
-        const auto old = std::find_if(m_entries.begin(), m_entries.end(),
-                                      [](const Entry &x) { return x.state != State::Running; });
+        const auto old =
+            std::find_if(m_entries.begin(), m_entries.end(), [](const Entry &x) { return x.state != State::Running; });
         if (old == m_entries.end())
             break;
         m_entries.erase(old);
@@ -123,7 +123,6 @@ void JobBoard::cancel(quint64 id)
     if (auto cancel = e->cancel)
         cancel();
     end(id, State::Cancelled); // when the owner's cancel did not end it
-
 }
 
 QString JobBoard::stateText(State state)

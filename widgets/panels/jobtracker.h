@@ -81,10 +81,10 @@ public:
             else
                 cancel();
         });
-        auto *runnable = QRunnable::create([context = m_context, current = m_current, token = m_token, id,
-                                            boardId = m_boardId, board = QPointer<JobBoard>(board), job = std::move(job),
-                                            onResult = std::move(onResult), onError = std::move(onError),
-                                            this]() mutable {
+        auto *runnable =
+            QRunnable::create([context = m_context, current = m_current, token = m_token, id, boardId = m_boardId,
+                               board = QPointer<JobBoard>(board), job = std::move(job), onResult = std::move(onResult),
+                               onError = std::move(onError), this]() mutable {
                 std::optional<Result> result;
                 QString error;
                 try {

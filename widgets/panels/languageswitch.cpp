@@ -128,8 +128,7 @@ public:
     using QTranslator::QTranslator;
     QList<QTranslator *> inner; ///< children of this one, asked in order
 
-    QString translate(const char *context, const char *sourceText, const char *disambiguation,
-                      int n) const override
+    QString translate(const char *context, const char *sourceText, const char *disambiguation, int n) const override
     {
         QString result;
         for (const auto *t : inner) {
@@ -260,8 +259,7 @@ QString retranslatedAt(const QString &shown, const QObject *owner, int depth)
     return out;
 }
 
-template <typename Get, typename Set>
-void fix(const QObject *owner, Get get, Set set)
+template <typename Get, typename Set> void fix(const QObject *owner, Get get, Set set)
 {
     const QString now = get();
     if (now.isEmpty())
@@ -275,15 +273,18 @@ void fixStandardItems(QStandardItemModel *model)
 {
     for (int c = 0; c < model->columnCount(); ++c)
         if (auto *h = model->horizontalHeaderItem(c))
-            fix(model, [h] { return h->text(); }, [h](const QString &s) { h->setText(s); });
+            fix(
+                model, [h] { return h->text(); }, [h](const QString &s) { h->setText(s); });
     QList<QStandardItem *> stack{model->invisibleRootItem()};
     while (!stack.isEmpty()) {
         auto *item = stack.takeLast();
         for (int r = 0; r < item->rowCount(); ++r)
             for (int c = 0; c < item->columnCount(); ++c)
                 if (auto *child = item->child(r, c)) {
-                    fix(model, [child] { return child->text(); }, [child](const QString &s) { child->setText(s); });
-                    fix(model, [child] { return child->toolTip(); },
+                    fix(
+                        model, [child] { return child->text(); }, [child](const QString &s) { child->setText(s); });
+                    fix(
+                        model, [child] { return child->toolTip(); },
                         [child](const QString &s) { child->setToolTip(s); });
                     stack.append(child);
                 }
@@ -295,31 +296,38 @@ void fixItemView(QAbstractItemView *view)
     if (auto *tree = qobject_cast<QTreeWidget *>(view)) {
         auto *h = tree->headerItem();
         for (int c = 0; h && c < h->columnCount(); ++c)
-            fix(tree, [h, c] { return h->text(c); }, [h, c](const QString &s) { h->setText(c, s); });
+            fix(
+                tree, [h, c] { return h->text(c); }, [h, c](const QString &s) { h->setText(c, s); });
         for (QTreeWidgetItemIterator it(tree); *it; ++it) {
             auto *item = *it;
             for (int c = 0; c < item->columnCount(); ++c) {
-                fix(tree, [item, c] { return item->text(c); }, [item, c](const QString &s) { item->setText(c, s); });
-                fix(tree, [item, c] { return item->toolTip(c); },
+                fix(
+                    tree, [item, c] { return item->text(c); }, [item, c](const QString &s) { item->setText(c, s); });
+                fix(
+                    tree, [item, c] { return item->toolTip(c); },
                     [item, c](const QString &s) { item->setToolTip(c, s); });
             }
         }
     } else if (auto *list = qobject_cast<QListWidget *>(view)) {
         for (int i = 0; i < list->count(); ++i) {
             auto *item = list->item(i);
-            fix(list, [item] { return item->text(); }, [item](const QString &s) { item->setText(s); });
-            fix(list, [item] { return item->toolTip(); }, [item](const QString &s) { item->setToolTip(s); });
+            fix(
+                list, [item] { return item->text(); }, [item](const QString &s) { item->setText(s); });
+            fix(
+                list, [item] { return item->toolTip(); }, [item](const QString &s) { item->setToolTip(s); });
         }
     } else if (auto *table = qobject_cast<QTableWidget *>(view)) {
         for (int c = 0; c < table->columnCount(); ++c)
             if (auto *h = table->horizontalHeaderItem(c))
-                fix(table, [h] { return h->text(); }, [h](const QString &s) { h->setText(s); });
+                fix(
+                    table, [h] { return h->text(); }, [h](const QString &s) { h->setText(s); });
         for (int r = 0; r < table->rowCount(); ++r)
             for (int c = 0; c < table->columnCount(); ++c)
                 if (auto *item = table->item(r, c)) {
-                    fix(table, [item] { return item->text(); }, [item](const QString &s) { item->setText(s); });
-                    fix(table, [item] { return item->toolTip(); },
-                        [item](const QString &s) { item->setToolTip(s); });
+                    fix(
+                        table, [item] { return item->text(); }, [item](const QString &s) { item->setText(s); });
+                    fix(
+                        table, [item] { return item->toolTip(); }, [item](const QString &s) { item->setToolTip(s); });
                 }
     } else if (auto *standard = qobject_cast<QStandardItemModel *>(view->model())) {
         fixStandardItems(standard);
@@ -335,53 +343,75 @@ void fixItemView(QAbstractItemView *view)
 
 void fixWidget(QWidget *w)
 {
-    fix(w, [w] { return w->windowTitle(); }, [w](const QString &s) { w->setWindowTitle(s); });
-    fix(w, [w] { return w->statusTip(); }, [w](const QString &s) { w->setStatusTip(s); });
-    fix(w, [w] { return w->whatsThis(); }, [w](const QString &s) { w->setWhatsThis(s); });
+    fix(
+        w, [w] { return w->windowTitle(); }, [w](const QString &s) { w->setWindowTitle(s); });
+    fix(
+        w, [w] { return w->statusTip(); }, [w](const QString &s) { w->setStatusTip(s); });
+    fix(
+        w, [w] { return w->whatsThis(); }, [w](const QString &s) { w->setWhatsThis(s); });
     // An ElidedLabel sets its text and tooltip from its full text (its own changeEvent).
     if (qobject_cast<ElidedLabel *>(w))
         return;
-    fix(w, [w] { return w->toolTip(); }, [w](const QString &s) { w->setToolTip(s); });
+    fix(
+        w, [w] { return w->toolTip(); }, [w](const QString &s) { w->setToolTip(s); });
     if (auto *l = qobject_cast<QLabel *>(w))
-        fix(w, [l] { return l->text(); }, [l](const QString &s) { l->setText(s); });
+        fix(
+            w, [l] { return l->text(); }, [l](const QString &s) { l->setText(s); });
     else if (auto *b = qobject_cast<QAbstractButton *>(w))
-        fix(w, [b] { return b->text(); }, [b](const QString &s) { b->setText(s); });
+        fix(
+            w, [b] { return b->text(); }, [b](const QString &s) { b->setText(s); });
     else if (auto *g = qobject_cast<QGroupBox *>(w))
-        fix(w, [g] { return g->title(); }, [g](const QString &s) { g->setTitle(s); });
+        fix(
+            w, [g] { return g->title(); }, [g](const QString &s) { g->setTitle(s); });
     else if (auto *e = qobject_cast<QLineEdit *>(w))
-        fix(w, [e] { return e->placeholderText(); }, [e](const QString &s) { e->setPlaceholderText(s); });
+        fix(
+            w, [e] { return e->placeholderText(); }, [e](const QString &s) { e->setPlaceholderText(s); });
     else if (auto *t = qobject_cast<QTextEdit *>(w))
-        fix(w, [t] { return t->placeholderText(); }, [t](const QString &s) { t->setPlaceholderText(s); });
+        fix(
+            w, [t] { return t->placeholderText(); }, [t](const QString &s) { t->setPlaceholderText(s); });
     else if (auto *p = qobject_cast<QPlainTextEdit *>(w))
-        fix(w, [p] { return p->placeholderText(); }, [p](const QString &s) { p->setPlaceholderText(s); });
+        fix(
+            w, [p] { return p->placeholderText(); }, [p](const QString &s) { p->setPlaceholderText(s); });
     else if (auto *c = qobject_cast<QComboBox *>(w)) {
         for (int i = 0; i < c->count(); ++i) {
-            fix(w, [c, i] { return c->itemText(i); }, [c, i](const QString &s) { c->setItemText(i, s); });
-            fix(w, [c, i] { return c->itemData(i, Qt::ToolTipRole).toString(); },
+            fix(
+                w, [c, i] { return c->itemText(i); }, [c, i](const QString &s) { c->setItemText(i, s); });
+            fix(
+                w, [c, i] { return c->itemData(i, Qt::ToolTipRole).toString(); },
                 [c, i](const QString &s) { c->setItemData(i, s, Qt::ToolTipRole); });
         }
     } else if (auto *tabs = qobject_cast<QTabBar *>(w)) {
         for (int i = 0; i < tabs->count(); ++i) {
-            fix(w, [tabs, i] { return tabs->tabText(i); }, [tabs, i](const QString &s) { tabs->setTabText(i, s); });
-            fix(w, [tabs, i] { return tabs->tabToolTip(i); },
+            fix(
+                w, [tabs, i] { return tabs->tabText(i); }, [tabs, i](const QString &s) { tabs->setTabText(i, s); });
+            fix(
+                w, [tabs, i] { return tabs->tabToolTip(i); },
                 [tabs, i](const QString &s) { tabs->setTabToolTip(i, s); });
         }
     } else if (auto *spin = qobject_cast<QSpinBox *>(w)) {
-        fix(w, [spin] { return spin->suffix(); }, [spin](const QString &s) { spin->setSuffix(s); });
-        fix(w, [spin] { return spin->prefix(); }, [spin](const QString &s) { spin->setPrefix(s); });
-        fix(w, [spin] { return spin->specialValueText(); },
-            [spin](const QString &s) { spin->setSpecialValueText(s); });
+        fix(
+            w, [spin] { return spin->suffix(); }, [spin](const QString &s) { spin->setSuffix(s); });
+        fix(
+            w, [spin] { return spin->prefix(); }, [spin](const QString &s) { spin->setPrefix(s); });
+        fix(
+            w, [spin] { return spin->specialValueText(); }, [spin](const QString &s) { spin->setSpecialValueText(s); });
     } else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(w)) {
-        fix(w, [dspin] { return dspin->suffix(); }, [dspin](const QString &s) { dspin->setSuffix(s); });
-        fix(w, [dspin] { return dspin->prefix(); }, [dspin](const QString &s) { dspin->setPrefix(s); });
-        fix(w, [dspin] { return dspin->specialValueText(); },
+        fix(
+            w, [dspin] { return dspin->suffix(); }, [dspin](const QString &s) { dspin->setSuffix(s); });
+        fix(
+            w, [dspin] { return dspin->prefix(); }, [dspin](const QString &s) { dspin->setPrefix(s); });
+        fix(
+            w, [dspin] { return dspin->specialValueText(); },
             [dspin](const QString &s) { dspin->setSpecialValueText(s); });
     } else if (auto *m = qobject_cast<QMenu *>(w))
-        fix(w, [m] { return m->title(); }, [m](const QString &s) { m->setTitle(s); });
+        fix(
+            w, [m] { return m->title(); }, [m](const QString &s) { m->setTitle(s); });
     else if (auto *bar = qobject_cast<QProgressBar *>(w))
-        fix(w, [bar] { return bar->format(); }, [bar](const QString &s) { bar->setFormat(s); });
+        fix(
+            w, [bar] { return bar->format(); }, [bar](const QString &s) { bar->setFormat(s); });
     else if (auto *status = qobject_cast<QStatusBar *>(w))
-        fix(w, [status] { return status->currentMessage(); },
+        fix(
+            w, [status] { return status->currentMessage(); },
             [status](const QString &s) { status->showMessage(s, 15000); });
     else if (auto *view = qobject_cast<QAbstractItemView *>(w); view && !qobject_cast<QHeaderView *>(w))
         fixItemView(view);
@@ -394,11 +424,15 @@ void fixAction(QAction *a)
     QString plain = before;
     plain.remove(QLatin1Char('&'));
     const bool ownTip = a->toolTip() != plain && a->toolTip() != plain.remove(QStringLiteral("…"));
-    fix(a, [a] { return a->text(); }, [a](const QString &s) { a->setText(s); });
+    fix(
+        a, [a] { return a->text(); }, [a](const QString &s) { a->setText(s); });
     if (ownTip)
-        fix(a, [a] { return a->toolTip(); }, [a](const QString &s) { a->setToolTip(s); });
-    fix(a, [a] { return a->statusTip(); }, [a](const QString &s) { a->setStatusTip(s); });
-    fix(a, [a] { return a->whatsThis(); }, [a](const QString &s) { a->setWhatsThis(s); });
+        fix(
+            a, [a] { return a->toolTip(); }, [a](const QString &s) { a->setToolTip(s); });
+    fix(
+        a, [a] { return a->statusTip(); }, [a](const QString &s) { a->setStatusTip(s); });
+    fix(
+        a, [a] { return a->whatsThis(); }, [a](const QString &s) { a->setWhatsThis(s); });
 }
 
 bool loadOwn(QTranslator *t, const QLocale &ui, const QString &dir)

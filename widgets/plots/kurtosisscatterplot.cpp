@@ -119,7 +119,8 @@ void KurtosisScatterPlot::thinLabels()
         for (int k = 0; fits && k < m_shownLabels.size(); ++k)
             fits = !m_shownLabels[k].intersects(r);
         for (int k = 0; fits && k < markers.size(); ++k)
-            fits = k == i || !r.intersects(QRectF(markers[k] - QPointF(kMarker, kMarker), QSizeF(2 * kMarker, 2 * kMarker)));
+            fits = k == i ||
+                   !r.intersects(QRectF(markers[k] - QPointF(kMarker, kMarker), QSizeF(2 * kMarker, 2 * kMarker)));
         l->setVisible(fits);
         if (fits)
             m_shownLabels.append(r);

@@ -409,7 +409,8 @@ bool SpectrumView::addMiloAtRank(QuantizerPanel *panel, const QString &config, i
     // The next free letter: the finished configurations keep their names, colours and results.
     std::string name;
     for (char c = 'A'; name.empty() && c < 'A' + QuantizerPanel::kMaxConfigurations; ++c)
-        if (std::none_of(configs.begin(), configs.end(), [c](const JobConfig &x) { return x.name == std::string(1, c); }))
+        if (std::none_of(configs.begin(), configs.end(),
+                         [c](const JobConfig &x) { return x.name == std::string(1, c); }))
             name = std::string(1, c);
     configs.push_back({name, spec});
     return panel->setConfigurations(configs).isEmpty();
