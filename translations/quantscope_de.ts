@@ -3527,6 +3527,53 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <source>Fusion group %1: %2</source>
         <translation>Fusionsgruppe %1: %2</translation>
     </message>
+    <message>
+        <source>Modules no rule quantizes: an exclusion wins over every rule</source>
+        <translation>Module, die keine Regel quantisiert: ein Ausschluss hat Vorrang vor jeder Regel</translation>
+    </message>
+    <message>
+        <source>Exclude modules…</source>
+        <translation>Module ausschließen…</translation>
+    </message>
+    <message>
+        <source>Pick modules of the opened checkpoint to leave unquantized</source>
+        <translation>Module des geöffneten Checkpoints wählen, die unquantisiert bleiben</translation>
+    </message>
+    <message>
+        <source>Remove exclusion</source>
+        <translation>Ausschluss entfernen</translation>
+    </message>
+    <message>
+        <source>Excluded:</source>
+        <translation>Ausgeschlossen:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>%n Modul ausschließen</numerusform>
+            <numerusform>%n Module ausschließen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove an exclusion</source>
+        <translation>Einen Ausschluss entfernen</translation>
+    </message>
+    <message>
+        <source>Exclude Modules</source>
+        <translation>Module ausschließen</translation>
+    </message>
+    <message>
+        <source>Filter modules by name</source>
+        <translation>Module nach Namen filtern</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Pattern %1, dialect %2</source>
+        <translation>Muster %1, Dialekt %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>

@@ -319,6 +319,16 @@
     </message>
 </context>
 <context>
+    <name>quantscope::RecipeEditor</name>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>Exclude %n module</numerusform>
+            <numerusform>Exclude %n modules</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::SpectrumView</name>
     <message numerus="yes">
         <source>%n configuration(s) without a spectrum: press Compute.</source>

@@ -3488,6 +3488,52 @@ A JSON spec of one of: %2</source>
         <source>Fusion group %1: %2</source>
         <translation>融合组 %1：%2</translation>
     </message>
+    <message>
+        <source>Modules no rule quantizes: an exclusion wins over every rule</source>
+        <translation>不被任何规则量化的模块：排除优先于所有规则</translation>
+    </message>
+    <message>
+        <source>Exclude modules…</source>
+        <translation>排除模块…</translation>
+    </message>
+    <message>
+        <source>Pick modules of the opened checkpoint to leave unquantized</source>
+        <translation>选择已打开检查点中保持不量化的模块</translation>
+    </message>
+    <message>
+        <source>Remove exclusion</source>
+        <translation>移除排除项</translation>
+    </message>
+    <message>
+        <source>Excluded:</source>
+        <translation>已排除：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>排除 %n 个模块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove an exclusion</source>
+        <translation>移除一个排除项</translation>
+    </message>
+    <message>
+        <source>Exclude Modules</source>
+        <translation>排除模块</translation>
+    </message>
+    <message>
+        <source>Filter modules by name</source>
+        <translation>按名称筛选模块</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Pattern %1, dialect %2</source>
+        <translation>模式 %1，方言 %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>

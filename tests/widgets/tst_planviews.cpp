@@ -10,7 +10,10 @@
 #include "recipeeditor.h"
 
 #include <QComboBox>
+#include <QDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -103,6 +106,49 @@ private slots:
             QVERIFY(e.recipe() == states[k]);
             QCOMPARE(tableTexts(e), tables[k]);
         }
+    }
+
+    void exclusionsArePickedFromTheModulesAsAList()
+    {
+        RecipeEditor e;
+        QVERIFY(!e.pickExclusions()); // no checkpoint: nothing to pick from
+        e.setModules(kModules);
+        // The recipe's own (default) exclusions are listed too.
+        const int n0 = e.exclusionList()->count();
+        QCOMPARE(n0, static_cast<int>(e.recipe().exclude.size()));
+        const auto excludedBefore = e.check().excluded.size();
+        // The picker lists every module; a filter narrows it, OK excludes the selection.
+        auto *dialog = e.pickExclusions();
+        QVERIFY(dialog);
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("excludePickerList"));
+        QVERIFY(list);
+        QCOMPARE(list->count(), static_cast<int>(kModules.size()));
+        dialog->findChild<QLineEdit *>()->setText(QStringLiteral("down_proj"));
+        int shown = 0;
+        for (int i = 0; i < list->count(); ++i)
+            if (!list->item(i)->isHidden()) {
+                ++shown;
+                list->item(i)->setSelected(true);
+            }
+        QVERIFY(shown >= 1 && shown < list->count());
+        dialog->accept();
+        QCOMPARE(e.exclusionList()->count(), n0 + shown);
+        const auto &added = e.recipe().exclude.back();
+        QCOMPARE(added.dialect, PatternDialect::Exact);
+        QVERIFY(QString::fromStdString(added.pattern).contains(QStringLiteral("down_proj")));
+        QVERIFY(e.exclusionList()->item(n0 + shown - 1)->text().contains(QStringLiteral("down_proj")));
+        QCOMPARE(e.check().excluded.size(), excludedBefore + static_cast<std::size_t>(shown));
+        // One undo step; the same module twice is excluded once.
+        const int steps = e.undoStack()->count();
+        QVERIFY(e.addExclusions({QString::fromStdString(added.pattern)}));
+        QCOMPARE(e.undoStack()->count(), steps);
+        QVERIFY(e.removeExclusion(n0));
+        QCOMPARE(e.exclusionList()->count(), n0 + shown - 1);
+        e.undoStack()->undo();
+        QCOMPARE(e.exclusionList()->count(), n0 + shown);
+        e.undoStack()->undo();
+        QCOMPARE(e.exclusionList()->count(), n0);
+        QVERIFY(!e.removeExclusion(n0));
     }
 
     void overlapsResolveByPrecedenceInEveryDialect()

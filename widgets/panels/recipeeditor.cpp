@@ -2,9 +2,13 @@
 #include "recipeeditor.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
@@ -68,9 +72,29 @@ RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
 
+    // The exclusions: a list, each entry picked from the checkpoint's modules (no typed JSON).
+    m_excluded = new QListWidget(this);
+    m_excluded->setObjectName(QStringLiteral("recipeExclusions"));
+    m_excluded->setMaximumHeight(fontMetrics().height() * 6);
+    m_excluded->setToolTip(tr("Modules no rule quantizes: an exclusion wins over every rule"));
+    m_pick = new QPushButton(tr("Exclude modules…"), this);
+    m_pick->setToolTip(tr("Pick modules of the opened checkpoint to leave unquantized"));
+    auto *unexclude = new QPushButton(tr("Remove exclusion"), this);
+    auto *exclusionButtons = new QVBoxLayout;
+    exclusionButtons->addWidget(m_pick);
+    exclusionButtons->addWidget(unexclude);
+    exclusionButtons->addStretch(1);
+    auto *exclusions = new QHBoxLayout;
+    exclusions->addWidget(new QLabel(tr("Excluded:"), this), 0, Qt::AlignTop);
+    exclusions->addWidget(m_excluded, 1);
+    exclusions->addLayout(exclusionButtons);
+    connect(m_pick, &QPushButton::clicked, this, [this] { pickExclusions(); });
+    connect(unexclude, &QPushButton::clicked, this, [this] { removeExclusion(m_excluded->currentRow()); });
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_table, 1);
+    layout->addLayout(exclusions);
     layout->addWidget(m_summary);
     layout->addWidget(m_status);
 
@@ -217,6 +241,65 @@ bool RecipeEditor::setRuleSpecs(int rule, const QString &json)
     return commit(std::move(next), tr("Edit specs"));
 }
 
+bool RecipeEditor::addExclusions(const QStringList &patterns, PatternDialect dialect)
+{
+    Recipe next = m_recipe;
+    for (const auto &p : patterns) {
+        const RecipeExclude e{p.toStdString(), dialect};
+        if (!p.isEmpty() && std::find(next.exclude.begin(), next.exclude.end(), e) == next.exclude.end())
+            next.exclude.push_back(e);
+    }
+    return commit(std::move(next), tr("Exclude %n module(s)", nullptr, static_cast<int>(patterns.size())));
+}
+
+bool RecipeEditor::removeExclusion(int index)
+{
+    if (index < 0 || index >= static_cast<int>(m_recipe.exclude.size()))
+        return false;
+    Recipe next = m_recipe;
+    next.exclude.erase(next.exclude.begin() + index);
+    return commit(std::move(next), tr("Remove an exclusion"));
+}
+
+QDialog *RecipeEditor::pickExclusions()
+{
+    if (m_modules.empty())
+        return nullptr;
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("excludePicker"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Exclude Modules"));
+    auto *filter = new QLineEdit(dialog);
+    filter->setPlaceholderText(tr("Filter modules by name"));
+    filter->setClearButtonEnabled(true);
+    auto *list = new QListWidget(dialog);
+    list->setObjectName(QStringLiteral("excludePickerList"));
+    list->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    for (const auto &m : m_modules)
+        list->addItem(fromStd(m));
+    connect(filter, &QLineEdit::textChanged, list, [list](const QString &text) {
+        for (int i = 0; i < list->count(); ++i)
+            list->item(i)->setHidden(!list->item(i)->text().contains(text, Qt::CaseInsensitive));
+    });
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    connect(box, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(dialog, &QDialog::accepted, this, [this, list] {
+        QStringList picked;
+        for (auto *item : list->selectedItems())
+            picked << item->text();
+        if (!picked.isEmpty())
+            addExclusions(picked);
+    });
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(filter);
+    layout->addWidget(list, 1);
+    layout->addWidget(box);
+    dialog->resize(520, 420);
+    dialog->open(); // not modal for the event loop: the window keeps running
+    return dialog;
+}
+
 int RecipeEditor::wins(int rule) const
 {
     int n = 0;
@@ -299,6 +382,15 @@ void RecipeEditor::rebuild()
         const QSignalBlocker block(box);
         box->setCurrentIndex(static_cast<int>(r.dialect));
     }
+    m_excluded->clear();
+    for (const auto &e : m_recipe.exclude) {
+        const QString dialect = fromStd(std::string(toString(e.dialect)));
+        auto *item = new QListWidgetItem(
+            e.dialect == PatternDialect::Exact ? fromStd(e.pattern) : tr("%1 (%2)").arg(fromStd(e.pattern), dialect));
+        item->setToolTip(tr("Pattern %1, dialect %2").arg(fromStd(e.pattern), dialect));
+        m_excluded->addItem(item);
+    }
+    m_pick->setEnabled(!m_modules.empty());
     QStringList lines;
     if (!m_modules.empty())
         lines << tr("%1 of %2 modules matched, %3 unmatched, %4 excluded, %5 overlaps")

@@ -6,14 +6,18 @@
 /// restores the rules exactly), and live columns against the opened checkpoint's modules: the
 /// modules each rule wins (the first matching rule wins; an exclude entry wins over every rule)
 /// and those it matches but loses to an earlier rule, the modules no rule matches, and the
-/// fusion groups whose members resolve to different specs (core/recipe/recipe_check.h). Export
-/// hands the recipe's JSON to the Export tab.
+/// fusion groups whose members resolve to different specs (core/recipe/recipe_check.h). The
+/// exclusions are a list below the rules: **Exclude modules…** picks them from the opened
+/// checkpoint's modules (filtered by name), each an exact-name entry. Export hands the recipe's
+/// JSON to the Export tab.
 #include <QWidget>
 
 #include "recipe/recipe.h"
 #include "recipe/recipe_check.h"
 
+class QDialog;
 class QLabel;
+class QListWidget;
 class QPushButton;
 class QTableWidget;
 class QUndoStack;
@@ -43,6 +47,13 @@ public:
     bool setRulePatterns(int rule, const QString &patterns);
     /// A JSON array of spec objects (or one object).
     bool setRuleSpecs(int rule, const QString &json);
+    /// Excludes `patterns` (module names, or patterns of `dialect`) in one undoable step; those
+    /// already excluded are skipped.
+    bool addExclusions(const QStringList &patterns, PatternDialect dialect = PatternDialect::Exact);
+    bool removeExclusion(int index);
+    /// The picker of the opened checkpoint's modules (a non-modal dialog; OK excludes the
+    /// selected ones). Returns the dialog (for tests), nullptr without modules.
+    QDialog *pickExclusions();
 
     /// Modules rule `r` wins / matches but loses to an earlier rule (last check).
     int wins(int rule) const;
@@ -51,6 +62,7 @@ public:
 
     QUndoStack *undoStack() const { return m_undo; }
     QTableWidget *table() const { return m_table; }
+    QListWidget *exclusionList() const { return m_excluded; }
     QLabel *status() const { return m_status; }
     QPushButton *exportButton() const { return m_export; }
 
@@ -72,6 +84,8 @@ private:
     std::vector<std::string> m_modules;
     RecipeCheck m_check;
     QTableWidget *m_table = nullptr;
+    QListWidget *m_excluded = nullptr;
+    QPushButton *m_pick = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_export = nullptr;
