@@ -3345,12 +3345,6 @@ KL %6, Top-1 %7</translation>
         <translation>%1 aus %2</translation>
     </message>
     <message>
-        <source>%1
-A JSON spec of one of: %2</source>
-        <translation>%1
-Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
-    </message>
-    <message>
         <source>Compare another configuration (up to %1): a copy of the one being edited</source>
         <translation>Eine weitere Konfiguration vergleichen (bis zu %1): eine Kopie der gerade bearbeiteten</translation>
     </message>
@@ -3574,6 +3568,42 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <source>Pattern %1, dialect %2</source>
         <translation>Muster %1, Dialekt %2</translation>
     </message>
+    <message>
+        <source>Add spec</source>
+        <translation>Spezifikation hinzufügen</translation>
+    </message>
+    <message>
+        <source>Another spec for this rule: an exporter takes the first one its format can store</source>
+        <translation>Eine weitere Spezifikation für diese Regel: ein Exporter nimmt die erste, die sein Format speichern kann</translation>
+    </message>
+    <message>
+        <source>Remove spec</source>
+        <translation>Spezifikation entfernen</translation>
+    </message>
+    <message>
+        <source>Edit a spec</source>
+        <translation>Eine Spezifikation bearbeiten</translation>
+    </message>
+    <message>
+        <source>Add a spec</source>
+        <translation>Eine Spezifikation hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove a spec</source>
+        <translation>Eine Spezifikation entfernen</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit its spec.</source>
+        <translation>Eine Regel auswählen, um ihre Spezifikation zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Spec of rule “%1”:</source>
+        <translation>Spezifikation der Regel „%1“:</translation>
+    </message>
+    <message>
+        <source>Spec %1 of %2</source>
+        <translation>Spezifikation %1 von %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>
@@ -3795,6 +3825,17 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>%1: %2 (%3 σ₁)</source>
         <translation>%1: %2 (%3 σ₁)</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpecForm</name>
+    <message>
+        <source>Method:</source>
+        <translation>Methode:</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s JSON (read-only): what the recipe file holds</source>
+        <translation>Das JSON der Spezifikation (nur lesbar): was die Rezeptdatei enthält</translation>
     </message>
 </context>
 <context>

@@ -3294,12 +3294,6 @@ KL %6，Top-1 %7</translation>
         <translation>⚠ %1</translation>
     </message>
     <message>
-        <source>%1
-A JSON spec of one of: %2</source>
-        <translation>%1
-以下方法之一的 JSON 规格：%2</translation>
-    </message>
-    <message>
         <source>+ Add</source>
         <translation>+ 添加</translation>
     </message>
@@ -3534,6 +3528,42 @@ A JSON spec of one of: %2</source>
         <source>Pattern %1, dialect %2</source>
         <translation>模式 %1，方言 %2</translation>
     </message>
+    <message>
+        <source>Add spec</source>
+        <translation>添加规格</translation>
+    </message>
+    <message>
+        <source>Another spec for this rule: an exporter takes the first one its format can store</source>
+        <translation>此规则的另一个规格：导出器采用其格式能存储的第一个</translation>
+    </message>
+    <message>
+        <source>Remove spec</source>
+        <translation>移除规格</translation>
+    </message>
+    <message>
+        <source>Edit a spec</source>
+        <translation>编辑规格</translation>
+    </message>
+    <message>
+        <source>Add a spec</source>
+        <translation>添加一个规格</translation>
+    </message>
+    <message>
+        <source>Remove a spec</source>
+        <translation>移除一个规格</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit its spec.</source>
+        <translation>选择一条规则以编辑其规格。</translation>
+    </message>
+    <message>
+        <source>Spec of rule “%1”:</source>
+        <translation>规则“%1”的规格：</translation>
+    </message>
+    <message>
+        <source>Spec %1 of %2</source>
+        <translation>第 %1 个规格（共 %2 个）</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>
@@ -3755,6 +3785,17 @@ A JSON spec of one of: %2</source>
     <message>
         <source>%1: %2 (%3 σ₁)</source>
         <translation>%1：%2（%3 σ₁）</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpecForm</name>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s JSON (read-only): what the recipe file holds</source>
+        <translation>规格的 JSON（只读）：配方文件中保存的内容</translation>
     </message>
 </context>
 <context>

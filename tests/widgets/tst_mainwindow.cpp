@@ -17,6 +17,7 @@
 #include "overviewview.h"
 #include "numbersview.h"
 #include "quantizerpanel.h"
+#include "specform.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
 
@@ -251,17 +252,25 @@ private slots:
             }
             QCOMPARE(w.results()->outcomes.size(), configs.size());
         }
-        // A nested spec is edited as JSON and checked like the rest.
+        // A nested spec (a ProgressiveSpec stage) is edited by the same schema form as a recipe
+        // rule's spec: its fields, no JSON to type; an edit lands in the stage.
+        int stagesEdited = 0;
         for (std::size_t i = 0; i < methods.size(); ++i)
             for (const auto &f : methods[i].fields)
                 if (f.kind == "spec") {
                     QVERIFY(panel->setConfigurations({{"A", methods[i].defaults}}).isEmpty());
-                    auto *edit = qobject_cast<QLineEdit *>(panel->editor(0, QString::fromStdString(f.key)));
-                    QVERIFY(edit);
-                    QTest::keyClicks(edit,
-                                     QStringLiteral("x")); // not JSON any more: refused, spec kept
-                    QVERIFY(panel->configurations()[0].spec[f.key] == methods[i].defaults[f.key]);
+                    auto *form = qobject_cast<SpecForm *>(panel->editor(0, QString::fromStdString(f.key)));
+                    QVERIFY(form);
+                    QVERIFY(form->findChildren<QLineEdit *>().isEmpty());
+                    QCOMPARE(form->spec()["method"], methods[i].defaults[f.key]["method"]);
+                    if (auto *bits = qobject_cast<QSpinBox *>(form->editor(QStringLiteral("bits")))) {
+                        bits->setValue(bits->value() == 4 ? 3 : 4);
+                        QCOMPARE(panel->configurations()[0].spec[f.key]["bits"], bits->value());
+                        QVERIFY(panel->validationError(0).isEmpty());
+                        ++stagesEdited;
+                    }
                 }
+        QVERIFY(stagesEdited >= 1);
     }
 
     void recentFilesThatHaveGoneAreGreyed()

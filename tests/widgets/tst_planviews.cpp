@@ -8,12 +8,15 @@
 #include "budgetview.h"
 #include "paretoplot.h"
 #include "recipeeditor.h"
+#include "specform.h"
 
 #include <QComboBox>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -106,6 +109,48 @@ private slots:
             QVERIFY(e.recipe() == states[k]);
             QCOMPARE(tableTexts(e), tables[k]);
         }
+    }
+
+    void ruleSpecsAreEditedWithTheSchemaFormNotTypedJson()
+    {
+        RecipeEditor e;
+        e.setModules(kModules);
+        QCoreApplication::processEvents();
+        // The Specs column is a read-only summary; the form below edits the selected rule's spec.
+        QVERIFY(!(e.table()->item(0, RecipeEditor::Specs)->flags() & Qt::ItemIsEditable));
+        e.editSpec(0);
+        auto *form = e.specForm();
+        QCOMPARE(form->spec(), e.recipe().rules[0].specs[0]);
+        QVERIFY(form->jsonView() && form->jsonView()->isReadOnly());
+        auto *bits = qobject_cast<QSpinBox *>(form->editor(QStringLiteral("bits")));
+        QVERIFY(bits);
+        const int was = bits->value();
+        bits->setValue(was == 4 ? 3 : 4);
+        QCOMPARE(e.recipe().rules[0].specs[0]["bits"], bits->value());
+        QVERIFY(form->jsonView()->toPlainText().contains(QStringLiteral("\"bits\": %1").arg(bits->value())));
+        // Undo: the recipe and then the form go back.
+        e.undoStack()->undo();
+        QCOMPARE(e.recipe().rules[0].specs[0]["bits"], was);
+        QTRY_COMPARE(form->spec()["bits"], was);
+        // A ProgressiveSpec's stages are forms too: no JSON to type anywhere.
+        form->methodBox()->setCurrentIndex(form->methodBox()->findData(QStringLiteral("progressive")));
+        QTRY_COMPARE(e.recipe().rules[0].specs[0]["method"], "progressive");
+        QTRY_VERIFY(form->editor(QStringLiteral("stage2")) != nullptr);
+        auto *stage2 = qobject_cast<SpecForm *>(form->editor(QStringLiteral("stage2")));
+        QVERIFY(stage2);
+        QVERIFY(form->findChildren<QLineEdit *>().isEmpty());
+        auto *stageBits = qobject_cast<QSpinBox *>(stage2->editor(QStringLiteral("bits")));
+        QVERIFY(stageBits);
+        stageBits->setValue(stageBits->value() == 4 ? 3 : 4);
+        QCOMPARE(e.recipe().rules[0].specs[0]["stage2"]["bits"], stageBits->value());
+        // A second spec for the rule, chosen in the box, and removed again.
+        QVERIFY(e.addRuleSpec(0));
+        QCOMPARE(e.recipe().rules[0].specs.size(), std::size_t{2});
+        e.editSpec(0, 1);
+        QCOMPARE(e.specChoice()->count(), 2);
+        QCOMPARE(form->spec()["method"], "int");
+        QVERIFY(e.removeRuleSpec(0, 1));
+        QVERIFY(!e.removeRuleSpec(0, 0)); // a rule keeps one spec
     }
 
     void exclusionsArePickedFromTheModulesAsAList()

@@ -18,6 +18,8 @@
 
 #include "qtstring.h"
 #include "quant/quant_spec.h"
+#include "quant/quantizer.h"
+#include "specform.h"
 
 namespace quantscope {
 
@@ -91,9 +93,44 @@ RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::
     connect(m_pick, &QPushButton::clicked, this, [this] { pickExclusions(); });
     connect(unexclude, &QPushButton::clicked, this, [this] { removeExclusion(m_excluded->currentRow()); });
 
+    // The selected rule's spec as a form (the Specs column is its read-only summary).
+    m_specTitle = new QLabel(this);
+    m_specPick = new QComboBox(this);
+    m_specPick->setObjectName(QStringLiteral("recipeSpecChoice"));
+    auto *addSpec = new QPushButton(tr("Add spec"), this);
+    addSpec->setToolTip(tr("Another spec for this rule: an exporter takes the first one its format can store"));
+    auto *removeSpec = new QPushButton(tr("Remove spec"), this);
+    auto *specRow = new QHBoxLayout;
+    specRow->addWidget(m_specTitle, 1);
+    specRow->addWidget(m_specPick);
+    specRow->addWidget(addSpec);
+    specRow->addWidget(removeSpec);
+    m_specForm = new SpecForm(quantizerMethods(), true, this);
+    m_specForm->setObjectName(QStringLiteral("recipeSpecForm"));
+    connect(m_specForm, &SpecForm::specChanged, this, [this](const nlohmann::json &spec) {
+        if (!m_rebuilding)
+            setRuleSpec(m_specRule, m_specIndex, spec);
+    });
+    connect(m_specPick, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!m_rebuilding && i >= 0)
+            editSpec(m_specRule, i);
+    });
+    connect(addSpec, &QPushButton::clicked, this, [this] {
+        if (addRuleSpec(m_specRule))
+            editSpec(m_specRule,
+                     static_cast<int>(m_recipe.rules[static_cast<std::size_t>(m_specRule)].specs.size()) - 1);
+    });
+    connect(removeSpec, &QPushButton::clicked, this, [this] { removeRuleSpec(m_specRule, m_specIndex); });
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (!m_rebuilding && row >= 0 && row != m_specRule)
+            editSpec(row, 0);
+    });
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_table, 1);
+    layout->addLayout(specRow);
+    layout->addWidget(m_specForm);
     layout->addLayout(exclusions);
     layout->addWidget(m_summary);
     layout->addWidget(m_status);
@@ -241,6 +278,73 @@ bool RecipeEditor::setRuleSpecs(int rule, const QString &json)
     return commit(std::move(next), tr("Edit specs"));
 }
 
+bool RecipeEditor::setRuleSpec(int rule, int index, const nlohmann::json &spec)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    auto &specs = next.rules[static_cast<std::size_t>(rule)].specs;
+    if (index < 0 || index >= static_cast<int>(specs.size()))
+        return false;
+    specs[static_cast<std::size_t>(index)] = spec;
+    return commit(std::move(next), tr("Edit a spec"));
+}
+
+bool RecipeEditor::addRuleSpec(int rule)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    next.rules[static_cast<std::size_t>(rule)].specs.push_back(
+        toJson(parseQuantSpec(nlohmann::json{{"method", "int"}})));
+    return commit(std::move(next), tr("Add a spec"));
+}
+
+bool RecipeEditor::removeRuleSpec(int rule, int index)
+{
+    if (rule < 0 || rule >= static_cast<int>(m_recipe.rules.size()))
+        return false;
+    Recipe next = m_recipe;
+    auto &specs = next.rules[static_cast<std::size_t>(rule)].specs;
+    if (specs.size() <= 1 || index < 0 || index >= static_cast<int>(specs.size()))
+        return false;
+    specs.erase(specs.begin() + index);
+    return commit(std::move(next), tr("Remove a spec"));
+}
+
+void RecipeEditor::editSpec(int rule, int index)
+{
+    m_specRule = rule;
+    m_specIndex = index;
+    syncSpecForm();
+}
+
+void RecipeEditor::syncSpecForm()
+{
+    const bool valid = m_specRule >= 0 && m_specRule < static_cast<int>(m_recipe.rules.size());
+    m_specForm->setEnabled(valid);
+    m_specPick->setEnabled(valid);
+    if (!valid) {
+        m_specTitle->setText(tr("Select a rule to edit its spec."));
+        return;
+    }
+    const auto &r = m_recipe.rules[static_cast<std::size_t>(m_specRule)];
+    m_specIndex = std::clamp(m_specIndex, 0, static_cast<int>(r.specs.size()) - 1);
+    m_specTitle->setText(tr("Spec of rule “%1”:").arg(fromStd(r.name)));
+    const bool was = m_rebuilding;
+    m_rebuilding = true;
+    m_specPick->clear();
+    for (std::size_t i = 0; i < r.specs.size(); ++i)
+        m_specPick->addItem(tr("Spec %1 of %2").arg(i + 1).arg(r.specs.size()));
+    m_specPick->setCurrentIndex(m_specIndex);
+    const auto &spec = r.specs[static_cast<std::size_t>(m_specIndex)];
+    // Only when the recipe holds another spec than the form (undo, redo, another rule): an
+    // edit in the form must keep its editor.
+    if (m_specForm->spec() != spec)
+        m_specForm->setSpec(spec);
+    m_rebuilding = was;
+}
+
 bool RecipeEditor::addExclusions(const QStringList &patterns, PatternDialect dialect)
 {
     Recipe next = m_recipe;
@@ -361,7 +465,7 @@ void RecipeEditor::rebuild()
         set(Name, fromStd(r.name), true);
         set(Dialect, QString(), false);
         set(Patterns, patternsText(r), true);
-        set(Specs, specsText(r), true);
+        set(Specs, specsText(r), false); // the spec form below edits it
         set(Wins, QString::number(wins(i)), false);
         set(Loses, QString::number(loses(i)), false);
         auto *box = qobject_cast<QComboBox *>(m_table->cellWidget(i, Dialect));
@@ -403,6 +507,8 @@ void RecipeEditor::rebuild()
         lines << tr("Fusion group %1: %2").arg(fromStd(f.group), fromStd(f.message));
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_rebuilding = false;
+    // Queued: an edit in the form arrives here from the form's own editor's signal.
+    QMetaObject::invokeMethod(this, &RecipeEditor::syncSpecForm, Qt::QueuedConnection);
 }
 
 void RecipeEditor::cellEdited(int row, int column)

@@ -15,6 +15,7 @@
 #include "recipe/recipe.h"
 #include "recipe/recipe_check.h"
 
+class QComboBox;
 class QDialog;
 class QLabel;
 class QListWidget;
@@ -23,6 +24,8 @@ class QTableWidget;
 class QUndoStack;
 
 namespace quantscope {
+
+class SpecForm;
 
 class RecipeEditor : public QWidget {
     Q_OBJECT
@@ -47,6 +50,11 @@ public:
     bool setRulePatterns(int rule, const QString &patterns);
     /// A JSON array of spec objects (or one object).
     bool setRuleSpecs(int rule, const QString &json);
+    /// Spec `index` of `rule` (what the spec form below the table edits).
+    bool setRuleSpec(int rule, int index, const nlohmann::json &spec);
+    /// Adds the default INT spec to `rule` / removes its spec `index` (a rule keeps one at least).
+    bool addRuleSpec(int rule);
+    bool removeRuleSpec(int rule, int index);
     /// Excludes `patterns` (module names, or patterns of `dialect`) in one undoable step; those
     /// already excluded are skipped.
     bool addExclusions(const QStringList &patterns, PatternDialect dialect = PatternDialect::Exact);
@@ -63,6 +71,12 @@ public:
     QUndoStack *undoStack() const { return m_undo; }
     QTableWidget *table() const { return m_table; }
     QListWidget *exclusionList() const { return m_excluded; }
+    /// The form of the selected rule's spec (the table's Specs column is its read-only summary).
+    SpecForm *specForm() const { return m_specForm; }
+    /// Which of the selected rule's specs the form shows.
+    QComboBox *specChoice() const { return m_specPick; }
+    /// Shows spec `index` of `rule` in the form.
+    void editSpec(int rule, int index = 0);
     QLabel *status() const { return m_status; }
     QPushButton *exportButton() const { return m_export; }
 
@@ -79,12 +93,18 @@ private:
     void cellEdited(int row, int column);
     QString patternsText(const RecipeRule &r) const;
     QString specsText(const RecipeRule &r) const;
+    /// The form and its choice follow the recipe (after an edit, undo or redo).
+    void syncSpecForm();
 
     Recipe m_recipe;
     std::vector<std::string> m_modules;
     RecipeCheck m_check;
     QTableWidget *m_table = nullptr;
     QListWidget *m_excluded = nullptr;
+    SpecForm *m_specForm = nullptr;
+    QComboBox *m_specPick = nullptr;
+    QLabel *m_specTitle = nullptr;
+    int m_specRule = -1, m_specIndex = 0;
     QPushButton *m_pick = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_status = nullptr;
