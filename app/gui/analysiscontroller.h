@@ -37,10 +37,10 @@ public:
     ScaleConstantView *scaleConstantView() const { return m_scale; }
     KurtosisView *kurtosisView() const { return m_kurtosis; }
     GemmTimingView *gemmTimingView() const { return m_gemm; }
-    bool isRunning() const
-    {
-        return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning() || m_previewJob.isRunning();
-    }
+    /// A job of the three views runs.
+    bool isRunning() const { return m_scaleJob.isRunning() || m_kurtosisJob.isRunning() || m_gemmJob.isRunning(); }
+    /// That, or the selected tensor's preview is being computed.
+    bool isBusy() const { return isRunning() || m_previewJob.isRunning(); }
     /// Stops the jobs and waits for the workers.
     void shutdown();
 

@@ -130,7 +130,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_reportsRunning > 0 || m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() ||
-           m_analysis->isRunning() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
+           m_analysis->isBusy() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
            (m_plan && m_plan->isRunning()) || (m_model && m_model->isRunning()) || (m_kv && m_kv->isRunning());
 }
 

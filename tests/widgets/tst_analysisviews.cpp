@@ -257,8 +257,7 @@ private slots:
 
     void kurtosisScatterLabelsNeverOverlap()
     {
-        // 35 tensors × 2 configurations in a narrow band of kurtosis and error (as the demo's
-        // projections are): the labels overlapped into one block (issue 42).
+        // 35 tensors × 2 configurations: the labels overlapped into one block (issue 42).
         std::vector<KurtosisPoint> points;
         for (int t = 0; t < 35; ++t)
             for (int c = 0; c < 2; ++c) {
@@ -266,9 +265,10 @@ private slots:
                 p.tensor = "model.layers." + std::to_string(t / 7) + ".mlp.proj_" + std::to_string(t % 7) + ".weight";
                 p.label = c == 0 ? "A · INT4 g128 sym" : "B · INT8 per channel sym";
                 p.colorIndex = c;
-                p.kurtosis = 0.5 + 0.01 * t;
+                // Twenty in one dense block (as the demo's projections are), fifteen spread out.
+                p.kurtosis = t < 20 ? 0.5 + 0.002 * t : 0.5 + 0.55 * ((t - 20) % 3);
                 p.rotatedKurtosis = p.kurtosis;
-                p.relError = (c == 0 ? 0.1 : 0.02) + 0.0005 * t;
+                p.relError = (c == 0 ? 0.1 : 0.02) + (t < 20 ? 0.0002 * t : 0.03 * ((t - 20) / 3));
                 points.push_back(p);
             }
         KurtosisScatterPlot plot;
@@ -279,10 +279,11 @@ private slots:
         plot.replot();
         QCOMPARE(plot.labelCount(), 70);
         const auto rects = plot.shownLabelRects();
-        QVERIFY2(rects.size() >= 4, qPrintable(QString::number(rects.size())));
+        // The spread points get their names, the block only a few.
+        QVERIFY2(rects.size() >= 10, qPrintable(QString::number(rects.size())));
         QVERIFY(rects.size() < 70);
         for (int i = 0; i < rects.size(); ++i) {
-            QVERIFY(plot.axisRect()->rect().contains(rects[i]));
+            QVERIFY(QRectF(plot.axisRect()->rect()).contains(rects[i]));
             for (int k = i + 1; k < rects.size(); ++k)
                 QVERIFY2(!rects[i].intersects(rects[k]),
                          qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(k)));
