@@ -513,7 +513,7 @@
     </message>
     <message>
         <source>Tensor:</source>
-        <translation>Gewichtstensor:</translation>
+        <translation>Gewicht:</translation>
     </message>
     <message>
         <source>Shade:</source>
@@ -3570,7 +3570,7 @@ KL %6, Top-1 %7</translation>
     </message>
     <message>
         <source>Add spec</source>
-        <translation>Spezifikation hinzufügen</translation>
+        <translation>Hinzufügen</translation>
     </message>
     <message>
         <source>Another spec for this rule: an exporter takes the first one its format can store</source>
@@ -3578,7 +3578,7 @@ KL %6, Top-1 %7</translation>
     </message>
     <message>
         <source>Remove spec</source>
-        <translation>Spezifikation entfernen</translation>
+        <translation>Entfernen</translation>
     </message>
     <message>
         <source>Edit a spec</source>

@@ -16,6 +16,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "elidedlabel.h"
 #include "qtstring.h"
 #include "quant/quant_spec.h"
 #include "quant/quantizer.h"
@@ -94,7 +95,8 @@ RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::
     connect(unexclude, &QPushButton::clicked, this, [this] { removeExclusion(m_excluded->currentRow()); });
 
     // The selected rule's spec as a form (the Specs column is its read-only summary).
-    m_specTitle = new QLabel(this);
+    // Elided: a long rule name must not widen the window (issue 42).
+    m_specTitle = new ElidedLabel(this);
     m_specPick = new QComboBox(this);
     m_specPick->setObjectName(QStringLiteral("recipeSpecChoice"));
     auto *addSpec = new QPushButton(tr("Add spec"), this);
@@ -325,12 +327,12 @@ void RecipeEditor::syncSpecForm()
     m_specForm->setEnabled(valid);
     m_specPick->setEnabled(valid);
     if (!valid) {
-        m_specTitle->setText(tr("Select a rule to edit its spec."));
+        m_specTitle->setFullText(tr("Select a rule to edit its spec."));
         return;
     }
     const auto &r = m_recipe.rules[static_cast<std::size_t>(m_specRule)];
     m_specIndex = std::clamp(m_specIndex, 0, static_cast<int>(r.specs.size()) - 1);
-    m_specTitle->setText(tr("Spec of rule “%1”:").arg(fromStd(r.name)));
+    m_specTitle->setFullText(tr("Spec of rule “%1”:").arg(fromStd(r.name)));
     const bool was = m_rebuilding;
     m_rebuilding = true;
     m_specPick->clear();

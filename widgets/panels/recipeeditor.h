@@ -25,6 +25,7 @@ class QUndoStack;
 
 namespace quantscope {
 
+class ElidedLabel;
 class SpecForm;
 
 class RecipeEditor : public QWidget {
@@ -103,7 +104,7 @@ private:
     QListWidget *m_excluded = nullptr;
     SpecForm *m_specForm = nullptr;
     QComboBox *m_specPick = nullptr;
-    QLabel *m_specTitle = nullptr;
+    ElidedLabel *m_specTitle = nullptr;
     int m_specRule = -1, m_specIndex = 0;
     QPushButton *m_pick = nullptr;
     QLabel *m_summary = nullptr;
