@@ -11,6 +11,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QUndoStack>
@@ -128,11 +130,27 @@ RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::
             editSpec(row, 0);
     });
 
+    // The rules above, the selected rule's spec below, split as the user drags; the form
+    // scrolls so that neither squeezes the other out on a 800 px high screen.
+    auto *specPane = new QWidget(this);
+    auto *specLayout = new QVBoxLayout(specPane);
+    specLayout->setContentsMargins(0, 0, 0, 0);
+    specLayout->addLayout(specRow);
+    auto *specScroll = new QScrollArea(specPane);
+    specScroll->setWidgetResizable(true);
+    specScroll->setFrameShape(QFrame::NoFrame);
+    specScroll->setWidget(m_specForm);
+    specLayout->addWidget(specScroll, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(specPane);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
-    layout->addWidget(m_table, 1);
-    layout->addLayout(specRow);
-    layout->addWidget(m_specForm);
+    layout->addWidget(split, 1);
     layout->addLayout(exclusions);
     layout->addWidget(m_summary);
     layout->addWidget(m_status);
@@ -159,6 +177,8 @@ RecipeEditor::RecipeEditor(QWidget *parent) : QWidget(parent), m_recipe(Recipe::
             [this] { emit exportRequested(QString::fromStdString(m_recipe.text())); });
     // Queued: an edit rebuilds the table, not inside the model's own signal.
     connect(m_table, &QTableWidget::cellChanged, this, &RecipeEditor::cellEdited, Qt::QueuedConnection);
+    if (!m_recipe.rules.empty())
+        m_specRule = 0;
     rebuild();
 }
 
@@ -176,6 +196,9 @@ void RecipeEditor::setRecipe(const Recipe &recipe)
 void RecipeEditor::applyRecipe(const Recipe &recipe)
 {
     m_recipe = recipe;
+    // The form shows a rule's spec from the start: the first rule's, until another is chosen.
+    if (m_specRule < 0 && !m_recipe.rules.empty())
+        m_specRule = 0;
     rebuild();
 }
 
@@ -339,6 +362,8 @@ void RecipeEditor::syncSpecForm()
     for (std::size_t i = 0; i < r.specs.size(); ++i)
         m_specPick->addItem(tr("Spec %1 of %2").arg(i + 1).arg(r.specs.size()));
     m_specPick->setCurrentIndex(m_specIndex);
+    if (m_table->currentRow() != m_specRule)
+        m_table->selectRow(m_specRule); // the rule the form edits is the one highlighted
     const auto &spec = r.specs[static_cast<std::size_t>(m_specIndex)];
     // Only when the recipe holds another spec than the form (undo, redo, another rule): an
     // edit in the form must keep its editor.
