@@ -3631,6 +3631,10 @@ KL %6, Top-1 %7</translation>
         <source>%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)</source>
         <translation>%1, M %2: %3 FLOP/Byte, %4 TFLOP/s (%5 der Grenze)</translation>
     </message>
+    <message>
+        <source>run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)</source>
+        <translation>von Lauf zu Lauf: %1 bis %2 TFLOP/s (der langsamste und der schnellste gemessene Lauf)</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ScaleConstantPlot</name>

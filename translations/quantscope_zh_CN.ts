@@ -3591,6 +3591,10 @@ KL %6，Top-1 %7</translation>
         <source>%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)</source>
         <translation>%1，M %2：%3 FLOP/字节，%4 TFLOP/s（上限的 %5）</translation>
     </message>
+    <message>
+        <source>run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)</source>
+        <translation>各次运行之间：%1 至 %2 TFLOP/s（最慢与最快的计时运行）</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ScaleConstantPlot</name>

@@ -132,6 +132,10 @@ RooflineView rooflineView(const GemmBenchResult &r)
         if (p.bound.empty() || !(p.intensity > 0) || !(p.tflops > 0))
             continue;
         v.points.push_back({p.series(), p.bound, p.m, p.intensity, p.tflops, p.fractionOfCeiling});
+        if (p.timeMinUs > 0 && p.timeMaxUs >= p.timeMinUs && p.timeUs > 0) {
+            v.points.back().tflopsLow = p.tflops * p.timeUs / p.timeMaxUs;
+            v.points.back().tflopsHigh = p.tflops * p.timeUs / p.timeMinUs;
+        }
         lo = std::min(lo, p.intensity);
         hi = std::max(hi, p.intensity);
     }

@@ -144,6 +144,27 @@ TEST(GemmRoofline, NoPointAboveItsCeilingAndThePointSaysWhy)
         EXPECT_LE(p.fraction, 1.0 + 1e-12);
 }
 
+TEST(GemmRoofline, TheViewCarriesEachPointsRunToRunSpread)
+{
+    GemmBenchResult r;
+    r.peaks = peaks();
+    GemmPoint p;
+    p.format = "bf16", p.m = 4096, p.n = 4096, p.k = 4096, p.timeUs = 10000, p.timeMinUs = 9000, p.timeMaxUs = 12500;
+    GemmPoint none = p; // a GPU point: the median only
+    none.m = 2048, none.timeMinUs = 0, none.timeMaxUs = 0;
+    r.points = {p, none};
+    placeOnRoofline(r);
+    const auto v = rooflineView(r);
+    ASSERT_EQ(v.points.size(), 2u);
+    EXPECT_NEAR(v.points[0].tflopsHigh, v.points[0].tflops * 10000 / 9000, 1e-9);
+    EXPECT_NEAR(v.points[0].tflopsLow, v.points[0].tflops * 10000 / 12500, 1e-9);
+    EXPECT_EQ(v.points[1].tflopsHigh, 0.0);
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(toJson(r).dump()));
+    EXPECT_EQ(back.points[0].timeMinUs, 9000);
+    EXPECT_EQ(back.points[0].timeMaxUs, 12500);
+    EXPECT_EQ(back.points[1].timeMinUs, 0);
+}
+
 TEST(GemmRoofline, CacheRoundTripPerDeviceAndDamagedFile)
 {
     const auto dir = tempDir("cache");
