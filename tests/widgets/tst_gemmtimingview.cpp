@@ -178,6 +178,13 @@ private slots:
             }
         }
         QCOMPARE(bars, static_cast<int>(plot->view().points.size()));
+        // The bound labels never overlap one another (the top of the roofline crowds).
+        const_cast<RooflinePlot *>(plot)->replot();
+        const auto rects = plot->shownLabelRects();
+        QVERIFY(!rects.isEmpty());
+        for (int i = 0; i < rects.size(); ++i)
+            for (int k = i + 1; k < rects.size(); ++k)
+                QVERIFY2(!rects[i].intersects(rects[k]), qPrintable(QStringLiteral("labels %1 and %2").arg(i).arg(k)));
         QVERIFY(plot->xAxis->scaleType() == QCPAxis::stLogarithmic);
         QVERIFY(!view.moePlot()->isVisible());
         // MoE: grouped bars, loop beside strided-batched.

@@ -102,48 +102,7 @@ void KurtosisScatterPlot::thinLabels()
     std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
         return m_labelError[static_cast<std::size_t>(a)] > m_labelError[static_cast<std::size_t>(b)];
     });
-    const QRectF area = axisRect()->rect();
-    // The markers too: a label may not cover another point.
-    QList<QPointF> markers;
-    for (auto *l : m_labels)
-        markers.append(l->position->pixelPosition());
-    constexpr double kMarker = 4.0;
-    // Where a label may sit, the first that fits wins: right of its point, left, then above or
-    // below on either side (the free side of a rising or falling row of points).
-    const Qt::Alignment places[] = {Qt::AlignLeft | Qt::AlignVCenter, Qt::AlignRight | Qt::AlignVCenter,
-                                    Qt::AlignRight | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignTop,
-                                    Qt::AlignLeft | Qt::AlignBottom,  Qt::AlignRight | Qt::AlignTop};
-    m_shownLabels.clear();
-    for (int i : order) {
-        auto *l = m_labels[i];
-        const QPointF at = markers[i];
-        const QFontMetricsF fm(l->font());
-        const QMarginsF pad(l->padding());
-        const QSizeF box(fm.horizontalAdvance(l->text()) + pad.left() + pad.right(),
-                         fm.height() + pad.top() + pad.bottom());
-        bool placed = false;
-        for (const Qt::Alignment a : places) {
-            // The box anchored at the point as QCPItemText anchors it (padding included).
-            const double x = (a & Qt::AlignLeft) ? at.x() : at.x() - box.width();
-            const double y = (a & Qt::AlignVCenter)  ? at.y() - box.height() / 2
-                             : (a & Qt::AlignBottom) ? at.y() - box.height()
-                                                     : at.y();
-            const QRectF r(QPointF(x, y), box);
-            bool fits = area.contains(r);
-            for (int k = 0; fits && k < m_shownLabels.size(); ++k)
-                fits = !m_shownLabels[k].intersects(r);
-            for (int k = 0; fits && k < markers.size(); ++k)
-                fits = k == i ||
-                       !r.intersects(QRectF(markers[k] - QPointF(kMarker, kMarker), QSizeF(2 * kMarker, 2 * kMarker)));
-            if (fits) {
-                l->setPositionAlignment(a);
-                m_shownLabels.append(r);
-                placed = true;
-                break;
-            }
-        }
-        l->setVisible(placed);
-    }
+    m_shownLabels = placeLabels(m_labels, order, axisRect()->rect());
 }
 
 void KurtosisScatterPlot::recolor()

@@ -77,6 +77,13 @@ protected:
     /// Ends every rebuild: with no data the legend hides and the axes return to their
     /// defaults (no stale ranges); with data the legend shows unless unwanted.
     void finishData();
+    /// Places `labels` (QCPItemText anchored at their points) in `order`, the most important
+    /// first, each at the first of six places around its point (right, left, above or below on
+    /// either side) where it overlaps no placed label and no other label's point and stays in
+    /// `area`; a label with no such place is hidden (its point's tooltip names it). Returns the
+    /// drawn labels' boxes in widget pixels. Call once the layout is done (afterLayout).
+    static QList<QRectF> placeLabels(const QList<QCPItemText *> &labels, const std::vector<int> &order,
+                                     const QRectF &area);
     /// "12345" / "1.234e-05": compact numbers for tooltips.
     static QString number(double v);
     /// Full precision for CSV ("shortest text that reads back to the same double").

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace quantscope {
 
@@ -29,6 +30,17 @@ RooflinePlot::RooflinePlot(QWidget *parent) : PlotWidget(parent)
     setMinimumHeight(220);
     clearData();
     applyPalette();
+    // Bound labels where they fit, the compute-bound points' first (the top of the roofline
+    // crowds: issue 42, labels never overlap).
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        std::vector<int> order(m_labels.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+            return m_view.points[static_cast<std::size_t>(a)].tflops >
+                   m_view.points[static_cast<std::size_t>(b)].tflops;
+        });
+        m_shownLabels = placeLabels(QList<QCPItemText *>(m_labels.begin(), m_labels.end()), order, axisRect()->rect());
+    });
 }
 
 QString RooflinePlot::labelFor(const std::string &bound, double fraction)
@@ -44,6 +56,7 @@ void RooflinePlot::clearData()
     m_series.clear();
     m_seriesNames.clear();
     m_labels.clear();
+    m_shownLabels.clear();
     for (auto *bars : m_spread)
         removePlottable(bars);
     m_spread.clear();

@@ -27,6 +27,9 @@ public:
     static QString labelFor(const std::string &bound, double fraction);
     /// The run-to-run spread's error bars, one per series that measured one.
     const std::vector<QCPErrorBars *> &spreadBars() const { return m_spread; }
+    /// The bound labels drawn at the last layout (widget pixels): none overlaps another or a
+    /// point (the others are hidden; a point's tooltip gives its bound).
+    const QList<QRectF> &shownLabelRects() const noexcept { return m_shownLabels; }
 
     QString csv() const override;
     QString toolTipAt(const QPoint &pos) const override;
@@ -41,6 +44,7 @@ private:
     std::vector<std::string> m_seriesNames;
     std::vector<QCPItemText *> m_labels;
     std::vector<QCPErrorBars *> m_spread; ///< per series with a measured spread
+    QList<QRectF> m_shownLabels;
 };
 
 } // namespace quantscope
