@@ -55,8 +55,17 @@ public:
         if (!tickLabels ||
             std::all_of(ticks.begin(), ticks.end(), [this](double t) { return PlotWidget::isPowerOf(t, logBase()); }))
             return;
-        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); ++i)
-            (*tickLabels)[i] = QString::number(ticks[i], 'g', 3);
+        // The 64 ticks asked for (a label per decade) would be 64 linear labels over one another
+        // here: every k-th, at most six.
+        const qsizetype stride = std::max<qsizetype>(1, (ticks.size() + 5) / 6);
+        QVector<double> kept;
+        QVector<QString> labels;
+        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); i += stride) {
+            kept.push_back(ticks[i]);
+            labels.push_back(QString::number(ticks[i], 'g', 3));
+        }
+        ticks = kept;
+        *tickLabels = labels;
     }
 
 protected:
