@@ -19,6 +19,26 @@
         <source>An %1 GPU is present, but it did not start (%2)</source>
         <translation>Eine %1-GPU ist vorhanden, ließ sich aber nicht starten (%2)</translation>
     </message>
+    <message>
+        <source>%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)</source>
+        <translation>%1: %2, %3 Threads, %4 GiB RAM (%5 GiB frei)</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 GiB memory (%4 GiB free), %5 SMs</source>
+        <translation>%1: %2, %3 GiB Speicher (%4 GiB frei), %5 SMs</translation>
+    </message>
+    <message>
+        <source>%1 runs %2; on the CPU: %3</source>
+        <translation>%1 rechnet %2; auf der CPU: %3</translation>
+    </message>
+    <message>
+        <source>GPU: %1 (%2, %3 GiB free of %4)</source>
+        <translation>GPU: %1 (%2, %3 GiB von %4 frei)</translation>
+    </message>
+    <message>
+        <source>CPU: %1 threads (%2)</source>
+        <translation>CPU: %1 Threads (%2)</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -105,6 +125,21 @@
         <source>Timing the GEMMs failed: %1</source>
         <translation>Die GEMM-Zeitmessung ist fehlgeschlagen: %1</translation>
     </message>
+    <message>
+        <source>Scale-constant sweep of %1</source>
+        <translation>Skalierungskonstanten-Durchlauf von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>Kurtosis von %n Tensor</numerusform>
+            <numerusform>Kurtosis von %n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GEMM timing of %1</source>
+        <translation>GEMM-Zeitmessung von %1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::BudgetBarsPlot</name>
@@ -172,7 +207,7 @@
     </message>
     <message>
         <source>Budget:</source>
-        <translation>Budget:</translation>
+        <translation>Bitbudget:</translation>
     </message>
     <message>
         <source>Sweep the selected tensor</source>
@@ -271,11 +306,11 @@
     <name>quantscope::ChannelPlot</name>
     <message>
         <source>max |w|</source>
-        <translation>max |w|</translation>
+        <translation>max. |w|</translation>
     </message>
     <message>
         <source>max |x|</source>
-        <translation>max |x|</translation>
+        <translation>max. |x|</translation>
     </message>
     <message>
         <source>input channel (column)</source>
@@ -358,6 +393,10 @@
     <message>
         <source>Loading %1</source>
         <translation>Lade %1</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2</source>
+        <translation>Vergleich von %1 mit %2</translation>
     </message>
 </context>
 <context>
@@ -474,7 +513,7 @@
     </message>
     <message>
         <source>Tensor:</source>
-        <translation>Tensor:</translation>
+        <translation>Gewicht:</translation>
     </message>
     <message>
         <source>Shade:</source>
@@ -482,7 +521,7 @@
     </message>
     <message>
         <source>max |w|</source>
-        <translation>max |w|</translation>
+        <translation>max. |w|</translation>
     </message>
     <message>
         <source>How many times larger than the median channel&apos;s maximum</source>
@@ -547,6 +586,22 @@
         <source>Channel index</source>
         <translation>Kanalindex</translation>
     </message>
+    <message>
+        <source>%1 — stale: its configuration was edited after the run; run again to update</source>
+        <translation>%1 — veraltet: die Konfiguration wurde nach dem Lauf geändert; zum Aktualisieren erneut ausführen</translation>
+    </message>
+    <message>
+        <source>W before any run: mean %1, std %2, min %3, max %4, |max| %5, excess kurtosis %6</source>
+        <translation>W vor jedem Lauf: Mittelwert %1, Std.-Abw. %2, Minimum %3, Maximum %4, |Maximum| %5, Exzess-Kurtosis %6</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 infinite values</source>
+        <translation>%1 NaN- und %2 unendliche Werte</translation>
+    </message>
+    <message>
+        <source>Press Run to see how each configuration changes these values.</source>
+        <translation>„Ausführen“ drücken, um zu sehen, wie jede Konfiguration diese Werte verändert.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ErrorHistogramPlot</name>
@@ -587,7 +642,7 @@
     </message>
     <message>
         <source>Format:</source>
-        <translation>Format:</translation>
+        <translation>Zielformat:</translation>
     </message>
     <message>
         <source>Activations:</source>
@@ -603,7 +658,7 @@
     </message>
     <message>
         <source>Checkpoint:</source>
-        <translation>Checkpoint:</translation>
+        <translation>Checkpoint-Datei:</translation>
     </message>
     <message>
         <source>Wrote %1 (%2 modules quantized)</source>
@@ -612,6 +667,10 @@
     <message>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Export to %1</source>
+        <translation>Export nach %1</translation>
     </message>
 </context>
 <context>
@@ -695,6 +754,10 @@
         <source>The quantized-weight paths run on a GPU only.</source>
         <translation>Die Pfade mit quantisierten Gewichten laufen nur auf einer GPU.</translation>
     </message>
+    <message>
+        <source>Some points were faster than the measured ceiling (their operands stay in cache): the ceiling was raised to them, so none is drawn above it.</source>
+        <translation>Einige Punkte waren schneller als die gemessene Obergrenze (ihre Operanden bleiben im Cache): die Obergrenze wurde auf sie angehoben, sodass keiner darüber gezeichnet wird.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::HealthController</name>
@@ -713,6 +776,10 @@
     <message>
         <source>The check failed: %1</source>
         <translation>Die Prüfung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Health check of %1</source>
+        <translation>Zustandsprüfung von %1</translation>
     </message>
 </context>
 <context>
@@ -826,6 +893,61 @@
     </message>
 </context>
 <context>
+    <name>quantscope::JobBoard</name>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>replaced by a newer run</source>
+        <translation>durch einen neueren Lauf ersetzt</translation>
+    </message>
+    <message>
+        <source>%1: finished in %2 s</source>
+        <translation>%1: abgeschlossen in %2 s</translation>
+    </message>
+    <message>
+        <source>%1: failed after %2 s: %3</source>
+        <translation>%1: nach %2 s fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>%1: cancelled after %2 s</source>
+        <translation>%1: nach %2 s abgebrochen</translation>
+    </message>
+    <message>
+        <source>%1: replaced by a newer run after %2 s</source>
+        <translation>%1: nach %2 s durch einen neueren Lauf ersetzt</translation>
+    </message>
+    <message>
+        <source>finished in %1 s</source>
+        <translation>abgeschlossen in %1 s</translation>
+    </message>
+    <message>
+        <source>failed after %1 s</source>
+        <translation>nach %1 s fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled after %1 s</source>
+        <translation>nach %1 s abgebrochen</translation>
+    </message>
+    <message>
+        <source>replaced by a newer run after %1 s</source>
+        <translation>nach %1 s durch einen neueren Lauf ersetzt</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::JobController</name>
     <message>
         <source>Open a checkpoint first</source>
@@ -839,20 +961,6 @@
         <source>Select one or more tensors in the Tensors dock, then Run.</source>
         <translation>Im Tensoren-Fenster einen oder mehrere Tensoren auswählen, dann „Ausführen“.</translation>
     </message>
-    <message numerus="yes">
-        <source>Quantizing %n tensor(s)</source>
-        <translation>
-            <numerusform>%n Tensor wird quantisiert</numerusform>
-            <numerusform>%n Tensoren werden quantisiert</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> × %n configuration(s)</source>
-        <translation>
-            <numerusform> × %n Konfiguration</numerusform>
-            <numerusform> × %n Konfigurationen</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 on %2 failed: %3</source>
         <translation>%1 auf %2 fehlgeschlagen: %3</translation>
@@ -860,28 +968,6 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Finished %n run(s)</source>
-        <translation>
-            <numerusform>%n Lauf beendet</numerusform>
-            <numerusform>%n Läufe beendet</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source> in %1 ms</source>
-        <translation> in %1 ms</translation>
-    </message>
-    <message>
-        <source> in %1 s</source>
-        <translation> in %1 s</translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n failed (see the log)</source>
-        <translation>
-            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
-            <numerusform>; %n fehlgeschlagen (siehe Protokoll)</numerusform>
-        </translation>
     </message>
     <message>
         <source>The quantization job failed: %1</source>
@@ -924,6 +1010,54 @@
             <numerusform>%n weitere solche Läufe: in der Übersicht mit ⚠ markiert</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Quantizing %1 × %2</source>
+        <translation>Quantisiere %1 × %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n Tensor</numerusform>
+            <numerusform>%n Tensoren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s)</source>
+        <translation>
+            <numerusform>%n Konfiguration</numerusform>
+            <numerusform>%n Konfigurationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finished %1 in %2 ms</source>
+        <translation>%1 in %2 ms abgeschlossen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n Lauf</numerusform>
+            <numerusform>%n Läufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finished %1 in %2 s</source>
+        <translation>%1 in %2 s abgeschlossen</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed (see the log)</source>
+        <translation>
+            <numerusform>%n fehlgeschlagen (siehe Protokoll)</numerusform>
+            <numerusform>%n fehlgeschlagen (siehe Protokoll)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to run: every configuration has its results for the selected tensors.</source>
+        <translation>Nichts auszuführen: jede Konfiguration hat ihre Ergebnisse für die ausgewählten Tensoren.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::JobProgressWidget</name>
@@ -960,6 +1094,29 @@
     <message>
         <source>Stop the running job (Esc); the runs that finished stay shown</source>
         <translation>Den laufenden Auftrag anhalten (Esc); die fertigen Läufe bleiben sichtbar</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobsView</name>
+    <message>
+        <source>Job</source>
+        <translation>Auftrag</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>No background job has run yet. Quantizing, scanning, sweeping, exporting, comparing, timing, capturing and evaluating are listed here while they run, each with Cancel, and stay listed with how they ended.</source>
+        <translation>Noch kein Hintergrundauftrag ist gelaufen. Quantisieren, Scannen, Durchläufe, Exportieren, Vergleichen, Zeitmessen, Aufzeichnen und Auswerten stehen hier, solange sie laufen, jeweils mit „Abbrechen“, und bleiben mit ihrem Ausgang aufgelistet.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -1136,6 +1293,10 @@
     <message>
         <source>Running every KV scheme on every layer and head…</source>
         <translation>Jedes KV-Schema läuft auf jeder Schicht und jedem Kopf…</translation>
+    </message>
+    <message>
+        <source>KV lab on %1</source>
+        <translation>KV-Labor auf %1</translation>
     </message>
 </context>
 <context>
@@ -1538,7 +1699,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>Demo</source>
-        <translation>Demo</translation>
+        <translation>Demomodell</translation>
     </message>
     <message>
         <source>Paired the demo&apos;s activation %1 (%2)</source>
@@ -1921,7 +2082,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>&amp;System</source>
-        <translation>&amp;System</translation>
+        <translation>&amp;Systemvorgabe</translation>
     </message>
     <message>
         <source>&amp;Light</source>
@@ -1985,7 +2146,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>E&amp;xport</source>
-        <translation>E&amp;xport</translation>
+        <translation>E&amp;xportieren</translation>
     </message>
     <message>
         <source>A recipe as a Quark, compressed-tensors, llm-compressor or Quantscope config</source>
@@ -2002,10 +2163,6 @@ dann Ausführen drücken.</translation>
     <message>
         <source>L&amp;anguage</source>
         <translation>&amp;Sprache</translation>
-    </message>
-    <message>
-        <source>The language changes when Quantscope starts again.</source>
-        <translation>Die Sprache wechselt beim nächsten Start von Quantscope.</translation>
     </message>
     <message>
         <source>Open &amp;Capture…</source>
@@ -2082,6 +2239,18 @@ dann Ausführen drücken.</translation>
     <message>
         <source>report</source>
         <translation>bericht</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Aufträge</translation>
+    </message>
+    <message>
+        <source>No translation for %1: the window stays in English.</source>
+        <translation>Keine Übersetzung für %1: das Fenster bleibt auf Englisch.</translation>
+    </message>
+    <message>
+        <source>Language: %1</source>
+        <translation>Sprache: %1</translation>
     </message>
 </context>
 <context>
@@ -2195,6 +2364,25 @@ dann Ausführen drücken.</translation>
         <source>Captured %1 token(s) into %2.</source>
         <translation>%1 Token in %2 aufgezeichnet.</translation>
     </message>
+    <message>
+        <source>Checking %1</source>
+        <translation>Prüfe %1</translation>
+    </message>
+    <message>
+        <source>Capture of %1</source>
+        <translation>Aufzeichnung von %1</translation>
+    </message>
+    <message>
+        <source>Evaluation: each layer&apos;s KL</source>
+        <translation>Auswertung: KL jeder Schicht</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluation: the budget at %n point(s)</source>
+        <translation>
+            <numerusform>Auswertung: das Bitbudget an %n Punkt</numerusform>
+            <numerusform>Auswertung: das Bitbudget an %n Punkten</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ModelView</name>
@@ -2296,7 +2484,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>Interpreter:</source>
-        <translation>Interpreter:</translation>
+        <translation>Python-Interpreter:</translation>
     </message>
     <message>
         <source>Recipe:</source>
@@ -2778,6 +2966,14 @@ dann Ausführen drücken.</translation>
         <source>E‖(W − Ŵ)x‖² / E‖Wx‖² on the paired capture&apos;s inputs; 0.01 = 1 % of the output&apos;s energy</source>
         <translation>E‖(W − Ŵ)x‖² / E‖Wx‖² auf den Eingaben der gekoppelten Aufzeichnung; 0,01 = 1 % der Energie der Ausgabe</translation>
     </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1 (veraltet)</translation>
+    </message>
+    <message>
+        <source>Stale: the configuration was edited after this run; run again to update.</source>
+        <translation>Veraltet: die Konfiguration wurde nach diesem Lauf geändert; zum Aktualisieren erneut ausführen.</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
@@ -2846,7 +3042,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>Tensor</source>
-        <translation>Tensor</translation>
+        <translation>Tensorname</translation>
     </message>
     <message>
         <source>Configuration</source>
@@ -2858,6 +3054,14 @@ dann Ausführen drücken.</translation>
             <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Token)</numerusform>
             <numerusform>E‖(W − Ŵ)x‖² auf den Eingaben der gekoppelten Aufzeichnung (%n Tokens)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1 (veraltet)</translation>
+    </message>
+    <message>
+        <source>Stale: the configuration was edited after this run; run again to update.</source>
+        <translation>Veraltet: die Konfiguration wurde nach diesem Lauf geändert; zum Aktualisieren erneut ausführen.</translation>
     </message>
 </context>
 <context>
@@ -2959,7 +3163,7 @@ dann Ausführen drücken.</translation>
     </message>
     <message>
         <source>&amp;Budget</source>
-        <translation>&amp;Budget</translation>
+        <translation>&amp;Bitbudget</translation>
     </message>
     <message>
         <source>One configuration per module under a size budget; the format sweep of a tensor</source>
@@ -2972,6 +3176,14 @@ dann Ausführen drücken.</translation>
     <message>
         <source>The sweep failed: %1</source>
         <translation>Der Durchlauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Budget for %1</source>
+        <translation>Bitbudget für %1</translation>
+    </message>
+    <message>
+        <source>Format sweep of %1</source>
+        <translation>Formatdurchlauf von %1</translation>
     </message>
 </context>
 <context>
@@ -3019,6 +3231,10 @@ dann Ausführen drücken.</translation>
     <message>
         <source>Export Plot</source>
         <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1 (veraltet)</translation>
     </message>
 </context>
 <context>
@@ -3074,7 +3290,7 @@ KL %6, Top-1 %7</translation>
     </message>
     <message>
         <source>s&amp;ymlog x</source>
-        <translation>s&amp;ymlog x</translation>
+        <translation>s&amp;ymlog-x</translation>
     </message>
     <message>
         <source>Bin on sign(x)·log10(1 + |x|/t), t = 10⁻³·max|W|: shows the tails and the values near zero at once</source>
@@ -3127,12 +3343,6 @@ KL %6, Top-1 %7</translation>
     <message>
         <source>%1 from %2</source>
         <translation>%1 aus %2</translation>
-    </message>
-    <message>
-        <source>%1
-A JSON spec of one of: %2</source>
-        <translation>%1
-Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
     <message>
         <source>Compare another configuration (up to %1): a copy of the one being edited</source>
@@ -3221,7 +3431,7 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <name>quantscope::RecipeEditor</name>
     <message>
         <source>Name</source>
-        <translation>Name</translation>
+        <translation>Bezeichnung</translation>
     </message>
     <message>
         <source>Dialect</source>
@@ -3311,6 +3521,89 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <source>Fusion group %1: %2</source>
         <translation>Fusionsgruppe %1: %2</translation>
     </message>
+    <message>
+        <source>Modules no rule quantizes: an exclusion wins over every rule</source>
+        <translation>Module, die keine Regel quantisiert: ein Ausschluss hat Vorrang vor jeder Regel</translation>
+    </message>
+    <message>
+        <source>Exclude modules…</source>
+        <translation>Module ausschließen…</translation>
+    </message>
+    <message>
+        <source>Pick modules of the opened checkpoint to leave unquantized</source>
+        <translation>Module des geöffneten Checkpoints wählen, die unquantisiert bleiben</translation>
+    </message>
+    <message>
+        <source>Remove exclusion</source>
+        <translation>Ausschluss entfernen</translation>
+    </message>
+    <message>
+        <source>Excluded:</source>
+        <translation>Ausgeschlossen:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>%n Modul ausschließen</numerusform>
+            <numerusform>%n Module ausschließen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove an exclusion</source>
+        <translation>Einen Ausschluss entfernen</translation>
+    </message>
+    <message>
+        <source>Exclude Modules</source>
+        <translation>Module ausschließen</translation>
+    </message>
+    <message>
+        <source>Filter modules by name</source>
+        <translation>Module nach Namen filtern</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Pattern %1, dialect %2</source>
+        <translation>Muster %1, Dialekt %2</translation>
+    </message>
+    <message>
+        <source>Add spec</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Another spec for this rule: an exporter takes the first one its format can store</source>
+        <translation>Eine weitere Spezifikation für diese Regel: ein Exporter nimmt die erste, die sein Format speichern kann</translation>
+    </message>
+    <message>
+        <source>Remove spec</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Edit a spec</source>
+        <translation>Eine Spezifikation bearbeiten</translation>
+    </message>
+    <message>
+        <source>Add a spec</source>
+        <translation>Eine Spezifikation hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove a spec</source>
+        <translation>Eine Spezifikation entfernen</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit its spec.</source>
+        <translation>Eine Regel auswählen, um ihre Spezifikation zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Spec of rule “%1”:</source>
+        <translation>Spezifikation der Regel „%1“:</translation>
+    </message>
+    <message>
+        <source>Spec %1 of %2</source>
+        <translation>Spezifikation %1 von %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>
@@ -3337,6 +3630,10 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)</source>
         <translation>%1, M %2: %3 FLOP/Byte, %4 TFLOP/s (%5 der Grenze)</translation>
+    </message>
+    <message>
+        <source>run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)</source>
+        <translation>von Lauf zu Lauf: %1 bis %2 TFLOP/s (der langsamste und der schnellste gemessene Lauf)</translation>
     </message>
 </context>
 <context>
@@ -3467,6 +3764,10 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <source>The scan failed: %1</source>
         <translation>Der Scan ist fehlgeschlagen: %1</translation>
     </message>
+    <message>
+        <source>Scan of %1</source>
+        <translation>Scan von %1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SessionController</name>
@@ -3531,10 +3832,21 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
 </context>
 <context>
+    <name>quantscope::SpecForm</name>
+    <message>
+        <source>Method:</source>
+        <translation>Methode:</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s JSON (read-only): what the recipe file holds</source>
+        <translation>Das JSON der Spezifikation (nur lesbar): was die Rezeptdatei enthält</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::SpecWords</name>
     <message>
         <source>Bits</source>
-        <translation>Bits</translation>
+        <translation>Bitbreite</translation>
     </message>
     <message>
         <source>Granularity</source>
@@ -3590,7 +3902,7 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
     <message>
         <source>Format</source>
-        <translation>Format</translation>
+        <translation>Zahlenformat</translation>
     </message>
     <message>
         <source>Rank</source>
@@ -3702,7 +4014,7 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     </message>
     <message>
         <source>in FP32</source>
-        <translation>in FP32</translation>
+        <translation>mit FP32</translation>
     </message>
     <message>
         <source>in the tensor&apos;s own type</source>
@@ -3739,6 +4051,270 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>Second stage</source>
         <translation>Zweite Stufe</translation>
+    </message>
+    <message>
+        <source>uniform integer INT2–8, per tensor / channel / group / block</source>
+        <translation>gleichmäßige Ganzzahlen INT2–8, pro Tensor / Kanal / Gruppe / Block</translation>
+    </message>
+    <message>
+        <source>code width in bits (2..8)</source>
+        <translation>Codebreite in Bit (2..8)</translation>
+    </message>
+    <message>
+        <source>one scale per tensor, channel (row), group of K elements or b×b block</source>
+        <translation>eine Skala pro Tensor, Kanal (Zeile), Gruppe von K Elementen oder b×b-Block</translation>
+    </message>
+    <message>
+        <source>group size along K (input dimension)</source>
+        <translation>Gruppengröße entlang K (Eingangsdimension)</translation>
+    </message>
+    <message>
+        <source>block (tile) size for block granularity</source>
+        <translation>Block-(Kachel-)Größe für Block-Granularität</translation>
+    </message>
+    <message>
+        <source>channel axis: 0 = output rows, 1 = input columns</source>
+        <translation>Kanalachse: 0 = Ausgangszeilen, 1 = Eingangsspalten</translation>
+    </message>
+    <message>
+        <source>symmetric (zero point 0) or asymmetric (signed zero point)</source>
+        <translation>symmetrisch (Nullpunkt 0) oder asymmetrisch (vorzeichenbehafteter Nullpunkt)</translation>
+    </message>
+    <message>
+        <source>toolkit: amax/((qmax−qmin)/2) (INT4 /7.5); max: amax/qmax (INT4 /7)</source>
+        <translation>Toolkit: amax/((qmax−qmin)/2) (INT4 /7,5); Maximum: amax/qmax (INT4 /7)</translation>
+    </message>
+    <message>
+        <source>round half to even (torch) or half away from zero</source>
+        <translation>Hälfte zur geraden Zahl runden (torch) oder Hälfte von null weg</translation>
+    </message>
+    <message>
+        <source>divide: round(x/s) + z (compressed-tensors); reciprocal: round(x·(1/s) + z) (AMD Quark)</source>
+        <translation>Division: round(x/s) + z (compressed-tensors); Kehrwert: round(x·(1/s) + z) (AMD Quark)</translation>
+    </message>
+    <message>
+        <source>dtype the scale is rounded to and stored in</source>
+        <translation>Datentyp, auf den die Skala gerundet und in dem sie gespeichert wird</translation>
+    </message>
+    <message>
+        <source>E8M0 scales: ceil keeps |x|/s within range; round may clip</source>
+        <translation>E8M0-Skalen: Aufrunden hält |x|/s im Bereich; Runden kann abschneiden</translation>
+    </message>
+    <message>
+        <source>fp32: compute in FP32; source: in the tensor&apos;s own dtype (toolkit parity on BF16)</source>
+        <translation>fp32: in FP32 rechnen; source: im eigenen Datentyp des Tensors (Gleichheit mit dem Toolkit bei BF16)</translation>
+    </message>
+    <message>
+        <source>refuse K not divisible by the group size instead of a ragged last group</source>
+        <translation>K ablehnen, das nicht durch die Gruppengröße teilbar ist, statt einer unvollständigen letzten Gruppe</translation>
+    </message>
+    <message>
+        <source>scale of a zero group: toolkit = finfo(scale dtype).eps, plain = FLT_MIN</source>
+        <translation>Skala einer Nullgruppe: Toolkit = finfo(Skalentyp).eps, einfach = FLT_MIN</translation>
+    </message>
+    <message>
+        <source>FP8 E4M3 / E5M2, per tensor / channel / 128×128 block</source>
+        <translation>FP8 E4M3 / E5M2, pro Tensor / Kanal / 128×128-Block</translation>
+    </message>
+    <message>
+        <source>E4M3 (e4m3fn, max 448) or E5M2 (max 57344)</source>
+        <translation>E4M3 (e4m3fn, höchstens 448) oder E5M2 (höchstens 57344)</translation>
+    </message>
+    <message>
+        <source>one scale per tensor, per output row, or per b×b block (DeepSeek weight_scale_inv)</source>
+        <translation>eine Skala pro Tensor, pro Ausgangszeile oder pro b×b-Block (DeepSeek weight_scale_inv)</translation>
+    </message>
+    <message>
+        <source>fp32: compute in FP32; source: in the tensor&apos;s own dtype</source>
+        <translation>fp32: in FP32 rechnen; source: im eigenen Datentyp des Tensors</translation>
+    </message>
+    <message>
+        <source>scale of a zero tensor/row/block: toolkit = FP32 eps, plain = FLT_MIN</source>
+        <translation>Skala eines Null-Tensors/einer Null-Zeile/eines Null-Blocks: Toolkit = FP32-eps, einfach = FLT_MIN</translation>
+    </message>
+    <message>
+        <source>HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit</source>
+        <translation>HQQ halbquadratisch INT2–8 (Voreinstellungen hqq-lib, milo-code), iterative Anpassung des Nullpunkts</translation>
+    </message>
+    <message>
+        <source>hqq-lib: mobiusml/hqq&apos;s hqq_base_quant_config; milo-code: MiLo&apos;s released quantizer</source>
+        <translation>hqq-lib: hqq_base_quant_config von mobiusml/hqq; milo-code: der veröffentlichte Quantisierer von MiLo</translation>
+    </message>
+    <message>
+        <source>code width in bits (2..8; unsigned codes 0..2^b−1)</source>
+        <translation>Codebreite in Bit (2..8; vorzeichenlose Codes 0..2^b−1)</translation>
+    </message>
+    <message>
+        <source>group size (hqq-lib: a multiple of 8); numel must be divisible by it</source>
+        <translation>Gruppengröße (hqq-lib: ein Vielfaches von 8); die Elementzahl muss durch sie teilbar sein</translation>
+    </message>
+    <message>
+        <source>HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart</source>
+        <translation>HQQ-Gruppierung: 1 = g aufeinanderfolgende Elemente, 0 = g Elemente im Abstand numel/g</translation>
+    </message>
+    <message>
+        <source>fp32 (the library on CPU) or fp16 (every op rounded to FP16, the library on CUDA)</source>
+        <translation>fp32 (die Bibliothek auf der CPU) oder fp16 (jede Operation auf FP16 gerundet, die Bibliothek unter CUDA)</translation>
+    </message>
+    <message>
+        <source>round z at initialisation: as the preset (hqq-lib 4-bit only), always, never</source>
+        <translation>z bei der Initialisierung runden: wie die Voreinstellung (nur hqq-lib 4 Bit), immer, nie</translation>
+    </message>
+    <message>
+        <source>maximum optimiser iterations (the library: 20)</source>
+        <translation>höchste Zahl der Optimierer-Iterationen (die Bibliothek: 20)</translation>
+    </message>
+    <message>
+        <source>MiLo: HQQ + low-rank compensator U·V fit by alternating passes</source>
+        <translation>MiLo: HQQ + niedrigrangiger Kompensator U·V, in abwechselnden Durchläufen angepasst</translation>
+    </message>
+    <message>
+        <source>code: 11 passes, no early stop (the released loop); paper: ≤ 20 passes, early stop; both return the best pass</source>
+        <translation>code: 11 Durchläufe, kein früher Abbruch (die veröffentlichte Schleife); paper: ≤ 20 Durchläufe, früher Abbruch; beide liefern den besten Durchlauf</translation>
+    </message>
+    <message>
+        <source>number of passes (0: the preset&apos;s)</source>
+        <translation>Zahl der Durchläufe (0: die der Voreinstellung)</translation>
+    </message>
+    <message>
+        <source>compensator rank r (clamped to min(N, K); 0 = plain HQQ)</source>
+        <translation>Rang r des Kompensators (begrenzt auf min(N, K); 0 = reines HQQ)</translation>
+    </message>
+    <message>
+        <source>U, V stored as FP16, INT8 (symmetric, per group), INT3 (paper eq. 15) or milo-code-int3</source>
+        <translation>U, V gespeichert als FP16, INT8 (symmetrisch, pro Gruppe), INT3 (Artikel Gl. 15) oder milo-code-int3</translation>
+    </message>
+    <message>
+        <source>group size of the integer compensators (flattened factor)</source>
+        <translation>Gruppengröße der ganzzahligen Kompensatoren (abgeflachter Faktor)</translation>
+    </message>
+    <message>
+        <source>Philox seed of the randomized SVD</source>
+        <translation>Philox-Startwert der randomisierten SVD</translation>
+    </message>
+    <message>
+        <source>power iterations of the randomized SVD (torch default 2)</source>
+        <translation>Potenziterationen der randomisierten SVD (torch-Vorgabe 2)</translation>
+    </message>
+    <message>
+        <source>inner HQQ preset (default milo-code: 3-bit, g 64, axis 0)</source>
+        <translation>innere HQQ-Voreinstellung (Vorgabe milo-code: 3 Bit, g 64, Achse 0)</translation>
+    </message>
+    <message>
+        <source>inner HQQ code width</source>
+        <translation>Codebreite des inneren HQQ</translation>
+    </message>
+    <message>
+        <source>inner HQQ group size</source>
+        <translation>Gruppengröße des inneren HQQ</translation>
+    </message>
+    <message>
+        <source>inner HQQ grouping axis</source>
+        <translation>Gruppierungsachse des inneren HQQ</translation>
+    </message>
+    <message>
+        <source>inner HQQ arithmetic: fp32 or fp16 (per-op FP16 as on CUDA)</source>
+        <translation>Arithmetik des inneren HQQ: fp32 oder fp16 (FP16 je Operation wie unter CUDA)</translation>
+    </message>
+    <message>
+        <source>inner HQQ zero rounding: preset, always, never</source>
+        <translation>Nullpunkt-Rundung des inneren HQQ: Voreinstellung, immer, nie</translation>
+    </message>
+    <message>
+        <source>inner HQQ maximum optimiser iterations</source>
+        <translation>höchste Zahl der Optimierer-Iterationen des inneren HQQ</translation>
+    </message>
+    <message>
+        <source>MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)</source>
+        <translation>MXFP4: FP4 E2M1, E8M0-Skala je 32 (gerade / abrunden / aufrunden)</translation>
+    </message>
+    <message>
+        <source>shared exponent: even (Quark/compressed-tensors, amax mantissa rounded first), floor (OCP), ceil</source>
+        <translation>gemeinsamer Exponent: gerade (Quark/compressed-tensors, Mantisse von amax zuerst gerundet), abrunden (OCP), aufrunden</translation>
+    </message>
+    <message>
+        <source>elements per E8M0 scale along K (32 in the MX spec)</source>
+        <translation>Elemente je E8M0-Skala entlang K (32 in der MX-Spezifikation)</translation>
+    </message>
+    <message>
+        <source>NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global</source>
+        <translation>NVFP4: FP4 E2M1, E4M3-Skala je 16, globale FP32-Skala</translation>
+    </message>
+    <message>
+        <source>elements per E4M3 block scale along K (16 in NVFP4)</source>
+        <translation>Elemente je E4M3-Blockskala entlang K (16 in NVFP4)</translation>
+    </message>
+    <message>
+        <source>two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel</source>
+        <translation>zwei Stufen (Quark ProgressiveSpec): FP8 pro Tensor → INT4 pro Kanal</translation>
+    </message>
+    <message>
+        <source>first stage, applied to W (default FP8 E4M3 per tensor: weight_scale)</source>
+        <translation>erste Stufe, auf W angewandt (Vorgabe FP8 E4M3 pro Tensor: weight_scale)</translation>
+    </message>
+    <message>
+        <source>second stage, applied to the stage-1 domain values (default INT4 symmetric per channel: weight_scale_2)</source>
+        <translation>zweite Stufe, auf die Werte im Bereich der ersten Stufe angewandt (Vorgabe INT4 symmetrisch pro Kanal: weight_scale_2)</translation>
+    </message>
+    <message>
+        <source>FP4 constOpt: s = c·max per group, optional Hadamard rotation</source>
+        <translation>FP4 constOpt: s = c·max pro Gruppe, wahlweise Hadamard-Rotation</translation>
+    </message>
+    <message>
+        <source>scale constant: s = c·max|x| per group (paper deploys 0.156)</source>
+        <translation>Skalenkonstante: s = c·max|x| pro Gruppe (der Artikel verwendet 0,156)</translation>
+    </message>
+    <message>
+        <source>elements per scale along K</source>
+        <translation>Elemente je Skala entlang K</translation>
+    </message>
+    <message>
+        <source>pow2: s = 2^round(log2(c·m)) stored as UE8M0; unrounded: s = c·m in FP32</source>
+        <translation>pow2: s = 2^round(log2(c·m)), als UE8M0 gespeichert; ungerundet: s = c·m in FP32</translation>
+    </message>
+    <message>
+        <source>Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none</source>
+        <translation>Walsh-Hadamard-Blockgröße d entlang K (eine Zweierpotenz, die K teilt); 0 = keine</translation>
+    </message>
+    <message>
+        <source>GPTQ (llm-compressor): INT codes chosen against the captured inputs&apos; Hessian; needs a capture</source>
+        <translation>GPTQ (llm-compressor): INT-Codes anhand der Hesse-Matrix der aufgezeichneten Eingaben gewählt; braucht eine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>GPTQ: columns per lazy-batch block (llm-compressor 128)</source>
+        <translation>GPTQ: Spalten je Lazy-Batch-Block (llm-compressor 128)</translation>
+    </message>
+    <message>
+        <source>GPTQ: fraction of mean diag(H) added to diag(H)</source>
+        <translation>GPTQ: Anteil des mittleren diag(H), der zu diag(H) addiert wird</translation>
+    </message>
+    <message>
+        <source>GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group&apos;s scale)</source>
+        <translation>GPTQ: Spaltenreihenfolge: keine oder nach absteigendem diag(H) (static = weight: jede Spalte behält die Skala ihrer Gruppe)</translation>
+    </message>
+    <message>
+        <source>AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture</source>
+        <translation>AWQ (llm-compressor): Skalen je Eingangskanal, an der aufgezeichneten Stichprobe gesucht, dann INT; braucht eine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>AWQ: grid points of the scale search (llm-compressor 20)</source>
+        <translation>AWQ: Gitterpunkte der Skalensuche (llm-compressor 20)</translation>
+    </message>
+    <message>
+        <source>AWQ: scales from activations and weights (on), activations only (off), or half the grid each</source>
+        <translation>AWQ: Skalen aus Aktivierungen und Gewichten (on), nur Aktivierungen (off) oder je das halbe Gitter</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml&apos;s reference quantizers)</source>
+        <translation>Blocktypen von llama.cpp Q4_0…Q8_0 und die K-Quants Q2_K…Q6_K (Referenz-Quantisierer von ggml)</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)</source>
+        <translation>Blocktyp von llama.cpp: q4_0 q4_1 q5_0 q5_1 q8_0 (Blöcke zu 32), q2_k … q6_k (Superblöcke zu 256)</translation>
+    </message>
+    <message>
+        <source>K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix)</source>
+        <translation>K-Quants: Wichtigkeitsgewichte aus der gekoppelten Aufzeichnung (Mittelwert x² je Eingangskanal, imatrix von llama.cpp)</translation>
     </message>
 </context>
 <context>
@@ -3808,10 +4384,6 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
         <translation>&amp;MiLo mit diesem Rang ausführen</translation>
     </message>
     <message>
-        <source>Make this configuration MiLo with rank r (FP16 compensator) and run it</source>
-        <translation>Diese Konfiguration zu MiLo mit Rang r (FP16-Kompensator) machen und ausführen</translation>
-    </message>
-    <message>
         <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration&apos;s error W − Ŵ.</source>
         <translation>Tensoren auswählen und mit eingeschaltetem „Spektren berechnen“ Ausführen drücken, um die Singulärwerte des Fehlers W − Ŵ jeder Konfiguration zu sehen.</translation>
     </message>
@@ -3845,6 +4417,18 @@ Eine JSON-Spezifikation eines dieser Verfahren: %2</translation>
     <message>
         <source>error ‖E − Eᵣ‖ %1 (relative %2), %3 of ‖E‖² captured (Frobenius norms)</source>
         <translation>Fehler ‖E − Eᵣ‖ %1 (relativ %2), %3 von ‖E‖² erfasst (Frobenius-Normen)</translation>
+    </message>
+    <message>
+        <source>Add this configuration as MiLo with rank r (FP16 compensator), a configuration of its own, and run only that: the finished results stay</source>
+        <translation>Diese Konfiguration als MiLo mit Rang r (FP16-Kompensator) als eigene Konfiguration hinzufügen und nur diese ausführen: die fertigen Ergebnisse bleiben</translation>
+    </message>
+    <message>
+        <source>Configuration %1 is no longer in the quantizer panel.</source>
+        <translation>Konfiguration %1 ist nicht mehr im Quantisierer-Fenster.</translation>
+    </message>
+    <message>
+        <source>The quantizer panel holds %1 configurations already: remove one to add MiLo at rank %2.</source>
+        <translation>Das Quantisierer-Fenster enthält schon %1 Konfigurationen: entfernen Sie eine, um MiLo mit Rang %2 hinzuzufügen.</translation>
     </message>
 </context>
 <context>
@@ -3944,7 +4528,7 @@ Als Aktivierung der quantisierten Gewichte gekoppelt</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation>Name</translation>
+        <translation>Bezeichnung</translation>
     </message>
     <message>
         <source>Type</source>
@@ -3960,7 +4544,7 @@ Als Aktivierung der quantisierten Gewichte gekoppelt</translation>
     </message>
     <message>
         <source>Format</source>
-        <translation>Format</translation>
+        <translation>Datenformat</translation>
     </message>
     <message>
         <source>Tensor name, grouped by its dotted path</source>
@@ -3981,6 +4565,41 @@ Als Aktivierung der quantisierten Gewichte gekoppelt</translation>
     <message>
         <source>Quantized format and scheme, as detected from the stored tensors</source>
         <translation>Quantisiertes Format und Schema, wie aus den gespeicherten Tensoren erkannt</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::language</name>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>per column</source>
+        <translation>pro Spalte</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>Block</translation>
+    </message>
+    <message>
+        <source>sym</source>
+        <translation>symm.</translation>
+    </message>
+    <message>
+        <source>asym</source>
+        <translation>asymm.</translation>
+    </message>
+    <message>
+        <source>-bit</source>
+        <translation>-Bit</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>quantscope::AnalysisController</name>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>Kurtosis of %n tensor</numerusform>
+            <numerusform>Kurtosis of %n tensors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>quantscope::CompareView</name>
     <message numerus="yes">
         <source>%n module(s) compared</source>
@@ -24,34 +34,6 @@
 <context>
     <name>quantscope::JobController</name>
     <message numerus="yes">
-        <source>Quantizing %n tensor(s)</source>
-        <translation>
-            <numerusform>Quantizing %n tensor</numerusform>
-            <numerusform>Quantizing %n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> × %n configuration(s)</source>
-        <translation>
-            <numerusform> × %n configuration</numerusform>
-            <numerusform> × %n configurations</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Finished %n run(s)</source>
-        <translation>
-            <numerusform>Finished %n run</numerusform>
-            <numerusform>Finished %n runs</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n failed (see the log)</source>
-        <translation>
-            <numerusform>; %n failed (see the log)</numerusform>
-            <numerusform>; %n failed (see the log)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Cancelled; %n finished run(s) are shown as a partial batch.</source>
         <translation>
             <numerusform>Cancelled; %n finished run is shown as a partial batch.</numerusform>
@@ -70,6 +52,34 @@
         <translation>
             <numerusform>%n more run like it: marked ⚠ in the Overview</numerusform>
             <numerusform>%n more runs like it: marked ⚠ in the Overview</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n tensor</numerusform>
+            <numerusform>%n tensors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s)</source>
+        <translation>
+            <numerusform>%n configuration</numerusform>
+            <numerusform>%n configurations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n run</numerusform>
+            <numerusform>%n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed (see the log)</source>
+        <translation>
+            <numerusform>%n failed (see the log)</numerusform>
+            <numerusform>%n failed (see the log)</numerusform>
         </translation>
     </message>
 </context>
@@ -236,6 +246,13 @@
             <numerusform>Measured %1 of %n budget points.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Evaluation: the budget at %n point(s)</source>
+        <translation>
+            <numerusform>Evaluation: the budget at %n point</numerusform>
+            <numerusform>Evaluation: the budget at %n points</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ModelView</name>
@@ -298,6 +315,16 @@
         <translation>
             <numerusform>%n run on a tensor too small for its group or block: not comparable, not tinted (see the tooltip)</numerusform>
             <numerusform>%n runs on tensors too small for their group or block: not comparable, not tinted (see the tooltip)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::RecipeEditor</name>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>Exclude %n module</numerusform>
+            <numerusform>Exclude %n modules</numerusform>
         </translation>
     </message>
 </context>

@@ -19,6 +19,26 @@
         <source>An %1 GPU is present, but it did not start (%2)</source>
         <translation>存在 %1 GPU，但未能启动（%2）</translation>
     </message>
+    <message>
+        <source>%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)</source>
+        <translation>%1：%2，%3 个线程，%4 GiB 内存（%5 GiB 可用）</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 GiB memory (%4 GiB free), %5 SMs</source>
+        <translation>%1：%2，%3 GiB 显存（%4 GiB 可用），%5 个 SM</translation>
+    </message>
+    <message>
+        <source>%1 runs %2; on the CPU: %3</source>
+        <translation>%1 运行 %2；在 CPU 上：%3</translation>
+    </message>
+    <message>
+        <source>GPU: %1 (%2, %3 GiB free of %4)</source>
+        <translation>GPU：%1（%2，%4 GiB 中 %3 GiB 可用）</translation>
+    </message>
+    <message>
+        <source>CPU: %1 threads (%2)</source>
+        <translation>CPU：%1 个线程（%2）</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -104,6 +124,20 @@
     <message>
         <source>Timing the GEMMs failed: %1</source>
         <translation>GEMM 计时失败：%1</translation>
+    </message>
+    <message>
+        <source>Scale-constant sweep of %1</source>
+        <translation>%1 的缩放常数扫描</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kurtosis of %n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量的峰度</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GEMM timing of %1</source>
+        <translation>%1 的 GEMM 计时</translation>
     </message>
 </context>
 <context>
@@ -359,6 +393,10 @@
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
+    <message>
+        <source>Comparing %1 with %2</source>
+        <translation>比较 %1 与 %2</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::CompareView</name>
@@ -545,6 +583,22 @@
         <source>%1×</source>
         <translation>%1 倍</translation>
     </message>
+    <message>
+        <source>%1 — stale: its configuration was edited after the run; run again to update</source>
+        <translation>%1 — 已过期：运行后配置已被修改；请重新运行以更新</translation>
+    </message>
+    <message>
+        <source>W before any run: mean %1, std %2, min %3, max %4, |max| %5, excess kurtosis %6</source>
+        <translation>运行前的 W：均值 %1，标准差 %2，最小值 %3，最大值 %4，|最大值| %5，超额峰度 %6</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 infinite values</source>
+        <translation>%1 个 NaN 值和 %2 个无穷值</translation>
+    </message>
+    <message>
+        <source>Press Run to see how each configuration changes these values.</source>
+        <translation>按“运行”查看每个配置如何改变这些值。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ErrorHistogramPlot</name>
@@ -610,6 +664,10 @@
     <message>
         <source>Cancelled</source>
         <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Export to %1</source>
+        <translation>导出到 %1</translation>
     </message>
 </context>
 <context>
@@ -693,6 +751,10 @@
         <source>Roofline (%1): copy %2 GB/s, %3</source>
         <translation>Roofline（%1）：拷贝 %2 GB/s，%3</translation>
     </message>
+    <message>
+        <source>Some points were faster than the measured ceiling (their operands stay in cache): the ceiling was raised to them, so none is drawn above it.</source>
+        <translation>有些点比测得的上限更快（其操作数留在缓存中）：上限已提高到这些点，因此没有点画在上限之上。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::HealthController</name>
@@ -711,6 +773,10 @@
     <message>
         <source>The check failed: %1</source>
         <translation>检查失败：%1</translation>
+    </message>
+    <message>
+        <source>Health check of %1</source>
+        <translation>%1 的健康检查</translation>
     </message>
 </context>
 <context>
@@ -824,6 +890,61 @@
     </message>
 </context>
 <context>
+    <name>quantscope::JobBoard</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>replaced by a newer run</source>
+        <translation>已被更新的运行取代</translation>
+    </message>
+    <message>
+        <source>%1: finished in %2 s</source>
+        <translation>%1：%2 秒内完成</translation>
+    </message>
+    <message>
+        <source>%1: failed after %2 s: %3</source>
+        <translation>%1：%2 秒后失败：%3</translation>
+    </message>
+    <message>
+        <source>%1: cancelled after %2 s</source>
+        <translation>%1：%2 秒后已取消</translation>
+    </message>
+    <message>
+        <source>%1: replaced by a newer run after %2 s</source>
+        <translation>%1：%2 秒后被更新的运行取代</translation>
+    </message>
+    <message>
+        <source>finished in %1 s</source>
+        <translation>%1 秒内完成</translation>
+    </message>
+    <message>
+        <source>failed after %1 s</source>
+        <translation>%1 秒后失败</translation>
+    </message>
+    <message>
+        <source>cancelled after %1 s</source>
+        <translation>%1 秒后已取消</translation>
+    </message>
+    <message>
+        <source>replaced by a newer run after %1 s</source>
+        <translation>%1 秒后被更新的运行取代</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::JobController</name>
     <message>
         <source>Open a checkpoint first</source>
@@ -843,18 +964,6 @@
         <source>Select one or more tensors in the Tensors dock, then Run.</source>
         <translation>在张量面板中选择一个或多个张量，然后运行。</translation>
     </message>
-    <message numerus="yes">
-        <source>Quantizing %n tensor(s)</source>
-        <translation>
-            <numerusform>正在量化 %n 个张量</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> × %n configuration(s)</source>
-        <translation>
-            <numerusform> × %n 种配置</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 on %2 failed: %3</source>
         <translation>%1 在 %2 上失败：%3</translation>
@@ -862,26 +971,6 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Finished %n run(s)</source>
-        <translation>
-            <numerusform>已完成 %n 次运行</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source> in %1 ms</source>
-        <translation>，用时 %1 毫秒</translation>
-    </message>
-    <message>
-        <source> in %1 s</source>
-        <translation>，用时 %1 秒</translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n failed (see the log)</source>
-        <translation>
-            <numerusform>；%n 次失败（见日志）</numerusform>
-        </translation>
     </message>
     <message>
         <source>The quantization job failed: %1</source>
@@ -914,6 +1003,50 @@
         <translation>
             <numerusform>另有 %n 次类似运行：在总览中以 ⚠ 标记</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Quantizing %1 × %2</source>
+        <translation>正在量化 %1 × %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s)</source>
+        <translation>
+            <numerusform>%n 个配置</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finished %1 in %2 ms</source>
+        <translation>%2 毫秒内完成 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finished %1 in %2 s</source>
+        <translation>%2 秒内完成 %1</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed (see the log)</source>
+        <translation>
+            <numerusform>%n 个失败（见日志）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to run: every configuration has its results for the selected tensors.</source>
+        <translation>无需运行：每个配置都已有所选张量的结果。</translation>
     </message>
 </context>
 <context>
@@ -949,6 +1082,29 @@
         <translation>
             <numerusform>大约还剩 %n 分钟</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::JobsView</name>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>No background job has run yet. Quantizing, scanning, sweeping, exporting, comparing, timing, capturing and evaluating are listed here while they run, each with Cancel, and stay listed with how they ended.</source>
+        <translation>尚未运行任何后台任务。量化、扫描、遍历、导出、比较、计时、采集和评估在运行时列于此处，每项都可取消，结束后仍保留其结果。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -1123,6 +1279,10 @@
     <message>
         <source>Running every KV scheme on every layer and head…</source>
         <translation>正在每一层、每个头上运行每个 KV 方案…</translation>
+    </message>
+    <message>
+        <source>KV lab on %1</source>
+        <translation>%1 上的 KV 实验</translation>
     </message>
 </context>
 <context>
@@ -1850,10 +2010,6 @@ then press Run.</source>
         <translation>语言(&amp;A)</translation>
     </message>
     <message>
-        <source>The language changes when Quantscope starts again.</source>
-        <translation>语言将在 Quantscope 下次启动时切换。</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2057,6 +2213,18 @@ then press Run.</source>
         <source>report</source>
         <translation>报告</translation>
     </message>
+    <message>
+        <source>Jobs</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>No translation for %1: the window stays in English.</source>
+        <translation>没有 %1 的翻译：窗口保持英文。</translation>
+    </message>
+    <message>
+        <source>Language: %1</source>
+        <translation>语言：%1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ModelController</name>
@@ -2165,6 +2333,24 @@ then press Run.</source>
     <message>
         <source>Captured %1 token(s) into %2.</source>
         <translation>已将 %1 个词元采集到 %2。</translation>
+    </message>
+    <message>
+        <source>Checking %1</source>
+        <translation>正在检查 %1</translation>
+    </message>
+    <message>
+        <source>Capture of %1</source>
+        <translation>%1 的激活采集</translation>
+    </message>
+    <message>
+        <source>Evaluation: each layer&apos;s KL</source>
+        <translation>评估：每层的 KL</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluation: the budget at %n point(s)</source>
+        <translation>
+            <numerusform>评估：%n 个点上的预算</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2745,6 +2931,14 @@ then press Run.</source>
         <source>E‖(W − Ŵ)x‖² / E‖Wx‖² on the paired capture&apos;s inputs; 0.01 = 1 % of the output&apos;s energy</source>
         <translation>E‖(W − Ŵ)x‖² / E‖Wx‖²，基于已配对采集的输入；0.01 = 输出能量的 1 %</translation>
     </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1（已过期）</translation>
+    </message>
+    <message>
+        <source>Stale: the configuration was edited after this run; run again to update.</source>
+        <translation>已过期：此次运行后配置已被修改；请重新运行以更新。</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
@@ -2824,6 +3018,14 @@ then press Run.</source>
         <translation>
             <numerusform>E‖(W − Ŵ)x‖²，基于已配对采集的输入（%n 个词元）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1（已过期）</translation>
+    </message>
+    <message>
+        <source>Stale: the configuration was edited after this run; run again to update.</source>
+        <translation>已过期：此次运行后配置已被修改；请重新运行以更新。</translation>
     </message>
 </context>
 <context>
@@ -2936,6 +3138,14 @@ then press Run.</source>
         <source>The sweep failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
+    <message>
+        <source>Budget for %1</source>
+        <translation>%1 的预算</translation>
+    </message>
+    <message>
+        <source>Format sweep of %1</source>
+        <translation>%1 的格式扫描</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::PlotWidget</name>
@@ -2982,6 +3192,10 @@ then press Run.</source>
     <message>
         <source>Export Plot</source>
         <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1（已过期）</translation>
     </message>
 </context>
 <context>
@@ -3078,12 +3292,6 @@ KL %6，Top-1 %7</translation>
     <message>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
-    </message>
-    <message>
-        <source>%1
-A JSON spec of one of: %2</source>
-        <translation>%1
-以下方法之一的 JSON 规格：%2</translation>
     </message>
     <message>
         <source>+ Add</source>
@@ -3274,6 +3482,88 @@ A JSON spec of one of: %2</source>
         <source>Fusion group %1: %2</source>
         <translation>融合组 %1：%2</translation>
     </message>
+    <message>
+        <source>Modules no rule quantizes: an exclusion wins over every rule</source>
+        <translation>不被任何规则量化的模块：排除优先于所有规则</translation>
+    </message>
+    <message>
+        <source>Exclude modules…</source>
+        <translation>排除模块…</translation>
+    </message>
+    <message>
+        <source>Pick modules of the opened checkpoint to leave unquantized</source>
+        <translation>选择已打开检查点中保持不量化的模块</translation>
+    </message>
+    <message>
+        <source>Remove exclusion</source>
+        <translation>移除排除项</translation>
+    </message>
+    <message>
+        <source>Excluded:</source>
+        <translation>已排除：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exclude %n module(s)</source>
+        <translation>
+            <numerusform>排除 %n 个模块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove an exclusion</source>
+        <translation>移除一个排除项</translation>
+    </message>
+    <message>
+        <source>Exclude Modules</source>
+        <translation>排除模块</translation>
+    </message>
+    <message>
+        <source>Filter modules by name</source>
+        <translation>按名称筛选模块</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Pattern %1, dialect %2</source>
+        <translation>模式 %1，方言 %2</translation>
+    </message>
+    <message>
+        <source>Add spec</source>
+        <translation>添加规格</translation>
+    </message>
+    <message>
+        <source>Another spec for this rule: an exporter takes the first one its format can store</source>
+        <translation>此规则的另一个规格：导出器采用其格式能存储的第一个</translation>
+    </message>
+    <message>
+        <source>Remove spec</source>
+        <translation>移除规格</translation>
+    </message>
+    <message>
+        <source>Edit a spec</source>
+        <translation>编辑规格</translation>
+    </message>
+    <message>
+        <source>Add a spec</source>
+        <translation>添加一个规格</translation>
+    </message>
+    <message>
+        <source>Remove a spec</source>
+        <translation>移除一个规格</translation>
+    </message>
+    <message>
+        <source>Select a rule to edit its spec.</source>
+        <translation>选择一条规则以编辑其规格。</translation>
+    </message>
+    <message>
+        <source>Spec of rule “%1”:</source>
+        <translation>规则“%1”的规格：</translation>
+    </message>
+    <message>
+        <source>Spec %1 of %2</source>
+        <translation>第 %1 个规格（共 %2 个）</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::RooflinePlot</name>
@@ -3300,6 +3590,10 @@ A JSON spec of one of: %2</source>
     <message>
         <source>%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)</source>
         <translation>%1，M %2：%3 FLOP/字节，%4 TFLOP/s（上限的 %5）</translation>
+    </message>
+    <message>
+        <source>run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)</source>
+        <translation>各次运行之间：%1 至 %2 TFLOP/s（最慢与最快的计时运行）</translation>
     </message>
 </context>
 <context>
@@ -3430,6 +3724,10 @@ A JSON spec of one of: %2</source>
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
+    <message>
+        <source>Scan of %1</source>
+        <translation>%1 的扫描</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SessionController</name>
@@ -3491,6 +3789,17 @@ A JSON spec of one of: %2</source>
     <message>
         <source>%1: %2 (%3 σ₁)</source>
         <translation>%1：%2（%3 σ₁）</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SpecForm</name>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s JSON (read-only): what the recipe file holds</source>
+        <translation>规格的 JSON（只读）：配方文件中保存的内容</translation>
     </message>
 </context>
 <context>
@@ -3703,6 +4012,270 @@ A JSON spec of one of: %2</source>
         <source>Second stage</source>
         <translation>第二阶段</translation>
     </message>
+    <message>
+        <source>uniform integer INT2–8, per tensor / channel / group / block</source>
+        <translation>均匀整数 INT2–8，按张量 / 通道 / 组 / 块</translation>
+    </message>
+    <message>
+        <source>code width in bits (2..8)</source>
+        <translation>码宽（位，2..8）</translation>
+    </message>
+    <message>
+        <source>one scale per tensor, channel (row), group of K elements or b×b block</source>
+        <translation>每个张量、通道（行）、K 个元素的组或 b×b 块一个缩放</translation>
+    </message>
+    <message>
+        <source>group size along K (input dimension)</source>
+        <translation>沿 K（输入维度）的组大小</translation>
+    </message>
+    <message>
+        <source>block (tile) size for block granularity</source>
+        <translation>块粒度的块（瓦片）大小</translation>
+    </message>
+    <message>
+        <source>channel axis: 0 = output rows, 1 = input columns</source>
+        <translation>通道轴：0 = 输出行，1 = 输入列</translation>
+    </message>
+    <message>
+        <source>symmetric (zero point 0) or asymmetric (signed zero point)</source>
+        <translation>对称（零点为 0）或非对称（有符号零点）</translation>
+    </message>
+    <message>
+        <source>toolkit: amax/((qmax−qmin)/2) (INT4 /7.5); max: amax/qmax (INT4 /7)</source>
+        <translation>工具包：amax/((qmax−qmin)/2)（INT4 /7.5）；最大值：amax/qmax（INT4 /7）</translation>
+    </message>
+    <message>
+        <source>round half to even (torch) or half away from zero</source>
+        <translation>四舍六入五成双（torch）或远离零舍入</translation>
+    </message>
+    <message>
+        <source>divide: round(x/s) + z (compressed-tensors); reciprocal: round(x·(1/s) + z) (AMD Quark)</source>
+        <translation>除法：round(x/s) + z（compressed-tensors）；倒数：round(x·(1/s) + z)（AMD Quark）</translation>
+    </message>
+    <message>
+        <source>dtype the scale is rounded to and stored in</source>
+        <translation>缩放舍入并存储所用的数据类型</translation>
+    </message>
+    <message>
+        <source>E8M0 scales: ceil keeps |x|/s within range; round may clip</source>
+        <translation>E8M0 缩放：向上取整使 |x|/s 保持在范围内；四舍五入可能截断</translation>
+    </message>
+    <message>
+        <source>fp32: compute in FP32; source: in the tensor&apos;s own dtype (toolkit parity on BF16)</source>
+        <translation>fp32：以 FP32 计算；source：以张量自身的数据类型计算（BF16 上与工具包一致）</translation>
+    </message>
+    <message>
+        <source>refuse K not divisible by the group size instead of a ragged last group</source>
+        <translation>拒绝不能被组大小整除的 K，而不是使用不完整的最后一组</translation>
+    </message>
+    <message>
+        <source>scale of a zero group: toolkit = finfo(scale dtype).eps, plain = FLT_MIN</source>
+        <translation>全零组的缩放：工具包 = finfo(缩放类型).eps，简单 = FLT_MIN</translation>
+    </message>
+    <message>
+        <source>FP8 E4M3 / E5M2, per tensor / channel / 128×128 block</source>
+        <translation>FP8 E4M3 / E5M2，按张量 / 通道 / 128×128 块</translation>
+    </message>
+    <message>
+        <source>E4M3 (e4m3fn, max 448) or E5M2 (max 57344)</source>
+        <translation>E4M3（e4m3fn，最大 448）或 E5M2（最大 57344）</translation>
+    </message>
+    <message>
+        <source>one scale per tensor, per output row, or per b×b block (DeepSeek weight_scale_inv)</source>
+        <translation>每个张量、每个输出行或每个 b×b 块一个缩放（DeepSeek weight_scale_inv）</translation>
+    </message>
+    <message>
+        <source>fp32: compute in FP32; source: in the tensor&apos;s own dtype</source>
+        <translation>fp32：以 FP32 计算；source：以张量自身的数据类型计算</translation>
+    </message>
+    <message>
+        <source>scale of a zero tensor/row/block: toolkit = FP32 eps, plain = FLT_MIN</source>
+        <translation>全零张量/行/块的缩放：工具包 = FP32 eps，简单 = FLT_MIN</translation>
+    </message>
+    <message>
+        <source>HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit</source>
+        <translation>HQQ 半二次 INT2–8（预设 hqq-lib、milo-code），迭代拟合零点</translation>
+    </message>
+    <message>
+        <source>hqq-lib: mobiusml/hqq&apos;s hqq_base_quant_config; milo-code: MiLo&apos;s released quantizer</source>
+        <translation>hqq-lib：mobiusml/hqq 的 hqq_base_quant_config；milo-code：MiLo 发布的量化器</translation>
+    </message>
+    <message>
+        <source>code width in bits (2..8; unsigned codes 0..2^b−1)</source>
+        <translation>码宽（位，2..8；无符号码 0..2^b−1）</translation>
+    </message>
+    <message>
+        <source>group size (hqq-lib: a multiple of 8); numel must be divisible by it</source>
+        <translation>组大小（hqq-lib：8 的倍数）；元素数必须能被其整除</translation>
+    </message>
+    <message>
+        <source>HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart</source>
+        <translation>HQQ 分组：1 = g 个连续元素，0 = 间隔 numel/g 的 g 个元素</translation>
+    </message>
+    <message>
+        <source>fp32 (the library on CPU) or fp16 (every op rounded to FP16, the library on CUDA)</source>
+        <translation>fp32（CPU 上的库）或 fp16（每个运算舍入到 FP16，CUDA 上的库）</translation>
+    </message>
+    <message>
+        <source>round z at initialisation: as the preset (hqq-lib 4-bit only), always, never</source>
+        <translation>初始化时对 z 取整：按预设（仅 hqq-lib 4 位）、总是、从不</translation>
+    </message>
+    <message>
+        <source>maximum optimiser iterations (the library: 20)</source>
+        <translation>优化器最大迭代次数（库默认 20）</translation>
+    </message>
+    <message>
+        <source>MiLo: HQQ + low-rank compensator U·V fit by alternating passes</source>
+        <translation>MiLo：HQQ + 低秩补偿器 U·V，交替遍历拟合</translation>
+    </message>
+    <message>
+        <source>code: 11 passes, no early stop (the released loop); paper: ≤ 20 passes, early stop; both return the best pass</source>
+        <translation>code：11 遍，不提前停止（发布的循环）；paper：≤ 20 遍，提前停止；二者都返回最佳的一遍</translation>
+    </message>
+    <message>
+        <source>number of passes (0: the preset&apos;s)</source>
+        <translation>遍数（0：按预设）</translation>
+    </message>
+    <message>
+        <source>compensator rank r (clamped to min(N, K); 0 = plain HQQ)</source>
+        <translation>补偿器秩 r（限制为 min(N, K)；0 = 纯 HQQ）</translation>
+    </message>
+    <message>
+        <source>U, V stored as FP16, INT8 (symmetric, per group), INT3 (paper eq. 15) or milo-code-int3</source>
+        <translation>U、V 存储为 FP16、INT8（对称，按组）、INT3（论文式 15）或 milo-code-int3</translation>
+    </message>
+    <message>
+        <source>group size of the integer compensators (flattened factor)</source>
+        <translation>整数补偿器的组大小（展平的因子）</translation>
+    </message>
+    <message>
+        <source>Philox seed of the randomized SVD</source>
+        <translation>随机化 SVD 的 Philox 种子</translation>
+    </message>
+    <message>
+        <source>power iterations of the randomized SVD (torch default 2)</source>
+        <translation>随机化 SVD 的幂迭代次数（torch 默认 2）</translation>
+    </message>
+    <message>
+        <source>inner HQQ preset (default milo-code: 3-bit, g 64, axis 0)</source>
+        <translation>内部 HQQ 预设（默认 milo-code：3 位，g 64，轴 0）</translation>
+    </message>
+    <message>
+        <source>inner HQQ code width</source>
+        <translation>内部 HQQ 码宽</translation>
+    </message>
+    <message>
+        <source>inner HQQ group size</source>
+        <translation>内部 HQQ 组大小</translation>
+    </message>
+    <message>
+        <source>inner HQQ grouping axis</source>
+        <translation>内部 HQQ 分组轴</translation>
+    </message>
+    <message>
+        <source>inner HQQ arithmetic: fp32 or fp16 (per-op FP16 as on CUDA)</source>
+        <translation>内部 HQQ 运算：fp32 或 fp16（逐运算 FP16，同 CUDA）</translation>
+    </message>
+    <message>
+        <source>inner HQQ zero rounding: preset, always, never</source>
+        <translation>内部 HQQ 零点取整：预设、总是、从不</translation>
+    </message>
+    <message>
+        <source>inner HQQ maximum optimiser iterations</source>
+        <translation>内部 HQQ 优化器最大迭代次数</translation>
+    </message>
+    <message>
+        <source>MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)</source>
+        <translation>MXFP4：FP4 E2M1，每 32 个一个 E8M0 缩放（偶数 / 向下 / 向上）</translation>
+    </message>
+    <message>
+        <source>shared exponent: even (Quark/compressed-tensors, amax mantissa rounded first), floor (OCP), ceil</source>
+        <translation>共享指数：偶数（Quark/compressed-tensors，先对 amax 尾数舍入）、向下取整（OCP）、向上取整</translation>
+    </message>
+    <message>
+        <source>elements per E8M0 scale along K (32 in the MX spec)</source>
+        <translation>沿 K 每个 E8M0 缩放的元素数（MX 规范为 32）</translation>
+    </message>
+    <message>
+        <source>NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global</source>
+        <translation>NVFP4：FP4 E2M1，每 16 个一个 E4M3 缩放，全局 FP32</translation>
+    </message>
+    <message>
+        <source>elements per E4M3 block scale along K (16 in NVFP4)</source>
+        <translation>沿 K 每个 E4M3 块缩放的元素数（NVFP4 为 16）</translation>
+    </message>
+    <message>
+        <source>two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel</source>
+        <translation>两级（Quark ProgressiveSpec）：按张量 FP8 → 按通道 INT4</translation>
+    </message>
+    <message>
+        <source>first stage, applied to W (default FP8 E4M3 per tensor: weight_scale)</source>
+        <translation>第一级，作用于 W（默认按张量 FP8 E4M3：weight_scale）</translation>
+    </message>
+    <message>
+        <source>second stage, applied to the stage-1 domain values (default INT4 symmetric per channel: weight_scale_2)</source>
+        <translation>第二级，作用于第一级域中的值（默认按通道对称 INT4：weight_scale_2）</translation>
+    </message>
+    <message>
+        <source>FP4 constOpt: s = c·max per group, optional Hadamard rotation</source>
+        <translation>FP4 constOpt：每组 s = c·max，可选 Hadamard 旋转</translation>
+    </message>
+    <message>
+        <source>scale constant: s = c·max|x| per group (paper deploys 0.156)</source>
+        <translation>缩放常数：每组 s = c·max|x|（论文采用 0.156）</translation>
+    </message>
+    <message>
+        <source>elements per scale along K</source>
+        <translation>沿 K 每个缩放的元素数</translation>
+    </message>
+    <message>
+        <source>pow2: s = 2^round(log2(c·m)) stored as UE8M0; unrounded: s = c·m in FP32</source>
+        <translation>pow2：s = 2^round(log2(c·m))，存为 UE8M0；不取整：s = c·m，以 FP32 存储</translation>
+    </message>
+    <message>
+        <source>Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none</source>
+        <translation>沿 K 的 Walsh–Hadamard 块大小 d（能整除 K 的 2 的幂）；0 = 不旋转</translation>
+    </message>
+    <message>
+        <source>GPTQ (llm-compressor): INT codes chosen against the captured inputs&apos; Hessian; needs a capture</source>
+        <translation>GPTQ（llm-compressor）：依据采集输入的 Hessian 选择 INT 码；需要激活采集</translation>
+    </message>
+    <message>
+        <source>GPTQ: columns per lazy-batch block (llm-compressor 128)</source>
+        <translation>GPTQ：每个惰性批处理块的列数（llm-compressor 为 128）</translation>
+    </message>
+    <message>
+        <source>GPTQ: fraction of mean diag(H) added to diag(H)</source>
+        <translation>GPTQ：加到 diag(H) 上的 diag(H) 均值比例</translation>
+    </message>
+    <message>
+        <source>GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group&apos;s scale)</source>
+        <translation>GPTQ：列顺序：无，或按 diag(H) 降序（static = weight：每列保留其组的缩放）</translation>
+    </message>
+    <message>
+        <source>AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture</source>
+        <translation>AWQ（llm-compressor）：在采集样本上搜索每个输入通道的缩放，然后 INT；需要激活采集</translation>
+    </message>
+    <message>
+        <source>AWQ: grid points of the scale search (llm-compressor 20)</source>
+        <translation>AWQ：缩放搜索的网格点数（llm-compressor 为 20）</translation>
+    </message>
+    <message>
+        <source>AWQ: scales from activations and weights (on), activations only (off), or half the grid each</source>
+        <translation>AWQ：缩放来自激活和权重（on）、仅激活（off），或各占一半网格</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml&apos;s reference quantizers)</source>
+        <translation>llama.cpp 的块类型 Q4_0…Q8_0 与 K-quants Q2_K…Q6_K（ggml 的参考量化器）</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)</source>
+        <translation>llama.cpp 的块类型：q4_0 q4_1 q5_0 q5_1 q8_0（32 个一块），q2_k … q6_k（256 个一超块）</translation>
+    </message>
+    <message>
+        <source>K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix)</source>
+        <translation>K-quants：来自配对激活采集的重要性权重（每个输入通道的 x² 均值，llama.cpp 的 imatrix）</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::SpectrumView</name>
@@ -3771,10 +4344,6 @@ A JSON spec of one of: %2</source>
         <translation>以此秩运行 MiLo(&amp;M)</translation>
     </message>
     <message>
-        <source>Make this configuration MiLo with rank r (FP16 compensator) and run it</source>
-        <translation>将此配置设为秩 r 的 MiLo（FP16 补偿器）并运行</translation>
-    </message>
-    <message>
         <source>Select tensors and press Run with “Compute spectra” on to see the singular values of each configuration&apos;s error W − Ŵ.</source>
         <translation>选择张量，在开启“计算谱”后点击运行，即可查看每种配置误差 W − Ŵ 的奇异值。</translation>
     </message>
@@ -3807,6 +4376,18 @@ A JSON spec of one of: %2</source>
     <message>
         <source>error ‖E − Eᵣ‖ %1 (relative %2), %3 of ‖E‖² captured (Frobenius norms)</source>
         <translation>误差 ‖E − Eᵣ‖ %1（相对 %2），捕获 ‖E‖² 的 %3（Frobenius 范数）</translation>
+    </message>
+    <message>
+        <source>Add this configuration as MiLo with rank r (FP16 compensator), a configuration of its own, and run only that: the finished results stay</source>
+        <translation>将此配置作为秩 r 的 MiLo（FP16 补偿器）添加为独立配置，并只运行它：已完成的结果保留</translation>
+    </message>
+    <message>
+        <source>Configuration %1 is no longer in the quantizer panel.</source>
+        <translation>配置 %1 已不在量化器面板中。</translation>
+    </message>
+    <message>
+        <source>The quantizer panel holds %1 configurations already: remove one to add MiLo at rank %2.</source>
+        <translation>量化器面板已有 %1 个配置：请删除一个以添加秩为 %2 的 MiLo。</translation>
     </message>
 </context>
 <context>
@@ -3939,6 +4520,41 @@ Paired as the activation of the weights you quantize</source>
     <message>
         <source>Quantized format and scheme, as detected from the stored tensors</source>
         <translation>量化格式和方案，根据存储的张量检测</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::language</name>
+    <message>
+        <source>per tensor</source>
+        <translation>按张量</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>按通道</translation>
+    </message>
+    <message>
+        <source>per column</source>
+        <translation>按列</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>sym</source>
+        <translation>对称</translation>
+    </message>
+    <message>
+        <source>asym</source>
+        <translation>非对称</translation>
+    </message>
+    <message>
+        <source>-bit</source>
+        <translation> 位</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
     </message>
 </context>
 </TS>

@@ -55,6 +55,7 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
         m_scale->setTensors(tensors);
         m_kurtosis->setTensors(tensors);
         m_gemm->setTensors(tensors);
+        previewWeight(tensors.value(0));
     };
     connect(browser, &TensorBrowser::selectionChanged, this, selection);
     selection(browser->selectedTensors());
@@ -80,6 +81,10 @@ AnalysisController::AnalysisController(QObject *parent, const LoadController *lo
         m_gemm->setError(tr("Cancelled"));
         emit jobEnded();
     });
+    // The Jobs dock's Cancel does what each view's Cancel does.
+    m_scaleJob.setCancelHandler([this] { emit m_scale->cancelRequested(); });
+    m_kurtosisJob.setCancelHandler([this] { emit m_kurtosis->cancelRequested(); });
+    m_gemmJob.setCancelHandler([this] { emit m_gemm->cancelRequested(); });
 }
 
 AnalysisController::~AnalysisController()
@@ -92,6 +97,7 @@ void AnalysisController::shutdown()
     m_scaleJob.cancel();
     m_kurtosisJob.cancel();
     m_gemmJob.cancel();
+    m_previewJob.cancel();
     m_pool.waitForDone();
 }
 
@@ -123,6 +129,7 @@ void AnalysisController::sweep(const QString &tensor, qint64 group, qint64 rotat
     m_scale->jobStarted();
     m_timer->start();
     m_scaleJob.start(
+        tr("Scale-constant sweep of %1").arg(tensor),
         [source = m_loads->tensorSource(), name = tensor.toStdString(), o, progress](const CancelToken &cancel) {
             const Tensor w = source.weight(name);
             return std::make_shared<const ScaleConstantData>(
@@ -150,6 +157,7 @@ void AnalysisController::profileKurtosis(const QStringList &tensors, qint64 rota
     m_kurtosis->jobStarted();
     m_timer->start();
     m_kurtosisJob.start(
+        tr("Kurtosis of %n tensor(s)", nullptr, static_cast<int>(names.size())),
         [source = m_loads->tensorSource(), names, results = m_results, rotate, progress](const CancelToken &cancel) {
             return std::make_shared<const KurtosisData>(computeKurtosisData(
                 source.weight, names, results.get(), rotate, 8, &cancel, [progress](double f) { progress->store(f); }));
@@ -178,6 +186,7 @@ void AnalysisController::timeGemms(const QString &tensor, qint64 maxM)
     m_gemm->jobStarted();
     m_timer->start();
     m_gemmJob.start(
+        tr("GEMM timing of %1").arg(tensor),
         [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device, progress, mode = m_gemm->mode(),
          cache = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation).toStdString()](
             const CancelToken &cancel) {
@@ -222,14 +231,45 @@ void AnalysisController::setC(int index, double c)
     m_panel->setSpecValue(index, QStringLiteral("c"), c);
 }
 
+void AnalysisController::previewWeight(const QString &tensor)
+{
+    // Only while nothing ran: with results the Distribution view shows those.
+    if (tensor.isEmpty() || (m_results && !m_results->outcomes.empty()) || !m_loads->checkpoint()) {
+        m_previewJob.cancel();
+        return;
+    }
+    m_previewJob.start(
+        // The bins a run would use, so the preview and the run's W series agree.
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), bins = m_panel->bins(),
+         symlog = m_panel->symlog()](const CancelToken &cancel) {
+            return std::make_shared<const WeightPreview>(
+                quantscope::previewWeight(name, source.weight(name), bins, symlog, &cancel));
+        },
+        [this](std::shared_ptr<const WeightPreview> preview) {
+            emit weightPreviewReady(std::move(preview));
+            emit jobEnded();
+        },
+        [this](const QString &) {
+            // A tensor that cannot be read as a weight (packed codes, an index): no preview.
+            emit weightPreviewReady(nullptr);
+            emit jobEnded();
+        });
+}
+
 void AnalysisController::poll()
 {
-    if (m_scaleJob.isRunning() && m_scaleProgress)
+    if (m_scaleJob.isRunning() && m_scaleProgress) {
         m_scale->setProgress(m_scaleProgress->load());
-    if (m_kurtosisJob.isRunning() && m_kurtosisProgress)
+        m_scaleJob.setProgress(m_scaleProgress->load());
+    }
+    if (m_kurtosisJob.isRunning() && m_kurtosisProgress) {
         m_kurtosis->setProgress(m_kurtosisProgress->load());
-    if (m_gemmJob.isRunning() && m_gemmProgress)
+        m_kurtosisJob.setProgress(m_kurtosisProgress->load());
+    }
+    if (m_gemmJob.isRunning() && m_gemmProgress) {
         m_gemm->setProgress(m_gemmProgress->load());
+        m_gemmJob.setProgress(m_gemmProgress->load());
+    }
     if (!isRunning())
         m_timer->stop();
 }

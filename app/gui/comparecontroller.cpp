@@ -7,6 +7,7 @@
 #include "loadcontroller.h"
 
 #include <QTabWidget>
+#include <QFileInfo>
 #include <QTimer>
 #include <algorithm>
 
@@ -38,6 +39,8 @@ CompareController::CompareController(QObject *parent, const LoadController *load
         emit jobEnded();
     });
     connect(m_view, &CompareView::moduleClicked, this, &CompareController::showModule);
+    m_job.setCancelHandler([this] { emit m_view->cancelRequested(); });
+    m_overlay.setCancelHandler([this] { emit m_view->cancelRequested(); });
 }
 
 CompareController::~CompareController()
@@ -69,6 +72,7 @@ void CompareController::compare()
     m_view->jobStarted(tr("Comparing"));
     m_timer->start();
     m_job.start(
+        tr("Comparing %1 with %2").arg(QFileInfo(m_view->pathA()).fileName(), QFileInfo(m_view->pathB()).fileName()),
         [a, b, o, progress](const CancelToken &cancel) {
             return std::make_shared<const CompareReport>(runCompare(
                 a, b, o, &cancel, [progress](std::int64_t done, std::int64_t total, const std::string &what) {
@@ -106,6 +110,7 @@ void CompareController::showModule(const QString &tensor)
             module = c.module;
     m_view->jobStarted(tr("Loading %1").arg(tensor));
     m_overlay.start(
+        tr("Loading %1").arg(tensor),
         [a, b, o, name, module](const CancelToken &cancel) {
             const ModuleReconstructions r = loadReconstructions(a, b, module, o);
             cancel.check();
@@ -139,6 +144,7 @@ void CompareController::poll()
     // Inside a step the comparison reports nothing: the estimator interpolates by the measured speed.
     const auto estimate = m_estimator.at(steadySeconds());
     m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
+    m_job.setProgress(estimate.fraction);
 }
 
 } // namespace quantscope

@@ -23,15 +23,16 @@ DeviceQuery queryDevice() noexcept
 {
     DeviceQuery q;
     try {
-        q.description = fromStd(describeComputeDevice());
         const auto &registry = BackendRegistry::instance();
         for (const auto &d : registry.devices()) {
             const bool isCpu = d.kind == DeviceKind::Cpu;
-            q.devices << (isCpu ? QStringLiteral("%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
+            q.devices << (isCpu ? QCoreApplication::translate("DeviceQuery",
+                                                              "%1: %2, %3 threads, %4 GiB RAM (%5 GiB free)")
                                       .arg(fromStd(d.id), fromStd(d.name))
                                       .arg(d.threads)
                                       .arg(gib(d.totalMemory), gib(d.freeMemory))
-                                : QStringLiteral("%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
+                                : QCoreApplication::translate("DeviceQuery",
+                                                              "%1: %2, %3 GiB memory (%4 GiB free), %5 SMs")
                                       .arg(fromStd(d.id), fromStd(d.name), gib(d.totalMemory), gib(d.freeMemory))
                                       .arg(d.threads));
         }
@@ -43,13 +44,28 @@ DeviceQuery queryDevice() noexcept
                 (m.supported ? onGpu : onCpu) << fromStd(m.method);
             }
             // Logged as one more "Compute device" line: what runs where.
-            q.devices << QStringLiteral("%1 runs %2; on the CPU: %3")
+            q.devices << QCoreApplication::translate("DeviceQuery", "%1 runs %2; on the CPU: %3")
                              .arg(fromStd(registry.gpu()->info().id), onGpu.join(QStringLiteral(", ")),
                                   onCpu.join(QStringLiteral(", ")));
         }
         q.gpuReason = fromStd(registry.gpuUnavailableReason());
         q.gpuCause = registry.gpuUnavailableCause();
         q.gpuVendor = fromStd(gpuVendorOf(builtGpuBackends()));
+        // The status bar's line, in the UI's language (core's describeComputeDevice() is the
+        // CLI's English one).
+        if (const Backend *gpu = registry.gpu()) {
+            const DeviceInfo i = gpu->info();
+            q.description =
+                QCoreApplication::translate("DeviceQuery", "GPU: %1 (%2, %3 GiB free of %4)")
+                    .arg(fromStd(i.name), i.kind == DeviceKind::Hip ? QStringLiteral("HIP") : QStringLiteral("CUDA"),
+                         gib(i.freeMemory), gib(i.totalMemory));
+        } else {
+            q.description = QCoreApplication::translate("DeviceQuery", "CPU: %1 threads (%2)")
+                                .arg(registry.cpu().info().threads)
+                                .arg(noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason).isEmpty()
+                                         ? q.gpuReason
+                                         : noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason));
+        }
     } catch (const std::exception &e) {
         q.error = QString::fromUtf8(e.what());
     } catch (...) {

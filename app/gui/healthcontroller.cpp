@@ -31,6 +31,7 @@ HealthController::HealthController(QObject *parent, const LoadController *loads,
         m_browser->setSelectedTensors({tensor});
         m_tabs->setCurrentIndex(0); // the Distribution view of that tensor
     });
+    m_job.setCancelHandler([this] { emit m_view->cancelRequested(); });
 }
 
 HealthController::~HealthController()
@@ -52,6 +53,7 @@ void HealthController::check()
     const std::filesystem::path path = ck->path();
     m_view->jobStarted();
     m_job.start(
+        tr("Health check of %1").arg(m_loads->documentName()),
         [path](const CancelToken &cancel) {
             return std::make_shared<const DoctorReport>(runDoctor(path, {}, &cancel));
         },

@@ -65,6 +65,8 @@ JobController::JobController(QObject *parent, const LoadController *loads, Tenso
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(kProgressIntervalMs);
     connect(m_progressTimer, &QTimer::timeout, this, &JobController::poll);
+    // The Jobs dock's Cancel keeps the finished runs as the panel's Cancel does.
+    m_tracker.setCancelHandler([this] { cancel(); });
 }
 
 JobController::~JobController()
@@ -85,11 +87,11 @@ void JobController::setResults(std::shared_ptr<const QuantizeJobResult> results)
     emit resultsChanged(m_results);
 }
 
-void JobController::run()
+bool JobController::start(bool onlyMissing)
 {
     if (!m_loads->hasCheckpoint()) {
         emit statusMessage(tr("Open a checkpoint first"));
-        return;
+        return false;
     }
     auto tensors = m_browser->selectedTensors();
     // 1-D tensors (norms, biases) are not what a weight quantizer is for: skipped, with a note,
@@ -110,13 +112,40 @@ void JobController::run()
     if (tensors.isEmpty()) {
         emit statusMessage(tr("Select one or more tensors to quantize"));
         m_job->finish(tr("Select one or more tensors in the Tensors dock, then Run."));
-        return;
+        return false;
     }
 
     QuantizeJobRequest request;
     for (const auto &t : tensors)
         request.tensors.push_back(t.toStdString());
     request.configs = m_panel->configurations();
+    m_mergeBase = nullptr;
+    if (onlyMissing && m_results) {
+        const auto stale = staleConfigurations(*m_results, request.configs);
+        std::vector<JobConfig> missing;
+        for (const auto &c : request.configs) {
+            bool needed = stale.count(c.name) > 0;
+            for (const auto &t : request.tensors) {
+                if (needed)
+                    break;
+                const QuantizeOutcome *o = m_results->outcome(t, c.name);
+                needed = !o || !o->ok() ||
+                         (m_spectrum &&
+                          (!o->spectrum || (m_spectrum->top == 0 && !o->spectrum->complete) ||
+                           (!o->spectrum->complete && static_cast<int>(o->spectrum->sigma.size()) < m_spectrum->top)));
+            }
+            if (needed)
+                missing.push_back(c);
+        }
+        if (missing.empty()) {
+            const auto note = tr("Nothing to run: every configuration has its results for the selected tensors.");
+            emit statusMessage(note);
+            m_log->append(LogView::Severity::Info, note);
+            return false;
+        }
+        request.configs = std::move(missing);
+        m_mergeBase = m_results;
+    }
     request.device = deviceChoiceOf(m_panel->device());
     request.bins = m_panel->bins();
     request.symlog = m_panel->symlog();
@@ -144,19 +173,49 @@ void JobController::run()
     };
 
     const auto configCount = static_cast<int>(request.configs.size());
-    m_job->start(tr("Quantizing %n tensor(s)", nullptr, static_cast<int>(tensors.size())) +
-                 tr(" × %n configuration(s)", nullptr, configCount));
+    // One sentence, so that the language switch finds it again.
+    const QString title = tr("Quantizing %1 × %2")
+                              .arg(tr("%n tensor(s)", nullptr, static_cast<int>(tensors.size())),
+                                   tr("%n configuration(s)", nullptr, configCount));
+    m_job->start(title);
     m_jobStart = start;
     m_estimator.start(start);
     m_progressTimer->start();
     m_panel->setRunning(true);
     emit runningChanged(true);
 
-    m_tracker.start([request = std::move(request), source = std::move(source), step = std::move(step),
-                     finished = std::move(finished)](
-                        const CancelToken &cancel) { return runQuantizeJob(request, source, cancel, step, finished); },
-                    [this](QuantizeJobResult result) { deliver(std::move(result)); },
-                    [this](const QString &error) { fail(error); });
+    m_tracker.start(
+        title,
+        [request = std::move(request), source = std::move(source), step = std::move(step),
+         finished = std::move(finished)](const CancelToken &cancel) {
+            return runQuantizeJob(request, source, cancel, step, finished);
+        },
+        [this](QuantizeJobResult result) { deliver(std::move(result)); },
+        [this](const QString &error) { fail(error); });
+    return true;
+}
+
+QuantizeJobResult JobController::merged(QuantizeJobResult fresh) const
+{
+    if (!m_mergeBase)
+        return fresh;
+    QuantizeJobResult out = *m_mergeBase;
+    out.partial = fresh.partial;
+    for (auto &p : fresh.tensors)
+        if (!out.profile(p.tensor))
+            out.tensors.push_back(std::move(p));
+    for (auto &o : fresh.outcomes) {
+        auto same = std::find_if(out.outcomes.begin(), out.outcomes.end(), [&o](const QuantizeOutcome &x) {
+            return x.tensor == o.tensor && x.config == o.config;
+        });
+        if (same != out.outcomes.end())
+            *same = std::move(o);
+        else
+            out.outcomes.push_back(std::move(o));
+    }
+    for (auto &w : fresh.warnings)
+        out.warnings.push_back(std::move(w));
+    return out;
 }
 
 void JobController::deliver(QuantizeJobResult result)
@@ -211,12 +270,13 @@ void JobController::deliver(QuantizeJobResult result)
             m_log->append(LogView::Severity::Info, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.captureNote)));
     const auto n = static_cast<int>(result.outcomes.size());
     QString message =
-        tr("Finished %n run(s)", nullptr, n) + (seconds < 1 ? tr(" in %1 ms").arg(qRound(seconds * 1000))
-                                                            : tr(" in %1 s").arg(QLocale().toString(seconds, 'f', 1)));
+        seconds < 1 ? tr("Finished %1 in %2 ms").arg(tr("%n run(s)", nullptr, n)).arg(qRound(seconds * 1000))
+                    : tr("Finished %1 in %2 s").arg(tr("%n run(s)", nullptr, n), QLocale().toString(seconds, 'f', 1));
     if (failed > 0)
-        message += tr("; %n failed (see the log)", nullptr, failed);
+        message = tr("%1; %2").arg(message, tr("%n failed (see the log)", nullptr, failed));
     m_log->append(failed ? LogView::Severity::Warning : LogView::Severity::Info, message);
-    setResults(std::make_shared<const QuantizeJobResult>(std::move(result)));
+    setResults(std::make_shared<const QuantizeJobResult>(merged(std::move(result))));
+    m_mergeBase = nullptr;
     m_job->finish(message, true);
     stopped();
     emit jobFinished(true);
@@ -225,6 +285,7 @@ void JobController::deliver(QuantizeJobResult result)
 
 void JobController::fail(const QString &error)
 {
+    m_mergeBase = nullptr;
     m_finished.reset();
     const auto text = tr("The quantization job failed: %1").arg(error);
     m_log->append(LogView::Severity::Error, text);
@@ -255,8 +316,9 @@ void JobController::cancel()
     stopped();
     if (n > 0) {
         kept.partial = true;
-        setResults(std::make_shared<const QuantizeJobResult>(std::move(kept)));
+        setResults(std::make_shared<const QuantizeJobResult>(merged(std::move(kept))));
     }
+    m_mergeBase = nullptr;
     emit jobEnded();
 }
 
@@ -276,6 +338,7 @@ void JobController::poll()
     // speed, never past 95 % of the step.
     const auto estimate = m_estimator.at(steadySeconds());
     m_job->setProgress(estimate.fraction, fromStd(estimate.what), estimate.secondsLeft);
+    m_tracker.setProgress(estimate.fraction);
 }
 
 } // namespace quantscope

@@ -38,7 +38,13 @@ public:
     ~JobController() override;
 
     /// Quantizes the selected tensors with every configuration on the pool.
-    void run();
+    void run() { start(false); }
+    /// Runs only what the results lack (Compute spectra, Run MiLo at This Rank): each
+    /// configuration with a selected tensor whose result is missing, failed, stale (edited since
+    /// it ran) or without the spectrum now asked for. The other results are kept and the new
+    /// ones merged in; with nothing missing it says so and runs nothing. Returns whether a job
+    /// started.
+    bool runMissing() { return start(true); }
     /// Stops the running job: idle at once; the runs that had finished stay shown as a partial
     /// batch (QuantizeJobResult::partial).
     void cancel();
@@ -74,6 +80,10 @@ signals:
     void errorOccurred(const QString &title, const QString &text, const QString &details);
 
 private:
+    bool start(bool onlyMissing);
+    /// `fresh` merged into the results the incremental run kept (m_mergeBase): its outcomes
+    /// replace theirs for the same tensor and configuration.
+    QuantizeJobResult merged(QuantizeJobResult fresh) const;
     void deliver(QuantizeJobResult result);
     void fail(const QString &error);
     void poll();
@@ -99,6 +109,7 @@ private:
     ProgressEstimator m_estimator;
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    std::shared_ptr<const QuantizeJobResult> m_mergeBase; ///< kept by an incremental run
     std::optional<SpectrumOptions> m_spectrum;
 };
 

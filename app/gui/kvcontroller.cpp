@@ -54,6 +54,7 @@ KvController::KvController(QObject *parent, LoadController *loads, QTabWidget *t
     connect(m_view, &KvView::openRequested, this, &KvController::openDialog);
     connect(m_view, &KvView::runRequested, this, &KvController::run);
     connect(m_view, &KvView::cancelRequested, this, &KvController::cancel);
+    m_job.setCancelHandler([this] { cancel(); });
     if (m_loads)
         connect(m_loads, &LoadController::captureChanged, this, &KvController::captureChanged);
 }
@@ -131,6 +132,7 @@ void KvController::run()
     m_timer->start();
     const std::string file = path.toStdString();
     m_job.start(
+        tr("KV lab on %1").arg(QFileInfo(path).fileName()),
         [file, options, progress](const CancelToken &cancel) {
             const KvData data = loadKv(file);
             cancel.check();
@@ -165,6 +167,7 @@ void KvController::poll()
     if (!m_progress)
         return;
     m_view->setProgress(m_progress->fraction);
+    m_job.setProgress(m_progress->fraction);
     if (m_progress->loaded.exchange(false))
         m_view->setStatus(tr("Running every KV scheme on every layer and head…"));
 }

@@ -10,6 +10,7 @@
 #include "scancontroller.h"
 #include "spectrumview.h"
 #include "healthcontroller.h"
+#include "languageswitch.h"
 #include "comparecontroller.h"
 #include "compareview.h"
 
@@ -17,13 +18,11 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QIcon>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTimer>
 #include <QSettings>
-#include <QTranslator>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -32,22 +31,10 @@ using quantscope::MainWindow;
 
 namespace {
 
-void installTranslators(QCoreApplication &app)
+void installTranslators()
 {
-    // The Language menu's choice ("" = the system's), read at start.
-    const auto language = QSettings().value(QStringLiteral("language")).toString();
-    if (!language.isEmpty())
-        QLocale::setDefault(QLocale(language));
-    // Parented to the app: they must live as long as it does.
-    auto *qt = new QTranslator(&app);
-    const QLocale ui = language.isEmpty() ? QLocale::system() : QLocale(language);
-    if (qt->load(ui, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qt);
-    // Without a translation for the UI language, English: its .qm holds the plural forms.
-    auto *own = new QTranslator(&app);
-    if (own->load(ui, QStringLiteral("quantscope"), QStringLiteral("_"), QStringLiteral(":/i18n")) ||
-        own->load(QStringLiteral("quantscope_en"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(own);
+    // The Language menu's choice ("" = the system's); the menu switches it while running.
+    quantscope::language::apply(QSettings().value(QStringLiteral("language")).toString());
 }
 
 /// Saves the window once everything it started in the background has finished; the exit code
@@ -154,7 +141,7 @@ int main(int argc, char *argv[])
         // A QCoreApplication: no platform plugin, no display (`quantscope --version` over ssh, in CI).
         QCoreApplication core(argc, argv);
         setApplicationNames();
-        installTranslators(core);
+        installTranslators();
         CommandLine cli;
         cli.parser.process(core); // prints and exits
         return 0;
@@ -164,7 +151,7 @@ int main(int argc, char *argv[])
     setApplicationNames();
     QGuiApplication::setDesktopFileName(QStringLiteral("quantscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/quantscope.svg")));
-    installTranslators(app);
+    installTranslators();
 
     CommandLine cli;
     auto &parser = cli.parser;

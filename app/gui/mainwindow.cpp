@@ -27,6 +27,7 @@
 #include "results/report_html.h"
 #include "util/error.h"
 #include "quantizerpanel.h"
+#include "jobboard.h"
 #include "kvcontroller.h"
 #include "recentfilesmenu.h"
 #include "sessioncontroller.h"
@@ -129,7 +130,7 @@ int MainWindow::tensorCount() const noexcept
 bool MainWindow::isBusy() const noexcept
 {
     return m_reportsRunning > 0 || m_loads->isLoading() || !m_deviceKnown || m_jobs->isRunning() ||
-           m_analysis->isRunning() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
+           m_analysis->isBusy() || m_scan->isRunning() || m_health->isRunning() || m_compare->isRunning() ||
            (m_plan && m_plan->isRunning()) || (m_model && m_model->isRunning()) || (m_kv && m_kv->isRunning());
 }
 
@@ -268,10 +269,20 @@ void MainWindow::createViews()
     m_spectrum->setObjectName(QStringLiteral("spectrumView")); // quantscope --view spectrum
     m_tabs->addTab(m_spectrum, tr("&Spectrum"));
     m_tabs->setTabToolTip(2, tr("Singular values of W − Ŵ: choose a MiLo rank by its error and size"));
-    connect(m_spectrum, &SpectrumView::runRequested, this, &MainWindow::runQuantization);
-    connect(m_spectrum, &SpectrumView::runAtRankRequested, this, [this](const QString &c, int r) {
-        if (SpectrumView::applyMiloRank(m_panel, c, r))
-            runQuantization();
+    // Compute and Run MiLo at This Rank run only what the results lack, keeping the rest.
+    auto runMissing = [this] {
+        m_jobs->setSpectrumOptions(m_spectrum->spectrumOptions());
+        m_jobs->runMissing();
+    };
+    connect(m_spectrum, &SpectrumView::runRequested, this, runMissing);
+    connect(m_spectrum, &SpectrumView::runAtRankRequested, this, [this, runMissing](const QString &c, int r) {
+        QString why;
+        if (!SpectrumView::addMiloAtRank(m_panel, c, r, &why)) {
+            showStatus(why);
+            m_log->append(LogView::Severity::Warning, why);
+            return;
+        }
+        runMissing();
     });
     // The views in a scroll area: however wide a view's content asks to be (a plot with a long
     // legend in German), the window's minimum size stays that of the docks and the tab bar, so
@@ -313,6 +324,7 @@ void MainWindow::createDocks()
     connect(m_panel, &QuantizerPanel::runRequested, this, &MainWindow::runQuantization);
     connect(m_panel, &QuantizerPanel::cancelRequested, this, &MainWindow::cancelJob);
     connect(m_panel, &QuantizerPanel::activationClearRequested, this, [this] { setActivation(QString()); });
+    connect(m_panel, &QuantizerPanel::configurationsChanged, this, &MainWindow::updateStale);
     connect(m_addConfigAction, &QAction::triggered, this, [this] {
         m_quantizerDock->show();
         m_panel->addConfiguration();
@@ -333,6 +345,15 @@ void MainWindow::createDocks()
     });
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     splitDockWidget(m_jobDock, m_logDock, Qt::Horizontal);
+    // Every background job (scan, sweep, export, compare, timing, capture, eval), tabbed with
+    // the log; each one's end is a log line.
+    m_jobsView = new JobsView(this);
+    m_jobsDock = dock(tr("Jobs"), QStringLiteral("jobsDock"), m_jobsView);
+    tabifyDockWidget(m_logDock, m_jobsDock);
+    m_logDock->raise();
+    connect(JobBoard::instance(), &JobBoard::ended, m_log, [this](quint64, const QString &line, bool problem) {
+        m_log->append(problem ? LogView::Severity::Warning : LogView::Severity::Info, line);
+    });
     // Room for the views beside the docks on a 1280 px screen (issue 42).
     resizeDocks({m_tensorsDock, m_quantizerDock}, {270, 310}, Qt::Horizontal);
     resizeDocks({m_jobDock, m_logDock}, {420, 700}, Qt::Horizontal);
@@ -369,7 +390,7 @@ void MainWindow::createMenus()
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_filterAction);
     view->addSeparator();
-    for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock})
+    for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock, m_jobsDock})
         view->addAction(d->toggleViewAction());
     view->addAction(m_resetLayoutAction);
     view->addSeparator();
@@ -388,26 +409,7 @@ void MainWindow::createMenus()
             QSettings().setValue(QStringLiteral("theme"), theme::toString(mode));
         });
     }
-    // Languages by their own names; applied at the next start (every widget is built
-    // translated), which the window says.
-    auto *languageMenu = view->addMenu(tr("L&anguage"));
-    auto *languages = new QActionGroup(languageMenu);
-    const auto chosen = QSettings().value(QStringLiteral("language")).toString();
-    const std::pair<QString, QString> names[] = {{QString(), tr("&System")},
-                                                 {QStringLiteral("en"), QStringLiteral("English")},
-                                                 {QStringLiteral("de"), QStringLiteral("Deutsch")},
-                                                 {QStringLiteral("zh_CN"), QStringLiteral("中文")}};
-    for (const auto &[code, label] : names) {
-        auto *a = languageMenu->addAction(label);
-        a->setCheckable(true);
-        a->setChecked(code == chosen);
-        a->setData(code);
-        languages->addAction(a);
-        connect(a, &QAction::triggered, this, [this, code = code] {
-            QSettings().setValue(QStringLiteral("language"), code);
-            showStatus(tr("The language changes when Quantscope starts again."));
-        });
-    }
+    addLanguageMenu(view);
     view->addSeparator();
     view->addAction(m_statusBarAction);
 
@@ -451,7 +453,7 @@ void MainWindow::restoreWindowState()
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState, kWindowStateVersion);
-    for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock})
+    for (auto *d : {m_tensorsDock, m_quantizerDock, m_jobDock, m_logDock, m_jobsDock})
         d->show();
     // The default layout on the screen the window is on: no wider or taller than it.
     fitToScreen();
@@ -540,6 +542,7 @@ void MainWindow::createControllers()
     m_analysis = new AnalysisController(this, m_loads, m_browser, m_panel, m_tabs);
     connect(m_jobs, &JobController::resultsChanged, m_analysis, &AnalysisController::setResults);
     connect(m_analysis, &AnalysisController::jobEnded, this, &MainWindow::finishBackgroundTask);
+    connect(m_analysis, &AnalysisController::weightPreviewReady, m_distribution, &DistributionView::setPreview);
     m_scan = new ScanController(this, m_loads, m_browser, m_panel, m_tabs); // the Layers tab
     connect(m_scan, &ScanController::jobEnded, this, &MainWindow::finishBackgroundTask);
     m_health = new HealthController(this, m_loads, m_browser, m_tabs); // the Health tab (the doctor)
@@ -591,6 +594,7 @@ void MainWindow::showResults(const std::shared_ptr<const QuantizeJobResult> &res
     if (results && overviewPreferred(*results) && m_tabs->currentWidget() == m_numbers)
         m_tabs->setCurrentWidget(m_overview);
     m_spectrum->setResults(results);
+    updateStale();
 }
 
 void MainWindow::showError(const QString &title, const QString &text, const QString &details)

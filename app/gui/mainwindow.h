@@ -24,6 +24,7 @@ class QTabWidget;
 namespace quantscope {
 
 class AnalysisController;
+class JobsView;
 class ScanController;
 class PlanController;
 class ModelController;
@@ -131,12 +132,16 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// QEvent::LanguageChange: every text of the window in the new language (View ▸ Language).
+    void changeEvent(QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void createActions();
     void createMenus();
+    /// View ▸ Language: each language by its own name, applied at once (languageswitch.h).
+    void addLanguageMenu(QMenu *view);
     void createCompareAndPlanTabs();
     void createViews();
     void createDocks();
@@ -155,6 +160,8 @@ private:
     void updateSummary(const OpenResult &result);
     void showStatus(const QString &text);
     void showResults(const std::shared_ptr<const QuantizeJobResult> &results);
+    /// Marks the results whose configuration was edited since they ran (stale until re-run).
+    void updateStale();
     void showError(const QString &title, const QString &text, const QString &details);
 
     void openFileDialog();
@@ -189,6 +196,8 @@ private:
     QDockWidget *m_quantizerDock = nullptr;
     QDockWidget *m_jobDock = nullptr;
     QDockWidget *m_logDock = nullptr;
+    QDockWidget *m_jobsDock = nullptr;
+    JobsView *m_jobsView = nullptr;
     ElidedLabel *m_summary = nullptr;
     ElidedLabel *m_deviceLabel = nullptr;
     QProgressBar *m_busy = nullptr;

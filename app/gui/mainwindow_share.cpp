@@ -6,12 +6,23 @@
 #include "mainwindow.h"
 
 #include "demo/demo.h"
+#include "jobcontroller.h"
+#include "languageswitch.h"
 #include "loadcontroller.h"
 #include "logview.h"
+#include "results/config_label.h"
 #include "results/report_html.h"
+#include "distributionview.h"
+#include "numbersmodel.h"
+#include "numbersview.h"
+#include "overviewmodel.h"
+#include "overviewview.h"
+#include "quantizerpanel.h"
+#include "spectrumview.h"
 #include "sessioncontroller.h"
 #include "util/error.h"
 
+#include <QActionGroup>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDialog>
@@ -20,7 +31,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QEvent>
 #include <QGuiApplication>
+#include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
@@ -89,6 +102,57 @@ void MainWindow::exportReport(const QString &file)
             return QString::fromUtf8(e.what());
         }
     }));
+}
+
+void MainWindow::updateStale()
+{
+    QSet<QString> stale;
+    if (const auto results = m_jobs ? m_jobs->results() : nullptr)
+        for (const auto &name : staleConfigurations(*results, m_panel->configurations()))
+            stale.insert(QString::fromStdString(name));
+    m_distribution->setStaleConfigs(stale);
+    m_numbers->model()->setStaleConfigs(stale);
+    m_overview->model()->setStaleConfigs(stale);
+    m_spectrum->setStaleConfigs(stale);
+}
+
+void MainWindow::addLanguageMenu(QMenu *view)
+{
+    auto *languageMenu = view->addMenu(tr("L&anguage"));
+    auto *languages = new QActionGroup(languageMenu);
+    const auto chosen = language::current();
+    for (const auto &[code, name] : language::choices()) {
+        auto *a = languageMenu->addAction(name);
+        a->setObjectName(QStringLiteral("language_") + (code.isEmpty() ? QStringLiteral("system") : code));
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        a->setData(code);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("language"), code);
+            if (code == language::current())
+                return;
+            if (!language::apply(code))
+                m_log->append(LogView::Severity::Warning,
+                              tr("No translation for %1: the window stays in English.").arg(code));
+        });
+    }
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    // Qt sends it to every window once the translators changed; the children get it after the
+    // window (widgets with texts of their own, such as plots, translate those themselves).
+    if (event->type() == QEvent::LanguageChange) {
+        language::retranslateTree(this);
+        // The views draw configuration labels ("A · INT8 per channel sym") from the results:
+        // delivered again, they draw them in the new language.
+        if (m_jobs && m_jobs->results())
+            showResults(m_jobs->results());
+        updateTitle();
+        showStatus(tr("Language: %1").arg(QLocale().nativeLanguageName()));
+    }
+    QMainWindow::changeEvent(event);
 }
 
 void MainWindow::showUserGuide()

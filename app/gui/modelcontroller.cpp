@@ -94,6 +94,7 @@ ModelController::ModelController(QObject *parent, LoadController *loads, PlanCon
     connect(m_view, &ModelView::measureLayersRequested, this, &ModelController::measureLayers);
     connect(m_view, &ModelView::measurePointsRequested, this, &ModelController::measureBudgetPoints);
     connect(m_view, &ModelView::cancelRequested, this, &ModelController::cancel);
+    m_job.setCancelHandler([this] { cancel(); });
     connect(loads, &LoadController::documentOpened, this, &ModelController::documentOpened);
     connect(loads, &LoadController::captureChanged, this, [this] {
         m_view->setCapture(QDir::toNativeSeparators(m_loads->capturePath()), m_loads->captureSummary());
@@ -130,6 +131,7 @@ void ModelController::checkInterpreter()
     const std::string python = m_view->python().toStdString();
     m_view->setCheckResult(tr("Checking %1…").arg(m_view->python()), true);
     m_check.start(
+        tr("Checking %1").arg(m_view->python()),
         [python](const CancelToken &) {
             CheckOutcome out;
             try {
@@ -210,6 +212,7 @@ void ModelController::captureActivations()
     m_view->setRunning(true, tr("Capturing the model's activations…"));
     m_timer->start();
     m_job.start(
+        tr("Capture of %1").arg(QFileInfo(folder).fileName()),
         [request, python, progress](const CancelToken &cancel) {
             EvalOutcome out;
             try {
@@ -289,6 +292,7 @@ void ModelController::measureLayers()
     m_view->setRunning(true, tr("Measuring each layer's KL…"));
     m_timer->start();
     m_job.start(
+        tr("Evaluation: each layer's KL"),
         [request, python, progress, dir](const CancelToken &cancel) {
             EvalOutcome out;
             try {
@@ -346,6 +350,7 @@ void ModelController::measureBudgetPoints()
     m_view->setRunning(true, tr("Solving the budget at %n point(s)…", nullptr, count));
     m_timer->start();
     m_job.start(
+        tr("Evaluation: the budget at %n point(s)", nullptr, count),
         [data, base, count, python, progress](const CancelToken &cancel) {
             EvalOutcome out;
             out.objective = data->problem.objective;
@@ -427,6 +432,7 @@ void ModelController::poll()
         return;
     std::lock_guard lock(m_progress->mutex);
     m_view->setProgress(m_progress->fraction, fromStd(m_progress->what));
+    m_job.setProgress(m_progress->fraction);
     if (m_progress->pointsChanged) {
         m_progress->pointsChanged = false;
         m_view->setBudgetPoints(m_progress->points, fromStd(m_progress->objective));

@@ -100,6 +100,7 @@ void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::or
     const std::string objective = m_budget->objective().toStdString();
     const std::string capture = m_loads->capturePath().toStdString();
     m_budgetJob.start(
+        tr("Budget for %1").arg(m_budget->target()),
         [lines, target, objective, capture](const CancelToken &cancel) {
             std::vector<nlohmann::json> plain;
             bool outputError = false;
@@ -162,6 +163,7 @@ void PlanController::sweep()
         current = configs.front().spec;
     m_budget->setSweepStatus(tr("Sweeping %1…").arg(QString::fromStdString(tensor)));
     m_sweepJob.start(
+        tr("Format sweep of %1").arg(QString::fromStdString(tensor)),
         [ck, tensor](const CancelToken &cancel) {
             FormatSweepOptions o;
             return std::make_shared<const FormatSweep>(runFormatSweep(ck->tensor(tensor), tensor, o, cancel));

@@ -44,6 +44,7 @@ ScanController::ScanController(QObject *parent, const LoadController *loads, Ten
         m_browser->setSelectedTensors({tensor});
         m_tabs->setCurrentIndex(0); // the Distribution view of that tensor
     });
+    m_job.setCancelHandler([this] { emit m_view->cancelRequested(); });
 }
 
 ScanController::~ScanController()
@@ -108,6 +109,7 @@ void ScanController::scan()
     m_view->jobStarted();
     m_timer->start();
     m_job.start(
+        tr("Scan of %1").arg(m_loads->documentName()),
         [ck, o, progress](const CancelToken &cancel) {
             // The scan reports elements: working on [b, e) of `total`.
             ScanResult r =
@@ -147,6 +149,7 @@ void ScanController::poll()
     // Inside a step the scan reports nothing: the estimator interpolates by the measured speed.
     const auto estimate = m_estimator.at(steadySeconds());
     m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
+    m_job.setProgress(estimate.fraction);
 }
 
 } // namespace quantscope

@@ -13,6 +13,8 @@ void ProgressEstimator::start(double now)
     m_stepStart = now;
     m_begin = m_end = m_total = 0;
     m_what.clear();
+    m_shownFraction = 0;
+    m_shownLeft = -1;
 }
 
 void ProgressEstimator::step(double begin, double end, double total, const std::string &what, double now)
@@ -38,8 +40,14 @@ ProgressEstimator::Estimate ProgressEstimator::at(double now)
         const double stepCost = (m_end - m_begin) * m_total;
         e.fraction += (m_end - m_begin) * std::min(0.95, inStep * m_costPerSecond / stepCost);
     }
+    e.fraction = std::max(e.fraction, m_shownFraction);
     if (m_total > 0 && m_costPerSecond > 0 && elapsedJob > 0.3)
         e.secondsLeft = (1.0 - e.fraction) * m_total / m_costPerSecond;
+    if (e.secondsLeft >= 0 && m_shownLeft >= 0)
+        e.secondsLeft = std::min(e.secondsLeft, m_shownLeft);
+    m_shownFraction = e.fraction;
+    if (e.secondsLeft >= 0)
+        m_shownLeft = e.secondsLeft;
     return e;
 }
 

@@ -32,7 +32,8 @@ public:
     void start(double now);
     /// The job reports a step: it now works on [begin, end) (fractions of `total`).
     void step(double begin, double end, double total, const std::string &what, double now);
-    /// The estimate at `now`; also refines the speed from the steps completed so far.
+    /// The estimate at `now`; also refines the speed from the steps completed so far. Within a
+    /// job the fraction never decreases and the time left, once known, never increases.
     Estimate at(double now);
     /// The job finished at `now`: its whole cost over its whole time is the speed to remember.
     void finish(double now);
@@ -46,6 +47,10 @@ private:
     double m_begin = 0, m_end = 0, m_total = 0;
     std::string m_what;
     double m_costPerSecond = 0;
+    // What at() last said: the bar never moves back and the time left never rises (a slow
+    // step holds it until the measured speed brings it down again; issue 42 "no jumps back").
+    double m_shownFraction = 0;
+    double m_shownLeft = -1;
 };
 
 /// The step a worker thread last reported, for the thread that polls a ProgressEstimator (the

@@ -2,12 +2,17 @@
 #include "results/config_label.h"
 
 #include <cstdio>
+#include <mutex>
 
 #include "quant/quant_spec.h"
+#include "results/results.h"
 
 namespace quantscope {
 
 namespace {
+
+std::mutex g_wordsMutex;
+LabelWords g_words;
 
 std::string num(double v)
 {
@@ -16,60 +21,64 @@ std::string num(double v)
     return buf;
 }
 
-std::string granularityText(Granularity g, std::int64_t group, std::int64_t block, int axis)
+std::string granularityText(const LabelWords &w, Granularity g, std::int64_t group, std::int64_t block, int axis)
 {
     switch (g) {
     case Granularity::Tensor:
-        return "per tensor";
+        return w.perTensor;
     case Granularity::Channel:
-        return axis == 0 ? "per channel" : "per column";
+        return axis == 0 ? w.perChannel : w.perColumn;
     case Granularity::Group:
         return "g" + std::to_string(group);
     case Granularity::Block:
-        return "block " + std::to_string(block);
+        return w.block + " " + std::to_string(block);
     }
     return {};
 }
 
-std::string intText(const IntSpec &s)
+std::string intText(const LabelWords &w, const IntSpec &s)
 {
-    std::string t = "INT" + std::to_string(s.bits) + " " + granularityText(s.granularity, s.group, s.block, s.axis) +
-                    (s.symmetric ? " sym" : " asym");
+    std::string t = "INT" + std::to_string(s.bits) + " " + granularityText(w, s.granularity, s.group, s.block, s.axis) +
+                    " " + (s.symmetric ? w.sym : w.asym);
     if (s.scaleApply == ScaleApply::Reciprocal)
         t += " (Quark)";
     return t;
 }
 
-std::string fp8Text(const Fp8Spec &s)
+std::string fp8Text(const LabelWords &w, const Fp8Spec &s)
 {
     return std::string(s.format == Fp8Format::E4M3 ? "FP8 E4M3 " : "FP8 E5M2 ") +
-           granularityText(s.granularity, 0, s.block, 0);
+           granularityText(w, s.granularity, 0, s.block, 0);
 }
 
-std::string stageText(const ProgressiveStage &stage)
+std::string stageText(const LabelWords &w, const ProgressiveStage &stage)
 {
     if (const auto *i = std::get_if<IntSpec>(&stage))
-        return intText(*i);
-    return fp8Text(std::get<Fp8Spec>(stage));
+        return intText(w, *i);
+    return fp8Text(w, std::get<Fp8Spec>(stage));
 }
 
 struct Describe {
-    std::string operator()(const IntSpec &s) const { return intText(s); }
-    std::string operator()(const GptqSpec &s) const { return "GPTQ " + intText(s.quant); }
-    std::string operator()(const AwqSpec &s) const { return "AWQ " + intText(s.quant); }
-    std::string operator()(const Fp8Spec &s) const { return fp8Text(s); }
+    LabelWords w;
+    std::string operator()(const IntSpec &s) const { return intText(w, s); }
+    std::string operator()(const GptqSpec &s) const { return "GPTQ " + intText(w, s.quant); }
+    std::string operator()(const AwqSpec &s) const { return "AWQ " + intText(w, s.quant); }
+    std::string operator()(const Fp8Spec &s) const { return fp8Text(w, s); }
     std::string operator()(const HqqSpec &s) const
     {
-        return "HQQ " + std::to_string(s.bits) + "-bit g" + std::to_string(s.group);
+        return "HQQ " + std::to_string(s.bits) + w.bit + " g" + std::to_string(s.group);
     }
     std::string operator()(const MiloSpec &s) const
     {
-        return "MiLo r" + std::to_string(s.rank) + " " + std::to_string(s.hqq.bits) + "-bit g" +
+        return "MiLo r" + std::to_string(s.rank) + " " + std::to_string(s.hqq.bits) + w.bit + " g" +
                std::to_string(s.hqq.group);
     }
     std::string operator()(const MxFp4Spec &) const { return "MXFP4"; }
     std::string operator()(const NvFp4Spec &) const { return "NVFP4"; }
-    std::string operator()(const ProgressiveSpec &s) const { return stageText(s.stage1) + " → " + stageText(s.stage2); }
+    std::string operator()(const ProgressiveSpec &s) const
+    {
+        return stageText(w, s.stage1) + " → " + stageText(w, s.stage2);
+    }
     std::string operator()(const ConstOptSpec &s) const
     {
         std::string t = "constOpt c " + num(s.c) + " g" + std::to_string(s.group);
@@ -85,7 +94,7 @@ struct Describe {
 std::string describeSpec(const nlohmann::json &spec)
 {
     try {
-        return std::visit(Describe{}, parseQuantSpec(spec));
+        return std::visit(Describe{labelWords()}, parseQuantSpec(spec));
     } catch (const std::exception &) {
         return spec.is_object() && spec.contains("method") && spec["method"].is_string()
                    ? spec["method"].get<std::string>()
@@ -93,9 +102,44 @@ std::string describeSpec(const nlohmann::json &spec)
     }
 }
 
+void setLabelWords(const LabelWords &words)
+{
+    std::lock_guard lock(g_wordsMutex);
+    g_words = words;
+}
+
+LabelWords labelWords()
+{
+    std::lock_guard lock(g_wordsMutex);
+    return g_words;
+}
+
 std::string configLabel(const std::string &name, const nlohmann::json &spec)
 {
     return name + " · " + describeSpec(spec);
+}
+
+namespace {
+nlohmann::json filledIn(const nlohmann::json &spec)
+{
+    try {
+        return toJson(parseQuantSpec(spec));
+    } catch (const std::exception &) {
+        return spec; // compared as entered
+    }
+}
+} // namespace
+
+std::set<std::string> staleConfigurations(const QuantizeJobResult &results, const std::vector<JobConfig> &current)
+{
+    std::set<std::string> stale;
+    for (const auto &c : current) {
+        const nlohmann::json now = filledIn(c.spec);
+        for (const auto &o : results.outcomes)
+            if (o.config == c.name && !stale.count(c.name) && filledIn(o.spec) != now)
+                stale.insert(c.name);
+    }
+    return stale;
 }
 
 std::string specFieldSwitch(const std::string &key)

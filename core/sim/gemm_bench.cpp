@@ -315,6 +315,8 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
         // At least 1 ns: a clock tick below the resolution must not make the rates infinite.
         p.timeUs = std::max(times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]), 1e-3);
         p.repeats = static_cast<int>(times.size());
+        p.timeMinUs = std::max(times.front(), 1e-3);
+        p.timeMaxUs = std::max(times.back(), 1e-3);
         setGemmRates(p, request.w4Group);
         p.note = "Eigen FP32 GEMM standing in for the requested formats";
         std::string gpuOnly;
@@ -364,6 +366,10 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         if (p.padded)
             q["padded_m"] = p.paddedM;
         q["repeats"] = p.repeats;
+        if (p.timeMinUs > 0 && p.timeMaxUs > 0) {
+            q["time_min_us"] = p.timeMinUs;
+            q["time_max_us"] = p.timeMaxUs;
+        }
         q["experts"] = p.experts;
         q["launches"] = p.launches;
         q["flops"] = p.flops;
@@ -409,6 +415,8 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.padded = q.at("padded").get<bool>();
             p.paddedM = q.value("padded_m", p.m);
             p.repeats = q.value("repeats", 0);
+            p.timeMinUs = q.value("time_min_us", 0.0);
+            p.timeMaxUs = q.value("time_max_us", 0.0);
             p.note = q.value("note", std::string());
             p.experts = q.value("experts", 1);
             p.launches = q.value("launches", 1);

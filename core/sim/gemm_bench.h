@@ -120,6 +120,9 @@ struct GemmPoint {
     double intensity = 0;         ///< flops / bytes
     std::string bound;            ///< "memory" or "compute"
     double fractionOfCeiling = 0; ///< achieved FLOP/s ÷ the lower ceiling at `intensity`
+    /// Run-to-run spread: the fastest and the slowest timed run (0: not measured; a GPU's events
+    /// give the median only).
+    double timeMinUs = 0, timeMaxUs = 0;
     /// The series the point belongs to: format, plus " loop" / " batched" in MoE mode.
     std::string series() const;
 };

@@ -37,6 +37,8 @@ struct RooflineView {
         std::string series, bound;
         std::int64_t m = 0;
         double intensity = 0, tflops = 0, fraction = 0;
+        /// TFLOP/s of the slowest and the fastest timed run (0: no spread measured).
+        double tflopsLow = 0, tflopsHigh = 0;
     };
     std::vector<Ceiling> ceilings;
     std::vector<Point> points; ///< only the points with a bound

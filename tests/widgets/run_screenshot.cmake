@@ -58,7 +58,7 @@ if(OPEN_PATH)
 endif()
 
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${APP}" --screenshot "${_png}" ${_open_args}
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1280x800x24" "${APP}" --screenshot "${_png}" ${_open_args}
   RESULT_VARIABLE _rc
   OUTPUT_VARIABLE _out
   ERROR_VARIABLE _err

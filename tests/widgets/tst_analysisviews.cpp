@@ -254,6 +254,53 @@ private slots:
         QVERIFY(view->data()->tensors[0].rotated->kurtosis < view->data()->tensors[0].plain.kurtosis);
         QVERIFY(view->summary()->text().contains(QStringLiteral("64")));
     }
+
+    void kurtosisScatterLabelsNeverOverlap()
+    {
+        // 35 tensors × 2 configurations: the labels overlapped into one block (issue 42).
+        std::vector<KurtosisPoint> points;
+        for (int t = 0; t < 35; ++t)
+            for (int c = 0; c < 2; ++c) {
+                KurtosisPoint p;
+                p.tensor = "model.layers." + std::to_string(t / 7) + ".mlp.proj_" + std::to_string(t % 7) + ".weight";
+                p.label = c == 0 ? "A · INT4 g128 sym" : "B · INT8 per channel sym";
+                p.colorIndex = c;
+                // Twenty in one dense block (as the demo's projections are), fifteen spread out.
+                p.kurtosis = t < 20 ? 0.5 + 0.002 * t : 0.5 + 0.55 * ((t - 20) % 3);
+                p.rotatedKurtosis = p.kurtosis;
+                p.relError = (c == 0 ? 0.1 : 0.02) + (t < 20 ? 0.0002 * t : 0.03 * ((t - 20) / 3));
+                points.push_back(p);
+            }
+        KurtosisScatterPlot plot;
+        plot.resize(700, 420);
+        plot.setData(points, false);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.replot();
+        QCOMPARE(plot.labelCount(), 70);
+        const auto rects = plot.shownLabelRects();
+        // The spread points get their names, the block only a few.
+        QVERIFY2(rects.size() >= 10, qPrintable(QString::number(rects.size())));
+        QVERIFY(rects.size() < 70);
+        for (int i = 0; i < rects.size(); ++i) {
+            QVERIFY(QRectF(plot.axisRect()->rect()).contains(rects[i]));
+            for (int k = i + 1; k < rects.size(); ++k)
+                QVERIFY2(!rects[i].intersects(rects[k]),
+                         qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(k)));
+        }
+        // A hidden label's tensor is named by the point's tooltip, in full.
+        const auto &last = points.back();
+        const QPoint at(static_cast<int>(plot.xAxis->coordToPixel(last.kurtosis)),
+                        static_cast<int>(plot.yAxis->coordToPixel(last.relError)));
+        QVERIFY2(plot.toolTipAt(at).contains(QString::fromStdString(last.tensor)), qPrintable(plot.toolTipAt(at)));
+        // Resized smaller: still none overlaps.
+        plot.resize(420, 300);
+        plot.replot();
+        const auto smaller = plot.shownLabelRects();
+        for (int i = 0; i < smaller.size(); ++i)
+            for (int k = i + 1; k < smaller.size(); ++k)
+                QVERIFY(!smaller[i].intersects(smaller[k]));
+    }
 };
 
 QTEST_MAIN(TestAnalysisViews)

@@ -133,8 +133,12 @@ private slots:
     {
         GemmBenchResult r = sample();
         r.peaks = GemmPeaks{"H100 | test", 3000, {{"bf16", 700}, {"fp8", 1400}, {"int8", 1300}}, "measured", ""};
-        for (auto &p : r.points)
+        for (auto &p : r.points) {
             setGemmRates(p);
+            // The timed runs' spread: the fastest 10 % below the median, the slowest 20 % above.
+            p.timeMinUs = 0.9 * p.timeUs;
+            p.timeMaxUs = 1.2 * p.timeUs;
+        }
         placeOnRoofline(r);
         GemmTimingView view;
         view.resize(1200, 900);
@@ -157,6 +161,30 @@ private slots:
             QCOMPARE(plot->boundLabelAnchor(i), QPointF(it->intensity, it->tflops));
         }
         QVERIFY(memory > 0 && compute > 0); // M = 1 streams the weights; M = 8192 is compute bound
+        // Issue 42: no point above its ceiling, and each point's run-to-run spread as an error bar.
+        for (const auto &v : plot->view().points) {
+            QVERIFY2(v.fraction <= 1.0 + 1e-9, qPrintable(QString::fromStdString(v.series)));
+            QVERIFY(std::abs(v.tflopsHigh - v.tflops / 0.9) < 1e-9 * v.tflops);
+            QVERIFY(std::abs(v.tflopsLow - v.tflops / 1.2) < 1e-9 * v.tflops);
+        }
+        QVERIFY(!plot->spreadBars().empty());
+        int bars = 0;
+        for (const auto *b : plot->spreadBars()) {
+            bars += b->dataCount();
+            for (int i = 0; i < b->dataCount(); ++i) {
+                const double value = b->dataPlottable()->interface1D()->dataMainValue(i);
+                QVERIFY(std::abs(b->data()->at(i).errorPlus - (value / 0.9 - value)) < 1e-9 * value);
+                QVERIFY(std::abs(b->data()->at(i).errorMinus - (value - value / 1.2)) < 1e-9 * value);
+            }
+        }
+        QCOMPARE(bars, static_cast<int>(plot->view().points.size()));
+        // The bound labels never overlap one another (the top of the roofline crowds).
+        const_cast<RooflinePlot *>(plot)->replot();
+        const auto rects = plot->shownLabelRects();
+        QVERIFY(!rects.isEmpty());
+        for (int i = 0; i < rects.size(); ++i)
+            for (int k = i + 1; k < rects.size(); ++k)
+                QVERIFY2(!rects[i].intersects(rects[k]), qPrintable(QStringLiteral("labels %1 and %2").arg(i).arg(k)));
         QVERIFY(plot->xAxis->scaleType() == QCPAxis::stLogarithmic);
         QVERIFY(!view.moePlot()->isVisible());
         // MoE: grouped bars, loop beside strided-batched.

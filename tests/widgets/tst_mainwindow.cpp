@@ -5,16 +5,23 @@
 #include "test_env.h"
 #include "distributionview.h"
 #include "histogramplot.h"
+#include "jobboard.h"
 #include "jobprogresswidget.h"
+#include "scancontroller.h"
+#include "plancontroller.h"
 #include "logview.h"
 #include "mainwindow.h"
 #include "results/config_label.h"
 #include "numbersmodel.h"
+#include "overviewmodel.h"
+#include "overviewview.h"
 #include "numbersview.h"
 #include "quantizerpanel.h"
+#include "specform.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
 
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,6 +35,8 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QTreeWidget>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -244,17 +253,27 @@ private slots:
             }
             QCOMPARE(w.results()->outcomes.size(), configs.size());
         }
-        // A nested spec is edited as JSON and checked like the rest.
+        // A nested spec (a ProgressiveSpec stage) is edited by the same schema form as a recipe
+        // rule's spec: its fields, no JSON to type; an edit lands in the stage.
+        int stagesEdited = 0;
         for (std::size_t i = 0; i < methods.size(); ++i)
             for (const auto &f : methods[i].fields)
                 if (f.kind == "spec") {
                     QVERIFY(panel->setConfigurations({{"A", methods[i].defaults}}).isEmpty());
-                    auto *edit = qobject_cast<QLineEdit *>(panel->editor(0, QString::fromStdString(f.key)));
-                    QVERIFY(edit);
-                    QTest::keyClicks(edit,
-                                     QStringLiteral("x")); // not JSON any more: refused, spec kept
-                    QVERIFY(panel->configurations()[0].spec[f.key] == methods[i].defaults[f.key]);
+                    auto *form = qobject_cast<SpecForm *>(panel->editor(0, QString::fromStdString(f.key)));
+                    QVERIFY(form);
+                    // No text box to type JSON in (a spin box's own line edit aside).
+                    for (auto *edit : form->findChildren<QLineEdit *>())
+                        QVERIFY(qobject_cast<QAbstractSpinBox *>(edit->parentWidget()));
+                    QCOMPARE(form->spec()["method"], methods[i].defaults[f.key]["method"]);
+                    if (auto *bits = qobject_cast<QSpinBox *>(form->editor(QStringLiteral("bits")))) {
+                        bits->setValue(bits->value() == 4 ? 3 : 4);
+                        QCOMPARE(panel->configurations()[0].spec[f.key]["bits"], bits->value());
+                        QVERIFY(panel->validationError(0).isEmpty());
+                        ++stagesEdited;
+                    }
                 }
+        QVERIFY(stagesEdited >= 1);
     }
 
     void recentFilesThatHaveGoneAreGreyed()
@@ -375,6 +394,174 @@ private slots:
         QCOMPARE(w.numbersView()->model()->columnCount(), kept ? static_cast<int>(kept->outcomes.size()) : 0);
         QVERIFY(!kept || kept->partial);
         QVERIFY(w.jobProgress()->statusText().contains(QStringLiteral("Cancelled")));
+    }
+
+    void jobsDockListsEveryJobWithCancelAndALogLine()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("jobsDock"));
+        QVERIFY(dock);
+        auto *view = qobject_cast<JobsView *>(dock->widget());
+        QVERIFY(view);
+        auto *board = JobBoard::instance();
+        auto newest = [board] { return board->entries().empty() ? nullptr : &board->entries().back(); };
+
+        // A long quantization: listed while it runs, with progress; the dock's Cancel stops it
+        // as the panel's Cancel does, and the log says so.
+        w.browser()->setSelectedTensors([&] {
+            QStringList all;
+            for (const auto &e : w.browser()->model()->entries())
+                all << e.name;
+            return all;
+        }());
+        while (w.quantizerPanel()->addConfiguration()) {
+        }
+        w.runQuantization();
+        QVERIFY(newest() && newest()->state == JobBoard::State::Running);
+        const quint64 run = newest()->id;
+        QVERIFY(newest()->title.startsWith(QStringLiteral("Quantizing")));
+        QVERIFY(QTest::qWaitFor([&] { return board->entry(run)->fraction > 0; }, 5000));
+        auto *row = view->row(run);
+        QVERIFY(row);
+        auto *cancel = qobject_cast<QPushButton *>(view->list()->itemWidget(row, 3));
+        QVERIFY(cancel && !cancel->isHidden());
+        cancel->click();
+        QVERIFY(!w.isJobRunning());
+        QCOMPARE(board->entry(run)->state, JobBoard::State::Cancelled);
+        QVERIFY(cancel->isHidden());
+        bool cancelLogged = false;
+        for (const auto &m : w.logView()->messages())
+            cancelLogged = cancelLogged || (m.startsWith(QStringLiteral("Quantizing")) &&
+                                            m.contains(QStringLiteral("cancelled after")));
+        QVERIFY2(cancelLogged, qPrintable(w.logView()->messages().join(QLatin1Char('\n'))));
+        QVERIFY(w.waitForWorkers(10000));
+
+        // A scan and a format sweep are listed too; each ends with a log line.
+        const auto before = board->entries().size();
+        w.scans()->scan();
+        QVERIFY(newest() && newest()->title.startsWith(QStringLiteral("Scan of")));
+        const quint64 scan = newest()->id;
+        w.plan()->sweep();
+        QVERIFY(board->entries().size() >= before + 1);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(board->entry(scan)->state, JobBoard::State::Finished);
+        QCOMPARE(board->entry(scan)->fraction, 1.0);
+        bool logged = false;
+        for (const auto &m : w.logView()->messages())
+            logged = logged || (m.startsWith(QStringLiteral("Scan of")) && m.contains(QStringLiteral("finished in")));
+        QVERIFY2(logged, qPrintable(w.logView()->messages().join(QLatin1Char('\n'))));
+        QCOMPARE(board->runningCount(), 0);
+        // Newest first in the dock.
+        QCOMPARE(view->list()->topLevelItem(0)->data(0, Qt::UserRole).toULongLong(), board->entries().back().id);
+    }
+
+    void selectingATensorShowsItsHistogramBeforeAnyRun()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        QString tensor;
+        for (const auto &e : w.browser()->model()->entries())
+            if (e.name.endsWith(QLatin1String("layers.0.self_attn.q_proj.weight")))
+                tensor = e.name;
+        QVERIFY(!tensor.isEmpty());
+        w.browser()->setSelectedTensors({tensor});
+        // Computed on the pool; the view shows it as soon as it arrives.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return w.distributionView()->preview() &&
+                       w.distributionView()->preview()->tensor == tensor.toStdString();
+            },
+            30000));
+        const auto *preview = w.distributionView()->preview();
+        auto *plot = w.distributionView()->histogramPlot();
+        QCOMPARE(plot->graphCount(), 1);
+        QCOMPARE(plot->graph(0)->dataCount(), w.quantizerPanel()->bins());
+        QVERIFY(preview->stats.numel > 0 && preview->stats.std > 0);
+        bool said = false;
+        for (auto *l : w.distributionView()->findChildren<QLabel *>())
+            said = said || l->text().contains(QStringLiteral("before any run"));
+        QVERIFY(said);
+        // The run's W series is the preview's, bin for bin.
+        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", spec({{"method", "int"}, {"bits", 4}})}}).isEmpty());
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.runQuantization();
+        QVERIFY(finished.wait(120000) && waitIdle(w));
+        const auto *o = w.results()->outcome(tensor.toStdString(), "A");
+        QVERIFY(o);
+        QCOMPARE(o->plot.w.y, preview->histogram.y);
+        QCOMPARE(o->plot.w.x, preview->histogram.x);
+    }
+
+    void editedConfigurationIsDrawnStaleUntilRunAgain()
+    {
+        MainWindow w;
+        QVERIFY(openDemo(w));
+        const auto int4 = spec({{"method", "int"}, {"bits", 4}, {"granularity", "group"}, {"group", 128}});
+        const auto int8 = spec({{"method", "int"}, {"bits", 8}, {"granularity", "channel"}});
+        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", int4}, {"B", int8}}).isEmpty());
+        QString tensor;
+        for (const auto &e : w.browser()->model()->entries())
+            if (e.name.endsWith(QLatin1String("layers.0.self_attn.q_proj.weight")))
+                tensor = e.name;
+        QVERIFY(!tensor.isEmpty());
+        w.browser()->setSelectedTensors({tensor});
+        auto run = [&w] {
+            QSignalSpy finished(&w, &MainWindow::jobFinished);
+            w.runQuantization();
+            return finished.wait(120000) && waitIdle(w);
+        };
+        QVERIFY(run());
+        // How each place shows configuration `name`: stale or not.
+        auto histogramStale = [&w](const QString &name) {
+            auto *plot = w.distributionView()->histogramPlot();
+            for (int i = 0; i < plot->graphCount(); ++i)
+                if (plot->graph(i)->name().startsWith(QStringLiteral("Ŵ %1 ·").arg(name)))
+                    return plot->graph(i)->name().contains(QStringLiteral("(stale)")) &&
+                           plot->graph(i)->pen().style() == Qt::DashLine &&
+                           plot->graph(i)->brush().style() == Qt::BDiagPattern;
+            return false;
+        };
+        auto numbersStale = [&w](const QString &name) {
+            auto *m = w.numbersView()->model();
+            for (int c = 0; c < m->columnCount(); ++c) {
+                const QString h = m->headerData(c, Qt::Horizontal).toString();
+                if (h.startsWith(name + QStringLiteral(" ·")))
+                    return h.contains(QStringLiteral("(stale)"));
+            }
+            return false;
+        };
+        auto overviewStale = [&w](const QString &name) {
+            auto *m = w.overviewView()->model();
+            for (int r = 0; r < m->rowCount(); ++r)
+                if (m->index(r, 0).data(OverviewModel::ConfigRole).toString() == name)
+                    return m->index(r, OverviewModel::Config).data().toString().contains(QStringLiteral("(stale)"));
+            return false;
+        };
+        for (const auto *name : {"A", "B"}) {
+            QVERIFY(!histogramStale(QLatin1String(name)));
+            QVERIFY(!numbersStale(QLatin1String(name)));
+            QVERIFY(!overviewStale(QLatin1String(name)));
+        }
+        // A edited after its run: A is stale everywhere, B is not.
+        auto int3 = int4;
+        int3["bits"] = 3;
+        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", int3}, {"B", int8}}).isEmpty());
+        QVERIFY(histogramStale(QStringLiteral("A")));
+        QVERIFY(numbersStale(QStringLiteral("A")));
+        QVERIFY(overviewStale(QStringLiteral("A")));
+        QVERIFY(!histogramStale(QStringLiteral("B")));
+        QVERIFY(!numbersStale(QStringLiteral("B")));
+        // Edited back: not stale.
+        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", int4}, {"B", int8}}).isEmpty());
+        QVERIFY(!histogramStale(QStringLiteral("A")));
+        // Edited again and run again: fresh.
+        QVERIFY(w.quantizerPanel()->setConfigurations({{"A", int3}, {"B", int8}}).isEmpty());
+        QVERIFY(overviewStale(QStringLiteral("A")));
+        QVERIFY(run());
+        QVERIFY(!histogramStale(QStringLiteral("A")));
+        QVERIFY(!numbersStale(QStringLiteral("A")));
+        QVERIFY(!overviewStale(QStringLiteral("A")));
     }
 
     void newerRunMakesOlderStale()

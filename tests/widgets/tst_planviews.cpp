@@ -8,9 +8,16 @@
 #include "budgetview.h"
 #include "paretoplot.h"
 #include "recipeeditor.h"
+#include "specform.h"
 
+#include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -103,6 +110,93 @@ private slots:
             QVERIFY(e.recipe() == states[k]);
             QCOMPARE(tableTexts(e), tables[k]);
         }
+    }
+
+    void ruleSpecsAreEditedWithTheSchemaFormNotTypedJson()
+    {
+        RecipeEditor e;
+        e.setModules(kModules);
+        QCoreApplication::processEvents();
+        // The Specs column is a read-only summary; the form below edits the selected rule's spec.
+        QVERIFY(!(e.table()->item(0, RecipeEditor::Specs)->flags() & Qt::ItemIsEditable));
+        e.editSpec(0);
+        auto *form = e.specForm();
+        QCOMPARE(form->spec(), e.recipe().rules[0].specs[0]);
+        QVERIFY(form->jsonView() && form->jsonView()->isReadOnly());
+        auto *bits = qobject_cast<QSpinBox *>(form->editor(QStringLiteral("bits")));
+        QVERIFY(bits);
+        const int was = bits->value();
+        bits->setValue(was == 4 ? 3 : 4);
+        QCOMPARE(e.recipe().rules[0].specs[0]["bits"], bits->value());
+        QVERIFY(form->jsonView()->toPlainText().contains(QStringLiteral("\"bits\": %1").arg(bits->value())));
+        // Undo: the recipe and then the form go back.
+        e.undoStack()->undo();
+        QCOMPARE(e.recipe().rules[0].specs[0]["bits"], was);
+        QTRY_COMPARE(form->spec()["bits"], was);
+        // A ProgressiveSpec's stages are forms too: no JSON to type anywhere.
+        form->methodBox()->setCurrentIndex(form->methodBox()->findData(QStringLiteral("progressive")));
+        QTRY_COMPARE(e.recipe().rules[0].specs[0]["method"], "progressive");
+        QTRY_VERIFY(form->editor(QStringLiteral("stage2")) != nullptr);
+        auto *stage2 = qobject_cast<SpecForm *>(form->editor(QStringLiteral("stage2")));
+        QVERIFY(stage2);
+        // No text box to type JSON in (a spin box's own line edit aside).
+        for (auto *edit : form->findChildren<QLineEdit *>())
+            QVERIFY(qobject_cast<QAbstractSpinBox *>(edit->parentWidget()));
+        auto *stageBits = qobject_cast<QSpinBox *>(stage2->editor(QStringLiteral("bits")));
+        QVERIFY(stageBits);
+        stageBits->setValue(stageBits->value() == 4 ? 3 : 4);
+        QCOMPARE(e.recipe().rules[0].specs[0]["stage2"]["bits"], stageBits->value());
+        // A second spec for the rule, chosen in the box, and removed again.
+        QVERIFY(e.addRuleSpec(0));
+        QCOMPARE(e.recipe().rules[0].specs.size(), std::size_t{2});
+        e.editSpec(0, 1);
+        QCOMPARE(e.specChoice()->count(), 2);
+        QCOMPARE(form->spec()["method"], "int");
+        QVERIFY(e.removeRuleSpec(0, 1));
+        QVERIFY(!e.removeRuleSpec(0, 0)); // a rule keeps one spec
+    }
+
+    void exclusionsArePickedFromTheModulesAsAList()
+    {
+        RecipeEditor e;
+        QVERIFY(!e.pickExclusions()); // no checkpoint: nothing to pick from
+        e.setModules(kModules);
+        // The recipe's own (default) exclusions are listed too.
+        const int n0 = e.exclusionList()->count();
+        QCOMPARE(n0, static_cast<int>(e.recipe().exclude.size()));
+        const auto excludedBefore = e.check().excluded.size();
+        // The picker lists every module; a filter narrows it, OK excludes the selection.
+        auto *dialog = e.pickExclusions();
+        QVERIFY(dialog);
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("excludePickerList"));
+        QVERIFY(list);
+        QCOMPARE(list->count(), static_cast<int>(kModules.size()));
+        dialog->findChild<QLineEdit *>()->setText(QStringLiteral("down_proj"));
+        int shown = 0;
+        for (int i = 0; i < list->count(); ++i)
+            if (!list->item(i)->isHidden()) {
+                ++shown;
+                list->item(i)->setSelected(true);
+            }
+        QVERIFY(shown >= 1 && shown < list->count());
+        dialog->accept();
+        QCOMPARE(e.exclusionList()->count(), n0 + shown);
+        const auto &added = e.recipe().exclude.back();
+        QVERIFY(added.dialect == PatternDialect::Exact);
+        QVERIFY(QString::fromStdString(added.pattern).contains(QStringLiteral("down_proj")));
+        QVERIFY(e.exclusionList()->item(n0 + shown - 1)->text().contains(QStringLiteral("down_proj")));
+        QCOMPARE(e.check().excluded.size(), excludedBefore + static_cast<std::size_t>(shown));
+        // One undo step; the same module twice is excluded once.
+        const int steps = e.undoStack()->count();
+        QVERIFY(e.addExclusions({QString::fromStdString(added.pattern)}));
+        QCOMPARE(e.undoStack()->count(), steps);
+        QVERIFY(e.removeExclusion(n0));
+        QCOMPARE(e.exclusionList()->count(), n0 + shown - 1);
+        e.undoStack()->undo();
+        QCOMPARE(e.exclusionList()->count(), n0 + shown);
+        e.undoStack()->undo();
+        QCOMPARE(e.exclusionList()->count(), n0);
+        QVERIFY(!e.removeExclusion(n0));
     }
 
     void overlapsResolveByPrecedenceInEveryDialect()

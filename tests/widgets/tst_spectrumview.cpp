@@ -3,7 +3,8 @@
 // spectra on has one σ point per singular value of the job, the τ counts shown equal
 // `quantscope-cli spectrum --json` for the same tensor and spec (at two τ), the rank slider's
 // error / bits / MB labels equal the values the spectrum and the storage formula imply, and
-// "Run MiLo at this rank" turns the configuration into MiLo at that rank and shows its passes.
+// "Run MiLo at this rank" adds the configuration as MiLo at that rank, runs only it (the
+// finished results stay) and shows its passes; Compute runs only what lacks its spectrum.
 #include "test_env.h"
 #include "demo/demo.h"
 #include "results/spectrum_plot.h"
@@ -222,19 +223,35 @@ private slots:
         }
         view->setFullSpectrum(false);
 
-        // Run MiLo at this rank: the configuration becomes MiLo with that rank and runs.
+        // Compute again with every spectrum there: nothing runs, the results stay as they are.
+        const auto before = w.results();
+        {
+            QSignalSpy again(&w, &MainWindow::jobFinished);
+            QTest::mouseClick(view->findChild<QPushButton *>(QStringLiteral("computeButton")), Qt::LeftButton);
+            QVERIFY(!again.wait(1000));
+            QCOMPARE(w.results(), before);
+        }
+        const double aError = before->outcome(names.first().toStdString(), "A")->metrics.relFrobenius;
+        const auto aSpectrum = before->outcome(names.first().toStdString(), "A")->spectrum->sigma;
+
+        // Run MiLo at this rank: MiLo with that rank is added as B and only B runs; A's result
+        // (and its full spectrum) stays.
         view->rankSlider()->setValue(8);
         QSignalSpy finished(&w, &MainWindow::jobFinished);
         QTest::mouseClick(view->runMiloButton(), Qt::LeftButton);
         const auto configs = w.quantizerPanel()->configurations();
-        QCOMPARE(configs.size(), std::size_t{1});
-        QCOMPARE(configs[0].spec["method"], "milo");
-        QCOMPARE(configs[0].spec["rank"], 8);
-        QCOMPARE(configs[0].spec["bits"], 4);
-        QCOMPARE(configs[0].spec["group"], 128);
+        QCOMPARE(configs.size(), std::size_t{2});
+        QCOMPARE(configs[0].spec["method"], "int");
+        QCOMPARE(configs[1].name, "B");
+        QCOMPARE(configs[1].spec["method"], "milo");
+        QCOMPARE(configs[1].spec["rank"], 8);
+        QCOMPARE(configs[1].spec["bits"], 4);
+        QCOMPARE(configs[1].spec["group"], 128);
         QVERIFY(finished.wait(240000) && finished.first().first().toBool());
         QVERIFY(waitIdle(w));
-        const auto *milo = w.results()->outcome(names.first().toStdString(), "A");
+        const auto *kept = w.results()->outcome(names.first().toStdString(), "A");
+        QVERIFY(kept && kept->metrics.relFrobenius == aError && kept->spectrum && kept->spectrum->sigma == aSpectrum);
+        const auto *milo = w.results()->outcome(names.first().toStdString(), "B");
         QVERIFY(milo && milo->ok() && milo->method == "milo");
         QVERIFY(!milo->history.empty());
         QVERIFY(view->passPlot()->isVisibleTo(view));
@@ -242,6 +259,7 @@ private slots:
         QCOMPARE(passes->data()->size(), static_cast<int>(milo->history.size()));
         for (int i = 0; i < passes->data()->size(); ++i)
             QCOMPARE(passes->data()->at(i)->value, milo->history[static_cast<std::size_t>(i)].eps);
+        view->setCurrentConfig(QStringLiteral("B"));
         QCOMPARE(view->passPlot()->marker(), static_cast<double>(milo->chosenPass));
     }
 };

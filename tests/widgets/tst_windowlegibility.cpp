@@ -374,6 +374,19 @@ private slots:
         }
         QCOMPARE(logTickLabels(QLocale(QLocale::German, QLocale::Germany)), en);
         QCOMPARE(logTickLabels(QLocale(QLocale::Chinese, QLocale::China)), en);
+
+        // An axis over 1.5 decades (0.004 to 0.12 TFLOP/s, as the CPU's GEMMs give): QCustomPlot
+        // falls back to linear ticks there, which with a tick per decade asked for became dozens
+        // of labels over one another; at most six, plain numbers.
+        HistogramPlot narrow;
+        narrow.resize(640, 420);
+        narrow.yAxis->setScaleType(QCPAxis::stLogarithmic);
+        narrow.yAxis->setTicker(PlotWidget::logTicker());
+        narrow.yAxis->setRange(0.004, 0.12);
+        narrow.replot(QCustomPlot::rpImmediateRefresh);
+        const auto labels = narrow.yAxis->tickVectorLabels();
+        QVERIFY2(!labels.isEmpty() && labels.size() <= 8,
+                 qPrintable(QStringList(labels.begin(), labels.end()).join(QLatin1Char(' '))));
     }
 
     void themeSwitchRestylesEveryWidget()

@@ -34,6 +34,15 @@ NumbersModel::NumbersModel(QObject *parent) : QAbstractTableModel(parent), m_row
 {
 }
 
+void NumbersModel::setStaleConfigs(const QSet<QString> &configs)
+{
+    if (configs == m_stale)
+        return;
+    m_stale = configs;
+    if (columnCount() > 0)
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
 void NumbersModel::setResults(std::shared_ptr<const QuantizeJobResult> results)
 {
     beginResetModel();
@@ -174,11 +183,17 @@ QVariant NumbersModel::headerData(int section, Qt::Orientation orientation, int 
     const auto *o = outcomeAt(section);
     if (!o)
         return {};
-    if (role == Qt::DisplayRole)
-        return tr("%1 · %2").arg(fromStd(configLabel(o->config, o->spec)), shortTensorName(fromStd(o->tensor)));
+    const bool stale = m_stale.contains(fromStd(o->config));
+    if (role == Qt::DisplayRole) {
+        const QString text =
+            tr("%1 · %2").arg(fromStd(configLabel(o->config, o->spec)), shortTensorName(fromStd(o->tensor)));
+        return stale ? tr("%1 (stale)").arg(text) : text;
+    }
     if (role == Qt::ToolTipRole) {
         QString text = tr("Configuration %1 on %2\n%3")
                            .arg(fromStd(configLabel(o->config, o->spec)), fromStd(o->tensor), fromStd(o->spec.dump()));
+        if (stale)
+            text += QLatin1Char('\n') + tr("Stale: the configuration was edited after this run; run again to update.");
         if (!o->deviceNote.empty())
             text += QLatin1Char('\n') + fromStd(o->deviceNote);
         if (!o->ok())

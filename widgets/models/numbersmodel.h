@@ -8,6 +8,7 @@
 #include "results/metric_rows.h"
 
 #include <QAbstractTableModel>
+#include <QSet>
 #include <memory>
 
 namespace quantscope {
@@ -27,6 +28,8 @@ public:
     explicit NumbersModel(QObject *parent = nullptr);
 
     void setResults(std::shared_ptr<const QuantizeJobResult> results);
+    /// Configurations edited since they ran: their columns say "(stale)" until run again.
+    void setStaleConfigs(const QSet<QString> &configs);
     const QuantizeOutcome *outcomeAt(int column) const;
     /// Row of a key, −1 when unknown.
     int rowOfKey(const QString &key) const;
@@ -54,6 +57,7 @@ private:
     MetricValue valueAt(const QModelIndex &index) const;
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    QSet<QString> m_stale;
     std::vector<MetricRow> m_rows; ///< metricRowsFor(results): the output-aware error only when a run has it
 };
 

@@ -48,6 +48,15 @@ void OverviewModel::setResults(const std::shared_ptr<const QuantizeJobResult> &r
     endResetModel();
 }
 
+void OverviewModel::setStaleConfigs(const QSet<QString> &configs)
+{
+    if (configs == m_stale)
+        return;
+    m_stale = configs;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, Config), index(rowCount() - 1, Config));
+}
+
 int OverviewModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_data.rows.size());
@@ -97,8 +106,11 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Tensor:
             return fromStd(r.tensor);
-        case Config:
-            return r.note.empty() ? fromStd(r.configLabel) : QStringLiteral("⚠ ") + fromStd(r.configLabel);
+        case Config: {
+            const QString label =
+                r.note.empty() ? fromStd(r.configLabel) : QStringLiteral("⚠ ") + fromStd(r.configLabel);
+            return m_stale.contains(fromStd(r.config)) ? tr("%1 (stale)").arg(label) : label;
+        }
         case RelError:
             return r.error.empty() ? text(r.relError, 4) : tr("failed");
         case OutputError:
@@ -128,6 +140,8 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
             return tr("This run failed: %1").arg(fromStd(r.error));
         if (!r.note.empty())
             return fromStd(r.note);
+        if (index.column() == Config && m_stale.contains(fromStd(r.config)))
+            return tr("Stale: the configuration was edited after this run; run again to update.");
         if (index.column() == Tensor || index.column() == Config)
             return tr("%1 on %2").arg(fromStd(r.configLabel), fromStd(r.tensor));
         if ((index.column() == OutputError || index.column() == OutputErrorRel) && r.outputError)

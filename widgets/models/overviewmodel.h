@@ -8,6 +8,7 @@
 #include "results/overview.h"
 
 #include <QAbstractTableModel>
+#include <QSet>
 #include <memory>
 
 namespace quantscope {
@@ -41,6 +42,8 @@ public:
 
     void setResults(const std::shared_ptr<const QuantizeJobResult> &results);
     const OverviewData &overview() const { return m_data; }
+    /// Configurations edited since they ran: their rows say "(stale)" until run again.
+    void setStaleConfigs(const QSet<QString> &configs);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -49,6 +52,7 @@ public:
 
 private:
     OverviewData m_data;
+    QSet<QString> m_stale;
 };
 
 } // namespace quantscope

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tensortreemodel.h"
 
+#include "languageswitch.h"
+
 #include <QFont>
 #include <QHash>
 #include <QLocale>
@@ -287,6 +289,14 @@ QVariant TensorTreeModel::headerData(int section, Qt::Orientation orientation, i
         }
     }
     return {};
+}
+
+void TensorTreeModel::retranslateFormats()
+{
+    emit layoutAboutToBeChanged();
+    for (auto &e : m_entries)
+        e.format = language::retranslated(e.format, this);
+    emit layoutChanged();
 }
 
 } // namespace quantscope

@@ -49,6 +49,8 @@ public:
     void setEntries(QList<TensorListEntry> entries);
     void clear();
     const QList<TensorListEntry> &entries() const noexcept { return m_entries; }
+    /// The loader's format words ("not quantized") in the current UI language.
+    void retranslateFormats();
     int tensorCount() const noexcept { return static_cast<int>(m_entries.size()); }
 
     /// "4096 × 1024", "scalar" for rank 0.

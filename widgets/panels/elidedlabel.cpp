@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "elidedlabel.h"
 
+#include "languageswitch.h"
+
 #include <QEvent>
 #include <QResizeEvent>
 
@@ -54,6 +56,13 @@ void ElidedLabel::changeEvent(QEvent *event)
     QLabel::changeEvent(event);
     if (event->type() == QEvent::FontChange)
         relayout();
+    if (event->type() == QEvent::LanguageChange) {
+        // The whole text, not the elided one, is what the translator gave.
+        m_full = language::retranslated(m_full, this);
+        m_extraTip = language::retranslated(m_extraTip, this);
+        updateGeometry();
+        relayout();
+    }
 }
 
 void ElidedLabel::relayout()

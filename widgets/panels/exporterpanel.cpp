@@ -85,6 +85,8 @@ ExporterPanel::ExporterPanel(QWidget *parent) : QWidget(parent), m_jobs(this, QT
     connect(m_save, &QPushButton::clicked, this, &ExporterPanel::save);
     connect(m_exportCk, &QPushButton::clicked, this, &ExporterPanel::chooseOutDir);
     connect(m_cancelCk, &QPushButton::clicked, this, [this] { m_jobs.stop(); });
+    // The Jobs dock's Cancel too: the writer removes its partial output, then says how it ended.
+    m_jobs.setCancelHandler([this] { m_jobs.stop(); });
     connect(m_checkpoint, &QLineEdit::textChanged, this, &ExporterPanel::updateButtons);
     setRecipeText(QString::fromStdString(Recipe::defaults().text()));
 }
@@ -110,8 +112,10 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
         QMetaObject::invokeMethod(
             self,
             [self, fraction] {
-                if (self && self->m_jobs.isRunning())
+                if (self && self->m_jobs.isRunning()) {
                     self->m_progress->setValue(static_cast<int>(fraction * 1000));
+                    self->m_jobs.setProgress(fraction);
+                }
             },
             Qt::QueuedConnection);
     };
@@ -121,6 +125,7 @@ bool ExporterPanel::exportCheckpoint(const QString &checkpoint, const QString &o
     };
     const std::string in = checkpoint.toStdString(), out = outDir.toStdString();
     m_jobs.start(
+        tr("Export to %1").arg(outDir),
         [=](const CancelToken &cancel) {
             // Cancel (JobTracker::stop) ends the writer at its next check, after it removed its
             // staging folder; the outcome is delivered so the panel says how it ended.

@@ -650,9 +650,10 @@ void QuantizerPanel::rebuildForm()
     for (const auto &m : m_methods)
         method->addItem(fromStd(m.method), fromStd(m.method));
     for (int i = 0; i < method->count(); ++i)
-        method->setItemData(i, fromStd(m_methods[static_cast<std::size_t>(i)].description), Qt::ToolTipRole);
+        method->setItemData(i, specwords::coreText(m_methods[static_cast<std::size_t>(i)].description),
+                            Qt::ToolTipRole);
     method->setCurrentIndex(c.method);
-    method->setToolTip(fromStd(m_methods[static_cast<std::size_t>(c.method)].description));
+    method->setToolTip(specwords::coreText(m_methods[static_cast<std::size_t>(c.method)].description));
     method->setObjectName(QStringLiteral("config%1.method").arg(index));
     connect(method, &QComboBox::currentIndexChanged, this, [this, index](int mi) {
         auto &config = m_configs[static_cast<std::size_t>(index)];
@@ -671,7 +672,7 @@ void QuantizerPanel::rebuildForm()
         QWidget *w = makeEditor(index, f, form);
         m_editors.emplace_back(f.key, w);
         auto *rowLabel = new QLabel(labelOf(f.key), form);
-        rowLabel->setToolTip(fromStd(f.help) + QStringLiteral("\n(") + fromStd(f.key) + QLatin1Char(')'));
+        rowLabel->setToolTip(specwords::coreText(f.help) + QStringLiteral("\n(") + fromStd(f.key) + QLatin1Char(')'));
         rowLabel->setBuddy(w);
         fl->addRow(rowLabel, w);
         if (f.key == focusedKey)

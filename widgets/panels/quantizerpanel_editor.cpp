@@ -3,6 +3,7 @@
 // int → spin box, enum → combo box (values in words), bool → check box, number → double spin
 // box, spec → a nested spec's JSON; an edit stores, validates and reports without a rebuild.
 #include "quantizerpanel.h"
+#include "specform.h"
 #include "specwords.h"
 
 #include "qtstring.h"
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
 namespace quantscope {
@@ -22,7 +24,7 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
 {
     auto &spec = m_configs[static_cast<std::size_t>(configIndex)].spec;
     const auto key = field.key;
-    const auto help = fromStd(field.help);
+    const auto help = specwords::coreText(field.help);
     // After an edit: store, validate, show the verdict (no rebuild: focus stays in the editor).
     auto changed = [this, configIndex] { this->changed(configIndex); };
     QWidget *w = nullptr;
@@ -81,43 +83,26 @@ QWidget *QuantizerPanel::makeEditor(int configIndex, const SpecField &field, QWi
         });
         w = spin;
     } else if (field.kind == "spec") {
-        // A nested spec (a stage of a two-stage method): its JSON, edited in place and checked
-        // by the engine like the whole spec; text that is not a JSON object is refused.
-        auto *edit = new QLineEdit(parent);
-        edit->setText(spec.contains(key) ? fromStd(spec[key].dump()) : QStringLiteral("{}"));
-        edit->setCursorPosition(0);
-        edit->setMinimumWidth(fontMetrics().averageCharWidth() * 10);
-        connect(edit, &QLineEdit::textEdited, this, [this, configIndex, key, edit, changed](const QString &text) {
-            nlohmann::json value;
-            try {
-                value = nlohmann::json::parse(text.toStdString());
-            } catch (const nlohmann::json::exception &) {
-                value = nullptr;
-            }
-            // A colour of its own only while the text is wrong: otherwise the box
-            // follows the theme.
-            QPalette p;
-            if (!value.is_object())
-                p.setColor(QPalette::Text, theme::accentColor(palette()));
-            edit->setPalette(p);
-            if (!value.is_object())
-                return;
-            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = value;
+        // A nested spec (a stage of a two-stage method): the same form as a recipe rule's spec,
+        // of the methods the field allows (no JSON to type), checked by the engine like the rest.
+        std::vector<MethodInfo> allowed;
+        for (const auto &m : m_methods)
+            if (std::find(field.choices.begin(), field.choices.end(), m.method) != field.choices.end())
+                allowed.push_back(m);
+        auto *form = new SpecForm(std::move(allowed), false, parent);
+        form->setSpec(spec.contains(key) ? spec[key] : nlohmann::json::object());
+        connect(form, &SpecForm::specChanged, this, [this, configIndex, key, changed](const nlohmann::json &stage) {
+            m_configs[static_cast<std::size_t>(configIndex)].spec[key] = stage;
             changed();
         });
-        w = edit;
+        w = form;
     } else {
         // A kind this GUI does not know yet: show the JSON value read-only rather than hide it.
         auto *label = new QLabel(spec.contains(key) ? fromStd(spec[key].dump()) : QString(), parent);
         label->setEnabled(false);
         w = label;
     }
-    QStringList allowed;
-    if (field.kind == "spec")
-        for (const auto &m : field.choices)
-            allowed << fromStd(m);
-    w->setToolTip(
-        allowed.isEmpty() ? help : tr("%1\nA JSON spec of one of: %2").arg(help, allowed.join(QStringLiteral(", "))));
+    w->setToolTip(help);
     w->setObjectName(QStringLiteral("config%1.%2").arg(configIndex).arg(fromStd(key)));
     return w;
 }

@@ -16,12 +16,119 @@ QString translate(const char *text)
     return QCoreApplication::translate("quantscope::SpecWords", text);
 }
 
+/// Every method's description and every field's help line as core writes them (English, for
+/// the CLI): the panel shows them translated. tst_language checks that none is missing here.
+const char *const kCoreTexts[] = {
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "uniform integer INT2–8, per tensor / channel / group / block"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "code width in bits (2..8)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "one scale per tensor, channel (row), group of K elements or b×b block"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "group size along K (input dimension)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "block (tile) size for block granularity"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "channel axis: 0 = output rows, 1 = input columns"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "symmetric (zero point 0) or asymmetric (signed zero point)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "toolkit: amax/((qmax−qmin)/2) (INT4 /7.5); max: amax/qmax (INT4 /7)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "round half to even (torch) or half away from zero"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "divide: round(x/s) + z (compressed-tensors); reciprocal: round(x·(1/s) + z) (AMD Quark)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "dtype the scale is rounded to and stored in"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "E8M0 scales: ceil keeps |x|/s within range; round may clip"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "fp32: compute in FP32; source: in the tensor's own dtype (toolkit parity on BF16)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "refuse K not divisible by the group size instead of a ragged last group"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "scale of a zero group: toolkit = finfo(scale dtype).eps, plain = FLT_MIN"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "FP8 E4M3 / E5M2, per tensor / channel / 128×128 block"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "E4M3 (e4m3fn, max 448) or E5M2 (max 57344)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "one scale per tensor, per output row, or per b×b block (DeepSeek weight_scale_inv)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "fp32: compute in FP32; source: in the tensor's own dtype"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "scale of a zero tensor/row/block: toolkit = FP32 eps, plain = FLT_MIN"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "HQQ half-quadratic INT2–8 (presets hqq-lib, milo-code), iterative zero-point fit"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "hqq-lib: mobiusml/hqq's hqq_base_quant_config; milo-code: MiLo's released quantizer"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "code width in bits (2..8; unsigned codes 0..2^b−1)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "group size (hqq-lib: a multiple of 8); numel must be divisible by it"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "HQQ grouping: 1 = g consecutive elements, 0 = g elements spaced numel/g apart"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "fp32 (the library on CPU) or fp16 (every op rounded to FP16, the library on CUDA)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "round z at initialisation: as the preset (hqq-lib 4-bit only), always, never"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "maximum optimiser iterations (the library: 20)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "MiLo: HQQ + low-rank compensator U·V fit by alternating passes"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "code: 11 passes, no early stop (the released loop); paper: ≤ 20 "
+                                               "passes, early stop; both return the best pass"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "number of passes (0: the preset's)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "compensator rank r (clamped to min(N, K); 0 = plain HQQ)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "U, V stored as FP16, INT8 (symmetric, per group), INT3 (paper eq. 15) or milo-code-int3"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "group size of the integer compensators (flattened factor)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "Philox seed of the randomized SVD"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "power iterations of the randomized SVD (torch default 2)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ preset (default milo-code: 3-bit, g 64, axis 0)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ code width"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ group size"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ grouping axis"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ arithmetic: fp32 or fp16 (per-op FP16 as on CUDA)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ zero rounding: preset, always, never"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "inner HQQ maximum optimiser iterations"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "MXFP4: FP4 E2M1, E8M0 scale per 32 (even / floor / ceil)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "shared exponent: even (Quark/compressed-tensors, amax mantissa rounded first), floor (OCP), ceil"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "elements per E8M0 scale along K (32 in the MX spec)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "NVFP4: FP4 E2M1, E4M3 scale per 16, FP32 global"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "elements per E4M3 block scale along K (16 in NVFP4)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "two stages (Quark ProgressiveSpec): FP8 per tensor → INT4 per channel"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "first stage, applied to W (default FP8 E4M3 per tensor: weight_scale)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "second stage, applied to the stage-1 domain values (default INT4 symmetric per channel: weight_scale_2)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "FP4 constOpt: s = c·max per group, optional Hadamard rotation"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "scale constant: s = c·max|x| per group (paper deploys 0.156)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "elements per scale along K"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "pow2: s = 2^round(log2(c·m)) stored as UE8M0; unrounded: s = c·m in FP32"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "Walsh–Hadamard block size d along K (a power of two dividing K); 0 = none"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "GPTQ (llm-compressor): INT codes chosen against the captured inputs' Hessian; needs a capture"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "GPTQ: columns per lazy-batch block (llm-compressor 128)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "GPTQ: fraction of mean diag(H) added to diag(H)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group's scale)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords", "AWQ: grid points of the scale search (llm-compressor 20)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "AWQ: scales from activations and weights (on), activations only (off), or half the grid each"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "llama.cpp's block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml's reference quantizers)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"),
+};
+
 QString plain(const std::string &s)
 {
     return fromStd(s).replace(QLatin1Char('_'), QLatin1Char(' '));
 }
 
 } // namespace
+
+QString coreText(const std::string &english)
+{
+    // The table only makes lupdate see the texts; the lookup is by the text itself.
+    static_cast<void>(kCoreTexts);
+    return english.empty() ? QString() : QCoreApplication::translate("quantscope::SpecWords", english.c_str());
+}
 
 QString fieldLabel(const std::string &key)
 {

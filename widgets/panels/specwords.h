@@ -11,6 +11,9 @@
 namespace quantscope::specwords {
 
 QString fieldLabel(const std::string &key);
+/// A method's description or a field's help line (core's English, MethodInfo::description,
+/// SpecField::help) in the UI language.
+QString coreText(const std::string &english);
 QString choiceLabel(const std::string &key, const std::string &choice);
 /// "Only with granularity “per group”" for a field that depends on another one; "" otherwise.
 QString onlyWith(const std::string &key);

@@ -5,6 +5,7 @@
 #include "tensortreemodel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -219,6 +220,13 @@ void TensorBrowser::updateStatus()
     if (shown < total)
         text += QStringLiteral(" · ") + tr("%n shown", nullptr, shown);
     m_status->setText(text);
+}
+
+void TensorBrowser::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        m_model->retranslateFormats();
+    QWidget::changeEvent(event);
 }
 
 } // namespace quantscope

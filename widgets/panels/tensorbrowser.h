@@ -46,6 +46,9 @@ signals:
     /// Enter / double click: run the quantizers on the selection.
     void runRequested();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void applyFilter();
     void showContextMenu(const QPoint &pos);

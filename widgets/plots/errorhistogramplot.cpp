@@ -39,7 +39,7 @@ void ErrorHistogramPlot::rebuildGraphs()
     m_graphs.clear();
     for (const auto &e : m_errors) {
         auto *g = addGraph();
-        g->setName(tr("error %1").arg(e.name));
+        g->setName(e.stale ? staleName(tr("error %1").arg(e.name)) : tr("error %1").arg(e.name));
         g->setLineStyle(QCPGraph::lsStepCenter);
         g->setData(toQList(e.series.x), m_logY ? toQListForLog(e.series.y) : toQList(e.series.y), true);
         m_graphs.append(g);
@@ -59,8 +59,10 @@ void ErrorHistogramPlot::rebuildGraphs()
 
 void ErrorHistogramPlot::recolor()
 {
-    for (int i = 0; i < m_graphs.size(); ++i)
-        m_graphs[i]->setPen(QPen(theme::configColor(m_errors[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
+    for (int i = 0; i < m_graphs.size(); ++i) {
+        const auto &e = m_errors[static_cast<std::size_t>(i)];
+        styleSeries(m_graphs[i], theme::configColor(e.colorIndex, palette()), 1.4, e.stale);
+    }
 }
 
 QString ErrorHistogramPlot::csv() const

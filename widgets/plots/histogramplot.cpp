@@ -99,7 +99,7 @@ void HistogramPlot::rebuildGraphs()
     }
     for (const auto &q : m_quantized) {
         auto *g = addGraph();
-        g->setName(tr("Ŵ %1").arg(q.name));
+        g->setName(q.stale ? staleName(tr("Ŵ %1").arg(q.name)) : tr("Ŵ %1").arg(q.name));
         g->setLineStyle(QCPGraph::lsStepCenter);
         g->setData(toQList(q.series.x), values(q.series.y), true);
         m_quantizedGraphs.append(g);
@@ -127,9 +127,10 @@ void HistogramPlot::recolor()
     const auto &p = palette();
     if (m_wGraph)
         m_wGraph->setPen(QPen(theme::weightColor(p), 2));
-    for (int i = 0; i < m_quantizedGraphs.size(); ++i)
-        m_quantizedGraphs[i]->setPen(
-            QPen(theme::configColor(m_quantized[static_cast<std::size_t>(i)].colorIndex, p), 1.4));
+    for (int i = 0; i < m_quantizedGraphs.size(); ++i) {
+        const auto &q = m_quantized[static_cast<std::size_t>(i)];
+        styleSeries(m_quantizedGraphs[i], theme::configColor(q.colorIndex, p), 1.4, q.stale);
+    }
     if (m_overlapGraph) {
         QColor c = theme::configColor(m_quantized[static_cast<std::size_t>(m_overlapOf)].colorIndex, p);
         c.setAlpha(70);

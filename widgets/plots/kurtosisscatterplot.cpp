@@ -5,8 +5,12 @@
 #include "palette.h"
 #include "theme.h"
 
+#include <QFontMetricsF>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 namespace quantscope {
 
@@ -24,6 +28,8 @@ KurtosisScatterPlot::KurtosisScatterPlot(QWidget *parent) : PlotWidget(parent)
     side->setRowStretchFactor(0, 0.001);
     clearData();
     applyPalette();
+    // Pixel positions are known once the layout is done, before drawing.
+    connect(this, &QCustomPlot::afterLayout, this, &KurtosisScatterPlot::thinLabels);
 }
 
 double KurtosisScatterPlot::xOf(const KurtosisPoint &p) const
@@ -38,6 +44,8 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
     clearGraphs();
     clearItems();
     m_labels.clear();
+    m_labelError.clear();
+    m_shownLabels.clear();
     m_graphColor.clear();
     xAxis->setLabel(rotated ? tr("excess kurtosis of W, rotated") : tr("excess kurtosis of W"));
     std::map<std::string, QCPGraph *> byLabel;
@@ -56,7 +64,7 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         auto *label = new QCPItemText(this);
         label->position->setCoords(x, p.relError);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setPadding(QMargins(6, 0, 0, 0));
+        label->setPadding(QMargins(5, 1, 5, 1));
         const auto &t = p.tensor;
         // The short end of a long tensor name ("…layers.0.mlp.down_proj.weight" →
         // "0.mlp.down_proj").
@@ -66,6 +74,7 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         label->setText(parts.size() > 3 ? parts.mid(parts.size() - 3).join(QLatin1Char('.')) : shortName);
         label->setFont(legend->font());
         m_labels.append(label);
+        m_labelError.push_back(p.relError);
     }
     recolor();
     // Ranges from the points (one tensor gives a single x: a unit either side), room on the
@@ -84,6 +93,16 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
     yAxis->setRange(0, y1 > 0 ? 1.15 * y1 : 1.0);
     finishData();
     replot(rpQueuedReplot);
+}
+
+void KurtosisScatterPlot::thinLabels()
+{
+    std::vector<int> order(static_cast<std::size_t>(m_labels.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+        return m_labelError[static_cast<std::size_t>(a)] > m_labelError[static_cast<std::size_t>(b)];
+    });
+    m_shownLabels = placeLabels(m_labels, order, axisRect()->rect());
 }
 
 void KurtosisScatterPlot::recolor()

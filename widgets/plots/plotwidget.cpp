@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "plotwidget.h"
 
+#include "languageswitch.h"
+
 #include "palette.h"
 #include "theme.h"
 
 #include <QContextMenuEvent>
+#include <QFontMetricsF>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -52,8 +55,17 @@ public:
         if (!tickLabels ||
             std::all_of(ticks.begin(), ticks.end(), [this](double t) { return PlotWidget::isPowerOf(t, logBase()); }))
             return;
-        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); ++i)
-            (*tickLabels)[i] = QString::number(ticks[i], 'g', 3);
+        // The 64 ticks asked for (a label per decade) would be 64 linear labels over one another
+        // here: every k-th, at most six.
+        const qsizetype stride = std::max<qsizetype>(1, (ticks.size() + 5) / 6);
+        QVector<double> kept;
+        QVector<QString> labels;
+        for (qsizetype i = 0; i < ticks.size() && i < tickLabels->size(); i += stride) {
+            kept.push_back(ticks[i]);
+            labels.push_back(QString::number(ticks[i], 'g', 3));
+        }
+        ticks = kept;
+        *tickLabels = labels;
     }
 
 protected:
@@ -314,7 +326,96 @@ void PlotWidget::changeEvent(QEvent *event)
         applyPalette();
         replot(rpQueuedReplot);
     }
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QCustomPlot::changeEvent(event);
+}
+
+QList<QRectF> PlotWidget::placeLabels(const QList<QCPItemText *> &labels, const std::vector<int> &order,
+                                      const QRectF &area)
+{
+    // The markers too: a label may not cover another point.
+    QList<QPointF> markers;
+    for (auto *l : labels)
+        markers.append(l->position->pixelPosition());
+    constexpr double kMarker = 4.0;
+    // Where a label may sit, the first that fits wins: right of its point, left, then above or
+    // below on either side (the free side of a rising or falling row of points).
+    const Qt::Alignment places[] = {Qt::AlignLeft | Qt::AlignVCenter, Qt::AlignRight | Qt::AlignVCenter,
+                                    Qt::AlignRight | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignTop,
+                                    Qt::AlignLeft | Qt::AlignBottom,  Qt::AlignRight | Qt::AlignTop};
+    QList<QRectF> shown;
+    for (int i : order) {
+        auto *l = labels[i];
+        const QPointF at = markers[i];
+        const QFontMetricsF fm(l->font());
+        const QMarginsF pad(l->padding());
+        const QSizeF box(fm.horizontalAdvance(l->text()) + pad.left() + pad.right(),
+                         fm.height() + pad.top() + pad.bottom());
+        bool placed = false;
+        for (const Qt::Alignment a : places) {
+            // The box anchored at the point as QCPItemText anchors it (padding included).
+            const double x = (a & Qt::AlignLeft) ? at.x() : at.x() - box.width();
+            const double y = (a & Qt::AlignVCenter)  ? at.y() - box.height() / 2
+                             : (a & Qt::AlignBottom) ? at.y() - box.height()
+                                                     : at.y();
+            const QRectF r(QPointF(x, y), box);
+            bool fits = area.contains(r);
+            for (int k = 0; fits && k < shown.size(); ++k)
+                fits = !shown[k].intersects(r);
+            for (int k = 0; fits && k < markers.size(); ++k)
+                fits = k == i ||
+                       !r.intersects(QRectF(markers[k] - QPointF(kMarker, kMarker), QSizeF(2 * kMarker, 2 * kMarker)));
+            if (fits) {
+                l->setPositionAlignment(a);
+                shown.append(r);
+                placed = true;
+                break;
+            }
+        }
+        l->setVisible(placed);
+    }
+    return shown;
+}
+
+QString PlotWidget::staleName(const QString &name)
+{
+    return tr("%1 (stale)").arg(name);
+}
+
+void PlotWidget::styleSeries(QCPGraph *graph, const QColor &color, double width, bool stale)
+{
+    QPen pen(color, width);
+    if (stale) {
+        pen.setStyle(Qt::DashLine);
+        QColor fill = color;
+        fill.setAlpha(110);
+        graph->setBrush(QBrush(fill, Qt::BDiagPattern));
+    } else {
+        graph->setBrush(Qt::NoBrush);
+    }
+    graph->setPen(pen);
+}
+
+void PlotWidget::retranslate()
+{
+    // Axis titles, series names (the legend shows them), text elements and items: each was a
+    // tr() text, so the language switch finds its source.
+    for (auto *rect : axisRects())
+        for (auto *axis : rect->axes())
+            axis->setLabel(language::retranslated(axis->label(), this));
+    for (int i = 0; i < plottableCount(); ++i)
+        plottable(i)->setName(language::retranslated(plottable(i)->name(), this));
+    for (int i = 0; i < itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(item(i)))
+            text->setText(language::retranslated(text->text(), this));
+    for (auto *element : plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(element))
+            text->setText(language::retranslated(text->text(), this));
+    for (auto *element : plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element); scale && scale->axis())
+            scale->axis()->setLabel(language::retranslated(scale->axis()->label(), this));
+    replot(rpQueuedReplot);
 }
 
 void PlotWidget::contextMenuEvent(QContextMenuEvent *event)

@@ -16,6 +16,9 @@ struct NamedSeries {
     QString name;
     int colorIndex = 0;
     Series series;
+    /// Its configuration was edited after the run: drawn dashed and hatched, "stale" in the
+    /// legend, until it runs again (issue 42).
+    bool stale = false;
 };
 
 /// QCustomPlot takes QList<double>.
@@ -51,11 +54,18 @@ public:
     static QString logTickLabel(double tick, double base);
     /// True when tick = base^n for an integer n.
     static bool isPowerOf(double tick, double base);
+    /// A stale series' legend name: "A · INT4 g128 sym (stale)".
+    static QString staleName(const QString &name);
+    /// A series' pen and brush: solid, or for a stale one dashed with a hatched fill below.
+    static void styleSeries(QCPGraph *graph, const QColor &color, double width, bool stale);
 
 protected:
     bool event(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    /// The texts it draws (axes, series, text items) in the current language; a subclass
+    /// with texts of its own extends it.
+    virtual void retranslate();
     /// Sets series pens and brushes from the current palette.
     virtual void recolor() = 0;
     /// Axis, grid, legend and background colours from the palette; then recolor().
@@ -67,6 +77,13 @@ protected:
     /// Ends every rebuild: with no data the legend hides and the axes return to their
     /// defaults (no stale ranges); with data the legend shows unless unwanted.
     void finishData();
+    /// Places `labels` (QCPItemText anchored at their points) in `order`, the most important
+    /// first, each at the first of six places around its point (right, left, above or below on
+    /// either side) where it overlaps no placed label and no other label's point and stays in
+    /// `area`; a label with no such place is hidden (its point's tooltip names it). Returns the
+    /// drawn labels' boxes in widget pixels. Call once the layout is done (afterLayout).
+    static QList<QRectF> placeLabels(const QList<QCPItemText *> &labels, const std::vector<int> &order,
+                                     const QRectF &area);
     /// "12345" / "1.234e-05": compact numbers for tooltips.
     static QString number(double v);
     /// Full precision for CSV ("shortest text that reads back to the same double").

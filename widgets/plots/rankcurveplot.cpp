@@ -59,8 +59,11 @@ void RankCurvePlot::rebuild()
 
 void RankCurvePlot::recolor()
 {
-    for (int i = 0; i < m_graphs.size(); ++i)
-        m_graphs[i]->setPen(QPen(theme::configColor(m_curves[static_cast<std::size_t>(i)].colorIndex, palette()), 1.4));
+    for (int i = 0; i < m_graphs.size(); ++i) {
+        const auto &c = m_curves[static_cast<std::size_t>(i)];
+        styleSeries(m_graphs[i], theme::configColor(c.colorIndex, palette()), 1.4, c.stale);
+        m_graphs[i]->setBrush(Qt::NoBrush); // curves, not areas: the dashes say stale
+    }
     QColor c = palette().color(QPalette::WindowText);
     c.setAlpha(150);
     m_markerLine->setPen(QPen(c, 1, Qt::DashLine));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace quantscope {
 
@@ -29,6 +30,17 @@ RooflinePlot::RooflinePlot(QWidget *parent) : PlotWidget(parent)
     setMinimumHeight(220);
     clearData();
     applyPalette();
+    // Bound labels where they fit, the compute-bound points' first (the top of the roofline
+    // crowds: issue 42, labels never overlap).
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        std::vector<int> order(m_labels.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+            return m_view.points[static_cast<std::size_t>(a)].tflops >
+                   m_view.points[static_cast<std::size_t>(b)].tflops;
+        });
+        m_shownLabels = placeLabels(QList<QCPItemText *>(m_labels.begin(), m_labels.end()), order, axisRect()->rect());
+    });
 }
 
 QString RooflinePlot::labelFor(const std::string &bound, double fraction)
@@ -44,6 +56,10 @@ void RooflinePlot::clearData()
     m_series.clear();
     m_seriesNames.clear();
     m_labels.clear();
+    m_shownLabels.clear();
+    for (auto *bars : m_spread)
+        removePlottable(bars);
+    m_spread.clear();
     clearGraphs();
     clearItems();
     finishData();
@@ -60,19 +76,46 @@ void RooflinePlot::setView(const RooflineView &view)
         g->setData(toQList(c.intensity), toQList(c.tflops), true);
         m_ceilings.push_back(g);
     }
+    // Per series its points by intensity, and the run-to-run spread as error bars in the same
+    // order (the slowest and the fastest timed run around the median).
+    std::vector<std::vector<const RooflineView::Point *>> bySeries;
     for (const auto &p : view.points) {
         auto it = std::find(m_seriesNames.begin(), m_seriesNames.end(), p.series);
-        QCPGraph *g = nullptr;
         if (it == m_seriesNames.end()) {
-            g = addGraph();
+            auto *g = addGraph();
             g->setName(fromStd(p.series));
             g->setLineStyle(QCPGraph::lsNone);
             m_seriesNames.push_back(p.series);
             m_series.push_back(g);
-        } else {
-            g = m_series[static_cast<std::size_t>(it - m_seriesNames.begin())];
+            bySeries.emplace_back();
+            it = m_seriesNames.end() - 1;
         }
-        g->addData(p.intensity, p.tflops);
+        bySeries[static_cast<std::size_t>(it - m_seriesNames.begin())].push_back(&p);
+    }
+    for (std::size_t s = 0; s < m_series.size(); ++s) {
+        auto &pts = bySeries[s];
+        std::stable_sort(pts.begin(), pts.end(),
+                         [](const auto *a, const auto *b) { return a->intensity < b->intensity; });
+        QList<double> x, y, minus, plus;
+        bool spread = false;
+        for (const auto *p : pts) {
+            x << p->intensity;
+            y << p->tflops;
+            minus << (p->tflopsLow > 0 ? p->tflops - p->tflopsLow : 0.0);
+            plus << (p->tflopsHigh > 0 ? p->tflopsHigh - p->tflops : 0.0);
+            spread = spread || p->tflopsHigh > 0;
+        }
+        m_series[s]->setData(x, y, true);
+        if (spread) {
+            auto *bars = new QCPErrorBars(xAxis, yAxis);
+            bars->removeFromLegend();
+            bars->setDataPlottable(m_series[s]);
+            bars->setData(minus, plus);
+            bars->setWhiskerWidth(6);
+            m_spread.push_back(bars);
+        }
+    }
+    for (const auto &p : view.points) {
         auto *label = new QCPItemText(this);
         label->position->setCoords(p.intensity, p.tflops);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
@@ -116,6 +159,9 @@ void RooflinePlot::recolor()
         m_series[i]->setPen(QPen(c));
         m_series[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 7));
     }
+    for (auto *bars : m_spread)
+        if (auto *g = qobject_cast<QCPGraph *>(bars->dataPlottable()))
+            bars->setPen(QPen(g->pen().color(), 1.2));
     for (auto *l : m_labels)
         l->setColor(p.color(QPalette::WindowText));
 }
@@ -145,9 +191,13 @@ QString RooflinePlot::toolTipAt(const QPoint &pos) const
     if (best > 30.0 * 30.0)
         return {};
     const auto &p = m_view.points[bi];
-    return tr("%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)")
-        .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops),
-             labelFor(p.bound, p.fraction));
+    QString text = tr("%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)")
+                       .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops),
+                            labelFor(p.bound, p.fraction));
+    if (p.tflopsHigh > 0)
+        text += QLatin1Char('\n') + tr("run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)")
+                                        .arg(number(p.tflopsLow), number(p.tflopsHigh));
+    return text;
 }
 
 } // namespace quantscope

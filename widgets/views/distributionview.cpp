@@ -143,6 +143,14 @@ void DistributionView::setResults(std::shared_ptr<const QuantizeJobResult> resul
     refresh();
 }
 
+void DistributionView::setStaleConfigs(const QSet<QString> &configs)
+{
+    if (configs == m_stale)
+        return;
+    m_stale = configs;
+    refresh();
+}
+
 void DistributionView::setCurrentTensor(const QString &tensor)
 {
     const int i = m_tensor->findData(tensor);
@@ -198,6 +206,10 @@ void DistributionView::refresh()
         m_error->clearData();
         m_channels->clearData();
         m_outliers->setRowCount(0);
+        if (m_preview && (!m_results || m_results->outcomes.empty())) {
+            showPreview(*m_preview);
+            return;
+        }
         m_summary->setText(m_results ? tr("No tensor in the results.")
                                      : tr("Select tensors in the browser and press Run to see "
                                           "how each configuration changes their values."));
@@ -226,10 +238,13 @@ void DistributionView::refresh()
             overlapOf = static_cast<int>(quantized.size());
             overlap = &o.plot.overlap;
         }
-        quantized.push_back({name, colorIndexOf(config), o.plot.wHat});
-        errors.push_back({name, colorIndexOf(config), o.plot.err});
+        const bool stale = m_stale.contains(config);
+        quantized.push_back({name, colorIndexOf(config), o.plot.wHat, stale});
+        errors.push_back({name, colorIndexOf(config), o.plot.err, stale});
         QString note = tr("%1: overlap %2, rel. error %3, %4 bits/element")
                            .arg(name, num(o.plot.overlapFraction), num(o.metrics.relFrobenius), num(o.bitsPerElement));
+        if (stale)
+            note = tr("%1 — stale: its configuration was edited after the run; run again to update").arg(note);
         if (o.plot.wHatBelow + o.plot.wHatAbove > 0)
             note += tr(" (%n value(s) of Ŵ outside W's range)", nullptr,
                        static_cast<int>(o.plot.wHatBelow + o.plot.wHatAbove));
@@ -262,6 +277,28 @@ void DistributionView::refresh()
     if (!profile->activationNote.empty())
         head += QLatin1Char('\n') + fromStd(profile->activationNote);
     m_summary->setText(head + QLatin1Char('\n') + notes.join(QStringLiteral(" · ")));
+}
+
+void DistributionView::setPreview(std::shared_ptr<const WeightPreview> preview)
+{
+    m_preview = std::move(preview);
+    if (!m_results || m_results->outcomes.empty())
+        refresh();
+}
+
+void DistributionView::showPreview(const WeightPreview &p)
+{
+    m_histogram->setProperty("exportTitle", fromStd(p.tensor));
+    m_histogram->setData(p.histogram, {}, {}, -1, p.symlog, p.t);
+    const auto &s = p.stats;
+    const QString kurtosis = s.excessKurtosis ? num(*s.excessKurtosis) : QStringLiteral("—");
+    QString text = tr("%1 · %2 · %3").arg(fromStd(p.tensor), fromStd(p.dtype), TensorTreeModel::shapeText(p.shape));
+    text += QLatin1Char('\n') + tr("W before any run: mean %1, std %2, min %3, max %4, |max| %5, excess kurtosis %6")
+                                    .arg(num(s.mean), num(s.std), num(s.min), num(s.max), num(s.absmax), kurtosis);
+    if (s.nanCount + s.infCount > 0)
+        text += QLatin1Char('\n') + tr("%1 NaN and %2 infinite values").arg(s.nanCount).arg(s.infCount);
+    text += QLatin1Char('\n') + tr("Press Run to see how each configuration changes these values.");
+    m_summary->setText(text);
 }
 
 void DistributionView::fillOutliers(const TensorProfile *profile)

@@ -5,7 +5,9 @@
 /// (shared axis, overlap shaded), the error histograms, and the per-channel absmax strip with
 /// the top outlier channels listed. Draws the series the job prepared; computes nothing.
 #include "results/results.h"
+#include "results/weight_preview.h"
 
+#include <QSet>
 #include <QWidget>
 #include <memory>
 
@@ -37,6 +39,12 @@ public:
     /// The configuration whose overlap with W is shaded ("" the first).
     void setOverlapConfig(const QString &config);
     QString overlapConfig() const;
+    /// The configurations edited since the results ran: drawn stale until run again.
+    void setStaleConfigs(const QSet<QString> &configs);
+    /// The selected tensor's W histogram and statistics, shown while there are no results (a
+    /// newcomer sees the tensor at once, before any run). Null clears.
+    void setPreview(std::shared_ptr<const WeightPreview> preview);
+    const WeightPreview *preview() const { return m_preview.get(); }
 
     HistogramPlot *histogramPlot() const { return m_histogram; }
     ErrorHistogramPlot *errorPlot() const { return m_error; }
@@ -52,8 +60,11 @@ signals:
 private:
     void refresh();
     void fillOutliers(const TensorProfile *profile);
+    void showPreview(const WeightPreview &preview);
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    QSet<QString> m_stale;
+    std::shared_ptr<const WeightPreview> m_preview;
     QComboBox *m_tensor = nullptr;
     QComboBox *m_overlapOf = nullptr;
     QComboBox *m_axis = nullptr;

@@ -174,6 +174,10 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
                                         .arg(fromStd(m_result->peaks->source))
                                         .arg(m_result->peaks->copyGbps, 0, 'f', 1)
                                         .arg(peaks.join(QStringLiteral(", ")));
+        // placeOnRoofline raised a ceiling some point beat (no point is drawn above its ceiling).
+        if (m_result->peaks->note.find("raised to the points") != std::string::npos)
+            text += QLatin1Char('\n') + tr("Some points were faster than the measured ceiling (their operands stay "
+                                           "in cache): the ceiling was raised to them, so none is drawn above it.");
     }
     if (!m_result->deviceNote.empty())
         text += QLatin1Char('\n') + fromStd(m_result->deviceNote);

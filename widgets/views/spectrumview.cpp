@@ -122,7 +122,8 @@ SpectrumView::SpectrumView(QWidget *parent) : QWidget(parent)
     m_sizeLabel = new QLabel(this);
     m_sizeLabel->setWordWrap(true);
     m_runMilo = new QPushButton(tr("Run &MiLo at This Rank"), this);
-    m_runMilo->setToolTip(tr("Make this configuration MiLo with rank r (FP16 compensator) and run it"));
+    m_runMilo->setToolTip(tr("Add this configuration as MiLo with rank r (FP16 compensator), a configuration of "
+                             "its own, and run only that: the finished results stay"));
     m_rank->setMinimumWidth(160);
     m_rankLabel->setMinimumWidth(m_rankLabel->fontMetrics().horizontalAdvance(QStringLiteral("r = 0000")));
     rankBar->addWidget(m_rankLabel);
@@ -256,6 +257,14 @@ const QuantizeOutcome *SpectrumView::outcomeOf(const QString &config) const
     return m_results ? m_results->outcome(currentTensor().toStdString(), config.toStdString()) : nullptr;
 }
 
+void SpectrumView::setStaleConfigs(const QSet<QString> &configs)
+{
+    if (configs == m_stale)
+        return;
+    m_stale = configs;
+    refresh();
+}
+
 void SpectrumView::refresh()
 {
     const auto tensor = currentTensor().toStdString();
@@ -273,7 +282,8 @@ void SpectrumView::refresh()
             if (o.tensor != tensor || !o.ok())
                 continue;
             const auto name = fromStd(o.config);
-            const auto label = labelOf(o);
+            const bool stale = m_stale.contains(name);
+            const auto label = stale ? PlotWidget::staleName(labelOf(o)) : labelOf(o);
             const int color = DistributionView::colorIndexOf(name);
             if (!o.history.empty() && o.method == "milo") {
                 Series s;
@@ -281,7 +291,7 @@ void SpectrumView::refresh()
                     s.x.push_back(h.pass);
                     s.y.push_back(h.eps);
                 }
-                passes.push_back({label, color, s});
+                passes.push_back({label, color, s, stale});
             }
             if (!o.spectrum) {
                 ++withoutSpectrum;
@@ -291,9 +301,9 @@ void SpectrumView::refresh()
                 prepareSpectrumPlot(*o.spectrum, rows, cols, o.bitsPerElement, o.storedBytes, o.metrics.relFrobenius);
             m_config->addItem(label, name);
             sigma.push_back({label, color, seriesOf(d.index, d.sigma)});
-            energy.push_back({label, color, seriesOf(d.rank, d.energy)});
-            error.push_back({label, color, seriesOf(d.rank, d.relErrAfterRank)});
-            size.push_back({label, color, seriesOf(d.rank, d.megabytes)});
+            energy.push_back({label, color, seriesOf(d.rank, d.energy), stale});
+            error.push_back({label, color, seriesOf(d.rank, d.relErrAfterRank), stale});
+            size.push_back({label, color, seriesOf(d.rank, d.megabytes), stale});
         }
     }
     const int c = m_config->findData(keepConfig);
@@ -374,16 +384,36 @@ void SpectrumView::refreshRank()
     m_passes->setMarker(o && o->method == "milo" ? o->chosenPass : -1);
 }
 
-bool SpectrumView::applyMiloRank(QuantizerPanel *panel, const QString &config, int rank)
+bool SpectrumView::addMiloAtRank(QuantizerPanel *panel, const QString &config, int rank, QString *why)
 {
     auto configs = panel->configurations();
-    for (auto &c : configs)
-        if (fromStd(c.name) == config) {
-            c.spec = miloSpecAtRank(c.spec, rank);
-            panel->setConfigurations(configs);
+    const auto from = std::find_if(configs.begin(), configs.end(),
+                                   [&config](const JobConfig &c) { return fromStd(c.name) == config; });
+    if (from == configs.end()) {
+        if (why)
+            *why = tr("Configuration %1 is no longer in the quantizer panel.").arg(config);
+        return false;
+    }
+    const nlohmann::json spec = miloSpecAtRank(from->spec, rank);
+    // Already there (run again at the same rank): nothing to add, the run fills what is missing.
+    for (const auto &c : configs)
+        if (c.spec == spec)
             return true;
-        }
-    return false;
+    if (static_cast<int>(configs.size()) >= QuantizerPanel::kMaxConfigurations) {
+        if (why)
+            *why = tr("The quantizer panel holds %1 configurations already: remove one to add MiLo at rank %2.")
+                       .arg(QuantizerPanel::kMaxConfigurations)
+                       .arg(rank);
+        return false;
+    }
+    // The next free letter: the finished configurations keep their names, colours and results.
+    std::string name;
+    for (char c = 'A'; name.empty() && c < 'A' + QuantizerPanel::kMaxConfigurations; ++c)
+        if (std::none_of(configs.begin(), configs.end(),
+                         [c](const JobConfig &x) { return x.name == std::string(1, c); }))
+            name = std::string(1, c);
+    configs.push_back({name, spec});
+    return panel->setConfigurations(configs).isEmpty();
 }
 
 } // namespace quantscope

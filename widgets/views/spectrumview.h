@@ -14,6 +14,7 @@
 #include "results/results.h"
 #include "results/spectrum_plot.h"
 
+#include <QSet>
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -44,6 +45,8 @@ public:
 
     /// Shows `results` (null clears). Keeps the tensor and configuration shown when still there.
     void setResults(std::shared_ptr<const QuantizeJobResult> results);
+    /// Configurations edited since they ran: "(stale)" and dashed until run again.
+    void setStaleConfigs(const QSet<QString> &configs);
     void setCurrentTensor(const QString &tensor);
     QString currentTensor() const;
     /// The configuration the rank slider, its labels and the MiLo action refer to.
@@ -78,9 +81,10 @@ public:
 
     /// The number format of the labels ("0.01234").
     static QString numberText(double v);
-    /// Writes MiLo at `rank` (results/spectrum_plot.h miloSpecAtRank) into configuration `config`
-    /// of `panel`; false when the panel has no such configuration.
-    static bool applyMiloRank(QuantizerPanel *panel, const QString &config, int rank);
+    /// Adds `config` as MiLo at `rank` (INT/HQQ bits and group kept) as a new configuration of
+    /// `panel`, leaving the others and their results as they are; true when it was added or is
+    /// there already. False with the reason in `why` when the panel is full.
+    static bool addMiloAtRank(QuantizerPanel *panel, const QString &config, int rank, QString *why = nullptr);
 
 signals:
     /// Run the job (again) with spectra.
@@ -95,6 +99,7 @@ private:
     const QuantizeOutcome *outcomeOf(const QString &config) const;
 
     std::shared_ptr<const QuantizeJobResult> m_results;
+    QSet<QString> m_stale;
     /// Prepared per configuration of the tensor shown.
     std::map<QString, SpectrumPlotData> m_data;
     std::map<QString, TauCounts> m_counts;

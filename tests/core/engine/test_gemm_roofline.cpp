@@ -114,6 +114,57 @@ TEST(GemmRoofline, PointsTimedWithoutTrafficGetItFromTheirShape)
     EXPECT_NEAR(q.fractionOfCeiling, (flops / 4e-6) / (3000e9 * flops / bytes), 1e-9);
 }
 
+TEST(GemmRoofline, NoPointAboveItsCeilingAndThePointSaysWhy)
+{
+    // A small FP8 GEMM in cache beats the large copy's GB/s (memory-bound) and a BF16 GEMM the
+    // measured BF16 peak (compute-bound): both ceilings are raised to them (issue 42).
+    GemmBenchResult r;
+    r.peaks = peaks();
+    GemmPoint fast;
+    fast.format = "fp8", fast.m = 1, fast.n = 1024, fast.k = 1024, fast.timeUs = 0.1; // ~10.5 TB/s
+    GemmPoint big;
+    big.format = "bf16", big.m = 8192, big.n = 8192, big.k = 8192, big.timeUs = 1000; // 1100 TFLOP/s
+    GemmPoint ok;
+    ok.format = "bf16", ok.m = 4096, ok.n = 4096, ok.k = 4096, ok.timeUs = 10000;
+    r.points = {fast, big, ok};
+    placeOnRoofline(r);
+    for (const auto &p : r.points) {
+        ASSERT_FALSE(p.bound.empty());
+        EXPECT_LE(p.fractionOfCeiling, 1.0 + 1e-12) << p.series() << " M=" << p.m;
+    }
+    EXPECT_NEAR(r.points[0].fractionOfCeiling, 1.0, 1e-9);
+    EXPECT_NEAR(r.points[1].fractionOfCeiling, 1.0, 1e-9);
+    EXPECT_NE(r.points[0].note.find("above the measured ceiling"), std::string::npos);
+    EXPECT_NE(r.points[1].note.find("above the measured ceiling"), std::string::npos);
+    EXPECT_EQ(r.points[2].note.find("above the measured ceiling"), std::string::npos);
+    EXPECT_NE(r.peaks->note.find("raised to the points"), std::string::npos);
+    EXPECT_GT(r.peaks->copyGbps, peaks().copyGbps);
+    EXPECT_GT(r.peaks->tflops.at("bf16"), peaks().tflops.at("bf16"));
+    for (const auto &p : rooflineView(r).points)
+        EXPECT_LE(p.fraction, 1.0 + 1e-12);
+}
+
+TEST(GemmRoofline, TheViewCarriesEachPointsRunToRunSpread)
+{
+    GemmBenchResult r;
+    r.peaks = peaks();
+    GemmPoint p;
+    p.format = "bf16", p.m = 4096, p.n = 4096, p.k = 4096, p.timeUs = 10000, p.timeMinUs = 9000, p.timeMaxUs = 12500;
+    GemmPoint none = p; // a GPU point: the median only
+    none.m = 2048, none.timeMinUs = 0, none.timeMaxUs = 0;
+    r.points = {p, none};
+    placeOnRoofline(r);
+    const auto v = rooflineView(r);
+    ASSERT_EQ(v.points.size(), 2u);
+    EXPECT_NEAR(v.points[0].tflopsHigh, v.points[0].tflops * 10000 / 9000, 1e-9);
+    EXPECT_NEAR(v.points[0].tflopsLow, v.points[0].tflops * 10000 / 12500, 1e-9);
+    EXPECT_EQ(v.points[1].tflopsHigh, 0.0);
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(toJson(r).dump()));
+    EXPECT_EQ(back.points[0].timeMinUs, 9000);
+    EXPECT_EQ(back.points[0].timeMaxUs, 12500);
+    EXPECT_EQ(back.points[1].timeMinUs, 0);
+}
+
 TEST(GemmRoofline, CacheRoundTripPerDeviceAndDamagedFile)
 {
     const auto dir = tempDir("cache");

@@ -70,6 +70,32 @@ TEST(ProgressEstimator, AnAssumedInitialSpeedInterpolatesTheFirstJob)
     EXPECT_NEAR(e.secondsLeft, 0.75 * 20.0 / 10.0, 1e-12);
 }
 
+TEST(ProgressEstimator, TimeLeftNeverRisesAndTheBarNeverMovesBack)
+{
+    // Fast first steps, then a step ten times slower: the raw estimate from the measured speed
+    // rises, the time shown holds instead (issue 42: "no jumps back").
+    ProgressEstimator p;
+    p.start(0.0);
+    p.step(0.0, 0.1, 100.0, "fast", 0.0);
+    p.step(0.1, 0.2, 100.0, "fast", 1.0);
+    p.step(0.2, 0.3, 100.0, "slow", 2.0);
+    double lastLeft = 1e300, lastFraction = 0;
+    for (double t = 2.0; t <= 30.0; t += 0.25) {
+        if (t >= 22.0)
+            p.step(0.3, 0.4, 100.0, "after the slow one", 22.0);
+        const auto e = p.at(t);
+        EXPECT_GE(e.fraction, lastFraction) << t;
+        ASSERT_GE(e.secondsLeft, 0.0) << t;
+        EXPECT_LE(e.secondsLeft, lastLeft) << t;
+        lastLeft = e.secondsLeft;
+        lastFraction = e.fraction;
+    }
+    // A new job starts afresh.
+    p.start(100.0);
+    p.step(0.0, 0.5, 100.0, "again", 100.0);
+    EXPECT_DOUBLE_EQ(p.at(100.0).fraction, 0.0);
+}
+
 TEST(StepMailbox, HandsTheLastReportedStepWithItsTimeToTheEstimator)
 {
     // Before any report the estimator sees the empty step at the job's start; after reports
