@@ -127,6 +127,41 @@ private slots:
                  theme::configColor(0, view.timePlot()->palette()));
     }
 
+    // Issue 42: the base-2 M axis (1 … 8192 here) labels every power of two when there is room and
+    // thins its labels (never its ticks) when there is not: no two drawn labels overlap.
+    void batchAxisLabelsNeverOverlap()
+    {
+        const auto r = std::make_shared<const GemmBenchResult>(sample());
+        for (const int width : {1600, 520, 300}) {
+            GemmTimingView view;
+            view.resize(width, 500);
+            view.show();
+            view.setResult(r, QStringLiteral("w"));
+            GemmTimingPlot *plot = view.timePlot();
+            plot->replot();
+            const QVector<double> ticks = plot->xAxis->tickVector();
+            const QVector<QString> labels = plot->xAxis->tickVectorLabels();
+            QCOMPARE(labels.size(), ticks.size());
+            const QFontMetrics fm(plot->xAxis->tickLabelFont());
+            double lastRight = -1e9;
+            int drawn = 0;
+            for (qsizetype i = 0; i < ticks.size(); ++i) {
+                const double x = plot->xAxis->coordToPixel(ticks[i]);
+                if (labels[i].isEmpty() || x < plot->axisRect()->left() - 1 || x > plot->axisRect()->right() + 1)
+                    continue;
+                const double half = fm.horizontalAdvance(labels[i]) / 2.0;
+                QVERIFY2(
+                    x - half > lastRight,
+                    qPrintable(QStringLiteral("width %1: label %2 overlaps the one before").arg(width).arg(labels[i])));
+                lastRight = x + half;
+                ++drawn;
+            }
+            QVERIFY2(drawn >= 3, qPrintable(QStringLiteral("width %1: %2 labels").arg(width).arg(drawn)));
+            if (width == 1600) // room for every power of two from 1 to 8192
+                QVERIFY2(drawn >= 14, qPrintable(QStringLiteral("%1 labels at 1600 px").arg(drawn)));
+        }
+    }
+
     // Issue 22: every point of the result that has a bound sits on the roofline at (intensity,
     // TFLOP/s) with its bound label; the MoE bars show each mode's time per step; both export.
     void rooflineLabelsEveryPointWithItsBound()

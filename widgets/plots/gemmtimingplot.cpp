@@ -14,7 +14,7 @@ GemmTimingPlot::GemmTimingPlot(Quantity quantity, QWidget *parent) : PlotWidget(
     yAxis->setLabel(quantity == Quantity::TimeUs ? tr("time (µs)") : tr("TFLOP/s"));
     for (auto *axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(logTicker(axis == xAxis ? 2 : 10));
+        axis->setTicker(logTicker(axis == xAxis ? 2 : 10, axis));
     }
     xAxis->setNumberFormat(QStringLiteral("f"));
     xAxis->setNumberPrecision(0);

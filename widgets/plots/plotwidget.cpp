@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "plotwidget.h"
 
+#include <QFontMetrics>
+#include <QPointer>
+
 #include "languageswitch.h"
 
 #include "palette.h"
@@ -46,6 +49,10 @@ namespace {
 /// notation: powers of ten as 10ⁿ.
 class LocaleFreeLogTicker : public QCPAxisTickerLog {
 public:
+    /// With an axis: labels that would not fit its length side by side are thinned (every k-th
+    /// kept, the ticks stay) — a base-2 batch axis 1 … 16384 on a laptop-width window.
+    QPointer<QCPAxis> axis;
+
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override
     {
@@ -53,8 +60,10 @@ public:
         // Less than a decade shown: QCustomPlot places linear ticks (0.05, 0.075, 0.1…). Then
         // every label is a plain number, so that one axis never mixes 10ⁿ with decimals.
         if (!tickLabels ||
-            std::all_of(ticks.begin(), ticks.end(), [this](double t) { return PlotWidget::isPowerOf(t, logBase()); }))
+            std::all_of(ticks.begin(), ticks.end(), [this](double t) { return PlotWidget::isPowerOf(t, logBase()); })) {
+            thinToFit(ticks, tickLabels);
             return;
+        }
         // The 64 ticks asked for (a label per decade) would be 64 linear labels over one another
         // here: every k-th, at most six.
         const qsizetype stride = std::max<qsizetype>(1, (ticks.size() + 5) / 6);
@@ -73,6 +82,30 @@ protected:
     {
         return PlotWidget::logTickLabel(tick, logBase());
     }
+
+private:
+    /// Blanks labels (not ticks) until the kept ones fit the axis length with a gap between them.
+    void thinToFit(const QVector<double> &ticks, QVector<QString> *labels) const
+    {
+        if (!axis || !axis->axisRect() || !labels || labels->size() < 3)
+            return;
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        const double length = horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+        if (length <= 0)
+            return;
+        const QFontMetrics fm(axis->tickLabelFont());
+        int widest = 0;
+        for (const QString &l : *labels)
+            widest = std::max(widest, horizontal ? fm.horizontalAdvance(l) : fm.height());
+        const double need = widest + fm.horizontalAdvance(QLatin1Char('0')); // a digit's gap
+        const double per = length / std::max<qsizetype>(1, ticks.size() - 1);
+        const auto stride = static_cast<qsizetype>(std::ceil(need / std::max(per, 1.0)));
+        if (stride <= 1)
+            return;
+        for (qsizetype i = 0; i < labels->size(); ++i)
+            if (i % stride != 0)
+                (*labels)[i].clear();
+    }
 };
 
 QString superscript(long long n)
@@ -87,9 +120,10 @@ QString superscript(long long n)
 
 } // namespace
 
-QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base)
+QSharedPointer<QCPAxisTicker> PlotWidget::logTicker(double base, QCPAxis *axis)
 {
     auto ticker = QSharedPointer<LocaleFreeLogTicker>::create();
+    ticker->axis = axis;
     ticker->setLogBase(base);
     // A tick (and a label) at every power of the base: with QCustomPlot's default of 5 ticks an
     // axis over eight decades labelled every second one, and a short one stopped at 0.2 (issue 42).

@@ -48,8 +48,9 @@ public:
     void setLegendWanted(bool on);
     /// True when some plottable holds data.
     bool hasData() const;
-    /// A log axis ticker whose labels read the same in every locale ("10⁻³", base 2: "64").
-    static QSharedPointer<QCPAxisTicker> logTicker(double base = 10);
+    /// A log axis ticker whose labels read the same in every locale ("10⁻³", base 2: "64"). With
+    /// `axis`, labels that would overlap along its length are thinned (the ticks stay).
+    static QSharedPointer<QCPAxisTicker> logTicker(double base = 10, QCPAxis *axis = nullptr);
     /// The label logTicker() gives a tick.
     static QString logTickLabel(double tick, double base);
     /// True when tick = base^n for an integer n.
