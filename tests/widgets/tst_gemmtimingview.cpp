@@ -138,6 +138,7 @@ private slots:
             view.show();
             view.setResult(r, QStringLiteral("w"));
             GemmTimingPlot *plot = view.timePlot();
+            plot->replot(); // the layout settles, then the labels are thinned for it
             plot->replot();
             const QVector<double> ticks = plot->xAxis->tickVector();
             const QVector<QString> labels = plot->xAxis->tickVectorLabels();

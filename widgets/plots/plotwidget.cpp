@@ -52,6 +52,18 @@ public:
     /// With an axis: labels that would not fit its length side by side are thinned (every k-th
     /// kept, the ticks stay) — a base-2 batch axis 1 … 16384 on a laptop-width window.
     QPointer<QCPAxis> axis;
+    /// The axis length the labels were last thinned for: QCustomPlot makes the ticks before a
+    /// replot lays the plot out, so a changed layout needs one more (queued) replot.
+    mutable double lastLength = -1;
+
+    bool stale() const
+    {
+        if (!axis || !axis->axisRect())
+            return false;
+        const double now =
+            axis->orientation() == Qt::Horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+        return now != lastLength;
+    }
 
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override
@@ -91,6 +103,7 @@ private:
             return;
         const bool horizontal = axis->orientation() == Qt::Horizontal;
         const double length = horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+        lastLength = length;
         if (length <= 0)
             return;
         const QFontMetrics fm(axis->tickLabelFont());
@@ -237,6 +250,13 @@ PlotWidget::PlotWidget(QWidget *parent) : QCustomPlot(parent)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     legend->setFont(small);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Log axes thin their labels to the axis length, which the layout sets after the ticks are
+    // made: when it changed, one more replot (queued) thins them for the new length.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        for (QCPAxis *a : axisRect()->axes())
+            if (auto t = a->ticker().dynamicCast<LocaleFreeLogTicker>(); t && t->stale())
+                replot(rpQueuedReplot);
+    });
     applyAxesPalette(); // recolor() is the subclass's: it calls applyPalette() when built
 }
 
