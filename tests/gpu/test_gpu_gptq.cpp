@@ -128,14 +128,18 @@ void compareGptq(gpu::Engine &engine, const Tensor &w, const Calibration &cal, c
 
 } // namespace
 
+/// The GPU backend (skipped without one, or on HIP, where GPTQ runs on the CPU) and an engine of its own.
+#define REQUIRE_GPTQ_ENGINE(engine)                                                                                    \
+    REQUIRE_GPU();                                                                                                     \
+    if (gpu->info().kind == DeviceKind::Hip)                                                                           \
+        GTEST_SKIP() << "HIP build: GPTQ runs on the CPU";                                                             \
+    std::string engine##Reason;                                                                                        \
+    auto engine = gpu::Engine::create(0, engine##Reason);                                                              \
+    ASSERT_TRUE(engine) << engine##Reason
+
 TEST(GpuGptq, ColumnsEqualTheCpuOnTheDevicesFactor)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: GPTQ runs on the CPU";
-    std::string reason;
-    auto engine = gpu::Engine::create(0, reason);
-    ASSERT_TRUE(engine) << reason;
+    REQUIRE_GPTQ_ENGINE(engine);
     // K = 520: four blocks of 128 and a ragged one of 8; N = 200: a ragged tile of rows; channel 0..2 dead.
     const std::int64_t N = 200, K = 520;
     const Calibration cal = syntheticCalibration(K, 700, 3, 17);
@@ -163,12 +167,7 @@ TEST(GpuGptq, ColumnsEqualTheCpuOnTheDevicesFactor)
 
 TEST(GpuGptq, ALargeLayerEqualsTheCpuColumns)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: GPTQ runs on the CPU";
-    std::string reason;
-    auto engine = gpu::Engine::create(0, reason);
-    ASSERT_TRUE(engine) << reason;
+    REQUIRE_GPTQ_ENGINE(engine);
     const std::int64_t N = 1536, K = 1024;
     const Calibration cal = syntheticCalibration(K, 1200, 0, 23);
     const Tensor w = makeTensor(heavyTailed(N, K, 8, false), N, K, DType::BF16);

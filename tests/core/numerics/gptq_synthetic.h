@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "io/safetensors.h"
@@ -144,6 +145,11 @@ inline std::size_t gptqRowsDiffering(const std::vector<std::uint8_t> &codes, con
 inline std::vector<GptqGoldenConfig> gptqLargeGolden()
 {
     const auto file = SafetensorsFile::open(kGptqLargeGolden);
+    // The golden was written for this generator's shape: a script and header that drift apart fail here.
+    using L = GptqSyntheticLayer;
+    EXPECT_EQ(file.metadata().at("rows"), std::to_string(L::n)) << kGptqLargeGolden;
+    EXPECT_EQ(file.metadata().at("cols"), std::to_string(L::k)) << kGptqLargeGolden;
+    EXPECT_EQ(file.metadata().at("samples"), std::to_string(L::r)) << kGptqLargeGolden;
     const auto configs = nlohmann::json::parse(file.metadata().at("configs"));
     std::vector<GptqGoldenConfig> out;
     for (const auto &[name, cfg] : configs.items()) {
