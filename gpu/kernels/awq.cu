@@ -18,6 +18,8 @@ constexpr unsigned kFull = 0xFFFFFFFFu;
 constexpr unsigned kNoMin = 0xFFFFFFFFu; // no finite key is all ones or zero (those are NaNs)
 constexpr unsigned kNoMax = 0u;
 
+bool g_awqGenericRows = false; // awqUseGenericRows: the benchmark's switch to time kRows alone
+
 /// W·diag(s) at column c, rounded to FP32: the CPU's static_cast<float>(double(w) · s_c).
 __device__ __forceinline__ float scaledAt(float x, double s)
 {
@@ -275,6 +277,182 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRows(AwqRowArgs 
     }
 }
 
+/// Chunks of 8 columns a thread of kRowsChunked keeps in registers (K ≤ 8 · kAThreads · kRowChunks).
+constexpr int kRowChunks = 4;
+
+/// kRows for the common shapes (K a multiple of 8, groups of 8·2^j columns, K ≤ 8192): the same
+/// arithmetic per element, reorganised for the memory system. A thread loads 8 consecutive columns
+/// with one vector load and keeps W and W·diag(s) in registers for the codes (W is read once per
+/// point); a group's min/max is a shuffle tree over its lanes (groups of ≤ 128 columns) or a warp
+/// tree plus shared atomics (groups of whole warps). min/max are exact in any order, so the codes,
+/// Ŵ and D are kRows' bits.
+template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqRowArgs a, long long gr, int lanes)
+{
+    extern __shared__ unsigned smem[];
+    unsigned *kmin = smem, *kmax = smem + gr;
+    unsigned char *badS = reinterpret_cast<unsigned char *>(smem + 2 * gr);
+    const bool final = a.codes != nullptr;
+    const bool shared = lanes >= 32; // a group spans whole warps
+    const long long chunksRow = a.k / kChunk;
+    for (long long r = blockIdx.x; r < a.n; r += gridDim.x) {
+        const long long base = r * a.k;
+        if (shared) {
+            for (long long g = threadIdx.x; g < gr; g += kAThreads) {
+                kmin[g] = kNoMin;
+                kmax[g] = kNoMax;
+                badS[g] = 0;
+            }
+            __syncthreads();
+        }
+        float x[kRowChunks][kChunk], xs[kRowChunks][kChunk];
+        float scale[kRowChunks] = {};
+        int zero[kRowChunks] = {};
+        bool bad[kRowChunks] = {};
+#pragma unroll
+        for (int it = 0; it < kRowChunks; ++it) {
+            const long long ch = static_cast<long long>(it) * kAThreads + threadIdx.x;
+            if (static_cast<long long>(it) * kAThreads >= chunksRow)
+                break; // uniform across the block
+            const bool valid = ch < chunksRow;
+            unsigned lo = kNoMin, hi = kNoMax;
+            bool b = false;
+            if (valid) {
+                loadChunk<IN>(a.w, a.n * a.k, base / kChunk + ch, x[it]);
+                const double2 *s2 = reinterpret_cast<const double2 *>(a.s + ch * kChunk);
+#pragma unroll
+                for (int j = 0; j < kChunk; j += 2) {
+                    const double2 sv = s2[j / 2];
+                    xs[it][j] = scaledAt(x[it][j], sv.x);
+                    xs[it][j + 1] = scaledAt(x[it][j + 1], sv.y);
+                }
+#pragma unroll
+                for (int j = 0; j < kChunk; ++j) {
+                    if (qmath::isFinite(xs[it][j])) {
+                        const unsigned key = gpumath::floatKey(xs[it][j]);
+                        lo = key < lo ? key : lo;
+                        hi = key > hi ? key : hi;
+                    } else {
+                        b = true;
+                        if (final)
+                            QS_ATOMIC_MIN(&a.words->firstBadWs,
+                                          static_cast<unsigned long long>(base + ch * kChunk + j));
+                    }
+                }
+            }
+            // The group's lanes are aligned runs of `lanes` (or the whole warp): an xor tree stays inside.
+            const int width = shared ? 32 : lanes;
+            unsigned bi = b ? 1u : 0u;
+            for (int off = 1; off < width; off <<= 1) {
+                const unsigned l = __shfl_xor_sync(kFull, lo, off), h = __shfl_xor_sync(kFull, hi, off);
+                lo = l < lo ? l : lo;
+                hi = h > hi ? h : hi;
+                bi |= __shfl_xor_sync(kFull, bi, off);
+            }
+            b = bi != 0;
+            if (shared) {
+                if ((threadIdx.x & 31) == 0 && valid) {
+                    const long long g = ch / lanes;
+                    if (lo != kNoMin)
+                        atomicMin(&kmin[g], lo);
+                    if (hi != kNoMax)
+                        atomicMax(&kmax[g], hi);
+                    if (b)
+                        badS[g] = 1;
+                }
+            } else {
+                groupParams(a.ip, lo, hi, b, scale[it], zero[it]);
+                bad[it] = b;
+                if (final && valid && ch % lanes == 0) {
+                    const long long g = ch / lanes;
+                    a.scales[r * gr + g] = scale[it];
+                    if (a.zeros)
+                        a.zeros[r * gr + g] = static_cast<signed char>(zero[it]);
+                    if (b)
+                        QS_ATOMIC_ADD(&a.words->badGroups, 1ull);
+                }
+            }
+        }
+        if (shared) {
+            __syncthreads();
+            for (long long g = threadIdx.x; g < gr; g += kAThreads) {
+                float sc;
+                int z;
+                groupParams(a.ip, kmin[g], kmax[g], badS[g] != 0, sc, z);
+                if (final) {
+                    a.scales[r * gr + g] = sc;
+                    if (a.zeros)
+                        a.zeros[r * gr + g] = static_cast<signed char>(z);
+                    if (badS[g])
+                        QS_ATOMIC_ADD(&a.words->badGroups, 1ull);
+                }
+                kmin[g] = __float_as_uint(sc);
+                kmax[g] = static_cast<unsigned>(z);
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int it = 0; it < kRowChunks; ++it) {
+            const long long ch = static_cast<long long>(it) * kAThreads + threadIdx.x;
+            if (static_cast<long long>(it) * kAThreads >= chunksRow)
+                break;
+            if (ch >= chunksRow)
+                continue;
+            float sc = scale[it];
+            int z = zero[it];
+            bool b = bad[it];
+            if (shared) {
+                const long long g = ch / lanes;
+                sc = __uint_as_float(kmin[g]);
+                z = static_cast<int>(kmax[g]);
+                b = badS[g] != 0;
+            }
+            const long long c0 = ch * kChunk;
+            const double2 *s2 = reinterpret_cast<const double2 *>(a.s + c0);
+            float wh[kChunk];
+            int q[kChunk];
+#pragma unroll
+            for (int j = 0; j < kChunk; j += 2) {
+                const double2 sv = s2[j / 2];
+                const double sj[2] = {sv.x, sv.y};
+#pragma unroll
+                for (int u = 0; u < 2; ++u) {
+                    q[j + u] = 0;
+                    float deq = 0.0f;
+                    if (!b) {
+                        q[j + u] = intCode(a.ip, xs[it][j + u], sc, z);
+                        deq = intDequant(a.ip, q[j + u], sc, z);
+                    }
+                    wh[j + u] = __double2float_rn(__ddiv_rn(static_cast<double>(deq), sj[u]));
+                }
+            }
+            if (a.d) {
+                double2 *d2 = reinterpret_cast<double2 *>(a.d + base + c0);
+#pragma unroll
+                for (int j = 0; j < kChunk; j += 2)
+                    d2[j / 2] =
+                        make_double2(__dsub_rn(static_cast<double>(x[it][j]), static_cast<double>(wh[j])),
+                                     __dsub_rn(static_cast<double>(x[it][j + 1]), static_cast<double>(wh[j + 1])));
+            }
+            if (a.codes) {
+                unsigned lo4 = 0, hi4 = 0;
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    lo4 |= (static_cast<unsigned>(q[j]) & 0xFFu) << (8 * j);
+                    hi4 |= (static_cast<unsigned>(q[j + 4]) & 0xFFu) << (8 * j);
+                }
+                *reinterpret_cast<uint2 *>(a.codes + base + c0) = make_uint2(lo4, hi4);
+            }
+            if (a.wHat) {
+                float4 *h4 = reinterpret_cast<float4 *>(a.wHat + base + c0);
+                h4[0] = make_float4(wh[0], wh[1], wh[2], wh[3]);
+                h4[1] = make_float4(wh[4], wh[5], wh[6], wh[7]);
+            }
+        }
+        if (shared)
+            __syncthreads();
+    }
+}
+
 /// Sums a[0..kAThreads) into a[0] with a fixed tree.
 __device__ void blockSum(double *a)
 {
@@ -349,6 +527,11 @@ void awqWeightMeans(int in, const void *w, long long n, long long k, long long c
     QS_GPU_CHECK_LAUNCH("AWQ weight means");
 }
 
+void awqUseGenericRows(bool on)
+{
+    g_awqGenericRows = on;
+}
+
 void awqTensorRange(const AwqRowArgs &a, void *stream)
 {
     const auto s = static_cast<qsStream_t>(stream);
@@ -363,6 +546,13 @@ void awqRows(const AwqRowArgs &a, void *stream)
     const auto s = static_cast<qsStream_t>(stream);
     const long long gr = a.tensor ? 1 : (a.k + a.group - 1) / a.group;
     const std::size_t smem = static_cast<std::size_t>(gr) * 9;
+    // The chunked kernel's shapes: whole chunks of 8, groups of 8·2^j columns (≤ 128, or whole
+    // warps' worth: a multiple of 256), the row in registers.
+    const long long lanes = a.group / kChunk;
+    const bool pow2Lanes = lanes > 0 && (lanes & (lanes - 1)) == 0;
+    const bool chunked = !a.tensor && !g_awqGenericRows && a.k % kChunk == 0 && a.group % kChunk == 0 &&
+                         ((lanes < 32 && pow2Lanes) || lanes % 32 == 0) &&
+                         a.k <= static_cast<long long>(kChunk) * kAThreads * kRowChunks;
     dispatchIn(a.in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
         if (smem > 48u * 1024u) {
@@ -372,8 +562,12 @@ void awqRows(const AwqRowArgs &a, void *stream)
             if (smem > static_cast<std::size_t>(optin))
                 throw GpuError("AWQ: " + std::to_string(gr) + " groups per row do not fit in shared memory");
             QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kRows<IN>, static_cast<int>(smem)));
+            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kRowsChunked<IN>, static_cast<int>(smem)));
         }
-        kRows<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr);
+        if (chunked)
+            kRowsChunked<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
+        else
+            kRows<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr);
     });
     QS_GPU_CHECK_LAUNCH("AWQ rows");
 }

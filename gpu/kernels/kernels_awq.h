@@ -61,8 +61,13 @@ struct AwqRowArgs {
 /// Per-tensor groups: the min/max key and non-finite flag of W·diag(s) into `words` (reset
 /// tmin/tmax/tbad first: awqResetWords).
 void awqTensorRange(const AwqRowArgs &a, void *stream);
-/// The rows pass. GpuError when a row's groups do not fit in shared memory.
+/// The rows pass. GpuError when a row's groups do not fit in shared memory. Rows of whole chunks of
+/// 8 with groups of 8·2^j columns (≤ 128, or a multiple of 256) and K ≤ 8192 take the chunked
+/// kernel (W read once, group trees in registers); the rest, and per-tensor groups, the generic one.
+/// Both give the same bits.
 void awqRows(const AwqRowArgs &a, void *stream);
+/// Benchmark switch: true sends every shape to the generic rows kernel (not thread-safe; default false).
+void awqUseGenericRows(bool on);
 
 /// Blocks of the loss's first stage (fixed: the sum's order does not depend on the device).
 constexpr int kLossBlocks = 1024;
