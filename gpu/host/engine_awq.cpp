@@ -132,7 +132,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         auto xMeanD = pool(uk * 4), wMeanD = pool(uk * 8);
         auto chunkMax = pool(static_cast<std::size_t>(N * chunks) * 4);
         auto segmentSums = pool(static_cast<std::size_t>((N + kAwqSegmentRows - 1) / kAwqSegmentRows) * uk * 8);
-        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
+        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8),
+             sInvD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
         // Per-group searches overlap: point p's rows pass (side stream, D[p % 2]) runs beside point
         // p − 1's DGEMM (engine stream). Per-tensor groups share the range words: one stream.
         const bool overlap = !tensor && P > 1;
@@ -176,6 +177,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         });
         QS_GPU_CHECK(qsEventRecord(ev.e[2], I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(sAll, hs.p, static_cast<std::size_t>(P) * uk * 8, qsMemcpyHostToDevice, I.stream));
+        auto *sInv = static_cast<double *>(sInvD.get());
+        launch::awqReciprocals(sAll, P * K, sInv, I.S());
         launch::AwqRowArgs a;
         a.in = inTypeOf(w.storage());
         a.w = w.data();
@@ -199,6 +202,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             if (cancel)
                 cancel->check();
             a.s = sAll + p * K;
+            a.sInv = sInv + p * K;
             const int b = overlap ? static_cast<int>(p % 2) : 0;
             a.d = dBuf[b];
             if (tensor) {
@@ -259,7 +263,9 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             wHatMem = poolGet(I.pool, nk * 4, "Ŵ of " + what);
         QS_GPU_CHECK(qsMemcpyAsync(sAll + P * K, slot, uk * 8, qsMemcpyHostToDevice, I.stream));
         QS_GPU_CHECK(qsEventRecord(ev.e[4], I.stream));
+        launch::awqReciprocals(sAll + P * K, K, sInv + P * K, I.S());
         a.s = sAll + P * K;
+        a.sInv = sInv + P * K;
         a.d = nullptr;
         a.codes = static_cast<unsigned char *>(codes.get());
         a.scales = static_cast<float *>(scales.get());

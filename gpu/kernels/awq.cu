@@ -20,6 +20,19 @@ constexpr unsigned kNoMax = 0u;
 
 bool g_awqGenericRows = false; // awqUseGenericRows: the benchmark's switch to time kRows alone
 
+/// a / b correctly rounded from y = RN(1/b): q0 = RN(a·y) is within an ulp of a/b, the residual
+/// a − b·q0 is exact in an FMA, and RN(q0 + r·y) is RN(a/b) (Markstein's theorem) — the bits of
+/// __ddiv_rn at a multiply and two FMAs. Outside the range where the theorem's conditions hold
+/// (a zero, whose sign the FMAs would lose; quotients near under- or overflow) it divides.
+__device__ __forceinline__ double divByReciprocal(double a, double b, double y)
+{
+    const double q0 = __dmul_rn(a, y);
+    const double m = fabs(q0);
+    if (!(m > 0x1p-960 && m < 0x1p960))
+        return __ddiv_rn(a, b);
+    return __fma_rn(__fma_rn(-q0, b, a), y, q0);
+}
+
 /// W·diag(s) at column c, rounded to FP32: the CPU's static_cast<float>(double(w) · s_c).
 __device__ __forceinline__ float scaledAt(float x, double s)
 {
@@ -408,12 +421,13 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
             }
             const long long c0 = ch * kChunk;
             const double2 *s2 = reinterpret_cast<const double2 *>(a.s + c0);
+            const double2 *y2 = reinterpret_cast<const double2 *>(a.sInv + c0);
             float wh[kChunk];
             int q[kChunk];
 #pragma unroll
             for (int j = 0; j < kChunk; j += 2) {
-                const double2 sv = s2[j / 2];
-                const double sj[2] = {sv.x, sv.y};
+                const double2 sv = s2[j / 2], yv = y2[j / 2];
+                const double sj[2] = {sv.x, sv.y}, yj[2] = {yv.x, yv.y};
 #pragma unroll
                 for (int u = 0; u < 2; ++u) {
                     q[j + u] = 0;
@@ -422,7 +436,7 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
                         q[j + u] = intCode(a.ip, xs[it][j + u], sc, z);
                         deq = intDequant(a.ip, q[j + u], sc, z);
                     }
-                    wh[j + u] = __double2float_rn(__ddiv_rn(static_cast<double>(deq), sj[u]));
+                    wh[j + u] = __double2float_rn(divByReciprocal(static_cast<double>(deq), sj[u], yj[u]));
                 }
             }
             if (a.d) {
@@ -489,6 +503,13 @@ __global__ void __launch_bounds__(kAThreads) kLossFinish(const double *partials,
         *loss = __ddiv_rn(a[0], divisor);
 }
 
+__global__ void __launch_bounds__(kAThreads) kReciprocals(const double *s, long long count, double *y)
+{
+    const long long i = static_cast<long long>(blockIdx.x) * kAThreads + threadIdx.x;
+    if (i < count)
+        y[i] = __drcp_rn(s[i]);
+}
+
 unsigned blocksFor(long long items, long long perBlock, long long cap)
 {
     const long long b = (items + perBlock - 1) / perBlock;
@@ -527,6 +548,13 @@ void awqWeightMeans(int in, const void *w, long long n, long long k, long long c
     QS_GPU_CHECK_LAUNCH("AWQ weight means");
 }
 
+void awqReciprocals(const double *s, long long count, double *y, void *stream)
+{
+    kReciprocals<<<blocksFor(count, kAThreads, 1ll << 30), kAThreads, 0, static_cast<qsStream_t>(stream)>>>(s, count,
+                                                                                                            y);
+    QS_GPU_CHECK_LAUNCH("AWQ reciprocals");
+}
+
 void awqUseGenericRows(bool on)
 {
     g_awqGenericRows = on;
@@ -550,7 +578,7 @@ void awqRows(const AwqRowArgs &a, void *stream)
     // warps' worth: a multiple of 256), the row in registers.
     const long long lanes = a.group / kChunk;
     const bool pow2Lanes = lanes > 0 && (lanes & (lanes - 1)) == 0;
-    const bool chunked = !a.tensor && !g_awqGenericRows && a.k % kChunk == 0 && a.group % kChunk == 0 &&
+    const bool chunked = !a.tensor && !g_awqGenericRows && a.sInv && a.k % kChunk == 0 && a.group % kChunk == 0 &&
                          ((lanes < 32 && pow2Lanes) || lanes % 32 == 0) &&
                          a.k <= static_cast<long long>(kChunk) * kAThreads * kRowChunks;
     dispatchIn(a.in, [&](auto I) {

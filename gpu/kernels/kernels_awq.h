@@ -50,6 +50,7 @@ struct AwqRowArgs {
     bool tensor = false; ///< one group for the whole tensor (the min/max from awqTensorRange)
     IntParams ip;
     const double *s = nullptr;
+    const double *sInv = nullptr;   ///< RN(1/s) per column (awqReciprocals); null: the generic kernel
     double *d = nullptr;            ///< search: D = W − Ŵ (FP64, n × k)
     unsigned char *codes = nullptr; ///< final: int8 codes
     float *scales = nullptr;        ///< final: per group (n · ceil(k/group), or 1 per tensor)
@@ -66,6 +67,8 @@ void awqTensorRange(const AwqRowArgs &a, void *stream);
 /// kernel (W read once, group trees in registers); the rest, and per-tensor groups, the generic one.
 /// Both give the same bits.
 void awqRows(const AwqRowArgs &a, void *stream);
+/// y_i = RN(1 / s_i) for the chunked rows kernel's division (Markstein's correction gives RN(a/s)).
+void awqReciprocals(const double *s, long long count, double *y, void *stream);
 /// Benchmark switch: true sends every shape to the generic rows kernel (not thread-safe; default false).
 void awqUseGenericRows(bool on);
 
