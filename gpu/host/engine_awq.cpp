@@ -136,7 +136,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
              sInvD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
         // Per-group searches overlap: point p's rows pass (side stream, D[p % 2]) runs beside point
         // p − 1's DGEMM (engine stream). Per-tensor groups share the range words: one stream.
-        const bool overlap = !tensor && P > 1;
+        const bool overlap = !tensor && P > 1 && launch::awqOverlap();
         auto d = pool(nk * 8), e = pool(static_cast<std::size_t>(N * R) * 8);
         auto d2 = overlap ? pool(nk * 8) : std::shared_ptr<void>{};
         auto partials = pool(launch::kLossBlocks * 8), losses = pool(static_cast<std::size_t>(P) * 8);

@@ -19,19 +19,7 @@ constexpr unsigned kNoMin = 0xFFFFFFFFu; // no finite key is all ones or zero (t
 constexpr unsigned kNoMax = 0u;
 
 bool g_awqGenericRows = false; // awqUseGenericRows: the benchmark's switch to time kRows alone
-
-/// a / b correctly rounded from y = RN(1/b): q0 = RN(a·y) is within an ulp of a/b, the residual
-/// a − b·q0 is exact in an FMA, and RN(q0 + r·y) is RN(a/b) (Markstein's theorem) — the bits of
-/// __ddiv_rn at a multiply and two FMAs. Outside the range where the theorem's conditions hold
-/// (a zero, whose sign the FMAs would lose; quotients near under- or overflow) it divides.
-__device__ __forceinline__ double divByReciprocal(double a, double b, double y)
-{
-    const double q0 = __dmul_rn(a, y);
-    const double m = fabs(q0);
-    if (!(m > 0x1p-960 && m < 0x1p960))
-        return __ddiv_rn(a, b);
-    return __fma_rn(__fma_rn(-q0, b, a), y, q0);
-}
+bool g_awqOverlap = true;      // awqUseOverlap
 
 /// W·diag(s) at column c, rounded to FP32: the CPU's static_cast<float>(double(w) · s_c).
 __device__ __forceinline__ float scaledAt(float x, double s)
@@ -299,8 +287,15 @@ constexpr int kRowChunks = 4;
 /// point); a group's min/max is a shuffle tree over its lanes (groups of ≤ 128 columns) or a warp
 /// tree plus shared atomics (groups of whole warps). min/max are exact in any order, so the codes,
 /// Ŵ and D are kRows' bits.
-template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqRowArgs a, long long gr, int lanes)
+template <int IN, bool PLAIN>
+__global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqRowArgs a, long long gr, int lanes)
 {
+    // PLAIN: FP32 arithmetic and a true division (the launcher checked): the same values written
+    // as constants, so intCode's and intDequant's other modes fold away instead of branching.
+    if constexpr (PLAIN) {
+        a.ip.arith = 0;
+        a.ip.reciprocal = false;
+    }
     extern __shared__ unsigned smem[];
     unsigned *kmin = smem, *kmax = smem + gr;
     unsigned char *badS = reinterpret_cast<unsigned char *>(smem + 2 * gr);
@@ -317,7 +312,7 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
             }
             __syncthreads();
         }
-        float x[kRowChunks][kChunk], xs[kRowChunks][kChunk];
+        RawChunk raw[kRowChunks]; // W's stored bits (4 registers per 8 BF16 values), decoded again for the codes
         float scale[kRowChunks] = {};
         int zero[kRowChunks] = {};
         bool bad[kRowChunks] = {};
@@ -330,18 +325,20 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
             unsigned lo = kNoMin, hi = kNoMax;
             bool b = false;
             if (valid) {
-                loadChunk<IN>(a.w, a.n * a.k, base / kChunk + ch, x[it]);
+                loadRaw<IN>(a.w, a.n * a.k, base / kChunk + ch, raw[it]);
+                float x[kChunk], xs[kChunk];
+                decodeRaw<IN>(raw[it], a.n * a.k, base / kChunk + ch, x);
                 const double2 *s2 = reinterpret_cast<const double2 *>(a.s + ch * kChunk);
 #pragma unroll
                 for (int j = 0; j < kChunk; j += 2) {
                     const double2 sv = s2[j / 2];
-                    xs[it][j] = scaledAt(x[it][j], sv.x);
-                    xs[it][j + 1] = scaledAt(x[it][j + 1], sv.y);
+                    xs[j] = scaledAt(x[j], sv.x);
+                    xs[j + 1] = scaledAt(x[j + 1], sv.y);
                 }
 #pragma unroll
                 for (int j = 0; j < kChunk; ++j) {
-                    if (qmath::isFinite(xs[it][j])) {
-                        const unsigned key = gpumath::floatKey(xs[it][j]);
+                    if (qmath::isFinite(xs[j])) {
+                        const unsigned key = gpumath::floatKey(xs[j]);
                         lo = key < lo ? key : lo;
                         hi = key > hi ? key : hi;
                     } else {
@@ -419,9 +416,12 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
                 z = static_cast<int>(kmax[g]);
                 b = badS[g] != 0;
             }
+            const float scInv = __frcp_rn(sc); // RN(1/sc): intCodeBy's reciprocal
             const long long c0 = ch * kChunk;
             const double2 *s2 = reinterpret_cast<const double2 *>(a.s + c0);
             const double2 *y2 = reinterpret_cast<const double2 *>(a.sInv + c0);
+            float x[kChunk];
+            decodeRaw<IN>(raw[it], a.n * a.k, base / kChunk + ch, x);
             float wh[kChunk];
             int q[kChunk];
 #pragma unroll
@@ -433,19 +433,19 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqR
                     q[j + u] = 0;
                     float deq = 0.0f;
                     if (!b) {
-                        q[j + u] = intCode(a.ip, xs[it][j + u], sc, z);
+                        q[j + u] = PLAIN ? gpumath::intCodeBy(a.ip, scaledAt(x[j + u], sj[u]), sc, scInv, z)
+                                         : intCode(a.ip, scaledAt(x[j + u], sj[u]), sc, z);
                         deq = intDequant(a.ip, q[j + u], sc, z);
                     }
-                    wh[j + u] = __double2float_rn(divByReciprocal(static_cast<double>(deq), sj[u], yj[u]));
+                    wh[j + u] = __double2float_rn(gpumath::divByReciprocal(static_cast<double>(deq), sj[u], yj[u]));
                 }
             }
             if (a.d) {
                 double2 *d2 = reinterpret_cast<double2 *>(a.d + base + c0);
 #pragma unroll
                 for (int j = 0; j < kChunk; j += 2)
-                    d2[j / 2] =
-                        make_double2(__dsub_rn(static_cast<double>(x[it][j]), static_cast<double>(wh[j])),
-                                     __dsub_rn(static_cast<double>(x[it][j + 1]), static_cast<double>(wh[j + 1])));
+                    d2[j / 2] = make_double2(__dsub_rn(static_cast<double>(x[j]), static_cast<double>(wh[j])),
+                                             __dsub_rn(static_cast<double>(x[j + 1]), static_cast<double>(wh[j + 1])));
             }
             if (a.codes) {
                 unsigned lo4 = 0, hi4 = 0;
@@ -555,6 +555,16 @@ void awqReciprocals(const double *s, long long count, double *y, void *stream)
     QS_GPU_CHECK_LAUNCH("AWQ reciprocals");
 }
 
+void awqUseOverlap(bool on)
+{
+    g_awqOverlap = on;
+}
+
+bool awqOverlap()
+{
+    return g_awqOverlap;
+}
+
 void awqUseGenericRows(bool on)
 {
     g_awqGenericRows = on;
@@ -590,10 +600,13 @@ void awqRows(const AwqRowArgs &a, void *stream)
             if (smem > static_cast<std::size_t>(optin))
                 throw GpuError("AWQ: " + std::to_string(gr) + " groups per row do not fit in shared memory");
             QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kRows<IN>, static_cast<int>(smem)));
-            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kRowsChunked<IN>, static_cast<int>(smem)));
+            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory((kRowsChunked<IN, true>), static_cast<int>(smem)));
+            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory((kRowsChunked<IN, false>), static_cast<int>(smem)));
         }
-        if (chunked)
-            kRowsChunked<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
+        if (chunked && a.ip.arith == 0 && !a.ip.reciprocal)
+            kRowsChunked<IN, true><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
+        else if (chunked)
+            kRowsChunked<IN, false><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
         else
             kRows<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr);
     });

@@ -410,4 +410,76 @@ QS_HD inline double doubleBinThreshold(int k, double R, int B)
     return dfromBits(b);
 }
 
+// ---- division by a reciprocal ----------------------------------------------------------------
+// a / b correctly rounded from y = RN(1/b) at a multiply and two FMAs: q0 = RN(a·y) is within an
+// ulp of a/b, the residual a − b·q0 is exact in an FMA, and RN(q0 + r·y) = RN(a/b) (Markstein's
+// theorem, binary32 and binary64). Where its conditions can fail — a zero (whose sign the FMAs
+// lose), a dividend, quotient or reciprocal near under- or overflow (where the residual could
+// round), NaN/Inf — it divides. Kernels that
+// divide many values by few divisors (a group's scale, a column's s) use it instead of the
+// division's slow sequence; the same bits (tests/gpu/test_device_math.cpp).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+QS_HD inline double dfmaRn(double a, double b, double c)
+{
+    return __fma_rn(a, b, c);
+}
+QS_HD inline float ffmaRn(float a, float b, float c)
+{
+    return __fmaf_rn(a, b, c);
+}
+QS_HD inline float fmulRn(float a, float b)
+{
+    return __fmul_rn(a, b);
+}
+QS_HD inline float fdivRn(float a, float b)
+{
+    return __fdiv_rn(a, b);
+}
+#else
+inline double dfmaRn(double a, double b, double c)
+{
+    return __builtin_fma(a, b, c);
+}
+inline float ffmaRn(float a, float b, float c)
+{
+    return __builtin_fmaf(a, b, c);
+}
+inline float fmulRn(float a, float b)
+{
+    return a * b;
+}
+inline float fdivRn(float a, float b)
+{
+    return a / b;
+}
+#endif
+
+QS_HD inline double divByReciprocal(double a, double b, double y)
+{
+    const double q0 = dmul(a, y);
+    const double m = q0 < 0 ? -q0 : q0, ay = y < 0 ? -y : y, aa = a < 0 ? -a : a;
+    if (!(m > 0x1p-900 && m < 0x1p900 && ay > 0x1p-900 && ay < 0x1p900 && aa > 0x1p-900 && aa < 0x1p900))
+        return ddiv(a, b);
+    return dfmaRn(dfmaRn(-q0, b, a), y, q0);
+}
+
+QS_HD inline float divByReciprocal(float a, float b, float y)
+{
+    const float q0 = fmulRn(a, y);
+    const float m = q0 < 0 ? -q0 : q0, ay = y < 0 ? -y : y, aa = a < 0 ? -a : a;
+    if (!(m > 0x1p-90f && m < 0x1p90f && ay > 0x1p-90f && ay < 0x1p90f && aa > 0x1p-90f && aa < 0x1p90f))
+        return fdivRn(a, b);
+    return ffmaRn(ffmaRn(-q0, b, a), y, q0);
+}
+
+/// intCode for a division method (!p.reciprocal) with sInv = RN(1/s): the same code.
+QS_HD inline int intCodeBy(const IntParams &p, float x, float s, float sInv, int z)
+{
+    float v =
+        qmath::roundInt(qmath::roundArith(divByReciprocal(x, s, sInv), p.arith), p.halfAway) + static_cast<float>(z);
+    v = v == v ? v : 0.0f;
+    v = v < p.qmin ? static_cast<float>(p.qmin) : (v > p.qmax ? static_cast<float>(p.qmax) : v);
+    return static_cast<int>(v);
+}
+
 } // namespace quantscope::gpumath

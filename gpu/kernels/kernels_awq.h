@@ -71,6 +71,10 @@ void awqRows(const AwqRowArgs &a, void *stream);
 void awqReciprocals(const double *s, long long count, double *y, void *stream);
 /// Benchmark switch: true sends every shape to the generic rows kernel (not thread-safe; default false).
 void awqUseGenericRows(bool on);
+/// Benchmark switch: whether a point's rows pass runs beside the previous point's DGEMM on a second
+/// stream (engine_awq.cpp; default true; the same bits either way).
+void awqUseOverlap(bool on);
+bool awqOverlap();
 
 /// Blocks of the loss's first stage (fixed: the sum's order does not depend on the device).
 constexpr int kLossBlocks = 1024;

@@ -451,3 +451,98 @@ TEST(DeviceMath, ReciprocalSafeBelowIsAtLeastAsStrictAsTheElementCheck)
     }
     EXPECT_GT(claimed, 1000000u);
 }
+
+namespace {
+
+/// Values over the whole exponent range with the cases Markstein's theorem excludes: zeros of both
+/// signs, subnormals, the largest finite values, infinities and NaN.
+template <typename T, typename U> T wideValue(std::mt19937_64 &rng)
+{
+    const std::uint64_t r = rng();
+    switch (r % 16) {
+    case 0:
+        return (r & 16) ? T(0) : -T(0);
+    case 1:
+        return std::numeric_limits<T>::denorm_min() * static_cast<T>((r >> 8) % 1000 + 1);
+    case 2:
+        return (r & 16 ? -1 : 1) * std::numeric_limits<T>::max() / static_cast<T>((r >> 8) % 7 + 1);
+    case 3:
+        return (r & 16) ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::quiet_NaN();
+    default: {
+        U bits = static_cast<U>(rng());
+        T v;
+        std::memcpy(&v, &bits, sizeof v);
+        return std::isfinite(v) ? v : T(1.5);
+    }
+    }
+}
+
+template <typename T, typename U> void expectDivisionBits(int count, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> g(0.0, 3.0);
+    int checked = 0;
+    for (int i = 0; i < count; ++i) {
+        // Half the pairs in the range the kernels see (codes of a few units over scales of 1e-4…1e2),
+        // half anywhere.
+        const bool typical = i % 2 == 0;
+        const T a = typical ? static_cast<T>(g(rng)) * static_cast<T>(0.01) : wideValue<T, U>(rng);
+        const T b = typical ? static_cast<T>(std::exp(g(rng))) * static_cast<T>(0.01) : wideValue<T, U>(rng);
+        const T y = T(1) / b;
+        const T want = a / b, got = gpumath::divByReciprocal(a, b, y);
+        if (std::isnan(want)) {
+            EXPECT_TRUE(std::isnan(got)) << a << " / " << b;
+            continue;
+        }
+        U wb, gb;
+        std::memcpy(&wb, &want, sizeof wb);
+        std::memcpy(&gb, &got, sizeof gb);
+        ASSERT_EQ(wb, gb) << std::hexfloat << a << " / " << b << ": division " << want << ", by reciprocal " << got;
+        ++checked;
+    }
+    EXPECT_GT(checked, count / 2);
+}
+
+} // namespace
+
+// The kernels' division by a reciprocal (Markstein) gives the division's bits, zeros, extremes,
+// subnormals and NaN included.
+TEST(DeviceMath, DivisionByReciprocalEqualsDivisionFp64)
+{
+    expectDivisionBits<double, std::uint64_t>(2'000'000, 71);
+}
+
+TEST(DeviceMath, DivisionByReciprocalEqualsDivisionFp32)
+{
+    expectDivisionBits<float, std::uint32_t>(2'000'000, 72);
+}
+
+// intCodeBy (the reciprocal's form) equals intCode for every division method: FP32/BF16/F16
+// arithmetic, both tie rules, signed and unsigned ranges, eps-sized and huge scales.
+TEST(DeviceMath, IntCodeByEqualsIntCode)
+{
+    std::mt19937_64 rng(73);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    std::uniform_real_distribution<float> u(-12.0f, 4.0f);
+    long long n = 0;
+    for (int arith = 0; arith < 3; ++arith)
+        for (int halfAway = 0; halfAway < 2; ++halfAway)
+            for (int range = 0; range < 2; ++range) {
+                IntParams p;
+                p.arith = arith;
+                p.halfAway = halfAway != 0;
+                p.qmin = range ? 0 : -8;
+                p.qmax = range ? 15 : 7;
+                for (int i = 0; i < 200'000; ++i) {
+                    const float s = i % 97 == 0 ? p.eps : std::exp2(u(rng));
+                    const float x = g(rng) * s * static_cast<float>(i % 5 + 1) * 4.0f;
+                    const int z = range ? static_cast<int>(rng() % 16) : 0;
+                    // A quotient landing on a tie: x = (k + ½)·s exactly when representable.
+                    const float xt = i % 7 == 0 ? (std::floor(x / s) + 0.5f) * s : x;
+                    ASSERT_EQ(gpumath::intCodeBy(p, xt, s, 1.0f / s, z), intCode(p, xt, s, z))
+                        << "arith " << arith << " halfAway " << halfAway << " x " << xt << " s " << s << " z " << z;
+                    ++n;
+                }
+            }
+    EXPECT_EQ(n, 3LL * 2 * 2 * 200'000);
+}
