@@ -60,16 +60,23 @@ struct Hparams {
     }
     std::int64_t integer(std::initializer_list<const char *> keys, const std::string &what, bool required) const
     {
-        const nlohmann::json *v = find(keys);
-        if (v == nullptr) {
-            if (!required)
-                return -1;
-            throw FormatError("'" + file + "': missing '" + *keys.begin() + "' (" + what + ")");
+        for (const char *k : keys) {
+            if (!j.contains(k))
+                continue;
+            const nlohmann::json &v = j[k];
+            if (v.is_null() && !required)
+                return -1; // convert's find_hparam takes the first key present, and skips a null value
+            if (!v.is_number_integer() || v.get<std::int64_t>() <= 0)
+                throw FormatError("'" + file + "': '" + k + "' is " + v.dump() + ", not a positive integer (" + what +
+                                  ")");
+            return v.get<std::int64_t>();
         }
-        if (!v->is_number_integer() || v->get<std::int64_t>() <= 0)
-            throw FormatError("'" + file + "': '" + *keys.begin() + "' is " + v->dump() + ", not a positive integer (" +
-                              what + ")");
-        return v->get<std::int64_t>();
+        if (!required)
+            return -1;
+        std::string names;
+        for (const char *k : keys)
+            names += std::string(names.empty() ? "'" : ", '") + k + "'";
+        throw FormatError("'" + file + "': missing " + (keys.size() > 1 ? "all of " : "") + names + " (" + what + ")");
     }
 };
 

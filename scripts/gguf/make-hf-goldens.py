@@ -139,12 +139,26 @@ def write_safetensors(path, ts):
             f.write(raw)
 
 
-def write_source(folder, small=False):
+def write_source(folder, small=False, sharded=False):
+    """The checkpoint; `sharded`: the same tensors in two shards and an index, the second layer and
+    the final norm in the first shard (convert orders by shard, then by name)."""
     cfg = {**CONFIG, **(SMALL if small else {})}
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
-    write_safetensors(os.path.join(folder, "model.safetensors"), tensors(cfg))
+    ts = tensors(cfg)
+    if sharded:
+        first = [t for t in ts if ".layers.1." in t[0] or t[0] == "model.norm.weight"]
+        parts = {"model-00001-of-00002.safetensors": first,
+                 "model-00002-of-00002.safetensors": [t for t in ts if t not in first]}
+        weight_map = {}
+        for fname, part in parts.items():
+            write_safetensors(os.path.join(folder, fname), part)
+            weight_map.update({t[0]: fname for t in part})
+        with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
+            json.dump({"metadata": {"total_size": sum(len(t[3]) for t in ts)}, "weight_map": weight_map}, f, indent=2)
+    else:
+        write_safetensors(os.path.join(folder, "model.safetensors"), ts)
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(os.path.join(TOKDIR, name), os.path.join(folder, name))
 
@@ -229,6 +243,14 @@ def main():
             run_convert(a.convert, src, out, outtype)
             runs.append({"quant": outtype.upper(), "made_by": f"convert_hf_to_gguf.py --outtype {outtype}",
                          **describe(out)})
+        # The same model in two shards (another folder of the same name: general.name is the folder's).
+        sharded = os.path.join(tmp, "sharded", "tiny-llama")
+        write_source(sharded, sharded=True)
+        out = os.path.join(tmp, "sharded-bf16.gguf")
+        run_convert(a.convert, sharded, out, "bf16")
+        runs.append({"quant": "BF16", "sharded": True, "made_by": "convert_hf_to_gguf.py --outtype bf16 (sharded)",
+                     **describe(out)})
+        source_sharded = {n: file_sha(os.path.join(sharded, n)) for n in sorted(os.listdir(sharded))}
         if a.llama_quantize:
             out = os.path.join(tmp, "q4_k_m.gguf")
             subprocess.run([a.llama_quantize, os.path.join(tmp, "f32.gguf"), out, "Q4_K_M"], check=True,
@@ -238,7 +260,7 @@ def main():
         source = {n: file_sha(os.path.join(src, n)) for n in sorted(os.listdir(src))}
     gold = {"generator": "scripts/gguf/make-hf-goldens.py", "llama_cpp": "llama-cpp-python 0.3.36 vendor/llama.cpp",
             "gguf_package": importlib.metadata.version("gguf"), "numpy": np.__version__, "pre_tokenizer": PRE,
-            "source": source, "runs": runs}
+            "source": source, "source_sharded": source_sharded, "runs": runs}
     with open(GOLDEN, "w") as f:
         json.dump(gold, f, indent=1)
         f.write("\n")

@@ -3,8 +3,8 @@
 """`quantscope-cli export-gguf HF_FOLDER` against llama.cpp's convert_hf_to_gguf.py (and llama-quantize).
 
 tests/data/gguf/hf-goldens.json (scripts/gguf/make-hf-goldens.py) holds, for a seeded llama
-checkpoint, what convert_hf_to_gguf.py --outtype f32 / f16 and llama-quantize Q4_K_M (of the f32
-file) wrote: the SHA-256 of each file, of each key-value pair's stored value and of each tensor's
+checkpoint, what convert_hf_to_gguf.py --outtype f32 / f16, --outtype bf16 of the same checkpoint
+in two shards, and llama-quantize Q4_K_M (of the f32 file) wrote: the SHA-256 of each file, of each key-value pair's stored value and of each tensor's
 bytes, in file order. This test regenerates the checkpoint (numpy), runs export-gguf with the same
 --quant and requires the same file; where the whole-file SHA-256 differs, every tensor (name,
 type, shape, bytes) and the order of tensors and keys must be equal, and every key's value too
@@ -52,17 +52,22 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tiny-llama")
         gen.write_source(src)
+        sharded = os.path.join(tmp, "sharded", "tiny-llama")
+        gen.write_source(sharded, sharded=True)
         got = {n: sha(os.path.join(src, n)) for n in sorted(os.listdir(src))}
-        if got != gold["source"]:
+        got_sharded = {n: sha(os.path.join(sharded, n)) for n in sorted(os.listdir(sharded))}
+        if got != gold["source"] or got_sharded != gold["source_sharded"]:
             if numpy.__version__ != gold["numpy"]:
                 print(f"skipped: numpy {numpy.__version__} regenerates another checkpoint than numpy {gold['numpy']} "
                       "did for the goldens")
                 return 77
-            print(f"FAIL: the regenerated checkpoint differs from the one convert read: {got} vs {gold['source']}")
+            print(f"FAIL: the regenerated checkpoint differs from the one convert read: {got} {got_sharded}")
             return 1
         for run in gold["runs"]:
             out = os.path.join(tmp, run["quant"] + ".gguf")
-            p = subprocess.run([cli, "export-gguf", src, out, "--quant", run["quant"], "--json", "--quiet"],
+            # The sharded checkpoint is given by its index file (the folder works as well).
+            given = os.path.join(sharded, "model.safetensors.index.json") if run.get("sharded") else src
+            p = subprocess.run([cli, "export-gguf", given, out, "--quant", run["quant"], "--json", "--quiet"],
                                capture_output=True, text=True)
             if p.returncode != 0:
                 print(f"FAIL {run['quant']}: exit {p.returncode}: {p.stderr.strip()}")
