@@ -5,6 +5,7 @@
 #include "export/gguf_export.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -339,7 +340,9 @@ GgufExportResult exportFromHf(const std::filesystem::path &source, const std::fi
     // The converted model beside OUT (a dry run: in the temporary folder), removed in any case.
     Staging converted{out ? std::filesystem::path(out->string() + ".convert.partial")
                           : std::filesystem::temp_directory_path() /
-                                ("quantscope-hf-plan-" + std::to_string(fnv1a64(source.string())) + ".gguf")};
+                                ("quantscope-hf-plan-" + std::to_string(fnv1a64(source.string())) + "-" +
+                                 std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                                 ".gguf")};
     std::filesystem::remove(converted.path, ec);
     GgufExportOptions o = options;
     if (options.progress)

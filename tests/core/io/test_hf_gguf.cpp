@@ -5,6 +5,7 @@
 // replace-in-place, and refusals that leave no file. (Byte equality with convert_hf_to_gguf.py
 // itself: tests/cli/gguf_hf_reference.py.)
 #include "export/hf_gguf.h"
+#include "recipe/recipe.h"
 #include "io/gguf.h"
 #include "io/safetensors.h"
 #include "tensor/convert.h"
@@ -21,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kHeads = 4, kKv = 2, kHeadDim = 4, kHidden = 16, kFfn = 32, kVocab = 8;
+constexpr int kHeads = 4, kKv = 2, kHeadDim = 4, kHidden = 32, kFfn = 32, kVocab = 8;
 
 struct Dir {
     fs::path path;
@@ -58,24 +59,24 @@ Tensor asBf16(const Tensor &t)
 
 void writeCheckpoint(const fs::path &dir, const std::string &extraConfig = "")
 {
-    std::ofstream(dir / "config.json") << R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 16,
-        "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2,
+    std::ofstream(dir / "config.json") << R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 32,
+        "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
         "vocab_size": 8, "max_position_embeddings": 64, "rms_norm_eps": 1e-6, "rope_theta": 10000.0)"
                                        << extraConfig << "}";
     std::vector<std::pair<std::string, Tensor>> ts;
     ts.emplace_back("model.embed_tokens.weight", asBf16(rows(kVocab, kHidden, 1)));
     ts.emplace_back("model.layers.0.input_layernorm.weight",
-                    Tensor::fromFloats({kHidden}, std::vector<float>(16, 1.f)));
+                    Tensor::fromFloats({kHidden}, std::vector<float>(kHidden, 1.f)));
     ts.emplace_back("model.layers.0.self_attn.q_proj.weight", rows(kHeads * kHeadDim, kHidden, 2));
     ts.emplace_back("model.layers.0.self_attn.k_proj.weight", rows(kKv * kHeadDim, kHidden, 3));
     ts.emplace_back("model.layers.0.self_attn.v_proj.weight", rows(kKv * kHeadDim, kHidden, 4));
     ts.emplace_back("model.layers.0.self_attn.o_proj.weight", rows(kHidden, kHeads * kHeadDim, 5));
     ts.emplace_back("model.layers.0.post_attention_layernorm.weight",
-                    Tensor::fromFloats({kHidden}, std::vector<float>(16, 2.f)));
+                    Tensor::fromFloats({kHidden}, std::vector<float>(kHidden, 2.f)));
     ts.emplace_back("model.layers.0.mlp.gate_proj.weight", rows(kFfn, kHidden, 6));
     ts.emplace_back("model.layers.0.mlp.up_proj.weight", rows(kFfn, kHidden, 7));
     ts.emplace_back("model.layers.0.mlp.down_proj.weight", rows(kHidden, kFfn, 8));
-    ts.emplace_back("model.norm.weight", Tensor::fromFloats({kHidden}, std::vector<float>(16, 3.f)));
+    ts.emplace_back("model.norm.weight", Tensor::fromFloats({kHidden}, std::vector<float>(kHidden, 3.f)));
     writeSafetensors(dir / "model.safetensors", ts);
 }
 
@@ -116,7 +117,7 @@ TEST(HfGguf, PermutesQkRowsAsLlamaModelPermute)
     EXPECT_EQ(kv->value.get<int>(), kKv);
     EXPECT_EQ(g.find("llama.rope.dimension_count")->value.get<int>(), kHeadDim);
     EXPECT_EQ(g.find("general.file_type")->value.get<int>(), 0);
-    EXPECT_EQ(g.stringValue("general.size_label"), "2.5K"); // 2,480 parameters, as gguf's size_label
+    EXPECT_EQ(g.stringValue("general.size_label"), "5.0K"); // 4,960 parameters, as gguf's size_label
     for (const GgufKeyValue &k : g.metadata())
         EXPECT_NE(k.key.rfind("tokenizer.", 0), 0u) << k.key;
     EXPECT_EQ(g.tensorInfo("output.weight"), nullptr);
@@ -156,6 +157,39 @@ TEST(HfGguf, OutTypesAsConvertGivesThem)
     EXPECT_EQ(s.tensorInfo("blk.0.attn_q.weight")->type, ggml::Type::F32);
 }
 
+TEST(HfGguf, BlockTypesConvertThenQuantizeWithTheMixOptions)
+{
+    Dir d("mix");
+    writeCheckpoint(d.path);
+    const fs::path out = d.path / "out.gguf";
+    GgufExportOptions o;
+    o.mix.fileType = ggml::FileType::F16; // with a recipe: convert as stored, then llama-quantize's F16 mix
+    o.recipe = std::make_shared<const Recipe>(Recipe::fromJson(nlohmann::ordered_json::parse(R"({
+        "quantscope_recipe": 1,
+        "rules": [{"name": "v8", "patterns": ["*.v_proj"], "specs": [{"method": "gguf", "type": "q8_0"}]}]})")));
+    const GgufExportResult r = exportGguf(d.path, out, o);
+    const GgufFile g = GgufFile::open(out);
+    EXPECT_EQ(g.tensorInfo("blk.0.attn_v.weight")->type, ggml::Type::Q8_0);
+    EXPECT_EQ(g.tensorInfo("blk.0.attn_q.weight")->type, ggml::Type::F16);
+    EXPECT_EQ(g.tensorInfo("blk.0.attn_norm.weight")->type, ggml::Type::F32);
+    EXPECT_EQ(g.find("general.file_type")->value.get<int>(), 1);
+    // The q rows are still permuted after the quantizing pass (F16 of row 1 is input row 2 of head 0).
+    EXPECT_EQ(read(g, "blk.0.attn_q.weight")[kHidden], 2.f + 200 * 0.25f);
+    EXPECT_FALSE(fs::exists(out.string() + ".convert.partial"));
+    for (const GgufExportTensor &t : r.tensors)
+        if (t.name == "token_embd.weight")
+            EXPECT_EQ(t.from, "BF16"); // the checkpoint's dtype, not the staging file's
+    // A recipe rule of another method is refused; nothing is left behind.
+    const fs::path out2 = d.path / "out2.gguf";
+    o.recipe = std::make_shared<const Recipe>(Recipe::fromJson(nlohmann::ordered_json::parse(R"({
+        "quantscope_recipe": 1,
+        "rules": [{"name": "w4", "patterns": ["*.v_proj"], "specs": [{"method": "int", "bits": 4}]}]})")));
+    EXPECT_THROW((void)exportGguf(d.path, out2, o), UnsupportedError);
+    EXPECT_FALSE(fs::exists(out2));
+    EXPECT_FALSE(fs::exists(out2.string() + ".partial"));
+    EXPECT_FALSE(fs::exists(out2.string() + ".convert.partial"));
+}
+
 TEST(HfGguf, PreTokenizerTable)
 {
     using nlohmann::json;
@@ -190,7 +224,7 @@ TEST(HfGguf, RefusalsLeaveNoFile)
     EXPECT_THROW((void)convertHfToGguf(d.path, out, HfOutType::F16), UnsupportedError);
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(out.string() + ".partial"));
-    std::ofstream(d.path / "config.json") << R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 16,
+    std::ofstream(d.path / "config.json") << R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 32,
         "num_hidden_layers": 1, "num_attention_heads": 4, "vocab_size": 8})";
     try {
         (void)convertHfToGguf(d.path, out, HfOutType::F16);
