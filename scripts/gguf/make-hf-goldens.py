@@ -9,7 +9,8 @@ for the embeddings, F16 for the rest; written with numpy alone) and a small byte
 tokenizer (tests/data/gguf/hf-tiny/tokenizer.json and tokenizer_config.json, committed; made
 once with the `tokenizers` package by --tokenizer) — is converted by llama.cpp's
 convert_hf_to_gguf.py (the llama-cpp-python sdist's vendor/llama.cpp) with --outtype f32 and
-f16, and the f32 file quantized by llama-quantize to Q4_K_M. tests/data/gguf/hf-goldens.json
+f16, the same checkpoint in two shards with --outtype bf16, and the f32 file quantized by
+llama-quantize to Q4_K_M. tests/data/gguf/hf-goldens.json
 records for each output the SHA-256 of the whole file, every key-value pair (its type and the
 SHA-256 of its stored value bytes) and every tensor (type, ne, SHA-256 of its bytes), in file
 order; tests/cli/gguf_hf_reference.py regenerates the checkpoint, runs
