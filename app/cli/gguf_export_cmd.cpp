@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `quantscope-cli export-gguf IN.gguf OUT.gguf --quant Q4_K_M`: a GGUF model requantized as
-// llama.cpp's llama-quantize does it (core/export/gguf_export.h), with its options' names.
+// `quantscope-cli export-gguf IN OUT.gguf --quant Q4_K_M`: a GGUF model requantized as llama.cpp's
+// llama-quantize does it (core/export/gguf_export.h), with its options' names, or a Hugging Face
+// llama checkpoint converted as convert_hf_to_gguf.py does it (core/export/hf_gguf.h) and then
+// quantized.
 #include <cstdio>
 #include <iostream>
 
@@ -103,9 +105,15 @@ void addGgufExportCommand(Commands &c)
 {
     auto o = std::make_shared<GgufExportCliOptions>();
     CLI::App *cmd =
-        c.add("export-gguf", "requantize a GGUF model as llama-quantize does (its per-tensor mix for --quant)",
+        c.add("export-gguf",
+              "write GGUF: a GGUF model requantized as llama-quantize does, or a Hugging Face llama checkpoint "
+              "converted as convert_hf_to_gguf.py does (then quantized with llama-quantize's mix for --quant)",
               [o, &c] { return runGgufExport(*o, c.common()); });
-    cmd->add_option("IN", o->in, "the GGUF model to read")->required()->type_name("IN.gguf");
+    cmd->add_option("IN", o->in,
+                    "the GGUF model to requantize, or a Hugging Face checkpoint to convert: its folder (config.json "
+                    "+ safetensors), its model.safetensors or its model.safetensors.index.json")
+        ->required()
+        ->type_name("IN.gguf|HF");
     cmd->add_option("OUT", o->out, "the GGUF file to write (must not exist)")->type_name("OUT.gguf");
     cmd->add_option("--quant", o->quant,
                     "llama-quantize's file type: Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_K_S "
@@ -131,8 +139,9 @@ void addGgufExportCommand(Commands &c)
     cmd->add_flag("--leave-output-tensor", o->leaveOutput, "leave output.weight as stored");
     cmd->add_flag("--dry-run", o->dryRun, "print the per-tensor plan and write nothing");
     c.addCommon(cmd, kJson | kQuiet | kThreads);
-    cmd->footer("Example:\n"
-                "  quantscope-cli export-gguf examples/tiny-q4_k.gguf --quant Q8_0 --allow-requantize --dry-run");
+    cmd->footer("Examples:\n"
+                "  quantscope-cli export-gguf examples/tiny-q4_k.gguf --quant Q8_0 --allow-requantize --dry-run\n"
+                "  quantscope-cli export-gguf examples/tiny-llama tiny-llama-q8_0.gguf --quant Q8_0");
 }
 
 } // namespace quantscope::cli

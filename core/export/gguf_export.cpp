@@ -5,12 +5,14 @@
 #include "export/gguf_export.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <system_error>
 
+#include "export/hf_gguf.h"
 #include "ggml/ggml_names.h"
 #include "ggml/ggml_quantize.h"
 #include "ggml/ggml_types.h"
@@ -305,8 +307,69 @@ nlohmann::ordered_json GgufExportResult::toJson() const
     return j;
 }
 
+namespace {
+
+/// A Hugging Face source (hf_gguf.h): F32 / F16 / BF16 without per-tensor options is
+/// convert_hf_to_gguf.py's --outtype; anything else converts (each tensor as stored) and then
+/// quantizes that file as llama-quantize does.
+std::optional<HfOutType> plainConversion(const GgufExportOptions &o)
+{
+    const ggml::MixOptions &m = o.mix;
+    if (m.pure || !m.tensorTypes.empty() || m.tokenEmbeddingType || m.outputTensorType || o.recipe || o.imatrix)
+        return std::nullopt;
+    switch (m.fileType) {
+    case ggml::FileType::AllF32:
+        return HfOutType::F32;
+    case ggml::FileType::F16:
+        return HfOutType::F16;
+    case ggml::FileType::BF16:
+        return HfOutType::BF16;
+    default:
+        return std::nullopt;
+    }
+}
+
+GgufExportResult exportFromHf(const std::filesystem::path &source, const std::filesystem::path *out,
+                              const GgufExportOptions &options)
+{
+    if (const std::optional<HfOutType> t = plainConversion(options))
+        return out ? convertHfToGguf(source, *out, *t, options.cancel, options.progress) : planHfToGguf(source, *t);
+    std::error_code ec;
+    if (out && std::filesystem::exists(*out, ec))
+        throw IoError("GGUF export: '" + out->string() + "' exists; remove it or choose another name");
+    // The converted model beside OUT (a dry run: in the temporary folder), removed in any case.
+    Staging converted{out ? std::filesystem::path(out->string() + ".convert.partial")
+                          : std::filesystem::temp_directory_path() /
+                                ("quantscope-hf-plan-" + std::to_string(fnv1a64(source.string())) + "-" +
+                                 std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                                 ".gguf")};
+    std::filesystem::remove(converted.path, ec);
+    GgufExportOptions o = options;
+    if (options.progress)
+        o.progress = [&](double f, const std::string &what) { options.progress(0.5 * f, what); };
+    const GgufExportResult c = convertHfToGguf(source, converted.path, HfOutType::Stored, options.cancel, o.progress);
+    if (options.progress)
+        o.progress = [&](double f, const std::string &what) { options.progress(0.5 + 0.5 * f, what); };
+    GgufExportResult r = out ? exportGguf(converted.path, *out, o) : planGgufExport(converted.path, o);
+    std::map<std::string, const GgufExportTensor *> byName;
+    for (const GgufExportTensor &ct : c.tensors)
+        byName[ct.name] = &ct;
+    for (GgufExportTensor &t : r.tensors)
+        if (const auto it = byName.find(t.name); it != byName.end())
+            t.from = it->second->from; // the checkpoint's dtype, not the staging file's
+    r.bytesIn = c.bytesIn;
+    r.notes.insert(r.notes.begin(), c.notes.begin(), c.notes.end());
+    r.notes.insert(r.notes.begin(), "converted as convert_hf_to_gguf.py does (each tensor as stored), then "
+                                    "quantized as llama-quantize does");
+    return r;
+}
+
+} // namespace
+
 GgufExportResult planGgufExport(const std::filesystem::path &source, const GgufExportOptions &options)
 {
+    if (isHfCheckpointPath(source))
+        return exportFromHf(source, nullptr, options);
     const GgufFile f = GgufFile::open(source);
     const std::optional<Imatrix> im = options.imatrix ? std::optional(loadImatrix(*options.imatrix, f)) : std::nullopt;
     GgufExportResult r;
@@ -317,6 +380,8 @@ GgufExportResult planGgufExport(const std::filesystem::path &source, const GgufE
 GgufExportResult exportGguf(const std::filesystem::path &source, const std::filesystem::path &out,
                             const GgufExportOptions &options)
 {
+    if (isHfCheckpointPath(source))
+        return exportFromHf(source, &out, options);
     const GgufFile f = GgufFile::open(source);
     if (f.tensors().empty())
         throw UnsupportedError("GGUF export of '" + source.string() + "': the file holds no tensors");
