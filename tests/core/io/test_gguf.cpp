@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace quantscope;
@@ -219,12 +220,62 @@ TEST(GgufDecode, KQuantsEqualLlamaCppReference)
     }
 }
 
+TEST(GgufDecode, IQuantsEqualLlamaCppReference)
+{
+    // ggml's own quantize_iq* (scripts/gguf/kquant_ref.c) on heavy-tailed rows with an outlier
+    // column and an all-zero block: with importance weights for every i-quant, without them for
+    // the three llama-quantize allows without an imatrix.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    for (const char *type : {"IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ1_S", "IQ1_M", "IQ4_NL", "IQ4_XS"}) {
+        SCOPED_TRACE(type);
+        const ggml::Type t = *ggml::typeFromName(type);
+        const fs::path file = golden(std::string(type) + ".iquant.gguf");
+        expectCodes(file, "blk.0.ffn_down.weight", t, x, 4, w.data());
+        if (!ggml::requiresImportance(t))
+            expectCodes(file, "blk.0.ffn_up.weight", t, x, 4, nullptr);
+        else
+            EXPECT_THROW((void)ggml::quantizeRows(t, x.data(), 4, 512), UnsupportedError);
+    }
+    EXPECT_TRUE(ggml::requiresImportance(ggml::Type::IQ3_XXS));
+    EXPECT_FALSE(ggml::requiresImportance(ggml::Type::IQ3_S));
+}
+
+TEST(GgufDecode, IQuantTablesBuildOnceAcrossThreads)
+{
+    // The lattice / map / neighbour tables are built on first use: many threads quantizing at
+    // once get the same codes as one thread.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    const std::vector<ggml::Type> types = {ggml::Type::IQ2_XXS, ggml::Type::IQ2_XS, ggml::Type::IQ2_S,
+                                           ggml::Type::IQ3_XXS, ggml::Type::IQ3_S,  ggml::Type::IQ1_S,
+                                           ggml::Type::IQ1_M};
+    std::vector<std::vector<std::byte>> got(types.size() * 4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        threads.emplace_back(
+            [&, i] { got[i] = ggml::quantizeRows(types[i % types.size()], x.data(), 4, 512, w.data()); });
+    for (auto &th : threads)
+        th.join();
+    for (std::size_t i = 0; i < got.size(); ++i)
+        EXPECT_EQ(got[i], ggml::quantizeRows(types[i % types.size()], x.data(), 4, 512, w.data())) << i;
+}
+
 TEST(GgufDecode, QuantizerRefusalsNameTheRule)
 {
     const std::vector<float> x(64, 0.5f);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_K, x.data(), 1, 64), UnsupportedError);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_0, x.data(), 1, 64, x.data()), UnsupportedError);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::IQ2_XXS, x.data(), 1, 64), UnsupportedError);
+    // A whole super-block of IQ2_XXS without importance weights: refused as llama-quantize does.
+    const std::vector<float> y(256, 0.5f);
+    try {
+        (void)ggml::quantizeRows(ggml::Type::IQ2_XXS, y.data(), 1, 256);
+        FAIL();
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("importance matrix"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW((void)ggml::quantizeRows(ggml::Type::IQ4_XS, y.data(), 1, 256));
 }
 
 TEST(GgufNames, LlamaFamilyBothWays)
