@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -239,6 +240,55 @@ TEST(GgufDecode, IQuantsEqualLlamaCppReference)
     }
     EXPECT_TRUE(ggml::requiresImportance(ggml::Type::IQ3_XXS));
     EXPECT_FALSE(ggml::requiresImportance(ggml::Type::IQ3_S));
+}
+
+TEST(GgufMethod, IQuantsThroughTheEngineMethod)
+{
+    // `quantize --method gguf --type iq*`: Ŵ equals the decode of llama.cpp's own codes, with
+    // the capture's mean x² as the imatrix; the types llama-quantize refuses without one are
+    // refused at the spec.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    auto cal = std::make_shared<Calibration>();
+    cal->module = "blk.0.ffn_down";
+    cal->k = 512;
+    cal->gramDiag.assign(w.begin(), w.end());
+    for (const char *type : {"iq1_m", "iq2_xxs", "iq3_s", "iq4_xs", "iq4_nl"}) {
+        SCOPED_TRACE(type);
+        std::string upper = type;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const ggml::Type t = *ggml::typeFromName(type);
+        const GgufFile f = GgufFile::open(golden(upper + ".iquant.gguf"));
+        QuantizeOptions opts;
+        opts.tensorName = "blk.0.ffn_down.weight";
+        opts.calibration = cal;
+        const auto weighted = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}, {"imatrix", true}});
+        const QuantizedTensor q = weighted->quantize(Tensor::fromFloats({4, 512}, x), opts);
+        expectBits(q.dequantized, floats(f.tensor("blk.0.ffn_down.weight")), type);
+        const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(t));
+        EXPECT_DOUBLE_EQ(q.bitsPerElement(), 8.0 * info->typeSize / info->blockSize);
+        // One d per block (IQ1_M's assembled from four nibbles): non-zero but for IQ4_NL's one
+        // all-zero block of 32, and Ŵ = 0 exactly where d = 0.
+        ASSERT_EQ(q.scales.size(), static_cast<std::size_t>(4 * 512 / info->blockSize));
+        int zero = 0;
+        for (std::size_t b = 0; b < q.scales.size(); ++b) {
+            EXPECT_TRUE(std::isfinite(q.scales[b])) << b;
+            if (q.scales[b] == 0.0f) {
+                ++zero;
+                for (int j = 0; j < info->blockSize; ++j)
+                    EXPECT_EQ(q.dequantized[b * static_cast<std::size_t>(info->blockSize) + j], 0.0f);
+            }
+        }
+        EXPECT_EQ(zero, t == ggml::Type::IQ4_NL ? 1 : 0);
+        if (ggml::requiresImportance(t)) {
+            EXPECT_THROW((void)makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}}), UnsupportedError);
+        } else {
+            const auto plain = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}});
+            expectBits(plain->quantize(Tensor::fromFloats({4, 512}, x), opts).dequantized,
+                       floats(f.tensor("blk.0.ffn_up.weight")), std::string(type) + " plain");
+        }
+    }
 }
 
 TEST(GgufDecode, IQuantTablesBuildOnceAcrossThreads)
