@@ -29,10 +29,17 @@ std::pair<std::string, int> splitFormat(const std::string &f)
     }
     if (f == "fp8" || f == "mxfp4" || f == "nvfp4" || f == "constopt")
         return {f, 0};
-    if (const auto t = ggml::typeFromName(f); t && ggml::quantizes(*t)) // llama.cpp's q4_0 … q6_k
+    if (const auto t = ggml::typeFromName(f); t && ggml::quantizes(*t)) { // llama.cpp's q4_0 … q6_k, iq*
+        if (ggml::requiresImportance(*t))
+            throw UnsupportedError("sweep format '" + f +
+                                   "' needs an importance matrix (llama.cpp refuses it without one) and the sweep has "
+                                   "no capture; try iq3_s, iq4_nl, iq4_xs, or quantize --method gguf --type " +
+                                   f + " --imatrix --capture CAP.safetensors");
         return {"gguf", 0};
+    }
     throw UnsupportedError("unknown sweep format '" + f +
-                           "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)");
+                           "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k "
+                           "iq3_s iq4_nl iq4_xs)");
 }
 
 std::string familyOf(const std::string &kind, int bits)

@@ -156,6 +156,9 @@ std::vector<Planned> plan(const GgufFile &f, const GgufExportOptions &o, const I
         if (o.recipe && p.choice.why.rfind("kept as stored", 0) != 0)
             applyRecipe(*o.recipe, f, *p.src, p.choice);
         const ggml::Type to = p.choice.type;
+        if (o.recipe && p.choice.quantize) // the recipe's type, not the mix's, decides
+            p.choice.requiresImatrix = ggml::requiresImportance(to) && p.src->name != "token_embd.weight" &&
+                                       p.src->name != "per_layer_token_embd.weight" && p.src->name != "output.weight";
         const auto where = [&](const std::string &why) {
             return UnsupportedError("GGUF export of '" + file + "': tensor '" + p.src->name + "': " + why);
         };
@@ -169,7 +172,7 @@ std::vector<Planned> plan(const GgufFile &f, const GgufExportOptions &o, const I
             if (!isDense(to) && !ggml::quantizes(to))
                 throw where("llama.cpp's choice is " + std::string(ggml::typeName(to)) + " (" + p.choice.why +
                             "), which Quantscope does not quantize");
-            if (im != nullptr && ggml::isKQuant(to)) {
+            if (im != nullptr && ggml::takesImportance(to)) {
                 const auto it = im->weights.find(p.src->name);
                 if (it != im->weights.end()) {
                     const std::uint64_t experts = p.src->ne.size() > 2 ? p.src->ne[2] : 1;
@@ -181,8 +184,13 @@ std::vector<Planned> plan(const GgufFile &f, const GgufExportOptions &o, const I
             } else if (im != nullptr && to != ggml::Type::Q8_0 && !isDense(to) && im->weights.count(p.src->name)) {
                 throw where("llama.cpp quantizes " + std::string(ggml::typeName(to)) +
                             " with importance weights (its *_impl quantizers), which Quantscope implements for the "
-                            "K-quants only; drop the imatrix or choose K-quant types for this tensor");
+                            "K-quants and i-quants only; drop the imatrix or choose such types for this tensor");
             }
+            if (p.choice.requiresImatrix && p.importance == nullptr)
+                throw where("it becomes " + std::string(ggml::typeName(to)) +
+                            ", which llama.cpp quantizes only with importance weights, and the importance matrix " +
+                            (im ? "'" + im->file + "' has none for it" : std::string("is missing")) +
+                            " (llama-quantize: \"Missing importance matrix for tensor\")");
         }
         p.bytes = tensorBytes(to, p.src->ne);
         if (p.src->ne[0] % static_cast<std::uint64_t>(info(to).blockSize) != 0)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // llama-quantize's per-tensor type choice (ggml_mix.h), rule for rule as llama.cpp's
 // src/llama-quant.cpp writes it (the version vendored in llama-cpp-python 0.3.36, which the goldens
-// of tests/data/gguf/export-goldens.json come from) for the K-quant and legacy file types:
+// of tests/data/gguf/export-goldens.json come from) for the legacy, K-quant and i-quant file types:
 // tensor_allows_quantization, tensor_get_category, llama_tensor_get_type(_impl) and
 // tensor_type_fallback.
 #include "ggml/ggml_mix.h"
@@ -10,8 +10,10 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <initializer_list>
 #include <regex>
 
+#include "ggml/ggml_quantize.h"
 #include "util/error.h"
 
 namespace quantscope::ggml {
@@ -24,25 +26,22 @@ struct FileTypeName {
     Type base;
 };
 
-constexpr std::array<FileTypeName, 18> kFileTypes = {{
-    {FileType::AllF32, "F32", Type::F32},
-    {FileType::F16, "F16", Type::F16},
-    {FileType::Q4_0, "Q4_0", Type::Q4_0},
-    {FileType::Q4_1, "Q4_1", Type::Q4_1},
-    {FileType::Q8_0, "Q8_0", Type::Q8_0},
-    {FileType::Q5_0, "Q5_0", Type::Q5_0},
-    {FileType::Q5_1, "Q5_1", Type::Q5_1},
-    {FileType::Q2_K, "Q2_K", Type::Q2_K},
-    {FileType::Q3_K_S, "Q3_K_S", Type::Q3_K},
-    {FileType::Q3_K_M, "Q3_K_M", Type::Q3_K},
-    {FileType::Q3_K_L, "Q3_K_L", Type::Q3_K},
-    {FileType::Q4_K_S, "Q4_K_S", Type::Q4_K},
-    {FileType::Q4_K_M, "Q4_K_M", Type::Q4_K},
-    {FileType::Q5_K_S, "Q5_K_S", Type::Q5_K},
-    {FileType::Q5_K_M, "Q5_K_M", Type::Q5_K},
-    {FileType::Q6_K, "Q6_K", Type::Q6_K},
-    {FileType::Q2_K_S, "Q2_K_S", Type::Q2_K},
-    {FileType::BF16, "BF16", Type::BF16},
+constexpr std::array<FileTypeName, 30> kFileTypes = {{
+    {FileType::AllF32, "F32", Type::F32},          {FileType::F16, "F16", Type::F16},
+    {FileType::Q4_0, "Q4_0", Type::Q4_0},          {FileType::Q4_1, "Q4_1", Type::Q4_1},
+    {FileType::Q8_0, "Q8_0", Type::Q8_0},          {FileType::Q5_0, "Q5_0", Type::Q5_0},
+    {FileType::Q5_1, "Q5_1", Type::Q5_1},          {FileType::Q2_K, "Q2_K", Type::Q2_K},
+    {FileType::Q3_K_S, "Q3_K_S", Type::Q3_K},      {FileType::Q3_K_M, "Q3_K_M", Type::Q3_K},
+    {FileType::Q3_K_L, "Q3_K_L", Type::Q3_K},      {FileType::Q4_K_S, "Q4_K_S", Type::Q4_K},
+    {FileType::Q4_K_M, "Q4_K_M", Type::Q4_K},      {FileType::Q5_K_S, "Q5_K_S", Type::Q5_K},
+    {FileType::Q5_K_M, "Q5_K_M", Type::Q5_K},      {FileType::Q6_K, "Q6_K", Type::Q6_K},
+    {FileType::IQ2_XXS, "IQ2_XXS", Type::IQ2_XXS}, {FileType::IQ2_XS, "IQ2_XS", Type::IQ2_XS},
+    {FileType::Q2_K_S, "Q2_K_S", Type::Q2_K},      {FileType::IQ3_XS, "IQ3_XS", Type::IQ3_S},
+    {FileType::IQ3_XXS, "IQ3_XXS", Type::IQ3_XXS}, {FileType::IQ1_S, "IQ1_S", Type::IQ1_S},
+    {FileType::IQ4_NL, "IQ4_NL", Type::IQ4_NL},    {FileType::IQ3_S, "IQ3_S", Type::IQ3_S},
+    {FileType::IQ3_M, "IQ3_M", Type::IQ3_S},       {FileType::IQ2_S, "IQ2_S", Type::IQ2_XS},
+    {FileType::IQ2_M, "IQ2_M", Type::IQ2_S},       {FileType::IQ4_XS, "IQ4_XS", Type::IQ4_XS},
+    {FileType::IQ1_M, "IQ1_M", Type::IQ1_M},       {FileType::BF16, "BF16", Type::BF16},
 }};
 
 std::string upper(std::string_view s)
@@ -211,25 +210,70 @@ Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Ca
         t = nt;
         why = reason + " → " + std::string(typeName(nt));
     };
+    const auto any = [f](std::initializer_list<F> l) { return std::find(l.begin(), l.end(), f) != l.end(); };
+    // The 1- and 2-bit i-quant mixes, and the two whose attn_v / ffn_down get IQ3_S over Q2_K.
+    const bool iq12 = any({F::IQ2_XXS, F::IQ2_XS, F::IQ1_S, F::IQ2_S, F::IQ2_M, F::IQ1_M});
+    const bool iq2sm = any({F::IQ2_S, F::IQ2_M});
+    const std::string ft(fileTypeName(f));
     if (cat == Category::Output || (!m.hasOutput && cat == Category::TokenEmbd)) {
         const std::string outName = cat == Category::Output ? "output" : "token_embd tied to the output";
         const std::uint64_t nx = tensor.ne.empty() ? 0 : tensor.ne[0];
         if (falcon || nx % static_cast<std::uint64_t>(blockSize(t)) != 0)
             set(Type::Q8_0, outName + ": rows not whole blocks");
+        else if (any({F::IQ2_XXS, F::IQ2_XS, F::IQ3_XXS, F::IQ1_S, F::IQ2_S, F::IQ2_M, F::IQ1_M}))
+            set(Type::Q5_K, outName + " of " + ft);
         else if (t != Type::Q8_0)
             set(Type::Q6_K, outName);
     } else if (cat == Category::TokenEmbd) {
-        // Only the i-quant and ternary file types change token_embd.
+        if (any({F::IQ2_XXS, F::IQ2_XS, F::IQ1_S, F::IQ1_M}))
+            set(Type::Q2_K, "token_embd of " + ft);
+        else if (iq2sm || f == F::IQ3_XXS)
+            set(Type::IQ3_S, "token_embd of " + ft);
+    } else if (iq12) {
+        if (attnVLike(cat)) {
+            if (nGqa >= 4 || m.experts >= 4)
+                set(Type::Q4_K, "attn_v of " + ft + " with GQA ≥ 4 or ≥ 4 experts");
+            else
+                set(iq2sm ? Type::IQ3_S : Type::Q2_K, "attn_v of " + ft);
+            ++c.iAttentionV;
+        } else if (m.experts == 8 && cat == Category::AttnK) {
+            set(Type::Q4_K, "attn_k of " + ft + " with 8 experts");
+        } else if (cat == Category::FfnDown) {
+            if (c.iFfnDown < m.layers / 8)
+                set(iq2sm ? Type::IQ3_S : Type::Q2_K,
+                    "ffn_down " + std::to_string(c.iFfnDown) + " of " + ft + ": first eighth");
+            ++c.iFfnDown;
+        } else if (cat == Category::AttnOutput) {
+            if (m.experts == 8)
+                set(Type::Q5_K, "attn_output of " + ft + " with 8 experts");
+            else if (f == F::IQ1_S || f == F::IQ1_M)
+                set(Type::IQ2_XXS, "attn_output of " + ft);
+            else if (iq2sm)
+                set(Type::IQ3_S, "attn_output of " + ft);
+        }
     } else if (attnVLike(cat)) {
         const int i = c.iAttentionV, n = m.attentionV;
         if (f == F::Q2_K)
             set(nGqa >= 4 ? Type::Q4_K : Type::Q3_K, "attn_v of Q2_K");
         else if (f == F::Q2_K_S && nGqa >= 4)
             set(Type::Q4_K, "attn_v of Q2_K_S with GQA ≥ 4");
+        else if (f == F::IQ3_XXS)
+            set(nGqa >= 4      ? Type::Q4_K
+                : !haveImatrix ? Type::IQ3_S
+                               : Type::IQ3_XXS,
+                "attn_v of IQ3_XXS" + std::string(nGqa >= 4      ? " with GQA ≥ 4"
+                                                  : !haveImatrix ? " without imatrix"
+                                                                 : ""));
+        else if ((f == F::IQ3_XS || f == F::IQ3_S) && nGqa >= 4)
+            set(Type::Q4_K, "attn_v of " + ft + " with GQA ≥ 4");
+        else if (f == F::IQ3_M)
+            set(Type::Q4_K, "attn_v of IQ3_M");
         else if (f == F::Q3_K_M)
             set(i < 2 ? Type::Q5_K : Type::Q4_K, "attn_v of Q3_K_M");
         else if (f == F::Q3_K_L)
             set(Type::Q5_K, "attn_v of Q3_K_L");
+        else if ((f == F::IQ4_NL || f == F::IQ4_XS) && nGqa >= 4)
+            set(Type::Q5_K, "attn_v of " + ft + " with GQA ≥ 4");
         else if ((f == F::Q4_K_M || f == F::Q5_K_M) && useMoreBits(i, n))
             set(Type::Q6_K, "attn_v " + std::to_string(i) + " of " + std::to_string(n) + ": use_more_bits");
         else if (f == F::Q4_K_S && i < 4)
@@ -242,8 +286,15 @@ Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Ca
     } else if (cat == Category::AttnK) {
         if (m.experts == 8)
             set(Type::Q8_0, "attn_k with 8 experts");
+        else if (f == F::IQ3_XS)
+            set(Type::IQ3_XXS, "attn_k of IQ3_XS");
+        else if (f == F::IQ3_XXS)
+            set(Type::IQ2_S, "attn_k of IQ3_XXS");
     } else if (cat == Category::AttnQ) {
-        // Only the i-quant file types change attn_q.
+        if (f == F::IQ3_XS)
+            set(Type::IQ3_XXS, "attn_q of IQ3_XS");
+        else if (f == F::IQ3_XXS)
+            set(Type::IQ2_S, "attn_q of IQ3_XXS");
     } else if (cat == Category::FfnDown) {
         const int i = layerOf(m, c.iFfnDown, name), n = m.layers;
         const bool more = useMoreBits(i, n);
@@ -253,8 +304,12 @@ Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Ca
         else if (f == F::Q2_K_S) {
             if (i < n / 8)
                 set(Type::Q4_K, at + ": first eighth");
-        } else if (f == F::Q3_K_M)
+        } else if (f == F::IQ3_XXS && !haveImatrix)
+            set(i < n / 8 ? Type::Q4_K : Type::Q3_K, at + " (IQ3_XXS without imatrix)");
+        else if (f == F::Q3_K_M)
             set(i < n / 16 ? Type::Q5_K : (!falcon || more) ? Type::Q4_K : Type::Q3_K, at + " (Q3_K_M)");
+        else if (f == F::IQ3_M && (i < n / 8 || (m.experts == 8 && more)))
+            set(Type::Q4_K, at + " (IQ3_M)");
         else if (f == F::Q3_K_L)
             set(falcon ? Type::Q4_K : Type::Q5_K, at + " (Q3_K_L)");
         else if (f == F::Q4_K_M) {
@@ -262,7 +317,9 @@ Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Ca
                 set(i < n / 16 ? Type::Q6_K : more ? Type::Q5_K : Type::Q4_K, at + " (falcon)");
             else if (more)
                 set(Type::Q6_K, at + ": use_more_bits");
-        } else if (f == F::Q5_K_M && more)
+        } else if (i < n / 8 && (f == F::IQ4_NL || f == F::IQ4_XS) && !haveImatrix)
+            set(Type::Q5_K, at + ": first eighth without imatrix");
+        else if (f == F::Q5_K_M && more)
             set(Type::Q6_K, at + ": use_more_bits");
         else if (f == F::Q4_K_S && !falcon && i < n / 8)
             set(Type::Q5_K, at + ": first eighth");
@@ -272,21 +329,29 @@ Type mixRule(const MixModel &m, Counters &c, Type t, const MixTensor &tensor, Ca
     } else if (cat == Category::AttnOutput) {
         if (!falcon) {
             if (m.experts == 8) {
-                if (f == F::Q2_K || f == F::Q3_K_S || f == F::Q3_K_M || f == F::Q4_K_S || f == F::Q4_K_M)
+                if (any({F::Q2_K, F::IQ3_XS, F::IQ3_XXS, F::Q3_K_S, F::Q3_K_M, F::IQ4_NL, F::Q4_K_S, F::Q4_K_M,
+                         F::IQ3_S, F::IQ3_M, F::IQ4_XS}))
                     set(Type::Q5_K, "attn_output with 8 experts");
             } else if (f == F::Q2_K)
                 set(Type::Q3_K, "attn_output of Q2_K");
+            else if (f == F::IQ3_XXS)
+                set(Type::IQ3_S, "attn_output of IQ3_XXS");
             else if (f == F::Q3_K_M)
                 set(Type::Q4_K, "attn_output of Q3_K_M");
             else if (f == F::Q3_K_L)
                 set(Type::Q5_K, "attn_output of Q3_K_L");
+            else if (f == F::IQ3_M)
+                set(Type::Q4_K, "attn_output of IQ3_M");
         } else if (f == F::Q3_K_L) {
             set(Type::Q4_K, "attn_output of falcon Q3_K_L");
         }
-    } else if (cat == Category::FfnGate) {
-        ++c.iFfnGate;
-    } else if (cat == Category::FfnUp) {
-        ++c.iFfnUp;
+    } else if (cat == Category::FfnGate || cat == Category::FfnUp) {
+        int &counter = cat == Category::FfnGate ? c.iFfnGate : c.iFfnUp;
+        const int i = layerOf(m, counter, name), n = m.layers;
+        if (f == F::IQ3_XS && i >= n / 8 && i < 7 * n / 8)
+            set(Type::IQ3_XXS, std::string(cat == Category::FfnGate ? "ffn_gate" : "ffn_up") + " of layer " +
+                                   std::to_string(i) + " of IQ3_XS: middle layers");
+        ++counter;
     }
     return t;
 }
@@ -300,6 +365,16 @@ Type fallback(const MixTensor &tensor, Type t, std::string &why)
     const std::string cols = std::to_string(nx) + " columns are not whole blocks of " + std::string(typeName(t));
     Type r = t;
     switch (t) {
+    case Type::IQ1_S:
+    case Type::IQ1_M:
+    case Type::IQ2_XXS:
+    case Type::IQ2_XS:
+    case Type::IQ2_S:
+    case Type::IQ3_XXS:
+    case Type::IQ3_S:
+    case Type::IQ4_XS:
+        r = Type::IQ4_NL;
+        break;
     case Type::Q2_K:
     case Type::Q3_K:
         r = Type::Q4_0;
@@ -333,9 +408,9 @@ std::optional<FileType> fileTypeFromName(std::string_view name, std::string *why
         if (f.name == u)
             return f.type;
     if (why) {
-        if (u.rfind("IQ", 0) == 0 || u.rfind("TQ", 0) == 0 || u == "MXFP4_MOE")
-            *why = "'" + std::string(name) + "' is an i-quant / ternary / MXFP4 file type; Quantscope writes the " +
-                   "legacy and K-quant types only";
+        if (u.rfind("TQ", 0) == 0 || u == "MXFP4_MOE" || u == "Q1_0" || u == "Q2_0")
+            *why = "'" + std::string(name) + "' is a ternary / 1-2-bit / MXFP4 file type; Quantscope writes the " +
+                   "legacy, K-quant and i-quant types only";
         else
             *why = "'" + std::string(name) + "' is not a llama-quantize file type";
     }
@@ -437,12 +512,16 @@ std::vector<MixChoice> chooseTypes(const MixModel &model, const std::vector<MixT
             }
             nt = fallback(t, nt, why);
         }
-        // tensor_requires_imatrix: Q2_K in a Q2_K_S file (embeddings and output aside).
-        if (nt == Type::Q2_K && options.fileType == FileType::Q2_K_S && !options.haveImatrix &&
-            cat != Category::Output && cat != Category::TokenEmbd)
-            throw UnsupportedError("GGUF export: tensor '" + t.name +
-                                   "' becomes Q2_K in a Q2_K_S file, which llama.cpp quantizes only with an importance "
-                                   "matrix (--imatrix)");
+        // tensor_requires_imatrix: the 1-3-bit lattice types, and Q2_K in a Q2_K_S file
+        // (token_embd and output aside, by name).
+        ch.requiresImatrix = t.name != "token_embd.weight" && t.name != "per_layer_token_embd.weight" &&
+                             t.name != "output.weight" &&
+                             (requiresImportance(nt) || (nt == Type::Q2_K && options.fileType == FileType::Q2_K_S));
+        if (ch.requiresImatrix && !options.haveImatrix)
+            throw UnsupportedError("GGUF export: tensor '" + t.name + "' becomes " + std::string(typeName(nt)) +
+                                   " in a " + std::string(fileTypeName(options.fileType)) +
+                                   " file, which llama.cpp quantizes only with an importance matrix (\"this "
+                                   "quantization requires an imatrix!\"): pass --imatrix");
         ch.type = nt;
         ch.quantize = t.type != nt;
         ch.why = ch.quantize ? why : why + " (already stored so: copied)";

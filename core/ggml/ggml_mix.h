@@ -5,9 +5,8 @@
 /// (llama.cpp src/llama-quant.cpp as vendored in llama-cpp-python 0.3.36: tensor_allows_quantization,
 /// llama_tensor_get_type with its --token-embedding-type / --output-tensor-type / --tensor-type
 /// overrides and --pure, the mix rules, tensor_type_fallback), for the file types whose block types
-/// Quantscope quantizes
-/// (docs/formats.md "GGUF export"). The i-quant file types (IQ2_XXS … IQ4_XS, TQ1_0/TQ2_0,
-/// MXFP4_MOE) are refused by name.
+/// Quantscope quantizes, the i-quant ones (IQ1_S … IQ4_XS, IQ2_M, IQ3_XS, IQ3_M) included
+/// (docs/formats.md "GGUF export"). TQ1_0/TQ2_0, Q1_0/Q2_0 and MXFP4_MOE are refused by name.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,7 +35,19 @@ enum class FileType : std::uint32_t {
     Q5_K_S = 16,
     Q5_K_M = 17,
     Q6_K = 18,
+    IQ2_XXS = 19,
+    IQ2_XS = 20,
     Q2_K_S = 21,
+    IQ3_XS = 22,
+    IQ3_XXS = 23,
+    IQ1_S = 24,
+    IQ4_NL = 25,
+    IQ3_S = 26,
+    IQ3_M = 27,
+    IQ2_S = 28,
+    IQ2_M = 29,
+    IQ4_XS = 30,
+    IQ1_M = 31,
     BF16 = 32,
 };
 
@@ -70,7 +81,7 @@ struct MixTensor {
 struct MixOptions {
     FileType fileType = FileType::Q4_K_M;
     bool pure = false;        ///< --pure: the default type everywhere (no per-tensor choice)
-    bool haveImatrix = false; ///< an importance matrix is given (changes Q4_0/Q5_0's ffn_down)
+    bool haveImatrix = false; ///< an importance matrix is given (changes Q4_0/Q5_0/IQ4_*/IQ3_XXS choices)
     /// --tensor-type REGEX=TYPE (ECMAScript search): the first match wins and replaces the mix
     /// rules; rows that are not whole blocks of it still fall back, as in llama-quantize.
     std::vector<std::pair<std::string, Type>> tensorTypes;
@@ -85,12 +96,16 @@ struct MixChoice {
     Type type = Type::F32; ///< the type written
     std::string
         why; ///< "default Q4_K", "attn_v: use_more_bits → Q6_K", "fallback: 576 not a multiple of 256 → Q5_0", …
+    /// llama-quantize's tensor_requires_imatrix: the type is IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S or
+    /// IQ3_XXS (or Q2_K in a Q2_K_S file), the tensor not token_embd / output; the writer refuses
+    /// such a tensor that the importance matrix has no weights for.
+    bool requiresImatrix = false;
 };
 
 /// The choice for every tensor, in llama-quantize's order — its loader's weight map sorts by the
 /// layer of `blk.N.` (others first, as layer −1), then by name; its counters advance and its
 /// output file is written in that order. Throws UnsupportedError naming the tensor for a row
-/// size llama.cpp has no fallback for and for Q2_K in a Q2_K_S file without an imatrix.
+/// size llama.cpp has no fallback for and, without an imatrix, for a tensor that requires one.
 std::vector<MixChoice> chooseTypes(const MixModel &model, const std::vector<MixTensor> &tensors,
                                    const MixOptions &options);
 

@@ -5,7 +5,8 @@
 /// equal `gguf.quants.quantize` byte for byte (which equals ggml's quantize_row_*_ref), and the
 /// K-quants Q2_K … Q6_K with their search for scales and mins, without an importance matrix
 /// (ggml's quantize_row_q*_K_ref) or with one (quantize_row_q*_K_impl), ggml's own code
-/// (ggml_kquants.cpp). The operation order: docs/numerics.md "GGUF block types".
+/// (ggml_kquants.cpp), and the i-quants IQ1_S … IQ4_XS (ggml's quantize_iq*, with their lattice
+/// searches; ggml_iquants.inc). The operation order: docs/numerics.md "GGUF block types".
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -16,12 +17,22 @@ namespace quantscope::ggml {
 
 /// Whether `t` is one of the K-quants Q2_K … Q6_K (the types that take importance weights).
 bool isKQuant(Type t) noexcept;
+/// Whether `t` is one of the i-quants IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S,
+/// IQ4_NL, IQ4_XS.
+bool isIQuant(Type t) noexcept;
+/// Whether `t` takes importance weights (the K-quants and the i-quants).
+bool takesImportance(Type t) noexcept;
+/// Whether llama.cpp quantizes `t` only with an importance matrix: llama-quantize's
+/// tensor_requires_imatrix (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS; Q2_K only inside a
+/// Q2_K_S file, which the mix handles).
+bool requiresImportance(Type t) noexcept;
 /// Whether quantizeRows() implements `t`.
 bool quantizes(Type t) noexcept;
 /// Quantizes `rows` rows of `cols` floats (cols a multiple of the block size) into blocks of `t`,
 /// row after row. `importance` (cols weights, e.g. an imatrix's mean squared activations, or null)
-/// is used by the K-quants only. Throws UnsupportedError for a type quantizes() refuses, for
-/// importance weights with a legacy type, and for a ragged `cols`.
+/// is used by the K-quants and i-quants only. Throws UnsupportedError for a type quantizes()
+/// refuses, for importance weights with a legacy type, for a type that requiresImportance()
+/// without them, and for a ragged `cols`.
 std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, std::int64_t cols,
                                     const float *importance = nullptr);
 
@@ -29,5 +40,10 @@ namespace kquants {
 /// ggml's quantize_q*_K (Q2_K … Q6_K) into `dst` (rows · cols / 256 blocks).
 void quantize(Type t, const float *src, void *dst, std::int64_t nrow, std::int64_t n_per_row, const float *weights);
 } // namespace kquants
+
+namespace iquants {
+/// ggml's quantize_iq* into `dst` (its lattice tables built once, thread-safe).
+void quantize(Type t, const float *src, void *dst, std::int64_t nrow, std::int64_t n_per_row, const float *weights);
+} // namespace iquants
 
 } // namespace quantscope::ggml

@@ -497,6 +497,49 @@ const TypeInfo *typeInfo(std::uint32_t id) noexcept
     return nullptr;
 }
 
+const std::vector<std::uint16_t> &latticeWords(Type t)
+{
+    // gguf-py's hex: little-endian uint16 words; the 2-bit grids are ggml's words as they are, the
+    // 3-bit ones hold a nibble per value, which ggml packs into 3 bits.
+    const auto words = [](const char *hex, bool threeBit) {
+        std::vector<std::uint16_t> w(std::strlen(hex) / 4);
+        const auto nib = [](char c) { return static_cast<unsigned>(c <= '9' ? c - '0' : c - 'a' + 10); };
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            const char *p = hex + 4 * i;
+            const unsigned v = (nib(p[0]) << 4 | nib(p[1])) | (nib(p[2]) << 12 | nib(p[3]) << 8);
+            unsigned r = v;
+            if (threeBit) {
+                r = 0;
+                for (int k = 0; k < 4; ++k)
+                    r |= ((v >> (4 * k)) & 0xFu) << (3 * k);
+            }
+            w[i] = static_cast<std::uint16_t>(r);
+        }
+        return w;
+    };
+    static const std::vector<std::uint16_t> iq2xxs = words(kGridHex_IQ2_XXS, false),
+                                            iq2xs = words(kGridHex_IQ2_XS, false), iq2s = words(kGridHex_IQ2_S, false),
+                                            iq1s = words(kGridHex_IQ1_S, false), iq3xxs = words(kGridHex_IQ3_XXS, true),
+                                            iq3s = words(kGridHex_IQ3_S, true), none;
+    switch (t) {
+    case Type::IQ2_XXS:
+        return iq2xxs;
+    case Type::IQ2_XS:
+        return iq2xs;
+    case Type::IQ2_S:
+        return iq2s;
+    case Type::IQ1_S:
+    case Type::IQ1_M:
+        return iq1s;
+    case Type::IQ3_XXS:
+        return iq3xxs;
+    case Type::IQ3_S:
+        return iq3s;
+    default:
+        return none;
+    }
+}
+
 std::string_view typeName(Type t) noexcept
 {
     const TypeInfo *i = typeInfo(static_cast<std::uint32_t>(t));

