@@ -15,9 +15,29 @@
 /// No CUDA/HIP header: GPU sources define QS_HD as `__host__ __device__` before including.
 #include <cstdint>
 
-#include "numeric/qmath.h"
+#ifndef QS_HD
+#define QS_HD
+#endif
 
 namespace quantscope::ggml::blockmath {
+
+QS_HD inline std::uint32_t bitsOf(float f)
+{
+    std::uint32_t u;
+    __builtin_memcpy(&u, &f, 4); // the builtin: usable in nvcc and hipcc device code
+    return u;
+}
+QS_HD inline float fromBits(std::uint32_t u)
+{
+    float f;
+    __builtin_memcpy(&f, &u, 4);
+    return f;
+}
+/// |f|: the sign bit cleared (fabsf's bits, on every compiler).
+QS_HD inline float absf(float f)
+{
+    return fromBits(bitsOf(f) & 0x7FFFFFFFu);
+}
 
 /// The block types by their ggml ids (ggml_types.h Type), as plain ints for device code.
 enum : int { kQ4_0 = 2, kQ4_1 = 3, kQ5_0 = 6, kQ5_1 = 7, kQ8_0 = 8, kQ2_K = 10, kQ3_K, kQ4_K, kQ5_K, kQ6_K };
@@ -67,17 +87,17 @@ QS_HD constexpr int scaleOffset(int t)
 /// ggml-impl.h ggml_compute_fp32_to_fp16 (round to nearest even).
 QS_HD inline std::uint16_t fp32ToF16(float f)
 {
-    const float scale_to_inf = qmath::fromBits(0x77800000u);  // 0x1.0p+112f
-    const float scale_to_zero = qmath::fromBits(0x08800000u); // 0x1.0p-110f
-    float base = (qmath::absf(f) * scale_to_inf) * scale_to_zero;
-    const std::uint32_t w = qmath::bitsOf(f);
+    const float scale_to_inf = fromBits(0x77800000u);  // 0x1.0p+112f
+    const float scale_to_zero = fromBits(0x08800000u); // 0x1.0p-110f
+    float base = (absf(f) * scale_to_inf) * scale_to_zero;
+    const std::uint32_t w = bitsOf(f);
     const std::uint32_t shl1_w = w + w;
     const std::uint32_t sign = w & 0x80000000u;
     std::uint32_t bias = shl1_w & 0xFF000000u;
     if (bias < 0x71000000u)
         bias = 0x71000000u;
-    base = qmath::fromBits((bias >> 1) + 0x07800000u) + base;
-    const std::uint32_t bits = qmath::bitsOf(base);
+    base = fromBits((bias >> 1) + 0x07800000u) + base;
+    const std::uint32_t bits = bitsOf(base);
     const std::uint32_t exp_bits = (bits >> 13) & 0x00007C00u;
     const std::uint32_t mantissa_bits = bits & 0x00000FFFu;
     const std::uint32_t nonsign = exp_bits + mantissa_bits;
@@ -106,7 +126,7 @@ QS_HD inline float f16ToF32(std::uint16_t h)
         }
         bits = sign | ((112 - e) << 23) | ((man & 0x3FFu) << 13);
     }
-    return qmath::fromBits(bits);
+    return fromBits(bits);
 }
 
 QS_HD inline std::uint16_t u16(const unsigned char *p)
@@ -140,10 +160,10 @@ QS_HD inline int truncToInt(float v)
 QS_HD inline float truncf32(float v)
 {
     // |v| ≥ 2^23 (or NaN/Inf) is integral already; otherwise through the exact int conversion.
-    if (!(qmath::absf(v) < 8388608.0f))
+    if (!(absf(v) < 8388608.0f))
         return v;
     const float t = static_cast<float>(static_cast<int>(v));
-    return t == 0.0f ? qmath::fromBits(qmath::bitsOf(v) & 0x80000000u) : t; // trunc keeps the sign of zero
+    return t == 0.0f ? fromBits(bitsOf(v) & 0x80000000u) : t; // trunc keeps the sign of zero
 }
 QS_HD inline float floorf32(float v)
 {
@@ -161,7 +181,7 @@ QS_HD inline unsigned clipCode(float v, int hi)
 /// gguf-py np_roundf: round half away from zero.
 QS_HD inline float roundAway(float n)
 {
-    const float a = qmath::absf(n);
+    const float a = absf(n);
     const float floored = floorf32(a);
     const float b = floored + floorf32(2.0f * (a - floored));
     return n > 0 ? b : (n < 0 ? -b : 0.0f);
@@ -172,7 +192,7 @@ QS_HD inline float absMaxSigned(const float *x, int n)
 {
     int best = 0;
     for (int i = 1; i < n; ++i)
-        if (qmath::absf(x[i]) > qmath::absf(x[best]))
+        if (absf(x[i]) > absf(x[best]))
             best = i;
     return x[best];
 }
@@ -234,7 +254,7 @@ QS_HD inline void quantizeLegacy(int t, const float *x, unsigned char *y)
     } else if (t == kQ8_0) {
         float amax = 0.0f;
         for (int j = 0; j < 32; ++j) {
-            const float a = qmath::absf(x[j]);
+            const float a = absf(x[j]);
             amax = amax < a ? a : amax; // std::max(amax, a)
         }
         const float d = amax / 127.0f;

@@ -34,8 +34,8 @@ namespace {
 #define UNUSED GGML_UNUSED
 
 using ggml_half = std::uint16_t;
-using std::int8_t;
 using std::int64_t;
+using std::int8_t;
 using std::size_t;
 using std::uint8_t;
 

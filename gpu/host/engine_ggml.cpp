@@ -75,8 +75,8 @@ GgufDeviceResult Engine::gguf(const GpuTensor &w, const GgufQuantSpec &spec, std
         KernelEvents ev;
         QS_GPU_CHECK(qsEventRecord(ev.a, I.stream));
         if (!importance.empty())
-            QS_GPU_CHECK(qsMemcpyAsync(imp.get(), importance.data(), importance.size() * 4, qsMemcpyHostToDevice,
-                                       I.stream));
+            QS_GPU_CHECK(
+                qsMemcpyAsync(imp.get(), importance.data(), importance.size() * 4, qsMemcpyHostToDevice, I.stream));
         launch::GgmlQuantArgs a;
         a.type = t;
         a.in = inTypeOf(w.storage());

@@ -13,14 +13,14 @@
 namespace quantscope::gpu::launch {
 
 struct GgmlQuantArgs {
-    int type = 0;               ///< ggml::blockmath::kQ4_0 … kQ6_K
-    int in = 0;                 ///< kInF32 / kInBf16 / kInF16: W as stored
-    const void *w = nullptr;    ///< rows × cols, row-major
-    long long rows = 0, cols = 0;                ///< cols a multiple of the block's values
-    const float *importance = nullptr;           ///< K-quants: cols weights (one per column), or null
-    unsigned char *blocks = nullptr;             ///< rows · cols / values blocks of blockBytes(type)
-    float *scales = nullptr;                     ///< optional: each block's d (F16 widened), one per block
-    float *wHat = nullptr;                       ///< optional: Ŵ (FP32, rows × cols), the blocks decoded
+    int type = 0;                      ///< ggml::blockmath::kQ4_0 … kQ6_K
+    int in = 0;                        ///< kInF32 / kInBf16 / kInF16: W as stored
+    const void *w = nullptr;           ///< rows × cols, row-major
+    long long rows = 0, cols = 0;      ///< cols a multiple of the block's values
+    const float *importance = nullptr; ///< K-quants: cols weights (one per column), or null
+    unsigned char *blocks = nullptr;   ///< rows · cols / values blocks of blockBytes(type)
+    float *scales = nullptr;           ///< optional: each block's d (F16 widened), one per block
+    float *wHat = nullptr;             ///< optional: Ŵ (FP32, rows × cols), the blocks decoded
 };
 
 /// Quantizes (and, with wHat, decodes) every block. GpuError on a launch failure.
