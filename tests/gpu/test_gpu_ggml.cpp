@@ -63,7 +63,7 @@ TEST(GpuGgml, BlocksEqualTheCpuByteForByteForEveryTypeAndStorage)
             for (const bool weighted : {false, true}) {
                 if (weighted && !isK(type))
                     continue;
-                const std::string label = std::string(type) + (weighted ? " imatrix " : " ") + nameOf(dt);
+                const std::string label = std::string(type) + (weighted ? " imatrix " : " ") + std::string(nameOf(dt));
                 const GgufQuantSpec spec = specOf(type, weighted);
                 gpu::GgufDeviceOptions o;
                 o.wantBlocks = true;
