@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../core/ggml_rows.h"
+#include "ggml/ggml_block_math.h"
 #include "ggml/ggml_quantize.h"
 #include "quant/gguf_quant.h"
 
