@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -17,6 +17,7 @@
 # QS_SKIP_OUTERR=1 (the output-aware error and PyTorch's), QS_OUTERR_ARGS, QS_TARGETS="…" (build only these targets),
 # QS_SKIP_GPTQ=1 (GPTQ on the device and llm-compressor's; QS_GPTQ_ARGS),
 # QS_SKIP_AWQ=1 (AWQ's search on the device and llm-compressor's; QS_AWQ_ARGS="--cpu --rows 64", QS_AWQ_WHEELS=DIR),
+# QS_SKIP_GGML=1 (llama.cpp's block quantizers on the device and ggml's CPU row drivers; QS_GGML_ARGS="--no-cpu"),
 # QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
 # QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
@@ -52,7 +53,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq qs_bench_gpu_ggml quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -199,6 +200,16 @@ if [[ "${QS_SKIP_AWQ:-0}" != 1 ]]; then
     ${QS_AWQ_WHEELS:+--wheels "$QS_AWQ_WHEELS"} > "$OUT/awq_torch.log" 2>&1 || echo "awq_torch.py failed"
   grep -v -i "warning\|grid search" "$OUT/awq_torch.log" | tail -8
   echo "awq bench: $(( $(date +%s) - t0 ))s"
+fi
+# llama.cpp's block quantizers on the device (issue 45: 14336×4096, Q4_0, Q4_K, Q6_K, Q2_K, the
+# K-quants with and without importance weights) beside ggml's CPU row drivers on the same values (no
+# GPU peer exists: llama.cpp quantizes on the CPU); gpu_ggml.json/.log.
+if [[ "${QS_SKIP_GGML:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_ggml" --out "$OUT" ${QS_GGML_ARGS:-} > "$OUT/gpu_ggml.log" 2>&1 \
+    || echo "qs_bench_gpu_ggml failed"
+  cat "$OUT/gpu_ggml.log"
+  echo "ggml bench: $(( $(date +%s) - t0 ))s"
 fi
 # The paired GEMM simulation (issue 19) and PyTorch's matmul of the same shapes.
 # MiLo (issue 20): ours (20 passes, ranks 32 and 512) on the Student-t tensor and the MiniLM

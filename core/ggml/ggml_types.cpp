@@ -4,6 +4,7 @@
 // (-ffp-contract=off), so the result is bit-identical: docs/numerics.md "GGUF block types".
 #include "ggml/ggml_types.h"
 
+#include "ggml/ggml_block_math.h"
 #include "util/error.h"
 
 #include <array>
@@ -135,18 +136,6 @@ inline unsigned nibble32(const unsigned char *qs, int e)
     return (qs[e & 15] >> (4 * (e >> 4))) & 0x0Fu;
 }
 
-/// Q4_K/Q5_K scales and mins of sub-block j (gguf-py Q4_K.get_scale_min).
-inline void scaleMin(const unsigned char *s, int j, unsigned &sc, unsigned &m)
-{
-    if (j < 4) {
-        sc = s[j] & 0x3Fu;
-        m = s[4 + j] & 0x3Fu;
-    } else {
-        sc = (s[8 + j - 4] & 0x0Fu) | ((s[j - 4] >> 2) & 0x30u);
-        m = (s[8 + j - 4] >> 4) | ((s[j] >> 2) & 0x30u);
-    }
-}
-
 float e8m0Half(unsigned x)
 {
     const std::uint32_t bits = x < 2 ? (0x00200000u << x) : ((x - 1) << 23);
@@ -175,117 +164,23 @@ void decodeBlock(Type t, const unsigned char *b, float *y)
     case Type::BF16:
         *y = std::bit_cast<float>(static_cast<std::uint32_t>(u16(b)) << 16);
         return;
-    case Type::Q4_0: {
-        const float d = f16(b);
-        for (int e = 0; e < 32; ++e)
-            y[e] = d * static_cast<float>(static_cast<int>(nibble32(b + 2, e)) - 8);
+    case Type::Q4_0:
+    case Type::Q4_1:
+    case Type::Q5_0:
+    case Type::Q5_1:
+    case Type::Q8_0:
+    case Type::Q2_K:
+    case Type::Q3_K:
+    case Type::Q4_K:
+    case Type::Q5_K:
+    case Type::Q6_K: // the types the gguf method quantizes: ggml_block_math.h, shared with the GPU kernels
+        blockmath::decode(static_cast<int>(t), b, y);
         return;
-    }
-    case Type::Q4_1: {
-        const float d = f16(b), m = f16(b + 2);
-        for (int e = 0; e < 32; ++e)
-            y[e] = d * static_cast<float>(nibble32(b + 4, e)) + m;
-        return;
-    }
-    case Type::Q5_0: {
-        const float d = f16(b);
-        const std::uint32_t qh = u32(b + 2);
-        for (int e = 0; e < 32; ++e) {
-            const unsigned q = nibble32(b + 6, e) | (((qh >> e) & 1u) << 4);
-            y[e] = d * static_cast<float>(static_cast<int>(q) - 16);
-        }
-        return;
-    }
-    case Type::Q5_1: {
-        const float d = f16(b), m = f16(b + 2);
-        const std::uint32_t qh = u32(b + 4);
-        for (int e = 0; e < 32; ++e) {
-            const unsigned q = nibble32(b + 8, e) | (((qh >> e) & 1u) << 4);
-            y[e] = d * static_cast<float>(q) + m;
-        }
-        return;
-    }
-    case Type::Q8_0: {
-        const float d = f16(b);
-        for (int e = 0; e < 32; ++e)
-            y[e] = static_cast<float>(static_cast<std::int8_t>(b[2 + e])) * d;
-        return;
-    }
     case Type::Q8_K: { // ggml dequantize_row_q8_K: d (F32) · q
         float d;
         std::memcpy(&d, b, 4);
         for (int e = 0; e < QK_K; ++e)
             y[e] = d * static_cast<float>(static_cast<std::int8_t>(b[4 + e]));
-        return;
-    }
-    case Type::Q2_K: {
-        const unsigned char *sc = b, *qs = b + 16;
-        const float d = f16(b + 80), dmin = f16(b + 82);
-        float dl[16], ml[16];
-        for (int j = 0; j < 16; ++j) {
-            dl[j] = d * static_cast<float>(sc[j] & 0xF);
-            ml[j] = dmin * static_cast<float>(sc[j] >> 4);
-        }
-        for (int e = 0; e < QK_K; ++e) {
-            const int g = e / 128, s = (e % 128) / 32, j = e % 32;
-            const float q = static_cast<float>((qs[g * 32 + j] >> (2 * s)) & 3);
-            y[e] = dl[e / 16] * q - ml[e / 16];
-        }
-        return;
-    }
-    case Type::Q3_K: {
-        const unsigned char *hmask = b, *qs = b + 32, *sc = b + 96;
-        const float d = f16(b + 108);
-        float dl[16];
-        for (int j = 0; j < 16; ++j) {
-            const unsigned lo = (sc[j % 8] >> (4 * (j / 8))) & 0x0F;
-            const unsigned hi = (sc[8 + j % 4] >> (2 * (j / 4))) & 0x03;
-            dl[j] = d * static_cast<float>(static_cast<std::int8_t>(lo | (hi << 4)) - 32);
-        }
-        for (int e = 0; e < QK_K; ++e) {
-            const int g = e / 128, s = (e % 128) / 32, j = e % 32;
-            const int ql = (qs[g * 32 + j] >> (2 * s)) & 3;
-            const int qh = ((hmask[j] >> (e / 32)) & 1) ^ 1;
-            y[e] = dl[e / 16] * static_cast<float>(ql - (qh << 2));
-        }
-        return;
-    }
-    case Type::Q4_K:
-    case Type::Q5_K: {
-        const float d = f16(b), dmin = f16(b + 2);
-        const unsigned char *scales = b + 4;
-        const bool five = t == Type::Q5_K;
-        const unsigned char *qh = b + 16;
-        const unsigned char *qs = five ? b + 48 : b + 16;
-        float dl[8], ml[8];
-        for (int j = 0; j < 8; ++j) {
-            unsigned sc, m;
-            scaleMin(scales, j, sc, m);
-            dl[j] = d * static_cast<float>(sc);
-            ml[j] = dmin * static_cast<float>(m);
-        }
-        for (int e = 0; e < QK_K; ++e) {
-            const int g = e / 64, s = (e % 64) / 32, j = e % 32;
-            unsigned q = (qs[g * 32 + j] >> (4 * s)) & 0x0F;
-            if (five)
-                q |= ((qh[j] >> (e / 32)) & 1u) << 4;
-            y[e] = dl[e / 32] * static_cast<float>(q) - ml[e / 32];
-        }
-        return;
-    }
-    case Type::Q6_K: {
-        const unsigned char *ql = b, *qh = b + 128;
-        const auto *sc = reinterpret_cast<const std::int8_t *>(b + 192);
-        const float d = f16(b + 208);
-        float dl[16];
-        for (int j = 0; j < 16; ++j)
-            dl[j] = d * static_cast<float>(sc[j]);
-        for (int e = 0; e < QK_K; ++e) {
-            const int g = e / 128;
-            const int lo = (ql[g * 64 + (e % 64)] >> (4 * ((e % 128) / 64))) & 0x0F;
-            const int hi = (qh[g * 32 + (e % 32)] >> (2 * ((e % 128) / 32))) & 0x03;
-            y[e] = dl[e / 16] * static_cast<float>((lo | (hi << 4)) - 32);
-        }
         return;
     }
     case Type::TQ1_0: {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quant/gguf_quant.h"
 
+#include "ggml/ggml_block_math.h"
 #include "ggml/ggml_quantize.h"
 #include "quant/spec_json.h"
 #include "util/error.h"
@@ -81,38 +82,60 @@ GgufQuantizer::GgufQuantizer(GgufQuantSpec spec) : m_spec(spec)
     m_spec.validate();
 }
 
-QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
-                                        const CancelToken *cancel) const
+QuantizedTensor ggufStart(const GgufQuantSpec &spec, const Shape &shape, DType source, const std::string &tensorName)
 {
-    requireDecodable(w, options.tensorName);
-    QuantizedTensor q = startQuantized(w, "gguf", m_spec.toJson(), options.tensorName);
-    const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(m_spec.type));
-    const auto [rows, cols] = matrixView(w.shape());
+    QuantizedTensor q;
+    q.method = "gguf";
+    q.spec = spec.toJson();
+    q.tensorName = tensorName;
+    q.shape = shape;
+    q.sourceDtype = source;
+    const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(spec.type));
+    const std::int64_t cols = matrixView(shape).second;
     if (cols % info->blockSize != 0)
         throw UnsupportedError("gguf " + lower(info->name) + ": rows of K = " + std::to_string(cols) +
                                    " are not a whole number of blocks of " + std::to_string(info->blockSize) +
                                    " (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)",
+                               Location{{}, tensorName, {}});
+    q.layout = makeLayout(shape, Granularity::Group, info->blockSize, 0, 0, true, tensorName);
+    q.codeDtype = DType::U8;
+    q.codeBits = 0;
+    q.scaleDtype = DType::F16;
+    return q;
+}
+
+std::vector<float> ggufImportance(const GgufQuantSpec &spec, const QuantizeOptions &options, std::int64_t cols)
+{
+    std::vector<float> importance;
+    if (!spec.imatrix)
+        return importance;
+    const Calibration *cal = options.calibration.get();
+    if (cal == nullptr || cal->gramDiag.empty())
+        throw UnsupportedError("gguf imatrix needs the module's inputs and none were paired with " +
+                                   options.tensorName +
+                                   ": capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out "
+                                   "CAP.safetensors) and pass --capture CAP.safetensors",
                                Location{{}, options.tensorName, {}});
-    q.layout = makeLayout(w.shape(), Granularity::Group, info->blockSize, 0, 0, true, options.tensorName);
+    if (cal->k != cols)
+        throw UnsupportedError("gguf imatrix: the capture's " + cal->module + " has " + std::to_string(cal->k) +
+                                   " input channels, the weight " + std::to_string(cols),
+                               Location{{}, options.tensorName, {}});
+    importance.assign(cal->gramDiag.begin(), cal->gramDiag.end()); // mean x² per channel, as FP32
+    return importance;
+}
+
+QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &options,
+                                        const CancelToken *cancel) const
+{
+    requireDecodable(w, options.tensorName);
+    QuantizedTensor q = ggufStart(m_spec, w.shape(), w.dtype(), options.tensorName);
+    const ggml::TypeInfo *info = ggml::typeInfo(static_cast<std::uint32_t>(m_spec.type));
+    const auto [rows, cols] = matrixView(w.shape());
     if (cancel)
         cancel->check();
     const Tensor x = w.toF32().contiguous();
     const auto *xf = reinterpret_cast<const float *>(x.data());
-    std::vector<float> importance;
-    if (m_spec.imatrix) {
-        const Calibration *cal = options.calibration.get();
-        if (cal == nullptr || cal->gramDiag.empty())
-            throw UnsupportedError("gguf imatrix needs the module's inputs and none were paired with " +
-                                       options.tensorName +
-                                       ": capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out "
-                                       "CAP.safetensors) and pass --capture CAP.safetensors",
-                                   Location{{}, options.tensorName, {}});
-        if (cal->k != cols)
-            throw UnsupportedError("gguf imatrix: the capture's " + cal->module + " has " + std::to_string(cal->k) +
-                                       " input channels, the weight " + std::to_string(cols),
-                                   Location{{}, options.tensorName, {}});
-        importance.assign(cal->gramDiag.begin(), cal->gramDiag.end()); // mean x² per channel, as FP32
-    }
+    const std::vector<float> importance = ggufImportance(m_spec, options, cols);
     const std::vector<std::byte> blocks =
         ggml::quantizeRows(m_spec.type, xf, rows, cols, importance.empty() ? nullptr : importance.data());
     if (cancel)
@@ -121,27 +144,21 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.dequantized.resize(nblocks * static_cast<std::size_t>(info->blockSize));
     ggml::decodeBlocks(m_spec.type, blocks.data(), nblocks, q.dequantized.data());
     q.blockBytes = blocks.size();
-    q.codeDtype = DType::U8;
-    q.codeBits = 0;
-    q.scaleDtype = DType::F16;
     q.scales.resize(nblocks);
-    // Every block type here stores its (super-)block scale d as the F16 at offset 0, except Q2_K
-    // (after the scales and codes, at 80), Q3_K (at 108), Q6_K (at 208) and IQ1_M (its four
-    // nibbles in the tops of the four uint16 scales at 48).
-    const std::size_t dAt = m_spec.type == ggml::Type::Q2_K   ? 80
-                            : m_spec.type == ggml::Type::Q3_K ? 108
-                            : m_spec.type == ggml::Type::Q6_K ? 208
-                                                              : 0;
+    // Each block's (super-)block scale d: the F16 at offset 0, except Q2_K (80), Q3_K (108), Q6_K
+    // (208) and IQ1_M (its four nibbles in the tops of the four uint16 scales at 48).
+    const std::size_t dAt = static_cast<std::size_t>(ggml::blockmath::scaleOffset(static_cast<int>(m_spec.type)));
     const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
     for (std::size_t i = 0; i < nblocks; ++i) {
         const unsigned char *p = b + i * static_cast<std::size_t>(info->typeSize) + dAt;
-        std::uint16_t d = static_cast<std::uint16_t>(p[0] | (p[1] << 8));
         if (m_spec.type == ggml::Type::IQ1_M) {
-            d = 0;
+            std::uint16_t d = 0;
             for (int k = 0; k < 4; ++k)
                 d = static_cast<std::uint16_t>(d | (((p[48 + 2 * k + 1] >> 4) & 0xF) << (4 * k)));
+            q.scales[i] = ggml::halfToFloat(d);
+        } else {
+            q.scales[i] = ggml::blockmath::f16At(p);
         }
-        q.scales[i] = ggml::halfToFloat(d);
     }
     return q;
 }

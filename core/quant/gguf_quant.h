@@ -41,4 +41,13 @@ private:
     GgufQuantSpec m_spec;
 };
 
+/// The result GgufQuantizer::quantize fills before its blocks (method, spec, name, shape, source
+/// dtype, the layout of blocks along K, the code and scale dtypes) — shared with the GPU engine
+/// (gpu/host/engine_ggml.cpp). UnsupportedError naming the tensor when K is not whole blocks.
+QuantizedTensor ggufStart(const GgufQuantSpec &spec, const Shape &shape, DType source, const std::string &tensorName);
+/// The importance weights the spec asks for: with imatrix, the paired capture's mean x² per input
+/// channel (cols of them, as FP32); empty without. UnsupportedError without a capture or for a
+/// capture of another width.
+std::vector<float> ggufImportance(const GgufQuantSpec &spec, const QuantizeOptions &options, std::int64_t cols);
+
 } // namespace quantscope

@@ -9,6 +9,7 @@
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
 #include "quant/data_aware.h"
+#include "quant/gguf_quant.h"
 #include "quant/milo.h"
 #include "util/error.h"
 
@@ -37,6 +38,7 @@ private:
 constexpr const char *kHipMilo = "HIP build: no hipBLAS/rocSOLVER (Debian's ROCm), MiLo runs on the CPU";
 constexpr const char *kHipGptq = "HIP build: no rocSOLVER (Debian's ROCm), GPTQ runs on the CPU";
 constexpr const char *kHipAwq = "HIP build: no hipBLAS (Debian's ROCm), AWQ's search runs on the CPU";
+constexpr const char *kHipGguf = "HIP build: llama.cpp's block quantizers (gguf) run on the CPU";
 
 class GpuBackend final : public Backend {
 public:
@@ -89,6 +91,8 @@ public:
         }
         if (std::holds_alternative<AwqSpec>(spec)) // the row sample is checked by quantize, as the CPU does
             return m_hip ? Capability{false, kHipAwq} : Capability{true, {}};
+        if (std::holds_alternative<GgufQuantSpec>(spec))
+            return m_hip ? Capability{false, kHipGguf} : Capability{true, {}};
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -128,6 +132,13 @@ public:
                                m_hip ? std::string(kHipAwq)
                                      : "every option; the search on the device with the capture's row sample (X·Dᵀ "
                                        "by FP64 DGEMM), codes, scales and s* identical to the CPU; metrics fused"});
+                continue;
+            }
+            if (m.method == "gguf") { // CUDA builds: ggml's per-block code on the device (Engine::gguf)
+                out.push_back({m.method, !m_hip,
+                               m_hip ? std::string(kHipGguf)
+                                     : "every type (q4_0 … q8_0, q2_k … q6_k), with and without imatrix; ggml's own "
+                                       "per-block code on the device, blocks byte for byte the CPU's; metrics fused"});
                 continue;
             }
             if (m.method == "constopt")
@@ -223,6 +234,12 @@ public:
             ad.wantCodes = o.wantCodes;
             return m_engine->awq(gpuOf(w), *as, awqCalibration(o, w.shape()), ad, cancel).quantized;
         }
+        if (const auto *gg = std::get_if<GgufQuantSpec>(&spec)) {
+            gpu::GgufDeviceOptions go;
+            go.wantDequantized = o.wantDequantized || o.dequantizedOnDevice;
+            const std::vector<float> imp = ggufImportance(*gg, o, matrixView(w.shape()).second);
+            return m_engine->gguf(gpuOf(w), *gg, imp, go, o.tensorName).quantized;
+        }
 #endif
         auto run = m_engine->enqueue(gpuOf(w), &spec, po);
         m_engine->collect(*run, &q, nullptr);
@@ -313,6 +330,20 @@ public:
             ad.metricsOptions = mo;
             ad.inputStats = inputStats;
             gpu::AwqDeviceResult d = m_engine->awq(gpuOf(w), *as, awqCalibration(qo, w.shape()), ad, cancel);
+            r.quantized = std::move(d.quantized);
+            r.metrics = std::move(d.metrics);
+            r.deviceDequantized = std::move(d.wHat);
+            return r;
+        }
+        if (const auto *gg = std::get_if<GgufQuantSpec>(&spec)) {
+            gpu::GgufDeviceOptions go;
+            go.wantDequantized = qo.wantDequantized || (qo.dequantizedOnDevice && !keep);
+            go.keepDequantizedOnDevice = keep && !qo.wantDequantized;
+            go.metrics = true;
+            go.metricsOptions = mo;
+            go.inputStats = inputStats;
+            const std::vector<float> imp = ggufImportance(*gg, qo, matrixView(w.shape()).second);
+            gpu::GgufDeviceResult d = m_engine->gguf(gpuOf(w), *gg, imp, go, qo.tensorName);
             r.quantized = std::move(d.quantized);
             r.metrics = std::move(d.metrics);
             r.deviceDequantized = std::move(d.wHat);

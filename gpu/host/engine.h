@@ -48,6 +48,7 @@ struct HqqSpec;
 struct MiloSpec;
 struct GptqSpec;
 struct AwqSpec;
+struct GgufQuantSpec;
 struct KvData;
 class KvLabAccelerator;
 } // namespace quantscope
@@ -187,6 +188,23 @@ struct AwqDeviceResult {
     float finalMs = 0;               ///< device time of the stored codes, scales and Ŵ of s*
 };
 
+struct GgufDeviceOptions {
+    bool wantDequantized = false;         ///< download Ŵ (the blocks decoded)
+    bool keepDequantizedOnDevice = false; ///< Ŵ stays on the device (GgufDeviceResult::wHat)
+    bool wantBlocks = false;              ///< download the ggml blocks (GgufDeviceResult::blocks)
+    bool metrics = false;                 ///< the fused metrics of Ŵ against W
+    ErrorMetricsOptions metricsOptions;
+    std::optional<TensorStats> inputStats;
+};
+
+struct GgufDeviceResult {
+    QuantizedTensor quantized;       ///< as GgufQuantizer::quantize fills it (Ŵ with wantDequantized)
+    ErrorMetrics metrics;            ///< with options.metrics
+    std::shared_ptr<GpuTensor> wHat; ///< Ŵ (FP32) with keepDequantizedOnDevice
+    std::vector<std::byte> blocks;   ///< with wantBlocks: the blocks, row after row, as ggml stores them
+    float deviceMs = 0;              ///< device time of the importance upload and the quantize + decode kernel
+};
+
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.
 class PipelineRun {
 public:
@@ -238,6 +256,15 @@ public:
     /// Cancelled (between grid points).
     AwqDeviceResult awq(const GpuTensor &w, const AwqSpec &spec, const Calibration &cal,
                         const AwqDeviceOptions &options, const CancelToken *cancel = nullptr);
+
+    // ---- llama.cpp's block quantizers (engine_ggml.cpp; CUDA builds) ----
+    /// GgufQuantizer on the device (docs/numerics.md "GGUF block types on the GPU"): every block of
+    /// `spec.type` by ggml's own per-block code compiled for the device (ggml/ggml_kquant_blocks.h),
+    /// one thread per block, so the blocks, their scales and Ŵ are the CPU's bit for bit.
+    /// `importance`: the K-quants' weights per column (ggufImportance: empty, or K of them).
+    /// Throws UnsupportedError as the CPU does (K not whole blocks), GpuError.
+    GgufDeviceResult gguf(const GpuTensor &w, const GgufQuantSpec &spec, std::span<const float> importance,
+                          const GgufDeviceOptions &options, const std::string &tensorName = {});
 
     // ---- benchmark helpers (device time on the engine's stream) ----
     /// The engine's stream as the runtime's handle (cudaStream_t or hipStream_t), for benchmark

@@ -4,8 +4,11 @@
 quantize_row_q6_K_ref and the importance-weighted quantize_row_q*_K_impl, with their helpers
 make_qx_quants, make_q3_quants, make_qkx2_quants, make_qkx3_quants, make_qp_quants), copied
 verbatim from llama.cpp's ggml/src/ggml-quants.c (MIT, The ggml authors) with the dequantize
-functions left out. core/ggml/ggml_kquants.cpp includes it after defining the block structs and
-macros it uses, so the arithmetic is ggml's own, statement for statement.
+functions left out. core/ggml/ggml_kquant_blocks.h includes it after defining the block structs and
+macros it uses, so the arithmetic is ggml's own, statement for statement. The per-block functions
+(the helpers and the quantize_row_q*_K_ref/_impl bodies) get the qualifier GGML_KQ_HD, which that
+header defines as `__host__ __device__` under nvcc and as nothing for the host compiler: the GPU
+kernels (gpu/kernels/ggml_quant.cu) compile the same statements.
 
 Usage: python scripts/gguf/port-kquants.py LLAMA_CPP_DIR [SOURCE_LABEL] > core/ggml/ggml_kquants.inc
 (LLAMA_CPP_DIR: e.g. the vendor/llama.cpp folder of the llama-cpp-python sdist)
@@ -19,12 +22,16 @@ src = open(f"{root}/ggml/src/ggml-quants.c").read().split("\n")
 start = next(i for i, l in enumerate(src) if l.startswith("static inline int nearest_int(float fval)"))
 end = next(i for i, l in enumerate(src) if l.startswith("static void quantize_row_q4_0_impl"))
 out, skip = [], False
+# The functions the GPU kernels call, one (super-)block at a time; the row drivers quantize_q*_K stay host-only.
+hd = re.compile(r"^(static inline int nearest_int|static float make_q\w+_quants|static inline void get_scale_min_k4|"
+                r"void quantize_row_q\d_K_ref|static void quantize_row_q\d_K_impl)\b")
 for l in src[start:end]:
     if re.match(r"^(void dequantize_row_q\d_K|static float make_qkx1_quants)", l):
         skip = True
     if not skip:
         # C++ has no implicit void* → block*: the one cast the C source leaves implicit.
-        out.append(re.sub(r"quantize_row_q(\d)_K_ref\(src, dst,", r"quantize_row_q\1_K_ref(src, (block_q\1_K *)dst,", l))
+        l = re.sub(r"quantize_row_q(\d)_K_ref\(src, dst,", r"quantize_row_q\1_K_ref(src, (block_q\1_K *)dst,", l)
+        out.append(("GGML_KQ_HD " + l) if hd.match(l) else l)
     if skip and l == "}":
         skip = False
 try:
