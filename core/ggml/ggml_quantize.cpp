@@ -128,15 +128,17 @@ bool isKQuant(Type t) noexcept
 
 bool quantizes(Type t) noexcept
 {
-    return t == Type::Q4_0 || t == Type::Q4_1 || t == Type::Q5_0 || t == Type::Q5_1 || t == Type::Q8_0 || isKQuant(t);
+    return t == Type::Q4_0 || t == Type::Q4_1 || t == Type::Q5_0 || t == Type::Q5_1 || t == Type::Q8_0 || isKQuant(t) ||
+           smallquants::quantizes(t);
 }
 
 std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, std::int64_t cols,
                                     const float *importance)
 {
     if (!quantizes(t))
-        throw UnsupportedError("quantizing to the ggml type " + std::string(typeName(t)) +
-                               " is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k are)");
+        throw UnsupportedError(
+            "quantizing to the ggml type " + std::string(typeName(t)) +
+            " is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, tq1_0, tq2_0, mxfp4 are)");
     const TypeInfo *info = typeInfo(static_cast<std::uint32_t>(t));
     const std::int64_t bs = info->blockSize, ts = info->typeSize;
     if (cols % bs != 0)
@@ -152,6 +154,10 @@ std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, s
         return out;
     }
     const std::int64_t nblocks = rows * (cols / bs);
+    if (smallquants::quantizes(t)) {
+        smallquants::quantize(t, x, out.data(), nblocks);
+        return out;
+    }
     for (std::int64_t b = 0; b < nblocks; ++b)
         quantizeBlock(t, x + b * bs, reinterpret_cast<unsigned char *>(out.data()) + b * ts);
     return out;

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace quantscope {
 
 namespace {
 
-const std::vector<std::string> kTypes{"q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k"};
+const std::vector<std::string> kTypes{"q4_0", "q4_1", "q5_0", "q5_1",  "q8_0",  "q2_k", "q3_k",
+                                      "q4_k", "q5_k", "q6_k", "tq1_0", "tq2_0", "mxfp4"};
 
 std::string lower(std::string_view s)
 {
@@ -27,7 +29,8 @@ std::string lower(std::string_view s)
 std::vector<SpecField> GgufQuantSpec::fields()
 {
     return {{"type", "enum", kTypes, 0, 0,
-             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"},
+             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 mxfp4 (blocks of 32), q2_k … q6_k tq1_0 tq2_0 "
+             "(super-blocks of 256)"},
             {"imatrix",
              "bool",
              {},
@@ -38,14 +41,13 @@ std::vector<SpecField> GgufQuantSpec::fields()
 
 void GgufQuantSpec::validate() const
 {
-    if (imatrix && (type == ggml::Type::Q4_0 || type == ggml::Type::Q4_1 || type == ggml::Type::Q5_0 ||
-                    type == ggml::Type::Q5_1 || type == ggml::Type::Q8_0))
+    if (imatrix && !ggml::isKQuant(type))
         throw UnsupportedError("gguf: imatrix applies to the K-quants (q2_k … q6_k); " +
                                std::string(ggml::typeName(type)) + " has no importance-weighted search");
     if (!ggml::quantizes(type))
         throw UnsupportedError("gguf: the type " + std::string(ggml::typeName(type)) +
                                " is not quantized here (one of " +
-                               "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)");
+                               "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k tq1_0 tq2_0 mxfp4)");
 }
 
 nlohmann::json GgufQuantSpec::toJson() const
@@ -117,15 +119,22 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.scaleDtype = DType::F16;
     q.scales.resize(nblocks);
     // Every block type here stores its (super-)block scale d as the F16 at offset 0, except Q2_K
-    // (after the scales and codes, at 80), Q3_K (at 108) and Q6_K (at 208).
-    const std::size_t dAt = m_spec.type == ggml::Type::Q2_K   ? 80
-                            : m_spec.type == ggml::Type::Q3_K ? 108
-                            : m_spec.type == ggml::Type::Q6_K ? 208
-                                                              : 0;
+    // (after the scales and codes, at 80), Q3_K (at 108), Q6_K (at 208), TQ1_0 (at 52), TQ2_0
+    // (at 64); MXFP4's is the E8M0 byte at 0, kept as 2^(e − 127).
+    const ggml::Type t = m_spec.type;
+    const std::size_t dAt = t == ggml::Type::Q2_K    ? 80
+                            : t == ggml::Type::Q3_K  ? 108
+                            : t == ggml::Type::Q6_K  ? 208
+                            : t == ggml::Type::TQ1_0 ? 52
+                            : t == ggml::Type::TQ2_0 ? 64
+                                                     : 0;
     const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
+    if (t == ggml::Type::MXFP4)
+        q.scaleDtype = DType::F8_E8M0;
     for (std::size_t i = 0; i < nblocks; ++i) {
         const unsigned char *p = b + i * static_cast<std::size_t>(info->typeSize) + dAt;
-        q.scales[i] = ggml::halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+        q.scales[i] = t == ggml::Type::MXFP4 ? std::ldexp(1.0f, static_cast<int>(p[0]) - 127)
+                                             : ggml::halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
     }
     return q;
 }
