@@ -108,9 +108,9 @@ const char *const kCoreTexts[] = {
                       "AWQ: scales from activations and weights (on), activations only (off), or half the grid each"),
     QT_TRANSLATE_NOOP("quantscope::SpecWords",
                       "llama.cpp's block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml's reference quantizers)"),
-    QT_TRANSLATE_NOOP(
-        "quantscope::SpecWords",
-        "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 mxfp4 (blocks of 32), q2_k … q6_k tq1_0 tq2_0 "
+                      "(super-blocks of 256)"),
     QT_TRANSLATE_NOOP(
         "quantscope::SpecWords",
         "K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp's imatrix)"),
