@@ -1686,6 +1686,14 @@ dann Ausführen drücken.</translation>
 <context>
     <name>quantscope::LoadController</name>
     <message>
+        <source>Could not read the importance matrix: %1</source>
+        <translation>Die Wichtigkeitsmatrix konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Importance matrix %1 read (%2 entries): the gguf method&apos;s K-quants with imatrix take their weights from it</source>
+        <translation>Wichtigkeitsmatrix %1 gelesen (%2 Einträge): die K-Quants der Methode gguf mit imatrix nehmen ihre Gewichte daraus</translation>
+    </message>
+    <message>
         <source>Opening the demo…</source>
         <translation>Demo wird geöffnet…</translation>
     </message>
@@ -1857,6 +1865,34 @@ dann Ausführen drücken.</translation>
 </context>
 <context>
     <name>quantscope::MainWindow</name>
+    <message>
+        <source>Open llama.cpp &amp;Imatrix…</source>
+        <translation>llama.cpp-&amp;Imatrix öffnen…</translation>
+    </message>
+    <message>
+        <source>Read llama.cpp&apos;s importance matrix (imatrix.dat or imatrix GGUF): the gguf method&apos;s K-quants with imatrix then take their weights from it instead of a capture</source>
+        <translation>Die Wichtigkeitsmatrix von llama.cpp lesen (imatrix.dat oder imatrix-GGUF): die K-Quants der Methode gguf mit imatrix nehmen ihre Gewichte dann daraus statt aus einer Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Unpair Imatri&amp;x</source>
+        <translation>Imatri&amp;x entkoppeln</translation>
+    </message>
+    <message>
+        <source>Open llama.cpp Imatrix</source>
+        <translation>llama.cpp-Imatrix öffnen</translation>
+    </message>
+    <message>
+        <source>Importance matrices (*.dat *.gguf);;All files (*)</source>
+        <translation>Wichtigkeitsmatrizen (*.dat *.gguf);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could not read the importance matrix.</source>
+        <translation>Die Wichtigkeitsmatrix konnte nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Importance matrix: %1</source>
+        <translation>Wichtigkeitsmatrix: %1</translation>
+    </message>
     <message>
         <source>&amp;Open…</source>
         <translation>Ö&amp;ffnen…</translation>
@@ -2977,6 +3013,10 @@ dann Ausführen drücken.</translation>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
     <message>
         <source>Could not write “%1”: %2</source>
         <translation>„%1“ konnte nicht geschrieben werden: %2</translation>
@@ -4305,16 +4345,16 @@ KL %6, Top-1 %7</translation>
         <translation>AWQ: Skalen aus Aktivierungen und Gewichten (on), nur Aktivierungen (off) oder je das halbe Gitter</translation>
     </message>
     <message>
-        <source>llama.cpp&apos;s block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml&apos;s reference quantizers)</source>
-        <translation>Blocktypen von llama.cpp Q4_0…Q8_0 und die K-Quants Q2_K…Q6_K (Referenz-Quantisierer von ggml)</translation>
+        <source>llama.cpp&apos;s block types Q4_0…Q8_0, the K-quants Q2_K…Q6_K and the i-quants IQ1_S…IQ4_XS (ggml&apos;s quantizers)</source>
+        <translation>Blocktypen von llama.cpp Q4_0…Q8_0, die K-Quants Q2_K…Q6_K und die i-Quants IQ1_S…IQ4_XS (Quantisierer von ggml)</translation>
     </message>
     <message>
-        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)</source>
-        <translation>Blocktyp von llama.cpp: q4_0 q4_1 q5_0 q5_1 q8_0 (Blöcke zu 32), q2_k … q6_k (Superblöcke zu 256)</translation>
+        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4 (blocks of 32), q2_k … q6_k, tq1_0 tq2_0 and the i-quants iq1_s … iq4_xs (super-blocks of 256)</source>
+        <translation>Blocktyp von llama.cpp: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4 (Blöcke zu 32), q2_k … q6_k, tq1_0 tq2_0 und die i-Quants iq1_s … iq4_xs (Superblöcke zu 256)</translation>
     </message>
     <message>
-        <source>K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix)</source>
-        <translation>K-Quants: Wichtigkeitsgewichte aus der gekoppelten Aufzeichnung (Mittelwert x² je Eingangskanal, imatrix von llama.cpp)</translation>
+        <source>K-quants and i-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs require it</source>
+        <translation>K-Quants und i-Quants: Wichtigkeitsgewichte aus der gekoppelten Aufzeichnung (Mittelwert x² je Eingangskanal, imatrix von llama.cpp); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs setzen sie voraus</translation>
     </message>
 </context>
 <context>
@@ -4600,6 +4640,128 @@ Als Aktivierung der quantisierten Gewichte gekoppelt</translation>
     <message>
         <source>System language</source>
         <translation>Systemsprache</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SchemeWords</name>
+    <message>
+        <source>Stored as %1</source>
+        <translation>Gespeichert als %1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GgmlScheme</name>
+    <message>
+        <source>dense floats</source>
+        <translation>dichte Gleitkommazahlen</translation>
+    </message>
+    <message>
+        <source>dense integers</source>
+        <translation>dichte Ganzzahlen</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 4-bit codes, w = d·(q − 8)</source>
+        <translation>Blöcke zu 32, F16-Skala d, 4-Bit-Codes, w = d·(q − 8)</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d and min m, 4-bit codes, w = d·q + m</source>
+        <translation>Blöcke zu 32, F16-Skala d und Minimum m, 4-Bit-Codes, w = d·q + m</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 5-bit codes, w = d·(q − 16)</source>
+        <translation>Blöcke zu 32, F16-Skala d, 5-Bit-Codes, w = d·(q − 16)</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d and min m, 5-bit codes, w = d·q + m</source>
+        <translation>Blöcke zu 32, F16-Skala d und Minimum m, 5-Bit-Codes, w = d·q + m</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 8-bit signed codes, w = d·q</source>
+        <translation>Blöcke zu 32, F16-Skala d, vorzeichenbehaftete 8-Bit-Codes, w = d·q</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F32 scale and sum, 8-bit signed codes (activations only)</source>
+        <translation>Blöcke zu 32, F32-Skala und Summe, vorzeichenbehaftete 8-Bit-Codes (nur Aktivierungen)</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 4-bit scales and mins (F16 d, dmin), 2-bit codes</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16, 4-Bit-Skalen und -Minima (F16 d, dmin), 2-Bit-Codes</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 6-bit signed scales (F16 d), 3-bit codes</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16, vorzeichenbehaftete 6-Bit-Skalen (F16 d), 3-Bit-Codes</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32, 6-bit scales and mins (F16 d, dmin), 4-bit codes</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32, 6-Bit-Skalen und -Minima (F16 d, dmin), 4-Bit-Codes</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32, 6-bit scales and mins (F16 d, dmin), 5-bit codes</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32, 6-Bit-Skalen und -Minima (F16 d, dmin), 5-Bit-Codes</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 8-bit signed scales (F16 d), 6-bit codes</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16, vorzeichenbehaftete 8-Bit-Skalen (F16 d), 6-Bit-Codes</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F32 scale, 8-bit signed codes (activations only)</source>
+        <translation>Superblöcke zu 256, F32-Skala, vorzeichenbehaftete 8-Bit-Codes (nur Aktivierungen)</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit scales, 8-value E8-lattice codes (256 points) + 7-bit sign patterns; 2.06 bits per weight</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32 mit 4-Bit-Skalen, 8-wertige E8-Gitter-Codes (256 Punkte) + 7-Bit-Vorzeichenmuster; 2,06 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 4-bit scales, 9-bit E8-lattice codes (512 points) + 7-bit signs; 2.31 bits per weight</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16 mit 4-Bit-Skalen, 9-Bit-E8-Gitter-Codes (512 Punkte) + 7-Bit-Vorzeichen; 2,31 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 4-bit scales, 10-bit lattice codes (1024 points), explicit sign bits; 2.5 bits per weight</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16 mit 4-Bit-Skalen, 10-Bit-Gitter-Codes (1024 Punkte), eigene Vorzeichenbits; 2,5 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit scales, 4-value lattice codes (256 points) + 7-bit signs; 3.06 bits per weight</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32 mit 4-Bit-Skalen, 4-wertige Gitter-Codes (256 Punkte) + 7-Bit-Vorzeichen; 3,06 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit odd scales, 9-bit 4-value lattice codes (512 points), explicit sign bits; 3.44 bits per weight</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32 mit ungeraden 4-Bit-Skalen, 9-Bit-Codes eines 4-wertigen Gitters (512 Punkte), eigene Vorzeichenbits; 3,44 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 3-bit odd scales and a ±1/8 shift, 11-bit ternary-lattice codes (2048 points); 1.56 bits per weight</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32 mit ungeraden 3-Bit-Skalen und einer Verschiebung um ±1/8, 11-Bit-Codes eines ternären Gitters (2048 Punkte); 1,56 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 3-bit odd scales (F16 d split over their high bits), ±1/8 shift per 8, 11-bit ternary-lattice codes; 1.75 bits per weight</source>
+        <translation>Superblöcke zu 256, 16 Unterblöcke zu 16 mit ungeraden 3-Bit-Skalen (F16 d auf ihre oberen Bits verteilt), Verschiebung um ±1/8 je 8, 11-Bit-Codes eines ternären Gitters; 1,75 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 4-bit indexes into a 16-value non-linear table</source>
+        <translation>Blöcke zu 32, F16-Skala d, 4-Bit-Indizes in eine nichtlineare Tabelle mit 16 Werten</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 6-bit signed scales, 4-bit indexes into a 16-value non-linear table; 4.25 bits per weight</source>
+        <translation>Superblöcke zu 256, 8 Unterblöcke zu 32 mit vorzeichenbehafteten 6-Bit-Skalen, 4-Bit-Indizes in eine nichtlineare Tabelle mit 16 Werten; 4,25 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F16 scale, ternary codes {−1, 0, 1} packed 5 per byte (base 3); 1.69 bits per weight</source>
+        <translation>Superblöcke zu 256, F16-Skala, ternäre Codes {−1, 0, 1}, 5 je Byte gepackt (Basis 3); 1,69 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F16 scale, ternary codes {−1, 0, 1} in 2 bits; 2.06 bits per weight</source>
+        <translation>Superblöcke zu 256, F16-Skala, ternäre Codes {−1, 0, 1} in 2 Bit; 2,06 Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>blocks of 32, E8M0 scale, FP4 E2M1 codes (ggml: low nibbles elements 0–15, high 16–31; OCP MX packs element pairs)</source>
+        <translation>Blöcke zu 32, E8M0-Skala, FP4-E2M1-Codes (ggml: untere Nibbles Elemente 0–15, obere 16–31; OCP MX packt Elementpaare)</translation>
+    </message>
+    <message>
+        <source>blocks of 64 as 4 sub-blocks of 16, UE4M3 scale each, FP4 E2M1 codes (ggml: no per-tensor FP32 scale; low nibbles elements 0–7, high 8–15 of each 16)</source>
+        <translation>Blöcke zu 64 als 4 Unterblöcke zu 16, je eine UE4M3-Skala, FP4-E2M1-Codes (ggml: keine FP32-Skala pro Tensor; untere Nibbles Elemente 0–7, obere 8–15 jedes 16er-Blocks)</translation>
+    </message>
+    <message>
+        <source>blocks of 128, F16 scale, 1-bit codes</source>
+        <translation>Blöcke zu 128, F16-Skala, 1-Bit-Codes</translation>
     </message>
 </context>
 </TS>

@@ -1670,6 +1670,14 @@ then press Run.</source>
 <context>
     <name>quantscope::LoadController</name>
     <message>
+        <source>Could not read the importance matrix: %1</source>
+        <translation>无法读取重要性矩阵：%1</translation>
+    </message>
+    <message>
+        <source>Importance matrix %1 read (%2 entries): the gguf method&apos;s K-quants with imatrix take their weights from it</source>
+        <translation>已读取重要性矩阵 %1（%2 项）：gguf 方法中启用 imatrix 的 K-quants 从中取得权重</translation>
+    </message>
+    <message>
         <source>Opening the demo…</source>
         <translation>正在打开演示…</translation>
     </message>
@@ -1835,6 +1843,34 @@ then press Run.</source>
 </context>
 <context>
     <name>quantscope::MainWindow</name>
+    <message>
+        <source>Open llama.cpp &amp;Imatrix…</source>
+        <translation>打开 llama.cpp 重要性矩阵(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Read llama.cpp&apos;s importance matrix (imatrix.dat or imatrix GGUF): the gguf method&apos;s K-quants with imatrix then take their weights from it instead of a capture</source>
+        <translation>读取 llama.cpp 的重要性矩阵（imatrix.dat 或 imatrix GGUF）：此后 gguf 方法中启用 imatrix 的 K-quants 从中取得权重，而不是从采集中</translation>
+    </message>
+    <message>
+        <source>Unpair Imatri&amp;x</source>
+        <translation>取消重要性矩阵配对(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Open llama.cpp Imatrix</source>
+        <translation>打开 llama.cpp 重要性矩阵</translation>
+    </message>
+    <message>
+        <source>Importance matrices (*.dat *.gguf);;All files (*)</source>
+        <translation>重要性矩阵 (*.dat *.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not read the importance matrix.</source>
+        <translation>无法读取重要性矩阵。</translation>
+    </message>
+    <message>
+        <source>Importance matrix: %1</source>
+        <translation>重要性矩阵：%1</translation>
+    </message>
     <message numerus="yes">
         <source>Quantscope %1; jobs run on %n thread(s)</source>
         <translation>
@@ -2942,6 +2978,10 @@ then press Run.</source>
 </context>
 <context>
     <name>quantscope::NumbersView</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
     <message>
         <source>Could not write “%1”: %2</source>
         <translation>无法写入“%1”：%2</translation>
@@ -4265,16 +4305,16 @@ KL %6，Top-1 %7</translation>
         <translation>AWQ：缩放来自激活和权重（on）、仅激活（off），或各占一半网格</translation>
     </message>
     <message>
-        <source>llama.cpp&apos;s block types Q4_0…Q8_0 and the K-quants Q2_K…Q6_K (ggml&apos;s reference quantizers)</source>
-        <translation>llama.cpp 的块类型 Q4_0…Q8_0 与 K-quants Q2_K…Q6_K（ggml 的参考量化器）</translation>
+        <source>llama.cpp&apos;s block types Q4_0…Q8_0, the K-quants Q2_K…Q6_K and the i-quants IQ1_S…IQ4_XS (ggml&apos;s quantizers)</source>
+        <translation>llama.cpp 的块类型 Q4_0…Q8_0、K-quants Q2_K…Q6_K 与 i-quants IQ1_S…IQ4_XS（ggml 的量化器）</translation>
     </message>
     <message>
-        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 (blocks of 32), q2_k … q6_k (super-blocks of 256)</source>
-        <translation>llama.cpp 的块类型：q4_0 q4_1 q5_0 q5_1 q8_0（32 个一块），q2_k … q6_k（256 个一超块）</translation>
+        <source>llama.cpp&apos;s block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4 (blocks of 32), q2_k … q6_k, tq1_0 tq2_0 and the i-quants iq1_s … iq4_xs (super-blocks of 256)</source>
+        <translation>llama.cpp 的块类型：q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4（32 个一块），q2_k … q6_k、tq1_0 tq2_0 与 i-quants iq1_s … iq4_xs（256 个一超块）</translation>
     </message>
     <message>
-        <source>K-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix)</source>
-        <translation>K-quants：来自配对激活采集的重要性权重（每个输入通道的 x² 均值，llama.cpp 的 imatrix）</translation>
+        <source>K-quants and i-quants: importance weights from the paired capture (per input channel mean x², llama.cpp&apos;s imatrix); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs require it</source>
+        <translation>K-quants 与 i-quants：来自配对采集的重要性权重（每个输入通道的 x² 均值，即 llama.cpp 的 imatrix）；iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs 必须使用</translation>
     </message>
 </context>
 <context>
@@ -4555,6 +4595,128 @@ Paired as the activation of the weights you quantize</source>
     <message>
         <source>System language</source>
         <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::SchemeWords</name>
+    <message>
+        <source>Stored as %1</source>
+        <translation>存储格式：%1</translation>
+    </message>
+</context>
+<context>
+    <name>quantscope::GgmlScheme</name>
+    <message>
+        <source>dense floats</source>
+        <translation>稠密浮点数</translation>
+    </message>
+    <message>
+        <source>dense integers</source>
+        <translation>稠密整数</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 4-bit codes, w = d·(q − 8)</source>
+        <translation>32 个一块，F16 缩放 d，4 位编码，w = d·(q − 8)</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d and min m, 4-bit codes, w = d·q + m</source>
+        <translation>32 个一块，F16 缩放 d 与最小值 m，4 位编码，w = d·q + m</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 5-bit codes, w = d·(q − 16)</source>
+        <translation>32 个一块，F16 缩放 d，5 位编码，w = d·(q − 16)</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d and min m, 5-bit codes, w = d·q + m</source>
+        <translation>32 个一块，F16 缩放 d 与最小值 m，5 位编码，w = d·q + m</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 8-bit signed codes, w = d·q</source>
+        <translation>32 个一块，F16 缩放 d，8 位有符号编码，w = d·q</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F32 scale and sum, 8-bit signed codes (activations only)</source>
+        <translation>32 个一块，F32 缩放与和，8 位有符号编码（仅用于激活）</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 4-bit scales and mins (F16 d, dmin), 2-bit codes</source>
+        <translation>256 个一超块，16 个 16 元子块，4 位缩放与最小值（F16 d、dmin），2 位编码</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 6-bit signed scales (F16 d), 3-bit codes</source>
+        <translation>256 个一超块，16 个 16 元子块，6 位有符号缩放（F16 d），3 位编码</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32, 6-bit scales and mins (F16 d, dmin), 4-bit codes</source>
+        <translation>256 个一超块，8 个 32 元子块，6 位缩放与最小值（F16 d、dmin），4 位编码</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32, 6-bit scales and mins (F16 d, dmin), 5-bit codes</source>
+        <translation>256 个一超块，8 个 32 元子块，6 位缩放与最小值（F16 d、dmin），5 位编码</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16, 8-bit signed scales (F16 d), 6-bit codes</source>
+        <translation>256 个一超块，16 个 16 元子块，8 位有符号缩放（F16 d），6 位编码</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F32 scale, 8-bit signed codes (activations only)</source>
+        <translation>256 个一超块，F32 缩放，8 位有符号编码（仅用于激活）</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit scales, 8-value E8-lattice codes (256 points) + 7-bit sign patterns; 2.06 bits per weight</source>
+        <translation>256 个一超块，8 个 32 元子块，4 位缩放，8 值 E8 格编码（256 点）+ 7 位符号模式；每权重 2.06 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 4-bit scales, 9-bit E8-lattice codes (512 points) + 7-bit signs; 2.31 bits per weight</source>
+        <translation>256 个一超块，16 个 16 元子块，4 位缩放，9 位 E8 格编码（512 点）+ 7 位符号；每权重 2.31 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 4-bit scales, 10-bit lattice codes (1024 points), explicit sign bits; 2.5 bits per weight</source>
+        <translation>256 个一超块，16 个 16 元子块，4 位缩放，10 位格编码（1024 点），独立符号位；每权重 2.5 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit scales, 4-value lattice codes (256 points) + 7-bit signs; 3.06 bits per weight</source>
+        <translation>256 个一超块，8 个 32 元子块，4 位缩放，4 值格编码（256 点）+ 7 位符号；每权重 3.06 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 4-bit odd scales, 9-bit 4-value lattice codes (512 points), explicit sign bits; 3.44 bits per weight</source>
+        <translation>256 个一超块，8 个 32 元子块，4 位奇数缩放，4 值格的 9 位编码（512 点），独立符号位；每权重 3.44 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 3-bit odd scales and a ±1/8 shift, 11-bit ternary-lattice codes (2048 points); 1.56 bits per weight</source>
+        <translation>256 个一超块，8 个 32 元子块，3 位奇数缩放与 ±1/8 偏移，三值格的 11 位编码（2048 点）；每权重 1.56 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 16 sub-blocks of 16 with 3-bit odd scales (F16 d split over their high bits), ±1/8 shift per 8, 11-bit ternary-lattice codes; 1.75 bits per weight</source>
+        <translation>256 个一超块，16 个 16 元子块，3 位奇数缩放（F16 d 分布在其高位），每 8 个 ±1/8 偏移，三值格的 11 位编码；每权重 1.75 位</translation>
+    </message>
+    <message>
+        <source>blocks of 32, F16 scale d, 4-bit indexes into a 16-value non-linear table</source>
+        <translation>32 个一块，F16 缩放 d，4 位索引指向 16 值非线性表</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, 8 sub-blocks of 32 with 6-bit signed scales, 4-bit indexes into a 16-value non-linear table; 4.25 bits per weight</source>
+        <translation>256 个一超块，8 个 32 元子块，6 位有符号缩放，4 位索引指向 16 值非线性表；每权重 4.25 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F16 scale, ternary codes {−1, 0, 1} packed 5 per byte (base 3); 1.69 bits per weight</source>
+        <translation>256 个一超块，F16 缩放，三值编码 {−1, 0, 1}，每字节打包 5 个（三进制）；每权重 1.69 位</translation>
+    </message>
+    <message>
+        <source>super-blocks of 256, F16 scale, ternary codes {−1, 0, 1} in 2 bits; 2.06 bits per weight</source>
+        <translation>256 个一超块，F16 缩放，三值编码 {−1, 0, 1}，占 2 位；每权重 2.06 位</translation>
+    </message>
+    <message>
+        <source>blocks of 32, E8M0 scale, FP4 E2M1 codes (ggml: low nibbles elements 0–15, high 16–31; OCP MX packs element pairs)</source>
+        <translation>32 个一块，E8M0 缩放，FP4 E2M1 编码（ggml：低半字节为元素 0–15，高半字节为 16–31；OCP MX 按元素对打包）</translation>
+    </message>
+    <message>
+        <source>blocks of 64 as 4 sub-blocks of 16, UE4M3 scale each, FP4 E2M1 codes (ggml: no per-tensor FP32 scale; low nibbles elements 0–7, high 8–15 of each 16)</source>
+        <translation>64 个一块，分为 4 个 16 元子块，各一个 UE4M3 缩放，FP4 E2M1 编码（ggml：无逐张量 FP32 缩放；每 16 个中低半字节为元素 0–7，高半字节为 8–15）</translation>
+    </message>
+    <message>
+        <source>blocks of 128, F16 scale, 1-bit codes</source>
+        <translation>128 个一块，F16 缩放，1 位编码</translation>
     </message>
 </context>
 </TS>

@@ -108,6 +108,8 @@ struct QuantizerOptions {
     std::optional<std::string> method;
     std::optional<std::string> specFile;
     std::vector<GivenSpecFlag> given;
+    /// `--imatrix FILE`: llama.cpp's importance matrix for the gguf method (quantize reads it).
+    std::optional<std::string> imatrixFile;
     /// True when --method, --spec or any schema option was given.
     bool any() const { return method || specFile || !given.empty(); }
     /// The spec before the options: the --spec file (or an empty object) with --method set;

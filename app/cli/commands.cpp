@@ -197,6 +197,29 @@ void addQuantizerOptions(CLI::App *cmd, QuantizerOptions &o)
         ->group(group);
     for (const SpecFlag &f : specFlags()) {
         const std::string name = f.name; // an alias is an option of its own (specFlags())
+        if (f.kind == "bool" && name == "--imatrix") {
+            // gguf's `imatrix`, with an optional value: llama.cpp's imatrix file to take the
+            // weights from (without one they come from the paired --capture).
+            cmd->add_option_function<std::string>(
+                   name,
+                   [&o, name](const std::string &v) {
+                       o.given.push_back({name, "", false});
+                       if (v != "true") // CLI11's value of an option given without one
+                           o.imatrixFile = v;
+                   },
+                   f.help() + "; with FILE (llama.cpp's imatrix.dat or imatrix GGUF) the weights come from it")
+                ->expected(0, 1)
+                ->type_name("[FILE]")
+                ->group(group);
+            cmd->add_flag_callback(
+                   f.negName,
+                   [&o, name] {
+                       o.given.push_back({name, "", true});
+                   },
+                   "the opposite of " + f.name)
+                ->group(group);
+            continue;
+        }
         if (f.kind == "bool") {
             cmd->add_flag_callback(
                    name,

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "export/gguf_export.h"
 #include "io/capture.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
@@ -90,6 +91,18 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
         checkCaptureShape(*request.capture, moduleOfWeight(*tensorName),
                           matrixShape(weights.read(*tensorName).shape()));
     }
+    if (o.quantizer.imatrixFile) {
+        // llama.cpp's importance matrix: the tensor's entry is found (and its length checked)
+        // here, before any work; the job takes the weights from it in place of a capture's.
+        if (!std::holds_alternative<GgufQuantSpec>(spec))
+            throw UsageError("--imatrix FILE gives llama.cpp's importance weights to --method gguf (K-quants); "
+                             "method " +
+                             methodName + " does not take them");
+        const auto im = std::make_shared<const Imatrix>(loadImatrix(*o.quantizer.imatrixFile));
+        const Checkpoint &ck = weights.checkpoint();
+        (void)importanceOf(*im, ck, *tensorName, matrixView(weights.read(*tensorName).shape()).second);
+        request.importance = [im, &ck](const std::string &t, std::int64_t k) { return importanceOf(*im, ck, t, k); };
+    }
     request.specs = {JobSpec::typed(methodOf(spec), spec)};
     const QuantizeJobResult result = runCliJob(weights, *tensorName, std::move(request), quiet);
     const QuantizeOutcome &run = result.outcomes.front();
@@ -116,6 +129,8 @@ int runQuantize(const QuantizeArgs &o, const CommonOptions &common)
         out["metrics"]["output_error"] = outputErrorJson(*run.outputError);
         out["capture"] = *o.capture;
     }
+    if (o.quantizer.imatrixFile)
+        out["imatrix"] = *o.quantizer.imatrixFile;
     out["stats_in"] = statsJson(m.statsIn);
     out["stats_out"] = statsJson(m.statsOut);
     out["histogram"] = histogramsJson(m);

@@ -71,6 +71,8 @@ int runSpectrum(const SpectrumArgs &o, const CommonOptions &common)
                 ++it;
             }
     }
+    if (quantizer.imatrixFile)
+        throw UsageError("--imatrix FILE (llama.cpp's importance matrix) is read by quantize and sweep, not spectrum");
     if (!quantized && !quantizer.given.empty())
         throw UsageError(quantizer.given.front().name + " is a quantizer option: give --method (or --spec) with it");
     std::optional<QuantSpec> typed;

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "export/gguf_export.h"
 #include "io/checkpoint.h"
 #include "io/weight_reader.h"
 #include "progress.h"
@@ -36,7 +37,7 @@ std::vector<std::string> splitList(const std::string &opt, const std::string &te
 
 struct SweepArgs {
     std::string path;
-    std::optional<std::string> tensorName, formats, groups, axes, hadamard;
+    std::optional<std::string> tensorName, formats, groups, axes, hadamard, imatrix;
     bool noHadamard = false;
 };
 
@@ -75,6 +76,15 @@ int runSweep(const SweepArgs &a, const CommonOptions &common)
     formatSweepGrid(o); // refuses unknown formats before reading anything
     const WeightReader weights = openWeights(pos[0], rd, *tensorName);
     const Tensor w = weights.read(*tensorName);
+    std::shared_ptr<const Imatrix> im;
+    if (a.imatrix) {
+        // llama.cpp's importance matrix for the K-quant points: the tensor's entry checked here.
+        im = std::make_shared<const Imatrix>(loadImatrix(*a.imatrix));
+        (void)importanceOf(*im, weights.checkpoint(), *tensorName, matrixView(w.shape()).second);
+        o.importance = [&im, &weights](const std::string &t, std::int64_t k) {
+            return importanceOf(*im, weights.checkpoint(), t, k);
+        };
+    }
     ProgressLine line(quiet);
     const CancelToken cancel;
     const FormatSweep s = runFormatSweep(w, *tensorName, o, cancel, line.callback());
@@ -117,6 +127,9 @@ void addSweepCommand(Commands &c)
     cmd->add_option("--axes", o->axes, "grouping axes, 0 and/or 1")->type_name("LIST");
     cmd->add_option("--hadamard", o->hadamard, "the Walsh–Hadamard block of the rotated variants")->type_name("D");
     cmd->add_flag("--no-hadamard", o->noHadamard, "no rotated variants");
+    cmd->add_option("--imatrix", o->imatrix,
+                    "llama.cpp's importance matrix (imatrix.dat or imatrix GGUF) for the K-quant formats")
+        ->type_name("FILE");
     c.addCommon(cmd, kJson | kQuiet | kDevice | kLenient);
     cmd->footer("Example:\n  quantscope-cli sweep demo/ --tensor model.layers.0.mlp.down_proj.weight --formats "
                 "int4,fp8,nvfp4 --json");

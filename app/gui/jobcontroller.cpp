@@ -151,7 +151,8 @@ bool JobController::start(bool onlyMissing)
     request.symlog = m_panel->symlog();
     request.threads = poolThreads();
     request.activation = m_loads->activation().toStdString();
-    request.capture = m_loads->capture(); // each paired module's output-aware error
+    request.capture = m_loads->capture();       // each paired module's output-aware error
+    request.importance = m_loads->importance(); // llama.cpp's imatrix for the gguf method
     request.spectrum = m_spectrum;
     TensorSource source = m_loads->tensorSource();
 

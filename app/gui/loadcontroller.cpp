@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "loadcontroller.h"
 
+#include "export/gguf_export.h"
 #include "io/checkpoint.h"
 #include "logview.h"
 #include "quantizerpanel.h"
@@ -107,6 +108,11 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
         emit captureChanged();
     }
     ++m_currentCaptureLoad; // a capture still being opened was for the previous checkpoint
+    if (m_imatrix) {        // so does the importance matrix
+        m_imatrix.reset();
+        m_imatrixPath.clear();
+        emit imatrixChanged();
+    }
     if (restore) {
         if (!restore->capture.isEmpty())
             startCapture(restore->capture, false);
@@ -220,6 +226,43 @@ void LoadController::openCapture(const QString &path)
         return;
     }
     startCapture(path, false);
+}
+
+QString LoadController::openImatrix(const QString &path)
+{
+    try {
+        m_imatrix = std::make_shared<const Imatrix>(loadImatrix(path.toStdString()));
+    } catch (const std::exception &e) {
+        const QString error = QString::fromStdString(e.what());
+        m_log->append(LogView::Severity::Error, tr("Could not read the importance matrix: %1").arg(error));
+        return error;
+    }
+    m_imatrixPath = path;
+    m_log->append(LogView::Severity::Info,
+                  tr("Importance matrix %1 read (%2 entries): the gguf method's K-quants with imatrix take their "
+                     "weights from it")
+                      .arg(QDir::toNativeSeparators(path))
+                      .arg(m_imatrix->weights.size()));
+    emit imatrixChanged();
+    return {};
+}
+
+void LoadController::clearImatrix()
+{
+    if (!m_imatrix)
+        return;
+    m_imatrix.reset();
+    m_imatrixPath.clear();
+    emit imatrixChanged();
+}
+
+std::function<std::vector<float>(const std::string &, std::int64_t)> LoadController::importance() const
+{
+    if (!m_imatrix || !m_checkpoint)
+        return {};
+    return [im = m_imatrix, ck = m_checkpoint](const std::string &tensor, std::int64_t k) {
+        return importanceOf(*im, *ck, tensor, k);
+    };
 }
 
 void LoadController::clearCapture()

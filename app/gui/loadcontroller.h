@@ -22,6 +22,7 @@ namespace quantscope {
 
 class Checkpoint;
 struct Detection;
+struct Imatrix;
 class LogView;
 class QuantizerPanel;
 class TensorBrowser;
@@ -56,6 +57,14 @@ public:
     void openCapture(const QString &path);
     /// Unpairs the capture.
     void clearCapture();
+    /// Reads llama.cpp's importance matrix (imatrix.dat or imatrix GGUF) for the gguf method's
+    /// `imatrix`: every quantize job then takes a tensor's weights from it in place of the
+    /// capture's. Returns "" when read, else the error (naming the file).
+    QString openImatrix(const QString &path);
+    void clearImatrix();
+    /// The job's reader of the importance matrix (empty when none): QuantizeJobRequest::importance.
+    std::function<std::vector<float>(const std::string &, std::int64_t)> importance() const;
+    const QString &imatrixPath() const noexcept { return m_imatrixPath; }
 
     /// True while a checkpoint or an activation file is being opened.
     bool isLoading() const noexcept { return m_loadsRunning > 0; }
@@ -98,6 +107,8 @@ signals:
     void captureChanged();
     /// The user opened a capture and it paired (for the recent files).
     void captureOpened(const QString &path);
+    /// The importance matrix was read, replaced or dropped (with its checkpoint).
+    void imatrixChanged();
 
 private:
     void apply(const OpenResult &result, const std::optional<Restore> &restore);
@@ -126,6 +137,8 @@ private:
     QString m_capturePath;
     CapturePairing m_capturePairing;
     int m_captureWeights = 0;
+    std::shared_ptr<const Imatrix> m_imatrix;
+    QString m_imatrixPath;
 
     /// Id of the newest load of each kind; a finished load with another id is stale.
     quint64 m_currentLoad = 0;

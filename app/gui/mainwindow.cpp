@@ -377,6 +377,7 @@ void MainWindow::createMenus()
     file->addAction(m_openActivationAction);
     file->addAction(m_openCaptureAction);
     file->addAction(m_clearCaptureAction);
+    createGgufActions(file);
     file->addAction(m_kv->openAction());
     file->addSeparator();
     file->addAction(m_quitAction);

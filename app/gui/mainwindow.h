@@ -172,6 +172,9 @@ private:
     void showUserGuide();
     void openActivationDialog();
     void openCaptureDialog();
+    /// File ▸ Open llama.cpp Imatrix… / Unpair Imatrix, and the stored GGUF schemes in words for
+    /// the Distribution and Numbers views (mainwindow_share.cpp).
+    void createGgufActions(QMenu *file);
     void showAbout();
 
     // Views and docks.

@@ -18,6 +18,7 @@
 #include "overviewmodel.h"
 #include "overviewview.h"
 #include "quantizerpanel.h"
+#include "schemewords.h"
 #include "spectrumview.h"
 #include "sessioncontroller.h"
 #include "util/error.h"
@@ -316,6 +317,38 @@ void MainWindow::openCaptureDialog()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openCapture);
     dialog->open();
+}
+
+void MainWindow::createGgufActions(QMenu *file)
+{
+    auto *open = file->addAction(tr("Open llama.cpp &Imatrix…"));
+    open->setStatusTip(tr("Read llama.cpp's importance matrix (imatrix.dat or imatrix GGUF): the gguf method's "
+                          "K-quants with imatrix then take their weights from it instead of a capture"));
+    auto *clear = file->addAction(tr("Unpair Imatri&x"));
+    clear->setEnabled(false);
+    connect(clear, &QAction::triggered, m_loads, &LoadController::clearImatrix);
+    connect(m_loads, &LoadController::imatrixChanged, this,
+            [this, clear] { clear->setEnabled(!m_loads->imatrixPath().isEmpty()); });
+    connect(open, &QAction::triggered, this, [this] {
+        QSettings settings;
+        auto *dialog = new QFileDialog(this, tr("Open llama.cpp Imatrix"), settings.value(lastOpenDirKey()).toString(),
+                                       tr("Importance matrices (*.dat *.gguf);;All files (*)"));
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+            if (const QString error = m_loads->openImatrix(path); !error.isEmpty())
+                showError(tr("Open llama.cpp Imatrix"), tr("Could not read the importance matrix."), error);
+            else
+                showStatus(tr("Importance matrix: %1").arg(QDir::toNativeSeparators(path)));
+        });
+        dialog->open();
+    });
+    // A GGUF tensor's stored type in words under its name in Distribution and Numbers.
+    connect(m_loads, &LoadController::documentOpened, this, [this] {
+        const auto schemes = schemewords::storedSchemes(m_loads->checkpoint());
+        m_distribution->setStoredSchemes(schemes);
+        m_numbers->setStoredSchemes(schemes);
+    });
 }
 
 } // namespace quantscope

@@ -39,7 +39,7 @@ std::pair<std::string, int> splitFormat(const std::string &f)
     }
     throw UnsupportedError("unknown sweep format '" + f +
                            "' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k "
-                           "iq3_s iq4_nl iq4_xs)");
+                           "tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 is the OCP one)");
 }
 
 std::string familyOf(const std::string &kind, int bits)
@@ -94,8 +94,12 @@ std::vector<FormatSweepPoint> formatSweepGrid(const FormatSweepOptions &o)
             }
             if (kind == "gguf") { // its own block size: no group loop
                 const ggml::Type t = *ggml::typeFromName(f);
-                add({{"method", "gguf"}, {"type", f}}, ggml::typeInfo(static_cast<std::uint32_t>(t))->blockSize, -1);
-                out.back().family = "GGUF " + std::string(ggml::typeName(t)) + (rot ? " + H" : "");
+                nlohmann::json spec{{"method", "gguf"}, {"type", f}};
+                if (o.importance && !rot && ggml::isKQuant(t))
+                    spec["imatrix"] = true;
+                add(spec, ggml::typeInfo(static_cast<std::uint32_t>(t))->blockSize, -1);
+                out.back().family = "GGUF " + std::string(ggml::typeName(t)) +
+                                    (spec.value("imatrix", false) ? " + imatrix" : "") + (rot ? " + H" : "");
                 continue;
             }
             for (const std::int64_t g : o.groups) {
@@ -143,6 +147,9 @@ FormatSweep runFormatSweep(const Tensor &w, const std::string &name, const Forma
     s.kurtosis = kurtosisOf(w);
     s.kurtosisRotated = std::numeric_limits<double>::quiet_NaN();
     std::vector<FormatSweepPoint> grid = formatSweepGrid(options);
+    if (options.importance && options.hadamard)
+        s.notes.push_back("importance weights (imatrix) for the unrotated K-quant points only: they weight the "
+                          "original input channels");
     const std::int64_t N = w.shape()[0], K = w.shape()[1];
     std::optional<Tensor> rotated;
     if (options.hadamard) {
@@ -164,6 +171,8 @@ FormatSweep runFormatSweep(const Tensor &w, const std::string &name, const Forma
         req.device = options.device;
         req.threads = options.threads;
         req.profileChannels = false;
+        if (!onRotated)
+            req.importance = options.importance;
         std::vector<std::size_t> index;
         for (std::size_t i = 0; i < grid.size(); ++i) {
             const bool wantsRotated = grid[i].hadamard && grid[i].format != "constopt";

@@ -14,6 +14,7 @@
 /// since the rotation is orthonormal and its own inverse. Rotated points need d | K (d a power
 /// of two); otherwise they are left out and a note says why.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct FormatSweepOptions {
     std::int64_t hadamardBlock = 128; ///< d
     DeviceChoice device = DeviceChoice::Auto;
     int threads = 0;
+    /// llama.cpp's importance matrix (`sweep --imatrix`; QuantizeJobRequest::importance): the
+    /// unrotated K-quant points run with `imatrix` and these weights (the rotated ones without:
+    /// the weights belong to the unrotated input channels).
+    std::function<std::vector<float>(const std::string &tensor, std::int64_t k)> importance;
 };
 
 /// One point of the grid.

@@ -244,6 +244,30 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
             }
         }
 
+        // llama.cpp's imatrix for the gguf method's importance weights, in place of the capture's.
+        std::shared_ptr<const Calibration> importance;
+        std::string importanceError;
+        const auto wantsImatrix = [](const JobSpec &s) {
+            const auto *g = s.spec ? std::get_if<GgufQuantSpec>(&*s.spec) : nullptr;
+            return g != nullptr && g->imatrix;
+        };
+        if (request.importance && std::any_of(specs.begin(), specs.end(), wantsImatrix)) {
+            try {
+                const std::int64_t k = matrixView(item.tensor.shape()).second;
+                const std::vector<float> w = request.importance(item.name, k);
+                auto c = std::make_shared<Calibration>();
+                c->module = item.name;
+                c->source = "imatrix";
+                c->k = k;
+                c->gramDiag.assign(w.begin(), w.end()); // FP32 → FP64 → FP32: exact
+                importance = std::move(c);
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const std::exception &e) {
+                importanceError = messageOf(e);
+            }
+        }
+
         UploadCache uploads; // the tensor goes to a device once for all configurations
         // The output-aware error where the run ran (uploads.backend): G uploaded once per tensor
         // and backend, tr(W G Wᵀ) once; the CPU's FP64 computation with a note when the device
@@ -317,6 +341,11 @@ QuantizeJobResult runQuantizeJob(const QuantizeJobRequest &request, const Tensor
                 ro.quantize.threads = request.threads;
                 ro.quantize.tensorName = item.name;
                 ro.quantize.calibration = calibration;
+                if (request.importance && wantsImatrix(config)) {
+                    if (!importance)
+                        throw UnsupportedError(importanceError);
+                    ro.quantize.calibration = importance;
+                }
                 ro.uploads = &uploads;
                 // Ŵ only where something reads it (kept results, the residual's spectrum): a GPU
                 // then skips downloading it (the metrics are fused on the device either way).

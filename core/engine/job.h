@@ -55,6 +55,11 @@ struct QuantizeJobRequest {
     /// gets its output-aware error (metrics/output_error.h); a module the capture lacks or whose
     /// shape disagrees gets a note in its profile.
     std::shared_ptr<const Capture> capture;
+    /// llama.cpp's importance matrix (quantize / sweep --imatrix, the window's File menu): the
+    /// gguf method's `imatrix` takes a tensor's weights from here instead of from `capture`.
+    /// Called with the tensor's name and its K; returns K weights, or throws naming the file and
+    /// the tensor (that tensor's gguf imatrix runs then fail with that message).
+    std::function<std::vector<float>(const std::string &tensor, std::int64_t k)> importance;
 };
 
 /// Where the job gets its tensors. Called on the worker thread; throws like Checkpoint::tensor.

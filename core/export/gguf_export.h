@@ -44,6 +44,19 @@ struct Imatrix {
 /// counts of zero), IoError when the file cannot be read.
 Imatrix loadImatrix(const std::filesystem::path &path, const GgufFile &model);
 
+class Checkpoint;
+
+/// llama.cpp's importance matrix alone — imatrix.dat or an imatrix GGUF — for `quantize` and
+/// `sweep --imatrix` and the window. A capture is refused here (it pairs through --capture).
+Imatrix loadImatrix(const std::filesystem::path &path);
+
+/// The importance weights of `tensor` of `ck` whose rows hold `k` values: the entry of its GGUF
+/// name — the name itself, or the GGUF name of an HF name (by the GGUF file's architecture, or
+/// the llama family's names for a Hugging Face checkpoint). Throws UnsupportedError naming the
+/// file and the tensor when the file has no entry (the names looked up listed) or the entry
+/// holds another number of weights than k.
+std::vector<float> importanceOf(const Imatrix &im, const Checkpoint &ck, const std::string &tensor, std::int64_t k);
+
 struct Recipe;
 
 struct GgufExportOptions {

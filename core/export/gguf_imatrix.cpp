@@ -12,6 +12,7 @@
 
 #include "ggml/ggml_names.h"
 #include "io/capture.h"
+#include "io/checkpoint.h"
 #include "io/gguf.h"
 #include "io/mapped_file.h"
 #include "util/error.h"
@@ -181,6 +182,43 @@ Imatrix loadCapture(const std::filesystem::path &path, const GgufFile &model)
 }
 
 } // namespace
+
+Imatrix loadImatrix(const std::filesystem::path &path)
+{
+    if (GgufFile::hasMagic(path))
+        return loadGgufImatrix(GgufFile::open(path));
+    if (isCaptureFile(path))
+        throw UnsupportedError("'" + path.string() +
+                               "' is a Quantscope capture, not llama.cpp's imatrix: pair it with --capture (and "
+                               "imatrix=true in the gguf spec)");
+    return loadLegacy(path);
+}
+
+std::vector<float> importanceOf(const Imatrix &im, const Checkpoint &ck, const std::string &tensor, std::int64_t k)
+{
+    std::vector<std::string> names{tensor};
+    const GgufFile *g = ck.gguf();
+    const std::string gguf = ggml::ggufName(g ? g->architecture() : std::string("llama"), tensor);
+    if (!gguf.empty() && gguf != tensor)
+        names.push_back(gguf);
+    for (const std::string &n : names) {
+        const auto it = im.weights.find(n);
+        if (it == im.weights.end())
+            continue;
+        if (static_cast<std::int64_t>(it->second.size()) != k)
+            throw UnsupportedError("the importance matrix holds " + std::to_string(it->second.size()) +
+                                       " weights for '" + n + "', the tensor's rows have " + std::to_string(k) +
+                                       " columns",
+                                   Location{im.file, tensor, {}});
+        return it->second;
+    }
+    std::string tried;
+    for (const std::string &n : names)
+        tried += (tried.empty() ? "'" : ", '") + n + "'";
+    throw UnsupportedError("the importance matrix has no entry for this tensor (looked up as " + tried + " among its " +
+                               std::to_string(im.weights.size()) + " entries)",
+                           Location{im.file, tensor, {}});
+}
 
 Imatrix loadImatrix(const std::filesystem::path &path, const GgufFile &model)
 {

@@ -42,6 +42,13 @@ QS_HD inline float absf(float f)
 /// The block types by their ggml ids (ggml_types.h Type), as plain ints for device code.
 enum : int { kQ4_0 = 2, kQ4_1 = 3, kQ5_0 = 6, kQ5_1 = 7, kQ8_0 = 8, kQ2_K = 10, kQ3_K, kQ4_K, kQ5_K, kQ6_K };
 
+/// Whether `t` is one of the types this header (and so the GPU kernels) quantizes: the legacy
+/// Q4_0 … Q8_0 and the K-quants Q2_K … Q6_K. The i-quants, TQ1_0, TQ2_0 and MXFP4 are the host's.
+QS_HD constexpr bool perBlockType(int t)
+{
+    return t == kQ4_0 || t == kQ4_1 || t == kQ5_0 || t == kQ5_1 || t == kQ8_0 || (t >= kQ2_K && t <= kQ6_K);
+}
+
 QS_HD constexpr bool isLegacy(int t)
 {
     return t == kQ4_0 || t == kQ4_1 || t == kQ5_0 || t == kQ5_1 || t == kQ8_0;

@@ -64,7 +64,7 @@ bool requiresImportance(Type t) noexcept
 bool quantizes(Type t) noexcept
 {
     return t == Type::Q4_0 || t == Type::Q4_1 || t == Type::Q5_0 || t == Type::Q5_1 || t == Type::Q8_0 || isKQuant(t) ||
-           isIQuant(t);
+           isIQuant(t) || smallquants::quantizes(t);
 }
 
 std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, std::int64_t cols,
@@ -73,7 +73,7 @@ std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, s
     if (!quantizes(t))
         throw UnsupportedError("quantizing to the ggml type " + std::string(typeName(t)) +
                                " is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, "
-                               "iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs are)");
+                               "iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4 are)");
     const TypeInfo *info = typeInfo(static_cast<std::uint32_t>(t));
     const std::int64_t bs = info->blockSize, ts = info->typeSize;
     if (cols % bs != 0)
@@ -97,6 +97,10 @@ std::vector<std::byte> quantizeRows(Type t, const float *x, std::int64_t rows, s
         return out;
     }
     const std::int64_t nblocks = rows * (cols / bs);
+    if (smallquants::quantizes(t)) {
+        smallquants::quantize(t, x, out.data(), nblocks);
+        return out;
+    }
     for (std::int64_t b = 0; b < nblocks; ++b)
         quantizeBlock(t, x + b * bs, reinterpret_cast<unsigned char *>(out.data()) + b * ts);
     return out;

@@ -5,8 +5,9 @@
 /// equal `gguf.quants.quantize` byte for byte (which equals ggml's quantize_row_*_ref), and the
 /// K-quants Q2_K … Q6_K with their search for scales and mins, without an importance matrix
 /// (ggml's quantize_row_q*_K_ref) or with one (quantize_row_q*_K_impl), ggml's own code
-/// (ggml_kquants.cpp), and the i-quants IQ1_S … IQ4_XS (ggml's quantize_iq*, with their lattice
-/// searches; ggml_iquants.inc). The operation order: docs/numerics.md "GGUF block types".
+/// (ggml_kquants.cpp), the i-quants IQ1_S … IQ4_XS (ggml's quantize_iq*, with their lattice
+/// searches; ggml_iquants.inc), and the ternary TQ1_0, TQ2_0 and ggml's MXFP4 as
+/// gguf.quants.quantize (ggml_tq_mxfp4.cpp). The operation order: docs/numerics.md "GGUF block types".
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -45,5 +46,12 @@ namespace iquants {
 /// ggml's quantize_iq* into `dst` (its lattice tables built once, thread-safe).
 void quantize(Type t, const float *src, void *dst, std::int64_t nrow, std::int64_t n_per_row, const float *weights);
 } // namespace iquants
+
+namespace smallquants {
+/// TQ1_0, TQ2_0, MXFP4 (ggml's quantize_row_tq1_0_ref / tq2_0_ref / mxfp4_ref).
+bool quantizes(Type t) noexcept;
+/// `nblocks` consecutive blocks of `t` from `x` into `dst`.
+void quantize(Type t, const float *x, void *dst, std::int64_t nblocks);
+} // namespace smallquants
 
 } // namespace quantscope::ggml

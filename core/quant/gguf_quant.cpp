@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace quantscope {
 
@@ -15,7 +16,7 @@ namespace {
 
 const std::vector<std::string> kTypes{"q4_0",  "q4_1",    "q5_0",  "q5_1",   "q8_0",  "q2_k",    "q3_k",
                                       "q4_k",  "q5_k",    "q6_k",  "iq1_s",  "iq1_m", "iq2_xxs", "iq2_xs",
-                                      "iq2_s", "iq3_xxs", "iq3_s", "iq4_nl", "iq4_xs"};
+                                      "iq2_s", "iq3_xxs", "iq3_s", "iq4_nl", "iq4_xs", "tq1_0",   "tq2_0", "mxfp4"};
 
 std::string lower(std::string_view s)
 {
@@ -30,8 +31,8 @@ std::string lower(std::string_view s)
 std::vector<SpecField> GgufQuantSpec::fields()
 {
     return {{"type", "enum", kTypes, 0, 0,
-             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl (blocks of 32), q2_k … q6_k and the "
-             "i-quants iq1_s … iq4_xs (super-blocks of 256)"},
+             "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4 (blocks of 32), q2_k … q6_k, "
+             "tq1_0 tq2_0 and the i-quants iq1_s … iq4_xs (super-blocks of 256)"},
             {"imatrix",
              "bool",
              {},
@@ -43,15 +44,14 @@ std::vector<SpecField> GgufQuantSpec::fields()
 
 void GgufQuantSpec::validate() const
 {
-    if (imatrix && (type == ggml::Type::Q4_0 || type == ggml::Type::Q4_1 || type == ggml::Type::Q5_0 ||
-                    type == ggml::Type::Q5_1 || type == ggml::Type::Q8_0))
+    if (imatrix && !ggml::takesImportance(type))
         throw UnsupportedError("gguf: imatrix applies to the K-quants (q2_k … q6_k) and i-quants; " +
                                std::string(ggml::typeName(type)) + " has no importance-weighted search");
     if (!ggml::quantizes(type))
         throw UnsupportedError("gguf: the type " + std::string(ggml::typeName(type)) +
                                " is not quantized here (one of " +
                                "q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s "
-                               "iq4_nl iq4_xs)");
+                               "iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)");
     if (!imatrix && ggml::requiresImportance(type))
         throw UnsupportedError("gguf: " + lower(ggml::typeName(type)) +
                                " needs an importance matrix, as llama.cpp's llama-quantize does (\"this quantization "
@@ -146,16 +146,24 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     q.blockBytes = blocks.size();
     q.scales.resize(nblocks);
     // Each block's (super-)block scale d: the F16 at offset 0, except Q2_K (80), Q3_K (108), Q6_K
-    // (208) and IQ1_M (its four nibbles in the tops of the four uint16 scales at 48).
-    const std::size_t dAt = static_cast<std::size_t>(ggml::blockmath::scaleOffset(static_cast<int>(m_spec.type)));
+    // (208), TQ1_0 (52), TQ2_0 (64) and IQ1_M (its four nibbles in the tops of the four uint16
+    // scales at 48); MXFP4's is the E8M0 byte at 0, kept as 2^(e − 127).
+    const ggml::Type t = m_spec.type;
+    const std::size_t dAt = t == ggml::Type::TQ1_0   ? 52
+                            : t == ggml::Type::TQ2_0 ? 64
+                                                     : static_cast<std::size_t>(ggml::blockmath::scaleOffset(static_cast<int>(t)));
     const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
+    if (t == ggml::Type::MXFP4)
+        q.scaleDtype = DType::F8_E8M0;
     for (std::size_t i = 0; i < nblocks; ++i) {
         const unsigned char *p = b + i * static_cast<std::size_t>(info->typeSize) + dAt;
-        if (m_spec.type == ggml::Type::IQ1_M) {
+        if (t == ggml::Type::IQ1_M) {
             std::uint16_t d = 0;
             for (int k = 0; k < 4; ++k)
                 d = static_cast<std::uint16_t>(d | (((p[48 + 2 * k + 1] >> 4) & 0xF) << (4 * k)));
             q.scales[i] = ggml::halfToFloat(d);
+        } else if (t == ggml::Type::MXFP4) {
+            q.scales[i] = std::ldexp(1.0f, static_cast<int>(p[0]) - 127);
         } else {
             q.scales[i] = ggml::blockmath::f16At(p);
         }

@@ -3,14 +3,16 @@
 /// \file gguf_quant.h
 /// llama.cpp's block quantizers as an engine method, `gguf` (docs/numerics.md "GGUF block
 /// types"): `{"method": "gguf", "type": "q4_k"}` quantizes each row of the [rows, K] view along K
-/// into ggml blocks (ggml/ggml_quantize.h: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 as gguf.quants.quantize,
-/// Q2_K … Q6_K as ggml's quantize_row_q*_K_ref) and decodes them back with ggml's dequantize
-/// (ggml/ggml_types.h). K must be a whole number of blocks (32, or 256 for the K-quants).
+/// into ggml blocks (ggml/ggml_quantize.h: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, TQ1_0, TQ2_0, MXFP4 as
+/// gguf.quants.quantize, Q2_K … Q6_K as ggml's quantize_row_q*_K_ref) and decodes them back with
+/// ggml's dequantize (ggml/ggml_types.h). K must be a whole number of blocks (32, or 256 for the
+/// K-quants and the ternary types).
 ///
-/// The result keeps Ŵ, the block scale d of each block as its scales (F16, group = the block),
+/// The result keeps Ŵ, the block scale d of each block as its scales (F16, MXFP4's E8M0; group =
+/// the block),
 /// and the stored size of the blocks in `blockBytes` (bits per element = 8 · bytes / elements:
 /// Q4_0 4.5, Q4_1 5, Q5_0 5.5, Q5_1 6, Q8_0 8.5, Q2_K 2.625, Q3_K 3.4375, Q4_K 4.5, Q5_K 5.5,
-/// Q6_K 6.5625); the packed codes are not unpacked into `codes`.
+/// Q6_K 6.5625, TQ1_0 1.6875, TQ2_0 2.0625, MXFP4 4.25); the packed codes are not unpacked into `codes`.
 #include "ggml/ggml_types.h"
 #include "quant/quantizer.h"
 

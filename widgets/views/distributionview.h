@@ -7,6 +7,7 @@
 #include "results/results.h"
 #include "results/weight_preview.h"
 
+#include <QHash>
 #include <QSet>
 #include <QWidget>
 #include <memory>
@@ -45,6 +46,11 @@ public:
     /// newcomer sees the tensor at once, before any run). Null clears.
     void setPreview(std::shared_ptr<const WeightPreview> preview);
     const WeightPreview *preview() const { return m_preview.get(); }
+    /// The stored scheme in words of each tensor of a GGUF file ("Stored as Q4_K: super-blocks
+    /// of 256, …", schemewords::storedSchemes), shown under the selected tensor's name.
+    void setStoredSchemes(QHash<QString, QString> schemes);
+    /// The summary's text (the tensor, its stored scheme, each configuration's numbers).
+    QString summaryText() const;
 
     HistogramPlot *histogramPlot() const { return m_histogram; }
     ErrorHistogramPlot *errorPlot() const { return m_error; }
@@ -65,6 +71,7 @@ private:
     std::shared_ptr<const QuantizeJobResult> m_results;
     QSet<QString> m_stale;
     std::shared_ptr<const WeightPreview> m_preview;
+    QHash<QString, QString> m_schemes;
     QComboBox *m_tensor = nullptr;
     QComboBox *m_overlapOf = nullptr;
     QComboBox *m_axis = nullptr;

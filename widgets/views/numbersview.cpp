@@ -2,6 +2,7 @@
 #include "numbersview.h"
 
 #include "numbersmodel.h"
+#include "qtstring.h"
 
 #include <QAction>
 #include <QApplication>
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
@@ -50,6 +52,12 @@ NumbersView::NumbersView(QWidget *parent) : QWidget(parent)
     bar->addWidget(json);
     layout->addLayout(bar);
 
+    m_stored = new QLabel(this);
+    m_stored->setWordWrap(true);
+    m_stored->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stored->hide();
+    layout->addWidget(m_stored);
+
     m_table = new QTableView(this);
     m_table->setModel(m_model);
     m_table->setAlternatingRowColors(true);
@@ -68,6 +76,8 @@ NumbersView::NumbersView(QWidget *parent) : QWidget(parent)
     connect(copy, &QPushButton::clicked, this, &NumbersView::copySelection);
     connect(csv, &QPushButton::clicked, this, [this] { askAndExport(false); });
     connect(json, &QPushButton::clicked, this, [this] { askAndExport(true); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &NumbersView::updateStored);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, &NumbersView::updateStored);
 }
 
 void NumbersView::copySelection()
@@ -111,6 +121,32 @@ void NumbersView::askAndExport(bool json)
         }
     });
     dialog->open();
+}
+
+void NumbersView::setStoredSchemes(QHash<QString, QString> schemes)
+{
+    m_schemes = std::move(schemes);
+    updateStored();
+}
+
+void NumbersView::updateStored()
+{
+    const QModelIndex current = m_table->currentIndex();
+    QStringList lines;
+    QStringList seen;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const QuantizeOutcome *o = m_model->outcomeAt(c);
+        if (!o || (current.isValid() && c != current.column()))
+            continue;
+        const QString tensor = fromStd(o->tensor);
+        const auto it = m_schemes.constFind(tensor);
+        if (seen.contains(tensor) || it == m_schemes.constEnd())
+            continue;
+        seen << tensor;
+        lines << tr("%1 — %2").arg(tensor, *it);
+    }
+    m_stored->setText(lines.join(QLatin1Char('\n')));
+    m_stored->setVisible(!lines.isEmpty());
 }
 
 } // namespace quantscope

@@ -2,10 +2,12 @@
 // GGUF export: llama-quantize's per-tensor mix (ggml_mix.h), the importance-matrix readers and the
 // writer's all-or-nothing contract (export/gguf_export.h). Byte identity with llama-quantize's own
 // output is checked by tests/cli/gguf_export_reference.py against goldens it wrote.
+#include "engine/job.h"
 #include "export/gguf_export.h"
 #include "ggml/ggml_mix.h"
 #include "ggml/ggml_quantize.h"
 #include "ggml/ggml_types.h"
+#include "io/checkpoint.h"
 #include "io/gguf.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
@@ -499,6 +501,94 @@ TEST(GgufImatrix, WeightsReachTheKQuantsAndLegacyTypesAreRefused)
     } catch (const UnsupportedError &e) {
         EXPECT_NE(std::string(e.what()).find("100"), std::string::npos) << e.what();
     }
+}
+
+TEST(GgufImatrix, QuantizeWithTheImatrixGivesTheExportsBytes)
+{
+    // `quantize --method gguf --type q4_k --imatrix FILE` and `export-gguf --imatrix FILE` weight
+    // the same tensor with the same entry: the same blocks, and Ŵ is their decode.
+    const fs::path src = smallModel();
+    std::vector<float> w(256);
+    std::mt19937 rng(11);
+    for (auto &x : w)
+        x = std::uniform_real_distribution<float>(0.1f, 9.0f)(rng);
+    const fs::path dat = writeBytes(imatrixDat({{"blk.0.attn_v.weight", w}}, 3), "same-bytes.dat");
+    const fs::path out = tempDir() / "same-bytes.gguf";
+    fs::remove(out);
+    GgufExportOptions o; // Q4_K_M: blk.0.attn_v.weight becomes Q4_K
+    o.imatrix = dat;
+    (void)exportGguf(src, out, o);
+    const GgufFile back = GgufFile::open(out);
+    ASSERT_EQ(back.tensorInfo("blk.0.attn_v.weight")->type, Type::Q4_K);
+    const Tensor raw = back.rawBytes("blk.0.attn_v.weight");
+
+    const auto ck = std::make_shared<const Checkpoint>(Checkpoint::open(src));
+    const Imatrix im = loadImatrix(dat);
+    for (const std::string name : {"blk.0.attn_v.weight", "model.layers.0.self_attn.v_proj.weight"}) {
+        SCOPED_TRACE(name);
+        const std::vector<float> iw = importanceOf(im, *ck, name, 256);
+        const Tensor x = ck->tensor(name);
+        std::vector<float> v(static_cast<std::size_t>(x.numel()));
+        x.decodeTo(v);
+        const auto blocks = ggml::quantizeRows(Type::Q4_K, v.data(), 8, 256, iw.data());
+        ASSERT_EQ(blocks.size(), raw.nbytes());
+        EXPECT_EQ(std::memcmp(blocks.data(), raw.data(), blocks.size()), 0);
+        // Through the engine's job, as quantize runs it.
+        QuantizeJobRequest request;
+        request.tensors = {name};
+        request.specs = {JobSpec::parse("A", {{"method", "gguf"}, {"type", "q4_k"}, {"imatrix", true}})};
+        request.keepQuantized = true;
+        request.importance = [&](const std::string &t, std::int64_t k) { return importanceOf(im, *ck, t, k); };
+        TensorSource source;
+        source.weight = [&](const std::string &n) { return ck->tensor(n); };
+        const QuantizeJobResult r = runQuantizeJob(request, source, CancelToken());
+        ASSERT_TRUE(r.outcomes.front().ok()) << r.outcomes.front().error;
+        std::vector<float> exported(static_cast<std::size_t>(x.numel()));
+        back.tensor("blk.0.attn_v.weight").decodeTo(exported);
+        const std::vector<float> &got = r.outcomes.front().quantized->dequantized;
+        ASSERT_EQ(got.size(), exported.size());
+        EXPECT_EQ(std::memcmp(got.data(), exported.data(), got.size() * 4), 0);
+    }
+}
+
+TEST(GgufImatrix, QuantizeRefusesWhatTheImatrixCannotGive)
+{
+    const fs::path src = smallModel();
+    const auto ck = std::make_shared<const Checkpoint>(Checkpoint::open(src));
+    const fs::path dat = writeBytes(imatrixDat({{"blk.0.attn_v.weight", std::vector<float>(256, 1.0f)},
+                                                {"blk.0.ffn_down.weight", std::vector<float>(100, 1.0f)}},
+                                               1),
+                                    "errors.dat");
+    const Imatrix im = loadImatrix(dat);
+    const auto refused = [&](const std::string &tensor, std::int64_t k, const std::string &needle) {
+        try {
+            (void)importanceOf(im, *ck, tensor, k);
+            ADD_FAILURE() << "accepted " << tensor;
+        } catch (const UnsupportedError &e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(dat.string()), std::string::npos) << what;
+            EXPECT_NE(what.find(tensor), std::string::npos) << what;
+            EXPECT_NE(what.find(needle), std::string::npos) << what;
+        }
+    };
+    refused("blk.1.attn_v.weight", 256, "no entry");                               // absent, by GGUF name
+    refused("model.layers.1.self_attn.v_proj.weight", 256, "blk.1.attn_v.weight"); // absent, HF name mapped
+    refused("blk.0.ffn_down.weight", 256, "holds 100 weights");                    // the column count disagrees
+    refused("blk.0.attn_v.weight", 288, "256 weights");
+    // A file that is not an importance matrix is a FormatError.
+    EXPECT_THROW((void)loadImatrix(writeBytes("xx", "short.dat")), FormatError);
+    // In a job, the tensor's gguf imatrix run fails with the message; other runs go on.
+    QuantizeJobRequest request;
+    request.tensors = {"blk.1.attn_v.weight"};
+    request.specs = {JobSpec::parse("A", {{"method", "gguf"}, {"type", "q4_k"}, {"imatrix", true}}),
+                     JobSpec::parse("B", {{"method", "gguf"}, {"type", "q4_k"}})};
+    request.importance = [&](const std::string &t, std::int64_t k) { return importanceOf(im, *ck, t, k); };
+    TensorSource source;
+    source.weight = [&](const std::string &n) { return ck->tensor(n); };
+    const QuantizeJobResult r = runQuantizeJob(request, source, CancelToken());
+    ASSERT_EQ(r.outcomes.size(), 2u);
+    EXPECT_NE(r.outcomes[0].error.find("no entry"), std::string::npos) << r.outcomes[0].error;
+    EXPECT_TRUE(r.outcomes[1].ok()) << r.outcomes[1].error;
 }
 
 TEST(GgufExport, RecipeRulesGiveTheCustomMix)
