@@ -482,6 +482,521 @@
     </message>
 </context>
 <context>
+    <name>quantscope::CoreMessages</name>
+    <message>
+        <source>profiling %1</source>
+        <translation>Profil von %1</translation>
+    </message>
+    <message>
+        <source>profiling channels of %1</source>
+        <translation>Kanalprofil von %1</translation>
+    </message>
+    <message>
+        <source>spectrum of %1</source>
+        <translation>Spektrum von %1</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>activation %1: %2</source>
+        <translation>Aktivierung %1: %2</translation>
+    </message>
+    <message>
+        <source>activation has %1 channels, the weight %2 input channels: not paired</source>
+        <translation>die Aktivierung hat %1 Kanäle, das Gewicht %2 Eingangskanäle: nicht gekoppelt</translation>
+    </message>
+    <message>
+        <source>activation not available</source>
+        <translation>Aktivierung nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>not in the capture %1</source>
+        <translation>nicht in der Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>absmax of the loaded tensor</source>
+        <translation>Betragsmaximum des geladenen Tensors</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1)</source>
+        <translation>GPU fehlgeschlagen (%1)</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1): computed on the CPU</source>
+        <translation>GPU fehlgeschlagen (%1): auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>%1: computed on the CPU</source>
+        <translation>%1: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>computed on the CPU</source>
+        <translation>auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>empty tensor: computed on the CPU</source>
+        <translation>leerer Tensor: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the engine returned no metrics</source>
+        <translation>die Engine lieferte keine Metriken</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>channel kurtosis of %1 on the device: %2</source>
+        <translation>Kanal-Kurtosis von %1 auf dem Gerät: %2</translation>
+    </message>
+    <message>
+        <source>device must be auto, cpu or gpu, not &apos;%1&apos;</source>
+        <translation>das Gerät muss auto, cpu oder gpu sein, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1)</source>
+        <translation>GPU angefordert, aber nicht verfügbar (%1)</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1): computed on the CPU</source>
+        <translation>GPU angefordert, aber nicht verfügbar (%1): auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>GPU requested but this build&apos;s GPU backend has no KV lab: computed on the CPU</source>
+        <translation>GPU angefordert, aber das GPU-Backend dieses Builds hat kein KV-Labor: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the GPU does not sweep this tensor: computed on the CPU</source>
+        <translation>die GPU durchläuft diesen Tensor nicht: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the device failed (%1)</source>
+        <translation>das Gerät ist fehlgeschlagen (%1)</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>Roofline: %1</translation>
+    </message>
+    <message>
+        <source>roofline not cached: %1</source>
+        <translation>Roofline nicht zwischengespeichert: %1</translation>
+    </message>
+    <message>
+        <source>GEMM lab not run on %1 (%2)</source>
+        <translation>GEMM-Labor nicht auf %1 ausgeführt (%2)</translation>
+    </message>
+    <message>
+        <source>no device kernel</source>
+        <translation>kein Geräte-Kernel</translation>
+    </message>
+    <message>
+        <source>no device linear algebra</source>
+        <translation>keine lineare Algebra auf dem Gerät</translation>
+    </message>
+    <message>
+        <source>no GEMM lab on this backend</source>
+        <translation>kein GEMM-Labor auf diesem Backend</translation>
+    </message>
+    <message>
+        <source>no device channel moments</source>
+        <translation>keine Kanalmomente auf dem Gerät</translation>
+    </message>
+    <message>
+        <source>no output-aware error on this backend</source>
+        <translation>kein ausgabebezogener Fehler auf diesem Backend</translation>
+    </message>
+    <message>
+        <source>built without a GPU backend</source>
+        <translation>ohne GPU-Backend gebaut</translation>
+    </message>
+    <message>
+        <source>no %1 GPU found</source>
+        <translation>keine %1-GPU gefunden</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime: install or update the %3 driver</source>
+        <translation>eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter als die %2-Laufzeit dieses Builds: installieren oder aktualisieren Sie den %3-Treiber</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime (%3): install or update the %4 driver</source>
+        <translation>eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter als die %2-Laufzeit dieses Builds (%3): installieren oder aktualisieren Sie den %4-Treiber</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start</source>
+        <translation>eine %1-GPU ist vorhanden, startete aber nicht</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start (%2)</source>
+        <translation>eine %1-GPU ist vorhanden, startete aber nicht (%2)</translation>
+    </message>
+    <message>
+        <source>Ŵ has %1 elements, W has %2</source>
+        <translation>Ŵ hat %1 Elemente, W hat %2</translation>
+    </message>
+    <message>
+        <source>output-aware error: %1 values are not %2 rows of K = %3</source>
+        <translation>ausgabebezogener Fehler: %1 Werte sind nicht %2 Zeilen mit K = %3</translation>
+    </message>
+    <message>
+        <source>output-aware error: the weight is %1 but the Gram is for K = %2</source>
+        <translation>ausgabebezogener Fehler: das Gewicht ist %1, aber die Gram-Matrix gilt für K = %2</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix has %1 elements, not %2x%3</source>
+        <translation>Spektrum: die Matrix hat %1 Elemente, nicht %2×%3</translation>
+    </message>
+    <message>
+        <source>spectrum: tau must be in (0, 1]</source>
+        <translation>Spektrum: tau muss in (0, 1] liegen</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix holds NaN/Inf at element %1</source>
+        <translation>Spektrum: die Matrix enthält NaN/Inf bei Element %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation size must be a power of two ≥ 2, got %1</source>
+        <translation>die Größe der Hadamard-Rotation muss eine Zweierpotenz ≥ 2 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation of size %1 needs K divisible by it; K = %2 is not</source>
+        <translation>eine Hadamard-Rotation der Größe %1 braucht ein dadurch teilbares K; K = %2 ist es nicht</translation>
+    </message>
+    <message>
+        <source>the bidiagonal singular value iteration did not converge</source>
+        <translation>die bidiagonale Singulärwert-Iteration konvergierte nicht</translation>
+    </message>
+    <message>
+        <source>all singular values are computed for min(N, K) ≤ %1 only (here %2); ask for the top k instead</source>
+        <translation>alle Singulärwerte werden nur für min(N, K) ≤ %1 berechnet (hier %2); fragen Sie stattdessen nach den größten k</translation>
+    </message>
+    <message>
+        <source>top-k spectrum needs k ≥ 1</source>
+        <translation>das Top-k-Spektrum braucht k ≥ 1</translation>
+    </message>
+    <message>
+        <source>power iterations and oversampling must be ≥ 0</source>
+        <translation>Potenziterationen und Überabtastung müssen ≥ 0 sein</translation>
+    </message>
+    <message>
+        <source>svd_lowrank needs q ≥ 1</source>
+        <translation>svd_lowrank braucht q ≥ 1</translation>
+    </message>
+    <message>
+        <source>group %1 is longer than a row (%2 elements): each row is one short group, so this is not the group size it says</source>
+        <translation>Gruppe %1 ist länger als eine Zeile (%2 Elemente): jede Zeile ist eine kurze Gruppe, also ist dies nicht die angegebene Gruppengröße</translation>
+    </message>
+    <message>
+        <source>block %1 is longer than a row (%2 elements): each row is one short group, so this is not the block size it says</source>
+        <translation>Block %1 ist länger als eine Zeile (%2 Elemente): jede Zeile ist eine kurze Gruppe, also ist dies nicht die angegebene Blockgröße</translation>
+    </message>
+    <message>
+        <source>channel moment sums of unequal lengths</source>
+        <translation>Kanalmomentsummen ungleicher Länge</translation>
+    </message>
+    <message>
+        <source>rowRelativeErrors: W and its dequantized values differ in size</source>
+        <translation>rowRelativeErrors: W und seine dequantisierten Werte sind verschieden groß</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>Tensor „%1“</translation>
+    </message>
+    <message>
+        <source>byte %1</source>
+        <translation>Byte %1</translation>
+    </message>
+    <message>
+        <source>static activation scale must be a positive number, got &apos;%1&apos;</source>
+        <translation>die statische Aktivierungsskala muss eine positive Zahl sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>activation quantization &apos;%1&apos; unknown (int8-token, fp8-token, fp8-tensor, static[:S])</source>
+        <translation>Aktivierungsquantisierung „%1“ unbekannt (int8-token, fp8-token, fp8-tensor, static[:S])</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 activations</source>
+        <translation>%1-Aktivierungen können nicht quantisiert werden</translation>
+    </message>
+    <message>
+        <source>awq quantizes per tensor, per output channel or per group along K</source>
+        <translation>awq quantisiert pro Tensor, pro Ausgangskanal oder pro Gruppe entlang K</translation>
+    </message>
+    <message>
+        <source>awq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>awq rechnet in FP32 mit round(x/s) + z (compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>awq n_grid must be 2..1000 (3 or more with duo_scaling on, 4 with both), got %1</source>
+        <translation>awq n_grid muss 2..1000 sein (mindestens 3 mit duo_scaling on, 4 mit both), erhalten: %1</translation>
+    </message>
+    <message>
+        <source>awq: no grid point gave a finite loss (NaN/Inf in the weight or the sample)</source>
+        <translation>awq: kein Gitterpunkt ergab einen endlichen Verlust (NaN/Inf im Gewicht oder in der Stichprobe)</translation>
+    </message>
+    <message>
+        <source>awq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>awq: %1 hat %2 Eingangsmerkmale, %3 der Aufzeichnung %4</translation>
+    </message>
+    <message>
+        <source>awq: the capture %1 holds no sample of %2&apos;s input rows, which AWQ&apos;s loss is measured on (capture again with rows &gt; 0)</source>
+        <translation>awq: die Aufzeichnung %1 enthält keine Stichprobe der Eingabezeilen von %2, an denen AWQ seinen Verlust misst (erneut aufzeichnen mit rows &gt; 0)</translation>
+    </message>
+    <message>
+        <source>awq: %1 holds NaN/Inf (first at element %2); AWQ needs finite weights</source>
+        <translation>awq: %1 enthält NaN/Inf (zuerst bei Element %2); AWQ braucht endliche Gewichte</translation>
+    </message>
+    <message>
+        <source>awq: %1 lacks its smoothing scales (one per input column)</source>
+        <translation>awq: %1 fehlen die Glättungsskalen (eine pro Eingangsspalte)</translation>
+    </message>
+    <message>
+        <source>c must be in [1e-6, 16], got %1</source>
+        <translation>c muss in [1e-6, 16] liegen, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>rotate must be 0 or a power of two in 2..65536, got %1</source>
+        <translation>rotate muss 0 oder eine Zweierpotenz in 2..65536 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>the c grid needs 0 &lt; lo &lt; hi and step &gt; 0</source>
+        <translation>das c-Gitter braucht 0 &lt; lo &lt; hi und step &gt; 0</translation>
+    </message>
+    <message>
+        <source>the c grid has more than a million points</source>
+        <translation>das c-Gitter hat mehr als eine Million Punkte</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1</source>
+        <translation>die Gruppengröße muss ≥ 1 sein</translation>
+    </message>
+    <message>
+        <source>cannot sweep %1 data</source>
+        <translation>%1-Daten können nicht durchlaufen werden</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
+        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k); %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
+        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</translation>
+    </message>
+    <message>
+        <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
+        <translation>gguf %1: Zeilen mit K = %2 sind keine ganze Zahl von Blöcken zu %3 (llama.cpp quantisiert entlang K; wählen Sie einen Typ mit Blöcken zu 32 oder einen anderen Tensor)</translation>
+    </message>
+    <message>
+        <source>gguf imatrix needs the module&apos;s inputs and none were paired with %1: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>gguf imatrix braucht die Eingaben des Moduls, und mit %1 wurden keine gekoppelt: zeichnen Sie sie zuerst auf (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) und übergeben Sie --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>%1 needs the module&apos;s inputs and none were paired with %2: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>%1 braucht die Eingaben des Moduls, und mit %2 wurden keine gekoppelt: zeichnen Sie sie zuerst auf (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) und übergeben Sie --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>gguf imatrix: the capture&apos;s %1 has %2 input channels, the weight %3</source>
+        <translation>gguf imatrix: %1 der Aufzeichnung hat %2 Eingangskanäle, das Gewicht %3</translation>
+    </message>
+    <message>
+        <source>gguf: Ŵ is kept with the result; this one has none</source>
+        <translation>gguf: Ŵ wird mit dem Ergebnis aufbewahrt; dieses hat keines</translation>
+    </message>
+    <message>
+        <source>this tensor</source>
+        <translation>diesem Tensor</translation>
+    </message>
+    <message>
+        <source>gptq quantizes per tensor, per output channel or per group along K, not %1</source>
+        <translation>gptq quantisiert pro Tensor, pro Ausgangskanal oder pro Gruppe entlang K, nicht %1</translation>
+    </message>
+    <message>
+        <source>gptq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>gptq rechnet in FP32 mit round(x/s) + z (compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>gptq block_size must be 1..1048576, got %1</source>
+        <translation>gptq block_size muss 1..1048576 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>gptq dampening must be a finite fraction ≥ 0</source>
+        <translation>gptq dampening muss ein endlicher Anteil ≥ 0 sein</translation>
+    </message>
+    <message>
+        <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
+        <translation>die Aufzeichnung %1 enthält nur die Diagonale der Eingangs-Gram-Matrix von %2 und keine Zeilenstichprobe: GPTQ braucht XᵀX (erneut aufzeichnen mit größerer Gram-Grenze oder mit einer Zeilenstichprobe)</translation>
+    </message>
+    <message>
+        <source>gptq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>gptq: %1 hat %2 Eingangsmerkmale, %3 der Aufzeichnung %4</translation>
+    </message>
+    <message>
+        <source>gptq: %1 holds NaN/Inf (first at element %2); GPTQ needs finite weights</source>
+        <translation>gptq: %1 enthält NaN/Inf (zuerst bei Element %2); GPTQ braucht endliche Gewichte</translation>
+    </message>
+    <message>
+        <source>bits must be 2..8, got %1</source>
+        <translation>bits muss 2..8 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1, got %1</source>
+        <translation>die Gruppengröße muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>hqq-lib needs a group size that is a multiple of 8 (the library asserts it), got %1</source>
+        <translation>hqq-lib braucht eine Gruppengröße, die ein Vielfaches von 8 ist (die Bibliothek prüft das), erhalten: %1</translation>
+    </message>
+    <message>
+        <source>HQQ axis must be 0 or 1, got %1</source>
+        <translation>die HQQ-Achse muss 0 oder 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>iters must be 1..1000, got %1</source>
+        <translation>iters muss 1..1000 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>HQQ needs numel divisible by the group size: numel = %1, group = %2</source>
+        <translation>HQQ braucht eine durch die Gruppengröße teilbare Elementzahl: numel = %1, Gruppe = %2</translation>
+    </message>
+    <message>
+        <source>HQQ dequantize: codes, scales and zero points do not match the group size</source>
+        <translation>HQQ-Dequantisierung: Codes, Skalen und Nullpunkte passen nicht zur Gruppengröße</translation>
+    </message>
+    <message>
+        <source>passes must be 0..1000, got %1</source>
+        <translation>passes muss 0..1000 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>rank must be ≥ 0, got %1</source>
+        <translation>rank muss ≥ 0 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>compensator_group must be ≥ 1, got %1</source>
+        <translation>compensator_group muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>seed must be ≥ 0, got %1</source>
+        <translation>seed muss ≥ 0 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>power_iters must be 0..100, got %1</source>
+        <translation>power_iters muss 0..100 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)</source>
+        <translation>MiLo braucht einen endlichen Tensor (die SVD des Residuums ist mit NaN/Inf undefiniert)</translation>
+    </message>
+    <message>
+        <source>an NVFP4 result needs its global scale</source>
+        <translation>ein NVFP4-Ergebnis braucht seine globale Skala</translation>
+    </message>
+    <message>
+        <source>a progressive stage must be an &quot;int&quot; or &quot;fp8&quot; spec, got &quot;%1&quot;</source>
+        <translation>eine progressive Stufe muss eine „int“- oder „fp8“-Spezifikation sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a spec object</source>
+        <translation>das Spezifikationsfeld „%1“ muss ein Spezifikationsobjekt sein</translation>
+    </message>
+    <message>
+        <source>a spec needs a &quot;method&quot; string (%1)</source>
+        <translation>eine Spezifikation braucht eine „method“-Zeichenkette (%1)</translation>
+    </message>
+    <message>
+        <source>unknown quantization method &apos;%1&apos; (known: %2)</source>
+        <translation>unbekannte Quantisierungsmethode „%1“ (bekannt: %2)</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 data</source>
+        <translation>%1-Daten können nicht quantisiert werden</translation>
+    </message>
+    <message>
+        <source>K = %1 is not divisible by the group size %2 (strict: ragged groups refused)</source>
+        <translation>K = %1 ist nicht durch die Gruppengröße %2 teilbar (strikt: ungleiche Gruppen abgelehnt)</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1</source>
+        <translation>die Blockgröße muss ≥ 1 sein</translation>
+    </message>
+    <message>
+        <source>shape %1x%2 is not divisible by the block size %3 (strict: ragged blocks refused)</source>
+        <translation>die Form %1×%2 ist nicht durch die Blockgröße %3 teilbar (strikt: ungleiche Blöcke abgelehnt)</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1, got %1</source>
+        <translation>die Blockgröße muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>channel axis must be 0 or 1, got %1</source>
+        <translation>die Kanalachse muss 0 oder 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>scale_rule &apos;max&apos; applies to symmetric quantization only</source>
+        <translation>scale_rule „max“ gilt nur für symmetrische Quantisierung</translation>
+    </message>
+    <message>
+        <source>FP8 granularity must be tensor, channel or block</source>
+        <translation>die FP8-Granularität muss tensor, channel oder block sein</translation>
+    </message>
+    <message>
+        <source>a %1 spec must be a JSON object</source>
+        <translation>eine %1-Spezifikation muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; in a %2 spec</source>
+        <translation>unbekanntes Feld „%1“ in einer %2-Spezifikation</translation>
+    </message>
+    <message>
+        <source>spec method is %1, expected &quot;%2&quot;</source>
+        <translation>die Spezifikationsmethode ist %1, erwartet: „%2“</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be an integer</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is %2, out of range</source>
+        <translation>das Spezifikationsfeld „%1“ ist %2, außerhalb des Bereichs</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be true or false</source>
+        <translation>das Spezifikationsfeld „%1“ muss true oder false sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a number</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a string</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is &apos;%2&apos;, expected %3</source>
+        <translation>das Spezifikationsfeld „%1“ ist „%2“, erwartet: %3</translation>
+    </message>
+    <message>
+        <source>group size must be in 1..%1, got %2</source>
+        <translation>die Gruppengröße muss in 1..%1 liegen, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>the CPU backend was handed a tensor of another device</source>
+        <translation>das CPU-Backend erhielt einen Tensor eines anderen Geräts</translation>
+    </message>
+    <message>
+        <source>all options (the reference implementation)</source>
+        <translation>alle Optionen (die Referenzimplementierung)</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::DistributionView</name>
     <message>
         <source>The tensor shown (every tensor of the last run)</source>

@@ -480,6 +480,521 @@
     </message>
 </context>
 <context>
+    <name>quantscope::CoreMessages</name>
+    <message>
+        <source>profiling %1</source>
+        <translation>分析 %1</translation>
+    </message>
+    <message>
+        <source>profiling channels of %1</source>
+        <translation>分析 %1 的通道</translation>
+    </message>
+    <message>
+        <source>spectrum of %1</source>
+        <translation>%1 的谱</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>activation %1: %2</source>
+        <translation>激活 %1：%2</translation>
+    </message>
+    <message>
+        <source>activation has %1 channels, the weight %2 input channels: not paired</source>
+        <translation>激活有 %1 个通道，权重有 %2 个输入通道：未配对</translation>
+    </message>
+    <message>
+        <source>activation not available</source>
+        <translation>激活不可用</translation>
+    </message>
+    <message>
+        <source>not in the capture %1</source>
+        <translation>不在采集 %1 中</translation>
+    </message>
+    <message>
+        <source>absmax of the loaded tensor</source>
+        <translation>已加载张量的绝对值最大值</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1)</source>
+        <translation>GPU 出错（%1）</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1): computed on the CPU</source>
+        <translation>GPU 出错（%1）：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>%1: computed on the CPU</source>
+        <translation>%1：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>computed on the CPU</source>
+        <translation>已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>empty tensor: computed on the CPU</source>
+        <translation>空张量：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the engine returned no metrics</source>
+        <translation>引擎未返回任何指标</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>channel kurtosis of %1 on the device: %2</source>
+        <translation>%1 在设备上的通道峰度：%2</translation>
+    </message>
+    <message>
+        <source>device must be auto, cpu or gpu, not &apos;%1&apos;</source>
+        <translation>设备必须是 auto、cpu 或 gpu，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1)</source>
+        <translation>已请求 GPU，但不可用（%1）</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1): computed on the CPU</source>
+        <translation>已请求 GPU，但不可用（%1）：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>GPU requested but this build&apos;s GPU backend has no KV lab: computed on the CPU</source>
+        <translation>已请求 GPU，但此版本的 GPU 后端没有 KV 实验室：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the GPU does not sweep this tensor: computed on the CPU</source>
+        <translation>GPU 不扫描此张量：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the device failed (%1)</source>
+        <translation>设备出错（%1）</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>屋顶线：%1</translation>
+    </message>
+    <message>
+        <source>roofline not cached: %1</source>
+        <translation>屋顶线未缓存：%1</translation>
+    </message>
+    <message>
+        <source>GEMM lab not run on %1 (%2)</source>
+        <translation>GEMM 实验室未在 %1 上运行（%2）</translation>
+    </message>
+    <message>
+        <source>no device kernel</source>
+        <translation>没有设备内核</translation>
+    </message>
+    <message>
+        <source>no device linear algebra</source>
+        <translation>没有设备线性代数</translation>
+    </message>
+    <message>
+        <source>no GEMM lab on this backend</source>
+        <translation>此后端没有 GEMM 实验室</translation>
+    </message>
+    <message>
+        <source>no device channel moments</source>
+        <translation>没有设备通道矩</translation>
+    </message>
+    <message>
+        <source>no output-aware error on this backend</source>
+        <translation>此后端没有输出感知误差</translation>
+    </message>
+    <message>
+        <source>built without a GPU backend</source>
+        <translation>构建时未包含 GPU 后端</translation>
+    </message>
+    <message>
+        <source>no %1 GPU found</source>
+        <translation>未找到 %1 GPU</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime: install or update the %3 driver</source>
+        <translation>存在 %1 GPU，但其驱动程序缺失或早于此版本的 %2 运行时：请安装或更新 %3 驱动程序</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime (%3): install or update the %4 driver</source>
+        <translation>存在 %1 GPU，但其驱动程序缺失或早于此版本的 %2 运行时（%3）：请安装或更新 %4 驱动程序</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start</source>
+        <translation>存在 %1 GPU，但未能启动</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start (%2)</source>
+        <translation>存在 %1 GPU，但未能启动（%2）</translation>
+    </message>
+    <message>
+        <source>Ŵ has %1 elements, W has %2</source>
+        <translation>Ŵ 有 %1 个元素，W 有 %2 个</translation>
+    </message>
+    <message>
+        <source>output-aware error: %1 values are not %2 rows of K = %3</source>
+        <translation>输出感知误差：%1 个值不是 %2 行 K = %3</translation>
+    </message>
+    <message>
+        <source>output-aware error: the weight is %1 but the Gram is for K = %2</source>
+        <translation>输出感知误差：权重为 %1，但 Gram 矩阵对应 K = %2</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix has %1 elements, not %2x%3</source>
+        <translation>谱：矩阵有 %1 个元素，而不是 %2×%3</translation>
+    </message>
+    <message>
+        <source>spectrum: tau must be in (0, 1]</source>
+        <translation>谱：tau 必须在 (0, 1] 内</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix holds NaN/Inf at element %1</source>
+        <translation>谱：矩阵在第 %1 个元素处含有 NaN/Inf</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation size must be a power of two ≥ 2, got %1</source>
+        <translation>Hadamard 旋转大小必须是 ≥ 2 的 2 的幂，实际为 %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation of size %1 needs K divisible by it; K = %2 is not</source>
+        <translation>大小为 %1 的 Hadamard 旋转要求 K 能被其整除；K = %2 不能</translation>
+    </message>
+    <message>
+        <source>the bidiagonal singular value iteration did not converge</source>
+        <translation>双对角奇异值迭代未收敛</translation>
+    </message>
+    <message>
+        <source>all singular values are computed for min(N, K) ≤ %1 only (here %2); ask for the top k instead</source>
+        <translation>仅当 min(N, K) ≤ %1 时才计算全部奇异值（此处为 %2）；请改为请求前 k 个</translation>
+    </message>
+    <message>
+        <source>top-k spectrum needs k ≥ 1</source>
+        <translation>前 k 谱需要 k ≥ 1</translation>
+    </message>
+    <message>
+        <source>power iterations and oversampling must be ≥ 0</source>
+        <translation>幂迭代次数和过采样必须 ≥ 0</translation>
+    </message>
+    <message>
+        <source>svd_lowrank needs q ≥ 1</source>
+        <translation>svd_lowrank 需要 q ≥ 1</translation>
+    </message>
+    <message>
+        <source>group %1 is longer than a row (%2 elements): each row is one short group, so this is not the group size it says</source>
+        <translation>组 %1 比一行（%2 个元素）更长：每行都是一个较短的组，因此这并不是它所标明的组大小</translation>
+    </message>
+    <message>
+        <source>block %1 is longer than a row (%2 elements): each row is one short group, so this is not the block size it says</source>
+        <translation>块 %1 比一行（%2 个元素）更长：每行都是一个较短的组，因此这并不是它所标明的块大小</translation>
+    </message>
+    <message>
+        <source>channel moment sums of unequal lengths</source>
+        <translation>通道矩之和长度不一致</translation>
+    </message>
+    <message>
+        <source>rowRelativeErrors: W and its dequantized values differ in size</source>
+        <translation>rowRelativeErrors：W 与其反量化值的大小不同</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>张量“%1”</translation>
+    </message>
+    <message>
+        <source>byte %1</source>
+        <translation>字节 %1</translation>
+    </message>
+    <message>
+        <source>static activation scale must be a positive number, got &apos;%1&apos;</source>
+        <translation>静态激活缩放必须是正数，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>activation quantization &apos;%1&apos; unknown (int8-token, fp8-token, fp8-tensor, static[:S])</source>
+        <translation>未知的激活量化“%1”（int8-token、fp8-token、fp8-tensor、static[:S]）</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 activations</source>
+        <translation>无法量化 %1 激活</translation>
+    </message>
+    <message>
+        <source>awq quantizes per tensor, per output channel or per group along K</source>
+        <translation>awq 按张量、按输出通道或沿 K 按组量化</translation>
+    </message>
+    <message>
+        <source>awq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>awq 以 FP32 计算 round(x/s) + z（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>awq n_grid must be 2..1000 (3 or more with duo_scaling on, 4 with both), got %1</source>
+        <translation>awq n_grid 必须为 2..1000（duo_scaling 为 on 时至少 3，为 both 时至少 4），实际为 %1</translation>
+    </message>
+    <message>
+        <source>awq: no grid point gave a finite loss (NaN/Inf in the weight or the sample)</source>
+        <translation>awq：没有网格点给出有限损失（权重或样本中有 NaN/Inf）</translation>
+    </message>
+    <message>
+        <source>awq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>awq：%1 有 %2 个输入特征，采集中的 %3 有 %4 个</translation>
+    </message>
+    <message>
+        <source>awq: the capture %1 holds no sample of %2&apos;s input rows, which AWQ&apos;s loss is measured on (capture again with rows &gt; 0)</source>
+        <translation>awq：采集 %1 不含 %2 输入行的样本，而 AWQ 的损失正是在其上测量的（请以 rows &gt; 0 重新采集）</translation>
+    </message>
+    <message>
+        <source>awq: %1 holds NaN/Inf (first at element %2); AWQ needs finite weights</source>
+        <translation>awq：%1 含有 NaN/Inf（首个在第 %2 个元素）；AWQ 需要有限的权重</translation>
+    </message>
+    <message>
+        <source>awq: %1 lacks its smoothing scales (one per input column)</source>
+        <translation>awq：%1 缺少平滑缩放（每个输入列一个）</translation>
+    </message>
+    <message>
+        <source>c must be in [1e-6, 16], got %1</source>
+        <translation>c 必须在 [1e-6, 16] 内，实际为 %1</translation>
+    </message>
+    <message>
+        <source>rotate must be 0 or a power of two in 2..65536, got %1</source>
+        <translation>rotate 必须为 0 或 2..65536 内的 2 的幂，实际为 %1</translation>
+    </message>
+    <message>
+        <source>the c grid needs 0 &lt; lo &lt; hi and step &gt; 0</source>
+        <translation>c 网格需要 0 &lt; lo &lt; hi 且 step &gt; 0</translation>
+    </message>
+    <message>
+        <source>the c grid has more than a million points</source>
+        <translation>c 网格超过一百万个点</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1</source>
+        <translation>组大小必须 ≥ 1</translation>
+    </message>
+    <message>
+        <source>cannot sweep %1 data</source>
+        <translation>无法扫描 %1 数据</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
+        <translation>gguf：imatrix 仅适用于 K-quants（q2_k … q6_k）；%1 没有按重要性加权的搜索</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
+        <translation>gguf：此处不量化类型 %1（可选 q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k）</translation>
+    </message>
+    <message>
+        <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
+        <translation>gguf %1：K = %2 的行不是 %3 个元素的块的整数倍（llama.cpp 沿 K 量化；请选择 32 元素块的类型，或换一个张量）</translation>
+    </message>
+    <message>
+        <source>gguf imatrix needs the module&apos;s inputs and none were paired with %1: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>gguf imatrix 需要该模块的输入，但没有与 %1 配对的输入：请先采集（quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors）并传入 --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>%1 needs the module&apos;s inputs and none were paired with %2: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>%1 需要该模块的输入，但没有与 %2 配对的输入：请先采集（quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors）并传入 --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>gguf imatrix: the capture&apos;s %1 has %2 input channels, the weight %3</source>
+        <translation>gguf imatrix：采集中的 %1 有 %2 个输入通道，权重有 %3 个</translation>
+    </message>
+    <message>
+        <source>gguf: Ŵ is kept with the result; this one has none</source>
+        <translation>gguf：Ŵ 随结果保存；此结果没有</translation>
+    </message>
+    <message>
+        <source>this tensor</source>
+        <translation>此张量</translation>
+    </message>
+    <message>
+        <source>gptq quantizes per tensor, per output channel or per group along K, not %1</source>
+        <translation>gptq 按张量、按输出通道或沿 K 按组量化，而不是 %1</translation>
+    </message>
+    <message>
+        <source>gptq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>gptq 以 FP32 计算 round(x/s) + z（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>gptq block_size must be 1..1048576, got %1</source>
+        <translation>gptq block_size 必须为 1..1048576，实际为 %1</translation>
+    </message>
+    <message>
+        <source>gptq dampening must be a finite fraction ≥ 0</source>
+        <translation>gptq dampening 必须是 ≥ 0 的有限比例</translation>
+    </message>
+    <message>
+        <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
+        <translation>采集 %1 只含 %2 输入 Gram 矩阵的对角线而无行样本：GPTQ 需要 XᵀX（请以更大的 gram 上限或带行样本重新采集）</translation>
+    </message>
+    <message>
+        <source>gptq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>gptq：%1 有 %2 个输入特征，采集中的 %3 有 %4 个</translation>
+    </message>
+    <message>
+        <source>gptq: %1 holds NaN/Inf (first at element %2); GPTQ needs finite weights</source>
+        <translation>gptq：%1 含有 NaN/Inf（首个在第 %2 个元素）；GPTQ 需要有限的权重</translation>
+    </message>
+    <message>
+        <source>bits must be 2..8, got %1</source>
+        <translation>bits 必须为 2..8，实际为 %1</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1, got %1</source>
+        <translation>组大小必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>hqq-lib needs a group size that is a multiple of 8 (the library asserts it), got %1</source>
+        <translation>hqq-lib 需要组大小为 8 的倍数（该库会断言此条件），实际为 %1</translation>
+    </message>
+    <message>
+        <source>HQQ axis must be 0 or 1, got %1</source>
+        <translation>HQQ 轴必须为 0 或 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>iters must be 1..1000, got %1</source>
+        <translation>iters 必须为 1..1000，实际为 %1</translation>
+    </message>
+    <message>
+        <source>HQQ needs numel divisible by the group size: numel = %1, group = %2</source>
+        <translation>HQQ 要求元素数能被组大小整除：numel = %1，组大小 = %2</translation>
+    </message>
+    <message>
+        <source>HQQ dequantize: codes, scales and zero points do not match the group size</source>
+        <translation>HQQ 反量化：码值、缩放和零点与组大小不匹配</translation>
+    </message>
+    <message>
+        <source>passes must be 0..1000, got %1</source>
+        <translation>passes 必须为 0..1000，实际为 %1</translation>
+    </message>
+    <message>
+        <source>rank must be ≥ 0, got %1</source>
+        <translation>rank 必须 ≥ 0，实际为 %1</translation>
+    </message>
+    <message>
+        <source>compensator_group must be ≥ 1, got %1</source>
+        <translation>compensator_group 必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>seed must be ≥ 0, got %1</source>
+        <translation>seed 必须 ≥ 0，实际为 %1</translation>
+    </message>
+    <message>
+        <source>power_iters must be 0..100, got %1</source>
+        <translation>power_iters 必须为 0..100，实际为 %1</translation>
+    </message>
+    <message>
+        <source>MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)</source>
+        <translation>MiLo 需要有限的张量（残差含 NaN/Inf 时其 SVD 无定义）</translation>
+    </message>
+    <message>
+        <source>an NVFP4 result needs its global scale</source>
+        <translation>NVFP4 结果需要其全局缩放</translation>
+    </message>
+    <message>
+        <source>a progressive stage must be an &quot;int&quot; or &quot;fp8&quot; spec, got &quot;%1&quot;</source>
+        <translation>渐进阶段必须是 &quot;int&quot; 或 &quot;fp8&quot; 规格，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a spec object</source>
+        <translation>规格字段“%1”必须是规格对象</translation>
+    </message>
+    <message>
+        <source>a spec needs a &quot;method&quot; string (%1)</source>
+        <translation>规格需要一个 &quot;method&quot; 字符串（%1）</translation>
+    </message>
+    <message>
+        <source>unknown quantization method &apos;%1&apos; (known: %2)</source>
+        <translation>未知的量化方法“%1”（已知：%2）</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 data</source>
+        <translation>无法量化 %1 数据</translation>
+    </message>
+    <message>
+        <source>K = %1 is not divisible by the group size %2 (strict: ragged groups refused)</source>
+        <translation>K = %1 不能被组大小 %2 整除（严格模式：拒绝不完整的组）</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1</source>
+        <translation>块大小必须 ≥ 1</translation>
+    </message>
+    <message>
+        <source>shape %1x%2 is not divisible by the block size %3 (strict: ragged blocks refused)</source>
+        <translation>形状 %1×%2 不能被块大小 %3 整除（严格模式：拒绝不完整的块）</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1, got %1</source>
+        <translation>块大小必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>channel axis must be 0 or 1, got %1</source>
+        <translation>通道轴必须为 0 或 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>scale_rule &apos;max&apos; applies to symmetric quantization only</source>
+        <translation>scale_rule“max”仅适用于对称量化</translation>
+    </message>
+    <message>
+        <source>FP8 granularity must be tensor, channel or block</source>
+        <translation>FP8 粒度必须是 tensor、channel 或 block</translation>
+    </message>
+    <message>
+        <source>a %1 spec must be a JSON object</source>
+        <translation>%1 规格必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; in a %2 spec</source>
+        <translation>%2 规格中有未知字段“%1”</translation>
+    </message>
+    <message>
+        <source>spec method is %1, expected &quot;%2&quot;</source>
+        <translation>规格方法为 %1，应为 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be an integer</source>
+        <translation>规格字段“%1”必须是整数</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is %2, out of range</source>
+        <translation>规格字段“%1”为 %2，超出范围</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be true or false</source>
+        <translation>规格字段“%1”必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a number</source>
+        <translation>规格字段“%1”必须是数字</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a string</source>
+        <translation>规格字段“%1”必须是字符串</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is &apos;%2&apos;, expected %3</source>
+        <translation>规格字段“%1”为“%2”，应为 %3</translation>
+    </message>
+    <message>
+        <source>group size must be in 1..%1, got %2</source>
+        <translation>组大小必须在 1..%1 内，实际为 %2</translation>
+    </message>
+    <message>
+        <source>the CPU backend was handed a tensor of another device</source>
+        <translation>CPU 后端收到了另一设备上的张量</translation>
+    </message>
+    <message>
+        <source>all options (the reference implementation)</source>
+        <translation>所有选项（参考实现）</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::DistributionView</name>
     <message>
         <source>The tensor shown (every tensor of the last run)</source>

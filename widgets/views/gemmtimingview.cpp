@@ -6,6 +6,7 @@
 #include "moebarsplot.h"
 #include "qtstring.h"
 #include "rooflineplot.h"
+#include "coremessages.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -180,7 +181,7 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
                                            "in cache): the ceiling was raised to them, so none is drawn above it.");
     }
     if (!m_result->deviceNote.empty())
-        text += QLatin1Char('\n') + fromStd(m_result->deviceNote);
+        text += QLatin1Char('\n') + coremessages::translated(m_result->deviceNote);
     m_summary->setText(text);
 }
 
