@@ -993,6 +993,582 @@
         <source>all options (the reference implementation)</source>
         <translation>所有选项（参考实现）</translation>
     </message>
+    <message>
+        <source>--objective must be auto, weight or output, not &apos;%1&apos;</source>
+        <translation>--objective 必须是 auto、weight 或 output，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>weight error, as asked</source>
+        <translation>权重误差（按要求）</translation>
+    </message>
+    <message>
+        <source>weight error: the scan had no capture</source>
+        <translation>权重误差：扫描没有采集</translation>
+    </message>
+    <message>
+        <source>%1 module(s) have runs without an output-aware error (%2): the capture lacks them or the scan had none</source>
+        <translation>%1 个模块的运行没有输出感知误差（%2）：采集中缺少它们，或扫描没有采集</translation>
+    </message>
+    <message>
+        <source>--objective output: %1</source>
+        <translation>--objective output 不可用：%1</translation>
+    </message>
+    <message>
+        <source>weight error: %1</source>
+        <translation>权重误差：%1</translation>
+    </message>
+    <message>
+        <source>the scan&apos;s capture</source>
+        <translation>扫描的采集</translation>
+    </message>
+    <message>
+        <source>output-aware error on the capture %1</source>
+        <translation>采集 %1 上的输出感知误差</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line has no &quot;quantscope_scan&quot;)</source>
+        <translation>不是扫描报告（其第一行没有 &quot;quantscope_scan&quot;）</translation>
+    </message>
+    <message>
+        <source>a module line lacks &quot;module&quot; or &quot;status&quot;</source>
+        <translation>模块行缺少 &quot;module&quot; 或 &quot;status&quot;</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no shape</source>
+        <translation>模块“%1”没有形状</translation>
+    </message>
+    <message>
+        <source>the weights give no weight for module &apos;%1&apos;</source>
+        <translation>权重文件未给出模块“%1”的权重</translation>
+    </message>
+    <message>
+        <source>no candidate %1 can store</source>
+        <translation>没有 %1 能存储的候选</translation>
+    </message>
+    <message>
+        <source>%1: no run with metrics</source>
+        <translation>%1：没有带指标的运行</translation>
+    </message>
+    <message>
+        <source>cannot open the scan report</source>
+        <translation>无法打开扫描报告</translation>
+    </message>
+    <message>
+        <source>line %1 is not JSON (a torn line of an unfinished scan? resume the scan first)</source>
+        <translation>第 %1 行不是 JSON（未完成扫描的残缺行？请先继续扫描）</translation>
+    </message>
+    <message>
+        <source>the scan report is empty</source>
+        <translation>扫描报告为空</translation>
+    </message>
+    <message>
+        <source>cannot open the weights file</source>
+        <translation>无法打开权重文件</translation>
+    </message>
+    <message>
+        <source>weights must be an object {&quot;module&quot;: weight}</source>
+        <translation>权重必须是对象 {&quot;module&quot;: weight}</translation>
+    </message>
+    <message>
+        <source>the weight of &apos;%1&apos; is not a finite number ≥ 0</source>
+        <translation>“%1”的权重不是 ≥ 0 的有限数</translation>
+    </message>
+    <message>
+        <source>a choice needs one candidate per module</source>
+        <translation>选择需要每个模块一个候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidate %2</source>
+        <translation>模块“%1”没有候选 %2</translation>
+    </message>
+    <message>
+        <source>no module has candidates to choose from</source>
+        <translation>没有模块有可选的候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidates</source>
+        <translation>模块“%1”没有候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has more than 65535 candidates</source>
+        <translation>模块“%1”的候选超过 65535 个</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has a candidate with a non-finite error</source>
+        <translation>模块“%1”有一个误差非有限的候选</translation>
+    </message>
+    <message>
+        <source>budget too small: the smallest candidate of every module needs %1 bytes (%2 MB), the budget is %3 bytes (%4 MB)</source>
+        <translation>预算太小：每个模块的最小候选共需 %1 字节（%2 MB），预算为 %3 字节（%4 MB）</translation>
+    </message>
+    <message>
+        <source>budget: %1 (every other module)</source>
+        <translation>预算：%1（其余所有模块）</translation>
+    </message>
+    <message>
+        <source>%1 must be a positive decimal number, not &apos;%2&apos;</source>
+        <translation>%1 必须是正的十进制数，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>%1 has more significant digits than a budget can use: &apos;%2&apos;</source>
+        <translation>%1 的有效数字多于预算可用的位数：“%2”</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 2^64 - 1 bytes</source>
+        <translation>%1 大于 2^64 - 1 字节</translation>
+    </message>
+    <message>
+        <source>the budget in MB</source>
+        <translation>以 MB 计的预算</translation>
+    </message>
+    <message>
+        <source>bits per weight</source>
+        <translation>每权重位数</translation>
+    </message>
+    <message>
+        <source>the budget in bits per weight</source>
+        <translation>以每权重位数计的预算</translation>
+    </message>
+    <message>
+        <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
+        <translation>融合模块 %1（%2 个成员）没有共同的已测规格：推理引擎需要它们全部使用同一方案；请用相同的规格扫描它们</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
+        <translation>未知的扫描格式“%1”（int2…int8、hqq2…hqq8、fp8、mxfp4、nvfp4、constopt、q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k）</translation>
+    </message>
+    <message>
+        <source>the sweep needs a 2-D weight</source>
+        <translation>扫描需要二维权重</translation>
+    </message>
+    <message>
+        <source>no rotated points: %1</source>
+        <translation>没有旋转后的点：%1</translation>
+    </message>
+    <message>
+        <source>not a format sweep: %1</source>
+        <translation>不是格式扫描：%1</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a checkpoint and the other is not</source>
+        <translation>比较需要两个检查点或两个扫描报告；此项是检查点，而另一项不是</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a scan report and the other is not</source>
+        <translation>比较需要两个检查点或两个扫描报告；此项是扫描报告，而另一项不是</translation>
+    </message>
+    <message>
+        <source>the two sides&apos; weights differ in shape: %1 vs %2</source>
+        <translation>两侧权重的形状不同：%1 与 %2</translation>
+    </message>
+    <message>
+        <source>the reference has no module of this name</source>
+        <translation>参考中没有此名称的模块</translation>
+    </message>
+    <message>
+        <source>the reference&apos;s weight differs in shape: %1</source>
+        <translation>参考权重的形状不同：%1</translation>
+    </message>
+    <message>
+        <source>no module of this name</source>
+        <translation>没有此名称的模块</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report is not a JSON object</source>
+        <translation>扫描报告第 %1 行不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>not a scan report (no quantscope_scan header)</source>
+        <translation>不是扫描报告（没有 quantscope_scan 头）</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report names no module</source>
+        <translation>扫描报告第 %1 行未指明模块</translation>
+    </message>
+    <message>
+        <source>empty scan report</source>
+        <translation>空的扫描报告</translation>
+    </message>
+    <message>
+        <source>not scanned (%1)</source>
+        <translation>未扫描（%1）</translation>
+    </message>
+    <message>
+        <source>--reference applies to checkpoints; a scan report carries its errors already</source>
+        <translation>--reference 适用于检查点；扫描报告已自带其误差</translation>
+    </message>
+    <message>
+        <source>the reports name different checkpoints: %1 and %2</source>
+        <translation>两份报告指向不同的检查点：%1 和 %2</translation>
+    </message>
+    <message>
+        <source>%1 modules were scanned on neither side (excluded or unmatched)</source>
+        <translation>%1 个模块两侧都未扫描（已排除或未匹配）</translation>
+    </message>
+    <message>
+        <source>delta error (A - B)</source>
+        <translation>误差差值（A - B）</translation>
+    </message>
+    <message>
+        <source>error A</source>
+        <translation>误差 A</translation>
+    </message>
+    <message>
+        <source>error B</source>
+        <translation>误差 B</translation>
+    </message>
+    <message>
+        <source>codes differing</source>
+        <translation>不同的码值</translation>
+    </message>
+    <message>
+        <source>no reference: W is B&apos;s reconstruction</source>
+        <translation>无参考：W 为 B 的重建</translation>
+    </message>
+    <message>
+        <source>the sphere codebook needs d ≥ 3, got %1</source>
+        <translation>球面码本需要 d ≥ 3，实际为 %1</translation>
+    </message>
+    <message>
+        <source>a codebook has 16 levels</source>
+        <translation>码本有 16 个级别</translation>
+    </message>
+    <message>
+        <source>%1 of %2 head %3 holds %4 at token %5: the lab needs finite caches</source>
+        <translation>%2 第 %3 个头的 %1 在第 %5 个词元处含有 %4：实验室需要有限的缓存</translation>
+    </message>
+    <message>
+        <source>the queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>K and V must be [heads, tokens, head_dim]; K is %1, V %2</source>
+        <translation>K 和 V 必须为 [heads, tokens, head_dim]；K 为 %1，V 为 %2</translation>
+    </message>
+    <message>
+        <source>K %1 and V %2 disagree</source>
+        <translation>K %1 与 V %2 不一致</translation>
+    </message>
+    <message>
+        <source>K/V shape %1 has an empty dimension</source>
+        <translation>K/V 形状 %1 有空维度</translation>
+    </message>
+    <message>
+        <source>queries %1 must be [heads, queries, %2]</source>
+        <translation>查询 %1 必须为 [heads, queries, %2]</translation>
+    </message>
+    <message>
+        <source>query heads (%1) must be a positive multiple of the KV heads (%2)</source>
+        <translation>查询头数（%1）必须是 KV 头数（%2）的正整数倍</translation>
+    </message>
+    <message>
+        <source>%1 queries but only %2 keys: query i needs the keys up to position i</source>
+        <translation>%1 个查询但只有 %2 个键：查询 i 需要直到位置 i 的键</translation>
+    </message>
+    <message>
+        <source>shape differs from the first layer&apos;s (K/V %1×%2×%3, queries %4×%5)</source>
+        <translation>形状与第一层不同（K/V %1×%2×%3，查询 %4×%5）</translation>
+    </message>
+    <message>
+        <source>%1: no K/V cache in the capture; skipped</source>
+        <translation>%1：采集中没有 K/V 缓存；已跳过</translation>
+    </message>
+    <message>
+        <source>the capture holds no K/V cache (capture with --kv-tokens &gt; 0)</source>
+        <translation>采集中没有 K/V 缓存（请以 --kv-tokens &gt; 0 采集）</translation>
+    </message>
+    <message>
+        <source>no queries in the capture: attention-score and output errors are omitted</source>
+        <translation>采集中没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>the capture holds pre-RoPE queries: score errors use them as stored</source>
+        <translation>采集中是 RoPE 之前的查询：分数误差按存储原样使用它们</translation>
+    </message>
+    <message>
+        <source>metadata `seq` is &apos;%1&apos;: expected a positive integer (tokens per sequence)</source>
+        <translation>元数据 `seq` 为“%1”：应为正整数（每个序列的词元数）</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: expected tensors `k` and `v` (or `keys`, `values`) of [layers, heads, tokens, head_dim], or per-layer `&lt;prefix&gt;.k` and `&lt;prefix&gt;.v` [heads, tokens, head_dim]</source>
+        <translation>没有 K/V 数组：应有形状为 [layers, heads, tokens, head_dim] 的张量 `k` 和 `v`（或 `keys`、`values`），或每层的 `&lt;prefix&gt;.k` 和 `&lt;prefix&gt;.v` [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>no queries in the file: attention-score and output errors are omitted</source>
+        <translation>文件中没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>%1 is %2: expected [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>%1 为 %2：应为 [layers, heads, tokens, head_dim] 或 [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>k, v and q disagree on the number of layers (k %1, v %2%3)</source>
+        <translation>k、v 和 q 的层数不一致（k %1，v %2%3）</translation>
+    </message>
+    <message>
+        <source>no layers</source>
+        <translation>没有层</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>no queries: attention-score and output errors are omitted</source>
+        <translation>没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: the .npz needs arrays `k` and `v` (or `keys`, `values`), optionally `q` (or `queries`), each [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>没有 K/V 数组：.npz 需要数组 `k` 和 `v`（或 `keys`、`values`），可选 `q`（或 `queries`），每个为 [layers, heads, tokens, head_dim] 或 [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>a K/V .npy holds one array [2, layers, heads, tokens, head_dim] (K then V); this one is %1</source>
+        <translation>K/V .npy 只含一个数组 [2, layers, heads, tokens, head_dim]（先 K 后 V）；此文件为 %1</translation>
+    </message>
+    <message>
+        <source>not a K/V file: the KV lab reads a capture or a .safetensors, .npz or .npy file</source>
+        <translation>不是 K/V 文件：KV 实验室读取采集或 .safetensors、.npz 或 .npy 文件</translation>
+    </message>
+    <message>
+        <source>no layers to study</source>
+        <translation>没有可研究的层</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: no Walsh–Hadamard rotation exists for it, so the rotated schemes, the c sweep and the codebooks cannot run</source>
+        <translation>head_dim %1 为奇数：不存在对应的 Walsh–Hadamard 旋转，因此旋转方案、c 扫描和码本都无法运行</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is not a power of two: the rotation works in blocks of %2 (the theoretical codebook assumes a rotation over all %3 channels)</source>
+        <translation>head_dim %1 不是 2 的幂：旋转按 %2 的块进行（理论码本假定对全部 %3 个通道旋转）</translation>
+    </message>
+    <message>
+        <source>the device failed (%1): the rest computed on the CPU</source>
+        <translation>设备出错（%1）：其余部分已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the c grid needs lo &gt; 0 and at least two points</source>
+        <translation>c 网格需要 lo &gt; 0 且至少两个点</translation>
+    </message>
+    <message>
+        <source>attention errors use %1 of the %2 captured queries per head, evenly spaced (--score-queries)</source>
+        <translation>注意力误差使用每个头 %2 个已采集查询中均匀分布的 %1 个（--score-queries）</translation>
+    </message>
+    <message>
+        <source>KV scheme &apos;%1&apos;: %2 (accepted: bf16, fp8, fp8-head, fp8-vllm, fp8-unit, codebook, codebook-layer, codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, int4)</source>
+        <translation>KV 方案“%1”：%2（可用：bf16、fp8、fp8-head、fp8-vllm、fp8-unit、codebook、codebook-layer、codebook-shared、codebook-norot、constopt[:c=C|c=fit][,unrounded]、mxfp4、nvfp4、int4）</translation>
+    </message>
+    <message>
+        <source>unknown scheme</source>
+        <translation>未知方案</translation>
+    </message>
+    <message>
+        <source>only constopt takes options</source>
+        <translation>只有 constopt 接受选项</translation>
+    </message>
+    <message>
+        <source>c must be a number in (0, 10), got &apos;%1&apos;</source>
+        <translation>c 必须是 (0, 10) 内的数，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>unknown constopt option &apos;%1&apos;</source>
+        <translation>未知的 constopt 选项“%1”</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: the %2 scheme needs a Walsh–Hadamard rotation over a power-of-two block</source>
+        <translation>head_dim %1 为奇数：%2 方案需要在 2 的幂大小的块上做 Walsh–Hadamard 旋转</translation>
+    </message>
+    <message>
+        <source>the codebook scheme needs 16 levels</source>
+        <translation>码本方案需要 16 个级别</translation>
+    </message>
+    <message>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)</source>
+        <translation>未知的 GEMM 格式“%1”（bf16、fp8、fp8-rowwise、int8、w4a16、w4a8-int8、w4a8-fp8 或 w8a8-fp8）</translation>
+    </message>
+    <message>
+        <source>GEMM format &apos;%1&apos; given twice</source>
+        <translation>GEMM 格式“%1”重复给出</translation>
+    </message>
+    <message>
+        <source>M sweep: &apos;%1&apos; is not an integer in [1, 1048576]</source>
+        <translation>M 扫描：“%1”不是 [1, 1048576] 内的整数</translation>
+    </message>
+    <message>
+        <source>GEMM bench: no format</source>
+        <translation>GEMM 测试：没有格式</translation>
+    </message>
+    <message>
+        <source>GEMM bench: empty M sweep</source>
+        <translation>GEMM 测试：M 扫描为空</translation>
+    </message>
+    <message>
+        <source>GEMM bench: M must be ≥ 1, got %1</source>
+        <translation>GEMM 测试：M 必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: N and K must be in [1, 1048576], got %1×%2</source>
+        <translation>GEMM 测试：N 和 K 必须在 [1, 1048576] 内，实际为 %1×%2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: at least 20 repeats, got %1</source>
+        <translation>GEMM 测试：至少需要 20 次重复，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: warm-up must be ≥ 0</source>
+        <translation>GEMM 测试：预热次数必须 ≥ 0</translation>
+    </message>
+    <message>
+        <source>GEMM bench: experts must be in [1, 1024], got %1</source>
+        <translation>GEMM 测试：专家数必须在 [1, 1024] 内，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the W4 group size must be even and divide K = %1 (0: per channel), got %2</source>
+        <translation>GEMM 测试：W4 组大小必须为偶数且能整除 K = %1（0：按通道），实际为 %2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: MoE mode (experts &gt; 1) times bf16 and fp8 only, not %1</source>
+        <translation>GEMM 测试：MoE 模式（experts &gt; 1）只测 bf16 和 fp8，不测 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
+        <translation>GEMM 测试：INT4 路径需要偶数 K（每字节两个码值），K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights</source>
+        <translation>CPU 上的 GEMM 测试：%1 个 %2×%3 的专家需要超过 2 GiB 的 FP32 权重</translation>
+    </message>
+    <message>
+        <source>Eigen FP32 GEMM standing in for the requested formats</source>
+        <translation>以 Eigen FP32 GEMM 代替所请求的格式</translation>
+    </message>
+    <message>
+        <source>%1: GPU only</source>
+        <translation>%1：仅限 GPU</translation>
+    </message>
+    <message>
+        <source>MoE: %1 experts, one GEMM each (no batched launch on the CPU)</source>
+        <translation>MoE：%1 个专家，各一次 GEMM（CPU 上没有批量启动）</translation>
+    </message>
+    <message>
+        <source>%1 repeats (capped at %2 s)</source>
+        <translation>%1 次重复（上限 %2 秒）</translation>
+    </message>
+    <message>
+        <source>CPU GEMM produced a non-finite value</source>
+        <translation>CPU GEMM 产生了非有限值</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: bound &apos;%1&apos; is neither memory nor compute</source>
+        <translation>GEMM 测试结果：瓶颈“%1”既不是 memory 也不是 compute</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: %1</source>
+        <translation>GEMM 测试结果：%1</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: copy_gbps must be positive</source>
+        <translation>GEMM 峰值：copy_gbps 必须为正</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: the %1 peak must be positive</source>
+        <translation>GEMM 峰值：%1 峰值必须为正</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: %1</source>
+        <translation>GEMM 峰值：%1</translation>
+    </message>
+    <message>
+        <source>%1 peak to %2 M=%3</source>
+        <translation>%1 峰值提升至 %2 M=%3</translation>
+    </message>
+    <message>
+        <source>copy GB/s to %1 M=%2</source>
+        <translation>复制 GB/s 提升至 %1 M=%2</translation>
+    </message>
+    <message>
+        <source>raised to the points that beat the measured ceiling (%1): their operands stay in cache, which the large copy and the peak GEMMs do not</source>
+        <translation>已提升至超过实测上限的点（%1）：它们的操作数留在缓存中，而大块复制和峰值 GEMM 不会</translation>
+    </message>
+    <message>
+        <source>above the measured ceiling (operands in cache): the ceiling was raised to it</source>
+        <translation>高于实测上限（操作数在缓存中）：上限已提升至该点</translation>
+    </message>
+    <message>
+        <source>cached (%1)</source>
+        <translation>已缓存（%1）</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: no path (neither XDG_CONFIG_HOME nor HOME is set)</source>
+        <translation>GEMM 峰值缓存：没有路径（XDG_CONFIG_HOME 和 HOME 均未设置）</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot write %1</source>
+        <translation>GEMM 峰值缓存：无法写入 %1</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot rename to %1</source>
+        <translation>GEMM 峰值缓存：无法重命名为 %1</translation>
+    </message>
+    <message>
+        <source>cpu: %1 threads, Eigen %2</source>
+        <translation>CPU：%1 个线程，Eigen %2</translation>
+    </message>
+    <message>
+        <source>CPU copy check failed</source>
+        <translation>CPU 复制检查失败</translation>
+    </message>
+    <message>
+        <source>memcpy of 64 MiB (best of 5; read + write bytes); FP32 Eigen GEMM best of 1024³, 2048³</source>
+        <translation>64 MiB 的 memcpy（5 次取最佳；读 + 写字节）；FP32 Eigen GEMM 取 1024³、2048³ 中的最佳</translation>
+    </message>
+    <message>
+        <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>
+        <translation>激活的 K = %1（形状 %2）与权重的 K = %3（形状 %4）不匹配</translation>
+    </message>
+    <message>
+        <source>the quantized weight does not match the weight&apos;s shape</source>
+        <translation>量化权重与权重的形状不匹配</translation>
+    </message>
+    <message>
+        <source>cannot decode %1 activations</source>
+        <translation>无法解码 %1 激活</translation>
+    </message>
+    <message>
+        <source>a two-stage weight with an asymmetric first stage has no low-precision GEMM path</source>
+        <translation>第一阶段非对称的两阶段权重没有低精度 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>W·A8-int8 needs integer weight codes (method int, or progressive with an int stage 2); got %1</source>
+        <translation>W·A8-int8 需要整数权重码值（方法 int，或第 2 阶段为 int 的 progressive）；实际为 %1</translation>
+    </message>
+    <message>
+        <source>method %1 has no FP8 GEMM path</source>
+        <translation>方法 %1 没有 FP8 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>E5M2 weights have no FP8 E4M3 GEMM path</source>
+        <translation>E5M2 权重没有 FP8 E4M3 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>INT%1 weight codes are not exact in E4M3 (use int8-token activations)</source>
+        <translation>INT%1 权重码值在 E4M3 中不精确（请使用 int8-token 激活）</translation>
+    </message>
+    <message>
+        <source>%1: activations quantized on the CPU</source>
+        <translation>%1：激活已在 CPU 上量化</translation>
+    </message>
+    <message>
+        <source>%1: the GEMM computed on the CPU</source>
+        <translation>%1：GEMM 已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the weight&apos;s scale runs differ between rows</source>
+        <translation>权重的缩放段在各行之间不同</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

@@ -34,28 +34,32 @@ QString filled(const QString &pattern)
     return s;
 }
 
-/// The fixed runs of English between the placeholders (trimmed, those with a word in them).
+/// The fixed runs of English between the placeholders (trimmed, phrases with a word in them; a
+/// single identifier such as head_dim is kept as core wrote it).
 QStringList fixedRuns(const QString &pattern)
 {
     QStringList out;
     for (auto part : pattern.split(QRegularExpression(QStringLiteral("%\\d")))) {
         part = part.trimmed();
-        if (part.contains(QRegularExpression(QStringLiteral("[A-Za-z]{4}"))) && part.size() >= 8)
+        if (part.contains(QRegularExpression(QStringLiteral("[A-Za-z]{4}"))) && part.size() >= 8 &&
+            part.contains(QLatin1Char(' ')))
             out << part;
     }
     return out;
 }
 
 /// The sources whose messages reach the window: the quantize job's path (engine, quantizers,
-/// metrics, the SVD and the Hadamard rotation, the Overview's note) and formatLocation. The CLI's
-/// --spec flag parser (spec_flags.cpp) is not among them.
+/// metrics, the SVD and the Hadamard rotation, the Overview's note), formatLocation, the budget,
+/// Compare, the KV lab and the GEMM simulation and timing. The CLI's --spec flags
+/// (spec_flags.cpp) and --rank-policy (rank_policy.cpp) are not among them.
 QStringList coreSources()
 {
     const QDir root(QStringLiteral(QUANTSCOPE_SOURCE_DIR));
     QStringList out;
-    for (const auto dir : {"core/quant", "core/engine", "core/metrics"})
+    for (const auto dir :
+         {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv", "core/sim"})
         for (const auto &f : QDir(root.filePath(QLatin1String(dir))).entryList({QStringLiteral("*.cpp")}))
-            if (f != QLatin1String("spec_flags.cpp"))
+            if (f != QLatin1String("spec_flags.cpp") && f != QLatin1String("rank_policy.cpp"))
                 out << root.filePath(QLatin1String(dir) + QLatin1Char('/') + f);
     for (const auto f : {"core/numeric/hadamard.cpp", "core/numeric/svd.cpp", "core/results/overview.cpp",
                          "core/results/channel_profile.cpp", "core/util/error.cpp"})
@@ -80,6 +84,11 @@ QStringList messageLiterals(const QString &file)
         QString text = it.next().captured(1);
         text.replace(QLatin1String("\\\""), QLatin1String("\""));
         text = text.trimmed();
+        // A printf format ("needs %llu bytes (%.6g MB)") as the table writes it: %1, %2, …
+        static const QRegularExpression printfSpec(QStringLiteral("%[-+ #0-9.]*(?:ll|l|z)?[dusgfx]"));
+        int n = 0;
+        for (auto m = printfSpec.match(text); m.hasMatch(); m = printfSpec.match(text))
+            text.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%") + QString::number(++n));
         if (text.contains(QLatin1Char(' ')) && text.count(QRegularExpression(QStringLiteral("[A-Za-z]"))) >= 5)
             out << text;
     }
@@ -171,8 +180,8 @@ private slots:
         // /proc/cpuinfo, the device lines (DeviceQuery writes its own, translated), the method
         // list (names), a programming error (std::logic_error).
         const QSet<QString> notMessages = {
-            QStringLiteral("model name"), QStringLiteral("GPU: %s (%s, %.1f GiB free of %.1f)"),
-            QStringLiteral("CPU: %d threads (%s)"),
+            QStringLiteral("model name"), QStringLiteral("GPU: %1 (%2, %3 GiB free of %4)"),
+            QStringLiteral("CPU: %1 threads (%2)"),
             QStringLiteral("int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq, gguf"),
             QStringLiteral("no spec field '")};
         const auto sources = coreSources();
@@ -191,7 +200,8 @@ private slots:
                                                  [&text](const QString &p) { return p.contains(text); });
                 const bool specText = specwords::coreText(text.toStdString()) != text;
                 if (!inTable && !specText)
-                    missing << QStringLiteral("%1: %2").arg(QDir(QStringLiteral(QUANTSCOPE_SOURCE_DIR)).relativeFilePath(file), text);
+                    missing << QStringLiteral("%1: %2").arg(
+                        QDir(QStringLiteral(QUANTSCOPE_SOURCE_DIR)).relativeFilePath(file), text);
             }
         }
         QVERIFY2(seen > 200, qPrintable(QString::number(seen)));
@@ -210,8 +220,8 @@ private slots:
         f.write("if (c == '\"') throw UnsupportedError(\"the widget \" + name +\n"
                 "    \" has no \"\n    \"sprockets left\"); // \"a comment text\"\n");
         f.close();
-        QCOMPARE(messageLiterals(f.fileName()), QStringList({QStringLiteral("the widget"),
-                                                             QStringLiteral("has no sprockets left")}));
+        QCOMPARE(messageLiterals(f.fileName()),
+                 QStringList({QStringLiteral("the widget"), QStringLiteral("has no sprockets left")}));
     }
 };
 
