@@ -6,6 +6,7 @@
 # run_screenshot_compare.cmake: a fresh cache and settings, the demo, the language as the
 # Language menu's setting). Chinese needs a CJK font (fonts-noto-cjk).
 #   scripts/docs-screenshots.sh [BUILD_DIR] [LANGUAGES…]     (default: build, en de zh_CN)
+#   ONLY="gemm-timing-view health-view" scripts/docs-screenshots.sh …   (only those pictures)
 # Needs the targets quantscope, quantscope-cli and quantscope_check_screenshot built.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +45,9 @@ for lang in "${languages[@]}"; do
   for v in "${views[@]}"; do
     name=${v%%:*}
     opts=${v#*:}
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+      continue
+    fi
     dir="$work/$name$suffix"
     lang_opt=()
     [ "$lang" = en ] || lang_opt=(-DUI_LANGUAGE="$lang")

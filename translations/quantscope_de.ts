@@ -1571,6 +1571,18 @@
         <source>the weight&apos;s scale runs differ between rows</source>
         <translation>die Skalenabschnitte des Gewichts unterscheiden sich zwischen den Zeilen</translation>
     </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>MoE scale health, %1 layers × %2 experts (per layer, one mark per expert: &apos;.&apos; healthy, &apos;X&apos; NaN/Inf/zero scales, &apos;?&apos; no scale, &apos;-&apos; absent), %3 bad: %4</source>
+        <translation>Zustand der MoE-Skalen, %1 Schichten × %2 Experten (pro Schicht ein Zeichen pro Experte: „.“ gesund, „X“ Skalen NaN/Inf/null, „?“ keine Skala, „-“ fehlt), %3 schlecht: %4</translation>
+    </message>
+    <message>
+        <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
+        <translation>Schicht %1, Experte %2: %3 von %4 Skalen sind NaN, Inf oder null (zuerst in %5)</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>
@@ -2091,8 +2103,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%1 auf %2: %3</translation>
+        <source>%1 on tensor %2: %3</source>
+        <translation>%1 auf Tensor %2: %3</translation>
     </message>
     <message numerus="yes">
         <source>%n more run(s) like it: marked ⚠ in the Overview</source>
@@ -4275,6 +4287,10 @@ dann Ausführen drücken.</translation>
     <message>
         <source>Format sweep of %1</source>
         <translation>Formatdurchlauf von %1</translation>
+    </message>
+    <message>
+        <source>Budget for any target</source>
+        <translation>Bitbudget für beliebiges Ziel</translation>
     </message>
 </context>
 <context>

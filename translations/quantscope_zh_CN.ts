@@ -1569,6 +1569,18 @@
         <source>the weight&apos;s scale runs differ between rows</source>
         <translation>权重的缩放段在各行之间不同</translation>
     </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>MoE scale health, %1 layers × %2 experts (per layer, one mark per expert: &apos;.&apos; healthy, &apos;X&apos; NaN/Inf/zero scales, &apos;?&apos; no scale, &apos;-&apos; absent), %3 bad: %4</source>
+        <translation>MoE 缩放健康状况，%1 层 × %2 个专家（每层每个专家一个标记：“.”正常，“X”缩放为 NaN/Inf/零，“?”无缩放，“-”缺失），%3 个异常：%4</translation>
+    </message>
+    <message>
+        <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
+        <translation>第 %1 层，专家 %2：%4 个缩放中有 %3 个为 NaN、Inf 或零（首个在 %5 中）</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>
@@ -2086,8 +2098,8 @@
         <translation>在任何运行完成前已取消。</translation>
     </message>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%1 用于 %2：%3</translation>
+        <source>%1 on tensor %2: %3</source>
+        <translation>%1 作用于张量 %2：%3</translation>
     </message>
     <message numerus="yes">
         <source>%n more run(s) like it: marked ⚠ in the Overview</source>
@@ -4236,6 +4248,10 @@ then press Run.</source>
     <message>
         <source>Format sweep of %1</source>
         <translation>%1 的格式扫描</translation>
+    </message>
+    <message>
+        <source>Budget for any target</source>
+        <translation>任意目标的预算</translation>
     </message>
 </context>
 <context>

@@ -256,7 +256,7 @@ void JobController::deliver(QuantizeJobResult result)
         const auto first = std::find_if(overview.rows.begin(), overview.rows.end(),
                                         [](const OverviewRow &r) { return !r.note.empty(); });
         if (first != overview.rows.end())
-            m_log->append(LogView::Severity::Warning, tr("%1 on %2: %3")
+            m_log->append(LogView::Severity::Warning, tr("%1 on tensor %2: %3")
                                                           .arg(fromStd(first->configLabel), fromStd(first->tensor),
                                                                coremessages::translated(first->note)));
         if (noted > 1)

@@ -432,7 +432,19 @@ private slots:
                     left << QStringLiteral("%1  [%2]").arg(text, e);
         left.removeDuplicates();
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
-        QVERIFY(language::apply(QStringLiteral("en")));
+        // Switching the language turns the log's core messages too (here back to English).
+        auto *toEnglish = languageAction(w, QStringLiteral("en"));
+        QVERIFY(toEnglish);
+        toEnglish->trigger();
+        QTest::qWait(50);
+        QApplication::processEvents();
+        const QString again = w.logView()->messages().mid(before).join(QLatin1Char('\n'));
+        for (const char *sentence : {"needs the module's inputs and none were paired with", "is longer than a row",
+                                     "GPU requested but unavailable (", "): computed on the CPU"})
+            QVERIFY2(
+                again.contains(QLatin1String(sentence)),
+                qPrintable(QLatin1String(sentence) + QStringLiteral(" not in:\n") +
+                           w.logView()->messages().mid(before).filter(QStringLiteral("4096")).join(QLatin1Char('\n'))));
     }
 };
 

@@ -15,7 +15,8 @@ namespace {
 /// Every message core/ can send to the window, as core composes it: the fixed text with %1…
 /// where core inserts a value. Enumerated from the throw, note, warning and step statements of
 /// core/quant, core/engine, core/metrics, core/numeric (SVD, Hadamard), core/results (the
-/// Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and core/sim;
+/// Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and core/sim, and
+/// the Health view's MoE grid findings (core/doctor is not scanned yet);
 /// tst_coremessages scans those sources and fails on a message text that is not here.
 const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "profiling %1"),
@@ -370,6 +371,12 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1: activations quantized on the CPU"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1: the GEMM computed on the CPU"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the weight's scale runs differ between rows"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "measured"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "MoE scale health, %1 layers × %2 experts (per layer, one mark per expert: '.' healthy, 'X' "
+                      "NaN/Inf/zero scales, '?' no scale, '-' absent), %3 bad: %4"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)"),
 };
 
 struct Pattern {
