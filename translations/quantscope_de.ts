@@ -482,6 +482,1109 @@
     </message>
 </context>
 <context>
+    <name>quantscope::CoreMessages</name>
+    <message>
+        <source>profiling %1</source>
+        <translation>Profil von %1</translation>
+    </message>
+    <message>
+        <source>profiling channels of %1</source>
+        <translation>Kanalprofil von %1</translation>
+    </message>
+    <message>
+        <source>spectrum of %1</source>
+        <translation>Spektrum von %1</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>activation %1: %2</source>
+        <translation>Aktivierung %1: %2</translation>
+    </message>
+    <message>
+        <source>activation has %1 channels, the weight %2 input channels: not paired</source>
+        <translation>die Aktivierung hat %1 Kanäle, das Gewicht %2 Eingangskanäle: nicht gekoppelt</translation>
+    </message>
+    <message>
+        <source>activation not available</source>
+        <translation>Aktivierung nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>not in the capture %1</source>
+        <translation>nicht in der Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>absmax of the loaded tensor</source>
+        <translation>Betragsmaximum des geladenen Tensors</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1)</source>
+        <translation>GPU fehlgeschlagen (%1)</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1): computed on the CPU</source>
+        <translation>GPU fehlgeschlagen (%1): auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>%1: computed on the CPU</source>
+        <translation>%1: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>computed on the CPU</source>
+        <translation>auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>empty tensor: computed on the CPU</source>
+        <translation>leerer Tensor: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the engine returned no metrics</source>
+        <translation>die Engine lieferte keine Metriken</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>channel kurtosis of %1 on the device: %2</source>
+        <translation>Kanal-Kurtosis von %1 auf dem Gerät: %2</translation>
+    </message>
+    <message>
+        <source>device must be auto, cpu or gpu, not &apos;%1&apos;</source>
+        <translation>das Gerät muss auto, cpu oder gpu sein, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1)</source>
+        <translation>GPU angefordert, aber nicht verfügbar (%1)</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1): computed on the CPU</source>
+        <translation>GPU angefordert, aber nicht verfügbar (%1): auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>GPU requested but this build&apos;s GPU backend has no KV lab: computed on the CPU</source>
+        <translation>GPU angefordert, aber das GPU-Backend dieses Builds hat kein KV-Labor: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the GPU does not sweep this tensor: computed on the CPU</source>
+        <translation>die GPU durchläuft diesen Tensor nicht: auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the device failed (%1)</source>
+        <translation>das Gerät ist fehlgeschlagen (%1)</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>Roofline: %1</translation>
+    </message>
+    <message>
+        <source>roofline not cached: %1</source>
+        <translation>Roofline nicht zwischengespeichert: %1</translation>
+    </message>
+    <message>
+        <source>GEMM lab not run on %1 (%2)</source>
+        <translation>GEMM-Labor nicht auf %1 ausgeführt (%2)</translation>
+    </message>
+    <message>
+        <source>no device kernel</source>
+        <translation>kein Geräte-Kernel</translation>
+    </message>
+    <message>
+        <source>no device linear algebra</source>
+        <translation>keine lineare Algebra auf dem Gerät</translation>
+    </message>
+    <message>
+        <source>no GEMM lab on this backend</source>
+        <translation>kein GEMM-Labor auf diesem Backend</translation>
+    </message>
+    <message>
+        <source>no device channel moments</source>
+        <translation>keine Kanalmomente auf dem Gerät</translation>
+    </message>
+    <message>
+        <source>no output-aware error on this backend</source>
+        <translation>kein ausgabebezogener Fehler auf diesem Backend</translation>
+    </message>
+    <message>
+        <source>built without a GPU backend</source>
+        <translation>ohne GPU-Backend gebaut</translation>
+    </message>
+    <message>
+        <source>no %1 GPU found</source>
+        <translation>keine %1-GPU gefunden</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime: install or update the %3 driver</source>
+        <translation>eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter als die %2-Laufzeit dieses Builds: installieren oder aktualisieren Sie den %3-Treiber</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime (%3): install or update the %4 driver</source>
+        <translation>eine %1-GPU ist vorhanden, aber ihr Treiber fehlt oder ist älter als die %2-Laufzeit dieses Builds (%3): installieren oder aktualisieren Sie den %4-Treiber</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start</source>
+        <translation>eine %1-GPU ist vorhanden, startete aber nicht</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start (%2)</source>
+        <translation>eine %1-GPU ist vorhanden, startete aber nicht (%2)</translation>
+    </message>
+    <message>
+        <source>Ŵ has %1 elements, W has %2</source>
+        <translation>Ŵ hat %1 Elemente, W hat %2</translation>
+    </message>
+    <message>
+        <source>output-aware error: %1 values are not %2 rows of K = %3</source>
+        <translation>ausgabebezogener Fehler: %1 Werte sind nicht %2 Zeilen mit K = %3</translation>
+    </message>
+    <message>
+        <source>output-aware error: the weight is %1 but the Gram is for K = %2</source>
+        <translation>ausgabebezogener Fehler: das Gewicht ist %1, aber die Gram-Matrix gilt für K = %2</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix has %1 elements, not %2x%3</source>
+        <translation>Spektrum: die Matrix hat %1 Elemente, nicht %2×%3</translation>
+    </message>
+    <message>
+        <source>spectrum: tau must be in (0, 1]</source>
+        <translation>Spektrum: tau muss in (0, 1] liegen</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix holds NaN/Inf at element %1</source>
+        <translation>Spektrum: die Matrix enthält NaN/Inf bei Element %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation size must be a power of two ≥ 2, got %1</source>
+        <translation>die Größe der Hadamard-Rotation muss eine Zweierpotenz ≥ 2 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation of size %1 needs K divisible by it; K = %2 is not</source>
+        <translation>eine Hadamard-Rotation der Größe %1 braucht ein dadurch teilbares K; K = %2 ist es nicht</translation>
+    </message>
+    <message>
+        <source>the bidiagonal singular value iteration did not converge</source>
+        <translation>die bidiagonale Singulärwert-Iteration konvergierte nicht</translation>
+    </message>
+    <message>
+        <source>all singular values are computed for min(N, K) ≤ %1 only (here %2); ask for the top k instead</source>
+        <translation>alle Singulärwerte werden nur für min(N, K) ≤ %1 berechnet (hier %2); fragen Sie stattdessen nach den größten k</translation>
+    </message>
+    <message>
+        <source>top-k spectrum needs k ≥ 1</source>
+        <translation>das Top-k-Spektrum braucht k ≥ 1</translation>
+    </message>
+    <message>
+        <source>power iterations and oversampling must be ≥ 0</source>
+        <translation>Potenziterationen und Überabtastung müssen ≥ 0 sein</translation>
+    </message>
+    <message>
+        <source>svd_lowrank needs q ≥ 1</source>
+        <translation>svd_lowrank braucht q ≥ 1</translation>
+    </message>
+    <message>
+        <source>group %1 is longer than a row (%2 elements): each row is one short group, so this is not the group size it says</source>
+        <translation>Gruppe %1 ist länger als eine Zeile (%2 Elemente): jede Zeile ist eine kurze Gruppe, also ist dies nicht die angegebene Gruppengröße</translation>
+    </message>
+    <message>
+        <source>block %1 is longer than a row (%2 elements): each row is one short group, so this is not the block size it says</source>
+        <translation>Block %1 ist länger als eine Zeile (%2 Elemente): jede Zeile ist eine kurze Gruppe, also ist dies nicht die angegebene Blockgröße</translation>
+    </message>
+    <message>
+        <source>channel moment sums of unequal lengths</source>
+        <translation>Kanalmomentsummen ungleicher Länge</translation>
+    </message>
+    <message>
+        <source>rowRelativeErrors: W and its dequantized values differ in size</source>
+        <translation>rowRelativeErrors: W und seine dequantisierten Werte sind verschieden groß</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>Tensor „%1“</translation>
+    </message>
+    <message>
+        <source>byte %1</source>
+        <translation>Byte %1</translation>
+    </message>
+    <message>
+        <source>static activation scale must be a positive number, got &apos;%1&apos;</source>
+        <translation>die statische Aktivierungsskala muss eine positive Zahl sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>activation quantization &apos;%1&apos; unknown (int8-token, fp8-token, fp8-tensor, static[:S])</source>
+        <translation>Aktivierungsquantisierung „%1“ unbekannt (int8-token, fp8-token, fp8-tensor, static[:S])</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 activations</source>
+        <translation>%1-Aktivierungen können nicht quantisiert werden</translation>
+    </message>
+    <message>
+        <source>awq quantizes per tensor, per output channel or per group along K</source>
+        <translation>awq quantisiert pro Tensor, pro Ausgangskanal oder pro Gruppe entlang K</translation>
+    </message>
+    <message>
+        <source>awq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>awq rechnet in FP32 mit round(x/s) + z (compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>awq n_grid must be 2..1000 (3 or more with duo_scaling on, 4 with both), got %1</source>
+        <translation>awq n_grid muss 2..1000 sein (mindestens 3 mit duo_scaling on, 4 mit both), erhalten: %1</translation>
+    </message>
+    <message>
+        <source>awq: no grid point gave a finite loss (NaN/Inf in the weight or the sample)</source>
+        <translation>awq: kein Gitterpunkt ergab einen endlichen Verlust (NaN/Inf im Gewicht oder in der Stichprobe)</translation>
+    </message>
+    <message>
+        <source>awq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>awq: %1 hat %2 Eingangsmerkmale, %3 der Aufzeichnung %4</translation>
+    </message>
+    <message>
+        <source>awq: the capture %1 holds no sample of %2&apos;s input rows, which AWQ&apos;s loss is measured on (capture again with rows &gt; 0)</source>
+        <translation>awq: die Aufzeichnung %1 enthält keine Stichprobe der Eingabezeilen von %2, an denen AWQ seinen Verlust misst (erneut aufzeichnen mit rows &gt; 0)</translation>
+    </message>
+    <message>
+        <source>awq: %1 holds NaN/Inf (first at element %2); AWQ needs finite weights</source>
+        <translation>awq: %1 enthält NaN/Inf (zuerst bei Element %2); AWQ braucht endliche Gewichte</translation>
+    </message>
+    <message>
+        <source>awq: %1 lacks its smoothing scales (one per input column)</source>
+        <translation>awq: %1 fehlen die Glättungsskalen (eine pro Eingangsspalte)</translation>
+    </message>
+    <message>
+        <source>c must be in [1e-6, 16], got %1</source>
+        <translation>c muss in [1e-6, 16] liegen, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>rotate must be 0 or a power of two in 2..65536, got %1</source>
+        <translation>rotate muss 0 oder eine Zweierpotenz in 2..65536 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>the c grid needs 0 &lt; lo &lt; hi and step &gt; 0</source>
+        <translation>das c-Gitter braucht 0 &lt; lo &lt; hi und step &gt; 0</translation>
+    </message>
+    <message>
+        <source>the c grid has more than a million points</source>
+        <translation>das c-Gitter hat mehr als eine Million Punkte</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1</source>
+        <translation>die Gruppengröße muss ≥ 1 sein</translation>
+    </message>
+    <message>
+        <source>cannot sweep %1 data</source>
+        <translation>%1-Daten können nicht durchlaufen werden</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
+        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k); %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
+        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</translation>
+    </message>
+    <message>
+        <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
+        <translation>gguf %1: Zeilen mit K = %2 sind keine ganze Zahl von Blöcken zu %3 (llama.cpp quantisiert entlang K; wählen Sie einen Typ mit Blöcken zu 32 oder einen anderen Tensor)</translation>
+    </message>
+    <message>
+        <source>gguf imatrix needs the module&apos;s inputs and none were paired with %1: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>gguf imatrix braucht die Eingaben des Moduls, und mit %1 wurden keine gekoppelt: zeichnen Sie sie zuerst auf (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) und übergeben Sie --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>%1 needs the module&apos;s inputs and none were paired with %2: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>%1 braucht die Eingaben des Moduls, und mit %2 wurden keine gekoppelt: zeichnen Sie sie zuerst auf (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) und übergeben Sie --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>gguf imatrix: the capture&apos;s %1 has %2 input channels, the weight %3</source>
+        <translation>gguf imatrix: %1 der Aufzeichnung hat %2 Eingangskanäle, das Gewicht %3</translation>
+    </message>
+    <message>
+        <source>gguf: Ŵ is kept with the result; this one has none</source>
+        <translation>gguf: Ŵ wird mit dem Ergebnis aufbewahrt; dieses hat keines</translation>
+    </message>
+    <message>
+        <source>this tensor</source>
+        <translation>diesem Tensor</translation>
+    </message>
+    <message>
+        <source>gptq quantizes per tensor, per output channel or per group along K, not %1</source>
+        <translation>gptq quantisiert pro Tensor, pro Ausgangskanal oder pro Gruppe entlang K, nicht %1</translation>
+    </message>
+    <message>
+        <source>gptq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>gptq rechnet in FP32 mit round(x/s) + z (compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>gptq block_size must be 1..1048576, got %1</source>
+        <translation>gptq block_size muss 1..1048576 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>gptq dampening must be a finite fraction ≥ 0</source>
+        <translation>gptq dampening muss ein endlicher Anteil ≥ 0 sein</translation>
+    </message>
+    <message>
+        <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
+        <translation>die Aufzeichnung %1 enthält nur die Diagonale der Eingangs-Gram-Matrix von %2 und keine Zeilenstichprobe: GPTQ braucht XᵀX (erneut aufzeichnen mit größerer Gram-Grenze oder mit einer Zeilenstichprobe)</translation>
+    </message>
+    <message>
+        <source>gptq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>gptq: %1 hat %2 Eingangsmerkmale, %3 der Aufzeichnung %4</translation>
+    </message>
+    <message>
+        <source>gptq: %1 holds NaN/Inf (first at element %2); GPTQ needs finite weights</source>
+        <translation>gptq: %1 enthält NaN/Inf (zuerst bei Element %2); GPTQ braucht endliche Gewichte</translation>
+    </message>
+    <message>
+        <source>bits must be 2..8, got %1</source>
+        <translation>bits muss 2..8 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1, got %1</source>
+        <translation>die Gruppengröße muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>hqq-lib needs a group size that is a multiple of 8 (the library asserts it), got %1</source>
+        <translation>hqq-lib braucht eine Gruppengröße, die ein Vielfaches von 8 ist (die Bibliothek prüft das), erhalten: %1</translation>
+    </message>
+    <message>
+        <source>HQQ axis must be 0 or 1, got %1</source>
+        <translation>die HQQ-Achse muss 0 oder 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>iters must be 1..1000, got %1</source>
+        <translation>iters muss 1..1000 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>HQQ needs numel divisible by the group size: numel = %1, group = %2</source>
+        <translation>HQQ braucht eine durch die Gruppengröße teilbare Elementzahl: numel = %1, Gruppe = %2</translation>
+    </message>
+    <message>
+        <source>HQQ dequantize: codes, scales and zero points do not match the group size</source>
+        <translation>HQQ-Dequantisierung: Codes, Skalen und Nullpunkte passen nicht zur Gruppengröße</translation>
+    </message>
+    <message>
+        <source>passes must be 0..1000, got %1</source>
+        <translation>passes muss 0..1000 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>rank must be ≥ 0, got %1</source>
+        <translation>rank muss ≥ 0 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>compensator_group must be ≥ 1, got %1</source>
+        <translation>compensator_group muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>seed must be ≥ 0, got %1</source>
+        <translation>seed muss ≥ 0 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>power_iters must be 0..100, got %1</source>
+        <translation>power_iters muss 0..100 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)</source>
+        <translation>MiLo braucht einen endlichen Tensor (die SVD des Residuums ist mit NaN/Inf undefiniert)</translation>
+    </message>
+    <message>
+        <source>an NVFP4 result needs its global scale</source>
+        <translation>ein NVFP4-Ergebnis braucht seine globale Skala</translation>
+    </message>
+    <message>
+        <source>a progressive stage must be an &quot;int&quot; or &quot;fp8&quot; spec, got &quot;%1&quot;</source>
+        <translation>eine progressive Stufe muss eine „int“- oder „fp8“-Spezifikation sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a spec object</source>
+        <translation>das Spezifikationsfeld „%1“ muss ein Spezifikationsobjekt sein</translation>
+    </message>
+    <message>
+        <source>a spec needs a &quot;method&quot; string (%1)</source>
+        <translation>eine Spezifikation braucht eine „method“-Zeichenkette (%1)</translation>
+    </message>
+    <message>
+        <source>unknown quantization method &apos;%1&apos; (known: %2)</source>
+        <translation>unbekannte Quantisierungsmethode „%1“ (bekannt: %2)</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 data</source>
+        <translation>%1-Daten können nicht quantisiert werden</translation>
+    </message>
+    <message>
+        <source>K = %1 is not divisible by the group size %2 (strict: ragged groups refused)</source>
+        <translation>K = %1 ist nicht durch die Gruppengröße %2 teilbar (strikt: ungleiche Gruppen abgelehnt)</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1</source>
+        <translation>die Blockgröße muss ≥ 1 sein</translation>
+    </message>
+    <message>
+        <source>shape %1x%2 is not divisible by the block size %3 (strict: ragged blocks refused)</source>
+        <translation>die Form %1×%2 ist nicht durch die Blockgröße %3 teilbar (strikt: ungleiche Blöcke abgelehnt)</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1, got %1</source>
+        <translation>die Blockgröße muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>channel axis must be 0 or 1, got %1</source>
+        <translation>die Kanalachse muss 0 oder 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>scale_rule &apos;max&apos; applies to symmetric quantization only</source>
+        <translation>scale_rule „max“ gilt nur für symmetrische Quantisierung</translation>
+    </message>
+    <message>
+        <source>FP8 granularity must be tensor, channel or block</source>
+        <translation>die FP8-Granularität muss tensor, channel oder block sein</translation>
+    </message>
+    <message>
+        <source>a %1 spec must be a JSON object</source>
+        <translation>eine %1-Spezifikation muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; in a %2 spec</source>
+        <translation>unbekanntes Feld „%1“ in einer %2-Spezifikation</translation>
+    </message>
+    <message>
+        <source>spec method is %1, expected &quot;%2&quot;</source>
+        <translation>die Spezifikationsmethode ist %1, erwartet: „%2“</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be an integer</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is %2, out of range</source>
+        <translation>das Spezifikationsfeld „%1“ ist %2, außerhalb des Bereichs</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be true or false</source>
+        <translation>das Spezifikationsfeld „%1“ muss true oder false sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a number</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a string</source>
+        <translation>das Spezifikationsfeld „%1“ muss eine Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is &apos;%2&apos;, expected %3</source>
+        <translation>das Spezifikationsfeld „%1“ ist „%2“, erwartet: %3</translation>
+    </message>
+    <message>
+        <source>group size must be in 1..%1, got %2</source>
+        <translation>die Gruppengröße muss in 1..%1 liegen, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>the CPU backend was handed a tensor of another device</source>
+        <translation>das CPU-Backend erhielt einen Tensor eines anderen Geräts</translation>
+    </message>
+    <message>
+        <source>all options (the reference implementation)</source>
+        <translation>alle Optionen (die Referenzimplementierung)</translation>
+    </message>
+    <message>
+        <source>--objective must be auto, weight or output, not &apos;%1&apos;</source>
+        <translation>--objective muss auto, weight oder output sein, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>weight error, as asked</source>
+        <translation>Gewichtsfehler, wie verlangt</translation>
+    </message>
+    <message>
+        <source>weight error: the scan had no capture</source>
+        <translation>Gewichtsfehler: der Scan hatte keine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>%1 module(s) have runs without an output-aware error (%2): the capture lacks them or the scan had none</source>
+        <translation>%1 Modul(e) haben Läufe ohne ausgabebezogenen Fehler (%2): der Aufzeichnung fehlen sie, oder der Scan hatte keine</translation>
+    </message>
+    <message>
+        <source>--objective output: %1</source>
+        <translation>--objective output nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>weight error: %1</source>
+        <translation>Gewichtsfehler: %1</translation>
+    </message>
+    <message>
+        <source>the scan&apos;s capture</source>
+        <translation>die Aufzeichnung des Scans</translation>
+    </message>
+    <message>
+        <source>output-aware error on the capture %1</source>
+        <translation>ausgabebezogener Fehler auf der Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line has no &quot;quantscope_scan&quot;)</source>
+        <translation>kein Scan-Bericht (seine erste Zeile hat kein „quantscope_scan“)</translation>
+    </message>
+    <message>
+        <source>a module line lacks &quot;module&quot; or &quot;status&quot;</source>
+        <translation>einer Modulzeile fehlt „module“ oder „status“</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no shape</source>
+        <translation>Modul „%1“ hat keine Form</translation>
+    </message>
+    <message>
+        <source>the weights give no weight for module &apos;%1&apos;</source>
+        <translation>die Gewichtungen geben kein Gewicht für Modul „%1“ an</translation>
+    </message>
+    <message>
+        <source>no candidate %1 can store</source>
+        <translation>kein Kandidat, den %1 speichern kann</translation>
+    </message>
+    <message>
+        <source>%1: no run with metrics</source>
+        <translation>%1: kein Lauf mit Metriken</translation>
+    </message>
+    <message>
+        <source>cannot open the scan report</source>
+        <translation>der Scan-Bericht kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>line %1 is not JSON (a torn line of an unfinished scan? resume the scan first)</source>
+        <translation>Zeile %1 ist kein JSON (eine abgerissene Zeile eines unfertigen Scans? setzen Sie den Scan zuerst fort)</translation>
+    </message>
+    <message>
+        <source>the scan report is empty</source>
+        <translation>der Scan-Bericht ist leer</translation>
+    </message>
+    <message>
+        <source>cannot open the weights file</source>
+        <translation>die Gewichtungsdatei kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>weights must be an object {&quot;module&quot;: weight}</source>
+        <translation>die Gewichtungen müssen ein Objekt {&quot;module&quot;: weight} sein</translation>
+    </message>
+    <message>
+        <source>the weight of &apos;%1&apos; is not a finite number ≥ 0</source>
+        <translation>das Gewicht von „%1“ ist keine endliche Zahl ≥ 0</translation>
+    </message>
+    <message>
+        <source>a choice needs one candidate per module</source>
+        <translation>eine Auswahl braucht einen Kandidaten pro Modul</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidate %2</source>
+        <translation>Modul „%1“ hat keinen Kandidaten %2</translation>
+    </message>
+    <message>
+        <source>no module has candidates to choose from</source>
+        <translation>kein Modul hat Kandidaten zur Auswahl</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidates</source>
+        <translation>Modul „%1“ hat keine Kandidaten</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has more than 65535 candidates</source>
+        <translation>Modul „%1“ hat mehr als 65535 Kandidaten</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has a candidate with a non-finite error</source>
+        <translation>Modul „%1“ hat einen Kandidaten mit nicht endlichem Fehler</translation>
+    </message>
+    <message>
+        <source>budget too small: the smallest candidate of every module needs %1 bytes (%2 MB), the budget is %3 bytes (%4 MB)</source>
+        <translation>Budget zu klein: der kleinste Kandidat jedes Moduls braucht %1 Byte (%2 MB), das Budget ist %3 Byte (%4 MB)</translation>
+    </message>
+    <message>
+        <source>budget: %1 (every other module)</source>
+        <translation>Budget: %1 (alle übrigen Module)</translation>
+    </message>
+    <message>
+        <source>%1 must be a positive decimal number, not &apos;%2&apos;</source>
+        <translation>%1 muss eine positive Dezimalzahl sein, nicht „%2“</translation>
+    </message>
+    <message>
+        <source>%1 has more significant digits than a budget can use: &apos;%2&apos;</source>
+        <translation>%1 hat mehr signifikante Stellen, als ein Budget nutzen kann: „%2“</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 2^64 - 1 bytes</source>
+        <translation>%1 ist größer als 2^64 − 1 Byte</translation>
+    </message>
+    <message>
+        <source>the budget in MB</source>
+        <translation>das Budget in MB</translation>
+    </message>
+    <message>
+        <source>bits per weight</source>
+        <translation>Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>the budget in bits per weight</source>
+        <translation>das Budget in Bit pro Gewicht</translation>
+    </message>
+    <message>
+        <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
+        <translation>die fusionierten Module %1 (%2 Mitglieder) haben keine gemeinsame gemessene Spezifikation: eine Serving-Engine braucht ein Schema für alle; scannen Sie sie mit denselben Spezifikationen</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
+        <translation>unbekanntes Durchlaufformat „%1“ (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</translation>
+    </message>
+    <message>
+        <source>the sweep needs a 2-D weight</source>
+        <translation>der Durchlauf braucht ein 2-D-Gewicht</translation>
+    </message>
+    <message>
+        <source>no rotated points: %1</source>
+        <translation>keine rotierten Punkte: %1</translation>
+    </message>
+    <message>
+        <source>not a format sweep: %1</source>
+        <translation>kein Formatdurchlauf: %1</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a checkpoint and the other is not</source>
+        <translation>Vergleichen nimmt zwei Checkpoints oder zwei Scan-Berichte; dieser ist ein Checkpoint und der andere nicht</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a scan report and the other is not</source>
+        <translation>Vergleichen nimmt zwei Checkpoints oder zwei Scan-Berichte; dieser ist ein Scan-Bericht und der andere nicht</translation>
+    </message>
+    <message>
+        <source>the two sides&apos; weights differ in shape: %1 vs %2</source>
+        <translation>die Gewichte beider Seiten unterscheiden sich in der Form: %1 gegen %2</translation>
+    </message>
+    <message>
+        <source>the reference has no module of this name</source>
+        <translation>die Referenz hat kein Modul dieses Namens</translation>
+    </message>
+    <message>
+        <source>the reference&apos;s weight differs in shape: %1</source>
+        <translation>das Gewicht der Referenz hat eine andere Form: %1</translation>
+    </message>
+    <message>
+        <source>no module of this name</source>
+        <translation>kein Modul dieses Namens</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report is not a JSON object</source>
+        <translation>Zeile %1 des Scan-Berichts ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>not a scan report (no quantscope_scan header)</source>
+        <translation>kein Scan-Bericht (kein quantscope_scan-Kopf)</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report names no module</source>
+        <translation>Zeile %1 des Scan-Berichts nennt kein Modul</translation>
+    </message>
+    <message>
+        <source>empty scan report</source>
+        <translation>leerer Scan-Bericht</translation>
+    </message>
+    <message>
+        <source>not scanned (%1)</source>
+        <translation>nicht gescannt (%1)</translation>
+    </message>
+    <message>
+        <source>--reference applies to checkpoints; a scan report carries its errors already</source>
+        <translation>--reference gilt für Checkpoints; ein Scan-Bericht enthält seine Fehler bereits</translation>
+    </message>
+    <message>
+        <source>the reports name different checkpoints: %1 and %2</source>
+        <translation>die Berichte nennen verschiedene Checkpoints: %1 und %2</translation>
+    </message>
+    <message>
+        <source>%1 modules were scanned on neither side (excluded or unmatched)</source>
+        <translation>%1 Module wurden auf keiner Seite gescannt (ausgeschlossen oder ohne Gegenstück)</translation>
+    </message>
+    <message>
+        <source>delta error (A - B)</source>
+        <translation>Fehlerdifferenz (A − B)</translation>
+    </message>
+    <message>
+        <source>error A</source>
+        <translation>Fehler A</translation>
+    </message>
+    <message>
+        <source>error B</source>
+        <translation>Fehler B</translation>
+    </message>
+    <message>
+        <source>codes differing</source>
+        <translation>abweichende Codes</translation>
+    </message>
+    <message>
+        <source>no reference: W is B&apos;s reconstruction</source>
+        <translation>keine Referenz: W ist die Rekonstruktion von B</translation>
+    </message>
+    <message>
+        <source>the sphere codebook needs d ≥ 3, got %1</source>
+        <translation>das Sphären-Codebuch braucht d ≥ 3, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>a codebook has 16 levels</source>
+        <translation>ein Codebuch hat 16 Stufen</translation>
+    </message>
+    <message>
+        <source>%1 of %2 head %3 holds %4 at token %5: the lab needs finite caches</source>
+        <translation>%1 von %2, Kopf %3, enthält %4 bei Token %5: das Labor braucht endliche Caches</translation>
+    </message>
+    <message>
+        <source>the queries</source>
+        <translation>die Abfragen</translation>
+    </message>
+    <message>
+        <source>K and V must be [heads, tokens, head_dim]; K is %1, V %2</source>
+        <translation>K und V müssen [heads, tokens, head_dim] sein; K ist %1, V %2</translation>
+    </message>
+    <message>
+        <source>K %1 and V %2 disagree</source>
+        <translation>K %1 und V %2 passen nicht zusammen</translation>
+    </message>
+    <message>
+        <source>K/V shape %1 has an empty dimension</source>
+        <translation>die K/V-Form %1 hat eine leere Dimension</translation>
+    </message>
+    <message>
+        <source>queries %1 must be [heads, queries, %2]</source>
+        <translation>die Abfragen %1 müssen [heads, queries, %2] sein</translation>
+    </message>
+    <message>
+        <source>query heads (%1) must be a positive multiple of the KV heads (%2)</source>
+        <translation>die Abfrageköpfe (%1) müssen ein positives Vielfaches der KV-Köpfe (%2) sein</translation>
+    </message>
+    <message>
+        <source>%1 queries but only %2 keys: query i needs the keys up to position i</source>
+        <translation>%1 Abfragen, aber nur %2 Schlüssel: Abfrage i braucht die Schlüssel bis Position i</translation>
+    </message>
+    <message>
+        <source>shape differs from the first layer&apos;s (K/V %1×%2×%3, queries %4×%5)</source>
+        <translation>die Form weicht von der der ersten Schicht ab (K/V %1×%2×%3, Abfragen %4×%5)</translation>
+    </message>
+    <message>
+        <source>%1: no K/V cache in the capture; skipped</source>
+        <translation>%1: kein K/V-Cache in der Aufzeichnung; übersprungen</translation>
+    </message>
+    <message>
+        <source>the capture holds no K/V cache (capture with --kv-tokens &gt; 0)</source>
+        <translation>die Aufzeichnung enthält keinen K/V-Cache (mit --kv-tokens &gt; 0 aufzeichnen)</translation>
+    </message>
+    <message>
+        <source>no queries in the capture: attention-score and output errors are omitted</source>
+        <translation>keine Abfragen in der Aufzeichnung: Fehler der Attention-Scores und der Ausgabe entfallen</translation>
+    </message>
+    <message>
+        <source>the capture holds pre-RoPE queries: score errors use them as stored</source>
+        <translation>die Aufzeichnung enthält Abfragen vor RoPE: die Score-Fehler verwenden sie wie gespeichert</translation>
+    </message>
+    <message>
+        <source>metadata `seq` is &apos;%1&apos;: expected a positive integer (tokens per sequence)</source>
+        <translation>die Metadaten `seq` sind „%1“: erwartet wird eine positive ganze Zahl (Tokens pro Sequenz)</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: expected tensors `k` and `v` (or `keys`, `values`) of [layers, heads, tokens, head_dim], or per-layer `&lt;prefix&gt;.k` and `&lt;prefix&gt;.v` [heads, tokens, head_dim]</source>
+        <translation>keine K/V-Arrays: erwartet werden die Tensoren `k` und `v` (oder `keys`, `values`) mit [layers, heads, tokens, head_dim] oder pro Schicht `&lt;prefix&gt;.k` und `&lt;prefix&gt;.v` [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>no queries in the file: attention-score and output errors are omitted</source>
+        <translation>keine Abfragen in der Datei: Fehler der Attention-Scores und der Ausgabe entfallen</translation>
+    </message>
+    <message>
+        <source>%1 is %2: expected [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>%1 ist %2: erwartet [layers, heads, tokens, head_dim] oder [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>k, v and q disagree on the number of layers (k %1, v %2%3)</source>
+        <translation>k, v und q sind sich über die Zahl der Schichten uneinig (k %1, v %2%3)</translation>
+    </message>
+    <message>
+        <source>no layers</source>
+        <translation>keine Schichten</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>no queries: attention-score and output errors are omitted</source>
+        <translation>keine Abfragen: Fehler der Attention-Scores und der Ausgabe entfallen</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: the .npz needs arrays `k` and `v` (or `keys`, `values`), optionally `q` (or `queries`), each [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>keine K/V-Arrays: die .npz braucht die Arrays `k` und `v` (oder `keys`, `values`), optional `q` (oder `queries`), jeweils [layers, heads, tokens, head_dim] oder [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>a K/V .npy holds one array [2, layers, heads, tokens, head_dim] (K then V); this one is %1</source>
+        <translation>eine K/V-.npy enthält ein Array [2, layers, heads, tokens, head_dim] (erst K, dann V); diese hat %1</translation>
+    </message>
+    <message>
+        <source>not a K/V file: the KV lab reads a capture or a .safetensors, .npz or .npy file</source>
+        <translation>keine K/V-Datei: das KV-Labor liest eine Aufzeichnung oder eine .safetensors-, .npz- oder .npy-Datei</translation>
+    </message>
+    <message>
+        <source>no layers to study</source>
+        <translation>keine Schichten zu untersuchen</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: no Walsh–Hadamard rotation exists for it, so the rotated schemes, the c sweep and the codebooks cannot run</source>
+        <translation>head_dim %1 ist ungerade: dafür gibt es keine Walsh–Hadamard-Rotation, daher können die rotierten Schemata, der c-Durchlauf und die Codebücher nicht laufen</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is not a power of two: the rotation works in blocks of %2 (the theoretical codebook assumes a rotation over all %3 channels)</source>
+        <translation>head_dim %1 ist keine Zweierpotenz: die Rotation arbeitet in Blöcken zu %2 (das theoretische Codebuch nimmt eine Rotation über alle %3 Kanäle an)</translation>
+    </message>
+    <message>
+        <source>the device failed (%1): the rest computed on the CPU</source>
+        <translation>das Gerät ist fehlgeschlagen (%1): der Rest wurde auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the c grid needs lo &gt; 0 and at least two points</source>
+        <translation>das c-Gitter braucht lo &gt; 0 und mindestens zwei Punkte</translation>
+    </message>
+    <message>
+        <source>attention errors use %1 of the %2 captured queries per head, evenly spaced (--score-queries)</source>
+        <translation>die Attention-Fehler verwenden %1 der %2 aufgezeichneten Abfragen pro Kopf, gleichmäßig verteilt (--score-queries)</translation>
+    </message>
+    <message>
+        <source>KV scheme &apos;%1&apos;: %2 (accepted: bf16, fp8, fp8-head, fp8-vllm, fp8-unit, codebook, codebook-layer, codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, int4)</source>
+        <translation>KV-Schema „%1“: %2 (akzeptiert: bf16, fp8, fp8-head, fp8-vllm, fp8-unit, codebook, codebook-layer, codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, int4)</translation>
+    </message>
+    <message>
+        <source>unknown scheme</source>
+        <translation>unbekanntes Schema</translation>
+    </message>
+    <message>
+        <source>only constopt takes options</source>
+        <translation>nur constopt nimmt Optionen</translation>
+    </message>
+    <message>
+        <source>c must be a number in (0, 10), got &apos;%1&apos;</source>
+        <translation>c muss eine Zahl in (0, 10) sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>unknown constopt option &apos;%1&apos;</source>
+        <translation>unbekannte constopt-Option „%1“</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: the %2 scheme needs a Walsh–Hadamard rotation over a power-of-two block</source>
+        <translation>head_dim %1 ist ungerade: das Schema %2 braucht eine Walsh–Hadamard-Rotation über einen Block mit Zweierpotenz-Größe</translation>
+    </message>
+    <message>
+        <source>the codebook scheme needs 16 levels</source>
+        <translation>das Codebuch-Schema braucht 16 Stufen</translation>
+    </message>
+    <message>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)</source>
+        <translation>unbekanntes GEMM-Format „%1“ (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 oder w8a8-fp8)</translation>
+    </message>
+    <message>
+        <source>GEMM format &apos;%1&apos; given twice</source>
+        <translation>GEMM-Format „%1“ doppelt angegeben</translation>
+    </message>
+    <message>
+        <source>M sweep: &apos;%1&apos; is not an integer in [1, 1048576]</source>
+        <translation>M-Durchlauf: „%1“ ist keine ganze Zahl in [1, 1048576]</translation>
+    </message>
+    <message>
+        <source>GEMM bench: no format</source>
+        <translation>GEMM-Messung: kein Format</translation>
+    </message>
+    <message>
+        <source>GEMM bench: empty M sweep</source>
+        <translation>GEMM-Messung: leerer M-Durchlauf</translation>
+    </message>
+    <message>
+        <source>GEMM bench: M must be ≥ 1, got %1</source>
+        <translation>GEMM-Messung: M muss ≥ 1 sein, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: N and K must be in [1, 1048576], got %1×%2</source>
+        <translation>GEMM-Messung: N und K müssen in [1, 1048576] liegen, erhalten: %1×%2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: at least 20 repeats, got %1</source>
+        <translation>GEMM-Messung: mindestens 20 Wiederholungen, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: warm-up must be ≥ 0</source>
+        <translation>GEMM-Messung: das Aufwärmen muss ≥ 0 sein</translation>
+    </message>
+    <message>
+        <source>GEMM bench: experts must be in [1, 1024], got %1</source>
+        <translation>GEMM-Messung: die Expertenzahl muss in [1, 1024] liegen, erhalten: %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the W4 group size must be even and divide K = %1 (0: per channel), got %2</source>
+        <translation>GEMM-Messung: die W4-Gruppengröße muss gerade sein und K = %1 teilen (0: pro Kanal), erhalten: %2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: MoE mode (experts &gt; 1) times bf16 and fp8 only, not %1</source>
+        <translation>GEMM-Messung: der MoE-Modus (experts &gt; 1) misst nur bf16 und fp8, nicht %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
+        <translation>GEMM-Messung: die INT4-Pfade brauchen ein gerades K (zwei Codes pro Byte), K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights</source>
+        <translation>GEMM-Messung auf der CPU: %1 Experten zu %2×%3 brauchen mehr als 2 GiB FP32-Gewichte</translation>
+    </message>
+    <message>
+        <source>Eigen FP32 GEMM standing in for the requested formats</source>
+        <translation>Eigen-FP32-GEMM stellvertretend für die angefragten Formate</translation>
+    </message>
+    <message>
+        <source>%1: GPU only</source>
+        <translation>%1: nur GPU</translation>
+    </message>
+    <message>
+        <source>MoE: %1 experts, one GEMM each (no batched launch on the CPU)</source>
+        <translation>MoE: %1 Experten, je ein GEMM (kein gebündelter Start auf der CPU)</translation>
+    </message>
+    <message>
+        <source>%1 repeats (capped at %2 s)</source>
+        <translation>%1 Wiederholungen (begrenzt auf %2 s)</translation>
+    </message>
+    <message>
+        <source>CPU GEMM produced a non-finite value</source>
+        <translation>das CPU-GEMM ergab einen nicht endlichen Wert</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: bound &apos;%1&apos; is neither memory nor compute</source>
+        <translation>GEMM-Messergebnis: Grenze „%1“ ist weder memory noch compute</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: %1</source>
+        <translation>GEMM-Messergebnis: %1</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: copy_gbps must be positive</source>
+        <translation>GEMM-Spitzenwerte: copy_gbps muss positiv sein</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: the %1 peak must be positive</source>
+        <translation>GEMM-Spitzenwerte: der %1-Spitzenwert muss positiv sein</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: %1</source>
+        <translation>GEMM-Spitzenwerte: %1</translation>
+    </message>
+    <message>
+        <source>%1 peak to %2 M=%3</source>
+        <translation>%1-Spitzenwert auf %2 M=%3</translation>
+    </message>
+    <message>
+        <source>copy GB/s to %1 M=%2</source>
+        <translation>Kopier-GB/s auf %1 M=%2</translation>
+    </message>
+    <message>
+        <source>raised to the points that beat the measured ceiling (%1): their operands stay in cache, which the large copy and the peak GEMMs do not</source>
+        <translation>angehoben auf die Punkte, die die gemessene Obergrenze übertreffen (%1): ihre Operanden bleiben im Cache, was bei der großen Kopie und den Spitzen-GEMMs nicht der Fall ist</translation>
+    </message>
+    <message>
+        <source>above the measured ceiling (operands in cache): the ceiling was raised to it</source>
+        <translation>über der gemessenen Obergrenze (Operanden im Cache): die Obergrenze wurde darauf angehoben</translation>
+    </message>
+    <message>
+        <source>cached (%1)</source>
+        <translation>zwischengespeichert (%1)</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: no path (neither XDG_CONFIG_HOME nor HOME is set)</source>
+        <translation>Cache der GEMM-Spitzenwerte: kein Pfad (weder XDG_CONFIG_HOME noch HOME ist gesetzt)</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot write %1</source>
+        <translation>Cache der GEMM-Spitzenwerte: %1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot rename to %1</source>
+        <translation>Cache der GEMM-Spitzenwerte: Umbenennen in %1 nicht möglich</translation>
+    </message>
+    <message>
+        <source>cpu: %1 threads, Eigen %2</source>
+        <translation>CPU: %1 Threads, Eigen %2</translation>
+    </message>
+    <message>
+        <source>CPU copy check failed</source>
+        <translation>die CPU-Kopierprüfung ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>memcpy of 64 MiB (best of 5; read + write bytes); FP32 Eigen GEMM best of 1024³, 2048³</source>
+        <translation>memcpy von 64 MiB (beste von 5; gelesene + geschriebene Bytes); FP32-Eigen-GEMM, beste von 1024³, 2048³</translation>
+    </message>
+    <message>
+        <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>
+        <translation>das K der Aktivierung = %1 (Form %2) passt nicht zum K des Gewichts = %3 (Form %4)</translation>
+    </message>
+    <message>
+        <source>the quantized weight does not match the weight&apos;s shape</source>
+        <translation>das quantisierte Gewicht passt nicht zur Form des Gewichts</translation>
+    </message>
+    <message>
+        <source>cannot decode %1 activations</source>
+        <translation>%1-Aktivierungen können nicht dekodiert werden</translation>
+    </message>
+    <message>
+        <source>a two-stage weight with an asymmetric first stage has no low-precision GEMM path</source>
+        <translation>ein zweistufiges Gewicht mit asymmetrischer erster Stufe hat keinen GEMM-Pfad mit niedriger Präzision</translation>
+    </message>
+    <message>
+        <source>W·A8-int8 needs integer weight codes (method int, or progressive with an int stage 2); got %1</source>
+        <translation>W·A8-int8 braucht ganzzahlige Gewichtscodes (Methode int oder progressive mit int als Stufe 2); erhalten: %1</translation>
+    </message>
+    <message>
+        <source>method %1 has no FP8 GEMM path</source>
+        <translation>die Methode %1 hat keinen FP8-GEMM-Pfad</translation>
+    </message>
+    <message>
+        <source>E5M2 weights have no FP8 E4M3 GEMM path</source>
+        <translation>E5M2-Gewichte haben keinen FP8-E4M3-GEMM-Pfad</translation>
+    </message>
+    <message>
+        <source>INT%1 weight codes are not exact in E4M3 (use int8-token activations)</source>
+        <translation>INT%1-Gewichtscodes sind in E4M3 nicht exakt (verwenden Sie int8-token-Aktivierungen)</translation>
+    </message>
+    <message>
+        <source>%1: activations quantized on the CPU</source>
+        <translation>%1: Aktivierungen auf der CPU quantisiert</translation>
+    </message>
+    <message>
+        <source>%1: the GEMM computed on the CPU</source>
+        <translation>%1: das GEMM auf der CPU berechnet</translation>
+    </message>
+    <message>
+        <source>the weight&apos;s scale runs differ between rows</source>
+        <translation>die Skalenabschnitte des Gewichts unterscheiden sich zwischen den Zeilen</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>MoE scale health, %1 layers × %2 experts (per layer, one mark per expert: &apos;.&apos; healthy, &apos;X&apos; NaN/Inf/zero scales, &apos;?&apos; no scale, &apos;-&apos; absent), %3 bad: %4</source>
+        <translation>Zustand der MoE-Skalen, %1 Schichten × %2 Experten (pro Schicht ein Zeichen pro Experte: „.“ gesund, „X“ Skalen NaN/Inf/null, „?“ keine Skala, „-“ fehlt), %3 schlecht: %4</translation>
+    </message>
+    <message>
+        <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
+        <translation>Schicht %1, Experte %2: %3 von %4 Skalen sind NaN, Inf oder null (zuerst in %5)</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::DistributionView</name>
     <message>
         <source>The tensor shown (every tensor of the last run)</source>
@@ -1000,8 +2103,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%1 auf %2: %3</translation>
+        <source>%1 on tensor %2: %3</source>
+        <translation>%1 auf Tensor %2: %3</translation>
     </message>
     <message numerus="yes">
         <source>%n more run(s) like it: marked ⚠ in the Overview</source>
@@ -3224,6 +4327,10 @@ dann Ausführen drücken.</translation>
     <message>
         <source>Format sweep of %1</source>
         <translation>Formatdurchlauf von %1</translation>
+    </message>
+    <message>
+        <source>Budget for any target</source>
+        <translation>Bitbudget für beliebiges Ziel</translation>
     </message>
 </context>
 <context>

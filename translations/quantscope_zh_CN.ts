@@ -480,6 +480,1109 @@
     </message>
 </context>
 <context>
+    <name>quantscope::CoreMessages</name>
+    <message>
+        <source>profiling %1</source>
+        <translation>分析 %1</translation>
+    </message>
+    <message>
+        <source>profiling channels of %1</source>
+        <translation>分析 %1 的通道</translation>
+    </message>
+    <message>
+        <source>spectrum of %1</source>
+        <translation>%1 的谱</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>activation %1: %2</source>
+        <translation>激活 %1：%2</translation>
+    </message>
+    <message>
+        <source>activation has %1 channels, the weight %2 input channels: not paired</source>
+        <translation>激活有 %1 个通道，权重有 %2 个输入通道：未配对</translation>
+    </message>
+    <message>
+        <source>activation not available</source>
+        <translation>激活不可用</translation>
+    </message>
+    <message>
+        <source>not in the capture %1</source>
+        <translation>不在采集 %1 中</translation>
+    </message>
+    <message>
+        <source>absmax of the loaded tensor</source>
+        <translation>已加载张量的绝对值最大值</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1)</source>
+        <translation>GPU 出错（%1）</translation>
+    </message>
+    <message>
+        <source>GPU failed (%1): computed on the CPU</source>
+        <translation>GPU 出错（%1）：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>%1: computed on the CPU</source>
+        <translation>%1：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>computed on the CPU</source>
+        <translation>已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>empty tensor: computed on the CPU</source>
+        <translation>空张量：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the engine returned no metrics</source>
+        <translation>引擎未返回任何指标</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>channel kurtosis of %1 on the device: %2</source>
+        <translation>%1 在设备上的通道峰度：%2</translation>
+    </message>
+    <message>
+        <source>device must be auto, cpu or gpu, not &apos;%1&apos;</source>
+        <translation>设备必须是 auto、cpu 或 gpu，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1)</source>
+        <translation>已请求 GPU，但不可用（%1）</translation>
+    </message>
+    <message>
+        <source>GPU requested but unavailable (%1): computed on the CPU</source>
+        <translation>已请求 GPU，但不可用（%1）：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>GPU requested but this build&apos;s GPU backend has no KV lab: computed on the CPU</source>
+        <translation>已请求 GPU，但此版本的 GPU 后端没有 KV 实验室：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the GPU does not sweep this tensor: computed on the CPU</source>
+        <translation>GPU 不扫描此张量：已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the device failed (%1)</source>
+        <translation>设备出错（%1）</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>屋顶线：%1</translation>
+    </message>
+    <message>
+        <source>roofline not cached: %1</source>
+        <translation>屋顶线未缓存：%1</translation>
+    </message>
+    <message>
+        <source>GEMM lab not run on %1 (%2)</source>
+        <translation>GEMM 实验室未在 %1 上运行（%2）</translation>
+    </message>
+    <message>
+        <source>no device kernel</source>
+        <translation>没有设备内核</translation>
+    </message>
+    <message>
+        <source>no device linear algebra</source>
+        <translation>没有设备线性代数</translation>
+    </message>
+    <message>
+        <source>no GEMM lab on this backend</source>
+        <translation>此后端没有 GEMM 实验室</translation>
+    </message>
+    <message>
+        <source>no device channel moments</source>
+        <translation>没有设备通道矩</translation>
+    </message>
+    <message>
+        <source>no output-aware error on this backend</source>
+        <translation>此后端没有输出感知误差</translation>
+    </message>
+    <message>
+        <source>built without a GPU backend</source>
+        <translation>构建时未包含 GPU 后端</translation>
+    </message>
+    <message>
+        <source>no %1 GPU found</source>
+        <translation>未找到 %1 GPU</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime: install or update the %3 driver</source>
+        <translation>存在 %1 GPU，但其驱动程序缺失或早于此版本的 %2 运行时：请安装或更新 %3 驱动程序</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but its driver is missing or older than this build&apos;s %2 runtime (%3): install or update the %4 driver</source>
+        <translation>存在 %1 GPU，但其驱动程序缺失或早于此版本的 %2 运行时（%3）：请安装或更新 %4 驱动程序</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start</source>
+        <translation>存在 %1 GPU，但未能启动</translation>
+    </message>
+    <message>
+        <source>an %1 GPU is present, but it did not start (%2)</source>
+        <translation>存在 %1 GPU，但未能启动（%2）</translation>
+    </message>
+    <message>
+        <source>Ŵ has %1 elements, W has %2</source>
+        <translation>Ŵ 有 %1 个元素，W 有 %2 个</translation>
+    </message>
+    <message>
+        <source>output-aware error: %1 values are not %2 rows of K = %3</source>
+        <translation>输出感知误差：%1 个值不是 %2 行 K = %3</translation>
+    </message>
+    <message>
+        <source>output-aware error: the weight is %1 but the Gram is for K = %2</source>
+        <translation>输出感知误差：权重为 %1，但 Gram 矩阵对应 K = %2</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix has %1 elements, not %2x%3</source>
+        <translation>谱：矩阵有 %1 个元素，而不是 %2×%3</translation>
+    </message>
+    <message>
+        <source>spectrum: tau must be in (0, 1]</source>
+        <translation>谱：tau 必须在 (0, 1] 内</translation>
+    </message>
+    <message>
+        <source>spectrum: the matrix holds NaN/Inf at element %1</source>
+        <translation>谱：矩阵在第 %1 个元素处含有 NaN/Inf</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation size must be a power of two ≥ 2, got %1</source>
+        <translation>Hadamard 旋转大小必须是 ≥ 2 的 2 的幂，实际为 %1</translation>
+    </message>
+    <message>
+        <source>Hadamard rotation of size %1 needs K divisible by it; K = %2 is not</source>
+        <translation>大小为 %1 的 Hadamard 旋转要求 K 能被其整除；K = %2 不能</translation>
+    </message>
+    <message>
+        <source>the bidiagonal singular value iteration did not converge</source>
+        <translation>双对角奇异值迭代未收敛</translation>
+    </message>
+    <message>
+        <source>all singular values are computed for min(N, K) ≤ %1 only (here %2); ask for the top k instead</source>
+        <translation>仅当 min(N, K) ≤ %1 时才计算全部奇异值（此处为 %2）；请改为请求前 k 个</translation>
+    </message>
+    <message>
+        <source>top-k spectrum needs k ≥ 1</source>
+        <translation>前 k 谱需要 k ≥ 1</translation>
+    </message>
+    <message>
+        <source>power iterations and oversampling must be ≥ 0</source>
+        <translation>幂迭代次数和过采样必须 ≥ 0</translation>
+    </message>
+    <message>
+        <source>svd_lowrank needs q ≥ 1</source>
+        <translation>svd_lowrank 需要 q ≥ 1</translation>
+    </message>
+    <message>
+        <source>group %1 is longer than a row (%2 elements): each row is one short group, so this is not the group size it says</source>
+        <translation>组 %1 比一行（%2 个元素）更长：每行都是一个较短的组，因此这并不是它所标明的组大小</translation>
+    </message>
+    <message>
+        <source>block %1 is longer than a row (%2 elements): each row is one short group, so this is not the block size it says</source>
+        <translation>块 %1 比一行（%2 个元素）更长：每行都是一个较短的组，因此这并不是它所标明的块大小</translation>
+    </message>
+    <message>
+        <source>channel moment sums of unequal lengths</source>
+        <translation>通道矩之和长度不一致</translation>
+    </message>
+    <message>
+        <source>rowRelativeErrors: W and its dequantized values differ in size</source>
+        <translation>rowRelativeErrors：W 与其反量化值的大小不同</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>张量“%1”</translation>
+    </message>
+    <message>
+        <source>byte %1</source>
+        <translation>字节 %1</translation>
+    </message>
+    <message>
+        <source>static activation scale must be a positive number, got &apos;%1&apos;</source>
+        <translation>静态激活缩放必须是正数，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>activation quantization &apos;%1&apos; unknown (int8-token, fp8-token, fp8-tensor, static[:S])</source>
+        <translation>未知的激活量化“%1”（int8-token、fp8-token、fp8-tensor、static[:S]）</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 activations</source>
+        <translation>无法量化 %1 激活</translation>
+    </message>
+    <message>
+        <source>awq quantizes per tensor, per output channel or per group along K</source>
+        <translation>awq 按张量、按输出通道或沿 K 按组量化</translation>
+    </message>
+    <message>
+        <source>awq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>awq 以 FP32 计算 round(x/s) + z（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>awq n_grid must be 2..1000 (3 or more with duo_scaling on, 4 with both), got %1</source>
+        <translation>awq n_grid 必须为 2..1000（duo_scaling 为 on 时至少 3，为 both 时至少 4），实际为 %1</translation>
+    </message>
+    <message>
+        <source>awq: no grid point gave a finite loss (NaN/Inf in the weight or the sample)</source>
+        <translation>awq：没有网格点给出有限损失（权重或样本中有 NaN/Inf）</translation>
+    </message>
+    <message>
+        <source>awq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>awq：%1 有 %2 个输入特征，采集中的 %3 有 %4 个</translation>
+    </message>
+    <message>
+        <source>awq: the capture %1 holds no sample of %2&apos;s input rows, which AWQ&apos;s loss is measured on (capture again with rows &gt; 0)</source>
+        <translation>awq：采集 %1 不含 %2 输入行的样本，而 AWQ 的损失正是在其上测量的（请以 rows &gt; 0 重新采集）</translation>
+    </message>
+    <message>
+        <source>awq: %1 holds NaN/Inf (first at element %2); AWQ needs finite weights</source>
+        <translation>awq：%1 含有 NaN/Inf（首个在第 %2 个元素）；AWQ 需要有限的权重</translation>
+    </message>
+    <message>
+        <source>awq: %1 lacks its smoothing scales (one per input column)</source>
+        <translation>awq：%1 缺少平滑缩放（每个输入列一个）</translation>
+    </message>
+    <message>
+        <source>c must be in [1e-6, 16], got %1</source>
+        <translation>c 必须在 [1e-6, 16] 内，实际为 %1</translation>
+    </message>
+    <message>
+        <source>rotate must be 0 or a power of two in 2..65536, got %1</source>
+        <translation>rotate 必须为 0 或 2..65536 内的 2 的幂，实际为 %1</translation>
+    </message>
+    <message>
+        <source>the c grid needs 0 &lt; lo &lt; hi and step &gt; 0</source>
+        <translation>c 网格需要 0 &lt; lo &lt; hi 且 step &gt; 0</translation>
+    </message>
+    <message>
+        <source>the c grid has more than a million points</source>
+        <translation>c 网格超过一百万个点</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1</source>
+        <translation>组大小必须 ≥ 1</translation>
+    </message>
+    <message>
+        <source>cannot sweep %1 data</source>
+        <translation>无法扫描 %1 数据</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
+        <translation>gguf：imatrix 仅适用于 K-quants（q2_k … q6_k）；%1 没有按重要性加权的搜索</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
+        <translation>gguf：此处不量化类型 %1（可选 q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k）</translation>
+    </message>
+    <message>
+        <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
+        <translation>gguf %1：K = %2 的行不是 %3 个元素的块的整数倍（llama.cpp 沿 K 量化；请选择 32 元素块的类型，或换一个张量）</translation>
+    </message>
+    <message>
+        <source>gguf imatrix needs the module&apos;s inputs and none were paired with %1: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>gguf imatrix 需要该模块的输入，但没有与 %1 配对的输入：请先采集（quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors）并传入 --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>%1 needs the module&apos;s inputs and none were paired with %2: capture them first (quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and pass --capture CAP.safetensors</source>
+        <translation>%1 需要该模块的输入，但没有与 %2 配对的输入：请先采集（quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors）并传入 --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>gguf imatrix: the capture&apos;s %1 has %2 input channels, the weight %3</source>
+        <translation>gguf imatrix：采集中的 %1 有 %2 个输入通道，权重有 %3 个</translation>
+    </message>
+    <message>
+        <source>gguf: Ŵ is kept with the result; this one has none</source>
+        <translation>gguf：Ŵ 随结果保存；此结果没有</translation>
+    </message>
+    <message>
+        <source>this tensor</source>
+        <translation>此张量</translation>
+    </message>
+    <message>
+        <source>gptq quantizes per tensor, per output channel or per group along K, not %1</source>
+        <translation>gptq 按张量、按输出通道或沿 K 按组量化，而不是 %1</translation>
+    </message>
+    <message>
+        <source>gptq computes in FP32 with round(x/s) + z (compressed-tensors)</source>
+        <translation>gptq 以 FP32 计算 round(x/s) + z（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>gptq block_size must be 1..1048576, got %1</source>
+        <translation>gptq block_size 必须为 1..1048576，实际为 %1</translation>
+    </message>
+    <message>
+        <source>gptq dampening must be a finite fraction ≥ 0</source>
+        <translation>gptq dampening 必须是 ≥ 0 的有限比例</translation>
+    </message>
+    <message>
+        <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
+        <translation>采集 %1 只含 %2 输入 Gram 矩阵的对角线而无行样本：GPTQ 需要 XᵀX（请以更大的 gram 上限或带行样本重新采集）</translation>
+    </message>
+    <message>
+        <source>gptq: %1 has %2 input features, the capture&apos;s %3 %4</source>
+        <translation>gptq：%1 有 %2 个输入特征，采集中的 %3 有 %4 个</translation>
+    </message>
+    <message>
+        <source>gptq: %1 holds NaN/Inf (first at element %2); GPTQ needs finite weights</source>
+        <translation>gptq：%1 含有 NaN/Inf（首个在第 %2 个元素）；GPTQ 需要有限的权重</translation>
+    </message>
+    <message>
+        <source>bits must be 2..8, got %1</source>
+        <translation>bits 必须为 2..8，实际为 %1</translation>
+    </message>
+    <message>
+        <source>group size must be ≥ 1, got %1</source>
+        <translation>组大小必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>hqq-lib needs a group size that is a multiple of 8 (the library asserts it), got %1</source>
+        <translation>hqq-lib 需要组大小为 8 的倍数（该库会断言此条件），实际为 %1</translation>
+    </message>
+    <message>
+        <source>HQQ axis must be 0 or 1, got %1</source>
+        <translation>HQQ 轴必须为 0 或 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>iters must be 1..1000, got %1</source>
+        <translation>iters 必须为 1..1000，实际为 %1</translation>
+    </message>
+    <message>
+        <source>HQQ needs numel divisible by the group size: numel = %1, group = %2</source>
+        <translation>HQQ 要求元素数能被组大小整除：numel = %1，组大小 = %2</translation>
+    </message>
+    <message>
+        <source>HQQ dequantize: codes, scales and zero points do not match the group size</source>
+        <translation>HQQ 反量化：码值、缩放和零点与组大小不匹配</translation>
+    </message>
+    <message>
+        <source>passes must be 0..1000, got %1</source>
+        <translation>passes 必须为 0..1000，实际为 %1</translation>
+    </message>
+    <message>
+        <source>rank must be ≥ 0, got %1</source>
+        <translation>rank 必须 ≥ 0，实际为 %1</translation>
+    </message>
+    <message>
+        <source>compensator_group must be ≥ 1, got %1</source>
+        <translation>compensator_group 必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>seed must be ≥ 0, got %1</source>
+        <translation>seed 必须 ≥ 0，实际为 %1</translation>
+    </message>
+    <message>
+        <source>power_iters must be 0..100, got %1</source>
+        <translation>power_iters 必须为 0..100，实际为 %1</translation>
+    </message>
+    <message>
+        <source>MiLo needs a finite tensor (the SVD of the residual is undefined with NaN/Inf)</source>
+        <translation>MiLo 需要有限的张量（残差含 NaN/Inf 时其 SVD 无定义）</translation>
+    </message>
+    <message>
+        <source>an NVFP4 result needs its global scale</source>
+        <translation>NVFP4 结果需要其全局缩放</translation>
+    </message>
+    <message>
+        <source>a progressive stage must be an &quot;int&quot; or &quot;fp8&quot; spec, got &quot;%1&quot;</source>
+        <translation>渐进阶段必须是 &quot;int&quot; 或 &quot;fp8&quot; 规格，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a spec object</source>
+        <translation>规格字段“%1”必须是规格对象</translation>
+    </message>
+    <message>
+        <source>a spec needs a &quot;method&quot; string (%1)</source>
+        <translation>规格需要一个 &quot;method&quot; 字符串（%1）</translation>
+    </message>
+    <message>
+        <source>unknown quantization method &apos;%1&apos; (known: %2)</source>
+        <translation>未知的量化方法“%1”（已知：%2）</translation>
+    </message>
+    <message>
+        <source>cannot quantize %1 data</source>
+        <translation>无法量化 %1 数据</translation>
+    </message>
+    <message>
+        <source>K = %1 is not divisible by the group size %2 (strict: ragged groups refused)</source>
+        <translation>K = %1 不能被组大小 %2 整除（严格模式：拒绝不完整的组）</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1</source>
+        <translation>块大小必须 ≥ 1</translation>
+    </message>
+    <message>
+        <source>shape %1x%2 is not divisible by the block size %3 (strict: ragged blocks refused)</source>
+        <translation>形状 %1×%2 不能被块大小 %3 整除（严格模式：拒绝不完整的块）</translation>
+    </message>
+    <message>
+        <source>block size must be ≥ 1, got %1</source>
+        <translation>块大小必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>channel axis must be 0 or 1, got %1</source>
+        <translation>通道轴必须为 0 或 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>scale_rule &apos;max&apos; applies to symmetric quantization only</source>
+        <translation>scale_rule“max”仅适用于对称量化</translation>
+    </message>
+    <message>
+        <source>FP8 granularity must be tensor, channel or block</source>
+        <translation>FP8 粒度必须是 tensor、channel 或 block</translation>
+    </message>
+    <message>
+        <source>a %1 spec must be a JSON object</source>
+        <translation>%1 规格必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; in a %2 spec</source>
+        <translation>%2 规格中有未知字段“%1”</translation>
+    </message>
+    <message>
+        <source>spec method is %1, expected &quot;%2&quot;</source>
+        <translation>规格方法为 %1，应为 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be an integer</source>
+        <translation>规格字段“%1”必须是整数</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is %2, out of range</source>
+        <translation>规格字段“%1”为 %2，超出范围</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be true or false</source>
+        <translation>规格字段“%1”必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a number</source>
+        <translation>规格字段“%1”必须是数字</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; must be a string</source>
+        <translation>规格字段“%1”必须是字符串</translation>
+    </message>
+    <message>
+        <source>spec field &apos;%1&apos; is &apos;%2&apos;, expected %3</source>
+        <translation>规格字段“%1”为“%2”，应为 %3</translation>
+    </message>
+    <message>
+        <source>group size must be in 1..%1, got %2</source>
+        <translation>组大小必须在 1..%1 内，实际为 %2</translation>
+    </message>
+    <message>
+        <source>the CPU backend was handed a tensor of another device</source>
+        <translation>CPU 后端收到了另一设备上的张量</translation>
+    </message>
+    <message>
+        <source>all options (the reference implementation)</source>
+        <translation>所有选项（参考实现）</translation>
+    </message>
+    <message>
+        <source>--objective must be auto, weight or output, not &apos;%1&apos;</source>
+        <translation>--objective 必须是 auto、weight 或 output，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>weight error, as asked</source>
+        <translation>权重误差（按要求）</translation>
+    </message>
+    <message>
+        <source>weight error: the scan had no capture</source>
+        <translation>权重误差：扫描没有采集</translation>
+    </message>
+    <message>
+        <source>%1 module(s) have runs without an output-aware error (%2): the capture lacks them or the scan had none</source>
+        <translation>%1 个模块的运行没有输出感知误差（%2）：采集中缺少它们，或扫描没有采集</translation>
+    </message>
+    <message>
+        <source>--objective output: %1</source>
+        <translation>--objective output 不可用：%1</translation>
+    </message>
+    <message>
+        <source>weight error: %1</source>
+        <translation>权重误差：%1</translation>
+    </message>
+    <message>
+        <source>the scan&apos;s capture</source>
+        <translation>扫描的采集</translation>
+    </message>
+    <message>
+        <source>output-aware error on the capture %1</source>
+        <translation>采集 %1 上的输出感知误差</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line has no &quot;quantscope_scan&quot;)</source>
+        <translation>不是扫描报告（其第一行没有 &quot;quantscope_scan&quot;）</translation>
+    </message>
+    <message>
+        <source>a module line lacks &quot;module&quot; or &quot;status&quot;</source>
+        <translation>模块行缺少 &quot;module&quot; 或 &quot;status&quot;</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no shape</source>
+        <translation>模块“%1”没有形状</translation>
+    </message>
+    <message>
+        <source>the weights give no weight for module &apos;%1&apos;</source>
+        <translation>权重文件未给出模块“%1”的权重</translation>
+    </message>
+    <message>
+        <source>no candidate %1 can store</source>
+        <translation>没有 %1 能存储的候选</translation>
+    </message>
+    <message>
+        <source>%1: no run with metrics</source>
+        <translation>%1：没有带指标的运行</translation>
+    </message>
+    <message>
+        <source>cannot open the scan report</source>
+        <translation>无法打开扫描报告</translation>
+    </message>
+    <message>
+        <source>line %1 is not JSON (a torn line of an unfinished scan? resume the scan first)</source>
+        <translation>第 %1 行不是 JSON（未完成扫描的残缺行？请先继续扫描）</translation>
+    </message>
+    <message>
+        <source>the scan report is empty</source>
+        <translation>扫描报告为空</translation>
+    </message>
+    <message>
+        <source>cannot open the weights file</source>
+        <translation>无法打开权重文件</translation>
+    </message>
+    <message>
+        <source>weights must be an object {&quot;module&quot;: weight}</source>
+        <translation>权重必须是对象 {&quot;module&quot;: weight}</translation>
+    </message>
+    <message>
+        <source>the weight of &apos;%1&apos; is not a finite number ≥ 0</source>
+        <translation>“%1”的权重不是 ≥ 0 的有限数</translation>
+    </message>
+    <message>
+        <source>a choice needs one candidate per module</source>
+        <translation>选择需要每个模块一个候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidate %2</source>
+        <translation>模块“%1”没有候选 %2</translation>
+    </message>
+    <message>
+        <source>no module has candidates to choose from</source>
+        <translation>没有模块有可选的候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has no candidates</source>
+        <translation>模块“%1”没有候选</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has more than 65535 candidates</source>
+        <translation>模块“%1”的候选超过 65535 个</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; has a candidate with a non-finite error</source>
+        <translation>模块“%1”有一个误差非有限的候选</translation>
+    </message>
+    <message>
+        <source>budget too small: the smallest candidate of every module needs %1 bytes (%2 MB), the budget is %3 bytes (%4 MB)</source>
+        <translation>预算太小：每个模块的最小候选共需 %1 字节（%2 MB），预算为 %3 字节（%4 MB）</translation>
+    </message>
+    <message>
+        <source>budget: %1 (every other module)</source>
+        <translation>预算：%1（其余所有模块）</translation>
+    </message>
+    <message>
+        <source>%1 must be a positive decimal number, not &apos;%2&apos;</source>
+        <translation>%1 必须是正的十进制数，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>%1 has more significant digits than a budget can use: &apos;%2&apos;</source>
+        <translation>%1 的有效数字多于预算可用的位数：“%2”</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 2^64 - 1 bytes</source>
+        <translation>%1 大于 2^64 - 1 字节</translation>
+    </message>
+    <message>
+        <source>the budget in MB</source>
+        <translation>以 MB 计的预算</translation>
+    </message>
+    <message>
+        <source>bits per weight</source>
+        <translation>每权重位数</translation>
+    </message>
+    <message>
+        <source>the budget in bits per weight</source>
+        <translation>以每权重位数计的预算</translation>
+    </message>
+    <message>
+        <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
+        <translation>融合模块 %1（%2 个成员）没有共同的已测规格：推理引擎需要它们全部使用同一方案；请用相同的规格扫描它们</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
+        <translation>未知的扫描格式“%1”（int2…int8、hqq2…hqq8、fp8、mxfp4、nvfp4、constopt、q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k）</translation>
+    </message>
+    <message>
+        <source>the sweep needs a 2-D weight</source>
+        <translation>扫描需要二维权重</translation>
+    </message>
+    <message>
+        <source>no rotated points: %1</source>
+        <translation>没有旋转后的点：%1</translation>
+    </message>
+    <message>
+        <source>not a format sweep: %1</source>
+        <translation>不是格式扫描：%1</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a checkpoint and the other is not</source>
+        <translation>比较需要两个检查点或两个扫描报告；此项是检查点，而另一项不是</translation>
+    </message>
+    <message>
+        <source>compare takes two checkpoints or two scan reports; this one is a scan report and the other is not</source>
+        <translation>比较需要两个检查点或两个扫描报告；此项是扫描报告，而另一项不是</translation>
+    </message>
+    <message>
+        <source>the two sides&apos; weights differ in shape: %1 vs %2</source>
+        <translation>两侧权重的形状不同：%1 与 %2</translation>
+    </message>
+    <message>
+        <source>the reference has no module of this name</source>
+        <translation>参考中没有此名称的模块</translation>
+    </message>
+    <message>
+        <source>the reference&apos;s weight differs in shape: %1</source>
+        <translation>参考权重的形状不同：%1</translation>
+    </message>
+    <message>
+        <source>no module of this name</source>
+        <translation>没有此名称的模块</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report is not a JSON object</source>
+        <translation>扫描报告第 %1 行不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>not a scan report (no quantscope_scan header)</source>
+        <translation>不是扫描报告（没有 quantscope_scan 头）</translation>
+    </message>
+    <message>
+        <source>line %1 of the scan report names no module</source>
+        <translation>扫描报告第 %1 行未指明模块</translation>
+    </message>
+    <message>
+        <source>empty scan report</source>
+        <translation>空的扫描报告</translation>
+    </message>
+    <message>
+        <source>not scanned (%1)</source>
+        <translation>未扫描（%1）</translation>
+    </message>
+    <message>
+        <source>--reference applies to checkpoints; a scan report carries its errors already</source>
+        <translation>--reference 适用于检查点；扫描报告已自带其误差</translation>
+    </message>
+    <message>
+        <source>the reports name different checkpoints: %1 and %2</source>
+        <translation>两份报告指向不同的检查点：%1 和 %2</translation>
+    </message>
+    <message>
+        <source>%1 modules were scanned on neither side (excluded or unmatched)</source>
+        <translation>%1 个模块两侧都未扫描（已排除或未匹配）</translation>
+    </message>
+    <message>
+        <source>delta error (A - B)</source>
+        <translation>误差差值（A - B）</translation>
+    </message>
+    <message>
+        <source>error A</source>
+        <translation>误差 A</translation>
+    </message>
+    <message>
+        <source>error B</source>
+        <translation>误差 B</translation>
+    </message>
+    <message>
+        <source>codes differing</source>
+        <translation>不同的码值</translation>
+    </message>
+    <message>
+        <source>no reference: W is B&apos;s reconstruction</source>
+        <translation>无参考：W 为 B 的重建</translation>
+    </message>
+    <message>
+        <source>the sphere codebook needs d ≥ 3, got %1</source>
+        <translation>球面码本需要 d ≥ 3，实际为 %1</translation>
+    </message>
+    <message>
+        <source>a codebook has 16 levels</source>
+        <translation>码本有 16 个级别</translation>
+    </message>
+    <message>
+        <source>%1 of %2 head %3 holds %4 at token %5: the lab needs finite caches</source>
+        <translation>%2 第 %3 个头的 %1 在第 %5 个词元处含有 %4：实验室需要有限的缓存</translation>
+    </message>
+    <message>
+        <source>the queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>K and V must be [heads, tokens, head_dim]; K is %1, V %2</source>
+        <translation>K 和 V 必须为 [heads, tokens, head_dim]；K 为 %1，V 为 %2</translation>
+    </message>
+    <message>
+        <source>K %1 and V %2 disagree</source>
+        <translation>K %1 与 V %2 不一致</translation>
+    </message>
+    <message>
+        <source>K/V shape %1 has an empty dimension</source>
+        <translation>K/V 形状 %1 有空维度</translation>
+    </message>
+    <message>
+        <source>queries %1 must be [heads, queries, %2]</source>
+        <translation>查询 %1 必须为 [heads, queries, %2]</translation>
+    </message>
+    <message>
+        <source>query heads (%1) must be a positive multiple of the KV heads (%2)</source>
+        <translation>查询头数（%1）必须是 KV 头数（%2）的正整数倍</translation>
+    </message>
+    <message>
+        <source>%1 queries but only %2 keys: query i needs the keys up to position i</source>
+        <translation>%1 个查询但只有 %2 个键：查询 i 需要直到位置 i 的键</translation>
+    </message>
+    <message>
+        <source>shape differs from the first layer&apos;s (K/V %1×%2×%3, queries %4×%5)</source>
+        <translation>形状与第一层不同（K/V %1×%2×%3，查询 %4×%5）</translation>
+    </message>
+    <message>
+        <source>%1: no K/V cache in the capture; skipped</source>
+        <translation>%1：采集中没有 K/V 缓存；已跳过</translation>
+    </message>
+    <message>
+        <source>the capture holds no K/V cache (capture with --kv-tokens &gt; 0)</source>
+        <translation>采集中没有 K/V 缓存（请以 --kv-tokens &gt; 0 采集）</translation>
+    </message>
+    <message>
+        <source>no queries in the capture: attention-score and output errors are omitted</source>
+        <translation>采集中没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>the capture holds pre-RoPE queries: score errors use them as stored</source>
+        <translation>采集中是 RoPE 之前的查询：分数误差按存储原样使用它们</translation>
+    </message>
+    <message>
+        <source>metadata `seq` is &apos;%1&apos;: expected a positive integer (tokens per sequence)</source>
+        <translation>元数据 `seq` 为“%1”：应为正整数（每个序列的词元数）</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: expected tensors `k` and `v` (or `keys`, `values`) of [layers, heads, tokens, head_dim], or per-layer `&lt;prefix&gt;.k` and `&lt;prefix&gt;.v` [heads, tokens, head_dim]</source>
+        <translation>没有 K/V 数组：应有形状为 [layers, heads, tokens, head_dim] 的张量 `k` 和 `v`（或 `keys`、`values`），或每层的 `&lt;prefix&gt;.k` 和 `&lt;prefix&gt;.v` [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>no queries in the file: attention-score and output errors are omitted</source>
+        <translation>文件中没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>%1 is %2: expected [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>%1 为 %2：应为 [layers, heads, tokens, head_dim] 或 [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>k, v and q disagree on the number of layers (k %1, v %2%3)</source>
+        <translation>k、v 和 q 的层数不一致（k %1，v %2%3）</translation>
+    </message>
+    <message>
+        <source>no layers</source>
+        <translation>没有层</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>no queries: attention-score and output errors are omitted</source>
+        <translation>没有查询：省略注意力分数误差和输出误差</translation>
+    </message>
+    <message>
+        <source>no K/V arrays: the .npz needs arrays `k` and `v` (or `keys`, `values`), optionally `q` (or `queries`), each [layers, heads, tokens, head_dim] or [heads, tokens, head_dim]</source>
+        <translation>没有 K/V 数组：.npz 需要数组 `k` 和 `v`（或 `keys`、`values`），可选 `q`（或 `queries`），每个为 [layers, heads, tokens, head_dim] 或 [heads, tokens, head_dim]</translation>
+    </message>
+    <message>
+        <source>a K/V .npy holds one array [2, layers, heads, tokens, head_dim] (K then V); this one is %1</source>
+        <translation>K/V .npy 只含一个数组 [2, layers, heads, tokens, head_dim]（先 K 后 V）；此文件为 %1</translation>
+    </message>
+    <message>
+        <source>not a K/V file: the KV lab reads a capture or a .safetensors, .npz or .npy file</source>
+        <translation>不是 K/V 文件：KV 实验室读取采集或 .safetensors、.npz 或 .npy 文件</translation>
+    </message>
+    <message>
+        <source>no layers to study</source>
+        <translation>没有可研究的层</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: no Walsh–Hadamard rotation exists for it, so the rotated schemes, the c sweep and the codebooks cannot run</source>
+        <translation>head_dim %1 为奇数：不存在对应的 Walsh–Hadamard 旋转，因此旋转方案、c 扫描和码本都无法运行</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is not a power of two: the rotation works in blocks of %2 (the theoretical codebook assumes a rotation over all %3 channels)</source>
+        <translation>head_dim %1 不是 2 的幂：旋转按 %2 的块进行（理论码本假定对全部 %3 个通道旋转）</translation>
+    </message>
+    <message>
+        <source>the device failed (%1): the rest computed on the CPU</source>
+        <translation>设备出错（%1）：其余部分已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the c grid needs lo &gt; 0 and at least two points</source>
+        <translation>c 网格需要 lo &gt; 0 且至少两个点</translation>
+    </message>
+    <message>
+        <source>attention errors use %1 of the %2 captured queries per head, evenly spaced (--score-queries)</source>
+        <translation>注意力误差使用每个头 %2 个已采集查询中均匀分布的 %1 个（--score-queries）</translation>
+    </message>
+    <message>
+        <source>KV scheme &apos;%1&apos;: %2 (accepted: bf16, fp8, fp8-head, fp8-vllm, fp8-unit, codebook, codebook-layer, codebook-shared, codebook-norot, constopt[:c=C|c=fit][,unrounded], mxfp4, nvfp4, int4)</source>
+        <translation>KV 方案“%1”：%2（可用：bf16、fp8、fp8-head、fp8-vllm、fp8-unit、codebook、codebook-layer、codebook-shared、codebook-norot、constopt[:c=C|c=fit][,unrounded]、mxfp4、nvfp4、int4）</translation>
+    </message>
+    <message>
+        <source>unknown scheme</source>
+        <translation>未知方案</translation>
+    </message>
+    <message>
+        <source>only constopt takes options</source>
+        <translation>只有 constopt 接受选项</translation>
+    </message>
+    <message>
+        <source>c must be a number in (0, 10), got &apos;%1&apos;</source>
+        <translation>c 必须是 (0, 10) 内的数，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>unknown constopt option &apos;%1&apos;</source>
+        <translation>未知的 constopt 选项“%1”</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: the %2 scheme needs a Walsh–Hadamard rotation over a power-of-two block</source>
+        <translation>head_dim %1 为奇数：%2 方案需要在 2 的幂大小的块上做 Walsh–Hadamard 旋转</translation>
+    </message>
+    <message>
+        <source>the codebook scheme needs 16 levels</source>
+        <translation>码本方案需要 16 个级别</translation>
+    </message>
+    <message>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)</source>
+        <translation>未知的 GEMM 格式“%1”（bf16、fp8、fp8-rowwise、int8、w4a16、w4a8-int8、w4a8-fp8 或 w8a8-fp8）</translation>
+    </message>
+    <message>
+        <source>GEMM format &apos;%1&apos; given twice</source>
+        <translation>GEMM 格式“%1”重复给出</translation>
+    </message>
+    <message>
+        <source>M sweep: &apos;%1&apos; is not an integer in [1, 1048576]</source>
+        <translation>M 扫描：“%1”不是 [1, 1048576] 内的整数</translation>
+    </message>
+    <message>
+        <source>GEMM bench: no format</source>
+        <translation>GEMM 测试：没有格式</translation>
+    </message>
+    <message>
+        <source>GEMM bench: empty M sweep</source>
+        <translation>GEMM 测试：M 扫描为空</translation>
+    </message>
+    <message>
+        <source>GEMM bench: M must be ≥ 1, got %1</source>
+        <translation>GEMM 测试：M 必须 ≥ 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: N and K must be in [1, 1048576], got %1×%2</source>
+        <translation>GEMM 测试：N 和 K 必须在 [1, 1048576] 内，实际为 %1×%2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: at least 20 repeats, got %1</source>
+        <translation>GEMM 测试：至少需要 20 次重复，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: warm-up must be ≥ 0</source>
+        <translation>GEMM 测试：预热次数必须 ≥ 0</translation>
+    </message>
+    <message>
+        <source>GEMM bench: experts must be in [1, 1024], got %1</source>
+        <translation>GEMM 测试：专家数必须在 [1, 1024] 内，实际为 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the W4 group size must be even and divide K = %1 (0: per channel), got %2</source>
+        <translation>GEMM 测试：W4 组大小必须为偶数且能整除 K = %1（0：按通道），实际为 %2</translation>
+    </message>
+    <message>
+        <source>GEMM bench: MoE mode (experts &gt; 1) times bf16 and fp8 only, not %1</source>
+        <translation>GEMM 测试：MoE 模式（experts &gt; 1）只测 bf16 和 fp8，不测 %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
+        <translation>GEMM 测试：INT4 路径需要偶数 K（每字节两个码值），K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights</source>
+        <translation>CPU 上的 GEMM 测试：%1 个 %2×%3 的专家需要超过 2 GiB 的 FP32 权重</translation>
+    </message>
+    <message>
+        <source>Eigen FP32 GEMM standing in for the requested formats</source>
+        <translation>以 Eigen FP32 GEMM 代替所请求的格式</translation>
+    </message>
+    <message>
+        <source>%1: GPU only</source>
+        <translation>%1：仅限 GPU</translation>
+    </message>
+    <message>
+        <source>MoE: %1 experts, one GEMM each (no batched launch on the CPU)</source>
+        <translation>MoE：%1 个专家，各一次 GEMM（CPU 上没有批量启动）</translation>
+    </message>
+    <message>
+        <source>%1 repeats (capped at %2 s)</source>
+        <translation>%1 次重复（上限 %2 秒）</translation>
+    </message>
+    <message>
+        <source>CPU GEMM produced a non-finite value</source>
+        <translation>CPU GEMM 产生了非有限值</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: bound &apos;%1&apos; is neither memory nor compute</source>
+        <translation>GEMM 测试结果：瓶颈“%1”既不是 memory 也不是 compute</translation>
+    </message>
+    <message>
+        <source>GEMM bench result: %1</source>
+        <translation>GEMM 测试结果：%1</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: copy_gbps must be positive</source>
+        <translation>GEMM 峰值：copy_gbps 必须为正</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: the %1 peak must be positive</source>
+        <translation>GEMM 峰值：%1 峰值必须为正</translation>
+    </message>
+    <message>
+        <source>GEMM peaks: %1</source>
+        <translation>GEMM 峰值：%1</translation>
+    </message>
+    <message>
+        <source>%1 peak to %2 M=%3</source>
+        <translation>%1 峰值提升至 %2 M=%3</translation>
+    </message>
+    <message>
+        <source>copy GB/s to %1 M=%2</source>
+        <translation>复制 GB/s 提升至 %1 M=%2</translation>
+    </message>
+    <message>
+        <source>raised to the points that beat the measured ceiling (%1): their operands stay in cache, which the large copy and the peak GEMMs do not</source>
+        <translation>已提升至超过实测上限的点（%1）：它们的操作数留在缓存中，而大块复制和峰值 GEMM 不会</translation>
+    </message>
+    <message>
+        <source>above the measured ceiling (operands in cache): the ceiling was raised to it</source>
+        <translation>高于实测上限（操作数在缓存中）：上限已提升至该点</translation>
+    </message>
+    <message>
+        <source>cached (%1)</source>
+        <translation>已缓存（%1）</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: no path (neither XDG_CONFIG_HOME nor HOME is set)</source>
+        <translation>GEMM 峰值缓存：没有路径（XDG_CONFIG_HOME 和 HOME 均未设置）</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot write %1</source>
+        <translation>GEMM 峰值缓存：无法写入 %1</translation>
+    </message>
+    <message>
+        <source>GEMM peaks cache: cannot rename to %1</source>
+        <translation>GEMM 峰值缓存：无法重命名为 %1</translation>
+    </message>
+    <message>
+        <source>cpu: %1 threads, Eigen %2</source>
+        <translation>CPU：%1 个线程，Eigen %2</translation>
+    </message>
+    <message>
+        <source>CPU copy check failed</source>
+        <translation>CPU 复制检查失败</translation>
+    </message>
+    <message>
+        <source>memcpy of 64 MiB (best of 5; read + write bytes); FP32 Eigen GEMM best of 1024³, 2048³</source>
+        <translation>64 MiB 的 memcpy（5 次取最佳；读 + 写字节）；FP32 Eigen GEMM 取 1024³、2048³ 中的最佳</translation>
+    </message>
+    <message>
+        <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>
+        <translation>激活的 K = %1（形状 %2）与权重的 K = %3（形状 %4）不匹配</translation>
+    </message>
+    <message>
+        <source>the quantized weight does not match the weight&apos;s shape</source>
+        <translation>量化权重与权重的形状不匹配</translation>
+    </message>
+    <message>
+        <source>cannot decode %1 activations</source>
+        <translation>无法解码 %1 激活</translation>
+    </message>
+    <message>
+        <source>a two-stage weight with an asymmetric first stage has no low-precision GEMM path</source>
+        <translation>第一阶段非对称的两阶段权重没有低精度 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>W·A8-int8 needs integer weight codes (method int, or progressive with an int stage 2); got %1</source>
+        <translation>W·A8-int8 需要整数权重码值（方法 int，或第 2 阶段为 int 的 progressive）；实际为 %1</translation>
+    </message>
+    <message>
+        <source>method %1 has no FP8 GEMM path</source>
+        <translation>方法 %1 没有 FP8 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>E5M2 weights have no FP8 E4M3 GEMM path</source>
+        <translation>E5M2 权重没有 FP8 E4M3 GEMM 路径</translation>
+    </message>
+    <message>
+        <source>INT%1 weight codes are not exact in E4M3 (use int8-token activations)</source>
+        <translation>INT%1 权重码值在 E4M3 中不精确（请使用 int8-token 激活）</translation>
+    </message>
+    <message>
+        <source>%1: activations quantized on the CPU</source>
+        <translation>%1：激活已在 CPU 上量化</translation>
+    </message>
+    <message>
+        <source>%1: the GEMM computed on the CPU</source>
+        <translation>%1：GEMM 已在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>the weight&apos;s scale runs differ between rows</source>
+        <translation>权重的缩放段在各行之间不同</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>MoE scale health, %1 layers × %2 experts (per layer, one mark per expert: &apos;.&apos; healthy, &apos;X&apos; NaN/Inf/zero scales, &apos;?&apos; no scale, &apos;-&apos; absent), %3 bad: %4</source>
+        <translation>MoE 缩放健康状况，%1 层 × %2 个专家（每层每个专家一个标记：“.”正常，“X”缩放为 NaN/Inf/零，“?”无缩放，“-”缺失），%3 个异常：%4</translation>
+    </message>
+    <message>
+        <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
+        <translation>第 %1 层，专家 %2：%4 个缩放中有 %3 个为 NaN、Inf 或零（首个在 %5 中）</translation>
+    </message>
+</context>
+<context>
     <name>quantscope::DistributionView</name>
     <message>
         <source>The tensor shown (every tensor of the last run)</source>
@@ -995,8 +2098,8 @@
         <translation>在任何运行完成前已取消。</translation>
     </message>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%1 用于 %2：%3</translation>
+        <source>%1 on tensor %2: %3</source>
+        <translation>%1 作用于张量 %2：%3</translation>
     </message>
     <message numerus="yes">
         <source>%n more run(s) like it: marked ⚠ in the Overview</source>
@@ -3185,6 +4288,10 @@ then press Run.</source>
     <message>
         <source>Format sweep of %1</source>
         <translation>%1 的格式扫描</translation>
+    </message>
+    <message>
+        <source>Budget for any target</source>
+        <translation>任意目标的预算</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "checkpointloader.h"
 #include "io/checkpoint.h"
 #include "scan/scan.h"
+#include "coremessages.h"
 
 #include <algorithm>
 #include <exception>
@@ -40,7 +41,7 @@ CaptureLoad loadCapture(const QString &path, const std::shared_ptr<const Checkpo
     } catch (const std::bad_alloc &) {
         r.error = QStringLiteral("out of memory");
     } catch (const std::exception &e) {
-        r.error = QString::fromUtf8(e.what());
+        r.error = coremessages::translated(std::string(e.what()));
     }
     return r;
 }

@@ -8,6 +8,7 @@
 #include "io/weight_reader.h"
 #include "qtstring.h"
 #include "util/error.h"
+#include "coremessages.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -70,7 +71,7 @@ QString formatOfDtype(DType dtype)
 QString errorText(const char *what)
 {
     const auto text = QString::fromUtf8(what);
-    return text.isEmpty() ? QStringLiteral("unknown error") : text;
+    return coremessages::translated(text.isEmpty() ? QStringLiteral("unknown error") : text);
 }
 
 /// Whether the strict refusal is one that lenient reading accepts (gaps, trailing bytes): only
@@ -150,9 +151,9 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
                 e.nbytes(), formatOfDtype(e.dtype)});
         }
         for (const auto &w : checkpoint->warnings())
-            result.warnings.append(fromStd(w));
+            result.warnings.append(coremessages::translated(w));
         for (const auto &p : detection->problems)
-            result.warnings.append(fromStd(p.message));
+            result.warnings.append(coremessages::translated(p.message));
         result.quantized = std::move(detection);
         if (request.demo) {
             const auto npy = path / "activations.npy";
@@ -174,11 +175,11 @@ OpenResult loadCheckpoint(const OpenRequest &request) noexcept
         result.error = errorText(e.what());
         result.lenientWouldOpen = !request.demo && !request.lenient && opensLeniently(request);
     } catch (const std::bad_alloc &) {
-        result.error = QStringLiteral("out of memory");
+        result.error = coremessages::translated(QStringLiteral("out of memory"));
     } catch (const std::exception &e) {
         result.error = errorText(e.what());
     } catch (...) {
-        result.error = QStringLiteral("unknown error");
+        result.error = coremessages::translated(QStringLiteral("unknown error"));
     }
     if (!result.ok()) {
         result.entries.clear();

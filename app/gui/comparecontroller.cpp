@@ -5,6 +5,7 @@
 #include "compareview.h"
 #include "io/checkpoint.h"
 #include "loadcontroller.h"
+#include "coremessages.h"
 
 #include <QTabWidget>
 #include <QFileInfo>
@@ -143,7 +144,7 @@ void CompareController::poll()
     m_progress->feed(m_estimator);
     // Inside a step the comparison reports nothing: the estimator interpolates by the measured speed.
     const auto estimate = m_estimator.at(steadySeconds());
-    m_view->setProgress(estimate.fraction, QString::fromStdString(estimate.what), estimate.secondsLeft);
+    m_view->setProgress(estimate.fraction, coremessages::translated(estimate.what), estimate.secondsLeft);
     m_job.setProgress(estimate.fraction);
 }
 

@@ -3,6 +3,7 @@
 
 #include "engine/registry.h"
 #include "qtstring.h"
+#include "coremessages.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -40,7 +41,7 @@ DeviceQuery queryDevice() noexcept
         if (q.gpu) {
             QStringList onGpu, onCpu;
             for (const auto &m : registry.gpu()->capabilities()) {
-                q.gpuMethods << QStringLiteral("%1: %2").arg(fromStd(m.method), fromStd(m.options));
+                q.gpuMethods << QStringLiteral("%1: %2").arg(fromStd(m.method), coremessages::translated(m.options));
                 (m.supported ? onGpu : onCpu) << fromStd(m.method);
             }
             // Logged as one more "Compute device" line: what runs where.
@@ -48,7 +49,7 @@ DeviceQuery queryDevice() noexcept
                              .arg(fromStd(registry.gpu()->info().id), onGpu.join(QStringLiteral(", ")),
                                   onCpu.join(QStringLiteral(", ")));
         }
-        q.gpuReason = fromStd(registry.gpuUnavailableReason());
+        q.gpuReason = coremessages::translated(registry.gpuUnavailableReason());
         q.gpuCause = registry.gpuUnavailableCause();
         q.gpuVendor = fromStd(gpuVendorOf(builtGpuBackends()));
         // The status bar's line, in the UI's language (core's describeComputeDevice() is the
@@ -67,7 +68,7 @@ DeviceQuery queryDevice() noexcept
                                          : noGpuText(q.gpuCause, q.gpuVendor, q.gpuReason));
         }
     } catch (const std::exception &e) {
-        q.error = QString::fromUtf8(e.what());
+        q.error = coremessages::translated(std::string(e.what()));
     } catch (...) {
         q.error = QStringLiteral("unknown error");
     }

@@ -11,6 +11,7 @@
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
 #include "tensortreemodel.h"
+#include "coremessages.h"
 
 #include <QLocale>
 #include <QThread>
@@ -227,24 +228,24 @@ void JobController::deliver(QuantizeJobResult result)
     m_progress->feed(m_estimator); // the last step may have come after the last poll
     m_estimator.finish(now);
     for (const auto &w : result.warnings)
-        m_log->append(LogView::Severity::Warning, fromStd(w));
+        m_log->append(LogView::Severity::Warning, coremessages::translated(w));
     int failed = 0;
     QStringList notes;
     for (const auto &o : result.outcomes) {
         if (!o.ok()) {
             ++failed;
-            m_log->append(LogView::Severity::Error,
-                          tr("%1 on %2 failed: %3")
-                              .arg(fromStd(configLabel(o.config, o.spec)), fromStd(o.tensor), fromStd(o.error)));
+            m_log->append(LogView::Severity::Error, tr("%1 on %2 failed: %3")
+                                                        .arg(fromStd(configLabel(o.config, o.spec)), fromStd(o.tensor),
+                                                             coremessages::translated(o.error)));
         } else if (!o.deviceNote.empty() && !notes.contains(fromStd(o.deviceNote))) {
             notes << fromStd(o.deviceNote);
-            m_log->append(LogView::Severity::Warning, fromStd(o.deviceNote));
+            m_log->append(LogView::Severity::Warning, coremessages::translated(o.deviceNote));
         }
         // Where a spectrum could not run on the device asked for (core says why, in its words).
         if (o.ok() && o.spectrum && !o.spectrum->deviceNote.empty() &&
             !notes.contains(fromStd(o.spectrum->deviceNote))) {
             notes << fromStd(o.spectrum->deviceNote);
-            m_log->append(LogView::Severity::Warning, fromStd(o.spectrum->deviceNote));
+            m_log->append(LogView::Severity::Warning, coremessages::translated(o.spectrum->deviceNote));
         }
     }
     // Runs on tensors too small for their group (or block): their numbers describe no real
@@ -256,19 +257,21 @@ void JobController::deliver(QuantizeJobResult result)
         const auto first = std::find_if(overview.rows.begin(), overview.rows.end(),
                                         [](const OverviewRow &r) { return !r.note.empty(); });
         if (first != overview.rows.end())
-            m_log->append(
-                LogView::Severity::Warning,
-                tr("%1 on %2: %3").arg(fromStd(first->configLabel), fromStd(first->tensor), fromStd(first->note)));
+            m_log->append(LogView::Severity::Warning, tr("%1 on tensor %2: %3")
+                                                          .arg(fromStd(first->configLabel), fromStd(first->tensor),
+                                                               coremessages::translated(first->note)));
         if (noted > 1)
             m_log->append(LogView::Severity::Warning,
                           tr("%n more run(s) like it: marked ⚠ in the Overview", nullptr, static_cast<int>(noted - 1)));
     }
     for (const auto &p : result.tensors)
         if (!p.activationNote.empty())
-            m_log->append(LogView::Severity::Warning, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.activationNote)));
+            m_log->append(LogView::Severity::Warning,
+                          tr("%1: %2").arg(fromStd(p.tensor), coremessages::translated(p.activationNote)));
     for (const auto &p : result.tensors)
         if (!p.captureNote.empty())
-            m_log->append(LogView::Severity::Info, tr("%1: %2").arg(fromStd(p.tensor), fromStd(p.captureNote)));
+            m_log->append(LogView::Severity::Info,
+                          tr("%1: %2").arg(fromStd(p.tensor), coremessages::translated(p.captureNote)));
     const auto n = static_cast<int>(result.outcomes.size());
     QString message =
         seconds < 1 ? tr("Finished %1 in %2 ms").arg(tr("%n run(s)", nullptr, n)).arg(qRound(seconds * 1000))
@@ -338,7 +341,7 @@ void JobController::poll()
     // Inside a step the engine reports nothing: the estimator interpolates by the measured
     // speed, never past 95 % of the step.
     const auto estimate = m_estimator.at(steadySeconds());
-    m_job->setProgress(estimate.fraction, fromStd(estimate.what), estimate.secondsLeft);
+    m_job->setProgress(estimate.fraction, coremessages::translated(estimate.what), estimate.secondsLeft);
     m_tracker.setProgress(estimate.fraction);
 }
 

@@ -22,6 +22,7 @@
 #include "spectrumview.h"
 #include "sessioncontroller.h"
 #include "util/error.h"
+#include "coremessages.h"
 
 #include <QActionGroup>
 #include <QComboBox>
@@ -100,7 +101,7 @@ void MainWindow::exportReport(const QString &file)
                 return cannotWrite;
             return QString();
         } catch (const std::exception &e) {
-            return QString::fromUtf8(e.what());
+            return coremessages::translated(std::string(e.what()));
         }
     }));
 }

@@ -14,6 +14,7 @@
 #include "recipe/recipe.h"
 #include "recipeeditor.h"
 #include "util/error.h"
+#include "coremessages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -144,7 +145,8 @@ void ModelController::checkInterpreter()
         },
         [this](CheckOutcome out) {
             if (!out.kind.empty()) {
-                m_view->setCheckResult(tr("%1: %2").arg(fromStd(out.kind), fromStd(out.message)), false);
+                m_view->setCheckResult(tr("%1: %2").arg(fromStd(out.kind), coremessages::translated(out.message)),
+                                       false);
             } else {
                 QStringList parts;
                 for (const char *k : {"python", "torch", "transformers", "safetensors", "numpy"})
@@ -230,7 +232,7 @@ void ModelController::captureActivations()
         },
         [this, out](EvalOutcome result) {
             if (!result.message.empty()) {
-                m_view->showError(fromStd(result.kind), fromStd(result.message));
+                m_view->showError(fromStd(result.kind), coremessages::translated(result.message));
                 finished(tr("The capture failed."));
                 return;
             }
@@ -279,7 +281,7 @@ void ModelController::measureLayers()
             break;
         }
     } catch (const std::exception &e) {
-        error = tr("Could not write the recipe: %1").arg(QString::fromUtf8(e.what()));
+        error = tr("Could not write the recipe: %1").arg(coremessages::translated(std::string(e.what())));
     }
     if (!error.isEmpty()) {
         m_view->showError(QString(), error);
@@ -310,7 +312,7 @@ void ModelController::measureLayers()
         },
         [this](EvalOutcome out) {
             if (!out.message.empty()) {
-                m_view->showError(fromStd(out.kind), fromStd(out.message));
+                m_view->showError(fromStd(out.kind), coremessages::translated(out.message));
                 finished(tr("The eval failed."));
                 return;
             }
@@ -318,7 +320,7 @@ void ModelController::measureLayers()
                 m_view->setLayerMeasures(prepareLayerMeasures(out.report));
                 finished(tr("Measured %n module(s).", nullptr, static_cast<int>(out.report["modules"].size())));
             } catch (const std::exception &e) {
-                m_view->showError(QString(), QString::fromUtf8(e.what()));
+                m_view->showError(QString(), coremessages::translated(std::string(e.what())));
                 finished(tr("The eval report could not be read."));
             }
         },
@@ -402,7 +404,7 @@ void ModelController::measureBudgetPoints()
             const int measured = static_cast<int>(
                 std::count_if(out.points.begin(), out.points.end(), [](const BudgetPoint &p) { return p.measured; }));
             if (!out.message.empty())
-                m_view->showError(fromStd(out.kind), fromStd(out.message));
+                m_view->showError(fromStd(out.kind), coremessages::translated(out.message));
             finished(
                 tr("Measured %1 of %n budget point(s).", nullptr, static_cast<int>(out.points.size())).arg(measured));
         },
@@ -431,7 +433,7 @@ void ModelController::poll()
     if (!m_progress)
         return;
     std::lock_guard lock(m_progress->mutex);
-    m_view->setProgress(m_progress->fraction, fromStd(m_progress->what));
+    m_view->setProgress(m_progress->fraction, coremessages::translated(m_progress->what));
     m_job.setProgress(m_progress->fraction);
     if (m_progress->pointsChanged) {
         m_progress->pointsChanged = false;

@@ -100,7 +100,8 @@ void PlanController::setScanLines(std::shared_ptr<const std::vector<nlohmann::or
     const std::string objective = m_budget->objective().toStdString();
     const std::string capture = m_loads->capturePath().toStdString();
     m_budgetJob.start(
-        tr("Budget for %1").arg(m_budget->target()),
+        // Target "" is "Any": the title names no empty target ("Budget for : finished").
+        m_budget->target().isEmpty() ? tr("Budget for any target") : tr("Budget for %1").arg(m_budget->target()),
         [lines, target, objective, capture](const CancelToken &cancel) {
             std::vector<nlohmann::json> plain;
             bool outputError = false;

@@ -10,6 +10,7 @@
 #include "qtstring.h"
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
+#include "coremessages.h"
 
 #include <QDir>
 #include <QFile>
@@ -75,7 +76,7 @@ bool SessionController::save(const QString &file, QString *error)
     try {
         saveSessionFile(QFile::encodeName(file).toStdString(), current());
     } catch (const std::exception &e) {
-        reason = QString::fromUtf8(e.what());
+        reason = coremessages::translated(std::string(e.what()));
     }
     const auto shown = QDir::toNativeSeparators(file);
     if (!reason.isEmpty()) {
@@ -105,7 +106,7 @@ bool SessionController::open(const QString &file)
         } catch (const nlohmann::json::exception &e) {
             error = tr("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
         } catch (const std::exception &e) {
-            error = QString::fromUtf8(e.what());
+            error = coremessages::translated(std::string(e.what()));
         }
     }
     const auto shown = QDir::toNativeSeparators(file);

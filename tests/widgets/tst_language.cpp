@@ -6,7 +6,9 @@
 // The texts of each language come from the .ts files; a text that reads the same in both
 // languages (a unit, a method name) is no evidence and is skipped.
 #include "test_env.h"
+#include "coremessages.h"
 #include "elidedlabel.h"
+#include "jobprogresswidget.h"
 #include "languageswitch.h"
 #include "logview.h"
 #include "mainwindow.h"
@@ -33,6 +35,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QXmlStreamReader>
 
@@ -337,6 +340,111 @@ private slots:
             fresh.append({QStringLiteral("log"), m});
         const auto left = leftovers(fresh, english, german);
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
+    }
+    // Messages that core writes (a refusal, a device note, a note on a result, job steps) come
+    // out in the window's language: a GPTQ run without a capture (refused), a group longer than
+    // the row (the Overview's note), the GPU asked for on a machine without one (device note).
+    void coreMessagesInTheWindowsLanguage_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("de") << QStringLiteral("de");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void coreMessagesInTheWindowsLanguage()
+    {
+        QFETCH(QString, code);
+        QVERIFY(language::apply(code));
+        // Every English sentence of core's table (runs of fixed text with a word in them).
+        QStringList english;
+        for (const auto &p : coremessages::patterns())
+            for (auto part : p.split(QRegularExpression(QStringLiteral("%\\d")))) {
+                part = part.trimmed();
+                if (part.size() >= 8 && part.contains(QLatin1Char(' ')) &&
+                    part.contains(QRegularExpression(QStringLiteral("[A-Za-z]{4}"))))
+                    english << part;
+            }
+        QVERIFY(english.size() > 100);
+
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openDemo();
+        QVERIFY(loaded.wait(120000) && loaded.first().first().toBool());
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        QVERIFY(w.quantizerPanel()
+                    ->setConfigurations({{"A", spec({{"method", "gptq"}, {"bits", 4}, {"group", 128}})},
+                                         {"B", spec({{"method", "int"}, {"bits", 4}, {"group", 4096}})}})
+                    .isEmpty());
+        w.quantizerPanel()->setDevice(QStringLiteral("gpu"));
+        // Every 2-D weight: a job long enough for its step line to show.
+        QStringList weights;
+        for (const auto &e : w.browser()->model()->entries())
+            if (e.name.endsWith(QLatin1String(".weight")) && e.shape.size() == 2)
+                weights << e.name;
+        QVERIFY(weights.size() > 4);
+        w.browser()->setSelectedTensors(weights);
+        // The job's step line, as it shows while the job runs.
+        QStringList shown;
+        QTimer sampler;
+        QObject::connect(&sampler, &QTimer::timeout, &w, [&] {
+            for (auto *job : w.findChildren<JobProgressWidget *>())
+                for (auto *label : job->findChildren<QLabel *>())
+                    if (label->isVisible() && !label->text().isEmpty())
+                        shown << label->text();
+            shown << w.statusBar()->currentMessage();
+        });
+        sampler.start(5);
+        const int before = w.logView()->count();
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.runQuantization();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        sampler.stop();
+        const auto log = w.logView()->messages().mid(before);
+        shown << log << w.statusBar()->currentMessage();
+        const QString all = log.join(QLatin1Char('\n'));
+        // The three messages are there, in the language (so the check below means something).
+        const auto piece = [](const char *source) {
+            const QString t = QCoreApplication::translate("quantscope::CoreMessages", source);
+            return t.section(QLatin1Char('%'), 1, 1).mid(1).left(10); // fixed text after %1
+        };
+        QVERIFY2(all.contains(piece("%1 needs the module's inputs and none were paired with %2: capture them first "
+                                    "(quantscope-cli capture MODEL --tokens FILE.npy --out CAP.safetensors) and "
+                                    "pass --capture CAP.safetensors")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(piece("group %1 is longer than a row (%2 elements): each row is one short group, so "
+                                    "this is not the group size it says")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(piece("GPU requested but unavailable (%1): computed on the CPU")), qPrintable(all));
+        QVERIFY(w.logView()->count(LogView::Severity::Error) >= 1);
+        // The step line was seen while the job ran (its steps name the tensors; which step the
+        // sampler catches depends on the machine's speed, so the English check covers them all).
+        QVERIFY2(std::any_of(shown.begin(), shown.end(),
+                             [](const QString &t) { return t.contains(QLatin1String(".weight")); }),
+                 qPrintable(shown.join(QStringLiteral(" / "))));
+        QStringList left;
+        for (const auto &text : shown)
+            for (const auto &e : english)
+                if (text.contains(e))
+                    left << QStringLiteral("%1  [%2]").arg(text, e);
+        left.removeDuplicates();
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
+        // Switching the language turns the log's core messages too (here back to English).
+        auto *toEnglish = languageAction(w, QStringLiteral("en"));
+        QVERIFY(toEnglish);
+        toEnglish->trigger();
+        QTest::qWait(50);
+        QApplication::processEvents();
+        const QString again = w.logView()->messages().mid(before).join(QLatin1Char('\n'));
+        for (const char *sentence : {"needs the module's inputs and none were paired with", "is longer than a row",
+                                     "GPU requested but unavailable (", "): computed on the CPU"})
+            QVERIFY2(
+                again.contains(QLatin1String(sentence)),
+                qPrintable(QLatin1String(sentence) + QStringLiteral(" not in:\n") +
+                           w.logView()->messages().mid(before).filter(QStringLiteral("4096")).join(QLatin1Char('\n'))));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "numbersmodel.h"
 
 #include "qtstring.h"
+#include "coremessages.h"
 
 #include <QLocale>
 #include <QMap>
@@ -153,7 +154,7 @@ QVariant NumbersModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole: {
         const auto *o = outcomeAt(index.column());
         if (o && !o->ok())
-            return tr("This run failed: %1").arg(fromStd(o->error));
+            return tr("This run failed: %1").arg(coremessages::translated(o->error));
         if (o && o->outputError && key.startsWith(QLatin1String("metrics.output_error.")))
             return tr("E‖(W − Ŵ)x‖² on the paired capture's inputs (%n tokens, %1 Gram)\n%2 = %3", nullptr,
                       static_cast<int>(o->outputError->tokens))
@@ -195,9 +196,9 @@ QVariant NumbersModel::headerData(int section, Qt::Orientation orientation, int 
         if (stale)
             text += QLatin1Char('\n') + tr("Stale: the configuration was edited after this run; run again to update.");
         if (!o->deviceNote.empty())
-            text += QLatin1Char('\n') + fromStd(o->deviceNote);
+            text += QLatin1Char('\n') + coremessages::translated(o->deviceNote);
         if (!o->ok())
-            text += QLatin1Char('\n') + tr("Failed: %1").arg(fromStd(o->error));
+            text += QLatin1Char('\n') + tr("Failed: %1").arg(coremessages::translated(o->error));
         return text;
     }
     return {};

@@ -3,6 +3,7 @@
 
 #include "numbersmodel.h"
 #include "qtstring.h"
+#include "coremessages.h"
 
 #include <QColor>
 #include <QLocale>
@@ -137,9 +138,9 @@ QVariant OverviewModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (!r.error.empty())
-            return tr("This run failed: %1").arg(fromStd(r.error));
+            return tr("This run failed: %1").arg(coremessages::translated(r.error));
         if (!r.note.empty())
-            return fromStd(r.note);
+            return coremessages::translated(r.note);
         if (index.column() == Config && m_stale.contains(fromStd(r.config)))
             return tr("Stale: the configuration was edited after this run; run again to update.");
         if (index.column() == Tensor || index.column() == Config)

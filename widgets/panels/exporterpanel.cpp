@@ -20,6 +20,7 @@
 #include "export/checkpoint_writer.h"
 #include "recipe/recipe.h"
 #include "util/error.h"
+#include "coremessages.h"
 
 namespace quantscope {
 
@@ -187,7 +188,7 @@ void ExporterPanel::refresh()
         m_status->setStyleSheet(QString());
     } catch (const std::exception &e) {
         // The exporter's reason, as the engine words it (like the doctor's findings).
-        m_status->setText(QString::fromStdString(e.what()));
+        m_status->setText(coremessages::translated(std::string(e.what())));
         m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
     }
     m_preview->setPlainText(m_text);
@@ -204,7 +205,7 @@ void ExporterPanel::openRecipe()
     try {
         setRecipeText(QString::fromStdString(Recipe::load(path.toStdString()).text()));
     } catch (const std::exception &e) {
-        m_status->setText(QString::fromStdString(e.what()));
+        m_status->setText(coremessages::translated(std::string(e.what())));
         m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
     }
 }
@@ -217,7 +218,7 @@ bool ExporterPanel::saveTo(const QString &path)
         writeTextAtomically(path.toStdString(), m_text.toStdString());
         return true;
     } catch (const std::exception &e) {
-        m_status->setText(QString::fromStdString(e.what()));
+        m_status->setText(coremessages::translated(std::string(e.what())));
         m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
         return false;
     }

@@ -8,6 +8,7 @@
 /// Every job started under a title is listed on the JobBoard (the Jobs dock) until it ends.
 #include "jobboard.h"
 #include "util/cancel.h"
+#include "coremessages.h"
 
 #include <QMetaObject>
 #include <QObject>
@@ -98,7 +99,7 @@ public:
                 } catch (const std::bad_alloc &) {
                     error = QStringLiteral("out of memory");
                 } catch (const std::exception &e) {
-                    error = QString::fromUtf8(e.what());
+                    error = coremessages::translated(std::string(e.what()));
                 } catch (...) {
                     error = QStringLiteral("unknown error");
                 }

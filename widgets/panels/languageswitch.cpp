@@ -176,10 +176,12 @@ const Source &pick(const QList<Source> &sources, const QObject *owner)
 
 QString retranslatedAt(const QString &shown, const QObject *owner, int depth);
 
-/// A text joined from translated parts ("3 tensors · 1.2 GB · 1 file", a tooltip's lines).
+/// A text joined from translated parts ("3 tensors · 1.2 GB · 1 file", a tooltip's lines, a
+/// name before a message of core's: "q_proj.weight: activation not available").
 QString joinedParts(const QString &shown, const QObject *owner, int depth)
 {
-    for (const QString &separator : {QStringLiteral("\n"), QStringLiteral(" · "), QStringLiteral("; ")}) {
+    for (const QString &separator :
+         {QStringLiteral("\n"), QStringLiteral(" · "), QStringLiteral("; "), QStringLiteral(": ")}) {
         if (!shown.contains(separator))
             continue;
         QStringList parts = shown.split(separator);

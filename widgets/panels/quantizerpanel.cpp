@@ -7,6 +7,7 @@
 
 #include "qtstring.h"
 #include "theme.h"
+#include "coremessages.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -448,7 +449,7 @@ void QuantizerPanel::validate(Config &config)
         (void)makeQuantizer(config.spec);
         config.error.clear();
     } catch (const std::exception &e) {
-        config.error = QString::fromUtf8(e.what());
+        config.error = coremessages::translated(std::string(e.what()));
     }
 }
 

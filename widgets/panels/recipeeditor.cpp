@@ -23,6 +23,7 @@
 #include "quant/quant_spec.h"
 #include "quant/quantizer.h"
 #include "specform.h"
+#include "coremessages.h"
 
 namespace quantscope {
 
@@ -207,7 +208,7 @@ bool RecipeEditor::commit(Recipe next, const QString &what)
     try {
         next = Recipe::fromJson(next.toJson()); // every check of a recipe file
     } catch (const std::exception &e) {
-        m_status->setText(fromStd(e.what()));
+        m_status->setText(coremessages::translated(std::string(e.what())));
         m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
         rebuild(); // the cell shows the rule as it still is
         return false;
@@ -295,7 +296,7 @@ bool RecipeEditor::setRuleSpecs(int rule, const QString &json)
         for (const auto &s : j)
             r.specs.push_back(s);
     } catch (const std::exception &e) {
-        m_status->setText(fromStd(e.what()));
+        m_status->setText(coremessages::translated(std::string(e.what())));
         m_status->setStyleSheet(QStringLiteral("color: #d62728;"));
         rebuild();
         return false;
@@ -531,7 +532,7 @@ void RecipeEditor::rebuild()
                      .arg(static_cast<int>(m_check.excluded.size()))
                      .arg(static_cast<int>(m_check.overlaps.size()));
     for (const auto &f : m_check.fusion)
-        lines << tr("Fusion group %1: %2").arg(fromStd(f.group), fromStd(f.message));
+        lines << tr("Fusion group %1: %2").arg(fromStd(f.group), coremessages::translated(f.message));
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_rebuilding = false;
     // Queued: an edit in the form arrives here from the form's own editor's signal.

@@ -13,6 +13,7 @@
 #include "paretoplot.h"
 #include "qtstring.h"
 #include "recipe/recipe.h"
+#include "coremessages.h"
 
 namespace quantscope {
 
@@ -106,7 +107,7 @@ void BudgetView::setData(std::shared_ptr<const BudgetViewData> data)
     m_objectiveNote->setText(
         m_data ? tr("Minimising %1: %2")
                      .arg(m_data->problem.objective == "output" ? tr("the output-aware error") : tr("the weight error"),
-                          fromStd(m_data->problem.objectiveNote))
+                          coremessages::translated(m_data->problem.objectiveNote))
                : QString());
     if (!any) {
         m_budgetPlot->clearData();

@@ -4,6 +4,7 @@
 #include "jobprogresswidget.h"
 #include "layerheatmap.h"
 #include "qtstring.h"
+#include "coremessages.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -207,7 +208,8 @@ void CompareView::fillTable()
             m_table->setItem(row, kErrorA, new NumberItem(compareValue(c, CompareMetric::ErrorA)));
             m_table->setItem(row, kErrorB, new NumberItem(compareValue(c, CompareMetric::ErrorB)));
             m_table->setItem(row, kDelta, new NumberItem(compareValue(c, CompareMetric::Delta)));
-            auto *scheme = new QTableWidgetItem(fromStd(c.error.empty() ? c.schemeDiff : c.error));
+            auto *scheme =
+                new QTableWidgetItem(c.error.empty() ? fromStd(c.schemeDiff) : coremessages::translated(c.error));
             scheme->setToolTip(scheme->text());
             m_table->setItem(row, kScheme, scheme);
             ++row;

@@ -7,6 +7,7 @@
 #include "histogramplot.h"
 #include "qtstring.h"
 #include "tensortreemodel.h"
+#include "coremessages.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -229,7 +230,7 @@ void DistributionView::refresh()
         const auto config = fromStd(o.config);
         const auto name = fromStd(configLabel(o.config, o.spec)); // "A · INT4 g128 sym"
         if (!o.ok()) {
-            notes << tr("%1 failed: %2").arg(name, fromStd(o.error));
+            notes << tr("%1 failed: %2").arg(name, coremessages::translated(o.error));
             continue;
         }
         if (!first)
@@ -275,9 +276,9 @@ void DistributionView::refresh()
     if (const auto it = m_schemes.constFind(fromStd(profile->tensor)); it != m_schemes.constEnd())
         head += QLatin1Char('\n') + *it;
     if (!profile->error.empty())
-        head += QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(fromStd(profile->error));
+        head += QLatin1Char('\n') + tr("Could not read this tensor: %1").arg(coremessages::translated(profile->error));
     if (!profile->activationNote.empty())
-        head += QLatin1Char('\n') + fromStd(profile->activationNote);
+        head += QLatin1Char('\n') + coremessages::translated(profile->activationNote);
     m_summary->setText(head + QLatin1Char('\n') + notes.join(QStringLiteral(" · ")));
 }
 

@@ -6,6 +6,7 @@
 #include "moebarsplot.h"
 #include "qtstring.h"
 #include "rooflineplot.h"
+#include "coremessages.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -171,7 +172,7 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
         for (const auto &[dtype, t] : m_result->peaks->tflops)
             peaks << QStringLiteral("%1 %2 TFLOP/s").arg(fromStd(dtype)).arg(t, 0, 'f', 1);
         text += QLatin1Char('\n') + tr("Roofline (%1): copy %2 GB/s, %3")
-                                        .arg(fromStd(m_result->peaks->source))
+                                        .arg(coremessages::translated(m_result->peaks->source))
                                         .arg(m_result->peaks->copyGbps, 0, 'f', 1)
                                         .arg(peaks.join(QStringLiteral(", ")));
         // placeOnRoofline raised a ceiling some point beat (no point is drawn above its ceiling).
@@ -180,7 +181,7 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
                                            "in cache): the ceiling was raised to them, so none is drawn above it.");
     }
     if (!m_result->deviceNote.empty())
-        text += QLatin1Char('\n') + fromStd(m_result->deviceNote);
+        text += QLatin1Char('\n') + coremessages::translated(m_result->deviceNote);
     m_summary->setText(text);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "healthview.h"
+#include "coremessages.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -111,8 +112,8 @@ void HealthView::setReport(const DoctorReport &report)
         auto *w = new QTableWidgetItem(where);
         w->setToolTip(where);
         m_table->setItem(row, kWhere, w);
-        auto *m = new QTableWidgetItem(QString::fromStdString(f.message));
-        m->setToolTip(QString::fromStdString(f.message));
+        auto *m = new QTableWidgetItem(coremessages::translated(f.message));
+        m->setToolTip(coremessages::translated(f.message));
         m_table->setItem(row, kMessage, m);
     }
     m_table->setSortingEnabled(true);

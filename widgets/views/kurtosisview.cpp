@@ -5,6 +5,7 @@
 #include "kurtosischannelplot.h"
 #include "kurtosisscatterplot.h"
 #include "qtstring.h"
+#include "coremessages.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -170,7 +171,7 @@ void KurtosisView::redraw()
     }
     if (!t->error.empty()) {
         m_channels->clearData();
-        m_summary->setText(fromStd(t->error));
+        m_summary->setText(coremessages::translated(t->error));
         return;
     }
     const int axis = channelAxis();

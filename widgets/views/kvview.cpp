@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "kvplot.h"
+#include "coremessages.h"
 #include "qtstring.h"
 
 namespace quantscope {
@@ -487,7 +488,7 @@ void KvView::updateEmptyStates()
         lines << tr("No queries: attention errors (KL, max |ΔP|, output error) need queries. Capture them (Capture "
                     "Activations in the Model tab) or add q to the file, then run again.");
     for (const auto &n : r.notes)
-        lines << tr("Note: %1").arg(fromStd(n));
+        lines << tr("Note: %1").arg(coremessages::translated(n));
     m_notes->setText(lines.join(QLatin1Char('\n')));
 }
 

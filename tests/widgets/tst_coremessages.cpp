@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// The window's translation of core's messages (issue 42: no English left in German or Chinese in
+// a log line, a status line or a dialog): every pattern of the table comes out translated in de
+// and zh_CN with its values kept; composed messages (a location before a refusal, notes joined by
+// "; ", a reason inside a device note) are translated part by part; an unknown message stays as
+// core wrote it. And the table is complete: every message text in the core sources that can
+// reach the window (their throw, note, warning and step statements) is one of its patterns (or a
+// method/field text of specwords), so a message added to core without a pattern fails here.
+#include "coremessages.h"
+#include "languageswitch.h"
+#include "specwords.h"
+#include "test_env.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+using namespace quantscope;
+
+namespace {
+
+/// The value put in placeholder n: a word no translation contains by itself.
+QString token(int n)
+{
+    return QStringLiteral("Qv%1q").arg(n);
+}
+
+QString filled(const QString &pattern)
+{
+    QString s = pattern;
+    s.replace(QRegularExpression(QStringLiteral("%(\\d)")), QStringLiteral("Qv\\1q"));
+    return s;
+}
+
+/// The fixed runs of English between the placeholders (trimmed, phrases with a word in them; a
+/// single identifier such as head_dim is kept as core wrote it).
+QStringList fixedRuns(const QString &pattern)
+{
+    QStringList out;
+    for (auto part : pattern.split(QRegularExpression(QStringLiteral("%\\d")))) {
+        part = part.trimmed();
+        if (part.contains(QRegularExpression(QStringLiteral("[A-Za-z]{4}"))) && part.size() >= 8 &&
+            part.contains(QLatin1Char(' ')))
+            out << part;
+    }
+    return out;
+}
+
+/// The sources whose messages reach the window: the quantize job's path (engine, quantizers,
+/// metrics, the SVD and the Hadamard rotation, the Overview's note), formatLocation, the budget,
+/// Compare, the KV lab and the GEMM simulation and timing. The CLI's --spec flags
+/// (spec_flags.cpp) and --rank-policy (rank_policy.cpp) are not among them.
+QStringList coreSources()
+{
+    const QDir root(QStringLiteral(QUANTSCOPE_SOURCE_DIR));
+    QStringList out;
+    for (const auto dir :
+         {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv", "core/sim"})
+        for (const auto &f : QDir(root.filePath(QLatin1String(dir))).entryList({QStringLiteral("*.cpp")}))
+            if (f != QLatin1String("spec_flags.cpp") && f != QLatin1String("rank_policy.cpp"))
+                out << root.filePath(QLatin1String(dir) + QLatin1Char('/') + f);
+    for (const auto f : {"core/numeric/hadamard.cpp", "core/numeric/svd.cpp", "core/results/overview.cpp",
+                         "core/results/channel_profile.cpp", "core/util/error.cpp"})
+        out << root.filePath(QLatin1String(f));
+    return out;
+}
+
+/// The string literals of a C++ source with a space and five letters or more (message texts and
+/// pieces of them; keys and identifiers have none), adjacent literals joined.
+QStringList messageLiterals(const QString &file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString s = QString::fromUtf8(f.readAll());
+    s.replace(QRegularExpression(QStringLiteral("'(\\\\.|[^'\\\\])'")), QStringLiteral("' '"));
+    s.replace(QRegularExpression(QStringLiteral("//[^\\n]*")), QString());
+    s.replace(QRegularExpression(QStringLiteral("\"\\s*\\n\\s*\"")), QString());
+    QStringList out;
+    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
+    for (auto it = literal.globalMatch(s); it.hasNext();) {
+        QString text = it.next().captured(1);
+        text.replace(QLatin1String("\\\""), QLatin1String("\""));
+        text = text.trimmed();
+        // A printf format ("needs %llu bytes (%.6g MB)") as the table writes it: %1, %2, …
+        static const QRegularExpression printfSpec(QStringLiteral("%[-+ #0-9.]*(?:ll|l|z)?[dusgfx]"));
+        int n = 0;
+        for (auto m = printfSpec.match(text); m.hasMatch(); m = printfSpec.match(text))
+            text.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%") + QString::number(++n));
+        if (text.contains(QLatin1Char(' ')) && text.count(QRegularExpression(QStringLiteral("[A-Za-z]"))) >= 5)
+            out << text;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestCoreMessages : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        test::isolate(m_home, QStringLiteral("tst_coremessages"));
+        qputenv("QUANTSCOPE_QM_DIR", QUANTSCOPE_QM_DIR);
+    }
+
+    void cleanupTestCase() { language::apply(QStringLiteral("en")); }
+
+    void everyPatternIsTranslated_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("de") << QStringLiteral("de");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void everyPatternIsTranslated()
+    {
+        QFETCH(QString, code);
+        QVERIFY(language::apply(code));
+        const auto patterns = coremessages::patterns();
+        QVERIFY2(patterns.size() > 100, qPrintable(QString::number(patterns.size())));
+        QStringList bad;
+        for (const auto &p : patterns) {
+            const QString english = filled(p);
+            const QString shown = coremessages::translated(english);
+            QStringList why;
+            if (shown == english)
+                why << QStringLiteral("untranslated");
+            static const QRegularExpression slot(QStringLiteral("%(\\d)"));
+            for (auto it = slot.globalMatch(p); it.hasNext();) {
+                const int n = it.next().captured(1).toInt();
+                if (!shown.contains(token(n)))
+                    why << QStringLiteral("lost %%1").arg(n);
+            }
+            for (const auto &run : fixedRuns(p))
+                if (shown.contains(run))
+                    why << QStringLiteral("English left: ") + run;
+            if (!why.isEmpty())
+                bad << QStringLiteral("%1 -> %2 (%3)").arg(english, shown, why.join(QStringLiteral(", ")));
+        }
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    void composedMessagesArePartByPart()
+    {
+        QVERIFY(language::apply(QStringLiteral("de")));
+        // formatLocation's tensor, then a refusal whose value is a name.
+        QCOMPARE(coremessages::translated(std::string("tensor 'model.w': group size must be ≥ 1")),
+                 QStringLiteral("Tensor „model.w“: die Gruppengröße muss ≥ 1 sein"));
+        // A reason inside a device note, two notes joined.
+        QCOMPARE(coremessages::translated(
+                     std::string("GPU requested but unavailable (built without a GPU backend): computed on the CPU; "
+                                 "no device kernel")),
+                 QStringLiteral("GPU angefordert, aber nicht verfügbar (ohne GPU-Backend gebaut): auf der CPU "
+                                "berechnet; kein Geräte-Kernel"));
+        // A configuration's name before the message stays as typed.
+        QCOMPARE(coremessages::translated(std::string("A · INT4: cancelled")), QStringLiteral("A · INT4: abgebrochen"));
+        // Unknown text stays as it is, and is not "known".
+        const std::string unknown = "a message core never wrote";
+        QCOMPARE(coremessages::translated(unknown), QString::fromStdString(unknown));
+        QVERIFY(!coremessages::known(QString::fromStdString(unknown)));
+        QVERIFY(coremessages::known(QStringLiteral("spectrum of x")));
+        QVERIFY(language::apply(QStringLiteral("zh_CN")));
+        QCOMPARE(coremessages::translated(std::string("spectrum of A: w")), QStringLiteral("A: w 的谱"));
+        // In English a message is core's own text.
+        QVERIFY(language::apply(QStringLiteral("en")));
+        QCOMPARE(coremessages::translated(std::string("tensor 'model.w': group size must be ≥ 1")),
+                 QStringLiteral("tensor 'model.w': group size must be ≥ 1"));
+    }
+
+    void tableCoversEveryCoreMessage()
+    {
+        const auto patterns = coremessages::patterns();
+        // Texts of the core sources that are no message to a person: the CPU model line's key in
+        // /proc/cpuinfo, the device lines (DeviceQuery writes its own, translated), the method
+        // list (names), a programming error (std::logic_error).
+        const QSet<QString> notMessages = {
+            QStringLiteral("model name"), QStringLiteral("GPU: %1 (%2, %3 GiB free of %4)"),
+            QStringLiteral("CPU: %1 threads (%2)"),
+            QStringLiteral("int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq, gguf"),
+            QStringLiteral("no spec field '")};
+        const auto sources = coreSources();
+        QVERIFY2(sources.size() > 30, qPrintable(QString::number(sources.size())));
+        int seen = 0;
+        QStringList missing;
+        QVERIFY(language::apply(QStringLiteral("de")));
+        for (const auto &file : sources) {
+            const auto literals = messageLiterals(file);
+            QVERIFY2(QFile::exists(file), qPrintable(file));
+            for (const auto &text : literals) {
+                ++seen;
+                if (notMessages.contains(text))
+                    continue;
+                const bool inTable = std::any_of(patterns.begin(), patterns.end(),
+                                                 [&text](const QString &p) { return p.contains(text); });
+                const bool specText = specwords::coreText(text.toStdString()) != text;
+                if (!inTable && !specText)
+                    missing << QStringLiteral("%1: %2").arg(
+                        QDir(QStringLiteral(QUANTSCOPE_SOURCE_DIR)).relativeFilePath(file), text);
+            }
+        }
+        QVERIFY2(seen > 200, qPrintable(QString::number(seen)));
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("core messages the window cannot translate "
+                                                              "(add them to widgets/panels/coremessages.cpp):\n") +
+                                               missing.join(QLatin1Char('\n'))));
+    }
+
+    void scannerFindsAMessage()
+    {
+        // The scan itself finds a refusal split over lines and over values (so a pass above
+        // means something).
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("x.cpp")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("if (c == '\"') throw UnsupportedError(\"the widget \" + name +\n"
+                "    \" has no \"\n    \"sprockets left\"); // \"a comment text\"\n");
+        f.close();
+        QCOMPARE(messageLiterals(f.fileName()),
+                 QStringList({QStringLiteral("the widget"), QStringLiteral("has no sprockets left")}));
+    }
+};
+
+QTEST_MAIN(TestCoreMessages)
+#include "tst_coremessages.moc"
