@@ -2946,6 +2946,10 @@ dann Ausführen drücken.</translation>
             <numerusform>%n Gewichte des Checkpoints sind nicht in der Aufzeichnung (kein ausgabebezogener Fehler für sie)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reading the importance matrix %1…</source>
+        <translation>Wichtigkeitsmatrix %1 wird gelesen…</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LogView</name>

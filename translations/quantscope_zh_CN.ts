@@ -2924,6 +2924,10 @@ then press Run.</source>
             <numerusform>检查点中有 %n 个权重不在采集中（它们没有输出感知误差）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reading the importance matrix %1…</source>
+        <translation>正在读取重要性矩阵 %1…</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::LogView</name>

@@ -108,7 +108,8 @@ void LoadController::apply(const OpenResult &result, const std::optional<Restore
         emit captureChanged();
     }
     ++m_currentCaptureLoad; // a capture still being opened was for the previous checkpoint
-    if (m_imatrix) {        // so does the importance matrix
+    ++m_currentImatrixLoad; // so does the importance matrix (one still being read is dropped)
+    if (m_imatrix) {
         m_imatrix.reset();
         m_imatrixPath.clear();
         emit imatrixChanged();
@@ -228,27 +229,46 @@ void LoadController::openCapture(const QString &path)
     startCapture(path, false);
 }
 
-QString LoadController::openImatrix(const QString &path)
+void LoadController::openImatrix(const QString &path)
 {
-    try {
-        m_imatrix = std::make_shared<const Imatrix>(loadImatrix(path.toStdString()));
-    } catch (const std::exception &e) {
-        const QString error = QString::fromStdString(e.what());
-        m_log->append(LogView::Severity::Error, tr("Could not read the importance matrix: %1").arg(error));
-        return error;
-    }
-    m_imatrixPath = path;
-    m_log->append(LogView::Severity::Info,
-                  tr("Importance matrix %1 read (%2 entries): the gguf method's K-quants with imatrix take their "
-                     "weights from it")
-                      .arg(QDir::toNativeSeparators(path))
-                      .arg(m_imatrix->weights.size()));
-    emit imatrixChanged();
-    return {};
+    const quint64 id = ++m_currentImatrixLoad;
+    ++m_loadsRunning;
+    emit loadStarted(tr("Reading the importance matrix %1…").arg(QDir::toNativeSeparators(path)));
+    using Loaded = std::pair<std::shared_ptr<const Imatrix>, QString>; // the matrix, or the error
+    auto *watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, path] {
+        watcher->deleteLater();
+        --m_loadsRunning;
+        emit loadEnded();
+        if (id != m_currentImatrixLoad) // another file was asked for, or a checkpoint opened
+            return;
+        const Loaded loaded = watcher->result();
+        if (!loaded.first) {
+            m_log->append(LogView::Severity::Error, tr("Could not read the importance matrix: %1").arg(loaded.second));
+            emit imatrixFailed(path, loaded.second);
+            return;
+        }
+        m_imatrix = loaded.first;
+        m_imatrixPath = path;
+        m_log->append(LogView::Severity::Info,
+                      tr("Importance matrix %1 read (%2 entries): the gguf method's K-quants with imatrix take their "
+                         "weights from it")
+                          .arg(QDir::toNativeSeparators(path))
+                          .arg(m_imatrix->weights.size()));
+        emit imatrixChanged();
+    });
+    watcher->setFuture(QtConcurrent::run([path]() -> Loaded {
+        try {
+            return {std::make_shared<const Imatrix>(loadImatrix(path.toStdString())), QString()};
+        } catch (const std::exception &e) {
+            return {nullptr, QString::fromStdString(e.what())};
+        }
+    }));
 }
 
 void LoadController::clearImatrix()
 {
+    ++m_currentImatrixLoad;
     if (!m_imatrix)
         return;
     m_imatrix.reset();

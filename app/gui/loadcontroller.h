@@ -57,10 +57,11 @@ public:
     void openCapture(const QString &path);
     /// Unpairs the capture.
     void clearCapture();
-    /// Reads llama.cpp's importance matrix (imatrix.dat or imatrix GGUF) for the gguf method's
-    /// `imatrix`: every quantize job then takes a tensor's weights from it in place of the
-    /// capture's. Returns "" when read, else the error (naming the file).
-    QString openImatrix(const QString &path);
+    /// Reads llama.cpp's importance matrix (imatrix.dat or imatrix GGUF) in the background for the
+    /// gguf method's `imatrix`: once read (imatrixChanged), every quantize job takes a tensor's
+    /// weights from it in place of the capture's; a file that does not read gives imatrixFailed
+    /// (the error names the file). A checkpoint opened meanwhile drops it.
+    void openImatrix(const QString &path);
     void clearImatrix();
     /// The job's reader of the importance matrix (empty when none): QuantizeJobRequest::importance.
     std::function<std::vector<float>(const std::string &, std::int64_t)> importance() const;
@@ -109,6 +110,8 @@ signals:
     void captureOpened(const QString &path);
     /// The importance matrix was read, replaced or dropped (with its checkpoint).
     void imatrixChanged();
+    /// openImatrix could not read `path`: `error` names the file and what is wrong.
+    void imatrixFailed(const QString &path, const QString &error);
 
 private:
     void apply(const OpenResult &result, const std::optional<Restore> &restore);
@@ -144,6 +147,7 @@ private:
     quint64 m_currentLoad = 0;
     quint64 m_currentActivationLoad = 0;
     quint64 m_currentCaptureLoad = 0;
+    quint64 m_currentImatrixLoad = 0;
     int m_loadsRunning = 0;
 };
 

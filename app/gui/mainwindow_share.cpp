@@ -336,13 +336,15 @@ void MainWindow::createGgufActions(QMenu *file)
                                        tr("Importance matrices (*.dat *.gguf);;All files (*)"));
         dialog->setFileMode(QFileDialog::ExistingFile);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-            if (const QString error = m_loads->openImatrix(path); !error.isEmpty())
-                showError(tr("Open llama.cpp Imatrix"), tr("Could not read the importance matrix."), error);
-            else
-                showStatus(tr("Importance matrix: %1").arg(QDir::toNativeSeparators(path)));
-        });
+        connect(dialog, &QFileDialog::fileSelected, m_loads, &LoadController::openImatrix);
         dialog->open();
+    });
+    connect(m_loads, &LoadController::imatrixFailed, this, [this](const QString &, const QString &error) {
+        showError(tr("Open llama.cpp Imatrix"), tr("Could not read the importance matrix."), error);
+    });
+    connect(m_loads, &LoadController::imatrixChanged, this, [this] {
+        if (!m_loads->imatrixPath().isEmpty())
+            showStatus(tr("Importance matrix: %1").arg(QDir::toNativeSeparators(m_loads->imatrixPath())));
     });
     // A GGUF tensor's stored type in words under its name in Distribution and Numbers.
     connect(m_loads, &LoadController::documentOpened, this, [this] {

@@ -14,9 +14,9 @@ namespace quantscope {
 
 namespace {
 
-const std::vector<std::string> kTypes{"q4_0",  "q4_1",    "q5_0",  "q5_1",   "q8_0",  "q2_k",    "q3_k",
-                                      "q4_k",  "q5_k",    "q6_k",  "iq1_s",  "iq1_m", "iq2_xxs", "iq2_xs",
-                                      "iq2_s", "iq3_xxs", "iq3_s", "iq4_nl", "iq4_xs", "tq1_0",   "tq2_0", "mxfp4"};
+const std::vector<std::string> kTypes{"q4_0",  "q4_1",   "q5_0",   "q5_1",  "q8_0",    "q2_k",   "q3_k",  "q4_k",
+                                      "q5_k",  "q6_k",   "iq1_s",  "iq1_m", "iq2_xxs", "iq2_xs", "iq2_s", "iq3_xxs",
+                                      "iq3_s", "iq4_nl", "iq4_xs", "tq1_0", "tq2_0",   "mxfp4"};
 
 std::string lower(std::string_view s)
 {
@@ -149,9 +149,10 @@ QuantizedTensor GgufQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     // (208), TQ1_0 (52), TQ2_0 (64) and IQ1_M (its four nibbles in the tops of the four uint16
     // scales at 48); MXFP4's is the E8M0 byte at 0, kept as 2^(e − 127).
     const ggml::Type t = m_spec.type;
-    const std::size_t dAt = t == ggml::Type::TQ1_0   ? 52
-                            : t == ggml::Type::TQ2_0 ? 64
-                                                     : static_cast<std::size_t>(ggml::blockmath::scaleOffset(static_cast<int>(t)));
+    const std::size_t dAt = t == ggml::Type::TQ1_0 ? 52
+                            : t == ggml::Type::TQ2_0
+                                ? 64
+                                : static_cast<std::size_t>(ggml::blockmath::scaleOffset(static_cast<int>(t)));
     const auto *b = reinterpret_cast<const unsigned char *>(blocks.data());
     if (t == ggml::Type::MXFP4)
         q.scaleDtype = DType::F8_E8M0;

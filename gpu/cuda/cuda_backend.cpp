@@ -143,10 +143,11 @@ public:
             }
             if (m.method == "gguf") { // CUDA builds: ggml's per-block code on the device (Engine::gguf)
                 out.push_back({m.method, !m_hip,
-                               m_hip ? std::string(kHipGguf)
-                                     : "q4_0 … q8_0 and q2_k … q6_k, with and without imatrix: ggml's own per-block code "
-                                       "on the device, blocks byte for byte the CPU's, metrics fused; the i-quants, "
-                                       "tq1_0, tq2_0 and mxfp4 on the CPU"});
+                               m_hip
+                                   ? std::string(kHipGguf)
+                                   : "q4_0 … q8_0 and q2_k … q6_k, with and without imatrix: ggml's own per-block code "
+                                     "on the device, blocks byte for byte the CPU's, metrics fused; the i-quants, "
+                                     "tq1_0, tq2_0 and mxfp4 on the CPU"});
                 continue;
             }
             if (m.method == "constopt")
