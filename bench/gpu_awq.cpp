@@ -27,7 +27,6 @@
 
 #include "bench_common.h"
 #include "host/engine.h"
-#include "kernels/kernels_awq.h"
 #include "quant/data_aware.h"
 #include "register.h"
 
@@ -150,38 +149,12 @@ int main(int argc, char **argv)
             }
             last = std::move(r);
         }
-        // The generic rows kernel on the same work (kernels_awq.h awqUseGenericRows; the same bits).
-        std::vector<double> genericGrid;
-        gpu::launch::awqUseGenericRows(true);
-        for (int rep = 0; rep < repeats; ++rep) {
-            const gpu::AwqDeviceResult r = engine->awq(*dw, spec, cal, ao);
-            if (r.quantized.codes != last.quantized.codes || r.quantized.scales != last.quantized.scales) {
-                std::fprintf(stderr, "the generic rows kernel gave other codes or scales\n");
-                return 1;
-            }
-            genericGrid.push_back(r.gridMs);
-        }
-        gpu::launch::awqUseGenericRows(false);
-        // One stream (no overlap of a point's rows with the previous point's DGEMM).
-        std::vector<double> serialGrid;
-        gpu::launch::awqUseOverlap(false);
-        for (int rep = 0; rep < repeats; ++rep) {
-            const gpu::AwqDeviceResult r = engine->awq(*dw, spec, cal, ao);
-            if (r.quantized.codes != last.quantized.codes || r.quantized.scales != last.quantized.scales) {
-                std::fprintf(stderr, "one stream gave other codes or scales\n");
-                return 1;
-            }
-            serialGrid.push_back(r.gridMs);
-        }
-        gpu::launch::awqUseOverlap(true);
         const bench::Summary sd = bench::summarize(device), sw = bench::summarize(wall);
         const int best = last.quantized.report.at("best").get<int>();
         std::printf("R = %4lld: device %8.3f ms (x̄/w̄ %.3f, grid %.3f, stored %.3f), whole call %8.3f ms, best "
                     "point %d\n",
                     static_cast<long long>(R), sd.median, bench::summarize(means).median,
                     bench::summarize(gridMs).median, bench::summarize(finalMs).median, sw.median, best);
-        std::printf("    grid with the generic rows kernel %8.3f ms, on one stream %8.3f ms (same codes and scales)\n",
-                    bench::summarize(genericGrid).median, bench::summarize(serialGrid).median);
         const double flops = 2.0 * static_cast<double>(R) * static_cast<double>(N) * static_cast<double>(K) *
                              static_cast<double>(last.quantized.report.at("grid").size());
         nlohmann::json entry{{"rows", R},
@@ -191,8 +164,6 @@ int main(int argc, char **argv)
                              {"means_median_ms", bench::summarize(means).median},
                              {"grid_median_ms", bench::summarize(gridMs).median},
                              {"stored_median_ms", bench::summarize(finalMs).median},
-                             {"grid_generic_rows_median_ms", bench::summarize(genericGrid).median},
-                             {"grid_one_stream_median_ms", bench::summarize(serialGrid).median},
                              {"wall_median_ms", sw.median},
                              {"wall_min_ms", sw.min},
                              {"dgemm_fp64_flop", flops},

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,30 +46,6 @@ struct PinnedDoubles {
     }
     PinnedDoubles(const PinnedDoubles &) = delete;
     PinnedDoubles &operator=(const PinnedDoubles &) = delete;
-};
-
-/// A second stream and the events that order it against the engine's stream, destroyed on every path.
-struct SideStream {
-    qsStream_t s = nullptr;
-    qsEvent_t start = nullptr, rows[2] = {}, gemm[2] = {};
-    SideStream()
-    {
-        QS_GPU_CHECK(qsStreamCreateNonBlocking(&s));
-        for (qsEvent_t *e : {&start, &rows[0], &rows[1], &gemm[0], &gemm[1]})
-            QS_GPU_CHECK(qsEventCreate(e));
-    }
-    ~SideStream()
-    {
-        if (s) // work still queued (a Cancel mid-grid) ends before its buffers go back to the pool
-            qsStreamSynchronize(s);
-        for (qsEvent_t e : {start, rows[0], rows[1], gemm[0], gemm[1]})
-            if (e)
-                qsEventDestroy(e);
-        if (s)
-            qsStreamDestroy(s);
-    }
-    SideStream(const SideStream &) = delete;
-    SideStream &operator=(const SideStream &) = delete;
 };
 
 /// Events of the run's three phases, destroyed on every path.
@@ -132,13 +107,8 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         auto xMeanD = pool(uk * 4), wMeanD = pool(uk * 8);
         auto chunkMax = pool(static_cast<std::size_t>(N * chunks) * 4);
         auto segmentSums = pool(static_cast<std::size_t>((N + kAwqSegmentRows - 1) / kAwqSegmentRows) * uk * 8);
-        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8),
-             sInvD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
-        // Per-group searches overlap: point p's rows pass (side stream, D[p % 2]) runs beside point
-        // p − 1's DGEMM (engine stream). Per-tensor groups share the range words: one stream.
-        const bool overlap = !tensor && P > 1 && launch::awqOverlap();
+        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
         auto d = pool(nk * 8), e = pool(static_cast<std::size_t>(N * R) * 8);
-        auto d2 = overlap ? pool(nk * 8) : std::shared_ptr<void>{};
         auto partials = pool(launch::kLossBlocks * 8), losses = pool(static_cast<std::size_t>(P) * 8);
         auto *wordsP = static_cast<launch::AwqWords *>(words.get());
         auto *sAll = static_cast<double *>(sD.get());
@@ -177,8 +147,6 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         });
         QS_GPU_CHECK(qsEventRecord(ev.e[2], I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(sAll, hs.p, static_cast<std::size_t>(P) * uk * 8, qsMemcpyHostToDevice, I.stream));
-        auto *sInv = static_cast<double *>(sInvD.get());
-        launch::awqReciprocals(sAll, P * K, sInv, I.S());
         launch::AwqRowArgs a;
         a.in = inTypeOf(w.storage());
         a.w = w.data();
@@ -191,41 +159,21 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         a.d = static_cast<double *>(d.get());
         LinalgHandles &H = linalgHandles(I.stream);
         const double one = 1.0, zero = 0.0;
-        std::optional<SideStream> side;
-        if (overlap) {
-            side.emplace();
-            QS_GPU_CHECK(qsEventRecord(side->start, I.stream)); // the points' s are up
-            QS_GPU_CHECK(qsStreamWaitEvent(side->s, side->start));
-        }
-        double *dBuf[2] = {static_cast<double *>(d.get()), overlap ? static_cast<double *>(d2.get()) : nullptr};
         for (std::int64_t p = 0; p < P; ++p) {
             if (cancel)
                 cancel->check();
             a.s = sAll + p * K;
-            a.sInv = sInv + p * K;
-            const int b = overlap ? static_cast<int>(p % 2) : 0;
-            a.d = dBuf[b];
             if (tensor) {
                 launch::awqResetWords(wordsP, I.S());
                 launch::awqTensorRange(a, I.S());
             }
-            if (overlap) {
-                if (p >= 2) // D[b] is free once point p − 2's DGEMM has read it
-                    QS_GPU_CHECK(qsStreamWaitEvent(side->s, side->gemm[b]));
-                launch::awqRows(a, side->s);
-                QS_GPU_CHECK(qsEventRecord(side->rows[b], side->s));
-                QS_GPU_CHECK(qsStreamWaitEvent(I.stream, side->rows[b]));
-            } else {
-                launch::awqRows(a, I.S());
-            }
+            launch::awqRows(a, I.S());
             // E (N × R, column-major) = D · Xᵀ: D row-major N × K is Dᵀ column-major, X likewise.
             checkBlas(cublasDgemm(H.blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(N), static_cast<int>(R),
-                                  static_cast<int>(K), &one, dBuf[b], static_cast<int>(K),
+                                  static_cast<int>(K), &one, static_cast<const double *>(d.get()), static_cast<int>(K),
                                   static_cast<const double *>(x64.get()), static_cast<int>(K), &zero,
                                   static_cast<double *>(e.get()), static_cast<int>(N)),
                       "AWQ X·Dᵀ (DGEMM)");
-            if (overlap)
-                QS_GPU_CHECK(qsEventRecord(side->gemm[b], I.stream));
             launch::awqLoss(static_cast<const double *>(e.get()), N * R, static_cast<double>(R * N),
                             static_cast<double *>(partials.get()), static_cast<double *>(losses.get()) + p, I.S());
         }
@@ -263,9 +211,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             wHatMem = poolGet(I.pool, nk * 4, "Ŵ of " + what);
         QS_GPU_CHECK(qsMemcpyAsync(sAll + P * K, slot, uk * 8, qsMemcpyHostToDevice, I.stream));
         QS_GPU_CHECK(qsEventRecord(ev.e[4], I.stream));
-        launch::awqReciprocals(sAll + P * K, K, sInv + P * K, I.S());
         a.s = sAll + P * K;
-        a.sInv = sInv + P * K;
         a.d = nullptr;
         a.codes = static_cast<unsigned char *>(codes.get());
         a.scales = static_cast<float *>(scales.get());

@@ -18,9 +18,6 @@ constexpr unsigned kFull = 0xFFFFFFFFu;
 constexpr unsigned kNoMin = 0xFFFFFFFFu; // no finite key is all ones or zero (those are NaNs)
 constexpr unsigned kNoMax = 0u;
 
-bool g_awqGenericRows = false; // awqUseGenericRows: the benchmark's switch to time kRows alone
-bool g_awqOverlap = true;      // awqUseOverlap
-
 /// W·diag(s) at column c, rounded to FP32: the CPU's static_cast<float>(double(w) · s_c).
 __device__ __forceinline__ float scaledAt(float x, double s)
 {
@@ -278,195 +275,6 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRows(AwqRowArgs 
     }
 }
 
-/// Chunks of 8 columns a thread of kRowsChunked keeps in registers (K ≤ 8 · kAThreads · kRowChunks).
-constexpr int kRowChunks = 4;
-
-/// kRows for the common shapes (K a multiple of 8, groups of 8·2^j columns, K ≤ 8192): the same
-/// arithmetic per element, reorganised for the memory system. A thread loads 8 consecutive columns
-/// with one vector load and keeps W and W·diag(s) in registers for the codes (W is read once per
-/// point); a group's min/max is a shuffle tree over its lanes (groups of ≤ 128 columns) or a warp
-/// tree plus shared atomics (groups of whole warps). min/max are exact in any order, so the codes,
-/// Ŵ and D are kRows' bits.
-template <int IN, bool PLAIN>
-__global__ void __launch_bounds__(kAThreads) kRowsChunked(AwqRowArgs a, long long gr, int lanes)
-{
-    // PLAIN: FP32 arithmetic and a true division (the launcher checked): the same values written
-    // as constants, so intCode's and intDequant's other modes fold away instead of branching.
-    if constexpr (PLAIN) {
-        a.ip.arith = 0;
-        a.ip.reciprocal = false;
-    }
-    extern __shared__ unsigned smem[];
-    unsigned *kmin = smem, *kmax = smem + gr;
-    unsigned char *badS = reinterpret_cast<unsigned char *>(smem + 2 * gr);
-    const bool final = a.codes != nullptr;
-    const bool shared = lanes >= 32; // a group spans whole warps
-    const long long chunksRow = a.k / kChunk;
-    for (long long r = blockIdx.x; r < a.n; r += gridDim.x) {
-        const long long base = r * a.k;
-        if (shared) {
-            for (long long g = threadIdx.x; g < gr; g += kAThreads) {
-                kmin[g] = kNoMin;
-                kmax[g] = kNoMax;
-                badS[g] = 0;
-            }
-            __syncthreads();
-        }
-        RawChunk raw[kRowChunks]; // W's stored bits (4 registers per 8 BF16 values), decoded again for the codes
-        float scale[kRowChunks] = {};
-        int zero[kRowChunks] = {};
-        bool bad[kRowChunks] = {};
-#pragma unroll
-        for (int it = 0; it < kRowChunks; ++it) {
-            const long long ch = static_cast<long long>(it) * kAThreads + threadIdx.x;
-            if (static_cast<long long>(it) * kAThreads >= chunksRow)
-                break; // uniform across the block
-            const bool valid = ch < chunksRow;
-            unsigned lo = kNoMin, hi = kNoMax;
-            bool b = false;
-            if (valid) {
-                loadRaw<IN>(a.w, a.n * a.k, base / kChunk + ch, raw[it]);
-                float x[kChunk], xs[kChunk];
-                decodeRaw<IN>(raw[it], a.n * a.k, base / kChunk + ch, x);
-                const double2 *s2 = reinterpret_cast<const double2 *>(a.s + ch * kChunk);
-#pragma unroll
-                for (int j = 0; j < kChunk; j += 2) {
-                    const double2 sv = s2[j / 2];
-                    xs[j] = scaledAt(x[j], sv.x);
-                    xs[j + 1] = scaledAt(x[j + 1], sv.y);
-                }
-#pragma unroll
-                for (int j = 0; j < kChunk; ++j) {
-                    if (qmath::isFinite(xs[j])) {
-                        const unsigned key = gpumath::floatKey(xs[j]);
-                        lo = key < lo ? key : lo;
-                        hi = key > hi ? key : hi;
-                    } else {
-                        b = true;
-                        if (final)
-                            QS_ATOMIC_MIN(&a.words->firstBadWs,
-                                          static_cast<unsigned long long>(base + ch * kChunk + j));
-                    }
-                }
-            }
-            // The group's lanes are aligned runs of `lanes` (or the whole warp): an xor tree stays inside.
-            const int width = shared ? 32 : lanes;
-            unsigned bi = b ? 1u : 0u;
-            for (int off = 1; off < width; off <<= 1) {
-                const unsigned l = __shfl_xor_sync(kFull, lo, off), h = __shfl_xor_sync(kFull, hi, off);
-                lo = l < lo ? l : lo;
-                hi = h > hi ? h : hi;
-                bi |= __shfl_xor_sync(kFull, bi, off);
-            }
-            b = bi != 0;
-            if (shared) {
-                if ((threadIdx.x & 31) == 0 && valid) {
-                    const long long g = ch / lanes;
-                    if (lo != kNoMin)
-                        atomicMin(&kmin[g], lo);
-                    if (hi != kNoMax)
-                        atomicMax(&kmax[g], hi);
-                    if (b)
-                        badS[g] = 1;
-                }
-            } else {
-                groupParams(a.ip, lo, hi, b, scale[it], zero[it]);
-                bad[it] = b;
-                if (final && valid && ch % lanes == 0) {
-                    const long long g = ch / lanes;
-                    a.scales[r * gr + g] = scale[it];
-                    if (a.zeros)
-                        a.zeros[r * gr + g] = static_cast<signed char>(zero[it]);
-                    if (b)
-                        QS_ATOMIC_ADD(&a.words->badGroups, 1ull);
-                }
-            }
-        }
-        if (shared) {
-            __syncthreads();
-            for (long long g = threadIdx.x; g < gr; g += kAThreads) {
-                float sc;
-                int z;
-                groupParams(a.ip, kmin[g], kmax[g], badS[g] != 0, sc, z);
-                if (final) {
-                    a.scales[r * gr + g] = sc;
-                    if (a.zeros)
-                        a.zeros[r * gr + g] = static_cast<signed char>(z);
-                    if (badS[g])
-                        QS_ATOMIC_ADD(&a.words->badGroups, 1ull);
-                }
-                kmin[g] = __float_as_uint(sc);
-                kmax[g] = static_cast<unsigned>(z);
-            }
-            __syncthreads();
-        }
-#pragma unroll
-        for (int it = 0; it < kRowChunks; ++it) {
-            const long long ch = static_cast<long long>(it) * kAThreads + threadIdx.x;
-            if (static_cast<long long>(it) * kAThreads >= chunksRow)
-                break;
-            if (ch >= chunksRow)
-                continue;
-            float sc = scale[it];
-            int z = zero[it];
-            bool b = bad[it];
-            if (shared) {
-                const long long g = ch / lanes;
-                sc = __uint_as_float(kmin[g]);
-                z = static_cast<int>(kmax[g]);
-                b = badS[g] != 0;
-            }
-            const float scInv = __frcp_rn(sc); // RN(1/sc): intCodeBy's reciprocal
-            const long long c0 = ch * kChunk;
-            const double2 *s2 = reinterpret_cast<const double2 *>(a.s + c0);
-            const double2 *y2 = reinterpret_cast<const double2 *>(a.sInv + c0);
-            float x[kChunk];
-            decodeRaw<IN>(raw[it], a.n * a.k, base / kChunk + ch, x);
-            float wh[kChunk];
-            int q[kChunk];
-#pragma unroll
-            for (int j = 0; j < kChunk; j += 2) {
-                const double2 sv = s2[j / 2], yv = y2[j / 2];
-                const double sj[2] = {sv.x, sv.y}, yj[2] = {yv.x, yv.y};
-#pragma unroll
-                for (int u = 0; u < 2; ++u) {
-                    q[j + u] = 0;
-                    float deq = 0.0f;
-                    if (!b) {
-                        q[j + u] = PLAIN ? gpumath::intCodeBy(a.ip, scaledAt(x[j + u], sj[u]), sc, scInv, z)
-                                         : intCode(a.ip, scaledAt(x[j + u], sj[u]), sc, z);
-                        deq = intDequant(a.ip, q[j + u], sc, z);
-                    }
-                    wh[j + u] = __double2float_rn(gpumath::divByReciprocal(static_cast<double>(deq), sj[u], yj[u]));
-                }
-            }
-            if (a.d) {
-                double2 *d2 = reinterpret_cast<double2 *>(a.d + base + c0);
-#pragma unroll
-                for (int j = 0; j < kChunk; j += 2)
-                    d2[j / 2] = make_double2(__dsub_rn(static_cast<double>(x[j]), static_cast<double>(wh[j])),
-                                             __dsub_rn(static_cast<double>(x[j + 1]), static_cast<double>(wh[j + 1])));
-            }
-            if (a.codes) {
-                unsigned lo4 = 0, hi4 = 0;
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    lo4 |= (static_cast<unsigned>(q[j]) & 0xFFu) << (8 * j);
-                    hi4 |= (static_cast<unsigned>(q[j + 4]) & 0xFFu) << (8 * j);
-                }
-                *reinterpret_cast<uint2 *>(a.codes + base + c0) = make_uint2(lo4, hi4);
-            }
-            if (a.wHat) {
-                float4 *h4 = reinterpret_cast<float4 *>(a.wHat + base + c0);
-                h4[0] = make_float4(wh[0], wh[1], wh[2], wh[3]);
-                h4[1] = make_float4(wh[4], wh[5], wh[6], wh[7]);
-            }
-        }
-        if (shared)
-            __syncthreads();
-    }
-}
-
 /// Sums a[0..kAThreads) into a[0] with a fixed tree.
 __device__ void blockSum(double *a)
 {
@@ -501,13 +309,6 @@ __global__ void __launch_bounds__(kAThreads) kLossFinish(const double *partials,
     blockSum(a);
     if (threadIdx.x == 0)
         *loss = __ddiv_rn(a[0], divisor);
-}
-
-__global__ void __launch_bounds__(kAThreads) kReciprocals(const double *s, long long count, double *y)
-{
-    const long long i = static_cast<long long>(blockIdx.x) * kAThreads + threadIdx.x;
-    if (i < count)
-        y[i] = __drcp_rn(s[i]);
 }
 
 unsigned blocksFor(long long items, long long perBlock, long long cap)
@@ -548,28 +349,6 @@ void awqWeightMeans(int in, const void *w, long long n, long long k, long long c
     QS_GPU_CHECK_LAUNCH("AWQ weight means");
 }
 
-void awqReciprocals(const double *s, long long count, double *y, void *stream)
-{
-    kReciprocals<<<blocksFor(count, kAThreads, 1ll << 30), kAThreads, 0, static_cast<qsStream_t>(stream)>>>(s, count,
-                                                                                                            y);
-    QS_GPU_CHECK_LAUNCH("AWQ reciprocals");
-}
-
-void awqUseOverlap(bool on)
-{
-    g_awqOverlap = on;
-}
-
-bool awqOverlap()
-{
-    return g_awqOverlap;
-}
-
-void awqUseGenericRows(bool on)
-{
-    g_awqGenericRows = on;
-}
-
 void awqTensorRange(const AwqRowArgs &a, void *stream)
 {
     const auto s = static_cast<qsStream_t>(stream);
@@ -584,13 +363,6 @@ void awqRows(const AwqRowArgs &a, void *stream)
     const auto s = static_cast<qsStream_t>(stream);
     const long long gr = a.tensor ? 1 : (a.k + a.group - 1) / a.group;
     const std::size_t smem = static_cast<std::size_t>(gr) * 9;
-    // The chunked kernel's shapes: whole chunks of 8, groups of 8·2^j columns (≤ 128, or whole
-    // warps' worth: a multiple of 256), the row in registers.
-    const long long lanes = a.group / kChunk;
-    const bool pow2Lanes = lanes > 0 && (lanes & (lanes - 1)) == 0;
-    const bool chunked = !a.tensor && !g_awqGenericRows && a.sInv && a.k % kChunk == 0 && a.group % kChunk == 0 &&
-                         ((lanes < 32 && pow2Lanes) || lanes % 32 == 0) &&
-                         a.k <= static_cast<long long>(kChunk) * kAThreads * kRowChunks;
     dispatchIn(a.in, [&](auto I) {
         constexpr int IN = decltype(I)::value;
         if (smem > 48u * 1024u) {
@@ -600,15 +372,8 @@ void awqRows(const AwqRowArgs &a, void *stream)
             if (smem > static_cast<std::size_t>(optin))
                 throw GpuError("AWQ: " + std::to_string(gr) + " groups per row do not fit in shared memory");
             QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory(kRows<IN>, static_cast<int>(smem)));
-            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory((kRowsChunked<IN, true>), static_cast<int>(smem)));
-            QS_GPU_CHECK(qsFuncSetMaxDynamicSharedMemory((kRowsChunked<IN, false>), static_cast<int>(smem)));
         }
-        if (chunked && a.ip.arith == 0 && !a.ip.reciprocal)
-            kRowsChunked<IN, true><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
-        else if (chunked)
-            kRowsChunked<IN, false><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr, lanes);
-        else
-            kRows<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr);
+        kRows<IN><<<blocksFor(a.n, 1, 1ll << 30), kAThreads, smem, s>>>(a, gr);
     });
     QS_GPU_CHECK_LAUNCH("AWQ rows");
 }

@@ -50,7 +50,6 @@ struct AwqRowArgs {
     bool tensor = false; ///< one group for the whole tensor (the min/max from awqTensorRange)
     IntParams ip;
     const double *s = nullptr;
-    const double *sInv = nullptr;   ///< RN(1/s) per column (awqReciprocals); null: the generic kernel
     double *d = nullptr;            ///< search: D = W − Ŵ (FP64, n × k)
     unsigned char *codes = nullptr; ///< final: int8 codes
     float *scales = nullptr;        ///< final: per group (n · ceil(k/group), or 1 per tensor)
@@ -62,19 +61,8 @@ struct AwqRowArgs {
 /// Per-tensor groups: the min/max key and non-finite flag of W·diag(s) into `words` (reset
 /// tmin/tmax/tbad first: awqResetWords).
 void awqTensorRange(const AwqRowArgs &a, void *stream);
-/// The rows pass. GpuError when a row's groups do not fit in shared memory. Rows of whole chunks of
-/// 8 with groups of 8·2^j columns (≤ 128, or a multiple of 256) and K ≤ 8192 take the chunked
-/// kernel (W read once, group trees in registers); the rest, and per-tensor groups, the generic one.
-/// Both give the same bits.
+/// The rows pass. GpuError when a row's groups do not fit in shared memory.
 void awqRows(const AwqRowArgs &a, void *stream);
-/// y_i = RN(1 / s_i) for the chunked rows kernel's division (Markstein's correction gives RN(a/s)).
-void awqReciprocals(const double *s, long long count, double *y, void *stream);
-/// Benchmark switch: true sends every shape to the generic rows kernel (not thread-safe; default false).
-void awqUseGenericRows(bool on);
-/// Benchmark switch: whether a point's rows pass runs beside the previous point's DGEMM on a second
-/// stream (engine_awq.cpp; default true; the same bits either way).
-void awqUseOverlap(bool on);
-bool awqOverlap();
 
 /// Blocks of the loss's first stage (fixed: the sum's order does not depend on the device).
 constexpr int kLossBlocks = 1024;
