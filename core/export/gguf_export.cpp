@@ -3,6 +3,7 @@
 // GGUF v3 writer (the layout of ggml's gguf.cpp: header, key-values, tensor infos, data aligned to
 // general.alignment) and the importance-matrix readers.
 #include "export/gguf_export.h"
+#include "export/staging.h"
 
 #include <algorithm>
 #include <chrono>
@@ -272,19 +273,6 @@ std::vector<std::byte> produce(const GgufFile &f, const Planned &p, int threads,
     return out;
 }
 
-/// Removes the staging file unless committed.
-struct Staging {
-    std::filesystem::path path;
-    bool keep = false;
-    ~Staging()
-    {
-        if (!keep) {
-            std::error_code ec;
-            std::filesystem::remove(path, ec);
-        }
-    }
-};
-
 } // namespace
 
 nlohmann::ordered_json GgufExportResult::toJson() const
@@ -346,11 +334,11 @@ GgufExportResult exportFromHf(const std::filesystem::path &source, const std::fi
     if (out && std::filesystem::exists(*out, ec))
         throw IoError("GGUF export: '" + out->string() + "' exists; remove it or choose another name");
     // The converted model beside OUT (a dry run: in the temporary folder), removed in any case.
-    Staging converted{out ? std::filesystem::path(out->string() + ".convert.partial")
-                          : std::filesystem::temp_directory_path() /
-                                ("quantscope-hf-plan-" + std::to_string(fnv1a64(source.string())) + "-" +
-                                 std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-                                 ".gguf")};
+    StagingFile converted{out ? std::filesystem::path(out->string() + ".convert.partial")
+                              : std::filesystem::temp_directory_path() /
+                                    ("quantscope-hf-plan-" + std::to_string(fnv1a64(source.string())) + "-" +
+                                     std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                                     ".gguf")};
     std::filesystem::remove(converted.path, ec);
     GgufExportOptions o = options;
     if (options.progress)
@@ -461,7 +449,7 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
     }
     head.b.resize((head.b.size() + align - 1) / align * align, std::byte{0});
 
-    Staging staging{out.string() + ".partial"};
+    StagingFile staging{out.string() + ".partial"};
     std::vector<std::uint64_t> hashes;
     {
         std::ofstream os(staging.path, std::ios::binary | std::ios::trunc);

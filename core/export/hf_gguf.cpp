@@ -3,6 +3,7 @@
 // llama-cpp-python 0.3.36) for the llama family — tensor order, names, RoPE row permutation,
 // hyperparameters — and a GGUF v3 writer in the `gguf` package's layout.
 #include "export/hf_gguf.h"
+#include "export/staging.h"
 
 #include <algorithm>
 #include <array>
@@ -501,19 +502,6 @@ GgufExportResult result(const Model &m, const std::vector<Planned> &ts, HfOutTyp
     return r;
 }
 
-/// Removes the staging file unless committed.
-struct Staging {
-    std::filesystem::path path;
-    bool keep = false;
-    ~Staging()
-    {
-        if (!keep) {
-            std::error_code ec;
-            std::filesystem::remove(path, ec);
-        }
-    }
-};
-
 } // namespace
 
 bool isHfCheckpointPath(const std::filesystem::path &path)
@@ -644,7 +632,7 @@ GgufExportResult convertHfToGguf(const std::filesystem::path &source, const std:
     }
     head.resize((head.size() + kAlign - 1) / kAlign * kAlign, std::byte{0});
 
-    Staging staging{out.string() + ".partial"};
+    StagingFile staging{out.string() + ".partial"};
     std::vector<std::uint64_t> hashes;
     {
         std::ofstream os(staging.path, std::ios::binary | std::ios::trunc);

@@ -358,25 +358,7 @@ void decodeBlock(Type t, const unsigned char *b, float *y)
 
 float halfToFloat(std::uint16_t h) noexcept
 {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    std::uint32_t exp = (h >> 10) & 0x1Fu;
-    std::uint32_t man = h & 0x3FFu;
-    std::uint32_t bits;
-    if (exp == 0x1F) {
-        bits = sign | 0x7F800000u | (man << 13);
-    } else if (exp != 0) {
-        bits = sign | ((exp + 112) << 23) | (man << 13);
-    } else if (man == 0) {
-        bits = sign;
-    } else { // subnormal: normalise
-        int e = -1;
-        do {
-            ++e;
-            man <<= 1;
-        } while ((man & 0x400u) == 0);
-        bits = sign | ((112 - static_cast<std::uint32_t>(e)) << 23) | ((man & 0x3FFu) << 13);
-    }
-    return std::bit_cast<float>(bits);
+    return blockmath::f16ToF32(h); // exact, the GPU's own conversion
 }
 
 const std::vector<TypeInfo> &allTypes()
