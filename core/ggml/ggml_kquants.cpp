@@ -131,16 +131,7 @@ const std::uint16_t *ggml_kgrid_512()
     return latticeWords(Type::IQ3_S).data();
 }
 
-/// ggml_row_size for the i-quant types (ggml_kquant_blocks.h's knows the K-quants only).
-std::size_t iquantRowSize(ggml_type t, std::int64_t n)
-{
-    return static_cast<std::size_t>(n / QK_K) *
-           static_cast<std::size_t>(typeInfo(static_cast<std::uint32_t>(t))->typeSize);
-}
-
-#define ggml_row_size iquantRowSize
 #include "ggml/ggml_iquants.inc"
-#undef ggml_row_size
 
 #undef GGML_RESTRICT
 #undef QK_K
