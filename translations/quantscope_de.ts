@@ -301,6 +301,10 @@
         <source>No scan yet: add two or more configurations in the Quantizer dock and press Scan checkpoint in the Layers tab; then choose one per module under a size budget here.</source>
         <translation>Noch kein Scan: zwei oder mehr Konfigurationen im Quantisierer-Dock anlegen und im Reiter Schichten „Checkpoint scannen“ drücken; dann hier je Modul eine unter einem Größenbudget wählen.</translation>
     </message>
+    <message>
+        <source>optimum</source>
+        <translation>Optimum</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>

@@ -300,6 +300,10 @@
         <source>No scan yet: add two or more configurations in the Quantizer dock and press Scan checkpoint in the Layers tab; then choose one per module under a size budget here.</source>
         <translation>尚未扫描：在量化器面板中添加两个或更多配置，并在“层”标签页中点击“扫描检查点”；然后在此处于大小预算内为每个模块选择一个配置。</translation>
     </message>
+    <message>
+        <source>optimum</source>
+        <translation>最优</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::ChannelPlot</name>

@@ -116,7 +116,9 @@ void BudgetView::setData(std::shared_ptr<const BudgetViewData> data)
                               "checkpoint in the Layers tab; then choose one per module under a size budget here."));
         return;
     }
-    m_budgetPlot->setCurves({m_data->curve});
+    ParetoCurve optimum = m_data->curve;
+    optimum.name = tr("optimum").toStdString(); // core names the curve; the legend speaks the UI language
+    m_budgetPlot->setCurves({optimum});
     showStep();
 }
 
