@@ -784,14 +784,6 @@
         <translation>%1-Daten können nicht durchlaufen werden</translation>
     </message>
     <message>
-        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
-        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k); %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
-    </message>
-    <message>
-        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
-        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</translation>
-    </message>
-    <message>
         <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
         <translation>gguf %1: Zeilen mit K = %2 sind keine ganze Zahl von Blöcken zu %3 (llama.cpp quantisiert entlang K; wählen Sie einen Typ mit Blöcken zu 32 oder einen anderen Tensor)</translation>
     </message>
@@ -1134,10 +1126,6 @@
     <message>
         <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
         <translation>die fusionierten Module %1 (%2 Mitglieder) haben keine gemeinsame gemessene Spezifikation: eine Serving-Engine braucht ein Schema für alle; scannen Sie sie mit denselben Spezifikationen</translation>
-    </message>
-    <message>
-        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
-        <translation>unbekanntes Durchlaufformat „%1“ (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</translation>
     </message>
     <message>
         <source>the sweep needs a 2-D weight</source>
@@ -1582,6 +1570,1770 @@
     <message>
         <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
         <translation>Schicht %1, Experte %2: %3 von %4 Skalen sind NaN, Inf oder null (zuerst in %5)</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint: dim %1, %2 layers, %3 heads, vocabulary %4</source>
+        <translation>ein llama2.c-Checkpoint: dim %1, %2 Schichten, %3 Köpfe, Vokabular %4</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one; or load it in Python and save it with safetensors.torch.save_file)</source>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (llama2.c&apos;s export.py --version -1 schreibt einen; oder laden Sie ihn in Python und speichern Sie ihn mit safetensors.torch.save_file)</translation>
+    </message>
+    <message>
+        <source>a GGUF file (llama.cpp)</source>
+        <translation>eine GGUF-Datei (llama.cpp)</translation>
+    </message>
+    <message>
+        <source>Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks</source>
+        <translation>Quantscope liest GGUF v2 und v3 selbst: `quantscope-cli doctor FILE` zeigt, wo diese Datei fehlerhaft ist</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint (export.py version 1 or 2)</source>
+        <translation>ein llama2.c-Checkpoint (export.py Version 1 oder 2)</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one)</source>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (llama2.c&apos;s export.py --version -1 schreibt einen)</translation>
+    </message>
+    <message>
+        <source>a PyTorch checkpoint (torch.save, ZIP format)</source>
+        <translation>ein PyTorch-Checkpoint (torch.save, ZIP-Format)</translation>
+    </message>
+    <message>
+        <source>convert it to safetensors: safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</source>
+        <translation>wandeln Sie ihn in safetensors um: safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</translation>
+    </message>
+    <message>
+        <source>a ZIP of .npy arrays (a NumPy .npz archive)</source>
+        <translation>ein ZIP aus .npy-Arrays (ein NumPy-.npz-Archiv)</translation>
+    </message>
+    <message>
+        <source>rename it to .npz and open it again</source>
+        <translation>benennen Sie sie in .npz um und öffnen Sie sie erneut</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>ein ZIP-Archiv</translation>
+    </message>
+    <message>
+        <source>unpack it and open the .safetensors file or checkpoint folder inside</source>
+        <translation>entpacken Sie es und öffnen Sie die enthaltene .safetensors-Datei oder den Checkpoint-Ordner</translation>
+    </message>
+    <message>
+        <source>a Python pickle (PyTorch&apos;s legacy torch.save format, pickle protocol %1)</source>
+        <translation>ein Python-Pickle (das alte torch.save-Format von PyTorch, Pickle-Protokoll %1)</translation>
+    </message>
+    <message>
+        <source>shape entry %1 is negative</source>
+        <translation>der shape-Eintrag %1 ist negativ</translation>
+    </message>
+    <message>
+        <source>data_offsets entry %1 is negative</source>
+        <translation>der data_offsets-Eintrag %1 ist negativ</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <source>%1 entry %2 is not an integer that fits in 64 bits</source>
+        <translation>der %1-Eintrag %2 ist keine ganze Zahl, die in 64 Bit passt</translation>
+    </message>
+    <message>
+        <source>unknown dtype &quot;%1&quot;: not one of the 22 safetensors dtypes</source>
+        <translation>unbekannter dtype „%1“: keiner der 22 safetensors-dtypes</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>eine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>binary data</source>
+        <translation>Binärdaten</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>ein Objekt</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;__metadata__&quot; in the header</source>
+        <translation>doppelter Schlüssel „__metadata__“ im Header</translation>
+    </message>
+    <message>
+        <source>duplicate key in the header: tensor names must be unique</source>
+        <translation>doppelter Schlüssel im Header: Tensornamen müssen eindeutig sein</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in __metadata__</source>
+        <translation>doppelter Schlüssel „%1“ in __metadata__</translation>
+    </message>
+    <message>
+        <source>unknown key &quot;%1&quot; in the tensor&apos;s entry (an entry has exactly &quot;dtype&quot;, &quot;shape&quot; and &quot;data_offsets&quot;)</source>
+        <translation>unbekannter Schlüssel „%1“ im Eintrag des Tensors (ein Eintrag hat genau „dtype“, „shape“ und „data_offsets“)</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in the tensor&apos;s entry</source>
+        <translation>doppelter Schlüssel „%1“ im Eintrag des Tensors</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s entry has no &quot;%1&quot;</source>
+        <translation>der Eintrag des Tensors hat kein „%1“</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <source>data_offsets has %1 entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets hat %1 Einträge; es muss [BEGIN, END] sein</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON: %1</source>
+        <translation>der Header ist kein gültiges JSON: %1</translation>
+    </message>
+    <message>
+        <source>shape entry %1 does not fit in a signed 64-bit integer</source>
+        <translation>der shape-Eintrag %1 passt nicht in eine vorzeichenbehaftete 64-Bit-Ganzzahl</translation>
+    </message>
+    <message>
+        <source>data_offsets has more than two entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets hat mehr als zwei Einträge; es muss [BEGIN, END] sein</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object, not %1</source>
+        <translation>der Header muss ein JSON-Objekt sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>__metadata__ must be an object of string to string, not %1</source>
+        <translation>__metadata__ muss ein Objekt von Zeichenkette zu Zeichenkette sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s entry must be a JSON object, not %1</source>
+        <translation>der Eintrag eines Tensors muss ein JSON-Objekt sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>__metadata__ value of key &quot;%1&quot; is %2; metadata values must be strings</source>
+        <translation>der __metadata__-Wert des Schlüssels „%1“ ist %2; Metadatenwerte müssen Zeichenketten sein</translation>
+    </message>
+    <message>
+        <source>&quot;dtype&quot; must be a string, not %1</source>
+        <translation>„dtype“ muss eine Zeichenkette sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>&quot;shape&quot; must be an array of non-negative integers, not %1</source>
+        <translation>„shape“ muss ein Array nichtnegativer ganzer Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>&quot;data_offsets&quot; must be an array of two non-negative integers, not %1</source>
+        <translation>„data_offsets“ muss ein Array aus zwei nichtnegativen ganzen Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>shape entries must be non-negative integers, not %1</source>
+        <translation>shape-Einträge müssen nichtnegative ganze Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>data_offsets entries must be non-negative integers, not %1</source>
+        <translation>data_offsets-Einträge müssen nichtnegative ganze Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>unexpected %1</source>
+        <translation>unerwartet: %1</translation>
+    </message>
+    <message>
+        <source>the file is empty; a safetensors file starts with an 8-byte little-endian header length</source>
+        <translation>die Datei ist leer; eine safetensors-Datei beginnt mit einer 8-Byte-Headerlänge (Little Endian)</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 8-byte header length every safetensors file starts with</source>
+        <translation>die Datei hat %1 Bytes und ist kürzer als die 8-Byte-Headerlänge, mit der jede safetensors-Datei beginnt</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, more than the limit of %2 bytes</source>
+        <translation>das Headerlängenfeld nennt %1 Bytes, mehr als die Grenze von %2 Bytes</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, but only %2 bytes follow it in the file</source>
+        <translation>das Headerlängenfeld nennt %1 Bytes, aber in der Datei folgen nur %2 Bytes</translation>
+    </message>
+    <message>
+        <source>the header is not valid UTF-8 (byte %1)</source>
+        <translation>der Header ist kein gültiges UTF-8 (Byte %1)</translation>
+    </message>
+    <message>
+        <source>the header is empty; it must be a JSON object starting with &apos;{&apos;</source>
+        <translation>der Header ist leer; er muss ein JSON-Objekt sein, das mit „{“ beginnt</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object starting with &apos;{&apos;, but its first non-space byte is &apos;%1&apos; (%2)</source>
+        <translation>der Header muss ein JSON-Objekt sein, das mit „{“ beginnt, aber sein erstes Nicht-Leerzeichen-Byte ist „%1“ (%2)</translation>
+    </message>
+    <message>
+        <source>the header&apos;s JSON is nested deeper than %1 levels (a valid header needs 3)</source>
+        <translation>das JSON des Headers ist tiefer als %1 Ebenen verschachtelt (ein gültiger Header braucht 3)</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON</source>
+        <translation>der Header ist kein gültiges JSON</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 are reversed: END is before BEGIN</source>
+        <translation>data_offsets %1 sind vertauscht: END liegt vor BEGIN</translation>
+    </message>
+    <message>
+        <source>the element count of shape %1 overflows 64 bits</source>
+        <translation>die Elementanzahl der Form %1 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>the size in bits of %1 elements of %2 overflows 64 bits</source>
+        <translation>die Größe in Bit von %1 Elementen vom Typ %2 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 (%3 bits each) are %4 bits, not a whole number of bytes</source>
+        <translation>nicht ausgerichteter Sub-Byte-Bereich: %1 Elemente vom Typ %2 (je %3 Bit) sind %4 Bit, keine ganze Zahl von Bytes</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 span %2 bytes, but %3 elements of %4 with shape %5 need %6</source>
+        <translation>data_offsets %1 umfassen %2 Bytes, aber %3 Elemente vom Typ %4 mit der Form %5 brauchen %6</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 reach past the end of the data, which is %2 bytes (file of %3 bytes, data from byte %4); the file is truncated or the offsets are wrong</source>
+        <translation>data_offsets %1 reichen über das Ende der Daten hinaus, die %2 Bytes lang sind (Datei mit %3 Bytes, Daten ab Byte %4); die Datei ist abgeschnitten oder die Offsets sind falsch</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 overlap tensor &apos;%2&apos; (data_offsets %3)</source>
+        <translation>data_offsets %1 überlappen den Tensor „%2“ (data_offsets %3)</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (previous tensor &apos;%4&apos; ends at %5)</source>
+        <translation>Lücke von %1 Bytes vor diesem Tensor: die Datenbytes [%2, %3) gehören zu keinem Tensor (der vorige Tensor „%4“ endet bei %5)</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (the first tensor must start at 0)</source>
+        <translation>Lücke von %1 Bytes vor diesem Tensor: die Datenbytes [%2, %3) gehören zu keinem Tensor (der erste Tensor muss bei 0 beginnen)</translation>
+    </message>
+    <message>
+        <source>%1; spans must follow each other without holes (open in lenient mode to accept)</source>
+        <translation>%1; die Bereiche müssen lückenlos aufeinander folgen (im nachsichtigen Modus öffnen, um das zu akzeptieren)</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the last tensor (tensor data ends at byte %2, the file at %3)</source>
+        <translation>%1 überzählige Bytes nach dem letzten Tensor (die Tensordaten enden bei Byte %2, die Datei bei %3)</translation>
+    </message>
+    <message>
+        <source>%1; the data must end where the last tensor ends (open in lenient mode to accept)</source>
+        <translation>%1; die Daten müssen dort enden, wo der letzte Tensor endet (im nachsichtigen Modus öffnen, um das zu akzeptieren)</translation>
+    </message>
+    <message>
+        <source>no such tensor in the file</source>
+        <translation>kein solcher Tensor in der Datei</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s span lies outside this file</source>
+        <translation>der Bereich des Tensors liegt außerhalb dieser Datei</translation>
+    </message>
+    <message>
+        <source>a tensor name is empty</source>
+        <translation>ein Tensorname ist leer</translation>
+    </message>
+    <message>
+        <source>&quot;__metadata__&quot; is reserved and cannot name a tensor</source>
+        <translation>„__metadata__“ ist reserviert und kann keinen Tensor benennen</translation>
+    </message>
+    <message>
+        <source>the tensor name is not valid UTF-8</source>
+        <translation>der Tensorname ist kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>the tensor name occurs twice; names must be unique</source>
+        <translation>der Tensorname kommt zweimal vor; Namen müssen eindeutig sein</translation>
+    </message>
+    <message>
+        <source>dtype %1 has no safetensors equivalent</source>
+        <translation>dtype %1 hat keine Entsprechung in safetensors</translation>
+    </message>
+    <message>
+        <source>the tensor has no data</source>
+        <translation>der Tensor hat keine Daten</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s size in bits overflows 64 bits</source>
+        <translation>die Größe des Tensors in Bit überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 are not a whole number of bytes</source>
+        <translation>nicht ausgerichteter Sub-Byte-Bereich: %1 Elemente vom Typ %2 sind keine ganze Zahl von Bytes</translation>
+    </message>
+    <message>
+        <source>a strided view of a sub-byte dtype cannot be written</source>
+        <translation>eine Ansicht mit Schrittweiten eines Sub-Byte-dtypes kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>__metadata__ entry &quot;%1&quot; is not valid UTF-8</source>
+        <translation>der __metadata__-Eintrag „%1“ ist kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>cannot open the file</source>
+        <translation>die Datei kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot stat the file</source>
+        <translation>die Dateiinformationen können nicht gelesen werden (stat)</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>the file is too large to map on this system</source>
+        <translation>die Datei ist zu groß, um sie auf diesem System einzublenden</translation>
+    </message>
+    <message>
+        <source>cannot map the file</source>
+        <translation>die Datei kann nicht eingeblendet werden (mmap)</translation>
+    </message>
+    <message>
+        <source>not a file path</source>
+        <translation>kein Dateipfad</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary file in folder &apos;%1&apos;</source>
+        <translation>im Ordner „%1“ kann keine temporäre Datei angelegt werden</translation>
+    </message>
+    <message>
+        <source>write after commit</source>
+        <translation>Schreiben nach dem Abschluss</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;: no progress</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschrieben werden: kein Fortschritt</translation>
+    </message>
+    <message>
+        <source>commit of a file that failed earlier</source>
+        <translation>Abschluss einer Datei, die zuvor fehlgeschlagen ist</translation>
+    </message>
+    <message>
+        <source>cannot flush temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht auf den Datenträger geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot close temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschlossen werden</translation>
+    </message>
+    <message>
+        <source>cannot rename &apos;%1&apos; over the target</source>
+        <translation>„%1“ kann nicht über das Ziel umbenannt werden</translation>
+    </message>
+    <message>
+        <source>cannot flush folder &apos;%1&apos;</source>
+        <translation>der Ordner „%1“ kann nicht auf den Datenträger geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot read the file</source>
+        <translation>die Datei kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>%1 (config.json ignored)</source>
+        <translation>%1 (config.json ignoriert)</translation>
+    </message>
+    <message>
+        <source>the index must be a JSON object with a &quot;weight_map&quot;</source>
+        <translation>der Index muss ein JSON-Objekt mit einer „weight_map“ sein</translation>
+    </message>
+    <message>
+        <source>the index has no &quot;weight_map&quot;</source>
+        <translation>der Index hat keine „weight_map“</translation>
+    </message>
+    <message>
+        <source>&quot;weight_map&quot; must be an object of tensor name to shard file name</source>
+        <translation>„weight_map“ muss ein Objekt von Tensorname zu Shard-Dateiname sein</translation>
+    </message>
+    <message>
+        <source>the shard of the tensor must be a file name (a string)</source>
+        <translation>der Shard des Tensors muss ein Dateiname sein (eine Zeichenkette)</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; is not a plain file name in the index&apos;s folder; shards outside the folder are refused</source>
+        <translation>der Shard „%1“ ist kein einfacher Dateiname im Ordner des Index; Shards außerhalb des Ordners werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; listed in %2 does not exist</source>
+        <translation>der in %2 aufgeführte Shard „%1“ existiert nicht</translation>
+    </message>
+    <message>
+        <source>the tensor is in two shards: &quot;%1&quot; and &quot;%2&quot;</source>
+        <translation>der Tensor ist in zwei Shards: „%1“ und „%2“</translation>
+    </message>
+    <message>
+        <source>the index places the tensor in shard &quot;%1&quot;, which does not contain it</source>
+        <translation>der Index legt den Tensor in den Shard „%1“, der ihn nicht enthält</translation>
+    </message>
+    <message>
+        <source>the tensor is in the shard but not in %1; it is ignored</source>
+        <translation>der Tensor ist im Shard, aber nicht in %1; er wird ignoriert</translation>
+    </message>
+    <message>
+        <source>cannot list the folder: %1</source>
+        <translation>der Ordner kann nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>the folder holds no .safetensors file and no %1</source>
+        <translation>der Ordner enthält keine .safetensors-Datei und kein %1</translation>
+    </message>
+    <message>
+        <source>the folder holds %1 .safetensors files and no %2, so which one to open is ambiguous: %3 (open one of them directly)</source>
+        <translation>der Ordner enthält %1 .safetensors-Dateien und kein %2, daher ist unklar, welche zu öffnen ist: %3 (öffnen Sie eine davon direkt)</translation>
+    </message>
+    <message>
+        <source>sharded index</source>
+        <translation>Shard-Index</translation>
+    </message>
+    <message>
+        <source>safetensors folder</source>
+        <translation>safetensors-Ordner</translation>
+    </message>
+    <message>
+        <source>safetensors file</source>
+        <translation>safetensors-Datei</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>keine solche Datei und kein solcher Ordner</translation>
+    </message>
+    <message>
+        <source>no reader opens this path</source>
+        <translation>kein Leser öffnet diesen Pfad</translation>
+    </message>
+    <message>
+        <source>no such tensor in the checkpoint</source>
+        <translation>kein solcher Tensor im Checkpoint</translation>
+    </message>
+    <message>
+        <source>the header is not a Python dict (it must start with &apos;{&apos;)</source>
+        <translation>der Header ist kein Python-Dict (er muss mit „{“ beginnen)</translation>
+    </message>
+    <message>
+        <source>unexpected text after the header dict</source>
+        <translation>unerwarteter Text nach dem Header-Dict</translation>
+    </message>
+    <message>
+        <source>the header nests too deeply</source>
+        <translation>der Header ist zu tief verschachtelt</translation>
+    </message>
+    <message>
+        <source>the header dict ends early</source>
+        <translation>das Header-Dict endet zu früh</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos; in the header dict</source>
+        <translation>unerwartetes Zeichen „%1“ im Header-Dict</translation>
+    </message>
+    <message>
+        <source>a header dict key is not a string</source>
+        <translation>ein Schlüssel des Header-Dicts ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>expected &apos;:&apos; after a key in the header dict</source>
+        <translation>nach einem Schlüssel im Header-Dict wird „:“ erwartet</translation>
+    </message>
+    <message>
+        <source>duplicate key &apos;%1&apos; in the header dict</source>
+        <translation>doppelter Schlüssel „%1“ im Header-Dict</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;}&apos; in the header dict</source>
+        <translation>im Header-Dict wird „,“ oder „}“ erwartet</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;%1&apos; in a sequence</source>
+        <translation>in einer Folge wird „,“ oder „%1“ erwartet</translation>
+    </message>
+    <message>
+        <source>unterminated string in the header dict</source>
+        <translation>nicht abgeschlossene Zeichenkette im Header-Dict</translation>
+    </message>
+    <message>
+        <source>malformed integer in the header dict</source>
+        <translation>fehlerhafte ganze Zahl im Header-Dict</translation>
+    </message>
+    <message>
+        <source>integer in the header dict overflows 64 bits</source>
+        <translation>eine ganze Zahl im Header-Dict überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>unsupported dtype descr &apos;%1&apos;</source>
+        <translation>nicht unterstützter dtype-descr „%1“</translation>
+    </message>
+    <message>
+        <source>object arrays (pickled Python objects, descr &apos;%1&apos;) are refused</source>
+        <translation>Objekt-Arrays (gepickelte Python-Objekte, descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>complex arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>komplexe Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>unicode string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>Unicode-Zeichenketten-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>byte string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>Bytezeichenketten-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>void/structured arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>void-/strukturierte Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>datetime/timedelta arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>datetime-/timedelta-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>not a .npy array: the magic string \x93NUMPY is missing</source>
+        <translation>kein .npy-Array: die magische Zeichenfolge \x93NUMPY fehlt</translation>
+    </message>
+    <message>
+        <source>unsupported .npy format version %1.%2 (1.0, 2.0 and 3.0 are read)</source>
+        <translation>nicht unterstützte .npy-Formatversion %1.%2 (gelesen werden 1.0, 2.0 und 3.0)</translation>
+    </message>
+    <message>
+        <source>the header length field is cut off by the end of the data</source>
+        <translation>das Headerlängenfeld wird vom Ende der Daten abgeschnitten</translation>
+    </message>
+    <message>
+        <source>the header length %1 runs past the end of the data (%2 bytes follow the length field)</source>
+        <translation>die Headerlänge %1 reicht über das Ende der Daten hinaus (nach dem Längenfeld folgen %2 Bytes)</translation>
+    </message>
+    <message>
+        <source>non-ASCII byte in a version %1.0 header (only 3.0 headers are UTF-8)</source>
+        <translation>Nicht-ASCII-Byte in einem Header der Version %1.0 (nur 3.0-Header sind UTF-8)</translation>
+    </message>
+    <message>
+        <source>unexpected key &apos;%1&apos; in the header dict (exactly descr, fortran_order and shape are allowed)</source>
+        <translation>unerwarteter Schlüssel „%1“ im Header-Dict (erlaubt sind genau descr, fortran_order und shape)</translation>
+    </message>
+    <message>
+        <source>the header dict lacks the key &apos;%1&apos;</source>
+        <translation>dem Header-Dict fehlt der Schlüssel „%1“</translation>
+    </message>
+    <message>
+        <source>structured arrays (a list of fields as descr) are refused</source>
+        <translation>strukturierte Arrays (eine Feldliste als descr) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>&apos;descr&apos; must be a dtype string</source>
+        <translation>„descr“ muss eine dtype-Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>&apos;fortran_order&apos; must be True or False</source>
+        <translation>„fortran_order“ muss True oder False sein</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of integers</source>
+        <translation>„shape“ muss ein Tupel ganzer Zahlen sein</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of non-negative integers</source>
+        <translation>„shape“ muss ein Tupel nichtnegativer ganzer Zahlen sein</translation>
+    </message>
+    <message>
+        <source>the array&apos;s byte size overflows 64 bits</source>
+        <translation>die Bytegröße des Arrays überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>the data is shorter than the header says: shape %1 of &apos;%2&apos; needs %3 bytes, %4 are present</source>
+        <translation>die Daten sind kürzer als der Header angibt: die Form %1 von „%2“ braucht %3 Bytes, vorhanden sind %4</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data (shape %2 of &apos;%3&apos; ends at byte %4)</source>
+        <translation>%1 überzählige Bytes nach den Arraydaten (die Form %2 von „%3“ endet bei Byte %4)</translation>
+    </message>
+    <message>
+        <source>%1; --lenient accepts them</source>
+        <translation>%1; --lenient akzeptiert sie</translation>
+    </message>
+    <message>
+        <source>%1 (ignored)</source>
+        <translation>%1 (ignoriert)</translation>
+    </message>
+    <message>
+        <source>not a safetensors / npy / npz file (this looks like %1): %2</source>
+        <translation>keine safetensors-, npy- oder npz-Datei (sie sieht aus wie %1): %2</translation>
+    </message>
+    <message>
+        <source>capture metadata lacks &apos;%1&apos;</source>
+        <translation>den Metadaten der Aufzeichnung fehlt „%1“</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a positive integer, not &apos;%2&apos;</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung muss eine positive ganze Zahl sein, nicht „%2“</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a JSON object</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; is not JSON: %2</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung ist kein JSON: %2</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos;: &apos;%2&apos; must be a %3 integer</source>
+        <translation>Aufzeichnungseintrag „%1“: „%2“ muss eine %3-Ganzzahl sein</translation>
+    </message>
+    <message>
+        <source>capture lacks this statistics tensor</source>
+        <translation>der Aufzeichnung fehlt dieser Statistiktensor</translation>
+    </message>
+    <message>
+        <source>capture statistics must be F32, not %1</source>
+        <translation>die Statistiken der Aufzeichnung müssen F32 sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>capture tensor has shape %1, expected %2</source>
+        <translation>der Aufzeichnungstensor hat die Form %1, erwartet: %2</translation>
+    </message>
+    <message>
+        <source>not a Quantscope capture: its safetensors metadata has no &quot;format&quot;: &quot;quantscope-capture&quot; (write one with `quantscope-cli capture`)</source>
+        <translation>keine Quantscope-Aufzeichnung: ihre safetensors-Metadaten haben kein &quot;format&quot;: &quot;quantscope-capture&quot; (schreiben Sie eine mit `quantscope-cli capture`)</translation>
+    </message>
+    <message>
+        <source>capture version &apos;%1&apos; is not supported (this build reads version 1)</source>
+        <translation>die Aufzeichnungsversion „%1“ wird nicht unterstützt (dieser Build liest Version 1)</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;modules&apos; lists no module</source>
+        <translation>das Metadatum „modules“ der Aufzeichnung nennt kein Modul</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos; must be a JSON object</source>
+        <translation>der Aufzeichnungseintrag „%1“ muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture modules sharing statistics &apos;%1&apos; disagree on in_features (%2 vs %3)</source>
+        <translation>Aufzeichnungsmodule mit gemeinsamen Statistiken „%1“ widersprechen sich bei in_features (%2 gegenüber %3)</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos; must be a JSON object</source>
+        <translation>der Attention-Eintrag „%1“ der Aufzeichnung muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos;: rope must be &quot;post&quot; or &quot;pre&quot;</source>
+        <translation>Attention-Eintrag „%1“ der Aufzeichnung: rope muss &quot;post&quot; oder &quot;pre&quot; sein</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos;</source>
+        <translation>die Aufzeichnung hat keine Statistiken für das Modul „%1“</translation>
+    </message>
+    <message>
+        <source>the capture has no attention block &apos;%1&apos;</source>
+        <translation>die Aufzeichnung hat keinen Attention-Block „%1“</translation>
+    </message>
+    <message>
+        <source>%1: the checkpoint&apos;s weight is %2, the capture saw %3x%4 (out x in)</source>
+        <translation>%1: das Gewicht des Checkpoints ist %2, die Aufzeichnung sah %3×%4 (aus × ein)</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos; (was it captured from another model?)</source>
+        <translation>die Aufzeichnung hat keine Statistiken für das Modul „%1“ (wurde sie von einem anderen Modell aufgezeichnet?)</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos;: the weight is %2 but the capture saw %3x%4 (out x in)</source>
+        <translation>Modul „%1“: das Gewicht ist %2, aber die Aufzeichnung sah %3×%4 (aus × ein)</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1: %2 bytes needed at offset %3, %4 left (truncated?)</source>
+        <translation>die Datei endet innerhalb von %1: %2 Bytes bei Offset %3 nötig, %4 übrig (abgeschnitten?)</translation>
+    </message>
+    <message>
+        <source>%1: the string&apos;s length field says %2 bytes, but only %3 bytes follow in the file</source>
+        <translation>%1: das Längenfeld der Zeichenkette nennt %2 Bytes, aber in der Datei folgen nur %3 Bytes</translation>
+    </message>
+    <message>
+        <source>%1: a BOOL must be 0 or 1, not %2</source>
+        <translation>%1: ein BOOL muss 0 oder 1 sein, nicht %2</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 4-byte GGUF magic</source>
+        <translation>die Datei hat %1 Bytes und ist kürzer als die 4-Byte-GGUF-Kennung</translation>
+    </message>
+    <message>
+        <source>the magic</source>
+        <translation>die Kennung</translation>
+    </message>
+    <message>
+        <source>bad magic: a GGUF file starts with the bytes &quot;GGUF&quot;</source>
+        <translation>falsche Kennung: eine GGUF-Datei beginnt mit den Bytes „GGUF“</translation>
+    </message>
+    <message>
+        <source>the version</source>
+        <translation>die Version</translation>
+    </message>
+    <message>
+        <source>GGUF version 1 (32-bit counts, before August 2023) is not read; convert the file with a current llama.cpp</source>
+        <translation>GGUF-Version 1 (32-Bit-Zähler, vor August 2023) wird nicht gelesen; konvertieren Sie die Datei mit einem aktuellen llama.cpp</translation>
+    </message>
+    <message>
+        <source>unknown GGUF version %1 (versions 2 and 3 are read)</source>
+        <translation>unbekannte GGUF-Version %1 (gelesen werden die Versionen 2 und 3)</translation>
+    </message>
+    <message>
+        <source>the tensor count</source>
+        <translation>die Tensoranzahl</translation>
+    </message>
+    <message>
+        <source>the metadata count</source>
+        <translation>die Metadatenanzahl</translation>
+    </message>
+    <message>
+        <source>the tensor count %1 cannot fit in a file of %2 bytes (each tensor info takes at least 24 bytes)</source>
+        <translation>die Tensoranzahl %1 passt nicht in eine Datei mit %2 Bytes (jede Tensorinfo braucht mindestens 24 Bytes)</translation>
+    </message>
+    <message>
+        <source>the metadata count %1 cannot fit in a file of %2 bytes (each key-value takes at least 12 bytes)</source>
+        <translation>die Metadatenanzahl %1 passt nicht in eine Datei mit %2 Bytes (jedes Schlüssel-Wert-Paar braucht mindestens 12 Bytes)</translation>
+    </message>
+    <message>
+        <source>a metadata key</source>
+        <translation>ein Metadatenschlüssel</translation>
+    </message>
+    <message>
+        <source>metadata key %1 is empty</source>
+        <translation>der Metadatenschlüssel %1 ist leer</translation>
+    </message>
+    <message>
+        <source>duplicate metadata key &quot;%1&quot;</source>
+        <translation>doppelter Metadatenschlüssel „%1“</translation>
+    </message>
+    <message>
+        <source>a metadata value type</source>
+        <translation>ein Metadatenwerttyp</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; has unknown value type %2</source>
+        <translation>der Metadatenschlüssel „%1“ hat den unbekannten Werttyp %2</translation>
+    </message>
+    <message>
+        <source>an array&apos;s element type</source>
+        <translation>der Elementtyp eines Arrays</translation>
+    </message>
+    <message>
+        <source>an array&apos;s length</source>
+        <translation>die Länge eines Arrays</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 (nested arrays are not read)</source>
+        <translation>Metadatenschlüssel „%1“: Array-Elementtyp %2 (verschachtelte Arrays werden nicht gelesen)</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 is unknown</source>
+        <translation>Metadatenschlüssel „%1“: der Array-Elementtyp %2 ist unbekannt</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: an array of %2 %3 cannot fit in the %4 bytes left in the file</source>
+        <translation>Metadatenschlüssel „%1“: ein Array aus %2 %3 passt nicht in die %4 verbleibenden Bytes der Datei</translation>
+    </message>
+    <message>
+        <source>an array element</source>
+        <translation>ein Array-Element</translation>
+    </message>
+    <message>
+        <source>a metadata value</source>
+        <translation>ein Metadatenwert</translation>
+    </message>
+    <message>
+        <source>general.alignment must be a UINT32, not %1</source>
+        <translation>general.alignment muss ein UINT32 sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>general.alignment %1 is not a power of two</source>
+        <translation>general.alignment %1 ist keine Zweierpotenz</translation>
+    </message>
+    <message>
+        <source>a tensor name</source>
+        <translation>ein Tensorname</translation>
+    </message>
+    <message>
+        <source>tensor %1 has an empty name</source>
+        <translation>Tensor %1 hat einen leeren Namen</translation>
+    </message>
+    <message>
+        <source>the tensor name is %1 bytes; ggml allows at most 63 (GGML_MAX_NAME − 1)</source>
+        <translation>der Tensorname hat %1 Bytes; ggml erlaubt höchstens 63 (GGML_MAX_NAME − 1)</translation>
+    </message>
+    <message>
+        <source>duplicate tensor name</source>
+        <translation>doppelter Tensorname</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimension count</source>
+        <translation>die Dimensionsanzahl eines Tensors</translation>
+    </message>
+    <message>
+        <source>the tensor has %1 dimensions; ggml allows at most %2</source>
+        <translation>der Tensor hat %1 Dimensionen; ggml erlaubt höchstens %2</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimensions</source>
+        <translation>die Dimensionen eines Tensors</translation>
+    </message>
+    <message>
+        <source>dimension %1 is %2, more than a signed 64-bit integer holds</source>
+        <translation>Dimension %1 ist %2, mehr als eine vorzeichenbehaftete 64-Bit-Ganzzahl fasst</translation>
+    </message>
+    <message>
+        <source>the element count of dimensions %1 overflows 63 bits</source>
+        <translation>die Elementanzahl der Dimensionen %1 überläuft 63 Bit</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s type</source>
+        <translation>der Typ eines Tensors</translation>
+    </message>
+    <message>
+        <source>unknown ggml type %1</source>
+        <translation>unbekannter ggml-Typ %1</translation>
+    </message>
+    <message>
+        <source>the innermost dimension %1 is not a multiple of %2&apos;s block size %3</source>
+        <translation>die innerste Dimension %1 ist kein Vielfaches der Blockgröße %3 von %2</translation>
+    </message>
+    <message>
+        <source>the size in bytes of %1 %2 overflows 64 bits</source>
+        <translation>die Größe in Bytes von %1 %2 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s data offset</source>
+        <translation>der Datenoffset eines Tensors</translation>
+    </message>
+    <message>
+        <source>the data offset %1 is not a multiple of the alignment %2</source>
+        <translation>der Datenoffset %1 ist kein Vielfaches der Ausrichtung %2</translation>
+    </message>
+    <message>
+        <source>the file ends before the data section (at offset %1)</source>
+        <translation>die Datei endet vor dem Datenabschnitt (bei Offset %1)</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data [%1, %2 + %3) lies beyond the end of the file (the data section holds %4 bytes)</source>
+        <translation>die Daten des Tensors [%1, %2 + %3) liegen hinter dem Dateiende (der Datenabschnitt umfasst %4 Bytes)</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data overlaps that of &quot;%1&quot;</source>
+        <translation>die Daten des Tensors überlappen die von „%1“</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; lies outside the file</source>
+        <translation>der Metadatenschlüssel „%1“ liegt außerhalb der Datei</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 is not decoded to FP32 (not in gguf.quants.dequantize)</source>
+        <translation>der ggml-Typ %1 wird nicht nach FP32 dekodiert (nicht in gguf.quants.dequantize)</translation>
+    </message>
+    <message>
+        <source>zlib cannot start inflating</source>
+        <translation>zlib kann das Entpacken nicht starten</translation>
+    </message>
+    <message>
+        <source>the deflate stream is corrupt (zlib: %1)</source>
+        <translation>der Deflate-Strom ist beschädigt (zlib: %1)</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: %1 bytes cannot hold an end-of-central-directory record</source>
+        <translation>kein ZIP-Archiv: %1 Bytes können keinen End-of-Central-Directory-Eintrag fassen</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: no end-of-central-directory record (signature PK\5\6) in the last 64 KiB</source>
+        <translation>kein ZIP-Archiv: kein End-of-Central-Directory-Eintrag (Signatur PK\5\6) in den letzten 64 KiB</translation>
+    </message>
+    <message>
+        <source>multi-disk ZIP archives are not supported</source>
+        <translation>mehrteilige ZIP-Archive werden nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>the ZIP64 end record offset %1 does not leave room for the record before its locator</source>
+        <translation>der Offset %1 des ZIP64-Endeintrags lässt vor seinem Locator keinen Platz für den Eintrag</translation>
+    </message>
+    <message>
+        <source>bad signature of the ZIP64 end-of-central-directory record</source>
+        <translation>falsche Signatur des ZIP64-End-of-Central-Directory-Eintrags</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the ZIP64 end record</source>
+        <translation>das zentrale Verzeichnis (Offset %1, %2 Bytes) reicht über den ZIP64-Endeintrag hinaus</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the end record at byte %3 (truncated archive?)</source>
+        <translation>das zentrale Verzeichnis (Offset %1, %2 Bytes) reicht über den Endeintrag bei Byte %3 hinaus (abgeschnittenes Archiv?)</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off: entry %1 of %2 does not fit</source>
+        <translation>das zentrale Verzeichnis ist abgeschnitten: Eintrag %1 von %2 passt nicht</translation>
+    </message>
+    <message>
+        <source>bad signature of central directory entry %1</source>
+        <translation>falsche Signatur des Eintrags %1 im zentralen Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off inside entry %1</source>
+        <translation>das zentrale Verzeichnis ist innerhalb von Eintrag %1 abgeschnitten</translation>
+    </message>
+    <message>
+        <source>an extra field runs past its entry</source>
+        <translation>ein Zusatzfeld reicht über seinen Eintrag hinaus</translation>
+    </message>
+    <message>
+        <source>the ZIP64 extra field is too short for the saturated sizes</source>
+        <translation>das ZIP64-Zusatzfeld ist für die gesättigten Größen zu kurz</translation>
+    </message>
+    <message>
+        <source>encrypted members are not supported</source>
+        <translation>verschlüsselte Einträge werden nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>unsupported compression %1 (stored and deflate are read)</source>
+        <translation>nicht unterstützte Kompression %1 (gelesen werden stored und deflate)</translation>
+    </message>
+    <message>
+        <source>the local header offset %1 lies past the end of the file</source>
+        <translation>der Offset %1 des lokalen Headers liegt hinter dem Dateiende</translation>
+    </message>
+    <message>
+        <source>bad signature of the local header</source>
+        <translation>falsche Signatur des lokalen Headers</translation>
+    </message>
+    <message>
+        <source>the local header runs past the end of the file</source>
+        <translation>der lokale Header reicht über das Dateiende hinaus</translation>
+    </message>
+    <message>
+        <source>the local header names a different member than the central directory</source>
+        <translation>der lokale Header nennt einen anderen Eintrag als das zentrale Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the local header&apos;s compression method differs from the central directory&apos;s</source>
+        <translation>die Kompressionsmethode des lokalen Headers weicht von der des zentralen Verzeichnisses ab</translation>
+    </message>
+    <message>
+        <source>the compressed size %1 runs past the end of the file (%2 bytes follow)</source>
+        <translation>die komprimierte Größe %1 reicht über das Dateiende hinaus (es folgen %2 Bytes)</translation>
+    </message>
+    <message>
+        <source>a stored member&apos;s compressed size %1 differs from its size %2</source>
+        <translation>die komprimierte Größe %1 eines unkomprimierten Eintrags weicht von seiner Größe %2 ab</translation>
+    </message>
+    <message>
+        <source>the data descriptor is cut off by the end of the file</source>
+        <translation>der Datendeskriptor wird vom Dateiende abgeschnitten</translation>
+    </message>
+    <message>
+        <source>the data descriptor&apos;s CRC-32 differs from the central directory&apos;s</source>
+        <translation>die CRC-32 des Datendeskriptors weicht von der des zentralen Verzeichnisses ab</translation>
+    </message>
+    <message>
+        <source>the member states %1 bytes from %2 compressed ones, more than deflate&apos;s largest ratio (1032:1)</source>
+        <translation>der Eintrag gibt %1 Bytes aus %2 komprimierten an, mehr als das größte Verhältnis von Deflate (1032:1)</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size of %1 bytes</source>
+        <translation>der Eintrag entpackt sich über seine angegebene Größe von %1 Bytes hinaus</translation>
+    </message>
+    <message>
+        <source>the deflate stream ends before its end marker (truncated member)</source>
+        <translation>der Deflate-Strom endet vor seiner Endmarke (abgeschnittener Eintrag)</translation>
+    </message>
+    <message>
+        <source>the member inflates to %1 bytes, the directory says %2</source>
+        <translation>der Eintrag entpackt sich zu %1 Bytes, das Verzeichnis nennt %2</translation>
+    </message>
+    <message>
+        <source>CRC-32 mismatch: computed %1, stored %2</source>
+        <translation>CRC-32 stimmt nicht überein: berechnet %1, gespeichert %2</translation>
+    </message>
+    <message>
+        <source>member is not an .npy array; ignored</source>
+        <translation>der Eintrag ist kein .npy-Array; ignoriert</translation>
+    </message>
+    <message>
+        <source>the member&apos;s data is shorter than its header says: shape %1 of &apos;%2&apos; needs %3 bytes after the header, the member holds %4</source>
+        <translation>die Daten des Eintrags sind kürzer als sein Header angibt: die Form %1 von „%2“ braucht %3 Bytes nach dem Header, der Eintrag enthält %4</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data inside the member</source>
+        <translation>%1 überzählige Bytes nach den Arraydaten innerhalb des Eintrags</translation>
+    </message>
+    <message>
+        <source>two members hold the array &apos;%1&apos;</source>
+        <translation>zwei Einträge enthalten das Array „%1“</translation>
+    </message>
+    <message>
+        <source>the central directory holds %1 bytes after its last entry (ignored)</source>
+        <translation>das zentrale Verzeichnis enthält %1 Bytes nach seinem letzten Eintrag (ignoriert)</translation>
+    </message>
+    <message>
+        <source>no array of this name in the archive</source>
+        <translation>kein Array dieses Namens im Archiv</translation>
+    </message>
+    <message>
+        <source>inflating array &apos;%1&apos;</source>
+        <translation>Array „%1“ wird entpackt</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size</source>
+        <translation>der Eintrag entpackt sich über seine angegebene Größe hinaus</translation>
+    </message>
+    <message>
+        <source>the member changed since the archive was opened (size or CRC-32)</source>
+        <translation>der Eintrag hat sich seit dem Öffnen des Archivs geändert (Größe oder CRC-32)</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k) and i-quants; %1 has no importance-weighted search</source>
+        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k) und die i-Quants; %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)</source>
+        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)</translation>
+    </message>
+    <message>
+        <source>gguf: %1 needs an importance matrix, as llama.cpp&apos;s llama-quantize does (&quot;this quantization requires an imatrix&quot;): set imatrix (--imatrix) and pair a capture (--capture)</source>
+        <translation>gguf: %1 braucht eine Wichtigkeitsmatrix, wie bei llama-quantize von llama.cpp (&quot;this quantization requires an imatrix&quot;): setzen Sie imatrix (--imatrix) und koppeln Sie eine Aufzeichnung (--capture)</translation>
+    </message>
+    <message>
+        <source>sweep format &apos;%1&apos; needs an importance matrix (llama.cpp refuses it without one) and the sweep has no capture; try iq3_s, iq4_nl, iq4_xs, or quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</source>
+        <translation>das Durchlaufformat „%1“ braucht eine Wichtigkeitsmatrix (llama.cpp lehnt es ohne ab), und der Durchlauf hat keine Aufzeichnung; versuchen Sie iq3_s, iq4_nl, iq4_xs oder quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 is the OCP one)</source>
+        <translation>unbekanntes Durchlaufformat „%1“ (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 ist das von OCP)</translation>
+    </message>
+    <message>
+        <source>importance weights (imatrix) for the unrotated K-quant points only: they weight the original input channels</source>
+        <translation>Wichtigkeitsgewichte (imatrix) nur für die nicht rotierten K-Quant-Punkte: sie gewichten die ursprünglichen Eingangskanäle</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented</source>
+        <translation>das Quantisieren in den ggml-Typ %1 ist nicht implementiert</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4 are)</source>
+        <translation>das Quantisieren in den ggml-Typ %1 ist nicht implementiert (implementiert sind q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4)</translation>
+    </message>
+    <message>
+        <source>rows of %1 values are not a whole number of %2 blocks of %3 (ggml quantizes along rows; pick a type with smaller blocks)</source>
+        <translation>Zeilen aus %1 Werten sind keine ganze Zahl von %2-Blöcken zu %3 (ggml quantisiert entlang der Zeilen; wählen Sie einen Typ mit kleineren Blöcken)</translation>
+    </message>
+    <message>
+        <source>importance weights are used by the K-quants (q2_k … q6_k) and i-quants only, not by %1</source>
+        <translation>Wichtigkeitsgewichte verwenden nur die K-Quants (q2_k … q6_k) und die i-Quants, nicht %1</translation>
+    </message>
+    <message>
+        <source>%1 needs an importance matrix: llama.cpp&apos;s llama-quantize refuses it without one (&quot;this quantization requires an imatrix&quot;); give importance weights (an imatrix)</source>
+        <translation>%1 braucht eine Wichtigkeitsmatrix: llama-quantize von llama.cpp lehnt es ohne ab (&quot;this quantization requires an imatrix&quot;); geben Sie Wichtigkeitsgewichte an (eine imatrix)</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 does not decode to FP32</source>
+        <translation>der ggml-Typ %1 lässt sich nicht nach FP32 dekodieren</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>file ends inside the tensor</source>
+        <translation>die Datei endet innerhalb des Tensors</translation>
+    </message>
+    <message>
+        <source>spectra must be off, counts or top-k, got &apos;%1&apos;</source>
+        <translation>spectra muss off, counts oder top-k sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is stored as %2: integer codes, not weights; not scanned</source>
+        <translation>der Tensor „%1“ ist als %2 gespeichert: ganzzahlige Codes, keine Gewichte; nicht gescannt</translation>
+    </message>
+    <message>
+        <source>cannot open the report: %1</source>
+        <translation>der Bericht kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the report: %1</source>
+        <translation>der Bericht kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line is not JSON); remove it or choose another --out</source>
+        <translation>kein Scan-Bericht (seine erste Zeile ist kein JSON); entfernen Sie ihn oder wählen Sie ein anderes --out</translation>
+    </message>
+    <message>
+        <source>not a scan report (no &quot;quantscope_scan&quot; header); remove it or choose another --out</source>
+        <translation>kein Scan-Bericht (kein „quantscope_scan“-Header); entfernen Sie ihn oder wählen Sie ein anderes --out</translation>
+    </message>
+    <message>
+        <source>a report of another scan (its &quot;%1&quot; differs); remove it or choose another --out to start afresh</source>
+        <translation>ein Bericht eines anderen Scans (sein „%1“ weicht ab); entfernen Sie ihn oder wählen Sie ein anderes --out, um neu zu beginnen</translation>
+    </message>
+    <message>
+        <source>cannot truncate the report: %1</source>
+        <translation>der Bericht kann nicht gekürzt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot write the report: %1</source>
+        <translation>der Bericht kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot fsync the report: %1</source>
+        <translation>der Bericht kann nicht auf den Datenträger geschrieben werden (fsync): %1</translation>
+    </message>
+    <message>
+        <source>scan: module index %1 out of range</source>
+        <translation>Scan: Modulindex %1 außerhalb des Bereichs</translation>
+    </message>
+    <message>
+        <source>scan: commit before open</source>
+        <translation>Scan: Abschluss vor dem Öffnen</translation>
+    </message>
+    <message>
+        <source>the quantscope_bridge package was not found: set QUANTSCOPE_BRIDGE_DIR to the folder holding it (the source tree&apos;s python/)</source>
+        <translation>das Paket quantscope_bridge wurde nicht gefunden: setzen Sie QUANTSCOPE_BRIDGE_DIR auf den Ordner, der es enthält (python/ im Quellbaum)</translation>
+    </message>
+    <message>
+        <source>cannot start the Python interpreter &apos;%1&apos; (%2): install Python 3 or set QUANTSCOPE_PYTHON to one</source>
+        <translation>der Python-Interpreter „%1“ kann nicht gestartet werden (%2): installieren Sie Python 3 oder setzen Sie QUANTSCOPE_PYTHON auf einen</translation>
+    </message>
+    <message>
+        <source>the interpreter &apos;%1&apos; cannot import quantscope_bridge from %2</source>
+        <translation>der Interpreter „%1“ kann quantscope_bridge nicht aus %2 importieren</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result</source>
+        <translation>die Brücke (%1) endete mit Status %2 ohne Ergebnis</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result; its last output:%3</source>
+        <translation>die Brücke (%1) endete mit Status %2 ohne Ergebnis; ihre letzte Ausgabe:%3</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder</source>
+        <translation>es kann kein temporärer Ordner angelegt werden</translation>
+    </message>
+    <message>
+        <source>give the calibration data as --text FILE or --tokens FILE.npy (one of them)</source>
+        <translation>geben Sie die Kalibrierdaten als --text FILE oder --tokens FILE.npy an (eines davon)</translation>
+    </message>
+    <message>
+        <source>capture needs --out CAP.safetensors</source>
+        <translation>capture braucht --out CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>the bridge wrote a capture this build cannot read (removed): %1</source>
+        <translation>die Brücke schrieb eine Aufzeichnung, die dieser Build nicht lesen kann (entfernt): %1</translation>
+    </message>
+    <message>
+        <source>eval needs --recipe R.json or --checkpoint EXPORTED (one of them)</source>
+        <translation>eval braucht --recipe R.json oder --checkpoint EXPORTED (eines davon)</translation>
+    </message>
+    <message>
+        <source>reading the model&apos;s weights through transformers</source>
+        <translation>die Gewichte des Modells werden über transformers gelesen</translation>
+    </message>
+    <message>
+        <source>the eval report has no &quot;modules&quot; array</source>
+        <translation>der Eval-Bericht hat kein „modules“-Array</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2</source>
+        <translation>%1: standardmäßig dicht belassen — %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); eval needs the one chosen</source>
+        <translation>%1: %2 ergibt %3 Spezifikationen (Kandidaten, die ein Scan vergleicht); eval braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing to evaluate</source>
+        <translation>das Rezept quantisiert kein Modul von %1 (nach den Standardausschlüssen): nichts zu evaluieren</translation>
+    </message>
+    <message>
+        <source>quantizing %1</source>
+        <translation>%1 wird quantisiert</translation>
+    </message>
+    <message>
+        <source>writing %1</source>
+        <translation>%1 wird geschrieben</translation>
+    </message>
+    <message>
+        <source>%1 holds no quantized module that Quantscope decodes (compressed-tensors, Quark, FP8 block, native): pass the original model with --recipe instead</source>
+        <translation>%1 enthält kein quantisiertes Modul, das Quantscope dekodiert (compressed-tensors, Quark, FP8 block, nativ): übergeben Sie stattdessen das ursprüngliche Modell mit --recipe</translation>
+    </message>
+    <message>
+        <source>decoding %1</source>
+        <translation>%1 wird dekodiert</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; is stored as %2 (stacked experts): eval replaces 2-D Linear weights</source>
+        <translation>das Modul „%1“ ist als %2 gespeichert (gestapelte Experten): eval ersetzt 2-D-Linear-Gewichte</translation>
+    </message>
+    <message>
+        <source>not a 2-D weight (%1-D): no Linear layer to quantize</source>
+        <translation>kein 2-D-Gewicht (%1-D): keine Linear-Schicht zum Quantisieren</translation>
+    </message>
+    <message>
+        <source>an embedding: the toolkits quantize Linear layers, and vLLM keeps embeddings dense</source>
+        <translation>eine Einbettung: die Toolkits quantisieren Linear-Schichten, und vLLM belässt Einbettungen dicht</translation>
+    </message>
+    <message>
+        <source>the output head: llm-compressor, Quark and vLLM users keep lm_head dense by default</source>
+        <translation>der Ausgabekopf: Nutzer von llm-compressor, Quark und vLLM belassen lm_head standardmäßig dicht</translation>
+    </message>
+    <message>
+        <source>a MoE router: serving engines keep routers dense (their logits choose the experts)</source>
+        <translation>ein MoE-Router: Serving-Engines belassen Router dicht (ihre Logits wählen die Experten)</translation>
+    </message>
+    <message>
+        <source>a norm: not a Linear layer</source>
+        <translation>eine Norm: keine Linear-Schicht</translation>
+    </message>
+    <message>
+        <source>recipe %1: %2</source>
+        <translation>Rezept %1: %2</translation>
+    </message>
+    <message>
+        <source>recipe (top): %1</source>
+        <translation>Rezept (oberste Ebene): %1</translation>
+    </message>
+    <message>
+        <source>missing &quot;%1&quot;</source>
+        <translation>„%1“ fehlt</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>unknown key (known: %1)</source>
+        <translation>unbekannter Schlüssel (bekannt: %1)</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>muss eine Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a dialect (fnmatch, re, exact)</source>
+        <translation>„%1“ ist kein Dialekt (fnmatch, re, exact)</translation>
+    </message>
+    <message>
+        <source>empty pattern</source>
+        <translation>leeres Muster</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos; does not compile: %2</source>
+        <translation>der reguläre Ausdruck „%1“ lässt sich nicht übersetzen: %2</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos;: %2 at offset %3 is not in the supported subset (std::regex ECMAScript; see the recipe section of the formats documentation)</source>
+        <translation>regulärer Ausdruck „%1“: %2 bei Offset %3 gehört nicht zur unterstützten Teilmenge (std::regex ECMAScript; siehe den Rezeptabschnitt der Formatdokumentation)</translation>
+    </message>
+    <message>
+        <source>an escape with more than 3 digits</source>
+        <translation>eine Escape-Sequenz mit mehr als 3 Ziffern</translation>
+    </message>
+    <message>
+        <source>a repetition count above 1000</source>
+        <translation>eine Wiederholungszahl über 1000</translation>
+    </message>
+    <message>
+        <source>a &apos;]&apos; first in a class</source>
+        <translation>ein „]“ am Anfang einer Klasse</translation>
+    </message>
+    <message>
+        <source>a named group</source>
+        <translation>eine benannte Gruppe</translation>
+    </message>
+    <message>
+        <source>an atomic group</source>
+        <translation>eine atomare Gruppe</translation>
+    </message>
+    <message>
+        <source>an inline flag or extension &apos;(?%1&apos;</source>
+        <translation>ein Inline-Flag oder eine Erweiterung „(?%1“</translation>
+    </message>
+    <message>
+        <source>a possessive quantifier</source>
+        <translation>ein possessiver Quantor</translation>
+    </message>
+    <message>
+        <source>must be a KV scheme name (a string)</source>
+        <translation>muss der Name eines KV-Schemas sein (eine Zeichenkette)</translation>
+    </message>
+    <message>
+        <source>must be an integer in [%1, 100000], got %2</source>
+        <translation>muss eine ganze Zahl in [%1, 100000] sein, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>needs kv_cache.layers (the model&apos;s attention layers) to know which are last</source>
+        <translation>braucht kv_cache.layers (die Attention-Schichten des Modells), um zu wissen, welche die letzten sind</translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <translation>muss ein Array sein</translation>
+    </message>
+    <message>
+        <source>must be [first, last]</source>
+        <translation>muss [first, last] sein</translation>
+    </message>
+    <message>
+        <source>last (%1) is before first (%2)</source>
+        <translation>last (%1) liegt vor first (%2)</translation>
+    </message>
+    <message>
+        <source>layer %1 is beyond kv_cache.layers (%2)</source>
+        <translation>Schicht %1 liegt jenseits von kv_cache.layers (%2)</translation>
+    </message>
+    <message>
+        <source>must be %1, got %2</source>
+        <translation>muss %1 sein, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of strings</source>
+        <translation>muss ein nichtleeres Array von Zeichenketten sein</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of spec objects</source>
+        <translation>muss ein nichtleeres Array von Spezifikationsobjekten sein</translation>
+    </message>
+    <message>
+        <source>must be a spec object with &quot;method&quot;</source>
+        <translation>muss ein Spezifikationsobjekt mit „method“ sein</translation>
+    </message>
+    <message>
+        <source>must be an object: module name → {bits, rank, c}</source>
+        <translation>muss ein Objekt sein: Modulname → {bits, rank, c}</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;bits&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „bits“</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;rank&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „rank“</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;c&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „c“</translation>
+    </message>
+    <message>
+        <source>sets nothing (bits, rank or c)</source>
+        <translation>setzt nichts (bits, rank oder c)</translation>
+    </message>
+    <message>
+        <source>makes specs[%1] invalid: %2</source>
+        <translation>macht specs[%1] ungültig: %2</translation>
+    </message>
+    <message>
+        <source>cannot open the recipe</source>
+        <translation>das Rezept kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot write the recipe</source>
+        <translation>das Rezept kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>writing the recipe failed</source>
+        <translation>das Schreiben des Rezepts ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cannot rename the recipe into place</source>
+        <translation>das Rezept kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>default: every 2-D weight, INT4 g128</source>
+        <translation>Standard: jedes 2-D-Gewicht, INT4 g128</translation>
+    </message>
+    <message>
+        <source>excluded by exclude[%1] %2 &apos;%3&apos;</source>
+        <translation>ausgeschlossen durch exclude[%1] %2 „%3“</translation>
+    </message>
+    <message>
+        <source>%1 (rule %2 would have matched)</source>
+        <translation>%1 (Regel %2 hätte gepasst)</translation>
+    </message>
+    <message>
+        <source>no rule matches</source>
+        <translation>keine Regel passt</translation>
+    </message>
+    <message>
+        <source>rule %1 pattern %2 &apos;%3&apos; (first matching rule)</source>
+        <translation>Regel %1, Muster %2 „%3“ (erste passende Regel)</translation>
+    </message>
+    <message>
+        <source>rule %1 &apos;%2&apos; pattern %3 &apos;%4&apos; (first matching rule)</source>
+        <translation>Regel %1 „%2“, Muster %3 „%4“ (erste passende Regel)</translation>
+    </message>
+    <message>
+        <source>%1, with its override</source>
+        <translation>%1, mit ihrer Überschreibung</translation>
+    </message>
+    <message>
+        <source>excluded</source>
+        <translation>ausgeschlossen</translation>
+    </message>
+    <message>
+        <source>not quantized</source>
+        <translation>nicht quantisiert</translation>
+    </message>
+    <message>
+        <source>fused at inference but resolved to unequal specs: %1 (%2) vs %3</source>
+        <translation>bei der Inferenz fusioniert, aber zu ungleichen Spezifikationen aufgelöst: %1 (%2) gegenüber %3</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character (write &apos;\.&apos; for a dot)</source>
+        <translation>ein nicht maskierter „.“ passt auf jedes Zeichen (schreiben Sie „\.“ für einen Punkt)</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character, e.g. &apos;%1&apos; (write &apos;\.&apos; for a dot)</source>
+        <translation>ein nicht maskierter „.“ passt auf jedes Zeichen, z. B. „%1“ (schreiben Sie „\.“ für einen Punkt)</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (%1), not a safetensors checkpoint: read whole, nothing wrong with them</source>
+        <translation>NumPy-Arrays (%1), kein safetensors-Checkpoint: vollständig gelesen, nichts daran auszusetzen</translation>
+    </message>
+    <message>
+        <source>a NumPy file of a kind Quantscope does not read: %1</source>
+        <translation>eine NumPy-Datei einer Art, die Quantscope nicht liest: %1</translation>
+    </message>
+    <message>
+        <source>a corrupt NumPy file: %1</source>
+        <translation>eine beschädigte NumPy-Datei: %1</translation>
+    </message>
+    <message>
+        <source>%1 decoded values are NaN or Inf</source>
+        <translation>%1 dekodierte Werte sind NaN oder Inf</translation>
+    </message>
+    <message>
+        <source>GGUF v%1 (%2, %3 tensors), not a safetensors checkpoint: read and decoded, nothing wrong with it</source>
+        <translation>GGUF v%1 (%2, %3 Tensoren), kein safetensors-Checkpoint: gelesen und dekodiert, nichts daran auszusetzen</translation>
+    </message>
+    <message>
+        <source>no architecture</source>
+        <translation>keine Architektur</translation>
+    </message>
+    <message>
+        <source>a corrupt GGUF file: %1</source>
+        <translation>eine beschädigte GGUF-Datei: %1</translation>
+    </message>
+    <message>
+        <source>config.json declares static input scales but %1 has no input_scale (%2): engines have no activation scale for it</source>
+        <translation>config.json deklariert statische Eingabeskalen, aber %1 hat keine input_scale (%2): Engines haben keine Aktivierungsskala dafür</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantized KV cache but %1 has no %2_scale: engines fall back to 1.0 for this layer</source>
+        <translation>config.json deklariert einen quantisierten KV-Cache, aber %1 hat keine %2_scale: Engines verwenden für diese Schicht ersatzweise 1.0</translation>
+    </message>
+    <message>
+        <source>config.json quantizes %1 (%2, not in its ignore/exclude list) but its weight is stored dense (%3): loaders expect the quantized tensors; add it to the ignore list or quantize it</source>
+        <translation>config.json quantisiert %1 (%2, nicht in seiner ignore/exclude-Liste), aber sein Gewicht ist dicht gespeichert (%3): Lader erwarten die quantisierten Tensoren; nehmen Sie es in die ignore-Liste auf oder quantisieren Sie es</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores %4 bits of codes per weight (%5 with its scales): %6 codes, larger than declared</source>
+        <translation>das Schema deklariert %1-Bit-Gewichte (%2), aber %3 speichert %4 Bit Codes pro Gewicht (%5 mit seinen Skalen): %6-Codes, größer als deklariert</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores only %4 bits of codes per weight: the codes cannot hold them</source>
+        <translation>das Schema deklariert %1-Bit-Gewichte (%2), aber %3 speichert nur %4 Bit Codes pro Gewicht: die Codes können sie nicht fassen</translation>
+    </message>
+    <message>
+        <source>%1: K = %2 columns is not divisible by group_size %3 (compressed-tensors 0.20 raises &apos;tensor column shape must be divisible by the given group_size&apos;)</source>
+        <translation>%1: K = %2 Spalten ist nicht durch group_size %3 teilbar (compressed-tensors 0.20 meldet &apos;tensor column shape must be divisible by the given group_size&apos;)</translation>
+    </message>
+    <message>
+        <source>%1: the weight [%2, %3] is not a whole number of %4×%5 FP8 blocks (transformers&apos; FineGrainedFP8 refuses: not divisible by scale grid)</source>
+        <translation>%1: das Gewicht [%2, %3] ist keine ganze Zahl von %4×%5-FP8-Blöcken (FineGrainedFP8 von transformers lehnt ab: not divisible by scale grid)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 (E8M0) scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen (E8M0) sind 2^-127 (Code 0), wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen sind 2^-127 (Code 0), wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 0 where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen sind 0, wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 E8M0 scales are 2^-127 over groups whose codes are all 0</source>
+        <translation>%1 E8M0-Skalen sind 2^-127 über Gruppen, deren Codes alle 0 sind</translation>
+    </message>
+    <message>
+        <source>%1 has NVFP4 weight_global_scale %2 but %3 of the same fused group %4 has %5: vLLM fuses them and takes one global scale, so they cannot all decode right</source>
+        <translation>%1 hat die NVFP4-weight_global_scale %2, aber %3 derselben fusionierten Gruppe %4 hat %5: vLLM fusioniert sie und nimmt eine globale Skala, daher können nicht alle richtig dekodiert werden</translation>
+    </message>
+    <message>
+        <source>config.json says tie_word_embeddings: true but %1 is stored quantized: transformers ties it to the embeddings and fails to load it</source>
+        <translation>config.json gibt tie_word_embeddings: true an, aber %1 ist quantisiert gespeichert: transformers bindet es an die Einbettungen und kann es nicht laden</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes, more than the 100 MB a JSON file here may have</source>
+        <translation>%1 hat %2 Bytes, mehr als die 100 MB, die eine JSON-Datei hier haben darf</translation>
+    </message>
+    <message>
+        <source>%1 is a git-LFS pointer, not the file: fetch it with `git lfs pull`</source>
+        <translation>%1 ist ein git-LFS-Zeiger, nicht die Datei: holen Sie sie mit `git lfs pull`</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2</source>
+        <translation>%1 ist kein gültiges JSON: %2</translation>
+    </message>
+    <message>
+        <source>the index</source>
+        <translation>der Index</translation>
+    </message>
+    <message>
+        <source>the shard cannot be read: %1</source>
+        <translation>der Shard kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>a git-LFS pointer file (%1 bytes), not the weights: fetch them with `git lfs pull`</source>
+        <translation>eine git-LFS-Zeigerdatei (%1 Bytes), nicht die Gewichte: holen Sie sie mit `git lfs pull`</translation>
+    </message>
+    <message>
+        <source>truncated: %1 bytes, shorter than the 8-byte header size</source>
+        <translation>abgeschnitten: %1 Bytes, kürzer als die 8-Byte-Headergröße</translation>
+    </message>
+    <message>
+        <source>the header size says %1 bytes but the file has %2 after it (truncated, or not a safetensors file)</source>
+        <translation>die Headergröße nennt %1 Bytes, aber die Datei hat danach %2 (abgeschnitten oder keine safetensors-Datei)</translation>
+    </message>
+    <message>
+        <source>the header is %1 bytes, more than the 100 MB safetensors allows</source>
+        <translation>der Header hat %1 Bytes, mehr als die 100 MB, die safetensors erlaubt</translation>
+    </message>
+    <message>
+        <source>the header is not a JSON object</source>
+        <translation>der Header ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>__metadata__ is not an object of strings</source>
+        <translation>__metadata__ ist kein Objekt aus Zeichenketten</translation>
+    </message>
+    <message>
+        <source>header entry of &apos;%1&apos;: %2</source>
+        <translation>Headereintrag von „%1“: %2</translation>
+    </message>
+    <message>
+        <source>not an object with dtype, shape and data_offsets</source>
+        <translation>kein Objekt mit dtype, shape und data_offsets</translation>
+    </message>
+    <message>
+        <source>dtype is not a string</source>
+        <translation>dtype ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>unknown dtype &apos;%1&apos;</source>
+        <translation>unbekannter dtype „%1“</translation>
+    </message>
+    <message>
+        <source>shape is not a list of non-negative integers of a sane size</source>
+        <translation>shape ist keine Liste nichtnegativer ganzer Zahlen vernünftiger Größe</translation>
+    </message>
+    <message>
+        <source>data_offsets is not [begin, end] of non-negative integers</source>
+        <translation>data_offsets ist nicht [begin, end] aus nichtnegativen ganzen Zahlen</translation>
+    </message>
+    <message>
+        <source>data_offsets end before they begin</source>
+        <translation>data_offsets enden, bevor sie beginnen</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3</source>
+        <translation>enthält %1 Bytes, aber %2 dieser Form braucht %3</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3 and a fraction</source>
+        <translation>enthält %1 Bytes, aber %2 dieser Form braucht %3 und einen Bruchteil</translation>
+    </message>
+    <message>
+        <source>truncated: the tensor ends at byte %1 of a %2-byte file</source>
+        <translation>abgeschnitten: der Tensor endet bei Byte %1 einer Datei mit %2 Bytes</translation>
+    </message>
+    <message>
+        <source>its bytes overlap the previous tensor&apos;s (data_offsets begin %1 &lt; %2)</source>
+        <translation>seine Bytes überlappen die des vorigen Tensors (data_offsets-Beginn %1 &lt; %2)</translation>
+    </message>
+    <message>
+        <source>%1 bytes before this tensor belong to no tensor</source>
+        <translation>%1 Bytes vor diesem Tensor gehören zu keinem Tensor</translation>
+    </message>
+    <message>
+        <source>%1 bytes at the end of the file belong to no tensor</source>
+        <translation>%1 Bytes am Ende der Datei gehören zu keinem Tensor</translation>
+    </message>
+    <message>
+        <source>no config.json beside the weights</source>
+        <translation>keine config.json neben den Gewichten</translation>
+    </message>
+    <message>
+        <source>the index has no weight_map object</source>
+        <translation>der Index hat kein weight_map-Objekt</translation>
+    </message>
+    <message>
+        <source>the index maps this tensor to something that is not a file name in the folder</source>
+        <translation>der Index ordnet diesen Tensor etwas zu, das kein Dateiname im Ordner ist</translation>
+    </message>
+    <message>
+        <source>a .safetensors file the index does not reference (stale or misplaced?)</source>
+        <translation>eine .safetensors-Datei, auf die der Index nicht verweist (veraltet oder falsch abgelegt?)</translation>
+    </message>
+    <message>
+        <source>no .safetensors file and no index here</source>
+        <translation>hier keine .safetensors-Datei und kein Index</translation>
+    </message>
+    <message>
+        <source>%1 .safetensors files and no model.safetensors.index.json: the readers refuse to guess which belong together; examined all of them</source>
+        <translation>%1 .safetensors-Dateien und keine model.safetensors.index.json: die Leser raten nicht, welche zusammengehören; alle wurden untersucht</translation>
+    </message>
+    <message>
+        <source>the shard is missing (%1 tensors of the index live there)</source>
+        <translation>der Shard fehlt (%1 Tensoren des Index liegen dort)</translation>
+    </message>
+    <message>
+        <source>present in %1 shards (%2, %3): which copy is meant is undefined</source>
+        <translation>in %1 Shards vorhanden (%2, %3): welche Kopie gemeint ist, ist nicht festgelegt</translation>
+    </message>
+    <message>
+        <source>the index places this tensor in %1, whose header does not list it</source>
+        <translation>der Index legt diesen Tensor in %1, dessen Header ihn nicht aufführt</translation>
+    </message>
+    <message>
+        <source>in a shard&apos;s header but not in the index&apos;s weight_map (loaders will not see it)</source>
+        <translation>im Header eines Shards, aber nicht in der weight_map des Index (Lader sehen ihn nicht)</translation>
+    </message>
+    <message>
+        <source>metadata.total_size is %1 but the tensors hold %2 bytes</source>
+        <translation>metadata.total_size beträgt %1, aber die Tensoren enthalten %2 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 NaN, %2 Inf and %3 zero scales of %4 in this quantized module</source>
+        <translation>%1 NaN-, %2 Inf- und %3 Null-Skalen von %4 in diesem quantisierten Modul</translation>
+    </message>
+    <message>
+        <source>%1 is stored as %2 but %3 of the same fused group %4 as %5: vLLM fuses them into one GEMM with one scheme and refuses (or misreads) the mix</source>
+        <translation>%1 ist als %2 gespeichert, aber %3 derselben fusionierten Gruppe %4 als %5: vLLM fusioniert sie zu einem GEMM mit einem Schema und lehnt die Mischung ab (oder liest sie falsch)</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantization_config but no tensor is stored quantized</source>
+        <translation>config.json deklariert eine quantization_config, aber kein Tensor ist quantisiert gespeichert</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules without a quantization_config: their layout was inferred from the tensors</source>
+        <translation>%1 quantisierte Module ohne quantization_config: ihr Layout wurde aus den Tensoren erschlossen</translation>
+    </message>
+    <message>
+        <source>cannot create a scratch folder</source>
+        <translation>es kann kein Arbeitsordner angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot be mapped: %1</source>
+        <translation>kann nicht eingeblendet werden: %1</translation>
+    </message>
+    <message>
+        <source>the same bytes as &apos;%1&apos; (tied or duplicated weights)</source>
+        <translation>dieselben Bytes wie „%1“ (gebundene oder doppelte Gewichte)</translation>
+    </message>
+    <message>
+        <source>%1 NaN codes (0x7F/0xFF) in an F8_E4M3 (e4m3fn) tensor</source>
+        <translation>%1 NaN-Codes (0x7F/0xFF) in einem F8_E4M3-Tensor (e4m3fn)</translation>
+    </message>
+    <message>
+        <source>%1 % of the codes are 0x80 and none exceeds 240: written as e4m3fnuz (where 0x80 is NaN) but labelled F8_E4M3 (e4m3fn)?</source>
+        <translation>%1 % der Codes sind 0x80 und keiner übersteigt 240: als e4m3fnuz geschrieben (wo 0x80 NaN ist), aber als F8_E4M3 (e4m3fn) bezeichnet?</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3: every weight they scale decodes to NaN/Inf</source>
+        <translation>%1 NaN- und %2 Inf-Skalen von %3: jedes Gewicht, das sie skalieren, dekodiert zu NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3 (E8M0 0xFF is NaN): every weight they scale decodes to NaN/Inf</source>
+        <translation>%1 NaN- und %2 Inf-Skalen von %3 (E8M0 0xFF ist NaN): jedes Gewicht, das sie skalieren, dekodiert zu NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 zero scales of %2: their groups decode to 0 (or divide by zero where the scale is inverted)</source>
+        <translation>%1 Null-Skalen von %2: ihre Gruppen dekodieren zu 0 (oder teilen durch null, wo die Skala invertiert wird)</translation>
+    </message>
+    <message>
+        <source>%1 subnormal scales: they flush to 0 on hardware that flushes denormals</source>
+        <translation>%1 subnormale Skalen: sie werden auf Hardware, die Denormale auf null setzt, zu 0</translation>
+    </message>
+    <message>
+        <source>%1 scales above 448 cannot be cast to E4M3 (they become NaN)</source>
+        <translation>%1 Skalen über 448 lassen sich nicht nach E4M3 umwandeln (sie werden NaN)</translation>
+    </message>
+    <message>
+        <source>95 % of the values lie in [0.5, 4): BF16 bits labelled F16? (median |x| %1)</source>
+        <translation>95 % der Werte liegen in [0.5, 4): BF16-Bits als F16 bezeichnet? (Median |x| %1)</translation>
+    </message>
+    <message>
+        <source>median |x| is %1: F16 bits labelled BF16?</source>
+        <translation>der Median |x| ist %1: F16-Bits als BF16 bezeichnet?</translation>
+    </message>
+    <message>
+        <source>every %1 (%2) is 1.0: a placeholder, not calibrated?</source>
+        <translation>jede %1 (%2) ist 1.0: ein Platzhalter, nicht kalibriert?</translation>
+    </message>
+    <message>
+        <source>%1 %2 is more than 10× the median of the layers (%3)</source>
+        <translation>%1 %2 ist mehr als das 10-Fache des Medians der Schichten (%3)</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_scale: it cannot be decoded</source>
+        <translation>ein gepacktes Gewicht ohne weight_scale: es kann nicht dekodiert werden</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_shape: the unpacked width is inferred from the config or the words</source>
+        <translation>ein gepacktes Gewicht ohne weight_shape: die entpackte Breite wird aus der Konfiguration oder den Wörtern erschlossen</translation>
+    </message>
+    <message>
+        <source>a weight scale without its weight</source>
+        <translation>eine Gewichtsskala ohne ihr Gewicht</translation>
+    </message>
+    <message>
+        <source>a zero point without its scale</source>
+        <translation>ein Nullpunkt ohne seine Skala</translation>
+    </message>
+    <message>
+        <source>the reader refuses the checkpoint: %1</source>
+        <translation>der Leser lehnt den Checkpoint ab: %1</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules were not given to the reader (more than %2 MiB of valid tensors to salvage); fix the completeness errors and run again for their verdict</source>
+        <translation>%1 quantisierte Module wurden dem Leser nicht übergeben (mehr als %2 MiB gültiger Tensoren zu retten); beheben Sie die Vollständigkeitsfehler und starten Sie erneut für ihr Urteil</translation>
+    </message>
+    <message>
+        <source>cannot read the tensor&apos;s bytes</source>
+        <translation>die Bytes des Tensors können nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>cannot write the salvaged copy</source>
+        <translation>die gerettete Kopie kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>the files have completeness errors, so the reader&apos;s per-module verdict ran on the valid tensors of the %1 modules that look quantized</source>
+        <translation>die Dateien haben Vollständigkeitsfehler, daher lief das Urteil des Lesers pro Modul auf den gültigen Tensoren der %1 Module, die quantisiert aussehen</translation>
+    </message>
+    <message>
+        <source>the reader&apos;s per-module verdict could not run on the valid tensors: %1</source>
+        <translation>das Urteil des Lesers pro Modul konnte auf den gültigen Tensoren nicht laufen: %1</translation>
     </message>
 </context>
 <context>

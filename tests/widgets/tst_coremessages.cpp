@@ -8,6 +8,7 @@
 // method/field text of specwords), so a message added to core without a pattern fails here.
 #include "coremessages.h"
 #include "languageswitch.h"
+#include "schemewords.h"
 #include "specwords.h"
 #include "test_env.h"
 
@@ -35,12 +36,15 @@ QString filled(const QString &pattern)
 }
 
 /// The fixed runs of English between the placeholders (trimmed, phrases with a word in them; a
-/// single identifier such as head_dim is kept as core wrote it).
+/// single identifier such as head_dim, or a command line's options, is kept as core wrote it).
 QStringList fixedRuns(const QString &pattern)
 {
     QStringList out;
     for (auto part : pattern.split(QRegularExpression(QStringLiteral("%\\d")))) {
         part = part.trimmed();
+        // The tail of a command line ("--imatrix --capture CAP.safetensors") stays as written.
+        if (part.startsWith(QLatin1String("--")))
+            continue;
         if (part.contains(QRegularExpression(QStringLiteral("[A-Za-z]{4}"))) && part.size() >= 8 &&
             part.contains(QLatin1Char(' ')))
             out << part;
@@ -50,19 +54,25 @@ QStringList fixedRuns(const QString &pattern)
 
 /// The sources whose messages reach the window: the quantize job's path (engine, quantizers,
 /// metrics, the SVD and the Hadamard rotation, the Overview's note), formatLocation, the budget,
-/// Compare, the KV lab and the GEMM simulation and timing. The CLI's --spec flags
+/// Compare, the KV lab and the GEMM simulation and timing, and the folders of the files the
+/// window opens and writes and of its checks (FOLDERS below). The CLI's --spec flags
 /// (spec_flags.cpp) and --rank-policy (rank_policy.cpp) are not among them.
 QStringList coreSources()
 {
     const QDir root(QStringLiteral(QUANTSCOPE_SOURCE_DIR));
     QStringList out;
-    for (const auto dir :
-         {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv", "core/sim"})
+    for (const auto dir : {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv",
+                           "core/sim", "core/doctor", "core/scan", "core/recipe", "core/bridge",
+                           /*FOLDERS*/})
         for (const auto &f : QDir(root.filePath(QLatin1String(dir))).entryList({QStringLiteral("*.cpp")}))
             if (f != QLatin1String("spec_flags.cpp") && f != QLatin1String("rank_policy.cpp"))
                 out << root.filePath(QLatin1String(dir) + QLatin1Char('/') + f);
-    for (const auto f : {"core/numeric/hadamard.cpp", "core/numeric/svd.cpp", "core/results/overview.cpp",
-                         "core/results/channel_profile.cpp", "core/util/error.cpp"})
+    for (const auto f :
+         {"core/numeric/hadamard.cpp", "core/numeric/svd.cpp", "core/results/overview.cpp",
+          "core/results/channel_profile.cpp", "core/util/error.cpp", "core/io/npz.cpp", "core/io/gguf.cpp",
+          "core/io/capture.cpp", "core/ggml/ggml_quantize.cpp", "core/ggml/ggml_types.cpp",
+          "core/ggml/ggml_kquants.cpp", "core/ggml/ggml_names.cpp", "core/ggml/ggml_tq_mxfp4.cpp",
+          /*FILES*/})
         out << root.filePath(QLatin1String(f));
     return out;
 }
@@ -74,21 +84,66 @@ QStringList messageLiterals(const QString &file)
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    QString s = QString::fromUtf8(f.readAll());
-    s.replace(QRegularExpression(QStringLiteral("'(\\\\.|[^'\\\\])'")), QStringLiteral("' '"));
-    s.replace(QRegularExpression(QStringLiteral("//[^\\n]*")), QString());
-    s.replace(QRegularExpression(QStringLiteral("\"\\s*\\n\\s*\"")), QString());
+    const QString s = QString::fromUtf8(f.readAll());
+    // The string literals, read as the compiler does: comments, character literals ('"', '\\'),
+    // digit separators (1'000) and raw strings (R"(…)", regexes here) are no message; literals
+    // separated by white space only are one.
+    QStringList texts;
+    bool join = false;
+    for (qsizetype i = 0, n = s.size(); i < n;) {
+        const QChar c = s[i];
+        if (c == QLatin1Char('/') && i + 1 < n && s[i + 1] == QLatin1Char('/')) {
+            i = s.indexOf(QLatin1Char('\n'), i);
+            i = i < 0 ? n : i;
+            join = false;
+        } else if (c == QLatin1Char('/') && i + 1 < n && s[i + 1] == QLatin1Char('*')) {
+            i = s.indexOf(QLatin1String("*/"), i + 2);
+            i = i < 0 ? n : i + 2;
+            join = false;
+        } else if (c == QLatin1Char('R') && i + 1 < n && s[i + 1] == QLatin1Char('"') &&
+                   (i == 0 || !(s[i - 1].isLetterOrNumber() || s[i - 1] == QLatin1Char('_')))) {
+            const qsizetype open = s.indexOf(QLatin1Char('('), i);
+            const QString close = QLatin1Char(')') + s.mid(i + 2, open - i - 2) + QLatin1Char('"');
+            i = s.indexOf(close, open);
+            i = i < 0 ? n : i + close.size();
+            join = false;
+        } else if (c == QLatin1Char('\'') && !(i > 0 && s[i - 1].isLetterOrNumber())) {
+            for (++i; i < n && s[i] != QLatin1Char('\''); ++i)
+                i += s[i] == QLatin1Char('\\') ? 1 : 0;
+            ++i;
+            join = false;
+        } else if (c == QLatin1Char('"')) {
+            QString text;
+            for (++i; i < n && s[i] != QLatin1Char('"'); ++i) {
+                if (s[i] == QLatin1Char('\\') && i + 1 < n) {
+                    // \" and \\ as the message has them; other escapes as written.
+                    const QChar e = s[++i];
+                    if (e != QLatin1Char('"') && e != QLatin1Char('\\'))
+                        text += QLatin1Char('\\');
+                    text += e;
+                } else {
+                    text += s[i];
+                }
+            }
+            ++i;
+            if (join && !texts.isEmpty())
+                texts.last() += text;
+            else
+                texts << text;
+            join = true;
+        } else {
+            join = join && c.isSpace();
+            ++i;
+        }
+    }
     QStringList out;
-    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
-    for (auto it = literal.globalMatch(s); it.hasNext();) {
-        QString text = it.next().captured(1);
-        text.replace(QLatin1String("\\\""), QLatin1String("\""));
+    for (QString text : texts) {
         text = text.trimmed();
         // A printf format ("needs %llu bytes (%.6g MB)") as the table writes it: %1, %2, …
         static const QRegularExpression printfSpec(QStringLiteral("%[-+ #0-9.]*(?:ll|l|z)?[dusgfx]"));
-        int n = 0;
+        int k = 0;
         for (auto m = printfSpec.match(text); m.hasMatch(); m = printfSpec.match(text))
-            text.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%") + QString::number(++n));
+            text.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%") + QString::number(++k));
         if (text.contains(QLatin1Char(' ')) && text.count(QRegularExpression(QStringLiteral("[A-Za-z]"))) >= 5)
             out << text;
     }
@@ -183,7 +238,19 @@ private slots:
             QStringLiteral("model name"), QStringLiteral("GPU: %1 (%2, %3 GiB free of %4)"),
             QStringLiteral("CPU: %1 threads (%2)"),
             QStringLiteral("int, fp8, hqq, milo, mxfp4, nvfp4, progressive, constopt, gptq, awq, gguf"),
-            QStringLiteral("no spec field '")};
+            QStringLiteral("no spec field '"),
+            // What core looks for in a file or a process's output, and names (a config key, a
+            // family's suffix).
+            QStringLiteral("version https://git-lfs"), QStringLiteral("No module named quantscope_bridge"),
+            QStringLiteral("quantization_config (fp8)"), QStringLiteral("+ imatrix"),
+            // ggml's assertions in the vendored quantizers (std::logic_error).
+            QStringLiteral("ggml quantizer: assertion failed:"), QStringLiteral("ggml quantizer:")};
+        // A ggml type's scheme in words (ggml::schemeText) is shown through schemewords, which
+        // translates it whole: its texts count as known where schemewords' table holds the type.
+        QStringList schemes;
+        for (const auto &info : ggml::allTypes())
+            if (schemewords::translated(info.type))
+                schemes << QString::fromStdString(ggml::schemeText(info.type));
         const auto sources = coreSources();
         QVERIFY2(sources.size() > 30, qPrintable(QString::number(sources.size())));
         int seen = 0;
@@ -199,7 +266,9 @@ private slots:
                 const bool inTable = std::any_of(patterns.begin(), patterns.end(),
                                                  [&text](const QString &p) { return p.contains(text); });
                 const bool specText = specwords::coreText(text.toStdString()) != text;
-                if (!inTable && !specText)
+                const bool schemeText =
+                    std::any_of(schemes.begin(), schemes.end(), [&text](const QString &w) { return w.contains(text); });
+                if (!inTable && !specText && !schemeText)
                     missing << QStringLiteral("%1: %2").arg(
                         QDir(QStringLiteral(QUANTSCOPE_SOURCE_DIR)).relativeFilePath(file), text);
             }
@@ -218,10 +287,15 @@ private slots:
         QFile f(dir.filePath(QStringLiteral("x.cpp")));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("if (c == '\"') throw UnsupportedError(\"the widget \" + name +\n"
-                "    \" has no \"\n    \"sprockets left\"); // \"a comment text\"\n");
+                "    \" has no \"\n    \"sprockets left\"); // \"a comment text\"\n"
+                "auto n = 1'000; if (s.find('\\\\') == 0) fail(\"see https://example.org for the fix\");\n"
+                "std::regex r(R\"(no message (here) at all)\"); /* \"a block comment text\" */\n"
+                "fail(\"must start with '{', not \\\"x\\\"\");\n");
         f.close();
         QCOMPARE(messageLiterals(f.fileName()),
-                 QStringList({QStringLiteral("the widget"), QStringLiteral("has no sprockets left")}));
+                 QStringList({QStringLiteral("the widget"), QStringLiteral("has no sprockets left"),
+                              QStringLiteral("see https://example.org for the fix"),
+                              QStringLiteral("must start with '{', not \"x\"")}));
     }
 };
 

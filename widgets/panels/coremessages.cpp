@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "coremessages.h"
+#include "coremessages_tables.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -107,11 +108,6 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the c grid has more than a million points"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "group size must be ≥ 1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "cannot sweep %1 data"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
-                      "gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search"),
-    QT_TRANSLATE_NOOP(
-        "quantscope::CoreMessages",
-        "gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; "
                       "pick a type with blocks of 32, or another tensor)"),
@@ -222,8 +218,6 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one "
                       "scheme for all of them; scan them with the same specs"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "unknown sweep format '%1' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, "
-                                                  "constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the sweep needs a 2-D weight"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "no rotated points: %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "not a format sweep: %1"),
@@ -379,6 +373,19 @@ const char *const kPatterns[] = {
                       "layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)"),
 };
 
+/// This file's table and the folders' tables (coremessages_tables.h).
+const std::vector<const char *> &allPatterns()
+{
+    static const std::vector<const char *> all = [] {
+        std::vector<const char *> out(std::begin(kPatterns), std::end(kPatterns));
+        for (const auto table :
+             {tables::readers(), tables::quantized(), tables::writers(), tables::ggml(), tables::checks()})
+            out.insert(out.end(), table.begin(), table.end());
+        return out;
+    }();
+    return all;
+}
+
 struct Pattern {
     const char *english;
     QRegularExpression re;
@@ -391,7 +398,7 @@ const std::vector<Pattern> &compiled()
     static const std::vector<Pattern> all = [] {
         std::vector<Pattern> out;
         static const QRegularExpression slot(QStringLiteral("%(\\d)"));
-        for (const char *english : kPatterns) {
+        for (const char *english : allPatterns()) {
             const QString text = QString::fromUtf8(english);
             Pattern p{english, {}, {}, 0};
             QString re;
@@ -495,7 +502,7 @@ bool known(const QString &english)
 QStringList patterns()
 {
     QStringList out;
-    for (const char *english : kPatterns)
+    for (const char *english : allPatterns())
         out << QString::fromUtf8(english);
     return out;
 }
