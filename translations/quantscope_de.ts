@@ -3335,6 +3335,494 @@
         <source>the reader&apos;s per-module verdict could not run on the valid tensors: %1</source>
         <translation>das Urteil des Lesers pro Modul konnte auf den gültigen Tensoren nicht laufen: %1</translation>
     </message>
+    <message>
+        <source>weight %1 of &apos;%2&apos; is not finite</source>
+        <translation>Gewicht %1 von „%2“ ist nicht endlich</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1</source>
+        <translation>die Datei endet innerhalb von %1</translation>
+    </message>
+    <message>
+        <source>the entry count</source>
+        <translation>die Eintragsanzahl</translation>
+    </message>
+    <message>
+        <source>the entry count is %1 (at least 1)</source>
+        <translation>die Eintragsanzahl ist %1 (mindestens 1)</translation>
+    </message>
+    <message>
+        <source>the entry count %1 cannot fit in %2 bytes</source>
+        <translation>die Eintragsanzahl %1 passt nicht in %2 Bytes</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s name length</source>
+        <translation>die Namenslänge eines Eintrags</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name length %2 is outside the file</source>
+        <translation>die Namenslänge %2 von Eintrag %1 liegt außerhalb der Datei</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name is not UTF-8</source>
+        <translation>der Name von Eintrag %1 ist kein UTF-8</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s call count</source>
+        <translation>die Aufrufanzahl eines Eintrags</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s value count</source>
+        <translation>die Werteanzahl eines Eintrags</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has a negative call count %2</source>
+        <translation>„%1“ hat die negative Aufrufanzahl %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; claims %2 values, %3 fit in the rest of the file</source>
+        <translation>„%1“ gibt %2 Werte an, in den Rest der Datei passen %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; appears twice</source>
+        <translation>„%1“ kommt zweimal vor</translation>
+    </message>
+    <message>
+        <source>the chunk count</source>
+        <translation>die Chunk-Anzahl</translation>
+    </message>
+    <message>
+        <source>the dataset name&apos;s length</source>
+        <translation>die Länge des Datensatznamens</translation>
+    </message>
+    <message>
+        <source>an imatrix GGUF needs imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size</source>
+        <translation>eine imatrix-GGUF braucht imatrix.datasets, imatrix.chunk_count und imatrix.chunk_size</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no &apos;%2.counts&apos;</source>
+        <translation>„%1“ hat kein „%2.counts“</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: in_sum2 and counts must be F32</source>
+        <translation>„%1“: in_sum2 und counts müssen F32 sein</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: counts [1, %2] do not fit in_sum2 [%3, %4]</source>
+        <translation>„%1“: counts [1, %2] passen nicht zu in_sum2 [%3, %4]</translation>
+    </message>
+    <message>
+        <source>a GGUF imatrix holds NAME.in_sum2 / NAME.counts tensors; this file has none</source>
+        <translation>eine GGUF-imatrix enthält NAME.in_sum2-/NAME.counts-Tensoren; diese Datei hat keine</translation>
+    </message>
+    <message>
+        <source>imatrix: the capture&apos;s &apos;%1&apos; has %2 input channels, tensor &apos;%3&apos; has %4</source>
+        <translation>imatrix: „%1“ der Aufzeichnung hat %2 Eingangskanäle, der Tensor „%3“ hat %4</translation>
+    </message>
+    <message>
+        <source>imatrix: no module of the capture pairs with a tensor of &apos;%1&apos; (paired by HF name; architecture &apos;%2&apos;)</source>
+        <translation>imatrix: kein Modul der Aufzeichnung passt zu einem Tensor von „%1“ (gekoppelt über den HF-Namen; Architektur „%2“)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Quantscope capture, not llama.cpp&apos;s imatrix: pair it with --capture (and imatrix=true in the gguf spec)</source>
+        <translation>„%1“ ist eine Quantscope-Aufzeichnung, keine imatrix von llama.cpp: koppeln Sie sie mit --capture (und imatrix=true in der gguf-Spezifikation)</translation>
+    </message>
+    <message>
+        <source>the importance matrix holds %1 weights for &apos;%2&apos;, the tensor&apos;s rows have %3 columns</source>
+        <translation>die Wichtigkeitsmatrix enthält %1 Gewichte für „%2“, die Zeilen des Tensors haben %3 Spalten</translation>
+    </message>
+    <message>
+        <source>the importance matrix has no entry for this tensor (looked up as %1 among its %2 entries)</source>
+        <translation>die Wichtigkeitsmatrix hat keinen Eintrag für diesen Tensor (gesucht als %1 unter ihren %2 Einträgen)</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;awq&apos; — its checkpoint needs 1/s* folded into the op before the module (an RMSNorm weight, up_proj&apos;s or v_proj&apos;s rows), which this per-module writer does not do; export the recipe for llm-compressor (AWQModifier) or quantize with gptq or int</source>
+        <translation>%1: Methode „awq“ — ihr Checkpoint braucht 1/s* eingefaltet in die Operation vor dem Modul (ein RMSNorm-Gewicht, die Zeilen von up_proj oder v_proj), was dieser modulweise Writer nicht tut; exportieren Sie das Rezept für llm-compressor (AWQModifier) oder quantisieren Sie mit gptq oder int</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — Quark&apos;s real_quantized checkpoint layout written here holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 per tensor → INT4 per channel</source>
+        <translation>%1: Methode „%2“ — das hier geschriebene real_quantized-Checkpoint-Layout von Quark enthält INT4 pro Ausgabekanal oder pro Gruppe entlang K sowie ProgressiveSpec FP8 pro Tensor → INT4 pro Kanal</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — Quark&apos;s PerGroup observer raises &quot;not divisible by group_size&quot;; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 ist kein Vielfaches der Gruppe %2 — der PerGroup-Observer von Quark meldet &quot;not divisible by group_size&quot;; wählen Sie eine Gruppe, die K teilt, oder schließen Sie das Modul aus</translation>
+    </message>
+    <message>
+        <source>%1: INT %2 scales — the %3 writer stores INT per group or per output channel</source>
+        <translation>%1: INT-Skalen %2 — der %3-Writer speichert INT pro Gruppe oder pro Ausgabekanal</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors format %2 — the checkpoint writer stores pack-quantized (INT), float-quantized (FP8) and nvfp4-pack-quantized</source>
+        <translation>%1: compressed-tensors-Format %2 — der Checkpoint-Writer speichert pack-quantized (INT), float-quantized (FP8) und nvfp4-pack-quantized</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — compressed-tensors 0.20 raises &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py) when it quantizes or decompresses such groups; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 ist kein Vielfaches der Gruppe %2 — compressed-tensors 0.20 meldet &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py), wenn es solche Gruppen quantisiert oder dekomprimiert; wählen Sie eine Gruppe, die K teilt, oder schließen Sie das Modul aus</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — vLLM&apos;s block kernels need K a multiple of the block and ragged blocks load with wrong weights; exclude the module or use per-channel FP8</source>
+        <translation>FP8-Blöcke von %1 zerlegen es nicht lückenlos — die Block-Kernel von vLLM brauchen K als Vielfaches des Blocks, und unvollständige Blöcke laden falsche Gewichte; schließen Sie das Modul aus oder verwenden Sie FP8 pro Kanal</translation>
+    </message>
+    <message>
+        <source>K is not a multiple of NVFP4&apos;s 16-element groups</source>
+        <translation>K ist kein Vielfaches der 16-Element-Gruppen von NVFP4</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block); this is %2</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8 E4M3 pro quadratischem Block (Methode fp8, Granularität block); dies ist %2</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — transformers&apos; FineGrainedFP8 refuses it (&quot;not divisible by scale grid&quot;); exclude the module or choose a block that divides both dimensions</source>
+        <translation>FP8-Blöcke von %1 zerlegen es nicht lückenlos — FineGrainedFP8 von transformers lehnt es ab (&quot;not divisible by scale grid&quot;); schließen Sie das Modul aus oder wählen Sie einen Block, der beide Dimensionen teilt</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 block results</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8-E4M3-Blockergebnisse</translation>
+    </message>
+    <message>
+        <source>dense (not quantized)</source>
+        <translation>dicht (nicht quantisiert)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a config format; checkpoints are written as quark, compressed-tensors, fp8-block or quantscope</source>
+        <translation>„%1“ ist ein Konfigurationsformat; Checkpoints werden als quark, compressed-tensors, fp8-block oder quantscope geschrieben</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: the %1 layout stores no input scales</source>
+        <translation>Aktivierungen fp8-static: das %1-Layout speichert keine Eingabeskalen</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: static input scales come from calibration data, and this export has none — a checkpoint that declares them without `input_scale` tensors loads with NaN outputs (transformers) or is refused (Quark). Give a capture of the model&apos;s activations (--capture CAP.safetensors, from quantscope-cli capture), use --activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a Quark script, which calibrate</source>
+        <translation>Aktivierungen fp8-static: statische Eingabeskalen stammen aus Kalibrierdaten, und dieser Export hat keine — ein Checkpoint, der sie ohne `input_scale`-Tensoren deklariert, lädt mit NaN-Ausgaben (transformers) oder wird abgelehnt (Quark). Geben Sie eine Aufzeichnung der Aktivierungen des Modells an (--capture CAP.safetensors, aus quantscope-cli capture), verwenden Sie --activations fp8-dynamic, oder exportieren Sie das Rezept als llm-compressor-Rezept oder Quark-Skript, die selbst kalibrieren</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes quantizes it)</source>
+        <translation>%1: standardmäßig dicht belassen — %2 (--no-default-excludes quantisiert es)</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes and a rule naming it quantize it)</source>
+        <translation>%1: standardmäßig dicht belassen — %2 (--no-default-excludes und eine Regel, die es nennt, quantisieren es)</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1: %2 ergibt %3 Spezifikationen (Kandidaten, die ein Scan vergleicht); ein Export braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>an embedding — %1 quantizes Linear layers; exclude it</source>
+        <translation>eine Einbettung — %1 quantisiert Linear-Schichten; schließen Sie sie aus</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing would be exported</source>
+        <translation>das Rezept quantisiert kein Modul von %1 (nach den Standardausschlüssen): nichts würde exportiert</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1: nothing would be exported</source>
+        <translation>das Rezept quantisiert kein Modul von %1: nichts würde exportiert</translation>
+    </message>
+    <message>
+        <source>%1: the capture %2 holds no inputs of this module, so it has no static input scale</source>
+        <translation>%1: die Aufzeichnung %2 enthält keine Eingaben dieses Moduls, daher hat es keine statische Eingabeskala</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are not finite — no static input scale can be derived</source>
+        <translation>%1: seine aufgezeichneten Eingaben sind nicht endlich — es lässt sich keine statische Eingabeskala ableiten</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are all zero — no static input scale can be derived</source>
+        <translation>%1: seine aufgezeichneten Eingaben sind alle null — es lässt sich keine statische Eingabeskala ableiten</translation>
+    </message>
+    <message>
+        <source>fused group %1: %2 is %3 but %4 is %5 — serving engines (vLLM, SGLang) fuse these into one layer with one scheme and refuse the checkpoint; give the group one spec</source>
+        <translation>fusionierte Gruppe %1: %2 ist %3, aber %4 ist %5 — Serving-Engines (vLLM, SGLang) fusionieren diese zu einer Schicht mit einem Schema und lehnen den Checkpoint ab; geben Sie der Gruppe eine Spezifikation</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 but %3 would read the written config as %4 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1: das Rezept ergibt %2, aber %3 würde die geschriebene Konfiguration als %4 lesen — die Konfiguration kann diesen Vorrang nicht ausdrücken; abgelehnt, statt einen Checkpoint zu schreiben, den das Toolkit anders liest</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 (%3) but %4 would read the written config as %5 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1: das Rezept ergibt %2 (%3), aber %4 würde die geschriebene Konfiguration als %5 lesen — die Konfiguration kann diesen Vorrang nicht ausdrücken; abgelehnt, statt einen Checkpoint zu schreiben, den das Toolkit anders liest</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>lm_head is quantized: config.json&apos;s tie_word_embeddings set to false (transformers would otherwise tie it back to the dense embeddings)</source>
+        <translation>lm_head ist quantisiert: tie_word_embeddings in config.json auf false gesetzt (transformers würde es sonst wieder an die dichten Einbettungen binden)</translation>
+    </message>
+    <message>
+        <source>re-read: %1 is not detected as quantized in the written file</source>
+        <translation>erneutes Lesen: %1 wird in der geschriebenen Datei nicht als quantisiert erkannt</translation>
+    </message>
+    <message>
+        <source>re-read: %1 decodes to other values than the quantizer&apos;s Ŵ</source>
+        <translation>erneutes Lesen: %1 dekodiert zu anderen Werten als das Ŵ des Quantisierers</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores %2 bits per code, declared %3</source>
+        <translation>erneutes Lesen: %1 speichert %2 Bit pro Code, deklariert %3</translation>
+    </message>
+    <message>
+        <source>re-read: %1 reads back as quantized, but the recipe keeps it dense</source>
+        <translation>erneutes Lesen: %1 wird als quantisiert zurückgelesen, aber das Rezept belässt es dicht</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores the spec %2, the recipe gives %3</source>
+        <translation>erneutes Lesen: %1 speichert die Spezifikation %2, das Rezept ergibt %3</translation>
+    </message>
+    <message>
+        <source>per-tensor min-max (max |x| / 448) over the capture %1 (%2 tokens, input sha256 %3)</source>
+        <translation>Min-Max pro Tensor (max |x| / 448) über die Aufzeichnung %1 (%2 Token, Eingabe-sha256 %3)</translation>
+    </message>
+    <message>
+        <source>the output folder exists and is not empty</source>
+        <translation>der Ausgabeordner existiert und ist nicht leer</translation>
+    </message>
+    <message>
+        <source>cannot create the output folder</source>
+        <translation>der Ausgabeordner kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>no input tensor %1 for the output tensor %2</source>
+        <translation>kein Eingabetensor %1 für den Ausgabetensor %2</translation>
+    </message>
+    <message>
+        <source>cannot rename the written checkpoint into place</source>
+        <translation>der geschriebene Checkpoint kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>compressed-tensors INT format &apos;%1&apos; — pack-quantized or int-quantized</source>
+        <translation>compressed-tensors-INT-Format „%1“ — pack-quantized oder int-quantized</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — compressed-tensors rounds half to even</source>
+        <translation>%1: Rundung half_away — compressed-tensors rundet Hälften zur geraden Zahl</translation>
+    </message>
+    <message>
+        <source>%1: E8M0 scales — compressed-tensors&apos; integer schemes store float scales</source>
+        <translation>%1: E8M0-Skalen — die Ganzzahlschemata von compressed-tensors speichern Gleitkommaskalen</translation>
+    </message>
+    <message>
+        <source>%1: channel axis 1 — compressed-tensors&apos; channel strategy is per output row</source>
+        <translation>%1: Kanalachse 1 — die Kanalstrategie von compressed-tensors gilt pro Ausgabezeile</translation>
+    </message>
+    <message>
+        <source>%1: FP8 E5M2 — compressed-tensors&apos; float8 is E4M3</source>
+        <translation>%1: FP8 E5M2 — float8 von compressed-tensors ist E4M3</translation>
+    </message>
+    <message>
+        <source>%1: NVFP4 group %2 — compressed-tensors&apos; NVFP4 has 16-element groups</source>
+        <translation>%1: NVFP4-Gruppe %2 — NVFP4 von compressed-tensors hat Gruppen aus 16 Elementen</translation>
+    </message>
+    <message>
+        <source>%1: MXFP4 group %2 — compressed-tensors&apos; MXFP4 has 32-element blocks</source>
+        <translation>%1: MXFP4-Gruppe %2 — MXFP4 von compressed-tensors hat Blöcke aus 32 Elementen</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — %3</source>
+        <translation>%1: Methode „%2“ — %3</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no compressed-tensors scheme</source>
+        <translation>die Low-Rank-Kompensatoren von MiLo (milo_U, milo_V) haben kein compressed-tensors-Schema</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points have no compressed-tensors scheme (its zero points are integers)</source>
+        <translation>die Gleitkomma-Nullpunkte von HQQ haben kein compressed-tensors-Schema (dessen Nullpunkte sind ganzzahlig)</translation>
+    </message>
+    <message>
+        <source>compressed-tensors has no two-stage (ProgressiveSpec) scheme; export it to Quark</source>
+        <translation>compressed-tensors hat kein zweistufiges Schema (ProgressiveSpec); exportieren Sie es nach Quark</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no compressed-tensors scheme</source>
+        <translation>das Codebuch mit fester Konstante von constOpt hat kein compressed-tensors-Schema</translation>
+    </message>
+    <message>
+        <source>%1: FP8 activations with %2 %3-bit weights — this exporter writes FP8 activations for FP8 weights only</source>
+        <translation>%1: FP8-Aktivierungen mit %2-%3-Bit-Gewichten — dieser Exporter schreibt FP8-Aktivierungen nur für FP8-Gewichte</translation>
+    </message>
+    <message>
+        <source>%1 has %2 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1 hat %2 Spezifikationen (Kandidaten, die ein Scan vergleicht); ein Export braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>%1 comes after the catch-all %2 and wins no module; remove it or move it first</source>
+        <translation>%1 steht nach der Auffangregel %2 und gewinnt kein Modul; entfernen Sie es oder stellen Sie es nach vorn</translation>
+    </message>
+    <message>
+        <source>the recipe has no rule: a compressed-tensors config needs at least one config group</source>
+        <translation>das Rezept hat keine Regel: eine compressed-tensors-Konfiguration braucht mindestens eine Konfigurationsgruppe</translation>
+    </message>
+    <message>
+        <source>compressed-tensors&apos; kv_cache_scheme</source>
+        <translation>das kv_cache_scheme von compressed-tensors</translation>
+    </message>
+    <message>
+        <source>%1: INT%2 — this exporter writes Quark&apos;s int4 and int8 dtypes only</source>
+        <translation>%1: INT%2 — dieser Exporter schreibt nur die dtypes int4 und int8 von Quark</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — Quark rounds half to even (round_method half_even)</source>
+        <translation>%1: Rundung half_away — Quark rundet Hälften zur geraden Zahl (round_method half_even)</translation>
+    </message>
+    <message>
+        <source>%1: scale dtype %2 — Quark&apos;s integer specs here store float32 scales (scale_type float)</source>
+        <translation>%1: Skalen-dtype %2 — die Ganzzahl-Spezifikationen von Quark speichern hier float32-Skalen (scale_type float)</translation>
+    </message>
+    <message>
+        <source>%1: integer block scales — Quark has no 2-D block scheme for integers</source>
+        <translation>%1: ganzzahlige Blockskalen — Quark hat kein 2-D-Blockschema für Ganzzahlen</translation>
+    </message>
+    <message>
+        <source>%1: FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only</source>
+        <translation>%1: FP8-Blockskalen — dieser Exporter schreibt Quark-FP8 nur pro Tensor oder pro Kanal</translation>
+    </message>
+    <message>
+        <source>Quark has no such scheme</source>
+        <translation>Quark hat kein solches Schema</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no place in a Quark config</source>
+        <translation>die Low-Rank-Kompensatoren von MiLo (milo_U, milo_V) haben in einer Quark-Konfiguration keinen Platz</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points and optimised scales have no Quark scheme</source>
+        <translation>die Gleitkomma-Nullpunkte und optimierten Skalen von HQQ haben kein Quark-Schema</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no Quark scheme</source>
+        <translation>das Codebuch mit fester Konstante von constOpt hat kein Quark-Schema</translation>
+    </message>
+    <message>
+        <source>this exporter does not write Quark&apos;s FP4 schemes yet</source>
+        <translation>dieser Exporter schreibt die FP4-Schemata von Quark noch nicht</translation>
+    </message>
+    <message>
+        <source>%1: regex &apos;%2&apos; — Quark matches fnmatch patterns only; write the rule in the fnmatch dialect</source>
+        <translation>%1: regulärer Ausdruck „%2“ — Quark gleicht nur fnmatch-Muster ab; schreiben Sie die Regel im fnmatch-Dialekt</translation>
+    </message>
+    <message>
+        <source>the recipe has no catch-all rule (&apos;*&apos;): Quark quantizes every module the exclude list does not name with global_quant_config — end the rules with &apos;*&apos; or exclude the modules no rule should quantize</source>
+        <translation>das Rezept hat keine Auffangregel („*“): Quark quantisiert jedes Modul, das die exclude-Liste nicht nennt, mit global_quant_config — beenden Sie die Regeln mit „*“ oder schließen Sie die Module aus, die keine Regel quantisieren soll</translation>
+    </message>
+    <message>
+        <source>layer &apos;%1&apos;</source>
+        <translation>Schicht „%1“</translation>
+    </message>
+    <message>
+        <source>Quark&apos;s kv_cache_quant_config</source>
+        <translation>die kv_cache_quant_config von Quark</translation>
+    </message>
+    <message>
+        <source>kv_cache: Quark gives every &apos;%1&apos; module one layer config; the recipe quantizes them differently (%2)</source>
+        <translation>kv_cache: Quark gibt jedem „%1“-Modul eine Schichtkonfiguration; das Rezept quantisiert sie unterschiedlich (%2)</translation>
+    </message>
+    <message>
+        <source>the catch-all rule</source>
+        <translation>die Auffangregel</translation>
+    </message>
+    <message>
+        <source>%1: the Quark script writes FP8E4M3PerTensorSpec, Int4PerChannelSpec and Int4PerGroupSpec (and their ProgressiveSpec); use --format quark for this spec</source>
+        <translation>%1: das Quark-Skript schreibt FP8E4M3PerTensorSpec, Int4PerChannelSpec und Int4PerGroupSpec (und deren ProgressiveSpec); verwenden Sie --format quark für diese Spezifikation</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one KV-cache scheme for every attention layer; the recipe gives layers different schemes (boundary %2, %3 range(s)) — keep the boundary layers quantized or export without kv_cache</source>
+        <translation>kv_cache: %1 legt ein KV-Cache-Schema für alle Attention-Schichten fest; das Rezept gibt Schichten verschiedene Schemata (boundary %2, %3 Bereich(e)) — belassen Sie die Randschichten quantisiert oder exportieren Sie ohne kv_cache</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one scheme for K and V; the recipe has K %2, V %3</source>
+        <translation>kv_cache: %1 legt ein Schema für K und V fest; das Rezept hat K %2, V %3</translation>
+    </message>
+    <message>
+        <source>kv_cache: fp8-head — %1&apos;s KV cache is FP8 per tensor</source>
+        <translation>kv_cache mit fp8-head: der KV-Cache von %1 ist FP8 pro Tensor</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache: %1 ist eine Laufzeiteinstellung von vLLM (--kv-cache-dtype fp8), keine Checkpoint-Konfiguration; verwenden Sie fp8 (kalibriertes amax/448), um k_scale/v_scale zu schreiben</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8 --calculate-kv-scales), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache: %1 ist eine Laufzeiteinstellung von vLLM (--kv-cache-dtype fp8 --calculate-kv-scales), keine Checkpoint-Konfiguration; verwenden Sie fp8 (kalibriertes amax/448), um k_scale/v_scale zu schreiben</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 — %2 and vLLM read an FP8 KV cache only (num_bits 8, type float); a 4-bit or BF16 KV cache has no config to state it</source>
+        <translation>kv_cache: %1 — %2 und vLLM lesen nur einen FP8-KV-Cache (num_bits 8, type float); für einen 4-Bit- oder BF16-KV-Cache gibt es keine Konfiguration</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one GPTQModifier, and the recipe&apos;s gptq specs differ in block_size, dampening or actorder</source>
+        <translation>Regel „%1“: llm-compressor führt einen GPTQModifier aus, und die gptq-Spezifikationen des Rezepts unterscheiden sich in block_size, dampening oder actorder</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one AWQModifier, and the recipe&apos;s awq specs differ in n_grid or duo_scaling</source>
+        <translation>Regel „%1“: llm-compressor führt einen AWQModifier aus, und die awq-Spezifikationen des Rezepts unterscheiden sich in n_grid oder duo_scaling</translation>
+    </message>
+    <message>
+        <source>pack method &apos;%1&apos; is not one of Quark&apos;s: reorder, order</source>
+        <translation>die Packmethode „%1“ ist keine von Quark: reorder, order</translation>
+    </message>
+    <message>
+        <source>a Quantscope recipe holds weight specs only; activations &apos;%1&apos; cannot be written to it</source>
+        <translation>ein Quantscope-Rezept enthält nur Gewichtsspezifikationen; die Aktivierungen „%1“ können nicht hineingeschrieben werden</translation>
+    </message>
+    <message>
+        <source>unknown export format</source>
+        <translation>unbekanntes Exportformat</translation>
+    </message>
+    <message>
+        <source>cannot write the export</source>
+        <translation>der Export kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>writing the export failed</source>
+        <translation>das Schreiben des Exports ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cannot rename the export into place</source>
+        <translation>der Export kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors float-quantized holds FP8 E4M3 (this is %2)</source>
+        <translation>%1: float-quantized von compressed-tensors enthält FP8 E4M3 (dies ist %2)</translation>
+    </message>
+    <message>
+        <source>%1: the pack-quantized writer takes INT group or per-output-channel results</source>
+        <translation>%1: der pack-quantized-Writer nimmt INT-Ergebnisse pro Gruppe oder pro Ausgabekanal</translation>
+    </message>
+    <message>
+        <source>%1: the result holds no codes</source>
+        <translation>%1: das Ergebnis enthält keine Codes</translation>
+    </message>
+    <message>
+        <source>Quark pack_method &apos;%1&apos;: &apos;reorder&apos; or &apos;order&apos; is written</source>
+        <translation>Quark-pack_method „%1“: geschrieben wird &apos;reorder&apos; oder &apos;order&apos;</translation>
+    </message>
+    <message>
+        <source>%1: Quark&apos;s real_quantized INT4 layout holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 → INT4 per channel (this is %2, %3 bits, %4)</source>
+        <translation>%1: das real_quantized-INT4-Layout von Quark enthält INT4 pro Ausgabekanal oder pro Gruppe entlang K sowie ProgressiveSpec FP8 → INT4 pro Kanal (dies ist %2, %3 Bit, %4)</translation>
+    </message>
+    <message>
+        <source>%1: ProgressiveSpec is written with one FP8 per-tensor stage-1 scale</source>
+        <translation>%1: ProgressiveSpec wird mit einer FP8-Skala pro Tensor für Stufe 1 geschrieben</translation>
+    </message>
+    <message>
+        <source>%1: the layout has one scheme per checkpoint — give one catch-all rule (&apos;*&apos;) with one FP8 block spec and no overrides</source>
+        <translation>%1: das Layout hat ein Schema pro Checkpoint — geben Sie eine Auffangregel („*“) mit einer FP8-Block-Spezifikation und ohne Überschreibungen an</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block)</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8 E4M3 pro quadratischem Block (Methode fp8, Granularität block)</translation>
+    </message>
+    <message>
+        <source>%1: activations fp8-static — the layout keeps no input scales (dynamic only)</source>
+        <translation>%1: Aktivierungen fp8-static — das Layout speichert keine Eingabeskalen (nur dynamisch)</translation>
+    </message>
+    <message>
+        <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
+        <translation>%1: exclude „%2“ ist ein %3-Muster; modules_to_not_convert nimmt exakte Modulnamen</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

@@ -3333,6 +3333,494 @@
         <source>the reader&apos;s per-module verdict could not run on the valid tensors: %1</source>
         <translation>读取器的逐模块结论无法在有效张量上运行：%1</translation>
     </message>
+    <message>
+        <source>weight %1 of &apos;%2&apos; is not finite</source>
+        <translation>“%2”的权重 %1 不是有限值</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1</source>
+        <translation>文件在%1内部结束</translation>
+    </message>
+    <message>
+        <source>the entry count</source>
+        <translation>条目数</translation>
+    </message>
+    <message>
+        <source>the entry count is %1 (at least 1)</source>
+        <translation>条目数为 %1（至少为 1）</translation>
+    </message>
+    <message>
+        <source>the entry count %1 cannot fit in %2 bytes</source>
+        <translation>条目数 %1 无法容纳于 %2 字节中</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s name length</source>
+        <translation>条目名称长度</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name length %2 is outside the file</source>
+        <translation>条目 %1 的名称长度 %2 超出文件范围</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name is not UTF-8</source>
+        <translation>条目 %1 的名称不是 UTF-8</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s call count</source>
+        <translation>条目调用次数</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s value count</source>
+        <translation>条目值数量</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has a negative call count %2</source>
+        <translation>“%1”的调用次数 %2 为负数</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; claims %2 values, %3 fit in the rest of the file</source>
+        <translation>“%1”声称有 %2 个值，而文件剩余部分只能容纳 %3 个</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; appears twice</source>
+        <translation>“%1”出现两次</translation>
+    </message>
+    <message>
+        <source>the chunk count</source>
+        <translation>块数</translation>
+    </message>
+    <message>
+        <source>the dataset name&apos;s length</source>
+        <translation>数据集名称长度</translation>
+    </message>
+    <message>
+        <source>an imatrix GGUF needs imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size</source>
+        <translation>imatrix GGUF 需要 imatrix.datasets、imatrix.chunk_count 和 imatrix.chunk_size</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no &apos;%2.counts&apos;</source>
+        <translation>“%1”没有“%2.counts”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: in_sum2 and counts must be F32</source>
+        <translation>“%1”：in_sum2 和 counts 必须为 F32</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: counts [1, %2] do not fit in_sum2 [%3, %4]</source>
+        <translation>“%1”：counts [1, %2] 与 in_sum2 [%3, %4] 不匹配</translation>
+    </message>
+    <message>
+        <source>a GGUF imatrix holds NAME.in_sum2 / NAME.counts tensors; this file has none</source>
+        <translation>GGUF imatrix 含有 NAME.in_sum2 / NAME.counts 张量；此文件一个也没有</translation>
+    </message>
+    <message>
+        <source>imatrix: the capture&apos;s &apos;%1&apos; has %2 input channels, tensor &apos;%3&apos; has %4</source>
+        <translation>imatrix：采集中的“%1”有 %2 个输入通道，而张量“%3”有 %4 个</translation>
+    </message>
+    <message>
+        <source>imatrix: no module of the capture pairs with a tensor of &apos;%1&apos; (paired by HF name; architecture &apos;%2&apos;)</source>
+        <translation>imatrix：采集中没有模块能与“%1”的张量配对（按 HF 名称配对；架构“%2”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Quantscope capture, not llama.cpp&apos;s imatrix: pair it with --capture (and imatrix=true in the gguf spec)</source>
+        <translation>“%1”是 Quantscope 采集，不是 llama.cpp 的 imatrix：请用 --capture 配对（并在 gguf 规格中设 imatrix=true）</translation>
+    </message>
+    <message>
+        <source>the importance matrix holds %1 weights for &apos;%2&apos;, the tensor&apos;s rows have %3 columns</source>
+        <translation>重要性矩阵为“%2”提供 %1 个权重，而张量的行有 %3 列</translation>
+    </message>
+    <message>
+        <source>the importance matrix has no entry for this tensor (looked up as %1 among its %2 entries)</source>
+        <translation>重要性矩阵中没有此张量的条目（在其 %2 个条目中按 %1 查找）</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;awq&apos; — its checkpoint needs 1/s* folded into the op before the module (an RMSNorm weight, up_proj&apos;s or v_proj&apos;s rows), which this per-module writer does not do; export the recipe for llm-compressor (AWQModifier) or quantize with gptq or int</source>
+        <translation>%1：方法“awq”——其检查点需要把 1/s* 折叠进模块之前的算子（RMSNorm 权重、up_proj 或 v_proj 的行），而这个逐模块写出器不做此事；请将配方导出给 llm-compressor（AWQModifier），或改用 gptq 或 int 量化</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — Quark&apos;s real_quantized checkpoint layout written here holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 per tensor → INT4 per channel</source>
+        <translation>%1：方法“%2”——此处写出的 Quark real_quantized 检查点布局只容纳按输出通道或沿 K 分组的 INT4，以及 ProgressiveSpec 的按张量 FP8 → 按通道 INT4</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — Quark&apos;s PerGroup observer raises &quot;not divisible by group_size&quot;; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 不是组 %2 的倍数——Quark 的 PerGroup 观察器会报错 &quot;not divisible by group_size&quot;；请选择能整除 K 的组，或排除该模块</translation>
+    </message>
+    <message>
+        <source>%1: INT %2 scales — the %3 writer stores INT per group or per output channel</source>
+        <translation>%1：INT %2 缩放——%3 写出器只存储按组或按输出通道的 INT</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors format %2 — the checkpoint writer stores pack-quantized (INT), float-quantized (FP8) and nvfp4-pack-quantized</source>
+        <translation>%1：compressed-tensors 格式 %2——检查点写出器只存储 pack-quantized（INT）、float-quantized（FP8）和 nvfp4-pack-quantized</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — compressed-tensors 0.20 raises &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py) when it quantizes or decompresses such groups; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 不是组 %2 的倍数——compressed-tensors 0.20 在量化或解压这样的组时会报错 &quot;tensor column shape must be divisble by the given group_size&quot;（quantization/lifecycle/forward_helpers.py）；请选择能整除 K 的组，或排除该模块</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — vLLM&apos;s block kernels need K a multiple of the block and ragged blocks load with wrong weights; exclude the module or use per-channel FP8</source>
+        <translation>%1 的 FP8 块无法完整铺满它——vLLM 的块内核要求 K 是块的倍数，不完整的块会加载错误的权重；请排除该模块或改用按通道 FP8</translation>
+    </message>
+    <message>
+        <source>K is not a multiple of NVFP4&apos;s 16-element groups</source>
+        <translation>K 不是 NVFP4 16 元素组的倍数</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block); this is %2</source>
+        <translation>%1：FP8 块布局只容纳按方块的 FP8 E4M3（方法 fp8，粒度 block）；此处为 %2</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — transformers&apos; FineGrainedFP8 refuses it (&quot;not divisible by scale grid&quot;); exclude the module or choose a block that divides both dimensions</source>
+        <translation>%1 的 FP8 块无法完整铺满它——transformers 的 FineGrainedFP8 会拒绝（&quot;not divisible by scale grid&quot;）；请排除该模块，或选择能整除两个维度的块</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 block results</source>
+        <translation>%1：FP8 块布局只容纳 FP8 E4M3 块结果</translation>
+    </message>
+    <message>
+        <source>dense (not quantized)</source>
+        <translation>稠密（未量化）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a config format; checkpoints are written as quark, compressed-tensors, fp8-block or quantscope</source>
+        <translation>“%1”是配置格式；检查点可写为 quark、compressed-tensors、fp8-block 或 quantscope</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: the %1 layout stores no input scales</source>
+        <translation>激活 fp8-static：%1 布局不存储输入缩放</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: static input scales come from calibration data, and this export has none — a checkpoint that declares them without `input_scale` tensors loads with NaN outputs (transformers) or is refused (Quark). Give a capture of the model&apos;s activations (--capture CAP.safetensors, from quantscope-cli capture), use --activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a Quark script, which calibrate</source>
+        <translation>激活 fp8-static：静态输入缩放来自校准数据，而本次导出没有——声明了它们却没有 `input_scale` 张量的检查点加载后输出为 NaN（transformers）或被拒绝（Quark）。请提供模型激活的采集（--capture CAP.safetensors，来自 quantscope-cli capture），使用 --activations fp8-dynamic，或将配方导出为会自行校准的 llm-compressor 配方或 Quark 脚本</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes quantizes it)</source>
+        <translation>%1：默认保持稠密——%2（--no-default-excludes 会量化它）</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes and a rule naming it quantize it)</source>
+        <translation>%1：默认保持稠密——%2（--no-default-excludes 加上点名它的规则会量化它）</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1：%2 给出 %3 个规格（扫描比较的候选）；导出需要已选定的那一个</translation>
+    </message>
+    <message>
+        <source>an embedding — %1 quantizes Linear layers; exclude it</source>
+        <translation>嵌入层——%1 量化的是 Linear 层；请排除它</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing would be exported</source>
+        <translation>配方未量化 %1 的任何模块（在默认排除之后）：没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1: nothing would be exported</source>
+        <translation>配方未量化 %1 的任何模块：没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>%1: the capture %2 holds no inputs of this module, so it has no static input scale</source>
+        <translation>%1：采集 %2 不含此模块的输入，因此没有静态输入缩放</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are not finite — no static input scale can be derived</source>
+        <translation>%1：其采集的输入不是有限值——无法推导静态输入缩放</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are all zero — no static input scale can be derived</source>
+        <translation>%1：其采集的输入全为零——无法推导静态输入缩放</translation>
+    </message>
+    <message>
+        <source>fused group %1: %2 is %3 but %4 is %5 — serving engines (vLLM, SGLang) fuse these into one layer with one scheme and refuse the checkpoint; give the group one spec</source>
+        <translation>融合组 %1：%2 为 %3，但 %4 为 %5——推理引擎（vLLM、SGLang）会把它们融合为采用单一方案的一层并拒绝该检查点；请为该组指定同一个规格</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 but %3 would read the written config as %4 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1：配方给出 %2，但 %3 会把写出的配置读作 %4——配置无法表达这种优先级；宁可拒绝，也不写出工具包会读错的检查点</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 (%3) but %4 would read the written config as %5 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1：配方给出 %2（%3），但 %4 会把写出的配置读作 %5——配置无法表达这种优先级；宁可拒绝，也不写出工具包会读错的检查点</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>lm_head is quantized: config.json&apos;s tie_word_embeddings set to false (transformers would otherwise tie it back to the dense embeddings)</source>
+        <translation>lm_head 已量化：已将 config.json 的 tie_word_embeddings 设为 false（否则 transformers 会把它重新绑定到稠密嵌入层）</translation>
+    </message>
+    <message>
+        <source>re-read: %1 is not detected as quantized in the written file</source>
+        <translation>重新读取：在写出的文件中未检测到 %1 已量化</translation>
+    </message>
+    <message>
+        <source>re-read: %1 decodes to other values than the quantizer&apos;s Ŵ</source>
+        <translation>重新读取：%1 解码出的值与量化器的 Ŵ 不同</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores %2 bits per code, declared %3</source>
+        <translation>重新读取：%1 每个码值存储 %2 位，声明为 %3</translation>
+    </message>
+    <message>
+        <source>re-read: %1 reads back as quantized, but the recipe keeps it dense</source>
+        <translation>重新读取：%1 读回为已量化，但配方让它保持稠密</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores the spec %2, the recipe gives %3</source>
+        <translation>重新读取：%1 存储的规格为 %2，而配方给出 %3</translation>
+    </message>
+    <message>
+        <source>per-tensor min-max (max |x| / 448) over the capture %1 (%2 tokens, input sha256 %3)</source>
+        <translation>在采集 %1 上按张量取最小最大值（max |x| / 448）（%2 个 token，输入 sha256 %3）</translation>
+    </message>
+    <message>
+        <source>the output folder exists and is not empty</source>
+        <translation>输出文件夹已存在且非空</translation>
+    </message>
+    <message>
+        <source>cannot create the output folder</source>
+        <translation>无法创建输出文件夹</translation>
+    </message>
+    <message>
+        <source>no input tensor %1 for the output tensor %2</source>
+        <translation>输出张量 %2 没有输入张量 %1</translation>
+    </message>
+    <message>
+        <source>cannot rename the written checkpoint into place</source>
+        <translation>无法将写出的检查点重命名到目标位置</translation>
+    </message>
+    <message>
+        <source>compressed-tensors INT format &apos;%1&apos; — pack-quantized or int-quantized</source>
+        <translation>compressed-tensors INT 格式“%1”——应为 pack-quantized 或 int-quantized</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — compressed-tensors rounds half to even</source>
+        <translation>%1：舍入 half_away——compressed-tensors 采用四舍六入五成双</translation>
+    </message>
+    <message>
+        <source>%1: E8M0 scales — compressed-tensors&apos; integer schemes store float scales</source>
+        <translation>%1：E8M0 缩放——compressed-tensors 的整数方案存储浮点缩放</translation>
+    </message>
+    <message>
+        <source>%1: channel axis 1 — compressed-tensors&apos; channel strategy is per output row</source>
+        <translation>%1：通道轴 1——compressed-tensors 的通道策略按输出行</translation>
+    </message>
+    <message>
+        <source>%1: FP8 E5M2 — compressed-tensors&apos; float8 is E4M3</source>
+        <translation>%1：FP8 E5M2——compressed-tensors 的 float8 为 E4M3</translation>
+    </message>
+    <message>
+        <source>%1: NVFP4 group %2 — compressed-tensors&apos; NVFP4 has 16-element groups</source>
+        <translation>%1：NVFP4 组 %2——compressed-tensors 的 NVFP4 使用 16 元素组</translation>
+    </message>
+    <message>
+        <source>%1: MXFP4 group %2 — compressed-tensors&apos; MXFP4 has 32-element blocks</source>
+        <translation>%1：MXFP4 组 %2——compressed-tensors 的 MXFP4 使用 32 元素块</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — %3</source>
+        <translation>%1：方法“%2”——%3</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no compressed-tensors scheme</source>
+        <translation>MiLo 的低秩补偿器（milo_U、milo_V）没有对应的 compressed-tensors 方案</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points have no compressed-tensors scheme (its zero points are integers)</source>
+        <translation>HQQ 的浮点零点没有对应的 compressed-tensors 方案（其零点为整数）</translation>
+    </message>
+    <message>
+        <source>compressed-tensors has no two-stage (ProgressiveSpec) scheme; export it to Quark</source>
+        <translation>compressed-tensors 没有两阶段（ProgressiveSpec）方案；请导出为 Quark</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no compressed-tensors scheme</source>
+        <translation>constOpt 的固定常数码本没有对应的 compressed-tensors 方案</translation>
+    </message>
+    <message>
+        <source>%1: FP8 activations with %2 %3-bit weights — this exporter writes FP8 activations for FP8 weights only</source>
+        <translation>%1：FP8 激活搭配 %2 %3 位权重——此导出器只为 FP8 权重写出 FP8 激活</translation>
+    </message>
+    <message>
+        <source>%1 has %2 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1 有 %2 个规格（扫描比较的候选）；导出需要已选定的那一个</translation>
+    </message>
+    <message>
+        <source>%1 comes after the catch-all %2 and wins no module; remove it or move it first</source>
+        <translation>%1 位于兜底规则 %2 之后，不会匹配到任何模块；请删除它或将其移到前面</translation>
+    </message>
+    <message>
+        <source>the recipe has no rule: a compressed-tensors config needs at least one config group</source>
+        <translation>配方没有规则：compressed-tensors 配置至少需要一个配置组</translation>
+    </message>
+    <message>
+        <source>compressed-tensors&apos; kv_cache_scheme</source>
+        <translation>compressed-tensors 的 kv_cache_scheme</translation>
+    </message>
+    <message>
+        <source>%1: INT%2 — this exporter writes Quark&apos;s int4 and int8 dtypes only</source>
+        <translation>%1：INT%2——此导出器只写出 Quark 的 int4 和 int8 dtype</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — Quark rounds half to even (round_method half_even)</source>
+        <translation>%1：舍入 half_away——Quark 采用四舍六入五成双（round_method half_even）</translation>
+    </message>
+    <message>
+        <source>%1: scale dtype %2 — Quark&apos;s integer specs here store float32 scales (scale_type float)</source>
+        <translation>%1：缩放 dtype %2——此处 Quark 的整数规格存储 float32 缩放（scale_type float）</translation>
+    </message>
+    <message>
+        <source>%1: integer block scales — Quark has no 2-D block scheme for integers</source>
+        <translation>%1：整数块缩放——Quark 没有用于整数的二维块方案</translation>
+    </message>
+    <message>
+        <source>%1: FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only</source>
+        <translation>%1：FP8 块缩放——此导出器只写出按张量或按通道的 Quark FP8</translation>
+    </message>
+    <message>
+        <source>Quark has no such scheme</source>
+        <translation>Quark 没有这种方案</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no place in a Quark config</source>
+        <translation>MiLo 的低秩补偿器（milo_U、milo_V）在 Quark 配置中无处安放</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points and optimised scales have no Quark scheme</source>
+        <translation>HQQ 的浮点零点和优化后的缩放没有对应的 Quark 方案</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no Quark scheme</source>
+        <translation>constOpt 的固定常数码本没有对应的 Quark 方案</translation>
+    </message>
+    <message>
+        <source>this exporter does not write Quark&apos;s FP4 schemes yet</source>
+        <translation>此导出器尚不写出 Quark 的 FP4 方案</translation>
+    </message>
+    <message>
+        <source>%1: regex &apos;%2&apos; — Quark matches fnmatch patterns only; write the rule in the fnmatch dialect</source>
+        <translation>%1：正则表达式“%2”——Quark 只匹配 fnmatch 模式；请用 fnmatch 方言编写该规则</translation>
+    </message>
+    <message>
+        <source>the recipe has no catch-all rule (&apos;*&apos;): Quark quantizes every module the exclude list does not name with global_quant_config — end the rules with &apos;*&apos; or exclude the modules no rule should quantize</source>
+        <translation>配方没有兜底规则（“*”）：Quark 会用 global_quant_config 量化排除列表未列出的每个模块——请以“*”结束规则列表，或排除不应被任何规则量化的模块</translation>
+    </message>
+    <message>
+        <source>layer &apos;%1&apos;</source>
+        <translation>层“%1”</translation>
+    </message>
+    <message>
+        <source>Quark&apos;s kv_cache_quant_config</source>
+        <translation>Quark 的 kv_cache_quant_config</translation>
+    </message>
+    <message>
+        <source>kv_cache: Quark gives every &apos;%1&apos; module one layer config; the recipe quantizes them differently (%2)</source>
+        <translation>kv_cache：Quark 给每个“%1”模块同一个层配置；而配方对它们的量化各不相同（%2）</translation>
+    </message>
+    <message>
+        <source>the catch-all rule</source>
+        <translation>兜底规则</translation>
+    </message>
+    <message>
+        <source>%1: the Quark script writes FP8E4M3PerTensorSpec, Int4PerChannelSpec and Int4PerGroupSpec (and their ProgressiveSpec); use --format quark for this spec</source>
+        <translation>%1：Quark 脚本只写出 FP8E4M3PerTensorSpec、Int4PerChannelSpec 和 Int4PerGroupSpec（及其 ProgressiveSpec）；此规格请使用 --format quark</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one KV-cache scheme for every attention layer; the recipe gives layers different schemes (boundary %2, %3 range(s)) — keep the boundary layers quantized or export without kv_cache</source>
+        <translation>kv_cache：%1 为所有注意力层规定同一个 KV 缓存方案；而配方给各层不同的方案（boundary %2，%3 个范围）——请让边界层保持量化，或不带 kv_cache 导出</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one scheme for K and V; the recipe has K %2, V %3</source>
+        <translation>kv_cache：%1 为 K 和 V 规定同一个方案；而配方中 K 为 %2，V 为 %3</translation>
+    </message>
+    <message>
+        <source>kv_cache: fp8-head — %1&apos;s KV cache is FP8 per tensor</source>
+        <translation>kv_cache：fp8-head——%1 的 KV 缓存为按张量 FP8</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache：%1 是 vLLM 的运行时设置（--kv-cache-dtype fp8），不是检查点配置；请使用 fp8（校准的 amax/448）写出 k_scale/v_scale</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8 --calculate-kv-scales), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache：%1 是 vLLM 的运行时设置（--kv-cache-dtype fp8 --calculate-kv-scales），不是检查点配置；请使用 fp8（校准的 amax/448）写出 k_scale/v_scale</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 — %2 and vLLM read an FP8 KV cache only (num_bits 8, type float); a 4-bit or BF16 KV cache has no config to state it</source>
+        <translation>kv_cache：%1——%2 和 vLLM 只读取 FP8 KV 缓存（num_bits 8，type float）；4 位或 BF16 KV 缓存没有可表述它的配置</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one GPTQModifier, and the recipe&apos;s gptq specs differ in block_size, dampening or actorder</source>
+        <translation>规则“%1”：llm-compressor 只运行一个 GPTQModifier，而配方中的 gptq 规格在 block_size、dampening 或 actorder 上不同</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one AWQModifier, and the recipe&apos;s awq specs differ in n_grid or duo_scaling</source>
+        <translation>规则“%1”：llm-compressor 只运行一个 AWQModifier，而配方中的 awq 规格在 n_grid 或 duo_scaling 上不同</translation>
+    </message>
+    <message>
+        <source>pack method &apos;%1&apos; is not one of Quark&apos;s: reorder, order</source>
+        <translation>打包方法“%1”不是 Quark 的可选值：reorder、order</translation>
+    </message>
+    <message>
+        <source>a Quantscope recipe holds weight specs only; activations &apos;%1&apos; cannot be written to it</source>
+        <translation>Quantscope 配方只含权重规格；无法写入激活“%1”</translation>
+    </message>
+    <message>
+        <source>unknown export format</source>
+        <translation>未知的导出格式</translation>
+    </message>
+    <message>
+        <source>cannot write the export</source>
+        <translation>无法写入导出文件</translation>
+    </message>
+    <message>
+        <source>writing the export failed</source>
+        <translation>写入导出文件失败</translation>
+    </message>
+    <message>
+        <source>cannot rename the export into place</source>
+        <translation>无法将导出文件重命名到目标位置</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors float-quantized holds FP8 E4M3 (this is %2)</source>
+        <translation>%1：compressed-tensors 的 float-quantized 只容纳 FP8 E4M3（此处为 %2）</translation>
+    </message>
+    <message>
+        <source>%1: the pack-quantized writer takes INT group or per-output-channel results</source>
+        <translation>%1：pack-quantized 写出器只接受按组或按输出通道的 INT 结果</translation>
+    </message>
+    <message>
+        <source>%1: the result holds no codes</source>
+        <translation>%1：结果中没有码值</translation>
+    </message>
+    <message>
+        <source>Quark pack_method &apos;%1&apos;: &apos;reorder&apos; or &apos;order&apos; is written</source>
+        <translation>Quark pack_method“%1”：只写出 &apos;reorder&apos; 或 &apos;order&apos;</translation>
+    </message>
+    <message>
+        <source>%1: Quark&apos;s real_quantized INT4 layout holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 → INT4 per channel (this is %2, %3 bits, %4)</source>
+        <translation>%1：Quark 的 real_quantized INT4 布局只容纳按输出通道或沿 K 分组的 INT4，以及 ProgressiveSpec FP8 → 按通道 INT4（此处为 %2，%3 位，%4）</translation>
+    </message>
+    <message>
+        <source>%1: ProgressiveSpec is written with one FP8 per-tensor stage-1 scale</source>
+        <translation>%1：ProgressiveSpec 以一个按张量的 FP8 第一阶段缩放写出</translation>
+    </message>
+    <message>
+        <source>%1: the layout has one scheme per checkpoint — give one catch-all rule (&apos;*&apos;) with one FP8 block spec and no overrides</source>
+        <translation>%1：该布局每个检查点只有一个方案——请给出一条兜底规则（“*”），含一个 FP8 块规格且不带覆盖设置</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block)</source>
+        <translation>%1：FP8 块布局只容纳按方块的 FP8 E4M3（方法 fp8，粒度 block）</translation>
+    </message>
+    <message>
+        <source>%1: activations fp8-static — the layout keeps no input scales (dynamic only)</source>
+        <translation>%1：激活 fp8-static——该布局不保存输入缩放（仅动态）</translation>
+    </message>
+    <message>
+        <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
+        <translation>%1：exclude“%2”是 %3 模式；modules_to_not_convert 只接受精确的模块名</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>
