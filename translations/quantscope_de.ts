@@ -3823,6 +3823,134 @@
         <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
         <translation>%1: exclude „%2“ ist ein %3-Muster; modules_to_not_convert nimmt exakte Modulnamen</translation>
     </message>
+    <message>
+        <source>run `quantscope-cli decode %1 --tensor %2 --out w.npy` first, or pass the module name &apos;%3&apos; to quantize its decoded weights</source>
+        <translation>führen Sie zuerst `quantscope-cli decode %1 --tensor %2 --out w.npy` aus, oder übergeben Sie den Modulnamen „%3“, um seine dekodierten Gewichte zu quantisieren</translation>
+    </message>
+    <message>
+        <source>is the %1 of the quantized module &apos;%2&apos; (%3, %4), not weights; %5</source>
+        <translation>ist %1 des quantisierten Moduls „%2“ (%3, %4), keine Gewichte; %5</translation>
+    </message>
+    <message>
+        <source>belongs to a quantized module that cannot be decoded (%1); its stored parts are not weights</source>
+        <translation>gehört zu einem quantisierten Modul, das sich nicht dekodieren lässt (%1); seine gespeicherten Teile sind keine Gewichte</translation>
+    </message>
+    <message>
+        <source>is stored as %1: integer codes (a packed or quantized tensor, scheme not detected), not weights; %2</source>
+        <translation>ist als %1 gespeichert: ganzzahlige Codes (ein gepackter oder quantisierter Tensor, Schema nicht erkannt), keine Gewichte; %2</translation>
+    </message>
+    <message>
+        <source>decoded %1 (%2, %3) to FP32 first</source>
+        <translation>%1 (%2, %3) zuerst nach FP32 dekodiert</translation>
+    </message>
+    <message>
+        <source>the native layout stores codes and scales; %1 results are packed ggml blocks and are not saved (decode or compare Ŵ instead)</source>
+        <translation>das native Layout speichert Codes und Skalen; %1-Ergebnisse sind gepackte ggml-Blöcke und werden nicht gespeichert (dekodieren oder vergleichen Sie stattdessen Ŵ)</translation>
+    </message>
+    <message>
+        <source>NumPy has no dtype for %1</source>
+        <translation>NumPy hat keinen dtype für %1</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv beside a %1 weight; FP8 block checkpoints store F8_E4M3</source>
+        <translation>weight_scale_inv neben einem %1-Gewicht; FP8-Block-Checkpoints speichern F8_E4M3</translation>
+    </message>
+    <message>
+        <source>weight is %1; FP8 block weights are [N, K]</source>
+        <translation>das Gewicht ist %1; FP8-Block-Gewichte sind [N, K]</translation>
+    </message>
+    <message>
+        <source>FP8 block scales (%1) but config.json gives no quantization_config.weight_block_size; the block size is never derived from shapes</source>
+        <translation>FP8-Blockskalen (%1), aber config.json gibt keine quantization_config.weight_block_size an; die Blockgröße wird nie aus Formen abgeleitet</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv has dtype %1; F32 expected</source>
+        <translation>weight_scale_inv hat den dtype %1; erwartet: F32</translation>
+    </message>
+    <message>
+        <source>native module %1: %2</source>
+        <translation>natives Modul %1: %2</translation>
+    </message>
+    <message>
+        <source>the file has no quantscope-native metadata</source>
+        <translation>die Datei hat keine quantscope-native-Metadaten</translation>
+    </message>
+    <message>
+        <source>layout version %1 (this build reads %2; quantize --save it again)</source>
+        <translation>Layoutversion %1 (dieser Build liest %2; erneut mit quantize --save speichern)</translation>
+    </message>
+    <message>
+        <source>not listed in the metadata</source>
+        <translation>nicht in den Metadaten aufgeführt</translation>
+    </message>
+    <message>
+        <source>unknown granularity &apos;%1&apos;</source>
+        <translation>unbekannte Granularität „%1“</translation>
+    </message>
+    <message>
+        <source>no layout in the metadata</source>
+        <translation>kein Layout in den Metadaten</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; is not a dtype of the native layout</source>
+        <translation>%1 „%2“ ist kein dtype des nativen Layouts</translation>
+    </message>
+    <message>
+        <source>the part %1 is missing</source>
+        <translation>der Teil %1 fehlt</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 elements, %3 expected</source>
+        <translation>%1 enthält %2 Elemente, erwartet: %3</translation>
+    </message>
+    <message>
+        <source>compensator format &apos;%1&apos; with group %2</source>
+        <translation>Kompensatorformat „%1“ mit Gruppe %2</translation>
+    </message>
+    <message>
+        <source>float zero points (%1)</source>
+        <translation>Gleitkomma-Nullpunkte (%1)</translation>
+    </message>
+    <message>
+        <source>rank-%1 compensator U·V (%2)</source>
+        <translation>Kompensator U·V mit Rang %1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 %2x%3 (grid %4x%5) does not describe the tensor&apos;s %6 elements</source>
+        <translation>%1 %2×%3 (Raster %4×%5) beschreibt die %6 Elemente des Tensors nicht</translation>
+    </message>
+    <message>
+        <source>%1: its groups do not fit its scale grid of %2x%3</source>
+        <translation>%1: seine Gruppen passen nicht zu seinem Skalenraster %2×%3</translation>
+    </message>
+    <message>
+        <source>the spec&apos;s method is not the module&apos;s method &apos;%1&apos;</source>
+        <translation>die Methode der Spezifikation ist nicht die Methode „%1“ des Moduls</translation>
+    </message>
+    <message>
+        <source>%1 without its outer scales (outer_layout)</source>
+        <translation>%1 ohne seine äußeren Skalen (outer_layout)</translation>
+    </message>
+    <message>
+        <source>the compensators are not U [%1, rank] and V [rank, %2] of rank %3</source>
+        <translation>die Kompensatoren sind nicht U [%1, rank] und V [rank, %2] mit Rang %3</translation>
+    </message>
+    <message>
+        <source>source_dtype &apos;%1&apos;</source>
+        <translation>source_dtype „%1“ ungültig</translation>
+    </message>
+    <message>
+        <source>the layout %1x%2 does not cover the shape %3</source>
+        <translation>das Layout %1×%2 deckt die Form %3 nicht ab</translation>
+    </message>
+    <message>
+        <source>qs_codes is %1, the metadata says %2</source>
+        <translation>qs_codes ist %1, die Metadaten sagen %2</translation>
+    </message>
+    <message>
+        <source>bad metadata: %1</source>
+        <translation>fehlerhafte Metadaten: %1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

@@ -3821,6 +3821,134 @@
         <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
         <translation>%1：exclude“%2”是 %3 模式；modules_to_not_convert 只接受精确的模块名</translation>
     </message>
+    <message>
+        <source>run `quantscope-cli decode %1 --tensor %2 --out w.npy` first, or pass the module name &apos;%3&apos; to quantize its decoded weights</source>
+        <translation>请先运行 `quantscope-cli decode %1 --tensor %2 --out w.npy`，或传入模块名“%3”以量化其解码后的权重</translation>
+    </message>
+    <message>
+        <source>is the %1 of the quantized module &apos;%2&apos; (%3, %4), not weights; %5</source>
+        <translation>是量化模块“%2”（%3，%4）的 %1，不是权重；%5</translation>
+    </message>
+    <message>
+        <source>belongs to a quantized module that cannot be decoded (%1); its stored parts are not weights</source>
+        <translation>属于无法解码的量化模块（%1）；其存储的部件不是权重</translation>
+    </message>
+    <message>
+        <source>is stored as %1: integer codes (a packed or quantized tensor, scheme not detected), not weights; %2</source>
+        <translation>以 %1 存储：是整数码值（打包或量化的张量，未识别出方案），不是权重；%2</translation>
+    </message>
+    <message>
+        <source>decoded %1 (%2, %3) to FP32 first</source>
+        <translation>已先将 %1（%2，%3）解码为 FP32</translation>
+    </message>
+    <message>
+        <source>the native layout stores codes and scales; %1 results are packed ggml blocks and are not saved (decode or compare Ŵ instead)</source>
+        <translation>原生布局存储码值和缩放；%1 结果是打包的 ggml 块，不会保存（请改为解码或比较 Ŵ）</translation>
+    </message>
+    <message>
+        <source>NumPy has no dtype for %1</source>
+        <translation>NumPy 没有对应 %1 的 dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv beside a %1 weight; FP8 block checkpoints store F8_E4M3</source>
+        <translation>weight_scale_inv 旁是 %1 权重；FP8 块检查点存储的是 F8_E4M3</translation>
+    </message>
+    <message>
+        <source>weight is %1; FP8 block weights are [N, K]</source>
+        <translation>权重为 %1；FP8 块权重应为 [N, K]</translation>
+    </message>
+    <message>
+        <source>FP8 block scales (%1) but config.json gives no quantization_config.weight_block_size; the block size is never derived from shapes</source>
+        <translation>有 FP8 块缩放（%1），但 config.json 未给出 quantization_config.weight_block_size；块大小从不由形状推导</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv has dtype %1; F32 expected</source>
+        <translation>weight_scale_inv 的 dtype 为 %1；应为 F32</translation>
+    </message>
+    <message>
+        <source>native module %1: %2</source>
+        <translation>原生模块 %1：%2</translation>
+    </message>
+    <message>
+        <source>the file has no quantscope-native metadata</source>
+        <translation>文件没有 quantscope-native 元数据</translation>
+    </message>
+    <message>
+        <source>layout version %1 (this build reads %2; quantize --save it again)</source>
+        <translation>布局版本 %1（此版本读取 %2；请用 quantize --save 重新保存）</translation>
+    </message>
+    <message>
+        <source>not listed in the metadata</source>
+        <translation>元数据中未列出</translation>
+    </message>
+    <message>
+        <source>unknown granularity &apos;%1&apos;</source>
+        <translation>未知粒度“%1”</translation>
+    </message>
+    <message>
+        <source>no layout in the metadata</source>
+        <translation>元数据中没有布局</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; is not a dtype of the native layout</source>
+        <translation>%1“%2”不是原生布局的 dtype</translation>
+    </message>
+    <message>
+        <source>the part %1 is missing</source>
+        <translation>缺少部件 %1</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 elements, %3 expected</source>
+        <translation>%1 含 %2 个元素，应为 %3</translation>
+    </message>
+    <message>
+        <source>compensator format &apos;%1&apos; with group %2</source>
+        <translation>补偿器格式“%1”，组 %2</translation>
+    </message>
+    <message>
+        <source>float zero points (%1)</source>
+        <translation>浮点零点（%1）</translation>
+    </message>
+    <message>
+        <source>rank-%1 compensator U·V (%2)</source>
+        <translation>秩 %1 的补偿器 U·V（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2x%3 (grid %4x%5) does not describe the tensor&apos;s %6 elements</source>
+        <translation>%1 %2×%3（网格 %4×%5）与张量的 %6 个元素不符</translation>
+    </message>
+    <message>
+        <source>%1: its groups do not fit its scale grid of %2x%3</source>
+        <translation>%1：其分组与 %2×%3 的缩放网格不符</translation>
+    </message>
+    <message>
+        <source>the spec&apos;s method is not the module&apos;s method &apos;%1&apos;</source>
+        <translation>规格的方法不是模块的方法“%1”</translation>
+    </message>
+    <message>
+        <source>%1 without its outer scales (outer_layout)</source>
+        <translation>%1 缺少外层缩放（outer_layout）</translation>
+    </message>
+    <message>
+        <source>the compensators are not U [%1, rank] and V [rank, %2] of rank %3</source>
+        <translation>补偿器不是秩为 %3 的 U [%1, rank] 和 V [rank, %2]</translation>
+    </message>
+    <message>
+        <source>source_dtype &apos;%1&apos;</source>
+        <translation>source_dtype“%1”无效</translation>
+    </message>
+    <message>
+        <source>the layout %1x%2 does not cover the shape %3</source>
+        <translation>布局 %1×%2 不能覆盖形状 %3</translation>
+    </message>
+    <message>
+        <source>qs_codes is %1, the metadata says %2</source>
+        <translation>qs_codes 为 %1，而元数据为 %2</translation>
+    </message>
+    <message>
+        <source>bad metadata: %1</source>
+        <translation>元数据错误：%1</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

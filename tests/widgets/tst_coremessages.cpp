@@ -90,6 +90,12 @@ QStringList coreSources()
                          "core/export/quark_writer.cpp",
                          "core/export/staged_output.cpp",
                          "core/export/toolkit_rules.cpp",
+                         "core/io/native.cpp",
+                         "core/io/native_read.cpp",
+                         "core/io/npy_writer.cpp",
+                         "core/io/weight_reader.cpp",
+                         "core/io/quantized_config.cpp",
+                         "core/io/quantized_fp8_block.cpp",
                          /*FILES*/})
         out << root.filePath(QLatin1String(f));
     return out;
@@ -262,7 +268,11 @@ private slots:
             QStringLiteral("version https://git-lfs"), QStringLiteral("No module named quantscope_bridge"),
             QStringLiteral("quantization_config (fp8)"), QStringLiteral("+ imatrix"),
             // ggml's assertions in the vendored quantizers (std::logic_error).
-            QStringLiteral("ggml quantizer: assertion failed:"), QStringLiteral("ggml quantizer:")};
+            QStringLiteral("ggml quantizer: assertion failed:"), QStringLiteral("ggml quantizer:"),
+            // The .npy header a writer puts into the file, and the config keys a layout is read from.
+            QStringLiteral("{'descr': '"), QStringLiteral("', 'fortran_order': False, 'shape':"),
+            QStringLiteral("config.json quantization_config.config_groups."),
+            QStringLiteral("config.json quantization_config (quark)"), QStringLiteral("config.json weight_block_size")};
         // A ggml type's scheme in words (ggml::schemeText) is shown through schemewords, which
         // translates it whole: its texts count as known where schemewords' table holds the type.
         QStringList schemes;
