@@ -3945,11 +3945,91 @@
     </message>
     <message>
         <source>qs_codes is %1, the metadata says %2</source>
-        <translation>qs_codes ist %1, die Metadaten sagen %2</translation>
+        <translation>qs_codes hat den Typ %1, die Metadaten nennen %2</translation>
     </message>
     <message>
         <source>bad metadata: %1</source>
         <translation>fehlerhafte Metadaten: %1</translation>
+    </message>
+    <message>
+        <source>session: missing &apos;%1&apos;</source>
+        <translation>Sitzung: „%1“ fehlt</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>Sitzung: „%1“ muss ganze Zahlen im gültigen Bereich enthalten, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; has the wrong type</source>
+        <translation>Sitzung: „%1“ hat den falschen Typ</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (no &quot;format&quot;: &quot;quantscope-session&quot;)</source>
+        <translation>keine Quantscope-Sitzung (kein &quot;format&quot;: &quot;quantscope-session&quot;)</translation>
+    </message>
+    <message>
+        <source>session version %1 is newer than this Quantscope reads (%2)</source>
+        <translation>die Sitzungsversion %1 ist neuer, als dieses Quantscope liest (%2)</translation>
+    </message>
+    <message>
+        <source>session: scan.lines must be an array</source>
+        <translation>Sitzung: scan.lines muss ein Array sein</translation>
+    </message>
+    <message>
+        <source>cannot open the session</source>
+        <translation>die Sitzung kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot read the session</source>
+        <translation>die Sitzung kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (not valid JSON)</source>
+        <translation>keine Quantscope-Sitzung (kein gültiges JSON)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>„%1“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has the wrong type</source>
+        <translation>„%1“ hat den falschen Typ</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>„%1“ muss ganze Zahlen im gültigen Bereich enthalten, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2 MiB, more than the memory limit of %3 MiB (this machine&apos;s memory, or QUANTSCOPE_MEMORY_LIMIT_MB); refused before allocating</source>
+        <translation>%1 braucht %2 MiB, mehr als die Speichergrenze von %3 MiB (der Speicher dieses Rechners oder QUANTSCOPE_MEMORY_LIMIT_MB); vor dem Reservieren abgelehnt</translation>
+    </message>
+    <message>
+        <source>a mapped file</source>
+        <translation>eine eingeblendete Datei</translation>
+    </message>
+    <message>
+        <source>the file was truncated or replaced while it was read (bus error reading its mapping)</source>
+        <translation>die Datei wurde beim Lesen gekürzt oder ersetzt (Busfehler beim Lesen ihrer Einblendung)</translation>
+    </message>
+    <message>
+        <source>cannot create a pipe: %1</source>
+        <translation>es kann keine Pipe angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>no program to run</source>
+        <translation>kein Programm zum Ausführen</translation>
+    </message>
+    <message>
+        <source>cannot start &apos;%1&apos;: %2</source>
+        <translation>„%1“ kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot create folder: %1</source>
+        <translation>der Ordner kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>demo checkpoint, seed %1, generated in code</source>
+        <translation>Demo-Checkpoint, Seed %1, im Code erzeugt</translation>
     </message>
 </context>
 <context>

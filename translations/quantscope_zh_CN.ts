@@ -3949,6 +3949,86 @@
         <source>bad metadata: %1</source>
         <translation>元数据错误：%1</translation>
     </message>
+    <message>
+        <source>session: missing &apos;%1&apos;</source>
+        <translation>会话：缺少“%1”</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>会话：“%1”必须是范围内的整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; has the wrong type</source>
+        <translation>会话：“%1”类型错误</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (no &quot;format&quot;: &quot;quantscope-session&quot;)</source>
+        <translation>不是 Quantscope 会话（没有 &quot;format&quot;: &quot;quantscope-session&quot;）</translation>
+    </message>
+    <message>
+        <source>session version %1 is newer than this Quantscope reads (%2)</source>
+        <translation>会话版本 %1 比此 Quantscope 可读取的版本（%2）更新</translation>
+    </message>
+    <message>
+        <source>session: scan.lines must be an array</source>
+        <translation>会话：scan.lines 必须是数组</translation>
+    </message>
+    <message>
+        <source>cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>cannot read the session</source>
+        <translation>无法读取会话</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (not valid JSON)</source>
+        <translation>不是 Quantscope 会话（不是有效的 JSON）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has the wrong type</source>
+        <translation>“%1”类型错误</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>“%1”必须是范围内的整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2 MiB, more than the memory limit of %3 MiB (this machine&apos;s memory, or QUANTSCOPE_MEMORY_LIMIT_MB); refused before allocating</source>
+        <translation>%1 需要 %2 MiB，超过 %3 MiB 的内存上限（本机内存或 QUANTSCOPE_MEMORY_LIMIT_MB）；已在分配前拒绝</translation>
+    </message>
+    <message>
+        <source>a mapped file</source>
+        <translation>一个映射文件</translation>
+    </message>
+    <message>
+        <source>the file was truncated or replaced while it was read (bus error reading its mapping)</source>
+        <translation>文件在读取期间被截断或替换（读取其映射时发生总线错误）</translation>
+    </message>
+    <message>
+        <source>cannot create a pipe: %1</source>
+        <translation>无法创建管道：%1</translation>
+    </message>
+    <message>
+        <source>no program to run</source>
+        <translation>没有要运行的程序</translation>
+    </message>
+    <message>
+        <source>cannot start &apos;%1&apos;: %2</source>
+        <translation>无法启动“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cannot create folder: %1</source>
+        <translation>无法创建文件夹：%1</translation>
+    </message>
+    <message>
+        <source>demo checkpoint, seed %1, generated in code</source>
+        <translation>演示检查点，种子 %1，由代码生成</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

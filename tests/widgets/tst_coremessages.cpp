@@ -96,6 +96,12 @@ QStringList coreSources()
                          "core/io/weight_reader.cpp",
                          "core/io/quantized_config.cpp",
                          "core/io/quantized_fp8_block.cpp",
+                         "core/results/session.cpp",
+                         "core/util/memory.cpp",
+                         "core/util/bus_guard.cpp",
+                         "core/util/subprocess.cpp",
+                         "core/json/report_json.cpp",
+                         "core/demo/demo.cpp",
                          /*FILES*/})
         out << root.filePath(QLatin1String(f));
     return out;
@@ -272,7 +278,9 @@ private slots:
             // The .npy header a writer puts into the file, and the config keys a layout is read from.
             QStringLiteral("{'descr': '"), QStringLiteral("', 'fortran_order': False, 'shape':"),
             QStringLiteral("config.json quantization_config.config_groups."),
-            QStringLiteral("config.json quantization_config (quark)"), QStringLiteral("config.json weight_block_size")};
+            QStringLiteral("config.json quantization_config (quark)"), QStringLiteral("config.json weight_block_size"),
+            // The bus-error handler's line on stderr (the process ends).
+            QStringLiteral("quantscope: error:")};
         // A ggml type's scheme in words (ggml::schemeText) is shown through schemewords, which
         // translates it whole: its texts count as known where schemewords' table holds the type.
         QStringList schemes;
