@@ -4031,6 +4031,398 @@
         <source>demo checkpoint, seed %1, generated in code</source>
         <translation>Demo-Checkpoint, Seed %1, im Code erzeugt</translation>
     </message>
+    <message>
+        <source>weight_packed U8 (FP4 pairs) without weight_scale: the scales are missing</source>
+        <translation>weight_packed U8 (FP4-Paare) ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 holds FP4 pairs, but %1 says %2 %3 bits</source>
+        <translation>weight_packed U8 enthält FP4-Paare, aber %1 nennt %2 mit %3 Bit</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; FP4 pairs are [N, K/2]</source>
+        <translation>weight_packed hat die Form %1; FP4-Paare sind [N, K/2]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; NVFP4 uses F8_E4M3</source>
+        <translation>weight_scale hat den dtype %1; NVFP4 verwendet F8_E4M3</translation>
+    </message>
+    <message>
+        <source>NVFP4 weight without weight_global_scale: the global scale is missing</source>
+        <translation>NVFP4-Gewicht ohne weight_global_scale: die globale Skala fehlt</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; MXFP4 uses U8 (E8M0 exponents)</source>
+        <translation>weight_scale hat den dtype %1; MXFP4 verwendet U8 (E8M0-Exponenten)</translation>
+    </message>
+    <message>
+        <source>weight_global_scale is %1; one float is expected</source>
+        <translation>weight_global_scale lautet %1; erwartet wird eine Gleitkommazahl</translation>
+    </message>
+    <message>
+        <source>NVFP4 (group 16)</source>
+        <translation>NVFP4 (Gruppe 16)</translation>
+    </message>
+    <message>
+        <source>MXFP4 (group 32)</source>
+        <translation>MXFP4 (Gruppe 32)</translation>
+    </message>
+    <message>
+        <source>quantized %1 weight (%2) without weight_scale: the scales are missing</source>
+        <translation>quantisiertes %1-Gewicht (%2) ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight is %1, but %2 says type %3</source>
+        <translation>das Gewicht ist %1, aber %2 nennt den Typ %3</translation>
+    </message>
+    <message>
+        <source>the weight is stored unpacked (%1), but %2 says format &apos;%3&apos;: read as stored (compressed-tensors decides per module)</source>
+        <translation>das Gewicht ist ungepackt gespeichert (%1), aber %2 nennt das Format „%3“: so gelesen, wie gespeichert (compressed-tensors entscheidet pro Modul)</translation>
+    </message>
+    <message>
+        <source>weight is %1; [N, K] or [E, N, K] expected</source>
+        <translation>das Gewicht ist %1; erwartet: [N, K] oder [E, N, K]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; a float dtype is expected</source>
+        <translation>weight_scale hat den dtype %1; erwartet wird ein Gleitkomma-dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the experts of the weight</source>
+        <translation>weight_scale %1 beginnt nicht mit den Experten des Gewichts</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but weight_zero_point is missing</source>
+        <translation>asymmetrische Quantisierung (%1), aber weight_zero_point fehlt</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid %2</source>
+        <translation>weight_zero_point %1 passt nicht zum Skalenraster %2</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although the config says symmetric; ignored</source>
+        <translation>weight_zero_point vorhanden, obwohl die Konfiguration symmetrisch angibt; ignoriert</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization (%3) needs one scale; broadcasting it would have applied %4 different scales to one tensor</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Tensor (%3) braucht eine Skala; Broadcasting hätte %4 verschiedene Skalen auf einen Tensor angewandt</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization (%3) of N = %4 rows needs [%5, 1]; broadcasting it would not give one scale per output row</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Kanal (%3) von N = %4 Zeilen braucht [%5, 1]; Broadcasting ergäbe nicht eine Skala pro Ausgabezeile</translation>
+    </message>
+    <message>
+        <source>group quantization in %1 without a positive group_size</source>
+        <translation>Gruppenquantisierung in %1 ohne positive group_size</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but group %3 along K = %4 (%5) needs [%6, %7]</source>
+        <translation>%1 hat die Form %2, aber Gruppe %3 entlang K = %4 (%5) braucht [%6, %7]</translation>
+    </message>
+    <message>
+        <source>%1; broadcasting it would have applied each scale to %2 columns instead of %3</source>
+        <translation>%1; Broadcasting hätte jede Skala auf %2 Spalten statt auf %3 angewandt</translation>
+    </message>
+    <message>
+        <source>block quantization in %1 without a block_structure</source>
+        <translation>Blockquantisierung in %1 ohne block_structure</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but blocks %3x%4 of a [%5, %6] weight (%7) need %8</source>
+        <translation>%1 hat die Form %2, aber Blöcke %3×%4 eines [%5, %6]-Gewichts (%7) brauchen %8</translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; in %2 is not supported for weights</source>
+        <translation>die Strategie „%1“ in %2 wird für Gewichte nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2: K = %3 is not a multiple of %4 groups, so the group size cannot be inferred; config.json&apos;s quantization_config is needed</source>
+        <translation>%1 hat die Form %2: K = %3 ist kein Vielfaches von %4 Gruppen, daher lässt sich die Gruppengröße nicht erschließen; die quantization_config von config.json wird gebraucht</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which is not [N, groups] for N = %3; a block grid needs its block size from config.json (never derived from shapes)</source>
+        <translation>%1 hat die Form %2, die für N = %3 nicht [N, groups] ist; ein Blockraster braucht seine Blockgröße aus config.json (nie aus Formen abgeleitet)</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which fits no per-tensor, per-channel or group layout of a [%3, %4] weight</source>
+        <translation>%1 hat die Form %2, die zu keinem Layout pro Tensor, pro Kanal oder pro Gruppe eines [%3, %4]-Gewichts passt</translation>
+    </message>
+    <message>
+        <source>weight_shape is %1 %2; an integer vector [rank] is expected</source>
+        <translation>weight_shape hat den Typ %1 %2; erwartet wird ein Ganzzahlvektor [rank]</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has a negative entry</source>
+        <translation>weight_shape %1 hat einen negativen Eintrag</translation>
+    </message>
+    <message>
+        <source>%1: %2 INT%3 codes in %4 words fit both the dense layout and the older 32/b-per-word layout, which differ here; the layout is ambiguous and refused</source>
+        <translation>%1: %2 INT%3-Codes in %4 Wörtern passen sowohl zum dichten Layout als auch zum älteren Layout mit 32/b pro Wort, die sich hier unterscheiden; das Layout ist mehrdeutig und wird abgelehnt</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; [N, words] or [E, N, words] expected</source>
+        <translation>weight_packed hat die Form %1; erwartet: [N, words] oder [E, N, words]</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_scale: the scales are missing</source>
+        <translation>weight_packed ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_shape: K cannot be known exactly from the word count</source>
+        <translation>weight_packed ohne weight_shape: K lässt sich aus der Wortanzahl nicht genau bestimmen</translation>
+    </message>
+    <message>
+        <source>weight_packed I32 holds INT codes, but %1 says type float</source>
+        <translation>weight_packed I32 enthält INT-Codes, aber %1 nennt den Typ float</translation>
+    </message>
+    <message>
+        <source>the tensors are pack-quantized, but %1 says format &apos;%2&apos;: read as pack-quantized (compressed-tensors decides per module)</source>
+        <translation>die Tensoren sind pack-quantized, aber %1 nennt das Format „%2“: als pack-quantized gelesen (compressed-tensors entscheidet pro Modul)</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has rank %2, weight_packed %3 rank %4</source>
+        <translation>weight_shape %1 hat Rang %2, aber weight_packed %3 hat Rang %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: K = %2 codes cannot fit in the %3 I32 words of each row of weight_packed %4</source>
+        <translation>weight_shape %1 stimmt nicht: K = %2 Codes passen nicht in die %3 I32-Wörter jeder Zeile von weight_packed %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed holds %2 experts</source>
+        <translation>weight_shape %1 stimmt nicht: weight_packed enthält %2 Experten</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed %2 holds %3 rows</source>
+        <translation>weight_shape %1 stimmt nicht: weight_packed %2 enthält %3 Zeilen</translation>
+    </message>
+    <message>
+        <source>%1 says num_bits %2; pack-quantized holds 1..8</source>
+        <translation>%1 nennt num_bits %2; pack-quantized fasst 1..8</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit no bit width 1..8; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 und %2 Wörter pro Zeile passen zu keiner Bitbreite 1..8; die quantization_config von config.json wird gebraucht, um num_bits zu kennen</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit bit widths {%3}; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 und %2 Wörter pro Zeile passen zu den Bitbreiten {%3}; die quantization_config von config.json wird gebraucht, um num_bits zu kennen</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies or the pack layout is unknown: K = %2 INT%3 codes need %4 words (dense) or %5 (32/b per word), weight_packed has %6</source>
+        <translation>weight_shape %1 stimmt nicht oder das Packlayout ist unbekannt: K = %2 INT%3-Codes brauchen %4 Wörter (dicht) oder %5 (32/b pro Wort), weight_packed hat %6</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the %2 experts of weight_packed</source>
+        <translation>weight_scale %1 beginnt nicht mit den %2 Experten von weight_packed</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although %1 says symmetric; it is ignored (as compressed-tensors does)</source>
+        <translation>weight_zero_point vorhanden, obwohl %1 symmetrisch angibt; er wird ignoriert (wie bei compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>weight_zero_point has dtype %1; integer zero points are expected</source>
+        <translation>weight_zero_point hat den dtype %1; erwartet werden ganzzahlige Nullpunkte</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not start with the experts</source>
+        <translation>weight_zero_point %1 beginnt nicht mit den Experten</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid [%2, %3] packed along dim 0</source>
+        <translation>weight_zero_point %1 passt nicht zum entlang Dimension 0 gepackten Skalenraster [%2, %3]</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1: %2 packed INT%3 zero points need %4 I32 rows in the weight&apos;s layout (or %5 raw ones)</source>
+        <translation>weight_zero_point %1: %2 gepackte INT%3-Nullpunkte brauchen %4 I32-Zeilen im Layout des Gewichts (oder %5 ungepackte)</translation>
+    </message>
+    <message>
+        <source>weight_g_idx is %1; I32 [K = %2] expected</source>
+        <translation>weight_g_idx lautet %1; erwartet: I32 [K = %2]</translation>
+    </message>
+    <message>
+        <source>weight_g_idx given for a %1 scheme; activation order needs groups</source>
+        <translation>weight_g_idx für ein %1-Schema angegeben; die Aktivierungsreihenfolge braucht Gruppen</translation>
+    </message>
+    <message>
+        <source>weight_g_idx[%1] = %2 is outside the %3 groups</source>
+        <translation>weight_g_idx[%1] = %2 liegt außerhalb der %3 Gruppen</translation>
+    </message>
+    <message>
+        <source>K = %1 (config.json &apos;%2&apos;) is padded to %3 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>K = %1 (config.json „%2“) ist in den gepackten Wörtern auf %3 aufgefüllt (Quark füllt auf ein Vielfaches von 8 auf); die Auffüllung wird verworfen</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names no dimension between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>die gepackten Zeilen enthalten %1 Codes, und config.json nennt keine Dimension zwischen %2 und %3: gelesen als K = %4; eine Auffüllung durch Quark ist eingeschlossen</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names several dimensions between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>die gepackten Zeilen enthalten %1 Codes, und config.json nennt mehrere Dimensionen zwischen %2 und %3: gelesen als K = %4; eine Auffüllung durch Quark ist eingeschlossen</translation>
+    </message>
+    <message>
+        <source>two-stage Quark weight without weight_scale (the stage-1 FP8 scale s1)</source>
+        <translation>zweistufiges Quark-Gewicht ohne weight_scale (die FP8-Skala s1 der Stufe 1)</translation>
+    </message>
+    <message>
+        <source>packed INT4 weight without %1: the scales are missing</source>
+        <translation>gepacktes INT4-Gewicht ohne %1: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_scale (stage-1 s1) is %1; the FP8 per-tensor stage has one scale ([1] or a scalar)</source>
+        <translation>weight_scale (s1 der Stufe 1) ist %1; die FP8-Stufe pro Tensor hat eine Skala ([1] oder ein Skalar)</translation>
+    </message>
+    <message>
+        <source>stage 1 qscheme &apos;%1&apos; in %2 is not supported (per_tensor FP8 is read)</source>
+        <translation>qscheme „%1“ der Stufe 1 in %2 wird nicht unterstützt (gelesen wird per_tensor FP8)</translation>
+    </message>
+    <message>
+        <source>weight I32 is %1; packed INT4 [rows, words] expected</source>
+        <translation>das I32-Gewicht ist %1; erwartet: gepacktes INT4 [rows, words]</translation>
+    </message>
+    <message>
+        <source>weight I32 with Quark dtype &apos;%1&apos; (%2); int4 and uint4 packed in int32 are read</source>
+        <translation>I32-Gewicht mit dem Quark-dtype „%1“ (%2); gelesen werden int4 und uint4, gepackt in int32</translation>
+    </message>
+    <message>
+        <source>unknown pack layout: export.pack_method &apos;%1&apos; (Quark writes &apos;reorder&apos; or &apos;order&apos;)</source>
+        <translation>unbekanntes Packlayout: export.pack_method „%1“ (Quark schreibt &apos;reorder&apos; oder &apos;order&apos;)</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a float dtype is expected</source>
+        <translation>%1 hat den dtype %2; erwartet wird ein Gleitkomma-dtype</translation>
+    </message>
+    <message>
+        <source>%1 %2: a Quark per-group scale is stored transposed, [groups, N]</source>
+        <translation>%1 %2: eine Quark-Skala pro Gruppe wird transponiert gespeichert, [groups, N]</translation>
+    </message>
+    <message>
+        <source>weight %1 holds %2 outputs per row after the per-group transpose, %3 %4 has %5</source>
+        <translation>das Gewicht %1 enthält nach der Transposition pro Gruppe %2 Ausgaben pro Zeile, %3 %4 hat %5</translation>
+    </message>
+    <message>
+        <source>N = %1 is padded to %2 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>N = %1 ist in den gepackten Wörtern auf %2 aufgefüllt (Quark füllt auf ein Vielfaches von 8 auf); die Auffüllung wird verworfen</translation>
+    </message>
+    <message>
+        <source>%1 %2: K = %3 is not a multiple of the groups; the group size needs the config</source>
+        <translation>%1 %2: K = %3 ist kein Vielfaches der Gruppen; die Gruppengröße braucht die Konfiguration</translation>
+    </message>
+    <message>
+        <source>%1 %2, but group %3 along K = %4 (%5) needs [%6, %7] (transposed)</source>
+        <translation>%1 %2, aber Gruppe %3 entlang K = %4 (%5) braucht [%6, %7] (transponiert)</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization of a weight with N = %3 rows needs [%4]; broadcasting it would not give one scale per row</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Kanal eines Gewichts mit N = %3 Zeilen braucht [%4]; Broadcasting ergäbe nicht eine Skala pro Zeile</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization needs one scale</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Tensor braucht eine Skala</translation>
+    </message>
+    <message>
+        <source>Quark qscheme &apos;%1&apos; is not supported for packed INT4 weights</source>
+        <translation>Quark-qscheme „%1“ wird für gepackte INT4-Gewichte nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; integer zero points are expected</source>
+        <translation>%1 hat den dtype %2; erwartet werden ganzzahlige Nullpunkte</translation>
+    </message>
+    <message>
+        <source>%1 %2 fits neither the packed zero points (%3 words) nor one per scale (%4)</source>
+        <translation>%1 %2 passt weder zu den gepackten Nullpunkten (%3 Wörter) noch zu einem pro Skala (%4)</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but the zero point is missing</source>
+        <translation>asymmetrische Quantisierung (%1), aber der Nullpunkt fehlt</translation>
+    </message>
+    <message>
+        <source>%1 sym</source>
+        <translation>%1 symmetrisch</translation>
+    </message>
+    <message>
+        <source>%1 asym</source>
+        <translation>%1 asymmetrisch</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>group %1 along K</source>
+        <translation>Gruppe %1 entlang K</translation>
+    </message>
+    <message>
+        <source>block %1x%2</source>
+        <translation>Block %1×%2</translation>
+    </message>
+    <message>
+        <source>c-t packing</source>
+        <translation>c-t-Packung</translation>
+    </message>
+    <message>
+        <source>c-t legacy packing (32/b per word)</source>
+        <translation>alte c-t-Packung (32/b pro Wort)</translation>
+    </message>
+    <message>
+        <source>Quark reorder packing</source>
+        <translation>Quark-Packung reorder</translation>
+    </message>
+    <message>
+        <source>Quark order packing</source>
+        <translation>Quark-Packung order</translation>
+    </message>
+    <message>
+        <source>FP4 pairs low nibble first</source>
+        <translation>FP4-Paare mit dem unteren Nibble zuerst</translation>
+    </message>
+    <message>
+        <source>nibble pairs low first</source>
+        <translation>Nibble-Paare mit dem unteren zuerst</translation>
+    </message>
+    <message>
+        <source>%1 (assumed: no pack_method in config)</source>
+        <translation>%1 (angenommen: kein pack_method in der Konfiguration)</translation>
+    </message>
+    <message>
+        <source>transposed [K, N/8]</source>
+        <translation>transponiert [K, N/8]</translation>
+    </message>
+    <message>
+        <source>act-order g_idx</source>
+        <translation>Aktivierungsreihenfolge g_idx</translation>
+    </message>
+    <message>
+        <source>%1 scales</source>
+        <translation>%1-Skalen</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales</source>
+        <translation>inverse %1-Skalen</translation>
+    </message>
+    <message>
+        <source>%1 scales / F32 global scale</source>
+        <translation>%1-Skalen / globale F32-Skala</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales / F32 global scale</source>
+        <translation>inverse %1-Skalen / globale F32-Skala</translation>
+    </message>
+    <message>
+        <source>two-stage s1·(s2·(q−z2)) with FP8 per-tensor s1</source>
+        <translation>zweistufig s1·(s2·(q−z2)) mit FP8-s1 pro Tensor</translation>
+    </message>
+    <message>
+        <source>weight_packed has dtype %1; I32 (packed INT) or U8 (FP4 pairs) expected</source>
+        <translation>weight_packed hat den dtype %1; erwartet: I32 (gepacktes INT) oder U8 (FP4-Paare)</translation>
+    </message>
+    <message>
+        <source>the config excludes/ignores this module, but its tensors are quantized; read as stored</source>
+        <translation>die Konfiguration schließt dieses Modul aus bzw. ignoriert es, aber seine Tensoren sind quantisiert; so gelesen, wie gespeichert</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

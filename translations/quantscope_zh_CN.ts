@@ -4029,6 +4029,398 @@
         <source>demo checkpoint, seed %1, generated in code</source>
         <translation>演示检查点，种子 %1，由代码生成</translation>
     </message>
+    <message>
+        <source>weight_packed U8 (FP4 pairs) without weight_scale: the scales are missing</source>
+        <translation>weight_packed U8（FP4 对）没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 holds FP4 pairs, but %1 says %2 %3 bits</source>
+        <translation>weight_packed U8 存放的是 FP4 对，但 %1 声明为 %2 %3 位</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; FP4 pairs are [N, K/2]</source>
+        <translation>weight_packed 为 %1；FP4 对应为 [N, K/2]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; NVFP4 uses F8_E4M3</source>
+        <translation>weight_scale 的 dtype 为 %1；NVFP4 使用 F8_E4M3</translation>
+    </message>
+    <message>
+        <source>NVFP4 weight without weight_global_scale: the global scale is missing</source>
+        <translation>NVFP4 权重没有 weight_global_scale：缺少全局缩放</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; MXFP4 uses U8 (E8M0 exponents)</source>
+        <translation>weight_scale 的 dtype 为 %1；MXFP4 使用 U8（E8M0 指数）</translation>
+    </message>
+    <message>
+        <source>weight_global_scale is %1; one float is expected</source>
+        <translation>weight_global_scale 为 %1；应为一个浮点数</translation>
+    </message>
+    <message>
+        <source>NVFP4 (group 16)</source>
+        <translation>NVFP4（组 16）</translation>
+    </message>
+    <message>
+        <source>MXFP4 (group 32)</source>
+        <translation>MXFP4（组 32）</translation>
+    </message>
+    <message>
+        <source>quantized %1 weight (%2) without weight_scale: the scales are missing</source>
+        <translation>量化的 %1 权重（%2）没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight is %1, but %2 says type %3</source>
+        <translation>权重为 %1，但 %2 声明类型为 %3</translation>
+    </message>
+    <message>
+        <source>the weight is stored unpacked (%1), but %2 says format &apos;%3&apos;: read as stored (compressed-tensors decides per module)</source>
+        <translation>权重以未打包形式存储（%1），但 %2 声明格式为“%3”：按存储形式读取（compressed-tensors 按模块决定）</translation>
+    </message>
+    <message>
+        <source>weight is %1; [N, K] or [E, N, K] expected</source>
+        <translation>权重为 %1；应为 [N, K] 或 [E, N, K]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; a float dtype is expected</source>
+        <translation>weight_scale 的 dtype 为 %1；应为浮点 dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the experts of the weight</source>
+        <translation>weight_scale %1 的首维不是权重的专家数</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but weight_zero_point is missing</source>
+        <translation>非对称量化（%1），但缺少 weight_zero_point</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid %2</source>
+        <translation>weight_zero_point %1 与缩放网格 %2 不匹配</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although the config says symmetric; ignored</source>
+        <translation>配置声明为对称，却存在 weight_zero_point；已忽略</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization (%3) needs one scale; broadcasting it would have applied %4 different scales to one tensor</source>
+        <translation>%1 的形状为 %2，但按张量量化（%3）只需一个缩放；广播会对同一张量应用 %4 个不同的缩放</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization (%3) of N = %4 rows needs [%5, 1]; broadcasting it would not give one scale per output row</source>
+        <translation>%1 的形状为 %2，但 N = %4 行的按通道量化（%3）需要 [%5, 1]；广播无法为每个输出行给出一个缩放</translation>
+    </message>
+    <message>
+        <source>group quantization in %1 without a positive group_size</source>
+        <translation>%1 中的分组量化没有正的 group_size</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but group %3 along K = %4 (%5) needs [%6, %7]</source>
+        <translation>%1 的形状为 %2，但沿 K = %4 的组 %3（%5）需要 [%6, %7]</translation>
+    </message>
+    <message>
+        <source>%1; broadcasting it would have applied each scale to %2 columns instead of %3</source>
+        <translation>%1；广播会把每个缩放应用于 %2 列而不是 %3 列</translation>
+    </message>
+    <message>
+        <source>block quantization in %1 without a block_structure</source>
+        <translation>%1 中的块量化没有 block_structure</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but blocks %3x%4 of a [%5, %6] weight (%7) need %8</source>
+        <translation>%1 的形状为 %2，但 [%5, %6] 权重的 %3×%4 块（%7）需要 %8</translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; in %2 is not supported for weights</source>
+        <translation>%2 中的策略“%1”不支持用于权重</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2: K = %3 is not a multiple of %4 groups, so the group size cannot be inferred; config.json&apos;s quantization_config is needed</source>
+        <translation>%1 的形状为 %2：K = %3 不是 %4 个组的倍数，因此无法推断组大小；需要 config.json 的 quantization_config</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which is not [N, groups] for N = %3; a block grid needs its block size from config.json (never derived from shapes)</source>
+        <translation>%1 的形状为 %2，对 N = %3 而言不是 [N, groups]；块网格的块大小须来自 config.json（从不由形状推导）</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which fits no per-tensor, per-channel or group layout of a [%3, %4] weight</source>
+        <translation>%1 的形状为 %2，不符合 [%3, %4] 权重的按张量、按通道或按组的任何布局</translation>
+    </message>
+    <message>
+        <source>weight_shape is %1 %2; an integer vector [rank] is expected</source>
+        <translation>weight_shape 为 %1 %2；应为整数向量 [rank]</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has a negative entry</source>
+        <translation>weight_shape %1 含有负数条目</translation>
+    </message>
+    <message>
+        <source>%1: %2 INT%3 codes in %4 words fit both the dense layout and the older 32/b-per-word layout, which differ here; the layout is ambiguous and refused</source>
+        <translation>%1：%4 个字中的 %2 个 INT%3 码值既符合稠密布局，也符合旧的每字 32/b 布局，而两者在此不同；布局有歧义，已拒绝</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; [N, words] or [E, N, words] expected</source>
+        <translation>weight_packed 为 %1；应为 [N, words] 或 [E, N, words]</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_scale: the scales are missing</source>
+        <translation>weight_packed 没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_shape: K cannot be known exactly from the word count</source>
+        <translation>weight_packed 没有 weight_shape：无法由字数精确得知 K</translation>
+    </message>
+    <message>
+        <source>weight_packed I32 holds INT codes, but %1 says type float</source>
+        <translation>weight_packed I32 存放的是 INT 码值，但 %1 声明类型为 float</translation>
+    </message>
+    <message>
+        <source>the tensors are pack-quantized, but %1 says format &apos;%2&apos;: read as pack-quantized (compressed-tensors decides per module)</source>
+        <translation>张量为 pack-quantized，但 %1 声明格式为“%2”：按 pack-quantized 读取（compressed-tensors 按模块决定）</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has rank %2, weight_packed %3 rank %4</source>
+        <translation>weight_shape %1 的秩为 %2，而 weight_packed %3 的秩为 %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: K = %2 codes cannot fit in the %3 I32 words of each row of weight_packed %4</source>
+        <translation>weight_shape %1 有误：K = %2 个码值放不进 weight_packed %4 每行的 %3 个 I32 字</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed holds %2 experts</source>
+        <translation>weight_shape %1 有误：weight_packed 含 %2 个专家</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed %2 holds %3 rows</source>
+        <translation>weight_shape %1 有误：weight_packed %2 含 %3 行</translation>
+    </message>
+    <message>
+        <source>%1 says num_bits %2; pack-quantized holds 1..8</source>
+        <translation>%1 声明 num_bits 为 %2；pack-quantized 只容纳 1..8</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit no bit width 1..8; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 与每行 %2 个字不符合任何 1..8 的位宽；需要 config.json 的 quantization_config 才能得知 num_bits</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit bit widths {%3}; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 与每行 %2 个字符合位宽 {%3}；需要 config.json 的 quantization_config 才能得知 num_bits</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies or the pack layout is unknown: K = %2 INT%3 codes need %4 words (dense) or %5 (32/b per word), weight_packed has %6</source>
+        <translation>weight_shape %1 有误或打包布局未知：K = %2 个 INT%3 码值需要 %4 个字（稠密）或 %5 个（每字 32/b），而 weight_packed 有 %6 个</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the %2 experts of weight_packed</source>
+        <translation>weight_scale %1 的首维不是 weight_packed 的 %2 个专家</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although %1 says symmetric; it is ignored (as compressed-tensors does)</source>
+        <translation>%1 声明为对称，却存在 weight_zero_point；已忽略（与 compressed-tensors 一致）</translation>
+    </message>
+    <message>
+        <source>weight_zero_point has dtype %1; integer zero points are expected</source>
+        <translation>weight_zero_point 的 dtype 为 %1；应为整数零点</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not start with the experts</source>
+        <translation>weight_zero_point %1 的首维不是专家数</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid [%2, %3] packed along dim 0</source>
+        <translation>weight_zero_point %1 与沿第 0 维打包的缩放网格 [%2, %3] 不匹配</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1: %2 packed INT%3 zero points need %4 I32 rows in the weight&apos;s layout (or %5 raw ones)</source>
+        <translation>weight_zero_point %1：%2 个打包的 INT%3 零点在权重布局中需要 %4 行 I32（或 %5 行未打包的）</translation>
+    </message>
+    <message>
+        <source>weight_g_idx is %1; I32 [K = %2] expected</source>
+        <translation>weight_g_idx 为 %1；应为 I32 [K = %2]</translation>
+    </message>
+    <message>
+        <source>weight_g_idx given for a %1 scheme; activation order needs groups</source>
+        <translation>为 %1 方案给出了 weight_g_idx；激活顺序需要分组</translation>
+    </message>
+    <message>
+        <source>weight_g_idx[%1] = %2 is outside the %3 groups</source>
+        <translation>weight_g_idx[%1] = %2 超出 %3 个组</translation>
+    </message>
+    <message>
+        <source>K = %1 (config.json &apos;%2&apos;) is padded to %3 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>K = %1（config.json“%2”）在打包字中被填充到 %3（Quark 填充到 8 的倍数）；已丢弃填充部分</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names no dimension between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>打包行含 %1 个码值，而 config.json 在 %2 与 %3 之间没有给出任何维度：按 K = %4 读取；Quark 添加的填充也包含在内</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names several dimensions between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>打包行含 %1 个码值，而 config.json 在 %2 与 %3 之间给出了多个维度：按 K = %4 读取；Quark 添加的填充也包含在内</translation>
+    </message>
+    <message>
+        <source>two-stage Quark weight without weight_scale (the stage-1 FP8 scale s1)</source>
+        <translation>两阶段 Quark 权重没有 weight_scale（第一阶段 FP8 缩放 s1）</translation>
+    </message>
+    <message>
+        <source>packed INT4 weight without %1: the scales are missing</source>
+        <translation>打包的 INT4 权重没有 %1：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_scale (stage-1 s1) is %1; the FP8 per-tensor stage has one scale ([1] or a scalar)</source>
+        <translation>weight_scale（第一阶段 s1）为 %1；按张量的 FP8 阶段只有一个缩放（[1] 或标量）</translation>
+    </message>
+    <message>
+        <source>stage 1 qscheme &apos;%1&apos; in %2 is not supported (per_tensor FP8 is read)</source>
+        <translation>不支持 %2 中第一阶段的 qscheme“%1”（可读取 per_tensor FP8）</translation>
+    </message>
+    <message>
+        <source>weight I32 is %1; packed INT4 [rows, words] expected</source>
+        <translation>I32 权重为 %1；应为打包的 INT4 [rows, words]</translation>
+    </message>
+    <message>
+        <source>weight I32 with Quark dtype &apos;%1&apos; (%2); int4 and uint4 packed in int32 are read</source>
+        <translation>I32 权重的 Quark dtype 为“%1”（%2）；只读取打包于 int32 的 int4 和 uint4</translation>
+    </message>
+    <message>
+        <source>unknown pack layout: export.pack_method &apos;%1&apos; (Quark writes &apos;reorder&apos; or &apos;order&apos;)</source>
+        <translation>未知的打包布局：export.pack_method“%1”（Quark 写出 &apos;reorder&apos; 或 &apos;order&apos;）</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a float dtype is expected</source>
+        <translation>%1 的 dtype 为 %2；应为浮点 dtype</translation>
+    </message>
+    <message>
+        <source>%1 %2: a Quark per-group scale is stored transposed, [groups, N]</source>
+        <translation>%1 %2：Quark 的按组缩放以转置形式 [groups, N] 存储</translation>
+    </message>
+    <message>
+        <source>weight %1 holds %2 outputs per row after the per-group transpose, %3 %4 has %5</source>
+        <translation>按组转置后权重 %1 每行有 %2 个输出，而 %3 %4 有 %5 个</translation>
+    </message>
+    <message>
+        <source>N = %1 is padded to %2 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>N = %1 在打包字中被填充到 %2（Quark 填充到 8 的倍数）；已丢弃填充部分</translation>
+    </message>
+    <message>
+        <source>%1 %2: K = %3 is not a multiple of the groups; the group size needs the config</source>
+        <translation>%1 %2：K = %3 不是组数的倍数；组大小需要由配置给出</translation>
+    </message>
+    <message>
+        <source>%1 %2, but group %3 along K = %4 (%5) needs [%6, %7] (transposed)</source>
+        <translation>%1 %2，但沿 K = %4 的组 %3（%5）需要 [%6, %7]（转置）</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization of a weight with N = %3 rows needs [%4]; broadcasting it would not give one scale per row</source>
+        <translation>%1 的形状为 %2，但 N = %3 行权重的按通道量化需要 [%4]；广播无法为每行给出一个缩放</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization needs one scale</source>
+        <translation>%1 的形状为 %2，但按张量量化只需一个缩放</translation>
+    </message>
+    <message>
+        <source>Quark qscheme &apos;%1&apos; is not supported for packed INT4 weights</source>
+        <translation>打包的 INT4 权重不支持 Quark qscheme“%1”</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; integer zero points are expected</source>
+        <translation>%1 的 dtype 为 %2；应为整数零点</translation>
+    </message>
+    <message>
+        <source>%1 %2 fits neither the packed zero points (%3 words) nor one per scale (%4)</source>
+        <translation>%1 %2 既不符合打包零点（%3 个字），也不符合每个缩放一个零点（%4）</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but the zero point is missing</source>
+        <translation>非对称量化（%1），但缺少零点</translation>
+    </message>
+    <message>
+        <source>%1 sym</source>
+        <translation>%1 对称</translation>
+    </message>
+    <message>
+        <source>%1 asym</source>
+        <translation>%1 非对称</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>按张量</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>按通道</translation>
+    </message>
+    <message>
+        <source>group %1 along K</source>
+        <translation>沿 K 分组 %1</translation>
+    </message>
+    <message>
+        <source>block %1x%2</source>
+        <translation>块 %1×%2</translation>
+    </message>
+    <message>
+        <source>c-t packing</source>
+        <translation>c-t 打包</translation>
+    </message>
+    <message>
+        <source>c-t legacy packing (32/b per word)</source>
+        <translation>c-t 旧式打包（每字 32/b）</translation>
+    </message>
+    <message>
+        <source>Quark reorder packing</source>
+        <translation>Quark reorder 打包</translation>
+    </message>
+    <message>
+        <source>Quark order packing</source>
+        <translation>Quark order 打包</translation>
+    </message>
+    <message>
+        <source>FP4 pairs low nibble first</source>
+        <translation>FP4 对，低半字节在前</translation>
+    </message>
+    <message>
+        <source>nibble pairs low first</source>
+        <translation>半字节对，低位在前</translation>
+    </message>
+    <message>
+        <source>%1 (assumed: no pack_method in config)</source>
+        <translation>%1（推定：配置中没有 pack_method）</translation>
+    </message>
+    <message>
+        <source>transposed [K, N/8]</source>
+        <translation>转置 [K, N/8]</translation>
+    </message>
+    <message>
+        <source>act-order g_idx</source>
+        <translation>激活顺序 g_idx</translation>
+    </message>
+    <message>
+        <source>%1 scales</source>
+        <translation>%1 缩放</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales</source>
+        <translation>%1 倒数缩放</translation>
+    </message>
+    <message>
+        <source>%1 scales / F32 global scale</source>
+        <translation>%1 缩放 / F32 全局缩放</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales / F32 global scale</source>
+        <translation>%1 倒数缩放 / F32 全局缩放</translation>
+    </message>
+    <message>
+        <source>two-stage s1·(s2·(q−z2)) with FP8 per-tensor s1</source>
+        <translation>两阶段 s1·(s2·(q−z2))，s1 为按张量 FP8</translation>
+    </message>
+    <message>
+        <source>weight_packed has dtype %1; I32 (packed INT) or U8 (FP4 pairs) expected</source>
+        <translation>weight_packed 的 dtype 为 %1；应为 I32（打包 INT）或 U8（FP4 对）</translation>
+    </message>
+    <message>
+        <source>the config excludes/ignores this module, but its tensors are quantized; read as stored</source>
+        <translation>配置排除/忽略了此模块，但其张量已量化；按存储形式读取</translation>
+    </message>
 </context>
 <context>
     <name>quantscope::DistributionView</name>

@@ -62,7 +62,7 @@ QStringList coreSources()
     const QDir root(QStringLiteral(QUANTSCOPE_SOURCE_DIR));
     QStringList out;
     for (const auto dir : {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv",
-                           "core/sim", "core/doctor", "core/scan", "core/recipe", "core/bridge",
+                           "core/sim", "core/io", "core/doctor", "core/scan", "core/recipe", "core/bridge",
                            /*FOLDERS*/})
         for (const auto &f : QDir(root.filePath(QLatin1String(dir))).entryList({QStringLiteral("*.cpp")}))
             if (f != QLatin1String("spec_flags.cpp") && f != QLatin1String("rank_policy.cpp"))
@@ -72,9 +72,6 @@ QStringList coreSources()
                          "core/results/overview.cpp",
                          "core/results/channel_profile.cpp",
                          "core/util/error.cpp",
-                         "core/io/npz.cpp",
-                         "core/io/gguf.cpp",
-                         "core/io/capture.cpp",
                          "core/ggml/ggml_quantize.cpp",
                          "core/ggml/ggml_types.cpp",
                          "core/ggml/ggml_kquants.cpp",
@@ -90,12 +87,6 @@ QStringList coreSources()
                          "core/export/quark_writer.cpp",
                          "core/export/staged_output.cpp",
                          "core/export/toolkit_rules.cpp",
-                         "core/io/native.cpp",
-                         "core/io/native_read.cpp",
-                         "core/io/npy_writer.cpp",
-                         "core/io/weight_reader.cpp",
-                         "core/io/quantized_config.cpp",
-                         "core/io/quantized_fp8_block.cpp",
                          "core/results/session.cpp",
                          "core/util/memory.cpp",
                          "core/util/bus_guard.cpp",
@@ -168,7 +159,8 @@ QStringList messageLiterals(const QString &file)
     }
     QStringList out;
     for (QString text : texts) {
-        text = text.trimmed();
+        // A piece appended to a message (", per tensor") as the table writes it, in a pattern.
+        text = text.trimmed().remove(QRegularExpression(QStringLiteral("^[,;]\\s*")));
         // A printf format ("needs %llu bytes (%.6g MB)") as the table writes it: %1, %2, …
         static const QRegularExpression printfSpec(QStringLiteral("%[-+ #0-9.]*(?:ll|l|z)?[dusgfx]"));
         int k = 0;
@@ -245,6 +237,13 @@ private slots:
                                 "berechnet; kein Geräte-Kernel"));
         // A configuration's name before the message stays as typed.
         QCOMPARE(coremessages::translated(std::string("A · INT4: cancelled")), QStringLiteral("A · INT4: abgebrochen"));
+        // A quantized layout's scheme, listed with ", " (a bracket's comma is no separator; a
+        // name such as FP8 E4M3 stays).
+        QCOMPARE(coremessages::translated(std::string("int: INT4 sym, group 128 along K, c-t packing, BF16 scales")),
+                 QStringLiteral("int: INT4 symmetrisch, Gruppe 128 entlang K, c-t-Packung, BF16-Skalen"));
+        QCOMPARE(coremessages::translated(std::string("fp8: FP8 E4M3, per channel, transposed [K, N/8], F32 scales")),
+                 QStringLiteral("fp8: FP8 E4M3, pro Kanal, transponiert [K, N/8], F32-Skalen"));
+        QVERIFY(!coremessages::known(QStringLiteral("per channel, an unknown part")));
         // Unknown text stays as it is, and is not "known".
         const std::string unknown = "a message core never wrote";
         QCOMPARE(coremessages::translated(unknown), QString::fromStdString(unknown));
@@ -279,6 +278,7 @@ private slots:
             QStringLiteral("{'descr': '"), QStringLiteral("', 'fortran_order': False, 'shape':"),
             QStringLiteral("config.json quantization_config.config_groups."),
             QStringLiteral("config.json quantization_config (quark)"), QStringLiteral("config.json weight_block_size"),
+            QStringLiteral("num_attention_heads × head_dim"),
             // The bus-error handler's line on stderr (the process ends).
             QStringLiteral("quantscope: error:")};
         // A ggml type's scheme in words (ggml::schemeText) is shown through schemewords, which

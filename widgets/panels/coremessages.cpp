@@ -479,6 +479,35 @@ std::optional<QString> translate(const QString &s, int depth)
             h = whole(h, depth).value_or(h);
         return head.join(QStringLiteral(": ")) + QStringLiteral(": ") + *tail;
     }
+    // A description listed with ", " (a quantized layout's scheme: "INT4 sym, group 128 along K,
+    // c-t packing, BF16 scales"): every part known, or a name without a word ("FP8 E4M3").
+    if (s.contains(QLatin1String(", "))) {
+        static const QRegularExpression word(QStringLiteral("[a-z]{3}"));
+        QStringList out;
+        // Split outside brackets ("transposed [K, N/8]" is one part).
+        QStringList parts{QString()};
+        int nesting = 0;
+        for (qsizetype i = 0; i < s.size(); ++i) {
+            const QChar c = s[i];
+            nesting += (c == QLatin1Char('[') || c == QLatin1Char('(')) ? 1 : 0;
+            nesting -= (c == QLatin1Char(']') || c == QLatin1Char(')')) ? 1 : 0;
+            if (nesting == 0 && c == QLatin1Char(',') && i + 1 < s.size() && s[i + 1] == QLatin1Char(' ')) {
+                parts << QString();
+                ++i;
+            } else {
+                parts.last() += c;
+            }
+        }
+        for (const auto &part : parts) {
+            if (auto t = whole(part, depth))
+                out << *t;
+            else if (!part.contains(word))
+                out << part;
+            else
+                return std::nullopt;
+        }
+        return out.join(QStringLiteral(", "));
+    }
     return std::nullopt;
 }
 
