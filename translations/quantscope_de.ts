@@ -2952,10 +2952,6 @@
         <translation>das Rezept kann nicht an seinen Platz umbenannt werden</translation>
     </message>
     <message>
-        <source>default: every 2-D weight, INT4 g128</source>
-        <translation>Standard: jedes 2-D-Gewicht, INT4 g128</translation>
-    </message>
-    <message>
         <source>excluded by exclude[%1] %2 &apos;%3&apos;</source>
         <translation>ausgeschlossen durch exclude[%1] %2 „%3“</translation>
     </message>

@@ -2950,10 +2950,6 @@
         <translation>无法将配方重命名到目标位置</translation>
     </message>
     <message>
-        <source>default: every 2-D weight, INT4 g128</source>
-        <translation>默认：每个二维权重，INT4 g128</translation>
-    </message>
-    <message>
         <source>excluded by exclude[%1] %2 &apos;%3&apos;</source>
         <translation>被 exclude[%1] %2“%3”排除</translation>
     </message>

@@ -54,16 +54,16 @@ QStringList fixedRuns(const QString &pattern)
 
 /// The sources whose messages reach the window: the quantize job's path (engine, quantizers,
 /// metrics, the SVD and the Hadamard rotation, the Overview's note), formatLocation, the budget,
-/// Compare, the KV lab and the GEMM simulation and timing, and the folders of the files the
-/// window opens and writes and of its checks (FOLDERS below). The CLI's --spec flags
-/// (spec_flags.cpp) and --rank-policy (rank_policy.cpp) are not among them.
+/// Compare, the KV lab and the GEMM simulation and timing, the readers and writers of the files
+/// the window opens and writes, its checks (doctor, scan, recipes), the Python bridge, sessions.
+/// The CLI's --spec flags (spec_flags.cpp) and --rank-policy (rank_policy.cpp) are not among
+/// them, nor the CLI's export-gguf path (gguf_export.cpp, hf_gguf*.cpp, ggml_mix.cpp).
 QStringList coreSources()
 {
     const QDir root(QStringLiteral(QUANTSCOPE_SOURCE_DIR));
     QStringList out;
     for (const auto dir : {"core/quant", "core/engine", "core/metrics", "core/budget", "core/compare", "core/kv",
-                           "core/sim", "core/io", "core/doctor", "core/scan", "core/recipe", "core/bridge",
-                           /*FOLDERS*/})
+                           "core/sim", "core/io", "core/doctor", "core/scan", "core/recipe", "core/bridge"})
         for (const auto &f : QDir(root.filePath(QLatin1String(dir))).entryList({QStringLiteral("*.cpp")}))
             if (f != QLatin1String("spec_flags.cpp") && f != QLatin1String("rank_policy.cpp"))
                 out << root.filePath(QLatin1String(dir) + QLatin1Char('/') + f);
@@ -92,8 +92,7 @@ QStringList coreSources()
                          "core/util/bus_guard.cpp",
                          "core/util/subprocess.cpp",
                          "core/json/report_json.cpp",
-                         "core/demo/demo.cpp",
-                         /*FILES*/})
+                         "core/demo/demo.cpp"})
         out << root.filePath(QLatin1String(f));
     return out;
 }
@@ -279,6 +278,8 @@ private slots:
             QStringLiteral("config.json quantization_config.config_groups."),
             QStringLiteral("config.json quantization_config (quark)"), QStringLiteral("config.json weight_block_size"),
             QStringLiteral("num_attention_heads × head_dim"),
+            // The default recipe's rule name (recipe data, saved in the recipe file as it is).
+            QStringLiteral("default: every 2-D weight, INT4 g128"),
             // The bus-error handler's line on stderr (the process ends).
             QStringLiteral("quantscope: error:")};
         // A ggml type's scheme in words (ggml::schemeText) is shown through schemewords, which

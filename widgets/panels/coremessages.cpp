@@ -13,12 +13,13 @@ namespace quantscope::coremessages {
 
 namespace {
 
-/// Every message core/ can send to the window, as core composes it: the fixed text with %1…
-/// where core inserts a value. Enumerated from the throw, note, warning and step statements of
-/// core/quant, core/engine, core/metrics, core/numeric (SVD, Hadamard), core/results (the
-/// Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and core/sim, and
-/// the Health view's MoE grid findings (core/doctor is not scanned yet);
-/// tst_coremessages scans those sources and fails on a message text that is not here.
+/// Every message of the quantize job's path core/ can send to the window, as core composes it:
+/// the fixed text with %1… where core inserts a value. Enumerated from the throw, note, warning
+/// and step statements of core/quant, core/engine, core/metrics, core/numeric (SVD, Hadamard),
+/// core/results (the Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and
+/// core/sim, and the Health view's MoE grid findings; the other folders' patterns are in
+/// coremessages_tables.h. tst_coremessages scans the sources and fails on a message text that is
+/// in no table.
 const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "profiling %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "profiling channels of %1"),

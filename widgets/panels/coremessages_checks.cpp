@@ -112,7 +112,6 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "cannot write the recipe"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "writing the recipe failed"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "cannot rename the recipe into place"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "default: every 2-D weight, INT4 g128"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "excluded by exclude[%1] %2 '%3'"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1 (rule %2 would have matched)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "no rule matches"),
