@@ -1577,7 +1577,7 @@
     </message>
     <message>
         <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one; or load it in Python and save it with safetensors.torch.save_file)</source>
-        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (llama2.c&apos;s export.py --version -1 schreibt einen; oder laden Sie ihn in Python und speichern Sie ihn mit safetensors.torch.save_file)</translation>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (export.py --version -1 von llama2.c schreibt einen; oder laden Sie ihn in Python und speichern Sie ihn mit safetensors.torch.save_file)</translation>
     </message>
     <message>
         <source>a GGUF file (llama.cpp)</source>
@@ -1593,7 +1593,7 @@
     </message>
     <message>
         <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one)</source>
-        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (llama2.c&apos;s export.py --version -1 schreibt einen)</translation>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (export.py --version -1 von llama2.c schreibt einen)</translation>
     </message>
     <message>
         <source>a PyTorch checkpoint (torch.save, ZIP format)</source>

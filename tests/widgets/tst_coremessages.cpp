@@ -243,6 +243,15 @@ private slots:
         QCOMPARE(coremessages::translated(std::string("fp8: FP8 E4M3, per channel, transposed [K, N/8], F32 scales")),
                  QStringLiteral("fp8: FP8 E4M3, pro Kanal, transponiert [K, N/8], F32-Skalen"));
         QVERIFY(!coremessages::known(QStringLiteral("per channel, an unknown part")));
+        // A reader's refusal of a foreign file after its path, what it looks like translated too.
+        QCOMPARE(coremessages::translated(std::string(
+                     "m.bin: not a safetensors / npy / npz file (this looks like a llama2.c checkpoint: dim 288, 6 "
+                     "layers, 6 heads, vocabulary 32000): convert it to a Hugging Face safetensors checkpoint "
+                     "(llama2.c's export.py --version -1 writes one)")),
+                 QStringLiteral("m.bin: keine safetensors-, npy- oder npz-Datei (sie sieht aus wie ein "
+                                "llama2.c-Checkpoint: dim 288, 6 Schichten, 6 Köpfe, Vokabular 32000): wandeln Sie "
+                                "ihn in einen Hugging-Face-safetensors-Checkpoint um (export.py --version -1 von "
+                                "llama2.c schreibt einen)"));
         // Unknown text stays as it is, and is not "known".
         const std::string unknown = "a message core never wrote";
         QCOMPARE(coremessages::translated(unknown), QString::fromStdString(unknown));
@@ -250,6 +259,10 @@ private slots:
         QVERIFY(coremessages::known(QStringLiteral("spectrum of x")));
         QVERIFY(language::apply(QStringLiteral("zh_CN")));
         QCOMPARE(coremessages::translated(std::string("spectrum of A: w")), QStringLiteral("A: w 的谱"));
+        QCOMPARE(
+            coremessages::translated(std::string("model.safetensors: tensor 'w': byte 8: the header length "
+                                                 "field says 900 bytes, but only 12 bytes follow it in the file")),
+            QStringLiteral("model.safetensors: 张量“w”: 字节 8: 头部长度字段为 900 字节，但文件中其后只有 12 字节"));
         // In English a message is core's own text.
         QVERIFY(language::apply(QStringLiteral("en")));
         QCOMPARE(coremessages::translated(std::string("tensor 'model.w': group size must be ≥ 1")),
