@@ -3,6 +3,8 @@
 #include "coremessages_tables.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QMutex>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -392,6 +394,8 @@ struct Pattern {
     QRegularExpression re;
     QList<int> places; ///< the placeholder number of each capture, in order
     qsizetype fixed;   ///< letters of fixed text: the longer patterns are tried first
+    QString head;      ///< the fixed text before the first placeholder (a message starts with it)
+    QString tail;      ///< the fixed text after the last placeholder (a message ends with it)
 };
 
 const std::vector<Pattern> &compiled()
@@ -401,7 +405,7 @@ const std::vector<Pattern> &compiled()
         static const QRegularExpression slot(QStringLiteral("%(\\d)"));
         for (const char *english : allPatterns()) {
             const QString text = QString::fromUtf8(english);
-            Pattern p{english, {}, {}, 0};
+            Pattern p{english, {}, {}, 0, {}, {}};
             QString re;
             qsizetype at = 0;
             for (auto it = slot.globalMatch(text); it.hasNext();) {
@@ -412,6 +416,9 @@ const std::vector<Pattern> &compiled()
             }
             re += QRegularExpression::escape(text.mid(at));
             p.re = QRegularExpression(QRegularExpression::anchoredPattern(re));
+            p.re.optimize();
+            p.head = p.places.isEmpty() ? text : text.left(text.indexOf(QLatin1Char('%')));
+            p.tail = p.places.isEmpty() ? text : text.mid(at);
             p.fixed = text.size() - 2 * p.places.size();
             out.push_back(std::move(p));
         }
@@ -427,6 +434,9 @@ std::optional<QString> translate(const QString &s, int depth);
 std::optional<QString> whole(const QString &s, int depth)
 {
     for (const auto &p : compiled()) {
+        // Most patterns fail on their first or last words: no regular expression for those.
+        if (!s.startsWith(p.head) || !s.endsWith(p.tail))
+            continue;
         const auto m = p.re.match(s);
         if (!m.hasMatch())
             continue;
@@ -516,7 +526,29 @@ std::optional<QString> translate(const QString &s, int depth)
 
 QString translated(const QString &english)
 {
-    return translate(english, 0).value_or(english);
+    // The views ask again for the same notes (a model's rows, a progress line): remembered per
+    // UI language, which the translation of a known word tells apart.
+    static QMutex mutex;
+    static QHash<QString, QString> cache;
+    static QString language;
+    const QString now = QCoreApplication::translate("quantscope::CoreMessages", "cancelled");
+    {
+        const QMutexLocker lock(&mutex);
+        if (now != language) {
+            cache.clear();
+            language = now;
+        }
+        if (const auto it = cache.constFind(english); it != cache.constEnd())
+            return *it;
+    }
+    QString out = translate(english, 0).value_or(english);
+    const QMutexLocker lock(&mutex);
+    if (now == language) {
+        if (cache.size() > 4096)
+            cache.clear();
+        cache.insert(english, out);
+    }
+    return out;
 }
 
 QString translated(const std::string &english)
