@@ -788,14 +788,6 @@
         <translation>%1-Daten können nicht durchlaufen werden</translation>
     </message>
     <message>
-        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
-        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k); %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
-    </message>
-    <message>
-        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
-        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</translation>
-    </message>
-    <message>
         <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
         <translation>gguf %1: Zeilen mit K = %2 sind keine ganze Zahl von Blöcken zu %3 (llama.cpp quantisiert entlang K; wählen Sie einen Typ mit Blöcken zu 32 oder einen anderen Tensor)</translation>
     </message>
@@ -1138,10 +1130,6 @@
     <message>
         <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
         <translation>die fusionierten Module %1 (%2 Mitglieder) haben keine gemeinsame gemessene Spezifikation: eine Serving-Engine braucht ein Schema für alle; scannen Sie sie mit denselben Spezifikationen</translation>
-    </message>
-    <message>
-        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
-        <translation>unbekanntes Durchlaufformat „%1“ (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</translation>
     </message>
     <message>
         <source>the sweep needs a 2-D weight</source>
@@ -1586,6 +1574,2854 @@
     <message>
         <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
         <translation>Schicht %1, Experte %2: %3 von %4 Skalen sind NaN, Inf oder null (zuerst in %5)</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint: dim %1, %2 layers, %3 heads, vocabulary %4</source>
+        <translation>ein llama2.c-Checkpoint: dim %1, %2 Schichten, %3 Köpfe, Vokabular %4</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one; or load it in Python and save it with safetensors.torch.save_file)</source>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (export.py --version -1 von llama2.c schreibt einen; oder laden Sie ihn in Python und speichern Sie ihn mit safetensors.torch.save_file)</translation>
+    </message>
+    <message>
+        <source>a GGUF file (llama.cpp)</source>
+        <translation>eine GGUF-Datei (llama.cpp)</translation>
+    </message>
+    <message>
+        <source>Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks</source>
+        <translation>Quantscope liest GGUF v2 und v3 selbst: `quantscope-cli doctor FILE` zeigt, wo diese Datei fehlerhaft ist</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint (export.py version 1 or 2)</source>
+        <translation>ein llama2.c-Checkpoint (export.py Version 1 oder 2)</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one)</source>
+        <translation>wandeln Sie ihn in einen Hugging-Face-safetensors-Checkpoint um (export.py --version -1 von llama2.c schreibt einen)</translation>
+    </message>
+    <message>
+        <source>a PyTorch checkpoint (torch.save, ZIP format)</source>
+        <translation>ein PyTorch-Checkpoint (torch.save, ZIP-Format)</translation>
+    </message>
+    <message>
+        <source>convert it to safetensors: safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</source>
+        <translation>wandeln Sie ihn in safetensors um: safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</translation>
+    </message>
+    <message>
+        <source>a ZIP of .npy arrays (a NumPy .npz archive)</source>
+        <translation>ein ZIP aus .npy-Arrays (ein NumPy-.npz-Archiv)</translation>
+    </message>
+    <message>
+        <source>rename it to .npz and open it again</source>
+        <translation>benennen Sie sie in .npz um und öffnen Sie sie erneut</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>ein ZIP-Archiv</translation>
+    </message>
+    <message>
+        <source>unpack it and open the .safetensors file or checkpoint folder inside</source>
+        <translation>entpacken Sie es und öffnen Sie die enthaltene .safetensors-Datei oder den Checkpoint-Ordner</translation>
+    </message>
+    <message>
+        <source>a Python pickle (PyTorch&apos;s legacy torch.save format, pickle protocol %1)</source>
+        <translation>ein Python-Pickle (das alte torch.save-Format von PyTorch, Pickle-Protokoll %1)</translation>
+    </message>
+    <message>
+        <source>shape entry %1 is negative</source>
+        <translation>der shape-Eintrag %1 ist negativ</translation>
+    </message>
+    <message>
+        <source>data_offsets entry %1 is negative</source>
+        <translation>der data_offsets-Eintrag %1 ist negativ</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <source>%1 entry %2 is not an integer that fits in 64 bits</source>
+        <translation>der %1-Eintrag %2 ist keine ganze Zahl, die in 64 Bit passt</translation>
+    </message>
+    <message>
+        <source>unknown dtype &quot;%1&quot;: not one of the 22 safetensors dtypes</source>
+        <translation>unbekannter dtype „%1“: keiner der 22 safetensors-dtypes</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>eine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>binary data</source>
+        <translation>Binärdaten</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>ein Objekt</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;__metadata__&quot; in the header</source>
+        <translation>doppelter Schlüssel „__metadata__“ im Header</translation>
+    </message>
+    <message>
+        <source>duplicate key in the header: tensor names must be unique</source>
+        <translation>doppelter Schlüssel im Header: Tensornamen müssen eindeutig sein</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in __metadata__</source>
+        <translation>doppelter Schlüssel „%1“ in __metadata__</translation>
+    </message>
+    <message>
+        <source>unknown key &quot;%1&quot; in the tensor&apos;s entry (an entry has exactly &quot;dtype&quot;, &quot;shape&quot; and &quot;data_offsets&quot;)</source>
+        <translation>unbekannter Schlüssel „%1“ im Eintrag des Tensors (ein Eintrag hat genau „dtype“, „shape“ und „data_offsets“)</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in the tensor&apos;s entry</source>
+        <translation>doppelter Schlüssel „%1“ im Eintrag des Tensors</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s entry has no &quot;%1&quot;</source>
+        <translation>der Eintrag des Tensors hat kein „%1“</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <source>data_offsets has %1 entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets hat %1 Einträge; es muss [BEGIN, END] sein</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON: %1</source>
+        <translation>der Header ist kein gültiges JSON: %1</translation>
+    </message>
+    <message>
+        <source>shape entry %1 does not fit in a signed 64-bit integer</source>
+        <translation>der shape-Eintrag %1 passt nicht in eine vorzeichenbehaftete 64-Bit-Ganzzahl</translation>
+    </message>
+    <message>
+        <source>data_offsets has more than two entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets hat mehr als zwei Einträge; es muss [BEGIN, END] sein</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object, not %1</source>
+        <translation>der Header muss ein JSON-Objekt sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>__metadata__ must be an object of string to string, not %1</source>
+        <translation>__metadata__ muss ein Objekt von Zeichenkette zu Zeichenkette sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s entry must be a JSON object, not %1</source>
+        <translation>der Eintrag eines Tensors muss ein JSON-Objekt sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>__metadata__ value of key &quot;%1&quot; is %2; metadata values must be strings</source>
+        <translation>der __metadata__-Wert des Schlüssels „%1“ ist %2; Metadatenwerte müssen Zeichenketten sein</translation>
+    </message>
+    <message>
+        <source>&quot;dtype&quot; must be a string, not %1</source>
+        <translation>„dtype“ muss eine Zeichenkette sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>&quot;shape&quot; must be an array of non-negative integers, not %1</source>
+        <translation>„shape“ muss ein Array nichtnegativer ganzer Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>&quot;data_offsets&quot; must be an array of two non-negative integers, not %1</source>
+        <translation>„data_offsets“ muss ein Array aus zwei nichtnegativen ganzen Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>shape entries must be non-negative integers, not %1</source>
+        <translation>shape-Einträge müssen nichtnegative ganze Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>data_offsets entries must be non-negative integers, not %1</source>
+        <translation>data_offsets-Einträge müssen nichtnegative ganze Zahlen sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>unexpected %1</source>
+        <translation>unerwartet: %1</translation>
+    </message>
+    <message>
+        <source>the file is empty; a safetensors file starts with an 8-byte little-endian header length</source>
+        <translation>die Datei ist leer; eine safetensors-Datei beginnt mit einer 8-Byte-Headerlänge (Little Endian)</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 8-byte header length every safetensors file starts with</source>
+        <translation>die Datei hat %1 Bytes und ist kürzer als die 8-Byte-Headerlänge, mit der jede safetensors-Datei beginnt</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, more than the limit of %2 bytes</source>
+        <translation>das Headerlängenfeld nennt %1 Bytes, mehr als die Grenze von %2 Bytes</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, but only %2 bytes follow it in the file</source>
+        <translation>das Headerlängenfeld nennt %1 Bytes, aber in der Datei folgen nur %2 Bytes</translation>
+    </message>
+    <message>
+        <source>the header is not valid UTF-8 (byte %1)</source>
+        <translation>der Header ist kein gültiges UTF-8 (Byte %1)</translation>
+    </message>
+    <message>
+        <source>the header is empty; it must be a JSON object starting with &apos;{&apos;</source>
+        <translation>der Header ist leer; er muss ein JSON-Objekt sein, das mit „{“ beginnt</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object starting with &apos;{&apos;, but its first non-space byte is &apos;%1&apos; (%2)</source>
+        <translation>der Header muss ein JSON-Objekt sein, das mit „{“ beginnt, aber sein erstes Nicht-Leerzeichen-Byte ist „%1“ (%2)</translation>
+    </message>
+    <message>
+        <source>the header&apos;s JSON is nested deeper than %1 levels (a valid header needs 3)</source>
+        <translation>das JSON des Headers ist tiefer als %1 Ebenen verschachtelt (ein gültiger Header braucht 3)</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON</source>
+        <translation>der Header ist kein gültiges JSON</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 are reversed: END is before BEGIN</source>
+        <translation>data_offsets %1 sind vertauscht: END liegt vor BEGIN</translation>
+    </message>
+    <message>
+        <source>the element count of shape %1 overflows 64 bits</source>
+        <translation>die Elementanzahl der Form %1 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>the size in bits of %1 elements of %2 overflows 64 bits</source>
+        <translation>die Größe in Bit von %1 Elementen vom Typ %2 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 (%3 bits each) are %4 bits, not a whole number of bytes</source>
+        <translation>nicht ausgerichteter Sub-Byte-Bereich: %1 Elemente vom Typ %2 (je %3 Bit) sind %4 Bit, keine ganze Zahl von Bytes</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 span %2 bytes, but %3 elements of %4 with shape %5 need %6</source>
+        <translation>data_offsets %1 umfassen %2 Bytes, aber %3 Elemente vom Typ %4 mit der Form %5 brauchen %6</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 reach past the end of the data, which is %2 bytes (file of %3 bytes, data from byte %4); the file is truncated or the offsets are wrong</source>
+        <translation>data_offsets %1 reichen über das Ende der Daten hinaus, die %2 Bytes lang sind (Datei mit %3 Bytes, Daten ab Byte %4); die Datei ist abgeschnitten oder die Offsets sind falsch</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 overlap tensor &apos;%2&apos; (data_offsets %3)</source>
+        <translation>data_offsets %1 überlappen den Tensor „%2“ (data_offsets %3)</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (previous tensor &apos;%4&apos; ends at %5)</source>
+        <translation>Lücke von %1 Bytes vor diesem Tensor: die Datenbytes [%2, %3) gehören zu keinem Tensor (der vorige Tensor „%4“ endet bei %5)</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (the first tensor must start at 0)</source>
+        <translation>Lücke von %1 Bytes vor diesem Tensor: die Datenbytes [%2, %3) gehören zu keinem Tensor (der erste Tensor muss bei 0 beginnen)</translation>
+    </message>
+    <message>
+        <source>%1; spans must follow each other without holes (open in lenient mode to accept)</source>
+        <translation>%1; die Bereiche müssen lückenlos aufeinander folgen (im nachsichtigen Modus öffnen, um das zu akzeptieren)</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the last tensor (tensor data ends at byte %2, the file at %3)</source>
+        <translation>%1 überzählige Bytes nach dem letzten Tensor (die Tensordaten enden bei Byte %2, die Datei bei %3)</translation>
+    </message>
+    <message>
+        <source>%1; the data must end where the last tensor ends (open in lenient mode to accept)</source>
+        <translation>%1; die Daten müssen dort enden, wo der letzte Tensor endet (im nachsichtigen Modus öffnen, um das zu akzeptieren)</translation>
+    </message>
+    <message>
+        <source>no such tensor in the file</source>
+        <translation>kein solcher Tensor in der Datei</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s span lies outside this file</source>
+        <translation>der Bereich des Tensors liegt außerhalb dieser Datei</translation>
+    </message>
+    <message>
+        <source>a tensor name is empty</source>
+        <translation>ein Tensorname ist leer</translation>
+    </message>
+    <message>
+        <source>&quot;__metadata__&quot; is reserved and cannot name a tensor</source>
+        <translation>„__metadata__“ ist reserviert und kann keinen Tensor benennen</translation>
+    </message>
+    <message>
+        <source>the tensor name is not valid UTF-8</source>
+        <translation>der Tensorname ist kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>the tensor name occurs twice; names must be unique</source>
+        <translation>der Tensorname kommt zweimal vor; Namen müssen eindeutig sein</translation>
+    </message>
+    <message>
+        <source>dtype %1 has no safetensors equivalent</source>
+        <translation>dtype %1 hat keine Entsprechung in safetensors</translation>
+    </message>
+    <message>
+        <source>the tensor has no data</source>
+        <translation>der Tensor hat keine Daten</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s size in bits overflows 64 bits</source>
+        <translation>die Größe des Tensors in Bit überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 are not a whole number of bytes</source>
+        <translation>nicht ausgerichteter Sub-Byte-Bereich: %1 Elemente vom Typ %2 sind keine ganze Zahl von Bytes</translation>
+    </message>
+    <message>
+        <source>a strided view of a sub-byte dtype cannot be written</source>
+        <translation>eine Ansicht mit Schrittweiten eines Sub-Byte-dtypes kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>__metadata__ entry &quot;%1&quot; is not valid UTF-8</source>
+        <translation>der __metadata__-Eintrag „%1“ ist kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>cannot open the file</source>
+        <translation>die Datei kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot stat the file</source>
+        <translation>die Dateiinformationen können nicht gelesen werden (stat)</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>the file is too large to map on this system</source>
+        <translation>die Datei ist zu groß, um sie auf diesem System einzublenden</translation>
+    </message>
+    <message>
+        <source>cannot map the file</source>
+        <translation>die Datei kann nicht eingeblendet werden (mmap)</translation>
+    </message>
+    <message>
+        <source>not a file path</source>
+        <translation>kein Dateipfad</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary file in folder &apos;%1&apos;</source>
+        <translation>im Ordner „%1“ kann keine temporäre Datei angelegt werden</translation>
+    </message>
+    <message>
+        <source>write after commit</source>
+        <translation>Schreiben nach dem Abschluss</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;: no progress</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschrieben werden: kein Fortschritt</translation>
+    </message>
+    <message>
+        <source>commit of a file that failed earlier</source>
+        <translation>Abschluss einer Datei, die zuvor fehlgeschlagen ist</translation>
+    </message>
+    <message>
+        <source>cannot flush temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht auf den Datenträger geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot close temporary file &apos;%1&apos;</source>
+        <translation>die temporäre Datei „%1“ kann nicht geschlossen werden</translation>
+    </message>
+    <message>
+        <source>cannot rename &apos;%1&apos; over the target</source>
+        <translation>„%1“ kann nicht über das Ziel umbenannt werden</translation>
+    </message>
+    <message>
+        <source>cannot flush folder &apos;%1&apos;</source>
+        <translation>der Ordner „%1“ kann nicht auf den Datenträger geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot read the file</source>
+        <translation>die Datei kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>%1 (config.json ignored)</source>
+        <translation>%1 (config.json ignoriert)</translation>
+    </message>
+    <message>
+        <source>the index must be a JSON object with a &quot;weight_map&quot;</source>
+        <translation>der Index muss ein JSON-Objekt mit einer „weight_map“ sein</translation>
+    </message>
+    <message>
+        <source>the index has no &quot;weight_map&quot;</source>
+        <translation>der Index hat keine „weight_map“</translation>
+    </message>
+    <message>
+        <source>&quot;weight_map&quot; must be an object of tensor name to shard file name</source>
+        <translation>„weight_map“ muss ein Objekt von Tensorname zu Shard-Dateiname sein</translation>
+    </message>
+    <message>
+        <source>the shard of the tensor must be a file name (a string)</source>
+        <translation>der Shard des Tensors muss ein Dateiname sein (eine Zeichenkette)</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; is not a plain file name in the index&apos;s folder; shards outside the folder are refused</source>
+        <translation>der Shard „%1“ ist kein einfacher Dateiname im Ordner des Index; Shards außerhalb des Ordners werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; listed in %2 does not exist</source>
+        <translation>der in %2 aufgeführte Shard „%1“ existiert nicht</translation>
+    </message>
+    <message>
+        <source>the tensor is in two shards: &quot;%1&quot; and &quot;%2&quot;</source>
+        <translation>der Tensor ist in zwei Shards: „%1“ und „%2“</translation>
+    </message>
+    <message>
+        <source>the index places the tensor in shard &quot;%1&quot;, which does not contain it</source>
+        <translation>der Index legt den Tensor in den Shard „%1“, der ihn nicht enthält</translation>
+    </message>
+    <message>
+        <source>the tensor is in the shard but not in %1; it is ignored</source>
+        <translation>der Tensor ist im Shard, aber nicht in %1; er wird ignoriert</translation>
+    </message>
+    <message>
+        <source>cannot list the folder: %1</source>
+        <translation>der Ordner kann nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>the folder holds no .safetensors file and no %1</source>
+        <translation>der Ordner enthält keine .safetensors-Datei und kein %1</translation>
+    </message>
+    <message>
+        <source>the folder holds %1 .safetensors files and no %2, so which one to open is ambiguous: %3 (open one of them directly)</source>
+        <translation>der Ordner enthält %1 .safetensors-Dateien und kein %2, daher ist unklar, welche zu öffnen ist: %3 (öffnen Sie eine davon direkt)</translation>
+    </message>
+    <message>
+        <source>sharded index</source>
+        <translation>Shard-Index</translation>
+    </message>
+    <message>
+        <source>safetensors folder</source>
+        <translation>safetensors-Ordner</translation>
+    </message>
+    <message>
+        <source>safetensors file</source>
+        <translation>safetensors-Datei</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>keine solche Datei und kein solcher Ordner</translation>
+    </message>
+    <message>
+        <source>no reader opens this path</source>
+        <translation>kein Leser öffnet diesen Pfad</translation>
+    </message>
+    <message>
+        <source>no such tensor in the checkpoint</source>
+        <translation>kein solcher Tensor im Checkpoint</translation>
+    </message>
+    <message>
+        <source>the header is not a Python dict (it must start with &apos;{&apos;)</source>
+        <translation>der Header ist kein Python-Dict (er muss mit „{“ beginnen)</translation>
+    </message>
+    <message>
+        <source>unexpected text after the header dict</source>
+        <translation>unerwarteter Text nach dem Header-Dict</translation>
+    </message>
+    <message>
+        <source>the header nests too deeply</source>
+        <translation>der Header ist zu tief verschachtelt</translation>
+    </message>
+    <message>
+        <source>the header dict ends early</source>
+        <translation>das Header-Dict endet zu früh</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos; in the header dict</source>
+        <translation>unerwartetes Zeichen „%1“ im Header-Dict</translation>
+    </message>
+    <message>
+        <source>a header dict key is not a string</source>
+        <translation>ein Schlüssel des Header-Dicts ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>expected &apos;:&apos; after a key in the header dict</source>
+        <translation>nach einem Schlüssel im Header-Dict wird „:“ erwartet</translation>
+    </message>
+    <message>
+        <source>duplicate key &apos;%1&apos; in the header dict</source>
+        <translation>doppelter Schlüssel „%1“ im Header-Dict</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;}&apos; in the header dict</source>
+        <translation>im Header-Dict wird „,“ oder „}“ erwartet</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;%1&apos; in a sequence</source>
+        <translation>in einer Folge wird „,“ oder „%1“ erwartet</translation>
+    </message>
+    <message>
+        <source>unterminated string in the header dict</source>
+        <translation>nicht abgeschlossene Zeichenkette im Header-Dict</translation>
+    </message>
+    <message>
+        <source>malformed integer in the header dict</source>
+        <translation>fehlerhafte ganze Zahl im Header-Dict</translation>
+    </message>
+    <message>
+        <source>integer in the header dict overflows 64 bits</source>
+        <translation>eine ganze Zahl im Header-Dict überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>unsupported dtype descr &apos;%1&apos;</source>
+        <translation>nicht unterstützter dtype-descr „%1“</translation>
+    </message>
+    <message>
+        <source>object arrays (pickled Python objects, descr &apos;%1&apos;) are refused</source>
+        <translation>Objekt-Arrays (gepickelte Python-Objekte, descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>complex arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>komplexe Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>unicode string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>Unicode-Zeichenketten-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>byte string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>Bytezeichenketten-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>void/structured arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>void-/strukturierte Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>datetime/timedelta arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>datetime-/timedelta-Arrays (descr „%1“) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>not a .npy array: the magic string \x93NUMPY is missing</source>
+        <translation>kein .npy-Array: die magische Zeichenfolge \x93NUMPY fehlt</translation>
+    </message>
+    <message>
+        <source>unsupported .npy format version %1.%2 (1.0, 2.0 and 3.0 are read)</source>
+        <translation>nicht unterstützte .npy-Formatversion %1.%2 (gelesen werden 1.0, 2.0 und 3.0)</translation>
+    </message>
+    <message>
+        <source>the header length field is cut off by the end of the data</source>
+        <translation>das Headerlängenfeld wird vom Ende der Daten abgeschnitten</translation>
+    </message>
+    <message>
+        <source>the header length %1 runs past the end of the data (%2 bytes follow the length field)</source>
+        <translation>die Headerlänge %1 reicht über das Ende der Daten hinaus (nach dem Längenfeld folgen %2 Bytes)</translation>
+    </message>
+    <message>
+        <source>non-ASCII byte in a version %1.0 header (only 3.0 headers are UTF-8)</source>
+        <translation>Nicht-ASCII-Byte in einem Header der Version %1.0 (nur 3.0-Header sind UTF-8)</translation>
+    </message>
+    <message>
+        <source>unexpected key &apos;%1&apos; in the header dict (exactly descr, fortran_order and shape are allowed)</source>
+        <translation>unerwarteter Schlüssel „%1“ im Header-Dict (erlaubt sind genau descr, fortran_order und shape)</translation>
+    </message>
+    <message>
+        <source>the header dict lacks the key &apos;%1&apos;</source>
+        <translation>dem Header-Dict fehlt der Schlüssel „%1“</translation>
+    </message>
+    <message>
+        <source>structured arrays (a list of fields as descr) are refused</source>
+        <translation>strukturierte Arrays (eine Feldliste als descr) werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>&apos;descr&apos; must be a dtype string</source>
+        <translation>„descr“ muss eine dtype-Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>&apos;fortran_order&apos; must be True or False</source>
+        <translation>„fortran_order“ muss True oder False sein</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of integers</source>
+        <translation>„shape“ muss ein Tupel ganzer Zahlen sein</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of non-negative integers</source>
+        <translation>„shape“ muss ein Tupel nichtnegativer ganzer Zahlen sein</translation>
+    </message>
+    <message>
+        <source>the array&apos;s byte size overflows 64 bits</source>
+        <translation>die Bytegröße des Arrays überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>the data is shorter than the header says: shape %1 of &apos;%2&apos; needs %3 bytes, %4 are present</source>
+        <translation>die Daten sind kürzer als der Header angibt: die Form %1 von „%2“ braucht %3 Bytes, vorhanden sind %4</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data (shape %2 of &apos;%3&apos; ends at byte %4)</source>
+        <translation>%1 überzählige Bytes nach den Arraydaten (die Form %2 von „%3“ endet bei Byte %4)</translation>
+    </message>
+    <message>
+        <source>%1; --lenient accepts them</source>
+        <translation>%1; --lenient akzeptiert sie</translation>
+    </message>
+    <message>
+        <source>%1 (ignored)</source>
+        <translation>%1 (ignoriert)</translation>
+    </message>
+    <message>
+        <source>not a safetensors / npy / npz file (this looks like %1): %2</source>
+        <translation>keine safetensors-, npy- oder npz-Datei (sie sieht aus wie %1): %2</translation>
+    </message>
+    <message>
+        <source>capture metadata lacks &apos;%1&apos;</source>
+        <translation>den Metadaten der Aufzeichnung fehlt „%1“</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a positive integer, not &apos;%2&apos;</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung muss eine positive ganze Zahl sein, nicht „%2“</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a JSON object</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; is not JSON: %2</source>
+        <translation>das Metadatum „%1“ der Aufzeichnung ist kein JSON: %2</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos;: &apos;%2&apos; must be a %3 integer</source>
+        <translation>Aufzeichnungseintrag „%1“: „%2“ muss eine %3-Ganzzahl sein</translation>
+    </message>
+    <message>
+        <source>capture lacks this statistics tensor</source>
+        <translation>der Aufzeichnung fehlt dieser Statistiktensor</translation>
+    </message>
+    <message>
+        <source>capture statistics must be F32, not %1</source>
+        <translation>die Statistiken der Aufzeichnung müssen F32 sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>capture tensor has shape %1, expected %2</source>
+        <translation>der Aufzeichnungstensor hat die Form %1, erwartet: %2</translation>
+    </message>
+    <message>
+        <source>not a Quantscope capture: its safetensors metadata has no &quot;format&quot;: &quot;quantscope-capture&quot; (write one with `quantscope-cli capture`)</source>
+        <translation>keine Quantscope-Aufzeichnung: ihre safetensors-Metadaten haben kein &quot;format&quot;: &quot;quantscope-capture&quot; (schreiben Sie eine mit `quantscope-cli capture`)</translation>
+    </message>
+    <message>
+        <source>capture version &apos;%1&apos; is not supported (this build reads version 1)</source>
+        <translation>die Aufzeichnungsversion „%1“ wird nicht unterstützt (dieser Build liest Version 1)</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;modules&apos; lists no module</source>
+        <translation>das Metadatum „modules“ der Aufzeichnung nennt kein Modul</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos; must be a JSON object</source>
+        <translation>der Aufzeichnungseintrag „%1“ muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture modules sharing statistics &apos;%1&apos; disagree on in_features (%2 vs %3)</source>
+        <translation>Aufzeichnungsmodule mit gemeinsamen Statistiken „%1“ widersprechen sich bei in_features (%2 gegenüber %3)</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos; must be a JSON object</source>
+        <translation>der Attention-Eintrag „%1“ der Aufzeichnung muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos;: rope must be &quot;post&quot; or &quot;pre&quot;</source>
+        <translation>Attention-Eintrag „%1“ der Aufzeichnung: rope muss &quot;post&quot; oder &quot;pre&quot; sein</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos;</source>
+        <translation>die Aufzeichnung hat keine Statistiken für das Modul „%1“</translation>
+    </message>
+    <message>
+        <source>the capture has no attention block &apos;%1&apos;</source>
+        <translation>die Aufzeichnung hat keinen Attention-Block „%1“</translation>
+    </message>
+    <message>
+        <source>%1: the checkpoint&apos;s weight is %2, the capture saw %3x%4 (out x in)</source>
+        <translation>%1: das Gewicht des Checkpoints ist %2, die Aufzeichnung sah %3×%4 (aus × ein)</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos; (was it captured from another model?)</source>
+        <translation>die Aufzeichnung hat keine Statistiken für das Modul „%1“ (wurde sie von einem anderen Modell aufgezeichnet?)</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos;: the weight is %2 but the capture saw %3x%4 (out x in)</source>
+        <translation>Modul „%1“: das Gewicht ist %2, aber die Aufzeichnung sah %3×%4 (aus × ein)</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1: %2 bytes needed at offset %3, %4 left (truncated?)</source>
+        <translation>die Datei endet innerhalb von %1: %2 Bytes bei Offset %3 nötig, %4 übrig (abgeschnitten?)</translation>
+    </message>
+    <message>
+        <source>%1: the string&apos;s length field says %2 bytes, but only %3 bytes follow in the file</source>
+        <translation>%1: das Längenfeld der Zeichenkette nennt %2 Bytes, aber in der Datei folgen nur %3 Bytes</translation>
+    </message>
+    <message>
+        <source>%1: a BOOL must be 0 or 1, not %2</source>
+        <translation>%1: ein BOOL muss 0 oder 1 sein, nicht %2</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 4-byte GGUF magic</source>
+        <translation>die Datei hat %1 Bytes und ist kürzer als die 4-Byte-GGUF-Kennung</translation>
+    </message>
+    <message>
+        <source>the magic</source>
+        <translation>die Kennung</translation>
+    </message>
+    <message>
+        <source>bad magic: a GGUF file starts with the bytes &quot;GGUF&quot;</source>
+        <translation>falsche Kennung: eine GGUF-Datei beginnt mit den Bytes „GGUF“</translation>
+    </message>
+    <message>
+        <source>the version</source>
+        <translation>die Version</translation>
+    </message>
+    <message>
+        <source>GGUF version 1 (32-bit counts, before August 2023) is not read; convert the file with a current llama.cpp</source>
+        <translation>GGUF-Version 1 (32-Bit-Zähler, vor August 2023) wird nicht gelesen; konvertieren Sie die Datei mit einem aktuellen llama.cpp</translation>
+    </message>
+    <message>
+        <source>unknown GGUF version %1 (versions 2 and 3 are read)</source>
+        <translation>unbekannte GGUF-Version %1 (gelesen werden die Versionen 2 und 3)</translation>
+    </message>
+    <message>
+        <source>the tensor count</source>
+        <translation>die Tensoranzahl</translation>
+    </message>
+    <message>
+        <source>the metadata count</source>
+        <translation>die Metadatenanzahl</translation>
+    </message>
+    <message>
+        <source>the tensor count %1 cannot fit in a file of %2 bytes (each tensor info takes at least 24 bytes)</source>
+        <translation>die Tensoranzahl %1 passt nicht in eine Datei mit %2 Bytes (jede Tensorinfo braucht mindestens 24 Bytes)</translation>
+    </message>
+    <message>
+        <source>the metadata count %1 cannot fit in a file of %2 bytes (each key-value takes at least 12 bytes)</source>
+        <translation>die Metadatenanzahl %1 passt nicht in eine Datei mit %2 Bytes (jedes Schlüssel-Wert-Paar braucht mindestens 12 Bytes)</translation>
+    </message>
+    <message>
+        <source>a metadata key</source>
+        <translation>ein Metadatenschlüssel</translation>
+    </message>
+    <message>
+        <source>metadata key %1 is empty</source>
+        <translation>der Metadatenschlüssel %1 ist leer</translation>
+    </message>
+    <message>
+        <source>duplicate metadata key &quot;%1&quot;</source>
+        <translation>doppelter Metadatenschlüssel „%1“</translation>
+    </message>
+    <message>
+        <source>a metadata value type</source>
+        <translation>ein Metadatenwerttyp</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; has unknown value type %2</source>
+        <translation>der Metadatenschlüssel „%1“ hat den unbekannten Werttyp %2</translation>
+    </message>
+    <message>
+        <source>an array&apos;s element type</source>
+        <translation>der Elementtyp eines Arrays</translation>
+    </message>
+    <message>
+        <source>an array&apos;s length</source>
+        <translation>die Länge eines Arrays</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 (nested arrays are not read)</source>
+        <translation>Metadatenschlüssel „%1“: Array-Elementtyp %2 (verschachtelte Arrays werden nicht gelesen)</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 is unknown</source>
+        <translation>Metadatenschlüssel „%1“: der Array-Elementtyp %2 ist unbekannt</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: an array of %2 %3 cannot fit in the %4 bytes left in the file</source>
+        <translation>Metadatenschlüssel „%1“: ein Array aus %2 %3 passt nicht in die %4 verbleibenden Bytes der Datei</translation>
+    </message>
+    <message>
+        <source>an array element</source>
+        <translation>ein Array-Element</translation>
+    </message>
+    <message>
+        <source>a metadata value</source>
+        <translation>ein Metadatenwert</translation>
+    </message>
+    <message>
+        <source>general.alignment must be a UINT32, not %1</source>
+        <translation>general.alignment muss ein UINT32 sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>general.alignment %1 is not a power of two</source>
+        <translation>general.alignment %1 ist keine Zweierpotenz</translation>
+    </message>
+    <message>
+        <source>a tensor name</source>
+        <translation>ein Tensorname</translation>
+    </message>
+    <message>
+        <source>tensor %1 has an empty name</source>
+        <translation>Tensor %1 hat einen leeren Namen</translation>
+    </message>
+    <message>
+        <source>the tensor name is %1 bytes; ggml allows at most 63 (GGML_MAX_NAME − 1)</source>
+        <translation>der Tensorname hat %1 Bytes; ggml erlaubt höchstens 63 (GGML_MAX_NAME − 1)</translation>
+    </message>
+    <message>
+        <source>duplicate tensor name</source>
+        <translation>doppelter Tensorname</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimension count</source>
+        <translation>die Dimensionsanzahl eines Tensors</translation>
+    </message>
+    <message>
+        <source>the tensor has %1 dimensions; ggml allows at most %2</source>
+        <translation>der Tensor hat %1 Dimensionen; ggml erlaubt höchstens %2</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimensions</source>
+        <translation>die Dimensionen eines Tensors</translation>
+    </message>
+    <message>
+        <source>dimension %1 is %2, more than a signed 64-bit integer holds</source>
+        <translation>Dimension %1 ist %2, mehr als eine vorzeichenbehaftete 64-Bit-Ganzzahl fasst</translation>
+    </message>
+    <message>
+        <source>the element count of dimensions %1 overflows 63 bits</source>
+        <translation>die Elementanzahl der Dimensionen %1 überläuft 63 Bit</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s type</source>
+        <translation>der Typ eines Tensors</translation>
+    </message>
+    <message>
+        <source>unknown ggml type %1</source>
+        <translation>unbekannter ggml-Typ %1</translation>
+    </message>
+    <message>
+        <source>the innermost dimension %1 is not a multiple of %2&apos;s block size %3</source>
+        <translation>die innerste Dimension %1 ist kein Vielfaches der Blockgröße %3 von %2</translation>
+    </message>
+    <message>
+        <source>the size in bytes of %1 %2 overflows 64 bits</source>
+        <translation>die Größe in Bytes von %1 %2 überläuft 64 Bit</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s data offset</source>
+        <translation>der Datenoffset eines Tensors</translation>
+    </message>
+    <message>
+        <source>the data offset %1 is not a multiple of the alignment %2</source>
+        <translation>der Datenoffset %1 ist kein Vielfaches der Ausrichtung %2</translation>
+    </message>
+    <message>
+        <source>the file ends before the data section (at offset %1)</source>
+        <translation>die Datei endet vor dem Datenabschnitt (bei Offset %1)</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data [%1, %2 + %3) lies beyond the end of the file (the data section holds %4 bytes)</source>
+        <translation>die Daten des Tensors [%1, %2 + %3) liegen hinter dem Dateiende (der Datenabschnitt umfasst %4 Bytes)</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data overlaps that of &quot;%1&quot;</source>
+        <translation>die Daten des Tensors überlappen die von „%1“</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; lies outside the file</source>
+        <translation>der Metadatenschlüssel „%1“ liegt außerhalb der Datei</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 is not decoded to FP32 (not in gguf.quants.dequantize)</source>
+        <translation>der ggml-Typ %1 wird nicht nach FP32 dekodiert (nicht in gguf.quants.dequantize)</translation>
+    </message>
+    <message>
+        <source>zlib cannot start inflating</source>
+        <translation>zlib kann das Entpacken nicht starten</translation>
+    </message>
+    <message>
+        <source>the deflate stream is corrupt (zlib: %1)</source>
+        <translation>der Deflate-Strom ist beschädigt (zlib: %1)</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: %1 bytes cannot hold an end-of-central-directory record</source>
+        <translation>kein ZIP-Archiv: %1 Bytes können keinen End-of-Central-Directory-Eintrag fassen</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: no end-of-central-directory record (signature PK\5\6) in the last 64 KiB</source>
+        <translation>kein ZIP-Archiv: kein End-of-Central-Directory-Eintrag (Signatur PK\5\6) in den letzten 64 KiB</translation>
+    </message>
+    <message>
+        <source>multi-disk ZIP archives are not supported</source>
+        <translation>mehrteilige ZIP-Archive werden nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>the ZIP64 end record offset %1 does not leave room for the record before its locator</source>
+        <translation>der Offset %1 des ZIP64-Endeintrags lässt vor seinem Locator keinen Platz für den Eintrag</translation>
+    </message>
+    <message>
+        <source>bad signature of the ZIP64 end-of-central-directory record</source>
+        <translation>falsche Signatur des ZIP64-End-of-Central-Directory-Eintrags</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the ZIP64 end record</source>
+        <translation>das zentrale Verzeichnis (Offset %1, %2 Bytes) reicht über den ZIP64-Endeintrag hinaus</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the end record at byte %3 (truncated archive?)</source>
+        <translation>das zentrale Verzeichnis (Offset %1, %2 Bytes) reicht über den Endeintrag bei Byte %3 hinaus (abgeschnittenes Archiv?)</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off: entry %1 of %2 does not fit</source>
+        <translation>das zentrale Verzeichnis ist abgeschnitten: Eintrag %1 von %2 passt nicht</translation>
+    </message>
+    <message>
+        <source>bad signature of central directory entry %1</source>
+        <translation>falsche Signatur des Eintrags %1 im zentralen Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off inside entry %1</source>
+        <translation>das zentrale Verzeichnis ist innerhalb von Eintrag %1 abgeschnitten</translation>
+    </message>
+    <message>
+        <source>an extra field runs past its entry</source>
+        <translation>ein Zusatzfeld reicht über seinen Eintrag hinaus</translation>
+    </message>
+    <message>
+        <source>the ZIP64 extra field is too short for the saturated sizes</source>
+        <translation>das ZIP64-Zusatzfeld ist für die gesättigten Größen zu kurz</translation>
+    </message>
+    <message>
+        <source>encrypted members are not supported</source>
+        <translation>verschlüsselte Einträge werden nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>unsupported compression %1 (stored and deflate are read)</source>
+        <translation>nicht unterstützte Kompression %1 (gelesen werden stored und deflate)</translation>
+    </message>
+    <message>
+        <source>the local header offset %1 lies past the end of the file</source>
+        <translation>der Offset %1 des lokalen Headers liegt hinter dem Dateiende</translation>
+    </message>
+    <message>
+        <source>bad signature of the local header</source>
+        <translation>falsche Signatur des lokalen Headers</translation>
+    </message>
+    <message>
+        <source>the local header runs past the end of the file</source>
+        <translation>der lokale Header reicht über das Dateiende hinaus</translation>
+    </message>
+    <message>
+        <source>the local header names a different member than the central directory</source>
+        <translation>der lokale Header nennt einen anderen Eintrag als das zentrale Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the local header&apos;s compression method differs from the central directory&apos;s</source>
+        <translation>die Kompressionsmethode des lokalen Headers weicht von der des zentralen Verzeichnisses ab</translation>
+    </message>
+    <message>
+        <source>the compressed size %1 runs past the end of the file (%2 bytes follow)</source>
+        <translation>die komprimierte Größe %1 reicht über das Dateiende hinaus (es folgen %2 Bytes)</translation>
+    </message>
+    <message>
+        <source>a stored member&apos;s compressed size %1 differs from its size %2</source>
+        <translation>die komprimierte Größe %1 eines unkomprimierten Eintrags weicht von seiner Größe %2 ab</translation>
+    </message>
+    <message>
+        <source>the data descriptor is cut off by the end of the file</source>
+        <translation>der Datendeskriptor wird vom Dateiende abgeschnitten</translation>
+    </message>
+    <message>
+        <source>the data descriptor&apos;s CRC-32 differs from the central directory&apos;s</source>
+        <translation>die CRC-32 des Datendeskriptors weicht von der des zentralen Verzeichnisses ab</translation>
+    </message>
+    <message>
+        <source>the member states %1 bytes from %2 compressed ones, more than deflate&apos;s largest ratio (1032:1)</source>
+        <translation>der Eintrag gibt %1 Bytes aus %2 komprimierten an, mehr als das größte Verhältnis von Deflate (1032:1)</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size of %1 bytes</source>
+        <translation>der Eintrag entpackt sich über seine angegebene Größe von %1 Bytes hinaus</translation>
+    </message>
+    <message>
+        <source>the deflate stream ends before its end marker (truncated member)</source>
+        <translation>der Deflate-Strom endet vor seiner Endmarke (abgeschnittener Eintrag)</translation>
+    </message>
+    <message>
+        <source>the member inflates to %1 bytes, the directory says %2</source>
+        <translation>der Eintrag entpackt sich zu %1 Bytes, das Verzeichnis nennt %2</translation>
+    </message>
+    <message>
+        <source>CRC-32 mismatch: computed %1, stored %2</source>
+        <translation>CRC-32 stimmt nicht überein: berechnet %1, gespeichert %2</translation>
+    </message>
+    <message>
+        <source>member is not an .npy array; ignored</source>
+        <translation>der Eintrag ist kein .npy-Array; ignoriert</translation>
+    </message>
+    <message>
+        <source>the member&apos;s data is shorter than its header says: shape %1 of &apos;%2&apos; needs %3 bytes after the header, the member holds %4</source>
+        <translation>die Daten des Eintrags sind kürzer als sein Header angibt: die Form %1 von „%2“ braucht %3 Bytes nach dem Header, der Eintrag enthält %4</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data inside the member</source>
+        <translation>%1 überzählige Bytes nach den Arraydaten innerhalb des Eintrags</translation>
+    </message>
+    <message>
+        <source>two members hold the array &apos;%1&apos;</source>
+        <translation>zwei Einträge enthalten das Array „%1“</translation>
+    </message>
+    <message>
+        <source>the central directory holds %1 bytes after its last entry (ignored)</source>
+        <translation>das zentrale Verzeichnis enthält %1 Bytes nach seinem letzten Eintrag (ignoriert)</translation>
+    </message>
+    <message>
+        <source>no array of this name in the archive</source>
+        <translation>kein Array dieses Namens im Archiv</translation>
+    </message>
+    <message>
+        <source>inflating array &apos;%1&apos;</source>
+        <translation>Array „%1“ wird entpackt</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size</source>
+        <translation>der Eintrag entpackt sich über seine angegebene Größe hinaus</translation>
+    </message>
+    <message>
+        <source>the member changed since the archive was opened (size or CRC-32)</source>
+        <translation>der Eintrag hat sich seit dem Öffnen des Archivs geändert (Größe oder CRC-32)</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k) and i-quants; %1 has no importance-weighted search</source>
+        <translation>gguf: imatrix gilt für die K-Quants (q2_k … q6_k) und die i-Quants; %1 hat keine nach Wichtigkeit gewichtete Suche</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)</source>
+        <translation>gguf: der Typ %1 wird hier nicht quantisiert (einer von q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)</translation>
+    </message>
+    <message>
+        <source>gguf: %1 needs an importance matrix, as llama.cpp&apos;s llama-quantize does (&quot;this quantization requires an imatrix&quot;): set imatrix (--imatrix) and pair a capture (--capture)</source>
+        <translation>gguf: %1 braucht eine Wichtigkeitsmatrix, wie bei llama-quantize von llama.cpp (&quot;this quantization requires an imatrix&quot;): setzen Sie imatrix (--imatrix) und koppeln Sie eine Aufzeichnung (--capture)</translation>
+    </message>
+    <message>
+        <source>sweep format &apos;%1&apos; needs an importance matrix (llama.cpp refuses it without one) and the sweep has no capture; try iq3_s, iq4_nl, iq4_xs, or quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</source>
+        <translation>das Durchlaufformat „%1“ braucht eine Wichtigkeitsmatrix (llama.cpp lehnt es ohne ab), und der Durchlauf hat keine Aufzeichnung; versuchen Sie iq3_s, iq4_nl, iq4_xs oder quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 is the OCP one)</source>
+        <translation>unbekanntes Durchlaufformat „%1“ (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 ist das von OCP)</translation>
+    </message>
+    <message>
+        <source>importance weights (imatrix) for the unrotated K-quant points only: they weight the original input channels</source>
+        <translation>Wichtigkeitsgewichte (imatrix) nur für die nicht rotierten K-Quant-Punkte: sie gewichten die ursprünglichen Eingangskanäle</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented</source>
+        <translation>das Quantisieren in den ggml-Typ %1 ist nicht implementiert</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4 are)</source>
+        <translation>das Quantisieren in den ggml-Typ %1 ist nicht implementiert (implementiert sind q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4)</translation>
+    </message>
+    <message>
+        <source>rows of %1 values are not a whole number of %2 blocks of %3 (ggml quantizes along rows; pick a type with smaller blocks)</source>
+        <translation>Zeilen aus %1 Werten sind keine ganze Zahl von %2-Blöcken zu %3 (ggml quantisiert entlang der Zeilen; wählen Sie einen Typ mit kleineren Blöcken)</translation>
+    </message>
+    <message>
+        <source>importance weights are used by the K-quants (q2_k … q6_k) and i-quants only, not by %1</source>
+        <translation>Wichtigkeitsgewichte verwenden nur die K-Quants (q2_k … q6_k) und die i-Quants, nicht %1</translation>
+    </message>
+    <message>
+        <source>%1 needs an importance matrix: llama.cpp&apos;s llama-quantize refuses it without one (&quot;this quantization requires an imatrix&quot;); give importance weights (an imatrix)</source>
+        <translation>%1 braucht eine Wichtigkeitsmatrix: llama-quantize von llama.cpp lehnt es ohne ab (&quot;this quantization requires an imatrix&quot;); geben Sie Wichtigkeitsgewichte an (eine imatrix)</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 does not decode to FP32</source>
+        <translation>der ggml-Typ %1 lässt sich nicht nach FP32 dekodieren</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>file ends inside the tensor</source>
+        <translation>die Datei endet innerhalb des Tensors</translation>
+    </message>
+    <message>
+        <source>spectra must be off, counts or top-k, got &apos;%1&apos;</source>
+        <translation>spectra muss off, counts oder top-k sein, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is stored as %2: integer codes, not weights; not scanned</source>
+        <translation>der Tensor „%1“ ist als %2 gespeichert: ganzzahlige Codes, keine Gewichte; nicht gescannt</translation>
+    </message>
+    <message>
+        <source>cannot open the report: %1</source>
+        <translation>der Bericht kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the report: %1</source>
+        <translation>der Bericht kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line is not JSON); remove it or choose another --out</source>
+        <translation>kein Scan-Bericht (seine erste Zeile ist kein JSON); entfernen Sie ihn oder wählen Sie ein anderes --out</translation>
+    </message>
+    <message>
+        <source>not a scan report (no &quot;quantscope_scan&quot; header); remove it or choose another --out</source>
+        <translation>kein Scan-Bericht (kein „quantscope_scan“-Header); entfernen Sie ihn oder wählen Sie ein anderes --out</translation>
+    </message>
+    <message>
+        <source>a report of another scan (its &quot;%1&quot; differs); remove it or choose another --out to start afresh</source>
+        <translation>ein Bericht eines anderen Scans (sein „%1“ weicht ab); entfernen Sie ihn oder wählen Sie ein anderes --out, um neu zu beginnen</translation>
+    </message>
+    <message>
+        <source>cannot truncate the report: %1</source>
+        <translation>der Bericht kann nicht gekürzt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot write the report: %1</source>
+        <translation>der Bericht kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot fsync the report: %1</source>
+        <translation>der Bericht kann nicht auf den Datenträger geschrieben werden (fsync): %1</translation>
+    </message>
+    <message>
+        <source>scan: module index %1 out of range</source>
+        <translation>Scan: Modulindex %1 außerhalb des Bereichs</translation>
+    </message>
+    <message>
+        <source>scan: commit before open</source>
+        <translation>Scan: Abschluss vor dem Öffnen</translation>
+    </message>
+    <message>
+        <source>the quantscope_bridge package was not found: set QUANTSCOPE_BRIDGE_DIR to the folder holding it (the source tree&apos;s python/)</source>
+        <translation>das Paket quantscope_bridge wurde nicht gefunden: setzen Sie QUANTSCOPE_BRIDGE_DIR auf den Ordner, der es enthält (python/ im Quellbaum)</translation>
+    </message>
+    <message>
+        <source>cannot start the Python interpreter &apos;%1&apos; (%2): install Python 3 or set QUANTSCOPE_PYTHON to one</source>
+        <translation>der Python-Interpreter „%1“ kann nicht gestartet werden (%2): installieren Sie Python 3 oder setzen Sie QUANTSCOPE_PYTHON auf einen</translation>
+    </message>
+    <message>
+        <source>the interpreter &apos;%1&apos; cannot import quantscope_bridge from %2</source>
+        <translation>der Interpreter „%1“ kann quantscope_bridge nicht aus %2 importieren</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result</source>
+        <translation>die Brücke (%1) endete mit Status %2 ohne Ergebnis</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result; its last output:%3</source>
+        <translation>die Brücke (%1) endete mit Status %2 ohne Ergebnis; ihre letzte Ausgabe:%3</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder</source>
+        <translation>es kann kein temporärer Ordner angelegt werden</translation>
+    </message>
+    <message>
+        <source>give the calibration data as --text FILE or --tokens FILE.npy (one of them)</source>
+        <translation>geben Sie die Kalibrierdaten als --text FILE oder --tokens FILE.npy an (eines davon)</translation>
+    </message>
+    <message>
+        <source>capture needs --out CAP.safetensors</source>
+        <translation>capture braucht --out CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>the bridge wrote a capture this build cannot read (removed): %1</source>
+        <translation>die Brücke schrieb eine Aufzeichnung, die dieser Build nicht lesen kann (entfernt): %1</translation>
+    </message>
+    <message>
+        <source>eval needs --recipe R.json or --checkpoint EXPORTED (one of them)</source>
+        <translation>eval braucht --recipe R.json oder --checkpoint EXPORTED (eines davon)</translation>
+    </message>
+    <message>
+        <source>reading the model&apos;s weights through transformers</source>
+        <translation>die Gewichte des Modells werden über transformers gelesen</translation>
+    </message>
+    <message>
+        <source>the eval report has no &quot;modules&quot; array</source>
+        <translation>der Eval-Bericht hat kein „modules“-Array</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2</source>
+        <translation>%1: standardmäßig dicht belassen — %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); eval needs the one chosen</source>
+        <translation>%1: %2 ergibt %3 Spezifikationen (Kandidaten, die ein Scan vergleicht); eval braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing to evaluate</source>
+        <translation>das Rezept quantisiert kein Modul von %1 (nach den Standardausschlüssen): nichts zu evaluieren</translation>
+    </message>
+    <message>
+        <source>quantizing %1</source>
+        <translation>%1 wird quantisiert</translation>
+    </message>
+    <message>
+        <source>writing %1</source>
+        <translation>%1 wird geschrieben</translation>
+    </message>
+    <message>
+        <source>%1 holds no quantized module that Quantscope decodes (compressed-tensors, Quark, FP8 block, native): pass the original model with --recipe instead</source>
+        <translation>%1 enthält kein quantisiertes Modul, das Quantscope dekodiert (compressed-tensors, Quark, FP8 block, nativ): übergeben Sie stattdessen das ursprüngliche Modell mit --recipe</translation>
+    </message>
+    <message>
+        <source>decoding %1</source>
+        <translation>%1 wird dekodiert</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; is stored as %2 (stacked experts): eval replaces 2-D Linear weights</source>
+        <translation>das Modul „%1“ ist als %2 gespeichert (gestapelte Experten): eval ersetzt 2-D-Linear-Gewichte</translation>
+    </message>
+    <message>
+        <source>not a 2-D weight (%1-D): no Linear layer to quantize</source>
+        <translation>kein 2-D-Gewicht (%1-D): keine Linear-Schicht zum Quantisieren</translation>
+    </message>
+    <message>
+        <source>an embedding: the toolkits quantize Linear layers, and vLLM keeps embeddings dense</source>
+        <translation>eine Einbettung: die Toolkits quantisieren Linear-Schichten, und vLLM belässt Einbettungen dicht</translation>
+    </message>
+    <message>
+        <source>the output head: llm-compressor, Quark and vLLM users keep lm_head dense by default</source>
+        <translation>der Ausgabekopf: Nutzer von llm-compressor, Quark und vLLM belassen lm_head standardmäßig dicht</translation>
+    </message>
+    <message>
+        <source>a MoE router: serving engines keep routers dense (their logits choose the experts)</source>
+        <translation>ein MoE-Router: Serving-Engines belassen Router dicht (ihre Logits wählen die Experten)</translation>
+    </message>
+    <message>
+        <source>a norm: not a Linear layer</source>
+        <translation>eine Norm: keine Linear-Schicht</translation>
+    </message>
+    <message>
+        <source>recipe %1: %2</source>
+        <translation>Rezept %1: %2</translation>
+    </message>
+    <message>
+        <source>recipe (top): %1</source>
+        <translation>Rezept (oberste Ebene): %1</translation>
+    </message>
+    <message>
+        <source>missing &quot;%1&quot;</source>
+        <translation>„%1“ fehlt</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>unknown key (known: %1)</source>
+        <translation>unbekannter Schlüssel (bekannt: %1)</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>muss eine Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a dialect (fnmatch, re, exact)</source>
+        <translation>„%1“ ist kein Dialekt (fnmatch, re, exact)</translation>
+    </message>
+    <message>
+        <source>empty pattern</source>
+        <translation>leeres Muster</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos; does not compile: %2</source>
+        <translation>der reguläre Ausdruck „%1“ lässt sich nicht übersetzen: %2</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos;: %2 at offset %3 is not in the supported subset (std::regex ECMAScript; see the recipe section of the formats documentation)</source>
+        <translation>regulärer Ausdruck „%1“: %2 bei Offset %3 gehört nicht zur unterstützten Teilmenge (std::regex ECMAScript; siehe den Rezeptabschnitt der Formatdokumentation)</translation>
+    </message>
+    <message>
+        <source>an escape with more than 3 digits</source>
+        <translation>eine Escape-Sequenz mit mehr als 3 Ziffern</translation>
+    </message>
+    <message>
+        <source>a repetition count above 1000</source>
+        <translation>eine Wiederholungszahl über 1000</translation>
+    </message>
+    <message>
+        <source>a &apos;]&apos; first in a class</source>
+        <translation>ein „]“ am Anfang einer Klasse</translation>
+    </message>
+    <message>
+        <source>a named group</source>
+        <translation>eine benannte Gruppe</translation>
+    </message>
+    <message>
+        <source>an atomic group</source>
+        <translation>eine atomare Gruppe</translation>
+    </message>
+    <message>
+        <source>an inline flag or extension &apos;(?%1&apos;</source>
+        <translation>ein Inline-Flag oder eine Erweiterung „(?%1“</translation>
+    </message>
+    <message>
+        <source>a possessive quantifier</source>
+        <translation>ein possessiver Quantor</translation>
+    </message>
+    <message>
+        <source>must be a KV scheme name (a string)</source>
+        <translation>muss der Name eines KV-Schemas sein (eine Zeichenkette)</translation>
+    </message>
+    <message>
+        <source>must be an integer in [%1, 100000], got %2</source>
+        <translation>muss eine ganze Zahl in [%1, 100000] sein, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>needs kv_cache.layers (the model&apos;s attention layers) to know which are last</source>
+        <translation>braucht kv_cache.layers (die Attention-Schichten des Modells), um zu wissen, welche die letzten sind</translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <translation>muss ein Array sein</translation>
+    </message>
+    <message>
+        <source>must be [first, last]</source>
+        <translation>muss [first, last] sein</translation>
+    </message>
+    <message>
+        <source>last (%1) is before first (%2)</source>
+        <translation>last (%1) liegt vor first (%2)</translation>
+    </message>
+    <message>
+        <source>layer %1 is beyond kv_cache.layers (%2)</source>
+        <translation>Schicht %1 liegt jenseits von kv_cache.layers (%2)</translation>
+    </message>
+    <message>
+        <source>must be %1, got %2</source>
+        <translation>muss %1 sein, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of strings</source>
+        <translation>muss ein nichtleeres Array von Zeichenketten sein</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of spec objects</source>
+        <translation>muss ein nichtleeres Array von Spezifikationsobjekten sein</translation>
+    </message>
+    <message>
+        <source>must be a spec object with &quot;method&quot;</source>
+        <translation>muss ein Spezifikationsobjekt mit „method“ sein</translation>
+    </message>
+    <message>
+        <source>must be an object: module name → {bits, rank, c}</source>
+        <translation>muss ein Objekt sein: Modulname → {bits, rank, c}</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;bits&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „bits“</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;rank&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „rank“</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;c&quot;</source>
+        <translation>keine Spezifikation dieser Regel hat „c“</translation>
+    </message>
+    <message>
+        <source>sets nothing (bits, rank or c)</source>
+        <translation>setzt nichts (bits, rank oder c)</translation>
+    </message>
+    <message>
+        <source>makes specs[%1] invalid: %2</source>
+        <translation>macht specs[%1] ungültig: %2</translation>
+    </message>
+    <message>
+        <source>cannot open the recipe</source>
+        <translation>das Rezept kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot write the recipe</source>
+        <translation>das Rezept kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>writing the recipe failed</source>
+        <translation>das Schreiben des Rezepts ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cannot rename the recipe into place</source>
+        <translation>das Rezept kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>excluded by exclude[%1] %2 &apos;%3&apos;</source>
+        <translation>ausgeschlossen durch exclude[%1] %2 „%3“</translation>
+    </message>
+    <message>
+        <source>%1 (rule %2 would have matched)</source>
+        <translation>%1 (Regel %2 hätte gepasst)</translation>
+    </message>
+    <message>
+        <source>no rule matches</source>
+        <translation>keine Regel passt</translation>
+    </message>
+    <message>
+        <source>rule %1 pattern %2 &apos;%3&apos; (first matching rule)</source>
+        <translation>Regel %1, Muster %2 „%3“ (erste passende Regel)</translation>
+    </message>
+    <message>
+        <source>rule %1 &apos;%2&apos; pattern %3 &apos;%4&apos; (first matching rule)</source>
+        <translation>Regel %1 „%2“, Muster %3 „%4“ (erste passende Regel)</translation>
+    </message>
+    <message>
+        <source>%1, with its override</source>
+        <translation>%1, mit ihrer Überschreibung</translation>
+    </message>
+    <message>
+        <source>excluded</source>
+        <translation>ausgeschlossen</translation>
+    </message>
+    <message>
+        <source>not quantized</source>
+        <translation>nicht quantisiert</translation>
+    </message>
+    <message>
+        <source>fused at inference but resolved to unequal specs: %1 (%2) vs %3</source>
+        <translation>bei der Inferenz fusioniert, aber zu ungleichen Spezifikationen aufgelöst: %1 (%2) gegenüber %3</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character (write &apos;\.&apos; for a dot)</source>
+        <translation>ein nicht maskierter „.“ passt auf jedes Zeichen (schreiben Sie „\.“ für einen Punkt)</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character, e.g. &apos;%1&apos; (write &apos;\.&apos; for a dot)</source>
+        <translation>ein nicht maskierter „.“ passt auf jedes Zeichen, z. B. „%1“ (schreiben Sie „\.“ für einen Punkt)</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (%1), not a safetensors checkpoint: read whole, nothing wrong with them</source>
+        <translation>NumPy-Arrays (%1), kein safetensors-Checkpoint: vollständig gelesen, nichts daran auszusetzen</translation>
+    </message>
+    <message>
+        <source>a NumPy file of a kind Quantscope does not read: %1</source>
+        <translation>eine NumPy-Datei einer Art, die Quantscope nicht liest: %1</translation>
+    </message>
+    <message>
+        <source>a corrupt NumPy file: %1</source>
+        <translation>eine beschädigte NumPy-Datei: %1</translation>
+    </message>
+    <message>
+        <source>%1 decoded values are NaN or Inf</source>
+        <translation>%1 dekodierte Werte sind NaN oder Inf</translation>
+    </message>
+    <message>
+        <source>GGUF v%1 (%2, %3 tensors), not a safetensors checkpoint: read and decoded, nothing wrong with it</source>
+        <translation>GGUF v%1 (%2, %3 Tensoren), kein safetensors-Checkpoint: gelesen und dekodiert, nichts daran auszusetzen</translation>
+    </message>
+    <message>
+        <source>no architecture</source>
+        <translation>keine Architektur</translation>
+    </message>
+    <message>
+        <source>a corrupt GGUF file: %1</source>
+        <translation>eine beschädigte GGUF-Datei: %1</translation>
+    </message>
+    <message>
+        <source>config.json declares static input scales but %1 has no input_scale (%2): engines have no activation scale for it</source>
+        <translation>config.json deklariert statische Eingabeskalen, aber %1 hat keine input_scale (%2): Engines haben keine Aktivierungsskala dafür</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantized KV cache but %1 has no %2_scale: engines fall back to 1.0 for this layer</source>
+        <translation>config.json deklariert einen quantisierten KV-Cache, aber %1 hat keine %2_scale: Engines verwenden für diese Schicht ersatzweise 1.0</translation>
+    </message>
+    <message>
+        <source>config.json quantizes %1 (%2, not in its ignore/exclude list) but its weight is stored dense (%3): loaders expect the quantized tensors; add it to the ignore list or quantize it</source>
+        <translation>config.json quantisiert %1 (%2, nicht in seiner ignore/exclude-Liste), aber sein Gewicht ist dicht gespeichert (%3): Lader erwarten die quantisierten Tensoren; nehmen Sie es in die ignore-Liste auf oder quantisieren Sie es</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores %4 bits of codes per weight (%5 with its scales): %6 codes, larger than declared</source>
+        <translation>das Schema deklariert %1-Bit-Gewichte (%2), aber %3 speichert %4 Bit Codes pro Gewicht (%5 mit seinen Skalen): %6-Codes, größer als deklariert</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores only %4 bits of codes per weight: the codes cannot hold them</source>
+        <translation>das Schema deklariert %1-Bit-Gewichte (%2), aber %3 speichert nur %4 Bit Codes pro Gewicht: die Codes können sie nicht fassen</translation>
+    </message>
+    <message>
+        <source>%1: K = %2 columns is not divisible by group_size %3 (compressed-tensors 0.20 raises &apos;tensor column shape must be divisible by the given group_size&apos;)</source>
+        <translation>%1: K = %2 Spalten ist nicht durch group_size %3 teilbar (compressed-tensors 0.20 meldet &apos;tensor column shape must be divisible by the given group_size&apos;)</translation>
+    </message>
+    <message>
+        <source>%1: the weight [%2, %3] is not a whole number of %4×%5 FP8 blocks (transformers&apos; FineGrainedFP8 refuses: not divisible by scale grid)</source>
+        <translation>%1: das Gewicht [%2, %3] ist keine ganze Zahl von %4×%5-FP8-Blöcken (FineGrainedFP8 von transformers lehnt ab: not divisible by scale grid)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 (E8M0) scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen (E8M0) sind 2^-127 (Code 0), wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen sind 2^-127 (Code 0), wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 0 where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%1 von %2 %3-Skalen sind 0, wo die Codes der Gruppe es nicht sind: die Skala ist bei der Umwandlung unterlaufen, und die Gruppe dekodiert zu (fast) 0</translation>
+    </message>
+    <message>
+        <source>%1 E8M0 scales are 2^-127 over groups whose codes are all 0</source>
+        <translation>%1 E8M0-Skalen sind 2^-127 über Gruppen, deren Codes alle 0 sind</translation>
+    </message>
+    <message>
+        <source>%1 has NVFP4 weight_global_scale %2 but %3 of the same fused group %4 has %5: vLLM fuses them and takes one global scale, so they cannot all decode right</source>
+        <translation>%1 hat die NVFP4-weight_global_scale %2, aber %3 derselben fusionierten Gruppe %4 hat %5: vLLM fusioniert sie und nimmt eine globale Skala, daher können nicht alle richtig dekodiert werden</translation>
+    </message>
+    <message>
+        <source>config.json says tie_word_embeddings: true but %1 is stored quantized: transformers ties it to the embeddings and fails to load it</source>
+        <translation>config.json gibt tie_word_embeddings: true an, aber %1 ist quantisiert gespeichert: transformers bindet es an die Einbettungen und kann es nicht laden</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes, more than the 100 MB a JSON file here may have</source>
+        <translation>%1 hat %2 Bytes, mehr als die 100 MB, die eine JSON-Datei hier haben darf</translation>
+    </message>
+    <message>
+        <source>%1 is a git-LFS pointer, not the file: fetch it with `git lfs pull`</source>
+        <translation>%1 ist ein git-LFS-Zeiger, nicht die Datei: holen Sie sie mit `git lfs pull`</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2</source>
+        <translation>%1 ist kein gültiges JSON: %2</translation>
+    </message>
+    <message>
+        <source>the index</source>
+        <translation>der Index</translation>
+    </message>
+    <message>
+        <source>the shard cannot be read: %1</source>
+        <translation>der Shard kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>a git-LFS pointer file (%1 bytes), not the weights: fetch them with `git lfs pull`</source>
+        <translation>eine git-LFS-Zeigerdatei (%1 Bytes), nicht die Gewichte: holen Sie sie mit `git lfs pull`</translation>
+    </message>
+    <message>
+        <source>truncated: %1 bytes, shorter than the 8-byte header size</source>
+        <translation>abgeschnitten: %1 Bytes, kürzer als die 8-Byte-Headergröße</translation>
+    </message>
+    <message>
+        <source>the header size says %1 bytes but the file has %2 after it (truncated, or not a safetensors file)</source>
+        <translation>die Headergröße nennt %1 Bytes, aber die Datei hat danach %2 (abgeschnitten oder keine safetensors-Datei)</translation>
+    </message>
+    <message>
+        <source>the header is %1 bytes, more than the 100 MB safetensors allows</source>
+        <translation>der Header hat %1 Bytes, mehr als die 100 MB, die safetensors erlaubt</translation>
+    </message>
+    <message>
+        <source>the header is not a JSON object</source>
+        <translation>der Header ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>__metadata__ is not an object of strings</source>
+        <translation>__metadata__ ist kein Objekt aus Zeichenketten</translation>
+    </message>
+    <message>
+        <source>header entry of &apos;%1&apos;: %2</source>
+        <translation>Headereintrag von „%1“: %2</translation>
+    </message>
+    <message>
+        <source>not an object with dtype, shape and data_offsets</source>
+        <translation>kein Objekt mit dtype, shape und data_offsets</translation>
+    </message>
+    <message>
+        <source>dtype is not a string</source>
+        <translation>dtype ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>unknown dtype &apos;%1&apos;</source>
+        <translation>unbekannter dtype „%1“</translation>
+    </message>
+    <message>
+        <source>shape is not a list of non-negative integers of a sane size</source>
+        <translation>shape ist keine Liste nichtnegativer ganzer Zahlen vernünftiger Größe</translation>
+    </message>
+    <message>
+        <source>data_offsets is not [begin, end] of non-negative integers</source>
+        <translation>data_offsets ist nicht [begin, end] aus nichtnegativen ganzen Zahlen</translation>
+    </message>
+    <message>
+        <source>data_offsets end before they begin</source>
+        <translation>data_offsets enden, bevor sie beginnen</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3</source>
+        <translation>enthält %1 Bytes, aber %2 dieser Form braucht %3</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3 and a fraction</source>
+        <translation>enthält %1 Bytes, aber %2 dieser Form braucht %3 und einen Bruchteil</translation>
+    </message>
+    <message>
+        <source>truncated: the tensor ends at byte %1 of a %2-byte file</source>
+        <translation>abgeschnitten: der Tensor endet bei Byte %1 einer Datei mit %2 Bytes</translation>
+    </message>
+    <message>
+        <source>its bytes overlap the previous tensor&apos;s (data_offsets begin %1 &lt; %2)</source>
+        <translation>seine Bytes überlappen die des vorigen Tensors (data_offsets-Beginn %1 &lt; %2)</translation>
+    </message>
+    <message>
+        <source>%1 bytes before this tensor belong to no tensor</source>
+        <translation>%1 Bytes vor diesem Tensor gehören zu keinem Tensor</translation>
+    </message>
+    <message>
+        <source>%1 bytes at the end of the file belong to no tensor</source>
+        <translation>%1 Bytes am Ende der Datei gehören zu keinem Tensor</translation>
+    </message>
+    <message>
+        <source>no config.json beside the weights</source>
+        <translation>keine config.json neben den Gewichten</translation>
+    </message>
+    <message>
+        <source>the index has no weight_map object</source>
+        <translation>der Index hat kein weight_map-Objekt</translation>
+    </message>
+    <message>
+        <source>the index maps this tensor to something that is not a file name in the folder</source>
+        <translation>der Index ordnet diesen Tensor etwas zu, das kein Dateiname im Ordner ist</translation>
+    </message>
+    <message>
+        <source>a .safetensors file the index does not reference (stale or misplaced?)</source>
+        <translation>eine .safetensors-Datei, auf die der Index nicht verweist (veraltet oder falsch abgelegt?)</translation>
+    </message>
+    <message>
+        <source>no .safetensors file and no index here</source>
+        <translation>hier keine .safetensors-Datei und kein Index</translation>
+    </message>
+    <message>
+        <source>%1 .safetensors files and no model.safetensors.index.json: the readers refuse to guess which belong together; examined all of them</source>
+        <translation>%1 .safetensors-Dateien und keine model.safetensors.index.json: die Leser raten nicht, welche zusammengehören; alle wurden untersucht</translation>
+    </message>
+    <message>
+        <source>the shard is missing (%1 tensors of the index live there)</source>
+        <translation>der Shard fehlt (%1 Tensoren des Index liegen dort)</translation>
+    </message>
+    <message>
+        <source>present in %1 shards (%2, %3): which copy is meant is undefined</source>
+        <translation>in %1 Shards vorhanden (%2, %3): welche Kopie gemeint ist, ist nicht festgelegt</translation>
+    </message>
+    <message>
+        <source>the index places this tensor in %1, whose header does not list it</source>
+        <translation>der Index legt diesen Tensor in %1, dessen Header ihn nicht aufführt</translation>
+    </message>
+    <message>
+        <source>in a shard&apos;s header but not in the index&apos;s weight_map (loaders will not see it)</source>
+        <translation>im Header eines Shards, aber nicht in der weight_map des Index (Lader sehen ihn nicht)</translation>
+    </message>
+    <message>
+        <source>metadata.total_size is %1 but the tensors hold %2 bytes</source>
+        <translation>metadata.total_size beträgt %1, aber die Tensoren enthalten %2 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 NaN, %2 Inf and %3 zero scales of %4 in this quantized module</source>
+        <translation>%1 NaN-, %2 Inf- und %3 Null-Skalen von %4 in diesem quantisierten Modul</translation>
+    </message>
+    <message>
+        <source>%1 is stored as %2 but %3 of the same fused group %4 as %5: vLLM fuses them into one GEMM with one scheme and refuses (or misreads) the mix</source>
+        <translation>%1 ist als %2 gespeichert, aber %3 derselben fusionierten Gruppe %4 als %5: vLLM fusioniert sie zu einem GEMM mit einem Schema und lehnt die Mischung ab (oder liest sie falsch)</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantization_config but no tensor is stored quantized</source>
+        <translation>config.json deklariert eine quantization_config, aber kein Tensor ist quantisiert gespeichert</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules without a quantization_config: their layout was inferred from the tensors</source>
+        <translation>%1 quantisierte Module ohne quantization_config: ihr Layout wurde aus den Tensoren erschlossen</translation>
+    </message>
+    <message>
+        <source>cannot create a scratch folder</source>
+        <translation>es kann kein Arbeitsordner angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot be mapped: %1</source>
+        <translation>kann nicht eingeblendet werden: %1</translation>
+    </message>
+    <message>
+        <source>the same bytes as &apos;%1&apos; (tied or duplicated weights)</source>
+        <translation>dieselben Bytes wie „%1“ (gebundene oder doppelte Gewichte)</translation>
+    </message>
+    <message>
+        <source>%1 NaN codes (0x7F/0xFF) in an F8_E4M3 (e4m3fn) tensor</source>
+        <translation>%1 NaN-Codes (0x7F/0xFF) in einem F8_E4M3-Tensor (e4m3fn)</translation>
+    </message>
+    <message>
+        <source>%1 % of the codes are 0x80 and none exceeds 240: written as e4m3fnuz (where 0x80 is NaN) but labelled F8_E4M3 (e4m3fn)?</source>
+        <translation>%1 % der Codes sind 0x80 und keiner übersteigt 240: als e4m3fnuz geschrieben (wo 0x80 NaN ist), aber als F8_E4M3 (e4m3fn) bezeichnet?</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3: every weight they scale decodes to NaN/Inf</source>
+        <translation>%1 NaN- und %2 Inf-Skalen von %3: jedes Gewicht, das sie skalieren, dekodiert zu NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3 (E8M0 0xFF is NaN): every weight they scale decodes to NaN/Inf</source>
+        <translation>%1 NaN- und %2 Inf-Skalen von %3 (E8M0 0xFF ist NaN): jedes Gewicht, das sie skalieren, dekodiert zu NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 zero scales of %2: their groups decode to 0 (or divide by zero where the scale is inverted)</source>
+        <translation>%1 Null-Skalen von %2: ihre Gruppen dekodieren zu 0 (oder teilen durch null, wo die Skala invertiert wird)</translation>
+    </message>
+    <message>
+        <source>%1 subnormal scales: they flush to 0 on hardware that flushes denormals</source>
+        <translation>%1 subnormale Skalen: sie werden auf Hardware, die Denormale auf null setzt, zu 0</translation>
+    </message>
+    <message>
+        <source>%1 scales above 448 cannot be cast to E4M3 (they become NaN)</source>
+        <translation>%1 Skalen über 448 lassen sich nicht nach E4M3 umwandeln (sie werden NaN)</translation>
+    </message>
+    <message>
+        <source>95 % of the values lie in [0.5, 4): BF16 bits labelled F16? (median |x| %1)</source>
+        <translation>95 % der Werte liegen in [0.5, 4): BF16-Bits als F16 bezeichnet? (Median |x| %1)</translation>
+    </message>
+    <message>
+        <source>median |x| is %1: F16 bits labelled BF16?</source>
+        <translation>der Median |x| ist %1: F16-Bits als BF16 bezeichnet?</translation>
+    </message>
+    <message>
+        <source>every %1 (%2) is 1.0: a placeholder, not calibrated?</source>
+        <translation>jede %1 (%2) ist 1.0: ein Platzhalter, nicht kalibriert?</translation>
+    </message>
+    <message>
+        <source>%1 %2 is more than 10× the median of the layers (%3)</source>
+        <translation>%1 %2 ist mehr als das 10-Fache des Medians der Schichten (%3)</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_scale: it cannot be decoded</source>
+        <translation>ein gepacktes Gewicht ohne weight_scale: es kann nicht dekodiert werden</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_shape: the unpacked width is inferred from the config or the words</source>
+        <translation>ein gepacktes Gewicht ohne weight_shape: die entpackte Breite wird aus der Konfiguration oder den Wörtern erschlossen</translation>
+    </message>
+    <message>
+        <source>a weight scale without its weight</source>
+        <translation>eine Gewichtsskala ohne ihr Gewicht</translation>
+    </message>
+    <message>
+        <source>a zero point without its scale</source>
+        <translation>ein Nullpunkt ohne seine Skala</translation>
+    </message>
+    <message>
+        <source>the reader refuses the checkpoint: %1</source>
+        <translation>der Leser lehnt den Checkpoint ab: %1</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules were not given to the reader (more than %2 MiB of valid tensors to salvage); fix the completeness errors and run again for their verdict</source>
+        <translation>%1 quantisierte Module wurden dem Leser nicht übergeben (mehr als %2 MiB gültiger Tensoren zu retten); beheben Sie die Vollständigkeitsfehler und starten Sie erneut für ihr Urteil</translation>
+    </message>
+    <message>
+        <source>cannot read the tensor&apos;s bytes</source>
+        <translation>die Bytes des Tensors können nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>cannot write the salvaged copy</source>
+        <translation>die gerettete Kopie kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>the files have completeness errors, so the reader&apos;s per-module verdict ran on the valid tensors of the %1 modules that look quantized</source>
+        <translation>die Dateien haben Vollständigkeitsfehler, daher lief das Urteil des Lesers pro Modul auf den gültigen Tensoren der %1 Module, die quantisiert aussehen</translation>
+    </message>
+    <message>
+        <source>the reader&apos;s per-module verdict could not run on the valid tensors: %1</source>
+        <translation>das Urteil des Lesers pro Modul konnte auf den gültigen Tensoren nicht laufen: %1</translation>
+    </message>
+    <message>
+        <source>weight %1 of &apos;%2&apos; is not finite</source>
+        <translation>Gewicht %1 von „%2“ ist nicht endlich</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1</source>
+        <translation>die Datei endet innerhalb von %1</translation>
+    </message>
+    <message>
+        <source>the entry count</source>
+        <translation>die Eintragsanzahl</translation>
+    </message>
+    <message>
+        <source>the entry count is %1 (at least 1)</source>
+        <translation>die Eintragsanzahl ist %1 (mindestens 1)</translation>
+    </message>
+    <message>
+        <source>the entry count %1 cannot fit in %2 bytes</source>
+        <translation>die Eintragsanzahl %1 passt nicht in %2 Bytes</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s name length</source>
+        <translation>die Namenslänge eines Eintrags</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name length %2 is outside the file</source>
+        <translation>die Namenslänge %2 von Eintrag %1 liegt außerhalb der Datei</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name is not UTF-8</source>
+        <translation>der Name von Eintrag %1 ist kein UTF-8</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s call count</source>
+        <translation>die Aufrufanzahl eines Eintrags</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s value count</source>
+        <translation>die Werteanzahl eines Eintrags</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has a negative call count %2</source>
+        <translation>„%1“ hat die negative Aufrufanzahl %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; claims %2 values, %3 fit in the rest of the file</source>
+        <translation>„%1“ gibt %2 Werte an, in den Rest der Datei passen %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; appears twice</source>
+        <translation>„%1“ kommt zweimal vor</translation>
+    </message>
+    <message>
+        <source>the chunk count</source>
+        <translation>die Chunk-Anzahl</translation>
+    </message>
+    <message>
+        <source>the dataset name&apos;s length</source>
+        <translation>die Länge des Datensatznamens</translation>
+    </message>
+    <message>
+        <source>an imatrix GGUF needs imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size</source>
+        <translation>eine imatrix-GGUF braucht imatrix.datasets, imatrix.chunk_count und imatrix.chunk_size</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no &apos;%2.counts&apos;</source>
+        <translation>„%1“ hat kein „%2.counts“</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: in_sum2 and counts must be F32</source>
+        <translation>„%1“: in_sum2 und counts müssen F32 sein</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: counts [1, %2] do not fit in_sum2 [%3, %4]</source>
+        <translation>„%1“: counts [1, %2] passen nicht zu in_sum2 [%3, %4]</translation>
+    </message>
+    <message>
+        <source>a GGUF imatrix holds NAME.in_sum2 / NAME.counts tensors; this file has none</source>
+        <translation>eine GGUF-imatrix enthält NAME.in_sum2-/NAME.counts-Tensoren; diese Datei hat keine</translation>
+    </message>
+    <message>
+        <source>imatrix: the capture&apos;s &apos;%1&apos; has %2 input channels, tensor &apos;%3&apos; has %4</source>
+        <translation>imatrix: „%1“ der Aufzeichnung hat %2 Eingangskanäle, der Tensor „%3“ hat %4</translation>
+    </message>
+    <message>
+        <source>imatrix: no module of the capture pairs with a tensor of &apos;%1&apos; (paired by HF name; architecture &apos;%2&apos;)</source>
+        <translation>imatrix: kein Modul der Aufzeichnung passt zu einem Tensor von „%1“ (gekoppelt über den HF-Namen; Architektur „%2“)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Quantscope capture, not llama.cpp&apos;s imatrix: pair it with --capture (and imatrix=true in the gguf spec)</source>
+        <translation>„%1“ ist eine Quantscope-Aufzeichnung, keine imatrix von llama.cpp: koppeln Sie sie mit --capture (und imatrix=true in der gguf-Spezifikation)</translation>
+    </message>
+    <message>
+        <source>the importance matrix holds %1 weights for &apos;%2&apos;, the tensor&apos;s rows have %3 columns</source>
+        <translation>die Wichtigkeitsmatrix enthält %1 Gewichte für „%2“, die Zeilen des Tensors haben %3 Spalten</translation>
+    </message>
+    <message>
+        <source>the importance matrix has no entry for this tensor (looked up as %1 among its %2 entries)</source>
+        <translation>die Wichtigkeitsmatrix hat keinen Eintrag für diesen Tensor (gesucht als %1 unter ihren %2 Einträgen)</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;awq&apos; — its checkpoint needs 1/s* folded into the op before the module (an RMSNorm weight, up_proj&apos;s or v_proj&apos;s rows), which this per-module writer does not do; export the recipe for llm-compressor (AWQModifier) or quantize with gptq or int</source>
+        <translation>%1: Methode „awq“ — ihr Checkpoint braucht 1/s* eingefaltet in die Operation vor dem Modul (ein RMSNorm-Gewicht, die Zeilen von up_proj oder v_proj), was dieser modulweise Writer nicht tut; exportieren Sie das Rezept für llm-compressor (AWQModifier) oder quantisieren Sie mit gptq oder int</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — Quark&apos;s real_quantized checkpoint layout written here holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 per tensor → INT4 per channel</source>
+        <translation>%1: Methode „%2“ — das hier geschriebene real_quantized-Checkpoint-Layout von Quark enthält INT4 pro Ausgabekanal oder pro Gruppe entlang K sowie ProgressiveSpec FP8 pro Tensor → INT4 pro Kanal</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — Quark&apos;s PerGroup observer raises &quot;not divisible by group_size&quot;; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 ist kein Vielfaches der Gruppe %2 — der PerGroup-Observer von Quark meldet &quot;not divisible by group_size&quot;; wählen Sie eine Gruppe, die K teilt, oder schließen Sie das Modul aus</translation>
+    </message>
+    <message>
+        <source>%1: INT %2 scales — the %3 writer stores INT per group or per output channel</source>
+        <translation>%1: INT-Skalen %2 — der %3-Writer speichert INT pro Gruppe oder pro Ausgabekanal</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors format %2 — the checkpoint writer stores pack-quantized (INT), float-quantized (FP8) and nvfp4-pack-quantized</source>
+        <translation>%1: compressed-tensors-Format %2 — der Checkpoint-Writer speichert pack-quantized (INT), float-quantized (FP8) und nvfp4-pack-quantized</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — compressed-tensors 0.20 raises &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py) when it quantizes or decompresses such groups; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 ist kein Vielfaches der Gruppe %2 — compressed-tensors 0.20 meldet &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py), wenn es solche Gruppen quantisiert oder dekomprimiert; wählen Sie eine Gruppe, die K teilt, oder schließen Sie das Modul aus</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — vLLM&apos;s block kernels need K a multiple of the block and ragged blocks load with wrong weights; exclude the module or use per-channel FP8</source>
+        <translation>FP8-Blöcke von %1 zerlegen es nicht lückenlos — die Block-Kernel von vLLM brauchen K als Vielfaches des Blocks, und unvollständige Blöcke laden falsche Gewichte; schließen Sie das Modul aus oder verwenden Sie FP8 pro Kanal</translation>
+    </message>
+    <message>
+        <source>K is not a multiple of NVFP4&apos;s 16-element groups</source>
+        <translation>K ist kein Vielfaches der 16-Element-Gruppen von NVFP4</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block); this is %2</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8 E4M3 pro quadratischem Block (Methode fp8, Granularität block); dies ist %2</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — transformers&apos; FineGrainedFP8 refuses it (&quot;not divisible by scale grid&quot;); exclude the module or choose a block that divides both dimensions</source>
+        <translation>FP8-Blöcke von %1 zerlegen es nicht lückenlos — FineGrainedFP8 von transformers lehnt es ab (&quot;not divisible by scale grid&quot;); schließen Sie das Modul aus oder wählen Sie einen Block, der beide Dimensionen teilt</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 block results</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8-E4M3-Blockergebnisse</translation>
+    </message>
+    <message>
+        <source>dense (not quantized)</source>
+        <translation>dicht (nicht quantisiert)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a config format; checkpoints are written as quark, compressed-tensors, fp8-block or quantscope</source>
+        <translation>„%1“ ist ein Konfigurationsformat; Checkpoints werden als quark, compressed-tensors, fp8-block oder quantscope geschrieben</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: the %1 layout stores no input scales</source>
+        <translation>Aktivierungen fp8-static: das %1-Layout speichert keine Eingabeskalen</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: static input scales come from calibration data, and this export has none — a checkpoint that declares them without `input_scale` tensors loads with NaN outputs (transformers) or is refused (Quark). Give a capture of the model&apos;s activations (--capture CAP.safetensors, from quantscope-cli capture), use --activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a Quark script, which calibrate</source>
+        <translation>Aktivierungen fp8-static: statische Eingabeskalen stammen aus Kalibrierdaten, und dieser Export hat keine — ein Checkpoint, der sie ohne `input_scale`-Tensoren deklariert, lädt mit NaN-Ausgaben (transformers) oder wird abgelehnt (Quark). Geben Sie eine Aufzeichnung der Aktivierungen des Modells an (--capture CAP.safetensors, aus quantscope-cli capture), verwenden Sie --activations fp8-dynamic, oder exportieren Sie das Rezept als llm-compressor-Rezept oder Quark-Skript, die selbst kalibrieren</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes quantizes it)</source>
+        <translation>%1: standardmäßig dicht belassen — %2 (--no-default-excludes quantisiert es)</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes and a rule naming it quantize it)</source>
+        <translation>%1: standardmäßig dicht belassen — %2 (--no-default-excludes und eine Regel, die es nennt, quantisieren es)</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1: %2 ergibt %3 Spezifikationen (Kandidaten, die ein Scan vergleicht); ein Export braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>an embedding — %1 quantizes Linear layers; exclude it</source>
+        <translation>eine Einbettung — %1 quantisiert Linear-Schichten; schließen Sie sie aus</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing would be exported</source>
+        <translation>das Rezept quantisiert kein Modul von %1 (nach den Standardausschlüssen): nichts würde exportiert</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1: nothing would be exported</source>
+        <translation>das Rezept quantisiert kein Modul von %1: nichts würde exportiert</translation>
+    </message>
+    <message>
+        <source>%1: the capture %2 holds no inputs of this module, so it has no static input scale</source>
+        <translation>%1: die Aufzeichnung %2 enthält keine Eingaben dieses Moduls, daher hat es keine statische Eingabeskala</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are not finite — no static input scale can be derived</source>
+        <translation>%1: seine aufgezeichneten Eingaben sind nicht endlich — es lässt sich keine statische Eingabeskala ableiten</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are all zero — no static input scale can be derived</source>
+        <translation>%1: seine aufgezeichneten Eingaben sind alle null — es lässt sich keine statische Eingabeskala ableiten</translation>
+    </message>
+    <message>
+        <source>fused group %1: %2 is %3 but %4 is %5 — serving engines (vLLM, SGLang) fuse these into one layer with one scheme and refuse the checkpoint; give the group one spec</source>
+        <translation>fusionierte Gruppe %1: %2 ist %3, aber %4 ist %5 — Serving-Engines (vLLM, SGLang) fusionieren diese zu einer Schicht mit einem Schema und lehnen den Checkpoint ab; geben Sie der Gruppe eine Spezifikation</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 but %3 would read the written config as %4 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1: das Rezept ergibt %2, aber %3 würde die geschriebene Konfiguration als %4 lesen — die Konfiguration kann diesen Vorrang nicht ausdrücken; abgelehnt, statt einen Checkpoint zu schreiben, den das Toolkit anders liest</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 (%3) but %4 would read the written config as %5 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1: das Rezept ergibt %2 (%3), aber %4 würde die geschriebene Konfiguration als %5 lesen — die Konfiguration kann diesen Vorrang nicht ausdrücken; abgelehnt, statt einen Checkpoint zu schreiben, den das Toolkit anders liest</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>lm_head is quantized: config.json&apos;s tie_word_embeddings set to false (transformers would otherwise tie it back to the dense embeddings)</source>
+        <translation>lm_head ist quantisiert: tie_word_embeddings in config.json auf false gesetzt (transformers würde es sonst wieder an die dichten Einbettungen binden)</translation>
+    </message>
+    <message>
+        <source>re-read: %1 is not detected as quantized in the written file</source>
+        <translation>erneutes Lesen: %1 wird in der geschriebenen Datei nicht als quantisiert erkannt</translation>
+    </message>
+    <message>
+        <source>re-read: %1 decodes to other values than the quantizer&apos;s Ŵ</source>
+        <translation>erneutes Lesen: %1 dekodiert zu anderen Werten als das Ŵ des Quantisierers</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores %2 bits per code, declared %3</source>
+        <translation>erneutes Lesen: %1 speichert %2 Bit pro Code, deklariert %3</translation>
+    </message>
+    <message>
+        <source>re-read: %1 reads back as quantized, but the recipe keeps it dense</source>
+        <translation>erneutes Lesen: %1 wird als quantisiert zurückgelesen, aber das Rezept belässt es dicht</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores the spec %2, the recipe gives %3</source>
+        <translation>erneutes Lesen: %1 speichert die Spezifikation %2, das Rezept ergibt %3</translation>
+    </message>
+    <message>
+        <source>per-tensor min-max (max |x| / 448) over the capture %1 (%2 tokens, input sha256 %3)</source>
+        <translation>Min-Max pro Tensor (max |x| / 448) über die Aufzeichnung %1 (%2 Token, Eingabe-sha256 %3)</translation>
+    </message>
+    <message>
+        <source>the output folder exists and is not empty</source>
+        <translation>der Ausgabeordner existiert und ist nicht leer</translation>
+    </message>
+    <message>
+        <source>cannot create the output folder</source>
+        <translation>der Ausgabeordner kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>no input tensor %1 for the output tensor %2</source>
+        <translation>kein Eingabetensor %1 für den Ausgabetensor %2</translation>
+    </message>
+    <message>
+        <source>cannot rename the written checkpoint into place</source>
+        <translation>der geschriebene Checkpoint kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>compressed-tensors INT format &apos;%1&apos; — pack-quantized or int-quantized</source>
+        <translation>compressed-tensors-INT-Format „%1“ — pack-quantized oder int-quantized</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — compressed-tensors rounds half to even</source>
+        <translation>%1: Rundung half_away — compressed-tensors rundet Hälften zur geraden Zahl</translation>
+    </message>
+    <message>
+        <source>%1: E8M0 scales — compressed-tensors&apos; integer schemes store float scales</source>
+        <translation>%1: E8M0-Skalen — die Ganzzahlschemata von compressed-tensors speichern Gleitkommaskalen</translation>
+    </message>
+    <message>
+        <source>%1: channel axis 1 — compressed-tensors&apos; channel strategy is per output row</source>
+        <translation>%1: Kanalachse 1 — die Kanalstrategie von compressed-tensors gilt pro Ausgabezeile</translation>
+    </message>
+    <message>
+        <source>%1: FP8 E5M2 — compressed-tensors&apos; float8 is E4M3</source>
+        <translation>%1: FP8 E5M2 — float8 von compressed-tensors ist E4M3</translation>
+    </message>
+    <message>
+        <source>%1: NVFP4 group %2 — compressed-tensors&apos; NVFP4 has 16-element groups</source>
+        <translation>%1: NVFP4-Gruppe %2 — NVFP4 von compressed-tensors hat Gruppen aus 16 Elementen</translation>
+    </message>
+    <message>
+        <source>%1: MXFP4 group %2 — compressed-tensors&apos; MXFP4 has 32-element blocks</source>
+        <translation>%1: MXFP4-Gruppe %2 — MXFP4 von compressed-tensors hat Blöcke aus 32 Elementen</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — %3</source>
+        <translation>%1: Methode „%2“ — %3</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no compressed-tensors scheme</source>
+        <translation>die Low-Rank-Kompensatoren von MiLo (milo_U, milo_V) haben kein compressed-tensors-Schema</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points have no compressed-tensors scheme (its zero points are integers)</source>
+        <translation>die Gleitkomma-Nullpunkte von HQQ haben kein compressed-tensors-Schema (dessen Nullpunkte sind ganzzahlig)</translation>
+    </message>
+    <message>
+        <source>compressed-tensors has no two-stage (ProgressiveSpec) scheme; export it to Quark</source>
+        <translation>compressed-tensors hat kein zweistufiges Schema (ProgressiveSpec); exportieren Sie es nach Quark</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no compressed-tensors scheme</source>
+        <translation>das Codebuch mit fester Konstante von constOpt hat kein compressed-tensors-Schema</translation>
+    </message>
+    <message>
+        <source>%1: FP8 activations with %2 %3-bit weights — this exporter writes FP8 activations for FP8 weights only</source>
+        <translation>%1: FP8-Aktivierungen mit %2-%3-Bit-Gewichten — dieser Exporter schreibt FP8-Aktivierungen nur für FP8-Gewichte</translation>
+    </message>
+    <message>
+        <source>%1 has %2 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1 hat %2 Spezifikationen (Kandidaten, die ein Scan vergleicht); ein Export braucht die gewählte</translation>
+    </message>
+    <message>
+        <source>%1 comes after the catch-all %2 and wins no module; remove it or move it first</source>
+        <translation>%1 steht nach der Auffangregel %2 und gewinnt kein Modul; entfernen Sie es oder stellen Sie es nach vorn</translation>
+    </message>
+    <message>
+        <source>the recipe has no rule: a compressed-tensors config needs at least one config group</source>
+        <translation>das Rezept hat keine Regel: eine compressed-tensors-Konfiguration braucht mindestens eine Konfigurationsgruppe</translation>
+    </message>
+    <message>
+        <source>compressed-tensors&apos; kv_cache_scheme</source>
+        <translation>das kv_cache_scheme von compressed-tensors</translation>
+    </message>
+    <message>
+        <source>%1: INT%2 — this exporter writes Quark&apos;s int4 and int8 dtypes only</source>
+        <translation>%1: INT%2 — dieser Exporter schreibt nur die dtypes int4 und int8 von Quark</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — Quark rounds half to even (round_method half_even)</source>
+        <translation>%1: Rundung half_away — Quark rundet Hälften zur geraden Zahl (round_method half_even)</translation>
+    </message>
+    <message>
+        <source>%1: scale dtype %2 — Quark&apos;s integer specs here store float32 scales (scale_type float)</source>
+        <translation>%1: Skalen-dtype %2 — die Ganzzahl-Spezifikationen von Quark speichern hier float32-Skalen (scale_type float)</translation>
+    </message>
+    <message>
+        <source>%1: integer block scales — Quark has no 2-D block scheme for integers</source>
+        <translation>%1: ganzzahlige Blockskalen — Quark hat kein 2-D-Blockschema für Ganzzahlen</translation>
+    </message>
+    <message>
+        <source>%1: FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only</source>
+        <translation>%1: FP8-Blockskalen — dieser Exporter schreibt Quark-FP8 nur pro Tensor oder pro Kanal</translation>
+    </message>
+    <message>
+        <source>Quark has no such scheme</source>
+        <translation>Quark hat kein solches Schema</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no place in a Quark config</source>
+        <translation>die Low-Rank-Kompensatoren von MiLo (milo_U, milo_V) haben in einer Quark-Konfiguration keinen Platz</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points and optimised scales have no Quark scheme</source>
+        <translation>die Gleitkomma-Nullpunkte und optimierten Skalen von HQQ haben kein Quark-Schema</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no Quark scheme</source>
+        <translation>das Codebuch mit fester Konstante von constOpt hat kein Quark-Schema</translation>
+    </message>
+    <message>
+        <source>this exporter does not write Quark&apos;s FP4 schemes yet</source>
+        <translation>dieser Exporter schreibt die FP4-Schemata von Quark noch nicht</translation>
+    </message>
+    <message>
+        <source>%1: regex &apos;%2&apos; — Quark matches fnmatch patterns only; write the rule in the fnmatch dialect</source>
+        <translation>%1: regulärer Ausdruck „%2“ — Quark gleicht nur fnmatch-Muster ab; schreiben Sie die Regel im fnmatch-Dialekt</translation>
+    </message>
+    <message>
+        <source>the recipe has no catch-all rule (&apos;*&apos;): Quark quantizes every module the exclude list does not name with global_quant_config — end the rules with &apos;*&apos; or exclude the modules no rule should quantize</source>
+        <translation>das Rezept hat keine Auffangregel („*“): Quark quantisiert jedes Modul, das die exclude-Liste nicht nennt, mit global_quant_config — beenden Sie die Regeln mit „*“ oder schließen Sie die Module aus, die keine Regel quantisieren soll</translation>
+    </message>
+    <message>
+        <source>layer &apos;%1&apos;</source>
+        <translation>Schicht „%1“</translation>
+    </message>
+    <message>
+        <source>Quark&apos;s kv_cache_quant_config</source>
+        <translation>die kv_cache_quant_config von Quark</translation>
+    </message>
+    <message>
+        <source>kv_cache: Quark gives every &apos;%1&apos; module one layer config; the recipe quantizes them differently (%2)</source>
+        <translation>kv_cache: Quark gibt jedem „%1“-Modul eine Schichtkonfiguration; das Rezept quantisiert sie unterschiedlich (%2)</translation>
+    </message>
+    <message>
+        <source>the catch-all rule</source>
+        <translation>die Auffangregel</translation>
+    </message>
+    <message>
+        <source>%1: the Quark script writes FP8E4M3PerTensorSpec, Int4PerChannelSpec and Int4PerGroupSpec (and their ProgressiveSpec); use --format quark for this spec</source>
+        <translation>%1: das Quark-Skript schreibt FP8E4M3PerTensorSpec, Int4PerChannelSpec und Int4PerGroupSpec (und deren ProgressiveSpec); verwenden Sie --format quark für diese Spezifikation</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one KV-cache scheme for every attention layer; the recipe gives layers different schemes (boundary %2, %3 range(s)) — keep the boundary layers quantized or export without kv_cache</source>
+        <translation>kv_cache: %1 legt ein KV-Cache-Schema für alle Attention-Schichten fest; das Rezept gibt Schichten verschiedene Schemata (boundary %2, %3 Bereich(e)) — belassen Sie die Randschichten quantisiert oder exportieren Sie ohne kv_cache</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one scheme for K and V; the recipe has K %2, V %3</source>
+        <translation>kv_cache: %1 legt ein Schema für K und V fest; das Rezept hat K %2, V %3</translation>
+    </message>
+    <message>
+        <source>kv_cache: fp8-head — %1&apos;s KV cache is FP8 per tensor</source>
+        <translation>kv_cache mit fp8-head: der KV-Cache von %1 ist FP8 pro Tensor</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache: %1 ist eine Laufzeiteinstellung von vLLM (--kv-cache-dtype fp8), keine Checkpoint-Konfiguration; verwenden Sie fp8 (kalibriertes amax/448), um k_scale/v_scale zu schreiben</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8 --calculate-kv-scales), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache: %1 ist eine Laufzeiteinstellung von vLLM (--kv-cache-dtype fp8 --calculate-kv-scales), keine Checkpoint-Konfiguration; verwenden Sie fp8 (kalibriertes amax/448), um k_scale/v_scale zu schreiben</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 — %2 and vLLM read an FP8 KV cache only (num_bits 8, type float); a 4-bit or BF16 KV cache has no config to state it</source>
+        <translation>kv_cache: %1 — %2 und vLLM lesen nur einen FP8-KV-Cache (num_bits 8, type float); für einen 4-Bit- oder BF16-KV-Cache gibt es keine Konfiguration</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one GPTQModifier, and the recipe&apos;s gptq specs differ in block_size, dampening or actorder</source>
+        <translation>Regel „%1“: llm-compressor führt einen GPTQModifier aus, und die gptq-Spezifikationen des Rezepts unterscheiden sich in block_size, dampening oder actorder</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one AWQModifier, and the recipe&apos;s awq specs differ in n_grid or duo_scaling</source>
+        <translation>Regel „%1“: llm-compressor führt einen AWQModifier aus, und die awq-Spezifikationen des Rezepts unterscheiden sich in n_grid oder duo_scaling</translation>
+    </message>
+    <message>
+        <source>pack method &apos;%1&apos; is not one of Quark&apos;s: reorder, order</source>
+        <translation>die Packmethode „%1“ ist keine von Quark: reorder, order</translation>
+    </message>
+    <message>
+        <source>a Quantscope recipe holds weight specs only; activations &apos;%1&apos; cannot be written to it</source>
+        <translation>ein Quantscope-Rezept enthält nur Gewichtsspezifikationen; die Aktivierungen „%1“ können nicht hineingeschrieben werden</translation>
+    </message>
+    <message>
+        <source>unknown export format</source>
+        <translation>unbekanntes Exportformat</translation>
+    </message>
+    <message>
+        <source>cannot write the export</source>
+        <translation>der Export kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>writing the export failed</source>
+        <translation>das Schreiben des Exports ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cannot rename the export into place</source>
+        <translation>der Export kann nicht an seinen Platz umbenannt werden</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors float-quantized holds FP8 E4M3 (this is %2)</source>
+        <translation>%1: float-quantized von compressed-tensors enthält FP8 E4M3 (dies ist %2)</translation>
+    </message>
+    <message>
+        <source>%1: the pack-quantized writer takes INT group or per-output-channel results</source>
+        <translation>%1: der pack-quantized-Writer nimmt INT-Ergebnisse pro Gruppe oder pro Ausgabekanal</translation>
+    </message>
+    <message>
+        <source>%1: the result holds no codes</source>
+        <translation>%1: das Ergebnis enthält keine Codes</translation>
+    </message>
+    <message>
+        <source>Quark pack_method &apos;%1&apos;: &apos;reorder&apos; or &apos;order&apos; is written</source>
+        <translation>Quark-pack_method „%1“: geschrieben wird &apos;reorder&apos; oder &apos;order&apos;</translation>
+    </message>
+    <message>
+        <source>%1: Quark&apos;s real_quantized INT4 layout holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 → INT4 per channel (this is %2, %3 bits, %4)</source>
+        <translation>%1: das real_quantized-INT4-Layout von Quark enthält INT4 pro Ausgabekanal oder pro Gruppe entlang K sowie ProgressiveSpec FP8 → INT4 pro Kanal (dies ist %2, %3 Bit, %4)</translation>
+    </message>
+    <message>
+        <source>%1: ProgressiveSpec is written with one FP8 per-tensor stage-1 scale</source>
+        <translation>%1: ProgressiveSpec wird mit einer FP8-Skala pro Tensor für Stufe 1 geschrieben</translation>
+    </message>
+    <message>
+        <source>%1: the layout has one scheme per checkpoint — give one catch-all rule (&apos;*&apos;) with one FP8 block spec and no overrides</source>
+        <translation>%1: das Layout hat ein Schema pro Checkpoint — geben Sie eine Auffangregel („*“) mit einer FP8-Block-Spezifikation und ohne Überschreibungen an</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block)</source>
+        <translation>%1: das FP8-Block-Layout enthält FP8 E4M3 pro quadratischem Block (Methode fp8, Granularität block)</translation>
+    </message>
+    <message>
+        <source>%1: activations fp8-static — the layout keeps no input scales (dynamic only)</source>
+        <translation>%1: Aktivierungen fp8-static — das Layout speichert keine Eingabeskalen (nur dynamisch)</translation>
+    </message>
+    <message>
+        <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
+        <translation>%1: exclude „%2“ ist ein %3-Muster; modules_to_not_convert nimmt exakte Modulnamen</translation>
+    </message>
+    <message>
+        <source>run `quantscope-cli decode %1 --tensor %2 --out w.npy` first, or pass the module name &apos;%3&apos; to quantize its decoded weights</source>
+        <translation>führen Sie zuerst `quantscope-cli decode %1 --tensor %2 --out w.npy` aus, oder übergeben Sie den Modulnamen „%3“, um seine dekodierten Gewichte zu quantisieren</translation>
+    </message>
+    <message>
+        <source>is the %1 of the quantized module &apos;%2&apos; (%3, %4), not weights; %5</source>
+        <translation>ist %1 des quantisierten Moduls „%2“ (%3, %4), keine Gewichte; %5</translation>
+    </message>
+    <message>
+        <source>belongs to a quantized module that cannot be decoded (%1); its stored parts are not weights</source>
+        <translation>gehört zu einem quantisierten Modul, das sich nicht dekodieren lässt (%1); seine gespeicherten Teile sind keine Gewichte</translation>
+    </message>
+    <message>
+        <source>is stored as %1: integer codes (a packed or quantized tensor, scheme not detected), not weights; %2</source>
+        <translation>ist als %1 gespeichert: ganzzahlige Codes (ein gepackter oder quantisierter Tensor, Schema nicht erkannt), keine Gewichte; %2</translation>
+    </message>
+    <message>
+        <source>decoded %1 (%2, %3) to FP32 first</source>
+        <translation>%1 (%2, %3) zuerst nach FP32 dekodiert</translation>
+    </message>
+    <message>
+        <source>the native layout stores codes and scales; %1 results are packed ggml blocks and are not saved (decode or compare Ŵ instead)</source>
+        <translation>das native Layout speichert Codes und Skalen; %1-Ergebnisse sind gepackte ggml-Blöcke und werden nicht gespeichert (dekodieren oder vergleichen Sie stattdessen Ŵ)</translation>
+    </message>
+    <message>
+        <source>NumPy has no dtype for %1</source>
+        <translation>NumPy hat keinen dtype für %1</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv beside a %1 weight; FP8 block checkpoints store F8_E4M3</source>
+        <translation>weight_scale_inv neben einem %1-Gewicht; FP8-Block-Checkpoints speichern F8_E4M3</translation>
+    </message>
+    <message>
+        <source>weight is %1; FP8 block weights are [N, K]</source>
+        <translation>das Gewicht ist %1; FP8-Block-Gewichte sind [N, K]</translation>
+    </message>
+    <message>
+        <source>FP8 block scales (%1) but config.json gives no quantization_config.weight_block_size; the block size is never derived from shapes</source>
+        <translation>FP8-Blockskalen (%1), aber config.json gibt keine quantization_config.weight_block_size an; die Blockgröße wird nie aus Formen abgeleitet</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv has dtype %1; F32 expected</source>
+        <translation>weight_scale_inv hat den dtype %1; erwartet: F32</translation>
+    </message>
+    <message>
+        <source>native module %1: %2</source>
+        <translation>natives Modul %1: %2</translation>
+    </message>
+    <message>
+        <source>the file has no quantscope-native metadata</source>
+        <translation>die Datei hat keine quantscope-native-Metadaten</translation>
+    </message>
+    <message>
+        <source>layout version %1 (this build reads %2; quantize --save it again)</source>
+        <translation>Layoutversion %1 (dieser Build liest %2; erneut mit quantize --save speichern)</translation>
+    </message>
+    <message>
+        <source>not listed in the metadata</source>
+        <translation>nicht in den Metadaten aufgeführt</translation>
+    </message>
+    <message>
+        <source>unknown granularity &apos;%1&apos;</source>
+        <translation>unbekannte Granularität „%1“</translation>
+    </message>
+    <message>
+        <source>no layout in the metadata</source>
+        <translation>kein Layout in den Metadaten</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; is not a dtype of the native layout</source>
+        <translation>%1 „%2“ ist kein dtype des nativen Layouts</translation>
+    </message>
+    <message>
+        <source>the part %1 is missing</source>
+        <translation>der Teil %1 fehlt</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 elements, %3 expected</source>
+        <translation>%1 enthält %2 Elemente, erwartet: %3</translation>
+    </message>
+    <message>
+        <source>compensator format &apos;%1&apos; with group %2</source>
+        <translation>Kompensatorformat „%1“ mit Gruppe %2</translation>
+    </message>
+    <message>
+        <source>float zero points (%1)</source>
+        <translation>Gleitkomma-Nullpunkte (%1)</translation>
+    </message>
+    <message>
+        <source>rank-%1 compensator U·V (%2)</source>
+        <translation>Kompensator U·V mit Rang %1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 %2x%3 (grid %4x%5) does not describe the tensor&apos;s %6 elements</source>
+        <translation>%1 %2×%3 (Raster %4×%5) beschreibt die %6 Elemente des Tensors nicht</translation>
+    </message>
+    <message>
+        <source>%1: its groups do not fit its scale grid of %2x%3</source>
+        <translation>%1: seine Gruppen passen nicht zu seinem Skalenraster %2×%3</translation>
+    </message>
+    <message>
+        <source>the spec&apos;s method is not the module&apos;s method &apos;%1&apos;</source>
+        <translation>die Methode der Spezifikation ist nicht die Methode „%1“ des Moduls</translation>
+    </message>
+    <message>
+        <source>%1 without its outer scales (outer_layout)</source>
+        <translation>%1 ohne seine äußeren Skalen (outer_layout)</translation>
+    </message>
+    <message>
+        <source>the compensators are not U [%1, rank] and V [rank, %2] of rank %3</source>
+        <translation>die Kompensatoren sind nicht U [%1, rank] und V [rank, %2] mit Rang %3</translation>
+    </message>
+    <message>
+        <source>source_dtype &apos;%1&apos;</source>
+        <translation>source_dtype „%1“ ungültig</translation>
+    </message>
+    <message>
+        <source>the layout %1x%2 does not cover the shape %3</source>
+        <translation>das Layout %1×%2 deckt die Form %3 nicht ab</translation>
+    </message>
+    <message>
+        <source>qs_codes is %1, the metadata says %2</source>
+        <translation>qs_codes hat den Typ %1, die Metadaten nennen %2</translation>
+    </message>
+    <message>
+        <source>bad metadata: %1</source>
+        <translation>fehlerhafte Metadaten: %1</translation>
+    </message>
+    <message>
+        <source>session: missing &apos;%1&apos;</source>
+        <translation>Sitzung: „%1“ fehlt</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>Sitzung: „%1“ muss ganze Zahlen im gültigen Bereich enthalten, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; has the wrong type</source>
+        <translation>Sitzung: „%1“ hat den falschen Typ</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (no &quot;format&quot;: &quot;quantscope-session&quot;)</source>
+        <translation>keine Quantscope-Sitzung (kein &quot;format&quot;: &quot;quantscope-session&quot;)</translation>
+    </message>
+    <message>
+        <source>session version %1 is newer than this Quantscope reads (%2)</source>
+        <translation>die Sitzungsversion %1 ist neuer, als dieses Quantscope liest (%2)</translation>
+    </message>
+    <message>
+        <source>session: scan.lines must be an array</source>
+        <translation>Sitzung: scan.lines muss ein Array sein</translation>
+    </message>
+    <message>
+        <source>cannot open the session</source>
+        <translation>die Sitzung kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>cannot read the session</source>
+        <translation>die Sitzung kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (not valid JSON)</source>
+        <translation>keine Quantscope-Sitzung (kein gültiges JSON)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>„%1“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has the wrong type</source>
+        <translation>„%1“ hat den falschen Typ</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>„%1“ muss ganze Zahlen im gültigen Bereich enthalten, erhalten: %2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2 MiB, more than the memory limit of %3 MiB (this machine&apos;s memory, or QUANTSCOPE_MEMORY_LIMIT_MB); refused before allocating</source>
+        <translation>%1 braucht %2 MiB, mehr als die Speichergrenze von %3 MiB (der Speicher dieses Rechners oder QUANTSCOPE_MEMORY_LIMIT_MB); vor dem Reservieren abgelehnt</translation>
+    </message>
+    <message>
+        <source>a mapped file</source>
+        <translation>eine eingeblendete Datei</translation>
+    </message>
+    <message>
+        <source>the file was truncated or replaced while it was read (bus error reading its mapping)</source>
+        <translation>die Datei wurde beim Lesen gekürzt oder ersetzt (Busfehler beim Lesen ihrer Einblendung)</translation>
+    </message>
+    <message>
+        <source>cannot create a pipe: %1</source>
+        <translation>es kann keine Pipe angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>no program to run</source>
+        <translation>kein Programm zum Ausführen</translation>
+    </message>
+    <message>
+        <source>cannot start &apos;%1&apos;: %2</source>
+        <translation>„%1“ kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot create folder: %1</source>
+        <translation>der Ordner kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>demo checkpoint, seed %1, generated in code</source>
+        <translation>Demo-Checkpoint, Seed %1, im Code erzeugt</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 (FP4 pairs) without weight_scale: the scales are missing</source>
+        <translation>weight_packed U8 (FP4-Paare) ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 holds FP4 pairs, but %1 says %2 %3 bits</source>
+        <translation>weight_packed U8 enthält FP4-Paare, aber %1 nennt %2 mit %3 Bit</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; FP4 pairs are [N, K/2]</source>
+        <translation>weight_packed hat die Form %1; FP4-Paare sind [N, K/2]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; NVFP4 uses F8_E4M3</source>
+        <translation>weight_scale hat den dtype %1; NVFP4 verwendet F8_E4M3</translation>
+    </message>
+    <message>
+        <source>NVFP4 weight without weight_global_scale: the global scale is missing</source>
+        <translation>NVFP4-Gewicht ohne weight_global_scale: die globale Skala fehlt</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; MXFP4 uses U8 (E8M0 exponents)</source>
+        <translation>weight_scale hat den dtype %1; MXFP4 verwendet U8 (E8M0-Exponenten)</translation>
+    </message>
+    <message>
+        <source>weight_global_scale is %1; one float is expected</source>
+        <translation>weight_global_scale lautet %1; erwartet wird eine Gleitkommazahl</translation>
+    </message>
+    <message>
+        <source>NVFP4 (group 16)</source>
+        <translation>NVFP4 (Gruppe 16)</translation>
+    </message>
+    <message>
+        <source>MXFP4 (group 32)</source>
+        <translation>MXFP4 (Gruppe 32)</translation>
+    </message>
+    <message>
+        <source>quantized %1 weight (%2) without weight_scale: the scales are missing</source>
+        <translation>quantisiertes %1-Gewicht (%2) ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight is %1, but %2 says type %3</source>
+        <translation>das Gewicht ist %1, aber %2 nennt den Typ %3</translation>
+    </message>
+    <message>
+        <source>the weight is stored unpacked (%1), but %2 says format &apos;%3&apos;: read as stored (compressed-tensors decides per module)</source>
+        <translation>das Gewicht ist ungepackt gespeichert (%1), aber %2 nennt das Format „%3“: so gelesen, wie gespeichert (compressed-tensors entscheidet pro Modul)</translation>
+    </message>
+    <message>
+        <source>weight is %1; [N, K] or [E, N, K] expected</source>
+        <translation>das Gewicht ist %1; erwartet: [N, K] oder [E, N, K]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; a float dtype is expected</source>
+        <translation>weight_scale hat den dtype %1; erwartet wird ein Gleitkomma-dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the experts of the weight</source>
+        <translation>weight_scale %1 beginnt nicht mit den Experten des Gewichts</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but weight_zero_point is missing</source>
+        <translation>asymmetrische Quantisierung (%1), aber weight_zero_point fehlt</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid %2</source>
+        <translation>weight_zero_point %1 passt nicht zum Skalenraster %2</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although the config says symmetric; ignored</source>
+        <translation>weight_zero_point vorhanden, obwohl die Konfiguration symmetrisch angibt; ignoriert</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization (%3) needs one scale; broadcasting it would have applied %4 different scales to one tensor</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Tensor (%3) braucht eine Skala; Broadcasting hätte %4 verschiedene Skalen auf einen Tensor angewandt</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization (%3) of N = %4 rows needs [%5, 1]; broadcasting it would not give one scale per output row</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Kanal (%3) von N = %4 Zeilen braucht [%5, 1]; Broadcasting ergäbe nicht eine Skala pro Ausgabezeile</translation>
+    </message>
+    <message>
+        <source>group quantization in %1 without a positive group_size</source>
+        <translation>Gruppenquantisierung in %1 ohne positive group_size</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but group %3 along K = %4 (%5) needs [%6, %7]</source>
+        <translation>%1 hat die Form %2, aber Gruppe %3 entlang K = %4 (%5) braucht [%6, %7]</translation>
+    </message>
+    <message>
+        <source>%1; broadcasting it would have applied each scale to %2 columns instead of %3</source>
+        <translation>%1; Broadcasting hätte jede Skala auf %2 Spalten statt auf %3 angewandt</translation>
+    </message>
+    <message>
+        <source>block quantization in %1 without a block_structure</source>
+        <translation>Blockquantisierung in %1 ohne block_structure</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but blocks %3x%4 of a [%5, %6] weight (%7) need %8</source>
+        <translation>%1 hat die Form %2, aber Blöcke %3×%4 eines [%5, %6]-Gewichts (%7) brauchen %8</translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; in %2 is not supported for weights</source>
+        <translation>die Strategie „%1“ in %2 wird für Gewichte nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2: K = %3 is not a multiple of %4 groups, so the group size cannot be inferred; config.json&apos;s quantization_config is needed</source>
+        <translation>%1 hat die Form %2: K = %3 ist kein Vielfaches von %4 Gruppen, daher lässt sich die Gruppengröße nicht erschließen; die quantization_config von config.json wird gebraucht</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which is not [N, groups] for N = %3; a block grid needs its block size from config.json (never derived from shapes)</source>
+        <translation>%1 hat die Form %2, die für N = %3 nicht [N, groups] ist; ein Blockraster braucht seine Blockgröße aus config.json (nie aus Formen abgeleitet)</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which fits no per-tensor, per-channel or group layout of a [%3, %4] weight</source>
+        <translation>%1 hat die Form %2, die zu keinem Layout pro Tensor, pro Kanal oder pro Gruppe eines [%3, %4]-Gewichts passt</translation>
+    </message>
+    <message>
+        <source>weight_shape is %1 %2; an integer vector [rank] is expected</source>
+        <translation>weight_shape hat den Typ %1 %2; erwartet wird ein Ganzzahlvektor [rank]</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has a negative entry</source>
+        <translation>weight_shape %1 hat einen negativen Eintrag</translation>
+    </message>
+    <message>
+        <source>%1: %2 INT%3 codes in %4 words fit both the dense layout and the older 32/b-per-word layout, which differ here; the layout is ambiguous and refused</source>
+        <translation>%1: %2 INT%3-Codes in %4 Wörtern passen sowohl zum dichten Layout als auch zum älteren Layout mit 32/b pro Wort, die sich hier unterscheiden; das Layout ist mehrdeutig und wird abgelehnt</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; [N, words] or [E, N, words] expected</source>
+        <translation>weight_packed hat die Form %1; erwartet: [N, words] oder [E, N, words]</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_scale: the scales are missing</source>
+        <translation>weight_packed ohne weight_scale: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_shape: K cannot be known exactly from the word count</source>
+        <translation>weight_packed ohne weight_shape: K lässt sich aus der Wortanzahl nicht genau bestimmen</translation>
+    </message>
+    <message>
+        <source>weight_packed I32 holds INT codes, but %1 says type float</source>
+        <translation>weight_packed I32 enthält INT-Codes, aber %1 nennt den Typ float</translation>
+    </message>
+    <message>
+        <source>the tensors are pack-quantized, but %1 says format &apos;%2&apos;: read as pack-quantized (compressed-tensors decides per module)</source>
+        <translation>die Tensoren sind pack-quantized, aber %1 nennt das Format „%2“: als pack-quantized gelesen (compressed-tensors entscheidet pro Modul)</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has rank %2, weight_packed %3 rank %4</source>
+        <translation>weight_shape %1 hat Rang %2, aber weight_packed %3 hat Rang %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: K = %2 codes cannot fit in the %3 I32 words of each row of weight_packed %4</source>
+        <translation>weight_shape %1 stimmt nicht: K = %2 Codes passen nicht in die %3 I32-Wörter jeder Zeile von weight_packed %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed holds %2 experts</source>
+        <translation>weight_shape %1 stimmt nicht: weight_packed enthält %2 Experten</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed %2 holds %3 rows</source>
+        <translation>weight_shape %1 stimmt nicht: weight_packed %2 enthält %3 Zeilen</translation>
+    </message>
+    <message>
+        <source>%1 says num_bits %2; pack-quantized holds 1..8</source>
+        <translation>%1 nennt num_bits %2; pack-quantized fasst 1..8</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit no bit width 1..8; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 und %2 Wörter pro Zeile passen zu keiner Bitbreite 1..8; die quantization_config von config.json wird gebraucht, um num_bits zu kennen</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit bit widths {%3}; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 und %2 Wörter pro Zeile passen zu den Bitbreiten {%3}; die quantization_config von config.json wird gebraucht, um num_bits zu kennen</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies or the pack layout is unknown: K = %2 INT%3 codes need %4 words (dense) or %5 (32/b per word), weight_packed has %6</source>
+        <translation>weight_shape %1 stimmt nicht oder das Packlayout ist unbekannt: K = %2 INT%3-Codes brauchen %4 Wörter (dicht) oder %5 (32/b pro Wort), weight_packed hat %6</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the %2 experts of weight_packed</source>
+        <translation>weight_scale %1 beginnt nicht mit den %2 Experten von weight_packed</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although %1 says symmetric; it is ignored (as compressed-tensors does)</source>
+        <translation>weight_zero_point vorhanden, obwohl %1 symmetrisch angibt; er wird ignoriert (wie bei compressed-tensors)</translation>
+    </message>
+    <message>
+        <source>weight_zero_point has dtype %1; integer zero points are expected</source>
+        <translation>weight_zero_point hat den dtype %1; erwartet werden ganzzahlige Nullpunkte</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not start with the experts</source>
+        <translation>weight_zero_point %1 beginnt nicht mit den Experten</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid [%2, %3] packed along dim 0</source>
+        <translation>weight_zero_point %1 passt nicht zum entlang Dimension 0 gepackten Skalenraster [%2, %3]</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1: %2 packed INT%3 zero points need %4 I32 rows in the weight&apos;s layout (or %5 raw ones)</source>
+        <translation>weight_zero_point %1: %2 gepackte INT%3-Nullpunkte brauchen %4 I32-Zeilen im Layout des Gewichts (oder %5 ungepackte)</translation>
+    </message>
+    <message>
+        <source>weight_g_idx is %1; I32 [K = %2] expected</source>
+        <translation>weight_g_idx lautet %1; erwartet: I32 [K = %2]</translation>
+    </message>
+    <message>
+        <source>weight_g_idx given for a %1 scheme; activation order needs groups</source>
+        <translation>weight_g_idx für ein %1-Schema angegeben; die Aktivierungsreihenfolge braucht Gruppen</translation>
+    </message>
+    <message>
+        <source>weight_g_idx[%1] = %2 is outside the %3 groups</source>
+        <translation>weight_g_idx[%1] = %2 liegt außerhalb der %3 Gruppen</translation>
+    </message>
+    <message>
+        <source>K = %1 (config.json &apos;%2&apos;) is padded to %3 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>K = %1 (config.json „%2“) ist in den gepackten Wörtern auf %3 aufgefüllt (Quark füllt auf ein Vielfaches von 8 auf); die Auffüllung wird verworfen</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names no dimension between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>die gepackten Zeilen enthalten %1 Codes, und config.json nennt keine Dimension zwischen %2 und %3: gelesen als K = %4; eine Auffüllung durch Quark ist eingeschlossen</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names several dimensions between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>die gepackten Zeilen enthalten %1 Codes, und config.json nennt mehrere Dimensionen zwischen %2 und %3: gelesen als K = %4; eine Auffüllung durch Quark ist eingeschlossen</translation>
+    </message>
+    <message>
+        <source>two-stage Quark weight without weight_scale (the stage-1 FP8 scale s1)</source>
+        <translation>zweistufiges Quark-Gewicht ohne weight_scale (die FP8-Skala s1 der Stufe 1)</translation>
+    </message>
+    <message>
+        <source>packed INT4 weight without %1: the scales are missing</source>
+        <translation>gepacktes INT4-Gewicht ohne %1: die Skalen fehlen</translation>
+    </message>
+    <message>
+        <source>weight_scale (stage-1 s1) is %1; the FP8 per-tensor stage has one scale ([1] or a scalar)</source>
+        <translation>weight_scale (s1 der Stufe 1) ist %1; die FP8-Stufe pro Tensor hat eine Skala ([1] oder ein Skalar)</translation>
+    </message>
+    <message>
+        <source>stage 1 qscheme &apos;%1&apos; in %2 is not supported (per_tensor FP8 is read)</source>
+        <translation>qscheme „%1“ der Stufe 1 in %2 wird nicht unterstützt (gelesen wird per_tensor FP8)</translation>
+    </message>
+    <message>
+        <source>weight I32 is %1; packed INT4 [rows, words] expected</source>
+        <translation>das I32-Gewicht ist %1; erwartet: gepacktes INT4 [rows, words]</translation>
+    </message>
+    <message>
+        <source>weight I32 with Quark dtype &apos;%1&apos; (%2); int4 and uint4 packed in int32 are read</source>
+        <translation>I32-Gewicht mit dem Quark-dtype „%1“ (%2); gelesen werden int4 und uint4, gepackt in int32</translation>
+    </message>
+    <message>
+        <source>unknown pack layout: export.pack_method &apos;%1&apos; (Quark writes &apos;reorder&apos; or &apos;order&apos;)</source>
+        <translation>unbekanntes Packlayout: export.pack_method „%1“ (Quark schreibt &apos;reorder&apos; oder &apos;order&apos;)</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a float dtype is expected</source>
+        <translation>%1 hat den dtype %2; erwartet wird ein Gleitkomma-dtype</translation>
+    </message>
+    <message>
+        <source>%1 %2: a Quark per-group scale is stored transposed, [groups, N]</source>
+        <translation>%1 %2: eine Quark-Skala pro Gruppe wird transponiert gespeichert, [groups, N]</translation>
+    </message>
+    <message>
+        <source>weight %1 holds %2 outputs per row after the per-group transpose, %3 %4 has %5</source>
+        <translation>das Gewicht %1 enthält nach der Transposition pro Gruppe %2 Ausgaben pro Zeile, %3 %4 hat %5</translation>
+    </message>
+    <message>
+        <source>N = %1 is padded to %2 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>N = %1 ist in den gepackten Wörtern auf %2 aufgefüllt (Quark füllt auf ein Vielfaches von 8 auf); die Auffüllung wird verworfen</translation>
+    </message>
+    <message>
+        <source>%1 %2: K = %3 is not a multiple of the groups; the group size needs the config</source>
+        <translation>%1 %2: K = %3 ist kein Vielfaches der Gruppen; die Gruppengröße braucht die Konfiguration</translation>
+    </message>
+    <message>
+        <source>%1 %2, but group %3 along K = %4 (%5) needs [%6, %7] (transposed)</source>
+        <translation>%1 %2, aber Gruppe %3 entlang K = %4 (%5) braucht [%6, %7] (transponiert)</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization of a weight with N = %3 rows needs [%4]; broadcasting it would not give one scale per row</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Kanal eines Gewichts mit N = %3 Zeilen braucht [%4]; Broadcasting ergäbe nicht eine Skala pro Zeile</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization needs one scale</source>
+        <translation>%1 hat die Form %2, aber Quantisierung pro Tensor braucht eine Skala</translation>
+    </message>
+    <message>
+        <source>Quark qscheme &apos;%1&apos; is not supported for packed INT4 weights</source>
+        <translation>Quark-qscheme „%1“ wird für gepackte INT4-Gewichte nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; integer zero points are expected</source>
+        <translation>%1 hat den dtype %2; erwartet werden ganzzahlige Nullpunkte</translation>
+    </message>
+    <message>
+        <source>%1 %2 fits neither the packed zero points (%3 words) nor one per scale (%4)</source>
+        <translation>%1 %2 passt weder zu den gepackten Nullpunkten (%3 Wörter) noch zu einem pro Skala (%4)</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but the zero point is missing</source>
+        <translation>asymmetrische Quantisierung (%1), aber der Nullpunkt fehlt</translation>
+    </message>
+    <message>
+        <source>%1 sym</source>
+        <translation>%1 symmetrisch</translation>
+    </message>
+    <message>
+        <source>%1 asym</source>
+        <translation>%1 asymmetrisch</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>group %1 along K</source>
+        <translation>Gruppe %1 entlang K</translation>
+    </message>
+    <message>
+        <source>block %1x%2</source>
+        <translation>Block %1×%2</translation>
+    </message>
+    <message>
+        <source>c-t packing</source>
+        <translation>c-t-Packung</translation>
+    </message>
+    <message>
+        <source>c-t legacy packing (32/b per word)</source>
+        <translation>alte c-t-Packung (32/b pro Wort)</translation>
+    </message>
+    <message>
+        <source>Quark reorder packing</source>
+        <translation>Quark-Packung reorder</translation>
+    </message>
+    <message>
+        <source>Quark order packing</source>
+        <translation>Quark-Packung order</translation>
+    </message>
+    <message>
+        <source>FP4 pairs low nibble first</source>
+        <translation>FP4-Paare mit dem unteren Nibble zuerst</translation>
+    </message>
+    <message>
+        <source>nibble pairs low first</source>
+        <translation>Nibble-Paare mit dem unteren zuerst</translation>
+    </message>
+    <message>
+        <source>%1 (assumed: no pack_method in config)</source>
+        <translation>%1 (angenommen: kein pack_method in der Konfiguration)</translation>
+    </message>
+    <message>
+        <source>transposed [K, N/8]</source>
+        <translation>transponiert [K, N/8]</translation>
+    </message>
+    <message>
+        <source>act-order g_idx</source>
+        <translation>Aktivierungsreihenfolge g_idx</translation>
+    </message>
+    <message>
+        <source>%1 scales</source>
+        <translation>%1-Skalen</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales</source>
+        <translation>inverse %1-Skalen</translation>
+    </message>
+    <message>
+        <source>%1 scales / F32 global scale</source>
+        <translation>%1-Skalen / globale F32-Skala</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales / F32 global scale</source>
+        <translation>inverse %1-Skalen / globale F32-Skala</translation>
+    </message>
+    <message>
+        <source>two-stage s1·(s2·(q−z2)) with FP8 per-tensor s1</source>
+        <translation>zweistufig s1·(s2·(q−z2)) mit FP8-s1 pro Tensor</translation>
+    </message>
+    <message>
+        <source>weight_packed has dtype %1; I32 (packed INT) or U8 (FP4 pairs) expected</source>
+        <translation>weight_packed hat den dtype %1; erwartet: I32 (gepacktes INT) oder U8 (FP4-Paare)</translation>
+    </message>
+    <message>
+        <source>the config excludes/ignores this module, but its tensors are quantized; read as stored</source>
+        <translation>die Konfiguration schließt dieses Modul aus bzw. ignoriert es, aber seine Tensoren sind quantisiert; so gelesen, wie gespeichert</translation>
     </message>
 </context>
 <context>

@@ -786,14 +786,6 @@
         <translation>无法扫描 %1 数据</translation>
     </message>
     <message>
-        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search</source>
-        <translation>gguf：imatrix 仅适用于 K-quants（q2_k … q6_k）；%1 没有按重要性加权的搜索</translation>
-    </message>
-    <message>
-        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)</source>
-        <translation>gguf：此处不量化类型 %1（可选 q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k）</translation>
-    </message>
-    <message>
         <source>gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; pick a type with blocks of 32, or another tensor)</source>
         <translation>gguf %1：K = %2 的行不是 %3 个元素的块的整数倍（llama.cpp 沿 K 量化；请选择 32 元素块的类型，或换一个张量）</translation>
     </message>
@@ -1136,10 +1128,6 @@
     <message>
         <source>the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one scheme for all of them; scan them with the same specs</source>
         <translation>融合模块 %1（%2 个成员）没有共同的已测规格：推理引擎需要它们全部使用同一方案；请用相同的规格扫描它们</translation>
-    </message>
-    <message>
-        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)</source>
-        <translation>未知的扫描格式“%1”（int2…int8、hqq2…hqq8、fp8、mxfp4、nvfp4、constopt、q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k）</translation>
     </message>
     <message>
         <source>the sweep needs a 2-D weight</source>
@@ -1584,6 +1572,2854 @@
     <message>
         <source>layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)</source>
         <translation>第 %1 层，专家 %2：%4 个缩放中有 %3 个为 NaN、Inf 或零（首个在 %5 中）</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint: dim %1, %2 layers, %3 heads, vocabulary %4</source>
+        <translation>llama2.c 检查点：dim %1，%2 层，%3 个头，词表 %4</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one; or load it in Python and save it with safetensors.torch.save_file)</source>
+        <translation>请将其转换为 Hugging Face safetensors 检查点（llama2.c 的 export.py --version -1 可写出；或在 Python 中加载后用 safetensors.torch.save_file 保存）</translation>
+    </message>
+    <message>
+        <source>a GGUF file (llama.cpp)</source>
+        <translation>GGUF 文件（llama.cpp）</translation>
+    </message>
+    <message>
+        <source>Quantscope reads GGUF v2 and v3 itself: `quantscope-cli doctor FILE` says where this one breaks</source>
+        <translation>Quantscope 可直接读取 GGUF v2 和 v3：`quantscope-cli doctor FILE` 会指出此文件的问题所在</translation>
+    </message>
+    <message>
+        <source>a llama2.c checkpoint (export.py version 1 or 2)</source>
+        <translation>llama2.c 检查点（export.py 版本 1 或 2）</translation>
+    </message>
+    <message>
+        <source>convert it to a Hugging Face safetensors checkpoint (llama2.c&apos;s export.py --version -1 writes one)</source>
+        <translation>请将其转换为 Hugging Face safetensors 检查点（llama2.c 的 export.py --version -1 可写出）</translation>
+    </message>
+    <message>
+        <source>a PyTorch checkpoint (torch.save, ZIP format)</source>
+        <translation>PyTorch 检查点（torch.save，ZIP 格式）</translation>
+    </message>
+    <message>
+        <source>convert it to safetensors: safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</source>
+        <translation>请将其转换为 safetensors：safetensors.torch.save_file(torch.load(path), &quot;model.safetensors&quot;)</translation>
+    </message>
+    <message>
+        <source>a ZIP of .npy arrays (a NumPy .npz archive)</source>
+        <translation>由 .npy 数组组成的 ZIP（NumPy .npz 归档）</translation>
+    </message>
+    <message>
+        <source>rename it to .npz and open it again</source>
+        <translation>请将其重命名为 .npz 后重新打开</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>ZIP 归档</translation>
+    </message>
+    <message>
+        <source>unpack it and open the .safetensors file or checkpoint folder inside</source>
+        <translation>请解压后打开其中的 .safetensors 文件或检查点文件夹</translation>
+    </message>
+    <message>
+        <source>a Python pickle (PyTorch&apos;s legacy torch.save format, pickle protocol %1)</source>
+        <translation>Python pickle（PyTorch 旧版 torch.save 格式，pickle 协议 %1）</translation>
+    </message>
+    <message>
+        <source>shape entry %1 is negative</source>
+        <translation>shape 条目 %1 为负数</translation>
+    </message>
+    <message>
+        <source>data_offsets entry %1 is negative</source>
+        <translation>data_offsets 条目 %1 为负数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>%1 entry %2 is not an integer that fits in 64 bits</source>
+        <translation>%1 条目 %2 不是可放入 64 位的整数</translation>
+    </message>
+    <message>
+        <source>unknown dtype &quot;%1&quot;: not one of the 22 safetensors dtypes</source>
+        <translation>未知 dtype“%1”：不属于 22 种 safetensors dtype</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>binary data</source>
+        <translation>二进制数据</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;__metadata__&quot; in the header</source>
+        <translation>头部中有重复的键“__metadata__”</translation>
+    </message>
+    <message>
+        <source>duplicate key in the header: tensor names must be unique</source>
+        <translation>头部中有重复的键：张量名称必须唯一</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in __metadata__</source>
+        <translation>__metadata__ 中有重复的键“%1”</translation>
+    </message>
+    <message>
+        <source>unknown key &quot;%1&quot; in the tensor&apos;s entry (an entry has exactly &quot;dtype&quot;, &quot;shape&quot; and &quot;data_offsets&quot;)</source>
+        <translation>张量条目中有未知的键“%1”（条目恰好包含“dtype”“shape”和“data_offsets”）</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot; in the tensor&apos;s entry</source>
+        <translation>张量条目中有重复的键“%1”</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s entry has no &quot;%1&quot;</source>
+        <translation>张量条目中没有“%1”</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>data_offsets has %1 entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets 有 %1 个条目；必须为 [BEGIN, END]</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON: %1</source>
+        <translation>头部不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>shape entry %1 does not fit in a signed 64-bit integer</source>
+        <translation>shape 条目 %1 超出有符号 64 位整数范围</translation>
+    </message>
+    <message>
+        <source>data_offsets has more than two entries; it must be [BEGIN, END]</source>
+        <translation>data_offsets 多于两个条目；必须为 [BEGIN, END]</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object, not %1</source>
+        <translation>头部必须是 JSON 对象，而不是%1</translation>
+    </message>
+    <message>
+        <source>__metadata__ must be an object of string to string, not %1</source>
+        <translation>__metadata__ 必须是字符串到字符串的对象，而不是%1</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s entry must be a JSON object, not %1</source>
+        <translation>张量条目必须是 JSON 对象，而不是%1</translation>
+    </message>
+    <message>
+        <source>__metadata__ value of key &quot;%1&quot; is %2; metadata values must be strings</source>
+        <translation>__metadata__ 中键“%1”的值为%2；元数据值必须是字符串</translation>
+    </message>
+    <message>
+        <source>&quot;dtype&quot; must be a string, not %1</source>
+        <translation>“dtype”必须是字符串，而不是%1</translation>
+    </message>
+    <message>
+        <source>&quot;shape&quot; must be an array of non-negative integers, not %1</source>
+        <translation>“shape”必须是非负整数数组，而不是%1</translation>
+    </message>
+    <message>
+        <source>&quot;data_offsets&quot; must be an array of two non-negative integers, not %1</source>
+        <translation>“data_offsets”必须是两个非负整数组成的数组，而不是%1</translation>
+    </message>
+    <message>
+        <source>shape entries must be non-negative integers, not %1</source>
+        <translation>shape 条目必须是非负整数，而不是%1</translation>
+    </message>
+    <message>
+        <source>data_offsets entries must be non-negative integers, not %1</source>
+        <translation>data_offsets 条目必须是非负整数，而不是%1</translation>
+    </message>
+    <message>
+        <source>unexpected %1</source>
+        <translation>意外的%1</translation>
+    </message>
+    <message>
+        <source>the file is empty; a safetensors file starts with an 8-byte little-endian header length</source>
+        <translation>文件为空；safetensors 文件以 8 字节小端头部长度开头</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 8-byte header length every safetensors file starts with</source>
+        <translation>文件只有 %1 字节，短于每个 safetensors 文件开头的 8 字节头部长度</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, more than the limit of %2 bytes</source>
+        <translation>头部长度字段为 %1 字节，超过 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>the header length field says %1 bytes, but only %2 bytes follow it in the file</source>
+        <translation>头部长度字段为 %1 字节，但文件中其后只有 %2 字节</translation>
+    </message>
+    <message>
+        <source>the header is not valid UTF-8 (byte %1)</source>
+        <translation>头部不是有效的 UTF-8（字节 %1）</translation>
+    </message>
+    <message>
+        <source>the header is empty; it must be a JSON object starting with &apos;{&apos;</source>
+        <translation>头部为空；它必须是以“{”开头的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the header must be a JSON object starting with &apos;{&apos;, but its first non-space byte is &apos;%1&apos; (%2)</source>
+        <translation>头部必须是以“{”开头的 JSON 对象，但其第一个非空白字节为“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>the header&apos;s JSON is nested deeper than %1 levels (a valid header needs 3)</source>
+        <translation>头部 JSON 的嵌套超过 %1 层（有效头部只需 3 层）</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON</source>
+        <translation>头部不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 are reversed: END is before BEGIN</source>
+        <translation>data_offsets %1 顺序颠倒：END 在 BEGIN 之前</translation>
+    </message>
+    <message>
+        <source>the element count of shape %1 overflows 64 bits</source>
+        <translation>形状 %1 的元素数超出 64 位</translation>
+    </message>
+    <message>
+        <source>the size in bits of %1 elements of %2 overflows 64 bits</source>
+        <translation>%1 个 %2 元素的位数超出 64 位</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 (%3 bits each) are %4 bits, not a whole number of bytes</source>
+        <translation>未对齐的亚字节区间：%1 个 %2 元素（每个 %3 位）共 %4 位，不是整数个字节</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 span %2 bytes, but %3 elements of %4 with shape %5 need %6</source>
+        <translation>data_offsets %1 跨 %2 字节，但形状为 %5 的 %3 个 %4 元素需要 %6 字节</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 reach past the end of the data, which is %2 bytes (file of %3 bytes, data from byte %4); the file is truncated or the offsets are wrong</source>
+        <translation>data_offsets %1 超出数据末尾，数据长 %2 字节（文件 %3 字节，数据从字节 %4 开始）；文件被截断或偏移量有误</translation>
+    </message>
+    <message>
+        <source>data_offsets %1 overlap tensor &apos;%2&apos; (data_offsets %3)</source>
+        <translation>data_offsets %1 与张量“%2”（data_offsets %3）重叠</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (previous tensor &apos;%4&apos; ends at %5)</source>
+        <translation>此张量之前有 %1 字节的空隙：数据字节 [%2, %3) 不属于任何张量（上一个张量“%4”结束于 %5）</translation>
+    </message>
+    <message>
+        <source>gap of %1 bytes before this tensor: data bytes [%2, %3) belong to no tensor (the first tensor must start at 0)</source>
+        <translation>此张量之前有 %1 字节的空隙：数据字节 [%2, %3) 不属于任何张量（第一个张量必须从 0 开始）</translation>
+    </message>
+    <message>
+        <source>%1; spans must follow each other without holes (open in lenient mode to accept)</source>
+        <translation>%1；各区间必须首尾相接、没有空洞（以宽松模式打开可接受）</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the last tensor (tensor data ends at byte %2, the file at %3)</source>
+        <translation>最后一个张量之后有 %1 个多余字节（张量数据结束于字节 %2，文件结束于 %3）</translation>
+    </message>
+    <message>
+        <source>%1; the data must end where the last tensor ends (open in lenient mode to accept)</source>
+        <translation>%1；数据必须在最后一个张量结束处结束（以宽松模式打开可接受）</translation>
+    </message>
+    <message>
+        <source>no such tensor in the file</source>
+        <translation>文件中没有此张量</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s span lies outside this file</source>
+        <translation>张量的区间位于此文件之外</translation>
+    </message>
+    <message>
+        <source>a tensor name is empty</source>
+        <translation>有张量名称为空</translation>
+    </message>
+    <message>
+        <source>&quot;__metadata__&quot; is reserved and cannot name a tensor</source>
+        <translation>“__metadata__”为保留名，不能用作张量名</translation>
+    </message>
+    <message>
+        <source>the tensor name is not valid UTF-8</source>
+        <translation>张量名称不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>the tensor name occurs twice; names must be unique</source>
+        <translation>张量名称出现两次；名称必须唯一</translation>
+    </message>
+    <message>
+        <source>dtype %1 has no safetensors equivalent</source>
+        <translation>dtype %1 在 safetensors 中没有对应类型</translation>
+    </message>
+    <message>
+        <source>the tensor has no data</source>
+        <translation>张量没有数据</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s size in bits overflows 64 bits</source>
+        <translation>张量的位数超出 64 位</translation>
+    </message>
+    <message>
+        <source>misaligned sub-byte span: %1 elements of %2 are not a whole number of bytes</source>
+        <translation>未对齐的亚字节区间：%1 个 %2 元素不是整数个字节</translation>
+    </message>
+    <message>
+        <source>a strided view of a sub-byte dtype cannot be written</source>
+        <translation>无法写出亚字节 dtype 的跨步视图</translation>
+    </message>
+    <message>
+        <source>__metadata__ entry &quot;%1&quot; is not valid UTF-8</source>
+        <translation>__metadata__ 条目“%1”不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>cannot stat the file</source>
+        <translation>无法获取文件信息（stat）</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>the file is too large to map on this system</source>
+        <translation>文件过大，无法在此系统上映射</translation>
+    </message>
+    <message>
+        <source>cannot map the file</source>
+        <translation>无法映射文件（mmap）</translation>
+    </message>
+    <message>
+        <source>not a file path</source>
+        <translation>不是文件路径</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary file in folder &apos;%1&apos;</source>
+        <translation>无法在文件夹“%1”中创建临时文件</translation>
+    </message>
+    <message>
+        <source>write after commit</source>
+        <translation>提交后仍在写入</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;</source>
+        <translation>无法写入临时文件“%1”</translation>
+    </message>
+    <message>
+        <source>cannot write temporary file &apos;%1&apos;: no progress</source>
+        <translation>无法写入临时文件“%1”：没有进展</translation>
+    </message>
+    <message>
+        <source>commit of a file that failed earlier</source>
+        <translation>提交了先前已失败的文件</translation>
+    </message>
+    <message>
+        <source>cannot flush temporary file &apos;%1&apos;</source>
+        <translation>无法将临时文件“%1”刷写到磁盘</translation>
+    </message>
+    <message>
+        <source>cannot close temporary file &apos;%1&apos;</source>
+        <translation>无法关闭临时文件“%1”</translation>
+    </message>
+    <message>
+        <source>cannot rename &apos;%1&apos; over the target</source>
+        <translation>无法将“%1”重命名覆盖目标</translation>
+    </message>
+    <message>
+        <source>cannot flush folder &apos;%1&apos;</source>
+        <translation>无法将文件夹“%1”刷写到磁盘</translation>
+    </message>
+    <message>
+        <source>cannot read the file</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
+        <source>%1 (config.json ignored)</source>
+        <translation>%1（已忽略 config.json）</translation>
+    </message>
+    <message>
+        <source>the index must be a JSON object with a &quot;weight_map&quot;</source>
+        <translation>索引必须是带有“weight_map”的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the index has no &quot;weight_map&quot;</source>
+        <translation>索引没有“weight_map”</translation>
+    </message>
+    <message>
+        <source>&quot;weight_map&quot; must be an object of tensor name to shard file name</source>
+        <translation>“weight_map”必须是张量名到分片文件名的对象</translation>
+    </message>
+    <message>
+        <source>the shard of the tensor must be a file name (a string)</source>
+        <translation>张量的分片必须是文件名（字符串）</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; is not a plain file name in the index&apos;s folder; shards outside the folder are refused</source>
+        <translation>分片“%1”不是索引所在文件夹中的普通文件名；拒绝该文件夹之外的分片</translation>
+    </message>
+    <message>
+        <source>shard &quot;%1&quot; listed in %2 does not exist</source>
+        <translation>%2 中列出的分片“%1”不存在</translation>
+    </message>
+    <message>
+        <source>the tensor is in two shards: &quot;%1&quot; and &quot;%2&quot;</source>
+        <translation>张量位于两个分片中：“%1”和“%2”</translation>
+    </message>
+    <message>
+        <source>the index places the tensor in shard &quot;%1&quot;, which does not contain it</source>
+        <translation>索引将张量放在分片“%1”中，但该分片不包含它</translation>
+    </message>
+    <message>
+        <source>the tensor is in the shard but not in %1; it is ignored</source>
+        <translation>张量在分片中但不在 %1 中；已忽略</translation>
+    </message>
+    <message>
+        <source>cannot list the folder: %1</source>
+        <translation>无法列出文件夹内容：%1</translation>
+    </message>
+    <message>
+        <source>the folder holds no .safetensors file and no %1</source>
+        <translation>文件夹中没有 .safetensors 文件，也没有 %1</translation>
+    </message>
+    <message>
+        <source>the folder holds %1 .safetensors files and no %2, so which one to open is ambiguous: %3 (open one of them directly)</source>
+        <translation>文件夹中有 %1 个 .safetensors 文件且没有 %2，无法确定打开哪一个：%3（请直接打开其中一个）</translation>
+    </message>
+    <message>
+        <source>sharded index</source>
+        <translation>分片索引</translation>
+    </message>
+    <message>
+        <source>safetensors folder</source>
+        <translation>safetensors 文件夹</translation>
+    </message>
+    <message>
+        <source>safetensors file</source>
+        <translation>safetensors 文件</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>没有此文件或文件夹</translation>
+    </message>
+    <message>
+        <source>no reader opens this path</source>
+        <translation>没有读取器能打开此路径</translation>
+    </message>
+    <message>
+        <source>no such tensor in the checkpoint</source>
+        <translation>检查点中没有此张量</translation>
+    </message>
+    <message>
+        <source>the header is not a Python dict (it must start with &apos;{&apos;)</source>
+        <translation>头部不是 Python dict（必须以“{”开头）</translation>
+    </message>
+    <message>
+        <source>unexpected text after the header dict</source>
+        <translation>头部 dict 之后有意外的文本</translation>
+    </message>
+    <message>
+        <source>the header nests too deeply</source>
+        <translation>头部嵌套过深</translation>
+    </message>
+    <message>
+        <source>the header dict ends early</source>
+        <translation>头部 dict 提前结束</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos; in the header dict</source>
+        <translation>头部 dict 中有意外字符“%1”</translation>
+    </message>
+    <message>
+        <source>a header dict key is not a string</source>
+        <translation>头部 dict 的某个键不是字符串</translation>
+    </message>
+    <message>
+        <source>expected &apos;:&apos; after a key in the header dict</source>
+        <translation>头部 dict 中键之后应为“:”</translation>
+    </message>
+    <message>
+        <source>duplicate key &apos;%1&apos; in the header dict</source>
+        <translation>头部 dict 中有重复的键“%1”</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;}&apos; in the header dict</source>
+        <translation>头部 dict 中应为“,”或“}”</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;%1&apos; in a sequence</source>
+        <translation>序列中应为“,”或“%1”</translation>
+    </message>
+    <message>
+        <source>unterminated string in the header dict</source>
+        <translation>头部 dict 中有未结束的字符串</translation>
+    </message>
+    <message>
+        <source>malformed integer in the header dict</source>
+        <translation>头部 dict 中有格式错误的整数</translation>
+    </message>
+    <message>
+        <source>integer in the header dict overflows 64 bits</source>
+        <translation>头部 dict 中的整数超出 64 位</translation>
+    </message>
+    <message>
+        <source>unsupported dtype descr &apos;%1&apos;</source>
+        <translation>不支持的 dtype descr“%1”</translation>
+    </message>
+    <message>
+        <source>object arrays (pickled Python objects, descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝对象数组（pickle 的 Python 对象，descr“%1”）</translation>
+    </message>
+    <message>
+        <source>complex arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝复数数组（descr“%1”）</translation>
+    </message>
+    <message>
+        <source>unicode string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝 Unicode 字符串数组（descr“%1”）</translation>
+    </message>
+    <message>
+        <source>byte string arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝字节串数组（descr“%1”）</translation>
+    </message>
+    <message>
+        <source>void/structured arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝 void/结构化数组（descr“%1”）</translation>
+    </message>
+    <message>
+        <source>datetime/timedelta arrays (descr &apos;%1&apos;) are refused</source>
+        <translation>拒绝 datetime/timedelta 数组（descr“%1”）</translation>
+    </message>
+    <message>
+        <source>not a .npy array: the magic string \x93NUMPY is missing</source>
+        <translation>不是 .npy 数组：缺少魔数字符串 \x93NUMPY</translation>
+    </message>
+    <message>
+        <source>unsupported .npy format version %1.%2 (1.0, 2.0 and 3.0 are read)</source>
+        <translation>不支持的 .npy 格式版本 %1.%2（可读取 1.0、2.0 和 3.0）</translation>
+    </message>
+    <message>
+        <source>the header length field is cut off by the end of the data</source>
+        <translation>头部长度字段被数据末尾截断</translation>
+    </message>
+    <message>
+        <source>the header length %1 runs past the end of the data (%2 bytes follow the length field)</source>
+        <translation>头部长度 %1 超出数据末尾（长度字段之后只有 %2 字节）</translation>
+    </message>
+    <message>
+        <source>non-ASCII byte in a version %1.0 header (only 3.0 headers are UTF-8)</source>
+        <translation>版本 %1.0 的头部中有非 ASCII 字节（只有 3.0 头部为 UTF-8）</translation>
+    </message>
+    <message>
+        <source>unexpected key &apos;%1&apos; in the header dict (exactly descr, fortran_order and shape are allowed)</source>
+        <translation>头部 dict 中有意外的键“%1”（只允许 descr、fortran_order 和 shape）</translation>
+    </message>
+    <message>
+        <source>the header dict lacks the key &apos;%1&apos;</source>
+        <translation>头部 dict 缺少键“%1”</translation>
+    </message>
+    <message>
+        <source>structured arrays (a list of fields as descr) are refused</source>
+        <translation>拒绝结构化数组（以字段列表作为 descr）</translation>
+    </message>
+    <message>
+        <source>&apos;descr&apos; must be a dtype string</source>
+        <translation>“descr”必须是 dtype 字符串</translation>
+    </message>
+    <message>
+        <source>&apos;fortran_order&apos; must be True or False</source>
+        <translation>“fortran_order”必须为 True 或 False</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of integers</source>
+        <translation>“shape”必须是整数元组</translation>
+    </message>
+    <message>
+        <source>&apos;shape&apos; must be a tuple of non-negative integers</source>
+        <translation>“shape”必须是非负整数元组</translation>
+    </message>
+    <message>
+        <source>the array&apos;s byte size overflows 64 bits</source>
+        <translation>数组的字节大小超出 64 位</translation>
+    </message>
+    <message>
+        <source>the data is shorter than the header says: shape %1 of &apos;%2&apos; needs %3 bytes, %4 are present</source>
+        <translation>数据短于头部所述：形状 %1 的“%2”需要 %3 字节，实际只有 %4 字节</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data (shape %2 of &apos;%3&apos; ends at byte %4)</source>
+        <translation>数组数据之后有 %1 个多余字节（形状 %2 的“%3”结束于字节 %4）</translation>
+    </message>
+    <message>
+        <source>%1; --lenient accepts them</source>
+        <translation>%1；--lenient 可接受它们</translation>
+    </message>
+    <message>
+        <source>%1 (ignored)</source>
+        <translation>%1（已忽略）</translation>
+    </message>
+    <message>
+        <source>not a safetensors / npy / npz file (this looks like %1): %2</source>
+        <translation>不是 safetensors / npy / npz 文件（它看起来是%1）：%2</translation>
+    </message>
+    <message>
+        <source>capture metadata lacks &apos;%1&apos;</source>
+        <translation>采集元数据缺少“%1”</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a positive integer, not &apos;%2&apos;</source>
+        <translation>采集元数据“%1”必须是正整数，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; must be a JSON object</source>
+        <translation>采集元数据“%1”必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;%1&apos; is not JSON: %2</source>
+        <translation>采集元数据“%1”不是 JSON：%2</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos;: &apos;%2&apos; must be a %3 integer</source>
+        <translation>采集条目“%1”：“%2”必须是 %3 整数</translation>
+    </message>
+    <message>
+        <source>capture lacks this statistics tensor</source>
+        <translation>采集缺少此统计张量</translation>
+    </message>
+    <message>
+        <source>capture statistics must be F32, not %1</source>
+        <translation>采集统计必须为 F32，而不是 %1</translation>
+    </message>
+    <message>
+        <source>capture tensor has shape %1, expected %2</source>
+        <translation>采集张量的形状为 %1，应为 %2</translation>
+    </message>
+    <message>
+        <source>not a Quantscope capture: its safetensors metadata has no &quot;format&quot;: &quot;quantscope-capture&quot; (write one with `quantscope-cli capture`)</source>
+        <translation>不是 Quantscope 采集：其 safetensors 元数据中没有 &quot;format&quot;: &quot;quantscope-capture&quot;（请用 `quantscope-cli capture` 写出）</translation>
+    </message>
+    <message>
+        <source>capture version &apos;%1&apos; is not supported (this build reads version 1)</source>
+        <translation>不支持采集版本“%1”（此版本只读取版本 1）</translation>
+    </message>
+    <message>
+        <source>capture metadata &apos;modules&apos; lists no module</source>
+        <translation>采集元数据“modules”中没有列出任何模块</translation>
+    </message>
+    <message>
+        <source>capture entry &apos;%1&apos; must be a JSON object</source>
+        <translation>采集条目“%1”必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>capture modules sharing statistics &apos;%1&apos; disagree on in_features (%2 vs %3)</source>
+        <translation>共享统计“%1”的采集模块的 in_features 不一致（%2 对 %3）</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos; must be a JSON object</source>
+        <translation>采集注意力条目“%1”必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>capture attention entry &apos;%1&apos;: rope must be &quot;post&quot; or &quot;pre&quot;</source>
+        <translation>采集注意力条目“%1”：rope 必须为 &quot;post&quot; 或 &quot;pre&quot;</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos;</source>
+        <translation>采集中没有模块“%1”的统计</translation>
+    </message>
+    <message>
+        <source>the capture has no attention block &apos;%1&apos;</source>
+        <translation>采集中没有注意力块“%1”</translation>
+    </message>
+    <message>
+        <source>%1: the checkpoint&apos;s weight is %2, the capture saw %3x%4 (out x in)</source>
+        <translation>%1：检查点的权重为 %2，而采集看到的是 %3×%4（输出 × 输入）</translation>
+    </message>
+    <message>
+        <source>the capture has no statistics for module &apos;%1&apos; (was it captured from another model?)</source>
+        <translation>采集中没有模块“%1”的统计（是否采集自另一个模型？）</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos;: the weight is %2 but the capture saw %3x%4 (out x in)</source>
+        <translation>模块“%1”：权重为 %2，但采集看到的是 %3×%4（输出 × 输入）</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1: %2 bytes needed at offset %3, %4 left (truncated?)</source>
+        <translation>文件在%1内部结束：在偏移 %3 处需要 %2 字节，只剩 %4 字节（被截断？）</translation>
+    </message>
+    <message>
+        <source>%1: the string&apos;s length field says %2 bytes, but only %3 bytes follow in the file</source>
+        <translation>%1：字符串长度字段为 %2 字节，但文件中其后只有 %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: a BOOL must be 0 or 1, not %2</source>
+        <translation>%1：BOOL 必须为 0 或 1，而不是 %2</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, shorter than the 4-byte GGUF magic</source>
+        <translation>文件只有 %1 字节，短于 4 字节的 GGUF 魔数</translation>
+    </message>
+    <message>
+        <source>the magic</source>
+        <translation>魔数</translation>
+    </message>
+    <message>
+        <source>bad magic: a GGUF file starts with the bytes &quot;GGUF&quot;</source>
+        <translation>魔数错误：GGUF 文件以字节“GGUF”开头</translation>
+    </message>
+    <message>
+        <source>the version</source>
+        <translation>版本号</translation>
+    </message>
+    <message>
+        <source>GGUF version 1 (32-bit counts, before August 2023) is not read; convert the file with a current llama.cpp</source>
+        <translation>不读取 GGUF 版本 1（32 位计数，2023 年 8 月之前）；请用当前的 llama.cpp 转换此文件</translation>
+    </message>
+    <message>
+        <source>unknown GGUF version %1 (versions 2 and 3 are read)</source>
+        <translation>未知的 GGUF 版本 %1（可读取版本 2 和 3）</translation>
+    </message>
+    <message>
+        <source>the tensor count</source>
+        <translation>张量数</translation>
+    </message>
+    <message>
+        <source>the metadata count</source>
+        <translation>元数据数</translation>
+    </message>
+    <message>
+        <source>the tensor count %1 cannot fit in a file of %2 bytes (each tensor info takes at least 24 bytes)</source>
+        <translation>张量数 %1 无法容纳于 %2 字节的文件中（每条张量信息至少占 24 字节）</translation>
+    </message>
+    <message>
+        <source>the metadata count %1 cannot fit in a file of %2 bytes (each key-value takes at least 12 bytes)</source>
+        <translation>元数据数 %1 无法容纳于 %2 字节的文件中（每个键值对至少占 12 字节）</translation>
+    </message>
+    <message>
+        <source>a metadata key</source>
+        <translation>元数据键</translation>
+    </message>
+    <message>
+        <source>metadata key %1 is empty</source>
+        <translation>元数据键 %1 为空</translation>
+    </message>
+    <message>
+        <source>duplicate metadata key &quot;%1&quot;</source>
+        <translation>重复的元数据键“%1”</translation>
+    </message>
+    <message>
+        <source>a metadata value type</source>
+        <translation>元数据值类型</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; has unknown value type %2</source>
+        <translation>元数据键“%1”的值类型 %2 未知</translation>
+    </message>
+    <message>
+        <source>an array&apos;s element type</source>
+        <translation>数组元素类型</translation>
+    </message>
+    <message>
+        <source>an array&apos;s length</source>
+        <translation>数组长度</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 (nested arrays are not read)</source>
+        <translation>元数据键“%1”：数组元素类型 %2（不读取嵌套数组）</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: array element type %2 is unknown</source>
+        <translation>元数据键“%1”：数组元素类型 %2 未知</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot;: an array of %2 %3 cannot fit in the %4 bytes left in the file</source>
+        <translation>元数据键“%1”：%2 个 %3 组成的数组无法容纳于文件剩余的 %4 字节</translation>
+    </message>
+    <message>
+        <source>an array element</source>
+        <translation>数组元素</translation>
+    </message>
+    <message>
+        <source>a metadata value</source>
+        <translation>元数据值</translation>
+    </message>
+    <message>
+        <source>general.alignment must be a UINT32, not %1</source>
+        <translation>general.alignment 必须为 UINT32，而不是 %1</translation>
+    </message>
+    <message>
+        <source>general.alignment %1 is not a power of two</source>
+        <translation>general.alignment %1 不是 2 的幂</translation>
+    </message>
+    <message>
+        <source>a tensor name</source>
+        <translation>张量名称</translation>
+    </message>
+    <message>
+        <source>tensor %1 has an empty name</source>
+        <translation>张量 %1 的名称为空</translation>
+    </message>
+    <message>
+        <source>the tensor name is %1 bytes; ggml allows at most 63 (GGML_MAX_NAME − 1)</source>
+        <translation>张量名称有 %1 字节；ggml 最多允许 63 字节（GGML_MAX_NAME − 1）</translation>
+    </message>
+    <message>
+        <source>duplicate tensor name</source>
+        <translation>重复的张量名称</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimension count</source>
+        <translation>张量的维数</translation>
+    </message>
+    <message>
+        <source>the tensor has %1 dimensions; ggml allows at most %2</source>
+        <translation>张量有 %1 维；ggml 最多允许 %2 维</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s dimensions</source>
+        <translation>张量的各维</translation>
+    </message>
+    <message>
+        <source>dimension %1 is %2, more than a signed 64-bit integer holds</source>
+        <translation>第 %1 维为 %2，超出有符号 64 位整数范围</translation>
+    </message>
+    <message>
+        <source>the element count of dimensions %1 overflows 63 bits</source>
+        <translation>各维 %1 的元素数超出 63 位</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s type</source>
+        <translation>张量类型</translation>
+    </message>
+    <message>
+        <source>unknown ggml type %1</source>
+        <translation>未知的 ggml 类型 %1</translation>
+    </message>
+    <message>
+        <source>the innermost dimension %1 is not a multiple of %2&apos;s block size %3</source>
+        <translation>最内层维度 %1 不是 %2 块大小 %3 的倍数</translation>
+    </message>
+    <message>
+        <source>the size in bytes of %1 %2 overflows 64 bits</source>
+        <translation>%1 个 %2 的字节大小超出 64 位</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s data offset</source>
+        <translation>张量的数据偏移</translation>
+    </message>
+    <message>
+        <source>the data offset %1 is not a multiple of the alignment %2</source>
+        <translation>数据偏移 %1 不是对齐值 %2 的倍数</translation>
+    </message>
+    <message>
+        <source>the file ends before the data section (at offset %1)</source>
+        <translation>文件在数据段之前结束（偏移 %1 处）</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data [%1, %2 + %3) lies beyond the end of the file (the data section holds %4 bytes)</source>
+        <translation>张量数据 [%1, %2 + %3) 超出文件末尾（数据段共 %4 字节）</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s data overlaps that of &quot;%1&quot;</source>
+        <translation>张量数据与“%1”的数据重叠</translation>
+    </message>
+    <message>
+        <source>metadata key &quot;%1&quot; lies outside the file</source>
+        <translation>元数据键“%1”位于文件之外</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 is not decoded to FP32 (not in gguf.quants.dequantize)</source>
+        <translation>ggml 类型 %1 不解码为 FP32（不在 gguf.quants.dequantize 中）</translation>
+    </message>
+    <message>
+        <source>zlib cannot start inflating</source>
+        <translation>zlib 无法开始解压</translation>
+    </message>
+    <message>
+        <source>the deflate stream is corrupt (zlib: %1)</source>
+        <translation>deflate 流已损坏（zlib：%1）</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: %1 bytes cannot hold an end-of-central-directory record</source>
+        <translation>不是 ZIP 归档：%1 字节无法容纳中央目录结束记录</translation>
+    </message>
+    <message>
+        <source>not a ZIP archive: no end-of-central-directory record (signature PK\5\6) in the last 64 KiB</source>
+        <translation>不是 ZIP 归档：最后 64 KiB 中没有中央目录结束记录（签名 PK\5\6）</translation>
+    </message>
+    <message>
+        <source>multi-disk ZIP archives are not supported</source>
+        <translation>不支持多卷 ZIP 归档</translation>
+    </message>
+    <message>
+        <source>the ZIP64 end record offset %1 does not leave room for the record before its locator</source>
+        <translation>ZIP64 结束记录偏移 %1 在其定位符之前没有容纳该记录的空间</translation>
+    </message>
+    <message>
+        <source>bad signature of the ZIP64 end-of-central-directory record</source>
+        <translation>ZIP64 中央目录结束记录的签名错误</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the ZIP64 end record</source>
+        <translation>中央目录（偏移 %1，%2 字节）超出 ZIP64 结束记录</translation>
+    </message>
+    <message>
+        <source>the central directory (offset %1, %2 bytes) runs past the end record at byte %3 (truncated archive?)</source>
+        <translation>中央目录（偏移 %1，%2 字节）超出位于字节 %3 的结束记录（归档被截断？）</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off: entry %1 of %2 does not fit</source>
+        <translation>中央目录被截断：第 %1 个条目（共 %2 个）放不下</translation>
+    </message>
+    <message>
+        <source>bad signature of central directory entry %1</source>
+        <translation>中央目录条目 %1 的签名错误</translation>
+    </message>
+    <message>
+        <source>the central directory is cut off inside entry %1</source>
+        <translation>中央目录在条目 %1 内部被截断</translation>
+    </message>
+    <message>
+        <source>an extra field runs past its entry</source>
+        <translation>扩展字段超出其条目</translation>
+    </message>
+    <message>
+        <source>the ZIP64 extra field is too short for the saturated sizes</source>
+        <translation>ZIP64 扩展字段太短，容纳不下已饱和的大小</translation>
+    </message>
+    <message>
+        <source>encrypted members are not supported</source>
+        <translation>不支持加密的成员</translation>
+    </message>
+    <message>
+        <source>unsupported compression %1 (stored and deflate are read)</source>
+        <translation>不支持的压缩方式 %1（可读取 stored 和 deflate）</translation>
+    </message>
+    <message>
+        <source>the local header offset %1 lies past the end of the file</source>
+        <translation>本地头偏移 %1 超出文件末尾</translation>
+    </message>
+    <message>
+        <source>bad signature of the local header</source>
+        <translation>本地头的签名错误</translation>
+    </message>
+    <message>
+        <source>the local header runs past the end of the file</source>
+        <translation>本地头超出文件末尾</translation>
+    </message>
+    <message>
+        <source>the local header names a different member than the central directory</source>
+        <translation>本地头所指的成员与中央目录不同</translation>
+    </message>
+    <message>
+        <source>the local header&apos;s compression method differs from the central directory&apos;s</source>
+        <translation>本地头的压缩方式与中央目录不同</translation>
+    </message>
+    <message>
+        <source>the compressed size %1 runs past the end of the file (%2 bytes follow)</source>
+        <translation>压缩大小 %1 超出文件末尾（其后只有 %2 字节）</translation>
+    </message>
+    <message>
+        <source>a stored member&apos;s compressed size %1 differs from its size %2</source>
+        <translation>未压缩成员的压缩大小 %1 与其大小 %2 不同</translation>
+    </message>
+    <message>
+        <source>the data descriptor is cut off by the end of the file</source>
+        <translation>数据描述符被文件末尾截断</translation>
+    </message>
+    <message>
+        <source>the data descriptor&apos;s CRC-32 differs from the central directory&apos;s</source>
+        <translation>数据描述符的 CRC-32 与中央目录不同</translation>
+    </message>
+    <message>
+        <source>the member states %1 bytes from %2 compressed ones, more than deflate&apos;s largest ratio (1032:1)</source>
+        <translation>该成员声称由 %2 个压缩字节得到 %1 字节，超过 deflate 的最大压缩比（1032:1）</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size of %1 bytes</source>
+        <translation>该成员解压后超出其声明的 %1 字节</translation>
+    </message>
+    <message>
+        <source>the deflate stream ends before its end marker (truncated member)</source>
+        <translation>deflate 流在结束标记之前结束（成员被截断）</translation>
+    </message>
+    <message>
+        <source>the member inflates to %1 bytes, the directory says %2</source>
+        <translation>该成员解压为 %1 字节，而目录记载为 %2</translation>
+    </message>
+    <message>
+        <source>CRC-32 mismatch: computed %1, stored %2</source>
+        <translation>CRC-32 不匹配：计算值 %1，存储值 %2</translation>
+    </message>
+    <message>
+        <source>member is not an .npy array; ignored</source>
+        <translation>该成员不是 .npy 数组；已忽略</translation>
+    </message>
+    <message>
+        <source>the member&apos;s data is shorter than its header says: shape %1 of &apos;%2&apos; needs %3 bytes after the header, the member holds %4</source>
+        <translation>成员数据短于其头部所述：形状 %1 的“%2”在头部之后需要 %3 字节，成员只有 %4 字节</translation>
+    </message>
+    <message>
+        <source>%1 trailing bytes after the array data inside the member</source>
+        <translation>成员内数组数据之后有 %1 个多余字节</translation>
+    </message>
+    <message>
+        <source>two members hold the array &apos;%1&apos;</source>
+        <translation>两个成员都包含数组“%1”</translation>
+    </message>
+    <message>
+        <source>the central directory holds %1 bytes after its last entry (ignored)</source>
+        <translation>中央目录在最后一个条目之后还有 %1 字节（已忽略）</translation>
+    </message>
+    <message>
+        <source>no array of this name in the archive</source>
+        <translation>归档中没有此名称的数组</translation>
+    </message>
+    <message>
+        <source>inflating array &apos;%1&apos;</source>
+        <translation>正在解压数组“%1”</translation>
+    </message>
+    <message>
+        <source>the member inflates past its stated size</source>
+        <translation>该成员解压后超出其声明的大小</translation>
+    </message>
+    <message>
+        <source>the member changed since the archive was opened (size or CRC-32)</source>
+        <translation>自打开归档以来该成员已更改（大小或 CRC-32）</translation>
+    </message>
+    <message>
+        <source>gguf: imatrix applies to the K-quants (q2_k … q6_k) and i-quants; %1 has no importance-weighted search</source>
+        <translation>gguf：imatrix 适用于 K-quant（q2_k … q6_k）和 i-quant；%1 没有按重要性加权的搜索</translation>
+    </message>
+    <message>
+        <source>gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4)</source>
+        <translation>gguf：此处不量化类型 %1（可选 q4_0 q4_1 q5_0 q5_1 q8_0 q2_k … q6_k iq1_s iq1_m iq2_xxs iq2_xs iq2_s iq3_xxs iq3_s iq4_nl iq4_xs tq1_0 tq2_0 mxfp4）</translation>
+    </message>
+    <message>
+        <source>gguf: %1 needs an importance matrix, as llama.cpp&apos;s llama-quantize does (&quot;this quantization requires an imatrix&quot;): set imatrix (--imatrix) and pair a capture (--capture)</source>
+        <translation>gguf：%1 需要重要性矩阵，与 llama.cpp 的 llama-quantize 相同（&quot;this quantization requires an imatrix&quot;）：请设置 imatrix（--imatrix）并配对一个采集（--capture）</translation>
+    </message>
+    <message>
+        <source>sweep format &apos;%1&apos; needs an importance matrix (llama.cpp refuses it without one) and the sweep has no capture; try iq3_s, iq4_nl, iq4_xs, or quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</source>
+        <translation>扫描格式“%1”需要重要性矩阵（llama.cpp 没有它会拒绝），而本次扫描没有采集；请尝试 iq3_s、iq4_nl、iq4_xs，或 quantize --method gguf --type %2 --imatrix --capture CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>unknown sweep format &apos;%1&apos; (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs; mxfp4 is the OCP one)</source>
+        <translation>未知的扫描格式“%1”（int2…int8、hqq2…hqq8、fp8、mxfp4、nvfp4、constopt、q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k tq1_0 tq2_0 iq3_s iq4_nl iq4_xs；mxfp4 为 OCP 版本）</translation>
+    </message>
+    <message>
+        <source>importance weights (imatrix) for the unrotated K-quant points only: they weight the original input channels</source>
+        <translation>重要性权重（imatrix）仅用于未旋转的 K-quant 点：它们加权的是原始输入通道</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented</source>
+        <translation>未实现量化为 ggml 类型 %1</translation>
+    </message>
+    <message>
+        <source>quantizing to the ggml type %1 is not implemented (q4_0, q4_1, q5_0, q5_1, q8_0, q2_k … q6_k, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s, iq4_nl, iq4_xs, tq1_0, tq2_0, mxfp4 are)</source>
+        <translation>未实现量化为 ggml 类型 %1（已实现的有 q4_0、q4_1、q5_0、q5_1、q8_0、q2_k … q6_k、iq1_s、iq1_m、iq2_xxs、iq2_xs、iq2_s、iq3_xxs、iq3_s、iq4_nl、iq4_xs、tq1_0、tq2_0、mxfp4）</translation>
+    </message>
+    <message>
+        <source>rows of %1 values are not a whole number of %2 blocks of %3 (ggml quantizes along rows; pick a type with smaller blocks)</source>
+        <translation>%1 个值的行不是整数个 %2 块（每块 %3）（ggml 沿行量化；请选择块更小的类型）</translation>
+    </message>
+    <message>
+        <source>importance weights are used by the K-quants (q2_k … q6_k) and i-quants only, not by %1</source>
+        <translation>只有 K-quant（q2_k … q6_k）和 i-quant 使用重要性权重，%1 不使用</translation>
+    </message>
+    <message>
+        <source>%1 needs an importance matrix: llama.cpp&apos;s llama-quantize refuses it without one (&quot;this quantization requires an imatrix&quot;); give importance weights (an imatrix)</source>
+        <translation>%1 需要重要性矩阵：llama.cpp 的 llama-quantize 没有它会拒绝（&quot;this quantization requires an imatrix&quot;）；请提供重要性权重（imatrix）</translation>
+    </message>
+    <message>
+        <source>the ggml type %1 does not decode to FP32</source>
+        <translation>ggml 类型 %1 无法解码为 FP32</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>file ends inside the tensor</source>
+        <translation>文件在张量内部结束</translation>
+    </message>
+    <message>
+        <source>spectra must be off, counts or top-k, got &apos;%1&apos;</source>
+        <translation>spectra 必须为 off、counts 或 top-k，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is stored as %2: integer codes, not weights; not scanned</source>
+        <translation>张量“%1”以 %2 存储：是整数码值而非权重；未扫描</translation>
+    </message>
+    <message>
+        <source>cannot open the report: %1</source>
+        <translation>无法打开报告：%1</translation>
+    </message>
+    <message>
+        <source>cannot read the report: %1</source>
+        <translation>无法读取报告：%1</translation>
+    </message>
+    <message>
+        <source>not a scan report (its first line is not JSON); remove it or choose another --out</source>
+        <translation>不是扫描报告（其第一行不是 JSON）；请删除它或另选 --out</translation>
+    </message>
+    <message>
+        <source>not a scan report (no &quot;quantscope_scan&quot; header); remove it or choose another --out</source>
+        <translation>不是扫描报告（没有“quantscope_scan”头部）；请删除它或另选 --out</translation>
+    </message>
+    <message>
+        <source>a report of another scan (its &quot;%1&quot; differs); remove it or choose another --out to start afresh</source>
+        <translation>另一次扫描的报告（其“%1”不同）；请删除它或另选 --out 以重新开始</translation>
+    </message>
+    <message>
+        <source>cannot truncate the report: %1</source>
+        <translation>无法截断报告：%1</translation>
+    </message>
+    <message>
+        <source>cannot write the report: %1</source>
+        <translation>无法写入报告：%1</translation>
+    </message>
+    <message>
+        <source>cannot fsync the report: %1</source>
+        <translation>无法将报告同步到磁盘（fsync）：%1</translation>
+    </message>
+    <message>
+        <source>scan: module index %1 out of range</source>
+        <translation>扫描：模块索引 %1 超出范围</translation>
+    </message>
+    <message>
+        <source>scan: commit before open</source>
+        <translation>扫描：在打开之前提交</translation>
+    </message>
+    <message>
+        <source>the quantscope_bridge package was not found: set QUANTSCOPE_BRIDGE_DIR to the folder holding it (the source tree&apos;s python/)</source>
+        <translation>未找到 quantscope_bridge 包：请将 QUANTSCOPE_BRIDGE_DIR 设为包含它的文件夹（源码树中的 python/）</translation>
+    </message>
+    <message>
+        <source>cannot start the Python interpreter &apos;%1&apos; (%2): install Python 3 or set QUANTSCOPE_PYTHON to one</source>
+        <translation>无法启动 Python 解释器“%1”（%2）：请安装 Python 3 或将 QUANTSCOPE_PYTHON 设为某个解释器</translation>
+    </message>
+    <message>
+        <source>the interpreter &apos;%1&apos; cannot import quantscope_bridge from %2</source>
+        <translation>解释器“%1”无法从 %2 导入 quantscope_bridge</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result</source>
+        <translation>桥接（%1）以状态 %2 退出，没有结果</translation>
+    </message>
+    <message>
+        <source>the bridge (%1) exited with status %2 without a result; its last output:%3</source>
+        <translation>桥接（%1）以状态 %2 退出，没有结果；其最后输出：%3</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder</source>
+        <translation>无法创建临时文件夹</translation>
+    </message>
+    <message>
+        <source>give the calibration data as --text FILE or --tokens FILE.npy (one of them)</source>
+        <translation>请以 --text FILE 或 --tokens FILE.npy 给出校准数据（二选一）</translation>
+    </message>
+    <message>
+        <source>capture needs --out CAP.safetensors</source>
+        <translation>capture 需要 --out CAP.safetensors</translation>
+    </message>
+    <message>
+        <source>the bridge wrote a capture this build cannot read (removed): %1</source>
+        <translation>桥接写出了此版本无法读取的采集（已删除）：%1</translation>
+    </message>
+    <message>
+        <source>eval needs --recipe R.json or --checkpoint EXPORTED (one of them)</source>
+        <translation>eval 需要 --recipe R.json 或 --checkpoint EXPORTED（二选一）</translation>
+    </message>
+    <message>
+        <source>reading the model&apos;s weights through transformers</source>
+        <translation>正在通过 transformers 读取模型权重</translation>
+    </message>
+    <message>
+        <source>the eval report has no &quot;modules&quot; array</source>
+        <translation>评估报告没有“modules”数组</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2</source>
+        <translation>%1：默认保持稠密——%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); eval needs the one chosen</source>
+        <translation>%1：%2 给出 %3 个规格（扫描比较的候选）；eval 需要已选定的那一个</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing to evaluate</source>
+        <translation>配方未量化 %1 的任何模块（在默认排除之后）：没有可评估的内容</translation>
+    </message>
+    <message>
+        <source>quantizing %1</source>
+        <translation>正在量化 %1</translation>
+    </message>
+    <message>
+        <source>writing %1</source>
+        <translation>正在写入 %1</translation>
+    </message>
+    <message>
+        <source>%1 holds no quantized module that Quantscope decodes (compressed-tensors, Quark, FP8 block, native): pass the original model with --recipe instead</source>
+        <translation>%1 不含 Quantscope 能解码的量化模块（compressed-tensors、Quark、FP8 block、原生）：请改为传入原始模型并使用 --recipe</translation>
+    </message>
+    <message>
+        <source>decoding %1</source>
+        <translation>正在解码 %1</translation>
+    </message>
+    <message>
+        <source>module &apos;%1&apos; is stored as %2 (stacked experts): eval replaces 2-D Linear weights</source>
+        <translation>模块“%1”以 %2 存储（堆叠的专家）：eval 只替换二维 Linear 权重</translation>
+    </message>
+    <message>
+        <source>not a 2-D weight (%1-D): no Linear layer to quantize</source>
+        <translation>不是二维权重（%1 维）：没有可量化的 Linear 层</translation>
+    </message>
+    <message>
+        <source>an embedding: the toolkits quantize Linear layers, and vLLM keeps embeddings dense</source>
+        <translation>嵌入层：各工具包量化的是 Linear 层，vLLM 保持嵌入层稠密</translation>
+    </message>
+    <message>
+        <source>the output head: llm-compressor, Quark and vLLM users keep lm_head dense by default</source>
+        <translation>输出头：llm-compressor、Quark 和 vLLM 的用户默认保持 lm_head 稠密</translation>
+    </message>
+    <message>
+        <source>a MoE router: serving engines keep routers dense (their logits choose the experts)</source>
+        <translation>MoE 路由器：推理引擎保持路由器稠密（其 logits 选择专家）</translation>
+    </message>
+    <message>
+        <source>a norm: not a Linear layer</source>
+        <translation>归一化层：不是 Linear 层</translation>
+    </message>
+    <message>
+        <source>recipe %1: %2</source>
+        <translation>配方 %1：%2</translation>
+    </message>
+    <message>
+        <source>recipe (top): %1</source>
+        <translation>配方（顶层）：%1</translation>
+    </message>
+    <message>
+        <source>missing &quot;%1&quot;</source>
+        <translation>缺少“%1”</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>unknown key (known: %1)</source>
+        <translation>未知的键（已知：%1）</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a dialect (fnmatch, re, exact)</source>
+        <translation>“%1”不是方言（fnmatch、re、exact）</translation>
+    </message>
+    <message>
+        <source>empty pattern</source>
+        <translation>空模式</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos; does not compile: %2</source>
+        <translation>正则表达式“%1”无法编译：%2</translation>
+    </message>
+    <message>
+        <source>regex &apos;%1&apos;: %2 at offset %3 is not in the supported subset (std::regex ECMAScript; see the recipe section of the formats documentation)</source>
+        <translation>正则表达式“%1”：偏移 %3 处的%2不在支持的子集内（std::regex ECMAScript；见格式文档的配方一节）</translation>
+    </message>
+    <message>
+        <source>an escape with more than 3 digits</source>
+        <translation>超过 3 位数字的转义</translation>
+    </message>
+    <message>
+        <source>a repetition count above 1000</source>
+        <translation>超过 1000 的重复次数</translation>
+    </message>
+    <message>
+        <source>a &apos;]&apos; first in a class</source>
+        <translation>字符类开头的“]”</translation>
+    </message>
+    <message>
+        <source>a named group</source>
+        <translation>命名分组</translation>
+    </message>
+    <message>
+        <source>an atomic group</source>
+        <translation>原子分组</translation>
+    </message>
+    <message>
+        <source>an inline flag or extension &apos;(?%1&apos;</source>
+        <translation>内联标志或扩展“(?%1”</translation>
+    </message>
+    <message>
+        <source>a possessive quantifier</source>
+        <translation>占有量词</translation>
+    </message>
+    <message>
+        <source>must be a KV scheme name (a string)</source>
+        <translation>必须是 KV 方案名（字符串）</translation>
+    </message>
+    <message>
+        <source>must be an integer in [%1, 100000], got %2</source>
+        <translation>必须是 [%1, 100000] 内的整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>needs kv_cache.layers (the model&apos;s attention layers) to know which are last</source>
+        <translation>需要 kv_cache.layers（模型的注意力层数）才能知道哪些是最后几层</translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <translation>必须是数组</translation>
+    </message>
+    <message>
+        <source>must be [first, last]</source>
+        <translation>必须为 [first, last]</translation>
+    </message>
+    <message>
+        <source>last (%1) is before first (%2)</source>
+        <translation>last（%1）在 first（%2）之前</translation>
+    </message>
+    <message>
+        <source>layer %1 is beyond kv_cache.layers (%2)</source>
+        <translation>第 %1 层超出 kv_cache.layers（%2）</translation>
+    </message>
+    <message>
+        <source>must be %1, got %2</source>
+        <translation>必须为 %1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of strings</source>
+        <translation>必须是非空字符串数组</translation>
+    </message>
+    <message>
+        <source>must be a non-empty array of spec objects</source>
+        <translation>必须是非空的规格对象数组</translation>
+    </message>
+    <message>
+        <source>must be a spec object with &quot;method&quot;</source>
+        <translation>必须是带有“method”的规格对象</translation>
+    </message>
+    <message>
+        <source>must be an object: module name → {bits, rank, c}</source>
+        <translation>必须是对象：模块名 → {bits, rank, c}</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>必须是整数</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;bits&quot;</source>
+        <translation>此规则没有任何规格含“bits”</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;rank&quot;</source>
+        <translation>此规则没有任何规格含“rank”</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <source>no spec of this rule has &quot;c&quot;</source>
+        <translation>此规则没有任何规格含“c”</translation>
+    </message>
+    <message>
+        <source>sets nothing (bits, rank or c)</source>
+        <translation>未设置任何项（bits、rank 或 c）</translation>
+    </message>
+    <message>
+        <source>makes specs[%1] invalid: %2</source>
+        <translation>使 specs[%1] 无效：%2</translation>
+    </message>
+    <message>
+        <source>cannot open the recipe</source>
+        <translation>无法打开配方</translation>
+    </message>
+    <message>
+        <source>cannot write the recipe</source>
+        <translation>无法写入配方</translation>
+    </message>
+    <message>
+        <source>writing the recipe failed</source>
+        <translation>写入配方失败</translation>
+    </message>
+    <message>
+        <source>cannot rename the recipe into place</source>
+        <translation>无法将配方重命名到目标位置</translation>
+    </message>
+    <message>
+        <source>excluded by exclude[%1] %2 &apos;%3&apos;</source>
+        <translation>被 exclude[%1] %2“%3”排除</translation>
+    </message>
+    <message>
+        <source>%1 (rule %2 would have matched)</source>
+        <translation>%1（规则 %2 本会匹配）</translation>
+    </message>
+    <message>
+        <source>no rule matches</source>
+        <translation>没有匹配的规则</translation>
+    </message>
+    <message>
+        <source>rule %1 pattern %2 &apos;%3&apos; (first matching rule)</source>
+        <translation>规则 %1 的模式 %2“%3”（第一条匹配的规则）</translation>
+    </message>
+    <message>
+        <source>rule %1 &apos;%2&apos; pattern %3 &apos;%4&apos; (first matching rule)</source>
+        <translation>规则 %1“%2”的模式 %3“%4”（第一条匹配的规则）</translation>
+    </message>
+    <message>
+        <source>%1, with its override</source>
+        <translation>%1，连同其覆盖设置</translation>
+    </message>
+    <message>
+        <source>excluded</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <source>not quantized</source>
+        <translation>未量化</translation>
+    </message>
+    <message>
+        <source>fused at inference but resolved to unequal specs: %1 (%2) vs %3</source>
+        <translation>推理时融合，但解析为不同的规格：%1（%2）对 %3</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character (write &apos;\.&apos; for a dot)</source>
+        <translation>未转义的“.”匹配任意字符（点号请写作“\.”）</translation>
+    </message>
+    <message>
+        <source>unescaped &apos;.&apos; matches any character, e.g. &apos;%1&apos; (write &apos;\.&apos; for a dot)</source>
+        <translation>未转义的“.”匹配任意字符，例如“%1”（点号请写作“\.”）</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (%1), not a safetensors checkpoint: read whole, nothing wrong with them</source>
+        <translation>NumPy 数组（%1），不是 safetensors 检查点：已完整读取，没有问题</translation>
+    </message>
+    <message>
+        <source>a NumPy file of a kind Quantscope does not read: %1</source>
+        <translation>Quantscope 不读取此类 NumPy 文件：%1</translation>
+    </message>
+    <message>
+        <source>a corrupt NumPy file: %1</source>
+        <translation>损坏的 NumPy 文件：%1</translation>
+    </message>
+    <message>
+        <source>%1 decoded values are NaN or Inf</source>
+        <translation>%1 个解码值为 NaN 或 Inf</translation>
+    </message>
+    <message>
+        <source>GGUF v%1 (%2, %3 tensors), not a safetensors checkpoint: read and decoded, nothing wrong with it</source>
+        <translation>GGUF v%1（%2，%3 个张量），不是 safetensors 检查点：已读取并解码，没有问题</translation>
+    </message>
+    <message>
+        <source>no architecture</source>
+        <translation>无架构</translation>
+    </message>
+    <message>
+        <source>a corrupt GGUF file: %1</source>
+        <translation>损坏的 GGUF 文件：%1</translation>
+    </message>
+    <message>
+        <source>config.json declares static input scales but %1 has no input_scale (%2): engines have no activation scale for it</source>
+        <translation>config.json 声明了静态输入缩放，但 %1 没有 input_scale（%2）：推理引擎没有它的激活缩放</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantized KV cache but %1 has no %2_scale: engines fall back to 1.0 for this layer</source>
+        <translation>config.json 声明了量化 KV 缓存，但 %1 没有 %2_scale：推理引擎对此层回退为 1.0</translation>
+    </message>
+    <message>
+        <source>config.json quantizes %1 (%2, not in its ignore/exclude list) but its weight is stored dense (%3): loaders expect the quantized tensors; add it to the ignore list or quantize it</source>
+        <translation>config.json 量化 %1（%2，不在其 ignore/exclude 列表中），但其权重以稠密形式存储（%3）：加载器期望量化张量；请将其加入 ignore 列表或对其量化</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores %4 bits of codes per weight (%5 with its scales): %6 codes, larger than declared</source>
+        <translation>方案声明为 %1 位权重（%2），但 %3 每个权重存储 %4 位码值（含缩放为 %5）：%6 码值，大于声明值</translation>
+    </message>
+    <message>
+        <source>the scheme declares %1-bit weights (%2) but %3 stores only %4 bits of codes per weight: the codes cannot hold them</source>
+        <translation>方案声明为 %1 位权重（%2），但 %3 每个权重只存储 %4 位码值：码值容纳不下</translation>
+    </message>
+    <message>
+        <source>%1: K = %2 columns is not divisible by group_size %3 (compressed-tensors 0.20 raises &apos;tensor column shape must be divisible by the given group_size&apos;)</source>
+        <translation>%1：K = %2 列不能被 group_size %3 整除（compressed-tensors 0.20 会报错 &apos;tensor column shape must be divisible by the given group_size&apos;）</translation>
+    </message>
+    <message>
+        <source>%1: the weight [%2, %3] is not a whole number of %4×%5 FP8 blocks (transformers&apos; FineGrainedFP8 refuses: not divisible by scale grid)</source>
+        <translation>%1：权重 [%2, %3] 不是整数个 %4×%5 FP8 块（transformers 的 FineGrainedFP8 会拒绝：not divisible by scale grid）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 (E8M0) scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%2 个 %3（E8M0）缩放中有 %1 个为 2^-127（码 0），而该组码值并非如此：缩放在转换时下溢，该组解码为（几乎）0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 2^-127 (code 0) where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%2 个 %3 缩放中有 %1 个为 2^-127（码 0），而该组码值并非如此：缩放在转换时下溢，该组解码为（几乎）0</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 scales are 0 where the group&apos;s codes are not: the scale underflowed when it was cast, and the group decodes to (almost) 0</source>
+        <translation>%2 个 %3 缩放中有 %1 个为 0，而该组码值并非如此：缩放在转换时下溢，该组解码为（几乎）0</translation>
+    </message>
+    <message>
+        <source>%1 E8M0 scales are 2^-127 over groups whose codes are all 0</source>
+        <translation>%1 个 E8M0 缩放为 2^-127，对应的组码值全为 0</translation>
+    </message>
+    <message>
+        <source>%1 has NVFP4 weight_global_scale %2 but %3 of the same fused group %4 has %5: vLLM fuses them and takes one global scale, so they cannot all decode right</source>
+        <translation>%1 的 NVFP4 weight_global_scale 为 %2，但同一融合组 %4 中的 %3 为 %5：vLLM 会融合它们并只取一个全局缩放，因此无法全部正确解码</translation>
+    </message>
+    <message>
+        <source>config.json says tie_word_embeddings: true but %1 is stored quantized: transformers ties it to the embeddings and fails to load it</source>
+        <translation>config.json 中 tie_word_embeddings 为 true，但 %1 以量化形式存储：transformers 会将其与嵌入层绑定并加载失败</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes, more than the 100 MB a JSON file here may have</source>
+        <translation>%1 有 %2 字节，超过此处 JSON 文件允许的 100 MB</translation>
+    </message>
+    <message>
+        <source>%1 is a git-LFS pointer, not the file: fetch it with `git lfs pull`</source>
+        <translation>%1 是 git-LFS 指针而不是文件本身：请用 `git lfs pull` 获取</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2</source>
+        <translation>%1 不是有效的 JSON：%2</translation>
+    </message>
+    <message>
+        <source>the index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>the shard cannot be read: %1</source>
+        <translation>无法读取分片：%1</translation>
+    </message>
+    <message>
+        <source>a git-LFS pointer file (%1 bytes), not the weights: fetch them with `git lfs pull`</source>
+        <translation>git-LFS 指针文件（%1 字节），不是权重：请用 `git lfs pull` 获取</translation>
+    </message>
+    <message>
+        <source>truncated: %1 bytes, shorter than the 8-byte header size</source>
+        <translation>已截断：%1 字节，短于 8 字节的头部大小字段</translation>
+    </message>
+    <message>
+        <source>the header size says %1 bytes but the file has %2 after it (truncated, or not a safetensors file)</source>
+        <translation>头部大小为 %1 字节，但文件其后只有 %2 字节（已截断，或不是 safetensors 文件）</translation>
+    </message>
+    <message>
+        <source>the header is %1 bytes, more than the 100 MB safetensors allows</source>
+        <translation>头部有 %1 字节，超过 safetensors 允许的 100 MB</translation>
+    </message>
+    <message>
+        <source>the header is not a JSON object</source>
+        <translation>头部不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>__metadata__ is not an object of strings</source>
+        <translation>__metadata__ 不是字符串对象</translation>
+    </message>
+    <message>
+        <source>header entry of &apos;%1&apos;: %2</source>
+        <translation>“%1”的头部条目：%2</translation>
+    </message>
+    <message>
+        <source>not an object with dtype, shape and data_offsets</source>
+        <translation>不是含 dtype、shape 和 data_offsets 的对象</translation>
+    </message>
+    <message>
+        <source>dtype is not a string</source>
+        <translation>dtype 不是字符串</translation>
+    </message>
+    <message>
+        <source>unknown dtype &apos;%1&apos;</source>
+        <translation>未知 dtype“%1”</translation>
+    </message>
+    <message>
+        <source>shape is not a list of non-negative integers of a sane size</source>
+        <translation>shape 不是大小合理的非负整数列表</translation>
+    </message>
+    <message>
+        <source>data_offsets is not [begin, end] of non-negative integers</source>
+        <translation>data_offsets 不是由非负整数组成的 [begin, end]</translation>
+    </message>
+    <message>
+        <source>data_offsets end before they begin</source>
+        <translation>data_offsets 的结束位置在开始位置之前</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3</source>
+        <translation>含 %1 字节，但此形状的 %2 需要 %3 字节</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes, but %2 of this shape needs %3 and a fraction</source>
+        <translation>含 %1 字节，但此形状的 %2 需要 %3 字节多一点</translation>
+    </message>
+    <message>
+        <source>truncated: the tensor ends at byte %1 of a %2-byte file</source>
+        <translation>已截断：张量结束于一个 %2 字节文件的字节 %1 处</translation>
+    </message>
+    <message>
+        <source>its bytes overlap the previous tensor&apos;s (data_offsets begin %1 &lt; %2)</source>
+        <translation>其字节与上一个张量重叠（data_offsets 开始 %1 &lt; %2）</translation>
+    </message>
+    <message>
+        <source>%1 bytes before this tensor belong to no tensor</source>
+        <translation>此张量之前有 %1 字节不属于任何张量</translation>
+    </message>
+    <message>
+        <source>%1 bytes at the end of the file belong to no tensor</source>
+        <translation>文件末尾有 %1 字节不属于任何张量</translation>
+    </message>
+    <message>
+        <source>no config.json beside the weights</source>
+        <translation>权重旁没有 config.json</translation>
+    </message>
+    <message>
+        <source>the index has no weight_map object</source>
+        <translation>索引没有 weight_map 对象</translation>
+    </message>
+    <message>
+        <source>the index maps this tensor to something that is not a file name in the folder</source>
+        <translation>索引将此张量映射到的不是文件夹中的文件名</translation>
+    </message>
+    <message>
+        <source>a .safetensors file the index does not reference (stale or misplaced?)</source>
+        <translation>索引未引用的 .safetensors 文件（过时或放错位置？）</translation>
+    </message>
+    <message>
+        <source>no .safetensors file and no index here</source>
+        <translation>此处没有 .safetensors 文件，也没有索引</translation>
+    </message>
+    <message>
+        <source>%1 .safetensors files and no model.safetensors.index.json: the readers refuse to guess which belong together; examined all of them</source>
+        <translation>%1 个 .safetensors 文件且没有 model.safetensors.index.json：读取器不会猜测哪些属于同一模型；已全部检查</translation>
+    </message>
+    <message>
+        <source>the shard is missing (%1 tensors of the index live there)</source>
+        <translation>分片缺失（索引中有 %1 个张量位于其中）</translation>
+    </message>
+    <message>
+        <source>present in %1 shards (%2, %3): which copy is meant is undefined</source>
+        <translation>存在于 %1 个分片中（%2、%3）：无法确定指的是哪一份</translation>
+    </message>
+    <message>
+        <source>the index places this tensor in %1, whose header does not list it</source>
+        <translation>索引将此张量放在 %1 中，但其头部没有列出它</translation>
+    </message>
+    <message>
+        <source>in a shard&apos;s header but not in the index&apos;s weight_map (loaders will not see it)</source>
+        <translation>在分片头部中但不在索引的 weight_map 中（加载器看不到它）</translation>
+    </message>
+    <message>
+        <source>metadata.total_size is %1 but the tensors hold %2 bytes</source>
+        <translation>metadata.total_size 为 %1，但张量共 %2 字节</translation>
+    </message>
+    <message>
+        <source>%1 NaN, %2 Inf and %3 zero scales of %4 in this quantized module</source>
+        <translation>此量化模块的 %4 个缩放中有 %1 个 NaN、%2 个 Inf 和 %3 个零</translation>
+    </message>
+    <message>
+        <source>%1 is stored as %2 but %3 of the same fused group %4 as %5: vLLM fuses them into one GEMM with one scheme and refuses (or misreads) the mix</source>
+        <translation>%1 以 %2 存储，但同一融合组 %4 中的 %3 以 %5 存储：vLLM 会将它们融合为一个采用单一方案的 GEMM，并拒绝（或误读）这种混合</translation>
+    </message>
+    <message>
+        <source>config.json declares a quantization_config but no tensor is stored quantized</source>
+        <translation>config.json 声明了 quantization_config，但没有张量以量化形式存储</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules without a quantization_config: their layout was inferred from the tensors</source>
+        <translation>%1 个量化模块没有 quantization_config：其布局由张量推断</translation>
+    </message>
+    <message>
+        <source>cannot create a scratch folder</source>
+        <translation>无法创建临时工作文件夹</translation>
+    </message>
+    <message>
+        <source>cannot be mapped: %1</source>
+        <translation>无法映射：%1</translation>
+    </message>
+    <message>
+        <source>the same bytes as &apos;%1&apos; (tied or duplicated weights)</source>
+        <translation>与“%1”字节相同（绑定或重复的权重）</translation>
+    </message>
+    <message>
+        <source>%1 NaN codes (0x7F/0xFF) in an F8_E4M3 (e4m3fn) tensor</source>
+        <translation>F8_E4M3（e4m3fn）张量中有 %1 个 NaN 码（0x7F/0xFF）</translation>
+    </message>
+    <message>
+        <source>%1 % of the codes are 0x80 and none exceeds 240: written as e4m3fnuz (where 0x80 is NaN) but labelled F8_E4M3 (e4m3fn)?</source>
+        <translation>%1% 的码为 0x80 且没有超过 240 的：按 e4m3fnuz（其中 0x80 为 NaN）写出却标为 F8_E4M3（e4m3fn）？</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3: every weight they scale decodes to NaN/Inf</source>
+        <translation>%3 个缩放中有 %1 个 NaN 和 %2 个 Inf：它们缩放的每个权重都解码为 NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 Inf scales of %3 (E8M0 0xFF is NaN): every weight they scale decodes to NaN/Inf</source>
+        <translation>%3 个缩放中有 %1 个 NaN 和 %2 个 Inf（E8M0 的 0xFF 为 NaN）：它们缩放的每个权重都解码为 NaN/Inf</translation>
+    </message>
+    <message>
+        <source>%1 zero scales of %2: their groups decode to 0 (or divide by zero where the scale is inverted)</source>
+        <translation>%2 个缩放中有 %1 个为零：其组解码为 0（在取倒数的情况下则除以零）</translation>
+    </message>
+    <message>
+        <source>%1 subnormal scales: they flush to 0 on hardware that flushes denormals</source>
+        <translation>%1 个次正规缩放：在将非规格化数清零的硬件上变为 0</translation>
+    </message>
+    <message>
+        <source>%1 scales above 448 cannot be cast to E4M3 (they become NaN)</source>
+        <translation>%1 个大于 448 的缩放无法转换为 E4M3（会变为 NaN）</translation>
+    </message>
+    <message>
+        <source>95 % of the values lie in [0.5, 4): BF16 bits labelled F16? (median |x| %1)</source>
+        <translation>95% 的值位于 [0.5, 4)：BF16 位被标为 F16？（中位数 |x| %1）</translation>
+    </message>
+    <message>
+        <source>median |x| is %1: F16 bits labelled BF16?</source>
+        <translation>中位数 |x| 为 %1：F16 位被标为 BF16？</translation>
+    </message>
+    <message>
+        <source>every %1 (%2) is 1.0: a placeholder, not calibrated?</source>
+        <translation>每个 %1（%2）都为 1.0：是占位值而未校准？</translation>
+    </message>
+    <message>
+        <source>%1 %2 is more than 10× the median of the layers (%3)</source>
+        <translation>%1 %2 超过各层中位数（%3）的 10 倍</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_scale: it cannot be decoded</source>
+        <translation>没有 weight_scale 的打包权重：无法解码</translation>
+    </message>
+    <message>
+        <source>a packed weight without weight_shape: the unpacked width is inferred from the config or the words</source>
+        <translation>没有 weight_shape 的打包权重：解包宽度由配置或字数推断</translation>
+    </message>
+    <message>
+        <source>a weight scale without its weight</source>
+        <translation>没有对应权重的权重缩放</translation>
+    </message>
+    <message>
+        <source>a zero point without its scale</source>
+        <translation>没有对应缩放的零点</translation>
+    </message>
+    <message>
+        <source>the reader refuses the checkpoint: %1</source>
+        <translation>读取器拒绝此检查点：%1</translation>
+    </message>
+    <message>
+        <source>%1 quantized modules were not given to the reader (more than %2 MiB of valid tensors to salvage); fix the completeness errors and run again for their verdict</source>
+        <translation>%1 个量化模块未交给读取器（可挽救的有效张量超过 %2 MiB）；请修复完整性错误后重新运行以获得其结论</translation>
+    </message>
+    <message>
+        <source>cannot read the tensor&apos;s bytes</source>
+        <translation>无法读取张量的字节</translation>
+    </message>
+    <message>
+        <source>cannot write the salvaged copy</source>
+        <translation>无法写入挽救的副本</translation>
+    </message>
+    <message>
+        <source>the files have completeness errors, so the reader&apos;s per-module verdict ran on the valid tensors of the %1 modules that look quantized</source>
+        <translation>文件存在完整性错误，因此读取器的逐模块结论是在看起来已量化的 %1 个模块的有效张量上得出的</translation>
+    </message>
+    <message>
+        <source>the reader&apos;s per-module verdict could not run on the valid tensors: %1</source>
+        <translation>读取器的逐模块结论无法在有效张量上运行：%1</translation>
+    </message>
+    <message>
+        <source>weight %1 of &apos;%2&apos; is not finite</source>
+        <translation>“%2”的权重 %1 不是有限值</translation>
+    </message>
+    <message>
+        <source>the file ends inside %1</source>
+        <translation>文件在%1内部结束</translation>
+    </message>
+    <message>
+        <source>the entry count</source>
+        <translation>条目数</translation>
+    </message>
+    <message>
+        <source>the entry count is %1 (at least 1)</source>
+        <translation>条目数为 %1（至少为 1）</translation>
+    </message>
+    <message>
+        <source>the entry count %1 cannot fit in %2 bytes</source>
+        <translation>条目数 %1 无法容纳于 %2 字节中</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s name length</source>
+        <translation>条目名称长度</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name length %2 is outside the file</source>
+        <translation>条目 %1 的名称长度 %2 超出文件范围</translation>
+    </message>
+    <message>
+        <source>entry %1&apos;s name is not UTF-8</source>
+        <translation>条目 %1 的名称不是 UTF-8</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s call count</source>
+        <translation>条目调用次数</translation>
+    </message>
+    <message>
+        <source>an entry&apos;s value count</source>
+        <translation>条目值数量</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has a negative call count %2</source>
+        <translation>“%1”的调用次数 %2 为负数</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; claims %2 values, %3 fit in the rest of the file</source>
+        <translation>“%1”声称有 %2 个值，而文件剩余部分只能容纳 %3 个</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; appears twice</source>
+        <translation>“%1”出现两次</translation>
+    </message>
+    <message>
+        <source>the chunk count</source>
+        <translation>块数</translation>
+    </message>
+    <message>
+        <source>the dataset name&apos;s length</source>
+        <translation>数据集名称长度</translation>
+    </message>
+    <message>
+        <source>an imatrix GGUF needs imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size</source>
+        <translation>imatrix GGUF 需要 imatrix.datasets、imatrix.chunk_count 和 imatrix.chunk_size</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no &apos;%2.counts&apos;</source>
+        <translation>“%1”没有“%2.counts”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: in_sum2 and counts must be F32</source>
+        <translation>“%1”：in_sum2 和 counts 必须为 F32</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: counts [1, %2] do not fit in_sum2 [%3, %4]</source>
+        <translation>“%1”：counts [1, %2] 与 in_sum2 [%3, %4] 不匹配</translation>
+    </message>
+    <message>
+        <source>a GGUF imatrix holds NAME.in_sum2 / NAME.counts tensors; this file has none</source>
+        <translation>GGUF imatrix 含有 NAME.in_sum2 / NAME.counts 张量；此文件一个也没有</translation>
+    </message>
+    <message>
+        <source>imatrix: the capture&apos;s &apos;%1&apos; has %2 input channels, tensor &apos;%3&apos; has %4</source>
+        <translation>imatrix：采集中的“%1”有 %2 个输入通道，而张量“%3”有 %4 个</translation>
+    </message>
+    <message>
+        <source>imatrix: no module of the capture pairs with a tensor of &apos;%1&apos; (paired by HF name; architecture &apos;%2&apos;)</source>
+        <translation>imatrix：采集中没有模块能与“%1”的张量配对（按 HF 名称配对；架构“%2”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Quantscope capture, not llama.cpp&apos;s imatrix: pair it with --capture (and imatrix=true in the gguf spec)</source>
+        <translation>“%1”是 Quantscope 采集，不是 llama.cpp 的 imatrix：请用 --capture 配对（并在 gguf 规格中设 imatrix=true）</translation>
+    </message>
+    <message>
+        <source>the importance matrix holds %1 weights for &apos;%2&apos;, the tensor&apos;s rows have %3 columns</source>
+        <translation>重要性矩阵为“%2”提供 %1 个权重，而张量的行有 %3 列</translation>
+    </message>
+    <message>
+        <source>the importance matrix has no entry for this tensor (looked up as %1 among its %2 entries)</source>
+        <translation>重要性矩阵中没有此张量的条目（在其 %2 个条目中按 %1 查找）</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;awq&apos; — its checkpoint needs 1/s* folded into the op before the module (an RMSNorm weight, up_proj&apos;s or v_proj&apos;s rows), which this per-module writer does not do; export the recipe for llm-compressor (AWQModifier) or quantize with gptq or int</source>
+        <translation>%1：方法“awq”——其检查点需要把 1/s* 折叠进模块之前的算子（RMSNorm 权重、up_proj 或 v_proj 的行），而这个逐模块写出器不做此事；请将配方导出给 llm-compressor（AWQModifier），或改用 gptq 或 int 量化</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — Quark&apos;s real_quantized checkpoint layout written here holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 per tensor → INT4 per channel</source>
+        <translation>%1：方法“%2”——此处写出的 Quark real_quantized 检查点布局只容纳按输出通道或沿 K 分组的 INT4，以及 ProgressiveSpec 的按张量 FP8 → 按通道 INT4</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — Quark&apos;s PerGroup observer raises &quot;not divisible by group_size&quot;; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 不是组 %2 的倍数——Quark 的 PerGroup 观察器会报错 &quot;not divisible by group_size&quot;；请选择能整除 K 的组，或排除该模块</translation>
+    </message>
+    <message>
+        <source>%1: INT %2 scales — the %3 writer stores INT per group or per output channel</source>
+        <translation>%1：INT %2 缩放——%3 写出器只存储按组或按输出通道的 INT</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors format %2 — the checkpoint writer stores pack-quantized (INT), float-quantized (FP8) and nvfp4-pack-quantized</source>
+        <translation>%1：compressed-tensors 格式 %2——检查点写出器只存储 pack-quantized（INT）、float-quantized（FP8）和 nvfp4-pack-quantized</translation>
+    </message>
+    <message>
+        <source>K = %1 is not a multiple of group %2 — compressed-tensors 0.20 raises &quot;tensor column shape must be divisble by the given group_size&quot; (quantization/lifecycle/forward_helpers.py) when it quantizes or decompresses such groups; choose a group that divides K or exclude the module</source>
+        <translation>K = %1 不是组 %2 的倍数——compressed-tensors 0.20 在量化或解压这样的组时会报错 &quot;tensor column shape must be divisble by the given group_size&quot;（quantization/lifecycle/forward_helpers.py）；请选择能整除 K 的组，或排除该模块</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — vLLM&apos;s block kernels need K a multiple of the block and ragged blocks load with wrong weights; exclude the module or use per-channel FP8</source>
+        <translation>%1 的 FP8 块无法完整铺满它——vLLM 的块内核要求 K 是块的倍数，不完整的块会加载错误的权重；请排除该模块或改用按通道 FP8</translation>
+    </message>
+    <message>
+        <source>K is not a multiple of NVFP4&apos;s 16-element groups</source>
+        <translation>K 不是 NVFP4 16 元素组的倍数</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block); this is %2</source>
+        <translation>%1：FP8 块布局只容纳按方块的 FP8 E4M3（方法 fp8，粒度 block）；此处为 %2</translation>
+    </message>
+    <message>
+        <source>FP8 blocks of %1 do not tile it — transformers&apos; FineGrainedFP8 refuses it (&quot;not divisible by scale grid&quot;); exclude the module or choose a block that divides both dimensions</source>
+        <translation>%1 的 FP8 块无法完整铺满它——transformers 的 FineGrainedFP8 会拒绝（&quot;not divisible by scale grid&quot;）；请排除该模块，或选择能整除两个维度的块</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 block results</source>
+        <translation>%1：FP8 块布局只容纳 FP8 E4M3 块结果</translation>
+    </message>
+    <message>
+        <source>dense (not quantized)</source>
+        <translation>稠密（未量化）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a config format; checkpoints are written as quark, compressed-tensors, fp8-block or quantscope</source>
+        <translation>“%1”是配置格式；检查点可写为 quark、compressed-tensors、fp8-block 或 quantscope</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: the %1 layout stores no input scales</source>
+        <translation>激活 fp8-static：%1 布局不存储输入缩放</translation>
+    </message>
+    <message>
+        <source>activations fp8-static: static input scales come from calibration data, and this export has none — a checkpoint that declares them without `input_scale` tensors loads with NaN outputs (transformers) or is refused (Quark). Give a capture of the model&apos;s activations (--capture CAP.safetensors, from quantscope-cli capture), use --activations fp8-dynamic, or export the recipe as an llm-compressor recipe or a Quark script, which calibrate</source>
+        <translation>激活 fp8-static：静态输入缩放来自校准数据，而本次导出没有——声明了它们却没有 `input_scale` 张量的检查点加载后输出为 NaN（transformers）或被拒绝（Quark）。请提供模型激活的采集（--capture CAP.safetensors，来自 quantscope-cli capture），使用 --activations fp8-dynamic，或将配方导出为会自行校准的 llm-compressor 配方或 Quark 脚本</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes quantizes it)</source>
+        <translation>%1：默认保持稠密——%2（--no-default-excludes 会量化它）</translation>
+    </message>
+    <message>
+        <source>%1: kept dense by default — %2 (--no-default-excludes and a rule naming it quantize it)</source>
+        <translation>%1：默认保持稠密——%2（--no-default-excludes 加上点名它的规则会量化它）</translation>
+    </message>
+    <message>
+        <source>%1: %2 gives %3 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1：%2 给出 %3 个规格（扫描比较的候选）；导出需要已选定的那一个</translation>
+    </message>
+    <message>
+        <source>an embedding — %1 quantizes Linear layers; exclude it</source>
+        <translation>嵌入层——%1 量化的是 Linear 层；请排除它</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1 (after the default exclusions): nothing would be exported</source>
+        <translation>配方未量化 %1 的任何模块（在默认排除之后）：没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>the recipe quantizes no module of %1: nothing would be exported</source>
+        <translation>配方未量化 %1 的任何模块：没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>%1: the capture %2 holds no inputs of this module, so it has no static input scale</source>
+        <translation>%1：采集 %2 不含此模块的输入，因此没有静态输入缩放</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are not finite — no static input scale can be derived</source>
+        <translation>%1：其采集的输入不是有限值——无法推导静态输入缩放</translation>
+    </message>
+    <message>
+        <source>%1: its captured inputs are all zero — no static input scale can be derived</source>
+        <translation>%1：其采集的输入全为零——无法推导静态输入缩放</translation>
+    </message>
+    <message>
+        <source>fused group %1: %2 is %3 but %4 is %5 — serving engines (vLLM, SGLang) fuse these into one layer with one scheme and refuse the checkpoint; give the group one spec</source>
+        <translation>融合组 %1：%2 为 %3，但 %4 为 %5——推理引擎（vLLM、SGLang）会把它们融合为采用单一方案的一层并拒绝该检查点；请为该组指定同一个规格</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 but %3 would read the written config as %4 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1：配方给出 %2，但 %3 会把写出的配置读作 %4——配置无法表达这种优先级；宁可拒绝，也不写出工具包会读错的检查点</translation>
+    </message>
+    <message>
+        <source>%1: the recipe gives %2 (%3) but %4 would read the written config as %5 — the config cannot express this precedence; refusing rather than writing a checkpoint the toolkit reads differently</source>
+        <translation>%1：配方给出 %2（%3），但 %4 会把写出的配置读作 %5——配置无法表达这种优先级；宁可拒绝，也不写出工具包会读错的检查点</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>lm_head is quantized: config.json&apos;s tie_word_embeddings set to false (transformers would otherwise tie it back to the dense embeddings)</source>
+        <translation>lm_head 已量化：已将 config.json 的 tie_word_embeddings 设为 false（否则 transformers 会把它重新绑定到稠密嵌入层）</translation>
+    </message>
+    <message>
+        <source>re-read: %1 is not detected as quantized in the written file</source>
+        <translation>重新读取：在写出的文件中未检测到 %1 已量化</translation>
+    </message>
+    <message>
+        <source>re-read: %1 decodes to other values than the quantizer&apos;s Ŵ</source>
+        <translation>重新读取：%1 解码出的值与量化器的 Ŵ 不同</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores %2 bits per code, declared %3</source>
+        <translation>重新读取：%1 每个码值存储 %2 位，声明为 %3</translation>
+    </message>
+    <message>
+        <source>re-read: %1 reads back as quantized, but the recipe keeps it dense</source>
+        <translation>重新读取：%1 读回为已量化，但配方让它保持稠密</translation>
+    </message>
+    <message>
+        <source>re-read: %1 stores the spec %2, the recipe gives %3</source>
+        <translation>重新读取：%1 存储的规格为 %2，而配方给出 %3</translation>
+    </message>
+    <message>
+        <source>per-tensor min-max (max |x| / 448) over the capture %1 (%2 tokens, input sha256 %3)</source>
+        <translation>在采集 %1 上按张量取最小最大值（max |x| / 448）（%2 个 token，输入 sha256 %3）</translation>
+    </message>
+    <message>
+        <source>the output folder exists and is not empty</source>
+        <translation>输出文件夹已存在且非空</translation>
+    </message>
+    <message>
+        <source>cannot create the output folder</source>
+        <translation>无法创建输出文件夹</translation>
+    </message>
+    <message>
+        <source>no input tensor %1 for the output tensor %2</source>
+        <translation>输出张量 %2 没有输入张量 %1</translation>
+    </message>
+    <message>
+        <source>cannot rename the written checkpoint into place</source>
+        <translation>无法将写出的检查点重命名到目标位置</translation>
+    </message>
+    <message>
+        <source>compressed-tensors INT format &apos;%1&apos; — pack-quantized or int-quantized</source>
+        <translation>compressed-tensors INT 格式“%1”——应为 pack-quantized 或 int-quantized</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — compressed-tensors rounds half to even</source>
+        <translation>%1：舍入 half_away——compressed-tensors 采用四舍六入五成双</translation>
+    </message>
+    <message>
+        <source>%1: E8M0 scales — compressed-tensors&apos; integer schemes store float scales</source>
+        <translation>%1：E8M0 缩放——compressed-tensors 的整数方案存储浮点缩放</translation>
+    </message>
+    <message>
+        <source>%1: channel axis 1 — compressed-tensors&apos; channel strategy is per output row</source>
+        <translation>%1：通道轴 1——compressed-tensors 的通道策略按输出行</translation>
+    </message>
+    <message>
+        <source>%1: FP8 E5M2 — compressed-tensors&apos; float8 is E4M3</source>
+        <translation>%1：FP8 E5M2——compressed-tensors 的 float8 为 E4M3</translation>
+    </message>
+    <message>
+        <source>%1: NVFP4 group %2 — compressed-tensors&apos; NVFP4 has 16-element groups</source>
+        <translation>%1：NVFP4 组 %2——compressed-tensors 的 NVFP4 使用 16 元素组</translation>
+    </message>
+    <message>
+        <source>%1: MXFP4 group %2 — compressed-tensors&apos; MXFP4 has 32-element blocks</source>
+        <translation>%1：MXFP4 组 %2——compressed-tensors 的 MXFP4 使用 32 元素块</translation>
+    </message>
+    <message>
+        <source>%1: method &apos;%2&apos; — %3</source>
+        <translation>%1：方法“%2”——%3</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no compressed-tensors scheme</source>
+        <translation>MiLo 的低秩补偿器（milo_U、milo_V）没有对应的 compressed-tensors 方案</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points have no compressed-tensors scheme (its zero points are integers)</source>
+        <translation>HQQ 的浮点零点没有对应的 compressed-tensors 方案（其零点为整数）</translation>
+    </message>
+    <message>
+        <source>compressed-tensors has no two-stage (ProgressiveSpec) scheme; export it to Quark</source>
+        <translation>compressed-tensors 没有两阶段（ProgressiveSpec）方案；请导出为 Quark</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no compressed-tensors scheme</source>
+        <translation>constOpt 的固定常数码本没有对应的 compressed-tensors 方案</translation>
+    </message>
+    <message>
+        <source>%1: FP8 activations with %2 %3-bit weights — this exporter writes FP8 activations for FP8 weights only</source>
+        <translation>%1：FP8 激活搭配 %2 %3 位权重——此导出器只为 FP8 权重写出 FP8 激活</translation>
+    </message>
+    <message>
+        <source>%1 has %2 specs (candidates a scan compares); an export needs the one chosen</source>
+        <translation>%1 有 %2 个规格（扫描比较的候选）；导出需要已选定的那一个</translation>
+    </message>
+    <message>
+        <source>%1 comes after the catch-all %2 and wins no module; remove it or move it first</source>
+        <translation>%1 位于兜底规则 %2 之后，不会匹配到任何模块；请删除它或将其移到前面</translation>
+    </message>
+    <message>
+        <source>the recipe has no rule: a compressed-tensors config needs at least one config group</source>
+        <translation>配方没有规则：compressed-tensors 配置至少需要一个配置组</translation>
+    </message>
+    <message>
+        <source>compressed-tensors&apos; kv_cache_scheme</source>
+        <translation>compressed-tensors 的 kv_cache_scheme</translation>
+    </message>
+    <message>
+        <source>%1: INT%2 — this exporter writes Quark&apos;s int4 and int8 dtypes only</source>
+        <translation>%1：INT%2——此导出器只写出 Quark 的 int4 和 int8 dtype</translation>
+    </message>
+    <message>
+        <source>%1: rounding half_away — Quark rounds half to even (round_method half_even)</source>
+        <translation>%1：舍入 half_away——Quark 采用四舍六入五成双（round_method half_even）</translation>
+    </message>
+    <message>
+        <source>%1: scale dtype %2 — Quark&apos;s integer specs here store float32 scales (scale_type float)</source>
+        <translation>%1：缩放 dtype %2——此处 Quark 的整数规格存储 float32 缩放（scale_type float）</translation>
+    </message>
+    <message>
+        <source>%1: integer block scales — Quark has no 2-D block scheme for integers</source>
+        <translation>%1：整数块缩放——Quark 没有用于整数的二维块方案</translation>
+    </message>
+    <message>
+        <source>%1: FP8 block scales — this exporter writes Quark FP8 per tensor or per channel only</source>
+        <translation>%1：FP8 块缩放——此导出器只写出按张量或按通道的 Quark FP8</translation>
+    </message>
+    <message>
+        <source>Quark has no such scheme</source>
+        <translation>Quark 没有这种方案</translation>
+    </message>
+    <message>
+        <source>MiLo&apos;s low-rank compensators (milo_U, milo_V) have no place in a Quark config</source>
+        <translation>MiLo 的低秩补偿器（milo_U、milo_V）在 Quark 配置中无处安放</translation>
+    </message>
+    <message>
+        <source>HQQ&apos;s float zero points and optimised scales have no Quark scheme</source>
+        <translation>HQQ 的浮点零点和优化后的缩放没有对应的 Quark 方案</translation>
+    </message>
+    <message>
+        <source>constOpt&apos;s fixed-constant codebook has no Quark scheme</source>
+        <translation>constOpt 的固定常数码本没有对应的 Quark 方案</translation>
+    </message>
+    <message>
+        <source>this exporter does not write Quark&apos;s FP4 schemes yet</source>
+        <translation>此导出器尚不写出 Quark 的 FP4 方案</translation>
+    </message>
+    <message>
+        <source>%1: regex &apos;%2&apos; — Quark matches fnmatch patterns only; write the rule in the fnmatch dialect</source>
+        <translation>%1：正则表达式“%2”——Quark 只匹配 fnmatch 模式；请用 fnmatch 方言编写该规则</translation>
+    </message>
+    <message>
+        <source>the recipe has no catch-all rule (&apos;*&apos;): Quark quantizes every module the exclude list does not name with global_quant_config — end the rules with &apos;*&apos; or exclude the modules no rule should quantize</source>
+        <translation>配方没有兜底规则（“*”）：Quark 会用 global_quant_config 量化排除列表未列出的每个模块——请以“*”结束规则列表，或排除不应被任何规则量化的模块</translation>
+    </message>
+    <message>
+        <source>layer &apos;%1&apos;</source>
+        <translation>层“%1”</translation>
+    </message>
+    <message>
+        <source>Quark&apos;s kv_cache_quant_config</source>
+        <translation>Quark 的 kv_cache_quant_config</translation>
+    </message>
+    <message>
+        <source>kv_cache: Quark gives every &apos;%1&apos; module one layer config; the recipe quantizes them differently (%2)</source>
+        <translation>kv_cache：Quark 给每个“%1”模块同一个层配置；而配方对它们的量化各不相同（%2）</translation>
+    </message>
+    <message>
+        <source>the catch-all rule</source>
+        <translation>兜底规则</translation>
+    </message>
+    <message>
+        <source>%1: the Quark script writes FP8E4M3PerTensorSpec, Int4PerChannelSpec and Int4PerGroupSpec (and their ProgressiveSpec); use --format quark for this spec</source>
+        <translation>%1：Quark 脚本只写出 FP8E4M3PerTensorSpec、Int4PerChannelSpec 和 Int4PerGroupSpec（及其 ProgressiveSpec）；此规格请使用 --format quark</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one KV-cache scheme for every attention layer; the recipe gives layers different schemes (boundary %2, %3 range(s)) — keep the boundary layers quantized or export without kv_cache</source>
+        <translation>kv_cache：%1 为所有注意力层规定同一个 KV 缓存方案；而配方给各层不同的方案（boundary %2，%3 个范围）——请让边界层保持量化，或不带 kv_cache 导出</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 states one scheme for K and V; the recipe has K %2, V %3</source>
+        <translation>kv_cache：%1 为 K 和 V 规定同一个方案；而配方中 K 为 %2，V 为 %3</translation>
+    </message>
+    <message>
+        <source>kv_cache: fp8-head — %1&apos;s KV cache is FP8 per tensor</source>
+        <translation>kv_cache：fp8-head——%1 的 KV 缓存为按张量 FP8</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache：%1 是 vLLM 的运行时设置（--kv-cache-dtype fp8），不是检查点配置；请使用 fp8（校准的 amax/448）写出 k_scale/v_scale</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 is a vLLM run-time setting (--kv-cache-dtype fp8 --calculate-kv-scales), not a checkpoint config; use fp8 (calibrated amax/448) to write k_scale/v_scale</source>
+        <translation>kv_cache：%1 是 vLLM 的运行时设置（--kv-cache-dtype fp8 --calculate-kv-scales），不是检查点配置；请使用 fp8（校准的 amax/448）写出 k_scale/v_scale</translation>
+    </message>
+    <message>
+        <source>kv_cache: %1 — %2 and vLLM read an FP8 KV cache only (num_bits 8, type float); a 4-bit or BF16 KV cache has no config to state it</source>
+        <translation>kv_cache：%1——%2 和 vLLM 只读取 FP8 KV 缓存（num_bits 8，type float）；4 位或 BF16 KV 缓存没有可表述它的配置</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one GPTQModifier, and the recipe&apos;s gptq specs differ in block_size, dampening or actorder</source>
+        <translation>规则“%1”：llm-compressor 只运行一个 GPTQModifier，而配方中的 gptq 规格在 block_size、dampening 或 actorder 上不同</translation>
+    </message>
+    <message>
+        <source>rule &apos;%1&apos;: llm-compressor runs one AWQModifier, and the recipe&apos;s awq specs differ in n_grid or duo_scaling</source>
+        <translation>规则“%1”：llm-compressor 只运行一个 AWQModifier，而配方中的 awq 规格在 n_grid 或 duo_scaling 上不同</translation>
+    </message>
+    <message>
+        <source>pack method &apos;%1&apos; is not one of Quark&apos;s: reorder, order</source>
+        <translation>打包方法“%1”不是 Quark 的可选值：reorder、order</translation>
+    </message>
+    <message>
+        <source>a Quantscope recipe holds weight specs only; activations &apos;%1&apos; cannot be written to it</source>
+        <translation>Quantscope 配方只含权重规格；无法写入激活“%1”</translation>
+    </message>
+    <message>
+        <source>unknown export format</source>
+        <translation>未知的导出格式</translation>
+    </message>
+    <message>
+        <source>cannot write the export</source>
+        <translation>无法写入导出文件</translation>
+    </message>
+    <message>
+        <source>writing the export failed</source>
+        <translation>写入导出文件失败</translation>
+    </message>
+    <message>
+        <source>cannot rename the export into place</source>
+        <translation>无法将导出文件重命名到目标位置</translation>
+    </message>
+    <message>
+        <source>%1: compressed-tensors float-quantized holds FP8 E4M3 (this is %2)</source>
+        <translation>%1：compressed-tensors 的 float-quantized 只容纳 FP8 E4M3（此处为 %2）</translation>
+    </message>
+    <message>
+        <source>%1: the pack-quantized writer takes INT group or per-output-channel results</source>
+        <translation>%1：pack-quantized 写出器只接受按组或按输出通道的 INT 结果</translation>
+    </message>
+    <message>
+        <source>%1: the result holds no codes</source>
+        <translation>%1：结果中没有码值</translation>
+    </message>
+    <message>
+        <source>Quark pack_method &apos;%1&apos;: &apos;reorder&apos; or &apos;order&apos; is written</source>
+        <translation>Quark pack_method“%1”：只写出 &apos;reorder&apos; 或 &apos;order&apos;</translation>
+    </message>
+    <message>
+        <source>%1: Quark&apos;s real_quantized INT4 layout holds INT4 per output channel or per group along K, and ProgressiveSpec FP8 → INT4 per channel (this is %2, %3 bits, %4)</source>
+        <translation>%1：Quark 的 real_quantized INT4 布局只容纳按输出通道或沿 K 分组的 INT4，以及 ProgressiveSpec FP8 → 按通道 INT4（此处为 %2，%3 位，%4）</translation>
+    </message>
+    <message>
+        <source>%1: ProgressiveSpec is written with one FP8 per-tensor stage-1 scale</source>
+        <translation>%1：ProgressiveSpec 以一个按张量的 FP8 第一阶段缩放写出</translation>
+    </message>
+    <message>
+        <source>%1: the layout has one scheme per checkpoint — give one catch-all rule (&apos;*&apos;) with one FP8 block spec and no overrides</source>
+        <translation>%1：该布局每个检查点只有一个方案——请给出一条兜底规则（“*”），含一个 FP8 块规格且不带覆盖设置</translation>
+    </message>
+    <message>
+        <source>%1: the FP8 block layout holds FP8 E4M3 per square block (method fp8, granularity block)</source>
+        <translation>%1：FP8 块布局只容纳按方块的 FP8 E4M3（方法 fp8，粒度 block）</translation>
+    </message>
+    <message>
+        <source>%1: activations fp8-static — the layout keeps no input scales (dynamic only)</source>
+        <translation>%1：激活 fp8-static——该布局不保存输入缩放（仅动态）</translation>
+    </message>
+    <message>
+        <source>%1: exclude &apos;%2&apos; is a %3 pattern; modules_to_not_convert takes exact module names</source>
+        <translation>%1：exclude“%2”是 %3 模式；modules_to_not_convert 只接受精确的模块名</translation>
+    </message>
+    <message>
+        <source>run `quantscope-cli decode %1 --tensor %2 --out w.npy` first, or pass the module name &apos;%3&apos; to quantize its decoded weights</source>
+        <translation>请先运行 `quantscope-cli decode %1 --tensor %2 --out w.npy`，或传入模块名“%3”以量化其解码后的权重</translation>
+    </message>
+    <message>
+        <source>is the %1 of the quantized module &apos;%2&apos; (%3, %4), not weights; %5</source>
+        <translation>是量化模块“%2”（%3，%4）的 %1，不是权重；%5</translation>
+    </message>
+    <message>
+        <source>belongs to a quantized module that cannot be decoded (%1); its stored parts are not weights</source>
+        <translation>属于无法解码的量化模块（%1）；其存储的部件不是权重</translation>
+    </message>
+    <message>
+        <source>is stored as %1: integer codes (a packed or quantized tensor, scheme not detected), not weights; %2</source>
+        <translation>以 %1 存储：是整数码值（打包或量化的张量，未识别出方案），不是权重；%2</translation>
+    </message>
+    <message>
+        <source>decoded %1 (%2, %3) to FP32 first</source>
+        <translation>已先将 %1（%2，%3）解码为 FP32</translation>
+    </message>
+    <message>
+        <source>the native layout stores codes and scales; %1 results are packed ggml blocks and are not saved (decode or compare Ŵ instead)</source>
+        <translation>原生布局存储码值和缩放；%1 结果是打包的 ggml 块，不会保存（请改为解码或比较 Ŵ）</translation>
+    </message>
+    <message>
+        <source>NumPy has no dtype for %1</source>
+        <translation>NumPy 没有对应 %1 的 dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv beside a %1 weight; FP8 block checkpoints store F8_E4M3</source>
+        <translation>weight_scale_inv 旁是 %1 权重；FP8 块检查点存储的是 F8_E4M3</translation>
+    </message>
+    <message>
+        <source>weight is %1; FP8 block weights are [N, K]</source>
+        <translation>权重为 %1；FP8 块权重应为 [N, K]</translation>
+    </message>
+    <message>
+        <source>FP8 block scales (%1) but config.json gives no quantization_config.weight_block_size; the block size is never derived from shapes</source>
+        <translation>有 FP8 块缩放（%1），但 config.json 未给出 quantization_config.weight_block_size；块大小从不由形状推导</translation>
+    </message>
+    <message>
+        <source>weight_scale_inv has dtype %1; F32 expected</source>
+        <translation>weight_scale_inv 的 dtype 为 %1；应为 F32</translation>
+    </message>
+    <message>
+        <source>native module %1: %2</source>
+        <translation>原生模块 %1：%2</translation>
+    </message>
+    <message>
+        <source>the file has no quantscope-native metadata</source>
+        <translation>文件没有 quantscope-native 元数据</translation>
+    </message>
+    <message>
+        <source>layout version %1 (this build reads %2; quantize --save it again)</source>
+        <translation>布局版本 %1（此版本读取 %2；请用 quantize --save 重新保存）</translation>
+    </message>
+    <message>
+        <source>not listed in the metadata</source>
+        <translation>元数据中未列出</translation>
+    </message>
+    <message>
+        <source>unknown granularity &apos;%1&apos;</source>
+        <translation>未知粒度“%1”</translation>
+    </message>
+    <message>
+        <source>no layout in the metadata</source>
+        <translation>元数据中没有布局</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; is not a dtype of the native layout</source>
+        <translation>%1“%2”不是原生布局的 dtype</translation>
+    </message>
+    <message>
+        <source>the part %1 is missing</source>
+        <translation>缺少部件 %1</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 elements, %3 expected</source>
+        <translation>%1 含 %2 个元素，应为 %3</translation>
+    </message>
+    <message>
+        <source>compensator format &apos;%1&apos; with group %2</source>
+        <translation>补偿器格式“%1”，组 %2</translation>
+    </message>
+    <message>
+        <source>float zero points (%1)</source>
+        <translation>浮点零点（%1）</translation>
+    </message>
+    <message>
+        <source>rank-%1 compensator U·V (%2)</source>
+        <translation>秩 %1 的补偿器 U·V（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2x%3 (grid %4x%5) does not describe the tensor&apos;s %6 elements</source>
+        <translation>%1 %2×%3（网格 %4×%5）与张量的 %6 个元素不符</translation>
+    </message>
+    <message>
+        <source>%1: its groups do not fit its scale grid of %2x%3</source>
+        <translation>%1：其分组与 %2×%3 的缩放网格不符</translation>
+    </message>
+    <message>
+        <source>the spec&apos;s method is not the module&apos;s method &apos;%1&apos;</source>
+        <translation>规格的方法不是模块的方法“%1”</translation>
+    </message>
+    <message>
+        <source>%1 without its outer scales (outer_layout)</source>
+        <translation>%1 缺少外层缩放（outer_layout）</translation>
+    </message>
+    <message>
+        <source>the compensators are not U [%1, rank] and V [rank, %2] of rank %3</source>
+        <translation>补偿器不是秩为 %3 的 U [%1, rank] 和 V [rank, %2]</translation>
+    </message>
+    <message>
+        <source>source_dtype &apos;%1&apos;</source>
+        <translation>source_dtype“%1”无效</translation>
+    </message>
+    <message>
+        <source>the layout %1x%2 does not cover the shape %3</source>
+        <translation>布局 %1×%2 不能覆盖形状 %3</translation>
+    </message>
+    <message>
+        <source>qs_codes is %1, the metadata says %2</source>
+        <translation>qs_codes 为 %1，而元数据为 %2</translation>
+    </message>
+    <message>
+        <source>bad metadata: %1</source>
+        <translation>元数据错误：%1</translation>
+    </message>
+    <message>
+        <source>session: missing &apos;%1&apos;</source>
+        <translation>会话：缺少“%1”</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>会话：“%1”必须是范围内的整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>session: &apos;%1&apos; has the wrong type</source>
+        <translation>会话：“%1”类型错误</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (no &quot;format&quot;: &quot;quantscope-session&quot;)</source>
+        <translation>不是 Quantscope 会话（没有 &quot;format&quot;: &quot;quantscope-session&quot;）</translation>
+    </message>
+    <message>
+        <source>session version %1 is newer than this Quantscope reads (%2)</source>
+        <translation>会话版本 %1 比此 Quantscope 可读取的版本（%2）更新</translation>
+    </message>
+    <message>
+        <source>session: scan.lines must be an array</source>
+        <translation>会话：scan.lines 必须是数组</translation>
+    </message>
+    <message>
+        <source>cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>cannot read the session</source>
+        <translation>无法读取会话</translation>
+    </message>
+    <message>
+        <source>not a Quantscope session (not valid JSON)</source>
+        <translation>不是 Quantscope 会话（不是有效的 JSON）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has the wrong type</source>
+        <translation>“%1”类型错误</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must hold integers in range, got %2</source>
+        <translation>“%1”必须是范围内的整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2 MiB, more than the memory limit of %3 MiB (this machine&apos;s memory, or QUANTSCOPE_MEMORY_LIMIT_MB); refused before allocating</source>
+        <translation>%1 需要 %2 MiB，超过 %3 MiB 的内存上限（本机内存或 QUANTSCOPE_MEMORY_LIMIT_MB）；已在分配前拒绝</translation>
+    </message>
+    <message>
+        <source>a mapped file</source>
+        <translation>一个映射文件</translation>
+    </message>
+    <message>
+        <source>the file was truncated or replaced while it was read (bus error reading its mapping)</source>
+        <translation>文件在读取期间被截断或替换（读取其映射时发生总线错误）</translation>
+    </message>
+    <message>
+        <source>cannot create a pipe: %1</source>
+        <translation>无法创建管道：%1</translation>
+    </message>
+    <message>
+        <source>no program to run</source>
+        <translation>没有要运行的程序</translation>
+    </message>
+    <message>
+        <source>cannot start &apos;%1&apos;: %2</source>
+        <translation>无法启动“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cannot create folder: %1</source>
+        <translation>无法创建文件夹：%1</translation>
+    </message>
+    <message>
+        <source>demo checkpoint, seed %1, generated in code</source>
+        <translation>演示检查点，种子 %1，由代码生成</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 (FP4 pairs) without weight_scale: the scales are missing</source>
+        <translation>weight_packed U8（FP4 对）没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_packed U8 holds FP4 pairs, but %1 says %2 %3 bits</source>
+        <translation>weight_packed U8 存放的是 FP4 对，但 %1 声明为 %2 %3 位</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; FP4 pairs are [N, K/2]</source>
+        <translation>weight_packed 为 %1；FP4 对应为 [N, K/2]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; NVFP4 uses F8_E4M3</source>
+        <translation>weight_scale 的 dtype 为 %1；NVFP4 使用 F8_E4M3</translation>
+    </message>
+    <message>
+        <source>NVFP4 weight without weight_global_scale: the global scale is missing</source>
+        <translation>NVFP4 权重没有 weight_global_scale：缺少全局缩放</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; MXFP4 uses U8 (E8M0 exponents)</source>
+        <translation>weight_scale 的 dtype 为 %1；MXFP4 使用 U8（E8M0 指数）</translation>
+    </message>
+    <message>
+        <source>weight_global_scale is %1; one float is expected</source>
+        <translation>weight_global_scale 为 %1；应为一个浮点数</translation>
+    </message>
+    <message>
+        <source>NVFP4 (group 16)</source>
+        <translation>NVFP4（组 16）</translation>
+    </message>
+    <message>
+        <source>MXFP4 (group 32)</source>
+        <translation>MXFP4（组 32）</translation>
+    </message>
+    <message>
+        <source>quantized %1 weight (%2) without weight_scale: the scales are missing</source>
+        <translation>量化的 %1 权重（%2）没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight is %1, but %2 says type %3</source>
+        <translation>权重为 %1，但 %2 声明类型为 %3</translation>
+    </message>
+    <message>
+        <source>the weight is stored unpacked (%1), but %2 says format &apos;%3&apos;: read as stored (compressed-tensors decides per module)</source>
+        <translation>权重以未打包形式存储（%1），但 %2 声明格式为“%3”：按存储形式读取（compressed-tensors 按模块决定）</translation>
+    </message>
+    <message>
+        <source>weight is %1; [N, K] or [E, N, K] expected</source>
+        <translation>权重为 %1；应为 [N, K] 或 [E, N, K]</translation>
+    </message>
+    <message>
+        <source>weight_scale has dtype %1; a float dtype is expected</source>
+        <translation>weight_scale 的 dtype 为 %1；应为浮点 dtype</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the experts of the weight</source>
+        <translation>weight_scale %1 的首维不是权重的专家数</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but weight_zero_point is missing</source>
+        <translation>非对称量化（%1），但缺少 weight_zero_point</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid %2</source>
+        <translation>weight_zero_point %1 与缩放网格 %2 不匹配</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although the config says symmetric; ignored</source>
+        <translation>配置声明为对称，却存在 weight_zero_point；已忽略</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization (%3) needs one scale; broadcasting it would have applied %4 different scales to one tensor</source>
+        <translation>%1 的形状为 %2，但按张量量化（%3）只需一个缩放；广播会对同一张量应用 %4 个不同的缩放</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization (%3) of N = %4 rows needs [%5, 1]; broadcasting it would not give one scale per output row</source>
+        <translation>%1 的形状为 %2，但 N = %4 行的按通道量化（%3）需要 [%5, 1]；广播无法为每个输出行给出一个缩放</translation>
+    </message>
+    <message>
+        <source>group quantization in %1 without a positive group_size</source>
+        <translation>%1 中的分组量化没有正的 group_size</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but group %3 along K = %4 (%5) needs [%6, %7]</source>
+        <translation>%1 的形状为 %2，但沿 K = %4 的组 %3（%5）需要 [%6, %7]</translation>
+    </message>
+    <message>
+        <source>%1; broadcasting it would have applied each scale to %2 columns instead of %3</source>
+        <translation>%1；广播会把每个缩放应用于 %2 列而不是 %3 列</translation>
+    </message>
+    <message>
+        <source>block quantization in %1 without a block_structure</source>
+        <translation>%1 中的块量化没有 block_structure</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but blocks %3x%4 of a [%5, %6] weight (%7) need %8</source>
+        <translation>%1 的形状为 %2，但 [%5, %6] 权重的 %3×%4 块（%7）需要 %8</translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; in %2 is not supported for weights</source>
+        <translation>%2 中的策略“%1”不支持用于权重</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2: K = %3 is not a multiple of %4 groups, so the group size cannot be inferred; config.json&apos;s quantization_config is needed</source>
+        <translation>%1 的形状为 %2：K = %3 不是 %4 个组的倍数，因此无法推断组大小；需要 config.json 的 quantization_config</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which is not [N, groups] for N = %3; a block grid needs its block size from config.json (never derived from shapes)</source>
+        <translation>%1 的形状为 %2，对 N = %3 而言不是 [N, groups]；块网格的块大小须来自 config.json（从不由形状推导）</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, which fits no per-tensor, per-channel or group layout of a [%3, %4] weight</source>
+        <translation>%1 的形状为 %2，不符合 [%3, %4] 权重的按张量、按通道或按组的任何布局</translation>
+    </message>
+    <message>
+        <source>weight_shape is %1 %2; an integer vector [rank] is expected</source>
+        <translation>weight_shape 为 %1 %2；应为整数向量 [rank]</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has a negative entry</source>
+        <translation>weight_shape %1 含有负数条目</translation>
+    </message>
+    <message>
+        <source>%1: %2 INT%3 codes in %4 words fit both the dense layout and the older 32/b-per-word layout, which differ here; the layout is ambiguous and refused</source>
+        <translation>%1：%4 个字中的 %2 个 INT%3 码值既符合稠密布局，也符合旧的每字 32/b 布局，而两者在此不同；布局有歧义，已拒绝</translation>
+    </message>
+    <message>
+        <source>weight_packed is %1; [N, words] or [E, N, words] expected</source>
+        <translation>weight_packed 为 %1；应为 [N, words] 或 [E, N, words]</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_scale: the scales are missing</source>
+        <translation>weight_packed 没有 weight_scale：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_packed without weight_shape: K cannot be known exactly from the word count</source>
+        <translation>weight_packed 没有 weight_shape：无法由字数精确得知 K</translation>
+    </message>
+    <message>
+        <source>weight_packed I32 holds INT codes, but %1 says type float</source>
+        <translation>weight_packed I32 存放的是 INT 码值，但 %1 声明类型为 float</translation>
+    </message>
+    <message>
+        <source>the tensors are pack-quantized, but %1 says format &apos;%2&apos;: read as pack-quantized (compressed-tensors decides per module)</source>
+        <translation>张量为 pack-quantized，但 %1 声明格式为“%2”：按 pack-quantized 读取（compressed-tensors 按模块决定）</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 has rank %2, weight_packed %3 rank %4</source>
+        <translation>weight_shape %1 的秩为 %2，而 weight_packed %3 的秩为 %4</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: K = %2 codes cannot fit in the %3 I32 words of each row of weight_packed %4</source>
+        <translation>weight_shape %1 有误：K = %2 个码值放不进 weight_packed %4 每行的 %3 个 I32 字</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed holds %2 experts</source>
+        <translation>weight_shape %1 有误：weight_packed 含 %2 个专家</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies: weight_packed %2 holds %3 rows</source>
+        <translation>weight_shape %1 有误：weight_packed %2 含 %3 行</translation>
+    </message>
+    <message>
+        <source>%1 says num_bits %2; pack-quantized holds 1..8</source>
+        <translation>%1 声明 num_bits 为 %2；pack-quantized 只容纳 1..8</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit no bit width 1..8; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 与每行 %2 个字不符合任何 1..8 的位宽；需要 config.json 的 quantization_config 才能得知 num_bits</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 and %2 words per row fit bit widths {%3}; config.json&apos;s quantization_config is needed to know num_bits</source>
+        <translation>weight_shape %1 与每行 %2 个字符合位宽 {%3}；需要 config.json 的 quantization_config 才能得知 num_bits</translation>
+    </message>
+    <message>
+        <source>weight_shape %1 lies or the pack layout is unknown: K = %2 INT%3 codes need %4 words (dense) or %5 (32/b per word), weight_packed has %6</source>
+        <translation>weight_shape %1 有误或打包布局未知：K = %2 个 INT%3 码值需要 %4 个字（稠密）或 %5 个（每字 32/b），而 weight_packed 有 %6 个</translation>
+    </message>
+    <message>
+        <source>weight_scale %1 does not start with the %2 experts of weight_packed</source>
+        <translation>weight_scale %1 的首维不是 weight_packed 的 %2 个专家</translation>
+    </message>
+    <message>
+        <source>weight_zero_point present although %1 says symmetric; it is ignored (as compressed-tensors does)</source>
+        <translation>%1 声明为对称，却存在 weight_zero_point；已忽略（与 compressed-tensors 一致）</translation>
+    </message>
+    <message>
+        <source>weight_zero_point has dtype %1; integer zero points are expected</source>
+        <translation>weight_zero_point 的 dtype 为 %1；应为整数零点</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not start with the experts</source>
+        <translation>weight_zero_point %1 的首维不是专家数</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1 does not match the scale grid [%2, %3] packed along dim 0</source>
+        <translation>weight_zero_point %1 与沿第 0 维打包的缩放网格 [%2, %3] 不匹配</translation>
+    </message>
+    <message>
+        <source>weight_zero_point %1: %2 packed INT%3 zero points need %4 I32 rows in the weight&apos;s layout (or %5 raw ones)</source>
+        <translation>weight_zero_point %1：%2 个打包的 INT%3 零点在权重布局中需要 %4 行 I32（或 %5 行未打包的）</translation>
+    </message>
+    <message>
+        <source>weight_g_idx is %1; I32 [K = %2] expected</source>
+        <translation>weight_g_idx 为 %1；应为 I32 [K = %2]</translation>
+    </message>
+    <message>
+        <source>weight_g_idx given for a %1 scheme; activation order needs groups</source>
+        <translation>为 %1 方案给出了 weight_g_idx；激活顺序需要分组</translation>
+    </message>
+    <message>
+        <source>weight_g_idx[%1] = %2 is outside the %3 groups</source>
+        <translation>weight_g_idx[%1] = %2 超出 %3 个组</translation>
+    </message>
+    <message>
+        <source>K = %1 (config.json &apos;%2&apos;) is padded to %3 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>K = %1（config.json“%2”）在打包字中被填充到 %3（Quark 填充到 8 的倍数）；已丢弃填充部分</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names no dimension between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>打包行含 %1 个码值，而 config.json 在 %2 与 %3 之间没有给出任何维度：按 K = %4 读取；Quark 添加的填充也包含在内</translation>
+    </message>
+    <message>
+        <source>the packed rows hold %1 codes and config.json names several dimensions between %2 and %3: read as K = %4; any padding Quark added is included</source>
+        <translation>打包行含 %1 个码值，而 config.json 在 %2 与 %3 之间给出了多个维度：按 K = %4 读取；Quark 添加的填充也包含在内</translation>
+    </message>
+    <message>
+        <source>two-stage Quark weight without weight_scale (the stage-1 FP8 scale s1)</source>
+        <translation>两阶段 Quark 权重没有 weight_scale（第一阶段 FP8 缩放 s1）</translation>
+    </message>
+    <message>
+        <source>packed INT4 weight without %1: the scales are missing</source>
+        <translation>打包的 INT4 权重没有 %1：缺少缩放</translation>
+    </message>
+    <message>
+        <source>weight_scale (stage-1 s1) is %1; the FP8 per-tensor stage has one scale ([1] or a scalar)</source>
+        <translation>weight_scale（第一阶段 s1）为 %1；按张量的 FP8 阶段只有一个缩放（[1] 或标量）</translation>
+    </message>
+    <message>
+        <source>stage 1 qscheme &apos;%1&apos; in %2 is not supported (per_tensor FP8 is read)</source>
+        <translation>不支持 %2 中第一阶段的 qscheme“%1”（可读取 per_tensor FP8）</translation>
+    </message>
+    <message>
+        <source>weight I32 is %1; packed INT4 [rows, words] expected</source>
+        <translation>I32 权重为 %1；应为打包的 INT4 [rows, words]</translation>
+    </message>
+    <message>
+        <source>weight I32 with Quark dtype &apos;%1&apos; (%2); int4 and uint4 packed in int32 are read</source>
+        <translation>I32 权重的 Quark dtype 为“%1”（%2）；只读取打包于 int32 的 int4 和 uint4</translation>
+    </message>
+    <message>
+        <source>unknown pack layout: export.pack_method &apos;%1&apos; (Quark writes &apos;reorder&apos; or &apos;order&apos;)</source>
+        <translation>未知的打包布局：export.pack_method“%1”（Quark 写出 &apos;reorder&apos; 或 &apos;order&apos;）</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a float dtype is expected</source>
+        <translation>%1 的 dtype 为 %2；应为浮点 dtype</translation>
+    </message>
+    <message>
+        <source>%1 %2: a Quark per-group scale is stored transposed, [groups, N]</source>
+        <translation>%1 %2：Quark 的按组缩放以转置形式 [groups, N] 存储</translation>
+    </message>
+    <message>
+        <source>weight %1 holds %2 outputs per row after the per-group transpose, %3 %4 has %5</source>
+        <translation>按组转置后权重 %1 每行有 %2 个输出，而 %3 %4 有 %5 个</translation>
+    </message>
+    <message>
+        <source>N = %1 is padded to %2 in the packed words (Quark pads to a multiple of 8); the padding is dropped</source>
+        <translation>N = %1 在打包字中被填充到 %2（Quark 填充到 8 的倍数）；已丢弃填充部分</translation>
+    </message>
+    <message>
+        <source>%1 %2: K = %3 is not a multiple of the groups; the group size needs the config</source>
+        <translation>%1 %2：K = %3 不是组数的倍数；组大小需要由配置给出</translation>
+    </message>
+    <message>
+        <source>%1 %2, but group %3 along K = %4 (%5) needs [%6, %7] (transposed)</source>
+        <translation>%1 %2，但沿 K = %4 的组 %3（%5）需要 [%6, %7]（转置）</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-channel quantization of a weight with N = %3 rows needs [%4]; broadcasting it would not give one scale per row</source>
+        <translation>%1 的形状为 %2，但 N = %3 行权重的按通道量化需要 [%4]；广播无法为每行给出一个缩放</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2, but per-tensor quantization needs one scale</source>
+        <translation>%1 的形状为 %2，但按张量量化只需一个缩放</translation>
+    </message>
+    <message>
+        <source>Quark qscheme &apos;%1&apos; is not supported for packed INT4 weights</source>
+        <translation>打包的 INT4 权重不支持 Quark qscheme“%1”</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; integer zero points are expected</source>
+        <translation>%1 的 dtype 为 %2；应为整数零点</translation>
+    </message>
+    <message>
+        <source>%1 %2 fits neither the packed zero points (%3 words) nor one per scale (%4)</source>
+        <translation>%1 %2 既不符合打包零点（%3 个字），也不符合每个缩放一个零点（%4）</translation>
+    </message>
+    <message>
+        <source>asymmetric quantization (%1) but the zero point is missing</source>
+        <translation>非对称量化（%1），但缺少零点</translation>
+    </message>
+    <message>
+        <source>%1 sym</source>
+        <translation>%1 对称</translation>
+    </message>
+    <message>
+        <source>%1 asym</source>
+        <translation>%1 非对称</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>按张量</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>按通道</translation>
+    </message>
+    <message>
+        <source>group %1 along K</source>
+        <translation>沿 K 分组 %1</translation>
+    </message>
+    <message>
+        <source>block %1x%2</source>
+        <translation>块 %1×%2</translation>
+    </message>
+    <message>
+        <source>c-t packing</source>
+        <translation>c-t 打包</translation>
+    </message>
+    <message>
+        <source>c-t legacy packing (32/b per word)</source>
+        <translation>c-t 旧式打包（每字 32/b）</translation>
+    </message>
+    <message>
+        <source>Quark reorder packing</source>
+        <translation>Quark reorder 打包</translation>
+    </message>
+    <message>
+        <source>Quark order packing</source>
+        <translation>Quark order 打包</translation>
+    </message>
+    <message>
+        <source>FP4 pairs low nibble first</source>
+        <translation>FP4 对，低半字节在前</translation>
+    </message>
+    <message>
+        <source>nibble pairs low first</source>
+        <translation>半字节对，低位在前</translation>
+    </message>
+    <message>
+        <source>%1 (assumed: no pack_method in config)</source>
+        <translation>%1（推定：配置中没有 pack_method）</translation>
+    </message>
+    <message>
+        <source>transposed [K, N/8]</source>
+        <translation>转置 [K, N/8]</translation>
+    </message>
+    <message>
+        <source>act-order g_idx</source>
+        <translation>激活顺序 g_idx</translation>
+    </message>
+    <message>
+        <source>%1 scales</source>
+        <translation>%1 缩放</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales</source>
+        <translation>%1 倒数缩放</translation>
+    </message>
+    <message>
+        <source>%1 scales / F32 global scale</source>
+        <translation>%1 缩放 / F32 全局缩放</translation>
+    </message>
+    <message>
+        <source>%1 inverse scales / F32 global scale</source>
+        <translation>%1 倒数缩放 / F32 全局缩放</translation>
+    </message>
+    <message>
+        <source>two-stage s1·(s2·(q−z2)) with FP8 per-tensor s1</source>
+        <translation>两阶段 s1·(s2·(q−z2))，s1 为按张量 FP8</translation>
+    </message>
+    <message>
+        <source>weight_packed has dtype %1; I32 (packed INT) or U8 (FP4 pairs) expected</source>
+        <translation>weight_packed 的 dtype 为 %1；应为 I32（打包 INT）或 U8（FP4 对）</translation>
+    </message>
+    <message>
+        <source>the config excludes/ignores this module, but its tensors are quantized; read as stored</source>
+        <translation>配置排除/忽略了此模块，但其张量已量化；按存储形式读取</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "loadcontroller.h"
 
+#include "coremessages.h"
 #include "export/gguf_export.h"
 #include "io/checkpoint.h"
 #include "logview.h"
@@ -261,7 +262,7 @@ void LoadController::openImatrix(const QString &path)
         try {
             return {std::make_shared<const Imatrix>(loadImatrix(path.toStdString())), QString()};
         } catch (const std::exception &e) {
-            return {nullptr, QString::fromStdString(e.what())};
+            return {nullptr, coremessages::translated(std::string(e.what()))};
         }
     }));
 }

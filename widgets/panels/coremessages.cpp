@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "coremessages.h"
+#include "coremessages_tables.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QMutex>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -12,12 +15,13 @@ namespace quantscope::coremessages {
 
 namespace {
 
-/// Every message core/ can send to the window, as core composes it: the fixed text with %1…
-/// where core inserts a value. Enumerated from the throw, note, warning and step statements of
-/// core/quant, core/engine, core/metrics, core/numeric (SVD, Hadamard), core/results (the
-/// Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and core/sim, and
-/// the Health view's MoE grid findings (core/doctor is not scanned yet);
-/// tst_coremessages scans those sources and fails on a message text that is not here.
+/// Every message of the quantize job's path core/ can send to the window, as core composes it:
+/// the fixed text with %1… where core inserts a value. Enumerated from the throw, note, warning
+/// and step statements of core/quant, core/engine, core/metrics, core/numeric (SVD, Hadamard),
+/// core/results (the Overview's note), core/util/error.cpp, core/budget, core/compare, core/kv and
+/// core/sim, and the Health view's MoE grid findings; the other folders' patterns are in
+/// coremessages_tables.h. tst_coremessages scans the sources and fails on a message text that is
+/// in no table.
 const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "profiling %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "profiling channels of %1"),
@@ -107,11 +111,6 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the c grid has more than a million points"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "group size must be ≥ 1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "cannot sweep %1 data"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
-                      "gguf: imatrix applies to the K-quants (q2_k … q6_k); %1 has no importance-weighted search"),
-    QT_TRANSLATE_NOOP(
-        "quantscope::CoreMessages",
-        "gguf: the type %1 is not quantized here (one of q4_0 q4_1 q5_0 q5_1 q8_0 q2_k q3_k q4_k q5_k q6_k)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "gguf %1: rows of K = %2 are not a whole number of blocks of %3 (llama.cpp quantizes along K; "
                       "pick a type with blocks of 32, or another tensor)"),
@@ -222,8 +221,6 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "the fused modules %1 (%2 members) share no spec with measurements: a serving engine needs one "
                       "scheme for all of them; scan them with the same specs"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "unknown sweep format '%1' (int2…int8, hqq2…hqq8, fp8, mxfp4, nvfp4, "
-                                                  "constopt, q4_0 q4_1 q5_0 q5_1 q8_0 q2_k…q6_k)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the sweep needs a 2-D weight"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "no rotated points: %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "not a format sweep: %1"),
@@ -379,11 +376,26 @@ const char *const kPatterns[] = {
                       "layer %1, expert %2: %3 of %4 scales are NaN, Inf or zero (first in %5)"),
 };
 
+/// This file's table and the folders' tables (coremessages_tables.h).
+const std::vector<const char *> &allPatterns()
+{
+    static const std::vector<const char *> all = [] {
+        std::vector<const char *> out(std::begin(kPatterns), std::end(kPatterns));
+        for (const auto table :
+             {tables::readers(), tables::quantized(), tables::writers(), tables::ggml(), tables::checks()})
+            out.insert(out.end(), table.begin(), table.end());
+        return out;
+    }();
+    return all;
+}
+
 struct Pattern {
     const char *english;
     QRegularExpression re;
     QList<int> places; ///< the placeholder number of each capture, in order
     qsizetype fixed;   ///< letters of fixed text: the longer patterns are tried first
+    QString head;      ///< the fixed text before the first placeholder (a message starts with it)
+    QString tail;      ///< the fixed text after the last placeholder (a message ends with it)
 };
 
 const std::vector<Pattern> &compiled()
@@ -391,9 +403,9 @@ const std::vector<Pattern> &compiled()
     static const std::vector<Pattern> all = [] {
         std::vector<Pattern> out;
         static const QRegularExpression slot(QStringLiteral("%(\\d)"));
-        for (const char *english : kPatterns) {
+        for (const char *english : allPatterns()) {
             const QString text = QString::fromUtf8(english);
-            Pattern p{english, {}, {}, 0};
+            Pattern p{english, {}, {}, 0, {}, {}};
             QString re;
             qsizetype at = 0;
             for (auto it = slot.globalMatch(text); it.hasNext();) {
@@ -404,6 +416,9 @@ const std::vector<Pattern> &compiled()
             }
             re += QRegularExpression::escape(text.mid(at));
             p.re = QRegularExpression(QRegularExpression::anchoredPattern(re));
+            p.re.optimize();
+            p.head = p.places.isEmpty() ? text : text.left(text.indexOf(QLatin1Char('%')));
+            p.tail = p.places.isEmpty() ? text : text.mid(at);
             p.fixed = text.size() - 2 * p.places.size();
             out.push_back(std::move(p));
         }
@@ -419,6 +434,9 @@ std::optional<QString> translate(const QString &s, int depth);
 std::optional<QString> whole(const QString &s, int depth)
 {
     for (const auto &p : compiled()) {
+        // Most patterns fail on their first or last words: no regular expression for those.
+        if (!s.startsWith(p.head) || !s.endsWith(p.tail))
+            continue;
         const auto m = p.re.match(s);
         if (!m.hasMatch())
             continue;
@@ -472,6 +490,35 @@ std::optional<QString> translate(const QString &s, int depth)
             h = whole(h, depth).value_or(h);
         return head.join(QStringLiteral(": ")) + QStringLiteral(": ") + *tail;
     }
+    // A description listed with ", " (a quantized layout's scheme: "INT4 sym, group 128 along K,
+    // c-t packing, BF16 scales"): every part known, or a name without a word ("FP8 E4M3").
+    if (s.contains(QLatin1String(", "))) {
+        static const QRegularExpression word(QStringLiteral("[a-z]{3}"));
+        QStringList out;
+        // Split outside brackets ("transposed [K, N/8]" is one part).
+        QStringList parts{QString()};
+        int nesting = 0;
+        for (qsizetype i = 0; i < s.size(); ++i) {
+            const QChar c = s[i];
+            nesting += (c == QLatin1Char('[') || c == QLatin1Char('(')) ? 1 : 0;
+            nesting -= (c == QLatin1Char(']') || c == QLatin1Char(')')) ? 1 : 0;
+            if (nesting == 0 && c == QLatin1Char(',') && i + 1 < s.size() && s[i + 1] == QLatin1Char(' ')) {
+                parts << QString();
+                ++i;
+            } else {
+                parts.last() += c;
+            }
+        }
+        for (const auto &part : parts) {
+            if (auto t = whole(part, depth))
+                out << *t;
+            else if (!part.contains(word))
+                out << part;
+            else
+                return std::nullopt;
+        }
+        return out.join(QStringLiteral(", "));
+    }
     return std::nullopt;
 }
 
@@ -479,7 +526,29 @@ std::optional<QString> translate(const QString &s, int depth)
 
 QString translated(const QString &english)
 {
-    return translate(english, 0).value_or(english);
+    // The views ask again for the same notes (a model's rows, a progress line): remembered per
+    // UI language, which the translation of a known word tells apart.
+    static QMutex mutex;
+    static QHash<QString, QString> cache;
+    static QString language;
+    const QString now = QCoreApplication::translate("quantscope::CoreMessages", "cancelled");
+    {
+        const QMutexLocker lock(&mutex);
+        if (now != language) {
+            cache.clear();
+            language = now;
+        }
+        if (const auto it = cache.constFind(english); it != cache.constEnd())
+            return *it;
+    }
+    QString out = translate(english, 0).value_or(english);
+    const QMutexLocker lock(&mutex);
+    if (now == language) {
+        if (cache.size() > 4096)
+            cache.clear();
+        cache.insert(english, out);
+    }
+    return out;
 }
 
 QString translated(const std::string &english)
@@ -495,7 +564,7 @@ bool known(const QString &english)
 QStringList patterns()
 {
     QStringList out;
-    for (const char *english : kPatterns)
+    for (const char *english : allPatterns())
         out << QString::fromUtf8(english);
     return out;
 }

@@ -7,7 +7,8 @@
 /// core's message patterns (fixed text with %1… where core puts a value) maps each message to a
 /// tr() string of the context "quantscope::CoreMessages"; the values are kept as core wrote them
 /// (names, numbers), or translated themselves when they are a core message (a reason in a note).
-/// A message made of parts ("tensor 'x': <reason>", "<note>; <note>") is translated part by part.
+/// A message made of parts ("tensor 'x': <reason>", "<note>; <note>", a scheme's "INT4 sym, per
+/// channel, BF16 scales") is translated part by part.
 /// A message the table does not know is shown in English (docs/architecture.md "Core messages in
 /// the window"); tst_coremessages requires every message core/ can send to the window to be known.
 #include <QString>
