@@ -102,6 +102,8 @@ KurtosisData computeKurtosisData(const std::function<Tensor(const std::string &)
             KurtosisPoint p;
             p.tensor = o.tensor;
             p.label = configLabel(o.config, o.spec);
+            p.config = o.config;
+            p.spec = o.spec;
             p.colorIndex = colorIndexOf(o.config);
             p.kurtosis = t->plain.kurtosis;
             p.rotatedKurtosis = t->rotated ? t->rotated->kurtosis : kNaN;

@@ -36,7 +36,9 @@ struct KurtosisTensor {
 /// One point of the scatter: a tensor × a configuration of the results.
 struct KurtosisPoint {
     std::string tensor;
-    std::string label;                        ///< configLabel(config, spec)
+    std::string label;                        ///< configLabel(config, spec) when prepared
+    std::string config;                       ///< the configuration's name and spec: the window
+    nlohmann::json spec;                      ///< draws the label again in its current language
     int colorIndex = 0;                       ///< the configuration's ("A" 0, "B" 1, …)
     double kurtosis = 0, rotatedKurtosis = 0; ///< x before / after rotation (NaN: none)
     double relError = 0;                      ///< y: the outcome's relative Frobenius error

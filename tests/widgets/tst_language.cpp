@@ -16,6 +16,8 @@
 #include "quantizerpanel.h"
 #include "tensorbrowser.h"
 
+#include <algorithm>
+
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAction>
@@ -322,6 +324,13 @@ private slots:
                                                     .arg(step.code)
                                                     .arg(left.size())
                                                     .arg(left.join(QLatin1Char('\n')))));
+            // Plural counts survive the switch, also inside another sentence ("Quantizing %1 × %2").
+            const QString fourConfigs =
+                QCoreApplication::translate("quantscope::JobController", "%n configuration(s)", nullptr, 4);
+            const auto logNow = w.logView()->messages();
+            QVERIFY2(
+                std::any_of(logNow.begin(), logNow.end(), [&](const QString &m) { return m.contains(fourConfigs); }),
+                qPrintable(fourConfigs + QStringLiteral(" in none of:\n") + logNow.join(QLatin1Char('\n'))));
             // Nothing asks for a restart.
             QVERIFY(w.logView()->count() >= logLines);
             QVERIFY(!w.statusBar()->currentMessage().contains(QLatin1String("starts again")));

@@ -98,7 +98,11 @@ struct Record {
             if (t.ids.isEmpty())
                 t.prefix = literal;
             t.literal += literal.size();
-            pattern += QRegularExpression::escape(literal) + QStringLiteral("(.*?)");
+            // A plural count is a number (digits with the locale's group separators): "%n
+            // configurations" must not swallow "Quantizing 1 tensor × 4 configurations".
+            pattern += QRegularExpression::escape(literal) +
+                       (m.captured(1) == QLatin1String("n") ? QStringLiteral("([+-]?\\d[\\d.,\\x{00a0}\\x{202f}' ]*)")
+                                                            : QStringLiteral("(.*?)"));
             t.ids.append(m.captured(1));
             at = m.capturedEnd();
         }
@@ -106,9 +110,11 @@ struct Record {
         t.literal += t.suffix.size();
         pattern += QRegularExpression::escape(t.suffix) + QStringLiteral("$");
         // A template of placeholders, punctuation and a short word ("%1 (%2)", "%1 from %2")
-        // would match any text, core's English too: five letters at least.
-        static const QRegularExpression letter(QStringLiteral("\\p{L}"));
-        if (QString(text).remove(placeholder()).count(letter) < 5)
+        // would match any text, core's English too: five letters at least, a Chinese character
+        // counting as two ("%1：%2 秒内完成" is as specific as "%1: finished in %2 s").
+        static const QRegularExpression letter(QStringLiteral("\\p{L}")), han(QStringLiteral("\\p{Han}"));
+        const QString literal = QString(text).remove(placeholder());
+        if (literal.count(letter) + literal.count(han) < 5)
             return;
         t.pattern = QRegularExpression(pattern, QRegularExpression::DotMatchesEverythingOption);
         templates.append(std::move(t));
@@ -241,8 +247,9 @@ QString retranslatedAt(const QString &shown, const QObject *owner, int depth)
     for (int i = 0; i < ids.size() && i < args.size(); ++i) {
         if (ids[i] == QLatin1String("n")) {
             bool ok = false;
-            const int v = QLocale().toInt(args[i], &ok);
-            n = ok ? v : args[i].toInt();
+            const QString count = args[i].trimmed();
+            const int v = QLocale().toInt(count, &ok);
+            n = ok ? v : count.toInt();
         } else {
             values.insert(ids[i], retranslatedAt(args[i], owner, depth + 1));
         }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "kurtosisscatterplot.h"
 
+#include "languageswitch.h"
+#include "results/config_label.h"
+
 #include "qtstring.h"
 #include "palette.h"
 #include "theme.h"
@@ -32,6 +35,14 @@ KurtosisScatterPlot::KurtosisScatterPlot(QWidget *parent) : PlotWidget(parent)
     connect(this, &QCustomPlot::afterLayout, this, &KurtosisScatterPlot::thinLabels);
 }
 
+void KurtosisScatterPlot::retranslate()
+{
+    const std::vector<KurtosisPoint> points = m_points; // setData takes a reference it replaces
+    setData(points, m_rotated);                         // the x axis and the series names
+    yAxis->setLabel(language::retranslated(yAxis->label(), this));
+    replot(rpQueuedReplot);
+}
+
 double KurtosisScatterPlot::xOf(const KurtosisPoint &p) const
 {
     return m_rotated ? p.rotatedKurtosis : p.kurtosis;
@@ -53,10 +64,11 @@ void KurtosisScatterPlot::setData(const std::vector<KurtosisPoint> &points, bool
         const double x = xOf(p);
         if (!std::isfinite(x))
             continue;
-        QCPGraph *&g = byLabel[p.label];
+        const std::string name = p.config.empty() ? p.label : configLabel(p.config, p.spec);
+        QCPGraph *&g = byLabel[name];
         if (!g) {
             g = addGraph();
-            g->setName(fromStd(p.label));
+            g->setName(fromStd(name));
             g->setLineStyle(QCPGraph::lsNone);
             m_graphColor.push_back(p.colorIndex);
         }

@@ -32,6 +32,9 @@ public:
 
 protected:
     void recolor() override;
+    /// The configuration labels drawn again in the current language (LabelWords), not looked up
+    /// as translated texts.
+    void retranslate() override;
 
 private:
     double xOf(const KurtosisPoint &p) const;
