@@ -2,10 +2,13 @@
 #pragma once
 // Test helper shared by the core and GPU tests of ggml's block quantizers: seeded rows that reach
 // the quantizers' corner cases, and importance weights like an imatrix's.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace quantscope::test {
 
@@ -37,6 +40,35 @@ inline std::vector<float> ggmlRows(std::int64_t rows, std::int64_t cols, std::ui
     for (std::int64_t c = 0; c < cols; ++c)
         at(5, c) = 3e-6f * t(rng);
     return v;
+}
+
+/// Checks that ggmlRows(rows, cols, ·) holds the corner cases it promises (a changed generator
+/// would otherwise silently stop reaching them).
+inline void expectGgmlCornerCases(const std::vector<float> &v, std::int64_t rows, std::int64_t cols)
+{
+    ASSERT_GE(rows, 6);
+    ASSERT_GE(cols, 512);
+    ASSERT_EQ(v.size(), static_cast<std::size_t>(rows * cols));
+    auto at = [&](std::int64_t r, std::int64_t c) { return v[static_cast<std::size_t>(r * cols + c)]; };
+    for (std::int64_t c = 0; c < 256; ++c)
+        EXPECT_EQ(at(1, c), 0.0f) << "the all-zero super-block, column " << c;
+    float tiny = 0.0f;
+    for (std::int64_t c = 256; c < 288; ++c)
+        tiny = std::max(tiny, std::fabs(at(2, c)));
+    EXPECT_GT(tiny, 0.0f);
+    EXPECT_LT(tiny, 1e-13f) << "the block near GROUP_MAX_EPS";
+    int nonZero = 0;
+    for (std::int64_t c = 32; c < 64; ++c)
+        nonZero += at(3, c) != 0.0f;
+    EXPECT_EQ(nonZero, 1) << "the block of one value";
+    for (std::int64_t c = 64; c < 96; ++c)
+        EXPECT_EQ(at(3, c), at(3, 64)) << "the constant block, column " << c;
+    for (std::int64_t c = cols - 256; c < cols; ++c)
+        EXPECT_LT(at(4, c), 0.0f) << "the all-negative super-block, column " << c;
+    std::int64_t subnormal = 0; // heavy tails: a few may reach the normal range
+    for (std::int64_t c = 0; c < cols; ++c)
+        subnormal += std::fabs(at(5, c)) < 6.103515625e-5f;
+    EXPECT_GE(subnormal * 10, cols * 9) << "the FP16-subnormal row";
 }
 
 /// cols importance weights like an imatrix's mean x² per input channel: log-normal spread, a

@@ -53,6 +53,7 @@ TEST(GpuGgml, BlocksEqualTheCpuByteForByteForEveryTypeAndStorage)
     auto engine = gpu::Engine::create(0, reason);
     ASSERT_TRUE(engine) << reason;
     const std::vector<float> x = test::ggmlRows(kRows, kCols, 4501);
+    test::expectGgmlCornerCases(x, kRows, kCols);
     const std::vector<float> imp = test::ggmlImportance(kCols, 4502);
     int runs = 0;
     for (const DType dt : {DType::F32, DType::BF16, DType::F16}) {

@@ -68,6 +68,7 @@ TEST(GgmlBlocks, PerBlockEntryEqualsTheRowDriversForEveryType)
 {
     const std::int64_t rows = 8, cols = 1024;
     const std::vector<float> x = test::ggmlRows(rows, cols, 45);
+    test::expectGgmlCornerCases(x, rows, cols);
     const std::vector<float> imp = test::ggmlImportance(cols, 46);
     for (const ggml::Type t : kAll) {
         for (const bool weighted : {false, true}) {
