@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "kv/kv_attention.h"
 #include "kv/kv_math.h"
 #include "numeric/fp4math.h"
 #include "quant/constopt_sweep.h"
@@ -151,129 +152,6 @@ struct LayerPrep {
 };
 
 } // namespace
-
-namespace {
-
-/// q·k in FP64 from FP32 values (products exact), four partial sums over the channels.
-inline double dot(const double *a, const float *b, std::int64_t d)
-{
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    std::int64_t c = 0;
-    for (; c + 4 <= d; c += 4) {
-        s0 += a[c] * b[c];
-        s1 += a[c + 1] * b[c + 1];
-        s2 += a[c + 2] * b[c + 2];
-        s3 += a[c + 3] * b[c + 3];
-    }
-    for (; c < d; ++c)
-        s0 += a[c] * b[c];
-    return (s0 + s1) + (s2 + s3);
-}
-
-/// The reference side of the attention errors for one query head: per evaluated query, its causal
-/// key range, the log-probabilities log P and the output o = P·V.
-struct AttnRef {
-    std::vector<std::int64_t> query, start, count;
-    std::vector<std::size_t> offset; ///< into lp
-    std::vector<double> q, lp, o;    ///< q [rows, d] as FP64, o [rows, d]
-};
-
-/// Log-softmax of z/√d in place; returns nothing (z holds log P after).
-void logSoftmax(std::vector<double> &z, std::size_t off, std::int64_t n)
-{
-    double zmax = -INFINITY;
-    for (std::int64_t j = 0; j < n; ++j)
-        zmax = std::max(zmax, z[off + static_cast<std::size_t>(j)]);
-    double se = 0;
-    for (std::int64_t j = 0; j < n; ++j)
-        se += std::exp(z[off + static_cast<std::size_t>(j)] - zmax);
-    const double lse = zmax + std::log(se);
-    for (std::int64_t j = 0; j < n; ++j)
-        z[off + static_cast<std::size_t>(j)] -= lse;
-}
-
-AttnRef attnRef(const float *q, const float *k, const float *v, std::int64_t T, std::int64_t d, std::int64_t segment,
-                const std::vector<std::int64_t> &rows)
-{
-    AttnRef r;
-    const double scale = 1 / std::sqrt(static_cast<double>(d));
-    for (const std::int64_t i : rows) {
-        const std::int64_t start = segment > 0 ? i / segment * segment : 0;
-        const std::int64_t n = std::min(i, T - 1) - start + 1;
-        if (n <= 0)
-            continue;
-        r.query.push_back(i);
-        r.start.push_back(start);
-        r.count.push_back(n);
-        r.offset.push_back(r.lp.size());
-        const std::size_t qo = r.q.size();
-        for (std::int64_t c = 0; c < d; ++c)
-            r.q.push_back(q[i * d + c]);
-        const std::size_t off = r.lp.size();
-        for (std::int64_t j = 0; j < n; ++j)
-            r.lp.push_back(dot(r.q.data() + qo, k + (start + j) * d, d) * scale);
-        logSoftmax(r.lp, off, n);
-        const std::size_t oo = r.o.size();
-        r.o.resize(oo + static_cast<std::size_t>(d), 0.0);
-        for (std::int64_t j = 0; j < n; ++j) {
-            const double p = std::exp(r.lp[off + static_cast<std::size_t>(j)]);
-            const float *vj = v + (start + j) * d;
-            for (std::int64_t c = 0; c < d; ++c)
-                r.o[oo + static_cast<std::size_t>(c)] += p * vj[c];
-        }
-    }
-    return r;
-}
-
-KvAttentionError attnAgainst(const AttnRef &r, const float *kq, const float *vq, std::int64_t d)
-{
-    KvAttentionError e;
-    const double scale = 1 / std::sqrt(static_cast<double>(d));
-    std::vector<double> zq, oq(static_cast<std::size_t>(d));
-    double klSum = 0, errSum = 0, refSum = 0;
-    for (std::size_t qi = 0; qi < r.query.size(); ++qi) {
-        const std::int64_t start = r.start[qi], n = r.count[qi];
-        const double *qv = r.q.data() + qi * static_cast<std::size_t>(d);
-        zq.resize(static_cast<std::size_t>(n));
-        for (std::int64_t j = 0; j < n; ++j)
-            zq[static_cast<std::size_t>(j)] = dot(qv, kq + (start + j) * d, d) * scale;
-        logSoftmax(zq, 0, n);
-        std::fill(oq.begin(), oq.end(), 0.0);
-        double kl = 0;
-        const double *lp = r.lp.data() + r.offset[qi];
-        for (std::int64_t j = 0; j < n; ++j) {
-            const double p = std::exp(lp[j]), pq = std::exp(zq[static_cast<std::size_t>(j)]);
-            kl += p * (lp[j] - zq[static_cast<std::size_t>(j)]);
-            e.scoreMaxErr = std::max(e.scoreMaxErr, std::fabs(p - pq));
-            const float *vj = vq + (start + j) * d;
-            for (std::int64_t c = 0; c < d; ++c)
-                oq[static_cast<std::size_t>(c)] += pq * vj[c];
-        }
-        klSum += std::max(0.0, kl);
-        const double *o = r.o.data() + qi * static_cast<std::size_t>(d);
-        for (std::int64_t c = 0; c < d; ++c) {
-            const double x = o[c] - oq[static_cast<std::size_t>(c)];
-            errSum += x * x;
-            refSum += o[c] * o[c];
-        }
-        ++e.queries;
-    }
-    if (e.queries > 0) {
-        e.kl = klSum / static_cast<double>(e.queries);
-        e.outMse = errSum / static_cast<double>(e.queries * d);
-        e.outRel = refSum > 0 ? errSum / refSum : 0;
-    }
-    return e;
-}
-
-} // namespace
-
-KvAttentionError kvAttentionError(const float *q, const float *k, const float *v, const float *kq, const float *vq,
-                                  std::int64_t T, std::int64_t d, std::int64_t segment,
-                                  const std::vector<std::int64_t> &rows)
-{
-    return attnAgainst(attnRef(q, k, v, T, d, segment, rows), kq, vq, d);
-}
 
 KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelToken *cancel,
                      const std::function<void(double)> &progress)
@@ -530,38 +408,77 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (std::int64_t li = 0; li < L; ++li)
             tick();
     });
+    // The plan's K and V schemes are listed schemes on every layer (the boundary's BF16 too, when
+    // listed): their x̂ and errors are reused; only the plan's attention (K̂ of one, V̂ of the
+    // other) is computed again.
+    const auto listed = [&](const KvScheme &sc) -> std::ptrdiff_t {
+        for (std::size_t s = 0; s < S; ++s)
+            if (opt.schemes[s] == sc)
+                return static_cast<std::ptrdiff_t>(s);
+        return -1;
+    };
+    const std::int64_t keyEnd = withQ ? kvKeyEnd(T, data.segment, rows) : 0;
     parallelForEach(schemesOnDevice ? 0 : L, threads, [&](std::int64_t li) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
         const double kMean2 = meanSquare(l.k), vMean2 = meanSquare(l.v);
-        std::vector<AttnRef> refs;
+        const std::int64_t group = withQ ? H / Hkv : 1;
+        KvAttnScratch scratch;
+        std::vector<KvKeyTiles> tiles(static_cast<std::size_t>(Hkv));
+        std::vector<KvAttnRef> refs;
         if (withQ)
-            for (std::int64_t h = 0; h < H; ++h) {
-                const std::int64_t g = h / (H / Hkv);
-                refs.push_back(attnRef(l.q.data() + h * Q * d, l.k.data() + g * T * d, l.v.data() + g * T * d, T, d,
-                                       data.segment, rows));
+            for (std::int64_t g = 0; g < Hkv; ++g) {
+                KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
+                kt.build(l.k.data() + g * T * d, keyEnd, d);
+                for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
+                    refs.push_back(kvAttnRef(l.q.data() + h * Q * d, kt, l.v.data() + g * T * d, T, data.segment,
+                                             rows));
             }
+        const KvScheme &planK = isBoundary(li) ? bf16 : opt.kPlan, &planV = isBoundary(li) ? bf16 : opt.vPlan;
+        const std::ptrdiff_t planKAt = listed(planK), planVAt = listed(planV);
+        std::vector<float> kq, vq, planKq, planVq;
+        auto attention = [&](const float *kd, const float *vd, KvSchemeLayer &out) {
+            for (std::int64_t g = 0; g < Hkv; ++g) {
+                KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
+                kt.build(kd + g * T * d, keyEnd, d);
+                for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
+                    out.attention.push_back(kvAttnAgainst(refs[static_cast<std::size_t>(h)], kt, vd + g * T * d,
+                                                          scratch));
+            }
+        };
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
-            const KvScheme &ks = plan ? (isBoundary(li) ? bf16 : opt.kPlan) : opt.schemes[s];
-            const KvScheme &vs = plan ? (isBoundary(li) ? bf16 : opt.vPlan) : opt.schemes[s];
+            const KvScheme &ks = plan ? planK : opt.schemes[s];
+            const KvScheme &vs = plan ? planV : opt.schemes[s];
             KvLayerContext kc{Hkv, T, d, levelsFor(ks, KvRole::K, li), cFor(ks, KvRole::K, li)};
             KvLayerContext vc{Hkv, T, d, levelsFor(vs, KvRole::V, li), cFor(vs, KvRole::V, li)};
-            const std::vector<float> kq = kvQuantize(ks, KvRole::K, l.k, kc, 1);
-            const std::vector<float> vq = kvQuantize(vs, KvRole::V, l.v, vc, 1);
             KvSchemeLayer out;
             out.kMean2 = kMean2;
             out.vMean2 = vMean2;
             out.c = ks.method == KvMethod::ConstOpt ? kc.c : 0;
+            if (plan && planKAt >= 0 && planVAt >= 0) {
+                const KvSchemeLayer &kl = rep.schemes[static_cast<std::size_t>(planKAt)].layers[static_cast<std::size_t>(li)];
+                const KvSchemeLayer &vl = rep.schemes[static_cast<std::size_t>(planVAt)].layers[static_cast<std::size_t>(li)];
+                out.kMse = kl.kMse;
+                out.vMse = vl.vMse;
+                if (planKAt == planVAt)
+                    out.attention = kl.attention;
+                else if (withQ)
+                    attention(planKq.data(), planVq.data(), out);
+                rep.plan.layers[static_cast<std::size_t>(li)] = std::move(out);
+                continue;
+            }
+            kvQuantizeInto(ks, KvRole::K, l.k, kc, kq, 1);
+            kvQuantizeInto(vs, KvRole::V, l.v, vc, vq, 1);
             for (std::int64_t h = 0; h < Hkv; ++h) {
                 out.kMse.push_back(mseOf(l.k.data() + h * T * d, kq.data() + h * T * d, T * d));
                 out.vMse.push_back(mseOf(l.v.data() + h * T * d, vq.data() + h * T * d, T * d));
             }
             if (withQ)
-                for (std::int64_t h = 0; h < H; ++h) {
-                    const std::int64_t g = h / (H / Hkv);
-                    out.attention.push_back(attnAgainst(refs[static_cast<std::size_t>(h)], kq.data() + g * T * d,
-                                                        vq.data() + g * T * d, d));
-                }
+                attention(kq.data(), vq.data(), out);
+            if (!plan && static_cast<std::ptrdiff_t>(s) == planKAt)
+                planKq = kq;
+            if (!plan && static_cast<std::ptrdiff_t>(s) == planVAt)
+                planVq = vq;
             (plan ? rep.plan : rep.schemes[s]).layers[static_cast<std::size_t>(li)] = std::move(out);
         }
         tick();

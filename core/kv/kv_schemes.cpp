@@ -205,8 +205,16 @@ std::vector<KvScheme> defaultKvSchemes()
 std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::vector<float> &x,
                               const KvLayerContext &ctx, int threads)
 {
+    std::vector<float> out;
+    kvQuantizeInto(scheme, role, x, ctx, out, threads);
+    return out;
+}
+
+void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                    std::vector<float> &out, int threads)
+{
     const std::int64_t H = ctx.heads, T = ctx.tokens, d = ctx.dim;
-    std::vector<float> out(x.size());
+    out.resize(x.size());
     const std::int64_t b = kvRotationBlock(d);
     if (scheme.rotates() && b < 2)
         throw UnsupportedError("head_dim " + std::to_string(d) + " is odd: the " + scheme.name() +
@@ -290,7 +298,6 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
         }
         break;
     }
-    return out;
 }
 
 } // namespace quantscope

@@ -82,6 +82,9 @@ struct KvLayerContext {
 /// above. Throws UnsupportedError when the scheme needs a rotation and dim is odd.
 std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::vector<float> &x,
                               const KvLayerContext &ctx, int threads = 0);
+/// kvQuantize into `out` (resized to x's size; its storage reused across calls).
+void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                    std::vector<float> &out, int threads = 0);
 
 /// Rotates every row of d in blocks of b (hadamard.h's op sequence), in place.
 void kvRotateRows(std::vector<float> &x, std::int64_t d, std::int64_t b);

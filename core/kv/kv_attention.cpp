@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+#include "kv/kv_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace quantscope {
+
+namespace {
+
+constexpr std::int64_t kLanes = 8; // keys per tile
+
+// Eight FP64 (FP32) lanes as GCC/Clang vector extensions: each operation is the scalar operation
+// lane by lane (IEEE, no contraction), compiled to AVX-512, AVX2 pairs or SSE quads as the target
+// allows.
+typedef double v8d __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef std::int64_t v8l __attribute__((vector_size(64)));
+
+inline v8d load8(const double *p)
+{
+    v8d v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline v8d load8f(const float *p)
+{
+    v8f v;
+    std::memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, v8d);
+}
+inline void store8(double *p, v8d v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+
+/// exp on eight lanes, branch-free (no FMA: the build contracts nothing).
+inline v8d exp8(v8d x)
+{
+    constexpr double kInvLn2 = 1.4426950408889634074;
+    constexpr double kLn2Hi = 6.93147180369123816490e-01; // 32 significant bits: k·kLn2Hi is exact
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;
+    constexpr double kShift = 6755399441055744.0; // 1.5·2^52: adding it rounds to an integer
+    const v8d lo = v8d{} - 746.0, hi = v8d{} + 709.8;
+    x = x < lo ? lo : x;
+    x = x > hi ? hi : x;
+    const v8d t = x * kInvLn2 + kShift;
+    const v8d kd = t - kShift;
+    const v8l k = __builtin_bit_cast(v8l, t) - static_cast<std::int64_t>(0x4338000000000000); // round(x/ln 2)
+    const v8d r = (x - kd * kLn2Hi) - kd * kLn2Lo;                                             // |r| ≤ 0.3466
+    // exp(r) = 1 + r·(1 + r/2 + r²/6 + … + r^12/13!): the terms past r^13 are below 2^-56.
+    v8d p = v8d{} + 1.0 / 6227020800.0;
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    const v8d er = 1.0 + r * p;
+    // 2^k in two normal factors (k ≥ −1077): the first product is exact, the second rounds once.
+    const v8l k1 = k >> 1, k2 = k - k1;
+    const v8l b1 = (k1 + 1023) << 52, b2 = (k2 + 1023) << 52;
+    return er * __builtin_bit_cast(v8d, b1) * __builtin_bit_cast(v8d, b2);
+}
+
+inline double sum8(v8d v)
+{
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+/// Softmax of z[0, n): e = exp(z − max)/Σ, returns log Σexp(z − max) + max (log-sum-exp); the sum
+/// in eight lanes.
+double softmaxInto(const double *z, double *e, std::int64_t n)
+{
+    double zmax = -INFINITY;
+    for (std::int64_t j = 0; j < n; ++j)
+        zmax = std::max(zmax, z[j]);
+    v8d acc{};
+    std::int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes) {
+        const v8d v = exp8(load8(z + j) - zmax);
+        store8(e + j, v);
+        acc += v;
+    }
+    double se = sum8(acc);
+    if (j < n) {
+        for (std::int64_t i = j; i < n; ++i)
+            e[i] = z[i] - zmax;
+        kvExp(e + j, e + j, n - j);
+        for (std::int64_t i = j; i < n; ++i)
+            se += e[i];
+    }
+    j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+        store8(e + j, load8(e + j) / se);
+    for (; j < n; ++j)
+        e[j] = e[j] / se;
+    return zmax + std::log(se);
+}
+
+/// z[j] = (q · key_{start+j}) / √d for j in [0, n): per key the op sequence of one FP64 dot with
+/// four partial sums over the channels, (s0 + s1) + (s2 + s3), eight keys at a time.
+void scores(const double *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale, double *z)
+{
+    const std::int64_t d = kt.d;
+    const std::int64_t t0 = start / kLanes, t1 = (start + n - 1) / kLanes;
+    for (std::int64_t t = t0; t <= t1; ++t) {
+        const double *tile = kt.t.data() + t * d * kLanes;
+        v8d s0{}, s1{}, s2{}, s3{};
+        std::int64_t c = 0;
+        for (; c + 4 <= d; c += 4) {
+            const double *k0 = tile + c * kLanes;
+            s0 += q[c] * load8(k0);
+            s1 += q[c + 1] * load8(k0 + kLanes);
+            s2 += q[c + 2] * load8(k0 + 2 * kLanes);
+            s3 += q[c + 3] * load8(k0 + 3 * kLanes);
+        }
+        for (; c < d; ++c)
+            s0 += q[c] * load8(tile + c * kLanes);
+        const v8d zz = ((s0 + s1) + (s2 + s3)) * scale;
+        const std::int64_t key0 = t * kLanes;
+        if (key0 >= start && key0 + kLanes <= start + n)
+            store8(z + (key0 - start), zz);
+        else
+            for (std::int64_t l = 0; l < kLanes; ++l) {
+                const std::int64_t j = key0 + l - start;
+                if (j >= 0 && j < n)
+                    z[j] = zz[l];
+            }
+    }
+}
+
+/// o[c..c+8·NC) = Σ_j p[j]·v[start + j][c..] (sequential over j per channel).
+template <int NC> void weightedBlock(const double *p, const float *v, std::int64_t n, std::int64_t d, double *o)
+{
+    v8d acc[NC] = {};
+    for (std::int64_t j = 0; j < n; ++j) {
+        const double pj = p[j];
+        const float *vj = v + j * d;
+        for (int b = 0; b < NC; ++b)
+            acc[b] += pj * load8f(vj + b * 8);
+    }
+    for (int b = 0; b < NC; ++b)
+        store8(o + b * 8, acc[b]);
+}
+
+/// o[c] = Σ_j p[j]·v[start + j][c] (sequential over j).
+void weighted(const double *p, const float *v, std::int64_t start, std::int64_t n, std::int64_t d, double *o)
+{
+    const float *v0 = v + start * d;
+    std::int64_t c = 0;
+    for (; c + 64 <= d; c += 64)
+        weightedBlock<8>(p, v0 + c, n, d, o + c);
+    for (; c + 32 <= d; c += 32)
+        weightedBlock<4>(p, v0 + c, n, d, o + c);
+    for (; c + 8 <= d; c += 8)
+        weightedBlock<1>(p, v0 + c, n, d, o + c);
+    for (; c < d; ++c) {
+        double s = 0;
+        for (std::int64_t j = 0; j < n; ++j)
+            s += p[j] * static_cast<double>(v0[j * d + c]);
+        o[c] = s;
+    }
+}
+
+} // namespace
+
+void kvExp(const double *x, double *y, std::int64_t n)
+{
+    std::int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        store8(y + i, exp8(load8(x + i)));
+    if (i < n) {
+        double t[kLanes] = {};
+        std::copy(x + i, x + n, t);
+        store8(t, exp8(load8(t)));
+        std::copy(t, t + (n - i), y + i);
+    }
+}
+
+void KvKeyTiles::build(const float *k, std::int64_t nKeys, std::int64_t dim)
+{
+    d = dim;
+    keys = nKeys;
+    const std::int64_t tiles = (nKeys + kLanes - 1) / kLanes;
+    t.assign(static_cast<std::size_t>(tiles * d * kLanes), 0.0);
+    for (std::int64_t j = 0; j < nKeys; ++j) {
+        double *dst = t.data() + (j / kLanes) * d * kLanes + j % kLanes;
+        const float *src = k + j * d;
+        for (std::int64_t c = 0; c < d; ++c)
+            dst[c * kLanes] = src[c];
+    }
+}
+
+void kvCausalRange(std::int64_t i, std::int64_t T, std::int64_t segment, std::int64_t &start, std::int64_t &count)
+{
+    start = segment > 0 ? i / segment * segment : 0;
+    count = std::min(i, T - 1) - start + 1;
+}
+
+std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<std::int64_t> &rows)
+{
+    std::int64_t end = 0;
+    for (const std::int64_t i : rows) {
+        std::int64_t s, n;
+        kvCausalRange(i, T, segment, s, n);
+        if (n > 0)
+            end = std::max(end, s + n);
+    }
+    return end;
+}
+
+KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, const float *v, std::int64_t T, std::int64_t segment,
+                    const std::vector<std::int64_t> &rows)
+{
+    KvAttnRef r;
+    const std::int64_t d = keys.d;
+    r.d = d;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    for (const std::int64_t i : rows) {
+        std::int64_t start, n;
+        kvCausalRange(i, T, segment, start, n);
+        if (n <= 0)
+            continue;
+        r.keyEnd = std::max(r.keyEnd, start + n);
+        r.start.push_back(start);
+        r.count.push_back(n);
+        const std::size_t off = r.lp.size();
+        r.offset.push_back(off);
+        const std::size_t qo = r.q.size();
+        for (std::int64_t c = 0; c < d; ++c)
+            r.q.push_back(q[i * d + c]);
+        r.lp.resize(off + static_cast<std::size_t>(n));
+        r.p.resize(off + static_cast<std::size_t>(n));
+        double *lp = r.lp.data() + off, *p = r.p.data() + off;
+        scores(r.q.data() + qo, keys, start, n, scale, lp);
+        const double lse = softmaxInto(lp, p, n);
+        for (std::int64_t j = 0; j < n; ++j)
+            lp[j] -= lse;
+        const std::size_t oo = r.o.size();
+        r.o.resize(oo + static_cast<std::size_t>(d));
+        weighted(p, v, start, n, d, r.o.data() + oo);
+    }
+    return r;
+}
+
+KvAttentionError kvAttnAgainst(const KvAttnRef &r, const KvKeyTiles &kq, const float *vq, KvAttnScratch &sc)
+{
+    KvAttentionError e;
+    const std::int64_t d = r.d;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    sc.o.resize(static_cast<std::size_t>(d));
+    double klSum = 0, errSum = 0, refSum = 0;
+    for (std::size_t qi = 0; qi < r.start.size(); ++qi) {
+        const std::int64_t start = r.start[qi], n = r.count[qi];
+        const double *qv = r.q.data() + qi * static_cast<std::size_t>(d);
+        sc.z.resize(static_cast<std::size_t>(n));
+        sc.e.resize(static_cast<std::size_t>(n));
+        double *z = sc.z.data(), *pq = sc.e.data();
+        scores(qv, kq, start, n, scale, z);
+        const double lse = softmaxInto(z, pq, n);
+        const double *lp = r.lp.data() + r.offset[qi], *p = r.p.data() + r.offset[qi];
+        // KL(P‖P̂) = Σ p·(log p − log p̂) and max |p − p̂|, in eight lanes.
+        v8d klv{}, mx{};
+        std::int64_t j = 0;
+        for (; j + kLanes <= n; j += kLanes) {
+            const v8d pj = load8(p + j), diff = pj - load8(pq + j);
+            klv += pj * (load8(lp + j) - (load8(z + j) - lse));
+            const v8d ad = diff < 0 ? -diff : diff;
+            mx = ad > mx ? ad : mx;
+        }
+        double kl = sum8(klv), maxErr = e.scoreMaxErr;
+        for (int l = 0; l < kLanes; ++l)
+            maxErr = std::max(maxErr, mx[l]);
+        for (; j < n; ++j) {
+            kl += p[j] * (lp[j] - (z[j] - lse));
+            maxErr = std::max(maxErr, std::fabs(p[j] - pq[j]));
+        }
+        e.scoreMaxErr = maxErr;
+        klSum += std::max(0.0, kl);
+        weighted(pq, vq, start, n, d, sc.o.data());
+        const double *o = r.o.data() + qi * static_cast<std::size_t>(d);
+        for (std::int64_t c = 0; c < d; ++c) {
+            const double x = o[c] - sc.o[static_cast<std::size_t>(c)];
+            errSum += x * x;
+            refSum += o[c] * o[c];
+        }
+        ++e.queries;
+    }
+    if (e.queries > 0) {
+        e.kl = klSum / static_cast<double>(e.queries);
+        e.outMse = errSum / static_cast<double>(e.queries * d);
+        e.outRel = refSum > 0 ? errSum / refSum : 0;
+    }
+    return e;
+}
+
+KvAttentionError kvAttentionError(const float *q, const float *k, const float *v, const float *kq, const float *vq,
+                                  std::int64_t T, std::int64_t d, std::int64_t segment,
+                                  const std::vector<std::int64_t> &rows)
+{
+    const std::int64_t end = kvKeyEnd(T, segment, rows);
+    KvKeyTiles kt, kqt;
+    kt.build(k, end, d);
+    kqt.build(kq, end, d);
+    KvAttnScratch sc;
+    return kvAttnAgainst(kvAttnRef(q, kt, v, T, segment, rows), kqt, vq, sc);
+}
+
+} // namespace quantscope

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kv_attention.h
+/// The KV lab's attention errors on the CPU (docs/numerics.md "KV-cache lab"): the reference side
+/// of one query head (its evaluated queries' causal key ranges, P, log P and o = P·V, computed once
+/// per layer), and the errors of a dequantized K̂/V̂ against it. The scores of one query are
+/// computed for blocks of 8 keys at once (K̂ transposed into tiles, shared by the query heads of one
+/// KV head), each score with the same FP64 op sequence as a single dot (four partial sums over the
+/// channels); exp is kvExp, a vectorisable FP64 exp within 2 ulp of std::exp.
+#include <cstdint>
+#include <vector>
+
+#include "kv/kv_lab.h"
+
+namespace quantscope {
+
+/// exp(x) in FP64 for finite x (0 below −746, +Inf above 709.79): range reduction by ln 2 (split in
+/// two), a degree-13 polynomial, scaling by 2^k in two steps (subnormal results rounded once);
+/// within 2 ulp of std::exp. y[i] = exp(x[i]); x == y allowed.
+void kvExp(const double *x, double *y, std::int64_t n);
+
+/// K̂ (or K) of one KV head transposed into tiles of 8 keys, FP64: tile t holds keys 8t … 8t+7 as
+/// [d][8]; keys past the end are 0. Built once per (scheme, KV head) and read by its query heads.
+struct KvKeyTiles {
+    std::int64_t d = 0, keys = 0;
+    std::vector<double> t;
+    /// Fills the tiles from rows [0, keys) of k (row-major [·, d]).
+    void build(const float *k, std::int64_t keys, std::int64_t d);
+};
+
+/// The reference side of one query head: per evaluated query its causal key range, P, log P and
+/// o = P·V (FP64).
+struct KvAttnRef {
+    std::int64_t d = 0, keyEnd = 0; ///< keyEnd: one past the last key any query reads
+    std::vector<std::int64_t> start, count;
+    std::vector<std::size_t> offset; ///< into p and lp
+    std::vector<double> q, p, lp, o; ///< q [queries, d] as FP64, o [queries, d]
+};
+
+/// Per-thread buffers of the attention errors.
+struct KvAttnScratch {
+    std::vector<double> z, e, o;
+};
+
+/// The causal key range of query row i: [start, start + count) (count ≤ 0: no key).
+void kvCausalRange(std::int64_t i, std::int64_t T, std::int64_t segment, std::int64_t &start, std::int64_t &count);
+
+/// One past the last key the evaluated `rows` read.
+std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<std::int64_t> &rows);
+
+/// The reference of one query head: q [Q, d], k/v [T, d]; `keys` = tiles of k (kvKeyEnd keys).
+KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, const float *v, std::int64_t T, std::int64_t segment,
+                    const std::vector<std::int64_t> &rows);
+
+/// The attention errors of K̂ (as tiles) and V̂ [T, d] against the reference.
+KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kq, const float *vq, KvAttnScratch &scratch);
+
+} // namespace quantscope
