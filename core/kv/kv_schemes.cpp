@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kv/kv_math.h"
+#include "kv/kv_rows_cpu.h"
 #include "numeric/hadamard.h"
 #include "numeric/qmath.h"
 #include "util/error.h"
@@ -222,23 +223,20 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
     const std::int64_t rows = H * T;
     switch (scheme.method) {
     case KvMethod::Bf16:
-        for (std::size_t i = 0; i < x.size(); ++i)
-            out[i] = qmath::roundBf16(x[i]);
+        kvfast::bf16Values(x.data(), out.data(), static_cast<std::int64_t>(x.size()));
         break;
     case KvMethod::Fp8: {
         const float cst = kvmath::fp8Divisor(scheme.fp8 == KvFp8Rule::Vllm, role == KvRole::K);
         if (scheme.fp8 == KvFp8Rule::Head) {
             for (std::int64_t h = 0; h < H; ++h) {
                 const float s = kvmath::fdiv(kvmath::absmax(x.data() + h * T * d, T * d), 448.0f);
-                for (std::int64_t i = h * T * d; i < (h + 1) * T * d; ++i)
-                    out[static_cast<std::size_t>(i)] = kvmath::fp8Value(x[static_cast<std::size_t>(i)], s);
+                kvfast::fp8Values(x.data() + h * T * d, out.data() + h * T * d, T * d, s);
             }
         } else {
             const float s = scheme.fp8 == KvFp8Rule::Unit
                                 ? 1.0f
                                 : kvmath::fdiv(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())), cst);
-            for (std::size_t i = 0; i < x.size(); ++i)
-                out[i] = kvmath::fp8Value(x[i], s);
+            kvfast::fp8Values(x.data(), out.data(), static_cast<std::int64_t>(x.size()), s);
         }
         break;
     }
@@ -254,10 +252,8 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
         const bool rot = scheme.codebook != KvCodebook::NoRot;
         const float r = hadamardNorm(b);
         parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
-            std::vector<float> tmp(static_cast<std::size_t>(d));
-            for (std::int64_t i = lo; i < hi; ++i)
-                kvmath::codebookRow(x.data() + i * d, out.data() + i * d, d, b, r, rot, lv.data(), bound.data(),
-                                    tmp.data());
+            kvfast::codebookRows(x.data() + lo * d, out.data() + lo * d, hi - lo, d, b, r, rot, lv.data(),
+                                 bound.data());
         });
         break;
     }
@@ -265,36 +261,21 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
         const float fc = static_cast<float>(ctx.c);
         const float r = hadamardNorm(b);
         parallelSlices(rows, resolveThreads(threads), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
-            std::vector<float> y(static_cast<std::size_t>(d));
-            for (std::int64_t i = lo; i < hi; ++i)
-                kvmath::constOptRotatedRow(x.data() + i * d, out.data() + i * d, d, b, r, fc, scheme.unrounded,
-                                           y.data());
+            kvfast::constOptRows(x.data() + lo * d, out.data() + lo * d, hi - lo, d, b, r, fc, scheme.unrounded);
         });
         break;
     }
     case KvMethod::MxFp4:
-        for (std::int64_t i = 0; i < rows; ++i)
-            kvmath::mxfp4Row(x.data() + i * d, out.data() + i * d, d);
+        kvfast::mxfp4Rows(x.data(), out.data(), rows, d);
         break;
     case KvMethod::NvFp4: {
         const float global = fp4::nvGlobalScale(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())));
-        for (std::int64_t i = 0; i < rows; ++i)
-            kvmath::nvfp4Row(x.data() + i * d, out.data() + i * d, d, global);
+        kvfast::nvfp4Rows(x.data(), out.data(), rows, d, global);
         break;
     }
     case KvMethod::Int4:
         for (std::int64_t h = 0; h < H; ++h) {
-            const float *xh = x.data() + h * T * d;
-            float *oh = out.data() + h * T * d;
-            if (role == KvRole::K) {
-                for (std::int64_t j = 0; j < d; ++j)
-                    for (std::int64_t t = 0; t < T; t += kGroup)
-                        kvmath::int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, T - t), d);
-            } else {
-                for (std::int64_t t = 0; t < T; ++t)
-                    for (std::int64_t j = 0; j < d; j += kGroup)
-                        kvmath::int4Group(xh + t * d + j, oh + t * d + j, std::min(kGroup, d - j), 1);
-            }
+            kvfast::int4Head(x.data() + h * T * d, out.data() + h * T * d, T, d, role == KvRole::K);
         }
         break;
     }

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+#include "kv/kv_rows_cpu.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "kv/kv_math.h"
+#include "numeric/fp4math.h"
+#include "numeric/hadamard.h"
+#include "numeric/qmath.h"
+
+namespace quantscope::kvfast {
+
+namespace {
+
+constexpr std::int64_t W = 16; // lanes
+
+typedef float v16f __attribute__((vector_size(64)));
+typedef std::uint32_t v16u __attribute__((vector_size(64)));
+typedef std::int32_t v16i __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef double v8d __attribute__((vector_size(64)));
+
+inline v16f load(const float *p)
+{
+    v16f v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store(float *p, v16f v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+inline v16u bits(v16f v)
+{
+    return __builtin_bit_cast(v16u, v);
+}
+inline v16f fromBits(v16u u)
+{
+    return __builtin_bit_cast(v16f, u);
+}
+inline v16f splat(float f)
+{
+    return v16f{} + f;
+}
+inline v16f sel(v16i m, v16f a, v16f b)
+{
+    return m ? a : b;
+}
+inline v16f absv(v16f v)
+{
+    return fromBits(bits(v) & 0x7FFFFFFFu);
+}
+
+/// fp4::e2m1RoundValue lane by lane: e2m1Value(e2m1Code(v)) for finite v (signed zeros kept).
+inline v16f e2m1Round(v16f v)
+{
+    const v16f a = absv(v), z{}, h = splat(0.5f), one = splat(1.0f), two = splat(2.0f);
+    const v16f q = sel(a > 0.25f, h, z) + sel(a >= 0.75f, h, z) + sel(a > 1.25f, h, z) + sel(a >= 1.75f, h, z) +
+                   sel(a > 2.5f, one, z) + sel(a >= 3.5f, one, z) + sel(a > 5.0f, two, z);
+    return fromBits(bits(q) | (bits(v) & 0x80000000u));
+}
+
+/// kvmath::e4m3Code then e4m3Value, lane by lane.
+inline v16f e4m3Round(v16f x)
+{
+    const v16u u = bits(x);
+    const v16u sign = (u >> 24) & 0x80u;
+    v16u a = u & 0x7FFFFFFFu;
+    const v16i nan = a > 0x7F800000u;
+    a = a < 0x43E00000u ? a : v16u{} + 0x43E00000u;
+    const v16i field = __builtin_convertvector(a >> 23, v16i);
+    const v16i eEff = field > 1 ? field : v16i{} + 1;
+    const v16u sig = (a & 0x007FFFFFu) | (__builtin_convertvector(field != 0, v16u) & (1u << 23));
+    const v16i d = eEff - 121;
+    v16i shift = 20 + (d < 0 ? -d : v16i{});
+    shift = shift < 31 ? shift : v16i{} + 31;
+    const v16u sh = __builtin_convertvector(shift, v16u);
+    const v16u half = ((v16u{} + 1u) << (sh - 1u)) - 1u;
+    const v16u rounded = (sig + half + ((sig >> sh) & 1u)) >> sh;
+    const v16u code = (__builtin_convertvector(d > 0 ? d : v16i{}, v16u) << 3) + rounded;
+    const v16u b = (sign | (nan ? v16u{} + 0x7Fu : code)) & 0xFFu;
+    // e4m3Value
+    const v16u vs = (b & 0x80u) << 24, e = (b >> 3) & 0xFu, m = b & 7u;
+    const v16f sub = fromBits(vs | bits(__builtin_convertvector(m, v16f) * 0.001953125f));
+    const v16f norm = fromBits(vs | ((e + 120u) << 23) | (m << 20));
+    const v16f qnan = fromBits(vs | 0x7FC00000u);
+    return (e == 15u && m == 7u) ? qnan : (e == 0u ? sub : norm);
+}
+
+/// A tile of 16 rows of d, transposed: t[j][l] = row l's element j.
+void gather(const float *x, std::int64_t d, v16f *t)
+{
+    for (std::int64_t l = 0; l < W; ++l)
+        for (std::int64_t j = 0; j < d; ++j)
+            t[j][l] = x[l * d + j];
+}
+void scatter(const v16f *t, std::int64_t d, float *out)
+{
+    for (std::int64_t l = 0; l < W; ++l)
+        for (std::int64_t j = 0; j < d; ++j)
+            out[l * d + j] = t[j][l];
+}
+
+/// hadamardBlock on every block of b of every lane.
+void hadamardT(v16f *t, std::int64_t d, std::int64_t b, float r)
+{
+    for (std::int64_t o = 0; o < d; o += b) {
+        v16f *blk = t + o;
+        for (std::int64_t h = 1; h < b; h *= 2)
+            for (std::int64_t i = 0; i < b; i += 2 * h)
+                for (std::int64_t j = i; j < i + h; ++j) {
+                    const v16f a = blk[j], c = blk[j + h];
+                    blk[j] = a + c;
+                    blk[j + h] = a - c;
+                }
+        for (std::int64_t j = 0; j < b; ++j)
+            blk[j] = blk[j] * r;
+    }
+}
+
+/// Σ x² in FP64 per lane, sequential over j (codebookRow's and unitRow's norm).
+void norm2(const v16f *t, std::int64_t d, double *n2)
+{
+    v8d lo{}, hi{};
+    for (std::int64_t j = 0; j < d; ++j) {
+        v8f a, b;
+        std::memcpy(&a, &t[j], sizeof a);
+        std::memcpy(&b, reinterpret_cast<const char *>(&t[j]) + sizeof a, sizeof b);
+        const v8d da = __builtin_convertvector(a, v8d), db = __builtin_convertvector(b, v8d);
+        lo = lo + da * da;
+        hi = hi + db * db;
+    }
+    for (int l = 0; l < 8; ++l) {
+        n2[l] = lo[l];
+        n2[8 + l] = hi[l];
+    }
+}
+
+} // namespace
+
+void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                  bool rotate, const float *lv, const float *bound)
+{
+    bool sorted = true;
+    for (int i = 0; i + 1 < 15; ++i)
+        sorted &= bound[i] <= bound[i + 1];
+    std::int64_t i0 = 0;
+    if (sorted) {
+        std::vector<v16f> t(static_cast<std::size_t>(d));
+        for (; i0 + W <= rows; i0 += W) {
+            gather(x + i0 * d, d, t.data());
+            double n2[W];
+            norm2(t.data(), d, n2);
+            v16f nf, n;
+            v16i zero;
+            for (int l = 0; l < W; ++l) {
+                nf[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
+                n[l] = qmath::roundF16(nf[l]);
+                zero[l] = !(nf[l] > 0.0f) ? -1 : 0;
+                if (zero[l])
+                    nf[l] = 1.0f;
+            }
+            for (std::int64_t j = 0; j < d; ++j)
+                t[j] = t[j] / nf;
+            if (rotate)
+                hadamardT(t.data(), d, b, r);
+            for (std::int64_t j = 0; j < d; ++j) {
+                const v16f y = t[j];
+                v16f v = splat(lv[0]);
+                for (int k = 0; k < 15; ++k)
+                    v = y >= bound[k] ? splat(lv[k + 1]) : v;
+                t[j] = v;
+            }
+            if (rotate)
+                hadamardT(t.data(), d, b, r);
+            for (std::int64_t j = 0; j < d; ++j)
+                t[j] = zero ? v16f{} : n * t[j];
+            scatter(t.data(), d, out + i0 * d);
+        }
+    }
+    std::vector<float> tmp(static_cast<std::size_t>(d));
+    for (std::int64_t i = i0; i < rows; ++i)
+        kvmath::codebookRow(x + i * d, out + i * d, d, b, r, rotate, lv, bound, tmp.data());
+}
+
+void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, float fc,
+                  bool unrounded)
+{
+    std::int64_t i0 = 0;
+    {
+        std::vector<v16f> t(static_cast<std::size_t>(d));
+        for (; i0 + W <= rows; i0 += W) {
+            gather(x + i0 * d, d, t.data());
+            hadamardT(t.data(), d, b, r);
+            for (std::int64_t g = 0; g < d; g += kvmath::kGroup) {
+                const std::int64_t len = std::min<std::int64_t>(kvmath::kGroup, d - g);
+                v16f m{};
+                for (std::int64_t j = g; j < g + len; ++j) {
+                    const v16f a = absv(t[j]);
+                    m = m < a ? a : m;
+                }
+                v16f s, sd;
+                for (int l = 0; l < W; ++l) {
+                    s[l] = fp4::constOptScale(m[l], fc, unrounded);
+                    sd[l] = s[l] > 0.0f ? s[l] : 1.0f;
+                }
+                const v16i pos = s > 0.0f;
+                for (std::int64_t j = g; j < g + len; ++j)
+                    t[j] = pos ? e2m1Round(t[j] / sd) * s : v16f{};
+            }
+            hadamardT(t.data(), d, b, r);
+            scatter(t.data(), d, out + i0 * d);
+        }
+    }
+    std::vector<float> tmp(static_cast<std::size_t>(d));
+    for (std::int64_t i = i0; i < rows; ++i)
+        kvmath::constOptRotatedRow(x + i * d, out + i * d, d, b, r, fc, unrounded, tmp.data());
+}
+
+void fp8Values(const float *x, float *out, std::int64_t n, float s)
+{
+    std::int64_t i = 0;
+    if (s > 0.0f)
+        for (; i + W <= n; i += W)
+            store(out + i, e4m3Round(load(x + i) / s) * s);
+    for (; i < n; ++i)
+        out[i] = kvmath::fp8Value(x[i], s);
+}
+
+void bf16Values(const float *x, float *out, std::int64_t n)
+{
+    std::int64_t i = 0;
+    for (; i + W <= n; i += W) {
+        const v16u u = bits(load(x + i));
+        const v16u nanv = (u | 0x00400000u) & 0xFFFF0000u;
+        const v16u r = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+        store(out + i, fromBits((u & 0x7FFFFFFFu) > 0x7F800000u ? nanv : r));
+    }
+    for (; i < n; ++i)
+        out[i] = qmath::roundBf16(x[i]);
+}
+
+void mxfp4Rows(const float *x, float *out, std::int64_t rows, std::int64_t d)
+{
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const float *xr = x + i * d;
+        float *orow = out + i * d;
+        if (d % W != 0) {
+            kvmath::mxfp4Row(xr, orow, d);
+            continue;
+        }
+        for (std::int64_t g = 0; g < d; g += kvmath::kGroup) {
+            const std::int64_t len = std::min<std::int64_t>(kvmath::kGroup, d - g);
+            // The scale reads max(|mn|, |mx|) only: the order of the min/max reduction is free.
+            v16f mn = load(xr + g), mx = mn;
+            for (std::int64_t j = g + W; j < g + len; j += W) {
+                const v16f v = load(xr + j);
+                mn = v < mn ? v : mn;
+                mx = mx < v ? v : mx;
+            }
+            float a = mn[0], bmax = mx[0];
+            for (int l = 1; l < W; ++l) {
+                a = kvmath::minf(a, mn[l]);
+                bmax = kvmath::maxf(bmax, mx[l]);
+            }
+            const float s = fp4::mxGroupScale(a, bmax, fp4::MxEven);
+            for (std::int64_t j = g; j < g + len; j += W)
+                store(orow + j, e2m1Round(load(xr + j) / s) * s);
+        }
+    }
+}
+
+void nvfp4Rows(const float *x, float *out, std::int64_t rows, std::int64_t d, float global)
+{
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const float *xr = x + i * d;
+        float *orow = out + i * d;
+        if (d % W != 0) {
+            kvmath::nvfp4Row(xr, orow, d, global);
+            continue;
+        }
+        for (std::int64_t g = 0; g < d; g += kvmath::kNvGroup) {
+            const v16f a = absv(load(xr + g));
+            float amax = 0;
+            for (int l = 0; l < W; ++l)
+                amax = kvmath::maxf(amax, a[l]);
+            float bs = kvmath::e4m3Value(kvmath::e4m3Code(fp4::nvBlockTarget(amax, global)));
+            if (bs == 0.0f)
+                bs = 0.125f;
+            const float eff = fp4::nvEffective(bs, global);
+            store(orow + g, e2m1Round(load(xr + g) / eff) * eff);
+        }
+    }
+}
+
+namespace {
+
+/// kvmath::int4Group's per-element step on 16 lanes, given the group's s and z per lane.
+inline v16f int4Values(v16f x, v16f s, v16f z)
+{
+    const v16i pos = s > 0.0f;
+    const v16f sd = pos ? s : splat(1.0f);
+    const v16f y = (x - z) / sd;
+    // qmath::roundInt(y, false): RNE through 2^23, sign kept; |y| ≥ 2^23 is integral already.
+    const v16f ay = absv(y);
+    const v16f rr = (ay + 8388608.0f) - 8388608.0f;
+    v16f q = ay < 8388608.0f ? fromBits(bits(rr) | (bits(y) & 0x80000000u)) : y;
+    q = q < 0.0f ? v16f{} : (15.0f < q ? splat(15.0f) : q);
+    return pos ? q * s + z : z;
+}
+
+} // namespace
+
+void int4Head(const float *x, float *out, std::int64_t T, std::int64_t d, bool perChannel)
+{
+    constexpr std::int64_t G = kvmath::kGroup;
+    if (perChannel) {
+        for (std::int64_t t = 0; t < T; t += G) {
+            const std::int64_t len = std::min(G, T - t);
+            std::int64_t j = 0;
+            for (; j + W <= d; j += W) {
+                v16f mn = load(x + t * d + j), mx = mn;
+                for (std::int64_t i = 0; i < len; ++i) {
+                    const v16f v = load(x + (t + i) * d + j);
+                    mn = v < mn ? v : mn; // minf(mn, v), sequential over the tokens
+                    mx = mx < v ? v : mx;
+                }
+                v16f s, z;
+                for (int l = 0; l < W; ++l) {
+                    s[l] = qmath::roundF16(kvmath::fdiv(kvmath::fsub(mx[l], mn[l]), 15.0f));
+                    z[l] = qmath::roundF16(mn[l]);
+                }
+                for (std::int64_t i = 0; i < len; ++i)
+                    store(out + (t + i) * d + j, int4Values(load(x + (t + i) * d + j), s, z));
+            }
+            for (; j < d; ++j)
+                kvmath::int4Group(x + t * d + j, out + t * d + j, len, d);
+        }
+        return;
+    }
+    std::int64_t i0 = 0;
+    if (d % G == 0) {
+        std::vector<v16f> t(static_cast<std::size_t>(d));
+        for (; i0 + W <= T; i0 += W) {
+            gather(x + i0 * d, d, t.data());
+            for (std::int64_t g = 0; g < d; g += G) {
+                v16f mn = t[g], mx = mn;
+                for (std::int64_t j = g; j < g + G; ++j) {
+                    mn = t[j] < mn ? t[j] : mn;
+                    mx = mx < t[j] ? t[j] : mx;
+                }
+                v16f s, z;
+                for (int l = 0; l < W; ++l) {
+                    s[l] = qmath::roundF16(kvmath::fdiv(kvmath::fsub(mx[l], mn[l]), 15.0f));
+                    z[l] = qmath::roundF16(mn[l]);
+                }
+                for (std::int64_t j = g; j < g + G; ++j)
+                    t[j] = int4Values(t[j], s, z);
+            }
+            scatter(t.data(), d, out + i0 * d);
+        }
+    }
+    for (std::int64_t i = i0; i < T; ++i)
+        for (std::int64_t j = 0; j < d; j += G)
+            kvmath::int4Group(x + i * d + j, out + i * d + j, std::min(G, d - j), 1);
+}
+
+} // namespace quantscope::kvfast

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kv_rows_cpu.h
+/// CPU-only fast paths of kvQuantize (kv_schemes.h): the same op sequences as kv_math.h's per-row
+/// and per-group functions, computed on 16 rows (or 16 consecutive values) at a time in the lanes of
+/// GCC/Clang vector extensions (AVX-512 with -march=native, AVX2/SSE pairs otherwise; each lane is
+/// the scalar operation: IEEE, no contraction). Row schemes transpose a tile of 16 rows into
+/// [d][16]; rows past the last whole tile go through kv_math.h itself. Every function gives the
+/// bits of kv_math.h's (tests/core/kv/test_kv_rows_cpu.cpp compares them on edge cases and
+/// heavy-tailed data for every scheme). The GPU kernels keep calling kv_math.h.
+#include <cstdint>
+
+namespace quantscope::kvfast {
+
+/// kvmath::codebookRow on `rows` rows of d. `bound` must be non-decreasing (else the scalar path).
+void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                  bool rotate, const float *lv, const float *bound);
+
+/// kvmath::constOptRotatedRow on `rows` rows of d.
+void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, float fc,
+                  bool unrounded);
+
+/// kvmath::fp8Value(x[i], s) for i < n.
+void fp8Values(const float *x, float *out, std::int64_t n, float s);
+
+/// qmath::roundBf16(x[i]) for i < n.
+void bf16Values(const float *x, float *out, std::int64_t n);
+
+/// kvmath::mxfp4Row on `rows` rows of d.
+void mxfp4Rows(const float *x, float *out, std::int64_t rows, std::int64_t d);
+
+/// kvmath::nvfp4Row on `rows` rows of d.
+void nvfp4Rows(const float *x, float *out, std::int64_t rows, std::int64_t d, float global);
+
+/// kvmath::int4Group over one head [T, d]: K per channel over groups of 32 tokens, V per token
+/// over groups of 32 channels.
+void int4Head(const float *x, float *out, std::int64_t T, std::int64_t d, bool perChannel);
+
+} // namespace quantscope::kvfast

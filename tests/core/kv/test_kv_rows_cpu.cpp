@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// The KV lab's CPU fast paths (kv_rows_cpu.h, kv_attention.h) against the scalar kv_math.h
+// functions the GPU kernels share: bit for bit, every scheme, d = 64, 128, 96, on seeded
+// heavy-tailed rows and edge cases; kvExp against std::exp; the attention errors against a direct
+// long-double computation on shapes that exercise the partial tiles.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+
+#include "kv/kv_attention.h"
+#include "kv/kv_codebook.h"
+#include "kv/kv_math.h"
+#include "kv/kv_rows_cpu.h"
+#include "kv/kv_schemes.h"
+#include "numeric/fp4math.h"
+#include "numeric/hadamard.h"
+
+using namespace quantscope;
+
+namespace {
+
+/// rows × d values: heavy-tailed rows (normal × exp(normal), outlier channels), then edge rows:
+/// all zeros, one non-zero value, exact E2M1/E4M3 grid points and midpoints (ties) at several
+/// powers of two, FP32 subnormals, signed zeros, a constant row. Rows is not a multiple of 16.
+std::vector<float> edgeRows(std::int64_t rows, std::int64_t d, std::uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> n(0, 1);
+    std::uniform_int_distribution<int> pick(0, 15), pw(-6, 6);
+    std::vector<float> x(static_cast<std::size_t>(rows * d));
+    const float grid[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 448.0f};
+    for (std::int64_t i = 0; i < rows; ++i) {
+        float *r = x.data() + i * d;
+        const int kind = static_cast<int>(i % 11);
+        for (std::int64_t j = 0; j < d; ++j) {
+            float v = n(rng) * std::exp(n(rng));
+            if (j % 17 == 3)
+                v *= 40.0f; // outlier channel
+            switch (kind) {
+            case 1:
+                v = 0.0f;
+                break;
+            case 2:
+                v = j == (i % d) ? v : 0.0f;
+                break;
+            case 3:
+            case 4:
+                v = std::ldexp(grid[pick(rng)], pw(rng)) * (pick(rng) % 2 ? -1.0f : 1.0f);
+                break;
+            case 5:
+                v = std::ldexp(n(rng), -135); // FP32 subnormals
+                break;
+            case 6:
+                v = pick(rng) % 3 == 0 ? -0.0f : (pick(rng) % 2 ? 0.0f : v);
+                break;
+            case 7:
+                v = 0.75f;
+                break;
+            case 8:
+                v = std::ldexp(grid[pick(rng)], -20) + std::ldexp(n(rng), -140);
+                break;
+            default:
+                break;
+            }
+            r[j] = v;
+        }
+    }
+    return x;
+}
+
+void expectSameBits(const std::vector<float> &got, const std::vector<float> &want, const std::string &what)
+{
+    ASSERT_EQ(got.size(), want.size()) << what;
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i]) && bad++ == 0)
+            first = i;
+    EXPECT_EQ(bad, 0u) << what << ": first at " << first << " got " << got[first] << " want " << want[first];
+}
+
+constexpr std::int64_t kRows = 16 * 7 + 5;
+
+} // namespace
+
+TEST(KvRowsCpu, EverySchemeEqualsTheScalarRowFunctionsBitForBit)
+{
+    for (const std::int64_t d : {64, 128, 96}) {
+        const std::vector<float> x = edgeRows(kRows, d, static_cast<std::uint32_t>(d));
+        const std::int64_t n = kRows * d, b = kvRotationBlock(d);
+        const float r = hadamardNorm(b);
+        const std::string at = " d=" + std::to_string(d);
+        std::vector<float> got(x.size()), want(x.size()), tmp(static_cast<std::size_t>(d));
+
+        kvfast::bf16Values(x.data(), got.data(), n);
+        for (std::int64_t i = 0; i < n; ++i)
+            want[i] = qmath::roundBf16(x[i]);
+        expectSameBits(got, want, "bf16" + at);
+
+        const float amax = kvmath::absmax(x.data(), n);
+        for (const float s : {amax / 448.0f, amax / 200.0f, amax / 100.0f, 1.0f, 1e-30f, 0.0f}) {
+            kvfast::fp8Values(x.data(), got.data(), n, s);
+            for (std::int64_t i = 0; i < n; ++i)
+                want[i] = kvmath::fp8Value(x[i], s);
+            expectSameBits(got, want, "fp8 s=" + std::to_string(s) + at);
+        }
+
+        const KvCodebookFit theory = lloydMaxSphere(d);
+        std::vector<float> lv(16), bound(15);
+        for (int i = 0; i < 16; ++i)
+            lv[i] = static_cast<float>(theory.levels[i]);
+        for (int i = 0; i < 15; ++i)
+            bound[i] = static_cast<float>((theory.levels[i] + theory.levels[i + 1]) / 2);
+        for (const bool rot : {true, false}) {
+            kvfast::codebookRows(x.data(), got.data(), kRows, d, b, r, rot, lv.data(), bound.data());
+            for (std::int64_t i = 0; i < kRows; ++i)
+                kvmath::codebookRow(x.data() + i * d, want.data() + i * d, d, b, r, rot, lv.data(), bound.data(),
+                                    tmp.data());
+            expectSameBits(got, want, std::string("codebook ") + (rot ? "rot" : "norot") + at);
+        }
+
+        for (const bool unrounded : {false, true})
+            for (const float fc : {0.156f, 0.195f, 0.1f, 0.3f, 1.0f / 6.0f}) {
+                kvfast::constOptRows(x.data(), got.data(), kRows, d, b, r, fc, unrounded);
+                for (std::int64_t i = 0; i < kRows; ++i)
+                    kvmath::constOptRotatedRow(x.data() + i * d, want.data() + i * d, d, b, r, fc, unrounded,
+                                               tmp.data());
+                expectSameBits(got, want,
+                               "constopt c=" + std::to_string(fc) + (unrounded ? " unrounded" : " pow2") + at);
+            }
+
+        kvfast::mxfp4Rows(x.data(), got.data(), kRows, d);
+        for (std::int64_t i = 0; i < kRows; ++i)
+            kvmath::mxfp4Row(x.data() + i * d, want.data() + i * d, d);
+        expectSameBits(got, want, "mxfp4" + at);
+
+        for (const float global : {fp4::nvGlobalScale(amax), 1.0f, fp4::nvGlobalScale(amax) * 1e6f}) {
+            kvfast::nvfp4Rows(x.data(), got.data(), kRows, d, global);
+            for (std::int64_t i = 0; i < kRows; ++i)
+                kvmath::nvfp4Row(x.data() + i * d, want.data() + i * d, d, global);
+            expectSameBits(got, want, "nvfp4 global=" + std::to_string(global) + at);
+        }
+
+        // INT4: K per channel over groups of 32 tokens (kRows is not a multiple of 32), V per token.
+        kvfast::int4Head(x.data(), got.data(), kRows, d, true);
+        for (std::int64_t j = 0; j < d; ++j)
+            for (std::int64_t t = 0; t < kRows; t += kvmath::kGroup)
+                kvmath::int4Group(x.data() + t * d + j, want.data() + t * d + j,
+                                  std::min<std::int64_t>(kvmath::kGroup, kRows - t), d);
+        expectSameBits(got, want, "int4 K" + at);
+        kvfast::int4Head(x.data(), got.data(), kRows, d, false);
+        for (std::int64_t t = 0; t < kRows; ++t)
+            for (std::int64_t j = 0; j < d; j += kvmath::kGroup)
+                kvmath::int4Group(x.data() + t * d + j, want.data() + t * d + j,
+                                  std::min<std::int64_t>(kvmath::kGroup, d - j), 1);
+        expectSameBits(got, want, "int4 V" + at);
+    }
+}
+
+TEST(KvRowsCpu, UnsortedCodebookBoundsTakeTheScalarPath)
+{
+    const std::int64_t d = 64;
+    const std::vector<float> x = edgeRows(40, d, 5);
+    std::vector<float> lv(16), bound(15), got(x.size()), want(x.size()), tmp(d);
+    for (int i = 0; i < 16; ++i)
+        lv[i] = 0.05f * static_cast<float>(i * 7 % 16) - 0.4f; // not ascending
+    for (int i = 0; i < 15; ++i)
+        bound[i] = (lv[i] + lv[i + 1]) / 2;
+    kvfast::codebookRows(x.data(), got.data(), 40, d, d, hadamardNorm(d), true, lv.data(), bound.data());
+    for (std::int64_t i = 0; i < 40; ++i)
+        kvmath::codebookRow(x.data() + i * d, want.data() + i * d, d, d, hadamardNorm(d), true, lv.data(),
+                            bound.data(), tmp.data());
+    expectSameBits(got, want, "codebook, unsorted bounds");
+}
+
+TEST(KvAttentionCpu, ExpIsWithinTwoUlpOfStdExp)
+{
+    std::vector<double> x;
+    for (double v = -746.0; v <= 709.0; v += 0.0137)
+        x.push_back(v);
+    for (const double v : {0.0, -0.0, 1e-300, -1e-300, 0.5 * std::log(2.0), -0.5 * std::log(2.0), -708.39, -744.4})
+        x.push_back(v);
+    std::vector<double> y(x.size());
+    kvExp(x.data(), y.data(), static_cast<std::int64_t>(x.size()));
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double want = std::exp(x[i]);
+        const double ulp = std::max(std::nextafter(want, INFINITY) - want, 4.9406564584124654e-324);
+        worst = std::max(worst, std::fabs(y[i] - want) / ulp);
+    }
+    EXPECT_LE(worst, 2.0);
+    EXPECT_EQ(y[y.size() - 8], 1.0); // exp(0)
+}
+
+TEST(KvAttentionCpu, PartialTilesEqualADirectComputation)
+{
+    // d = 13 (a partial group of four channels), segments of 11 keys (tiles straddle them), queries
+    // at every fourth position.
+    const std::int64_t T = 61, d = 13, seg = 11;
+    std::mt19937 rng(3);
+    std::normal_distribution<float> n(0, 1);
+    std::vector<float> q(T * d), k(T * d), v(T * d), kq(T * d), vq(T * d);
+    for (std::int64_t i = 0; i < T * d; ++i) {
+        q[i] = 2 * n(rng);
+        k[i] = n(rng);
+        v[i] = n(rng);
+        kq[i] = k[i] + 0.05f * n(rng);
+        vq[i] = v[i] + 0.05f * n(rng);
+    }
+    std::vector<std::int64_t> rows;
+    for (std::int64_t i = 0; i < T; i += 4)
+        rows.push_back(i);
+    const auto e = kvAttentionError(q.data(), k.data(), v.data(), kq.data(), vq.data(), T, d, seg, rows);
+    long double kl = 0, maxErr = 0, err = 0, ref = 0;
+    for (const std::int64_t i : rows) {
+        const std::int64_t s0 = i / seg * seg;
+        std::vector<long double> p, pq;
+        long double zs = 0, zqs = 0;
+        for (std::int64_t j = s0; j <= i; ++j) {
+            long double a = 0, b = 0;
+            for (std::int64_t c = 0; c < d; ++c) {
+                a += (long double)q[i * d + c] * k[j * d + c];
+                b += (long double)q[i * d + c] * kq[j * d + c];
+            }
+            p.push_back(std::exp(a / std::sqrt((long double)d)));
+            pq.push_back(std::exp(b / std::sqrt((long double)d)));
+            zs += p.back();
+            zqs += pq.back();
+        }
+        for (std::size_t j = 0; j < p.size(); ++j) {
+            p[j] /= zs;
+            pq[j] /= zqs;
+            kl += p[j] * std::log(p[j] / pq[j]);
+            maxErr = std::max(maxErr, std::fabs(p[j] - pq[j]));
+        }
+        for (std::int64_t c = 0; c < d; ++c) {
+            long double o = 0, oq = 0;
+            for (std::size_t j = 0; j < p.size(); ++j) {
+                o += p[j] * v[(s0 + j) * d + c];
+                oq += pq[j] * vq[(s0 + j) * d + c];
+            }
+            err += (o - oq) * (o - oq);
+            ref += o * o;
+        }
+    }
+    EXPECT_EQ(e.queries, static_cast<std::int64_t>(rows.size()));
+    EXPECT_NEAR(e.kl, static_cast<double>(kl / rows.size()), 1e-9 * static_cast<double>(kl / rows.size()));
+    EXPECT_NEAR(e.scoreMaxErr, static_cast<double>(maxErr), 1e-12);
+    EXPECT_NEAR(e.outRel, static_cast<double>(err / ref), 1e-9 * static_cast<double>(err / ref));
+    EXPECT_NEAR(e.outMse, static_cast<double>(err / (rows.size() * d)), 1e-12);
+}
