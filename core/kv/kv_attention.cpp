@@ -79,9 +79,20 @@ inline double sum8(v8d v)
 /// in eight lanes.
 double softmaxInto(const double *z, double *e, std::int64_t n)
 {
+    // The maximum is exact in any order (only a shift: ±0 make no difference to exp).
     double zmax = -INFINITY;
-    for (std::int64_t j = 0; j < n; ++j)
-        zmax = std::max(zmax, z[j]);
+    {
+        v8d m = v8d{} - INFINITY;
+        std::int64_t j = 0;
+        for (; j + kLanes <= n; j += kLanes) {
+            const v8d v = load8(z + j);
+            m = v > m ? v : m;
+        }
+        for (int l = 0; l < kLanes; ++l)
+            zmax = std::max(zmax, m[l]);
+        for (; j < n; ++j)
+            zmax = std::max(zmax, z[j]);
+    }
     v8d acc{};
     std::int64_t j = 0;
     for (; j + kLanes <= n; j += kLanes) {
@@ -105,69 +116,165 @@ double softmaxInto(const double *z, double *e, std::int64_t n)
     return zmax + std::log(se);
 }
 
-/// z[j] = (q · key_{start+j}) / √d for j in [0, n): per key the op sequence of one FP64 dot with
-/// four partial sums over the channels, (s0 + s1) + (s2 + s3), eight keys at a time.
-void scores(const double *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale, double *z)
+/// z_g[j] = (q_g · key_{start+j}) / √d for j in [0, n) and G query heads sharing the keys: per key
+/// the op sequence of one FP64 dot with four partial sums over the channels, (s0 + s1) + (s2 + s3),
+/// eight keys at a time (each tile load feeds the G heads).
+template <int G>
+void scoresG(const double *const *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale,
+             double *const *z)
 {
     const std::int64_t d = kt.d;
     const std::int64_t t0 = start / kLanes, t1 = (start + n - 1) / kLanes;
     for (std::int64_t t = t0; t <= t1; ++t) {
         const double *tile = kt.t.data() + t * d * kLanes;
-        v8d s0{}, s1{}, s2{}, s3{};
+        v8d s0[G] = {}, s1[G] = {}, s2[G] = {}, s3[G] = {};
         std::int64_t c = 0;
         for (; c + 4 <= d; c += 4) {
             const double *k0 = tile + c * kLanes;
-            s0 += q[c] * load8(k0);
-            s1 += q[c + 1] * load8(k0 + kLanes);
-            s2 += q[c + 2] * load8(k0 + 2 * kLanes);
-            s3 += q[c + 3] * load8(k0 + 3 * kLanes);
-        }
-        for (; c < d; ++c)
-            s0 += q[c] * load8(tile + c * kLanes);
-        const v8d zz = ((s0 + s1) + (s2 + s3)) * scale;
-        const std::int64_t key0 = t * kLanes;
-        if (key0 >= start && key0 + kLanes <= start + n)
-            store8(z + (key0 - start), zz);
-        else
-            for (std::int64_t l = 0; l < kLanes; ++l) {
-                const std::int64_t j = key0 + l - start;
-                if (j >= 0 && j < n)
-                    z[j] = zz[l];
+            const v8d a0 = load8(k0), a1 = load8(k0 + kLanes), a2 = load8(k0 + 2 * kLanes),
+                      a3 = load8(k0 + 3 * kLanes);
+            for (int g = 0; g < G; ++g) {
+                s0[g] += q[g][c] * a0;
+                s1[g] += q[g][c + 1] * a1;
+                s2[g] += q[g][c + 2] * a2;
+                s3[g] += q[g][c + 3] * a3;
             }
+        }
+        for (; c < d; ++c) {
+            const v8d a0 = load8(tile + c * kLanes);
+            for (int g = 0; g < G; ++g)
+                s0[g] += q[g][c] * a0;
+        }
+        const std::int64_t key0 = t * kLanes;
+        for (int g = 0; g < G; ++g) {
+            const v8d zz = ((s0[g] + s1[g]) + (s2[g] + s3[g])) * scale;
+            if (key0 >= start && key0 + kLanes <= start + n)
+                store8(z[g] + (key0 - start), zz);
+            else
+                for (std::int64_t l = 0; l < kLanes; ++l) {
+                    const std::int64_t j = key0 + l - start;
+                    if (j >= 0 && j < n)
+                        z[g][j] = zz[l];
+                }
+        }
     }
 }
 
-/// o[c..c+8·NC) = Σ_j p[j]·v[start + j][c..] (sequential over j per channel).
-template <int NC> void weightedBlock(const double *p, const float *v, std::int64_t n, std::int64_t d, double *o)
+/// o_g[c..c+8·NC) = Σ_j p_g[j]·v[j][c..] (sequential over j per channel), v FP64 rows of d; each
+/// load of v feeds the G heads.
+template <int G, int NC>
+void weightedBlock(const double *const *p, const double *v, std::int64_t n, std::int64_t d, std::int64_t c,
+                   double *const *o)
 {
-    v8d acc[NC] = {};
+    v8d acc[G][NC] = {};
     for (std::int64_t j = 0; j < n; ++j) {
-        const double pj = p[j];
-        const float *vj = v + j * d;
-        for (int b = 0; b < NC; ++b)
-            acc[b] += pj * load8f(vj + b * 8);
+        const double *vj = v + j * d + c;
+        for (int b = 0; b < NC; ++b) {
+            const v8d x = load8(vj + b * 8);
+            for (int g = 0; g < G; ++g)
+                acc[g][b] += p[g][j] * x;
+        }
     }
-    for (int b = 0; b < NC; ++b)
-        store8(o + b * 8, acc[b]);
+    for (int g = 0; g < G; ++g)
+        for (int b = 0; b < NC; ++b)
+            store8(o[g] + c + b * 8, acc[g][b]);
 }
 
-/// o[c] = Σ_j p[j]·v[start + j][c] (sequential over j).
-void weighted(const double *p, const float *v, std::int64_t start, std::int64_t n, std::int64_t d, double *o)
+/// o_g[c] = Σ_j p_g[j]·v[start + j][c] (sequential over j) for G heads.
+template <int G>
+void weightedG(const double *const *p, const double *v, std::int64_t start, std::int64_t n, std::int64_t d,
+               double *const *o)
 {
-    const float *v0 = v + start * d;
+    constexpr int NC = G <= 3 ? 8 : 4; // at most 24 accumulators
+    const double *v0 = v + start * d;
     std::int64_t c = 0;
-    for (; c + 64 <= d; c += 64)
-        weightedBlock<8>(p, v0 + c, n, d, o + c);
-    for (; c + 32 <= d; c += 32)
-        weightedBlock<4>(p, v0 + c, n, d, o + c);
+    for (; c + 8 * NC <= d; c += 8 * NC)
+        weightedBlock<G, NC>(p, v0, n, d, c, o);
     for (; c + 8 <= d; c += 8)
-        weightedBlock<1>(p, v0 + c, n, d, o + c);
-    for (; c < d; ++c) {
-        double s = 0;
-        for (std::int64_t j = 0; j < n; ++j)
-            s += p[j] * static_cast<double>(v0[j * d + c]);
-        o[c] = s;
+        weightedBlock<G, 1>(p, v0, n, d, c, o);
+    for (; c < d; ++c)
+        for (int g = 0; g < G; ++g) {
+            double s = 0;
+            for (std::int64_t j = 0; j < n; ++j)
+                s += p[g][j] * v0[j * d + c];
+            o[g][c] = s;
+        }
+}
+
+void scores(const double *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale, double *z)
+{
+    scoresG<1>(&q, kt, start, n, scale, &z);
+}
+
+void weighted(const double *p, const double *v, std::int64_t start, std::int64_t n, std::int64_t d, double *o)
+{
+    weightedG<1>(&p, v, start, n, d, &o);
+}
+
+/// The errors of G query heads (the same evaluated queries) against one KV head's K̂/V̂.
+template <int G>
+void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc, KvAttentionError *out)
+{
+    const std::int64_t d = r[0]->d;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    std::int64_t nMax = 0;
+    for (const std::int64_t n : r[0]->count)
+        nMax = std::max(nMax, n);
+    sc.z.resize(static_cast<std::size_t>(G * nMax));
+    sc.e.resize(static_cast<std::size_t>(G * nMax));
+    sc.o.resize(static_cast<std::size_t>(G * d));
+    double *z[G], *pq[G], *oq[G];
+    const double *qv[G];
+    for (int g = 0; g < G; ++g) {
+        z[g] = sc.z.data() + g * nMax;
+        pq[g] = sc.e.data() + g * nMax;
+        oq[g] = sc.o.data() + g * d;
     }
+    double klSum[G] = {}, errSum[G] = {}, refSum[G] = {};
+    for (std::size_t qi = 0; qi < r[0]->start.size(); ++qi) {
+        const std::int64_t start = r[0]->start[qi], n = r[0]->count[qi];
+        for (int g = 0; g < G; ++g)
+            qv[g] = r[g]->q.data() + qi * static_cast<std::size_t>(d);
+        scoresG<G>(qv, kq, start, n, scale, z);
+        for (int g = 0; g < G; ++g) {
+            const double lse = softmaxInto(z[g], pq[g], n);
+            const double *lp = r[g]->lp.data() + r[g]->offset[qi], *p = r[g]->p.data() + r[g]->offset[qi];
+            // KL(P‖P̂) = Σ p·(log p − log p̂) and max |p − p̂|, in eight lanes.
+            v8d klv{}, mx{};
+            std::int64_t j = 0;
+            for (; j + kLanes <= n; j += kLanes) {
+                const v8d pj = load8(p + j), diff = pj - load8(pq[g] + j);
+                klv += pj * (load8(lp + j) - (load8(z[g] + j) - lse));
+                const v8d ad = diff < 0 ? -diff : diff;
+                mx = ad > mx ? ad : mx;
+            }
+            double kl = sum8(klv), maxErr = out[g].scoreMaxErr;
+            for (int l = 0; l < kLanes; ++l)
+                maxErr = std::max(maxErr, mx[l]);
+            for (; j < n; ++j) {
+                kl += p[j] * (lp[j] - (z[g][j] - lse));
+                maxErr = std::max(maxErr, std::fabs(p[j] - pq[g][j]));
+            }
+            out[g].scoreMaxErr = maxErr;
+            klSum[g] += std::max(0.0, kl);
+        }
+        weightedG<G>(pq, kq.values.data(), start, n, d, oq);
+        for (int g = 0; g < G; ++g) {
+            const double *o = r[g]->o.data() + qi * static_cast<std::size_t>(d);
+            for (std::int64_t c = 0; c < d; ++c) {
+                const double x = o[c] - oq[g][c];
+                errSum[g] += x * x;
+                refSum[g] += o[c] * o[c];
+            }
+            ++out[g].queries;
+        }
+    }
+    for (int g = 0; g < G; ++g)
+        if (out[g].queries > 0) {
+            out[g].kl = klSum[g] / static_cast<double>(out[g].queries);
+            out[g].outMse = errSum[g] / static_cast<double>(out[g].queries * d);
+            out[g].outRel = refSum[g] > 0 ? errSum[g] / refSum[g] : 0;
+        }
 }
 
 } // namespace
@@ -183,6 +290,13 @@ void kvExp(const double *x, double *y, std::int64_t n)
         store8(t, exp8(load8(t)));
         std::copy(t, t + (n - i), y + i);
     }
+}
+
+void KvKeyTiles::buildValues(const float *v)
+{
+    values.resize(static_cast<std::size_t>(keys * d));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = v[i];
 }
 
 void KvKeyTiles::build(const float *k, std::int64_t nKeys, std::int64_t dim)
@@ -217,7 +331,7 @@ std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<st
     return end;
 }
 
-KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, const float *v, std::int64_t T, std::int64_t segment,
+KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, std::int64_t T, std::int64_t segment,
                     const std::vector<std::int64_t> &rows)
 {
     KvAttnRef r;
@@ -246,60 +360,29 @@ KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, const float *v, std:
             lp[j] -= lse;
         const std::size_t oo = r.o.size();
         r.o.resize(oo + static_cast<std::size_t>(d));
-        weighted(p, v, start, n, d, r.o.data() + oo);
+        weighted(p, keys.values.data(), start, n, d, r.o.data() + oo);
     }
     return r;
 }
 
-KvAttentionError kvAttnAgainst(const KvAttnRef &r, const KvKeyTiles &kq, const float *vq, KvAttnScratch &sc)
+KvAttentionError kvAttnAgainst(const KvAttnRef &r, const KvKeyTiles &kq, KvAttnScratch &sc)
 {
     KvAttentionError e;
-    const std::int64_t d = r.d;
-    const double scale = 1 / std::sqrt(static_cast<double>(d));
-    sc.o.resize(static_cast<std::size_t>(d));
-    double klSum = 0, errSum = 0, refSum = 0;
-    for (std::size_t qi = 0; qi < r.start.size(); ++qi) {
-        const std::int64_t start = r.start[qi], n = r.count[qi];
-        const double *qv = r.q.data() + qi * static_cast<std::size_t>(d);
-        sc.z.resize(static_cast<std::size_t>(n));
-        sc.e.resize(static_cast<std::size_t>(n));
-        double *z = sc.z.data(), *pq = sc.e.data();
-        scores(qv, kq, start, n, scale, z);
-        const double lse = softmaxInto(z, pq, n);
-        const double *lp = r.lp.data() + r.offset[qi], *p = r.p.data() + r.offset[qi];
-        // KL(P‖P̂) = Σ p·(log p − log p̂) and max |p − p̂|, in eight lanes.
-        v8d klv{}, mx{};
-        std::int64_t j = 0;
-        for (; j + kLanes <= n; j += kLanes) {
-            const v8d pj = load8(p + j), diff = pj - load8(pq + j);
-            klv += pj * (load8(lp + j) - (load8(z + j) - lse));
-            const v8d ad = diff < 0 ? -diff : diff;
-            mx = ad > mx ? ad : mx;
-        }
-        double kl = sum8(klv), maxErr = e.scoreMaxErr;
-        for (int l = 0; l < kLanes; ++l)
-            maxErr = std::max(maxErr, mx[l]);
-        for (; j < n; ++j) {
-            kl += p[j] * (lp[j] - (z[j] - lse));
-            maxErr = std::max(maxErr, std::fabs(p[j] - pq[j]));
-        }
-        e.scoreMaxErr = maxErr;
-        klSum += std::max(0.0, kl);
-        weighted(pq, vq, start, n, d, sc.o.data());
-        const double *o = r.o.data() + qi * static_cast<std::size_t>(d);
-        for (std::int64_t c = 0; c < d; ++c) {
-            const double x = o[c] - sc.o[static_cast<std::size_t>(c)];
-            errSum += x * x;
-            refSum += o[c] * o[c];
-        }
-        ++e.queries;
-    }
-    if (e.queries > 0) {
-        e.kl = klSum / static_cast<double>(e.queries);
-        e.outMse = errSum / static_cast<double>(e.queries * d);
-        e.outRel = refSum > 0 ? errSum / refSum : 0;
-    }
+    const KvAttnRef *rp = &r;
+    againstG<1>(&rp, kq, sc, &e);
     return e;
+}
+
+void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kq, KvAttnScratch &sc,
+                        KvAttentionError *out)
+{
+    std::int64_t h = 0;
+    for (; h + 3 <= heads; h += 3)
+        againstG<3>(refs + h, kq, sc, out + h);
+    if (heads - h == 2)
+        againstG<2>(refs + h, kq, sc, out + h);
+    else if (heads - h == 1)
+        againstG<1>(refs + h, kq, sc, out + h);
 }
 
 KvAttentionError kvAttentionError(const float *q, const float *k, const float *v, const float *kq, const float *vq,
@@ -309,9 +392,11 @@ KvAttentionError kvAttentionError(const float *q, const float *k, const float *v
     const std::int64_t end = kvKeyEnd(T, segment, rows);
     KvKeyTiles kt, kqt;
     kt.build(k, end, d);
+    kt.buildValues(v);
     kqt.build(kq, end, d);
+    kqt.buildValues(vq);
     KvAttnScratch sc;
-    return kvAttnAgainst(kvAttnRef(q, kt, v, T, segment, rows), kqt, vq, sc);
+    return kvAttnAgainst(kvAttnRef(q, kt, T, segment, rows), kqt, sc);
 }
 
 } // namespace quantscope

@@ -20,12 +20,15 @@ namespace quantscope {
 void kvExp(const double *x, double *y, std::int64_t n);
 
 /// K̂ (or K) of one KV head transposed into tiles of 8 keys, FP64: tile t holds keys 8t … 8t+7 as
-/// [d][8]; keys past the end are 0. Built once per (scheme, KV head) and read by its query heads.
+/// [d][8]; keys past the end are 0; and V̂ (or V) as FP64 rows. Built once per (scheme, KV head)
+/// and read by its query heads.
 struct KvKeyTiles {
     std::int64_t d = 0, keys = 0;
-    std::vector<double> t;
+    std::vector<double> t, values;
     /// Fills the tiles from rows [0, keys) of k (row-major [·, d]).
     void build(const float *k, std::int64_t keys, std::int64_t d);
+    /// Fills `values` from rows [0, keys) of v (after build).
+    void buildValues(const float *v);
 };
 
 /// The reference side of one query head: per evaluated query its causal key range, P, log P and
@@ -48,11 +51,16 @@ void kvCausalRange(std::int64_t i, std::int64_t T, std::int64_t segment, std::in
 /// One past the last key the evaluated `rows` read.
 std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<std::int64_t> &rows);
 
-/// The reference of one query head: q [Q, d], k/v [T, d]; `keys` = tiles of k (kvKeyEnd keys).
-KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, const float *v, std::int64_t T, std::int64_t segment,
+/// The reference of one query head: q [Q, d]; `kv` = tiles of K and V (kvKeyEnd keys).
+KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &kv, std::int64_t T, std::int64_t segment,
                     const std::vector<std::int64_t> &rows);
 
-/// The attention errors of K̂ (as tiles) and V̂ [T, d] against the reference.
-KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kq, const float *vq, KvAttnScratch &scratch);
+/// The attention errors of K̂ and V̂ (as tiles) against the reference.
+KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kvq, KvAttnScratch &scratch);
+
+/// kvAttnAgainst for `heads` query heads sharing one KV head (their references made from the same
+/// evaluated rows): three at a time share each load of K̂ and V̂; the same results as one by one.
+void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kvq,
+                        KvAttnScratch &scratch, KvAttentionError *out);
 
 } // namespace quantscope

@@ -301,8 +301,17 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (auto &p : prep)
             all.insert(all.end(), p.rotK.begin(), p.rotK.end());
         rep.sweep.c = cs;
+        // One CPU evaluator for both grids (its sums are exact: the same bits as one per grid).
+        std::unique_ptr<CSweepGridEvaluator> allEv;
+        auto allCurve = [&](const std::vector<double> &g) {
+            if (!allEv)
+                allEv = makeCpuSweepEvaluator(all, static_cast<std::int64_t>(all.size()) / d, d, 32,
+                                              ConstOptEncoder::Pow2, static_cast<float>(cs.front()),
+                                              static_cast<float>(cs.back()), threads);
+            return allEv->mse(g, nullptr);
+        };
         if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
-            rep.sweep.msePow2 = pow2Curve(all, d, cs, threads);
+            rep.sweep.msePow2 = allCurve(cs);
         rep.sweep.mseUnrounded = unroundedCurve(all, d, cs);
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
@@ -319,7 +328,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         const std::vector<double> two{0.156, 0.195};
         std::vector<double> at;
         if (!onDevice([&] { at = acc->rotatedCurve(KvRole::K, -1, two); }))
-            at = pow2Curve(all, d, two, threads);
+            at = allCurve(two);
         rep.sweep.mseAt0156 = at[0];
         rep.sweep.mseAt0195 = at[1];
     }
@@ -429,9 +438,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             for (std::int64_t g = 0; g < Hkv; ++g) {
                 KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
                 kt.build(l.k.data() + g * T * d, keyEnd, d);
+                kt.buildValues(l.v.data() + g * T * d);
                 for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
-                    refs.push_back(kvAttnRef(l.q.data() + h * Q * d, kt, l.v.data() + g * T * d, T, data.segment,
-                                             rows));
+                    refs.push_back(kvAttnRef(l.q.data() + h * Q * d, kt, T, data.segment, rows));
             }
         const KvScheme &planK = isBoundary(li) ? bf16 : opt.kPlan, &planV = isBoundary(li) ? bf16 : opt.vPlan;
         const std::ptrdiff_t planKAt = listed(planK), planVAt = listed(planV);
@@ -440,9 +449,12 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             for (std::int64_t g = 0; g < Hkv; ++g) {
                 KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
                 kt.build(kd + g * T * d, keyEnd, d);
+                kt.buildValues(vd + g * T * d);
+                std::vector<const KvAttnRef *> hs;
                 for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
-                    out.attention.push_back(kvAttnAgainst(refs[static_cast<std::size_t>(h)], kt, vd + g * T * d,
-                                                          scratch));
+                    hs.push_back(&refs[static_cast<std::size_t>(h)]);
+                out.attention.resize(static_cast<std::size_t>((g + 1) * group));
+                kvAttnAgainstGroup(hs.data(), group, kt, scratch, out.attention.data() + g * group);
             }
         };
         for (std::size_t s = 0; s <= S; ++s) {
@@ -560,10 +572,17 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             r.lloydMax = floor;
             rep.distortion.push_back(std::move(r));
         };
+        // One pow2 evaluator per source for every grid (exact sums: the same bits as one per grid).
         auto cpuCurve = [&](const std::vector<float> &u, std::int64_t dd) -> Curve {
-            return [&u, dd, threads](const std::vector<double> &g, bool pow2) {
-                if (pow2)
-                    return pow2Curve(u, dd, g, threads);
+            auto ev = std::make_shared<std::unique_ptr<CSweepGridEvaluator>>();
+            return [&u, dd, threads, ev, lo = cs.front(), hi = cs.back()](const std::vector<double> &g, bool pow2) {
+                if (pow2) {
+                    if (!*ev)
+                        *ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
+                                                    ConstOptEncoder::Pow2, static_cast<float>(lo),
+                                                    static_cast<float>(hi), threads);
+                    return (*ev)->mse(g, nullptr);
+                }
                 const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
                                                       ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
                 std::vector<double> out;
