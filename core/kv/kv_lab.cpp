@@ -9,6 +9,7 @@
 
 #include "kv/kv_attention.h"
 #include "kv/kv_math.h"
+#include "kv/kv_rows_cpu.h"
 #include "numeric/fp4math.h"
 #include "quant/constopt_sweep.h"
 #include "numeric/hadamard.h"
@@ -38,11 +39,7 @@ std::size_t argmin(const std::vector<double> &v)
 std::vector<float> unitRotated(const std::vector<float> &x, std::int64_t d, std::int64_t b)
 {
     std::vector<float> u(x.size());
-    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    for (std::int64_t i = 0; i < rows; ++i)
-        kvmath::unitRow(x.data() + i * d, u.data() + i * d, d);
-    if (b >= 2)
-        kvRotateRows(u, d, b);
+    kvfast::unitRotatedRows(x.data(), u.data(), static_cast<std::int64_t>(x.size()) / d, d, b);
     return u;
 }
 
@@ -118,12 +115,7 @@ std::vector<double> unroundedCurve(const std::vector<float> &x, std::int64_t d, 
 
 double mseOf(const float *a, const float *b, std::int64_t n)
 {
-    double s = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-        const double e = static_cast<double>(a[i]) - b[i];
-        s += e * e;
-    }
-    return n ? s / static_cast<double>(n) : 0;
+    return n ? kvfast::sumSquaredDiff(a, b, n) / static_cast<double>(n) : 0;
 }
 
 double meanSquare(const std::vector<float> &x)

@@ -367,4 +367,68 @@ void int4Head(const float *x, float *out, std::int64_t T, std::int64_t d, bool p
             kvmath::int4Group(x + i * d + j, out + i * d + j, std::min(G, d - j), 1);
 }
 
+void rotateRows(float *x, std::int64_t rows, std::int64_t d, std::int64_t b)
+{
+    const float r = hadamardNorm(b);
+    std::int64_t i0 = 0;
+    std::vector<v16f> t(static_cast<std::size_t>(d));
+    for (; i0 + W <= rows; i0 += W) {
+        gather(x + i0 * d, d, t.data());
+        hadamardT(t.data(), d, b, r);
+        scatter(t.data(), d, x + i0 * d);
+    }
+    for (std::int64_t i = i0; i < rows; ++i)
+        for (std::int64_t o = 0; o < d; o += b)
+            hadamardBlock(x + i * d + o, b, r);
+}
+
+void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b)
+{
+    const float r = b >= 2 ? hadamardNorm(b) : 1.0f;
+    std::int64_t i0 = 0;
+    std::vector<v16f> t(static_cast<std::size_t>(d));
+    for (; i0 + W <= rows; i0 += W) {
+        gather(x + i0 * d, d, t.data());
+        double n2[W];
+        norm2(t.data(), d, n2);
+        v16f n;
+        for (int l = 0; l < W; ++l)
+            n[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
+        const v16i pos = n > 0.0f;
+        const v16f nd = pos ? n : splat(1.0f);
+        for (std::int64_t j = 0; j < d; ++j)
+            t[j] = pos ? t[j] / nd : v16f{};
+        if (b >= 2)
+            hadamardT(t.data(), d, b, r);
+        scatter(t.data(), d, out + i0 * d);
+    }
+    for (std::int64_t i = i0; i < rows; ++i) {
+        kvmath::unitRow(x + i * d, out + i * d, d);
+        if (b >= 2)
+            for (std::int64_t o = 0; o < d; o += b)
+                hadamardBlock(out + i * d + o, b, r);
+    }
+}
+
+double sumSquaredDiff(const float *a, const float *b, std::int64_t n)
+{
+    v8d acc[4] = {};
+    std::int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; ++k) {
+            v8f x, y;
+            std::memcpy(&x, a + i + 8 * k, sizeof x);
+            std::memcpy(&y, b + i + 8 * k, sizeof y);
+            const v8d e = __builtin_convertvector(x, v8d) - __builtin_convertvector(y, v8d);
+            acc[k] += e * e;
+        }
+    const v8d s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    for (; i < n; ++i) {
+        const double e = static_cast<double>(a[i]) - b[i];
+        sum += e * e;
+    }
+    return sum;
+}
+
 } // namespace quantscope::kvfast

@@ -36,4 +36,14 @@ void nvfp4Rows(const float *x, float *out, std::int64_t rows, std::int64_t d, fl
 /// over groups of 32 channels.
 void int4Head(const float *x, float *out, std::int64_t T, std::int64_t d, bool perChannel);
 
+/// kvRotateRows (hadamardBlock on every block of b of every row), in place.
+void rotateRows(float *x, std::int64_t rows, std::int64_t d, std::int64_t b);
+
+/// kvmath::unitRow on every row, then (b ≥ 2) the rotation: the lab's rotated unit vectors.
+void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b);
+
+/// Σ (a_i − b_i)² in FP64 over 32 interleaved partial sums (i mod 32), added pairwise at the end:
+/// not the sequential order (the lab's MSEs move by rounding only).
+double sumSquaredDiff(const float *a, const float *b, std::int64_t n);
+
 } // namespace quantscope::kvfast

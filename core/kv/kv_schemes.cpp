@@ -37,11 +37,7 @@ std::int64_t kvRotationBlock(std::int64_t d)
 
 void kvRotateRows(std::vector<float> &x, std::int64_t d, std::int64_t b)
 {
-    const float r = hadamardNorm(b);
-    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (std::int64_t o = 0; o < d; o += b)
-            hadamardBlock(x.data() + i * d + o, b, r);
+    kvfast::rotateRows(x.data(), static_cast<std::int64_t>(x.size()) / d, d, b);
 }
 
 std::string KvScheme::name() const
