@@ -48,7 +48,7 @@ inline v8d exp8(v8d x)
     const v8d t = x * kInvLn2 + kShift;
     const v8d kd = t - kShift;
     const v8l k = __builtin_bit_cast(v8l, t) - static_cast<std::int64_t>(0x4338000000000000); // round(x/ln 2)
-    const v8d r = (x - kd * kLn2Hi) - kd * kLn2Lo;                                             // |r| ≤ 0.3466
+    const v8d r = (x - kd * kLn2Hi) - kd * kLn2Lo;                                            // |r| ≤ 0.3466
     // exp(r) = 1 + r·(1 + r/2 + r²/6 + … + r^12/13!): the terms past r^13 are below 2^-56.
     v8d p = v8d{} + 1.0 / 6227020800.0;
     p = p * r + 1.0 / 479001600.0;
@@ -131,8 +131,7 @@ void scoresG(const double *const *q, const KvKeyTiles &kt, std::int64_t start, s
         std::int64_t c = 0;
         for (; c + 4 <= d; c += 4) {
             const double *k0 = tile + c * kLanes;
-            const v8d a0 = load8(k0), a1 = load8(k0 + kLanes), a2 = load8(k0 + 2 * kLanes),
-                      a3 = load8(k0 + 3 * kLanes);
+            const v8d a0 = load8(k0), a1 = load8(k0 + kLanes), a2 = load8(k0 + 2 * kLanes), a3 = load8(k0 + 3 * kLanes);
             for (int g = 0; g < G; ++g) {
                 s0[g] += q[g][c] * a0;
                 s1[g] += q[g][c + 1] * a1;

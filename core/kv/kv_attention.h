@@ -60,7 +60,7 @@ KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kvq, KvAt
 
 /// kvAttnAgainst for `heads` query heads sharing one KV head (their references made from the same
 /// evaluated rows): three at a time share each load of K̂ and V̂; the same results as one by one.
-void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kvq,
-                        KvAttnScratch &scratch, KvAttentionError *out);
+void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kvq, KvAttnScratch &scratch,
+                        KvAttentionError *out);
 
 } // namespace quantscope

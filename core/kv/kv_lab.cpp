@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <thread>
 
 #include "kv/kv_attention.h"
 #include "kv/kv_math.h"
@@ -297,14 +298,21 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         std::unique_ptr<CSweepGridEvaluator> allEv;
         auto allCurve = [&](const std::vector<double> &g) {
             if (!allEv)
-                allEv = makeCpuSweepEvaluator(all, static_cast<std::int64_t>(all.size()) / d, d, 32,
-                                              ConstOptEncoder::Pow2, static_cast<float>(cs.front()),
-                                              static_cast<float>(cs.back()), threads);
+                allEv =
+                    makeCpuSweepEvaluator(all, static_cast<std::int64_t>(all.size()) / d, d, 32, ConstOptEncoder::Pow2,
+                                          static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
             return allEv->mse(g, nullptr);
         };
-        if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
-            rep.sweep.msePow2 = allCurve(cs);
-        rep.sweep.mseUnrounded = unroundedCurve(all, d, cs);
+        // The unrounded curve (one serial pass) beside the pow2 one.
+        std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all, d, cs); });
+        try {
+            if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
+                rep.sweep.msePow2 = allCurve(cs);
+        } catch (...) {
+            unrounded.join();
+            throw;
+        }
+        unrounded.join();
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
         rep.sweep.cStarMse = rep.sweep.msePow2[i];
@@ -460,8 +468,10 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             out.vMean2 = vMean2;
             out.c = ks.method == KvMethod::ConstOpt ? kc.c : 0;
             if (plan && planKAt >= 0 && planVAt >= 0) {
-                const KvSchemeLayer &kl = rep.schemes[static_cast<std::size_t>(planKAt)].layers[static_cast<std::size_t>(li)];
-                const KvSchemeLayer &vl = rep.schemes[static_cast<std::size_t>(planVAt)].layers[static_cast<std::size_t>(li)];
+                const KvSchemeLayer &kl =
+                    rep.schemes[static_cast<std::size_t>(planKAt)].layers[static_cast<std::size_t>(li)];
+                const KvSchemeLayer &vl =
+                    rep.schemes[static_cast<std::size_t>(planVAt)].layers[static_cast<std::size_t>(li)];
                 out.kMse = kl.kMse;
                 out.vMse = vl.vMse;
                 if (planKAt == planVAt)
@@ -613,11 +623,12 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 rep.distortion.resize(before);
         }
         if (!keysOnDevice) {
-            std::vector<float> keys;
-            for (const auto &l : data.layers) {
-                const auto u = unitRotated(l.k, d, b);
-                keys.insert(keys.end(), u.begin(), u.end());
-            }
+            const std::size_t per = static_cast<std::size_t>(Hkv * T * d);
+            std::vector<float> keys(per * static_cast<std::size_t>(L));
+            parallelForEach(L, threads, [&](std::int64_t li) {
+                kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
+                                        keys.data() + static_cast<std::size_t>(li) * per, Hkv * T, d, b);
+            });
             measure("keys", d, cpuCurve(keys, d), rep.kShared.mse);
         }
     }

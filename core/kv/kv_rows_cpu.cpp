@@ -140,8 +140,8 @@ void norm2(const v16f *t, std::int64_t d, double *n2)
 
 } // namespace
 
-void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
-                  bool rotate, const float *lv, const float *bound)
+void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, bool rotate,
+                  const float *lv, const float *bound)
 {
     bool sorted = true;
     for (int i = 0; i + 1 < 15; ++i)

@@ -13,8 +13,8 @@
 namespace quantscope::kvfast {
 
 /// kvmath::codebookRow on `rows` rows of d. `bound` must be non-decreasing (else the scalar path).
-void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
-                  bool rotate, const float *lv, const float *bound);
+void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, bool rotate,
+                  const float *lv, const float *bound);
 
 /// kvmath::constOptRotatedRow on `rows` rows of d.
 void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, float fc,

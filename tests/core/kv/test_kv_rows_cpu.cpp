@@ -30,7 +30,8 @@ std::vector<float> edgeRows(std::int64_t rows, std::int64_t d, std::uint32_t see
     std::normal_distribution<float> n(0, 1);
     std::uniform_int_distribution<int> pick(0, 15), pw(-6, 6);
     std::vector<float> x(static_cast<std::size_t>(rows * d));
-    const float grid[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 448.0f};
+    const float grid[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f,
+                          2.0f, 2.5f,  3.0f, 3.5f,  4.0f, 5.0f,  6.0f, 448.0f};
     for (std::int64_t i = 0; i < rows; ++i) {
         float *r = x.data() + i * d;
         const int kind = static_cast<int>(i % 11);
@@ -169,8 +170,8 @@ TEST(KvRowsCpu, UnsortedCodebookBoundsTakeTheScalarPath)
         bound[i] = (lv[i] + lv[i + 1]) / 2;
     kvfast::codebookRows(x.data(), got.data(), 40, d, d, hadamardNorm(d), true, lv.data(), bound.data());
     for (std::int64_t i = 0; i < 40; ++i)
-        kvmath::codebookRow(x.data() + i * d, want.data() + i * d, d, d, hadamardNorm(d), true, lv.data(),
-                            bound.data(), tmp.data());
+        kvmath::codebookRow(x.data() + i * d, want.data() + i * d, d, d, hadamardNorm(d), true, lv.data(), bound.data(),
+                            tmp.data());
     expectSameBits(got, want, "codebook, unsorted bounds");
 }
 
