@@ -78,25 +78,7 @@ std::vector<double> unroundedCurve(const std::vector<float> &x, std::int64_t d, 
 {
     constexpr int B = 65536;
     std::vector<double> W(B, 0), WU(B, 0), WU2(B, 0);
-    const std::int64_t rows = static_cast<std::int64_t>(x.size()) / d;
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t g = 0; g < d; g += 32) {
-            const std::int64_t len = std::min<std::int64_t>(32, d - g);
-            const float *p = x.data() + r * d + g;
-            float m = 0;
-            for (std::int64_t i = 0; i < len; ++i)
-                m = std::max(m, std::fabs(p[i]));
-            if (!(m > 0))
-                continue;
-            const double w = static_cast<double>(m) * m;
-            for (std::int64_t i = 0; i < len; ++i) {
-                const double u = static_cast<double>(p[i]) / m;
-                const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * B)), 0, B - 1);
-                W[static_cast<std::size_t>(b)] += w;
-                WU[static_cast<std::size_t>(b)] += w * u;
-                WU2[static_cast<std::size_t>(b)] += w * u * u;
-            }
-        }
+    kvfast::unitHistogramAdd(x.data(), static_cast<std::int64_t>(x.size()) / d, d, B, W.data(), WU.data(), WU2.data());
     std::vector<double> out;
     for (const double c : cs) {
         const float fc = static_cast<float>(c);

@@ -2,6 +2,7 @@
 #include "kv/kv_rows_cpu.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -219,6 +220,22 @@ void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d,
         kvmath::constOptRotatedRow(x + i * d, out + i * d, d, b, r, fc, unrounded, tmp.data());
 }
 
+float absmax(const float *x, std::int64_t n)
+{
+    v16f m{};
+    std::int64_t i = 0;
+    for (; i + W <= n; i += W) {
+        const v16f a = absv(load(x + i));
+        m = m < a ? a : m;
+    }
+    float r = 0;
+    for (int l = 0; l < W; ++l)
+        r = kvmath::maxf(r, m[l]);
+    for (; i < n; ++i)
+        r = kvmath::maxf(r, qmath::absf(x[i]));
+    return r;
+}
+
 void fp8Values(const float *x, float *out, std::int64_t n, float s)
 {
     std::int64_t i = 0;
@@ -429,6 +446,52 @@ double sumSquaredDiff(const float *a, const float *b, std::int64_t n)
         sum += e * e;
     }
     return sum;
+}
+
+void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bins, double *W, double *WU, double *WU2)
+{
+    typedef std::int64_t v8l __attribute__((vector_size(64)));
+    double wu[32], wu2[32];
+    std::int64_t bin[32];
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t g = 0; g < d; g += 32) {
+            const std::int64_t len = std::min<std::int64_t>(32, d - g);
+            const float *p = x + r * d + g;
+            float m = 0;
+            for (std::int64_t i = 0; i < len; ++i)
+                m = std::max(m, std::fabs(p[i]));
+            if (!(m > 0))
+                continue;
+            const double w = static_cast<double>(m) * m;
+            if (len == 32) {
+                for (int k = 0; k < 4; ++k) {
+                    v8f pf;
+                    std::memcpy(&pf, p + 8 * k, sizeof pf);
+                    const v8d u = __builtin_convertvector(pf, v8d) / static_cast<double>(m);
+                    // (u + 1)/2·bins ≥ 0 (|u| ≤ 1): truncation is the floor.
+                    v8l b = __builtin_convertvector(((u + 1.0) * 0.5) * static_cast<double>(bins), v8l);
+                    b = b < 0 ? v8l{} : b;
+                    b = b > bins - 1 ? v8l{} + (bins - 1) : b;
+                    const v8d a = w * u, a2 = a * u;
+                    std::memcpy(wu + 8 * k, &a, sizeof a);
+                    std::memcpy(wu2 + 8 * k, &a2, sizeof a2);
+                    std::memcpy(bin + 8 * k, &b, sizeof b);
+                }
+                for (int i = 0; i < 32; ++i) {
+                    W[bin[i]] += w;
+                    WU[bin[i]] += wu[i];
+                    WU2[bin[i]] += wu2[i];
+                }
+                continue;
+            }
+            for (std::int64_t i = 0; i < len; ++i) {
+                const double u = static_cast<double>(p[i]) / m;
+                const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * bins)), 0, bins - 1);
+                W[b] += w;
+                WU[b] += w * u;
+                WU2[b] += w * u * u;
+            }
+        }
 }
 
 } // namespace quantscope::kvfast

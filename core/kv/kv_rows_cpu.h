@@ -20,6 +20,9 @@ void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d,
 void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, float fc,
                   bool unrounded);
 
+/// kvmath::absmax(x, n): the largest |x| — the same value in any order (x holds no NaN).
+float absmax(const float *x, std::int64_t n);
+
 /// kvmath::fp8Value(x[i], s) for i < n.
 void fp8Values(const float *x, float *out, std::int64_t n, float s);
 
@@ -45,5 +48,10 @@ void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t
 /// Σ (a_i − b_i)² in FP64 over 32 interleaved partial sums (i mod 32), added pairwise at the end:
 /// not the sequential order (the lab's MSEs move by rounding only).
 double sumSquaredDiff(const float *a, const float *b, std::int64_t n);
+
+/// The lab's unrounded-curve histogram (kv_lab.cpp): per group of 32 along d with m = max|y| > 0,
+/// w = m², each y adds w, w·u, w·u² (u = y/m in FP64) to bin ⌊(u + 1)/2·bins⌋ (clamped), in the
+/// element order of the scalar loop (the per-element values computed 8 at a time: the same bits).
+void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bins, double *W, double *WU, double *WU2);
 
 } // namespace quantscope::kvfast

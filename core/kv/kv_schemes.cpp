@@ -225,13 +225,13 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
         const float cst = kvmath::fp8Divisor(scheme.fp8 == KvFp8Rule::Vllm, role == KvRole::K);
         if (scheme.fp8 == KvFp8Rule::Head) {
             for (std::int64_t h = 0; h < H; ++h) {
-                const float s = kvmath::fdiv(kvmath::absmax(x.data() + h * T * d, T * d), 448.0f);
+                const float s = kvmath::fdiv(kvfast::absmax(x.data() + h * T * d, T * d), 448.0f);
                 kvfast::fp8Values(x.data() + h * T * d, out.data() + h * T * d, T * d, s);
             }
         } else {
             const float s = scheme.fp8 == KvFp8Rule::Unit
                                 ? 1.0f
-                                : kvmath::fdiv(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())), cst);
+                                : kvmath::fdiv(kvfast::absmax(x.data(), static_cast<std::int64_t>(x.size())), cst);
             kvfast::fp8Values(x.data(), out.data(), static_cast<std::int64_t>(x.size()), s);
         }
         break;
@@ -265,7 +265,7 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
         kvfast::mxfp4Rows(x.data(), out.data(), rows, d);
         break;
     case KvMethod::NvFp4: {
-        const float global = fp4::nvGlobalScale(kvmath::absmax(x.data(), static_cast<std::int64_t>(x.size())));
+        const float global = fp4::nvGlobalScale(kvfast::absmax(x.data(), static_cast<std::int64_t>(x.size())));
         kvfast::nvfp4Rows(x.data(), out.data(), rows, d, global);
         break;
     }

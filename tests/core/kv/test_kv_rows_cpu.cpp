@@ -100,6 +100,10 @@ TEST(KvRowsCpu, EverySchemeEqualsTheScalarRowFunctionsBitForBit)
         expectSameBits(got, want, "bf16" + at);
 
         const float amax = kvmath::absmax(x.data(), n);
+        for (const std::int64_t len : {n, n - 7, std::int64_t{5}, d * 13})
+            EXPECT_EQ(std::bit_cast<std::uint32_t>(kvfast::absmax(x.data() + (n - len), len)),
+                      std::bit_cast<std::uint32_t>(kvmath::absmax(x.data() + (n - len), len)))
+                << "absmax of " << len << at;
         for (const float s : {amax / 448.0f, amax / 200.0f, amax / 100.0f, 1.0f, 1e-30f, 0.0f}) {
             kvfast::fp8Values(x.data(), got.data(), n, s);
             for (std::int64_t i = 0; i < n; ++i)
