@@ -79,18 +79,23 @@ std::vector<double> unroundedCurve(const std::vector<float> &x, std::int64_t d, 
     constexpr int B = 65536;
     std::vector<double> W(B, 0), WU(B, 0), WU2(B, 0);
     kvfast::unitHistogramAdd(x.data(), static_cast<std::int64_t>(x.size()) / d, d, B, W.data(), WU.data(), WU2.data());
-    std::vector<double> out;
-    for (const double c : cs) {
-        const float fc = static_cast<float>(c);
-        double sse = 0;
-        for (int b = 0; b < B; ++b) {
-            if (W[static_cast<std::size_t>(b)] == 0)
-                continue;
-            const double mean = WU[static_cast<std::size_t>(b)] / W[static_cast<std::size_t>(b)];
-            const double q = fc * static_cast<double>(fp4::e2m1RoundValue(static_cast<float>(mean / fc)));
-            sse += WU2[static_cast<std::size_t>(b)] - 2 * q * WU[static_cast<std::size_t>(b)] +
-                   q * q * W[static_cast<std::size_t>(b)];
+    // The non-empty bins in order, their means (independent of c), then per c the terms 16 at a
+    // time and their sum in bin order.
+    std::vector<double> nW, nWU, nWU2, mean;
+    for (std::size_t b = 0; b < static_cast<std::size_t>(B); ++b)
+        if (W[b] != 0) {
+            nW.push_back(W[b]);
+            nWU.push_back(WU[b]);
+            nWU2.push_back(WU2[b]);
+            mean.push_back(WU[b] / W[b]);
         }
+    std::vector<double> term(nW.size()), out;
+    for (const double c : cs) {
+        kvfast::unroundedTerms(mean.data(), nW.data(), nWU.data(), nWU2.data(), static_cast<std::int64_t>(nW.size()),
+                               static_cast<float>(c), term.data());
+        double sse = 0;
+        for (const double t : term)
+            sse += t;
         out.push_back(std::max(0.0, sse) / static_cast<double>(x.size()));
     }
     return out;

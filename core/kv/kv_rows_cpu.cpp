@@ -494,4 +494,37 @@ void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bin
         }
 }
 
+void unroundedTerms(const double *mean, const double *W, const double *WU, const double *WU2, std::int64_t n, float fc,
+                    double *term)
+{
+    const double f = fc;
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v8d m0, m1;
+        std::memcpy(&m0, mean + i, sizeof m0);
+        std::memcpy(&m1, mean + i + 8, sizeof m1);
+        const v8f a0 = __builtin_convertvector(m0 / f, v8f), a1 = __builtin_convertvector(m1 / f, v8f);
+        v16f a;
+        std::memcpy(&a, &a0, sizeof a0);
+        std::memcpy(reinterpret_cast<char *>(&a) + sizeof a0, &a1, sizeof a1);
+        const v16f r = e2m1Round(a);
+        v8f r0, r1;
+        std::memcpy(&r0, &r, sizeof r0);
+        std::memcpy(&r1, reinterpret_cast<const char *>(&r) + sizeof r0, sizeof r1);
+        const v8d q[2] = {f * __builtin_convertvector(r0, v8d), f * __builtin_convertvector(r1, v8d)};
+        for (int h = 0; h < 2; ++h) {
+            v8d w, wu, wu2;
+            std::memcpy(&w, W + i + 8 * h, sizeof w);
+            std::memcpy(&wu, WU + i + 8 * h, sizeof wu);
+            std::memcpy(&wu2, WU2 + i + 8 * h, sizeof wu2);
+            const v8d t = wu2 - 2.0 * q[h] * wu + q[h] * q[h] * w;
+            std::memcpy(term + i + 8 * h, &t, sizeof t);
+        }
+    }
+    for (; i < n; ++i) {
+        const double q = f * static_cast<double>(fp4::e2m1RoundValue(static_cast<float>(mean[i] / f)));
+        term[i] = WU2[i] - 2 * q * WU[i] + q * q * W[i];
+    }
+}
+
 } // namespace quantscope::kvfast

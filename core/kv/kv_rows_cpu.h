@@ -54,4 +54,9 @@ double sumSquaredDiff(const float *a, const float *b, std::int64_t n);
 /// element order of the scalar loop (the per-element values computed 8 at a time: the same bits).
 void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bins, double *W, double *WU, double *WU2);
 
+/// The unrounded curve's per-bin terms at fc (kv_lab.cpp): q = fc·e2m1RoundValue((float)(mean/fc)),
+/// term = WU2 − 2q·WU + q²·W, for n bins, 16 at a time (each term's op sequence unchanged).
+void unroundedTerms(const double *mean, const double *W, const double *WU, const double *WU2, std::int64_t n, float fc,
+                    double *term);
+
 } // namespace quantscope::kvfast
