@@ -9,6 +9,7 @@
 #include "kv/kv_math.h"
 #include "numeric/fp4math.h"
 #include "numeric/hadamard.h"
+#include "numeric/lanes.h"
 #include "numeric/qmath.h"
 
 namespace quantscope::kvfast {
@@ -17,50 +18,24 @@ namespace {
 
 constexpr std::int64_t W = 16; // lanes
 
-typedef float v16f __attribute__((vector_size(64)));
-typedef std::uint32_t v16u __attribute__((vector_size(64)));
-typedef std::int32_t v16i __attribute__((vector_size(64)));
-typedef float v8f __attribute__((vector_size(32)));
-typedef double v8d __attribute__((vector_size(64)));
+using lanes::absv;
+using lanes::bits;
+using lanes::e2m1Round;
+using lanes::fromBits;
+using lanes::splat;
+using lanes::v16f;
+using lanes::v16i;
+using lanes::v16u;
+using lanes::v8d;
+using lanes::v8f;
 
 inline v16f load(const float *p)
 {
-    v16f v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
+    return lanes::load16(p);
 }
 inline void store(float *p, v16f v)
 {
-    std::memcpy(p, &v, sizeof v);
-}
-inline v16u bits(v16f v)
-{
-    return __builtin_bit_cast(v16u, v);
-}
-inline v16f fromBits(v16u u)
-{
-    return __builtin_bit_cast(v16f, u);
-}
-inline v16f splat(float f)
-{
-    return v16f{} + f;
-}
-inline v16f sel(v16i m, v16f a, v16f b)
-{
-    return m ? a : b;
-}
-inline v16f absv(v16f v)
-{
-    return fromBits(bits(v) & 0x7FFFFFFFu);
-}
-
-/// fp4::e2m1RoundValue lane by lane: e2m1Value(e2m1Code(v)) for finite v (signed zeros kept).
-inline v16f e2m1Round(v16f v)
-{
-    const v16f a = absv(v), z{}, h = splat(0.5f), one = splat(1.0f), two = splat(2.0f);
-    const v16f q = sel(a > 0.25f, h, z) + sel(a >= 0.75f, h, z) + sel(a > 1.25f, h, z) + sel(a >= 1.75f, h, z) +
-                   sel(a > 2.5f, one, z) + sel(a >= 3.5f, one, z) + sel(a > 5.0f, two, z);
-    return fromBits(bits(q) | (bits(v) & 0x80000000u));
+    lanes::store16(p, v);
 }
 
 /// kvmath::e4m3Code then e4m3Value, lane by lane.

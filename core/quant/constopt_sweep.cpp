@@ -9,6 +9,7 @@
 #include "numeric/moments.h"
 #include "numeric/csweep_math.h"
 #include "numeric/hadamard.h"
+#include "numeric/lanes.h"
 #include "quant/mxfp4.h"
 #include "quant/quantizer.h"
 #include "quant/uniform.h"
@@ -35,6 +36,24 @@ std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std
         for (std::int64_t c0 = 0; c0 < K; c0 += g) {
             GroupRef ref{r * K + c0, std::min(g, K - c0), 0.0f};
             bool bad = false;
+            if (ref.len == 32) { // in lanes: the maximum and the finiteness test do not depend on order
+                const float *p = x.data() + ref.off;
+                const lanes::v16f a0 = lanes::load16(p), a1 = lanes::load16(p + 16);
+                const lanes::v16i f0 = (lanes::bits(a0) & 0x7F800000u) == 0x7F800000u,
+                                  f1 = (lanes::bits(a1) & 0x7F800000u) == 0x7F800000u;
+                lanes::v16f m = lanes::absv(a0);
+                const lanes::v16f m1 = lanes::absv(a1);
+                m = m1 > m ? m1 : m;
+                for (int l = 0; l < 16; ++l) {
+                    bad |= (f0[l] | f1[l]) != 0;
+                    ref.m = m[l] > ref.m ? m[l] : ref.m;
+                }
+                if (bad)
+                    ++nonFinite;
+                else
+                    out.push_back(ref);
+                continue;
+            }
             for (std::int64_t i = 0; i < ref.len; ++i) {
                 const float v = x[static_cast<std::size_t>(ref.off + i)];
                 bad |= !qmath::isFinite(v);
@@ -52,6 +71,9 @@ std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std
 /// Σ (x − x̂)² of one group at scale s (csweep_math.h: the op order the GPU shares).
 double groupSse(const float *x, std::int64_t len, float s)
 {
+    // A full group at a positive scale in lanes (numeric/lanes.h: the same op sequence and bits).
+    if (len == 32 && s > 0.0f)
+        return lanes::groupSse32(x, s);
     return csweep::groupSse(csweep::PtrLoad{x}, len, s);
 }
 

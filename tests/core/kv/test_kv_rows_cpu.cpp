@@ -15,7 +15,9 @@
 #include "kv/kv_rows_cpu.h"
 #include "kv/kv_schemes.h"
 #include "numeric/fp4math.h"
+#include "numeric/csweep_math.h"
 #include "numeric/hadamard.h"
+#include "numeric/lanes.h"
 
 using namespace quantscope;
 
@@ -254,4 +256,28 @@ TEST(KvAttentionCpu, PartialTilesEqualADirectComputation)
     EXPECT_NEAR(e.scoreMaxErr, static_cast<double>(maxErr), 1e-12);
     EXPECT_NEAR(e.outRel, static_cast<double>(err / ref), 1e-9 * static_cast<double>(err / ref));
     EXPECT_NEAR(e.outMse, static_cast<double>(err / (rows.size() * d)), 1e-12);
+}
+
+TEST(KvRowsCpu, SweepGroupSseInLanesEqualsTheScalarOpSequence)
+{
+    // numeric/lanes.h's groupSse32 (the c sweep's CPU evaluator uses it for full groups) against
+    // csweep::groupSse, on the edge rows, at the scale bytes around each group's and a few fixed.
+    const std::vector<float> x = edgeRows(kRows, 64, 11);
+    std::size_t compared = 0;
+    for (std::int64_t g = 0; g + 32 <= static_cast<std::int64_t>(x.size()); g += 32) {
+        const float m = kvmath::absmax(x.data() + g, 32);
+        for (const float fc : {0.05f, 0.156f, 0.195f, 0.4f, 1.0f}) {
+            const float s = fp4::constOptScale(m, fc, false), su = fp4::constOptScale(m, fc, true);
+            for (const float sc : {s, su, fp4::e8m0Scale(1), fp4::e8m0Scale(254)}) {
+                if (!(sc > 0.0f))
+                    continue;
+                const double want = csweep::groupSse(csweep::PtrLoad{x.data() + g}, 32, sc);
+                const double got = lanes::groupSse32(x.data() + g, sc);
+                ASSERT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want))
+                    << "group at " << g << " scale " << sc;
+                ++compared;
+            }
+        }
+    }
+    EXPECT_GT(compared, 1000u);
 }
