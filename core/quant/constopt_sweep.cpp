@@ -77,6 +77,37 @@ double groupSse(const float *x, std::int64_t len, float s)
     return csweep::groupSse(csweep::PtrLoad{x}, len, s);
 }
 
+/// csweep::pow2Runs's runs (the same (byte, start, end) triples, in order) with each run's end
+/// found from an interpolated guess and an exact walk on the same monotone predicate (byte > b)
+/// instead of a bisection: on an even grid the guess is within a step.
+template <typename F> void pow2RunsWalk(const float *fc, int n, float m, F &&f)
+{
+    if (n <= 0)
+        return;
+    const auto byteAt = [&](int i) { return static_cast<int>(fp4::roundLog2Byte(csweep::fmul(fc[i], m))); };
+    const int bFirst = byteAt(0), bLast = byteAt(n - 1);
+    int start = 0;
+    for (int b = bFirst; b <= bLast && start < n; ++b) {
+        int end = n;
+        if (b != bLast) {
+            // The byte exceeds b from fc·m ≈ 2^(b − 127)·√2 on: guess by interpolation, then walk.
+            const double target = std::ldexp(1.4142135623730951, b - 127) / static_cast<double>(m);
+            const double span = static_cast<double>(fc[n - 1]) - fc[start];
+            double g = span > 0 ? start + (target - fc[start]) / span * (n - 1 - start) : start;
+            g = std::isfinite(g) ? std::clamp(g, static_cast<double>(start), static_cast<double>(n)) : start;
+            int lo = static_cast<int>(g);
+            while (lo > start && byteAt(lo - 1) > b)
+                --lo;
+            while (lo < n && byteAt(lo) <= b)
+                ++lo;
+            end = lo;
+        }
+        if (end > start)
+            f(b, start, end);
+        start = end;
+    }
+}
+
 /// MSE of a dequantized matrix against x over the given groups.
 double mseOver(std::span<const float> x, std::span<const float> xhat, const std::vector<GroupRef> &groups,
                std::int64_t counted)
@@ -169,7 +200,7 @@ public:
             for (std::int64_t i = g0; i < g1; ++i) {
                 if (cancel && part == 0 && (i - g0) % 4096 == 0)
                     cancel->stepProgress(static_cast<double>(i - g0) / static_cast<double>(g1 - g0));
-                csweep::pow2Runs(fc.data(), n, m_groups[static_cast<std::size_t>(i)].m, [&](int b, int a, int e) {
+                pow2RunsWalk(fc.data(), n, m_groups[static_cast<std::size_t>(i)].m, [&](int b, int a, int e) {
                     fixed::U128 k;
                     if (!fixed::toFixed(sseOfByte(static_cast<std::size_t>(i), b), m_unit, k)) {
                         ++bad[static_cast<std::size_t>(a)];
