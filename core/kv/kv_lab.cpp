@@ -240,10 +240,11 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             if (a > 0)
                 p.normErr = std::max(p.normErr, std::fabs(std::sqrt(r) - std::sqrt(a)) / std::sqrt(a));
         }
-        for (float y : unitRotated(l.k, d, b))
-            p.kHist.add(y);
-        for (float y : unitRotated(l.v, d, b))
-            p.vHist.add(y);
+        for (auto [src, hist] : {std::pair{&l.k, &p.kHist}, std::pair{&l.v, &p.vHist}}) {
+            const auto u = unitRotated(*src, d, b);
+            kvfast::histogramAdd(u.data(), static_cast<std::int64_t>(u.size()), KvUnitHistogram::kBins, hist->n.data(),
+                                 hist->s1.data(), hist->s2.data());
+        }
         tick();
     });
 

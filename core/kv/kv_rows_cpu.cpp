@@ -502,4 +502,36 @@ void unroundedTerms(const double *mean, const double *W, const double *WU, const
     }
 }
 
+void histogramAdd(const float *y, std::int64_t n, int bins, double *count, double *s1, double *s2)
+{
+    typedef std::int64_t v8l __attribute__((vector_size(64)));
+    std::int64_t i = 0;
+    std::int64_t bin[8];
+    double sq[8];
+    for (; i + 8 <= n; i += 8) {
+        v8f yf;
+        std::memcpy(&yf, y + i, sizeof yf);
+        const v8d v = __builtin_convertvector(yf, v8d);
+        const v8d t = (v + 1.0) / 2.0 * static_cast<double>(bins);
+        // Truncation equals the floor for t ≥ 0; t < 0 clamps to bin 0 either way.
+        v8l b = __builtin_convertvector(t, v8l);
+        b = t < 0.0 ? v8l{} : b;
+        b = b > bins - 1 ? v8l{} + (bins - 1) : b;
+        const v8d v2 = v * v;
+        std::memcpy(bin, &b, sizeof b);
+        std::memcpy(sq, &v2, sizeof v2);
+        for (int l = 0; l < 8; ++l) {
+            count[bin[l]] += 1;
+            s1[bin[l]] += y[i + l];
+            s2[bin[l]] += sq[l];
+        }
+    }
+    for (; i < n; ++i) {
+        const int b = std::clamp(static_cast<int>(std::floor((static_cast<double>(y[i]) + 1) / 2 * bins)), 0, bins - 1);
+        count[b] += 1;
+        s1[b] += y[i];
+        s2[b] += static_cast<double>(y[i]) * y[i];
+    }
+}
+
 } // namespace quantscope::kvfast

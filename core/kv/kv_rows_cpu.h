@@ -59,4 +59,8 @@ void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bin
 void unroundedTerms(const double *mean, const double *W, const double *WU, const double *WU2, std::int64_t n, float fc,
                     double *term);
 
+/// KvUnitHistogram::add(y[i]) for i < n in order (bin ⌊(y + 1)/2·bins⌋ clamped; count, Σy, Σy²),
+/// the bins and values computed 8 at a time: the same bits.
+void histogramAdd(const float *y, std::int64_t n, int bins, double *count, double *s1, double *s2);
+
 } // namespace quantscope::kvfast

@@ -281,3 +281,50 @@ TEST(KvRowsCpu, SweepGroupSseInLanesEqualsTheScalarOpSequence)
     }
     EXPECT_GT(compared, 1000u);
 }
+
+TEST(KvRowsCpu, HistogramInLanesEqualsKvUnitHistogramAdd)
+{
+    // Unit rotated rows plus values at and beyond ±1 and on bin edges, 8-lane path and tail.
+    std::vector<float> y;
+    for (const std::int64_t d : {64, 96}) {
+        const std::vector<float> x = edgeRows(kRows, d, 21);
+        std::vector<float> u(x.size());
+        kvfast::unitRotatedRows(x.data(), u.data(), kRows, d, kvRotationBlock(d));
+        y.insert(y.end(), u.begin(), u.end());
+    }
+    for (const float v : {-1.0f, 1.0f, -1.0000001f, 1.0000001f, 0.0f, -0.0f, 0.5f, -0.5f, 3.0517578e-05f})
+        y.push_back(v);
+    KvUnitHistogram want, got;
+    for (const float v : y)
+        want.add(v);
+    kvfast::histogramAdd(y.data(), static_cast<std::int64_t>(y.size()), KvUnitHistogram::kBins, got.n.data(),
+                         got.s1.data(), got.s2.data());
+    for (std::size_t i = 0; i < want.n.size(); ++i) {
+        ASSERT_EQ(got.n[i], want.n[i]) << "bin " << i;
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.s1[i]), std::bit_cast<std::uint64_t>(want.s1[i])) << "bin " << i;
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.s2[i]), std::bit_cast<std::uint64_t>(want.s2[i])) << "bin " << i;
+    }
+    EXPECT_EQ(got.count(), static_cast<double>(y.size()));
+}
+
+TEST(KvRowsCpu, UnitRotatedRowsEqualUnitRowThenTheRotation)
+{
+    for (const std::int64_t d : {64, 128, 96}) {
+        const std::vector<float> x = edgeRows(kRows, d, 31);
+        const std::int64_t b = kvRotationBlock(d);
+        std::vector<float> got(x.size()), want(x.size());
+        kvfast::unitRotatedRows(x.data(), got.data(), kRows, d, b);
+        for (std::int64_t i = 0; i < kRows; ++i) {
+            kvmath::unitRow(x.data() + i * d, want.data() + i * d, d);
+            for (std::int64_t o = 0; o < d; o += b)
+                hadamardBlock(want.data() + i * d + o, b, hadamardNorm(b));
+        }
+        expectSameBits(got, want, "unit rotated d=" + std::to_string(d));
+        std::vector<float> rot = x, rotWant = x;
+        kvfast::rotateRows(rot.data(), kRows, d, b);
+        for (std::int64_t i = 0; i < kRows; ++i)
+            for (std::int64_t o = 0; o < d; o += b)
+                hadamardBlock(rotWant.data() + i * d + o, b, hadamardNorm(b));
+        expectSameBits(rot, rotWant, "rotate d=" + std::to_string(d));
+    }
+}
