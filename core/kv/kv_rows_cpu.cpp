@@ -65,17 +65,66 @@ inline v16f e4m3Round(v16f x)
     return (e == 15u && m == 7u) ? qnan : (e == 0u ? sub : norm);
 }
 
+/// In-place transpose of a 16×16 block held as 16 vectors: four stages, each swapping the
+/// off-diagonal K×K blocks (pure data movement).
+template <int K> inline void transposeStage(v16f *m)
+{
+    for (int i = 0; i < 16; ++i) {
+        if (i & K)
+            continue;
+        const v16f a = m[i], b = m[i + K];
+        if constexpr (K == 8) {
+            m[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+            m[i + K] = __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+        } else if constexpr (K == 4) {
+            m[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+            m[i + K] = __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+        } else if constexpr (K == 2) {
+            m[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+            m[i + K] = __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+        } else {
+            m[i] = __builtin_shufflevector(a, b, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+            m[i + K] = __builtin_shufflevector(a, b, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+        }
+    }
+}
+inline void transpose16(v16f *m)
+{
+    transposeStage<8>(m);
+    transposeStage<4>(m);
+    transposeStage<2>(m);
+    transposeStage<1>(m);
+}
+
 /// A tile of 16 rows of d, transposed: t[j][l] = row l's element j.
 void gather(const float *x, std::int64_t d, v16f *t)
 {
+    std::int64_t j0 = 0;
+    for (; j0 + W <= d; j0 += W) {
+        v16f m[W];
+        for (std::int64_t l = 0; l < W; ++l)
+            m[l] = load(x + l * d + j0);
+        transpose16(m);
+        for (std::int64_t c = 0; c < W; ++c)
+            t[j0 + c] = m[c];
+    }
     for (std::int64_t l = 0; l < W; ++l)
-        for (std::int64_t j = 0; j < d; ++j)
+        for (std::int64_t j = j0; j < d; ++j)
             t[j][l] = x[l * d + j];
 }
 void scatter(const v16f *t, std::int64_t d, float *out)
 {
+    std::int64_t j0 = 0;
+    for (; j0 + W <= d; j0 += W) {
+        v16f m[W];
+        for (std::int64_t c = 0; c < W; ++c)
+            m[c] = t[j0 + c];
+        transpose16(m);
+        for (std::int64_t l = 0; l < W; ++l)
+            store(out + l * d + j0, m[l]);
+    }
     for (std::int64_t l = 0; l < W; ++l)
-        for (std::int64_t j = 0; j < d; ++j)
+        for (std::int64_t j = j0; j < d; ++j)
             out[l * d + j] = t[j][l];
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The KV lab's CPU fast paths (kv_rows_cpu.h, kv_attention.h) against the scalar kv_math.h
-// functions the GPU kernels share: bit for bit, every scheme, d = 64, 128, 96, on seeded
-// heavy-tailed rows and edge cases; kvExp against std::exp; the attention errors against a direct
-// long-double computation on shapes that exercise the partial tiles.
+// functions the GPU kernels share: bit for bit, every scheme, d = 64, 128, 96 (and 40: partial
+// transposes), on seeded heavy-tailed rows and edge cases; kvExp against std::exp; the attention
+// errors against a direct long-double computation on shapes that exercise the partial tiles.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -89,7 +89,7 @@ constexpr std::int64_t kRows = 16 * 7 + 5;
 
 TEST(KvRowsCpu, EverySchemeEqualsTheScalarRowFunctionsBitForBit)
 {
-    for (const std::int64_t d : {64, 128, 96}) {
+    for (const std::int64_t d : {64, 128, 96, 40}) {
         const std::vector<float> x = edgeRows(kRows, d, static_cast<std::uint32_t>(d));
         const std::int64_t n = kRows * d, b = kvRotationBlock(d);
         const float r = hadamardNorm(b);
