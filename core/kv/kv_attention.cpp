@@ -303,7 +303,10 @@ void KvKeyTiles::build(const float *k, std::int64_t nKeys, std::int64_t dim)
     d = dim;
     keys = nKeys;
     const std::int64_t tiles = (nKeys + kLanes - 1) / kLanes;
-    t.assign(static_cast<std::size_t>(tiles * d * kLanes), 0.0);
+    t.resize(static_cast<std::size_t>(tiles * d * kLanes));
+    // Every lane of a key below nKeys is written below; only the last tile's padding is cleared.
+    if (nKeys % kLanes != 0)
+        std::fill(t.end() - d * kLanes, t.end(), 0.0);
     for (std::int64_t j = 0; j < nKeys; ++j) {
         double *dst = t.data() + (j / kLanes) * d * kLanes + j % kLanes;
         const float *src = k + j * d;

@@ -478,9 +478,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             if (withQ)
                 attention(kq.data(), vq.data(), out);
             if (!plan && static_cast<std::ptrdiff_t>(s) == planKAt)
-                planKq = kq;
+                std::swap(planKq, kq); // kq is written afresh by the next scheme
             if (!plan && static_cast<std::ptrdiff_t>(s) == planVAt)
-                planVq = vq;
+                std::swap(planVq, vq);
             (plan ? rep.plan : rep.schemes[s]).layers[static_cast<std::size_t>(li)] = std::move(out);
         }
         tick();
