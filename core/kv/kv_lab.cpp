@@ -584,19 +584,22 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (const std::int64_t dd : {64, 128, 256}) {
             const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
             std::vector<float> u(static_cast<std::size_t>(n * dd));
-            for (std::int64_t i = 0; i < n; ++i) {
-                double n2 = 0;
+            // Each direction from its own counter-based normals: rows in parallel, the same bits.
+            parallelSlices(n, threads, nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
                 std::vector<double> g(static_cast<std::size_t>(dd));
-                for (std::int64_t j = 0; j < dd; ++j) {
-                    g[static_cast<std::size_t>(j)] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
-                                                                      static_cast<std::uint64_t>(i * dd + j));
-                    n2 += g[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
+                for (std::int64_t i = lo; i < hi; ++i) {
+                    double n2 = 0;
+                    for (std::int64_t j = 0; j < dd; ++j) {
+                        g[static_cast<std::size_t>(j)] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
+                                                                          static_cast<std::uint64_t>(i * dd + j));
+                        n2 += g[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
+                    }
+                    for (std::int64_t j = 0; j < dd; ++j)
+                        u[static_cast<std::size_t>(i * dd + j)] =
+                            static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
                 }
-                for (std::int64_t j = 0; j < dd; ++j)
-                    u[static_cast<std::size_t>(i * dd + j)] =
-                        static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
-            }
-            measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
+            });
+            measure("theory", dd, cpuCurve(u, dd), dd == d ? rep.theory.mse : lloydMaxSphere(dd).mse);
         }
         // The user's rotated unit keys: on the device when the lab has one (the same bits).
         bool keysOnDevice = false;

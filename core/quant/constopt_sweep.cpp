@@ -224,14 +224,32 @@ public:
         return out;
     }
 
-    double mse(float fc) const override
+    double mse(float fc) const override { return mseParts(fc, resolveThreads(m_threads)); }
+
+    /// MSE at fc with the groups split into `threads` slices: the integer sums are exact, so the
+    /// split changes no bit.
+    double mseParts(float fc, int threads) const
     {
+        const auto G = static_cast<std::int64_t>(m_groups.size());
+        const int parts = static_cast<int>(std::clamp<std::int64_t>(G, 1, threads));
+        std::vector<fixed::U128> sums(static_cast<std::size_t>(parts));
+        std::vector<char> bads(static_cast<std::size_t>(parts), 0);
+        parallelSlices(G, parts, nullptr, [&](int part, std::int64_t g0, std::int64_t g1) {
+            fixed::U128 sum;
+            bool bad = false;
+            for (std::int64_t i = g0; i < g1; ++i) {
+                fixed::U128 k;
+                bad |= !fixed::toFixed(sseAt(static_cast<std::size_t>(i), fc), m_unit, k);
+                sum = fixed::add(sum, k);
+            }
+            sums[static_cast<std::size_t>(part)] = sum;
+            bads[static_cast<std::size_t>(part)] = bad;
+        });
         fixed::U128 sum;
         bool bad = false;
-        for (std::size_t i = 0; i < m_groups.size(); ++i) {
-            fixed::U128 k;
-            bad |= !fixed::toFixed(sseAt(i, fc), m_unit, k);
-            sum = fixed::add(sum, k);
+        for (int p = 0; p < parts; ++p) {
+            sum = fixed::add(sum, sums[static_cast<std::size_t>(p)]);
+            bad |= bads[static_cast<std::size_t>(p)] != 0;
         }
         return fixed::mean(sum, m_unit, m_counted, bad);
     }
@@ -256,7 +274,7 @@ public:
                                else if (cancel)
                                    cancel->check();
                                out[static_cast<std::size_t>(i)] =
-                                   mse(static_cast<float>(cs[static_cast<std::size_t>(i)]));
+                                   mseParts(static_cast<float>(cs[static_cast<std::size_t>(i)]), 1);
                            }
                        });
         return out;
