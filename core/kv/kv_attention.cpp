@@ -5,6 +5,11 @@
 #include <cmath>
 #include <cstring>
 
+// Vector values passed between these internal functions: without -march=native GCC notes that
+// their calling convention differs from an AVX-512 build's (-Wpsabi); nothing here crosses a
+// library boundary.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace quantscope {
 
 namespace {
@@ -15,7 +20,6 @@ constexpr std::int64_t kLanes = 8; // keys per tile
 // lane by lane (IEEE, no contraction), compiled to AVX-512, AVX2 pairs or SSE quads as the target
 // allows.
 typedef double v8d __attribute__((vector_size(64)));
-typedef float v8f __attribute__((vector_size(32)));
 typedef std::int64_t v8l __attribute__((vector_size(64)));
 
 inline v8d load8(const double *p)
@@ -23,12 +27,6 @@ inline v8d load8(const double *p)
     v8d v;
     std::memcpy(&v, p, sizeof v);
     return v;
-}
-inline v8d load8f(const float *p)
-{
-    v8f v;
-    std::memcpy(&v, p, sizeof v);
-    return __builtin_convertvector(v, v8d);
 }
 inline void store8(double *p, v8d v)
 {

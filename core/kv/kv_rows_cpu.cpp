@@ -12,6 +12,11 @@
 #include "numeric/lanes.h"
 #include "numeric/qmath.h"
 
+// Vector values passed between these internal functions: without -march=native GCC notes that
+// their calling convention differs from an AVX-512 build's (-Wpsabi); nothing here crosses a
+// library boundary.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace quantscope::kvfast {
 
 namespace {

@@ -11,6 +11,11 @@
 #include "numeric/csweep_math.h"
 #include "numeric/fp4math.h"
 
+// Vector values passed between these internal functions: without -march=native GCC notes that
+// their calling convention differs from an AVX-512 build's (-Wpsabi); nothing here crosses a
+// library boundary.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace quantscope::lanes {
 
 typedef float v16f __attribute__((vector_size(64)));
