@@ -161,6 +161,12 @@ int main(int argc, char **argv)
     j["cases"] = cases;
     j["lab_device"] = lab.device;
     j["lab_device_note"] = lab.deviceNote;
+    nlohmann::json phases = nlohmann::json::object();
+    for (const auto &[name, ms] : lab.phasesMs) {
+        phases[name] = ms;
+        std::printf("lab phase %-18s %9.3f ms (the last repeat)\n", name.c_str(), ms);
+    }
+    j["lab_phases_ms"] = phases;
     j["c_star"] = lab.sweep.cStar;
     j["sweep_701_first_last"] = {curve.front(), curve.back()};
     nlohmann::json schemes = nlohmann::json::array();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "kv/kv_codebook.h"
+#include "kv/kv_lloyd.h"
 
 #include <algorithm>
 #include <array>
@@ -175,46 +176,12 @@ KvCodebookFit lloydMaxHistogram(const KvUnitHistogram &h, const std::vector<doub
         p1[i + 1] = p1[i] + h.s1[static_cast<std::size_t>(i)];
         p2[i + 1] = p2[i] + h.s2[static_cast<std::size_t>(i)];
     }
-    const double total = p0[B];
+    const kvlloyd::Fit f = kvlloyd::lloydOnPrefix(p0.data(), p1.data(), p2.data(), B, init.data(), tol, maxIterations);
     KvCodebookFit fit;
-    std::vector<double> lv = init;
-    std::vector<int> cut(17);
-    auto cells = [&] {
-        cut[0] = 0;
-        cut[16] = B;
-        for (int i = 1; i < 16; ++i) {
-            const double b = (lv[static_cast<std::size_t>(i) - 1] + lv[static_cast<std::size_t>(i)]) / 2;
-            // first bin whose centre −1 + (j + ½)·2/B is ≥ b
-            const double j = std::ceil((b + 1) * B / 2 - 0.5);
-            cut[i] = std::max(cut[i - 1], static_cast<int>(std::clamp(j, 0.0, static_cast<double>(B))));
-        }
-    };
-    for (int it = 1; it <= maxIterations && total > 0; ++it) {
-        cells();
-        double move = 0;
-        for (int i = 0; i < 16; ++i) {
-            const double c = p0[cut[i + 1]] - p0[cut[i]];
-            if (!(c > 0))
-                continue;
-            const double nl = (p1[cut[i + 1]] - p1[cut[i]]) / c;
-            move = std::max(move, std::fabs(nl - lv[static_cast<std::size_t>(i)]));
-            lv[static_cast<std::size_t>(i)] = nl;
-        }
-        std::sort(lv.begin(), lv.end());
-        fit.iterations = it;
-        fit.maxMove = move;
-        if (move <= tol)
-            break;
-    }
-    cells();
-    double sse = 0;
-    for (int i = 0; i < 16; ++i) {
-        const double l = lv[static_cast<std::size_t>(i)];
-        sse += (p2[cut[i + 1]] - p2[cut[i]]) - 2 * l * (p1[cut[i + 1]] - p1[cut[i]]) +
-               l * l * (p0[cut[i + 1]] - p0[cut[i]]);
-    }
-    fit.levels = lv;
-    fit.mse = total > 0 ? std::max(0.0, sse) / total : 0;
+    fit.levels.assign(f.levels, f.levels + kvlloyd::kLevels);
+    fit.mse = f.mse;
+    fit.iterations = f.iterations;
+    fit.maxMove = f.maxMove;
     return fit;
 }
 
