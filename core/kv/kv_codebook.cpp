@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 #include "util/error.h"
 
@@ -93,10 +97,10 @@ const std::vector<double> &gaussianLloydMax16()
     return levels;
 }
 
-KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
+namespace {
+
+KvCodebookFit sphereFit(std::int64_t d, double tol, int maxIterations)
 {
-    if (d < 3)
-        throw UnsupportedError("the sphere codebook needs d ≥ 3, got " + std::to_string(d));
     const double e = (static_cast<double>(d) - 3) / 2;
     const double sd = 1 / std::sqrt(static_cast<double>(d));
     std::vector<double> lv = gaussianLloydMax16();
@@ -136,6 +140,44 @@ KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
     fit.levels = lv;
     fit.mse = dist / total;
     return fit;
+}
+
+} // namespace
+
+KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
+{
+    if (d < 3)
+        throw UnsupportedError("the sphere codebook needs d ≥ 3, got " + std::to_string(d));
+    // A pure function of its arguments, computed once per process (concurrent callers of the same
+    // arguments wait for the one computing it).
+    using Key = std::tuple<std::int64_t, double, int>;
+    static std::mutex mu;
+    static std::map<Key, std::shared_future<KvCodebookFit>> cache;
+    const Key key{d, tol, maxIterations};
+    std::promise<KvCodebookFit> mine;
+    std::shared_future<KvCodebookFit> f;
+    bool compute = false;
+    {
+        std::lock_guard lock(mu);
+        const auto it = cache.find(key);
+        if (it == cache.end()) {
+            f = mine.get_future().share();
+            cache.emplace(key, f);
+            compute = true;
+        } else {
+            f = it->second;
+        }
+    }
+    if (compute) {
+        try {
+            mine.set_value(sphereFit(d, tol, maxIterations));
+        } catch (...) {
+            mine.set_exception(std::current_exception());
+            std::lock_guard lock(mu);
+            cache.erase(key);
+        }
+    }
+    return f.get();
 }
 
 void KvUnitHistogram::add(float y)

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <mutex>
 
 #include "kv/kv_math.h"
@@ -372,11 +373,24 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     // ---- phase 1: rotation, kurtosis, unit-vector histograms; the codebooks refit on them ----
     // On the device when the lab has one (KvLabAccelerator::prepare); the rotated keys for the CPU
     // parts below are then made when first needed.
-    rep.theory = lloydMaxSphere(d);
+    // The theoretical codebooks (lloydMaxSphere: tens of milliseconds each, once per process) are
+    // computed beside the rest from here on.
+    std::vector<std::future<KvCodebookFit>> spheres;
+    std::vector<std::int64_t> sphereDims{d};
+    for (const std::int64_t dd : {64, 128, 256})
+        if (opt.distortion && dd != d)
+            sphereDims.push_back(dd);
+    for (const std::int64_t dd : sphereDims)
+        spheres.push_back(std::async(std::launch::async, [dd] { return lloydMaxSphere(dd); }));
+    auto theory = [&]() -> const KvCodebookFit & {
+        if (rep.theory.levels.empty())
+            rep.theory = lloydMaxSphere(d);
+        return rep.theory;
+    };
     rep.gaussianLargest = gaussianLloydMax16().back() / std::sqrt(static_cast<double>(d));
     std::vector<LayerPrep> prep(static_cast<std::size_t>(L));
     const bool preparedOnDevice = onDevice([&] {
-        KvPrepared dp = acc->prepare(rep.theory.levels);
+        KvPrepared dp = acc->prepare([&] { return theory().levels; });
         rep.kurtosisBefore = std::move(dp.kurtosisBefore);
         rep.kurtosisAfter = std::move(dp.kurtosisAfter);
         rep.rotationNormError = dp.rotationNormError;
@@ -419,7 +433,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             kAll.merge(p.kHist);
             vAll.merge(p.vHist);
         }
-        rep.kShared = lloydMaxHistogram(kAll, rep.theory.levels);
+        rep.kShared = lloydMaxHistogram(kAll, theory().levels);
         rep.vShared = lloydMaxHistogram(vAll, rep.theory.levels);
         rep.kLayer.resize(static_cast<std::size_t>(L));
         rep.vLayer.resize(static_cast<std::size_t>(L));
@@ -435,6 +449,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             rep.rotationNormError = std::max(rep.rotationNormError, p.normErr);
         }
     }
+    theory();
     // The rotated keys of layer li for the CPU parts (made here when the device prepared).
     auto rotK = [&](std::int64_t li) -> const std::vector<float> & {
         LayerPrep &p = prep[static_cast<std::size_t>(li)];

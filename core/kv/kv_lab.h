@@ -165,9 +165,10 @@ public:
     virtual std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) = 0;
     /// K's excess kurtosis per layer before and after the rotation, the rotation's largest relative
     /// norm change (the CPU's bits), and the codebooks refit on the unit rotated K and V per layer
-    /// and over all layers, started from `theory` (kv_lloyd.h on the device's histograms: within
-    /// rounding of the CPU's sums).
-    virtual KvPrepared prepare(const std::vector<double> &theory) = 0;
+    /// and over all layers, started from the theoretical levels (kv_lloyd.h on the device's
+    /// histograms: within rounding of the CPU's sums). `theory` is called once the histograms are
+    /// under way (the host computes the levels while the device works).
+    virtual KvPrepared prepare(const std::function<std::vector<double>()> &theory) = 0;
     /// constOpt MSE with unrounded scales over `cs` of the rotated keys of all layers (kv_lab.cpp's
     /// histogram rule; the histogram's sums within rounding of the CPU's).
     virtual std::vector<double> unroundedKeysCurve(const std::vector<double> &cs) = 0;

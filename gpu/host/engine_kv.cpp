@@ -144,10 +144,8 @@ public:
         return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, pow2)->mse(cs, nullptr);
     }
 
-    KvPrepared prepare(const std::vector<double> &theory) override
+    KvPrepared prepare(const std::function<std::vector<double>()> &theoryLevels) override
     {
-        if (theory.size() != 16)
-            throw UnsupportedError("a codebook has 16 levels");
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
@@ -195,6 +193,9 @@ public:
         launch::kvHistogramSum(h, L, h + 2 * L * 3 * B, I.S());
         launch::kvHistogramSum(h + L * 3 * B, L, h + (2 * L + 1) * 3 * B, I.S());
         launch::kvHistogramPrefix(h, hists * 3, static_cast<double *>(prefix.get()), I.S());
+        const std::vector<double> theory = theoryLevels(); // the host's part, while the device works
+        if (theory.size() != 16)
+            throw UnsupportedError("a codebook has 16 levels");
         auto fitMem = alloc(static_cast<std::size_t>(hists) * sizeof(kvlloyd::Fit) + 16 * 8);
         auto *init = reinterpret_cast<double *>(static_cast<char *>(fitMem.get()) + hists * sizeof(kvlloyd::Fit));
         QS_GPU_CHECK(qsMemcpyAsync(init, theory.data(), 16 * 8, qsMemcpyHostToDevice, I.stream));
@@ -297,10 +298,11 @@ public:
         launch::kvQuantize(a, I.S());
         bind(a, dv, fk(m_v), fk(m_vq));
         launch::kvQuantize(a, I.S());
-        auto sse = alloc(static_cast<std::size_t>(2 * segs) * 8);
+        auto sse = alloc(static_cast<std::size_t>(2 * segs * (1 + launch::kKvSseChunks)) * 8);
         auto *ds = static_cast<double *>(sse.get());
-        launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, ds, I.S());
-        launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, ds + segs, I.S());
+        double *part = ds + 2 * segs;
+        launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, part, ds, I.S());
+        launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, I.S());
         std::vector<double> hs(static_cast<std::size_t>(2 * segs)), pq;
         QS_GPU_CHECK(qsMemcpyAsync(hs.data(), ds, hs.size() * 8, qsMemcpyDeviceToHost, I.stream));
         if (m_nq > 0) {

@@ -41,8 +41,11 @@ struct KvQuantArgs {
 /// x̂ of every layer by its mode, kv_math.h's functions (the CPU's bits).
 void kvQuantize(const KvQuantArgs &a, void *stream);
 
-/// sse[s] = Σ (x − x̂)² over segment s in FP64 (a fixed reduction tree: the same bits every run).
-void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *sse, void *stream);
+/// sse[s] = Σ (x − x̂)² over segment s in FP64: kKvSseChunks chunks per segment, each a fixed
+/// reduction tree, added in order (the same bits every run). partial: segments·kKvSseChunks.
+inline constexpr int kKvSseChunks = 16;
+void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *partial, double *sse,
+                  void *stream);
 
 struct KvAttnArgs {
     long long layers = 0, kvHeads = 0, heads = 0, queries = 0, tokens = 0, dim = 0;

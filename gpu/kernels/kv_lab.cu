@@ -76,50 +76,74 @@ __global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long 
         kvmath::unitRow(x + row * d, out + row * d, d);
 }
 
+/// Rows of a cache a kQuantizeRows block stages: two rows of d + 1 floats each (x̂ in place of x,
+/// and the row functions' scratch) fit 33 KB of shared memory.
+__host__ __device__ inline long long quantRowsPerBlock(long long d)
+{
+    return d <= 64 ? 64 : (d <= 128 ? 32 : 16);
+}
+
+/// x̂ of a block of token rows: the block's rows are loaded coalesced into shared memory (rows
+/// padded to d + 1 floats, so thread t's row sits in its own banks), one thread per row runs
+/// kv_math.h's row function on its staged row in place (every function reads a group or row before
+/// writing it), and the block stores the rows coalesced. INT4 on K (per channel) is kInt4Channels'.
 __global__ void __launch_bounds__(kThreads) kQuantizeRows(KvQuantArgs a)
 {
-    const long long rows = a.layers * a.heads * a.tokens;
-    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-    if (row >= rows)
-        return;
-    const long long d = a.dim;
-    const long long layer = row / (a.heads * a.tokens), head = (row / a.tokens) % a.heads;
-    const int mode = a.mode[layer];
-    const int method = mode & 0xFF;
-    if (method == kInt4 && (mode & kKvPerChannel))
-        return; // kInt4Channels
-    const float *x = a.x + row * d;
-    float *out = a.out + row * d;
-    const float param = a.param[layer * a.heads + head];
-    float tmp[kKvMaxDim];
-    switch (method) {
-    case kBf16:
-        for (long long j = 0; j < d; ++j)
-            out[j] = qmath::roundBf16(x[j]);
-        break;
-    case kFp8:
-        for (long long j = 0; j < d; ++j)
-            out[j] = kvmath::fp8Value(x[j], param);
-        break;
-    case kCodebook:
-        kvmath::codebookRow(x, out, d, a.block, a.r, (mode & kKvRotate) != 0, a.levels + layer * 16,
-                            a.bounds + layer * 15, tmp);
-        break;
-    case kConstOpt:
-        kvmath::constOptRotatedRow(x, out, d, a.block, a.r, param, (mode & kKvUnrounded) != 0, tmp);
-        break;
-    case kMxFp4:
-        kvmath::mxfp4Row(x, out, d);
-        break;
-    case kNvFp4:
-        kvmath::nvfp4Row(x, out, d, param);
-        break;
-    case kInt4:
-        for (long long j = 0; j < d; j += kvmath::kGroup)
-            kvmath::int4Group(x + j, out + j, d - j < kvmath::kGroup ? d - j : kvmath::kGroup, 1);
-        break;
-    default:
-        break;
+    extern __shared__ float rowSmem[];
+    const long long d = a.dim, dp = d + 1, R = quantRowsPerBlock(d);
+    const long long rowsAll = a.layers * a.heads * a.tokens;
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rowsAll - r0 < R ? rowsAll - r0 : R;
+    // Each row reads its own layer's mode: a block may straddle two layers.
+    float *xs = rowSmem, *ts = rowSmem + R * dp;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        xs[(e / d) * dp + e % d] = a.x[r0 * d + e];
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) < nr) {
+        const long long row = r0 + threadIdx.x;
+        const long long l = row / (a.heads * a.tokens), head = (row / a.tokens) % a.heads;
+        const int mode = a.mode[l];
+        const int method = mode & 0xFF;
+        float *x = xs + threadIdx.x * dp, *tmp = ts + threadIdx.x * dp;
+        const float param = a.param[l * a.heads + head];
+        switch (method) {
+        case kBf16:
+            for (long long j = 0; j < d; ++j)
+                x[j] = qmath::roundBf16(x[j]);
+            break;
+        case kFp8:
+            for (long long j = 0; j < d; ++j)
+                x[j] = kvmath::fp8Value(x[j], param);
+            break;
+        case kCodebook:
+            kvmath::codebookRow(x, x, d, a.block, a.r, (mode & kKvRotate) != 0, a.levels + l * 16, a.bounds + l * 15,
+                                tmp);
+            break;
+        case kConstOpt:
+            kvmath::constOptRotatedRow(x, x, d, a.block, a.r, param, (mode & kKvUnrounded) != 0, tmp);
+            break;
+        case kMxFp4:
+            kvmath::mxfp4Row(x, x, d);
+            break;
+        case kNvFp4:
+            kvmath::nvfp4Row(x, x, d, param);
+            break;
+        case kInt4:
+            if (!(mode & kKvPerChannel))
+                for (long long j = 0; j < d; j += kvmath::kGroup)
+                    kvmath::int4Group(x + j, x + j, d - j < kvmath::kGroup ? d - j : kvmath::kGroup, 1);
+            break;
+        default:
+            break;
+        }
+    }
+    __syncthreads();
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
+        const long long row = r0 + e / d;
+        const int mode = a.mode[row / (a.heads * a.tokens)];
+        if ((mode & 0xFF) == kInt4 && (mode & kKvPerChannel))
+            continue; // kInt4Channels writes these
+        a.out[r0 * d + e] = xs[(e / d) * dp + e % d];
     }
 }
 
@@ -142,35 +166,64 @@ __global__ void __launch_bounds__(kThreads) kInt4Channels(KvQuantArgs a, long lo
     kvmath::int4Group(a.x + base, a.out + base, len, d);
 }
 
-__global__ void __launch_bounds__(kThreads) kSegmentSse(const float *x, const float *xh, long long segLen, double *sse)
+/// Σ(x − x̂)² over chunk c of segment s into partial[s·chunks + c] (a fixed tree).
+__global__ void __launch_bounds__(kThreads)
+    kSegmentSse(const float *x, const float *xh, long long segLen, int chunks, double *partial)
 {
     __shared__ double sh[kThreads];
-    const long long o = static_cast<long long>(blockIdx.x) * segLen;
+    const long long seg = blockIdx.x / chunks, c = blockIdx.x % chunks;
+    const long long per = (segLen + chunks - 1) / chunks;
+    const long long lo = seg * segLen + c * per;
+    const long long hi = seg * segLen + (c * per + per < segLen ? c * per + per : segLen);
     double s = 0;
-    for (long long i = threadIdx.x; i < segLen; i += kThreads) {
-        const double e = __dadd_rn(static_cast<double>(x[o + i]), -static_cast<double>(xh[o + i]));
+    for (long long i = lo + threadIdx.x; i < hi; i += kThreads) {
+        const double e = __dadd_rn(static_cast<double>(x[i]), -static_cast<double>(xh[i]));
         s = __dadd_rn(s, __dmul_rn(e, e));
     }
     const double r = blockSum(s, sh);
     if (threadIdx.x == 0)
-        sse[blockIdx.x] = r;
+        partial[blockIdx.x] = r;
 }
 
-/// z = q·k in FP64, the CPU's four partial sums (kv_lab.cpp dot): q and k as FP32 (each product
-/// of two FP32 values is exact in FP64), k with a row stride in shared memory.
-__device__ double dot4(const float *q, const float *k, long long d)
+/// sse[s] = Σ_c partial[s·chunks + c] in chunk order.
+__global__ void kSegmentSseSum(const double *partial, long long segments, int chunks, double *sse)
 {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    const long long seg = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (seg >= segments)
+        return;
+    double s = 0;
+    for (int c = 0; c < chunks; ++c)
+        s = __dadd_rn(s, partial[seg * chunks + c]);
+    sse[seg] = s;
+}
+
+/// z = q·k in FP64 with the CPU's four partial sums in its order (kv_lab.cpp dot), q and k staged
+/// as FP64 (each an FP32 value widened, so every product is the CPU's exact one); two queries
+/// against one key at once when `q2` is given (one read of k for both).
+__device__ void dot4x2(const double *q1, const double *q2, const double *k, long long d, double &z1, double &z2)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
     long long c = 0;
     for (; c + 4 <= d; c += 4) {
-        s0 = __dadd_rn(s0, __dmul_rn(static_cast<double>(q[c]), static_cast<double>(k[c])));
-        s1 = __dadd_rn(s1, __dmul_rn(static_cast<double>(q[c + 1]), static_cast<double>(k[c + 1])));
-        s2 = __dadd_rn(s2, __dmul_rn(static_cast<double>(q[c + 2]), static_cast<double>(k[c + 2])));
-        s3 = __dadd_rn(s3, __dmul_rn(static_cast<double>(q[c + 3]), static_cast<double>(k[c + 3])));
+        const double k0 = k[c], k1 = k[c + 1], k2 = k[c + 2], k3 = k[c + 3];
+        a0 = __dadd_rn(a0, __dmul_rn(q1[c], k0));
+        a1 = __dadd_rn(a1, __dmul_rn(q1[c + 1], k1));
+        a2 = __dadd_rn(a2, __dmul_rn(q1[c + 2], k2));
+        a3 = __dadd_rn(a3, __dmul_rn(q1[c + 3], k3));
+        if (q2) {
+            b0 = __dadd_rn(b0, __dmul_rn(q2[c], k0));
+            b1 = __dadd_rn(b1, __dmul_rn(q2[c + 1], k1));
+            b2 = __dadd_rn(b2, __dmul_rn(q2[c + 2], k2));
+            b3 = __dadd_rn(b3, __dmul_rn(q2[c + 3], k3));
+        }
     }
-    for (; c < d; ++c)
-        s0 = __dadd_rn(s0, __dmul_rn(static_cast<double>(q[c]), static_cast<double>(k[c])));
-    return __dadd_rn(__dadd_rn(s0, s1), __dadd_rn(s2, s3));
+    for (; c < d; ++c) {
+        a0 = __dadd_rn(a0, __dmul_rn(q1[c], k[c]));
+        if (q2)
+            b0 = __dadd_rn(b0, __dmul_rn(q2[c], k[c]));
+    }
+    z1 = __dadd_rn(__dadd_rn(a0, a1), __dadd_rn(a2, a3));
+    z2 = __dadd_rn(__dadd_rn(b0, b1), __dadd_rn(b2, b3));
 }
 
 // The attention tile: one block of 256 threads per (layer, query head, kAttnTq evaluated queries).
@@ -202,7 +255,8 @@ template <bool kMax> __device__ double groupReduce(double v, double *sh)
 /// to the query's score buffer; (B) per query, max, Σexp, log-softmax, P or P̂ and the KL and
 /// max-error sums over its keys; (C) outputs Σ_j P_j v_j per channel in the CPU's key order from
 /// staged tiles of V and P.
-template <bool kRef> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAttnArgs a, int tk)
+/// kPer: output channels per thread (d ≤ 16·kPer).
+template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAttnArgs a, int tk)
 {
     extern __shared__ double attnSmem[];
     const long long d = a.dim;
@@ -211,10 +265,10 @@ template <bool kRef> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAtt
     const int q0 = static_cast<int>(blockIdx.x % tiles) * kAttnTq;
     const int nt = a.nq - q0 < kAttnTq ? a.nq - q0 : kAttnTq;
     const long long l = lh / a.heads, g = (lh % a.heads) / (a.heads / a.kvHeads);
-    double *red = attnSmem;                                                           // [kThreads]
-    double *pt = red + kThreads;                                                      // [kAttnTq · tk]
-    float *qs = reinterpret_cast<float *>(pt + static_cast<long long>(kAttnTq) * tk); // [kAttnTq · (d + 1)]
-    float *kt = qs + kAttnTq * (d + 1);                                               // [tk · (d + 1)]
+    double *red = attnSmem;                                      // [kThreads]
+    double *pt = red + kThreads;                                 // [kAttnTq · tk]
+    double *qs = pt + static_cast<long long>(kAttnTq) * tk;      // [kAttnTq · (d + 1)]
+    double *kt = qs + static_cast<long long>(kAttnTq) * (d + 1); // [tk · (d + 1)]
     const long long dq = d + 1;
     // The tile's queries and the union of their key ranges.
     long long kLo = 0x7FFFFFFFFFFFLL, kHi = 0;
@@ -225,26 +279,42 @@ template <bool kRef> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAtt
     }
     for (long long e = threadIdx.x; e < static_cast<long long>(nt) * d; e += kThreads) {
         const long long i = e / d, c = e % d;
-        qs[i * dq + c] = a.q[(lh * a.queries + a.qIdx[q0 + i]) * d + c];
+        qs[i * dq + c] = static_cast<double>(a.q[(lh * a.queries + a.qIdx[q0 + i]) * d + c]);
     }
     const long long kvRow = (l * a.kvHeads + g) * a.tokens; // the segment's row 0
     double *zAll = kRef ? a.lp : a.lq;
     const long long headOff = lh * a.perHead;
 
-    // (A) scores
+    // (A) scores: thread t takes key t % tk of the staged tile against queries t / tk, + step, …
+    // two at a time.
+    const int qStep = kThreads / tk;
     for (long long k0 = kLo; k0 < kHi; k0 += tk) {
         const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads(); // the previous tile is consumed (and qs is staged)
         for (long long e = threadIdx.x; e < rows * d; e += kThreads)
-            kt[(e / d) * dq + e % d] = a.k[(kvRow + k0) * d + e];
+            kt[(e / d) * dq + e % d] = static_cast<double>(a.k[(kvRow + k0) * d + e]);
         __syncthreads();
-        for (long long pr = threadIdx.x; pr < static_cast<long long>(nt) * tk; pr += kThreads) {
-            const int i = static_cast<int>(pr / tk);
-            const long long kk = pr % tk, key = k0 + kk;
-            const long long st = a.start[q0 + i];
-            if (kk >= rows || key < st || key >= st + a.count[q0 + i])
+        const long long kk = threadIdx.x % tk, key = k0 + kk;
+        if (kk >= rows)
+            continue;
+        for (int i = static_cast<int>(threadIdx.x) / tk; i < nt; i += 2 * qStep) {
+            const int i2 = i + qStep;
+            const long long st1 = a.start[q0 + i];
+            const bool in1 = key >= st1 && key < st1 + a.count[q0 + i];
+            bool in2 = false;
+            long long st2 = 0;
+            if (i2 < nt) {
+                st2 = a.start[q0 + i2];
+                in2 = key >= st2 && key < st2 + a.count[q0 + i2];
+            }
+            if (!in1 && !in2)
                 continue;
-            zAll[headOff + a.offset[q0 + i] + (key - st)] = __dmul_rn(dot4(qs + i * dq, kt + kk * dq, d), a.scale);
+            double z1, z2;
+            dot4x2(qs + i * dq, in2 ? qs + i2 * dq : nullptr, kt + kk * dq, d, z1, z2);
+            if (in1)
+                zAll[headOff + a.offset[q0 + i] + (key - st1)] = __dmul_rn(z1, a.scale);
+            if (in2)
+                zAll[headOff + a.offset[q0 + i2] + (key - st2)] = __dmul_rn(z2, a.scale);
         }
     }
     __syncthreads();
@@ -286,16 +356,16 @@ template <bool kRef> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAtt
 
     // (C) outputs: thread (qi, lane) owns channels lane, lane + kAttnLanes, …
     const double *pAll = kRef ? a.p : a.lq;
-    constexpr int kMaxPer = kKvMaxDim / kAttnLanes;
+    constexpr int kMaxPer = kPer;
     double acc[kMaxPer];
     for (int m = 0; m < kMaxPer; ++m)
         acc[m] = 0;
-    float *vt = kt; // [tk · d]
+    double *vt = kt; // [tk · d]
     for (long long k0 = kLo; k0 < kHi; k0 += tk) {
         const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads();
         for (long long e = threadIdx.x; e < rows * d; e += kThreads)
-            vt[e] = a.v[(kvRow + k0) * d + e];
+            vt[e] = static_cast<double>(a.v[(kvRow + k0) * d + e]);
         for (long long e = threadIdx.x; e < static_cast<long long>(kAttnTq) * tk; e += kThreads) {
             const int i = static_cast<int>(e / tk);
             const long long key = k0 + e % tk;
@@ -313,12 +383,12 @@ template <bool kRef> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAtt
                 const double pv = pt[qi * tk + kk];
                 if (pv == 0.0)
                     continue; // outside the query's range (an exp underflowing to 0 adds nothing either)
-                const float *vr = vt + kk * d;
+                const double *vr = vt + kk * d;
 #pragma unroll
                 for (int m = 0; m < kMaxPer; ++m) {
                     const long long c = lane + static_cast<long long>(m) * kAttnLanes;
                     if (c < d)
-                        acc[m] = __dadd_rn(acc[m], __dmul_rn(pv, static_cast<double>(vr[c])));
+                        acc[m] = __dadd_rn(acc[m], __dmul_rn(pv, vr[c]));
                 }
             }
     }
@@ -514,16 +584,17 @@ __global__ void __launch_bounds__(kThreads) kUnroundedCurve(const double *h, con
         sse[blockIdx.x] = s;
 }
 
-/// Keys per staged tile and the dynamic shared memory of kAttnTile at head dimension d.
+/// Keys per staged tile and the dynamic shared memory of kAttnTile at head dimension d (FP64
+/// tiles; at most 44 KB, d ≤ 256).
 int attnKeysPerTile(long long d)
 {
-    return d <= 128 ? 32 : 16;
+    return d <= 64 ? 32 : (d <= 128 ? 16 : 4);
 }
 
 std::size_t attnSmemBytes(long long d)
 {
     const long long tk = attnKeysPerTile(d);
-    return static_cast<std::size_t>(kThreads * 8 + kAttnTq * tk * 8 + (kAttnTq + tk) * (d + 1) * 4);
+    return static_cast<std::size_t>(kThreads + kAttnTq * tk + (kAttnTq + tk) * (d + 1)) * sizeof(double);
 }
 
 unsigned blocksFor(long long n)
@@ -558,19 +629,26 @@ void kvQuantize(const KvQuantArgs &a, void *stream)
     const long long rows = a.layers * a.heads * a.tokens;
     if (rows <= 0)
         return;
-    kQuantizeRows<<<blocksFor(rows), kThreads, 0, s>>>(a);
+    const long long R = quantRowsPerBlock(a.dim);
+    const std::size_t smem = static_cast<std::size_t>(2 * R * (a.dim + 1)) * sizeof(float);
+    kQuantizeRows<<<static_cast<unsigned>((rows + R - 1) / R), kThreads, smem, s>>>(a);
     QS_GPU_CHECK_LAUNCH("kvQuantize rows");
     const long long groups = (a.tokens + kvmath::kGroup - 1) / kvmath::kGroup;
     kInt4Channels<<<blocksFor(a.layers * a.heads * groups * a.dim), kThreads, 0, s>>>(a, groups);
     QS_GPU_CHECK_LAUNCH("kvQuantize int4 channels");
 }
 
-void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *sse, void *stream)
+void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *partial, double *sse,
+                  void *stream)
 {
     if (segments <= 0)
         return;
-    kSegmentSse<<<static_cast<unsigned>(segments), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, xh, segLen, sse);
+    const auto st = static_cast<qsStream_t>(stream);
+    kSegmentSse<<<static_cast<unsigned>(segments * kKvSseChunks), kThreads, 0, st>>>(x, xh, segLen, kKvSseChunks,
+                                                                                     partial);
     QS_GPU_CHECK_LAUNCH("kvSegmentSse");
+    kSegmentSseSum<<<static_cast<unsigned>((segments + 63) / 64), 64, 0, st>>>(partial, segments, kKvSseChunks, sse);
+    QS_GPU_CHECK_LAUNCH("kvSegmentSse sum");
 }
 
 template <bool kRef> void launchAttention(const KvAttnArgs &a, void *stream, const char *what)
@@ -582,8 +660,16 @@ template <bool kRef> void launchAttention(const KvAttnArgs &a, void *stream, con
     if (a.dim > kKvMaxDim)
         throw GpuError("KV lab: head_dim " + std::to_string(a.dim) + " exceeds " + std::to_string(kKvMaxDim));
     const std::size_t smem = attnSmemBytes(a.dim);
-    kAttnTile<kRef>
-        <<<static_cast<unsigned>(blocks), kThreads, smem, static_cast<qsStream_t>(stream)>>>(a, attnKeysPerTile(a.dim));
+    const auto st = static_cast<qsStream_t>(stream);
+    const auto grid = static_cast<unsigned>(blocks);
+    const int tk = attnKeysPerTile(a.dim);
+    static_assert(kKvMaxDim <= 16 * kAttnLanes, "kAttnTile's channels per thread");
+    if (a.dim <= 4 * kAttnLanes)
+        kAttnTile<kRef, 4><<<grid, kThreads, smem, st>>>(a, tk);
+    else if (a.dim <= 8 * kAttnLanes)
+        kAttnTile<kRef, 8><<<grid, kThreads, smem, st>>>(a, tk);
+    else
+        kAttnTile<kRef, 16><<<grid, kThreads, smem, st>>>(a, tk);
     QS_GPU_CHECK_LAUNCH(what);
 }
 
