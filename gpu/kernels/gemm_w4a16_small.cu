@@ -74,8 +74,9 @@ __device__ __forceinline__ std::uint32_t wordOf(const uint4 &r, int w)
 /// Registers (ptxas 13, sm_90, no spills beyond 4 bytes): one chunk of one m16 tile in flight ≤ 64
 /// (8 resident blocks an SM), two ≤ 80 (6), more (or two m16 × two n8 tiles) ≤ 128 (4).
 template <int MT, int NT, int U, bool ScaleInA>
-__global__ void __launch_bounds__(kWarps * 32, MT * U == 1 ? 8 : MT * U == 2 && MT * NT < 4 ? 6 : 4)
-    swappedKernel(Args a)
+__global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
+                                               : MT * U == 2 && MT * NT < 4 ? 6
+                                                                            : 4) swappedKernel(Args a)
 {
     extern __shared__ uint4 xs[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -133,8 +134,8 @@ __global__ void __launch_bounds__(kWarps * 32, MT * U == 1 ? 8 : MT * U == 2 && 
             const uint4 g =
                 __ldg(reinterpret_cast<const uint4 *>(X + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
             xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
-                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632),
-                           __byte_perm(g.y, g.w, 0x5410), __byte_perm(g.y, g.w, 0x7632));
+                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                           __byte_perm(g.y, g.w, 0x7632));
         }
         __syncthreads();
         for (int cc = 0; cc < pc; cc += U) {
@@ -266,8 +267,9 @@ using KernelFn = void (*)(Args);
 template <int MT, int NT, bool ScaleInA> KernelFn byDepth(int u)
 {
     if constexpr (MT == 1)
-        return u == 1 ? &swappedKernel<1, NT, 1, ScaleInA> : u == 2 ? &swappedKernel<1, NT, 2, ScaleInA>
-                                                                    : &swappedKernel<1, NT, 4, ScaleInA>;
+        return u == 1   ? &swappedKernel<1, NT, 1, ScaleInA>
+               : u == 2 ? &swappedKernel<1, NT, 2, ScaleInA>
+                        : &swappedKernel<1, NT, 4, ScaleInA>;
     else
         return u == 1 ? &swappedKernel<MT, NT, 1, ScaleInA> : &swappedKernel<MT, NT, 2, ScaleInA>;
 }

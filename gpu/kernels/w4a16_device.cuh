@@ -43,8 +43,7 @@ long long chooseSplit(int perSm, long long tiles, long long chunks);
 /// `split` clamped to [1, chunks] and made even: ⌈chunks / split⌉ chunks a slice, no empty slice.
 long long evenSplit(long long split, long long chunks);
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
-W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters,
-                   void *stream);
+W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 
 #if defined(QS_HAS_MMA)
 
