@@ -363,6 +363,27 @@ std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &na
     return std::make_shared<GpuTensor>(t.shape(), src, storage, dst, name, std::move(lease));
 }
 
+void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    if (!pinned) {
+        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
+        QS_GPU_CHECK(qsStreamSynchronize(stream)); // pageable: the copy has left when the call returns
+        return;
+    }
+    const std::size_t slice = stagingBytes;
+    for (std::size_t off = 0; off < bytes; off += slice) {
+        const int buf = stagingNext;
+        stagingNext ^= 1;
+        const std::size_t len = std::min(slice, bytes - off);
+        QS_GPU_CHECK(qsEventSynchronize(stagingDone[buf]));
+        std::memcpy(staging[buf], static_cast<const char *>(src) + off, len);
+        QS_GPU_CHECK(qsMemcpyAsync(static_cast<char *>(dst) + off, staging[buf], len, qsMemcpyHostToDevice, stream));
+        QS_GPU_CHECK(qsEventRecord(stagingDone[buf], stream));
+    }
+}
+
 std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec *spec, const PipelineOptions &options,
                                              const GpuTensor *wHat)
 {

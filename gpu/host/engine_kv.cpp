@@ -60,10 +60,8 @@ public:
         m_vq = alloc(n * 4);
         for (std::int64_t li = 0; li < L; ++li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-            QS_GPU_CHECK(qsMemcpyAsync(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4,
-                                       qsMemcpyHostToDevice, I.stream));
-            QS_GPU_CHECK(qsMemcpyAsync(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4,
-                                       qsMemcpyHostToDevice, I.stream));
+            I.copyToDevice(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4);
+            I.copyToDevice(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4);
         }
         // Per-head absmax of K and V (exact), for the FP8 and NVFP4 scales.
         const std::int64_t segs = L * Hkv;
@@ -95,9 +93,8 @@ public:
                 const std::size_t qn = static_cast<std::size_t>(H * Q * d);
                 m_q = alloc(qn * static_cast<std::size_t>(L) * 4);
                 for (std::int64_t li = 0; li < L; ++li)
-                    QS_GPU_CHECK(qsMemcpyAsync(fk(m_q) + li * static_cast<std::int64_t>(qn),
-                                               data.layers[static_cast<std::size_t>(li)].q.data(), qn * 4,
-                                               qsMemcpyHostToDevice, I.stream));
+                    I.copyToDevice(fk(m_q) + li * static_cast<std::int64_t>(qn),
+                                   data.layers[static_cast<std::size_t>(li)].q.data(), qn * 4);
                 m_idx = alloc(static_cast<std::size_t>(4 * m_nq) * 8);
                 auto *ip = static_cast<long long *>(m_idx.get());
                 const std::size_t nb = static_cast<std::size_t>(m_nq) * 8;

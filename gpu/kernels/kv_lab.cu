@@ -69,18 +69,30 @@ __global__ void __launch_bounds__(kThreads) kAbsmax(const float *x, long long se
         amax[blockIdx.x] = static_cast<float>(r); // exact: a float widened and narrowed
 }
 
-__global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
-{
-    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-    if (row < rows)
-        kvmath::unitRow(x + row * d, out + row * d, d);
-}
-
 /// Rows of a cache a kQuantizeRows block stages: two rows of d + 1 floats each (x̂ in place of x,
 /// and the row functions' scratch) fit 33 KB of shared memory.
 __host__ __device__ inline long long quantRowsPerBlock(long long d)
 {
     return d <= 64 ? 64 : (d <= 128 ? 32 : 16);
+}
+
+/// Rows scaled to unit length (kv_math.h unitRow), staged through shared memory as kQuantizeRows.
+__global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
+{
+    extern __shared__ float rowSmem[];
+    const long long dp = d + 1, R = quantRowsPerBlock(d);
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rows - r0 < R ? rows - r0 : R;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        rowSmem[(e / d) * dp + e % d] = x[r0 * d + e];
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) < nr) {
+        float *r = rowSmem + threadIdx.x * dp;
+        kvmath::unitRow(r, r, d); // reads the row's norm first, then writes
+    }
+    __syncthreads();
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        out[r0 * d + e] = rowSmem[(e / d) * dp + e % d];
 }
 
 /// x̂ of a block of token rows: the block's rows are loaded coalesced into shared memory (rows
@@ -425,13 +437,23 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
 __global__ void __launch_bounds__(kThreads)
     kNormChange(const float *x, const float *y, long long rows, long long d, unsigned long long *out)
 {
-    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-    if (row >= rows)
+    extern __shared__ float rowSmem[];
+    const long long dp = d + 1, R = quantRowsPerBlock(d);
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rows - r0 < R ? rows - r0 : R;
+    float *xs = rowSmem, *ys = rowSmem + R * dp;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
+        xs[(e / d) * dp + e % d] = x[r0 * d + e];
+        ys[(e / d) * dp + e % d] = y[r0 * d + e];
+    }
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) >= nr)
         return;
+    const float *xr = xs + threadIdx.x * dp, *yr = ys + threadIdx.x * dp;
     double a = 0, r = 0;
     for (long long j = 0; j < d; ++j) {
-        a = __dadd_rn(a, __dmul_rn(static_cast<double>(x[row * d + j]), static_cast<double>(x[row * d + j])));
-        r = __dadd_rn(r, __dmul_rn(static_cast<double>(y[row * d + j]), static_cast<double>(y[row * d + j])));
+        a = __dadd_rn(a, __dmul_rn(static_cast<double>(xr[j]), static_cast<double>(xr[j])));
+        r = __dadd_rn(r, __dmul_rn(static_cast<double>(yr[j]), static_cast<double>(yr[j])));
     }
     if (!(a > 0))
         return;
@@ -616,7 +638,10 @@ void kvUnitRows(const float *x, long long rows, long long d, float *out, void *s
 {
     if (rows <= 0)
         return;
-    kUnitRows<<<blocksFor(rows), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, rows, d, out);
+    const long long R = quantRowsPerBlock(d);
+    kUnitRows<<<static_cast<unsigned>((rows + R - 1) / R), kThreads,
+                static_cast<std::size_t>(R * (d + 1)) * sizeof(float), static_cast<qsStream_t>(stream)>>>(x, rows, d,
+                                                                                                          out);
     QS_GPU_CHECK_LAUNCH("kvUnitRows");
 }
 
@@ -687,7 +712,9 @@ void kvNormChange(const float *x, const float *y, long long rows, long long d, d
 {
     if (rows <= 0)
         return;
-    kNormChange<<<blocksFor(rows), kThreads, 0, static_cast<qsStream_t>(stream)>>>(
+    const long long R = quantRowsPerBlock(d);
+    kNormChange<<<static_cast<unsigned>((rows + R - 1) / R), kThreads,
+                  static_cast<std::size_t>(2 * R * (d + 1)) * sizeof(float), static_cast<qsStream_t>(stream)>>>(
         x, y, rows, d, reinterpret_cast<unsigned long long *>(out));
     QS_GPU_CHECK_LAUNCH("kvNormChange");
 }
