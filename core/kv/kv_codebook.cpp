@@ -218,7 +218,11 @@ KvCodebookFit lloydMaxHistogram(const KvUnitHistogram &h, const std::vector<doub
         p1[i + 1] = p1[i] + h.s1[static_cast<std::size_t>(i)];
         p2[i + 1] = p2[i] + h.s2[static_cast<std::size_t>(i)];
     }
-    const kvlloyd::Fit f = kvlloyd::lloydOnPrefix(p0.data(), p1.data(), p2.data(), B, init.data(), tol, maxIterations);
+    return toCodebookFit(kvlloyd::lloydOnPrefix(p0.data(), p1.data(), p2.data(), B, init.data(), tol, maxIterations));
+}
+
+KvCodebookFit toCodebookFit(const kvlloyd::Fit &f)
+{
     KvCodebookFit fit;
     fit.levels.assign(f.levels, f.levels + kvlloyd::kLevels);
     fit.mse = f.mse;

@@ -28,6 +28,12 @@ struct KvCodebookFit {
     double maxMove = 0; ///< the last iteration's largest level move
 };
 
+namespace kvlloyd {
+struct Fit;
+}
+/// A Lloyd fit of kv_lloyd.h (the CPU's or the device's) as a KvCodebookFit.
+KvCodebookFit toCodebookFit(const kvlloyd::Fit &f);
+
 /// The theoretical codebook at dimension d ≥ 3 (computed once per process and arguments: about
 /// 600 iterations of 8 quadratures, tens of milliseconds; later calls return the same fit).
 KvCodebookFit lloydMaxSphere(std::int64_t d, double tol = 1e-13, int maxIterations = 100000);

@@ -215,20 +215,12 @@ public:
                 m4 /= n;
                 (w == 0 ? out.kurtosisBefore : out.kurtosisAfter).push_back(m2 > 0 ? m4 / (m2 * m2) - 3 : 0);
             }
-        auto fit = [](const kvlloyd::Fit &f) {
-            KvCodebookFit r;
-            r.levels.assign(f.levels, f.levels + kvlloyd::kLevels);
-            r.mse = f.mse;
-            r.iterations = f.iterations;
-            r.maxMove = f.maxMove;
-            return r;
-        };
         for (std::int64_t li = 0; li < L; ++li) {
-            out.kLayer.push_back(fit(hf[static_cast<std::size_t>(li)]));
-            out.vLayer.push_back(fit(hf[static_cast<std::size_t>(L + li)]));
+            out.kLayer.push_back(toCodebookFit(hf[static_cast<std::size_t>(li)]));
+            out.vLayer.push_back(toCodebookFit(hf[static_cast<std::size_t>(L + li)]));
         }
-        out.kShared = fit(hf[static_cast<std::size_t>(2 * L)]);
-        out.vShared = fit(hf[static_cast<std::size_t>(2 * L + 1)]);
+        out.kShared = toCodebookFit(hf[static_cast<std::size_t>(2 * L)]);
+        out.vShared = toCodebookFit(hf[static_cast<std::size_t>(2 * L + 1)]);
         return out;
     }
 
