@@ -557,11 +557,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                                  : vCStar[static_cast<std::size_t>(li)];
     };
     const bool schemesOnDevice = onDevice([&] {
-        std::vector<double> kMean2(static_cast<std::size_t>(L)), vMean2(static_cast<std::size_t>(L));
-        parallelForEach(L, threads, [&](std::int64_t li) {
-            kMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].k);
-            vMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].v);
-        });
+        const std::vector<double> kMean2 = acc->meanSquares(KvRole::K), vMean2 = acc->meanSquares(KvRole::V);
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
             std::vector<KvLayerJob> jobs;

@@ -159,6 +159,8 @@ public:
     /// constOpt MSE over `cs` (pow2, or unrounded scales) of the keys of all layers scaled to unit
     /// length per token and rotated (the distortion curves' user keys): the CPU evaluator's bits.
     virtual std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) = 0;
+    /// The mean x² of K (or V) per layer (the schemes' relative MSE), within the bound of the CPU's.
+    virtual std::vector<double> meanSquares(KvRole role) = 0;
     /// One scheme pair on every layer (jobs[l]): per layer the MSE per KV head and, with queries,
     /// the attention errors per query head at the query rows given to the factory (kMean2, vMean2
     /// and c are the caller's).

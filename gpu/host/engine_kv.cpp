@@ -266,6 +266,28 @@ public:
         return std::make_unique<Rows>(m_engine, std::move(x));
     }
 
+    std::vector<double> meanSquares(KvRole role) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        const std::int64_t segs = L * Hkv;
+        auto mem = alloc(static_cast<std::size_t>(segs * (1 + launch::kKvSseChunks)) * 8);
+        auto *sum = static_cast<double *>(mem.get());
+        launch::kvSegmentSse(role == KvRole::K ? fk(m_k) : fk(m_v), nullptr, segs, T * d, sum + segs, sum, I.S());
+        std::vector<double> seg(static_cast<std::size_t>(segs));
+        QS_GPU_CHECK(qsMemcpyAsync(seg.data(), sum, seg.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        std::vector<double> out;
+        for (std::int64_t li = 0; li < L; ++li) {
+            double s = 0;
+            for (std::int64_t h = 0; h < Hkv; ++h)
+                s += seg[static_cast<std::size_t>(li * Hkv + h)];
+            out.push_back(Hkv * T * d > 0 ? s / static_cast<double>(Hkv * T * d) : 0);
+        }
+        return out;
+    }
+
     std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) override
     {
         if (static_cast<std::int64_t>(jobs.size()) != L)

@@ -43,6 +43,7 @@ void kvQuantize(const KvQuantArgs &a, void *stream);
 
 /// sse[s] = Σ (x − x̂)² over segment s in FP64: kKvSseChunks chunks per segment, each a fixed
 /// reduction tree, added in order (the same bits every run). partial: segments·kKvSseChunks.
+/// xh == nullptr: Σx².
 inline constexpr int kKvSseChunks = 16;
 void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *partial, double *sse,
                   void *stream);

@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kThreads)
     const long long hi = seg * segLen + (c * per + per < segLen ? c * per + per : segLen);
     double s = 0;
     for (long long i = lo + threadIdx.x; i < hi; i += kThreads) {
-        const double e = __dadd_rn(static_cast<double>(x[i]), -static_cast<double>(xh[i]));
+        const double e = __dadd_rn(static_cast<double>(x[i]), xh ? -static_cast<double>(xh[i]) : 0.0);
         s = __dadd_rn(s, __dmul_rn(e, e));
     }
     const double r = blockSum(s, sh);
