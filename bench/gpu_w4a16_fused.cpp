@@ -8,7 +8,11 @@
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
 //      element against FP64 (the bar: batched ≤ 60 µs);
-//   3. --sweep: the fused kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128}.
+//   3. the two fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
+//      (tokens as the mma's M) and the swapped small-M kernel (rows of W as the mma's M), each
+//      with the launcher's tiling and checked against FP64 on every element;
+//   4. --sweep: the original kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128},
+//      and the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
 // bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
@@ -18,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 
@@ -252,28 +257,74 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
+    // The two kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped.
+    nlohmann::json kernelsDoc = nlohmann::json::array();
+    for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
+        std::map<std::int64_t, double> original;
+        for (const int kernel : {1, 2}) {
+            GemmBenchRequest qk = q;
+            qk.m = {1, 2, 4, 8, 16};
+            qk.w4Group = g;
+            qk.formats = {GemmFormat::W4a16};
+            qk.w4a16Kernel = kernel;
+            qk.roofline = false;
+            const GemmBenchResult r = runGemmBench(qk, DeviceChoice::Gpu);
+            ok = ok && checked(r);
+            for (const auto &p : r.points)
+                if (p.format == kW4a16FusedFormat) {
+                    if (kernel == 1)
+                        original[p.m] = p.timeUs;
+                    char ratio[64] = "";
+                    if (kernel == 2 && original.count(p.m) && p.timeUs > 0)
+                        std::snprintf(ratio, sizeof ratio, " (%.2f× faster than the original)",
+                                      original[p.m] / p.timeUs);
+                    std::printf("kernels g%lld %-8s M %2lld: %8.2f µs%s  %s\n", static_cast<long long>(g),
+                                kernel == 1 ? "original" : "swapped", static_cast<long long>(p.m), p.timeUs, ratio,
+                                p.note.c_str());
+                    kernelsDoc.push_back({{"group", g},
+                                          {"kernel", kernel == 1 ? "original" : "swapped"},
+                                          {"m", p.m},
+                                          {"time_us", p.timeUs},
+                                          {"note", p.note}});
+                }
+        }
+    }
     nlohmann::json sweepDoc = nlohmann::json::array();
-    if (sweep)
-        for (const int rpw : {8, 16, 32})
-            for (const int sk : {1, 2, 4, 8, 16, 28}) {
-                GemmBenchRequest qs = q;
-                qs.m = {1, 16, 64, 128};
-                qs.formats = {GemmFormat::W4a16};
-                qs.w4a16SplitK = sk;
-                qs.w4a16RowsPerWarp = rpw;
-                qs.roofline = false;
-                const GemmBenchResult r = runGemmBench(qs, DeviceChoice::Gpu);
-                for (const auto &p : r.points)
-                    if (p.format == kW4a16FusedFormat) {
-                        std::printf("sweep rows/warp %2d split-K %2d M %4lld: %8.2f µs  %s\n", rpw, sk,
-                                    static_cast<long long>(p.m), p.timeUs, p.note.c_str());
-                        sweepDoc.push_back({{"rows_per_warp", rpw},
-                                            {"split_k", sk},
-                                            {"m", p.m},
-                                            {"time_us", p.timeUs},
-                                            {"note", p.note}});
-                    }
+    auto sweepPoint = [&](int kernel, int rpw, int sk, int ahead, std::vector<std::int64_t> mList) {
+        GemmBenchRequest qs = q;
+        qs.m = std::move(mList);
+        qs.formats = {GemmFormat::W4a16};
+        qs.w4a16SplitK = sk;
+        qs.w4a16RowsPerWarp = rpw;
+        qs.w4a16Kernel = kernel;
+        qs.w4a16ChunksAhead = ahead;
+        qs.roofline = false;
+        const GemmBenchResult r = runGemmBench(qs, DeviceChoice::Gpu);
+        ok = ok && checked(r);
+        for (const auto &p : r.points)
+            if (p.format == kW4a16FusedFormat) {
+                std::printf("sweep %-8s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n",
+                            kernel == 1 ? "original" : "swapped", rpw, sk, ahead, static_cast<long long>(p.m), p.timeUs,
+                            p.note.c_str());
+                sweepDoc.push_back({{"kernel", kernel == 1 ? "original" : "swapped"},
+                                    {"rows_per_warp", rpw},
+                                    {"split_k", sk},
+                                    {"chunks_ahead", ahead},
+                                    {"m", p.m},
+                                    {"time_us", p.timeUs},
+                                    {"note", p.note}});
             }
+    };
+    if (sweep) {
+        for (const int rpw : {8, 16, 32})
+            for (const int sk : {1, 2, 4, 8, 16, 28})
+                sweepPoint(1, rpw, sk, 0, {1, 16, 64, 128});
+        for (const int rpw : {16, 32})
+            for (const int ahead : {1, 2, 4})
+                for (const int sk : {0, 4, 8, 12, 16, 28})
+                    if (!(rpw == 32 && ahead == 4))
+                        sweepPoint(2, rpw, sk, ahead, {1, 16});
+    }
     const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok);
     nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},
                        {"date", bench::utcNow()},
@@ -288,6 +339,7 @@ int main(int argc, char **argv)
                        {"dense", toJson(dense)},
                        {"groups", groupsDoc},
                        {"moe", moe},
+                       {"kernels", kernelsDoc},
                        {"sweep", sweepDoc}};
     if (!opt.out.empty()) {
         std::filesystem::create_directories(opt.out);

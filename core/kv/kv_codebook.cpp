@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "kv/kv_codebook.h"
+#include "kv/kv_lloyd.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 #include "util/error.h"
 
@@ -92,10 +97,10 @@ const std::vector<double> &gaussianLloydMax16()
     return levels;
 }
 
-KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
+namespace {
+
+KvCodebookFit sphereFit(std::int64_t d, double tol, int maxIterations)
 {
-    if (d < 3)
-        throw UnsupportedError("the sphere codebook needs d ≥ 3, got " + std::to_string(d));
     const double e = (static_cast<double>(d) - 3) / 2;
     const double sd = 1 / std::sqrt(static_cast<double>(d));
     std::vector<double> lv = gaussianLloydMax16();
@@ -137,6 +142,44 @@ KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
     return fit;
 }
 
+} // namespace
+
+KvCodebookFit lloydMaxSphere(std::int64_t d, double tol, int maxIterations)
+{
+    if (d < 3)
+        throw UnsupportedError("the sphere codebook needs d ≥ 3, got " + std::to_string(d));
+    // A pure function of its arguments, computed once per process (concurrent callers of the same
+    // arguments wait for the one computing it).
+    using Key = std::tuple<std::int64_t, double, int>;
+    static std::mutex mu;
+    static std::map<Key, std::shared_future<KvCodebookFit>> cache;
+    const Key key{d, tol, maxIterations};
+    std::promise<KvCodebookFit> mine;
+    std::shared_future<KvCodebookFit> f;
+    bool compute = false;
+    {
+        std::lock_guard lock(mu);
+        const auto it = cache.find(key);
+        if (it == cache.end()) {
+            f = mine.get_future().share();
+            cache.emplace(key, f);
+            compute = true;
+        } else {
+            f = it->second;
+        }
+    }
+    if (compute) {
+        try {
+            mine.set_value(sphereFit(d, tol, maxIterations));
+        } catch (...) {
+            mine.set_exception(std::current_exception());
+            std::lock_guard lock(mu);
+            cache.erase(key);
+        }
+    }
+    return f.get();
+}
+
 void KvUnitHistogram::add(float y)
 {
     const int b = static_cast<int>(std::floor((static_cast<double>(y) + 1) / 2 * kBins));
@@ -175,46 +218,16 @@ KvCodebookFit lloydMaxHistogram(const KvUnitHistogram &h, const std::vector<doub
         p1[i + 1] = p1[i] + h.s1[static_cast<std::size_t>(i)];
         p2[i + 1] = p2[i] + h.s2[static_cast<std::size_t>(i)];
     }
-    const double total = p0[B];
+    return toCodebookFit(kvlloyd::lloydOnPrefix(p0.data(), p1.data(), p2.data(), B, init.data(), tol, maxIterations));
+}
+
+KvCodebookFit toCodebookFit(const kvlloyd::Fit &f)
+{
     KvCodebookFit fit;
-    std::vector<double> lv = init;
-    std::vector<int> cut(17);
-    auto cells = [&] {
-        cut[0] = 0;
-        cut[16] = B;
-        for (int i = 1; i < 16; ++i) {
-            const double b = (lv[static_cast<std::size_t>(i) - 1] + lv[static_cast<std::size_t>(i)]) / 2;
-            // first bin whose centre −1 + (j + ½)·2/B is ≥ b
-            const double j = std::ceil((b + 1) * B / 2 - 0.5);
-            cut[i] = std::max(cut[i - 1], static_cast<int>(std::clamp(j, 0.0, static_cast<double>(B))));
-        }
-    };
-    for (int it = 1; it <= maxIterations && total > 0; ++it) {
-        cells();
-        double move = 0;
-        for (int i = 0; i < 16; ++i) {
-            const double c = p0[cut[i + 1]] - p0[cut[i]];
-            if (!(c > 0))
-                continue;
-            const double nl = (p1[cut[i + 1]] - p1[cut[i]]) / c;
-            move = std::max(move, std::fabs(nl - lv[static_cast<std::size_t>(i)]));
-            lv[static_cast<std::size_t>(i)] = nl;
-        }
-        std::sort(lv.begin(), lv.end());
-        fit.iterations = it;
-        fit.maxMove = move;
-        if (move <= tol)
-            break;
-    }
-    cells();
-    double sse = 0;
-    for (int i = 0; i < 16; ++i) {
-        const double l = lv[static_cast<std::size_t>(i)];
-        sse += (p2[cut[i + 1]] - p2[cut[i]]) - 2 * l * (p1[cut[i + 1]] - p1[cut[i]]) +
-               l * l * (p0[cut[i + 1]] - p0[cut[i]]);
-    }
-    fit.levels = lv;
-    fit.mse = total > 0 ? std::max(0.0, sse) / total : 0;
+    fit.levels.assign(f.levels, f.levels + kvlloyd::kLevels);
+    fit.mse = f.mse;
+    fit.iterations = f.iterations;
+    fit.maxMove = f.maxMove;
     return fit;
 }
 

@@ -28,7 +28,14 @@ struct KvCodebookFit {
     double maxMove = 0; ///< the last iteration's largest level move
 };
 
-/// The theoretical codebook at dimension d ≥ 3.
+namespace kvlloyd {
+struct Fit;
+}
+/// A Lloyd fit of kv_lloyd.h (the CPU's or the device's) as a KvCodebookFit.
+KvCodebookFit toCodebookFit(const kvlloyd::Fit &f);
+
+/// The theoretical codebook at dimension d ≥ 3 (computed once per process and arguments: about
+/// 600 iterations of 8 quadratures, tens of milliseconds; later calls return the same fit).
 KvCodebookFit lloydMaxSphere(std::int64_t d, double tol = 1e-13, int maxIterations = 100000);
 
 /// Sums of samples in [−1, 1] (unit-vector coordinates) over 2^16 equal bins: count, Σy, Σy² per

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -220,87 +221,147 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             cancel->check();
     };
 
-    // ---- phase 1: rotation, kurtosis, unit-vector histograms ----
-    std::vector<LayerPrep> prep(static_cast<std::size_t>(L));
-    parallelForEach(L, threads, [&](std::int64_t li) {
-        const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-        LayerPrep &p = prep[static_cast<std::size_t>(li)];
-        p.rotK = l.k;
-        kvRotateRows(p.rotK, d, b);
-        p.kurtBefore = excessKurtosis(l.k);
-        p.kurtAfter = excessKurtosis(p.rotK);
-        for (std::int64_t i = 0; i < Hkv * T; ++i) {
-            double a = 0, r = 0;
-            for (std::int64_t j = 0; j < d; ++j) {
-                a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) *
-                     l.k[static_cast<std::size_t>(i * d + j)];
-                r += static_cast<double>(p.rotK[static_cast<std::size_t>(i * d + j)]) *
-                     p.rotK[static_cast<std::size_t>(i * d + j)];
-            }
-            if (a > 0)
-                p.normErr = std::max(p.normErr, std::fabs(std::sqrt(r) - std::sqrt(a)) / std::sqrt(a));
-        }
-        for (auto [src, hist] : {std::pair{&l.k, &p.kHist}, std::pair{&l.v, &p.vHist}}) {
-            const auto u = unitRotated(*src, d, b);
-            kvfast::histogramAdd(u.data(), static_cast<std::int64_t>(u.size()), KvUnitHistogram::kBins, hist->n.data(),
-                                 hist->s1.data(), hist->s2.data());
-        }
-        tick();
-    });
+    auto mark = std::chrono::steady_clock::now();
+    auto phase = [&](const char *name) {
+        const auto now = std::chrono::steady_clock::now();
+        rep.phasesMs.emplace_back(name, std::chrono::duration<double, std::milli>(now - mark).count());
+        mark = now;
+    };
 
-    // ---- codebooks ----
-    rep.theory = lloydMaxSphere(d);
+    // ---- phase 1: rotation, kurtosis, unit-vector histograms; the codebooks refit on them ----
+    // On the device when the lab has one (KvLabAccelerator::prepare); the rotated keys for the CPU
+    // parts below are then made when first needed.
+    // The theoretical codebooks (lloydMaxSphere: tens of milliseconds each, once per process) are
+    // computed beside the rest from here on.
+    std::vector<std::future<KvCodebookFit>> spheres;
+    std::vector<std::int64_t> sphereDims{d};
+    for (const std::int64_t dd : {64, 128, 256})
+        if (opt.distortion && dd != d)
+            sphereDims.push_back(dd);
+    for (const std::int64_t dd : sphereDims)
+        spheres.push_back(std::async(std::launch::async, [dd] { return lloydMaxSphere(dd); }));
+    auto theory = [&]() -> const KvCodebookFit & {
+        if (rep.theory.levels.empty())
+            rep.theory = lloydMaxSphere(d);
+        return rep.theory;
+    };
     rep.gaussianLargest = gaussianLloydMax16().back() / std::sqrt(static_cast<double>(d));
-    KvUnitHistogram kAll, vAll;
-    for (auto &p : prep) {
-        kAll.merge(p.kHist);
-        vAll.merge(p.vHist);
-    }
-    rep.kShared = lloydMaxHistogram(kAll, rep.theory.levels);
-    rep.vShared = lloydMaxHistogram(vAll, rep.theory.levels);
-    rep.kLayer.resize(static_cast<std::size_t>(L));
-    rep.vLayer.resize(static_cast<std::size_t>(L));
-    parallelForEach(L, threads, [&](std::int64_t li) {
-        rep.kLayer[static_cast<std::size_t>(li)] =
-            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
-        rep.vLayer[static_cast<std::size_t>(li)] =
-            lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
+    std::vector<LayerPrep> prep(static_cast<std::size_t>(L));
+    const bool preparedOnDevice = onDevice([&] {
+        KvPrepared dp = acc->prepare([&] { return theory().levels; });
+        rep.kurtosisBefore = std::move(dp.kurtosisBefore);
+        rep.kurtosisAfter = std::move(dp.kurtosisAfter);
+        rep.rotationNormError = dp.rotationNormError;
+        rep.kShared = std::move(dp.kShared);
+        rep.vShared = std::move(dp.vShared);
+        rep.kLayer = std::move(dp.kLayer);
+        rep.vLayer = std::move(dp.vLayer);
+        for (std::int64_t li = 0; li < L; ++li)
+            tick();
     });
-    for (auto &p : prep) {
-        rep.kurtosisBefore.push_back(p.kurtBefore);
-        rep.kurtosisAfter.push_back(p.kurtAfter);
-        rep.rotationNormError = std::max(rep.rotationNormError, p.normErr);
+    if (!preparedOnDevice) {
+        parallelForEach(L, threads, [&](std::int64_t li) {
+            const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
+            LayerPrep &p = prep[static_cast<std::size_t>(li)];
+            p.rotK = l.k;
+            kvRotateRows(p.rotK, d, b);
+            p.kurtBefore = excessKurtosis(l.k);
+            p.kurtAfter = excessKurtosis(p.rotK);
+            for (std::int64_t i = 0; i < Hkv * T; ++i) {
+                double a = 0, r = 0;
+                for (std::int64_t j = 0; j < d; ++j) {
+                    a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) *
+                         l.k[static_cast<std::size_t>(i * d + j)];
+                    r += static_cast<double>(p.rotK[static_cast<std::size_t>(i * d + j)]) *
+                         p.rotK[static_cast<std::size_t>(i * d + j)];
+                }
+                if (a > 0)
+                    p.normErr = std::max(p.normErr, std::fabs(std::sqrt(r) - std::sqrt(a)) / std::sqrt(a));
+            }
+            for (auto [src, hist] : {std::pair{&l.k, &p.kHist}, std::pair{&l.v, &p.vHist}}) {
+                const auto u = unitRotated(*src, d, b);
+                kvfast::histogramAdd(u.data(), static_cast<std::int64_t>(u.size()), KvUnitHistogram::kBins,
+                                     hist->n.data(), hist->s1.data(), hist->s2.data());
+            }
+            tick();
+        });
+
+        phase("prepare");
+        KvUnitHistogram kAll, vAll;
+        for (auto &p : prep) {
+            kAll.merge(p.kHist);
+            vAll.merge(p.vHist);
+        }
+        rep.kShared = lloydMaxHistogram(kAll, theory().levels);
+        rep.vShared = lloydMaxHistogram(vAll, rep.theory.levels);
+        rep.kLayer.resize(static_cast<std::size_t>(L));
+        rep.vLayer.resize(static_cast<std::size_t>(L));
+        parallelForEach(L, threads, [&](std::int64_t li) {
+            rep.kLayer[static_cast<std::size_t>(li)] =
+                lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
+            rep.vLayer[static_cast<std::size_t>(li)] =
+                lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
+        });
+        for (auto &p : prep) {
+            rep.kurtosisBefore.push_back(p.kurtBefore);
+            rep.kurtosisAfter.push_back(p.kurtAfter);
+            rep.rotationNormError = std::max(rep.rotationNormError, p.normErr);
+        }
     }
+    theory();
+    // The rotated keys of layer li for the CPU parts (made here when the device prepared).
+    auto rotK = [&](std::int64_t li) -> const std::vector<float> & {
+        LayerPrep &p = prep[static_cast<std::size_t>(li)];
+        if (p.rotK.empty()) {
+            p.rotK = data.layers[static_cast<std::size_t>(li)].k;
+            kvRotateRows(p.rotK, d, b);
+        }
+        return p.rotK;
+    };
+    phase(preparedOnDevice ? "prepare_codebooks" : "codebooks");
 
     // ---- c sweep on the rotated keys (all layers, then per layer; V per layer for c=fit) ----
     const std::vector<double> cs = grid(opt.cLo, opt.cHi, opt.cStep);
     if (cs.size() < 2 || !(opt.cLo > 0))
         throw UnsupportedError("the c grid needs lo > 0 and at least two points");
     {
-        std::vector<float> all;
-        all.reserve(static_cast<std::size_t>(L * Hkv * T * d));
-        for (auto &p : prep)
-            all.insert(all.end(), p.rotK.begin(), p.rotK.end());
+        std::vector<float> all; // the rotated keys of all layers, for the CPU's curves
+        auto allKeys = [&]() -> const std::vector<float> & {
+            if (all.empty()) {
+                all.reserve(static_cast<std::size_t>(L * Hkv * T * d));
+                for (std::int64_t li = 0; li < L; ++li)
+                    all.insert(all.end(), rotK(li).begin(), rotK(li).end());
+            }
+            return all;
+        };
         rep.sweep.c = cs;
         // One CPU evaluator for both grids (its sums are exact: the same bits as one per grid).
         std::unique_ptr<CSweepGridEvaluator> allEv;
         auto allCurve = [&](const std::vector<double> &g) {
-            if (!allEv)
-                allEv =
-                    makeCpuSweepEvaluator(all, static_cast<std::int64_t>(all.size()) / d, d, 32, ConstOptEncoder::Pow2,
-                                          static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
+            if (!allEv) {
+                const std::vector<float> &x = allKeys();
+                allEv = makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
+                                              static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
+            }
             return allEv->mse(g, nullptr);
         };
-        // The unrounded curve (one serial pass) beside the pow2 one.
-        std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all, d, cs); });
-        try {
+        if (!acc) {
+            // Both curves on the CPU: the unrounded one (one serial pass) beside the pow2 one.
+            allKeys();
+            std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all, d, cs); });
+            try {
+                rep.sweep.msePow2 = allCurve(cs);
+            } catch (...) {
+                unrounded.join();
+                throw;
+            }
+            unrounded.join();
+        } else {
             if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
                 rep.sweep.msePow2 = allCurve(cs);
-        } catch (...) {
-            unrounded.join();
-            throw;
+            if (!onDevice([&] { rep.sweep.mseUnrounded = acc->unroundedKeysCurve(cs); }))
+                rep.sweep.mseUnrounded = unroundedCurve(allKeys(), d, cs);
         }
-        unrounded.join();
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
         rep.sweep.cStarMse = rep.sweep.msePow2[i];
@@ -321,6 +382,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         rep.sweep.mseAt0195 = at[1];
     }
     tick();
+    phase("c_sweep");
     bool needFitV = false;
     for (const auto &s : opt.schemes)
         needFitV |= s.method == KvMethod::ConstOpt && s.cFit;
@@ -335,7 +397,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
     });
     parallelForEach(layersOnDevice ? 0 : L, threads, [&](std::int64_t li) {
-        const auto m = pow2Curve(prep[static_cast<std::size_t>(li)].rotK, d, cs, 1);
+        const auto m = pow2Curve(rotK(li), d, cs, 1);
         rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(m)];
         if (needFitV) {
             std::vector<float> rv = data.layers[static_cast<std::size_t>(li)].v;
@@ -344,6 +406,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
     });
     tick();
+    phase("layer_c");
 
     // ---- schemes on every layer ----
     if (withQ && rows.size() < static_cast<std::size_t>(Q))
@@ -376,11 +439,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                                  : vCStar[static_cast<std::size_t>(li)];
     };
     const bool schemesOnDevice = onDevice([&] {
-        std::vector<double> kMean2(static_cast<std::size_t>(L)), vMean2(static_cast<std::size_t>(L));
-        parallelForEach(L, threads, [&](std::int64_t li) {
-            kMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].k);
-            vMean2[static_cast<std::size_t>(li)] = meanSquare(data.layers[static_cast<std::size_t>(li)].v);
-        });
+        const std::vector<double> kMean2 = acc->meanSquares(KvRole::K), vMean2 = acc->meanSquares(KvRole::V);
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
             std::vector<KvLayerJob> jobs;
@@ -486,6 +545,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         tick();
     });
 
+    phase("schemes");
+
     // ---- summaries and storage ----
     const double memBytes = opt.memoryGiB * 1024.0 * 1024.0 * 1024.0;
     auto summarise = [&](KvSchemeSummary &sum, const KvScheme &ks, const KvScheme &vs) {
@@ -540,6 +601,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     rep.unrotatedOverRotated = rot > 0 ? norot / rot : 0;
     rep.calibratedGain = rot > 0 ? 1 - cal / rot : 0;
 
+    phase("findings");
+
     // ---- distortion of unit-vector coordinates ----
     if (opt.distortion) {
         const std::vector<double> coarse = grid(opt.cLo, opt.cHi, 0.005);
@@ -584,22 +647,30 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (const std::int64_t dd : {64, 128, 256}) {
             const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
             std::vector<float> u(static_cast<std::size_t>(n * dd));
-            // Each direction from its own counter-based normals: rows in parallel, the same bits.
-            parallelSlices(n, threads, nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
-                std::vector<double> g(static_cast<std::size_t>(dd));
-                for (std::int64_t i = lo; i < hi; ++i) {
-                    double n2 = 0;
-                    for (std::int64_t j = 0; j < dd; ++j) {
-                        g[static_cast<std::size_t>(j)] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
-                                                                          static_cast<std::uint64_t>(i * dd + j));
-                        n2 += g[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
-                    }
-                    for (std::int64_t j = 0; j < dd; ++j)
-                        u[static_cast<std::size_t>(i * dd + j)] =
-                            static_cast<float>(g[static_cast<std::size_t>(j)] / std::sqrt(n2));
+            parallelForEach(n, threads, [&](std::int64_t i) {
+                double n2 = 0;
+                double g[256];
+                for (std::int64_t j = 0; j < dd; ++j) {
+                    g[j] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
+                                            static_cast<std::uint64_t>(i * dd + j));
+                    n2 += g[j] * g[j];
                 }
+                for (std::int64_t j = 0; j < dd; ++j)
+                    u[static_cast<std::size_t>(i * dd + j)] = static_cast<float>(g[j] / std::sqrt(n2));
             });
-            measure("theory", dd, cpuCurve(u, dd), dd == d ? rep.theory.mse : lloydMaxSphere(dd).mse);
+            // On the device when the lab has one (the CPU evaluator's bits).
+            std::unique_ptr<KvRowsEvaluator> rows;
+            const std::size_t before = rep.distortion.size();
+            const bool theoryOnDevice = onDevice([&] {
+                rows = acc->rowsEvaluator(u, dd);
+                measure(
+                    "theory", dd, [&](const std::vector<double> &g, bool pow2) { return rows->curve(g, pow2); },
+                    lloydMaxSphere(dd).mse);
+            });
+            if (!theoryOnDevice) {
+                rep.distortion.resize(before);
+                measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
+            }
         }
         // The user's rotated unit keys: on the device when the lab has one (the same bits).
         bool keysOnDevice = false;
@@ -624,6 +695,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
     }
     tick();
+    phase("distortion");
     rep.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return rep;
 }

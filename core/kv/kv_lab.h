@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -115,6 +116,9 @@ struct KvLabReport {
     std::vector<KvDistortion> distortion;
     std::vector<std::string> notes;
     double timeMs = 0;
+    /// Wall time per phase in the order run (prepare, codebooks, c_sweep, layer_c, schemes,
+    /// findings, distortion): where a lab's time goes, on either device.
+    std::vector<std::pair<std::string, double>> phasesMs;
     std::string device = "cpu"; ///< DeviceInfo::id of the device that ran the schemes and c curves
     std::string deviceNote;     ///< why the CPU ran although another device was asked for ("" when as asked)
 
@@ -125,6 +129,21 @@ struct KvLabReport {
 struct KvLayerJob {
     KvScheme k, v;
     KvLayerContext kc, vc;
+};
+
+/// The lab's preparation as a device returns it (KvLabAccelerator::prepare).
+struct KvPrepared {
+    std::vector<double> kurtosisBefore, kurtosisAfter; ///< K per layer
+    double rotationNormError = 0;
+    KvCodebookFit kShared, vShared;
+    std::vector<KvCodebookFit> kLayer, vLayer;
+};
+
+/// constOpt MSE over a grid of c (pow2, or unrounded scales; groups of 32) of rows held by a device.
+class KvRowsEvaluator {
+public:
+    virtual ~KvRowsEvaluator() = default;
+    virtual std::vector<double> curve(const std::vector<double> &cs, bool pow2) = 0;
 };
 
 /// The lab's heavy parts on another device than the CPU (docs/numerics.md "KV-cache lab"), made
@@ -140,10 +159,24 @@ public:
     /// constOpt MSE over `cs` (pow2, or unrounded scales) of the keys of all layers scaled to unit
     /// length per token and rotated (the distortion curves' user keys): the CPU evaluator's bits.
     virtual std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) = 0;
+    /// The mean x² of K (or V) per layer (the schemes' relative MSE), within the bound of the CPU's.
+    virtual std::vector<double> meanSquares(KvRole role) = 0;
     /// One scheme pair on every layer (jobs[l]): per layer the MSE per KV head and, with queries,
     /// the attention errors per query head at the query rows given to the factory (kMean2, vMean2
     /// and c are the caller's).
     virtual std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) = 0;
+    /// K's excess kurtosis per layer before and after the rotation, the rotation's largest relative
+    /// norm change (the CPU's bits), and the codebooks refit on the unit rotated K and V per layer
+    /// and over all layers, started from the theoretical levels (kv_lloyd.h on the device's
+    /// histograms: within rounding of the CPU's sums). `theory` is called once the histograms are
+    /// under way (the host computes the levels while the device works).
+    virtual KvPrepared prepare(const std::function<std::vector<double>()> &theory) = 0;
+    /// constOpt MSE with unrounded scales over `cs` of the rotated keys of all layers (kv_lab.cpp's
+    /// histogram rule; the histogram's sums within rounding of the CPU's).
+    virtual std::vector<double> unroundedKeysCurve(const std::vector<double> &cs) = 0;
+    /// The caller's rows u [n, dd] (the theoretical distortion's unit vectors) on the device, for
+    /// constOpt curves over them: the CPU evaluator's bits.
+    virtual std::unique_ptr<KvRowsEvaluator> rowsEvaluator(const std::vector<float> &u, std::int64_t dd) = 0;
     /// x̂ of layer `layer` ([Hkv, T, d]) from the last runScheme (for the tests' bit comparison).
     virtual std::vector<float> dequantized(KvRole role, std::int64_t layer) = 0;
 };

@@ -138,6 +138,10 @@ nlohmann::ordered_json KvLabReport::toJson() const
     if (!deviceNote.empty())
         j["device_note"] = deviceNote;
     j["time_ms"] = timeMs;
+    nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+    for (const auto &[name, ms] : phasesMs)
+        phases[name] = ms;
+    j["phases_ms"] = phases;
     return j;
 }
 

@@ -77,6 +77,11 @@ struct GemmBenchRequest {
     /// 16, 32). For tuning from the benchmark (docs/perf.md "Fused W4A16 GEMM (issue 43)").
     int w4a16SplitK = 0;
     int w4a16RowsPerWarp = 0;
+    /// Which fused kernel (0: its own choice, the swapped one for M ≤ 16; 1: tokens as the mma's
+    /// M; 2: swapped, rows of W as the mma's M, M ≤ 16) and, swapped, chunks of W a warp loads
+    /// ahead (1, 2, 4; 0: 2).
+    int w4a16Kernel = 0;
+    int w4a16ChunksAhead = 0;
     /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's
     /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
     /// channel, FP8 E4M3 per channel. Null where no requested format needs it.

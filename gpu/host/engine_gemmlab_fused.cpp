@@ -45,6 +45,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     launch::W4a16Tiling tiling;
     tiling.splitK = request.w4a16SplitK;
     tiling.nPerWarp = request.w4a16RowsPerWarp;
+    tiling.kernel = request.w4a16Kernel;
+    tiling.chunksAhead = request.w4a16ChunksAhead;
     launch::W4a16Launch used;
     const int copies = static_cast<int>(weights.size());
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
@@ -92,12 +94,18 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         pt.paddedM = unfused.paddedM;
     }
     setGemmRates(pt, group == k ? 0 : group);
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "fused: one kernel, mma.sync BF16 (%d rows of W a warp, m-tile %d, split-K %d, %d blocks; %s)",
-                  used.nPerWarp, 16 * used.mTile, used.splitK, used.blocks,
-                  used.scaleInB ? "s·(q − z) rounded to BF16 in the B fragment"
-                                : "exact q − z, the group scale on the FP32 accumulator");
+    char buf[512];
+    const char *numerics = used.scaleInB ? "s·(q − z) rounded to BF16 in the W fragment"
+                                         : "exact q − z, the group scale on the FP32 accumulator";
+    if (used.swapped)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "
+                      "token tile(s) of 8, %d chunk(s) of W ahead, split-K %d, %d blocks; %s)",
+                      used.nPerWarp, used.mTile, used.chunksAhead, used.splitK, used.blocks, numerics);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync BF16 (%d rows of W a warp, m-tile %d, split-K %d, %d blocks; %s)",
+                      used.nPerWarp, 16 * used.mTile, used.splitK, used.blocks, numerics);
     pt.note = buf;
     if (routed) {
         std::snprintf(buf, sizeof buf,

@@ -40,6 +40,7 @@ struct Engine::Impl {
     void *staging[2] = {nullptr, nullptr};
     qsEvent_t stagingDone[2] = {nullptr, nullptr};
     std::size_t stagingBytes = 16u << 20;
+    int stagingNext = 0; ///< copyToDevice's next buffer (alternates across calls, so small copies overlap too)
     bool pinned = true;
     std::recursive_mutex mutex;
     bool profile = false;
@@ -77,6 +78,10 @@ struct Engine::Impl {
             qsStreamDestroy(stream);
     }
     void *S() const { return stream; }
+    /// Host → device copy of `bytes` through the double-buffered pinned staging (a slice is copied
+    /// into one buffer while the other travels), or a plain copy when pinning failed; returns when
+    /// the host buffer may change again (the device copy is queued on the stream).
+    void copyToDevice(void *dst, const void *src, std::size_t bytes);
     void enqueueFast(RunImpl &R, int in, int sms);
 };
 

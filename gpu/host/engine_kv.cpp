@@ -60,10 +60,8 @@ public:
         m_vq = alloc(n * 4);
         for (std::int64_t li = 0; li < L; ++li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-            QS_GPU_CHECK(qsMemcpyAsync(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4,
-                                       qsMemcpyHostToDevice, I.stream));
-            QS_GPU_CHECK(qsMemcpyAsync(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4,
-                                       qsMemcpyHostToDevice, I.stream));
+            I.copyToDevice(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4);
+            I.copyToDevice(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4);
         }
         // Per-head absmax of K and V (exact), for the FP8 and NVFP4 scales.
         const std::int64_t segs = L * Hkv;
@@ -95,9 +93,8 @@ public:
                 const std::size_t qn = static_cast<std::size_t>(H * Q * d);
                 m_q = alloc(qn * static_cast<std::size_t>(L) * 4);
                 for (std::int64_t li = 0; li < L; ++li)
-                    QS_GPU_CHECK(qsMemcpyAsync(fk(m_q) + li * static_cast<std::int64_t>(qn),
-                                               data.layers[static_cast<std::size_t>(li)].q.data(), qn * 4,
-                                               qsMemcpyHostToDevice, I.stream));
+                    I.copyToDevice(fk(m_q) + li * static_cast<std::int64_t>(qn),
+                                   data.layers[static_cast<std::size_t>(li)].q.data(), qn * 4);
                 m_idx = alloc(static_cast<std::size_t>(4 * m_nq) * 8);
                 auto *ip = static_cast<long long *>(m_idx.get());
                 const std::size_t nb = static_cast<std::size_t>(m_nq) * 8;
@@ -123,13 +120,8 @@ public:
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
-        std::shared_ptr<void> &rot = role == KvRole::K ? m_kRot : m_vRot;
+        std::shared_ptr<void> &rot = rotated(role);
         const std::int64_t rowsAll = L * Hkv * T;
-        if (!rot) {
-            rot = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::hadamardRows(kInF32, role == KvRole::K ? fk(m_k) : fk(m_v), rowsAll, d, static_cast<int>(m_block),
-                                 m_r, static_cast<float *>(rot.get()), I.S());
-        }
         const std::int64_t rows = layer < 0 ? rowsAll : Hkv * T;
         float *base = static_cast<float *>(rot.get()) + (layer < 0 ? 0 : layer * Hkv * T * d);
         auto x = std::make_shared<GpuTensor>(Shape{rows, d}, DType::F32, DType::F32, base,
@@ -143,17 +135,157 @@ public:
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
         const std::int64_t rowsAll = L * Hkv * T;
-        if (!m_unitRot) {
-            auto unit = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::kvUnitRows(fk(m_k), rowsAll, d, static_cast<float *>(unit.get()), I.S());
-            m_unitRot = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::hadamardRows(kInF32, unit.get(), rowsAll, d, static_cast<int>(m_block), m_r,
-                                 static_cast<float *>(m_unitRot.get()), I.S());
-            QS_GPU_CHECK(qsStreamSynchronize(I.stream)); // `unit` returns to the pool
-        }
-        auto x = std::make_shared<GpuTensor>(Shape{rowsAll, d}, DType::F32, DType::F32, m_unitRot.get(),
-                                             std::string("unit keys"), m_unitRot);
+        const std::shared_ptr<void> &unitK = unitRotated(KvRole::K);
+        auto x = std::make_shared<GpuTensor>(Shape{rowsAll, d}, DType::F32, DType::F32, unitK.get(),
+                                             std::string("unit keys"), unitK);
         return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, pow2)->mse(cs, nullptr);
+    }
+
+    KvPrepared prepare(const std::function<std::vector<double>()> &theoryLevels) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        const std::int64_t rowsAll = L * Hkv * T, layerLen = Hkv * T * d;
+        const float *rotK = fk(rotated(KvRole::K));
+        KvPrepared out;
+        // The rotation's norm change (exact) and K's moments per layer before/after, two passes.
+        constexpr int chunks = 64;
+        const std::size_t parts = static_cast<std::size_t>(L * chunks * 2);
+        auto work = alloc((1 + 4 * parts + 2 * static_cast<std::size_t>(L)) * 8);
+        auto *normErr = static_cast<double *>(work.get());
+        double *partK = normErr + 1, *partR = partK + parts, *part2K = partR + parts, *part2R = part2K + parts;
+        double *means = part2R + parts;
+        QS_GPU_CHECK(qsMemsetAsync(normErr, 0, 8, I.stream));
+        launch::kvNormChange(fk(m_k), rotK, rowsAll, d, normErr, I.S());
+        launch::kvMoments(fk(m_k), L, layerLen, chunks, nullptr, partK, I.S());
+        launch::kvMoments(rotK, L, layerLen, chunks, nullptr, partR, I.S());
+        std::vector<double> host(1 + 2 * parts);
+        QS_GPU_CHECK(qsMemcpyAsync(host.data(), normErr, host.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        out.rotationNormError = host[0];
+        const double n = static_cast<double>(layerLen);
+        std::vector<double> mu(static_cast<std::size_t>(2 * L));
+        for (std::int64_t li = 0; li < L; ++li)
+            for (int w = 0; w < 2; ++w) {
+                const double *p = host.data() + 1 + static_cast<std::size_t>(w) * parts;
+                double sum = 0;
+                for (int c = 0; c < chunks; ++c)
+                    sum += p[(li * chunks + c) * 2];
+                mu[static_cast<std::size_t>(w * L + li)] = sum / n;
+            }
+        QS_GPU_CHECK(qsMemcpyAsync(means, mu.data(), mu.size() * 8, qsMemcpyHostToDevice, I.stream));
+        launch::kvMoments(fk(m_k), L, layerLen, chunks, means, part2K, I.S());
+        launch::kvMoments(rotK, L, layerLen, chunks, means + L, part2R, I.S());
+
+        // The unit rotated K and V: histograms per layer and shared, prefix sums, Lloyd fits.
+        constexpr long long B = launch::kKvBins;
+        const long long hists = 2 * L + 2;
+        auto hist = alloc(static_cast<std::size_t>(hists * 3 * B) * 8);
+        auto prefix = alloc(static_cast<std::size_t>(hists * 3 * (B + 1)) * 8);
+        auto *h = static_cast<double *>(hist.get());
+        QS_GPU_CHECK(qsMemsetAsync(h, 0, static_cast<std::size_t>(hists * 3 * B) * 8, I.stream));
+        launch::kvUnitHistogram(fk(unitRotated(KvRole::K)), L, layerLen, h, I.S());
+        launch::kvUnitHistogram(fk(unitRotated(KvRole::V)), L, layerLen, h + L * 3 * B, I.S());
+        launch::kvHistogramSum(h, L, h + 2 * L * 3 * B, I.S());
+        launch::kvHistogramSum(h + L * 3 * B, L, h + (2 * L + 1) * 3 * B, I.S());
+        launch::kvHistogramPrefix(h, hists * 3, static_cast<double *>(prefix.get()), I.S());
+        const std::vector<double> theory = theoryLevels(); // the host's part, while the device works
+        if (theory.size() != 16)
+            throw UnsupportedError("a codebook has 16 levels");
+        auto fitMem = alloc(static_cast<std::size_t>(hists) * sizeof(kvlloyd::Fit) + 16 * 8);
+        auto *init = reinterpret_cast<double *>(static_cast<char *>(fitMem.get()) + hists * sizeof(kvlloyd::Fit));
+        QS_GPU_CHECK(qsMemcpyAsync(init, theory.data(), 16 * 8, qsMemcpyHostToDevice, I.stream));
+        auto *fits = static_cast<kvlloyd::Fit *>(fitMem.get());
+        launch::kvLloyd(static_cast<double *>(prefix.get()), static_cast<int>(hists), init, 1e-9, 1000, fits, I.S());
+        std::vector<kvlloyd::Fit> hf(static_cast<std::size_t>(hists));
+        std::vector<double> host2(2 * parts);
+        QS_GPU_CHECK(qsMemcpyAsync(host2.data(), part2K, host2.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(hf.data(), fits, hf.size() * sizeof(kvlloyd::Fit), qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        for (int w = 0; w < 2; ++w)
+            for (std::int64_t li = 0; li < L; ++li) {
+                const double *p = host2.data() + static_cast<std::size_t>(w) * parts;
+                double m2 = 0, m4 = 0;
+                for (int c = 0; c < chunks; ++c) {
+                    m2 += p[(li * chunks + c) * 2];
+                    m4 += p[(li * chunks + c) * 2 + 1];
+                }
+                m2 /= n;
+                m4 /= n;
+                (w == 0 ? out.kurtosisBefore : out.kurtosisAfter).push_back(m2 > 0 ? m4 / (m2 * m2) - 3 : 0);
+            }
+        for (std::int64_t li = 0; li < L; ++li) {
+            out.kLayer.push_back(toCodebookFit(hf[static_cast<std::size_t>(li)]));
+            out.vLayer.push_back(toCodebookFit(hf[static_cast<std::size_t>(L + li)]));
+        }
+        out.kShared = toCodebookFit(hf[static_cast<std::size_t>(2 * L)]);
+        out.vShared = toCodebookFit(hf[static_cast<std::size_t>(2 * L + 1)]);
+        return out;
+    }
+
+    std::vector<double> unroundedKeysCurve(const std::vector<double> &cs) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        const std::int64_t rowsAll = L * Hkv * T;
+        constexpr long long B = launch::kKvBins;
+        const std::size_t nc = cs.size();
+        auto mem = alloc(static_cast<std::size_t>(3 * B) * 8 + nc * 12);
+        auto *h = static_cast<double *>(mem.get());
+        auto *sse = h + 3 * B;
+        auto *fc = reinterpret_cast<float *>(sse + nc);
+        std::vector<float> f;
+        for (const double c : cs)
+            f.push_back(static_cast<float>(c));
+        QS_GPU_CHECK(qsMemsetAsync(h, 0, static_cast<std::size_t>(3 * B) * 8, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(fc, f.data(), nc * 4, qsMemcpyHostToDevice, I.stream));
+        launch::kvUnroundedHistogram(fk(rotated(KvRole::K)), rowsAll, d, h, I.S());
+        launch::kvUnroundedCurve(h, fc, static_cast<int>(nc), sse, I.S());
+        std::vector<double> out(nc);
+        QS_GPU_CHECK(qsMemcpyAsync(out.data(), sse, nc * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        for (double &v : out)
+            v = std::max(0.0, v) / static_cast<double>(rowsAll * d);
+        return out;
+    }
+
+    std::unique_ptr<KvRowsEvaluator> rowsEvaluator(const std::vector<float> &u, std::int64_t dd) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        if (dd <= 0 || u.size() % static_cast<std::size_t>(dd) != 0)
+            throw UnsupportedError("the rows' length is not a multiple of their dimension");
+        auto mem = alloc(u.size() * 4);
+        QS_GPU_CHECK(qsMemcpyAsync(mem.get(), u.data(), u.size() * 4, qsMemcpyHostToDevice, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        auto x = std::make_shared<GpuTensor>(Shape{static_cast<std::int64_t>(u.size()) / dd, dd}, DType::F32,
+                                             DType::F32, mem.get(), std::string("unit vectors"), mem);
+        return std::make_unique<Rows>(m_engine, std::move(x));
+    }
+
+    std::vector<double> meanSquares(KvRole role) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        const std::int64_t segs = L * Hkv;
+        auto mem = alloc(static_cast<std::size_t>(segs * (1 + launch::kKvSseChunks)) * 8);
+        auto *sum = static_cast<double *>(mem.get());
+        launch::kvSegmentSse(role == KvRole::K ? fk(m_k) : fk(m_v), nullptr, segs, T * d, sum + segs, sum, I.S());
+        std::vector<double> seg(static_cast<std::size_t>(segs));
+        QS_GPU_CHECK(qsMemcpyAsync(seg.data(), sum, seg.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        std::vector<double> out;
+        for (std::int64_t li = 0; li < L; ++li) {
+            double s = 0;
+            for (std::int64_t h = 0; h < Hkv; ++h)
+                s += seg[static_cast<std::size_t>(li * Hkv + h)];
+            out.push_back(Hkv * T * d > 0 ? s / static_cast<double>(Hkv * T * d) : 0);
+        }
+        return out;
     }
 
     std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) override
@@ -177,10 +309,11 @@ public:
         launch::kvQuantize(a, I.S());
         bind(a, dv, fk(m_v), fk(m_vq));
         launch::kvQuantize(a, I.S());
-        auto sse = alloc(static_cast<std::size_t>(2 * segs) * 8);
+        auto sse = alloc(static_cast<std::size_t>(2 * segs * (1 + launch::kKvSseChunks)) * 8);
         auto *ds = static_cast<double *>(sse.get());
-        launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, ds, I.S());
-        launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, ds + segs, I.S());
+        double *part = ds + 2 * segs;
+        launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, part, ds, I.S());
+        launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, I.S());
         std::vector<double> hs(static_cast<std::size_t>(2 * segs)), pq;
         QS_GPU_CHECK(qsMemcpyAsync(hs.data(), ds, hs.size() * 8, qsMemcpyDeviceToHost, I.stream));
         if (m_nq > 0) {
@@ -222,6 +355,54 @@ private:
     struct Params {
         std::vector<int> mode;
         std::vector<float> param, levels, bounds;
+    };
+
+    /// The rotated K or V of all layers (made once).
+    std::shared_ptr<void> &rotated(KvRole role)
+    {
+        std::shared_ptr<void> &rot = role == KvRole::K ? m_kRot : m_vRot;
+        if (!rot) {
+            const std::int64_t rowsAll = L * Hkv * T;
+            rot = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
+            launch::hadamardRows(kInF32, role == KvRole::K ? fk(m_k) : fk(m_v), rowsAll, d, static_cast<int>(m_block),
+                                 m_r, static_cast<float *>(rot.get()), m_impl.S());
+        }
+        return rot;
+    }
+
+    /// K or V scaled to unit length per token, then rotated (made once; kv_lab.cpp unitRotated).
+    std::shared_ptr<void> &unitRotated(KvRole role)
+    {
+        std::shared_ptr<void> &u = role == KvRole::K ? m_unitRot : m_unitRotV;
+        if (!u) {
+            const std::int64_t rowsAll = L * Hkv * T;
+            auto unit = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
+            launch::kvUnitRows(role == KvRole::K ? fk(m_k) : fk(m_v), rowsAll, d, static_cast<float *>(unit.get()),
+                               m_impl.S());
+            u = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
+            launch::hadamardRows(kInF32, unit.get(), rowsAll, d, static_cast<int>(m_block), m_r,
+                                 static_cast<float *>(u.get()), m_impl.S());
+            QS_GPU_CHECK(qsStreamSynchronize(m_impl.stream)); // `unit` returns to the pool
+        }
+        return u;
+    }
+
+    /// rowsEvaluator's result: the pow2 and unrounded evaluators made on first use.
+    class Rows final : public KvRowsEvaluator {
+    public:
+        Rows(Engine &e, std::shared_ptr<GpuTensor> x) : m_e(e), m_x(std::move(x)) {}
+        std::vector<double> curve(const std::vector<double> &cs, bool pow2) override
+        {
+            auto &ev = m_ev[pow2 ? 1 : 0];
+            if (!ev)
+                ev = m_e.sweepEvaluator(m_x, kvmath::kGroup, pow2);
+            return ev->mse(cs, nullptr);
+        }
+
+    private:
+        Engine &m_e;
+        std::shared_ptr<GpuTensor> m_x;
+        std::unique_ptr<CSweepGridEvaluator> m_ev[2];
     };
 
     std::shared_ptr<void> alloc(std::size_t bytes)
@@ -377,7 +558,7 @@ private:
     std::int64_t L = 0, Hkv = 0, T = 0, d = 0, H = 0, Q = 0;
     std::int64_t m_block = 1;
     float m_r = 1;
-    std::shared_ptr<void> m_k, m_v, m_kq, m_vq, m_q, m_kRot, m_vRot, m_unitRot;
+    std::shared_ptr<void> m_k, m_v, m_kq, m_vq, m_q, m_kRot, m_vRot, m_unitRot, m_unitRotV;
     std::vector<float> m_kAmax, m_vAmax;
     int m_nq = 0;
     long long m_perHead = 0;

@@ -23,77 +23,24 @@
 // Grid: x = n-blocks of 4 warps × nPerWarp rows, y = m-blocks × K slices, z = experts. Split K:
 // FP32 partials added into a zeroed workspace; the last block of a tile (a counter) converts it
 // to BF16 and zeroes the workspace and the counter again.
-#include "kernels_w4a16.h"
+//
+// Up to kW4a16SwappedMaxM rows of X the launcher runs the swapped kernel of gemm_w4a16_small.cu
+// instead (unless W4a16Tiling::kernel asks for this one).
+#include "w4a16_device.cuh"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstring>
-
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
 
 #include "qs_gpu_compat.h"
-
-#if !defined(__HIP_PLATFORM_AMD__) && !defined(QUANTSCOPE_HIP)
-#define QS_HAS_MMA 1
-#endif
 
 namespace quantscope::gpu::launch {
 
 namespace {
 
-constexpr int kWarps = 4;
-
-struct Args {
-    const std::uint8_t *w;
-    const float *s;
-    const std::int8_t *z;
-    const __nv_bfloat16 *x;
-    __nv_bfloat16 *y;
-    float *ws;
-    unsigned *counters;
-    long long M, N, K, group;
-    long long wStride, sStride, xStride, yStride;
-    int splitK, mBlocks;
-};
+using namespace w4a16detail;
 
 #if defined(QS_HAS_MMA)
-
-__device__ __forceinline__ void mma16816(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                         std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    __trap(); // BF16 mma.sync needs sm_80 or newer (the build targets sm_90)
-#else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-#endif
-}
-
-__device__ __forceinline__ uint4 ldNc(const void *p)
-{
-    uint4 r;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                 : "l"(p));
-    return r;
-}
-
-__device__ __forceinline__ std::uint32_t bits(__nv_bfloat162 v)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &v, 4);
-    return u;
-}
-__device__ __forceinline__ __nv_bfloat162 pair(std::uint32_t u)
-{
-    __nv_bfloat162 v;
-    std::memcpy(&v, &u, 4);
-    return v;
-}
 
 /// The B fragment (b0, b1) of step s from a lane's 16 bytes: BF16 pairs 128 + u, u = code ^ 8.
 __device__ __forceinline__ void nibblesToBf16(const uint4 &r, int s, std::uint32_t &b0, std::uint32_t &b1)
@@ -344,6 +291,10 @@ int mTileFor(long long m)
     return m <= 16 ? 1 : m <= 32 ? 2 : m <= 64 ? 4 : 8;
 }
 
+} // namespace
+
+namespace w4a16detail {
+
 int smCount()
 {
     static const int n = [] {
@@ -356,7 +307,31 @@ int smCount()
     return n;
 }
 
-} // namespace
+long long chooseSplit(int perSm, long long tiles, long long chunks)
+{
+    const double slots = static_cast<double>(std::max(perSm, 1)) * smCount();
+    const long long most = std::max(1LL, std::min(chunks / 4, 64LL));
+    double bestEff = -1;
+    long long split = 1;
+    for (long long sk = 1; sk <= most; ++sk) {
+        const double blocks = static_cast<double>(tiles * sk), waves = std::ceil(blocks / slots);
+        const double eff = blocks / (waves * slots);
+        if (eff > bestEff + 1e-9)
+            bestEff = eff, split = sk;
+        if (eff >= 0.85)
+            break;
+    }
+    return split;
+}
+
+long long evenSplit(long long split, long long chunks)
+{
+    split = std::clamp(split, 1LL, chunks);
+    const long long per = (chunks + split - 1) / split;
+    return (chunks + per - 1) / per;
+}
+
+} // namespace w4a16detail
 
 bool w4a16FusedBuilt()
 {
@@ -403,6 +378,8 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     W4a16Launch l;
     if (p.m <= 0 || p.n <= 0)
         return l;
+    if (p.m <= kW4a16SwappedMaxM && tiling.kernel != 1)
+        return w4a16detail::smallM(p, tiling, workspace, counters, stream);
     const int mt = mTileFor(p.m);
     // One n8 tile a warp while X has at most 8 rows (the A loads are few), two up to 32 rows.
     int nt = tiling.nPerWarp > 0 ? std::clamp(tiling.nPerWarp / 8, 1, 4) : (mt == 1 && p.m <= 8) || mt > 2 ? 1 : 2;
@@ -429,22 +406,11 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
                 perSm = 1;
             cached.store(perSm, std::memory_order_relaxed);
         }
-        const double slots = static_cast<double>(perSm) * smCount();
-        const long long tiles = nBlocks * mBlocks * experts, most = std::max(1LL, std::min(chunks / 4, 64LL));
-        double bestEff = -1;
-        for (long long sk = 1; sk <= most; ++sk) {
-            const double blocks = static_cast<double>(tiles * sk), waves = std::ceil(blocks / slots);
-            const double eff = blocks / (waves * slots);
-            if (eff > bestEff + 1e-9)
-                bestEff = eff, split = sk;
-            if (eff >= 0.85)
-                break;
-        }
+        split = chooseSplit(perSm, nBlocks * mBlocks * experts, chunks);
     }
 #endif
-    split = std::clamp(split, 1LL, chunks);
     // Slices of ⌈chunks / split⌉ chunks: no empty slice (every block must reach the counter).
-    split = (chunks + (chunks + split - 1) / split - 1) / ((chunks + split - 1) / split);
+    split = evenSplit(split, chunks);
     if (!workspace || !counters)
         split = 1;
     l.mTile = mt;
@@ -469,7 +435,8 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
            p.xStride,
            p.yStride,
            l.splitK,
-           static_cast<int>(mBlocks)};
+           static_cast<int>(mBlocks),
+           0};
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(mBlocks * split),
                     static_cast<unsigned>(experts));
     fn<<<grid, kWarps * 32, 0, static_cast<cudaStream_t>(stream)>>>(a);
@@ -505,7 +472,8 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
            0,
            0,
            1,
-           1};
+           1,
+           0};
     const long long total = rows * p.n * 32; // a warp per output
     checkKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, s>>>(
         a, rowStride, rows, wRel, reinterpret_cast<unsigned long long *>(worstDev), countDev);

@@ -7,6 +7,8 @@
 /// every launcher checks the launch and throws GpuError.
 #include <cstdint>
 
+#include "kv/kv_lloyd.h"
+
 namespace quantscope::gpu::launch {
 
 /// The largest head dimension the row kernels take (one row of scratch per thread).
@@ -39,8 +41,12 @@ struct KvQuantArgs {
 /// x̂ of every layer by its mode, kv_math.h's functions (the CPU's bits).
 void kvQuantize(const KvQuantArgs &a, void *stream);
 
-/// sse[s] = Σ (x − x̂)² over segment s in FP64 (a fixed reduction tree: the same bits every run).
-void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *sse, void *stream);
+/// sse[s] = Σ (x − x̂)² over segment s in FP64: kKvSseChunks chunks per segment, each a fixed
+/// reduction tree, added in order (the same bits every run). partial: segments·kKvSseChunks.
+/// xh == nullptr: Σx².
+inline constexpr int kKvSseChunks = 16;
+void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *partial, double *sse,
+                  void *stream);
 
 struct KvAttnArgs {
     long long layers = 0, kvHeads = 0, heads = 0, queries = 0, tokens = 0, dim = 0;
@@ -59,5 +65,36 @@ struct KvAttnArgs {
 void kvAttentionRef(const KvAttnArgs &a, void *stream);
 /// The quantized side (k, v = K̂, V̂) against the reference: perQuery.
 void kvAttentionErr(const KvAttnArgs &a, void *stream);
+
+// ---- the lab's preparation on the device (kv_lab.cpp phases "prepare", "codebooks", "c_sweep") ----
+
+/// *out = max over rows with ‖x‖ > 0 of |‖y‖ − ‖x‖| / ‖x‖, both norms summed in FP64 in channel
+/// order (kv_lab.cpp's rule): the CPU's bits (a max of identical per-row values). *out starts at 0.
+void kvNormChange(const float *x, const float *y, long long rows, long long d, double *out, void *stream);
+
+/// FP64 partial sums of segment s over `chunks` equal chunks, into partial[(s·chunks + c)·2 + k]:
+/// mean == nullptr: k = 0 Σx; else with e = x − mean[s]: k = 0 Σe², k = 1 Σe⁴ (a fixed tree per
+/// chunk; the caller adds the chunks in order).
+void kvMoments(const float *x, long long segments, long long segLen, int chunks, const double *mean, double *partial,
+               void *stream);
+
+/// Bins of KvUnitHistogram (kv_codebook.h: 2^16 over [−1, 1]) per layer of u [layers, layerLen]:
+/// hist[(l·3 + k)·B + b], k = 0 count, 1 Σy, 2 Σy² (FP64 atomics: the counts exact, the sums
+/// within rounding of the CPU's). hist must be zeroed.
+inline constexpr int kKvBins = 1 << 16;
+void kvUnitHistogram(const float *u, long long layers, long long layerLen, double *hist, void *stream);
+/// shared[k·B + b] = Σ_l hist[(l·3 + k)·B + b] in layer order.
+void kvHistogramSum(const double *hist, long long layers, double *shared, void *stream);
+/// Prefix sums of `arrays` arrays of B bins: prefix[a·(B + 1) + i + 1] = Σ_{j ≤ i} h[a·B + j].
+void kvHistogramPrefix(const double *h, long long arrays, double *prefix, void *stream);
+/// Lloyd fits (kv_lloyd.h) on `count` histograms' prefix sums (3 arrays each), one thread each.
+void kvLloyd(const double *prefix, int count, const double *init, double tol, int maxIterations, kvlloyd::Fit *fits,
+             void *stream);
+
+/// kv_lab.cpp's unrounded constOpt curve: bins of u = x/m weighted by w = m² over groups of 32
+/// along d of x [rows, d] (m = the group's max |x|): h[k·B + b], k = 0 Σw, 1 Σw·u, 2 Σw·u²
+/// (atomics); then sse[i] = Σ_b over non-empty bins of the fc[i] code's error (a fixed tree).
+void kvUnroundedHistogram(const float *x, long long rows, long long d, double *h, void *stream);
+void kvUnroundedCurve(const double *h, const float *fc, int count, double *sse, void *stream);
 
 } // namespace quantscope::gpu::launch

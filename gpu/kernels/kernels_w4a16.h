@@ -28,21 +28,34 @@ struct W4a16Problem {
     long long wStride = 0, sStride = 0, xStride = 0, yStride = 0;
 };
 
-/// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (8, 16
-/// or 32; 4 warps a block; 32 only while M ≤ 16, 16 at most above; default 8 for M ≤ 8 and above
-/// 32 rows, else 16); splitK: K slices (blocks along K; > 1 reduces FP32 partials by atomics into
+/// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (the
+/// original kernel: 8, 16 or 32; 4 warps a block; 32 only while M ≤ 16, 16 at most above; default
+/// 8 for M ≤ 8 and above 32 rows, else 16); splitK: K slices (blocks along K; > 1 reduces FP32 partials by atomics into
 /// the workspace, the last block of a tile converting to BF16 and re-zeroing it; default: the
 /// fewest slices that fill 85 % of the last wave of resident blocks). The m-tile follows M: 16,
 /// 32, 64 or 128 rows of X a block (more rows: more blocks).
+/// kernel: 0 the launcher's choice (the swapped kernel for M ≤ kW4a16SwappedMaxM, else the
+/// original); 1 the original (X as the mma's A operand, 16·mTile tokens a block, any M); 2 the
+/// swapped small-M kernel (Yᵀ = Ŵ·Xᵀ: 16 rows of W as the mma's A operand, the tokens its n = 8,
+/// one or two n8 tiles; M ≤ kW4a16SwappedMaxM, above it the original runs). Swapped: nPerWarp
+/// 16 or 32 (one or two m16 tiles of W a warp; default 16), chunksAhead 1, 2 or 4 (chunks of 128
+/// k of W a warp loads before its mma's; default 2).
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
+    int kernel = 0;
+    int chunksAhead = 0;
 };
+
+/// The largest M the swapped kernel runs (two n8 tiles of tokens).
+inline constexpr long long kW4a16SwappedMaxM = 16;
 
 /// What ran: the tiling after the launcher's choices.
 struct W4a16Launch {
     int nPerWarp = 0, mTile = 0, splitK = 0, blocks = 0;
-    bool scaleInB = false; ///< g32 / g64: s·(q − z) rounded to BF16 in the B fragment
+    bool scaleInB = false; ///< g32 / g64: s·(q − z) rounded to BF16 in the W fragment
+    bool swapped = false;  ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
+    int chunksAhead = 0;   ///< swapped: chunks of W a warp loads ahead
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).

@@ -69,57 +69,93 @@ __global__ void __launch_bounds__(kThreads) kAbsmax(const float *x, long long se
         amax[blockIdx.x] = static_cast<float>(r); // exact: a float widened and narrowed
 }
 
-__global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
+/// Rows of a cache a kQuantizeRows block stages: two rows of d + 1 floats each (x̂ in place of x,
+/// and the row functions' scratch) fit 33 KB of shared memory.
+__host__ __device__ inline long long quantRowsPerBlock(long long d)
 {
-    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-    if (row < rows)
-        kvmath::unitRow(x + row * d, out + row * d, d);
+    return d <= 64 ? 64 : (d <= 128 ? 32 : 16);
 }
 
+/// Rows scaled to unit length (kv_math.h unitRow), staged through shared memory as kQuantizeRows.
+__global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
+{
+    extern __shared__ float rowSmem[];
+    const long long dp = d + 1, R = quantRowsPerBlock(d);
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rows - r0 < R ? rows - r0 : R;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        rowSmem[(e / d) * dp + e % d] = x[r0 * d + e];
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) < nr) {
+        float *r = rowSmem + threadIdx.x * dp;
+        kvmath::unitRow(r, r, d); // reads the row's norm first, then writes
+    }
+    __syncthreads();
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        out[r0 * d + e] = rowSmem[(e / d) * dp + e % d];
+}
+
+/// x̂ of a block of token rows: the block's rows are loaded coalesced into shared memory (rows
+/// padded to d + 1 floats, so thread t's row sits in its own banks), one thread per row runs
+/// kv_math.h's row function on its staged row in place (every function reads a group or row before
+/// writing it), and the block stores the rows coalesced. INT4 on K (per channel) is kInt4Channels'.
 __global__ void __launch_bounds__(kThreads) kQuantizeRows(KvQuantArgs a)
 {
-    const long long rows = a.layers * a.heads * a.tokens;
-    const long long row = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-    if (row >= rows)
-        return;
-    const long long d = a.dim;
-    const long long layer = row / (a.heads * a.tokens), head = (row / a.tokens) % a.heads;
-    const int mode = a.mode[layer];
-    const int method = mode & 0xFF;
-    if (method == kInt4 && (mode & kKvPerChannel))
-        return; // kInt4Channels
-    const float *x = a.x + row * d;
-    float *out = a.out + row * d;
-    const float param = a.param[layer * a.heads + head];
-    float tmp[kKvMaxDim];
-    switch (method) {
-    case kBf16:
-        for (long long j = 0; j < d; ++j)
-            out[j] = qmath::roundBf16(x[j]);
-        break;
-    case kFp8:
-        for (long long j = 0; j < d; ++j)
-            out[j] = kvmath::fp8Value(x[j], param);
-        break;
-    case kCodebook:
-        kvmath::codebookRow(x, out, d, a.block, a.r, (mode & kKvRotate) != 0, a.levels + layer * 16,
-                            a.bounds + layer * 15, tmp);
-        break;
-    case kConstOpt:
-        kvmath::constOptRotatedRow(x, out, d, a.block, a.r, param, (mode & kKvUnrounded) != 0, tmp);
-        break;
-    case kMxFp4:
-        kvmath::mxfp4Row(x, out, d);
-        break;
-    case kNvFp4:
-        kvmath::nvfp4Row(x, out, d, param);
-        break;
-    case kInt4:
-        for (long long j = 0; j < d; j += kvmath::kGroup)
-            kvmath::int4Group(x + j, out + j, d - j < kvmath::kGroup ? d - j : kvmath::kGroup, 1);
-        break;
-    default:
-        break;
+    extern __shared__ float rowSmem[];
+    const long long d = a.dim, dp = d + 1, R = quantRowsPerBlock(d);
+    const long long rowsAll = a.layers * a.heads * a.tokens;
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rowsAll - r0 < R ? rowsAll - r0 : R;
+    // Each row reads its own layer's mode: a block may straddle two layers.
+    float *xs = rowSmem, *ts = rowSmem + R * dp;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
+        xs[(e / d) * dp + e % d] = a.x[r0 * d + e];
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) < nr) {
+        const long long row = r0 + threadIdx.x;
+        const long long l = row / (a.heads * a.tokens), head = (row / a.tokens) % a.heads;
+        const int mode = a.mode[l];
+        const int method = mode & 0xFF;
+        float *x = xs + threadIdx.x * dp, *tmp = ts + threadIdx.x * dp;
+        const float param = a.param[l * a.heads + head];
+        switch (method) {
+        case kBf16:
+            for (long long j = 0; j < d; ++j)
+                x[j] = qmath::roundBf16(x[j]);
+            break;
+        case kFp8:
+            for (long long j = 0; j < d; ++j)
+                x[j] = kvmath::fp8Value(x[j], param);
+            break;
+        case kCodebook:
+            kvmath::codebookRow(x, x, d, a.block, a.r, (mode & kKvRotate) != 0, a.levels + l * 16, a.bounds + l * 15,
+                                tmp);
+            break;
+        case kConstOpt:
+            kvmath::constOptRotatedRow(x, x, d, a.block, a.r, param, (mode & kKvUnrounded) != 0, tmp);
+            break;
+        case kMxFp4:
+            kvmath::mxfp4Row(x, x, d);
+            break;
+        case kNvFp4:
+            kvmath::nvfp4Row(x, x, d, param);
+            break;
+        case kInt4:
+            if (!(mode & kKvPerChannel))
+                for (long long j = 0; j < d; j += kvmath::kGroup)
+                    kvmath::int4Group(x + j, x + j, d - j < kvmath::kGroup ? d - j : kvmath::kGroup, 1);
+            break;
+        default:
+            break;
+        }
+    }
+    __syncthreads();
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
+        const long long row = r0 + e / d;
+        const int mode = a.mode[row / (a.heads * a.tokens)];
+        if ((mode & 0xFF) == kInt4 && (mode & kKvPerChannel))
+            continue; // kInt4Channels writes these
+        a.out[r0 * d + e] = xs[(e / d) * dp + e % d];
     }
 }
 
@@ -142,150 +178,445 @@ __global__ void __launch_bounds__(kThreads) kInt4Channels(KvQuantArgs a, long lo
     kvmath::int4Group(a.x + base, a.out + base, len, d);
 }
 
-__global__ void __launch_bounds__(kThreads) kSegmentSse(const float *x, const float *xh, long long segLen, double *sse)
+/// Σ(x − x̂)² over chunk c of segment s into partial[s·chunks + c] (a fixed tree).
+__global__ void __launch_bounds__(kThreads)
+    kSegmentSse(const float *x, const float *xh, long long segLen, int chunks, double *partial)
 {
     __shared__ double sh[kThreads];
-    const long long o = static_cast<long long>(blockIdx.x) * segLen;
+    const long long seg = blockIdx.x / chunks, c = blockIdx.x % chunks;
+    const long long per = (segLen + chunks - 1) / chunks;
+    const long long lo = seg * segLen + c * per;
+    const long long hi = seg * segLen + (c * per + per < segLen ? c * per + per : segLen);
     double s = 0;
-    for (long long i = threadIdx.x; i < segLen; i += kThreads) {
-        const double e = __dadd_rn(static_cast<double>(x[o + i]), -static_cast<double>(xh[o + i]));
+    for (long long i = lo + threadIdx.x; i < hi; i += kThreads) {
+        const double e = __dadd_rn(static_cast<double>(x[i]), xh ? -static_cast<double>(xh[i]) : 0.0);
         s = __dadd_rn(s, __dmul_rn(e, e));
     }
     const double r = blockSum(s, sh);
     if (threadIdx.x == 0)
-        sse[blockIdx.x] = r;
+        partial[blockIdx.x] = r;
 }
 
-/// z = q·k in FP64, the CPU's four partial sums (kv_lab.cpp dot).
-__device__ double dot4(const double *q, const float *k, long long d)
+/// sse[s] = Σ_c partial[s·chunks + c] in chunk order.
+__global__ void kSegmentSseSum(const double *partial, long long segments, int chunks, double *sse)
 {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    const long long seg = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (seg >= segments)
+        return;
+    double s = 0;
+    for (int c = 0; c < chunks; ++c)
+        s = __dadd_rn(s, partial[seg * chunks + c]);
+    sse[seg] = s;
+}
+
+/// z = q·k in FP64 with the CPU's four partial sums in its order (kv_lab.cpp dot), q and k staged
+/// as FP64 (each an FP32 value widened, so every product is the CPU's exact one); two queries
+/// against one key at once when `q2` is given (one read of k for both).
+__device__ void dot4x2(const double *q1, const double *q2, const double *k, long long d, double &z1, double &z2)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
     long long c = 0;
     for (; c + 4 <= d; c += 4) {
-        s0 = __dadd_rn(s0, __dmul_rn(q[c], static_cast<double>(k[c])));
-        s1 = __dadd_rn(s1, __dmul_rn(q[c + 1], static_cast<double>(k[c + 1])));
-        s2 = __dadd_rn(s2, __dmul_rn(q[c + 2], static_cast<double>(k[c + 2])));
-        s3 = __dadd_rn(s3, __dmul_rn(q[c + 3], static_cast<double>(k[c + 3])));
+        const double k0 = k[c], k1 = k[c + 1], k2 = k[c + 2], k3 = k[c + 3];
+        a0 = __dadd_rn(a0, __dmul_rn(q1[c], k0));
+        a1 = __dadd_rn(a1, __dmul_rn(q1[c + 1], k1));
+        a2 = __dadd_rn(a2, __dmul_rn(q1[c + 2], k2));
+        a3 = __dadd_rn(a3, __dmul_rn(q1[c + 3], k3));
+        if (q2) {
+            b0 = __dadd_rn(b0, __dmul_rn(q2[c], k0));
+            b1 = __dadd_rn(b1, __dmul_rn(q2[c + 1], k1));
+            b2 = __dadd_rn(b2, __dmul_rn(q2[c + 2], k2));
+            b3 = __dadd_rn(b3, __dmul_rn(q2[c + 3], k3));
+        }
     }
-    for (; c < d; ++c)
-        s0 = __dadd_rn(s0, __dmul_rn(q[c], static_cast<double>(k[c])));
-    return __dadd_rn(__dadd_rn(s0, s1), __dadd_rn(s2, s3));
+    for (; c < d; ++c) {
+        a0 = __dadd_rn(a0, __dmul_rn(q1[c], k[c]));
+        if (q2)
+            b0 = __dadd_rn(b0, __dmul_rn(q2[c], k[c]));
+    }
+    z1 = __dadd_rn(__dadd_rn(a0, a1), __dadd_rn(a2, a3));
+    z2 = __dadd_rn(__dadd_rn(b0, b1), __dadd_rn(b2, b3));
 }
 
-/// Scores of the block's query against its causal keys into z[0..n), then log-softmax in place.
-__device__ void logSoftmaxScores(const KvAttnArgs &a, const double *qs, const float *kBase, long long n, double *z,
-                                 double *sh)
+// The attention tile: one block of 256 threads per (layer, query head, kAttnTq evaluated queries).
+constexpr int kAttnTq = 16;                    ///< queries per block
+constexpr int kAttnLanes = kThreads / kAttnTq; ///< threads per query in the softmax and output phases
+
+/// Sum (or max) over the kAttnLanes threads of one query through shared memory (a fixed tree;
+/// no warp-size assumption, so HIP's 64-wide wavefronts take the same code).
+template <bool kMax> __device__ double groupReduce(double v, double *sh)
 {
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (int s = kAttnLanes / 2; s > 0; s >>= 1) {
+        const int lane = static_cast<int>(threadIdx.x) % kAttnLanes;
+        if (lane < s) {
+            const double o = sh[threadIdx.x + s];
+            sh[threadIdx.x] = kMax ? (sh[threadIdx.x] < o ? o : sh[threadIdx.x]) : __dadd_rn(sh[threadIdx.x], o);
+        }
+        __syncthreads();
+    }
+    const double r = sh[threadIdx.x - threadIdx.x % kAttnLanes];
+    __syncthreads();
+    return r;
+}
+
+/// kRef: the reference (K, V): log P into lp, P into p, o. Else (K̂, V̂): P̂ in lq (scratch), the
+/// per-query KL, max |P − P̂|, Σ(o − ô)² and Σo² into perQuery. Phases: (A) scores of every query
+/// of the tile against tiles of keys staged in shared memory (FP32 rows padded to d + 1), written
+/// to the query's score buffer; (B) per query, max, Σexp, log-softmax, P or P̂ and the KL and
+/// max-error sums over its keys; (C) outputs Σ_j P_j v_j per channel in the CPU's key order from
+/// staged tiles of V and P.
+/// kPer: output channels per thread (d ≤ 16·kPer).
+template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAttnArgs a, int tk)
+{
+    extern __shared__ double attnSmem[];
     const long long d = a.dim;
+    const int tiles = (a.nq + kAttnTq - 1) / kAttnTq;
+    const long long lh = blockIdx.x / tiles;
+    const int q0 = static_cast<int>(blockIdx.x % tiles) * kAttnTq;
+    const int nt = a.nq - q0 < kAttnTq ? a.nq - q0 : kAttnTq;
+    const long long l = lh / a.heads, g = (lh % a.heads) / (a.heads / a.kvHeads);
+    double *red = attnSmem;                                      // [kThreads]
+    double *pt = red + kThreads;                                 // [kAttnTq · tk]
+    double *qs = pt + static_cast<long long>(kAttnTq) * tk;      // [kAttnTq · (d + 1)]
+    double *kt = qs + static_cast<long long>(kAttnTq) * (d + 1); // [tk · (d + 1)]
+    const long long dq = d + 1;
+    // The tile's queries and the union of their key ranges.
+    long long kLo = 0x7FFFFFFFFFFFLL, kHi = 0;
+    for (int i = 0; i < nt; ++i) {
+        const long long st = a.start[q0 + i];
+        kLo = st < kLo ? st : kLo;
+        kHi = st + a.count[q0 + i] > kHi ? st + a.count[q0 + i] : kHi;
+    }
+    for (long long e = threadIdx.x; e < static_cast<long long>(nt) * d; e += kThreads) {
+        const long long i = e / d, c = e % d;
+        qs[i * dq + c] = static_cast<double>(a.q[(lh * a.queries + a.qIdx[q0 + i]) * d + c]);
+    }
+    const long long kvRow = (l * a.kvHeads + g) * a.tokens; // the segment's row 0
+    double *zAll = kRef ? a.lp : a.lq;
+    const long long headOff = lh * a.perHead;
+
+    // (A) scores: thread t takes key t % tk of the staged tile against queries t / tk, + step, …
+    // two at a time.
+    const int qStep = kThreads / tk;
+    for (long long k0 = kLo; k0 < kHi; k0 += tk) {
+        const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
+        __syncthreads(); // the previous tile is consumed (and qs is staged)
+        for (long long e = threadIdx.x; e < rows * d; e += kThreads)
+            kt[(e / d) * dq + e % d] = static_cast<double>(a.k[(kvRow + k0) * d + e]);
+        __syncthreads();
+        const long long kk = threadIdx.x % tk, key = k0 + kk;
+        if (kk >= rows)
+            continue;
+        for (int i = static_cast<int>(threadIdx.x) / tk; i < nt; i += 2 * qStep) {
+            const int i2 = i + qStep;
+            const long long st1 = a.start[q0 + i];
+            const bool in1 = key >= st1 && key < st1 + a.count[q0 + i];
+            bool in2 = false;
+            long long st2 = 0;
+            if (i2 < nt) {
+                st2 = a.start[q0 + i2];
+                in2 = key >= st2 && key < st2 + a.count[q0 + i2];
+            }
+            if (!in1 && !in2)
+                continue;
+            double z1, z2;
+            dot4x2(qs + i * dq, in2 ? qs + i2 * dq : nullptr, kt + kk * dq, d, z1, z2);
+            if (in1)
+                zAll[headOff + a.offset[q0 + i] + (key - st1)] = __dmul_rn(z1, a.scale);
+            if (in2)
+                zAll[headOff + a.offset[q0 + i2] + (key - st2)] = __dmul_rn(z2, a.scale);
+        }
+    }
+    __syncthreads();
+
+    // (B) softmax per query: kAttnLanes threads per query
+    const int qi = static_cast<int>(threadIdx.x) / kAttnLanes, lane = static_cast<int>(threadIdx.x) % kAttnLanes;
+    const bool live = qi < nt;
+    const long long n = live ? a.count[q0 + qi] : 0;
+    const long long off = live ? headOff + a.offset[q0 + qi] : 0;
+    double *z = zAll + off;
     double zmax = -INFINITY;
-    for (long long j = threadIdx.x; j < n; j += kThreads) {
-        const double v = __dmul_rn(dot4(qs, kBase + j * d, d), a.scale);
-        z[j] = v;
-        zmax = zmax < v ? v : zmax;
-    }
-    zmax = blockMax(zmax, sh);
+    for (long long j = lane; j < n; j += kAttnLanes)
+        zmax = zmax < z[j] ? z[j] : zmax;
+    zmax = groupReduce<true>(zmax, red);
     double se = 0;
-    for (long long j = threadIdx.x; j < n; j += kThreads)
+    for (long long j = lane; j < n; j += kAttnLanes)
         se = __dadd_rn(se, exp(__dadd_rn(z[j], -zmax)));
-    se = blockSum(se, sh);
+    se = groupReduce<false>(se, red);
     const double lse = __dadd_rn(zmax, log(se));
-    for (long long j = threadIdx.x; j < n; j += kThreads)
-        z[j] = __dadd_rn(z[j], -lse);
-    __syncthreads();
-}
-
-struct Where {
-    long long lh, qi, n, start, g, l;
-};
-
-__device__ Where where(const KvAttnArgs &a)
-{
-    Where w;
-    w.qi = blockIdx.x % a.nq;
-    w.lh = blockIdx.x / a.nq;
-    w.l = w.lh / a.heads;
-    const long long h = w.lh % a.heads;
-    w.g = h / (a.heads / a.kvHeads);
-    w.n = a.count[w.qi];
-    w.start = a.start[w.qi];
-    return w;
-}
-
-/// The block's query in shared memory (FP64); returns the row of its segment's first key and value.
-__device__ long long stageQuery(const KvAttnArgs &a, const Where &w, double *qs)
-{
-    const long long d = a.dim;
-    const float *q = a.q + (w.lh * a.queries + a.qIdx[w.qi]) * d;
-    for (long long c = threadIdx.x; c < d; c += kThreads)
-        qs[c] = static_cast<double>(q[c]);
-    __syncthreads();
-    return (w.l * a.kvHeads + w.g) * a.tokens + w.start;
-}
-
-__global__ void __launch_bounds__(kThreads) kAttnRef(KvAttnArgs a)
-{
-    __shared__ double sh[kThreads];
-    __shared__ double qs[kKvMaxDim];
-    const Where w = where(a);
-    const long long d = a.dim;
-    const long long kv = stageQuery(a, w, qs);
-    double *lp = a.lp + w.lh * a.perHead + a.offset[w.qi];
-    double *p = a.p + w.lh * a.perHead + a.offset[w.qi];
-    logSoftmaxScores(a, qs, a.k + kv * d, w.n, lp, sh);
-    for (long long j = threadIdx.x; j < w.n; j += kThreads)
-        p[j] = exp(lp[j]);
-    __syncthreads();
-    const float *v = a.v + kv * d;
-    double *o = a.o + (w.lh * a.nq + w.qi) * d;
-    for (long long c = threadIdx.x; c < d; c += kThreads) {
-        double acc = 0;
-        for (long long j = 0; j < w.n; ++j)
-            acc = __dadd_rn(acc, __dmul_rn(p[j], static_cast<double>(v[j * d + c])));
-        o[c] = acc;
-    }
-}
-
-__global__ void __launch_bounds__(kThreads) kAttnErr(KvAttnArgs a)
-{
-    __shared__ double sh[kThreads];
-    __shared__ double qs[kKvMaxDim];
-    const Where w = where(a);
-    const long long d = a.dim;
-    const long long kv = stageQuery(a, w, qs);
-    const long long off = w.lh * a.perHead + a.offset[w.qi];
-    double *lq = a.lq + off;
-    const double *lp = a.lp + off, *p = a.p + off;
-    logSoftmaxScores(a, qs, a.k + kv * d, w.n, lq, sh);
     double kl = 0, mx = 0;
-    for (long long j = threadIdx.x; j < w.n; j += kThreads) {
-        const double pq = exp(lq[j]);
-        kl = __dadd_rn(kl, __dmul_rn(p[j], __dadd_rn(lp[j], -lq[j])));
-        const double e = fabs(__dadd_rn(p[j], -pq));
-        mx = mx < e ? e : mx;
-        lq[j] = pq; // P̂ from here on
+    for (long long j = lane; j < n; j += kAttnLanes) {
+        const double lz = __dadd_rn(z[j], -lse);
+        if (kRef) {
+            z[j] = lz;
+            a.p[off + j] = exp(lz);
+        } else {
+            const double p = a.p[off + j], lp = a.lp[off + j], pq = exp(lz);
+            kl = __dadd_rn(kl, __dmul_rn(p, __dadd_rn(lp, -lz)));
+            const double e = fabs(__dadd_rn(p, -pq));
+            mx = mx < e ? e : mx;
+            z[j] = pq; // P̂ from here on
+        }
     }
-    kl = blockSum(kl, sh);
-    mx = blockMax(mx, sh); // also orders the P̂ writes before their reads below
-    const float *v = a.v + kv * d;
-    const double *o = a.o + (w.lh * a.nq + w.qi) * d;
+    if (!kRef) {
+        kl = groupReduce<false>(kl, red);
+        mx = groupReduce<true>(mx, red);
+    }
+    __syncthreads();
+
+    // (C) outputs: thread (qi, lane) owns channels lane, lane + kAttnLanes, …
+    const double *pAll = kRef ? a.p : a.lq;
+    constexpr int kMaxPer = kPer;
+    double acc[kMaxPer];
+    for (int m = 0; m < kMaxPer; ++m)
+        acc[m] = 0;
+    double *vt = kt; // [tk · d]
+    for (long long k0 = kLo; k0 < kHi; k0 += tk) {
+        const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
+        __syncthreads();
+        for (long long e = threadIdx.x; e < rows * d; e += kThreads)
+            vt[e] = static_cast<double>(a.v[(kvRow + k0) * d + e]);
+        for (long long e = threadIdx.x; e < static_cast<long long>(kAttnTq) * tk; e += kThreads) {
+            const int i = static_cast<int>(e / tk);
+            const long long key = k0 + e % tk;
+            double pv = 0;
+            if (i < nt) {
+                const long long st = a.start[q0 + i];
+                if (e % tk < rows && key >= st && key < st + a.count[q0 + i])
+                    pv = pAll[headOff + a.offset[q0 + i] + (key - st)];
+            }
+            pt[e] = pv;
+        }
+        __syncthreads();
+        if (live)
+            for (long long kk = 0; kk < rows; ++kk) {
+                const double pv = pt[qi * tk + kk];
+                if (pv == 0.0)
+                    continue; // outside the query's range (an exp underflowing to 0 adds nothing either)
+                const double *vr = vt + kk * d;
+#pragma unroll
+                for (int m = 0; m < kMaxPer; ++m) {
+                    const long long c = lane + static_cast<long long>(m) * kAttnLanes;
+                    if (c < d)
+                        acc[m] = __dadd_rn(acc[m], __dmul_rn(pv, vr[c]));
+                }
+            }
+    }
+    const long long oRow = (lh * a.nq + q0 + qi) * d;
     double err = 0, ref = 0;
-    for (long long c = threadIdx.x; c < d; c += kThreads) {
-        double acc = 0;
-        for (long long j = 0; j < w.n; ++j)
-            acc = __dadd_rn(acc, __dmul_rn(lq[j], static_cast<double>(v[j * d + c])));
-        const double x = __dadd_rn(o[c], -acc);
-        err = __dadd_rn(err, __dmul_rn(x, x));
-        ref = __dadd_rn(ref, __dmul_rn(o[c], o[c]));
+#pragma unroll
+    for (int m = 0; m < kMaxPer; ++m) {
+        const long long c = lane + static_cast<long long>(m) * kAttnLanes;
+        if (!live || c >= d)
+            continue;
+        if (kRef) {
+            a.o[oRow + c] = acc[m];
+        } else {
+            const double o = a.o[oRow + c], x = __dadd_rn(o, -acc[m]);
+            err = __dadd_rn(err, __dmul_rn(x, x));
+            ref = __dadd_rn(ref, __dmul_rn(o, o));
+        }
     }
-    err = blockSum(err, sh);
-    ref = blockSum(ref, sh);
+    if (!kRef) {
+        err = groupReduce<false>(err, red);
+        ref = groupReduce<false>(ref, red);
+        if (live && lane == 0) {
+            double *out = a.perQuery + (lh * a.nq + q0 + qi) * 4;
+            out[0] = kl;
+            out[1] = mx;
+            out[2] = err;
+            out[3] = ref;
+        }
+    }
+}
+
+// ---- the lab's preparation ----
+
+__global__ void __launch_bounds__(kThreads)
+    kNormChange(const float *x, const float *y, long long rows, long long d, unsigned long long *out)
+{
+    extern __shared__ float rowSmem[];
+    const long long dp = d + 1, R = quantRowsPerBlock(d);
+    const long long r0 = static_cast<long long>(blockIdx.x) * R;
+    const long long nr = rows - r0 < R ? rows - r0 : R;
+    float *xs = rowSmem, *ys = rowSmem + R * dp;
+    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
+        xs[(e / d) * dp + e % d] = x[r0 * d + e];
+        ys[(e / d) * dp + e % d] = y[r0 * d + e];
+    }
+    __syncthreads();
+    if (static_cast<long long>(threadIdx.x) >= nr)
+        return;
+    const float *xr = xs + threadIdx.x * dp, *yr = ys + threadIdx.x * dp;
+    double a = 0, r = 0;
+    for (long long j = 0; j < d; ++j) {
+        a = __dadd_rn(a, __dmul_rn(static_cast<double>(xr[j]), static_cast<double>(xr[j])));
+        r = __dadd_rn(r, __dmul_rn(static_cast<double>(yr[j]), static_cast<double>(yr[j])));
+    }
+    if (!(a > 0))
+        return;
+    const double e = __ddiv_rn(fabs(__dadd_rn(__dsqrt_rn(r), -__dsqrt_rn(a))), __dsqrt_rn(a));
+    // Non-negative doubles order as their bit patterns: an exact, order-free max.
+    atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(e)));
+}
+
+__global__ void __launch_bounds__(kThreads)
+    kMoments(const float *x, long long segLen, int chunks, const double *mean, double *partial)
+{
+    __shared__ double sh[kThreads];
+    const long long s = blockIdx.x / chunks, c = blockIdx.x % chunks;
+    const long long per = (segLen + chunks - 1) / chunks;
+    const long long lo = c * per, hi = lo + per < segLen ? lo + per : segLen;
+    const float *p = x + s * segLen;
+    double a = 0, b = 0;
+    const double mu = mean ? mean[s] : 0.0;
+    for (long long i = lo + threadIdx.x; i < hi; i += kThreads) {
+        if (!mean) {
+            a = __dadd_rn(a, static_cast<double>(p[i]));
+        } else {
+            const double e = __dadd_rn(static_cast<double>(p[i]), -mu), e2 = __dmul_rn(e, e);
+            a = __dadd_rn(a, e2);
+            b = __dadd_rn(b, __dmul_rn(e2, e2));
+        }
+    }
+    a = blockSum(a, sh);
+    b = blockSum(b, sh);
     if (threadIdx.x == 0) {
-        double *out = a.perQuery + (w.lh * a.nq + w.qi) * 4;
-        out[0] = kl;
-        out[1] = mx;
-        out[2] = err;
-        out[3] = ref;
+        partial[blockIdx.x * 2] = a;
+        partial[blockIdx.x * 2 + 1] = b;
     }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    kUnitHistogram(const float *u, long long n, long long layerLen, double *hist)
+{
+    const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+    if (i >= n)
+        return;
+    const float y = u[i];
+    // KvUnitHistogram::add: floor((y + 1)/2·B), clamped.
+    const double t = floor(__dmul_rn(__ddiv_rn(__dadd_rn(static_cast<double>(y), 1.0), 2.0), kKvBins));
+    long long b = static_cast<long long>(t);
+    b = b < 0 ? 0 : (b > kKvBins - 1 ? kKvBins - 1 : b);
+    double *h = hist + (i / layerLen) * 3 * kKvBins;
+    atomicAdd(h + b, 1.0);
+    atomicAdd(h + kKvBins + b, static_cast<double>(y));
+    atomicAdd(h + 2 * kKvBins + b, __dmul_rn(static_cast<double>(y), static_cast<double>(y)));
+}
+
+__global__ void __launch_bounds__(kThreads) kHistogramSum(const double *hist, long long layers, double *shared)
+{
+    const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+    if (i >= 3LL * kKvBins)
+        return;
+    double s = 0;
+    for (long long l = 0; l < layers; ++l)
+        s = __dadd_rn(s, hist[l * 3 * kKvBins + i]);
+    shared[i] = s;
+}
+
+/// One block per array: each thread sums a chunk in order, thread 0 the chunk offsets in order,
+/// then each thread writes its chunk's running sums.
+__global__ void __launch_bounds__(kThreads) kHistogramPrefix(const double *h, double *prefix)
+{
+    __shared__ double part[kThreads];
+    constexpr int per = kKvBins / kThreads;
+    const double *src = h + static_cast<long long>(blockIdx.x) * kKvBins + threadIdx.x * per;
+    double *dst = prefix + static_cast<long long>(blockIdx.x) * (kKvBins + 1);
+    double s = 0;
+    for (int j = 0; j < per; ++j)
+        s = __dadd_rn(s, src[j]);
+    part[threadIdx.x] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double run = 0;
+        for (int t = 0; t < kThreads; ++t) {
+            const double v = part[t];
+            part[t] = run;
+            run = __dadd_rn(run, v);
+        }
+        dst[0] = 0;
+    }
+    __syncthreads();
+    double run = part[threadIdx.x];
+    for (int j = 0; j < per; ++j) {
+        run = __dadd_rn(run, src[j]);
+        dst[threadIdx.x * per + j + 1] = run;
+    }
+}
+
+__global__ void kLloyd(const double *prefix, int count, const double *init, double tol, int maxIterations,
+                       kvlloyd::Fit *fits)
+{
+    const int f = static_cast<int>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (f >= count)
+        return;
+    const double *p = prefix + static_cast<long long>(f) * 3 * (kKvBins + 1);
+    fits[f] = kvlloyd::lloydOnPrefix(p, p + (kKvBins + 1), p + 2 * (kKvBins + 1), kKvBins, init, tol, maxIterations);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    kUnroundedHistogram(const float *x, long long groups, long long d, double *h)
+{
+    const long long gi = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+    const long long perRow = (d + kvmath::kGroup - 1) / kvmath::kGroup;
+    if (gi >= groups)
+        return;
+    const long long row = gi / perRow, g = (gi % perRow) * kvmath::kGroup;
+    const long long len = d - g < kvmath::kGroup ? d - g : kvmath::kGroup;
+    const float *p = x + row * d + g;
+    float m = 0;
+    for (long long i = 0; i < len; ++i)
+        m = kvmath::maxf(m, qmath::absf(p[i]));
+    if (!(m > 0))
+        return;
+    const double w = __dmul_rn(static_cast<double>(m), static_cast<double>(m));
+    for (long long i = 0; i < len; ++i) {
+        const double u = __ddiv_rn(static_cast<double>(p[i]), static_cast<double>(m));
+        const double t = floor(__dmul_rn(__dmul_rn(__dadd_rn(u, 1.0), 0.5), kKvBins));
+        long long b = static_cast<long long>(t);
+        b = b < 0 ? 0 : (b > kKvBins - 1 ? kKvBins - 1 : b);
+        const double wu = __dmul_rn(w, u);
+        atomicAdd(h + b, w);
+        atomicAdd(h + kKvBins + b, wu);
+        atomicAdd(h + 2 * kKvBins + b, __dmul_rn(wu, u));
+    }
+}
+
+__global__ void __launch_bounds__(kThreads) kUnroundedCurve(const double *h, const float *fcs, double *sse)
+{
+    __shared__ double sh[kThreads];
+    const float fc = fcs[blockIdx.x];
+    double s = 0;
+    for (int b = threadIdx.x; b < kKvBins; b += kThreads) {
+        const double W = h[b];
+        if (W == 0)
+            continue;
+        const double WU = h[kKvBins + b], WU2 = h[2 * kKvBins + b];
+        const double mean = __ddiv_rn(WU, W);
+        const double q = __dmul_rn(
+            static_cast<double>(fc),
+            static_cast<double>(fp4::e2m1RoundValue(static_cast<float>(__ddiv_rn(mean, static_cast<double>(fc))))));
+        s = __dadd_rn(s, __dadd_rn(__dadd_rn(WU2, -__dmul_rn(__dmul_rn(2.0, q), WU)), __dmul_rn(__dmul_rn(q, q), W)));
+    }
+    s = blockSum(s, sh);
+    if (threadIdx.x == 0)
+        sse[blockIdx.x] = s;
+}
+
+/// Keys per staged tile and the dynamic shared memory of kAttnTile at head dimension d (FP64
+/// tiles; at most 44 KB, d ≤ 256).
+int attnKeysPerTile(long long d)
+{
+    return d <= 64 ? 32 : (d <= 128 ? 16 : 4);
+}
+
+std::size_t attnSmemBytes(long long d)
+{
+    const long long tk = attnKeysPerTile(d);
+    return static_cast<std::size_t>(kThreads + kAttnTq * tk + (kAttnTq + tk) * (d + 1)) * sizeof(double);
 }
 
 unsigned blocksFor(long long n)
@@ -307,7 +638,10 @@ void kvUnitRows(const float *x, long long rows, long long d, float *out, void *s
 {
     if (rows <= 0)
         return;
-    kUnitRows<<<blocksFor(rows), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, rows, d, out);
+    const long long R = quantRowsPerBlock(d);
+    kUnitRows<<<static_cast<unsigned>((rows + R - 1) / R), kThreads,
+                static_cast<std::size_t>(R * (d + 1)) * sizeof(float), static_cast<qsStream_t>(stream)>>>(x, rows, d,
+                                                                                                          out);
     QS_GPU_CHECK_LAUNCH("kvUnitRows");
 }
 
@@ -320,39 +654,129 @@ void kvQuantize(const KvQuantArgs &a, void *stream)
     const long long rows = a.layers * a.heads * a.tokens;
     if (rows <= 0)
         return;
-    kQuantizeRows<<<blocksFor(rows), kThreads, 0, s>>>(a);
+    const long long R = quantRowsPerBlock(a.dim);
+    const std::size_t smem = static_cast<std::size_t>(2 * R * (a.dim + 1)) * sizeof(float);
+    kQuantizeRows<<<static_cast<unsigned>((rows + R - 1) / R), kThreads, smem, s>>>(a);
     QS_GPU_CHECK_LAUNCH("kvQuantize rows");
     const long long groups = (a.tokens + kvmath::kGroup - 1) / kvmath::kGroup;
     kInt4Channels<<<blocksFor(a.layers * a.heads * groups * a.dim), kThreads, 0, s>>>(a, groups);
     QS_GPU_CHECK_LAUNCH("kvQuantize int4 channels");
 }
 
-void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *sse, void *stream)
+void kvSegmentSse(const float *x, const float *xh, long long segments, long long segLen, double *partial, double *sse,
+                  void *stream)
 {
     if (segments <= 0)
         return;
-    kSegmentSse<<<static_cast<unsigned>(segments), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, xh, segLen, sse);
+    const auto st = static_cast<qsStream_t>(stream);
+    kSegmentSse<<<static_cast<unsigned>(segments * kKvSseChunks), kThreads, 0, st>>>(x, xh, segLen, kKvSseChunks,
+                                                                                     partial);
     QS_GPU_CHECK_LAUNCH("kvSegmentSse");
+    kSegmentSseSum<<<static_cast<unsigned>((segments + 63) / 64), 64, 0, st>>>(partial, segments, kKvSseChunks, sse);
+    QS_GPU_CHECK_LAUNCH("kvSegmentSse sum");
 }
 
-void kvAttentionRef(const KvAttnArgs &a, void *stream)
+template <bool kRef> void launchAttention(const KvAttnArgs &a, void *stream, const char *what)
 {
-    const long long blocks = a.layers * a.heads * a.nq;
+    const long long tiles = (a.nq + kAttnTq - 1) / kAttnTq;
+    const long long blocks = a.layers * a.heads * tiles;
     if (blocks <= 0)
         return;
     if (a.dim > kKvMaxDim)
         throw GpuError("KV lab: head_dim " + std::to_string(a.dim) + " exceeds " + std::to_string(kKvMaxDim));
-    kAttnRef<<<static_cast<unsigned>(blocks), kThreads, 0, static_cast<qsStream_t>(stream)>>>(a);
-    QS_GPU_CHECK_LAUNCH("kvAttentionRef");
+    const std::size_t smem = attnSmemBytes(a.dim);
+    const auto st = static_cast<qsStream_t>(stream);
+    const auto grid = static_cast<unsigned>(blocks);
+    const int tk = attnKeysPerTile(a.dim);
+    static_assert(kKvMaxDim <= 16 * kAttnLanes, "kAttnTile's channels per thread");
+    if (a.dim <= 4 * kAttnLanes)
+        kAttnTile<kRef, 4><<<grid, kThreads, smem, st>>>(a, tk);
+    else if (a.dim <= 8 * kAttnLanes)
+        kAttnTile<kRef, 8><<<grid, kThreads, smem, st>>>(a, tk);
+    else
+        kAttnTile<kRef, 16><<<grid, kThreads, smem, st>>>(a, tk);
+    QS_GPU_CHECK_LAUNCH(what);
+}
+
+void kvAttentionRef(const KvAttnArgs &a, void *stream)
+{
+    launchAttention<true>(a, stream, "kvAttentionRef");
 }
 
 void kvAttentionErr(const KvAttnArgs &a, void *stream)
 {
-    const long long blocks = a.layers * a.heads * a.nq;
-    if (blocks <= 0)
+    launchAttention<false>(a, stream, "kvAttentionErr");
+}
+
+void kvNormChange(const float *x, const float *y, long long rows, long long d, double *out, void *stream)
+{
+    if (rows <= 0)
         return;
-    kAttnErr<<<static_cast<unsigned>(blocks), kThreads, 0, static_cast<qsStream_t>(stream)>>>(a);
-    QS_GPU_CHECK_LAUNCH("kvAttentionErr");
+    const long long R = quantRowsPerBlock(d);
+    kNormChange<<<static_cast<unsigned>((rows + R - 1) / R), kThreads,
+                  static_cast<std::size_t>(2 * R * (d + 1)) * sizeof(float), static_cast<qsStream_t>(stream)>>>(
+        x, y, rows, d, reinterpret_cast<unsigned long long *>(out));
+    QS_GPU_CHECK_LAUNCH("kvNormChange");
+}
+
+void kvMoments(const float *x, long long segments, long long segLen, int chunks, const double *mean, double *partial,
+               void *stream)
+{
+    if (segments <= 0 || chunks <= 0)
+        return;
+    kMoments<<<static_cast<unsigned>(segments * chunks), kThreads, 0, static_cast<qsStream_t>(stream)>>>(
+        x, segLen, chunks, mean, partial);
+    QS_GPU_CHECK_LAUNCH("kvMoments");
+}
+
+void kvUnitHistogram(const float *u, long long layers, long long layerLen, double *hist, void *stream)
+{
+    const long long n = layers * layerLen;
+    if (n <= 0)
+        return;
+    kUnitHistogram<<<blocksFor(n), kThreads, 0, static_cast<qsStream_t>(stream)>>>(u, n, layerLen, hist);
+    QS_GPU_CHECK_LAUNCH("kvUnitHistogram");
+}
+
+void kvHistogramSum(const double *hist, long long layers, double *shared, void *stream)
+{
+    kHistogramSum<<<blocksFor(3LL * kKvBins), kThreads, 0, static_cast<qsStream_t>(stream)>>>(hist, layers, shared);
+    QS_GPU_CHECK_LAUNCH("kvHistogramSum");
+}
+
+void kvHistogramPrefix(const double *h, long long arrays, double *prefix, void *stream)
+{
+    if (arrays <= 0)
+        return;
+    kHistogramPrefix<<<static_cast<unsigned>(arrays), kThreads, 0, static_cast<qsStream_t>(stream)>>>(h, prefix);
+    QS_GPU_CHECK_LAUNCH("kvHistogramPrefix");
+}
+
+void kvLloyd(const double *prefix, int count, const double *init, double tol, int maxIterations, kvlloyd::Fit *fits,
+             void *stream)
+{
+    if (count <= 0)
+        return;
+    kLloyd<<<static_cast<unsigned>((count + 63) / 64), 64, 0, static_cast<qsStream_t>(stream)>>>(
+        prefix, count, init, tol, maxIterations, fits);
+    QS_GPU_CHECK_LAUNCH("kvLloyd");
+}
+
+void kvUnroundedHistogram(const float *x, long long rows, long long d, double *h, void *stream)
+{
+    const long long groups = rows * ((d + kvmath::kGroup - 1) / kvmath::kGroup);
+    if (groups <= 0)
+        return;
+    kUnroundedHistogram<<<blocksFor(groups), kThreads, 0, static_cast<qsStream_t>(stream)>>>(x, groups, d, h);
+    QS_GPU_CHECK_LAUNCH("kvUnroundedHistogram");
+}
+
+void kvUnroundedCurve(const double *h, const float *fc, int count, double *sse, void *stream)
+{
+    if (count <= 0)
+        return;
+    kUnroundedCurve<<<static_cast<unsigned>(count), kThreads, 0, static_cast<qsStream_t>(stream)>>>(h, fc, sse);
+    QS_GPU_CHECK_LAUNCH("kvUnroundedCurve");
 }
 
 } // namespace quantscope::gpu::launch

@@ -284,6 +284,31 @@ void expectLabMatches(const KvData &data)
         EXPECT_EQ(g.cStar, c.cStar) << c.source;
         EXPECT_EQ(g.curve, c.curve) << c.source;
     }
+    // The preparation on the device: the norm change bit for bit, kurtosis, the unrounded curve and
+    // the refit codebooks (Lloyd on the device's histograms) within the bound.
+    EXPECT_EQ(gpu.rotationNormError, cpu.rotationNormError);
+    ASSERT_EQ(gpu.kurtosisBefore.size(), cpu.kurtosisBefore.size());
+    for (std::size_t l = 0; l < cpu.kurtosisBefore.size(); ++l) {
+        EXPECT_TRUE(withinBound(gpu.kurtosisBefore[l], cpu.kurtosisBefore[l])) << "layer " << l;
+        EXPECT_TRUE(withinBound(gpu.kurtosisAfter[l], cpu.kurtosisAfter[l])) << "layer " << l;
+    }
+    ASSERT_EQ(gpu.sweep.mseUnrounded.size(), cpu.sweep.mseUnrounded.size());
+    for (std::size_t i = 0; i < cpu.sweep.mseUnrounded.size(); ++i)
+        EXPECT_TRUE(withinBound(gpu.sweep.mseUnrounded[i], cpu.sweep.mseUnrounded[i])) << "c " << cpu.sweep.c[i];
+    EXPECT_EQ(gpu.sweep.cStarUnrounded, cpu.sweep.cStarUnrounded);
+    auto sameFit = [&](const KvCodebookFit &g, const KvCodebookFit &c, const std::string &what) {
+        ASSERT_EQ(g.levels.size(), c.levels.size()) << what;
+        for (std::size_t i = 0; i < c.levels.size(); ++i) // Lloyd stops at tol 1e-9: the levels agree to it
+            EXPECT_NEAR(g.levels[i], c.levels[i], 2e-9) << what << " level " << i;
+        EXPECT_TRUE(std::fabs(g.mse - c.mse) <= 1e-6 * c.mse + 1e-13) << what << " " << g.mse << " vs " << c.mse;
+    };
+    sameFit(gpu.kShared, cpu.kShared, "K shared");
+    sameFit(gpu.vShared, cpu.vShared, "V shared");
+    ASSERT_EQ(gpu.kLayer.size(), cpu.kLayer.size());
+    for (std::size_t l = 0; l < cpu.kLayer.size(); ++l) {
+        sameFit(gpu.kLayer[l], cpu.kLayer[l], "K layer " + std::to_string(l));
+        sameFit(gpu.vLayer[l], cpu.vLayer[l], "V layer " + std::to_string(l));
+    }
     // 1 − a/b of two bounded MSEs: the bound carries over as an absolute one on the gain.
     EXPECT_NEAR(gpu.calibratedGain, cpu.calibratedGain, 1e-8);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The fused W4A16 GEMM (gpu/kernels/kernels_w4a16.h; issue 43) against an FP64 product of X (as
 // stored, BF16) and Ŵ = s·(q − z) in FP64, on EVERY output element: groups 32, 64, 128 and per
-// channel; M ∈ {1, 3, 16, 17, 64, 200}; N not a multiple of the tile; K slices 1, 3 and the
-// launcher's choice; 8, 16 and 32 rows per warp; the MoE launch (blockIdx.z = expert) against the
+// channel; M ∈ {1, 3, 16, 17, 64, 200}; the swapped small-M kernel and the original side by
+// side at M ∈ {1, 2, 7, 8, 9, 16}, asymmetric and symmetric; N not a multiple of the tile; K
+// slices 1, 3 and the launcher's choice; 8, 16 and 32 rows per warp; the MoE launch (blockIdx.z = expert) against the
 // loop of per-expert launches; the lab's FP64 check on the device against the host's; the refused
 // shapes. The bound (docs/numerics.md "Fused W4A16 GEMM"):
 // |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + w)·Σ_k |x_k·ŵ_k|, w = 0 for group ≥ 128 (exact
@@ -37,7 +38,8 @@ struct Operands {
     std::vector<std::uint16_t> x;
 };
 
-Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed)
+Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
+                      bool symmetric = false)
 {
     Operands o;
     o.m = m, o.n = n, o.k = k, o.group = group;
@@ -61,6 +63,8 @@ Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64
     // The zero points' extremes the kernel keeps exact (136 + z in BF16 for z ∈ [−128, 120]).
     o.z[0] = -128;
     o.z[groups - 1] = 120;
+    if (symmetric)
+        std::fill(o.z.begin(), o.z.end(), std::int8_t(0));
     o.x.resize(static_cast<std::size_t>(m * k));
     for (auto &v : o.x)
         v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
@@ -198,6 +202,71 @@ TEST(GpuW4a16Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)
             }
 }
 
+TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
+{
+    // The swapped kernel (rows of W as the mma's M, the tokens its n = 8) and, beside it, the
+    // original at M ∈ {1, 2, 7, 8, 9, 16} (one and two n8 tiles of tokens), every group kind,
+    // asymmetric and symmetric, one K slice and several, 16 and 32 rows of W a warp, 1, 2 and 4
+    // chunks loaded ahead; N not a multiple of a block's 64 or 128 rows.
+    REQUIRE_GPU();
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const Shape sh : {Shape{72, 1024}, Shape{200, 384}, Shape{40, 2048}})
+        for (const std::int64_t group : {std::int64_t(32), std::int64_t(64), std::int64_t(128), sh.k})
+            for (const std::int64_t m : {1, 2, 7, 8, 9, 16}) {
+                const bool symmetric = run % 5 == 4;
+                const Operands o = makeOperands(m, sh.n, sh.k, group, 0x5A43ull + run, symmetric);
+                Device d({o});
+                for (const int kernel : {2, 1})
+                    for (const int split : {1, 3, 0}) {
+                        L::W4a16Tiling t;
+                        t.kernel = kernel;
+                        t.splitK = split;
+                        t.nPerWarp = kernel == 2 ? 16 << (run % 2) : 8 << (run % 3);
+                        t.chunksAhead = 1 << (run % 3);
+                        ++run;
+                        const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                        CU(cudaDeviceSynchronize());
+                        std::string where;
+                        const double worst = worstOfBound(o, d.output(0), l.scaleInB, where);
+                        const std::string what = std::string(kernel == 2 ? "swapped" : "original") +
+                                                 " M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
+                                                 " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
+                                                 (symmetric ? " sym" : " asym") + " split " + std::to_string(l.splitK) +
+                                                 " rows/warp " + std::to_string(l.nPerWarp) + " ahead " +
+                                                 std::to_string(l.chunksAhead) + " tiles " + std::to_string(l.mTile);
+                        EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
+                        EXPECT_EQ(l.swapped, kernel == 2) << what;
+                        EXPECT_EQ(l.scaleInB, group < 128) << what;
+                        if (kernel == 2) {
+                            EXPECT_EQ(l.mTile, m <= 8 ? 1 : 2) << what;
+                            EXPECT_EQ(l.nPerWarp, t.nPerWarp) << what;
+                            EXPECT_EQ(l.chunksAhead, l.nPerWarp == 32 ? std::min(t.chunksAhead, 2) : t.chunksAhead)
+                                << what;
+                        }
+                        if (split > 0) {
+                            EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        }
+                        EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                    }
+                // The launcher's own choice at these M is the swapped kernel.
+                EXPECT_TRUE(L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).swapped) << "M=" << m;
+                CU(cudaDeviceSynchronize());
+            }
+    // Above 16 rows the launcher runs the original kernel, even when asked for the swapped one.
+    const Operands o = makeOperands(17, 72, 512, 128, 3);
+    Device d({o});
+    L::W4a16Tiling t;
+    t.kernel = 2;
+    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+    CU(cudaDeviceSynchronize());
+    EXPECT_FALSE(l.swapped);
+    std::string where;
+    EXPECT_LE(worstOfBound(o, d.output(0), false, where), 1.0) << where;
+}
+
 TEST(GpuW4a16Fused, RepeatedSplitLaunchesReuseTheWorkspace)
 {
     REQUIRE_GPU();
@@ -219,37 +288,40 @@ TEST(GpuW4a16Fused, MoEBatchedLaunchMatchesThePerExpertLoop)
 {
     REQUIRE_GPU();
     const int E = 3;
-    for (const std::int64_t group : {std::int64_t(64), std::int64_t(128)}) {
-        std::vector<Operands> ex;
-        for (int e = 0; e < E; ++e)
-            ex.push_back(makeOperands(16, 72, 512, group, 100 + e));
-        Device batched(ex);
-        L::W4a16Tiling one;
-        one.splitK = 1; // deterministic: the loop and the batched launch must agree bit for bit
-        L::w4a16Fused(batched.p, one, batched.ws.p, batched.cnt.p, nullptr);
-        CU(cudaDeviceSynchronize());
-        for (int e = 0; e < E; ++e) {
-            Device single({ex[static_cast<std::size_t>(e)]});
-            L::w4a16Fused(single.p, one, single.ws.p, single.cnt.p, nullptr);
+    // M = 16 and 1 and 9: the swapped kernel (the launcher's choice up to 16 rows); 24: the original.
+    for (const std::int64_t m : {16, 1, 9, 24})
+        for (const std::int64_t group : {std::int64_t(64), std::int64_t(128)}) {
+            std::vector<Operands> ex;
+            for (int e = 0; e < E; ++e)
+                ex.push_back(makeOperands(m, 72, 512, group, 100 + e + 7 * m));
+            Device batched(ex);
+            L::W4a16Tiling one;
+            one.splitK = 1; // deterministic: the loop and the batched launch must agree bit for bit
+            EXPECT_EQ(L::w4a16Fused(batched.p, one, batched.ws.p, batched.cnt.p, nullptr).swapped, m <= 16)
+                << "M " << m;
             CU(cudaDeviceSynchronize());
-            EXPECT_EQ(batched.output(e), single.output(0)) << "expert " << e << " group " << group;
-            std::string where;
-            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
-                << "expert " << e << " at " << where;
+            for (int e = 0; e < E; ++e) {
+                Device single({ex[static_cast<std::size_t>(e)]});
+                L::w4a16Fused(single.p, one, single.ws.p, single.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                EXPECT_EQ(batched.output(e), single.output(0)) << "expert " << e << " group " << group << " M " << m;
+                std::string where;
+                EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                    << "expert " << e << " M " << m << " at " << where;
+            }
+            // Split K across the experts' tiles: each expert's outputs within the bound.
+            L::W4a16Tiling split;
+            split.splitK = 2;
+            const auto l = L::w4a16Fused(batched.p, split, batched.ws.p, batched.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            EXPECT_EQ(l.splitK, 2);
+            for (int e = 0; e < E; ++e) {
+                std::string where;
+                EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                    << "split expert " << e << " M " << m << " at " << where;
+            }
+            EXPECT_TRUE(batched.workspaceClean());
         }
-        // Split K across the experts' tiles: each expert's outputs within the bound.
-        L::W4a16Tiling split;
-        split.splitK = 2;
-        const auto l = L::w4a16Fused(batched.p, split, batched.ws.p, batched.cnt.p, nullptr);
-        CU(cudaDeviceSynchronize());
-        EXPECT_EQ(l.splitK, 2);
-        for (int e = 0; e < E; ++e) {
-            std::string where;
-            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
-                << "split expert " << e << " at " << where;
-        }
-        EXPECT_TRUE(batched.workspaceClean());
-    }
 }
 
 TEST(GpuW4a16Fused, TheLabsDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)

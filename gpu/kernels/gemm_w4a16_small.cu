@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A16 GEMM's small-M kernel (kernels_w4a16.h; issue 43): the operands swapped,
+// Yᵀ[N, M] = Ŵ·Xᵀ, so that 16 rows of W are the mma's M (its A operand, row-major 16×16, built
+// in registers from the packed codes) and the tokens its n = 8 (the B operand, from X). At
+// M ≤ 8 one n8 tile, up to 16 two; one B fragment of X serves 16 rows of W (the original
+// kernel, gemm_w4a16.cu, put the tokens in the A operand, 1 of its 16 rows used at M = 1).
+//
+// Fragments (PTX ISA "Matrix Fragments for mma.m16n8k16", BF16): lane = 4·gid + tig. A (W rows,
+// 16×16 row): a0 = (row gid, k 2tig, 2tig+1), a1 = (row gid+8, same k), a2 = (row gid, k 2tig+8,
+// +9), a3 = (row gid+8, k 2tig+8, +9). B (Xᵀ, 16×8 col): b0 = (k 2tig, 2tig+1; token gid), b1 =
+// (k 2tig+8, +9; token gid). D: d0, d1 = (row gid; tokens 2tig, 2tig+1), d2, d3 = (row gid+8).
+//
+// The k permutation (Σ_k is order-free; A and B use the same one). A chunk of 128 k of a row of W
+// is 64 bytes; lane tig takes bytes [16 tig, 16 tig + 16) = k [32 tig, 32 tig + 32) of rows gid
+// and gid + 8 with one 128-bit load each. Word w (0…3) of those 16 bytes holds the octet
+// k0 = 32 tig + 8w … k0 + 7 as nibbles n0 … n7 (n_j = code of k0 + j). Its four BF16 pairs:
+//     P_j = lop3(word >> 4j, 0x000F000F, 0x43084308, (a & b) ^ c) = (128 + u_j | 128 + u_{j+4}),
+// u = n XOR 8 = q + 8 ∈ [0, 15] (the BF16 bits 0x4300 | u are 128 + u exactly): three shifts and
+// four lop3 per 8 codes. Steps 2w and 2w+1 of the chunk's eight k16 steps take a0/a1 = P0, a2/a3
+// = P1 and a0/a1 = P2, a2/a3 = P3: logical k (2tig, 2tig+1, 2tig+8, 2tig+9) are the octet's
+// (0, 4, 1, 5) at step 2w and (2, 6, 3, 7) at 2w+1. X is staged once per block in shared memory
+// in that order: octet (x0 … x7) → words (x0|x4, x1|x5, x2|x6, x3|x7) (four prmt), so a lane's B
+// fragments for two steps are one 128-bit shared load; a token row of the stage is padded by 64
+// bytes so that the two rows a quarter-warp reads fall in different banks.
+//
+// Dequantization (the original kernel's argument): (128 + u) − bf16(136 + z) = q − z exactly
+// (an integer in [−128, 135]; 136 + z exact for z ≤ 120), one hsub2 per pair. Group ≥ 128 (a
+// multiple of 128, per channel included): the mma runs on the exact q − z into a per-group FP32
+// sum, scaled once per group (or at the end of the K slice) on the FP32 accumulator, acc +=
+// s·sum, with the lane's own rows' scales (d0, d1 row gid; d2, d3 row gid+8). g32 / g64: a lane's
+// 32 k lie in one group, but a k16 step spans four tigs (four or two groups), so the scale
+// enters the A fragment: bf16(bf16(s)·(q − z)), the unfused path's rounding of Ŵ twice over.
+//
+// Grid: x = n-blocks of 4 warps × 16·MT rows of W, y = K slices, z = experts. Rows of W ≥ N are
+// loaded from row N − 1 and tokens ≥ M read token M − 1 of the stage: their D rows / columns
+// depend on nothing else and are not stored. Split K as the original kernel (FP32 partials into
+// the zeroed workspace, the last block of an n-block converts and re-zeroes).
+#include "w4a16_device.cuh"
+
+#include <algorithm>
+#include <atomic>
+
+#include "qs_gpu_compat.h"
+
+namespace quantscope::gpu::launch::w4a16detail {
+
+namespace {
+
+#if defined(QS_HAS_MMA)
+
+/// (a & b) ^ c in one instruction.
+__device__ __forceinline__ std::uint32_t andXor(std::uint32_t a, std::uint32_t b, std::uint32_t c)
+{
+    std::uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x6A;\n" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+/// The A fragments' BF16 pairs of one word of codes: p[j] = (128 + u_j, 128 + u_{j+4}).
+__device__ __forceinline__ void codePairs(std::uint32_t word, std::uint32_t (&p)[4])
+{
+    p[0] = andXor(word, 0x000F000Fu, 0x43084308u);
+    p[1] = andXor(word >> 4, 0x000F000Fu, 0x43084308u);
+    p[2] = andXor(word >> 8, 0x000F000Fu, 0x43084308u);
+    p[3] = andXor(word >> 12, 0x000F000Fu, 0x43084308u);
+}
+
+__device__ __forceinline__ std::uint32_t wordOf(const uint4 &r, int w)
+{
+    return w == 0 ? r.x : w == 1 ? r.y : w == 2 ? r.z : r.w;
+}
+
+/// MT m16 tiles of W rows per warp, NT n8 tiles of tokens, U chunks of 128 k loaded ahead.
+/// Registers (ptxas 13, sm_90, no spills beyond 4 bytes): one chunk of one m16 tile in flight ≤ 64
+/// (8 resident blocks an SM), two ≤ 80 (6), more (or two m16 × two n8 tiles) ≤ 128 (4).
+template <int MT, int NT, int U, bool ScaleInA>
+__global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
+                                               : MT * U == 2 && MT * NT < 4 ? 6
+                                                                            : 4) swappedKernel(Args a)
+{
+    extern __shared__ uint4 xs[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int gid = lane >> 2, q = lane & 3;
+    const int e = blockIdx.z;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * (kWarps * MT * 16);
+    const long long nWarp0 = nBlock0 + warp * MT * 16;
+    const std::uint8_t *W = a.w + e * a.wStride;
+    const float *S = a.s + e * a.sStride;
+    const std::int8_t *Z = a.z + e * a.sStride;
+    const __nv_bfloat16 *X = a.x + e * a.xStride;
+    const long long halfK = a.K / 2;
+    const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
+    const int per = (chunks + a.splitK - 1) / a.splitK;
+    const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
+    // The group of chunk ch: g32 / g64 (ch·128 + 32·tig) >> log2(group) (a lane's 32 k lie in one
+    // group); group ≥ 128: ch / (group / 128).
+    const int gShift = a.group == 32 ? 5 : 6, cpg = static_cast<int>(a.group / 128);
+    const int rowsX = static_cast<int>(a.M < NT * 8 ? a.M : NT * 8); // tokens staged
+    const int P = a.pieceChunks, rs = P * 16 + 4;                    // uint4 a token row of the stage
+
+    // This lane's rows of W, 16i + gid + 8h of the warp's (rows ≥ N read row N − 1; never
+    // stored): the offsets of the packed bytes it loads and of the rows' first scale / zero point.
+    long long wOff[MT][2];
+    int sRow[MT][2];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long r0 = nWarp0 + 16 * i + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+            wOff[i][h] = r * halfK + 16 * q;
+            sRow[i][h] = static_cast<int>(r) * groups;
+        }
+    int tok[NT];
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+
+    float acc[MT][NT][4], tmp[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int t = 0; t < NT; ++t)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                acc[i][t][j] = 0.0f, tmp[i][t][j] = 0.0f;
+
+    for (int p0 = c0; p0 < c1; p0 += P) {
+        const int pc = c1 - p0 < P ? c1 - p0 : P;
+        __syncthreads(); // the previous piece of the stage is consumed
+        // Stage X[0, rowsX) × chunks [p0, p0 + pc): octet oo = 4·tig + w of a chunk → slot 4w + tig.
+        for (int i = threadIdx.x; i < rowsX * pc * 16; i += kWarps * 32) {
+            const int r = i / (pc * 16), o = i - r * (pc * 16);
+            const int c = o >> 4, oo = o & 15;
+            const uint4 g =
+                __ldg(reinterpret_cast<const uint4 *>(X + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
+            xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
+                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                           __byte_perm(g.y, g.w, 0x7632));
+        }
+        __syncthreads();
+        for (int cc = 0; cc < pc; cc += U) {
+            uint4 raw[U][MT][2];
+            float sc[U][MT][2];
+            int zq[U][MT][2];
+            bool groupEnd[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (cc + u >= pc)
+                    break;
+                const int ch = p0 + cc + u;
+                const int g = ScaleInA ? (ch * 128 + 32 * q) >> gShift : ch / cpg;
+                groupEnd[u] = ch + 1 >= c1 || ch + 1 == (g + 1) * cpg;
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        raw[u][i][h] = ldNc(W + wOff[i][h] + 64 * ch);
+                        sc[u][i][h] = __ldg(S + sRow[i][h] + g);
+                        zq[u][i][h] = __ldg(Z + sRow[i][h] + g);
+                    }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (cc + u >= pc)
+                    break;
+                const int xBase = (cc + u) * 16;
+                // 136 + z (exact in BF16 for z ≤ 120) and, for g32 / g64, bf16(s), per row.
+                __nv_bfloat162 zz[MT][2], sA[MT][2];
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        zz[i][h] = __float2bfloat162_rn(136.0f + static_cast<float>(zq[u][i][h]));
+                        sA[i][h] = __float2bfloat162_rn(ScaleInA ? sc[u][i][h] : 0.0f);
+                    }
+#pragma unroll
+                for (int w = 0; w < 4; ++w) {
+                    uint4 xb[NT];
+#pragma unroll
+                    for (int t = 0; t < NT; ++t)
+                        xb[t] = xs[tok[t] + xBase + 4 * w];
+                    std::uint32_t pa[MT][2][4];
+#pragma unroll
+                    for (int i = 0; i < MT; ++i)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {
+                            codePairs(wordOf(raw[u][i][h], w), pa[i][h]);
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {
+                                __nv_bfloat162 v = __hsub2(pair(pa[i][h][j]), zz[i][h]);
+                                if (ScaleInA)
+                                    v = __hmul2(v, sA[i][h]);
+                                pa[i][h][j] = bits(v);
+                            }
+                        }
+#pragma unroll
+                    for (int i = 0; i < MT; ++i)
+#pragma unroll
+                        for (int t = 0; t < NT; ++t) {
+                            float(&d)[4] = ScaleInA ? acc[i][t] : tmp[i][t];
+                            mma16816(d, pa[i][0][0], pa[i][1][0], pa[i][0][1], pa[i][1][1], xb[t].x, xb[t].y);
+                            mma16816(d, pa[i][0][2], pa[i][1][2], pa[i][0][3], pa[i][1][3], xb[t].z, xb[t].w);
+                        }
+                }
+                if (!ScaleInA) {
+                    // The group ends with this chunk (or the slice does): scale its exact sum once.
+                    if (groupEnd[u])
+#pragma unroll
+                        for (int i = 0; i < MT; ++i)
+#pragma unroll
+                            for (int t = 0; t < NT; ++t)
+#pragma unroll
+                                for (int r = 0; r < 4; ++r) {
+                                    acc[i][t][r] += sc[u][i][r >> 1] * tmp[i][t][r];
+                                    tmp[i][t][r] = 0.0f;
+                                }
+                }
+            }
+        }
+    }
+
+    // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8).
+    __nv_bfloat16 *Y = a.y + e * a.yStride;
+    float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int t = 0; t < NT; ++t)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                const long long n = nWarp0 + 16 * i + gid + (r >= 2 ? 8 : 0);
+                const long long m = 8 * t + 2 * q + (r & 1);
+                if (m >= a.M || n >= a.N)
+                    continue;
+                if (a.splitK == 1)
+                    Y[m * a.N + n] = __float2bfloat16_rn(acc[i][t][r]);
+                else
+                    atomicAdd(ws + m * a.N + n, acc[i][t][r]);
+            }
+    if (a.splitK == 1)
+        return;
+    // The last block of this (expert, n-block) tile converts the sums and re-zeroes.
+    __shared__ bool lastBlock;
+    __threadfence();
+    __syncthreads();
+    unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;
+    if (threadIdx.x == 0)
+        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
+    __syncthreads();
+    if (!lastBlock)
+        return;
+    __threadfence();
+    const long long rows = a.M;
+    const long long cols = (a.N - nBlock0) < kWarps * MT * 16 ? a.N - nBlock0 : kWarps * MT * 16;
+    for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
+        const long long m = i / cols, n = nBlock0 + i % cols;
+        float *p = ws + m * a.N + n;
+        Y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
+        __stcg(p, 0.0f);
+    }
+    if (threadIdx.x == 0)
+        *counter = 0u;
+}
+
+using KernelFn = void (*)(Args);
+
+template <int MT, int NT, bool ScaleInA> KernelFn byDepth(int u)
+{
+    if constexpr (MT == 1)
+        return u == 1   ? &swappedKernel<1, NT, 1, ScaleInA>
+               : u == 2 ? &swappedKernel<1, NT, 2, ScaleInA>
+                        : &swappedKernel<1, NT, 4, ScaleInA>;
+    else
+        return u == 1 ? &swappedKernel<MT, NT, 1, ScaleInA> : &swappedKernel<MT, NT, 2, ScaleInA>;
+}
+
+/// The instantiations: MT 1 with U 1, 2, 4; MT 2 with U 1, 2; NT 1, 2.
+template <bool ScaleInA> KernelFn kernelFor(int mt, int nt, int u)
+{
+    if (mt == 1)
+        return nt == 1 ? byDepth<1, 1, ScaleInA>(u) : byDepth<1, 2, ScaleInA>(u);
+    return nt == 1 ? byDepth<2, 1, ScaleInA>(u) : byDepth<2, 2, ScaleInA>(u);
+}
+
+#endif // QS_HAS_MMA
+
+/// Shared memory per block for the X stage (bytes): a piece of at most this.
+constexpr long long kStageBudget = 24 * 1024;
+
+} // namespace
+
+W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
+{
+    W4a16Launch l;
+    const int nt = p.m <= 8 ? 1 : 2;
+    const int mt = tiling.nPerWarp >= 32 ? 2 : 1;
+    const int u = std::min(tiling.chunksAhead >= 4 ? 4 : tiling.chunksAhead == 1 ? 1 : 2, mt == 2 ? 2 : 4);
+    const long long nBlocks = (p.n + kWarps * 16 * mt - 1) / (kWarps * 16 * mt);
+    const long long chunks = p.k / 128;
+    const int experts = std::max(p.experts, 1);
+    const int rowsX = static_cast<int>(std::min<long long>(p.m, 8 * nt));
+    // The longest piece of X (chunks of 128 k) whose stage fits the budget.
+    const long long pieceMax = std::max(1LL, (kStageBudget / (16LL * rowsX) - 4) / 16);
+    long long split = tiling.splitK;
+#if defined(QS_HAS_MMA)
+    const bool scaleInA = p.group < 128;
+    const KernelFn fn = scaleInA ? kernelFor<true>(mt, nt, u) : kernelFor<false>(mt, nt, u);
+    if (split <= 0) {
+        // Resident blocks of this instantiation with its largest stage (asked once per kernel and rowsX).
+        static std::atomic<int> occupancy[2][3][3][5][17] = {};
+        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][mt][nt][u][rowsX];
+        int perSm = cached.load(std::memory_order_relaxed);
+        if (perSm < 1) {
+            const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
+                perSm < 1)
+                perSm = 1;
+            cached.store(perSm, std::memory_order_relaxed);
+        }
+        split = chooseSplit(perSm, nBlocks * experts, chunks);
+    }
+#endif
+    split = evenSplit(split, chunks);
+    if (!workspace || !counters)
+        split = 1;
+    const long long per = (chunks + split - 1) / split;
+    const long long piece = std::min(pieceMax, per);
+    l.swapped = true;
+    l.mTile = nt;
+    l.nPerWarp = 16 * mt;
+    l.chunksAhead = u;
+    l.splitK = static_cast<int>(split);
+    l.scaleInB = p.group < 128;
+    l.blocks = static_cast<int>(nBlocks * split * experts);
+#if defined(QS_HAS_MMA)
+    Args a{p.packed,
+           p.scales,
+           p.zeros,
+           static_cast<const __nv_bfloat16 *>(p.x),
+           static_cast<__nv_bfloat16 *>(p.y),
+           static_cast<float *>(workspace),
+           static_cast<unsigned *>(counters),
+           p.m,
+           p.n,
+           p.k,
+           p.group,
+           p.wStride,
+           p.sStride,
+           p.xStride,
+           p.yStride,
+           l.splitK,
+           1,
+           static_cast<int>(piece)};
+    const std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
+    const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
+    fn<<<grid, kWarps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
+    QS_GPU_CHECK(cudaGetLastError());
+#else
+    (void)workspace, (void)counters, (void)stream, (void)piece;
+#endif
+    return l;
+}
+
+} // namespace quantscope::gpu::launch::w4a16detail
