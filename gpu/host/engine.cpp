@@ -16,7 +16,6 @@
 #include "kernels.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"
-#include "util/parallel.h"
 
 namespace quantscope::gpu {
 
@@ -332,29 +331,23 @@ std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &na
     char *dst = static_cast<char *>(lease.get());
     const std::byte *srcBytes = t.data();
     if (bytes > 0) {
-        if (!I.pinned) {
-            if (raw) {
-                QS_GPU_CHECK(qsMemcpyAsync(dst, srcBytes, bytes, qsMemcpyHostToDevice, I.stream));
-            } else {
-                std::vector<float> tmp(static_cast<std::size_t>(n));
-                t.decodeRange(0, tmp);
-                QS_GPU_CHECK(qsMemcpyAsync(dst, tmp.data(), bytes, qsMemcpyHostToDevice, I.stream));
-                QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-            }
+        if (raw) {
+            I.copyToDevice(dst, srcBytes, bytes);
+        } else if (!I.pinned) {
+            std::vector<float> tmp(static_cast<std::size_t>(n));
+            t.decodeRange(0, tmp);
+            QS_GPU_CHECK(qsMemcpyAsync(dst, tmp.data(), bytes, qsMemcpyHostToDevice, I.stream));
+            QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         } else {
-            // Double-buffered pinned staging: copy (or decode) a slice while the previous one
-            // travels; an mmap'd source is read once, sequentially.
+            // Double-buffered pinned staging: decode a slice while the previous one travels; an
+            // mmap'd source is read once, sequentially.
             const std::size_t slice = I.stagingBytes / 4 * 4;
             int buf = 0;
             for (std::size_t off = 0; off < bytes; off += slice, buf ^= 1) {
                 const std::size_t len = std::min(slice, bytes - off);
                 QS_GPU_CHECK(qsEventSynchronize(I.stagingDone[buf]));
-                if (raw) {
-                    std::memcpy(I.staging[buf], srcBytes + off, len);
-                } else {
-                    t.decodeRange(static_cast<i64>(off / 4),
-                                  std::span<float>(static_cast<float *>(I.staging[buf]), len / 4));
-                }
+                t.decodeRange(static_cast<i64>(off / 4),
+                              std::span<float>(static_cast<float *>(I.staging[buf]), len / 4));
                 QS_GPU_CHECK(qsMemcpyAsync(dst + off, I.staging[buf], len, qsMemcpyHostToDevice, I.stream));
                 QS_GPU_CHECK(qsEventRecord(I.stagingDone[buf], I.stream));
             }
@@ -362,35 +355,6 @@ std::shared_ptr<GpuTensor> Engine::upload(const Tensor &t, const std::string &na
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
     }
     return std::make_shared<GpuTensor>(t.shape(), src, storage, dst, name, std::move(lease));
-}
-
-void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
-{
-    if (bytes == 0)
-        return;
-    if (!pinned) {
-        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
-        QS_GPU_CHECK(qsStreamSynchronize(stream)); // pageable: the copy has left when the call returns
-        return;
-    }
-    const std::size_t slice = stagingBytes;
-    for (std::size_t off = 0; off < bytes; off += slice) {
-        const int buf = stagingNext;
-        stagingNext ^= 1;
-        const std::size_t len = std::min(slice, bytes - off);
-        QS_GPU_CHECK(qsEventSynchronize(stagingDone[buf]));
-        // One thread's memcpy (≈ 10 GB/s) is slower than the bus: a large slice is copied by up to 4.
-        const char *from = static_cast<const char *>(src) + off;
-        char *to = static_cast<char *>(staging[buf]);
-        const std::int64_t parts = len >= (4u << 20) ? std::min(4, resolveThreads(0)) : 1;
-        parallelSlices(parts, static_cast<int>(parts), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
-            const std::size_t a = len * static_cast<std::size_t>(lo) / static_cast<std::size_t>(parts);
-            const std::size_t b = len * static_cast<std::size_t>(hi) / static_cast<std::size_t>(parts);
-            std::memcpy(to + a, from + a, b - a);
-        });
-        QS_GPU_CHECK(qsMemcpyAsync(static_cast<char *>(dst) + off, staging[buf], len, qsMemcpyHostToDevice, stream));
-        QS_GPU_CHECK(qsEventRecord(stagingDone[buf], stream));
-    }
 }
 
 std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec *spec, const PipelineOptions &options,
