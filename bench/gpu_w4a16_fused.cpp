@@ -306,8 +306,8 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         for (const auto &p : r.points)
             if (p.format == kW4a16FusedFormat) {
-                std::printf("sweep %-9s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n",
-                            kernelName(kernel), rpw, sk, ahead, static_cast<long long>(p.m), p.timeUs, p.note.c_str());
+                std::printf("sweep %-9s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n", kernelName(kernel),
+                            rpw, sk, ahead, static_cast<long long>(p.m), p.timeUs, p.note.c_str());
                 sweepDoc.push_back({{"kernel", kernelName(kernel)},
                                     {"rows_per_warp", rpw},
                                     {"split_k", sk},

@@ -56,9 +56,9 @@ inline constexpr long long kW4a16SwappedMaxM = 16;
 /// What ran: the tiling after the launcher's choices.
 struct W4a16Launch {
     int nPerWarp = 0, mTile = 0, splitK = 0, blocks = 0;
-    bool scaleInB = false; ///< g32 / g64: s·(q − z) rounded to BF16 in the W fragment
-    bool swapped = false;  ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
-    int chunksAhead = 0;   ///< swapped: chunks of W a warp loads ahead
+    bool scaleInB = false;  ///< g32 / g64: s·(q − z) rounded to BF16 in the W fragment
+    bool swapped = false;   ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
+    int chunksAhead = 0;    ///< swapped: chunks of W a warp loads ahead
     bool pipelined = false; ///< the pipelined swapped kernel ran (kernel 3; chunksAhead: its ring's chunks)
 };
 

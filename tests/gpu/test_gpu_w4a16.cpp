@@ -232,8 +232,9 @@ TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
                         CU(cudaDeviceSynchronize());
                         std::string where;
                         const double worst = worstOfBound(o, d.output(0), l.scaleInB, where);
-                        const std::string what =
-                            std::string(kernel == 3 ? "pipelined" : kernel == 2 ? "swapped" : "original") +
+                        const std::string what = std::string(kernel == 3   ? "pipelined"
+                                                             : kernel == 2 ? "swapped"
+                                                                           : "original") +
                                                  " M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
                                                  " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
                                                  (symmetric ? " sym" : " asym") + " split " + std::to_string(l.splitK) +
