@@ -8,13 +8,13 @@
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
 //      element against FP64 (the bar: batched ≤ 60 µs);
-//   3. the three fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
+//   3. the fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
 //      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M) and the
-//      swapped kernel pipelined (W through a cp.async ring in shared memory), each with the
-//      launcher's tiling and checked against FP64 on every element;
+//      swapped kernel pipelined (W through a cp.async ring in shared memory; 4 and 8 warps a
+//      block), each with the launcher's tiling and checked against FP64 on every element;
 //   4. --sweep: the original kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128},
 //      the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16
-//      and the pipelined one's (split-K × ring of 4, 8 chunks) at M = 1, 8, 16.
+//      and the pipelined one's (split-K × ring of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
 // bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
@@ -260,12 +260,14 @@ int main(int argc, char **argv)
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
     // The kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
-    // and pipelined (cp.async ring).
-    auto kernelName = [](int kernel) { return kernel == 1 ? "original" : kernel == 2 ? "swapped" : "pipelined"; };
+    // and pipelined (cp.async ring), 4 the same with 8 warps a block.
+    auto kernelName = [](int kernel) {
+        return kernel == 1 ? "original" : kernel == 2 ? "swapped" : kernel == 3 ? "pipelined" : "pipe-8w";
+    };
     nlohmann::json kernelsDoc = nlohmann::json::array();
     for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
         std::map<std::int64_t, double> original;
-        for (const int kernel : {1, 2, 3}) {
+        for (const int kernel : {1, 2, 3, 4}) {
             GemmBenchRequest qk = q;
             qk.m = {1, 2, 4, 8, 16};
             qk.w4Group = g;
@@ -330,6 +332,8 @@ int main(int argc, char **argv)
         for (const int ahead : {4, 8})
             for (const int sk : {0, 4, 8, 12, 16, 28})
                 sweepPoint(3, 16, sk, ahead, {1, 8, 16});
+        for (const int sk : {0, 4, 8, 12, 16, 28}) // 8 warps a block, ring of 4
+            sweepPoint(4, 16, sk, 4, {1, 8, 16});
     }
     const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok);
     nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},

@@ -101,8 +101,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped and pipelined (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the "
                       "mma's M, %d token tile(s) of 8, a cp.async ring of %d chunks of W a warp in shared memory, "
-                      "split-K %d, %d blocks; %s)",
-                      used.mTile, used.chunksAhead, used.splitK, used.blocks, numerics);
+                      "%d warps a block, split-K %d, %d blocks; %s)",
+                      used.mTile, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
     else if (used.swapped)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "

@@ -312,16 +312,17 @@ template <int N> __device__ __forceinline__ void cpAsyncWait()
 /// shared memory beside X, a piece at a time (the ring's copies stay in flight across the stage).
 /// Each lane copies exactly the 2 × 16 bytes it later reads (rows gid, gid + 8 of its warp, bytes
 /// [16 tig, 16 tig + 16) of the chunk), so a lane waits on its own cp.async groups only.
-/// Registers (ptxas 13, sm_90, no spills): ≤ 64 with one n8 tile (8 resident blocks an SM), ≤ 80
-/// with two (6; their X stage limits residency before the registers do).
-template <int NT, int S, bool ScaleInA>
-__global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(Args a)
+/// NW warps a block (4, or 8: 128 rows of W share one X stage, half the X traffic a row of W).
+/// Registers (ptxas 13, sm_90, no spills): ≤ 64 with one n8 tile (32 resident warps an SM), ≤ 80
+/// with two (24; their X stage limits residency before the registers do).
+template <int NT, int S, bool ScaleInA, int NW>
+__global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKernel(Args a)
 {
     extern __shared__ uint4 sm[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
     const int e = blockIdx.z;
-    const long long nBlock0 = static_cast<long long>(blockIdx.x) * (kWarps * 16);
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * (NW * 16);
     const long long nWarp0 = nBlock0 + warp * 16;
     const std::uint8_t *W = a.w + e * a.wStride;
     const float *Sc = a.s + e * a.sStride;
@@ -335,11 +336,11 @@ __global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(
     const int rowsX = static_cast<int>(a.M < NT * 8 ? a.M : NT * 8);
     const int P = a.pieceChunks, rs = P * 16 + 4, G = a.pieceGroups;
     // Shared memory: the warps' rings (S slots × 64 uint4 a warp: slot, row half h, lane), the X
-    // stage (rowsX × rs uint4), the scales (kWarps·16 rows × G floats), the zero points (bytes).
+    // stage (rowsX × rs uint4), the scales (NW·16 rows × G floats), the zero points (bytes).
     uint4 *ring = sm + warp * (S * 64);
-    uint4 *xs = sm + kWarps * S * 64;
+    uint4 *xs = sm + NW * S * 64;
     float *ss = reinterpret_cast<float *>(xs + rowsX * rs);
-    std::int8_t *zs = reinterpret_cast<std::int8_t *>(ss + kWarps * 16 * G);
+    std::int8_t *zs = reinterpret_cast<std::int8_t *>(ss + NW * 16 * G);
 
     const std::uint8_t *wRow[2];
 #pragma unroll
@@ -379,7 +380,7 @@ __global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(
         const int gp0 = static_cast<int>(static_cast<long long>(p0) * 128 / a.group);
         const int gp = static_cast<int>((static_cast<long long>(p0 + pc) * 128 - 1) / a.group) - gp0 + 1;
         __syncthreads(); // the previous piece of the stage is consumed
-        for (int i = threadIdx.x; i < rowsX * pc * 16; i += kWarps * 32) {
+        for (int i = threadIdx.x; i < rowsX * pc * 16; i += NW * 32) {
             const int r = i / (pc * 16), o = i - r * (pc * 16);
             const int c = o >> 4, oo = o & 15;
             const uint4 g =
@@ -388,7 +389,7 @@ __global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(
                 make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
                            __byte_perm(g.y, g.w, 0x7632));
         }
-        for (int i = threadIdx.x; i < kWarps * 16 * gp; i += kWarps * 32) {
+        for (int i = threadIdx.x; i < NW * 16 * gp; i += NW * 32) {
             const int r = i / gp, g = i - r * gp;
             const long long r0 = nBlock0 + r, row = r0 < a.N ? r0 : a.N - 1;
             ss[r * G + g] = __ldg(Sc + row * groups + gp0 + g);
@@ -477,7 +478,7 @@ __global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(
         return;
     __threadfence();
     const long long rows = a.M;
-    const long long cols = (a.N - nBlock0) < kWarps * 16 ? a.N - nBlock0 : kWarps * 16;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
     for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
         const long long m = i / cols, n = nBlock0 + i % cols;
         float *p = ws + m * a.N + n;
@@ -488,11 +489,15 @@ __global__ void __launch_bounds__(kWarps * 32, NT == 1 ? 8 : 6) pipelinedKernel(
         *counter = 0u;
 }
 
-template <bool ScaleInA> KernelFn pipelinedFor(int nt, int stages)
+/// The instantiations: 4 warps with a ring of 4 or 8 chunks, 8 warps with 4 (shared memory under
+/// 48 KiB); one or two n8 tiles.
+template <bool ScaleInA> KernelFn pipelinedFor(int nt, int stages, int warps)
 {
+    if (warps == 8)
+        return nt == 1 ? &pipelinedKernel<1, 4, ScaleInA, 8> : &pipelinedKernel<2, 4, ScaleInA, 8>;
     if (nt == 1)
-        return stages >= 8 ? &pipelinedKernel<1, 8, ScaleInA> : &pipelinedKernel<1, 4, ScaleInA>;
-    return stages >= 8 ? &pipelinedKernel<2, 8, ScaleInA> : &pipelinedKernel<2, 4, ScaleInA>;
+        return stages >= 8 ? &pipelinedKernel<1, 8, ScaleInA, 4> : &pipelinedKernel<1, 4, ScaleInA, 4>;
+    return stages >= 8 ? &pipelinedKernel<2, 8, ScaleInA, 4> : &pipelinedKernel<2, 4, ScaleInA, 4>;
 }
 
 #endif // QS_HAS_MMA
@@ -504,42 +509,43 @@ constexpr long long kStageBudget = 24 * 1024;
 
 namespace {
 
-/// The pipelined variant's launch (W4a16Tiling::kernel 3): ring of 4 or 8 chunks a warp, one m16
-/// tile of W a warp. Shared memory: the rings + a piece of X and of the rows' scales / zero points
-/// within kPipeStageBudget and under 48 KiB in all (no opt-in attribute needed).
+/// The pipelined variant's launch (W4a16Tiling::kernel 3: 4 warps a block, ring of 4 or 8 chunks
+/// a warp; 4: 8 warps a block, ring of 4), one m16 tile of W a warp. Shared memory: the rings + a
+/// piece of X and of the rows' scales / zero points within 24 KiB and under 48 KiB in all (no
+/// opt-in attribute needed).
 W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
 {
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
-    const int stages = tiling.chunksAhead >= 8 ? 8 : 4;
-    const long long nBlocks = (p.n + kWarps * 16 - 1) / (kWarps * 16);
+    const int warps = tiling.kernel == 4 ? 8 : 4;
+    const int stages = tiling.chunksAhead >= 8 && warps == 4 ? 8 : 4;
+    const long long nBlocks = (p.n + warps * 16 - 1) / (warps * 16);
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);
     const int rowsX = static_cast<int>(std::min<long long>(p.m, 8 * nt));
-    const long long ringBytes = static_cast<long long>(kWarps) * stages * 64 * 16;
+    const long long ringBytes = static_cast<long long>(warps) * stages * 64 * 16;
     const long long budget = std::min<long long>(24 * 1024, 47 * 1024 - ringBytes);
     // Groups a piece of c chunks spans at most (pieces start on a chunk boundary).
     const long long cpg = std::max<long long>(1, p.group / 128);
     auto groupsOf = [&](long long c) {
         return p.group < 128 ? c * (128 / p.group) : std::min(c, (c + cpg - 1) / cpg + 1);
     };
-    auto bytesOf = [&](long long c) { return rowsX * (c * 16 + 4) * 16 + kWarps * 16 * groupsOf(c) * 5; };
+    auto bytesOf = [&](long long c) { return rowsX * (c * 16 + 4) * 16 + warps * 16 * groupsOf(c) * 5; };
     long long pieceMax = 1;
     while (pieceMax < chunks && bytesOf(pieceMax + 1) <= budget)
         ++pieceMax;
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
     const bool scaleInA = p.group < 128;
-    const KernelFn fn = scaleInA ? pipelinedFor<true>(nt, stages) : pipelinedFor<false>(nt, stages);
+    const KernelFn fn = scaleInA ? pipelinedFor<true>(nt, stages, warps) : pipelinedFor<false>(nt, stages, warps);
     if (split <= 0) {
-        static std::atomic<int> occupancy[2][3][9][17] = {};
-        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][nt][stages][rowsX];
+        static std::atomic<int> occupancy[2][2][3][9][17] = {};
+        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][warps == 8 ? 1 : 0][nt][stages][rowsX];
         int perSm = cached.load(std::memory_order_relaxed);
         if (perSm < 1) {
             const std::size_t smem =
                 static_cast<std::size_t>(ringBytes + ((bytesOf(std::min(pieceMax, chunks)) + 15) / 16) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
-                perSm < 1)
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, warps * 32, smem) != cudaSuccess || perSm < 1)
                 perSm = 1;
             cached.store(perSm, std::memory_order_relaxed);
         }
@@ -553,6 +559,7 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
     const long long piece = std::min(pieceMax, per);
     l.swapped = true;
     l.pipelined = true;
+    l.warps = warps;
     l.mTile = nt;
     l.nPerWarp = 16;
     l.chunksAhead = stages;
@@ -581,7 +588,7 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
            static_cast<int>(groupsOf(piece))};
     const std::size_t smem = static_cast<std::size_t>(ringBytes + ((bytesOf(piece) + 15) / 16) * 16);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
-    fn<<<grid, kWarps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
+    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
     QS_GPU_CHECK(cudaGetLastError());
 #else
     (void)workspace, (void)counters, (void)stream, (void)piece;
@@ -593,7 +600,7 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
 
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
 {
-    if (tiling.kernel == 3)
+    if (tiling.kernel == 3 || tiling.kernel == 4)
         return pipelined(p, tiling, workspace, counters, stream);
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
