@@ -8,11 +8,13 @@
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
 //      element against FP64 (the bar: batched ≤ 60 µs);
-//   3. the two fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
-//      (tokens as the mma's M) and the swapped small-M kernel (rows of W as the mma's M), each
-//      with the launcher's tiling and checked against FP64 on every element;
+//   3. the fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
+//      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M) and the
+//      swapped kernel pipelined (W through a cp.async ring in shared memory; 4 and 8 warps a
+//      block), each with the launcher's tiling and checked against FP64 on every element;
 //   4. --sweep: the original kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128},
-//      and the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16.
+//      the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16
+//      and the pipelined one's (split-K × ring of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
 // bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
@@ -257,11 +259,15 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
-    // The two kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped.
+    // The kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
+    // and pipelined (cp.async ring), 4 the same with 8 warps a block.
+    auto kernelName = [](int kernel) {
+        return kernel == 1 ? "original" : kernel == 2 ? "swapped" : kernel == 3 ? "pipelined" : "pipe-8w";
+    };
     nlohmann::json kernelsDoc = nlohmann::json::array();
     for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
         std::map<std::int64_t, double> original;
-        for (const int kernel : {1, 2}) {
+        for (const int kernel : {1, 2, 3, 4}) {
             GemmBenchRequest qk = q;
             qk.m = {1, 2, 4, 8, 16};
             qk.w4Group = g;
@@ -275,14 +281,13 @@ int main(int argc, char **argv)
                     if (kernel == 1)
                         original[p.m] = p.timeUs;
                     char ratio[64] = "";
-                    if (kernel == 2 && original.count(p.m) && p.timeUs > 0)
+                    if (kernel >= 2 && original.count(p.m) && p.timeUs > 0)
                         std::snprintf(ratio, sizeof ratio, " (%.2f× faster than the original)",
                                       original[p.m] / p.timeUs);
-                    std::printf("kernels g%lld %-8s M %2lld: %8.2f µs%s  %s\n", static_cast<long long>(g),
-                                kernel == 1 ? "original" : "swapped", static_cast<long long>(p.m), p.timeUs, ratio,
-                                p.note.c_str());
+                    std::printf("kernels g%lld %-9s M %2lld: %8.2f µs%s  %s\n", static_cast<long long>(g),
+                                kernelName(kernel), static_cast<long long>(p.m), p.timeUs, ratio, p.note.c_str());
                     kernelsDoc.push_back({{"group", g},
-                                          {"kernel", kernel == 1 ? "original" : "swapped"},
+                                          {"kernel", kernelName(kernel)},
                                           {"m", p.m},
                                           {"time_us", p.timeUs},
                                           {"note", p.note}});
@@ -303,10 +308,9 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         for (const auto &p : r.points)
             if (p.format == kW4a16FusedFormat) {
-                std::printf("sweep %-8s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n",
-                            kernel == 1 ? "original" : "swapped", rpw, sk, ahead, static_cast<long long>(p.m), p.timeUs,
-                            p.note.c_str());
-                sweepDoc.push_back({{"kernel", kernel == 1 ? "original" : "swapped"},
+                std::printf("sweep %-9s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n", kernelName(kernel),
+                            rpw, sk, ahead, static_cast<long long>(p.m), p.timeUs, p.note.c_str());
+                sweepDoc.push_back({{"kernel", kernelName(kernel)},
                                     {"rows_per_warp", rpw},
                                     {"split_k", sk},
                                     {"chunks_ahead", ahead},
@@ -324,6 +328,12 @@ int main(int argc, char **argv)
                 for (const int sk : {0, 4, 8, 12, 16, 28})
                     if (!(rpw == 32 && ahead == 4))
                         sweepPoint(2, rpw, sk, ahead, {1, 16});
+        // The pipelined variant: ring of 4 or 8 chunks a warp (16 rows of W a warp).
+        for (const int ahead : {4, 8})
+            for (const int sk : {0, 4, 8, 12, 16, 28})
+                sweepPoint(3, 16, sk, ahead, {1, 8, 16});
+        for (const int sk : {0, 4, 8, 12, 16, 28}) // 8 warps a block, ring of 4
+            sweepPoint(4, 16, sk, 4, {1, 8, 16});
     }
     const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok);
     nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},

@@ -78,8 +78,9 @@ struct GemmBenchRequest {
     int w4a16SplitK = 0;
     int w4a16RowsPerWarp = 0;
     /// Which fused kernel (0: its own choice, the swapped one for M ≤ 16; 1: tokens as the mma's
-    /// M; 2: swapped, rows of W as the mma's M, M ≤ 16) and, swapped, chunks of W a warp loads
-    /// ahead (1, 2, 4; 0: 2).
+    /// M; 2: swapped, rows of W as the mma's M, M ≤ 16; 3: swapped and pipelined, W through a
+    /// cp.async ring in shared memory, M ≤ 16) and chunks of W a warp loads ahead (kernel 2: 1, 2,
+    /// 4, 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
     int w4a16Kernel = 0;
     int w4a16ChunksAhead = 0;
     /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's

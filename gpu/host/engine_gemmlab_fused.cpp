@@ -97,7 +97,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     char buf[512];
     const char *numerics = used.scaleInB ? "s·(q − z) rounded to BF16 in the W fragment"
                                          : "exact q − z, the group scale on the FP32 accumulator";
-    if (used.swapped)
+    if (used.pipelined)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync BF16, swapped and pipelined (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the "
+                      "mma's M, %d token tile(s) of 8, a cp.async ring of %d chunks of W a warp in shared memory, "
+                      "%d warps a block, split-K %d, %d blocks; %s)",
+                      used.mTile, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
+    else if (used.swapped)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "
                       "token tile(s) of 8, %d chunk(s) of W ahead, split-K %d, %d blocks; %s)",

@@ -436,6 +436,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
            p.yStride,
            l.splitK,
            static_cast<int>(mBlocks),
+           0,
            0};
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(mBlocks * split),
                     static_cast<unsigned>(experts));
@@ -473,6 +474,7 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
            0,
            1,
            1,
+           0,
            0};
     const long long total = rows * p.n * 32; // a warp per output
     checkKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, s>>>(

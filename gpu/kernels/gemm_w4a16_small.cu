@@ -282,6 +282,224 @@ template <bool ScaleInA> KernelFn kernelFor(int mt, int nt, int u)
     return nt == 1 ? byDepth<2, 1, ScaleInA>(u) : byDepth<2, 2, ScaleInA>(u);
 }
 
+/// One 16-byte cp.async global → shared (L2 only: W is read once).
+__device__ __forceinline__ void cpAsync16(void *smem, const void *gmem)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); // cp.async needs sm_80 or newer (the build targets sm_90)
+#else
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#endif
+}
+__device__ __forceinline__ void cpAsyncCommit()
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N> __device__ __forceinline__ void cpAsyncWait()
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+/// The pipelined swapped kernel (W4a16Tiling::kernel 3): the arithmetic of swappedKernel with one
+/// m16 tile of W a warp, but W reaches the registers through a ring of S chunks a warp in shared
+/// memory filled by cp.async (S − 1 chunks in flight while one is consumed: bytes in flight no
+/// longer cost registers), and the group scales / zero points of the block's rows are staged in
+/// shared memory beside X, a piece at a time (the ring's copies stay in flight across the stage).
+/// Each lane copies exactly the 2 × 16 bytes it later reads (rows gid, gid + 8 of its warp, bytes
+/// [16 tig, 16 tig + 16) of the chunk), so a lane waits on its own cp.async groups only.
+/// NW warps a block (4, or 8: 128 rows of W share one X stage, half the X traffic a row of W).
+/// Registers (ptxas 13, sm_90, no spills): ≤ 64 with one n8 tile (32 resident warps an SM), ≤ 80
+/// with two (24; their X stage limits residency before the registers do).
+template <int NT, int S, bool ScaleInA, int NW>
+__global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKernel(Args a)
+{
+    extern __shared__ uint4 sm[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int gid = lane >> 2, q = lane & 3;
+    const int e = blockIdx.z;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * (NW * 16);
+    const long long nWarp0 = nBlock0 + warp * 16;
+    const std::uint8_t *W = a.w + e * a.wStride;
+    const float *Sc = a.s + e * a.sStride;
+    const std::int8_t *Z = a.z + e * a.sStride;
+    const __nv_bfloat16 *X = a.x + e * a.xStride;
+    const long long halfK = a.K / 2;
+    const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
+    const int per = (chunks + a.splitK - 1) / a.splitK;
+    const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
+    const int gShift = a.group == 32 ? 5 : 6, cpg = static_cast<int>(a.group / 128);
+    const int rowsX = static_cast<int>(a.M < NT * 8 ? a.M : NT * 8);
+    const int P = a.pieceChunks, rs = P * 16 + 4, G = a.pieceGroups;
+    // Shared memory: the warps' rings (S slots × 64 uint4 a warp: slot, row half h, lane), the X
+    // stage (rowsX × rs uint4), the scales (NW·16 rows × G floats), the zero points (bytes).
+    uint4 *ring = sm + warp * (S * 64);
+    uint4 *xs = sm + NW * S * 64;
+    float *ss = reinterpret_cast<float *>(xs + rowsX * rs);
+    std::int8_t *zs = reinterpret_cast<std::int8_t *>(ss + NW * 16 * G);
+
+    const std::uint8_t *wRow[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const long long r0 = nWarp0 + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+        wRow[h] = W + r * halfK + 16 * q;
+    }
+    const int lr[2] = {warp * 16 + gid, warp * 16 + gid + 8}; // the lane's rows in the block's stage
+    int tok[NT];
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+
+    // Chunk ch → ring slot (ch − c0) mod S; one commit group a chunk (empty past c1).
+    auto fill = [&](int ch) {
+        if (ch < c1) {
+            uint4 *slot = ring + ((ch - c0) & (S - 1)) * 64;
+            cpAsync16(slot + lane, wRow[0] + 64LL * ch);
+            cpAsync16(slot + 32 + lane, wRow[1] + 64LL * ch);
+        }
+        cpAsyncCommit();
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; ++s)
+        fill(c0 + s);
+
+    float acc[NT][4], tmp[NT][4];
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            acc[t][j] = 0.0f, tmp[t][j] = 0.0f;
+
+    for (int p0 = c0; p0 < c1; p0 += P) {
+        const int pc = c1 - p0 < P ? c1 - p0 : P;
+        // The piece's groups: [gp0, gp1] (g32 / g64: pieces start on a chunk, so on a group).
+        const int gp0 = static_cast<int>(static_cast<long long>(p0) * 128 / a.group);
+        const int gp = static_cast<int>((static_cast<long long>(p0 + pc) * 128 - 1) / a.group) - gp0 + 1;
+        __syncthreads(); // the previous piece of the stage is consumed
+        for (int i = threadIdx.x; i < rowsX * pc * 16; i += NW * 32) {
+            const int r = i / (pc * 16), o = i - r * (pc * 16);
+            const int c = o >> 4, oo = o & 15;
+            const uint4 g =
+                __ldg(reinterpret_cast<const uint4 *>(X + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
+            xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
+                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                           __byte_perm(g.y, g.w, 0x7632));
+        }
+        for (int i = threadIdx.x; i < NW * 16 * gp; i += NW * 32) {
+            const int r = i / gp, g = i - r * gp;
+            const long long r0 = nBlock0 + r, row = r0 < a.N ? r0 : a.N - 1;
+            ss[r * G + g] = __ldg(Sc + row * groups + gp0 + g);
+            zs[r * G + g] = __ldg(Z + row * groups + gp0 + g);
+        }
+        __syncthreads();
+        for (int cc = 0; cc < pc; ++cc) {
+            const int ch = p0 + cc;
+            cpAsyncWait<S - 2>(); // this lane's copies of chunk ch have landed
+            const uint4 *slot = ring + ((ch - c0) & (S - 1)) * 64;
+            const uint4 raw[2] = {slot[lane], slot[32 + lane]};
+            fill(ch + S - 1); // into the slot of chunk ch − 1, read by this lane in the last step
+            const int g = ScaleInA ? (ch * 128 + 32 * q) >> gShift : ch / cpg;
+            const bool groupEnd = ch + 1 >= c1 || ch + 1 == (g + 1) * cpg;
+            float sc[2];
+            __nv_bfloat162 zz[2], sA[2];
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                sc[h] = ss[lr[h] * G + g - gp0];
+                zz[h] = __float2bfloat162_rn(136.0f + static_cast<float>(zs[lr[h] * G + g - gp0]));
+                sA[h] = __float2bfloat162_rn(ScaleInA ? sc[h] : 0.0f);
+            }
+            const int xBase = cc * 16;
+#pragma unroll
+            for (int w = 0; w < 4; ++w) {
+                uint4 xb[NT];
+#pragma unroll
+                for (int t = 0; t < NT; ++t)
+                    xb[t] = xs[tok[t] + xBase + 4 * w];
+                std::uint32_t pa[2][4];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    codePairs(wordOf(raw[h], w), pa[h]);
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        __nv_bfloat162 v = __hsub2(pair(pa[h][j]), zz[h]);
+                        if (ScaleInA)
+                            v = __hmul2(v, sA[h]);
+                        pa[h][j] = bits(v);
+                    }
+                }
+#pragma unroll
+                for (int t = 0; t < NT; ++t) {
+                    float(&d)[4] = ScaleInA ? acc[t] : tmp[t];
+                    mma16816(d, pa[0][0], pa[1][0], pa[0][1], pa[1][1], xb[t].x, xb[t].y);
+                    mma16816(d, pa[0][2], pa[1][2], pa[0][3], pa[1][3], xb[t].z, xb[t].w);
+                }
+            }
+            if (!ScaleInA && groupEnd)
+#pragma unroll
+                for (int t = 0; t < NT; ++t)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        acc[t][r] += sc[r >> 1] * tmp[t][r];
+                        tmp[t][r] = 0.0f;
+                    }
+        }
+    }
+    cpAsyncWait<0>(); // no copy outlives the block (the tail groups are empty)
+
+    __nv_bfloat16 *Y = a.y + e * a.yStride;
+    float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
+            const long long m = 8 * t + 2 * q + (r & 1);
+            if (m >= a.M || n >= a.N)
+                continue;
+            if (a.splitK == 1)
+                Y[m * a.N + n] = __float2bfloat16_rn(acc[t][r]);
+            else
+                atomicAdd(ws + m * a.N + n, acc[t][r]);
+        }
+    if (a.splitK == 1)
+        return;
+    __shared__ bool lastBlock;
+    __threadfence();
+    __syncthreads();
+    unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;
+    if (threadIdx.x == 0)
+        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
+    __syncthreads();
+    if (!lastBlock)
+        return;
+    __threadfence();
+    const long long rows = a.M;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
+    for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
+        const long long m = i / cols, n = nBlock0 + i % cols;
+        float *p = ws + m * a.N + n;
+        Y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
+        __stcg(p, 0.0f);
+    }
+    if (threadIdx.x == 0)
+        *counter = 0u;
+}
+
+/// The instantiations: 4 warps with a ring of 4 or 8 chunks, 8 warps with 4 (shared memory under
+/// 48 KiB); one or two n8 tiles.
+template <bool ScaleInA> KernelFn pipelinedFor(int nt, int stages, int warps)
+{
+    if (warps == 8)
+        return nt == 1 ? &pipelinedKernel<1, 4, ScaleInA, 8> : &pipelinedKernel<2, 4, ScaleInA, 8>;
+    if (nt == 1)
+        return stages >= 8 ? &pipelinedKernel<1, 8, ScaleInA, 4> : &pipelinedKernel<1, 4, ScaleInA, 4>;
+    return stages >= 8 ? &pipelinedKernel<2, 8, ScaleInA, 4> : &pipelinedKernel<2, 4, ScaleInA, 4>;
+}
+
 #endif // QS_HAS_MMA
 
 /// Shared memory per block for the X stage (bytes): a piece of at most this.
@@ -289,8 +507,101 @@ constexpr long long kStageBudget = 24 * 1024;
 
 } // namespace
 
+namespace {
+
+/// The pipelined variant's launch (W4a16Tiling::kernel 3: 4 warps a block, ring of 4 or 8 chunks
+/// a warp; 4: 8 warps a block, ring of 4), one m16 tile of W a warp. Shared memory: the rings + a
+/// piece of X and of the rows' scales / zero points within 24 KiB and under 48 KiB in all (no
+/// opt-in attribute needed).
+W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
+{
+    W4a16Launch l;
+    const int nt = p.m <= 8 ? 1 : 2;
+    const int warps = tiling.kernel == 4 ? 8 : 4;
+    const int stages = tiling.chunksAhead >= 8 && warps == 4 ? 8 : 4;
+    const long long nBlocks = (p.n + warps * 16 - 1) / (warps * 16);
+    const long long chunks = p.k / 128;
+    const int experts = std::max(p.experts, 1);
+    const int rowsX = static_cast<int>(std::min<long long>(p.m, 8 * nt));
+    const long long ringBytes = static_cast<long long>(warps) * stages * 64 * 16;
+    const long long budget = std::min<long long>(24 * 1024, 47 * 1024 - ringBytes);
+    // Groups a piece of c chunks spans at most (pieces start on a chunk boundary).
+    const long long cpg = std::max<long long>(1, p.group / 128);
+    auto groupsOf = [&](long long c) {
+        return p.group < 128 ? c * (128 / p.group) : std::min(c, (c + cpg - 1) / cpg + 1);
+    };
+    auto bytesOf = [&](long long c) { return rowsX * (c * 16 + 4) * 16 + warps * 16 * groupsOf(c) * 5; };
+    long long pieceMax = 1;
+    while (pieceMax < chunks && bytesOf(pieceMax + 1) <= budget)
+        ++pieceMax;
+    long long split = tiling.splitK;
+#if defined(QS_HAS_MMA)
+    const bool scaleInA = p.group < 128;
+    const KernelFn fn = scaleInA ? pipelinedFor<true>(nt, stages, warps) : pipelinedFor<false>(nt, stages, warps);
+    if (split <= 0) {
+        static std::atomic<int> occupancy[2][2][3][9][17] = {};
+        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][warps == 8 ? 1 : 0][nt][stages][rowsX];
+        int perSm = cached.load(std::memory_order_relaxed);
+        if (perSm < 1) {
+            const std::size_t smem =
+                static_cast<std::size_t>(ringBytes + ((bytesOf(std::min(pieceMax, chunks)) + 15) / 16) * 16);
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, warps * 32, smem) != cudaSuccess || perSm < 1)
+                perSm = 1;
+            cached.store(perSm, std::memory_order_relaxed);
+        }
+        split = chooseSplit(perSm, nBlocks * experts, chunks);
+    }
+#endif
+    split = evenSplit(split, chunks);
+    if (!workspace || !counters)
+        split = 1;
+    const long long per = (chunks + split - 1) / split;
+    const long long piece = std::min(pieceMax, per);
+    l.swapped = true;
+    l.pipelined = true;
+    l.warps = warps;
+    l.mTile = nt;
+    l.nPerWarp = 16;
+    l.chunksAhead = stages;
+    l.splitK = static_cast<int>(split);
+    l.scaleInB = p.group < 128;
+    l.blocks = static_cast<int>(nBlocks * split * experts);
+#if defined(QS_HAS_MMA)
+    Args a{p.packed,
+           p.scales,
+           p.zeros,
+           static_cast<const __nv_bfloat16 *>(p.x),
+           static_cast<__nv_bfloat16 *>(p.y),
+           static_cast<float *>(workspace),
+           static_cast<unsigned *>(counters),
+           p.m,
+           p.n,
+           p.k,
+           p.group,
+           p.wStride,
+           p.sStride,
+           p.xStride,
+           p.yStride,
+           l.splitK,
+           1,
+           static_cast<int>(piece),
+           static_cast<int>(groupsOf(piece))};
+    const std::size_t smem = static_cast<std::size_t>(ringBytes + ((bytesOf(piece) + 15) / 16) * 16);
+    const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
+    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
+    QS_GPU_CHECK(cudaGetLastError());
+#else
+    (void)workspace, (void)counters, (void)stream, (void)piece;
+#endif
+    return l;
+}
+
+} // namespace
+
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
 {
+    if (tiling.kernel == 3 || tiling.kernel == 4)
+        return pipelined(p, tiling, workspace, counters, stream);
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
     const int mt = tiling.nPerWarp >= 32 ? 2 : 1;
@@ -350,7 +661,8 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
            p.yStride,
            l.splitK,
            1,
-           static_cast<int>(piece)};
+           static_cast<int>(piece),
+           0};
     const std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
     fn<<<grid, kWarps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);

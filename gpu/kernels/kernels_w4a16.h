@@ -39,7 +39,11 @@ struct W4a16Problem {
 /// swapped small-M kernel (Yᵀ = Ŵ·Xᵀ: 16 rows of W as the mma's A operand, the tokens its n = 8,
 /// one or two n8 tiles; M ≤ kW4a16SwappedMaxM, above it the original runs). Swapped: nPerWarp
 /// 16 or 32 (one or two m16 tiles of W a warp; default 16), chunksAhead 1, 2 or 4 (chunks of 128
-/// k of W a warp loads before its mma's; default 2).
+/// k of W a warp loads before its mma's; default 2). 3 the pipelined swapped kernel (the swapped
+/// kernel's arithmetic, 16 rows of W a warp, 4 warps a block, W through a cp.async ring of
+/// chunksAhead = 4 or 8 chunks a warp in shared memory, default 4; the scales / zero points staged
+/// in shared memory; M ≤ kW4a16SwappedMaxM, above it the original runs); 4 the same with 8 warps
+/// a block (128 rows of W share the X stage) and a ring of 4.
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
@@ -53,9 +57,11 @@ inline constexpr long long kW4a16SwappedMaxM = 16;
 /// What ran: the tiling after the launcher's choices.
 struct W4a16Launch {
     int nPerWarp = 0, mTile = 0, splitK = 0, blocks = 0;
-    bool scaleInB = false; ///< g32 / g64: s·(q − z) rounded to BF16 in the W fragment
-    bool swapped = false;  ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
-    int chunksAhead = 0;   ///< swapped: chunks of W a warp loads ahead
+    bool scaleInB = false;  ///< g32 / g64: s·(q − z) rounded to BF16 in the W fragment
+    bool swapped = false;   ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
+    int chunksAhead = 0;    ///< swapped: chunks of W a warp loads ahead
+    bool pipelined = false; ///< the pipelined swapped kernel ran (kernel 3 or 4; chunksAhead: its ring's chunks)
+    int warps = 4;          ///< warps a block (the pipelined kernel: 4 or 8)
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).

@@ -33,6 +33,7 @@ struct Args {
     long long wStride, sStride, xStride, yStride;
     int splitK, mBlocks;
     int pieceChunks; ///< swapped kernel: chunks of 128 k of X staged in shared memory at a time
+    int pieceGroups; ///< pipelined swapped kernel: groups a row of the scale / zero stage holds
 };
 
 /// SMs of the current device (cached).

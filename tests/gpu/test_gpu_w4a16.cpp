@@ -219,32 +219,43 @@ TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
                 const bool symmetric = run % 5 == 4;
                 const Operands o = makeOperands(m, sh.n, sh.k, group, 0x5A43ull + run, symmetric);
                 Device d({o});
-                for (const int kernel : {2, 1})
+                for (const int kernel : {4, 3, 2, 1})
                     for (const int split : {1, 3, 0}) {
                         L::W4a16Tiling t;
                         t.kernel = kernel;
                         t.splitK = split;
                         t.nPerWarp = kernel == 2 ? 16 << (run % 2) : 8 << (run % 3);
-                        t.chunksAhead = 1 << (run % 3);
+                        // The pipelined kernel's ring: 4 or 8 chunks (anything below 8 asks for 4).
+                        t.chunksAhead = kernel >= 3 ? (run % 2 ? 8 : 2) : 1 << (run % 3);
                         ++run;
                         const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
                         CU(cudaDeviceSynchronize());
                         std::string where;
                         const double worst = worstOfBound(o, d.output(0), l.scaleInB, where);
-                        const std::string what = std::string(kernel == 2 ? "swapped" : "original") +
+                        const std::string what = std::string(kernel == 4   ? "pipelined 8 warps"
+                                                             : kernel == 3 ? "pipelined"
+                                                             : kernel == 2 ? "swapped"
+                                                                           : "original") +
                                                  " M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
                                                  " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
                                                  (symmetric ? " sym" : " asym") + " split " + std::to_string(l.splitK) +
                                                  " rows/warp " + std::to_string(l.nPerWarp) + " ahead " +
                                                  std::to_string(l.chunksAhead) + " tiles " + std::to_string(l.mTile);
                         EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
-                        EXPECT_EQ(l.swapped, kernel == 2) << what;
+                        EXPECT_EQ(l.swapped, kernel >= 2) << what;
+                        EXPECT_EQ(l.pipelined, kernel >= 3) << what;
                         EXPECT_EQ(l.scaleInB, group < 128) << what;
                         if (kernel == 2) {
                             EXPECT_EQ(l.mTile, m <= 8 ? 1 : 2) << what;
                             EXPECT_EQ(l.nPerWarp, t.nPerWarp) << what;
                             EXPECT_EQ(l.chunksAhead, l.nPerWarp == 32 ? std::min(t.chunksAhead, 2) : t.chunksAhead)
                                 << what;
+                        }
+                        if (kernel >= 3) {
+                            EXPECT_EQ(l.mTile, m <= 8 ? 1 : 2) << what;
+                            EXPECT_EQ(l.nPerWarp, 16) << what;
+                            EXPECT_EQ(l.warps, kernel == 4 ? 8 : 4) << what;
+                            EXPECT_EQ(l.chunksAhead, t.chunksAhead >= 8 && kernel == 3 ? 8 : 4) << what;
                         }
                         if (split > 0) {
                             EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
@@ -255,16 +266,63 @@ TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
                 EXPECT_TRUE(L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).swapped) << "M=" << m;
                 CU(cudaDeviceSynchronize());
             }
-    // Above 16 rows the launcher runs the original kernel, even when asked for the swapped one.
+    // Above 16 rows the launcher runs the original kernel, even when asked for a swapped one.
     const Operands o = makeOperands(17, 72, 512, 128, 3);
     Device d({o});
+    for (const int kernel : {2, 3, 4}) {
+        L::W4a16Tiling t;
+        t.kernel = kernel;
+        const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        EXPECT_FALSE(l.swapped) << "kernel " << kernel;
+        EXPECT_FALSE(l.pipelined) << "kernel " << kernel;
+        std::string where;
+        EXPECT_LE(worstOfBound(o, d.output(0), false, where), 1.0) << "kernel " << kernel << " at " << where;
+    }
+}
+
+TEST(GpuW4a16Fused, PipelinedKernelLongSlicesRestageEveryPiece)
+{
+    // The pipelined swapped kernel with one K slice over a long K: the X / scale stage holds a
+    // piece of the slice at a time (M = 16: a few chunks), so the ring's copies run across many
+    // restagings; g32 (four groups a chunk), g128 and per channel (one group over every piece),
+    // both ring depths and 8 warps a block; the MoE batch (experts along the grid, 8 warps) at M = 9.
+    REQUIRE_GPU();
+    int run = 0;
+    for (const std::int64_t group : {std::int64_t(32), std::int64_t(128), std::int64_t(4096)})
+        for (const std::int64_t m : {16, 1})
+            for (const int ahead : {4, 8, 0}) { // 0: 8 warps a block, ring of 4
+                const bool symmetric = run % 2 == 0;
+                const Operands o = makeOperands(m, 136, 4096, group, 0x91ull + run++, symmetric);
+                Device d({o});
+                L::W4a16Tiling t;
+                t.kernel = ahead == 0 ? 4 : 3;
+                t.splitK = 1;
+                t.chunksAhead = ahead;
+                const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                std::string where;
+                EXPECT_TRUE(l.pipelined);
+                EXPECT_LE(worstOfBound(o, d.output(0), l.scaleInB, where), 1.0)
+                    << "M=" << m << " group " << group << " ring " << ahead << " at " << where;
+            }
+    const int E = 3;
+    std::vector<Operands> ex;
+    for (int e = 0; e < E; ++e)
+        ex.push_back(makeOperands(9, 72, 1024, 64, 300 + e));
+    Device batched(ex);
     L::W4a16Tiling t;
-    t.kernel = 2;
-    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+    t.kernel = 4;
+    t.splitK = 2;
+    const L::W4a16Launch l = L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr);
     CU(cudaDeviceSynchronize());
-    EXPECT_FALSE(l.swapped);
-    std::string where;
-    EXPECT_LE(worstOfBound(o, d.output(0), false, where), 1.0) << where;
+    EXPECT_TRUE(l.pipelined);
+    for (int e = 0; e < E; ++e) {
+        std::string where;
+        EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), true, where), 1.0)
+            << "expert " << e << " at " << where;
+    }
+    EXPECT_TRUE(batched.workspaceClean());
 }
 
 TEST(GpuW4a16Fused, RepeatedSplitLaunchesReuseTheWorkspace)
