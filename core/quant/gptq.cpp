@@ -71,23 +71,22 @@ void GptqSpec::validate() const
 {
     quant.validate();
     if (target != GptqTarget::Int) {
-        const std::string t = "gptq target " + toString(target);
         // What compressed-tensors 0.20 does not do, or the product's FP formats do not hold.
+        const std::string t = "gptq target " + toString(target);
+        const bool fp8 = target == GptqTarget::Fp8;
         if (!quant.symmetric)
-            throw UnsupportedError(t + " is symmetric: " +
-                                   (target == GptqTarget::Fp8
-                                        ? std::string("the fp8 format has no zero point")
-                                        : std::string("compressed-tensors refuses asymmetric FP4")));
-        if (quant.bits != (target == GptqTarget::Fp8 ? 8 : 4))
-            throw UnsupportedError(t + " has " + (target == GptqTarget::Fp8 ? "8" : "4") + "-bit codes, not bits " +
+            throw UnsupportedError(t + (fp8 ? " is symmetric: the fp8 format has no zero point"
+                                            : " is symmetric: compressed-tensors refuses asymmetric FP4"));
+        if (quant.bits != (fp8 ? 8 : 4))
+            throw UnsupportedError(t + " has " + (fp8 ? "8" : "4") + "-bit codes, not bits " +
                                    std::to_string(quant.bits));
         if (quant.scaleRule != ScaleRule::Toolkit || quant.rounding != Rounding::HalfEven ||
             quant.scaleDtype != ScaleDType::F32 || quant.eps != EpsPreset::Toolkit)
             throw UnsupportedError(t + " takes its scales and rounding from the format (compressed-tensors'); "
                                        "scale_rule, rounding, scale_dtype and eps are the int target's");
-        if (target == GptqTarget::Fp8 && quant.granularity == Granularity::Group)
+        if (fp8 && quant.granularity == Granularity::Group)
             throw UnsupportedError(t + " quantizes per tensor or per output channel (the fp8 format has no groups)");
-        if (target != GptqTarget::Fp8 && quant.granularity != Granularity::Group)
+        if (!fp8 && quant.granularity != Granularity::Group)
             throw UnsupportedError(t + " quantizes per group along K, not " + toString(quant.granularity));
         if (target == GptqTarget::MxFp4 && quant.group != 32)
             throw UnsupportedError(t +

@@ -4,14 +4,16 @@
 // (tests/data/gptq/synthetic-1024-fp.gptq.safetensors, written by scripts/gptq/make-gptq-golden-fp.py):
 // the observer's scales (and NVFP4's global scale) equal, the codes equal up to the tie rule of
 // docs/numerics.md "GPTQ with FP targets", the loss within 1e-3; plus the spec's refusals and the
-// native layout's round trip.
+// native layout's round trip and the compressed-tensors tensors.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "export/ct_writer.h"
 #include "gptq_synthetic.h"
 #include "io/checkpoint.h"
 #include "io/native.h"
@@ -234,5 +236,29 @@ TEST(GptqFp, NativeLayoutRoundTrip)
         makeQuantizer(back.spec)->dequantize(back, dq);
         EXPECT_EQ(dq, q.dequantized);
         fs::remove(path);
+    }
+}
+
+// A checkpoint of an FP-target result is the target's own (llm-compressor writes GPTQ's output as an
+// ordinary FP8 / NVFP4 checkpoint): compressed-tensors' tensors equal those of the plain method's
+// result holding the same codes and scales.
+TEST(GptqFp, CompressedTensorsWritesTheTargetLayout)
+{
+    const test::GptqSyntheticLayer layer = test::gptqSyntheticLayer();
+    for (const char *t : {"fp8", "nvfp4"}) {
+        SCOPED_TRACE(t);
+        const QuantizedTensor q = run({{"method", "gptq"}, {"target", t}}, layer);
+        QuantizedTensor plain = q;
+        plain.method = t;
+        plain.spec = toJson(gptqTargetSpec(GptqSpec::fromJson(q.spec)));
+        const auto got = ctModuleTensors(q, "m", false), want = ctModuleTensors(plain, "m", false);
+        ASSERT_EQ(got.size(), want.size());
+        ASSERT_GE(got.size(), 2u);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            EXPECT_EQ(got[i].first, want[i].first);
+            ASSERT_EQ(got[i].second.nbytes(), want[i].second.nbytes());
+            EXPECT_EQ(std::memcmp(got[i].second.data(), want[i].second.data(), got[i].second.nbytes()), 0);
+        }
+        EXPECT_EQ(got[0].first, std::string(t) == "fp8" ? "m.weight" : "m.weight_packed");
     }
 }
