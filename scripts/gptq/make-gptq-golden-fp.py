@@ -15,8 +15,13 @@ a fresh copy of H per call. Stored, per configuration `<cfg>`:
   <cfg>.global_scale  FP32 [1] (NVFP4 only)
 and in the metadata each configuration's arguments and llm-compressor's loss.
 
+`--sensitivity` writes nothing: it reruns each configuration with H perturbed by one FP32 ulp
+(H·(1 ± 2⁻²³), a seeded symmetric sign pattern) and prints how many rows of llm-compressor's own
+result change — the tie sensitivity that bounds how far two correct implementations may differ
+(FP8's fine grid near 0 makes it far larger than INT4's or FP4's).
+
 Usage (llm-compressor 0.14 with torch, compressed-tensors, safetensors, numpy):
-  /tmp/qs-llmc-venv/bin/python scripts/gptq/make-gptq-golden-fp.py [--out PATH]
+  /tmp/qs-llmc-venv/bin/python scripts/gptq/make-gptq-golden-fp.py [--out PATH] [--sensitivity]
 """
 import argparse
 import importlib.util
@@ -57,20 +62,43 @@ def jsonable(qa):
     return {k: (str(v).replace("torch.", "") if isinstance(v, torch.dtype) else v) for k, v in qa.items()}
 
 
+def observe(w, args):
+    obs = Observer.load_from_registry("memoryless_minmax", base_name="weight", args=args)
+    obs(w)
+    qp = obs.get_qparams()
+    return qp["scale"], qp["zero_point"], qp["global_scale"]
+
+
+def sensitivity(w, h):
+    gen = torch.Generator().manual_seed(0)
+    e = torch.triu(torch.randint(0, 2, h.shape, generator=gen).to(torch.float32) * 2 - 1)
+    hp = h * (1 + (e + torch.triu(e, 1).T) * 2.0 ** -23)
+    for name, (_target, qa, block) in CONFIGS.items():
+        args = QuantizationArgs(**qa)
+        scale, zp, gs = observe(w, args)
+        gs = None if gs is None else gs.reshape(-1)[:1]
+        q0, l0, _ = quantize_weight(w.clone()[None], h.clone()[None], scale[None], zp[None], gs, args, block, 0.01)
+        q1, l1, _ = quantize_weight(w.clone()[None], hp.clone()[None], scale[None], zp[None], gs, args, block, 0.01)
+        diff = q0[0] != q1[0]
+        print(f"{name}: H vs H·(1 ± 2^-23): {int(diff.sum())} values differ in {int(diff.any(1).sum())} of {N} rows; "
+              f"loss {float(l0[0]):.6g} vs {float(l1[0]):.6g}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "tests/data/gptq/synthetic-1024-fp.gptq.safetensors"))
+    ap.add_argument("--sensitivity", action="store_true")
     a = ap.parse_args()
     w_np, g_np = large.layer()
     w = torch.from_numpy(w_np)
     h = 2.0 * torch.from_numpy(g_np).to(torch.float32)
+    if a.sensitivity:
+        sensitivity(w, h)
+        return
     out, cfg_meta = {}, {}
     for name, (target, qa, block) in CONFIGS.items():
         args = QuantizationArgs(**qa)
-        obs = Observer.load_from_registry("memoryless_minmax", base_name="weight", args=args)
-        obs(w)
-        qp = obs.get_qparams()
-        scale, zp, gs = qp["scale"], qp["zero_point"], qp["global_scale"]
+        scale, zp, gs = observe(w, args)
         q, loss, fb = quantize_weight(w.clone()[None], h.clone()[None], scale[None], zp[None],
                                       None if gs is None else gs.reshape(-1)[:1], args, block, 0.01)
         q = q[0]
