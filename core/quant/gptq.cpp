@@ -115,8 +115,7 @@ nlohmann::json GptqSpec::toJson() const
     j["block_size"] = blockSize;
     j["dampening"] = dampening;
     j["actorder"] = toString(actorder);
-    if (target != GptqTarget::Int) // absent: int (the specs written before FP targets)
-        j["target"] = toString(target);
+    j["target"] = toString(target); // a spec without it (written before the FP targets) reads as int
     return j;
 }
 

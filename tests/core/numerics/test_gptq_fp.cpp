@@ -213,13 +213,14 @@ TEST(GptqFp, LowerOutputErrorThanRoundToNearest)
 
 TEST(GptqFp, SpecDefaultsRoundTripAndRefusals)
 {
-    // An FP target's own defaults; the int spec's JSON is unchanged (no "target" key).
+    // An FP target's own defaults; a spec without "target" is an int one.
     const GptqSpec fp8 = GptqSpec::fromJson({{"target", "fp8"}});
     EXPECT_EQ(fp8.quant.bits, 8);
     EXPECT_EQ(fp8.quant.granularity, Granularity::Channel);
     EXPECT_EQ(GptqSpec::fromJson({{"target", "nvfp4"}}).quant.group, 16);
     EXPECT_EQ(GptqSpec::fromJson({{"target", "mxfp4"}}).quant.group, 32);
-    EXPECT_FALSE(GptqSpec{}.toJson().contains("target"));
+    EXPECT_EQ(GptqSpec{}.toJson().value("target", ""), "int");
+    EXPECT_EQ(GptqSpec::fromJson({{"bits", 3}}).target, GptqTarget::Int); // specs written before the FP targets
     for (const char *t : {"fp8", "nvfp4", "mxfp4"}) {
         const GptqSpec s = GptqSpec::fromJson({{"target", t}, {"actorder", "weight"}});
         EXPECT_EQ(GptqSpec::fromJson(s.toJson()).toJson(), s.toJson()) << t;
