@@ -828,6 +828,34 @@
         <translation>gptq dampening muss ein endlicher Anteil ≥ 0 sein</translation>
     </message>
     <message>
+        <source>gptq target %1 is symmetric: the fp8 format has no zero point</source>
+        <translation>gptq-Ziel %1 ist symmetrisch: das fp8-Format hat keinen Nullpunkt</translation>
+    </message>
+    <message>
+        <source>gptq target %1 is symmetric: compressed-tensors refuses asymmetric FP4</source>
+        <translation>gptq-Ziel %1 ist symmetrisch: compressed-tensors lehnt asymmetrisches FP4 ab</translation>
+    </message>
+    <message>
+        <source>gptq target %1 has %2-bit codes, not bits %3</source>
+        <translation>gptq-Ziel %1 hat %2-Bit-Codes, nicht bits %3</translation>
+    </message>
+    <message>
+        <source>gptq target %1 takes its scales and rounding from the format (compressed-tensors&apos;); scale_rule, rounding, scale_dtype and eps are the int target&apos;s</source>
+        <translation>gptq-Ziel %1 übernimmt Skalen und Rundung vom Format (wie compressed-tensors); scale_rule, rounding, scale_dtype und eps gehören zum int-Ziel</translation>
+    </message>
+    <message>
+        <source>gptq target %1 quantizes per tensor or per output channel (the fp8 format has no groups)</source>
+        <translation>gptq-Ziel %1 quantisiert pro Tensor oder pro Ausgabekanal (das fp8-Format hat keine Gruppen)</translation>
+    </message>
+    <message>
+        <source>gptq target %1 quantizes per group along K, not %2</source>
+        <translation>gptq-Ziel %1 quantisiert pro Gruppe entlang K, nicht %2</translation>
+    </message>
+    <message>
+        <source>gptq target %1 has groups of 32 (compressed-tensors makes E8M0 scales only for group 32), not %2</source>
+        <translation>gptq-Ziel %1 hat Gruppen zu 32 (compressed-tensors bildet E8M0-Skalen nur für Gruppe 32), nicht %2</translation>
+    </message>
+    <message>
         <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
         <translation>die Aufzeichnung %1 enthält nur die Diagonale der Eingangs-Gram-Matrix von %2 und keine Zeilenstichprobe: GPTQ braucht XᵀX (erneut aufzeichnen mit größerer Gram-Grenze oder mit einer Zeilenstichprobe)</translation>
     </message>
@@ -8282,6 +8310,10 @@ KL %6, Top-1 %7</translation>
     <message>
         <source>GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group&apos;s scale)</source>
         <translation>GPTQ: Spaltenreihenfolge: keine oder nach absteigendem diag(H) (static = weight: jede Spalte behält die Skala ihrer Gruppe)</translation>
+    </message>
+    <message>
+        <source>GPTQ: the codes&apos; format: int (the INT options above), fp8 (E4M3, per tensor or channel), nvfp4 (E2M1, E4M3 scales of 16 and an FP32 global scale), mxfp4 (E2M1, E8M0 scales of 32)</source>
+        <translation>GPTQ: Format der Codes: int (die INT-Optionen oben), fp8 (E4M3, pro Tensor oder Kanal), nvfp4 (E2M1, E4M3-Skalen zu 16 und eine globale FP32-Skala), mxfp4 (E2M1, E8M0-Skalen zu 32)</translation>
     </message>
     <message>
         <source>AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture</source>

@@ -826,6 +826,34 @@
         <translation>gptq dampening 必须是 ≥ 0 的有限比例</translation>
     </message>
     <message>
+        <source>gptq target %1 is symmetric: the fp8 format has no zero point</source>
+        <translation>gptq 目标 %1 是对称的：fp8 格式没有零点</translation>
+    </message>
+    <message>
+        <source>gptq target %1 is symmetric: compressed-tensors refuses asymmetric FP4</source>
+        <translation>gptq 目标 %1 是对称的：compressed-tensors 拒绝非对称 FP4</translation>
+    </message>
+    <message>
+        <source>gptq target %1 has %2-bit codes, not bits %3</source>
+        <translation>gptq 目标 %1 的码为 %2 位，而非 bits %3</translation>
+    </message>
+    <message>
+        <source>gptq target %1 takes its scales and rounding from the format (compressed-tensors&apos;); scale_rule, rounding, scale_dtype and eps are the int target&apos;s</source>
+        <translation>gptq 目标 %1 的缩放与舍入取自该格式（compressed-tensors 的做法）；scale_rule、rounding、scale_dtype 和 eps 属于 int 目标</translation>
+    </message>
+    <message>
+        <source>gptq target %1 quantizes per tensor or per output channel (the fp8 format has no groups)</source>
+        <translation>gptq 目标 %1 按张量或按输出通道量化（fp8 格式没有分组）</translation>
+    </message>
+    <message>
+        <source>gptq target %1 quantizes per group along K, not %2</source>
+        <translation>gptq 目标 %1 沿 K 按组量化，而非 %2</translation>
+    </message>
+    <message>
+        <source>gptq target %1 has groups of 32 (compressed-tensors makes E8M0 scales only for group 32), not %2</source>
+        <translation>gptq 目标 %1 的分组为 32（compressed-tensors 仅对组大小 32 生成 E8M0 缩放），而非 %2</translation>
+    </message>
+    <message>
         <source>the capture %1 holds only the diagonal of %2&apos;s input Gram and no row sample: GPTQ needs XᵀX (capture again with a larger gram bound, or with a row sample)</source>
         <translation>采集 %1 只含 %2 输入 Gram 矩阵的对角线而无行样本：GPTQ 需要 XᵀX（请以更大的 gram 上限或带行样本重新采集）</translation>
     </message>
@@ -8242,6 +8270,10 @@ KL %6，Top-1 %7</translation>
     <message>
         <source>GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group&apos;s scale)</source>
         <translation>GPTQ：列顺序：无，或按 diag(H) 降序（static = weight：每列保留其组的缩放）</translation>
+    </message>
+    <message>
+        <source>GPTQ: the codes&apos; format: int (the INT options above), fp8 (E4M3, per tensor or channel), nvfp4 (E2M1, E4M3 scales of 16 and an FP32 global scale), mxfp4 (E2M1, E8M0 scales of 32)</source>
+        <translation>GPTQ：码的格式：int（上面的 INT 选项）、fp8（E4M3，按张量或通道）、nvfp4（E2M1，每 16 个一个 E4M3 缩放及一个 FP32 全局缩放）、mxfp4（E2M1，每 32 个一个 E8M0 缩放）</translation>
     </message>
     <message>
         <source>AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture</source>

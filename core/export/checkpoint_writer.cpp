@@ -50,12 +50,12 @@ std::string shapeText(const Shape &s)
 
 namespace {
 
-/// The spec a result is stored as: GPTQ's codes are an ordinary INT checkpoint of its INT format;
+/// The spec a result is stored as: GPTQ's codes are an ordinary checkpoint of its target format;
 /// AWQ is refused (its checkpoint needs 1/s* folded into the op before the module).
 QuantSpec storedSpec(const QuantSpec &spec, const std::string &where)
 {
     if (const auto *g = std::get_if<GptqSpec>(&spec))
-        return g->quant;
+        return gptqTargetSpec(*g);
     if (std::holds_alternative<AwqSpec>(spec))
         throw UnsupportedError(where + ": method 'awq' — its checkpoint needs 1/s* folded into the op before the "
                                        "module (an RMSNorm weight, up_proj's or v_proj's rows), which this "

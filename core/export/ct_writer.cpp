@@ -83,11 +83,19 @@ Tensor floatCodesTensor(const std::vector<std::uint8_t> &codes, DType dtype, std
 /// compressed-tensors' tensors of an FP8 (float-quantized: `weight` F8_E4M3, `weight_scale` F32
 /// [1] / [N, 1] / block grid) or NVFP4 (nvfp4-pack-quantized: `weight_packed` U8 [N, K/2],
 /// `weight_scale` F8_E4M3 [N, K/16], `weight_global_scale` F32 [1]) result.
+/// The method whose layout a result is stored in: a gptq result's target (its codes are an ordinary
+/// checkpoint of that format), else the method.
+std::string storedMethod(const QuantizedTensor &q)
+{
+    return q.method == "gptq" ? q.spec.value("target", std::string("int")) : q.method;
+}
+
 std::vector<std::pair<std::string, Tensor>> floatModule(const QuantizedTensor &q, const std::string &module)
 {
     const std::int64_t N = q.layout.rows, K = q.layout.cols;
     std::vector<std::pair<std::string, Tensor>> out;
-    if (q.method == "nvfp4") {
+    const std::string method = storedMethod(q);
+    if (method == "nvfp4") {
         const Tensor packed = floatCodesTensor(q.codes, DType::F4, N, K);
         std::vector<std::byte> pb(packed.nbytes());
         std::memcpy(pb.data(), packed.data(), pb.size());
@@ -100,9 +108,9 @@ std::vector<std::pair<std::string, Tensor>> floatModule(const QuantizedTensor &q
         out.emplace_back(module + ".weight_global_scale", Tensor::fromFloats({1}, q.outerScales));
         return out;
     }
-    if (q.method != "fp8" || q.codeDtype != DType::F8_E4M3)
+    if (method != "fp8" || q.codeDtype != DType::F8_E4M3)
         throw UnsupportedError(module + ": compressed-tensors float-quantized holds FP8 E4M3 (this is " + q.method +
-                               ")");
+                               (method != q.method ? " " + method : std::string()) + ")");
     out.emplace_back(module + ".weight", floatCodesTensor(q.codes, DType::F8_E4M3, N, K));
     const Shape ss = q.layout.granularity == Granularity::Tensor    ? Shape{1}
                      : q.layout.granularity == Granularity::Channel ? Shape{N, 1}
@@ -118,7 +126,7 @@ std::vector<std::pair<std::string, Tensor>> ctModuleTensors(const QuantizedTenso
 {
     if (q.method == "awq")
         throw UnsupportedError(awqNotWritten(module));
-    if (q.method != "int" && q.method != "gptq") // GPTQ's codes are an ordinary INT checkpoint
+    if (storedMethod(q) != "int") // GPTQ's codes are an ordinary checkpoint of its target
         return floatModule(q, module);
     const GroupLayout &L = q.layout;
     if (!(L.granularity == Granularity::Group || (L.granularity == Granularity::Channel && L.axis == 0)) ||

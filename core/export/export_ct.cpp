@@ -33,8 +33,8 @@ struct CtScheme {
 CtScheme ctScheme(const QuantSpec &spec, const ExportOptions &options, const std::string &where)
 {
     // GPTQ and AWQ choose codes (and AWQ a smoothing) but store ordinary INT weights.
-    if (const auto *g = std::get_if<GptqSpec>(&spec))
-        return ctScheme(QuantSpec{g->quant}, options, where);
+    if (const auto *g = std::get_if<GptqSpec>(&spec)) // its target's scheme (INT, FP8, NVFP4, MXFP4)
+        return ctScheme(gptqTargetSpec(*g), options, where);
     if (const auto *a = std::get_if<AwqSpec>(&spec))
         return ctScheme(QuantSpec{a->quant}, options, where);
     if (const auto *s = std::get_if<IntSpec>(&spec)) {

@@ -102,8 +102,8 @@ json quarkSingle(const QuantSpec &spec, const std::string &where)
 {
     if (const auto *s = std::get_if<IntSpec>(&spec))
         return quarkIntSpec(*s, where);
-    if (const auto *g = std::get_if<GptqSpec>(&spec)) // GPTQ's codes are an ordinary INT checkpoint
-        return quarkIntSpec(g->quant, where);
+    if (const auto *g = std::get_if<GptqSpec>(&spec)) // GPTQ's codes are an ordinary checkpoint of its target
+        return quarkSingle(gptqTargetSpec(*g), where);
     if (const auto *a = std::get_if<AwqSpec>(&spec))
         return quarkIntSpec(a->quant, where);
     if (const auto *s = std::get_if<Fp8Spec>(&spec))

@@ -193,7 +193,7 @@ QuantScheme schemeOf(const QuantizedTensor &q)
         s.symmetric = !u && q.zeros.empty();
         s.packOrder = packed ? PackOrder::NativeLowNibbleFirst : PackOrder::None;
     }
-    s.globalScale = q.method == "nvfp4";
+    s.globalScale = q.method == "nvfp4" || (q.method == "gptq" && q.spec.value("target", "") == "nvfp4");
     s.twoStage = q.method == "progressive";
     if (!q.zeroPoints.empty())
         s.notes.push_back(std::string("float zero points (") + std::string(nameOf(q.zeroPointDtype)) + ")");
@@ -254,7 +254,9 @@ void checkParts(const Checkpoint &ck, const std::string &module, const Quantized
 {
     if (!q.spec.is_object() || !q.spec.contains("method") || q.spec["method"] != q.method)
         fail(ck, module, "the spec's method is not the module's method '" + q.method + "'");
-    if ((q.method == "progressive" || q.method == "nvfp4") && q.outerScales.empty())
+    if ((q.method == "progressive" || q.method == "nvfp4" ||
+         (q.method == "gptq" && q.spec.value("target", "") == "nvfp4")) &&
+        q.outerScales.empty())
         fail(ck, module, q.method + " without its outer scales (outer_layout)");
     if (q.method == "milo" && (q.compU || q.compV || q.rank > 0)) {
         const std::int64_t N = matrixView(q.shape).first, K = matrixView(q.shape).second;
@@ -436,7 +438,9 @@ QuantParams nativeParams(const Checkpoint &ck, const QuantizedModule &m)
         for (std::int8_t z : q.zeros)
             p.zeroPoints.push_back(static_cast<float>(z));
     if (q.outerScales.size() == 1)
-        p.outer = q.method == "nvfp4" ? 1.0f / q.outerScales[0] : q.outerScales[0];
+        p.outer = q.method == "nvfp4" || (q.method == "gptq" && q.spec.value("target", "") == "nvfp4")
+                      ? 1.0f / q.outerScales[0] // NVFP4's global scale divides
+                      : q.outerScales[0];
     return p;
 }
 

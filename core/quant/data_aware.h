@@ -22,6 +22,11 @@
 ///        one FMA chain over the block's columns in order (the same bits on the CPU and the GPU).
 ///   6. codes back in the original column order.
 /// Rows are independent: FP32 work per row (the same bits for any thread count).
+/// Floating-point targets (`target` fp8 / nvfp4 / mxfp4, docs/numerics.md "GPTQ with FP targets"):
+/// the same steps with the observer and the element cast of the product's fp8 (E4M3, per tensor
+/// or per output channel), nvfp4 (E2M1, E4M3 group scales over an FP32 global scale of the whole
+/// original weight) and mxfp4 (E2M1, E8M0 scales of groups of 32) quantizers; step 5's
+/// q, ŵ_i are q = cast(w_i / s_eff), ŵ_i = value(q) · s_eff (s_eff = b / global for nvfp4).
 #include <memory>
 
 #include "quant/awq_math.h"
@@ -30,9 +35,14 @@
 namespace quantscope {
 
 enum class ActOrder : std::uint8_t { None, Static, Weight };
+/// The format GPTQ's codes are in: the INT format of GptqSpec::quant, or a floating-point one.
+enum class GptqTarget : std::uint8_t { Int, Fp8, NvFp4, MxFp4 };
 
 struct GptqSpec {
-    IntSpec quant;                ///< the INT format: bits, symmetric, channel or group g
+    GptqTarget target = GptqTarget::Int;
+    /// The INT format: bits, symmetric, channel or group g. FP targets use only its granularity
+    /// (fp8: tensor or channel) and group (nvfp4: 16 by default; mxfp4: 32), bits 8 (fp8) or 4.
+    IntSpec quant;
     std::int64_t blockSize = 128; ///< columns per lazy-batch block
     double dampening = 0.01;      ///< fraction of mean diag(H) added to diag(H)
     ActOrder actorder = ActOrder::None;
@@ -44,6 +54,7 @@ struct GptqSpec {
 };
 
 std::string toString(ActOrder v);
+std::string toString(GptqTarget v);
 
 /// What gptqSolve reports besides the codes.
 struct GptqInfo {
@@ -185,6 +196,10 @@ public:
 private:
     AwqSpec m_spec;
 };
+
+/// The quantizer whose result a GPTQ result is stored and dequantized as (its observer): `int` with
+/// spec.quant, or fp8 (E4M3, spec.quant's granularity), nvfp4 or mxfp4 (spec.quant's group).
+std::unique_ptr<Quantizer> gptqTargetQuantizer(const GptqSpec &spec);
 
 /// The message of a data-aware method run without a capture.
 std::string needsCaptureMessage(const std::string &method, const std::string &tensorName);

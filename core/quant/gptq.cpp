@@ -7,8 +7,11 @@
 
 #include <Eigen/Dense>
 
+#include "numeric/fp4math.h"
+#include "quant/quant_spec.h"
 #include "quant/spec_json.h"
 #include "quant/uniform.h"
+#include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -17,7 +20,8 @@ namespace quantscope {
 namespace {
 
 const std::vector<std::string> kActOrders{"none", "static", "weight"};
-const char *const kGptqKeys[] = {"block_size", "dampening", "actorder"};
+const std::vector<std::string> kTargets{"int", "fp8", "nvfp4", "mxfp4"};
+const char *const kGptqKeys[] = {"block_size", "dampening", "actorder", "target"};
 
 using RowMatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -29,6 +33,11 @@ constexpr std::int64_t kRowTile = 64; // rows per task: fixed, so the bits do no
 std::string toString(ActOrder v)
 {
     return kActOrders[static_cast<std::size_t>(v)];
+}
+
+std::string toString(GptqTarget v)
+{
+    return kTargets[static_cast<std::size_t>(v)];
 }
 
 std::string needsCaptureMessage(const std::string &method, const std::string &tensorName)
@@ -52,12 +61,39 @@ std::vector<SpecField> GptqSpec::fields()
     f.push_back({"actorder", "enum", kActOrders, 0, 0,
                  "GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its "
                  "group's scale)"});
+    f.push_back({"target", "enum", kTargets, 0, 0,
+                 "GPTQ: the codes' format: int (the INT options above), fp8 (E4M3, per tensor or channel), nvfp4 "
+                 "(E2M1, E4M3 scales of 16 and an FP32 global scale), mxfp4 (E2M1, E8M0 scales of 32)"});
     return f;
 }
 
 void GptqSpec::validate() const
 {
     quant.validate();
+    if (target != GptqTarget::Int) {
+        // What compressed-tensors 0.20 does not do, or the product's FP formats do not hold.
+        const std::string t = "gptq target " + toString(target);
+        const bool fp8 = target == GptqTarget::Fp8;
+        if (!quant.symmetric)
+            throw UnsupportedError(t + (fp8 ? " is symmetric: the fp8 format has no zero point"
+                                            : " is symmetric: compressed-tensors refuses asymmetric FP4"));
+        if (quant.bits != (fp8 ? 8 : 4))
+            throw UnsupportedError(t + " has " + (fp8 ? "8" : "4") + "-bit codes, not bits " +
+                                   std::to_string(quant.bits));
+        if (quant.scaleRule != ScaleRule::Toolkit || quant.rounding != Rounding::HalfEven ||
+            quant.scaleDtype != ScaleDType::F32 || quant.eps != EpsPreset::Toolkit)
+            throw UnsupportedError(t + " takes its scales and rounding from the format (compressed-tensors'); "
+                                       "scale_rule, rounding, scale_dtype and eps are the int target's");
+        if (fp8 && quant.granularity == Granularity::Group)
+            throw UnsupportedError(t + " quantizes per tensor or per output channel (the fp8 format has no groups)");
+        if (!fp8 && quant.granularity != Granularity::Group)
+            throw UnsupportedError(t + " quantizes per group along K, not " + toString(quant.granularity));
+        if (target == GptqTarget::MxFp4 && quant.group != 32)
+            throw UnsupportedError(t +
+                                   " has groups of 32 (compressed-tensors makes E8M0 scales only for group 32), "
+                                   "not " +
+                                   std::to_string(quant.group));
+    }
     if (quant.granularity == Granularity::Block || (quant.granularity == Granularity::Channel && quant.axis != 0))
         throw UnsupportedError("gptq quantizes per tensor, per output channel or per group along K, not " +
                                toString(quant.granularity) +
@@ -79,6 +115,7 @@ nlohmann::json GptqSpec::toJson() const
     j["block_size"] = blockSize;
     j["dampening"] = dampening;
     j["actorder"] = toString(actorder);
+    j["target"] = toString(target); // a spec without it (written before the FP targets) reads as int
     return j;
 }
 
@@ -90,6 +127,15 @@ GptqSpec GptqSpec::fromJson(const nlohmann::json &j)
     inner["method"] = "int";
     for (const char *k : kGptqKeys)
         inner.erase(k);
+    if (j.contains("target"))
+        s.target = static_cast<GptqTarget>(specjson::parseChoice(j["target"], "target", kTargets));
+    // An FP target's own defaults where the spec leaves the INT fields out.
+    if (s.target != GptqTarget::Int && !inner.contains("bits"))
+        inner["bits"] = s.target == GptqTarget::Fp8 ? 8 : 4;
+    if (s.target == GptqTarget::Fp8 && !inner.contains("granularity"))
+        inner["granularity"] = "channel";
+    if ((s.target == GptqTarget::NvFp4 || s.target == GptqTarget::MxFp4) && !inner.contains("group"))
+        inner["group"] = s.target == GptqTarget::NvFp4 ? 16 : 32;
     s.quant = IntSpec::fromJson(inner);
     if (j.contains("block_size"))
         s.blockSize = specjson::parseInt(j["block_size"], "block_size");
@@ -225,6 +271,57 @@ void lazyUpdate(float *W, std::int64_t n, std::int64_t K, const float *E, std::i
     }
 }
 
+/// Step 5's q and ŵ of one element of group g: the target's cast at the observer's scale.
+struct GptqElement {
+    GptqTarget target = GptqTarget::Int;
+    IntParams p{};
+    const float *scales = nullptr;      ///< per group: the INT scale, or the FP targets' effective scale
+    const std::int8_t *zeros = nullptr; ///< INT asymmetric only
+    std::vector<float> eff;             ///< nvfp4: b / global per group
+
+    std::uint8_t code(float x, std::int64_t g, float &xh) const
+    {
+        const float s = scales[g];
+        switch (target) {
+        case GptqTarget::Int: {
+            const int z = zeros ? zeros[g] : 0;
+            const int c = intCode(p, x, s, z);
+            xh = intDequant(p, c, s, z);
+            return static_cast<std::uint8_t>(static_cast<std::int8_t>(c));
+        }
+        case GptqTarget::Fp8: { // compressed-tensors: clamp(x / s, ±448), RNE to E4M3, · s
+            const std::uint8_t c = floatToE4m3(x / s);
+            xh = e4m3ToFloat(c) * s;
+            return c;
+        }
+        default: { // nvfp4 (s = b / global), mxfp4 (s = 2^(byte − 127)): clamp(x / s, ±6), RNE to E2M1, · s
+            const std::uint8_t c = fp4::e2m1Code(x / s);
+            xh = fp4::fp4Dequant(c, s);
+            return c;
+        }
+        }
+    }
+};
+
+GptqElement gptqElement(const GptqSpec &spec, const QuantizedTensor &q)
+{
+    GptqElement e;
+    e.target = spec.target;
+    e.scales = q.scales.data();
+    if (spec.target == GptqTarget::Int) {
+        e.p = intParams(spec.quant, DType::F32);
+        if (!spec.quant.symmetric)
+            e.zeros = q.zeros.data();
+    } else if (spec.target == GptqTarget::NvFp4) {
+        // llm-compressor's column_scale_window: eff = scale / global_scale (FP32), once per group.
+        e.eff.resize(q.scales.size());
+        for (std::size_t g = 0; g < q.scales.size(); ++g)
+            e.eff[g] = fp4::nvEffective(q.scales[g], q.outerScales.at(0));
+        e.scales = e.eff.data();
+    }
+    return e;
+}
+
 } // namespace
 
 GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_t cols, const GptqOrder &o,
@@ -234,11 +331,10 @@ GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_
     GptqInfo info;
     info.deadColumns = o.deadColumns;
     const std::int64_t K = cols, N = rows;
-    const IntParams p = intParams(spec.quant, DType::F32);
+    const GptqElement elem = gptqElement(spec, q);
     const GroupLayout &L = q.layout;
     const std::vector<std::int64_t> &perm = o.perm;
     auto groupOf = [&](std::int64_t r, std::int64_t j) { return L.groupOf(r, perm[j]); };
-    const bool asym = !spec.quant.symmetric;
     q.codes.assign(static_cast<std::size_t>(N * K), 0);
     if (wantDequantized)
         q.dequantized.assign(static_cast<std::size_t>(N * K), 0.0f);
@@ -257,7 +353,7 @@ GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_
                 W[r * K + j] = o.dead[j] ? 0.0f : w[(r0 + r) * K + perm[j]];
         const std::int64_t eStride = std::min(B, K);
         std::vector<float> Err(static_cast<std::size_t>(n * eStride));
-        std::vector<std::int8_t> codes(static_cast<std::size_t>(n * K));
+        std::vector<std::uint8_t> codes(static_cast<std::size_t>(n * K));
         double loss = 0;
         for (std::int64_t i1 = 0; i1 < K; i1 += B) {
             const std::int64_t i2 = std::min(K, i1 + B), bw = i2 - i1;
@@ -265,13 +361,10 @@ GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_
                 const float d = U[i * K + i];
                 for (std::int64_t r = 0; r < n; ++r) {
                     const std::int64_t g = groupOf(r0 + r, i);
-                    const float s = q.scales[static_cast<std::size_t>(g)];
-                    const int z = asym ? q.zeros[static_cast<std::size_t>(g)] : 0;
                     float *wr = &W[r * K];
                     const float x = wr[i];
-                    const int c = intCode(p, x, s, z);
-                    const float xh = intDequant(p, c, s, z);
-                    codes[r * K + i] = static_cast<std::int8_t>(c);
+                    float xh = 0;
+                    codes[r * K + i] = elem.code(x, g, xh);
                     wr[i] = xh;
                     const float e = (x - xh) / d;
                     Err[r * eStride + (i - i1)] = e;
@@ -287,7 +380,7 @@ GptqInfo gptqColumns(const std::vector<float> &w, std::int64_t rows, std::int64_
         for (std::int64_t r = 0; r < n; ++r)
             for (std::int64_t j = 0; j < K; ++j) {
                 const std::int64_t c = perm[j];
-                q.codes[(r0 + r) * K + c] = static_cast<std::uint8_t>(codes[r * K + j]);
+                q.codes[(r0 + r) * K + c] = codes[r * K + j];
                 if (wantDequantized)
                     q.dequantized[(r0 + r) * K + c] = W[r * K + j];
             }
@@ -333,12 +426,12 @@ QuantizedTensor GptqQuantizer::quantize(const Tensor &w, const QuantizeOptions &
     std::string source;
     const std::vector<double> h = gptqHessian(cal, source);
 
-    // The observer: the `int` method's scales and zero points of the original weight.
+    // The observer: the target method's scales (zero points, global scale) of the original weight.
     QuantizeOptions rtnOptions = options;
     rtnOptions.wantDequantized = false;
     rtnOptions.wantCodes = true;
     rtnOptions.calibration.reset();
-    QuantizedTensor q = IntQuantizer(m_spec.quant).quantize(w, rtnOptions, cancel);
+    QuantizedTensor q = gptqTargetQuantizer(m_spec)->quantize(w, rtnOptions, cancel);
     if (q.nonFiniteGroups > 0)
         throw UnsupportedError("gptq: " + options.tensorName + " holds NaN/Inf (first at element " +
                                std::to_string(q.firstNonFinite) + "); GPTQ needs finite weights");
@@ -358,7 +451,12 @@ QuantizedTensor GptqQuantizer::quantize(const Tensor &w, const QuantizeOptions &
 
 void GptqQuantizer::dequantize(const QuantizedTensor &q, std::span<float> out) const
 {
-    IntQuantizer(m_spec.quant).dequantize(q, out);
+    gptqTargetQuantizer(m_spec)->dequantize(q, out);
+}
+
+std::unique_ptr<Quantizer> gptqTargetQuantizer(const GptqSpec &spec)
+{
+    return makeQuantizer(gptqTargetSpec(spec));
 }
 
 } // namespace quantscope

@@ -106,4 +106,29 @@ QuantSpec stageSpec(const ProgressiveStage &stage)
     return std::visit([](const auto &s) { return QuantSpec{s}; }, stage);
 }
 
+QuantSpec gptqTargetSpec(const GptqSpec &spec)
+{
+    switch (spec.target) {
+    case GptqTarget::Fp8: {
+        Fp8Spec f; // E4M3, FP32, the toolkit eps: compressed-tensors' FP8 observer and cast
+        f.granularity = spec.quant.granularity;
+        return f;
+    }
+    case GptqTarget::NvFp4: {
+        NvFp4Spec f;
+        f.group = spec.quant.group;
+        f.strict = spec.quant.strict;
+        return f;
+    }
+    case GptqTarget::MxFp4: {
+        MxFp4Spec f; // mode even: compressed-tensors' round_to_power_2
+        f.group = spec.quant.group;
+        f.strict = spec.quant.strict;
+        return f;
+    }
+    default:
+        return spec.quant;
+    }
+}
+
 } // namespace quantscope

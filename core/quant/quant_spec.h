@@ -42,5 +42,9 @@ std::string methodOf(const QuantSpec &spec);
 std::unique_ptr<Quantizer> makeQuantizer(const QuantSpec &spec);
 /// A ProgressiveSpec stage as the spec it is (IntSpec or Fp8Spec), without re-parsing.
 QuantSpec stageSpec(const ProgressiveStage &stage);
+/// The plain spec a GPTQ result is stored and dequantized as (its observer): spec.quant (target
+/// int), or Fp8Spec (E4M3, spec.quant's granularity), NvFp4Spec, MxFp4Spec (mode even; spec.quant's
+/// group and strict).
+QuantSpec gptqTargetSpec(const GptqSpec &spec);
 
 } // namespace quantscope

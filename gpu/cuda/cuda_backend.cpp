@@ -88,6 +88,10 @@ public:
                 return {false, kHipGptq};
             if (g->blockSize > gpuGptqMaxBlock())
                 return {false, "gptq with block_size > " + std::to_string(gpuGptqMaxBlock()) + " runs on the CPU"};
+            if (g->target != GptqTarget::Int) // the device's column kernel casts to INT only
+                return {false, "gptq with target " + toString(g->target) +
+                                   " runs on the CPU (the GPU kernel "
+                                   "quantizes the INT targets)"};
             return {true, {}};
         }
         if (std::holds_alternative<AwqSpec>(spec)) // the row sample is checked by quantize, as the CPU does
@@ -133,7 +137,7 @@ public:
                                 : "every INT format, act order and dampening, block_size ≤ " +
                                       std::to_string(gpuGptqMaxBlock()) +
                                       "; U by cuSOLVER, the column loop on the device (the CPU's codes given the same "
-                                      "U); metrics fused";
+                                      "U); metrics fused; targets fp8, nvfp4, mxfp4 run on the CPU";
             if (m.method == "awq") { // CUDA builds: the search on the device (Engine::awq)
                 out.push_back({m.method, !m_hip,
                                m_hip ? std::string(kHipAwq)

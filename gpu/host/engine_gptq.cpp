@@ -33,6 +33,9 @@ GptqDeviceResult Engine::gptq(const GpuTensor &w, const GptqSpec &spec, const Ca
                               const GptqDeviceOptions &o, const CancelToken *cancel)
 {
     spec.validate();
+    if (spec.target != GptqTarget::Int) // never through the INT kernel: the backend sends these to the CPU
+        throw UnsupportedError("gptq on the GPU quantizes the INT targets; target " + toString(spec.target) +
+                               " runs on the CPU");
     const auto [N, K] = matrixView(w.shape());
     if (w.shape().size() != 2 || K != cal.k)
         throw UnsupportedError("gptq: " + w.name() + " has " + std::to_string(K) + " input features, the capture's " +

@@ -291,3 +291,25 @@ TEST(GpuGptq, LargeLayerEqualsLlmCompressorUpToTies)
         EXPECT_NEAR(loss, g.loss, 1e-3 * g.loss);
     }
 }
+
+// The FP targets (fp8, nvfp4, mxfp4) are never run through the INT column kernel: the backend sends
+// them to the CPU and says so, and the device refuses them if asked directly.
+TEST(GpuGptq, FpTargetsRunOnTheCpu)
+{
+    REQUIRE_GPU();
+    if (gpu->info().kind == DeviceKind::Hip)
+        GTEST_SKIP() << "HIP build: GPTQ runs on the CPU";
+    const test::GptqSyntheticLayer layer = test::gptqSyntheticLayer();
+    const Tensor w = Tensor::fromFloats({layer.n, layer.k}, layer.w);
+    QuantizeOptions o;
+    o.tensorName = "synthetic-1024";
+    o.calibration = std::make_shared<const Calibration>(layer.calibration);
+    for (const char *t : {"fp8", "nvfp4", "mxfp4"}) {
+        SCOPED_TRACE(t);
+        const QuantSpec spec = parseQuantSpec({{"method", "gptq"}, {"target", t}});
+        const auto cap = gpu->supports(spec);
+        EXPECT_FALSE(cap.supported);
+        EXPECT_NE(cap.reason.find("runs on the CPU"), std::string::npos) << cap.reason;
+        EXPECT_THROW(gpu->quantize(*gpu->upload(w, "synthetic-1024"), spec, o), UnsupportedError);
+    }
+}

@@ -130,6 +130,19 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq computes in FP32 with round(x/s) + z (compressed-tensors)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq block_size must be 1..1048576, got %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq dampening must be a finite fraction ≥ 0"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq target %1 is symmetric: the fp8 format has no zero point"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "gptq target %1 is symmetric: compressed-tensors refuses asymmetric FP4"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq target %1 has %2-bit codes, not bits %3"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "gptq target %1 takes its scales and rounding from the format (compressed-tensors'); scale_rule, "
+                      "rounding, scale_dtype and eps are the int target's"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "gptq target %1 quantizes per tensor or per output channel (the fp8 format has no groups)"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "gptq target %1 quantizes per group along K, not %2"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::CoreMessages",
+        "gptq target %1 has groups of 32 (compressed-tensors makes E8M0 scales only for group 32), not %2"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "the capture %1 holds only the diagonal of %2's input Gram and no row sample: GPTQ needs XᵀX "
                       "(capture again with a larger gram bound, or with a row sample)"),

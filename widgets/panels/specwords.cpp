@@ -100,6 +100,9 @@ const char *const kCoreTexts[] = {
     QT_TRANSLATE_NOOP(
         "quantscope::SpecWords",
         "GPTQ: column order: none, or by diag(H) descending (static = weight: each column keeps its group's scale)"),
+    QT_TRANSLATE_NOOP("quantscope::SpecWords",
+                      "GPTQ: the codes' format: int (the INT options above), fp8 (E4M3, per tensor or channel), "
+                      "nvfp4 (E2M1, E4M3 scales of 16 and an FP32 global scale), mxfp4 (E2M1, E8M0 scales of 32)"),
     QT_TRANSLATE_NOOP(
         "quantscope::SpecWords",
         "AWQ (llm-compressor): per-input-channel scales searched on the captured sample, then INT; needs a capture"),
