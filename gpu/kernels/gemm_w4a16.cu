@@ -419,25 +419,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     l.scaleInB = p.group < 128;
     l.blocks = static_cast<int>(nBlocks * mBlocks * split * experts);
 #if defined(QS_HAS_MMA)
-    Args a{p.packed,
-           p.scales,
-           p.zeros,
-           static_cast<const __nv_bfloat16 *>(p.x),
-           static_cast<__nv_bfloat16 *>(p.y),
-           static_cast<float *>(workspace),
-           static_cast<unsigned *>(counters),
-           p.m,
-           p.n,
-           p.k,
-           p.group,
-           p.wStride,
-           p.sStride,
-           p.xStride,
-           p.yStride,
-           l.splitK,
-           static_cast<int>(mBlocks),
-           0,
-           0};
+    const Args a = launchArgs(p, workspace, counters, l.splitK, static_cast<int>(mBlocks), 0, 0);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(mBlocks * split),
                     static_cast<unsigned>(experts));
     fn<<<grid, kWarps * 32, 0, static_cast<cudaStream_t>(stream)>>>(a);

@@ -567,25 +567,8 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
     l.scaleInB = p.group < 128;
     l.blocks = static_cast<int>(nBlocks * split * experts);
 #if defined(QS_HAS_MMA)
-    Args a{p.packed,
-           p.scales,
-           p.zeros,
-           static_cast<const __nv_bfloat16 *>(p.x),
-           static_cast<__nv_bfloat16 *>(p.y),
-           static_cast<float *>(workspace),
-           static_cast<unsigned *>(counters),
-           p.m,
-           p.n,
-           p.k,
-           p.group,
-           p.wStride,
-           p.sStride,
-           p.xStride,
-           p.yStride,
-           l.splitK,
-           1,
-           static_cast<int>(piece),
-           static_cast<int>(groupsOf(piece))};
+    const Args a =
+        launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), static_cast<int>(groupsOf(piece)));
     const std::size_t smem = static_cast<std::size_t>(ringBytes + ((bytesOf(piece) + 15) / 16) * 16);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
     fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
@@ -644,25 +627,7 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
     l.scaleInB = p.group < 128;
     l.blocks = static_cast<int>(nBlocks * split * experts);
 #if defined(QS_HAS_MMA)
-    Args a{p.packed,
-           p.scales,
-           p.zeros,
-           static_cast<const __nv_bfloat16 *>(p.x),
-           static_cast<__nv_bfloat16 *>(p.y),
-           static_cast<float *>(workspace),
-           static_cast<unsigned *>(counters),
-           p.m,
-           p.n,
-           p.k,
-           p.group,
-           p.wStride,
-           p.sStride,
-           p.xStride,
-           p.yStride,
-           l.splitK,
-           1,
-           static_cast<int>(piece),
-           0};
+    const Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), 0);
     const std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
     fn<<<grid, kWarps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);

@@ -36,6 +36,31 @@ struct Args {
     int pieceGroups; ///< pipelined swapped kernel: groups a row of the scale / zero stage holds
 };
 
+/// A launch's arguments from the problem (every launcher builds them the same way).
+inline Args launchArgs(const W4a16Problem &p, void *workspace, void *counters, int splitK, int mBlocks, int pieceChunks,
+                       int pieceGroups)
+{
+    return Args{p.packed,
+                p.scales,
+                p.zeros,
+                static_cast<const __nv_bfloat16 *>(p.x),
+                static_cast<__nv_bfloat16 *>(p.y),
+                static_cast<float *>(workspace),
+                static_cast<unsigned *>(counters),
+                p.m,
+                p.n,
+                p.k,
+                p.group,
+                p.wStride,
+                p.sStride,
+                p.xStride,
+                p.yStride,
+                splitK,
+                mBlocks,
+                pieceChunks,
+                pieceGroups};
+}
+
 /// SMs of the current device (cached).
 int smCount();
 /// The fewest K slices (1 … min(chunks / 4, 64)) whose `tiles`·S blocks fill at least 85 % of

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <random>
 
+#include "kv_attention_direct.h"
 #include "io/npy_writer.h"
 #include "io/safetensors.h"
 #include "kv/kv_codebook.h"
@@ -395,40 +396,8 @@ TEST(KvLab, AttentionErrorEqualsADirectComputation)
     for (std::int64_t i = 0; i < T; i += 3)
         rows.push_back(i);
     const auto e = kvAttentionError(q.data(), k.data(), v.data(), kq.data(), vq.data(), T, d, seg, rows);
-    long double kl = 0, maxErr = 0, err = 0, ref = 0;
-    for (std::int64_t i : rows) {
-        const std::int64_t s0 = i / seg * seg;
-        std::vector<long double> p, pq;
-        long double zs = 0, zqs = 0;
-        for (std::int64_t j = s0; j <= i; ++j) {
-            long double a = 0, b = 0;
-            for (std::int64_t c = 0; c < d; ++c) {
-                a += (long double)q[i * d + c] * k[j * d + c];
-                b += (long double)q[i * d + c] * kq[j * d + c];
-            }
-            p.push_back(std::exp(a / std::sqrt((long double)d)));
-            pq.push_back(std::exp(b / std::sqrt((long double)d)));
-            zs += p.back();
-            zqs += pq.back();
-        }
-        long double kli = 0;
-        for (std::size_t j = 0; j < p.size(); ++j) {
-            p[j] /= zs;
-            pq[j] /= zqs;
-            kli += p[j] * std::log(p[j] / pq[j]);
-            maxErr = std::max(maxErr, std::fabs(p[j] - pq[j]));
-        }
-        kl += kli;
-        for (std::int64_t c = 0; c < d; ++c) {
-            long double o = 0, oq = 0;
-            for (std::size_t j = 0; j < p.size(); ++j) {
-                o += p[j] * v[(s0 + j) * d + c];
-                oq += pq[j] * vq[(s0 + j) * d + c];
-            }
-            err += (o - oq) * (o - oq);
-            ref += o * o;
-        }
-    }
+    const test::DirectAttention r = test::directAttention(q, k, v, kq, vq, d, seg, rows);
+    const long double kl = r.kl, maxErr = r.maxErr, err = r.err, ref = r.ref;
     EXPECT_EQ(e.queries, static_cast<std::int64_t>(rows.size()));
     EXPECT_NEAR(e.kl, static_cast<double>(kl / rows.size()), 1e-9 * static_cast<double>(kl));
     EXPECT_NEAR(e.scoreMaxErr, static_cast<double>(maxErr), 1e-12);
