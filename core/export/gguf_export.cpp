@@ -499,11 +499,7 @@ GgufExportResult exportGguf(const std::filesystem::path &source, const std::file
                                   "' differs from what was written");
         }
     }
-    std::filesystem::rename(staging.path, out, ec);
-    if (ec)
-        throw IoError("GGUF export: cannot rename '" + staging.path.string() + "' to '" + out.string() +
-                      "': " + ec.message());
-    staging.keep = true;
+    staging.publish(out, "GGUF export");
     r.file = out.string();
     if (options.progress)
         options.progress(1.0, "written " + out.string());

@@ -672,11 +672,7 @@ GgufExportResult convertHfToGguf(const std::filesystem::path &source, const std:
                                   "' differs from what was written");
         }
     }
-    std::filesystem::rename(staging.path, out, ec);
-    if (ec)
-        throw IoError("GGUF export: cannot rename '" + staging.path.string() + "' to '" + out.string() +
-                      "': " + ec.message());
-    staging.keep = true;
+    staging.publish(out, "GGUF export");
     r.file = out.string();
     if (progress)
         progress(1.0, "written " + out.string());

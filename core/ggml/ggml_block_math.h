@@ -15,24 +15,16 @@
 /// No CUDA/HIP header: GPU sources define QS_HD as `__host__ __device__` before including.
 #include <cstdint>
 
+#include "numeric/qmath.h"
+
 #ifndef QS_HD
 #define QS_HD
 #endif
 
 namespace quantscope::ggml::blockmath {
 
-QS_HD inline std::uint32_t bitsOf(float f)
-{
-    std::uint32_t u;
-    __builtin_memcpy(&u, &f, 4); // the builtin: usable in nvcc and hipcc device code
-    return u;
-}
-QS_HD inline float fromBits(std::uint32_t u)
-{
-    float f;
-    __builtin_memcpy(&f, &u, 4);
-    return f;
-}
+using qmath::bitsOf;
+using qmath::fromBits;
 /// |f|: the sign bit cleared (fabsf's bits, on every compiler).
 QS_HD inline float absf(float f)
 {

@@ -2,11 +2,16 @@
 #pragma once
 /// The KV lab's attention errors computed directly in long double (the tests' independent
 /// reference for kvAttentionError): causal segments of `seg` keys, scores q·k/√d, P and P̂ by
-/// softmax, KL(P‖P̂), max |P − P̂|, o = P·V against ô = P̂·V̂.
+/// softmax, KL(P‖P̂), max |P − P̂|, o = P·V against ô = P̂·V̂; and the assertions of
+/// kvAttentionError's result against it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kv/kv_lab.h"
 
 namespace quantscope::test {
 
@@ -55,6 +60,24 @@ inline DirectAttention directAttention(const std::vector<float> &q, const std::v
         }
     }
     return r;
+}
+
+/// kvAttentionError's result `e` on these tensors equals the direct computation: the query count
+/// exactly, max |ΔP| and the output MSE to 1e-12, KL and the output relative error to 1e-9 —
+/// relative to the mean KL and to the relative error when `relative`, else to the summed KL and
+/// absolute.
+inline void expectEqualsDirect(const KvAttentionError &e, const std::vector<float> &q, const std::vector<float> &k,
+                               const std::vector<float> &v, const std::vector<float> &kq, const std::vector<float> &vq,
+                               std::int64_t d, std::int64_t seg, const std::vector<std::int64_t> &rows, bool relative)
+{
+    const DirectAttention r = directAttention(q, k, v, kq, vq, d, seg, rows);
+    const double n = static_cast<double>(rows.size());
+    const double kl = static_cast<double>(r.kl / n), outRel = static_cast<double>(r.err / r.ref);
+    EXPECT_EQ(e.queries, static_cast<std::int64_t>(rows.size()));
+    EXPECT_NEAR(e.kl, kl, 1e-9 * (relative ? kl : static_cast<double>(r.kl)));
+    EXPECT_NEAR(e.scoreMaxErr, static_cast<double>(r.maxErr), 1e-12);
+    EXPECT_NEAR(e.outRel, outRel, relative ? 1e-9 * outRel : 1e-9);
+    EXPECT_NEAR(e.outMse, static_cast<double>(r.err / (n * static_cast<double>(d))), 1e-12);
 }
 
 } // namespace quantscope::test

@@ -220,13 +220,7 @@ TEST(KvAttentionCpu, PartialTilesEqualADirectComputation)
     for (std::int64_t i = 0; i < T; i += 4)
         rows.push_back(i);
     const auto e = kvAttentionError(q.data(), k.data(), v.data(), kq.data(), vq.data(), T, d, seg, rows);
-    const test::DirectAttention r = test::directAttention(q, k, v, kq, vq, d, seg, rows);
-    const long double kl = r.kl, maxErr = r.maxErr, err = r.err, ref = r.ref;
-    EXPECT_EQ(e.queries, static_cast<std::int64_t>(rows.size()));
-    EXPECT_NEAR(e.kl, static_cast<double>(kl / rows.size()), 1e-9 * static_cast<double>(kl / rows.size()));
-    EXPECT_NEAR(e.scoreMaxErr, static_cast<double>(maxErr), 1e-12);
-    EXPECT_NEAR(e.outRel, static_cast<double>(err / ref), 1e-9 * static_cast<double>(err / ref));
-    EXPECT_NEAR(e.outMse, static_cast<double>(err / (rows.size() * d)), 1e-12);
+    test::expectEqualsDirect(e, q, k, v, kq, vq, d, seg, rows, true);
 }
 
 TEST(KvRowsCpu, SweepGroupSseInLanesEqualsTheScalarOpSequence)
