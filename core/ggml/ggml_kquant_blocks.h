@@ -23,15 +23,8 @@ namespace quantscope::ggml::kquants {
 namespace {
 
 #define GGML_KQ_HD QS_HD
-#define GGML_RESTRICT
-#define QK_K 256
-#define K_SCALE_SIZE 12
-#define GROUP_MAX_EPS 1e-15f
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#include "ggml/ggml_port_macros.inc"
 #define GGML_ASSERT(x) assert(x)
-#define GGML_UNUSED(x) (void)(x)
-#define UNUSED GGML_UNUSED
 
 using ggml_half = std::uint16_t;
 using std::int64_t;
@@ -118,15 +111,7 @@ inline std::size_t ggml_row_size(ggml_type t, std::int64_t n)
 #pragma GCC diagnostic pop
 #endif
 
-#undef GGML_RESTRICT
-#undef QK_K
-#undef K_SCALE_SIZE
-#undef GROUP_MAX_EPS
-#undef MIN
-#undef MAX
-#undef GGML_ASSERT
-#undef GGML_UNUSED
-#undef UNUSED
+#include "ggml/ggml_port_undef.inc"
 
 /// One block of ggml type `t` (blockmath::kQ4_0 … kQ6_K): blockValues(t) floats x into
 /// blockBytes(t) bytes at y. `qw`: the importance weights of those columns (K-quants; null:

@@ -20,12 +20,7 @@ namespace quantscope::ggml::kquants {
 
 namespace {
 
-#define GGML_RESTRICT
-#define QK_K 256
-#define K_SCALE_SIZE 12
-#define GROUP_MAX_EPS 1e-15f
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#include "ggml/ggml_port_macros.inc"
 #define GROUP_MAX_EPS_IQ3_XXS 1e-8f
 #define GROUP_MAX_EPS_IQ2_S 1e-8f
 #define GROUP_MAX_EPS_IQ1_M 1e-7f
@@ -43,8 +38,6 @@ namespace {
             throw std::logic_error("ggml quantizer: assertion failed: " #x);                                           \
     } while (0)
 #define GGML_ABORT(msg) throw std::logic_error("ggml quantizer: " msg)
-#define GGML_UNUSED(x) (void)(x)
-#define UNUSED GGML_UNUSED
 
 using ggml_fp16_t = ggml_half;
 struct block_iq2_xxs {
@@ -133,15 +126,7 @@ const std::uint16_t *ggml_kgrid_512()
 
 #include "ggml/ggml_iquants.inc"
 
-#undef GGML_RESTRICT
-#undef QK_K
-#undef K_SCALE_SIZE
-#undef GROUP_MAX_EPS
-#undef MIN
-#undef MAX
-#undef GGML_ASSERT
-#undef GGML_UNUSED
-#undef UNUSED
+#include "ggml/ggml_port_undef.inc"
 #undef GGML_ABORT
 #undef IQ3S_N_SCALE
 #undef IQ1M_DELTA
