@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "numeric/lanes.h"
+
 // Vector values passed between these internal functions: without -march=native GCC notes that
 // their calling convention differs from an AVX-512 build's (-Wpsabi); nothing here crosses a
 // library boundary.
@@ -16,22 +18,12 @@ namespace {
 
 constexpr std::int64_t kLanes = 8; // keys per tile
 
-// Eight FP64 (FP32) lanes as GCC/Clang vector extensions: each operation is the scalar operation
-// lane by lane (IEEE, no contraction), compiled to AVX-512, AVX2 pairs or SSE quads as the target
-// allows.
-typedef double v8d __attribute__((vector_size(64)));
-typedef std::int64_t v8l __attribute__((vector_size(64)));
-
-inline v8d load8(const double *p)
-{
-    v8d v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-inline void store8(double *p, v8d v)
-{
-    std::memcpy(p, &v, sizeof v);
-}
+// Eight FP64 lanes (numeric/lanes.h): each operation is the scalar operation lane by lane (IEEE,
+// no contraction), compiled to AVX-512, AVX2 pairs or SSE quads as the target allows.
+using lanes::load8;
+using lanes::store8;
+using lanes::v8d;
+using lanes::v8l;
 
 /// exp on eight lanes, branch-free (no FMA: the build contracts nothing).
 inline v8d exp8(v8d x)

@@ -24,6 +24,7 @@ typedef std::int32_t v16i __attribute__((vector_size(64)));
 typedef float v8f __attribute__((vector_size(32)));
 typedef double v8d __attribute__((vector_size(64)));
 typedef double v4d __attribute__((vector_size(32)));
+typedef std::int64_t v8l __attribute__((vector_size(64)));
 
 inline v16f load16(const float *p)
 {
@@ -32,6 +33,16 @@ inline v16f load16(const float *p)
     return v;
 }
 inline void store16(float *p, v16f v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+inline v8d load8(const double *p)
+{
+    v8d v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store8(double *p, v8d v)
 {
     std::memcpy(p, &v, sizeof v);
 }
