@@ -7,9 +7,10 @@
 //   upload        the accelerator's set-up: K, V, Q uploaded, per-head absmax, the reference
 //                 attention (log P, P, o) of 128 queries per head
 //   schemes       every default scheme + the plan (15 pairs) on all layers: quantize, per-head
-//                 MSE, attention errors (KL, max |P − P̂|, out errors), results on the host
+//                 MSE, attention errors (KL, max |P − P̂|, out errors), results on the host; all
+//                 pairs queued together (runSchemes, one wait); schemes_each: one wait per pair
 //   sweep_701     the pow2 c sweep, 701 values, on the rotated keys of all layers (rotation cached)
-//   sweep_layers  the per-layer c* of K (30 sweeps of 701 values)
+//   sweep_layers  the per-layer c* of K (30 sweeps of 701 values, layerCurves: batched)
 //   lab           runKvLab end to end with the device (its CPU parts included: the unit-vector
 //                 histograms, codebook refits, the unrounded curve, the distortion curves)
 // With --cpu the CPU's runKvLab is timed once too. With --tensor-out FILE the capture is written as
@@ -142,7 +143,8 @@ int main(int argc, char **argv)
         }
         pairs.push_back(std::move(jobs));
     }
-    cases["schemes"] = timeIt(repeats, [&] {
+    cases["schemes"] = timeIt(repeats, [&] { acc->runSchemes(pairs); }); // queued together, one wait
+    cases["schemes_each"] = timeIt(repeats, [&] {                        // one wait per pair
         for (const auto &jobs : pairs)
             acc->runScheme(jobs);
     });
@@ -151,10 +153,7 @@ int main(int argc, char **argv)
         cs.push_back(0.05 + 0.0005 * i);
     std::vector<double> curve;
     cases["sweep_701"] = timeIt(repeats, [&] { curve = acc->rotatedCurve(KvRole::K, -1, cs); });
-    cases["sweep_layers"] = timeIt(repeats, [&] {
-        for (std::int64_t li = 0; li < L; ++li)
-            acc->rotatedCurve(KvRole::K, li, cs);
-    });
+    cases["sweep_layers"] = timeIt(repeats, [&] { acc->layerCurves(KvRole::K, L, cs); });
     KvLabReport lab;
     cases["lab"] = timeIt(repeats, [&] { lab = runKvLab(data, opt); });
     nlohmann::json j;

@@ -178,6 +178,27 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             rows.push_back(n == Q ? i : (i * (Q - 1)) / std::max<std::int64_t>(1, n - 1));
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     }
+    // The theoretical distortion's unit vectors (a function of the seed alone) are drawn on host
+    // threads from here on, beside the upload and the device's work.
+    std::vector<std::future<std::vector<float>>> unitFutures;
+    if (opt.distortion)
+        for (const std::int64_t dd : {64, 128, 256})
+            unitFutures.push_back(std::async(std::launch::async, [&opt, dd, threads] {
+                const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
+                std::vector<float> u(static_cast<std::size_t>(n * dd));
+                parallelForEach(n, threads, [&](std::int64_t i) {
+                    double n2 = 0;
+                    double g[256];
+                    for (std::int64_t j = 0; j < dd; ++j) {
+                        g[j] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
+                                                static_cast<std::uint64_t>(i * dd + j));
+                        n2 += g[j] * g[j];
+                    }
+                    for (std::int64_t j = 0; j < dd; ++j)
+                        u[static_cast<std::size_t>(i * dd + j)] = static_cast<float>(g[j] / std::sqrt(n2));
+                });
+                return u;
+            }));
     // The device, when one is asked for: the schemes and the pow2 c curves run there; a failure
     // leaves the rest to the CPU, saying why.
     std::unique_ptr<KvLabAccelerator> acc;
@@ -390,10 +411,13 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     std::vector<double> vCStar(static_cast<std::size_t>(L), 0.156);
     rep.sweep.layerCStar.assign(static_cast<std::size_t>(L), 0);
     const bool layersOnDevice = onDevice([&] {
-        for (std::int64_t li = 0; li < L; ++li) {
-            rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(acc->rotatedCurve(KvRole::K, li, cs))];
-            if (needFitV)
-                vCStar[static_cast<std::size_t>(li)] = cs[argmin(acc->rotatedCurve(KvRole::V, li, cs))];
+        const auto kc = acc->layerCurves(KvRole::K, L, cs);
+        for (std::int64_t li = 0; li < L; ++li)
+            rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(kc.at(static_cast<std::size_t>(li)))];
+        if (needFitV) {
+            const auto vc = acc->layerCurves(KvRole::V, L, cs);
+            for (std::int64_t li = 0; li < L; ++li)
+                vCStar[static_cast<std::size_t>(li)] = cs[argmin(vc.at(static_cast<std::size_t>(li)))];
         }
     });
     parallelForEach(layersOnDevice ? 0 : L, threads, [&](std::int64_t li) {
@@ -440,17 +464,22 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     };
     const bool schemesOnDevice = onDevice([&] {
         const std::vector<double> kMean2 = acc->meanSquares(KvRole::K), vMean2 = acc->meanSquares(KvRole::V);
+        std::vector<std::vector<KvLayerJob>> pairs(S + 1);
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
-            std::vector<KvLayerJob> jobs;
             for (std::int64_t li = 0; li < L; ++li) {
                 const KvScheme &ks = plan ? (isBoundary(li) ? bf16 : opt.kPlan) : opt.schemes[s];
                 const KvScheme &vs = plan ? (isBoundary(li) ? bf16 : opt.vPlan) : opt.schemes[s];
-                jobs.push_back({ks, vs,
-                                KvLayerContext{Hkv, T, d, levelsFor(ks, KvRole::K, li), cFor(ks, KvRole::K, li)},
-                                KvLayerContext{Hkv, T, d, levelsFor(vs, KvRole::V, li), cFor(vs, KvRole::V, li)}});
+                pairs[s].push_back({ks, vs,
+                                    KvLayerContext{Hkv, T, d, levelsFor(ks, KvRole::K, li), cFor(ks, KvRole::K, li)},
+                                    KvLayerContext{Hkv, T, d, levelsFor(vs, KvRole::V, li), cFor(vs, KvRole::V, li)}});
             }
-            std::vector<KvSchemeLayer> out = acc->runScheme(jobs);
+        }
+        std::vector<std::vector<KvSchemeLayer>> results = acc->runSchemes(pairs); // one wait for all
+        for (std::size_t s = 0; s <= S; ++s) {
+            const bool plan = s == S;
+            const std::vector<KvLayerJob> &jobs = pairs[s];
+            std::vector<KvSchemeLayer> &out = results.at(s);
             for (std::int64_t li = 0; li < L; ++li) {
                 KvSchemeLayer &o = out[static_cast<std::size_t>(li)];
                 o.kMean2 = kMean2[static_cast<std::size_t>(li)];
@@ -612,16 +641,20 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            const auto at = curve({0.156, 0.195}, true);
-            r.constOpt0156 = at[0];
-            r.constOpt0195 = at[1];
+            // The three pow2 grids in one call (exact sums: each value's bits as alone).
+            std::vector<double> g{0.156, 0.195};
+            g.insert(g.end(), cs.begin(), cs.end());
+            g.insert(g.end(), coarse.begin(), coarse.end());
+            const auto all = curve(g, true);
+            r.constOpt0156 = all[0];
+            r.constOpt0195 = all[1];
             r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6
-            const auto m = curve(cs, true);
+            const std::vector<double> m(all.begin() + 2, all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()));
             const std::size_t i = argmin(m);
             r.cStar = cs[i];
             r.constOptStar = m[i];
             r.c = coarse;
-            r.curve = curve(coarse, true);
+            r.curve.assign(all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()), all.end());
             r.lloydMax = floor;
             rep.distortion.push_back(std::move(r));
         };
@@ -644,20 +677,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 return out;
             };
         };
-        for (const std::int64_t dd : {64, 128, 256}) {
-            const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
-            std::vector<float> u(static_cast<std::size_t>(n * dd));
-            parallelForEach(n, threads, [&](std::int64_t i) {
-                double n2 = 0;
-                double g[256];
-                for (std::int64_t j = 0; j < dd; ++j) {
-                    g[j] = philox::normalAt(opt.seed, static_cast<std::uint32_t>(dd),
-                                            static_cast<std::uint64_t>(i * dd + j));
-                    n2 += g[j] * g[j];
-                }
-                for (std::int64_t j = 0; j < dd; ++j)
-                    u[static_cast<std::size_t>(i * dd + j)] = static_cast<float>(g[j] / std::sqrt(n2));
-            });
+        for (std::size_t di = 0; di < unitFutures.size(); ++di) {
+            const std::int64_t dd = std::int64_t{64} << di;
+            const std::vector<float> u = unitFutures[di].get();
             // On the device when the lab has one (the CPU evaluator's bits).
             std::unique_ptr<KvRowsEvaluator> rows;
             const std::size_t before = rep.distortion.size();

@@ -165,6 +165,24 @@ public:
     /// the attention errors per query head at the query rows given to the factory (kMean2, vMean2
     /// and c are the caller's).
     virtual std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) = 0;
+    /// Several scheme pairs, each as runScheme (a device queues them all and waits once);
+    /// dequantized() then holds the last pair's x̂.
+    virtual std::vector<std::vector<KvSchemeLayer>> runSchemes(const std::vector<std::vector<KvLayerJob>> &pairs)
+    {
+        std::vector<std::vector<KvSchemeLayer>> out;
+        for (const auto &jobs : pairs)
+            out.push_back(runScheme(jobs));
+        return out;
+    }
+    /// rotatedCurve of every layer (curve l of layer l), the same bits (a device batches them).
+    virtual std::vector<std::vector<double>> layerCurves(KvRole role, std::int64_t layers,
+                                                         const std::vector<double> &cs)
+    {
+        std::vector<std::vector<double>> out;
+        for (std::int64_t l = 0; l < layers; ++l)
+            out.push_back(rotatedCurve(role, l, cs));
+        return out;
+    }
     /// K's excess kurtosis per layer before and after the rotation, the rotation's largest relative
     /// norm change (the CPU's bits), and the codebooks refit on the unit rotated K and V per layer
     /// and over all layers, started from the theoretical levels (kv_lloyd.h on the device's

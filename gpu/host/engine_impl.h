@@ -82,6 +82,15 @@ struct Engine::Impl {
     /// into one buffer while the other travels), or a plain copy when pinning failed; returns when
     /// the host buffer may change again (the device copy is queued on the stream).
     void copyToDevice(void *dst, const void *src, std::size_t bytes);
+    /// The c sweep's MSE curves of several FP32 matrices at once (engine_sweep.cpp): curve i of
+    /// xs[i] = {data, rows, K} over `cs`, groups of `group` along K — each the bits the evaluator of
+    /// Engine::sweepEvaluator gives for that matrix alone; two synchronisations in all.
+    struct SweepRows {
+        const float *x = nullptr;
+        long long rows = 0, K = 0;
+    };
+    std::vector<std::vector<double>> sweepCurves(const std::vector<SweepRows> &xs, long long group, bool pow2,
+                                                 const std::vector<double> &cs);
     void enqueueFast(RunImpl &R, int in, int sms);
 };
 

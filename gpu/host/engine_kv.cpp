@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 #include "device_pool.h"
@@ -58,30 +59,41 @@ public:
         m_v = alloc(n * 4);
         m_kq = alloc(n * 4);
         m_vq = alloc(n * 4);
-        for (std::int64_t li = 0; li < L; ++li) {
-            const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-            I.copyToDevice(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4);
-            I.copyToDevice(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4);
-        }
-        // Per-head absmax of K and V (exact), for the FP8 and NVFP4 scales.
+        m_kRot = alloc(n * 4);
+        m_vRot = alloc(n * 4);
+        m_unitRot = alloc(n * 4);
+        m_unitRotV = alloc(n * 4);
         const std::int64_t segs = L * Hkv;
         auto amax = alloc(static_cast<std::size_t>(2 * segs) * 4);
-        launch::kvAbsmax(fk(m_k), segs, T * d, static_cast<float *>(amax.get()), I.S());
-        launch::kvAbsmax(fk(m_v), segs, T * d, static_cast<float *>(amax.get()) + segs, I.S());
-        std::vector<float> am(static_cast<std::size_t>(2 * segs));
-        QS_GPU_CHECK(qsMemcpyAsync(am.data(), amax.get(), am.size() * 4, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-        m_kAmax.assign(am.begin(), am.begin() + segs);
-        m_vAmax.assign(am.begin() + segs, am.end());
+        m_prep = alloc(static_cast<std::size_t>(1 + 4 * prepParts() + 2 * L) * 8);
+        m_hist = alloc(static_cast<std::size_t>((2 * L + 2) * 3 * launch::kKvBins) * 8);
+        QS_GPU_CHECK(qsMemsetAsync(m_prep.get(), 0, 8, I.stream)); // the norm change's max
+        QS_GPU_CHECK(
+            qsMemsetAsync(m_hist.get(), 0, static_cast<std::size_t>(2 * L * 3 * launch::kKvBins) * 8, I.stream));
+        // The capture travels a few layers at a time; the preparation of those layers (absmax,
+        // rotations, unit rows, norm change, moments, histograms) is queued behind them, so the
+        // device works while the host copies the next layers into the staging buffers.
+        const std::int64_t step = std::max<std::int64_t>(1, (L + 5) / 6);
+        auto scratch = alloc(static_cast<std::size_t>(step) * per * 4);
+        for (std::int64_t l0 = 0; l0 < L; l0 += step) {
+            const std::int64_t l1 = std::min(L, l0 + step);
+            for (std::int64_t li = l0; li < l1; ++li) {
+                const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
+                I.copyToDevice(fk(m_k) + li * static_cast<std::int64_t>(per), l.k.data(), per * 4);
+                I.copyToDevice(fk(m_v) + li * static_cast<std::int64_t>(per), l.v.data(), per * 4);
+            }
+            prepareLayers(l0, l1, static_cast<float *>(amax.get()), fk(scratch));
+        }
 
         // The evaluated queries: their causal ranges (kv_lab.cpp attnRef's rule).
         if (Q > 0 && H > 0 && !rows.empty()) {
-            std::vector<long long> qIdx, start, count, offset;
+            std::vector<long long> qIdx, start, count, offset, qRow;
             for (const std::int64_t i : rows) {
                 const std::int64_t s0 = data.segment > 0 ? i / data.segment * data.segment : 0;
                 const std::int64_t cnt = std::min(i, T - 1) - s0 + 1;
                 if (cnt <= 0)
                     continue;
+                qRow.push_back(static_cast<long long>(qIdx.size()));
                 qIdx.push_back(i);
                 start.push_back(s0);
                 count.push_back(cnt);
@@ -90,18 +102,27 @@ public:
             }
             m_nq = static_cast<int>(qIdx.size());
             if (m_nq > 0) {
-                const std::size_t qn = static_cast<std::size_t>(H * Q * d);
-                m_q = alloc(qn * static_cast<std::size_t>(L) * 4);
+                // Only the evaluated queries travel: [L, H, nq, d], gathered on the host.
+                const std::size_t nqd = static_cast<std::size_t>(m_nq * d);
+                std::vector<float> qs(static_cast<std::size_t>(L * H) * nqd);
                 for (std::int64_t li = 0; li < L; ++li)
-                    I.copyToDevice(fk(m_q) + li * static_cast<std::int64_t>(qn),
-                                   data.layers[static_cast<std::size_t>(li)].q.data(), qn * 4);
-                m_idx = alloc(static_cast<std::size_t>(4 * m_nq) * 8);
+                    for (std::int64_t h = 0; h < H; ++h)
+                        for (int i = 0; i < m_nq; ++i) {
+                            const float *src = data.layers[static_cast<std::size_t>(li)].q.data() +
+                                               (h * Q + qIdx[static_cast<std::size_t>(i)]) * d;
+                            std::copy(src, src + d,
+                                      qs.begin() +
+                                          static_cast<std::ptrdiff_t>(static_cast<std::size_t>(li * H + h) * nqd +
+                                                                      static_cast<std::size_t>(i * d)));
+                        }
+                m_q = alloc(qs.size() * 4);
+                I.copyToDevice(m_q.get(), qs.data(), qs.size() * 4);
+                m_idx = alloc(static_cast<std::size_t>(5 * m_nq) * 8);
                 auto *ip = static_cast<long long *>(m_idx.get());
-                const std::size_t nb = static_cast<std::size_t>(m_nq) * 8;
-                QS_GPU_CHECK(qsMemcpyAsync(ip, qIdx.data(), nb, qsMemcpyHostToDevice, I.stream));
-                QS_GPU_CHECK(qsMemcpyAsync(ip + m_nq, start.data(), nb, qsMemcpyHostToDevice, I.stream));
-                QS_GPU_CHECK(qsMemcpyAsync(ip + 2 * m_nq, count.data(), nb, qsMemcpyHostToDevice, I.stream));
-                QS_GPU_CHECK(qsMemcpyAsync(ip + 3 * m_nq, offset.data(), nb, qsMemcpyHostToDevice, I.stream));
+                std::vector<long long> idx;
+                for (const auto *v : {&qIdx, &start, &count, &offset, &qRow})
+                    idx.insert(idx.end(), v->begin(), v->end());
+                I.copyToDevice(ip, idx.data(), idx.size() * 8);
                 const std::size_t scores = static_cast<std::size_t>(L * H * m_perHead) * 8;
                 m_lp = alloc(scores);
                 m_p = alloc(scores);
@@ -110,9 +131,14 @@ public:
                 m_perQuery = alloc(static_cast<std::size_t>(L * H * m_nq * 4) * 8);
                 launch::KvAttnArgs a = attnArgs(fk(m_k), fk(m_v));
                 launch::kvAttentionRef(a, I.S());
-                QS_GPU_CHECK(qsStreamSynchronize(I.stream));
             }
         }
+        // Per-head absmax of K and V (exact), for the FP8 and NVFP4 scales; the one wait.
+        std::vector<float> am(static_cast<std::size_t>(2 * segs));
+        QS_GPU_CHECK(qsMemcpyAsync(am.data(), amax.get(), am.size() * 4, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        m_kAmax.assign(am.begin(), am.begin() + segs);
+        m_vAmax.assign(am.begin() + segs, am.end());
     }
 
     std::vector<double> rotatedCurve(KvRole role, std::int64_t layer, const std::vector<double> &cs) override
@@ -121,12 +147,30 @@ public:
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
         std::shared_ptr<void> &rot = rotated(role);
-        const std::int64_t rowsAll = L * Hkv * T;
-        const std::int64_t rows = layer < 0 ? rowsAll : Hkv * T;
-        float *base = static_cast<float *>(rot.get()) + (layer < 0 ? 0 : layer * Hkv * T * d);
-        auto x = std::make_shared<GpuTensor>(Shape{rows, d}, DType::F32, DType::F32, base,
-                                             std::string(role == KvRole::K ? "rotated keys" : "rotated values"), rot);
-        return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, true)->mse(cs, nullptr);
+        if (layer >= 0)
+            return I.sweepCurves({{fk(rot) + layer * Hkv * T * d, Hkv * T, d}}, kvmath::kGroup, true, cs).at(0);
+        std::unique_ptr<CSweepGridEvaluator> &ev = m_allEv[role == KvRole::K ? 0 : 1];
+        if (!ev) // one evaluator per cache for every grid (exact sums: the same bits as one per grid)
+            ev = m_engine.sweepEvaluator(
+                std::make_shared<GpuTensor>(Shape{L * Hkv * T, d}, DType::F32, DType::F32, rot.get(),
+                                            std::string(role == KvRole::K ? "rotated keys" : "rotated values"), rot),
+                kvmath::kGroup, true);
+        return ev->mse(cs, nullptr);
+    }
+
+    std::vector<std::vector<double>> layerCurves(KvRole role, std::int64_t layers,
+                                                 const std::vector<double> &cs) override
+    {
+        Engine::Impl &I = m_impl;
+        std::lock_guard lock(I.mutex);
+        QS_GPU_CHECK(qsSetDevice(I.device));
+        if (layers != L)
+            throw UnsupportedError("the KV lab's device curves cover every layer");
+        const float *rot = fk(rotated(role));
+        std::vector<Engine::Impl::SweepRows> xs;
+        for (std::int64_t li = 0; li < L; ++li)
+            xs.push_back({rot + li * Hkv * T * d, Hkv * T, d});
+        return I.sweepCurves(xs, kvmath::kGroup, true, cs);
     }
 
     std::vector<double> unitKeysCurve(const std::vector<double> &cs, bool pow2) override
@@ -136,9 +180,12 @@ public:
         QS_GPU_CHECK(qsSetDevice(I.device));
         const std::int64_t rowsAll = L * Hkv * T;
         const std::shared_ptr<void> &unitK = unitRotated(KvRole::K);
-        auto x = std::make_shared<GpuTensor>(Shape{rowsAll, d}, DType::F32, DType::F32, unitK.get(),
-                                             std::string("unit keys"), unitK);
-        return m_engine.sweepEvaluator(std::move(x), kvmath::kGroup, pow2)->mse(cs, nullptr);
+        std::unique_ptr<CSweepGridEvaluator> &ev = m_unitEv[pow2 ? 1 : 0];
+        if (!ev)
+            ev = m_engine.sweepEvaluator(std::make_shared<GpuTensor>(Shape{rowsAll, d}, DType::F32, DType::F32,
+                                                                     unitK.get(), std::string("unit keys"), unitK),
+                                         kvmath::kGroup, pow2);
+        return ev->mse(cs, nullptr);
     }
 
     KvPrepared prepare(const std::function<std::vector<double>()> &theoryLevels) override
@@ -146,47 +193,18 @@ public:
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
-        const std::int64_t rowsAll = L * Hkv * T, layerLen = Hkv * T * d;
-        const float *rotK = fk(rotated(KvRole::K));
+        const std::int64_t layerLen = Hkv * T * d;
         KvPrepared out;
-        // The rotation's norm change (exact) and K's moments per layer before/after, two passes.
-        constexpr int chunks = 64;
-        const std::size_t parts = static_cast<std::size_t>(L * chunks * 2);
-        auto work = alloc((1 + 4 * parts + 2 * static_cast<std::size_t>(L)) * 8);
-        auto *normErr = static_cast<double *>(work.get());
-        double *partK = normErr + 1, *partR = partK + parts, *part2K = partR + parts, *part2R = part2K + parts;
-        double *means = part2R + parts;
-        QS_GPU_CHECK(qsMemsetAsync(normErr, 0, 8, I.stream));
-        launch::kvNormChange(fk(m_k), rotK, rowsAll, d, normErr, I.S());
-        launch::kvMoments(fk(m_k), L, layerLen, chunks, nullptr, partK, I.S());
-        launch::kvMoments(rotK, L, layerLen, chunks, nullptr, partR, I.S());
-        std::vector<double> host(1 + 2 * parts);
-        QS_GPU_CHECK(qsMemcpyAsync(host.data(), normErr, host.size() * 8, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-        out.rotationNormError = host[0];
-        const double n = static_cast<double>(layerLen);
-        std::vector<double> mu(static_cast<std::size_t>(2 * L));
-        for (std::int64_t li = 0; li < L; ++li)
-            for (int w = 0; w < 2; ++w) {
-                const double *p = host.data() + 1 + static_cast<std::size_t>(w) * parts;
-                double sum = 0;
-                for (int c = 0; c < chunks; ++c)
-                    sum += p[(li * chunks + c) * 2];
-                mu[static_cast<std::size_t>(w * L + li)] = sum / n;
-            }
-        QS_GPU_CHECK(qsMemcpyAsync(means, mu.data(), mu.size() * 8, qsMemcpyHostToDevice, I.stream));
-        launch::kvMoments(fk(m_k), L, layerLen, chunks, means, part2K, I.S());
-        launch::kvMoments(rotK, L, layerLen, chunks, means + L, part2R, I.S());
-
-        // The unit rotated K and V: histograms per layer and shared, prefix sums, Lloyd fits.
+        // The constructor queued the per-layer parts (prepareLayers); here the shared histograms,
+        // the prefix sums and the Lloyd fits, then one read of everything.
+        const std::size_t parts = static_cast<std::size_t>(prepParts());
+        auto *normErr = static_cast<double *>(m_prep.get());
+        double *part2K = normErr + 1 + 2 * parts;
         constexpr long long B = launch::kKvBins;
+        constexpr int chunks = kPrepChunks;
         const long long hists = 2 * L + 2;
-        auto hist = alloc(static_cast<std::size_t>(hists * 3 * B) * 8);
         auto prefix = alloc(static_cast<std::size_t>(hists * 3 * (B + 1)) * 8);
-        auto *h = static_cast<double *>(hist.get());
-        QS_GPU_CHECK(qsMemsetAsync(h, 0, static_cast<std::size_t>(hists * 3 * B) * 8, I.stream));
-        launch::kvUnitHistogram(fk(unitRotated(KvRole::K)), L, layerLen, h, I.S());
-        launch::kvUnitHistogram(fk(unitRotated(KvRole::V)), L, layerLen, h + L * 3 * B, I.S());
+        auto *h = static_cast<double *>(m_hist.get());
         launch::kvHistogramSum(h, L, h + 2 * L * 3 * B, I.S());
         launch::kvHistogramSum(h + L * 3 * B, L, h + (2 * L + 1) * 3 * B, I.S());
         launch::kvHistogramPrefix(h, hists * 3, static_cast<double *>(prefix.get()), I.S());
@@ -201,8 +219,10 @@ public:
         std::vector<kvlloyd::Fit> hf(static_cast<std::size_t>(hists));
         std::vector<double> host2(2 * parts);
         QS_GPU_CHECK(qsMemcpyAsync(host2.data(), part2K, host2.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(&out.rotationNormError, normErr, 8, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(hf.data(), fits, hf.size() * sizeof(kvlloyd::Fit), qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        const double n = static_cast<double>(layerLen);
         for (int w = 0; w < 2; ++w)
             for (std::int64_t li = 0; li < L; ++li) {
                 const double *p = host2.data() + static_cast<std::size_t>(w) * parts;
@@ -259,8 +279,7 @@ public:
         if (dd <= 0 || u.size() % static_cast<std::size_t>(dd) != 0)
             throw UnsupportedError("the rows' length is not a multiple of their dimension");
         auto mem = alloc(u.size() * 4);
-        QS_GPU_CHECK(qsMemcpyAsync(mem.get(), u.data(), u.size() * 4, qsMemcpyHostToDevice, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        I.copyToDevice(mem.get(), u.data(), u.size() * 4);
         auto x = std::make_shared<GpuTensor>(Shape{static_cast<std::int64_t>(u.size()) / dd, dd}, DType::F32,
                                              DType::F32, mem.get(), std::string("unit vectors"), mem);
         return std::make_unique<Rows>(m_engine, std::move(x));
@@ -271,33 +290,55 @@ public:
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
-        const std::int64_t segs = L * Hkv;
-        auto mem = alloc(static_cast<std::size_t>(segs * (1 + launch::kKvSseChunks)) * 8);
-        auto *sum = static_cast<double *>(mem.get());
-        launch::kvSegmentSse(role == KvRole::K ? fk(m_k) : fk(m_v), nullptr, segs, T * d, sum + segs, sum, I.S());
-        std::vector<double> seg(static_cast<std::size_t>(segs));
-        QS_GPU_CHECK(qsMemcpyAsync(seg.data(), sum, seg.size() * 8, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-        std::vector<double> out;
-        for (std::int64_t li = 0; li < L; ++li) {
-            double s = 0;
-            for (std::int64_t h = 0; h < Hkv; ++h)
-                s += seg[static_cast<std::size_t>(li * Hkv + h)];
-            out.push_back(Hkv * T * d > 0 ? s / static_cast<double>(Hkv * T * d) : 0);
+        if (m_mean2[0].empty()) { // K and V at once, one wait
+            const std::int64_t segs = L * Hkv;
+            auto mem = alloc(static_cast<std::size_t>(2 * segs * (1 + launch::kKvSseChunks)) * 8);
+            auto *sum = static_cast<double *>(mem.get());
+            double *part = sum + 2 * segs;
+            launch::kvSegmentSse(fk(m_k), nullptr, segs, T * d, part, sum, I.S());
+            launch::kvSegmentSse(fk(m_v), nullptr, segs, T * d, part + segs * launch::kKvSseChunks, sum + segs, I.S());
+            std::vector<double> seg(static_cast<std::size_t>(2 * segs));
+            QS_GPU_CHECK(qsMemcpyAsync(seg.data(), sum, seg.size() * 8, qsMemcpyDeviceToHost, I.stream));
+            QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+            for (int w = 0; w < 2; ++w)
+                for (std::int64_t li = 0; li < L; ++li) {
+                    double s = 0;
+                    for (std::int64_t h = 0; h < Hkv; ++h)
+                        s += seg[static_cast<std::size_t>(w * segs + li * Hkv + h)];
+                    m_mean2[w].push_back(Hkv * T * d > 0 ? s / static_cast<double>(Hkv * T * d) : 0);
+                }
         }
-        return out;
+        return m_mean2[role == KvRole::K ? 0 : 1];
     }
 
     std::vector<KvSchemeLayer> runScheme(const std::vector<KvLayerJob> &jobs) override
     {
-        if (static_cast<std::int64_t>(jobs.size()) != L)
-            throw UnsupportedError("the KV lab's device run needs one job per layer");
+        return runSchemes({jobs}).at(0);
+    }
+
+    std::vector<std::vector<KvSchemeLayer>> runSchemes(const std::vector<std::vector<KvLayerJob>> &pairs) override
+    {
+        for (const auto &jobs : pairs)
+            if (static_cast<std::int64_t>(jobs.size()) != L)
+                throw UnsupportedError("the KV lab's device run needs one job per layer");
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
-        const std::int64_t segs = L * Hkv;
-        Params pk = params(jobs, KvRole::K), pv = params(jobs, KvRole::V);
-        auto dk = upload(pk), dv = upload(pv);
+        const std::int64_t segs = L * Hkv, heads = L * H;
+        const std::size_t P = pairs.size();
+        // Every pair's parameters in one upload; per pair its SSEs and attention sums on the device,
+        // all read back at the end (one wait for all pairs).
+        std::vector<Params> hp;
+        for (const auto &jobs : pairs) {
+            hp.push_back(params(jobs, KvRole::K));
+            hp.push_back(params(jobs, KvRole::V));
+        }
+        std::vector<DeviceParams> dp = upload(hp);
+        const std::size_t perPair = static_cast<std::size_t>(2 * segs + 4 * heads);
+        auto res = alloc(P * perPair * 8);
+        auto sse = alloc(static_cast<std::size_t>(2 * segs * launch::kKvSseChunks) * 8);
+        auto *dres = static_cast<double *>(res.get());
+        auto *part = static_cast<double *>(sse.get());
         launch::KvQuantArgs a;
         a.layers = L;
         a.heads = Hkv;
@@ -305,37 +346,42 @@ public:
         a.dim = d;
         a.block = static_cast<int>(m_block);
         a.r = m_r;
-        bind(a, dk, fk(m_k), fk(m_kq));
-        launch::kvQuantize(a, I.S());
-        bind(a, dv, fk(m_v), fk(m_vq));
-        launch::kvQuantize(a, I.S());
-        auto sse = alloc(static_cast<std::size_t>(2 * segs * (1 + launch::kKvSseChunks)) * 8);
-        auto *ds = static_cast<double *>(sse.get());
-        double *part = ds + 2 * segs;
-        launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, part, ds, I.S());
-        launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, I.S());
-        std::vector<double> hs(static_cast<std::size_t>(2 * segs)), pq;
-        QS_GPU_CHECK(qsMemcpyAsync(hs.data(), ds, hs.size() * 8, qsMemcpyDeviceToHost, I.stream));
-        if (m_nq > 0) {
-            launch::kvAttentionErr(attnArgs(fk(m_kq), fk(m_vq)), I.S());
-            pq.resize(static_cast<std::size_t>(L * H * m_nq * 4));
-            QS_GPU_CHECK(qsMemcpyAsync(pq.data(), m_perQuery.get(), pq.size() * 8, qsMemcpyDeviceToHost, I.stream));
+        for (std::size_t p = 0; p < P; ++p) {
+            double *ds = dres + p * perPair;
+            bind(a, dp[2 * p], fk(m_k), fk(m_kq));
+            launch::kvQuantize(a, I.S());
+            bind(a, dp[2 * p + 1], fk(m_v), fk(m_vq));
+            launch::kvQuantize(a, I.S());
+            launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, part, ds, I.S());
+            launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, I.S());
+            if (m_nq > 0) {
+                launch::kvAttentionErr(attnArgs(fk(m_kq), fk(m_vq)), I.S());
+                launch::kvAttentionSummary(static_cast<const double *>(m_perQuery.get()), heads, m_nq, ds + 2 * segs,
+                                           I.S());
+            }
         }
+        std::vector<double> hs(P * perPair);
+        QS_GPU_CHECK(qsMemcpyAsync(hs.data(), dres, hs.size() * 8, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         const double n = static_cast<double>(T * d);
-        std::vector<KvSchemeLayer> out(static_cast<std::size_t>(L));
-        for (std::int64_t li = 0; li < L; ++li) {
-            KvSchemeLayer &o = out[static_cast<std::size_t>(li)];
-            for (std::int64_t h = 0; h < Hkv; ++h) {
-                o.kMse.push_back(T * d > 0 ? hs[static_cast<std::size_t>(li * Hkv + h)] / n : 0);
-                o.vMse.push_back(T * d > 0 ? hs[static_cast<std::size_t>(segs + li * Hkv + h)] / n : 0);
+        std::vector<std::vector<KvSchemeLayer>> all;
+        for (std::size_t p = 0; p < P; ++p) {
+            const double *h0 = hs.data() + p * perPair;
+            std::vector<KvSchemeLayer> out(static_cast<std::size_t>(L));
+            for (std::int64_t li = 0; li < L; ++li) {
+                KvSchemeLayer &o = out[static_cast<std::size_t>(li)];
+                for (std::int64_t h = 0; h < Hkv; ++h) {
+                    o.kMse.push_back(T * d > 0 ? h0[li * Hkv + h] / n : 0);
+                    o.vMse.push_back(T * d > 0 ? h0[segs + li * Hkv + h] / n : 0);
+                }
+                if (Q > 0) // the CPU's rule: one entry per query head, empty when no query has keys
+                    for (std::int64_t h = 0; h < H; ++h)
+                        o.attention.push_back(m_nq > 0 ? attention(h0 + 2 * segs + (li * H + h) * 4)
+                                                       : KvAttentionError{});
             }
-            if (Q > 0) // the CPU's rule: one entry per query head, empty when no query has keys
-                for (std::int64_t h = 0; h < H; ++h)
-                    o.attention.push_back(m_nq > 0 ? attention(pq.data() + ((li * H + h) * m_nq) * 4)
-                                                   : KvAttentionError{});
+            all.push_back(std::move(out));
         }
-        return out;
+        return all;
     }
 
     std::vector<float> dequantized(KvRole role, std::int64_t layer) override
@@ -357,34 +403,50 @@ private:
         std::vector<float> param, levels, bounds;
     };
 
-    /// The rotated K or V of all layers (made once).
-    std::shared_ptr<void> &rotated(KvRole role)
-    {
-        std::shared_ptr<void> &rot = role == KvRole::K ? m_kRot : m_vRot;
-        if (!rot) {
-            const std::int64_t rowsAll = L * Hkv * T;
-            rot = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::hadamardRows(kInF32, role == KvRole::K ? fk(m_k) : fk(m_v), rowsAll, d, static_cast<int>(m_block),
-                                 m_r, static_cast<float *>(rot.get()), m_impl.S());
-        }
-        return rot;
-    }
+    /// The rotated K or V of all layers (made by the constructor).
+    std::shared_ptr<void> &rotated(KvRole role) { return role == KvRole::K ? m_kRot : m_vRot; }
 
-    /// K or V scaled to unit length per token, then rotated (made once; kv_lab.cpp unitRotated).
-    std::shared_ptr<void> &unitRotated(KvRole role)
+    /// K or V scaled to unit length per token, then rotated (kv_lab.cpp unitRotated; made by the
+    /// constructor).
+    std::shared_ptr<void> &unitRotated(KvRole role) { return role == KvRole::K ? m_unitRot : m_unitRotV; }
+
+    static constexpr int kPrepChunks = 64; ///< kvMoments' chunks per layer
+    std::int64_t prepParts() const { return L * kPrepChunks * 2; }
+
+    /// The preparation of layers [l0, l1) once they are on the device (queued, no wait): per-head
+    /// absmax of K and V into amax [K: L·Hkv, V: L·Hkv]; the rotated K and V; the unit rotated K
+    /// and V (through `scratch`, [l1 − l0] layers); the rotation's norm change; K's moments before
+    /// and after the rotation (two passes, the means on the device); the unit histograms per layer.
+    void prepareLayers(std::int64_t l0, std::int64_t l1, float *amax, float *scratch)
     {
-        std::shared_ptr<void> &u = role == KvRole::K ? m_unitRot : m_unitRotV;
-        if (!u) {
-            const std::int64_t rowsAll = L * Hkv * T;
-            auto unit = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::kvUnitRows(role == KvRole::K ? fk(m_k) : fk(m_v), rowsAll, d, static_cast<float *>(unit.get()),
-                               m_impl.S());
-            u = alloc(static_cast<std::size_t>(rowsAll * d) * 4);
-            launch::hadamardRows(kInF32, unit.get(), rowsAll, d, static_cast<int>(m_block), m_r,
-                                 static_cast<float *>(u.get()), m_impl.S());
-            QS_GPU_CHECK(qsStreamSynchronize(m_impl.stream)); // `unit` returns to the pool
-        }
-        return u;
+        Engine::Impl &I = m_impl;
+        const std::int64_t nl = l1 - l0, layerLen = Hkv * T * d, off = l0 * layerLen, rows = nl * Hkv * T;
+        const std::int64_t segs = L * Hkv, parts = prepParts();
+        constexpr long long B = launch::kKvBins;
+        constexpr int chunks = kPrepChunks;
+        launch::kvAbsmax(fk(m_k) + off, nl * Hkv, T * d, amax + l0 * Hkv, I.S());
+        launch::kvAbsmax(fk(m_v) + off, nl * Hkv, T * d, amax + segs + l0 * Hkv, I.S());
+        const int blk = static_cast<int>(m_block);
+        launch::hadamardRows(kInF32, fk(m_k) + off, rows, d, blk, m_r, fk(m_kRot) + off, I.S());
+        launch::hadamardRows(kInF32, fk(m_v) + off, rows, d, blk, m_r, fk(m_vRot) + off, I.S());
+        launch::kvUnitRows(fk(m_k) + off, rows, d, scratch, I.S());
+        launch::hadamardRows(kInF32, scratch, rows, d, blk, m_r, fk(m_unitRot) + off, I.S());
+        launch::kvUnitRows(fk(m_v) + off, rows, d, scratch, I.S());
+        launch::hadamardRows(kInF32, scratch, rows, d, blk, m_r, fk(m_unitRotV) + off, I.S());
+        auto *normErr = static_cast<double *>(m_prep.get());
+        double *partK = normErr + 1, *partR = partK + parts, *part2K = partR + parts, *part2R = part2K + parts;
+        double *means = part2R + parts;
+        const std::int64_t at = l0 * chunks * 2;
+        launch::kvNormChange(fk(m_k) + off, fk(m_kRot) + off, rows, d, normErr, I.S());
+        launch::kvMoments(fk(m_k) + off, nl, layerLen, chunks, nullptr, partK + at, I.S());
+        launch::kvMoments(fk(m_kRot) + off, nl, layerLen, chunks, nullptr, partR + at, I.S());
+        launch::kvSegmentMeans(partK + at, nl, chunks, layerLen, means + l0, I.S());
+        launch::kvSegmentMeans(partR + at, nl, chunks, layerLen, means + L + l0, I.S());
+        launch::kvMoments(fk(m_k) + off, nl, layerLen, chunks, means + l0, part2K + at, I.S());
+        launch::kvMoments(fk(m_kRot) + off, nl, layerLen, chunks, means + L + l0, part2R + at, I.S());
+        auto *h = static_cast<double *>(m_hist.get());
+        launch::kvUnitHistogram(fk(m_unitRot) + off, nl, layerLen, h + l0 * 3 * B, I.S());
+        launch::kvUnitHistogram(fk(m_unitRotV) + off, nl, layerLen, h + (L + l0) * 3 * B, I.S());
     }
 
     /// rowsEvaluator's result: the pow2 and unrounded evaluators made on first use.
@@ -411,23 +473,17 @@ private:
     }
     static float *fk(const std::shared_ptr<void> &p) { return static_cast<float *>(p.get()); }
 
-    /// kv_lab.cpp attnAgainst's accumulation over the queries of one head, from the per-query sums.
-    KvAttentionError attention(const double *pq) const
+    /// kv_lab.cpp attnAgainst's accumulation over the queries of one head, from the sums over its
+    /// queries (kvAttentionSummary: Σ max(0, KL), max |ΔP|, Σ err, Σ ref, in query order).
+    KvAttentionError attention(const double *sum) const
     {
         KvAttentionError e;
-        double klSum = 0, errSum = 0, refSum = 0;
-        for (int i = 0; i < m_nq; ++i) {
-            const double *x = pq + static_cast<std::ptrdiff_t>(i) * 4;
-            klSum += std::max(0.0, x[0]);
-            e.scoreMaxErr = std::max(e.scoreMaxErr, x[1]);
-            errSum += x[2];
-            refSum += x[3];
-            ++e.queries;
-        }
+        e.queries = m_nq;
+        e.scoreMaxErr = sum[1];
         if (e.queries > 0) {
-            e.kl = klSum / static_cast<double>(e.queries);
-            e.outMse = errSum / static_cast<double>(e.queries * d);
-            e.outRel = refSum > 0 ? errSum / refSum : 0;
+            e.kl = sum[0] / static_cast<double>(e.queries);
+            e.outMse = sum[2] / static_cast<double>(e.queries * d);
+            e.outRel = sum[3] > 0 ? sum[2] / sum[3] : 0;
         }
         return e;
     }
@@ -438,7 +494,7 @@ private:
         a.layers = L;
         a.kvHeads = Hkv;
         a.heads = H;
-        a.queries = Q;
+        a.queries = m_nq; // the uploaded rows: the evaluated queries only
         a.tokens = T;
         a.dim = d;
         a.scale = 1 / std::sqrt(static_cast<double>(d));
@@ -448,6 +504,7 @@ private:
         a.start = ip + m_nq;
         a.count = ip + 2 * m_nq;
         a.offset = ip + 3 * m_nq;
+        a.qRow = ip + 4 * m_nq;
         a.perHead = m_perHead;
         a.q = fk(m_q);
         a.k = k;
@@ -518,29 +575,39 @@ private:
     }
 
     struct DeviceParams {
-        std::shared_ptr<void> mem;
         int *mode = nullptr;
         float *param = nullptr, *levels = nullptr, *bounds = nullptr;
     };
 
-    DeviceParams upload(const Params &p)
+    /// Every Params in one pageable upload (each array 256-byte aligned).
+    std::vector<DeviceParams> upload(const std::vector<Params> &ps)
     {
-        DeviceParams dp;
-        const std::size_t a = p.mode.size() * 4, b = p.param.size() * 4, c = p.levels.size() * 4,
-                          e = p.bounds.size() * 4;
         const auto pad = [](std::size_t x) { return (x + 255) & ~std::size_t{255}; };
-        dp.mem = alloc(pad(a) + pad(b) + pad(c) + pad(e));
-        auto *base = static_cast<char *>(dp.mem.get());
-        dp.mode = reinterpret_cast<int *>(base);
-        dp.param = reinterpret_cast<float *>(base + pad(a));
-        dp.levels = reinterpret_cast<float *>(base + pad(a) + pad(b));
-        dp.bounds = reinterpret_cast<float *>(base + pad(a) + pad(b) + pad(c));
-        // Pageable sources: each copy has left the host buffer when the call returns.
-        QS_GPU_CHECK(qsMemcpyAsync(dp.mode, p.mode.data(), a, qsMemcpyHostToDevice, m_impl.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(dp.param, p.param.data(), b, qsMemcpyHostToDevice, m_impl.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(dp.levels, p.levels.data(), c, qsMemcpyHostToDevice, m_impl.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(dp.bounds, p.bounds.data(), e, qsMemcpyHostToDevice, m_impl.stream));
-        return dp;
+        std::vector<char> blob;
+        std::vector<std::size_t> at;
+        auto put = [&](const void *src, std::size_t bytes) {
+            at.push_back(blob.size());
+            blob.resize(blob.size() + pad(bytes), 0);
+            if (bytes > 0)
+                std::memcpy(blob.data() + at.back(), src, bytes);
+        };
+        for (const Params &p : ps) {
+            put(p.mode.data(), p.mode.size() * 4);
+            put(p.param.data(), p.param.size() * 4);
+            put(p.levels.data(), p.levels.size() * 4);
+            put(p.bounds.data(), p.bounds.size() * 4);
+        }
+        m_params = alloc(blob.size());
+        auto *base = static_cast<char *>(m_params.get());
+        QS_GPU_CHECK(qsMemcpyAsync(base, blob.data(), blob.size(), qsMemcpyHostToDevice, m_impl.stream));
+        std::vector<DeviceParams> out(ps.size());
+        for (std::size_t i = 0; i < ps.size(); ++i) {
+            out[i].mode = reinterpret_cast<int *>(base + at[4 * i]);
+            out[i].param = reinterpret_cast<float *>(base + at[4 * i + 1]);
+            out[i].levels = reinterpret_cast<float *>(base + at[4 * i + 2]);
+            out[i].bounds = reinterpret_cast<float *>(base + at[4 * i + 3]);
+        }
+        return out;
     }
 
     static void bind(launch::KvQuantArgs &a, const DeviceParams &p, const float *x, float *out)
@@ -560,6 +627,11 @@ private:
     float m_r = 1;
     std::shared_ptr<void> m_k, m_v, m_kq, m_vq, m_q, m_kRot, m_vRot, m_unitRot, m_unitRotV;
     std::vector<float> m_kAmax, m_vAmax;
+    std::vector<double> m_mean2[2];                   ///< mean x² per layer of K, V (meanSquares)
+    std::unique_ptr<CSweepGridEvaluator> m_allEv[2];  ///< rotated K, V of all layers
+    std::unique_ptr<CSweepGridEvaluator> m_unitEv[2]; ///< unit keys: unrounded, pow2
+    std::shared_ptr<void> m_params;                   ///< the last runSchemes' parameters
+    std::shared_ptr<void> m_prep, m_hist;             ///< prepareLayers' sums and the unit histograms (2L + 2)
     int m_nq = 0;
     long long m_perHead = 0;
     std::shared_ptr<void> m_idx, m_lp, m_p, m_lq, m_o, m_perQuery;

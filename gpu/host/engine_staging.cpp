@@ -4,6 +4,7 @@
 #include "engine_impl.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "qs_gpu_compat.h"
@@ -27,10 +28,17 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
         stagingNext ^= 1;
         const std::size_t len = std::min(slice, bytes - off);
         QS_GPU_CHECK(qsEventSynchronize(stagingDone[buf]));
-        // One thread's memcpy (≈ 10 GB/s) is slower than the bus: a large slice is copied by up to 4.
+        // One thread's memcpy (≈ 10 GB/s) is slower than the bus: a slice is copied by up to 4 threads,
+        // at least 512 KiB each (QS_STAGING_THREADS sets another count, to measure the host's copies).
         const char *from = static_cast<const char *>(src) + off;
         char *to = static_cast<char *>(staging[buf]);
-        const std::int64_t parts = len >= (4u << 20) ? std::min(4, resolveThreads(0)) : 1;
+        static const int copyThreads = [] {
+            const char *e = std::getenv("QS_STAGING_THREADS");
+            const int n = e ? std::atoi(e) : 4;
+            return n >= 1 && n <= 64 ? n : 4;
+        }();
+        const std::int64_t parts =
+            std::clamp<std::int64_t>(static_cast<std::int64_t>(len >> 19), 1, std::min(copyThreads, resolveThreads(0)));
         parallelSlices(parts, static_cast<int>(parts), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {
             const std::size_t a = len * static_cast<std::size_t>(lo) / static_cast<std::size_t>(parts);
             const std::size_t b = len * static_cast<std::size_t>(hi) / static_cast<std::size_t>(parts);

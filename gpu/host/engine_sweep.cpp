@@ -122,6 +122,83 @@ private:
 
 } // namespace
 
+std::vector<std::vector<double>> Engine::Impl::sweepCurves(const std::vector<SweepRows> &xs, long long group, bool pow2,
+                                                           const std::vector<double> &cs)
+{
+    std::lock_guard lock(mutex);
+    QS_GPU_CHECK(qsSetDevice(device));
+    const std::size_t nx = xs.size(), n = cs.size();
+    std::vector<std::vector<double>> out(nx, std::vector<double>(n, 0.0));
+    if (nx == 0 || n == 0)
+        return out;
+    if (group < 1)
+        throw GpuError("the c sweep needs a group size ≥ 1");
+    // GpuSweepEvaluator's steps for every matrix: the group passes, one read of the counters, then
+    // the tiles (ascending c, as evaluate sorts them), one read of the sums.
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return static_cast<float>(cs[a]) < static_cast<float>(cs[b]);
+    });
+    std::vector<float> fc(n);
+    for (std::size_t i = 0; i < n; ++i)
+        fc[i] = static_cast<float>(cs[order[i]]);
+    const int sms = props.multiProcessorCount;
+    std::vector<long long> groups(nx), mOff(nx + 1, 0);
+    int maxBlocks = 1;
+    for (std::size_t i = 0; i < nx; ++i) {
+        groups[i] = xs[i].rows * ((xs[i].K + group - 1) / group);
+        mOff[i + 1] = mOff[i] + std::max<long long>(groups[i], 1);
+        maxBlocks = std::max(maxBlocks, launch::sweepBlocks(groups[i], sms));
+    }
+    const std::string what = "the c sweeps";
+    auto m = poolGet(pool, static_cast<std::size_t>(mOff[nx]) * sizeof(float), what);
+    auto ctr = poolGet(pool, nx * sizeof(launch::SweepCounters), what);
+    auto *ctrs = static_cast<launch::SweepCounters *>(ctr.get());
+    auto *mm = static_cast<float *>(m.get());
+    QS_GPU_CHECK(qsMemsetAsync(ctrs, 0, nx * sizeof(launch::SweepCounters), stream));
+    for (std::size_t i = 0; i < nx; ++i)
+        launch::sweepGroups(xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i], ctrs + i, sms, S());
+    std::vector<launch::SweepCounters> c(nx);
+    QS_GPU_CHECK(qsMemcpyAsync(c.data(), ctrs, nx * sizeof(launch::SweepCounters), qsMemcpyDeviceToHost, stream));
+    QS_GPU_CHECK(qsStreamSynchronize(stream));
+    std::vector<int> unit(nx);
+    for (std::size_t i = 0; i < nx; ++i)
+        unit[i] = fixed::fixedUnit(qmath::fromBits(c[i].amaxBits), static_cast<std::int64_t>(c[i].counted));
+    auto parts = poolGet(pool, static_cast<std::size_t>(maxBlocks) * 2 * launch::kSweepTile * sizeof(u64), what);
+    auto dFc = poolGet(pool, n * sizeof(float), what);
+    auto dSum = poolGet(pool, nx * n * 2 * sizeof(u64), what);
+    auto dBad = poolGet(pool, nx * n * sizeof(unsigned), what);
+    QS_GPU_CHECK(qsMemcpyAsync(dFc.get(), fc.data(), n * sizeof(float), qsMemcpyHostToDevice, stream));
+    QS_GPU_CHECK(qsMemsetAsync(dBad.get(), 0, nx * n * sizeof(unsigned), stream));
+    for (std::size_t i = 0; i < nx; ++i) {
+        if (c[i].counted == 0 || groups[i] == 0)
+            continue;
+        const int blocks = launch::sweepBlocks(groups[i], sms);
+        for (std::size_t t0 = 0; t0 < n; t0 += launch::kSweepTile) {
+            const int cnt = static_cast<int>(std::min<std::size_t>(launch::kSweepTile, n - t0));
+            launch::sweepTile(pow2, xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i],
+                              static_cast<const float *>(dFc.get()) + t0, cnt, unit[i], static_cast<u64 *>(parts.get()),
+                              static_cast<unsigned *>(dBad.get()) + i * n + t0, blocks, S());
+            launch::sweepReduce(pow2, static_cast<const u64 *>(parts.get()), blocks, cnt,
+                                static_cast<u64 *>(dSum.get()) + 2 * (i * n + t0), S());
+        }
+    }
+    std::vector<u64> sums(nx * n * 2);
+    std::vector<unsigned> bad(nx * n);
+    QS_GPU_CHECK(qsMemcpyAsync(sums.data(), dSum.get(), sums.size() * sizeof(u64), qsMemcpyDeviceToHost, stream));
+    QS_GPU_CHECK(qsMemcpyAsync(bad.data(), dBad.get(), bad.size() * sizeof(unsigned), qsMemcpyDeviceToHost, stream));
+    QS_GPU_CHECK(qsStreamSynchronize(stream));
+    for (std::size_t i = 0; i < nx; ++i) {
+        if (c[i].counted == 0 || groups[i] == 0)
+            continue; // nothing counted: every MSE 0, as the CPU
+        for (std::size_t j = 0; j < n; ++j)
+            out[i][order[j]] = fixed::mean(fixed::U128{sums[2 * (i * n + j)], sums[2 * (i * n + j) + 1]}, unit[i],
+                                           static_cast<std::int64_t>(c[i].counted), bad[i * n + j] != 0);
+    }
+    return out;
+}
+
 std::shared_ptr<GpuTensor> Engine::hadamardRows(const GpuTensor &w, std::int64_t d)
 {
     std::lock_guard lock(m_impl->mutex);

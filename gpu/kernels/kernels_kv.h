@@ -49,12 +49,14 @@ void kvSegmentSse(const float *x, const float *xh, long long segments, long long
                   void *stream);
 
 struct KvAttnArgs {
-    long long layers = 0, kvHeads = 0, heads = 0, queries = 0, tokens = 0, dim = 0;
-    double scale = 0; ///< 1/√d (FP64, as the CPU)
-    int nq = 0;       ///< evaluated queries per head
+    long long layers = 0, kvHeads = 0, heads = 0, tokens = 0, dim = 0;
+    long long queries = 0; ///< query rows per head in q (the evaluated ones only, or all Q)
+    double scale = 0;      ///< 1/√d (FP64, as the CPU)
+    int nq = 0;            ///< evaluated queries per head
     const long long *qIdx = nullptr, *start = nullptr, *count = nullptr, *offset = nullptr; ///< [nq]
+    const long long *qRow = nullptr;        ///< [nq]: query i's row in q
     long long perHead = 0;                  ///< Σ count: the length of one head's score buffers
-    const float *q = nullptr;               ///< [L, H, Q, d]
+    const float *q = nullptr;               ///< [L, H, queries, d]
     const float *k = nullptr, *v = nullptr; ///< the cache used: [L, Hkv, T, d]
     double *lp = nullptr, *p = nullptr;     ///< reference log P and P [L·H·perHead]
     double *o = nullptr;                    ///< reference outputs [L·H·nq·d]
@@ -65,6 +67,9 @@ struct KvAttnArgs {
 void kvAttentionRef(const KvAttnArgs &a, void *stream);
 /// The quantized side (k, v = K̂, V̂) against the reference: perQuery.
 void kvAttentionErr(const KvAttnArgs &a, void *stream);
+/// Per (layer, query head) h of heads: over its nq queries in order, out[h·4 + …] = Σ max(0, KL),
+/// max of the max |P − P̂|, Σ Σ(o − ô)², Σ Σo² (perQuery's rows; the host's order and bits).
+void kvAttentionSummary(const double *perQuery, long long heads, int nq, double *out, void *stream);
 
 // ---- the lab's preparation on the device (kv_lab.cpp phases "prepare", "codebooks", "c_sweep") ----
 
@@ -77,6 +82,10 @@ void kvNormChange(const float *x, const float *y, long long rows, long long d, d
 /// chunk; the caller adds the chunks in order).
 void kvMoments(const float *x, long long segments, long long segLen, int chunks, const double *mean, double *partial,
                void *stream);
+/// mean[s] = (Σ_c partial[(s·chunks + c)·2] in chunk order) / segLen: kvMoments' first pass to
+/// the means of its second, on the device (the host's op sequence and bits).
+void kvSegmentMeans(const double *partial, long long segments, int chunks, long long segLen, double *mean,
+                    void *stream);
 
 /// Bins of KvUnitHistogram (kv_codebook.h: 2^16 over [−1, 1]) per layer of u [layers, layerLen]:
 /// hist[(l·3 + k)·B + b], k = 0 count, 1 Σy, 2 Σy² (FP64 atomics: the counts exact, the sums

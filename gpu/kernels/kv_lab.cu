@@ -76,23 +76,55 @@ __host__ __device__ inline long long quantRowsPerBlock(long long d)
     return d <= 64 ? 64 : (d <= 128 ? 32 : 16);
 }
 
+/// e / n for the in-block element indices of the staging loops (e < 2^31): a shift when n is a
+/// power of two, else a 32-bit division (a 64-bit one costs a hundred instructions per element).
+struct InBlockDiv {
+    int n = 1, shift = -1;
+    __device__ explicit InBlockDiv(long long v) : n(static_cast<int>(v))
+    {
+        if (n > 0 && (n & (n - 1)) == 0)
+            for (shift = 0; (1 << shift) < n; ++shift) {
+            }
+    }
+    __device__ int operator()(int e) const { return shift >= 0 ? e >> shift : e / n; }
+};
+
+/// Rows src[0, nr·d) into shared rows padded to d + 1 floats (row r at dst + r·(d + 1), so thread
+/// r's row sits in its own banks); coalesced. The padded index of element e of row r is e + r.
+__device__ void stageRowsIn(float *dst, const float *src, int nr, const InBlockDiv &d)
+{
+    for (int e = static_cast<int>(threadIdx.x); e < nr * d.n; e += kThreads)
+        dst[e + d(e)] = src[e];
+}
+
+/// The staged rows back to dst[0, nr·d), coalesced; rows with keep[r] == 0 skipped (keep: null,
+/// every row).
+__device__ void stageRowsOut(float *dst, const float *src, int nr, const InBlockDiv &d,
+                             const unsigned char *keep = nullptr)
+{
+    for (int e = static_cast<int>(threadIdx.x); e < nr * d.n; e += kThreads) {
+        const int r = d(e);
+        if (!keep || keep[r])
+            dst[e] = src[e + r];
+    }
+}
+
 /// Rows scaled to unit length (kv_math.h unitRow), staged through shared memory as kQuantizeRows.
 __global__ void __launch_bounds__(kThreads) kUnitRows(const float *x, long long rows, long long d, float *out)
 {
     extern __shared__ float rowSmem[];
     const long long dp = d + 1, R = quantRowsPerBlock(d);
     const long long r0 = static_cast<long long>(blockIdx.x) * R;
-    const long long nr = rows - r0 < R ? rows - r0 : R;
-    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
-        rowSmem[(e / d) * dp + e % d] = x[r0 * d + e];
+    const int nr = static_cast<int>(rows - r0 < R ? rows - r0 : R);
+    const InBlockDiv div(d);
+    stageRowsIn(rowSmem, x + r0 * d, nr, div);
     __syncthreads();
-    if (static_cast<long long>(threadIdx.x) < nr) {
+    if (static_cast<int>(threadIdx.x) < nr) {
         float *r = rowSmem + threadIdx.x * dp;
         kvmath::unitRow(r, r, d); // reads the row's norm first, then writes
     }
     __syncthreads();
-    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
-        out[r0 * d + e] = rowSmem[(e / d) * dp + e % d];
+    stageRowsOut(out + r0 * d, rowSmem, nr, div);
 }
 
 /// x̂ of a block of token rows: the block's rows are loaded coalesced into shared memory (rows
@@ -105,17 +137,19 @@ __global__ void __launch_bounds__(kThreads) kQuantizeRows(KvQuantArgs a)
     const long long d = a.dim, dp = d + 1, R = quantRowsPerBlock(d);
     const long long rowsAll = a.layers * a.heads * a.tokens;
     const long long r0 = static_cast<long long>(blockIdx.x) * R;
-    const long long nr = rowsAll - r0 < R ? rowsAll - r0 : R;
-    // Each row reads its own layer's mode: a block may straddle two layers.
+    const int nr = static_cast<int>(rowsAll - r0 < R ? rowsAll - r0 : R);
+    // Each row reads its own layer's mode: a block may straddle layers.
+    __shared__ unsigned char keep[64]; // quantRowsPerBlock ≤ 64: the rows this kernel writes
     float *xs = rowSmem, *ts = rowSmem + R * dp;
-    for (long long e = threadIdx.x; e < nr * d; e += kThreads)
-        xs[(e / d) * dp + e % d] = a.x[r0 * d + e];
+    const InBlockDiv div(d);
+    stageRowsIn(xs, a.x + r0 * d, nr, div);
     __syncthreads();
-    if (static_cast<long long>(threadIdx.x) < nr) {
+    if (static_cast<int>(threadIdx.x) < nr) {
         const long long row = r0 + threadIdx.x;
         const long long l = row / (a.heads * a.tokens), head = (row / a.tokens) % a.heads;
         const int mode = a.mode[l];
         const int method = mode & 0xFF;
+        keep[threadIdx.x] = !(method == kInt4 && (mode & kKvPerChannel)); // else kInt4Channels writes it
         float *x = xs + threadIdx.x * dp, *tmp = ts + threadIdx.x * dp;
         const float param = a.param[l * a.heads + head];
         switch (method) {
@@ -150,13 +184,7 @@ __global__ void __launch_bounds__(kThreads) kQuantizeRows(KvQuantArgs a)
         }
     }
     __syncthreads();
-    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
-        const long long row = r0 + e / d;
-        const int mode = a.mode[row / (a.heads * a.tokens)];
-        if ((mode & 0xFF) == kInt4 && (mode & kKvPerChannel))
-            continue; // kInt4Channels writes these
-        a.out[r0 * d + e] = xs[(e / d) * dp + e % d];
-    }
+    stageRowsOut(a.out + r0 * d, xs, nr, div, keep);
 }
 
 /// INT4 on K: one thread per (segment, group of 32 tokens, channel) of the layers whose mode asks.
@@ -289,9 +317,10 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
         kLo = st < kLo ? st : kLo;
         kHi = st + a.count[q0 + i] > kHi ? st + a.count[q0 + i] : kHi;
     }
-    for (long long e = threadIdx.x; e < static_cast<long long>(nt) * d; e += kThreads) {
-        const long long i = e / d, c = e % d;
-        qs[i * dq + c] = static_cast<double>(a.q[(lh * a.queries + a.qIdx[q0 + i]) * d + c]);
+    const InBlockDiv divD(d), divK(tk);
+    for (int e = static_cast<int>(threadIdx.x); e < nt * static_cast<int>(d); e += kThreads) {
+        const int i = divD(e), c = e - i * static_cast<int>(d);
+        qs[i * dq + c] = static_cast<double>(a.q[(lh * a.queries + a.qRow[q0 + i]) * d + c]);
     }
     const long long kvRow = (l * a.kvHeads + g) * a.tokens; // the segment's row 0
     double *zAll = kRef ? a.lp : a.lq;
@@ -303,8 +332,9 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
     for (long long k0 = kLo; k0 < kHi; k0 += tk) {
         const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads(); // the previous tile is consumed (and qs is staged)
-        for (long long e = threadIdx.x; e < rows * d; e += kThreads)
-            kt[(e / d) * dq + e % d] = static_cast<double>(a.k[(kvRow + k0) * d + e]);
+        const float *ksrc = a.k + (kvRow + k0) * d;
+        for (int e = static_cast<int>(threadIdx.x); e < static_cast<int>(rows * d); e += kThreads)
+            kt[e + divD(e)] = static_cast<double>(ksrc[e]);
         __syncthreads();
         const long long kk = threadIdx.x % tk, key = k0 + kk;
         if (kk >= rows)
@@ -376,15 +406,16 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
     for (long long k0 = kLo; k0 < kHi; k0 += tk) {
         const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads();
-        for (long long e = threadIdx.x; e < rows * d; e += kThreads)
-            vt[e] = static_cast<double>(a.v[(kvRow + k0) * d + e]);
-        for (long long e = threadIdx.x; e < static_cast<long long>(kAttnTq) * tk; e += kThreads) {
-            const int i = static_cast<int>(e / tk);
-            const long long key = k0 + e % tk;
+        const float *vsrc = a.v + (kvRow + k0) * d;
+        for (int e = static_cast<int>(threadIdx.x); e < static_cast<int>(rows * d); e += kThreads)
+            vt[e] = static_cast<double>(vsrc[e]);
+        for (int e = static_cast<int>(threadIdx.x); e < kAttnTq * tk; e += kThreads) {
+            const int i = divK(e), kk = e - i * tk;
+            const long long key = k0 + kk;
             double pv = 0;
             if (i < nt) {
                 const long long st = a.start[q0 + i];
-                if (e % tk < rows && key >= st && key < st + a.count[q0 + i])
+                if (kk < rows && key >= st && key < st + a.count[q0 + i])
                     pv = pAll[headOff + a.offset[q0 + i] + (key - st)];
             }
             pt[e] = pv;
@@ -432,6 +463,25 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
     }
 }
 
+__global__ void kAttnSummary(const double *perQuery, long long heads, int nq, double *out)
+{
+    const long long h = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (h >= heads)
+        return;
+    double kl = 0, mx = 0, err = 0, ref = 0;
+    for (int i = 0; i < nq; ++i) {
+        const double *x = perQuery + (h * nq + i) * 4;
+        kl = __dadd_rn(kl, x[0] > 0.0 ? x[0] : 0.0);
+        mx = mx < x[1] ? x[1] : mx;
+        err = __dadd_rn(err, x[2]);
+        ref = __dadd_rn(ref, x[3]);
+    }
+    out[h * 4] = kl;
+    out[h * 4 + 1] = mx;
+    out[h * 4 + 2] = err;
+    out[h * 4 + 3] = ref;
+}
+
 // ---- the lab's preparation ----
 
 __global__ void __launch_bounds__(kThreads)
@@ -440,14 +490,13 @@ __global__ void __launch_bounds__(kThreads)
     extern __shared__ float rowSmem[];
     const long long dp = d + 1, R = quantRowsPerBlock(d);
     const long long r0 = static_cast<long long>(blockIdx.x) * R;
-    const long long nr = rows - r0 < R ? rows - r0 : R;
+    const int nr = static_cast<int>(rows - r0 < R ? rows - r0 : R);
     float *xs = rowSmem, *ys = rowSmem + R * dp;
-    for (long long e = threadIdx.x; e < nr * d; e += kThreads) {
-        xs[(e / d) * dp + e % d] = x[r0 * d + e];
-        ys[(e / d) * dp + e % d] = y[r0 * d + e];
-    }
+    const InBlockDiv div(d);
+    stageRowsIn(xs, x + r0 * d, nr, div);
+    stageRowsIn(ys, y + r0 * d, nr, div);
     __syncthreads();
-    if (static_cast<long long>(threadIdx.x) >= nr)
+    if (static_cast<int>(threadIdx.x) >= nr)
         return;
     const float *xr = xs + threadIdx.x * dp, *yr = ys + threadIdx.x * dp;
     double a = 0, r = 0;
@@ -487,6 +536,17 @@ __global__ void __launch_bounds__(kThreads)
         partial[blockIdx.x * 2] = a;
         partial[blockIdx.x * 2 + 1] = b;
     }
+}
+
+__global__ void kSegmentMeans(const double *partial, long long segments, int chunks, long long segLen, double *mean)
+{
+    const long long s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= segments)
+        return;
+    double sum = 0;
+    for (int c = 0; c < chunks; ++c)
+        sum = __dadd_rn(sum, partial[(s * chunks + c) * 2]);
+    mean[s] = __ddiv_rn(sum, static_cast<double>(segLen));
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -708,6 +768,15 @@ void kvAttentionErr(const KvAttnArgs &a, void *stream)
     launchAttention<false>(a, stream, "kvAttentionErr");
 }
 
+void kvAttentionSummary(const double *perQuery, long long heads, int nq, double *out, void *stream)
+{
+    if (heads <= 0)
+        return;
+    kAttnSummary<<<static_cast<unsigned>((heads + 63) / 64), 64, 0, static_cast<qsStream_t>(stream)>>>(perQuery, heads,
+                                                                                                       nq, out);
+    QS_GPU_CHECK_LAUNCH("kvAttentionSummary");
+}
+
 void kvNormChange(const float *x, const float *y, long long rows, long long d, double *out, void *stream)
 {
     if (rows <= 0)
@@ -727,6 +796,15 @@ void kvMoments(const float *x, long long segments, long long segLen, int chunks,
     kMoments<<<static_cast<unsigned>(segments * chunks), kThreads, 0, static_cast<qsStream_t>(stream)>>>(
         x, segLen, chunks, mean, partial);
     QS_GPU_CHECK_LAUNCH("kvMoments");
+}
+
+void kvSegmentMeans(const double *partial, long long segments, int chunks, long long segLen, double *mean, void *stream)
+{
+    if (segments <= 0)
+        return;
+    kSegmentMeans<<<static_cast<unsigned>((segments + 63) / 64), 64, 0, static_cast<qsStream_t>(stream)>>>(
+        partial, segments, chunks, segLen, mean);
+    QS_GPU_CHECK_LAUNCH("kvSegmentMeans");
 }
 
 void kvUnitHistogram(const float *u, long long layers, long long layerLen, double *hist, void *stream)

@@ -122,6 +122,8 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
         return l;
     };
     auto schemes = everyScheme();
+    std::vector<std::vector<KvLayerJob>> allJobs;
+    std::vector<std::vector<KvSchemeLayer>> each;
     for (std::size_t s = 0; s <= schemes.size(); ++s) {
         const bool plan = s == schemes.size(); // per layer a different pair: the plan's shape
         std::vector<KvLayerJob> jobs;
@@ -139,6 +141,8 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
         }
         const auto got = acc->runScheme(jobs);
         ASSERT_EQ(got.size(), static_cast<std::size_t>(L));
+        allJobs.push_back(jobs);
+        each.push_back(got);
         for (std::int64_t li = 0; li < L; ++li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
             const KvLayerJob &j = jobs[static_cast<std::size_t>(li)];
@@ -182,12 +186,40 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
             }
         }
     }
+    // All pairs queued at once (runSchemes): each pair's results equal its own run's, and x̂ is the
+    // last pair's.
+    const auto batched = acc->runSchemes(allJobs);
+    ASSERT_EQ(batched.size(), each.size());
+    for (std::size_t p = 0; p < each.size(); ++p)
+        for (std::int64_t li = 0; li < L; ++li) {
+            const KvSchemeLayer &a = batched[p][static_cast<std::size_t>(li)],
+                                &b = each[p][static_cast<std::size_t>(li)];
+            EXPECT_EQ(a.kMse, b.kMse) << "pair " << p << " layer " << li;
+            EXPECT_EQ(a.vMse, b.vMse) << "pair " << p << " layer " << li;
+            ASSERT_EQ(a.attention.size(), b.attention.size());
+            for (std::size_t h = 0; h < a.attention.size(); ++h) {
+                EXPECT_EQ(a.attention[h].kl, b.attention[h].kl) << "pair " << p << " layer " << li << " head " << h;
+                EXPECT_EQ(a.attention[h].scoreMaxErr, b.attention[h].scoreMaxErr);
+                EXPECT_EQ(a.attention[h].outMse, b.attention[h].outMse);
+                EXPECT_EQ(a.attention[h].outRel, b.attention[h].outRel);
+                EXPECT_EQ(a.attention[h].queries, b.attention[h].queries);
+            }
+        }
+    {
+        const KvLayerJob &j = allJobs.back().back();
+        const auto kq = kvQuantize(j.k, KvRole::K, data.layers.back().k, j.kc);
+        const auto gk = acc->dequantized(KvRole::K, L - 1);
+        ASSERT_EQ(gk.size(), kq.size());
+        for (std::size_t i = 0; i < kq.size(); ++i)
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(gk[i]), std::bit_cast<std::uint32_t>(kq[i])) << "after runSchemes";
+    }
     // The pow2 curves on the rotated caches: the CPU evaluator's bits, per layer and over all.
     std::vector<double> cs;
     for (int i = 0; i <= 700; ++i)
         cs.push_back(0.05 + 0.0005 * i);
     const std::int64_t b = kvRotationBlock(d);
     std::vector<float> all;
+    const auto layerK = acc->layerCurves(KvRole::K, L, cs), layerV = acc->layerCurves(KvRole::V, L, cs);
     for (std::int64_t li = 0; li < L; ++li) {
         for (const KvRole role : {KvRole::K, KvRole::V}) {
             std::vector<float> r = role == KvRole::K ? data.layers[static_cast<std::size_t>(li)].k
@@ -198,6 +230,11 @@ void expectSchemesMatch(const KvData &data, std::int64_t scoreQueries)
                                  ->mse(cs, nullptr);
             const auto gpu = acc->rotatedCurve(role, li, cs);
             ASSERT_EQ(gpu.size(), cpu.size());
+            const auto &batch = (role == KvRole::K ? layerK : layerV).at(static_cast<std::size_t>(li));
+            ASSERT_EQ(batch.size(), cpu.size());
+            for (std::size_t i = 0; i < cpu.size(); ++i) // layerCurves: the same bits, all layers at once
+                ASSERT_EQ(std::bit_cast<std::uint64_t>(batch[i]), std::bit_cast<std::uint64_t>(cpu[i]))
+                    << "layerCurves, layer " << li << " c " << cs[i];
             for (std::size_t i = 0; i < cpu.size(); ++i)
                 ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu[i]), std::bit_cast<std::uint64_t>(cpu[i]))
                     << "layer " << li << " c " << cs[i];
