@@ -127,8 +127,7 @@ void accumulate(KvAttentionError &sum, const KvAttentionError &e, double &oRef, 
 }
 
 struct LayerPrep {
-    std::vector<float> rotK;      ///< rotated keys [Hkv·T, d]
-    KvUnitHistogram kHist, vHist; ///< unit rotated coordinates
+    std::vector<float> rotK; ///< rotated keys [Hkv·T, d]
     double kurtBefore = 0, kurtAfter = 0, normErr = 0;
 };
 
@@ -186,7 +185,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             unitFutures.push_back(std::async(std::launch::async, [&opt, dd, threads] {
                 const std::int64_t n = std::max<std::int64_t>(1, opt.distortionVectors);
                 std::vector<float> u(static_cast<std::size_t>(n * dd));
-                parallelForEach(n, threads, [&](std::int64_t i) {
+                // A quarter of the threads each: the upload's copies need the rest of the host.
+                parallelForEach(n, std::max(1, threads / 4), [&](std::int64_t i) {
                     double n2 = 0;
                     double g[256];
                     for (std::int64_t j = 0; j < dd; ++j) {
@@ -281,6 +281,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             tick();
     });
     if (!preparedOnDevice) {
+        // The unit rotated coordinates' histograms per layer (1.5 MB each: made only here).
+        std::vector<KvUnitHistogram> kHists(static_cast<std::size_t>(L)), vHists(static_cast<std::size_t>(L));
         parallelForEach(L, threads, [&](std::int64_t li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
             LayerPrep &p = prep[static_cast<std::size_t>(li)];
@@ -299,7 +301,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 if (a > 0)
                     p.normErr = std::max(p.normErr, std::fabs(std::sqrt(r) - std::sqrt(a)) / std::sqrt(a));
             }
-            for (auto [src, hist] : {std::pair{&l.k, &p.kHist}, std::pair{&l.v, &p.vHist}}) {
+            for (auto [src, hist] : {std::pair{&l.k, &kHists[static_cast<std::size_t>(li)]},
+                                     std::pair{&l.v, &vHists[static_cast<std::size_t>(li)]}}) {
                 const auto u = unitRotated(*src, d, b);
                 kvfast::histogramAdd(u.data(), static_cast<std::int64_t>(u.size()), KvUnitHistogram::kBins,
                                      hist->n.data(), hist->s1.data(), hist->s2.data());
@@ -309,9 +312,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
 
         phase("prepare");
         KvUnitHistogram kAll, vAll;
-        for (auto &p : prep) {
-            kAll.merge(p.kHist);
-            vAll.merge(p.vHist);
+        for (std::int64_t li = 0; li < L; ++li) {
+            kAll.merge(kHists[static_cast<std::size_t>(li)]);
+            vAll.merge(vHists[static_cast<std::size_t>(li)]);
         }
         rep.kShared = lloydMaxHistogram(kAll, theory().levels);
         rep.vShared = lloydMaxHistogram(vAll, rep.theory.levels);
@@ -319,9 +322,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         rep.vLayer.resize(static_cast<std::size_t>(L));
         parallelForEach(L, threads, [&](std::int64_t li) {
             rep.kLayer[static_cast<std::size_t>(li)] =
-                lloydMaxHistogram(prep[static_cast<std::size_t>(li)].kHist, rep.theory.levels);
+                lloydMaxHistogram(kHists[static_cast<std::size_t>(li)], rep.theory.levels);
             rep.vLayer[static_cast<std::size_t>(li)] =
-                lloydMaxHistogram(prep[static_cast<std::size_t>(li)].vHist, rep.theory.levels);
+                lloydMaxHistogram(vHists[static_cast<std::size_t>(li)], rep.theory.levels);
         });
         for (auto &p : prep) {
             rep.kurtosisBefore.push_back(p.kurtBefore);

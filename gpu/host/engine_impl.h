@@ -42,6 +42,12 @@ struct Engine::Impl {
     std::size_t stagingBytes = 16u << 20;
     int stagingNext = 0; ///< copyToDevice's next buffer (alternates across calls, so small copies overlap too)
     bool pinned = true;
+    /// Streams that small independent launches fan out to from `stream` (forkAux), joined back by
+    /// joinAux; made on first use.
+    static constexpr int kAuxStreams = 8;
+    qsStream_t aux[kAuxStreams] = {};
+    qsEvent_t auxDone[kAuxStreams] = {};
+    qsEvent_t auxReady = nullptr;
     std::recursive_mutex mutex;
     bool profile = false;
     std::vector<qsEvent_t> markEvents;
@@ -64,6 +70,14 @@ struct Engine::Impl {
     {
         for (auto e : markEvents)
             qsEventDestroy(e);
+        for (int i = 0; i < kAuxStreams; ++i) {
+            if (aux[i])
+                qsStreamDestroy(aux[i]);
+            if (auxDone[i])
+                qsEventDestroy(auxDone[i]);
+        }
+        if (auxReady)
+            qsEventDestroy(auxReady);
         for (int i = 0; i < 2; ++i) {
             if (staging[i])
                 qsFreeHost(staging[i]);
@@ -78,6 +92,28 @@ struct Engine::Impl {
             qsStreamDestroy(stream);
     }
     void *S() const { return stream; }
+    /// The first n ≤ kAuxStreams auxiliary streams start after the work queued on `stream` so far.
+    void forkAux(int n)
+    {
+        if (!auxReady)
+            QS_GPU_CHECK(qsEventCreate(&auxReady));
+        QS_GPU_CHECK(qsEventRecord(auxReady, stream));
+        for (int i = 0; i < n; ++i) {
+            if (!aux[i]) {
+                QS_GPU_CHECK(qsStreamCreateNonBlocking(&aux[i]));
+                QS_GPU_CHECK(qsEventCreate(&auxDone[i]));
+            }
+            QS_GPU_CHECK(qsStreamWaitEvent(aux[i], auxReady));
+        }
+    }
+    /// Work queued on `stream` from here on starts after what the first n auxiliary streams hold.
+    void joinAux(int n)
+    {
+        for (int i = 0; i < n; ++i) {
+            QS_GPU_CHECK(qsEventRecord(auxDone[i], aux[i]));
+            QS_GPU_CHECK(qsStreamWaitEvent(stream, auxDone[i]));
+        }
+    }
     /// Host → device copy of `bytes` through the double-buffered pinned staging (a slice is copied
     /// into one buffer while the other travels), or a plain copy when pinning failed; returns when
     /// the host buffer may change again (the device copy is queued on the stream).

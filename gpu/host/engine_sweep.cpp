@@ -134,7 +134,7 @@ std::vector<std::vector<double>> Engine::Impl::sweepCurves(const std::vector<Swe
     if (group < 1)
         throw GpuError("the c sweep needs a group size ≥ 1");
     // GpuSweepEvaluator's steps for every matrix: the group passes, one read of the counters, then
-    // the tiles (ascending c, as evaluate sorts them), one read of the sums.
+    // the tiles (ascending c, as evaluate sorts them) side by side, one read of the sums.
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -157,33 +157,42 @@ std::vector<std::vector<double>> Engine::Impl::sweepCurves(const std::vector<Swe
     auto *ctrs = static_cast<launch::SweepCounters *>(ctr.get());
     auto *mm = static_cast<float *>(m.get());
     QS_GPU_CHECK(qsMemsetAsync(ctrs, 0, nx * sizeof(launch::SweepCounters), stream));
+    const int ns = static_cast<int>(std::min<std::size_t>(nx, kAuxStreams));
+    forkAux(ns);
     for (std::size_t i = 0; i < nx; ++i)
-        launch::sweepGroups(xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i], ctrs + i, sms, S());
+        launch::sweepGroups(xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i], ctrs + i, sms,
+                            aux[i % static_cast<std::size_t>(ns)]);
+    joinAux(ns);
     std::vector<launch::SweepCounters> c(nx);
     QS_GPU_CHECK(qsMemcpyAsync(c.data(), ctrs, nx * sizeof(launch::SweepCounters), qsMemcpyDeviceToHost, stream));
     QS_GPU_CHECK(qsStreamSynchronize(stream));
     std::vector<int> unit(nx);
     for (std::size_t i = 0; i < nx; ++i)
         unit[i] = fixed::fixedUnit(qmath::fromBits(c[i].amaxBits), static_cast<std::int64_t>(c[i].counted));
-    auto parts = poolGet(pool, static_cast<std::size_t>(maxBlocks) * 2 * launch::kSweepTile * sizeof(u64), what);
+    // The matrices' tiles on the auxiliary streams (small grids run side by side), one `parts` each.
+    const std::size_t partLen = static_cast<std::size_t>(maxBlocks) * 2 * launch::kSweepTile;
+    auto parts = poolGet(pool, static_cast<std::size_t>(ns) * partLen * sizeof(u64), what);
     auto dFc = poolGet(pool, n * sizeof(float), what);
     auto dSum = poolGet(pool, nx * n * 2 * sizeof(u64), what);
     auto dBad = poolGet(pool, nx * n * sizeof(unsigned), what);
     QS_GPU_CHECK(qsMemcpyAsync(dFc.get(), fc.data(), n * sizeof(float), qsMemcpyHostToDevice, stream));
     QS_GPU_CHECK(qsMemsetAsync(dBad.get(), 0, nx * n * sizeof(unsigned), stream));
+    forkAux(ns);
     for (std::size_t i = 0; i < nx; ++i) {
         if (c[i].counted == 0 || groups[i] == 0)
             continue;
         const int blocks = launch::sweepBlocks(groups[i], sms);
+        void *st = aux[i % static_cast<std::size_t>(ns)];
+        u64 *pi = static_cast<u64 *>(parts.get()) + (i % static_cast<std::size_t>(ns)) * partLen;
         for (std::size_t t0 = 0; t0 < n; t0 += launch::kSweepTile) {
             const int cnt = static_cast<int>(std::min<std::size_t>(launch::kSweepTile, n - t0));
             launch::sweepTile(pow2, xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i],
-                              static_cast<const float *>(dFc.get()) + t0, cnt, unit[i], static_cast<u64 *>(parts.get()),
-                              static_cast<unsigned *>(dBad.get()) + i * n + t0, blocks, S());
-            launch::sweepReduce(pow2, static_cast<const u64 *>(parts.get()), blocks, cnt,
-                                static_cast<u64 *>(dSum.get()) + 2 * (i * n + t0), S());
+                              static_cast<const float *>(dFc.get()) + t0, cnt, unit[i], pi,
+                              static_cast<unsigned *>(dBad.get()) + i * n + t0, blocks, st);
+            launch::sweepReduce(pow2, pi, blocks, cnt, static_cast<u64 *>(dSum.get()) + 2 * (i * n + t0), st);
         }
     }
+    joinAux(ns);
     std::vector<u64> sums(nx * n * 2);
     std::vector<unsigned> bad(nx * n);
     QS_GPU_CHECK(qsMemcpyAsync(sums.data(), dSum.get(), sums.size() * sizeof(u64), qsMemcpyDeviceToHost, stream));

@@ -51,6 +51,7 @@ using qsEvent_t = hipEvent_t;
 #define qsEventCreate hipEventCreate
 #define qsEventDestroy hipEventDestroy
 #define qsEventRecord hipEventRecord
+#define qsStreamWaitEvent(s, e) hipStreamWaitEvent((s), (e), 0)
 #define qsEventSynchronize hipEventSynchronize
 #define qsEventElapsedTime hipEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
@@ -117,6 +118,7 @@ using qsEvent_t = cudaEvent_t;
 #define qsEventCreate cudaEventCreate
 #define qsEventDestroy cudaEventDestroy
 #define qsEventRecord cudaEventRecord
+#define qsStreamWaitEvent(s, e) cudaStreamWaitEvent((s), (e), 0)
 #define qsEventSynchronize cudaEventSynchronize
 #define qsEventElapsedTime cudaEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
