@@ -17,6 +17,25 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
 {
     if (bytes == 0)
         return;
+    // QS_STAGING_MODE=pageable / register: the driver's own staging, or the source pinned in place
+    // for the copy (measured against the staging buffers: docs/perf.md "KV-cache lab").
+    static const int mode = [] {
+        const char *e = std::getenv("QS_STAGING_MODE");
+        return e && std::strcmp(e, "pageable") == 0 ? 1 : (e && std::strcmp(e, "register") == 0 ? 2 : 0);
+    }();
+    if (mode == 1 && pinned) {
+        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
+        return;
+    }
+    if (mode == 2 && pinned) {
+        void *p = const_cast<void *>(src);
+        if (qsHostRegister(p, bytes) == qsSuccess) {
+            QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
+            QS_GPU_CHECK(qsStreamSynchronize(stream));
+            QS_GPU_CHECK(qsHostUnregister(p));
+            return;
+        }
+    }
     if (!pinned) {
         QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
         QS_GPU_CHECK(qsStreamSynchronize(stream)); // pageable: the copy has left when the call returns

@@ -240,10 +240,10 @@ __global__ void kSegmentSseSum(const double *partial, long long segments, int ch
 /// z = q·k in FP64 with the CPU's four partial sums in its order (kv_lab.cpp dot), q and k staged
 /// as FP64 (each an FP32 value widened, so every product is the CPU's exact one); two queries
 /// against one key at once when `q2` is given (one read of k for both).
-__device__ void dot4x2(const double *q1, const double *q2, const double *k, long long d, double &z1, double &z2)
+__device__ void dot4x2(const double *q1, const double *q2, const double *k, int d, double &z1, double &z2)
 {
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-    long long c = 0;
+    int c = 0;
     for (; c + 4 <= d; c += 4) {
         const double k0 = k[c], k1 = k[c + 1], k2 = k[c + 2], k3 = k[c + 3];
         a0 = __dadd_rn(a0, __dmul_rn(q1[c], k0));
@@ -296,67 +296,71 @@ template <bool kMax> __device__ double groupReduce(double v, double *sh)
 /// max-error sums over its keys; (C) outputs Σ_j P_j v_j per channel in the CPU's key order from
 /// staged tiles of V and P.
 /// kPer: output channels per thread (d ≤ 16·kPer).
-template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttnTile(KvAttnArgs a, int tk)
+// Four blocks per SM at d ≤ 64 (≤ 64 registers; at 80 the registers allowed three: the kernel is
+// latency-bound, Nsight: 35 % occupancy, issue slots 45 % busy).
+template <bool kRef, int kPer>
+__global__ void __launch_bounds__(kThreads, kPer <= 4 ? 4 : 2) kAttnTile(KvAttnArgs a, int tk)
 {
     extern __shared__ double attnSmem[];
-    const long long d = a.dim;
+    const int d = static_cast<int>(a.dim); // ≤ kKvMaxDim; in-head indices below are 32-bit
     const int tiles = (a.nq + kAttnTq - 1) / kAttnTq;
     const long long lh = blockIdx.x / tiles;
     const int q0 = static_cast<int>(blockIdx.x % tiles) * kAttnTq;
     const int nt = a.nq - q0 < kAttnTq ? a.nq - q0 : kAttnTq;
     const long long l = lh / a.heads, g = (lh % a.heads) / (a.heads / a.kvHeads);
-    double *red = attnSmem;                                      // [kThreads]
-    double *pt = red + kThreads;                                 // [kAttnTq · tk]
-    double *qs = pt + static_cast<long long>(kAttnTq) * tk;      // [kAttnTq · (d + 1)]
-    double *kt = qs + static_cast<long long>(kAttnTq) * (d + 1); // [tk · (d + 1)]
-    const long long dq = d + 1;
+    double *red = attnSmem;              // [kThreads]
+    double *pt = red + kThreads;         // [kAttnTq · tk]
+    double *qs = pt + kAttnTq * tk;      // [kAttnTq · (d + 1)]
+    double *kt = qs + kAttnTq * (d + 1); // [tk · (d + 1)]
+    const int dq = d + 1;
     // The tile's queries and the union of their key ranges.
-    long long kLo = 0x7FFFFFFFFFFFLL, kHi = 0;
+    int kLo = 0x7FFFFFFF, kHi = 0;
     for (int i = 0; i < nt; ++i) {
-        const long long st = a.start[q0 + i];
+        const int st = static_cast<int>(a.start[q0 + i]), en = st + static_cast<int>(a.count[q0 + i]);
         kLo = st < kLo ? st : kLo;
-        kHi = st + a.count[q0 + i] > kHi ? st + a.count[q0 + i] : kHi;
+        kHi = en > kHi ? en : kHi;
     }
     const InBlockDiv divD(d), divK(tk);
-    for (int e = static_cast<int>(threadIdx.x); e < nt * static_cast<int>(d); e += kThreads) {
-        const int i = divD(e), c = e - i * static_cast<int>(d);
+    for (int e = static_cast<int>(threadIdx.x); e < nt * d; e += kThreads) {
+        const int i = divD(e), c = e - i * d;
         qs[i * dq + c] = static_cast<double>(a.q[(lh * a.queries + a.qRow[q0 + i]) * d + c]);
     }
     const long long kvRow = (l * a.kvHeads + g) * a.tokens; // the segment's row 0
-    double *zAll = kRef ? a.lp : a.lq;
+    const float *kHead = a.k + kvRow * d, *vHead = a.v + kvRow * d;
+    double *zHead = (kRef ? a.lp : a.lq) + lh * a.perHead; // this head's score buffers
     const long long headOff = lh * a.perHead;
 
     // (A) scores: thread t takes key t % tk of the staged tile against queries t / tk, + step, …
     // two at a time.
     const int qStep = kThreads / tk;
-    for (long long k0 = kLo; k0 < kHi; k0 += tk) {
-        const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
+    for (int k0 = kLo; k0 < kHi; k0 += tk) {
+        const int rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads(); // the previous tile is consumed (and qs is staged)
-        const float *ksrc = a.k + (kvRow + k0) * d;
-        for (int e = static_cast<int>(threadIdx.x); e < static_cast<int>(rows * d); e += kThreads)
+        const float *ksrc = kHead + static_cast<long long>(k0) * d;
+        for (int e = static_cast<int>(threadIdx.x); e < rows * d; e += kThreads)
             kt[e + divD(e)] = static_cast<double>(ksrc[e]);
         __syncthreads();
-        const long long kk = threadIdx.x % tk, key = k0 + kk;
+        const int kk = static_cast<int>(threadIdx.x) % tk, key = k0 + kk;
         if (kk >= rows)
             continue;
         for (int i = static_cast<int>(threadIdx.x) / tk; i < nt; i += 2 * qStep) {
             const int i2 = i + qStep;
-            const long long st1 = a.start[q0 + i];
-            const bool in1 = key >= st1 && key < st1 + a.count[q0 + i];
+            const int st1 = static_cast<int>(a.start[q0 + i]);
+            const bool in1 = key >= st1 && key < st1 + static_cast<int>(a.count[q0 + i]);
             bool in2 = false;
-            long long st2 = 0;
+            int st2 = 0;
             if (i2 < nt) {
-                st2 = a.start[q0 + i2];
-                in2 = key >= st2 && key < st2 + a.count[q0 + i2];
+                st2 = static_cast<int>(a.start[q0 + i2]);
+                in2 = key >= st2 && key < st2 + static_cast<int>(a.count[q0 + i2]);
             }
             if (!in1 && !in2)
                 continue;
             double z1, z2;
             dot4x2(qs + i * dq, in2 ? qs + i2 * dq : nullptr, kt + kk * dq, d, z1, z2);
             if (in1)
-                zAll[headOff + a.offset[q0 + i] + (key - st1)] = __dmul_rn(z1, a.scale);
+                zHead[a.offset[q0 + i] + (key - st1)] = __dmul_rn(z1, a.scale);
             if (in2)
-                zAll[headOff + a.offset[q0 + i2] + (key - st2)] = __dmul_rn(z2, a.scale);
+                zHead[a.offset[q0 + i2] + (key - st2)] = __dmul_rn(z2, a.scale);
         }
     }
     __syncthreads();
@@ -364,20 +368,20 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
     // (B) softmax per query: kAttnLanes threads per query
     const int qi = static_cast<int>(threadIdx.x) / kAttnLanes, lane = static_cast<int>(threadIdx.x) % kAttnLanes;
     const bool live = qi < nt;
-    const long long n = live ? a.count[q0 + qi] : 0;
+    const int n = live ? static_cast<int>(a.count[q0 + qi]) : 0;
     const long long off = live ? headOff + a.offset[q0 + qi] : 0;
-    double *z = zAll + off;
+    double *z = (kRef ? a.lp : a.lq) + off;
     double zmax = -INFINITY;
-    for (long long j = lane; j < n; j += kAttnLanes)
+    for (int j = lane; j < n; j += kAttnLanes)
         zmax = zmax < z[j] ? z[j] : zmax;
     zmax = groupReduce<true>(zmax, red);
     double se = 0;
-    for (long long j = lane; j < n; j += kAttnLanes)
+    for (int j = lane; j < n; j += kAttnLanes)
         se = __dadd_rn(se, exp(__dadd_rn(z[j], -zmax)));
     se = groupReduce<false>(se, red);
     const double lse = __dadd_rn(zmax, log(se));
     double kl = 0, mx = 0;
-    for (long long j = lane; j < n; j += kAttnLanes) {
+    for (int j = lane; j < n; j += kAttnLanes) {
         const double lz = __dadd_rn(z[j], -lse);
         if (kRef) {
             z[j] = lz;
@@ -403,33 +407,34 @@ template <bool kRef, int kPer> __global__ void __launch_bounds__(kThreads) kAttn
     for (int m = 0; m < kMaxPer; ++m)
         acc[m] = 0;
     double *vt = kt; // [tk · d]
-    for (long long k0 = kLo; k0 < kHi; k0 += tk) {
-        const long long rows = kHi - k0 < tk ? kHi - k0 : tk;
+    const double *pHead = pAll + headOff;
+    for (int k0 = kLo; k0 < kHi; k0 += tk) {
+        const int rows = kHi - k0 < tk ? kHi - k0 : tk;
         __syncthreads();
-        const float *vsrc = a.v + (kvRow + k0) * d;
-        for (int e = static_cast<int>(threadIdx.x); e < static_cast<int>(rows * d); e += kThreads)
+        const float *vsrc = vHead + static_cast<long long>(k0) * d;
+        for (int e = static_cast<int>(threadIdx.x); e < rows * d; e += kThreads)
             vt[e] = static_cast<double>(vsrc[e]);
         for (int e = static_cast<int>(threadIdx.x); e < kAttnTq * tk; e += kThreads) {
             const int i = divK(e), kk = e - i * tk;
-            const long long key = k0 + kk;
+            const int key = k0 + kk;
             double pv = 0;
             if (i < nt) {
-                const long long st = a.start[q0 + i];
-                if (kk < rows && key >= st && key < st + a.count[q0 + i])
-                    pv = pAll[headOff + a.offset[q0 + i] + (key - st)];
+                const int st = static_cast<int>(a.start[q0 + i]);
+                if (kk < rows && key >= st && key < st + static_cast<int>(a.count[q0 + i]))
+                    pv = pHead[a.offset[q0 + i] + (key - st)];
             }
             pt[e] = pv;
         }
         __syncthreads();
         if (live)
-            for (long long kk = 0; kk < rows; ++kk) {
+            for (int kk = 0; kk < rows; ++kk) {
                 const double pv = pt[qi * tk + kk];
                 if (pv == 0.0)
                     continue; // outside the query's range (an exp underflowing to 0 adds nothing either)
                 const double *vr = vt + kk * d;
 #pragma unroll
                 for (int m = 0; m < kMaxPer; ++m) {
-                    const long long c = lane + static_cast<long long>(m) * kAttnLanes;
+                    const int c = lane + m * kAttnLanes;
                     if (c < d)
                         acc[m] = __dadd_rn(acc[m], __dmul_rn(pv, vr[c]));
                 }
