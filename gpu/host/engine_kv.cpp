@@ -336,9 +336,23 @@ public:
         std::vector<DeviceParams> dp = upload(hp);
         const std::size_t perPair = static_cast<std::size_t>(2 * segs + 4 * heads);
         auto res = alloc(P * perPair * 8);
-        auto sse = alloc(static_cast<std::size_t>(2 * segs * launch::kKvSseChunks) * 8);
+        const std::size_t partLen = static_cast<std::size_t>(2 * segs * launch::kKvSseChunks);
+        auto sse = alloc(2 * partLen * 8);
         auto *dres = static_cast<double *>(res.get());
-        auto *part = static_cast<double *>(sse.get());
+        // Two sets of x̂ and attention scratch: the pairs alternate between the engine's stream and
+        // an auxiliary one, so one pair's small kernels and last wave overlap the other's work.
+        const int sets = P > 1 ? 2 : 1;
+        if (sets == 2 && !m_kq2) {
+            const std::size_t n = static_cast<std::size_t>(L * Hkv * T * d);
+            m_kq2 = alloc(n * 4);
+            m_vq2 = alloc(n * 4);
+            if (m_nq > 0) {
+                m_lq2 = alloc(static_cast<std::size_t>(L * H * m_perHead) * 8);
+                m_perQuery2 = alloc(static_cast<std::size_t>(L * H * m_nq * 4) * 8);
+            }
+        }
+        if (sets == 2)
+            I.forkAux(1);
         launch::KvQuantArgs a;
         a.layers = L;
         a.heads = Hkv;
@@ -347,19 +361,29 @@ public:
         a.block = static_cast<int>(m_block);
         a.r = m_r;
         for (std::size_t p = 0; p < P; ++p) {
-            double *ds = dres + p * perPair;
-            bind(a, dp[2 * p], fk(m_k), fk(m_kq));
-            launch::kvQuantize(a, I.S());
-            bind(a, dp[2 * p + 1], fk(m_v), fk(m_vq));
-            launch::kvQuantize(a, I.S());
-            launch::kvSegmentSse(fk(m_k), fk(m_kq), segs, T * d, part, ds, I.S());
-            launch::kvSegmentSse(fk(m_v), fk(m_vq), segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, I.S());
+            const int set = static_cast<int>(p % 2);
+            void *st = set ? I.aux[0] : I.S();
+            float *kq = fk(set ? m_kq2 : m_kq), *vq = fk(set ? m_vq2 : m_vq);
+            double *ds = dres + p * perPair, *part = static_cast<double *>(sse.get()) + set * partLen;
+            bind(a, dp[2 * p], fk(m_k), kq);
+            launch::kvQuantize(a, st);
+            bind(a, dp[2 * p + 1], fk(m_v), vq);
+            launch::kvQuantize(a, st);
+            launch::kvSegmentSse(fk(m_k), kq, segs, T * d, part, ds, st);
+            launch::kvSegmentSse(fk(m_v), vq, segs, T * d, part + segs * launch::kKvSseChunks, ds + segs, st);
             if (m_nq > 0) {
-                launch::kvAttentionErr(attnArgs(fk(m_kq), fk(m_vq)), I.S());
-                launch::kvAttentionSummary(static_cast<const double *>(m_perQuery.get()), heads, m_nq, ds + 2 * segs,
-                                           I.S());
+                launch::KvAttnArgs at = attnArgs(kq, vq);
+                if (set) {
+                    at.lq = static_cast<double *>(m_lq2.get());
+                    at.perQuery = static_cast<double *>(m_perQuery2.get());
+                }
+                launch::kvAttentionErr(at, st);
+                launch::kvAttentionSummary(at.perQuery, heads, m_nq, ds + 2 * segs, st);
             }
+            m_lastSet = set;
         }
+        if (sets == 2)
+            I.joinAux(1);
         std::vector<double> hs(P * perPair);
         QS_GPU_CHECK(qsMemcpyAsync(hs.data(), dres, hs.size() * 8, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
@@ -391,8 +415,9 @@ public:
         QS_GPU_CHECK(qsSetDevice(I.device));
         const std::int64_t per = Hkv * T * d;
         std::vector<float> out(static_cast<std::size_t>(per));
-        QS_GPU_CHECK(qsMemcpyAsync(out.data(), fk(role == KvRole::K ? m_kq : m_vq) + layer * per, out.size() * 4,
-                                   qsMemcpyDeviceToHost, I.stream));
+        const std::shared_ptr<void> &x =
+            role == KvRole::K ? (m_lastSet ? m_kq2 : m_kq) : (m_lastSet ? m_vq2 : m_vq); // the last pair's set
+        QS_GPU_CHECK(qsMemcpyAsync(out.data(), fk(x) + layer * per, out.size() * 4, qsMemcpyDeviceToHost, I.stream));
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         return out;
     }
@@ -635,6 +660,8 @@ private:
     int m_nq = 0;
     long long m_perHead = 0;
     std::shared_ptr<void> m_idx, m_lp, m_p, m_lq, m_o, m_perQuery;
+    std::shared_ptr<void> m_kq2, m_vq2, m_lq2, m_perQuery2; ///< runSchemes' second set
+    int m_lastSet = 0;                                      ///< the set holding the last pair's x̂
 };
 
 } // namespace

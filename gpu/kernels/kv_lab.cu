@@ -468,23 +468,36 @@ __global__ void __launch_bounds__(kThreads, kPer <= 4 ? 4 : 2) kAttnTile(KvAttnA
     }
 }
 
-__global__ void kAttnSummary(const double *perQuery, long long heads, int nq, double *out)
+/// One block of 64 threads per (layer, query head): the head's rows of perQuery staged in shared
+/// memory by all threads (coalesced), summed in query order by thread 0.
+constexpr int kSummaryThreads = 64, kSummaryMaxQ = 512;
+
+__global__ void __launch_bounds__(kSummaryThreads) kAttnSummary(const double *perQuery, int nq, double *out)
 {
-    const long long h = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (h >= heads)
-        return;
+    __shared__ double rows[kSummaryMaxQ * 4];
+    const long long h = blockIdx.x;
     double kl = 0, mx = 0, err = 0, ref = 0;
-    for (int i = 0; i < nq; ++i) {
-        const double *x = perQuery + (h * nq + i) * 4;
-        kl = __dadd_rn(kl, x[0] > 0.0 ? x[0] : 0.0);
-        mx = mx < x[1] ? x[1] : mx;
-        err = __dadd_rn(err, x[2]);
-        ref = __dadd_rn(ref, x[3]);
+    for (int q0 = 0; q0 < nq; q0 += kSummaryMaxQ) {
+        const int cnt = nq - q0 < kSummaryMaxQ ? nq - q0 : kSummaryMaxQ;
+        __syncthreads();
+        for (int e = static_cast<int>(threadIdx.x); e < cnt * 4; e += kSummaryThreads)
+            rows[e] = perQuery[(h * nq + q0) * 4 + e];
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int i = 0; i < cnt; ++i) {
+                const double *x = rows + i * 4;
+                kl = __dadd_rn(kl, x[0] > 0.0 ? x[0] : 0.0);
+                mx = mx < x[1] ? x[1] : mx;
+                err = __dadd_rn(err, x[2]);
+                ref = __dadd_rn(ref, x[3]);
+            }
     }
-    out[h * 4] = kl;
-    out[h * 4 + 1] = mx;
-    out[h * 4 + 2] = err;
-    out[h * 4 + 3] = ref;
+    if (threadIdx.x == 0) {
+        out[h * 4] = kl;
+        out[h * 4 + 1] = mx;
+        out[h * 4 + 2] = err;
+        out[h * 4 + 3] = ref;
+    }
 }
 
 // ---- the lab's preparation ----
@@ -612,14 +625,56 @@ __global__ void __launch_bounds__(kThreads) kHistogramPrefix(const double *h, do
     }
 }
 
-__global__ void kLloyd(const double *prefix, int count, const double *init, double tol, int maxIterations,
-                       kvlloyd::Fit *fits)
+/// One block of kvlloyd::kLevels threads per fit: thread i takes level i's step (the levels' cell
+/// sums are 16 independent loads), thread 0 the cells, the move, the sort and the MSE — kv_lloyd.h's
+/// functions in lloydOnPrefix's order, so the fit has its bits.
+__global__ void __launch_bounds__(kvlloyd::kLevels)
+    kLloyd(const double *prefix, const double *init, double tol, int maxIterations, kvlloyd::Fit *fits)
 {
-    const int f = static_cast<int>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (f >= count)
-        return;
-    const double *p = prefix + static_cast<long long>(f) * 3 * (kKvBins + 1);
-    fits[f] = kvlloyd::lloydOnPrefix(p, p + (kKvBins + 1), p + 2 * (kKvBins + 1), kKvBins, init, tol, maxIterations);
+    constexpr int B = kKvBins, n = kvlloyd::kLevels;
+    const double *p0 = prefix + static_cast<long long>(blockIdx.x) * 3 * (B + 1), *p1 = p0 + (B + 1),
+                 *p2 = p1 + (B + 1);
+    __shared__ double lv[n], mv[n];
+    __shared__ int cut[n + 1];
+    __shared__ int stop;
+    const int i = static_cast<int>(threadIdx.x);
+    lv[i] = init[i];
+    const double total = p0[B];
+    int iterations = 0;
+    double maxMove = 0;
+    __syncthreads();
+    for (int it = 1; it <= maxIterations && total > 0; ++it) {
+        if (i == 0)
+            kvlloyd::lloydCells(lv, B, cut);
+        __syncthreads();
+        double nl;
+        const bool moved = kvlloyd::lloydLevelStep(p0, p1, cut, i, &nl);
+        mv[i] = moved ? fabs(__dadd_rn(nl, -lv[i])) : 0.0; // an empty cell leaves the move as it is
+        __syncthreads();
+        if (moved)
+            lv[i] = nl;
+        __syncthreads();
+        if (i == 0) {
+            double move = 0;
+            for (int j = 0; j < n; ++j)
+                move = move < mv[j] ? mv[j] : move;
+            kvlloyd::lloydSortLevels(lv);
+            iterations = it;
+            maxMove = move;
+            stop = move <= tol;
+        }
+        __syncthreads();
+        if (stop)
+            break;
+    }
+    if (i == 0) {
+        kvlloyd::Fit &f = fits[blockIdx.x];
+        for (int j = 0; j < n; ++j)
+            f.levels[j] = lv[j];
+        f.iterations = iterations;
+        f.maxMove = maxMove;
+        f.mse = kvlloyd::lloydMse(p0, p1, p2, B, lv);
+    }
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -777,8 +832,8 @@ void kvAttentionSummary(const double *perQuery, long long heads, int nq, double 
 {
     if (heads <= 0)
         return;
-    kAttnSummary<<<static_cast<unsigned>((heads + 63) / 64), 64, 0, static_cast<qsStream_t>(stream)>>>(perQuery, heads,
-                                                                                                       nq, out);
+    kAttnSummary<<<static_cast<unsigned>(heads), kSummaryThreads, 0, static_cast<qsStream_t>(stream)>>>(perQuery, nq,
+                                                                                                        out);
     QS_GPU_CHECK_LAUNCH("kvAttentionSummary");
 }
 
@@ -840,8 +895,8 @@ void kvLloyd(const double *prefix, int count, const double *init, double tol, in
 {
     if (count <= 0)
         return;
-    kLloyd<<<static_cast<unsigned>((count + 63) / 64), 64, 0, static_cast<qsStream_t>(stream)>>>(
-        prefix, count, init, tol, maxIterations, fits);
+    kLloyd<<<static_cast<unsigned>(count), kvlloyd::kLevels, 0, static_cast<qsStream_t>(stream)>>>(prefix, init, tol,
+                                                                                                   maxIterations, fits);
     QS_GPU_CHECK_LAUNCH("kvLloyd");
 }
 
