@@ -253,14 +253,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         out.gridMs = ev.ms(2, 3);
         out.finalMs = ev.ms(4, 5);
     }
-    if (wHatMem) {
-        auto hatTensor =
-            std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, wHatMem.get(), w.name() + " (Ŵ)", wHatMem);
-        if (options.metrics)
-            out.metrics = metricsOf(w, *hatTensor, options.metricsOptions, options.inputStats);
-        if (options.keepDequantizedOnDevice)
-            out.wHat = std::move(hatTensor);
-    }
+    finishDequantized(*this, w, std::move(wHatMem), options, out);
     return out;
 }
 

@@ -108,14 +108,7 @@ GgufDeviceResult Engine::gguf(const GpuTensor &w, const GgufQuantSpec &spec, std
         QS_GPU_CHECK(qsEventElapsedTime(&out.deviceMs, ev.a, ev.b));
     }
     q.blockBytes = static_cast<std::uint64_t>(nblocks * B);
-    if (wHatMem) {
-        auto hatTensor =
-            std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, wHatMem.get(), w.name() + " (Ŵ)", wHatMem);
-        if (options.metrics)
-            out.metrics = metricsOf(w, *hatTensor, options.metricsOptions, options.inputStats);
-        if (options.keepDequantizedOnDevice)
-            out.wHat = std::move(hatTensor);
-    }
+    finishDequantized(*this, w, std::move(wHatMem), options, out);
     return out;
 }
 

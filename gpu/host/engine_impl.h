@@ -130,4 +130,20 @@ struct Engine::Impl {
     void enqueueFast(RunImpl &R, int in, int sms);
 };
 
+/// The tail of a device quantizer that leaves Ŵ (FP32, W's shape) in `mem` (Engine::awq,
+/// Engine::gguf): the fused metrics of Ŵ against W when options.metrics, and Ŵ kept on the device as
+/// out.wHat when options.keepDequantizedOnDevice.
+template <class Options, class Result>
+void finishDequantized(Engine &engine, const GpuTensor &w, std::shared_ptr<void> mem, const Options &options,
+                       Result &out)
+{
+    if (!mem)
+        return;
+    auto hat = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, mem.get(), w.name() + " (Ŵ)", mem);
+    if (options.metrics)
+        out.metrics = engine.metricsOf(w, *hat, options.metricsOptions, options.inputStats);
+    if (options.keepDequantizedOnDevice)
+        out.wHat = std::move(hat);
+}
+
 } // namespace quantscope::gpu
