@@ -202,6 +202,20 @@ QStringList leftovers(const QList<Shown> &shown, const Language &old, const Lang
     return out;
 }
 
+/// The window shown at 1280×800 on its demo and idle (false: it did not get there).
+bool showDemo(MainWindow &w)
+{
+    w.resize(1280, 800);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    QSignalSpy loaded(&w, &MainWindow::loadFinished);
+    w.openDemo();
+    if (!loaded.wait(120000) || !loaded.first().first().toBool())
+        return false;
+    return QTest::qWaitFor([&] { return !w.isBusy(); }, 120000);
+}
+
 QAction *languageAction(MainWindow &w, const QString &code)
 {
     for (auto *a : w.findChildren<QAction *>())
@@ -246,13 +260,7 @@ private slots:
                                 .arg(chinese.exact.size())));
 
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy loaded(&w, &MainWindow::loadFinished);
-        w.openDemo();
-        QVERIFY(loaded.wait(120000) && loaded.first().first().toBool());
-        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        QVERIFY(showDemo(w));
         // Four configurations named by the product (no label of the user's: that stays as typed).
         QVERIFY(w.quantizerPanel()
                     ->setConfigurations(
@@ -376,13 +384,7 @@ private slots:
         QVERIFY(english.size() > 100);
 
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy loaded(&w, &MainWindow::loadFinished);
-        w.openDemo();
-        QVERIFY(loaded.wait(120000) && loaded.first().first().toBool());
-        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 120000));
+        QVERIFY(showDemo(w));
         QVERIFY(w.quantizerPanel()
                     ->setConfigurations({{"A", spec({{"method", "gptq"}, {"bits", 4}, {"group", 128}})},
                                          {"B", spec({{"method", "int"}, {"bits", 4}, {"group", 4096}})}})
