@@ -14,6 +14,7 @@
 #include "device_pool.h"
 #include "engine_host.h"
 #include "kernels.h"
+#include "kernels_fp4.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"
 
@@ -116,9 +117,10 @@ struct SharedBuffers {
 
 namespace {
 
-/// The value-table paths (fp8_quant.cu, int_quant.cu) cover the headline cases: 16-bit inputs with the metrics on
-/// the device, FP8 per tensor, and INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
-/// arithmetic and scales, half-to-even rounding. Everything else takes the generic kernels.
+/// The value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu) cover the headline cases: 16-bit inputs with
+/// the metrics on the device, FP8 per tensor, INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
+/// arithmetic and scales, half-to-even rounding, and the FP4 schemes with power-of-two scales
+/// (MXFP4, constOpt pow2) on row-local groups of ≤ 128. Everything else takes the generic kernels.
 bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
 {
     const QuantPlan &P = R.hp.plan;
@@ -127,8 +129,10 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
         return false;
     if (P.kind == kKindFp8)
         return P.gran == kGranTensor;
+    if (P.kind == kKindFp4)
+        return launch::fp4FastPlan(P); // NVFP4, constOpt unrounded: the generic kernels
     if (P.kind != kKindInt)
-        return false; // the FP4 schemes: the generic kernels
+        return false; // ProgressiveSpec: the generic kernels
     return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
            P.ip.qmax - P.ip.qmin <= 15 && P.group <= 128;
 }
@@ -139,16 +143,20 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
 {
     const QuantPlan &P = R.hp.plan;
     const i64 n = R.n;
-    const bool isInt = P.kind == kKindInt;
+    // INT and FP4 share everything after pass 1 (per-group code counts of ≤ 16 levels).
+    const bool perGroup = P.kind == kKindInt || P.kind == kKindFp4;
+    const bool isFp4 = P.kind == kKindFp4;
     HistConfig &hc = R.hc;
     if (hc.wSource == 1)
         hc.wSource = 0; // W's fields come with the value table's rows
-    hc.thresholds = isInt ? 2 : 1;
+    hc.thresholds = perGroup ? 2 : 1;
     const i64 G = P.groups;
-    const int rowsT = isInt ? launch::valueWRows() : 0;
-    const int rows1 = isInt ? launch::blocksIntFast1(in, P, n, sms) : launch::fp8TableRows();
-    const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
-    const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
+    const int rowsT = perGroup ? launch::valueWRows() : 0;
+    const int rows1 = isFp4   ? launch::blocksFp4Fast1(in, P, n, sms)
+                      : perGroup ? launch::blocksIntFast1(in, P, n, sms)
+                              : launch::fp8TableRows();
+    const int rowsG = perGroup ? launch::blocksGroupsY(G, sms) : 0;
+    const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
@@ -162,10 +170,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.offFlags = A.reserve<unsigned>(1);
     sb.reserveTables(A, R, rows1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
-    const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
-    const int rangeBlocks = isInt ? 0 : launch::fp8RangeBlocks(in, n, sms);
-    const std::size_t offParts = isInt ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
-    const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
+    const std::size_t offLut = perGroup ? 0 : A.reserve<unsigned char>(65536);
+    const int rangeBlocks = perGroup ? 0 : launch::fp8RangeBlocks(in, n, sms);
+    const std::size_t offParts = perGroup ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
+    const std::size_t offCounts = perGroup ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
     sb.resolve(R);
@@ -183,7 +191,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
     const void *w = R.w->data();
-    if (!isInt) {
+    if (!perGroup) {
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
         auto *parts = reinterpret_cast<unsigned *>(b + offParts);
         float given = 0.0f;
@@ -223,7 +231,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a1.flags = flags;
     a1.pd = pd1;
     a1.pi = pi1;
-    launch::intFast1(in, w, n, P, a1, rows1, S());
+    if (isFp4)
+        launch::fp4Fast1(in, w, n, P, a1, rows1, S());
+    else
+        launch::intFast1(in, w, n, P, a1, rows1, S());
     mark("fast: pass 1 (codes, code counts, error sums)");
     launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
     mark("fast: finalize 1 (thresholds)");
