@@ -152,9 +152,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     hc.thresholds = perGroup ? 2 : 1;
     const i64 G = P.groups;
     const int rowsT = perGroup ? launch::valueWRows() : 0;
-    const int rows1 = isFp4   ? launch::blocksFp4Fast1(in, P, n, sms)
+    const int rows1 = isFp4      ? launch::blocksFp4Fast1(in, P, n, sms)
                       : perGroup ? launch::blocksIntFast1(in, P, n, sms)
-                              : launch::fp8TableRows();
+                                 : launch::fp8TableRows();
     const int rowsG = perGroup ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;

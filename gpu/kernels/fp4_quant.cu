@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
     d[dMinY] = mnY;
     d[dMaxY] = mxY;
     d[dSe] = se;
-    d[dSx] = 0;  // from W's value counts
+    d[dSx] = 0; // from W's value counts
     d[dSy] = sy;
     d[dSxy] = 0; // (Σx² + Σx̂² − Σe²)/2 once Σx² is known (kValueW)
     d[dEmin] = fmin(static_cast<double>(emnF), emnD);

@@ -525,14 +525,30 @@ std::vector<float> fp4StressGroup(int kind, std::mt19937_64 &rng, float scaleOf(
     for (std::size_t j = 0; j < x.size(); ++j) {
         float v = 0.0f;
         switch (kind) {
-        case 0: v = 0.02f * t(rng); break;
-        case 1: v = std::abs(0.02f * t(rng)) + 0.01f; break;
-        case 2: v = static_cast<float>(small(rng)) * 0.0078125f; break;
-        case 3: v = same; break;
-        case 4: v = j % 2 ? 0.0f : -0.0f; break;
-        case 5: v = static_cast<float>(small(rng)) * 1e-39f; break;
-        case 6: v = j % 3 ? 1e30f * t(rng) : 1e-30f * t(rng); break;
-        default: v = 0.02f * t(rng); break;
+        case 0:
+            v = 0.02f * t(rng);
+            break;
+        case 1:
+            v = std::abs(0.02f * t(rng)) + 0.01f;
+            break;
+        case 2:
+            v = static_cast<float>(small(rng)) * 0.0078125f;
+            break;
+        case 3:
+            v = same;
+            break;
+        case 4:
+            v = j % 2 ? 0.0f : -0.0f;
+            break;
+        case 5:
+            v = static_cast<float>(small(rng)) * 1e-39f;
+            break;
+        case 6:
+            v = j % 3 ? 1e30f * t(rng) : 1e-30f * t(rng);
+            break;
+        default:
+            v = 0.02f * t(rng);
+            break;
         }
         x[j] = bf16ToFloat(floatToBf16(v));
     }
@@ -561,9 +577,8 @@ TEST(DeviceMath, Fp4PathCodesAndExactErrorsEqualTheReference)
         int mx; // MX mode, or −1: constOpt pow2 at c
         float c;
     };
-    for (const Scheme sc : {Scheme{fp4::MxEven, 0}, Scheme{fp4::MxFloor, 0}, Scheme{fp4::MxCeil, 0},
-                            Scheme{-1, 0.156f}, Scheme{-1, 0.3331f}, Scheme{-1, 0.05f}, Scheme{-1, 0.01f},
-                            Scheme{-1, 1e-9f}}) {
+    for (const Scheme sc : {Scheme{fp4::MxEven, 0}, Scheme{fp4::MxFloor, 0}, Scheme{fp4::MxCeil, 0}, Scheme{-1, 0.156f},
+                            Scheme{-1, 0.3331f}, Scheme{-1, 0.05f}, Scheme{-1, 0.01f}, Scheme{-1, 1e-9f}}) {
         static Scheme cur;
         cur = sc;
         auto scaleOf = [](const float *x, int n) {
