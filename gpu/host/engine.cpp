@@ -14,7 +14,6 @@
 #include "device_pool.h"
 #include "engine_host.h"
 #include "kernels.h"
-#include "kernels_fp4.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// FP4 E2M1 on the value-table path (kernels_fp4.h): MXFP4 (every shared-exponent mode) and
-// constOpt pow2, whose group scales are powers of two, on row-local groups ≤ 128 of 16-bit inputs.
+// FP4 E2M1 on the value-table path (kernels.h: fp4FastPlan, fp4Fast1): MXFP4 (every shared-
+// exponent mode) and constOpt pow2, whose group scales are powers of two, on row-local groups
+// ≤ 128 of 16-bit inputs.
 // Pass 1 quantizes in registers with no division (x/s is x times the exact reciprocal 2^−k,
 // fp4_fast_math.h) and no per-element rounding decision other than the CPU's own (the E2M1 code as
 // threshold comparisons, Ŵ = value·s by the CPU's product), keeps Σe² and the error extremes in
@@ -14,7 +15,6 @@
 #define QS_HD __host__ __device__
 
 #include "fp4_fast_math.h"
-#include "kernels_fp4.h"
 #include "value_counts.cuh"
 
 namespace quantscope::gpu::launch {
