@@ -110,10 +110,9 @@ int main(int argc, char **argv)
     for (const auto &c : cases) {
         if (!only.empty() && only != c.name)
             continue;
-        // The generic-kernels mode only where a value-table path exists (INT, FP8, MXFP4, constOpt
-        // pow2).
+        // The generic-kernels mode only where a value-table path exists (INT, FP8, the FP4 schemes).
         const std::string method = c.spec["method"];
-        const int modes = method == "int" || method == "fp8" || method == "mxfp4" || method == "constopt" ? 4 : 3;
+        const int modes = method == "progressive" ? 3 : 4;
         for (int mode = 0; mode < modes; ++mode) {
             gpu::PipelineOptions po;
             po.metrics = mode != 2;

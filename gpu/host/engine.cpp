@@ -145,6 +145,9 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     // INT and FP4 share everything after pass 1 (per-group code counts of ≤ 16 levels).
     const bool perGroup = P.kind == kKindInt || P.kind == kKindFp4;
     const bool isFp4 = P.kind == kKindFp4;
+    const bool nv = isFp4 && P.fp4 == kFp4Nv;
+    // The FP8 range pass: FP8's scale, or NVFP4's global scale from W's amax (unless given).
+    const bool ranged = perGroup ? nv && !R.opts.tensorAmax && !R.opts.inputStats : !R.opts.inputStats;
     HistConfig &hc = R.hc;
     if (hc.wSource == 1)
         hc.wSource = 0; // W's fields come with the value table's rows
@@ -170,8 +173,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     sb.reserveTables(A, R, rows1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = perGroup ? 0 : A.reserve<unsigned char>(65536);
-    const int rangeBlocks = perGroup ? 0 : launch::fp8RangeBlocks(in, n, sms);
-    const std::size_t offParts = perGroup ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
+    const int rangeBlocks = ranged || !perGroup ? launch::fp8RangeBlocks(in, n, sms) : 0;
+    const std::size_t offParts =
+        ranged || !perGroup ? A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks)) : 0;
+    R.offGlobal = nv ? A.reserve<float>(1) : 0; // NVFP4's global scale (collect downloads it)
     const std::size_t offCounts = perGroup ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
@@ -218,6 +223,24 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         R.offPd2Host = sb.offPd2; // Stats2 = the sum of these rows, added on the host
         R.rowsPd2Host = rows2;
         return;
+    }
+    if (nv) {
+        // NVFP4's global scale, as the generic path takes it: given, from the stats at open, or
+        // from W's amax (the FP8 range pass, then one block).
+        auto *global = reinterpret_cast<float *>(b + R.offGlobal);
+        R.hp.plan.nvGlobal = global; // P is R.hp.plan: every kernel below reads it
+        if (R.opts.tensorAmax) {
+            launch::nvGlobal(nullptr, 0, *R.opts.tensorAmax, true, global, S());
+        } else if (R.opts.inputStats) {
+            const TensorStats &st = *R.opts.inputStats;
+            launch::nvGlobal(nullptr, 0, st.finiteCount ? static_cast<float>(st.absmax) : 0.0f, true, global, S());
+        } else {
+            auto *parts = reinterpret_cast<unsigned *>(b + offParts);
+            launch::fp8Range(in, w, n, parts, rangeBlocks, S());
+            mark("fast: range");
+            launch::nvGlobalParts(parts, rangeBlocks, global, S());
+        }
+        mark("fast: NVFP4 global scale");
     }
     QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     launch::IntFast1 a1;

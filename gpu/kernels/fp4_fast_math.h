@@ -57,4 +57,42 @@ QS_HD inline bool fp4ErrorsExact(float tmax)
     return tmax <= 12.0f; // NaN: false
 }
 
+/// The thresholds e2m1CodeByReciprocal reads, thr[n] ≤ |t| < thr[n + 1] around magnitude code n:
+/// −inf, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5, +inf (the kernels keep them in shared memory).
+QS_HD inline float e2m1Threshold(int n)
+{
+    const float inf = qmath::fromBits(0x7F800000u); // selects, not an array (local memory)
+    return n <= 0   ? -inf
+           : n == 1 ? 0.25f
+           : n == 2 ? 0.75f
+           : n == 3 ? 1.25f
+           : n == 4 ? 1.75f
+           : n == 5 ? 2.5f
+           : n == 6 ? 3.5f
+           : n == 7 ? 5.0f
+                    : inf;
+}
+
+/// NVFP4's code e2m1Code(RN(x/e)) (fp4::nvCode) from tr = RN(x·RN(1/e)), with RN(1/e) normal
+/// (2^−126 ≤ RN(1/e) < 2^128): RN(1/e) and the product each add at most 2^−24 relative, so tr lies
+/// within 3·2^−24·|tr| of RN(x/e) (subnormal tr: within 2^−149, far below the first threshold).
+/// Both give the same code unless a rounding threshold lies within 2^−20·|tr| of tr — the two
+/// thresholds around tr's code, thr[n] and thr[n + 1] (e2m1Threshold). `near` says so, and then
+/// the caller divides. tr not NaN; tr = ±Inf is always near.
+QS_HD inline std::uint32_t e2m1CodeByReciprocal(float tr, const float *thr, bool &near)
+{
+    const std::uint32_t c = e2m1CodeNotNaN(tr);
+    const float a = qmath::absf(tr);
+    const std::uint32_t n = c & 7u;
+    const float m = a * 9.5367431640625e-7f; // 2^−20·|tr|
+    near = !((a - thr[n] > m) & (thr[n + 1] - a > m));
+    return c;
+}
+
+/// True when RN(1/e) is a normal FP32 number (e2m1CodeByReciprocal's condition).
+QS_HD inline bool reciprocalNormal(float r)
+{
+    return r >= 1.1754943508222875e-38f && r < qmath::fromBits(0x7F800000u);
+}
+
 } // namespace quantscope::gpumath

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // FP4 E2M1 on the value-table path (kernels.h: fp4FastPlan, fp4Fast1): MXFP4 (every shared-
-// exponent mode) and constOpt pow2, whose group scales are powers of two, on row-local groups
-// ≤ 128 of 16-bit inputs.
-// Pass 1 quantizes in registers with no division (x/s is x times the exact reciprocal 2^−k,
-// fp4_fast_math.h) and no per-element rounding decision other than the CPU's own (the E2M1 code as
-// threshold comparisons, Ŵ = value·s by the CPU's product), keeps Σe² and the error extremes in
-// FP32-exact form where fp4ErrorsExact vouches for it, and counts the 16 codes of each group. The
-// rest of the run is the INT value-table path's kernels (int_quant.cu: Ŵ from the code counts,
-// pass 2 with FP32 error thresholds, W from its value counts), which take the FP4 plan.
-// NVFP4, constOpt unrounded and every other FP4 case run the generic kernels.
+// exponent mode), constOpt pow2 and NVFP4 on row-local groups ≤ 128 of 16-bit inputs.
+// Pass 1 quantizes in registers. With power-of-two group scales (MXFP4, constOpt pow2) there is no
+// division (x/s is x times the exact reciprocal 2^−k, fp4_fast_math.h) and no rounding decision
+// other than the CPU's own (the E2M1 code as threshold comparisons, Ŵ = value·s by the CPU's
+// product); Σe² and the error extremes come from FP32 errors where fp4ErrorsExact vouches for them.
+// NVFP4 (effective scale b/global) codes by the correctly rounded reciprocal and divides only the
+// elements within 2^−20 of a rounding threshold (e2m1CodeByReciprocal), and checks each error's
+// exactness. Each group's 16 codes are counted. The rest of the run is the INT value-table path's
+// kernels (int_quant.cu: Ŵ from the code counts, pass 2 with FP32 error thresholds, W from its
+// value counts), which take the FP4 plan. constOpt unrounded and other FP4 cases run the generic
+// kernels.
 //
 // Same contract as quantize.cu: the quantizer and bin decisions are the QS_HD functions the CPU
 // reference runs; no FMA contraction (-fmad=false); sums in FP64, reduced in a fixed order.
@@ -32,6 +34,15 @@ template <int SCHEME> QS_DEV float fp4Pow2Scale(const QuantPlan &P, float mn, fl
     }
 }
 
+/// NVFP4's block scale b (stored) from the block's amax and the global scale: the CPU's
+/// nvBlockTarget, cast to E4M3, an underflow to 0 replaced by 0.125 (kernel_common.cuh's
+/// fp4GroupScale, quant/nvfp4.cpp).
+QS_DEV float nvBlockScale(float amax, float global)
+{
+    const float b = gpumath::decodeE4m3(gpumath::encodeE4m3(fp4::nvBlockTarget(amax, global)));
+    return b == 0.0f ? 0.125f : b;
+}
+
 // A thread takes E = 8 or 16 consecutive elements of one group (16 when the group allows); a team
 // of g/E lanes holds a group and reduces its range with shuffles (as kIntFast1). The per-element
 // work is straight-line: t = x·2^−k (exact), the code by seven comparisons, Ŵ by one product, the
@@ -41,10 +52,14 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
 {
     constexpr int L = E / kChunk; // 16-byte loads per unit
     __shared__ float sVal[16];    // the E2M1 value of each code (sign included)
+    __shared__ float sThr[9];     // NVFP4: the code thresholds (gpumath::e2m1Threshold)
     if (threadIdx.x < 16)
         sVal[threadIdx.x] = fp4::e2m1Value(static_cast<std::uint8_t>(threadIdx.x));
+    if (threadIdx.x < 9)
+        sThr[threadIdx.x] = gpumath::e2m1Threshold(static_cast<int>(threadIdx.x));
     __syncthreads();
-    const i64 units = n / E; // n is a multiple of the group size, itself of E
+    const float global = SCHEME == kFp4Nv ? *P.nvGlobal : 1.0f; // NVFP4's FP32 global scale
+    const i64 units = n / E;                                    // n is a multiple of the group size, itself of E
     const int lane = threadIdx.x % QS_WARP_SIZE;
     const int teamLog2 = P.teamLog2 - (E == 16 ? 1 : 0);
     const int team = 1 << teamLog2, sub = lane & (team - 1);
@@ -88,42 +103,71 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             mn = fminf(mn, QS_SHFL_XOR(mn, o));
             mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
         }
-        const float s = fp4Pow2Scale<SCHEME>(P, mn, mx);
-        const float r = gpumath::pow2Reciprocal(s); // x·r is the CPU's x/s, bit for bit
-        // Every error of the group an exact FP32 difference (fp4_fast_math.h: always for MXFP4,
-        // for constOpt unless c is small). Otherwise the unit's errors go the FP64 route below and
-        // pass 2 checks each element (kFastInexact): a per-element check here, as a second version
-        // of the loop, made the kernel spill.
-        const float tmax = __fmul_rn(fmaxf(fabsf(mn), fabsf(mx)), r);
-        const bool exact = gpumath::fp4ErrorsExact(tmax);
+        // The group's stored scale s and the scale the elements use, eff (NVFP4: b/global).
+        float s, eff, r;
+        bool exact = true;
+        unsigned nearMask = 0;
+        if constexpr (SCHEME == kFp4Nv) {
+            s = nvBlockScale(fmaxf(fabsf(mn), fabsf(mx)), global);
+            eff = fp4::nvEffective(s, global);
+            r = __frcp_rn(eff);
+            nearMask = gpumath::reciprocalNormal(r) ? 0u : 0xFFFFu; // else every element divides
+        } else {
+            s = fp4Pow2Scale<SCHEME>(P, mn, mx);
+            eff = s;
+            r = gpumath::pow2Reciprocal(s); // x·r is the CPU's x/s, bit for bit
+            // Every error of the group an exact FP32 difference (fp4_fast_math.h: always for
+            // MXFP4, for constOpt unless c is small). Otherwise the unit's errors go the FP64 route
+            // below and pass 2 checks each element (kFastInexact): a per-element check here, as a
+            // second version of the loop, made the kernel spill.
+            exact = gpumath::fp4ErrorsExact(__fmul_rn(fmaxf(fabsf(mn), fabsf(mx)), r));
+        }
         unsigned codes[E];
+#pragma unroll
+        for (int j = 0; j < E; ++j) {
+            const float t = __fmul_rn(v[j], r);
+            if constexpr (SCHEME == kFp4Nv) {
+                bool near;
+                codes[j] = gpumath::e2m1CodeByReciprocal(t, sThr, near);
+                nearMask |= near ? (1u << j) : 0u;
+            } else {
+                codes[j] = gpumath::e2m1CodeNotNaN(t);
+            }
+        }
+        if (SCHEME == kFp4Nv && nearMask) {
+            // Near a rounding threshold (or a reciprocal that is not normal): the CPU's division,
+            // for that element only (fp4::nvCode; the quotient of finite x and eff > 0 is no NaN).
+#pragma unroll
+            for (int j = 0; j < E; ++j)
+                if (nearMask & (1u << j))
+                    codes[j] = gpumath::e2m1CodeNotNaN(__fdiv_rn(v[j], eff));
+        }
         unsigned c4[4] = {0, 0, 0, 0}; // code counts, bytes (see IntFast1::counts)
         float y[E], cmn = finf(), cmx = -finf();
         double seC = 0;
-        {
 #pragma unroll
-            for (int l = 0; l < L; ++l) {
-                unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: codes 0–7, 8–15
+        for (int l = 0; l < L; ++l) {
+            unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: codes 0–7, 8–15
 #pragma unroll
-                for (int jj = 0; jj < kChunk; ++jj) {
-                    const int j = kChunk * l + jj;
-                    const unsigned c = gpumath::e2m1CodeNotNaN(__fmul_rn(v[j], r));
-                    codes[j] = c;
-                    y[j] = __fmul_rn(sVal[c], s); // fp4::mxDequant / fp4Dequant: value·s
-                    const float e = __fsub_rn(v[j], y[j]);
-                    seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
-                    cmn = fminf(cmn, e);
-                    cmx = fmaxf(cmx, e);
-                    const unsigned inc = 1u << ((c & 7u) << 2);
-                    const unsigned lo = c < 8u ? inc : 0u;
-                    nib0 += lo;
-                    nib1 += inc - lo;
-                }
-                c4[0] += nib0 & 0x0F0F0F0Fu;
-                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-                c4[2] += nib1 & 0x0F0F0F0Fu;
-                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            for (int jj = 0; jj < kChunk; ++jj) {
+                const int j = kChunk * l + jj;
+                const unsigned c = codes[j];
+                y[j] = __fmul_rn(sVal[c], eff); // fp4::fp4Dequant: value·eff, the CPU's product
+                const float e = __fsub_rn(v[j], y[j]);
+                if constexpr (SCHEME == kFp4Nv) // x̂ is rounded: check each error (Sterbenz)
+                    exact = exact & gpumath::exactDifference(e, y[j]);
+                seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
+                cmn = fminf(cmn, e);
+                cmx = fmaxf(cmx, e);
+                const unsigned inc = 1u << ((c & 7u) << 2);
+                const unsigned lo = c < 8u ? inc : 0u;
+                nib0 += lo;
+                nib1 += inc - lo;
             }
+            c4[0] += nib0 & 0x0F0F0F0Fu;
+            c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+            c4[2] += nib1 & 0x0F0F0F0Fu;
+            c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
         }
         if (act && exact) {
             se += seC;
@@ -176,7 +220,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
         for (int idx = sub; idx < 16; idx += team) {
             const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
             const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-            const float yv = __fmul_rn(sVal[idx], s);
+            const float yv = __fmul_rn(sVal[idx], eff);
             nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
             const double yd = yv, cd = static_cast<double>(c);
             sumY = fma(cd, yd, sumY);
@@ -207,6 +251,38 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
     blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
 }
 
+/// NVFP4's global scale from the FP8 range pass's per-block parts (~min key, max key, flags):
+/// amax of W's values (an Inf among them makes the run leave the path), then nvGlobalScale, as
+/// the generic path's kNvGlobal computes it from W's statistics. One block.
+__global__ void __launch_bounds__(kThreads) kNvGlobalParts(const unsigned *parts, int blocks, float *out)
+{
+    __shared__ unsigned sk[2][kThreads / 32];
+    unsigned k0 = 0, k1 = 0;
+    for (int i = threadIdx.x; i < blocks; i += blockDim.x) {
+        k0 = max(k0, parts[3 * i]);
+        k1 = max(k1, parts[3 * i + 1]);
+    }
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+        k0 = max(k0, static_cast<unsigned>(QS_SHFL_XOR(k0, o)));
+        k1 = max(k1, static_cast<unsigned>(QS_SHFL_XOR(k1, o)));
+    }
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    if (lane == 0) {
+        sk[0][warp] = k0;
+        sk[1][warp] = k1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++i) {
+            k0 = max(k0, sk[0][i]);
+            k1 = max(k1, sk[1][i]);
+        }
+        const bool any = k1 != 0; // no finite value has key 0
+        const float mn = any ? gpumath::keyFloat(~k0) : 0.0f, mx = any ? gpumath::keyFloat(k1) : 0.0f;
+        out[0] = fp4::nvGlobalScale(fmaxf(qmath::absf(mn), qmath::absf(mx)));
+    }
+}
+
 /// Elements per thread: 16 when the group size allows (then teams are half as wide).
 int fp4Fast1Elems(const QuantPlan &p)
 {
@@ -219,6 +295,8 @@ template <typename F> void dispatchFp4Fast1(int in, const QuantPlan &p, F &&f)
         constexpr int IN = decltype(I)::value;
         if (p.fp4 == kFp4Mx)
             fp4Fast1Elems(p) == 16 ? f(kFp4Fast1<IN, 16, kFp4Mx>) : f(kFp4Fast1<IN, 8, kFp4Mx>);
+        else if (p.fp4 == kFp4Nv)
+            fp4Fast1Elems(p) == 16 ? f(kFp4Fast1<IN, 16, kFp4Nv>) : f(kFp4Fast1<IN, 8, kFp4Nv>);
         else
             fp4Fast1Elems(p) == 16 ? f(kFp4Fast1<IN, 16, kFp4ConstOpt>) : f(kFp4Fast1<IN, 8, kFp4ConstOpt>);
     });
@@ -229,7 +307,7 @@ template <typename F> void dispatchFp4Fast1(int in, const QuantPlan &p, F &&f)
 bool fp4FastPlan(const QuantPlan &p)
 {
     return p.kind == kKindFp4 && p.fastGroup && p.group <= 128 &&
-           (p.fp4 == kFp4Mx || (p.fp4 == kFp4ConstOpt && !p.coUnrounded));
+           (p.fp4 == kFp4Mx || p.fp4 == kFp4Nv || (p.fp4 == kFp4ConstOpt && !p.coUnrounded));
 }
 
 int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms)
@@ -243,6 +321,12 @@ int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms)
         r = static_cast<int>(std::max<i64>(1, std::min(need, full)));
     });
     return r;
+}
+
+void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream)
+{
+    kNvGlobalParts<<<1, kThreads, 0, Sx(stream)>>>(parts, blocks, out);
+    QS_GPU_CHECK_LAUNCH("nvGlobalParts");
 }
 
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)

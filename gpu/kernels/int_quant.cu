@@ -276,7 +276,8 @@ __global__ void __launch_bounds__(kThreads)
         for (i64 g = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; g < P.groups;
              g += static_cast<i64>(gridDim.x) * blockDim.x) {
             const uint4 cw = counts[g]; // byte b of word i: level 8(i/2) + 2b + i%2
-            const float s = scales[g], zf = static_cast<float>(zeros[g]);
+            // FP4: the scale the elements use (NVFP4: b/global, fp4Effective).
+            const float s = FP4 ? fp4Effective(P, scales[g]) : scales[g], zf = static_cast<float>(zeros[g]);
 #pragma unroll 4
             for (int step = 0; step < 16; ++step) {
                 const int idx = (step + rot) & 15;
@@ -378,7 +379,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
         const uint4 raw = wq[k];
         const uint2 cw = cq[k];
         const i64 g = k >> P.teamLog2;
-        s = A.scales[g];
+        s = FP4 ? fp4Effective(P, A.scales[g]) : A.scales[g]; // NVFP4: b/global
         K = FP4 ? 0.0f : __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
         vcAdd8<IN>(vh, A.gvh, raw);
         decode8<IN>(raw, x);

@@ -162,10 +162,12 @@ struct IntFast2 {
     int bins = 256;
 };
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);
-/// FP4 E2M1 per group with power-of-two scales (fp4_quant.cu): MXFP4 in every mode and constOpt
-/// pow2 on row-local groups ≤ 128. Its pass 1 replaces intFast1; groupsY, intFast2 and valueW take
-/// the FP4 plan (the 16 E2M1 codes as the 16 levels, x̂ = value·s).
+/// FP4 E2M1 per group (fp4_quant.cu): MXFP4 in every mode, constOpt pow2 and NVFP4 on row-local
+/// groups ≤ 128. Its pass 1 replaces intFast1; groupsY, intFast2 and valueW take the FP4 plan (the
+/// 16 E2M1 codes as the 16 levels, x̂ = value·s, NVFP4's s = b/global).
 bool fp4FastPlan(const QuantPlan &p);
+/// NVFP4's global scale into *out from fp8Range's parts (W's amax).
+void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream);
 int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms);
 /// Codes, scales (zero points and bad flags 0), per-group code counts (IntFast1::counts), Σe², the
 /// error extremes, Ŵ's sums from the counts.

@@ -626,3 +626,61 @@ TEST(DeviceMath, Fp4PathCodesAndExactErrorsEqualTheReference)
     EXPECT_FALSE(fp4ErrorsExact(std::numeric_limits<float>::infinity()));
     EXPECT_FALSE(fp4ErrorsExact(std::numeric_limits<float>::quiet_NaN()));
 }
+
+TEST(DeviceMath, Nvfp4CodeByReciprocalAgreesWithTheDivisionWheneverItSaysSo)
+{
+    // NVFP4's effective scales e = b/global (b every positive E4M3 value, global = 2688/amax for
+    // random and edge amax): for every BF16 value x and the F16 values, the code from
+    // RN(x·RN(1/e)) equals fp4::nvCode(x, e) = e2m1Code(RN(x/e)) unless `near`; near is rare on
+    // random data, and is taken at the thresholds themselves (x = θ·e built exactly).
+    float thr[9];
+    for (int k = 0; k < 9; ++k)
+        thr[k] = e2m1Threshold(k);
+    std::mt19937_64 rng(71);
+    std::uniform_real_distribution<float> amaxDist(-20.0f, 20.0f);
+    std::size_t checked = 0, nearCount = 0, vouched = 0;
+    for (int trial = 0; trial < 48; ++trial) {
+        const float amax = trial == 0 ? 1.0f : (trial == 1 ? 6.0f : std::exp2(amaxDist(rng)));
+        const float global = fp4::nvGlobalScale(amax);
+        for (std::uint32_t bc = 1; bc < 0x7F; bc += 3) { // positive finite E4M3 codes
+            const float b = e4m3ToFloat(static_cast<std::uint8_t>(bc));
+            const float e = fp4::nvEffective(b, global);
+            const float r = 1.0f / e;
+            if (!reciprocalNormal(r))
+                continue;
+            auto check = [&](float x) {
+                if (std::isnan(x))
+                    return;
+                bool near = false;
+                const std::uint32_t c = e2m1CodeByReciprocal(x * r, thr, near);
+                ++checked;
+                nearCount += near ? 1 : 0;
+                if (!near) {
+                    ++vouched;
+                    ASSERT_EQ(c, fp4::nvCode(x, e)) << "x " << x << " e " << e;
+                }
+            };
+            for (std::uint32_t h = 0; h < 65536; h += 7) {
+                check(bf16ToF32(h));
+                check(f16ToF32(h));
+            }
+            for (int k = 1; k < 8; ++k) // the thresholds themselves and their float neighbours
+                for (int d = -2; d <= 2; ++d) {
+                    const float x = fl(bits(thr[k] * e) + static_cast<std::uint32_t>(d));
+                    check(x);
+                    check(-x);
+                    bool near = false;
+                    if (d == 0 && std::isfinite(thr[k] * e) && thr[k] * e > 1e-30f) {
+                        e2m1CodeByReciprocal((thr[k] * e) * r, thr, near);
+                        EXPECT_TRUE(near) << "threshold " << thr[k] << " e " << e;
+                    }
+                }
+        }
+    }
+    EXPECT_GT(checked, 30000000u);
+    EXPECT_GT(vouched, checked - checked / 20); // the division is rare (2.6 % of these values)
+    EXPECT_GT(nearCount, 1000u);
+    EXPECT_TRUE(reciprocalNormal(1.0f));
+    EXPECT_FALSE(reciprocalNormal(1e-39f));
+    EXPECT_FALSE(reciprocalNormal(std::numeric_limits<float>::infinity()));
+}

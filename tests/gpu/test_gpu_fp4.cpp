@@ -94,10 +94,11 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
 {
     // The FP4 value-table path (fp4_quant.cu, then int_quant.cu's Ŵ-from-counts, pass 2 and W
     // tables) on BF16/F16 data with the edge groups of mxfp4Data (all zero, all −0, E2M1 ties at
-    // s = 1, the `even` carry, byte-0 subnormal groups), for MXFP4 in every mode and constOpt pow2
-    // at several c and group sizes: codes, scales, Ŵ and every metric as the CPU, codes and scales
-    // as the generic kernels (kNoFastPath). NaN/Inf, and values near FLT_MAX whose Ŵ overflows,
-    // must leave the path (the generic kernels report them) with the same results.
+    // s = 1, the `even` carry, byte-0 subnormal groups), for MXFP4 in every mode, constOpt pow2 at
+    // several c and NVFP4, at several group sizes: codes, scales (NVFP4's global scale too), Ŵ
+    // and every metric as the CPU, codes and scales as the generic kernels (kNoFastPath).
+    // NaN/Inf, and values near FLT_MAX whose Ŵ overflows, must leave the path (the generic
+    // kernels report them) with the same results.
     REQUIRE_GPU();
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
@@ -114,6 +115,9 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
         {{"method", "constopt"}, {"c", 0.05}, {"group", 16}},
         {{"method", "constopt"}, {"c", 0.3331}, {"group", 128}},
         {{"method", "constopt"}, {"c", 0.01}, {"group", 8}},
+        {{"method", "nvfp4"}},
+        {{"method", "nvfp4"}, {"group", 32}},
+        {{"method", "nvfp4"}, {"group", 8}},
     };
     struct Variant {
         bool nonFinite, huge;
@@ -139,16 +143,26 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
                     cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
                 expectQuantized(g.q, c.quantized, what);
                 expectMetrics(g.m, c.metrics, what);
+                ASSERT_EQ(g.q.outerScales.size(), c.quantized.outerScales.size()) << what;
+                for (std::size_t i = 0; i < c.quantized.outerScales.size(); ++i)
+                    EXPECT_TRUE(sameBits(g.q.outerScales[i], c.quantized.outerScales[i])) << what << " global scale";
                 const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
                 EXPECT_FALSE(gen.fast) << what;
                 expectQuantized(gen.q, g.q, what + " generic vs value table");
             }
         }
-    EXPECT_GE(fastRuns, 20); // BF16 and F16 × ten specs on finite data at least
+    EXPECT_GE(fastRuns, 26); // BF16 and F16 × thirteen specs on finite data at least
     // W's stats given at open: the path computes W's sums from its value counts all the same.
     const Tensor w = makeTensor(mxfp4Data(32, 128, 7, false, false), 32, 128, DType::BF16);
     compareOnBoth(*gpu, w, specs[0], "bf16 32x128", {}, true);
     compareOnBoth(*gpu, w, specs[6], "bf16 32x128", {}, true);
+    compareOnBoth(*gpu, w, specs[10], "bf16 32x128", {}, true); // NVFP4's global from W's absmax
+    // All zeros: MXFP4 byte 0, NVFP4 global 1.0 and every block scale 0.125; on the path.
+    const Tensor z = makeTensor(std::vector<float>(16 * 64, 0.0f), 16, 64, DType::BF16);
+    for (const auto &spec : {specs[0], specs[6], specs[10]}) {
+        EXPECT_TRUE(runEngine(*engine, z, spec, 0).fast) << spec.dump();
+        compareOnBoth(*gpu, z, spec, "bf16 zeros");
+    }
     // Other metrics options on the path: 100 bins, explicit lo/hi, symlog (the CPU from Ŵ).
     ErrorMetricsOptions o;
     o.bins = 100;
