@@ -45,8 +45,9 @@ QS_DEV float nvBlockScale(float amax, float global)
 
 // A thread takes E = 8 or 16 consecutive elements of one group (16 when the group allows); a team
 // of g/E lanes holds a group and reduces its range with shuffles (as kIntFast1). The per-element
-// work is straight-line: t = x·2^−k (exact), the code by seven comparisons, Ŵ by one product, the
-// error and its FP64 square, the code's 4-bit counter.
+// work is straight-line: t = x·r (r = 2^−k exact; NVFP4: RN(1/e), with the near test), the code by
+// seven comparisons, Ŵ by one product, the error and its FP64 square, the code's 4-bit counter.
+// NVFP4's divisions for near elements follow in a branch that is rarely taken.
 template <int IN, int E, int SCHEME>
 __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
