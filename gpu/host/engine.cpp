@@ -744,63 +744,6 @@ std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
                                        R.wHatOut);
 }
 
-void Engine::synchronize()
-{
-    QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
-}
-
-void *Engine::stream() const
-{
-    return m_impl->S();
-}
-
-void Engine::recordStart()
-{
-    QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream));
-}
-void Engine::recordStop()
-{
-    QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream));
-}
-float Engine::elapsedMs()
-{
-    QS_GPU_CHECK(qsEventSynchronize(m_impl->evStop));
-    float ms = 0;
-    QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
-    return ms;
-}
-
-void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
-{
-    QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
-}
-
-void Engine::profileStages(bool on)
-{
-    m_impl->profile = on;
-}
-
-std::vector<std::pair<std::string, float>> Engine::stageTimes()
-{
-    std::vector<std::pair<std::string, float>> out;
-    Impl &I = *m_impl;
-    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-    qsEvent_t prev = I.evStart;
-    for (std::size_t i = 0; i < I.markNames.size(); ++i) {
-        float ms = 0;
-        QS_GPU_CHECK(qsEventElapsedTime(&ms, prev, I.markEvents[i]));
-        out.emplace_back(I.markNames[i], ms);
-        prev = I.markEvents[i];
-    }
-    return out;
-}
-
-std::uint64_t Engine::poolBytes() const
-{
-    std::lock_guard lock(m_impl->pool->mutex);
-    return m_impl->pool->held;
-}
-
 std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std::size_t count)
 {
     std::lock_guard lock(m_impl->mutex);
