@@ -608,11 +608,13 @@ TEST(DeviceMath, Fp4PathCodesAndExactErrorsEqualTheReference)
                 const bool exact = static_cast<double>(v) - static_cast<double>(y) == static_cast<double>(v - y);
                 anyRounded = anyRounded || !exact;
                 ++elements;
-                if (claim && std::isfinite(y))
+                if (claim && std::isfinite(y)) {
                     ASSERT_TRUE(exact) << "x " << v << " s " << s << " x̂ " << y;
+                }
             }
-            if (sc.mx >= 0 && allFinite)
+            if (sc.mx >= 0 && allFinite) {
                 ASSERT_TRUE(claim) << "MXFP4 group with amax " << amax << " s " << s;
+            }
             (claim ? claimedGroups : unclaimedGroups) += 1;
             roundedWhereUnclaimed += !claim && anyRounded ? 1 : 0;
         }
