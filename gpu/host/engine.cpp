@@ -118,8 +118,8 @@ namespace {
 
 /// The value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu) cover the headline cases: 16-bit inputs with
 /// the metrics on the device, FP8 per tensor, INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
-/// arithmetic and scales, half-to-even rounding, and the FP4 schemes with power-of-two scales
-/// (MXFP4, constOpt pow2) on row-local groups of ≤ 128. Everything else takes the generic kernels.
+/// arithmetic and scales, half-to-even rounding, and the FP4 schemes MXFP4, NVFP4 and constOpt pow2
+/// on row-local groups of ≤ 128. Everything else takes the generic kernels.
 bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
 {
     const QuantPlan &P = R.hp.plan;
@@ -129,7 +129,7 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
     if (P.kind == kKindFp8)
         return P.gran == kGranTensor;
     if (P.kind == kKindFp4)
-        return launch::fp4FastPlan(P); // NVFP4, constOpt unrounded: the generic kernels
+        return launch::fp4FastPlan(P); // constOpt unrounded, groups > 128: the generic kernels
     if (P.kind != kKindInt)
         return false; // ProgressiveSpec: the generic kernels
     return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
