@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file fp4_fast_math.h
-/// The shortcuts of the FP4 value-table path (fp4_quant.cu) for power-of-two group scales (MXFP4
-/// in every mode, constOpt pow2), written once as QS_HD functions so that they are tested on the
-/// host against the CPU reference's own operations (tests/gpu/test_device_math.cpp, label core).
+/// The shortcuts of the FP4 value-table path (fp4_quant.cu) — for power-of-two group scales (MXFP4
+/// in every mode, constOpt pow2) and for NVFP4's b/global — written once as QS_HD functions so
+/// that they are tested on the host against the CPU reference's own operations
+/// (tests/gpu/test_device_math.cpp, label core).
 /// Kernel sources define QS_HD as `__host__ __device__` before including.
 #include <cstdint>
 
