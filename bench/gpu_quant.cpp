@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // GPU engine benchmark (issue 7): 14336×4096 BF16 Student-t weights resident on the device;
-// INT4 asym g128, INT4 sym g128, INT4 g32 (asym and sym) and FP8 E4M3 per tensor, each with all
+// INT4 asym g128, INT4 sym g128, INT4 g32 (asym and sym), FP8 E4M3 per tensor, MXFP4 g32, NVFP4
+// g16, ProgressiveSpec FP8 + INT4 and constOpt pow2 g32 (issues 18, 44), each with all
 // metrics (error sums, moments of W and Ŵ, the W/Ŵ/error histograms, the 4096-bin |error|
 // histogram and its percentiles) and codes + scales written (Ŵ not written). Two modes: a fresh
 // range pass (headline) and the range from the stats computed at open. Also quantize-only runs
@@ -109,9 +110,9 @@ int main(int argc, char **argv)
     for (const auto &c : cases) {
         if (!only.empty() && only != c.name)
             continue;
-        // The generic-kernels mode only where a value-table path exists (INT, FP8).
+        // The generic-kernels mode only where a value-table path exists (INT, FP8, the FP4 schemes).
         const std::string method = c.spec["method"];
-        const int modes = method == "int" || method == "fp8" ? 4 : 3;
+        const int modes = method == "progressive" ? 3 : 4;
         for (int mode = 0; mode < modes; ++mode) {
             gpu::PipelineOptions po;
             po.metrics = mode != 2;

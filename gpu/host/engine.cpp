@@ -116,9 +116,10 @@ struct SharedBuffers {
 
 namespace {
 
-/// The value-table paths (fp8_quant.cu, int_quant.cu) cover the headline cases: 16-bit inputs with the metrics on
-/// the device, FP8 per tensor, and INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
-/// arithmetic and scales, half-to-even rounding. Everything else takes the generic kernels.
+/// The value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu) cover the headline cases: 16-bit inputs with
+/// the metrics on the device, FP8 per tensor, INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
+/// arithmetic and scales, half-to-even rounding, and the FP4 schemes MXFP4, NVFP4 and constOpt pow2
+/// on row-local groups of ≤ 128. Everything else takes the generic kernels.
 bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
 {
     const QuantPlan &P = R.hp.plan;
@@ -127,8 +128,10 @@ bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
         return false;
     if (P.kind == kKindFp8)
         return P.gran == kGranTensor;
+    if (P.kind == kKindFp4)
+        return launch::fp4FastPlan(P); // constOpt unrounded, groups > 128: the generic kernels
     if (P.kind != kKindInt)
-        return false; // the FP4 schemes: the generic kernels
+        return false; // ProgressiveSpec: the generic kernels
     return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
            P.ip.qmax - P.ip.qmin <= 15 && P.group <= 128;
 }
@@ -139,16 +142,23 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
 {
     const QuantPlan &P = R.hp.plan;
     const i64 n = R.n;
-    const bool isInt = P.kind == kKindInt;
+    // INT and FP4 share everything after pass 1 (per-group code counts of ≤ 16 levels).
+    const bool perGroup = P.kind == kKindInt || P.kind == kKindFp4;
+    const bool isFp4 = P.kind == kKindFp4;
+    const bool nv = isFp4 && P.fp4 == kFp4Nv;
+    // The FP8 range pass: FP8's scale, or NVFP4's global scale from W's amax (unless given).
+    const bool ranged = perGroup ? nv && !R.opts.tensorAmax && !R.opts.inputStats : !R.opts.inputStats;
     HistConfig &hc = R.hc;
     if (hc.wSource == 1)
         hc.wSource = 0; // W's fields come with the value table's rows
-    hc.thresholds = isInt ? 2 : 1;
+    hc.thresholds = perGroup ? 2 : 1;
     const i64 G = P.groups;
-    const int rowsT = isInt ? launch::valueWRows() : 0;
-    const int rows1 = isInt ? launch::blocksIntFast1(in, P, n, sms) : launch::fp8TableRows();
-    const int rowsG = isInt ? launch::blocksGroupsY(G, sms) : 0;
-    const int rows2 = isInt ? rowsG + rowsT : launch::fp8TableRows();
+    const int rowsT = perGroup ? launch::valueWRows() : 0;
+    const int rows1 = isFp4      ? launch::blocksFp4Fast1(in, P, n, sms)
+                      : perGroup ? launch::blocksIntFast1(in, P, n, sms)
+                                 : launch::fp8TableRows();
+    const int rowsG = perGroup ? launch::blocksGroupsY(G, sms) : 0;
+    const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
     Arena A;
@@ -162,10 +172,12 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     R.offFlags = A.reserve<unsigned>(1);
     sb.reserveTables(A, R, rows1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
-    const std::size_t offLut = isInt ? 0 : A.reserve<unsigned char>(65536);
-    const int rangeBlocks = isInt ? 0 : launch::fp8RangeBlocks(in, n, sms);
-    const std::size_t offParts = isInt ? 0 : A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks));
-    const std::size_t offCounts = isInt ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
+    const std::size_t offLut = perGroup ? 0 : A.reserve<unsigned char>(65536);
+    const int rangeBlocks = ranged || !perGroup ? launch::fp8RangeBlocks(in, n, sms) : 0;
+    const std::size_t offParts =
+        ranged || !perGroup ? A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks)) : 0;
+    R.offGlobal = nv ? A.reserve<float>(1) : 0; // NVFP4's global scale (collect downloads it)
+    const std::size_t offCounts = perGroup ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
     sb.resolve(R);
@@ -183,7 +195,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     auto *wHat = R.wHatOut ? static_cast<float *>(R.wHatOut.get()) : nullptr;
     u64 *hist = ctr + 2;
     const void *w = R.w->data();
-    if (!isInt) {
+    if (!perGroup) {
         auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
         auto *parts = reinterpret_cast<unsigned *>(b + offParts);
         float given = 0.0f;
@@ -212,6 +224,24 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         R.rowsPd2Host = rows2;
         return;
     }
+    if (nv) {
+        // NVFP4's global scale, as the generic path takes it: given, from the stats at open, or
+        // from W's amax (the FP8 range pass, then one block).
+        auto *global = reinterpret_cast<float *>(b + R.offGlobal);
+        R.hp.plan.nvGlobal = global; // P is R.hp.plan: every kernel below reads it
+        if (R.opts.tensorAmax) {
+            launch::nvGlobal(nullptr, 0, *R.opts.tensorAmax, true, global, S());
+        } else if (R.opts.inputStats) {
+            const TensorStats &st = *R.opts.inputStats;
+            launch::nvGlobal(nullptr, 0, st.finiteCount ? static_cast<float>(st.absmax) : 0.0f, true, global, S());
+        } else {
+            auto *parts = reinterpret_cast<unsigned *>(b + offParts);
+            launch::fp8Range(in, w, n, parts, rangeBlocks, S());
+            mark("fast: range");
+            launch::nvGlobalParts(parts, rangeBlocks, global, S());
+        }
+        mark("fast: NVFP4 global scale");
+    }
     QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
     launch::IntFast1 a1;
     a1.codes = codes;
@@ -223,7 +253,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a1.flags = flags;
     a1.pd = pd1;
     a1.pi = pi1;
-    launch::intFast1(in, w, n, P, a1, rows1, S());
+    if (isFp4)
+        launch::fp4Fast1(in, w, n, P, a1, rows1, S());
+    else
+        launch::intFast1(in, w, n, P, a1, rows1, S());
     mark("fast: pass 1 (codes, code counts, error sums)");
     launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
     mark("fast: finalize 1 (thresholds)");
@@ -709,63 +742,6 @@ std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
         throw UnsupportedError("the run kept no Ŵ (enqueue it with wantDequantized)", Location{{}, R.w->name(), {}});
     return std::make_shared<GpuTensor>(R.w->shape(), DType::F32, DType::F32, R.wHatOut.get(), R.w->name() + " (Ŵ)",
                                        R.wHatOut);
-}
-
-void Engine::synchronize()
-{
-    QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
-}
-
-void *Engine::stream() const
-{
-    return m_impl->S();
-}
-
-void Engine::recordStart()
-{
-    QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream));
-}
-void Engine::recordStop()
-{
-    QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream));
-}
-float Engine::elapsedMs()
-{
-    QS_GPU_CHECK(qsEventSynchronize(m_impl->evStop));
-    float ms = 0;
-    QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
-    return ms;
-}
-
-void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
-{
-    QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
-}
-
-void Engine::profileStages(bool on)
-{
-    m_impl->profile = on;
-}
-
-std::vector<std::pair<std::string, float>> Engine::stageTimes()
-{
-    std::vector<std::pair<std::string, float>> out;
-    Impl &I = *m_impl;
-    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-    qsEvent_t prev = I.evStart;
-    for (std::size_t i = 0; i < I.markNames.size(); ++i) {
-        float ms = 0;
-        QS_GPU_CHECK(qsEventElapsedTime(&ms, prev, I.markEvents[i]));
-        out.emplace_back(I.markNames[i], ms);
-        prev = I.markEvents[i];
-    }
-    return out;
-}
-
-std::uint64_t Engine::poolBytes() const
-{
-    std::lock_guard lock(m_impl->pool->mutex);
-    return m_impl->pool->held;
 }
 
 std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std::size_t count)

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Host → device copies through the engine's double-buffered pinned staging (engine_impl.h).
+// Host → device copies through the engine's double-buffered pinned staging (engine_impl.h), and
+// the engine's stream, events, stage timing and pool size.
 #include "engine.h"
 #include "engine_impl.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
+#include "device_pool.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -66,6 +69,63 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
         QS_GPU_CHECK(qsMemcpyAsync(static_cast<char *>(dst) + off, staging[buf], len, qsMemcpyHostToDevice, stream));
         QS_GPU_CHECK(qsEventRecord(stagingDone[buf], stream));
     }
+}
+
+void Engine::synchronize()
+{
+    QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
+}
+
+void *Engine::stream() const
+{
+    return m_impl->S();
+}
+
+void Engine::recordStart()
+{
+    QS_GPU_CHECK(qsEventRecord(m_impl->evStart, m_impl->stream));
+}
+void Engine::recordStop()
+{
+    QS_GPU_CHECK(qsEventRecord(m_impl->evStop, m_impl->stream));
+}
+float Engine::elapsedMs()
+{
+    QS_GPU_CHECK(qsEventSynchronize(m_impl->evStop));
+    float ms = 0;
+    QS_GPU_CHECK(qsEventElapsedTime(&ms, m_impl->evStart, m_impl->evStop));
+    return ms;
+}
+
+void Engine::copyDevice(void *dst, const void *src, std::size_t bytes)
+{
+    QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToDevice, m_impl->stream));
+}
+
+void Engine::profileStages(bool on)
+{
+    m_impl->profile = on;
+}
+
+std::vector<std::pair<std::string, float>> Engine::stageTimes()
+{
+    std::vector<std::pair<std::string, float>> out;
+    Impl &I = *m_impl;
+    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+    qsEvent_t prev = I.evStart;
+    for (std::size_t i = 0; i < I.markNames.size(); ++i) {
+        float ms = 0;
+        QS_GPU_CHECK(qsEventElapsedTime(&ms, prev, I.markEvents[i]));
+        out.emplace_back(I.markNames[i], ms);
+        prev = I.markEvents[i];
+    }
+    return out;
+}
+
+std::uint64_t Engine::poolBytes() const
+{
+    std::lock_guard lock(m_impl->pool->mutex);
+    return m_impl->pool->held;
 }
 
 } // namespace quantscope::gpu

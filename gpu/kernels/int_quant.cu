@@ -5,7 +5,9 @@
 // values per group, so Ŵ's histogram and moments come from the counts); pass 2 counts W's values
 // (value_counts.cuh) and bins the errors with FP32 threshold tables (errors are FP32 values:
 // checked per element, FP64 otherwise); W's histogram, sums and moments come from the value counts.
-// Other INT specs run the generic kernels (quantize.cu, metric_passes.cu).
+// Other INT specs run the generic kernels (quantize.cu, metric_passes.cu). The FP4 value-table
+// path (fp4_quant.cu) has its own pass 1 and shares the kernels after it (kGroupsY, kIntFast2 and
+// kValueW with FP4 = true: the level of a code is its E2M1 nibble, x̂ = value·s).
 //
 // Same contract as quantize.cu: the quantizer and bin decisions are the QS_HD functions the CPU
 // reference runs; no FMA contraction (-fmad=false); sums in FP64, reduced in a fixed order.
@@ -243,6 +245,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
 
 // ---- INT per group: Ŵ from the code counts ------------------------------------------------------
 
+template <bool FP4>
 __global__ void __launch_bounds__(kThreads)
     kGroupsY(QuantPlan P, const uint4 *counts, const float *scales, const signed char *zeros, const Stats1 *st,
              const float *Tw, int B, u64 *hist, double *pd2)
@@ -257,7 +260,7 @@ __global__ void __launch_bounds__(kThreads)
     IntParams ip = P.ip;
     ip.arith = 0;
     const float qminF = static_cast<float>(ip.qmin);
-    const int levels = ip.qmax - ip.qmin + 1;
+    const int levels = FP4 ? 16 : ip.qmax - ip.qmin + 1;
     const Stats1 &S = *st;
     const double meanY = S.meanY;
     const float loF = sTw[0], hiF = sTw[B], wScale = S.wScale, wOff = S.wOffset;
@@ -273,13 +276,16 @@ __global__ void __launch_bounds__(kThreads)
         for (i64 g = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; g < P.groups;
              g += static_cast<i64>(gridDim.x) * blockDim.x) {
             const uint4 cw = counts[g]; // byte b of word i: level 8(i/2) + 2b + i%2
-            const float s = scales[g], zf = static_cast<float>(zeros[g]);
+            // FP4: the scale the elements use (NVFP4: b/global, fp4Effective).
+            const float s = FP4 ? fp4Effective(P, scales[g]) : scales[g], zf = static_cast<float>(zeros[g]);
 #pragma unroll 4
             for (int step = 0; step < 16; ++step) {
                 const int idx = (step + rot) & 15;
                 const unsigned word = (idx & 8) ? ((idx & 1) ? cw.w : cw.z) : ((idx & 1) ? cw.y : cw.x);
                 const unsigned c = idx < levels ? (word >> (8 * ((idx & 7) >> 1))) & 0xFFu : 0u;
-                const float y = gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
+                // FP4: the code's E2M1 value times s (fp4::fp4Dequant, the CPU's product).
+                const float y = FP4 ? fp4::fp4Dequant(static_cast<std::uint8_t>(idx), s)
+                                    : gpumath::intDequantValue(ip, __fadd_rn(qminF, static_cast<float>(idx)), s, zf);
                 int b = 0;
                 if constexpr (kFast) {
                     const int r = roundGuess(__fmul_rn(__fsub_rn(y, wOff), wScale), B);
@@ -326,9 +332,12 @@ QS_DEV float dequantByte(const unsigned cc[2], int j, float K, float s)
 
 // ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
 
-template <int IN>
+template <int IN, bool FP4>
 __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
 {
+    __shared__ float sVal[16]; // FP4: the E2M1 value of each code (sign included)
+    if (FP4 && threadIdx.x < 16)
+        sVal[threadIdx.x] = fp4::e2m1Value(static_cast<std::uint8_t>(threadIdx.x));
     extern __shared__ unsigned smem2[];
     const int B = A.bins;
     unsigned *vh = smem2;                                  // vcWords<IN>
@@ -370,12 +379,19 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
         const uint4 raw = wq[k];
         const uint2 cw = cq[k];
         const i64 g = k >> P.teamLog2;
-        s = A.scales[g];
-        K = __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
+        s = FP4 ? fp4Effective(P, A.scales[g]) : A.scales[g]; // NVFP4: b/global
+        K = FP4 ? 0.0f : __fadd_rn(8388736.0f, static_cast<float>(A.zeros[g]));
         vcAdd8<IN>(vh, A.gvh, raw);
         decode8<IN>(raw, x);
-        cc[0] = cw.x ^ 0x80808080u;
-        cc[1] = cw.y ^ 0x80808080u;
+        cc[0] = FP4 ? cw.x : cw.x ^ 0x80808080u;
+        cc[1] = FP4 ? cw.y : cw.y ^ 0x80808080u;
+    };
+    // x̂ of element j: INT by the byte permute (dequantByte), FP4 the code's value times s.
+    auto yOf = [&](const unsigned cc[2], int j, float K, float s) {
+        if constexpr (FP4)
+            return __fmul_rn(sVal[(cc[j / 4] >> (8 * (j % 4))) & 15u], s);
+        else
+            return dequantByte(cc, j, K, s);
     };
     const i64 first = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (fast && allExact) {
@@ -394,7 +410,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
             chunk(t, x, cc, s, K);
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
-                const float e = __fsub_rn(x[j], dequantByte(cc, j, K, s));
+                const float e = __fsub_rn(x[j], yOf(cc, j, K, s));
                 const float ae = fabsf(e);
                 const int re =
                     static_cast<int>(qmath::bitsOf(__fadd_rn(__fmaf_rn(e, bE.scale, bE.offset), 12582912.0f))) -
@@ -415,7 +431,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
             bool exact = true;
 #pragma unroll
             for (int j = 0; j < kChunk; ++j) {
-                const float y = dequantByte(cc, j, K, s);
+                const float y = yOf(cc, j, K, s);
                 e[j] = __fsub_rn(x[j], y);
                 exact = exact & (allExact || gpumath::exactDifference(e[j], y));
                 const float ae = fabsf(e[j]);
@@ -433,7 +449,7 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
                 // A rounded FP32 difference: these elements' bins from the exact FP64 error.
 #pragma unroll
                 for (int j = 0; j < kChunk; ++j) {
-                    const float y = dequantByte(cc, j, K, s);
+                    const float y = yOf(cc, j, K, s);
                     if (gpumath::exactDifference(e[j], y))
                         continue;
                     const double ed = static_cast<double>(x[j]) - static_cast<double>(y);
@@ -576,9 +592,10 @@ void groupsY(const QuantPlan &p, const unsigned char *counts, const float *scale
 {
     const std::size_t smem =
         sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) + sizeof(float) * (static_cast<std::size_t>(bins) + 1);
-    allowShared(kGroupsY, smem);
-    kGroupsY<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st, Tw,
-                                                     bins, hist, pd2);
+    auto *k = p.kind == kKindFp4 ? kGroupsY<true> : kGroupsY<false>;
+    allowShared(k, smem);
+    k<<<blocks, kThreads, smem, Sx(stream)>>>(p, reinterpret_cast<const uint4 *>(counts), scales, zeros, st, Tw, bins,
+                                              hist, pd2);
     QS_GPU_CHECK_LAUNCH("groupsY");
 }
 
@@ -588,7 +605,7 @@ void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &
         constexpr int IN = decltype(I)::value;
         const std::size_t smem = sizeof(unsigned) * (vcWords<IN> + static_cast<std::size_t>(a.bins) + kAbsBins) +
                                  sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
-        auto *k = kIntFast2<IN>;
+        auto *k = p.kind == kKindFp4 ? kIntFast2<IN, true> : kIntFast2<IN, false>;
         allowShared(k, smem);
         k<<<sms, kPass2Threads, smem, Sx(stream)>>>(w, n, p, a);
     });

@@ -3,7 +3,7 @@
 /// \file kernels.h
 /// Launchers of the quantization and metrics kernels, defined next to their kernels: the generic
 /// path's quantization (quantize.cu) and metric passes (metric_passes.cu), the value-table paths
-/// of 16-bit inputs for FP8 (fp8_quant.cu) and INT (int_quant.cu). Plain C++: device pointers as
+/// of 16-bit inputs for FP8 (fp8_quant.cu), INT (int_quant.cu) and FP4 (fp4_quant.cu). Plain C++: device pointers as
 /// typed pointers, the stream as void*. Every launcher checks the launch and throws GpuError.
 #include <cstdint>
 
@@ -97,7 +97,7 @@ void finalize2(const double *pd2, int rows2, Stats2 *out, void *stream);
 /// out[i] = the FP8 cast of the FP32 pattern first + i (test hook).
 void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream);
 
-// ---- value-table paths (fp8_quant.cu, int_quant.cu; 16-bit inputs) ------------------------------
+// ---- value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu; 16-bit inputs) ---------------
 
 /// Set in the run's flags word when W (or Ŵ) holds non-finite values: the engine reruns the
 /// generic path, which reports them exactly like the CPU.
@@ -162,6 +162,16 @@ struct IntFast2 {
     int bins = 256;
 };
 void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &a, int sms, void *stream);
+/// FP4 E2M1 per group (fp4_quant.cu): MXFP4 in every mode, constOpt pow2 and NVFP4 on row-local
+/// groups ≤ 128. Its pass 1 replaces intFast1; groupsY, intFast2 and valueW take the FP4 plan (the
+/// 16 E2M1 codes as the 16 levels, x̂ = value·s, NVFP4's s = b/global).
+bool fp4FastPlan(const QuantPlan &p);
+/// NVFP4's global scale into *out from fp8Range's parts (W's amax).
+void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream);
+int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms);
+/// Codes, scales (zero points and bad flags 0), per-group code counts (IntFast1::counts), Σe², the
+/// error extremes, Ŵ's sums from the counts.
+void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
 /// Rows of pv (2) and pd2 (kP2D) that valueW writes.
 int valueWRows();
 /// W's sums, mean, Σx², Σxx̂ (into Stats1), histogram and moment rows from its value counts (one

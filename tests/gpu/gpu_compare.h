@@ -190,4 +190,30 @@ void compareOnBoth(const Backend &gpu, const Tensor &w, const nlohmann::json &sp
     expectMetrics(g.metrics, c.metrics, label);
 }
 
+/// One run of the engine itself (so the value-table path taken can be asserted), codes, Ŵ and metrics
+/// collected; debugFlags as PipelineOptions (launch::kNoFastPath: the generic kernels).
+struct EngineResult {
+    QuantizedTensor q;
+    ErrorMetrics m;
+    bool fast = false; ///< the value-table path ran (its stage names start with "fast:")
+};
+
+inline EngineResult runEngine(gpu::Engine &e, const Tensor &w, const nlohmann::json &spec, int debugFlags)
+{
+    const auto t = e.upload(w, "w");
+    gpu::PipelineOptions o;
+    o.wantDequantized = true;
+    o.debugFlags = debugFlags;
+    e.profileStages(true);
+    e.recordStart();
+    const QuantSpec typed = parseQuantSpec(spec);
+    auto run = e.enqueue(*t, &typed, o);
+    EngineResult r;
+    e.collect(*run, &r.q, &r.m);
+    for (const auto &st : e.stageTimes())
+        r.fast = r.fast || st.first.rfind("fast:", 0) == 0;
+    e.profileStages(false);
+    return r;
+}
+
 } // namespace

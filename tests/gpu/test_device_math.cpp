@@ -9,6 +9,7 @@
 #include <random>
 
 #include "kernels/device_math.h"
+#include "kernels/fp4_fast_math.h"
 #include "metrics/error_metrics.h"
 #include "tensor/convert.h"
 
@@ -450,4 +451,238 @@ TEST(DeviceMath, ReciprocalSafeBelowIsAtLeastAsStrictAsTheElementCheck)
         ASSERT_TRUE(reciprocalRoundsLikeDivision(t, rt)) << t << " " << T;
     }
     EXPECT_GT(claimed, 1000000u);
+}
+
+// ---- the FP4 value-table path's shortcuts (gpu/kernels/fp4_fast_math.h) ------------------------
+
+TEST(DeviceMath, Fp4Pow2ReciprocalMultipliesLikeTheDivision)
+{
+    // Every E8M0 scale 2^(byte − 127), byte 0..254 (2^-127 is an FP32 subnormal): the reciprocal is
+    // 1/s exactly, and x·r equals the CPU's x/s for every BF16 and F16 value (zeros, subnormals,
+    // Inf included) and for random FP32 patterns (NaN excluded: the path never sees one).
+    std::mt19937 rng(5);
+    std::size_t n = 0;
+    for (int b = 0; b <= 254; ++b) {
+        const float s = fp4::e8m0Scale(static_cast<std::uint8_t>(b));
+        const float r = pow2Reciprocal(s);
+        ASSERT_EQ(bits(r), bits(1.0f / s)) << "byte " << b;
+        auto check = [&](float x) {
+            if (std::isnan(x))
+                return;
+            ++n;
+            ASSERT_EQ(bits(x * r), bits(x / s)) << "x " << x << " byte " << b;
+        };
+        for (std::uint32_t h = 0; h < 65536; ++h) {
+            check(bf16ToF32(h));
+            check(f16ToF32(h));
+        }
+        for (int i = 0; i < 4000; ++i)
+            check(fl(rng()));
+    }
+    EXPECT_GT(n, 30000000u);
+}
+
+TEST(DeviceMath, E2m1CodeByComparisonsEqualsTheReference)
+{
+    // Every 97th FP32 pattern, every BF16 value, and the float neighbours of every rounding
+    // threshold and grid point (ties to even: 0.25 → 0, 0.75 → 1, …, 5 → 4; above 6 and Inf → 6),
+    // both signs: the code of fp4::e2m1Code (NaN excluded, where e2m1Code drops the sign).
+    std::size_t n = 0;
+    auto check = [&](float t) {
+        if (std::isnan(t))
+            return;
+        ++n;
+        ASSERT_EQ(e2m1CodeNotNaN(t), fp4::e2m1Code(t)) << std::hexfloat << t;
+    };
+    for (std::uint64_t u = 0; u < (1ull << 32); u += 97)
+        check(fl(static_cast<std::uint32_t>(u)));
+    for (std::uint32_t h = 0; h < 65536; ++h)
+        check(bf16ToF32(h));
+    for (float v : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 12.0f,
+                    std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min()})
+        for (int d = -4; d <= 4; ++d)
+            for (float sg : {1.0f, -1.0f}) {
+                const std::uint32_t u = bits(v);
+                if ((d < 0 && u < static_cast<std::uint32_t>(-d)) || (d > 0 && u >= 0x7F800000u))
+                    continue;
+                check(sg * fl(u + static_cast<std::uint32_t>(d)));
+            }
+    EXPECT_GT(n, 44000000u);
+    EXPECT_EQ(e2m1CodeNotNaN(-0.0f), 8u); // the sign of a value that rounds to 0 is kept
+    EXPECT_EQ(e2m1CodeNotNaN(-std::numeric_limits<float>::infinity()), 15u);
+}
+
+namespace {
+/// BF16 groups of 32 that stress the FP4 path: heavy-tailed, positive-only, exact multiples of
+/// 2^-7, all equal, all zero (and −0), subnormal-only, a mix of huge and tiny, and groups whose
+/// elements sit on the E2M1 rounding thresholds (and grid points) of the group's own scale.
+std::vector<float> fp4StressGroup(int kind, std::mt19937_64 &rng, float scaleOf(const float *, int))
+{
+    std::student_t_distribution<float> t(3.0f);
+    std::uniform_int_distribution<int> small(-40, 40), pick(0, 15);
+    std::vector<float> x(32);
+    const float same = 0.02f * t(rng);
+    for (std::size_t j = 0; j < x.size(); ++j) {
+        float v = 0.0f;
+        switch (kind) {
+        case 0:
+            v = 0.02f * t(rng);
+            break;
+        case 1:
+            v = std::abs(0.02f * t(rng)) + 0.01f;
+            break;
+        case 2:
+            v = static_cast<float>(small(rng)) * 0.0078125f;
+            break;
+        case 3:
+            v = same;
+            break;
+        case 4:
+            v = j % 2 ? 0.0f : -0.0f;
+            break;
+        case 5:
+            v = static_cast<float>(small(rng)) * 1e-39f;
+            break;
+        case 6:
+            v = j % 3 ? 1e30f * t(rng) : 1e-30f * t(rng);
+            break;
+        default:
+            v = 0.02f * t(rng);
+            break;
+        }
+        x[j] = bf16ToFloat(floatToBf16(v));
+    }
+    if (kind == 7) { // thresholds and grid points of the group's scale, both signs
+        const float grid[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f, 6.0f,
+                              0.5f,  1.0f,  1.5f,  2.0f,  3.0f, 4.0f, 7.0f, 12.0f};
+        const float s = scaleOf(x.data(), 32);
+        for (std::size_t j = 0; j + 1 < x.size(); j += 2)
+            x[j] = bf16ToFloat(floatToBf16((j % 4 ? -1.0f : 1.0f) * grid[pick(rng)] * s));
+    }
+    return x;
+}
+} // namespace
+
+TEST(DeviceMath, Fp4PathCodesAndExactErrorsEqualTheReference)
+{
+    // The FP4 pass 1 per element: code = e2m1CodeNotNaN(x·pow2Reciprocal(s)) must be the CPU's
+    // e2m1Code(x/s) and x̂ its fp4Dequant; where fp4ErrorsExact(RN(amax·r)) claims the group, every
+    // FP32 error x − x̂ must equal the FP64 difference. MXFP4 in all three modes (always claimed
+    // while x̂ is finite: amax/s < 8) and constOpt pow2 at several c (small c: not claimed; at
+    // c = 1e-9, x/s ≈ 2^30 and x − 6s is really rounded — the FP64 route is needed).
+    std::mt19937_64 rng(29);
+    std::uniform_int_distribution<int> kindOf(0, 7);
+    std::size_t elements = 0, claimedGroups = 0, unclaimedGroups = 0, roundedWhereUnclaimed = 0;
+    struct Scheme {
+        int mx; // MX mode, or −1: constOpt pow2 at c
+        float c;
+    };
+    for (const Scheme sc : {Scheme{fp4::MxEven, 0}, Scheme{fp4::MxFloor, 0}, Scheme{fp4::MxCeil, 0}, Scheme{-1, 0.156f},
+                            Scheme{-1, 0.3331f}, Scheme{-1, 0.05f}, Scheme{-1, 0.01f}, Scheme{-1, 1e-9f}}) {
+        static Scheme cur;
+        cur = sc;
+        auto scaleOf = [](const float *x, int n) {
+            float mn = x[0], mx = x[0];
+            for (int j = 1; j < n; ++j)
+                mn = std::min(mn, x[j]), mx = std::max(mx, x[j]);
+            if (cur.mx >= 0)
+                return fp4::mxGroupScale(mn, mx, cur.mx);
+            return fp4::constOptScale(std::max(std::abs(mn), std::abs(mx)), cur.c, false);
+        };
+        for (int g = 0; g < 30000; ++g) {
+            const auto x = fp4StressGroup(kindOf(rng), rng, scaleOf);
+            const float s = scaleOf(x.data(), 32);
+            const float r = pow2Reciprocal(s);
+            float amax = 0.0f;
+            for (float v : x)
+                amax = std::max(amax, std::abs(v));
+            const bool claim = fp4ErrorsExact(amax * r);
+            bool allFinite = true, anyRounded = false;
+            for (float v : x) {
+                const std::uint32_t c = e2m1CodeNotNaN(v * r);
+                const std::uint8_t ref = sc.mx >= 0 ? fp4::mxCode(v, s) : fp4::constOptCode(v, s);
+                ASSERT_EQ(c, ref) << "x " << v << " s " << s;
+                const float y = fp4::fp4Dequant(static_cast<std::uint8_t>(c), s);
+                ASSERT_EQ(bits(y), bits(sc.mx >= 0 ? fp4::mxDequant(ref, s) : fp4::fp4Dequant(ref, s)));
+                allFinite = allFinite && std::isfinite(y);
+                const bool exact = static_cast<double>(v) - static_cast<double>(y) == static_cast<double>(v - y);
+                anyRounded = anyRounded || !exact;
+                ++elements;
+                if (claim && std::isfinite(y)) {
+                    ASSERT_TRUE(exact) << "x " << v << " s " << s << " x̂ " << y;
+                }
+            }
+            if (sc.mx >= 0 && allFinite) {
+                ASSERT_TRUE(claim) << "MXFP4 group with amax " << amax << " s " << s;
+            }
+            (claim ? claimedGroups : unclaimedGroups) += 1;
+            roundedWhereUnclaimed += !claim && anyRounded ? 1 : 0;
+        }
+    }
+    EXPECT_GT(elements, 7000000u);
+    EXPECT_GT(claimedGroups, 140000u);
+    EXPECT_GT(unclaimedGroups, 5000u);
+    EXPECT_GT(roundedWhereUnclaimed, 100u);
+    EXPECT_TRUE(fp4ErrorsExact(12.0f));
+    EXPECT_FALSE(fp4ErrorsExact(12.000001f));
+    EXPECT_FALSE(fp4ErrorsExact(std::numeric_limits<float>::infinity()));
+    EXPECT_FALSE(fp4ErrorsExact(std::numeric_limits<float>::quiet_NaN()));
+}
+
+TEST(DeviceMath, Nvfp4CodeByReciprocalAgreesWithTheDivisionWheneverItSaysSo)
+{
+    // NVFP4's effective scales e = b/global (b every positive E4M3 value, global = 2688/amax for
+    // random and edge amax): for every BF16 value x and the F16 values, the code from
+    // RN(x·RN(1/e)) equals fp4::nvCode(x, e) = e2m1Code(RN(x/e)) unless `near`; near is rare on
+    // random data, and is taken at the thresholds themselves (x = θ·e built exactly).
+    float thr[9];
+    for (int k = 0; k < 9; ++k)
+        thr[k] = e2m1Threshold(k);
+    std::mt19937_64 rng(71);
+    std::uniform_real_distribution<float> amaxDist(-20.0f, 20.0f);
+    std::size_t checked = 0, nearCount = 0, vouched = 0;
+    for (int trial = 0; trial < 48; ++trial) {
+        const float amax = trial == 0 ? 1.0f : (trial == 1 ? 6.0f : std::exp2(amaxDist(rng)));
+        const float global = fp4::nvGlobalScale(amax);
+        for (std::uint32_t bc = 1; bc < 0x7F; bc += 3) { // positive finite E4M3 codes
+            const float b = e4m3ToFloat(static_cast<std::uint8_t>(bc));
+            const float e = fp4::nvEffective(b, global);
+            const float r = 1.0f / e;
+            if (!reciprocalNormal(r))
+                continue;
+            auto check = [&](float x) {
+                if (std::isnan(x))
+                    return;
+                bool near = false;
+                const std::uint32_t c = e2m1CodeByReciprocal(x * r, thr, near);
+                ++checked;
+                nearCount += near ? 1 : 0;
+                if (!near) {
+                    ++vouched;
+                    ASSERT_EQ(c, fp4::nvCode(x, e)) << "x " << x << " e " << e;
+                }
+            };
+            for (std::uint32_t h = 0; h < 65536; h += 7) {
+                check(bf16ToF32(h));
+                check(f16ToF32(h));
+            }
+            for (int k = 1; k < 8; ++k) // the thresholds themselves and their float neighbours
+                for (int d = -2; d <= 2; ++d) {
+                    const float x = fl(bits(thr[k] * e) + static_cast<std::uint32_t>(d));
+                    check(x);
+                    check(-x);
+                    bool near = false;
+                    if (d == 0 && std::isfinite(thr[k] * e) && thr[k] * e > 1e-30f) {
+                        e2m1CodeByReciprocal((thr[k] * e) * r, thr, near);
+                        EXPECT_TRUE(near) << "threshold " << thr[k] << " e " << e;
+                    }
+                }
+        }
+    }
+    EXPECT_GT(checked, 30000000u);
+    EXPECT_GT(vouched, checked - checked / 20); // the division is rare (2.6 % of these values)
+    EXPECT_GT(nearCount, 1000u);
+    EXPECT_TRUE(reciprocalNormal(1.0f));
+    EXPECT_FALSE(reciprocalNormal(1e-39f));
+    EXPECT_FALSE(reciprocalNormal(std::numeric_limits<float>::infinity()));
 }

@@ -90,6 +90,88 @@ TEST(GpuQuant, Mxfp4AllModesAllDtypesBitIdentical)
     }
 }
 
+TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
+{
+    // The FP4 value-table path (fp4_quant.cu, then int_quant.cu's Ŵ-from-counts, pass 2 and W
+    // tables) on BF16/F16 data with the edge groups of mxfp4Data (all zero, all −0, E2M1 ties at
+    // s = 1, the `even` carry, byte-0 subnormal groups), for MXFP4 in every mode, constOpt pow2 at
+    // several c and NVFP4, at several group sizes: codes, scales (NVFP4's global scale too), Ŵ
+    // and every metric as the CPU, codes and scales as the generic kernels (kNoFastPath).
+    // NaN/Inf, and values near FLT_MAX whose Ŵ overflows, must leave the path (the generic
+    // kernels report them) with the same results.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    const std::vector<nlohmann::json> specs = {
+        {{"method", "mxfp4"}},
+        {{"method", "mxfp4"}, {"mode", "floor"}},
+        {{"method", "mxfp4"}, {"mode", "ceil"}, {"group", 16}},
+        {{"method", "mxfp4"}, {"group", 64}},
+        {{"method", "mxfp4"}, {"mode", "floor"}, {"group", 128}},
+        {{"method", "mxfp4"}, {"mode", "ceil"}, {"group", 8}},
+        {{"method", "constopt"}},
+        {{"method", "constopt"}, {"c", 0.05}, {"group", 16}},
+        {{"method", "constopt"}, {"c", 0.3331}, {"group", 128}},
+        {{"method", "constopt"}, {"c", 0.01}, {"group", 8}},
+        {{"method", "nvfp4"}},
+        {{"method", "nvfp4"}, {"group", 32}},
+        {{"method", "nvfp4"}, {"group", 8}},
+    };
+    struct Variant {
+        bool nonFinite, huge;
+    };
+    int fastRuns = 0;
+    for (DType dt : {DType::BF16, DType::F16})
+        for (const Variant var : {Variant{false, false}, Variant{true, false}, Variant{false, true}}) {
+            const std::int64_t R = 40, C = 256;
+            const Tensor w = makeTensor(mxfp4Data(R, C, 31 + static_cast<int>(dt), var.nonFinite, var.huge), R, C, dt);
+            for (const auto &spec : specs) {
+                const std::string what = std::string(nameOf(dt)) + (var.nonFinite ? " with NaN/Inf" : "") +
+                                         (var.huge ? " near FLT_MAX" : "") + " " + spec.dump();
+                const EngineResult g = runEngine(*engine, w, spec, 0);
+                if (var.nonFinite)
+                    EXPECT_FALSE(g.fast) << what;
+                else if (!var.huge)
+                    EXPECT_TRUE(g.fast) << what;
+                fastRuns += g.fast ? 1 : 0;
+                QuantizeOptions qo;
+                qo.tensorName = "w";
+                qo.wantDequantized = true;
+                const MeasuredRun c =
+                    cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
+                expectQuantized(g.q, c.quantized, what);
+                expectMetrics(g.m, c.metrics, what);
+                ASSERT_EQ(g.q.outerScales.size(), c.quantized.outerScales.size()) << what;
+                for (std::size_t i = 0; i < c.quantized.outerScales.size(); ++i)
+                    EXPECT_TRUE(sameBits(g.q.outerScales[i], c.quantized.outerScales[i])) << what << " global scale";
+                const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
+                EXPECT_FALSE(gen.fast) << what;
+                expectQuantized(gen.q, g.q, what + " generic vs value table");
+            }
+        }
+    EXPECT_GE(fastRuns, 26); // BF16 and F16 × thirteen specs on finite data at least
+    // W's stats given at open: the path computes W's sums from its value counts all the same.
+    const Tensor w = makeTensor(mxfp4Data(32, 128, 7, false, false), 32, 128, DType::BF16);
+    compareOnBoth(*gpu, w, specs[0], "bf16 32x128", {}, true);
+    compareOnBoth(*gpu, w, specs[6], "bf16 32x128", {}, true);
+    compareOnBoth(*gpu, w, specs[10], "bf16 32x128", {}, true); // NVFP4's global from W's absmax
+    // All zeros: MXFP4 byte 0, NVFP4 global 1.0 and every block scale 0.125; on the path.
+    const Tensor z = makeTensor(std::vector<float>(16 * 64, 0.0f), 16, 64, DType::BF16);
+    for (const auto &spec : {specs[0], specs[6], specs[10]}) {
+        EXPECT_TRUE(runEngine(*engine, z, spec, 0).fast) << spec.dump();
+        compareOnBoth(*gpu, z, spec, "bf16 zeros");
+    }
+    // Other metrics options on the path: 100 bins, explicit lo/hi, symlog (the CPU from Ŵ).
+    ErrorMetricsOptions o;
+    o.bins = 100;
+    compareOnBoth(*gpu, w, specs[0], "bins 100", o);
+    o.lo = -0.01;
+    o.hi = 0.013;
+    compareOnBoth(*gpu, w, specs[6], "lo/hi", o);
+}
+
 TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
 {
     REQUIRE_GPU();

@@ -185,30 +185,6 @@ std::vector<float> hardValues(std::int64_t R, std::int64_t C, std::uint64_t seed
     return v;
 }
 
-struct EngineResult {
-    QuantizedTensor q;
-    ErrorMetrics m;
-    bool fast = false; ///< the value-table path ran (its stage names start with "fast:")
-};
-
-EngineResult runEngine(gpu::Engine &e, const Tensor &w, const nlohmann::json &spec, int debugFlags)
-{
-    const auto t = e.upload(w, "w");
-    gpu::PipelineOptions o;
-    o.wantDequantized = true;
-    o.debugFlags = debugFlags;
-    e.profileStages(true);
-    e.recordStart();
-    const QuantSpec typed = parseQuantSpec(spec);
-    auto run = e.enqueue(*t, &typed, o);
-    EngineResult r;
-    e.collect(*run, &r.q, &r.m);
-    for (const auto &st : e.stageTimes())
-        r.fast = r.fast || st.first.rfind("fast:", 0) == 0;
-    e.profileStages(false);
-    return r;
-}
-
 TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
 {
     REQUIRE_GPU();
@@ -224,6 +200,17 @@ TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
         {{"method", "int"}, {"group", 8}, {"symmetric", false}},
         {{"method", "fp8"}},
         {{"method", "fp8"}, {"format", "e5m2"}},
+        // The FP4 schemes (fp4_quant.cu): MXFP4 in every mode and group size the path takes,
+        // constOpt pow2 (c = 0.05: groups whose errors pass 2 checks one by one), NVFP4.
+        {{"method", "mxfp4"}},
+        {{"method", "mxfp4"}, {"mode", "floor"}, {"group", 16}},
+        {{"method", "mxfp4"}, {"mode", "ceil"}, {"group", 128}},
+        {{"method", "mxfp4"}, {"group", 8}},
+        {{"method", "constopt"}, {"c", 0.156}},
+        {{"method", "constopt"}, {"c", 0.05}, {"group", 64}},
+        {{"method", "constopt"}, {"c", 0.3331}, {"group", 128}},
+        {{"method", "nvfp4"}},
+        {{"method", "nvfp4"}, {"group", 32}},
     };
     for (DType dt : {DType::BF16, DType::F16}) {
         for (int variant = 0; variant < 3; ++variant) {
@@ -257,6 +244,10 @@ TEST(GpuQuant, ValueTablePathsRunTheHeadlineCasesBitIdentical)
     const Tensor w16 = makeTensor(heavyTailed(16, 256, 5, false), 16, 256, DType::BF16);
     EXPECT_FALSE(runEngine(*engine, w16, {{"method", "fp8"}, {"granularity", "channel"}}, 0).fast);
     EXPECT_FALSE(runEngine(*engine, w16, {{"method", "int"}, {"group", 128}, {"scale_dtype", "bf16"}}, 0).fast);
+    // FP4 outside it: constOpt unrounded, groups of 256, F32 input.
+    EXPECT_FALSE(runEngine(*engine, w16, {{"method", "constopt"}, {"encoder", "unrounded"}}, 0).fast);
+    EXPECT_FALSE(runEngine(*engine, w16, {{"method", "mxfp4"}, {"group", 256}}, 0).fast);
+    EXPECT_FALSE(runEngine(*engine, w32, {{"method", "mxfp4"}}, 0).fast);
 }
 
 /// Real weights: stories260K (../shared/data, F32 and its BF16 copy) and, when the environment
@@ -328,7 +319,9 @@ TEST(GpuQuant, RealWeightsBitIdentical)
                 if (e.shape[0] > 4096 && !headline)
                     continue;
                 compareOnBoth(*gpu, w, spec, what);
-                if (file == minilm && e.dtype == DType::BF16 && headline) {
+                // MXFP4, NVFP4 and constOpt pow2 take the FP4 value-table path on the BF16 matrices too.
+                const bool fp4Fast = spec == specs[7] || spec == specs[8] || spec == specs[9] || spec == specs[10];
+                if (file == minilm && e.dtype == DType::BF16 && (headline || (fp4Fast && e.shape[0] <= 4096))) {
                     EXPECT_TRUE(runEngine(*engine, w, spec, 0).fast) << what << " " << spec.dump();
                     ++fastRuns;
                 }
@@ -338,7 +331,8 @@ TEST(GpuQuant, RealWeightsBitIdentical)
     }
     EXPECT_GT(tensors, 5);
     if (!minilm.empty()) {
-        EXPECT_EQ(fastRuns, 18); // six BF16 matrices × three headline specs
+        // Six BF16 matrices × three headline specs, and the five below 4096 rows × four FP4 specs.
+        EXPECT_EQ(fastRuns, 38);
     }
 }
 
