@@ -711,6 +711,11 @@ std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
                                        R.wHatOut);
 }
 
+const void *Engine::codesOnDevice(PipelineRun &run)
+{
+    return dynamic_cast<RunImpl &>(run).codes.get();
+}
+
 void Engine::synchronize()
 {
     QS_GPU_CHECK(qsStreamSynchronize(m_impl->stream));
