@@ -24,13 +24,21 @@ namespace quantscope::gemmsim {
 /// y + x·w in FP64 with x, w floats (one fused multiply-add).
 QS_HD inline double fp64ProductStep(double y, float x, float w)
 {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return fma(static_cast<double>(x), static_cast<double>(w), y);
+#else
+    return std::fma(static_cast<double>(x), static_cast<double>(w), y);
+#endif
 }
 
 /// acc + a·b in FP32 for an FP8 scheme's code values (one fused multiply-add).
 QS_HD inline float fp8ProductStep(float acc, float a, float b)
 {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return fmaf(a, b, acc);
+#else
+    return std::fma(a, b, acc);
+#endif
 }
 
 } // namespace quantscope::gemmsim

@@ -212,8 +212,9 @@ bool Engine::simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const G
                K = static_cast<std::size_t>(plan.K);
     const std::string what = "the GEMM simulation";
     std::vector<std::shared_ptr<void>> keep;
-    auto up = [&](const auto *p, std::size_t count) {
-        keep.push_back(uploadVec(I, p, count, what));
+    auto up = [&](const auto *p, std::size_t count) { // through the pinned staging
+        keep.push_back(poolGet(I.pool, std::max<std::size_t>(count * sizeof(*p), 16), what));
+        I.copyToDevice(keep.back().get(), p, count * sizeof(*p));
         return keep.back().get();
     };
     auto buf = [&](std::size_t bytes) {
