@@ -299,6 +299,10 @@ bool Engine::simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const G
     // W as FP32, Ŵ and the weight's Ŷ operand from the codes.
     const std::shared_ptr<GpuTensor> wf = hadamardRows(w, 0);
     a.ws = static_cast<const float *>(wf->data());
+    if (wHat && wHat->numel() != w.numel()) {
+        whyNot = "the device Ŵ does not have W's shape";
+        return false;
+    }
     std::shared_ptr<GpuTensor> wHatF;
     if (wHat && wHat->storage() != DType::F32)
         wHatF = hadamardRows(*wHat, 0);
