@@ -118,6 +118,15 @@ public:
     /// The paired GEMM simulation's loops (sim/gemm_sim.h): per-token sums and Ŷ. Default: false
     /// (the CPU computes). Throws GpuError.
     virtual bool simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot) const;
+    /// The whole paired simulation on this device from tensors it holds (sim/gemm_sim.h planGemm):
+    /// X and W as uploaded, Ŵ from `wHat` (this backend's FP32 tensor of W's shape, e.g.
+    /// MeasuredRun::deviceDequantized) or else decoded from qw's codes (plan.intDequant) or
+    /// uploaded from the host's; the activation quantizer (options.act), the operands' decode and
+    /// the products on the device; one download at the end. Default: false with `whyNot` (the
+    /// caller prepares operands on the host). Throws GpuError.
+    virtual bool simulateGemmPlanned(const DeviceTensor &x, const DeviceTensor &w, const DeviceTensor *wHat,
+                                     const QuantizedTensor &qw, const GemmPlan &plan, const GemmSimOptions &options,
+                                     GemmDeviceRun &out, std::string &whyNot) const;
     /// Singular values of a row-major FP32 matrix (metrics/spectrum.h: all with options.top = 0,
     /// else the top k by the CPU's randomized sketch), descending, naming the algorithm. Default:
     /// nullopt with `whyNot` (the CPU computes). Throws GpuError.

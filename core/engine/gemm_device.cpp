@@ -14,6 +14,12 @@ std::shared_ptr<const GemmSimDevice> gemmDevice(DeviceChoice choice)
     auto d = std::make_shared<GemmSimDevice>();
     if (const Backend *gpu = reg.gpu()) {
         d->id = gpu->info().id;
+        d->simulate = [gpu](const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmPlan &plan,
+                            const GemmSimOptions &o, GemmDeviceRun &out, std::string &whyNot) {
+            const auto dx = gpu->upload(x, "activations");
+            const auto dw = gpu->upload(w, qw.tensorName.empty() ? std::string("weight") : qw.tensorName);
+            return gpu->simulateGemmPlanned(*dx, *dw, nullptr, qw, plan, o, out, whyNot);
+        };
         d->quantizeActivations = [gpu](const Tensor &x, const ActQuantSpec &spec, std::string &whyNot) {
             return gpu->quantizeActivations(x, spec, whyNot);
         };
@@ -27,6 +33,19 @@ std::shared_ptr<const GemmSimDevice> gemmDevice(DeviceChoice choice)
     d->id = "cpu";
     d->note = "GPU requested but unavailable (" + reg.gpuUnavailableReason() + ")";
     return d;
+}
+
+std::optional<GemmSimResult> simulateGemmResident(const Backend &device, const DeviceTensor &x, const DeviceTensor &w,
+                                                  const DeviceTensor *wHat, const QuantizedTensor &qw,
+                                                  const GemmSimOptions &o, std::string &whyNot)
+{
+    const GemmPlan plan = planGemm(x.shape(), w.shape(), qw, o);
+    GemmDeviceRun run;
+    if (!device.simulateGemmPlanned(x, w, wHat, qw, plan, o, run, whyNot))
+        return std::nullopt;
+    GemmSimResult r = finishPlannedGemm(plan, std::move(run), o.keepOutput);
+    r.device = device.info().id;
+    return r;
 }
 
 PairedGemmResult runPairedGemm(const PairedGemmRequest &request, const std::filesystem::path &checkpointPath,

@@ -16,8 +16,17 @@
 
 namespace quantscope {
 
-/// Null for the CPU (and for Auto without a GPU).
+/// Null for the CPU (and for Auto without a GPU). With a GPU its `simulate` uploads X and W as
+/// stored (BF16 stays BF16) and runs Backend::simulateGemmPlanned.
 std::shared_ptr<const GemmSimDevice> gemmDevice(DeviceChoice choice);
+
+/// The paired simulation from tensors already on `device` (X, W; Ŵ when the quantize left it
+/// there, else null) and the weight's host result `qw` (its codes are uploaded, 1 byte each):
+/// planGemm, then Backend::simulateGemmPlanned. nullopt with `whyNot` when the backend declines.
+/// Throws UnsupportedError as simulateGemm does, GpuError.
+std::optional<GemmSimResult> simulateGemmResident(const Backend &device, const DeviceTensor &x, const DeviceTensor &w,
+                                                  const DeviceTensor *wHat, const QuantizedTensor &qw,
+                                                  const GemmSimOptions &options, std::string &whyNot);
 
 /// A paired W×A simulation as a front end asks for it (the CLI's --activation / --act-quant /
 /// --device; the window could fill the same).

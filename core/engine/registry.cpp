@@ -87,6 +87,14 @@ bool Backend::simulateGemm(const GemmOperands &, bool, GemmSums &, std::string &
     return false;
 }
 
+bool Backend::simulateGemmPlanned(const DeviceTensor &, const DeviceTensor &, const DeviceTensor *,
+                                  const QuantizedTensor &, const GemmPlan &, const GemmSimOptions &, GemmDeviceRun &,
+                                  std::string &whyNot) const
+{
+    whyNot = "no device kernel";
+    return false;
+}
+
 std::optional<std::vector<double>> Backend::singularValues(std::span<const float>, std::int64_t, std::int64_t,
                                                            const SpectrumOptions &, std::string &,
                                                            std::string &whyNot) const

@@ -6,6 +6,8 @@
 #include "numeric/fp4math.h"
 #include "numeric/qmath.h"
 #include "numeric/hadamard.h"
+#include "quant/quant_spec.h"
+#include "quant/uniform.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -36,7 +38,11 @@ struct Factored {
     std::vector<std::vector<Seg>> rows;
 };
 
-Factored factor(const QuantizedTensor &qw)
+/// The runs of k and their scales; with `values`, the per-element codes and values the CPU's
+/// loops read. A layout's groups (and an outer layout's) split K at the same columns in every row
+/// (tensor, channel, group, block: groupOf(r, c) changes with c independently of r), so the
+/// boundaries come from row 0 and each row's scales from one groupOf per run.
+Factored factor(const QuantizedTensor &qw, bool values)
 {
     Factored F;
     const GroupLayout &L = qw.layout;
@@ -57,9 +63,6 @@ Factored factor(const QuantizedTensor &qw)
     if (F.inner == "int") {
         F.integer = true;
         F.e4m3Exact = qw.codeBits <= 4; // |q − z| ≤ 15: integers up to 16 are exact in E4M3
-        F.q.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            F.q[i] = static_cast<std::int8_t>(qw.codes[i]);
     } else if (F.inner == "fp8") {
         F.e4m3Exact = qw.codeDtype == DType::F8_E4M3;
     } else if (F.inner == "fp4") {
@@ -67,18 +70,20 @@ Factored factor(const QuantizedTensor &qw)
     } else {
         return F; // weight-only products only
     }
-    F.v.resize(n);
+    std::vector<std::int64_t> ends;
+    for (std::int64_t k = 1; k <= K; ++k)
+        if (k == K || L.groupOf(0, k) != L.groupOf(0, k - 1) ||
+            (F.outer && qw.outerLayout.groupOf(0, k) != qw.outerLayout.groupOf(0, k - 1)))
+            ends.push_back(k);
     F.rows.resize(static_cast<std::size_t>(N));
     const bool nv = m == "nvfp4";
     for (std::int64_t r = 0; r < N; ++r) {
         auto &segs = F.rows[static_cast<std::size_t>(r)];
+        segs.reserve(ends.size());
         std::int64_t k = 0;
-        while (k < K) {
+        for (const std::int64_t k1 : ends) {
             const std::int64_t g = L.groupOf(r, k);
             const std::int64_t og = F.outer ? qw.outerLayout.groupOf(r, k) : 0;
-            std::int64_t k1 = k + 1;
-            while (k1 < K && L.groupOf(r, k1) == g && (!F.outer || qw.outerLayout.groupOf(r, k1) == og))
-                ++k1;
             Seg s;
             s.k0 = k;
             s.k1 = k1;
@@ -87,7 +92,21 @@ Factored factor(const QuantizedTensor &qw)
             s.so = F.outer ? qw.outerScales[static_cast<std::size_t>(og)] : 1.0f;
             s.z = qw.zeros.empty() ? 0 : qw.zeros[static_cast<std::size_t>(g)];
             F.anyZero |= s.z != 0;
-            for (std::int64_t c = k; c < k1; ++c) {
+            segs.push_back(s);
+            k = k1;
+        }
+    }
+    if (!values)
+        return F;
+    if (F.integer) {
+        F.q.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            F.q[i] = static_cast<std::int8_t>(qw.codes[i]);
+    }
+    F.v.resize(n);
+    for (std::int64_t r = 0; r < N; ++r)
+        for (const Seg &s : F.rows[static_cast<std::size_t>(r)])
+            for (std::int64_t c = s.k0; c < s.k1; ++c) {
                 const std::size_t i = static_cast<std::size_t>(r * K + c);
                 if (F.inner == "int")
                     F.v[i] = static_cast<float>(F.q[i] - s.z);
@@ -96,10 +115,6 @@ Factored factor(const QuantizedTensor &qw)
                 else
                     F.v[i] = fp4::e2m1Value(qw.codes[i]);
             }
-            segs.push_back(s);
-            k = k1;
-        }
-    }
     return F;
 }
 
@@ -125,23 +140,162 @@ bool operandsFor(GemmOperands &ops, const Factored &F, const QuantizedActivation
 
 } // namespace
 
-GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmSimOptions &o,
-                           const CancelToken *cancel)
+namespace {
+
+/// M, N, K after the shape checks of simulateGemm.
+void checkShapes(const Shape &xs, const Shape &wsh, const QuantizedTensor &qw, std::int64_t &M, std::int64_t &N,
+                 std::int64_t &K)
 {
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    const std::int64_t M = matrixView(x.shape()).first, K = matrixView(x.shape()).second;
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    const std::int64_t N = matrixView(w.shape()).first, Kw = matrixView(w.shape()).second;
+    M = matrixView(xs).first;
+    K = matrixView(xs).second;
+    N = matrixView(wsh).first;
+    const std::int64_t Kw = matrixView(wsh).second;
     if (K != Kw)
-        throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " + shapeToString(x.shape()) +
+        throw UnsupportedError("activation K = " + std::to_string(K) + " (shape " + shapeToString(xs) +
                                    ") does not match the weight's K = " + std::to_string(Kw) + " (shape " +
-                                   shapeToString(w.shape()) + ")",
+                                   shapeToString(wsh) + ")",
                                Location{{}, qw.tensorName, {}});
     if (qw.layout.rows != N || qw.layout.cols != K)
         throw UnsupportedError("the quantized weight does not match the weight's shape",
                                Location{{}, qw.tensorName, {}});
+}
+
+/// The scheme's name and the zero-point flag; throws the scheme's UnsupportedErrors.
+void schemeOf(const Factored &F, const QuantizedTensor &qw, const GemmSimOptions &o, GemmSimResult &res)
+{
+    if (!o.act) {
+        res.scheme = schemeName(qw.codeBits, "A16");
+        return;
+    }
+    const ActQuantSpec &a = *o.act;
+    res.actQuant = a.name();
+    if (F.outerZeros)
+        throw UnsupportedError("a two-stage weight with an asymmetric first stage has no low-precision GEMM path",
+                               Location{{}, qw.tensorName, {}});
+    if (a.int8()) {
+        if (!F.integer)
+            throw UnsupportedError("W·A8-int8 needs integer weight codes (method int, or progressive with an int "
+                                   "stage 2); got " +
+                                       qw.method,
+                                   Location{{}, qw.tensorName, {}});
+        res.scheme = schemeName(F.bits, "A8-int8");
+        res.zeroPointTerm = F.anyZero && !o.omitZeroPointTerm;
+        return;
+    }
+    if (F.inner.empty() || F.rows.empty())
+        throw UnsupportedError("method " + qw.method + " has no FP8 GEMM path", Location{{}, qw.tensorName, {}});
+    if (!F.e4m3Exact) {
+        std::string why = "E5M2 weights have no FP8 E4M3 GEMM path";
+        if (F.inner == "int") {
+            why = "INT";
+            why += std::to_string(F.bits);
+            why += " weight codes are not exact in E4M3 (use int8-token activations)";
+        }
+        throw UnsupportedError(why, Location{{}, qw.tensorName, {}});
+    }
+    res.scheme = F.inner == "fp8" ? std::string("W8A8-fp8") : schemeName(F.bits, "A8-fp8");
+}
+
+} // namespace
+
+GemmPlan planGemm(const Shape &xShape, const Shape &wShape, const QuantizedTensor &qw, const GemmSimOptions &o)
+{
+    GemmPlan p;
+    checkShapes(xShape, wShape, qw, p.M, p.N, p.K);
+    const std::int64_t N = p.N;
+    const bool intMethod = qw.method == "int";
+    // Runs are needed for the low-precision operands, and for Ŵ of the int method.
+    const Factored F = o.act || intMethod ? factor(qw, false) : Factored{};
+    GemmSimResult head;
+    schemeOf(F, qw, o, head);
+    p.scheme = head.scheme;
+    p.actQuant = head.actQuant;
+    p.zeroPointTerm = head.zeroPointTerm;
+    p.dropZ = o.omitZeroPointTerm;
+    if (o.act) {
+        p.mode = o.act->int8() ? GemmOperands::Int8 : GemmOperands::Fp8;
+        if (F.rotate > 0) {
+            checkRotation(F.rotate, p.K, qw.tensorName);
+            p.rotate = F.rotate;
+            p.rotatedActivations = true;
+        }
+    }
+    if (!F.rows.empty()) {
+        p.codeKind = F.integer                        ? GemmPlan::IntCodes
+                     : F.inner == "fp4"               ? GemmPlan::E2m1
+                     : qw.codeDtype == DType::F8_E4M3 ? GemmPlan::E4m3
+                                                      : GemmPlan::E5m2;
+        p.outer = F.outer;
+        const auto &first = F.rows.front();
+        const std::size_t runs = first.size();
+        for (const Seg &sg : first)
+            p.segEnd.push_back(sg.k1);
+        p.segS.resize(static_cast<std::size_t>(N) * runs);
+        p.segSo.resize(p.segS.size());
+        p.segZ.resize(p.segS.size());
+        for (std::int64_t n = 0; n < N; ++n)
+            for (std::size_t j = 0; j < runs; ++j) {
+                const Seg &sg = F.rows[static_cast<std::size_t>(n)][j];
+                const std::size_t i = static_cast<std::size_t>(n) * runs + j;
+                p.segS[i] = sg.s;
+                p.segSo[i] = sg.so;
+                p.segZ[i] = sg.z;
+            }
+    }
+    if (intMethod && qw.nonFiniteGroups == 0 && qw.codes.size() == static_cast<std::size_t>(N * p.K)) {
+        const QuantSpec spec = parseQuantSpec(qw.spec);
+        if (const auto *is = std::get_if<IntSpec>(&spec)) {
+            p.intDequant = true;
+            p.intParams = intParams(*is, qw.sourceDtype);
+        }
+    }
+    return p;
+}
+
+GemmSimResult finishPlannedGemm(const GemmPlan &plan, GemmDeviceRun &&run, bool keepOutput)
+{
+    GemmSimResult res;
+    res.scheme = plan.scheme;
+    res.actQuant = plan.actQuant;
+    res.zeroPointTerm = plan.zeroPointTerm;
+    res.rotatedActivations = plan.rotatedActivations;
+    res.tokens = plan.M;
+    res.n = plan.N;
+    res.k = plan.K;
+    res.actScaleSource = run.actScaleSource;
+    res.actRelErr = run.actSq > 0 ? std::sqrt(run.actErr / run.actSq) : 0.0;
+    finishSums(res, run.sums, plan.M);
+    if (keepOutput)
+        res.output = std::move(run.sums.output);
+    return res;
+}
+
+GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmSimOptions &o,
+                           const CancelToken *cancel)
+{
+    std::int64_t M = 0, N = 0, K = 0;
+    checkShapes(x.shape(), w.shape(), qw, M, N, K);
     if (!isDecodable(x.dtype()))
         throw UnsupportedError("cannot decode " + std::string(nameOf(x.dtype())) + " activations");
+
+    if (o.device && o.device->simulate) {
+        // The whole simulation on the device from X, W and the codes; when it declines, the host
+        // prepares the operands below (the device may still run the loops).
+        const GemmPlan plan = planGemm(x.shape(), w.shape(), qw, o);
+        GemmDeviceRun run;
+        std::string why;
+        bool ok = false;
+        try {
+            ok = o.device->simulate(x, w, qw, plan, o, run, why);
+        } catch (const Error &) {
+            ok = false; // the host path below runs and says where
+        }
+        if (ok) {
+            GemmSimResult res = finishPlannedGemm(plan, std::move(run), o.keepOutput);
+            res.device = o.device->id;
+            return res;
+        }
+    }
 
     GemmSimResult res;
     std::string deviceNote;
@@ -160,12 +314,12 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
     }
 
     // Scheme and operands.
-    const Factored F = o.act ? factor(qw) : Factored{};
+    const Factored F = o.act ? factor(qw, true) : Factored{};
+    schemeOf(F, qw, o, res);
     QuantizedActivations xa;
     std::vector<float> xb; // BF16-rounded X (weight-only scheme)
     std::vector<float> wb; // BF16-rounded Ŵ
     if (!o.act) {
-        res.scheme = schemeName(qw.codeBits, "A16");
         xb.resize(xs.size());
         wb.resize(what.size());
         for (std::size_t i = 0; i < xs.size(); ++i)
@@ -174,33 +328,6 @@ GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTens
             wb[i] = bf16(what[i]);
     } else {
         const ActQuantSpec &a = *o.act;
-        res.actQuant = a.name();
-        if (F.outerZeros)
-            throw UnsupportedError("a two-stage weight with an asymmetric first stage has no low-precision GEMM path",
-                                   Location{{}, qw.tensorName, {}});
-        if (a.int8()) {
-            if (!F.integer)
-                throw UnsupportedError("W·A8-int8 needs integer weight codes (method int, or progressive with an int "
-                                       "stage 2); got " +
-                                           qw.method,
-                                       Location{{}, qw.tensorName, {}});
-            res.scheme = schemeName(F.bits, "A8-int8");
-            res.zeroPointTerm = F.anyZero && !o.omitZeroPointTerm;
-        } else {
-            if (F.inner.empty() || F.v.empty())
-                throw UnsupportedError("method " + qw.method + " has no FP8 GEMM path",
-                                       Location{{}, qw.tensorName, {}});
-            if (!F.e4m3Exact) {
-                std::string why = "E5M2 weights have no FP8 E4M3 GEMM path";
-                if (F.inner == "int") {
-                    why = "INT";
-                    why += std::to_string(F.bits);
-                    why += " weight codes are not exact in E4M3 (use int8-token activations)";
-                }
-                throw UnsupportedError(why, Location{{}, qw.tensorName, {}});
-            }
-            res.scheme = F.inner == "fp8" ? std::string("W8A8-fp8") : schemeName(F.bits, "A8-fp8");
-        }
         std::vector<float> xr;
         if (F.rotate > 0) {
             checkRotation(F.rotate, K, qw.tensorName);

@@ -28,6 +28,7 @@
 
 #include "quant/activation.h"
 #include "quant/quantizer.h"
+#include "quant/uniform_math.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 
@@ -57,12 +58,48 @@ struct GemmSums {
     std::vector<float> output;
 };
 
+struct GemmSimOptions;
+struct GemmSimResult;
+
+/// The simulation's plan of one weight (planGemm): the scheme and what a device needs besides X,
+/// W and the codes to build every operand itself — no per-element work on the host.
+struct GemmPlan {
+    enum CodeKind : int { NoCodes = 0, IntCodes = 1, E4m3 = 2, E5m2 = 3, E2m1 = 4 };
+    int mode = GemmOperands::A16;
+    int codeKind = NoCodes; ///< what qw.codes hold (the Ŷ operand v = q − z, or the FP value)
+    std::int64_t M = 0, N = 0, K = 0;
+    std::int64_t rotate = 0; ///< constOpt's Hadamard block: X rotated for Ŷ
+    bool outer = false, dropZ = false;
+    /// Runs of k sharing the weight's scale(s), the same in every row (GemmOperands' meaning).
+    std::vector<std::int64_t> segEnd;
+    std::vector<float> segS, segSo; ///< [N × runs]
+    std::vector<int> segZ;          ///< [N × runs]
+    /// Ŵ = intDequant(intParams, q, s, z) per element (the int method with finite groups: the
+    /// CPU's dequantize); otherwise Ŵ comes from the caller (a device Ŵ, or the host's).
+    bool intDequant = false;
+    IntParams intParams;
+    std::string scheme, actQuant = "none";
+    bool zeroPointTerm = false, rotatedActivations = false;
+};
+
+/// What a device's planned run gives back (GemmSimDevice::simulate, Backend::simulateGemmPlanned).
+struct GemmDeviceRun {
+    GemmSums sums;
+    double actErr = 0, actSq = 0; ///< Σ (x − x̂)², Σ x² over the finite x (actRelErr)
+    std::string actScaleSource;
+};
+
 /// A device that runs the activation quantizer and the GEMM loops (a GPU backend; see
-/// engine/gemm_device.h). Either function may leave the work to the CPU: null / false with
-/// `whyNot`; they may throw GpuError (the CPU then computes, saying why).
+/// engine/gemm_device.h). Any function may leave the work to the CPU: null / false with
+/// `whyNot`; they may throw GpuError (the CPU then computes, saying why). `simulate`, tried
+/// first, runs the whole simulation on the device from X, W and the codes (decode, activation
+/// quantizer, products); `quantizeActivations` + `run` take operands the host prepared.
 struct GemmSimDevice {
     std::string id;   ///< DeviceInfo::id ("cuda:0")
     std::string note; ///< why the CPU computes although another device was asked for (no GPU)
+    std::function<bool(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmPlan &plan,
+                       const GemmSimOptions &o, GemmDeviceRun &out, std::string &whyNot)>
+        simulate;
     std::function<std::optional<QuantizedActivations>(const Tensor &x, const ActQuantSpec &spec, std::string &whyNot)>
         quantizeActivations;
     std::function<bool(const GemmOperands &ops, bool keepOutput, GemmSums &out, std::string &whyNot)> run;
@@ -104,8 +141,17 @@ struct GemmActivationSource {
 /// output errors and worst tokens, the activation's source, the activation quantizer, the device.
 nlohmann::ordered_json gemmSimJson(const GemmSimResult &g, const GemmActivationSource &activation);
 
+/// The plan of simulating X [x] · W [w]ᵀ with `qw`: the scheme's checks (the UnsupportedErrors
+/// of simulateGemm), the runs and their scales, how Ŵ can be decoded. N × runs work, not N × K.
+GemmPlan planGemm(const Shape &x, const Shape &w, const QuantizedTensor &qw, const GemmSimOptions &options);
+
+/// The result of a planned device run (the errors from the per-token sums; Ŷ with keepOutput).
+GemmSimResult finishPlannedGemm(const GemmPlan &plan, GemmDeviceRun &&run, bool keepOutput);
+
 /// `qw` is W quantized (its `dequantized` is used when filled, else recomputed from the spec).
-/// Throws UnsupportedError when K differs or the scheme cannot take this weight.
+/// Throws UnsupportedError when K differs or the scheme cannot take this weight. With a device
+/// that has `simulate`, the whole simulation runs there (no host decode); when it declines, the
+/// host prepares the operands as before.
 GemmSimResult simulateGemm(const Tensor &x, const Tensor &w, const QuantizedTensor &qw, const GemmSimOptions &options,
                            const CancelToken *cancel = nullptr);
 

@@ -510,6 +510,13 @@ public:
         m_engine->simulateGemm(ops, keepOutput, out);
         return true;
     }
+    bool simulateGemmPlanned(const DeviceTensor &x, const DeviceTensor &w, const DeviceTensor *wHat,
+                             const QuantizedTensor &qw, const GemmPlan &plan, const GemmSimOptions &o,
+                             GemmDeviceRun &out, std::string &whyNot) const override
+    {
+        return m_engine->simulateGemmPlanned(gpuOf(x), gpuOf(w), wHat ? &gpuOf(*wHat) : nullptr, qw, plan, o, out,
+                                             whyNot);
+    }
     /// The KV lab's device part (createKvLabAccelerator).
     std::unique_ptr<KvLabAccelerator> kvLab(const KvData &data, const std::vector<std::int64_t> &rows) const
     {

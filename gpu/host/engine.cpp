@@ -744,6 +744,11 @@ std::shared_ptr<GpuTensor> Engine::dequantizedOnDevice(PipelineRun &runBase)
                                        R.wHatOut);
 }
 
+const void *Engine::codesOnDevice(PipelineRun &run)
+{
+    return dynamic_cast<RunImpl &>(run).codes.get();
+}
+
 std::vector<std::uint8_t> Engine::encodeFp8(bool e4m3, std::uint32_t first, std::size_t count)
 {
     std::lock_guard lock(m_impl->mutex);

@@ -205,6 +205,13 @@ struct GgufDeviceResult {
     float deviceMs = 0;              ///< device time of the importance upload and the quantize + decode kernel
 };
 
+/// Device milliseconds of Engine::simulateGemmPlanned's stages (benchmarks).
+struct GemmSimTimes {
+    float activationsMs = 0; ///< rotation, activation quantizer, its error sums
+    float operandsMs = 0;    ///< the uploads of codes and run tables, decode of X, W, Ŵ and the Ŷ operands
+    float productsMs = 0;    ///< the products kernel and the per-token reduction
+};
+
 /// What one enqueued run leaves on the device; collect() waits for it and downloads.
 class PipelineRun {
 public:
@@ -237,6 +244,9 @@ public:
     /// Ŵ of a run enqueued with wantDequantized, as an FP32 device tensor of W's shape (stream-
     /// ordered after the run; the tensor keeps the memory).
     std::shared_ptr<GpuTensor> dequantizedOnDevice(PipelineRun &run);
+    /// The codes of a quantizing run on the device (one byte per element; valid while the run lives
+    /// and, for runs whose collect() reran the generic path on NaN/Inf, those of the first run).
+    const void *codesOnDevice(PipelineRun &run);
     void synchronize();
 
     // ---- HQQ (engine_hqq.cpp): the whole optimisation on the device, bit-identical to the CPU ----
@@ -314,6 +324,16 @@ public:
     /// The paired GEMM simulation's loops (sim/gemm_sim.h) on the device: Ŷ bit for bit the CPU's,
     /// the per-token FP64 sums in a fixed order.
     void simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &out);
+    /// The whole paired simulation on the device (Backend::simulateGemmPlanned): X and W as they
+    /// are stored here, Ŵ from `wHat` (FP32) or the codes (plan.intDequant) or else the host's Ŵ
+    /// uploaded; the activation quantizer (the pipeline, or the static kernel), the Hadamard
+    /// rotation, the operands' decode, the products and the reductions on the engine's stream; the
+    /// dynamic activation quantizer's collect and the final download are the only synchronisations.
+    /// False with `whyNot` when it declines (NaN/Inf in the activations: the host path reports them
+    /// as the CPU does). `times` (optional): device milliseconds of the stages (adds event syncs).
+    bool simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const GpuTensor *wHat, const QuantizedTensor &qw,
+                             const GemmPlan &plan, const GemmSimOptions &options, GemmDeviceRun &out,
+                             std::string &whyNot, GemmSimTimes *times = nullptr);
 
     // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
     /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the

@@ -6,6 +6,8 @@
 /// launch and throws GpuError.
 #include <cstdint>
 
+#include "quant/uniform_math.h"
+
 namespace quantscope::gpu::launch {
 
 /// max |x| over the finite elements of x (stored as kInF32 / kInBf16 / kInF16) into *out as FP32
@@ -42,6 +44,29 @@ int simGemmColumnBlocks(long long N);
 void simGemm(const SimGemmArgs &a, void *stream);
 /// sums[m][3] = the partials of row m added over the column blocks in order.
 void simReduce(const double *parts, long long M, int nBlocks, double *sums, void *stream);
+
+/// The paired simulation's weight operands from the codes (row-major [N, K], one byte each) and
+/// the runs of k with their scales (sim/gemm_sim.h GemmPlan): Ŵ = intDequant(ip, q, s, z) into
+/// `what` (when not null) and the Ŷ operand into `v` (when not null): codeKind 1 q − z, 2 E4M3,
+/// 3 E5M2, 4 E2M1 values.
+struct WeightOperandArgs {
+    long long N = 0, K = 0;
+    const unsigned char *codes = nullptr;
+    int runs = 1;
+    const long long *segEnd = nullptr;
+    const float *segS = nullptr;
+    const int *segZ = nullptr;
+    int codeKind = 1;
+    IntParams ip;
+    float *what = nullptr, *v = nullptr;
+};
+void weightOperands(const WeightOperandArgs &a, void *stream);
+/// out[i] = the E4M3 value of codes[i].
+void e4m3Values(const unsigned char *codes, long long n, float *out, void *stream);
+/// Doubles of scratch actErr needs.
+int actErrScratch();
+/// out[0] = Σ (x − x̂)², out[1] = Σ x² over the finite x, FP64 in a fixed order.
+void actErr(const float *x, const float *xHat, long long n, double *scratch, double *out, void *stream);
 
 /// out[i] = (double)in[i] (the spectrum's FP64 copy of an FP32 matrix).
 void toDouble(const float *in, long long n, double *out, void *stream);

@@ -56,33 +56,78 @@ TEST(GpuGemm, ActivationQuantizersBitIdentical)
         }
 }
 
+namespace {
+
+struct SimCase {
+    nlohmann::json spec;
+    const char *act;
+};
+
+const std::vector<SimCase> &simCases()
+{
+    static const std::vector<SimCase> cases = {
+        {{{"method", "int"}, {"group", 64}}, nullptr},                                // W4A16
+        {{{"method", "int"}, {"group", 64}}, "int8-token"},                           // W4A8-int8
+        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},     // with z·Σx
+        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},               // W4A8-fp8
+        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"},    // ragged runs
+        {{{"method", "int"}, {"granularity", "channel"}, {"axis", 1}}, "int8-token"}, // runs of one k
+        {{{"method", "fp8"}}, "fp8-token"},                                           // W8A8-fp8
+        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "static"},     // blocks
+        {{{"method", "progressive"}}, "int8-token"},                                  // two scales
+        {{{"method", "nvfp4"}}, "fp8-token"},
+        {{{"method", "mxfp4"}}, "static:0.02"},
+        {{{"method", "mxfp4"}}, nullptr},                        // A16 with the host's Ŵ uploaded
+        {{{"method", "constopt"}, {"rotate", 64}}, "fp8-token"}, // rotated X
+    };
+    return cases;
+}
+
+/// The device's simulation against the CPU's: Ŷ bit for bit, the errors within 1e-12.
+void expectSameSimulation(const GemmSimResult &g, const GemmSimResult &c, bool act, bool dropZ, const std::string &what)
+{
+    EXPECT_EQ(c.device, "cpu") << what;
+    EXPECT_EQ(g.scheme, c.scheme) << what;
+    EXPECT_EQ(g.actQuant, c.actQuant) << what;
+    EXPECT_EQ(g.actScaleSource, c.actScaleSource) << what;
+    EXPECT_EQ(g.zeroPointTerm, c.zeroPointTerm) << what;
+    EXPECT_EQ(g.rotatedActivations, c.rotatedActivations) << what;
+    EXPECT_EQ(g.tokens, c.tokens) << what;
+    expectRel(g.actRelErr, c.actRelErr, what + " act rel err");
+    expectRel(g.relErrOutput, c.relErrOutput, what + " output rel err");
+    expectRel(g.relErrWeightOnly, c.relErrWeightOnly, what + " weight-only rel err");
+    expectRel(g.worstTokenRelErr, c.worstTokenRelErr, what + " worst token");
+    EXPECT_EQ(g.worstToken, c.worstToken) << what;
+    EXPECT_EQ(g.worstTokenWeightOnly, c.worstTokenWeightOnly) << what;
+    ASSERT_EQ(g.output.size(), c.output.size()) << what;
+    std::size_t diff = 0;
+    for (std::size_t i = 0; i < c.output.size(); ++i)
+        diff += !sameBits(g.output[i], c.output[i]);
+    EXPECT_EQ(diff, 0u) << what << " Ŷ differs";
+    if (!act || dropZ)
+        return;
+    // The scheme's error is of the size of the weight's (a check that the sums mean something).
+    EXPECT_GT(g.relErrOutput, 0.0) << what;
+    EXPECT_LT(g.relErrOutput, 1.0) << what;
+}
+
+} // namespace
+
 TEST(GpuGemm, PairedSimulationEqualsTheCpu)
 {
+    // Both device paths of simulateGemm: the whole simulation on the device from X, W and the codes
+    // (GemmSimDevice::simulate), and the loops on operands the host prepared (without `simulate`).
     REQUIRE_GPU();
     const std::int64_t M = 70, N = 90, K = 320; // not multiples of the kernel's tiles
     const Tensor x = makeTensor(heavyTailed(M, K, 5, false), M, K, DType::BF16);
     const Tensor w = makeTensor(heavyTailed(N, K, 6, false), N, K, DType::BF16);
-    struct Case {
-        nlohmann::json spec;
-        const char *act;
-    };
-    const std::vector<Case> cases = {
-        {{{"method", "int"}, {"group", 64}}, nullptr},                             // W4A16
-        {{{"method", "int"}, {"group", 64}}, "int8-token"},                        // W4A8-int8
-        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},  // with z·Σx
-        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},            // W4A8-fp8
-        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"}, // ragged runs
-        {{{"method", "fp8"}}, "fp8-token"},                                        // W8A8-fp8
-        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "static"},  // blocks
-        {{{"method", "progressive"}}, "int8-token"},                               // two scales
-        {{{"method", "nvfp4"}}, "fp8-token"},
-        {{{"method", "mxfp4"}}, "static:0.02"},
-        {{{"method", "constopt"}, {"rotate", 64}}, "fp8-token"}, // rotated X
-    };
     const Backend &cpuB = BackendRegistry::instance().cpu();
-    const auto device = gemmDevice(DeviceChoice::Gpu);
-    ASSERT_TRUE(device);
-    for (const auto &cs : cases)
+    const auto planned = gemmDevice(DeviceChoice::Gpu);
+    ASSERT_TRUE(planned);
+    ASSERT_TRUE(planned->simulate);
+    auto operandsOnly = std::make_shared<GemmSimDevice>(*planned);
+    operandsOnly->simulate = nullptr;
+    for (const auto &cs : simCases())
         for (const bool dropZ : {false, true}) {
             const QuantizedTensor qw = cpuB.quantize(*cpuB.upload(w, "w"), parseQuantSpec(cs.spec), {});
             GemmSimOptions o;
@@ -91,32 +136,78 @@ TEST(GpuGemm, PairedSimulationEqualsTheCpu)
             o.keepOutput = true;
             o.omitZeroPointTerm = dropZ;
             const GemmSimResult c = simulateGemm(x, w, qw, o);
-            o.device = device;
-            const GemmSimResult g = simulateGemm(x, w, qw, o);
-            const std::string what = cs.spec.dump() + " " + (cs.act ? cs.act : "none") + (dropZ ? " without z·Σx" : "");
-            EXPECT_EQ(g.device, gpu->info().id) << what << ": " << g.deviceNote;
-            EXPECT_EQ(g.deviceNote, "") << what;
-            EXPECT_EQ(c.device, "cpu") << what;
-            EXPECT_EQ(g.scheme, c.scheme) << what;
-            EXPECT_EQ(g.zeroPointTerm, c.zeroPointTerm) << what;
-            EXPECT_EQ(g.rotatedActivations, c.rotatedActivations) << what;
-            expectRel(g.actRelErr, c.actRelErr, what + " act rel err");
-            expectRel(g.relErrOutput, c.relErrOutput, what + " output rel err");
-            expectRel(g.relErrWeightOnly, c.relErrWeightOnly, what + " weight-only rel err");
-            expectRel(g.worstTokenRelErr, c.worstTokenRelErr, what + " worst token");
-            EXPECT_EQ(g.worstToken, c.worstToken) << what;
-            EXPECT_EQ(g.worstTokenWeightOnly, c.worstTokenWeightOnly) << what;
-            ASSERT_EQ(g.output.size(), c.output.size()) << what;
-            std::size_t diff = 0;
-            for (std::size_t i = 0; i < c.output.size(); ++i)
-                diff += !sameBits(g.output[i], c.output[i]);
-            EXPECT_EQ(diff, 0u) << what << " Ŷ differs";
-            if (!cs.act || dropZ)
-                continue;
-            // The scheme's error is of the size of the weight's (a check that the sums mean something).
-            EXPECT_GT(g.relErrOutput, 0.0) << what;
-            EXPECT_LT(g.relErrOutput, 1.0) << what;
+            for (const bool whole : {true, false}) {
+                o.device = whole ? planned : std::shared_ptr<const GemmSimDevice>(operandsOnly);
+                const GemmSimResult g = simulateGemm(x, w, qw, o);
+                const std::string what = cs.spec.dump() + " " + (cs.act ? cs.act : "none") +
+                                         (dropZ ? " without z·Σx" : "") + (whole ? " (planned)" : " (operands)");
+                EXPECT_EQ(g.device, gpu->info().id) << what << ": " << g.deviceNote;
+                EXPECT_EQ(g.deviceNote, "") << what;
+                expectSameSimulation(g, c, cs.act != nullptr, dropZ, what);
+            }
         }
+}
+
+TEST(GpuGemm, ResidentSimulationEqualsTheCpu)
+{
+    // simulateGemmResident from tensors already on the device: X and W uploaded once (BF16 as BF16,
+    // and F16 / F32 X), Ŵ decoded from the codes or, where the quantize kept it there, the device's Ŵ.
+    REQUIRE_GPU();
+    const std::int64_t M = 37, N = 130, K = 256;
+    const Tensor w = makeTensor(heavyTailed(N, K, 16, false), N, K, DType::BF16);
+    const Backend &cpuB = BackendRegistry::instance().cpu();
+    const auto dw = gpu->upload(w, "w");
+    for (DType xdt : {DType::BF16, DType::F16, DType::F32}) {
+        const Tensor x = makeTensor(heavyTailed(M, K, 15 + static_cast<int>(xdt), false), M, K, xdt);
+        const auto dx = gpu->upload(x, "x");
+        for (const auto &cs : simCases()) {
+            const QuantSpec spec = parseQuantSpec(cs.spec);
+            const QuantizedTensor qw = cpuB.quantize(*cpuB.upload(w, "w"), spec, {});
+            GemmSimOptions o;
+            if (cs.act)
+                o.act = ActQuantSpec::parse(cs.act);
+            o.keepOutput = true;
+            const GemmSimResult c = simulateGemm(x, w, qw, o);
+            const std::string what =
+                cs.spec.dump() + " " + (cs.act ? cs.act : "none") + " X " + std::string(nameOf(xdt));
+            std::string why;
+            const auto g = simulateGemmResident(*gpu, *dx, *dw, nullptr, qw, o, why);
+            ASSERT_TRUE(g.has_value()) << what << ": " << why;
+            EXPECT_EQ(g->device, gpu->info().id) << what;
+            expectSameSimulation(*g, c, cs.act != nullptr, false, what);
+            // Ŵ left on the device by the GPU's quantize (its codes are the CPU's).
+            if (!gpu->supports(spec).supported)
+                continue;
+            QuantizeOptions qo;
+            qo.wantDequantized = false;
+            qo.dequantizedOnDevice = true;
+            const MeasuredRun mr = gpu->quantizeMeasured(*dw, spec, qo, {}, std::nullopt);
+            if (!mr.deviceDequantized)
+                continue;
+            EXPECT_EQ(mr.quantized.codes, qw.codes) << what;
+            const auto gh = simulateGemmResident(*gpu, *dx, *dw, mr.deviceDequantized.get(), mr.quantized, o, why);
+            ASSERT_TRUE(gh.has_value()) << what << ": " << why;
+            expectSameSimulation(*gh, c, cs.act != nullptr, false, what + " with the device's Ŵ");
+        }
+    }
+}
+
+TEST(GpuGemm, ResidentSimulationDeclinesNonFiniteActivations)
+{
+    // The dynamic quantizers' NaN/Inf tokens: the planned path declines (the host path reports them
+    // as the CPU does), and simulateGemm then gives the CPU's result through the operand path.
+    REQUIRE_GPU();
+    const std::int64_t M = 9, N = 64, K = 128;
+    const Tensor x = makeTensor(heavyTailed(M, K, 21, true), M, K, DType::BF16);
+    const Tensor w = makeTensor(heavyTailed(N, K, 22, false), N, K, DType::BF16);
+    const Backend &cpuB = BackendRegistry::instance().cpu();
+    const QuantizedTensor qw =
+        cpuB.quantize(*cpuB.upload(w, "w"), parseQuantSpec(nlohmann::json{{"method", "int"}, {"group", 64}}), {});
+    GemmSimOptions o;
+    o.act = ActQuantSpec::parse("int8-token");
+    std::string why;
+    EXPECT_FALSE(simulateGemmResident(*gpu, *gpu->upload(x, "x"), *gpu->upload(w, "w"), nullptr, qw, o, why));
+    EXPECT_NE(why.find("NaN"), std::string::npos) << why;
 }
 
 TEST(GpuGemm, CpuChoiceAndUnavailableDeviceSayWhereItRan)

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "sim/gemm_sim.h"
+#include "sim/gemm_sim_math.h"
+#include "numeric/fp4math.h"
+#include "quant/quantizer.h"
 #include "engine/gemm_device.h"
 #include "io/safetensors.h"
 #include "quant/activation.h"
@@ -418,4 +421,140 @@ TEST(GemmSim, PairedGemmRequestRunsTheSimulationOfItsActivation)
     req.actQuant = "int7-sideways";
     EXPECT_ANY_THROW(runPairedGemm(req, model, {}, w, q));
     fs::remove_all(dir);
+}
+
+TEST(GemmSim, FusedProductStepsEqualTheSeparateMultiplyAndAdd)
+{
+    // sim/gemm_sim_math.h: the device's fused steps give the CPU loop's bits because the products
+    // are exact. A product rounded on its own (volatile: no contraction here) then added must equal
+    // the fused form, for floats of every exponent and for every FP8 scheme's operand pair.
+    std::mt19937_64 rng(77);
+    std::uniform_int_distribution<std::uint32_t> bits;
+    std::normal_distribution<double> nd(0.0, 1e3);
+    auto finiteFloat = [&] {
+        for (;;) {
+            std::uint32_t u = bits(rng);
+            float f;
+            std::memcpy(&f, &u, 4);
+            if (std::isfinite(f))
+                return f;
+        }
+    };
+    std::size_t diff = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const float x = finiteFloat(), w = finiteFloat();
+        const double y = i % 3 == 0 ? nd(rng) : static_cast<double>(finiteFloat()) * static_cast<double>(finiteFloat());
+        volatile double p = static_cast<double>(x) * static_cast<double>(w);
+        const double ref = y + p;
+        const double got = gemmsim::fp64ProductStep(y, x, w);
+        diff += std::memcmp(&ref, &got, 8) != 0;
+    }
+    EXPECT_EQ(diff, 0u) << "FP64 steps differ";
+
+    std::vector<float> a, b;
+    for (int c = 0; c < 256; ++c) {
+        const float v = e4m3ToFloat(static_cast<std::uint8_t>(c));
+        if (std::isfinite(v)) {
+            a.push_back(v);
+            b.push_back(v);
+        }
+    }
+    for (int c = 0; c < 16; ++c)
+        b.push_back(fp4::e2m1Value(static_cast<std::uint8_t>(c)));
+    for (int q = -255; q <= 255; ++q)
+        b.push_back(static_cast<float>(q));
+    const std::vector<float> accs = {0.0f, -0.0f, 1e-3f, -7.25f, 3.1e5f, 1.0f / 3.0f, -2.5e-6f, 6.0e7f};
+    diff = 0;
+    for (const float av : a)
+        for (const float bv : b)
+            for (const float acc : accs) {
+                volatile float p = av * bv;
+                const float ref = acc + p;
+                const float got = gemmsim::fp8ProductStep(acc, av, bv);
+                diff += std::memcmp(&ref, &got, 4) != 0;
+            }
+    EXPECT_EQ(diff, 0u) << "FP8 steps differ";
+}
+
+TEST(GemmSim, PlanGivesTheCpuRunsScalesAndWeightDecode)
+{
+    // planGemm's runs and scales (what a device reads instead of the host's per-element operands)
+    // against the layout element by element; for the int method, Ŵ decoded from the codes with the
+    // plan (the device's decode) against the quantizer's Ŵ bit for bit.
+    const std::int64_t M = 4, N = 24, K = 320;
+    const Tensor xt = Tensor::fromFloats({M, K}, gaussian(M, K, 3, 1.0f));
+    const Tensor wt = Tensor::fromFloats({N, K}, shiftedRows(N, K, 4));
+    struct Case {
+        nlohmann::json spec;
+        const char *act;
+    };
+    const std::vector<Case> cases = {
+        {{{"method", "int"}, {"group", 64}}, nullptr},
+        {{{"method", "int"}, {"group", 64}, {"symmetric", false}}, "int8-token"},
+        {{{"method", "int"}, {"group", 100}, {"symmetric", false}}, "fp8-tensor"},
+        {{{"method", "int"}, {"granularity", "channel"}}, "fp8-token"},
+        {{{"method", "int"}, {"granularity", "channel"}, {"axis", 1}}, "int8-token"},
+        {{{"method", "int"}, {"granularity", "block"}, {"block", 16}, {"bits", 3}}, "int8-token"},
+        {{{"method", "int"},
+          {"group", 32},
+          {"scale_dtype", "bf16"},
+          {"scale_apply", "reciprocal"},
+          {"symmetric", false}},
+         nullptr},
+        {{{"method", "fp8"}, {"granularity", "block"}, {"block", 64}}, "fp8-token"},
+        {{{"method", "progressive"}}, "int8-token"},
+        {{{"method", "nvfp4"}}, "fp8-token"},
+        {{{"method", "mxfp4"}}, "static"},
+    };
+    for (const auto &cs : cases) {
+        const QuantizedTensor q = makeQuantizer(cs.spec)->quantize(wt, {});
+        GemmSimOptions o;
+        if (cs.act)
+            o.act = ActQuantSpec::parse(cs.act);
+        const GemmPlan p = planGemm(xt.shape(), wt.shape(), q, o);
+        const std::string what = cs.spec.dump();
+        EXPECT_EQ(p.scheme, simulateGemm(xt, wt, q, o).scheme) << what;
+        ASSERT_FALSE(p.segEnd.empty()) << what;
+        ASSERT_EQ(p.segEnd.back(), K) << what;
+        const std::size_t runs = p.segEnd.size();
+        const bool outer = q.method == "progressive";
+        EXPECT_EQ(p.outer, outer) << what;
+        std::size_t bad = 0;
+        for (std::int64_t n = 0; n < N; ++n) {
+            std::size_t j = 0;
+            std::int64_t k0 = 0;
+            for (std::int64_t k = 0; k < K; ++k) {
+                if (k == p.segEnd[j])
+                    k0 = p.segEnd[j++];
+                const std::int64_t g = q.layout.groupOf(n, k);
+                // Every k of a run shares the run's groups; a new run starts where one changes.
+                bad += g != q.layout.groupOf(n, k0);
+                if (outer)
+                    bad += q.outerLayout.groupOf(n, k) != q.outerLayout.groupOf(n, k0);
+                if (k == k0 && k > 0)
+                    bad += g == q.layout.groupOf(n, k - 1) &&
+                           (!outer || q.outerLayout.groupOf(n, k) == q.outerLayout.groupOf(n, k - 1));
+                const std::size_t si = static_cast<std::size_t>(n) * runs + j;
+                const float s = q.method == "nvfp4" ? q.scales[static_cast<std::size_t>(g)] / q.outerScales[0]
+                                                    : q.scales[static_cast<std::size_t>(g)];
+                bad += std::memcmp(&s, &p.segS[si], 4) != 0;
+                bad += p.segZ[si] != (q.zeros.empty() ? 0 : q.zeros[static_cast<std::size_t>(g)]);
+                if (outer)
+                    bad += p.segSo[si] != q.outerScales[static_cast<std::size_t>(q.outerLayout.groupOf(n, k))];
+                if (p.intDequant) {
+                    const std::size_t i = static_cast<std::size_t>(n * K + k);
+                    const float h =
+                        intDequant(p.intParams, static_cast<std::int8_t>(q.codes[i]), p.segS[si], p.segZ[si]);
+                    bad += std::memcmp(&h, &q.dequantized[i], 4) != 0;
+                }
+            }
+            bad += j + 1 != runs;
+        }
+        EXPECT_EQ(bad, 0u) << what;
+        EXPECT_EQ(p.intDequant, q.method == "int") << what;
+        EXPECT_EQ(p.codeKind, q.method == "int" || q.method == "progressive" ? GemmPlan::IntCodes
+                              : q.method == "fp8"                            ? GemmPlan::E4m3
+                                                                             : GemmPlan::E2m1)
+            << what;
+    }
 }
