@@ -5,7 +5,7 @@
 // the FP32 Gram matrix + SSYEVD; the top 512 (2, 4 and 8 power iterations) and the top 32 by the
 // randomized sketch (oversampling 8), each along the route Auto picks (gpu::TopKRoute: the FP64
 // Gram matrix of the smaller side, or FP32 products by E) and along the other one ("_direct",
-// "_gram"), so one run measures both; every QR in FP64.
+// "_gram"; "_gram_gemm": G by DGEMM instead of DSYRK), so one run measures both; every QR in FP64.
 // Reports the device time after the upload (median of --repeats) and the wall time with it, the
 // top-32's max relative error against the FP64 all-σ values (the first case), the stage profile of
 // one more run, and the issue-44 bar of the top 512 at 8 iterations (≤ 40 ms, top-32 ≤ 0.2 %); the
@@ -87,9 +87,10 @@ int main(int argc, char **argv)
     for (const Case c : {Case{"all_gram_eigen", 0, M::GramF64, 4}, Case{"all_gesvd", 0, M::Gesvd, 4},
                          Case{"all_gram_eigen_fp32", 0, M::GramF32, 4}, Case{"top512", 512, M::GramF64, 4},
                          Case{"top512_direct", 512, M::GramF64, 4, T::Direct}, Case{"top512_p8", 512, M::GramF64, 8},
-                         Case{"top512_p8_direct", 512, M::GramF64, 8, T::Direct}, Case{"top512_p2", 512, M::GramF64, 2},
-                         Case{"top512_p2_direct", 512, M::GramF64, 2, T::Direct}, Case{"top32", 32, M::GramF64, 4},
-                         Case{"top32_gram", 32, M::GramF64, 4, T::Gram}}) {
+                         Case{"top512_p8_direct", 512, M::GramF64, 8, T::Direct},
+                         Case{"top512_p8_gram_gemm", 512, M::GramF64, 8, T::GramGemm},
+                         Case{"top512_p2", 512, M::GramF64, 2}, Case{"top512_p2_direct", 512, M::GramF64, 2, T::Direct},
+                         Case{"top32", 32, M::GramF64, 4}, Case{"top32_gram", 32, M::GramF64, 4, T::Gram}}) {
         SpectrumOptions o;
         o.top = c.top;
         o.powerIters = c.powerIters;
@@ -133,7 +134,10 @@ int main(int argc, char **argv)
                 allAbs = std::max(allAbs, std::abs(sigma[i] - all[i]) / all.front());
         std::printf("%-16s device %9.2f ms   with upload %9.2f ms   σ1 %.6g  top-32 max rel err %.2e  (%s)\n", c.name,
                     sd.median, sw.median, sigma.empty() ? 0.0 : sigma.front(), top32, algorithm.c_str());
-        const char *routeName = c.top == 0 ? "all" : route == T::Gram ? "gram" : "direct";
+        const char *routeName = c.top == 0             ? "all"
+                                : route == T::Gram     ? "gram"
+                                : route == T::GramGemm ? "gram (G by DGEMM)"
+                                                       : "direct";
         if (c.top > 0)
             std::printf("    route %s%s; products estimated: direct %.1f ms (%.0f GFLOP), gram %.1f ms (%.0f GFLOP)\n",
                         routeName, c.route == T::Auto ? " (auto)" : "", est.directMs, est.directGflop, est.gramMs,

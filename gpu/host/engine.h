@@ -118,8 +118,10 @@ enum class SvdMethod { GramF64, Gesvd, GramF32 };
 /// - Gram: E in FP64, the Gram matrix of its smaller side formed once (DSYRK; E·Eᵀ when rows ≤
 ///   cols, else Eᵀ·E), each pair of products by E (Eᵀ·Q, then E·Z) replaced by one product by it
 ///   (DGEMM), one normalisation per iteration, on that side only; FP64 throughout.
-/// Auto: the route estimateTopK says is faster.
-enum class TopKRoute { Auto, Direct, Gram };
+/// - GramGemm: the Gram route with G formed by a full DGEMM (twice DSYRK's flops, no
+///   symmetrisation; for measurement: cuBLAS's SYRK may run below the GEMM rate).
+/// Auto: the route estimateTopK says is faster (Direct or Gram).
+enum class TopKRoute { Auto, Direct, Gram, GramGemm };
 
 /// The products' estimated device time of each top-k route (ms) for l = k + oversampling sketch
 /// columns and p power iterations: their flops at the rates measured on the H100 (SGEMM without

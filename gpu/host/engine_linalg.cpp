@@ -177,22 +177,24 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         return failed != 0;
     };
-    if (chosen == TopKRoute::Gram) {
+    if (chosen == TopKRoute::Gram || chosen == TopKRoute::GramGemm) {
         xb = pool(static_cast<std::size_t>(n) * 8);
         X = static_cast<double *>(xb.get());
         launch::toDouble(static_cast<const float *>(f32.get()), n, X, I.stream);
         I.mark("E to FP64");
         RangeSketch sk(I, X, rows, cols, false, l, true, what);
         const auto s2 = static_cast<std::size_t>(sk.gramOrder()) * static_cast<std::size_t>(sk.gramOrder()) * 8;
-        auto gb = pool(s2), sb = pool(s2);
-        sk.formGram(static_cast<double *>(gb.get()), static_cast<double *>(sb.get()));
+        const bool byGemm = chosen == TopKRoute::GramGemm;
+        auto gb = pool(s2);
+        std::shared_ptr<void> sb = byGemm ? nullptr : pool(s2); // DSYRK's triangle
+        sk.formGram(static_cast<double *>(gb.get()), static_cast<double *>(sb.get()), byGemm);
         sb.reset();
         const auto *G = static_cast<const double *>(gb.get());
         sk.runGram(G, o.seed, 0x5EC7u, o.powerIters, false, Hm);
         if (readFailed(sk.failed()))
             sk.runGram(G, o.seed, 0x5EC7u, o.powerIters, true, Hm);
-        algorithm = failed ? "randomized-subspace (FP64 Gram matrix, FP64 Householder QR, device)"
-                           : "randomized-subspace (FP64 Gram matrix, FP64 CholeskyQR2, device)";
+        algorithm = std::string("randomized-subspace (FP64 Gram matrix") + (byGemm ? " by DGEMM" : "") +
+                    (failed ? ", FP64 Householder QR, device)" : ", FP64 CholeskyQR2, device)");
     } else {
         RangeSketch sk(I, f32.get(), rows, cols, false, l, false, what);
         sk.run(o.seed, 0x5EC7u, o.powerIters, false, false);

@@ -60,8 +60,9 @@ public:
     int gramOrder() const { return m_m <= m_n ? m_m : m_n; }
     /// G [s × s] (s = gramOrder(), column-major, both triangles) = A·Aᵀ (m ≤ n) or Aᵀ·A: DSYRK's
     /// lower triangle into `scratch` [s × s] (zeroed first), then G = S + Sᵀ with the diagonal
-    /// halved (exact), so that G is exactly symmetric.
-    void formGram(double *G, double *scratch);
+    /// halved (exact), so that G is exactly symmetric; or with byGemm one DGEMM (no scratch;
+    /// symmetric up to the kernel's summation order).
+    void formGram(double *G, double *scratch, bool byGemm);
     /// Queues the Gram route (see the file comment); H [l × l] (column-major; its lower triangle
     /// is what DSYEVD reads) then holds B·Bᵀ. Status as run().
     void runGram(const double *G, std::uint64_t seed, std::uint32_t stream, int niter, bool householder, double *H);

@@ -29,24 +29,31 @@ namespace {
 constexpr double kGramMinDiagRatio = 1e-6;
 } // namespace
 
-void RangeSketch::formGram(double *G, double *scratch)
+void RangeSketch::formGram(double *G, double *scratch, bool byGemm)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
     const int s = gramOrder();
     const auto *X = static_cast<const double *>(m_X);
     const double one = 1.0, zero = 0.0, half = 0.5;
+    if (byGemm) {
+        const bool wide = m_m <= m_n;
+        checkBlas(cublasDgemm(H.blas, wide ? CUBLAS_OP_T : CUBLAS_OP_N, wide ? CUBLAS_OP_N : CUBLAS_OP_T, s, s,
+                              wide ? m_n : m_m, &one, X, m_cols, X, m_cols, &zero, G, s),
+                  "gram gemm");
+        m_I.mark("sketch Gram matrix");
+        return;
+    }
     QS_GPU_CHECK(qsMemsetAsync(scratch, 0, static_cast<std::size_t>(s) * s * 8, m_I.stream));
     // X = Eᵀ column-major [cols × rows], A = E: A·Aᵀ = Xᵀ·X (m ≤ n), Aᵀ·A = X·Xᵀ.
     if (m_m <= m_n)
-        checkBlas(
-            cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, s, m_n, &one, X, m_cols, &zero, scratch, s),
-            "gram syrk");
+        checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, s, m_n, &one, X, m_cols, &zero, scratch, s),
+                  "gram syrk");
     else
-        checkBlas(
-            cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, s, m_m, &one, X, m_cols, &zero, scratch, s),
-            "gram syrk");
+        checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, s, m_m, &one, X, m_cols, &zero, scratch, s),
+                  "gram syrk");
     // G = S + Sᵀ: the strict triangles are x + 0 (exact), the diagonal 2·g, halved exactly.
-    checkBlas(cublasDgeam(H.blas, CUBLAS_OP_N, CUBLAS_OP_T, s, s, &one, scratch, s, &one, scratch, s, G, s), "gram geam");
+    checkBlas(cublasDgeam(H.blas, CUBLAS_OP_N, CUBLAS_OP_T, s, s, &one, scratch, s, &one, scratch, s, G, s),
+              "gram geam");
     checkBlas(cublasDscal(H.blas, s, &half, G, s + 1), "gram diagonal");
     m_I.mark("sketch Gram matrix");
 }

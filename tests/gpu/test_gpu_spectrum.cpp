@@ -107,15 +107,15 @@ TEST(GpuSpectrum, BothTopKRoutesMatchTheCpuSketch)
             o.powerIters = p;
             o.seed = 23;
             const auto ref = singularValuesTop(a, sh.r, sh.c, o.top, p, o.oversample, o.seed);
-            for (const auto route : {gpu::TopKRoute::Direct, gpu::TopKRoute::Gram}) {
-                const bool gram = route == gpu::TopKRoute::Gram;
+            for (const auto route : {gpu::TopKRoute::Direct, gpu::TopKRoute::Gram, gpu::TopKRoute::GramGemm}) {
+                const bool gram = route != gpu::TopKRoute::Direct;
                 if (sh.rank2 && !gram)
                     continue; // the direct route's FP32 products leave rounding noise, not zeros, beyond σ₂
                 std::string algorithm;
                 const auto g =
                     engine->singularValues(e, sh.r, sh.c, o, gpu::SvdMethod::GramF64, algorithm, nullptr, route);
                 const std::string what = std::to_string(sh.r) + "x" + std::to_string(sh.c) + " p" + std::to_string(p) +
-                                         (gram ? " gram" : " direct") + " (" + algorithm + ")";
+                                         " route " + std::to_string(static_cast<int>(route)) + " (" + algorithm + ")";
                 EXPECT_NE(algorithm.find(gram ? "Gram matrix" : "FP32 products"), std::string::npos) << what;
                 if (sh.rank2) {
                     EXPECT_NE(algorithm.find("Householder"), std::string::npos) << what;
