@@ -120,7 +120,8 @@ enum class SvdMethod { GramF64, Gesvd, GramF32 };
 ///   (DGEMM), one normalisation per iteration, on that side only; FP64 throughout.
 /// - GramGemm: the Gram route with G formed by a full DGEMM (twice DSYRK's flops, no
 ///   symmetrisation; for measurement: cuBLAS's SYRK may run below the GEMM rate).
-/// Auto: the route estimateTopK says is faster (Direct or Gram).
+/// Auto: the route estimateTopK says is faster (Direct or Gram); Direct when the device lacks room
+/// for the Gram route's buffers (E in FP64, two s × s matrices, the FP64 sketch).
 enum class TopKRoute { Auto, Direct, Gram, GramGemm };
 
 /// The products' estimated device time of each top-k route (ms) for l = k + oversampling sketch

@@ -167,7 +167,27 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     // σ(B) from the FP64 matrix H = B·Bᵀ [l × l].
     const int k = static_cast<int>(o.top);
     const int l = static_cast<int>(std::min<std::int64_t>(k + std::max(o.oversample, 0), minDim));
-    const TopKRoute chosen = route == TopKRoute::Auto ? chooseTopKRoute(rows, cols, l, o.powerIters) : route;
+    TopKRoute chosen = route == TopKRoute::Auto ? chooseTopKRoute(rows, cols, l, o.powerIters) : route;
+    if (route == TopKRoute::Auto && chosen == TopKRoute::Gram) {
+        // The Gram route holds E in FP64, G and DSYRK's triangle, and its FP64 sketch; without room
+        // for them (the runtime's free memory and the pool's cached blocks), the direct route.
+        const auto s = static_cast<std::size_t>(minDim), L = static_cast<std::size_t>(l);
+        const std::size_t need = static_cast<std::size_t>(n) * 8 + 2 * s * s * 8 +
+                                 (static_cast<std::size_t>(rows) + 2 * static_cast<std::size_t>(cols)) * L * 8 +
+                                 (std::size_t{64} << 20);
+        std::size_t freeB = 0, totalB = 0;
+        if (qsMemGetInfo(&freeB, &totalB) != qsSuccess) {
+            (void)qsGetLastError();
+            freeB = 0;
+        }
+        {
+            std::lock_guard poolLock(I.pool->mutex);
+            for (const auto &[size, block] : I.pool->free)
+                freeB += size;
+        }
+        if (freeB < need)
+            chosen = TopKRoute::Direct;
+    }
     auto hb = pool(static_cast<std::size_t>(l) * l * 8), wb = pool(static_cast<std::size_t>(l) * 8);
     auto *Hm = static_cast<double *>(hb.get());
     auto *w = static_cast<double *>(wb.get());
