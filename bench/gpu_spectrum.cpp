@@ -95,8 +95,6 @@ int main(int argc, char **argv)
         o.top = c.top;
         o.powerIters = c.powerIters;
         const int l = static_cast<int>(std::min<std::int64_t>(c.top + o.oversample, std::min(R, C)));
-        const gpu::TopKRoute route =
-            c.route == T::Auto && c.top > 0 ? gpu::chooseTopKRoute(R, C, l, c.powerIters) : c.route;
         const gpu::TopKEstimate est = gpu::estimateTopK(R, C, l, c.powerIters);
         std::vector<double> dev, wall;
         std::vector<double> sigma;
@@ -134,10 +132,12 @@ int main(int argc, char **argv)
                 allAbs = std::max(allAbs, std::abs(sigma[i] - all[i]) / all.front());
         std::printf("%-16s device %9.2f ms   with upload %9.2f ms   σ1 %.6g  top-32 max rel err %.2e  (%s)\n", c.name,
                     sd.median, sw.median, sigma.empty() ? 0.0 : sigma.front(), top32, algorithm.c_str());
-        const char *routeName = c.top == 0             ? "all"
-                                : route == T::Gram     ? "gram"
-                                : route == T::GramGemm ? "gram (G by DGEMM)"
-                                                       : "direct";
+        // The route that ran, as the algorithm names it (Auto may keep the direct route for memory).
+        const bool ranGram = algorithm.find("Gram matrix") != std::string::npos;
+        const char *routeName = c.top == 0                                        ? "all"
+                                : algorithm.find("by DGEMM") != std::string::npos ? "gram (G by DGEMM)"
+                                : ranGram                                         ? "gram"
+                                                                                  : "direct";
         if (c.top > 0)
             std::printf("    route %s%s; products estimated: direct %.1f ms (%.0f GFLOP), gram %.1f ms (%.0f GFLOP)\n",
                         routeName, c.route == T::Auto ? " (auto)" : "", est.directMs, est.directGflop, est.gramMs,
