@@ -12,8 +12,9 @@
 //   9 × G·Q (DGEMM)           9 × 2·4096²·520 = 157 GFLOP       ≈ 2.6–3.5 ms
 //   10 CholeskyQR passes      on 4096 × 520 (syrk, potrf, trsm)  ≈ 9 ms (0.93 ms a pass measured)
 //   H = Qᵀ·(G·Q), DSYEVD 520                                    ≈ 5 ms (measured with the old route)
-// ≈ 22–30 ms (G ≈ 9 ms if DSYRK runs as slowly as SSYRK did), against 52.2 ms measured for the direct route (18 FP32 products 25.7 ms, 17 QRs on
-// both sides 20.9 ms, the final DSYRK + DSYEVD ≈ 5.5 ms).
+// ≈ 22–30 ms (G ≈ 9 ms if DSYRK runs as slowly as SSYRK did), against 52.2 ms measured for the
+// direct route (18 FP32 products 25.7 ms, 17 QRs on both sides 20.9 ms, the final DSYRK + DSYEVD
+// ≈ 5.5 ms).
 #include "linalg_sketch.h"
 
 #include <utility>
