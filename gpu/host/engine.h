@@ -110,6 +110,52 @@ struct PipelineOptions {
 /// DGESVD, or the FP32 Gram matrix + SSYEVD (PyTorch's fast way, for measurement).
 enum class SvdMethod { GramF64, Gesvd, GramF32 };
 
+/// How the top k are computed (Engine::singularValues with 0 < options.top < min(rows, cols)). Both
+/// run the CPU's subspace iteration (numeric/svd.h: the same Philox Ω, the same subspaces, so the
+/// same σ up to rounding) through the range sketch (linalg_sketch.h):
+/// - Direct: every product by E in FP32 (no TF32), both bases normalised (FP64 CholeskyQR on the
+///   thin side): 2p + 2 products by E for p power iterations (the first version, kept to measure);
+/// - Gram: E in FP64, the Gram matrix of its smaller side formed once (DSYRK; E·Eᵀ when rows ≤
+///   cols, else Eᵀ·E), each pair of products by E (Eᵀ·Q, then E·Z) replaced by one product by it
+///   (DGEMM), one normalisation per iteration, on that side only; FP64 throughout.
+/// - GramGemm: the Gram route with G formed by a full DGEMM (twice DSYRK's flops, no
+///   symmetrisation; for measurement: cuBLAS's SYRK may run below the GEMM rate).
+/// Auto: the route estimateTopK says is faster (Direct or Gram); Direct when the device lacks room
+/// for the Gram route's buffers (E in FP64, two s × s matrices, the FP64 sketch).
+enum class TopKRoute { Auto, Direct, Gram, GramGemm };
+
+/// The products' estimated device time of each top-k route (ms) for l = k + oversampling sketch
+/// columns and p power iterations: their flops at the rates measured on the H100 (SGEMM without
+/// TF32 ≈ 42.7 TFLOP/s — the direct route's products, 2026-11-25; DGEMM ≈ 63 TFLOP/s, and the
+/// Gram's DSYRK taken at the same rate). The normalisations are left out: the Gram route never
+/// runs more of them (p + 2 Cholesky passes against 2p + 2), so the estimate can only understate
+/// its lead.
+struct TopKEstimate {
+    double directMs = 0, gramMs = 0;
+    double directGflop = 0, gramGflop = 0;
+};
+inline TopKEstimate estimateTopK(std::int64_t rows, std::int64_t cols, int l, int powerIters)
+{
+    const double m = static_cast<double>(rows), n = static_cast<double>(cols), L = l, p = powerIters;
+    const double s = m <= n ? m : n, big = m <= n ? n : m;
+    const double byE = 2 * m * n * L, byGram = 2 * s * s * L, gram = s * s * big;
+    TopKEstimate e;
+    e.directGflop = (2 * p + 2) * byE * 1e-9;
+    if (m <= n) // Y = E·Ω, p products by the Gram, the Ritz matrix Qᵀ·(G·Q)
+        e.gramGflop = (gram + byE + (p + 1) * byGram + 2 * s * L * L) * 1e-9;
+    else // Z = G·Ω and p − 1 more by the Gram, then Y = E·Z and Bᵀ = Eᵀ·Q (p = 0: E·Ω, Eᵀ·Q)
+        e.gramGflop = ((powerIters > 0 ? gram + p * byGram : 0) + 2 * byE) * 1e-9;
+    e.directMs = e.directGflop / 42.7e3 * 1e3;
+    e.gramMs = e.gramGflop / 63e3 * 1e3;
+    return e;
+}
+/// Auto's choice (never Auto).
+inline TopKRoute chooseTopKRoute(std::int64_t rows, std::int64_t cols, int l, int powerIters)
+{
+    const TopKEstimate e = estimateTopK(rows, cols, l, powerIters);
+    return e.gramMs < e.directMs ? TopKRoute::Gram : TopKRoute::Direct;
+}
+
 /// A module's Gram on the device (Engine::uploadGram): the full one as its symmetric part
 /// (G + Gᵀ)/2 in FP32, K×K; or diag(G) in FP64.
 struct GramOnDevice {
@@ -338,12 +384,13 @@ public:
     // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
     /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the
     /// device: all of them (options.top = 0) as `method` says; the top k by the CPU's randomized
-    /// subspace iteration (the same Philox sketch Ω; linalg_sketch.h: FP32 products with E, FP64
-    /// QR, and the small B's values from its FP64 Gram matrix). `algorithm` names what ran; `deviceMs` (optional) gets the
+    /// subspace iteration (the same Philox sketch Ω) along `route` (TopKRoute: by E in FP32, or
+    /// through the FP64 Gram matrix of the smaller side), every QR in FP64, the small B's values
+    /// from its FP64 Gram matrix B·Bᵀ. `algorithm` names what ran; `deviceMs` (optional) gets the
     /// device time after the upload.
     std::vector<double> singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
                                        const SpectrumOptions &options, SvdMethod method, std::string &algorithm,
-                                       float *deviceMs = nullptr);
+                                       float *deviceMs = nullptr, TopKRoute route = TopKRoute::Auto);
 
     // ---- the output-aware error (engine_outerr.cpp; CUDA builds: cuBLAS) ----
     /// G on the device, once per module: the full Gram rounded to FP32 (exact for a capture's FP32

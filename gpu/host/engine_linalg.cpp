@@ -2,8 +2,9 @@
 // The engine's singular values (CUDA builds only: cuBLAS and cuSOLVER; Debian's ROCm has no
 // hipBLAS/rocSOLVER, so HIP builds leave spectra to the CPU). All σ: FP64 Gram + DSYEVD (kept:
 // every σ within 1e-4·σ₁ of FP64 LAPACK), DGESVD or the FP32 Gram (measured). Top k: the range
-// sketch (linalg_sketch.h) — FP32 products with E (no TF32), every small step in FP64; the top k
-// within 1e-4 relative of the CPU's FP64 sketch. Work on the engine's stream; buffers from its pool.
+// sketch (linalg_sketch.h) along the TopKRoute — through the FP64 Gram matrix of the smaller side,
+// or FP32 products with E (no TF32) — every small step in FP64; the top k within 1e-4 relative of
+// the CPU's FP64 sketch. Work on the engine's stream; buffers from its pool.
 #include "engine.h"
 #include "engine_impl.h"
 
@@ -22,7 +23,7 @@ namespace quantscope::gpu {
 
 std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_t rows, std::int64_t cols,
                                            const SpectrumOptions &o, SvdMethod method, std::string &algorithm,
-                                           float *deviceMs)
+                                           float *deviceMs, TopKRoute route)
 {
     std::lock_guard lock(m_impl->mutex);
     Impl &I = *m_impl;
@@ -161,29 +162,76 @@ std::vector<double> Engine::singularValues(std::span<const float> e, std::int64_
     }
 
     // Top k: the CPU's randomized subspace iteration (numeric/svd.h; A = E, the same Ω) through
-    // the range sketch — FP32 products with E, FP64 CholeskyQR2 (Householder when a Cholesky
-    // fails: one small copy says so) — then σ(B) from Bᵀ's FP64 Gram matrix B·Bᵀ [l × l].
+    // the range sketch, by E in FP32 (Direct) or through the FP64 Gram matrix of the smaller side
+    // (Gram), FP64 CholeskyQR (Householder when a Cholesky fails: one small copy says so); then
+    // σ(B) from the FP64 matrix H = B·Bᵀ [l × l].
     const int k = static_cast<int>(o.top);
     const int l = static_cast<int>(std::min<std::int64_t>(k + std::max(o.oversample, 0), minDim));
-    RangeSketch sk(I, f32.get(), rows, cols, false, l, false, what);
-    sk.run(o.seed, 0x5EC7u, o.powerIters, false, false);
-    int failed = 0;
-    QS_GPU_CHECK(qsMemcpyAsync(&failed, sk.failed(), sizeof failed, qsMemcpyDeviceToHost, I.stream));
-    QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-    if (failed)
-        sk.run(o.seed, 0x5EC7u, o.powerIters, true, false);
-    auto bb = pool(static_cast<std::size_t>(cols) * l * 8), gb = pool(static_cast<std::size_t>(l) * l * 8),
-         wb = pool(static_cast<std::size_t>(l) * 8);
-    auto *B64 = static_cast<double *>(bb.get());
-    auto *G = static_cast<double *>(gb.get());
+    TopKRoute chosen = route == TopKRoute::Auto ? chooseTopKRoute(rows, cols, l, o.powerIters) : route;
+    if (route == TopKRoute::Auto && chosen == TopKRoute::Gram) {
+        // The Gram route holds E in FP64, G and DSYRK's triangle, and its FP64 sketch; without room
+        // for them (the runtime's free memory and the pool's cached blocks), the direct route.
+        const auto s = static_cast<std::size_t>(minDim), L = static_cast<std::size_t>(l);
+        const std::size_t need = static_cast<std::size_t>(n) * 8 + 2 * s * s * 8 +
+                                 (static_cast<std::size_t>(rows) + 2 * static_cast<std::size_t>(cols)) * L * 8 +
+                                 (std::size_t{64} << 20);
+        std::size_t freeB = 0, totalB = 0;
+        if (qsMemGetInfo(&freeB, &totalB) != qsSuccess) {
+            (void)qsGetLastError();
+            freeB = 0;
+        }
+        {
+            std::lock_guard poolLock(I.pool->mutex);
+            for (const auto &[size, block] : I.pool->free)
+                freeB += size;
+        }
+        if (freeB < need)
+            chosen = TopKRoute::Direct;
+    }
+    auto hb = pool(static_cast<std::size_t>(l) * l * 8), wb = pool(static_cast<std::size_t>(l) * 8);
+    auto *Hm = static_cast<double *>(hb.get());
     auto *w = static_cast<double *>(wb.get());
-    launch::toDouble(static_cast<const float *>(sk.bt()), static_cast<long long>(cols) * l, B64, I.stream);
-    checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, static_cast<int>(cols), &one, B64,
-                          static_cast<int>(cols), &zero, G, l),
-              "syrk");
-    eigvals(G, l, w);
-    algorithm = failed ? "randomized-subspace (FP32 products, FP64 Householder QR, device)"
-                       : "randomized-subspace (FP32 products, FP64 CholeskyQR2, device)";
+    int failed = 0;
+    auto readFailed = [&](const int *flag) {
+        QS_GPU_CHECK(qsMemcpyAsync(&failed, flag, sizeof failed, qsMemcpyDeviceToHost, I.stream));
+        QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+        return failed != 0;
+    };
+    if (chosen == TopKRoute::Gram || chosen == TopKRoute::GramGemm) {
+        xb = pool(static_cast<std::size_t>(n) * 8);
+        X = static_cast<double *>(xb.get());
+        launch::toDouble(static_cast<const float *>(f32.get()), n, X, I.stream);
+        I.mark("E to FP64");
+        RangeSketch sk(I, X, rows, cols, false, l, true, what);
+        const auto s2 = static_cast<std::size_t>(sk.gramOrder()) * static_cast<std::size_t>(sk.gramOrder()) * 8;
+        const bool byGemm = chosen == TopKRoute::GramGemm;
+        auto gb = pool(s2);
+        std::shared_ptr<void> sb = byGemm ? nullptr : pool(s2); // DSYRK's triangle
+        sk.formGram(static_cast<double *>(gb.get()), static_cast<double *>(sb.get()), byGemm);
+        sb.reset();
+        const auto *G = static_cast<const double *>(gb.get());
+        sk.runGram(G, o.seed, 0x5EC7u, o.powerIters, false, Hm);
+        if (readFailed(sk.failed()))
+            sk.runGram(G, o.seed, 0x5EC7u, o.powerIters, true, Hm);
+        algorithm = std::string("randomized-subspace (FP64 Gram matrix") + (byGemm ? " by DGEMM" : "") +
+                    (failed ? ", FP64 Householder QR, device)" : ", FP64 CholeskyQR2, device)");
+    } else {
+        RangeSketch sk(I, f32.get(), rows, cols, false, l, false, what);
+        sk.run(o.seed, 0x5EC7u, o.powerIters, false, false);
+        if (readFailed(sk.failed()))
+            sk.run(o.seed, 0x5EC7u, o.powerIters, true, false);
+        auto bb = pool(static_cast<std::size_t>(cols) * l * 8);
+        auto *B64 = static_cast<double *>(bb.get());
+        launch::toDouble(static_cast<const float *>(sk.bt()), static_cast<long long>(cols) * l, B64, I.stream);
+        checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, l, static_cast<int>(cols), &one, B64,
+                              static_cast<int>(cols), &zero, Hm, l),
+                  "syrk");
+        I.mark("sketch Ritz matrix");
+        algorithm = failed ? "randomized-subspace (FP32 products, FP64 Householder QR, device)"
+                           : "randomized-subspace (FP32 products, FP64 CholeskyQR2, device)";
+    }
+    eigvals(Hm, l, w);
+    I.mark("top-k eigenvalues (DSYEVD)");
     const auto lambda = download(w, static_cast<std::size_t>(l));
     return finish(sqrtDescending(lambda, k));
 }

@@ -83,7 +83,7 @@ void RangeSketch::mulA(bool transposeA, const void *M, void *C, bool tf32)
               "sketch gemm");
 }
 
-void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses)
+void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
     auto *T = static_cast<double *>(m_fp64 ? Y : m_T64.get());
@@ -103,7 +103,10 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses)
                       "syrk");
             checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo),
                         "potrf");
-            launch::orFlag(m_devInfo, m_failed, m_I.S());
+            if (minDiagRatio > 0)
+                launch::cholCheck(G, m_l, minDiagRatio, m_devInfo, m_failed, m_I.S());
+            else
+                launch::orFlag(m_devInfo, m_failed, m_I.S());
             checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
                                   rows, m_l, &one, G, m_l, T, rows),
                       "trsm");

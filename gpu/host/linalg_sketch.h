@@ -16,6 +16,17 @@
 /// 1e7) for the final Q. A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
 /// device; the caller reads the flag with its one small copy and reruns the sketch with
 /// Householder QR (DGEQRF + DORGQR), which always succeeds. Nothing synchronises inside run().
+///
+/// The Gram route of the top-k spectrum (runGram, linalg_sketch_gram.cpp; fp64 with A = E, so
+/// m = rows, n = cols): the same subspaces by way of the FP64 Gram matrix G of the smaller side,
+/// formed once (formGram), since span(Aᵀ·Q) then span(A·Z) is span(A·Aᵀ·Q):
+///   m ≤ n (G = A·Aᵀ [m × m]): Q = qr(A·Ω), then `niter` times Q = qr(G·Q); H = Qᵀ·(G·Q);
+///   m > n (G = Aᵀ·A [n × n]): Z = qr(G·Ω), `niter` − 1 times Z = qr(G·Z); Q = qr(A·Z);
+///         Bᵀ = Aᵀ·Q, H = B·Bᵀ (niter = 0: Q = qr(A·Ω), the same end);
+/// H [l × l] = B·Bᵀ with B = Qᵀ·A, whose eigenvalues are σ(B)². One CholeskyQR pass for the
+/// intermediate bases, two for the final Q, Householder on request, as run(); since cond(G·Q) is
+/// about (σ₁/σ_l)², a pass whose R has min |rᵢᵢ| < 1e-6·max |rᵢᵢ| also counts as failed (so
+/// spectra steeper than σ₁/σ_l ≈ 1e3 take the Householder rerun).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -45,9 +56,21 @@ public:
     const int *failed() const { return m_failed; }
     /// C [rows(op) × l] = op(A)·M (column-major), op = A or Aᵀ.
     void mulA(bool transposeA, const void *M, void *C, bool tf32);
+    /// Order of the Gram matrix of the Gram route: min(m, n). (fp64, A = E only.)
+    int gramOrder() const { return m_m <= m_n ? m_m : m_n; }
+    /// G [s × s] (s = gramOrder(), column-major, both triangles) = A·Aᵀ (m ≤ n) or Aᵀ·A: DSYRK's
+    /// lower triangle into `scratch` [s × s] (zeroed first), then G = S + Sᵀ with the diagonal
+    /// halved (exact), so that G is exactly symmetric; or with byGemm one DGEMM (no scratch;
+    /// symmetric up to the kernel's summation order).
+    void formGram(double *G, double *scratch, bool byGemm);
+    /// Queues the Gram route (see the file comment); H [l × l] (column-major; its lower triangle
+    /// is what DSYEVD reads) then holds B·Bᵀ. Status as run().
+    void runGram(const double *G, std::uint64_t seed, std::uint32_t stream, int niter, bool householder, double *H);
 
 private:
-    void qr(void *Y, int rows, bool householder, int cholPasses);
+    /// minDiagRatio > 0: each Cholesky pass is also checked by gpumath::cholDiagonalOk (the Gram
+    /// route, whose bases are worse conditioned: cond(G·Q) ≈ (σ₁/σ_l)²); 0: potrf's status only.
+    void qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio = 0);
     Engine::Impl &m_I;
     const void *m_X;
     int m_rows, m_cols, m_m, m_n, m_l;

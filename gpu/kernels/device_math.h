@@ -410,4 +410,15 @@ QS_HD inline double doubleBinThreshold(int k, double R, int B)
     return dfromBits(b);
 }
 
+/// The range sketch's CholeskyQR guard (linalg_sketch.h, the Gram route): a pass R = chol(YᵀY),
+/// Q = Y·R⁻¹ is trusted when R's diagonal is finite and its smallest |rᵢᵢ| (lo) is at least
+/// `minRatio` times its largest (hi). hi/lo bounds cond(Y) from below, and one FP64 pass leaves Q
+/// within about u·cond(Y)² of orthonormal, so with minRatio = 1e-6 a trusted pass is within ≈ 1e-4
+/// and the final second pass makes it orthonormal to machine precision. An untrusted pass sets the
+/// sketch's failed flag (Householder QR reruns it).
+QS_HD inline bool cholDiagonalOk(double lo, double hi, bool finite, double minRatio)
+{
+    return finite && hi > 0 && lo >= minRatio * hi;
+}
+
 } // namespace quantscope::gpumath

@@ -14,6 +14,9 @@ void philoxNormalColMajor(std::uint64_t seed, std::uint32_t stream, int n, int l
 void philoxNormalColMajor64(std::uint64_t seed, std::uint32_t stream, int n, int l, double *R, void *s);
 /// *flag |= (*info != 0).
 void orFlag(const int *info, int *flag, void *s);
+/// *flag |= (*info != 0 or not gpumath::cholDiagonalOk over the diagonal of the Cholesky factor R
+/// [l × l], column-major, leading dimension l). One thread block.
+void cholCheck(const double *R, int l, double minRatio, const int *info, int *flag, void *s);
 /// out[i] = f(in[i]).
 void toFloat(const double *in, long long n, float *out, void *s);
 

@@ -11,6 +11,7 @@
 #include <cuda_fp16.h> // hqqH's conversions (hqq_math.h)
 #endif
 
+#include "device_math.h"
 #include "kernel_common.cuh"
 #include "kernels_milo.h"
 #include "quant/hqq_math.h"
@@ -49,6 +50,37 @@ template <typename T> __global__ void kPhilox(std::uint64_t seed, std::uint32_t 
 __global__ void kOrFlag(const int *info, int *flag)
 {
     if (*info != 0)
+        *flag = 1;
+}
+
+__global__ void kCholCheck(const double *R, int l, double minRatio, const int *info, int *flag)
+{
+    __shared__ double sLo[kT], sHi[kT];
+    __shared__ int sFinite[kT];
+    double lo = HUGE_VAL, hi = 0;
+    int finite = 1;
+    for (int i = threadIdx.x; i < l; i += kT) {
+        const double d = fabs(R[static_cast<long long>(i) * l + i]);
+        if (!isfinite(d))
+            finite = 0;
+        else {
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+    }
+    sLo[threadIdx.x] = lo;
+    sHi[threadIdx.x] = hi;
+    sFinite[threadIdx.x] = finite;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h) {
+            sLo[threadIdx.x] = sLo[threadIdx.x + h] < sLo[threadIdx.x] ? sLo[threadIdx.x + h] : sLo[threadIdx.x];
+            sHi[threadIdx.x] = sHi[threadIdx.x + h] > sHi[threadIdx.x] ? sHi[threadIdx.x + h] : sHi[threadIdx.x];
+            sFinite[threadIdx.x] &= sFinite[threadIdx.x + h];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0 && (*info != 0 || !gpumath::cholDiagonalOk(sLo[0], sHi[0], sFinite[0] != 0, minRatio)))
         *flag = 1;
 }
 
@@ -302,6 +334,12 @@ void orFlag(const int *info, int *flag, void *s)
 {
     kOrFlag<<<1, 1, 0, S(s)>>>(info, flag);
     QS_GPU_CHECK_LAUNCH("orFlag");
+}
+
+void cholCheck(const double *R, int l, double minRatio, const int *info, int *flag, void *s)
+{
+    kCholCheck<<<1, kT, 0, S(s)>>>(R, l, minRatio, info, flag);
+    QS_GPU_CHECK_LAUNCH("cholCheck");
 }
 
 void toFloat(const double *in, long long n, float *out, void *s)

@@ -9,6 +9,7 @@
 #include "engine/job.h"
 #include "engine/spectrum_device.h"
 #include "metrics/spectrum.h"
+#include "numeric/svd.h"
 
 namespace {
 
@@ -72,6 +73,73 @@ TEST(GpuSpectrum, AllAndTopKMatchTheCpu)
             EXPECT_NE(g.algorithm.find("device"), std::string::npos) << g.algorithm;
         }
     }
+}
+
+TEST(GpuSpectrum, BothTopKRoutesMatchTheCpuSketch)
+{
+    // The top k along each route (gpu::TopKRoute) against the CPU's FP64 subspace iteration with
+    // the same Ω (numeric/svd.h singularValuesTop): wide, tall and square E, 0, 1 and 4 power
+    // iterations. Direct (FP32 products) within 1e-5 relative, as above; the Gram route is FP64
+    // throughout and spans the same subspaces, so within 1e-9 (an FP64 emulation of it agrees with
+    // the CPU to ≈ 5e-14). A rank-2 E (σ₃… = 0) makes the Gram route's Cholesky fail and take the
+    // Householder rerun; its two non-zero σ still match.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    struct Shape {
+        std::int64_t r, c;
+        bool rank2;
+    };
+    for (const Shape sh : {Shape{96, 257, false}, Shape{300, 120, false}, Shape{512, 512, false},
+                           Shape{1000, 64, false}, Shape{120, 200, true}, Shape{200, 120, true}}) {
+        auto e = residualLike(sh.r, sh.c, 17 + sh.c);
+        if (sh.rank2) { // E = u₁w₁ᵀ + u₂w₂ᵀ exactly in FP32 products of small integers
+            for (std::int64_t i = 0; i < sh.r; ++i)
+                for (std::int64_t j = 0; j < sh.c; ++j)
+                    e[static_cast<std::size_t>(i * sh.c + j)] =
+                        static_cast<float>((i % 7 - 3) * (j % 5 - 2) + (i % 3 - 1) * (j % 11 - 5));
+        }
+        std::vector<double> a(e.begin(), e.end());
+        for (const int p : {0, 1, 4}) {
+            SpectrumOptions o;
+            o.top = sh.rank2 ? 2 : 16;
+            o.powerIters = p;
+            o.seed = 23;
+            const auto ref = singularValuesTop(a, sh.r, sh.c, o.top, p, o.oversample, o.seed);
+            for (const auto route : {gpu::TopKRoute::Direct, gpu::TopKRoute::Gram, gpu::TopKRoute::GramGemm}) {
+                const bool gram = route != gpu::TopKRoute::Direct;
+                if (sh.rank2 && !gram)
+                    continue; // the direct route's FP32 products leave rounding noise, not zeros, beyond σ₂
+                std::string algorithm;
+                const auto g =
+                    engine->singularValues(e, sh.r, sh.c, o, gpu::SvdMethod::GramF64, algorithm, nullptr, route);
+                const std::string what = std::to_string(sh.r) + "x" + std::to_string(sh.c) + " p" + std::to_string(p) +
+                                         " route " + std::to_string(static_cast<int>(route)) + " (" + algorithm + ")";
+                EXPECT_NE(algorithm.find(gram ? "Gram matrix" : "FP32 products"), std::string::npos) << what;
+                if (sh.rank2) {
+                    EXPECT_NE(algorithm.find("Householder"), std::string::npos) << what;
+                }
+                ASSERT_EQ(g.size(), ref.size()) << what;
+                for (std::size_t i = 0; i < ref.size(); ++i)
+                    EXPECT_LE(std::abs(g[i] - ref[i]), (gram ? 1e-9 : 1e-5) * ref[i]) << what << " σ" << i;
+            }
+        }
+    }
+}
+
+TEST(GpuSpectrum, AutoPicksTheGramRouteForWideSketchesWithPowerIterations)
+{
+    // The benchmark's case (issue 44): 4096×14336, top 512 + 8, 8 iterations — the Gram route's
+    // products are estimated at less than a third of the direct route's; the top 32 (l = 40) stay
+    // direct (forming the 4096² Gram matrix alone costs more than their ten products).
+    const gpu::TopKEstimate big = gpu::estimateTopK(4096, 14336, 520, 8);
+    EXPECT_LT(big.gramMs * 3, big.directMs);
+    EXPECT_EQ(gpu::chooseTopKRoute(4096, 14336, 520, 8), gpu::TopKRoute::Gram);
+    EXPECT_EQ(gpu::chooseTopKRoute(14336, 4096, 520, 8), gpu::TopKRoute::Gram);
+    EXPECT_EQ(gpu::chooseTopKRoute(4096, 14336, 40, 4), gpu::TopKRoute::Direct);
+    // Without power iterations there is nothing to replace: E·Ω and Eᵀ·Q either way.
+    EXPECT_EQ(gpu::chooseTopKRoute(4096, 14336, 520, 0), gpu::TopKRoute::Direct);
 }
 
 TEST(GpuSpectrum, GesvdAndGramAgree)
