@@ -687,62 +687,63 @@ TEST(DeviceMath, Nvfp4CodeByReciprocalAgreesWithTheDivisionWheneverItSaysSo)
     EXPECT_TRUE(reciprocalNormal(1.0f));
     EXPECT_FALSE(reciprocalNormal(1e-39f));
     EXPECT_FALSE(reciprocalNormal(std::numeric_limits<float>::infinity()));
+}
 
-    TEST(DeviceMath, CholeskyGuardTrustsOnlyPassesThatCholeskyQr2MakesOrthonormal)
-    {
-        // The range sketch's Gram route (gpu/host/linalg_sketch.h) trusts a CholeskyQR pass when
-        // cholDiagonalOk holds for its R, and orthonormalises its final Q with a second pass. Here the
-        // same two FP64 passes (Eigen's LLT) on Y [400 × 40] of condition κ, singular values geometric
-        // between 1 and 1/κ, random singular vectors: a trusted pass always ends with
-        // ‖QᵀQ − I‖_max ≤ 1e-13; κ ≤ 1e6 is trusted; κ ≥ 1e8 is not — at 1e8 the Cholesky itself still
-        // succeeds, so the guard, not the factorisation's status, is what sends it to Householder.
-        using Mat = Eigen::MatrixXd;
-        constexpr double kRatio = 1e-6; // the Gram route's bound (linalg_sketch_gram.cpp)
-        std::mt19937_64 rng(3);
-        std::normal_distribution<double> nd;
-        const int m = 400, l = 40;
-        auto randomQ = [&](int rows, int cols) {
-            Mat a(rows, cols);
-            for (Eigen::Index i = 0; i < a.size(); ++i)
-                a.data()[i] = nd(rng);
-            return Mat(Eigen::HouseholderQR<Mat>(a).householderQ() * Mat::Identity(rows, cols));
-        };
-        for (const double kappa : {1.0, 1e2, 1e4, 1e6, 1e7, 1e8, 3e8, 1e9, 1e12}) {
-            for (int trial = 0; trial < 4; ++trial) {
-                Eigen::VectorXd s(l);
-                for (int i = 0; i < l; ++i)
-                    s[i] = std::pow(kappa, -static_cast<double>(i) / (l - 1));
-                Mat q = randomQ(m, l) * s.asDiagonal() * randomQ(l, l).transpose();
-                bool cholOk = true, trusted = true, firstCholOk = false;
-                for (int pass = 0; pass < 2 && cholOk && trusted; ++pass) {
-                    Eigen::LLT<Mat> llt(q.transpose() * q);
-                    cholOk = llt.info() == Eigen::Success;
-                    if (pass == 0)
-                        firstCholOk = cholOk;
-                    if (!cholOk)
-                        break;
-                    const Mat r = llt.matrixU();
-                    const Eigen::VectorXd d = r.diagonal().cwiseAbs();
-                    trusted = cholDiagonalOk(d.minCoeff(), d.maxCoeff(), d.allFinite(), kRatio);
-                    q = r.transpose().triangularView<Eigen::Lower>().solve(q.transpose()).transpose();
-                }
-                const std::string what = "κ " + std::to_string(kappa) + " trial " + std::to_string(trial);
-                if (cholOk && trusted) {
-                    EXPECT_LE((q.transpose() * q - Mat::Identity(l, l)).cwiseAbs().maxCoeff(), 1e-13) << what;
-                }
-                if (kappa <= 1e6) {
-                    EXPECT_TRUE(cholOk && trusted) << what;
-                }
-                if (kappa >= 1e8) {
-                    EXPECT_FALSE(cholOk && trusted) << what;
-                }
-                if (kappa == 1e8) {
-                    EXPECT_TRUE(firstCholOk) << what;
-                }
+TEST(DeviceMath, CholeskyGuardTrustsOnlyPassesThatCholeskyQr2MakesOrthonormal)
+{
+    // The range sketch's Gram route (gpu/host/linalg_sketch.h) trusts a CholeskyQR pass when
+    // cholDiagonalOk holds for its R, and orthonormalises its final Q with a second pass. Here the
+    // same two FP64 passes (Eigen's LLT) on Y [400 × 40] of condition κ, singular values geometric
+    // between 1 and 1/κ, random singular vectors: a trusted pass always ends with
+    // ‖QᵀQ − I‖_max ≤ 1e-13; κ ≤ 1e6 is trusted; κ ≥ 1e8 is not — at 1e8 the Cholesky itself still
+    // succeeds, so the guard, not the factorisation's status, is what sends it to Householder.
+    using Mat = Eigen::MatrixXd;
+    constexpr double kRatio = 1e-6; // the Gram route's bound (linalg_sketch_gram.cpp)
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> nd;
+    const int m = 400, l = 40;
+    auto randomQ = [&](int rows, int cols) {
+        Mat a(rows, cols);
+        for (Eigen::Index i = 0; i < a.size(); ++i)
+            a.data()[i] = nd(rng);
+        return Mat(Eigen::HouseholderQR<Mat>(a).householderQ() * Mat::Identity(rows, cols));
+    };
+    for (const double kappa : {1.0, 1e2, 1e4, 1e6, 1e7, 1e8, 3e8, 1e9, 1e12}) {
+        for (int trial = 0; trial < 4; ++trial) {
+            Eigen::VectorXd s(l);
+            for (int i = 0; i < l; ++i)
+                s[i] = std::pow(kappa, -static_cast<double>(i) / (l - 1));
+            Mat q = randomQ(m, l) * s.asDiagonal() * randomQ(l, l).transpose();
+            bool cholOk = true, trusted = true, firstCholOk = false;
+            for (int pass = 0; pass < 2 && cholOk && trusted; ++pass) {
+                Eigen::LLT<Mat> llt(q.transpose() * q);
+                cholOk = llt.info() == Eigen::Success;
+                if (pass == 0)
+                    firstCholOk = cholOk;
+                if (!cholOk)
+                    break;
+                const Mat r = llt.matrixU();
+                const Eigen::VectorXd d = r.diagonal().cwiseAbs();
+                trusted = cholDiagonalOk(d.minCoeff(), d.maxCoeff(), d.allFinite(), kRatio);
+                q = r.transpose().triangularView<Eigen::Lower>().solve(q.transpose()).transpose();
+            }
+            const std::string what = "κ " + std::to_string(kappa) + " trial " + std::to_string(trial);
+            if (cholOk && trusted) {
+                EXPECT_LE((q.transpose() * q - Mat::Identity(l, l)).cwiseAbs().maxCoeff(), 1e-13) << what;
+            }
+            if (kappa <= 1e6) {
+                EXPECT_TRUE(cholOk && trusted) << what;
+            }
+            if (kappa >= 1e8) {
+                EXPECT_FALSE(cholOk && trusted) << what;
+            }
+            if (kappa == 1e8) {
+                EXPECT_TRUE(firstCholOk) << what;
             }
         }
-        EXPECT_FALSE(cholDiagonalOk(1.0, 2.0, false, kRatio)); // a NaN or Inf on the diagonal
-        EXPECT_FALSE(cholDiagonalOk(0.0, 0.0, true, kRatio));  // Y = 0
-        EXPECT_TRUE(cholDiagonalOk(1e-6, 1.0, true, kRatio));
-        EXPECT_FALSE(cholDiagonalOk(0.99e-6, 1.0, true, kRatio));
     }
+    EXPECT_FALSE(cholDiagonalOk(1.0, 2.0, false, kRatio)); // a NaN or Inf on the diagonal
+    EXPECT_FALSE(cholDiagonalOk(0.0, 0.0, true, kRatio));  // Y = 0
+    EXPECT_TRUE(cholDiagonalOk(1e-6, 1.0, true, kRatio));
+    EXPECT_FALSE(cholDiagonalOk(0.99e-6, 1.0, true, kRatio));
+}
