@@ -222,10 +222,7 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
             const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
             const float yv = __fmul_rn(sVal[idx], eff);
-            // Ŵ overflows, or reaches 2^64, where a huge group cancelling beside small ones makes
-            // the order of the FP64 sums matter (the generic kernels keep each group's terms
-            // together): the generic path.
-            nonFinite |= (c != 0 && !(fabsf(yv) < 0x1p64f)) ? 1u : 0u;
+            nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
             const double yd = yv, cd = static_cast<double>(c);
             sumY = fma(cd, yd, sumY);
             sy = fma(cd, yd * yd, sy);

@@ -97,8 +97,8 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
     // s = 1, the `even` carry, byte-0 subnormal groups), for MXFP4 in every mode, constOpt pow2 at
     // several c and NVFP4, at several group sizes: codes, scales (NVFP4's global scale too), Ŵ
     // and every metric as the CPU, codes and scales as the generic kernels (kNoFastPath).
-    // NaN/Inf, and values near FLT_MAX (a Ŵ that overflows or reaches 2^64), must leave the path
-    // (the generic kernels report them) with the same results.
+    // NaN/Inf, and values near FLT_MAX whose Ŵ overflows, must leave the path (the generic
+    // kernels report them) with the same results.
     REQUIRE_GPU();
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
@@ -131,7 +131,7 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
                 const std::string what = std::string(nameOf(dt)) + (var.nonFinite ? " with NaN/Inf" : "") +
                                          (var.huge ? " near FLT_MAX" : "") + " " + spec.dump();
                 const EngineResult g = runEngine(*engine, w, spec, 0);
-                if (var.nonFinite || var.huge)
+                if (var.nonFinite)
                     EXPECT_FALSE(g.fast) << what;
                 else if (!var.huge)
                     EXPECT_TRUE(g.fast) << what;
