@@ -64,6 +64,22 @@ float QuantizedActivations::codeValue(std::int64_t i) const
     return int8 ? static_cast<float>(static_cast<std::int8_t>(c)) : e4m3ToFloat(c);
 }
 
+QuantSpec dynamicActivationSpec(const ActQuantSpec &spec)
+{
+    if (spec.kind == ActQuantKind::Int8Token) {
+        IntSpec s;
+        s.bits = 8;
+        s.granularity = Granularity::Channel;
+        s.axis = 0;
+        s.symmetric = true;
+        s.scaleRule = ScaleRule::Max;
+        return s;
+    }
+    Fp8Spec s; // fp8-tensor; a static kind is E4M3 per tensor too, with its scale given
+    s.granularity = spec.kind == ActQuantKind::Fp8Token ? Granularity::Channel : Granularity::Tensor;
+    return s;
+}
+
 QuantizedActivations quantizeActivations(const Tensor &x, const ActQuantSpec &spec, int threads,
                                          const CancelToken *cancel)
 {
@@ -78,19 +94,11 @@ QuantizedActivations quantizeActivations(const Tensor &x, const ActQuantSpec &sp
     o.tensorName = "activations";
     if (spec.kind != ActQuantKind::Static) {
         QuantizedTensor q;
-        if (spec.kind == ActQuantKind::Int8Token) {
-            IntSpec s;
-            s.bits = 8;
-            s.granularity = Granularity::Channel;
-            s.axis = 0;
-            s.symmetric = true;
-            s.scaleRule = ScaleRule::Max;
-            q = IntQuantizer(s).quantize(x, o, cancel);
-        } else {
-            Fp8Spec s;
-            s.granularity = spec.kind == ActQuantKind::Fp8Token ? Granularity::Channel : Granularity::Tensor;
-            q = Fp8Quantizer(s).quantize(x, o, cancel);
-        }
+        const QuantSpec qs = dynamicActivationSpec(spec);
+        if (const auto *is = std::get_if<IntSpec>(&qs))
+            q = IntQuantizer(*is).quantize(x, o, cancel);
+        else
+            q = Fp8Quantizer(std::get<Fp8Spec>(qs)).quantize(x, o, cancel);
         a.codes = std::move(q.codes);
         a.scales = std::move(q.scales);
         a.dequantized = std::move(q.dequantized);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "quant/quant_spec.h"
 #include "tensor/tensor.h"
 #include "util/cancel.h"
 
@@ -51,6 +52,12 @@ struct QuantizedActivations {
     /// The value the code stands for before scaling (INT8 integer or E4M3 value).
     float codeValue(std::int64_t i) const;
 };
+
+/// The quantizer a dynamic kind runs (int8-token: INT8 per row, symmetric, scale rule max;
+/// fp8-token / fp8-tensor: E4M3 per row or per tensor), as a spec the CPU's quantizers and the
+/// GPU's pipeline both take, so their codes agree (a static kind: E4M3 per tensor, whose scale
+/// the caller gives instead of this spec's rule).
+QuantSpec dynamicActivationSpec(const ActQuantSpec &spec);
 
 /// Quantizes X (any decodable dtype; viewed as [M, K]). Throws UnsupportedError.
 QuantizedActivations quantizeActivations(const Tensor &x, const ActQuantSpec &spec, int threads = 0,

@@ -33,24 +33,6 @@ template <typename T> std::vector<T> downloadVec(Engine::Impl &I, const void *sr
     return v;
 }
 
-/// quant/activation.cpp's dynamic quantizers as pipeline specs: the `int` quantizer (8 bits, channel
-/// axis 0, scale rule max) or `fp8` per channel / per tensor — the pipeline's codes are the CPU's.
-QuantSpec dynamicActSpec(const ActQuantSpec &spec)
-{
-    if (spec.kind == ActQuantKind::Int8Token) {
-        IntSpec s;
-        s.bits = 8;
-        s.granularity = Granularity::Channel;
-        s.axis = 0;
-        s.symmetric = true;
-        s.scaleRule = ScaleRule::Max;
-        return s;
-    }
-    Fp8Spec s;
-    s.granularity = spec.kind == ActQuantKind::Fp8Token ? Granularity::Channel : Granularity::Tensor;
-    return s;
-}
-
 /// Events between the stages of simulateGemmPlanned (benchmarks only).
 struct StageEvents {
     qsEvent_t ev[4] = {};
@@ -93,7 +75,7 @@ QuantizedActivations Engine::quantizeActivations(const GpuTensor &x, const ActQu
     a.int8 = spec.int8();
     a.perToken = spec.perToken();
     if (spec.kind != ActQuantKind::Static) {
-        const QuantSpec qs = dynamicActSpec(spec);
+        const QuantSpec qs = dynamicActivationSpec(spec);
         PipelineOptions po;
         po.metrics = false;
         po.wantDequantized = true;
@@ -248,7 +230,7 @@ bool Engine::simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const G
         const unsigned char *codes = nullptr;
         const float *xHat = nullptr;
         if (spec.kind != ActQuantKind::Static) {
-            const QuantSpec qs = dynamicActSpec(spec);
+            const QuantSpec qs = dynamicActivationSpec(spec);
             PipelineOptions po;
             po.metrics = false;
             po.wantDequantized = true;
