@@ -24,7 +24,7 @@ inc=(-I"$src/gpu" -I"$src/gpu/host" -I"$src/gpu/kernels" -I"$src/core")
 filter() { grep -v -E "rocm_agent_enumerator|Traceback|File \"/usr/bin/rocm|target_list|readFromKFD|^\s*\^|FileNotFoundError|^\s+main\(\)|^\s+$" || true; }
 for arch in "${archs[@]}"; do
   for f in gpu/kernels/quantize.cu gpu/kernels/metric_passes.cu gpu/kernels/int_quant.cu gpu/kernels/fp8_quant.cu gpu/kernels/fp4_quant.cu \
-           gpu/kernels/hadamard.cu gpu/kernels/channel_moments.cu gpu/kernels/csweep.cu gpu/kernels/hqq.cu gpu/kernels/gemm_sim.cu gpu/kernels/kv_lab.cu \
+           gpu/kernels/hadamard.cu gpu/kernels/channel_moments.cu gpu/kernels/csweep.cu gpu/kernels/hqq.cu gpu/kernels/gemm_sim.cu gpu/kernels/kv_lab.cu gpu/kernels/kv_sums.cu \
            bench/bench_gpu_hooks.cu; do
     k="$(basename "$f" .cu)"
     echo "== $f as HIP for $arch"

@@ -19,7 +19,6 @@
 
 #include "device_pool.h"
 #include "kernels_gemmlab.h"
-#include "kernels_gemmlab_int4.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

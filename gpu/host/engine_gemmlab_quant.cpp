@@ -17,7 +17,6 @@
 
 #include "device_pool.h"
 #include "kernels_gemmlab.h"
-#include "kernels_gemmlab_int4.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -27,7 +26,7 @@ using namespace lab2;
 
 namespace {
 
-/// Two codes a byte (kernels_gemmlab_int4.h), from the quantizer's one signed code per element.
+/// Two codes a byte (kernels_gemmlab.h), from the quantizer's one signed code per element.
 std::vector<std::uint8_t> packInt4(const QuantizedTensor &q, std::int64_t n, std::int64_t k)
 {
     if (static_cast<std::int64_t>(q.codes.size()) != n * k)

@@ -21,7 +21,7 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
     if (bytes == 0)
         return;
     // QS_STAGING_MODE=pageable / register: the driver's own staging, or the source pinned in place
-    // for the copy (measured against the staging buffers: docs/perf.md "KV-cache lab").
+    // for the copy (measured against the staging buffers: docs/perf.md "KV-cache lab (issue 41): SmolLM2-135M's own keys and values").
     static const int mode = [] {
         const char *e = std::getenv("QS_STAGING_MODE");
         return e && std::strcmp(e, "pageable") == 0 ? 1 : (e && std::strcmp(e, "register") == 0 ? 2 : 0);

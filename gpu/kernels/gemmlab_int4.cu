@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The GEMM timing lab II's kernels (kernels_gemmlab_int4.h): INT4 → BF16 / INT8 / E4M3 weight
+// The GEMM timing lab II's kernels (kernels_gemmlab.h): INT4 → BF16 / INT8 / E4M3 weight
 // conversions, the per-token Σx and the W4A8-int8 epilogue. Plain grid-stride kernels: the lab
 // times the unfused paths as a user would run them, not a tuned fused kernel.
-#include "kernels_gemmlab_int4.h"
+#include "kernels_gemmlab.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>

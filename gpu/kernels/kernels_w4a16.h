@@ -2,7 +2,7 @@
 #pragma once
 /// \file kernels_w4a16.h
 /// The fused W4A16 GEMM (gemm_w4a16.cu, CUDA builds only; issue 43): Y[M,N] = X[M,K]·Ŵᵀ with
-/// Ŵ = s·(q − z) read straight from the engine's packed INT4 layout (kernels_gemmlab_int4.h: row n
+/// Ŵ = s·(q − z) read straight from the engine's packed INT4 layout (kernels_gemmlab.h: row n
 /// of W [N, K] is K/2 bytes, byte j holding k = 2j in its low nibble and k = 2j + 1 in its high
 /// one, two's-complement codes in [−8, 7]; FP32 scales and INT8 zero points per (row, group along
 /// K)), no dequantized copy of W. X and Y BF16, row-major. Tensor cores (mma.sync m16n8k16 BF16,
