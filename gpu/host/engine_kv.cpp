@@ -341,14 +341,23 @@ public:
         auto *dres = static_cast<double *>(res.get());
         // Two sets of x̂ and attention scratch: the pairs alternate between the engine's stream and
         // an auxiliary one, so one pair's small kernels and last wave overlap the other's work.
-        const int sets = P > 1 ? 2 : 1;
+        // The second set is optional: where the device lacks room for it, one set serves every pair.
+        int sets = P > 1 ? 2 : 1;
         if (sets == 2 && !m_kq2) {
-            const std::size_t n = static_cast<std::size_t>(L * Hkv * T * d);
-            m_kq2 = alloc(n * 4);
-            m_vq2 = alloc(n * 4);
-            if (m_nq > 0) {
-                m_lq2 = alloc(static_cast<std::size_t>(L * H * m_perHead) * 8);
-                m_perQuery2 = alloc(static_cast<std::size_t>(L * H * m_nq * 4) * 8);
+            try {
+                const std::size_t n = static_cast<std::size_t>(L * Hkv * T * d);
+                m_kq2 = alloc(n * 4);
+                m_vq2 = alloc(n * 4);
+                if (m_nq > 0) {
+                    m_lq2 = alloc(static_cast<std::size_t>(L * H * m_perHead) * 8);
+                    m_perQuery2 = alloc(static_cast<std::size_t>(L * H * m_nq * 4) * 8);
+                }
+            } catch (const GpuError &) {
+                m_kq2.reset();
+                m_vq2.reset();
+                m_lq2.reset();
+                m_perQuery2.reset();
+                sets = 1;
             }
         }
         if (sets == 2)
@@ -361,7 +370,7 @@ public:
         a.block = static_cast<int>(m_block);
         a.r = m_r;
         for (std::size_t p = 0; p < P; ++p) {
-            const int set = static_cast<int>(p % 2);
+            const int set = sets == 2 ? static_cast<int>(p % 2) : 0;
             void *st = set ? I.aux[0] : I.S();
             float *kq = fk(set ? m_kq2 : m_kq), *vq = fk(set ? m_vq2 : m_vq);
             double *ds = dres + p * perPair, *part = static_cast<double *>(sse.get()) + set * partLen;
