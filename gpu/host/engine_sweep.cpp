@@ -23,6 +23,36 @@ namespace {
 
 using u64 = unsigned long long;
 
+/// The indices of fc in ascending order (pow2's difference arrays need it; stable), and fc so sorted.
+std::vector<std::size_t> ascendingOrder(const std::vector<float> &fc, std::vector<float> &sorted)
+{
+    std::vector<std::size_t> order(fc.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fc[a] < fc[b]; });
+    sorted.resize(fc.size());
+    for (std::size_t i = 0; i < fc.size(); ++i)
+        sorted[i] = fc[order[i]];
+    return order;
+}
+
+/// One matrix's sweep over the n sorted values dFc on `stream`, in tiles of kSweepTile: value i's
+/// fixed-point sum into sums[2i, 2i + 1] and its flag into bad[i] (bad zeroed by the caller);
+/// `parts` holds blocks·2·kSweepTile words.
+void enqueueSweepTiles(bool pow2, const float *x, long long rows, long long K, long long group, const float *m,
+                       const float *dFc, std::size_t n, int unit, u64 *parts, unsigned *bad, u64 *sums, int blocks,
+                       void *stream, const CancelToken *cancel)
+{
+    for (std::size_t t0 = 0; t0 < n; t0 += launch::kSweepTile) {
+        if (cancel) {
+            cancel->stepProgress(static_cast<double>(t0) / static_cast<double>(n));
+            cancel->check();
+        }
+        const int cnt = static_cast<int>(std::min<std::size_t>(launch::kSweepTile, n - t0));
+        launch::sweepTile(pow2, x, rows, K, group, m, dFc + t0, cnt, unit, parts, bad + t0, blocks, stream);
+        launch::sweepReduce(pow2, parts, blocks, cnt, sums + 2 * t0, stream);
+    }
+}
+
 class GpuSweepEvaluator final : public CSweepGridEvaluator {
 public:
     GpuSweepEvaluator(Engine::Impl &impl, std::shared_ptr<const GpuTensor> x, std::int64_t group, bool pow2)
@@ -72,12 +102,8 @@ private:
             return out;
         if (m_counted == 0 || m_groups == 0) // nothing counted: every MSE 0, as the CPU
             return out;
-        std::vector<std::size_t> order(n);
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fcIn[a] < fcIn[b]; });
-        std::vector<float> fc(n);
-        for (std::size_t i = 0; i < n; ++i)
-            fc[i] = fcIn[order[i]];
+        std::vector<float> fc;
+        const std::vector<std::size_t> order = ascendingOrder(fcIn, fc);
         Engine::Impl &I = m_impl;
         std::lock_guard lock(I.mutex);
         QS_GPU_CHECK(qsSetDevice(I.device));
@@ -87,19 +113,10 @@ private:
         auto dBad = poolGet(I.pool, n * sizeof(unsigned), what);
         QS_GPU_CHECK(qsMemcpyAsync(dFc.get(), fc.data(), n * sizeof(float), qsMemcpyHostToDevice, I.stream));
         QS_GPU_CHECK(qsMemsetAsync(dBad.get(), 0, n * sizeof(unsigned), I.stream));
-        const auto *x = static_cast<const float *>(m_x->data());
-        const auto *m = static_cast<const float *>(m_m.get());
-        auto *parts = static_cast<u64 *>(m_parts.get());
-        for (std::size_t t0 = 0; t0 < n; t0 += launch::kSweepTile) {
-            if (cancel) {
-                cancel->stepProgress(static_cast<double>(t0) / static_cast<double>(n));
-                cancel->check();
-            }
-            const int cnt = static_cast<int>(std::min<std::size_t>(launch::kSweepTile, n - t0));
-            launch::sweepTile(m_pow2, x, m_rows, m_K, m_group, m, static_cast<const float *>(dFc.get()) + t0, cnt,
-                              m_unit, parts, static_cast<unsigned *>(dBad.get()) + t0, m_blocks, I.S());
-            launch::sweepReduce(m_pow2, parts, m_blocks, cnt, static_cast<u64 *>(dSum.get()) + 2 * t0, I.S());
-        }
+        enqueueSweepTiles(m_pow2, static_cast<const float *>(m_x->data()), m_rows, m_K, m_group,
+                          static_cast<const float *>(m_m.get()), static_cast<const float *>(dFc.get()), n, m_unit,
+                          static_cast<u64 *>(m_parts.get()), static_cast<unsigned *>(dBad.get()),
+                          static_cast<u64 *>(dSum.get()), m_blocks, I.S(), cancel);
         std::vector<u64> sums(2 * n);
         std::vector<unsigned> bad(n);
         QS_GPU_CHECK(qsMemcpyAsync(sums.data(), dSum.get(), sums.size() * sizeof(u64), qsMemcpyDeviceToHost, I.stream));
@@ -135,14 +152,10 @@ std::vector<std::vector<double>> Engine::Impl::sweepCurves(const std::vector<Swe
         throw GpuError("the c sweep needs a group size ≥ 1");
     // GpuSweepEvaluator's steps for every matrix: the group passes, one read of the counters, then
     // the tiles (ascending c, as evaluate sorts them) side by side, one read of the sums.
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return static_cast<float>(cs[a]) < static_cast<float>(cs[b]);
-    });
-    std::vector<float> fc(n);
+    std::vector<float> fcIn(n), fc;
     for (std::size_t i = 0; i < n; ++i)
-        fc[i] = static_cast<float>(cs[order[i]]);
+        fcIn[i] = static_cast<float>(cs[i]);
+    const std::vector<std::size_t> order = ascendingOrder(fcIn, fc);
     const int sms = props.multiProcessorCount;
     std::vector<long long> groups(nx), mOff(nx + 1, 0);
     int maxBlocks = 1;
@@ -181,16 +194,11 @@ std::vector<std::vector<double>> Engine::Impl::sweepCurves(const std::vector<Swe
     for (std::size_t i = 0; i < nx; ++i) {
         if (c[i].counted == 0 || groups[i] == 0)
             continue;
-        const int blocks = launch::sweepBlocks(groups[i], sms);
-        void *st = aux[i % static_cast<std::size_t>(ns)];
-        u64 *pi = static_cast<u64 *>(parts.get()) + (i % static_cast<std::size_t>(ns)) * partLen;
-        for (std::size_t t0 = 0; t0 < n; t0 += launch::kSweepTile) {
-            const int cnt = static_cast<int>(std::min<std::size_t>(launch::kSweepTile, n - t0));
-            launch::sweepTile(pow2, xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i],
-                              static_cast<const float *>(dFc.get()) + t0, cnt, unit[i], pi,
-                              static_cast<unsigned *>(dBad.get()) + i * n + t0, blocks, st);
-            launch::sweepReduce(pow2, pi, blocks, cnt, static_cast<u64 *>(dSum.get()) + 2 * (i * n + t0), st);
-        }
+        enqueueSweepTiles(pow2, xs[i].x, xs[i].rows, xs[i].K, group, mm + mOff[i],
+                          static_cast<const float *>(dFc.get()), n, unit[i],
+                          static_cast<u64 *>(parts.get()) + (i % static_cast<std::size_t>(ns)) * partLen,
+                          static_cast<unsigned *>(dBad.get()) + i * n, static_cast<u64 *>(dSum.get()) + 2 * i * n,
+                          launch::sweepBlocks(groups[i], sms), aux[i % static_cast<std::size_t>(ns)], nullptr);
     }
     joinAux(ns);
     std::vector<u64> sums(nx * n * 2);
