@@ -5,7 +5,6 @@
 #include "engine_impl.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -20,25 +19,6 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
 {
     if (bytes == 0)
         return;
-    // QS_STAGING_MODE=pageable / register: the driver's own staging, or the source pinned in place
-    // for the copy (measured against the staging buffers: docs/perf.md "KV-cache lab (issue 41): SmolLM2-135M's own keys and values").
-    static const int mode = [] {
-        const char *e = std::getenv("QS_STAGING_MODE");
-        return e && std::strcmp(e, "pageable") == 0 ? 1 : (e && std::strcmp(e, "register") == 0 ? 2 : 0);
-    }();
-    if (mode == 1 && pinned) {
-        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
-        return;
-    }
-    if (mode == 2 && pinned) {
-        void *p = const_cast<void *>(src);
-        if (qsHostRegister(p, bytes) == qsSuccess) {
-            QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
-            QS_GPU_CHECK(qsStreamSynchronize(stream));
-            QS_GPU_CHECK(qsHostUnregister(p));
-            return;
-        }
-    }
     if (!pinned) {
         QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyHostToDevice, stream));
         QS_GPU_CHECK(qsStreamSynchronize(stream)); // pageable: the copy has left when the call returns
@@ -51,14 +31,11 @@ void Engine::Impl::copyToDevice(void *dst, const void *src, std::size_t bytes)
         const std::size_t len = std::min(slice, bytes - off);
         QS_GPU_CHECK(qsEventSynchronize(stagingDone[buf]));
         // One thread's memcpy (≈ 10 GB/s) is slower than the bus: a slice is copied by up to 4 threads,
-        // at least 512 KiB each (QS_STAGING_THREADS sets another count, to measure the host's copies).
+        // at least 512 KiB each (8 and 16 measured slower on the H200's host: docs/perf.md
+        // "KV-cache lab (issue 41): SmolLM2-135M's own keys and values").
         const char *from = static_cast<const char *>(src) + off;
         char *to = static_cast<char *>(staging[buf]);
-        static const int copyThreads = [] {
-            const char *e = std::getenv("QS_STAGING_THREADS");
-            const int n = e ? std::atoi(e) : 4;
-            return n >= 1 && n <= 64 ? n : 4;
-        }();
+        constexpr int copyThreads = 4;
         const std::int64_t parts =
             std::clamp<std::int64_t>(static_cast<std::int64_t>(len >> 19), 1, std::min(copyThreads, resolveThreads(0)));
         parallelSlices(parts, static_cast<int>(parts), nullptr, [&](int, std::int64_t lo, std::int64_t hi) {

@@ -52,8 +52,6 @@ using qsEvent_t = hipEvent_t;
 #define qsEventDestroy hipEventDestroy
 #define qsEventRecord hipEventRecord
 #define qsStreamWaitEvent(s, e) hipStreamWaitEvent((s), (e), 0)
-#define qsHostRegister(p, n) hipHostRegister((p), (n), hipHostRegisterDefault)
-#define qsHostUnregister hipHostUnregister
 #define qsEventSynchronize hipEventSynchronize
 #define qsEventElapsedTime hipEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
@@ -121,8 +119,6 @@ using qsEvent_t = cudaEvent_t;
 #define qsEventDestroy cudaEventDestroy
 #define qsEventRecord cudaEventRecord
 #define qsStreamWaitEvent(s, e) cudaStreamWaitEvent((s), (e), 0)
-#define qsHostRegister(p, n) cudaHostRegister((p), (n), cudaHostRegisterDefault)
-#define qsHostUnregister cudaHostUnregister
 #define qsEventSynchronize cudaEventSynchronize
 #define qsEventElapsedTime cudaEventElapsedTime
 #define qsOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
