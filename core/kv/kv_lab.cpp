@@ -661,24 +661,11 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             KvDistortion r;
             r.source = source;
             r.d = dd;
-            // The three pow2 grids in one call, in ascending order (the CPU evaluator's difference
-            // arrays need it; exact sums: each value's bits as alone).
+            // The three pow2 grids in one call (exact sums: each value's bits as alone).
             std::vector<double> g{0.156, 0.195};
             g.insert(g.end(), cs.begin(), cs.end());
             g.insert(g.end(), coarse.begin(), coarse.end());
-            std::vector<std::size_t> order(g.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return static_cast<float>(g[a]) < static_cast<float>(g[b]);
-            });
-            std::vector<double> sorted(g.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                sorted[i] = g[order[i]];
-            const auto curveSorted = curve(sorted, true);
-            std::vector<double> all(g.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                all[order[i]] = curveSorted[i];
+            const auto all = curve(g, true);
             r.constOpt0156 = all[0];
             r.constOpt0195 = all[1];
             r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6

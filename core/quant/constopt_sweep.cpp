@@ -2,6 +2,7 @@
 #include "quant/constopt_sweep.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 #include "numeric/fixedsum.h"
@@ -259,11 +260,21 @@ public:
     std::vector<double> mse(const std::vector<double> &cs, const CancelToken *cancel) const override
     {
         if (m_enc == ConstOptEncoder::Pow2 && !cs.empty()) {
+            // The difference arrays need ascending c: any other order is sorted here and put back
+            // (the sums are exact, so each value has its bits whatever the grid around it).
+            std::vector<std::size_t> order(cs.size());
+            std::iota(order.begin(), order.end(), std::size_t{0});
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return static_cast<float>(cs[a]) < static_cast<float>(cs[b]);
+            });
             std::vector<float> fc(cs.size());
             for (std::size_t i = 0; i < cs.size(); ++i)
-                fc[i] = static_cast<float>(cs[i]);
-            if (std::is_sorted(fc.begin(), fc.end()))
-                return pow2Curve(fc, cancel);
+                fc[i] = static_cast<float>(cs[order[i]]);
+            const std::vector<double> sorted = pow2Curve(fc, cancel);
+            std::vector<double> out(cs.size());
+            for (std::size_t i = 0; i < cs.size(); ++i)
+                out[order[i]] = sorted[i];
+            return out;
         }
         std::vector<double> out(cs.size());
         parallelSlices(static_cast<std::int64_t>(cs.size()), resolveThreads(m_threads), cancel,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -278,4 +279,21 @@ TEST(FixedSum, DifferenceArrayAlgorithmGivesTheEvaluatorsBits)
             }
         }
     }
+}
+
+TEST(FixedSum, UnsortedPow2GridHasEachValuesBits)
+{
+    // The CPU evaluator sorts a pow2 grid given in any order (its difference arrays need ascending
+    // c) and puts the values back: each equals the value evaluated alone, duplicates included.
+    const std::int64_t R = 24, K = 96;
+    const auto x = studentT(R, K, 29);
+    const auto ev = makeCpuSweepEvaluator(x, R, K, 32, ConstOptEncoder::Pow2, 0.05f, 0.4f, 2);
+    const std::vector<double> grid{0.3, 0.156, 0.05, 0.195, 0.4, 0.156, 0.1, 0.2505, 0.07};
+    const auto got = ev->mse(grid, nullptr);
+    ASSERT_EQ(got.size(), grid.size());
+    for (std::size_t i = 0; i < grid.size(); ++i)
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]),
+                  std::bit_cast<std::uint64_t>(ev->mse(static_cast<float>(grid[i]))))
+            << "c " << grid[i];
+    EXPECT_NE(got[0], got[2]); // the grid spans scales: the values differ
 }
