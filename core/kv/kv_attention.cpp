@@ -65,12 +65,12 @@ inline double sum8(v8d v)
     return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
-/// Softmax of z[0, n): e = exp(z − max)/Σ, returns log Σexp(z − max) + max (log-sum-exp); the sum
-/// in eight lanes.
-double softmaxInto(const double *z, double *e, std::int64_t n)
+/// e[j] = exp(z[j] − max z) for j in [0, n); returns Σe (in eight lanes) and sets zmax: softmaxInto
+/// before its division.
+double expShifted(const double *z, double *e, std::int64_t n, double &zmax)
 {
     // The maximum is exact in any order (only a shift: ±0 make no difference to exp).
-    double zmax = -INFINITY;
+    zmax = -INFINITY;
     {
         v8d m = v8d{} - INFINITY;
         std::int64_t j = 0;
@@ -98,7 +98,16 @@ double softmaxInto(const double *z, double *e, std::int64_t n)
         for (std::int64_t i = j; i < n; ++i)
             se += e[i];
     }
-    j = 0;
+    return se;
+}
+
+/// Softmax of z[0, n): e = exp(z − max)/Σ, returns log Σexp(z − max) + max (log-sum-exp); the sum
+/// in eight lanes.
+double softmaxInto(const double *z, double *e, std::int64_t n)
+{
+    double zmax;
+    const double se = expShifted(z, e, n, zmax);
+    std::int64_t j = 0;
     for (; j + kLanes <= n; j += kLanes)
         store8(e + j, load8(e + j) / se);
     for (; j < n; ++j)
@@ -106,87 +115,138 @@ double softmaxInto(const double *z, double *e, std::int64_t n)
     return zmax + std::log(se);
 }
 
-/// z_g[j] = (q_g · key_{start+j}) / √d for j in [0, n) and G query heads sharing the keys: per key
-/// the op sequence of one FP64 dot with four partial sums over the channels, (s0 + s1) + (s2 + s3),
-/// eight keys at a time (each tile load feeds the G heads).
-template <int G>
-void scoresG(const double *const *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale,
-             double *const *z)
+/// Scores of H query streams (query heads × queries sharing the keys' range start) over the key
+/// tiles [tBegin, tEnd]: z_h[j] = (q_h · key_{start+j}) / √d for j in [0, n_h). Per key the op
+/// sequence of one FP64 dot with four partial sums over the channels, (s0 + s1) + (s2 + s3), eight
+/// keys at a time; each tile load feeds the H streams.
+template <int H>
+void scoresTiles(const double *const *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t tBegin,
+                 std::int64_t tEnd, const std::int64_t *n, double scale, double *const *z)
 {
     const std::int64_t d = kt.d;
-    const std::int64_t t0 = start / kLanes, t1 = (start + n - 1) / kLanes;
-    for (std::int64_t t = t0; t <= t1; ++t) {
+    for (std::int64_t t = tBegin; t <= tEnd; ++t) {
         const double *tile = kt.t.data() + t * d * kLanes;
-        v8d s0[G] = {}, s1[G] = {}, s2[G] = {}, s3[G] = {};
+        v8d s0[H] = {}, s1[H] = {}, s2[H] = {}, s3[H] = {};
         std::int64_t c = 0;
         for (; c + 4 <= d; c += 4) {
             const double *k0 = tile + c * kLanes;
             const v8d a0 = load8(k0), a1 = load8(k0 + kLanes), a2 = load8(k0 + 2 * kLanes), a3 = load8(k0 + 3 * kLanes);
-            for (int g = 0; g < G; ++g) {
-                s0[g] += q[g][c] * a0;
-                s1[g] += q[g][c + 1] * a1;
-                s2[g] += q[g][c + 2] * a2;
-                s3[g] += q[g][c + 3] * a3;
+            for (int h = 0; h < H; ++h) {
+                s0[h] += q[h][c] * a0;
+                s1[h] += q[h][c + 1] * a1;
+                s2[h] += q[h][c + 2] * a2;
+                s3[h] += q[h][c + 3] * a3;
             }
         }
         for (; c < d; ++c) {
             const v8d a0 = load8(tile + c * kLanes);
-            for (int g = 0; g < G; ++g)
-                s0[g] += q[g][c] * a0;
+            for (int h = 0; h < H; ++h)
+                s0[h] += q[h][c] * a0;
         }
-        const std::int64_t key0 = t * kLanes;
-        for (int g = 0; g < G; ++g) {
-            const v8d zz = ((s0[g] + s1[g]) + (s2[g] + s3[g])) * scale;
-            if (key0 >= start && key0 + kLanes <= start + n)
-                store8(z[g] + (key0 - start), zz);
+        const std::int64_t j0 = t * kLanes - start;
+        for (int h = 0; h < H; ++h) {
+            const v8d zz = ((s0[h] + s1[h]) + (s2[h] + s3[h])) * scale;
+            if (j0 >= 0 && j0 + kLanes <= n[h])
+                store8(z[h] + j0, zz);
             else
                 for (std::int64_t l = 0; l < kLanes; ++l) {
-                    const std::int64_t j = key0 + l - start;
-                    if (j >= 0 && j < n)
-                        z[g][j] = zz[l];
+                    const std::int64_t j = j0 + l;
+                    if (j >= 0 && j < n[h])
+                        z[h][j] = zz[l];
                 }
         }
     }
 }
 
-/// o_g[c..c+8·NC) = Σ_j p_g[j]·v[j][c..] (sequential over j per channel), v FP64 rows of d; each
-/// load of v feeds the G heads.
-template <int G, int NC>
-void weightedBlock(const double *const *p, const double *v, std::int64_t n, std::int64_t d, std::int64_t c,
-                   double *const *o)
+/// Scores of G query heads for one query (keys [start, start + n)).
+template <int G>
+void scoresG(const double *const *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale,
+             double *const *z)
 {
-    v8d acc[G][NC] = {};
-    for (std::int64_t j = 0; j < n; ++j) {
+    std::int64_t nn[G];
+    for (int g = 0; g < G; ++g)
+        nn[g] = n;
+    scoresTiles<G>(q, kt, start, start / kLanes, (start + n - 1) / kLanes, nn, scale, z);
+}
+
+/// Scores of G query heads for two queries with the same range start and n0 ≤ n1 keys: the tiles
+/// both read once for the 2G streams, the second query's further tiles for its G alone. Each
+/// score's op sequence is the single query's.
+template <int G>
+void scoresPair(const double *const *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n0, std::int64_t n1,
+                double scale, double *const *z)
+{
+    std::int64_t nn[2 * G];
+    for (int g = 0; g < G; ++g) {
+        nn[g] = n0;
+        nn[G + g] = n1;
+    }
+    const std::int64_t t0 = start / kLanes, tc = (start + n0 - 1) / kLanes, t1 = (start + n1 - 1) / kLanes;
+    scoresTiles<2 * G>(q, kt, start, t0, tc, nn, scale, z);
+    if (t1 > tc)
+        scoresTiles<G>(q + G, kt, start, tc + 1, t1, nn + G, scale, z + G);
+}
+
+/// acc_h[b] += Σ_{j ∈ [j0, j1)} p_h[j]·v[j][c + 8b …] for H streams (sequential over j per
+/// channel); each load of v feeds the H streams.
+template <int H, int NC>
+inline void weightedRun(const double *const *p, const double *v, std::int64_t j0, std::int64_t j1, std::int64_t d,
+                        std::int64_t c, v8d (&acc)[H][NC])
+{
+    for (std::int64_t j = j0; j < j1; ++j) {
         const double *vj = v + j * d + c;
         for (int b = 0; b < NC; ++b) {
             const v8d x = load8(vj + b * 8);
-            for (int g = 0; g < G; ++g)
-                acc[g][b] += p[g][j] * x;
+            for (int h = 0; h < H; ++h)
+                acc[h][b] += p[h][j] * x;
         }
     }
-    for (int g = 0; g < G; ++g)
-        for (int b = 0; b < NC; ++b)
-            store8(o[g] + c + b * 8, acc[g][b]);
 }
 
-/// o_g[c] = Σ_j p_g[j]·v[start + j][c] (sequential over j) for G heads.
-template <int G>
-void weightedG(const double *const *p, const double *v, std::int64_t start, std::int64_t n, std::int64_t d,
+/// o_h[c..c+8·NC) = Σ_{j < n_h} p_h[j]·v[j][c..] for H streams whose counts are n (the first HA of
+/// them n[0] keys, the rest n[1] ≥ n[0]): the keys both read once for all H, the rest for the last
+/// H − HA alone.
+template <int H, int HA, int NC>
+void weightedBlock(const double *const *p, const double *v, const std::int64_t *n, std::int64_t d, std::int64_t c,
+                   double *const *o)
+{
+    v8d acc[H][NC] = {};
+    weightedRun<H, NC>(p, v, 0, n[0], d, c, acc);
+    if constexpr (HA < H) {
+        v8d rest[H - HA][NC];
+        for (int h = 0; h < H - HA; ++h)
+            for (int b = 0; b < NC; ++b)
+                rest[h][b] = acc[HA + h][b];
+        weightedRun<H - HA, NC>(p + HA, v, n[0], n[1], d, c, rest);
+        for (int h = 0; h < H - HA; ++h)
+            for (int b = 0; b < NC; ++b)
+                acc[HA + h][b] = rest[h][b];
+    }
+    for (int h = 0; h < H; ++h)
+        for (int b = 0; b < NC; ++b)
+            store8(o[h] + c + b * 8, acc[h][b]);
+}
+
+/// o_h[c] = Σ_{j < n_h} p_h[j]·v[start + j][c] (sequential over j) for H streams, the first HA with
+/// n[0] keys and the others n[1].
+template <int H, int HA>
+void weightedH(const double *const *p, const double *v, std::int64_t start, const std::int64_t *n, std::int64_t d,
                double *const *o)
 {
-    constexpr int NC = G <= 3 ? 8 : 4; // at most 24 accumulators
+    constexpr int NC = H <= 3 ? 8 : (H <= 6 ? 4 : 2); // at most 24 accumulators
     const double *v0 = v + start * d;
     std::int64_t c = 0;
     for (; c + 8 * NC <= d; c += 8 * NC)
-        weightedBlock<G, NC>(p, v0, n, d, c, o);
+        weightedBlock<H, HA, NC>(p, v0, n, d, c, o);
     for (; c + 8 <= d; c += 8)
-        weightedBlock<G, 1>(p, v0, n, d, c, o);
+        weightedBlock<H, HA, 1>(p, v0, n, d, c, o);
     for (; c < d; ++c)
-        for (int g = 0; g < G; ++g) {
+        for (int h = 0; h < H; ++h) {
+            const std::int64_t nh = h < HA ? n[0] : n[1];
             double s = 0;
-            for (std::int64_t j = 0; j < n; ++j)
-                s += p[g][j] * v0[j * d + c];
-            o[g][c] = s;
+            for (std::int64_t j = 0; j < nh; ++j)
+                s += p[h][j] * v0[j * d + c];
+            o[h][c] = s;
         }
 }
 
@@ -197,10 +257,42 @@ void scores(const double *q, const KvKeyTiles &kt, std::int64_t start, std::int6
 
 void weighted(const double *p, const double *v, std::int64_t start, std::int64_t n, std::int64_t d, double *o)
 {
-    weightedG<1>(&p, v, start, n, d, &o);
+    const std::int64_t nn[2] = {n, n};
+    weightedH<1, 1>(&p, v, start, nn, d, &o);
 }
 
-/// The errors of G query heads (the same evaluated queries) against one KV head's K̂/V̂.
+/// KL(P‖P̂) and max |p − p̂| of one query stream: P̂ = softmax of its scores z into pq (softmaxInto's
+/// values, the division done in the same pass), then Σ p·(log p − log p̂) in eight lanes; returns
+/// KL, raises maxErr.
+double klAndMax(const double *p, const double *lp, const double *z, double *pq, std::int64_t n, double &maxErr)
+{
+    double zmax;
+    const double se = expShifted(z, pq, n, zmax);
+    const double lse = zmax + std::log(se);
+    v8d klv{}, mx{};
+    std::int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes) {
+        const v8d q = load8(pq + j) / se;
+        store8(pq + j, q);
+        const v8d pj = load8(p + j), diff = pj - q;
+        klv += pj * (load8(lp + j) - (load8(z + j) - lse));
+        const v8d ad = diff < 0 ? -diff : diff;
+        mx = ad > mx ? ad : mx;
+    }
+    double kl = sum8(klv);
+    for (int l = 0; l < kLanes; ++l)
+        maxErr = std::max(maxErr, mx[l]);
+    for (; j < n; ++j) {
+        pq[j] = pq[j] / se;
+        kl += p[j] * (lp[j] - (z[j] - lse));
+        maxErr = std::max(maxErr, std::fabs(p[j] - pq[j]));
+    }
+    return kl;
+}
+
+/// The errors of G query heads (the same evaluated queries) against one KV head's K̂/V̂. Two
+/// consecutive queries whose key ranges start at the same key (one causal segment) are scored and
+/// weighted together (each load of K̂ and V̂ feeds both); every sum keeps the one-query order.
 template <int G>
 void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc, KvAttentionError *out)
 {
@@ -209,54 +301,56 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
     std::int64_t nMax = 0;
     for (const std::int64_t n : r[0]->count)
         nMax = std::max(nMax, n);
-    sc.z.resize(static_cast<std::size_t>(G * nMax));
-    sc.e.resize(static_cast<std::size_t>(G * nMax));
-    sc.o.resize(static_cast<std::size_t>(G * d));
-    double *z[G], *pq[G], *oq[G];
-    const double *qv[G];
-    for (int g = 0; g < G; ++g) {
-        z[g] = sc.z.data() + g * nMax;
-        pq[g] = sc.e.data() + g * nMax;
-        oq[g] = sc.o.data() + g * d;
+    sc.z.resize(static_cast<std::size_t>(2 * G * nMax));
+    sc.e.resize(static_cast<std::size_t>(2 * G * nMax));
+    sc.o.resize(static_cast<std::size_t>(2 * G * d));
+    double *z[2 * G], *pq[2 * G], *oq[2 * G];
+    const double *qv[2 * G];
+    for (int h = 0; h < 2 * G; ++h) {
+        z[h] = sc.z.data() + h * nMax;
+        pq[h] = sc.e.data() + h * nMax;
+        oq[h] = sc.o.data() + h * d;
     }
     double klSum[G] = {}, errSum[G] = {}, refSum[G] = {};
-    for (std::size_t qi = 0; qi < r[0]->start.size(); ++qi) {
-        const std::int64_t start = r[0]->start[qi], n = r[0]->count[qi];
-        for (int g = 0; g < G; ++g)
-            qv[g] = r[g]->q.data() + qi * static_cast<std::size_t>(d);
-        scoresG<G>(qv, kq, start, n, scale, z);
-        for (int g = 0; g < G; ++g) {
-            const double lse = softmaxInto(z[g], pq[g], n);
-            const double *lp = r[g]->lp.data() + r[g]->offset[qi], *p = r[g]->p.data() + r[g]->offset[qi];
-            // KL(P‖P̂) = Σ p·(log p − log p̂) and max |p − p̂|, in eight lanes.
-            v8d klv{}, mx{};
-            std::int64_t j = 0;
-            for (; j + kLanes <= n; j += kLanes) {
-                const v8d pj = load8(p + j), diff = pj - load8(pq[g] + j);
-                klv += pj * (load8(lp + j) - (load8(z[g] + j) - lse));
-                const v8d ad = diff < 0 ? -diff : diff;
-                mx = ad > mx ? ad : mx;
+    const std::size_t nq = r[0]->start.size();
+    for (std::size_t qi = 0; qi < nq;) {
+        const std::int64_t start = r[0]->start[qi];
+        // A pair when the next query reads from the same start and at least as many keys (rows
+        // ascending within a segment); otherwise this query alone.
+        const bool pair = qi + 1 < nq && r[0]->start[qi + 1] == start && r[0]->count[qi + 1] >= r[0]->count[qi];
+        const int nQ = pair ? 2 : 1;
+        const std::int64_t n[2] = {r[0]->count[qi], r[0]->count[qi + (pair ? 1 : 0)]};
+        for (int k = 0; k < nQ; ++k)
+            for (int g = 0; g < G; ++g)
+                qv[k * G + g] = r[g]->q.data() + (qi + k) * static_cast<std::size_t>(d);
+        if (pair)
+            scoresPair<G>(qv, kq, start, n[0], n[1], scale, z);
+        else
+            scoresG<G>(qv, kq, start, n[0], scale, z);
+        for (int k = 0; k < nQ; ++k)
+            for (int g = 0; g < G; ++g) {
+                const KvAttnRef &rg = *r[g];
+                const std::size_t off = rg.offset[qi + k];
+                const double kl = klAndMax(rg.p.data() + off, rg.lp.data() + off, z[k * G + g], pq[k * G + g], n[k],
+                                           out[g].scoreMaxErr);
+                klSum[g] += std::max(0.0, kl);
             }
-            double kl = sum8(klv), maxErr = out[g].scoreMaxErr;
-            for (int l = 0; l < kLanes; ++l)
-                maxErr = std::max(maxErr, mx[l]);
-            for (; j < n; ++j) {
-                kl += p[j] * (lp[j] - (z[g][j] - lse));
-                maxErr = std::max(maxErr, std::fabs(p[j] - pq[g][j]));
+        if (pair)
+            weightedH<2 * G, G>(pq, kq.values.data(), start, n, d, oq);
+        else
+            weightedH<G, G>(pq, kq.values.data(), start, n, d, oq);
+        for (int k = 0; k < nQ; ++k)
+            for (int g = 0; g < G; ++g) {
+                const double *o = r[g]->o.data() + (qi + k) * static_cast<std::size_t>(d);
+                const double *oh = oq[k * G + g];
+                for (std::int64_t c = 0; c < d; ++c) {
+                    const double x = o[c] - oh[c];
+                    errSum[g] += x * x;
+                    refSum[g] += o[c] * o[c];
+                }
+                ++out[g].queries;
             }
-            out[g].scoreMaxErr = maxErr;
-            klSum[g] += std::max(0.0, kl);
-        }
-        weightedG<G>(pq, kq.values.data(), start, n, d, oq);
-        for (int g = 0; g < G; ++g) {
-            const double *o = r[g]->o.data() + qi * static_cast<std::size_t>(d);
-            for (std::int64_t c = 0; c < d; ++c) {
-                const double x = o[c] - oq[g][c];
-                errSum[g] += x * x;
-                refSum[g] += o[c] * o[c];
-            }
-            ++out[g].queries;
-        }
+        qi += static_cast<std::size_t>(nQ);
     }
     for (int g = 0; g < G; ++g)
         if (out[g].queries > 0) {

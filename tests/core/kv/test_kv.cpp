@@ -13,6 +13,7 @@
 #include "kv_attention_direct.h"
 #include "io/npy_writer.h"
 #include "io/safetensors.h"
+#include "kv/kv_attention.h"
 #include "kv/kv_codebook.h"
 #include "kv/kv_data.h"
 #include "kv/kv_lab.h"
@@ -397,6 +398,72 @@ TEST(KvLab, AttentionErrorEqualsADirectComputation)
         rows.push_back(i);
     const auto e = kvAttentionError(q.data(), k.data(), v.data(), kq.data(), vq.data(), T, d, seg, rows);
     test::expectEqualsDirect(e, q, k, v, kq, vq, d, seg, rows, false);
+}
+
+// The query heads of one KV head are scored together, and two queries of one causal segment share
+// each tile of K̂ and V̂: every number must equal scoring each head and query alone, bit for bit,
+// and the direct computation. The rows mix pairs of one segment (different key counts, a tail of
+// keys only the second reads), a query alone in its segment, a descending pair (not paired) and an
+// odd count; d = 20 leaves channels past the last block of eight.
+TEST(KvLab, GroupedHeadsAndPairedQueriesEqualOneByOne)
+{
+    const std::int64_t T = 96, d = 20, seg = 32;
+    std::mt19937 rng(12);
+    std::normal_distribution<float> n(0, 1);
+    auto draw = [&](std::int64_t count, float noise, const std::vector<float> *base) {
+        std::vector<float> x(static_cast<std::size_t>(count));
+        for (std::size_t i = 0; i < x.size(); ++i)
+            x[i] = base ? (*base)[i] + noise * n(rng) : n(rng);
+        return x;
+    };
+    const auto k = draw(T * d, 0, nullptr), v = draw(T * d, 0, nullptr);
+    const auto kq = draw(T * d, 0.1f, &k), vq = draw(T * d, 0.1f, &v);
+    const std::vector<std::int64_t> rows{1, 9, 10, 30, 40, 70, 64, 65, 66, 95};
+    const std::int64_t end = kvKeyEnd(T, seg, rows);
+    KvKeyTiles kt, kqt;
+    kt.build(k.data(), end, d);
+    kt.buildValues(v.data());
+    kqt.build(kq.data(), end, d);
+    kqt.buildValues(vq.data());
+    for (std::int64_t heads = 1; heads <= 4; ++heads) {
+        std::vector<std::vector<float>> qs;
+        std::vector<KvAttnRef> refs;
+        for (std::int64_t h = 0; h < heads; ++h) {
+            qs.push_back(draw(T * d, 0, nullptr));
+            refs.push_back(kvAttnRef(qs.back().data(), kt, T, seg, rows));
+        }
+        std::vector<const KvAttnRef *> ptrs;
+        for (const auto &r : refs)
+            ptrs.push_back(&r);
+        KvAttnScratch sc;
+        std::vector<KvAttentionError> grouped(static_cast<std::size_t>(heads));
+        kvAttnAgainstGroup(ptrs.data(), heads, kqt, sc, grouped.data());
+        for (std::int64_t h = 0; h < heads; ++h) {
+            SCOPED_TRACE("heads " + std::to_string(heads) + ", head " + std::to_string(h));
+            // One query at a time: a reference per row, their sums in row order.
+            double kl = 0, err = 0, ref = 0, maxErr = 0;
+            for (const std::int64_t row : rows) {
+                const KvAttnRef one = kvAttnRef(qs[static_cast<std::size_t>(h)].data(), kt, T, seg, {row});
+                const KvAttentionError e = kvAttnAgainst(one, kqt, sc);
+                kl += e.kl;
+                err += e.outMse * static_cast<double>(d);
+                ref += e.outRel > 0 ? e.outMse * static_cast<double>(d) / e.outRel : 0;
+                maxErr = std::max(maxErr, e.scoreMaxErr);
+            }
+            const KvAttentionError &g = grouped[static_cast<std::size_t>(h)];
+            EXPECT_EQ(g.queries, static_cast<std::int64_t>(rows.size()));
+            EXPECT_EQ(g.scoreMaxErr, maxErr); // a maximum: exact in any grouping
+            EXPECT_EQ(g.kl, kl / static_cast<double>(rows.size())) << "KL summed in row order";
+            EXPECT_NEAR(g.outMse * static_cast<double>(rows.size() * d), err, 1e-12 * err);
+            test::expectEqualsDirect(g, qs[static_cast<std::size_t>(h)], k, v, kq, vq, d, seg, rows, false);
+            // The same head alone (no grouping) gives the same bits.
+            const KvAttentionError alone = kvAttnAgainst(refs[static_cast<std::size_t>(h)], kqt, sc);
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(alone.kl), std::bit_cast<std::uint64_t>(g.kl));
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(alone.outMse), std::bit_cast<std::uint64_t>(g.outMse));
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(alone.outRel), std::bit_cast<std::uint64_t>(g.outRel));
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(alone.scoreMaxErr), std::bit_cast<std::uint64_t>(g.scoreMaxErr));
+        }
+    }
 }
 
 TEST(KvLab, StudyOnOutlierKeysShowsThePapersFindings)
