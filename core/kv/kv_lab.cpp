@@ -348,27 +348,29 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     const std::vector<double> cs = grid(opt.cLo, opt.cHi, opt.cStep);
     if (cs.size() < 2 || !(opt.cLo > 0))
         throw UnsupportedError("the c grid needs lo > 0 and at least two points");
+    std::vector<float> all; // the rotated keys of all layers, for the CPU's curves
+    auto allKeys = [&]() -> const std::vector<float> & {
+        if (all.empty()) {
+            all.reserve(static_cast<std::size_t>(L * Hkv * T * d));
+            for (std::int64_t li = 0; li < L; ++li)
+                all.insert(all.end(), rotK(li).begin(), rotK(li).end());
+        }
+        return all;
+    };
+    // One CPU evaluator for both grids and the layers' K curves (its sums are exact: the same bits
+    // as one per grid or per layer).
+    std::unique_ptr<CSweepGridEvaluator> allEv;
+    auto cpuAll = [&]() -> const CSweepGridEvaluator & {
+        if (!allEv) {
+            const std::vector<float> &x = allKeys();
+            allEv = makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
+                                          static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
+        }
+        return *allEv;
+    };
+    auto allCurve = [&](const std::vector<double> &g) { return cpuAll().mse(g, nullptr); };
     {
-        std::vector<float> all; // the rotated keys of all layers, for the CPU's curves
-        auto allKeys = [&]() -> const std::vector<float> & {
-            if (all.empty()) {
-                all.reserve(static_cast<std::size_t>(L * Hkv * T * d));
-                for (std::int64_t li = 0; li < L; ++li)
-                    all.insert(all.end(), rotK(li).begin(), rotK(li).end());
-            }
-            return all;
-        };
         rep.sweep.c = cs;
-        // One CPU evaluator for both grids (its sums are exact: the same bits as one per grid).
-        std::unique_ptr<CSweepGridEvaluator> allEv;
-        auto allCurve = [&](const std::vector<double> &g) {
-            if (!allEv) {
-                const std::vector<float> &x = allKeys();
-                allEv = makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
-                                              static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
-            }
-            return allEv->mse(g, nullptr);
-        };
         if (!acc) {
             // Both curves on the CPU: the unrounded one (one serial pass) beside the pow2 one.
             allKeys();
@@ -423,8 +425,14 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 vCStar[static_cast<std::size_t>(li)] = cs[argmin(vc.at(static_cast<std::size_t>(li)))];
         }
     });
+    // On the CPU the layers' K curves come from the c sweep's evaluator (its table of group SSEs,
+    // each layer's own fixed-point unit); V's, when c=fit needs them, from one evaluator per layer.
+    std::vector<std::vector<double>> kLayer;
+    if (!layersOnDevice)
+        kLayer = cpuAll().blockCurves(cs, L, cancel);
     parallelForEach(layersOnDevice ? 0 : L, threads, [&](std::int64_t li) {
-        const auto m = pow2Curve(rotK(li), d, cs, 1);
+        const auto m = kLayer.size() == static_cast<std::size_t>(L) ? kLayer[static_cast<std::size_t>(li)]
+                                                                    : pow2Curve(rotK(li), d, cs, 1);
         rep.sweep.layerCStar[static_cast<std::size_t>(li)] = cs[argmin(m)];
         if (needFitV) {
             std::vector<float> rv = data.layers[static_cast<std::size_t>(li)].v;
@@ -432,6 +440,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             vCStar[static_cast<std::size_t>(li)] = cs[argmin(pow2Curve(rv, d, cs, 1))];
         }
     });
+    allEv.reset();
+    std::vector<float>().swap(all);
     tick();
     phase("layer_c");
 

@@ -227,6 +227,66 @@ public:
 
     double mse(float fc) const override { return mseParts(fc, resolveThreads(m_threads)); }
 
+    /// Per slice of the rows: its groups (consecutive, as finiteGroups lists them), their count,
+    /// largest |x| and fixed-point unit, and the difference-array walk of pow2Curve over them. The
+    /// integer sums are exact, so each curve has the bits of an evaluator built on the slice alone.
+    std::vector<std::vector<double>> blockCurves(const std::vector<double> &cs, std::int64_t blocks,
+                                                 const CancelToken *cancel) const override
+    {
+        if (m_enc != ConstOptEncoder::Pow2 || blocks < 1 || m_x.size() % static_cast<std::size_t>(blocks) != 0)
+            return {};
+        std::vector<float> fc(cs.size());
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            fc[i] = static_cast<float>(cs[i]);
+            if (i > 0 && fc[i] < fc[i - 1])
+                return {}; // ascending grids only (the layer curves' grid is)
+        }
+        const int n = static_cast<int>(fc.size());
+        const auto per = static_cast<std::int64_t>(m_x.size()) / blocks;
+        // The first group of each slice (groups never cross rows, and slices hold whole rows).
+        std::vector<std::size_t> first(static_cast<std::size_t>(blocks) + 1, m_groups.size());
+        for (std::int64_t b = blocks - 1; b >= 0; --b) {
+            const auto it = std::lower_bound(m_groups.begin(), m_groups.end(), b * per,
+                                             [](const GroupRef &g, std::int64_t off) { return g.off < off; });
+            first[static_cast<std::size_t>(b)] = static_cast<std::size_t>(it - m_groups.begin());
+        }
+        std::vector<std::vector<double>> out(static_cast<std::size_t>(blocks));
+        parallelForEach(blocks, resolveThreads(m_threads), [&](std::int64_t b) {
+            if (cancel)
+                cancel->check();
+            const std::size_t g0 = first[static_cast<std::size_t>(b)], g1 = first[static_cast<std::size_t>(b) + 1];
+            std::int64_t counted = 0;
+            float amax = 0;
+            for (std::size_t i = g0; i < g1; ++i) {
+                counted += m_groups[i].len;
+                amax = m_groups[i].m > amax ? m_groups[i].m : amax;
+            }
+            const int unit = fixed::fixedUnit(amax, counted);
+            std::vector<fixed::U128> diff(static_cast<std::size_t>(n) + 1);
+            std::vector<int> bad(static_cast<std::size_t>(n) + 1, 0);
+            for (std::size_t i = g0; i < g1; ++i)
+                pow2RunsWalk(fc.data(), n, m_groups[i].m, [&](int byte, int a, int e) {
+                    fixed::U128 k;
+                    if (!fixed::toFixed(sseOfByte(i, byte), unit, k)) {
+                        ++bad[static_cast<std::size_t>(a)];
+                        --bad[static_cast<std::size_t>(e)];
+                    }
+                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
+                    diff[static_cast<std::size_t>(e)] = fixed::add(diff[static_cast<std::size_t>(e)], fixed::neg(k));
+                });
+            auto &curve = out[static_cast<std::size_t>(b)];
+            curve.resize(fc.size());
+            fixed::U128 run;
+            int badRun = 0;
+            for (int i = 0; i < n; ++i) {
+                run = fixed::add(run, diff[static_cast<std::size_t>(i)]);
+                badRun += bad[static_cast<std::size_t>(i)];
+                curve[static_cast<std::size_t>(i)] = fixed::mean(run, unit, counted, badRun > 0);
+            }
+        });
+        return out;
+    }
+
     /// MSE at fc with the groups split into `threads` slices: the integer sums are exact, so the
     /// split changes no bit.
     double mseParts(float fc, int threads) const

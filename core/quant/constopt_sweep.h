@@ -95,6 +95,17 @@ public:
     virtual std::vector<double> mse(const std::vector<double> &cs, const CancelToken *cancel) const = 0;
     /// MSE at one fc.
     virtual double mse(float fc) const = 0;
+    /// The pow2 MSE curves over an ascending grid of `blocks` equal consecutive slices of the rows,
+    /// each with the bits an evaluator of that slice alone gives (its own fixed-point unit), from
+    /// this evaluator's one table of group SSEs. The CPU's only: others return an empty list.
+    virtual std::vector<std::vector<double>> blockCurves(const std::vector<double> &cs, std::int64_t blocks,
+                                                         const CancelToken *cancel) const
+    {
+        (void)cs;
+        (void)blocks;
+        (void)cancel;
+        return {};
+    }
 };
 
 /// A device that can evaluate the grid: `make` returns its evaluator, or null with `whyNot` set to

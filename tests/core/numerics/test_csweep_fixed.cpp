@@ -297,3 +297,39 @@ TEST(FixedSum, UnsortedPow2GridHasEachValuesBits)
             << "c " << grid[i];
     EXPECT_NE(got[0], got[2]); // the grid spans scales: the values differ
 }
+
+TEST(FixedSum, BlockCurvesEqualAnEvaluatorPerBlock)
+{
+    // The KV lab's per-layer curves come from the all-layer evaluator's table: each block's curve
+    // must have the bits of an evaluator built on that block alone (its own fixed-point unit). The
+    // blocks differ in scale (so their units differ), and one holds a NaN group (skipped there).
+    const std::int64_t blocks = 4, R = 12, K = 64;
+    std::vector<float> x;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+        auto xb = studentT(R, K, 40 + static_cast<std::uint64_t>(b));
+        for (float &v : xb)
+            v *= std::ldexp(1.0f, static_cast<int>(3 * b) - 4);
+        x.insert(x.end(), xb.begin(), xb.end());
+    }
+    x[static_cast<std::size_t>(2 * R * K + 5)] = std::numeric_limits<float>::quiet_NaN();
+    std::vector<double> grid;
+    for (int i = 0; i <= 70; ++i)
+        grid.push_back(0.05 + 0.005 * i);
+    const auto all = makeCpuSweepEvaluator(x, blocks * R, K, 32, ConstOptEncoder::Pow2, 0.05f, 0.4f, 2);
+    const auto curves = all->blockCurves(grid, blocks, nullptr);
+    ASSERT_EQ(curves.size(), static_cast<std::size_t>(blocks));
+    for (std::int64_t b = 0; b < blocks; ++b) {
+        const std::span<const float> xb(x.data() + b * R * K, static_cast<std::size_t>(R * K));
+        const auto one = makeCpuSweepEvaluator(xb, R, K, 32, ConstOptEncoder::Pow2, 0.05f, 0.4f, 1);
+        const auto want = one->mse(grid, nullptr);
+        ASSERT_EQ(curves[static_cast<std::size_t>(b)].size(), grid.size());
+        for (std::size_t i = 0; i < grid.size(); ++i)
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(curves[static_cast<std::size_t>(b)][i]),
+                      std::bit_cast<std::uint64_t>(want[i]))
+                << "block " << b << ", c " << grid[i];
+    }
+    EXPECT_NE(curves[0][10], curves[3][10]); // the blocks' scales differ
+    // Not a whole number of blocks, or a descending grid: no curves (the caller evaluates per block).
+    EXPECT_TRUE(all->blockCurves(grid, 5, nullptr).empty());
+    EXPECT_TRUE(all->blockCurves({0.2, 0.1}, blocks, nullptr).empty());
+}
