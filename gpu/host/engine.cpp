@@ -157,7 +157,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const int rows1 = isFp4      ? launch::blocksFp4Fast1(in, P, n, sms)
                       : perGroup ? launch::blocksIntFast1(in, P, n, sms)
                                  : launch::fp8TableRows();
-    const int rowsG = perGroup ? launch::blocksGroupsY(G, sms) : 0;
+    // NVFP4: Ŵ from its level table (one row after pass 1's, one Ŵ row) instead of per group.
+    const int rowsG = nv ? 1 : perGroup ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
@@ -168,16 +169,17 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     // value counts, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offGvh = A.reserve<unsigned>(65536);
+    const std::size_t offLevels = nv ? A.reserve<u64>(launch::kNvLevels) : 0;
     const std::size_t offBar = A.reserve<unsigned>(2); // the grid barrier of the cooperative kernels
     R.offFlags = A.reserve<unsigned>(1);
-    sb.reserveTables(A, R, rows1, hc.bins, rows2);
+    sb.reserveTables(A, R, rows1 + (nv ? 1 : 0), hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = perGroup ? 0 : A.reserve<unsigned char>(65536);
     const int rangeBlocks = ranged || !perGroup ? launch::fp8RangeBlocks(in, n, sms) : 0;
     const std::size_t offParts =
         ranged || !perGroup ? A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks)) : 0;
     R.offGlobal = nv ? A.reserve<float>(1) : 0; // NVFP4's global scale (collect downloads it)
-    const std::size_t offCounts = perGroup ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
+    const std::size_t offCounts = perGroup && !nv ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
     sb.resolve(R);
@@ -249,7 +251,8 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a1.scales = scales;
     a1.zeros = zeros;
     a1.bad = bad;
-    a1.counts = reinterpret_cast<unsigned char *>(b + offCounts);
+    a1.counts = nv ? nullptr : reinterpret_cast<unsigned char *>(b + offCounts);
+    a1.levels = nv ? reinterpret_cast<u64 *>(b + offLevels) : nullptr;
     a1.flags = flags;
     a1.pd = pd1;
     a1.pi = pi1;
@@ -258,9 +261,15 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     else
         launch::intFast1(in, w, n, P, a1, rows1, S());
     mark("fast: pass 1 (codes, code counts, error sums)");
-    launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+    if (nv)
+        launch::nvLevelsRow(a1.levels, P.nvGlobal, flags, pd1 + static_cast<std::size_t>(rows1) * kP1D,
+                            pi1 + static_cast<std::size_t>(rows1) * kP1I, S());
+    launch::finalize1(pd1, pi1, rows1 + (nv ? 1 : 0), nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
     mark("fast: finalize 1 (thresholds)");
-    launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
+    if (nv)
+        launch::nvLevelsY(a1.levels, P.nvGlobal, st1, Tw, hc.bins, hist, pd2, S());
+    else
+        launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
     mark("fast: Ŵ from code counts");
     launch::IntFast2 a2;
     a2.codes = codes;

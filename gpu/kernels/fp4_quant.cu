@@ -5,12 +5,14 @@
 // division (x/s is x times the exact reciprocal 2^−k, fp4_fast_math.h) and no rounding decision
 // other than the CPU's own (the E2M1 code as threshold comparisons, Ŵ = value·s by the CPU's
 // product); Σe² and the error extremes come from FP32 errors where fp4ErrorsExact vouches for them.
-// NVFP4 (effective scale b/global) codes by the correctly rounded reciprocal and divides only the
-// elements within 2^−20 of a rounding threshold (e2m1CodeByReciprocal), and checks each error's
-// exactness. Each group's 16 codes are counted. The rest of the run is the INT value-table path's
-// kernels (int_quant.cu: Ŵ from the code counts, pass 2 with FP32 error thresholds, W from its
-// value counts), which take the FP4 plan. constOpt unrounded and other FP4 cases run the generic
-// kernels.
+// NVFP4 (effective scale e = b/global) codes by seven comparisons of |x| with the group's exact
+// FP32 thresholds (nvCodeThresholds: no division, no near test), checks each error's exactness,
+// and counts each element at (b's E4M3 byte, code) in a table of ≤ 2048 levels: Ŵ is a function
+// of the level, so its sums, histogram and moments come from the table (kNvLevelsRow,
+// kNvLevelsY), not from 16 levels per group. MXFP4 and constOpt count each group's 16 codes. The
+// rest of the run is the INT value-table path's kernels (int_quant.cu: Ŵ from the code counts
+// (not NVFP4), pass 2 with FP32 error thresholds, W from its value counts), which take the FP4
+// plan. constOpt unrounded and other FP4 cases run the generic kernels.
 //
 // Same contract as quantize.cu: the quantizer and bin decisions are the QS_HD functions the CPU
 // reference runs; no FMA contraction (-fmad=false); sums in FP64, reduced in a fixed order.
@@ -34,30 +36,33 @@ template <int SCHEME> QS_DEV float fp4Pow2Scale(const QuantPlan &P, float mn, fl
     }
 }
 
-/// NVFP4's block scale b (stored) from the block's amax and the global scale: the CPU's
-/// nvBlockTarget, cast to E4M3, an underflow to 0 replaced by 0.125 (kernel_common.cuh's
-/// fp4GroupScale, quant/nvfp4.cpp).
-QS_DEV float nvBlockScale(float amax, float global)
+/// NVFP4's Ŵ of level i of the level table (block-scale byte i/16, code i%16): the E2M1 value
+/// times b/global, the product pass 1 and the CPU form (fp4::fp4Dequant, fp4::nvEffective).
+QS_DEV float nvLevelValue(int i, float global)
 {
-    const float b = gpumath::decodeE4m3(gpumath::encodeE4m3(fp4::nvBlockTarget(amax, global)));
-    return b == 0.0f ? 0.125f : b;
+    const float b = gpumath::decodeE4m3(static_cast<std::uint32_t>(i) >> 4);
+    return fp4::fp4Dequant(static_cast<std::uint8_t>(i & 15), fp4::nvEffective(b, global));
 }
 
 // A thread takes E = 8 or 16 consecutive elements of one group (16 when the group allows); a team
 // of g/E lanes holds a group and reduces its range with shuffles (as kIntFast1). The per-element
-// work is straight-line: t = x·r (r = 2^−k exact; NVFP4: RN(1/e), with the near test), the code by
-// seven comparisons, Ŵ by one product, the error and its FP64 square, the code's 4-bit counter.
-// NVFP4's divisions for near elements follow in a branch that is rarely taken.
+// work is straight-line: t = x·r (r = 2^−k exact) and the code by seven comparisons of t (NVFP4:
+// of |x| with the group's thresholds), Ŵ by one product, the error and its FP64 square, the code's
+// 4-bit counter (NVFP4: one shared-memory increment of its level).
 template <int IN, int E, int SCHEME>
 __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
     constexpr int L = E / kChunk; // 16-byte loads per unit
-    __shared__ float sVal[16];    // the E2M1 value of each code (sign included)
-    __shared__ float sThr[9];     // NVFP4: the code thresholds (gpumath::e2m1Threshold)
+    constexpr bool kNv = SCHEME == kFp4Nv;
+    __shared__ float sVal[16]; // the E2M1 value of each code (sign included)
+    // NVFP4: the element counts of the level table, [block-scale byte][code] (IntFast1::levels).
+    __shared__ unsigned sLev[kNv ? kNvLevels : 1];
     if (threadIdx.x < 16)
         sVal[threadIdx.x] = fp4::e2m1Value(static_cast<std::uint8_t>(threadIdx.x));
-    if (threadIdx.x < 9)
-        sThr[threadIdx.x] = gpumath::e2m1Threshold(static_cast<int>(threadIdx.x));
+    if constexpr (kNv) {
+        for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x)
+            sLev[i] = 0;
+    }
     __syncthreads();
     const float global = SCHEME == kFp4Nv ? *P.nvGlobal : 1.0f; // NVFP4's FP32 global scale
     const i64 units = n / E;                                    // n is a multiple of the group size, itself of E
@@ -105,15 +110,25 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
         }
         // The group's stored scale s and the scale the elements use, eff (NVFP4: b/global).
-        float s, eff, r;
+        float s, eff;
         bool exact = true;
-        unsigned nearMask = 0;
-        if constexpr (SCHEME == kFp4Nv) {
-            s = nvBlockScale(fmaxf(fabsf(mn), fabsf(mx)), global);
+        unsigned codes[E];
+        unsigned levBase = 0; // NVFP4: the group's row of the level table
+        if constexpr (kNv) {
+            // b from its E4M3 byte (the CPU's rule, fp4_fast_math.h); the codes by seven
+            // comparisons of |x| with the group's exact thresholds (nvCodeThresholds): no
+            // division, no reciprocal, no near test.
+            const std::uint32_t sb = gpumath::nvBlockByte(fp4::nvBlockTarget(fmaxf(fabsf(mn), fabsf(mx)), global));
+            levBase = sb << 4;
+            s = gpumath::decodeE4m3(sb);
             eff = fp4::nvEffective(s, global);
-            r = __frcp_rn(eff);
-            nearMask = gpumath::reciprocalNormal(r) ? 0u : 0xFFFFu; // else every element divides
+            float thr[7];
+            gpumath::nvCodeThresholds(eff, thr);
+#pragma unroll
+            for (int j = 0; j < E; ++j)
+                codes[j] = gpumath::nvCodeByThresholds(v[j], thr);
         } else {
+            float r;
             s = fp4Pow2Scale<SCHEME>(P, mn, mx);
             eff = s;
             r = gpumath::pow2Reciprocal(s); // x·r is the CPU's x/s, bit for bit
@@ -122,26 +137,9 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             // below and pass 2 checks each element (kFastInexact): a per-element check here, as a
             // second version of the loop, made the kernel spill.
             exact = gpumath::fp4ErrorsExact(__fmul_rn(fmaxf(fabsf(mn), fabsf(mx)), r));
-        }
-        unsigned codes[E];
-#pragma unroll
-        for (int j = 0; j < E; ++j) {
-            const float t = __fmul_rn(v[j], r);
-            if constexpr (SCHEME == kFp4Nv) {
-                bool near;
-                codes[j] = gpumath::e2m1CodeByReciprocal(t, sThr, near);
-                nearMask |= near ? (1u << j) : 0u;
-            } else {
-                codes[j] = gpumath::e2m1CodeNotNaN(t);
-            }
-        }
-        if (SCHEME == kFp4Nv && nearMask) {
-            // Near a rounding threshold (or a reciprocal that is not normal): the CPU's division,
-            // for that element only (fp4::nvCode; the quotient of finite x and eff > 0 is no NaN).
 #pragma unroll
             for (int j = 0; j < E; ++j)
-                if (nearMask & (1u << j))
-                    codes[j] = gpumath::e2m1CodeNotNaN(__fdiv_rn(v[j], eff));
+                codes[j] = gpumath::e2m1CodeNotNaN(__fmul_rn(v[j], r));
         }
         unsigned c4[4] = {0, 0, 0, 0}; // code counts, bytes (see IntFast1::counts)
         float y[E], cmn = finf(), cmx = -finf();
@@ -155,20 +153,24 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
                 const unsigned c = codes[j];
                 y[j] = __fmul_rn(sVal[c], eff); // fp4::fp4Dequant: value·eff, the CPU's product
                 const float e = __fsub_rn(v[j], y[j]);
-                if constexpr (SCHEME == kFp4Nv) // x̂ is rounded: check each error (Sterbenz)
+                if constexpr (kNv) // x̂ is rounded: check each error (Sterbenz)
                     exact = exact & gpumath::exactDifference(e, y[j]);
                 seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                 cmn = fminf(cmn, e);
                 cmx = fmaxf(cmx, e);
-                const unsigned inc = 1u << ((c & 7u) << 2);
-                const unsigned lo = c < 8u ? inc : 0u;
-                nib0 += lo;
-                nib1 += inc - lo;
+                if constexpr (!kNv) {
+                    const unsigned inc = 1u << ((c & 7u) << 2);
+                    const unsigned lo = c < 8u ? inc : 0u;
+                    nib0 += lo;
+                    nib1 += inc - lo;
+                }
             }
-            c4[0] += nib0 & 0x0F0F0F0Fu;
-            c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-            c4[2] += nib1 & 0x0F0F0F0Fu;
-            c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            if constexpr (!kNv) {
+                c4[0] += nib0 & 0x0F0F0F0Fu;
+                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+                c4[2] += nib1 & 0x0F0F0F0Fu;
+                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            }
         }
         if (act && exact) {
             se += seC;
@@ -186,10 +188,12 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
                 emxD = fmax(emxD, ed);
             }
         }
-        for (int o = 1; o < team; o <<= 1) {
+        if constexpr (!kNv) {
+            for (int o = 1; o < team; o <<= 1) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
-                c4[i] += QS_SHFL_XOR(c4[i], o);
+                for (int i = 0; i < 4; ++i)
+                    c4[i] += QS_SHFL_XOR(c4[i], o);
+            }
         }
         if (!act)
             continue;
@@ -198,7 +202,15 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             A.scales[g] = s;
             A.zeros[g] = 0;
             A.bad[g] = 0;
-            reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
+            if constexpr (!kNv)
+                reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
+        }
+        if constexpr (kNv) {
+            // Each element counted at (b's byte, code): Ŵ's sums, histogram and moments come from
+            // this table (≤ 2048 levels, kNvLevelsRow / kNvLevelsY) instead of per group.
+#pragma unroll
+            for (int j = 0; j < E; ++j)
+                QS_ATOMIC_ADD(sLev + levBase + codes[j], 1u);
         }
         unsigned packed[E / 4];
 #pragma unroll
@@ -217,22 +229,29 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
         nF += E;
         mnW = fminf(mnW, mn);
         mxW = fmaxf(mxW, mx);
-        // Ŵ of the group from its counts: lane `sub` of the team takes codes sub, sub + team, …
-        for (int idx = sub; idx < 16; idx += team) {
-            const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
-            const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-            const float yv = __fmul_rn(sVal[idx], eff);
-            nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
-            const double yd = yv, cd = static_cast<double>(c);
-            sumY = fma(cd, yd, sumY);
-            sy = fma(cd, yd * yd, sy);
-            mnY = c ? fminf(mnY, yv) : mnY;
-            mxY = c ? fmaxf(mxY, yv) : mxY;
-            nFY += c;
+        // Ŵ of the group from its counts (NVFP4: from the level table after the pass): lane `sub`
+        // of the team takes codes sub, sub + team, …
+        if constexpr (!kNv) {
+            for (int idx = sub; idx < 16; idx += team) {
+                const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
+                const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
+                const float yv = __fmul_rn(sVal[idx], eff);
+                nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
+                const double yd = yv, cd = static_cast<double>(c);
+                sumY = fma(cd, yd, sumY);
+                sy = fma(cd, yd * yd, sy);
+                mnY = c ? fminf(mnY, yv) : mnY;
+                mxY = c ? fmaxf(mxY, yv) : mxY;
+                nFY += c;
+            }
         }
     }
     if (nonFinite | inexact)
         QS_ATOMIC_OR(A.flags, (nonFinite ? kFastNonFinite : 0u) | (inexact ? kFastInexact : 0u));
+    if constexpr (kNv) {
+        __syncthreads();
+        flushCounts(sLev, kNvLevels, A.levels);
+    }
     double d[kP1D];
     d[dSumW] = 0; // from W's value counts (kValueW)
     d[dMinW] = mnW;
@@ -284,6 +303,87 @@ __global__ void __launch_bounds__(kThreads) kNvGlobalParts(const unsigned *parts
     }
 }
 
+/// NVFP4's Ŵ sums from the level table (one block): Σŷ, Σŷ², extremes and count of the counted
+/// levels as a pass-1 row; every other field neutral. An empty level adds nothing (its ŷ may not
+/// be finite: b = 448 with a small global scale); a counted level whose ŷ is not finite sends the
+/// run to the generic kernels, as the per-group sums did.
+__global__ void __launch_bounds__(kThreads)
+    kNvLevelsRow(const u64 *lev, const float *globalP, unsigned *flags, double *pd, i64 *pi)
+{
+    const float global = *globalP;
+    float mnY = finf(), mxY = -finf();
+    double sumY = 0, sy = 0;
+    i64 nFY = 0;
+    unsigned nonFinite = 0;
+    for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x) {
+        const u64 c = lev[i];
+        if (c == 0)
+            continue;
+        const float yv = nvLevelValue(i, global);
+        nonFinite |= qmath::isFinite(yv) ? 0u : 1u;
+        const double yd = yv, cd = static_cast<double>(c);
+        sumY = fma(cd, yd, sumY);
+        sy = fma(cd, yd * yd, sy);
+        mnY = fminf(mnY, yv);
+        mxY = fmaxf(mxY, yv);
+        nFY += static_cast<i64>(c);
+    }
+    if (nonFinite)
+        QS_ATOMIC_OR(flags, kFastNonFinite);
+    double d[kP1D];
+    for (int f = 0; f < kP1D; ++f)
+        d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
+    d[dSumY] = sumY;
+    d[dMinY] = mnY;
+    d[dMaxY] = mxY;
+    d[dSy] = sy;
+    i64 iv[kP1I] = {};
+    iv[iNFY] = nFY;
+    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi); // gridDim 1: row 0 of the pointers given
+}
+
+/// NVFP4's Ŵ histogram and central moments from the level table (one block; groupsY's work on
+/// ≤ 2048 levels instead of 16 per group): each counted level's ŷ binned by the CPU's formula
+/// (binW: the corrected search), its count added once.
+__global__ void __launch_bounds__(kThreads)
+    kNvLevelsY(const u64 *lev, const float *globalP, const Stats1 *st, const float *Tw, int B, u64 *hist, double *pd2)
+{
+    extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
+    float *sTw = reinterpret_cast<float *>(hy + B + 2);
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hy[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTw[i] = Tw[i];
+    __syncthreads();
+    const float global = *globalP;
+    const Stats1 &S = *st;
+    const double meanY = S.meanY;
+    double s2 = 0, s3 = 0, s4 = 0;
+    for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x) {
+        const u64 c = lev[i];
+        if (c == 0)
+            continue;
+        const float y = nvLevelValue(i, global);
+        const int r = binW(y, sTw, B, S.wScale, S.wOffset);
+        QS_ATOMIC_ADD(hy + (r < 0 ? B : (r >= B ? B + 1 : r)), static_cast<unsigned>(c)); // n < 2^31
+        const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+        s2 = fma(cd, d2, s2);
+        s3 = fma(cd, d2 * dv, s3);
+        s4 = fma(cd, d2 * d2, s4);
+    }
+    __syncthreads();
+    flushCounts(hy, B, hist + B);
+    if (threadIdx.x == 0) {
+        const int extOff = 3 * B + kAbsBins;
+        if (hy[B])
+            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
+        if (hy[B + 1])
+            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
+    }
+    double d[kP2D] = {0, 0, 0, s2, s3, s4};
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
 /// Elements per thread: 16 when the group size allows (then teams are half as wide).
 int fp4Fast1Elems(const QuantPlan &p)
 {
@@ -328,6 +428,22 @@ void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream)
 {
     kNvGlobalParts<<<1, kThreads, 0, Sx(stream)>>>(parts, blocks, out);
     QS_GPU_CHECK_LAUNCH("nvGlobalParts");
+}
+
+void nvLevelsRow(const u64 *levels, const float *global, unsigned *flags, double *pd, i64 *pi, void *stream)
+{
+    kNvLevelsRow<<<1, kThreads, 0, Sx(stream)>>>(levels, global, flags, pd, pi);
+    QS_GPU_CHECK_LAUNCH("nvLevelsRow");
+}
+
+void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const float *Tw, int bins, u64 *hist,
+               double *pd2, void *stream)
+{
+    const std::size_t smem =
+        sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) + sizeof(float) * (static_cast<std::size_t>(bins) + 1);
+    allowShared(kNvLevelsY, smem);
+    kNvLevelsY<<<1, kThreads, smem, Sx(stream)>>>(levels, global, st, Tw, bins, hist, pd2);
+    QS_GPU_CHECK_LAUNCH("nvLevelsY");
 }
 
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)

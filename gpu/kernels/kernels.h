@@ -140,6 +140,7 @@ struct IntFast1 {
     signed char *zeros = nullptr;
     unsigned char *bad = nullptr;
     unsigned char *counts = nullptr; ///< [groups][16] code counts (byte b of word i: level 8(i/2) + 2b + i%2)
+    u64 *levels = nullptr; ///< NVFP4 (fp4Fast1): [kNvLevels] element counts per (block-scale byte, code), zeroed
     unsigned *flags = nullptr;
     double *pd = nullptr; ///< [blocks][kP1D]
     i64 *pi = nullptr;    ///< [blocks][kP1I]
@@ -169,9 +170,19 @@ bool fp4FastPlan(const QuantPlan &p);
 /// NVFP4's global scale into *out from fp8Range's parts (W's amax).
 void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream);
 int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms);
-/// Codes, scales (zero points and bad flags 0), per-group code counts (IntFast1::counts), Σe², the
-/// error extremes, Ŵ's sums from the counts.
+/// Codes, scales (zero points and bad flags 0), Σe², the error extremes; MXFP4 and constOpt: per-group
+/// code counts (IntFast1::counts) and Ŵ's sums from them; NVFP4: the level table (IntFast1::levels)
+/// instead, whose Ŵ comes from nvLevelsRow and nvLevelsY.
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
+/// NVFP4's levels: Ŵ = e2m1Value(code)·(b/global) is a function of b's E4M3 byte (< 128) and the code
+/// alone, so Ŵ's statistics come from ≤ 2048 counted levels, not from every group.
+inline constexpr int kNvLevels = 128 * 16;
+/// Ŵ's sums, extremes and count from the level table as one pass-1 row (pd: kP1D, pi: kP1I; the
+/// other fields neutral) for finalize1 to add after pass 1's rows; Ŵ overflow sets kFastNonFinite.
+void nvLevelsRow(const u64 *levels, const float *global, unsigned *flags, double *pd, i64 *pi, void *stream);
+/// Ŵ's histogram and central moments from the level table (groupsY's work; one pd2 row).
+void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const float *Tw, int bins, u64 *hist,
+               double *pd2, void *stream);
 /// Rows of pv (2) and pd2 (kP2D) that valueW writes.
 int valueWRows();
 /// W's sums, mean, Σx², Σxx̂ (into Stats1), histogram and moment rows from its value counts (one
