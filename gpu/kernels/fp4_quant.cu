@@ -36,13 +36,19 @@ template <int SCHEME> QS_DEV float fp4Pow2Scale(const QuantPlan &P, float mn, fl
     }
 }
 
-/// NVFP4's Ŵ of level i of the level table (block-scale byte i/16, code i%16): the E2M1 value
-/// times b/global, the product pass 1 and the CPU form (fp4::fp4Dequant, fp4::nvEffective).
-QS_DEV float nvLevelValue(int i, float global)
-{
-    const float b = gpumath::decodeE4m3(static_cast<std::uint32_t>(i) >> 4);
-    return fp4::fp4Dequant(static_cast<std::uint8_t>(i & 15), fp4::nvEffective(b, global));
-}
+/// NVFP4's level table for kLevelsRow / kLevelsY: level i is (block-scale byte i/16, code i%16),
+/// its Ŵ the E2M1 value times b/global, the product pass 1 and the CPU form (fp4::fp4Dequant,
+/// fp4::nvEffective).
+struct NvLevels {
+    const u64 *counts;
+    const float *global;
+    QS_DEV i64 size() const { return kNvLevels; }
+    QS_DEV float value(i64 i) const
+    {
+        const float b = gpumath::decodeE4m3(static_cast<std::uint32_t>(i) >> 4);
+        return fp4::fp4Dequant(static_cast<std::uint8_t>(i & 15), fp4::nvEffective(b, *global));
+    }
+};
 
 // A thread takes E = 8 or 16 consecutive elements of one group (16 when the group allows); a team
 // of g/E lanes holds a group and reduces its range with shuffles (as kIntFast1). The per-element
@@ -303,87 +309,6 @@ __global__ void __launch_bounds__(kThreads) kNvGlobalParts(const unsigned *parts
     }
 }
 
-/// NVFP4's Ŵ sums from the level table (one block): Σŷ, Σŷ², extremes and count of the counted
-/// levels as a pass-1 row; every other field neutral. An empty level adds nothing (its ŷ may not
-/// be finite: b = 448 with a small global scale); a counted level whose ŷ is not finite sends the
-/// run to the generic kernels, as the per-group sums did.
-__global__ void __launch_bounds__(kThreads)
-    kNvLevelsRow(const u64 *lev, const float *globalP, unsigned *flags, double *pd, i64 *pi)
-{
-    const float global = *globalP;
-    float mnY = finf(), mxY = -finf();
-    double sumY = 0, sy = 0;
-    i64 nFY = 0;
-    unsigned nonFinite = 0;
-    for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x) {
-        const u64 c = lev[i];
-        if (c == 0)
-            continue;
-        const float yv = nvLevelValue(i, global);
-        nonFinite |= qmath::isFinite(yv) ? 0u : 1u;
-        const double yd = yv, cd = static_cast<double>(c);
-        sumY = fma(cd, yd, sumY);
-        sy = fma(cd, yd * yd, sy);
-        mnY = fminf(mnY, yv);
-        mxY = fmaxf(mxY, yv);
-        nFY += static_cast<i64>(c);
-    }
-    if (nonFinite)
-        QS_ATOMIC_OR(flags, kFastNonFinite);
-    double d[kP1D];
-    for (int f = 0; f < kP1D; ++f)
-        d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
-    d[dSumY] = sumY;
-    d[dMinY] = mnY;
-    d[dMaxY] = mxY;
-    d[dSy] = sy;
-    i64 iv[kP1I] = {};
-    iv[iNFY] = nFY;
-    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi); // gridDim 1: row 0 of the pointers given
-}
-
-/// NVFP4's Ŵ histogram and central moments from the level table (one block; groupsY's work on
-/// ≤ 2048 levels instead of 16 per group): each counted level's ŷ binned by the CPU's formula
-/// (binW: the corrected search), its count added once.
-__global__ void __launch_bounds__(kThreads)
-    kNvLevelsY(const u64 *lev, const float *globalP, const Stats1 *st, const float *Tw, int B, u64 *hist, double *pd2)
-{
-    extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
-    float *sTw = reinterpret_cast<float *>(hy + B + 2);
-    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
-        hy[i] = 0;
-    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
-        sTw[i] = Tw[i];
-    __syncthreads();
-    const float global = *globalP;
-    const Stats1 &S = *st;
-    const double meanY = S.meanY;
-    double s2 = 0, s3 = 0, s4 = 0;
-    for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x) {
-        const u64 c = lev[i];
-        if (c == 0)
-            continue;
-        const float y = nvLevelValue(i, global);
-        const int r = binW(y, sTw, B, S.wScale, S.wOffset);
-        QS_ATOMIC_ADD(hy + (r < 0 ? B : (r >= B ? B + 1 : r)), static_cast<unsigned>(c)); // n < 2^31
-        const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
-        s2 = fma(cd, d2, s2);
-        s3 = fma(cd, d2 * dv, s3);
-        s4 = fma(cd, d2 * d2, s4);
-    }
-    __syncthreads();
-    flushCounts(hy, B, hist + B);
-    if (threadIdx.x == 0) {
-        const int extOff = 3 * B + kAbsBins;
-        if (hy[B])
-            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
-        if (hy[B + 1])
-            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
-    }
-    double d[kP2D] = {0, 0, 0, s2, s3, s4};
-    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
-}
-
 /// Elements per thread: 16 when the group size allows (then teams are half as wide).
 int fp4Fast1Elems(const QuantPlan &p)
 {
@@ -432,18 +357,13 @@ void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream)
 
 void nvLevelsRow(const u64 *levels, const float *global, unsigned *flags, double *pd, i64 *pi, void *stream)
 {
-    kNvLevelsRow<<<1, kThreads, 0, Sx(stream)>>>(levels, global, flags, pd, pi);
-    QS_GPU_CHECK_LAUNCH("nvLevelsRow");
+    levelsRow(NvLevels{levels, global}, 1, flags, pd, pi, stream);
 }
 
 void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const float *Tw, int bins, u64 *hist,
                double *pd2, void *stream)
 {
-    const std::size_t smem =
-        sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) + sizeof(float) * (static_cast<std::size_t>(bins) + 1);
-    allowShared(kNvLevelsY, smem);
-    kNvLevelsY<<<1, kThreads, smem, Sx(stream)>>>(levels, global, st, Tw, bins, hist, pd2);
-    QS_GPU_CHECK_LAUNCH("nvLevelsY");
+    levelsY(NvLevels{levels, global}, 1, st, Tw, bins, hist, pd2, stream);
 }
 
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)

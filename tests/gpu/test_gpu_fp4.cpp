@@ -473,6 +473,75 @@ TEST(GpuQuant, ProgressiveStage1Fp8PerTensorStage2IntBitIdentical)
     }
 }
 
+TEST(GpuQuant, ProgressiveValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
+{
+    // ProgressiveSpec on the value-table path (fp8_quant.cu: the row range pass, stage 1's code
+    // table, stage 2's row scales, pass 1 with the rows' level counts; Ŵ from the (row, level)
+    // counts; INT pass 2 with stage 1's scale): stage 2 per channel along rows — Quark's default
+    // (symmetric, x·(1/s)), asymmetric, 3 bits with the division, stage 1 E5M2 — on BF16/F16 rows of
+    // 16 to 8192 columns (one unit a row to two a thread) with a zero row, lattice values (exact FP8
+    // values, repeated) and random ones: codes, scales, stage 1's scale, Ŵ and every metric as the
+    // CPU, codes and scales as the generic kernels. NaN/Inf must leave the path with the same
+    // results; a stage 2 per group, per column, or rows of a length that is not 16·2^t run the
+    // generic kernels.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    const std::vector<nlohmann::json> onPath = {
+        {{"method", "progressive"}},
+        {{"method", "progressive"}, {"stage2", {{"symmetric", false}}}},
+        {{"method", "progressive"}, {"stage2", {{"bits", 3}, {"scale_apply", "divide"}}}},
+        {{"method", "progressive"}, {"stage1", {{"format", "e5m2"}}}},
+    };
+    const std::vector<nlohmann::json> offPath = {
+        {{"method", "progressive"}, {"stage2", {{"granularity", "group"}, {"group", 32}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "channel"}, {"axis", 1}}}},
+    };
+    struct Shape2 {
+        std::int64_t r, c;
+    };
+    int fastRuns = 0;
+    for (const Shape2 sh : {Shape2{37, 256}, Shape2{9, 4096}, Shape2{11, 16}, Shape2{3, 8192}, Shape2{7, 48}})
+        for (DType dt : {DType::BF16, DType::F16})
+            for (const bool nonFinite : {false, true}) {
+                auto v = heavyTailed(sh.r, sh.c, 90 + sh.c + static_cast<int>(dt), nonFinite);
+                for (std::int64_t c = 0; c < sh.c; c += 3) // lattice values in row 1: k/16, repeated
+                    v[static_cast<std::size_t>(sh.c + c)] = static_cast<float>(static_cast<int>(c % 37) - 18) / 16.0f;
+                const Tensor w = makeTensor(v, sh.r, sh.c, dt);
+                const bool pow2 = sh.c == 16 || sh.c == 256 || sh.c == 4096 || sh.c == 8192;
+                for (std::size_t i = 0; i < onPath.size() + offPath.size(); ++i) {
+                    const nlohmann::json &spec = i < onPath.size() ? onPath[i] : offPath[i - onPath.size()];
+                    const std::string what = std::string(nameOf(dt)) + " " + std::to_string(sh.r) + "x" +
+                                             std::to_string(sh.c) + (nonFinite ? " with NaN/Inf " : " ") + spec.dump();
+                    const EngineResult g = runEngine(*engine, w, spec, 0);
+                    EXPECT_EQ(g.fast, i < onPath.size() && pow2 && !nonFinite) << what;
+                    fastRuns += g.fast ? 1 : 0;
+                    QuantizeOptions qo;
+                    qo.tensorName = "w";
+                    qo.wantDequantized = true;
+                    const MeasuredRun c =
+                        cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
+                    expectQuantized(g.q, c.quantized, what);
+                    expectMetrics(g.m, c.metrics, what);
+                    ASSERT_EQ(g.q.outerScales.size(), c.quantized.outerScales.size()) << what;
+                    for (std::size_t k = 0; k < c.quantized.outerScales.size(); ++k)
+                        EXPECT_TRUE(sameBits(g.q.outerScales[k], c.quantized.outerScales[k])) << what << " stage 1";
+                    if (g.fast) {
+                        const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
+                        EXPECT_FALSE(gen.fast) << what;
+                        expectQuantized(gen.q, g.q, what + " generic vs value table");
+                    }
+                }
+            }
+    EXPECT_GE(fastRuns, 32); // four shapes × BF16/F16 × four specs on finite data
+    // Stage 1's scale from the stats at open, on the path.
+    const Tensor w = makeTensor(heavyTailed(24, 128, 5, false), 24, 128, DType::BF16);
+    compareOnBoth(*gpu, w, onPath[0], "bf16 24x128 stats at open", {}, true);
+    compareOnBoth(*gpu, w, onPath[1], "bf16 24x128 stats at open", {}, true);
+}
+
 TEST(GpuQuant, ProgressiveOtherStageCombinationsRunOnTheCpuAndSaySo)
 {
     REQUIRE_GPU();
