@@ -417,13 +417,28 @@ __global__ void __launch_bounds__(kThreads, 2)
     double se = 0, emnD = dinf(), emxD = -dinf();
     i64 nF = 0;
     unsigned nonFinite = 0, inexact = 0;
+    // The thread's first unit of the block's next row is loaded while this row is worked on (the
+    // row's end waits for the whole block).
+    const bool lead = threadIdx.x < upr;
+    uint4 nxt[2] = {make_uint4(0, 0, 0, 0), make_uint4(0, 0, 0, 0)};
+    if (lead && blockIdx.x < P.rows) {
+        nxt[0] = wq[2 * (static_cast<i64>(blockIdx.x) * upr + threadIdx.x)];
+        nxt[1] = wq[2 * (static_cast<i64>(blockIdx.x) * upr + threadIdx.x) + 1];
+    }
     for (i64 r = blockIdx.x; r < P.rows; r += gridDim.x) {
         const float s = A.scales[r];
         const int z = A.zeros[r];
         unsigned c4[4] = {0, 0, 0, 0}; // level counts, bytes (IntFast1::counts' layout)
+        const uint4 first[2] = {nxt[0], nxt[1]};
+        if (lead && r + gridDim.x < P.rows) {
+            const i64 kn = (r + gridDim.x) * upr + threadIdx.x;
+            nxt[0] = wq[2 * kn];
+            nxt[1] = wq[2 * kn + 1];
+        }
         for (i64 u = threadIdx.x; u < upr; u += blockDim.x) {
             const i64 k = r * upr + u;
-            const uint4 raw[2] = {wq[2 * k], wq[2 * k + 1]};
+            const bool f0 = u == threadIdx.x;
+            const uint4 raw[2] = {f0 ? first[0] : wq[2 * k], f0 ? first[1] : wq[2 * k + 1]};
             float v[16];
             decode8<IN>(raw[0], v);
             decode8<IN>(raw[1], v + 8);
