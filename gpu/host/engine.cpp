@@ -114,36 +114,13 @@ struct SharedBuffers {
 
 } // namespace
 
-namespace {
-
-/// The value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu) cover the headline cases: 16-bit inputs with
-/// the metrics on the device, FP8 per tensor, INT with row-local groups of ≤ 128, ≤ 16 levels, FP32
-/// arithmetic and scales, half-to-even rounding, and the FP4 schemes MXFP4, NVFP4 and constOpt pow2
-/// on row-local groups of ≤ 128. Everything else takes the generic kernels.
-bool fastPathFor(const RunImpl &R, int in, const PipelineOptions &o)
-{
-    const QuantPlan &P = R.hp.plan;
-    if (!R.quantize || !R.deviceMetrics || o.debugFlags != 0 || (in != kInBf16 && in != kInF16) || R.n <= 0 ||
-        R.n >= (i64{1} << 31))
-        return false;
-    if (P.kind == kKindFp8)
-        return P.gran == kGranTensor;
-    if (P.kind == kKindFp4)
-        return launch::fp4FastPlan(P); // constOpt unrounded, groups > 128: the generic kernels
-    if (P.kind != kKindInt)
-        return false; // ProgressiveSpec: the generic kernels
-    return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
-           P.ip.qmax - P.ip.qmin <= 15 && P.group <= 128;
-}
-
-} // namespace
-
 void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
 {
     const QuantPlan &P = R.hp.plan;
     const i64 n = R.n;
-    // INT and FP4 share everything after pass 1 (per-group code counts of ≤ 16 levels).
-    const bool perGroup = P.kind == kKindInt || P.kind == kKindFp4;
+    // INT, FP4 and ProgressiveSpec share everything after pass 1 (≤ 16 levels per group).
+    const bool prog = P.kind == kKindProg;
+    const bool perGroup = P.kind == kKindInt || P.kind == kKindFp4 || prog;
     const bool isFp4 = P.kind == kKindFp4;
     const bool nv = isFp4 && P.fp4 == kFp4Nv;
     // The FP8 range pass: FP8's scale, or NVFP4's global scale from W's amax (unless given).
@@ -154,10 +131,13 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     hc.thresholds = perGroup ? 2 : 1;
     const i64 G = P.groups;
     const int rowsT = perGroup ? launch::valueWRows() : 0;
-    const int rows1 = isFp4      ? launch::blocksFp4Fast1(in, P, n, sms)
+    const int rows1 = prog       ? launch::blocksProgFast1(in, P, sms)
+                      : isFp4    ? launch::blocksFp4Fast1(in, P, n, sms)
                       : perGroup ? launch::blocksIntFast1(in, P, n, sms)
                                  : launch::fp8TableRows();
-    const int rowsG = perGroup ? launch::blocksGroupsY(G, sms) : 0;
+    // NVFP4 and ProgressiveSpec: Ŵ from level counts (rowsLv rows after pass 1's, as many Ŵ rows).
+    const int rowsLv = nv ? 1 : prog ? launch::progLevelBlocks(P) : 0;
+    const int rowsG = rowsLv ? rowsLv : perGroup ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
     R.histLen = 3 * hc.bins + kAbsBins + 6;
@@ -168,16 +148,22 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     // value counts, barrier, flags.
     R.offCtr = A.reserve<u64>(2 + static_cast<std::size_t>(R.histLen));
     const std::size_t offGvh = A.reserve<unsigned>(65536);
+    const std::size_t offLevels = nv ? A.reserve<u64>(launch::kNvLevels) : 0;
     const std::size_t offBar = A.reserve<unsigned>(2); // the grid barrier of the cooperative kernels
     R.offFlags = A.reserve<unsigned>(1);
-    sb.reserveTables(A, R, rows1, hc.bins, rows2);
+    sb.reserveTables(A, R, rows1 + rowsLv, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
-    const std::size_t offLut = perGroup ? 0 : A.reserve<unsigned char>(65536);
-    const int rangeBlocks = ranged || !perGroup ? launch::fp8RangeBlocks(in, n, sms) : 0;
-    const std::size_t offParts =
-        ranged || !perGroup ? A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks)) : 0;
-    R.offGlobal = nv ? A.reserve<float>(1) : 0; // NVFP4's global scale (collect downloads it)
-    const std::size_t offCounts = perGroup ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
+    const std::size_t offLut = perGroup && !prog ? 0 : A.reserve<unsigned char>(65536);
+    const int rangeBlocks = prog                  ? launch::progRangeBlocks(P.rows, sms)
+                            : ranged || !perGroup ? launch::fp8RangeBlocks(in, n, sms)
+                                                  : 0;
+    const std::size_t offParts = rangeBlocks ? A.reserve<unsigned>(3 * static_cast<std::size_t>(rangeBlocks)) : 0;
+    // NVFP4's global scale / stage 1's scale (collect downloads it); stage 1's zero point, bad flag.
+    R.offGlobal = nv || prog ? A.reserve<float>(1) : 0;
+    const std::size_t offOuterZB = prog ? A.reserve<unsigned char>(2) : 0;
+    const std::size_t offRowMm = prog ? A.reserve<float>(2 * static_cast<std::size_t>(P.rows)) : 0;
+    const std::size_t offRowLv = prog ? A.reserve<u64>(16 * static_cast<std::size_t>(P.rows)) : 0;
+    const std::size_t offCounts = perGroup && !rowsLv ? A.reserve<std::uint32_t>(4 * static_cast<std::size_t>(G)) : 0;
     const std::string what = "tensor '" + R.w->name() + "'";
     R.block = poolGet(pool, A.bytes, what);
     sb.resolve(R);
@@ -242,25 +228,59 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
         }
         mark("fast: NVFP4 global scale");
     }
-    QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
+    auto *lut = reinterpret_cast<unsigned char *>(b + offLut);
+    if (prog) {
+        // Rows' extremes and W's range in one pass; stage 1's scale and code table (the FP8
+        // path's kernel, which also zeroes the counters); stage 2's row scales from the extremes.
+        auto *rowMm = reinterpret_cast<float *>(b + offRowMm);
+        auto *parts = reinterpret_cast<unsigned *>(b + offParts);
+        auto *s1 = reinterpret_cast<float *>(b + R.offGlobal);
+        auto *zb1 = reinterpret_cast<unsigned char *>(b + offOuterZB);
+        launch::progRange(in, w, P, rowMm, parts, rangeBlocks, S());
+        mark("fast: row ranges");
+        const float given = R.opts.inputStats ? progStage1Scale(P, *R.opts.inputStats) : 0.0f;
+        launch::Fp8Zero zr{gvh, ctr, 2 + R.histLen, bar, flags};
+        launch::fp8Lut(in, parts, rangeBlocks, R.opts.inputStats.has_value(), given, P.fp, lut, s1,
+                       reinterpret_cast<signed char *>(zb1), zb1 + 1, zr, S());
+        R.hp.plan.outerScale = s1; // P is R.hp.plan: every kernel below reads them
+        R.hp.plan.outerBad = zb1 + 1;
+        launch::progParams(P, rowMm, scales, zeros, bad, S());
+        mark("fast: stage 1 table, stage 2 scales");
+    } else {
+        QS_GPU_CHECK(qsMemsetAsync(ctr, 0, R.offFlags + sizeof(unsigned) - R.offCtr, stream));
+    }
     launch::IntFast1 a1;
     a1.codes = codes;
     a1.wHat = wHat;
     a1.scales = scales;
     a1.zeros = zeros;
     a1.bad = bad;
-    a1.counts = reinterpret_cast<unsigned char *>(b + offCounts);
+    a1.counts = rowsLv ? nullptr : reinterpret_cast<unsigned char *>(b + offCounts);
+    a1.levels = nv ? reinterpret_cast<u64 *>(b + offLevels) : prog ? reinterpret_cast<u64 *>(b + offRowLv) : nullptr;
     a1.flags = flags;
     a1.pd = pd1;
     a1.pi = pi1;
-    if (isFp4)
+    if (prog)
+        launch::progFast1(in, w, P, a1, lut, rows1, S());
+    else if (isFp4)
         launch::fp4Fast1(in, w, n, P, a1, rows1, S());
     else
         launch::intFast1(in, w, n, P, a1, rows1, S());
     mark("fast: pass 1 (codes, code counts, error sums)");
-    launch::finalize1(pd1, pi1, rows1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+    double *pdLv = pd1 + static_cast<std::size_t>(rows1) * kP1D;
+    i64 *piLv = pi1 + static_cast<std::size_t>(rows1) * kP1I;
+    if (nv)
+        launch::nvLevelsRow(a1.levels, P.nvGlobal, flags, pdLv, piLv, S());
+    else if (prog)
+        launch::progLevelsRow(P, a1.levels, scales, zeros, flags, pdLv, piLv, rowsLv, S());
+    launch::finalize1(pd1, pi1, rows1 + rowsLv, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
     mark("fast: finalize 1 (thresholds)");
-    launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
+    if (nv)
+        launch::nvLevelsY(a1.levels, P.nvGlobal, st1, Tw, hc.bins, hist, pd2, S());
+    else if (prog)
+        launch::progLevelsY(P, a1.levels, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsLv, S());
+    else
+        launch::groupsY(P, a1.counts, scales, zeros, st1, Tw, hc.bins, hist, pd2, rowsG, S());
     mark("fast: Ŵ from code counts");
     launch::IntFast2 a2;
     a2.codes = codes;
@@ -273,7 +293,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     a2.hist = hist;
     a2.flags = flags;
     a2.bins = hc.bins;
-    launch::intFast2(in, w, n, P, a2, sms, S());
+    QuantPlan p2 = P; // ProgressiveSpec: a row per group in pass 2's chunk → group map
+    if (prog)
+        p2.teamLog2 = fastRowTeamLog2(P.cols);
+    launch::intFast2(in, w, n, p2, a2, sms, S());
     mark("fast: pass 2 (value counts, error histograms)");
     launch::valueW(in, gvh, hc, flags, bar, pv, st1, hist, pd2 + static_cast<std::size_t>(rowsG) * kP2D, S());
     mark("fast: W from value counts");
@@ -448,7 +471,7 @@ std::unique_ptr<PipelineRun> Engine::enqueue(const GpuTensor &w, const QuantSpec
 
     if (spec)
         R.spec = *spec;
-    if (fastPathFor(R, in, options)) {
+    if (fastPathFor(R.hp.plan, R.quantize, R.deviceMetrics, options.debugFlags, in, R.n)) {
         I.enqueueFast(R, in, sms);
         return run;
     }

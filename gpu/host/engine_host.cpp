@@ -12,6 +12,7 @@
 #include "quant/nvfp4.h"
 #include "quant/progressive.h"
 #include "quant/uniform.h"
+#include "kernels.h"
 #include "util/error.h"
 
 namespace quantscope::gpu {
@@ -155,6 +156,42 @@ HostPlan buildPlan(const QuantSpec &spec, const Shape &shape, DType source, int 
         }
     }
     return hp;
+}
+
+bool fastPathFor(const QuantPlan &P, bool quantize, bool deviceMetrics, int debugFlags, int in, std::int64_t n)
+{
+    if (!quantize || !deviceMetrics || debugFlags != 0 || (in != kInBf16 && in != kInF16) || n <= 0 ||
+        n >= (std::int64_t{1} << 31))
+        return false;
+    if (P.kind == kKindFp8)
+        return P.gran == kGranTensor;
+    if (P.kind == kKindFp4)
+        return launch::fp4FastPlan(P); // constOpt unrounded, groups > 128: the generic kernels
+    if (P.kind == kKindProg)
+        return launch::progFastPlan(P); // stage 2 per channel along rows (fp8_quant.cu)
+    if (P.kind != kKindInt)
+        return false;
+    return P.fastGroup && !P.ip.reciprocal && P.ip.arith == 0 && !P.ip.halfAway && P.ip.scaleDtype == 0 &&
+           P.ip.qmax - P.ip.qmin <= 15 && P.group <= 128;
+}
+
+float progStage1Scale(const QuantPlan &plan, const TensorStats &stats)
+{
+    QuantPlan p1 = plan;
+    p1.kind = kKindFp8;
+    float s1 = 0.0f;
+    int z1 = 0;
+    bool bad1 = false;
+    tensorParamsFromStats(p1, stats, s1, z1, bad1);
+    return s1;
+}
+
+int fastRowTeamLog2(std::int64_t cols)
+{
+    int t = 0;
+    while ((std::int64_t{kChunk} << t) < cols)
+        ++t;
+    return t;
 }
 
 bool progressiveOnDevice(const ProgressiveSpec &spec)

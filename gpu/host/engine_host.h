@@ -34,6 +34,19 @@ bool progressiveOnDevice(const ProgressiveSpec &spec);
 /// Scale, zero point and bad flag of the single group of a per-tensor spec from W's stats.
 void tensorParamsFromStats(const QuantPlan &plan, const TensorStats &stats, float &scale, int &zero, bool &bad);
 
+/// The value-table paths (fp8_quant.cu, int_quant.cu, fp4_quant.cu) cover the headline cases:
+/// 16-bit inputs with the metrics on the device, FP8 per tensor, INT with row-local groups of ≤ 128,
+/// ≤ 16 levels, FP32 arithmetic and scales, half-to-even rounding, the FP4 schemes MXFP4, NVFP4
+/// and constOpt pow2 on row-local groups of ≤ 128, and ProgressiveSpec with stage 2 per channel
+/// along rows (launch::progFastPlan). Everything else takes the generic kernels.
+bool fastPathFor(const QuantPlan &P, bool quantize, bool deviceMetrics, int debugFlags, int in, std::int64_t n);
+
+/// ProgressiveSpec: stage 1's FP8 scale from W's stats at open (as the generic path takes it).
+float progStage1Scale(const QuantPlan &plan, const TensorStats &stats);
+
+/// log2(cols / 8) for cols = 8·2^t: the chunk → row shift of a row-per-group pass.
+int fastRowTeamLog2(std::int64_t cols);
+
 /// True when the device computes these metrics exactly (else the CPU reference does).
 bool deviceMetricsSupported(const ErrorMetricsOptions &o);
 

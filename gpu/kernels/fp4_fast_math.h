@@ -12,6 +12,7 @@
 #define QS_HD
 #endif
 
+#include "device_math.h"
 #include "numeric/fp4math.h"
 #include "numeric/qmath.h"
 
@@ -58,42 +59,54 @@ QS_HD inline bool fp4ErrorsExact(float tmax)
     return tmax <= 12.0f; // NaN: false
 }
 
-/// The thresholds e2m1CodeByReciprocal reads, thr[n] ≤ |t| < thr[n + 1] around magnitude code n:
-/// −inf, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5, +inf (the kernels keep them in shared memory).
-QS_HD inline float e2m1Threshold(int n)
+/// NVFP4's code by thresholds on |x| (no division, no rounding decision at run time): the code
+/// e2m1Code(RN(x/e)) of fp4::nvCode steps up where RN(q), q = x/e the real quotient, passes one of
+/// its seven thresholds T (0.25 <, 0.75 ≤, 1.25 <, 1.75 ≤, 2.5 <, 3.5 ≤, 5 <). T is an FP32 value
+/// with an even significand, so RN(q) > T ⇔ q > T + ulp(T)/2 (the midpoint to T's successor rounds
+/// to T) and RN(q) ≥ T ⇔ q ≥ T − ulp(pred T)/2 (that midpoint rounds up to T). With e > 0 these are
+/// |x| > m·e and |x| ≥ m·e for the midpoints m; m (≤ 25 significant bits) times e (≤ 24) is exact
+/// in FP64, and for an FP32 |x| the comparison with the real m·e equals |x| ≥ thr, thr the
+/// smallest FP32 value ≥ m·e (> m·e for the strict ones; +Inf when none is finite). Holds for
+/// every finite e > 0 (subnormal e included) and every x that is not NaN: Inf and quotients that
+/// overflow reach code 7, quotients that underflow stay below the first midpoint.
+QS_HD inline void nvCodeThresholds(float e, float thr[7])
 {
-    const float inf = qmath::fromBits(0x7F800000u); // selects, not an array (local memory)
-    return n <= 0   ? -inf
-           : n == 1 ? 0.25f
-           : n == 2 ? 0.75f
-           : n == 3 ? 1.25f
-           : n == 4 ? 1.75f
-           : n == 5 ? 2.5f
-           : n == 6 ? 3.5f
-           : n == 7 ? 5.0f
-                    : inf;
+    // The midpoints: T + 2^-26, T − 2^-25, … (ulp(T)/2 for the strict ones, ulp(pred T)/2 else).
+    const double m[7] = {0.25 + 0x1p-26, 0.75 - 0x1p-25, 1.25 + 0x1p-24, 1.75 - 0x1p-24,
+                         2.5 + 0x1p-23,  3.5 - 0x1p-23,  5.0 + 0x1p-22};
+    const double ed = static_cast<double>(e);
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int i = 0; i < 7; ++i) {
+        const double p = m[i] * ed;            // exact
+        const float f = static_cast<float>(p); // RN (positive; Inf above FLT_MAX's midpoint)
+        const double fd = static_cast<double>(f);
+        const bool up = (i % 2 == 0) ? fd <= p : fd < p;          // even i: strict
+        thr[i] = up ? qmath::fromBits(qmath::bitsOf(f) + 1u) : f; // the next FP32 value up (FLT_MAX → Inf)
+    }
 }
 
-/// NVFP4's code e2m1Code(RN(x/e)) (fp4::nvCode) from tr = RN(x·RN(1/e)), with RN(1/e) normal
-/// (2^−126 ≤ RN(1/e) < 2^128): RN(1/e) and the product each add at most 2^−24 relative, so tr lies
-/// within 3·2^−24·|tr| of RN(x/e) (subnormal tr: within 2^−149, far below the first threshold).
-/// Both give the same code unless a rounding threshold lies within 2^−20·|tr| of tr — the two
-/// thresholds around tr's code, thr[n] and thr[n + 1] (e2m1Threshold). `near` says so, and then
-/// the caller divides. tr not NaN; tr = ±Inf is always near.
-QS_HD inline std::uint32_t e2m1CodeByReciprocal(float tr, const float *thr, bool &near)
+/// fp4::nvCode(x, e) for x not NaN, from nvCodeThresholds(e): seven comparisons of |x|, the sign
+/// of x in bit 3 (RN(x/e) has x's sign for e > 0, also when it rounds to zero).
+QS_HD inline std::uint32_t nvCodeByThresholds(float x, const float thr[7])
 {
-    const std::uint32_t c = e2m1CodeNotNaN(tr);
-    const float a = qmath::absf(tr);
-    const std::uint32_t n = c & 7u;
-    const float m = a * 9.5367431640625e-7f; // 2^−20·|tr|
-    near = !((a - thr[n] > m) & (thr[n + 1] - a > m));
-    return c;
+    const float a = qmath::absf(x);
+    const std::uint32_t n = static_cast<std::uint32_t>(a >= thr[0]) + static_cast<std::uint32_t>(a >= thr[1]) +
+                            static_cast<std::uint32_t>(a >= thr[2]) + static_cast<std::uint32_t>(a >= thr[3]) +
+                            static_cast<std::uint32_t>(a >= thr[4]) + static_cast<std::uint32_t>(a >= thr[5]) +
+                            static_cast<std::uint32_t>(a >= thr[6]);
+    return n | ((qmath::bitsOf(x) >> 28) & 8u);
 }
 
-/// True when RN(1/e) is a normal FP32 number (e2m1CodeByReciprocal's condition).
-QS_HD inline bool reciprocalNormal(float r)
+/// NVFP4's stored block scale as its E4M3 byte (0..0x7E; 0x7F for a NaN target): the CPU's rule
+/// (nvBlockTarget cast to E4M3, an underflow to 0 replaced by 0.125 = byte 0x20). The value is
+/// gpumath::decodeE4m3 of the byte; Ŵ of a code is a function of this byte and the code alone
+/// (the global scale is one per tensor), which the NVFP4 path's level table uses.
+QS_HD inline std::uint32_t nvBlockByte(float target)
 {
-    return r >= 1.1754943508222875e-38f && r < qmath::fromBits(0x7F800000u);
+    const std::uint32_t b = encodeE4m3(target) & 0x7Fu; // the target is ≥ 0 (or NaN)
+    return b == 0u ? 0x20u : b;
 }
 
 } // namespace quantscope::gpumath

@@ -5,12 +5,14 @@
 // division (x/s is x times the exact reciprocal 2^−k, fp4_fast_math.h) and no rounding decision
 // other than the CPU's own (the E2M1 code as threshold comparisons, Ŵ = value·s by the CPU's
 // product); Σe² and the error extremes come from FP32 errors where fp4ErrorsExact vouches for them.
-// NVFP4 (effective scale b/global) codes by the correctly rounded reciprocal and divides only the
-// elements within 2^−20 of a rounding threshold (e2m1CodeByReciprocal), and checks each error's
-// exactness. Each group's 16 codes are counted. The rest of the run is the INT value-table path's
-// kernels (int_quant.cu: Ŵ from the code counts, pass 2 with FP32 error thresholds, W from its
-// value counts), which take the FP4 plan. constOpt unrounded and other FP4 cases run the generic
-// kernels.
+// NVFP4 (effective scale e = b/global) codes by seven comparisons of |x| with the group's exact
+// FP32 thresholds (nvCodeThresholds: no division, no near test), checks each error's exactness,
+// and counts each element at (b's E4M3 byte, code) in a table of ≤ 2048 levels: Ŵ is a function
+// of the level, so its sums, histogram and moments come from the table (kNvLevelsRow,
+// kNvLevelsY), not from 16 levels per group. MXFP4 and constOpt count each group's 16 codes. The
+// rest of the run is the INT value-table path's kernels (int_quant.cu: Ŵ from the code counts
+// (not NVFP4), pass 2 with FP32 error thresholds, W from its value counts), which take the FP4
+// plan. constOpt unrounded and other FP4 cases run the generic kernels.
 //
 // Same contract as quantize.cu: the quantizer and bin decisions are the QS_HD functions the CPU
 // reference runs; no FMA contraction (-fmad=false); sums in FP64, reduced in a fixed order.
@@ -34,30 +36,39 @@ template <int SCHEME> QS_DEV float fp4Pow2Scale(const QuantPlan &P, float mn, fl
     }
 }
 
-/// NVFP4's block scale b (stored) from the block's amax and the global scale: the CPU's
-/// nvBlockTarget, cast to E4M3, an underflow to 0 replaced by 0.125 (kernel_common.cuh's
-/// fp4GroupScale, quant/nvfp4.cpp).
-QS_DEV float nvBlockScale(float amax, float global)
-{
-    const float b = gpumath::decodeE4m3(gpumath::encodeE4m3(fp4::nvBlockTarget(amax, global)));
-    return b == 0.0f ? 0.125f : b;
-}
+/// NVFP4's level table for kLevelsRow / kLevelsY: level i is (block-scale byte i/16, code i%16),
+/// its Ŵ the E2M1 value times b/global, the product pass 1 and the CPU form (fp4::fp4Dequant,
+/// fp4::nvEffective).
+struct NvLevels {
+    const u64 *counts;
+    const float *global;
+    QS_DEV i64 size() const { return kNvLevels; }
+    QS_DEV float value(i64 i) const
+    {
+        const float b = gpumath::decodeE4m3(static_cast<std::uint32_t>(i) >> 4);
+        return fp4::fp4Dequant(static_cast<std::uint8_t>(i & 15), fp4::nvEffective(b, *global));
+    }
+};
 
 // A thread takes E = 8 or 16 consecutive elements of one group (16 when the group allows); a team
 // of g/E lanes holds a group and reduces its range with shuffles (as kIntFast1). The per-element
-// work is straight-line: t = x·r (r = 2^−k exact; NVFP4: RN(1/e), with the near test), the code by
-// seven comparisons, Ŵ by one product, the error and its FP64 square, the code's 4-bit counter.
-// NVFP4's divisions for near elements follow in a branch that is rarely taken.
+// work is straight-line: t = x·r (r = 2^−k exact) and the code by seven comparisons of t (NVFP4:
+// of |x| with the group's thresholds), Ŵ by one product, the error and its FP64 square, the code's
+// 4-bit counter (NVFP4: one shared-memory increment of its level).
 template <int IN, int E, int SCHEME>
 __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const void *w, i64 n, QuantPlan P, IntFast1 A)
 {
     constexpr int L = E / kChunk; // 16-byte loads per unit
-    __shared__ float sVal[16];    // the E2M1 value of each code (sign included)
-    __shared__ float sThr[9];     // NVFP4: the code thresholds (gpumath::e2m1Threshold)
+    constexpr bool kNv = SCHEME == kFp4Nv;
+    __shared__ float sVal[16]; // the E2M1 value of each code (sign included)
+    // NVFP4: the element counts of the level table, [block-scale byte][code] (IntFast1::levels).
+    __shared__ unsigned sLev[kNv ? kNvLevels : 1];
     if (threadIdx.x < 16)
         sVal[threadIdx.x] = fp4::e2m1Value(static_cast<std::uint8_t>(threadIdx.x));
-    if (threadIdx.x < 9)
-        sThr[threadIdx.x] = gpumath::e2m1Threshold(static_cast<int>(threadIdx.x));
+    if constexpr (kNv) {
+        for (int i = threadIdx.x; i < kNvLevels; i += blockDim.x)
+            sLev[i] = 0;
+    }
     __syncthreads();
     const float global = SCHEME == kFp4Nv ? *P.nvGlobal : 1.0f; // NVFP4's FP32 global scale
     const i64 units = n / E;                                    // n is a multiple of the group size, itself of E
@@ -105,15 +116,25 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
         }
         // The group's stored scale s and the scale the elements use, eff (NVFP4: b/global).
-        float s, eff, r;
+        float s, eff;
         bool exact = true;
-        unsigned nearMask = 0;
-        if constexpr (SCHEME == kFp4Nv) {
-            s = nvBlockScale(fmaxf(fabsf(mn), fabsf(mx)), global);
+        unsigned codes[E];
+        unsigned levBase = 0; // NVFP4: the group's row of the level table
+        if constexpr (kNv) {
+            // b from its E4M3 byte (the CPU's rule, fp4_fast_math.h); the codes by seven
+            // comparisons of |x| with the group's exact thresholds (nvCodeThresholds): no
+            // division, no reciprocal, no near test.
+            const std::uint32_t sb = gpumath::nvBlockByte(fp4::nvBlockTarget(fmaxf(fabsf(mn), fabsf(mx)), global));
+            levBase = sb << 4;
+            s = gpumath::decodeE4m3(sb);
             eff = fp4::nvEffective(s, global);
-            r = __frcp_rn(eff);
-            nearMask = gpumath::reciprocalNormal(r) ? 0u : 0xFFFFu; // else every element divides
+            float thr[7];
+            gpumath::nvCodeThresholds(eff, thr);
+#pragma unroll
+            for (int j = 0; j < E; ++j)
+                codes[j] = gpumath::nvCodeByThresholds(v[j], thr);
         } else {
+            float r;
             s = fp4Pow2Scale<SCHEME>(P, mn, mx);
             eff = s;
             r = gpumath::pow2Reciprocal(s); // x·r is the CPU's x/s, bit for bit
@@ -122,26 +143,9 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             // below and pass 2 checks each element (kFastInexact): a per-element check here, as a
             // second version of the loop, made the kernel spill.
             exact = gpumath::fp4ErrorsExact(__fmul_rn(fmaxf(fabsf(mn), fabsf(mx)), r));
-        }
-        unsigned codes[E];
-#pragma unroll
-        for (int j = 0; j < E; ++j) {
-            const float t = __fmul_rn(v[j], r);
-            if constexpr (SCHEME == kFp4Nv) {
-                bool near;
-                codes[j] = gpumath::e2m1CodeByReciprocal(t, sThr, near);
-                nearMask |= near ? (1u << j) : 0u;
-            } else {
-                codes[j] = gpumath::e2m1CodeNotNaN(t);
-            }
-        }
-        if (SCHEME == kFp4Nv && nearMask) {
-            // Near a rounding threshold (or a reciprocal that is not normal): the CPU's division,
-            // for that element only (fp4::nvCode; the quotient of finite x and eff > 0 is no NaN).
 #pragma unroll
             for (int j = 0; j < E; ++j)
-                if (nearMask & (1u << j))
-                    codes[j] = gpumath::e2m1CodeNotNaN(__fdiv_rn(v[j], eff));
+                codes[j] = gpumath::e2m1CodeNotNaN(__fmul_rn(v[j], r));
         }
         unsigned c4[4] = {0, 0, 0, 0}; // code counts, bytes (see IntFast1::counts)
         float y[E], cmn = finf(), cmx = -finf();
@@ -155,20 +159,24 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
                 const unsigned c = codes[j];
                 y[j] = __fmul_rn(sVal[c], eff); // fp4::fp4Dequant: value·eff, the CPU's product
                 const float e = __fsub_rn(v[j], y[j]);
-                if constexpr (SCHEME == kFp4Nv) // x̂ is rounded: check each error (Sterbenz)
+                if constexpr (kNv) // x̂ is rounded: check each error (Sterbenz)
                     exact = exact & gpumath::exactDifference(e, y[j]);
                 seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                 cmn = fminf(cmn, e);
                 cmx = fmaxf(cmx, e);
-                const unsigned inc = 1u << ((c & 7u) << 2);
-                const unsigned lo = c < 8u ? inc : 0u;
-                nib0 += lo;
-                nib1 += inc - lo;
+                if constexpr (!kNv) {
+                    const unsigned inc = 1u << ((c & 7u) << 2);
+                    const unsigned lo = c < 8u ? inc : 0u;
+                    nib0 += lo;
+                    nib1 += inc - lo;
+                }
             }
-            c4[0] += nib0 & 0x0F0F0F0Fu;
-            c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-            c4[2] += nib1 & 0x0F0F0F0Fu;
-            c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            if constexpr (!kNv) {
+                c4[0] += nib0 & 0x0F0F0F0Fu;
+                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+                c4[2] += nib1 & 0x0F0F0F0Fu;
+                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            }
         }
         if (act && exact) {
             se += seC;
@@ -186,10 +194,12 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
                 emxD = fmax(emxD, ed);
             }
         }
-        for (int o = 1; o < team; o <<= 1) {
+        if constexpr (!kNv) {
+            for (int o = 1; o < team; o <<= 1) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
-                c4[i] += QS_SHFL_XOR(c4[i], o);
+                for (int i = 0; i < 4; ++i)
+                    c4[i] += QS_SHFL_XOR(c4[i], o);
+            }
         }
         if (!act)
             continue;
@@ -198,7 +208,15 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
             A.scales[g] = s;
             A.zeros[g] = 0;
             A.bad[g] = 0;
-            reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
+            if constexpr (!kNv)
+                reinterpret_cast<uint4 *>(A.counts)[g] = make_uint4(c4[0], c4[1], c4[2], c4[3]);
+        }
+        if constexpr (kNv) {
+            // Each element counted at (b's byte, code): Ŵ's sums, histogram and moments come from
+            // this table (≤ 2048 levels, kNvLevelsRow / kNvLevelsY) instead of per group.
+#pragma unroll
+            for (int j = 0; j < E; ++j)
+                QS_ATOMIC_ADD(sLev + levBase + codes[j], 1u);
         }
         unsigned packed[E / 4];
 #pragma unroll
@@ -217,22 +235,29 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
         nF += E;
         mnW = fminf(mnW, mn);
         mxW = fmaxf(mxW, mx);
-        // Ŵ of the group from its counts: lane `sub` of the team takes codes sub, sub + team, …
-        for (int idx = sub; idx < 16; idx += team) {
-            const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
-            const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
-            const float yv = __fmul_rn(sVal[idx], eff);
-            nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
-            const double yd = yv, cd = static_cast<double>(c);
-            sumY = fma(cd, yd, sumY);
-            sy = fma(cd, yd * yd, sy);
-            mnY = c ? fminf(mnY, yv) : mnY;
-            mxY = c ? fmaxf(mxY, yv) : mxY;
-            nFY += c;
+        // Ŵ of the group from its counts (NVFP4: from the level table after the pass): lane `sub`
+        // of the team takes codes sub, sub + team, …
+        if constexpr (!kNv) {
+            for (int idx = sub; idx < 16; idx += team) {
+                const unsigned word = (idx & 8) ? ((idx & 1) ? c4[3] : c4[2]) : ((idx & 1) ? c4[1] : c4[0]);
+                const unsigned c = (word >> (8 * ((idx & 7) >> 1))) & 0xFFu;
+                const float yv = __fmul_rn(sVal[idx], eff);
+                nonFinite |= (c != 0 && !qmath::isFinite(yv)) ? 1u : 0u; // Ŵ overflows: the generic path
+                const double yd = yv, cd = static_cast<double>(c);
+                sumY = fma(cd, yd, sumY);
+                sy = fma(cd, yd * yd, sy);
+                mnY = c ? fminf(mnY, yv) : mnY;
+                mxY = c ? fmaxf(mxY, yv) : mxY;
+                nFY += c;
+            }
         }
     }
     if (nonFinite | inexact)
         QS_ATOMIC_OR(A.flags, (nonFinite ? kFastNonFinite : 0u) | (inexact ? kFastInexact : 0u));
+    if constexpr (kNv) {
+        __syncthreads();
+        flushCounts(sLev, kNvLevels, A.levels);
+    }
     double d[kP1D];
     d[dSumW] = 0; // from W's value counts (kValueW)
     d[dMinW] = mnW;
@@ -328,6 +353,17 @@ void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream)
 {
     kNvGlobalParts<<<1, kThreads, 0, Sx(stream)>>>(parts, blocks, out);
     QS_GPU_CHECK_LAUNCH("nvGlobalParts");
+}
+
+void nvLevelsRow(const u64 *levels, const float *global, unsigned *flags, double *pd, i64 *pi, void *stream)
+{
+    levelsRow(NvLevels{levels, global}, 1, flags, pd, pi, stream);
+}
+
+void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const float *Tw, int bins, u64 *hist,
+               double *pd2, void *stream)
+{
+    levelsY(NvLevels{levels, global}, 1, st, Tw, bins, hist, pd2, stream);
 }
 
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream)

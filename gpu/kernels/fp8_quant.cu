@@ -301,6 +301,276 @@ __global__ void __launch_bounds__(kCoopThreads)
     // Stats2: the host adds the rows (in order) when it collects the run.
 }
 
+// ---- ProgressiveSpec: stage 1 FP8 per tensor, stage 2 INT per channel (rows) -------------------
+// Stage 1's code is a function of the 16-bit value (the FP8 path's table, kFp8Lut, with the scale
+// from W's range); stage 1 is monotone, so a row's stage-1 extremes are stage 1's values of the
+// row's extremes of W, and stage 2's per-row scale and zero point follow from one row range pass
+// (which also gives the tensor's range: no separate global pass, no host round trip). Ŵ of an
+// element is a function of (row, stage-2 code): pass 1 counts the 16 levels of each row, and Ŵ's
+// statistics come from those counts (value_counts.cuh, kLevelsRow / kLevelsY with ProgLevels).
+
+/// Each row's min and max of W (rowMm[2r], rowMm[2r + 1]; a block per row, grid-stride) and, per
+/// block, the range part of kRangeW's format (~min key, max key, non-finite flag) for kFp8Lut.
+template <int IN>
+__global__ void __launch_bounds__(kThreads) kProgRange(const void *w, i64 rows, i64 cols, float *rowMm, unsigned *parts)
+{
+    __shared__ float smn[kThreads / 32], smx[kThreads / 32];
+    __shared__ unsigned sf[kThreads / 32];
+    const uint4 *q = static_cast<const uint4 *>(w);
+    const i64 cpr = cols / kChunk; // chunks per row (cols % 16 == 0)
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    float bmn = finf(), bmx = -finf();
+    unsigned bflag = 0;
+    for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
+        float mn = finf(), mx = -finf();
+        bool finite = true;
+        for (i64 c = threadIdx.x; c < cpr; c += blockDim.x) {
+            float v[kChunk];
+            decode8<IN>(q[r * cpr + c], v);
+            finite = finite & chunkFinite(v);
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+                mn = fminf(mn, v[j]);
+                mx = fmaxf(mx, v[j]);
+            }
+        }
+        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+            mn = fminf(mn, QS_SHFL_XOR(mn, o));
+            mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
+        }
+        finite = QS_ALL(finite);
+        if (lane == 0) {
+            smn[warp] = mn;
+            smx[warp] = mx;
+            sf[warp] = finite ? 0u : kFastNonFinite;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int i = 1; i < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++i) {
+                mn = fminf(mn, smn[i]);
+                mx = fmaxf(mx, smx[i]);
+                bflag |= sf[i];
+            }
+            bflag |= sf[0];
+            rowMm[2 * r] = mn;
+            rowMm[2 * r + 1] = mx;
+            bmn = fminf(bmn, mn);
+            bmx = fmaxf(bmx, mx);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        const unsigned kmn = bmn <= bmx ? gpumath::floatKey(bmn) : 0xFFFFFFFFu;
+        const unsigned kmx = bmn <= bmx ? gpumath::floatKey(bmx) : 0u;
+        parts[3 * blockIdx.x] = bmn <= bmx ? ~kmn : 0u;
+        parts[3 * blockIdx.x + 1] = bmn <= bmx ? kmx : 0u;
+        parts[3 * blockIdx.x + 2] = bflag;
+    }
+}
+
+/// Stage 2's scale and zero point of each row from its extremes: the generic kernels' groupParams
+/// (stage 1's values of the extremes, then intGroupParams); stage-2 groups are never bad.
+__global__ void __launch_bounds__(kThreads)
+    kProgParams(QuantPlan P, const float *rowMm, float *scales, signed char *zeros, unsigned char *bad)
+{
+    for (i64 r = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; r < P.rows;
+         r += static_cast<i64>(gridDim.x) * blockDim.x) {
+        float s;
+        int z;
+        groupParams(P, rowMm[2 * r], rowMm[2 * r + 1], false, s, z);
+        scales[r] = s;
+        zeros[r] = static_cast<signed char>(z);
+        bad[r] = 0;
+    }
+}
+
+/// ProgressiveSpec pass 1, a block per row (grid-stride over rows), 16 elements a thread: stage 1's
+/// value through the 64 KiB code table and a 256-entry value table in shared memory, stage 2's code
+/// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) by the CPU's functions (intCode, intDequant, progOuter's product),
+/// the error with the exactness check (Sterbenz; else the FP64 route and kFastInexact for pass 2),
+/// the codes, and the row's counts of its 16 levels (4-bit counters per thread, a warp reduction in
+/// 16-bit halves, then the warps in order) written once per row to A.levels[16·row + level].
+template <int IN>
+__global__ void __launch_bounds__(kThreads, 2)
+    kProgFast1(const void *w, QuantPlan P, IntFast1 A, const unsigned char *lut)
+{
+    extern __shared__ uint4 progSm[];                                      // stage 1's code of each value
+    const unsigned char *sLut = reinterpret_cast<unsigned char *>(progSm); // 64 KiB
+    __shared__ float sV1[256];                                             // stage 1's value of each code
+    __shared__ unsigned sCnt[kThreads / 32][8];                            // per warp: level counts, 16-bit halves
+    for (int i = threadIdx.x; i < kKeys / 16; i += blockDim.x)
+        progSm[i] = reinterpret_cast<const uint4 *>(lut)[i];
+    const bool bad1 = *P.outerBad != 0; // NaN/Inf in W: domain values 0 (the run leaves the path)
+    for (int i = threadIdx.x; i < 256; i += blockDim.x)
+        sV1[i] = bad1 ? 0.0f : (P.fp.e4m3 ? gpumath::decodeE4m3(i) : gpumath::decodeE5m2(i));
+    __syncthreads();
+    IntParams ip = P.ip; // the options this path runs with, folded at compile time
+    ip.arith = 0;
+    ip.halfAway = false;
+    ip.scaleDtype = 0;
+    const float s1 = *P.outerScale;
+    const i64 upr = P.cols / 16; // units of 16 elements per row
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    const uint4 *wq = static_cast<const uint4 *>(w);
+
+    float mnW = finf(), mxW = -finf(), emnF = finf(), emxF = -finf();
+    double se = 0, emnD = dinf(), emxD = -dinf();
+    i64 nF = 0;
+    unsigned nonFinite = 0, inexact = 0;
+    // The thread's first unit of the block's next row is loaded while this row is worked on (the
+    // row's end waits for the whole block).
+    const bool lead = threadIdx.x < upr;
+    uint4 nxt[2] = {make_uint4(0, 0, 0, 0), make_uint4(0, 0, 0, 0)};
+    if (lead && blockIdx.x < P.rows) {
+        nxt[0] = wq[2 * (static_cast<i64>(blockIdx.x) * upr + threadIdx.x)];
+        nxt[1] = wq[2 * (static_cast<i64>(blockIdx.x) * upr + threadIdx.x) + 1];
+    }
+    for (i64 r = blockIdx.x; r < P.rows; r += gridDim.x) {
+        const float s = A.scales[r];
+        const int z = A.zeros[r];
+        unsigned c4[4] = {0, 0, 0, 0}; // level counts, bytes (IntFast1::counts' layout)
+        const uint4 first[2] = {nxt[0], nxt[1]};
+        if (lead && r + gridDim.x < P.rows) {
+            const i64 kn = (r + gridDim.x) * upr + threadIdx.x;
+            nxt[0] = wq[2 * kn];
+            nxt[1] = wq[2 * kn + 1];
+        }
+        for (i64 u = threadIdx.x; u < upr; u += blockDim.x) {
+            const i64 k = r * upr + u;
+            const bool f0 = u == threadIdx.x;
+            const uint4 raw[2] = {f0 ? first[0] : wq[2 * k], f0 ? first[1] : wq[2 * k + 1]};
+            float v[16];
+            decode8<IN>(raw[0], v);
+            decode8<IN>(raw[1], v + 8);
+            nonFinite |= (chunkFinite(v) && chunkFinite(v + 8)) ? 0u : 1u;
+            const unsigned hw[8] = {raw[0].x, raw[0].y, raw[0].z, raw[0].w, raw[1].x, raw[1].y, raw[1].z, raw[1].w};
+            unsigned codes[16];
+            float y[16], mn = v[0], mx = v[0], cmn = finf(), cmx = -finf();
+            double seC = 0;
+            bool exact = true;
+#pragma unroll
+            for (int l = 0; l < 2; ++l) {
+                unsigned nib0 = 0, nib1 = 0; // 4-bit counts of 8 elements: levels 0–7, 8–15
+#pragma unroll
+                for (int jj = 0; jj < kChunk; ++jj) {
+                    const int j = kChunk * l + jj;
+                    const unsigned h = (hw[j / 2] >> (16 * (j % 2))) & 0xFFFFu; // decode8's element order
+                    const int q = intCode(ip, sV1[sLut[h]], s, z);
+                    codes[j] = static_cast<unsigned>(q) & 0xFFu;
+                    y[j] = __fmul_rn(intDequant(ip, q, s, z), s1); // progOuter (stage 1's arith FP32)
+                    const float e = __fsub_rn(v[j], y[j]);
+                    exact = exact & gpumath::exactDifference(e, y[j]);
+                    seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
+                    cmn = fminf(cmn, e);
+                    cmx = fmaxf(cmx, e);
+                    mn = fminf(mn, v[j]);
+                    mx = fmaxf(mx, v[j]);
+                    const unsigned lv = static_cast<unsigned>(q - ip.qmin); // 0..15
+                    const unsigned inc = 1u << ((lv & 7u) << 2);
+                    const unsigned lo = lv < 8u ? inc : 0u;
+                    nib0 += lo;
+                    nib1 += inc - lo;
+                }
+                c4[0] += nib0 & 0x0F0F0F0Fu;
+                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+                c4[2] += nib1 & 0x0F0F0F0Fu;
+                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+            }
+            if (exact) {
+                se += seC;
+                emnF = fminf(emnF, cmn);
+                emxF = fmaxf(emxF, cmx);
+            } else {
+                inexact = 1; // some FP32 difference may be rounded: this unit's errors in FP64
+#pragma unroll
+                for (int j = 0; j < 16; ++j) {
+                    const double ed = static_cast<double>(v[j]) - static_cast<double>(y[j]);
+                    se = fma(ed, ed, se);
+                    emnD = fmin(emnD, ed);
+                    emxD = fmax(emxD, ed);
+                }
+            }
+            unsigned packed[4];
+#pragma unroll
+            for (int t = 0; t < 4; ++t)
+                packed[t] =
+                    codes[4 * t] | (codes[4 * t + 1] << 8) | (codes[4 * t + 2] << 16) | (codes[4 * t + 3] << 24);
+            reinterpret_cast<uint4 *>(A.codes)[k] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+            if (A.wHat) {
+                float4 *o = reinterpret_cast<float4 *>(A.wHat) + 4 * k;
+#pragma unroll
+                for (int t = 0; t < 4; ++t)
+                    o[t] = make_float4(y[4 * t], y[4 * t + 1], y[4 * t + 2], y[4 * t + 3]);
+            }
+            nF += 16;
+            mnW = fminf(mnW, mn);
+            mxW = fmaxf(mxW, mx);
+        }
+        // The row's level counts: bytes widened to 16-bit halves (word 2i: bytes 0 and 2 of c4[i],
+        // word 2i + 1: bytes 1 and 3; a warp's sum ≤ 32·255), a warp reduction, the warps in order.
+        unsigned h16[8];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            h16[2 * i] = c4[i] & 0x00FF00FFu;
+            h16[2 * i + 1] = (c4[i] >> 8) & 0x00FF00FFu;
+        }
+        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                h16[i] += QS_SHFL_XOR(h16[i], o);
+        }
+        if (lane == 0) {
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                sCnt[warp][i] = h16[i];
+        }
+        __syncthreads();
+        if (threadIdx.x < 16) {
+            // Level l: byte b = (l % 8) / 2 of c4[i], i = 2·(l / 8) + l % 2 (IntFast1::counts).
+            const int l = threadIdx.x, i = 2 * (l / 8) + l % 2, b = (l % 8) / 2;
+            const int word = 2 * i + (b & 1), half = b >> 1;
+            u64 c = 0;
+            for (int wi = 0; wi < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++wi)
+                c += (sCnt[wi][word] >> (16 * half)) & 0xFFFFu;
+            A.levels[16 * r + l] = c;
+        }
+        __syncthreads();
+    }
+    if (nonFinite | inexact)
+        QS_ATOMIC_OR(A.flags, (nonFinite ? kFastNonFinite : 0u) | (inexact ? kFastInexact : 0u));
+    double d[kP1D];
+    for (int f = 0; f < kP1D; ++f)
+        d[f] = 0;
+    d[dMinW] = mnW;
+    d[dMaxW] = mxW;
+    d[dMinY] = finf(); // Ŵ's fields from the level counts (kLevelsRow)
+    d[dMaxY] = -finf();
+    d[dSe] = se;
+    d[dEmin] = fmin(static_cast<double>(emnF), emnD);
+    d[dEmax] = fmax(static_cast<double>(emxF), emxD);
+    i64 iv[kP1I] = {};
+    iv[iNF] = nF;
+    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
+}
+
+/// ProgressiveSpec's levels for kLevelsRow / kLevelsY: level i is (row i/16, stage-2 level i%16),
+/// its Ŵ the one kProgFast1 computes for that code.
+struct ProgLevels {
+    const u64 *counts;
+    QuantPlan P;
+    const float *scales;
+    const signed char *zeros;
+    QS_DEV i64 size() const { return 16 * P.rows; }
+    QS_DEV float value(i64 i) const
+    {
+        IntParams ip = P.ip;
+        ip.arith = 0;
+        const i64 r = i >> 4;
+        const int q = ip.qmin + static_cast<int>(i & 15);
+        return __fmul_rn(intDequant(ip, q, scales[r], zeros[r]), *P.outerScale);
+    }
+};
+
 __global__ void kFp8Encode(bool e4m3, unsigned first, std::size_t count, unsigned char *out)
 {
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
@@ -370,6 +640,76 @@ void fp8Tables(int in, const unsigned *gvh, const float *scales, const gpumath::
         QS_GPU_CHECK(qsLaunchCooperativeKernel(k, dim3(kCoopBlocks), dim3(kCoopThreads), args, smem, Sx(stream)));
     });
     QS_GPU_CHECK_LAUNCH("fp8Tables");
+}
+
+bool progFastPlan(const QuantPlan &p)
+{
+    const i64 units = p.cols / 16;
+    return p.kind == kKindProg && p.gran == kGranChannel && p.axis == 0 && p.cols % 16 == 0 && units >= 1 &&
+           units <= 2048 && (units & (units - 1)) == 0 && p.fp.arith == 0 && p.ip.arith == 0 && !p.ip.halfAway &&
+           p.ip.scaleDtype == 0 && p.ip.qmax - p.ip.qmin <= 15;
+}
+
+int progRangeBlocks(i64 rows, int sms)
+{
+    return static_cast<int>(std::max<i64>(1, std::min<i64>(rows, static_cast<i64>(sms) * 8)));
+}
+
+void progRange(int in, const void *w, const QuantPlan &p, float *rowMm, unsigned *parts, int blocks, void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        kProgRange<decltype(I)::value><<<blocks, kThreads, 0, Sx(stream)>>>(w, p.rows, p.cols, rowMm, parts);
+    });
+    QS_GPU_CHECK_LAUNCH("progRange");
+}
+
+void progParams(const QuantPlan &p, const float *rowMm, float *scales, signed char *zeros, unsigned char *bad,
+                void *stream)
+{
+    const i64 blocks = std::min<i64>((p.rows + kThreads - 1) / kThreads, 1024);
+    kProgParams<<<static_cast<int>(blocks), kThreads, 0, Sx(stream)>>>(p, rowMm, scales, zeros, bad);
+    QS_GPU_CHECK_LAUNCH("progParams");
+}
+
+int blocksProgFast1(int in, const QuantPlan &p, int sms)
+{
+    int r = 1;
+    dispatch16(in, [&](auto I) {
+        auto *k = kProgFast1<decltype(I)::value>;
+        allowShared(k, kKeys);
+        int perSm = 0;
+        QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, kKeys));
+        r = static_cast<int>(std::max<i64>(1, std::min<i64>(p.rows, static_cast<i64>(std::max(perSm, 1)) * sms)));
+    });
+    return r;
+}
+
+void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, const unsigned char *lut, int blocks,
+               void *stream)
+{
+    dispatch16(in, [&](auto I) {
+        auto *k = kProgFast1<decltype(I)::value>;
+        allowShared(k, kKeys);
+        k<<<blocks, kThreads, kKeys, Sx(stream)>>>(w, p, a, lut);
+    });
+    QS_GPU_CHECK_LAUNCH("progFast1");
+}
+
+int progLevelBlocks(const QuantPlan &p)
+{
+    return static_cast<int>(std::max<i64>(1, std::min<i64>((16 * p.rows + 4095) / 4096, 256)));
+}
+
+void progLevelsRow(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros,
+                   unsigned *flags, double *pd, i64 *pi, int blocks, void *stream)
+{
+    levelsRow(ProgLevels{levels, p, scales, zeros}, blocks, flags, pd, pi, stream);
+}
+
+void progLevelsY(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros, const Stats1 *st,
+                 const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream)
+{
+    levelsY(ProgLevels{levels, p, scales, zeros}, blocks, st, Tw, bins, hist, pd2, stream);
 }
 
 void fp8EncodeRange(bool e4m3, unsigned first, std::size_t count, unsigned char *out, void *stream)

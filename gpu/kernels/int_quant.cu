@@ -332,9 +332,12 @@ QS_DEV float dequantByte(const unsigned cc[2], int j, float K, float s)
 
 // ---- INT per group, pass 2: W's values, error histograms -----------------------------------------
 
-template <int IN, bool FP4>
+// MODE: 0 INT, 1 FP4 (the level is the E2M1 nibble, x̂ = value·s), 2 ProgressiveSpec (INT's x̂
+// times stage 1's scale, progOuter's product; P.teamLog2 = log2(cols/8): a row per group).
+template <int IN, int MODE>
 __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64 n, QuantPlan P, IntFast2 A)
 {
+    constexpr bool FP4 = MODE == 1;
     __shared__ float sVal[16]; // FP4: the E2M1 value of each code (sign included)
     if (FP4 && threadIdx.x < 16)
         sVal[threadIdx.x] = fp4::e2m1Value(static_cast<std::uint8_t>(threadIdx.x));
@@ -386,10 +389,13 @@ __global__ void __launch_bounds__(kPass2Threads, 1) kIntFast2(const void *w, i64
         cc[0] = FP4 ? cw.x : cw.x ^ 0x80808080u;
         cc[1] = FP4 ? cw.y : cw.y ^ 0x80808080u;
     };
+    const float s1 = MODE == 2 ? *P.outerScale : 1.0f;
     // x̂ of element j: INT by the byte permute (dequantByte), FP4 the code's value times s.
     auto yOf = [&](const unsigned cc[2], int j, float K, float s) {
         if constexpr (FP4)
             return __fmul_rn(sVal[(cc[j / 4] >> (8 * (j % 4))) & 15u], s);
+        else if constexpr (MODE == 2)
+            return __fmul_rn(dequantByte(cc, j, K, s), s1);
         else
             return dequantByte(cc, j, K, s);
     };
@@ -605,7 +611,7 @@ void intFast2(int in, const void *w, i64 n, const QuantPlan &p, const IntFast2 &
         constexpr int IN = decltype(I)::value;
         const std::size_t smem = sizeof(unsigned) * (vcWords<IN> + static_cast<std::size_t>(a.bins) + kAbsBins) +
                                  sizeof(float) * (static_cast<std::size_t>(a.bins) + 1 + kAbsBins + 1);
-        auto *k = p.kind == kKindFp4 ? kIntFast2<IN, true> : kIntFast2<IN, false>;
+        auto *k = p.kind == kKindFp4 ? kIntFast2<IN, 1> : (p.kind == kKindProg ? kIntFast2<IN, 2> : kIntFast2<IN, 0>);
         allowShared(k, smem);
         k<<<sms, kPass2Threads, smem, Sx(stream)>>>(w, n, p, a);
     });

@@ -140,6 +140,9 @@ struct IntFast1 {
     signed char *zeros = nullptr;
     unsigned char *bad = nullptr;
     unsigned char *counts = nullptr; ///< [groups][16] code counts (byte b of word i: level 8(i/2) + 2b + i%2)
+    /// NVFP4 (fp4Fast1): [kNvLevels] element counts per (block-scale byte, code), zeroed before;
+    /// ProgressiveSpec (progFast1): [rows][16] counts per (row, level), written.
+    u64 *levels = nullptr;
     unsigned *flags = nullptr;
     double *pd = nullptr; ///< [blocks][kP1D]
     i64 *pi = nullptr;    ///< [blocks][kP1I]
@@ -169,9 +172,40 @@ bool fp4FastPlan(const QuantPlan &p);
 /// NVFP4's global scale into *out from fp8Range's parts (W's amax).
 void nvGlobalParts(const unsigned *parts, int blocks, float *out, void *stream);
 int blocksFp4Fast1(int in, const QuantPlan &p, i64 n, int sms);
-/// Codes, scales (zero points and bad flags 0), per-group code counts (IntFast1::counts), Σe², the
-/// error extremes, Ŵ's sums from the counts.
+/// Codes, scales (zero points and bad flags 0), Σe², the error extremes; MXFP4 and constOpt: per-group
+/// code counts (IntFast1::counts) and Ŵ's sums from them; NVFP4: the level table (IntFast1::levels)
+/// instead, whose Ŵ comes from nvLevelsRow and nvLevelsY.
 void fp4Fast1(int in, const void *w, i64 n, const QuantPlan &p, const IntFast1 &a, int blocks, void *stream);
+/// NVFP4's levels: Ŵ = e2m1Value(code)·(b/global) is a function of b's E4M3 byte (< 128) and the code
+/// alone, so Ŵ's statistics come from ≤ 2048 counted levels, not from every group.
+inline constexpr int kNvLevels = 128 * 16;
+/// Ŵ's sums, extremes and count from the level table as one pass-1 row (pd: kP1D, pi: kP1I; the
+/// other fields neutral) for finalize1 to add after pass 1's rows; Ŵ overflow sets kFastNonFinite.
+void nvLevelsRow(const u64 *levels, const float *global, unsigned *flags, double *pd, i64 *pi, void *stream);
+/// Ŵ's histogram and central moments from the level table (groupsY's work; one pd2 row).
+void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const float *Tw, int bins, u64 *hist,
+               double *pd2, void *stream);
+/// ProgressiveSpec (kKindProg) on 16-bit inputs (fp8_quant.cu): stage 1 FP8 per tensor, stage 2 INT
+/// per channel along rows (≤ 16 levels, FP32 arithmetic, cols = 16·2^t ≤ 32768). progRange: each
+/// row's extremes (rowMm [rows][2]) and fp8Range's parts in one read of W; then fp8Lut (stage 1's
+/// scale and code table, into the outer scale words); progParams: stage 2's row scales and zero
+/// points (the plan's outerScale/outerBad set); progFast1: codes, Σe², error extremes, each row's
+/// level counts (IntFast1::levels [rows][16]); progLevelsRow / progLevelsY: Ŵ from the counts; then
+/// finalize1, intFast2 (with P.teamLog2 = log2(cols/8)) and valueW as for INT.
+bool progFastPlan(const QuantPlan &p);
+int progRangeBlocks(i64 rows, int sms);
+void progRange(int in, const void *w, const QuantPlan &p, float *rowMm, unsigned *parts, int blocks, void *stream);
+void progParams(const QuantPlan &p, const float *rowMm, float *scales, signed char *zeros, unsigned char *bad,
+                void *stream);
+int blocksProgFast1(int in, const QuantPlan &p, int sms);
+void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, const unsigned char *lut, int blocks,
+               void *stream);
+/// Blocks (pass-1 rows, pd2 rows) of the level kernels.
+int progLevelBlocks(const QuantPlan &p);
+void progLevelsRow(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros,
+                   unsigned *flags, double *pd, i64 *pi, int blocks, void *stream);
+void progLevelsY(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros, const Stats1 *st,
+                 const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream);
 /// Rows of pv (2) and pd2 (kP2D) that valueW writes.
 int valueWRows();
 /// W's sums, mean, Σx², Σxx̂ (into Stats1), histogram and moment rows from its value counts (one

@@ -161,6 +161,113 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
             QS_ATOMIC_ADD(out + i, static_cast<u64>(h[i]));
 }
 
+// ---- Ŵ from counted levels ----------------------------------------------------------------------
+// Where Ŵ is a function of a few levels — NVFP4: (block-scale byte, code), ≤ 2048 for the tensor;
+// ProgressiveSpec per channel: (row, code), 16 per row — pass 1 counts each element at its level
+// and these kernels take Ŵ's statistics from the counts: a pass-1 row of Ŵ's sums for finalize1,
+// then Ŵ's histogram (the CPU's bin formula per level) and central moments. A level source Lv has
+// `counts` (u64 per level), size() and value(i), Ŵ of level i as pass 1 computes it.
+
+/// Ŵ's sums, extremes and count of the counted levels as one pass-1 row per block (row blockIdx.x
+/// of pd, pi; every other field neutral). An empty level adds nothing (its Ŵ may not even be
+/// finite); a counted level whose Ŵ is not finite sends the run to the generic kernels.
+template <typename Lv>
+__global__ void __launch_bounds__(kThreads) kLevelsRow(Lv lv, unsigned *flags, double *pd, i64 *pi)
+{
+    float mnY = finf(), mxY = -finf();
+    double sumY = 0, sy = 0;
+    i64 nFY = 0;
+    unsigned nonFinite = 0;
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < lv.size();
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const u64 c = lv.counts[i];
+        if (c == 0)
+            continue;
+        const float yv = lv.value(i);
+        nonFinite |= qmath::isFinite(yv) ? 0u : 1u;
+        const double yd = yv, cd = static_cast<double>(c);
+        sumY = fma(cd, yd, sumY);
+        sy = fma(cd, yd * yd, sy);
+        mnY = fminf(mnY, yv);
+        mxY = fmaxf(mxY, yv);
+        nFY += static_cast<i64>(c);
+    }
+    if (nonFinite)
+        QS_ATOMIC_OR(flags, kFastNonFinite);
+    double d[kP1D];
+    for (int f = 0; f < kP1D; ++f)
+        d[f] = p1Op(f) == 1 ? dinf() : (p1Op(f) == 2 ? -dinf() : 0.0);
+    d[dSumY] = sumY;
+    d[dMinY] = mnY;
+    d[dMaxY] = mxY;
+    d[dSy] = sy;
+    i64 iv[kP1I] = {};
+    iv[iNFY] = nFY;
+    blockRow<kP1D, kP1I>(d, iv, P1Ops{}, pd, pi);
+}
+
+/// Ŵ's histogram and central moments from the counted levels (kGroupsY's work on the levels):
+/// each counted level's Ŵ binned by the CPU's formula (binW, the corrected search), its count added
+/// once; one pd2 row per block.
+template <typename Lv>
+__global__ void __launch_bounds__(kThreads)
+    kLevelsY(Lv lv, const Stats1 *st, const float *Tw, int B, u64 *hist, double *pd2)
+{
+    extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
+    float *sTw = reinterpret_cast<float *>(hy + B + 2);
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hy[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTw[i] = Tw[i];
+    __syncthreads();
+    const Stats1 &S = *st;
+    const double meanY = S.meanY;
+    double s2 = 0, s3 = 0, s4 = 0;
+    for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < lv.size();
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const u64 c = lv.counts[i];
+        if (c == 0)
+            continue;
+        const float y = lv.value(i);
+        const int r = binW(y, sTw, B, S.wScale, S.wOffset);
+        QS_ATOMIC_ADD(hy + (r < 0 ? B : (r >= B ? B + 1 : r)), static_cast<unsigned>(c)); // n < 2^31
+        const double cd = static_cast<double>(c), dv = static_cast<double>(y) - meanY, d2 = dv * dv;
+        s2 = fma(cd, d2, s2);
+        s3 = fma(cd, d2 * dv, s3);
+        s4 = fma(cd, d2 * d2, s4);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < B; i += blockDim.x)
+        if (hy[i])
+            QS_ATOMIC_ADD(hist + B + i, static_cast<u64>(hy[i]));
+    if (threadIdx.x == 0) {
+        const int extOff = 3 * B + kAbsBins;
+        if (hy[B])
+            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
+        if (hy[B + 1])
+            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
+    }
+    double d[kP2D] = {0, 0, 0, s2, s3, s4};
+    blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
+}
+
+template <typename Lv> void levelsRow(const Lv &lv, int blocks, unsigned *flags, double *pd, i64 *pi, void *stream)
+{
+    kLevelsRow<Lv><<<blocks, kThreads, 0, Sx(stream)>>>(lv, flags, pd, pi);
+    QS_GPU_CHECK_LAUNCH("levelsRow");
+}
+
+template <typename Lv>
+void levelsY(const Lv &lv, int blocks, const Stats1 *st, const float *Tw, int bins, u64 *hist, double *pd2,
+             void *stream)
+{
+    const std::size_t smem =
+        sizeof(unsigned) * (static_cast<std::size_t>(bins) + 2) + sizeof(float) * (static_cast<std::size_t>(bins) + 1);
+    allowShared(kLevelsY<Lv>, smem);
+    kLevelsY<Lv><<<blocks, kThreads, smem, Sx(stream)>>>(lv, st, Tw, bins, hist, pd2);
+    QS_GPU_CHECK_LAUNCH("levelsY");
+}
+
 constexpr int kCoopThreads = 512;
 constexpr int kCoopBlocks = kKeys / kCoopThreads; ///< one thread per value, all blocks resident
 

@@ -631,62 +631,87 @@ TEST(DeviceMath, Fp4PathCodesAndExactErrorsEqualTheReference)
     EXPECT_FALSE(fp4ErrorsExact(std::numeric_limits<float>::quiet_NaN()));
 }
 
-TEST(DeviceMath, Nvfp4CodeByReciprocalAgreesWithTheDivisionWheneverItSaysSo)
+TEST(DeviceMath, Nvfp4CodeByThresholdsEqualsTheDivisionEverywhere)
 {
     // NVFP4's effective scales e = b/global (b every positive E4M3 value, global = 2688/amax for
-    // random and edge amax): for every BF16 value x and the F16 values, the code from
-    // RN(x·RN(1/e)) equals fp4::nvCode(x, e) = e2m1Code(RN(x/e)) unless `near`; near is rare on
-    // random data, and is taken at the thresholds themselves (x = θ·e built exactly).
-    float thr[9];
-    for (int k = 0; k < 9; ++k)
-        thr[k] = e2m1Threshold(k);
+    // random and edge amax, subnormal and huge e included) and e straight from FP32 patterns: for
+    // e with few significant bits (so that x/e = T exactly, a tie of the code's rounding): for
+    // every BF16 and F16 value x (a stride through them), the values at and around each rounding
+    // midpoint m·e and threshold T·e (built from the FP64 product, ± 3 FP32 steps) and their
+    // negatives, the code from the group's FP32 thresholds equals fp4::nvCode(x, e) =
+    // e2m1Code(RN(x/e)), the CPU's division — no exception, no fallback. (x/e can never equal a
+    // midpoint m exactly: m has 25 significant bits.)
+    const double mid[7] = {0.25 + 0x1p-26, 0.75 - 0x1p-25, 1.25 + 0x1p-24, 1.75 - 0x1p-24,
+                           2.5 + 0x1p-23,  3.5 - 0x1p-23,  5.0 + 0x1p-22};
+    const float thrT[7] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
     std::mt19937_64 rng(71);
     std::uniform_real_distribution<float> amaxDist(-20.0f, 20.0f);
-    std::size_t checked = 0, nearCount = 0, vouched = 0;
-    for (int trial = 0; trial < 48; ++trial) {
-        const float amax = trial == 0 ? 1.0f : (trial == 1 ? 6.0f : std::exp2(amaxDist(rng)));
+    std::vector<float> effs;
+    for (int trial = 0; trial < 40; ++trial) {
+        const float amax = trial == 0   ? 1.0f
+                           : trial == 1 ? 6.0f
+                           : trial == 2 ? 1e-34f // global ≈ 2.7e37: subnormal e
+                           : trial == 3 ? 3e38f  // global ≈ 9e-36: huge e
+                                        : std::exp2(amaxDist(rng));
         const float global = fp4::nvGlobalScale(amax);
-        for (std::uint32_t bc = 1; bc < 0x7F; bc += 3) { // positive finite E4M3 codes
-            const float b = e4m3ToFloat(static_cast<std::uint8_t>(bc));
-            const float e = fp4::nvEffective(b, global);
-            const float r = 1.0f / e;
-            if (!reciprocalNormal(r))
-                continue;
-            auto check = [&](float x) {
-                if (std::isnan(x))
-                    return;
-                bool near = false;
-                const std::uint32_t c = e2m1CodeByReciprocal(x * r, thr, near);
-                ++checked;
-                nearCount += near ? 1 : 0;
-                if (!near) {
-                    ++vouched;
-                    ASSERT_EQ(c, fp4::nvCode(x, e)) << "x " << x << " e " << e;
-                }
-            };
-            for (std::uint32_t h = 0; h < 65536; h += 7) {
-                check(bf16ToF32(h));
-                check(f16ToF32(h));
-            }
-            for (int k = 1; k < 8; ++k) // the thresholds themselves and their float neighbours
-                for (int d = -2; d <= 2; ++d) {
-                    const float x = fl(bits(thr[k] * e) + static_cast<std::uint32_t>(d));
+        for (std::uint32_t bc = 1; bc < 0x7F; bc += 3)
+            effs.push_back(fp4::nvEffective(e4m3ToFloat(static_cast<std::uint8_t>(bc)), global));
+    }
+    std::uniform_int_distribution<std::uint32_t> patterns(1u, 0x7F7FFFFFu); // positive finite FP32
+    for (int i = 0; i < 400; ++i)
+        effs.push_back(fl(patterns(rng)));
+    for (int j = -140; j < 120; j += 7)
+        for (int k = 0; k < 8; ++k)
+            effs.push_back(std::ldexp(1.0f + static_cast<float>(k) / 8.0f, j));
+    effs.push_back(std::numeric_limits<float>::max());
+    effs.push_back(std::numeric_limits<float>::denorm_min());
+    std::size_t checked = 0, atThreshold = 0;
+    for (const float e : effs) {
+        ASSERT_TRUE(e > 0.0f && std::isfinite(e));
+        float thr[7];
+        nvCodeThresholds(e, thr);
+        auto check = [&](float x) {
+            if (std::isnan(x))
+                return;
+            ASSERT_EQ(nvCodeByThresholds(x, thr), fp4::nvCode(x, e)) << "x " << x << " e " << e;
+            ++checked;
+        };
+        for (std::uint32_t h = 0; h < 65536; h += 5) {
+            check(bf16ToF32(h));
+            check(f16ToF32(h));
+        }
+        for (int k = 0; k < 7; ++k) {
+            const double pts[2] = {mid[k] * static_cast<double>(e), static_cast<double>(thrT[k]) * e};
+            for (int q = 0; q < 2; ++q) {
+                const float c = static_cast<float>(pts[q]);
+                if (!std::isfinite(c))
+                    continue;
+                atThreshold += q == 1 && static_cast<double>(c) == pts[q] ? 1 : 0; // x/e = T: a tie
+                for (int d = -3; d <= 3; ++d) {
+                    const float x = fl(bits(c) + static_cast<std::uint32_t>(d));
                     check(x);
                     check(-x);
-                    bool near = false;
-                    if (d == 0 && std::isfinite(thr[k] * e) && thr[k] * e > 1e-30f) {
-                        e2m1CodeByReciprocal((thr[k] * e) * r, thr, near);
-                        EXPECT_TRUE(near) << "threshold " << thr[k] << " e " << e;
-                    }
                 }
+            }
         }
+        check(std::numeric_limits<float>::infinity());
+        check(-std::numeric_limits<float>::infinity());
+        check(std::numeric_limits<float>::max());
+        check(-0.0f);
+        check(std::numeric_limits<float>::denorm_min());
     }
-    EXPECT_GT(checked, 30000000u);
-    EXPECT_GT(vouched, checked - checked / 20); // the division is rare (2.6 % of these values)
-    EXPECT_GT(nearCount, 1000u);
-    EXPECT_TRUE(reciprocalNormal(1.0f));
-    EXPECT_FALSE(reciprocalNormal(1e-39f));
-    EXPECT_FALSE(reciprocalNormal(std::numeric_limits<float>::infinity()));
+    EXPECT_GT(checked, 20000000u);
+    EXPECT_GT(atThreshold, 1000u); // exact ties were among the inputs
+    // The block byte: the CPU's rule (cast to E4M3, 0 → 0.125) for targets from 0 to past 448.
+    std::uniform_real_distribution<float> tExp(-16.0f, 10.0f);
+    for (int i = 0; i < 200000; ++i) {
+        const float t = i == 0 ? 0.0f : (i == 1 ? 448.0f : (i == 2 ? 1e30f : std::exp2(tExp(rng))));
+        const float b0 = e4m3ToFloat(floatToE4m3(t));
+        const float ref = b0 == 0.0f ? 0.125f : b0;
+        const std::uint32_t byte = nvBlockByte(t);
+        ASSERT_LT(byte, 0x7Fu) << t;
+        ASSERT_EQ(bits(decodeE4m3(byte)), bits(ref)) << t;
+    }
 }
 
 TEST(DeviceMath, CholeskyGuardTrustsOnlyPassesThatCholeskyQr2MakesOrthonormal)

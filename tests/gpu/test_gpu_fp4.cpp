@@ -3,6 +3,8 @@
 // the GPU against the CPU reference, bit for bit (gpu_compare.h). Skipped, with the reason, when
 // no device is present.
 #include "gpu_compare.h"
+#include "numeric/fp4math.h"
+#include "tensor/convert.h"
 
 namespace {
 
@@ -170,6 +172,92 @@ TEST(GpuQuant, Fp4ValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
     o.lo = -0.01;
     o.hi = 0.013;
     compareOnBoth(*gpu, w, specs[6], "lo/hi", o);
+}
+
+TEST(GpuQuant, Nvfp4ThresholdTiesAndLevelTableBitIdentical)
+{
+    // NVFP4 on the value-table path codes by the group's FP32 thresholds (nvCodeThresholds) and
+    // takes Ŵ's sums, histogram and moments from the (block-scale byte, code) level table. Data
+    // that makes every rounding a tie: the tensor's amax A = 2688·2^-k chosen so that the global
+    // scale G is a power of two, each group's amax 6·b/G for an E4M3 value b (every byte from
+    // subnormal to 448, so the block scale is b itself and e = b/G has ≤ 4 significant bits); the
+    // elements at x = T·e for every code threshold T (x/e = T exactly), at the E2M1 values v·e,
+    // one BF16 step either side of T·e, and random values; groups whose target underflows (b → 0.125)
+    // and an all-zero group. Codes, scales, the global scale, Ŵ and every metric as the CPU's.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    float A = 0.0f, G = 0.0f;
+    for (int k = 3; k < 24 && G == 0.0f; ++k) { // k ≥ 3: a global scale other than 1
+        const float a = std::ldexp(2688.0f, -k);
+        const float g = fp4::nvGlobalScale(a);
+        int ex = 0;
+        if (std::frexp(g, &ex) == 0.5f) {
+            A = a;
+            G = g;
+        }
+    }
+    ASSERT_GT(G, 0.0f) << "no amax 2688·2^-k gives a power-of-two global scale";
+    const std::int64_t R = 48, C = 256; // 16 groups of 16 per row
+    std::vector<float> v(static_cast<std::size_t>(R * C));
+    std::mt19937_64 rng(44);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const float thr[7] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+    const float val[7] = {0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+    std::uint32_t byte = 1;
+    for (std::int64_t g0 = 0; g0 < R * C; g0 += 16) {
+        float *x = v.data() + g0;
+        const std::int64_t gi = g0 / 16;
+        if (gi == 1)
+            continue; // all zeros: every block scale 0.125, the global from the others
+        const float b = e4m3ToFloat(static_cast<std::uint8_t>(byte));
+        byte = byte % 0x7E + 1; // every positive finite E4M3 value in turn
+        const float e = b / G;  // exact: G is a power of two
+        const float sgn = gi % 2 ? -1.0f : 1.0f;
+        if (gi % 37 == 5) { // target (amax/6)·G = 2^-10 (a tie to E4M3 0) or less: b = 0.125
+            for (int j = 0; j < 16; ++j)
+                x[j] = sgn * std::ldexp(6.0f, -10 - (j % 3)) / G * (j % 2 ? -1.0f : 1.0f);
+            continue;
+        }
+        x[0] = sgn * 6.0f * e; // the group's amax: target b exactly
+        for (int j = 1; j < 16; ++j) {
+            const int kind = static_cast<int>(rng() % 4);
+            const int t = static_cast<int>(rng() % 7);
+            const float s = rng() % 2 ? -1.0f : 1.0f;
+            if (kind == 0)
+                x[j] = s * thr[t] * e; // a tie of the code's rounding
+            else if (kind == 1)
+                x[j] = s * val[t] * e;
+            else if (kind == 2) // one BF16 step either side of the tie
+                x[j] = s * thr[t] * e * (rng() % 2 ? 1.0f + 0x1p-7f : 1.0f - 0x1p-8f);
+            else
+                x[j] = 5.9f * e * unit(rng);
+        }
+    }
+    v[static_cast<std::size_t>(C + 3)] = A; // row 1 carries the tensor's amax (≥ every 6·b/G)
+    for (DType dt : {DType::BF16, DType::F16}) {
+        const Tensor w = makeTensor(v, R, C, dt);
+        const nlohmann::json spec{{"method", "nvfp4"}};
+        const std::string what = std::string(nameOf(dt)) + " NVFP4 ties, global " + std::to_string(G);
+        const EngineResult g = runEngine(*engine, w, spec, 0);
+        EXPECT_TRUE(g.fast) << what;
+        const Backend &cpu = BackendRegistry::instance().cpu();
+        QuantizeOptions qo;
+        qo.tensorName = "w";
+        qo.wantDequantized = true;
+        const MeasuredRun c = cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
+        expectQuantized(g.q, c.quantized, what);
+        expectMetrics(g.m, c.metrics, what);
+        ASSERT_EQ(g.q.outerScales.size(), 1u) << what;
+        ASSERT_EQ(c.quantized.outerScales.size(), 1u) << what;
+        EXPECT_TRUE(sameBits(g.q.outerScales[0], c.quantized.outerScales[0])) << what;
+        if (dt == DType::BF16) {
+            EXPECT_TRUE(sameBits(c.quantized.outerScales[0], G)) << what; // the data was built for it
+        }
+        const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
+        expectQuantized(gen.q, g.q, what + " generic vs value table");
+    }
 }
 
 TEST(GpuQuant, Mxfp4StrictRefusesRaggedKOnBothAndRunsWholeGroups)
@@ -383,6 +471,75 @@ TEST(GpuQuant, ProgressiveStage1Fp8PerTensorStage2IntBitIdentical)
         compareOnBoth(*gpu, w, specs[0], "bf16 24x128", {}, true);
         compareOnBoth(*gpu, w, specs[3], "bf16 24x128", {}, true);
     }
+}
+
+TEST(GpuQuant, ProgressiveValueTablePathBitIdenticalToTheCpuAndTheGenericKernels)
+{
+    // ProgressiveSpec on the value-table path (fp8_quant.cu: the row range pass, stage 1's code
+    // table, stage 2's row scales, pass 1 with the rows' level counts; Ŵ from the (row, level)
+    // counts; INT pass 2 with stage 1's scale): stage 2 per channel along rows — Quark's default
+    // (symmetric, x·(1/s)), asymmetric, 3 bits with the division, stage 1 E5M2 — on BF16/F16 rows of
+    // 16 to 8192 columns (one unit a row to two a thread) with a zero row, lattice values (exact FP8
+    // values, repeated) and random ones: codes, scales, stage 1's scale, Ŵ and every metric as the
+    // CPU, codes and scales as the generic kernels. NaN/Inf must leave the path with the same
+    // results; a stage 2 per group, per column, or rows of a length that is not 16·2^t run the
+    // generic kernels.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const Backend &cpu = BackendRegistry::instance().cpu();
+    const std::vector<nlohmann::json> onPath = {
+        {{"method", "progressive"}},
+        {{"method", "progressive"}, {"stage2", {{"symmetric", false}}}},
+        {{"method", "progressive"}, {"stage2", {{"bits", 3}, {"scale_apply", "divide"}}}},
+        {{"method", "progressive"}, {"stage1", {{"format", "e5m2"}}}},
+    };
+    const std::vector<nlohmann::json> offPath = {
+        {{"method", "progressive"}, {"stage2", {{"granularity", "group"}, {"group", 32}}}},
+        {{"method", "progressive"}, {"stage2", {{"granularity", "channel"}, {"axis", 1}}}},
+    };
+    struct Shape2 {
+        std::int64_t r, c;
+    };
+    int fastRuns = 0;
+    for (const Shape2 sh : {Shape2{37, 256}, Shape2{9, 4096}, Shape2{11, 16}, Shape2{3, 8192}, Shape2{7, 48}})
+        for (DType dt : {DType::BF16, DType::F16})
+            for (const bool nonFinite : {false, true}) {
+                auto v = heavyTailed(sh.r, sh.c, 90 + sh.c + static_cast<int>(dt), nonFinite);
+                for (std::int64_t c = 0; c < sh.c; c += 3) // lattice values in row 1: k/16, repeated
+                    v[static_cast<std::size_t>(sh.c + c)] = static_cast<float>(static_cast<int>(c % 37) - 18) / 16.0f;
+                const Tensor w = makeTensor(v, sh.r, sh.c, dt);
+                const bool pow2 = sh.c == 16 || sh.c == 256 || sh.c == 4096 || sh.c == 8192;
+                for (std::size_t i = 0; i < onPath.size() + offPath.size(); ++i) {
+                    const nlohmann::json &spec = i < onPath.size() ? onPath[i] : offPath[i - onPath.size()];
+                    const std::string what = std::string(nameOf(dt)) + " " + std::to_string(sh.r) + "x" +
+                                             std::to_string(sh.c) + (nonFinite ? " with NaN/Inf " : " ") + spec.dump();
+                    const EngineResult g = runEngine(*engine, w, spec, 0);
+                    EXPECT_EQ(g.fast, i < onPath.size() && pow2 && !nonFinite) << what;
+                    fastRuns += g.fast ? 1 : 0;
+                    QuantizeOptions qo;
+                    qo.tensorName = "w";
+                    qo.wantDequantized = true;
+                    const MeasuredRun c =
+                        cpu.quantizeMeasured(*cpu.upload(w, "w"), parseQuantSpec(spec), qo, {}, std::nullopt);
+                    expectQuantized(g.q, c.quantized, what);
+                    expectMetrics(g.m, c.metrics, what);
+                    ASSERT_EQ(g.q.outerScales.size(), c.quantized.outerScales.size()) << what;
+                    for (std::size_t k = 0; k < c.quantized.outerScales.size(); ++k)
+                        EXPECT_TRUE(sameBits(g.q.outerScales[k], c.quantized.outerScales[k])) << what << " stage 1";
+                    if (g.fast) {
+                        const EngineResult gen = runEngine(*engine, w, spec, gpu::launch::kNoFastPath);
+                        EXPECT_FALSE(gen.fast) << what;
+                        expectQuantized(gen.q, g.q, what + " generic vs value table");
+                    }
+                }
+            }
+    EXPECT_GE(fastRuns, 32); // four shapes × BF16/F16 × four specs on finite data
+    // Stage 1's scale from the stats at open, on the path.
+    const Tensor w = makeTensor(heavyTailed(24, 128, 5, false), 24, 128, DType::BF16);
+    compareOnBoth(*gpu, w, onPath[0], "bf16 24x128 stats at open", {}, true);
+    compareOnBoth(*gpu, w, onPath[1], "bf16 24x128 stats at open", {}, true);
 }
 
 TEST(GpuQuant, ProgressiveOtherStageCombinationsRunOnTheCpuAndSaySo)
