@@ -37,14 +37,6 @@ std::size_t argmin(const std::vector<double> &v)
     return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
 }
 
-/// Rows of x (FP32 [rows, d]) normalised to unit length (FP64 norm, FP32 division), then rotated.
-std::vector<float> unitRotated(const std::vector<float> &x, std::int64_t d, std::int64_t b)
-{
-    std::vector<float> u(x.size());
-    kvfast::unitRotatedRows(x.data(), u.data(), static_cast<std::int64_t>(x.size()) / d, d, b);
-    return u;
-}
-
 double excessKurtosis(const std::vector<float> &x)
 {
     double mean = 0;
@@ -280,9 +272,14 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         for (std::int64_t li = 0; li < L; ++li)
             tick();
     });
+    // The unit rotated keys of every layer, kept from here for the distortion when the CPU makes them.
+    const std::size_t unitPer = static_cast<std::size_t>(Hkv * T * d);
+    std::vector<float> unitK;
     if (!preparedOnDevice) {
         // The unit rotated coordinates' histograms per layer (1.5 MB each: made only here).
         std::vector<KvUnitHistogram> kHists(static_cast<std::size_t>(L)), vHists(static_cast<std::size_t>(L));
+        if (opt.distortion)
+            unitK.resize(unitPer * static_cast<std::size_t>(L));
         parallelForEach(L, threads, [&](std::int64_t li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
             LayerPrep &p = prep[static_cast<std::size_t>(li)];
@@ -303,9 +300,12 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             }
             for (auto [src, hist] : {std::pair{&l.k, &kHists[static_cast<std::size_t>(li)]},
                                      std::pair{&l.v, &vHists[static_cast<std::size_t>(li)]}}) {
-                const auto u = unitRotated(*src, d, b);
-                kvfast::histogramAdd(u.data(), static_cast<std::int64_t>(u.size()), KvUnitHistogram::kBins,
-                                     hist->n.data(), hist->s1.data(), hist->s2.data());
+                std::vector<float> own;
+                float *u = src == &l.k && !unitK.empty() ? unitK.data() + static_cast<std::size_t>(li) * unitPer
+                                                         : (own.resize(src->size()), own.data());
+                kvfast::unitRotatedRows(src->data(), u, Hkv * T, d, b);
+                kvfast::histogramAdd(u, static_cast<std::int64_t>(src->size()), KvUnitHistogram::kBins, hist->n.data(),
+                                     hist->s1.data(), hist->s2.data());
             }
             tick();
         });
@@ -737,13 +737,14 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 rep.distortion.resize(before);
         }
         if (!keysOnDevice) {
-            const std::size_t per = static_cast<std::size_t>(Hkv * T * d);
-            std::vector<float> keys(per * static_cast<std::size_t>(L));
-            parallelForEach(L, threads, [&](std::int64_t li) {
-                kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
-                                        keys.data() + static_cast<std::size_t>(li) * per, Hkv * T, d, b);
-            });
-            measure("keys", d, cpuCurve(keys, d), rep.kShared.mse);
+            if (unitK.empty()) { // the device prepared: made here
+                unitK.resize(unitPer * static_cast<std::size_t>(L));
+                parallelForEach(L, threads, [&](std::int64_t li) {
+                    kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
+                                            unitK.data() + static_cast<std::size_t>(li) * unitPer, Hkv * T, d, b);
+                });
+            }
+            measure("keys", d, cpuCurve(unitK, d), rep.kShared.mse);
         }
     }
     tick();
