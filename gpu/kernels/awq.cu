@@ -35,14 +35,28 @@ __global__ void kResetWords(AwqWords *w)
     w->tbad = 0;
 }
 
+/// One thread per column, the rows in order; 8 rows' loads in flight at once (K threads are few:
+/// one load at a time left the kernel waiting on memory for every row).
 __global__ void __launch_bounds__(kAThreads)
-    kActivationMeans(const float *x, long long r, long long k, float *xMean, double *x64)
+    kActivationMeans(const float *__restrict__ x, long long r, long long k, float *xMean, double *__restrict__ x64)
 {
     const long long j = static_cast<long long>(blockIdx.x) * kAThreads + threadIdx.x;
     if (j >= k)
         return;
     double sum = 0;
-    for (long long i = 0; i < r; ++i) {
+    long long i = 0;
+    for (; i + 8 <= r; i += 8) {
+        float v[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            v[u] = x[(i + u) * k + j];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            x64[(i + u) * k + j] = static_cast<double>(v[u]);
+            sum = __dadd_rn(sum, fabs(static_cast<double>(v[u])));
+        }
+    }
+    for (; i < r; ++i) {
         const float v = x[i * k + j];
         x64[i * k + j] = static_cast<double>(v);
         sum = __dadd_rn(sum, fabs(static_cast<double>(v)));
@@ -397,12 +411,19 @@ template <int IN, int E, bool SYM, bool FINAL> __global__ void __launch_bounds__
                 if constexpr (FINAL) {
                     const unsigned c0 = gpumath::intOfFloat(v0) & 0xFFu, c1 = gpumath::intOfFloat(v1) & 0xFFu;
                     *reinterpret_cast<unsigned short *>(a.codes + i) = static_cast<unsigned short>(c0 | (c1 << 8));
-                    if (a.wHat)
-                        *reinterpret_cast<float2 *>(a.wHat + i) =
-                            make_float2(__double2float_rn(w0), __double2float_rn(w1));
+                    if (a.wHat) {
+                        float2 hv;
+                        hv.x = __double2float_rn(w0);
+                        hv.y = __double2float_rn(w1);
+                        __stwb(reinterpret_cast<float2 *>(a.wHat + i), hv);
+                    }
                 } else {
-                    *reinterpret_cast<double2 *>(a.d + i) = make_double2(
-                        __dsub_rn(static_cast<double>(x[2 * p]), w0), __dsub_rn(static_cast<double>(x[2 * p + 1]), w1));
+                    // One 16-byte store a lane (a team's stores are contiguous), streaming: D is read
+                    // back by the DGEMM from DRAM (it is larger than L2).
+                    double2 dv;
+                    dv.x = __dsub_rn(static_cast<double>(x[2 * p]), w0);
+                    dv.y = __dsub_rn(static_cast<double>(x[2 * p + 1]), w1);
+                    __stcs(reinterpret_cast<double2 *>(a.d + i), dv);
                 }
             };
             unsigned redo = 0;
