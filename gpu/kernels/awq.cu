@@ -311,15 +311,15 @@ int teamElems(const AwqRowArgs &a)
     }
 }
 
-/// W's elements i and i + 1 (i even).
+/// W's elements i and i + 1 (i even), streaming (read once a point: L1 stays with s and 1/s).
 template <int IN> __device__ __forceinline__ void loadPair(const void *w, long long i, float &x0, float &x1)
 {
     if constexpr (IN == kInF32) {
-        const float2 v = *reinterpret_cast<const float2 *>(static_cast<const float *>(w) + i);
+        const float2 v = __ldcs(reinterpret_cast<const float2 *>(static_cast<const float *>(w) + i));
         x0 = v.x;
         x1 = v.y;
     } else {
-        const unsigned u = *reinterpret_cast<const unsigned *>(static_cast<const unsigned short *>(w) + i);
+        const unsigned u = __ldcs(reinterpret_cast<const unsigned *>(static_cast<const unsigned short *>(w) + i));
         x0 = decodeHalf<IN>(u & 0xFFFFu);
         x1 = decodeHalf<IN>(u >> 16);
     }
