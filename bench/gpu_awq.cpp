@@ -7,6 +7,8 @@
 // the whole call on the host (the sample's upload, the host's s of every point, the downloads of
 // codes and scales). --cpu also runs AwqQuantizer on the CPU once per row count and records the largest
 // relative loss difference and whether the best point, codes, scales, zero points and s* agree.
+// Each row count also runs the grid with the one-block-per-row kernel (AwqDeviceOptions::genericRows)
+// for the comparison with the team kernel the layout takes (the same bits: checked and recorded).
 // --tensor-out DIR writes w_bf16.bin and x_f32.bin (the largest row count; a smaller one is its
 // first rows) for bench/awq_torch.py.
 // Usage: qs_bench_gpu_awq [--out DIR] [--repeats N] [--n N] [--k K] [--rows R[,R…]] [--grid G]
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
     std::string out = ".", tensorOut;
     int repeats = 10, grid = 20;
     std::int64_t N = 14336, K = 4096, group = 128;
-    std::vector<std::int64_t> rowCounts{64, 512};
+    std::vector<std::int64_t> rowCounts{64, 256, 512};
     bool cpu = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -155,6 +157,28 @@ int main(int argc, char **argv)
                     "point %d\n",
                     static_cast<long long>(R), sd.median, bench::summarize(means).median,
                     bench::summarize(gridMs).median, bench::summarize(finalMs).median, sw.median, best);
+        // The same search with every rows pass by the generic kernel.
+        gpu::AwqDeviceOptions go = ao;
+        go.genericRows = true;
+        std::vector<double> genericDevice, genericGrid, genericFinal;
+        gpu::AwqDeviceResult generic;
+        for (int rep = 0; rep < repeats + 1; ++rep) {
+            gpu::AwqDeviceResult r = engine->awq(*dw, spec, cal, go);
+            if (rep > 0) {
+                genericDevice.push_back(r.meansMs + r.gridMs + r.finalMs);
+                genericGrid.push_back(r.gridMs);
+                genericFinal.push_back(r.finalMs);
+            }
+            generic = std::move(r);
+        }
+        const bool genericSame = generic.quantized.report.at("grid") == last.quantized.report.at("grid") &&
+                                 generic.quantized.codes == last.quantized.codes &&
+                                 generic.quantized.scales == last.quantized.scales &&
+                                 generic.quantized.outerScales == last.quantized.outerScales;
+        std::printf("    generic rows kernel: device %8.3f ms (grid %.3f, stored %.3f); losses, codes, scales and "
+                    "s* %s\n",
+                    bench::summarize(genericDevice).median, bench::summarize(genericGrid).median,
+                    bench::summarize(genericFinal).median, genericSame ? "the same bits" : "DIFFERENT");
         const double flops = 2.0 * static_cast<double>(R) * static_cast<double>(N) * static_cast<double>(K) *
                              static_cast<double>(last.quantized.report.at("grid").size());
         nlohmann::json entry{{"rows", R},
@@ -168,7 +192,12 @@ int main(int argc, char **argv)
                              {"wall_min_ms", sw.min},
                              {"dgemm_fp64_flop", flops},
                              {"best", best},
-                             {"grid", last.quantized.report.at("grid")}};
+                             {"grid", last.quantized.report.at("grid")},
+                             {"generic_rows",
+                              {{"device_median_ms", bench::summarize(genericDevice).median},
+                               {"grid_median_ms", bench::summarize(genericGrid).median},
+                               {"stored_median_ms", bench::summarize(genericFinal).median},
+                               {"same_bits", genericSame}}}};
         if (cpu) {
             QuantizeOptions qo;
             qo.tensorName = "w";

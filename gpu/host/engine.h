@@ -221,6 +221,9 @@ struct AwqDeviceOptions {
     bool wantCodes = true;                ///< download the codes
     bool metrics = false;                 ///< the fused metrics of Ŵ against W
     bool keepDequantizedOnDevice = false; ///< Ŵ stays on the device (AwqDeviceResult::wHat)
+    /// Every rows pass by the one-block-per-row kernel (kRows), not the team kernel its layout may
+    /// take: the same bits; for the benchmark's comparison (bench/gpu_awq.cpp) and the GPU tests.
+    bool genericRows = false;
     ErrorMetricsOptions metricsOptions;
     std::optional<TensorStats> inputStats;
 };

@@ -2,9 +2,9 @@
 // AWQ's scale search on the device (engine.h Engine::awq; docs/numerics.md "AWQ on the GPU").
 // CUDA builds only (cuBLAS). W and the sample X are uploaded once; x̄ and w̄ are computed on the
 // device in the CPU's order and downloaded; s of every grid point is computed on the host by the
-// CPU's own awqPointScales (glibc's pow: a device pow may differ by an ulp) into pinned memory and
-// copied up at once; per point one kernel writes
-// D = W − Ŵ(s) in FP64, cuBLAS's DGEMM forms E = X·Dᵀ (R × N) and a fixed-order FP64 reduction
+// CPU's own awqPointScales (glibc's pow: a device pow may differ by an ulp), with their reciprocals
+// RN(1/s) (the rows pass's Ŵ without a division), into pinned memory and copied up at once; per
+// point one kernel writes D = W − Ŵ(s) in FP64, cuBLAS's DGEMM forms E = X·Dᵀ (R × N) and a fixed-order FP64 reduction
 // gives Σ E² / (R·N). The losses are downloaded once; the first minimum's s*, rounded to FP32,
 // gives the stored codes, scales and zero points (the rows kernel again) and Ŵ, whose metrics are
 // the pipeline's "given Ŵ" run.
@@ -12,6 +12,7 @@
 #include "engine_impl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -72,6 +73,18 @@ struct PhaseEvents {
     }
 };
 
+/// s_j / RN(1/s_j) of every column into y; true when every s_j is finite and positive and every
+/// reciprocal normal, which the rows pass's Ŵ by the reciprocal needs (kernels_awq.h AwqRowArgs::y).
+bool reciprocals(const double *s, double *y, std::int64_t k)
+{
+    bool ok = true;
+    for (std::int64_t j = 0; j < k; ++j) {
+        y[j] = 1.0 / s[j];
+        ok = ok && s[j] > 0 && std::isfinite(s[j]) && y[j] >= std::numeric_limits<double>::min() && std::isfinite(y[j]);
+    }
+    return ok;
+}
+
 } // namespace
 
 AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calibration &cal,
@@ -107,13 +120,15 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         auto xMeanD = pool(uk * 4), wMeanD = pool(uk * 8);
         auto chunkMax = pool(static_cast<std::size_t>(N * chunks) * 4);
         auto segmentSums = pool(static_cast<std::size_t>((N + kAwqSegmentRows - 1) / kAwqSegmentRows) * uk * 8);
-        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 8);
+        auto sD = pool(static_cast<std::size_t>(P + 1) * uk * 16); // every point's s, then its 1/s
         auto d = pool(nk * 8), e = pool(static_cast<std::size_t>(N * R) * 8);
         auto partials = pool(launch::kLossBlocks * 8), losses = pool(static_cast<std::size_t>(P) * 8);
         auto *wordsP = static_cast<launch::AwqWords *>(words.get());
-        auto *sAll = static_cast<double *>(sD.get());
+        auto *sAll = static_cast<double *>(sD.get()), *yAll = sAll + (P + 1) * K;
         PhaseEvents ev;
-        PinnedDoubles hs(static_cast<std::size_t>(P + 1) * uk);
+        PinnedDoubles hs(static_cast<std::size_t>(P + 1) * uk * 2);
+        double *hy = hs.p + (P + 1) * K;
+        std::vector<char> yOk(static_cast<std::size_t>(P + 1), 0);
 
         // x̄, X in FP64, w̄, and W's first non-finite element.
         QS_GPU_CHECK(qsMemcpyAsync(xf.get(), cal.sample.data(), static_cast<std::size_t>(R * K) * 4,
@@ -143,10 +158,12 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             for (std::int64_t p = p0; p < p1; ++p) {
                 awqPointScales(xMean, wMean, points[static_cast<std::size_t>(p)], s);
                 std::memcpy(hs.p + p * K, s.data(), uk * 8);
+                yOk[static_cast<std::size_t>(p)] = reciprocals(hs.p + p * K, hy + p * K, K) ? 1 : 0;
             }
         });
         QS_GPU_CHECK(qsEventRecord(ev.e[2], I.stream));
         QS_GPU_CHECK(qsMemcpyAsync(sAll, hs.p, static_cast<std::size_t>(P) * uk * 8, qsMemcpyHostToDevice, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(yAll, hy, static_cast<std::size_t>(P) * uk * 8, qsMemcpyHostToDevice, I.stream));
         launch::AwqRowArgs a;
         a.in = inTypeOf(w.storage());
         a.w = w.data();
@@ -163,6 +180,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             if (cancel)
                 cancel->check();
             a.s = sAll + p * K;
+            a.y = yOk[static_cast<std::size_t>(p)] && !options.genericRows ? yAll + p * K : nullptr;
             if (tensor) {
                 launch::awqResetWords(wordsP, I.S());
                 launch::awqTensorRange(a, I.S());
@@ -202,6 +220,7 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
             search.scales[j] = static_cast<float>(sBest[j]);
             slot[j] = static_cast<double>(search.scales[j]); // the stored s*, as AwqQuantizer::quantize
         }
+        const bool slotOk = reciprocals(slot, hy + P * K, K);
 
         // The stored result: the int method on W·diag(s*) and Ŵ = inner / s*.
         const bool needHat = options.metrics || options.wantDequantized || options.keepDequantizedOnDevice;
@@ -210,8 +229,10 @@ AwqDeviceResult Engine::awq(const GpuTensor &w, const AwqSpec &spec, const Calib
         if (needHat)
             wHatMem = poolGet(I.pool, nk * 4, "Ŵ of " + what);
         QS_GPU_CHECK(qsMemcpyAsync(sAll + P * K, slot, uk * 8, qsMemcpyHostToDevice, I.stream));
+        QS_GPU_CHECK(qsMemcpyAsync(yAll + P * K, hy + P * K, uk * 8, qsMemcpyHostToDevice, I.stream));
         QS_GPU_CHECK(qsEventRecord(ev.e[4], I.stream));
         a.s = sAll + P * K;
+        a.y = slotOk && !options.genericRows ? yAll + P * K : nullptr;
         a.d = nullptr;
         a.codes = static_cast<unsigned char *>(codes.get());
         a.scales = static_cast<float *>(scales.get());

@@ -35,14 +35,28 @@ __global__ void kResetWords(AwqWords *w)
     w->tbad = 0;
 }
 
+/// One thread per column, the rows in order; 8 rows' loads in flight at once (K threads are few:
+/// one load at a time left the kernel waiting on memory for every row).
 __global__ void __launch_bounds__(kAThreads)
-    kActivationMeans(const float *x, long long r, long long k, float *xMean, double *x64)
+    kActivationMeans(const float *__restrict__ x, long long r, long long k, float *xMean, double *__restrict__ x64)
 {
     const long long j = static_cast<long long>(blockIdx.x) * kAThreads + threadIdx.x;
     if (j >= k)
         return;
     double sum = 0;
-    for (long long i = 0; i < r; ++i) {
+    long long i = 0;
+    for (; i + 8 <= r; i += 8) {
+        float v[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            v[u] = x[(i + u) * k + j];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            x64[(i + u) * k + j] = static_cast<double>(v[u]);
+            sum = __dadd_rn(sum, fabs(static_cast<double>(v[u])));
+        }
+    }
+    for (; i < r; ++i) {
         const float v = x[i * k + j];
         x64[i * k + j] = static_cast<double>(v);
         sum = __dadd_rn(sum, fabs(static_cast<double>(v)));
@@ -275,6 +289,183 @@ template <int IN> __global__ void __launch_bounds__(kAThreads) kRows(AwqRowArgs 
     }
 }
 
+/// Elements a lane of kRowsTeam takes per group (the group's T = group / E lanes form a team), or 0
+/// where the layout is kRows': groups along K of 32…256 columns, K a whole number of them, y given,
+/// FP32 arithmetic with a true division (the only arithmetic AWQ validates).
+int teamElems(const AwqRowArgs &a)
+{
+    if (a.tensor || !a.y || a.ip.arith != 0 || a.ip.reciprocal || a.group <= 0 || a.k % a.group != 0 ||
+        a.k > (1ll << 30))
+        return 0;
+    switch (a.group) {
+    case 32:
+        return 2; // teams of 16
+    case 64:
+        return 4; // 16
+    case 128:
+        return 8; // 16
+    case 256:
+        return 8; // 32
+    default:
+        return 0;
+    }
+}
+
+/// W's elements i and i + 1 (i even), streaming (read once a point: L1 stays with s and 1/s).
+template <int IN> __device__ __forceinline__ void loadPair(const void *w, long long i, float &x0, float &x1)
+{
+    if constexpr (IN == kInF32) {
+        const float2 v = __ldcs(reinterpret_cast<const float2 *>(static_cast<const float *>(w) + i));
+        x0 = v.x;
+        x1 = v.y;
+    } else {
+        const unsigned u = __ldcs(reinterpret_cast<const unsigned *>(static_cast<const unsigned short *>(w) + i));
+        x0 = decodeHalf<IN>(u & 0xFFFFu);
+        x1 = decodeHalf<IN>(u >> 16);
+    }
+}
+
+/// kRows for groups of 32…256 columns along K (teamElems), the same bits by fewer instructions: a
+/// team of T lanes takes one group, E elements a lane in pairs 2T columns apart (a team's loads and
+/// stores are contiguous), W·diag(s) stays in registers, the group's min/max is an xor tree inside the
+/// team (exact in any order), every lane of the team computes the group's scale and zero point
+/// (intGroupParams). The code by the reciprocal where it rounds like the division, else the
+/// division (device_math.h, as int_quant.cu); Ŵ = FP32(deq / s) by y = RN(1/s) where its bits allow
+/// (awqHatFast), else the division. No shared memory, no block barrier, no 64-bit division; the
+/// search writes D, the final pass the codes, scales, zero points and Ŵ. A warp's teams run the
+/// same steps (idle teams too), so the shuffles see the whole warp.
+template <int IN, int E, bool SYM, bool FINAL> __global__ void __launch_bounds__(kAThreads, 4) kRowsTeam(AwqRowArgs a)
+{
+    IntParams ip = a.ip; // AWQ's arithmetic, folded at compile time
+    ip.arith = 0;
+    ip.reciprocal = false;
+    ip.symmetric = SYM;
+    const int T = static_cast<int>(a.group) / E; // 16 or 32
+    const int lane = threadIdx.x & 31, t = lane & (T - 1);
+    const int teamsPerWarp = 32 / T, warp = threadIdx.x / 32;
+    const int G = static_cast<int>(a.group), gr = static_cast<int>(a.k / a.group);
+    const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
+    const float inf = __uint_as_float(0x7F800000u);
+    for (long long r = blockIdx.x; r < a.n; r += gridDim.x) {
+        for (int g0 = warp * teamsPerWarp; g0 < gr; g0 += (kAThreads / 32) * teamsPerWarp) {
+            const int g = g0 + lane / T;
+            const bool active = g < gr;
+            const int col0 = g * G;
+            const long long base = r * a.k + col0;
+            float x[E], xs[E];
+            float mn = inf, mx = -inf;
+            if (active) {
+#pragma unroll
+                for (int p = 0; p < E / 2; ++p) {
+                    const int off = 2 * (p * T + t);
+                    loadPair<IN>(a.w, base + off, x[2 * p], x[2 * p + 1]);
+                    const double2 sv = *reinterpret_cast<const double2 *>(a.s + col0 + off);
+                    xs[2 * p] = scaledAt(x[2 * p], sv.x);
+                    xs[2 * p + 1] = scaledAt(x[2 * p + 1], sv.y);
+                }
+#pragma unroll
+                for (int j = 0; j < E; ++j) {
+                    mn = fminf(mn, xs[j]); // ±Inf (W·s overflowed) reaches mn or mx: the group is bad
+                    mx = fmaxf(mx, xs[j]);
+                }
+            }
+            for (int o = 1; o < T; o <<= 1) {
+                mn = fminf(mn, QS_SHFL_XOR(mn, o));
+                mx = fmaxf(mx, QS_SHFL_XOR(mx, o));
+            }
+            if (!active)
+                continue;
+            const bool bad = !(mx < inf) || !(mn > -inf);
+            float sc = ip.eps;
+            int z = 0;
+            if (!bad)
+                intGroupParams(ip, mn, mx, sc, z);
+            const float zf = static_cast<float>(z);
+            if constexpr (FINAL) {
+                const long long gi = r * gr + g;
+                if (t == 0) {
+                    a.scales[gi] = sc;
+                    if (a.zeros)
+                        a.zeros[gi] = static_cast<signed char>(z);
+                    if (bad)
+                        QS_ATOMIC_ADD(&a.words->badGroups, 1ull);
+                }
+                if (bad) {
+#pragma unroll
+                    for (int j = 0; j < E; ++j)
+                        if (!qmath::isFinite(xs[j]))
+                            QS_ATOMIC_MIN(&a.words->firstBadWs,
+                                          static_cast<unsigned long long>(base + 2 * ((j / 2) * T + t) + (j & 1)));
+                }
+            }
+            // Per pair: the code by t = RN(xs·RN(1/sc)), which rounds like RN(xs/sc) unless a
+            // half-integer is near (int_quant.cu's rule); Ŵ = FP32(deq / s_j) in FP64 by y_j =
+            // RN(1/s_j) where that gives the division's bits (awqHatFast). A pair where either
+            // shortcut does not vouch is written again below by the CPU's own operations.
+            const float rc = 1.0f / sc;
+            const bool sNormal = sc >= 1.1754943508222875e-38f && sc < 4.2535295865117308e37f;
+            const float safeBelow =
+                gpumath::reciprocalSafeBelow(fmaxf(fabsf(__fmul_rn(mn, rc)), fabsf(__fmul_rn(mx, rc))));
+            auto store = [&](int p, float v0, float v1, double w0, double w1) {
+                const long long i = base + 2 * (p * T + t);
+                if constexpr (FINAL) {
+                    const unsigned c0 = gpumath::intOfFloat(v0) & 0xFFu, c1 = gpumath::intOfFloat(v1) & 0xFFu;
+                    *reinterpret_cast<unsigned short *>(a.codes + i) = static_cast<unsigned short>(c0 | (c1 << 8));
+                    if (a.wHat) {
+                        float2 hv;
+                        hv.x = __double2float_rn(w0);
+                        hv.y = __double2float_rn(w1);
+                        __stwb(reinterpret_cast<float2 *>(a.wHat + i), hv);
+                    }
+                } else {
+                    // One 16-byte store a lane (a team's stores are contiguous), streaming: D is read
+                    // back by the DGEMM from DRAM (it is larger than L2).
+                    double2 dv;
+                    dv.x = __dsub_rn(static_cast<double>(x[2 * p]), w0);
+                    dv.y = __dsub_rn(static_cast<double>(x[2 * p + 1]), w1);
+                    __stcs(reinterpret_cast<double2 *>(a.d + i), dv);
+                }
+            };
+            unsigned redo = 0;
+#pragma unroll
+            for (int p = 0; p < E / 2; ++p) {
+                const double2 yv = *reinterpret_cast<const double2 *>(a.y + col0 + 2 * (p * T + t));
+                float v[2];
+                double w[2];
+                bool ok = sNormal | bad;
+#pragma unroll
+                for (int u = 0; u < 2; ++u) {
+                    const float tq = __fmul_rn(xs[2 * p + u], rc);
+                    const float rt = rintf(tq);
+                    ok = ok & (bad | (fabsf(__fsub_rn(tq, rt)) < safeBelow));
+                    // + z: a −0 becomes +0, as intCode; a non-finite group: code 0, Ŵ 0
+                    v[u] = bad ? 0.0f : fminf(fmaxf(__fadd_rn(rt, zf), qminF), qmaxF);
+                    const float deq = bad ? 0.0f : gpumath::intDequantValue(ip, v[u], sc, zf);
+                    ok = ok & gpumath::awqHatFast(deq, u ? yv.y : yv.x, w[u]);
+                }
+                redo |= ok ? 0u : (1u << p);
+                store(p, v[0], v[1], w[0], w[1]);
+            }
+            if (redo) {
+#pragma unroll
+                for (int p = 0; p < E / 2; ++p)
+                    if (redo & (1u << p)) {
+                        const int c = col0 + 2 * (p * T + t);
+                        float v[2];
+                        double w[2];
+#pragma unroll
+                        for (int u = 0; u < 2; ++u) {
+                            v[u] = bad ? 0.0f : gpumath::intCodeValue(ip, xs[2 * p + u], sc, zf, qminF, qmaxF);
+                            const float deq = bad ? 0.0f : gpumath::intDequantValue(ip, v[u], sc, zf);
+                            w[u] = gpumath::awqHatDivide(deq, a.s[c + u]);
+                        }
+                        store(p, v[0], v[1], w[0], w[1]);
+                    }
+            }
+        }
+    }
+}
+
 /// Sums a[0..kAThreads) into a[0] with a fixed tree.
 __device__ void blockSum(double *a)
 {
@@ -361,6 +552,36 @@ void awqTensorRange(const AwqRowArgs &a, void *stream)
 void awqRows(const AwqRowArgs &a, void *stream)
 {
     const auto s = static_cast<qsStream_t>(stream);
+    if (const int e = teamElems(a)) {
+        const bool final = a.codes != nullptr;
+        dispatchIn(a.in, [&](auto I) {
+            constexpr int IN = decltype(I)::value;
+            auto go = [&](auto E, auto SYM, auto FIN) {
+                kRowsTeam<IN, decltype(E)::value, decltype(SYM)::value, decltype(FIN)::value>
+                    <<<blocksFor(a.n, 1, 1ll << 30), kAThreads, 0, s>>>(a);
+            };
+            auto sym = [&](auto E, auto FIN) {
+                if (a.ip.symmetric)
+                    go(E, std::true_type{}, FIN);
+                else
+                    go(E, std::false_type{}, FIN);
+            };
+            auto fin = [&](auto E) {
+                if (final)
+                    sym(E, std::true_type{});
+                else
+                    sym(E, std::false_type{});
+            };
+            if (e == 2)
+                fin(std::integral_constant<int, 2>{});
+            else if (e == 4)
+                fin(std::integral_constant<int, 4>{});
+            else
+                fin(std::integral_constant<int, 8>{});
+        });
+        QS_GPU_CHECK_LAUNCH("AWQ rows (teams)");
+        return;
+    }
     const long long gr = a.tensor ? 1 : (a.k + a.group - 1) / a.group;
     const std::size_t smem = static_cast<std::size_t>(gr) * 9;
     dispatchIn(a.in, [&](auto I) {

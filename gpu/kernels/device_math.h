@@ -175,6 +175,31 @@ QS_HD inline bool isNormalOrZero(float f)
     return a == 0u || a - 0x00800000u < 0x7F000000u;
 }
 
+// ---- AWQ's Ŵ = FP32(deq / s) without the FP64 division (awq.cu's kRowsTeam) ---------------------
+
+/// Ŵ of one AWQ element as the CPU computes it, FP32(FP64(deq) / s), widened to FP64, from
+/// y = RN(1/s) (s finite and positive, y normal). q = RN(deq·y) lies within 2^-52 relative of
+/// deq/s, so within 3 FP64 units of RN(deq/s) (6 across a power of two). Where no midpoint between
+/// two FP32 values (low 29 bits 2^28) lies within 8 units of q, and q is inside FP32's normal
+/// range, both round to the same FP32: q rounded at bit 29 (no tie there, so adding 2^28 and
+/// clearing the low bits is the rounding). deq = ±0 gives itself. Returns false elsewhere: the
+/// caller divides (awqHatDivide).
+QS_HD inline bool awqHatFast(float deq, double y, double &wh)
+{
+    const double q = dmul(static_cast<double>(deq), y);
+    const std::uint64_t b = dbits(q);
+    const std::uint32_t lo = static_cast<std::uint32_t>(b) & 0x1FFFFFFFu;
+    const std::uint32_t e = static_cast<std::uint32_t>(b >> 52) & 0x7FFu;
+    const bool zero = deq == 0.0f;
+    wh = zero ? static_cast<double>(deq) : dfromBits((b + 0x10000000u) & ~std::uint64_t{0x1FFFFFFFu});
+    return zero | ((lo - 0x0FFFFFF8u > 16u) & (e - 898u < 252u)); // q ∈ [2^-125, 2^127)
+}
+/// The CPU's Ŵ of one element, FP32(FP64(deq) / s), widened to FP64.
+QS_HD inline double awqHatDivide(float deq, double s)
+{
+    return static_cast<double>(static_cast<float>(ddiv(static_cast<double>(deq), s)));
+}
+
 // ---- FP8 (docs/numerics.md "FP8"; the same algorithm as core/tensor/convert.cpp) --------------
 
 /// Round to nearest even of a non-NaN FP32 magnitude `a` to M mantissa bits, exponent bias B.

@@ -7,10 +7,11 @@
 ///             per (row, chunk) max |w| (the tensor's max per tensor), the first non-finite W;
 ///             w̄_j = Σ_r FP32(|w_rj| / FP32(max + 1e-6)) in FP64 in row order, / N — one thread
 ///             per column, so the order is the CPU's
-///   rows      per grid point, one block per row: W·diag(s) rounded to FP32, its groups' finite
-///             min/max (exact, any order), scale and zero point by intGroupParams, codes by
-///             intCode, Ŵ = FP32(intDequant / s) and D = W − Ŵ in FP64 (or, for the chosen s*,
-///             the stored codes, scales, zero points and Ŵ)
+///   rows      per grid point: W·diag(s) rounded to FP32, its groups' finite min/max (exact, any
+///             order), scale and zero point by intGroupParams, codes by intCode, Ŵ =
+///             FP32(intDequant / s) and D = W − Ŵ in FP64 (or, for the chosen s*, the stored codes,
+///             scales, zero points and Ŵ); groups of 32…256 columns by teams of lanes, the group
+///             in registers (kRowsTeam), other layouts one block per row (kRows)
 ///   loss      Σ E² of E = X·Dᵀ (cuBLAS DGEMM, engine_awq.cpp) in FP64 in a fixed order
 ///             (kLossBlocks partials, then their sum), / (R·N)
 /// Plain C++: device pointers typed, the stream as void*. Every launcher checks its launch.
@@ -50,6 +51,11 @@ struct AwqRowArgs {
     bool tensor = false; ///< one group for the whole tensor (the min/max from awqTensorRange)
     IntParams ip;
     const double *s = nullptr;
+    /// RN(1/s_j) of every column (FP64, k), or null: with it, groups along K of 32, 64, 128 or 256
+    /// columns (K a whole number of them) take the rows pass by teams of lanes (kRowsTeam: no
+    /// shared memory, no block barrier, Ŵ without the FP64 division where its bits allow); the
+    /// caller gives it only where every s_j is finite and positive and every y_j normal.
+    const double *y = nullptr;
     double *d = nullptr;            ///< search: D = W − Ŵ (FP64, n × k)
     unsigned char *codes = nullptr; ///< final: int8 codes
     float *scales = nullptr;        ///< final: per group (n · ceil(k/group), or 1 per tensor)

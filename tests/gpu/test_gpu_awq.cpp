@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <tuple>
 
 #include "io/capture.h"
 #include "io/safetensors.h"
@@ -172,6 +173,72 @@ TEST(GpuAwq, SyntheticHeavyTailedMatchesCpu)
     std::printf("awq GPU vs CPU on the synthetic weight: %d grid points, worst loss difference %.3g relative\n",
                 tally.points, tally.worst);
     EXPECT_EQ(tally.ties, 0);
+}
+
+// (c) The team kernel's layouts (groups of 32, 64, 128 and 256 columns along K: E = 2, 4, 8 elements
+// a lane, teams of 16 or 32 lanes) at the capture's default sample of 256 rows: symmetric and
+// asymmetric, half-away rounding, F16/BF16 scales, F32/BF16/F16 storage, and K = 1152 (9 groups of
+// 128 a row: a warp's second team and whole warps idle).
+TEST(GpuAwq, TeamKernelLayoutsMatchCpu)
+{
+    REQUIRE_GPU();
+    const std::int64_t N = 384, K = 1024;
+    const std::vector<float> v = heavyTailed(N, K, 4601, false);
+    const auto cal = syntheticSample(256, K, 4602);
+    AwqCompare tally;
+    const Tensor w32 = makeTensor(v, N, K, DType::F32), wbf = makeTensor(v, N, K, DType::BF16),
+                 w16 = makeTensor(v, N, K, DType::F16);
+    compareAwq(*gpu, wbf, awqSpec(4, "group", 128, true, "on", 20), cal, "team g128 bf16", tally);
+    compareAwq(*gpu, w32, awqSpec(4, "group", 128, false, "both", 20), cal, "team g128 asym", tally);
+    compareAwq(*gpu, w16, awqSpec(4, "group", 32, true, "on", 8), cal, "team g32 f16", tally);
+    nlohmann::json away = awqSpec(4, "group", 64, false, "off", 8);
+    away["rounding"] = "half_away";
+    compareAwq(*gpu, w32, away, cal, "team g64 half-away", tally);
+    nlohmann::json f16Scale = awqSpec(4, "group", 256, true, "on", 8);
+    f16Scale["scale_dtype"] = "fp16";
+    compareAwq(*gpu, wbf, f16Scale, cal, "team g256 f16 scale", tally);
+    compareAwq(*gpu, wbf, awqSpec(8, "group", 128, false, "on", 6), cal, "team g128 int8 asym", tally);
+    const std::int64_t K9 = 1152;
+    const auto cal9 = syntheticSample(256, K9, 4603);
+    compareAwq(*gpu, makeTensor(heavyTailed(N, K9, 4604, false), N, K9, DType::BF16),
+               awqSpec(4, "group", 128, true, "on", 8), cal9, "team 9 groups a row", tally);
+    std::printf("awq team kernel vs CPU: %d grid points, worst loss difference %.3g relative\n", tally.points,
+                tally.worst);
+    EXPECT_EQ(tally.ties, 0);
+}
+
+// The team kernel and the one-block-per-row kernel give the same bits: every loss (the same D, so
+// the same DGEMM), the codes, scales, zero points, s* and Ŵ.
+TEST(GpuAwq, TeamKernelEqualsGenericKernel)
+{
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const std::int64_t N = 256, K = 1024;
+    const std::vector<float> v = heavyTailed(N, K, 4605, false);
+    const auto cal = syntheticSample(64, K, 4606);
+    for (const auto &[dt, group, sym] : {std::tuple{DType::BF16, 128, true}, std::tuple{DType::F32, 64, false},
+                                         std::tuple{DType::F16, 32, true}, std::tuple{DType::BF16, 256, false}}) {
+        const AwqSpec spec = std::get<AwqSpec>(parseQuantSpec(awqSpec(4, "group", group, sym, "on", 10)));
+        const auto dev = engine->upload(makeTensor(v, N, K, dt), "w");
+        gpu::AwqDeviceOptions team;
+        team.wantDequantized = true;
+        gpu::AwqDeviceOptions generic = team;
+        generic.genericRows = true;
+        const gpu::AwqDeviceResult a = engine->awq(*dev, spec, *cal, team), b = engine->awq(*dev, spec, *cal, generic);
+        const std::string label = "group " + std::to_string(group) + (sym ? " sym" : " asym");
+        EXPECT_EQ(a.quantized.report.at("grid"), b.quantized.report.at("grid")) << label;
+        EXPECT_EQ(a.quantized.codes, b.quantized.codes) << label;
+        EXPECT_EQ(a.quantized.scales, b.quantized.scales) << label;
+        EXPECT_EQ(a.quantized.zeros, b.quantized.zeros) << label;
+        EXPECT_EQ(a.quantized.outerScales, b.quantized.outerScales) << label;
+        ASSERT_EQ(a.quantized.dequantized.size(), b.quantized.dequantized.size()) << label;
+        std::size_t diff = 0;
+        for (std::size_t i = 0; i < a.quantized.dequantized.size(); ++i)
+            diff += !sameBits(a.quantized.dequantized[i], b.quantized.dequantized[i]);
+        EXPECT_EQ(diff, 0u) << label << ": Ŵ differs";
+    }
 }
 
 // The loss is deterministic: two runs give the same bits at every grid point.
