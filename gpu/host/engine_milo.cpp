@@ -104,7 +104,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         std::unique_ptr<RangeSketch> sketch;
         // The best pass's codes, HQQ state and sketch (both presets return the best pass).
         std::shared_ptr<void> bestCodes = pool(n, "the best pass's codes"),
-                              bestBlock = pool(L.bytes, "the best pass's HQQ state"), bestQ, bestBt;
+                              bestBlock = pool(L.kept, "the best pass's HQQ state"), bestQ, bestBt;
         if (r > 0) {
             sketch = std::make_unique<RangeSketch>(I, E, N, K, N < K, r, true, what);
             res.deviceBytes += sketch->bytes();
@@ -148,6 +148,17 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
             launch::residual64(in, w.data(), Wt, numel, E, I.S());
             I.mark("MiLo residual");
+            if (t == 1) {
+                // The result's host vectors, sized (and their pages touched) while the device runs
+                // the first pass, not after the last.
+                QuantizedTensor &qr = res.quantized;
+                qr.scales.resize(static_cast<std::size_t>(G));
+                qr.zeroPoints.resize(static_cast<std::size_t>(G));
+                if (o.wantCodes)
+                    qr.codes.resize(n);
+                if (o.wantDequantized)
+                    qr.dequantized.resize(n);
+            }
             launch::MiloStatus s;
             if (r == 0) {
                 launch::sumSquares(E, numel, P, I.S());
@@ -177,7 +188,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 bestPass = t;
                 bestEps = s.eps;
                 QS_GPU_CHECK(qsMemcpyAsync(bestCodes.get(), codes.get(), n, qsMemcpyDeviceToDevice, I.stream));
-                QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.bytes, qsMemcpyDeviceToDevice, I.stream));
+                QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.kept, qsMemcpyDeviceToDevice, I.stream));
                 if (r > 0) {
                     QS_GPU_CHECK(qsMemcpyAsync(bestQ.get(), sketch->q(), static_cast<std::size_t>(sketch->m()) * r * 8,
                                                qsMemcpyDeviceToDevice, I.stream));
@@ -311,20 +322,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
-        q.scales.resize(static_cast<std::size_t>(G));
-        q.zeroPoints.resize(static_cast<std::size_t>(G));
-        if (o.wantCodes) {
-            q.codes.resize(n);
-            QS_GPU_CHECK(qsMemcpyAsync(q.codes.data(), cCodes, n, qsMemcpyDeviceToHost, I.stream));
-        }
-        QS_GPU_CHECK(
-            qsMemcpyAsync(q.scales.data(), cBlock + L.scales, q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4, qsMemcpyDeviceToHost,
-                                   I.stream));
-        if (o.wantDequantized) {
-            q.dequantized.resize(n);
-            QS_GPU_CHECK(qsMemcpyAsync(q.dequantized.data(), out.get(), n * 4, qsMemcpyDeviceToHost, I.stream));
-        }
+        // The downloads through the pinned staging (the host vectors were sized during pass 1).
+        I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
+        I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
+        if (o.wantCodes)
+            I.copyToHost(q.codes.data(), cCodes, n);
+        if (o.wantDequantized)
+            I.copyToHost(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
         wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, out.get(), w.name() + " (Ŵ)", out);
