@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // HQQ on the device (engine.h enqueueHqq / collectHqq): the kernels of hqq.cu on the engine's
-// stream — init, one launch per iteration (the stop rule is decided on the device), the final
+// stream — init, the iterations (one launch each, or for groups of 64 with ≤ 4 bits fused chunks
+// of hqqChunkSize() iterations; the stop rule is decided on the device either way), the final
 // codes — then the engine's fused metrics of the resulting Ŵ (enqueue's "given Ŵ" run), so no
 // second copy of the metric code. One download at the end.
 #include "engine.h"
