@@ -155,7 +155,7 @@ TEST(GpuHqq, FusedIterationsOfGroupsOf64BitIdentical)
                                 continue;
                             nlohmann::json s = hqqSpec(preset, bits, 64, axis, compute);
                             s["iters"] = iters;
-                            const int ran = compareHqq(*gpu, w, s, std::string("fused ") + nameOf(dt));
+                            const int ran = compareHqq(*gpu, w, s, "fused " + std::string(nameOf(dt)));
                             EXPECT_LE(ran, iters);
                             stoppedEarly += ran < iters;
                             ++runs;
