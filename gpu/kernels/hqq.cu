@@ -416,6 +416,19 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqChunk(HqqArgs a, int it0, int
     __threadfence();
 }
 
+/// Element i of MiLo's original W (HqqArgs::w0, in0) as FP32: the exact conversions of loadW.
+__device__ __forceinline__ float loadW0(const HqqArgs &a, i64 i)
+{
+    switch (a.in0) {
+    case kInBf16:
+        return loadW<kInBf16>(a.w0, i);
+    case kInF16:
+        return loadW<kInF16>(a.w0, i);
+    default:
+        return loadW<kInF32>(a.w0, i);
+    }
+}
+
 template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
@@ -451,6 +464,10 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
                 o[0] = make_float4(y[0], y[1], y[2], y[3]);
                 o[1] = make_float4(y[4], y[5], y[6], y[7]);
             }
+            if (a.e64)
+#pragma unroll
+                for (int k = 0; k < 8; ++k)
+                    a.e64[i0 + k] = static_cast<double>(loadW0(a, i0 + k)) - static_cast<double>(y[k]);
         }
         return;
     }
@@ -473,6 +490,8 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
         a.codes[i] = static_cast<unsigned char>(code);
         if (a.wHat)
             a.wHat[i] = y;
+        if (a.e64)
+            a.e64[i] = static_cast<double>(loadW0(a, i)) - static_cast<double>(y);
     }
 }
 

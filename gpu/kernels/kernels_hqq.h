@@ -16,7 +16,8 @@
 ///             (hqqmath::hqqChunkVerdict) and names the slot of zHist holding the kept z — the
 ///             iterations after a stop were speculative and are dropped, so the result is the
 ///             per-iteration kernel's (and the CPU's) bit for bit, with W read once per chunk
-///   final     per element: codes from FP32 W with the kept σ, z; stored scale and zero; Ŵ
+///   final     per element: codes from FP32 W with the kept σ, z; stored scale and zero; Ŵ (and
+///             MiLo's FP64 residual against the original W, when asked)
 /// Plain C++: device pointers typed, the stream as void*. Every launcher checks its launch.
 #include <cstdint>
 
@@ -57,6 +58,12 @@ struct HqqArgs {
     unsigned char *codes = nullptr;
     float *scales = nullptr, *zeros = nullptr; ///< stored per group
     float *wHat = nullptr;                     ///< Ŵ (optional)
+    /// MiLo's residual, written by the codes pass (optional): e64[i] = (double)W0[i] − (double)Ŵ[i]
+    /// with W0 the original tensor as stored (w0, in0: kInF32 / kInBf16 / kInF16), the bits
+    /// milo.cu's residual64 gives.
+    const void *w0 = nullptr;
+    int in0 = 0;
+    double *e64 = nullptr;
 };
 
 void hqqInit(const HqqArgs &a, void *stream);

@@ -112,16 +112,6 @@ template <int IN> __global__ void kResidual64(const void *w, const float *wHat, 
         e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
 }
 
-template <int IN> __global__ void kNextW(const void *w, float *wt, const double *d, long long n)
-{
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
-         i += static_cast<long long>(gridDim.x) * kT) {
-        const float wv = decode1<IN>(w, i);
-        const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - d[i]; // E − D
-        wt[i] = wv - static_cast<float>(uv);
-    }
-}
-
 /// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
 __global__ void kSumSquares(const double *d, long long n, double *parts)
 {
@@ -131,6 +121,36 @@ __global__ void kSumSquares(const double *d, long long n, double *parts)
     double acc = 0.0;
     for (long long i = lo + threadIdx.x; i < hi; i += kT)
         acc += d[i] * d[i];
+    red[threadIdx.x] = acc;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h /= 2) {
+        if (static_cast<int>(threadIdx.x) < h)
+            red[threadIdx.x] += red[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        parts[blockIdx.x] = red[0];
+}
+
+/// kSumSquares' slices, sums and tree (the same ε bits) with kNextW's update of each element on
+/// the way, unless *skip (skip may be null; a failed sketch: W_t still holds Ŵ for the rerun).
+template <int IN>
+__global__ void kNextWSumSquares(const void *w, float *wt, const double *d, long long n, const int *skip, double *parts)
+{
+    __shared__ double red[kT];
+    const bool update = !(skip && *skip);
+    const long long per = (n + gridDim.x - 1) / gridDim.x;
+    const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
+    double acc = 0.0;
+    for (long long i = lo + threadIdx.x; i < hi; i += kT) {
+        const double di = d[i];
+        acc += di * di;
+        if (update) {
+            const float wv = decode1<IN>(w, i);
+            const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - di; // E − D
+            wt[i] = wv - static_cast<float>(uv);
+        }
+    }
     red[threadIdx.x] = acc;
     __syncthreads();
     for (int h = kT / 2; h > 0; h /= 2) {
@@ -360,16 +380,19 @@ void residual64(int in, const void *w, const float *wHat, long long n, double *e
     QS_GPU_CHECK_LAUNCH("residual64");
 }
 
-void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s)
-{
-    dispatchIn(in, [&](auto I) { kNextW<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wt, d, n); });
-    QS_GPU_CHECK_LAUNCH("nextW");
-}
-
 void sumSquares(const double *d, long long n, double *parts, void *s)
 {
     kSumSquares<<<kMiloSumBlocks, kT, 0, S(s)>>>(d, n, parts);
     QS_GPU_CHECK_LAUNCH("sumSquares");
+}
+
+void nextWSumSquares(int in, const void *w, float *wt, const double *d, long long n, const int *skip, double *parts,
+                     void *s)
+{
+    dispatchIn(in, [&](auto I) {
+        kNextWSumSquares<decltype(I)::value><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, d, n, skip, parts);
+    });
+    QS_GPU_CHECK_LAUNCH("nextWSumSquares");
 }
 
 void passEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *status, void *s)
