@@ -45,6 +45,9 @@ RangeSketch::RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std:
     if (!fp64) // the FP64 copy the QR works on (with fp64 it works in place)
         m_T64 = pool(big * L * 8, "the sketch's FP64 block");
     m_G = pool(L * L * 8, "the sketch's Gram matrix");
+    if (fp64 && l <= launch::kSmallQrCols) // the thin CholeskyQR's partial Gram matrices
+        m_parts = pool(static_cast<std::size_t>(launch::smallQrPartBlocks(static_cast<int>(big))) * L * L * 8,
+                       "the sketch's partial Gram matrices");
     m_tau = pool(L * 8, "the sketch's Householder factors");
     m_info = pool(2 * sizeof(int), "the sketch's status");
     m_devInfo = static_cast<int *>(m_info.get());
@@ -101,6 +104,11 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double
         checkSolver(cusolverDnDgeqrf(H.solver, rows, m_l, T, rows, tau, work, m_lwork, m_devInfo), "geqrf");
         checkSolver(cusolverDnDorgqr(H.solver, rows, m_l, m_l, T, rows, tau, work, m_lwork, m_devInfo), "orgqr");
         m_I.mark("sketch QR: Householder (DGEQRF + DORGQR)");
+    } else if (m_parts && minDiagRatio == 0) {
+        // Thin blocks (MiLo's sketch at l ≤ 32): the same three steps in three small kernels.
+        for (int pass = 0; pass < cholPasses; ++pass)
+            launch::cholQrSmall(T, rows, m_l, static_cast<double *>(m_parts.get()), G, m_failed, m_I.S());
+        m_I.mark("sketch QR: thin CholeskyQR (3 kernels)");
     } else {
         const double one = 1.0, zero = 0.0;
         for (int pass = 0; pass < cholPasses; ++pass) {

@@ -17,6 +17,14 @@ void orFlag(const int *info, int *flag, void *s);
 /// *flag |= (*info != 0 or not gpumath::cholDiagonalOk over the diagonal of the Cholesky factor R
 /// [l × l], column-major, leading dimension l). One thread block.
 void cholCheck(const double *R, int l, double minRatio, const int *info, int *flag, void *s);
+/// One CholeskyQR pass on a thin column-major Y [rows × l], l ≤ kSmallQrCols, in place: the Gram
+/// matrix YᵀY in FP64 (partials over blocks of 128 rows, each in row order, added in block order),
+/// its Cholesky factor R (into R, l × l column-major, zeros below), Y ← Y·R⁻¹ row by row; a
+/// non-positive or non-finite pivot sets *failed (DPOTRF's info ≠ 0 in the general path).
+/// `parts` holds smallQrPartBlocks(rows)·l·l doubles. Three launches in all.
+constexpr int kSmallQrCols = 32;
+int smallQrPartBlocks(int rows);
+void cholQrSmall(double *Y, int rows, int l, double *parts, double *R, int *failed, void *s);
 /// out[i] = f(in[i]).
 void toFloat(const double *in, long long n, float *out, void *s);
 
