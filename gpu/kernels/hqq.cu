@@ -303,13 +303,18 @@ template <int GS> struct RegGroup {
     }
 };
 
+/// Threads per block of the fused chunks: a thread's group and the unrolled iteration take ~200–254
+/// registers (one 256-thread block would fill an SM's register file), so blocks of 128 let two
+/// blocks share an SM — one loading its groups while the other iterates.
+constexpr int kChunkThreads = 128;
+
 /// Iterations it0 … it0 + count − 1, fused (kernels_hqq.h "chunk"): thread j loads group j once (in
 /// the optimiser dtype, as GroupX reads it for kHqqIterate) and runs each iteration with the same
 /// per-group arithmetic as kHqqIterate (the code table, groupSumsHalf / hqqGroupSums, hqqNewZero),
 /// writing the iteration's z to its zHist slot and its Σ|e| into that iteration's exact sum. The
 /// last block evaluates the chunk's errors in order (hqqChunkVerdict) and names the kept z's slot.
 template <int IN, bool AXIS1, bool FP16>
-__global__ void __launch_bounds__(kHqqThreads) kHqqChunk(HqqArgs a, int it0, int count)
+__global__ void __launch_bounds__(kChunkThreads) kHqqChunk(HqqArgs a, int it0, int count)
 {
     constexpr int GS = static_cast<int>(kHqqFusedGroup);
     HqqState *st = a.st;
@@ -319,7 +324,7 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqChunk(HqqArgs a, int it0, int
     const i64 counted = (G - static_cast<i64>(st->badGroups)) * GS;
     const int unit = hqqmath::hqqFixedUnit(qmath::fromBits(st->amaxBits), a.qmax, counted);
     const int slotIn = st->zSlot1 - 1; // uniform; −1: a.zero holds z
-    const i64 j = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x;
+    const i64 j = static_cast<i64>(blockIdx.x) * kChunkThreads + threadIdx.x;
     const bool active = j < G && !a.bad[j];
     hqqmath::HqqIterParams P;
     P.qmax = a.qmax;
@@ -335,8 +340,8 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqChunk(HqqArgs a, int it0, int
         sg = a.sigma[j];
         zg = slotIn < 0 ? a.zero[j] : a.zHist[static_cast<i64>(slotIn) * G + j];
     }
-    constexpr int kWarps = kHqqThreads / QS_WARP_SIZE;
-    __shared__ float wrT[16 * kHqqThreads];
+    constexpr int kWarps = kChunkThreads / QS_WARP_SIZE;
+    __shared__ float wrT[16 * kChunkThreads];
     __shared__ u64 part[kHqqMaxChunk][kWarps][4];
     __shared__ bool last;
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
@@ -347,13 +352,13 @@ __global__ void __launch_bounds__(kHqqThreads) kHqqChunk(HqqArgs a, int it0, int
             double es = 0.0, zs = 0.0;
             // ≤ 16 codes (hqqChunked): their W_r once per group and iteration, as kHqqIterate.
             for (int c = 0; c <= static_cast<int>(a.qmax); ++c)
-                wrT[c * kHqqThreads + threadIdx.x] = hqqmath::hqqDequantCode(static_cast<float>(c), sg, zg, FP16);
+                wrT[c * kChunkThreads + threadIdx.x] = hqqmath::hqqDequantCode(static_cast<float>(c), sg, zg, FP16);
 #if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
             if constexpr (FP16)
-                groupSumsHalf<GS>(x, GS, sg, zg, P, wrT + threadIdx.x, kHqqThreads, es, zs);
+                groupSumsHalf<GS>(x, GS, sg, zg, P, wrT + threadIdx.x, kChunkThreads, es, zs);
             else
 #endif
-                hqqmath::hqqGroupSums<GS>(x, GS, sg, zg, P, es, zs, wrT + threadIdx.x, kHqqThreads);
+                hqqmath::hqqGroupSums<GS>(x, GS, sg, zg, P, es, zs, wrT + threadIdx.x, kChunkThreads);
             zg = hqqmath::hqqNewZero(zs, a.zfactor, GS, FP16);
             a.zHist[static_cast<i64>(k) * G + j] = zg;
             status = hqqmath::hqqToFixed(es, unit, fk);
@@ -570,7 +575,8 @@ struct ChunkL {
     qsStream_t s;
     template <int IN, bool A1, bool F16> void operator()() const
     {
-        kHqqChunk<IN, A1, F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a, it0, count);
+        const int blocks = static_cast<int>((a.groups + kChunkThreads - 1) / kChunkThreads);
+        kHqqChunk<IN, A1, F16><<<blocks, kChunkThreads, 0, s>>>(a, it0, count);
     }
 };
 struct FinalL {
