@@ -3,11 +3,12 @@
 // (quant/milo.h) with the linear algebra rearranged where only the product matters:
 //   pass t: Ŵ_t = HQQ(W_t) (the device HQQ, bit for bit the CPU's on the same W_t, written over
 //           W_t), E = W − Ŵ_t in FP64 (written by HQQ's codes pass), the sketch Q, Bᵀ of E
-//           (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same Philox Ω), D = E − Q·B (Q·B is the rank-r truncated SVD's
-//           product: svd(B) only rotates inside the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a
-//           fixed order) and the stop rule on the device — the host reads one small status per
-//           pass and keeps the best pass (the smallest ε, the first of equals; both presets, as the
-//           CPU) — and W_{t+1} = W − f(E − D) as the CPU's W − f(U·V).
+//           (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same Philox Ω),
+//           D = E − Q·B (Q·B is the rank-r truncated SVD's product: svd(B) only rotates inside
+//           the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a fixed order) and, in the same
+//           pass over D, W_{t+1} = W − f(E − D) as the CPU's W − f(U·V); the stop rule on the
+//           device — the host reads one small status per pass and keeps the best pass (the
+//           smallest ε, the first of equals; both presets, as the CPU).
 //   the returned pass only: svd(B) from the FP64 eigen-decomposition of B·Bᵀ, U = Q·U_B·√S and
 //           V = √S·V_Bᵀ, the sign rule, the compensators, Ŵ = f(Ŵ_hqq + Û·V̂) (FP64 product).
 // Precision: FP64 for everything the CPU does in FP64 (E, the sketch's products and QR, D, ε).
