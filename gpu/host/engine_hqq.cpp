@@ -62,7 +62,7 @@ HqqBlockLayout::HqqBlockLayout(const HqqSpec &spec, long long groups)
     // The fused iterations' z slots (group kHqqFusedGroup only), last: a copy of the block's
     // result needs only the first `kept` bytes.
     if (spec.group == launch::kHqqFusedGroup && hqqChunkSize() > 0)
-        zHist = reserve(G * 4 * static_cast<std::size_t>(launch::kHqqMaxChunk));
+        zHist = reserve(G * 4 * static_cast<std::size_t>(hqqChunkSize())); // one slot per iteration of a chunk
 }
 
 int hqqChunkSize()

@@ -54,7 +54,7 @@ struct HqqArgs {
     unsigned char *bad = nullptr;
     HqqState *st = nullptr;
     float *errHist = nullptr; ///< err of iteration i at [i − 1]
-    float *zHist = nullptr;   ///< chunk: kHqqMaxChunk slots of `groups` z values (null: no fused path)
+    float *zHist = nullptr;   ///< chunk: a slot of `groups` z values per iteration of a chunk (null: no fused path)
     unsigned char *codes = nullptr;
     float *scales = nullptr, *zeros = nullptr; ///< stored per group
     float *wHat = nullptr;                     ///< Ŵ (optional)
