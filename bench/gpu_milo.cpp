@@ -139,6 +139,8 @@ int main(int argc, char **argv)
         {"benchmark", "gpu_milo"},
         {"device", info.name},
         {"spec", "milo code preset, 20 passes, hqq milo-code 3-bit g64 axis 0 fp16, fp16 compensator"},
+        // The fused HQQ iterations' measurement switch (gpu/host/hqq_device.h), as set for this run.
+        {"qs_hqq_chunk", std::getenv("QS_HQQ_CHUNK") ? std::getenv("QS_HQQ_CHUNK") : "unset (default)"},
         {"results", results}};
     const std::string out = opt.out.empty() ? "." : opt.out;
     std::filesystem::create_directories(out);

@@ -239,14 +239,19 @@ QS_HD inline void hqqElement(float xv, float s, float zz, const HqqIterParams &P
 
 /// Σ|e| and Σ(z term) of one group of g elements in the fixed lane order (file comment). `x`
 /// gives the elements in the optimiser dtype: x(t) one, x.load8(t0, v) the 8 at t0 (t0 a multiple
-/// of 8; a device accessor loads them at once). HqqElems adapts a plain accessor.
-template <class X>
+/// of 8; a device accessor loads them at once). HqqElems adapts a plain accessor. GS > 0: the
+/// group size is the constant GS (g must equal it) and the loop over the blocks of 8 is unrolled,
+/// so that an accessor over a register array (the device's fused iterations) keeps its indices
+/// constant; the same operations in the same order as GS = 0.
+template <int GS = 0, class X>
 QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, const HqqIterParams &P, double &es,
                                double &zs, const float *wrT = nullptr, int wrStride = 0)
 {
     double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
+    if constexpr (GS > 0)
+        g = GS;
     const std::int64_t g8 = g / 8 * 8;
-    for (std::int64_t t0 = 0; t0 < g8; t0 += 8) {
+    auto block8 = [&](std::int64_t t0) {
         float xv[8];
         x.load8(t0, xv);
         QS_HQQ_UNROLL
@@ -256,6 +261,14 @@ QS_HD inline void hqqGroupSums(const X &x, std::int64_t g, float s, float zz, co
             le[k & 3] = dadd(le[k & 3], static_cast<double>(a));
             lz[k & 3] = dadd(lz[k & 3], static_cast<double>(v));
         }
+    };
+    if constexpr (GS > 0) {
+        QS_HQQ_UNROLL
+        for (int t0 = 0; t0 < GS / 8 * 8; t0 += 8)
+            block8(t0);
+    } else {
+        for (std::int64_t t0 = 0; t0 < g8; t0 += 8)
+            block8(t0);
     }
     es = dadd(dadd(le[0], le[1]), dadd(le[2], le[3]));
     zs = dadd(dadd(lz[0], lz[1]), dadd(lz[2], lz[3]));
@@ -280,6 +293,39 @@ template <class F> struct HqqElems {
 template <class F> QS_HD inline HqqElems<F> hqqElems(F f)
 {
     return HqqElems<F>{f};
+}
+
+/// hqq.cpp's stop rule for one iteration's global error: an error below the best so far
+/// improves it (the loop goes on); anything else (equal, larger, NaN) ends the loop after this
+/// iteration, whose z is kept (the library updates z before the test).
+QS_HD inline bool hqqImproves(float err, float &best)
+{
+    if (err < best) {
+        best = err;
+        return true;
+    }
+    return false;
+}
+
+/// The device's fused iterations run a chunk of `count` iterations (it0 … it0 + count − 1) for
+/// every group before the global errors of the chunk are known, keeping each iteration's z. This
+/// applies the stop rule to the chunk's errors in order, as hqq.cpp's loop would have seen them:
+/// records err_i at hist[i − 1], and returns the index k of the chunk's last iteration that the
+/// CPU runs (its z is the result's, or the next chunk's start); `stopped` is set when the rule
+/// fired at k (the iterations after k were speculative and are dropped).
+QS_HD inline int hqqChunkVerdict(const float *errs, int it0, int count, float &best, float *hist, int &itersRun,
+                                 bool &stopped)
+{
+    stopped = false;
+    for (int k = 0; k < count; ++k) {
+        hist[it0 - 1 + k] = errs[k];
+        itersRun = it0 + k;
+        if (!hqqImproves(errs[k], best)) {
+            stopped = true;
+            return k;
+        }
+    }
+    return count - 1;
 }
 
 /// The z update from the group's FP64 sum (fp16: CUDA's mean, Σ·(G/numel) rounded; fp32: Σ/g).

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // HQQ on the device (engine.h enqueueHqq / collectHqq): the kernels of hqq.cu on the engine's
-// stream — init, one launch per iteration (the stop rule is decided on the device), the final
+// stream — init, the iterations (one launch each, or for groups of 64 with ≤ 4 bits fused chunks
+// of hqqChunkSize() iterations; the stop rule is decided on the device either way), the final
 // codes — then the engine's fused metrics of the resulting Ŵ (enqueue's "given Ŵ" run), so no
 // second copy of the metric code. One download at the end.
 #include "engine.h"
 #include "engine_impl.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,24 @@ HqqBlockLayout::HqqBlockLayout(const HqqSpec &spec, long long groups)
     bad = reserve(G);
     scales = reserve(G * 4);
     zeros = reserve(G * 4);
+    kept = bytes;
+    // The fused iterations' z slots (group kHqqFusedGroup only), last: a copy of the block's
+    // result needs only the first `kept` bytes.
+    if (spec.group == launch::kHqqFusedGroup && hqqChunkSize() > 0)
+        zHist = reserve(G * 4 * static_cast<std::size_t>(hqqChunkSize())); // one slot per iteration of a chunk
+}
+
+int hqqChunkSize()
+{
+    // Iterations per fused launch: W is read once per chunk, and after the stop rule fires at most
+    // chunk − 1 iterations were computed for nothing. QS_HQQ_CHUNK (0 … kHqqMaxChunk; 0: the
+    // per-iteration kernels) is a measurement switch, read once.
+    static const int chunk = [] {
+        const char *e = std::getenv("QS_HQQ_CHUNK");
+        const int v = e && *e ? std::atoi(e) : kHqqDefaultChunk;
+        return std::clamp(v, 0, launch::kHqqMaxChunk);
+    }();
+    return chunk;
 }
 
 launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long numel, char *b, const HqqBlockLayout &L,
@@ -84,6 +104,7 @@ launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long nu
     a.scales = reinterpret_cast<float *>(b + L.scales);
     a.zeros = reinterpret_cast<float *>(b + L.zeros);
     a.wHat = wHat;
+    a.zHist = L.zHist ? reinterpret_cast<float *>(b + L.zHist) : nullptr;
     return a;
 }
 
@@ -92,8 +113,14 @@ void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, ch
     QS_GPU_CHECK(qsMemsetAsync(base + L.state, 0, sizeof(launch::HqqState), I.stream));
     launch::hqqInit(a, I.S());
     I.mark("HQQ init (ranges, σ, z)");
-    for (int it = 1; it <= spec.iters; ++it)
-        launch::hqqIterate(a, it, I.S());
+    if (launch::hqqChunked(a)) {
+        const int chunk = hqqChunkSize();
+        for (int it = 1; it <= spec.iters; it += chunk)
+            launch::hqqIterateChunk(a, it, std::min(chunk, spec.iters - it + 1), I.S());
+    } else {
+        for (int it = 1; it <= spec.iters; ++it)
+            launch::hqqIterate(a, it, I.S());
+    }
     I.mark("HQQ iterations");
     launch::hqqFinal(a, I.S());
     I.mark("HQQ codes, Ŵ");

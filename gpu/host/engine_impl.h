@@ -118,6 +118,10 @@ struct Engine::Impl {
     /// into one buffer while the other travels), or a plain copy when pinning failed; returns when
     /// the host buffer may change again (the device copy is queued on the stream).
     void copyToDevice(void *dst, const void *src, std::size_t bytes);
+    /// Device → host copy of `bytes` after the work queued on the stream, through the same pinned
+    /// staging (a slice travels into one buffer while the host copies the other out, up to 4
+    /// threads), or a plain copy when pinning failed; returns when `dst` holds the bytes.
+    void copyToHost(void *dst, const void *src, std::size_t bytes);
     /// The c sweep's MSE curves of several FP32 matrices at once (engine_sweep.cpp): curve i of
     /// xs[i] = {data, rows, K} over `cs`, groups of `group` along K — each the bits the evaluator of
     /// Engine::sweepEvaluator gives for that matrix alone; two synchronisations in all.

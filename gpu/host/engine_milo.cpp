@@ -2,12 +2,13 @@
 // MiLo on the device (engine.h Engine::milo; CUDA builds: cuBLAS and cuSOLVER). The CPU's loop
 // (quant/milo.h) with the linear algebra rearranged where only the product matters:
 //   pass t: Ŵ_t = HQQ(W_t) (the device HQQ, bit for bit the CPU's on the same W_t, written over
-//           W_t), E = W − Ŵ_t in FP64, the sketch Q, Bᵀ of E (linalg_sketch.h: torch.svd_lowrank's
-//           subspace iteration, the same Philox Ω), D = E − Q·B (Q·B is the rank-r truncated SVD's
-//           product: svd(B) only rotates inside the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a
-//           fixed order) and the stop rule on the device — the host reads one small status per
-//           pass and keeps the best pass (the smallest ε, the first of equals; both presets, as the
-//           CPU) — and W_{t+1} = W − f(E − D) as the CPU's W − f(U·V).
+//           W_t), E = W − Ŵ_t in FP64 (written by HQQ's codes pass), the sketch Q, Bᵀ of E
+//           (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same Philox Ω),
+//           D = E − Q·B (Q·B is the rank-r truncated SVD's product: svd(B) only rotates inside
+//           the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a fixed order) and, in the same
+//           pass over D, W_{t+1} = W − f(E − D) as the CPU's W − f(U·V); the stop rule on the
+//           device — the host reads one small status per pass and keeps the best pass (the
+//           smallest ε, the first of equals; both presets, as the CPU).
 //   the returned pass only: svd(B) from the FP64 eigen-decomposition of B·Bᵀ, U = Q·U_B·√S and
 //           V = √S·V_Bᵀ, the sign rule, the compensators, Ŵ = f(Ŵ_hqq + Û·V̂) (FP64 product).
 // Precision: FP64 for everything the CPU does in FP64 (E, the sketch's products and QR, D, ε).
@@ -104,7 +105,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         std::unique_ptr<RangeSketch> sketch;
         // The best pass's codes, HQQ state and sketch (both presets return the best pass).
         std::shared_ptr<void> bestCodes = pool(n, "the best pass's codes"),
-                              bestBlock = pool(L.bytes, "the best pass's HQQ state"), bestQ, bestBt;
+                              bestBlock = pool(L.kept, "the best pass's HQQ state"), bestQ, bestBt;
         if (r > 0) {
             sketch = std::make_unique<RangeSketch>(I, E, N, K, N < K, r, true, what);
             res.deviceBytes += sketch->bytes();
@@ -115,7 +116,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         double bestEps = 0.0;
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
         // D = E − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
-        // X ≈ Bt·Qᵀ; ε = ‖D‖; then W_{t+1} = W − f(E − D) in place of Ŵ.
+        // X ≈ Bt·Qᵀ; ε = ‖D‖ and, in the same pass over D, W_{t+1} = W − f(E − D) in place of Ŵ
+        // (unless the sketch failed: the rerun needs Ŵ) — before the host reads ε, so the device
+        // has the next pass's input without a gap; after the last pass (or a stop) it goes unused.
         auto updateAndMeasure = [&](int t, const int *failed) {
             const bool aIsX = N < K;
             const auto *P1 = static_cast<const double *>(aIsX ? sketch->q() : sketch->bt());
@@ -125,7 +128,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                   &minus, P1, static_cast<int>(K), P2, static_cast<int>(N), &one, E,
                                   static_cast<int>(K)),
                       "E − Q·B");
-            launch::sumSquares(E, numel, P, I.S());
+            launch::nextWSumSquares(in, w.data(), Wt, E, numel, failed, P, I.S());
             launch::passEnd(P, st, t, paper, failed, stDev, I.S());
         };
         auto readStatus = [&] {
@@ -142,12 +145,26 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             }
             const auto t0 = std::chrono::steady_clock::now();
             // Pass 1 reads W as stored; later passes W_t, with Ŵ written over it.
-            const launch::HqqArgs a =
+            launch::HqqArgs a =
                 hqqArgs(spec.hqq, t == 1 ? w.data() : Wt, t == 1 ? in : kInF32, numel, static_cast<char *>(block.get()),
                         L, static_cast<unsigned char *>(codes.get()), Wt);
+            // E = W − Ŵ in FP64 written by HQQ's codes pass itself (residual64's bits, one pass
+            // over the tensor fewer).
+            a.w0 = w.data();
+            a.in0 = in;
+            a.e64 = E;
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
-            launch::residual64(in, w.data(), Wt, numel, E, I.S());
-            I.mark("MiLo residual");
+            if (t == 1) {
+                // The result's host vectors, sized (and their pages touched) while the device runs
+                // the first pass, not after the last.
+                QuantizedTensor &qr = res.quantized;
+                qr.scales.resize(static_cast<std::size_t>(G));
+                qr.zeroPoints.resize(static_cast<std::size_t>(G));
+                if (o.wantCodes)
+                    qr.codes.resize(n);
+                if (o.wantDequantized)
+                    qr.dequantized.resize(n);
+            }
             launch::MiloStatus s;
             if (r == 0) {
                 launch::sumSquares(E, numel, P, I.S());
@@ -177,7 +194,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 bestPass = t;
                 bestEps = s.eps;
                 QS_GPU_CHECK(qsMemcpyAsync(bestCodes.get(), codes.get(), n, qsMemcpyDeviceToDevice, I.stream));
-                QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.bytes, qsMemcpyDeviceToDevice, I.stream));
+                QS_GPU_CHECK(qsMemcpyAsync(bestBlock.get(), block.get(), L.kept, qsMemcpyDeviceToDevice, I.stream));
                 if (r > 0) {
                     QS_GPU_CHECK(qsMemcpyAsync(bestQ.get(), sketch->q(), static_cast<std::size_t>(sketch->m()) * r * 8,
                                                qsMemcpyDeviceToDevice, I.stream));
@@ -190,10 +207,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             res.quantized.history.push_back({t, s.eps, ms});
             if (r == 0 || s.stop)
                 break;
-            if (r > 0 && t < passes) {
-                launch::nextW(in, w.data(), Wt, E, numel, I.S());
-                I.mark("MiLo next W (with the host's gap)");
-            }
+            I.mark("MiLo best-pass copies (with the host's gap)");
         }
         const int chosenPass = bestPass; // the device's bestPass: the same with paper, the last with code
         const void *cCodes = bestCodes.get();
@@ -311,20 +325,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
-        q.scales.resize(static_cast<std::size_t>(G));
-        q.zeroPoints.resize(static_cast<std::size_t>(G));
-        if (o.wantCodes) {
-            q.codes.resize(n);
-            QS_GPU_CHECK(qsMemcpyAsync(q.codes.data(), cCodes, n, qsMemcpyDeviceToHost, I.stream));
-        }
-        QS_GPU_CHECK(
-            qsMemcpyAsync(q.scales.data(), cBlock + L.scales, q.scales.size() * 4, qsMemcpyDeviceToHost, I.stream));
-        QS_GPU_CHECK(qsMemcpyAsync(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4, qsMemcpyDeviceToHost,
-                                   I.stream));
-        if (o.wantDequantized) {
-            q.dequantized.resize(n);
-            QS_GPU_CHECK(qsMemcpyAsync(q.dequantized.data(), out.get(), n * 4, qsMemcpyDeviceToHost, I.stream));
-        }
+        // The downloads through the pinned staging (the host vectors were sized during pass 1).
+        I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
+        I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
+        if (o.wantCodes)
+            I.copyToHost(q.codes.data(), cCodes, n);
+        if (o.wantDequantized)
+            I.copyToHost(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
         wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, out.get(), w.name() + " (Ŵ)", out);

@@ -16,11 +16,19 @@ struct HqqSpec;
 
 namespace quantscope::gpu {
 
-/// Byte offsets inside the state block of a tensor of `groups` groups.
+/// Byte offsets inside the state block of a tensor of `groups` groups. `kept`: the bytes up to
+/// the fused iterations' z slots (zHist, last; 0 when the per-iteration kernels serve the spec) —
+/// what a copy of a finished run's state needs.
 struct HqqBlockLayout {
-    std::size_t state = 0, hist = 0, sigma = 0, zero = 0, bad = 0, scales = 0, zeros = 0, bytes = 0;
+    std::size_t state = 0, hist = 0, sigma = 0, zero = 0, bad = 0, scales = 0, zeros = 0, kept = 0, zHist = 0,
+                bytes = 0;
     HqqBlockLayout(const HqqSpec &spec, long long groups);
 };
+
+/// Iterations per fused launch (groups of launch::kHqqFusedGroup): kHqqDefaultChunk, or the
+/// measurement switch QS_HQQ_CHUNK (0: the per-iteration kernels).
+inline constexpr int kHqqDefaultChunk = 4;
+int hqqChunkSize();
 
 /// The kernels' arguments for W (`in`: kInF32/kInBf16/kInF16) in the block `base`, codes into
 /// `codes`, Ŵ into `wHat` (optional).

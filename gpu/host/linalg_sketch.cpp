@@ -45,6 +45,9 @@ RangeSketch::RangeSketch(Engine::Impl &I, const void *X, std::int64_t rows, std:
     if (!fp64) // the FP64 copy the QR works on (with fp64 it works in place)
         m_T64 = pool(big * L * 8, "the sketch's FP64 block");
     m_G = pool(L * L * 8, "the sketch's Gram matrix");
+    if (fp64 && l <= launch::kSmallQrCols) // the thin CholeskyQR's partial Gram matrices
+        m_parts = pool(static_cast<std::size_t>(launch::smallQrPartBlocks(static_cast<int>(big))) * L * L * 8,
+                       "the sketch's partial Gram matrices");
     m_tau = pool(L * 8, "the sketch's Householder factors");
     m_info = pool(2 * sizeof(int), "the sketch's status");
     m_devInfo = static_cast<int *>(m_info.get());
@@ -90,30 +93,45 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double
     auto *G = static_cast<double *>(m_G.get());
     auto *work = static_cast<double *>(m_work.get());
     const long long count = static_cast<long long>(rows) * m_l;
-    if (!m_fp64)
+    // Stage marks per step (profiling only): which of the Gram, the Cholesky and the solve holds
+    // the QR's time.
+    if (!m_fp64) {
         launch::toDouble(static_cast<const float *>(Y), count, T, m_I.S());
+        m_I.mark("sketch QR: FP32 ↔ FP64");
+    }
     if (householder) {
         auto *tau = static_cast<double *>(m_tau.get());
         checkSolver(cusolverDnDgeqrf(H.solver, rows, m_l, T, rows, tau, work, m_lwork, m_devInfo), "geqrf");
         checkSolver(cusolverDnDorgqr(H.solver, rows, m_l, m_l, T, rows, tau, work, m_lwork, m_devInfo), "orgqr");
+        m_I.mark("sketch QR: Householder (DGEQRF + DORGQR)");
+    } else if (m_parts && minDiagRatio == 0) {
+        // Thin blocks (MiLo's sketch at l ≤ 32): the same three steps in three small kernels.
+        for (int pass = 0; pass < cholPasses; ++pass)
+            launch::cholQrSmall(T, rows, m_l, static_cast<double *>(m_parts.get()), G, m_failed, m_I.S());
+        m_I.mark("sketch QR: thin CholeskyQR (3 kernels)");
     } else {
         const double one = 1.0, zero = 0.0;
         for (int pass = 0; pass < cholPasses; ++pass) {
             checkBlas(cublasDsyrk(H.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, m_l, rows, &one, T, rows, &zero, G, m_l),
                       "syrk");
+            m_I.mark("sketch QR: Gram (DSYRK)");
             checkSolver(cusolverDnDpotrf(H.solver, CUBLAS_FILL_MODE_UPPER, m_l, G, m_l, work, m_lwork, m_devInfo),
                         "potrf");
             if (minDiagRatio > 0)
                 launch::cholCheck(G, m_l, minDiagRatio, m_devInfo, m_failed, m_I.S());
             else
                 launch::orFlag(m_devInfo, m_failed, m_I.S());
+            m_I.mark("sketch QR: Cholesky (DPOTRF + check)");
             checkBlas(cublasDtrsm(H.blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
                                   rows, m_l, &one, G, m_l, T, rows),
                       "trsm");
+            m_I.mark("sketch QR: solve (DTRSM)");
         }
     }
-    if (!m_fp64)
+    if (!m_fp64) {
         launch::toFloat(T, count, static_cast<float *>(Y), m_I.S());
+        m_I.mark("sketch QR: FP32 ↔ FP64");
+    }
 }
 
 void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32)
@@ -132,8 +150,7 @@ void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool 
     // Intermediate bases only need to be well conditioned (the next product spans the same
     // space): one CholeskyQR pass; the final Q two (orthonormal to machine precision).
     auto orth = [&](void *Y, int rows, bool last) {
-        qr(Y, rows, householder, last ? 2 : 1);
-        m_I.mark("sketch QR");
+        qr(Y, rows, householder, last ? 2 : 1); // its own stage marks
     };
     product(false, R, q()); // Y = A·Ω
     orth(q(), m_m, niter == 0);

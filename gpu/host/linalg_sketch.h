@@ -13,7 +13,9 @@
 /// spectrum); every QR in FP64 on the thin side by CholeskyQR (R = chol(YᵀY), Y ← Y·R⁻¹; BLAS-3
 /// only): once for the intermediate bases (they need only be well conditioned: the next product
 /// spans the same space), twice (CholeskyQR2, orthogonal to machine precision while cond(Y) ≲
-/// 1e7) for the final Q. A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
+/// 1e7) for the final Q (fp64 with l ≤ 32, MiLo's thin sketches: the Gram matrix, its Cholesky and
+/// the solve in three small kernels, launch::cholQrSmall, instead of DSYRK/DPOTRF/DTRSM — the same
+/// steps, FP64, rounded in another order). A failed Cholesky (a numerically rank-deficient sketch) is recorded on the
 /// device; the caller reads the flag with its one small copy and reruns the sketch with
 /// Householder QR (DGEQRF + DORGQR), which always succeeds. Nothing synchronises inside run().
 ///
@@ -75,7 +77,7 @@ private:
     const void *m_X;
     int m_rows, m_cols, m_m, m_n, m_l;
     bool m_aIsX, m_fp64;
-    std::shared_ptr<void> m_Y, m_Z, m_R, m_T64, m_G, m_work, m_tau, m_info;
+    std::shared_ptr<void> m_Y, m_Z, m_R, m_T64, m_G, m_work, m_tau, m_info, m_parts;
     int *m_failed = nullptr, *m_devInfo = nullptr;
     int m_lwork = 0;
     std::size_t m_bytes = 0;

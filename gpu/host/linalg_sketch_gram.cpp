@@ -78,8 +78,7 @@ void RangeSketch::runGram(const double *G, std::uint64_t seed, std::uint32_t str
         m_I.mark("sketch products with A");
     };
     auto orth = [&](double *Y, int rows, bool last) {
-        qr(Y, rows, householder, last ? 2 : 1, kGramMinDiagRatio);
-        m_I.mark("sketch QR");
+        qr(Y, rows, householder, last ? 2 : 1, kGramMinDiagRatio); // its own stage marks
     };
     auto *Y = static_cast<double *>(m_Y.get()); // [m × l]
     auto *Z = static_cast<double *>(m_Z.get()); // [n × l]

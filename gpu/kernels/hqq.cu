@@ -141,15 +141,18 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
 /// 2·11 + 2 bits, so the double rounding is innocuous — so __hmul/__hadd/__hsub give hqqElement's
 /// h(·) values without the conversions, two elements per instruction (half2). hrint is round half to
 /// even, as rne; the clamp keeps −0 as clampf does. An error at or above kHqqShrinkFrom takes
-/// hqqElement itself (the shrink's power). The FP64 sums in hqqGroupSums' lane order.
-template <class X>
-__device__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmath::HqqIterParams &P, const float *wrT,
-                              int wrStride, double &es, double &zs)
+/// hqqElement itself (the shrink's power). The FP64 sums in hqqGroupSums' lane order. GS > 0: the
+/// group size is the constant GS and the blocks of 8 are unrolled (hqqGroupSums' GS).
+template <int GS = 0, class X>
+__device__ __forceinline__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmath::HqqIterParams &P,
+                                              const float *wrT, int wrStride, double &es, double &zs)
 {
     double le[4] = {0.0, 0.0, 0.0, 0.0}, lz[4] = {0.0, 0.0, 0.0, 0.0};
+    if constexpr (GS > 0)
+        g = GS;
     const i64 g8 = g / 8 * 8;
     const __half2 s2 = __float2half2_rn(s), z2 = __float2half2_rn(zz);
-    for (i64 t0 = 0; t0 < g8; t0 += 8) {
+    auto block8 = [&](i64 t0) {
         float xv[8];
         x.load8(t0, xv);
 #pragma unroll
@@ -176,6 +179,14 @@ __device__ void groupSumsHalf(const X &x, i64 g, float s, float zz, const hqqmat
                 lz[(k + h) & 3] = hqqmath::dadd(lz[(k + h) & 3], static_cast<double>(zterm));
             }
         }
+    };
+    if constexpr (GS > 0) {
+#pragma unroll
+        for (int t0 = 0; t0 < GS / 8 * 8; t0 += 8)
+            block8(t0);
+    } else {
+        for (i64 t0 = 0; t0 < g8; t0 += 8)
+            block8(t0);
     }
     es = hqqmath::dadd(hqqmath::dadd(le[0], le[1]), hqqmath::dadd(le[2], le[3]));
     zs = hqqmath::dadd(hqqmath::dadd(lz[0], lz[1]), hqqmath::dadd(lz[2], lz[3]));
@@ -279,6 +290,150 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
     __threadfence();
 }
 
+/// A group of GS values held in registers (the fused iterations' accessor: once unrolled, every
+/// index is a constant).
+template <int GS> struct RegGroup {
+    float v[GS];
+    __device__ float operator()(i64 t) const { return v[t]; }
+    __device__ void load8(i64 t0, float o[8]) const
+    {
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            o[k] = v[t0 + k];
+    }
+};
+
+/// Threads per block of the fused chunks: a thread's group and the unrolled iteration take ~200–254
+/// registers (one 256-thread block would fill an SM's register file), so blocks of 128 let two
+/// blocks share an SM — one loading its groups while the other iterates.
+constexpr int kChunkThreads = 128;
+
+/// Iterations it0 … it0 + count − 1, fused (kernels_hqq.h "chunk"): thread j loads group j once (in
+/// the optimiser dtype, as GroupX reads it for kHqqIterate) and runs each iteration with the same
+/// per-group arithmetic as kHqqIterate (the code table, groupSumsHalf / hqqGroupSums, hqqNewZero),
+/// writing the iteration's z to its zHist slot and its Σ|e| into that iteration's exact sum. The
+/// last block evaluates the chunk's errors in order (hqqChunkVerdict) and names the kept z's slot.
+template <int IN, bool AXIS1, bool FP16>
+__global__ void __launch_bounds__(kChunkThreads) kHqqChunk(HqqArgs a, int it0, int count)
+{
+    constexpr int GS = static_cast<int>(kHqqFusedGroup);
+    HqqState *st = a.st;
+    const i64 G = a.groups;
+    if (st->stopped || static_cast<i64>(st->badGroups) >= G)
+        return; // uniform: every thread of every block reads the same words
+    const i64 counted = (G - static_cast<i64>(st->badGroups)) * GS;
+    const int unit = hqqmath::hqqFixedUnit(qmath::fromBits(st->amaxBits), a.qmax, counted);
+    const int slotIn = st->zSlot1 - 1; // uniform; −1: a.zero holds z
+    const i64 j = static_cast<i64>(blockIdx.x) * kChunkThreads + threadIdx.x;
+    const bool active = j < G && !a.bad[j];
+    hqqmath::HqqIterParams P;
+    P.qmax = a.qmax;
+    P.fp16 = FP16;
+    P.powExp = a.powExp;
+    RegGroup<GS> x;
+    float zg = 0.0f, sg = 1.0f;
+    if (active) {
+        const GroupX<IN, AXIS1, FP16> src{a.w, AXIS1 ? j * GS : j, AXIS1 ? 1 : G};
+#pragma unroll
+        for (int t0 = 0; t0 < GS; t0 += 8)
+            src.load8(t0, x.v + t0);
+        sg = a.sigma[j];
+        zg = slotIn < 0 ? a.zero[j] : a.zHist[static_cast<i64>(slotIn) * G + j];
+    }
+    constexpr int kWarps = kChunkThreads / QS_WARP_SIZE;
+    __shared__ float wrT[16 * kChunkThreads];
+    __shared__ u64 part[kHqqMaxChunk][kWarps][4];
+    __shared__ bool last;
+    const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
+    for (int k = 0; k < count; ++k) { // count is uniform: every thread takes part in every reduction
+        hqqmath::U128 fk;
+        unsigned status = 0;
+        if (active) {
+            double es = 0.0, zs = 0.0;
+            // ≤ 16 codes (hqqChunked): their W_r once per group and iteration, as kHqqIterate.
+            for (int c = 0; c <= static_cast<int>(a.qmax); ++c)
+                wrT[c * kChunkThreads + threadIdx.x] = hqqmath::hqqDequantCode(static_cast<float>(c), sg, zg, FP16);
+#if !defined(QUANTSCOPE_HIP) && !defined(__HIPCC__)
+            if constexpr (FP16)
+                groupSumsHalf<GS>(x, GS, sg, zg, P, wrT + threadIdx.x, kChunkThreads, es, zs);
+            else
+#endif
+                hqqmath::hqqGroupSums<GS>(x, GS, sg, zg, P, es, zs, wrT + threadIdx.x, kChunkThreads);
+            zg = hqqmath::hqqNewZero(zs, a.zfactor, GS, FP16);
+            a.zHist[static_cast<i64>(k) * G + j] = zg;
+            status = hqqmath::hqqToFixed(es, unit, fk);
+        }
+        u64 limb[4] = {fk.lo & 0xFFFFFFFFull, fk.lo >> 32, fk.hi & 0xFFFFFFFFull, fk.hi >> 32};
+#pragma unroll
+        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
+#pragma unroll
+            for (int l = 0; l < 4; ++l)
+                limb[l] += QS_SHFL_DOWN(limb[l], o);
+        if (status)
+            QS_ATOMIC_OR(&st->chunkStatus[k], status);
+        if (lane == 0)
+#pragma unroll
+            for (int l = 0; l < 4; ++l)
+                part[k][warp][l] = limb[l];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < count; ++k)
+            for (int l = 0; l < 4; ++l) {
+                u64 s = 0;
+                for (int w2 = 0; w2 < kWarps; ++w2)
+                    s += part[k][w2][l];
+                if (s)
+                    QS_ATOMIC_ADD(&st->chunkAcc[k][l], s);
+            }
+        __threadfence();
+        const unsigned ticket = QS_ATOMIC_ADD(&st->blocksDone, 1u);
+        last = ticket == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last || threadIdx.x != 0)
+        return;
+    __threadfence();
+    // The last block: the chunk's exact totals, its errors, the stop rule, the kept z's slot.
+    volatile HqqState *vs = st;
+    float errs[kHqqMaxChunk];
+    for (int k = 0; k < count; ++k) {
+        const u64 a0 = vs->chunkAcc[k][0], a1 = vs->chunkAcc[k][1], a2 = vs->chunkAcc[k][2], a3 = vs->chunkAcc[k][3];
+        hqqmath::U128 total{a0, 0};
+        total = hqqmath::add(total, hqqmath::U128{a1 << 32, a1 >> 32});
+        total = hqqmath::add(total, hqqmath::U128{0, a2});
+        total = hqqmath::add(total, hqqmath::U128{0, a3 << 32});
+        errs[k] = hqqmath::hqqGlobalError(total, unit, vs->chunkStatus[k], counted, FP16);
+        for (int l = 0; l < 4; ++l)
+            st->chunkAcc[k][l] = 0;
+        st->chunkStatus[k] = 0;
+    }
+    float best = st->best;
+    int itersRun = st->itersRun;
+    bool stopped = false;
+    const int kept = hqqmath::hqqChunkVerdict(errs, it0, count, best, a.errHist, itersRun, stopped);
+    st->best = best;
+    st->itersRun = itersRun;
+    st->zSlot1 = kept + 1;
+    if (stopped)
+        st->stopped = 1;
+    st->blocksDone = 0;
+    __threadfence();
+}
+
+/// Element i of MiLo's original W (HqqArgs::w0, in0) as FP32: the exact conversions of loadW.
+__device__ __forceinline__ float loadW0(const HqqArgs &a, i64 i)
+{
+    switch (a.in0) {
+    case kInBf16:
+        return loadW<kInBf16>(a.w0, i);
+    case kInF16:
+        return loadW<kInF16>(a.w0, i);
+    default:
+        return loadW<kInF32>(a.w0, i);
+    }
+}
+
 template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
@@ -314,6 +469,10 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
                 o[0] = make_float4(y[0], y[1], y[2], y[3]);
                 o[1] = make_float4(y[4], y[5], y[6], y[7]);
             }
+            if (a.e64)
+#pragma unroll
+                for (int k = 0; k < 8; ++k)
+                    a.e64[i0 + k] = static_cast<double>(loadW0(a, i0 + k)) - static_cast<double>(y[k]);
         }
         return;
     }
@@ -336,6 +495,8 @@ template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqT
         a.codes[i] = static_cast<unsigned char>(code);
         if (a.wHat)
             a.wHat[i] = y;
+        if (a.e64)
+            a.e64[i] = static_cast<double>(loadW0(a, i)) - static_cast<double>(y);
     }
 }
 
@@ -353,6 +514,11 @@ template <bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqScales(H
     }
     const float s = a.sigma[j];
     a.scales[j] = FP16 ? qmath::roundF16(1.0f / s) : 1.0f / s;
+    // The fused chunks leave the kept z in a zHist slot: it becomes the group's z here, before the
+    // codes pass (and MiLo's Ŵ) read `zero`.
+    const int slot = a.zHist ? a.st->zSlot1 - 1 : -1;
+    if (slot >= 0)
+        a.zero[j] = a.zHist[static_cast<i64>(slot) * a.groups + j];
     a.zeros[j] = a.zero[j];
 }
 
@@ -403,6 +569,16 @@ struct IterL {
         kHqqIterate<IN, A1, F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a, iter);
     }
 };
+struct ChunkL {
+    const HqqArgs &a;
+    int it0, count;
+    qsStream_t s;
+    template <int IN, bool A1, bool F16> void operator()() const
+    {
+        const int blocks = static_cast<int>((a.groups + kChunkThreads - 1) / kChunkThreads);
+        kHqqChunk<IN, A1, F16><<<blocks, kChunkThreads, 0, s>>>(a, it0, count);
+    }
+};
 struct FinalL {
     const HqqArgs &a;
     qsStream_t s;
@@ -426,6 +602,19 @@ void hqqIterate(const HqqArgs &a, int iter, void *stream)
 {
     dispatch(a, IterL{a, iter, static_cast<qsStream_t>(stream)});
     QS_GPU_CHECK_LAUNCH("HQQ iteration");
+}
+
+bool hqqChunked(const HqqArgs &a)
+{
+    return a.group == kHqqFusedGroup && a.qmax <= 15.0f && a.zHist != nullptr;
+}
+
+void hqqIterateChunk(const HqqArgs &a, int it0, int count, void *stream)
+{
+    if (!hqqChunked(a) || count < 1 || count > kHqqMaxChunk)
+        throw GpuError("HQQ chunk: group " + std::to_string(a.group) + ", " + std::to_string(count) + " iterations");
+    dispatch(a, ChunkL{a, it0, count, static_cast<qsStream_t>(stream)});
+    QS_GPU_CHECK_LAUNCH("HQQ iterations (fused)");
 }
 
 void hqqFinal(const HqqArgs &a, void *stream)

@@ -17,6 +17,14 @@ void orFlag(const int *info, int *flag, void *s);
 /// *flag |= (*info != 0 or not gpumath::cholDiagonalOk over the diagonal of the Cholesky factor R
 /// [l × l], column-major, leading dimension l). One thread block.
 void cholCheck(const double *R, int l, double minRatio, const int *info, int *flag, void *s);
+/// One CholeskyQR pass on a thin column-major Y [rows × l], l ≤ kSmallQrCols, in place: the Gram
+/// matrix YᵀY in FP64 (partials over blocks of 128 rows, each in row order, added in block order),
+/// its Cholesky factor R (into R, l × l column-major, zeros below), Y ← Y·R⁻¹ row by row; a
+/// non-positive or non-finite pivot sets *failed (DPOTRF's info ≠ 0 in the general path).
+/// `parts` holds smallQrPartBlocks(rows)·l·l doubles. Three launches in all.
+constexpr int kSmallQrCols = 32;
+int smallQrPartBlocks(int rows);
+void cholQrSmall(double *Y, int rows, int l, double *parts, double *R, int *failed, void *s);
 /// out[i] = f(in[i]).
 void toFloat(const double *in, long long n, float *out, void *s);
 
@@ -45,13 +53,15 @@ struct MiloStatus {
 void decodeF32(int in, const void *w, long long n, float *out, MiloState *st, void *s);
 /// e[i] = (double)W[i] − (double)Ŵ[i] (exact; W as stored, kInF32 / kInBf16 / kInF16).
 void residual64(int in, const void *w, const float *wHat, long long n, double *e, void *s);
-/// The next pass's input in place of Ŵ, with d = E − U·V: uv = (W − Ŵ) − d in FP64 and
-/// wt[i] = W[i] − f(uv) in FP32 (the CPU's W − f(U·V)).
-void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s);
 /// Per block of `kMiloSumBlocks`: Σ d² in FP64 over a fixed slice, written to parts[block] (a fixed
 /// split, so a fixed order).
 constexpr int kMiloSumBlocks = 1024;
 void sumSquares(const double *d, long long n, double *parts, void *s);
+/// sumSquares (the same slices and order: the same bits) and, unless *skip, the next pass's input
+/// in place of Ŵ in the same pass over d = E − U·V: uv = (W − Ŵ) − d in FP64 and
+/// wt[i] = W[i] − f(uv) in FP32 (the CPU's W − f(U·V)).
+void nextWSumSquares(int in, const void *w, float *wt, const double *d, long long n, const int *skip, double *parts,
+                     void *s);
 /// One thread block: ε = √(Σ parts in a fixed order); unless *failed (then status.retry), records
 /// ε as pass t's, evaluates the stop rule (paper: milomath::paperShouldStop; else none) and the
 /// best pass (paper: the smallest ε; else the last), and writes the status.

@@ -84,6 +84,111 @@ __global__ void kCholCheck(const double *R, int l, double minRatio, const int *i
         *flag = 1;
 }
 
+// ---- CholeskyQR of thin blocks (l ≤ kSmallQrCols): three kernels instead of DSYRK, DPOTRF, the
+// status check and DTRSM (each a few microseconds of work behind tens of launch and latency) ----
+
+constexpr int kQrRows = 128; ///< rows of Y per partial Gram block
+
+/// parts[b] (column-major l × l, upper triangle) = Y[rows of block b]ᵀ·Y[rows of block b], the
+/// block's rows in order.
+__global__ void __launch_bounds__(kT) kGramPartial(const double *Y, int rows, int l, double *parts)
+{
+    __shared__ double sy[kSmallQrCols][kQrRows + 1];
+    const int r0 = blockIdx.x * kQrRows, nr = rows - r0 < kQrRows ? rows - r0 : kQrRows;
+    for (int e = threadIdx.x; e < nr * l; e += kT) {
+        const int i = e % nr, c = e / nr; // consecutive threads, consecutive rows: coalesced
+        sy[c][i] = Y[r0 + i + static_cast<long long>(c) * rows];
+    }
+    __syncthreads();
+    double *out = parts + static_cast<long long>(blockIdx.x) * l * l;
+    for (int e = threadIdx.x; e < l * l; e += kT) {
+        const int a = e % l, c = e / l;
+        if (a > c)
+            continue;
+        double acc = 0.0;
+        for (int i = 0; i < nr; ++i)
+            acc += sy[a][i] * sy[c][i];
+        out[e] = acc;
+    }
+}
+
+/// G = Σ parts (blocks in order), then its Cholesky factor R (G = Rᵀ·R, R upper, column-major
+/// l × l, zeros below the diagonal) by one warp; a pivot that is not a positive finite number
+/// stops it and sets *failed (as DPOTRF's info ≠ 0 did).
+__global__ void __launch_bounds__(1024) kGramCholesky(const double *parts, int blocks, int l, double *R, int *failed)
+{
+    __shared__ double g[kSmallQrCols * kSmallQrCols];
+    __shared__ int bad;
+    for (int e = threadIdx.x; e < l * l; e += blockDim.x) {
+        const int a = e % l, c = e / l;
+        double acc = 0.0;
+        if (a <= c)
+            for (int b = 0; b < blocks; ++b)
+                acc += parts[static_cast<long long>(b) * l * l + e];
+        g[e] = acc; // the lower triangle: 0
+    }
+    if (threadIdx.x == 0)
+        bad = 0;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        for (int k = 0; k < l; ++k) {
+            if (lane == 0) {
+                const double d = g[k + k * l];
+                if (d > 0.0 && isfinite(d))
+                    g[k + k * l] = sqrt(d);
+                else
+                    bad = 1;
+            }
+            __syncwarp();
+            if (bad)
+                break; // uniform: every lane reads the word after the same __syncwarp
+            const double rkk = g[k + k * l];
+            const int j = lane;
+            if (j > k && j < l)
+                g[k + j * l] = g[k + j * l] / rkk;
+            __syncwarp();
+            if (j > k && j < l) {
+                const double rkj = g[k + j * l];
+                for (int i = k + 1; i <= j; ++i)
+                    g[i + j * l] = g[i + j * l] - g[k + i * l] * rkj;
+            }
+            __syncwarp();
+        }
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < l * l; e += blockDim.x)
+        R[e] = g[e];
+    if (threadIdx.x == 0 && bad)
+        *failed = 1;
+}
+
+/// Y ← Y·R⁻¹ row by row (R upper, l × l): x_c = (y_c − Σ_{k<c} x_k·R[k, c]) / R[c, c].
+__global__ void __launch_bounds__(kT) kTriSolveRows(double *Y, int rows, int l, const double *R)
+{
+    __shared__ double sr[kSmallQrCols * kSmallQrCols];
+    for (int e = threadIdx.x; e < l * l; e += kT)
+        sr[e] = R[e];
+    __syncthreads();
+    const int i = blockIdx.x * kT + threadIdx.x;
+    if (i >= rows)
+        return;
+    double x[kSmallQrCols];
+#pragma unroll
+    for (int c = 0; c < kSmallQrCols; ++c)
+        if (c < l) {
+            double v = Y[i + static_cast<long long>(c) * rows];
+#pragma unroll
+            for (int k = 0; k < c; ++k)
+                v = v - x[k] * sr[k + c * l];
+            x[c] = v / sr[c + c * l];
+        }
+#pragma unroll
+    for (int c = 0; c < kSmallQrCols; ++c)
+        if (c < l)
+            Y[i + static_cast<long long>(c) * rows] = x[c];
+}
+
 __global__ void kToFloat(const double *in, long long n, float *out)
 {
     for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
@@ -112,16 +217,6 @@ template <int IN> __global__ void kResidual64(const void *w, const float *wHat, 
         e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
 }
 
-template <int IN> __global__ void kNextW(const void *w, float *wt, const double *d, long long n)
-{
-    for (long long i = static_cast<long long>(blockIdx.x) * kT + threadIdx.x; i < n;
-         i += static_cast<long long>(gridDim.x) * kT) {
-        const float wv = decode1<IN>(w, i);
-        const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - d[i]; // E − D
-        wt[i] = wv - static_cast<float>(uv);
-    }
-}
-
 /// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
 __global__ void kSumSquares(const double *d, long long n, double *parts)
 {
@@ -131,6 +226,36 @@ __global__ void kSumSquares(const double *d, long long n, double *parts)
     double acc = 0.0;
     for (long long i = lo + threadIdx.x; i < hi; i += kT)
         acc += d[i] * d[i];
+    red[threadIdx.x] = acc;
+    __syncthreads();
+    for (int h = kT / 2; h > 0; h /= 2) {
+        if (static_cast<int>(threadIdx.x) < h)
+            red[threadIdx.x] += red[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        parts[blockIdx.x] = red[0];
+}
+
+/// kSumSquares' slices, sums and tree (the same ε bits) with kNextW's update of each element on
+/// the way, unless *skip (skip may be null; a failed sketch: W_t still holds Ŵ for the rerun).
+template <int IN>
+__global__ void kNextWSumSquares(const void *w, float *wt, const double *d, long long n, const int *skip, double *parts)
+{
+    __shared__ double red[kT];
+    const bool update = !(skip && *skip);
+    const long long per = (n + gridDim.x - 1) / gridDim.x;
+    const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
+    double acc = 0.0;
+    for (long long i = lo + threadIdx.x; i < hi; i += kT) {
+        const double di = d[i];
+        acc += di * di;
+        if (update) {
+            const float wv = decode1<IN>(w, i);
+            const double uv = (static_cast<double>(wv) - static_cast<double>(wt[i])) - di; // E − D
+            wt[i] = wv - static_cast<float>(uv);
+        }
+    }
     red[threadIdx.x] = acc;
     __syncthreads();
     for (int h = kT / 2; h > 0; h /= 2) {
@@ -342,6 +467,24 @@ void cholCheck(const double *R, int l, double minRatio, const int *info, int *fl
     QS_GPU_CHECK_LAUNCH("cholCheck");
 }
 
+int smallQrPartBlocks(int rows)
+{
+    return (rows + kQrRows - 1) / kQrRows;
+}
+
+void cholQrSmall(double *Y, int rows, int l, double *parts, double *R, int *failed, void *s)
+{
+    if (l < 1 || l > kSmallQrCols)
+        throw GpuError("cholQrSmall: " + std::to_string(l) + " columns");
+    const int blocks = smallQrPartBlocks(rows);
+    kGramPartial<<<blocks, kT, 0, S(s)>>>(Y, rows, l, parts);
+    QS_GPU_CHECK_LAUNCH("Gram (thin CholeskyQR)");
+    kGramCholesky<<<1, 1024, 0, S(s)>>>(parts, blocks, l, R, failed);
+    QS_GPU_CHECK_LAUNCH("Cholesky (thin CholeskyQR)");
+    kTriSolveRows<<<(rows + kT - 1) / kT, kT, 0, S(s)>>>(Y, rows, l, R);
+    QS_GPU_CHECK_LAUNCH("solve (thin CholeskyQR)");
+}
+
 void toFloat(const double *in, long long n, float *out, void *s)
 {
     kToFloat<<<gridFor(n, 8192), kT, 0, S(s)>>>(in, n, out);
@@ -360,16 +503,19 @@ void residual64(int in, const void *w, const float *wHat, long long n, double *e
     QS_GPU_CHECK_LAUNCH("residual64");
 }
 
-void nextW(int in, const void *w, float *wt, const double *d, long long n, void *s)
-{
-    dispatchIn(in, [&](auto I) { kNextW<decltype(I)::value><<<gridFor(n, 8192), kT, 0, S(s)>>>(w, wt, d, n); });
-    QS_GPU_CHECK_LAUNCH("nextW");
-}
-
 void sumSquares(const double *d, long long n, double *parts, void *s)
 {
     kSumSquares<<<kMiloSumBlocks, kT, 0, S(s)>>>(d, n, parts);
     QS_GPU_CHECK_LAUNCH("sumSquares");
+}
+
+void nextWSumSquares(int in, const void *w, float *wt, const double *d, long long n, const int *skip, double *parts,
+                     void *s)
+{
+    dispatchIn(in, [&](auto I) {
+        kNextWSumSquares<decltype(I)::value><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, d, n, skip, parts);
+    });
+    QS_GPU_CHECK_LAUNCH("nextWSumSquares");
 }
 
 void passEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *status, void *s)

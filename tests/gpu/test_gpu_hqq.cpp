@@ -133,6 +133,38 @@ TEST(GpuHqq, SourceDtypesZeroRoundingItersAndStatsAtOpen)
     }
 }
 
+TEST(GpuHqq, FusedIterationsOfGroupsOf64BitIdentical)
+{
+    REQUIRE_GPU();
+    // Groups of 64 with ≤ 4 bits take the fused chunks (launch::hqqIterateChunk: each thread's
+    // group in registers for several iterations, the stop rule applied afterwards); 8 bits the
+    // per-iteration kernels. 768 groups: three thread blocks. Iteration limits below, at and
+    // above the chunk, so that the rule fires inside a chunk, at its end, or never; a NaN row and
+    // an Inf. Every case against the CPU reference bit for bit.
+    const std::int64_t R = 128, C = 384;
+    const auto v = heavyTailed(R, C, 21, true);
+    int runs = 0, stoppedEarly = 0;
+    for (DType dt : {DType::F32, DType::BF16}) {
+        const Tensor w = makeTensor(v, R, C, dt);
+        for (const char *preset : {"hqq-lib", "milo-code"})
+            for (const char *compute : {"fp16", "fp32"})
+                for (int axis : {0, 1})
+                    for (int bits : {2, 3, 4, 8})
+                        for (int iters : {1, 3, 4, 5, 9, 20}) {
+                            if (dt == DType::BF16 && (bits == 2 || iters < 9))
+                                continue;
+                            nlohmann::json s = hqqSpec(preset, bits, 64, axis, compute);
+                            s["iters"] = iters;
+                            const int ran = compareHqq(*gpu, w, s, "fused " + std::string(nameOf(dt)));
+                            EXPECT_LE(ran, iters);
+                            stoppedEarly += ran < iters;
+                            ++runs;
+                        }
+    }
+    EXPECT_GT(runs, 200);
+    EXPECT_GT(stoppedEarly, 0) << "no run met the stop rule";
+}
+
 TEST(GpuHqq, AllGroupsNonFiniteAndConstantGroups)
 {
     REQUIRE_GPU();

@@ -10,10 +10,13 @@
 #include "gpu_compare.h"
 
 #include <filesystem>
+#include <tuple>
 
 #include "demo/demo.h"
 #include "io/checkpoint.h"
 #include "host/engine.h"
+#include "kernels/kernels_milo.h"
+#include "kernels/qs_gpu_compat.h"
 #include "quant/milo.h"
 #include "quant/milo_math.h"
 
@@ -232,6 +235,93 @@ TEST(GpuMilo, RankZeroIsHqqBitForBit)
     EXPECT_NEAR(g.history[0].eps, c.history[0].eps, 1e-9 * c.history[0].eps);
     EXPECT_FALSE(g.compU.has_value());
 }
+
+#if defined(QUANTSCOPE_HAVE_CUDA)
+TEST(GpuMilo, ThinCholeskyQrOrthonormalizesAndFlagsAZeroColumn)
+{
+    REQUIRE_GPU();
+    // launch::cholQrSmall (MiLo's sketches of width ≤ 32) against an independent host reference:
+    // QᵀQ = I and Q·R = Y to FP64 rounding, R upper with a positive diagonal and R = chol(YᵀY) of
+    // the host's Gram matrix; a zero column (a singular Gram matrix) sets the failure word.
+    std::mt19937 gen(17);
+    std::normal_distribution<double> nd(0.0, 1.0);
+    for (const auto &[rows, l, zeroCol] : {std::tuple{1000, 24, -1}, std::tuple{4096, 32, -1}, std::tuple{300, 1, -1},
+                                           std::tuple{129, 32, -1}, std::tuple{500, 16, 7}}) {
+        SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(l));
+        std::vector<double> y(static_cast<std::size_t>(rows) * l);
+        for (int c = 0; c < l; ++c)
+            for (int i = 0; i < rows; ++i)
+                y[i + static_cast<std::size_t>(c) * rows] = c == zeroCol ? 0.0 : nd(gen) * (1.0 + c);
+        const int blocks = gpu::launch::smallQrPartBlocks(rows);
+        void *dy = nullptr, *dparts = nullptr, *dr = nullptr, *dfail = nullptr;
+        ASSERT_EQ(qsMalloc(&dy, y.size() * 8), qsSuccess);
+        ASSERT_EQ(qsMalloc(&dparts, static_cast<std::size_t>(blocks) * l * l * 8), qsSuccess);
+        ASSERT_EQ(qsMalloc(&dr, static_cast<std::size_t>(l) * l * 8), qsSuccess);
+        ASSERT_EQ(qsMalloc(&dfail, sizeof(int)), qsSuccess);
+        ASSERT_EQ(qsMemcpyAsync(dy, y.data(), y.size() * 8, qsMemcpyHostToDevice, nullptr), qsSuccess);
+        ASSERT_EQ(qsMemsetAsync(dfail, 0, sizeof(int), nullptr), qsSuccess);
+        gpu::launch::cholQrSmall(static_cast<double *>(dy), rows, l, static_cast<double *>(dparts),
+                                 static_cast<double *>(dr), static_cast<int *>(dfail), nullptr);
+        std::vector<double> q(y.size()), r(static_cast<std::size_t>(l) * l);
+        int failed = -1;
+        ASSERT_EQ(qsMemcpyAsync(q.data(), dy, q.size() * 8, qsMemcpyDeviceToHost, nullptr), qsSuccess);
+        ASSERT_EQ(qsMemcpyAsync(r.data(), dr, r.size() * 8, qsMemcpyDeviceToHost, nullptr), qsSuccess);
+        ASSERT_EQ(qsMemcpyAsync(&failed, dfail, sizeof(int), qsMemcpyDeviceToHost, nullptr), qsSuccess);
+        ASSERT_EQ(qsStreamSynchronize(nullptr), qsSuccess);
+        for (void *p : {dy, dparts, dr, dfail})
+            (void)qsFree(p);
+        if (zeroCol >= 0) {
+            EXPECT_EQ(failed, 1);
+            continue;
+        }
+        EXPECT_EQ(failed, 0);
+        auto Y = [&](int i, int c) { return y[i + static_cast<std::size_t>(c) * rows]; };
+        auto Q = [&](int i, int c) { return q[i + static_cast<std::size_t>(c) * rows]; };
+        auto Rm = [&](int a, int c) { return r[a + static_cast<std::size_t>(c) * l]; };
+        double orth = 0.0, recon = 0.0, scale = 0.0;
+        for (int a = 0; a < l; ++a)
+            for (int c = 0; c < l; ++c) {
+                double d = 0.0;
+                for (int i = 0; i < rows; ++i)
+                    d += Q(i, a) * Q(i, c);
+                orth = std::max(orth, std::fabs(d - (a == c ? 1.0 : 0.0)));
+                if (a > c) {
+                    EXPECT_EQ(Rm(a, c), 0.0);
+                }
+            }
+        for (int i = 0; i < rows; ++i)
+            for (int c = 0; c < l; ++c) {
+                double v = 0.0;
+                for (int k = 0; k <= c; ++k)
+                    v += Q(i, k) * Rm(k, c);
+                recon = std::max(recon, std::fabs(v - Y(i, c)));
+                scale = std::max(scale, std::fabs(Y(i, c)));
+            }
+        EXPECT_LT(orth, 1e-12);
+        EXPECT_LT(recon, 1e-12 * scale);
+        // R against the host's Cholesky of the host's Gram matrix (both FP64).
+        std::vector<double> g(static_cast<std::size_t>(l) * l, 0.0), rh(g.size(), 0.0);
+        for (int a = 0; a < l; ++a)
+            for (int c = 0; c < l; ++c)
+                for (int i = 0; i < rows; ++i)
+                    g[a + static_cast<std::size_t>(c) * l] += Y(i, a) * Y(i, c);
+        for (int c = 0; c < l; ++c)
+            for (int a = 0; a <= c; ++a) {
+                double v = g[a + static_cast<std::size_t>(c) * l];
+                for (int k = 0; k < a; ++k)
+                    v -= rh[k + static_cast<std::size_t>(a) * l] * rh[k + static_cast<std::size_t>(c) * l];
+                rh[a + static_cast<std::size_t>(c) * l] =
+                    a == c ? std::sqrt(v) : v / rh[a + static_cast<std::size_t>(a) * l];
+            }
+        for (int c = 0; c < l; ++c) {
+            EXPECT_GT(Rm(c, c), 0.0);
+            for (int a = 0; a <= c; ++a)
+                EXPECT_NEAR(Rm(a, c), rh[a + static_cast<std::size_t>(c) * l],
+                            1e-10 * rh[c + static_cast<std::size_t>(c) * l]);
+        }
+    }
+}
+#endif
 
 TEST(GpuMilo, DegenerateSketchesAndRefusals)
 {

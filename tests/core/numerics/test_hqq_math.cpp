@@ -6,6 +6,7 @@
 // where built): the two must agree bit for bit, which is what makes the GPU's codes the CPU's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -32,8 +33,12 @@ struct Emulated {
     std::int64_t bad = 0, firstBad = -1;
 };
 
-/// gpu/kernels/hqq.cu's algorithm, run on the host with the same QS_HD functions.
-Emulated emulateDevice(const std::vector<float> &w, const HqqSpec &s)
+/// gpu/kernels/hqq.cu's algorithm, run on the host with the same QS_HD functions. chunk 0: one
+/// launch per iteration (kHqqIterate); chunk > 0: the fused chunks (kHqqChunk) — every group runs
+/// `chunk` iterations from the kept z before the chunk's errors are known, each iteration's z in a
+/// slot, then hqqChunkVerdict picks the kept slot (the speculative iterations after a stop are
+/// dropped).
+Emulated emulateDevice(const std::vector<float> &w, const HqqSpec &s, int chunk = 0)
 {
     const auto n = static_cast<std::int64_t>(w.size());
     const std::int64_t g = s.group, G = n / g;
@@ -81,18 +86,58 @@ Emulated emulateDevice(const std::vector<float> &w, const HqqSpec &s)
     const float zfactor = static_cast<float>(G) / static_cast<float>(n);
     const int unit = hqqmath::hqqFixedUnit(amax, qmax, counted);
     float best = std::numeric_limits<float>::infinity();
-    for (int it = 1; counted > 0 && it <= s.iters; ++it) {
+    auto groupSums = [&](std::int64_t j, float zz, double &es, double &zs) {
+        auto x = [&](std::int64_t t) {
+            const float v = w[idx(j, t)];
+            return fp16 ? qmath::roundF16(v) : v;
+        };
+        if (g == 64) // the device's fused path: the unrolled variant
+            hqqmath::hqqGroupSums<64>(hqqmath::hqqElems(x), g, sig[j], zz, P, es, zs);
+        else
+            hqqmath::hqqGroupSums(hqqmath::hqqElems(x), g, sig[j], zz, P, es, zs);
+    };
+    if (chunk > 0) {
+        std::vector<float> zh(static_cast<std::size_t>(chunk * G)), hist(static_cast<std::size_t>(s.iters));
+        int slot = -1, itersRun = 0;
+        for (int it0 = 1; counted > 0 && it0 <= s.iters; it0 += chunk) {
+            const int count = std::min(chunk, s.iters - it0 + 1);
+            std::vector<hqqmath::U128> total(static_cast<std::size_t>(count));
+            std::vector<unsigned> status(static_cast<std::size_t>(count), 0u);
+            for (std::int64_t j = 0; j < G; ++j) {
+                if (bad[j])
+                    continue;
+                float zz = slot < 0 ? z[j] : zh[static_cast<std::size_t>(slot * G + j)];
+                for (int k = 0; k < count; ++k) {
+                    double es, zs;
+                    groupSums(j, zz, es, zs);
+                    zz = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
+                    zh[static_cast<std::size_t>(k * G + j)] = zz;
+                    hqqmath::U128 kf;
+                    status[k] |= hqqmath::hqqToFixed(es, unit, kf);
+                    total[k] = hqqmath::add(total[k], kf);
+                }
+            }
+            std::vector<float> errs(static_cast<std::size_t>(count));
+            for (int k = 0; k < count; ++k)
+                errs[k] = hqqmath::hqqGlobalError(total[k], unit, status[k], counted, fp16);
+            bool stopped = false;
+            slot = hqqmath::hqqChunkVerdict(errs.data(), it0, count, best, hist.data(), itersRun, stopped);
+            if (stopped)
+                break;
+        }
+        for (std::int64_t j = 0; j < G; ++j)
+            if (!bad[j] && slot >= 0)
+                z[j] = zh[static_cast<std::size_t>(slot * G + j)];
+        e.errs.assign(hist.begin(), hist.begin() + itersRun);
+    }
+    for (int it = 1; chunk == 0 && counted > 0 && it <= s.iters; ++it) {
         hqqmath::U128 total;
         unsigned status = 0;
         for (std::int64_t j = G - 1; j >= 0; --j) { // any order: the sum is exact
             if (bad[j])
                 continue;
             double es, zs;
-            auto x = [&](std::int64_t t) {
-                const float v = w[idx(j, t)];
-                return fp16 ? qmath::roundF16(v) : v;
-            };
-            hqqmath::hqqGroupSums(hqqmath::hqqElems(x), g, sig[j], z[j], P, es, zs);
+            groupSums(j, z[j], es, zs);
             z[j] = hqqmath::hqqNewZero(zs, zfactor, g, fp16);
             hqqmath::U128 k;
             status |= hqqmath::hqqToFixed(es, unit, k);
@@ -233,44 +278,55 @@ TEST(HqqMath, DeviceAlgorithmEmulatedMatchesTheCpuBitForBit)
         {16, 64, 16, 8, 0, HqqPreset::HqqLib, 0.5f},     {30, 86, 43, 4, 1, HqqPreset::MiloCode, 10.0f},
     };
     float maxErr = 0.0f;
-    for (const auto &c : cases)
-        for (HqqCompute comp : {HqqCompute::Fp32, HqqCompute::Fp16})
-            for (bool nonFinite : {false, true}) {
-                HqqSpec s = HqqSpec::forPreset(c.preset);
-                s.bits = c.bits, s.group = c.g, s.axis = c.axis, s.compute = comp;
-                SCOPED_TRACE(s.toJson().dump() + " scale " + std::to_string(c.scale) + (nonFinite ? " NaN" : ""));
-                auto w = studentT(c.rows * c.cols, static_cast<unsigned>(c.rows * 7 + c.g), c.scale);
-                if (nonFinite) {
-                    w[5] = std::numeric_limits<float>::quiet_NaN();
-                    w[w.size() - 3] = -std::numeric_limits<float>::infinity();
-                }
-                const HqqResult r = hqqQuantizeFlat(w, s, true, 2, "t", nullptr);
-                const Emulated e = emulateDevice(w, s);
-                std::int64_t codeDiff = 0, deqDiff = 0, scaleDiff = 0, zeroDiff = 0;
-                for (std::size_t i = 0; i < w.size(); ++i) {
-                    codeDiff += r.codes[i] != e.codes[i];
-                    deqDiff += !sameBits(r.dequantized[i], e.deq[i]);
-                }
-                for (std::size_t j = 0; j < r.scales.size(); ++j) {
-                    scaleDiff += !sameBits(r.scales[j], e.scales[j]);
-                    zeroDiff += !sameBits(r.zeros[j], e.zeros[j]);
-                }
-                EXPECT_EQ(codeDiff, 0);
-                EXPECT_EQ(deqDiff, 0);
-                EXPECT_EQ(scaleDiff, 0);
-                EXPECT_EQ(zeroDiff, 0);
-                EXPECT_EQ(r.nonFiniteGroups, e.bad);
-                EXPECT_EQ(r.firstNonFinite, e.firstBad);
-                EXPECT_EQ(nonFinite, e.bad > 0);
-                ASSERT_EQ(r.history.size(), e.errs.size());
-                for (std::size_t i = 0; i < e.errs.size(); ++i)
-                    EXPECT_TRUE(sameBits(static_cast<float>(r.history[i].eps), e.errs[i])) << "iteration " << i + 1;
-                for (std::size_t i = 0; i < w.size(); ++i)
-                    if (qmath::isFinite(w[i]))
-                        maxErr = std::max(maxErr, std::fabs(w[i] - r.dequantized[i]));
-            }
+    int stoppedInsideAChunk = 0;
+    // chunk 0: the per-iteration kernels; 1, 3, 4, 8: the fused chunks (stops inside a chunk, at its
+    // end, iteration limits that are not a multiple of the chunk).
+    for (const int chunk : {0, 1, 3, 4, 8})
+        for (const int iters : {20, 7})
+            for (const auto &c : cases)
+                for (HqqCompute comp : {HqqCompute::Fp32, HqqCompute::Fp16})
+                    for (bool nonFinite : {false, true}) {
+                        HqqSpec s = HqqSpec::forPreset(c.preset);
+                        s.bits = c.bits, s.group = c.g, s.axis = c.axis, s.compute = comp, s.iters = iters;
+                        SCOPED_TRACE(s.toJson().dump() + " scale " + std::to_string(c.scale) +
+                                     (nonFinite ? " NaN" : "") + " chunk " + std::to_string(chunk));
+                        auto w = studentT(c.rows * c.cols, static_cast<unsigned>(c.rows * 7 + c.g), c.scale);
+                        if (nonFinite) {
+                            w[5] = std::numeric_limits<float>::quiet_NaN();
+                            w[w.size() - 3] = -std::numeric_limits<float>::infinity();
+                        }
+                        const HqqResult r = hqqQuantizeFlat(w, s, true, 2, "t", nullptr);
+                        const Emulated e = emulateDevice(w, s, chunk);
+                        const auto ran = static_cast<int>(r.history.size());
+                        stoppedInsideAChunk += chunk > 1 && ran < iters && ran % chunk != 0;
+                        std::int64_t codeDiff = 0, deqDiff = 0, scaleDiff = 0, zeroDiff = 0;
+                        for (std::size_t i = 0; i < w.size(); ++i) {
+                            codeDiff += r.codes[i] != e.codes[i];
+                            deqDiff += !sameBits(r.dequantized[i], e.deq[i]);
+                        }
+                        for (std::size_t j = 0; j < r.scales.size(); ++j) {
+                            scaleDiff += !sameBits(r.scales[j], e.scales[j]);
+                            zeroDiff += !sameBits(r.zeros[j], e.zeros[j]);
+                        }
+                        EXPECT_EQ(codeDiff, 0);
+                        EXPECT_EQ(deqDiff, 0);
+                        EXPECT_EQ(scaleDiff, 0);
+                        EXPECT_EQ(zeroDiff, 0);
+                        EXPECT_EQ(r.nonFiniteGroups, e.bad);
+                        EXPECT_EQ(r.firstNonFinite, e.firstBad);
+                        EXPECT_EQ(nonFinite, e.bad > 0);
+                        ASSERT_EQ(r.history.size(), e.errs.size());
+                        for (std::size_t i = 0; i < e.errs.size(); ++i)
+                            EXPECT_TRUE(sameBits(static_cast<float>(r.history[i].eps), e.errs[i]))
+                                << "iteration " << i + 1;
+                        for (std::size_t i = 0; i < w.size(); ++i)
+                            if (qmath::isFinite(w[i]))
+                                maxErr = std::max(maxErr, std::fabs(w[i] - r.dequantized[i]));
+                    }
     // Large scales put |e| above kHqqShrinkFrom: the pow path took part.
     EXPECT_GT(maxErr, 2.0f * hqqmath::kHqqShrinkFrom);
+    // The fused chunks dropped speculative iterations somewhere.
+    EXPECT_GT(stoppedInsideAChunk, 0);
 }
 
 TEST(HqqMath, CodeTableGivesTheSameElementResultsAsTheDivision)
@@ -310,4 +366,41 @@ TEST(HqqMath, CodeTableGivesTheSameElementResultsAsTheDivision)
                 }
             }
     EXPECT_EQ(compared, 2u * 4u * 200u * 64u);
+}
+
+TEST(HqqMath, ChunkVerdictAppliesTheStopRuleInOrder)
+{
+    // hqq.cpp's loop: an error below the best goes on; equal, larger or NaN stops after that
+    // iteration, whose z is kept. The chunk's later errors were speculative: not recorded.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+        std::vector<float> errs;
+        float best;
+        int kept;
+        bool stopped;
+    };
+    const Case cases[] = {{{3.0f, 2.0f, 2.0f, 1.0f}, 5.0f, 2, true},
+                          {{3.0f, 2.0f, 1.5f, 1.0f}, 5.0f, 3, false},
+                          {{6.0f, 1.0f}, 5.0f, 0, true},
+                          {{4.0f, nan, 1.0f}, 5.0f, 1, true},
+                          {{1.0f}, std::numeric_limits<float>::infinity(), 0, false}};
+    for (const Case &c : cases) {
+        std::vector<float> hist(20, -1.0f);
+        float best = c.best;
+        int itersRun = 4;
+        bool stopped = false;
+        const int kept = hqqmath::hqqChunkVerdict(c.errs.data(), 5, static_cast<int>(c.errs.size()), best, hist.data(),
+                                                  itersRun, stopped);
+        EXPECT_EQ(kept, c.kept);
+        EXPECT_EQ(stopped, c.stopped);
+        EXPECT_EQ(itersRun, 5 + c.kept);
+        for (int k = 0; k <= c.kept; ++k)
+            EXPECT_TRUE(sameBits(hist[4 + k], c.errs[k]));
+        for (std::size_t k = 4 + c.kept + 1; k < hist.size(); ++k)
+            EXPECT_EQ(hist[k], -1.0f);
+        float expectBest = c.best;
+        for (int k = 0; k <= c.kept; ++k)
+            expectBest = c.errs[k] < expectBest ? c.errs[k] : expectBest;
+        EXPECT_TRUE(sameBits(best, expectBest));
+    }
 }
