@@ -25,9 +25,12 @@ struct HqqBlockLayout {
     HqqBlockLayout(const HqqSpec &spec, long long groups);
 };
 
-/// Iterations per fused launch (groups of launch::kHqqFusedGroup): kHqqDefaultChunk, or the
-/// measurement switch QS_HQQ_CHUNK (0: the per-iteration kernels).
-inline constexpr int kHqqDefaultChunk = 4;
+/// Iterations per fused launch (groups of launch::kHqqFusedGroup): kHqqDefaultChunk, or
+/// QS_HQQ_CHUNK (1 … kHqqMaxChunk fuses). 0 by default — the per-iteration kernels: on the H200
+/// (2026-11-29, docs/perf.md "MiLo") the fused chunks were slower at every size tried (MiLo r 32's
+/// 20 HQQ solves 56.3 ms per iteration against 87.5 ms with chunks of 2 and 77.8 ms of 4: ~254
+/// registers leave 8 warps an SM for a memory-bound loop). The GPU test runs them with 4.
+inline constexpr int kHqqDefaultChunk = 0;
 int hqqChunkSize();
 
 /// The kernels' arguments for W (`in`: kInF32/kInBf16/kInF16) in the block `base`, codes into

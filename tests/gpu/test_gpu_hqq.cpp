@@ -4,6 +4,8 @@
 // F32, BF16 and F16; the demo weights; stories260K when present. Codes, stored scales and zero
 // points, Ŵ and the iteration history (each err_i) bit for bit, the metrics as compareOnBoth
 // checks them (the engine's fused metrics of the device's Ŵ).
+#include <cstdlib>
+
 #include "gpu_compare.h"
 
 #include "quant/hqq.h"
@@ -136,6 +138,10 @@ TEST(GpuHqq, SourceDtypesZeroRoundingItersAndStatsAtOpen)
 TEST(GpuHqq, FusedIterationsOfGroupsOf64BitIdentical)
 {
     REQUIRE_GPU();
+    // The fused chunks are not the default (gpu/host/hqq_device.h): chosen here through
+    // QS_HQQ_CHUNK, which the engine reads once per process — ctest runs each test in its own
+    // process, so there this test runs the chunks of 4 (alone in a shared process, the defaults).
+    setenv("QS_HQQ_CHUNK", "4", 1);
     // Groups of 64 with ≤ 4 bits take the fused chunks (launch::hqqIterateChunk: each thread's
     // group in registers for several iterations, the stop rule applied afterwards); 8 bits the
     // per-iteration kernels. 768 groups: three thread blocks. Iteration limits below, at and
