@@ -2,6 +2,7 @@
 #include "quant/constopt_sweep.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <cmath>
 
@@ -92,7 +93,11 @@ template <typename F> void pow2RunsWalk(const float *fc, int n, float m, F &&f)
         int end = n;
         if (b != bLast) {
             // The byte exceeds b from fc·m ≈ 2^(b − 127)·√2 on: guess by interpolation, then walk.
-            const double target = std::ldexp(1.4142135623730951, b - 127) / static_cast<double>(m);
+            // √2·2^(b − 127), b in [0, 255]: the power of two built from its exponent bits (what
+            // std::ldexp gives, without the library call per run).
+            const double target = 1.4142135623730951 *
+                                  std::bit_cast<double>(static_cast<std::uint64_t>(b - 127 + 1023) << 52) /
+                                  static_cast<double>(m);
             const double span = static_cast<double>(fc[n - 1]) - fc[start];
             double g = span > 0 ? start + (target - fc[start]) / span * (n - 1 - start) : start;
             g = std::isfinite(g) ? std::clamp(g, static_cast<double>(start), static_cast<double>(n)) : start;

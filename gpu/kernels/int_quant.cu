@@ -309,14 +309,7 @@ __global__ void __launch_bounds__(kThreads)
     else
         run(std::false_type{});
     __syncthreads();
-    flushCounts(hy, B, hist + B);
-    if (threadIdx.x == 0) {
-        const int extOff = 3 * B + kAbsBins;
-        if (hy[B])
-            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
-        if (hy[B + 1])
-            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
-    }
+    flushWHatBins(hy, B, hist);
     double d[kP2D] = {0, 0, 0, s2, s3, s4};
     blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
 }

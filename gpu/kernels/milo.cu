@@ -217,15 +217,10 @@ template <int IN> __global__ void kResidual64(const void *w, const float *wHat, 
         e[i] = static_cast<double>(decode1<IN>(w, i)) - static_cast<double>(wHat[i]);
 }
 
-/// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
-__global__ void kSumSquares(const double *d, long long n, double *parts)
+/// The block's slice sum: its threads' sums added by the fixed tree over kT (the order ε's bits
+/// depend on), written to parts[blockIdx.x].
+__device__ inline void blockTreeSum(double acc, double *red, double *parts)
 {
-    __shared__ double red[kT];
-    const long long per = (n + gridDim.x - 1) / gridDim.x;
-    const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
-    double acc = 0.0;
-    for (long long i = lo + threadIdx.x; i < hi; i += kT)
-        acc += d[i] * d[i];
     red[threadIdx.x] = acc;
     __syncthreads();
     for (int h = kT / 2; h > 0; h /= 2) {
@@ -235,6 +230,18 @@ __global__ void kSumSquares(const double *d, long long n, double *parts)
     }
     if (threadIdx.x == 0)
         parts[blockIdx.x] = red[0];
+}
+
+/// Block b sums a fixed slice of elements in a fixed thread order, then a fixed tree.
+__global__ void kSumSquares(const double *d, long long n, double *parts)
+{
+    __shared__ double red[kT];
+    const long long per = (n + gridDim.x - 1) / gridDim.x;
+    const long long lo = per * blockIdx.x, hi = lo + per < n ? lo + per : n;
+    double acc = 0.0;
+    for (long long i = lo + threadIdx.x; i < hi; i += kT)
+        acc += d[i] * d[i];
+    blockTreeSum(acc, red, parts);
 }
 
 /// kSumSquares' slices, sums and tree (the same ε bits) with kNextW's update of each element on
@@ -256,15 +263,7 @@ __global__ void kNextWSumSquares(const void *w, float *wt, const double *d, long
             wt[i] = wv - static_cast<float>(uv);
         }
     }
-    red[threadIdx.x] = acc;
-    __syncthreads();
-    for (int h = kT / 2; h > 0; h /= 2) {
-        if (static_cast<int>(threadIdx.x) < h)
-            red[threadIdx.x] += red[threadIdx.x + h];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        parts[blockIdx.x] = red[0];
+    blockTreeSum(acc, red, parts);
 }
 
 __global__ void kPassEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *out)

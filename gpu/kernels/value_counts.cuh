@@ -161,6 +161,20 @@ QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
             QS_ATOMIC_ADD(out + i, static_cast<u64>(h[i]));
 }
 
+/// Ŵ's shared histogram hy (B bins, then the counts below and above its range) added to the
+/// global histogram: the bins at hist + B, the two out-of-range counts in its extension words.
+QS_DEV void flushWHatBins(const unsigned *hy, int B, u64 *hist)
+{
+    flushCounts(hy, B, hist + B);
+    if (threadIdx.x == 0) {
+        const int extOff = 3 * B + kAbsBins;
+        if (hy[B])
+            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
+        if (hy[B + 1])
+            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
+    }
+}
+
 // ---- Ŵ from counted levels ----------------------------------------------------------------------
 // Where Ŵ is a function of a few levels — NVFP4: (block-scale byte, code), ≤ 2048 for the tensor;
 // ProgressiveSpec per channel: (row, code), 16 per row — pass 1 counts each element at its level
@@ -237,16 +251,7 @@ __global__ void __launch_bounds__(kThreads)
         s4 = fma(cd, d2 * d2, s4);
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < B; i += blockDim.x)
-        if (hy[i])
-            QS_ATOMIC_ADD(hist + B + i, static_cast<u64>(hy[i]));
-    if (threadIdx.x == 0) {
-        const int extOff = 3 * B + kAbsBins;
-        if (hy[B])
-            QS_ATOMIC_ADD(hist + extOff + 2, static_cast<u64>(hy[B]));
-        if (hy[B + 1])
-            QS_ATOMIC_ADD(hist + extOff + 3, static_cast<u64>(hy[B + 1]));
-    }
+    flushWHatBins(hy, B, hist);
     double d[kP2D] = {0, 0, 0, s2, s3, s4};
     blockRow<kP2D, 0>(d, nullptr, SumOps{}, pd2, nullptr);
 }
