@@ -250,17 +250,6 @@ void weightedH(const double *const *p, const double *v, std::int64_t start, cons
         }
 }
 
-void scores(const double *q, const KvKeyTiles &kt, std::int64_t start, std::int64_t n, double scale, double *z)
-{
-    scoresG<1>(&q, kt, start, n, scale, &z);
-}
-
-void weighted(const double *p, const double *v, std::int64_t start, std::int64_t n, std::int64_t d, double *o)
-{
-    const std::int64_t nn[2] = {n, n};
-    weightedH<1, 1>(&p, v, start, nn, d, &o);
-}
-
 /// KL(P‖P̂) and max |p − p̂| of one query stream: P̂ = softmax of its scores z into pq (softmaxInto's
 /// values, the division done in the same pass), then Σ p·(log p − log p̂) in eight lanes; returns
 /// KL, raises maxErr.
@@ -360,6 +349,49 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
         }
 }
 
+/// The reference side of G query heads (their rows laid out by kvAttnRefGroup): per query P, log P
+/// and o = P·V from K and V's tiles, two queries of one segment at a time as againstG does; each
+/// value with the one-query op sequence.
+template <int G> void refG(KvAttnRef *const *r, const KvKeyTiles &kt)
+{
+    const std::int64_t d = r[0]->d;
+    const double scale = 1 / std::sqrt(static_cast<double>(d));
+    const std::size_t nq = r[0]->start.size();
+    double *z[2 * G], *pp[2 * G], *oo[2 * G];
+    const double *qv[2 * G];
+    for (std::size_t qi = 0; qi < nq;) {
+        const std::int64_t start = r[0]->start[qi];
+        const bool pair = qi + 1 < nq && r[0]->start[qi + 1] == start && r[0]->count[qi + 1] >= r[0]->count[qi];
+        const int nQ = pair ? 2 : 1;
+        const std::int64_t n[2] = {r[0]->count[qi], r[0]->count[qi + (pair ? 1 : 0)]};
+        for (int k = 0; k < nQ; ++k)
+            for (int g = 0; g < G; ++g) {
+                KvAttnRef &rg = *r[g];
+                const std::size_t at = qi + static_cast<std::size_t>(k);
+                qv[k * G + g] = rg.q.data() + at * static_cast<std::size_t>(d);
+                z[k * G + g] = rg.lp.data() + rg.offset[at];
+                pp[k * G + g] = rg.p.data() + rg.offset[at];
+                oo[k * G + g] = rg.o.data() + at * static_cast<std::size_t>(d);
+            }
+        if (pair)
+            scoresPair<G>(qv, kt, start, n[0], n[1], scale, z);
+        else
+            scoresG<G>(qv, kt, start, n[0], scale, z);
+        for (int k = 0; k < nQ; ++k)
+            for (int g = 0; g < G; ++g) {
+                double *lp = z[k * G + g];
+                const double lse = softmaxInto(lp, pp[k * G + g], n[k]);
+                for (std::int64_t j = 0; j < n[k]; ++j)
+                    lp[j] -= lse;
+            }
+        if (pair)
+            weightedH<2 * G, G>(pp, kt.values.data(), start, n, d, oo);
+        else
+            weightedH<G, G>(pp, kt.values.data(), start, n, d, oo);
+        qi += static_cast<std::size_t>(nQ);
+    }
+}
+
 } // namespace
 
 void kvExp(const double *x, double *y, std::int64_t n)
@@ -417,13 +449,14 @@ std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<st
     return end;
 }
 
-KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, std::int64_t T, std::int64_t segment,
+namespace {
+
+/// One head's evaluated rows laid out (ranges, offsets, q as FP64, room for P, log P and o).
+KvAttnRef refLayout(const float *q, std::int64_t d, std::int64_t T, std::int64_t segment,
                     const std::vector<std::int64_t> &rows)
 {
     KvAttnRef r;
-    const std::int64_t d = keys.d;
     r.d = d;
-    const double scale = 1 / std::sqrt(static_cast<double>(d));
     for (const std::int64_t i : rows) {
         std::int64_t start, n;
         kvCausalRange(i, T, segment, start, n);
@@ -432,23 +465,44 @@ KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, std::int64_t T, std:
         r.keyEnd = std::max(r.keyEnd, start + n);
         r.start.push_back(start);
         r.count.push_back(n);
-        const std::size_t off = r.lp.size();
-        r.offset.push_back(off);
-        const std::size_t qo = r.q.size();
+        r.offset.push_back(r.lp.size());
         for (std::int64_t c = 0; c < d; ++c)
             r.q.push_back(q[i * d + c]);
-        r.lp.resize(off + static_cast<std::size_t>(n));
-        r.p.resize(off + static_cast<std::size_t>(n));
-        double *lp = r.lp.data() + off, *p = r.p.data() + off;
-        scores(r.q.data() + qo, keys, start, n, scale, lp);
-        const double lse = softmaxInto(lp, p, n);
-        for (std::int64_t j = 0; j < n; ++j)
-            lp[j] -= lse;
-        const std::size_t oo = r.o.size();
-        r.o.resize(oo + static_cast<std::size_t>(d));
-        weighted(p, keys.values.data(), start, n, d, r.o.data() + oo);
+        r.lp.resize(r.lp.size() + static_cast<std::size_t>(n));
     }
+    r.p.resize(r.lp.size());
+    r.o.resize(r.start.size() * static_cast<std::size_t>(d));
     return r;
+}
+
+} // namespace
+
+KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &keys, std::int64_t T, std::int64_t segment,
+                    const std::vector<std::int64_t> &rows)
+{
+    KvAttnRef r = refLayout(q, keys.d, T, segment, rows);
+    KvAttnRef *rp = &r;
+    refG<1>(&rp, keys);
+    return r;
+}
+
+std::vector<KvAttnRef> kvAttnRefGroup(const float *const *q, std::int64_t heads, const KvKeyTiles &keys, std::int64_t T,
+                                      std::int64_t segment, const std::vector<std::int64_t> &rows)
+{
+    std::vector<KvAttnRef> refs;
+    for (std::int64_t h = 0; h < heads; ++h)
+        refs.push_back(refLayout(q[h], keys.d, T, segment, rows));
+    std::vector<KvAttnRef *> ptrs;
+    for (auto &r : refs)
+        ptrs.push_back(&r);
+    std::int64_t h = 0;
+    for (; h + 3 <= heads; h += 3)
+        refG<3>(ptrs.data() + h, keys);
+    if (heads - h == 2)
+        refG<2>(ptrs.data() + h, keys);
+    else if (heads - h == 1)
+        refG<1>(ptrs.data() + h, keys);
+    return refs;
 }
 
 KvAttentionError kvAttnAgainst(const KvAttnRef &r, const KvKeyTiles &kq, KvAttnScratch &sc)

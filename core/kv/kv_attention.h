@@ -55,6 +55,11 @@ std::int64_t kvKeyEnd(std::int64_t T, std::int64_t segment, const std::vector<st
 KvAttnRef kvAttnRef(const float *q, const KvKeyTiles &kv, std::int64_t T, std::int64_t segment,
                     const std::vector<std::int64_t> &rows);
 
+/// kvAttnRef for `heads` query heads sharing one KV head (q[h] of each, the same evaluated rows):
+/// three at a time share each load of K and V; the same values as one by one.
+std::vector<KvAttnRef> kvAttnRefGroup(const float *const *q, std::int64_t heads, const KvKeyTiles &kv, std::int64_t T,
+                                      std::int64_t segment, const std::vector<std::int64_t> &rows);
+
 /// The attention errors of K̂ and V̂ (as tiles) against the reference.
 KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kvq, KvAttnScratch &scratch);
 

@@ -561,8 +561,11 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
                 kt.build(l.k.data() + g * T * d, keyEnd, d);
                 kt.buildValues(l.v.data() + g * T * d);
+                std::vector<const float *> qs;
                 for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
-                    refs.push_back(kvAttnRef(l.q.data() + h * Q * d, kt, T, data.segment, rows));
+                    qs.push_back(l.q.data() + h * Q * d);
+                for (KvAttnRef &r : kvAttnRefGroup(qs.data(), group, kt, T, data.segment, rows))
+                    refs.push_back(std::move(r));
             }
         const KvScheme &planK = isBoundary(li) ? bf16 : opt.kPlan, &planV = isBoundary(li) ? bf16 : opt.vPlan;
         const std::ptrdiff_t planKAt = listed(planK), planVAt = listed(planV);

@@ -432,6 +432,22 @@ TEST(KvLab, GroupedHeadsAndPairedQueriesEqualOneByOne)
             qs.push_back(draw(T * d, 0, nullptr));
             refs.push_back(kvAttnRef(qs.back().data(), kt, T, seg, rows));
         }
+        // The reference side grouped (three heads a load, paired queries): the same bits.
+        std::vector<const float *> qp;
+        for (const auto &q : qs)
+            qp.push_back(q.data());
+        const std::vector<KvAttnRef> groupRefs = kvAttnRefGroup(qp.data(), heads, kt, T, seg, rows);
+        ASSERT_EQ(groupRefs.size(), refs.size());
+        for (std::size_t h = 0; h < refs.size(); ++h) {
+            EXPECT_EQ(groupRefs[h].start, refs[h].start);
+            EXPECT_EQ(groupRefs[h].count, refs[h].count);
+            for (const auto &[a, b] : {std::pair{&groupRefs[h].p, &refs[h].p}, std::pair{&groupRefs[h].lp, &refs[h].lp},
+                                       std::pair{&groupRefs[h].o, &refs[h].o}}) {
+                ASSERT_EQ(a->size(), b->size());
+                for (std::size_t i = 0; i < a->size(); ++i)
+                    ASSERT_EQ(std::bit_cast<std::uint64_t>((*a)[i]), std::bit_cast<std::uint64_t>((*b)[i])) << i;
+            }
+        }
         std::vector<const KvAttnRef *> ptrs;
         for (const auto &r : refs)
             ptrs.push_back(&r);
