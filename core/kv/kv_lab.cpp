@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include "kv/kv_attention.h"
@@ -16,7 +18,6 @@
 #include "quant/constopt_sweep.h"
 #include "numeric/hadamard.h"
 #include "util/error.h"
-#include "numeric/lanes.h"
 #include "util/parallel.h"
 #include "util/philox.h"
 
@@ -38,46 +39,25 @@ std::size_t argmin(const std::vector<double> &v)
     return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
 }
 
-double excessKurtosis(const std::vector<float> &x)
-{
-    // FP64 moments, each sum in 16 lanes (16 consecutive values a step, the lanes added pairwise
-    // at the end), the tail after them in order.
-    using lanes::v8d;
-    const std::size_t n = x.size(), n16 = n / 16 * 16;
-    auto sum16 = [](v8d a, v8d b) {
-        const v8d c = a + b;
-        return ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
-    };
-    v8d s0{}, s1{};
-    for (std::size_t i = 0; i < n16; i += 16) {
-        const lanes::v16f v = lanes::load16(x.data() + i);
-        s0 += lanes::lowD(v);
-        s1 += lanes::highD(v);
+/// A large FP32 buffer left uninitialised (its writers fill every element, layer by layer on the
+/// workers, so its pages are first touched there rather than zeroed on one thread up front).
+struct RawFloats {
+    std::unique_ptr<float[]> p;
+    std::size_t n = 0;
+    void allocate(std::size_t count)
+    {
+        p.reset(new float[count]);
+        n = count;
     }
-    double mean = sum16(s0, s1);
-    for (std::size_t i = n16; i < n; ++i)
-        mean += x[i];
-    mean /= static_cast<double>(n);
-    v8d a2{}, b2{}, a4{}, b4{};
-    for (std::size_t i = 0; i < n16; i += 16) {
-        const lanes::v16f v = lanes::load16(x.data() + i);
-        const v8d e0 = lanes::lowD(v) - mean, e1 = lanes::highD(v) - mean;
-        const v8d q0 = e0 * e0, q1 = e1 * e1;
-        a2 += q0;
-        b2 += q1;
-        a4 += q0 * q0;
-        b4 += q1 * q1;
+    void release()
+    {
+        p.reset();
+        n = 0;
     }
-    double m2 = sum16(a2, b2), m4 = sum16(a4, b4);
-    for (std::size_t i = n16; i < n; ++i) {
-        const double e = x[i] - mean, e2 = e * e;
-        m2 += e2;
-        m4 += e2 * e2;
-    }
-    m2 /= static_cast<double>(n);
-    m4 /= static_cast<double>(n);
-    return m2 > 0 ? m4 / (m2 * m2) - 3 : 0;
-}
+    bool empty() const { return n == 0; }
+    float *data() { return p.get(); }
+    std::span<const float> span() const { return {p.get(), n}; }
+};
 
 /// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along
 /// d): the sweep's own evaluator (constopt_sweep.h), whose pow2 curve is one pass over the groups.
@@ -92,7 +72,7 @@ std::vector<double> pow2Curve(const std::vector<float> &x, std::int64_t d, const
 /// 65536-bin histogram of u = x/m weighted by m² (W, Σw·u, Σw·u² per bin): a bin's elements share
 /// one code at a given fc unless an E2M1 rounding threshold falls inside it, so Σw(u − fc·q)² is
 /// exact per bin from its three sums; a bin straddling a threshold is coded at its weighted mean.
-std::vector<double> unroundedCurve(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs)
+std::vector<double> unroundedCurve(std::span<const float> x, std::int64_t d, const std::vector<double> &cs)
 {
     constexpr int B = 65536;
     std::vector<double> W(B, 0), WU(B, 0), WU2(B, 0);
@@ -299,19 +279,19 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     });
     // The unit rotated keys of every layer, kept from here for the distortion when the CPU makes them.
     const std::size_t unitPer = static_cast<std::size_t>(Hkv * T * d);
-    std::vector<float> unitK;
+    RawFloats unitK;
     if (!preparedOnDevice) {
         // The unit rotated coordinates' histograms per layer (1.5 MB each: made only here).
         std::vector<KvUnitHistogram> kHists(static_cast<std::size_t>(L)), vHists(static_cast<std::size_t>(L));
         if (opt.distortion)
-            unitK.resize(unitPer * static_cast<std::size_t>(L));
+            unitK.allocate(unitPer * static_cast<std::size_t>(L));
         parallelForEach(L, threads, [&](std::int64_t li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
             LayerPrep &p = prep[static_cast<std::size_t>(li)];
             p.rotK = l.k;
             kvRotateRows(p.rotK, d, b);
-            p.kurtBefore = excessKurtosis(l.k);
-            p.kurtAfter = excessKurtosis(p.rotK);
+            p.kurtBefore = kvfast::excessKurtosis(l.k.data(), l.k.size());
+            p.kurtAfter = kvfast::excessKurtosis(p.rotK.data(), p.rotK.size());
             for (std::int64_t i = 0; i < Hkv * T; ++i) {
                 double a = 0, r = 0;
                 for (std::int64_t j = 0; j < d; ++j) {
@@ -373,21 +353,23 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     const std::vector<double> cs = grid(opt.cLo, opt.cHi, opt.cStep);
     if (cs.size() < 2 || !(opt.cLo > 0))
         throw UnsupportedError("the c grid needs lo > 0 and at least two points");
-    std::vector<float> all; // the rotated keys of all layers, for the CPU's curves
-    auto allKeys = [&]() -> const std::vector<float> & {
+    RawFloats all; // the rotated keys of all layers, for the CPU's curves (copied by the workers)
+    auto allKeys = [&]() -> std::span<const float> {
         if (all.empty()) {
-            all.reserve(static_cast<std::size_t>(L * Hkv * T * d));
-            for (std::int64_t li = 0; li < L; ++li)
-                all.insert(all.end(), rotK(li).begin(), rotK(li).end());
+            const std::size_t per = static_cast<std::size_t>(Hkv * T * d);
+            all.allocate(per * static_cast<std::size_t>(L));
+            parallelForEach(L, threads, [&](std::int64_t li) {
+                std::copy(rotK(li).begin(), rotK(li).end(), all.data() + static_cast<std::size_t>(li) * per);
+            });
         }
-        return all;
+        return all.span();
     };
     // One CPU evaluator for both grids and the layers' K curves (its sums are exact: the same bits
     // as one per grid or per layer).
     std::unique_ptr<CSweepGridEvaluator> allEv;
     auto cpuAll = [&]() -> const CSweepGridEvaluator & {
         if (!allEv) {
-            const std::vector<float> &x = allKeys();
+            const std::span<const float> x = allKeys();
             allEv = makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
                                           static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads);
         }
@@ -399,7 +381,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         if (!acc) {
             // Both curves on the CPU: the unrounded one (one serial pass) beside the pow2 one.
             allKeys();
-            std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all, d, cs); });
+            std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all.span(), d, cs); });
             try {
                 rep.sweep.msePow2 = allCurve(cs);
             } catch (...) {
@@ -466,7 +448,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
     });
     allEv.reset();
-    std::vector<float>().swap(all);
+    all.release();
     tick();
     phase("layer_c");
 
@@ -717,9 +699,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             rep.distortion.push_back(std::move(r));
         };
         // One pow2 evaluator per source for every grid (exact sums: the same bits as one per grid).
-        auto cpuCurve = [&](const std::vector<float> &u, std::int64_t dd) -> Curve {
+        auto cpuCurve = [&](std::span<const float> u, std::int64_t dd) -> Curve {
             auto ev = std::make_shared<std::unique_ptr<CSweepGridEvaluator>>();
-            return [&u, dd, threads, ev, lo = cs.front(), hi = cs.back()](const std::vector<double> &g, bool pow2) {
+            return [u, dd, threads, ev, lo = cs.front(), hi = cs.back()](const std::vector<double> &g, bool pow2) {
                 if (pow2) {
                     if (!*ev)
                         *ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
@@ -766,13 +748,13 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
         if (!keysOnDevice) {
             if (unitK.empty()) { // the device prepared: made here
-                unitK.resize(unitPer * static_cast<std::size_t>(L));
+                unitK.allocate(unitPer * static_cast<std::size_t>(L));
                 parallelForEach(L, threads, [&](std::int64_t li) {
                     kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
                                             unitK.data() + static_cast<std::size_t>(li) * unitPer, Hkv * T, d, b);
                 });
             }
-            measure("keys", d, cpuCurve(unitK, d), rep.kShared.mse);
+            measure("keys", d, cpuCurve(unitK.span(), d), rep.kShared.mse);
         }
     }
     tick();

@@ -456,6 +456,46 @@ void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t
     }
 }
 
+double excessKurtosis(const float *x, std::size_t n)
+{
+    // FP64 moments, each sum in 16 lanes (16 consecutive values a step, the lanes added pairwise
+    // at the end), the tail after them in order.
+    const std::size_t n16 = n / 16 * 16;
+    auto sum16 = [](lanes::v8d a, lanes::v8d b) {
+        const lanes::v8d c = a + b;
+        return ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+    };
+    lanes::v8d s0{}, s1{};
+    for (std::size_t i = 0; i < n16; i += 16) {
+        const lanes::v16f v = lanes::load16(x + i);
+        s0 += lanes::lowD(v);
+        s1 += lanes::highD(v);
+    }
+    double mean = sum16(s0, s1);
+    for (std::size_t i = n16; i < n; ++i)
+        mean += x[i];
+    mean /= static_cast<double>(n);
+    lanes::v8d a2{}, b2{}, a4{}, b4{};
+    for (std::size_t i = 0; i < n16; i += 16) {
+        const lanes::v16f v = lanes::load16(x + i);
+        const lanes::v8d e0 = lanes::lowD(v) - mean, e1 = lanes::highD(v) - mean;
+        const lanes::v8d q0 = e0 * e0, q1 = e1 * e1;
+        a2 += q0;
+        b2 += q1;
+        a4 += q0 * q0;
+        b4 += q1 * q1;
+    }
+    double m2 = sum16(a2, b2), m4 = sum16(a4, b4);
+    for (std::size_t i = n16; i < n; ++i) {
+        const double e = x[i] - mean, e2 = e * e;
+        m2 += e2;
+        m4 += e2 * e2;
+    }
+    m2 /= static_cast<double>(n);
+    m4 /= static_cast<double>(n);
+    return m2 > 0 ? m4 / (m2 * m2) - 3 : 0;
+}
+
 double sumSquaredDiff(const float *a, const float *b, std::int64_t n)
 {
     v8d acc[4] = {};

@@ -8,6 +8,7 @@
 /// [d][16]; rows past the last whole tile go through kv_math.h itself. Every function gives the
 /// bits of kv_math.h's (tests/core/kv/test_kv_rows_cpu.cpp compares them on edge cases and
 /// heavy-tailed data for every scheme). The GPU kernels keep calling kv_math.h.
+#include <cstddef>
 #include <cstdint>
 
 namespace quantscope::kvfast {
@@ -44,6 +45,10 @@ void rotateRows(float *x, std::int64_t rows, std::int64_t d, std::int64_t b);
 
 /// kvmath::unitRow on every row, then (b ≥ 2) the rotation: the lab's rotated unit vectors.
 void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b);
+
+/// Excess kurtosis m4/m2² − 3 of x[0, n) (population moments; 0 when m2 = 0): FP64 sums in 16
+/// lanes (i mod 16) added pairwise, the tail in order.
+double excessKurtosis(const float *x, std::size_t n);
 
 /// Σ (a_i − b_i)² in FP64 over 32 interleaved partial sums (i mod 32), added pairwise at the end:
 /// not the sequential order (the lab's MSEs move by rounding only).
