@@ -160,6 +160,22 @@ QS_HD inline bool exactDifference(float e, float y)
     return (y == 0.0f) | (2.0f * qmath::absf(e) < qmath::absf(y));
 }
 
+/// True exactly when e = RN(x − y) is the exact difference x − y (finite x and y): the residual of
+/// Knuth's TwoSum on x + (−y) is zero. Additions only (nothing to contract into an FMA), valid for
+/// every finite input, subnormals included; an overflowed e gives NaN, so false. Unlike
+/// exactDifference it also vouches where x lies outside [y/2, 2y]: ProgressiveSpec's Ŵ comes from
+/// a rounded stage-1 value, so x near half a stage-2 level can sit at 0.47·x̂ with an exact error
+/// (BF16/F16 x carries far fewer bits than x̂), which exactDifference declines for ~0.7 % of
+/// Student-t weights — enough to send most warps of pass 1, and all of pass 2, to the FP64 route.
+QS_HD inline bool exactSub(float x, float y, float e)
+{
+    const float xPart = e + y;     // a' = s − b (b = −y)
+    const float yPart = e - xPart; // b' = s − a'
+    const float dx = x - xPart;    // a − a'
+    const float dy = (-y) - yPart; // b − b'
+    return dx + dy == 0.0f;        // the rounding error of s, exactly
+}
+
 /// FP32 → FP64 of a finite normal number or zero, branch-free (the caller has checked).
 QS_HD inline double f32ToF64NormalOrZero(float f)
 {

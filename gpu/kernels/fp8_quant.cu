@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(kCoopThreads)
 // row's extremes of W, and stage 2's per-row scale and zero point follow from one row range pass
 // (which also gives the tensor's range: no separate global pass, no host round trip). Ŵ of an
 // element is a function of (row, stage-2 code): pass 1 counts the 16 levels of each row, and Ŵ's
-// statistics come from those counts (value_counts.cuh, kLevelsRow / kLevelsY with ProgLevels).
+// statistics come from those counts (pass 1 adds Ŵ's sums; kLevelsY with ProgLevels the rest).
 
 /// Each row's min and max of W (rowMm[2r], rowMm[2r + 1]; a block per row, grid-stride) and, per
 /// block, the range part of kRangeW's format (~min key, max key, non-finite flag) for kFp8Lut.
@@ -387,9 +387,11 @@ __global__ void __launch_bounds__(kThreads)
 /// ProgressiveSpec pass 1, a block per row (grid-stride over rows), 16 elements a thread: stage 1's
 /// value through the 64 KiB code table and a 256-entry value table in shared memory, stage 2's code
 /// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) by the CPU's functions (intCode, intDequant, progOuter's product),
-/// the error with the exactness check (Sterbenz; else the FP64 route and kFastInexact for pass 2),
-/// the codes, and the row's counts of its 16 levels (4-bit counters per thread, a warp reduction in
-/// 16-bit halves, then the warps in order) written once per row to A.levels[16·row + level].
+/// the error with the exactness check (TwoSum's residual, exactSub: Sterbenz's test declined ~0.7 %
+/// of the elements, whose units then took the FP64 route, and set kFastInexact, which sent all of
+/// pass 2 to its checked branch), the codes, and the row's counts of its 16 levels (4-bit counters
+/// per thread, a warp reduction in 16-bit halves, then the warps in order) written once per row to
+/// A.levels[16·row + level], with Ŵ's sums and extremes from them (threads 0–15).
 template <int IN>
 __global__ void __launch_bounds__(kThreads, 2)
     kProgFast1(const void *w, QuantPlan P, IntFast1 A, const unsigned char *lut)
@@ -417,6 +419,11 @@ __global__ void __launch_bounds__(kThreads, 2)
     double se = 0, emnD = dinf(), emxD = -dinf();
     i64 nF = 0;
     unsigned nonFinite = 0, inexact = 0;
+    // Ŵ's sums and extremes from each row's level counts (threads 0–15, a level each; kLevelsRow's
+    // work, without its launch and its rows in finalize 1).
+    float mnY = finf(), mxY = -finf();
+    double sumY = 0, sy = 0;
+    i64 nFY = 0;
     // The thread's first unit of the block's next row is loaded while this row is worked on (the
     // row's end waits for the whole block).
     const bool lead = threadIdx.x < upr;
@@ -459,7 +466,7 @@ __global__ void __launch_bounds__(kThreads, 2)
                     codes[j] = static_cast<unsigned>(q) & 0xFFu;
                     y[j] = __fmul_rn(intDequant(ip, q, s, z), s1); // progOuter (stage 1's arith FP32)
                     const float e = __fsub_rn(v[j], y[j]);
-                    exact = exact & gpumath::exactDifference(e, y[j]);
+                    exact = exact & gpumath::exactSub(v[j], y[j], e); // not Sterbenz's: see exactSub
                     seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                     cmn = fminf(cmn, e);
                     cmx = fmaxf(cmx, e);
@@ -533,6 +540,16 @@ __global__ void __launch_bounds__(kThreads, 2)
             for (int wi = 0; wi < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++wi)
                 c += (sCnt[wi][word] >> (16 * half)) & 0xFFFFu;
             A.levels[16 * r + l] = c;
+            if (c != 0) { // ProgLevels::value: an empty level adds nothing (its Ŵ may not be finite)
+                const float yv = __fmul_rn(intDequant(ip, ip.qmin + l, s, z), s1);
+                nonFinite |= qmath::isFinite(yv) ? 0u : 1u; // the generic kernels then rerun
+                const double yd = yv, cd = static_cast<double>(c);
+                sumY = fma(cd, yd, sumY);
+                sy = fma(cd, yd * yd, sy);
+                mnY = fminf(mnY, yv);
+                mxY = fmaxf(mxY, yv);
+                nFY += static_cast<i64>(c);
+            }
         }
         __syncthreads();
     }
@@ -543,17 +560,20 @@ __global__ void __launch_bounds__(kThreads, 2)
         d[f] = 0;
     d[dMinW] = mnW;
     d[dMaxW] = mxW;
-    d[dMinY] = finf(); // Ŵ's fields from the level counts (kLevelsRow)
-    d[dMaxY] = -finf();
+    d[dSumY] = sumY;
+    d[dMinY] = mnY;
+    d[dMaxY] = mxY;
     d[dSe] = se;
+    d[dSy] = sy;
     d[dEmin] = fmin(static_cast<double>(emnF), emnD);
     d[dEmax] = fmax(static_cast<double>(emxF), emxD);
     i64 iv[kP1I] = {};
     iv[iNF] = nF;
+    iv[iNFY] = nFY;
     blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
 }
 
-/// ProgressiveSpec's levels for kLevelsRow / kLevelsY: level i is (row i/16, stage-2 level i%16),
+/// ProgressiveSpec's levels for kLevelsY: level i is (row i/16, stage-2 level i%16),
 /// its Ŵ the one kProgFast1 computes for that code.
 struct ProgLevels {
     const u64 *counts;
@@ -698,12 +718,6 @@ void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, con
 int progLevelBlocks(const QuantPlan &p)
 {
     return static_cast<int>(std::max<i64>(1, std::min<i64>((16 * p.rows + 4095) / 4096, 256)));
-}
-
-void progLevelsRow(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros,
-                   unsigned *flags, double *pd, i64 *pi, int blocks, void *stream)
-{
-    levelsRow(ProgLevels{levels, p, scales, zeros}, blocks, flags, pd, pi, stream);
 }
 
 void progLevelsY(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros, const Stats1 *st,
