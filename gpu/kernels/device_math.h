@@ -92,6 +92,22 @@ QS_HD inline float intCodeValue(const IntParams &p, float x, float s, float zf, 
     v = v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
     return v;
 }
+/// intCode with FP32 arithmetic and half-to-even rounding (ProgressiveSpec's value-table path) as
+/// an integer-valued float, like intCodeValue but with both of intCode's roundings — Quark's
+/// rint(RN(x·r) + z) with r = RN(1/s) (REC), or rint(RN(x/s)) + z — and its NaN rule (code 0),
+/// then the clamp. No float→int or int→float conversion (intCode's cast and intDequant's: each at a
+/// fraction of the FP32 rate on the device). Equal to (float)intCode (tested on the host).
+template <bool REC> QS_HD inline float intCodeFp32(float x, float s, float r, float zf, float qminF, float qmaxF)
+{
+    // + 0: rint of a small negative value is −0, which intCode's int 0 is not (Ŵ's sign of zero).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    float v = REC ? rintf(x * r + zf) + 0.0f : rintf(x / s) + zf; // rintf: half to even, as roundInt
+#else
+    float v = REC ? qmath::roundInt(x * r + zf, false) + 0.0f : qmath::roundInt(x / s, false) + zf;
+#endif
+    v = v == v ? v : 0.0f;
+    return v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
+}
 /// The integer of an integer-valued float in [−2^22, 2^22] (low byte = the int8 code).
 QS_HD inline std::uint32_t intOfFloat(float v)
 {

@@ -392,7 +392,7 @@ __global__ void __launch_bounds__(kThreads)
 /// pass 2 to its checked branch), the codes, and the row's counts of its 16 levels (4-bit counters
 /// per thread, a warp reduction in 16-bit halves, then the warps in order) written once per row to
 /// A.levels[16·row + level], with Ŵ's sums and extremes from them (threads 0–15).
-template <int IN>
+template <int IN, bool REC>
 __global__ void __launch_bounds__(kThreads, 2)
     kProgFast1(const void *w, QuantPlan P, IntFast1 A, const unsigned char *lut)
 {
@@ -411,6 +411,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     ip.halfAway = false;
     ip.scaleDtype = 0;
     const float s1 = *P.outerScale;
+    const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
     const i64 upr = P.cols / 16; // units of 16 elements per row
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
     const uint4 *wq = static_cast<const uint4 *>(w);
@@ -435,7 +436,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (i64 r = blockIdx.x; r < P.rows; r += gridDim.x) {
         const float s = A.scales[r];
         const int z = A.zeros[r];
-        unsigned c4[4] = {0, 0, 0, 0}; // level counts, bytes (IntFast1::counts' layout)
+        const float zf = static_cast<float>(z), r2 = 1.0f / s; // intCode's RN(1/s) (REC)
+        unsigned c4[4] = {0, 0, 0, 0};                         // level counts, bytes (IntFast1::counts' layout)
         const uint4 first[2] = {nxt[0], nxt[1]};
         if (lead && r + gridDim.x < P.rows) {
             const i64 kn = (r + gridDim.x) * upr + threadIdx.x;
@@ -462,9 +464,20 @@ __global__ void __launch_bounds__(kThreads, 2)
                 for (int jj = 0; jj < kChunk; ++jj) {
                     const int j = kChunk * l + jj;
                     const unsigned h = (hw[j / 2] >> (16 * (j % 2))) & 0xFFFFu; // decode8's element order
-                    const int q = intCode(ip, sV1[sLut[h]], s, z);
-                    codes[j] = static_cast<unsigned>(q) & 0xFFu;
-                    y[j] = __fmul_rn(intDequant(ip, q, s, z), s1); // progOuter (stage 1's arith FP32)
+                    // Stage 2 as intCode / intDequant compute it: x·(1/s) kept in floats
+                    // (intCodeFp32: no conversions); the division by the CPU's functions (the
+                    // float version's division left too few registers: spills at 128).
+                    unsigned bits;
+                    if constexpr (REC) {
+                        const float qv = gpumath::intCodeFp32<true>(sV1[sLut[h]], s, r2, zf, qminF, qmaxF);
+                        bits = qmath::bitsOf(__fadd_rn(qv, 12582912.0f));              // 1.5·2^23 + q: low byte q
+                        y[j] = __fmul_rn(gpumath::intDequantValue(ip, qv, s, zf), s1); // progOuter (FP32)
+                    } else {
+                        const int q = intCode(ip, sV1[sLut[h]], s, z);
+                        bits = static_cast<unsigned>(q);
+                        y[j] = __fmul_rn(intDequant(ip, q, s, z), s1);
+                    }
+                    codes[j] = bits & 0xFFu;
                     const float e = __fsub_rn(v[j], y[j]);
                     exact = exact & gpumath::exactSub(v[j], y[j], e); // not Sterbenz's: see exactSub
                     seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
@@ -472,7 +485,7 @@ __global__ void __launch_bounds__(kThreads, 2)
                     cmx = fmaxf(cmx, e);
                     mn = fminf(mn, v[j]);
                     mx = fmaxf(mx, v[j]);
-                    const unsigned lv = static_cast<unsigned>(q - ip.qmin); // 0..15
+                    const unsigned lv = (bits - static_cast<unsigned>(ip.qmin)) & 15u; // 0..15
                     const unsigned inc = 1u << ((lv & 7u) << 2);
                     const unsigned lo = lv < 8u ? inc : 0u;
                     nib0 += lo;
@@ -691,11 +704,19 @@ void progParams(const QuantPlan &p, const float *rowMm, float *scales, signed ch
     QS_GPU_CHECK_LAUNCH("progParams");
 }
 
+/// kProgFast1 for the input type and stage 2's rounding (x·(1/s) or x/s).
+template <typename F> void dispatchProgFast1(int in, const QuantPlan &p, F &&f)
+{
+    dispatch16(in, [&](auto I) {
+        constexpr int IN = decltype(I)::value;
+        p.ip.reciprocal ? f(kProgFast1<IN, true>) : f(kProgFast1<IN, false>);
+    });
+}
+
 int blocksProgFast1(int in, const QuantPlan &p, int sms)
 {
     int r = 1;
-    dispatch16(in, [&](auto I) {
-        auto *k = kProgFast1<decltype(I)::value>;
+    dispatchProgFast1(in, p, [&](auto *k) {
         allowShared(k, kKeys);
         int perSm = 0;
         QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, kKeys));
@@ -707,8 +728,7 @@ int blocksProgFast1(int in, const QuantPlan &p, int sms)
 void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, const unsigned char *lut, int blocks,
                void *stream)
 {
-    dispatch16(in, [&](auto I) {
-        auto *k = kProgFast1<decltype(I)::value>;
+    dispatchProgFast1(in, p, [&](auto *k) {
         allowShared(k, kKeys);
         k<<<blocks, kThreads, kKeys, Sx(stream)>>>(w, p, a, lut);
     });

@@ -2,7 +2,8 @@
 // The shortcuts of AWQ's team rows kernel (gpu/kernels/awq.cu kRowsTeam, device_math.h), run on the
 // CPU against the CPU's own operations: Ŵ = FP32(FP64(deq) / s) by the reciprocal (awqHatFast), and
 // the per-element code by the group's reciprocal with its vouching rule, as the kernel applies them;
-// and the exact-difference test of ProgressiveSpec's pass 1 (exactSub, fp8_quant.cu kProgFast1).
+// and the exact-difference test and the conversion-free stage 2 of ProgressiveSpec's pass 1
+// (exactSub, intCodeFp32: fp8_quant.cu kProgFast1).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -196,4 +197,58 @@ TEST(DeviceMath, ExactSubVouchesExactlyForTheExactDifferences)
     EXPECT_FALSE(exactSub(big, -big, big - -big));
     EXPECT_TRUE(exactSub(0.5f, 0.0f, 0.5f));
     EXPECT_TRUE(exactSub(0.3f, 0.3f, 0.0f));
+}
+
+TEST(DeviceMath, IntCodeFp32IsIntCodeWithoutConversions)
+{
+    // intCodeFp32 (ProgressiveSpec's pass 1) against (float)intCode and its Ŵ against intDequant,
+    // bit for bit: stage 1's FP8 values (multiples of 2^-9 and up, ties on half-integers of x/s
+    // included) and random floats against INT 2/3/4 symmetric and asymmetric scales of random
+    // ranges, Quark's x·(1/s) and the division; tiny scales (1/s overflows: NaN → code 0), NaN, Inf.
+    std::mt19937_64 rng(4411);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> fp8(-448 * 4, 448 * 4);
+    std::size_t checked = 0;
+    for (int bits : {2, 3, 4})
+        for (bool sym : {true, false})
+            for (bool rec : {true, false})
+                for (int g = 0; g < 3000; ++g) {
+                    IntParams p;
+                    p.qmin = -(1 << (bits - 1));
+                    p.qmax = (1 << (bits - 1)) - 1;
+                    p.symmetric = sym;
+                    p.range = static_cast<float>(p.qmax - p.qmin);
+                    p.divisor = (p.range) / 2.0f;
+                    p.reciprocal = rec;
+                    const float span = g % 50 == 0 ? 1e-41f : std::ldexp(1.0f, g % 40 - 20);
+                    float mn = span * u(rng), mx = span * u(rng);
+                    if (mn > mx)
+                        std::swap(mn, mx);
+                    float s;
+                    int z;
+                    intGroupParams(p, mn, mx, s, z);
+                    const float zf = static_cast<float>(z), r = 1.0f / s;
+                    const float qminF = static_cast<float>(p.qmin), qmaxF = static_cast<float>(p.qmax);
+                    for (int i = 0; i < 64; ++i) {
+                        float x;
+                        if (i == 0)
+                            x = std::numeric_limits<float>::quiet_NaN();
+                        else if (i == 1)
+                            x = -std::numeric_limits<float>::infinity();
+                        else if (i < 16) // half-integer multiples of s: ties
+                            x = (static_cast<float>(i - 9) + 0.5f) * s;
+                        else if (i < 40) // FP8-like values: quarter steps scaled
+                            x = static_cast<float>(fp8(rng)) * 0.25f * span / 448.0f;
+                        else
+                            x = span * u(rng);
+                        const float v = rec ? intCodeFp32<true>(x, s, r, zf, qminF, qmaxF)
+                                            : intCodeFp32<false>(x, s, r, zf, qminF, qmaxF);
+                        const int q = intCode(p, x, s, z);
+                        ASSERT_EQ(bitsOf(v), bitsOf(static_cast<float>(q))) << x << " / " << s << " z " << z;
+                        ASSERT_EQ(static_cast<int>(intOfFloat(v) & 0xFFu), q & 0xFF);
+                        ASSERT_EQ(bitsOf(intDequantValue(p, v, s, zf)), bitsOf(intDequant(p, q, s, z)));
+                        ++checked;
+                    }
+                }
+    EXPECT_GT(checked, 1000000u);
 }
