@@ -386,12 +386,13 @@ __global__ void __launch_bounds__(kThreads)
 
 /// ProgressiveSpec pass 1, a block per row (grid-stride over rows), 16 elements a thread: stage 1's
 /// value through the 64 KiB code table and a 256-entry value table in shared memory, stage 2's code
-/// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) by the CPU's functions (intCode, intDequant, progOuter's product),
-/// the error with the exactness check (TwoSum's residual, exactSub: Sterbenz's test declined ~0.7 %
-/// of the elements, whose units then took the FP64 route, and set kFastInexact, which sent all of
-/// pass 2 to its checked branch), the codes, and the row's counts of its 16 levels (4-bit counters
-/// per thread, a warp reduction in 16-bit halves, then the warps in order) written once per row to
-/// A.levels[16·row + level], with Ŵ's sums and extremes from them (threads 0–15).
+/// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) as the CPU's functions compute them (intCode, intDequant,
+/// progOuter's product; for x·(1/s) in floats, intCodeFp32), the error with the exactness check
+/// (TwoSum's residual, exactSub: Sterbenz's test declined ~0.7 % of the elements, whose units then
+/// took the FP64 route, and set kFastInexact, which sent all of pass 2 to its checked branch), the
+/// codes, and the row's counts of its 16 levels (4-bit counters per thread, a warp sum in 16-bit
+/// halves, warpSumU32, then the warps in order) written once per row to A.levels[16·row + level],
+/// with Ŵ's sums and extremes from them (threads 0–15).
 template <int IN, bool REC>
 __global__ void __launch_bounds__(kThreads, 2)
     kProgFast1(const void *w, QuantPlan P, IntFast1 A, const unsigned char *lut)
@@ -534,11 +535,9 @@ __global__ void __launch_bounds__(kThreads, 2)
             h16[2 * i] = c4[i] & 0x00FF00FFu;
             h16[2 * i + 1] = (c4[i] >> 8) & 0x00FF00FFu;
         }
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
-                h16[i] += QS_SHFL_XOR(h16[i], o);
-        }
+        for (int i = 0; i < 8; ++i) // 8 REDUX a warp instead of 40 shuffles and adds a thread
+            h16[i] = warpSumU32(h16[i]);
         if (lane == 0) {
 #pragma unroll
             for (int i = 0; i < 8; ++i)
