@@ -135,8 +135,10 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
                       : isFp4    ? launch::blocksFp4Fast1(in, P, n, sms)
                       : perGroup ? launch::blocksIntFast1(in, P, n, sms)
                                  : launch::fp8TableRows();
-    // NVFP4 and ProgressiveSpec: Ŵ from level counts (rowsLv rows after pass 1's, as many Ŵ rows).
+    // NVFP4 and ProgressiveSpec: Ŵ from level counts (rowsLv Ŵ rows; NVFP4 also a pass-1 row of
+    // Ŵ's sums after pass 1's, rowsLv1; ProgressiveSpec's pass 1 adds those sums itself).
     const int rowsLv = nv ? 1 : prog ? launch::progLevelBlocks(P) : 0;
+    const int rowsLv1 = nv ? 1 : 0;
     const int rowsG = rowsLv ? rowsLv : perGroup ? launch::blocksGroupsY(G, sms) : 0;
     const int rows2 = perGroup ? rowsG + rowsT : launch::fp8TableRows();
     R.fast = true;
@@ -151,7 +153,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     const std::size_t offLevels = nv ? A.reserve<u64>(launch::kNvLevels) : 0;
     const std::size_t offBar = A.reserve<unsigned>(2); // the grid barrier of the cooperative kernels
     R.offFlags = A.reserve<unsigned>(1);
-    sb.reserveTables(A, R, rows1 + rowsLv, hc.bins, rows2);
+    sb.reserveTables(A, R, rows1 + rowsLv1, hc.bins, rows2);
     const std::size_t offPv = A.reserve<double>(2 * static_cast<std::size_t>(rowsT));
     const std::size_t offLut = perGroup && !prog ? 0 : A.reserve<unsigned char>(65536);
     const int rangeBlocks = prog                  ? launch::progRangeBlocks(P.rows, sms)
@@ -271,9 +273,7 @@ void Engine::Impl::enqueueFast(RunImpl &R, int in, int sms)
     i64 *piLv = pi1 + static_cast<std::size_t>(rows1) * kP1I;
     if (nv)
         launch::nvLevelsRow(a1.levels, P.nvGlobal, flags, pdLv, piLv, S());
-    else if (prog)
-        launch::progLevelsRow(P, a1.levels, scales, zeros, flags, pdLv, piLv, rowsLv, S());
-    launch::finalize1(pd1, pi1, rows1 + rowsLv, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
+    launch::finalize1(pd1, pi1, rows1 + rowsLv1, nullptr, nullptr, 0, hc, st1, Tw, Te, Ta, S());
     mark("fast: finalize 1 (thresholds)");
     if (nv)
         launch::nvLevelsY(a1.levels, P.nvGlobal, st1, Tw, hc.bins, hist, pd2, S());

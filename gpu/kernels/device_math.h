@@ -92,6 +92,22 @@ QS_HD inline float intCodeValue(const IntParams &p, float x, float s, float zf, 
     v = v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
     return v;
 }
+/// intCode with FP32 arithmetic and half-to-even rounding (ProgressiveSpec's value-table path) as
+/// an integer-valued float, like intCodeValue but with both of intCode's roundings — Quark's
+/// rint(RN(x·r) + z) with r = RN(1/s) (REC), or rint(RN(x/s)) + z — and its NaN rule (code 0),
+/// then the clamp. No float→int or int→float conversion (intCode's cast and intDequant's: each at a
+/// fraction of the FP32 rate on the device). Equal to (float)intCode (tested on the host).
+template <bool REC> QS_HD inline float intCodeFp32(float x, float s, float r, float zf, float qminF, float qmaxF)
+{
+    // + 0: rint of a small negative value is −0, which intCode's int 0 is not (Ŵ's sign of zero).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    float v = REC ? rintf(x * r + zf) + 0.0f : rintf(x / s) + zf; // rintf: half to even, as roundInt
+#else
+    float v = REC ? qmath::roundInt(x * r + zf, false) + 0.0f : qmath::roundInt(x / s, false) + zf;
+#endif
+    v = v == v ? v : 0.0f;
+    return v < qminF ? qminF : (v > qmaxF ? qmaxF : v);
+}
 /// The integer of an integer-valued float in [−2^22, 2^22] (low byte = the int8 code).
 QS_HD inline std::uint32_t intOfFloat(float v)
 {
@@ -158,6 +174,22 @@ QS_HD inline bool groupErrorsExact(float mn, float mx, float s, float r, float z
 QS_HD inline bool exactDifference(float e, float y)
 {
     return (y == 0.0f) | (2.0f * qmath::absf(e) < qmath::absf(y));
+}
+
+/// True exactly when e = RN(x − y) is the exact difference x − y (finite x and y): the residual of
+/// Knuth's TwoSum on x + (−y) is zero. Additions only (nothing to contract into an FMA), valid for
+/// every finite input, subnormals included; an overflowed e gives NaN, so false. Unlike
+/// exactDifference it also vouches where x lies outside [y/2, 2y]: ProgressiveSpec's Ŵ comes from
+/// a rounded stage-1 value, so x near half a stage-2 level can sit at 0.47·x̂ with an exact error
+/// (BF16/F16 x carries far fewer bits than x̂), which exactDifference declines for ~0.7 % of
+/// Student-t weights — enough to send most warps of pass 1, and all of pass 2, to the FP64 route.
+QS_HD inline bool exactSub(float x, float y, float e)
+{
+    const float xPart = e + y;     // a' = s − b (b = −y)
+    const float yPart = e - xPart; // b' = s − a'
+    const float dx = x - xPart;    // a − a'
+    const float dy = (-y) - yPart; // b − b'
+    return dx + dy == 0.0f;        // the rounding error of s, exactly
 }
 
 /// FP32 → FP64 of a finite normal number or zero, branch-free (the caller has checked).

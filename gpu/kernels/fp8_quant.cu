@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(kCoopThreads)
 // row's extremes of W, and stage 2's per-row scale and zero point follow from one row range pass
 // (which also gives the tensor's range: no separate global pass, no host round trip). Ŵ of an
 // element is a function of (row, stage-2 code): pass 1 counts the 16 levels of each row, and Ŵ's
-// statistics come from those counts (value_counts.cuh, kLevelsRow / kLevelsY with ProgLevels).
+// statistics come from those counts (pass 1 adds Ŵ's sums; kLevelsY with ProgLevels the rest).
 
 /// Each row's min and max of W (rowMm[2r], rowMm[2r + 1]; a block per row, grid-stride) and, per
 /// block, the range part of kRangeW's format (~min key, max key, non-finite flag) for kFp8Lut.
@@ -386,11 +386,14 @@ __global__ void __launch_bounds__(kThreads)
 
 /// ProgressiveSpec pass 1, a block per row (grid-stride over rows), 16 elements a thread: stage 1's
 /// value through the 64 KiB code table and a 256-entry value table in shared memory, stage 2's code
-/// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) by the CPU's functions (intCode, intDequant, progOuter's product),
-/// the error with the exactness check (Sterbenz; else the FP64 route and kFastInexact for pass 2),
-/// the codes, and the row's counts of its 16 levels (4-bit counters per thread, a warp reduction in
-/// 16-bit halves, then the warps in order) written once per row to A.levels[16·row + level].
-template <int IN>
+/// and Ŵ = a₁(a₂(s₂·(q − z))·s₁) as the CPU's functions compute them (intCode, intDequant,
+/// progOuter's product; for x·(1/s) in floats, intCodeFp32), the error with the exactness check
+/// (TwoSum's residual, exactSub: Sterbenz's test declined ~0.7 % of the elements, whose units then
+/// took the FP64 route, and set kFastInexact, which sent all of pass 2 to its checked branch), the
+/// codes, and the row's counts of its 16 levels (4-bit counters per thread, a warp sum in 16-bit
+/// halves, warpSumU32, then the warps in order) written once per row to A.levels[16·row + level],
+/// with Ŵ's sums and extremes from them (threads 0–15).
+template <int IN, bool REC>
 __global__ void __launch_bounds__(kThreads, 2)
     kProgFast1(const void *w, QuantPlan P, IntFast1 A, const unsigned char *lut)
 {
@@ -409,6 +412,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     ip.halfAway = false;
     ip.scaleDtype = 0;
     const float s1 = *P.outerScale;
+    const float qminF = static_cast<float>(ip.qmin), qmaxF = static_cast<float>(ip.qmax);
     const i64 upr = P.cols / 16; // units of 16 elements per row
     const int lane = threadIdx.x % QS_WARP_SIZE, warp = threadIdx.x / QS_WARP_SIZE;
     const uint4 *wq = static_cast<const uint4 *>(w);
@@ -417,6 +421,11 @@ __global__ void __launch_bounds__(kThreads, 2)
     double se = 0, emnD = dinf(), emxD = -dinf();
     i64 nF = 0;
     unsigned nonFinite = 0, inexact = 0;
+    // Ŵ's sums and extremes from each row's level counts (threads 0–15, a level each; kLevelsRow's
+    // work, without its launch and its rows in finalize 1).
+    float mnY = finf(), mxY = -finf();
+    double sumY = 0, sy = 0;
+    i64 nFY = 0;
     // The thread's first unit of the block's next row is loaded while this row is worked on (the
     // row's end waits for the whole block).
     const bool lead = threadIdx.x < upr;
@@ -428,7 +437,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (i64 r = blockIdx.x; r < P.rows; r += gridDim.x) {
         const float s = A.scales[r];
         const int z = A.zeros[r];
-        unsigned c4[4] = {0, 0, 0, 0}; // level counts, bytes (IntFast1::counts' layout)
+        const float zf = static_cast<float>(z), r2 = 1.0f / s; // intCode's RN(1/s) (REC)
+        unsigned c4[4] = {0, 0, 0, 0};                         // level counts, bytes (IntFast1::counts' layout)
         const uint4 first[2] = {nxt[0], nxt[1]};
         if (lead && r + gridDim.x < P.rows) {
             const i64 kn = (r + gridDim.x) * upr + threadIdx.x;
@@ -455,17 +465,28 @@ __global__ void __launch_bounds__(kThreads, 2)
                 for (int jj = 0; jj < kChunk; ++jj) {
                     const int j = kChunk * l + jj;
                     const unsigned h = (hw[j / 2] >> (16 * (j % 2))) & 0xFFFFu; // decode8's element order
-                    const int q = intCode(ip, sV1[sLut[h]], s, z);
-                    codes[j] = static_cast<unsigned>(q) & 0xFFu;
-                    y[j] = __fmul_rn(intDequant(ip, q, s, z), s1); // progOuter (stage 1's arith FP32)
+                    // Stage 2 as intCode / intDequant compute it: x·(1/s) kept in floats
+                    // (intCodeFp32: no conversions); the division by the CPU's functions (the
+                    // float version's division left too few registers: spills at 128).
+                    unsigned bits;
+                    if constexpr (REC) {
+                        const float qv = gpumath::intCodeFp32<true>(sV1[sLut[h]], s, r2, zf, qminF, qmaxF);
+                        bits = qmath::bitsOf(__fadd_rn(qv, 12582912.0f));              // 1.5·2^23 + q: low byte q
+                        y[j] = __fmul_rn(gpumath::intDequantValue(ip, qv, s, zf), s1); // progOuter (FP32)
+                    } else {
+                        const int q = intCode(ip, sV1[sLut[h]], s, z);
+                        bits = static_cast<unsigned>(q);
+                        y[j] = __fmul_rn(intDequant(ip, q, s, z), s1);
+                    }
+                    codes[j] = bits & 0xFFu;
                     const float e = __fsub_rn(v[j], y[j]);
-                    exact = exact & gpumath::exactDifference(e, y[j]);
+                    exact = exact & gpumath::exactSub(v[j], y[j], e); // not Sterbenz's: see exactSub
                     seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                     cmn = fminf(cmn, e);
                     cmx = fmaxf(cmx, e);
                     mn = fminf(mn, v[j]);
                     mx = fmaxf(mx, v[j]);
-                    const unsigned lv = static_cast<unsigned>(q - ip.qmin); // 0..15
+                    const unsigned lv = (bits - static_cast<unsigned>(ip.qmin)) & 15u; // 0..15
                     const unsigned inc = 1u << ((lv & 7u) << 2);
                     const unsigned lo = lv < 8u ? inc : 0u;
                     nib0 += lo;
@@ -514,11 +535,9 @@ __global__ void __launch_bounds__(kThreads, 2)
             h16[2 * i] = c4[i] & 0x00FF00FFu;
             h16[2 * i + 1] = (c4[i] >> 8) & 0x00FF00FFu;
         }
-        for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1) {
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
-                h16[i] += QS_SHFL_XOR(h16[i], o);
-        }
+        for (int i = 0; i < 8; ++i) // 8 REDUX a warp instead of 40 shuffles and adds a thread
+            h16[i] = warpSumU32(h16[i]);
         if (lane == 0) {
 #pragma unroll
             for (int i = 0; i < 8; ++i)
@@ -533,6 +552,16 @@ __global__ void __launch_bounds__(kThreads, 2)
             for (int wi = 0; wi < static_cast<int>(blockDim.x) / QS_WARP_SIZE; ++wi)
                 c += (sCnt[wi][word] >> (16 * half)) & 0xFFFFu;
             A.levels[16 * r + l] = c;
+            if (c != 0) { // ProgLevels::value: an empty level adds nothing (its Ŵ may not be finite)
+                const float yv = __fmul_rn(intDequant(ip, ip.qmin + l, s, z), s1);
+                nonFinite |= qmath::isFinite(yv) ? 0u : 1u; // the generic kernels then rerun
+                const double yd = yv, cd = static_cast<double>(c);
+                sumY = fma(cd, yd, sumY);
+                sy = fma(cd, yd * yd, sy);
+                mnY = fminf(mnY, yv);
+                mxY = fmaxf(mxY, yv);
+                nFY += static_cast<i64>(c);
+            }
         }
         __syncthreads();
     }
@@ -543,17 +572,20 @@ __global__ void __launch_bounds__(kThreads, 2)
         d[f] = 0;
     d[dMinW] = mnW;
     d[dMaxW] = mxW;
-    d[dMinY] = finf(); // Ŵ's fields from the level counts (kLevelsRow)
-    d[dMaxY] = -finf();
+    d[dSumY] = sumY;
+    d[dMinY] = mnY;
+    d[dMaxY] = mxY;
     d[dSe] = se;
+    d[dSy] = sy;
     d[dEmin] = fmin(static_cast<double>(emnF), emnD);
     d[dEmax] = fmax(static_cast<double>(emxF), emxD);
     i64 iv[kP1I] = {};
     iv[iNF] = nF;
+    iv[iNFY] = nFY;
     blockRow<kP1D, kP1I>(d, iv, P1Ops{}, A.pd, A.pi);
 }
 
-/// ProgressiveSpec's levels for kLevelsRow / kLevelsY: level i is (row i/16, stage-2 level i%16),
+/// ProgressiveSpec's levels for kLevelsY: level i is (row i/16, stage-2 level i%16),
 /// its Ŵ the one kProgFast1 computes for that code.
 struct ProgLevels {
     const u64 *counts;
@@ -671,11 +703,19 @@ void progParams(const QuantPlan &p, const float *rowMm, float *scales, signed ch
     QS_GPU_CHECK_LAUNCH("progParams");
 }
 
+/// kProgFast1 for the input type and stage 2's rounding (x·(1/s) or x/s).
+template <typename F> void dispatchProgFast1(int in, const QuantPlan &p, F &&f)
+{
+    dispatch16(in, [&](auto I) {
+        constexpr int IN = decltype(I)::value;
+        p.ip.reciprocal ? f(kProgFast1<IN, true>) : f(kProgFast1<IN, false>);
+    });
+}
+
 int blocksProgFast1(int in, const QuantPlan &p, int sms)
 {
     int r = 1;
-    dispatch16(in, [&](auto I) {
-        auto *k = kProgFast1<decltype(I)::value>;
+    dispatchProgFast1(in, p, [&](auto *k) {
         allowShared(k, kKeys);
         int perSm = 0;
         QS_GPU_CHECK(qsOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, kThreads, kKeys));
@@ -687,8 +727,7 @@ int blocksProgFast1(int in, const QuantPlan &p, int sms)
 void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, const unsigned char *lut, int blocks,
                void *stream)
 {
-    dispatch16(in, [&](auto I) {
-        auto *k = kProgFast1<decltype(I)::value>;
+    dispatchProgFast1(in, p, [&](auto *k) {
         allowShared(k, kKeys);
         k<<<blocks, kThreads, kKeys, Sx(stream)>>>(w, p, a, lut);
     });
@@ -698,12 +737,6 @@ void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, con
 int progLevelBlocks(const QuantPlan &p)
 {
     return static_cast<int>(std::max<i64>(1, std::min<i64>((16 * p.rows + 4095) / 4096, 256)));
-}
-
-void progLevelsRow(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros,
-                   unsigned *flags, double *pd, i64 *pi, int blocks, void *stream)
-{
-    levelsRow(ProgLevels{levels, p, scales, zeros}, blocks, flags, pd, pi, stream);
 }
 
 void progLevelsY(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros, const Stats1 *st,

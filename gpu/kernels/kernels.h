@@ -190,8 +190,9 @@ void nvLevelsY(const u64 *levels, const float *global, const Stats1 *st, const f
 /// row's extremes (rowMm [rows][2]) and fp8Range's parts in one read of W; then fp8Lut (stage 1's
 /// scale and code table, into the outer scale words); progParams: stage 2's row scales and zero
 /// points (the plan's outerScale/outerBad set); progFast1: codes, Σe², error extremes, each row's
-/// level counts (IntFast1::levels [rows][16]); progLevelsRow / progLevelsY: Ŵ from the counts; then
-/// finalize1, intFast2 (with P.teamLog2 = log2(cols/8)) and valueW as for INT.
+/// level counts (IntFast1::levels [rows][16]) and Ŵ's sums and extremes from them; then finalize1,
+/// progLevelsY (Ŵ's histogram and moments from the counts), intFast2 (with P.teamLog2 =
+/// log2(cols/8)) and valueW as for INT.
 bool progFastPlan(const QuantPlan &p);
 int progRangeBlocks(i64 rows, int sms);
 void progRange(int in, const void *w, const QuantPlan &p, float *rowMm, unsigned *parts, int blocks, void *stream);
@@ -200,10 +201,8 @@ void progParams(const QuantPlan &p, const float *rowMm, float *scales, signed ch
 int blocksProgFast1(int in, const QuantPlan &p, int sms);
 void progFast1(int in, const void *w, const QuantPlan &p, const IntFast1 &a, const unsigned char *lut, int blocks,
                void *stream);
-/// Blocks (pass-1 rows, pd2 rows) of the level kernels.
+/// Blocks (pd2 rows) of progLevelsY.
 int progLevelBlocks(const QuantPlan &p);
-void progLevelsRow(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros,
-                   unsigned *flags, double *pd, i64 *pi, int blocks, void *stream);
 void progLevelsY(const QuantPlan &p, const u64 *levels, const float *scales, const signed char *zeros, const Stats1 *st,
                  const float *Tw, int bins, u64 *hist, double *pd2, int blocks, void *stream);
 /// Rows of pv (2) and pd2 (kP2D) that valueW writes.

@@ -153,6 +153,19 @@ template <int IN> QS_DEV void decode8(const uint4 &u, float v[kChunk])
     }
 }
 
+/// The sum over the warp of a 32-bit word, in every lane (modulo 2^32, as the shuffle tree adds):
+/// one REDUX on sm_80+, the XOR-shuffle tree elsewhere (HIP, older CUDA targets).
+QS_DEV unsigned warpSumU32(unsigned v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xFFFFFFFFu, v);
+#else
+    for (int o = QS_WARP_SIZE / 2; o > 0; o >>= 1)
+        v += QS_SHFL_XOR(v, o);
+    return v;
+#endif
+}
+
 /// Shared counters added to global 64-bit counters (only the non-zero ones).
 QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 {

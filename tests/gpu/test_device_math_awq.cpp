@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The shortcuts of AWQ's team rows kernel (gpu/kernels/awq.cu kRowsTeam, device_math.h), run on the
 // CPU against the CPU's own operations: Ŵ = FP32(FP64(deq) / s) by the reciprocal (awqHatFast), and
-// the per-element code by the group's reciprocal with its vouching rule, as the kernel applies them.
+// the per-element code by the group's reciprocal with its vouching rule, as the kernel applies them;
+// and the exact-difference test and the conversion-free stage 2 of ProgressiveSpec's pass 1
+// (exactSub, intCodeFp32: fp8_quant.cu kProgFast1).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include <random>
 
 #include "kernels/device_math.h"
+#include "tensor/convert.h"
 
 using namespace quantscope;
 using namespace quantscope::gpumath;
@@ -139,4 +142,113 @@ TEST(DeviceMathAwq, CodeByGroupReciprocalEqualsIntCode)
     }
     EXPECT_GT(vouched, 700000);
     EXPECT_GT(divided, 0);
+}
+
+TEST(DeviceMath, ExactSubVouchesExactlyForTheExactDifferences)
+{
+    // exactSub(x, y, RN(x − y)) against the difference in FP64 (exact here: the operands' exponents
+    // lie within 2^±10 of each other, so x − y fits in 53 bits). Random FP32 pairs (many rounded
+    // differences), BF16/F16 weights against FP32 levels, subnormals, and ProgressiveSpec's Ŵ: a
+    // BF16 weight against RN(RN(s₂·k)·s₁), where exactDifference declines exact errors.
+    std::mt19937_64 rng(44);
+    std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+    std::uniform_int_distribution<int> ex(-20, 20), kd(-8, 7), kind(0, 3);
+    std::student_t_distribution<float> t(5.0f);
+    std::size_t exact = 0, rounded = 0, sterbenzDeclined = 0;
+    for (int i = 0; i < 3000000; ++i) {
+        float x, y;
+        switch (kind(rng)) {
+        case 0: // arbitrary FP32 pairs within 2^±20
+        {
+            const int ey = ex(rng) - 10;
+            y = std::ldexp(mant(rng), ey) * (i % 2 ? 1.0f : -1.0f);
+            x = std::ldexp(mant(rng), ey + ex(rng) / 2) * (i % 3 ? 1.0f : -1.0f);
+            break;
+        }
+        case 1: // a BF16 weight against an FP32 level of its own scale
+            x = bf16ToFloat(floatToBf16(0.02f * t(rng)));
+            y = x * mant(rng) * (i % 5 ? 1.0f : 0.3f);
+            break;
+        case 2: // subnormals and the smallest normals
+            x = std::ldexp(mant(rng), -140 + ex(rng) / 4);
+            y = std::ldexp(mant(rng), -140 + ex(rng) / 4) * (i % 2 ? 1.0f : -1.0f);
+            break;
+        default: { // ProgressiveSpec: x̂ = RN(RN(s₂·k)·s₁) against a BF16 weight near it
+            const float s1 = std::ldexp(mant(rng), -16), s2 = mant(rng) * 4.0f;
+            const int k = kd(rng);
+            const float y0 = s2 * static_cast<float>(k);
+            y = y0 * s1;
+            x = bf16ToFloat(floatToBf16(y * (0.44f + 0.12f * mant(rng))));
+            break;
+        }
+        }
+        const float e = x - y;
+        const bool isExact = static_cast<double>(x) - static_cast<double>(y) == static_cast<double>(e);
+        ASSERT_EQ(exactSub(x, y, e), isExact) << x << " - " << y;
+        (isExact ? exact : rounded) += 1;
+        sterbenzDeclined += isExact && !exactDifference(e, y) ? 1 : 0;
+    }
+    EXPECT_GT(exact, 1000000u);
+    EXPECT_GT(rounded, 100000u);
+    EXPECT_GT(sterbenzDeclined, 100000u); // what exactSub adds over exactDifference
+    // 1 − 2^-30 is not a float; an overflowed difference gives NaN in the residual: declined.
+    EXPECT_FALSE(exactSub(1.0f, 9.313225746154785e-10f, 1.0f));
+    const float big = std::numeric_limits<float>::max();
+    EXPECT_FALSE(exactSub(big, -big, big - -big));
+    EXPECT_TRUE(exactSub(0.5f, 0.0f, 0.5f));
+    EXPECT_TRUE(exactSub(0.3f, 0.3f, 0.0f));
+}
+
+TEST(DeviceMath, IntCodeFp32IsIntCodeWithoutConversions)
+{
+    // intCodeFp32 (ProgressiveSpec's pass 1) against (float)intCode and its Ŵ against intDequant,
+    // bit for bit: stage 1's FP8 values (multiples of 2^-9 and up, ties on half-integers of x/s
+    // included) and random floats against INT 2/3/4 symmetric and asymmetric scales of random
+    // ranges, Quark's x·(1/s) and the division; tiny scales (1/s overflows: NaN → code 0), NaN, Inf.
+    std::mt19937_64 rng(4411);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> fp8(-448 * 4, 448 * 4);
+    std::size_t checked = 0;
+    for (int bits : {2, 3, 4})
+        for (bool sym : {true, false})
+            for (bool rec : {true, false})
+                for (int g = 0; g < 3000; ++g) {
+                    IntParams p;
+                    p.qmin = -(1 << (bits - 1));
+                    p.qmax = (1 << (bits - 1)) - 1;
+                    p.symmetric = sym;
+                    p.range = static_cast<float>(p.qmax - p.qmin);
+                    p.divisor = (p.range) / 2.0f;
+                    p.reciprocal = rec;
+                    const float span = g % 50 == 0 ? 1e-41f : std::ldexp(1.0f, g % 40 - 20);
+                    float mn = span * u(rng), mx = span * u(rng);
+                    if (mn > mx)
+                        std::swap(mn, mx);
+                    float s;
+                    int z;
+                    intGroupParams(p, mn, mx, s, z);
+                    const float zf = static_cast<float>(z), r = 1.0f / s;
+                    const float qminF = static_cast<float>(p.qmin), qmaxF = static_cast<float>(p.qmax);
+                    for (int i = 0; i < 64; ++i) {
+                        float x;
+                        if (i == 0)
+                            x = std::numeric_limits<float>::quiet_NaN();
+                        else if (i == 1)
+                            x = -std::numeric_limits<float>::infinity();
+                        else if (i < 16) // half-integer multiples of s: ties
+                            x = (static_cast<float>(i - 9) + 0.5f) * s;
+                        else if (i < 40) // FP8-like values: quarter steps scaled
+                            x = static_cast<float>(fp8(rng)) * 0.25f * span / 448.0f;
+                        else
+                            x = span * u(rng);
+                        const float v = rec ? intCodeFp32<true>(x, s, r, zf, qminF, qmaxF)
+                                            : intCodeFp32<false>(x, s, r, zf, qminF, qmaxF);
+                        const int q = intCode(p, x, s, z);
+                        ASSERT_EQ(bitsOf(v), bitsOf(static_cast<float>(q))) << x << " / " << s << " z " << z;
+                        ASSERT_EQ(static_cast<int>(intOfFloat(v) & 0xFFu), q & 0xFF);
+                        ASSERT_EQ(bitsOf(intDequantValue(p, v, s, zf)), bitsOf(intDequant(p, q, s, z)));
+                        ++checked;
+                    }
+                }
+    EXPECT_GT(checked, 1000000u);
 }
