@@ -250,6 +250,22 @@ void weightedH(const double *const *p, const double *v, std::int64_t start, cons
         }
 }
 
+/// The evaluated queries from qi on, one step: a pair when the next query reads from the same
+/// first key and at least as many keys (rows ascending within a segment), else qi alone.
+struct QueryStep {
+    bool pair = false;
+    std::int64_t start = 0, n[2] = {0, 0};
+};
+QueryStep queryStep(const KvAttnRef &r, std::size_t qi)
+{
+    QueryStep q;
+    q.start = r.start[qi];
+    q.pair = qi + 1 < r.start.size() && r.start[qi + 1] == q.start && r.count[qi + 1] >= r.count[qi];
+    q.n[0] = r.count[qi];
+    q.n[1] = r.count[qi + (q.pair ? 1 : 0)];
+    return q;
+}
+
 /// KL(P‖P̂) and max |p − p̂| of one query stream: P̂ = softmax of its scores z into pq (softmaxInto's
 /// values, the division done in the same pass), then Σ p·(log p − log p̂) in eight lanes; returns
 /// KL, raises maxErr.
@@ -303,12 +319,10 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
     double klSum[G] = {}, errSum[G] = {}, refSum[G] = {};
     const std::size_t nq = r[0]->start.size();
     for (std::size_t qi = 0; qi < nq;) {
-        const std::int64_t start = r[0]->start[qi];
-        // A pair when the next query reads from the same start and at least as many keys (rows
-        // ascending within a segment); otherwise this query alone.
-        const bool pair = qi + 1 < nq && r[0]->start[qi + 1] == start && r[0]->count[qi + 1] >= r[0]->count[qi];
+        const QueryStep st = queryStep(*r[0], qi);
+        const std::int64_t start = st.start, *n = st.n;
+        const bool pair = st.pair;
         const int nQ = pair ? 2 : 1;
-        const std::int64_t n[2] = {r[0]->count[qi], r[0]->count[qi + (pair ? 1 : 0)]};
         for (int k = 0; k < nQ; ++k)
             for (int g = 0; g < G; ++g)
                 qv[k * G + g] = r[g]->q.data() + (qi + k) * static_cast<std::size_t>(d);
@@ -360,10 +374,10 @@ template <int G> void refG(KvAttnRef *const *r, const KvKeyTiles &kt)
     double *z[2 * G], *pp[2 * G], *oo[2 * G];
     const double *qv[2 * G];
     for (std::size_t qi = 0; qi < nq;) {
-        const std::int64_t start = r[0]->start[qi];
-        const bool pair = qi + 1 < nq && r[0]->start[qi + 1] == start && r[0]->count[qi + 1] >= r[0]->count[qi];
+        const QueryStep st = queryStep(*r[0], qi);
+        const std::int64_t start = st.start, *n = st.n;
+        const bool pair = st.pair;
         const int nQ = pair ? 2 : 1;
-        const std::int64_t n[2] = {r[0]->count[qi], r[0]->count[qi + (pair ? 1 : 0)]};
         for (int k = 0; k < nQ; ++k)
             for (int g = 0; g < G; ++g) {
                 KvAttnRef &rg = *r[g];

@@ -164,19 +164,11 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kFp4Fast1(const voi
                 seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                 cmn = fminf(cmn, e);
                 cmx = fmaxf(cmx, e);
-                if constexpr (!kNv) {
-                    const unsigned inc = 1u << ((c & 7u) << 2);
-                    const unsigned lo = c < 8u ? inc : 0u;
-                    nib0 += lo;
-                    nib1 += inc - lo;
-                }
+                if constexpr (!kNv)
+                    countLevelNibble(c, nib0, nib1);
             }
-            if constexpr (!kNv) {
-                c4[0] += nib0 & 0x0F0F0F0Fu;
-                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-                c4[2] += nib1 & 0x0F0F0F0Fu;
-                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
-            }
+            if constexpr (!kNv)
+                addLevelNibbles(nib0, nib1, c4);
         }
         if (act && exact) {
             se += seC;

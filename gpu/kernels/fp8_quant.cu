@@ -486,16 +486,9 @@ __global__ void __launch_bounds__(kThreads, 2)
                     cmx = fmaxf(cmx, e);
                     mn = fminf(mn, v[j]);
                     mx = fmaxf(mx, v[j]);
-                    const unsigned lv = (bits - static_cast<unsigned>(ip.qmin)) & 15u; // 0..15
-                    const unsigned inc = 1u << ((lv & 7u) << 2);
-                    const unsigned lo = lv < 8u ? inc : 0u;
-                    nib0 += lo;
-                    nib1 += inc - lo;
+                    countLevelNibble((bits - static_cast<unsigned>(ip.qmin)) & 15u, nib0, nib1);
                 }
-                c4[0] += nib0 & 0x0F0F0F0Fu;
-                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-                c4[2] += nib1 & 0x0F0F0F0Fu;
-                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+                addLevelNibbles(nib0, nib1, c4);
             }
             if (exact) {
                 se += seC;

@@ -142,16 +142,9 @@ __global__ void __launch_bounds__(kThreads, E == 16 ? 2 : 3) kIntFast1(const voi
                     seC = fma(static_cast<double>(e), static_cast<double>(e), seC);
                     cmn = fminf(cmn, e);
                     cmx = fmaxf(cmx, e);
-                    const unsigned idx = (bits - static_cast<unsigned>(ip.qmin)) & 15u;
-                    const unsigned inc = 1u << ((idx & 7u) << 2);
-                    const unsigned lo = idx < 8u ? inc : 0u;
-                    nib0 += lo;
-                    nib1 += inc - lo;
+                    countLevelNibble((bits - static_cast<unsigned>(ip.qmin)) & 15u, nib0, nib1);
                 }
-                c4[0] += nib0 & 0x0F0F0F0Fu;
-                c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
-                c4[2] += nib1 & 0x0F0F0F0Fu;
-                c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+                addLevelNibbles(nib0, nib1, c4);
             }
         };
         if (!fastVersion)
@@ -251,11 +244,7 @@ __global__ void __launch_bounds__(kThreads)
              const float *Tw, int B, u64 *hist, double *pd2)
 {
     extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
-    float *sTw = reinterpret_cast<float *>(hy + B + 2);
-    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
-        hy[i] = 0;
-    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
-        sTw[i] = Tw[i];
+    const float *sTw = clearWHatBins(hy, B, Tw);
     __syncthreads();
     IntParams ip = P.ip;
     ip.arith = 0;

@@ -166,6 +166,38 @@ QS_DEV unsigned warpSumU32(unsigned v)
 #endif
 }
 
+/// A unit's 16 level counts in two words of eight 4-bit counters (levels 0–7 in nib0, 8–15 in
+/// nib1; a unit has at most 15 elements a level): one element at level lv (0–15).
+QS_DEV void countLevelNibble(unsigned lv, unsigned &nib0, unsigned &nib1)
+{
+    const unsigned inc = 1u << ((lv & 7u) << 2);
+    const unsigned lo = lv < 8u ? inc : 0u;
+    nib0 += lo;
+    nib1 += inc - lo;
+}
+
+/// The unit's nibble counters added to the thread's four words of 8-bit counters (c4[0]: levels
+/// 0, 2, 4, 6 … as bytes; the layout pass 1's flush reads).
+QS_DEV void addLevelNibbles(unsigned nib0, unsigned nib1, unsigned *c4)
+{
+    c4[0] += nib0 & 0x0F0F0F0Fu;
+    c4[1] += (nib0 >> 4) & 0x0F0F0F0Fu;
+    c4[2] += nib1 & 0x0F0F0F0Fu;
+    c4[3] += (nib1 >> 4) & 0x0F0F0F0Fu;
+}
+
+/// Ŵ's shared histogram (B bins, below, above) cleared and the B + 1 thresholds Tw loaded after it;
+/// returns the thresholds' shared copy (the caller's barrier follows).
+QS_DEV float *clearWHatBins(unsigned *hy, int B, const float *Tw)
+{
+    float *sTw = reinterpret_cast<float *>(hy + B + 2);
+    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
+        hy[i] = 0;
+    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
+        sTw[i] = Tw[i];
+    return sTw;
+}
+
 /// Shared counters added to global 64-bit counters (only the non-zero ones).
 QS_DEV void flushCounts(const unsigned *h, int count, u64 *out)
 {
@@ -241,11 +273,7 @@ __global__ void __launch_bounds__(kThreads)
     kLevelsY(Lv lv, const Stats1 *st, const float *Tw, int B, u64 *hist, double *pd2)
 {
     extern __shared__ unsigned hy[]; // Ŵ[B], below, above; then the thresholds
-    float *sTw = reinterpret_cast<float *>(hy + B + 2);
-    for (int i = threadIdx.x; i < B + 2; i += blockDim.x)
-        hy[i] = 0;
-    for (int i = threadIdx.x; i < B + 1; i += blockDim.x)
-        sTw[i] = Tw[i];
+    const float *sTw = clearWHatBins(hy, B, Tw);
     __syncthreads();
     const Stats1 &S = *st;
     const double meanY = S.meanY;
