@@ -54,6 +54,22 @@ const GaussLegendre &gaussLegendre()
 }
 constexpr int kPanels = 16;
 
+/// u^e for u ≥ 0 and e a whole or half-whole number ≥ 0 (the sphere law's (d − 3)/2): the whole
+/// part by squaring, the half by one square root — a few roundings instead of std::pow's exp∘log,
+/// within a few ulp of it; other e by std::pow.
+double powLaw(double u, double e)
+{
+    const double twice = 2 * e;
+    if (!(e >= 0) || twice != std::floor(twice) || e > 1e6)
+        return std::pow(u, e);
+    const bool half = e != std::floor(e);
+    double r = 1, base = u;
+    for (auto k = static_cast<unsigned long long>(e); k; k >>= 1, base *= base)
+        if (k & 1)
+            r *= base;
+    return half ? r * std::sqrt(u) : r;
+}
+
 /// ∫_a^b g(t) (1 − t²)^e dt, g = 1 or t², composite Gauss–Legendre.
 double integrate(double a, double b, double e, bool second)
 {
@@ -66,7 +82,7 @@ double integrate(double a, double b, double e, bool second)
         const GaussLegendre &gl = gaussLegendre();
         for (std::size_t i = 0; i < gl.node.size(); ++i) {
             const double t = m + r * gl.node[i];
-            const double w = std::pow(std::max(0.0, 1 - t * t), e);
+            const double w = powLaw(std::max(0.0, 1 - t * t), e);
             sum += gl.weight[i] * r * (second ? t * t * w : w);
         }
     }
@@ -76,7 +92,7 @@ double integrate(double a, double b, double e, bool second)
 /// ∫_a^b t (1 − t²)^e dt in closed form.
 double firstMoment(double a, double b, double e)
 {
-    const auto F = [e](double t) { return -std::pow(std::max(0.0, 1 - t * t), e + 1) / (2 * (e + 1)); };
+    const auto F = [e](double t) { return -powLaw(std::max(0.0, 1 - t * t), e + 1) / (2 * (e + 1)); };
     return F(b) - F(a);
 }
 
