@@ -297,9 +297,11 @@ double klAndMax(const double *p, const double *lp, const double *z, double *pq, 
 
 /// The errors of G query heads (the same evaluated queries) against one KV head's K̂/V̂. Two
 /// consecutive queries whose key ranges start at the same key (one causal segment) are scored and
-/// weighted together (each load of K̂ and V̂ feeds both); every sum keeps the one-query order.
+/// weighted together (each load of K̂ and V̂ feeds both); every sum keeps the one-query order. With
+/// v2 (FP64 rows of a second V̂), out2 gets the errors of K̂ with that V̂ from the same P̂.
 template <int G>
-void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc, KvAttentionError *out)
+void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc, KvAttentionError *out,
+              const double *v2 = nullptr, KvAttentionError *out2 = nullptr)
 {
     const std::int64_t d = r[0]->d;
     const double scale = 1 / std::sqrt(static_cast<double>(d));
@@ -316,7 +318,7 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
         pq[h] = sc.e.data() + h * nMax;
         oq[h] = sc.o.data() + h * d;
     }
-    double klSum[G] = {}, errSum[G] = {}, refSum[G] = {};
+    double klSum[G] = {}, errSum[G] = {}, refSum[G] = {}, errSum2[G] = {};
     const std::size_t nq = r[0]->start.size();
     for (std::size_t qi = 0; qi < nq;) {
         const QueryStep st = queryStep(*r[0], qi);
@@ -353,6 +355,21 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
                 }
                 ++out[g].queries;
             }
+        if (v2) {
+            if (pair)
+                weightedH<2 * G, G>(pq, v2, start, n, d, oq);
+            else
+                weightedH<G, G>(pq, v2, start, n, d, oq);
+            for (int k = 0; k < nQ; ++k)
+                for (int g = 0; g < G; ++g) {
+                    const double *o = r[g]->o.data() + (qi + k) * static_cast<std::size_t>(d);
+                    const double *oh = oq[k * G + g];
+                    for (std::int64_t c = 0; c < d; ++c) {
+                        const double x = o[c] - oh[c];
+                        errSum2[g] += x * x;
+                    }
+                }
+        }
         qi += static_cast<std::size_t>(nQ);
     }
     for (int g = 0; g < G; ++g)
@@ -360,6 +377,14 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
             out[g].kl = klSum[g] / static_cast<double>(out[g].queries);
             out[g].outMse = errSum[g] / static_cast<double>(out[g].queries * d);
             out[g].outRel = refSum[g] > 0 ? errSum[g] / refSum[g] : 0;
+        }
+    if (v2)
+        for (int g = 0; g < G; ++g) {
+            out2[g] = out[g]; // the same P̂: KL, max |ΔP| and the query count
+            if (out[g].queries > 0) {
+                out2[g].outMse = errSum2[g] / static_cast<double>(out[g].queries * d);
+                out2[g].outRel = refSum[g] > 0 ? errSum2[g] / refSum[g] : 0;
+            }
         }
 }
 
@@ -528,15 +553,16 @@ KvAttentionError kvAttnAgainst(const KvAttnRef &r, const KvKeyTiles &kq, KvAttnS
 }
 
 void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kq, KvAttnScratch &sc,
-                        KvAttentionError *out)
+                        KvAttentionError *out, const std::vector<double> *values2, KvAttentionError *out2)
 {
+    const double *v2 = values2 && out2 ? values2->data() : nullptr;
     std::int64_t h = 0;
     for (; h + 3 <= heads; h += 3)
-        againstG<3>(refs + h, kq, sc, out + h);
+        againstG<3>(refs + h, kq, sc, out + h, v2, v2 ? out2 + h : nullptr);
     if (heads - h == 2)
-        againstG<2>(refs + h, kq, sc, out + h);
+        againstG<2>(refs + h, kq, sc, out + h, v2, v2 ? out2 + h : nullptr);
     else if (heads - h == 1)
-        againstG<1>(refs + h, kq, sc, out + h);
+        againstG<1>(refs + h, kq, sc, out + h, v2, v2 ? out2 + h : nullptr);
 }
 
 KvAttentionError kvAttentionError(const float *q, const float *k, const float *v, const float *kq, const float *vq,

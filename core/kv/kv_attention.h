@@ -65,7 +65,10 @@ KvAttentionError kvAttnAgainst(const KvAttnRef &ref, const KvKeyTiles &kvq, KvAt
 
 /// kvAttnAgainst for `heads` query heads sharing one KV head (their references made from the same
 /// evaluated rows): three at a time share each load of K̂ and V̂; the same results as one by one.
+/// With values2 (FP64 rows of another V̂, as KvKeyTiles::values), out2 gets K̂'s errors with that
+/// V̂ from the same scores — what a separate call on tiles of K̂ and values2 gives, bit for bit.
 void kvAttnAgainstGroup(const KvAttnRef *const *refs, std::int64_t heads, const KvKeyTiles &kvq, KvAttnScratch &scratch,
-                        KvAttentionError *out);
+                        KvAttentionError *out, const std::vector<double> *values2 = nullptr,
+                        KvAttentionError *out2 = nullptr);
 
 } // namespace quantscope

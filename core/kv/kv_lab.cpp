@@ -529,6 +529,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         KvAttnScratch scratch;
         std::vector<KvKeyTiles> tiles;
         std::vector<float> kq, vq, planKq, planVq;
+        std::vector<double> planValues; // the plan's V̂ rows as FP64, for its errors beside its K scheme's
     };
     auto schemeLayer = [&](std::int64_t li, LayerBuffers &B) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
@@ -552,18 +553,31 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         const KvScheme &planK = isBoundary(li) ? bf16 : opt.kPlan, &planV = isBoundary(li) ? bf16 : opt.vPlan;
         const std::ptrdiff_t planKAt = listed(planK), planVAt = listed(planV);
         std::vector<float> &kq = B.kq, &vq = B.vq, &planKq = B.planKq, &planVq = B.planVq;
-        auto attention = [&](const float *kd, const float *vd, KvSchemeLayer &out) {
+        // K̂/V̂'s attention errors into out; with vd2, also K̂ with that V̂ into out2 from the same
+        // scores (the plan's errors beside its K scheme's: the bits of a call of their own).
+        auto attention = [&](const float *kd, const float *vd, KvSchemeLayer &out, const float *vd2 = nullptr,
+                             std::vector<KvAttentionError> *out2 = nullptr) {
+            if (vd2)
+                out2->resize(static_cast<std::size_t>(Hkv * group));
             for (std::int64_t g = 0; g < Hkv; ++g) {
                 KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
                 kt.build(kd + g * T * d, keyEnd, d);
                 kt.buildValues(vd + g * T * d);
+                if (vd2) {
+                    B.planValues.resize(static_cast<std::size_t>(keyEnd * d));
+                    std::copy(vd2 + g * T * d, vd2 + g * T * d + keyEnd * d, B.planValues.begin());
+                }
                 std::vector<const KvAttnRef *> hs;
                 for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
                     hs.push_back(&refs[static_cast<std::size_t>(h)]);
                 out.attention.resize(static_cast<std::size_t>((g + 1) * group));
-                kvAttnAgainstGroup(hs.data(), group, kt, scratch, out.attention.data() + g * group);
+                kvAttnAgainstGroup(hs.data(), group, kt, scratch, out.attention.data() + g * group,
+                                   vd2 ? &B.planValues : nullptr, vd2 ? out2->data() + g * group : nullptr);
             }
         };
+        // The plan's K scheme comes after its V scheme: its errors are computed with the K scheme's.
+        const bool planBeside = withQ && planKAt >= 0 && planVAt >= 0 && planVAt < planKAt;
+        std::vector<KvAttentionError> planAttention;
         for (std::size_t s = 0; s <= S; ++s) {
             const bool plan = s == S;
             const KvScheme &ks = plan ? planK : opt.schemes[s];
@@ -583,6 +597,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 out.vMse = vl.vMse;
                 if (planKAt == planVAt)
                     out.attention = kl.attention;
+                else if (planBeside)
+                    out.attention = std::move(planAttention);
                 else if (withQ)
                     attention(planKq.data(), planVq.data(), out);
                 rep.plan.layers[static_cast<std::size_t>(li)] = std::move(out);
@@ -594,7 +610,9 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 out.kMse.push_back(mseOf(l.k.data() + h * T * d, kq.data() + h * T * d, T * d));
                 out.vMse.push_back(mseOf(l.v.data() + h * T * d, vq.data() + h * T * d, T * d));
             }
-            if (withQ)
+            if (planBeside && static_cast<std::ptrdiff_t>(s) == planKAt)
+                attention(kq.data(), vq.data(), out, planVq.data(), &planAttention);
+            else if (withQ)
                 attention(kq.data(), vq.data(), out);
             if (!plan && static_cast<std::ptrdiff_t>(s) == planKAt)
                 std::swap(planKq, kq); // kq is written afresh by the next scheme

@@ -454,6 +454,26 @@ TEST(KvLab, GroupedHeadsAndPairedQueriesEqualOneByOne)
         KvAttnScratch sc;
         std::vector<KvAttentionError> grouped(static_cast<std::size_t>(heads));
         kvAttnAgainstGroup(ptrs.data(), heads, kqt, sc, grouped.data());
+        // A second V̂ beside (the plan's): its errors from the same scores equal a call of their own.
+        {
+            const auto vq2 = draw(T * d, 0.2f, &v);
+            KvKeyTiles kqt2;
+            kqt2.build(kq.data(), end, d);
+            kqt2.buildValues(vq2.data());
+            std::vector<KvAttentionError> first(static_cast<std::size_t>(heads)), beside(first), own(first);
+            kvAttnAgainstGroup(ptrs.data(), heads, kqt, sc, first.data(), &kqt2.values, beside.data());
+            kvAttnAgainstGroup(ptrs.data(), heads, kqt2, sc, own.data());
+            for (std::int64_t h = 0; h < heads; ++h) {
+                const auto &b = beside[static_cast<std::size_t>(h)], &o = own[static_cast<std::size_t>(h)];
+                for (const auto [x, y] : {std::pair{b.kl, o.kl}, std::pair{b.scoreMaxErr, o.scoreMaxErr},
+                                          std::pair{b.outMse, o.outMse}, std::pair{b.outRel, o.outRel}})
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(x), std::bit_cast<std::uint64_t>(y)) << "head " << h;
+                EXPECT_EQ(b.queries, o.queries);
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(first[static_cast<std::size_t>(h)].outMse),
+                          std::bit_cast<std::uint64_t>(grouped[static_cast<std::size_t>(h)].outMse));
+                EXPECT_NE(b.outMse, first[static_cast<std::size_t>(h)].outMse); // the second V̂ differs
+            }
+        }
         for (std::int64_t h = 0; h < heads; ++h) {
             SCOPED_TRACE("heads " + std::to_string(heads) + ", head " + std::to_string(h));
             // One query at a time: a reference per row, their sums in row order.
