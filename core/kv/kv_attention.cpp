@@ -340,36 +340,29 @@ void againstG(const KvAttnRef *const *r, const KvKeyTiles &kq, KvAttnScratch &sc
                                            out[g].scoreMaxErr);
                 klSum[g] += std::max(0.0, kl);
             }
-        if (pair)
-            weightedH<2 * G, G>(pq, kq.values.data(), start, n, d, oq);
-        else
-            weightedH<G, G>(pq, kq.values.data(), start, n, d, oq);
-        for (int k = 0; k < nQ; ++k)
-            for (int g = 0; g < G; ++g) {
-                const double *o = r[g]->o.data() + (qi + k) * static_cast<std::size_t>(d);
-                const double *oh = oq[k * G + g];
-                for (std::int64_t c = 0; c < d; ++c) {
-                    const double x = o[c] - oh[c];
-                    errSum[g] += x * x;
-                    refSum[g] += o[c] * o[c];
-                }
-                ++out[g].queries;
-            }
-        if (v2) {
+        // o = P̂·V̂ for the streams, then Σ‖o_ref − o‖² (and Σ‖o_ref‖² when ref) per head, in query order.
+        auto outputErrors = [&](const double *v, double *err, double *ref) {
             if (pair)
-                weightedH<2 * G, G>(pq, v2, start, n, d, oq);
+                weightedH<2 * G, G>(pq, v, start, n, d, oq);
             else
-                weightedH<G, G>(pq, v2, start, n, d, oq);
+                weightedH<G, G>(pq, v, start, n, d, oq);
             for (int k = 0; k < nQ; ++k)
                 for (int g = 0; g < G; ++g) {
                     const double *o = r[g]->o.data() + (qi + k) * static_cast<std::size_t>(d);
                     const double *oh = oq[k * G + g];
                     for (std::int64_t c = 0; c < d; ++c) {
                         const double x = o[c] - oh[c];
-                        errSum2[g] += x * x;
+                        err[g] += x * x;
+                        if (ref)
+                            ref[g] += o[c] * o[c];
                     }
                 }
-        }
+        };
+        outputErrors(kq.values.data(), errSum, refSum);
+        for (int g = 0; g < G; ++g)
+            out[g].queries += nQ;
+        if (v2)
+            outputErrors(v2, errSum2, nullptr);
         qi += static_cast<std::size_t>(nQ);
     }
     for (int g = 0; g < G; ++g)

@@ -186,6 +186,22 @@ public:
         return groupSse(m_x.data() + g.off, g.len, constOptScale(g.m, fc, m_enc));
     }
 
+    /// Group i's runs over the ascending fc[0, n) into the difference arrays: each run's fixed-point
+    /// SSE (unit u) enters diff at its start and leaves at its end; a run without a fixed-point value
+    /// counts in bad the same way (its c become NaN, as in mse(fc)).
+    void addGroupRuns(std::size_t i, const float *fc, int n, int u, fixed::U128 *diff, int *bad) const
+    {
+        pow2RunsWalk(fc, n, m_groups[i].m, [&](int b, int a, int e) {
+            fixed::U128 k;
+            if (!fixed::toFixed(sseOfByte(i, b), u, k)) {
+                ++bad[a];
+                --bad[e];
+            }
+            diff[a] = fixed::add(diff[a], k);
+            diff[e] = fixed::add(diff[e], fixed::neg(k));
+        });
+    }
+
     /// The pow2 curve over an ascending list in one pass over the groups: a group's scale byte
     /// is monotone in fc, so the list splits into runs of one byte (csweep::pow2Runs, as the GPU
     /// does); each run's fixed-point SSE k_g enters a 128-bit difference array at the run's start
@@ -206,15 +222,7 @@ public:
             for (std::int64_t i = g0; i < g1; ++i) {
                 if (cancel && part == 0 && (i - g0) % 4096 == 0)
                     cancel->stepProgress(static_cast<double>(i - g0) / static_cast<double>(g1 - g0));
-                pow2RunsWalk(fc.data(), n, m_groups[static_cast<std::size_t>(i)].m, [&](int b, int a, int e) {
-                    fixed::U128 k;
-                    if (!fixed::toFixed(sseOfByte(static_cast<std::size_t>(i), b), m_unit, k)) {
-                        ++bad[static_cast<std::size_t>(a)];
-                        --bad[static_cast<std::size_t>(e)];
-                    }
-                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
-                    diff[static_cast<std::size_t>(e)] = fixed::add(diff[static_cast<std::size_t>(e)], fixed::neg(k));
-                });
+                addGroupRuns(static_cast<std::size_t>(i), fc.data(), n, m_unit, diff.data(), bad.data());
             }
         });
         std::vector<double> out(fc.size());
@@ -270,15 +278,7 @@ public:
             std::vector<fixed::U128> diff(static_cast<std::size_t>(n) + 1);
             std::vector<int> bad(static_cast<std::size_t>(n) + 1, 0);
             for (std::size_t i = g0; i < g1; ++i)
-                pow2RunsWalk(fc.data(), n, m_groups[i].m, [&](int byte, int a, int e) {
-                    fixed::U128 k;
-                    if (!fixed::toFixed(sseOfByte(i, byte), unit, k)) {
-                        ++bad[static_cast<std::size_t>(a)];
-                        --bad[static_cast<std::size_t>(e)];
-                    }
-                    diff[static_cast<std::size_t>(a)] = fixed::add(diff[static_cast<std::size_t>(a)], k);
-                    diff[static_cast<std::size_t>(e)] = fixed::add(diff[static_cast<std::size_t>(e)], fixed::neg(k));
-                });
+                addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data());
             auto &curve = out[static_cast<std::size_t>(b)];
             curve.resize(fc.size());
             fixed::U128 run;
