@@ -34,7 +34,7 @@
 #include "bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
-#include "kernels/kernels_w4a16.h"
+#include "kernels/gemm/kernels_w4a16.h"
 #include "register.h"
 
 using namespace quantscope;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # CI-style compile check of the one kernel source tree as HIP: compiles the kernel sources
-# gpu/kernels/{quantize,metric_passes,int_quant,fp8_quant,fp4_quant,hadamard,csweep,hqq,gemm_sim}.cu and the benchmark hooks
+# gpu/kernels/{quantize,metric_passes,int_quant,fp8_quant,fp4_quant,hadamard,csweep,hqq}.cu, gpu/kernels/gemm/gemm_sim.cu and the benchmark hooks
 # (bench/bench_gpu_hooks.cu) with hipcc for an AMD target (default gfx90a, MI200; pass others as
 # arguments, e.g. gfx940) and the engine (engine.cpp, device_pool.cpp: the runtime side through
 # qs_gpu_compat.h) as HIP host code. Nothing runs: there is no AMD GPU here. Needs Debian's hipcc
@@ -24,7 +24,7 @@ inc=(-I"$src/gpu" -I"$src/gpu/host" -I"$src/gpu/kernels" -I"$src/core")
 filter() { grep -v -E "rocm_agent_enumerator|Traceback|File \"/usr/bin/rocm|target_list|readFromKFD|^\s*\^|FileNotFoundError|^\s+main\(\)|^\s+$" || true; }
 for arch in "${archs[@]}"; do
   for f in gpu/kernels/quantize.cu gpu/kernels/metric_passes.cu gpu/kernels/int_quant.cu gpu/kernels/fp8_quant.cu gpu/kernels/fp4_quant.cu \
-           gpu/kernels/hadamard.cu gpu/kernels/channel_moments.cu gpu/kernels/csweep.cu gpu/kernels/hqq.cu gpu/kernels/gemm_sim.cu gpu/kernels/kv_lab.cu gpu/kernels/kv_sums.cu \
+           gpu/kernels/hadamard.cu gpu/kernels/channel_moments.cu gpu/kernels/csweep.cu gpu/kernels/hqq.cu gpu/kernels/gemm/gemm_sim.cu gpu/kernels/kv_lab.cu gpu/kernels/kv_sums.cu \
            bench/bench_gpu_hooks.cu; do
     k="$(basename "$f" .cu)"
     echo "== $f as HIP for $arch"

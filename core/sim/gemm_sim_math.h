@@ -2,7 +2,7 @@
 #pragma once
 /// \file gemm_sim_math.h
 /// The paired GEMM simulation's fused steps (docs/numerics.md "Activations and the paired GEMM
-/// simulation"), shared by the device kernel (gpu/kernels/gemm_sim.cu) and the host tests. Each
+/// simulation"), shared by the device kernel (gpu/kernels/gemm/gemm_sim.cu) and the host tests. Each
 /// is the CPU loop's separate multiply and add with one rounding fewer, and equal to it because
 /// the product is exact:
 ///   - Y and X·Ŵᵀ: two FP32 values have a product of at most 48 significant bits and an exponent

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "device_pool.h"
-#include "kernels_gemm.h"
+#include "gemm/kernels_gemm.h"
 #include "plan.h"
 #include "qs_gpu_compat.h"
 #include "util/error.h"

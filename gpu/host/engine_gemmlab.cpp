@@ -25,7 +25,7 @@
 #include <cuda_runtime.h>
 
 #include "device_pool.h"
-#include "kernels_gemmlab.h"
+#include "gemm/kernels_gemmlab.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "device_pool.h"
-#include "kernels_w4a16.h"
+#include "gemm/kernels_w4a16.h"
 #include "util/error.h"
 
 namespace quantscope::gpu::lab2 {

@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "device_pool.h"
-#include "kernels_gemmlab.h"
+#include "gemm/kernels_gemmlab.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 

@@ -13,7 +13,7 @@
 #include <mutex>
 
 #include "device_pool.h"
-#include "kernels_gemm.h"
+#include "gemm/kernels_gemm.h"
 #include "linalg_common.h"
 #include "linalg_sketch.h"
 #include "qs_gpu_compat.h"

@@ -26,7 +26,7 @@
 
 #include "device_pool.h"
 #include "hqq_device.h"
-#include "kernels_gemm.h"
+#include "gemm/kernels_gemm.h"
 #include "kernels_milo.h"
 #include "linalg_common.h"
 #include "linalg_sketch.h"

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "device_pool.h"
-#include "kernels_gemm.h"
+#include "gemm/kernels_gemm.h"
 #include "kernels_milo.h"
 #include "linalg_common.h"
 #include "qs_gpu_compat.h"

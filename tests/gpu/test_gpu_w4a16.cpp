@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The fused W4A16 GEMM (gpu/kernels/kernels_w4a16.h; issue 43) against an FP64 product of X (as
+// The fused W4A16 GEMM (gpu/kernels/gemm/kernels_w4a16.h; issue 43) against an FP64 product of X (as
 // stored, BF16) and Ŵ = s·(q − z) in FP64, on EVERY output element: groups 32, 64, 128 and per
 // channel; M ∈ {1, 3, 16, 17, 64, 200}; the swapped small-M kernel and the original side by
 // side at M ∈ {1, 2, 7, 8, 9, 16}, asymmetric and symmetric; N not a multiple of the tile; K
@@ -13,7 +13,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/kernels_w4a16.h"
+#include "kernels/gemm/kernels_w4a16.h"
 
 namespace {
 
