@@ -191,6 +191,76 @@ template <int MODE> __global__ void __launch_bounds__(256, 1) kSimGemm(SimGemmAr
     }
     int seg = 0;
     i64 segEnd = MODE == 0 ? a.K : a.segEnd[0];
+    // One k of the tile: every output's three products (the CPU's order).
+    auto step = [&](int kk) {
+        double xd[4], wd[4], hd[4];
+        Op xo[4], wo[4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const double2 x2 = *reinterpret_cast<const double2 *>(&sX[kk][2 * ty + 32 * h]);
+            const double2 w2 = *reinterpret_cast<const double2 *>(&sW[kk][2 * tx + 32 * h]);
+            const double2 h2 = *reinterpret_cast<const double2 *>(&sH[kk][2 * tx + 32 * h]);
+            xd[2 * h] = x2.x, xd[2 * h + 1] = x2.y;
+            wd[2 * h] = w2.x, wd[2 * h + 1] = w2.y;
+            hd[2 * h] = h2.x, hd[2 * h + 1] = h2.y;
+            using Op2 = typename OpOf<MODE>::T2;
+            const Op2 a2 = *reinterpret_cast<const Op2 *>(&sA[kk][2 * ty + 32 * h]);
+            const Op2 b2 = *reinterpret_cast<const Op2 *>(&sB[kk][2 * tx + 32 * h]);
+            xo[2 * h] = a2.x, xo[2 * h + 1] = a2.y;
+            wo[2 * h] = b2.x, wo[2 * h + 1] = b2.y;
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            if constexpr (MODE == 1)
+                sumI[i] += xo[i];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                y[i][j] = fma(xd[i], wd[j], y[i][j]); // gemmsim::fp64ProductStep, operands in FP64
+                yw[i][j] = fma(xd[i], hd[j], yw[i][j]);
+                if constexpr (MODE == 0)
+                    ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(xo[i], wo[j]));
+                else if constexpr (MODE == 1)
+                    accI[i][j] += xo[i] * wo[j];
+                else
+                    accF[i][j] = gemmsim::fp8ProductStep(accF[i][j], xo[i], wo[j]);
+            }
+        }
+    };
+    // The end of a run of k sharing the weight's scale(s): the epilogue of the run.
+    auto endRun = [&]() {
+        float sw[4], so[4];
+        int zw[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const i64 n = n0 + 2 * tx + 32 * (j >> 1) + (j & 1);
+            const i64 si = (n < a.N ? n : 0) * a.runs + seg;
+            sw[j] = a.segS[si];
+            so[j] = a.outer ? a.segSo[si] : 1.0f;
+            zw[j] = MODE == 1 ? a.segZ[si] : 0;
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const i64 m = m0 + 2 * ty + 32 * (i >> 1) + (i & 1);
+            const float sx = a.perToken ? (m < a.M ? a.sx[m] : 1.0f) : a.sx[0];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                float t = __fmul_rn(sx, sw[j]);
+                if (a.outer)
+                    t = __fmul_rn(t, so[j]);
+                if constexpr (MODE == 1) {
+                    const int A = a.dropZ ? accI[i][j] : accI[i][j] - zw[j] * sumI[i];
+                    ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(t, static_cast<float>(A)));
+                    accI[i][j] = 0;
+                } else {
+                    ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(t, accF[i][j]));
+                    accF[i][j] = 0.0f;
+                }
+            }
+            sumI[i] = 0;
+        }
+        ++seg;
+        segEnd = seg < a.runs ? a.segEnd[seg] : a.K;
+    };
     fetch(0);
     for (i64 k0 = 0; k0 < a.K; k0 += kBK) {
         __syncthreads(); // the previous tile is no longer read
@@ -198,74 +268,22 @@ template <int MODE> __global__ void __launch_bounds__(256, 1) kSimGemm(SimGemmAr
         __syncthreads();
         if (k0 + kBK < a.K)
             fetch(k0 + kBK); // in flight while this tile is multiplied
+        // A full tile whose k hold no run end before its last k (every g ≥ 16 layout split at
+        // multiples of 16, and W{b}A16) runs its 16 steps unrolled, so the next step's shared
+        // loads are issued under this step's DFMAs; any other tile steps one k at a time with the
+        // run-end test. The per-output op sequence is the same either way.
         const int kn = static_cast<int>(a.K - k0 < kBK ? a.K - k0 : kBK);
-        for (int kk = 0; kk < kn; ++kk) {
-            double xd[4], wd[4], hd[4];
-            Op xo[4], wo[4];
+        if (kn == kBK && (MODE == 0 || segEnd - k0 >= kBK)) {
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const double2 x2 = *reinterpret_cast<const double2 *>(&sX[kk][2 * ty + 32 * h]);
-                const double2 w2 = *reinterpret_cast<const double2 *>(&sW[kk][2 * tx + 32 * h]);
-                const double2 h2 = *reinterpret_cast<const double2 *>(&sH[kk][2 * tx + 32 * h]);
-                xd[2 * h] = x2.x, xd[2 * h + 1] = x2.y;
-                wd[2 * h] = w2.x, wd[2 * h + 1] = w2.y;
-                hd[2 * h] = h2.x, hd[2 * h + 1] = h2.y;
-                using Op2 = typename OpOf<MODE>::T2;
-                const Op2 a2 = *reinterpret_cast<const Op2 *>(&sA[kk][2 * ty + 32 * h]);
-                const Op2 b2 = *reinterpret_cast<const Op2 *>(&sB[kk][2 * tx + 32 * h]);
-                xo[2 * h] = a2.x, xo[2 * h + 1] = a2.y;
-                wo[2 * h] = b2.x, wo[2 * h + 1] = b2.y;
-            }
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                if constexpr (MODE == 1)
-                    sumI[i] += xo[i];
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    y[i][j] = fma(xd[i], wd[j], y[i][j]); // gemmsim::fp64ProductStep, operands in FP64
-                    yw[i][j] = fma(xd[i], hd[j], yw[i][j]);
-                    if constexpr (MODE == 0)
-                        ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(xo[i], wo[j]));
-                    else if constexpr (MODE == 1)
-                        accI[i][j] += xo[i] * wo[j];
-                    else
-                        accF[i][j] = gemmsim::fp8ProductStep(accF[i][j], xo[i], wo[j]);
-                }
-            }
-            if (MODE != 0 && k0 + kk + 1 == segEnd) {
-                // The end of a run of k sharing the weight's scale(s): the epilogue of the run.
-                float sw[4], so[4];
-                int zw[4];
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const i64 n = n0 + 2 * tx + 32 * (j >> 1) + (j & 1);
-                    const i64 si = (n < a.N ? n : 0) * a.runs + seg;
-                    sw[j] = a.segS[si];
-                    so[j] = a.outer ? a.segSo[si] : 1.0f;
-                    zw[j] = MODE == 1 ? a.segZ[si] : 0;
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {
-                    const i64 m = m0 + 2 * ty + 32 * (i >> 1) + (i & 1);
-                    const float sx = a.perToken ? (m < a.M ? a.sx[m] : 1.0f) : a.sx[0];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        float t = __fmul_rn(sx, sw[j]);
-                        if (a.outer)
-                            t = __fmul_rn(t, so[j]);
-                        if constexpr (MODE == 1) {
-                            const int A = a.dropZ ? accI[i][j] : accI[i][j] - zw[j] * sumI[i];
-                            ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(t, static_cast<float>(A)));
-                            accI[i][j] = 0;
-                        } else {
-                            ys[i][j] = __fadd_rn(ys[i][j], __fmul_rn(t, accF[i][j]));
-                            accF[i][j] = 0.0f;
-                        }
-                    }
-                    sumI[i] = 0;
-                }
-                ++seg;
-                segEnd = seg < a.runs ? a.segEnd[seg] : a.K;
+            for (int kk = 0; kk < kBK; ++kk)
+                step(kk);
+            if (MODE != 0 && k0 + kBK == segEnd)
+                endRun();
+        } else {
+            for (int kk = 0; kk < kn; ++kk) {
+                step(kk);
+                if (MODE != 0 && k0 + kk + 1 == segEnd)
+                    endRun();
             }
         }
     }
