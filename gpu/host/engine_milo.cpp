@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "device_pool.h"
 #include "hqq_device.h"
@@ -137,6 +138,19 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             QS_GPU_CHECK(qsStreamSynchronize(I.stream));
             return s;
         };
+        // The result's host vectors (up to 5 bytes an element: codes and the FP32 Ŵ) are sized, and
+        // their pages touched, on a host thread of their own while this one keeps the device fed.
+        // Sized here, between pass 1's launches, they idled the device for ≈ 30–40 ms (the
+        // profile's "sketch Ω" of pass 1). Joined before the downloads (and, by jthread, on a throw).
+        QuantizedTensor sized; // only its four vectors, moved into the result after the join
+        std::jthread sizer([&sized, &o, G, n] {
+            sized.scales.resize(static_cast<std::size_t>(G));
+            sized.zeroPoints.resize(static_cast<std::size_t>(G));
+            if (o.wantCodes)
+                sized.codes.resize(n);
+            if (o.wantDequantized)
+                sized.dequantized.resize(n);
+        });
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
         for (int t = 1; t <= passes; ++t) {
             if (cancel) {
@@ -154,17 +168,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             a.in0 = in;
             a.e64 = E;
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
-            if (t == 1) {
-                // The result's host vectors, sized (and their pages touched) while the device runs
-                // the first pass, not after the last.
-                QuantizedTensor &qr = res.quantized;
-                qr.scales.resize(static_cast<std::size_t>(G));
-                qr.zeroPoints.resize(static_cast<std::size_t>(G));
-                if (o.wantCodes)
-                    qr.codes.resize(n);
-                if (o.wantDequantized)
-                    qr.dequantized.resize(n);
-            }
             launch::MiloStatus s;
             if (r == 0) {
                 launch::sumSquares(E, numel, P, I.S());
@@ -325,7 +328,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
-        // The downloads through the pinned staging (the host vectors were sized during pass 1).
+        // The downloads through the pinned staging (the host vectors were sized during the passes).
+        sizer.join();
+        q.scales = std::move(sized.scales);
+        q.zeroPoints = std::move(sized.zeroPoints);
+        q.codes = std::move(sized.codes);
+        q.dequantized = std::move(sized.dequantized);
         I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
         I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
         if (o.wantCodes)
