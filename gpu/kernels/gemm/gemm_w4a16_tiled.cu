@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(WGM *WGN * 32) tiledKernel(Args a)
     // The outputs: d0, d1 (row gid; n 2 tig, 2 tig + 1), d2, d3 (row gid + 8).
     __nv_bfloat16 *Y = a.y + e * a.yStride;
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
-    const bool pairs = (a.N & 1) == 0;
+    const bool pairs = (a.N & 1) == 0 && (reinterpret_cast<unsigned long long>(Y) & 3) == 0;
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
