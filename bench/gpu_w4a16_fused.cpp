@@ -285,8 +285,8 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
-    // The kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
-    // and pipelined (cp.async ring), 4 the same with 8 warps a block.
+    // The kernels side by side (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
+    // and pipelined (cp.async ring), 4 the same with 8 warps a block, 5 tiled.
     auto kernelName = [](int kernel) {
         return kernel == 1   ? "original"
                : kernel == 2 ? "swapped"
