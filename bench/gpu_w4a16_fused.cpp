@@ -7,14 +7,19 @@
 //      speed-up over BF16; then g32, g64 and per channel at --group-m;
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
-//      element against FP64 (the bar: batched ≤ 60 µs);
+//      element against FP64 (the bar: batched ≤ 60 µs), with the launcher's choice and with the
+//      tiled kernel's 16 × 128 and 16 × 256 tiles;
 //   3. the fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
 //      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M) and the
 //      swapped kernel pipelined (W through a cp.async ring in shared memory; 4 and 8 warps a
-//      block), each with the launcher's tiling and checked against FP64 on every element;
+//      block); at M ∈ {32, 64, 128, 256} the original and the tiled kernel (block tiles of X and
+//      W through a cp.async ring); each with the launcher's tiling and checked against FP64 on
+//      every element;
 //   4. --sweep: the original kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128},
 //      the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16
-//      and the pipelined one's (split-K × ring of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16.
+//      and the pipelined one's (split-K × ring of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16;
+//      the tiled kernel's tiles 1…8 × 3, 4 stages at M ∈ {32, 64, 128, 256}, split-K 1, 2, 4, 8
+//      for tiles 3…6 at M = 64, 128, and the MoE batch's tiles 1, 7, 2 × stages × split-K.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
 //            [--m-sweep LIST] [--group-m LIST] [--split S] [--rows-per-warp R] [--sweep]
 // bench/gemm_w4a16_torch.py times PyTorch's tinygemm and torch.matmul on the same shapes.
@@ -75,9 +80,17 @@ double medianOf(std::vector<double> v)
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-/// MoE: E experts of seeded packed INT4 (g128), scales, zeros and BF16 X; the fused kernel as one
-/// batched launch and as a loop of per-expert launches, median µs of each; expert 0 checked.
-nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeats, int warmup, bool &ok)
+/// One MoE variant: a label and the tiling of its launches.
+struct MoeVariant {
+    std::string name;
+    L::W4a16Tiling tiling;
+};
+
+/// MoE: E experts of seeded packed INT4 (g128), scales, zeros and BF16 X; per variant the fused
+/// kernel as one batched launch (the first variant also as a loop of per-expert launches), median
+/// µs; expert 0 checked after each variant's launch.
+nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeats, int warmup, bool &ok,
+                        const std::vector<MoeVariant> &variants)
 {
     const long long group = 128, groups = n * (k / group);
     std::mt19937_64 rng(0x43);
@@ -122,7 +135,8 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     p.x = dX;
     p.y = dY;
     L::W4a16Launch used;
-    auto batched = [&] { used = L::w4a16Fused(p, {}, dWs, dCnt, nullptr); };
+    L::W4a16Tiling tiling = variants.front().tiling;
+    auto batched = [&] { used = L::w4a16Fused(p, tiling, dWs, dCnt, nullptr); };
     auto loop = [&] {
         for (int e = 0; e < E; ++e) {
             L::W4a16Problem one = p;
@@ -132,7 +146,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             one.zeros += e * p.sStride;
             one.x = static_cast<const std::uint16_t *>(dX) + e * p.xStride;
             one.y = static_cast<std::uint16_t *>(dY) + e * p.yStride;
-            L::w4a16Fused(one, {}, dWs, dCnt, nullptr);
+            L::w4a16Fused(one, tiling, dWs, dCnt, nullptr);
         }
     };
     auto time = [&](const std::function<void()> &f) {
@@ -157,37 +171,49 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             cudaEventDestroy(e);
         return medianOf(t);
     };
-    const double loopUs = time(loop), batchedUs = time(batched);
-    batched();
-    L::w4a16CheckFp64(p, 1, 0.0, static_cast<double *>(dRes),
-                      reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
-    double worst = 0;
-    unsigned long long count = 0;
-    CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
+    const double loopUs = time(loop);
+    const double bytes = static_cast<double>(E) * (n * k / 2.0 + 5.0 * groups + 2.0 * m * k + 2.0 * m * n);
+    nlohmann::json doc{{"experts", E},      {"m", m},         {"n", n},        {"k", k}, {"group", group},
+                       {"loop_us", loopUs}, {"bytes", bytes}, {"bar_us", 60.0}};
+    nlohmann::json all = nlohmann::json::array();
+    for (const MoeVariant &v : variants) {
+        tiling = v.tiling;
+        const double batchedUs = time(batched);
+        batched();
+        L::w4a16CheckFp64(p, 1, 0.0, static_cast<double *>(dRes),
+                          reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
+        double worst = 0;
+        unsigned long long count = 0;
+        CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
+        const bool good = worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
+        ok = ok && good;
+        char tile[96] = "";
+        if (used.tiled)
+            std::snprintf(tile, sizeof tile, ", tiled %d×%d tile %d, %d stages", used.bm, used.bn, used.tile,
+                          used.chunksAhead);
+        std::printf(
+            "MoE fused W4A16 %d × (M=%lld, N=%lld, K=%lld) g128 [%s]: batched %.1f µs/step (split-K %d, %d "
+            "blocks%s)%s; %.0f GB/s; expert 0 %s (%llu outputs, worst %.3g of the bound); bar (batched ≤ "
+            "60 µs): %s\n",
+            E, m, n, k, v.name.c_str(), batchedUs, used.splitK, used.blocks, tile,
+            &v == &variants.front()
+                ? (", loop of " + std::to_string(E) + " launches " + std::to_string(loopUs) + " µs/step").c_str()
+                : "",
+            bytes / (batchedUs * 1e-6) / 1e9, good ? "checked" : "CHECK FAILED", count, worst,
+            batchedUs <= 60.0 ? "met" : "MISSED");
+        nlohmann::json one{{"variant", v.name},          {"batched_us", batchedUs}, {"split_k", used.splitK},
+                           {"blocks", used.blocks},      {"tiled", used.tiled},     {"tile", used.tile},
+                           {"stages", used.chunksAhead}, {"check_worst", worst},    {"checked_outputs", count},
+                           {"met", batchedUs <= 60.0}};
+        if (&v == &variants.front())
+            doc.update(one);
+        all.push_back(one);
+    }
     for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes})
         cudaFree(d);
-    ok = ok && worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
-    const double bytes = static_cast<double>(E) * (n * k / 2.0 + 5.0 * groups + 2.0 * m * k + 2.0 * m * n);
-    std::printf("MoE fused W4A16 %d × (M=%lld, N=%lld, K=%lld) g128: batched %.1f µs/step (split-K %d, %d blocks), "
-                "loop of %d launches %.1f µs/step; %.0f GB/s; expert 0 %s (%llu outputs, worst %.3g of the bound); "
-                "bar (batched ≤ 60 µs): %s\n",
-                E, m, n, k, batchedUs, used.splitK, used.blocks, E, loopUs, bytes / (batchedUs * 1e-6) / 1e9,
-                worst <= 1.0 ? "checked" : "CHECK FAILED", count, worst, batchedUs <= 60.0 ? "met" : "MISSED");
-    return {{"experts", E},
-            {"m", m},
-            {"n", n},
-            {"k", k},
-            {"group", group},
-            {"batched_us", batchedUs},
-            {"loop_us", loopUs},
-            {"split_k", used.splitK},
-            {"blocks", used.blocks},
-            {"bytes", bytes},
-            {"check_worst", worst},
-            {"checked_outputs", count},
-            {"bar_us", 60.0},
-            {"met", batchedUs <= 60.0}};
+    doc["variants"] = all;
+    return doc;
 }
 
 } // namespace
@@ -259,41 +285,53 @@ int main(int argc, char **argv)
         ok = ok && checked(r);
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
-    // The kernels at small M (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
-    // and pipelined (cp.async ring), 4 the same with 8 warps a block.
+    // The kernels side by side (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
+    // and pipelined (cp.async ring), 4 the same with 8 warps a block, 5 tiled.
     auto kernelName = [](int kernel) {
-        return kernel == 1 ? "original" : kernel == 2 ? "swapped" : kernel == 3 ? "pipelined" : "pipe-8w";
+        return kernel == 1   ? "original"
+               : kernel == 2 ? "swapped"
+               : kernel == 3 ? "pipelined"
+               : kernel == 4 ? "pipe-8w"
+                             : "tiled";
     };
     nlohmann::json kernelsDoc = nlohmann::json::array();
-    for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
-        std::map<std::int64_t, double> original;
-        for (const int kernel : {1, 2, 3, 4}) {
-            GemmBenchRequest qk = q;
-            qk.m = {1, 2, 4, 8, 16};
-            qk.w4Group = g;
-            qk.formats = {GemmFormat::W4a16};
-            qk.w4a16Kernel = kernel;
-            qk.roofline = false;
-            const GemmBenchResult r = runGemmBench(qk, DeviceChoice::Gpu);
-            ok = ok && checked(r);
-            for (const auto &p : r.points)
-                if (p.format == kW4a16FusedFormat) {
-                    if (kernel == 1)
-                        original[p.m] = p.timeUs;
-                    char ratio[64] = "";
-                    if (kernel >= 2 && original.count(p.m) && p.timeUs > 0)
-                        std::snprintf(ratio, sizeof ratio, " (%.2f× faster than the original)",
-                                      original[p.m] / p.timeUs);
-                    std::printf("kernels g%lld %-9s M %2lld: %8.2f µs%s  %s\n", static_cast<long long>(g),
-                                kernelName(kernel), static_cast<long long>(p.m), p.timeUs, ratio, p.note.c_str());
-                    kernelsDoc.push_back({{"group", g},
-                                          {"kernel", kernelName(kernel)},
-                                          {"m", p.m},
-                                          {"time_us", p.timeUs},
-                                          {"note", p.note}});
-                }
+    // Up to 16 rows: original, swapped, pipelined (4 and 8 warps); 32 … 256 rows: original and
+    // the tiled kernel (kernel 5, the launcher's choice there).
+    struct KernelSet {
+        std::vector<std::int64_t> ms;
+        std::vector<int> kernels;
+    };
+    const KernelSet sets[] = {{{1, 2, 4, 8, 16}, {1, 2, 3, 4}}, {{32, 64, 128, 256}, {1, 5}}};
+    for (const KernelSet &set : sets)
+        for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
+            std::map<std::int64_t, double> original;
+            for (const int kernel : set.kernels) {
+                GemmBenchRequest qk = q;
+                qk.m = set.ms;
+                qk.w4Group = g;
+                qk.formats = {GemmFormat::W4a16};
+                qk.w4a16Kernel = kernel;
+                qk.roofline = false;
+                const GemmBenchResult r = runGemmBench(qk, DeviceChoice::Gpu);
+                ok = ok && checked(r);
+                for (const auto &p : r.points)
+                    if (p.format == kW4a16FusedFormat) {
+                        if (kernel == 1)
+                            original[p.m] = p.timeUs;
+                        char ratio[64] = "";
+                        if (kernel >= 2 && original.count(p.m) && p.timeUs > 0)
+                            std::snprintf(ratio, sizeof ratio, " (%.2f× faster than the original)",
+                                          original[p.m] / p.timeUs);
+                        std::printf("kernels g%lld %-9s M %3lld: %8.2f µs%s  %s\n", static_cast<long long>(g),
+                                    kernelName(kernel), static_cast<long long>(p.m), p.timeUs, ratio, p.note.c_str());
+                        kernelsDoc.push_back({{"group", g},
+                                              {"kernel", kernelName(kernel)},
+                                              {"m", p.m},
+                                              {"time_us", p.timeUs},
+                                              {"note", p.note}});
+                    }
+            }
         }
-    }
     nlohmann::json sweepDoc = nlohmann::json::array();
     auto sweepPoint = [&](int kernel, int rpw, int sk, int ahead, std::vector<std::int64_t> mList) {
         GemmBenchRequest qs = q;
@@ -334,8 +372,37 @@ int main(int argc, char **argv)
                 sweepPoint(3, 16, sk, ahead, {1, 8, 16});
         for (const int sk : {0, 4, 8, 12, 16, 28}) // 8 warps a block, ring of 4
             sweepPoint(4, 16, sk, 4, {1, 8, 16});
+        // The tiled kernel: every tile × 3, 4 stages (the launcher's split), then split-K for the
+        // mid-size tiles (rows/warp in these lines: the tile's number, ahead: its stages).
+        for (int tile = 1; tile <= 8; ++tile)
+            for (const int stages : {3, 4})
+                sweepPoint(5, tile, 0, stages, {32, 64, 128, 256});
+        for (const int tile : {3, 4, 5, 6})
+            for (const int sk : {1, 2, 4, 8})
+                sweepPoint(5, tile, sk, 4, {64, 128});
     }
-    const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok);
+    // MoE: the launcher's choice (the swapped kernel at M = 16), the tiled kernel with 16 × 128 and
+    // 16 × 256 tiles; with --sweep also their stages and splits.
+    std::vector<MoeVariant> moeVariants = {{"auto", {}}};
+    auto tiledVariant = [](int tile, int stages, int splitK) {
+        L::W4a16Tiling t;
+        t.kernel = 5;
+        t.nPerWarp = tile;
+        t.chunksAhead = stages;
+        t.splitK = splitK;
+        return MoeVariant{"tiled tile " + std::to_string(tile) + " stages " + std::to_string(stages) + " split " +
+                              (splitK > 0 ? std::to_string(splitK) : std::string("auto")),
+                          t};
+    };
+    moeVariants.push_back(tiledVariant(1, 4, 0));
+    moeVariants.push_back(tiledVariant(7, 4, 0));
+    if (sweep)
+        for (const int tile : {1, 7, 2})
+            for (const int stages : {3, 4})
+                for (const int sk : {1, 2, 4, 0})
+                    if (!(stages == 4 && sk == 0 && tile != 2))
+                        moeVariants.push_back(tiledVariant(tile, stages, sk));
+    const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok, moeVariants);
     nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},
                        {"date", bench::utcNow()},
                        {"device", gpu->info().name},

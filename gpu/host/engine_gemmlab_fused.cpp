@@ -97,7 +97,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     char buf[512];
     const char *numerics = used.scaleInB ? "s·(q − z) rounded to BF16 in the W fragment"
                                          : "exact q − z, the group scale on the FP32 accumulator";
-    if (used.pipelined)
+    if (used.tiled)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync BF16, tiled (block tile %d tokens × %d rows of W through a cp.async "
+                      "ring of %d stages of 128 k in shared memory, %d warps of %d × %d, split-K %d, %d blocks; %s)",
+                      used.bm, used.bn, used.chunksAhead, used.warps, 16 * used.mTile, used.nPerWarp, used.splitK,
+                      used.blocks, numerics);
+    else if (used.pipelined)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped and pipelined (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the "
                       "mma's M, %d token tile(s) of 8, a cp.async ring of %d chunks of W a warp in shared memory, "

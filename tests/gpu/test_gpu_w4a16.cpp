@@ -2,7 +2,8 @@
 // The fused W4A16 GEMM (gpu/kernels/gemm/kernels_w4a16.h; issue 43) against an FP64 product of X (as
 // stored, BF16) and Ŵ = s·(q − z) in FP64, on EVERY output element: groups 32, 64, 128 and per
 // channel; M ∈ {1, 3, 16, 17, 64, 200}; the swapped small-M kernel and the original side by
-// side at M ∈ {1, 2, 7, 8, 9, 16}, asymmetric and symmetric; N not a multiple of the tile; K
+// side at M ∈ {1, 2, 7, 8, 9, 16}, asymmetric and symmetric; the tiled kernel (every tile and
+// ring depth) at M ∈ {17, 31, 64, 100, 128, 256}; N not a multiple of the tile; K
 // slices 1, 3 and the launcher's choice; 8, 16 and 32 rows per warp; the MoE launch (blockIdx.z = expert) against the
 // loop of per-expert launches; the lab's FP64 check on the device against the host's; the refused
 // shapes. The bound (docs/numerics.md "Fused W4A16 GEMM"):
@@ -182,6 +183,7 @@ TEST(GpuW4a16Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)
                 Device d({o});
                 for (const int split : {0, 1, 3}) {
                     L::W4a16Tiling t;
+                    t.kernel = m > 16 ? 1 : 0; // the original kernel above 16 rows (the tiled one: below)
                     t.splitK = split;
                     t.nPerWarp = 8 << (run++ % 3);
                     const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
@@ -380,6 +382,123 @@ TEST(GpuW4a16Fused, MoEBatchedLaunchMatchesThePerExpertLoop)
             }
             EXPECT_TRUE(batched.workspaceClean());
         }
+}
+
+TEST(GpuW4a16Fused, TiledKernelEveryOutputWithinTheBound)
+{
+    // The tiled kernel (kernel 5: X as the mma's A operand, block tiles of BM tokens × BN rows of W
+    // through a cp.async ring of 2, 3 or 4 stages in shared memory) over every tile (1…8) and ring
+    // depth, M ∈ {17, 31, 64, 100, 128, 256} (partial m-blocks of every tile), groups 32, 64, 128
+    // and per channel, asymmetric and symmetric, one K slice, three and the launcher's choice; N
+    // not a multiple of the tiles' 128 or 256 rows (odd N: the scalar stores).
+    REQUIRE_GPU();
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const Shape sh : {Shape{200, 384}, Shape{72, 1024}, Shape{263, 512}})
+        for (const std::int64_t group : {std::int64_t(32), std::int64_t(64), std::int64_t(128), sh.k})
+            for (const std::int64_t m : {17, 31, 64, 100, 128, 256}) {
+                const bool symmetric = run % 4 == 3;
+                const Operands o = makeOperands(m, sh.n, sh.k, group, 0x7E5ull + run, symmetric);
+                Device d({o});
+                for (const int split : {1, 3, 0}) {
+                    L::W4a16Tiling t;
+                    t.kernel = 5;
+                    t.splitK = split;
+                    t.nPerWarp = 1 + run % 8;
+                    t.chunksAhead = 2 + run % 3;
+                    ++run;
+                    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                    CU(cudaDeviceSynchronize());
+                    std::string where;
+                    const double worst = worstOfBound(o, d.output(0), l.scaleInB, where);
+                    const std::string what = "tiled M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
+                                             " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
+                                             (symmetric ? " sym" : " asym") + " tile " + std::to_string(l.tile) + " (" +
+                                             std::to_string(l.bm) + "×" + std::to_string(l.bn) + ") stages " +
+                                             std::to_string(l.chunksAhead) + " split " + std::to_string(l.splitK);
+                    EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
+                    EXPECT_TRUE(l.tiled) << what;
+                    EXPECT_FALSE(l.swapped) << what;
+                    EXPECT_EQ(l.tile, t.nPerWarp) << what;
+                    EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
+                    EXPECT_EQ(l.scaleInB, group < 128) << what;
+                    if (split > 0) {
+                        EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                    }
+                    EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                }
+                // The launcher's own choice above 16 rows is the tiled kernel (its tile by M).
+                const L::W4a16Launch l = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                EXPECT_TRUE(l.tiled) << "M=" << m;
+                EXPECT_EQ(l.bm, m <= 32 ? 32 : m <= 64 ? 64 : 128) << "M=" << m;
+                std::string where;
+                EXPECT_LE(worstOfBound(o, d.output(0), l.scaleInB, where), 1.0) << "auto M=" << m << " at " << where;
+            }
+}
+
+TEST(GpuW4a16Fused, TiledKernelLongSlicesAndTheMoEBatch)
+{
+    // One K slice over a long K (the ring wraps many times; g128 and per channel groups span
+    // chunks), every ring depth; then the MoE launch (blockIdx.z = expert) against the loop of
+    // per-expert launches, bit for bit with one slice, within the bound with split K, at M = 16
+    // (kernel 5 asked for: the MoE shape) and 40.
+    REQUIRE_GPU();
+    int run = 0;
+    for (const std::int64_t group : {std::int64_t(128), std::int64_t(512), std::int64_t(4096), std::int64_t(32)})
+        for (const int stages : {2, 3, 4}) {
+            const Operands o = makeOperands(100, 136, 4096, group, 0x1A7ull + run, run % 2 == 0);
+            Device d({o});
+            L::W4a16Tiling t;
+            t.kernel = 5;
+            t.splitK = 1;
+            t.chunksAhead = stages;
+            t.nPerWarp = 1 + run++ % 8;
+            const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            std::string where;
+            EXPECT_TRUE(l.tiled);
+            EXPECT_LE(worstOfBound(o, d.output(0), l.scaleInB, where), 1.0)
+                << "group " << group << " stages " << stages << " tile " << l.tile << " at " << where;
+        }
+    const int E = 3;
+    for (const std::int64_t m : {16, 40})
+        for (const std::int64_t group : {std::int64_t(64), std::int64_t(128)})
+            for (const int tile : {1, 7, 0}) {
+                std::vector<Operands> ex;
+                for (int e = 0; e < E; ++e)
+                    ex.push_back(makeOperands(m, 200, 1024, group, 500 + e + 11 * m + tile));
+                Device batched(ex);
+                L::W4a16Tiling one;
+                one.kernel = 5;
+                one.nPerWarp = tile;
+                one.splitK = 1; // deterministic: the loop and the batched launch must agree bit for bit
+                EXPECT_TRUE(L::w4a16Fused(batched.p, one, batched.ws.p, batched.cnt.p, nullptr).tiled);
+                CU(cudaDeviceSynchronize());
+                for (int e = 0; e < E; ++e) {
+                    Device single({ex[static_cast<std::size_t>(e)]});
+                    L::w4a16Fused(single.p, one, single.ws.p, single.cnt.p, nullptr);
+                    CU(cudaDeviceSynchronize());
+                    EXPECT_EQ(batched.output(e), single.output(0))
+                        << "expert " << e << " group " << group << " M " << m << " tile " << tile;
+                    std::string where;
+                    EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                        << "expert " << e << " M " << m << " tile " << tile << " at " << where;
+                }
+                L::W4a16Tiling split = one;
+                split.splitK = 3;
+                const auto l = L::w4a16Fused(batched.p, split, batched.ws.p, batched.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                EXPECT_EQ(l.splitK, 3);
+                for (int e = 0; e < E; ++e) {
+                    std::string where;
+                    EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), group < 128, where), 1.0)
+                        << "split expert " << e << " M " << m << " tile " << tile << " at " << where;
+                }
+                EXPECT_TRUE(batched.workspaceClean()) << "M " << m << " tile " << tile;
+            }
 }
 
 TEST(GpuW4a16Fused, TheLabsDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)

@@ -25,7 +25,8 @@
 // to BF16 and zeroes the workspace and the counter again.
 //
 // Up to kW4a16SwappedMaxM rows of X the launcher runs the swapped kernel of gemm_w4a16_small.cu
-// instead (unless W4a16Tiling::kernel asks for this one).
+// instead, above it the tiled kernel of gemm_w4a16_tiled.cu (unless W4a16Tiling::kernel asks for
+// this one).
 #include "w4a16_device.cuh"
 
 #include <algorithm>
@@ -366,9 +367,10 @@ std::size_t w4a16WorkspaceBytes(const W4a16Problem &p)
 
 std::size_t w4a16CounterBytes(const W4a16Problem &p)
 {
+    // The original kernel's tiles (at least 16 × 32) and the tiled kernel's (at least 16 × 128).
     const long long mBlocks = (p.m + 127) / 128 + 1, nBlocks = (p.n + kWarps * 8 - 1) / (kWarps * 8);
-    return sizeof(unsigned) * static_cast<std::size_t>(std::max(p.experts, 1)) *
-           static_cast<std::size_t>(mBlocks * nBlocks);
+    const long long original = static_cast<long long>(std::max(p.experts, 1)) * mBlocks * nBlocks;
+    return sizeof(unsigned) * static_cast<std::size_t>(std::max(original, w4a16detail::tiledCounters(p)));
 }
 
 W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
@@ -378,6 +380,10 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     W4a16Launch l;
     if (p.m <= 0 || p.n <= 0)
         return l;
+    // The tiled kernel when asked, and by default above the swapped kernel's M (its shared-memory
+    // tiles serve each W fragment to several m16 tiles and X to every warp of a block).
+    if (tiling.kernel == 5 || (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM))
+        return w4a16detail::tiled(p, tiling, workspace, counters, stream);
     if (p.m <= kW4a16SwappedMaxM && tiling.kernel != 1)
         return w4a16detail::smallM(p, tiling, workspace, counters, stream);
     const int mt = mTileFor(p.m);

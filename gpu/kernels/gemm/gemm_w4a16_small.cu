@@ -48,28 +48,6 @@ namespace {
 
 #if defined(QS_HAS_MMA)
 
-/// (a & b) ^ c in one instruction.
-__device__ __forceinline__ std::uint32_t andXor(std::uint32_t a, std::uint32_t b, std::uint32_t c)
-{
-    std::uint32_t r;
-    asm("lop3.b32 %0, %1, %2, %3, 0x6A;\n" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
-
-/// The A fragments' BF16 pairs of one word of codes: p[j] = (128 + u_j, 128 + u_{j+4}).
-__device__ __forceinline__ void codePairs(std::uint32_t word, std::uint32_t (&p)[4])
-{
-    p[0] = andXor(word, 0x000F000Fu, 0x43084308u);
-    p[1] = andXor(word >> 4, 0x000F000Fu, 0x43084308u);
-    p[2] = andXor(word >> 8, 0x000F000Fu, 0x43084308u);
-    p[3] = andXor(word >> 12, 0x000F000Fu, 0x43084308u);
-}
-
-__device__ __forceinline__ std::uint32_t wordOf(const uint4 &r, int w)
-{
-    return w == 0 ? r.x : w == 1 ? r.y : w == 2 ? r.z : r.w;
-}
-
 /// MT m16 tiles of W rows per warp, NT n8 tiles of tokens, U chunks of 128 k loaded ahead.
 /// Registers (ptxas 13, sm_90, no spills beyond 4 bytes): one chunk of one m16 tile in flight ≤ 64
 /// (8 resident blocks an SM), two ≤ 80 (6), more (or two m16 × two n8 tiles) ≤ 128 (4).
@@ -280,29 +258,6 @@ template <bool ScaleInA> KernelFn kernelFor(int mt, int nt, int u)
     if (mt == 1)
         return nt == 1 ? byDepth<1, 1, ScaleInA>(u) : byDepth<1, 2, ScaleInA>(u);
     return nt == 1 ? byDepth<2, 1, ScaleInA>(u) : byDepth<2, 2, ScaleInA>(u);
-}
-
-/// One 16-byte cp.async global → shared (L2 only: W is read once).
-__device__ __forceinline__ void cpAsync16(void *smem, const void *gmem)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    __trap(); // cp.async needs sm_80 or newer (the build targets sm_90)
-#else
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-#endif
-}
-__device__ __forceinline__ void cpAsyncCommit()
-{
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-template <int N> __device__ __forceinline__ void cpAsyncWait()
-{
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
 }
 
 /// The pipelined swapped kernel (W4a16Tiling::kernel 3): the arithmetic of swappedKernel with one

@@ -43,7 +43,14 @@ struct W4a16Problem {
 /// kernel's arithmetic, 16 rows of W a warp, 4 warps a block, W through a cp.async ring of
 /// chunksAhead = 4 or 8 chunks a warp in shared memory, default 4; the scales / zero points staged
 /// in shared memory; M ≤ kW4a16SwappedMaxM, above it the original runs); 4 the same with 8 warps
-/// a block (128 rows of W share the X stage) and a ring of 4.
+/// a block (128 rows of W share the X stage) and a ring of 4. 5 the tiled kernel
+/// (gemm_w4a16_tiled.cu; the launcher's choice above kW4a16SwappedMaxM, any M when asked): X as
+/// the mma's A operand, a block tile of BM tokens × BN rows of W through a cp.async ring of
+/// chunksAhead = 2, 3 or 4 stages (default 4) of 128 k of X and packed W in shared memory, each
+/// warp a sub-tile of several m16 × n8 tiles; nPerWarp picks the tile (1-based; 0 or out of range:
+/// by M, 1 up to 16 rows, 2 up to 32, 4 up to 64, else 5): 1 16×128 (4 warps of 16×32), 2 32×128
+/// (4 of 32×32), 3 64×128 (8 of 32×32), 4 64×128 (4 of 64×32), 5 128×128 (8 of 64×32), 6 64×256
+/// (8 of 64×32), 7 16×256 (8 of 16×32), 8 64×256 (8 of 32×64).
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
@@ -61,7 +68,11 @@ struct W4a16Launch {
     bool swapped = false;   ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
     int chunksAhead = 0;    ///< swapped: chunks of W a warp loads ahead
     bool pipelined = false; ///< the pipelined swapped kernel ran (kernel 3 or 4; chunksAhead: its ring's chunks)
-    int warps = 4;          ///< warps a block (the pipelined kernel: 4 or 8)
+    int warps = 4;          ///< warps a block (the pipelined kernel: 4 or 8; the tiled kernel: 4 or 8)
+    bool tiled = false;     ///< the tiled kernel ran (kernel 5; chunksAhead: its stages, mTile: m16
+                            ///< tiles a warp, nPerWarp: rows of W a warp)
+    int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
+    int bm = 0, bn = 0;     ///< tiled: the block tile, tokens × rows of W
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).
