@@ -7,7 +7,7 @@
 //      above it the unfused route, labelled) over --m-sweep (1, 2, 4, 8, 16, 1024, 8192), each with
 //      bytes per token, weight-read roofline fraction and speed-up over BF16;
 //   2. the fused kernels from BF16 activations, as a model would run them: X's quantizer kernel
-//      (per token; INT8 with the per-32-k sums) + the fused GEMM, timed together and the GEMM alone,
+//      (per token) + the fused GEMM, timed together and the GEMM alone,
 //      at M ∈ {1, 2, 4, 8, 16}, groups 32, 64, 128 and per channel, INT8 and E4M3; every output
 //      checked on the device against FP64 (docs/numerics.md "Fused W4A8 GEMM");
 //   3. --sweep: split-K × chunks ahead at M = 1 and 16 (per channel).
@@ -102,8 +102,8 @@ double timeIt(const std::function<void()> &f, int repeats, int warmup)
 /// per-group scales, BF16 X of up to 16 rows, on the device; the fused kernels from BF16 X.
 struct Standalone {
     long long n, k;
-    void *w = nullptr, *x = nullptr, *xq = nullptr, *xs = nullptr, *sums = nullptr, *y = nullptr, *ws = nullptr,
-         *cnt = nullptr, *res = nullptr, *s = nullptr, *z = nullptr;
+    void *w = nullptr, *x = nullptr, *xq = nullptr, *xs = nullptr, *y = nullptr, *ws = nullptr, *cnt = nullptr,
+         *res = nullptr, *s = nullptr, *z = nullptr;
     long long group = 0;
     Standalone(long long n_, long long k_) : n(n_), k(k_)
     {
@@ -125,7 +125,6 @@ struct Standalone {
         CK(cudaMemcpy(x, xh.data(), 2 * xh.size(), cudaMemcpyHostToDevice));
         CK(cudaMalloc(&xq, 16 * k));
         CK(cudaMalloc(&xs, 4 * 16));
-        CK(cudaMalloc(&sums, 4 * L::w4a8SumEntries(16, k)));
         CK(cudaMalloc(&y, 2 * 16 * n));
         CK(cudaMalloc(&ws, 4 * 16 * n));
         CK(cudaMalloc(&cnt, 4 * (n / 64 + 2)));
@@ -135,7 +134,7 @@ struct Standalone {
     }
     ~Standalone()
     {
-        for (void *d : {w, x, xq, xs, sums, y, ws, cnt, res, s, z})
+        for (void *d : {w, x, xq, xs, y, ws, cnt, res, s, z})
             cudaFree(d);
     }
     void setGroup(long long g)
@@ -164,7 +163,6 @@ struct Standalone {
         p.zeros = static_cast<const std::int8_t *>(z);
         p.xq = xq;
         p.xScale = static_cast<const float *>(xs);
-        p.xSums = static_cast<const std::int32_t *>(sums);
         p.y = y;
         p.m = m, p.n = n, p.k = k, p.group = group;
         p.fp8 = fp8;
@@ -175,10 +173,7 @@ struct Standalone {
     {
         const L::W4a8Problem p = problem(m, fp8);
         L::W4a8Launch used;
-        auto quant = [&] {
-            L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs),
-                             fp8 ? nullptr : static_cast<std::int32_t *>(sums), nullptr);
-        };
+        auto quant = [&] { L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs), nullptr); };
         auto gemm = [&] { used = L::w4a8Fused(p, t, ws, cnt, nullptr); };
         const double both = timeIt(
             [&] {

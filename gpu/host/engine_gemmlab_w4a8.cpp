@@ -3,8 +3,7 @@
 // w4a8-int8 / w4a8-fp8 paths (unpack / convert kernel + cuBLASLt + epilogue,
 // engine_gemmlab_quant.cpp) the same packed weights, per-channel scales, zero points and X's codes
 // with their token scales through the fused kernel (kernels_w4a8.h) for M ≤ 16, timed the same
-// way (device events, rotating weight copies, median; INT8 with the kernel of X's per-32-k sums
-// inside the timed step), every output checked on the device against an FP64 product within the
+// way (device events, rotating weight copies, median), every output checked on the device against an FP64 product within the
 // bound of docs/numerics.md "Fused W4A8 GEMM". Above M = 16 the series takes the unfused route's
 // time and the note says so.
 #include "gemmlab_lt.h"
@@ -47,15 +46,11 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     const auto s = static_cast<cudaStream_t>(I.stream);
     const std::string what = "the GEMM lab's fused w4a8 operands";
     auto y = poolGet(I.pool, 2u * static_cast<std::size_t>(m * n), what);
-    std::shared_ptr<void> sums;
-    if (!fp8)
-        sums = poolGet(I.pool, 4u * static_cast<std::size_t>(launch::w4a8SumEntries(m, k)), what);
     launch::W4a8Problem p;
     p.scales = scales;
     p.zeros = zeros;
     p.xq = xCodes;
     p.xScale = tokenScales;
-    p.xSums = static_cast<const std::int32_t *>(sums.get());
     p.y = y.get();
     p.m = m, p.n = n, p.k = k, p.group = group;
     p.fp8 = fp8;
@@ -65,18 +60,12 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     QS_GPU_CHECK(cudaMemsetAsync(cnt.get(), 0, cntBytes, s));
     launch::W4a8Launch used;
     const int copies = static_cast<int>(weights.size());
-    const int stages = fp8 ? 1 : 2; // [X's sums,] the fused GEMM
+    const int stages = 1;
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(rep % copies)].get());
-        std::size_t e = 0;
-        QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
-        if (!fp8) {
-            launch::w4a8XSums(static_cast<const std::int8_t *>(xCodes), m, k, static_cast<std::int32_t *>(sums.get()),
-                              s);
-            QS_GPU_CHECK(cudaEventRecord(mk[e++], s));
-        }
+        QS_GPU_CHECK(cudaEventRecord(mk[0], s));
         used = launch::w4a8Fused(p, {}, ws.get(), cnt.get(), s);
-        QS_GPU_CHECK(cudaEventRecord(mk[e], s));
+        QS_GPU_CHECK(cudaEventRecord(mk[1], s));
         return true;
     };
     const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
@@ -112,11 +101,11 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                       groupName.c_str(), used.tokenTiles, used.chunksAhead, used.splitK, used.blocks);
     else
         std::snprintf(buf, sizeof buf,
-                      "fused: X's per-32-k sums kernel (%.1f µs) + one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 "
-                      "q + 8 in registers: lop3, prmt; exact INT32 sums per group piece, s·(acc − (z + 8)·Σx) in "
+                      "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3, prmt; exact "
+                      "INT32 sums per group piece and Σx by dp4a + shuffles, s·(acc − (z + 8)·Σx) in "
                       "FP32, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d token tile(s) of 8, "
                       "%d chunk(s) of W ahead), split-K %d, %d blocks",
-                      t->first[0], groupName.c_str(), used.tokenTiles, used.chunksAhead, used.splitK, used.blocks);
+                      groupName.c_str(), used.tokenTiles, used.chunksAhead, used.splitK, used.blocks);
     pt.note = buf;
     std::snprintf(buf, sizeof buf,
                   "; output %s against the FP64 Ŵ·X̂ on every element (%llu outputs), worst %.3g of "

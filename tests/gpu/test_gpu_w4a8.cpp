@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fused W4A8 GEMMs (gpu/kernels/gemm/kernels_w4a8.h; issue 43), INT8 and E4M3 activations:
-// X quantized on the device (codes, token scales and the INT8 path's per-32-k prefix sums equal
-// to the host's scalar quantizer bit for bit), then EVERY output element against an FP64 product
+// X quantized on the device (codes and token scales equal to the host's scalar quantizer bit for
+// bit), then EVERY output element against an FP64 product
 // of the same quantized operands (X's codes and token scales, W's codes, scales and zero points)
 // within the bound of docs/numerics.md "Fused W4A8 GEMM":
 //   |y − ref| ≤ 2⁻⁸·|ref| + (1 + 2⁻⁸)·c·Σ_k |s_tok·x_k·s·(q_k − z)|,
@@ -75,12 +75,10 @@ Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64
     return o;
 }
 
-/// X's quantization on the host (the scalar functions of w4a8_math.h): codes, token scales and
-/// (INT8) the prefix sums per 32 k.
+/// X's quantization on the host (the scalar functions of w4a8_math.h): codes and token scales.
 struct HostX {
     std::vector<std::uint8_t> codes;
     std::vector<float> scale;
-    std::vector<std::int32_t> sums;
 };
 
 HostX quantizeOnHost(const Operands &o)
@@ -88,31 +86,17 @@ HostX quantizeOnHost(const Operands &o)
     HostX h;
     h.codes.resize(o.x.size());
     h.scale.resize(static_cast<std::size_t>(o.m));
-    const std::int64_t nb = o.k / 32;
-    if (!o.fp8)
-        h.sums.resize(static_cast<std::size_t>(o.m * (nb + 1)));
     for (std::int64_t r = 0; r < o.m; ++r) {
         float amax = 0;
         for (std::int64_t i = 0; i < o.k; ++i)
             amax = std::max(amax, std::fabs(bf16ToFloat(o.x[static_cast<std::size_t>(r * o.k + i)])));
         const float s = gm::w4a8TokenScale(amax, o.fp8);
         h.scale[static_cast<std::size_t>(r)] = s;
-        std::int32_t run = 0;
         for (std::int64_t i = 0; i < o.k; ++i) {
             const std::size_t at = static_cast<std::size_t>(r * o.k + i);
             const float v = bf16ToFloat(o.x[at]);
-            if (o.fp8) {
-                h.codes[at] = gm::w4a8E4m3Code(v, s);
-            } else {
-                const std::int8_t c = gm::w4a8Int8Code(v, s);
-                h.codes[at] = static_cast<std::uint8_t>(c);
-                if (i % 32 == 0)
-                    h.sums[static_cast<std::size_t>(r * (nb + 1) + i / 32)] = run;
-                run += c;
-            }
+            h.codes[at] = o.fp8 ? gm::w4a8E4m3Code(v, s) : static_cast<std::uint8_t>(gm::w4a8Int8Code(v, s));
         }
-        if (!o.fp8)
-            h.sums[static_cast<std::size_t>(r * (nb + 1) + nb)] = run;
     }
     return h;
 }
@@ -159,13 +143,12 @@ double worstOfBound(const Operands &o, const HostX &hx, const std::vector<std::u
 
 /// The operands on the device, X quantized there, Y and the workspace (zeroed once).
 struct Device {
-    DevBuf w, s, z, x, xq, xs, sums, y, ws, cnt;
+    DevBuf w, s, z, x, xq, xs, y, ws, cnt;
     L::W4a8Problem p;
     explicit Device(const Operands &o)
         : w(o.packed.size()), s(4 * o.s.size()), z(o.z.size()), x(2 * o.x.size()), xq(o.x.size()),
-          xs(4 * static_cast<std::size_t>(o.m)), sums(4 * static_cast<std::size_t>(L::w4a8SumEntries(o.m, o.k))),
-          y(2 * static_cast<std::size_t>(o.m * o.n)), ws(4 * static_cast<std::size_t>(o.m * o.n)),
-          cnt(4 * static_cast<std::size_t>((o.n + 63) / 64 + 1))
+          xs(4 * static_cast<std::size_t>(o.m)), y(2 * static_cast<std::size_t>(o.m * o.n)),
+          ws(4 * static_cast<std::size_t>(o.m * o.n)), cnt(4 * static_cast<std::size_t>((o.n + 63) / 64 + 1))
     {
         cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice);
         cudaMemcpy(s.p, o.s.data(), 4 * o.s.size(), cudaMemcpyHostToDevice);
@@ -176,14 +159,12 @@ struct Device {
         p.zeros = static_cast<const std::int8_t *>(z.p);
         p.xq = xq.p;
         p.xScale = static_cast<const float *>(xs.p);
-        p.xSums = o.fp8 ? nullptr : static_cast<const std::int32_t *>(sums.p);
         p.y = y.p;
         p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
         p.fp8 = o.fp8;
         cudaMemset(ws.p, 0, L::w4a8WorkspaceBytes(p));
         cudaMemset(cnt.p, 0, L::w4a8CounterBytes(p));
-        L::w4a8QuantizeX(x.p, o.m, o.k, o.fp8, xq.p, static_cast<float *>(xs.p),
-                         o.fp8 ? nullptr : static_cast<std::int32_t *>(sums.p), nullptr);
+        L::w4a8QuantizeX(x.p, o.m, o.k, o.fp8, xq.p, static_cast<float *>(xs.p), nullptr);
     }
     template <typename T> std::vector<T> read(const DevBuf &b, std::size_t count) const
     {
@@ -216,17 +197,6 @@ TEST(GpuW4a8Fused, XQuantizerOnTheDeviceEqualsTheHostBitForBit)
             const HostX h = quantizeOnHost(o);
             EXPECT_EQ(d.read<float>(d.xs, static_cast<std::size_t>(m)), h.scale) << "fp8 " << fp8 << " M " << m;
             EXPECT_EQ(d.read<std::uint8_t>(d.xq, o.x.size()), h.codes) << "fp8 " << fp8 << " M " << m;
-            if (!fp8) {
-                EXPECT_EQ(d.read<std::int32_t>(d.sums, h.sums.size()), h.sums) << "M " << m;
-                // The sums of codes given as they are (the lab's path) equal those of the quantizer.
-                DevBuf again(4 * h.sums.size());
-                L::w4a8XSums(static_cast<const std::int8_t *>(d.xq.p), m, o.k, static_cast<std::int32_t *>(again.p),
-                             nullptr);
-                CU(cudaDeviceSynchronize());
-                std::vector<std::int32_t> got(h.sums.size());
-                CU(cudaMemcpy(got.data(), again.p, 4 * got.size(), cudaMemcpyDeviceToHost));
-                EXPECT_EQ(got, h.sums) << "M " << m;
-            }
         }
 }
 

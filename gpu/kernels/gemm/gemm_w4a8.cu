@@ -20,8 +20,10 @@
 //
 // INT8: u = nibble XOR 8 = q + 8 ∈ [0, 15] is the A operand; per piece p of the K slice inside
 // one group (g32: one step; g64: two; g ≥ 128: the group's chunks in the slice) the mma sums
-// Σ u·x exactly in INT32, then v = Σ u·x − (z + 8)·Σ x (Σ x from the per-32-k prefix sums of X's
-// codes; exact INT32 for K ≤ 65536) = Σ (q − z)·x, and acc += s·float(v) in FP32. E4M3: the A
+// Σ u·x exactly in INT32, then v = Σ u·x − (z + 8)·Σ x = Σ (q − z)·x (exact INT32 for K ≤ 65536),
+// acc += s·float(v) in FP32. Σ x of the piece comes from the B fragments already in registers:
+// two dp4a give a lane's 8 codes, two xor-shuffles the quad's 32 k (token 8t + gid), two shuffles
+// bring tokens 2tig and 2tig + 1 (the lane's D columns) from the quads gid = 2tig, 2tig + 1. E4M3: the A
 // operand is q − z itself (FP16 (1024 + u) − (1032 + z), exact, cvt to E4M3, exact for
 // z ∈ [−9, 8]); the mma sums into an FP32 piece sum for at most one chunk (DeepSeek-style
 // promotion: the FP8 tensor-core sum never spans more than 4 steps), acc += s·sum. At the end of
@@ -48,9 +50,8 @@ namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
 using w4a16detail::evenSplit;
 
-constexpr int kW8Warps = 4;        ///< warps a block, 16 rows of W each
-constexpr int kPrepThreads = 512;  ///< X's quantizer: threads a token
-constexpr int kMaxBlocks32 = 2048; ///< K / 32 at most (K ≤ 65536)
+constexpr int kW8Warps = 4;       ///< warps a block, 16 rows of W each
+constexpr int kPrepThreads = 512; ///< X's quantizer: threads a token
 
 struct A8 {
     const std::uint8_t *w;
@@ -58,7 +59,6 @@ struct A8 {
     const std::int8_t *z;
     const std::uint8_t *x;
     const float *sx;
-    const std::int32_t *px;
     __nv_bfloat16 *y;
     float *ws;
     unsigned *counters;
@@ -73,7 +73,6 @@ A8 argsOf(const W4a8Problem &p, void *workspace, void *counters, int splitK)
               p.zeros,
               static_cast<const std::uint8_t *>(p.xq),
               p.xScale,
-              p.xSums,
               static_cast<__nv_bfloat16 *>(p.y),
               static_cast<float *>(workspace),
               static_cast<unsigned *>(counters),
@@ -125,7 +124,6 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
     const int cpg = GPC == 1 ? static_cast<int>(a.group / 128) : 1;
     const int per = (chunks + a.splitK - 1) / a.splitK;
     const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
-    const int pStride = static_cast<int>(a.K / 32) + 1;
 
     const std::uint8_t *wRow[2];
     int sRow[2];
@@ -136,26 +134,21 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
         sRow[h] = static_cast<int>(r) * groups;
     }
     const std::uint8_t *xRow[NT]; // the B fragment's token 8t + gid
-    int pRow[NT][2];              // the D columns' tokens 8t + 2tig + j: their prefix rows
 #pragma unroll
     for (int t = 0; t < NT; ++t) {
         const long long tb = 8 * t + gid < a.M ? 8 * t + gid : a.M - 1;
         xRow[t] = a.x + tb * a.K + 8 * q;
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            const long long td = 8 * t + 2 * q + j < a.M ? 8 * t + 2 * q + j : a.M - 1;
-            pRow[t][j] = static_cast<int>(td) * pStride;
-        }
     }
 
     float acc[NT][4], tmp[NT][4];
-    int iacc[NT][4];
+    int iacc[NT][4], xsum[NT][2]; // INT8: the open piece's Σ u·x and Σ x of the D columns' tokens
 #pragma unroll
-    for (int t = 0; t < NT; ++t)
+    for (int t = 0; t < NT; ++t) {
 #pragma unroll
         for (int r = 0; r < 4; ++r)
             acc[t][r] = 0.0f, tmp[t][r] = 0.0f, iacc[t][r] = 0;
-    int pieceStart = c0 * 4; // the open piece's first block of 32 k (INT8)
+        xsum[t][0] = xsum[t][1] = 0;
+    }
 
     for (int c = c0; c < c1; c += U) {
         std::uint32_t raw[U][2][4];
@@ -204,10 +197,20 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
 #pragma unroll
                 for (int t = 0; t < NT; ++t) {
                     const uint2 b = __ldg(reinterpret_cast<const uint2 *>(xRow[t] + 128LL * ch + 32 * w));
-                    if (Fp8)
+                    if (Fp8) {
                         mmaE4m3(tmp[t], lo[0], lo[1], hi[0], hi[1], b.x, b.y);
-                    else
+                    } else {
                         mmaS8(iacc[t], lo[0], lo[1], hi[0], hi[1], b.x, b.y);
+                        // Σ x of the step for the D columns' tokens: the lane's 8 codes (token
+                        // 8t + gid), the quad's sum (the step's 32 k), then tokens 2tig, 2tig + 1
+                        // from the quads gid = 2tig, 2tig + 1. Exact integers.
+                        int part =
+                            __dp4a(static_cast<int>(b.x), 0x01010101, __dp4a(static_cast<int>(b.y), 0x01010101, 0));
+                        part += __shfl_xor_sync(0xffffffffu, part, 1);
+                        part += __shfl_xor_sync(0xffffffffu, part, 2);
+                        xsum[t][0] += __shfl_sync(0xffffffffu, part, 8 * q);
+                        xsum[t][1] += __shfl_sync(0xffffffffu, part, 8 * q + 4);
+                    }
                 }
                 const bool groupEnd =
                     GPC == 4 || (GPC == 2 && (w & 1) != 0) || (GPC == 1 && w == 3 && (ch + 1) % cpg == 0);
@@ -223,21 +226,16 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
                             tmp[t][r] = 0.0f;
                         }
                 } else {
-                    const int blk = ch * 4 + w + 1; // the piece is blocks [pieceStart, blk)
 #pragma unroll
                     for (int t = 0; t < NT; ++t) {
-                        int xs[2];
-#pragma unroll
-                        for (int jj = 0; jj < 2; ++jj)
-                            xs[jj] = __ldg(a.px + pRow[t][jj] + blk) - __ldg(a.px + pRow[t][jj] + pieceStart);
 #pragma unroll
                         for (int r = 0; r < 4; ++r) {
-                            const int v = iacc[t][r] - (zq[u][r >> 1][j] + 8) * xs[r & 1];
+                            const int v = iacc[t][r] - (zq[u][r >> 1][j] + 8) * xsum[t][r & 1];
                             acc[t][r] += sc[u][r >> 1][j] * static_cast<float>(v);
                             iacc[t][r] = 0;
                         }
+                        xsum[t][0] = xsum[t][1] = 0;
                     }
-                    pieceStart = blk;
                 }
             }
         }
@@ -299,81 +297,35 @@ template <bool Fp8> KernelFn kernelFor(int nt, int u, int gpc)
 
 #endif // QS_HAS_MMA
 
-/// The INT8 codes' sums per 32 k of one token (recomputed from x, or read from the given codes)
-/// and their inclusive prefix: row[0] = 0, row[b + 1] = Σ blocks ≤ b (integers: order-free).
-template <bool FromBf16>
-__device__ void blockSums(const __nv_bfloat16 *x, const std::int8_t *given, float s, int nb, std::int32_t *pre,
-                          std::int32_t *row)
-{
-    const int tid = threadIdx.x;
-    for (int b = tid; b < nb; b += kPrepThreads) {
-        int t = 0;
-        for (int i = 0; i < 32; ++i)
-            t += FromBf16 ? gm::w4a8Int8Code(__bfloat162float(x[32 * b + i]), s) : given[32 * b + i];
-        pre[b] = t;
-    }
-    __syncthreads();
-    constexpr int kPer = kMaxBlocks32 / kPrepThreads;
-    for (int off = 1; off < nb; off <<= 1) { // Hillis–Steele inclusive scan
-        int v[kPer];
-        for (int i = 0; i < kPer; ++i) {
-            const int b = tid + i * kPrepThreads;
-            v[i] = b < nb && b >= off ? pre[b - off] : 0;
-        }
-        __syncthreads();
-        for (int i = 0; i < kPer; ++i) {
-            const int b = tid + i * kPrepThreads;
-            if (b < nb)
-                pre[b] += v[i];
-        }
-        __syncthreads();
-    }
-    if (tid == 0)
-        row[0] = 0;
-    for (int b = tid; b < nb; b += kPrepThreads)
-        row[b + 1] = pre[b];
-}
-
-/// One block a token: the largest |x| (BF16 input), the scale and the codes; INT8: the sums of
-/// the codes per 32 k and their inclusive prefix (sums[m][0] = 0, sums[m][b + 1] = Σ blocks ≤ b).
-/// FromBf16 false: the INT8 codes are the input (only the sums are written).
-template <bool FromBf16, bool Fp8>
+/// One block a token: the largest |x|, the scale and the codes (w4a8_math.h).
+template <bool Fp8>
 __global__ void __launch_bounds__(kPrepThreads)
-    xPrepKernel(const void *in, long long K, void *codes, float *scales, std::int32_t *sums)
+    xQuantKernel(const __nv_bfloat16 *in, long long K, void *codes, float *scales)
 {
     __shared__ float red[kPrepThreads / 32];
-    __shared__ std::int32_t pre[kMaxBlocks32];
     const long long m = blockIdx.x;
-    const int tid = threadIdx.x, nb = static_cast<int>(K / 32);
-    const __nv_bfloat16 *x = static_cast<const __nv_bfloat16 *>(in) + m * K;
-    const std::int8_t *given = static_cast<const std::int8_t *>(in) + m * K;
-    float s = 1.0f;
-    if (FromBf16) {
-        float amax = 0.0f;
-        for (long long k = tid; k < K; k += kPrepThreads)
-            amax = fmaxf(amax, fabsf(__bfloat162float(x[k])));
-        for (int o = 16; o > 0; o >>= 1)
-            amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-        if ((tid & 31) == 0)
-            red[tid >> 5] = amax;
-        __syncthreads();
-        amax = red[0];
-        for (int i = 1; i < kPrepThreads / 32; ++i)
-            amax = fmaxf(amax, red[i]);
-        s = gm::w4a8TokenScale(amax, Fp8);
-        if (tid == 0)
-            scales[m] = s;
-        for (long long k = tid; k < K; k += kPrepThreads) {
-            const float v = __bfloat162float(x[k]);
-            if (Fp8)
-                static_cast<std::uint8_t *>(codes)[m * K + k] = gm::w4a8E4m3Code(v, s);
-            else
-                static_cast<std::int8_t *>(codes)[m * K + k] = gm::w4a8Int8Code(v, s);
-        }
-    }
-    if constexpr (!Fp8) {
-        if (sums)
-            blockSums<FromBf16>(x, given, s, nb, pre, sums + m * (nb + 1));
+    const int tid = threadIdx.x;
+    const __nv_bfloat16 *x = in + m * K;
+    float amax = 0.0f;
+    for (long long k = tid; k < K; k += kPrepThreads)
+        amax = fmaxf(amax, fabsf(__bfloat162float(x[k])));
+    for (int o = 16; o > 0; o >>= 1)
+        amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    if ((tid & 31) == 0)
+        red[tid >> 5] = amax;
+    __syncthreads();
+    amax = red[0];
+    for (int i = 1; i < kPrepThreads / 32; ++i)
+        amax = fmaxf(amax, red[i]);
+    const float s = gm::w4a8TokenScale(amax, Fp8);
+    if (tid == 0)
+        scales[m] = s;
+    for (long long k = tid; k < K; k += kPrepThreads) {
+        const float v = __bfloat162float(x[k]);
+        if (Fp8)
+            static_cast<std::uint8_t *>(codes)[m * K + k] = gm::w4a8E4m3Code(v, s);
+        else
+            static_cast<std::int8_t *>(codes)[m * K + k] = gm::w4a8Int8Code(v, s);
     }
 }
 
@@ -467,29 +419,16 @@ std::size_t w4a8CounterBytes(const W4a8Problem &p)
     return sizeof(unsigned) * static_cast<std::size_t>(std::max(1LL, (p.n + kW8Warps * 16 - 1) / (kW8Warps * 16)));
 }
 
-void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales,
-                   std::int32_t *sums, void *stream)
+void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, void *stream)
 {
-    if (k % 32 != 0 || k > 32LL * kMaxBlocks32)
-        throw GpuError("W4A8's X quantizer needs K a multiple of 32 up to 65536 (K = " + std::to_string(k) + ")");
-    if (m <= 0)
+    if (m <= 0 || k <= 0)
         return;
     const auto s = static_cast<cudaStream_t>(stream);
+    const auto *x = static_cast<const __nv_bfloat16 *>(xBf16);
     if (fp8)
-        xPrepKernel<true, true><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(xBf16, k, codes, scales, nullptr);
+        xQuantKernel<true><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(x, k, codes, scales);
     else
-        xPrepKernel<true, false><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(xBf16, k, codes, scales, sums);
-    QS_GPU_CHECK(cudaGetLastError());
-}
-
-void w4a8XSums(const std::int8_t *codes, long long m, long long k, std::int32_t *sums, void *stream)
-{
-    if (k % 32 != 0 || k > 32LL * kMaxBlocks32)
-        throw GpuError("W4A8's X sums need K a multiple of 32 up to 65536 (K = " + std::to_string(k) + ")");
-    if (m <= 0)
-        return;
-    xPrepKernel<false, false><<<static_cast<unsigned>(m), kPrepThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-        codes, k, nullptr, nullptr, sums);
+        xQuantKernel<false><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(x, k, codes, scales);
     QS_GPU_CHECK(cudaGetLastError());
 }
 

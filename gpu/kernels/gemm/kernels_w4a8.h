@@ -7,7 +7,8 @@
 /// k = 2j + 1 in its high one, two's-complement codes in [−8, 7]; FP32 scales and INT8 zero points
 /// per (row, group along K)), and X̂ = s_tok·x quantized per token:
 ///   INT8: mma.sync m16n8k32 s8·s8 → s32, an exact INT32 sum per piece of a group, then
-///         y = s_tok·Σ s·(acc − (z + 8)·Σx) in FP32 (u = q + 8 is the INT8 operand);
+///         y = s_tok·Σ s·(acc − (z + 8)·Σx) in FP32 (u = q + 8 is the INT8 operand; Σx of the
+///         piece summed in the kernel from X's codes);
 ///   E4M3: mma.sync m16n8k32 e4m3·e4m3 → f32 on q − z (exact in E4M3 for z ∈ [−9, 8]), an FP32
 ///         sum per piece of at most 128 k, scaled per group.
 /// The operands are swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W the mma's M, the tokens its n = 8), as the
@@ -26,10 +27,9 @@ struct W4a8Problem {
     const std::uint8_t *packed = nullptr;
     const float *scales = nullptr;
     const std::int8_t *zeros = nullptr;
-    const void *xq = nullptr;            ///< X's codes [M, K]: INT8 or E4M3 bytes
-    const float *xScale = nullptr;       ///< s_tok [M]
-    const std::int32_t *xSums = nullptr; ///< INT8: [M, K/32 + 1] prefix sums of X's codes per 32 k
-    void *y = nullptr;                   ///< BF16 [M, N]
+    const void *xq = nullptr;      ///< X's codes [M, K]: INT8 or E4M3 bytes
+    const float *xScale = nullptr; ///< s_tok [M]
+    void *y = nullptr;             ///< BF16 [M, N]
     long long m = 0, n = 0, k = 0, group = 0;
     bool fp8 = false; ///< E4M3 activations (else INT8)
 };
@@ -57,19 +57,9 @@ std::string w4a8ZerosRefusal(bool fp8, const std::int8_t *zeros, std::size_t cou
 /// launch (the kernel leaves them zero after each launch).
 std::size_t w4a8WorkspaceBytes(const W4a8Problem &p);
 std::size_t w4a8CounterBytes(const W4a8Problem &p);
-/// Entries of the INT8 path's prefix sums: M·(K/32 + 1).
-inline long long w4a8SumEntries(long long m, long long k)
-{
-    return m * (k / 32 + 1);
-}
-
-/// X (BF16 [M, K]) quantized per token (gemm/w4a8_math.h: s = amax / 127 or / 448, codes
-/// x / s rounded to nearest even): codes [M, K], scales [M]; INT8: also the prefix sums per 32 k
-/// (sums may be null). One block a token. K a multiple of 32, at most 65536.
-void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales,
-                   std::int32_t *sums, void *stream);
-/// The prefix sums per 32 k of INT8 codes given as they are (the lab's activations).
-void w4a8XSums(const std::int8_t *codes, long long m, long long k, std::int32_t *sums, void *stream);
+/// X (BF16 [M, K]) quantized per token (gemm/w4a8_math.h: s = amax / 127 or / 448, codes x / s
+/// rounded to nearest even): codes [M, K] (INT8 or E4M3 bytes), scales [M]. One block a token.
+void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, void *stream);
 
 /// Queues the fused kernel on `stream` (cudaStream_t). workspace / counters may be null (then one
 /// K slice). Throws GpuError on a refused shape.
