@@ -84,6 +84,18 @@ TEST(DeviceMathW4a8, Int8OperandIsQPlus8InNibbleOrder)
     EXPECT_GT(checked, 30000);
 }
 
+TEST(DeviceMathW4a8, Int8CodesAreTheSignExtendedNibblesInOrder)
+{
+    // The unfused lab path's vectorized unpack: every code in every position, the plain INT8 q.
+    for (const std::uint32_t word : testWords()) {
+        std::uint32_t lo = 0, hi = 0;
+        w4a8Int8Codes(word, lo, hi);
+        for (int j = 0; j < 8; ++j)
+            ASSERT_EQ(static_cast<std::int8_t>(byteOf(j < 4 ? lo : hi, j & 3)), codeOf(word, j))
+                << std::hex << "word " << word << " nibble " << j;
+    }
+}
+
 TEST(DeviceMathW4a8, Fp8OperandIsQMinusZExactlyInNibbleOrder)
 {
     // Every zero point the E4M3 path accepts, every code in every position: the E4M3 bytes of

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/gemm/kernels_gemmlab.h"
 #include "kernels/gemm/kernels_w4a8.h"
 #include "kernels/gemm/w4a8_math.h"
 
@@ -300,6 +301,39 @@ TEST(GpuW4a8Fused, TheDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)
         ASSERT_EQ(cudaMemcpy(d.y.p, y.data(), 2 * y.size(), cudaMemcpyHostToDevice), cudaSuccess);
         check(worst, count);
         EXPECT_GT(worst, 1.0) << "fp8 " << fp8;
+    }
+}
+
+TEST(GpuW4a8Fused, TheUnfusedLabConversionsEqualTheScalarUnpackByteForByte)
+{
+    // The lab's unfused W4A8 paths (kernels_gemmlab.h) convert 16 codes a thread by the same bit
+    // tricks where K is a multiple of 16 (else the scalar kernels): the INT8 codes q and the E4M3
+    // bytes of q − z (per channel; zero points outside [−9, 8] through the scalar conversion).
+    REQUIRE_GPU();
+    for (const std::int64_t k : {std::int64_t(1024), std::int64_t(40)}) {
+        const std::int64_t n = 24;
+        const Operands o = makeOperands(1, n, k, k, true, false, 0x5Cull + k);
+        std::vector<std::int8_t> z(o.z);
+        z[3] = -20, z[7] = 12, z[11] = -128, z[13] = 127; // the scalar branch
+        DevBuf w(o.packed.size()), zd(z.size()), q8(static_cast<std::size_t>(n * k)),
+            f8(static_cast<std::size_t>(n * k));
+        CU(cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(zd.p, z.data(), z.size(), cudaMemcpyHostToDevice));
+        L::labW4Unpack(static_cast<const std::uint8_t *>(w.p), n, k, static_cast<std::int8_t *>(q8.p), nullptr);
+        L::labW4ToE4m3(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p), n, k,
+                       static_cast<std::uint8_t *>(f8.p), nullptr);
+        CU(cudaDeviceSynchronize());
+        std::vector<std::int8_t> gotQ(static_cast<std::size_t>(n * k));
+        std::vector<std::uint8_t> gotF(gotQ.size());
+        CU(cudaMemcpy(gotQ.data(), q8.p, gotQ.size(), cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(gotF.data(), f8.p, gotF.size(), cudaMemcpyDeviceToHost));
+        for (std::int64_t r = 0; r < n; ++r)
+            for (std::int64_t i = 0; i < k; ++i) {
+                const std::size_t at = static_cast<std::size_t>(r * k + i);
+                ASSERT_EQ(gotQ[at], o.q[at]) << "K " << k << " row " << r << " k " << i;
+                ASSERT_EQ(gotF[at], floatToE4m3(static_cast<float>(o.q[at] - z[static_cast<std::size_t>(r)])))
+                    << "K " << k << " row " << r << " k " << i << " z " << int(z[static_cast<std::size_t>(r)]);
+            }
     }
 }
 

@@ -44,6 +44,16 @@ QS_HD inline void w4a8Int8Operand(std::uint32_t word, std::uint32_t &lo, std::ui
     hi = bytePerm(even, odd, 0x7362u);
 }
 
+/// The plain INT8 codes q of a word in k order (the unfused lab path's unpack): lo = (q₀ … q₃), hi =
+/// (q₄ … q₇) — the operand above with its offset removed bytewise: (u + 0x78) XOR 0x80 = u − 8 as a
+/// two's-complement byte, no carry between bytes (u + 0x78 ≤ 0x87).
+QS_HD inline void w4a8Int8Codes(std::uint32_t word, std::uint32_t &lo, std::uint32_t &hi)
+{
+    w4a8Int8Operand(word, lo, hi);
+    lo = (lo + 0x78787878u) ^ 0x80808080u;
+    hi = (hi + 0x78787878u) ^ 0x80808080u;
+}
+
 /// The zero points the E4M3 operand keeps exact: q − z ∈ [−16, 16] for every q ∈ [−8, 7].
 inline constexpr int kW4a8Fp8ZeroMin = -9, kW4a8Fp8ZeroMax = 8;
 
