@@ -89,9 +89,10 @@ std::string gemmPeakDtype(const std::string &format)
 {
     if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat)
         return "bf16";
-    if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8")
+    if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8" ||
+        format == kW4a8Fp8FusedFormat)
         return "fp8";
-    if (format == "int8" || format == "w4a8-int8")
+    if (format == "int8" || format == "w4a8-int8" || format == kW4a8Int8FusedFormat)
         return "int8";
     return "fp32";
 }
@@ -174,7 +175,8 @@ double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std:
         const double groups = N * (w4Group > 0 ? K / static_cast<double>(w4Group) : 1.0);
         return N * K / 2 + 5 * groups + 2 * M * K + 2 * M * N;
     }
-    if (format == "w4a8-int8" || format == "w4a8-fp8")
+    if (format == "w4a8-int8" || format == "w4a8-fp8" || format == kW4a8Int8FusedFormat ||
+        format == kW4a8Fp8FusedFormat)
         return N * K / 2 + 5 * N + M * K + 4 * M + 2 * M * N;
     if (format == "w8a8-fp8")
         return N * K + 4 * N + M * K + 4 * M + 2 * M * N;

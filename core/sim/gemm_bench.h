@@ -35,6 +35,12 @@ enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8I
 /// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
 /// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
 inline constexpr const char *kW4a16FusedFormat = "w4a16-fused";
+/// The formats of the fused W4A8 points (issue 43; gpu/kernels/gemm/kernels_w4a8.h), timed beside
+/// the unfused w4a8-int8 / w4a8-fp8 paths on a GPU that builds them: the fused kernel for M ≤ 16,
+/// above it the unfused route's time, the point's note saying which ran. Roofline and bytes as
+/// their unfused formats.
+inline constexpr const char *kW4a8Int8FusedFormat = "w4a8-int8-fused";
+inline constexpr const char *kW4a8Fp8FusedFormat = "w4a8-fp8-fused";
 
 /// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8".
 std::string toString(GemmFormat f);

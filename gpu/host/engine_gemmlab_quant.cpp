@@ -7,6 +7,8 @@
 //              y = s_tok·s_ch·(acc − z·Σx)
 //   w4a8-fp8   INT4 → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
 //   w8a8-fp8   the FP8 per-channel codes as stored + FP8 GEMM with row-wise scales
+// and beside w4a8-int8 / w4a8-fp8 their fused points (w4a8-int8-fused, w4a8-fp8-fused: the fused
+// kernel for M ≤ 16, above it this route, labelled; engine_gemmlab_w4a8.cpp).
 // Row-wise FP8 scales: cuBLASLt's outer-vector mode where present, else FP32 out + part I's
 // post-scale kernel. The activations are seeded codes (BF16; INT8 or E4M3 with per-token scales).
 #include "gemmlab_lt.h"
@@ -301,6 +303,14 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 std::string whyNot;
                 if (auto fused = timeFusedW4a16(I, request, *q, Wst, chScale, z8, X.get(), m, group, points.back(),
                                                 checks, whyNot))
+                    points.push_back(std::move(*fused));
+                else
+                    points.back().note += "; no fused point: " + whyNot;
+            }
+            if (f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8) { // engine_gemmlab_w4a8.cpp
+                std::string whyNot;
+                if (auto fused = timeFusedW4a8(I, request, *q, !xInt8, Wst, chScale, z8, X.get(), tokScale, m, group,
+                                               points.back(), checks, whyNot))
                     points.push_back(std::move(*fused));
                 else
                     points.back().note += "; no fused point: " + whyNot;

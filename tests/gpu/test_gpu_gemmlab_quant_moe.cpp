@@ -35,11 +35,30 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
         req.w4Group = group;
         const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
         ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
-        // w4a16 gives two points per M: the unfused path, then the fused kernel (w4a16-fused).
-        ASSERT_EQ(r.points.size(), (req.formats.size() + 1) * req.m.size());
+        // w4a16, w4a8-int8 and w4a8-fp8 give two points per M: the unfused path, then the fused one
+        // (w4a16-fused; w4a8-int8-fused / w4a8-fp8-fused: the fused kernel up to M = 16, above it the
+        // unfused route, labelled).
+        ASSERT_EQ(r.points.size(), (req.formats.size() + 3) * req.m.size());
         std::size_t i = 0;
         for (const GemmFormat f : req.formats)
             for (const std::int64_t m : req.m) {
+                if (f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8) {
+                    const GemmPoint &fused = r.points[i + 1];
+                    const std::string what = fused.format + " M=" + std::to_string(m);
+                    EXPECT_EQ(fused.format, f == GemmFormat::W4a8Fp8 ? kW4a8Fp8FusedFormat : kW4a8Int8FusedFormat)
+                        << what;
+                    EXPECT_EQ(fused.m, m) << what;
+                    EXPECT_GT(fused.timeUs, 0.0) << what;
+                    EXPECT_DOUBLE_EQ(fused.bytes, gemmBytes(toString(f), m, 192, 512, 0)) << what;
+                    if (m <= 16) {
+                        EXPECT_NE(fused.note.find("fused: "), std::string::npos) << what << ": " << fused.note;
+                        EXPECT_NE(fused.note.find("output checked"), std::string::npos) << what << ": " << fused.note;
+                        EXPECT_NE(fused.note.find("every element"), std::string::npos) << what << ": " << fused.note;
+                    } else {
+                        EXPECT_NE(fused.note.find("routed: "), std::string::npos) << what << ": " << fused.note;
+                        EXPECT_DOUBLE_EQ(fused.timeUs, r.points[i].timeUs) << what;
+                    }
+                }
                 if (f == GemmFormat::W4a16) {
                     const GemmPoint &fused = r.points[i + 1];
                     const std::string what = "fused M=" + std::to_string(m) + " group " + std::to_string(group);
@@ -53,7 +72,7 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
                     EXPECT_NE(fused.note.find("every element"), std::string::npos) << what << ": " << fused.note;
                 }
                 const GemmPoint &p = r.points[i];
-                i += f == GemmFormat::W4a16 ? 2 : 1;
+                i += f == GemmFormat::W8a8Fp8 ? 1 : 2;
                 const std::string what = p.format + " M=" + std::to_string(m) + " group " + std::to_string(group);
                 EXPECT_EQ(p.format, toString(f)) << what;
                 EXPECT_EQ(p.m, m) << what;
@@ -73,6 +92,9 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
             EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
             if (c.format == kW4a16FusedFormat) {
                 EXPECT_EQ(c.samples, 192 * c.m) << "the fused point checks every element";
+            }
+            if ((c.format == kW4a8Int8FusedFormat || c.format == kW4a8Fp8FusedFormat) && c.m <= 16) {
+                EXPECT_EQ(c.samples, 192 * c.m) << c.format << ": the fused point checks every element";
             }
             EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m << ": worst |y − ref| / bound";
         }

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The GEMM timing lab II's kernels (kernels_gemmlab.h): INT4 → BF16 / INT8 / E4M3 weight
 // conversions, the per-token Σx and the W4A8-int8 epilogue. Plain grid-stride kernels: the lab
-// times the unfused paths as a user would run them, not a tuned fused kernel.
+// times the unfused paths as a user would run them, not a tuned fused kernel; the INT4 → INT8 and
+// INT4 → E4M3 conversions take 16 codes a thread (8 packed bytes in, 16 bytes out) by the fused
+// W4A8 kernel's bit tricks (w4a8_math.h) where K allows, the same bytes as the scalar conversion.
+#define QS_HD __host__ __device__
+#include "w4a8_math.h"
+
 #include "kernels_gemmlab.h"
 
 #include <cuda_bf16.h>
@@ -60,6 +65,48 @@ __global__ void w4ToE4m3Kernel(const std::uint8_t *packed, const std::int8_t *ze
     }
 }
 
+// 16 codes a thread: 8 packed bytes → 16 INT8 codes (w4a8Int8Codes), k order kept.
+__global__ void w4UnpackVecKernel(const uint2 *packed, long long total8, uint4 *out)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const uint2 p = packed[i];
+        uint4 o;
+        gpumath::w4a8Int8Codes(p.x, o.x, o.y);
+        gpumath::w4a8Int8Codes(p.y, o.z, o.w);
+        out[i] = o;
+    }
+}
+
+// 16 codes a thread (one row: K is a multiple of 16): q − z[n] as E4M3 by the fused kernel's FP16
+// route (exact for z ∈ [−9, 8]), else the scalar saturating conversion — the same bytes.
+__global__ void w4ToE4m3VecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
+                                  uint4 *out)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const int z = zeros[(16 * i) / K];
+        const uint2 p = packed[i];
+        uint4 o;
+        if (z >= gpumath::kW4a8Fp8ZeroMin && z <= gpumath::kW4a8Fp8ZeroMax) {
+            const std::uint32_t zz = gpumath::w4a8Fp16ZeroPair(z);
+            gpumath::w4a8Fp8Operand(p.x, zz, o.x, o.y);
+            gpumath::w4a8Fp8Operand(p.y, zz, o.z, o.w);
+        } else {
+            std::uint32_t w[4] = {0, 0, 0, 0};
+            for (int j = 0; j < 16; ++j) {
+                const std::uint32_t word = j < 8 ? p.x : p.y;
+                int v = static_cast<int>((word >> (4 * (j & 7))) & 0xFu);
+                v = v >= 8 ? v - 16 : v;
+                const std::uint32_t b = __nv_cvt_float_to_fp8(static_cast<float>(v - z), __NV_SATFINITE, __NV_E4M3);
+                w[j >> 2] |= b << (8 * (j & 3));
+            }
+            o = make_uint4(w[0], w[1], w[2], w[3]);
+        }
+        out[i] = o;
+    }
+}
+
 // One block per token: a block-wide sum of the row.
 __global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
 {
@@ -115,6 +162,13 @@ void labW4Unpack(const std::uint8_t *packed, long long N, long long K, std::int8
     const long long total = N * (K / 2);
     if (total <= 0)
         return;
+    if (K % 16 == 0 && reinterpret_cast<std::uintptr_t>(packed) % 8 == 0 &&
+        reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+        w4UnpackVecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+            reinterpret_cast<const uint2 *>(packed), total / 8, reinterpret_cast<uint4 *>(out));
+        QS_GPU_CHECK(cudaGetLastError());
+        return;
+    }
     w4UnpackKernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, total,
                                                                                   reinterpret_cast<char2 *>(out));
     QS_GPU_CHECK(cudaGetLastError());
@@ -126,6 +180,13 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
     const long long total = N * (K / 2);
     if (total <= 0)
         return;
+    if (K % 16 == 0 && reinterpret_cast<std::uintptr_t>(packed) % 8 == 0 &&
+        reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+        w4ToE4m3VecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+            reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out));
+        QS_GPU_CHECK(cudaGetLastError());
+        return;
+    }
     w4ToE4m3Kernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, zeros, N, K, out);
     QS_GPU_CHECK(cudaGetLastError());
 }

@@ -226,6 +226,13 @@ TEST(GemmRoofline, FusedW4a16PointsCarryBytesPerTokenWeightRooflineAndSpeedup)
     EXPECT_EQ(gemmPeakDtype(kW4a16FusedFormat), "bf16");
     EXPECT_DOUBLE_EQ(gemmBytes(kW4a16FusedFormat, 2, 4, 256, 128), gemmBytes("w4a16", 2, 4, 256, 128));
     EXPECT_DOUBLE_EQ(gemmWeightBytes("w4a16", 4, 256, 128), 512 + 40);
+    // The fused W4A8 points (issue 43) count bytes as their unfused formats and run against the
+    // INT8 / FP8 ceilings; the unfused names are not changed by them.
+    EXPECT_EQ(gemmPeakDtype(kW4a8Int8FusedFormat), "int8");
+    EXPECT_EQ(gemmPeakDtype(kW4a8Fp8FusedFormat), "fp8");
+    EXPECT_DOUBLE_EQ(gemmBytes(kW4a8Int8FusedFormat, 3, 8, 256), gemmBytes("w4a8-int8", 3, 8, 256));
+    EXPECT_DOUBLE_EQ(gemmBytes(kW4a8Fp8FusedFormat, 3, 8, 256), gemmBytes("w4a8-fp8", 3, 8, 256));
+    EXPECT_DOUBLE_EQ(gemmBytes(kW4a8Int8FusedFormat, 3, 8, 256), 8 * 128 + 5 * 8 + 3 * 256 + 4 * 3 + 2 * 3 * 8);
     GemmBenchResult r;
     r.device = "cuda:0";
     r.peaks = peaks(); // copy 3000 GB/s

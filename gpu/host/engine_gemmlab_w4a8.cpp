@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The GEMM timing lab's fused W4A8 points (issue 43; CUDA builds only): beside the unfused
+// w4a8-int8 / w4a8-fp8 paths (unpack / convert kernel + cuBLASLt + epilogue,
+// engine_gemmlab_quant.cpp) the same packed weights, per-channel scales, zero points and X's codes
+// with their token scales through the fused kernel (kernels_w4a8.h) for M ≤ 16, timed the same
+// way (device events, rotating weight copies, median), every output checked on the device against an FP64 product within the
+// bound of docs/numerics.md "Fused W4A8 GEMM". Above M = 16 the series takes the unfused route's
+// time and the note says so.
+#include "gemmlab_lt.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "device_pool.h"
+#include "gemm/kernels_w4a8.h"
+#include "util/error.h"
+
+namespace quantscope::gpu::lab2 {
+
+std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
+                                       bool fp8, const std::vector<std::shared_ptr<void>> &weights, const float *scales,
+                                       const std::int8_t *zeros, const void *xCodes, const float *tokenScales,
+                                       std::int64_t m, std::int64_t group, const GemmPoint &unfused,
+                                       std::vector<Engine::GemmLabCheck> &checks, std::string &why)
+{
+    const std::int64_t n = request.n, k = request.k;
+    GemmPoint pt = unfused;
+    pt.format = fp8 ? kW4a8Fp8FusedFormat : kW4a8Int8FusedFormat;
+    pt.epilogueUs = 0;
+    char buf[600];
+    if (m > launch::kW4a8FusedMaxM) { // the routed point: the unfused path's time, labelled
+        std::snprintf(buf, sizeof buf,
+                      "routed: M > %lld runs the unfused route (%s + cuBLASLt %s GEMM); the time of that point",
+                      static_cast<long long>(launch::kW4a8FusedMaxM),
+                      fp8 ? "INT4→E4M3 convert kernel" : "INT4→INT8 unpack kernel", fp8 ? "FP8" : "INT8");
+        pt.note = buf;
+        if (!checks.empty()) // its output is the unfused point's, checked there: one check a point
+            checks.push_back({pt.format, m, checks.back().samples, checks.back().worst});
+        return pt;
+    }
+    why = launch::w4a8FusedRefusal(fp8, m, k, group);
+    if (why.empty())
+        why = launch::w4a8ZerosRefusal(fp8, q.zeros.data(), q.zeros.size());
+    if (!why.empty())
+        return std::nullopt;
+    const auto s = static_cast<cudaStream_t>(I.stream);
+    const std::string what = "the GEMM lab's fused w4a8 operands";
+    auto y = poolGet(I.pool, 2u * static_cast<std::size_t>(m * n), what);
+    launch::W4a8Problem p;
+    p.scales = scales;
+    p.zeros = zeros;
+    p.xq = xCodes;
+    p.xScale = tokenScales;
+    p.y = y.get();
+    p.m = m, p.n = n, p.k = k, p.group = group;
+    p.fp8 = fp8;
+    const std::size_t wsBytes = launch::w4a8WorkspaceBytes(p), cntBytes = launch::w4a8CounterBytes(p);
+    auto ws = poolGet(I.pool, wsBytes, what), cnt = poolGet(I.pool, cntBytes, what);
+    QS_GPU_CHECK(cudaMemsetAsync(ws.get(), 0, wsBytes, s));
+    QS_GPU_CHECK(cudaMemsetAsync(cnt.get(), 0, cntBytes, s));
+    launch::W4a8Launch used;
+    const int copies = static_cast<int>(weights.size());
+    const int stages = 1;
+    const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
+        p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(rep % copies)].get());
+        QS_GPU_CHECK(cudaEventRecord(mk[0], s));
+        used = launch::w4a8Fused(p, {}, ws.get(), cnt.get(), s);
+        QS_GPU_CHECK(cudaEventRecord(mk[1], s));
+        return true;
+    };
+    const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
+    if (!t) {
+        why = "the fused kernel was refused";
+        return std::nullopt;
+    }
+    { // the check: one more step on copy 0, then every output in FP64
+        Events ev(static_cast<std::size_t>(stages) + 1);
+        step(0, ev.ev);
+    }
+    auto res = poolGet(I.pool, 16, what);
+    auto *worstDev = static_cast<double *>(res.get());
+    auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.get()) + 8);
+    launch::w4a8CheckFp64(p, worstDev, countDev, s);
+    double worst = 0;
+    unsigned long long count = 0;
+    QS_GPU_CHECK(cudaMemcpyAsync(&worst, worstDev, 8, cudaMemcpyDeviceToHost, s));
+    QS_GPU_CHECK(cudaMemcpyAsync(&count, countDev, 8, cudaMemcpyDeviceToHost, s));
+    QS_GPU_CHECK(cudaStreamSynchronize(s));
+
+    pt.timeUs = t->first.back();
+    pt.coldUs = t->second;
+    pt.padded = false;
+    pt.paddedM = m;
+    setGemmRates(pt, 0);
+    const std::string groupName = group == k ? "per-channel" : "g" + std::to_string(group);
+    if (fp8)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync m16n8k32 E4M3 (INT4 → E4M3 q − z in registers: lop3, sub.f16x2, "
+                      "cvt, prmt; FP32 sums of ≤ 128 k scaled per group, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp "
+                      "as the mma's M, %d token tile(s) of 8, %d chunk(s) of W ahead), split-K %d, %d blocks",
+                      groupName.c_str(), used.tokenTiles, used.chunksAhead, used.splitK, used.blocks);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3, prmt; exact "
+                      "INT32 sums per group piece and Σx by dp4a + shuffles, s·(acc − (z + 8)·Σx) in "
+                      "FP32, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d token tile(s) of 8, "
+                      "%d chunk(s) of W ahead), split-K %d, %d blocks",
+                      groupName.c_str(), used.tokenTiles, used.chunksAhead, used.splitK, used.blocks);
+    pt.note = buf;
+    std::snprintf(buf, sizeof buf,
+                  "; output %s against the FP64 Ŵ·X̂ on every element (%llu outputs), worst %.3g of "
+                  "the bound",
+                  worst <= 1.0 && count == static_cast<unsigned long long>(m * n) ? "checked" : "CHECK FAILED", count,
+                  worst);
+    pt.note += buf;
+    if (copies > 1) {
+        std::snprintf(buf, sizeof buf, "; %d rotating weight copies", copies);
+        pt.note += buf;
+    }
+    checks.push_back({pt.format, m, static_cast<int>(std::min<unsigned long long>(count, 1u << 30)), worst});
+    return pt;
+}
+
+} // namespace quantscope::gpu::lab2

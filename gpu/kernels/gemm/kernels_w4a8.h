@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file kernels_w4a8.h
+/// The fused W4A8 GEMMs (gemm_w4a8.cu, CUDA builds only; issue 43): Y[M,N] = X̂[M,K]·Ŵᵀ for
+/// M ≤ kW4a8FusedMaxM, Ŵ = s·(q − z) read straight from the engine's packed INT4 layout
+/// (kernels_gemmlab.h: row n of W [N, K] is K/2 bytes, byte j holding k = 2j in its low nibble and
+/// k = 2j + 1 in its high one, two's-complement codes in [−8, 7]; FP32 scales and INT8 zero points
+/// per (row, group along K)), and X̂ = s_tok·x quantized per token:
+///   INT8: mma.sync m16n8k32 s8·s8 → s32, an exact INT32 sum per piece of a group, then
+///         y = s_tok·Σ s·(acc − (z + 8)·Σx) in FP32 (u = q + 8 is the INT8 operand; Σx of the
+///         piece summed in the kernel from X's codes);
+///   E4M3: mma.sync m16n8k32 e4m3·e4m3 → f32 on q − z (exact in E4M3 for z ∈ [−9, 8]), an FP32
+///         sum per piece of at most 128 k, scaled per group.
+/// The operands are swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W the mma's M, the tokens its n = 8), as the
+/// W4A16 small-M kernel. BF16 out. The numerics: docs/numerics.md "Fused W4A8 GEMM".
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace quantscope::gpu::launch {
+
+/// The largest M the fused kernels run (two n8 tiles of tokens).
+inline constexpr long long kW4a8FusedMaxM = 16;
+
+/// One fused W4A8 GEMM.
+struct W4a8Problem {
+    const std::uint8_t *packed = nullptr;
+    const float *scales = nullptr;
+    const std::int8_t *zeros = nullptr;
+    const void *xq = nullptr;      ///< X's codes [M, K]: INT8 or E4M3 bytes
+    const float *xScale = nullptr; ///< s_tok [M]
+    void *y = nullptr;             ///< BF16 [M, N]
+    long long m = 0, n = 0, k = 0, group = 0;
+    bool fp8 = false; ///< E4M3 activations (else INT8)
+};
+
+/// splitK: K slices (0: the fewest that fill 85 % of the last wave); chunksAhead: chunks of 128 k
+/// of W a warp loads before its mma's (2 or 4; 0: 2).
+struct W4a8Tiling {
+    int splitK = 0;
+    int chunksAhead = 0;
+};
+
+struct W4a8Launch {
+    int splitK = 0, blocks = 0, tokenTiles = 0, chunksAhead = 0;
+};
+
+/// Whether the fused kernels are in this build (false on HIP: no mma.sync).
+bool w4a8FusedBuilt();
+/// "" when the kernel runs this shape, else why not: M in [1, 16]; K a positive multiple of 128
+/// up to 65536 (the INT32 sums stay exact); group 32, 64 or a multiple of 128 dividing K.
+std::string w4a8FusedRefusal(bool fp8, long long m, long long k, long long group);
+/// "" when the zero points suit the path (INT8: any; E4M3: all in [−9, 8], so that every q − z
+/// lies in [−16, 16] and is exact in E4M3), else why not.
+std::string w4a8ZerosRefusal(bool fp8, const std::int8_t *zeros, std::size_t count);
+/// Bytes of FP32 workspace (M·N floats) and of tile counters; both zeroed once before the first
+/// launch (the kernel leaves them zero after each launch).
+std::size_t w4a8WorkspaceBytes(const W4a8Problem &p);
+std::size_t w4a8CounterBytes(const W4a8Problem &p);
+/// X (BF16 [M, K]) quantized per token (gemm/w4a8_math.h: s = amax / 127 or / 448, codes x / s
+/// rounded to nearest even): codes [M, K] (INT8 or E4M3 bytes), scales [M]. One block a token.
+void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, void *stream);
+
+/// Queues the fused kernel on `stream` (cudaStream_t). workspace / counters may be null (then one
+/// K slice). Throws GpuError on a refused shape.
+W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream);
+
+/// The output check on the device, independent of the kernel: per output (every element) the FP64
+/// ref = Σ_k s_tok·x_k·s·(q − z) and mag = Σ_k |…| from the codes, and |y − ref| / (2⁻⁸·|ref| +
+/// (1 + 2⁻⁸)·c·mag) with c of w4a8BoundCoefficient. Writes the worst ratio (a double) to *worstDev
+/// and the outputs checked to *countDev (both zeroed by the call).
+void w4a8CheckFp64(const W4a8Problem &p, double *worstDev, unsigned long long *countDev, void *stream);
+
+} // namespace quantscope::gpu::launch

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A8 GEMMs (gpu/kernels/gemm/kernels_w4a8.h; issue 43), INT8 and E4M3 activations:
+// X quantized on the device (codes and token scales equal to the host's scalar quantizer bit for
+// bit), then EVERY output element against an FP64 product
+// of the same quantized operands (X's codes and token scales, W's codes, scales and zero points)
+// within the bound of docs/numerics.md "Fused W4A8 GEMM":
+//   |y − ref| ≤ 2⁻⁸·|ref| + (1 + 2⁻⁸)·c·Σ_k |s_tok·x_k·s·(q_k − z)|,
+//   c = (K/32 + 3)·2⁻²⁴ (INT8), + 2⁻¹⁰ (E4M3: the FP8 tensor core's sums of ≤ 4 k32 steps).
+// M ∈ {1, 3, 8, 9, 16}; groups 32, 64, 128 and per channel; symmetric and asymmetric (the zero
+// points' extremes included); one K slice, three and the launcher's choice; 2 and 4 chunks ahead;
+// N not a multiple of a block's 64 rows. Also: the workspace re-zeroed, the device's FP64 check
+// agreeing with the host's and catching one wrong output, the refusals. Skipped without a device.
+#include "gpu_compare.h"
+
+#include <cuda_runtime.h>
+
+#include "kernels/gemm/kernels_gemmlab.h"
+#include "kernels/gemm/kernels_w4a8.h"
+#include "kernels/gemm/w4a8_math.h"
+
+namespace {
+
+namespace L = quantscope::gpu::launch;
+namespace gm = quantscope::gpumath;
+
+#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
+
+struct DevBuf {
+    void *p = nullptr;
+    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
+    ~DevBuf() { cudaFree(p); }
+    DevBuf(const DevBuf &) = delete;
+    DevBuf &operator=(const DevBuf &) = delete;
+};
+
+struct Operands {
+    std::int64_t m = 0, n = 0, k = 0, group = 0;
+    bool fp8 = false;
+    std::vector<std::int8_t> q, z;
+    std::vector<std::uint8_t> packed;
+    std::vector<float> s;
+    std::vector<std::uint16_t> x; ///< BF16 bits [M, K]
+};
+
+Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, bool fp8, bool symmetric,
+                      std::uint64_t seed)
+{
+    Operands o;
+    o.m = m, o.n = n, o.k = k, o.group = group, o.fp8 = fp8;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> code(-8, 7);
+    std::uniform_int_distribution<int> zero(fp8 ? gm::kW4a8Fp8ZeroMin : -8, fp8 ? gm::kW4a8Fp8ZeroMax : 7);
+    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    o.q.resize(static_cast<std::size_t>(n * k));
+    for (auto &v : o.q)
+        v = static_cast<std::int8_t>(code(rng));
+    o.packed.resize(o.q.size() / 2);
+    for (std::size_t i = 0; i < o.packed.size(); ++i)
+        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
+    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
+    o.s.resize(groups);
+    o.z.resize(groups);
+    for (std::size_t i = 0; i < groups; ++i) {
+        o.s[i] = scale(rng);
+        o.z[i] = static_cast<std::int8_t>(zero(rng));
+    }
+    // The extremes each path keeps exact: INT8 any zero point (the INT32 sums), E4M3 [−9, 8].
+    o.z[0] = static_cast<std::int8_t>(fp8 ? gm::kW4a8Fp8ZeroMin : -128);
+    o.z[groups - 1] = static_cast<std::int8_t>(fp8 ? gm::kW4a8Fp8ZeroMax : 127);
+    if (symmetric)
+        std::fill(o.z.begin(), o.z.end(), std::int8_t(0));
+    o.x.resize(static_cast<std::size_t>(m * k));
+    for (auto &v : o.x)
+        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
+    return o;
+}
+
+/// X's quantization on the host (the scalar functions of w4a8_math.h): codes and token scales.
+struct HostX {
+    std::vector<std::uint8_t> codes;
+    std::vector<float> scale;
+};
+
+HostX quantizeOnHost(const Operands &o)
+{
+    HostX h;
+    h.codes.resize(o.x.size());
+    h.scale.resize(static_cast<std::size_t>(o.m));
+    for (std::int64_t r = 0; r < o.m; ++r) {
+        float amax = 0;
+        for (std::int64_t i = 0; i < o.k; ++i)
+            amax = std::max(amax, std::fabs(bf16ToFloat(o.x[static_cast<std::size_t>(r * o.k + i)])));
+        const float s = gm::w4a8TokenScale(amax, o.fp8);
+        h.scale[static_cast<std::size_t>(r)] = s;
+        for (std::int64_t i = 0; i < o.k; ++i) {
+            const std::size_t at = static_cast<std::size_t>(r * o.k + i);
+            const float v = bf16ToFloat(o.x[at]);
+            h.codes[at] = o.fp8 ? gm::w4a8E4m3Code(v, s) : static_cast<std::uint8_t>(gm::w4a8Int8Code(v, s));
+        }
+    }
+    return h;
+}
+
+/// Every output of y (BF16 [M, N]) against the FP64 product of the quantized operands; the worst
+/// |y − ref| / bound.
+double worstOfBound(const Operands &o, const HostX &hx, const std::vector<std::uint16_t> &y, std::string &where)
+{
+    const std::int64_t groups = o.k / o.group;
+    const double c = gm::w4a8BoundCoefficient(o.fp8, o.k);
+    std::vector<double> wRow(static_cast<std::size_t>(o.k));
+    double worst = 0;
+    for (std::int64_t n = 0; n < o.n; ++n) {
+        for (std::int64_t i = 0; i < o.k; ++i) {
+            const std::size_t g = static_cast<std::size_t>(n * groups + i / o.group);
+            wRow[static_cast<std::size_t>(i)] =
+                static_cast<double>(o.s[g]) * (o.q[static_cast<std::size_t>(n * o.k + i)] - o.z[g]);
+        }
+        for (std::int64_t m = 0; m < o.m; ++m) {
+            double ref = 0, mag = 0;
+            for (std::int64_t i = 0; i < o.k; ++i) {
+                const std::uint8_t code = hx.codes[static_cast<std::size_t>(m * o.k + i)];
+                const double xv = o.fp8 ? static_cast<double>(e4m3ToFloat(code))
+                                        : static_cast<double>(static_cast<std::int8_t>(code));
+                const double p = xv * wRow[static_cast<std::size_t>(i)];
+                ref += p;
+                mag += std::fabs(p);
+            }
+            const double st = hx.scale[static_cast<std::size_t>(m)];
+            ref *= st;
+            mag *= st;
+            const double bound = std::ldexp(std::fabs(ref), -8) + (1 + std::ldexp(1.0, -8)) * c * mag + 1e-30;
+            const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
+            const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
+            if (r > worst) {
+                worst = r;
+                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
+                        std::to_string(ref);
+            }
+        }
+    }
+    return worst;
+}
+
+/// The operands on the device, X quantized there, Y and the workspace (zeroed once).
+struct Device {
+    DevBuf w, s, z, x, xq, xs, y, ws, cnt;
+    L::W4a8Problem p;
+    explicit Device(const Operands &o)
+        : w(o.packed.size()), s(4 * o.s.size()), z(o.z.size()), x(2 * o.x.size()), xq(o.x.size()),
+          xs(4 * static_cast<std::size_t>(o.m)), y(2 * static_cast<std::size_t>(o.m * o.n)),
+          ws(4 * static_cast<std::size_t>(o.m * o.n)), cnt(4 * static_cast<std::size_t>((o.n + 63) / 64 + 1))
+    {
+        cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice);
+        cudaMemcpy(s.p, o.s.data(), 4 * o.s.size(), cudaMemcpyHostToDevice);
+        cudaMemcpy(z.p, o.z.data(), o.z.size(), cudaMemcpyHostToDevice);
+        cudaMemcpy(x.p, o.x.data(), 2 * o.x.size(), cudaMemcpyHostToDevice);
+        p.packed = static_cast<const std::uint8_t *>(w.p);
+        p.scales = static_cast<const float *>(s.p);
+        p.zeros = static_cast<const std::int8_t *>(z.p);
+        p.xq = xq.p;
+        p.xScale = static_cast<const float *>(xs.p);
+        p.y = y.p;
+        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
+        p.fp8 = o.fp8;
+        cudaMemset(ws.p, 0, L::w4a8WorkspaceBytes(p));
+        cudaMemset(cnt.p, 0, L::w4a8CounterBytes(p));
+        L::w4a8QuantizeX(x.p, o.m, o.k, o.fp8, xq.p, static_cast<float *>(xs.p), nullptr);
+    }
+    template <typename T> std::vector<T> read(const DevBuf &b, std::size_t count) const
+    {
+        std::vector<T> out(count);
+        cudaMemcpy(out.data(), b.p, sizeof(T) * count, cudaMemcpyDeviceToHost);
+        return out;
+    }
+    bool workspaceClean() const
+    {
+        const auto f = read<float>(ws, L::w4a8WorkspaceBytes(p) / 4);
+        const auto c = read<unsigned>(cnt, L::w4a8CounterBytes(p) / 4);
+        return std::all_of(f.begin(), f.end(), [](float v) { return v == 0.0f; }) &&
+               std::all_of(c.begin(), c.end(), [](unsigned v) { return v == 0u; });
+    }
+};
+
+} // namespace
+
+TEST(GpuW4a8Fused, XQuantizerOnTheDeviceEqualsTheHostBitForBit)
+{
+    REQUIRE_GPU();
+    ASSERT_TRUE(L::w4a8FusedBuilt());
+    for (const bool fp8 : {false, true})
+        for (const std::int64_t m : {1, 9, 16}) {
+            Operands o = makeOperands(m, 8, 4096, 128, fp8, false, 0x58ull + m);
+            if (m == 9) // a zero row: scale 1, codes 0
+                std::fill(o.x.begin() + 2 * o.k, o.x.begin() + 3 * o.k, std::uint16_t(0));
+            Device d(o);
+            CU(cudaDeviceSynchronize());
+            const HostX h = quantizeOnHost(o);
+            EXPECT_EQ(d.read<float>(d.xs, static_cast<std::size_t>(m)), h.scale) << "fp8 " << fp8 << " M " << m;
+            EXPECT_EQ(d.read<std::uint8_t>(d.xq, o.x.size()), h.codes) << "fp8 " << fp8 << " M " << m;
+        }
+}
+
+TEST(GpuW4a8Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)
+{
+    REQUIRE_GPU();
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const bool fp8 : {false, true})
+        for (const Shape sh : {Shape{72, 1024}, Shape{200, 384}, Shape{40, 2048}})
+            for (const std::int64_t group : {std::int64_t(32), std::int64_t(64), std::int64_t(128), sh.k})
+                for (const std::int64_t m : {1, 3, 8, 9, 16}) {
+                    const bool symmetric = run % 3 == 2;
+                    const Operands o = makeOperands(m, sh.n, sh.k, group, fp8, symmetric, 0x48A8ull + run);
+                    Device d(o);
+                    CU(cudaDeviceSynchronize());
+                    const HostX hx = quantizeOnHost(o);
+                    for (const int split : {1, 3, 0}) {
+                        L::W4a8Tiling t;
+                        t.splitK = split;
+                        t.chunksAhead = run % 2 ? 4 : 2;
+                        ++run;
+                        const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                        CU(cudaDeviceSynchronize());
+                        std::string where;
+                        const double worst =
+                            worstOfBound(o, hx, d.read<std::uint16_t>(d.y, static_cast<std::size_t>(m * sh.n)), where);
+                        const std::string what = std::string(fp8 ? "E4M3" : "INT8") + " M=" + std::to_string(m) +
+                                                 " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) +
+                                                 " group " + std::to_string(group) + (symmetric ? " sym" : " asym") +
+                                                 " split " + std::to_string(l.splitK) + " ahead " +
+                                                 std::to_string(l.chunksAhead);
+                        EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
+                        EXPECT_EQ(l.tokenTiles, m <= 8 ? 1 : 2) << what;
+                        EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
+                        if (split > 0) {
+                            EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        }
+                        EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                    }
+                }
+}
+
+TEST(GpuW4a8Fused, LongKPerChannelAndRepeatedSplitLaunches)
+{
+    // The lab's shape class: per channel over a long K (one piece per slice, INT32 sums over
+    // thousands of k), repeated split launches reusing the workspace.
+    REQUIRE_GPU();
+    for (const bool fp8 : {false, true})
+        for (const std::int64_t group : {std::int64_t(14336), std::int64_t(128)}) {
+            const Operands o = makeOperands(16, 136, 14336, group, fp8, false, 0x77ull + (fp8 ? 1 : 0));
+            Device d(o);
+            CU(cudaDeviceSynchronize());
+            const HostX hx = quantizeOnHost(o);
+            for (int r = 0; r < 3; ++r) {
+                L::W4a8Tiling t;
+                t.splitK = r == 0 ? 1 : 0;
+                const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                std::string where;
+                EXPECT_LE(worstOfBound(o, hx, d.read<std::uint16_t>(d.y, 16 * 136), where), 1.0)
+                    << (fp8 ? "E4M3" : "INT8") << " group " << group << " split " << l.splitK << " at " << where;
+            }
+            EXPECT_TRUE(d.workspaceClean());
+        }
+}
+
+TEST(GpuW4a8Fused, TheDeviceCheckAgreesWithTheHostAndCatchesOneWrongOutput)
+{
+    REQUIRE_GPU();
+    for (const bool fp8 : {false, true}) {
+        const Operands o = makeOperands(9, 48, 512, 64, fp8, false, 11);
+        Device d(o);
+        L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        const HostX hx = quantizeOnHost(o);
+        DevBuf res(16);
+        auto *worstDev = static_cast<double *>(res.p);
+        auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.p) + 8);
+        auto check = [&](double &worst, unsigned long long &count) {
+            L::w4a8CheckFp64(d.p, worstDev, countDev, nullptr);
+            ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&worst, worstDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+            ASSERT_EQ(cudaMemcpy(&count, countDev, 8, cudaMemcpyDeviceToHost), cudaSuccess);
+        };
+        double worst = 0;
+        unsigned long long count = 0;
+        check(worst, count);
+        std::vector<std::uint16_t> y = d.read<std::uint16_t>(d.y, 9 * 48);
+        std::string where;
+        const double host = worstOfBound(o, hx, y, where);
+        EXPECT_EQ(count, 9u * 48u) << "every output once";
+        EXPECT_LE(worst, 1.0);
+        EXPECT_NEAR(worst, host, 1e-9 + 1e-6 * host) << "the device's FP64 check and the host's agree";
+        const auto big = std::max_element(y.begin(), y.end(), [](std::uint16_t a, std::uint16_t b) {
+            return std::fabs(bf16ToFloat(a)) < std::fabs(bf16ToFloat(b));
+        });
+        *big = static_cast<std::uint16_t>(*big ^ 0x8000u);
+        ASSERT_EQ(cudaMemcpy(d.y.p, y.data(), 2 * y.size(), cudaMemcpyHostToDevice), cudaSuccess);
+        check(worst, count);
+        EXPECT_GT(worst, 1.0) << "fp8 " << fp8;
+    }
+}
+
+TEST(GpuW4a8Fused, TheUnfusedLabConversionsEqualTheScalarUnpackByteForByte)
+{
+    // The lab's unfused W4A8 paths (kernels_gemmlab.h) convert 16 codes a thread by the same bit
+    // tricks where K is a multiple of 16 (else the scalar kernels): the INT8 codes q and the E4M3
+    // bytes of q − z (per channel; zero points outside [−9, 8] through the scalar conversion).
+    REQUIRE_GPU();
+    for (const std::int64_t k : {std::int64_t(1024), std::int64_t(40)}) {
+        const std::int64_t n = 24;
+        const Operands o = makeOperands(1, n, k, k, true, false, 0x5Cull + k);
+        std::vector<std::int8_t> z(o.z);
+        z[3] = -20, z[7] = 12, z[11] = -128, z[13] = 127; // the scalar branch
+        DevBuf w(o.packed.size()), zd(z.size()), q8(static_cast<std::size_t>(n * k)),
+            f8(static_cast<std::size_t>(n * k));
+        CU(cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(zd.p, z.data(), z.size(), cudaMemcpyHostToDevice));
+        L::labW4Unpack(static_cast<const std::uint8_t *>(w.p), n, k, static_cast<std::int8_t *>(q8.p), nullptr);
+        L::labW4ToE4m3(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p), n, k,
+                       static_cast<std::uint8_t *>(f8.p), nullptr);
+        CU(cudaDeviceSynchronize());
+        std::vector<std::int8_t> gotQ(static_cast<std::size_t>(n * k));
+        std::vector<std::uint8_t> gotF(gotQ.size());
+        CU(cudaMemcpy(gotQ.data(), q8.p, gotQ.size(), cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(gotF.data(), f8.p, gotF.size(), cudaMemcpyDeviceToHost));
+        for (std::int64_t r = 0; r < n; ++r)
+            for (std::int64_t i = 0; i < k; ++i) {
+                const std::size_t at = static_cast<std::size_t>(r * k + i);
+                ASSERT_EQ(gotQ[at], o.q[at]) << "K " << k << " row " << r << " k " << i;
+                ASSERT_EQ(gotF[at], floatToE4m3(static_cast<float>(o.q[at] - z[static_cast<std::size_t>(r)])))
+                    << "K " << k << " row " << r << " k " << i << " z " << int(z[static_cast<std::size_t>(r)]);
+            }
+    }
+}
+
+TEST(GpuW4a8Fused, RefusesShapesAndZeroPointsItDoesNotRun)
+{
+    // Host-side checks: no device needed.
+    EXPECT_NE(L::w4a8FusedRefusal(false, 17, 512, 128), "");  // M above 16
+    EXPECT_NE(L::w4a8FusedRefusal(false, 0, 512, 128), "");   // no rows
+    EXPECT_NE(L::w4a8FusedRefusal(true, 4, 192, 64), "");     // K not a multiple of 128
+    EXPECT_NE(L::w4a8FusedRefusal(true, 4, 131072, 128), ""); // K beyond the exact INT32 sums
+    EXPECT_NE(L::w4a8FusedRefusal(false, 4, 384, 96), "");    // group neither 32, 64 nor a multiple of 128
+    EXPECT_NE(L::w4a8FusedRefusal(false, 4, 384, 256), "");   // 256 does not divide 384
+    if (L::w4a8FusedBuilt()) {
+        EXPECT_EQ(L::w4a8FusedRefusal(false, 16, 14336, 14336), "");
+        EXPECT_EQ(L::w4a8FusedRefusal(true, 1, 384, 32), "");
+    }
+    const std::int8_t ok[] = {-9, 0, 8}, bad[] = {0, 9}, low[] = {-10};
+    EXPECT_EQ(L::w4a8ZerosRefusal(true, ok, 3), "");
+    EXPECT_NE(L::w4a8ZerosRefusal(true, bad, 2), "");
+    EXPECT_NE(L::w4a8ZerosRefusal(true, low, 1), "");
+    EXPECT_EQ(L::w4a8ZerosRefusal(false, bad, 2), "") << "INT8 keeps any zero point exact";
+    L::W4a8Problem p;
+    p.m = 17, p.n = 8, p.k = 512, p.group = 128;
+    EXPECT_THROW(L::w4a8Fused(p, {}, nullptr, nullptr, nullptr), GpuError);
+}
