@@ -75,10 +75,11 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
     std::vector<std::string> pos;
     if (o.path)
         pos.push_back(*o.path);
-    const char *usage = "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
-                        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4] [--experts E] "
-                        "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
-                        "[--device auto|cpu|gpu] [--repeats R] [--json]";
+    const char *usage =
+        "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
+        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4] [--experts E] "
+        "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
+        "[--device auto|cpu|gpu] [--repeats R] [--json]";
     std::string what;
     if (shape && tensor.empty() && pos.empty()) {
         std::tie(req.n, req.k) = parseShape(*shape);

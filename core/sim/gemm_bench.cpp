@@ -17,8 +17,8 @@ namespace quantscope {
 namespace {
 
 const std::vector<std::pair<GemmFormat, const char *>> kNames = {
-    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},         {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
-    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},     {GemmFormat::W4a8Int8, "w4a8-int8"},
+    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},          {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
+    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},      {GemmFormat::W4a8Int8, "w4a8-int8"},
     {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}, {GemmFormat::Mxfp4, "mxfp4"},
     {GemmFormat::Nvfp4, "nvfp4"}};
 
@@ -92,8 +92,8 @@ std::vector<GemmFormat> plainGemmFormats()
 
 bool isQuantizedWeightFormat(GemmFormat f)
 {
-    return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 || f == GemmFormat::W8a8Fp8 ||
-           f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4;
+    return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 ||
+           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4;
 }
 
 std::string gemmPeakDtype(const std::string &name)

@@ -191,7 +191,8 @@ std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &req
             pt.note = buf;
             if (!isFused && !fused && (m <= launch::kFp4GemmMaxM || !dataWhy.empty()))
                 pt.note += "; no fused point: " + fusedWhy;
-            std::snprintf(buf, sizeof buf, "; output %s against the FP64 Ŵ·X on %s (%llu outputs), worst %.3g of the bound",
+            std::snprintf(buf, sizeof buf,
+                          "; output %s against the FP64 Ŵ·X on %s (%llu outputs), worst %.3g of the bound",
                           worst <= 1.0 && count > 0 ? "checked" : "CHECK FAILED",
                           rowStride == 1 ? "every element" : "every column of sampled rows", count, worst);
             pt.note += buf;

@@ -83,8 +83,8 @@ TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
     EXPECT_NE(bad.err.find("w4a16"), std::string::npos) << bad.err;
     // The FP4-weight formats (issue 43) are accepted by name, GPU only too, and need K a multiple
     // of their block.
-    const Result fp4 = run({"gemm-bench", "--shape", "32,256", "--m-sweep", "1", "--formats", "mxfp4,nvfp4",
-                            "--device", "cpu", "--no-roofline", "--json"});
+    const Result fp4 = run({"gemm-bench", "--shape", "32,256", "--m-sweep", "1", "--formats", "mxfp4,nvfp4", "--device",
+                            "cpu", "--no-roofline", "--json"});
     ASSERT_EQ(fp4.rc, 0) << fp4.err;
     EXPECT_NE(nlohmann::json::parse(fp4.out)["points"][0]["note"].get<std::string>().find("mxfp4, nvfp4: GPU only"),
               std::string::npos);

@@ -7,11 +7,13 @@
 // choice, 1, 2 and 4 chunks ahead. The bound (docs/numerics.md "Fused FP4 GEMM"):
 // |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + w)·Σ_k |x_k·ŵ_k|, w = 0 (MXFP4) or 2^-23 (NVFP4's
 // division by the global scale). Also: the device's own FP64 check against this one, the unfused
-// route's BF16 Ŵ bit for bit, the refusals. Skipped, with the reason, without a device.
+// route's BF16 Ŵ bit for bit, the refusals, the GEMM lab's mxfp4 / nvfp4 points (fused and unfused
+// at M ≤ 16, the unfused route above, each checked on the device). Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
 #include <cuda_runtime.h>
 
+#include "engine/gemm_bench_device.h"
 #include "kernels/gemm/kernels_fp4gemm.h"
 #include "numeric/fp4math.h"
 #include "quant/mxfp4.h"
@@ -38,8 +40,8 @@ struct Operands {
     std::vector<std::uint8_t> packed, scales;
     float global = 1.0f;
     std::vector<std::uint16_t> x;
-    std::vector<double> w;       ///< exact Ŵ [N, K]
-    std::vector<float> wEngine;  ///< the quantizer's FP32 Ŵ
+    std::vector<double> w;      ///< exact Ŵ [N, K]
+    std::vector<float> wEngine; ///< the quantizer's FP32 Ŵ
 };
 
 Operands makeOperands(L::Fp4GemmFormat f, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed)
@@ -57,7 +59,7 @@ Operands makeOperands(L::Fp4GemmFormat f, std::int64_t m, std::int64_t n, std::i
     QuantizeOptions qo;
     qo.threads = 1;
     const QuantizedTensor q = f == L::Fp4GemmFormat::Mxfp4 ? MxFp4Quantizer(MxFp4Spec{}).quantize(t, qo)
-                                                            : NvFp4Quantizer(NvFp4Spec{}).quantize(t, qo);
+                                                           : NvFp4Quantizer(NvFp4Spec{}).quantize(t, qo);
     const std::int64_t g = L::fp4GemmGroup(f);
     EXPECT_EQ(static_cast<std::int64_t>(q.scales.size()), n * (k / g));
     o.packed.resize(static_cast<std::size_t>(n * k / 2));
@@ -107,18 +109,18 @@ double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, std:
                 ref += p;
                 mag += std::fabs(p);
             }
-            const double bound = std::ldexp(std::fabs(ref), -8) +
-                                 (1.0 + std::ldexp(1.0, -8)) *
-                                     (static_cast<double>(o.k) * std::ldexp(1.0, -23) + wRelOf(o)) * mag +
-                                 1e-30;
+            const double bound =
+                std::ldexp(std::fabs(ref), -8) +
+                (1.0 + std::ldexp(1.0, -8)) * (static_cast<double>(o.k) * std::ldexp(1.0, -23) + wRelOf(o)) * mag +
+                1e-30;
             const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
             double r = std::fabs(got - ref) / bound;
             if (!(r <= 1e30))
                 r = 1e30;
             if (r > worst) {
                 worst = r;
-                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) +
-                        " ref " + std::to_string(ref);
+                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
+                        std::to_string(ref);
             }
         }
     return worst;
@@ -234,8 +236,8 @@ TEST(GpuFp4Gemm, TheUnfusedRoutesBf16WeightsBitForBit)
             const std::uint8_t code = (o.packed[i / 2] >> (4 * (i & 1))) & 0xF;
             const float v = quantscope::fp4::e2m1Value(code);
             const std::uint8_t sb = o.scales[i / static_cast<std::size_t>(g)];
-            const float want = f == L::Fp4GemmFormat::Mxfp4 ? v * quantscope::fp4::e8m0Scale(sb)
-                                                            : v * e4m3ToFloat(sb) / o.global;
+            const float want =
+                f == L::Fp4GemmFormat::Mxfp4 ? v * quantscope::fp4::e8m0Scale(sb) : v * e4m3ToFloat(sb) / o.global;
             ASSERT_EQ(got[i], floatToBf16(want)) << nameOf(f) << " element " << i;
         }
     }
@@ -265,4 +267,50 @@ TEST(GpuFp4Gemm, RefusesShapesAndScalesItCannotKeepExact)
     L::Fp4GemmProblem p;
     p.m = 17, p.n = 1, p.k = 128, p.y = y.p;
     EXPECT_THROW(L::fp4GemmFused(p, {}, nullptr, nullptr, nullptr), quantscope::GpuError);
+}
+
+TEST(GpuFp4Gemm, TheLabTimesFusedAndUnfusedAtSmallMAndRoutesAbove)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req;
+    req.n = 192, req.k = 512;
+    req.m = {1, 9, 16, 17, 40};
+    req.repeats = 20;
+    req.warmup = 2;
+    req.roofline = false;
+    req.formats = {GemmFormat::Mxfp4, GemmFormat::Nvfp4};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+    // Per format: M ≤ 16 gives the fused point then the unfused one; M > 16 the unfused route.
+    ASSERT_EQ(r.points.size(), 2u * (3 * 2 + 2));
+    std::size_t i = 0;
+    for (const GemmFormat f : req.formats)
+        for (const std::int64_t m : req.m) {
+            const std::string name = toString(f);
+            std::vector<std::pair<std::string, std::string>> want; // format, what the note says
+            if (m <= 16)
+                want = {{name, "fused: one kernel"}, {name + kFp4UnfusedSuffix, "unfused: FP4→BF16"}};
+            else
+                want = {{name, "unfused (M > 16 routes here)"}};
+            for (const auto &[format, says] : want) {
+                const GemmPoint &p = r.points[i++];
+                const std::string what = format + " M=" + std::to_string(m);
+                EXPECT_EQ(p.format, format) << what;
+                EXPECT_EQ(p.m, m) << what;
+                EXPECT_GT(p.timeUs, 0.0) << what;
+                EXPECT_DOUBLE_EQ(p.bytes, gemmBytes(name, m, 192, 512)) << what;
+                EXPECT_NE(p.note.find(says), std::string::npos) << what << ": " << p.note;
+                EXPECT_NE(p.note.find("output checked"), std::string::npos) << what << ": " << p.note;
+                EXPECT_NE(p.note.find("every element"), std::string::npos) << what << ": " << p.note;
+            }
+        }
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const auto checks = engine->gemmLabChecks();
+    ASSERT_EQ(checks.size(), r.points.size());
+    for (const auto &c : checks) {
+        EXPECT_EQ(c.samples, c.m * 192) << c.format << " M=" << c.m; // every output
+        EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m;
+    }
 }

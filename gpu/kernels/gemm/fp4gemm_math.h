@@ -43,7 +43,7 @@ inline constexpr std::uint32_t kHi03 = 0x3F3F3F00u, kHi47 = 0x40404040u;
 /// moved into bits 15 and 31 by one shift and one and-or: 18 integer operations per 8 codes.
 QS_HD inline void e2m1PairsBf16(std::uint32_t word, std::uint32_t (&p)[4])
 {
-    const std::uint32_t m = word & 0x77777777u;     // the magnitudes (selector nibbles ≤ 7)
+    const std::uint32_t m = word & 0x77777777u;        // the magnitudes (selector nibbles ≤ 7)
     const std::uint32_t selA = bytePerm(m, 0u, 0x20u); // nibbles n0, n1, n4, n5
     const std::uint32_t selB = bytePerm(m, 0u, 0x31u); // nibbles n2, n3, n6, n7
     const std::uint32_t lA = bytePerm(kLo03, kLo47, selA), hA = bytePerm(kHi03, kHi47, selA);
