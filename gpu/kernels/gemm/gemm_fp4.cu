@@ -246,8 +246,8 @@ __global__ void dequantKernel(Fp4Args a, bool nv, __nv_bfloat16 *out)
         if (nv)
             w = __fdiv_rn(__fmul_rn(v, __uint_as_float(static_cast<std::uint32_t>(fp4gemm::e4m3Bf16Bits(sb)) << 16)),
                           a.global);
-        else
-            w = __fmul_rn(v, __uint_as_float((fp4gemm::mxScalePair(sb) & 0xFFFFu) << 16));
+        else // the engine's 2^(byte − 127), byte 0 the subnormal 2^-127 (the unfused route takes any byte)
+            w = __fmul_rn(v, __uint_as_float(sb == 0 ? 0x00400000u : sb << 23));
         out[n * a.K + k + h] = __float2bfloat16_rn(w);
     }
 }

@@ -73,9 +73,9 @@ std::size_t fp4GemmCounterBytes(const Fp4GemmProblem &p);
 Fp4GemmLaunch fp4GemmFused(const Fp4GemmProblem &p, const Fp4GemmTiling &tiling, void *workspace, void *counters,
                            void *stream);
 
-/// The unfused route's first step: Ŵ as BF16 [N, K] (MXFP4: value·2^(byte − 127), exact in the
-/// range fp4GemmDataRefusal accepts; NVFP4: bf16(fp32(value·b) / global), one FP32 division and
-/// one rounding to BF16).
+/// The unfused route's first step: Ŵ as BF16 [N, K] (MXFP4: bf16(value·2^(byte − 127)), the FP32
+/// product exact, and exact in BF16 in the range fp4GemmDataRefusal accepts; NVFP4:
+/// bf16(fp32(value·b) / global), one FP32 division and one rounding to BF16). Any scale byte.
 void fp4GemmDequantBf16(const Fp4GemmProblem &p, void *wOut, void *stream);
 
 /// The output check on the device, independent of the kernels: for every output of rows 0,
