@@ -75,10 +75,11 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
     std::vector<std::string> pos;
     if (o.path)
         pos.push_back(*o.path);
-    const char *usage = "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
-                        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8] [--experts E] "
-                        "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
-                        "[--device auto|cpu|gpu] [--repeats R] [--json]";
+    const char *usage =
+        "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
+        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4] [--experts E] "
+        "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
+        "[--device auto|cpu|gpu] [--repeats R] [--json]";
     std::string what;
     if (shape && tensor.empty() && pos.empty()) {
         std::tie(req.n, req.k) = parseShape(*shape);
@@ -182,7 +183,7 @@ void addGemmBenchCommand(Commands &c)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--m-sweep", o->mSweep, "batch sizes M (default 1…8192 in powers of two)")->type_name("LIST");
     cmd->add_option("--formats", o->formats,
-                    "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8")
+                    "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4")
         ->type_name("LIST");
     cmd->add_option("--experts", o->experts, "MoE: E experts in one loop vs one strided-batched GEMM")->type_name("E");
     cmd->add_option("--w4-group", o->w4Group, "group size of the INT4 weight paths")->type_name("G|channel");

@@ -27,13 +27,15 @@ Tensor sourceWeight(const GemmBenchRequest &request)
 /// Runs the engine's quantizer (on `device`, by runQuantize's rule) for the formats that need it.
 void quantizeWeights(GemmBenchRequest &request, DeviceChoice device, const CancelToken *cancel)
 {
-    bool w4 = false, w4ch = false, w8 = false;
+    bool w4 = false, w4ch = false, w8 = false, mx = false, nv = false;
     for (auto f : request.formats) {
         w4 = w4 || f == GemmFormat::W4a16;
         w4ch = w4ch || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8;
         w8 = w8 || f == GemmFormat::W8a8Fp8;
+        mx = mx || f == GemmFormat::Mxfp4;
+        nv = nv || f == GemmFormat::Nvfp4;
     }
-    if (!(w4 || w4ch || w8))
+    if (!(w4 || w4ch || w8 || mx || nv))
         return;
     const Tensor w = sourceWeight(request);
     RunOptions o;
@@ -58,6 +60,10 @@ void quantizeWeights(GemmBenchRequest &request, DeviceChoice device, const Cance
         f8.granularity = Granularity::Channel;
         request.w8Fp8 = run(f8);
     }
+    if (mx)
+        request.mxfp4 = run(MxFp4Spec{}); // OCP: groups of 32, `even` scales
+    if (nv)
+        request.nvfp4 = run(NvFp4Spec{}); // groups of 16, the global scale from W's amax
 }
 
 /// The ceilings: the cache's entry for the device, else measured (and stored).

@@ -17,9 +17,10 @@ namespace quantscope {
 namespace {
 
 const std::vector<std::pair<GemmFormat, const char *>> kNames = {
-    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},         {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
-    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},     {GemmFormat::W4a8Int8, "w4a8-int8"},
-    {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}};
+    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},          {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
+    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},      {GemmFormat::W4a8Int8, "w4a8-int8"},
+    {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}, {GemmFormat::Mxfp4, "mxfp4"},
+    {GemmFormat::Nvfp4, "nvfp4"}};
 
 std::vector<std::string> splitCsv(const std::string &csv)
 {
@@ -34,6 +35,15 @@ std::vector<std::string> splitCsv(const std::string &csv)
         at = comma + 1;
     }
     return out;
+}
+
+/// "mxfp4-unfused" → "mxfp4" (the same weights, bytes and ceiling); other names unchanged.
+std::string fp4Base(const std::string &format)
+{
+    const std::string suffix = kFp4UnfusedSuffix;
+    if (format.size() > suffix.size() && format.compare(format.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return format.substr(0, format.size() - suffix.size());
+    return format;
 }
 
 } // namespace
@@ -52,7 +62,7 @@ GemmFormat parseGemmFormat(const std::string &name)
         if (name == n)
             return v;
     throw UnsupportedError("unknown GEMM format '" + name +
-                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)");
+                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4 or nvfp4)");
 }
 
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
@@ -82,12 +92,14 @@ std::vector<GemmFormat> plainGemmFormats()
 
 bool isQuantizedWeightFormat(GemmFormat f)
 {
-    return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 || f == GemmFormat::W8a8Fp8;
+    return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 ||
+           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4;
 }
 
-std::string gemmPeakDtype(const std::string &format)
+std::string gemmPeakDtype(const std::string &name)
 {
-    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat)
+    const std::string format = fp4Base(name);
+    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat || format == "mxfp4" || format == "nvfp4")
         return "bf16";
     if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8" ||
         format == kW4a8Fp8FusedFormat)
@@ -158,6 +170,10 @@ void GemmBenchRequest::validate() const
         if (experts > 1 && f != GemmFormat::Bf16 && f != GemmFormat::Fp8)
             throw UnsupportedError("GEMM bench: MoE mode (experts > 1) times bf16 and fp8 only, not " + toString(f));
     }
+    for (auto f : formats)
+        if ((f == GemmFormat::Mxfp4 && k % 32 != 0) || (f == GemmFormat::Nvfp4 && k % 16 != 0))
+            throw UnsupportedError("GEMM bench: " + toString(f) + " needs K a multiple of its block (" +
+                                   (f == GemmFormat::Mxfp4 ? "32" : "16") + "), K = " + std::to_string(k));
     if (quantized && k % 2 != 0)
         throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " +
                                std::to_string(k));
@@ -168,13 +184,16 @@ double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
     return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
 }
 
-double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group)
+double gemmBytes(const std::string &name, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group)
 {
+    const std::string format = fp4Base(name);
     const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
     if (format == "w4a16" || format == kW4a16FusedFormat) {
         const double groups = N * (w4Group > 0 ? K / static_cast<double>(w4Group) : 1.0);
         return N * K / 2 + 5 * groups + 2 * M * K + 2 * M * N;
     }
+    if (format == "mxfp4" || format == "nvfp4")
+        return N * K / 2 + N * K / (format == "mxfp4" ? 32 : 16) + (format == "nvfp4" ? 4 : 0) + 2 * M * K + 2 * M * N;
     if (format == "w4a8-int8" || format == "w4a8-fp8" || format == kW4a8Int8FusedFormat ||
         format == kW4a8Fp8FusedFormat)
         return N * K / 2 + 5 * N + M * K + 4 * M + 2 * M * N;

@@ -30,7 +30,10 @@ namespace quantscope {
 ///             s_tok·s_ch and the zero-point term −z·Σ_k x_k
 ///   W4a8Fp8   INT4 (per channel) → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
 ///   W8a8Fp8   FP8 E4M3 per-channel weights × FP8 per-token activations, row-wise scales
-enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8 };
+///   Mxfp4 / Nvfp4  MXFP4 (g32, UE8M0) / NVFP4 (g16, E4M3 × FP32 global) weights × BF16
+///             activations: the fused kernel for M ≤ 16 (gemm/kernels_fp4gemm.h), above it
+///             dequantize to BF16 + cuBLASLt BF16 GEMM (engine_gemmlab_fp4.cpp; the note says which)
+enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8, Mxfp4, Nvfp4 };
 
 /// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
 /// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
@@ -41,8 +44,12 @@ inline constexpr const char *kW4a16FusedFormat = "w4a16-fused";
 /// their unfused formats.
 inline constexpr const char *kW4a8Int8FusedFormat = "w4a8-int8-fused";
 inline constexpr const char *kW4a8Fp8FusedFormat = "w4a8-fp8-fused";
+/// The suffix of the FP4 formats' unfused points ("mxfp4-unfused", "nvfp4-unfused": dequantize to
+/// BF16 + BF16 GEMM), timed at M ≤ 16 beside the fused kernel's point (the format's own).
+inline constexpr const char *kFp4UnfusedSuffix = "-unfused";
 
-/// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8".
+/// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8", "mxfp4",
+/// "nvfp4".
 std::string toString(GemmFormat f);
 /// The inverse of toString; UnsupportedError naming the accepted names otherwise.
 GemmFormat parseGemmFormat(const std::string &name);
@@ -54,7 +61,7 @@ std::vector<GemmFormat> plainGemmFormats();
 /// Whether the format is one of the quantized-weight paths (w4a16, …, w8a8-fp8).
 bool isQuantizedWeightFormat(GemmFormat f);
 /// The ceiling a format's GEMM runs against on the roofline: "bf16", "fp8", "int8" (the CPU's
-/// "fp32"); w4a16 → bf16, w4a8-int8 → int8, w4a8-fp8 / w8a8-fp8 → fp8.
+/// "fp32"); w4a16, mxfp4, nvfp4 → bf16, w4a8-int8 → int8, w4a8-fp8 / w8a8-fp8 → fp8.
 std::string gemmPeakDtype(const std::string &format);
 
 /// 1, 2, 4, …, 8192.
@@ -93,6 +100,8 @@ struct GemmBenchRequest {
     /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
     /// channel, FP8 E4M3 per channel. Null where no requested format needs it.
     std::shared_ptr<const QuantizedTensor> w4, w4Channel, w8Fp8;
+    /// MXFP4 (OCP, g32, even) and NVFP4 (g16) codes and scales for the mxfp4 / nvfp4 formats.
+    std::shared_ptr<const QuantizedTensor> mxfp4, nvfp4;
     /// The tensor those come from ([N, K] FP32-decodable); null: a seeded N(0, 0.02) tensor.
     std::shared_ptr<const Tensor> weight;
     /// The roofline: measure (or take from the cache) the device's ceilings and place each point.
@@ -171,7 +180,8 @@ double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k);
 /// the scales and zero points. The plain formats as in part I (the CPU: FP32 each); w4a16:
 /// N·K/2 + 4·N·K/g scales + N·K/g zero points (g = `w4Group`, 0: K), X BF16; w4a8-int8 /
 /// w4a8-fp8: N·K/2 + 5·N (scale + zero per channel), X one byte + 4·M token scales; w8a8-fp8:
-/// N·K + 4·N, X one byte + 4·M. The weight-conversion kernel's own traffic is not counted: the
+/// N·K + 4·N, X one byte + 4·M; mxfp4 / nvfp4: N·K/2 + N·K/32 (/16) scale bytes (+ 4 for NVFP4's
+/// global scale), X BF16. The weight-conversion kernel's own traffic is not counted: the
 /// roofline asks what the stored weights demand, so unfused paths show below their ceiling.
 double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t w4Group = 128);
 /// Fills flops, bytes, tflops, gbps and bytesPerToken of a timed point (timeUs, m, n, k, experts set).

@@ -85,6 +85,15 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
     for (const GemmFormat f : request.formats) {
         if (!isQuantizedWeightFormat(f))
             continue;
+        if (f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4) { // engine_gemmlab_fp4.cpp
+            if (cancel)
+                cancel->stepProgress(done / total);
+            auto fp4 = lab2::timeFp4Gemms(I, request, f, cancel, checks);
+            points.insert(points.end(), fp4.begin(), fp4.end());
+            for (auto m : request.m)
+                done += gemmFlops(m, n, k) + 1e9;
+            continue;
+        }
         const std::string name = toString(f), what = "the GEMM lab's " + name + " operands";
         const QuantizedTensor *q = f == GemmFormat::W4a16     ? request.w4.get()
                                    : f == GemmFormat::W8a8Fp8 ? request.w8Fp8.get()

@@ -131,4 +131,10 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                                        std::int64_t m, std::int64_t group, const GemmPoint &unfused,
                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why);
 
+/// The mxfp4 / nvfp4 formats (engine_gemmlab_fp4.cpp): per M the fused kernel's point (M ≤ 16)
+/// with the unfused route's beside it ("<format>-unfused"), or above M = 16 the unfused route as
+/// the format's point; every output of the checked rows compared with FP64 (appended to `checks`).
+std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &request, GemmFormat f,
+                                    const CancelToken *cancel, std::vector<Engine::GemmLabCheck> &checks);
+
 } // namespace quantscope::gpu::lab2

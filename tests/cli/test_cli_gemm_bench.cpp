@@ -81,6 +81,17 @@ TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
     const Result bad = run({"gemm-bench", "--shape", "32,256", "--experts", "4", "--formats", "w4a16", "--json"});
     EXPECT_EQ(bad.rc, 2) << bad.err;
     EXPECT_NE(bad.err.find("w4a16"), std::string::npos) << bad.err;
+    // The FP4-weight formats (issue 43) are accepted by name, GPU only too, and need K a multiple
+    // of their block.
+    const Result fp4 = run({"gemm-bench", "--shape", "32,256", "--m-sweep", "1", "--formats", "mxfp4,nvfp4", "--device",
+                            "cpu", "--no-roofline", "--json"});
+    ASSERT_EQ(fp4.rc, 0) << fp4.err;
+    EXPECT_NE(nlohmann::json::parse(fp4.out)["points"][0]["note"].get<std::string>().find("mxfp4, nvfp4: GPU only"),
+              std::string::npos);
+    const Result ragged =
+        run({"gemm-bench", "--shape", "32,48", "--formats", "mxfp4", "--device", "cpu", "--no-roofline", "--json"});
+    EXPECT_EQ(ragged.rc, 2) << ragged.err;
+    EXPECT_NE(ragged.err.find("mxfp4 needs K a multiple of its block (32)"), std::string::npos) << ragged.err;
 }
 
 TEST(CliGemmBench, BadShapeIsAUsageError)

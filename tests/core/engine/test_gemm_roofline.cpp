@@ -43,12 +43,18 @@ TEST(GemmRoofline, QuantizedFormatNamesAndDtypes)
     EXPECT_EQ(
         parseGemmFormats("w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8"),
         (std::vector<GemmFormat>{GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8}));
-    EXPECT_EQ(allGemmFormats().size(), 8u);
+    EXPECT_EQ(parseGemmFormats("mxfp4,nvfp4"), (std::vector<GemmFormat>{GemmFormat::Mxfp4, GemmFormat::Nvfp4}));
+    EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Mxfp4));
+    EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Nvfp4));
+    EXPECT_EQ(allGemmFormats().size(), 10u);
     EXPECT_EQ(GemmBenchRequest{}.formats, plainGemmFormats());
     EXPECT_EQ(gemmPeakDtype("w4a16"), "bf16");
     EXPECT_EQ(gemmPeakDtype("w4a8-int8"), "int8");
     EXPECT_EQ(gemmPeakDtype("w8a8-fp8"), "fp8");
     EXPECT_EQ(gemmPeakDtype(kCpuGemmFormat), "fp32");
+    // The FP4 weights run on BF16 tensor cores, fused or not.
+    for (const char *f : {"mxfp4", "nvfp4", "mxfp4-unfused", "nvfp4-unfused"})
+        EXPECT_EQ(gemmPeakDtype(f), "bf16") << f;
 }
 
 TEST(GemmRoofline, BytesCountWeightsAsStored)
@@ -61,6 +67,12 @@ TEST(GemmRoofline, BytesCountWeightsAsStored)
     // W4A8: X one byte each + 4 B per token scale.
     EXPECT_DOUBLE_EQ(gemmBytes("w4a8-int8", 2, 4, 256), 512 + 20 + 512 + 8 + 16);
     EXPECT_DOUBLE_EQ(gemmBytes("w8a8-fp8", 2, 4, 256), 1024 + 16 + 512 + 8 + 16);
+    // MXFP4: codes 512 + one UE8M0 byte per 32 (32); NVFP4: one E4M3 byte per 16 (64) + the FP32
+    // global scale; X BF16; the unfused points read the same stored bytes.
+    EXPECT_DOUBLE_EQ(gemmBytes("mxfp4", 2, 4, 256), 512 + 32 + 1024 + 16);
+    EXPECT_DOUBLE_EQ(gemmBytes("nvfp4", 2, 4, 256), 512 + 64 + 4 + 1024 + 16);
+    EXPECT_DOUBLE_EQ(gemmBytes("nvfp4-unfused", 2, 4, 256), gemmBytes("nvfp4", 2, 4, 256));
+    EXPECT_DOUBLE_EQ(gemmWeightBytes("mxfp4", 4, 256), 512 + 32);
     GemmPoint p;
     p.format = "bf16", p.m = 16, p.n = 2048, p.k = 7168, p.experts = 16, p.timeUs = 200;
     setGemmRates(p);
