@@ -3,6 +3,8 @@
 // GEMM of the decoded operands beside the BF16 output under test.
 #include "kernels_gemmlab_check.h"
 
+#include <cstring>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

@@ -514,8 +514,9 @@ TEST(GemmRoofline, APointAboveItsCacheLevelRaisesThatLevelOnly)
 }
 
 // A small real run: every point, placed against the ceiling of the level its working set fits,
-// stays within kCpuCeilingMargin of it (docs/perf.md "GEMM timing lab": the margin covers
-// timer granularity and a busy machine; before the per-level ceilings points reached 437 %).
+// stays within kCpuCeilingMargin of it (the margin covers timer granularity and a busy machine;
+// before the per-level ceilings points reached 437 %). See docs/perf.md
+// "The CPU's roofline per memory level (issue 43 item 5)".
 TEST(GemmRoofline, MeasuredCpuPointsStayUnderTheirLevelsCeiling)
 {
     constexpr double kCpuCeilingMargin = 1.25;
