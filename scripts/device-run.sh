@@ -244,13 +244,21 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
     # per-round ratio table and "bar held in k of R rounds" (gemm_lab_rounds.json/.log). The last
     # round's files are also written as gpu_gemmlab.json / gemm_lab_torch.json (+ .log) for the
     # scripts that read the single run. QS_GEMMLAB_ARGS: extra arguments for both (e.g. "--repeats 100").
+    # Odd rounds run ours first, even rounds PyTorch first, so that whatever the GPU's state owes
+    # to the order (clocks, temperature) falls on both sides alike.
     rounds="${QS_GEMMLAB_ROUNDS:-5}"
+    ours_round() {
+      "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" --round "$1" ${QS_GEMMLAB_ARGS:-} > "$OUT/gpu_gemmlab.round$1.log" 2>&1 \
+        || echo "qs_bench_gpu_gemmlab round $1 failed"
+    }
+    torch_round() {
+      python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --round "$1" --ours "$OUT/gpu_gemmlab.round$1.json" ${QS_GEMMLAB_ARGS:-} \
+        > "$OUT/gemm_lab_torch.round$1.log" 2>&1 || echo "gemm_lab_torch.py round $1 failed"
+    }
     for ((k = 1; k <= rounds; ++k)); do
-      "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" --round "$k" ${QS_GEMMLAB_ARGS:-} > "$OUT/gpu_gemmlab.round$k.log" 2>&1 \
-        || echo "qs_bench_gpu_gemmlab round $k failed"
-      python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --round "$k" --ours "$OUT/gpu_gemmlab.round$k.json" ${QS_GEMMLAB_ARGS:-} \
-        > "$OUT/gemm_lab_torch.round$k.log" 2>&1 || echo "gemm_lab_torch.py round $k failed"
-      echo "gemm lab round $k of $rounds: $(grep -c MISSED "$OUT/gemm_lab_torch.round$k.log") points missed the bar"
+      rm -f "$OUT/gpu_gemmlab.round$k.json"
+      if ((k % 2)); then ours_round "$k"; torch_round "$k"; else torch_round "$k"; ours_round "$k"; fi
+      echo "gemm lab round $k of $rounds ($( ((k % 2)) && echo "ours first" || echo "PyTorch first")) done"
     done
     for f in gpu_gemmlab gemm_lab_torch; do
       cp -f "$OUT/$f.round$rounds.json" "$OUT/$f.json" 2>/dev/null || true
