@@ -525,7 +525,10 @@ TEST(GemmRoofline, MeasuredCpuPointsStayUnderTheirLevelsCeiling)
     EXPECT_DOUBLE_EQ(peaks.copyGbps, peaks.levels.back().gbps);
     for (const auto &l : peaks.levels)
         EXPECT_GT(l.gbps, 0) << l.name;
-    const std::int64_t shapes[4][3] = {{1, 64, 64}, {16, 256, 256}, {64, 512, 1024}, {1, 4096, 4096}};
+    // GEMVs whose working set fits L1, L2, L3 and none (memory bound at each level), and two
+    // compute-bound GEMMs from L2 and L3.
+    const std::int64_t shapes[][3] = {{1, 64, 64},     {1, 256, 256},  {1, 1024, 1024},
+                                      {1, 4096, 4096}, {16, 256, 256}, {64, 512, 1024}};
     std::set<std::string> levelsSeen;
     for (const auto &sh : shapes) {
         GemmBenchRequest req;
