@@ -374,7 +374,7 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "CPU bandwidth check failed"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "per memory level the better of a memcpy (read + write bytes) and a read at a working set of "
-                      "%1 (best of 5, one thread); FP32 Eigen GEMM best of 512³, 1024³, 2048³"),
+                      "%1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "activation K = %1 (shape %2) does not match the weight's K = %3 (shape %4)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the quantized weight does not match the weight's shape"),
