@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log, gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_w4a8_fused.json/.log, gemm_w4a8_torch.json/.log, gpu_fp4_fused.json/.log, gemm_fp4_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log (+ .round<k>.json/.log each, gemm_lab_rounds.json/.log), gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_w4a8_fused.json/.log, gemm_w4a8_torch.json/.log, gpu_fp4_fused.json/.log, gemm_fp4_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -19,7 +19,7 @@
 # QS_SKIP_AWQ=1 (AWQ's search on the device and llm-compressor's; QS_AWQ_ARGS="--cpu --rows 64", QS_AWQ_WHEELS=DIR),
 # QS_SKIP_GGML=1 (llama.cpp's block quantizers on the device and ggml's CPU row drivers; QS_GGML_ARGS="--no-cpu"),
 # QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs; QS_SKIP_GEMMLAB1=1 / QS_SKIP_GEMMLAB2=1: part II / part I only; QS_GEMMLAB_ROUNDS=5: part I's interleaved rounds, QS_GEMMLAB_ARGS), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -239,12 +239,36 @@ fi
 if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
   t0=$(date +%s)
   if [[ "${QS_SKIP_GEMMLAB1:-0}" != 1 ]]; then # QS_SKIP_GEMMLAB1=1: part II only
-    "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" > "$OUT/gpu_gemmlab.log" 2>&1 || echo "qs_bench_gpu_gemmlab failed"
-    cat "$OUT/gpu_gemmlab.log"
-    python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab.json" > "$OUT/gemm_lab_torch.log" 2>&1 \
-      || echo "gemm_lab_torch.py failed"
-    cat "$OUT/gemm_lab_torch.log"
+    # Issue 43: the pair (ours, then PyTorch's) QS_GEMMLAB_ROUNDS times (default 5), interleaved, each
+    # round's JSON kept (gpu_gemmlab.round<k>.json, gemm_lab_torch.round<k>.json + .log); then the
+    # per-round ratio table and "bar held in k of R rounds" (gemm_lab_rounds.json/.log). The last
+    # round's files are also written as gpu_gemmlab.json / gemm_lab_torch.json (+ .log) for the
+    # scripts that read the single run. QS_GEMMLAB_ARGS: extra arguments for both (e.g. "--repeats 100").
+    # Odd rounds run ours first, even rounds PyTorch first, so that whatever the GPU's state owes
+    # to the order (clocks, temperature) falls on both sides alike.
+    rounds="${QS_GEMMLAB_ROUNDS:-5}"
+    ours_round() {
+      "$build/bench/qs_bench_gpu_gemmlab" --out "$OUT" --round "$1" ${QS_GEMMLAB_ARGS:-} > "$OUT/gpu_gemmlab.round$1.log" 2>&1 \
+        || echo "qs_bench_gpu_gemmlab round $1 failed"
+    }
+    torch_round() {
+      python3 "$src/bench/gemm_lab_torch.py" --out "$OUT" --round "$1" --ours "$OUT/gpu_gemmlab.round$1.json" ${QS_GEMMLAB_ARGS:-} \
+        > "$OUT/gemm_lab_torch.round$1.log" 2>&1 || echo "gemm_lab_torch.py round $1 failed"
+    }
+    for ((k = 1; k <= rounds; ++k)); do
+      rm -f "$OUT/gpu_gemmlab.round$k.json"
+      if ((k % 2)); then ours_round "$k"; torch_round "$k"; else torch_round "$k"; ours_round "$k"; fi
+      echo "gemm lab round $k of $rounds ($( ((k % 2)) && echo "ours first" || echo "PyTorch first")) done"
+    done
+    for f in gpu_gemmlab gemm_lab_torch; do
+      cp -f "$OUT/$f.round$rounds.json" "$OUT/$f.json" 2>/dev/null || true
+      cp -f "$OUT/$f.round$rounds.log" "$OUT/$f.log" 2>/dev/null || true
+    done
+    cat "$OUT/gpu_gemmlab.log" "$OUT/gemm_lab_torch.log"
+    python3 "$src/bench/gemm_lab_rounds.py" --dir "$OUT" > "$OUT/gemm_lab_rounds.log" 2>&1 || echo "gemm_lab_rounds.py failed"
+    cat "$OUT/gemm_lab_rounds.log"
   fi
+  if [[ "${QS_SKIP_GEMMLAB2:-0}" != 1 ]]; then # QS_SKIP_GEMMLAB2=1: part I (the rounds) only
   # Part II (issue 22): quantized-weight paths, the roofline measured in this run, MoE loop vs
   # strided-batched; then PyTorch's ways (copy, bmm, matmul loop, W4A16 dequantize + matmul).
   "$build/bench/qs_bench_gpu_gemmlab_quant_moe" --out "$OUT" > "$OUT/gpu_gemmlab_quant_moe.log" 2>&1 || echo "qs_bench_gpu_gemmlab_quant_moe failed"
@@ -252,6 +276,7 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
   python3 "$src/bench/gemm_lab_quant_moe_torch.py" --out "$OUT" --ours "$OUT/gpu_gemmlab_quant_moe.json" > "$OUT/gemm_lab_quant_moe_torch.log" 2>&1 \
     || echo "gemm_lab_quant_moe_torch.py failed"
   cat "$OUT/gemm_lab_quant_moe_torch.log"
+  fi
   echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
 fi
 # The fused W4A16 GEMM (issue 43): BF16 cuBLASLt, unfused and fused W4A16 over M (every output

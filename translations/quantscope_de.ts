@@ -1548,6 +1548,26 @@
         <translation>memcpy von 64 MiB (beste von 5; gelesene + geschriebene Bytes); FP32-Eigen-GEMM, beste von 1024³, 2048³</translation>
     </message>
     <message>
+        <source>GEMM peaks: memory level %1 needs a positive GB/s</source>
+        <translation>GEMM-Spitzenwerte: Speicherebene %1 braucht positive GB/s</translation>
+    </message>
+    <message>
+        <source>cache-resident (%1): X, W and Y (%2 KiB) fit in %3; its ceiling %4 GB/s</source>
+        <translation>im Cache (%1): X, W und Y (%2 KiB) passen in %3; dessen Obergrenze %4 GB/s</translation>
+    </message>
+    <message>
+        <source>%1 GB/s to %2 M=%3</source>
+        <translation>%1-GB/s auf %2 M=%3</translation>
+    </message>
+    <message>
+        <source>CPU bandwidth check failed</source>
+        <translation>die CPU-Bandbreitenprüfung ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
+        <translation>je Speicherebene das Bessere aus einem memcpy (gelesene + geschriebene Bytes) und einem Lesen bei einer Arbeitsmenge von %1 (beste von 5, ein Thread); FP32-Eigen-GEMM, beste von 256³, 512³, 1024³, 2048³</translation>
+    </message>
+    <message>
         <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>
         <translation>das K der Aktivierung = %1 (Form %2) passt nicht zum K des Gewichts = %3 (Form %4)</translation>
     </message>

@@ -1546,6 +1546,26 @@
         <translation>64 MiB 的 memcpy（5 次取最佳；读 + 写字节）；FP32 Eigen GEMM 取 1024³、2048³ 中的最佳</translation>
     </message>
     <message>
+        <source>GEMM peaks: memory level %1 needs a positive GB/s</source>
+        <translation>GEMM 峰值：存储层级 %1 的 GB/s 必须为正</translation>
+    </message>
+    <message>
+        <source>cache-resident (%1): X, W and Y (%2 KiB) fit in %3; its ceiling %4 GB/s</source>
+        <translation>缓存驻留（%1）：X、W 和 Y（%2 KiB）可放入 %3；其上限 %4 GB/s</translation>
+    </message>
+    <message>
+        <source>%1 GB/s to %2 M=%3</source>
+        <translation>%1 GB/s 提升至 %2 M=%3</translation>
+    </message>
+    <message>
+        <source>CPU bandwidth check failed</source>
+        <translation>CPU 带宽检查失败</translation>
+    </message>
+    <message>
+        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
+        <translation>每个存储层级取 memcpy（读 + 写字节）与读取中的较优者，工作集为 %1（5 次取最佳，单线程）；FP32 Eigen GEMM 取 256³、512³、1024³、2048³ 中的最佳</translation>
+    </message>
+    <message>
         <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>
         <translation>激活的 K = %1（形状 %2）与权重的 K = %3（形状 %4）不匹配</translation>
     </message>

@@ -140,6 +140,9 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         std::printf("roofline (%s): copy %.1f GB/s", r.peaks->source.c_str(), r.peaks->copyGbps);
         for (const auto &[dtype, t] : r.peaks->tflops)
             std::printf(", %s %.2f TFLOP/s", dtype.c_str(), t);
+        for (const auto &l : r.peaks->levels) // the CPU's per-level memory ceilings
+            std::printf("%s%s %.1f GB/s", &l == &r.peaks->levels.front() ? "; memory levels: " : ", ", l.name.c_str(),
+                        l.gbps);
         std::printf("\n");
     }
     std::printf("  %-18s %6s %12s %12s %10s %10s %8s %14s %12s %8s %8s  %s\n", "format", "M", "time µs", "cold µs",
@@ -148,8 +151,11 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         std::string note = p.note;
         if (p.padded)
             note = "padded to M=" + std::to_string(p.paddedM) + (note.empty() ? "" : "; " + note);
-        char bound[40] = "-";
-        if (!p.bound.empty())
+        char bound[48] = "-";
+        if (!p.bound.empty() && !p.cacheLevel.empty() && p.cacheLevel != "DRAM") // "memory (L2) 80%"
+            std::snprintf(bound, sizeof bound, "%s (%s) %3.0f%%", p.bound.c_str(), p.cacheLevel.c_str(),
+                          100 * p.fractionOfCeiling);
+        else if (!p.bound.empty())
             std::snprintf(bound, sizeof bound, "%s %3.0f%%", p.bound.c_str(), 100 * p.fractionOfCeiling);
         if (p.experts > 1)
             note = std::to_string(p.experts) + " experts, " + std::to_string(p.launches) + " launches/step" +
@@ -159,7 +165,7 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
             std::snprintf(roof, sizeof roof, "%.0f%%", 100 * p.weightRooflineFraction);
         if (p.speedupVsBf16 > 0)
             std::snprintf(speedup, sizeof speedup, "%.2f×", p.speedupVsBf16);
-        std::printf("  %-18s %6lld %12.2f %12.2f %10.3f %10.1f %8.1f %14s %12.0f %8s %8s  %s\n", p.series().c_str(),
+        std::printf("  %-18s %6lld %12.2f %12.2f %10.3f %10.1f %8.1f %19s %12.0f %8s %8s  %s\n", p.series().c_str(),
                     static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound,
                     p.bytesPerToken, roof, speedup, note.c_str());
     }

@@ -331,13 +331,10 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
             times.push_back(once());
             spent += times.back();
         }
-        std::sort(times.begin(), times.end());
-        const std::size_t h = times.size() / 2;
         // At least 1 ns: a clock tick below the resolution must not make the rates infinite.
-        p.timeUs = std::max(times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]), 1e-3);
-        p.repeats = static_cast<int>(times.size());
-        p.timeMinUs = std::max(times.front(), 1e-3);
-        p.timeMaxUs = std::max(times.back(), 1e-3);
+        for (auto &t : times)
+            t = std::max(t, 1e-3);
+        setTimeSpread(p, times);
         setGemmRates(p, request.w4Group);
         p.note = "Eigen FP32 GEMM standing in for the requested formats";
         std::string gpuOnly;
@@ -360,6 +357,24 @@ std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const Cance
     if (cancel)
         cancel->stepProgress(1.0);
     return out;
+}
+
+void setTimeSpread(GemmPoint &p, std::vector<double> t)
+{
+    if (t.empty())
+        return;
+    std::sort(t.begin(), t.end());
+    const auto at = [&](double q) {
+        const double x = q * static_cast<double>(t.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(x)), hi = static_cast<std::size_t>(std::ceil(x));
+        return t[lo] + (x - static_cast<double>(lo)) * (t[hi] - t[lo]);
+    };
+    p.timeUs = at(0.5); // the median (the mean of the middle two for an even count)
+    p.timeMinUs = t.front();
+    p.timeP10Us = at(0.1);
+    p.timeP90Us = at(0.9);
+    p.timeMaxUs = t.back();
+    p.repeats = static_cast<int>(t.size());
 }
 
 nlohmann::ordered_json toJson(const GemmBenchResult &r)
@@ -389,7 +404,15 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         q["repeats"] = p.repeats;
         if (p.timeMinUs > 0 && p.timeMaxUs > 0) {
             q["time_min_us"] = p.timeMinUs;
+            if (p.timeP10Us > 0 && p.timeP90Us > 0) {
+                q["time_p10_us"] = p.timeP10Us;
+                q["time_p90_us"] = p.timeP90Us;
+            }
             q["time_max_us"] = p.timeMaxUs;
+        }
+        if (p.algosTried > 0) {
+            q["algo_index"] = p.algoIndex;
+            q["algos_tried"] = p.algosTried;
         }
         q["experts"] = p.experts;
         q["launches"] = p.launches;
@@ -406,6 +429,8 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
             q["bound"] = p.bound;
             q["fraction_of_ceiling"] = p.fractionOfCeiling;
         }
+        if (!p.cacheLevel.empty())
+            q["cache_level"] = p.cacheLevel;
         if (!p.note.empty())
             q["note"] = p.note;
         pts.push_back(std::move(q));
@@ -438,6 +463,11 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.repeats = q.value("repeats", 0);
             p.timeMinUs = q.value("time_min_us", 0.0);
             p.timeMaxUs = q.value("time_max_us", 0.0);
+            p.timeP10Us = q.value("time_p10_us", 0.0);
+            p.timeP90Us = q.value("time_p90_us", 0.0);
+            p.algoIndex = q.value("algo_index", -1);
+            p.algosTried = q.value("algos_tried", 0);
+            p.cacheLevel = q.value("cache_level", std::string());
             p.note = q.value("note", std::string());
             p.experts = q.value("experts", 1);
             p.launches = q.value("launches", 1);

@@ -141,18 +141,38 @@ struct GemmPoint {
     double intensity = 0;         ///< flops / bytes
     std::string bound;            ///< "memory" or "compute"
     double fractionOfCeiling = 0; ///< achieved FLOP/s ÷ the lower ceiling at `intensity`
-    /// Run-to-run spread: the fastest and the slowest timed run (0: not measured; a GPU's events
-    /// give the median only).
+    /// Run-to-run spread of the timed runs behind the median timeUs: the fastest, the 10th and
+    /// the 90th percentile (linear between order statistics) and the slowest (0: not measured).
     double timeMinUs = 0, timeMaxUs = 0;
+    double timeP10Us = 0, timeP90Us = 0;
+    /// The library algorithm the point ran (GPU, cuBLASLt): its index in the heuristic's list
+    /// (0 = the heuristic's first choice) and how many candidates were timed to pick it
+    /// (-1 / 0: no choice made, e.g. the CPU or a kernel of our own).
+    int algoIndex = -1, algosTried = 0;
+    /// The memory level the point's working set (its bytes: X, W and Y once each) fits in, when
+    /// the peaks have per-level ceilings (the CPU: "L1", "L2", "L3", "DRAM"); its memory
+    /// ceiling is that level's bandwidth. "" where the peaks have one (DRAM) ceiling.
+    std::string cacheLevel;
     /// The series the point belongs to: format, plus " loop" / " batched" in MoE mode.
     std::string series() const;
 };
 
 /// Roofline ceilings of one device (gemm_roofline.h): the device copy's GB/s and, per
 /// gemmPeakDtype, the best TFLOP/s of a fixed set of large GEMMs.
+/// One level of the memory hierarchy on the roofline (the CPU's caches and DRAM).
+struct GemmMemoryLevel {
+    std::string name;       ///< "L1", "L2", "L3", "DRAM"
+    std::int64_t bytes = 0; ///< capacity (per core for L1/L2 as the OS reports it); 0: DRAM
+    double gbps = 0;        ///< the better of a copy (read + write bytes) and a read at ½ capacity
+};
+
 struct GemmPeaks {
-    std::string deviceKey;                ///< the GPU's name + driver/CUDA versions, or "cpu: …"
-    double copyGbps = 0;                  ///< (read + write bytes) / time of a large device copy
+    std::string deviceKey; ///< the GPU's name + driver/CUDA versions, or "cpu: …"
+    double copyGbps = 0;   ///< (read + write bytes) / time of a large device copy
+    /// Per-level memory ceilings, smallest level first and DRAM last (the CPU, whose small GEMMs
+    /// run from cache); empty: copyGbps is every point's memory ceiling (the GPU, whose lab
+    /// rotates operand copies past L2).
+    std::vector<GemmMemoryLevel> levels;
     std::map<std::string, double> tflops; ///< dtype → best TFLOP/s
     std::string source;                   ///< "measured" or "cached (PATH)"
     std::string note;                     ///< the shapes and sizes behind the numbers
@@ -188,6 +208,10 @@ double gemmBytes(const std::string &format, std::int64_t m, std::int64_t n, std:
 void setGemmRates(GemmPoint &p, std::int64_t w4Group = 128);
 /// The weights' share of gemmBytes (M = 0: the weights as stored with their scales and zeros).
 double gemmWeightBytes(const std::string &format, std::int64_t n, std::int64_t k, std::int64_t w4Group = 128);
+/// Sets timeUs (the median), timeMinUs, timeP10Us, timeP90Us, timeMaxUs and repeats from the
+/// timed runs' µs (nothing when empty). The percentiles interpolate linearly between the sorted
+/// runs: p(q) = t[⌊q·(R − 1)⌋] + frac·(t[⌈q·(R − 1)⌉] − t[⌊q·(R − 1)⌋]).
+void setTimeSpread(GemmPoint &p, std::vector<double> timesUs);
 /// speedupVsBf16 of every non-BF16 point that has a BF16 point of the same shape, M, experts and
 /// launches in `r`.
 void setSpeedupsVsBf16(GemmBenchResult &r);

@@ -425,12 +425,14 @@ public:
 
     // ---- the GEMM timing lab (engine_gemmlab.cpp; CUDA builds only: cuBLASLt) ----
     /// Times the request's formats × M (sim/gemm_bench.h) for Y[M,N] = X[M,K]·W[N,K]ᵀ in the TN
-    /// layout: plans cached per (format, M, N, K, layout), device events, warm-up, median of the
-    /// repeats, rotating buffers while the working set fits in L2; each plan's output checked once
-    /// against an FP64 host reference (gemmLabChecks). Progress through cancel's step progress.
+    /// layout, each with the fastest of the heuristic's algorithms (all it returns, up to 16,
+    /// timed), device events, warm-up, median and spread of the repeats, rotating buffers while the
+    /// working set fits in L2; each plan's output checked once on every element against FP64 on
+    /// the device (gemmLabChecks). Progress through cancel's step progress.
     std::vector<GemmPoint> timeGemms(const GemmBenchRequest &request, const CancelToken *cancel);
-    /// The output check of each point of the last timeGemms: sampled outputs and the worst
-    /// |y − ref| / bound (≤ 1 passes; docs/numerics.md "GEMM timing lab").
+    /// The output check of each point of the last timeGemms: `samples` = the outputs checked
+    /// (every element) and the worst |y − ref| / bound (≤ 1 passes; > 1 when any output failed;
+    /// docs/numerics.md "GEMM timing lab").
     struct GemmLabCheck {
         std::string format;
         std::int64_t m = 0;

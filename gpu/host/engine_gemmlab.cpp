@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -26,6 +27,7 @@
 
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
+#include "gemm/kernels_gemmlab_check.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -33,9 +35,12 @@ namespace quantscope::gpu {
 
 namespace {
 
+/// cuBLASLt's workspace: 32 MiB, what cuBLAS recommends for Hopper and what PyTorch gives cuBLAS and
+/// cuBLASLt on sm_90 (its default workspace size), so that the same algorithms are eligible.
 constexpr std::size_t kWorkspaceBytes = 32u << 20;
-constexpr int kHeuristicCandidates = 8; ///< algorithms asked of the heuristic, each timed once
-constexpr int kTuneRuns = 7;            ///< timed launches per candidate (median)
+constexpr int kHeuristicCandidates = 16; ///< algorithms asked of the heuristic; every one returned is timed
+constexpr int kTuneRounds = 3;           ///< interleaved rounds over the candidates …
+constexpr int kTuneRuns = 3;             ///< … of this many timed launches each (median of all 9)
 std::atomic<std::uint64_t> g_heuristicCalls{0};
 
 void checkLt(cublasStatus_t s, const char *what)
@@ -63,13 +68,15 @@ struct Plan {
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
     cublasLtMatmulAlgo_t algo{};
     std::vector<cublasLtMatmulAlgo_t> candidates; ///< the heuristic's, best first
+    int algoIndex = 0;  ///< the chosen candidate's index in `candidates` (0: the heuristic's first)
+    int algosTried = 0; ///< candidates that ran and were timed
+    double tunedUs = 0; ///< the chosen candidate's median in the tuning (GEMM + post-scale)
     bool outerVec = false, postScale = false;
     float *sCh = nullptr, *sTok = nullptr; ///< device: per channel [N] / per token [M] (or 1 each)
     std::vector<float> hostCh, hostTok;
     double coldUs = -1;
     bool checked = false;
-    int samples = 0;
-    double worst = 0;
+    launch::LabCheckResult check; ///< every output against FP64 (labCheckFp64), once per plan
     ~Plan()
     {
         if (desc)
@@ -232,18 +239,6 @@ double median(std::vector<double> v)
     return v.empty() ? 0.0 : v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-float decode(GemmFormat f, const std::uint8_t *p)
-{
-    if (f == GemmFormat::Bf16) {
-        std::uint16_t h;
-        std::memcpy(&h, p, 2);
-        return bf16ToFloat(h);
-    }
-    if (isFp8(f))
-        return e4m3ToFloat(*p);
-    return static_cast<float>(static_cast<std::int8_t>(*p));
-}
-
 struct EventSet {
     std::vector<cudaEvent_t> ev;
     explicit EventSet(std::size_t n) : ev(n)
@@ -263,6 +258,48 @@ struct EventSet {
         return t;
     }
 };
+
+/// Picks the plan's algorithm by measuring every candidate the heuristic returned: kTuneRounds
+/// rounds, each timing kTuneRuns launches of every candidate in turn (after one untimed launch),
+/// so that a clock or thermal drift falls on all of them alike; the lowest median wins. `op(i)`
+/// launches the plan on rotating copy i. Sets algo, algoIndex, algosTried and tunedUs.
+void tunePlan(Plan &p, const std::function<cublasStatus_t(int)> &op, cudaStream_t s)
+{
+    const std::size_t C = p.candidates.size();
+    std::vector<std::vector<double>> times(C);
+    std::vector<bool> ok(C, true);
+    EventSet ev(2 * kTuneRuns * C);
+    int launch = 0;
+    for (int round = 0; round < kTuneRounds; ++round) {
+        for (std::size_t c = 0; c < C; ++c) {
+            if (!ok[c])
+                continue;
+            p.algo = p.candidates[c];
+            ok[c] = op(launch++) == CUBLAS_STATUS_SUCCESS;
+            for (int r = 0; r < kTuneRuns && ok[c]; ++r) {
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kTuneRuns * c + r)], s));
+                ok[c] = op(launch++) == CUBLAS_STATUS_SUCCESS;
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kTuneRuns * c + r) + 1], s));
+            }
+        }
+        QS_GPU_CHECK(cudaStreamSynchronize(s));
+        for (std::size_t c = 0; c < C; ++c)
+            for (int r = 0; r < kTuneRuns && ok[c]; ++r)
+                times[c].push_back(1e3 * ev.ms(2 * (kTuneRuns * c + r), 2 * (kTuneRuns * c + r) + 1));
+    }
+    double best = 1e300;
+    p.algoIndex = 0;
+    p.algosTried = 0;
+    for (std::size_t c = 0; c < C; ++c) {
+        if (!ok[c] || times[c].empty())
+            continue;
+        ++p.algosTried;
+        if (const double med = median(times[c]); med < best)
+            best = med, p.algoIndex = static_cast<int>(c);
+    }
+    p.algo = p.candidates[static_cast<std::size_t>(p.algoIndex)];
+    p.tunedUs = best < 1e300 ? best : 0;
+}
 
 } // namespace
 
@@ -375,7 +412,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 const PlanKey key{static_cast<int>(f), mp, n, k, 0};
                 auto it = L.plans.find(key);
                 if (it == L.plans.end()) {
-                    // Row-wise FP8: the outer-vector scale mode first, else the post-scale path.
+                    // Row-wise FP8: the outer-vector scale mode and the post-scale path, each
+                    // tuned; the faster is kept (the other formats have one way).
                     std::unique_ptr<Plan> p;
                     for (const bool vec : {true, false}) {
                         if (vec && !(f == GemmFormat::Fp8Rowwise && outerVec))
@@ -398,38 +436,16 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                             continue;
                         }
                         cand->coldUs = 1e3 * ev.ms(0, 1);
-                        // The plan keeps the fastest of the heuristic's candidates (timed once,
-                        // on the rotating copies, median of kTuneRuns after a warm-up).
-                        if (cand->candidates.size() > 1) {
-                            double best = 1e300;
-                            cublasLtMatmulAlgo_t bestAlgo = cand->algo;
-                            EventSet tev(2 * kTuneRuns);
-                            for (const auto &alg : cand->candidates) {
-                                cand->algo = alg;
-                                bool ok = true;
-                                for (int i = 0; i < 2 && ok; ++i)
-                                    ok = launchGemm(*cand, W[i % copies].get(), X[i % copies].get(),
-                                                    D[i % copies].get(), outBuf.get(), s) == CUBLAS_STATUS_SUCCESS;
-                                for (int r = 0; r < kTuneRuns && ok; ++r) {
-                                    const int c = r % copies;
-                                    QS_GPU_CHECK(cudaEventRecord(tev.ev[2 * r], s));
-                                    ok = launchGemm(*cand, W[c].get(), X[c].get(), D[c].get(), outBuf.get(), s) ==
-                                         CUBLAS_STATUS_SUCCESS;
-                                    QS_GPU_CHECK(cudaEventRecord(tev.ev[2 * r + 1], s));
-                                }
-                                QS_GPU_CHECK(cudaStreamSynchronize(s));
-                                if (!ok)
-                                    continue;
-                                std::vector<double> t(kTuneRuns);
-                                for (int r = 0; r < kTuneRuns; ++r)
-                                    t[r] = tev.ms(2 * r, 2 * r + 1);
-                                if (const double med = median(t); med < best)
-                                    best = med, bestAlgo = alg;
-                            }
-                            cand->algo = bestAlgo;
-                        }
-                        p = std::move(cand);
-                        break;
+                        // Every candidate of the heuristic timed on the rotating copies.
+                        tunePlan(
+                            *cand,
+                            [&](int i) {
+                                const int c = i % copies;
+                                return launchGemm(*cand, W[c].get(), X[c].get(), D[c].get(), outBuf.get(), s);
+                            },
+                            s);
+                        if (!p || (cand->tunedUs > 0 && cand->tunedUs < p->tunedUs))
+                            p = std::move(cand);
                     }
                     if (!p)
                         continue;
@@ -462,64 +478,34 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 tot[r] = 1e3 * ev.ms(3 * r, 3 * r + 2);
                 epi[r] = 1e3 * ev.ms(3 * r + 1, 3 * r + 2);
             }
-            // The output check, once per plan: copy 0's operands, sampled rows × columns, FP64.
+            // The output check, once per plan: copy 0's operands, every output of the plan's
+            // M rows against the FP64 product on the device (kernels_gemmlab_check.h).
             if (!plan->checked) {
                 checkLt(launchGemm(*plan, W[0].get(), X[0].get(), D[0].get(), outBuf.get(), s), "matmul");
-                QS_GPU_CHECK(cudaStreamSynchronize(s));
-                const std::int64_t mp = plan->m;
-                const std::vector<std::int64_t> rows = [&] {
-                    std::vector<std::int64_t> r{0, mp / 2, mp - 1, std::min<std::int64_t>(1, mp - 1)};
-                    std::sort(r.begin(), r.end());
-                    r.erase(std::unique(r.begin(), r.end()), r.end());
-                    return r;
-                }();
-                std::vector<std::int64_t> cols;
-                for (std::int64_t j = 0; j < 16 && j < n; ++j)
-                    cols.push_back(n <= 16 ? j : (j * 7919) % n);
-                std::sort(cols.begin(), cols.end());
-                cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-                const void *yDev = plan->postScale ? outBuf.get() : D[0].get();
-                std::vector<std::uint8_t> xr(eIn * static_cast<std::size_t>(k)), wr(eIn * static_cast<std::size_t>(k));
-                std::vector<std::uint16_t> yr(static_cast<std::size_t>(n));
-                double worst = 0;
-                int samples = 0;
-                for (auto r : rows) {
-                    QS_GPU_CHECK(cudaMemcpy(xr.data(), static_cast<const char *>(X[0].get()) + eIn * r * k, xr.size(),
-                                            cudaMemcpyDeviceToHost));
-                    QS_GPU_CHECK(cudaMemcpy(yr.data(), static_cast<const char *>(yDev) + 2 * r * n, 2 * yr.size(),
-                                            cudaMemcpyDeviceToHost));
-                    for (auto c : cols) {
-                        QS_GPU_CHECK(cudaMemcpy(wr.data(), static_cast<const char *>(W[0].get()) + eIn * c * k,
-                                                wr.size(), cudaMemcpyDeviceToHost));
-                        double ref = 0, mag = 0;
-                        for (std::int64_t i = 0; i < k; ++i) {
-                            const double prod = static_cast<double>(decode(f, &xr[eIn * i])) * decode(f, &wr[eIn * i]);
-                            ref += prod;
-                            mag += std::fabs(prod);
-                        }
-                        double scale = 1.0;
-                        if (!plan->hostCh.empty())
-                            scale = static_cast<double>(plan->hostCh[plan->hostCh.size() == 1 ? 0 : c]) *
-                                    plan->hostTok[plan->hostTok.size() == 1 ? 0 : r];
-                        ref *= scale;
-                        mag *= std::fabs(scale);
-                        // BF16 output rounding (2^-8 relative) plus the FP32 accumulation's
-                        // share of Σ|x·w| (2^-12); INT8 accumulates exactly.
-                        const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 +
-                                             (f == GemmFormat::Int8 ? 1e-30 : std::ldexp(mag, -12));
-                        const double err = std::fabs(static_cast<double>(bf16ToFloat(yr[c])) - ref);
-                        worst = std::max(worst, std::isfinite(err) ? err / bound : 1e30);
-                        ++samples;
-                    }
-                }
+                const int kind = f == GemmFormat::Bf16 ? launch::kLabBf16
+                                 : isFp8(f)            ? launch::kLabE4m3
+                                                       : launch::kLabInt8;
+                launch::LabCheckProblem cp;
+                cp.x.data = X[0].get(), cp.x.kind = kind, cp.x.scale = plan->sTok;
+                cp.x.perRow = plan->hostTok.size() > 1;
+                cp.w.data = W[0].get(), cp.w.kind = kind, cp.w.scale = plan->sCh;
+                cp.w.perRow = plan->hostCh.size() > 1;
+                cp.y = plan->postScale ? outBuf.get() : D[0].get();
+                cp.m = plan->m, cp.n = n, cp.k = k;
+                // BF16 output rounding (2^-8 relative) plus the FP32 accumulation's share of
+                // Σ|x·w| (2^-12); INT8 accumulates exactly (docs/numerics.md "GEMM timing lab").
+                cp.relRef = std::ldexp(1.001, -8);
+                cp.relMag = f == GemmFormat::Int8 ? 0.0 : std::ldexp(1.0, -12);
+                auto scratch = poolGet(I.pool, 64, what);
+                plan->check = launch::labCheckFp64(cp, scratch.get(), s);
                 plan->checked = true;
-                plan->samples = samples;
-                plan->worst = worst;
             }
             GemmPoint p;
             p.format = toString(f);
             p.m = m, p.n = n, p.k = k;
-            p.timeUs = median(tot);
+            setTimeSpread(p, tot); // timeUs: the median; min, p10, p90, max beside it
+            p.algoIndex = plan->algoIndex;
+            p.algosTried = plan->algosTried;
             p.coldUs = plan->coldUs;
             p.tflops = gemmFlops(m, n, k) / (p.timeUs * 1e-6) / 1e12;
             p.gbps = gemmBytes(p.format, m, n, k) / (p.timeUs * 1e-6) / 1e9;
@@ -538,19 +524,24 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 std::snprintf(buf, sizeof buf, " (%.1f µs of it)", p.epilogueUs);
                 p.note += buf;
             }
-            std::snprintf(buf, sizeof buf, "%soutput %s: %d samples, worst %.3g of the bound",
-                          p.note.empty() ? "" : "; ", plan->worst <= 1.0 ? "checked" : "CHECK FAILED", plan->samples,
-                          plan->worst);
+            const launch::LabCheckResult &ck = plan->check;
+            const bool passed = ck.checked > 0 && ck.failed == 0 && ck.worst <= 1.0;
+            std::snprintf(buf, sizeof buf, "%soutput %s against FP64 on every element (%llu), worst %.3g of the bound",
+                          p.note.empty() ? "" : "; ", passed ? "checked" : "CHECK FAILED", ck.checked, ck.worst);
             p.note += buf;
-            if (plan->candidates.size() > 1) {
-                std::snprintf(buf, sizeof buf, "; fastest of %zu cuBLASLt algorithms", plan->candidates.size());
+            if (ck.failed > 0) {
+                std::snprintf(buf, sizeof buf, " (%llu above it)", ck.failed);
                 p.note += buf;
             }
+            std::snprintf(buf, sizeof buf, "; cuBLASLt algorithm %d of the heuristic's %zu, the fastest of %d timed",
+                          plan->algoIndex, plan->candidates.size(), plan->algosTried);
+            p.note += buf;
             if (copies > 1) {
                 std::snprintf(buf, sizeof buf, "; %d rotating buffers", copies);
                 p.note += buf;
             }
-            L.lastChecks.push_back({p.format, m, plan->samples, plan->worst});
+            L.lastChecks.push_back({p.format, m, static_cast<int>(std::min<unsigned long long>(ck.checked, 1u << 30)),
+                                    ck.failed > 0 ? std::max(ck.worst, 1.0 + 1e-9) : ck.worst});
             points.push_back(std::move(p));
             done += gemmFlops(m, n, k) + 1e9;
         }

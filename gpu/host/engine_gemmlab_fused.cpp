@@ -3,7 +3,7 @@
 // path (dequantize kernel + cuBLASLt, engine_gemmlab_quant.cpp) the same packed weights, scales,
 // zero points and activations through one fused kernel (kernels_w4a16.h), timed the same way
 // (device events around each launch, rotating weight copies, median), and its output checked on
-// the device against an FP64 product on every element (rows sampled above 256 rows).
+// the device against an FP64 product on every element.
 #include "gemmlab_lt.h"
 
 #include <algorithm>
@@ -56,7 +56,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         QS_GPU_CHECK(cudaEventRecord(mk[1], s));
         return true;
     };
-    const auto t = timeStep(step, 1, request.warmup, request.repeats, s);
+    std::vector<double> runs;
+    const auto t = timeStep(step, 1, request.warmup, request.repeats, s, &runs);
     if (!t) {
         why = "the fused kernel was refused";
         return std::nullopt;
@@ -66,7 +67,7 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         Events ev(2);
         step(0, ev.ev);
     }
-    const std::int64_t rowStride = m <= 256 ? 1 : (m + 127) / 128;
+    const std::int64_t rowStride = 1; // every element (issue 43)
     auto res = poolGet(I.pool, 16, what);
     auto *worstDev = static_cast<double *>(res.get());
     auto *countDev = reinterpret_cast<unsigned long long *>(static_cast<char *>(res.get()) + 8);
@@ -81,6 +82,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     GemmPoint pt = unfused;
     pt.format = kFusedW4a16Format;
     pt.timeUs = t->first.back();
+    setTimeSpread(pt, runs); // the fused kernel's own runs, not the unfused point's
+    pt.algoIndex = -1, pt.algosTried = 0;
     pt.coldUs = t->second;
     pt.epilogueUs = 0;
     pt.padded = false;
@@ -89,6 +92,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     const double fusedUs = pt.timeUs;
     if (routed) { // above the threshold the lab's fused series is dequantize + cuBLASLt
         pt.timeUs = unfused.timeUs;
+        pt.timeMinUs = unfused.timeMinUs, pt.timeP10Us = unfused.timeP10Us;
+        pt.timeP90Us = unfused.timeP90Us, pt.timeMaxUs = unfused.timeMaxUs;
+        pt.algoIndex = unfused.algoIndex, pt.algosTried = unfused.algosTried;
         pt.coldUs = unfused.coldUs;
         pt.padded = unfused.padded;
         pt.paddedM = unfused.paddedM;

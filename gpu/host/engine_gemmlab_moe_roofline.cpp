@@ -19,6 +19,7 @@
 
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
+#include "gemm/kernels_gemmlab_check.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -124,6 +125,9 @@ std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scal
         return nullptr;
     }
     g->algo = g->algos.front();
+    g->key = std::to_string(static_cast<int>(in)) + "/" + std::to_string(static_cast<int>(out)) + "/" +
+             std::to_string(static_cast<int>(scale)) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+             std::to_string(k) + " b" + std::to_string(batch) + " c" + std::to_string(g->algos.size());
     return g;
 }
 
@@ -140,7 +144,7 @@ double median(std::vector<double> v)
 /// s of run r spans marks [s, s + 1] of that run. Returns per stage the median µs (stage count =
 /// marks − 1) and the cold time; nullopt when the step reports a refusal.
 std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step, int stages, int warmup, int repeats,
-                                                               cudaStream_t s)
+                                                               cudaStream_t s, std::vector<double> *wholeUs)
 {
     const std::size_t per = static_cast<std::size_t>(stages) + 1;
     Events cold(per);
@@ -166,35 +170,70 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
             t[r] = st + 1 < per ? ev.us(per * r + st, per * r + st + 1) : ev.us(per * r, per * r + per - 1);
         out[st] = median(t); // the last entry: the whole step
     }
+    if (wholeUs)
+        *wholeUs = t; // the loop's last stage is the whole step
     return std::make_pair(out, coldUs);
 }
 
-/// The fastest of the heuristic's candidates for `run` (5 timed runs each after 2 warm-ups).
+/// The fastest of the heuristic's candidates for `run` (gemmlab_lt.h): interleaved rounds so that
+/// a drift of the clocks falls on every candidate alike.
 void tune(Gemm &g, const std::function<cublasStatus_t()> &run, cudaStream_t s)
 {
-    if (g.algos.size() < 2)
+    if (g.algos.size() < 2) {
+        g.algoIndex = 0;
+        g.algosTried = static_cast<int>(g.algos.size());
         return;
-    double best = 1e300;
-    auto bestAlgo = g.algo;
-    Events ev(10);
-    for (const auto &alg : g.algos) {
-        g.algo = alg;
-        bool ok = run() == CUBLAS_STATUS_SUCCESS && run() == CUBLAS_STATUS_SUCCESS;
-        for (int r = 0; r < 5 && ok; ++r) {
-            QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * r], s));
-            ok = run() == CUBLAS_STATUS_SUCCESS;
-            QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * r + 1], s));
+    }
+    if (const auto it = lt().chosen.find(g.key);
+        !g.key.empty() && it != lt().chosen.end() && it->second.first < static_cast<int>(g.algos.size())) {
+        g.algoIndex = it->second.first;
+        g.algosTried = it->second.second;
+        g.algo = g.algos[static_cast<std::size_t>(g.algoIndex)];
+        return;
+    }
+    constexpr int kRounds = 3, kRuns = 3;
+    const std::size_t C = g.algos.size();
+    std::vector<std::vector<double>> times(C);
+    std::vector<bool> ok(C, true);
+    Events ev(2 * kRuns * C);
+    for (int round = 0; round < kRounds; ++round) {
+        for (std::size_t c = 0; c < C; ++c) {
+            if (!ok[c])
+                continue;
+            g.algo = g.algos[c];
+            ok[c] = run() == CUBLAS_STATUS_SUCCESS;
+            for (int r = 0; r < kRuns && ok[c]; ++r) {
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kRuns * c + r)], s));
+                ok[c] = run() == CUBLAS_STATUS_SUCCESS;
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kRuns * c + r) + 1], s));
+            }
         }
         QS_GPU_CHECK(cudaStreamSynchronize(s));
-        if (!ok)
-            continue;
-        std::vector<double> t(5);
-        for (int r = 0; r < 5; ++r)
-            t[r] = ev.us(2 * r, 2 * r + 1);
-        if (const double m = median(t); m < best)
-            best = m, bestAlgo = alg;
+        for (std::size_t c = 0; c < C; ++c)
+            for (int r = 0; r < kRuns && ok[c]; ++r)
+                times[c].push_back(ev.us(2 * (kRuns * c + r), 2 * (kRuns * c + r) + 1));
     }
-    g.algo = bestAlgo;
+    double best = 1e300;
+    g.algoIndex = 0;
+    g.algosTried = 0;
+    for (std::size_t c = 0; c < C; ++c) {
+        if (!ok[c] || times[c].empty())
+            continue;
+        ++g.algosTried;
+        if (const double m = median(times[c]); m < best)
+            best = m, g.algoIndex = static_cast<int>(c);
+    }
+    g.algo = g.algos[static_cast<std::size_t>(g.algoIndex)];
+    if (!g.key.empty())
+        lt().chosen[g.key] = {g.algoIndex, g.algosTried};
+}
+
+int algoIndexOf(const Gemm &g)
+{
+    for (std::size_t i = 0; i < g.algos.size(); ++i)
+        if (std::memcmp(&g.algos[i], &g.algo, sizeof g.algo) == 0)
+            return static_cast<int>(i);
+    return -1;
 }
 
 std::vector<std::int64_t> mTries(std::int64_t m)
@@ -451,7 +490,8 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                     QS_GPU_CHECK(cudaEventRecord(mk[1], s));
                     return ok;
                 };
-                const auto t = timeStep(step, 1, request.warmup, request.repeats, s);
+                std::vector<double> runs;
+                const auto t = timeStep(step, 1, request.warmup, request.repeats, s, &runs);
                 if (!t)
                     throw GpuError("cuBLASLt refused the MoE " + name + " " + mode.label +
                                    " at M = " + std::to_string(mp));
@@ -461,92 +501,72 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                 p.experts = static_cast<int>(E);
                 p.launches = mode.launches;
                 p.timeUs = t->first.back();
+                setTimeSpread(p, runs);
                 p.coldUs = t->second;
                 p.padded = mp != m;
                 p.paddedM = mp;
                 p.repeats = request.repeats;
                 p.device = id;
                 setGemmRates(p);
+                const Gemm &g = mode.launches > 1 ? *loop : *batched;
+                p.algoIndex = algoIndexOf(g);
+                p.algosTried = g.algosTried;
                 p.note = std::string("MoE ") + mode.label + ": " + std::to_string(mode.launches) + " cuBLASLt launch" +
-                         (mode.launches > 1 ? "es" : "") + " per step";
+                         (mode.launches > 1 ? "es" : "") + " per step; algorithm " + std::to_string(p.algoIndex) +
+                         " of " + std::to_string(g.algos.size()) + " (" + std::to_string(g.algosTried) + " timed)";
                 pair.push_back(std::move(p));
             }
-            // The check: the loop's sampled outputs against FP64 (experts 0 and E − 1), and the
-            // batched output against the loop's over the first min(M, 64) tokens of every expert.
-            QS_GPU_CHECK(cudaStreamSynchronize(s));
-            const std::int64_t rowsCmp = std::min<std::int64_t>(m, 64);
-            std::vector<std::uint16_t> yl(static_cast<std::size_t>(rowsCmp * n)), yb(yl.size());
-            std::vector<std::uint8_t> xr(eIn * static_cast<std::size_t>(k)), wr(xr.size());
-            double worst = 0, worstPair = 0, worstBatched = 0;
-            int samples = 0;
-            std::int64_t differ = 0;
-            const float scale2 = bf16 ? 1.0f : scHost[0] * scHost[4];
-            auto dec = [&](const std::uint8_t *b) {
-                if (bf16) {
-                    std::uint16_t h;
-                    std::memcpy(&h, b, 2);
-                    return static_cast<double>(bf16ToFloat(h));
-                }
-                return static_cast<double>(e4m3ToFloat(*b));
-            };
-            for (std::int64_t e = 0; e < E; ++e) {
-                QS_GPU_CHECK(cudaMemcpy(yl.data(), dl(e), 2 * yl.size(), cudaMemcpyDeviceToHost));
-                if (batched) {
-                    QS_GPU_CHECK(cudaMemcpy(yb.data(), static_cast<char *>(Db.get()) + 2 * e * mp * n, 2 * yb.size(),
-                                            cudaMemcpyDeviceToHost));
-                    for (std::size_t i = 0; i < yl.size(); ++i)
-                        if (yl[i] != yb[i]) {
-                            ++differ;
-                            const double a = bf16ToFloat(yl[i]), b = bf16ToFloat(yb[i]);
-                            worstPair =
-                                std::max(worstPair, std::fabs(a - b) / std::max(std::ldexp(std::fabs(a), -7), 1e-30));
-                        }
-                }
-                if (e != 0 && e != E - 1)
-                    continue;
-                for (auto r : sampleRows(rowsCmp)) {
-                    QS_GPU_CHECK(cudaMemcpy(xr.data(), x(e) + eIn * r * k, xr.size(), cudaMemcpyDeviceToHost));
-                    for (auto c : sampleCols(n)) {
-                        QS_GPU_CHECK(cudaMemcpy(wr.data(), w(e) + eIn * c * k, wr.size(), cudaMemcpyDeviceToHost));
-                        double ref = 0, mag = 0;
-                        for (std::int64_t i = 0; i < k; ++i) {
-                            const double prod = scale2 * dec(&xr[eIn * i]) * dec(&wr[eIn * i]);
-                            ref += prod;
-                            mag += std::fabs(prod);
-                        }
-                        const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 + std::ldexp(mag, -12);
-                        const auto at = static_cast<std::size_t>(r * n + c);
-                        const double err = std::fabs(static_cast<double>(bf16ToFloat(yl[at])) - ref);
-                        worst = std::max(worst, std::isfinite(err) ? err / bound : 1e30);
-                        if (batched) {
-                            const double errB = std::fabs(static_cast<double>(bf16ToFloat(yb[at])) - ref);
-                            worstBatched = std::max(worstBatched, std::isfinite(errB) ? errB / bound : 1e30);
-                        }
-                        ++samples;
-                    }
-                }
+            // The check on the device: every output of every expert, the loop's and the batched
+            // call's, against FP64 (kernels_gemmlab_check.h), and the two outputs compared bit
+            // for bit on every element.
+            launch::LabCheckProblem cp;
+            cp.x.data = X.get(), cp.x.kind = kind, cp.x.batchStride = mp * k;
+            cp.w.data = W.get(), cp.w.kind = kind, cp.w.batchStride = n * k;
+            if (!bf16) { // tensor-wise scales: one each
+                cp.x.scale = sW + 4, cp.x.perRow = false;
+                cp.w.scale = sW, cp.w.perRow = false;
             }
-            char buf[240];
-            std::snprintf(buf, sizeof buf, "; output %s: %d samples, worst %.3g of the bound",
-                          worst <= 1.0 ? "checked" : "CHECK FAILED", samples, worst);
+            cp.m = mp, cp.n = n, cp.k = k, cp.batch = static_cast<int>(E);
+            cp.relRef = std::ldexp(1.001, -8); // BF16 output rounding
+            cp.relMag = std::ldexp(1.0, -12);  // FP32 accumulation's share of Σ|x·w|
+            auto scratch = poolGet(I.pool, 64, what);
+            cp.y = Dl.get();
+            cp.yOther = batched ? Db.get() : nullptr;
+            const launch::LabCheckResult cl = launch::labCheckFp64(cp, scratch.get(), s);
+            const auto passed = [](const launch::LabCheckResult &c) {
+                return c.checked > 0 && c.failed == 0 && c.worst <= 1.0;
+            };
+            const auto worstOf = [](const launch::LabCheckResult &c) {
+                return c.failed > 0 ? std::max(c.worst, 1.0 + 1e-9) : c.worst;
+            };
+            const auto count = [](const launch::LabCheckResult &c) {
+                return static_cast<int>(std::min<unsigned long long>(c.checked, 1u << 30));
+            };
+            char buf[320];
+            std::snprintf(buf, sizeof buf,
+                          "; output %s against FP64 on every element (%llu: %lld experts × %lld × %lld), worst %.3g "
+                          "of the bound",
+                          passed(cl) ? "checked" : "CHECK FAILED", cl.checked, static_cast<long long>(E),
+                          static_cast<long long>(mp), static_cast<long long>(n), cl.worst);
             pair[0].note += buf;
-            checks.push_back({name + " loop", m, samples, worst});
+            checks.push_back({name + " loop", m, count(cl), worstOf(cl)});
             if (batched) {
-                if (differ == 0)
-                    std::snprintf(buf, sizeof buf, "; bit-identical to the loop (%lld values compared)",
-                                  static_cast<long long>(E * rowsCmp * n));
+                cp.y = Db.get();
+                cp.yOther = nullptr;
+                const launch::LabCheckResult cb = launch::labCheckFp64(cp, scratch.get(), s);
+                if (cl.differ == 0)
+                    std::snprintf(buf, sizeof buf, "; bit-identical to the loop (%llu values compared)", cl.checked);
                 else
-                    std::snprintf(
-                        buf, sizeof buf,
-                        "; %lld of %lld values differ from the loop (another algorithm; largest |Δ| %.3g× 2^-7 "
-                        "of the loop's value)",
-                        static_cast<long long>(differ), static_cast<long long>(E * rowsCmp * n), worstPair);
+                    std::snprintf(buf, sizeof buf,
+                                  "; %llu of %llu values differ from the loop's bits (another algorithm or split)",
+                                  cl.differ, cl.checked);
                 pair[1].note += buf;
-                // Either way the batched output passes the loop's FP64 check on the same samples.
-                std::snprintf(buf, sizeof buf, "; output %s: %d samples, worst %.3g of the bound",
-                              worstBatched <= 1.0 ? "checked" : "CHECK FAILED", samples, worstBatched);
+                // Either way the batched output passes the FP64 check on every element.
+                std::snprintf(buf, sizeof buf,
+                              "; output %s against FP64 on every element (%llu), worst %.3g of the bound",
+                              passed(cb) ? "checked" : "CHECK FAILED", cb.checked, cb.worst);
                 pair[1].note += buf;
-                checks.push_back({name + " strided-batched", m, samples, worstBatched});
+                checks.push_back({name + " strided-batched", m, count(cb), worstOf(cb)});
             } else {
                 pair[0].note += "; strided-batched " + name + ": " + whyBatched;
             }

@@ -19,6 +19,7 @@
 
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
+#include "gemm/kernels_gemmlab_check.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -38,25 +39,6 @@ std::vector<std::uint8_t> packInt4(const QuantizedTensor &q, std::int64_t n, std
     for (std::size_t i = 0; i < p.size(); ++i)
         p[i] = static_cast<std::uint8_t>((q.codes[2 * i] & 0xF) | ((q.codes[2 * i + 1] & 0xF) << 4));
     return p;
-}
-
-/// The engine's Ŵ of row `r` (x̂ = s·(q − z), FP32 as the quantizer computes it).
-std::vector<double> wHatRow(const QuantizedTensor &q, bool fp8, std::int64_t r, std::int64_t k)
-{
-    const std::size_t groups = q.scales.size() / static_cast<std::size_t>(q.shape.at(0));
-    const std::int64_t g = k / static_cast<std::int64_t>(groups);
-    std::vector<double> w(static_cast<std::size_t>(k));
-    for (std::int64_t i = 0; i < k; ++i) {
-        const std::size_t gi = static_cast<std::size_t>(r) * groups + static_cast<std::size_t>(i / g);
-        const std::uint8_t c = q.codes[static_cast<std::size_t>(r * k + i)];
-        if (fp8) {
-            w[i] = static_cast<double>(q.scales[gi] * e4m3ToFloat(c));
-        } else {
-            const int z = q.zeros.empty() ? 0 : q.zeros[gi];
-            w[i] = static_cast<double>(q.scales[gi] * static_cast<float>(static_cast<std::int8_t>(c) - z));
-        }
-    }
-    return w;
 }
 
 } // namespace
@@ -208,65 +190,47 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
             };
             tune(
                 *g, [&] { return gemmOnce(w8 ? Wst[0].get() : Wc.get()); }, s);
-            const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
+            std::vector<double> runs;
+            const auto t = timeStep(step, stages, request.warmup, request.repeats, s, &runs);
             if (!t)
                 throw GpuError("cuBLASLt refused the " + name + " GEMM of M = " + std::to_string(mp));
             const auto &[stageUs, coldUs] = *t;
-            // The output check: one more step on copy 0, sampled rows × columns against the FP64
-            // product of the engine's Ŵ and the activations as quantized.
+            // The output check: one more step on copy 0, every output of the M rows against the
+            // FP64 product of the engine's Ŵ = s·(q − z) and the activations as quantized, on the
+            // device (kernels_gemmlab_check.h).
             {
                 Events ev(static_cast<std::size_t>(stages) + 1);
                 step(0, ev.ev);
-                QS_GPU_CHECK(cudaStreamSynchronize(s));
             }
-            const void *yDev = (xInt8 || post) ? out.get() : D.get();
-            std::vector<std::uint8_t> xr(eX * static_cast<std::size_t>(k));
-            std::vector<std::uint16_t> yr(static_cast<std::size_t>(n));
-            double worst = 0;
-            int samples = 0;
-            const auto cols = sampleCols(n);
-            std::vector<std::vector<double>> wRows;
-            for (auto c : cols)
-                wRows.push_back(wHatRow(*q, w8, c, k));
-            for (auto r : sampleRows(m)) {
-                QS_GPU_CHECK(cudaMemcpy(xr.data(), static_cast<const char *>(X.get()) + eX * r * k, xr.size(),
-                                        cudaMemcpyDeviceToHost));
-                QS_GPU_CHECK(cudaMemcpy(yr.data(), static_cast<const char *>(yDev) + 2 * r * n, 2 * yr.size(),
-                                        cudaMemcpyDeviceToHost));
-                const double st = xBf16 ? 1.0 : static_cast<double>(tokHost[static_cast<std::size_t>(r)]);
-                for (std::size_t ci = 0; ci < cols.size(); ++ci) {
-                    double ref = 0, mag = 0;
-                    for (std::int64_t i = 0; i < k; ++i) {
-                        double x;
-                        if (xBf16) {
-                            std::uint16_t h;
-                            std::memcpy(&h, &xr[2 * i], 2);
-                            x = bf16ToFloat(h);
-                        } else {
-                            x = xInt8 ? static_cast<double>(static_cast<std::int8_t>(xr[i])) : e4m3ToFloat(xr[i]);
-                        }
-                        const double prod = st * x * wRows[ci][static_cast<std::size_t>(i)];
-                        ref += prod;
-                        mag += std::fabs(prod);
-                    }
-                    // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to
-                    // BF16 (2^-8 of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8
-                    // accumulates in FP32 (2^-12); INT8 exactly, its epilogue's FP32 products
-                    // cost 2^-20 of |ref| and the reference's FP32 Ŵ (s·(q − z) rounded per
-                    // element, where the device scales the exact sum once) 2^-22 of Σ|x·ŵ|.
-                    const double bound = std::ldexp(std::fabs(ref), -8) * 1.001 +
-                                         (xInt8   ? std::ldexp(std::fabs(ref), -20) + std::ldexp(mag, -22) + 1e-30
-                                          : xBf16 ? std::ldexp(mag, -8) + std::ldexp(mag, -12)
-                                                  : std::ldexp(mag, -12));
-                    const double err = std::fabs(static_cast<double>(bf16ToFloat(yr[cols[ci]])) - ref);
-                    worst = std::max(worst, std::isfinite(err) ? err / bound : 1e30);
-                    ++samples;
-                }
-            }
+            launch::LabCheckProblem cp;
+            cp.w.data = Wst[0].get();
+            cp.w.kind = w8 ? launch::kLabE4m3 : launch::kLabCheckInt4;
+            cp.w.scale = chScale;
+            cp.w.zeros = w8 ? nullptr : z8;
+            cp.w.group = group;
+            cp.x.data = X.get();
+            cp.x.kind = xKind;
+            cp.x.scale = xBf16 ? nullptr : tokScale;
+            cp.y = (xInt8 || post) ? out.get() : D.get();
+            cp.m = mp, cp.n = n, cp.k = k;
+            // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to BF16 (2^-8
+            // of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8 accumulates in FP32
+            // (2^-12); INT8 exactly, its epilogue's FP32 products cost 2^-20 of |ref| (and 2^-22 of
+            // Σ|x·ŵ| is left for the FP32 scale products).
+            cp.relRef = std::ldexp(1.001, -8) + (xInt8 ? std::ldexp(1.0, -20) : 0.0);
+            cp.relMag = xInt8   ? std::ldexp(1.0, -22)
+                        : xBf16 ? std::ldexp(1.0, -8) + std::ldexp(1.0, -12)
+                                : std::ldexp(1.0, -12);
+            auto scratch = poolGet(I.pool, 64, what);
+            const launch::LabCheckResult ck = launch::labCheckFp64(cp, scratch.get(), s);
+            const bool passed = ck.checked > 0 && ck.failed == 0 && ck.worst <= 1.0;
             GemmPoint p;
             p.format = name;
             p.m = m, p.n = n, p.k = k;
             p.timeUs = stageUs.back();
+            setTimeSpread(p, runs);
+            p.algoIndex = g->algoIndex;
+            p.algosTried = g->algosTried;
             p.coldUs = coldUs;
             p.padded = mp != m;
             p.paddedM = mp;
@@ -299,14 +263,19 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 std::snprintf(buf, sizeof buf, " (%.1f µs of it)", p.epilogueUs);
                 p.note += buf;
             }
-            std::snprintf(buf, sizeof buf, "; output %s against the FP64 Ŵ·X̂: %d samples, worst %.3g of the bound",
-                          worst <= 1.0 ? "checked" : "CHECK FAILED", samples, worst);
+            std::snprintf(buf, sizeof buf,
+                          "; output %s against the FP64 Ŵ·X̂ on every element (%llu), worst %.3g of the bound",
+                          passed ? "checked" : "CHECK FAILED", ck.checked, ck.worst);
+            p.note += buf;
+            std::snprintf(buf, sizeof buf, "; cuBLASLt algorithm %d of %zu (%d timed)", g->algoIndex, g->algos.size(),
+                          g->algosTried);
             p.note += buf;
             if (copies > 1) {
                 std::snprintf(buf, sizeof buf, "; %d rotating weight copies", copies);
                 p.note += buf;
             }
-            checks.push_back({p.format, m, samples, worst});
+            checks.push_back({p.format, m, static_cast<int>(std::min<unsigned long long>(ck.checked, 1u << 30)),
+                              ck.failed > 0 ? std::max(ck.worst, 1.0 + 1e-9) : ck.worst});
             points.push_back(std::move(p));
             if (f == GemmFormat::W4a16) { // the fused kernel on the same operands (engine_gemmlab_fused.cpp)
                 std::string whyNot;

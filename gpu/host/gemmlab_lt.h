@@ -6,6 +6,7 @@
 /// of a multi-stage step, the candidates' tuning and the output checks' sampling.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,7 +21,10 @@
 
 namespace quantscope::gpu::lab2 {
 
+/// cuBLASLt's workspace: 32 MiB, as PyTorch gives cuBLAS(Lt) on sm_90 (engine_gemmlab.cpp).
 inline constexpr std::size_t kWs = 32u << 20;
+/// Candidates asked of the heuristic per GEMM; tune() times every one it returns.
+inline constexpr int kCandidates = 16;
 
 void checkLt(cublasStatus_t s, const char *what);
 
@@ -28,6 +32,8 @@ struct Lt {
     cublasLtHandle_t h = nullptr;
     void *ws = nullptr;
     std::mutex mutex;
+    /// tune()'s choices for the process: Gemm::key → (index in the heuristic's list, timed).
+    std::map<std::string, std::pair<int, int>> chosen;
 };
 Lt &lt();
 /// Whether this build and the loaded cuBLASLt have the outer-vector (row-wise) FP8 scale mode.
@@ -42,6 +48,9 @@ struct Gemm {
     std::vector<cublasLtMatmulAlgo_t> algos;
     cublasLtMatmulAlgo_t algo{};
     bool int32 = false;
+    std::string key;    ///< types, scale mode, shape and batch: tune()'s cache key
+    int algoIndex = 0;  ///< the chosen algorithm's index in `algos` (0: the heuristic's first)
+    int algosTried = 0; ///< candidates timed to choose it (0: not tuned)
     Gemm() = default;
     Gemm(const Gemm &) = delete;
     Gemm &operator=(const Gemm &) = delete;
@@ -69,7 +78,7 @@ struct Gemm {
 /// 16-byte aligned.
 std::unique_ptr<Gemm> makeGemm(cudaDataType_t in, cudaDataType_t out, Scale scale, const float *aScale,
                                const float *bScale, std::int64_t m, std::int64_t n, std::int64_t k, int batch,
-                               std::string &why, int candidates = 4);
+                               std::string &why, int candidates = kCandidates);
 
 struct Events {
     std::vector<cudaEvent_t> ev;
@@ -96,11 +105,17 @@ double median(std::vector<double> v);
 /// A step queued on the stream: rep index in, marks (events) it records between its stages.
 using Step = std::function<bool(int rep, const std::vector<cudaEvent_t> &marks)>;
 /// Times `step` (cold call, warm-up, `repeats` runs): per stage the median µs, the last entry the
-/// whole step; and the cold call's µs. nullopt when the step reports a refusal.
+/// whole step; and the cold call's µs. nullopt when the step reports a refusal. `wholeUs`: the
+/// whole step's µs of every timed run (for setTimeSpread).
 std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step, int stages, int warmup, int repeats,
-                                                               cudaStream_t s);
-/// The fastest of the heuristic's candidates for `run`.
+                                                               cudaStream_t s, std::vector<double> *wholeUs = nullptr);
+/// The fastest of the heuristic's candidates for `run`: every candidate timed in 3 interleaved
+/// rounds of 3 launches (after one untimed), the lowest median kept; the choice is cached for the
+/// process under g.key (a later identical GEMM takes it without timing). Sets algo, algoIndex and
+/// algosTried; the caller's lt().mutex must be held.
 void tune(Gemm &g, const std::function<cublasStatus_t()> &run, cudaStream_t s);
+/// The index of g.algo in g.algos (−1: not there).
+int algoIndexOf(const Gemm &g);
 /// M, then ⌈M⌉₁₆ where that differs (cuBLASLt refuses some M for the 8-bit types).
 std::vector<std::int64_t> mTries(std::int64_t m);
 std::shared_ptr<void> upload(Engine::Impl &I, const void *host, std::size_t bytes, const std::string &what);

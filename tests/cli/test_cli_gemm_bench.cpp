@@ -50,8 +50,27 @@ TEST(CliGemmBench, RooflineIsCachedAndPointsCarryBoundsAndExperts)
     ASSERT_TRUE(j.contains("peaks")) << j;
     EXPECT_EQ(j["peaks"]["source"], "measured");
     ASSERT_TRUE(std::filesystem::exists(cache));
-    const double copy = j["peaks"]["copy_gbps"].get<double>(), peak = j["peaks"]["tflops"]["fp32"].get<double>();
+    const double peak = j["peaks"]["tflops"]["fp32"].get<double>();
+    ASSERT_TRUE(j["peaks"].contains("levels")) << j["peaks"];
+    EXPECT_EQ(j["peaks"]["levels"].back()["name"], "DRAM");
+    EXPECT_EQ(j["peaks"]["levels"].back()["gbps"], j["peaks"]["copy_gbps"]);
     for (const auto &p : j["points"]) {
+        // The memory ceiling is the level the point's working set (X + W + Y) fits in: the first
+        // whose capacity holds its bytes (DRAM, capacity 0, holds any).
+        double copy = 0, below = 0;
+        std::string level;
+        for (const auto &l : j["peaks"]["levels"]) {
+            const double cap = l["bytes"].get<double>();
+            if (cap == 0 || p["bytes"].get<double>() <= cap) {
+                copy = l["gbps"].get<double>(), level = l["name"].get<std::string>();
+                break;
+            }
+            below = cap;
+        }
+        EXPECT_EQ(p["cache_level"], level) << p;
+        EXPECT_GT(p["bytes"].get<double>(), below) << p;
+        if (level != "DRAM")
+            EXPECT_NE(p["note"].get<std::string>().find("cache-resident (" + level + ")"), std::string::npos) << p;
         EXPECT_EQ(p["experts"], 3);
         EXPECT_EQ(p["launches"], 3);
         const double flops = 3 * 2.0 * p["m"].get<double>() * 32 * 64;

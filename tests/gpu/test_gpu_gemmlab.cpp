@@ -55,11 +55,24 @@ TEST(GpuGemmLab, EveryFormatAndMPassesTheOutputCheck)
             EXPECT_LE(p.paddedM, (m + 15) / 16 * 16) << what;
             EXPECT_NEAR(p.tflops, 2.0 * m * 192 * 256 / (p.timeUs * 1e-6) / 1e12, 1e-9 * p.tflops) << what;
             EXPECT_EQ(p.note.find("FAILED"), std::string::npos) << what << ": " << p.note;
+            // Issue 43: the spread of the timed runs around the median, and the algorithm: the
+            // fastest of the heuristic's candidates, every one of them timed.
+            EXPECT_GT(p.timeMinUs, 0.0) << what;
+            EXPECT_LE(p.timeMinUs, p.timeP10Us) << what;
+            EXPECT_LE(p.timeP10Us, p.timeUs) << what;
+            EXPECT_LE(p.timeUs, p.timeP90Us) << what;
+            EXPECT_LE(p.timeP90Us, p.timeMaxUs) << what;
+            EXPECT_GE(p.algosTried, 1) << what;
+            EXPECT_GE(p.algoIndex, 0) << what;
+            EXPECT_LT(p.algoIndex, 16) << what;
+            EXPECT_NE(p.note.find("every element"), std::string::npos) << what << ": " << p.note;
         }
     const auto checks = engine->gemmLabChecks();
     ASSERT_EQ(checks.size(), pts.size());
     for (const auto &c : checks) {
-        EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
+        // Every element of the M rows the plan ran (padded M included).
+        EXPECT_GE(c.samples, 192 * c.m) << c.format << " M=" << c.m;
+        EXPECT_LE(c.samples, 192 * ((c.m + 15) / 16 * 16)) << c.format << " M=" << c.m;
         EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m << ": worst |y − ref| / bound";
     }
 }

@@ -81,6 +81,13 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
                 EXPECT_DOUBLE_EQ(p.bytes, gemmBytes(p.format, m, 192, 512, f == GemmFormat::W4a16 ? group : 0)) << what;
                 EXPECT_NE(p.note.find("output checked"), std::string::npos) << what << ": " << p.note;
                 EXPECT_EQ(p.note.find("FAILED"), std::string::npos) << what << ": " << p.note;
+                // Issue 43: the spread of the runs and the algorithm chosen among the timed ones.
+                EXPECT_LE(p.timeMinUs, p.timeP10Us) << what;
+                EXPECT_LE(p.timeP10Us, p.timeUs) << what;
+                EXPECT_LE(p.timeUs, p.timeP90Us) << what;
+                EXPECT_LE(p.timeP90Us, p.timeMaxUs) << what;
+                EXPECT_GE(p.algosTried, 1) << what;
+                EXPECT_GE(p.algoIndex, 0) << what;
             }
         std::string reason;
         auto engine = gpu::Engine::create(0, reason);
@@ -92,6 +99,9 @@ TEST(GpuGemmLab2, EveryQuantizedPathPassesItsOutputCheck)
             EXPECT_GT(c.samples, 0) << c.format << " M=" << c.m;
             if (c.format == kW4a16FusedFormat) {
                 EXPECT_EQ(c.samples, 192 * c.m) << "the fused point checks every element";
+            } else { // every element of the M rows the GEMM ran (⌈M⌉₁₆ where cuBLASLt refused M)
+                EXPECT_GE(c.samples, 192 * c.m) << c.format << " M=" << c.m;
+                EXPECT_LE(c.samples, 192 * ((c.m + 15) / 16 * 16)) << c.format << " M=" << c.m;
             }
             if ((c.format == kW4a8Int8FusedFormat || c.format == kW4a8Fp8FusedFormat) && c.m <= 16) {
                 EXPECT_EQ(c.samples, 192 * c.m) << c.format << ": the fused point checks every element";
@@ -144,10 +154,13 @@ TEST(GpuGemmLab2, MoEStridedBatchedMatchesTheLoop)
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
     ASSERT_TRUE(engine) << reason;
-    for (const auto &c : engine->gemmLabChecks())
-        // The loop and the batched call against FP64 within the format's bound (and the note says
-        // whether the batched output is bit-identical to the loop's).
+    for (const auto &c : engine->gemmLabChecks()) {
+        // The loop and the batched call against FP64 within the format's bound on every element of
+        // every expert (and the note says whether the batched output is bit-identical to the loop's).
         EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m;
+        EXPECT_GE(c.samples, 4 * 256 * c.m) << c.format << " M=" << c.m;
+        EXPECT_LE(c.samples, 4 * 256 * ((c.m + 15) / 16 * 16)) << c.format << " M=" << c.m;
+    }
 }
 
 TEST(GpuGemmLab2, RooflineIsMeasuredOnceThenCachedPerDevice)

@@ -43,9 +43,11 @@ RooflinePlot::RooflinePlot(QWidget *parent) : PlotWidget(parent)
     });
 }
 
-QString RooflinePlot::labelFor(const std::string &bound, double fraction)
+QString RooflinePlot::labelFor(const std::string &bound, double fraction, const std::string &level)
 {
     const QString b = bound == "memory" ? tr("memory") : tr("compute");
+    if (!level.empty()) // cache-resident: the fraction is of that level's ceiling
+        return QStringLiteral("%1 (%2) %3 %").arg(b, QString::fromStdString(level)).arg(std::lround(100 * fraction));
     return QStringLiteral("%1 %2 %").arg(b).arg(std::lround(100 * fraction));
 }
 
@@ -120,7 +122,7 @@ void RooflinePlot::setView(const RooflineView &view)
         label->position->setCoords(p.intensity, p.tflops);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         label->setPadding(QMargins(5, 0, 0, 2));
-        label->setText(labelFor(p.bound, p.fraction));
+        label->setText(labelFor(p.bound, p.fraction, p.level));
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 0.75);
         label->setFont(f);
@@ -193,7 +195,7 @@ QString RooflinePlot::toolTipAt(const QPoint &pos) const
     const auto &p = m_view.points[bi];
     QString text = tr("%1, M %2: %3 FLOP/byte, %4 TFLOP/s (%5 of the ceiling)")
                        .arg(fromStd(p.series), QString::number(p.m), number(p.intensity), number(p.tflops),
-                            labelFor(p.bound, p.fraction));
+                            labelFor(p.bound, p.fraction, p.level));
     if (p.tflopsHigh > 0)
         text += QLatin1Char('\n') + tr("run to run: %1 to %2 TFLOP/s (the slowest and the fastest timed run)")
                                         .arg(number(p.tflopsLow), number(p.tflopsHigh));

@@ -23,8 +23,9 @@ public:
     QString boundLabel(std::size_t i) const;
     /// Its anchor (plot coordinates: intensity, TFLOP/s).
     QPointF boundLabelAnchor(std::size_t i) const;
-    /// The bound label's text for a point (the plot's own wording, also used by the tests).
-    static QString labelFor(const std::string &bound, double fraction);
+    /// The bound label's text for a point (the plot's own wording, also used by the tests):
+    /// "memory 80 %", or with a cache level below DRAM (the CPU) "memory (L2) 80 %".
+    static QString labelFor(const std::string &bound, double fraction, const std::string &level = {});
     /// The run-to-run spread's error bars, one per series that measured one.
     const std::vector<QCPErrorBars *> &spreadBars() const { return m_spread; }
     /// The bound labels drawn at the last layout (widget pixels): none overlaps another or a
