@@ -233,14 +233,16 @@ int main(int argc, char **argv)
 
     // Rotating copies of everything the GEMMs read (W3 + meta ≈ 29 MiB at the default shape).
     const std::size_t w3Bytes = 4 * packed.size() + 8 * scales.size();
-    const int copies = static_cast<int>(std::max<long long>(2, 2 * prop.l2CacheSize / static_cast<long long>(w3Bytes) + 1));
+    const int copies =
+        static_cast<int>(std::max<long long>(2, 2 * prop.l2CacheSize / static_cast<long long>(w3Bytes) + 1));
     struct Copy {
         void *w, *s, *z, *bf;
     };
     std::vector<Copy> cp;
     for (int c = 0; c < copies; ++c)
         cp.push_back({devCopy(packed.data(), 4 * packed.size()), devCopy(scales.data(), 4 * scales.size()),
-                      devCopy(zeros.data(), 4 * zeros.size()), c < 2 ? devCopy(wBf16.data(), 2 * wBf16.size()) : nullptr});
+                      devCopy(zeros.data(), 4 * zeros.size()),
+                      c < 2 ? devCopy(wBf16.data(), 2 * wBf16.size()) : nullptr});
     cudaStream_t s;
     CK(cudaStreamCreate(&s));
     const long long mMax = *std::max_element(ms.begin(), ms.end());
@@ -252,8 +254,8 @@ int main(int argc, char **argv)
     CK(cudaMemset(dws, 0, 4 * static_cast<std::size_t>(mMax * n + mMax * std::max(maxRank, 1LL))));
     CK(cudaMemset(dcnt, 0, 4 * static_cast<std::size_t>(n)));
 
-    std::printf("fused W3A16 + MiLo compensator: N=%lld K=%lld g%lld, %s, %d weight copies, median of %d\n", n, k, group,
-                prop.name, copies, repeats);
+    std::printf("fused W3A16 + MiLo compensator: N=%lld K=%lld g%lld, %s, %d weight copies, median of %d\n", n, k,
+                group, prop.name, copies, repeats);
     std::printf("%-10s %4s %5s %10s %8s %9s  %s\n", "series", "M", "rank", "time_us", "vs w3", "B/token", "check");
     bool ok = true;
     nlohmann::json points = nlohmann::json::array();
@@ -264,9 +266,16 @@ int main(int argc, char **argv)
         std::printf("%-10s %4lld %5lld %10.2f %7.3fx %9.0f  %s worst %.3g of the bound%s\n", series.c_str(), m, r, us,
                     ratio, bytes / static_cast<double>(m), pass ? "checked" : "CHECK FAILED", worst, note.c_str());
         std::fflush(stdout);
-        points.push_back({{"series", series}, {"m", m}, {"rank", r}, {"time_us", us}, {"ratio_vs_w3", ratio},
-                          {"bytes", bytes}, {"bytes_per_token", bytes / static_cast<double>(m)}, {"worst_of_bound", worst},
-                          {"checked", pass}, {"note", note}});
+        points.push_back({{"series", series},
+                          {"m", m},
+                          {"rank", r},
+                          {"time_us", us},
+                          {"ratio_vs_w3", ratio},
+                          {"bytes", bytes},
+                          {"bytes_per_token", bytes / static_cast<double>(m)},
+                          {"worst_of_bound", worst},
+                          {"checked", pass},
+                          {"note", note}});
     };
     nlohmann::json ratios = nlohmann::json::array();
     for (const long long m : ms) {
@@ -323,16 +332,19 @@ int main(int argc, char **argv)
                 if (r == 0)
                     w3Us = us;
                 char note[160];
-                std::snprintf(note, sizeof note, "; split-K %d, %d blocks, %d token tile(s)%s", used.splitK, used.blocks,
-                              used.tokenTiles, r == 0 ? "" : used.pdl ? ", PDL" : ", stream order");
+                std::snprintf(note, sizeof note, "; split-K %d, %d blocks, %d token tile(s)%s", used.splitK,
+                              used.blocks, used.tokenTiles,
+                              r == 0     ? ""
+                              : used.pdl ? ", PDL"
+                                         : ", stream order");
                 const std::string series = r == 0 ? "w3" : pdl == -1 ? "w3+r seq" : "w3+r";
                 record(series, m, r, us, w3Us > 0 ? us / w3Us : 0.0, bytes, worst, note);
                 if (r > 0 && pdl == 0)
                     ratios.push_back({{"m", m}, {"rank", r}, {"ratio", w3Us > 0 ? us / w3Us : 0.0}});
             }
             if (r == 0) { // BF16 cuBLASLt on bf16(Ŵ), against the rank-0 reference (unfused bound)
-                const double us = timeMedian([&](int rep) { lt.run(cp[static_cast<std::size_t>(rep % 2)].bf, dx, dy, s); },
-                                             warmup, repeats, s);
+                const double us = timeMedian(
+                    [&](int rep) { lt.run(cp[static_cast<std::size_t>(rep % 2)].bf, dx, dy, s); }, warmup, repeats, s);
                 lt.run(cp[0].bf, dx, dy, s);
                 CK(cudaStreamSynchronize(s));
                 record("bf16", m, 0, us, w3Us > 0 ? us / w3Us : 0.0, 2.0 * static_cast<double>(n * k + m * k + m * n),
@@ -367,9 +379,18 @@ int main(int argc, char **argv)
                         : "");
     std::printf("outputs %s\n", ok ? "all within the FP64 bound" : "CHECK FAILED");
     if (!out.empty()) {
-        nlohmann::json doc{{"benchmark", "gpu_w3lr_fused"}, {"date", bench::utcNow()}, {"device", prop.name},
-                           {"n", n}, {"k", k}, {"group", group}, {"repeats", repeats}, {"warmup", warmup},
-                           {"weight_copies", copies}, {"outputs_checked", ok}, {"points", points}, {"ratios", ratios}};
+        nlohmann::json doc{{"benchmark", "gpu_w3lr_fused"},
+                           {"date", bench::utcNow()},
+                           {"device", prop.name},
+                           {"n", n},
+                           {"k", k},
+                           {"group", group},
+                           {"repeats", repeats},
+                           {"warmup", warmup},
+                           {"weight_copies", copies},
+                           {"outputs_checked", ok},
+                           {"points", points},
+                           {"ratios", ratios}};
         std::filesystem::create_directories(out);
         std::ofstream f(std::filesystem::path(out) / "gpu_w3lr_fused.json");
         f << doc.dump(1) << '\n';

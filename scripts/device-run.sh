@@ -268,7 +268,7 @@ if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
 fi
 # The fused W3A16 GEMM + MiLo's rank-r compensator (issue 43): M ∈ {1, 4, 16} × rank ∈ {0, 16, 32,
 # 64, 128}, fused W3 alone / + compensator (PDL and stream order) / BF16 cuBLASLt / unfused, every
-# output checked against FP64; the ratio (W3 + r) / (W3 alone): docs/perf.md "Fused W3A16 + MiLo".
+# output checked against FP64; the ratio (W3 + r) / (W3 alone): docs/perf.md "Fused W3A16 + MiLo compensator (issue 43): what rank r costs at inference".
 if [[ "${QS_SKIP_W3LR:-0}" != 1 ]]; then
   t0=$(date +%s)
   "$build/bench/qs_bench_gpu_w3lr_fused" --out "$OUT" ${QS_W3LR_ARGS:-} > "$OUT/gpu_w3lr_fused.log" 2>&1 || echo "qs_bench_gpu_w3lr_fused failed"

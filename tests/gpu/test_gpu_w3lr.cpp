@@ -30,7 +30,10 @@ struct DevBuf {
     ~DevBuf() { cudaFree(p); }
     DevBuf(const DevBuf &) = delete;
     DevBuf &operator=(const DevBuf &) = delete;
-    template <class T> void put(const std::vector<T> &v) { cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice); }
+    template <class T> void put(const std::vector<T> &v)
+    {
+        cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice);
+    }
 };
 
 /// The weights of one shape: the engine's HQQ on a seeded tensor (axis 1: groups along K), the
@@ -118,8 +121,8 @@ int checkShape(const Weights &w, std::int64_t m, std::uint64_t seed)
             cudaMemcpy(y.data(), dy.p, 2 * y.size(), cudaMemcpyDeviceToHost);
             long long at = -1;
             const double worst = W::worstOfBound(o, R, y.data(), false, &at);
-            const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(w.n) + " K=" +
-                                     std::to_string(w.k) + " group " + std::to_string(w.group) + " rank " +
+            const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(w.n) +
+                                     " K=" + std::to_string(w.k) + " group " + std::to_string(w.group) + " rank " +
                                      std::to_string(w.rank) + " split " + std::to_string(l.splitK) +
                                      (l.pdl ? " pdl" : " stream order");
             EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at output " << at << " (got "

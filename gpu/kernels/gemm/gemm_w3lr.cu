@@ -43,8 +43,8 @@ namespace {
 using w4a16detail::chooseSplit;
 using w4a16detail::evenSplit;
 
-constexpr int kWarps = 4;              // 64 rows of W a block
-constexpr int kAhead = 2;              // 256-k blocks of W a warp loads before its mma's
+constexpr int kWarps = 4; // 64 rows of W a block
+constexpr int kAhead = 2; // 256-k blocks of W a warp loads before its mma's
 constexpr long long kStageBudget = 24 * 1024;
 
 struct Args {
@@ -141,7 +141,8 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
         __syncthreads(); // the previous piece is consumed
         for (int i = threadIdx.x; i < rowsX * pc * 32; i += kWarps * 32) {
             const int r = i / (pc * 32), o = i - r * (pc * 32);
-            const uint4 g = __ldg(reinterpret_cast<const uint4 *>(a.x + r * a.K + static_cast<long long>(p0) * 256 + 8 * o));
+            const uint4 g =
+                __ldg(reinterpret_cast<const uint4 *>(a.x + r * a.K + static_cast<long long>(p0) * 256 + 8 * o));
             xs[r * rs + o] = g;
             float s8 = bfLo(g.x);
             s8 += bfHi(g.x), s8 += bfLo(g.y), s8 += bfHi(g.y);
@@ -286,8 +287,8 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
 
 /// T[m, j] = Σ_k x[m, k]·V̂[j, k] (FP32): one block per j, a thread's 8-k pieces in order (fmaf),
 /// then the warps' shuffle trees and the 8 warps in order. Lets its dependents launch at once.
-__global__ void __launch_bounds__(256) tKernel(const __nv_bfloat16 *x, const float *v, float *t, long long M,
-                                               long long K, int rank)
+__global__ void __launch_bounds__(256)
+    tKernel(const __nv_bfloat16 *x, const float *v, float *t, long long M, long long K, int rank)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
@@ -441,7 +442,8 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
         int perSm = cached.load(std::memory_order_relaxed);
         if (perSm < 1) {
             const std::size_t smem = static_cast<std::size_t>(stageBytes(std::min(pieceMax, blocks)));
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess || perSm < 1)
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
+                perSm < 1)
                 perSm = 1;
             cached.store(perSm, std::memory_order_relaxed);
         }
@@ -462,8 +464,8 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
     const auto s = static_cast<cudaStream_t>(stream);
     float *t = p.rank > 0 ? static_cast<float *>(workspace) + p.m * p.n : nullptr;
     if (p.rank > 0) {
-        tKernel<<<static_cast<unsigned>(p.rank), 256, 0, s>>>(static_cast<const __nv_bfloat16 *>(p.x), p.v, t, p.m,
-                                                               p.k, p.rank);
+        tKernel<<<static_cast<unsigned>(p.rank), 256, 0, s>>>(static_cast<const __nv_bfloat16 *>(p.x), p.v, t, p.m, p.k,
+                                                              p.rank);
         QS_GPU_CHECK(cudaGetLastError());
     }
     const Args a{p.packed,
@@ -516,9 +518,8 @@ void w3lrDequantBf16(const W3lrProblem &p, void *outBf16, void *stream)
 {
     const long long total = p.n * p.k;
     const unsigned grid = static_cast<unsigned>((total + 255) / 256);
-    dequantKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(p.packed, p.scales, p.zeros, p.u, p.v, p.n,
-                                                                        p.k, p.group, p.rank,
-                                                                        static_cast<__nv_bfloat16 *>(outBf16));
+    dequantKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        p.packed, p.scales, p.zeros, p.u, p.v, p.n, p.k, p.group, p.rank, static_cast<__nv_bfloat16 *>(outBf16));
     QS_GPU_CHECK(cudaGetLastError());
 }
 

@@ -25,9 +25,9 @@ struct W3lrProblem {
     const void *x = nullptr;               ///< BF16 [M, K]
     void *y = nullptr;                     ///< BF16 [M, N]
     long long m = 0, n = 0, k = 0, group = 0;
-    int rank = 0;              ///< r (0: the W3 GEMM alone)
-    const float *u = nullptr;  ///< Û [N, r]
-    const float *v = nullptr;  ///< V̂ [r, K]
+    int rank = 0;             ///< r (0: the W3 GEMM alone)
+    const float *u = nullptr; ///< Û [N, r]
+    const float *v = nullptr; ///< V̂ [r, K]
 };
 
 /// The tiling (0: the launcher's choice). splitK: K slices (slices of whole 256-k blocks; > 1
@@ -41,7 +41,7 @@ struct W3lrTiling {
 
 struct W3lrLaunch {
     int splitK = 0, blocks = 0, tokenTiles = 0;
-    bool pdl = false;     ///< the GEMM was launched with programmatic stream serialization
+    bool pdl = false;       ///< the GEMM was launched with programmatic stream serialization
     bool preKernel = false; ///< rank > 0: T = X·V̂ᵀ ran first
 };
 

@@ -205,16 +205,17 @@ inline double bound(const Reference &R, std::size_t at, long long k, long long g
     const double ulp = std::ldexp(1.0, -23);
     const double head = std::ldexp(std::fabs(R.ref[at]), -8), tail = 1 + std::ldexp(1.0, -8);
     if (unfused)
-        return head + tail * ((static_cast<double>(k) * ulp + std::ldexp(1.0, -8) + std::ldexp(1.0, -10)) *
-                                  (R.magA[at] + R.magC[at]) +
-                              (rank + 4) * ulp * R.magC[at] + std::ldexp(R.absX[at], -24)) +
+        return head +
+               tail * ((static_cast<double>(k) * ulp + std::ldexp(1.0, -8) + std::ldexp(1.0, -10)) *
+                           (R.magA[at] + R.magC[at]) +
+                       (rank + 4) * ulp * R.magC[at] + std::ldexp(R.absX[at], -24)) +
                1e-30;
     const double gu = static_cast<double>(std::min<long long>(group, kBlockK));
     const double gammaA = (gu + 2.0 * static_cast<double>(k) / gu + 16) * ulp;
     const double gammaC = (static_cast<double>(k) + rank + 16) * ulp;
     return head +
-           tail * ((gammaA + std::ldexp(1.0, -10) + std::ldexp(1.0, -21)) * R.magA[at] +
-                   std::ldexp(R.absX[at], -24) + gammaC * R.magC[at]) +
+           tail * ((gammaA + std::ldexp(1.0, -10) + std::ldexp(1.0, -21)) * R.magA[at] + std::ldexp(R.absX[at], -24) +
+                   gammaC * R.magC[at]) +
            1e-30;
 }
 
@@ -225,8 +226,8 @@ inline double worstOfBound(const HostOperands &o, const Reference &R, const std:
     double worst = 0;
     for (std::size_t at = 0; at < R.ref.size(); ++at) {
         const double got = bf16Value(y[at]);
-        const double r = std::isfinite(got) ? std::fabs(got - R.ref[at]) / bound(R, at, o.k, o.group, o.rank, unfused)
-                                            : 1e30;
+        const double r =
+            std::isfinite(got) ? std::fabs(got - R.ref[at]) / bound(R, at, o.k, o.group, o.rank, unfused) : 1e30;
         if (r > worst) {
             worst = r;
             if (worstAt)
