@@ -19,7 +19,7 @@
 // order). Split K (slices of whole blocks) as the W4A16 kernel: FP32 partials by atomics into the
 // zeroed workspace, the last block of an n-block converting and re-zeroing.
 //
-// The compensator. A pre-kernel (one block per rank component j) computes T[m, j] = Σ_k x·V̂[j, k]
+// The compensator. A pre-kernel (≤ 32 blocks, component j in block j mod 32) computes T[m, j] = Σ_k x·V̂[j, k]
 // in FP32 and signals its dependents at once (griddepcontrol.launch_dependents); the GEMM,
 // launched with programmatic stream serialization where the device has it (sm_90+), runs its
 // whole K loop meanwhile and waits (griddepcontrol.wait) only before its epilogue, where the
@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "kernels_w3lr.h"
 #include "qs_gpu_compat.h"
@@ -40,7 +41,6 @@ namespace quantscope::gpu::launch {
 
 namespace {
 
-using w4a16detail::chooseSplit;
 using w4a16detail::evenSplit;
 
 constexpr int kWarps = 4; // 64 rows of W a block
@@ -285,54 +285,58 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
         *counter = 0u;
 }
 
-/// T[m, j] = Σ_k x[m, k]·V̂[j, k] (FP32): one block per j, a thread's 8-k pieces in order (fmaf),
-/// then the warps' shuffle trees and the 8 warps in order. Lets its dependents launch at once.
+/// T[m, j] = Σ_k x[m, k]·V̂[j, k] (FP32): a block per component j (j += gridDim.x), a thread's 8-k
+/// pieces in order (fmaf), then the warps' shuffle trees and the 8 warps in order. Lets its
+/// dependents launch at once.
 __global__ void __launch_bounds__(256)
     tKernel(const __nv_bfloat16 *x, const float *v, float *t, long long M, long long K, int rank)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
-    const int j = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const float *vr = v + static_cast<long long>(j) * K;
-    float acc[kW3lrMaxM];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __shared__ float red[8][kW3lrMaxM];
+    for (int j = blockIdx.x; j < rank; j += gridDim.x) {
+        const float *vr = v + static_cast<long long>(j) * K;
+        float acc[kW3lrMaxM];
 #pragma unroll
-    for (int m = 0; m < kW3lrMaxM; ++m)
-        acc[m] = 0.0f;
-    for (long long k = 8LL * threadIdx.x; k < K; k += 8 * 256) {
-        const float4 v0 = __ldg(reinterpret_cast<const float4 *>(vr + k));
-        const float4 v1 = __ldg(reinterpret_cast<const float4 *>(vr + k + 4));
+        for (int m = 0; m < kW3lrMaxM; ++m)
+            acc[m] = 0.0f;
+        for (long long k = 8LL * threadIdx.x; k < K; k += 8 * 256) {
+            const float4 v0 = __ldg(reinterpret_cast<const float4 *>(vr + k));
+            const float4 v1 = __ldg(reinterpret_cast<const float4 *>(vr + k + 4));
+#pragma unroll
+            for (int m = 0; m < kW3lrMaxM; ++m) {
+                if (m >= M)
+                    break;
+                const uint4 g = __ldg(reinterpret_cast<const uint4 *>(x + m * K + k));
+                float s = acc[m];
+                s = fmaf(bfLo(g.x), v0.x, s), s = fmaf(bfHi(g.x), v0.y, s);
+                s = fmaf(bfLo(g.y), v0.z, s), s = fmaf(bfHi(g.y), v0.w, s);
+                s = fmaf(bfLo(g.z), v1.x, s), s = fmaf(bfHi(g.z), v1.y, s);
+                s = fmaf(bfLo(g.w), v1.z, s), s = fmaf(bfHi(g.w), v1.w, s);
+                acc[m] = s;
+            }
+        }
 #pragma unroll
         for (int m = 0; m < kW3lrMaxM; ++m) {
             if (m >= M)
                 break;
-            const uint4 g = __ldg(reinterpret_cast<const uint4 *>(x + m * K + k));
             float s = acc[m];
-            s = fmaf(bfLo(g.x), v0.x, s), s = fmaf(bfHi(g.x), v0.y, s);
-            s = fmaf(bfLo(g.y), v0.z, s), s = fmaf(bfHi(g.y), v0.w, s);
-            s = fmaf(bfLo(g.z), v1.x, s), s = fmaf(bfHi(g.z), v1.y, s);
-            s = fmaf(bfLo(g.w), v1.z, s), s = fmaf(bfHi(g.w), v1.w, s);
-            acc[m] = s;
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1)
+                s += __shfl_down_sync(0xFFFFFFFFu, s, off);
+            if (lane == 0)
+                red[warp][m] = s;
         }
-    }
-    __shared__ float red[8][kW3lrMaxM];
-#pragma unroll
-    for (int m = 0; m < kW3lrMaxM; ++m) {
-        if (m >= M)
-            break;
-        float s = acc[m];
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1)
-            s += __shfl_down_sync(0xFFFFFFFFu, s, off);
-        if (lane == 0)
-            red[warp][m] = s;
-    }
-    __syncthreads();
-    if (threadIdx.x < M) {
-        float s = red[0][threadIdx.x];
-        for (int w = 1; w < 8; ++w)
-            s += red[w][threadIdx.x];
-        t[threadIdx.x * rank + j] = s;
+        __syncthreads();
+        if (threadIdx.x < M) {
+            float s = red[0][threadIdx.x];
+            for (int w = 1; w < 8; ++w)
+                s += red[w][threadIdx.x];
+            t[threadIdx.x * rank + j] = s;
+        }
+        __syncthreads(); // red is read before the next component overwrites it
     }
 }
 
@@ -433,6 +437,8 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
     long long pieceMax = 1;
     while (pieceMax < blocks && stageBytes(pieceMax + 1) <= kStageBudget)
         ++pieceMax;
+    // The pre-kernel's grid: at most 32 blocks (fewer GEMM slots taken; up to 4 components a block at r = 128).
+    const int preBlocks = std::min(std::max(p.rank, 1), 32);
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
     const KernelFn fn = nt == 1 ? bySteps<1>(spg) : bySteps<2>(spg);
@@ -447,7 +453,20 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
                 perSm = 1;
             cached.store(perSm, std::memory_order_relaxed);
         }
-        split = chooseSplit(perSm, nBlocks, blocks);
+        // The pre-kernel's blocks run beside the GEMM (PDL) and each takes a GEMM block's slot on
+        // its SM: the fewest slices that fill 85 % of the remaining slots' last wave.
+        const long long slots = std::max<long long>(1, static_cast<long long>(perSm) * w4a16detail::smCount() -
+                                                           (p.rank > 0 ? preBlocks : 0));
+        const long long most = std::max(1LL, std::min(blocks / 4, 64LL));
+        double bestEff = -1;
+        for (long long sk = 1; sk <= most; ++sk) {
+            const double b = static_cast<double>(nBlocks * sk), waves = std::ceil(b / static_cast<double>(slots));
+            const double eff = b / (waves * static_cast<double>(slots));
+            if (eff > bestEff + 1e-9)
+                bestEff = eff, split = sk;
+            if (eff >= 0.85)
+                break;
+        }
     }
 #endif
     split = evenSplit(split, blocks);
@@ -464,8 +483,8 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
     const auto s = static_cast<cudaStream_t>(stream);
     float *t = p.rank > 0 ? static_cast<float *>(workspace) + p.m * p.n : nullptr;
     if (p.rank > 0) {
-        tKernel<<<static_cast<unsigned>(p.rank), 256, 0, s>>>(static_cast<const __nv_bfloat16 *>(p.x), p.v, t, p.m, p.k,
-                                                              p.rank);
+        tKernel<<<static_cast<unsigned>(preBlocks), 256, 0, s>>>(static_cast<const __nv_bfloat16 *>(p.x), p.v, t, p.m,
+                                                                 p.k, p.rank);
         QS_GPU_CHECK(cudaGetLastError());
     }
     const Args a{p.packed,

@@ -32,7 +32,8 @@ struct W3lrProblem {
 
 /// The tiling (0: the launcher's choice). splitK: K slices (slices of whole 256-k blocks; > 1
 /// reduces FP32 partials by atomics into the workspace, the last block of a tile converting to
-/// BF16 and re-zeroing); pdl: 0 the launcher's choice (on where the device is sm_90 or newer),
+/// BF16 and re-zeroing; default: the fewest slices that fill 85 % of the last wave of the resident
+/// blocks left beside the pre-kernel's ≤ 32 blocks); pdl: 0 the launcher's choice (on where the device is sm_90 or newer),
 /// 1 on, −1 off (plain stream order: the GEMM starts after the pre-kernel ends).
 struct W3lrTiling {
     int splitK = 0;
