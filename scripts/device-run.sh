@@ -6,7 +6,7 @@
 # (machine.txt, ctest-gpu.log, cli-gpu.txt, ctest-cli.log, gpu_quant.json, gpu_quant.log,
 # gpu_sweep.json, gpu_sweep.log, gpu_floor.json, gpu_floor.log, gpu_quant_torch.json,
 # gpu_quant_torch.log, gpu_hqq.json, gpu_hqq.log, hqq_lib_bench.json, hqq_lib_bench.log,
-# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log (+ .round<k>.json/.log each, gemm_lab_rounds.json/.log), gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_w4a8_fused.json/.log, gemm_w4a8_torch.json/.log, gpu_fp4_fused.json/.log, gemm_fp4_torch.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
+# gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log (+ .round<k>.json/.log each, gemm_lab_rounds.json/.log), gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_w4a8_fused.json/.log, gemm_w4a8_torch.json/.log, gpu_fp4_fused.json/.log, gemm_fp4_torch.json/.log, gpu_w3lr_fused.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
 # git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
@@ -19,7 +19,7 @@
 # QS_SKIP_AWQ=1 (AWQ's search on the device and llm-compressor's; QS_AWQ_ARGS="--cpu --rows 64", QS_AWQ_WHEELS=DIR),
 # QS_SKIP_GGML=1 (llama.cpp's block quantizers on the device and ggml's CPU row drivers; QS_GGML_ARGS="--no-cpu"),
 # QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs; QS_SKIP_GEMMLAB1=1 / QS_SKIP_GEMMLAB2=1: part II / part I only; QS_GEMMLAB_ROUNDS=5: part I's interleaved rounds, QS_GEMMLAB_ARGS), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs; QS_SKIP_GEMMLAB1=1 / QS_SKIP_GEMMLAB2=1: part II / part I only; QS_GEMMLAB_ROUNDS=5: part I's interleaved rounds, QS_GEMMLAB_ARGS), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W3LR=1 (the fused W3A16 + MiLo compensator; QS_W3LR_ARGS="--ranks 0,32"), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -53,7 +53,7 @@ t0=$(date +%s)
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
     -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
-    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_w4a8_fused qs_bench_gpu_fp4_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq qs_bench_gpu_ggml quantscope-cli quantscope_cli_tests}
+    qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_w4a8_fused qs_bench_gpu_fp4_fused qs_bench_gpu_w3lr_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq qs_bench_gpu_ggml quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
 rm -f "$OUT/build.log"
 echo "build: $(( $(date +%s) - t0 ))s"
@@ -317,6 +317,15 @@ if [[ "${QS_SKIP_FP4GEMM:-0}" != 1 && -x "$build/bench/qs_bench_gpu_fp4_fused" ]
     || echo "gemm_fp4_torch.py failed"
   cat "$OUT/gemm_fp4_torch.log"
   echo "fused fp4 bench: $(( $(date +%s) - t0 ))s"
+fi
+# The fused W3A16 GEMM + MiLo's rank-r compensator (issue 43): M ∈ {1, 4, 16} × rank ∈ {0, 16, 32,
+# 64, 128}, fused W3 alone / + compensator (PDL and stream order) / BF16 cuBLASLt / unfused, every
+# output checked against FP64; the ratio (W3 + r) / (W3 alone): docs/perf.md "Fused W3A16 + MiLo compensator (issue 43): what rank r costs at inference".
+if [[ "${QS_SKIP_W3LR:-0}" != 1 ]]; then
+  t0=$(date +%s)
+  "$build/bench/qs_bench_gpu_w3lr_fused" --out "$OUT" ${QS_W3LR_ARGS:-} > "$OUT/gpu_w3lr_fused.log" 2>&1 || echo "qs_bench_gpu_w3lr_fused failed"
+  cat "$OUT/gpu_w3lr_fused.log"
+  echo "fused w3lr bench: $(( $(date +%s) - t0 ))s"
 fi
 # GPTQ (issue 46): ours on 14336×4096 with a 4096² H, then llm-compressor's own GPTQ on the same W
 # and H (its Triton block kernel, then its eager one), from the peer wheels above (bench/gptq_torch.py
