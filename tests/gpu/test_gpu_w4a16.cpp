@@ -197,7 +197,10 @@ TEST(GpuW4a16Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)
                     EXPECT_LE(worst, 1.0) << what << ": worst |y − ref| / bound at " << where;
                     EXPECT_EQ(l.scaleInB, group < 128) << what;
                     if (split > 0) {
-                        EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        // The launcher splits K into slices of ⌈chunks / split⌉ chunks: fewer
+                        // slices than asked when that rounds up (4 chunks, split 3: 2 slices).
+                        const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
+                        EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                     }
                     EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                 }
@@ -260,7 +263,10 @@ TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
                             EXPECT_EQ(l.chunksAhead, t.chunksAhead >= 8 && kernel == 3 ? 8 : 4) << what;
                         }
                         if (split > 0) {
-                            EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                            // The launcher splits K into slices of ⌈chunks / split⌉ chunks: fewer
+                        // slices than asked when that rounds up (4 chunks, split 3: 2 slices).
+                        const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
+                        EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                         }
                         EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                     }
@@ -425,7 +431,10 @@ TEST(GpuW4a16Fused, TiledKernelEveryOutputWithinTheBound)
                     EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
                     EXPECT_EQ(l.scaleInB, group < 128) << what;
                     if (split > 0) {
-                        EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        // The launcher splits K into slices of ⌈chunks / split⌉ chunks: fewer
+                        // slices than asked when that rounds up (4 chunks, split 3: 2 slices).
+                        const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
+                        EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                     }
                     EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                 }
