@@ -30,13 +30,15 @@ namespace quantscope {
 ///             s_tok·s_ch and the zero-point term −z·Σ_k x_k
 ///   W4a8Fp8   INT4 (per channel) → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
 ///   W8a8Fp8   FP8 E4M3 per-channel weights × FP8 per-token activations, row-wise scales
-enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8 };
+///   W3a16Milo MiLo's 3-bit HQQ (g64) + rank-r compensator, the fused W3A16 kernel (issue 43;
+///             M ≤ 16, CUDA): w3Rank (0 = the W3 GEMM alone)
+enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8, W3a16Milo };
 
 /// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
 /// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
 inline constexpr const char *kW4a16FusedFormat = "w4a16-fused";
 
-/// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8".
+/// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8", "w3a16-milo".
 std::string toString(GemmFormat f);
 /// The inverse of toString; UnsupportedError naming the accepted names otherwise.
 GemmFormat parseGemmFormat(const std::string &name);
@@ -83,6 +85,8 @@ struct GemmBenchRequest {
     /// 4, 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
     int w4a16Kernel = 0;
     int w4a16ChunksAhead = 0;
+    /// w3a16-milo: the compensator's rank r (0 … 256; 0 = the W3 GEMM alone).
+    int w3Rank = 32;
     /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's
     /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
     /// channel, FP8 E4M3 per channel. Null where no requested format needs it.
