@@ -1408,8 +1408,8 @@
         <translation>das Codebuch-Schema braucht 16 Stufen</translation>
     </message>
     <message>
-        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 or w8a8-fp8)</source>
-        <translation>unbekanntes GEMM-Format „%1“ (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8 oder w8a8-fp8)</translation>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8 or w3a16-milo)</source>
+        <translation>unbekanntes GEMM-Format „%1“ (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8 oder w3a16-milo)</translation>
     </message>
     <message>
         <source>GEMM format &apos;%1&apos; given twice</source>
@@ -1458,6 +1458,10 @@
     <message>
         <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
         <translation>GEMM-Messung: die INT4-Pfade brauchen ein gerades K (zwei Codes pro Byte), K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = %1, rank %2</source>
+        <translation>GEMM-Messung: w3a16-milo braucht K als Vielfaches von 256 und einen Rang in [0, 256], K = %1, Rang %2</translation>
     </message>
     <message>
         <source>GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights</source>

@@ -35,7 +35,7 @@ std::pair<std::int64_t, std::int64_t> parseShape(const std::string &s)
 }
 
 struct GemmBenchArgs {
-    std::optional<std::string> shape, formats, mSweep, repeats, warmup, experts, w4Group, peaksCache, path;
+    std::optional<std::string> shape, formats, mSweep, repeats, warmup, experts, w4Group, w3Rank, peaksCache, path;
     std::vector<std::string> tensor;
     bool noRoofline = false, remeasurePeaks = false;
 };
@@ -66,6 +66,8 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         req.experts = static_cast<int>(toInt("--experts", *o.experts));
     if (o.w4Group)
         req.w4Group = *o.w4Group == "channel" ? 0 : toInt("--w4-group", *o.w4Group);
+    if (o.w3Rank)
+        req.w3Rank = static_cast<int>(toInt("--w3-rank", *o.w3Rank));
     if (o.peaksCache)
         req.peaksCache = *o.peaksCache;
     req.roofline = !o.noRoofline;
@@ -77,8 +79,9 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         pos.push_back(*o.path);
     const char *usage =
         "usage: quantscope-cli gemm-bench (--shape N,K | --tensor NAME PATH) [--m-sweep LIST] "
-        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4] [--experts E] "
-        "[--w4-group G|channel] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
+        "[--formats bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4,w3a16-milo] "
+        "[--experts E] "
+        "[--w4-group G|channel] [--w3-rank R] [--no-roofline] [--remeasure-peaks] [--peaks-cache PATH] "
         "[--device auto|cpu|gpu] [--repeats R] [--json]";
     std::string what;
     if (shape && tensor.empty() && pos.empty()) {
@@ -189,10 +192,11 @@ void addGemmBenchCommand(Commands &c)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--m-sweep", o->mSweep, "batch sizes M (default 1…8192 in powers of two)")->type_name("LIST");
     cmd->add_option("--formats", o->formats,
-                    "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4")
+                    "GEMM formats: bf16,fp8,fp8-rowwise,int8,w4a16,w4a8-int8,w4a8-fp8,w8a8-fp8,mxfp4,nvfp4,w3a16-milo")
         ->type_name("LIST");
     cmd->add_option("--experts", o->experts, "MoE: E experts in one loop vs one strided-batched GEMM")->type_name("E");
     cmd->add_option("--w4-group", o->w4Group, "group size of the INT4 weight paths")->type_name("G|channel");
+    cmd->add_option("--w3-rank", o->w3Rank, "w3a16-milo: the compensator's rank (0 … 256, default 32)")->type_name("R");
     cmd->add_option("--repeats", o->repeats, "timed runs per point (median; at least 20)")->type_name("R");
     cmd->add_option("--warmup", o->warmup, "untimed runs before each point")->type_name("W");
     cmd->add_flag("--no-roofline", o->noRoofline, "do not place the points on the roofline");

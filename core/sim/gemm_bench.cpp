@@ -20,7 +20,7 @@ const std::vector<std::pair<GemmFormat, const char *>> kNames = {
     {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},          {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
     {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},      {GemmFormat::W4a8Int8, "w4a8-int8"},
     {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}, {GemmFormat::Mxfp4, "mxfp4"},
-    {GemmFormat::Nvfp4, "nvfp4"}};
+    {GemmFormat::Nvfp4, "nvfp4"}, {GemmFormat::W3a16Milo, "w3a16-milo"}};
 
 std::vector<std::string> splitCsv(const std::string &csv)
 {
@@ -62,7 +62,7 @@ GemmFormat parseGemmFormat(const std::string &name)
         if (name == n)
             return v;
     throw UnsupportedError("unknown GEMM format '" + name +
-                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4 or nvfp4)");
+                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, w8a8-fp8 or nvfp4w3a16-milo)");
 }
 
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
@@ -93,13 +93,14 @@ std::vector<GemmFormat> plainGemmFormats()
 bool isQuantizedWeightFormat(GemmFormat f)
 {
     return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 ||
-           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4;
+           f == GemmFormat::W8a8Fp8 ||
+           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4W3a16Milo;
 }
 
 std::string gemmPeakDtype(const std::string &name)
 {
     const std::string format = fp4Base(name);
-    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat || format == "mxfp4" || format == "nvfp4")
+    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat || format == "mxfp4" || format == "nvfp4" || format == "w3a16-milo")
         return "bf16";
     if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8" ||
         format == kW4a8Fp8FusedFormat)
@@ -174,6 +175,10 @@ void GemmBenchRequest::validate() const
         if ((f == GemmFormat::Mxfp4 && k % 32 != 0) || (f == GemmFormat::Nvfp4 && k % 16 != 0))
             throw UnsupportedError("GEMM bench: " + toString(f) + " needs K a multiple of its block (" +
                                    (f == GemmFormat::Mxfp4 ? "32" : "16") + "), K = " + std::to_string(k));
+    if (std::find(formats.begin(), formats.end(), GemmFormat::W3a16Milo) != formats.end() &&
+        (k % 256 != 0 || w3Rank < 0 || w3Rank > 256))
+        throw UnsupportedError("GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = " +
+                               std::to_string(k) + ", rank " + std::to_string(w3Rank));
     if (quantized && k % 2 != 0)
         throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " +
                                std::to_string(k));
@@ -194,6 +199,8 @@ double gemmBytes(const std::string &name, std::int64_t m, std::int64_t n, std::i
     }
     if (format == "mxfp4" || format == "nvfp4")
         return N * K / 2 + N * K / (format == "mxfp4" ? 32 : 16) + (format == "nvfp4" ? 4 : 0) + 2 * M * K + 2 * M * N;
+    if (format == "w3a16-milo") // 3-bit codes + FP32 scale and zero point per 64 (the factors: the engine adds them)
+        return N * K * 3 / 8 + 8 * N * K / 64 + 2 * M * K + 2 * M * N;
     if (format == "w4a8-int8" || format == "w4a8-fp8" || format == kW4a8Int8FusedFormat ||
         format == kW4a8Fp8FusedFormat)
         return N * K / 2 + 5 * N + M * K + 4 * M + 2 * M * N;

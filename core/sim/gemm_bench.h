@@ -33,7 +33,9 @@ namespace quantscope {
 ///   Mxfp4 / Nvfp4  MXFP4 (g32, UE8M0) / NVFP4 (g16, E4M3 × FP32 global) weights × BF16
 ///             activations: the fused kernel for M ≤ 16 (gemm/kernels_fp4gemm.h), above it
 ///             dequantize to BF16 + cuBLASLt BF16 GEMM (engine_gemmlab_fp4.cpp; the note says which)
-enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8, Mxfp4, Nvfp4 };
+///   W3a16Milo MiLo's 3-bit HQQ (g64) + rank-r compensator, the fused W3A16 kernel (issue 43;
+///             M ≤ 16, CUDA): w3Rank (0 = the W3 GEMM alone)
+enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8, Mxfp4, Nvfp4, W3a16Milo };
 
 /// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
 /// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
@@ -49,7 +51,7 @@ inline constexpr const char *kW4a8Fp8FusedFormat = "w4a8-fp8-fused";
 inline constexpr const char *kFp4UnfusedSuffix = "-unfused";
 
 /// "bf16", "fp8", "fp8-rowwise", "int8", "w4a16", "w4a8-int8", "w4a8-fp8", "w8a8-fp8", "mxfp4",
-/// "nvfp4".
+/// "nvfp4", "w3a16-milo".
 std::string toString(GemmFormat f);
 /// The inverse of toString; UnsupportedError naming the accepted names otherwise.
 GemmFormat parseGemmFormat(const std::string &name);
@@ -96,6 +98,8 @@ struct GemmBenchRequest {
     /// 4, 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
     int w4a16Kernel = 0;
     int w4a16ChunksAhead = 0;
+    /// w3a16-milo: the compensator's rank r (0 … 256; 0 = the W3 GEMM alone).
+    int w3Rank = 32;
     /// The quantized paths' weights (filled by runGemmBench from `weight` through the engine's
     /// quantizer; a backend uses them as given): INT4 asymmetric (w4Group), INT4 asymmetric per
     /// channel, FP8 E4M3 per channel. Null where no requested format needs it.

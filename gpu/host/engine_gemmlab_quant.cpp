@@ -76,6 +76,11 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 done += gemmFlops(m, n, k) + 1e9;
             continue;
         }
+        if (f == GemmFormat::W3a16Milo) { // the fused W3A16 + compensator (engine_gemmlab_w3lr.cpp)
+            auto w3 = lab2::timeW3a16Milo(I, request, checks);
+            points.insert(points.end(), w3.begin(), w3.end());
+            continue;
+        }
         const std::string name = toString(f), what = "the GEMM lab's " + name + " operands";
         const QuantizedTensor *q = f == GemmFormat::W4a16     ? request.w4.get()
                                    : f == GemmFormat::W8a8Fp8 ? request.w8Fp8.get()

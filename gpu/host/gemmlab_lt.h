@@ -152,4 +152,9 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
 std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &request, GemmFormat f,
                                     const CancelToken *cancel, std::vector<Engine::GemmLabCheck> &checks);
 
+/// The w3a16-milo points (engine_gemmlab_w3lr.cpp): the fused W3A16 + rank-request.w3Rank kernel at
+/// each M ≤ 16 of the request on seeded weights, each output checked against FP64 (appended to `checks`).
+std::vector<GemmPoint> timeW3a16Milo(Engine::Impl &I, const GemmBenchRequest &request,
+                                     std::vector<Engine::GemmLabCheck> &checks);
+
 } // namespace quantscope::gpu::lab2

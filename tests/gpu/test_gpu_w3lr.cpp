@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include "engine/gemm_bench_device.h"
 #include "kernels/gemm/kernels_w3lr.h"
 #include "kernels/gemm/w3lr_pack.h"
 #include "quant/hqq.h"
@@ -201,4 +202,29 @@ TEST(GpuW3lrFused, RefusedShapes)
     EXPECT_NE(L::w3lrRefusal(1, 1024, 192, 0), "");
     EXPECT_NE(L::w3lrRefusal(1, 1024, 64, 300), "");
     EXPECT_EQ(L::w3lrRefusal(1, 1024, 1024, 0), ""); // per channel
+}
+
+TEST(GpuW3lrFused, GemmLabFormatTimesAndChecksEveryOutput)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req;
+    req.formats = {GemmFormat::W3a16Milo};
+    req.m = {1, 16, 32};
+    req.n = 136, req.k = 512;
+    req.roofline = false;
+    for (const int rank : {0, 32}) {
+        req.w3Rank = rank;
+        const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+        ASSERT_EQ(r.points.size(), 2u) << "M ≤ 16 only";
+        for (const auto &p : r.points) {
+            EXPECT_EQ(p.format, "w3a16-milo");
+            EXPECT_GT(p.timeUs, 0.0);
+            EXPECT_NE(p.note.find("output checked"), std::string::npos) << p.note;
+            // The bytes: codes + FP32 scale and zero point per 64 + factors + X + Y.
+            const double want = 136.0 * 512 * 3 / 8 + 8.0 * 136 * 512 / 64 + 4.0 * rank * (136 + 512) +
+                                2.0 * static_cast<double>(p.m) * (512 + 136);
+            EXPECT_DOUBLE_EQ(p.bytes, want);
+        }
+        EXPECT_NE(r.points.front().note.find("M > 16 not run"), std::string::npos);
+    }
 }

@@ -321,8 +321,10 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "head_dim %1 is odd: the %2 scheme needs a Walsh–Hadamard rotation over a power-of-two block"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the codebook scheme needs 16 levels"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "unknown GEMM format '%1' (bf16, fp8, fp8-rowwise, int8, w4a16, "
-                                                  "w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4 or nvfp4)"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", 
+                      "unknown GEMM format '%1' (bf16, fp8, fp8-rowwise, int8, w4a16, "
+                                                  "w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, w8a8-fp8 or nvfp4"
+                      "w3a16-milo)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM format '%1' given twice"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "M sweep: '%1' is not an integer in [1, 1048576]"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench: no format"),
@@ -338,6 +340,8 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench: %1 needs K a multiple of its block (%2), K = %3"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
+                      "GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = %1, rank %2"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "Eigen FP32 GEMM standing in for the requested formats"),

@@ -302,20 +302,33 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
         for (int m = 0; m < kW3lrMaxM; ++m)
             acc[m] = 0.0f;
-        for (long long k = 8LL * threadIdx.x; k < K; k += 8 * 256) {
-            const float4 v0 = __ldg(reinterpret_cast<const float4 *>(vr + k));
-            const float4 v1 = __ldg(reinterpret_cast<const float4 *>(vr + k + 4));
+        // Four 8-k pieces a thread at a time, their V̂ loads issued together (the pre-kernel must end
+        // within the GEMM's K loop, which waits for it only in its epilogue); the pieces in k order.
+        for (long long k0 = 8LL * threadIdx.x; k0 < K; k0 += 4 * 8 * 256) {
+            float4 va[4], vb[4];
 #pragma unroll
-            for (int m = 0; m < kW3lrMaxM; ++m) {
-                if (m >= M)
+            for (int q = 0; q < 4; ++q) {
+                const long long k = k0 + q * 8 * 256;
+                va[q] = k < K ? __ldg(reinterpret_cast<const float4 *>(vr + k)) : make_float4(0, 0, 0, 0);
+                vb[q] = k < K ? __ldg(reinterpret_cast<const float4 *>(vr + k + 4)) : make_float4(0, 0, 0, 0);
+            }
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                const long long k = k0 + q * 8 * 256;
+                if (k >= K)
                     break;
-                const uint4 g = __ldg(reinterpret_cast<const uint4 *>(x + m * K + k));
-                float s = acc[m];
-                s = fmaf(bfLo(g.x), v0.x, s), s = fmaf(bfHi(g.x), v0.y, s);
-                s = fmaf(bfLo(g.y), v0.z, s), s = fmaf(bfHi(g.y), v0.w, s);
-                s = fmaf(bfLo(g.z), v1.x, s), s = fmaf(bfHi(g.z), v1.y, s);
-                s = fmaf(bfLo(g.w), v1.z, s), s = fmaf(bfHi(g.w), v1.w, s);
-                acc[m] = s;
+#pragma unroll
+                for (int m = 0; m < kW3lrMaxM; ++m) {
+                    if (m >= M)
+                        break;
+                    const uint4 g = __ldg(reinterpret_cast<const uint4 *>(x + m * K + k));
+                    float s = acc[m];
+                    s = fmaf(bfLo(g.x), va[q].x, s), s = fmaf(bfHi(g.x), va[q].y, s);
+                    s = fmaf(bfLo(g.y), va[q].z, s), s = fmaf(bfHi(g.y), va[q].w, s);
+                    s = fmaf(bfLo(g.z), vb[q].x, s), s = fmaf(bfHi(g.z), vb[q].y, s);
+                    s = fmaf(bfLo(g.w), vb[q].z, s), s = fmaf(bfHi(g.w), vb[q].w, s);
+                    acc[m] = s;
+                }
             }
         }
 #pragma unroll

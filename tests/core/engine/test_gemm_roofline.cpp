@@ -49,9 +49,23 @@ TEST(GemmRoofline, QuantizedFormatNamesAndDtypes)
     EXPECT_EQ(parseGemmFormats("mxfp4,nvfp4"), (std::vector<GemmFormat>{GemmFormat::Mxfp4, GemmFormat::Nvfp4}));
     EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Mxfp4));
     EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Nvfp4));
-    EXPECT_EQ(allGemmFormats().size(), 10u);
+    EXPECT_EQ(allGemmFormats().size(), 10u9u);
     EXPECT_EQ(GemmBenchRequest{}.formats, plainGemmFormats());
     EXPECT_EQ(gemmPeakDtype("w4a16"), "bf16");
+    // MiLo's W3A16 + compensator (issue 43): a quantized-weight format on the BF16 ceiling, 3 bits a
+    // weight + FP32 scale and zero point per 64, K a multiple of 256, rank in [0, 256].
+    EXPECT_EQ(parseGemmFormat("w3a16-milo"), GemmFormat::W3a16Milo);
+    EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::W3a16Milo));
+    EXPECT_EQ(gemmPeakDtype("w3a16-milo"), "bf16");
+    EXPECT_DOUBLE_EQ(gemmWeightBytes("w3a16-milo", 4096, 14336), 4096.0 * 14336 * 3 / 8 + 8.0 * 4096 * 14336 / 64);
+    GemmBenchRequest w3;
+    w3.formats = {GemmFormat::W3a16Milo};
+    w3.n = 64, w3.k = 512;
+    EXPECT_NO_THROW(w3.validate());
+    w3.k = 384;
+    EXPECT_THROW(w3.validate(), UnsupportedError);
+    w3.k = 512, w3.w3Rank = 257;
+    EXPECT_THROW(w3.validate(), UnsupportedError);
     EXPECT_EQ(gemmPeakDtype("w4a8-int8"), "int8");
     EXPECT_EQ(gemmPeakDtype("w8a8-fp8"), "fp8");
     EXPECT_EQ(gemmPeakDtype(kCpuGemmFormat), "fp32");
