@@ -188,17 +188,20 @@ TEST(GpuW4a8Fused, XQuantizerOnTheDeviceEqualsTheHostBitForBit)
 {
     REQUIRE_GPU();
     ASSERT_TRUE(L::w4a8FusedBuilt());
+    // K = 4096: 8 elements a thread (16-byte loads); K = 1004: one a thread.
     for (const bool fp8 : {false, true})
-        for (const std::int64_t m : {1, 9, 16}) {
-            Operands o = makeOperands(m, 8, 4096, 128, fp8, false, 0x58ull + m);
-            if (m == 9) // a zero row: scale 1, codes 0
-                std::fill(o.x.begin() + 2 * o.k, o.x.begin() + 3 * o.k, std::uint16_t(0));
-            Device d(o);
-            CU(cudaDeviceSynchronize());
-            const HostX h = quantizeOnHost(o);
-            EXPECT_EQ(d.read<float>(d.xs, static_cast<std::size_t>(m)), h.scale) << "fp8 " << fp8 << " M " << m;
-            EXPECT_EQ(d.read<std::uint8_t>(d.xq, o.x.size()), h.codes) << "fp8 " << fp8 << " M " << m;
-        }
+        for (const std::int64_t m : {1, 9, 16})
+            for (const std::int64_t k : {std::int64_t(4096), std::int64_t(1004)}) {
+                Operands o = makeOperands(m, 8, k, k, fp8, false, 0x58ull + m + k);
+                if (m == 9) // a zero row: scale 1, codes 0
+                    std::fill(o.x.begin() + 2 * o.k, o.x.begin() + 3 * o.k, std::uint16_t(0));
+                Device d(o);
+                CU(cudaDeviceSynchronize());
+                const HostX h = quantizeOnHost(o);
+                EXPECT_EQ(d.read<float>(d.xs, static_cast<std::size_t>(m)), h.scale)
+                    << "fp8 " << fp8 << " M " << m << " K " << k;
+                EXPECT_EQ(d.read<std::uint8_t>(d.xq, o.x.size()), h.codes) << "fp8 " << fp8 << " M " << m << " K " << k;
+            }
 }
 
 TEST(GpuW4a8Fused, EveryOutputWithinTheBoundOverGroupsShapesAndSplits)

@@ -297,8 +297,9 @@ template <bool Fp8> KernelFn kernelFor(int nt, int u, int gpc)
 
 #endif // QS_HAS_MMA
 
-/// One block a token: the largest |x|, the scale and the codes (w4a8_math.h).
-template <bool Fp8>
+/// One block a token: the largest |x|, the scale and the codes (w4a8_math.h). Vec: 8 elements a
+/// thread per step (16-byte loads, 8-byte stores; K a multiple of 8), the same per-element functions.
+template <bool Fp8, bool Vec>
 __global__ void __launch_bounds__(kPrepThreads)
     xQuantKernel(const __nv_bfloat16 *in, long long K, void *codes, float *scales)
 {
@@ -307,8 +308,17 @@ __global__ void __launch_bounds__(kPrepThreads)
     const int tid = threadIdx.x;
     const __nv_bfloat16 *x = in + m * K;
     float amax = 0.0f;
-    for (long long k = tid; k < K; k += kPrepThreads)
-        amax = fmaxf(amax, fabsf(__bfloat162float(x[k])));
+    if (Vec) {
+        for (long long k8 = tid; k8 < K / 8; k8 += kPrepThreads) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4 *>(x) + k8);
+            const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            for (int i = 0; i < 4; ++i)
+                amax = fmaxf(amax, fmaxf(fabsf(gm::bf16ToF32(w[i] & 0xFFFFu)), fabsf(gm::bf16ToF32(w[i] >> 16))));
+        }
+    } else {
+        for (long long k = tid; k < K; k += kPrepThreads)
+            amax = fmaxf(amax, fabsf(__bfloat162float(x[k])));
+    }
     for (int o = 16; o > 0; o >>= 1)
         amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
     if ((tid & 31) == 0)
@@ -320,12 +330,23 @@ __global__ void __launch_bounds__(kPrepThreads)
     const float s = gm::w4a8TokenScale(amax, Fp8);
     if (tid == 0)
         scales[m] = s;
-    for (long long k = tid; k < K; k += kPrepThreads) {
-        const float v = __bfloat162float(x[k]);
-        if (Fp8)
-            static_cast<std::uint8_t *>(codes)[m * K + k] = gm::w4a8E4m3Code(v, s);
-        else
-            static_cast<std::int8_t *>(codes)[m * K + k] = gm::w4a8Int8Code(v, s);
+    auto code = [&](float v) -> std::uint32_t {
+        return Fp8 ? gm::w4a8E4m3Code(v, s) : static_cast<std::uint8_t>(gm::w4a8Int8Code(v, s));
+    };
+    std::uint8_t *out = static_cast<std::uint8_t *>(codes) + m * K;
+    if (Vec) {
+        for (long long k8 = tid; k8 < K / 8; k8 += kPrepThreads) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4 *>(x) + k8);
+            const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            std::uint32_t c[2] = {0u, 0u};
+            for (int i = 0; i < 4; ++i)
+                c[i >> 1] |= (code(gm::bf16ToF32(w[i] & 0xFFFFu)) | (code(gm::bf16ToF32(w[i] >> 16)) << 8))
+                             << (16 * (i & 1));
+            reinterpret_cast<uint2 *>(out)[k8] = make_uint2(c[0], c[1]);
+        }
+    } else {
+        for (long long k = tid; k < K; k += kPrepThreads)
+            out[k] = static_cast<std::uint8_t>(code(__bfloat162float(x[k])));
     }
 }
 
@@ -425,10 +446,17 @@ void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *
         return;
     const auto s = static_cast<cudaStream_t>(stream);
     const auto *x = static_cast<const __nv_bfloat16 *>(xBf16);
-    if (fp8)
-        xQuantKernel<true><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(x, k, codes, scales);
+    const bool vec = k % 8 == 0 && reinterpret_cast<std::uintptr_t>(xBf16) % 16 == 0 &&
+                     reinterpret_cast<std::uintptr_t>(codes) % 8 == 0;
+    const unsigned grid = static_cast<unsigned>(m);
+    if (fp8 && vec)
+        xQuantKernel<true, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+    else if (fp8)
+        xQuantKernel<true, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+    else if (vec)
+        xQuantKernel<false, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
     else
-        xQuantKernel<false><<<static_cast<unsigned>(m), kPrepThreads, 0, s>>>(x, k, codes, scales);
+        xQuantKernel<false, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
     QS_GPU_CHECK(cudaGetLastError());
 }
 
