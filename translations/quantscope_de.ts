@@ -1568,8 +1568,8 @@
         <translation>die CPU-Bandbreitenprüfung ist fehlgeschlagen</translation>
     </message>
     <message>
-        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
-        <translation>je Speicherebene das Bessere aus einem memcpy (gelesene + geschriebene Bytes) und einem Lesen bei einer Arbeitsmenge von %1 (beste von 5, ein Thread); FP32-Eigen-GEMM, beste von 256³, 512³, 1024³, 2048³</translation>
+        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5 trials, DRAM of 10; one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
+        <translation>je Speicherebene das Bessere aus einem memcpy (gelesene + geschriebene Bytes) und einem Lesen bei einer Arbeitsmenge von %1 (beste von 5 Versuchen, DRAM von 10; ein Thread); FP32-Eigen-GEMM, beste von 256³, 512³, 1024³, 2048³</translation>
     </message>
     <message>
         <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>

@@ -1566,8 +1566,8 @@
         <translation>CPU 带宽检查失败</translation>
     </message>
     <message>
-        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
-        <translation>每个存储层级取 memcpy（读 + 写字节）与读取中的较优者，工作集为 %1（5 次取最佳，单线程）；FP32 Eigen GEMM 取 256³、512³、1024³、2048³ 中的最佳</translation>
+        <source>per memory level the better of a memcpy (read + write bytes) and a read at a working set of %1 (best of 5 trials, DRAM of 10; one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³</source>
+        <translation>每个存储层级取 memcpy（读 + 写字节）与读取中的较优者，工作集为 %1（5 次取最佳，DRAM 为 10 次；单线程）；FP32 Eigen GEMM 取 256³、512³、1024³、2048³ 中的最佳</translation>
     </message>
     <message>
         <source>activation K = %1 (shape %2) does not match the weight&apos;s K = %3 (shape %4)</source>

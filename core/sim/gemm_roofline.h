@@ -86,7 +86,7 @@ std::vector<GemmMemoryLevel> cpuMemoryLevels();
 std::string cpuDeviceKey();
 /// The CPU's ceilings: per memory level (cpuMemoryLevels) the better of a memcpy and a read at a
 /// working set of half its capacity and at twice the level below's (where that is smaller), the
-/// best of those (DRAM: max(128 MiB, 4 × the last cache)), best of 5 trials each;
+/// best of those (DRAM: twice the last cache and max(128 MiB, 4 × it), best of 10 trials), best of 5 trials each;
 /// copyGbps = DRAM's; and the FP32 Eigen GEMM's best of 256³, 512³, 1024³ and 2048³ (dtype "fp32").
 /// Single-threaded, as the CPU's GEMMs are (Eigen without OpenMP). Throws Cancelled.
 GemmPeaks measureCpuPeaks(const CancelToken *cancel = nullptr);

@@ -376,9 +376,10 @@ const char *const kPatterns[] = {
                       "cache-resident (%1): X, W and Y (%2 KiB) fit in %3; its ceiling %4 GB/s"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1 GB/s to %2 M=%3"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "CPU bandwidth check failed"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
-                      "per memory level the better of a memcpy (read + write bytes) and a read at a working set of "
-                      "%1 (best of 5, one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³"),
+    QT_TRANSLATE_NOOP(
+        "quantscope::CoreMessages",
+        "per memory level the better of a memcpy (read + write bytes) and a read at a working set of "
+        "%1 (best of 5 trials, DRAM of 10; one thread); FP32 Eigen GEMM best of 256³, 512³, 1024³, 2048³"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "activation K = %1 (shape %2) does not match the weight's K = %3 (shape %4)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the quantized weight does not match the weight's shape"),

@@ -548,15 +548,17 @@ TEST(GemmRoofline, APointAboveItsCacheLevelRaisesThatLevelOnly)
 }
 
 // A small real run: every point's achieved bandwidth (its bytes, X + W + Y once each, over its
-// median time) stays within kCpuCeilingMargin of the memory ceiling of the level its working set
-// fits (the margin covers timer granularity and a busy machine; against the one DRAM copy of
-// before, small points reached 437 %), and every point's fraction of its ceiling (the lower of
-// that level's slope and the FP32 peak, whose 256³ GEMM is short enough to be measured between a
-// busy machine's preemptions). See docs/perf.md
+// median time) stays within a margin (1.25 from a cache, 1.5 from DRAM) of the memory ceiling of
+// the level its working set fits (against the one DRAM copy of before, small points reached
+// 437 %), and so does every point's fraction of its ceiling (the lower of that level's slope and
+// the FP32 peak, whose 256³ GEMM is short enough to be measured between a busy machine's
+// preemptions). See docs/perf.md
 // "The CPU's roofline per memory level (issue 43 item 5)".
 TEST(GemmRoofline, MeasuredCpuPointsStayUnderTheirLevelsCeiling)
 {
-    constexpr double kCpuCeilingMargin = 1.25;
+    // Caches are the core's own; DRAM is shared with the whole machine (on a VM with its
+    // neighbours), so its bandwidth varies more between the measurement and the point.
+    constexpr double kCacheMargin = 1.25, kDramMargin = 1.5;
     const GemmPeaks peaks = measureCpuPeaks();
     ASSERT_GE(peaks.levels.size(), 1u);
     EXPECT_DOUBLE_EQ(peaks.copyGbps, peaks.levels.back().gbps);
@@ -586,9 +588,10 @@ TEST(GemmRoofline, MeasuredCpuPointsStayUnderTheirLevelsCeiling)
                     static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
                     p.bytes / 1024, p.cacheLevel.c_str(), gbps, 100 * gbps / level->gbps, p.bound.c_str(),
                     p.tflops * 1e3, 100 * p.fractionOfCeiling);
-        EXPECT_LE(gbps, kCpuCeilingMargin * level->gbps)
+        const double margin = level->bytes == 0 ? kDramMargin : kCacheMargin;
+        EXPECT_LE(gbps, margin * level->gbps)
             << p.m << "×" << p.n << "×" << p.k << " (" << p.bytes / 1024 << " KiB) from " << level->name;
-        EXPECT_LE(p.fractionOfCeiling, kCpuCeilingMargin) << p.m << "×" << p.n << "×" << p.k << " " << p.bound;
+        EXPECT_LE(p.fractionOfCeiling, margin) << p.m << "×" << p.n << "×" << p.k << " " << p.bound;
     }
     if (peaks.levels.size() < 2 || peaks.levels[peaks.levels.size() - 2].bytes < (64 << 20))
         EXPECT_TRUE(levelsSeen.count("DRAM")) << "the 64 MiB GEMV runs from DRAM";
