@@ -1408,8 +1408,8 @@
         <translation>das Codebuch-Schema braucht 16 Stufen</translation>
     </message>
     <message>
-        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8 or w3a16-milo)</source>
-        <translation>unbekanntes GEMM-Format „%1“ (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8 oder w3a16-milo)</translation>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)</source>
+        <translation>unbekanntes GEMM-Format „%1“ (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 oder w3a16-milo)</translation>
     </message>
     <message>
         <source>GEMM format &apos;%1&apos; given twice</source>
@@ -1458,6 +1458,10 @@
     <message>
         <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
         <translation>GEMM-Messung: die INT4-Pfade brauchen ein gerades K (zwei Codes pro Byte), K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: %1 needs K a multiple of its block (%2), K = %3</source>
+        <translation>GEMM-Messung: %1 braucht K als Vielfaches seines Blocks (%2), K = %3</translation>
     </message>
     <message>
         <source>GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = %1, rank %2</source>

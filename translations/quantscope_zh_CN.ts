@@ -1406,8 +1406,8 @@
         <translation>码本方案需要 16 个级别</translation>
     </message>
     <message>
-        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8 or w3a16-milo)</source>
-        <translation>未知的 GEMM 格式“%1”（bf16、fp8、fp8-rowwise、int8、w4a16、w4a8-int8、w4a8-fp8、w8a8-fp8 或 w3a16-milo）</translation>
+        <source>unknown GEMM format &apos;%1&apos; (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)</source>
+        <translation>未知的 GEMM 格式“%1”（bf16、fp8、fp8-rowwise、int8、w4a16、w4a8-int8、w4a8-fp8、w8a8-fp8、mxfp4、nvfp4 或 w3a16-milo）</translation>
     </message>
     <message>
         <source>GEMM format &apos;%1&apos; given twice</source>
@@ -1456,6 +1456,10 @@
     <message>
         <source>GEMM bench: the INT4 paths need an even K (two codes a byte), K = %1</source>
         <translation>GEMM 测试：INT4 路径需要偶数 K（每字节两个码值），K = %1</translation>
+    </message>
+    <message>
+        <source>GEMM bench: %1 needs K a multiple of its block (%2), K = %3</source>
+        <translation>GEMM 测试：%1 需要 K 为其块大小（%2）的倍数，K = %3</translation>
     </message>
     <message>
         <source>GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = %1, rank %2</source>

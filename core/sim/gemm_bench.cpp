@@ -62,7 +62,7 @@ GemmFormat parseGemmFormat(const std::string &name)
         if (name == n)
             return v;
     throw UnsupportedError("unknown GEMM format '" + name +
-                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, w8a8-fp8 or nvfp4w3a16-milo)");
+                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)");
 }
 
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
@@ -93,8 +93,7 @@ std::vector<GemmFormat> plainGemmFormats()
 bool isQuantizedWeightFormat(GemmFormat f)
 {
     return f == GemmFormat::W4a16 || f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8 ||
-           f == GemmFormat::W8a8Fp8 ||
-           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4W3a16Milo;
+           f == GemmFormat::W8a8Fp8 || f == GemmFormat::Mxfp4 || f == GemmFormat::Nvfp4 || f == GemmFormat::W3a16Milo;
 }
 
 std::string gemmPeakDtype(const std::string &name)

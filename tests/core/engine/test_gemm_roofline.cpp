@@ -49,7 +49,7 @@ TEST(GemmRoofline, QuantizedFormatNamesAndDtypes)
     EXPECT_EQ(parseGemmFormats("mxfp4,nvfp4"), (std::vector<GemmFormat>{GemmFormat::Mxfp4, GemmFormat::Nvfp4}));
     EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Mxfp4));
     EXPECT_TRUE(isQuantizedWeightFormat(GemmFormat::Nvfp4));
-    EXPECT_EQ(allGemmFormats().size(), 10u9u);
+    EXPECT_EQ(allGemmFormats().size(), 11u);
     EXPECT_EQ(GemmBenchRequest{}.formats, plainGemmFormats());
     EXPECT_EQ(gemmPeakDtype("w4a16"), "bf16");
     // MiLo's W3A16 + compensator (issue 43): a quantized-weight format on the BF16 ceiling, 3 bits a
