@@ -188,17 +188,28 @@ public:
 
     /// Group i's runs over the ascending fc[0, n) into the difference arrays: each run's fixed-point
     /// SSE (unit u) enters diff at its start and leaves at its end; a run without a fixed-point value
-    /// counts in bad the same way (its c become NaN, as in mse(fc)).
-    void addGroupRuns(std::size_t i, const float *fc, int n, int u, fixed::U128 *diff, int *bad) const
+    /// counts in bad the same way (its c become NaN, as in mse(fc)). With diff2, the same runs also
+    /// enter diff2/bad2 at unit u2.
+    void addGroupRuns(std::size_t i, const float *fc, int n, int u, fixed::U128 *diff, int *bad, int u2 = 0,
+                      fixed::U128 *diff2 = nullptr, int *bad2 = nullptr) const
     {
         pow2RunsWalk(fc, n, m_groups[i].m, [&](int b, int a, int e) {
+            const double sse = sseOfByte(i, b);
             fixed::U128 k;
-            if (!fixed::toFixed(sseOfByte(i, b), u, k)) {
+            if (!fixed::toFixed(sse, u, k)) {
                 ++bad[a];
                 --bad[e];
             }
             diff[a] = fixed::add(diff[a], k);
             diff[e] = fixed::add(diff[e], fixed::neg(k));
+            if (diff2) {
+                if (!fixed::toFixed(sse, u2, k)) {
+                    ++bad2[a];
+                    --bad2[e];
+                }
+                diff2[a] = fixed::add(diff2[a], k);
+                diff2[e] = fixed::add(diff2[e], fixed::neg(k));
+            }
         });
     }
 
@@ -244,7 +255,8 @@ public:
     /// largest |x| and fixed-point unit, and the difference-array walk of pow2Curve over them. The
     /// integer sums are exact, so each curve has the bits of an evaluator built on the slice alone.
     std::vector<std::vector<double>> blockCurves(const std::vector<double> &cs, std::int64_t blocks,
-                                                 const CancelToken *cancel) const override
+                                                 const CancelToken *cancel,
+                                                 std::vector<double> *whole = nullptr) const override
     {
         if (m_enc != ConstOptEncoder::Pow2 || blocks < 1 || m_x.size() % static_cast<std::size_t>(blocks) != 0)
             return {};
@@ -264,6 +276,10 @@ public:
             first[static_cast<std::size_t>(b)] = static_cast<std::size_t>(it - m_groups.begin());
         }
         std::vector<std::vector<double>> out(static_cast<std::size_t>(blocks));
+        // The whole curve's difference arrays per block (unit m_unit): integer sums, so adding them
+        // over the blocks in any order gives pow2Curve's.
+        std::vector<std::vector<fixed::U128>> wholeDiff(whole ? static_cast<std::size_t>(blocks) : 0);
+        std::vector<std::vector<int>> wholeBad(wholeDiff.size());
         parallelForEach(blocks, resolveThreads(m_threads), [&](std::int64_t b) {
             if (cancel)
                 cancel->check();
@@ -277,8 +293,17 @@ public:
             const int unit = fixed::fixedUnit(amax, counted);
             std::vector<fixed::U128> diff(static_cast<std::size_t>(n) + 1);
             std::vector<int> bad(static_cast<std::size_t>(n) + 1, 0);
-            for (std::size_t i = g0; i < g1; ++i)
-                addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data());
+            if (whole) {
+                auto &wd = wholeDiff[static_cast<std::size_t>(b)];
+                auto &wb = wholeBad[static_cast<std::size_t>(b)];
+                wd.resize(static_cast<std::size_t>(n) + 1);
+                wb.assign(static_cast<std::size_t>(n) + 1, 0);
+                for (std::size_t i = g0; i < g1; ++i)
+                    addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data(), m_unit, wd.data(), wb.data());
+            } else {
+                for (std::size_t i = g0; i < g1; ++i)
+                    addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data());
+            }
             auto &curve = out[static_cast<std::size_t>(b)];
             curve.resize(fc.size());
             fixed::U128 run;
@@ -289,6 +314,18 @@ public:
                 curve[static_cast<std::size_t>(i)] = fixed::mean(run, unit, counted, badRun > 0);
             }
         });
+        if (whole) {
+            whole->assign(fc.size(), 0.0);
+            fixed::U128 run;
+            int badRun = 0;
+            for (int i = 0; i < n; ++i) {
+                for (std::int64_t b = 0; b < blocks; ++b) {
+                    run = fixed::add(run, wholeDiff[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)]);
+                    badRun += wholeBad[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)];
+                }
+                (*whole)[static_cast<std::size_t>(i)] = fixed::mean(run, m_unit, m_counted, badRun > 0);
+            }
+        }
         return out;
     }
 
