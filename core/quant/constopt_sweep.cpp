@@ -27,14 +27,12 @@ struct GroupRef {
     float m = 0;
 };
 
-/// The finite groups of a row-major [R, K] matrix, groups of g along K (last one ragged).
-std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K, std::int64_t g,
-                                   std::int64_t &nonFinite)
+/// The finite groups of rows [r0, r1) of a row-major [R, K] matrix, groups of g along K (last one
+/// ragged), appended to out.
+void finiteGroupsOf(std::span<const float> x, std::int64_t r0, std::int64_t r1, std::int64_t K, std::int64_t g,
+                    std::vector<GroupRef> &out, std::int64_t &nonFinite)
 {
-    std::vector<GroupRef> out;
-    out.reserve(static_cast<std::size_t>(R * ((K + g - 1) / g)));
-    nonFinite = 0;
-    for (std::int64_t r = 0; r < R; ++r)
+    for (std::int64_t r = r0; r < r1; ++r)
         for (std::int64_t c0 = 0; c0 < K; c0 += g) {
             GroupRef ref{r * K + c0, std::min(g, K - c0), 0.0f};
             bool bad = false;
@@ -67,6 +65,33 @@ std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std
             else
                 out.push_back(ref);
         }
+}
+
+/// The finite groups of a row-major [R, K] matrix in row order; with threads > 1 the rows in
+/// slices side by side, their lists joined in order (the same list).
+std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K, std::int64_t g,
+                                   std::int64_t &nonFinite, int threads = 1)
+{
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(R / 4096, 1, std::max(threads, 1)));
+    std::vector<std::vector<GroupRef>> lists(static_cast<std::size_t>(parts));
+    std::vector<std::int64_t> bad(static_cast<std::size_t>(parts), 0);
+    parallelSlices(R, parts, nullptr, [&](int p, std::int64_t r0, std::int64_t r1) {
+        auto &l = lists[static_cast<std::size_t>(p)];
+        l.reserve(static_cast<std::size_t>((r1 - r0) * ((K + g - 1) / g)));
+        finiteGroupsOf(x, r0, r1, K, g, l, bad[static_cast<std::size_t>(p)]);
+    });
+    nonFinite = 0;
+    for (const std::int64_t b : bad)
+        nonFinite += b;
+    if (parts == 1)
+        return std::move(lists[0]);
+    std::size_t n = 0;
+    for (const auto &l : lists)
+        n += l.size();
+    std::vector<GroupRef> out;
+    out.reserve(n);
+    for (const auto &l : lists)
+        out.insert(out.end(), l.begin(), l.end());
     return out;
 }
 
@@ -147,12 +172,16 @@ public:
         m_base.resize(G);
         m_count.resize(G);
         m_start.resize(G + 1, 0);
-        for (std::size_t i = 0; i < G; ++i) {
-            m_base[i] = fp4::roundLog2Byte(fcLo * m_groups[i].m);
-            const int top = fp4::roundLog2Byte(fcHi * m_groups[i].m);
-            m_count[i] = std::max(top - m_base[i] + 1, 0);
+        parallelSlices(static_cast<std::int64_t>(G), G >= 65536 ? resolveThreads(threads) : 1, nullptr,
+                       [&](int, std::int64_t g0, std::int64_t g1) {
+                           for (auto i = static_cast<std::size_t>(g0); i < static_cast<std::size_t>(g1); ++i) {
+                               m_base[i] = fp4::roundLog2Byte(fcLo * m_groups[i].m);
+                               const int top = fp4::roundLog2Byte(fcHi * m_groups[i].m);
+                               m_count[i] = std::max(top - m_base[i] + 1, 0);
+                           }
+                       });
+        for (std::size_t i = 0; i < G; ++i)
             m_start[i + 1] = m_start[i] + m_count[i];
-        }
         m_sse.resize(static_cast<std::size_t>(m_start[G]));
         parallelSlices(
             static_cast<std::int64_t>(G), resolveThreads(threads), nullptr, [&](int, std::int64_t g0, std::int64_t g1) {
@@ -529,7 +558,8 @@ std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float
                                                            float fcHi, int threads)
 {
     std::int64_t nonFinite = 0;
-    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite), encoder, fcLo, fcHi, threads);
+    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite, resolveThreads(threads)),
+                                          encoder, fcLo, fcHi, threads);
 }
 
 CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *cancel)
