@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "kv/kv_rows_cpu.h"
 #include "numeric/fp4math.h"
@@ -102,6 +103,15 @@ double sumSquaredDiff(const float *a, const float *b, std::int64_t n)
 void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bins, double *W, double *WU, double *WU2)
 {
     typedef std::int64_t v8l __attribute__((vector_size(64)));
+    // A bin's three sums side by side while adding (as histogramAdd), copied in and back out.
+    thread_local std::vector<double> rec;
+    rec.resize(static_cast<std::size_t>(3 * bins));
+    double *acc = rec.data();
+    for (int k = 0; k < bins; ++k) {
+        acc[3 * k] = W[k];
+        acc[3 * k + 1] = WU[k];
+        acc[3 * k + 2] = WU2[k];
+    }
     double wu[32], wu2[32];
     std::int64_t bin[32];
     for (std::int64_t r = 0; r < rows; ++r)
@@ -129,20 +139,26 @@ void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bin
                     std::memcpy(bin + 8 * k, &b, sizeof b);
                 }
                 for (int i = 0; i < 32; ++i) {
-                    W[bin[i]] += w;
-                    WU[bin[i]] += wu[i];
-                    WU2[bin[i]] += wu2[i];
+                    double *e = acc + 3 * bin[i];
+                    e[0] += w;
+                    e[1] += wu[i];
+                    e[2] += wu2[i];
                 }
                 continue;
             }
             for (std::int64_t i = 0; i < len; ++i) {
                 const double u = static_cast<double>(p[i]) / m;
                 const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * bins)), 0, bins - 1);
-                W[b] += w;
-                WU[b] += w * u;
-                WU2[b] += w * u * u;
+                acc[3 * b] += w;
+                acc[3 * b + 1] += w * u;
+                acc[3 * b + 2] += w * u * u;
             }
         }
+    for (int k = 0; k < bins; ++k) {
+        W[k] = acc[3 * k];
+        WU[k] = acc[3 * k + 1];
+        WU2[k] = acc[3 * k + 2];
+    }
 }
 
 void unroundedTerms(const double *mean, const double *W, const double *WU, const double *WU2, std::int64_t n, float fc,
@@ -181,6 +197,16 @@ void unroundedTerms(const double *mean, const double *W, const double *WU, const
 void histogramAdd(const float *y, std::int64_t n, int bins, double *count, double *s1, double *s2)
 {
     typedef std::int64_t v8l __attribute__((vector_size(64)));
+    // The three sums of a bin side by side while adding (one cache line per value instead of three),
+    // copied in and back out: each bin's sums see the same adds in the same order.
+    thread_local std::vector<double> rec;
+    rec.resize(static_cast<std::size_t>(3 * bins));
+    double *r = rec.data();
+    for (int k = 0; k < bins; ++k) {
+        r[3 * k] = count[k];
+        r[3 * k + 1] = s1[k];
+        r[3 * k + 2] = s2[k];
+    }
     std::int64_t i = 0;
     std::int64_t bin[8];
     double sq[8];
@@ -188,7 +214,8 @@ void histogramAdd(const float *y, std::int64_t n, int bins, double *count, doubl
         v8f yf;
         std::memcpy(&yf, y + i, sizeof yf);
         const v8d v = __builtin_convertvector(yf, v8d);
-        const v8d t = (v + 1.0) / 2.0 * static_cast<double>(bins);
+        // (v + 1)·0.5 is (v + 1)/2 exactly (v + 1 is a normal FP64 value or 0).
+        const v8d t = (v + 1.0) * 0.5 * static_cast<double>(bins);
         // Truncation equals the floor for t ≥ 0; t < 0 clamps to bin 0 either way.
         v8l b = __builtin_convertvector(t, v8l);
         b = t < 0.0 ? v8l{} : b;
@@ -197,16 +224,22 @@ void histogramAdd(const float *y, std::int64_t n, int bins, double *count, doubl
         std::memcpy(bin, &b, sizeof b);
         std::memcpy(sq, &v2, sizeof v2);
         for (int l = 0; l < 8; ++l) {
-            count[bin[l]] += 1;
-            s1[bin[l]] += y[i + l];
-            s2[bin[l]] += sq[l];
+            double *e = r + 3 * bin[l];
+            e[0] += 1;
+            e[1] += y[i + l];
+            e[2] += sq[l];
         }
     }
     for (; i < n; ++i) {
         const int b = std::clamp(static_cast<int>(std::floor((static_cast<double>(y[i]) + 1) / 2 * bins)), 0, bins - 1);
-        count[b] += 1;
-        s1[b] += y[i];
-        s2[b] += static_cast<double>(y[i]) * y[i];
+        r[3 * b] += 1;
+        r[3 * b + 1] += y[i];
+        r[3 * b + 2] += static_cast<double>(y[i]) * y[i];
+    }
+    for (int k = 0; k < bins; ++k) {
+        count[k] = r[3 * k];
+        s1[k] = r[3 * k + 1];
+        s2[k] = r[3 * k + 2];
     }
 }
 
