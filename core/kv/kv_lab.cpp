@@ -211,8 +211,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                                  kh.s1.data(), kh.s2.data());
             own.resize(l.v.size());
             kvfast::unitRotatedRows(l.v.data(), own.data(), Hkv * T, d, b);
-            kvfast::histogramAdd(own.data(), static_cast<std::int64_t>(l.v.size()), KvUnitHistogram::kBins,
-                                 vh.n.data(), vh.s1.data(), vh.s2.data());
+            kvfast::histogramAdd(own.data(), static_cast<std::int64_t>(l.v.size()), KvUnitHistogram::kBins, vh.n.data(),
+                                 vh.s1.data(), vh.s2.data());
             tick();
         });
 

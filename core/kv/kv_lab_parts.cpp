@@ -23,7 +23,6 @@ std::size_t argmin(const std::vector<double> &v)
     return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
 }
 
-
 /// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along
 /// d): the sweep's own evaluator (constopt_sweep.h), whose pow2 curve is one pass over the groups.
 std::vector<double> pow2Curve(std::span<const float> x, std::int64_t d, const std::vector<double> &cs, int threads)

@@ -408,8 +408,8 @@ std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vec
             const std::int64_t rows = std::min(R, T - r0);
             const float *src = x.data() + (h * T + r0) * d;
             for (int k = 0; k < n; ++k)
-                dst[static_cast<std::size_t>(k)] = r0 < kept ? out[k]->data() + (h * kept + r0) * d
-                                                             : scratch.data() + k * R * d;
+                dst[static_cast<std::size_t>(k)] =
+                    r0 < kept ? out[k]->data() + (h * kept + r0) * d : scratch.data() + k * R * d;
             const std::int64_t b = q[0].b;
             if (allCodebook)
                 kvfast::codebookRowsN(src, dst.data(), rows, d, b, q[0].r, rot.get(), lv.data(), bound.data(), n);
@@ -424,7 +424,8 @@ std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vec
                 kvfast::sumSquaredDiffAdd(src, y, rows * d, a);
                 if (r0 + rows == T) {
                     const std::int64_t tail = rows * d % 32;
-                    const double sse = kvfast::sumSquaredDiffFinish(a, src + (rows * d - tail), y + (rows * d - tail), tail);
+                    const double sse =
+                        kvfast::sumSquaredDiffFinish(a, src + (rows * d - tail), y + (rows * d - tail), tail);
                     (*mse[k])[static_cast<std::size_t>(h)] = sse / static_cast<double>(T * d);
                 }
             }
@@ -433,9 +434,8 @@ std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vec
     return kept;
 }
 
-std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x,
-                           const KvLayerContext &ctx, std::int64_t keep, std::vector<float> &out,
-                           std::vector<double> &mse)
+std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                           std::int64_t keep, std::vector<float> &out, std::vector<double> &mse)
 {
     std::vector<float> *o = &out;
     std::vector<double> *m = &mse;

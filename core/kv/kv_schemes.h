@@ -91,9 +91,8 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
 /// kvfast::sumSquaredDiff's order (the bits of that function on kvQuantize's x̂). `out` receives
 /// x̂ of only the first `kept` rows of each head — `keep` rounded up to whole blocks of 32, at most
 /// the tokens — heads kept·dim apart; returns kept. What the lab's attention errors read.
-std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x,
-                           const KvLayerContext &ctx, std::int64_t keep, std::vector<float> &out,
-                           std::vector<double> &mse);
+std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                           std::int64_t keep, std::vector<float> &out, std::vector<double> &mse);
 /// kvQuantizeMse for n schemes of one tensor (contexts of one shape) in one pass over its blocks:
 /// out[k] and mse[k] as kvQuantizeMse gives them for schemes[k], ctx[k]. When every scheme is a
 /// codebook, or every one constOpt, each block's norms, rotation and group maxima are made once

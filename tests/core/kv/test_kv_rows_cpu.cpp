@@ -341,8 +341,8 @@ TEST(KvRowsCpu, QuantizeMseEqualsQuantizeThenSumSquaredDiff)
                     std::vector<float> got;
                     std::vector<double> mse;
                     const std::int64_t kept = kvQuantizeMse(s, role, x, ctx, keep, got, mse);
-                    const std::string at = s.name() + (role == KvRole::K ? " K" : " V") + " d=" +
-                                           std::to_string(d) + " keep=" + std::to_string(keep);
+                    const std::string at = s.name() + (role == KvRole::K ? " K" : " V") + " d=" + std::to_string(d) +
+                                           " keep=" + std::to_string(keep);
                     EXPECT_EQ(kept, std::min<std::int64_t>(T, (keep + 31) / 32 * 32)) << at;
                     ASSERT_EQ(got.size(), static_cast<std::size_t>(H * kept * d)) << at;
                     ASSERT_EQ(mse.size(), static_cast<std::size_t>(H)) << at;
@@ -391,8 +391,8 @@ TEST(KvRowsCpu, QuantizeMseEqualsQuantizeThenSumSquaredDiff)
                     std::vector<float> one;
                     std::vector<double> mse;
                     EXPECT_EQ(kvQuantizeMse(list[k], role, x, ctx[k], 50, one, mse), kept);
-                    const std::string at = list[k].name() + " in a list of " + std::to_string(n) + " d=" +
-                                           std::to_string(d) + (role == KvRole::K ? " K" : " V");
+                    const std::string at = list[k].name() + " in a list of " + std::to_string(n) +
+                                           " d=" + std::to_string(d) + (role == KvRole::K ? " K" : " V");
                     expectSameBits(outs[k], one, at);
                     for (std::int64_t h = 0; h < H; ++h)
                         EXPECT_EQ(std::bit_cast<std::uint64_t>(mses[k][h]), std::bit_cast<std::uint64_t>(mse[h])) << at;
@@ -407,5 +407,6 @@ TEST(KvRowsCpu, QuantizeMseEqualsQuantizeThenSumSquaredDiff)
     kvfast::sumSquaredDiffAdd(a.data() + 64, b.data() + 64, 96, acc);
     kvfast::sumSquaredDiffAdd(a.data() + 160, b.data() + 160, n - 160, acc);
     const double got = kvfast::sumSquaredDiffFinish(acc, a.data() + n - 8, b.data() + n - 8, 8);
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(kvfast::sumSquaredDiff(a.data(), b.data(), n)));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(got),
+              std::bit_cast<std::uint64_t>(kvfast::sumSquaredDiff(a.data(), b.data(), n)));
 }

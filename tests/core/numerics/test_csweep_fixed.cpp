@@ -336,7 +336,8 @@ TEST(FixedSum, BlockCurvesEqualAnEvaluatorPerBlock)
     ASSERT_EQ(again.size(), static_cast<std::size_t>(blocks));
     ASSERT_EQ(whole.size(), grid.size());
     for (std::size_t i = 0; i < grid.size(); ++i) {
-        EXPECT_EQ(std::bit_cast<std::uint64_t>(whole[i]), std::bit_cast<std::uint64_t>(wantWhole[i])) << "c " << grid[i];
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(whole[i]), std::bit_cast<std::uint64_t>(wantWhole[i]))
+            << "c " << grid[i];
         EXPECT_EQ(std::bit_cast<std::uint64_t>(again[0][i]), std::bit_cast<std::uint64_t>(curves[0][i]));
     }
     // Not a whole number of blocks, or a descending grid: no curves (the caller evaluates per block).
