@@ -310,6 +310,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
             };
         };
         for (std::size_t di = 0; di < unitFutures.size(); ++di) {
+            if (cancel) // on the side thread too: a cancelled lab does not wait for the rest of it
+                cancel->check();
             const std::int64_t dd = std::int64_t{64} << di;
             const std::vector<float> u = unitFutures[di].get();
             // On the device when the lab has one (the CPU evaluator's bits).
