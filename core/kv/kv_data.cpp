@@ -2,7 +2,10 @@
 #include "kv/kv_data.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <exception>
 #include <map>
 
 #include "io/capture.h"
@@ -10,6 +13,7 @@
 #include "io/npz.h"
 #include "io/safetensors.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace quantscope {
 
@@ -45,6 +49,12 @@ std::vector<float> firstRows(const std::vector<float> &x, std::int64_t H, std::i
 void checkFinite(const std::string &file, const KvLayer &l, const std::vector<float> &x, std::int64_t T, std::int64_t d,
                  const char *what)
 {
+    // A branch-free pass first (vectorised: exponent bits all ones), the first offender only then.
+    bool bad = false;
+    for (const float v : x)
+        bad |= (std::bit_cast<std::uint32_t>(v) & 0x7F800000u) == 0x7F800000u;
+    if (!bad)
+        return;
     for (std::size_t i = 0; i < x.size(); ++i)
         if (!std::isfinite(x[i])) {
             const std::int64_t head = static_cast<std::int64_t>(i) / (T * d);
@@ -120,27 +130,50 @@ KvData fromCapture(const std::filesystem::path &path, const KvLoadOptions &opt)
     for (const auto &a : cap.attention())
         blocks.push_back(&a);
     std::stable_sort(blocks.begin(), blocks.end(), [](auto *a, auto *b) { return a->layer < b->layer; });
+    // The tensors (views into the mapping) in layer order, decoded to FP32 by the workers (each
+    // layer's own pages: the copies and their page faults side by side), then checked and added in
+    // order; a layer's decoding error is raised at its turn.
+    struct Views {
+        const CaptureAttention *block;
+        std::optional<Tensor> k, v, q;
+    };
+    std::vector<Views> views;
     for (const CaptureAttention *b : blocks) {
-        const auto k = cap.attentionTensor(b->module, 'k');
-        const auto v = cap.attentionTensor(b->module, 'v');
-        if (!k || !v) {
+        Views w{b, cap.attentionTensor(b->module, 'k'), cap.attentionTensor(b->module, 'v'), std::nullopt};
+        if (!w.k || !w.v) {
             data.notes.push_back(b->module + ": no K/V cache in the capture; skipped");
             continue;
         }
-        const auto q = cap.attentionTensor(b->module, 'q');
-        KvLayer l;
-        l.layer = b->layer;
-        l.name = b->module;
-        l.k = floatsOf(*k);
-        l.v = floatsOf(*v);
-        std::optional<Shape> qs;
-        if (q) {
-            l.q = floatsOf(*q);
-            qs = q->shape();
+        w.q = cap.attentionTensor(b->module, 'q');
+        views.push_back(std::move(w));
+    }
+    std::vector<KvLayer> layers(views.size());
+    std::vector<std::exception_ptr> errors(views.size());
+    parallelForEach(static_cast<std::int64_t>(views.size()), 0, [&](std::int64_t i) {
+        const Views &w = views[static_cast<std::size_t>(i)];
+        KvLayer &l = layers[static_cast<std::size_t>(i)];
+        try {
+            l.k = floatsOf(*w.k);
+            l.v = floatsOf(*w.v);
+            if (w.q)
+                l.q = floatsOf(*w.q);
+        } catch (...) {
+            errors[static_cast<std::size_t>(i)] = std::current_exception();
         }
+    });
+    for (std::size_t i = 0; i < views.size(); ++i) {
+        if (errors[i])
+            std::rethrow_exception(errors[i]);
+        const Views &w = views[i];
+        KvLayer &l = layers[i];
+        l.layer = w.block->layer;
+        l.name = w.block->module;
+        std::optional<Shape> qs;
+        if (w.q)
+            qs = w.q->shape();
         if (data.rope.empty())
-            data.rope = b->rope;
-        addLayer(data, file, std::move(l), k->shape(), v->shape(), qs, opt);
+            data.rope = w.block->rope;
+        addLayer(data, file, std::move(l), w.k->shape(), w.v->shape(), qs, opt);
     }
     if (data.layers.empty())
         throw FormatError("the capture holds no K/V cache (capture with --kv-tokens > 0)", at(file));

@@ -8,10 +8,13 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <span>
+#include <stdexcept>
 #include <thread>
 
 #include "kv/kv_attention.h"
+#include "kv/kv_lab_parts.h"
 #include "kv/kv_math.h"
 #include "kv/kv_rows_cpu.h"
 #include "numeric/fp4math.h"
@@ -23,105 +26,9 @@
 
 namespace quantscope {
 
+using namespace kvlab;
+
 namespace {
-
-std::vector<double> grid(double lo, double hi, double step)
-{
-    std::vector<double> c;
-    const auto n = static_cast<std::int64_t>(std::llround((hi - lo) / step));
-    for (std::int64_t i = 0; i <= n; ++i)
-        c.push_back(lo + static_cast<double>(i) * step);
-    return c;
-}
-
-std::size_t argmin(const std::vector<double> &v)
-{
-    return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
-}
-
-/// A large FP32 buffer left uninitialised (its writers fill every element, layer by layer on the
-/// workers, so its pages are first touched there rather than zeroed on one thread up front).
-struct RawFloats {
-    std::unique_ptr<float[]> p;
-    std::size_t n = 0;
-    void allocate(std::size_t count)
-    {
-        p.reset(new float[count]);
-        n = count;
-    }
-    void release()
-    {
-        p.reset();
-        n = 0;
-    }
-    bool empty() const { return n == 0; }
-    float *data() { return p.get(); }
-    std::span<const float> span() const { return {p.get(), n}; }
-};
-
-/// constOpt pow2 MSE over an ascending grid on a rotated [rows, d] matrix (groups of 32 along
-/// d): the sweep's own evaluator (constopt_sweep.h), whose pow2 curve is one pass over the groups.
-std::vector<double> pow2Curve(const std::vector<float> &x, std::int64_t d, const std::vector<double> &cs, int threads)
-{
-    return makeCpuSweepEvaluator(x, static_cast<std::int64_t>(x.size()) / d, d, 32, ConstOptEncoder::Pow2,
-                                 static_cast<float>(cs.front()), static_cast<float>(cs.back()), threads)
-        ->mse(cs, nullptr);
-}
-
-/// constOpt unrounded (s = fc·m) MSE over the grid on a rotated [rows, d] matrix, from a
-/// 65536-bin histogram of u = x/m weighted by m² (W, Σw·u, Σw·u² per bin): a bin's elements share
-/// one code at a given fc unless an E2M1 rounding threshold falls inside it, so Σw(u − fc·q)² is
-/// exact per bin from its three sums; a bin straddling a threshold is coded at its weighted mean.
-std::vector<double> unroundedCurve(std::span<const float> x, std::int64_t d, const std::vector<double> &cs)
-{
-    constexpr int B = 65536;
-    std::vector<double> W(B, 0), WU(B, 0), WU2(B, 0);
-    kvfast::unitHistogramAdd(x.data(), static_cast<std::int64_t>(x.size()) / d, d, B, W.data(), WU.data(), WU2.data());
-    // The non-empty bins in order, their means (independent of c), then per c the terms 16 at a
-    // time and their sum in bin order.
-    std::vector<double> nW, nWU, nWU2, mean;
-    for (std::size_t b = 0; b < static_cast<std::size_t>(B); ++b)
-        if (W[b] != 0) {
-            nW.push_back(W[b]);
-            nWU.push_back(WU[b]);
-            nWU2.push_back(WU2[b]);
-            mean.push_back(WU[b] / W[b]);
-        }
-    std::vector<double> term(nW.size()), out;
-    for (const double c : cs) {
-        kvfast::unroundedTerms(mean.data(), nW.data(), nWU.data(), nWU2.data(), static_cast<std::int64_t>(nW.size()),
-                               static_cast<float>(c), term.data());
-        double sse = 0;
-        for (const double t : term)
-            sse += t;
-        out.push_back(std::max(0.0, sse) / static_cast<double>(x.size()));
-    }
-    return out;
-}
-
-double mseOf(const float *a, const float *b, std::int64_t n)
-{
-    return n ? kvfast::sumSquaredDiff(a, b, n) / static_cast<double>(n) : 0;
-}
-
-double meanSquare(const std::vector<float> &x)
-{
-    double s = 0;
-    for (float v : x)
-        s += static_cast<double>(v) * v;
-    return x.empty() ? 0 : s / static_cast<double>(x.size());
-}
-
-void accumulate(KvAttentionError &sum, const KvAttentionError &e, double &oRef, double &oErr, std::int64_t d)
-{
-    // kl is a mean over queries: re-weight by queries; outRel from the underlying sums.
-    sum.kl += e.kl * static_cast<double>(e.queries);
-    sum.scoreMaxErr = std::max(sum.scoreMaxErr, e.scoreMaxErr);
-    const double err = e.outMse * static_cast<double>(e.queries * d);
-    oErr += err;
-    oRef += e.outRel > 0 ? err / e.outRel : 0;
-    sum.queries += e.queries;
-}
 
 struct LayerPrep {
     std::vector<float> rotK; ///< rotated keys [Hkv·T, d]
@@ -280,38 +187,32 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     // The unit rotated keys of every layer, kept from here for the distortion when the CPU makes them.
     const std::size_t unitPer = static_cast<std::size_t>(Hkv * T * d);
     RawFloats unitK;
+    RawFloats all; // the rotated keys of all layers, for the CPU's curves (written by the workers)
     if (!preparedOnDevice) {
         // The unit rotated coordinates' histograms per layer (1.5 MB each: made only here).
         std::vector<KvUnitHistogram> kHists(static_cast<std::size_t>(L)), vHists(static_cast<std::size_t>(L));
         if (opt.distortion)
             unitK.allocate(unitPer * static_cast<std::size_t>(L));
+        all.allocate(unitPer * static_cast<std::size_t>(L));
         parallelForEach(L, threads, [&](std::int64_t li) {
             const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
             LayerPrep &p = prep[static_cast<std::size_t>(li)];
-            p.rotK = l.k;
-            kvRotateRows(p.rotK, d, b);
+            // K rotated (into the c sweep's buffer of all layers), its unit rows rotated and the
+            // rotation's norm error in one pass; V's unit rows rotated; each layer's histograms.
+            float *rk = all.data() + static_cast<std::size_t>(li) * unitPer;
+            std::vector<float> own;
+            float *uk = !unitK.empty() ? unitK.data() + static_cast<std::size_t>(li) * unitPer
+                                       : (own.resize(l.k.size()), own.data());
+            kvfast::prepareKeyRows(l.k.data(), rk, uk, Hkv * T, d, b, p.normErr);
             p.kurtBefore = kvfast::excessKurtosis(l.k.data(), l.k.size());
-            p.kurtAfter = kvfast::excessKurtosis(p.rotK.data(), p.rotK.size());
-            for (std::int64_t i = 0; i < Hkv * T; ++i) {
-                double a = 0, r = 0;
-                for (std::int64_t j = 0; j < d; ++j) {
-                    a += static_cast<double>(l.k[static_cast<std::size_t>(i * d + j)]) *
-                         l.k[static_cast<std::size_t>(i * d + j)];
-                    r += static_cast<double>(p.rotK[static_cast<std::size_t>(i * d + j)]) *
-                         p.rotK[static_cast<std::size_t>(i * d + j)];
-                }
-                if (a > 0)
-                    p.normErr = std::max(p.normErr, std::fabs(std::sqrt(r) - std::sqrt(a)) / std::sqrt(a));
-            }
-            for (auto [src, hist] : {std::pair{&l.k, &kHists[static_cast<std::size_t>(li)]},
-                                     std::pair{&l.v, &vHists[static_cast<std::size_t>(li)]}}) {
-                std::vector<float> own;
-                float *u = src == &l.k && !unitK.empty() ? unitK.data() + static_cast<std::size_t>(li) * unitPer
-                                                         : (own.resize(src->size()), own.data());
-                kvfast::unitRotatedRows(src->data(), u, Hkv * T, d, b);
-                kvfast::histogramAdd(u, static_cast<std::int64_t>(src->size()), KvUnitHistogram::kBins, hist->n.data(),
-                                     hist->s1.data(), hist->s2.data());
-            }
+            p.kurtAfter = kvfast::excessKurtosis(rk, l.k.size());
+            KvUnitHistogram &kh = kHists[static_cast<std::size_t>(li)], &vh = vHists[static_cast<std::size_t>(li)];
+            kvfast::histogramAdd(uk, static_cast<std::int64_t>(l.k.size()), KvUnitHistogram::kBins, kh.n.data(),
+                                 kh.s1.data(), kh.s2.data());
+            own.resize(l.v.size());
+            kvfast::unitRotatedRows(l.v.data(), own.data(), Hkv * T, d, b);
+            kvfast::histogramAdd(own.data(), static_cast<std::int64_t>(l.v.size()), KvUnitHistogram::kBins, vh.n.data(),
+                                 vh.s1.data(), vh.s2.data());
             tick();
         });
 
@@ -339,7 +240,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     }
     theory();
     // The rotated keys of layer li for the CPU parts (made here when the device prepared).
-    auto rotK = [&](std::int64_t li) -> const std::vector<float> & {
+    auto rotKOwn = [&](std::int64_t li) -> const std::vector<float> & {
         LayerPrep &p = prep[static_cast<std::size_t>(li)];
         if (p.rotK.empty()) {
             p.rotK = data.layers[static_cast<std::size_t>(li)].k;
@@ -347,19 +248,115 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
         return p.rotK;
     };
+    // From the buffer of all layers once it is filled (the CPU's preparation fills it).
+    auto rotK = [&](std::int64_t li) -> std::span<const float> {
+        if (!all.empty())
+            return {all.data() + static_cast<std::size_t>(li) * unitPer, unitPer};
+        return rotKOwn(li);
+    };
     phase(preparedOnDevice ? "prepare_codebooks" : "codebooks");
 
     // ---- c sweep on the rotated keys (all layers, then per layer; V per layer for c=fit) ----
     const std::vector<double> cs = grid(opt.cLo, opt.cHi, opt.cStep);
     if (cs.size() < 2 || !(opt.cLo > 0))
         throw UnsupportedError("the c grid needs lo > 0 and at least two points");
-    RawFloats all; // the rotated keys of all layers, for the CPU's curves (copied by the workers)
+    // ---- distortion of unit-vector coordinates ----
+    // On the CPU it runs on the side thread (after the unrounded curve), beside the layers' curves
+    // and the schemes: it reads only the unit keys, the shared codebook's MSE and its own vectors.
+    auto distortionPhase = [&] {
+        if (!opt.distortion)
+            return;
+        const std::vector<double> coarse = grid(opt.cLo, opt.cHi, 0.005);
+        // curve(grid, pow2): the MSE of the unit vectors over a grid (pow2, or unrounded scales).
+        using Curve = std::function<std::vector<double>(const std::vector<double> &, bool)>;
+        auto measure = [&](const std::string &source, std::int64_t dd, const Curve &curve, double floor) {
+            KvDistortion r;
+            r.source = source;
+            r.d = dd;
+            // The three pow2 grids in one call (exact sums: each value's bits as alone).
+            std::vector<double> g{0.156, 0.195};
+            g.insert(g.end(), cs.begin(), cs.end());
+            g.insert(g.end(), coarse.begin(), coarse.end());
+            const auto all = curve(g, true);
+            r.constOpt0156 = all[0];
+            r.constOpt0195 = all[1];
+            r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6
+            const std::vector<double> m(all.begin() + 2, all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()));
+            const std::size_t i = argmin(m);
+            r.cStar = cs[i];
+            r.constOptStar = m[i];
+            r.c = coarse;
+            r.curve.assign(all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()), all.end());
+            r.lloydMax = floor;
+            rep.distortion.push_back(std::move(r));
+        };
+        // One pow2 evaluator per source for every grid (exact sums: the same bits as one per grid).
+        auto cpuCurve = [&](std::span<const float> u, std::int64_t dd) -> Curve {
+            auto ev = std::make_shared<std::unique_ptr<CSweepGridEvaluator>>();
+            return [u, dd, threads, ev, lo = cs.front(), hi = cs.back()](const std::vector<double> &g, bool pow2) {
+                if (pow2) {
+                    if (!*ev)
+                        *ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
+                                                    ConstOptEncoder::Pow2, static_cast<float>(lo),
+                                                    static_cast<float>(hi), threads);
+                    return (*ev)->mse(g, nullptr);
+                }
+                const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
+                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
+                std::vector<double> out;
+                for (const double c : g)
+                    out.push_back(ev->mse(static_cast<float>(c)));
+                return out;
+            };
+        };
+        for (std::size_t di = 0; di < unitFutures.size(); ++di) {
+            if (cancel) // on the side thread too: a cancelled lab does not wait for the rest of it
+                cancel->check();
+            const std::int64_t dd = std::int64_t{64} << di;
+            const std::vector<float> u = unitFutures[di].get();
+            // On the device when the lab has one (the CPU evaluator's bits).
+            std::unique_ptr<KvRowsEvaluator> rows;
+            const std::size_t before = rep.distortion.size();
+            const bool theoryOnDevice = onDevice([&] {
+                rows = acc->rowsEvaluator(u, dd);
+                measure(
+                    "theory", dd, [&](const std::vector<double> &g, bool pow2) { return rows->curve(g, pow2); },
+                    lloydMaxSphere(dd).mse);
+            });
+            if (!theoryOnDevice) {
+                rep.distortion.resize(before);
+                measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
+            }
+        }
+        // The user's rotated unit keys: on the device when the lab has one (the same bits).
+        bool keysOnDevice = false;
+        if (acc) {
+            const std::size_t before = rep.distortion.size();
+            keysOnDevice = onDevice([&] {
+                measure(
+                    "keys", d, [&](const std::vector<double> &g, bool pow2) { return acc->unitKeysCurve(g, pow2); },
+                    rep.kShared.mse);
+            });
+            if (!keysOnDevice)
+                rep.distortion.resize(before);
+        }
+        if (!keysOnDevice) {
+            if (unitK.empty()) { // the device prepared: made here
+                unitK.allocate(unitPer * static_cast<std::size_t>(L));
+                parallelForEach(L, threads, [&](std::int64_t li) {
+                    kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
+                                            unitK.data() + static_cast<std::size_t>(li) * unitPer, Hkv * T, d, b);
+                });
+            }
+            measure("keys", d, cpuCurve(unitK.span(), d), rep.kShared.mse);
+        }
+    };
     auto allKeys = [&]() -> std::span<const float> {
         if (all.empty()) {
             const std::size_t per = static_cast<std::size_t>(Hkv * T * d);
             all.allocate(per * static_cast<std::size_t>(L));
             parallelForEach(L, threads, [&](std::int64_t li) {
-                std::copy(rotK(li).begin(), rotK(li).end(), all.data() + static_cast<std::size_t>(li) * per);
+                std::copy(rotKOwn(li).begin(), rotKOwn(li).end(), all.data() + static_cast<std::size_t>(li) * per);
             });
         }
         return all.span();
@@ -376,19 +373,53 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         return *allEv;
     };
     auto allCurve = [&](const std::vector<double> &g) { return cpuAll().mse(g, nullptr); };
+    // The CPU's side work (the unrounded curve, then the distortion), beside the rest; declared after
+    // everything it reads, so that an exception here waits for it before those go.
+    std::future<void> side;
+    std::vector<std::vector<double>> kLayer; // the layers' K curves, when the c sweep's walk made them
+    std::vector<double> atGrid;              // the pow2 MSE at 0.156 and 0.195, when it made them
     {
         rep.sweep.c = cs;
         if (!acc) {
-            // Both curves on the CPU: the unrounded one (one serial pass) beside the pow2 one.
+            // Both curves on the CPU: the unrounded one (one serial pass) on a side thread, beside the
+            // pow2 one, the layers' curves and the schemes (joined before the summaries).
             allKeys();
-            std::thread unrounded([&] { rep.sweep.mseUnrounded = unroundedCurve(all.span(), d, cs); });
-            try {
+            side = std::async(std::launch::async, [&] {
+                rep.sweep.mseUnrounded = unroundedCurve(all.span(), d, cs);
+                distortionPhase();
+            });
+            // The pow2 curve on the grid and at 0.156 and 0.195, and the layers' K curves, from one
+            // walk over the groups (each value's exact sum does not depend on the grid around it).
+            std::vector<double> g = cs;
+            g.push_back(0.156);
+            g.push_back(0.195);
+            std::vector<std::size_t> order(g.size());
+            std::iota(order.begin(), order.end(), std::size_t{0});
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return static_cast<float>(g[a]) < static_cast<float>(g[b]);
+            });
+            std::vector<double> sorted(g.size()), whole;
+            for (std::size_t j = 0; j < g.size(); ++j)
+                sorted[j] = g[order[j]];
+            const auto blocks = cpuAll().blockCurves(sorted, L, cancel, &whole);
+            if (blocks.size() == static_cast<std::size_t>(L) && whole.size() == g.size()) {
+                auto unsort = [&](const std::vector<double> &v) {
+                    std::vector<double> u(v.size());
+                    for (std::size_t j = 0; j < v.size(); ++j)
+                        u[order[j]] = v[j];
+                    return u;
+                };
+                const std::vector<double> all2 = unsort(whole);
+                rep.sweep.msePow2.assign(all2.begin(), all2.begin() + static_cast<std::ptrdiff_t>(cs.size()));
+                atGrid = {all2[cs.size()], all2[cs.size() + 1]};
+                for (const auto &curve : blocks) {
+                    std::vector<double> u = unsort(curve);
+                    u.resize(cs.size());
+                    kLayer.push_back(std::move(u));
+                }
+            } else {
                 rep.sweep.msePow2 = allCurve(cs);
-            } catch (...) {
-                unrounded.join();
-                throw;
             }
-            unrounded.join();
         } else {
             if (!onDevice([&] { rep.sweep.msePow2 = acc->rotatedCurve(KvRole::K, -1, cs); }))
                 rep.sweep.msePow2 = allCurve(cs);
@@ -398,7 +429,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         const std::size_t i = argmin(rep.sweep.msePow2);
         rep.sweep.cStar = cs[i];
         rep.sweep.cStarMse = rep.sweep.msePow2[i];
-        rep.sweep.cStarUnrounded = cs[argmin(rep.sweep.mseUnrounded)];
+        if (!side.valid())
+            rep.sweep.cStarUnrounded = cs[argmin(rep.sweep.mseUnrounded)];
         double lo = INFINITY, hi = -INFINITY;
         for (std::size_t j = 0; j < cs.size(); ++j)
             if (rep.sweep.msePow2[j] <= (1 + 1e-3) * rep.sweep.cStarMse) {
@@ -408,8 +440,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         rep.sweep.intervalLo = lo;
         rep.sweep.intervalHi = hi;
         const std::vector<double> two{0.156, 0.195};
-        std::vector<double> at;
-        if (!onDevice([&] { at = acc->rotatedCurve(KvRole::K, -1, two); }))
+        std::vector<double> at = atGrid;
+        if (at.empty() && !onDevice([&] { at = acc->rotatedCurve(KvRole::K, -1, two); }))
             at = allCurve(two);
         rep.sweep.mseAt0156 = at[0];
         rep.sweep.mseAt0195 = at[1];
@@ -434,8 +466,7 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
     });
     // On the CPU the layers' K curves come from the c sweep's evaluator (its table of group SSEs,
     // each layer's own fixed-point unit); V's, when c=fit needs them, from one evaluator per layer.
-    std::vector<std::vector<double>> kLayer;
-    if (!layersOnDevice)
+    if (!layersOnDevice && kLayer.empty())
         kLayer = cpuAll().blockCurves(cs, L, cancel);
     parallelForEach(layersOnDevice ? 0 : L, threads, [&](std::int64_t li) {
         const auto m = kLayer.size() == static_cast<std::size_t>(L) ? kLayer[static_cast<std::size_t>(li)]
@@ -448,7 +479,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         }
     });
     allEv.reset();
-    all.release();
+    if (!side.valid())
+        all.release();
     tick();
     phase("layer_c");
 
@@ -530,10 +562,28 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         std::vector<KvKeyTiles> tiles;
         std::vector<float> kq, vq, planKq, planVq;
         std::vector<double> planValues; // the plan's V̂ rows as FP64, for its errors beside its K scheme's
+        // A family's x̂ and MSEs, made at its first scheme for all its members (per member: K, V).
+        std::vector<std::vector<float>> famK, famV;
+        std::vector<std::vector<double>> famKMse, famVMse;
     };
+    // Families of listed schemes quantized together, so that each block of rows is prepared once for
+    // all of a family (kvQuantizeMseN): the codebooks (norms, division, rotation), the constOpts
+    // (rotation, group maxima). famOf[s]: the family of scheme s (-1: alone).
+    std::vector<std::vector<std::size_t>> families(2);
+    std::vector<int> famOf(opt.schemes.size(), -1);
+    for (std::size_t s = 0; s < opt.schemes.size(); ++s) {
+        const KvMethod m = opt.schemes[s].method;
+        if (m == KvMethod::Codebook || m == KvMethod::ConstOpt)
+            families[m == KvMethod::Codebook ? 0 : 1].push_back(s);
+    }
+    for (int f = 0; f < 2; ++f)
+        if (families[static_cast<std::size_t>(f)].size() > 1)
+            for (const std::size_t s : families[static_cast<std::size_t>(f)])
+                famOf[s] = f;
     auto schemeLayer = [&](std::int64_t li, LayerBuffers &B) {
         const KvLayer &l = data.layers[static_cast<std::size_t>(li)];
-        const double kMean2 = meanSquare(l.k), vMean2 = meanSquare(l.v);
+        double kMean2, vMean2;
+        meanSquares(l.k, l.v, kMean2, vMean2);
         const std::int64_t group = withQ ? H / Hkv : 1;
         KvAttnScratch &scratch = B.scratch;
         std::vector<KvKeyTiles> &tiles = B.tiles;
@@ -553,6 +603,8 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
         const KvScheme &planK = isBoundary(li) ? bf16 : opt.kPlan, &planV = isBoundary(li) ? bf16 : opt.vPlan;
         const std::ptrdiff_t planKAt = listed(planK), planVAt = listed(planV);
         std::vector<float> &kq = B.kq, &vq = B.vq, &planKq = B.planKq, &planVq = B.planVq;
+        // x̂ keeps the first `kept` rows of each head (kvQuantizeMse): heads hs values apart.
+        const std::int64_t hs = std::min(T, (keyEnd + 31) / 32 * 32) * d;
         // K̂/V̂'s attention errors into out; with vd2, also K̂ with that V̂ into out2 from the same
         // scores (the plan's errors beside its K scheme's: the bits of a call of their own).
         auto attention = [&](const float *kd, const float *vd, KvSchemeLayer &out, const float *vd2 = nullptr,
@@ -561,11 +613,11 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 out2->resize(static_cast<std::size_t>(Hkv * group));
             for (std::int64_t g = 0; g < Hkv; ++g) {
                 KvKeyTiles &kt = tiles[static_cast<std::size_t>(g)];
-                kt.build(kd + g * T * d, keyEnd, d);
-                kt.buildValues(vd + g * T * d);
+                kt.build(kd + g * hs, keyEnd, d);
+                kt.buildValues(vd + g * hs);
                 if (vd2) {
                     B.planValues.resize(static_cast<std::size_t>(keyEnd * d));
-                    std::copy(vd2 + g * T * d, vd2 + g * T * d + keyEnd * d, B.planValues.begin());
+                    std::copy(vd2 + g * hs, vd2 + g * hs + keyEnd * d, B.planValues.begin());
                 }
                 std::vector<const KvAttnRef *> hs;
                 for (std::int64_t h = g * group; h < (g + 1) * group; ++h)
@@ -604,11 +656,47 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
                 rep.plan.layers[static_cast<std::size_t>(li)] = std::move(out);
                 continue;
             }
-            kvQuantizeInto(ks, KvRole::K, l.k, kc, kq, 1);
-            kvQuantizeInto(vs, KvRole::V, l.v, vc, vq, 1);
-            for (std::int64_t h = 0; h < Hkv; ++h) {
-                out.kMse.push_back(mseOf(l.k.data() + h * T * d, kq.data() + h * T * d, T * d));
-                out.vMse.push_back(mseOf(l.v.data() + h * T * d, vq.data() + h * T * d, T * d));
+            // x̂ with the per-head MSE in one pass; only the rows the attention reads are kept.
+            const int fam = plan ? -1 : famOf[s];
+            if (fam < 0) {
+                if (kvQuantizeMse(ks, KvRole::K, l.k, kc, keyEnd, kq, out.kMse) * d != hs ||
+                    kvQuantizeMse(vs, KvRole::V, l.v, vc, keyEnd, vq, out.vMse) * d != hs)
+                    throw std::logic_error("kvQuantizeMse kept another number of rows");
+            } else {
+                const std::vector<std::size_t> &members = families[static_cast<std::size_t>(fam)];
+                const std::size_t n = members.size();
+                const std::size_t m =
+                    static_cast<std::size_t>(std::find(members.begin(), members.end(), s) - members.begin());
+                if (m == 0) {
+                    B.famK.resize(n);
+                    B.famV.resize(n);
+                    B.famKMse.resize(n);
+                    B.famVMse.resize(n);
+                    std::vector<KvScheme> sc;
+                    std::vector<KvLayerContext> kcs, vcs;
+                    std::vector<std::vector<float> *> ko, vo;
+                    std::vector<std::vector<double> *> km, vm;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        const KvScheme &x = opt.schemes[members[j]];
+                        sc.push_back(x);
+                        kcs.push_back({Hkv, T, d, levelsFor(x, KvRole::K, li), cFor(x, KvRole::K, li)});
+                        vcs.push_back({Hkv, T, d, levelsFor(x, KvRole::V, li), cFor(x, KvRole::V, li)});
+                        ko.push_back(&B.famK[j]);
+                        vo.push_back(&B.famV[j]);
+                        km.push_back(&B.famKMse[j]);
+                        vm.push_back(&B.famVMse[j]);
+                    }
+                    const int nn = static_cast<int>(n);
+                    if (kvQuantizeMseN(sc.data(), KvRole::K, l.k, kcs.data(), nn, keyEnd, ko.data(), km.data()) * d !=
+                            hs ||
+                        kvQuantizeMseN(sc.data(), KvRole::V, l.v, vcs.data(), nn, keyEnd, vo.data(), vm.data()) * d !=
+                            hs)
+                        throw std::logic_error("kvQuantizeMseN kept another number of rows");
+                }
+                std::swap(kq, B.famK[m]);
+                std::swap(vq, B.famV[m]);
+                out.kMse = B.famKMse[m];
+                out.vMse = B.famVMse[m];
             }
             if (planBeside && static_cast<std::ptrdiff_t>(s) == planKAt)
                 attention(kq.data(), vq.data(), out, planVq.data(), &planAttention);
@@ -690,90 +778,12 @@ KvLabReport runKvLab(const KvData &data, const KvLabOptions &opt, const CancelTo
 
     phase("findings");
 
-    // ---- distortion of unit-vector coordinates ----
-    if (opt.distortion) {
-        const std::vector<double> coarse = grid(opt.cLo, opt.cHi, 0.005);
-        // curve(grid, pow2): the MSE of the unit vectors over a grid (pow2, or unrounded scales).
-        using Curve = std::function<std::vector<double>(const std::vector<double> &, bool)>;
-        auto measure = [&](const std::string &source, std::int64_t dd, const Curve &curve, double floor) {
-            KvDistortion r;
-            r.source = source;
-            r.d = dd;
-            // The three pow2 grids in one call (exact sums: each value's bits as alone).
-            std::vector<double> g{0.156, 0.195};
-            g.insert(g.end(), cs.begin(), cs.end());
-            g.insert(g.end(), coarse.begin(), coarse.end());
-            const auto all = curve(g, true);
-            r.constOpt0156 = all[0];
-            r.constOpt0195 = all[1];
-            r.fp4Plain = curve({static_cast<double>(1.0f / 6.0f)}, false)[0]; // plain FP4: s = m/6
-            const std::vector<double> m(all.begin() + 2, all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()));
-            const std::size_t i = argmin(m);
-            r.cStar = cs[i];
-            r.constOptStar = m[i];
-            r.c = coarse;
-            r.curve.assign(all.begin() + 2 + static_cast<std::ptrdiff_t>(cs.size()), all.end());
-            r.lloydMax = floor;
-            rep.distortion.push_back(std::move(r));
-        };
-        // One pow2 evaluator per source for every grid (exact sums: the same bits as one per grid).
-        auto cpuCurve = [&](std::span<const float> u, std::int64_t dd) -> Curve {
-            auto ev = std::make_shared<std::unique_ptr<CSweepGridEvaluator>>();
-            return [u, dd, threads, ev, lo = cs.front(), hi = cs.back()](const std::vector<double> &g, bool pow2) {
-                if (pow2) {
-                    if (!*ev)
-                        *ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                    ConstOptEncoder::Pow2, static_cast<float>(lo),
-                                                    static_cast<float>(hi), threads);
-                    return (*ev)->mse(g, nullptr);
-                }
-                const auto ev = makeCpuSweepEvaluator(u, static_cast<std::int64_t>(u.size()) / dd, dd, 32,
-                                                      ConstOptEncoder::Unrounded, 0.1f, 0.2f, threads);
-                std::vector<double> out;
-                for (const double c : g)
-                    out.push_back(ev->mse(static_cast<float>(c)));
-                return out;
-            };
-        };
-        for (std::size_t di = 0; di < unitFutures.size(); ++di) {
-            const std::int64_t dd = std::int64_t{64} << di;
-            const std::vector<float> u = unitFutures[di].get();
-            // On the device when the lab has one (the CPU evaluator's bits).
-            std::unique_ptr<KvRowsEvaluator> rows;
-            const std::size_t before = rep.distortion.size();
-            const bool theoryOnDevice = onDevice([&] {
-                rows = acc->rowsEvaluator(u, dd);
-                measure(
-                    "theory", dd, [&](const std::vector<double> &g, bool pow2) { return rows->curve(g, pow2); },
-                    lloydMaxSphere(dd).mse);
-            });
-            if (!theoryOnDevice) {
-                rep.distortion.resize(before);
-                measure("theory", dd, cpuCurve(u, dd), lloydMaxSphere(dd).mse);
-            }
-        }
-        // The user's rotated unit keys: on the device when the lab has one (the same bits).
-        bool keysOnDevice = false;
-        if (acc) {
-            const std::size_t before = rep.distortion.size();
-            keysOnDevice = onDevice([&] {
-                measure(
-                    "keys", d, [&](const std::vector<double> &g, bool pow2) { return acc->unitKeysCurve(g, pow2); },
-                    rep.kShared.mse);
-            });
-            if (!keysOnDevice)
-                rep.distortion.resize(before);
-        }
-        if (!keysOnDevice) {
-            if (unitK.empty()) { // the device prepared: made here
-                unitK.allocate(unitPer * static_cast<std::size_t>(L));
-                parallelForEach(L, threads, [&](std::int64_t li) {
-                    kvfast::unitRotatedRows(data.layers[static_cast<std::size_t>(li)].k.data(),
-                                            unitK.data() + static_cast<std::size_t>(li) * unitPer, Hkv * T, d, b);
-                });
-            }
-            measure("keys", d, cpuCurve(unitK.span(), d), rep.kShared.mse);
-        }
+    if (side.valid()) {
+        side.get(); // the unrounded curve and the distortion, run beside the layers and schemes
+        rep.sweep.cStarUnrounded = cs[argmin(rep.sweep.mseUnrounded)];
+        all.release();
+    } else {
+        distortionPhase();
     }
     tick();
     phase("distortion");

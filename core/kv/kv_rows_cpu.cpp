@@ -249,6 +249,116 @@ void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d,
         kvmath::constOptRotatedRow(x + i * d, out + i * d, d, b, r, fc, unrounded, tmp.data());
 }
 
+namespace {
+
+/// codebookRows's code step on a tile: each value to its level (bounds ascending).
+inline void codebookCodes(const v16f *y, v16f *out, std::int64_t d, const float *lv, const float *bound)
+{
+    for (std::int64_t j = 0; j < d; ++j) {
+        v16f v = splat(lv[0]);
+        for (int k = 0; k < 15; ++k)
+            v = y[j] >= bound[k] ? splat(lv[k + 1]) : v;
+        out[j] = v;
+    }
+}
+
+} // namespace
+
+void codebookRowsN(const float *x, float *const *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                   const bool *rot, const float *const *lv, const float *const *bound, int n)
+{
+    bool sorted = true;
+    for (int k = 0; k < n; ++k)
+        for (int i = 0; i + 1 < 15; ++i)
+            sorted &= bound[k][i] <= bound[k][i + 1];
+    if (!sorted) {
+        for (int k = 0; k < n; ++k)
+            codebookRows(x, out[k], rows, d, b, r, rot[k], lv[k], bound[k]);
+        return;
+    }
+    std::int64_t i0 = 0;
+    std::vector<v16f> t(static_cast<std::size_t>(d)), u(static_cast<std::size_t>(d));
+    for (; i0 + W <= rows; i0 += W) {
+        gather(x + i0 * d, d, t.data());
+        double n2[W];
+        norm2(t.data(), d, n2);
+        v16f nf, nn;
+        v16i zero;
+        for (int l = 0; l < W; ++l) {
+            nf[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
+            nn[l] = qmath::roundF16(nf[l]);
+            zero[l] = !(nf[l] > 0.0f) ? -1 : 0;
+            if (zero[l])
+                nf[l] = 1.0f;
+        }
+        for (std::int64_t j = 0; j < d; ++j)
+            t[j] = t[j] / nf;
+        // The sets without the rotation first, then the rotated ones from t rotated once.
+        for (const bool rotated : {false, true}) {
+            bool any = false;
+            for (int k = 0; k < n; ++k)
+                any |= rot[k] == rotated;
+            if (!any)
+                continue;
+            if (rotated)
+                hadamardT(t.data(), d, b, r);
+            for (int k = 0; k < n; ++k) {
+                if (rot[k] != rotated)
+                    continue;
+                codebookCodes(t.data(), u.data(), d, lv[k], bound[k]);
+                if (rotated)
+                    hadamardT(u.data(), d, b, r);
+                for (std::int64_t j = 0; j < d; ++j)
+                    u[j] = zero ? v16f{} : nn * u[j];
+                scatter(u.data(), d, out[k] + i0 * d);
+            }
+        }
+    }
+    if (i0 < rows)
+        for (int k = 0; k < n; ++k)
+            codebookRows(x + i0 * d, out[k] + i0 * d, rows - i0, d, b, r, rot[k], lv[k], bound[k]);
+}
+
+void constOptRowsN(const float *x, float *const *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                   const float *fc, const bool *unrounded, int n)
+{
+    std::int64_t i0 = 0;
+    std::vector<v16f> t(static_cast<std::size_t>(d)), u(static_cast<std::size_t>(d)),
+        gmax(static_cast<std::size_t>((d + kvmath::kGroup - 1) / kvmath::kGroup));
+    for (; i0 + W <= rows; i0 += W) {
+        gather(x + i0 * d, d, t.data());
+        hadamardT(t.data(), d, b, r);
+        for (std::int64_t g = 0; g < d; g += kvmath::kGroup) {
+            const std::int64_t len = std::min<std::int64_t>(kvmath::kGroup, d - g);
+            v16f m{};
+            for (std::int64_t j = g; j < g + len; ++j) {
+                const v16f a = absv(t[j]);
+                m = m < a ? a : m;
+            }
+            gmax[static_cast<std::size_t>(g / kvmath::kGroup)] = m;
+        }
+        for (int k = 0; k < n; ++k) {
+            for (std::int64_t g = 0; g < d; g += kvmath::kGroup) {
+                const std::int64_t len = std::min<std::int64_t>(kvmath::kGroup, d - g);
+                const v16f m = gmax[static_cast<std::size_t>(g / kvmath::kGroup)];
+                v16f sc, sd;
+                for (int l = 0; l < W; ++l) {
+                    sc[l] = fp4::constOptScale(m[l], fc[k], unrounded[k]);
+                    sd[l] = sc[l] > 0.0f ? sc[l] : 1.0f;
+                }
+                const v16i pos = sc > 0.0f;
+                for (std::int64_t j = g; j < g + len; ++j)
+                    u[j] = pos ? e2m1Round(t[j] / sd) * sc : v16f{};
+            }
+            hadamardT(u.data(), d, b, r);
+            scatter(u.data(), d, out[k] + i0 * d);
+        }
+    }
+    if (i0 < rows)
+        for (int k = 0; k < n; ++k)
+            constOptRows(x + i0 * d, out[k] + i0 * d, rows - i0, d, b, r, fc[k], unrounded[k]);
+}
+
 float absmax(const float *x, std::int64_t n)
 {
     v16f m{};
@@ -456,175 +566,48 @@ void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t
     }
 }
 
-double excessKurtosis(const float *x, std::size_t n)
+void prepareKeyRows(const float *x, float *rot, float *unit, std::int64_t rows, std::int64_t d, std::int64_t b,
+                    double &normErr)
 {
-    // FP64 moments, each sum in 16 lanes (16 consecutive values a step, the lanes added pairwise
-    // at the end), the tail after them in order.
-    const std::size_t n16 = n / 16 * 16;
-    auto sum16 = [](lanes::v8d a, lanes::v8d b) {
-        const lanes::v8d c = a + b;
-        return ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+    const float r = hadamardNorm(b);
+    auto raise = [&](double a, double rr) {
+        if (a > 0)
+            normErr = std::max(normErr, std::fabs(std::sqrt(rr) - std::sqrt(a)) / std::sqrt(a));
     };
-    lanes::v8d s0{}, s1{};
-    for (std::size_t i = 0; i < n16; i += 16) {
-        const lanes::v16f v = lanes::load16(x + i);
-        s0 += lanes::lowD(v);
-        s1 += lanes::highD(v);
-    }
-    double mean = sum16(s0, s1);
-    for (std::size_t i = n16; i < n; ++i)
-        mean += x[i];
-    mean /= static_cast<double>(n);
-    lanes::v8d a2{}, b2{}, a4{}, b4{};
-    for (std::size_t i = 0; i < n16; i += 16) {
-        const lanes::v16f v = lanes::load16(x + i);
-        const lanes::v8d e0 = lanes::lowD(v) - mean, e1 = lanes::highD(v) - mean;
-        const lanes::v8d q0 = e0 * e0, q1 = e1 * e1;
-        a2 += q0;
-        b2 += q1;
-        a4 += q0 * q0;
-        b4 += q1 * q1;
-    }
-    double m2 = sum16(a2, b2), m4 = sum16(a4, b4);
-    for (std::size_t i = n16; i < n; ++i) {
-        const double e = x[i] - mean, e2 = e * e;
-        m2 += e2;
-        m4 += e2 * e2;
-    }
-    m2 /= static_cast<double>(n);
-    m4 /= static_cast<double>(n);
-    return m2 > 0 ? m4 / (m2 * m2) - 3 : 0;
-}
-
-double sumSquaredDiff(const float *a, const float *b, std::int64_t n)
-{
-    v8d acc[4] = {};
-    std::int64_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int k = 0; k < 4; ++k) {
-            v8f x, y;
-            std::memcpy(&x, a + i + 8 * k, sizeof x);
-            std::memcpy(&y, b + i + 8 * k, sizeof y);
-            const v8d e = __builtin_convertvector(x, v8d) - __builtin_convertvector(y, v8d);
-            acc[k] += e * e;
+    std::int64_t i0 = 0;
+    std::vector<v16f> t(static_cast<std::size_t>(d)), u(static_cast<std::size_t>(d));
+    for (; i0 + W <= rows; i0 += W) {
+        gather(x + i0 * d, d, t.data());
+        double a[W], rr[W];
+        norm2(t.data(), d, a);
+        std::copy(t.begin(), t.end(), u.begin());
+        hadamardT(t.data(), d, b, r);
+        norm2(t.data(), d, rr);
+        scatter(t.data(), d, rot + i0 * d);
+        v16f n;
+        for (int l = 0; l < W; ++l) {
+            n[l] = static_cast<float>(kvmath::dsqrt(a[l]));
+            raise(a[l], rr[l]);
         }
-    const v8d s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    for (; i < n; ++i) {
-        const double e = static_cast<double>(a[i]) - b[i];
-        sum += e * e;
+        const v16i pos = n > 0.0f;
+        const v16f nd = pos ? n : splat(1.0f);
+        for (std::int64_t j = 0; j < d; ++j)
+            u[j] = pos ? u[j] / nd : v16f{};
+        hadamardT(u.data(), d, b, r);
+        scatter(u.data(), d, unit + i0 * d);
     }
-    return sum;
-}
-
-void unitHistogramAdd(const float *x, std::int64_t rows, std::int64_t d, int bins, double *W, double *WU, double *WU2)
-{
-    typedef std::int64_t v8l __attribute__((vector_size(64)));
-    double wu[32], wu2[32];
-    std::int64_t bin[32];
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t g = 0; g < d; g += 32) {
-            const std::int64_t len = std::min<std::int64_t>(32, d - g);
-            const float *p = x + r * d + g;
-            float m = 0;
-            for (std::int64_t i = 0; i < len; ++i)
-                m = std::max(m, std::fabs(p[i]));
-            if (!(m > 0))
-                continue;
-            const double w = static_cast<double>(m) * m;
-            if (len == 32) {
-                for (int k = 0; k < 4; ++k) {
-                    v8f pf;
-                    std::memcpy(&pf, p + 8 * k, sizeof pf);
-                    const v8d u = __builtin_convertvector(pf, v8d) / static_cast<double>(m);
-                    // (u + 1)/2·bins ≥ 0 (|u| ≤ 1): truncation is the floor.
-                    v8l b = __builtin_convertvector(((u + 1.0) * 0.5) * static_cast<double>(bins), v8l);
-                    b = b < 0 ? v8l{} : b;
-                    b = b > bins - 1 ? v8l{} + (bins - 1) : b;
-                    const v8d a = w * u, a2 = a * u;
-                    std::memcpy(wu + 8 * k, &a, sizeof a);
-                    std::memcpy(wu2 + 8 * k, &a2, sizeof a2);
-                    std::memcpy(bin + 8 * k, &b, sizeof b);
-                }
-                for (int i = 0; i < 32; ++i) {
-                    W[bin[i]] += w;
-                    WU[bin[i]] += wu[i];
-                    WU2[bin[i]] += wu2[i];
-                }
-                continue;
+    if (i0 < rows) {
+        std::copy(x + i0 * d, x + rows * d, rot + i0 * d);
+        rotateRows(rot + i0 * d, rows - i0, d, b);
+        unitRotatedRows(x + i0 * d, unit + i0 * d, rows - i0, d, b);
+        for (std::int64_t i = i0; i < rows; ++i) {
+            double a = 0, s = 0;
+            for (std::int64_t j = 0; j < d; ++j) {
+                a += static_cast<double>(x[i * d + j]) * x[i * d + j];
+                s += static_cast<double>(rot[i * d + j]) * rot[i * d + j];
             }
-            for (std::int64_t i = 0; i < len; ++i) {
-                const double u = static_cast<double>(p[i]) / m;
-                const int b = std::clamp(static_cast<int>(std::floor((u + 1.0) * 0.5 * bins)), 0, bins - 1);
-                W[b] += w;
-                WU[b] += w * u;
-                WU2[b] += w * u * u;
-            }
+            raise(a, s);
         }
-}
-
-void unroundedTerms(const double *mean, const double *W, const double *WU, const double *WU2, std::int64_t n, float fc,
-                    double *term)
-{
-    const double f = fc;
-    std::int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        v8d m0, m1;
-        std::memcpy(&m0, mean + i, sizeof m0);
-        std::memcpy(&m1, mean + i + 8, sizeof m1);
-        const v8f a0 = __builtin_convertvector(m0 / f, v8f), a1 = __builtin_convertvector(m1 / f, v8f);
-        v16f a;
-        std::memcpy(&a, &a0, sizeof a0);
-        std::memcpy(reinterpret_cast<char *>(&a) + sizeof a0, &a1, sizeof a1);
-        const v16f r = e2m1Round(a);
-        v8f r0, r1;
-        std::memcpy(&r0, &r, sizeof r0);
-        std::memcpy(&r1, reinterpret_cast<const char *>(&r) + sizeof r0, sizeof r1);
-        const v8d q[2] = {f * __builtin_convertvector(r0, v8d), f * __builtin_convertvector(r1, v8d)};
-        for (int h = 0; h < 2; ++h) {
-            v8d w, wu, wu2;
-            std::memcpy(&w, W + i + 8 * h, sizeof w);
-            std::memcpy(&wu, WU + i + 8 * h, sizeof wu);
-            std::memcpy(&wu2, WU2 + i + 8 * h, sizeof wu2);
-            const v8d t = wu2 - 2.0 * q[h] * wu + q[h] * q[h] * w;
-            std::memcpy(term + i + 8 * h, &t, sizeof t);
-        }
-    }
-    for (; i < n; ++i) {
-        const double q = f * static_cast<double>(fp4::e2m1RoundValue(static_cast<float>(mean[i] / f)));
-        term[i] = WU2[i] - 2 * q * WU[i] + q * q * W[i];
-    }
-}
-
-void histogramAdd(const float *y, std::int64_t n, int bins, double *count, double *s1, double *s2)
-{
-    typedef std::int64_t v8l __attribute__((vector_size(64)));
-    std::int64_t i = 0;
-    std::int64_t bin[8];
-    double sq[8];
-    for (; i + 8 <= n; i += 8) {
-        v8f yf;
-        std::memcpy(&yf, y + i, sizeof yf);
-        const v8d v = __builtin_convertvector(yf, v8d);
-        const v8d t = (v + 1.0) / 2.0 * static_cast<double>(bins);
-        // Truncation equals the floor for t ≥ 0; t < 0 clamps to bin 0 either way.
-        v8l b = __builtin_convertvector(t, v8l);
-        b = t < 0.0 ? v8l{} : b;
-        b = b > bins - 1 ? v8l{} + (bins - 1) : b;
-        const v8d v2 = v * v;
-        std::memcpy(bin, &b, sizeof b);
-        std::memcpy(sq, &v2, sizeof v2);
-        for (int l = 0; l < 8; ++l) {
-            count[bin[l]] += 1;
-            s1[bin[l]] += y[i + l];
-            s2[bin[l]] += sq[l];
-        }
-    }
-    for (; i < n; ++i) {
-        const int b = std::clamp(static_cast<int>(std::floor((static_cast<double>(y[i]) + 1) / 2 * bins)), 0, bins - 1);
-        count[b] += 1;
-        s1[b] += y[i];
-        s2[b] += static_cast<double>(y[i]) * y[i];
     }
 }
 

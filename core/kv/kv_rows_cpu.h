@@ -21,6 +21,17 @@ void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d,
 void constOptRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, float fc,
                   bool unrounded);
 
+/// codebookRows for n level sets at once: each tile's norms, division and (for the sets with
+/// rot[k]) rotation made once, then per set its codes, inverse rotation and norm; out[k] gets the
+/// bits of codebookRows with rot[k], lv[k], bound[k]. Unsorted bounds: one set at a time.
+void codebookRowsN(const float *x, float *const *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                   const bool *rot, const float *const *lv, const float *const *bound, int n);
+
+/// constOptRows for n constants at once: each tile's rotation and group maxima made once; out[k]
+/// gets the bits of constOptRows with fc[k], unrounded[k].
+void constOptRowsN(const float *x, float *const *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r,
+                   const float *fc, const bool *unrounded, int n);
+
 /// kvmath::absmax(x, n): the largest |x| — the same value in any order (x holds no NaN).
 float absmax(const float *x, std::int64_t n);
 
@@ -46,6 +57,13 @@ void rotateRows(float *x, std::int64_t rows, std::int64_t d, std::int64_t b);
 /// kvmath::unitRow on every row, then (b ≥ 2) the rotation: the lab's rotated unit vectors.
 void unitRotatedRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b);
 
+/// The lab's preparation of one layer's keys in one pass over 16-row tiles (b ≥ 2): rot = the
+/// rotated rows (rotateRows's bits), unit = the rotated unit rows (unitRotatedRows's bits), and
+/// normErr raised to the largest |‖rot_i‖ − ‖x_i‖|/‖x_i‖ over rows with ‖x_i‖ > 0 (each squared
+/// norm an FP64 sum over the row in order, as a scalar loop gives it).
+void prepareKeyRows(const float *x, float *rot, float *unit, std::int64_t rows, std::int64_t d, std::int64_t b,
+                    double &normErr);
+
 /// Excess kurtosis m4/m2² − 3 of x[0, n) (population moments; 0 when m2 = 0): FP64 sums in 16
 /// lanes (i mod 16) added pairwise, the tail in order.
 double excessKurtosis(const float *x, std::size_t n);
@@ -53,6 +71,12 @@ double excessKurtosis(const float *x, std::size_t n);
 /// Σ (a_i − b_i)² in FP64 over 32 interleaved partial sums (i mod 32), added pairwise at the end:
 /// not the sequential order (the lab's MSEs move by rounding only).
 double sumSquaredDiff(const float *a, const float *b, std::int64_t n);
+
+/// sumSquaredDiff in pieces: acc (32 partial sums, zero at the start) takes the whole blocks of 32
+/// of each piece, in order (every piece but the last a multiple of 32 long); the finish adds the
+/// partial sums and then the last piece's tail (its last `tail` values): the bits of one call.
+void sumSquaredDiffAdd(const float *a, const float *b, std::int64_t n, double *acc);
+double sumSquaredDiffFinish(const double *acc, const float *a, const float *b, std::int64_t tail);
 
 /// The lab's unrounded-curve histogram (kv_lab.cpp): per group of 32 along d with m = max|y| > 0,
 /// w = m², each y adds w, w·u, w·u² (u = y/m in FP64) to bin ⌊(u + 1)/2·bins⌋ (clamped), in the

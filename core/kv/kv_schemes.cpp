@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "kv/kv_math.h"
 #include "kv/kv_rows_cpu.h"
@@ -275,6 +276,170 @@ void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float
         }
         break;
     }
+}
+
+namespace {
+
+/// One scheme's tensor-wide constants (as kvQuantizeInto resolves them) and its rows.
+struct RowQuantizer {
+    const KvScheme *scheme = nullptr;
+    KvRole role = KvRole::K;
+    const KvLayerContext *ctx = nullptr;
+    std::int64_t b = 1;
+    float r = 1, s = 0; // s: FP8's scale, NVFP4's global
+    std::vector<float> lv, bound, headScale;
+
+    RowQuantizer(const KvScheme &sc, KvRole ro, const std::vector<float> &x, const KvLayerContext &c)
+        : scheme(&sc), role(ro), ctx(&c)
+    {
+        const std::int64_t H = c.heads, T = c.tokens, d = c.dim;
+        b = kvRotationBlock(d);
+        if (sc.rotates() && b < 2)
+            throw UnsupportedError("head_dim " + std::to_string(d) + " is odd: the " + sc.name() +
+                                   " scheme needs a Walsh–Hadamard rotation over a power-of-two block");
+        r = b >= 2 ? hadamardNorm(b) : 1.0f;
+        switch (sc.method) {
+        case KvMethod::Fp8:
+            if (sc.fp8 == KvFp8Rule::Head) {
+                for (std::int64_t h = 0; h < H; ++h)
+                    headScale.push_back(kvmath::fdiv(kvfast::absmax(x.data() + h * T * d, T * d), 448.0f));
+            } else {
+                const float cst = kvmath::fp8Divisor(sc.fp8 == KvFp8Rule::Vllm, ro == KvRole::K);
+                s = sc.fp8 == KvFp8Rule::Unit
+                        ? 1.0f
+                        : kvmath::fdiv(kvfast::absmax(x.data(), static_cast<std::int64_t>(x.size())), cst);
+            }
+            break;
+        case KvMethod::Codebook:
+            if (c.levels.size() != 16)
+                throw UnsupportedError("the codebook scheme needs 16 levels");
+            lv.resize(16);
+            bound.resize(15);
+            for (int i = 0; i < 16; ++i)
+                lv[static_cast<std::size_t>(i)] = static_cast<float>(c.levels[static_cast<std::size_t>(i)]);
+            for (int i = 0; i < 15; ++i)
+                bound[static_cast<std::size_t>(i)] = static_cast<float>(
+                    (c.levels[static_cast<std::size_t>(i)] + c.levels[static_cast<std::size_t>(i) + 1]) / 2);
+            break;
+        case KvMethod::NvFp4:
+            s = fp4::nvGlobalScale(kvfast::absmax(x.data(), static_cast<std::int64_t>(x.size())));
+            break;
+        default:
+            break;
+        }
+    }
+
+    bool codebook() const { return scheme->method == KvMethod::Codebook; }
+    bool constOpt() const { return scheme->method == KvMethod::ConstOpt; }
+
+    /// Rows [r0, r0 + n) of head h (src) into dst; r0 a multiple of 32 (INT4's per-channel groups
+    /// of 32 tokens start where they do over the whole head).
+    void rows(const float *src, std::int64_t h, std::int64_t n, float *dst) const
+    {
+        const std::int64_t d = ctx->dim;
+        switch (scheme->method) {
+        case KvMethod::Bf16:
+            kvfast::bf16Values(src, dst, n * d);
+            break;
+        case KvMethod::Fp8:
+            kvfast::fp8Values(src, dst, n * d, headScale.empty() ? s : headScale[static_cast<std::size_t>(h)]);
+            break;
+        case KvMethod::Codebook:
+            kvfast::codebookRows(src, dst, n, d, b, r, scheme->codebook != KvCodebook::NoRot, lv.data(), bound.data());
+            break;
+        case KvMethod::ConstOpt:
+            kvfast::constOptRows(src, dst, n, d, b, r, static_cast<float>(ctx->c), scheme->unrounded);
+            break;
+        case KvMethod::MxFp4:
+            kvfast::mxfp4Rows(src, dst, n, d);
+            break;
+        case KvMethod::NvFp4:
+            kvfast::nvfp4Rows(src, dst, n, d, s);
+            break;
+        case KvMethod::Int4:
+            kvfast::int4Head(src, dst, n, d, role == KvRole::K);
+            break;
+        }
+    }
+};
+
+} // namespace
+
+std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vector<float> &x,
+                            const KvLayerContext *ctx, int n, std::int64_t keep, std::vector<float> *const *out,
+                            std::vector<double> *const *mse)
+{
+    if (n <= 0)
+        return 0;
+    const std::int64_t H = ctx[0].heads, T = ctx[0].tokens, d = ctx[0].dim;
+    constexpr std::int64_t R = 32;
+    const std::int64_t kept = std::min(T, (std::max<std::int64_t>(keep, 0) + R - 1) / R * R);
+    std::vector<RowQuantizer> q;
+    for (int k = 0; k < n; ++k) {
+        if (ctx[k].heads != H || ctx[k].tokens != T || ctx[k].dim != d)
+            throw UnsupportedError("kvQuantizeMseN: the contexts' shapes differ");
+        q.emplace_back(schemes[k], role, x, ctx[k]);
+        out[k]->resize(static_cast<std::size_t>(H * kept * d));
+        mse[k]->assign(static_cast<std::size_t>(H), 0.0);
+    }
+    // Sets that share a tile's preparation: all codebooks, or all constOpt.
+    bool allCodebook = n > 1, allConstOpt = n > 1;
+    for (const auto &rq : q) {
+        allCodebook &= rq.codebook();
+        allConstOpt &= rq.constOpt();
+    }
+    std::vector<float> scratch(static_cast<std::size_t>(n * R * d));
+    std::vector<float *> dst(static_cast<std::size_t>(n));
+    std::vector<const float *> lv(static_cast<std::size_t>(n)), bound(static_cast<std::size_t>(n));
+    std::vector<float> fc(static_cast<std::size_t>(n));
+    std::unique_ptr<bool[]> rot(new bool[static_cast<std::size_t>(n)]), unr(new bool[static_cast<std::size_t>(n)]);
+    for (int k = 0; k < n; ++k) {
+        const RowQuantizer &rq = q[static_cast<std::size_t>(k)];
+        lv[static_cast<std::size_t>(k)] = rq.lv.data();
+        bound[static_cast<std::size_t>(k)] = rq.bound.data();
+        fc[static_cast<std::size_t>(k)] = static_cast<float>(ctx[k].c);
+        rot[static_cast<std::size_t>(k)] = schemes[k].codebook != KvCodebook::NoRot;
+        unr[static_cast<std::size_t>(k)] = schemes[k].unrounded;
+    }
+    std::vector<double> acc(static_cast<std::size_t>(32 * n));
+    for (std::int64_t h = 0; h < H; ++h) {
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (std::int64_t r0 = 0; r0 < T; r0 += R) {
+            const std::int64_t rows = std::min(R, T - r0);
+            const float *src = x.data() + (h * T + r0) * d;
+            for (int k = 0; k < n; ++k)
+                dst[static_cast<std::size_t>(k)] =
+                    r0 < kept ? out[k]->data() + (h * kept + r0) * d : scratch.data() + k * R * d;
+            const std::int64_t b = q[0].b;
+            if (allCodebook)
+                kvfast::codebookRowsN(src, dst.data(), rows, d, b, q[0].r, rot.get(), lv.data(), bound.data(), n);
+            else if (allConstOpt)
+                kvfast::constOptRowsN(src, dst.data(), rows, d, b, q[0].r, fc.data(), unr.get(), n);
+            else
+                for (int k = 0; k < n; ++k)
+                    q[static_cast<std::size_t>(k)].rows(src, h, rows, dst[static_cast<std::size_t>(k)]);
+            for (int k = 0; k < n; ++k) {
+                const float *y = dst[static_cast<std::size_t>(k)];
+                double *a = acc.data() + 32 * k;
+                kvfast::sumSquaredDiffAdd(src, y, rows * d, a);
+                if (r0 + rows == T) {
+                    const std::int64_t tail = rows * d % 32;
+                    const double sse =
+                        kvfast::sumSquaredDiffFinish(a, src + (rows * d - tail), y + (rows * d - tail), tail);
+                    (*mse[k])[static_cast<std::size_t>(h)] = sse / static_cast<double>(T * d);
+                }
+            }
+        }
+    }
+    return kept;
+}
+
+std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                           std::int64_t keep, std::vector<float> &out, std::vector<double> &mse)
+{
+    std::vector<float> *o = &out;
+    std::vector<double> *m = &mse;
+    return kvQuantizeMseN(&scheme, role, x, &ctx, 1, keep, &o, &m);
 }
 
 } // namespace quantscope

@@ -86,6 +86,21 @@ std::vector<float> kvQuantize(const KvScheme &scheme, KvRole role, const std::ve
 void kvQuantizeInto(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
                     std::vector<float> &out, int threads = 0);
 
+/// kvQuantizeInto with the per-head MSE in the same pass, 32 rows of a head at a time (each block's
+/// x̂ read back while it is in cache): mse[h] = Σ (x − x̂)² / (tokens·dim) over head h, the sum in
+/// kvfast::sumSquaredDiff's order (the bits of that function on kvQuantize's x̂). `out` receives
+/// x̂ of only the first `kept` rows of each head — `keep` rounded up to whole blocks of 32, at most
+/// the tokens — heads kept·dim apart; returns kept. What the lab's attention errors read.
+std::int64_t kvQuantizeMse(const KvScheme &scheme, KvRole role, const std::vector<float> &x, const KvLayerContext &ctx,
+                           std::int64_t keep, std::vector<float> &out, std::vector<double> &mse);
+/// kvQuantizeMse for n schemes of one tensor (contexts of one shape) in one pass over its blocks:
+/// out[k] and mse[k] as kvQuantizeMse gives them for schemes[k], ctx[k]. When every scheme is a
+/// codebook, or every one constOpt, each block's norms, rotation and group maxima are made once
+/// for all of them (kvfast::codebookRowsN, constOptRowsN).
+std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vector<float> &x,
+                            const KvLayerContext *ctx, int n, std::int64_t keep, std::vector<float> *const *out,
+                            std::vector<double> *const *mse);
+
 /// Rotates every row of d in blocks of b (hadamard.h's op sequence), in place.
 void kvRotateRows(std::vector<float> &x, std::int64_t d, std::int64_t b);
 

@@ -27,14 +27,12 @@ struct GroupRef {
     float m = 0;
 };
 
-/// The finite groups of a row-major [R, K] matrix, groups of g along K (last one ragged).
-std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K, std::int64_t g,
-                                   std::int64_t &nonFinite)
+/// The finite groups of rows [r0, r1) of a row-major [R, K] matrix, groups of g along K (last one
+/// ragged), appended to out.
+void finiteGroupsOf(std::span<const float> x, std::int64_t r0, std::int64_t r1, std::int64_t K, std::int64_t g,
+                    std::vector<GroupRef> &out, std::int64_t &nonFinite)
 {
-    std::vector<GroupRef> out;
-    out.reserve(static_cast<std::size_t>(R * ((K + g - 1) / g)));
-    nonFinite = 0;
-    for (std::int64_t r = 0; r < R; ++r)
+    for (std::int64_t r = r0; r < r1; ++r)
         for (std::int64_t c0 = 0; c0 < K; c0 += g) {
             GroupRef ref{r * K + c0, std::min(g, K - c0), 0.0f};
             bool bad = false;
@@ -67,6 +65,33 @@ std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std
             else
                 out.push_back(ref);
         }
+}
+
+/// The finite groups of a row-major [R, K] matrix in row order; with threads > 1 the rows in
+/// slices side by side, their lists joined in order (the same list).
+std::vector<GroupRef> finiteGroups(std::span<const float> x, std::int64_t R, std::int64_t K, std::int64_t g,
+                                   std::int64_t &nonFinite, int threads = 1)
+{
+    const int parts = static_cast<int>(std::clamp<std::int64_t>(R / 4096, 1, std::max(threads, 1)));
+    std::vector<std::vector<GroupRef>> lists(static_cast<std::size_t>(parts));
+    std::vector<std::int64_t> bad(static_cast<std::size_t>(parts), 0);
+    parallelSlices(R, parts, nullptr, [&](int p, std::int64_t r0, std::int64_t r1) {
+        auto &l = lists[static_cast<std::size_t>(p)];
+        l.reserve(static_cast<std::size_t>((r1 - r0) * ((K + g - 1) / g)));
+        finiteGroupsOf(x, r0, r1, K, g, l, bad[static_cast<std::size_t>(p)]);
+    });
+    nonFinite = 0;
+    for (const std::int64_t b : bad)
+        nonFinite += b;
+    if (parts == 1)
+        return std::move(lists[0]);
+    std::size_t n = 0;
+    for (const auto &l : lists)
+        n += l.size();
+    std::vector<GroupRef> out;
+    out.reserve(n);
+    for (const auto &l : lists)
+        out.insert(out.end(), l.begin(), l.end());
     return out;
 }
 
@@ -147,12 +172,16 @@ public:
         m_base.resize(G);
         m_count.resize(G);
         m_start.resize(G + 1, 0);
-        for (std::size_t i = 0; i < G; ++i) {
-            m_base[i] = fp4::roundLog2Byte(fcLo * m_groups[i].m);
-            const int top = fp4::roundLog2Byte(fcHi * m_groups[i].m);
-            m_count[i] = std::max(top - m_base[i] + 1, 0);
+        parallelSlices(static_cast<std::int64_t>(G), G >= 65536 ? resolveThreads(threads) : 1, nullptr,
+                       [&](int, std::int64_t g0, std::int64_t g1) {
+                           for (auto i = static_cast<std::size_t>(g0); i < static_cast<std::size_t>(g1); ++i) {
+                               m_base[i] = fp4::roundLog2Byte(fcLo * m_groups[i].m);
+                               const int top = fp4::roundLog2Byte(fcHi * m_groups[i].m);
+                               m_count[i] = std::max(top - m_base[i] + 1, 0);
+                           }
+                       });
+        for (std::size_t i = 0; i < G; ++i)
             m_start[i + 1] = m_start[i] + m_count[i];
-        }
         m_sse.resize(static_cast<std::size_t>(m_start[G]));
         parallelSlices(
             static_cast<std::int64_t>(G), resolveThreads(threads), nullptr, [&](int, std::int64_t g0, std::int64_t g1) {
@@ -188,17 +217,28 @@ public:
 
     /// Group i's runs over the ascending fc[0, n) into the difference arrays: each run's fixed-point
     /// SSE (unit u) enters diff at its start and leaves at its end; a run without a fixed-point value
-    /// counts in bad the same way (its c become NaN, as in mse(fc)).
-    void addGroupRuns(std::size_t i, const float *fc, int n, int u, fixed::U128 *diff, int *bad) const
+    /// counts in bad the same way (its c become NaN, as in mse(fc)). With diff2, the same runs also
+    /// enter diff2/bad2 at unit u2.
+    void addGroupRuns(std::size_t i, const float *fc, int n, int u, fixed::U128 *diff, int *bad, int u2 = 0,
+                      fixed::U128 *diff2 = nullptr, int *bad2 = nullptr) const
     {
         pow2RunsWalk(fc, n, m_groups[i].m, [&](int b, int a, int e) {
+            const double sse = sseOfByte(i, b);
             fixed::U128 k;
-            if (!fixed::toFixed(sseOfByte(i, b), u, k)) {
+            if (!fixed::toFixed(sse, u, k)) {
                 ++bad[a];
                 --bad[e];
             }
             diff[a] = fixed::add(diff[a], k);
             diff[e] = fixed::add(diff[e], fixed::neg(k));
+            if (diff2) {
+                if (!fixed::toFixed(sse, u2, k)) {
+                    ++bad2[a];
+                    --bad2[e];
+                }
+                diff2[a] = fixed::add(diff2[a], k);
+                diff2[e] = fixed::add(diff2[e], fixed::neg(k));
+            }
         });
     }
 
@@ -244,7 +284,8 @@ public:
     /// largest |x| and fixed-point unit, and the difference-array walk of pow2Curve over them. The
     /// integer sums are exact, so each curve has the bits of an evaluator built on the slice alone.
     std::vector<std::vector<double>> blockCurves(const std::vector<double> &cs, std::int64_t blocks,
-                                                 const CancelToken *cancel) const override
+                                                 const CancelToken *cancel,
+                                                 std::vector<double> *whole = nullptr) const override
     {
         if (m_enc != ConstOptEncoder::Pow2 || blocks < 1 || m_x.size() % static_cast<std::size_t>(blocks) != 0)
             return {};
@@ -264,6 +305,10 @@ public:
             first[static_cast<std::size_t>(b)] = static_cast<std::size_t>(it - m_groups.begin());
         }
         std::vector<std::vector<double>> out(static_cast<std::size_t>(blocks));
+        // The whole curve's difference arrays per block (unit m_unit): integer sums, so adding them
+        // over the blocks in any order gives pow2Curve's.
+        std::vector<std::vector<fixed::U128>> wholeDiff(whole ? static_cast<std::size_t>(blocks) : 0);
+        std::vector<std::vector<int>> wholeBad(wholeDiff.size());
         parallelForEach(blocks, resolveThreads(m_threads), [&](std::int64_t b) {
             if (cancel)
                 cancel->check();
@@ -277,8 +322,17 @@ public:
             const int unit = fixed::fixedUnit(amax, counted);
             std::vector<fixed::U128> diff(static_cast<std::size_t>(n) + 1);
             std::vector<int> bad(static_cast<std::size_t>(n) + 1, 0);
-            for (std::size_t i = g0; i < g1; ++i)
-                addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data());
+            if (whole) {
+                auto &wd = wholeDiff[static_cast<std::size_t>(b)];
+                auto &wb = wholeBad[static_cast<std::size_t>(b)];
+                wd.resize(static_cast<std::size_t>(n) + 1);
+                wb.assign(static_cast<std::size_t>(n) + 1, 0);
+                for (std::size_t i = g0; i < g1; ++i)
+                    addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data(), m_unit, wd.data(), wb.data());
+            } else {
+                for (std::size_t i = g0; i < g1; ++i)
+                    addGroupRuns(i, fc.data(), n, unit, diff.data(), bad.data());
+            }
             auto &curve = out[static_cast<std::size_t>(b)];
             curve.resize(fc.size());
             fixed::U128 run;
@@ -289,6 +343,18 @@ public:
                 curve[static_cast<std::size_t>(i)] = fixed::mean(run, unit, counted, badRun > 0);
             }
         });
+        if (whole) {
+            whole->assign(fc.size(), 0.0);
+            fixed::U128 run;
+            int badRun = 0;
+            for (int i = 0; i < n; ++i) {
+                for (std::int64_t b = 0; b < blocks; ++b) {
+                    run = fixed::add(run, wholeDiff[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)]);
+                    badRun += wholeBad[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)];
+                }
+                (*whole)[static_cast<std::size_t>(i)] = fixed::mean(run, m_unit, m_counted, badRun > 0);
+            }
+        }
         return out;
     }
 
@@ -492,7 +558,8 @@ std::unique_ptr<CSweepGridEvaluator> makeCpuSweepEvaluator(std::span<const float
                                                            float fcHi, int threads)
 {
     std::int64_t nonFinite = 0;
-    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite), encoder, fcLo, fcHi, threads);
+    return std::make_unique<MseEvaluator>(x, finiteGroups(x, rows, K, group, nonFinite, resolveThreads(threads)),
+                                          encoder, fcLo, fcHi, threads);
 }
 
 CSweepResult sweepC(const Tensor &w, const CSweepOptions &o, const CancelToken *cancel)

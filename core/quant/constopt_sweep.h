@@ -97,13 +97,17 @@ public:
     virtual double mse(float fc) const = 0;
     /// The pow2 MSE curves over an ascending grid of `blocks` equal consecutive slices of the rows,
     /// each with the bits an evaluator of that slice alone gives (its own fixed-point unit), from
-    /// this evaluator's one table of group SSEs. The CPU's only: others return an empty list.
+    /// this evaluator's one table of group SSEs. With `whole`, the same walk over the groups also
+    /// gives the curve of all rows there (the bits of mse(cs)). The CPU's only: others return an
+    /// empty list (and leave `whole` as it was).
     virtual std::vector<std::vector<double>> blockCurves(const std::vector<double> &cs, std::int64_t blocks,
-                                                         const CancelToken *cancel) const
+                                                         const CancelToken *cancel,
+                                                         std::vector<double> *whole = nullptr) const
     {
         (void)cs;
         (void)blocks;
         (void)cancel;
+        (void)whole;
         return {};
     }
 };

@@ -294,3 +294,119 @@ TEST(KvRowsCpu, UnitRotatedRowsEqualUnitRowThenTheRotation)
         expectSameBits(rot, rotWant, "rotate d=" + std::to_string(d));
     }
 }
+
+TEST(KvRowsCpu, PrepareKeyRowsEqualsTheSeparatePasses)
+{
+    // The lab's one-pass preparation of K: rotateRows's rows, unitRotatedRows's rows and the norm
+    // error of a scalar loop (squared norms summed in order in FP64), tiles and tail rows.
+    for (const std::int64_t d : {64, 128, 96, 40}) {
+        std::vector<float> x = edgeRows(kRows, d, 41);
+        const std::int64_t b = kvRotationBlock(d);
+        std::vector<float> rot(x.size()), unit(x.size()), rotWant = x, unitWant(x.size());
+        double err = 0, errWant = 0;
+        kvfast::prepareKeyRows(x.data(), rot.data(), unit.data(), kRows, d, b, err);
+        kvfast::rotateRows(rotWant.data(), kRows, d, b);
+        kvfast::unitRotatedRows(x.data(), unitWant.data(), kRows, d, b);
+        for (std::int64_t i = 0; i < kRows; ++i) {
+            double a = 0, s = 0;
+            for (std::int64_t j = 0; j < d; ++j) {
+                a += static_cast<double>(x[i * d + j]) * x[i * d + j];
+                s += static_cast<double>(rotWant[i * d + j]) * rotWant[i * d + j];
+            }
+            if (a > 0)
+                errWant = std::max(errWant, std::fabs(std::sqrt(s) - std::sqrt(a)) / std::sqrt(a));
+        }
+        expectSameBits(rot, rotWant, "rotated d=" + std::to_string(d));
+        expectSameBits(unit, unitWant, "unit d=" + std::to_string(d));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(err), std::bit_cast<std::uint64_t>(errWant)) << "d=" << d;
+        EXPECT_GT(err, 0.0) << "d=" << d; // FP32 rotation: the norms move by rounding
+    }
+}
+
+TEST(KvRowsCpu, QuantizeMseEqualsQuantizeThenSumSquaredDiff)
+{
+    // kvQuantizeMse (32 rows of a head at a time, the MSE read back per block) against kvQuantize
+    // then sumSquaredDiff per head: the kept rows and every MSE bit for bit, every default scheme,
+    // both roles; the tokens are not a multiple of 32 (a partial last block) and d = 40 leaves a
+    // tail of the squared-difference sum.
+    const std::int64_t H = 2, T = 117;
+    for (const std::int64_t d : {64, 40}) {
+        const std::vector<float> x = edgeRows(H * T, d, 51);
+        const KvCodebookFit theory = lloydMaxSphere(d);
+        for (const KvScheme &s : defaultKvSchemes())
+            for (const KvRole role : {KvRole::K, KvRole::V}) {
+                const KvLayerContext ctx{H, T, d, theory.levels, s.cFit ? 0.1965 : s.c};
+                const std::vector<float> want = kvQuantize(s, role, x, ctx, 1);
+                for (const std::int64_t keep : {std::int64_t{0}, std::int64_t{40}, T}) {
+                    std::vector<float> got;
+                    std::vector<double> mse;
+                    const std::int64_t kept = kvQuantizeMse(s, role, x, ctx, keep, got, mse);
+                    const std::string at = s.name() + (role == KvRole::K ? " K" : " V") + " d=" + std::to_string(d) +
+                                           " keep=" + std::to_string(keep);
+                    EXPECT_EQ(kept, std::min<std::int64_t>(T, (keep + 31) / 32 * 32)) << at;
+                    ASSERT_EQ(got.size(), static_cast<std::size_t>(H * kept * d)) << at;
+                    ASSERT_EQ(mse.size(), static_cast<std::size_t>(H)) << at;
+                    for (std::int64_t h = 0; h < H; ++h) {
+                        const double m = kvfast::sumSquaredDiff(x.data() + h * T * d, want.data() + h * T * d, T * d) /
+                                         static_cast<double>(T * d);
+                        EXPECT_EQ(std::bit_cast<std::uint64_t>(mse[static_cast<std::size_t>(h)]),
+                                  std::bit_cast<std::uint64_t>(m))
+                            << at << " head " << h;
+                        for (std::int64_t i = 0; i < kept * d; ++i)
+                            ASSERT_EQ(std::bit_cast<std::uint32_t>(got[static_cast<std::size_t>(h * kept * d + i)]),
+                                      std::bit_cast<std::uint32_t>(want[static_cast<std::size_t>(h * T * d + i)]))
+                                << at << " head " << h << " value " << i;
+                    }
+                }
+            }
+    }
+    // Several schemes in one pass (the lab's codebooks, its constOpts, and a mixed list): each
+    // scheme's kept rows and MSEs as kvQuantizeMse gives them alone.
+    for (const std::int64_t d : {64, 40}) {
+        const std::vector<float> x = edgeRows(H * T, d, 54);
+        const KvCodebookFit theory = lloydMaxSphere(d);
+        std::vector<double> other = theory.levels; // a second level set (a refit's stand-in)
+        for (double &v : other)
+            v *= 0.93;
+        const std::vector<std::vector<KvScheme>> lists = {
+            {KvScheme::parse("codebook"), KvScheme::parse("codebook-layer"), KvScheme::parse("codebook-norot")},
+            {KvScheme::parse("constopt"), KvScheme::parse("constopt:c=0.195"), KvScheme::parse("constopt:unrounded")},
+            {KvScheme::parse("fp8"), KvScheme::parse("codebook"), KvScheme::parse("int4")}};
+        for (const auto &list : lists)
+            for (const KvRole role : {KvRole::K, KvRole::V}) {
+                const int n = static_cast<int>(list.size());
+                std::vector<KvLayerContext> ctx;
+                for (int k = 0; k < n; ++k)
+                    ctx.push_back({H, T, d, k == 1 ? other : theory.levels, list[k].c});
+                std::vector<std::vector<float>> outs(n);
+                std::vector<std::vector<double>> mses(n);
+                std::vector<std::vector<float> *> op;
+                std::vector<std::vector<double> *> mp;
+                for (int k = 0; k < n; ++k) {
+                    op.push_back(&outs[k]);
+                    mp.push_back(&mses[k]);
+                }
+                const std::int64_t kept = kvQuantizeMseN(list.data(), role, x, ctx.data(), n, 50, op.data(), mp.data());
+                for (int k = 0; k < n; ++k) {
+                    std::vector<float> one;
+                    std::vector<double> mse;
+                    EXPECT_EQ(kvQuantizeMse(list[k], role, x, ctx[k], 50, one, mse), kept);
+                    const std::string at = list[k].name() + " in a list of " + std::to_string(n) +
+                                           " d=" + std::to_string(d) + (role == KvRole::K ? " K" : " V");
+                    expectSameBits(outs[k], one, at);
+                    for (std::int64_t h = 0; h < H; ++h)
+                        EXPECT_EQ(std::bit_cast<std::uint64_t>(mses[k][h]), std::bit_cast<std::uint64_t>(mse[h])) << at;
+                }
+            }
+    }
+    // The pieces of sumSquaredDiff: blocks of 32 in any number of calls, then the tail.
+    const std::vector<float> a = edgeRows(9, 40, 52), b = edgeRows(9, 40, 53);
+    const std::int64_t n = 9 * 40; // 360: eleven blocks of 32 and a tail of 8
+    double acc[32] = {};
+    kvfast::sumSquaredDiffAdd(a.data(), b.data(), 64, acc);
+    kvfast::sumSquaredDiffAdd(a.data() + 64, b.data() + 64, 96, acc);
+    kvfast::sumSquaredDiffAdd(a.data() + 160, b.data() + 160, n - 160, acc);
+    const double got = kvfast::sumSquaredDiffFinish(acc, a.data() + n - 8, b.data() + n - 8, 8);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(got),
+              std::bit_cast<std::uint64_t>(kvfast::sumSquaredDiff(a.data(), b.data(), n)));
+}

@@ -329,6 +329,17 @@ TEST(FixedSum, BlockCurvesEqualAnEvaluatorPerBlock)
                 << "block " << b << ", c " << grid[i];
     }
     EXPECT_NE(curves[0][10], curves[3][10]); // the blocks' scales differ
+    // The whole curve from the same walk: the bits of the evaluator's own curve over all rows.
+    std::vector<double> whole;
+    const auto again = all->blockCurves(grid, blocks, nullptr, &whole);
+    const auto wantWhole = all->mse(grid, nullptr);
+    ASSERT_EQ(again.size(), static_cast<std::size_t>(blocks));
+    ASSERT_EQ(whole.size(), grid.size());
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(whole[i]), std::bit_cast<std::uint64_t>(wantWhole[i]))
+            << "c " << grid[i];
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(again[0][i]), std::bit_cast<std::uint64_t>(curves[0][i]));
+    }
     // Not a whole number of blocks, or a descending grid: no curves (the caller evaluates per block).
     EXPECT_TRUE(all->blockCurves(grid, 5, nullptr).empty());
     EXPECT_TRUE(all->blockCurves({0.2, 0.1}, blocks, nullptr).empty());
