@@ -173,13 +173,14 @@ struct GemmMemoryLevel {
 struct GemmPeaks {
     std::string deviceKey; ///< the GPU's name + driver/CUDA versions, or "cpu: …"
     double copyGbps = 0;   ///< (read + write bytes) / time of a large device copy
-    /// Per-level memory ceilings, smallest level first and DRAM last (the CPU, whose small GEMMs
-    /// run from cache); empty: copyGbps is every point's memory ceiling (the GPU, whose lab
-    /// rotates operand copies past L2).
-    std::vector<GemmMemoryLevel> levels;
     std::map<std::string, double> tflops; ///< dtype → best TFLOP/s
     std::string source;                   ///< "measured" or "cached (PATH)"
     std::string note;                     ///< the shapes and sizes behind the numbers
+    /// Per-level memory ceilings, smallest level first and DRAM last (the CPU, whose small GEMMs
+    /// run from cache); empty: copyGbps is every point's memory ceiling (the GPU, whose lab
+    /// rotates operand copies past L2). Last, so that {key, copy, tflops, source, note} still
+    /// initialises the others.
+    std::vector<GemmMemoryLevel> levels;
 };
 
 struct GemmBenchResult {
