@@ -16,11 +16,17 @@ namespace quantscope {
 
 namespace {
 
-const std::vector<std::pair<GemmFormat, const char *>> kNames = {
-    {GemmFormat::Bf16, "bf16"},        {GemmFormat::Fp8, "fp8"},          {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
-    {GemmFormat::Int8, "int8"},        {GemmFormat::W4a16, "w4a16"},      {GemmFormat::W4a8Int8, "w4a8-int8"},
-    {GemmFormat::W4a8Fp8, "w4a8-fp8"}, {GemmFormat::W8a8Fp8, "w8a8-fp8"}, {GemmFormat::Mxfp4, "mxfp4"},
-    {GemmFormat::Nvfp4, "nvfp4"}, {GemmFormat::W3a16Milo, "w3a16-milo"}};
+const std::vector<std::pair<GemmFormat, const char *>> kNames = {{GemmFormat::Bf16, "bf16"},
+                                                                 {GemmFormat::Fp8, "fp8"},
+                                                                 {GemmFormat::Fp8Rowwise, "fp8-rowwise"},
+                                                                 {GemmFormat::Int8, "int8"},
+                                                                 {GemmFormat::W4a16, "w4a16"},
+                                                                 {GemmFormat::W4a8Int8, "w4a8-int8"},
+                                                                 {GemmFormat::W4a8Fp8, "w4a8-fp8"},
+                                                                 {GemmFormat::W8a8Fp8, "w8a8-fp8"},
+                                                                 {GemmFormat::Mxfp4, "mxfp4"},
+                                                                 {GemmFormat::Nvfp4, "nvfp4"},
+                                                                 {GemmFormat::W3a16Milo, "w3a16-milo"}};
 
 std::vector<std::string> splitCsv(const std::string &csv)
 {
@@ -61,8 +67,9 @@ GemmFormat parseGemmFormat(const std::string &name)
     for (const auto &[v, n] : kNames)
         if (name == n)
             return v;
-    throw UnsupportedError("unknown GEMM format '" + name +
-                           "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)");
+    throw UnsupportedError(
+        "unknown GEMM format '" + name +
+        "' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)");
 }
 
 std::vector<GemmFormat> parseGemmFormats(const std::string &csv)
@@ -99,7 +106,8 @@ bool isQuantizedWeightFormat(GemmFormat f)
 std::string gemmPeakDtype(const std::string &name)
 {
     const std::string format = fp4Base(name);
-    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat || format == "mxfp4" || format == "nvfp4" || format == "w3a16-milo")
+    if (format == "bf16" || format == "w4a16" || format == kW4a16FusedFormat || format == "mxfp4" ||
+        format == "nvfp4" || format == "w3a16-milo")
         return "bf16";
     if (format == "fp8" || format == "fp8-rowwise" || format == "w4a8-fp8" || format == "w8a8-fp8" ||
         format == kW4a8Fp8FusedFormat)

@@ -35,7 +35,19 @@ namespace quantscope {
 ///             dequantize to BF16 + cuBLASLt BF16 GEMM (engine_gemmlab_fp4.cpp; the note says which)
 ///   W3a16Milo MiLo's 3-bit HQQ (g64) + rank-r compensator, the fused W3A16 kernel (issue 43;
 ///             M ≤ 16, CUDA): w3Rank (0 = the W3 GEMM alone)
-enum class GemmFormat : std::uint8_t { Bf16, Fp8, Fp8Rowwise, Int8, W4a16, W4a8Int8, W4a8Fp8, W8a8Fp8, Mxfp4, Nvfp4, W3a16Milo };
+enum class GemmFormat : std::uint8_t {
+    Bf16,
+    Fp8,
+    Fp8Rowwise,
+    Int8,
+    W4a16,
+    W4a8Int8,
+    W4a8Fp8,
+    W8a8Fp8,
+    Mxfp4,
+    Nvfp4,
+    W3a16Milo
+};
 
 /// The format of the points of the fused W4A16 kernel (issue 43), timed beside the unfused w4a16
 /// path whenever W4a16 is requested on a GPU that builds it (not a format of its own to request).
@@ -171,8 +183,8 @@ struct GemmMemoryLevel {
 };
 
 struct GemmPeaks {
-    std::string deviceKey; ///< the GPU's name + driver/CUDA versions, or "cpu: …"
-    double copyGbps = 0;   ///< (read + write bytes) / time of a large device copy
+    std::string deviceKey;                ///< the GPU's name + driver/CUDA versions, or "cpu: …"
+    double copyGbps = 0;                  ///< (read + write bytes) / time of a large device copy
     std::map<std::string, double> tflops; ///< dtype → best TFLOP/s
     std::string source;                   ///< "measured" or "cached (PATH)"
     std::string note;                     ///< the shapes and sizes behind the numbers

@@ -264,9 +264,9 @@ TEST(GpuW4a16Fused, SwappedSmallMKernelEveryOutputWithinTheBound)
                         }
                         if (split > 0) {
                             // The launcher splits K into slices of ⌈chunks / split⌉ chunks: fewer
-                        // slices than asked when that rounds up (4 chunks, split 3: 2 slices).
-                        const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
-                        EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
+                            // slices than asked when that rounds up (4 chunks, split 3: 2 slices).
+                            const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
+                            EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                         }
                         EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                     }

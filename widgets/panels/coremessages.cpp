@@ -321,7 +321,7 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "head_dim %1 is odd: the %2 scheme needs a Walsh–Hadamard rotation over a power-of-two block"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "the codebook scheme needs 16 levels"),
-    QT_TRANSLATE_NOOP("quantscope::CoreMessages", 
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "unknown GEMM format '%1' (bf16, fp8, fp8-rowwise, int8, w4a16, w4a8-int8, w4a8-fp8, "
                       "w8a8-fp8, mxfp4, nvfp4 or w3a16-milo)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM format '%1' given twice"),
