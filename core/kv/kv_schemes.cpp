@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 #include "kv/kv_math.h"
 #include "kv/kv_rows_cpu.h"
@@ -377,7 +378,7 @@ std::int64_t kvQuantizeMseN(const KvScheme *schemes, KvRole role, const std::vec
     std::vector<RowQuantizer> q;
     for (int k = 0; k < n; ++k) {
         if (ctx[k].heads != H || ctx[k].tokens != T || ctx[k].dim != d)
-            throw UnsupportedError("kvQuantizeMseN: the contexts' shapes differ");
+            throw std::logic_error("kvQuantizeMseN: the contexts' shapes differ"); // a caller's error
         q.emplace_back(schemes[k], role, x, ctx[k]);
         out[k]->resize(static_cast<std::size_t>(H * kept * d));
         mse[k]->assign(static_cast<std::size_t>(H), 0.0);

@@ -286,6 +286,10 @@ private slots:
             QStringLiteral("quantization_config (fp8)"), QStringLiteral("+ imatrix"),
             // ggml's assertions in the vendored quantizers (std::logic_error).
             QStringLiteral("ggml quantizer: assertion failed:"), QStringLiteral("ggml quantizer:"),
+            // The KV lab's fused passes' consistency checks (std::logic_error).
+            QStringLiteral("kvQuantizeMse kept another number of rows"),
+            QStringLiteral("kvQuantizeMseN kept another number of rows"),
+            QStringLiteral("kvQuantizeMseN: the contexts' shapes differ"),
             // The .npy header a writer puts into the file, and the config keys a layout is read from.
             QStringLiteral("{'descr': '"), QStringLiteral("', 'fortran_order': False, 'shape':"),
             QStringLiteral("config.json quantization_config.config_groups."),
