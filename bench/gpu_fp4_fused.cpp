@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "gemm_bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
 #include "kernels/gemm/kernels_fp4gemm.h"
@@ -33,33 +34,6 @@ using namespace quantscope;
 namespace L = quantscope::gpu::launch;
 
 namespace {
-
-void print(const GemmBenchResult &r)
-{
-    std::printf("%-14s %6s %10s %9s %10s %8s %8s  %s\n", "format", "M", "time_us", "TFLOP/s", "B/token", "W roof",
-                "vs bf16", "note");
-    for (const auto &p : r.points)
-        std::printf("%-14s %6lld %10.2f %9.2f %10.0f %7.0f%% %7.2fx  %s\n", p.series().c_str(),
-                    static_cast<long long>(p.m), p.timeUs, p.tflops, p.bytesPerToken, 100 * p.weightRooflineFraction,
-                    p.speedupVsBf16, p.note.c_str());
-    std::fflush(stdout);
-}
-
-bool checked(const GemmBenchResult &r)
-{
-    for (const auto &p : r.points)
-        if (p.note.find("FAILED") != std::string::npos)
-            return false;
-    return true;
-}
-
-#define CK(call)                                                                                                       \
-    do {                                                                                                               \
-        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
-            std::exit(2);                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 /// The tiling sweep of one format on seeded codes and scales (MXFP4 bytes 120…124; NVFP4 E4M3
 /// bytes 0x30…0x4F, global 100): median µs of each (split-K, chunks ahead) and the FP64 check.
@@ -85,25 +59,25 @@ nlohmann::json sweepFormat(L::Fp4GemmFormat f, long long n, long long k, int rep
     p.format = f;
     p.globalScale = f == L::Fp4GemmFormat::Nvfp4 ? 100.0f : 1.0f;
     p.m = maxM, p.n = n, p.k = k;
-    CK(cudaMalloc(&dW, w.size()));
-    CK(cudaMalloc(&dS, s.size()));
-    CK(cudaMalloc(&dX, 2 * x.size()));
-    CK(cudaMalloc(&dY, 2 * static_cast<std::size_t>(maxM * n)));
-    CK(cudaMalloc(&dWs, L::fp4GemmWorkspaceBytes(p)));
-    CK(cudaMalloc(&dCnt, L::fp4GemmCounterBytes(p)));
-    CK(cudaMalloc(&dRes, 16));
-    CK(cudaMemcpy(dW, w.data(), w.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dS, s.data(), s.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dX, x.data(), 2 * x.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemset(dWs, 0, L::fp4GemmWorkspaceBytes(p)));
-    CK(cudaMemset(dCnt, 0, L::fp4GemmCounterBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dW, w.size()));
+    QS_BENCH_CK(cudaMalloc(&dS, s.size()));
+    QS_BENCH_CK(cudaMalloc(&dX, 2 * x.size()));
+    QS_BENCH_CK(cudaMalloc(&dY, 2 * static_cast<std::size_t>(maxM * n)));
+    QS_BENCH_CK(cudaMalloc(&dWs, L::fp4GemmWorkspaceBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dCnt, L::fp4GemmCounterBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dRes, 16));
+    QS_BENCH_CK(cudaMemcpy(dW, w.data(), w.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemcpy(dS, s.data(), s.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemcpy(dX, x.data(), 2 * x.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemset(dWs, 0, L::fp4GemmWorkspaceBytes(p)));
+    QS_BENCH_CK(cudaMemset(dCnt, 0, L::fp4GemmCounterBytes(p)));
     p.packed = static_cast<const std::uint8_t *>(dW);
     p.scales = static_cast<const std::uint8_t *>(dS);
     p.x = dX;
     p.y = dY;
     cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    QS_BENCH_CK(cudaEventCreate(&e0));
+    QS_BENCH_CK(cudaEventCreate(&e1));
     const char *name = f == L::Fp4GemmFormat::Mxfp4 ? "mxfp4" : "nvfp4";
     nlohmann::json out = nlohmann::json::array();
     for (const long long m : {1LL, 8LL, 16LL})
@@ -118,12 +92,12 @@ nlohmann::json sweepFormat(L::Fp4GemmFormat f, long long n, long long k, int rep
                     L::fp4GemmFused(p, t, dWs, dCnt, nullptr);
                 std::vector<double> us;
                 for (int r = 0; r < repeats; ++r) {
-                    CK(cudaEventRecord(e0));
+                    QS_BENCH_CK(cudaEventRecord(e0));
                     used = L::fp4GemmFused(p, t, dWs, dCnt, nullptr);
-                    CK(cudaEventRecord(e1));
-                    CK(cudaEventSynchronize(e1));
+                    QS_BENCH_CK(cudaEventRecord(e1));
+                    QS_BENCH_CK(cudaEventSynchronize(e1));
                     float ms = 0;
-                    CK(cudaEventElapsedTime(&ms, e0, e1));
+                    QS_BENCH_CK(cudaEventElapsedTime(&ms, e0, e1));
                     us.push_back(1e3 * ms);
                 }
                 std::sort(us.begin(), us.end());
@@ -132,8 +106,8 @@ nlohmann::json sweepFormat(L::Fp4GemmFormat f, long long n, long long k, int rep
                                     reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
                 double worst = 0;
                 unsigned long long count = 0;
-                CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
+                QS_BENCH_CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
+                QS_BENCH_CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
                 const bool good = worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
                 ok = ok && good;
                 std::printf("sweep %s M %2lld ahead %d split-K %2d (ran %2d, %4d blocks): %8.2f µs  check %s "
@@ -202,8 +176,8 @@ int main(int argc, char **argv)
                     dense.peaks->copyGbps, dense.peaks->tflops.count("bf16") ? dense.peaks->tflops.at("bf16") : 0.0);
     if (!dense.deviceNote.empty())
         std::printf("note: %s\n", dense.deviceNote.c_str());
-    print(dense);
-    bool ok = checked(dense);
+    bench::printGemmPoints(dense);
+    bool ok = bench::gemmPointsChecked(dense);
     nlohmann::json sweepDoc = nlohmann::json::array();
     if (sweep)
         for (const auto f : {L::Fp4GemmFormat::Mxfp4, L::Fp4GemmFormat::Nvfp4})

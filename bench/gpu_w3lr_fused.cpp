@@ -32,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "gemm_bench_common.h"
 #include "kernels/gemm/kernels_w3lr.h"
 #include "kernels/gemm/w3lr_pack.h"
 #include "quant/hqq.h"
@@ -43,13 +44,6 @@ namespace W = quantscope::gpu::w3lr;
 
 namespace {
 
-#define CK(call)                                                                                                       \
-    do {                                                                                                               \
-        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
-            std::exit(2);                                                                                              \
-        }                                                                                                              \
-    } while (0)
 #define LT(call)                                                                                                       \
     do {                                                                                                               \
         if (cublasStatus_t s_ = (call); s_ != CUBLAS_STATUS_SUCCESS) {                                                 \
@@ -70,9 +64,9 @@ std::vector<long long> parseList(const std::string &csv)
 void *devCopy(const void *src, std::size_t bytes)
 {
     void *p = nullptr;
-    CK(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)));
+    QS_BENCH_CK(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)));
     if (bytes)
-        CK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
+        QS_BENCH_CK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
     return p;
 }
 
@@ -95,7 +89,7 @@ struct LtGemm {
         LT(cublasLtMatrixLayoutCreate(&a, CUDA_R_16BF, k, n, k));
         LT(cublasLtMatrixLayoutCreate(&b, CUDA_R_16BF, k, m, k));
         LT(cublasLtMatrixLayoutCreate(&d, CUDA_R_16BF, n, m, n));
-        CK(cudaMalloc(&ws, wsBytes));
+        QS_BENCH_CK(cudaMalloc(&ws, wsBytes));
         cublasLtMatmulPreference_t pref = nullptr;
         LT(cublasLtMatmulPreferenceCreate(&pref));
         LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsBytes,
@@ -128,18 +122,18 @@ struct LtGemm {
 double timeMedian(const std::function<void(int)> &step, int warmup, int repeats, cudaStream_t s)
 {
     cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    QS_BENCH_CK(cudaEventCreate(&e0));
+    QS_BENCH_CK(cudaEventCreate(&e1));
     for (int i = 0; i < warmup; ++i)
         step(i);
     std::vector<double> t;
     for (int i = 0; i < repeats; ++i) {
-        CK(cudaEventRecord(e0, s));
+        QS_BENCH_CK(cudaEventRecord(e0, s));
         step(warmup + i);
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
+        QS_BENCH_CK(cudaEventRecord(e1, s));
+        QS_BENCH_CK(cudaEventSynchronize(e1));
         float ms = 0;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
+        QS_BENCH_CK(cudaEventElapsedTime(&ms, e0, e1));
         t.push_back(1000.0 * ms);
     }
     cudaEventDestroy(e0), cudaEventDestroy(e1);
@@ -149,7 +143,7 @@ double timeMedian(const std::function<void(int)> &step, int warmup, int repeats,
 std::vector<std::uint16_t> download(const void *y, long long count)
 {
     std::vector<std::uint16_t> out(static_cast<std::size_t>(count));
-    CK(cudaMemcpy(out.data(), y, 2 * out.size(), cudaMemcpyDeviceToHost));
+    QS_BENCH_CK(cudaMemcpy(out.data(), y, 2 * out.size(), cudaMemcpyDeviceToHost));
     return out;
 }
 
@@ -197,7 +191,7 @@ int main(int argc, char **argv)
                 return 2;
             }
     cudaDeviceProp prop{};
-    CK(cudaGetDeviceProperties(&prop, 0));
+    QS_BENCH_CK(cudaGetDeviceProperties(&prop, 0));
     const long long maxRank = ranks.empty() ? 0 : *std::max_element(ranks.begin(), ranks.end());
 
     // The weights: synthetic codes, scales s ∈ [0.004, 0.012] and zero points z ∈ [2.5, 4.5]
@@ -244,15 +238,15 @@ int main(int argc, char **argv)
                       devCopy(zeros.data(), 4 * zeros.size()),
                       c < 2 ? devCopy(wBf16.data(), 2 * wBf16.size()) : nullptr});
     cudaStream_t s;
-    CK(cudaStreamCreate(&s));
+    QS_BENCH_CK(cudaStreamCreate(&s));
     const long long mMax = *std::max_element(ms.begin(), ms.end());
     void *dy = nullptr, *dq = nullptr, *dws = nullptr, *dcnt = nullptr;
-    CK(cudaMalloc(&dy, 2 * static_cast<std::size_t>(mMax * n)));
-    CK(cudaMalloc(&dq, 2 * static_cast<std::size_t>(n * k)));
-    CK(cudaMalloc(&dws, 4 * static_cast<std::size_t>(mMax * n + mMax * std::max(maxRank, 1LL))));
-    CK(cudaMalloc(&dcnt, 4 * static_cast<std::size_t>(n)));
-    CK(cudaMemset(dws, 0, 4 * static_cast<std::size_t>(mMax * n + mMax * std::max(maxRank, 1LL))));
-    CK(cudaMemset(dcnt, 0, 4 * static_cast<std::size_t>(n)));
+    QS_BENCH_CK(cudaMalloc(&dy, 2 * static_cast<std::size_t>(mMax * n)));
+    QS_BENCH_CK(cudaMalloc(&dq, 2 * static_cast<std::size_t>(n * k)));
+    QS_BENCH_CK(cudaMalloc(&dws, 4 * static_cast<std::size_t>(mMax * n + mMax * std::max(maxRank, 1LL))));
+    QS_BENCH_CK(cudaMalloc(&dcnt, 4 * static_cast<std::size_t>(n)));
+    QS_BENCH_CK(cudaMemset(dws, 0, 4 * static_cast<std::size_t>(mMax * n + mMax * std::max(maxRank, 1LL))));
+    QS_BENCH_CK(cudaMemset(dcnt, 0, 4 * static_cast<std::size_t>(n)));
 
     std::printf("fused W3A16 + MiLo compensator: N=%lld K=%lld g%lld, %s, %d weight copies, median of %d\n", n, k,
                 group, prop.name, copies, repeats);
@@ -327,7 +321,7 @@ int main(int argc, char **argv)
                     warmup, repeats, s);
                 at(0);
                 L::w3lrFused(p, t, dws, dcnt, s);
-                CK(cudaStreamSynchronize(s));
+                QS_BENCH_CK(cudaStreamSynchronize(s));
                 const double worst = W::worstOfBound(o, R, download(dy, m * n).data(), false);
                 if (r == 0)
                     w3Us = us;
@@ -346,7 +340,7 @@ int main(int argc, char **argv)
                 const double us = timeMedian(
                     [&](int rep) { lt.run(cp[static_cast<std::size_t>(rep % 2)].bf, dx, dy, s); }, warmup, repeats, s);
                 lt.run(cp[0].bf, dx, dy, s);
-                CK(cudaStreamSynchronize(s));
+                QS_BENCH_CK(cudaStreamSynchronize(s));
                 record("bf16", m, 0, us, w3Us > 0 ? us / w3Us : 0.0, 2.0 * static_cast<double>(n * k + m * k + m * n),
                        W::worstOfBound(o, R, download(dy, m * n).data(), true), "; cuBLASLt, BF16 weights");
             }
@@ -361,7 +355,7 @@ int main(int argc, char **argv)
                 at(0);
                 L::w3lrDequantBf16(p, dq, s);
                 lt.run(dq, dx, dy, s);
-                CK(cudaStreamSynchronize(s));
+                QS_BENCH_CK(cudaStreamSynchronize(s));
                 record("unfused", m, r, us, w3Us > 0 ? us / w3Us : 0.0, bytes,
                        W::worstOfBound(o, R, download(dy, m * n).data(), true),
                        "; dequantize (W3 + Û·V̂ → BF16) + cuBLASLt");

@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "gemm_bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
 #include "kernels/gemm/kernels_w4a16.h"
@@ -46,39 +47,6 @@ using namespace quantscope;
 namespace L = quantscope::gpu::launch;
 
 namespace {
-
-void print(const GemmBenchResult &r)
-{
-    std::printf("%-14s %6s %10s %9s %10s %8s %8s  %s\n", "format", "M", "time_us", "TFLOP/s", "B/token", "W roof",
-                "vs bf16", "note");
-    for (const auto &p : r.points)
-        std::printf("%-14s %6lld %10.2f %9.2f %10.0f %7.0f%% %7.2fx  %s\n", p.series().c_str(),
-                    static_cast<long long>(p.m), p.timeUs, p.tflops, p.bytesPerToken, 100 * p.weightRooflineFraction,
-                    p.speedupVsBf16, p.note.c_str());
-    std::fflush(stdout);
-}
-
-bool checked(const GemmBenchResult &r)
-{
-    for (const auto &p : r.points)
-        if (p.note.find("FAILED") != std::string::npos)
-            return false;
-    return true;
-}
-
-#define CK(call)                                                                                                       \
-    do {                                                                                                               \
-        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
-            std::exit(2);                                                                                              \
-        }                                                                                                              \
-    } while (0)
-
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 /// One MoE variant: a label and the tiling of its launches.
 struct MoeVariant {
@@ -115,20 +83,20 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     L::W4a16Problem p;
     p.m = m, p.n = n, p.k = k, p.group = group, p.experts = E;
     p.wStride = n * k / 2, p.sStride = groups, p.xStride = m * k, p.yStride = m * n;
-    CK(cudaMalloc(&dW, w.size()));
-    CK(cudaMalloc(&dS, 4 * s.size()));
-    CK(cudaMalloc(&dZ, z.size()));
-    CK(cudaMalloc(&dX, 2 * x.size()));
-    CK(cudaMalloc(&dY, 2 * static_cast<std::size_t>(E * m * n)));
-    CK(cudaMalloc(&dWs, L::w4a16WorkspaceBytes(p)));
-    CK(cudaMalloc(&dCnt, L::w4a16CounterBytes(p)));
-    CK(cudaMalloc(&dRes, 16));
-    CK(cudaMemcpy(dW, w.data(), w.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dS, s.data(), 4 * s.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dZ, z.data(), z.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dX, x.data(), 2 * x.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemset(dWs, 0, L::w4a16WorkspaceBytes(p)));
-    CK(cudaMemset(dCnt, 0, L::w4a16CounterBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dW, w.size()));
+    QS_BENCH_CK(cudaMalloc(&dS, 4 * s.size()));
+    QS_BENCH_CK(cudaMalloc(&dZ, z.size()));
+    QS_BENCH_CK(cudaMalloc(&dX, 2 * x.size()));
+    QS_BENCH_CK(cudaMalloc(&dY, 2 * static_cast<std::size_t>(E * m * n)));
+    QS_BENCH_CK(cudaMalloc(&dWs, L::w4a16WorkspaceBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dCnt, L::w4a16CounterBytes(p)));
+    QS_BENCH_CK(cudaMalloc(&dRes, 16));
+    QS_BENCH_CK(cudaMemcpy(dW, w.data(), w.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemcpy(dS, s.data(), 4 * s.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemcpy(dZ, z.data(), z.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemcpy(dX, x.data(), 2 * x.size(), cudaMemcpyHostToDevice));
+    QS_BENCH_CK(cudaMemset(dWs, 0, L::w4a16WorkspaceBytes(p)));
+    QS_BENCH_CK(cudaMemset(dCnt, 0, L::w4a16CounterBytes(p)));
     p.packed = static_cast<const std::uint8_t *>(dW);
     p.scales = static_cast<const float *>(dS);
     p.zeros = static_cast<const std::int8_t *>(dZ);
@@ -154,22 +122,22 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             f();
         std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
         for (auto &e : ev)
-            CK(cudaEventCreate(&e));
+            QS_BENCH_CK(cudaEventCreate(&e));
         for (int r = 0; r < repeats; ++r) {
-            CK(cudaEventRecord(ev[2 * r]));
+            QS_BENCH_CK(cudaEventRecord(ev[2 * r]));
             f();
-            CK(cudaEventRecord(ev[2 * r + 1]));
+            QS_BENCH_CK(cudaEventRecord(ev[2 * r + 1]));
         }
-        CK(cudaDeviceSynchronize());
+        QS_BENCH_CK(cudaDeviceSynchronize());
         std::vector<double> t;
         for (int r = 0; r < repeats; ++r) {
             float ms = 0;
-            CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+            QS_BENCH_CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
             t.push_back(1e3 * ms);
         }
         for (auto e : ev)
             cudaEventDestroy(e);
-        return medianOf(t);
+        return bench::medianOf(t);
     };
     const double loopUs = time(loop);
     const double bytes = static_cast<double>(E) * (n * k / 2.0 + 5.0 * groups + 2.0 * m * k + 2.0 * m * n);
@@ -184,8 +152,8 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
                           reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
         double worst = 0;
         unsigned long long count = 0;
-        CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
+        QS_BENCH_CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
+        QS_BENCH_CK(cudaMemcpy(&count, static_cast<char *>(dRes) + 8, 8, cudaMemcpyDeviceToHost));
         const bool good = worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
         ok = ok && good;
         char tile[96] = "";
@@ -271,8 +239,8 @@ int main(int argc, char **argv)
                     dense.peaks->copyGbps, dense.peaks->tflops.count("bf16") ? dense.peaks->tflops.at("bf16") : 0.0);
     if (!dense.deviceNote.empty())
         std::printf("note: %s\n", dense.deviceNote.c_str());
-    print(dense);
-    bool ok = checked(dense);
+    bench::printGemmPoints(dense);
+    bool ok = bench::gemmPointsChecked(dense);
     nlohmann::json groupsDoc = nlohmann::json::object();
     for (const std::int64_t g : {std::int64_t(32), std::int64_t(64), std::int64_t(0)}) {
         GemmBenchRequest qg = q;
@@ -281,8 +249,8 @@ int main(int argc, char **argv)
         qg.formats = {GemmFormat::W4a16};
         const GemmBenchResult r = runGemmBench(qg, DeviceChoice::Gpu);
         std::printf("group %s:\n", g == 0 ? "per channel" : std::to_string(g).c_str());
-        print(r);
-        ok = ok && checked(r);
+        bench::printGemmPoints(r);
+        ok = ok && bench::gemmPointsChecked(r);
         groupsDoc[g == 0 ? "channel" : "g" + std::to_string(g)] = toJson(r);
     }
     // The kernels side by side (the launcher's tiling each): kernel 1 original, 2 swapped, 3 swapped
@@ -313,7 +281,7 @@ int main(int argc, char **argv)
                 qk.w4a16Kernel = kernel;
                 qk.roofline = false;
                 const GemmBenchResult r = runGemmBench(qk, DeviceChoice::Gpu);
-                ok = ok && checked(r);
+                ok = ok && bench::gemmPointsChecked(r);
                 for (const auto &p : r.points)
                     if (p.format == kW4a16FusedFormat) {
                         if (kernel == 1)
@@ -343,7 +311,7 @@ int main(int argc, char **argv)
         qs.w4a16ChunksAhead = ahead;
         qs.roofline = false;
         const GemmBenchResult r = runGemmBench(qs, DeviceChoice::Gpu);
-        ok = ok && checked(r);
+        ok = ok && bench::gemmPointsChecked(r);
         for (const auto &p : r.points)
             if (p.format == kW4a16FusedFormat) {
                 std::printf("sweep %-9s rows/warp %2d split-K %2d ahead %d M %4lld: %8.2f µs  %s\n", kernelName(kernel),

@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "gemm_bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
 #include "kernels/gemm/kernels_w4a8.h"
@@ -40,39 +41,6 @@ namespace L = quantscope::gpu::launch;
 
 namespace {
 
-void print(const GemmBenchResult &r)
-{
-    std::printf("%-16s %6s %10s %9s %10s %8s %8s  %s\n", "format", "M", "time_us", "TFLOP/s", "B/token", "W roof",
-                "vs bf16", "note");
-    for (const auto &p : r.points)
-        std::printf("%-16s %6lld %10.2f %9.2f %10.0f %7.0f%% %7.2fx  %s\n", p.series().c_str(),
-                    static_cast<long long>(p.m), p.timeUs, p.tflops, p.bytesPerToken, 100 * p.weightRooflineFraction,
-                    p.speedupVsBf16, p.note.c_str());
-    std::fflush(stdout);
-}
-
-bool checked(const GemmBenchResult &r)
-{
-    for (const auto &p : r.points)
-        if (p.note.find("FAILED") != std::string::npos)
-            return false;
-    return true;
-}
-
-#define CK(call)                                                                                                       \
-    do {                                                                                                               \
-        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
-            std::exit(2);                                                                                              \
-        }                                                                                                              \
-    } while (0)
-
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 /// Median µs of `f` (CUDA events around each call, after warm-up).
 double timeIt(const std::function<void()> &f, int repeats, int warmup)
 {
@@ -80,22 +48,22 @@ double timeIt(const std::function<void()> &f, int repeats, int warmup)
         f();
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
     for (auto &e : ev)
-        CK(cudaEventCreate(&e));
+        QS_BENCH_CK(cudaEventCreate(&e));
     for (int r = 0; r < repeats; ++r) {
-        CK(cudaEventRecord(ev[2 * r]));
+        QS_BENCH_CK(cudaEventRecord(ev[2 * r]));
         f();
-        CK(cudaEventRecord(ev[2 * r + 1]));
+        QS_BENCH_CK(cudaEventRecord(ev[2 * r + 1]));
     }
-    CK(cudaDeviceSynchronize());
+    QS_BENCH_CK(cudaDeviceSynchronize());
     std::vector<double> t;
     for (int r = 0; r < repeats; ++r) {
         float ms = 0;
-        CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+        QS_BENCH_CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
         t.push_back(1e3 * ms);
     }
     for (auto e : ev)
         cudaEventDestroy(e);
-    return medianOf(t);
+    return bench::medianOf(t);
 }
 
 /// Seeded packed INT4 weights (asymmetric, zero points in [−8, 7]: both paths accept them),
@@ -119,18 +87,18 @@ struct Standalone {
             std::memcpy(&u, &f, 4);
             v = static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
         }
-        CK(cudaMalloc(&w, wh.size()));
-        CK(cudaMemcpy(w, wh.data(), wh.size(), cudaMemcpyHostToDevice));
-        CK(cudaMalloc(&x, 2 * xh.size()));
-        CK(cudaMemcpy(x, xh.data(), 2 * xh.size(), cudaMemcpyHostToDevice));
-        CK(cudaMalloc(&xq, 16 * k));
-        CK(cudaMalloc(&xs, 4 * 16));
-        CK(cudaMalloc(&y, 2 * 16 * n));
-        CK(cudaMalloc(&ws, 4 * 16 * n));
-        CK(cudaMalloc(&cnt, 4 * (n / 64 + 2)));
-        CK(cudaMalloc(&res, 16));
-        CK(cudaMemset(ws, 0, 4 * 16 * n));
-        CK(cudaMemset(cnt, 0, 4 * (n / 64 + 2)));
+        QS_BENCH_CK(cudaMalloc(&w, wh.size()));
+        QS_BENCH_CK(cudaMemcpy(w, wh.data(), wh.size(), cudaMemcpyHostToDevice));
+        QS_BENCH_CK(cudaMalloc(&x, 2 * xh.size()));
+        QS_BENCH_CK(cudaMemcpy(x, xh.data(), 2 * xh.size(), cudaMemcpyHostToDevice));
+        QS_BENCH_CK(cudaMalloc(&xq, 16 * k));
+        QS_BENCH_CK(cudaMalloc(&xs, 4 * 16));
+        QS_BENCH_CK(cudaMalloc(&y, 2 * 16 * n));
+        QS_BENCH_CK(cudaMalloc(&ws, 4 * 16 * n));
+        QS_BENCH_CK(cudaMalloc(&cnt, 4 * (n / 64 + 2)));
+        QS_BENCH_CK(cudaMalloc(&res, 16));
+        QS_BENCH_CK(cudaMemset(ws, 0, 4 * 16 * n));
+        QS_BENCH_CK(cudaMemset(cnt, 0, 4 * (n / 64 + 2)));
     }
     ~Standalone()
     {
@@ -150,10 +118,10 @@ struct Standalone {
         }
         cudaFree(s);
         cudaFree(z);
-        CK(cudaMalloc(&s, 4 * sh.size()));
-        CK(cudaMalloc(&z, zh.size()));
-        CK(cudaMemcpy(s, sh.data(), 4 * sh.size(), cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(z, zh.data(), zh.size(), cudaMemcpyHostToDevice));
+        QS_BENCH_CK(cudaMalloc(&s, 4 * sh.size()));
+        QS_BENCH_CK(cudaMalloc(&z, zh.size()));
+        QS_BENCH_CK(cudaMemcpy(s, sh.data(), 4 * sh.size(), cudaMemcpyHostToDevice));
+        QS_BENCH_CK(cudaMemcpy(z, zh.data(), zh.size(), cudaMemcpyHostToDevice));
     }
     L::W4a8Problem problem(long long m, bool fp8) const
     {
@@ -188,8 +156,8 @@ struct Standalone {
                          reinterpret_cast<unsigned long long *>(static_cast<char *>(res) + 8), nullptr);
         double worst = 0;
         unsigned long long count = 0;
-        CK(cudaMemcpy(&worst, res, 8, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(&count, static_cast<char *>(res) + 8, 8, cudaMemcpyDeviceToHost));
+        QS_BENCH_CK(cudaMemcpy(&worst, res, 8, cudaMemcpyDeviceToHost));
+        QS_BENCH_CK(cudaMemcpy(&count, static_cast<char *>(res) + 8, 8, cudaMemcpyDeviceToHost));
         const bool ok = worst <= 1.0 && count == static_cast<unsigned long long>(m * n);
         return {{"m", m},
                 {"act", fp8 ? "e4m3" : "int8"},
@@ -250,8 +218,8 @@ int main(int argc, char **argv)
         std::printf("roofline (%s): copy %.1f GB/s\n", lab.peaks->source.c_str(), lab.peaks->copyGbps);
     if (!lab.deviceNote.empty())
         std::printf("note: %s\n", lab.deviceNote.c_str());
-    print(lab);
-    bool ok = checked(lab);
+    bench::printGemmPoints(lab, 16);
+    bool ok = bench::gemmPointsChecked(lab);
     // The large-M bar: the routed INT8 series' throughput ÷ BF16's at M ≥ 1024.
     nlohmann::json bars = nlohmann::json::array();
     for (const auto &p : lab.points)

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// What the fused-GEMM benchmarks (gpu_w4a16_fused.cpp, gpu_w4a8_fused.cpp, gpu_fp4_fused.cpp,
+/// gpu_w3lr_fused.cpp) share: the GEMM lab's point table, the check of its notes, a CUDA call
+/// check and the median of a few timings.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "sim/gemm_bench.h"
+
+/// A CUDA runtime call that must succeed (the benchmark ends with status 2 otherwise).
+#define QS_BENCH_CK(call)                                                                                              \
+    do {                                                                                                               \
+        if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                              \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                                           \
+            std::exit(2);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+namespace quantscope::bench {
+
+/// The GEMM lab's points as a table: series, M, time, TFLOP/s, bytes a token, weight roofline,
+/// speed-up over BF16 and the note; `width` the series column's.
+inline void printGemmPoints(const GemmBenchResult &r, int width = 14)
+{
+    std::printf("%-*s %6s %10s %9s %10s %8s %8s  %s\n", width, "format", "M", "time_us", "TFLOP/s", "B/token", "W roof",
+                "vs bf16", "note");
+    for (const auto &p : r.points)
+        std::printf("%-*s %6lld %10.2f %9.2f %10.0f %7.0f%% %7.2fx  %s\n", width, p.series().c_str(),
+                    static_cast<long long>(p.m), p.timeUs, p.tflops, p.bytesPerToken, 100 * p.weightRooflineFraction,
+                    p.speedupVsBf16, p.note.c_str());
+    std::fflush(stdout);
+}
+
+/// Whether no point's output check failed (the lab writes "FAILED" into the note).
+inline bool gemmPointsChecked(const GemmBenchResult &r)
+{
+    return std::none_of(r.points.begin(), r.points.end(),
+                        [](const GemmPoint &p) { return p.note.find("FAILED") != std::string::npos; });
+}
+
+/// The median of a few timings (the upper one of an even count; 0 for none).
+inline double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+} // namespace quantscope::bench
