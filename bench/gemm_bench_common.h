@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,39 @@ inline double medianOf(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+/// The median µs of `repeats` calls of f, each between two CUDA events on the default stream,
+/// after `warmup` untimed calls.
+inline double medianEventUs(const std::function<void()> &f, int repeats, int warmup)
+{
+    for (int i = 0; i < warmup; ++i)
+        f();
+    std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
+    for (auto &e : ev)
+        QS_BENCH_CK(cudaEventCreate(&e));
+    for (int r = 0; r < repeats; ++r) {
+        QS_BENCH_CK(cudaEventRecord(ev[2 * r]));
+        f();
+        QS_BENCH_CK(cudaEventRecord(ev[2 * r + 1]));
+    }
+    QS_BENCH_CK(cudaDeviceSynchronize());
+    std::vector<double> t;
+    for (int r = 0; r < repeats; ++r) {
+        float ms = 0;
+        QS_BENCH_CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+        t.push_back(1e3 * ms);
+    }
+    for (auto e : ev)
+        cudaEventDestroy(e);
+    return medianOf(t);
+}
+
+/// Where the GEMM lab caches the roofline's measured ceilings: `out`/gemm_peaks.json (`.` when
+/// no output folder was given).
+inline std::string peaksCachePath(const std::string &out)
+{
+    return (std::filesystem::path(out.empty() ? "." : out) / "gemm_peaks.json").string();
 }
 
 } // namespace quantscope::bench

@@ -162,7 +162,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "fused FP4 GEMM: not built for HIP\n");
         return 2;
     }
-    const std::string cache = (std::filesystem::path(opt.out.empty() ? "." : opt.out) / "gemm_peaks.json").string();
+    const std::string cache = bench::peaksCachePath(opt.out);
     std::printf("device: %s\n", gpu->info().name.c_str());
     GemmBenchRequest q;
     q.n = opt.rows, q.k = opt.cols, q.m = ms;

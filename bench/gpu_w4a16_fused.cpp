@@ -117,28 +117,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             L::w4a16Fused(one, tiling, dWs, dCnt, nullptr);
         }
     };
-    auto time = [&](const std::function<void()> &f) {
-        for (int i = 0; i < warmup; ++i)
-            f();
-        std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
-        for (auto &e : ev)
-            QS_BENCH_CK(cudaEventCreate(&e));
-        for (int r = 0; r < repeats; ++r) {
-            QS_BENCH_CK(cudaEventRecord(ev[2 * r]));
-            f();
-            QS_BENCH_CK(cudaEventRecord(ev[2 * r + 1]));
-        }
-        QS_BENCH_CK(cudaDeviceSynchronize());
-        std::vector<double> t;
-        for (int r = 0; r < repeats; ++r) {
-            float ms = 0;
-            QS_BENCH_CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
-            t.push_back(1e3 * ms);
-        }
-        for (auto e : ev)
-            cudaEventDestroy(e);
-        return bench::medianOf(t);
-    };
+    auto time = [&](const std::function<void()> &f) { return bench::medianEventUs(f, repeats, warmup); };
     const double loopUs = time(loop);
     const double bytes = static_cast<double>(E) * (n * k / 2.0 + 5.0 * groups + 2.0 * m * k + 2.0 * m * n);
     nlohmann::json doc{{"experts", E},      {"m", m},         {"n", n},        {"k", k}, {"group", group},
@@ -223,7 +202,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "fused W4A16: not built for HIP\n");
         return 2;
     }
-    const std::string cache = (std::filesystem::path(opt.out.empty() ? "." : opt.out) / "gemm_peaks.json").string();
+    const std::string cache = bench::peaksCachePath(opt.out);
     std::printf("device: %s\n", gpu->info().name.c_str());
     GemmBenchRequest q;
     q.n = opt.rows, q.k = opt.cols, q.m = ms;

@@ -41,31 +41,6 @@ namespace L = quantscope::gpu::launch;
 
 namespace {
 
-/// Median µs of `f` (CUDA events around each call, after warm-up).
-double timeIt(const std::function<void()> &f, int repeats, int warmup)
-{
-    for (int i = 0; i < warmup; ++i)
-        f();
-    std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeats));
-    for (auto &e : ev)
-        QS_BENCH_CK(cudaEventCreate(&e));
-    for (int r = 0; r < repeats; ++r) {
-        QS_BENCH_CK(cudaEventRecord(ev[2 * r]));
-        f();
-        QS_BENCH_CK(cudaEventRecord(ev[2 * r + 1]));
-    }
-    QS_BENCH_CK(cudaDeviceSynchronize());
-    std::vector<double> t;
-    for (int r = 0; r < repeats; ++r) {
-        float ms = 0;
-        QS_BENCH_CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
-        t.push_back(1e3 * ms);
-    }
-    for (auto e : ev)
-        cudaEventDestroy(e);
-    return bench::medianOf(t);
-}
-
 /// Seeded packed INT4 weights (asymmetric, zero points in [−8, 7]: both paths accept them),
 /// per-group scales, BF16 X of up to 16 rows, on the device; the fused kernels from BF16 X.
 struct Standalone {
@@ -143,13 +118,13 @@ struct Standalone {
         L::W4a8Launch used;
         auto quant = [&] { L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs), nullptr); };
         auto gemm = [&] { used = L::w4a8Fused(p, t, ws, cnt, nullptr); };
-        const double both = timeIt(
+        const double both = bench::medianEventUs(
             [&] {
                 quant();
                 gemm();
             },
             repeats, warmup);
-        const double gemmOnly = timeIt(gemm, repeats, warmup);
+        const double gemmOnly = bench::medianEventUs(gemm, repeats, warmup);
         quant();
         gemm();
         L::w4a8CheckFp64(p, static_cast<double *>(res),
@@ -204,7 +179,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "fused W4A8: not built for HIP\n");
         return 2;
     }
-    const std::string cache = (std::filesystem::path(opt.out.empty() ? "." : opt.out) / "gemm_peaks.json").string();
+    const std::string cache = bench::peaksCachePath(opt.out);
     std::printf("device: %s\n", gpu->info().name.c_str());
     // 1. The lab: BF16, unfused and fused (routed above M = 16) W4A8-INT8 and W4A8-FP8.
     GemmBenchRequest q;
