@@ -4,7 +4,8 @@
 //   w4a16      INT4 → BF16 dequantize kernel (g128 or per channel) + BF16 GEMM, and beside it
 //              the fused kernel's point (w4a16-fused, engine_gemmlab_fused.cpp)
 //   w4a8-int8  INT4 → INT8 unpack + Σ_k x per token + INT8 GEMM (INT32) + epilogue
-//              y = s_tok·s_ch·(acc − z·Σx)
+//              y = s_tok·s_ch·(acc − z·Σx); above the fused kernel's M the fused series' route
+//              folds z into the INT8 weight instead (q − z + INT8 GEMM + post-scale)
 //   w4a8-fp8   INT4 → E4M3 (q − z, exact) + FP8 GEMM with row-wise scales
 //   w8a8-fp8   the FP8 per-channel codes as stored + FP8 GEMM with row-wise scales
 // and beside w4a8-int8 / w4a8-fp8 their fused points (w4a8-int8-fused, w4a8-fp8-fused: the fused
@@ -20,6 +21,8 @@
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
 #include "gemm/kernels_gemmlab_check.h"
+#include "gemm/kernels_w4a8.h"
+#include "gemm/w4a8_math.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -127,6 +130,11 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
         const auto *chScale = static_cast<const float *>(sCh.get());
         const auto *tokScale = static_cast<const float *>(sTok.get());
         const auto *z8 = static_cast<const std::int8_t *>(zeros.get());
+        // w4a8-int8's large-M route folds the per-channel zero point into the INT8 weight where
+        // every q − z stays exact in INT8 (engine_gemmlab_w4a8.cpp's routed point).
+        const bool foldable = xInt8 && std::all_of(q->zeros.begin(), q->zeros.end(), [](std::int8_t z) {
+                                  return z >= gpumath::kW4a8FoldZeroMin && z <= gpumath::kW4a8FoldZeroMax;
+                              });
 
         for (const std::int64_t m : request.m) {
             if (cancel)
@@ -207,27 +215,30 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 Events ev(static_cast<std::size_t>(stages) + 1);
                 step(0, ev.ev);
             }
-            launch::LabCheckProblem cp;
-            cp.w.data = Wst[0].get();
-            cp.w.kind = w8 ? launch::kLabE4m3 : launch::kLabCheckInt4;
-            cp.w.scale = chScale;
-            cp.w.zeros = w8 ? nullptr : z8;
-            cp.w.group = group;
-            cp.x.data = X.get();
-            cp.x.kind = xKind;
-            cp.x.scale = xBf16 ? nullptr : tokScale;
-            cp.y = (xInt8 || post) ? out.get() : D.get();
-            cp.m = mp, cp.n = n, cp.k = k;
-            // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to BF16 (2^-8
-            // of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8 accumulates in FP32
-            // (2^-12); INT8 exactly, its epilogue's FP32 products cost 2^-20 of |ref| (and 2^-22 of
-            // Σ|x·ŵ| is left for the FP32 scale products).
-            cp.relRef = std::ldexp(1.001, -8) + (xInt8 ? std::ldexp(1.0, -20) : 0.0);
-            cp.relMag = xInt8   ? std::ldexp(1.0, -22)
-                        : xBf16 ? std::ldexp(1.0, -8) + std::ldexp(1.0, -12)
-                                : std::ldexp(1.0, -12);
-            auto scratch = poolGet(I.pool, 64, what);
-            const launch::LabCheckResult ck = launch::labCheckFp64(cp, scratch.get(), s);
+            const auto checkOutput = [&] {
+                launch::LabCheckProblem cp;
+                cp.w.data = Wst[0].get();
+                cp.w.kind = w8 ? launch::kLabE4m3 : launch::kLabCheckInt4;
+                cp.w.scale = chScale;
+                cp.w.zeros = w8 ? nullptr : z8;
+                cp.w.group = group;
+                cp.x.data = X.get();
+                cp.x.kind = xKind;
+                cp.x.scale = xBf16 ? nullptr : tokScale;
+                cp.y = (xInt8 || post) ? out.get() : D.get();
+                cp.m = mp, cp.n = n, cp.k = k;
+                // BF16 output rounding (unit roundoff 2^-8 of |ref|); w4a16 also rounds Ŵ to BF16 (2^-8
+                // of each |x·ŵ|) and accumulates in FP32 (2^-12 of Σ|x·ŵ|); FP8 accumulates in FP32
+                // (2^-12); INT8 exactly, its epilogue's FP32 products cost 2^-20 of |ref| (and 2^-22 of
+                // Σ|x·ŵ| is left for the FP32 scale products).
+                cp.relRef = std::ldexp(1.001, -8) + (xInt8 ? std::ldexp(1.0, -20) : 0.0);
+                cp.relMag = xInt8   ? std::ldexp(1.0, -22)
+                            : xBf16 ? std::ldexp(1.0, -8) + std::ldexp(1.0, -12)
+                                    : std::ldexp(1.0, -12);
+                auto scratch = poolGet(I.pool, 64, what);
+                return launch::labCheckFp64(cp, scratch.get(), s);
+            };
+            const launch::LabCheckResult ck = checkOutput();
             const bool passed = ck.checked > 0 && ck.failed == 0 && ck.worst <= 1.0;
             GemmPoint p;
             p.format = name;
@@ -291,9 +302,57 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                     points.back().note += "; no fused point: " + whyNot;
             }
             if (f == GemmFormat::W4a8Int8 || f == GemmFormat::W4a8Fp8) { // engine_gemmlab_w4a8.cpp
+                // Above the fused kernel's M: INT4 → INT8 with z folded in (q − z, exact), the
+                // same INT8 GEMM, the post-scale alone — no Σx, no zero-point term; the same
+                // integers, so the same outputs. Timed and checked like the unfused route.
+                std::optional<GemmPoint> folded;
+                if (foldable && m > launch::kW4a8FusedMaxM) {
+                    const Step foldStep = [&](int rep, const std::vector<cudaEvent_t> &mk) {
+                        const void *Wstored = Wst[static_cast<std::size_t>(rep % copies)].get();
+                        QS_GPU_CHECK(cudaEventRecord(mk[0], s));
+                        if (!launch::labW4FoldInt8(static_cast<const std::uint8_t *>(Wstored), z8, n, k,
+                                                   static_cast<std::int8_t *>(Wc.get()), s))
+                            return false;
+                        QS_GPU_CHECK(cudaEventRecord(mk[1], s));
+                        if (gemmOnce(Wc.get()) != CUBLAS_STATUS_SUCCESS)
+                            return false;
+                        QS_GPU_CHECK(cudaEventRecord(mk[2], s));
+                        launch::labPostScale(D.get(), true, tokScale, chScale, mp, n, out.get(), s);
+                        QS_GPU_CHECK(cudaEventRecord(mk[3], s));
+                        return true;
+                    };
+                    std::vector<double> foldRuns;
+                    if (const auto ft = timeStep(foldStep, 3, request.warmup, request.repeats, s, &foldRuns)) {
+                        {
+                            Events ev(4);
+                            foldStep(0, ev.ev);
+                        }
+                        const launch::LabCheckResult fck = checkOutput();
+                        const bool ok = fck.checked > 0 && fck.failed == 0 && fck.worst <= 1.0;
+                        GemmPoint fp = points.back();
+                        fp.format = kW4a8Int8FusedFormat;
+                        fp.timeUs = ft->first.back();
+                        setTimeSpread(fp, foldRuns);
+                        fp.coldUs = ft->second;
+                        fp.epilogueUs = ft->first[2];
+                        setGemmRates(fp, 0);
+                        char fbuf[400];
+                        std::snprintf(fbuf, sizeof fbuf,
+                                      "INT4→INT8 with the zero point folded in (q − z, exact; %.1f µs) + cuBLASLt INT8 "
+                                      "GEMM + post-scale s_tok·s_ch (%.1f µs), no Σx or zero-point term; output %s "
+                                      "against the FP64 Ŵ·X̂ on every element (%llu), worst %.3g of the bound",
+                                      ft->first[0], fp.epilogueUs, ok ? "checked" : "CHECK FAILED", fck.checked,
+                                      fck.worst);
+                        fp.note = fbuf;
+                        checks.push_back({kW4a8Int8FusedFormat, m,
+                                          static_cast<int>(std::min<unsigned long long>(fck.checked, 1u << 30)),
+                                          fck.failed > 0 ? std::max(fck.worst, 1.0 + 1e-9) : fck.worst});
+                        folded = std::move(fp);
+                    }
+                }
                 std::string whyNot;
                 if (auto fused = timeFusedW4a8(I, request, *q, !xInt8, Wst, chScale, z8, X.get(), tokScale, m, group,
-                                               points.back(), checks, whyNot))
+                                               folded ? *folded : points.back(), checks, whyNot))
                     points.push_back(std::move(*fused));
                 else
                     points.back().note += "; no fused point: " + whyNot;

@@ -4,8 +4,9 @@
 // engine_gemmlab_quant.cpp) the same packed weights, per-channel scales, zero points and X's codes
 // with their token scales through the fused kernel (kernels_w4a8.h) for M ≤ 16, timed the same
 // way (device events, rotating weight copies, median), every output checked on the device against an FP64 product within the
-// bound of docs/numerics.md "Fused W4A8 GEMM". Above M = 16 the series takes the unfused route's
-// time and the note says so.
+// bound of docs/numerics.md "Fused W4A8 GEMM". Above M = 16 the series takes the large-M route's
+// time (w4a8-int8: z folded into the INT8 weight, engine_gemmlab_quant.cpp, where the zero points
+// allow; else, and for w4a8-fp8, the unfused route's) and the note says so.
 #include "gemmlab_lt.h"
 
 #include <algorithm>
@@ -20,21 +21,32 @@ namespace quantscope::gpu::lab2 {
 std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
                                        bool fp8, const std::vector<std::shared_ptr<void>> &weights, const float *scales,
                                        const std::int8_t *zeros, const void *xCodes, const float *tokenScales,
-                                       std::int64_t m, std::int64_t group, const GemmPoint &unfused,
+                                       std::int64_t m, std::int64_t group, const GemmPoint &routed,
                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why)
 {
     const std::int64_t n = request.n, k = request.k;
-    GemmPoint pt = unfused;
+    GemmPoint pt = routed;
     pt.format = fp8 ? kW4a8Fp8FusedFormat : kW4a8Int8FusedFormat;
     pt.epilogueUs = 0;
     char buf[600];
-    if (m > launch::kW4a8FusedMaxM) { // the routed point: the unfused path's time, labelled
-        std::snprintf(buf, sizeof buf,
-                      "routed: M > %lld runs the unfused route (%s + cuBLASLt %s GEMM); the time of that point",
-                      static_cast<long long>(launch::kW4a8FusedMaxM),
-                      fp8 ? "INT4→E4M3 convert kernel" : "INT4→INT8 unpack kernel", fp8 ? "FP8" : "INT8");
-        pt.note = buf;
-        if (!checks.empty()) // its output is the unfused point's, checked there: one check a point
+    if (m > launch::kW4a8FusedMaxM) {                // the routed point: the large-M route's time, labelled
+        const bool own = routed.format == pt.format; // the folded INT8 route, checked by its caller
+        pt.timeUs = routed.timeUs;
+        pt.timeMinUs = routed.timeMinUs, pt.timeMaxUs = routed.timeMaxUs;
+        pt.timeP10Us = routed.timeP10Us, pt.timeP90Us = routed.timeP90Us;
+        pt.coldUs = routed.coldUs;
+        pt.epilogueUs = routed.epilogueUs;
+        setGemmRates(pt, 0);
+        if (own)
+            std::snprintf(buf, sizeof buf,
+                          "routed: M > %lld runs the large-M route: ", static_cast<long long>(launch::kW4a8FusedMaxM));
+        else
+            std::snprintf(buf, sizeof buf,
+                          "routed: M > %lld runs the unfused route (%s + cuBLASLt %s GEMM); the time of that point",
+                          static_cast<long long>(launch::kW4a8FusedMaxM),
+                          fp8 ? "INT4→E4M3 convert kernel" : "INT4→INT8 unpack kernel", fp8 ? "FP8" : "INT8");
+        pt.note = own ? buf + routed.note : std::string(buf);
+        if (!own && !checks.empty()) // its output is the unfused point's, checked there: one check a point
             checks.push_back({pt.format, m, checks.back().samples, checks.back().worst});
         return pt;
     }

@@ -138,12 +138,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                                         std::string &why);
 /// The fused W4A8 point (engine_gemmlab_w4a8.cpp; format w4a8-int8-fused / w4a8-fp8-fused) beside the
 /// unfused w4a8-int8 / w4a8-fp8 point at M, on the same weight copies, scales, zero points and X's
-/// codes / token scales: the fused kernel for M ≤ 16, its every output checked on the device against FP64; above 16 the unfused route's time,
-/// labelled. nullopt with `why` when the kernel does not run this shape or data.
+/// codes / token scales: the fused kernel for M ≤ 16, its every output checked on the device against FP64; above 16
+/// the time of `routed` (the folded INT8 route's point, format w4a8-int8-fused and already checked,
+/// or the unfused point), labelled. nullopt with `why` when the kernel does not run this shape or data.
 std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
                                        bool fp8, const std::vector<std::shared_ptr<void>> &weights, const float *scales,
                                        const std::int8_t *zeros, const void *xCodes, const float *tokenScales,
-                                       std::int64_t m, std::int64_t group, const GemmPoint &unfused,
+                                       std::int64_t m, std::int64_t group, const GemmPoint &routed,
                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why);
 
 /// The mxfp4 / nvfp4 formats (engine_gemmlab_fp4.cpp): per M the fused kernel's point (M ≤ 16)

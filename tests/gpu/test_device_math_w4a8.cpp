@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The fused W4A8 GEMM's scalar pieces (gpu/kernels/gemm/w4a8_math.h), run on the CPU: the bit
 // tricks that turn a word of packed INT4 codes into the mma's INT8 / E4M3 A operand, over every
-// code in every nibble position (and every zero point the E4M3 path accepts), against the codes
+// code in every nibble position (and every zero point the E4M3 path and the folded INT8 weight
+// accept), against the codes
 // unpacked one by one; X's per-token quantizer against a scalar re-implementation; the bound's
 // coefficient. No device needed (label core).
 #include <gtest/gtest.h>
@@ -94,6 +95,39 @@ TEST(DeviceMathW4a8, Int8CodesAreTheSignExtendedNibblesInOrder)
             ASSERT_EQ(static_cast<std::int8_t>(byteOf(j < 4 ? lo : hi, j & 3)), codeOf(word, j))
                 << std::hex << "word " << word << " nibble " << j;
     }
+}
+
+TEST(DeviceMathW4a8, BytewiseSubtractionHasNoBorrowBetweenBytes)
+{
+    // Every pair of bytes in every position, against four independent 8-bit subtractions.
+    for (int a = 0; a < 256; ++a)
+        for (int b = 0; b < 256; ++b)
+            for (int pos = 0; pos < 4; ++pos) {
+                const std::uint32_t fill = 0x5Au * 0x01010101u, other = 0xA5u * 0x01010101u;
+                const std::uint32_t mask = 0xFFu << (8 * pos);
+                const std::uint32_t wa = (fill & ~mask) | (static_cast<std::uint32_t>(a) << (8 * pos));
+                const std::uint32_t wb = (other & ~mask) | (static_cast<std::uint32_t>(b) << (8 * pos));
+                const std::uint32_t got = bytewiseSub(wa, wb);
+                for (int i = 0; i < 4; ++i)
+                    ASSERT_EQ(byteOf(got, i), (byteOf(wa, i) - byteOf(wb, i)) & 0xFF)
+                        << "a " << a << " b " << b << " pos " << pos << " byte " << i;
+            }
+}
+
+TEST(DeviceMathW4a8, FoldedCodesAreQMinusZForEveryZeroPointInRange)
+{
+    // The large-M W4A8-int8 route's weight: every zero point it accepts (and the range's ends),
+    // every code in every position: the INT8 bytes of q − z.
+    EXPECT_EQ(kW4a8FoldZeroMax + 7, 127);
+    EXPECT_EQ(kW4a8FoldZeroMin - 8, -127);
+    for (int z = kW4a8FoldZeroMin; z <= kW4a8FoldZeroMax; ++z)
+        for (const std::uint32_t word : testWords()) {
+            std::uint32_t lo = 0, hi = 0;
+            w4a8FoldedCodes(word, z, lo, hi);
+            for (int j = 0; j < 8; ++j)
+                ASSERT_EQ(static_cast<std::int8_t>(byteOf(j < 4 ? lo : hi, j & 3)), codeOf(word, j) - z)
+                    << "z " << z << " word " << std::hex << word << " nibble " << j;
+        }
 }
 
 TEST(DeviceMathW4a8, Fp8OperandIsQMinusZExactlyInNibbleOrder)

@@ -340,6 +340,85 @@ TEST(GpuW4a8Fused, TheUnfusedLabConversionsEqualTheScalarUnpackByteForByte)
     }
 }
 
+TEST(GpuW4a8Fused, TheFoldedLargeMRouteGivesTheUnfusedRoutesOutputsBitForBit)
+{
+    // The large-M W4A8-int8 route: q − z folded into the INT8 weight (every byte the scalar
+    // q − z), then post-scale of Σ x·(q − z) — the same integers as the unfused route's
+    // acc − z·Σx, so labPostScale (the vectorized rows and the scalar fallback) must give the
+    // unfused epilogue's BF16 outputs bit for bit.
+    REQUIRE_GPU();
+    for (const std::int64_t k : {std::int64_t(1024), std::int64_t(48)}) {
+        const std::int64_t n = 36, m = 5; // N a multiple of 4 (vector rows), then not (below)
+        const Operands o = makeOperands(1, n, k, k, false, false, 0x77ull + k);
+        std::vector<std::int8_t> z(o.z);
+        z[1] = gm::kW4a8FoldZeroMin, z[2] = gm::kW4a8FoldZeroMax, z[5] = -60, z[6] = 100;
+        DevBuf w(o.packed.size()), zd(z.size()), f8(static_cast<std::size_t>(n * k));
+        CU(cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(zd.p, z.data(), z.size(), cudaMemcpyHostToDevice));
+        ASSERT_TRUE(L::labW4FoldInt8(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p), n,
+                                     k, static_cast<std::int8_t *>(f8.p), nullptr));
+        CU(cudaDeviceSynchronize());
+        std::vector<std::int8_t> got(static_cast<std::size_t>(n * k));
+        CU(cudaMemcpy(got.data(), f8.p, got.size(), cudaMemcpyDeviceToHost));
+        for (std::int64_t r = 0; r < n; ++r)
+            for (std::int64_t i = 0; i < k; ++i) {
+                const std::size_t at = static_cast<std::size_t>(r * k + i);
+                ASSERT_EQ(got[at], o.q[at] - z[static_cast<std::size_t>(r)]) << "K " << k << " row " << r << " k " << i;
+            }
+        // Σ_k x·q, Σx and Σ_k x·(q − z) on the host (exact integers), both epilogues on the device.
+        std::mt19937 rng(static_cast<unsigned>(k));
+        std::uniform_int_distribution<int> xd(-127, 127);
+        std::uniform_real_distribution<float> sd(1e-3f, 4e-2f);
+        for (const std::int64_t nn : {n, n - 1}) {
+            std::vector<std::int32_t> acc(static_cast<std::size_t>(m * nn)), folded(acc.size()),
+                rowSum(static_cast<std::size_t>(m));
+            std::vector<float> tok(static_cast<std::size_t>(m)), ch(static_cast<std::size_t>(nn));
+            for (auto &t : tok)
+                t = sd(rng);
+            for (auto &c : ch)
+                c = sd(rng);
+            for (std::int64_t r = 0; r < m; ++r) {
+                std::vector<int> x(static_cast<std::size_t>(k));
+                for (auto &v : x)
+                    v = xd(rng);
+                for (const int v : x)
+                    rowSum[static_cast<std::size_t>(r)] += v;
+                for (std::int64_t c = 0; c < nn; ++c) {
+                    std::int32_t a = 0, b = 0;
+                    for (std::int64_t i = 0; i < k; ++i) {
+                        a += x[static_cast<std::size_t>(i)] * o.q[static_cast<std::size_t>(c * k + i)];
+                        b += x[static_cast<std::size_t>(i)] *
+                             static_cast<std::int32_t>(got[static_cast<std::size_t>(c * k + i)]);
+                    }
+                    acc[static_cast<std::size_t>(r * nn + c)] = a;
+                    folded[static_cast<std::size_t>(r * nn + c)] = b;
+                }
+            }
+            DevBuf dAcc(4 * acc.size()), dFold(4 * acc.size()), dRow(4 * rowSum.size()), dTok(4 * tok.size()),
+                dCh(4 * ch.size()), y0(2 * acc.size()), y1(2 * acc.size());
+            CU(cudaMemcpy(dAcc.p, acc.data(), 4 * acc.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(dFold.p, folded.data(), 4 * folded.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(dRow.p, rowSum.data(), 4 * rowSum.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(dTok.p, tok.data(), 4 * tok.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(dCh.p, ch.data(), 4 * ch.size(), cudaMemcpyHostToDevice));
+            L::labW4a8Epilogue(static_cast<const std::int32_t *>(dAcc.p), static_cast<const std::int32_t *>(dRow.p),
+                               static_cast<const std::int8_t *>(zd.p), static_cast<const float *>(dTok.p),
+                               static_cast<const float *>(dCh.p), m, nn, y0.p, nullptr);
+            L::labPostScale(dFold.p, true, static_cast<const float *>(dTok.p), static_cast<const float *>(dCh.p), m, nn,
+                            y1.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            std::vector<std::uint16_t> a0(acc.size()), a1(acc.size());
+            CU(cudaMemcpy(a0.data(), y0.p, 2 * a0.size(), cudaMemcpyDeviceToHost));
+            CU(cudaMemcpy(a1.data(), y1.p, 2 * a1.size(), cudaMemcpyDeviceToHost));
+            for (std::size_t i = 0; i < a0.size(); ++i) {
+                ASSERT_EQ(folded[i],
+                          acc[i] - z[i % static_cast<std::size_t>(nn)] * rowSum[i / static_cast<std::size_t>(nn)]);
+                ASSERT_EQ(a1[i], a0[i]) << "K " << k << " N " << nn << " output " << i;
+            }
+        }
+    }
+}
+
 TEST(GpuW4a8Fused, RefusesShapesAndZeroPointsItDoesNotRun)
 {
     // Host-side checks: no device needed.

@@ -6,6 +6,8 @@
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "qs_gpu_compat.h"
 
 namespace quantscope::gpu::launch {
@@ -67,6 +69,28 @@ int gridFor(long long n)
     return static_cast<int>(blocks < 8192 ? (blocks < 1 ? 1 : blocks) : 8192);
 }
 
+// Four outputs a thread, one row a grid row (N a multiple of 4, rows ≤ 65535, 16-byte aligned
+// rows): no index division, 16-byte loads, 8-byte stores; the same products in the same order.
+template <typename In, typename In4>
+__global__ void postScaleVec4Kernel(const In4 *in, const float *sTok, const float4 *sCh, long long N4, uint2 *out)
+{
+    const long long n4 = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (n4 >= N4)
+        return;
+    const long long m = blockIdx.y;
+    const float t = sTok[m];
+    const In4 v = in[m * N4 + n4];
+    const float4 c = sCh[n4];
+    const __nv_bfloat162 a = __halves2bfloat162(__float2bfloat16_rn(static_cast<float>(v.x) * t * c.x),
+                                                __float2bfloat16_rn(static_cast<float>(v.y) * t * c.y));
+    const __nv_bfloat162 b = __halves2bfloat162(__float2bfloat16_rn(static_cast<float>(v.z) * t * c.z),
+                                                __float2bfloat16_rn(static_cast<float>(v.w) * t * c.w));
+    uint2 o;
+    o.x = *reinterpret_cast<const unsigned *>(&a);
+    o.y = *reinterpret_cast<const unsigned *>(&b);
+    out[m * N4 + n4] = o;
+}
+
 } // namespace
 
 void labFill(int kind, void *out, long long n, unsigned long long seed, float scale, void *stream)
@@ -82,6 +106,21 @@ void labPostScale(const void *in, bool inInt32, const float *sTok, const float *
 {
     auto *o = static_cast<__nv_bfloat16 *>(outBf16);
     auto s = static_cast<cudaStream_t>(stream);
+    const auto aligned = [](const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    if (N % 4 == 0 && M >= 1 && M <= 65535 && aligned(in) && aligned(sCh) && aligned(outBf16)) {
+        const long long n4 = N / 4;
+        const dim3 grid(static_cast<unsigned>((n4 + 255) / 256), static_cast<unsigned>(M));
+        if (inInt32)
+            postScaleVec4Kernel<int, int4><<<grid, 256, 0, s>>>(static_cast<const int4 *>(in), sTok,
+                                                                reinterpret_cast<const float4 *>(sCh), n4,
+                                                                static_cast<uint2 *>(outBf16));
+        else
+            postScaleVec4Kernel<float, float4><<<grid, 256, 0, s>>>(static_cast<const float4 *>(in), sTok,
+                                                                    reinterpret_cast<const float4 *>(sCh), n4,
+                                                                    static_cast<uint2 *>(outBf16));
+        QS_GPU_CHECK(cudaGetLastError());
+        return;
+    }
     if (inInt32)
         postScaleKernel<<<gridFor(M * N), 256, 0, s>>>(static_cast<const int *>(in), sTok, sCh, M, N, o);
     else

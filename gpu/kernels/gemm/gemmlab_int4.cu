@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The GEMM timing lab II's kernels (kernels_gemmlab.h): INT4 → BF16 / INT8 / E4M3 weight
-// conversions, the per-token Σx and the W4A8-int8 epilogue. Plain grid-stride kernels: the lab
+// conversions (and the large-M route's INT4 → INT8 with the zero point folded in), the per-token
+// Σx and the W4A8-int8 epilogue. Plain grid-stride kernels: the lab
 // times the unfused paths as a user would run them, not a tuned fused kernel; the INT4 → INT8 and
 // INT4 → E4M3 conversions take 16 codes a thread (8 packed bytes in, 16 bytes out) by the fused
 // W4A8 kernel's bit tricks (w4a8_math.h) where K allows, the same bytes as the scalar conversion.
@@ -107,6 +108,22 @@ __global__ void w4ToE4m3VecKernel(const uint2 *packed, const std::int8_t *zeros,
     }
 }
 
+// 16 codes a thread (one row: K is a multiple of 16): q − z[n] as INT8 (w4a8FoldedCodes; the
+// launcher has checked every z in the exact range).
+__global__ void w4FoldInt8VecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
+                                    uint4 *out)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const int z = zeros[(16 * i) / K];
+        const uint2 p = packed[i];
+        uint4 o;
+        gpumath::w4a8FoldedCodes(p.x, z, o.x, o.y);
+        gpumath::w4a8FoldedCodes(p.y, z, o.z, o.w);
+        out[i] = o;
+    }
+}
+
 // One block per token: a block-wide sum of the row.
 __global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
 {
@@ -189,6 +206,19 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
     }
     w4ToE4m3Kernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, zeros, N, K, out);
     QS_GPU_CHECK(cudaGetLastError());
+}
+
+bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::int8_t *out,
+                   void *stream)
+{
+    const long long total = N * (K / 2);
+    if (total <= 0 || K % 16 != 0 || reinterpret_cast<std::uintptr_t>(packed) % 8 != 0 ||
+        reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
+        return false;
+    w4FoldInt8VecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out));
+    QS_GPU_CHECK(cudaGetLastError());
+    return true;
 }
 
 void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t *rowSum, void *stream)

@@ -35,6 +35,12 @@ void labW4Unpack(const std::uint8_t *packed, long long N, long long K, std::int8
 /// q − z[n] (per channel; integers in [−15, 15], exact in E4M3) as E4M3 bit patterns [N, K].
 void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::uint8_t *out,
                  void *stream);
+/// q − z[n] as INT8 [N, K] (per channel: the zero point folded into the weight, so an INT8 GEMM
+/// needs neither Σx nor the zero-point term; exact for every z in [kW4a8FoldZeroMin,
+/// kW4a8FoldZeroMax] of w4a8_math.h, which the caller checks). Needs K a multiple of 16, `packed`
+/// 8-byte and `out` 16-byte aligned; returns false (nothing launched) otherwise.
+bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::int8_t *out,
+                   void *stream);
 /// rowSum[m] = Σ_k x[m, k] (INT8 X [M, K], exact in INT32).
 void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t *rowSum, void *stream);
 /// out[m·N + n] = bf16(sTok[m] · sCh[n] · (acc[m·N + n] − z[n] · rowSum[m])), the W4A8-int8

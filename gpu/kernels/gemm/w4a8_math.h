@@ -54,6 +54,26 @@ QS_HD inline void w4a8Int8Codes(std::uint32_t word, std::uint32_t &lo, std::uint
     hi = (hi + 0x78787878u) ^ 0x80808080u;
 }
 
+/// The zero points the folded INT8 weight keeps exact: q − z ∈ [−127, 127] for every q ∈ [−8, 7].
+inline constexpr int kW4a8FoldZeroMin = -119, kW4a8FoldZeroMax = 120;
+
+/// Bytewise a − b modulo 256 in each of the four bytes, no borrow between bytes (SWAR).
+QS_HD inline std::uint32_t bytewiseSub(std::uint32_t a, std::uint32_t b)
+{
+    return ((a | 0x80808080u) - (b & 0x7F7F7F7Fu)) ^ ((a ^ ~b) & 0x80808080u);
+}
+
+/// The per-channel zero point folded into the INT8 codes (the lab's large-M W4A8-int8 route):
+/// lo = (q₀ − z … q₃ − z), hi = (q₄ − z … q₇ − z) as two's-complement bytes, from the operand's
+/// u = q + 8 less c = z + 8 bytewise; exact for z ∈ [kW4a8FoldZeroMin, kW4a8FoldZeroMax].
+QS_HD inline void w4a8FoldedCodes(std::uint32_t word, int z, std::uint32_t &lo, std::uint32_t &hi)
+{
+    const std::uint32_t c = (static_cast<std::uint32_t>(z + 8) & 0xFFu) * 0x01010101u;
+    w4a8Int8Operand(word, lo, hi);
+    lo = bytewiseSub(lo, c);
+    hi = bytewiseSub(hi, c);
+}
+
 /// The zero points the E4M3 operand keeps exact: q − z ∈ [−16, 16] for every q ∈ [−8, 7].
 inline constexpr int kW4a8Fp8ZeroMin = -9, kW4a8Fp8ZeroMax = 8;
 
