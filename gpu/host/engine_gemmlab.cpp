@@ -39,8 +39,12 @@ namespace {
 /// cuBLASLt on sm_90 (its default workspace size), so that the same algorithms are eligible.
 constexpr std::size_t kWorkspaceBytes = 32u << 20;
 constexpr int kHeuristicCandidates = 16; ///< algorithms asked of the heuristic; every one returned is timed
-constexpr int kTuneRounds = 3;           ///< interleaved rounds over the candidates …
-constexpr int kTuneRuns = 3;             ///< … of this many timed launches each (median of all 9)
+/// Large problems (M·N·K ≥ 2^36) also time configurations the heuristic does not return
+/// (enumerateCandidates), at most this many more.
+constexpr double kEnumerateFrom = 68719476736.0;
+constexpr std::size_t kEnumeratedCandidates = 48;
+constexpr int kTuneRounds = 3; ///< interleaved rounds over the candidates …
+constexpr int kTuneRuns = 3;   ///< … of this many timed launches each (median of all 9)
 std::atomic<std::uint64_t> g_heuristicCalls{0};
 
 void checkLt(cublasStatus_t s, const char *what)
@@ -67,7 +71,8 @@ struct Plan {
     cublasLtMatmulDesc_t desc = nullptr;
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
     cublasLtMatmulAlgo_t algo{};
-    std::vector<cublasLtMatmulAlgo_t> candidates; ///< the heuristic's, best first
+    std::vector<cublasLtMatmulAlgo_t> candidates; ///< the heuristic's, best first, then the enumerated ones
+    std::size_t heuristicCount = 0;               ///< how many of `candidates` the heuristic returned
     int algoIndex = 0;  ///< the chosen candidate's index in `candidates` (0: the heuristic's first)
     int algosTried = 0; ///< candidates that ran and were timed
     double tunedUs = 0; ///< the chosen candidate's median in the tuning (GEMM + post-scale)
@@ -134,6 +139,74 @@ float *uploadFloats(const std::vector<float> &v)
     QS_GPU_CHECK(cudaMalloc(&d, v.size() * sizeof(float)));
     QS_GPU_CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
     return d;
+}
+
+/// Adds configurations the heuristic did not return, each accepted by cublasLtMatmulAlgoCheck within
+/// the workspace and not already a candidate: every heuristic candidate with another thread-block
+/// cluster shape, then each of their algorithm ids afresh with every large tile it offers (the
+/// library's default stages and cluster). The heuristic ranks by a model; at the largest sizes its
+/// 8–16 choices left PyTorch's kernel out (docs/perf.md, GEMM lab rounds), so these are timed too.
+void enumerateCandidates(Plan &p, cublasComputeType_t compute, cudaDataType_t scaleType, cudaDataType_t in,
+                         cudaDataType_t out)
+{
+    const auto known = [&p](const cublasLtMatmulAlgo_t &a) {
+        return std::any_of(p.candidates.begin(), p.candidates.end(),
+                           [&a](const cublasLtMatmulAlgo_t &c) { return std::memcmp(&a, &c, sizeof a) == 0; });
+    };
+    const std::size_t cap = p.candidates.size() + kEnumeratedCandidates;
+    const auto tryAdd = [&](const cublasLtMatmulAlgo_t &a) {
+        if (p.candidates.size() >= cap || known(a))
+            return;
+        cublasLtMatmulHeuristicResult_t r{};
+        if (cublasLtMatmulAlgoCheck(lab().lt, p.desc, p.a, p.b, p.d, p.d, &a, &r) == CUBLAS_STATUS_SUCCESS &&
+            r.state == CUBLAS_STATUS_SUCCESS && r.workspaceSize <= kWorkspaceBytes)
+            p.candidates.push_back(r.algo);
+    };
+    const std::vector<cublasLtMatmulAlgo_t> seeds(p.candidates.begin(), p.candidates.end());
+    const std::uint16_t clusters[] = {CUBLASLT_CLUSTER_SHAPE_AUTO,  CUBLASLT_CLUSTER_SHAPE_1x1x1,
+                                      CUBLASLT_CLUSTER_SHAPE_2x1x1, CUBLASLT_CLUSTER_SHAPE_1x2x1,
+                                      CUBLASLT_CLUSTER_SHAPE_2x2x1, CUBLASLT_CLUSTER_SHAPE_4x1x1};
+    for (const cublasLtMatmulAlgo_t &seed : seeds)
+        for (const std::uint16_t c : clusters) {
+            cublasLtMatmulAlgo_t a = seed;
+            if (cublasLtMatmulAlgoConfigSetAttribute(&a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &c, sizeof c) ==
+                CUBLAS_STATUS_SUCCESS)
+                tryAdd(a);
+        }
+    // The ids the seeds use, each with the large tiles it offers.
+    std::vector<int> ids;
+    for (const cublasLtMatmulAlgo_t &seed : seeds) {
+        int id = -1;
+        std::size_t written = 0;
+        if (cublasLtMatmulAlgoConfigGetAttribute(&seed, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written) ==
+                CUBLAS_STATUS_SUCCESS &&
+            std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    }
+    const std::uint32_t bigTiles[] = {
+        CUBLASLT_MATMUL_TILE_128x128, CUBLASLT_MATMUL_TILE_128x256, CUBLASLT_MATMUL_TILE_256x128,
+        CUBLASLT_MATMUL_TILE_128x192, CUBLASLT_MATMUL_TILE_192x128, CUBLASLT_MATMUL_TILE_64x256,
+        CUBLASLT_MATMUL_TILE_256x64,  CUBLASLT_MATMUL_TILE_128x64,  CUBLASLT_MATMUL_TILE_64x128};
+    for (const int id : ids) {
+        cublasLtMatmulAlgo_t base{};
+        if (cublasLtMatmulAlgoInit(lab().lt, compute, scaleType, in, in, out, out, id, &base) != CUBLAS_STATUS_SUCCESS)
+            continue;
+        std::uint32_t tiles[CUBLASLT_MATMUL_TILE_END] = {};
+        std::size_t written = 0;
+        if (cublasLtMatmulAlgoCapGetAttribute(&base, CUBLASLT_ALGO_CAP_TILE_IDS, tiles, sizeof tiles, &written) !=
+            CUBLAS_STATUS_SUCCESS)
+            continue;
+        const std::uint32_t *end =
+            tiles + std::min<std::size_t>(written / sizeof(std::uint32_t), CUBLASLT_MATMUL_TILE_END);
+        for (const std::uint32_t t : bigTiles) {
+            if (std::find(static_cast<const std::uint32_t *>(tiles), end, t) == end)
+                continue;
+            cublasLtMatmulAlgo_t a = base;
+            if (cublasLtMatmulAlgoConfigSetAttribute(&a, CUBLASLT_ALGO_CONFIG_TILE_ID, &t, sizeof t) ==
+                CUBLAS_STATUS_SUCCESS)
+                tryAdd(a);
+        }
+    }
 }
 
 /// Builds the plan; nullptr when cuBLASLt has no algorithm for it (or refuses an attribute).
@@ -209,6 +282,9 @@ std::unique_ptr<Plan> makePlan(GemmFormat f, std::int64_t m, std::int64_t n, std
             p->candidates.push_back(results[i].algo);
     if (p->candidates.empty())
         return nullptr;
+    p->heuristicCount = p->candidates.size();
+    if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >= kEnumerateFrom)
+        enumerateCandidates(*p, compute, scaleType, in, out);
     p->algo = p->candidates.front();
     return p;
 }
@@ -533,8 +609,16 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 std::snprintf(buf, sizeof buf, " (%llu above it)", ck.failed);
                 p.note += buf;
             }
-            std::snprintf(buf, sizeof buf, "; cuBLASLt algorithm %d of the heuristic's %zu, the fastest of %d timed",
-                          plan->algoIndex, plan->candidates.size(), plan->algosTried);
+            if (plan->candidates.size() > plan->heuristicCount)
+                std::snprintf(buf, sizeof buf,
+                              "; cuBLASLt algorithm %d of %zu (the heuristic's %zu, then %zu enumerated), the fastest "
+                              "of %d timed",
+                              plan->algoIndex, plan->candidates.size(), plan->heuristicCount,
+                              plan->candidates.size() - plan->heuristicCount, plan->algosTried);
+            else
+                std::snprintf(buf, sizeof buf,
+                              "; cuBLASLt algorithm %d of the heuristic's %zu, the fastest of %d timed",
+                              plan->algoIndex, plan->candidates.size(), plan->algosTried);
             p.note += buf;
             if (copies > 1) {
                 std::snprintf(buf, sizeof buf, "; %d rotating buffers", copies);

@@ -2,7 +2,8 @@
 // The GEMM timing lab on the GPU (issue 21): every format at M ∈ {1, 3, 16, 128} on a small N×K,
 // each output checked against the FP64 host reference within the format's bound
 // (docs/numerics.md "GEMM timing lab"), the plan cache (a repeated shape runs no heuristic), the
-// device choice's fallbacks, and cancellation. Skipped, with the reason, without a device.
+// device choice's fallbacks, cancellation, and large problems timing enumerated algorithms beside
+// the heuristic's. Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
 #include "engine/gemm_bench_device.h"
@@ -125,4 +126,41 @@ TEST(GpuGemmLab, CancelStopsTheTable)
     const CancelToken cancel;
     cancel.cancel();
     EXPECT_THROW(engine->timeGemms(smallRequest(64, 64), &cancel), Cancelled);
+}
+
+TEST(GpuGemmLab, LargeProblemsAlsoTimeEnumeratedAlgorithms)
+{
+    // M·N·K ≥ 2^36: beside the heuristic's candidates the plan enumerates other configurations
+    // (cluster shapes, large tiles) that cuBLASLt accepts, times them all and keeps the fastest;
+    // whichever wins, every output is still checked against FP64.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = engineOrNull(reason);
+    ASSERT_TRUE(engine) << reason;
+    GemmBenchRequest req = smallRequest(4096, 4096);
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
+    req.m = {4096};
+    req.repeats = 5;
+    const auto pts = engine->timeGemms(req, nullptr);
+    ASSERT_EQ(pts.size(), 2u);
+    for (const GemmPoint &p : pts) {
+        const std::string what = p.format;
+        EXPECT_NE(p.note.find("enumerated"), std::string::npos) << what << ": " << p.note;
+        EXPECT_NE(p.note.find("output checked"), std::string::npos) << what << ": " << p.note;
+        std::size_t total = 0, heuristic = 0, enumerated = 0;
+        const auto at = p.note.find("cuBLASLt algorithm");
+        ASSERT_NE(at, std::string::npos) << what << ": " << p.note;
+        int index = -1;
+        ASSERT_EQ(std::sscanf(p.note.c_str() + at, "cuBLASLt algorithm %d of %zu (the heuristic's %zu, then %zu",
+                              &index, &total, &heuristic, &enumerated),
+                  4)
+            << what << ": " << p.note;
+        EXPECT_EQ(index, p.algoIndex) << what;
+        EXPECT_GT(enumerated, 0u) << what;
+        EXPECT_EQ(total, heuristic + enumerated) << what;
+        EXPECT_GT(p.algosTried, static_cast<int>(heuristic)) << what << ": enumerated candidates were timed too";
+        EXPECT_LE(p.algosTried, static_cast<int>(total)) << what;
+    }
+    for (const auto &c : engine->gemmLabChecks())
+        EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m;
 }
