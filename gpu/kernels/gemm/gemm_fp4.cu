@@ -168,20 +168,8 @@ template <int NT, int U, bool Nv> __global__ void __launch_bounds__(kWarps * 32,
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8); NVFP4's global
     // scale divides the FP32 sum once.
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            const float v = Nv ? __fdiv_rn(acc[t][r], a.global) : acc[t][r];
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(v);
-            else
-                atomicAdd(a.ws + m * a.N + n, v);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
+                 [&](float v, long long) { return Nv ? __fdiv_rn(v, a.global) : v; });
     if (a.splitK == 1)
         return;
     // The last block of this n-block converts the sums and re-zeroes.

@@ -68,6 +68,7 @@ using w4a16detail::mma16816;
 using w4a16detail::pair;
 using w4a16detail::splitKConvert;
 using w4a16detail::splitKLastBlock;
+using w4a16detail::storeSwapped;
 using w4a16detail::tokenOffsets;
 
 __device__ __forceinline__ uint2 ldNc2(const void *p)
@@ -252,19 +253,7 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8).
     float *ws = a.ws;
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(acc[t][r]);
-            else
-                atomicAdd(ws + m * a.N + n, acc[t][r]);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
     // The last block of this n-block converts the sums and re-zeroes.

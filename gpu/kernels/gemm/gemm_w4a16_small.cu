@@ -191,19 +191,7 @@ __global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
 #pragma unroll
     for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int t = 0; t < NT; ++t)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                const long long n = nWarp0 + 16 * i + gid + (r >= 2 ? 8 : 0);
-                const long long m = 8 * t + 2 * q + (r & 1);
-                if (m >= a.M || n >= a.N)
-                    continue;
-                if (a.splitK == 1)
-                    Y[m * a.N + n] = __float2bfloat16_rn(acc[i][t][r]);
-                else
-                    atomicAdd(ws + m * a.N + n, acc[i][t][r]);
-            }
+        storeSwapped(acc[i], nWarp0 + 16 * i, gid, q, a.M, a.N, a.splitK, Y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
     // The last block of this (expert, n-block) tile converts the sums and re-zeroes.
@@ -369,19 +357,7 @@ __global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKe
 
     __nv_bfloat16 *Y = a.y + e * a.yStride;
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            if (a.splitK == 1)
-                Y[m * a.N + n] = __float2bfloat16_rn(acc[t][r]);
-            else
-                atomicAdd(ws + m * a.N + n, acc[t][r]);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, Y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
     unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;

@@ -88,6 +88,7 @@ A8 argsOf(const W4a8Problem &p, void *workspace, void *counters, int splitK)
 using w4a16detail::laneRow;
 using w4a16detail::splitKConvert;
 using w4a16detail::splitKLastBlock;
+using w4a16detail::storeSwapped;
 
 __device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
@@ -246,20 +247,8 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
     }
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8), times s_tok.
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            const float v = __ldg(a.sx + m) * acc[t][r];
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(v);
-            else
-                atomicAdd(a.ws + m * a.N + n, v);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
+                 [&](float v, long long m) { return __ldg(a.sx + m) * v; });
     if (a.splitK == 1)
         return;
     // The last block of this n-block converts the sums and re-zeroes.

@@ -199,6 +199,30 @@ template <int NT> __device__ __forceinline__ void tokenOffsets(int (&tok)[NT], i
         tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
 }
 
+/// The swapped kernels' outputs of a warp's m16 tile of W rows from row0 (n) × NT n8 tiles of
+/// tokens (m): d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8), inside M × N only, each
+/// value(acc, m) as BF16 into y when splitK is 1, else added into the FP32 workspace ws (then
+/// splitKLastBlock, splitKConvert). Both row stride n.
+template <int NT, class Value>
+__device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long long row0, int gid, int q, long long M,
+                                             long long N, int splitK, __nv_bfloat16 *y, float *ws, Value value)
+{
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const long long n = row0 + gid + (r >= 2 ? 8 : 0);
+            const long long m = 8 * t + 2 * q + (r & 1);
+            if (m >= M || n >= N)
+                continue;
+            const float v = value(acc[t][r], m);
+            if (splitK == 1)
+                y[m * N + n] = __float2bfloat16_rn(v);
+            else
+                atomicAdd(ws + m * N + n, v);
+        }
+}
+
 /// Split-K, once every thread of the block has added its FP32 partials into the tile's workspace:
 /// the block arrives at the tile's counter (after a fence: its sums are visible first). True in
 /// the last of the tile's splitK blocks only, after a second fence (its reads of the sums come
