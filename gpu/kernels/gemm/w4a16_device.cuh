@@ -6,9 +6,9 @@
 /// tiled kernel): the launch arguments, the BF16 `mma.sync` m16n8k16, the non-caching 128-bit
 /// load, the nibble → BF16 pairs (codePairs), cp.async, the split-K choice. With the other fused
 /// GEMMs (gemm_w4a8.cu, gemm_fp4.cu, gemm_w3lr.cu) also: the split-K tail (splitKLastBlock,
-/// splitKConvert), the swapped kernels' lane rows (laneRow), X stage (stageX) and token offsets
-/// (tokenOffsets). Included by those sources only (CUDA builds; QS_HAS_MMA is undefined for HIP,
-/// which has no mma.sync).
+/// splitKConvert), the swapped kernels' lane rows (laneRow), X stage (stageX), token offsets
+/// (tokenOffsets) and output store (storeSwapped). Included by those sources only (CUDA builds;
+/// QS_HAS_MMA is undefined for HIP, which has no mma.sync).
 #include <cstdint>
 #include <cstring>
 
