@@ -16,9 +16,10 @@ output is checked against the FP64 product of the exact Ŵ (worst |Δ| / max |y|
 import argparse
 import json
 import os
-import statistics
 
 import torch
+
+from torch_timing import interleaved  # bench/torch_timing.py, beside this script
 
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]
 
@@ -93,21 +94,7 @@ def main():
             ref = torch.matmul(xm.double(), wx[f].t())
             got = methods[f + "_dequant_mm"]().double()
             point[f + "_check"] = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-300))
-        for f in methods.values():
-            for _ in range(a.warmup):
-                f()
-        torch.cuda.synchronize()
-        times = {name: [] for name in methods}
-        for _ in range(reps):
-            for name, f in methods.items():
-                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                s.record()
-                f()
-                e.record()
-                e.synchronize()
-                times[name].append(s.elapsed_time(e) * 1e3)
-        for name, t in times.items():
-            point[name] = dict(median_us=statistics.median(t), min_us=min(t), max_us=max(t))
+        point.update(interleaved(methods, reps, a.warmup))
         doc["points"].append(point)
         print(f"M={m:4d} " + " ".join(f"{n} {point[n]['median_us']:9.2f} us" for n in methods) +
               f" (vs FP64: mxfp4 {point['mxfp4_check']:.2e}, nvfp4 {point['nvfp4_check']:.2e})", flush=True)

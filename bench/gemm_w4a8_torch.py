@@ -16,9 +16,10 @@ output is checked against an FP32 matmul of the same codes and scales (worst |Δ
 import argparse
 import json
 import os
-import statistics
 
 import torch
+
+from torch_timing import interleaved  # bench/torch_timing.py, beside this script
 
 
 def operands(n, k, max_m):
@@ -115,21 +116,7 @@ def main():
             if name in methods:
                 got = methods[name]()[:m].float()
                 point[name + "_check"] = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
-        for f in methods.values():
-            for _ in range(a.warmup):
-                f()
-        torch.cuda.synchronize()
-        times = {name: [] for name in methods}
-        for _ in range(reps):
-            for name, f in methods.items():
-                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                s.record()
-                f()
-                e.record()
-                e.synchronize()
-                times[name].append(s.elapsed_time(e) * 1e3)
-        for name, t in times.items():
-            point[name] = dict(median_us=statistics.median(t), min_us=min(t), max_us=max(t))
+        point.update(interleaved(methods, reps, a.warmup))
         doc["points"].append(point)
         print(f"M={m:6d} " + " ".join(f"{n} {point[n]['median_us']:9.2f} us" for n in methods) +
               "".join(f" ({n} rows {point[n + '_rows']})" for n in ("int_mm", "scaled_mm")

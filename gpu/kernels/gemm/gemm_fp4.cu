@@ -96,14 +96,12 @@ template <int NT, int U, bool Nv> __global__ void __launch_bounds__(kWarps * 32,
     const std::uint8_t *wRow[2], *sRow[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        const long long r0 = nWarp0 + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+        const long long r = laneRow(nWarp0, gid, h, a.N);
         wRow[h] = a.w + r * halfK + 16 * q;
         sRow[h] = a.s + r * groups + (Nv ? 2 * q : q);
     }
     int tok[NT];
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+    tokenOffsets(tok, gid, q, rowsX, rs);
 
     float acc[NT][4];
 #pragma unroll
@@ -115,15 +113,7 @@ template <int NT, int U, bool Nv> __global__ void __launch_bounds__(kWarps * 32,
     for (int p0 = c0; p0 < c1; p0 += P) {
         const int pc = c1 - p0 < P ? c1 - p0 : P;
         __syncthreads(); // the previous piece of the stage is consumed
-        for (int i = threadIdx.x; i < rowsX * pc * 16; i += kWarps * 32) {
-            const int r = i / (pc * 16), o = i - r * (pc * 16);
-            const int c = o >> 4, oo = o & 15;
-            const uint4 g =
-                __ldg(reinterpret_cast<const uint4 *>(a.x + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
-            xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
-                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
-                           __byte_perm(g.y, g.w, 0x7632));
-        }
+        stageX<kWarps * 32>(xs, a.x, 0, a.K, rowsX, p0, pc, rs);
         __syncthreads();
         for (int cc = 0; cc < pc; cc += U) {
             uint4 raw[U][2];
@@ -178,42 +168,16 @@ template <int NT, int U, bool Nv> __global__ void __launch_bounds__(kWarps * 32,
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8); NVFP4's global
     // scale divides the FP32 sum once.
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            const float v = Nv ? __fdiv_rn(acc[t][r], a.global) : acc[t][r];
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(v);
-            else
-                atomicAdd(a.ws + m * a.N + n, v);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
+                 [&](float v, long long) { return Nv ? __fdiv_rn(v, a.global) : v; });
     if (a.splitK == 1)
         return;
     // The last block of this n-block converts the sums and re-zeroes.
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
     unsigned *counter = a.counters + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
     const long long cols = (a.N - nBlock0) < kWarps * 16 ? a.N - nBlock0 : kWarps * 16;
-    for (long long i = threadIdx.x; i < a.M * cols; i += blockDim.x) {
-        const long long m = i / cols, n = nBlock0 + i % cols;
-        float *p = a.ws + m * a.N + n;
-        a.y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using Fp4KernelFn = void (*)(Fp4Args);

@@ -62,9 +62,14 @@ struct Args {
 #if defined(QS_HAS_MMA)
 
 using w4a16detail::bits;
+using w4a16detail::laneRow;
 using w4a16detail::ldNc;
 using w4a16detail::mma16816;
 using w4a16detail::pair;
+using w4a16detail::splitKConvert;
+using w4a16detail::splitKLastBlock;
+using w4a16detail::storeSwapped;
+using w4a16detail::tokenOffsets;
 
 __device__ __forceinline__ uint2 ldNc2(const void *p)
 {
@@ -116,19 +121,18 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
     const float *sRow[2], *zRow[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        const long long r0 = nWarp0 + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+        const long long r = laneRow(nWarp0, gid, h, a.N);
         wRow[h] = a.w + r * rw;
         sRow[h] = a.s + r * groups;
         zRow[h] = a.z + r * groups;
     }
     int tok[NT], tokOut[NT][2];
+    tokenOffsets(tok, gid, q, rowsX, rs);
 #pragma unroll
-    for (int t = 0; t < NT; ++t) {
-        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+    for (int t = 0; t < NT; ++t)
 #pragma unroll
         for (int c = 0; c < 2; ++c)
             tokOut[t][c] = 8 * t + 2 * q + c < rowsX ? 8 * t + 2 * q + c : rowsX - 1;
-    }
     float acc[NT][4], tmp[NT][4];
 #pragma unroll
     for (int t = 0; t < NT; ++t)
@@ -230,7 +234,7 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
         __syncthreads();
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const long long r0 = nWarp0 + gid + 8 * h, n = r0 < a.N ? r0 : a.N - 1;
+            const long long n = laneRow(nWarp0, gid, h, a.N);
             const float *ur = a.u + n * a.rank;
 #pragma unroll
             for (int t = 0; t < NT; ++t) {
@@ -249,40 +253,15 @@ template <int NT, int SPG> __global__ void __launch_bounds__(kWarps * 32, NT == 
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8).
     float *ws = a.ws;
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(acc[t][r]);
-            else
-                atomicAdd(ws + m * a.N + n, acc[t][r]);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
+    // The last block of this n-block converts the sums and re-zeroes.
     unsigned *counter = a.counters + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
     const long long cols = (a.N - nBlock0) < kWarps * 16 ? a.N - nBlock0 : kWarps * 16;
-    for (long long i = threadIdx.x; i < a.M * cols; i += blockDim.x) {
-        const long long m = i / cols, n = nBlock0 + i % cols;
-        float *p = ws + m * a.N + n;
-        a.y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 /// T[m, j] = Σ_k x[m, k]·V̂[j, k] (FP32): a block per component j (j += gridDim.x), a thread's 8-k

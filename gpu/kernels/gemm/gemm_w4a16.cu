@@ -202,26 +202,12 @@ template <int MT, int NT, int U, bool ScaleInB> __global__ void __launch_bounds_
     if (a.splitK == 1)
         return;
     // The last block of this (expert, m-block, n-block) tile converts the sums and re-zeroes.
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
     unsigned *counter = a.counters + (static_cast<long long>(e) * a.mBlocks + mBlock) * gridDim.x + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
     const long long rows = (a.M - mBase) < MT * 16 ? a.M - mBase : MT * 16;
     const long long cols = (a.N - nBlock0) < kWarps * NT * 8 ? a.N - nBlock0 : kWarps * NT * 8;
-    for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
-        const long long m = mBase + i / cols, n = nBlock0 + i % cols;
-        float *p = ws + m * a.N + n;
-        Y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(ws, Y, a.N, mBase, rows, nBlock0, cols, counter, blockDim.x);
 }
 
 using KernelFn = void (*)(Args);

@@ -65,7 +65,6 @@ __global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
     const std::uint8_t *W = a.w + e * a.wStride;
     const float *S = a.s + e * a.sStride;
     const std::int8_t *Z = a.z + e * a.sStride;
-    const __nv_bfloat16 *X = a.x + e * a.xStride;
     const long long halfK = a.K / 2;
     const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
     const int per = (chunks + a.splitK - 1) / a.splitK;
@@ -84,14 +83,12 @@ __global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
     for (int i = 0; i < MT; ++i)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const long long r0 = nWarp0 + 16 * i + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+            const long long r = laneRow(nWarp0 + 16 * i, gid, h, a.N);
             wOff[i][h] = r * halfK + 16 * q;
             sRow[i][h] = static_cast<int>(r) * groups;
         }
     int tok[NT];
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+    tokenOffsets(tok, gid, q, rowsX, rs);
 
     float acc[MT][NT][4], tmp[MT][NT][4];
 #pragma unroll
@@ -106,15 +103,7 @@ __global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
         const int pc = c1 - p0 < P ? c1 - p0 : P;
         __syncthreads(); // the previous piece of the stage is consumed
         // Stage X[0, rowsX) × chunks [p0, p0 + pc): octet oo = 4·tig + w of a chunk → slot 4w + tig.
-        for (int i = threadIdx.x; i < rowsX * pc * 16; i += kWarps * 32) {
-            const int r = i / (pc * 16), o = i - r * (pc * 16);
-            const int c = o >> 4, oo = o & 15;
-            const uint4 g =
-                __ldg(reinterpret_cast<const uint4 *>(X + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
-            xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
-                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
-                           __byte_perm(g.y, g.w, 0x7632));
-        }
+        stageX<kWarps * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pc, rs);
         __syncthreads();
         for (int cc = 0; cc < pc; cc += U) {
             uint4 raw[U][MT][2];
@@ -202,42 +191,15 @@ __global__ void __launch_bounds__(kWarps * 32, MT *U == 1                   ? 8
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
 #pragma unroll
     for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int t = 0; t < NT; ++t)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                const long long n = nWarp0 + 16 * i + gid + (r >= 2 ? 8 : 0);
-                const long long m = 8 * t + 2 * q + (r & 1);
-                if (m >= a.M || n >= a.N)
-                    continue;
-                if (a.splitK == 1)
-                    Y[m * a.N + n] = __float2bfloat16_rn(acc[i][t][r]);
-                else
-                    atomicAdd(ws + m * a.N + n, acc[i][t][r]);
-            }
+        storeSwapped(acc[i], nWarp0 + 16 * i, gid, q, a.M, a.N, a.splitK, Y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
     // The last block of this (expert, n-block) tile converts the sums and re-zeroes.
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
     unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
-    const long long rows = a.M;
     const long long cols = (a.N - nBlock0) < kWarps * MT * 16 ? a.N - nBlock0 : kWarps * MT * 16;
-    for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
-        const long long m = i / cols, n = nBlock0 + i % cols;
-        float *p = ws + m * a.N + n;
-        Y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(ws, Y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using KernelFn = void (*)(Args);
@@ -282,7 +244,6 @@ __global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKe
     const std::uint8_t *W = a.w + e * a.wStride;
     const float *Sc = a.s + e * a.sStride;
     const std::int8_t *Z = a.z + e * a.sStride;
-    const __nv_bfloat16 *X = a.x + e * a.xStride;
     const long long halfK = a.K / 2;
     const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
     const int per = (chunks + a.splitK - 1) / a.splitK;
@@ -300,14 +261,11 @@ __global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKe
     const std::uint8_t *wRow[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        const long long r0 = nWarp0 + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
-        wRow[h] = W + r * halfK + 16 * q;
+        wRow[h] = W + laneRow(nWarp0, gid, h, a.N) * halfK + 16 * q;
     }
     const int lr[2] = {warp * 16 + gid, warp * 16 + gid + 8}; // the lane's rows in the block's stage
     int tok[NT];
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+    tokenOffsets(tok, gid, q, rowsX, rs);
 
     // Chunk ch → ring slot (ch − c0) mod S; one commit group a chunk (empty past c1).
     auto fill = [&](int ch) {
@@ -335,15 +293,7 @@ __global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKe
         const int gp0 = static_cast<int>(static_cast<long long>(p0) * 128 / a.group);
         const int gp = static_cast<int>((static_cast<long long>(p0 + pc) * 128 - 1) / a.group) - gp0 + 1;
         __syncthreads(); // the previous piece of the stage is consumed
-        for (int i = threadIdx.x; i < rowsX * pc * 16; i += NW * 32) {
-            const int r = i / (pc * 16), o = i - r * (pc * 16);
-            const int c = o >> 4, oo = o & 15;
-            const uint4 g =
-                __ldg(reinterpret_cast<const uint4 *>(X + r * a.K + static_cast<long long>(p0 + c) * 128 + 8 * oo));
-            xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
-                make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
-                           __byte_perm(g.y, g.w, 0x7632));
-        }
+        stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pc, rs);
         for (int i = threadIdx.x; i < NW * 16 * gp; i += NW * 32) {
             const int r = i / gp, g = i - r * gp;
             const long long r0 = nBlock0 + r, row = r0 < a.N ? r0 : a.N - 1;
@@ -407,41 +357,14 @@ __global__ void __launch_bounds__(NW * 32, (NT == 1 ? 32 : 24) / NW) pipelinedKe
 
     __nv_bfloat16 *Y = a.y + e * a.yStride;
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            if (a.splitK == 1)
-                Y[m * a.N + n] = __float2bfloat16_rn(acc[t][r]);
-            else
-                atomicAdd(ws + m * a.N + n, acc[t][r]);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, Y, ws, [](float v, long long) { return v; });
     if (a.splitK == 1)
         return;
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
     unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
-    const long long rows = a.M;
     const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-    for (long long i = threadIdx.x; i < rows * cols; i += blockDim.x) {
-        const long long m = i / cols, n = nBlock0 + i % cols;
-        float *p = ws + m * a.N + n;
-        Y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(ws, Y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 /// The instantiations: 4 warps with a ring of 4 or 8 chunks, 8 warps with 4 (shared memory under

@@ -85,6 +85,11 @@ A8 argsOf(const W4a8Problem &p, void *workspace, void *counters, int splitK)
 
 #if defined(QS_HAS_MMA)
 
+using w4a16detail::laneRow;
+using w4a16detail::splitKConvert;
+using w4a16detail::splitKLastBlock;
+using w4a16detail::storeSwapped;
+
 __device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
 {
@@ -129,7 +134,7 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
     int sRow[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        const long long r0 = nWarp0 + gid + 8 * h, r = r0 < a.N ? r0 : a.N - 1;
+        const long long r = laneRow(nWarp0, gid, h, a.N);
         wRow[h] = a.w + r * halfK + 4 * q;
         sRow[h] = static_cast<int>(r) * groups;
     }
@@ -242,42 +247,16 @@ template <bool Fp8, int NT, int U, int GPC> __global__ void __launch_bounds__(kW
     }
 
     // The outputs: d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8), times s_tok.
-#pragma unroll
-    for (int t = 0; t < NT; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long n = nWarp0 + gid + (r >= 2 ? 8 : 0);
-            const long long m = 8 * t + 2 * q + (r & 1);
-            if (m >= a.M || n >= a.N)
-                continue;
-            const float v = __ldg(a.sx + m) * acc[t][r];
-            if (a.splitK == 1)
-                a.y[m * a.N + n] = __float2bfloat16_rn(v);
-            else
-                atomicAdd(a.ws + m * a.N + n, v);
-        }
+    storeSwapped(acc, nWarp0, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
+                 [&](float v, long long m) { return __ldg(a.sx + m) * v; });
     if (a.splitK == 1)
         return;
     // The last block of this n-block converts the sums and re-zeroes.
-    __shared__ bool lastBlock;
-    __threadfence();
-    __syncthreads();
     unsigned *counter = a.counters + blockIdx.x;
-    if (threadIdx.x == 0)
-        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(a.splitK - 1);
-    __syncthreads();
-    if (!lastBlock)
+    if (!splitKLastBlock(counter, a.splitK))
         return;
-    __threadfence();
     const long long cols = (a.N - nBlock0) < kW8Warps * 16 ? a.N - nBlock0 : kW8Warps * 16;
-    for (long long i = threadIdx.x; i < a.M * cols; i += blockDim.x) {
-        const long long m = i / cols, n = nBlock0 + i % cols;
-        float *p = a.ws + m * a.N + n;
-        a.y[m * a.N + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
-    }
-    if (threadIdx.x == 0)
-        *counter = 0u;
+    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using KernelFn = void (*)(A8);

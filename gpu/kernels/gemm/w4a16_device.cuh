@@ -4,8 +4,11 @@
 /// What the fused W4A16 kernels share (gemm_w4a16.cu: X as the mma's A operand, any M;
 /// gemm_w4a16_small.cu: the operands swapped for M ≤ 16; gemm_w4a16_tiled.cu: the shared-memory
 /// tiled kernel): the launch arguments, the BF16 `mma.sync` m16n8k16, the non-caching 128-bit
-/// load, the nibble → BF16 pairs (codePairs), cp.async, the split-K choice. Included by those
-/// sources only (CUDA builds; QS_HAS_MMA is undefined for HIP, which has no mma.sync).
+/// load, the nibble → BF16 pairs (codePairs), cp.async, the split-K choice. With the other fused
+/// GEMMs (gemm_w4a8.cu, gemm_fp4.cu, gemm_w3lr.cu) also: the split-K tail (splitKLastBlock,
+/// splitKConvert), the swapped kernels' lane rows (laneRow), X stage (stageX), token offsets
+/// (tokenOffsets) and output store (storeSwapped). Included by those sources only (CUDA builds;
+/// QS_HAS_MMA is undefined for HIP, which has no mma.sync).
 #include <cstdint>
 #include <cstring>
 
@@ -158,6 +161,101 @@ template <int N> __device__ __forceinline__ void cpAsyncWait()
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
+}
+
+/// The W row of a lane's fragment half h (rows gid, gid + 8) of the m16 tile at row0 (the swapped
+/// kernels' A operand): past n the last row, n − 1 (its operands are loaded, its outputs never stored).
+__device__ __forceinline__ long long laneRow(long long row0, int gid, int h, long long n)
+{
+    const long long r = row0 + gid + 8 * h;
+    return r < n ? r : n - 1;
+}
+
+/// The swapped kernels' X stage: tokens [0, rowsX) × chunks [p0, p0 + pc) of 128 k of the X at
+/// x + xOff (an expert's; row stride k) into xs (rs uint4 a token), octet oo = 4·tig + w of a
+/// chunk at slot 4w + tig, its 8 values as the B fragments' pairs (k, k + 4). Threads: the
+/// block's threads. (x and xOff apart: the form ptxas allocates as the kernels' own loops did.)
+template <int Threads>
+__device__ __forceinline__ void stageX(uint4 *xs, const __nv_bfloat16 *x, long long xOff, long long k, int rowsX,
+                                       int p0, int pc, int rs)
+{
+    for (int i = threadIdx.x; i < rowsX * pc * 16; i += Threads) {
+        const int r = i / (pc * 16), o = i - r * (pc * 16);
+        const int c = o >> 4, oo = o & 15;
+        const uint4 g =
+            __ldg(reinterpret_cast<const uint4 *>(x + xOff + r * k + static_cast<long long>(p0 + c) * 128 + 8 * oo));
+        xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
+            make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                       __byte_perm(g.y, g.w, 0x7632));
+    }
+}
+
+/// A lane's offsets into an X stage of rs uint4 a token: token 8t + gid (past rowsX the last
+/// staged token, rowsX − 1), plus tig.
+template <int NT> __device__ __forceinline__ void tokenOffsets(int (&tok)[NT], int gid, int q, int rowsX, int rs)
+{
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+        tok[t] = (8 * t + gid < rowsX ? 8 * t + gid : rowsX - 1) * rs + q;
+}
+
+/// The swapped kernels' outputs of a warp's m16 tile of W rows from row0 (n) × NT n8 tiles of
+/// tokens (m): d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8), inside M × N only, each
+/// value(acc, m) as BF16 into y when splitK is 1, else added into the FP32 workspace ws (then
+/// splitKLastBlock, splitKConvert). Both row stride n.
+template <int NT, class Value>
+__device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long long row0, int gid, int q, long long M,
+                                             long long N, int splitK, __nv_bfloat16 *y, float *ws, Value value)
+{
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const long long n = row0 + gid + (r >= 2 ? 8 : 0);
+            const long long m = 8 * t + 2 * q + (r & 1);
+            if (m >= M || n >= N)
+                continue;
+            const float v = value(acc[t][r], m);
+            if (splitK == 1)
+                y[m * N + n] = __float2bfloat16_rn(v);
+            else
+                atomicAdd(ws + m * N + n, v);
+        }
+}
+
+/// Split-K, once every thread of the block has added its FP32 partials into the tile's workspace:
+/// the block arrives at the tile's counter (after a fence: its sums are visible first). True in
+/// the last of the tile's splitK blocks only, after a second fence (its reads of the sums come
+/// after the other blocks' adds). The counter is reset by splitKConvert.
+__device__ __forceinline__ bool splitKLastBlock(unsigned *counter, int splitK)
+{
+    __shared__ bool lastBlock;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(splitK - 1);
+    __syncthreads();
+    if (!lastBlock)
+        return false;
+    __threadfence();
+    return true;
+}
+
+/// Split-K, the last block of a tile (splitKLastBlock): rows [m0, m0 + rows) × columns [n0, n0 +
+/// cols) of the FP32 sums ws (row stride ld) to BF16 in y (the same layout), the sums re-zeroed
+/// and the tile's counter reset for the next launch. The sums are read and written in L2
+/// (__ldcg / __stcg: the other blocks' atomics left them there); threads: the block's threads.
+__device__ __forceinline__ void splitKConvert(float *ws, __nv_bfloat16 *y, long long ld, long long m0, long long rows,
+                                              long long n0, long long cols, unsigned *counter, unsigned threads)
+{
+    for (long long i = threadIdx.x; i < rows * cols; i += threads) {
+        const long long m = m0 + i / cols, n = n0 + i % cols;
+        float *p = ws + m * ld + n;
+        y[m * ld + n] = __float2bfloat16_rn(__ldcg(p));
+        __stcg(p, 0.0f);
+    }
+    if (threadIdx.x == 0)
+        *counter = 0u;
 }
 
 #endif // QS_HAS_MMA
