@@ -16,9 +16,10 @@ roofline %, speed-up of fused over BF16."""
 import argparse
 import json
 import os
-import statistics
 
 import torch
+
+from torch_timing import interleaved  # bench/torch_timing.py, beside this script
 
 
 def pack_tinygemm(u, inner_k_tiles):
@@ -84,21 +85,7 @@ def main():
             ref = torch.matmul(xm, w.t()).float()
             got = methods["tinygemm"]().float()
             point["tinygemm_check"] = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
-        for f in methods.values():
-            for _ in range(a.warmup):
-                f()
-        torch.cuda.synchronize()
-        times = {name: [] for name in methods}
-        for _ in range(reps):
-            for name, f in methods.items():
-                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                s.record()
-                f()
-                e.record()
-                e.synchronize()
-                times[name].append(s.elapsed_time(e) * 1e3)
-        for name, t in times.items():
-            point[name] = dict(median_us=statistics.median(t), min_us=min(t), max_us=max(t))
+        point.update(interleaved(methods, reps, a.warmup))
         doc["points"].append(point)
         print(f"M={m:6d} " + " ".join(f"{n} {point[n]['median_us']:9.2f} us" for n in methods) +
               (f" (tinygemm vs dequantized matmul: {point['tinygemm_check']:.2e})" if "tinygemm_check" in point else ""),
