@@ -79,50 +79,51 @@ __global__ void w4UnpackVecKernel(const uint2 *packed, long long total8, uint4 *
     }
 }
 
-// 16 codes a thread (one row: K is a multiple of 16): q − z[n] as E4M3 by the fused kernel's FP16
-// route (exact for z ∈ [−9, 8]), else the scalar saturating conversion — the same bytes.
-__global__ void w4ToE4m3VecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
-                                  uint4 *out)
+// 16 codes of one row a thread (K a multiple of 16) with the row's per-channel zero point:
+// out[i] = Convert(packed[i], z[n]).
+template <class Convert>
+__global__ void w4PerChannelVecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
+                                      uint4 *out, Convert convert)
 {
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
-         i += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const int z = zeros[(16 * i) / K];
-        const uint2 p = packed[i];
+         i += static_cast<long long>(gridDim.x) * blockDim.x)
+        out[i] = convert(packed[i], static_cast<int>(zeros[(16 * i) / K]));
+}
+
+// q − z as E4M3 by the fused kernel's FP16 route (exact for z ∈ [−9, 8]), else the scalar
+// saturating conversion — the same bytes.
+struct ToE4m3 {
+    __device__ uint4 operator()(uint2 p, int z) const
+    {
         uint4 o;
         if (z >= gpumath::kW4a8Fp8ZeroMin && z <= gpumath::kW4a8Fp8ZeroMax) {
             const std::uint32_t zz = gpumath::w4a8Fp16ZeroPair(z);
             gpumath::w4a8Fp8Operand(p.x, zz, o.x, o.y);
             gpumath::w4a8Fp8Operand(p.y, zz, o.z, o.w);
-        } else {
-            std::uint32_t w[4] = {0, 0, 0, 0};
-            for (int j = 0; j < 16; ++j) {
-                const std::uint32_t word = j < 8 ? p.x : p.y;
-                int v = static_cast<int>((word >> (4 * (j & 7))) & 0xFu);
-                v = v >= 8 ? v - 16 : v;
-                const std::uint32_t b = __nv_cvt_float_to_fp8(static_cast<float>(v - z), __NV_SATFINITE, __NV_E4M3);
-                w[j >> 2] |= b << (8 * (j & 3));
-            }
-            o = make_uint4(w[0], w[1], w[2], w[3]);
+            return o;
         }
-        out[i] = o;
+        std::uint32_t w[4] = {0, 0, 0, 0};
+        for (int j = 0; j < 16; ++j) {
+            const std::uint32_t word = j < 8 ? p.x : p.y;
+            int v = static_cast<int>((word >> (4 * (j & 7))) & 0xFu);
+            v = v >= 8 ? v - 16 : v;
+            const std::uint32_t b = __nv_cvt_float_to_fp8(static_cast<float>(v - z), __NV_SATFINITE, __NV_E4M3);
+            w[j >> 2] |= b << (8 * (j & 3));
+        }
+        return make_uint4(w[0], w[1], w[2], w[3]);
     }
-}
+};
 
-// 16 codes a thread (one row: K is a multiple of 16): q − z[n] as INT8 (w4a8FoldedCodes; the
-// launcher has checked every z in the exact range).
-__global__ void w4FoldInt8VecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
-                                    uint4 *out)
-{
-    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
-         i += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const int z = zeros[(16 * i) / K];
-        const uint2 p = packed[i];
+// q − z as INT8 (w4a8FoldedCodes; the launcher has checked every z in the exact range).
+struct FoldInt8 {
+    __device__ uint4 operator()(uint2 p, int z) const
+    {
         uint4 o;
         gpumath::w4a8FoldedCodes(p.x, z, o.x, o.y);
         gpumath::w4a8FoldedCodes(p.y, z, o.z, o.w);
-        out[i] = o;
+        return o;
     }
-}
+};
 
 // One block per token: a block-wide sum of the row.
 __global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
@@ -199,8 +200,8 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
         return;
     if (K % 16 == 0 && reinterpret_cast<std::uintptr_t>(packed) % 8 == 0 &&
         reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-        w4ToE4m3VecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-            reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out));
+        w4PerChannelVecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+            reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out), ToE4m3{});
         QS_GPU_CHECK(cudaGetLastError());
         return;
     }
@@ -215,8 +216,8 @@ bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long lo
     if (total <= 0 || K % 16 != 0 || reinterpret_cast<std::uintptr_t>(packed) % 8 != 0 ||
         reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
         return false;
-    w4FoldInt8VecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-        reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out));
+    w4PerChannelVecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out), FoldInt8{});
     QS_GPU_CHECK(cudaGetLastError());
     return true;
 }
