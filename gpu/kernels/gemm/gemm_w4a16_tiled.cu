@@ -148,8 +148,10 @@ __global__ void __launch_bounds__(WGM *WGN * 32) tiledKernel(Args a)
         sCol[t][0] = static_cast<int>(n0 < a.N ? n0 : a.N - 1) * groups;
         sCol[t][1] = static_cast<int>(n0 + 1 < a.N ? n0 + 1 : a.N - 1) * groups;
     }
-    auto fetch = [&](int ch, ChunkZeros<NT> &c) {
-        const int g = ScaleInB ? (ch * 128 + 32 * q) >> gShift : ch / cpg;
+    // grp: the group of chunk ch (group ≥ 128: cpg chunks a group), kept by the caller as a running
+    // count so that the loop divides by nothing at run time.
+    auto fetch = [&](int ch, int grp, ChunkZeros<NT> &c) {
+        const int g = ScaleInB ? (ch * 128 + 32 * q) >> gShift : grp;
 #pragma unroll
         for (int t = 0; t < NT; ++t) {
             c.z[t] = __ldg(Z + zRow[t] + g);
@@ -173,30 +175,34 @@ __global__ void __launch_bounds__(WGM *WGN * 32) tiledKernel(Args a)
             for (int j = 0; j < 4; ++j)
                 acc[i][t][j] = 0.0f, tmp[i][t][j] = 0.0f;
 
+    // Running counters instead of divisions: the chunk's group and its place in it (group ≥ 128),
+    // the ring slot read (it mod stages) and the one refilled ((it + stages − 1) mod stages).
+    int grp = cpg > 0 && c0 < chunks ? c0 / cpg : 0, inGrp = cpg > 0 && c0 < chunks ? c0 - grp * cpg : 0;
+    int slot = 0, fill = stages - 1;
     ChunkZeros<NT> cur, nxt;
-    fetch(c0 < chunks ? c0 : 0, cur);
+    fetch(c0 < chunks ? c0 : 0, grp, cur);
 #pragma unroll 1
     for (int it = 0; it < nCh; ++it) {
         const int ch = c0 + it;
-        cpAsyncWaitUpTo(stages - 2); // this thread's copies of chunk ch have landed …
-        __syncthreads();             // … and every thread's; slot (it − 1) mod stages is free
+        const bool groupEnds = inGrp + 1 == cpg; // (ch + 1) % cpg == 0
+        cpAsyncWaitUpTo(stages - 2);             // this thread's copies of chunk ch have landed …
+        __syncthreads();                         // … and every thread's; slot (it − 1) mod stages is free
         {
-            const int ahead = it + stages - 1;
-            if (ahead < nCh)
-                load(c0 + ahead, ahead % stages);
+            if (it + stages - 1 < nCh)
+                load(c0 + it + stages - 1, fill);
             cpAsyncCommit();
         }
         if (it + 1 < nCh)
-            fetch(ch + 1, nxt);
+            fetch(ch + 1, groupEnds ? grp + 1 : grp, nxt);
         // Group ≥ 128: the scales of the lane's D columns, needed after the chunk's mma's.
         float s0[NT], s1[NT];
         if (!ScaleInB)
 #pragma unroll
             for (int t = 0; t < NT; ++t) {
-                s0[t] = __ldg(S + sCol[t][0] + ch / cpg);
-                s1[t] = __ldg(S + sCol[t][1] + ch / cpg);
+                s0[t] = __ldg(S + sCol[t][0] + grp);
+                s1[t] = __ldg(S + sCol[t][1] + grp);
             }
-        const uint4 *xs = smem + (it % stages) * kStage;
+        const uint4 *xs = smem + slot * kStage;
         const uint4 *wsm = xs + kXUnits;
         uint4 raw[NT];
         __nv_bfloat162 zz[NT], sB[NT];
@@ -237,7 +243,7 @@ __global__ void __launch_bounds__(WGM *WGN * 32) tiledKernel(Args a)
                 }
             }
         }
-        if (!ScaleInB && (it + 1 == nCh || (ch + 1) % cpg == 0))
+        if (!ScaleInB && (it + 1 == nCh || groupEnds))
         // The group ends with this chunk (or the slice does): scale its exact sum once.
 #pragma unroll
             for (int i = 0; i < MT; ++i)
@@ -253,6 +259,12 @@ __global__ void __launch_bounds__(WGM *WGN * 32) tiledKernel(Args a)
                 }
         if (it + 1 < nCh)
             cur = nxt;
+        if (groupEnds)
+            inGrp = 0, ++grp;
+        else
+            ++inGrp;
+        slot = slot + 1 == stages ? 0 : slot + 1;
+        fill = fill + 1 == stages ? 0 : fill + 1;
     }
     cpAsyncWait<0>(); // no copy outlives the block (the tail groups are empty)
 
