@@ -99,10 +99,12 @@ std::optional<GemmPeaks> peaksFor(const GemmBenchRequest &request, const Backend
 
 } // namespace
 
-GemmBenchResult runGemmBench(const GemmBenchRequest &requestIn, DeviceChoice device, const CancelToken *cancel)
+GemmBenchResult runGemmBench(const GemmBenchRequest &requestAsked, DeviceChoice device, const CancelToken *cancel)
 {
-    requestIn.validate();
     GemmBenchResult r;
+    // The formats the shape cannot run are skipped (with their reason); the rest are timed.
+    const GemmBenchRequest requestIn = runnableGemmRequest(requestAsked, r.skipped);
+    requestIn.validate();
     const auto &reg = BackendRegistry::instance();
     auto finish = [&](const Backend *gpu) {
         if (requestIn.roofline) {
