@@ -4710,6 +4710,18 @@
         <translation>GEMMs messen</translation>
     </message>
     <message>
+        <source>W3 rank </source>
+        <translation>W3-Rang </translation>
+    </message>
+    <message>
+        <source>Rank r of the MiLo compensator timed with the W3A16 GEMM (0: the W3 GEMM alone)</source>
+        <translation>Rang r des MiLo-Kompensators, der mit dem W3A16-GEMM gemessen wird (0: nur das W3-GEMM)</translation>
+    </message>
+    <message>
+        <source>%1 not timed: %2</source>
+        <translation>%1 nicht gemessen: %2</translation>
+    </message>
+    <message>
         <source>Select a tensor and press Time GEMMs.</source>
         <translation>Wählen Sie einen Tensor und drücken Sie „GEMMs messen“.</translation>
     </message>

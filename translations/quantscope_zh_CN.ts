@@ -4707,6 +4707,18 @@
         <translation>GEMM 计时</translation>
     </message>
     <message>
+        <source>W3 rank </source>
+        <translation>W3 秩 </translation>
+    </message>
+    <message>
+        <source>Rank r of the MiLo compensator timed with the W3A16 GEMM (0: the W3 GEMM alone)</source>
+        <translation>与 W3A16 GEMM 一起计时的 MiLo 补偿器的秩 r（0：仅 W3 GEMM）</translation>
+    </message>
+    <message>
+        <source>%1 not timed: %2</source>
+        <translation>%1 未计时：%2</translation>
+    </message>
+    <message>
         <source>Select a tensor and press Time GEMMs.</source>
         <translation>选择一个张量并点击“GEMM 计时”。</translation>
     </message>
