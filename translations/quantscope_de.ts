@@ -1472,6 +1472,10 @@
         <translation>GEMM-Messung auf der CPU: %1 Experten zu %2×%3 brauchen mehr als 2 GiB FP32-Gewichte</translation>
     </message>
     <message>
+        <source>GEMM bench on the GPU: %1 needs K a multiple of 16, K = %2</source>
+        <translation>GEMM-Messung auf der GPU: %1 braucht K als Vielfaches von 16, K = %2</translation>
+    </message>
+    <message>
         <source>Eigen FP32 GEMM standing in for the requested formats</source>
         <translation>Eigen-FP32-GEMM stellvertretend für die angefragten Formate</translation>
     </message>

@@ -1470,6 +1470,10 @@
         <translation>CPU 上的 GEMM 测试：%1 个 %2×%3 的专家需要超过 2 GiB 的 FP32 权重</translation>
     </message>
     <message>
+        <source>GEMM bench on the GPU: %1 needs K a multiple of 16, K = %2</source>
+        <translation>GPU 上的 GEMM 测试：%1 需要 K 为 16 的倍数，K = %2</translation>
+    </message>
+    <message>
         <source>Eigen FP32 GEMM standing in for the requested formats</source>
         <translation>以 Eigen FP32 GEMM 代替所请求的格式</translation>
     </message>

@@ -212,6 +212,13 @@ std::string gemmFormatRefusal(const GemmBenchRequest &r, GemmFormat f)
     return {};
 }
 
+std::string gpuGemmFormatRefusal(const GemmBenchRequest &r, GemmFormat f)
+{
+    if (f != GemmFormat::Bf16 && r.k % 16 != 0)
+        return "GEMM bench on the GPU: " + toString(f) + " needs K a multiple of 16, K = " + std::to_string(r.k);
+    return {};
+}
+
 GemmBenchRequest runnableGemmRequest(const GemmBenchRequest &request, std::vector<GemmSkippedFormat> &skipped)
 {
     validateRequestWide(request);

@@ -146,6 +146,11 @@ std::string gemmFormatRefusal(const GemmBenchRequest &request, GemmFormat f);
 /// message is every format's reason joined by "; ", so a one-format request (the CLI's
 /// `--formats mxfp4`) fails with its own reason as before.
 GemmBenchRequest runnableGemmRequest(const GemmBenchRequest &request, std::vector<GemmSkippedFormat> &skipped);
+/// The GPU lab's own limit beyond gemmFormatRefusal ("" when `f` runs there): cuBLASLt's FP8 and
+/// INT8 GEMMs, and the GPU's quantized-weight and MoE paths built on them, need K a multiple of 16
+/// (every format but bf16). The CPU stand-in has no such limit: runGemmBench skips these formats
+/// on the GPU only, and only while another format runs there.
+std::string gpuGemmFormatRefusal(const GemmBenchRequest &request, GemmFormat f);
 
 /// One timed GEMM.
 struct GemmPoint {

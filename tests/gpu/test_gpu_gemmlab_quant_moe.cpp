@@ -221,3 +221,30 @@ TEST(GpuGemmLab2, AFormatTheShapeCannotRunIsSkippedAndTheOthersTimed)
         EXPECT_EQ(formats.count(f), 1u) << f;
     EXPECT_EQ(formats.count("w3a16-milo"), 0u);
 }
+
+// The GPU's own limit: at K = 40 cuBLASLt's FP8 and INT8 GEMMs cannot run; they are skipped on the
+// device with that reason while BF16 is timed there (before, the whole request fell back to the
+// CPU). With no format left for the GPU, the CPU times them all and says why, as before.
+TEST(GpuGemmLab2, TheGpusKMultipleOf16LimitSkipsFormatsOnTheDeviceOnly)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(64, 40);
+    req.m = {1, 16};
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8, GemmFormat::Int8};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+    ASSERT_EQ(r.skipped.size(), 2u);
+    EXPECT_EQ(r.skipped[0].format, "fp8");
+    EXPECT_EQ(r.skipped[0].reason, gpuGemmFormatRefusal(req, GemmFormat::Fp8));
+    EXPECT_EQ(r.skipped[1].format, "int8");
+    ASSERT_EQ(r.points.size(), 2u);
+    for (const auto &p : r.points) {
+        EXPECT_EQ(p.format, "bf16");
+        EXPECT_EQ(p.note.find("CHECK FAILED"), std::string::npos) << p.note;
+    }
+    req.formats = {GemmFormat::Fp8};
+    const GemmBenchResult cpu = runGemmBench(req, DeviceChoice::Gpu);
+    EXPECT_EQ(cpu.device, "cpu");
+    EXPECT_NE(cpu.deviceNote.find("multiple of 16"), std::string::npos) << cpu.deviceNote;
+    EXPECT_TRUE(cpu.skipped.empty());
+}

@@ -260,3 +260,28 @@ TEST(GemmBench, NoRunnableFormatOrABadRequestIsRefusedAsAWhole)
     r.w4Group = -1;
     EXPECT_THROW(runnableGemmRequest(r, skipped), UnsupportedError);
 }
+
+// The GPU's own limit (cuBLASLt's 8-bit GEMMs and the paths built on them: K a multiple of 16),
+// which runGemmBench applies on the GPU only: every format but bf16, whatever else it needs.
+TEST(GemmBench, TheGpuRefusesEveryFormatButBf16AtKNotAMultipleOf16)
+{
+    GemmBenchRequest r;
+    r.n = 32, r.m = {1};
+    for (const std::int64_t k : {8, 40, 48, 64, 72}) {
+        r.k = k;
+        for (auto f : allGemmFormats()) {
+            const std::string why = gpuGemmFormatRefusal(r, f);
+            const bool refused = f != GemmFormat::Bf16 && k % 16 != 0;
+            EXPECT_EQ(!why.empty(), refused) << toString(f) << " K=" << k << ": " << why;
+            if (refused)
+                EXPECT_EQ(why, "GEMM bench on the GPU: " + toString(f) +
+                                   " needs K a multiple of 16, K = " + std::to_string(k));
+        }
+    }
+    // The CPU has no such limit: K = 40 runs fp8 and int8 there (Eigen standing in), nothing skipped.
+    r.k = 40, r.roofline = false;
+    r.formats = {GemmFormat::Bf16, GemmFormat::Fp8, GemmFormat::Int8};
+    const auto res = runGemmBench(r, DeviceChoice::Cpu);
+    EXPECT_TRUE(res.skipped.empty());
+    EXPECT_EQ(res.points.size(), 1u);
+}
