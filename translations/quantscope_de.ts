@@ -1472,6 +1472,10 @@
         <translation>GEMM-Messung auf der CPU: %1 Experten zu %2×%3 brauchen mehr als 2 GiB FP32-Gewichte</translation>
     </message>
     <message>
+        <source>GEMM bench on the GPU: %1 needs K a multiple of 16, K = %2</source>
+        <translation>GEMM-Messung auf der GPU: %1 braucht K als Vielfaches von 16, K = %2</translation>
+    </message>
+    <message>
         <source>Eigen FP32 GEMM standing in for the requested formats</source>
         <translation>Eigen-FP32-GEMM stellvertretend für die angefragten Formate</translation>
     </message>
@@ -4708,6 +4712,18 @@
     <message>
         <source>Time GEMMs</source>
         <translation>GEMMs messen</translation>
+    </message>
+    <message>
+        <source>W3 rank </source>
+        <translation>W3-Rang </translation>
+    </message>
+    <message>
+        <source>Rank r of the MiLo compensator timed with the W3A16 GEMM (0: the W3 GEMM alone)</source>
+        <translation>Rang r des MiLo-Kompensators, der mit dem W3A16-GEMM gemessen wird (0: nur das W3-GEMM)</translation>
+    </message>
+    <message>
+        <source>%1 not timed: %2</source>
+        <translation>%1 nicht gemessen: %2</translation>
     </message>
     <message>
         <source>Select a tensor and press Time GEMMs.</source>

@@ -1470,6 +1470,10 @@
         <translation>CPU 上的 GEMM 测试：%1 个 %2×%3 的专家需要超过 2 GiB 的 FP32 权重</translation>
     </message>
     <message>
+        <source>GEMM bench on the GPU: %1 needs K a multiple of 16, K = %2</source>
+        <translation>GPU 上的 GEMM 测试：%1 需要 K 为 16 的倍数，K = %2</translation>
+    </message>
+    <message>
         <source>Eigen FP32 GEMM standing in for the requested formats</source>
         <translation>以 Eigen FP32 GEMM 代替所请求的格式</translation>
     </message>
@@ -4705,6 +4709,18 @@
     <message>
         <source>Time GEMMs</source>
         <translation>GEMM 计时</translation>
+    </message>
+    <message>
+        <source>W3 rank </source>
+        <translation>W3 秩 </translation>
+    </message>
+    <message>
+        <source>Rank r of the MiLo compensator timed with the W3A16 GEMM (0: the W3 GEMM alone)</source>
+        <translation>与 W3A16 GEMM 一起计时的 MiLo 补偿器的秩 r（0：仅 W3 GEMM）</translation>
+    </message>
+    <message>
+        <source>%1 not timed: %2</source>
+        <translation>%1 未计时：%2</translation>
     </message>
     <message>
         <source>Select a tensor and press Time GEMMs.</source>

@@ -111,7 +111,9 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
         throw UsageError(usage);
     }
     try {
-        req.validate();
+        // A format the shape cannot run is skipped (runGemmBench lists it); none runnable is an error.
+        std::vector<GemmSkippedFormat> skipped;
+        runnableGemmRequest(req, skipped);
     } catch (const UnsupportedError &e) {
         throw UsageError(e.what());
     }
@@ -172,6 +174,8 @@ int runGemmBench(const GemmBenchArgs &o, const CommonOptions &common)
                     static_cast<long long>(p.m), p.timeUs, p.coldUs, p.tflops, p.gbps, p.intensity, bound,
                     p.bytesPerToken, roof, speedup, note.c_str());
     }
+    for (const auto &s : r.skipped)
+        std::printf("  %-18s not timed: %s\n", s.format.c_str(), s.reason.c_str());
     return 0;
 }
 

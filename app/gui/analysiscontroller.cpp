@@ -187,26 +187,22 @@ void AnalysisController::timeGemms(const QString &tensor, qint64 maxM)
     m_timer->start();
     m_gemmJob.start(
         tr("GEMM timing of %1").arg(tensor),
-        [source = m_loads->tensorSource(), name = tensor.toStdString(), maxM, device, progress, mode = m_gemm->mode(),
+        [source = m_loads->tensorSource(), name = tensor.toStdString(), device, progress, mode = m_gemm->mode(),
+         asked = m_gemm->timingRequest(maxM),
          cache = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation).toStdString()](
             const CancelToken &cancel) {
             // N×K of the weight as the quantizers see it ([out, in]); the quantized paths time
             // its own codes (quantized on the device by runGemmBench).
             auto weight = std::make_shared<const Tensor>(source.weight(name));
             const auto [n, k] = matrixView(weight->shape());
-            GemmBenchRequest request;
+            GemmBenchRequest request = asked; // the view's formats, experts, W3 rank and M sweep
             request.n = n;
             request.k = k;
-            request.formats = GemmTimingView::formatsFor(mode);
-            request.experts = GemmTimingView::expertsFor(mode);
             if (mode == GemmTimingView::Mode::Quantized)
                 request.weight = std::move(weight);
             // The roofline's ceilings, cached per device in the app's settings folder.
             if (!cache.empty())
                 request.peaksCache = cache + "/gemm_peaks.json";
-            request.m.clear();
-            for (std::int64_t m = 1; m <= maxM; m *= 2)
-                request.m.push_back(m);
             cancel.setStepProgress([progress](double f) { progress->store(f); });
             return std::make_shared<const GemmBenchResult>(runGemmBench(request, device, &cancel));
         },

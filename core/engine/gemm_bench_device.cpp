@@ -99,10 +99,12 @@ std::optional<GemmPeaks> peaksFor(const GemmBenchRequest &request, const Backend
 
 } // namespace
 
-GemmBenchResult runGemmBench(const GemmBenchRequest &requestIn, DeviceChoice device, const CancelToken *cancel)
+GemmBenchResult runGemmBench(const GemmBenchRequest &requestAsked, DeviceChoice device, const CancelToken *cancel)
 {
-    requestIn.validate();
     GemmBenchResult r;
+    // The formats the shape cannot run are skipped (with their reason); the rest are timed.
+    const GemmBenchRequest requestIn = runnableGemmRequest(requestAsked, r.skipped);
+    requestIn.validate();
     const auto &reg = BackendRegistry::instance();
     auto finish = [&](const Backend *gpu) {
         if (requestIn.roofline) {
@@ -119,11 +121,25 @@ GemmBenchResult runGemmBench(const GemmBenchRequest &requestIn, DeviceChoice dev
         if (const Backend *gpu = reg.gpu()) {
             std::string whyNot;
             try {
+                // The GPU's own limit (K % 16): those formats are skipped there while another runs;
+                // with none left the GPU refuses and the CPU times them all, as before.
                 GemmBenchRequest request = requestIn;
+                std::vector<GemmSkippedFormat> gpuSkipped;
+                request.formats.clear();
+                for (auto f : requestIn.formats)
+                    if (std::string why = gpuGemmFormatRefusal(requestIn, f); why.empty())
+                        request.formats.push_back(f);
+                    else
+                        gpuSkipped.push_back({toString(f), std::move(why)});
+                if (request.formats.empty()) {
+                    request.formats = requestIn.formats;
+                    gpuSkipped.clear();
+                }
                 quantizeWeights(request, device, cancel);
                 if (auto pts = gpu->timeGemms(request, cancel, whyNot)) {
                     r.device = gpu->info().id;
                     r.points = std::move(*pts);
+                    r.skipped.insert(r.skipped.end(), gpuSkipped.begin(), gpuSkipped.end());
                     return finish(gpu);
                 }
             } catch (const GpuError &e) {

@@ -10,8 +10,9 @@
 
 namespace quantscope {
 
-/// Validates the request (UnsupportedError), then times it. Progress through cancel's step
-/// progress; throws Cancelled.
+/// Validates the request (UnsupportedError), skips the formats the shape cannot run (the result's
+/// `skipped`, runnableGemmRequest: throws only when none can), then times the rest. Progress
+/// through cancel's step progress; throws Cancelled.
 GemmBenchResult runGemmBench(const GemmBenchRequest &request, DeviceChoice device, const CancelToken *cancel = nullptr);
 
 } // namespace quantscope

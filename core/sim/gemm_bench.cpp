@@ -150,8 +150,16 @@ std::vector<std::int64_t> parseMSweep(const std::string &csv)
     return out;
 }
 
-void GemmBenchRequest::validate() const
+namespace {
+
+/// validate()'s checks of the request as a whole (not of one of its formats).
+void validateRequestWide(const GemmBenchRequest &r)
 {
+    const auto &formats = r.formats;
+    const auto &m = r.m;
+    const std::int64_t n = r.n, k = r.k;
+    const int repeats = r.repeats, warmup = r.warmup, experts = r.experts;
+    const std::int64_t w4Group = r.w4Group;
     if (formats.empty())
         throw UnsupportedError("GEMM bench: no format");
     if (m.empty())
@@ -168,27 +176,70 @@ void GemmBenchRequest::validate() const
         throw UnsupportedError("GEMM bench: warm-up must be ≥ 0");
     if (experts < 1 || experts > 1024)
         throw UnsupportedError("GEMM bench: experts must be in [1, 1024], got " + std::to_string(experts));
-    const bool w4a16 = std::find(formats.begin(), formats.end(), GemmFormat::W4a16) != formats.end();
-    if (w4Group < 0 || (w4a16 && w4Group > 0 && (w4Group % 2 != 0 || k % w4Group != 0)))
+    if (w4Group < 0)
         throw UnsupportedError("GEMM bench: the W4 group size must be even and divide K = " + std::to_string(k) +
                                " (0: per channel), got " + std::to_string(w4Group));
-    bool quantized = false;
+}
+
+} // namespace
+
+void GemmBenchRequest::validate() const
+{
+    validateRequestWide(*this);
     for (auto f : formats) {
-        quantized = quantized || isQuantizedWeightFormat(f);
-        if (experts > 1 && f != GemmFormat::Bf16 && f != GemmFormat::Fp8)
-            throw UnsupportedError("GEMM bench: MoE mode (experts > 1) times bf16 and fp8 only, not " + toString(f));
+        const std::string why = gemmFormatRefusal(*this, f);
+        if (!why.empty())
+            throw UnsupportedError(why);
     }
-    for (auto f : formats)
-        if ((f == GemmFormat::Mxfp4 && k % 32 != 0) || (f == GemmFormat::Nvfp4 && k % 16 != 0))
-            throw UnsupportedError("GEMM bench: " + toString(f) + " needs K a multiple of its block (" +
-                                   (f == GemmFormat::Mxfp4 ? "32" : "16") + "), K = " + std::to_string(k));
-    if (std::find(formats.begin(), formats.end(), GemmFormat::W3a16Milo) != formats.end() &&
-        (k % 256 != 0 || w3Rank < 0 || w3Rank > 256))
-        throw UnsupportedError("GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = " +
-                               std::to_string(k) + ", rank " + std::to_string(w3Rank));
-    if (quantized && k % 2 != 0)
-        throw UnsupportedError("GEMM bench: the INT4 paths need an even K (two codes a byte), K = " +
-                               std::to_string(k));
+}
+
+std::string gemmFormatRefusal(const GemmBenchRequest &r, GemmFormat f)
+{
+    const std::int64_t k = r.k;
+    if (r.experts > 1 && f != GemmFormat::Bf16 && f != GemmFormat::Fp8)
+        return "GEMM bench: MoE mode (experts > 1) times bf16 and fp8 only, not " + toString(f);
+    if (f == GemmFormat::W4a16 && r.w4Group > 0 && (r.w4Group % 2 != 0 || k % r.w4Group != 0))
+        return "GEMM bench: the W4 group size must be even and divide K = " + std::to_string(k) +
+               " (0: per channel), got " + std::to_string(r.w4Group);
+    if ((f == GemmFormat::Mxfp4 && k % 32 != 0) || (f == GemmFormat::Nvfp4 && k % 16 != 0))
+        return "GEMM bench: " + toString(f) + " needs K a multiple of its block (" +
+               (f == GemmFormat::Mxfp4 ? "32" : "16") + "), K = " + std::to_string(k);
+    if (f == GemmFormat::W3a16Milo && (k % 256 != 0 || r.w3Rank < 0 || r.w3Rank > 256))
+        return "GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = " + std::to_string(k) +
+               ", rank " + std::to_string(r.w3Rank);
+    if (isQuantizedWeightFormat(f) && k % 2 != 0)
+        return "GEMM bench: the INT4 paths need an even K (two codes a byte), K = " + std::to_string(k);
+    return {};
+}
+
+std::string gpuGemmFormatRefusal(const GemmBenchRequest &r, GemmFormat f)
+{
+    if (f != GemmFormat::Bf16 && r.k % 16 != 0)
+        return "GEMM bench on the GPU: " + toString(f) + " needs K a multiple of 16, K = " + std::to_string(r.k);
+    return {};
+}
+
+GemmBenchRequest runnableGemmRequest(const GemmBenchRequest &request, std::vector<GemmSkippedFormat> &skipped)
+{
+    validateRequestWide(request);
+    skipped.clear();
+    GemmBenchRequest out = request;
+    out.formats.clear();
+    for (auto f : request.formats) {
+        std::string why = gemmFormatRefusal(request, f);
+        if (why.empty())
+            out.formats.push_back(f);
+        else
+            skipped.push_back({toString(f), std::move(why)});
+    }
+    if (out.formats.empty() && !skipped.empty()) {
+        // None runs: refused as a whole, every format's reason (a one-format request: its own).
+        std::string all;
+        for (const auto &s : skipped)
+            all += (all.empty() ? "" : "; ") + s.reason;
+        throw UnsupportedError(all);
+    }
+    return out;
 }
 
 double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t k)
@@ -399,6 +450,12 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
         j["device_note"] = r.deviceNote;
     if (r.peaks)
         j["peaks"] = toJson(*r.peaks);
+    if (!r.skipped.empty()) {
+        auto skipped = nlohmann::ordered_json::array();
+        for (const auto &s : r.skipped)
+            skipped.push_back({{"format", s.format}, {"reason", s.reason}});
+        j["skipped"] = std::move(skipped);
+    }
     auto pts = nlohmann::ordered_json::array();
     for (const auto &p : r.points) {
         nlohmann::ordered_json q;
@@ -461,6 +518,9 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
         r.deviceNote = j.value("device_note", std::string());
         if (j.contains("peaks"))
             r.peaks = gemmPeaksFromJson(j.at("peaks"));
+        if (j.contains("skipped"))
+            for (const auto &s : j.at("skipped"))
+                r.skipped.push_back({s.at("format").get<std::string>(), s.at("reason").get<std::string>()});
         for (const auto &q : j.at("points")) {
             GemmPoint p;
             p.format = q.at("format").get<std::string>();

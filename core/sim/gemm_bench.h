@@ -124,9 +124,33 @@ struct GemmBenchRequest {
     bool roofline = true;
     std::string peaksCache;      ///< the cache file; "" = defaultPeaksCachePath() (gemm_roofline.h)
     bool remeasurePeaks = false; ///< ignore a cached entry (and replace it)
-    /// UnsupportedError naming what is wrong (empty lists, N or K < 1, repeats < 20, …).
+    /// UnsupportedError naming what is wrong (empty lists, N or K < 1, repeats < 20, …, or a
+    /// format it cannot time: gemmFormatRefusal). What a backend is handed always passes.
     void validate() const;
 };
+
+/// A requested format the request could not time, and why (runGemmBench skips it and times the rest).
+struct GemmSkippedFormat {
+    std::string format; ///< toString(GemmFormat)
+    std::string reason; ///< the refusal, as gemmFormatRefusal gives it
+};
+
+/// Why `request` cannot time format `f` ("" when it can): MoE mode (experts > 1) for anything but
+/// bf16 and fp8; W4A16's group not even or not dividing K; K not a multiple of the block (mxfp4
+/// 32, nvfp4 16, w3a16-milo 256); w3a16-milo's rank outside [0, 256]; an odd K for the quantized
+/// paths. The message names the format (or its path) and K.
+std::string gemmFormatRefusal(const GemmBenchRequest &request, GemmFormat f);
+/// runGemmBench's first step: the request with only the formats it can time (in their order);
+/// each other goes to `skipped` with its reason. Throws UnsupportedError when the request is wrong
+/// as a whole (validate's other checks) or when none of its formats can be timed — then the
+/// message is every format's reason joined by "; ", so a one-format request (the CLI's
+/// `--formats mxfp4`) fails with its own reason as before.
+GemmBenchRequest runnableGemmRequest(const GemmBenchRequest &request, std::vector<GemmSkippedFormat> &skipped);
+/// The GPU lab's own limit beyond gemmFormatRefusal ("" when `f` runs there): cuBLASLt's FP8 and
+/// INT8 GEMMs, and the GPU's quantized-weight and MoE paths built on them, need K a multiple of 16
+/// (every format but bf16). The CPU stand-in has no such limit: runGemmBench skips these formats
+/// on the GPU only, and only while another format runs there.
+std::string gpuGemmFormatRefusal(const GemmBenchRequest &request, GemmFormat f);
 
 /// One timed GEMM.
 struct GemmPoint {
@@ -200,6 +224,8 @@ struct GemmBenchResult {
     std::string deviceNote; ///< why not where asked ("" when as asked)
     std::vector<GemmPoint> points;
     std::optional<GemmPeaks> peaks; ///< the roofline the points were placed on (absent: none)
+    /// Requested formats the shape (or rank, group, MoE mode) cannot run: not timed, no points.
+    std::vector<GemmSkippedFormat> skipped;
 };
 
 /// One format's points as the GEMM timing view draws them: sorted by M.
@@ -238,7 +264,8 @@ void setSpeedupsVsBf16(GemmBenchResult &r);
 /// Progress through cancel->stepProgress (fraction of the FLOPs); throws Cancelled.
 std::vector<GemmPoint> timeGemmsCpu(const GemmBenchRequest &request, const CancelToken *cancel = nullptr);
 
-/// The CLI's JSON (docs/cli.md, gemm-bench): {"device", "device_note"?, "peaks"?, "points": […]}.
+/// The CLI's JSON (docs/cli.md, gemm-bench): {"device", "device_note"?, "peaks"?, "skipped"?:
+/// [{"format", "reason"}], "points": […]}.
 nlohmann::ordered_json toJson(const GemmBenchResult &r);
 /// The inverse (the view's tests and saved results); FormatError on a malformed document.
 GemmBenchResult gemmBenchFromJson(const nlohmann::json &j);

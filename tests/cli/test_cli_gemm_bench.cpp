@@ -212,3 +212,43 @@ TEST(CliGemmBench, HumanTableHasARowPerPoint)
         ++rows;
     EXPECT_EQ(rows, 2u) << r.out;
 }
+
+// Issue 43: a format the shape cannot run (mxfp4 at K = 48: blocks of 32) is skipped with its
+// reason in the JSON's "skipped" and under the table; the other formats are timed; with no
+// runnable format left the request is a usage error naming the format.
+TEST(CliGemmBench, FormatsTheShapeCannotRunAreListedAsSkipped)
+{
+    const Result r = run({"gemm-bench", "--shape", "32,48", "--m-sweep", "1,2", "--formats", "bf16,mxfp4,nvfp4",
+                          "--device", "cpu", "--no-roofline", "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("skipped")) << j;
+    ASSERT_EQ(j["skipped"].size(), 1u) << j["skipped"];
+    EXPECT_EQ(j["skipped"][0]["format"], "mxfp4");
+    EXPECT_NE(j["skipped"][0]["reason"].get<std::string>().find("mxfp4 needs K a multiple of its block (32), K = 48"),
+              std::string::npos)
+        << j["skipped"];
+    ASSERT_EQ(j["points"].size(), 2u);
+    for (const auto &p : j["points"]) // the CPU names the quantized formats it stood in for: nvfp4, not mxfp4
+        EXPECT_NE(p["note"].get<std::string>().find("; nvfp4: GPU only"), std::string::npos) << p;
+    // A runnable request has no "skipped" key.
+    const Result ok = run({"gemm-bench", "--shape", "32,64", "--m-sweep", "1", "--formats", "bf16,mxfp4", "--device",
+                           "cpu", "--no-roofline", "--json"});
+    ASSERT_EQ(ok.rc, 0) << ok.err;
+    EXPECT_FALSE(nlohmann::json::parse(ok.out).contains("skipped"));
+    // The table: a "not timed" line per skipped format, with its reason.
+    const Result table = run({"gemm-bench", "--shape", "32,48", "--m-sweep", "1", "--formats", "w3a16-milo,bf16",
+                              "--w3-rank", "8", "--device", "cpu", "--no-roofline"});
+    ASSERT_EQ(table.rc, 0) << table.err;
+    EXPECT_NE(table.out.find("w3a16-milo         not timed: GEMM bench: w3a16-milo needs K a multiple of 256 and a "
+                             "rank in [0, 256], got K = 48, rank 8"),
+              std::string::npos)
+        << table.out;
+    // None runnable: a usage error with every reason.
+    const Result none = run({"gemm-bench", "--shape", "32,48", "--formats", "mxfp4,w3a16-milo", "--device", "cpu",
+                             "--no-roofline", "--json"});
+    EXPECT_EQ(none.rc, 2) << none.err;
+    EXPECT_NE(none.err.find("mxfp4 needs K a multiple of its block (32)"), std::string::npos) << none.err;
+    EXPECT_NE(none.err.find("w3a16-milo needs K a multiple of 256"), std::string::npos) << none.err;
+    EXPECT_TRUE(none.out.empty());
+}

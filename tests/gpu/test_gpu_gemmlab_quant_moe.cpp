@@ -7,6 +7,7 @@
 #include "gpu_compare.h"
 
 #include <filesystem>
+#include <set>
 
 #include "engine/gemm_bench_device.h"
 #include "sim/gemm_roofline.h"
@@ -202,4 +203,58 @@ TEST(GpuGemmLab2, RooflineIsMeasuredOnceThenCachedPerDevice)
     EXPECT_EQ(b.peaks->copyGbps, a.peaks->copyGbps);
     EXPECT_EQ(b.peaks->tflops, a.peaks->tflops);
     std::filesystem::remove_all(dir);
+}
+
+// Issue 43: on the device too, a format the shape cannot run is skipped with its reason and the
+// others are timed and checked (K = 1408: a multiple of 128 — W4A16 g128, MXFP4, NVFP4 and their
+// fused kernels run — but not of 256, which w3a16-milo needs). Before, the whole request failed.
+TEST(GpuGemmLab2, AFormatTheShapeCannotRunIsSkippedAndTheOthersTimed)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(128, 1408);
+    req.m = {1, 16};
+    req.formats = {GemmFormat::W4a16, GemmFormat::W3a16Milo, GemmFormat::Mxfp4, GemmFormat::Nvfp4};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+    ASSERT_EQ(r.skipped.size(), 1u);
+    EXPECT_EQ(r.skipped[0].format, "w3a16-milo");
+    EXPECT_EQ(r.skipped[0].reason, gemmFormatRefusal(req, GemmFormat::W3a16Milo));
+    EXPECT_FALSE(r.skipped[0].reason.empty());
+    std::set<std::string> formats;
+    for (const auto &p : r.points) {
+        formats.insert(p.format);
+        EXPECT_EQ(p.k, 1408) << p.format;
+        EXPECT_GT(p.timeUs, 0.0) << p.format << " M=" << p.m;
+        EXPECT_EQ(p.note.find("CHECK FAILED"), std::string::npos) << p.format << " M=" << p.m << ": " << p.note;
+    }
+    for (const char *f : {"w4a16", "mxfp4", "nvfp4"})
+        EXPECT_EQ(formats.count(f), 1u) << f;
+    EXPECT_EQ(formats.count("w3a16-milo"), 0u);
+}
+
+// The GPU's own limit: at K = 40 cuBLASLt's FP8 and INT8 GEMMs cannot run; they are skipped on the
+// device with that reason while BF16 is timed there (before, the whole request fell back to the
+// CPU). With no format left for the GPU, the CPU times them all and says why, as before.
+TEST(GpuGemmLab2, TheGpusKMultipleOf16LimitSkipsFormatsOnTheDeviceOnly)
+{
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(64, 40);
+    req.m = {1, 16};
+    req.formats = {GemmFormat::Bf16, GemmFormat::Fp8, GemmFormat::Int8};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.device, gpu->info().id) << r.deviceNote;
+    ASSERT_EQ(r.skipped.size(), 2u);
+    EXPECT_EQ(r.skipped[0].format, "fp8");
+    EXPECT_EQ(r.skipped[0].reason, gpuGemmFormatRefusal(req, GemmFormat::Fp8));
+    EXPECT_EQ(r.skipped[1].format, "int8");
+    ASSERT_EQ(r.points.size(), 2u);
+    for (const auto &p : r.points) {
+        EXPECT_EQ(p.format, "bf16");
+        EXPECT_EQ(p.note.find("CHECK FAILED"), std::string::npos) << p.note;
+    }
+    req.formats = {GemmFormat::Fp8};
+    const GemmBenchResult cpu = runGemmBench(req, DeviceChoice::Gpu);
+    EXPECT_EQ(cpu.device, "cpu");
+    EXPECT_NE(cpu.deviceNote.find("multiple of 16"), std::string::npos) << cpu.deviceNote;
+    EXPECT_TRUE(cpu.skipped.empty());
 }

@@ -15,11 +15,13 @@
 #include "sim/gemm_roofline.h"
 #include "tensorbrowser.h"
 #include "theme.h"
+#include "coremessages.h"
 
 #include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -258,6 +260,58 @@ private slots:
         QCOMPARE(GemmTimingView::formatsFor(GemmTimingView::Mode::Plain), plainGemmFormats());
     }
 
+    // Issue 43: Quantized mode times MXFP4, NVFP4 and W3A16 + MiLo too; the compensator's rank
+    // comes from a spin box shown in that mode only and goes into the request; the formats the
+    // shape could not run are named in the summary with their reason (not a blank series).
+    void quantizedModeTimesFp4AndW3WithTheRankAndNamesSkippedFormats()
+    {
+        const auto q = GemmTimingView::formatsFor(GemmTimingView::Mode::Quantized);
+        for (auto f : {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8,
+                       GemmFormat::Mxfp4, GemmFormat::Nvfp4, GemmFormat::W3a16Milo})
+            QVERIFY2(std::count(q.begin(), q.end(), f) == 1, toString(f).c_str());
+        QCOMPARE(q.size(), std::size_t{7});
+        GemmTimingView view;
+        view.resize(1200, 600);
+        view.show();
+        QSpinBox *rank = view.w3RankBox();
+        QVERIFY(rank);
+        QCOMPARE(rank->value(), GemmBenchRequest{}.w3Rank); // the CLI's --w3-rank default
+        QCOMPARE(rank->minimum(), 0);
+        QCOMPARE(rank->maximum(), 256);
+        view.setMode(GemmTimingView::Mode::Plain);
+        QVERIFY(!rank->isVisible());
+        view.setMode(GemmTimingView::Mode::Quantized);
+        QVERIFY(rank->isVisible());
+        // Typed by the user: the request carries it with the mode's formats and the sweep.
+        rank->setFocus();
+        rank->selectAll();
+        QTest::keyClicks(rank, QStringLiteral("8"));
+        QTest::keyClick(rank, Qt::Key_Enter);
+        QCOMPARE(view.w3Rank(), 8);
+        const GemmBenchRequest r = view.timingRequest(16);
+        QCOMPARE(r.w3Rank, 8);
+        QVERIFY(r.formats == q);
+        QCOMPARE(r.experts, 1);
+        QVERIFY((r.m == std::vector<std::int64_t>{1, 2, 4, 8, 16}));
+        view.setW3Rank(300); // clamped to the kernel's range
+        QCOMPARE(view.timingRequest(1).w3Rank, 256);
+        view.setMode(GemmTimingView::Mode::Moe);
+        QVERIFY(!rank->isVisible());
+        QCOMPARE(view.timingRequest(1).experts, 16);
+        // The skipped formats and their reasons in the summary, the reason translated as a core message.
+        GemmBenchResult res = sample();
+        res.skipped = {{"mxfp4", "GEMM bench: mxfp4 needs K a multiple of its block (32), K = 14336"},
+                       {"w3a16-milo", "GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got "
+                                      "K = 14336, rank 300"}};
+        view.setResult(std::make_shared<const GemmBenchResult>(res), QStringLiteral("w"));
+        for (const auto &s : res.skipped)
+            QVERIFY2(view.summary()->text().contains(
+                         GemmTimingView::tr("%1 not timed: %2")
+                             .arg(QString::fromStdString(s.format), coremessages::translated(s.reason))),
+                     qPrintable(view.summary()->text()));
+        QVERIFY(!view.timePlot()->curveGraph(QStringLiteral("mxfp4")));
+    }
+
     void windowTimesTheSelectedTensorInTheBackground()
     {
         MainWindow w;
@@ -306,6 +360,28 @@ private slots:
             QCOMPARE(j["points"][i]["m"].get<std::int64_t>(), r->points[i].m);
             QCOMPARE(j["points"][i]["n"].get<std::int64_t>(), r->points[i].n);
             QCOMPARE(j["points"][i]["k"].get<std::int64_t>(), r->points[i].k);
+        }
+
+        // Quantized mode through the window's job: the request holds the view's formats (the CPU
+        // stands in and names them) and its W3 rank.
+        view->setMode(GemmTimingView::Mode::Quantized);
+        view->setW3Rank(16);
+        QCOMPARE(view->timingRequest(2).w3Rank, 16);
+        w.analysis()->timeGemms(kTensor, 2);
+        QVERIFY(QTest::qWaitFor([&] { return view->result() && view->result() != r; }, 180000));
+        QVERIFY(waitIdle(w));
+        const auto quant = view->result();
+        QVERIFY(quant->skipped.empty()); // K = 2816: a multiple of every block (32, 16, 256)
+        if (quant->device == "cpu") {
+            QVERIFY(!quant->points.empty());
+            QVERIFY2(quant->points.front().note.find("w4a16, w4a8-int8, w4a8-fp8, w8a8-fp8, mxfp4, nvfp4, "
+                                                     "w3a16-milo: GPU only") != std::string::npos,
+                     quant->points.front().note.c_str());
+        } else {
+            for (const char *f : {"mxfp4", "nvfp4", "w3a16-milo"})
+                QVERIFY2(std::any_of(quant->points.begin(), quant->points.end(),
+                                     [&](const GemmPoint &p) { return p.format == f; }),
+                         f);
         }
     }
 };

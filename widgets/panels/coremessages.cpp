@@ -343,6 +343,7 @@ const char *const kPatterns[] = {
                       "GEMM bench: w3a16-milo needs K a multiple of 256 and a rank in [0, 256], got K = %1, rank %2"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages",
                       "GEMM bench on the CPU: %1 experts of %2×%3 need more than 2 GiB of FP32 weights"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench on the GPU: %1 needs K a multiple of 16, K = %2"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "Eigen FP32 GEMM standing in for the requested formats"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1: GPU only"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "MoE: %1 experts, one GEMM each (no batched launch on the CPU)"),

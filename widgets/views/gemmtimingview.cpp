@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace quantscope {
@@ -32,9 +33,16 @@ GemmTimingView::GemmTimingView(QWidget *parent) : QWidget(parent)
     m_mode->addItem(tr("Plain GEMMs"), static_cast<int>(Mode::Plain));
     m_mode->addItem(tr("Quantized-weight paths"), static_cast<int>(Mode::Quantized));
     m_mode->addItem(tr("MoE: %1 experts").arg(expertsFor(Mode::Moe)), static_cast<int>(Mode::Moe));
+    m_w3Rank = new QSpinBox(this);
+    m_w3Rank->setRange(0, 256); // the fused W3A16 kernel's compensator (gemmFormatRefusal)
+    m_w3Rank->setValue(GemmBenchRequest{}.w3Rank);
+    m_w3Rank->setPrefix(tr("W3 rank "));
+    m_w3Rank->setToolTip(tr("Rank r of the MiLo compensator timed with the W3A16 GEMM (0: the W3 GEMM alone)"));
+    m_w3Rank->setVisible(false);
     m_run = new QPushButton(tr("Time GEMMs"), this);
     bar->addWidget(m_tensor, 1);
     bar->addWidget(m_mode);
+    bar->addWidget(m_w3Rank);
     bar->addWidget(m_maxM);
     bar->addWidget(m_run);
     layout->addLayout(bar);
@@ -58,6 +66,7 @@ GemmTimingView::GemmTimingView(QWidget *parent) : QWidget(parent)
     m_progress = new JobProgressWidget(this);
     layout->addWidget(m_progress);
     connect(m_run, &QPushButton::clicked, this, &GemmTimingView::request);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { m_w3Rank->setVisible(mode() == Mode::Quantized); });
     connect(m_progress, &JobProgressWidget::cancelRequested, this, &GemmTimingView::cancelRequested);
     m_summary->setText(tr("Select a tensor and press Time GEMMs."));
 }
@@ -103,7 +112,8 @@ std::vector<GemmFormat> GemmTimingView::formatsFor(Mode mode)
 {
     switch (mode) {
     case Mode::Quantized:
-        return {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8};
+        return {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8,  GemmFormat::W8a8Fp8,
+                GemmFormat::Mxfp4, GemmFormat::Nvfp4,    GemmFormat::W3a16Milo};
     case Mode::Moe:
         return {GemmFormat::Bf16, GemmFormat::Fp8};
     case Mode::Plain:
@@ -115,6 +125,28 @@ std::vector<GemmFormat> GemmTimingView::formatsFor(Mode mode)
 int GemmTimingView::expertsFor(Mode mode)
 {
     return mode == Mode::Moe ? 16 : 1;
+}
+
+int GemmTimingView::w3Rank() const
+{
+    return m_w3Rank->value();
+}
+
+void GemmTimingView::setW3Rank(int rank)
+{
+    m_w3Rank->setValue(rank);
+}
+
+GemmBenchRequest GemmTimingView::timingRequest(qint64 maxM) const
+{
+    GemmBenchRequest r;
+    r.formats = formatsFor(mode());
+    r.experts = expertsFor(mode());
+    r.w3Rank = w3Rank();
+    r.m.clear();
+    for (qint64 m = 1; m <= maxM; m *= 2)
+        r.m.push_back(m);
+    return r;
 }
 
 void GemmTimingView::request()
@@ -182,6 +214,10 @@ void GemmTimingView::setResult(std::shared_ptr<const GemmBenchResult> result, co
     }
     if (!m_result->deviceNote.empty())
         text += QLatin1Char('\n') + coremessages::translated(m_result->deviceNote);
+    // Formats this shape cannot run (K not a multiple of the block, …): named with their reason
+    // instead of an empty series.
+    for (const auto &s : m_result->skipped)
+        text += QLatin1Char('\n') + tr("%1 not timed: %2").arg(fromStd(s.format), coremessages::translated(s.reason));
     m_summary->setText(text);
 }
 

@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 
 namespace quantscope {
 
@@ -36,9 +37,19 @@ public:
     enum class Mode { Plain, Quantized, Moe };
     Mode mode() const;
     void setMode(Mode mode);
-    /// The request's formats and experts for a mode (MoE: 16 experts).
+    /// The request's formats and experts for a mode (MoE: 16 experts). Quantized: the W4A16,
+    /// W4A8, W8A8-FP8, MXFP4, NVFP4 and W3A16 + MiLo compensator paths (a format the tensor's K
+    /// cannot run is skipped by runGemmBench and named in the summary).
     static std::vector<GemmFormat> formatsFor(Mode mode);
     static int expertsFor(Mode mode);
+    /// The rank of w3a16-milo's compensator (the spin box shown in Quantized mode only; 0 … 256,
+    /// default the CLI's --w3-rank default).
+    int w3Rank() const;
+    void setW3Rank(int rank);
+    QSpinBox *w3RankBox() const { return m_w3Rank; }
+    /// What the job times: the mode's formats and experts, the W3 rank and M = 1, 2, 4, … ≤
+    /// `maxM`; the job fills N, K, the weight and the peaks cache.
+    GemmBenchRequest timingRequest(qint64 maxM) const;
 
     void jobStarted();
     void setProgress(double fraction);
@@ -70,6 +81,7 @@ private:
     QComboBox *m_tensor = nullptr;
     QComboBox *m_maxM = nullptr;
     QComboBox *m_mode = nullptr;
+    QSpinBox *m_w3Rank = nullptr;
     QPushButton *m_run = nullptr;
     QLabel *m_summary = nullptr;
     GemmTimingPlot *m_time = nullptr, *m_tflops = nullptr;

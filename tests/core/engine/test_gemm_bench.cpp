@@ -143,3 +143,145 @@ TEST(GemmBench, CurvesGroupByFormatAndSortByM)
         total += x.m.size();
     EXPECT_EQ(total, r.points.size());
 }
+
+namespace {
+
+/// The message validate() throws for a request of `f` alone ("" when it passes).
+std::string aloneRefusal(GemmBenchRequest r, GemmFormat f)
+{
+    r.formats = {f};
+    try {
+        r.validate();
+    } catch (const UnsupportedError &e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+// Issue 43: a format the shape cannot run is skipped with its reason and the rest are timed; only
+// a request none of whose formats can run is refused (then with every reason).
+TEST(GemmBench, FormatsTheShapeCannotRunAreSkippedAndTheRestTimed)
+{
+    GemmBenchRequest r;
+    r.n = 32, r.k = 48, r.m = {1, 4};
+    r.roofline = false;
+    r.w4Group = 16; // divides 48: w4a16 runs; mxfp4 (blocks of 32) and w3a16-milo (K % 256) cannot
+    r.formats = {GemmFormat::Mxfp4, GemmFormat::W4a16, GemmFormat::Nvfp4, GemmFormat::W3a16Milo};
+    EXPECT_THROW(r.validate(), UnsupportedError); // validate() stays strict: what a backend gets passes
+    EXPECT_NE(gemmFormatRefusal(r, GemmFormat::Mxfp4).find("mxfp4 needs K a multiple of its block (32), K = 48"),
+              std::string::npos);
+    EXPECT_EQ(gemmFormatRefusal(r, GemmFormat::W4a16), "");
+    EXPECT_EQ(gemmFormatRefusal(r, GemmFormat::Nvfp4), "");
+
+    std::vector<GemmSkippedFormat> skipped{{"stale", "entry"}};
+    const GemmBenchRequest runnable = runnableGemmRequest(r, skipped);
+    EXPECT_EQ(runnable.formats, (std::vector<GemmFormat>{GemmFormat::W4a16, GemmFormat::Nvfp4}));
+    EXPECT_NO_THROW(runnable.validate());
+    ASSERT_EQ(skipped.size(), 2u);
+    EXPECT_EQ(skipped[0].format, "mxfp4");
+    EXPECT_EQ(skipped[0].reason, aloneRefusal(r, GemmFormat::Mxfp4));
+    EXPECT_EQ(skipped[1].format, "w3a16-milo");
+    EXPECT_EQ(skipped[1].reason, aloneRefusal(r, GemmFormat::W3a16Milo));
+    EXPECT_NE(skipped[1].reason.find("K = 48, rank 32"), std::string::npos) << skipped[1].reason;
+
+    // The CPU path (no GPU needed): the runnable formats are timed, the skipped ones listed.
+    const auto res = runGemmBench(r, DeviceChoice::Cpu);
+    EXPECT_EQ(res.device, "cpu");
+    ASSERT_EQ(res.points.size(), 2u);
+    EXPECT_NE(res.points[0].note.find("w4a16, nvfp4: GPU only"), std::string::npos) << res.points[0].note;
+    ASSERT_EQ(res.skipped.size(), 2u);
+    EXPECT_EQ(res.skipped[0].format, skipped[0].format);
+    EXPECT_EQ(res.skipped[0].reason, skipped[0].reason);
+    EXPECT_EQ(res.skipped[1].reason, skipped[1].reason);
+    // … and they survive the JSON round trip; a result without any has no "skipped" key.
+    const auto j = toJson(res);
+    ASSERT_TRUE(j.contains("skipped"));
+    EXPECT_EQ(j["skipped"][0]["format"], "mxfp4");
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(j.dump()));
+    ASSERT_EQ(back.skipped.size(), 2u);
+    EXPECT_EQ(back.skipped[1].format, "w3a16-milo");
+    EXPECT_EQ(back.skipped[1].reason, skipped[1].reason);
+    EXPECT_FALSE(toJson(GemmBenchResult{}).contains("skipped"));
+
+    // A rank out of range and MoE mode skip by format too.
+    GemmBenchRequest rank = r;
+    rank.k = 512, rank.w3Rank = 257;
+    rank.formats = {GemmFormat::Bf16, GemmFormat::W3a16Milo};
+    EXPECT_EQ(runnableGemmRequest(rank, skipped).formats, std::vector<GemmFormat>{GemmFormat::Bf16});
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_NE(skipped[0].reason.find("rank 257"), std::string::npos) << skipped[0].reason;
+    rank.w3Rank = 256;
+    EXPECT_EQ(runnableGemmRequest(rank, skipped).formats.size(), 2u);
+    EXPECT_TRUE(skipped.empty());
+    GemmBenchRequest moe = rank;
+    moe.experts = 4;
+    moe.formats = {GemmFormat::Bf16, GemmFormat::W4a16, GemmFormat::Fp8};
+    EXPECT_EQ(runnableGemmRequest(moe, skipped).formats, (std::vector<GemmFormat>{GemmFormat::Bf16, GemmFormat::Fp8}));
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_EQ(skipped[0].format, "w4a16");
+}
+
+TEST(GemmBench, NoRunnableFormatOrABadRequestIsRefusedAsAWhole)
+{
+    GemmBenchRequest r;
+    r.n = 32, r.k = 48, r.m = {1};
+    r.roofline = false;
+    // One format (the CLI's --formats mxfp4): its own message, as before.
+    r.formats = {GemmFormat::Mxfp4};
+    std::vector<GemmSkippedFormat> skipped;
+    try {
+        runnableGemmRequest(r, skipped);
+        ADD_FAILURE() << "mxfp4 at K = 48 ran";
+    } catch (const UnsupportedError &e) {
+        EXPECT_EQ(std::string(e.what()), aloneRefusal(r, GemmFormat::Mxfp4));
+    }
+    EXPECT_THROW(runGemmBench(r, DeviceChoice::Cpu), UnsupportedError);
+    // Several, none runnable: every reason, joined by "; ".
+    r.formats = {GemmFormat::Mxfp4, GemmFormat::W3a16Milo};
+    try {
+        runGemmBench(r, DeviceChoice::Cpu);
+        ADD_FAILURE() << "no runnable format ran";
+    } catch (const UnsupportedError &e) {
+        EXPECT_EQ(std::string(e.what()),
+                  aloneRefusal(r, GemmFormat::Mxfp4) + "; " + aloneRefusal(r, GemmFormat::W3a16Milo));
+    }
+    // A request wrong as a whole is refused even when some formats would run.
+    r.formats = {GemmFormat::Bf16, GemmFormat::Mxfp4};
+    r.repeats = 19;
+    try {
+        runnableGemmRequest(r, skipped);
+        ADD_FAILURE() << "19 repeats accepted";
+    } catch (const UnsupportedError &e) {
+        EXPECT_EQ(std::string(e.what()), "GEMM bench: at least 20 repeats, got 19");
+    }
+    r.repeats = 20;
+    r.w4Group = -1;
+    EXPECT_THROW(runnableGemmRequest(r, skipped), UnsupportedError);
+}
+
+// The GPU's own limit (cuBLASLt's 8-bit GEMMs and the paths built on them: K a multiple of 16),
+// which runGemmBench applies on the GPU only: every format but bf16, whatever else it needs.
+TEST(GemmBench, TheGpuRefusesEveryFormatButBf16AtKNotAMultipleOf16)
+{
+    GemmBenchRequest r;
+    r.n = 32, r.m = {1};
+    for (const std::int64_t k : {8, 40, 48, 64, 72}) {
+        r.k = k;
+        for (auto f : allGemmFormats()) {
+            const std::string why = gpuGemmFormatRefusal(r, f);
+            const bool refused = f != GemmFormat::Bf16 && k % 16 != 0;
+            EXPECT_EQ(!why.empty(), refused) << toString(f) << " K=" << k << ": " << why;
+            if (refused)
+                EXPECT_EQ(why, "GEMM bench on the GPU: " + toString(f) +
+                                   " needs K a multiple of 16, K = " + std::to_string(k));
+        }
+    }
+    // The CPU has no such limit: K = 40 runs fp8 and int8 there (Eigen standing in), nothing skipped.
+    r.k = 40, r.roofline = false;
+    r.formats = {GemmFormat::Bf16, GemmFormat::Fp8, GemmFormat::Int8};
+    const auto res = runGemmBench(r, DeviceChoice::Cpu);
+    EXPECT_TRUE(res.skipped.empty());
+    EXPECT_EQ(res.points.size(), 1u);
+}
