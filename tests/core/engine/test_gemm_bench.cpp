@@ -117,6 +117,15 @@ TEST(GemmBench, JsonRoundTrip)
     EXPECT_FALSE(toJson(r)["points"][1].contains("padded_m"));
     EXPECT_DOUBLE_EQ(back.points[0].timeUs, 12.5);
     EXPECT_THROW(gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","points":[{"m":1}]})")), FormatError);
+    // The skipped formats' list lying: an entry without its reason, a number for a format, not a list.
+    EXPECT_THROW(
+        gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","skipped":[{"format":"mxfp4"}],"points":[]})")),
+        FormatError);
+    EXPECT_THROW(gemmBenchFromJson(
+                     nlohmann::json::parse(R"({"device":"cpu","skipped":[{"format":1,"reason":"r"}],"points":[]})")),
+                 FormatError);
+    EXPECT_THROW(gemmBenchFromJson(nlohmann::json::parse(R"({"device":"cpu","skipped":"mxfp4","points":[]})")),
+                 FormatError);
 }
 
 TEST(GemmBench, CurvesGroupByFormatAndSortByM)
