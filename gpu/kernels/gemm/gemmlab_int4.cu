@@ -81,13 +81,35 @@ __global__ void w4UnpackVecKernel(const uint2 *packed, long long total8, uint4 *
 
 // 16 codes of one row a thread (K a multiple of 16) with the row's per-channel zero point:
 // out[i] = Convert(packed[i], z[n]).
+// Row n = blockIdx.y (its zero point read once, no index division), `units` = K / 16 a row.
 template <class Convert>
-__global__ void w4PerChannelVecKernel(const uint2 *packed, const std::int8_t *zeros, long long K, long long total8,
-                                      uint4 *out, Convert convert)
+__global__ void w4PerChannelVecKernel(const uint2 *packed, const std::int8_t *zeros, long long units, uint4 *out,
+                                      Convert convert)
 {
-    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total8;
-         i += static_cast<long long>(gridDim.x) * blockDim.x)
-        out[i] = convert(packed[i], static_cast<int>(zeros[(16 * i) / K]));
+    const long long n = blockIdx.y;
+    const int z = zeros[n];
+    const uint2 *p = packed + n * units;
+    uint4 *o = out + n * units;
+    for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < units;
+         u += static_cast<long long>(gridDim.x) * blockDim.x)
+        o[u] = convert(p[u], z);
+}
+
+// The launch of w4PerChannelVecKernel: one grid row per row of W (N ≤ 65535), about two units a
+// thread. False (nothing launched) when the shape or alignment does not allow it.
+template <class Convert>
+bool perChannelVec(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, void *out,
+                   void *stream, Convert convert)
+{
+    if (N < 1 || N > 65535 || K < 16 || K % 16 != 0 || reinterpret_cast<std::uintptr_t>(packed) % 8 != 0 ||
+        reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
+        return false;
+    const long long units = K / 16;
+    const dim3 grid(static_cast<unsigned>((units + 511) / 512), static_cast<unsigned>(N));
+    w4PerChannelVecKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        reinterpret_cast<const uint2 *>(packed), zeros, units, static_cast<uint4 *>(out), convert);
+    QS_GPU_CHECK(cudaGetLastError());
+    return true;
 }
 
 // q − z as E4M3 by the fused kernel's FP16 route (exact for z ∈ [−9, 8]), else the scalar
@@ -198,13 +220,8 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
     const long long total = N * (K / 2);
     if (total <= 0)
         return;
-    if (K % 16 == 0 && reinterpret_cast<std::uintptr_t>(packed) % 8 == 0 &&
-        reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-        w4PerChannelVecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-            reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out), ToE4m3{});
-        QS_GPU_CHECK(cudaGetLastError());
+    if (perChannelVec(packed, zeros, N, K, out, stream, ToE4m3{}))
         return;
-    }
     w4ToE4m3Kernel<<<gridFor(total), 256, 0, static_cast<cudaStream_t>(stream)>>>(packed, zeros, N, K, out);
     QS_GPU_CHECK(cudaGetLastError());
 }
@@ -213,13 +230,7 @@ bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long lo
                    void *stream)
 {
     const long long total = N * (K / 2);
-    if (total <= 0 || K % 16 != 0 || reinterpret_cast<std::uintptr_t>(packed) % 8 != 0 ||
-        reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
-        return false;
-    w4PerChannelVecKernel<<<gridFor(total / 8), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-        reinterpret_cast<const uint2 *>(packed), zeros, K, total / 8, reinterpret_cast<uint4 *>(out), FoldInt8{});
-    QS_GPU_CHECK(cudaGetLastError());
-    return true;
+    return total > 0 && perChannelVec(packed, zeros, N, K, out, stream, FoldInt8{});
 }
 
 void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t *rowSum, void *stream)

@@ -37,7 +37,7 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
                  void *stream);
 /// q − z[n] as INT8 [N, K] (per channel: the zero point folded into the weight, so an INT8 GEMM
 /// needs neither Σx nor the zero-point term; exact for every z in [kW4a8FoldZeroMin,
-/// kW4a8FoldZeroMax] of w4a8_math.h, which the caller checks). Needs K a multiple of 16, `packed`
+/// kW4a8FoldZeroMax] of w4a8_math.h, which the caller checks). Needs N ≤ 65535, K a multiple of 16, `packed`
 /// 8-byte and `out` 16-byte aligned; returns false (nothing launched) otherwise.
 bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::int8_t *out,
                    void *stream);
