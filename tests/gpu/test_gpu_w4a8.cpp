@@ -359,6 +359,12 @@ TEST(GpuW4a8Fused, TheFoldedLargeMRouteGivesTheUnfusedRoutesOutputsBitForBit)
         CU(cudaMemcpy(zd.p, z.data(), z.size(), cudaMemcpyHostToDevice));
         ASSERT_TRUE(L::labW4FoldInt8(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p), n,
                                      k, static_cast<std::int8_t *>(f8.p), nullptr));
+        // Shapes it does not take are refused before anything is launched (the engine keeps the
+        // unfused route): K not a multiple of 16, more rows than a grid's y extent.
+        EXPECT_FALSE(L::labW4FoldInt8(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p), n,
+                                      40, static_cast<std::int8_t *>(f8.p), nullptr));
+        EXPECT_FALSE(L::labW4FoldInt8(static_cast<const std::uint8_t *>(w.p), static_cast<const std::int8_t *>(zd.p),
+                                      70000, 16, static_cast<std::int8_t *>(f8.p), nullptr));
         CU(cudaDeviceSynchronize());
         std::vector<std::int8_t> got(static_cast<std::size_t>(n * k));
         CU(cudaMemcpy(got.data(), f8.p, got.size(), cudaMemcpyDeviceToHost));
