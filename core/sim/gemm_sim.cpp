@@ -33,16 +33,19 @@ struct Factored {
     bool anyZero = false;    ///< some run has z ≠ 0
     int bits = 0;
     std::int64_t rotate = 0;
-    std::vector<std::int8_t> q; ///< INT codes
-    std::vector<float> v;       ///< q − z, or the FP4 / FP8 value
-    std::vector<std::vector<Seg>> rows;
+    std::vector<std::int8_t> q;         ///< INT codes
+    std::vector<float> v;               ///< q − z, or the FP4 / FP8 value
+    std::vector<std::vector<Seg>> rows; ///< per row its runs (empty when factor() filled a flat plan)
+    bool hasRuns = false;               ///< the runs were computed (into `rows` or the flat plan)
 };
 
 /// The runs of k and their scales; with `values`, the per-element codes and values the CPU's
 /// loops read. A layout's groups (and an outer layout's) split K at the same columns in every row
 /// (tensor, channel, group, block: groupOf(r, c) changes with c independently of r), so the
 /// boundaries come from row 0 and each row's scales from one groupOf per run.
-Factored factor(const QuantizedTensor &qw, bool values)
+/// `flat` (with values false): the runs go straight into the plan's row-major tables (segEnd,
+/// segS, segSo, segZ) instead of `rows` — no vector per row; the same values in the same places.
+Factored factor(const QuantizedTensor &qw, bool values, GemmPlan *flat = nullptr)
 {
     Factored F;
     const GroupLayout &L = qw.layout;
@@ -75,13 +78,26 @@ Factored factor(const QuantizedTensor &qw, bool values)
         if (k == K || L.groupOf(0, k) != L.groupOf(0, k - 1) ||
             (F.outer && qw.outerLayout.groupOf(0, k) != qw.outerLayout.groupOf(0, k - 1)))
             ends.push_back(k);
-    F.rows.resize(static_cast<std::size_t>(N));
+    const std::size_t runs = ends.size();
+    flat = values ? nullptr : flat;
+    if (flat) {
+        flat->segEnd.assign(ends.begin(), ends.end());
+        flat->segS.resize(static_cast<std::size_t>(N) * runs);
+        flat->segSo.resize(flat->segS.size());
+        flat->segZ.resize(flat->segS.size());
+    } else {
+        F.rows.resize(static_cast<std::size_t>(N));
+    }
+    F.hasRuns = true;
     const bool nv = m == "nvfp4";
     for (std::int64_t r = 0; r < N; ++r) {
-        auto &segs = F.rows[static_cast<std::size_t>(r)];
-        segs.reserve(ends.size());
+        std::vector<Seg> *segs = flat ? nullptr : &F.rows[static_cast<std::size_t>(r)];
+        if (segs)
+            segs->reserve(runs);
+        std::size_t at = static_cast<std::size_t>(r) * runs;
         std::int64_t k = 0;
-        for (const std::int64_t k1 : ends) {
+        for (std::size_t j = 0; j < runs; ++j) {
+            const std::int64_t k1 = ends[j];
             const std::int64_t g = L.groupOf(r, k);
             const std::int64_t og = F.outer ? qw.outerLayout.groupOf(r, k) : 0;
             Seg s;
@@ -92,7 +108,14 @@ Factored factor(const QuantizedTensor &qw, bool values)
             s.so = F.outer ? qw.outerScales[static_cast<std::size_t>(og)] : 1.0f;
             s.z = qw.zeros.empty() ? 0 : qw.zeros[static_cast<std::size_t>(g)];
             F.anyZero |= s.z != 0;
-            segs.push_back(s);
+            if (segs) {
+                segs->push_back(s);
+            } else {
+                flat->segS[at] = s.s;
+                flat->segSo[at] = s.so;
+                flat->segZ[at] = s.z;
+                ++at;
+            }
             k = k1;
         }
     }
@@ -182,7 +205,7 @@ void schemeOf(const Factored &F, const QuantizedTensor &qw, const GemmSimOptions
         res.zeroPointTerm = F.anyZero && !o.omitZeroPointTerm;
         return;
     }
-    if (F.inner.empty() || F.rows.empty())
+    if (F.inner.empty() || !F.hasRuns)
         throw UnsupportedError("method " + qw.method + " has no FP8 GEMM path", Location{{}, qw.tensorName, {}});
     if (!F.e4m3Exact) {
         std::string why = "E5M2 weights have no FP8 E4M3 GEMM path";
@@ -205,7 +228,7 @@ GemmPlan planGemm(const Shape &xShape, const Shape &wShape, const QuantizedTenso
     const std::int64_t N = p.N;
     const bool intMethod = qw.method == "int";
     // Runs are needed for the low-precision operands, and for Ŵ of the int method.
-    const Factored F = o.act || intMethod ? factor(qw, false) : Factored{};
+    const Factored F = o.act || intMethod ? factor(qw, false, &p) : Factored{};
     GemmSimResult head;
     schemeOf(F, qw, o, head);
     p.scheme = head.scheme;
@@ -220,27 +243,12 @@ GemmPlan planGemm(const Shape &xShape, const Shape &wShape, const QuantizedTenso
             p.rotatedActivations = true;
         }
     }
-    if (!F.rows.empty()) {
+    if (F.hasRuns) { // factor() filled segEnd, segS, segSo and segZ
         p.codeKind = F.integer                        ? GemmPlan::IntCodes
                      : F.inner == "fp4"               ? GemmPlan::E2m1
                      : qw.codeDtype == DType::F8_E4M3 ? GemmPlan::E4m3
                                                       : GemmPlan::E5m2;
         p.outer = F.outer;
-        const auto &first = F.rows.front();
-        const std::size_t runs = first.size();
-        for (const Seg &sg : first)
-            p.segEnd.push_back(sg.k1);
-        p.segS.resize(static_cast<std::size_t>(N) * runs);
-        p.segSo.resize(p.segS.size());
-        p.segZ.resize(p.segS.size());
-        for (std::int64_t n = 0; n < N; ++n)
-            for (std::size_t j = 0; j < runs; ++j) {
-                const Seg &sg = F.rows[static_cast<std::size_t>(n)][j];
-                const std::size_t i = static_cast<std::size_t>(n) * runs + j;
-                p.segS[i] = sg.s;
-                p.segSo[i] = sg.so;
-                p.segZ[i] = sg.z;
-            }
     }
     if (intMethod && qw.nonFiniteGroups == 0 && qw.codes.size() == static_cast<std::size_t>(N * p.K)) {
         const QuantSpec spec = parseQuantSpec(qw.spec);
