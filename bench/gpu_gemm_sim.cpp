@@ -10,7 +10,8 @@
 //   planned   — simulateGemm with the GPU device (host X and W uploaded as stored, everything else
 //               on the device: the path `quantize --activation` takes);
 //   resident  — X, W and the quantize's Ŵ already on the device (planGemm + the engine's
-//               simulateGemmPlanned + the result), Ŵ decoded from the codes or the device's Ŵ;
+//               simulateGemmPlanned + the result), Ŵ decoded from the codes or the device's Ŵ, and
+//               with the quantize's codes read on the device too (no upload: everything resident);
 // and the device times of the resident run's stages (activation quantizer, operand decode,
 // products). bench/gemm_torch.py times PyTorch's matmul of the same shapes beside it.
 // Usage: qs_bench_gpu_gemm [--out DIR] [--repeats N] [--tokens M]
@@ -86,6 +87,7 @@ int main(int argc, char **argv)
     QuantizedTensor qdev;
     engine->collect(*qrun, &qdev, nullptr);
     const auto wHatDev = engine->dequantizedOnDevice(*qrun);
+    const void *codesDev = engine->codesOnDevice(*qrun); // the same bytes as qdev.codes (collect downloaded them)
     auto operandsOnly = std::make_shared<GemmSimDevice>(*device);
     operandsOnly->simulate = nullptr;
 
@@ -107,36 +109,41 @@ int main(int argc, char **argv)
         GemmSimOptions o;
         if (std::string(act) != "none")
             o.act = ActQuantSpec::parse(act);
-        GemmSimResult rOld, rPlanned, rCodes, rHat;
+        GemmSimResult rOld, rPlanned, rCodes, rHat, rDev;
         o.device = operandsOnly;
         const bench::Summary sOld = timeIt([&] { return simulateGemm(x, w, qw, o); }, rOld);
         o.device = device;
         const bench::Summary sPlanned = timeIt([&] { return simulateGemm(x, w, qw, o); }, rPlanned);
-        auto resident = [&](const gpu::GpuTensor *wHat, gpu::GemmSimTimes *times) {
+        auto resident = [&](const gpu::GpuTensor *wHat, gpu::GemmSimTimes *times, const void *codes = nullptr) {
             const GemmPlan plan = planGemm(dx->shape(), dw->shape(), qdev, o);
             GemmDeviceRun run;
             std::string why;
-            if (!engine->simulateGemmPlanned(*dx, *dw, wHat, qdev, plan, o, run, why, times))
+            if (!engine->simulateGemmPlanned(*dx, *dw, wHat, qdev, plan, o, run, why, times, codes))
                 throw UnsupportedError("the resident simulation declined: " + why);
             return finishPlannedGemm(plan, std::move(run), false);
         };
         const bench::Summary sCodes = timeIt([&] { return resident(nullptr, nullptr); }, rCodes);
         const bench::Summary sHat = timeIt([&] { return resident(wHatDev.get(), nullptr); }, rHat);
-        gpu::GemmSimTimes t;
+        // Everything resident: the quantize's codes read where it left them (no upload).
+        const bench::Summary sDev = timeIt([&] { return resident(nullptr, nullptr, codesDev); }, rDev);
+        gpu::GemmSimTimes t, tDev;
         (void)resident(nullptr, &t);
+        (void)resident(nullptr, &tDev, codesDev);
         const double products = 3.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
-        std::printf("%-10s %-10s operands %8.1f ms  planned %8.1f ms  resident %7.1f ms (device Ŵ %7.1f ms)  "
+        std::printf("%-10s %-10s operands %8.1f ms  planned %8.1f ms  resident %7.1f ms (device Ŵ %7.1f ms, codes on "
+                    "the device %7.1f ms: operands %.2f ms)  "
                     "device: act %.2f ms, operands %.2f ms, products %.2f ms (%.2f T steps/s)  rel err %.6f (weight "
                     "only %.6f)%s%s\n",
-                    rOld.scheme.c_str(), act, sOld.median, sPlanned.median, sCodes.median, sHat.median,
-                    static_cast<double>(t.activationsMs), static_cast<double>(t.operandsMs),
-                    static_cast<double>(t.productsMs), products / (static_cast<double>(t.productsMs) * 1e9),
-                    rCodes.relErrOutput, rCodes.relErrWeightOnly, rPlanned.deviceNote.empty() ? "" : " — ",
-                    rPlanned.deviceNote.c_str());
+                    rOld.scheme.c_str(), act, sOld.median, sPlanned.median, sCodes.median, sHat.median, sDev.median,
+                    static_cast<double>(tDev.operandsMs), static_cast<double>(t.activationsMs),
+                    static_cast<double>(t.operandsMs), static_cast<double>(t.productsMs),
+                    products / (static_cast<double>(t.productsMs) * 1e9), rCodes.relErrOutput, rCodes.relErrWeightOnly,
+                    rPlanned.deviceNote.empty() ? "" : " — ", rPlanned.deviceNote.c_str());
         // The paths compute the same thing: the same scheme, errors equal to 1e-12.
         auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(b), 1e-300); };
         const bool agree = rOld.scheme == rCodes.scheme && same(rPlanned.relErrOutput, rOld.relErrOutput) &&
                            same(rCodes.relErrOutput, rOld.relErrOutput) && same(rHat.relErrOutput, rOld.relErrOutput) &&
+                           same(rDev.relErrOutput, rOld.relErrOutput) &&
                            same(rCodes.relErrWeightOnly, rOld.relErrWeightOnly);
         if (!agree)
             std::printf("  the paths disagree: %.17g %.17g %.17g %.17g\n", rOld.relErrOutput, rPlanned.relErrOutput,
@@ -153,6 +160,9 @@ int main(int argc, char **argv)
                            {"resident_end_to_end_median_ms", sCodes.median},
                            {"resident_end_to_end_min_ms", sCodes.min},
                            {"resident_device_what_median_ms", sHat.median},
+                           {"resident_device_codes_median_ms", sDev.median},
+                           {"resident_device_codes_min_ms", sDev.min},
+                           {"device_codes_operands_ms", tDev.operandsMs},
                            {"device_activations_ms", t.activationsMs},
                            {"device_operands_ms", t.operandsMs},
                            {"device_products_ms", t.productsMs},

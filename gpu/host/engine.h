@@ -380,9 +380,11 @@ public:
     /// dynamic activation quantizer's collect and the final download are the only synchronisations.
     /// False with `whyNot` when it declines (NaN/Inf in the activations: the host path reports them
     /// as the CPU does). `times` (optional): device milliseconds of the stages (adds event syncs).
+    /// `deviceCodes` (optional): W's codes already on this device, one byte an element as qw.codes
+    /// holds them (codesOnDevice() of the run that quantized W), read in place of uploading qw.codes.
     bool simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const GpuTensor *wHat, const QuantizedTensor &qw,
                              const GemmPlan &plan, const GemmSimOptions &options, GemmDeviceRun &out,
-                             std::string &whyNot, GemmSimTimes *times = nullptr);
+                             std::string &whyNot, GemmSimTimes *times = nullptr, const void *deviceCodes = nullptr);
 
     // ---- singular values (engine_linalg.cpp; CUDA builds: cuBLAS and cuSOLVER) ----
     /// Singular values of the row-major FP32 matrix e [rows, cols], descending, in FP64 on the

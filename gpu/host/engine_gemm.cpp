@@ -184,7 +184,7 @@ void Engine::simulateGemm(const GemmOperands &ops, bool keepOutput, GemmSums &ou
 
 bool Engine::simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const GpuTensor *wHat,
                                  const QuantizedTensor &qw, const GemmPlan &plan, const GemmSimOptions &o,
-                                 GemmDeviceRun &out, std::string &whyNot, GemmSimTimes *times)
+                                 GemmDeviceRun &out, std::string &whyNot, GemmSimTimes *times, const void *deviceCodes)
 {
     std::lock_guard lock(m_impl->mutex); // recursive: the pipeline and the rotation below take it too
     Impl &I = *m_impl;
@@ -294,12 +294,12 @@ bool Engine::simulateGemmPlanned(const GpuTensor &x, const GpuTensor &w, const G
     const void *dCodes = nullptr;
     const int runs = static_cast<int>(plan.segEnd.size());
     if (needCodes) {
-        if (qw.codes.size() != N * K || runs == 0) {
+        if ((!deviceCodes && qw.codes.size() != N * K) || runs == 0) {
             whyNot = "the weight's codes are not one per element";
             return false;
         }
         static_assert(sizeof(long long) == sizeof(std::int64_t));
-        dCodes = up(qw.codes.data(), N * K);
+        dCodes = deviceCodes ? deviceCodes : up(qw.codes.data(), N * K);
         a.runs = runs;
         a.segEnd = static_cast<const long long *>(up(plan.segEnd.data(), plan.segEnd.size()));
         a.segS = static_cast<const float *>(up(plan.segS.data(), plan.segS.size()));

@@ -218,3 +218,62 @@ TEST(GpuGemm, CpuChoiceAndUnavailableDeviceSayWhereItRan)
     ASSERT_TRUE(autoDev);
     EXPECT_EQ(autoDev->id, gpu->info().id);
 }
+
+TEST(GpuGemm, CodesLeftOnTheDeviceGiveTheUploadedCodesResultBitForBit)
+{
+    // The fully resident simulation (issue 44): the codes the engine's quantize left on the device
+    // read in place of uploading the host's copy of them — the same bytes, so every per-token sum
+    // and Ŷ equal bit for bit, for each scheme.
+    REQUIRE_GPU();
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const std::int64_t M = 29, N = 96, K = 384;
+    const Tensor w = makeTensor(heavyTailed(N, K, 31, false), N, K, DType::BF16);
+    const Tensor x = makeTensor(heavyTailed(M, K, 32, false), M, K, DType::BF16);
+    const auto dx = engine->upload(x, "x");
+    const auto dw = engine->upload(w, "w");
+    IntSpec s;
+    s.bits = 4;
+    s.group = 64;
+    s.symmetric = false;
+    const QuantSpec spec{s};
+    gpu::PipelineOptions po;
+    po.metrics = false;
+    auto qrun = engine->enqueue(*dw, &spec, po);
+    QuantizedTensor q;
+    engine->collect(*qrun, &q, nullptr);
+    const void *codes = engine->codesOnDevice(*qrun);
+    ASSERT_NE(codes, nullptr);
+    for (const char *act : {"int8-token", "fp8-token", static_cast<const char *>(nullptr)}) {
+        GemmSimOptions o;
+        if (act)
+            o.act = ActQuantSpec::parse(act);
+        o.keepOutput = true;
+        const std::string what = act ? act : "none";
+        const GemmPlan plan = planGemm(dx->shape(), dw->shape(), q, o);
+        GemmDeviceRun up, dev;
+        std::string why;
+        ASSERT_TRUE(engine->simulateGemmPlanned(*dx, *dw, nullptr, q, plan, o, up, why)) << what << ": " << why;
+        ASSERT_TRUE(engine->simulateGemmPlanned(*dx, *dw, nullptr, q, plan, o, dev, why, nullptr, codes))
+            << what << ": " << why;
+        ASSERT_EQ(up.sums.yy.size(), static_cast<std::size_t>(M)) << what;
+        EXPECT_EQ(std::memcmp(up.sums.yy.data(), dev.sums.yy.data(), 8 * M), 0) << what;
+        EXPECT_EQ(std::memcmp(up.sums.es.data(), dev.sums.es.data(), 8 * M), 0) << what;
+        EXPECT_EQ(std::memcmp(up.sums.ew.data(), dev.sums.ew.data(), 8 * M), 0) << what;
+        ASSERT_EQ(up.sums.output.size(), static_cast<std::size_t>(M * N)) << what;
+        EXPECT_EQ(std::memcmp(up.sums.output.data(), dev.sums.output.data(), 4 * up.sums.output.size()), 0) << what;
+        EXPECT_EQ(std::memcmp(&up.actErr, &dev.actErr, 8), 0) << what;
+    }
+    // Without host codes the device's are enough; without either the simulation declines.
+    QuantizedTensor noCodes = q;
+    noCodes.codes.clear();
+    GemmSimOptions o;
+    o.act = ActQuantSpec::parse("int8-token");
+    const GemmPlan plan = planGemm(dx->shape(), dw->shape(), q, o);
+    GemmDeviceRun r;
+    std::string why;
+    EXPECT_TRUE(engine->simulateGemmPlanned(*dx, *dw, nullptr, noCodes, plan, o, r, why, nullptr, codes)) << why;
+    EXPECT_FALSE(engine->simulateGemmPlanned(*dx, *dw, nullptr, noCodes, plan, o, r, why));
+    EXPECT_NE(why.find("codes"), std::string::npos) << why;
+}
