@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// What the fused-GEMM benchmarks (gpu_w4a16_fused.cpp, gpu_w4a8_fused.cpp, gpu_fp4_fused.cpp,
-/// gpu_w3lr_fused.cpp) share: the GEMM lab's point table, the check of its notes, a CUDA call
-/// check and the median of a few timings.
+/// gpu_w3lr_fused.cpp) share: their options and start (the GPU, the lab's request, its printed
+/// run), the GEMM lab's point table, the check of its notes, a CUDA call check and the median of
+/// a few timings.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,10 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_common.h"
+#include "engine/gemm_bench_device.h"
+#include "engine/registry.h"
+#include "register.h"
 #include "sim/gemm_bench.h"
 
 /// A CUDA runtime call that must succeed (the benchmark ends with status 2 otherwise).
@@ -84,6 +89,84 @@ inline double medianEventUs(const std::function<void()> &f, int repeats, int war
 inline std::string peaksCachePath(const std::string &out)
 {
     return (std::filesystem::path(out.empty() ? "." : out) / "gemm_peaks.json").string();
+}
+
+/// The fused-GEMM benchmarks' options: CommonOptions with N = 4096, K = 14336, 50 repeats and 10
+/// warm-ups by default, `--m-sweep LIST` (default `ms`) and `--sweep`; `extra(flag, next)` takes a
+/// benchmark's own flags (true when it took one; next() reads the flag's value).
+struct FusedBenchArgs {
+    CommonOptions opt;
+    std::vector<std::int64_t> ms;
+    bool sweep = false;
+};
+inline FusedBenchArgs
+parseFusedBenchArgs(int argc, char **argv, std::vector<std::int64_t> ms,
+                    const std::function<bool(const std::string &, const std::function<std::string()> &)> &extra = {})
+{
+    FusedBenchArgs a;
+    a.opt.rows = 4096;
+    a.opt.cols = 14336;
+    a.opt.repeats = 50;
+    a.opt.warmup = 10;
+    a.ms = std::move(ms);
+    for (int i = 1; i < argc; ++i) {
+        const std::string f = argv[i];
+        const std::function<std::string()> next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a.opt.take(argc, argv, i))
+            continue;
+        if (f == "--m-sweep")
+            a.ms = parseMSweep(next());
+        else if (f == "--sweep")
+            a.sweep = true;
+        else if (extra)
+            extra(f, next);
+    }
+    return a;
+}
+
+/// The GPU backend (its kernels registered), or null after saying why on stderr: no GPU, or the
+/// fused kernel `what` not `built` (a HIP build).
+inline const Backend *fusedBenchGpu(bool built, const char *what)
+{
+    registerGpuBackends();
+    const Backend *gpu = BackendRegistry::instance().gpu();
+    if (!gpu) {
+        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+        return nullptr;
+    }
+    if (!built) {
+        std::fprintf(stderr, "%s: not built for HIP\n", what);
+        return nullptr;
+    }
+    std::printf("device: %s\n", gpu->info().name.c_str());
+    return gpu;
+}
+
+/// The lab's request of a fused-GEMM benchmark: N × K, its M, ≥ 20 repeats, the warm-up, the
+/// roofline's cache beside the output.
+inline GemmBenchRequest fusedLabRequest(const FusedBenchArgs &a, std::vector<GemmFormat> formats)
+{
+    GemmBenchRequest q;
+    q.n = a.opt.rows, q.k = a.opt.cols, q.m = a.ms;
+    q.repeats = std::max(20, a.opt.repeats);
+    q.warmup = a.opt.warmup;
+    q.formats = std::move(formats);
+    q.peaksCache = peaksCachePath(a.opt.out);
+    return q;
+}
+
+/// runGemmBench on the GPU, then its roofline, device note and point table (series column
+/// `width`) printed.
+inline GemmBenchResult runPrintedLab(const GemmBenchRequest &q, int width = 14)
+{
+    GemmBenchResult r = runGemmBench(q, DeviceChoice::Gpu);
+    if (r.peaks)
+        std::printf("roofline (%s): copy %.1f GB/s, bf16 %.1f TFLOP/s\n", r.peaks->source.c_str(), r.peaks->copyGbps,
+                    r.peaks->tflops.count("bf16") ? r.peaks->tflops.at("bf16") : 0.0);
+    if (!r.deviceNote.empty())
+        std::printf("note: %s\n", r.deviceNote.c_str());
+    printGemmPoints(r, width);
+    return r;
 }
 
 } // namespace quantscope::bench

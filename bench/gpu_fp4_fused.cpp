@@ -135,51 +135,16 @@ nlohmann::json sweepFormat(L::Fp4GemmFormat f, long long n, long long k, int rep
 
 int main(int argc, char **argv)
 {
-    bench::CommonOptions opt;
-    opt.rows = 4096;
-    opt.cols = 14336;
-    opt.repeats = 50;
-    opt.warmup = 10;
-    std::vector<std::int64_t> ms = {1, 2, 4, 8, 16};
-    bool sweep = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (opt.take(argc, argv, i))
-            continue;
-        if (a == "--m-sweep")
-            ms = parseMSweep(next());
-        else if (a == "--sweep")
-            sweep = true;
-    }
-    registerGpuBackends();
-    const Backend *gpu = BackendRegistry::instance().gpu();
-    if (!gpu) {
-        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+    const bench::FusedBenchArgs args = bench::parseFusedBenchArgs(argc, argv, {1, 2, 4, 8, 16});
+    const bench::CommonOptions &opt = args.opt;
+    const Backend *gpu = bench::fusedBenchGpu(L::fp4GemmBuilt(), "fused FP4 GEMM");
+    if (!gpu)
         return 2;
-    }
-    if (!L::fp4GemmBuilt()) {
-        std::fprintf(stderr, "fused FP4 GEMM: not built for HIP\n");
-        return 2;
-    }
-    const std::string cache = bench::peaksCachePath(opt.out);
-    std::printf("device: %s\n", gpu->info().name.c_str());
-    GemmBenchRequest q;
-    q.n = opt.rows, q.k = opt.cols, q.m = ms;
-    q.repeats = std::max(20, opt.repeats);
-    q.warmup = opt.warmup;
-    q.formats = {GemmFormat::Bf16, GemmFormat::Mxfp4, GemmFormat::Nvfp4};
-    q.peaksCache = cache;
-    const GemmBenchResult dense = runGemmBench(q, DeviceChoice::Gpu);
-    if (dense.peaks)
-        std::printf("roofline (%s): copy %.1f GB/s, bf16 %.1f TFLOP/s\n", dense.peaks->source.c_str(),
-                    dense.peaks->copyGbps, dense.peaks->tflops.count("bf16") ? dense.peaks->tflops.at("bf16") : 0.0);
-    if (!dense.deviceNote.empty())
-        std::printf("note: %s\n", dense.deviceNote.c_str());
-    bench::printGemmPoints(dense);
+    const GemmBenchRequest q = bench::fusedLabRequest(args, {GemmFormat::Bf16, GemmFormat::Mxfp4, GemmFormat::Nvfp4});
+    const GemmBenchResult dense = bench::runPrintedLab(q);
     bool ok = bench::gemmPointsChecked(dense);
     nlohmann::json sweepDoc = nlohmann::json::array();
-    if (sweep)
+    if (args.sweep)
         for (const auto f : {L::Fp4GemmFormat::Mxfp4, L::Fp4GemmFormat::Nvfp4})
             for (auto &row : sweepFormat(f, q.n, q.k, q.repeats, q.warmup, ok))
                 sweepDoc.push_back(row);

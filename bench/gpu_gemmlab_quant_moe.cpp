@@ -15,14 +15,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "bench_common.h"
-#include "engine/gemm_bench_device.h"
-#include "engine/registry.h"
-#include "register.h"
+#include "gemm_bench_common.h"
 #include "sim/gemm_roofline.h"
 
 using namespace quantscope;
@@ -43,58 +41,33 @@ void print(const GemmBenchResult &r)
     std::fflush(stdout);
 }
 
-bool checked(const GemmBenchResult &r)
-{
-    for (const auto &p : r.points)
-        if (p.note.find("FAILED") != std::string::npos)
-            return false;
-    return true;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-    bench::CommonOptions opt;
-    opt.rows = 4096;
-    opt.cols = 14336;
-    opt.repeats = 50;
-    opt.warmup = 10;
-    std::vector<std::int64_t> ms = defaultMSweep();
     int experts = 16;
     std::int64_t moeM = 16, moeN = 2048, moeK = 7168;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (opt.take(argc, argv, i))
-            continue;
-        if (a == "--m-sweep")
-            ms = parseMSweep(next());
-        else if (a == "--experts")
-            experts = std::stoi(next());
-        else if (a == "--moe-m")
-            moeM = std::stoll(next());
-        else if (a == "--moe-shape") {
-            const std::string s = next();
-            moeN = std::stoll(s.substr(0, s.find(',')));
-            moeK = std::stoll(s.substr(s.find(',') + 1));
-        }
-    }
-    registerGpuBackends();
-    const Backend *gpu = BackendRegistry::instance().gpu();
-    if (!gpu) {
-        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+    const bench::FusedBenchArgs args = bench::parseFusedBenchArgs(
+        argc, argv, defaultMSweep(), [&](const std::string &a, const std::function<std::string()> &next) {
+            if (a == "--experts") {
+                experts = std::stoi(next());
+            } else if (a == "--moe-m") {
+                moeM = std::stoll(next());
+            } else if (a == "--moe-shape") {
+                const std::string s = next();
+                moeN = std::stoll(s.substr(0, s.find(',')));
+                moeK = std::stoll(s.substr(s.find(',') + 1));
+            } else {
+                return false;
+            }
+            return true;
+        });
+    const bench::CommonOptions &opt = args.opt;
+    const Backend *gpu = bench::fusedBenchGpu(true, "the GEMM lab");
+    if (!gpu)
         return 2;
-    }
-    const std::string cache = (std::filesystem::path(opt.out.empty() ? "." : opt.out) / "gemm_peaks.json").string();
-    std::printf("device: %s\n", gpu->info().name.c_str());
-
-    GemmBenchRequest q;
-    q.n = opt.rows, q.k = opt.cols, q.m = ms;
-    q.repeats = std::max(20, opt.repeats);
-    q.warmup = opt.warmup;
-    q.formats = {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8};
-    q.peaksCache = cache;
+    GemmBenchRequest q = bench::fusedLabRequest(
+        args, {GemmFormat::W4a16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8, GemmFormat::W8a8Fp8});
     q.remeasurePeaks = true; // the ceilings of this run, measured here
     const GemmBenchResult quant = runGemmBench(q, DeviceChoice::Gpu);
     if (quant.peaks) {
@@ -120,7 +93,7 @@ int main(int argc, char **argv)
     moe.repeats = q.repeats;
     moe.warmup = q.warmup;
     moe.formats = {GemmFormat::Bf16, GemmFormat::Fp8};
-    moe.peaksCache = cache;
+    moe.peaksCache = q.peaksCache;
     const GemmBenchResult moeR = runGemmBench(moe, DeviceChoice::Gpu);
     print(moeR);
     double batchedUs = 0, loopUs = 0;
@@ -132,7 +105,8 @@ int main(int argc, char **argv)
                 "(≤ 200 µs): %s\n",
                 experts, static_cast<long long>(moeM), static_cast<long long>(moeN), static_cast<long long>(moeK),
                 batchedUs, loopUs, moeBar ? "met" : "MISSED");
-    const bool ok = checked(quant) && checked(perChannel) && checked(moeR);
+    const bool ok =
+        bench::gemmPointsChecked(quant) && bench::gemmPointsChecked(perChannel) && bench::gemmPointsChecked(moeR);
     nlohmann::json doc{{"benchmark", "gpu_gemmlab_quant_moe"},
                        {"date", bench::utcNow()},
                        {"device", gpu->info().name},

@@ -167,58 +167,30 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
 
 int main(int argc, char **argv)
 {
-    bench::CommonOptions opt;
-    opt.rows = 4096;
-    opt.cols = 14336;
-    opt.repeats = 50;
-    opt.warmup = 10;
-    std::vector<std::int64_t> ms = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 8192};
     std::vector<std::int64_t> groupMs = {1, 16, 128};
     int split = 0, rowsPerWarp = 0;
-    bool sweep = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (opt.take(argc, argv, i))
-            continue;
-        if (a == "--m-sweep")
-            ms = parseMSweep(next());
-        else if (a == "--group-m")
-            groupMs = parseMSweep(next());
-        else if (a == "--split")
-            split = std::stoi(next());
-        else if (a == "--rows-per-warp")
-            rowsPerWarp = std::stoi(next());
-        else if (a == "--sweep")
-            sweep = true;
-    }
-    registerGpuBackends();
-    const Backend *gpu = BackendRegistry::instance().gpu();
-    if (!gpu) {
-        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+    const bench::FusedBenchArgs args =
+        bench::parseFusedBenchArgs(argc, argv, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 8192},
+                                   [&](const std::string &a, const std::function<std::string()> &next) {
+                                       if (a == "--group-m")
+                                           groupMs = parseMSweep(next());
+                                       else if (a == "--split")
+                                           split = std::stoi(next());
+                                       else if (a == "--rows-per-warp")
+                                           rowsPerWarp = std::stoi(next());
+                                       else
+                                           return false;
+                                       return true;
+                                   });
+    const bench::CommonOptions &opt = args.opt;
+    const bool sweep = args.sweep;
+    const Backend *gpu = bench::fusedBenchGpu(L::w4a16FusedBuilt(), "fused W4A16");
+    if (!gpu)
         return 2;
-    }
-    if (!L::w4a16FusedBuilt()) {
-        std::fprintf(stderr, "fused W4A16: not built for HIP\n");
-        return 2;
-    }
-    const std::string cache = bench::peaksCachePath(opt.out);
-    std::printf("device: %s\n", gpu->info().name.c_str());
-    GemmBenchRequest q;
-    q.n = opt.rows, q.k = opt.cols, q.m = ms;
-    q.repeats = std::max(20, opt.repeats);
-    q.warmup = opt.warmup;
-    q.formats = {GemmFormat::Bf16, GemmFormat::W4a16};
-    q.peaksCache = cache;
+    GemmBenchRequest q = bench::fusedLabRequest(args, {GemmFormat::Bf16, GemmFormat::W4a16});
     q.w4a16SplitK = split;
     q.w4a16RowsPerWarp = rowsPerWarp;
-    const GemmBenchResult dense = runGemmBench(q, DeviceChoice::Gpu);
-    if (dense.peaks)
-        std::printf("roofline (%s): copy %.1f GB/s, bf16 %.1f TFLOP/s\n", dense.peaks->source.c_str(),
-                    dense.peaks->copyGbps, dense.peaks->tflops.count("bf16") ? dense.peaks->tflops.at("bf16") : 0.0);
-    if (!dense.deviceNote.empty())
-        std::printf("note: %s\n", dense.deviceNote.c_str());
-    bench::printGemmPoints(dense);
+    const GemmBenchResult dense = bench::runPrintedLab(q);
     bool ok = bench::gemmPointsChecked(dense);
     nlohmann::json groupsDoc = nlohmann::json::object();
     for (const std::int64_t g : {std::int64_t(32), std::int64_t(64), std::int64_t(0)}) {

@@ -152,48 +152,16 @@ struct Standalone {
 
 int main(int argc, char **argv)
 {
-    bench::CommonOptions opt;
-    opt.rows = 4096;
-    opt.cols = 14336;
-    opt.repeats = 50;
-    opt.warmup = 10;
-    std::vector<std::int64_t> ms = {1, 2, 4, 8, 16, 1024, 8192};
-    bool sweep = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
-        if (opt.take(argc, argv, i))
-            continue;
-        if (a == "--m-sweep")
-            ms = parseMSweep(next());
-        else if (a == "--sweep")
-            sweep = true;
-    }
-    registerGpuBackends();
-    const Backend *gpu = BackendRegistry::instance().gpu();
-    if (!gpu) {
-        std::fprintf(stderr, "no GPU: %s\n", BackendRegistry::instance().gpuUnavailableReason().c_str());
+    const bench::FusedBenchArgs args = bench::parseFusedBenchArgs(argc, argv, {1, 2, 4, 8, 16, 1024, 8192});
+    const bench::CommonOptions &opt = args.opt;
+    const bool sweep = args.sweep;
+    const Backend *gpu = bench::fusedBenchGpu(L::w4a8FusedBuilt(), "fused W4A8");
+    if (!gpu)
         return 2;
-    }
-    if (!L::w4a8FusedBuilt()) {
-        std::fprintf(stderr, "fused W4A8: not built for HIP\n");
-        return 2;
-    }
-    const std::string cache = bench::peaksCachePath(opt.out);
-    std::printf("device: %s\n", gpu->info().name.c_str());
     // 1. The lab: BF16, unfused and fused (routed above M = 16) W4A8-INT8 and W4A8-FP8.
-    GemmBenchRequest q;
-    q.n = opt.rows, q.k = opt.cols, q.m = ms;
-    q.repeats = std::max(20, opt.repeats);
-    q.warmup = opt.warmup;
-    q.formats = {GemmFormat::Bf16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8};
-    q.peaksCache = cache;
-    const GemmBenchResult lab = runGemmBench(q, DeviceChoice::Gpu);
-    if (lab.peaks)
-        std::printf("roofline (%s): copy %.1f GB/s\n", lab.peaks->source.c_str(), lab.peaks->copyGbps);
-    if (!lab.deviceNote.empty())
-        std::printf("note: %s\n", lab.deviceNote.c_str());
-    bench::printGemmPoints(lab, 16);
+    const GemmBenchRequest q =
+        bench::fusedLabRequest(args, {GemmFormat::Bf16, GemmFormat::W4a8Int8, GemmFormat::W4a8Fp8});
+    const GemmBenchResult lab = bench::runPrintedLab(q, 16);
     bool ok = bench::gemmPointsChecked(lab);
     // The large-M bar: the routed INT8 series' throughput ÷ BF16's at M ≥ 1024.
     nlohmann::json bars = nlohmann::json::array();
