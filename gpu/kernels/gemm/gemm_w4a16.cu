@@ -256,20 +256,7 @@ __global__ void checkKernel(Args a, long long rowStride, long long rows, double 
             mag += fabs(p);
         }
     }
-    for (int o = 16; o > 0; o >>= 1) {
-        ref += __shfl_down_sync(0xffffffffu, ref, o);
-        mag += __shfl_down_sync(0xffffffffu, mag, o);
-    }
-    if (lane != 0)
-        return;
-    const double bound = ldexp(fabs(ref), -8) +
-                         (1.0 + ldexp(1.0, -8)) * (static_cast<double>(a.K) * ldexp(1.0, -23) + wRel) * mag + 1e-30;
-    const double got = static_cast<double>(__bfloat162float(a.y[m * a.N + n]));
-    double r = fabs(got - ref) / bound;
-    if (!(r <= 1e30))
-        r = 1e30; // NaN / Inf
-    atomicMax(worst, static_cast<unsigned long long>(__double_as_longlong(r)));
-    atomicAdd(count, 1ull);
+    checkRecord(ref, mag, static_cast<double>(a.K) * ldexp(1.0, -23) + wRel, nullptr, a.y[m * a.N + n], worst, count);
 }
 
 /// m16 tiles per block for M rows (the largest block is 128 rows; more rows: more m-blocks).

@@ -47,6 +47,7 @@ namespace quantscope::gpu::launch {
 namespace {
 
 namespace gm = quantscope::gpumath;
+using w4a16detail::checkRecord;
 using w4a16detail::chooseSplit;
 using w4a16detail::evenSplit;
 
@@ -354,22 +355,7 @@ __global__ void checkKernel(A8 a, bool fp8, double coef, unsigned long long *wor
             mag += fabs(p);
         }
     }
-    for (int o = 16; o > 0; o >>= 1) {
-        ref += __shfl_down_sync(0xffffffffu, ref, o);
-        mag += __shfl_down_sync(0xffffffffu, mag, o);
-    }
-    if (lane != 0)
-        return;
-    const double st = static_cast<double>(a.sx[m]);
-    ref *= st;
-    mag *= fabs(st);
-    const double bound = ldexp(fabs(ref), -8) + (1.0 + ldexp(1.0, -8)) * coef * mag + 1e-30;
-    const double got = static_cast<double>(__bfloat162float(a.y[m * a.N + n]));
-    double r = fabs(got - ref) / bound;
-    if (!(r <= 1e30))
-        r = 1e30; // NaN / Inf
-    atomicMax(worst, static_cast<unsigned long long>(__double_as_longlong(r)));
-    atomicAdd(count, 1ull);
+    checkRecord(ref, mag, coef, a.sx + m, a.y[m * a.N + n], worst, count);
 }
 
 } // namespace

@@ -260,4 +260,32 @@ __device__ __forceinline__ void splitKConvert(float *ws, __nv_bfloat16 *y, long 
 
 #endif // QS_HAS_MMA
 
+/// The end of the fused kernels' FP64 output checks (w4a16CheckFp64, fp4GemmCheckFp64,
+/// w4a8CheckFp64; one warp an output): the lanes' partial ref = Σ x·ŵ and mag = Σ |x·ŵ| summed to
+/// lane 0, which scales both by *scale when given (W4A8's token scale), then records
+/// |y − ref| / (2⁻⁸·|ref| + (1 + 2⁻⁸)·coef·mag) — NaN or Inf as 1e30 — in *worst (the largest, by
+/// its bits) and one more checked output in *count.
+__device__ __forceinline__ void checkRecord(double ref, double mag, double coef, const float *scale,
+                                            const __nv_bfloat16 &y, unsigned long long *worst,
+                                            unsigned long long *count)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        ref += __shfl_down_sync(0xffffffffu, ref, o);
+        mag += __shfl_down_sync(0xffffffffu, mag, o);
+    }
+    if ((threadIdx.x & 31) != 0)
+        return;
+    if (scale) {
+        const double st = static_cast<double>(*scale);
+        ref *= st;
+        mag *= fabs(st);
+    }
+    const double bound = ldexp(fabs(ref), -8) + (1.0 + ldexp(1.0, -8)) * coef * mag + 1e-30;
+    double r = fabs(static_cast<double>(__bfloat162float(y)) - ref) / bound;
+    if (!(r <= 1e30))
+        r = 1e30; // NaN / Inf
+    atomicMax(worst, static_cast<unsigned long long>(__double_as_longlong(r)));
+    atomicAdd(count, 1ull);
+}
+
 } // namespace quantscope::gpu::launch::w4a16detail
