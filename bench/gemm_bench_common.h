@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
 
 #include "bench_common.h"
 #include "engine/gemm_bench_device.h"
@@ -167,6 +169,22 @@ inline GemmBenchResult runPrintedLab(const GemmBenchRequest &q, int width = 14)
         std::printf("note: %s\n", r.deviceNote.c_str());
     printGemmPoints(r, width);
     return r;
+}
+
+/// A fused-GEMM benchmark's JSON beside `out` (nothing without an output folder): the keys they
+/// share — benchmark, date, device, N, K, repeats, warm-up, how it timed, whether every output
+/// passed its check — with `rest` (its own keys) merged in, written to `out`/`name`.json.
+inline void writeFusedDoc(const std::string &out, const std::string &name, const Backend &gpu,
+                          const GemmBenchRequest &q, const char *timing, bool ok, const nlohmann::json &rest)
+{
+    if (out.empty())
+        return;
+    nlohmann::json doc{{"benchmark", name},  {"date", utcNow()}, {"device", gpu.info().name},
+                       {"n", q.n},           {"k", q.k},         {"repeats", q.repeats},
+                       {"warmup", q.warmup}, {"timing", timing}, {"outputs_checked", ok}};
+    doc.update(rest);
+    std::filesystem::create_directories(out);
+    std::ofstream(std::filesystem::path(out) / (name + ".json")) << doc.dump(1) << '\n';
 }
 
 } // namespace quantscope::bench

@@ -148,22 +148,9 @@ int main(int argc, char **argv)
         for (const auto f : {L::Fp4GemmFormat::Mxfp4, L::Fp4GemmFormat::Nvfp4})
             for (auto &row : sweepFormat(f, q.n, q.k, q.repeats, q.warmup, ok))
                 sweepDoc.push_back(row);
-    nlohmann::json doc{{"benchmark", "gpu_fp4_fused"},
-                       {"date", bench::utcNow()},
-                       {"device", gpu->info().name},
-                       {"n", q.n},
-                       {"k", q.k},
-                       {"repeats", q.repeats},
-                       {"warmup", q.warmup},
-                       {"timing", "CUDA events around each launch on the engine stream (runGemmBench); warm-up; "
-                                  "median of the repeats; rotating weight copies under 2x L2"},
-                       {"outputs_checked", ok},
-                       {"dense", toJson(dense)},
-                       {"sweep", sweepDoc}};
-    if (!opt.out.empty()) {
-        std::filesystem::create_directories(opt.out);
-        std::ofstream f(std::filesystem::path(opt.out) / "gpu_fp4_fused.json");
-        f << doc.dump(1) << '\n';
-    }
+    bench::writeFusedDoc(opt.out, "gpu_fp4_fused", *gpu, q,
+                         "CUDA events around each launch on the engine stream (runGemmBench); warm-up; median of the "
+                         "repeats; rotating weight copies under 2x L2",
+                         ok, {{"dense", toJson(dense)}, {"sweep", sweepDoc}});
     return ok ? 0 : 1;
 }

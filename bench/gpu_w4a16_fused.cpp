@@ -322,25 +322,11 @@ int main(int argc, char **argv)
                     if (!(stages == 4 && sk == 0 && tile != 2))
                         moeVariants.push_back(tiledVariant(tile, stages, sk));
     const nlohmann::json moe = moeFused(16, 16, 2048, 7168, q.repeats, q.warmup, ok, moeVariants);
-    nlohmann::json doc{{"benchmark", "gpu_w4a16_fused"},
-                       {"date", bench::utcNow()},
-                       {"device", gpu->info().name},
-                       {"n", q.n},
-                       {"k", q.k},
-                       {"repeats", q.repeats},
-                       {"warmup", q.warmup},
-                       {"timing", "CUDA events around each launch on the engine stream (runGemmBench); warm-up; "
-                                  "median of the repeats; rotating weight copies under 2x L2"},
-                       {"outputs_checked", ok},
-                       {"dense", toJson(dense)},
-                       {"groups", groupsDoc},
-                       {"moe", moe},
-                       {"kernels", kernelsDoc},
-                       {"sweep", sweepDoc}};
-    if (!opt.out.empty()) {
-        std::filesystem::create_directories(opt.out);
-        std::ofstream f(std::filesystem::path(opt.out) / "gpu_w4a16_fused.json");
-        f << doc.dump(1) << '\n';
-    }
+    bench::writeFusedDoc(
+        opt.out, "gpu_w4a16_fused", *gpu, q,
+        "CUDA events around each launch on the engine stream (runGemmBench); warm-up; median of the "
+        "repeats; rotating weight copies under 2x L2",
+        ok,
+        {{"dense", toJson(dense)}, {"groups", groupsDoc}, {"moe", moe}, {"kernels", kernelsDoc}, {"sweep", sweepDoc}});
     return ok ? 0 : 1;
 }

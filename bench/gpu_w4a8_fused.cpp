@@ -222,24 +222,9 @@ int main(int argc, char **argv)
                         sweepDoc.push_back(std::move(r));
                     }
     }
-    nlohmann::json doc{{"benchmark", "gpu_w4a8_fused"},
-                       {"date", bench::utcNow()},
-                       {"device", gpu->info().name},
-                       {"n", q.n},
-                       {"k", q.k},
-                       {"repeats", q.repeats},
-                       {"warmup", q.warmup},
-                       {"timing", "CUDA events around each step (the lab: runGemmBench, rotating weight copies); "
-                                  "warm-up; median of the repeats"},
-                       {"outputs_checked", ok},
-                       {"lab", toJson(lab)},
-                       {"fused", fused},
-                       {"bars", bars},
-                       {"sweep", sweepDoc}};
-    if (!opt.out.empty()) {
-        std::filesystem::create_directories(opt.out);
-        std::ofstream f(std::filesystem::path(opt.out) / "gpu_w4a8_fused.json");
-        f << doc.dump(1) << '\n';
-    }
+    bench::writeFusedDoc(opt.out, "gpu_w4a8_fused", *gpu, q,
+                         "CUDA events around each step (the lab: runGemmBench, rotating weight copies); warm-up; "
+                         "median of the repeats",
+                         ok, {{"lab", toJson(lab)}, {"fused", fused}, {"bars", bars}, {"sweep", sweepDoc}});
     return ok ? 0 : 1;
 }
