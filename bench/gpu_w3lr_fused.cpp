@@ -34,6 +34,7 @@
 #include "bench_common.h"
 #include "gemm_bench_common.h"
 #include "kernels/gemm/kernels_w3lr.h"
+#include "host/w3lr_synthetic.h"
 #include "kernels/gemm/w3lr_pack.h"
 #include "quant/hqq.h"
 #include "quant/milo.h"
@@ -194,27 +195,16 @@ int main(int argc, char **argv)
     QS_BENCH_CK(cudaGetDeviceProperties(&prop, 0));
     const long long maxRank = ranks.empty() ? 0 : *std::max_element(ranks.begin(), ranks.end());
 
-    // The weights: synthetic codes, scales s ∈ [0.004, 0.012] and zero points z ∈ [2.5, 4.5]
-    // (as HQQ fits on N(0, 0.02)-like rows, 3 bits), Ŵ by the CPU's dequantize (compute fp32).
-    const long long groups = n * (k / group);
+    // The weights: the GEMM lab's synthetic 3-bit codes, scales and zero points (host/w3lr_synthetic.h).
     std::mt19937_64 rng(0x3143);
-    std::vector<std::uint8_t> codes(static_cast<std::size_t>(n * k));
-    for (auto &c : codes)
-        c = static_cast<std::uint8_t>(rng() % 8);
-    std::uniform_real_distribution<float> sd(0.004f, 0.012f), zd(2.5f, 4.5f);
-    std::vector<float> scales(static_cast<std::size_t>(groups)), zeros(scales.size());
-    for (std::size_t i = 0; i < scales.size(); ++i)
-        scales[i] = sd(rng), zeros[i] = zd(rng);
-    HqqSpec spec = HqqSpec::forPreset(HqqPreset::MiloCode);
-    spec.axis = 1;
-    spec.group = group;
-    std::vector<float> wHat(codes.size());
-    hqqDequantizeFlat(spec, codes, scales, zeros, wHat);
-    std::vector<std::uint32_t> packed;
-    if (!W::packCodes(codes.data(), n, k, packed)) {
+    const gpu::W3SyntheticWeights syn = gpu::syntheticW3Weights(n, k, group, rng);
+    if (syn.packed.empty()) {
         std::fprintf(stderr, "packing failed\n");
         return 2;
     }
+    const std::vector<std::uint8_t> &codes = syn.codes;
+    const std::vector<float> &scales = syn.scales, &zeros = syn.zeros, &wHat = syn.wHat;
+    const std::vector<std::uint32_t> &packed = syn.packed;
     std::normal_distribution<float> fd(0.0f, 0.01f);
     std::vector<float> uAll(static_cast<std::size_t>(n * maxRank)), vAll(static_cast<std::size_t>(maxRank * k));
     for (auto &e : uAll)

@@ -14,9 +14,9 @@
 #include "gemm/kernels_gemmlab.h"
 #include "gemm/kernels_w3lr.h"
 #include "gemm/w3lr_pack.h"
-#include "quant/hqq.h"
 #include "quant/milo.h"
 #include "util/error.h"
+#include "w3lr_synthetic.h"
 
 namespace quantscope::gpu::lab2 {
 
@@ -37,25 +37,14 @@ std::vector<GemmPoint> timeW3a16Milo(Engine::Impl &I, const GemmBenchRequest &re
     if (!why.empty())
         throw GpuError("GEMM lab: " + why);
     const auto s = static_cast<cudaStream_t>(I.stream);
-    // Synthetic weights: codes u ∈ [0, 7], s ∈ [0.004, 0.012], z ∈ [2.5, 4.5] (HQQ's 3-bit fits on
-    // N(0, 0.02)-like rows), Ŵ by the CPU's dequantize; factors N(0, 0.01), int8-coded (g64).
-    const std::int64_t groups = n * (k / group);
+    // Synthetic weights (w3lr_synthetic.h, the benchmark's too); factors N(0, 0.01), int8-coded (g64).
     std::mt19937_64 rng(0x3143u);
-    std::vector<std::uint8_t> codes(static_cast<std::size_t>(n * k));
-    for (auto &c : codes)
-        c = static_cast<std::uint8_t>(rng() % 8);
-    std::uniform_real_distribution<float> sd(0.004f, 0.012f), zd(2.5f, 4.5f);
-    std::vector<float> scales(static_cast<std::size_t>(groups)), zeros(scales.size());
-    for (std::size_t i = 0; i < scales.size(); ++i)
-        scales[i] = sd(rng), zeros[i] = zd(rng);
-    HqqSpec spec = HqqSpec::forPreset(HqqPreset::MiloCode);
-    spec.axis = 1;
-    spec.group = group;
-    std::vector<float> wHat(codes.size());
-    hqqDequantizeFlat(spec, codes, scales, zeros, wHat);
-    std::vector<std::uint32_t> packed;
-    if (!w3lr::packCodes(codes.data(), n, k, packed))
+    const W3SyntheticWeights syn = syntheticW3Weights(n, k, group, rng);
+    if (syn.packed.empty())
         throw GpuError("GEMM lab: w3a16-milo could not pack its codes");
+    const std::vector<std::uint8_t> &codes = syn.codes;
+    const std::vector<float> &scales = syn.scales, &zeros = syn.zeros, &wHat = syn.wHat;
+    const std::vector<std::uint32_t> &packed = syn.packed;
     std::normal_distribution<float> fd(0.0f, 0.01f);
     std::vector<float> u(static_cast<std::size_t>(n * rank)), v(static_cast<std::size_t>(rank * k));
     for (auto &e : u)
