@@ -168,6 +168,25 @@ void norm2(const v16f *t, std::int64_t d, double *n2)
     }
 }
 
+/// One block of W rows for the codebook paths: gathered lane-wise into t, their norms (the FP64
+/// sum of squares, its square root in FP32: nf; FP16-rounded: n), zero rows flagged (nf 1 there),
+/// and t divided by nf.
+void normalizedBlock(const float *x, std::int64_t d, v16f *t, v16f &nf, v16f &n, v16i &zero)
+{
+    gather(x, d, t);
+    double n2[W];
+    norm2(t, d, n2);
+    for (int l = 0; l < W; ++l) {
+        nf[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
+        n[l] = qmath::roundF16(nf[l]);
+        zero[l] = !(nf[l] > 0.0f) ? -1 : 0;
+        if (zero[l])
+            nf[l] = 1.0f;
+    }
+    for (std::int64_t j = 0; j < d; ++j)
+        t[j] = t[j] / nf;
+}
+
 } // namespace
 
 void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d, std::int64_t b, float r, bool rotate,
@@ -180,20 +199,9 @@ void codebookRows(const float *x, float *out, std::int64_t rows, std::int64_t d,
     if (sorted) {
         std::vector<v16f> t(static_cast<std::size_t>(d));
         for (; i0 + W <= rows; i0 += W) {
-            gather(x + i0 * d, d, t.data());
-            double n2[W];
-            norm2(t.data(), d, n2);
             v16f nf, n;
             v16i zero;
-            for (int l = 0; l < W; ++l) {
-                nf[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
-                n[l] = qmath::roundF16(nf[l]);
-                zero[l] = !(nf[l] > 0.0f) ? -1 : 0;
-                if (zero[l])
-                    nf[l] = 1.0f;
-            }
-            for (std::int64_t j = 0; j < d; ++j)
-                t[j] = t[j] / nf;
+            normalizedBlock(x + i0 * d, d, t.data(), nf, n, zero);
             if (rotate)
                 hadamardT(t.data(), d, b, r);
             for (std::int64_t j = 0; j < d; ++j) {
@@ -279,20 +287,9 @@ void codebookRowsN(const float *x, float *const *out, std::int64_t rows, std::in
     std::int64_t i0 = 0;
     std::vector<v16f> t(static_cast<std::size_t>(d)), u(static_cast<std::size_t>(d));
     for (; i0 + W <= rows; i0 += W) {
-        gather(x + i0 * d, d, t.data());
-        double n2[W];
-        norm2(t.data(), d, n2);
         v16f nf, nn;
         v16i zero;
-        for (int l = 0; l < W; ++l) {
-            nf[l] = static_cast<float>(kvmath::dsqrt(n2[l]));
-            nn[l] = qmath::roundF16(nf[l]);
-            zero[l] = !(nf[l] > 0.0f) ? -1 : 0;
-            if (zero[l])
-                nf[l] = 1.0f;
-        }
-        for (std::int64_t j = 0; j < d; ++j)
-            t[j] = t[j] / nf;
+        normalizedBlock(x + i0 * d, d, t.data(), nf, nn, zero);
         // The sets without the rotation first, then the rotated ones from t rotated once.
         for (const bool rotated : {false, true}) {
             bool any = false;
