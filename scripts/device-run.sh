@@ -279,17 +279,25 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
   fi
   echo "gemm lab bench: $(( $(date +%s) - t0 ))s"
 fi
+# One fused-GEMM benchmark and its PyTorch peers (issue 43): bench_with_peer NAME ARGS, NAME of
+# bench/qs_bench_gpu_NAME_fused and bench/gemm_NAME_torch.py (the peers read ours from gpu_NAME_fused.json);
+# logs gpu_NAME_fused.log / gemm_NAME_torch.log, printed, and the step's seconds.
+bench_with_peer() {
+  local name="$1" args="$2" t0
+  t0=$(date +%s)
+  # shellcheck disable=SC2086 # ARGS are words
+  "$build/bench/qs_bench_gpu_${name}_fused" --out "$OUT" $args > "$OUT/gpu_${name}_fused.log" 2>&1 || echo "qs_bench_gpu_${name}_fused failed"
+  cat "$OUT/gpu_${name}_fused.log"
+  python3 "$src/bench/gemm_${name}_torch.py" --out "$OUT" --ours "$OUT/gpu_${name}_fused.json" > "$OUT/gemm_${name}_torch.log" 2>&1 \
+    || echo "gemm_${name}_torch.py failed"
+  cat "$OUT/gemm_${name}_torch.log"
+  echo "fused $name bench: $(( $(date +%s) - t0 ))s"
+}
 # The fused W4A16 GEMM (issue 43): BF16 cuBLASLt, unfused and fused W4A16 over M (every output
 # checked against FP64 on the device), g32/g64/per channel, MoE 16 × (16, 2048, 7168) batched; then
 # PyTorch's tinygemm and torch.matmul on the same shapes: the table of docs/perf.md "Fused W4A16 GEMM (issue 43)".
 if [[ "${QS_SKIP_W4A16:-0}" != 1 ]]; then
-  t0=$(date +%s)
-  "$build/bench/qs_bench_gpu_w4a16_fused" --out "$OUT" ${QS_W4A16_ARGS:-} > "$OUT/gpu_w4a16_fused.log" 2>&1 || echo "qs_bench_gpu_w4a16_fused failed"
-  cat "$OUT/gpu_w4a16_fused.log"
-  python3 "$src/bench/gemm_w4a16_torch.py" --out "$OUT" --ours "$OUT/gpu_w4a16_fused.json" > "$OUT/gemm_w4a16_torch.log" 2>&1 \
-    || echo "gemm_w4a16_torch.py failed"
-  cat "$OUT/gemm_w4a16_torch.log"
-  echo "fused w4a16 bench: $(( $(date +%s) - t0 ))s"
+  bench_with_peer w4a16 "${QS_W4A16_ARGS:-}"
 fi
 # The fused W4A8 GEMMs (issue 43): the GEMM lab's BF16, unfused and fused W4A8-INT8 / W4A8-FP8 over M (the
 # fused kernel up to M = 16, routed above), the fused kernels from BF16 X with the quantizer per group (every
@@ -297,26 +305,14 @@ fi
 # on the same shapes: the table of docs/perf.md "Fused W4A8 GEMM (issue 43)". QS_SKIP_W4A8=1 skips;
 # QS_W4A8_ARGS="--sweep" adds the split-K × chunks-ahead sweep.
 if [[ "${QS_SKIP_W4A8:-0}" != 1 ]]; then
-  t0=$(date +%s)
-  "$build/bench/qs_bench_gpu_w4a8_fused" --out "$OUT" ${QS_W4A8_ARGS:-} > "$OUT/gpu_w4a8_fused.log" 2>&1 || echo "qs_bench_gpu_w4a8_fused failed"
-  cat "$OUT/gpu_w4a8_fused.log"
-  python3 "$src/bench/gemm_w4a8_torch.py" --out "$OUT" --ours "$OUT/gpu_w4a8_fused.json" > "$OUT/gemm_w4a8_torch.log" 2>&1 \
-    || echo "gemm_w4a8_torch.py failed"
-  cat "$OUT/gemm_w4a8_torch.log"
-  echo "fused w4a8 bench: $(( $(date +%s) - t0 ))s"
+  bench_with_peer w4a8 "${QS_W4A8_ARGS:-}"
 fi
 # The fused MXFP4 / NVFP4 × BF16 GEMM (issue 43): BF16 cuBLASLt, the fused kernel and the unfused
 # route (dequantize + cuBLASLt) at M ∈ {1, 2, 4, 8, 16}, N = 4096, K = 14336 (every output checked
 # against FP64 on the device); then PyTorch's dequantize + matmul and torch.matmul on the same
 # shapes (no FP4 matmul on sm_90): the table of docs/perf.md "Fused FP4 GEMM (issue 43)".
 if [[ "${QS_SKIP_FP4GEMM:-0}" != 1 && -x "$build/bench/qs_bench_gpu_fp4_fused" ]]; then
-  t0=$(date +%s)
-  "$build/bench/qs_bench_gpu_fp4_fused" --out "$OUT" ${QS_FP4GEMM_ARGS:-} > "$OUT/gpu_fp4_fused.log" 2>&1 || echo "qs_bench_gpu_fp4_fused failed"
-  cat "$OUT/gpu_fp4_fused.log"
-  python3 "$src/bench/gemm_fp4_torch.py" --out "$OUT" --ours "$OUT/gpu_fp4_fused.json" > "$OUT/gemm_fp4_torch.log" 2>&1 \
-    || echo "gemm_fp4_torch.py failed"
-  cat "$OUT/gemm_fp4_torch.log"
-  echo "fused fp4 bench: $(( $(date +%s) - t0 ))s"
+  bench_with_peer fp4 "${QS_FP4GEMM_ARGS:-}"
 fi
 # The fused W3A16 GEMM + MiLo's rank-r compensator (issue 43): M ∈ {1, 4, 16} × rank ∈ {0, 16, 32,
 # 64, 128}, fused W3 alone / + compensator (PDL and stream order) / BF16 cuBLASLt / unfused, every
