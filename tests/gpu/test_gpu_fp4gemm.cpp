@@ -11,6 +11,8 @@
 // at M ≤ 16, the unfused route above, each checked on the device). Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
+#include "device_buffer.h"
+
 #include <cuda_runtime.h>
 
 #include "engine/gemm_bench_device.h"
@@ -22,16 +24,6 @@
 namespace {
 
 namespace L = quantscope::gpu::launch;
-
-#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-struct DevBuf {
-    void *p = nullptr;
-    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
-    ~DevBuf() { cudaFree(p); }
-    DevBuf(const DevBuf &) = delete;
-    DevBuf &operator=(const DevBuf &) = delete;
-};
 
 /// The engine's quantized W in the kernel's layout, X, and the exact Ŵ in FP64.
 struct Operands {

@@ -8,6 +8,8 @@
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
+#include "device_buffer.h"
+
 #include <cuda_runtime.h>
 
 #include "kernels/gemm/kernels_gemmlab.h"
@@ -17,14 +19,6 @@
 namespace {
 
 namespace L = quantscope::gpu::launch;
-
-struct DevBuf {
-    void *p = nullptr;
-    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
-    ~DevBuf() { cudaFree(p); }
-    DevBuf(const DevBuf &) = delete;
-    DevBuf &operator=(const DevBuf &) = delete;
-};
 
 template <typename T> std::unique_ptr<DevBuf> upload(const std::vector<T> &v)
 {

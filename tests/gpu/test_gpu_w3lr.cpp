@@ -10,6 +10,8 @@
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
+#include "device_buffer.h"
+
 #include <cuda_runtime.h>
 
 #include "engine/gemm_bench_device.h"
@@ -22,20 +24,6 @@ namespace {
 
 namespace L = quantscope::gpu::launch;
 namespace W = quantscope::gpu::w3lr;
-
-#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-struct DevBuf {
-    void *p = nullptr;
-    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
-    ~DevBuf() { cudaFree(p); }
-    DevBuf(const DevBuf &) = delete;
-    DevBuf &operator=(const DevBuf &) = delete;
-    template <class T> void put(const std::vector<T> &v)
-    {
-        cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice);
-    }
-};
 
 /// The weights of one shape: the engine's HQQ on a seeded tensor (axis 1: groups along K), the
 /// codes packed, and a rank-r compensator (int8, the factors' stored values) of seeded factors.

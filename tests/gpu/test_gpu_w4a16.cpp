@@ -12,6 +12,8 @@
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
+#include "device_buffer.h"
+
 #include <cuda_runtime.h>
 
 #include "kernels/gemm/kernels_w4a16.h"
@@ -19,16 +21,6 @@
 namespace {
 
 namespace L = quantscope::gpu::launch;
-
-#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-struct DevBuf {
-    void *p = nullptr;
-    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
-    ~DevBuf() { cudaFree(p); }
-    DevBuf(const DevBuf &) = delete;
-    DevBuf &operator=(const DevBuf &) = delete;
-};
 
 /// One expert's operands on the host: codes, packed bytes, scales, zeros, X (BF16 bits).
 struct Operands {

@@ -12,6 +12,8 @@
 // agreeing with the host's and catching one wrong output, the refusals. Skipped without a device.
 #include "gpu_compare.h"
 
+#include "device_buffer.h"
+
 #include <cuda_runtime.h>
 
 #include "kernels/gemm/kernels_gemmlab.h"
@@ -22,16 +24,6 @@ namespace {
 
 namespace L = quantscope::gpu::launch;
 namespace gm = quantscope::gpumath;
-
-#define CU(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-struct DevBuf {
-    void *p = nullptr;
-    explicit DevBuf(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 16)); }
-    ~DevBuf() { cudaFree(p); }
-    DevBuf(const DevBuf &) = delete;
-    DevBuf &operator=(const DevBuf &) = delete;
-};
 
 struct Operands {
     std::int64_t m = 0, n = 0, k = 0, group = 0;
