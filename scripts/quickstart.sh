@@ -38,6 +38,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config
           xvfb xauth fonts-noto-cjk
           python3-numpy  # the KV lab's NumPy reference test (tests/cli/kv_numpy_reference.py)
           python3-venv   # the gguf package from PyPI for export-gguf's llama.cpp check (tests/cli/with_gguf_python.sh)
+          python3-pip    # fetches the pinned CUTLASS wheel (scripts/fetch-cutlass.sh) on CUDA machines
           libopenmpi-dev openmpi-bin)  # the scan over MPI ranks (docs/cluster.md) and its tests
 missing=()
 for p in "${packages[@]}"; do
@@ -53,6 +54,11 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   echo "== all packages present"
+fi
+# The pinned CUTLASS headers where this machine builds CUDA (the W4A16 GEMM's CUTLASS route; without
+# them that route is refused with the reason and the hand-written kernels run).
+if command -v nvcc > /dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  "$src/scripts/fetch-cutlass.sh" || echo "== the CUTLASS headers could not be fetched: the W4A16 CUTLASS route is not built"
 fi
 phase_done install
 

@@ -233,8 +233,8 @@ template <bool ScaleInB> KernelFn kernelFor(int mt, int nt)
 
 /// One warp per checked output: the FP64 reference from the packed operands (a plain loop over
 /// the byte pairs of k, lanes striding K, a warp sum), coalesced along K.
-__global__ void checkKernel(Args a, long long rowStride, long long rows, double wRel, unsigned long long *worst,
-                            unsigned long long *count)
+__global__ void checkKernel(Args a, long long rowStride, long long rows, double wRel, double zRel,
+                            unsigned long long *worst, unsigned long long *count)
 {
     const long long warpId = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
     const int lane = threadIdx.x & 31;
@@ -243,7 +243,7 @@ __global__ void checkKernel(Args a, long long rowStride, long long rows, double 
     const long long ri = warpId / a.N, n = warpId - ri * a.N;
     const long long m = ri * rowStride < a.M ? ri * rowStride : a.M - 1;
     const long long groups = a.K / a.group;
-    double ref = 0, mag = 0;
+    double ref = 0, mag = 0, magZ = 0;
     for (long long k = 2 * lane; k < a.K; k += 64) {
         const std::uint8_t b = a.w[n * (a.K / 2) + k / 2];
         for (int h = 0; h < 2; ++h) {
@@ -254,9 +254,13 @@ __global__ void checkKernel(Args a, long long rowStride, long long rows, double 
             const double p = static_cast<double>(__bfloat162float(a.x[m * a.K + k + h])) * w;
             ref += p;
             mag += fabs(p);
+            magZ += fabs(static_cast<double>(__bfloat162float(a.x[m * a.K + k + h])) * static_cast<double>(a.s[g]) *
+                         static_cast<double>(a.z[g]));
         }
     }
-    checkRecord(ref, mag, static_cast<double>(a.K) * ldexp(1.0, -23) + wRel, nullptr, a.y[m * a.N + n], worst, count);
+    // zRel·Σ|x·s·z| folded into the magnitude term: rel·mag' = rel·mag + zRel·magZ.
+    const double rel = static_cast<double>(a.K) * ldexp(1.0, -23) + wRel;
+    checkRecord(ref, mag + (zRel > 0 ? zRel / rel * magZ : 0.0), rel, nullptr, a.y[m * a.N + n], worst, count);
 }
 
 /// m16 tiles per block for M rows (the largest block is 128 rows; more rows: more m-blocks).
@@ -335,7 +339,14 @@ bool w4a16ZerosInRange(const std::int8_t *zeros, std::size_t count)
 
 std::size_t w4a16WorkspaceBytes(const W4a16Problem &p)
 {
-    return sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) * static_cast<std::size_t>(p.m * p.n);
+    const std::size_t partials =
+        sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) * static_cast<std::size_t>(p.m * p.n);
+    if (!p.cutlassMeta || !w4a16CutlassRefusal(p).empty())
+        return partials;
+    std::size_t route = 0;
+    for (int tile = 1; tile <= 3; ++tile)
+        route = std::max(route, w4a16CutlassWorkspaceBytes(p, tile));
+    return w4a16detail::cutlassRegionOffset(partials) + route;
 }
 
 std::size_t w4a16CounterBytes(const W4a16Problem &p)
@@ -348,6 +359,20 @@ std::size_t w4a16CounterBytes(const W4a16Problem &p)
 
 W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
 {
+    // The CUTLASS route when asked (kernel 6), and by default above the swapped kernel's M wherever
+    // it runs; its workspace region follows the FP32 partials (the hand kernels need those zero).
+    if (tiling.kernel == 6 || (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM && p.cutlassMeta &&
+                               w4a16CutlassRefusal(p).empty())) {
+        if (!p.cutlassMeta)
+            throw GpuError("the CUTLASS route needs its s', z' metadata (w4a16CutlassPrepare)");
+        const std::size_t partials = sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) *
+                                     static_cast<std::size_t>(p.m * p.n);
+        void *region = workspace ? static_cast<char *>(workspace) + w4a16detail::cutlassRegionOffset(partials)
+                                 : nullptr;
+        if (!region && w4a16CutlassWorkspaceBytes(p, tiling.nPerWarp) > 0)
+            throw GpuError("the CUTLASS route needs the workspace (w4a16WorkspaceBytes with cutlassMeta set)");
+        return w4a16Cutlass(p, p.cutlassMeta, tiling.nPerWarp, region, stream);
+    }
     if (const std::string why = w4a16FusedRefusal(p.k, p.group); !why.empty())
         throw GpuError(why);
     W4a16Launch l;
@@ -408,7 +433,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 }
 
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
-                    unsigned long long *countDev, void *stream)
+                    unsigned long long *countDev, void *stream, double zRel)
 {
     const auto s = static_cast<cudaStream_t>(stream);
     QS_GPU_CHECK(cudaMemsetAsync(worstDev, 0, sizeof(double), s));
@@ -439,7 +464,7 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
            0};
     const long long total = rows * p.n * 32; // a warp per output
     checkKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, s>>>(
-        a, rowStride, rows, wRel, reinterpret_cast<unsigned long long *>(worstDev), countDev);
+        a, rowStride, rows, wRel, zRel, reinterpret_cast<unsigned long long *>(worstDev), countDev);
     QS_GPU_CHECK(cudaGetLastError());
 }
 

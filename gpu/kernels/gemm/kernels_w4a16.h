@@ -26,6 +26,10 @@ struct W4a16Problem {
     long long m = 0, n = 0, k = 0, group = 0;
     int experts = 1;
     long long wStride = 0, sStride = 0, xStride = 0, yStride = 0;
+    /// The CUTLASS route's s', z' (w4a16CutlassPrepare); set, it lets the launcher take that route
+    /// (kernel 0 above kW4a16SwappedMaxM where it runs, kernel 6 always) and the workspace grow by
+    /// the route's own region.
+    const void *cutlassMeta = nullptr;
 };
 
 /// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (the
@@ -50,7 +54,10 @@ struct W4a16Problem {
 /// warp a sub-tile of several m16 × n8 tiles; nPerWarp picks the tile (1-based; 0 or out of range:
 /// by M, 1 up to 16 rows, 2 up to 32, 4 up to 64, else 5): 1 16×128 (4 warps of 16×32), 2 32×128
 /// (4 of 32×32), 3 64×128 (8 of 32×32), 4 64×128 (4 of 64×32), 5 128×128 (8 of 64×32), 6 64×256
-/// (8 of 64×32), 7 16×256 (8 of 16×32), 8 64×256 (8 of 32×64).
+/// (8 of 64×32), 7 16×256 (8 of 16×32), 8 64×256 (8 of 32×64). 6 the CUTLASS route
+/// (w4a16Cutlass; needs W4a16Problem::cutlassMeta; nPerWarp 1, 2, 3 picks its tile, else by M); the
+/// launcher's choice above kW4a16SwappedMaxM wherever it runs (w4a16CutlassRefusal empty, the
+/// metadata given), the tiled kernel otherwise.
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
@@ -72,7 +79,9 @@ struct W4a16Launch {
     bool tiled = false;     ///< the tiled kernel ran (kernel 5; chunksAhead: its stages, mTile: m16
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
-    int bm = 0, bn = 0;     ///< tiled: the block tile, tokens × rows of W
+    int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
+    bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile: 1 small, 2 mid, 3 large;
+                            ///< splitK 0: its stream-K schedule splits K, 1: a persistent grid)
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).
@@ -83,8 +92,9 @@ bool w4a16FusedBuilt();
 std::string w4a16FusedRefusal(long long k, long long group);
 /// Whether every zero point lies in [−128, 120].
 bool w4a16ZerosInRange(const std::int8_t *zeros, std::size_t count);
-/// Bytes of FP32 workspace the launch needs (E·M·N floats) and of tile counters; both must be
-/// zeroed once before the first launch (the kernel leaves them zero after each launch).
+/// Bytes of FP32 workspace the launch needs (E·M·N floats; with cutlassMeta set, plus the CUTLASS
+/// route's own region, which it initializes itself) and of tile counters; both must be zeroed once
+/// before the first launch (the kernels leave them zero after each launch).
 std::size_t w4a16WorkspaceBytes(const W4a16Problem &p);
 std::size_t w4a16CounterBytes(const W4a16Problem &p);
 /// Queues the kernel on `stream` (cudaStream_t). workspace / counters may be null when the
@@ -95,9 +105,36 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 /// (every row when rowStride = 1, else rows 0, rowStride, 2·rowStride, … and M − 1) of expert 0,
 /// the FP64 product ref = Σ_k x_k·s·(q − z) and mag = Σ_k |x_k·s·(q − z)| from the packed
 /// operands, and |y − ref| / (2^-8·|ref| + (1 + 2^-8)·(K·2^-23 + wRel)·mag) (the bound of
-/// docs/numerics.md "Fused W4A16 GEMM"). Writes the worst ratio (a double) to *worstDev and the
+/// docs/numerics.md "Fused W4A16 GEMM"), the bound plus (1 + 2^-8)·zRel·Σ_k |x_k·s·z| (the
+/// CUTLASS route's rounded −s·z). Writes the worst ratio (a double) to *worstDev and the
 /// outputs checked (an unsigned long long) to *countDev; both are zeroed by the call.
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
-                    unsigned long long *countDev, void *stream);
+                    unsigned long long *countDev, void *stream, double zRel = 0);
+/// The CUTLASS route's wRel and zRel for w4a16CheckFp64 (docs/numerics.md "The CUTLASS route").
+/// Ŵ = bf16(bf16(q·s') + z') is within 1.5·2^-8·(|s(q − z)| + |s·z|) of s·(q − z), plus a margin.
+inline constexpr double kW4a16CutlassWRel = 3.0 / 512 + 1.0 / 16384;
+inline constexpr double kW4a16CutlassZRel = 3.0 / 512 + 1.0 / 16384;
+
+/// The CUTLASS route (gemm_w4a16_cutlass.cu; issue 43): the same operands through CUTLASS's Hopper
+/// mixed-input GEMM (warpgroup MMA, TMA, warp-specialized cooperative kernel), run swapped (Yᵀ =
+/// Ŵ·Xᵀ: the INT4 codes are the register operand, converted and scaled in registers). Its Ŵ is
+/// bf16(bf16(q·s') + z') (CUTLASS's BF16 multiply, then add) with s' = bf16(s), z' = bf16(−s·z)
+/// per (row, group), which w4a16CutlassPrepare
+/// writes once per weight into `meta` (w4a16CutlassMetaBytes: the BF16 s' of every expert, then
+/// their z', each [N, K/g]) — the one-time conversion a serving engine does when it loads the
+/// weight. Tiles of 128 rows of W × 16, 64 or 128 tokens (tile 1, 2, 3; 0: by M — up to 32 tokens 1,
+/// up to 256 2, else 3); tiles 1 and 2 run CUTLASS's stream-K schedule, 3 a persistent grid. CUDA
+/// builds configured with the CUTLASS headers only (w4a16CutlassBuilt), on compute capability 9.0.
+bool w4a16CutlassBuilt();
+/// "" when the route runs this problem here, else why not (K % 128, the group a multiple of 64 or
+/// per channel, N % 8, experts packed back to back, a Hopper GPU, the build).
+std::string w4a16CutlassRefusal(const W4a16Problem &p);
+std::size_t w4a16CutlassMetaBytes(const W4a16Problem &p);
+/// Queues the s', z' conversion of p's FP32 scales and INT8 zero points into meta.
+void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream);
+/// Bytes of workspace the route needs for p and tile (stream-K's partials; 0 for tile 3).
+std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &p, int tile);
+/// Queues the GEMM on `stream`. Throws GpuError with the refusal when it cannot run.
+W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void *workspace, void *stream);
 
 } // namespace quantscope::gpu::launch

@@ -79,6 +79,11 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
 W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// Tile counters the tiled kernel needs at most (its smallest tile, 16 × 128), all experts.
 long long tiledCounters(const W4a16Problem &p);
+/// Where the CUTLASS route's workspace region starts after `partials` bytes (256-byte aligned).
+inline std::size_t cutlassRegionOffset(std::size_t partials)
+{
+    return (partials + 255) / 256 * 256;
+}
 
 #if defined(QS_HAS_MMA)
 

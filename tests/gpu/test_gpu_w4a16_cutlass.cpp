@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+// The W4A16 GEMM's CUTLASS route (gpu/kernels/gemm/kernels_w4a16.h "CUTLASS route"; issue 43) on
+// every output element, two ways:
+//  - against the FP64 product of X and Ŵ = s·(q − z) within the route's bound (docs/numerics.md
+//    "Fused W4A16 GEMM", "The CUTLASS route"): |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·((K·2^-23 + w)·
+//    Σ|x·ŵ| + zr·Σ|x·s·z|), w = zr = 1.5·2^-8 + 2^-14;
+//  - against an emulation of the route's own Ŵ' = bf16(bf16(q·bf16(s)) + bf16(−s·z)) in FP64 within
+//    the accumulation and output rounding alone (2^-8·|ref'| + (1 + 2^-8)·K·2^-23·Σ|x·ŵ'|), which
+//    pins the nibble order, the sign of z', the metadata layout and the swapped output layout.
+// Groups 64, 128 and per channel, asymmetric and symmetric, zero points at INT8's extremes; M from
+// 1 to 300 over the three tiles and stream-K; N not a multiple of the 128-row tile; the MoE batch
+// (L = experts) against per-expert launches bit for bit on the persistent tile; the launcher's
+// choice; the refusals; the device FP64 check with its z term against the host's.
+// Skipped, with the reason, without a device, on a GPU other than Hopper, or in a build without
+// the route.
+#include "gpu_compare.h"
+
+#include "device_buffer.h"
+
+#include <cuda_runtime.h>
+
+#include "kernels/gemm/kernels_w4a16.h"
+
+namespace {
+
+namespace L = quantscope::gpu::launch;
+
+#define REQUIRE_CUTLASS_ROUTE()                                                                                        \
+    do {                                                                                                               \
+        REQUIRE_GPU();                                                                                                 \
+        if (!L::w4a16CutlassBuilt())                                                                                   \
+            GTEST_SKIP() << "this build has no CUTLASS route (scripts/fetch-cutlass.sh, then reconfigure)";            \
+        L::W4a16Problem probe;                                                                                         \
+        probe.m = 1, probe.n = 8, probe.k = 128, probe.group = 128;                                                    \
+        if (const std::string why = L::w4a16CutlassRefusal(probe); !why.empty())                                       \
+            GTEST_SKIP() << why;                                                                                       \
+    } while (0)
+
+struct Operands {
+    std::int64_t m = 0, n = 0, k = 0, group = 0;
+    std::vector<std::int8_t> q, z;
+    std::vector<std::uint8_t> packed;
+    std::vector<float> s;
+    std::vector<std::uint16_t> x;
+};
+
+Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
+                      bool symmetric)
+{
+    Operands o;
+    o.m = m, o.n = n, o.k = k, o.group = group;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
+    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    o.q.resize(static_cast<std::size_t>(n * k));
+    for (auto &v : o.q)
+        v = static_cast<std::int8_t>(code(rng));
+    o.packed.resize(o.q.size() / 2);
+    for (std::size_t i = 0; i < o.packed.size(); ++i)
+        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
+    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
+    o.s.resize(groups);
+    o.z.resize(groups);
+    for (std::size_t i = 0; i < groups; ++i) {
+        o.s[i] = scale(rng);
+        o.z[i] = static_cast<std::int8_t>(symmetric ? 0 : zero(rng));
+    }
+    if (!symmetric) { // the route takes any INT8 zero point
+        o.z[0] = -128;
+        o.z[groups - 1] = 127;
+    }
+    o.x.resize(static_cast<std::size_t>(m * k));
+    for (auto &v : o.x)
+        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
+    return o;
+}
+
+float bf16Round(float f)
+{
+    return bf16ToFloat(floatToBf16(f));
+}
+
+/// Worst err / bound over every output: against s·(q − z) with the route's bound (exact = false),
+/// or against the emulated Ŵ' with the accumulation bound alone (exact = true).
+double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool emulated, std::string &where)
+{
+    const std::int64_t groups = o.k / o.group;
+    std::vector<double> wRow(static_cast<std::size_t>(o.k)), zRow(wRow.size());
+    double worst = 0;
+    for (std::int64_t n = 0; n < o.n; ++n) {
+        for (std::int64_t i = 0; i < o.k; ++i) {
+            const std::size_t g = static_cast<std::size_t>(n * groups + i / o.group);
+            const int q = o.q[static_cast<std::size_t>(n * o.k + i)];
+            if (emulated) {
+                const float sb = bf16Round(o.s[g]), zb = bf16Round(-o.s[g] * static_cast<float>(o.z[g]));
+                wRow[i] = bf16Round(bf16Round(static_cast<float>(q) * sb) + zb);
+            } else {
+                wRow[i] = static_cast<double>(o.s[g]) * (q - o.z[g]);
+            }
+            zRow[i] = std::fabs(static_cast<double>(o.s[g]) * o.z[g]);
+        }
+        for (std::int64_t m = 0; m < o.m; ++m) {
+            double ref = 0, mag = 0, magZ = 0;
+            for (std::int64_t i = 0; i < o.k; ++i) {
+                const double xv = bf16ToFloat(o.x[static_cast<std::size_t>(m * o.k + i)]);
+                ref += xv * wRow[i];
+                mag += std::fabs(xv * wRow[i]);
+                magZ += std::fabs(xv) * zRow[i];
+            }
+            const double acc = static_cast<double>(o.k) * std::ldexp(1.0, -23);
+            const double bound = std::ldexp(std::fabs(ref), -8) +
+                                 (1 + std::ldexp(1.0, -8)) *
+                                     (emulated ? acc * mag
+                                               : (acc + L::kW4a16CutlassWRel) * mag + L::kW4a16CutlassZRel * magZ) +
+                                 1e-30;
+            const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
+            const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
+            if (r > worst) {
+                worst = r;
+                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
+                        std::to_string(ref);
+            }
+        }
+    }
+    return worst;
+}
+
+/// E experts' operands on the device, back to back, with the route's metadata and the workspace.
+struct Device {
+    DevBuf w, s, z, x, y, meta, ws, cnt;
+    L::W4a16Problem p;
+    explicit Device(const std::vector<Operands> &ex)
+        : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
+          x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size()),
+          meta(std::max<std::size_t>(1, L::w4a16CutlassMetaBytes(problem(ex)))), ws(workspace(ex)),
+          cnt(std::max<std::size_t>(1, L::w4a16CounterBytes(problem(ex)))), p(problem(ex))
+    {
+        for (std::size_t e = 0; e < ex.size(); ++e) {
+            const Operands &o = ex[e];
+            (void)cudaMemcpy(static_cast<char *>(w.p) + e * o.packed.size(), o.packed.data(), o.packed.size(),
+                          cudaMemcpyHostToDevice);
+            (void)cudaMemcpy(static_cast<float *>(s.p) + e * o.s.size(), o.s.data(), 4 * o.s.size(),
+                          cudaMemcpyHostToDevice);
+            (void)cudaMemcpy(static_cast<std::int8_t *>(z.p) + e * o.z.size(), o.z.data(), o.z.size(),
+                          cudaMemcpyHostToDevice);
+            (void)cudaMemcpy(static_cast<std::uint16_t *>(x.p) + e * o.x.size(), o.x.data(), 2 * o.x.size(),
+                          cudaMemcpyHostToDevice);
+        }
+        p.packed = static_cast<const std::uint8_t *>(w.p);
+        p.scales = static_cast<const float *>(s.p);
+        p.zeros = static_cast<const std::int8_t *>(z.p);
+        p.x = x.p;
+        p.y = y.p;
+        L::w4a16CutlassPrepare(p, meta.p, nullptr);
+        p.cutlassMeta = meta.p;
+        (void)cudaMemset(ws.p, 0, workspace(ex));
+        (void)cudaMemset(cnt.p, 0, std::max<std::size_t>(1, L::w4a16CounterBytes(p)));
+        (void)cudaDeviceSynchronize();
+    }
+    static L::W4a16Problem problem(const std::vector<Operands> &ex)
+    {
+        const Operands &o = ex[0];
+        L::W4a16Problem p;
+        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
+        p.experts = static_cast<int>(ex.size());
+        p.wStride = static_cast<long long>(o.packed.size());
+        p.sStride = static_cast<long long>(o.s.size());
+        p.xStride = static_cast<long long>(o.x.size());
+        p.yStride = o.m * o.n;
+        return p;
+    }
+    static std::size_t workspace(const std::vector<Operands> &ex)
+    {
+        L::W4a16Problem p = problem(ex);
+        p.cutlassMeta = &p; // any non-null pointer: the size with the route's region
+        return std::max<std::size_t>(1, L::w4a16WorkspaceBytes(p));
+    }
+    std::vector<std::uint16_t> output(int e) const
+    {
+        std::vector<std::uint16_t> out(static_cast<std::size_t>(p.m * p.n));
+        cudaMemcpy(out.data(), static_cast<const std::uint16_t *>(y.p) + e * p.yStride, 2 * out.size(),
+                   cudaMemcpyDeviceToHost);
+        return out;
+    }
+};
+
+} // namespace
+
+TEST(GpuW4a16Cutlass, EveryOutputWithinTheBoundOverGroupsShapesAndTiles)
+{
+    REQUIRE_CUTLASS_ROUTE();
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const Shape sh : {Shape{72, 1024}, Shape{136, 384}, Shape{264, 2048}})
+        for (const std::int64_t group : {std::int64_t(64), std::int64_t(128), sh.k})
+            for (const std::int64_t m : {1, 17, 33, 100, 256, 300}) {
+                const bool symmetric = run % 4 == 3;
+                const Operands o = makeOperands(m, sh.n, sh.k, group, 0xC47ull + run, symmetric);
+                Device d({o});
+                for (const int tile : {0, 1, 2, 3}) {
+                    ++run;
+                    L::W4a16Tiling t;
+                    t.kernel = 6;
+                    t.nPerWarp = tile;
+                    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                    CU(cudaDeviceSynchronize());
+                    const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) + " K=" +
+                                             std::to_string(sh.k) + " group " + std::to_string(group) +
+                                             (symmetric ? " sym" : " asym") + " tile " + std::to_string(l.tile);
+                    ASSERT_TRUE(l.cutlass) << what;
+                    EXPECT_EQ(l.tile, tile ? tile : m <= 32 ? 1 : m <= 256 ? 2 : 3) << what;
+                    const auto y = d.output(0);
+                    std::string where;
+                    EXPECT_LE(worstOfBound(o, y, false, where), 1.0) << what << ": against s·(q − z) at " << where;
+                    EXPECT_LE(worstOfBound(o, y, true, where), 1.0) << what << ": against the route's Ŵ' at " << where;
+                }
+            }
+}
+
+TEST(GpuW4a16Cutlass, TheMoeBatchEqualsPerExpertLaunchesAndTheBound)
+{
+    REQUIRE_CUTLASS_ROUTE();
+    const std::int64_t n = 136, k = 768;
+    for (const std::int64_t m : {16, 40}) {
+        std::vector<Operands> ex;
+        for (int e = 0; e < 3; ++e)
+            ex.push_back(makeOperands(m, n, k, 128, 0xE0ull + 7 * e + m, false));
+        Device batched(ex);
+        L::W4a16Tiling t;
+        t.kernel = 6;
+        t.nPerWarp = 3; // the persistent tile: no split of K, so the same order as one expert alone
+        ASSERT_TRUE(L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr).cutlass);
+        CU(cudaDeviceSynchronize());
+        for (int e = 0; e < 3; ++e) {
+            Device single({ex[static_cast<std::size_t>(e)]});
+            L::w4a16Fused(single.p, t, single.ws.p, single.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            EXPECT_EQ(batched.output(e), single.output(0)) << "M=" << m << " expert " << e;
+            std::string where;
+            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), false, where), 1.0)
+                << "M=" << m << " expert " << e << " at " << where;
+        }
+        // Stream-K over the batch: within the bound on every expert.
+        t.nPerWarp = 1;
+        L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        for (int e = 0; e < 3; ++e) {
+            std::string where;
+            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), true, where), 1.0)
+                << "stream-K M=" << m << " expert " << e << " at " << where;
+        }
+    }
+}
+
+TEST(GpuW4a16Cutlass, TheLauncherTakesTheRouteAboveTheSwappedKernelOnlyWithItsMetadata)
+{
+    REQUIRE_CUTLASS_ROUTE();
+    for (const std::int64_t m : {16, 17, 500}) {
+        const Operands o = makeOperands(m, 64, 512, 128, 0x1A0ull + m, false);
+        Device d({o});
+        const L::W4a16Launch with = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+        EXPECT_EQ(with.cutlass, m > L::kW4a16SwappedMaxM) << "M=" << m;
+        EXPECT_EQ(with.swapped, m <= L::kW4a16SwappedMaxM) << "M=" << m;
+        L::W4a16Problem bare = d.p;
+        bare.cutlassMeta = nullptr;
+        const L::W4a16Launch without = L::w4a16Fused(bare, {}, d.ws.p, d.cnt.p, nullptr);
+        EXPECT_FALSE(without.cutlass) << "M=" << m;
+        EXPECT_EQ(without.tiled, m > L::kW4a16SwappedMaxM) << "M=" << m;
+        L::W4a16Tiling forced;
+        forced.kernel = 6;
+        EXPECT_THROW(L::w4a16Fused(bare, forced, d.ws.p, d.cnt.p, nullptr), quantscope::GpuError) << "M=" << m;
+        CU(cudaDeviceSynchronize());
+        std::string where;
+        EXPECT_LE(worstOfBound(o, d.output(0), false, where), 1.0) << "M=" << m << " at " << where;
+    }
+}
+
+TEST(GpuW4a16Cutlass, RefusesWhatItCannotRunWithTheReason)
+{
+    REQUIRE_CUTLASS_ROUTE();
+    L::W4a16Problem p;
+    p.m = 32, p.n = 64, p.k = 1024, p.group = 128;
+    EXPECT_EQ(L::w4a16CutlassRefusal(p), "");
+    auto refused = [](L::W4a16Problem q, const char *needle) {
+        const std::string why = L::w4a16CutlassRefusal(q);
+        EXPECT_NE(why.find(needle), std::string::npos) << why;
+    };
+    L::W4a16Problem g32 = p;
+    g32.group = 32;
+    refused(g32, "group");
+    L::W4a16Problem k = p;
+    k.k = 1000, k.group = 1000;
+    refused(k, "multiple of 128");
+    L::W4a16Problem n = p;
+    n.n = 60;
+    refused(n, "N a multiple of 8");
+    L::W4a16Problem strided = p;
+    strided.experts = 2;
+    strided.wStride = p.n * p.k; // twice the packed size: not back to back
+    strided.sStride = p.n * (p.k / p.group), strided.xStride = p.m * p.k, strided.yStride = p.m * p.n;
+    refused(strided, "back to back");
+    L::W4a16Tiling forced;
+    forced.kernel = 6;
+    g32.cutlassMeta = &g32;
+    EXPECT_THROW(L::w4a16Fused(g32, forced, nullptr, nullptr, nullptr), quantscope::GpuError);
+}
+
+TEST(GpuW4a16Cutlass, TheDeviceCheckWithItsZeroTermAgreesWithTheHost)
+{
+    REQUIRE_CUTLASS_ROUTE();
+    const Operands o = makeOperands(48, 136, 1024, 128, 0xD11ull, false);
+    Device d({o});
+    L::W4a16Tiling t;
+    t.kernel = 6;
+    L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+    DevBuf res(16);
+    L::w4a16CheckFp64(d.p, 1, L::kW4a16CutlassWRel, static_cast<double *>(res.p),
+                      reinterpret_cast<unsigned long long *>(static_cast<char *>(res.p) + 8), nullptr,
+                      L::kW4a16CutlassZRel);
+    double worst = -1;
+    unsigned long long count = 0;
+    CU(cudaMemcpy(&worst, res.p, 8, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(&count, static_cast<char *>(res.p) + 8, 8, cudaMemcpyDeviceToHost));
+    std::string where;
+    const double host = worstOfBound(o, d.output(0), false, where);
+    EXPECT_EQ(count, static_cast<unsigned long long>(o.m * o.n));
+    EXPECT_NEAR(worst, host, 1e-6 * std::max(1.0, host));
+    EXPECT_LE(worst, 1.0);
+    EXPECT_GT(worst, 0.0); // the output is rounded: some output differs from the FP64 product
+}
