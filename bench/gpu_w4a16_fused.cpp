@@ -304,9 +304,9 @@ int main(int argc, char **argv)
                                     {"note", p.note}});
             }
     };
-    // The CUTLASS route's three tiles (16, 64, 128 tokens; stream-K, stream-K, persistent).
+    // The CUTLASS route's five tiles (16, 64, 128 tokens stream-K; 128, 256 tokens persistent).
     if (cutlassHere)
-        for (const int tile : {1, 2, 3})
+        for (const int tile : {1, 2, 3, 4, 5})
             sweepPoint(6, tile, 0, 0, {1, 16, 64, 128, 256, 1024, 8192});
     if (sweep) {
         for (const int rpw : {8, 16, 32})

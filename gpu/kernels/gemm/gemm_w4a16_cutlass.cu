@@ -8,10 +8,10 @@
 // low nibble first — CUTLASS's int4b_t in a K-major (row-major) N × K matrix, read as stored. The
 // narrow operand must be the MMA's register operand A, so the GEMM is run swapped: Yᵀ [N, M] =
 // Ŵ [N, K] · Xᵀ, with X [M, K] row-major as the K-major B operand and Yᵀ written column-major,
-// which is Y [M, N] row-major. Ŵ = bf16(bf16(q·s') + z') in registers (CUTLASS's BF16 multiply and
-// add per pair), with the
+// which is Y [M, N] row-major. Ŵ = bf16(q·s' + z') in registers (CUTLASS's BF16 multiply and add,
+// which nvcc contracts into one BF16 FMA: one rounding; GpuW4a16Cutlass pins it), with the
 // per-(row, group) s' = bf16(s) and z' = bf16(−s·z) that w4a16CutlassPrepare writes once per
-// weight (the metadata layout [N, K/g] of each, the engine's order). The bound of that rounding is
+// weight, each [K/g, N] (N contiguous: CUTLASS's scale layout, the transpose of the engine's). The bound of that rounding is
 // docs/numerics.md "Fused W4A16 GEMM", "The CUTLASS route".
 #include "kernels_w4a16.h"
 
@@ -40,15 +40,18 @@ namespace quantscope::gpu::launch {
 
 namespace {
 
-/// s' = bf16(s), z' = bf16(−s·z): the FP32 product once, then round to nearest even.
-__global__ void prepareKernel(const float *scales, const std::int8_t *zeros, long long count,
+/// s' = bf16(s), z' = bf16(−s·z) (the FP32 product once, then round to nearest even), from the
+/// engine's [N, K/g] order into CUTLASS's [K/g, N] (N contiguous): element (n, g) at g·N + n.
+__global__ void prepareKernel(const float *scales, const std::int8_t *zeros, long long n, long long groups,
                               __nv_bfloat16 *outScale, __nv_bfloat16 *outZero)
 {
+    const long long count = n * groups;
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long row = i / groups, g = i - row * groups;
         const float s = scales[i];
-        outScale[i] = __float2bfloat16_rn(s);
-        outZero[i] = __float2bfloat16_rn(__fmul_rn(-s, static_cast<float>(zeros[i])));
+        outScale[g * n + row] = __float2bfloat16_rn(s);
+        outZero[g * n + row] = __float2bfloat16_rn(__fmul_rn(-s, static_cast<float>(zeros[i])));
     }
 }
 
@@ -74,7 +77,7 @@ void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream)
     for (int e = 0; e < std::max(1, p.experts); ++e) {
         const long long threads = 256, blocks = std::min<long long>((per + threads - 1) / threads, 4096);
         prepareKernel<<<static_cast<unsigned>(std::max(1LL, blocks)), static_cast<unsigned>(threads), 0, s>>>(
-            p.scales + e * p.sStride, p.zeros + e * p.sStride, per, scale + e * per, zero + e * per);
+            p.scales + e * p.sStride, p.zeros + e * p.sStride, p.n, groupsOf(p), scale + e * per, zero + e * per);
         QS_GPU_CHECK(cudaGetLastError());
     }
 }
@@ -159,16 +162,33 @@ template <int BN, class Scheduler> struct Route {
 
 using Persistent = cutlass::gemm::PersistentScheduler;
 using StreamK = cutlass::gemm::StreamKScheduler;
-using RouteLarge = Route<128, Persistent>;
-using RouteMid = Route<64, StreamK>;
+// Tiles (W4a16Tiling::nPerWarp of kernel 6): 1 16 tokens stream-K, 2 64 stream-K, 3 128 persistent,
+// 4 128 stream-K, 5 256 persistent.
 using RouteSmall = Route<16, StreamK>;
+using RouteMid = Route<64, StreamK>;
+using RouteLarge = Route<128, Persistent>;
+using RouteLargeSplit = Route<128, StreamK>;
+using RouteWide = Route<256, Persistent>;
 
-/// The tile for M tokens (tile 0: by M; 1 small, 2 mid, 3 large).
+constexpr int kTileTokens[] = {0, 16, 64, 128, 128, 256};
+
+/// The tile for M tokens (tile 0: by M).
 int tileFor(long long m, int tile)
 {
-    if (tile >= 1 && tile <= 3)
+    if (tile >= 1 && tile <= 5)
         return tile;
-    return m <= 32 ? 1 : m <= 256 ? 2 : 3;
+    return m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 3;
+}
+
+template <class F> auto onTile(int tile, F &&f)
+{
+    switch (tile) {
+    case 1: return f(RouteSmall{});
+    case 2: return f(RouteMid{});
+    case 4: return f(RouteLargeSplit{});
+    case 5: return f(RouteWide{});
+    default: return f(RouteLarge{});
+    }
 }
 
 } // namespace
@@ -201,11 +221,7 @@ std::string w4a16CutlassRefusal(const W4a16Problem &p)
 
 std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &p, int tile)
 {
-    switch (tileFor(p.m, tile)) {
-    case 1: return RouteSmall::workspace(p, nullptr);
-    case 2: return RouteMid::workspace(p, nullptr);
-    default: return RouteLarge::workspace(p, nullptr);
-    }
+    return onTile(tileFor(p.m, tile), [&](auto route) { return decltype(route)::workspace(p, nullptr); });
 }
 
 W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void *workspace, void *stream)
@@ -215,22 +231,17 @@ W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void
         throw GpuError(why);
     const auto s = static_cast<cudaStream_t>(stream);
     const int t = tileFor(p.m, tile);
-    std::string err;
-    switch (t) {
-    case 1: err = RouteSmall::run(p, meta, workspace, s); break;
-    case 2: err = RouteMid::run(p, meta, workspace, s); break;
-    default: err = RouteLarge::run(p, meta, workspace, s); break;
-    }
+    const std::string err = onTile(t, [&](auto route) { return decltype(route)::run(p, meta, workspace, s); });
     if (!err.empty())
         throw GpuError(err);
     QS_GPU_CHECK(cudaGetLastError());
     W4a16Launch used;
     used.cutlass = true;
     used.tile = t;
-    used.bm = t == 1 ? 16 : t == 2 ? 64 : 128;
+    used.bm = kTileTokens[t];
     used.bn = 128;
-    used.warps = 12; // a producer warpgroup and two consumer warpgroups
-    used.splitK = t == 3 ? 1 : 0; // 0: stream-K decides
+    used.warps = 12;                          // a producer warpgroup and two consumer warpgroups
+    used.splitK = t == 3 || t == 5 ? 1 : 0; // 0: stream-K decides
     return used;
 }
 

@@ -80,8 +80,8 @@ struct W4a16Launch {
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
     int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
-    bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile: 1 small, 2 mid, 3 large;
-                            ///< splitK 0: its stream-K schedule splits K, 1: a persistent grid)
+    bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
+                            ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).
@@ -111,20 +111,22 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
                     unsigned long long *countDev, void *stream, double zRel = 0);
 /// The CUTLASS route's wRel and zRel for w4a16CheckFp64 (docs/numerics.md "The CUTLASS route").
-/// Ŵ = bf16(bf16(q·s') + z') is within 1.5·2^-8·(|s(q − z)| + |s·z|) of s·(q − z), plus a margin.
+/// Ŵ = bf16(q·s' + z') is within 2^-8·(|s(q − z)| + |s·z|) of s·(q − z); 1.5·2^-8 (plus a margin)
+/// also holds were the multiply and the add rounded apart (bf16(bf16(q·s') + z')).
 inline constexpr double kW4a16CutlassWRel = 3.0 / 512 + 1.0 / 16384;
 inline constexpr double kW4a16CutlassZRel = 3.0 / 512 + 1.0 / 16384;
 
 /// The CUTLASS route (gemm_w4a16_cutlass.cu; issue 43): the same operands through CUTLASS's Hopper
 /// mixed-input GEMM (warpgroup MMA, TMA, warp-specialized cooperative kernel), run swapped (Yᵀ =
 /// Ŵ·Xᵀ: the INT4 codes are the register operand, converted and scaled in registers). Its Ŵ is
-/// bf16(bf16(q·s') + z') (CUTLASS's BF16 multiply, then add) with s' = bf16(s), z' = bf16(−s·z)
-/// per (row, group), which w4a16CutlassPrepare
+/// bf16(q·s' + z') (CUTLASS's BF16 multiply and add, contracted into one FMA) with s' = bf16(s),
+/// z' = bf16(−s·z) per (row, group), which w4a16CutlassPrepare
 /// writes once per weight into `meta` (w4a16CutlassMetaBytes: the BF16 s' of every expert, then
-/// their z', each [N, K/g]) — the one-time conversion a serving engine does when it loads the
-/// weight. Tiles of 128 rows of W × 16, 64 or 128 tokens (tile 1, 2, 3; 0: by M — up to 32 tokens 1,
-/// up to 256 2, else 3); tiles 1 and 2 run CUTLASS's stream-K schedule, 3 a persistent grid. CUDA
-/// builds configured with the CUTLASS headers only (w4a16CutlassBuilt), on compute capability 9.0.
+/// their z', each [K/g, N], N contiguous) — the one-time conversion a serving engine does when it
+/// loads the weight. Tiles of 128 rows of W × 64 k × a number of tokens: 1 16 tokens, 2 64, 4 128
+/// (CUTLASS's stream-K schedule), 3 128, 5 256 (a persistent grid); 0: by M — up to 32 tokens 1, up
+/// to 64 2, up to 512 4, else 3. CUDA builds configured with the CUTLASS headers only
+/// (w4a16CutlassBuilt), on compute capability 9.0.
 bool w4a16CutlassBuilt();
 /// "" when the route runs this problem here, else why not (K % 128, the group a multiple of 64 or
 /// per channel, N % 8, experts packed back to back, a Hopper GPU, the build).
@@ -132,7 +134,7 @@ std::string w4a16CutlassRefusal(const W4a16Problem &p);
 std::size_t w4a16CutlassMetaBytes(const W4a16Problem &p);
 /// Queues the s', z' conversion of p's FP32 scales and INT8 zero points into meta.
 void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream);
-/// Bytes of workspace the route needs for p and tile (stream-K's partials; 0 for tile 3).
+/// Bytes of workspace the route needs for p and tile (stream-K's partials; 0 for tiles 3 and 5).
 std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &p, int tile);
 /// Queues the GEMM on `stream`. Throws GpuError with the refusal when it cannot run.
 W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void *workspace, void *stream);
