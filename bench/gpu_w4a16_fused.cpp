@@ -79,13 +79,14 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         std::memcpy(&u, &f, 4);
         v = static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16); // BF16, nearest even
     }
-    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes, *dMeta;
+    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes, *dMeta, *dReordered;
     L::W4a16Problem p;
     p.m = m, p.n = n, p.k = k, p.group = group, p.experts = E;
     p.wStride = n * k / 2, p.sStride = groups, p.xStride = m * k, p.yStride = m * n;
     // The CUTLASS route's metadata (prepared below, once) and its workspace region, when it runs here.
     const bool cutlass = L::w4a16CutlassRefusal(p).empty();
     QS_BENCH_CK(cudaMalloc(&dMeta, std::max<std::size_t>(16, L::w4a16CutlassMetaBytes(p))));
+    QS_BENCH_CK(cudaMalloc(&dReordered, w.size()));
     if (cutlass)
         p.cutlassMeta = dMeta;
     QS_BENCH_CK(cudaMalloc(&dW, w.size()));
@@ -109,6 +110,10 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     p.y = dY;
     if (cutlass)
         L::w4a16CutlassPrepare(p, dMeta, nullptr);
+    if (cutlass && L::w4a16CutlassShuffledRefusal(p).empty()) { // the reordered W of tiles 6…8
+        L::w4a16CutlassReorder(p, dReordered, nullptr);
+        p.cutlassPacked = dReordered;
+    }
     L::W4a16Launch used;
     L::W4a16Tiling tiling = variants.front().tiling;
     auto batched = [&] { used = L::w4a16Fused(p, tiling, dWs, dCnt, nullptr); };
@@ -132,7 +137,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     nlohmann::json all = nlohmann::json::array();
     for (const MoeVariant &v : variants) {
         tiling = v.tiling;
-        if (tiling.kernel == 6 && !cutlass) {
+        if (tiling.kernel == 6 && (!cutlass || (tiling.nPerWarp >= 6 && !p.cutlassPacked))) {
             std::printf("MoE [%s]: not run (%s)\n", v.name.c_str(), L::w4a16CutlassRefusal(p).c_str());
             continue;
         }
@@ -172,7 +177,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             doc.update(one);
         all.push_back(one);
     }
-    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes, dMeta})
+    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes, dMeta, dReordered})
         cudaFree(d);
     doc["variants"] = all;
     return doc;
@@ -304,9 +309,10 @@ int main(int argc, char **argv)
                                     {"note", p.note}});
             }
     };
-    // The CUTLASS route's five tiles (16, 64, 128 tokens stream-K; 128, 256 tokens persistent).
+    // The CUTLASS route's eight tiles (16, 64, 128 tokens stream-K; 128, 256 tokens persistent; on
+    // the reordered W 128 stream-K, 256 persistent, 64 stream-K).
     if (cutlassHere)
-        for (const int tile : {1, 2, 3, 4, 5})
+        for (const int tile : {1, 2, 3, 4, 5, 6, 7, 8})
             sweepPoint(6, tile, 0, 0, {1, 16, 64, 128, 256, 1024, 8192});
     if (sweep) {
         for (const int rpw : {8, 16, 32})
@@ -347,7 +353,7 @@ int main(int argc, char **argv)
     };
     moeVariants.push_back(tiledVariant(1, 4, 0));
     moeVariants.push_back(tiledVariant(7, 4, 0));
-    for (const int tile : {1, 2, 3}) { // the CUTLASS route over all experts (L = 16)
+    for (const int tile : {1, 2, 3, 6, 8}) { // the CUTLASS route over all experts (L = 16)
         L::W4a16Tiling t;
         t.kernel = 6;
         t.nPerWarp = tile;

@@ -8,7 +8,8 @@
 //    the accumulation and output rounding alone (2^-8·|ref'| + (1 + 2^-8)·K·2^-23·Σ|x·ŵ'|), which
 //    pins the nibble order, the sign of z', the metadata layout and the swapped output layout.
 // Groups 64, 128 and per channel, asymmetric and symmetric, zero points at INT8's extremes; M from
-// 1 to 300 over the three tiles and stream-K; N not a multiple of the 128-row tile; the MoE batch
+// 1 to 300 over the eight tiles (stream-K and persistent; 6…8 on the reordered W, which also pins
+// the reorder); N not a multiple of the 128-row tile; the MoE batch
 // (L = experts) against per-expert launches bit for bit on the persistent tile; the launcher's
 // choice; the refusals; the device FP64 check with its z term against the host's.
 // Skipped, with the reason, without a device, on a GPU other than Hopper, or in a build without
@@ -130,13 +131,14 @@ double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool
 
 /// E experts' operands on the device, back to back, with the route's metadata and the workspace.
 struct Device {
-    DevBuf w, s, z, x, y, meta, ws, cnt;
+    DevBuf w, s, z, x, y, meta, ws, cnt, reordered;
     L::W4a16Problem p;
     explicit Device(const std::vector<Operands> &ex)
         : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
           x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size()),
           meta(std::max<std::size_t>(1, L::w4a16CutlassMetaBytes(problem(ex)))), ws(workspace(ex)),
-          cnt(std::max<std::size_t>(1, L::w4a16CounterBytes(problem(ex)))), p(problem(ex))
+          cnt(std::max<std::size_t>(1, L::w4a16CounterBytes(problem(ex)))), reordered(ex[0].packed.size() * ex.size()),
+          p(problem(ex))
     {
         for (std::size_t e = 0; e < ex.size(); ++e) {
             const Operands &o = ex[e];
@@ -156,6 +158,10 @@ struct Device {
         p.y = y.p;
         L::w4a16CutlassPrepare(p, meta.p, nullptr);
         p.cutlassMeta = meta.p;
+        if (L::w4a16CutlassShuffledRefusal(p).empty()) { // the reordered W of tiles 6…8
+            L::w4a16CutlassReorder(p, reordered.p, nullptr);
+            p.cutlassPacked = reordered.p;
+        }
         (void)cudaMemset(ws.p, 0, workspace(ex));
         (void)cudaMemset(cnt.p, 0, std::max<std::size_t>(1, L::w4a16CounterBytes(p)));
         (void)cudaDeviceSynchronize();
@@ -196,14 +202,18 @@ TEST(GpuW4a16Cutlass, EveryOutputWithinTheBoundOverGroupsShapesAndTiles)
         std::int64_t n, k;
     };
     int run = 0;
-    for (const Shape sh : {Shape{72, 1024}, Shape{136, 384}, Shape{264, 2048}})
+    for (const Shape sh : {Shape{72, 1024}, Shape{136, 384}, Shape{264, 2048}, Shape{192, 1024}})
         for (const std::int64_t group : {std::int64_t(64), std::int64_t(128), sh.k})
             for (const std::int64_t m : {1, 17, 33, 100, 256, 300}) {
                 const bool symmetric = run % 4 == 3;
                 const Operands o = makeOperands(m, sh.n, sh.k, group, 0xC47ull + run, symmetric);
                 Device d({o});
-                for (const int tile : {0, 1, 2, 3, 4, 5}) {
+                // The reordered tiles need N % 64 (their reorder atom): 192 only.
+                EXPECT_EQ(d.p.cutlassPacked != nullptr, sh.n % 64 == 0) << L::w4a16CutlassShuffledRefusal(d.p);
+                for (const int tile : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
                     ++run;
+                    if (tile >= 6 && !d.p.cutlassPacked)
+                        continue;
                     L::W4a16Tiling t;
                     t.kernel = 6;
                     t.nPerWarp = tile;
@@ -213,7 +223,7 @@ TEST(GpuW4a16Cutlass, EveryOutputWithinTheBoundOverGroupsShapesAndTiles)
                                              std::to_string(sh.k) + " group " + std::to_string(group) +
                                              (symmetric ? " sym" : " asym") + " tile " + std::to_string(l.tile);
                     ASSERT_TRUE(l.cutlass) << what;
-                    EXPECT_EQ(l.tile, tile ? tile : m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 3) << what;
+                    EXPECT_EQ(l.tile, tile ? tile : m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 5) << what;
                     const auto y = d.output(0);
                     std::string where;
                     EXPECT_LE(worstOfBound(o, y, false, where), 1.0) << what << ": against s·(q − z) at " << where;
@@ -225,7 +235,7 @@ TEST(GpuW4a16Cutlass, EveryOutputWithinTheBoundOverGroupsShapesAndTiles)
 TEST(GpuW4a16Cutlass, TheMoeBatchEqualsPerExpertLaunchesAndTheBound)
 {
     REQUIRE_CUTLASS_ROUTE();
-    const std::int64_t n = 136, k = 768;
+    const std::int64_t n = 128, k = 768;
     for (const std::int64_t m : {16, 40}) {
         std::vector<Operands> ex;
         for (int e = 0; e < 3; ++e)
@@ -245,14 +255,18 @@ TEST(GpuW4a16Cutlass, TheMoeBatchEqualsPerExpertLaunchesAndTheBound)
             EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), false, where), 1.0)
                 << "M=" << m << " expert " << e << " at " << where;
         }
-        // Stream-K over the batch: within the bound on every expert.
-        t.nPerWarp = 1;
-        L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr);
-        CU(cudaDeviceSynchronize());
-        for (int e = 0; e < 3; ++e) {
-            std::string where;
-            EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), true, where), 1.0)
-                << "stream-K M=" << m << " expert " << e << " at " << where;
+        // Stream-K over the batch, on the packed and on the reordered W: within the bound on every
+        // expert.
+        for (const int tile : {1, 6}) {
+            t.nPerWarp = tile;
+            ASSERT_NE(batched.p.cutlassPacked, nullptr);
+            L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            for (int e = 0; e < 3; ++e) {
+                std::string where;
+                EXPECT_LE(worstOfBound(ex[static_cast<std::size_t>(e)], batched.output(e), true, where), 1.0)
+                    << "stream-K tile " << tile << " M=" << m << " expert " << e << " at " << where;
+            }
         }
     }
 }
@@ -299,6 +313,11 @@ TEST(GpuW4a16Cutlass, RefusesWhatItCannotRunWithTheReason)
     L::W4a16Problem n = p;
     n.n = 60;
     refused(n, "N a multiple of 8");
+    EXPECT_EQ(L::w4a16CutlassShuffledRefusal(p), "");
+    L::W4a16Problem n72 = p;
+    n72.n = 72;
+    EXPECT_EQ(L::w4a16CutlassRefusal(n72), "");
+    EXPECT_NE(L::w4a16CutlassShuffledRefusal(n72).find("N a multiple of 64"), std::string::npos);
     L::W4a16Problem strided = p;
     strided.experts = 2;
     strided.wStride = p.n * p.k; // twice the packed size: not back to back
@@ -308,6 +327,11 @@ TEST(GpuW4a16Cutlass, RefusesWhatItCannotRunWithTheReason)
     forced.kernel = 6;
     g32.cutlassMeta = &g32;
     EXPECT_THROW(L::w4a16Fused(g32, forced, nullptr, nullptr, nullptr), quantscope::GpuError);
+    // A reordered tile without the reordered W: refused with the reason, nothing queued.
+    L::W4a16Problem bare = p;
+    bare.cutlassMeta = &bare;
+    forced.nPerWarp = 6;
+    EXPECT_THROW(L::w4a16Fused(bare, forced, nullptr, nullptr, nullptr), quantscope::GpuError);
 }
 
 TEST(GpuW4a16Cutlass, TheDeviceCheckWithItsZeroTermAgreesWithTheHost)

@@ -344,7 +344,7 @@ std::size_t w4a16WorkspaceBytes(const W4a16Problem &p)
     if (!p.cutlassMeta || !w4a16CutlassRefusal(p).empty())
         return partials;
     std::size_t route = 0;
-    for (int tile = 1; tile <= 5; ++tile)
+    for (int tile = 1; tile <= 8; ++tile)
         route = std::max(route, w4a16CutlassWorkspaceBytes(p, tile));
     return w4a16detail::cutlassRegionOffset(partials) + route;
 }

@@ -24,16 +24,7 @@
 #include <cuda_runtime.h>
 
 #if defined(QS_WITH_CUTLASS)
-#include <cute/tensor.hpp>
-
-#include <cutlass/cutlass.h>
-#include <cutlass/epilogue/collective/collective_builder.hpp>
-#include <cutlass/gemm/collective/collective_builder.hpp>
-#include <cutlass/gemm/device/gemm_universal_adapter.h>
-#include <cutlass/gemm/dispatch_policy.hpp>
-#include <cutlass/gemm/kernel/gemm_universal.hpp>
-#include <cutlass/gemm/kernel/tile_scheduler.hpp>
-#include <cutlass/util/packed_stride.hpp>
+#include "gemm_w4a16_cutlass.cuh"
 #endif
 
 namespace quantscope::gpu::launch {
@@ -84,111 +75,49 @@ void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream)
 
 #if defined(QS_WITH_CUTLASS) && defined(CUTLASS_ARCH_MMA_SM90_SUPPORTED)
 
-namespace {
+namespace w4a16cutlass {
 
-using namespace cute;
-
-using ElementQ = cutlass::int4b_t;
-using ElementX = cutlass::bfloat16_t;
-using ElementMeta = cutlass::bfloat16_t;
-using ElementY = cutlass::bfloat16_t;
-// The swapped problem: A = W [N, K] row-major (K-major), B = Xᵀ, i.e. X [M, K] K-major (column-major
-// K × M), D = Yᵀ [N, M] column-major.
-using LayoutW = cutlass::layout::RowMajor;
-using LayoutX = cutlass::layout::ColumnMajor;
-using LayoutY = cutlass::layout::ColumnMajor;
-constexpr int kAlignW = 128 / cutlass::sizeof_bits<ElementQ>::value;
-constexpr int kAlignX = 128 / cutlass::sizeof_bits<ElementX>::value;
-constexpr int kAlignY = 128 / cutlass::sizeof_bits<ElementY>::value;
-
-/// One instantiation: BN tokens a tile (the swapped GEMM's N), 128 rows of W (its M), 64 k a stage.
-template <int BN, class Scheduler> struct Route {
-    using TileShape = Shape<_128, Int<BN>, _64>;
-    using ClusterShape = Shape<_1, _1, _1>;
-    using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-        cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutY, kAlignY, ElementY, LayoutY,
-        kAlignY, cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
-    using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, cute::tuple<ElementQ, ElementMeta, ElementMeta>, LayoutW,
-        kAlignW, ElementX, LayoutX, kAlignX, float, TileShape, ClusterShape,
-        cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
-        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
-    using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue, Scheduler>;
-    using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-
-    static typename Gemm::Arguments args(const W4a16Problem &p, const void *meta)
-    {
-        using StrideW = typename Kernel::StrideA;
-        using StrideX = typename Kernel::StrideB;
-        using StrideY = typename Kernel::StrideD;
-        using StrideS = typename Mainloop::StrideScale;
-        const int n = static_cast<int>(p.n), m = static_cast<int>(p.m), k = static_cast<int>(p.k);
-        const int l = std::max(1, p.experts), g = static_cast<int>(p.group);
-        const int groups = static_cast<int>(p.k / p.group);
-        const StrideW sw = cutlass::make_cute_packed_stride(StrideW{}, make_shape(n, k, l));
-        const StrideX sx = cutlass::make_cute_packed_stride(StrideX{}, make_shape(m, k, l));
-        const StrideY sy = cutlass::make_cute_packed_stride(StrideY{}, make_shape(n, m, l));
-        const StrideS ss = cutlass::make_cute_packed_stride(StrideS{}, make_shape(n, groups, l));
-        const auto *scale = static_cast<const ElementMeta *>(meta);
-        const auto *zero = scale + static_cast<long long>(l) * n * groups;
-        typename Gemm::Arguments a{cutlass::gemm::GemmUniversalMode::kGemm,
-                                   {n, m, k, l},
-                                   {reinterpret_cast<const ElementQ *>(p.packed), sw,
-                                    static_cast<const ElementX *>(p.x), sx, scale, ss, g, zero},
-                                   {{1.0f, 0.0f}, nullptr, sy, static_cast<ElementY *>(p.y), sy}};
-        return a;
-    }
-
-    static std::size_t workspace(const W4a16Problem &p, const void *meta)
-    {
-        return Gemm::get_workspace_size(args(p, meta));
-    }
-
-    /// "" when it ran, else CUTLASS's refusal.
-    static std::string run(const W4a16Problem &p, const void *meta, void *ws, cudaStream_t s)
-    {
-        Gemm gemm;
-        const auto a = args(p, meta);
-        if (gemm.can_implement(a) != cutlass::Status::kSuccess)
-            return "CUTLASS cannot implement this shape";
-        if (gemm.initialize(a, ws, s) != cutlass::Status::kSuccess)
-            return "CUTLASS could not initialize the kernel";
-        if (gemm.run(s) != cutlass::Status::kSuccess)
-            return "the CUTLASS kernel failed to launch";
-        return "";
-    }
-};
-
-using Persistent = cutlass::gemm::PersistentScheduler;
-using StreamK = cutlass::gemm::StreamKScheduler;
-// Tiles (W4a16Tiling::nPerWarp of kernel 6): 1 16 tokens stream-K, 2 64 stream-K, 3 128 persistent,
-// 4 128 stream-K, 5 256 persistent.
-using RouteSmall = Route<16, StreamK>;
-using RouteMid = Route<64, StreamK>;
-using RouteLarge = Route<128, Persistent>;
-using RouteLargeSplit = Route<128, StreamK>;
-using RouteWide = Route<256, Persistent>;
-
-constexpr int kTileTokens[] = {0, 16, 64, 128, 128, 256};
-
-/// The tile for M tokens (tile 0: by M).
-int tileFor(long long m, int tile)
-{
-    if (tile >= 1 && tile <= 5)
-        return tile;
-    return m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 3;
-}
-
-template <class F> auto onTile(int tile, F &&f)
+// Tiles 1…5 (W4a16Tiling::nPerWarp of kernel 6): 16 tokens stream-K, 64 stream-K, 128 persistent,
+// 128 stream-K, 256 persistent; 6…8 (gemm_w4a16_cutlass_shuffled.cu) on the reordered W.
+template <class F> auto onPlain(int tile, F &&f)
 {
     switch (tile) {
-    case 1: return f(RouteSmall{});
-    case 2: return f(RouteMid{});
-    case 4: return f(RouteLargeSplit{});
-    case 5: return f(RouteWide{});
-    default: return f(RouteLarge{});
+    case 1: return f(Route<16, StreamK>{});
+    case 2: return f(Route<64, StreamK>{});
+    case 4: return f(Route<128, StreamK>{});
+    case 5: return f(Route<256, Persistent>{});
+    default: return f(Route<128, Persistent>{});
     }
+}
+
+std::string runPlain(int tile, const W4a16Problem &p, const void *meta, void *ws, cudaStream_t s)
+{
+    return onPlain(tile, [&](auto route) { return decltype(route)::run(p, meta, ws, s); });
+}
+
+std::size_t workspacePlain(int tile, const W4a16Problem &p)
+{
+    return onPlain(tile, [&](auto route) { return decltype(route)::workspace(p, nullptr); });
+}
+
+} // namespace w4a16cutlass
+
+namespace {
+
+constexpr int kTileTokens[] = {0, 16, 64, 128, 128, 256, 128, 256, 64};
+
+/// The tile for M tokens (tile 0: by M; without the reordered W the plain tiles only).
+int tileFor(const W4a16Problem &p, int tile)
+{
+    if (tile >= 1 && tile <= 8)
+        return tile;
+    const long long m = p.m;
+    return m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 5;
+}
+
+bool shuffled(int tile)
+{
+    return tile >= 6;
 }
 
 } // namespace
@@ -219,19 +148,35 @@ std::string w4a16CutlassRefusal(const W4a16Problem &p)
     return "";
 }
 
+std::string w4a16CutlassShuffledRefusal(const W4a16Problem &p)
+{
+    if (std::string why = w4a16CutlassRefusal(p); !why.empty())
+        return why;
+    if (p.n % 64 != 0)
+        return "the reordered W of the CUTLASS route needs N a multiple of 64 (its reorder atom)";
+    return "";
+}
+
 std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &p, int tile)
 {
-    return onTile(tileFor(p.m, tile), [&](auto route) { return decltype(route)::workspace(p, nullptr); });
+    const int t = tileFor(p, tile);
+    if (shuffled(t))
+        return w4a16CutlassShuffledRefusal(p).empty() ? w4a16cutlass::workspaceShuffled(t, p) : 0;
+    return w4a16cutlass::workspacePlain(t, p);
 }
 
 W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void *workspace, void *stream)
 {
-    const std::string why = w4a16CutlassRefusal(p);
+    const int t = tileFor(p, tile);
+    const std::string why = shuffled(t) ? w4a16CutlassShuffledRefusal(p) : w4a16CutlassRefusal(p);
     if (!why.empty())
         throw GpuError(why);
+    if (shuffled(t) && !p.cutlassPacked)
+        throw GpuError("the CUTLASS route's tile " + std::to_string(t) +
+                       " reads the reordered W (w4a16CutlassReorder into W4a16Problem::cutlassPacked)");
     const auto s = static_cast<cudaStream_t>(stream);
-    const int t = tileFor(p.m, tile);
-    const std::string err = onTile(t, [&](auto route) { return decltype(route)::run(p, meta, workspace, s); });
+    const std::string err = shuffled(t) ? w4a16cutlass::runShuffled(t, p, meta, workspace, s)
+                                        : w4a16cutlass::runPlain(t, p, meta, workspace, s);
     if (!err.empty())
         throw GpuError(err);
     QS_GPU_CHECK(cudaGetLastError());
@@ -240,8 +185,8 @@ W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void
     used.tile = t;
     used.bm = kTileTokens[t];
     used.bn = 128;
-    used.warps = 12;                          // a producer warpgroup and two consumer warpgroups
-    used.splitK = t == 3 || t == 5 ? 1 : 0; // 0: stream-K decides
+    used.warps = 12; // a producer warpgroup and two consumer warpgroups
+    used.splitK = t == 3 || t == 5 || t == 7 ? 1 : 0; // 0: stream-K decides
     return used;
 }
 
@@ -261,12 +206,22 @@ std::string w4a16CutlassRefusal(const W4a16Problem &)
 #endif
 }
 
+std::string w4a16CutlassShuffledRefusal(const W4a16Problem &p)
+{
+    return w4a16CutlassRefusal(p);
+}
+
 std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &, int)
 {
     return 0;
 }
 
 W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *, int, void *, void *)
+{
+    throw GpuError(w4a16CutlassRefusal(p));
+}
+
+void w4a16CutlassReorder(const W4a16Problem &p, void *, void *)
 {
     throw GpuError(w4a16CutlassRefusal(p));
 }

@@ -30,6 +30,8 @@ struct W4a16Problem {
     /// (kernel 0 above kW4a16SwappedMaxM where it runs, kernel 6 always) and the workspace grow by
     /// the route's own region.
     const void *cutlassMeta = nullptr;
+    /// The CUTLASS route's reordered W (w4a16CutlassReorder), which its tiles 6…8 read.
+    const void *cutlassPacked = nullptr;
 };
 
 /// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (the
@@ -124,17 +126,25 @@ inline constexpr double kW4a16CutlassZRel = 3.0 / 512 + 1.0 / 16384;
 /// writes once per weight into `meta` (w4a16CutlassMetaBytes: the BF16 s' of every expert, then
 /// their z', each [K/g, N], N contiguous) — the one-time conversion a serving engine does when it
 /// loads the weight. Tiles of 128 rows of W × 64 k × a number of tokens: 1 16 tokens, 2 64, 4 128
-/// (CUTLASS's stream-K schedule), 3 128, 5 256 (a persistent grid); 0: by M — up to 32 tokens 1, up
-/// to 64 2, up to 512 4, else 3. CUDA builds configured with the CUTLASS headers only
-/// (w4a16CutlassBuilt), on compute capability 9.0.
+/// (CUTLASS's stream-K schedule), 3 128, 5 256 (a persistent grid); 6 128 (stream-K), 7 256
+/// (persistent), 8 64 (stream-K) read W from the reordered copy of w4a16CutlassReorder
+/// (W4a16Problem::cutlassPacked). 0: by M — up to 32 tokens 1, up to 64 2, up to 512 4, else 5.
+/// CUDA builds configured with the CUTLASS headers only (w4a16CutlassBuilt), on compute capability
+/// 9.0.
 bool w4a16CutlassBuilt();
 /// "" when the route runs this problem here, else why not (K % 128, the group a multiple of 64 or
 /// per channel, N % 8, experts packed back to back, a Hopper GPU, the build).
 std::string w4a16CutlassRefusal(const W4a16Problem &p);
+/// "" when the reordered tiles (6…8) run this problem, else why not (also N % 64).
+std::string w4a16CutlassShuffledRefusal(const W4a16Problem &p);
+/// Queues the one-time reorder of p's packed codes (every expert) into dst (E·N·K/2 bytes): the
+/// same codes, each consumer thread's values of a wgmma fragment contiguous, in the order CUTLASS's
+/// shuffle converter takes.
+void w4a16CutlassReorder(const W4a16Problem &p, void *dst, void *stream);
 std::size_t w4a16CutlassMetaBytes(const W4a16Problem &p);
 /// Queues the s', z' conversion of p's FP32 scales and INT8 zero points into meta.
 void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream);
-/// Bytes of workspace the route needs for p and tile (stream-K's partials; 0 for tiles 3 and 5).
+/// Bytes of workspace the route needs for p and tile (stream-K's partials; 0 for tiles 3, 5, 7).
 std::size_t w4a16CutlassWorkspaceBytes(const W4a16Problem &p, int tile);
 /// Queues the GEMM on `stream`. Throws GpuError with the refusal when it cannot run.
 W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void *workspace, void *stream);
