@@ -132,8 +132,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             std::sort(c.us.begin(), c.us.end());
             const double med = c.us[c.us.size() / 2];
             char one[64];
-            std::snprintf(one, sizeof one, " %s %.1f", c.kernel == 5 ? "tiled" : ("tile " + std::to_string(c.tile)).c_str(),
-                          med);
+            std::snprintf(one, sizeof one, " %s %.1f",
+                          c.kernel == 5 ? "tiled" : ("tile " + std::to_string(c.tile)).c_str(), med);
             tuned += one;
             if (!best || med < bestUs)
                 best = &c, bestUs = med;
@@ -199,15 +199,15 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     const char *numerics = used.scaleInB ? "s·(q − z) rounded to BF16 in the W fragment"
                                          : "exact q − z, the group scale on the FP32 accumulator";
     if (used.cutlass)
-        std::snprintf(buf, sizeof buf,
-                      "fused: CUTLASS 4.2 Hopper mixed-input GEMM (wgmma BF16 with the INT4 codes converted in "
-                      "registers, TMA, warp-specialized cooperative, swapped Yᵀ = Ŵ·Xᵀ; tile %d rows of W × %d "
-                      "tokens × 64 k, %s%s; Ŵ = bf16(q·bf16(s) + bf16(−s·z)), one BF16 FMA; s', z' prepared once per "
-                      "weight in %.1f µs%s, not in this time)",
-                      used.bn, used.bm, used.splitK == 0 ? "stream-K" : "persistent",
-                      used.tile >= 6 ? ", W reordered once into CUTLASS's register order" : "", prepareUs,
-                      used.tile >= 6 ? (", the reorder in " + std::to_string(static_cast<int>(reorderUs)) + " µs").c_str()
-                                     : "");
+        std::snprintf(
+            buf, sizeof buf,
+            "fused: CUTLASS 4.2 Hopper mixed-input GEMM (wgmma BF16 with the INT4 codes converted in "
+            "registers, TMA, warp-specialized cooperative, swapped Yᵀ = Ŵ·Xᵀ; tile %d rows of W × %d "
+            "tokens × 64 k, %s%s; Ŵ = bf16(q·bf16(s) + bf16(−s·z)), one BF16 FMA; s', z' prepared once per "
+            "weight in %.1f µs%s, not in this time)",
+            used.bn, used.bm, used.splitK == 0 ? "stream-K" : "persistent",
+            used.tile >= 6 ? ", W reordered once into CUTLASS's register order" : "", prepareUs,
+            used.tile >= 6 ? (", the reorder in " + std::to_string(static_cast<int>(reorderUs)) + " µs").c_str() : "");
     else if (used.tiled)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, tiled (block tile %d tokens × %d rows of W through a cp.async "

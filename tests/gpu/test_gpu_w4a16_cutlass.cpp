@@ -112,11 +112,11 @@ double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool
                 magZ += std::fabs(xv) * zRow[i];
             }
             const double acc = static_cast<double>(o.k) * std::ldexp(1.0, -23);
-            const double bound = std::ldexp(std::fabs(ref), -8) +
-                                 (1 + std::ldexp(1.0, -8)) *
-                                     (emulated ? acc * mag
-                                               : (acc + L::kW4a16CutlassWRel) * mag + L::kW4a16CutlassZRel * magZ) +
-                                 1e-30;
+            const double bound =
+                std::ldexp(std::fabs(ref), -8) +
+                (1 + std::ldexp(1.0, -8)) *
+                    (emulated ? acc * mag : (acc + L::kW4a16CutlassWRel) * mag + L::kW4a16CutlassZRel * magZ) +
+                1e-30;
             const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
             const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
             if (r > worst) {
@@ -143,13 +143,13 @@ struct Device {
         for (std::size_t e = 0; e < ex.size(); ++e) {
             const Operands &o = ex[e];
             (void)cudaMemcpy(static_cast<char *>(w.p) + e * o.packed.size(), o.packed.data(), o.packed.size(),
-                          cudaMemcpyHostToDevice);
+                             cudaMemcpyHostToDevice);
             (void)cudaMemcpy(static_cast<float *>(s.p) + e * o.s.size(), o.s.data(), 4 * o.s.size(),
-                          cudaMemcpyHostToDevice);
+                             cudaMemcpyHostToDevice);
             (void)cudaMemcpy(static_cast<std::int8_t *>(z.p) + e * o.z.size(), o.z.data(), o.z.size(),
-                          cudaMemcpyHostToDevice);
+                             cudaMemcpyHostToDevice);
             (void)cudaMemcpy(static_cast<std::uint16_t *>(x.p) + e * o.x.size(), o.x.data(), 2 * o.x.size(),
-                          cudaMemcpyHostToDevice);
+                             cudaMemcpyHostToDevice);
         }
         p.packed = static_cast<const std::uint8_t *>(w.p);
         p.scales = static_cast<const float *>(s.p);
@@ -219,8 +219,8 @@ TEST(GpuW4a16Cutlass, EveryOutputWithinTheBoundOverGroupsShapesAndTiles)
                     t.nPerWarp = tile;
                     const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
                     CU(cudaDeviceSynchronize());
-                    const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) + " K=" +
-                                             std::to_string(sh.k) + " group " + std::to_string(group) +
+                    const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
+                                             " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
                                              (symmetric ? " sym" : " asym") + " tile " + std::to_string(l.tile);
                     ASSERT_TRUE(l.cutlass) << what;
                     EXPECT_EQ(l.tile, tile ? tile : m <= 32 ? 1 : m <= 64 ? 2 : m <= 512 ? 4 : 5) << what;

@@ -361,14 +361,14 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 {
     // The CUTLASS route when asked (kernel 6), and by default above the swapped kernel's M wherever
     // it runs; its workspace region follows the FP32 partials (the hand kernels need those zero).
-    if (tiling.kernel == 6 || (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM && p.cutlassMeta &&
-                               w4a16CutlassRefusal(p).empty())) {
+    if (tiling.kernel == 6 ||
+        (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM && p.cutlassMeta && w4a16CutlassRefusal(p).empty())) {
         if (!p.cutlassMeta)
             throw GpuError("the CUTLASS route needs its s', z' metadata (w4a16CutlassPrepare)");
-        const std::size_t partials = sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) *
-                                     static_cast<std::size_t>(p.m * p.n);
-        void *region = workspace ? static_cast<char *>(workspace) + w4a16detail::cutlassRegionOffset(partials)
-                                 : nullptr;
+        const std::size_t partials =
+            sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) * static_cast<std::size_t>(p.m * p.n);
+        void *region =
+            workspace ? static_cast<char *>(workspace) + w4a16detail::cutlassRegionOffset(partials) : nullptr;
         if (!region && w4a16CutlassWorkspaceBytes(p, tiling.nPerWarp) > 0)
             throw GpuError("the CUTLASS route needs the workspace (w4a16WorkspaceBytes with cutlassMeta set)");
         return w4a16Cutlass(p, p.cutlassMeta, tiling.nPerWarp, region, stream);

@@ -82,11 +82,16 @@ namespace w4a16cutlass {
 template <class F> auto onPlain(int tile, F &&f)
 {
     switch (tile) {
-    case 1: return f(Route<16, StreamK>{});
-    case 2: return f(Route<64, StreamK>{});
-    case 4: return f(Route<128, StreamK>{});
-    case 5: return f(Route<256, Persistent>{});
-    default: return f(Route<128, Persistent>{});
+    case 1:
+        return f(Route<16, StreamK>{});
+    case 2:
+        return f(Route<64, StreamK>{});
+    case 4:
+        return f(Route<128, StreamK>{});
+    case 5:
+        return f(Route<256, Persistent>{});
+    default:
+        return f(Route<128, Persistent>{});
     }
 }
 
@@ -185,7 +190,7 @@ W4a16Launch w4a16Cutlass(const W4a16Problem &p, const void *meta, int tile, void
     used.tile = t;
     used.bm = kTileTokens[t];
     used.bn = 128;
-    used.warps = 12; // a producer warpgroup and two consumer warpgroups
+    used.warps = 12;                                  // a producer warpgroup and two consumer warpgroups
     used.splitK = t == 3 || t == 5 || t == 7 ? 1 : 0; // 0: stream-K decides
     return used;
 }

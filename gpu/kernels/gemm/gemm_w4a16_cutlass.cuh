@@ -46,7 +46,8 @@ using ValueShuffle = Layout<Shape<_2, _4>, Stride<_4, _1>>;
 using LayoutAtomQuant =
     decltype(cutlass::compute_memory_reordering_atom<ElementX, Layout<Shape<_1, _1>>, ValueShuffle>());
 using StrideWPacked = cutlass::detail::TagToStrideA_t<LayoutW>;
-using LayoutWReordered = decltype(cute::tile_to_shape(LayoutAtomQuant{}, Layout<Shape<int, int, int>, StrideWPacked>{}));
+using LayoutWReordered =
+    decltype(cute::tile_to_shape(LayoutAtomQuant{}, Layout<Shape<int, int, int>, StrideWPacked>{}));
 
 /// One instantiation: BN tokens a tile (the swapped GEMM's N), 128 rows of W (its M), 64 k a stage;
 /// Shuffled: W read from the reordered copy (W4a16Problem::cutlassPacked).
@@ -59,7 +60,8 @@ template <int BN, class Scheduler, bool Shuffled = false> struct Route {
         kAlignY, cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, cute::tuple<ElementQ, ElementMeta, ElementMeta>,
-        std::conditional_t<Shuffled, LayoutWReordered, LayoutW>, kAlignW, ElementX, LayoutX, kAlignX, float, TileShape, ClusterShape,
+        std::conditional_t<Shuffled, LayoutWReordered, LayoutW>, kAlignW, ElementX, LayoutX, kAlignX, float, TileShape,
+        ClusterShape,
         cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
         cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue, Scheduler>;
@@ -87,11 +89,11 @@ template <int BN, class Scheduler, bool Shuffled = false> struct Route {
                 return sw;
         }();
         const void *w = Shuffled ? p.cutlassPacked : p.packed;
-        typename Gemm::Arguments a{cutlass::gemm::GemmUniversalMode::kGemm,
-                                   {n, m, k, l},
-                                   {reinterpret_cast<const ElementQ *>(w), dW, static_cast<const ElementX *>(p.x), sx,
-                                    scale, ss, g, zero},
-                                   {{1.0f, 0.0f}, nullptr, sy, static_cast<ElementY *>(p.y), sy}};
+        typename Gemm::Arguments a{
+            cutlass::gemm::GemmUniversalMode::kGemm,
+            {n, m, k, l},
+            {reinterpret_cast<const ElementQ *>(w), dW, static_cast<const ElementX *>(p.x), sx, scale, ss, g, zero},
+            {{1.0f, 0.0f}, nullptr, sy, static_cast<ElementY *>(p.y), sy}};
         return a;
     }
 

@@ -25,9 +25,12 @@ namespace w4a16cutlass {
 template <class F> auto onShuffled(int tile, F &&f)
 {
     switch (tile) {
-    case 7: return f(Route<256, Persistent, true>{});
-    case 8: return f(Route<64, StreamK, true>{});
-    default: return f(Route<128, StreamK, true>{});
+    case 7:
+        return f(Route<256, Persistent, true>{});
+    case 8:
+        return f(Route<64, StreamK, true>{});
+    default:
+        return f(Route<128, StreamK, true>{});
     }
 }
 
@@ -65,13 +68,14 @@ void w4a16CutlassReorder(const W4a16Problem &p, void *dst, void *stream)
     static_assert(hasMajorMode(stride<0>(DstLayout{})) ^ hasMajorMode(stride<1>(DstLayout{})),
                   "the reordered layout has one stride-1 mode");
     auto valLayout = conditional_return<hasMajorMode(stride<0>(DstLayout{}))>(
-        make_layout(make_shape(Int<2>{}, Int<1>{}), GenColMajor{}), make_layout(make_shape(Int<1>{}, Int<2>{}), GenRowMajor{}));
-    auto tiledCopy = make_tiled_copy(Copy_Atom<DefaultCopy, ElementQ>{}, make_layout(make_shape(Int<1>{}, Int<128>{})),
-                                     valLayout);
+        make_layout(make_shape(Int<2>{}, Int<1>{}), GenColMajor{}),
+        make_layout(make_shape(Int<1>{}, Int<2>{}), GenRowMajor{}));
+    auto tiledCopy =
+        make_tiled_copy(Copy_Atom<DefaultCopy, ElementQ>{}, make_layout(make_shape(Int<1>{}, Int<128>{})), valLayout);
     auto tiledOut = group_modes<3, rank_v<DstLayout>>(tiled_divide(out, Shape<_16>{}));
     const dim3 blocks{static_cast<unsigned>(size<1>(tiledOut)), 1u, static_cast<unsigned>(size<3>(tiledOut))};
-    cutlass::reorder_tensor_kernel<Shape<_16>><<<blocks, 128, 0, static_cast<cudaStream_t>(stream)>>>(src, out,
-                                                                                                     tiledCopy);
+    cutlass::reorder_tensor_kernel<Shape<_16>>
+        <<<blocks, 128, 0, static_cast<cudaStream_t>(stream)>>>(src, out, tiledCopy);
     QS_GPU_CHECK(cudaGetLastError());
 }
 
