@@ -20,16 +20,26 @@ if [[ -f "$dest/include/cutlass/cutlass.h" && -f "$dest/util/include/cutlass/uti
   exit 0
 fi
 if [[ -n "${QS_CUTLASS_ARCHIVE:-}" ]]; then # headers packed by an earlier run of this script
-  rm -rf "$dest" && mkdir -p "$dest"
-  tar xJf "$QS_CUTLASS_ARCHIVE" -C "$dest"
-  [[ "$(cat "$dest/VERSION" 2>/dev/null)" == "$version" ]] || { echo "fetch-cutlass: $QS_CUTLASS_ARCHIVE is not CUTLASS $version" >&2; exit 1; }
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  if ! tar xJf "$QS_CUTLASS_ARCHIVE" -C "$tmp" 2>/dev/null || [[ "$(cat "$tmp/VERSION" 2>/dev/null)" != "$version" ]] ||
+     [[ ! -f "$tmp/include/cutlass/cutlass.h" || ! -f "$tmp/util/include/cutlass/util/packed_stride.hpp" ]]; then
+    echo "fetch-cutlass: $QS_CUTLASS_ARCHIVE is not the CUTLASS $version headers this script packs" >&2
+    exit 1
+  fi
+  rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && mv "$tmp" "$dest"
+  trap - EXIT
   exit 0
 fi
 if [[ ! -f "$wheel" ]]; then
   mkdir -p "$wheel_dir"
   python3 -m pip download -q --no-deps "nvidia-cutlass==$version" -d "$wheel_dir"
 fi
-echo "$sha  $wheel" | sha256sum -c --quiet - || { echo "fetch-cutlass: $wheel does not match the pinned sha256" >&2; exit 1; }
+if ! echo "$sha  $wheel" | sha256sum -c --quiet - 2>/dev/null; then
+  echo "fetch-cutlass: $wheel does not match the pinned sha256 (removed; run again to download it anew)" >&2
+  rm -f "$wheel"
+  exit 1
+fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$wheel" "$tmp" <<'PY'
@@ -44,7 +54,10 @@ mkdir -p "$dest/util"
 mv "$tmp/cutlass_library/source/include" "$dest/include"
 mv "$tmp/cutlass_library/source/tools/util/include" "$dest/util/include"
 echo "$version" > "$dest/VERSION"
-archive_dir="$src/.vendor/cutlass-xz"
-mkdir -p "$archive_dir"
-tar cf - -C "$dest" include util VERSION | xz -9 > "$archive_dir/cutlass-headers.tar.xz"
+if command -v xz > /dev/null; then # the GPU machine's carry (scripts/device-run.sh)
+  archive_dir="$src/.vendor/cutlass-xz"
+  mkdir -p "$archive_dir"
+  tar cf - -C "$dest" include util VERSION | xz -9 > "$archive_dir/cutlass-headers.tar.xz.tmp"
+  mv "$archive_dir/cutlass-headers.tar.xz.tmp" "$archive_dir/cutlass-headers.tar.xz"
+fi
 echo "CUTLASS $version headers in $dest"
