@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// The fused-GEMM GPU tests' device memory (CUDA builds): an owned cudaMalloc buffer of at least
-/// 16 bytes, filled from a host vector by put(), and CU(call) asserting a CUDA call succeeded.
+/// 16 bytes, filled from a host vector by put() (or one slot of it by putAt()), and CU(call)
+/// asserting a CUDA call succeeded.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -20,5 +21,11 @@ struct DevBuf {
     template <class T> void put(const std::vector<T> &v)
     {
         cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice);
+    }
+    /// v into slot `index` of a buffer of equal-size slots (expert `index` of a back-to-back batch).
+    template <class T> void putAt(std::size_t index, const std::vector<T> &v)
+    {
+        cudaMemcpy(static_cast<char *>(p) + index * sizeof(T) * v.size(), v.data(), sizeof(T) * v.size(),
+                   cudaMemcpyHostToDevice);
     }
 };

@@ -13,6 +13,7 @@
 #include "gpu_compare.h"
 
 #include "device_buffer.h"
+#include "w4a16_operands.h"
 
 #include <cuda_runtime.h>
 
@@ -22,46 +23,13 @@ namespace {
 
 namespace L = quantscope::gpu::launch;
 
-/// One expert's operands on the host: codes, packed bytes, scales, zeros, X (BF16 bits).
-struct Operands {
-    std::int64_t m = 0, n = 0, k = 0, group = 0;
-    std::vector<std::int8_t> q, z;
-    std::vector<std::uint8_t> packed;
-    std::vector<float> s;
-    std::vector<std::uint16_t> x;
-};
+using Operands = W4Operands;
 
+/// The zero points' extremes the kernels keep exact (136 + z in BF16 for z ∈ [−128, 120]).
 Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
                       bool symmetric = false)
 {
-    Operands o;
-    o.m = m, o.n = n, o.k = k, o.group = group;
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
-    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    o.q.resize(static_cast<std::size_t>(n * k));
-    for (auto &v : o.q)
-        v = static_cast<std::int8_t>(code(rng));
-    o.packed.resize(o.q.size() / 2);
-    for (std::size_t i = 0; i < o.packed.size(); ++i)
-        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
-    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
-    o.s.resize(groups);
-    o.z.resize(groups);
-    for (std::size_t i = 0; i < groups; ++i) {
-        o.s[i] = scale(rng);
-        o.z[i] = static_cast<std::int8_t>(zero(rng));
-    }
-    // The zero points' extremes the kernel keeps exact (136 + z in BF16 for z ∈ [−128, 120]).
-    o.z[0] = -128;
-    o.z[groups - 1] = 120;
-    if (symmetric)
-        std::fill(o.z.begin(), o.z.end(), std::int8_t(0));
-    o.x.resize(static_cast<std::size_t>(m * k));
-    for (auto &v : o.x)
-        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
-    return o;
+    return makeW4Operands(m, n, k, group, seed, symmetric, -128, 120);
 }
 
 /// Every output of `y` (BF16 [M, N]) against the FP64 reference; returns the worst err / bound.
@@ -99,50 +67,13 @@ double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool
 }
 
 /// The operands of E experts on the device, Y and the workspace (zeroed once).
-struct Device {
-    DevBuf w, s, z, x, y, ws, cnt;
-    L::W4a16Problem p;
-    Device(const std::vector<Operands> &ex)
-        : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
-          x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size()),
-          ws(L::w4a16WorkspaceBytes(problem(ex))), cnt(L::w4a16CounterBytes(problem(ex))), p(problem(ex))
+struct Device : W4DeviceOperands {
+    DevBuf ws, cnt;
+    explicit Device(const std::vector<Operands> &ex)
+        : W4DeviceOperands(ex), ws(L::w4a16WorkspaceBytes(p)), cnt(L::w4a16CounterBytes(p))
     {
-        for (std::size_t e = 0; e < ex.size(); ++e) {
-            const Operands &o = ex[e];
-            cudaMemcpy(static_cast<char *>(w.p) + e * o.packed.size(), o.packed.data(), o.packed.size(),
-                       cudaMemcpyHostToDevice);
-            cudaMemcpy(static_cast<float *>(s.p) + e * o.s.size(), o.s.data(), 4 * o.s.size(), cudaMemcpyHostToDevice);
-            cudaMemcpy(static_cast<std::int8_t *>(z.p) + e * o.z.size(), o.z.data(), o.z.size(),
-                       cudaMemcpyHostToDevice);
-            cudaMemcpy(static_cast<std::uint16_t *>(x.p) + e * o.x.size(), o.x.data(), 2 * o.x.size(),
-                       cudaMemcpyHostToDevice);
-        }
         cudaMemset(ws.p, 0, L::w4a16WorkspaceBytes(p));
         cudaMemset(cnt.p, 0, L::w4a16CounterBytes(p));
-        p.packed = static_cast<const std::uint8_t *>(w.p);
-        p.scales = static_cast<const float *>(s.p);
-        p.zeros = static_cast<const std::int8_t *>(z.p);
-        p.x = x.p;
-        p.y = y.p;
-    }
-    static L::W4a16Problem problem(const std::vector<Operands> &ex)
-    {
-        const Operands &o = ex[0];
-        L::W4a16Problem p;
-        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
-        p.experts = static_cast<int>(ex.size());
-        p.wStride = static_cast<long long>(o.packed.size());
-        p.sStride = static_cast<long long>(o.s.size());
-        p.xStride = static_cast<long long>(o.x.size());
-        p.yStride = o.m * o.n;
-        return p;
-    }
-    std::vector<std::uint16_t> output(int e) const
-    {
-        std::vector<std::uint16_t> out(static_cast<std::size_t>(p.m * p.n));
-        cudaMemcpy(out.data(), static_cast<const std::uint16_t *>(y.p) + e * p.yStride, 2 * out.size(),
-                   cudaMemcpyDeviceToHost);
-        return out;
     }
     /// Whether the workspace and the counters are all zero again.
     bool workspaceClean() const

@@ -2,7 +2,7 @@
 // The W4A16 GEMM's CUTLASS route (gpu/kernels/gemm/kernels_w4a16.h "CUTLASS route"; issue 43) on
 // every output element, two ways:
 //  - against the FP64 product of X and Ŵ = s·(q − z) within the route's bound (docs/numerics.md
-//    "Fused W4A16 GEMM", "The CUTLASS route"): |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·((K·2^-23 + w)·
+//    "Fused W4A16 GEMM", its CUTLASS route): |y − ref| ≤ 2^-8·|ref| + (1 + 2^-8)·((K·2^-23 + w)·
 //    Σ|x·ŵ| + zr·Σ|x·s·z|), w = zr = 1.5·2^-8 + 2^-14;
 //  - against an emulation of the route's own Ŵ' = bf16(q·bf16(s) + bf16(−s·z)) (one BF16 FMA) in FP64 within
 //    the accumulation and output rounding alone (2^-8·|ref'| + (1 + 2^-8)·K·2^-23·Σ|x·ŵ'|), which
@@ -17,6 +17,7 @@
 #include "gpu_compare.h"
 
 #include "device_buffer.h"
+#include "w4a16_operands.h"
 
 #include <cuda_runtime.h>
 
@@ -37,44 +38,13 @@ namespace L = quantscope::gpu::launch;
             GTEST_SKIP() << why;                                                                                       \
     } while (0)
 
-struct Operands {
-    std::int64_t m = 0, n = 0, k = 0, group = 0;
-    std::vector<std::int8_t> q, z;
-    std::vector<std::uint8_t> packed;
-    std::vector<float> s;
-    std::vector<std::uint16_t> x;
-};
+using Operands = W4Operands;
 
+/// The route takes any INT8 zero point: the extremes −128 and 127 (symmetric: every one 0).
 Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
                       bool symmetric)
 {
-    Operands o;
-    o.m = m, o.n = n, o.k = k, o.group = group;
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
-    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    o.q.resize(static_cast<std::size_t>(n * k));
-    for (auto &v : o.q)
-        v = static_cast<std::int8_t>(code(rng));
-    o.packed.resize(o.q.size() / 2);
-    for (std::size_t i = 0; i < o.packed.size(); ++i)
-        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
-    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
-    o.s.resize(groups);
-    o.z.resize(groups);
-    for (std::size_t i = 0; i < groups; ++i) {
-        o.s[i] = scale(rng);
-        o.z[i] = static_cast<std::int8_t>(symmetric ? 0 : zero(rng));
-    }
-    if (!symmetric) { // the route takes any INT8 zero point
-        o.z[0] = -128;
-        o.z[groups - 1] = 127;
-    }
-    o.x.resize(static_cast<std::size_t>(m * k));
-    for (auto &v : o.x)
-        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
-    return o;
+    return makeW4Operands(m, n, k, group, seed, symmetric, -128, 127);
 }
 
 float bf16Round(float f)
@@ -129,67 +99,28 @@ double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool
     return worst;
 }
 
-/// E experts' operands on the device, back to back, with the route's metadata and the workspace.
-struct Device {
-    DevBuf w, s, z, x, y, meta, ws, cnt, reordered;
-    L::W4a16Problem p;
+/// E experts' operands on the device, back to back, with the route's metadata, the reordered W
+/// (where N % 64 allows) and the workspace.
+struct Device : W4DeviceOperands {
+    DevBuf meta, ws, cnt, reordered;
     explicit Device(const std::vector<Operands> &ex)
-        : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
-          x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size()),
-          meta(std::max<std::size_t>(1, L::w4a16CutlassMetaBytes(problem(ex)))), ws(workspace(ex)),
-          cnt(std::max<std::size_t>(1, L::w4a16CounterBytes(problem(ex)))), reordered(ex[0].packed.size() * ex.size()),
-          p(problem(ex))
+        : W4DeviceOperands(ex), meta(L::w4a16CutlassMetaBytes(p)), ws(workspace(p)), cnt(L::w4a16CounterBytes(p)),
+          reordered(ex[0].packed.size() * ex.size())
     {
-        for (std::size_t e = 0; e < ex.size(); ++e) {
-            const Operands &o = ex[e];
-            (void)cudaMemcpy(static_cast<char *>(w.p) + e * o.packed.size(), o.packed.data(), o.packed.size(),
-                             cudaMemcpyHostToDevice);
-            (void)cudaMemcpy(static_cast<float *>(s.p) + e * o.s.size(), o.s.data(), 4 * o.s.size(),
-                             cudaMemcpyHostToDevice);
-            (void)cudaMemcpy(static_cast<std::int8_t *>(z.p) + e * o.z.size(), o.z.data(), o.z.size(),
-                             cudaMemcpyHostToDevice);
-            (void)cudaMemcpy(static_cast<std::uint16_t *>(x.p) + e * o.x.size(), o.x.data(), 2 * o.x.size(),
-                             cudaMemcpyHostToDevice);
-        }
-        p.packed = static_cast<const std::uint8_t *>(w.p);
-        p.scales = static_cast<const float *>(s.p);
-        p.zeros = static_cast<const std::int8_t *>(z.p);
-        p.x = x.p;
-        p.y = y.p;
         L::w4a16CutlassPrepare(p, meta.p, nullptr);
         p.cutlassMeta = meta.p;
         if (L::w4a16CutlassShuffledRefusal(p).empty()) { // the reordered W of tiles 6…8
             L::w4a16CutlassReorder(p, reordered.p, nullptr);
             p.cutlassPacked = reordered.p;
         }
-        (void)cudaMemset(ws.p, 0, workspace(ex));
-        (void)cudaMemset(cnt.p, 0, std::max<std::size_t>(1, L::w4a16CounterBytes(p)));
-        (void)cudaDeviceSynchronize();
+        cudaMemset(ws.p, 0, workspace(p));
+        cudaMemset(cnt.p, 0, L::w4a16CounterBytes(p));
+        cudaDeviceSynchronize();
     }
-    static L::W4a16Problem problem(const std::vector<Operands> &ex)
+    static std::size_t workspace(L::W4a16Problem q)
     {
-        const Operands &o = ex[0];
-        L::W4a16Problem p;
-        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
-        p.experts = static_cast<int>(ex.size());
-        p.wStride = static_cast<long long>(o.packed.size());
-        p.sStride = static_cast<long long>(o.s.size());
-        p.xStride = static_cast<long long>(o.x.size());
-        p.yStride = o.m * o.n;
-        return p;
-    }
-    static std::size_t workspace(const std::vector<Operands> &ex)
-    {
-        L::W4a16Problem p = problem(ex);
-        p.cutlassMeta = &p; // any non-null pointer: the size with the route's region
-        return std::max<std::size_t>(1, L::w4a16WorkspaceBytes(p));
-    }
-    std::vector<std::uint16_t> output(int e) const
-    {
-        std::vector<std::uint16_t> out(static_cast<std::size_t>(p.m * p.n));
-        cudaMemcpy(out.data(), static_cast<const std::uint16_t *>(y.p) + e * p.yStride, 2 * out.size(),
-                   cudaMemcpyDeviceToHost);
-        return out;
+        q.cutlassMeta = &q; // any non-null pointer: the size with the route's region
+        return std::max<std::size_t>(16, L::w4a16WorkspaceBytes(q));
     }
 };
 

@@ -12,7 +12,7 @@
 // which nvcc contracts into one BF16 FMA: one rounding; GpuW4a16Cutlass pins it), with the
 // per-(row, group) s' = bf16(s) and z' = bf16(−s·z) that w4a16CutlassPrepare writes once per
 // weight, each [K/g, N] (N contiguous: CUTLASS's scale layout, the transpose of the engine's). The bound of that rounding is
-// docs/numerics.md "Fused W4A16 GEMM", "The CUTLASS route".
+// docs/numerics.md "Fused W4A16 GEMM" (its paragraph on the CUTLASS route).
 #include "kernels_w4a16.h"
 
 #include <algorithm>

@@ -112,7 +112,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 /// outputs checked (an unsigned long long) to *countDev; both are zeroed by the call.
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
                     unsigned long long *countDev, void *stream, double zRel = 0);
-/// The CUTLASS route's wRel and zRel for w4a16CheckFp64 (docs/numerics.md "The CUTLASS route").
+/// The CUTLASS route's wRel and zRel for w4a16CheckFp64 (docs/numerics.md "Fused W4A16 GEMM", the CUTLASS route).
 /// Ŵ = bf16(q·s' + z') is within 2^-8·(|s(q − z)| + |s·z|) of s·(q − z); 1.5·2^-8 (plus a margin)
 /// also holds were the multiply and the add rounded apart (bf16(bf16(q·s') + z')).
 inline constexpr double kW4a16CutlassWRel = 3.0 / 512 + 1.0 / 16384;

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The W4A16 GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_cutlass.cpp): seeded INT4
+/// codes in [−8, 7] packed as the engine stores them (low nibble first), FP32 scales, INT8 zero
+/// points with the extremes at the first and last group, BF16 X with a few 8× outliers; and E
+/// experts of them on the device, back to back, as a W4a16Problem.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "device_buffer.h"
+#include "kernels/gemm/kernels_w4a16.h"
+#include "tensor/convert.h"
+
+/// One expert's operands on the host: codes, packed bytes, scales, zeros, X (BF16 bits).
+struct W4Operands {
+    std::int64_t m = 0, n = 0, k = 0, group = 0;
+    std::vector<std::int8_t> q, z;
+    std::vector<std::uint8_t> packed;
+    std::vector<float> s;
+    std::vector<std::uint16_t> x;
+};
+
+/// zLo / zHi: the zero points of the first and the last group (symmetric: every zero point 0).
+inline W4Operands makeW4Operands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
+                                 bool symmetric, int zLo, int zHi)
+{
+    W4Operands o;
+    o.m = m, o.n = n, o.k = k, o.group = group;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
+    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    o.q.resize(static_cast<std::size_t>(n * k));
+    for (auto &v : o.q)
+        v = static_cast<std::int8_t>(code(rng));
+    o.packed.resize(o.q.size() / 2);
+    for (std::size_t i = 0; i < o.packed.size(); ++i)
+        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
+    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
+    o.s.resize(groups);
+    o.z.resize(groups);
+    for (std::size_t i = 0; i < groups; ++i) {
+        o.s[i] = scale(rng);
+        o.z[i] = static_cast<std::int8_t>(zero(rng));
+    }
+    o.z[0] = static_cast<std::int8_t>(zLo);
+    o.z[groups - 1] = static_cast<std::int8_t>(zHi);
+    if (symmetric)
+        std::fill(o.z.begin(), o.z.end(), std::int8_t(0));
+    o.x.resize(static_cast<std::size_t>(m * k));
+    for (auto &v : o.x)
+        v = quantscope::floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
+    return o;
+}
+
+/// E experts' operands on the device, back to back, and Y; p points at them.
+struct W4DeviceOperands {
+    DevBuf w, s, z, x, y;
+    quantscope::gpu::launch::W4a16Problem p;
+    explicit W4DeviceOperands(const std::vector<W4Operands> &ex)
+        : w(ex[0].packed.size() * ex.size()), s(4 * ex[0].s.size() * ex.size()), z(ex[0].z.size() * ex.size()),
+          x(2 * ex[0].x.size() * ex.size()), y(2 * static_cast<std::size_t>(ex[0].m * ex[0].n) * ex.size())
+    {
+        const W4Operands &o = ex[0];
+        p.m = o.m, p.n = o.n, p.k = o.k, p.group = o.group;
+        p.experts = static_cast<int>(ex.size());
+        p.wStride = static_cast<long long>(o.packed.size());
+        p.sStride = static_cast<long long>(o.s.size());
+        p.xStride = static_cast<long long>(o.x.size());
+        p.yStride = o.m * o.n;
+        for (std::size_t e = 0; e < ex.size(); ++e) {
+            w.putAt(e, ex[e].packed);
+            s.putAt(e, ex[e].s);
+            z.putAt(e, ex[e].z);
+            x.putAt(e, ex[e].x);
+        }
+        p.packed = static_cast<const std::uint8_t *>(w.p);
+        p.scales = static_cast<const float *>(s.p);
+        p.zeros = static_cast<const std::int8_t *>(z.p);
+        p.x = x.p;
+        p.y = y.p;
+    }
+    /// Expert e's Y (BF16 bits, [M, N]).
+    std::vector<std::uint16_t> output(int e) const
+    {
+        std::vector<std::uint16_t> out(static_cast<std::size_t>(p.m * p.n));
+        cudaMemcpy(out.data(), static_cast<const std::uint16_t *>(y.p) + e * p.yStride, 2 * out.size(),
+                   cudaMemcpyDeviceToHost);
+        return out;
+    }
+};
