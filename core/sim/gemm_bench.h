@@ -104,10 +104,12 @@ struct GemmBenchRequest {
     /// 16, 32). For tuning from the benchmark (docs/perf.md "Fused W4A16 GEMM (issue 43)").
     int w4a16SplitK = 0;
     int w4a16RowsPerWarp = 0;
-    /// Which fused kernel (0: its own choice, the swapped one for M ≤ 16; 1: tokens as the mma's
-    /// M; 2: swapped, rows of W as the mma's M, M ≤ 16; 3: swapped and pipelined, W through a
-    /// cp.async ring in shared memory, M ≤ 16) and chunks of W a warp loads ahead (kernel 2: 1, 2,
-    /// 4, 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
+    /// Which fused kernel (0: the lab's choice — the swapped one for M ≤ 16, above it the fastest of
+    /// the CUTLASS route's tiles and the tiled kernel, timed; 1: tokens as the mma's M; 2: swapped,
+    /// rows of W as the mma's M, M ≤ 16; 3: swapped and pipelined, W through a cp.async ring in
+    /// shared memory, M ≤ 16; 4: the same with 8 warps; 5: the tiled kernel; 6: the CUTLASS route,
+    /// w4a16RowsPerWarp its tile 1…8, 0 by M) and chunks of W a warp loads ahead (kernel 2: 1, 2, 4,
+    /// 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
     int w4a16Kernel = 0;
     int w4a16ChunksAhead = 0;
     /// w3a16-milo: the compensator's rank r (0 … 256; 0 = the W3 GEMM alone).
