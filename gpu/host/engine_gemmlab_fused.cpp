@@ -92,7 +92,7 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     launch::W4a16Launch used;
     const int copies = static_cast<int>(weights.size());
     // Where the CUTLASS route runs and the request leaves the kernel to the lab: the candidates
-    // (its five tiles, and the hand-written tiled kernel up to kFusedMaxM rows) timed in 3
+    // (its tiles 1…5, 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM rows) timed in 3
     // interleaved rounds of 3 launches after one untimed, the lowest median kept — measured, not
     // the launcher's M rule.
     std::string tuned;
@@ -195,7 +195,7 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         pt.paddedM = unfused.paddedM;
     }
     setGemmRates(pt, group == k ? 0 : group);
-    char buf[512];
+    char buf[1024]; // the CUTLASS note with its one-time steps runs near 500 bytes of UTF-8
     const char *numerics = used.scaleInB ? "s·(q − z) rounded to BF16 in the W fragment"
                                          : "exact q − z, the group scale on the FP32 accumulator";
     if (used.cutlass)
