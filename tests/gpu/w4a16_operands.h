@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -93,3 +94,16 @@ struct W4DeviceOperands {
         return out;
     }
 };
+
+/// Keeps the worst |got − ref| / bound of output (m, n) and where it was (a non-finite output counts
+/// as 1e30).
+inline void keepWorst(double got, double ref, double bound, std::int64_t m, std::int64_t n, double &worst,
+                      std::string &where)
+{
+    const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
+    if (r > worst) {
+        worst = r;
+        where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
+                std::to_string(ref);
+    }
+}
