@@ -9,7 +9,10 @@
 # gpu_gemmlab.json, gpu_gemmlab.log, gemm_lab_torch.json, gemm_lab_torch.log (+ .round<k>.json/.log each, gemm_lab_rounds.json/.log), gpu_gemmlab_quant_moe.json/.log, gemm_lab_quant_moe_torch.json/.log, gemm_peaks.json, gpu_w4a16_fused.json/.log, gemm_w4a16_torch.json/.log, gpu_w4a8_fused.json/.log, gemm_w4a8_torch.json/.log, gpu_fp4_fused.json/.log, gemm_fp4_torch.json/.log, gpu_w3lr_fused.json/.log, gpu_outerr.json/.log, outerr_torch.json/.log, gpu_awq.json/.log, awq_torch.json/.log, gpu_ggml.json/.log; build.log only when
 # the build fails).
 # Prepare here first: scripts/vendor-deps.sh (GoogleTest, nlohmann, Eigen, zlib headers into the
-# git-ignored .vendor/); then run with carry [".vendor"] (or carry a copy of the whole tree).
+# git-ignored .vendor/); then run carrying what the machine lacks, within its 64 MiB with the tree:
+# [".vendor/zlib", ".vendor/cli11", ".vendor/nlohmann", ".vendor/googletest", ".vendor/eigen3",
+# ".vendor/data/stories260K", ".vendor/cutlass-xz"] (not .vendor/cutlass or .vendor/cutlass-wheel:
+# the 1 MB archive holds the same headers).
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BRIDGE=1 (capture/eval through the Python bridge), QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
