@@ -40,42 +40,37 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     p.m = m, p.n = n, p.k = k, p.group = group;
     // The CUTLASS route's s' = bf16(s), z' = bf16(−s·z): converted once per weight, as a serving
     // engine does at load time, outside the timed launches (its time goes into the note).
+    // One queued one-time step, timed on the stream (µs).
+    auto timedOnce = [&](const std::function<void()> &f) {
+        Events ev(2);
+        QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
+        f();
+        QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
+        QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
+        return ev.us(0, 1);
+    };
     std::shared_ptr<void> meta;
     double prepareUs = -1;
     if (launch::w4a16CutlassRefusal(p).empty() &&
         ((request.w4a16Kernel == 0 && m > launch::kW4a16SwappedMaxM) || request.w4a16Kernel == 6)) {
         meta = poolGet(I.pool, launch::w4a16CutlassMetaBytes(p), what);
-        Events ev(2);
-        QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
-        launch::w4a16CutlassPrepare(p, meta.get(), s);
-        QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
-        QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
-        float ms = 0;
-        QS_GPU_CHECK(cudaEventElapsedTime(&ms, ev.ev[0], ev.ev[1]));
-        prepareUs = 1000.0 * ms;
+        prepareUs = timedOnce([&] { launch::w4a16CutlassPrepare(p, meta.get(), s); });
         p.cutlassMeta = meta.get();
     }
     // Its tiles 6…8 read W reordered once (w4a16CutlassReorder; the same bytes permuted), one copy
     // per rotating weight copy; the first reorder's time goes into the note.
     std::vector<std::shared_ptr<void>> reordered;
     double reorderUs = -1;
-    if (meta && launch::w4a16CutlassShuffledRefusal(p).empty()) {
-        Events ev(2);
+    if (meta && launch::w4a16CutlassShuffledRefusal(p).empty())
         for (std::size_t c = 0; c < weights.size(); ++c) {
             reordered.push_back(poolGet(I.pool, static_cast<std::size_t>(n * k / 2), what));
             p.packed = static_cast<const std::uint8_t *>(weights[c].get());
+            const auto reorder = [&] { launch::w4a16CutlassReorder(p, reordered.back().get(), s); };
             if (c == 0)
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
-            launch::w4a16CutlassReorder(p, reordered.back().get(), s);
-            if (c == 0) {
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
-                QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
-                float ms = 0;
-                QS_GPU_CHECK(cudaEventElapsedTime(&ms, ev.ev[0], ev.ev[1]));
-                reorderUs = 1000.0 * ms;
-            }
+                reorderUs = timedOnce(reorder);
+            else
+                reorder();
         }
-    }
     auto useCopy = [&](int c) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
         p.cutlassPacked = reordered.empty() ? nullptr : reordered[static_cast<std::size_t>(c)].get();
@@ -92,55 +87,39 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     launch::W4a16Launch used;
     const int copies = static_cast<int>(weights.size());
     // Where the CUTLASS route runs and the request leaves the kernel to the lab: the candidates
-    // (its tiles 1…5, 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM rows) timed in 3
-    // interleaved rounds of 3 launches after one untimed, the lowest median kept — measured, not
-    // the launcher's M rule.
+    // (its tiles 1…5, 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM
+    // rows) measured by fastestOf on rotating weight copies — not the launcher's M rule.
     std::string tuned;
     if (meta && request.w4a16Kernel == 0 && request.w4a16RowsPerWarp == 0) {
-        struct Candidate {
-            int kernel, tile;
-            std::vector<double> us;
-        };
-        std::vector<Candidate> cands;
-        for (int tile = 1; tile <= (reordered.empty() ? 5 : 8); ++tile)
-            cands.push_back({6, tile, {}});
-        if (m <= kFusedMaxM)
-            cands.push_back({5, 0, {}});
-        Events ev(2);
-        for (int round = 0; round < 3; ++round)
-            for (Candidate &c : cands) {
-                launch::W4a16Tiling t = tiling;
-                t.kernel = c.kernel, t.nPerWarp = c.tile;
-                useCopy(0);
-                if (round == 0)
-                    launch::w4a16Fused(p, t, ws.get(), cnt.get(), s);
-                for (int r = 0; r < 3; ++r) {
-                    useCopy(r % copies);
-                    QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
-                    launch::w4a16Fused(p, t, ws.get(), cnt.get(), s);
-                    QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
-                    QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
-                    float ms = 0;
-                    QS_GPU_CHECK(cudaEventElapsedTime(&ms, ev.ev[0], ev.ev[1]));
-                    c.us.push_back(1000.0 * ms);
-                }
-            }
-        const Candidate *best = nullptr;
-        double bestUs = 0;
+        std::vector<launch::W4a16Tiling> cands;
+        for (int tile = 1; tile <= (reordered.empty() ? 5 : 8); ++tile) {
+            launch::W4a16Tiling t = tiling;
+            t.kernel = 6, t.nPerWarp = tile;
+            cands.push_back(t);
+        }
+        if (m <= kFusedMaxM) {
+            launch::W4a16Tiling t = tiling;
+            t.kernel = 5, t.nPerWarp = 0;
+            cands.push_back(t);
+        }
+        const Fastest f = fastestOf(
+            cands.size(),
+            [&](std::size_t c, int i) {
+                useCopy(i % copies);
+                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
+                return true;
+            },
+            s);
         tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
-        for (Candidate &c : cands) {
-            std::sort(c.us.begin(), c.us.end());
-            const double med = c.us[c.us.size() / 2];
+        for (std::size_t c = 0; c < cands.size(); ++c) {
             char one[64];
             std::snprintf(one, sizeof one, " %s %.1f",
-                          c.kernel == 5 ? "tiled" : ("tile " + std::to_string(c.tile)).c_str(), med);
+                          cands[c].kernel == 5 ? "tiled" : ("tile " + std::to_string(cands[c].nPerWarp)).c_str(),
+                          f.medianUs[c]);
             tuned += one;
-            if (!best || med < bestUs)
-                best = &c, bestUs = med;
         }
         tuned += ")";
-        tiling.kernel = best->kernel;
-        tiling.nPerWarp = best->tile;
+        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
     }
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
         useCopy(rep % copies);

@@ -175,8 +175,43 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
     return std::make_pair(out, coldUs);
 }
 
-/// The fastest of the heuristic's candidates for `run` (gemmlab_lt.h): interleaved rounds so that
-/// a drift of the clocks falls on every candidate alike.
+Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s)
+{
+    std::vector<std::vector<double>> times(count);
+    std::vector<bool> ok(count, true);
+    Events ev(2 * kFastestRuns * count);
+    int i = 0;
+    for (int round = 0; round < kFastestRounds; ++round) {
+        for (std::size_t c = 0; c < count; ++c) {
+            if (!ok[c])
+                continue;
+            ok[c] = launch(c, i++);
+            for (int r = 0; r < kFastestRuns && ok[c]; ++r) {
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kFastestRuns * c + r)], s));
+                ok[c] = launch(c, i++);
+                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kFastestRuns * c + r) + 1], s));
+            }
+        }
+        QS_GPU_CHECK(cudaStreamSynchronize(s));
+        for (std::size_t c = 0; c < count; ++c)
+            for (int r = 0; r < kFastestRuns && ok[c]; ++r)
+                times[c].push_back(ev.us(2 * (kFastestRuns * c + r), 2 * (kFastestRuns * c + r) + 1));
+    }
+    Fastest f;
+    f.medianUs.assign(count, 0.0);
+    double best = 1e300;
+    for (std::size_t c = 0; c < count; ++c) {
+        if (!ok[c] || times[c].empty())
+            continue;
+        ++f.tried;
+        f.medianUs[c] = median(times[c]);
+        if (f.medianUs[c] < best)
+            best = f.medianUs[c], f.index = static_cast<int>(c);
+    }
+    return f;
+}
+
+/// The fastest of the heuristic's candidates for `run` (gemmlab_lt.h): fastestOf, cached per key.
 void tune(Gemm &g, const std::function<cublasStatus_t()> &run, cudaStream_t s)
 {
     if (g.algos.size() < 2) {
@@ -191,38 +226,15 @@ void tune(Gemm &g, const std::function<cublasStatus_t()> &run, cudaStream_t s)
         g.algo = g.algos[static_cast<std::size_t>(g.algoIndex)];
         return;
     }
-    constexpr int kRounds = 3, kRuns = 3;
-    const std::size_t C = g.algos.size();
-    std::vector<std::vector<double>> times(C);
-    std::vector<bool> ok(C, true);
-    Events ev(2 * kRuns * C);
-    for (int round = 0; round < kRounds; ++round) {
-        for (std::size_t c = 0; c < C; ++c) {
-            if (!ok[c])
-                continue;
+    const Fastest f = fastestOf(
+        g.algos.size(),
+        [&](std::size_t c, int) {
             g.algo = g.algos[c];
-            ok[c] = run() == CUBLAS_STATUS_SUCCESS;
-            for (int r = 0; r < kRuns && ok[c]; ++r) {
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kRuns * c + r)], s));
-                ok[c] = run() == CUBLAS_STATUS_SUCCESS;
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kRuns * c + r) + 1], s));
-            }
-        }
-        QS_GPU_CHECK(cudaStreamSynchronize(s));
-        for (std::size_t c = 0; c < C; ++c)
-            for (int r = 0; r < kRuns && ok[c]; ++r)
-                times[c].push_back(ev.us(2 * (kRuns * c + r), 2 * (kRuns * c + r) + 1));
-    }
-    double best = 1e300;
-    g.algoIndex = 0;
-    g.algosTried = 0;
-    for (std::size_t c = 0; c < C; ++c) {
-        if (!ok[c] || times[c].empty())
-            continue;
-        ++g.algosTried;
-        if (const double m = median(times[c]); m < best)
-            best = m, g.algoIndex = static_cast<int>(c);
-    }
+            return run() == CUBLAS_STATUS_SUCCESS;
+        },
+        s);
+    g.algoIndex = std::max(f.index, 0);
+    g.algosTried = f.tried;
     g.algo = g.algos[static_cast<std::size_t>(g.algoIndex)];
     if (!g.key.empty())
         lt().chosen[g.key] = {g.algoIndex, g.algosTried};

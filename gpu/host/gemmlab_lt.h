@@ -109,7 +109,18 @@ using Step = std::function<bool(int rep, const std::vector<cudaEvent_t> &marks)>
 /// whole step's µs of every timed run (for setTimeSpread).
 std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step, int stages, int warmup, int repeats,
                                                                cudaStream_t s, std::vector<double> *wholeUs = nullptr);
-/// The fastest of the heuristic's candidates for `run`: every candidate timed in 3 interleaved
+/// The fastest of `count` candidates: kFastestRounds interleaved rounds, each timing
+/// kFastestRuns launches of every candidate in turn after one untimed (so that a drift of the
+/// clocks falls on all alike); the lowest median wins. `launch(c, i)` queues candidate c once (i
+/// counts the launches, e.g. for rotating weight copies) and returns false when it refuses, which
+/// drops the candidate. index −1 when every candidate refused.
+inline constexpr int kFastestRounds = 3, kFastestRuns = 3;
+struct Fastest {
+    int index = -1, tried = 0;
+    std::vector<double> medianUs; ///< per candidate (0 where it refused)
+};
+Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s);
+/// The fastest of the heuristic's candidates for `run` (fastestOf): every candidate timed in 3 interleaved
 /// rounds of 3 launches (after one untimed), the lowest median kept; the choice is cached for the
 /// process under g.key (a later identical GEMM takes it without timing). Sets algo, algoIndex and
 /// algosTried; the caller's lt().mutex must be held.

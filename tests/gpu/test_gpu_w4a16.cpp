@@ -13,7 +13,7 @@
 #include "gpu_compare.h"
 
 #include "device_buffer.h"
-#include "w4a16_operands.h"
+#include "w4_operands.h"
 
 #include <cuda_runtime.h>
 

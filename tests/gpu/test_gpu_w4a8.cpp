@@ -13,6 +13,7 @@
 #include "gpu_compare.h"
 
 #include "device_buffer.h"
+#include "w4_operands.h"
 
 #include <cuda_runtime.h>
 
@@ -25,46 +26,19 @@ namespace {
 namespace L = quantscope::gpu::launch;
 namespace gm = quantscope::gpumath;
 
-struct Operands {
-    std::int64_t m = 0, n = 0, k = 0, group = 0;
+struct Operands : W4Operands {
     bool fp8 = false;
-    std::vector<std::int8_t> q, z;
-    std::vector<std::uint8_t> packed;
-    std::vector<float> s;
-    std::vector<std::uint16_t> x; ///< BF16 bits [M, K]
 };
 
 Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, bool fp8, bool symmetric,
                       std::uint64_t seed)
 {
-    Operands o;
-    o.m = m, o.n = n, o.k = k, o.group = group, o.fp8 = fp8;
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> code(-8, 7);
-    std::uniform_int_distribution<int> zero(fp8 ? gm::kW4a8Fp8ZeroMin : -8, fp8 ? gm::kW4a8Fp8ZeroMax : 7);
-    std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    o.q.resize(static_cast<std::size_t>(n * k));
-    for (auto &v : o.q)
-        v = static_cast<std::int8_t>(code(rng));
-    o.packed.resize(o.q.size() / 2);
-    for (std::size_t i = 0; i < o.packed.size(); ++i)
-        o.packed[i] = static_cast<std::uint8_t>((o.q[2 * i] & 0xF) | ((o.q[2 * i + 1] & 0xF) << 4));
-    const std::size_t groups = static_cast<std::size_t>(n * (k / group));
-    o.s.resize(groups);
-    o.z.resize(groups);
-    for (std::size_t i = 0; i < groups; ++i) {
-        o.s[i] = scale(rng);
-        o.z[i] = static_cast<std::int8_t>(zero(rng));
-    }
     // The extremes each path keeps exact: INT8 any zero point (the INT32 sums), E4M3 [−9, 8].
-    o.z[0] = static_cast<std::int8_t>(fp8 ? gm::kW4a8Fp8ZeroMin : -128);
-    o.z[groups - 1] = static_cast<std::int8_t>(fp8 ? gm::kW4a8Fp8ZeroMax : 127);
-    if (symmetric)
-        std::fill(o.z.begin(), o.z.end(), std::int8_t(0));
-    o.x.resize(static_cast<std::size_t>(m * k));
-    for (auto &v : o.x)
-        v = floatToBf16(normal(rng) * (rng() % 17 == 0 ? 8.0f : 1.0f));
+    const int lo = fp8 ? gm::kW4a8Fp8ZeroMin : -128, hi = fp8 ? gm::kW4a8Fp8ZeroMax : 127;
+    Operands o;
+    static_cast<W4Operands &>(o) = makeW4Operands(m, n, k, group, seed, symmetric, lo, hi,
+                                                  fp8 ? gm::kW4a8Fp8ZeroMin : -8, fp8 ? gm::kW4a8Fp8ZeroMax : 7);
+    o.fp8 = fp8;
     return o;
 }
 

@@ -339,14 +339,12 @@ bool w4a16ZerosInRange(const std::int8_t *zeros, std::size_t count)
 
 std::size_t w4a16WorkspaceBytes(const W4a16Problem &p)
 {
-    const std::size_t partials =
-        sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) * static_cast<std::size_t>(p.m * p.n);
     if (!p.cutlassMeta || !w4a16CutlassRefusal(p).empty())
-        return partials;
+        return w4a16detail::partialsBytes(p);
     std::size_t route = 0;
     for (int tile = 1; tile <= 8; ++tile)
         route = std::max(route, w4a16CutlassWorkspaceBytes(p, tile));
-    return w4a16detail::cutlassRegionOffset(partials) + route;
+    return w4a16detail::cutlassRegionOffset(p) + route;
 }
 
 std::size_t w4a16CounterBytes(const W4a16Problem &p)
@@ -365,10 +363,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
         (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM && p.cutlassMeta && w4a16CutlassRefusal(p).empty())) {
         if (!p.cutlassMeta)
             throw GpuError("the CUTLASS route needs its s', z' metadata (w4a16CutlassPrepare)");
-        const std::size_t partials =
-            sizeof(float) * static_cast<std::size_t>(std::max(p.experts, 1)) * static_cast<std::size_t>(p.m * p.n);
-        void *region =
-            workspace ? static_cast<char *>(workspace) + w4a16detail::cutlassRegionOffset(partials) : nullptr;
+        void *region = workspace ? static_cast<char *>(workspace) + w4a16detail::cutlassRegionOffset(p) : nullptr;
         if (!region && w4a16CutlassWorkspaceBytes(p, tiling.nPerWarp) > 0)
             throw GpuError("the CUTLASS route needs the workspace (w4a16WorkspaceBytes with cutlassMeta set)");
         return w4a16Cutlass(p, p.cutlassMeta, tiling.nPerWarp, region, stream);

@@ -79,10 +79,16 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
 W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// Tile counters the tiled kernel needs at most (its smallest tile, 16 × 128), all experts.
 long long tiledCounters(const W4a16Problem &p);
-/// Where the CUTLASS route's workspace region starts after `partials` bytes (256-byte aligned).
-inline std::size_t cutlassRegionOffset(std::size_t partials)
+/// The hand kernels' FP32 partials, the first region of the workspace (E·M·N floats).
+inline std::size_t partialsBytes(const W4a16Problem &p)
 {
-    return (partials + 255) / 256 * 256;
+    return sizeof(float) * static_cast<std::size_t>(p.experts > 1 ? p.experts : 1) *
+           static_cast<std::size_t>(p.m * p.n);
+}
+/// Where the CUTLASS route's workspace region starts: after the partials, 256-byte aligned.
+inline std::size_t cutlassRegionOffset(const W4a16Problem &p)
+{
+    return (partialsBytes(p) + 255) / 256 * 256;
 }
 
 #if defined(QS_HAS_MMA)

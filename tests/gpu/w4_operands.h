@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// The W4A16 GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_cutlass.cpp): seeded INT4
-/// codes in [−8, 7] packed as the engine stores them (low nibble first), FP32 scales, INT8 zero
-/// points with the extremes at the first and last group, BF16 X with a few 8× outliers; and E
-/// experts of them on the device, back to back, as a W4a16Problem.
+/// The INT4-weight GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_cutlass.cpp,
+/// test_gpu_w4a8.cpp): seeded INT4 codes in [−8, 7] packed as the engine stores them (low nibble
+/// first), FP32 scales, INT8 zero points with the extremes at the first and last group, BF16 X with
+/// a few 8× outliers; and E experts of them on the device, back to back, as a W4a16Problem. Helpers
+/// only: the tests that use them assert.
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -25,14 +26,15 @@ struct W4Operands {
     std::vector<std::uint16_t> x;
 };
 
-/// zLo / zHi: the zero points of the first and the last group (symmetric: every zero point 0).
+/// zLo / zHi: the zero points of the first and the last group; the others drawn from [zDrawLo,
+/// zDrawHi] (symmetric: every zero point 0).
 inline W4Operands makeW4Operands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, std::uint64_t seed,
-                                 bool symmetric, int zLo, int zHi)
+                                 bool symmetric, int zLo, int zHi, int zDrawLo = -8, int zDrawHi = 7)
 {
     W4Operands o;
     o.m = m, o.n = n, o.k = k, o.group = group;
     std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> code(-8, 7), zero(-8, 7);
+    std::uniform_int_distribution<int> code(-8, 7), zero(zDrawLo, zDrawHi);
     std::uniform_real_distribution<float> scale(0.5e-3f, 2e-3f);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     o.q.resize(static_cast<std::size_t>(n * k));
