@@ -7,17 +7,19 @@
 //      speed-up over BF16; then g32, g64 and per channel at --group-m;
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
-//      element against FP64 (the bar: batched ≤ 60 µs), with the launcher's choice and with the
-//      tiled kernel's 16 × 128 and 16 × 256 tiles;
+//      element against FP64 (the bar: batched ≤ 60 µs), with the launcher's choice (the streaming
+//      kernel on the tile-ordered copy), the streaming kernel with 1 and 2 chunks a step, the
+//      swapped kernel, the tiled kernel's 16 × 128 and 16 × 256 tiles and the CUTLASS tiles;
 //   3. the fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
-//      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M) and the
-//      swapped kernel pipelined (W through a cp.async ring in shared memory; 4 and 8 warps a
+//      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M), the
+//      streaming kernel (the swapped arithmetic on a tile-ordered copy of W) and the swapped kernel pipelined (W through a cp.async ring in shared memory; 4 and 8 warps a
 //      block); at M ∈ {32, 64, 128, 256} the original and the tiled kernel (block tiles of X and
 //      W through a cp.async ring); each with the launcher's tiling and checked against FP64 on
 //      every element;
 //   4. --sweep: the original kernel's tiling (split-K × rows per warp) at M ∈ {1, 16, 64, 128},
 //      the swapped kernel's (split-K × rows per warp 16, 32 × chunks ahead 1, 2, 4) at M = 1, 16
-//      and the pipelined one's (split-K × ring of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16;
+//      the streaming one's (split-K × 1, 2 chunks a step) and the pipelined one's (split-K × ring
+//      of 4, 8 chunks; 8 warps: ring 4) at M = 1, 8, 16;
 //      the tiled kernel's tiles 1…8 × 3, 4 stages at M ∈ {32, 64, 128, 256}, split-K 1, 2, 4, 8
 //      for tiles 3…6 at M = 64, 128, and the MoE batch's tiles 1, 7, 2 × stages × split-K.
 // Usage: qs_bench_gpu_w4a16_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
@@ -79,7 +81,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         std::memcpy(&u, &f, 4);
         v = static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16); // BF16, nearest even
     }
-    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes, *dMeta, *dReordered;
+    void *dW, *dS, *dZ, *dX, *dY, *dWs, *dCnt, *dRes, *dMeta, *dReordered, *dTile;
     L::W4a16Problem p;
     p.m = m, p.n = n, p.k = k, p.group = group, p.experts = E;
     p.wStride = n * k / 2, p.sStride = groups, p.xStride = m * k, p.yStride = m * n;
@@ -87,6 +89,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
     const bool cutlass = L::w4a16CutlassRefusal(p).empty();
     QS_BENCH_CK(cudaMalloc(&dMeta, std::max<std::size_t>(16, L::w4a16CutlassMetaBytes(p))));
     QS_BENCH_CK(cudaMalloc(&dReordered, w.size()));
+    QS_BENCH_CK(cudaMalloc(&dTile, std::max<std::size_t>(16, L::w4a16TileBytes(p))));
     if (cutlass)
         p.cutlassMeta = dMeta;
     QS_BENCH_CK(cudaMalloc(&dW, w.size()));
@@ -114,6 +117,10 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         L::w4a16CutlassReorder(p, dReordered, nullptr);
         p.cutlassPacked = dReordered;
     }
+    if (L::w4a16TileBytes(p) > 0) { // the streaming kernel's tile-ordered copy (the launcher's choice at M ≤ 16)
+        L::w4a16TileReorder(p, dTile, nullptr);
+        p.tilePacked = dTile;
+    }
     L::W4a16Launch used;
     L::W4a16Tiling tiling = variants.front().tiling;
     auto batched = [&] { used = L::w4a16Fused(p, tiling, dWs, dCnt, nullptr); };
@@ -126,6 +133,8 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             one.zeros += e * p.sStride;
             one.x = static_cast<const std::uint16_t *>(dX) + e * p.xStride;
             one.y = static_cast<std::uint16_t *>(dY) + e * p.yStride;
+            if (p.tilePacked)
+                one.tilePacked = static_cast<const char *>(p.tilePacked) + e * L::w4a16TileBytes(one);
             L::w4a16Fused(one, tiling, dWs, dCnt, nullptr);
         }
     };
@@ -156,6 +165,8 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
         if (used.tiled)
             std::snprintf(tile, sizeof tile, ", tiled %d×%d tile %d, %d stages", used.bm, used.bn, used.tile,
                           used.chunksAhead);
+        else if (used.streamed)
+            std::snprintf(tile, sizeof tile, ", streaming, %d chunk(s) a step", used.chunksAhead);
         else if (used.cutlass)
             std::snprintf(tile, sizeof tile, ", CUTLASS tile %d (%d tokens × %d rows of W, %s)", used.tile, used.bm,
                           used.bn, used.splitK == 0 ? "stream-K" : "persistent");
@@ -169,15 +180,15 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
                 : "",
             bytes / (batchedUs * 1e-6) / 1e9, good ? "checked" : "CHECK FAILED", count, worst,
             batchedUs <= 60.0 ? "met" : "MISSED");
-        nlohmann::json one{{"variant", v.name},          {"batched_us", batchedUs}, {"split_k", used.splitK},
-                           {"blocks", used.blocks},      {"tiled", used.tiled},     {"tile", used.tile},
-                           {"stages", used.chunksAhead}, {"check_worst", worst},    {"checked_outputs", count},
-                           {"cutlass", used.cutlass},    {"met", batchedUs <= 60.0}};
+        nlohmann::json one{{"variant", v.name},          {"batched_us", batchedUs},   {"split_k", used.splitK},
+                           {"blocks", used.blocks},      {"tiled", used.tiled},       {"tile", used.tile},
+                           {"stages", used.chunksAhead}, {"check_worst", worst},      {"checked_outputs", count},
+                           {"cutlass", used.cutlass},    {"streamed", used.streamed}, {"met", batchedUs <= 60.0}};
         if (&v == &variants.front())
             doc.update(one);
         all.push_back(one);
     }
-    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes, dMeta, dReordered})
+    for (void *d : {dW, dS, dZ, dX, dY, dWs, dCnt, dRes, dMeta, dReordered, dTile})
         cudaFree(d);
     doc["variants"] = all;
     return doc;
@@ -232,6 +243,7 @@ int main(int argc, char **argv)
                : kernel == 3 ? "pipelined"
                : kernel == 4 ? "pipe-8w"
                : kernel == 6 ? "cutlass"
+               : kernel == 7 ? "stream"
                              : "tiled";
     };
     nlohmann::json kernelsDoc = nlohmann::json::array();
@@ -244,7 +256,7 @@ int main(int argc, char **argv)
     // Kernel 6 is the CUTLASS route (g128 only here: it refuses g32), the launcher's choice above 16
     // rows where it is built; 512 … 8192 rows: the tiled kernel against it.
     const KernelSet sets[] = {
-        {{1, 2, 4, 8, 16}, {1, 2, 3, 4, 6}}, {{32, 64, 128, 256}, {1, 5, 6}}, {{512, 1024, 8192}, {5, 6}}};
+        {{1, 2, 4, 8, 16}, {1, 2, 3, 4, 6, 7}}, {{32, 64, 128, 256}, {1, 5, 6}}, {{512, 1024, 8192}, {5, 6}}};
     const bool cutlassHere = [&] {
         L::W4a16Problem probe;
         probe.m = 1, probe.n = q.n, probe.k = q.k, probe.group = 128;
@@ -254,7 +266,7 @@ int main(int argc, char **argv)
         for (const std::int64_t g : {std::int64_t(128), std::int64_t(32)}) {
             std::map<std::int64_t, double> original;
             for (const int kernel : set.kernels) {
-                if (kernel == 6 && (g != 128 || !cutlassHere))
+                if ((kernel == 6 && (g != 128 || !cutlassHere)) || (kernel == 7 && g % 128 != 0))
                     continue;
                 if (set.ms.front() >= 512 && g != 128)
                     continue;
@@ -323,6 +335,10 @@ int main(int argc, char **argv)
                 for (const int sk : {0, 4, 8, 12, 16, 28})
                     if (!(rpw == 32 && ahead == 4))
                         sweepPoint(2, rpw, sk, ahead, {1, 16});
+        // The streaming kernel: split-K × 1, 2 chunks a step.
+        for (const int ahead : {1, 2})
+            for (const int sk : {0, 4, 7, 8, 14, 16, 28})
+                sweepPoint(7, 16, sk, ahead, {1, 8, 16});
         // The pipelined variant: ring of 4 or 8 chunks a warp (16 rows of W a warp).
         for (const int ahead : {4, 8})
             for (const int sk : {0, 4, 8, 12, 16, 28})
@@ -341,6 +357,17 @@ int main(int argc, char **argv)
     // MoE: the launcher's choice (the swapped kernel at M = 16), the tiled kernel with 16 × 128 and
     // 16 × 256 tiles; with --sweep also their stages and splits.
     std::vector<MoeVariant> moeVariants = {{"auto", {}}};
+    for (const int ahead : {1, 2}) { // the streaming kernel (the launcher's choice) and the swapped one
+        L::W4a16Tiling t;
+        t.kernel = 7;
+        t.chunksAhead = ahead;
+        moeVariants.push_back({"stream " + std::to_string(ahead) + " chunk(s) a step", t});
+    }
+    {
+        L::W4a16Tiling t;
+        t.kernel = 2;
+        moeVariants.push_back({"swapped", t});
+    }
     auto tiledVariant = [](int tile, int stages, int splitK) {
         L::W4a16Tiling t;
         t.kernel = 5;

@@ -104,12 +104,15 @@ struct GemmBenchRequest {
     /// 16, 32). For tuning from the benchmark (docs/perf.md "Fused W4A16 GEMM (issue 43)").
     int w4a16SplitK = 0;
     int w4a16RowsPerWarp = 0;
-    /// Which fused kernel (0: the lab's choice — the swapped one for M ≤ 16, above it the fastest of
-    /// the CUTLASS route's tiles and the tiled kernel, timed; 1: tokens as the mma's M; 2: swapped,
-    /// rows of W as the mma's M, M ≤ 16; 3: swapped and pipelined, W through a cp.async ring in
-    /// shared memory, M ≤ 16; 4: the same with 8 warps; 5: the tiled kernel; 6: the CUTLASS route,
-    /// w4a16RowsPerWarp its tile 1…8, 0 by M) and chunks of W a warp loads ahead (kernel 2: 1, 2, 4,
-    /// 0: 2; kernel 3: its ring, 4 or 8, 0: 4).
+    /// Which fused kernel (0: the lab's choice — for M ≤ 16 the fastest of the streaming kernel with
+    /// 1 or 2 chunks a step and the swapped kernel, timed (the swapped one alone for groups under
+    /// 128), above it the fastest of the CUTLASS route's tiles and the tiled kernel, timed; 1:
+    /// tokens as the mma's M; 2: swapped, rows of W as the mma's M, M ≤ 16; 3: swapped and
+    /// pipelined, W through a cp.async ring in shared memory, M ≤ 16; 4: the same with 8 warps; 5:
+    /// the tiled kernel; 6: the CUTLASS route, w4a16RowsPerWarp its tile 1…8, 0 by M; 7: the
+    /// streaming kernel on a tile-ordered copy of W, M ≤ 16, groups a multiple of 128) and chunks of
+    /// W a warp loads ahead (kernel 2: 1, 2, 4, 0: 2; kernel 3: its ring, 4 or 8, 0: 4; kernel 7:
+    /// chunks a step, 1 or 2, 0: 2).
     int w4a16Kernel = 0;
     int w4a16ChunksAhead = 0;
     /// w3a16-milo: the compensator's rank r (0 … 256; 0 = the W3 GEMM alone).

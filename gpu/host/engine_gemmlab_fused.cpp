@@ -71,9 +71,26 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             else
                 reorder();
         }
+    // Up to the swapped kernel's M, the streaming kernel reads a tile-ordered copy of the codes and
+    // metadata (w4a16TileReorder, once per weight like Marlin's repack at load), one per rotating
+    // weight copy; the first copy's time goes into the note.
+    std::vector<std::shared_ptr<void>> tileOrdered;
+    double tileUs = -1;
+    if (launch::w4a16TileBytes(p) > 0 && m <= launch::kW4a16SwappedMaxM &&
+        (request.w4a16Kernel == 0 || request.w4a16Kernel == 7))
+        for (std::size_t c = 0; c < weights.size(); ++c) {
+            tileOrdered.push_back(poolGet(I.pool, launch::w4a16TileBytes(p), what));
+            p.packed = static_cast<const std::uint8_t *>(weights[c].get());
+            const auto reorder = [&] { launch::w4a16TileReorder(p, tileOrdered.back().get(), s); };
+            if (c == 0)
+                tileUs = timedOnce(reorder);
+            else
+                reorder();
+        }
     auto useCopy = [&](int c) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
         p.cutlassPacked = reordered.empty() ? nullptr : reordered[static_cast<std::size_t>(c)].get();
+        p.tilePacked = tileOrdered.empty() ? nullptr : tileOrdered[static_cast<std::size_t>(c)].get();
     };
     const std::size_t wsBytes = launch::w4a16WorkspaceBytes(p), cntBytes = launch::w4a16CounterBytes(p);
     auto ws = poolGet(I.pool, wsBytes, what), cnt = poolGet(I.pool, cntBytes, what);
@@ -90,6 +107,29 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     // (its tiles 1…5, 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM
     // rows) measured by fastestOf on rotating weight copies — not the launcher's M rule.
     std::string tuned;
+    if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
+        // Up to 16 rows: the streaming kernel with one or two chunks a step, and the swapped kernel
+        // on W as stored, measured the same way.
+        std::vector<launch::W4a16Tiling> cands(3, tiling);
+        cands[0].kernel = 7, cands[0].chunksAhead = 2;
+        cands[1].kernel = 7, cands[1].chunksAhead = 1;
+        cands[2].kernel = 2;
+        const Fastest f = fastestOf(
+            cands.size(),
+            [&](std::size_t c, int i) {
+                useCopy(i % copies);
+                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
+                return true;
+            },
+            s);
+        char one[160];
+        std::snprintf(one, sizeof one,
+                      "; chosen by timing 3 candidates (median µs: streaming, 2 chunks a step %.1f; 1 chunk %.1f; "
+                      "swapped on W as stored %.1f)",
+                      f.medianUs[0], f.medianUs[1], f.medianUs[2]);
+        tuned = one;
+        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+    }
     if (meta && request.w4a16Kernel == 0 && request.w4a16RowsPerWarp == 0) {
         std::vector<launch::W4a16Tiling> cands;
         for (int tile = 1; tile <= (reordered.empty() ? 5 : 8); ++tile) {
@@ -199,6 +239,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                       "mma's M, %d token tile(s) of 8, a cp.async ring of %d chunks of W a warp in shared memory, "
                       "%d warps a block, split-K %d, %d blocks; %s)",
                       used.mTile, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
+    else if (used.streamed)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync BF16, streaming (the swapped kernel's Yᵀ = Ŵ·Xᵀ, 16 rows of W a "
+                      "warp, %d token tile(s) of 8, on a tile-ordered copy of W and its scales / zero points written "
+                      "once per weight in %.1f µs, not in this time: one contiguous KiB a warp a chunk; %d chunk(s) "
+                      "a step, the next step's loads before this step's mma's, split-K %d, %d blocks; %s)",
+                      used.mTile, tileUs, used.chunksAhead, used.splitK, used.blocks, numerics);
     else if (used.swapped)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "

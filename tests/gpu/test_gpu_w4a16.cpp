@@ -32,54 +32,8 @@ Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64
     return makeW4Operands(m, n, k, group, seed, symmetric, -128, 120);
 }
 
-/// Every output of `y` (BF16 [M, N]) against the FP64 reference; returns the worst err / bound.
-double worstOfBound(const Operands &o, const std::vector<std::uint16_t> &y, bool scaleInB, std::string &where)
-{
-    const std::int64_t groups = o.k / o.group;
-    std::vector<double> wRow(static_cast<std::size_t>(o.k));
-    double worst = 0;
-    for (std::int64_t n = 0; n < o.n; ++n) {
-        for (std::int64_t i = 0; i < o.k; ++i) {
-            const std::size_t g = static_cast<std::size_t>(n * groups + i / o.group);
-            wRow[i] = static_cast<double>(o.s[g]) * (o.q[static_cast<std::size_t>(n * o.k + i)] - o.z[g]);
-        }
-        for (std::int64_t m = 0; m < o.m; ++m) {
-            double ref = 0, mag = 0;
-            for (std::int64_t i = 0; i < o.k; ++i) {
-                const double p = static_cast<double>(bf16ToFloat(o.x[static_cast<std::size_t>(m * o.k + i)])) * wRow[i];
-                ref += p;
-                mag += std::fabs(p);
-            }
-            const double w = scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
-            const double bound =
-                std::ldexp(std::fabs(ref), -8) +
-                (1 + std::ldexp(1.0, -8)) * (static_cast<double>(o.k) * std::ldexp(1.0, -23) + w) * mag + 1e-30;
-            keepWorst(bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]), ref, bound, m, n, worst, where);
-        }
-    }
-    return worst;
-}
-
-/// The operands of E experts on the device, Y and the workspace (zeroed once).
-struct Device : W4DeviceOperands {
-    DevBuf ws, cnt;
-    explicit Device(const std::vector<Operands> &ex)
-        : W4DeviceOperands(ex), ws(L::w4a16WorkspaceBytes(p)), cnt(L::w4a16CounterBytes(p))
-    {
-        cudaMemset(ws.p, 0, L::w4a16WorkspaceBytes(p));
-        cudaMemset(cnt.p, 0, L::w4a16CounterBytes(p));
-    }
-    /// Whether the workspace and the counters are all zero again.
-    bool workspaceClean() const
-    {
-        std::vector<float> f(L::w4a16WorkspaceBytes(p) / 4);
-        std::vector<unsigned> c(L::w4a16CounterBytes(p) / 4);
-        cudaMemcpy(f.data(), ws.p, 4 * f.size(), cudaMemcpyDeviceToHost);
-        cudaMemcpy(c.data(), cnt.p, 4 * c.size(), cudaMemcpyDeviceToHost);
-        return std::all_of(f.begin(), f.end(), [](float v) { return v == 0.0f; }) &&
-               std::all_of(c.begin(), c.end(), [](unsigned v) { return v == 0u; });
-    }
-};
+using Device = W4Device;
+constexpr auto worstOfBound = w4a16WorstOfBound;
 
 } // namespace
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// The INT4-weight GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_cutlass.cpp,
-/// test_gpu_w4a8.cpp): seeded INT4 codes in [−8, 7] packed as the engine stores them (low nibble
+/// The INT4-weight GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_stream.cpp,
+/// test_gpu_w4a16_cutlass.cpp, test_gpu_w4a8.cpp): seeded INT4 codes in [−8, 7] packed as the engine stores them (low nibble
 /// first), FP32 scales, INT8 zero points with the extremes at the first and last group, BF16 X with
 /// a few 8× outliers; and E experts of them on the device, back to back, as a W4a16Problem. Helpers
 /// only: the tests that use them assert.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -109,3 +110,58 @@ inline void keepWorst(double got, double ref, double bound, std::int64_t m, std:
                 std::to_string(ref);
     }
 }
+
+/// Every output of `y` (BF16 [M, N]) against the FP64 product of X and Ŵ = s·(q − z) within the hand
+/// kernels' bound (docs/numerics.md "Fused W4A16 GEMM"; scaleInB: Ŵ rounded to BF16 twice, g32 /
+/// g64); returns the worst err / bound.
+inline double w4a16WorstOfBound(const W4Operands &o, const std::vector<std::uint16_t> &y, bool scaleInB,
+                                std::string &where)
+{
+    const std::int64_t groups = o.k / o.group;
+    std::vector<double> wRow(static_cast<std::size_t>(o.k));
+    double worst = 0;
+    for (std::int64_t n = 0; n < o.n; ++n) {
+        for (std::int64_t i = 0; i < o.k; ++i) {
+            const std::size_t g = static_cast<std::size_t>(n * groups + i / o.group);
+            wRow[i] = static_cast<double>(o.s[g]) * (o.q[static_cast<std::size_t>(n * o.k + i)] - o.z[g]);
+        }
+        for (std::int64_t m = 0; m < o.m; ++m) {
+            double ref = 0, mag = 0;
+            for (std::int64_t i = 0; i < o.k; ++i) {
+                const double p =
+                    static_cast<double>(quantscope::bf16ToFloat(o.x[static_cast<std::size_t>(m * o.k + i)])) * wRow[i];
+                ref += p;
+                mag += std::fabs(p);
+            }
+            const double w = scaleInB ? std::ldexp(1.0, -7) + std::ldexp(1.0, -15) : 0.0;
+            const double bound =
+                std::ldexp(std::fabs(ref), -8) +
+                (1 + std::ldexp(1.0, -8)) * (static_cast<double>(o.k) * std::ldexp(1.0, -23) + w) * mag + 1e-30;
+            keepWorst(quantscope::bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]), ref, bound, m, n, worst,
+                      where);
+        }
+    }
+    return worst;
+}
+
+/// The operands of E experts on the device, Y and the workspace (zeroed once).
+struct W4Device : W4DeviceOperands {
+    DevBuf ws, cnt;
+    explicit W4Device(const std::vector<W4Operands> &ex)
+        : W4DeviceOperands(ex), ws(quantscope::gpu::launch::w4a16WorkspaceBytes(p)),
+          cnt(quantscope::gpu::launch::w4a16CounterBytes(p))
+    {
+        cudaMemset(ws.p, 0, quantscope::gpu::launch::w4a16WorkspaceBytes(p));
+        cudaMemset(cnt.p, 0, quantscope::gpu::launch::w4a16CounterBytes(p));
+    }
+    /// Whether the workspace and the counters are all zero again.
+    bool workspaceClean() const
+    {
+        std::vector<float> f(quantscope::gpu::launch::w4a16WorkspaceBytes(p) / 4);
+        std::vector<unsigned> c(quantscope::gpu::launch::w4a16CounterBytes(p) / 4);
+        cudaMemcpy(f.data(), ws.p, 4 * f.size(), cudaMemcpyDeviceToHost);
+        cudaMemcpy(c.data(), cnt.p, 4 * c.size(), cudaMemcpyDeviceToHost);
+        return std::all_of(f.begin(), f.end(), [](float v) { return v == 0.0f; }) &&
+               std::all_of(c.begin(), c.end(), [](unsigned v) { return v == 0u; });
+    }
+};

@@ -32,6 +32,9 @@ struct W4a16Problem {
     const void *cutlassMeta = nullptr;
     /// The CUTLASS route's reordered W (w4a16CutlassReorder), which its tiles 6…8 read.
     const void *cutlassPacked = nullptr;
+    /// The streaming kernel's tile-ordered copy of W and its metadata (w4a16TileReorder); set, the
+    /// launcher runs that kernel (7) for M ≤ kW4a16SwappedMaxM where it runs (w4a16TileRefusal).
+    const void *tilePacked = nullptr;
 };
 
 /// The tile and split parameters (0: the launcher's choice). nPerWarp: rows of W per warp (the
@@ -59,7 +62,11 @@ struct W4a16Problem {
 /// (8 of 64×32), 7 16×256 (8 of 16×32), 8 64×256 (8 of 32×64). 6 the CUTLASS route
 /// (w4a16Cutlass; needs W4a16Problem::cutlassMeta; nPerWarp 1, 2, 3 picks its tile, else by M); the
 /// launcher's choice above kW4a16SwappedMaxM wherever it runs (w4a16CutlassRefusal empty, the
-/// metadata given), the tiled kernel otherwise.
+/// metadata given), the tiled kernel otherwise. 7 the streaming kernel (gemm_w4a16_stream.cu; needs
+/// W4a16Problem::tilePacked, group a multiple of 128, M ≤ kW4a16SwappedMaxM): the swapped kernel's
+/// arithmetic on the tile-ordered copy, 16 rows of W a warp, chunksAhead 1, 2 or 4 chunks a step
+/// (default 2) with the next step's loads issued before this step's mma's; the launcher's choice
+/// up to kW4a16SwappedMaxM wherever it runs.
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
@@ -82,6 +89,7 @@ struct W4a16Launch {
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
     int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
+    bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step)
     bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
                             ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };
@@ -117,6 +125,19 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
 /// also holds were the multiply and the add rounded apart (bf16(bf16(q·s') + z')).
 inline constexpr double kW4a16CutlassWRel = 3.0 / 512 + 1.0 / 16384;
 inline constexpr double kW4a16CutlassZRel = 3.0 / 512 + 1.0 / 16384;
+
+/// The streaming kernel's tile-ordered copy (gemm_w4a16_stream.cu): bytes for every expert (0 when
+/// the shape has none: K and the group multiples of 128, the group dividing K). Per expert, the
+/// codes as ⌈N/16⌉ tiles × K/128 chunks of one KiB — byte 512·h + 16·lane + b of (tile t, chunk
+/// ch) is byte 16·(lane % 4) + b of chunk ch of row 16t + lane/4 + 8h — then 96 bytes per (tile,
+/// group): the FP32 scales of rows (gid, gid + 8) as pairs at 8·gid, their BF16 136 + z as pairs
+/// at 64 + 4·gid. Rows past N: zero codes and scales, 136.
+std::size_t w4a16TileBytes(const W4a16Problem &p);
+/// "" when the streaming kernel runs p here, else why not.
+std::string w4a16TileRefusal(const W4a16Problem &p);
+/// Queues the one-time reorder of p's codes, scales and zero points (every expert) into dst
+/// (w4a16TileBytes). Throws GpuError for a shape without the copy.
+void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream);
 
 /// The CUTLASS route (gemm_w4a16_cutlass.cu; issue 43): the same operands through CUTLASS's Hopper
 /// mixed-input GEMM (warpgroup MMA, TMA, warp-specialized cooperative kernel), run swapped (Yᵀ =

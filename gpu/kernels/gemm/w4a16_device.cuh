@@ -75,6 +75,8 @@ long long chooseSplit(int perSm, long long tiles, long long chunks);
 long long evenSplit(long long split, long long chunks);
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
+/// The streaming small-M kernel on the tile-ordered copy (gemm_w4a16_stream.cu; kernel 7).
+W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// The shared-memory tiled kernel (gemm_w4a16_tiled.cu; W4a16Tiling::kernel 5): any M.
 W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// Tile counters the tiled kernel needs at most (its smallest tile, 16 × 128), all experts.
