@@ -108,12 +108,18 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     // rows) measured by fastestOf on rotating weight copies — not the launcher's M rule.
     std::string tuned;
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
-        // Up to 16 rows: the streaming kernel with one or two chunks a step, and the swapped kernel
-        // on W as stored, measured the same way.
-        std::vector<launch::W4a16Tiling> cands(3, tiling);
-        cands[0].kernel = 7, cands[0].chunksAhead = 2;
-        cands[1].kernel = 7, cands[1].chunksAhead = 1;
-        cands[2].kernel = 2;
+        // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the
+        // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), and
+        // the swapped kernel on W as stored, measured the same way.
+        std::vector<launch::W4a16Tiling> cands;
+        for (const int split : {0, 8, 14})
+            for (const int ahead : {2, 1}) {
+                launch::W4a16Tiling t = tiling;
+                t.kernel = 7, t.chunksAhead = ahead, t.splitK = split;
+                cands.push_back(t);
+            }
+        cands.push_back(tiling);
+        cands.back().kernel = 2;
         const Fastest f = fastestOf(
             cands.size(),
             [&](std::size_t c, int i) {
@@ -122,12 +128,16 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                 return true;
             },
             s);
-        char one[160];
-        std::snprintf(one, sizeof one,
-                      "; chosen by timing 3 candidates (median µs: streaming, 2 chunks a step %.1f; 1 chunk %.1f; "
-                      "swapped on W as stored %.1f)",
-                      f.medianUs[0], f.medianUs[1], f.medianUs[2]);
-        tuned = one;
+        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
+        for (std::size_t c = 0; c + 1 < cands.size(); ++c) {
+            char one[80];
+            std::snprintf(one, sizeof one, " streaming %d chunk(s) a step, split %s %.1f;", cands[c].chunksAhead,
+                          cands[c].splitK > 0 ? std::to_string(cands[c].splitK).c_str() : "auto", f.medianUs[c]);
+            tuned += one;
+        }
+        char last[64];
+        std::snprintf(last, sizeof last, " swapped on W as stored %.1f)", f.medianUs.back());
+        tuned += last;
         tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
     }
     if (meta && request.w4a16Kernel == 0 && request.w4a16RowsPerWarp == 0) {

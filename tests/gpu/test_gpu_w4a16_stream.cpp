@@ -87,7 +87,8 @@ TEST(GpuW4a16Stream, TheTileOrderedCopyIsTheDocumentedLayout)
 {
     REQUIRE_GPU();
     for (const std::int64_t group : {std::int64_t(128), std::int64_t(256), std::int64_t(1024)}) {
-        const std::vector<W4Operands> ex = {makeOperands(1, 200, 1024, group, 11), makeOperands(1, 200, 1024, group, 12)};
+        const std::vector<W4Operands> ex = {makeOperands(1, 200, 1024, group, 11),
+                                            makeOperands(1, 200, 1024, group, 12)};
         W4DeviceOperands d(ex);
         const TileCopy copy(d.p);
         CU(cudaDeviceSynchronize());

@@ -87,8 +87,20 @@ __global__ void reorderMeta(const float *s, const std::int8_t *z, std::uint8_t *
         }
         std::uint8_t *m = dst + e * dstStride + tg * 96;
         *reinterpret_cast<float2 *>(m + 8 * gid) = make_float2(sc[0], sc[1]);
-        *reinterpret_cast<unsigned *>(m + 64 + 4 * gid) = static_cast<unsigned>(zb[0]) | (static_cast<unsigned>(zb[1]) << 16);
+        *reinterpret_cast<unsigned *>(m + 64 + 4 * gid) =
+            static_cast<unsigned>(zb[0]) | (static_cast<unsigned>(zb[1]) << 16);
     }
+}
+
+/// d = A·B (the accumulator input zero): mma16816 starting a sum, without zeroing d first.
+__device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
+{
+    const float z = 0.0f;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%10,%10,%10};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(z));
 }
 
 /// NT n8 tiles of tokens, U chunks of 128 k a step; 4 warps, one 16-row tile of W each. G1: the
@@ -123,7 +135,7 @@ __global__ void __launch_bounds__(kWarps * 32)
     const uint4 *wNext = reinterpret_cast<const uint4 *>(base + (t * chunks + c0) * 1024) + lane;
     const std::uint8_t *mNext = base + metaOff + (t * groups + c0 / cpg) * 96 + 8 * gid;
     int inL = G1 ? 0 : c0 % cpg, inC = inL;
-    auto load = [&](uint4 (&w)[U][2], float2 (&s)[U], unsigned (&z)[U], int ch) {
+    auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], int ch) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             if (u == 0 || ch + u < c1) {
@@ -147,7 +159,7 @@ __global__ void __launch_bounds__(kWarps * 32)
 
     // Converts and multiplies chunks [ch, ch + U) (those below c1; xBase: chunk ch's place in the
     // stage); scales each group's exact sum once.
-    auto compute = [&](const uint4 (&w)[U][2], const float2 (&s)[U], const unsigned (&z)[U], int ch, int xBase) {
+    auto compute = [&](const uint4(&w)[U][2], const float2(&s)[U], const unsigned(&z)[U], int ch, int xBase) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             const int c = ch + u;
@@ -172,7 +184,11 @@ __global__ void __launch_bounds__(kWarps * 32)
                 }
 #pragma unroll
                 for (int i = 0; i < NT; ++i) {
-                    mma16816(tmp[i], pa[0][0], pa[1][0], pa[0][1], pa[1][1], xb[i].x, xb[i].y);
+                    // G1: each chunk's sum starts from zero in its first mma (no zeroing after the scale).
+                    if (G1 && k4 == 0)
+                        mma16816Zero(tmp[i], pa[0][0], pa[1][0], pa[0][1], pa[1][1], xb[i].x, xb[i].y);
+                    else
+                        mma16816(tmp[i], pa[0][0], pa[1][0], pa[0][1], pa[1][1], xb[i].x, xb[i].y);
                     mma16816(tmp[i], pa[0][2], pa[1][2], pa[0][3], pa[1][3], xb[i].z, xb[i].w);
                 }
             }
@@ -184,7 +200,8 @@ __global__ void __launch_bounds__(kWarps * 32)
 #pragma unroll
                     for (int r = 0; r < 4; ++r) {
                         acc[i][r] += ((r >> 1) ? s[u].y : s[u].x) * tmp[i][r];
-                        tmp[i][r] = 0.0f;
+                        if (!G1)
+                            tmp[i][r] = 0.0f;
                     }
             }
             if (!G1 && inC == cpg)
@@ -351,8 +368,7 @@ void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream)
                                 256, 0, s>>>(p.packed, d, p.n, p.k, p.wStride, stride, units);
     QS_GPU_CHECK(cudaGetLastError());
     w4a16detail::reorderMeta<<<dim3(static_cast<unsigned>(std::min<long long>((items + 255) / 256, 4096)), experts),
-                               256, 0, s>>>(p.scales, p.zeros, d + codes, p.n, p.k / p.group, p.sStride, stride,
-                                            items);
+                               256, 0, s>>>(p.scales, p.zeros, d + codes, p.n, p.k / p.group, p.sStride, stride, items);
     QS_GPU_CHECK(cudaGetLastError());
 #else
     (void)dst, (void)stream;
