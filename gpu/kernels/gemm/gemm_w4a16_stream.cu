@@ -8,7 +8,8 @@
 // Why a copy: the swapped kernel's lane reads 16 bytes of row gid and of row gid + 8 of its warp's
 // 16 rows at each chunk of 128 k, so one warp-wide load touches eight rows 7 KiB apart, 64 bytes
 // each. On the H200, with the weight out of L2, reading 29 MB that way takes 15.5 µs against 12.5
-// µs for the same bytes read as contiguous KiB (bench/results/gpu-h200-2026-11-30/probe-stream.txt).
+// µs for the same bytes read as contiguous KiB (bench/probe/read_pattern.cu;
+// bench/results/gpu-h200-2026-11-29f/issue43-stream/probe-read-pattern.txt).
 // In the copy, the KiB of (16-row tile t, chunk ch) is contiguous: byte 512·h + 16·lane + b is
 // byte 16·tig + b of chunk ch of row 16t + gid + 8h, exactly the bytes lane (gid, tig) loads for
 // half h in the swapped kernel. A warp's K slice is one contiguous stream, and a warp-wide load is
