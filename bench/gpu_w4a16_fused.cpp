@@ -166,7 +166,7 @@ nlohmann::json moeFused(int E, long long m, long long n, long long k, int repeat
             std::snprintf(tile, sizeof tile, ", tiled %d×%d tile %d, %d stages", used.bm, used.bn, used.tile,
                           used.chunksAhead);
         else if (used.streamed)
-            std::snprintf(tile, sizeof tile, ", streaming, %d chunk(s) a step", used.chunksAhead);
+            std::snprintf(tile, sizeof tile, ", streaming, %d chunk(s) a step, %d warps", used.chunksAhead, used.warps);
         else if (used.cutlass)
             std::snprintf(tile, sizeof tile, ", CUTLASS tile %d (%d tokens × %d rows of W, %s)", used.tile, used.bm,
                           used.bn, used.splitK == 0 ? "stream-K" : "persistent");
@@ -365,6 +365,10 @@ int main(int argc, char **argv)
     }
     {
         L::W4a16Tiling t;
+        t.kernel = 7;
+        t.warps = 8;
+        moeVariants.push_back({"stream 2 chunk(s) a step, 8 warps", t});
+        t = {};
         t.kernel = 2;
         moeVariants.push_back({"swapped", t});
     }

@@ -12,35 +12,61 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
+            return 1;                                                                                                  \
+        }                                                                                                              \
+    } while (0)
 
-template <int H> __device__ __forceinline__ uint4 ld(const void *p) {
+template <int H> __device__ __forceinline__ uint4 ld(const void *p)
+{
     uint4 r;
-    if (H == 0) asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    if (H == 1) asm volatile("ld.global.nc.L1::no_allocate.L2::128B.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    if (H == 2) asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    if (H == 0)
+        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p));
+    if (H == 1)
+        asm volatile("ld.global.nc.L1::no_allocate.L2::128B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p));
+    if (H == 2)
+        asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p));
     return r;
 }
-__global__ void empty(unsigned *o) { if (threadIdx.x == 1234567) o[0] = 1; }
+__global__ void empty(unsigned *o)
+{
+    if (threadIdx.x == 1234567)
+        o[0] = 1;
+}
 
 // Contiguous stream: each thread U loads of 16 B a step.
-template <int U> __global__ void stream(const uint4 *w, long long n16, unsigned *o) {
+template <int U> __global__ void stream(const uint4 *w, long long n16, unsigned *o)
+{
     unsigned acc = 0;
     const long long stride = (long long)gridDim.x * blockDim.x * U;
     for (long long i = (long long)blockIdx.x * blockDim.x * U + threadIdx.x; i < n16; i += stride) {
         uint4 r[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) r[u] = (i + u * blockDim.x < n16) ? ld<0>(w + i + u * blockDim.x) : make_uint4(0,0,0,0);
+        for (int u = 0; u < U; ++u)
+            r[u] = (i + u * blockDim.x < n16) ? ld<0>(w + i + u * blockDim.x) : make_uint4(0, 0, 0, 0);
 #pragma unroll
-        for (int u = 0; u < U; ++u) acc ^= r[u].x ^ r[u].y ^ r[u].z ^ r[u].w;
+        for (int u = 0; u < U; ++u)
+            acc ^= r[u].x ^ r[u].y ^ r[u].z ^ r[u].w;
     }
-    if (acc == 0x12345678u) o[0] = acc;
+    if (acc == 0x12345678u)
+        o[0] = acc;
 }
 
 // The swapped kernel's pattern: 4 warps a block, 16 rows a warp, K split in `split` slices,
 // chunk = 64 B of each row; lane (gid, q) reads rows gid, gid+8 at 64ch + 16q. Tile=true: the
 // warp's 16 rows × 64 B of a chunk are one contiguous KiB (lane reads 16 lane + 512 h).
-template <int U, int H, bool Tile> __global__ void rows(const uint8_t *w, int N, int K, int split, unsigned *o) {
+template <int U, int H, bool Tile> __global__ void rows(const uint8_t *w, int N, int K, int split, unsigned *o)
+{
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, gid = lane >> 2, q = lane & 3;
     const long long n0 = (long long)blockIdx.x * 64 + warp * 16;
     const int chunks = K / 128, per = (chunks + split - 1) / split;
@@ -58,83 +84,138 @@ template <int U, int H, bool Tile> __global__ void rows(const uint8_t *w, int N,
         for (int u = 0; u < U; ++u)
 #pragma unroll
             for (int h = 0; h < 2; ++h)
-                r[u][h] = ch + u < c1 ? ld<H>(p[h] + (long long)step * (ch + u)) : make_uint4(0,0,0,0);
+                r[u][h] = ch + u < c1 ? ld<H>(p[h] + (long long)step * (ch + u)) : make_uint4(0, 0, 0, 0);
 #pragma unroll
         for (int u = 0; u < U; ++u)
 #pragma unroll
-            for (int h = 0; h < 2; ++h) acc ^= r[u][h].x ^ r[u][h].y ^ r[u][h].z ^ r[u][h].w;
+            for (int h = 0; h < 2; ++h)
+                acc ^= r[u][h].x ^ r[u][h].y ^ r[u][h].z ^ r[u][h].w;
     }
-    if (acc == 0x12345678u) o[0] = acc;
+    if (acc == 0x12345678u)
+        o[0] = acc;
 }
 
-template <class F> float timeIt(F f) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    for (int i = 0; i < 5; ++i) f();
+template <class F> float timeIt(F f)
+{
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int i = 0; i < 5; ++i)
+        f();
     std::vector<float> ts;
-    for (int i = 0; i < 41; ++i) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); ts.push_back(ms * 1000); }
+    for (int i = 0; i < 41; ++i) {
+        cudaEventRecord(a);
+        f();
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float ms;
+        cudaEventElapsedTime(&ms, a, b);
+        ts.push_back(ms * 1000);
+    }
     std::sort(ts.begin(), ts.end());
     // back-to-back
-    cudaEventRecord(a); for (int i = 0; i < 100; ++i) f(); cudaEventRecord(b); cudaEventSynchronize(b);
-    float ms; cudaEventElapsedTime(&ms, a, b);
+    cudaEventRecord(a);
+    for (int i = 0; i < 100; ++i)
+        f();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms;
+    cudaEventElapsedTime(&ms, a, b);
     printf("  median %.2f us  min %.2f  b2b %.2f us", ts[20], ts[0], ms * 10);
     return ts[20];
 }
 
-int main() {
+int main()
+{
     const int N = 4096, K = 14336;
     const long long bytes = (long long)N * K / 2;
-    uint8_t *w; unsigned *o;
-    CK(cudaMalloc(&w, bytes)); CK(cudaMalloc(&o, 64)); CK(cudaMemset(w, 0x5a, bytes));
+    uint8_t *w;
+    unsigned *o;
+    CK(cudaMalloc(&w, bytes));
+    CK(cudaMalloc(&o, 64));
+    CK(cudaMemset(w, 0x5a, bytes));
     // A large buffer to flush L2 is not used: the weight (29 MB) fits the H200's 50 MB L2, so flush.
-    uint8_t *flush; const long long fb = 256ll << 20; CK(cudaMalloc(&flush, fb));
-    int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    uint8_t *flush;
+    const long long fb = 256ll << 20;
+    CK(cudaMalloc(&flush, fb));
+    int sms;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     printf("SMs %d, bytes %lld\n", sms, bytes);
     auto flushL2 = [&] { cudaMemsetAsync(flush, 1, fb); };
     // Times with an L2 flush before each timed launch (the lab's weights are cold? report both).
     for (int cold = 0; cold < 2; ++cold) {
-        printf("=== %s\n", cold ? "L2 flushed before each launch (flush inside the timing: subtract)" : "warm (back-to-back, weight may sit in L2)");
+        printf("=== %s\n", cold ? "L2 flushed before each launch (flush inside the timing: subtract)"
+                                : "warm (back-to-back, weight may sit in L2)");
         auto run = [&](const char *name, auto launch) {
             printf("%-40s", name);
             float t = timeIt([&] { launch(); });
             printf("  -> %.0f GB/s\n", bytes / (t * 1e3));
         };
         run("empty", [&] { empty<<<1, 32>>>(o); });
-        if (cold) continue;
+        if (cold)
+            continue;
         for (int bpsm : {2, 4, 8, 16}) {
-            char nm[64]; snprintf(nm, 64, "stream U4 256thr %d blk/SM", bpsm);
+            char nm[64];
+            snprintf(nm, 64, "stream U4 256thr %d blk/SM", bpsm);
             run(nm, [&] { stream<4><<<sms * bpsm, 256>>>((const uint4 *)w, bytes / 16, o); });
         }
         for (int split : {1, 2, 4, 7, 8, 14}) {
             dim3 g(N / 64, split);
             char nm[80];
-            snprintf(nm, 80, "rows U1 plain split %d", split); run(nm, [&] { rows<1, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 plain split %d", split); run(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U4 plain split %d", split); run(nm, [&] { rows<4, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 L2:128 split %d", split); run(nm, [&] { rows<2, 1, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 L2:256 split %d", split); run(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U4 L2:256 split %d", split); run(nm, [&] { rows<4, 2, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U1 split %d", split); run(nm, [&] { rows<1, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U2 split %d", split); run(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U4 split %d", split); run(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U4 L2:256 split %d", split); run(nm, [&] { rows<4, 2, true><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U1 plain split %d", split);
+            run(nm, [&] { rows<1, 0, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U2 plain split %d", split);
+            run(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U4 plain split %d", split);
+            run(nm, [&] { rows<4, 0, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U2 L2:128 split %d", split);
+            run(nm, [&] { rows<2, 1, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U2 L2:256 split %d", split);
+            run(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "rows U4 L2:256 split %d", split);
+            run(nm, [&] { rows<4, 2, false><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "tile U1 split %d", split);
+            run(nm, [&] { rows<1, 0, true><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "tile U2 split %d", split);
+            run(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "tile U4 split %d", split);
+            run(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
+            snprintf(nm, 80, "tile U4 L2:256 split %d", split);
+            run(nm, [&] { rows<4, 2, true><<<g, 128>>>(w, N, K, split, o); });
         }
     }
     // Cold: flush then one launch, timed by events around the launch only.
     printf("=== cold (flush, then event-timed launch)\n");
     auto cold = [&](const char *name, auto launch) {
-        cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+        cudaEvent_t a, b;
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
         std::vector<float> ts;
-        for (int i = 0; i < 25; ++i) { flushL2(); cudaEventRecord(a); launch(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); ts.push_back(ms * 1000); }
+        for (int i = 0; i < 25; ++i) {
+            flushL2();
+            cudaEventRecord(a);
+            launch();
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            float ms;
+            cudaEventElapsedTime(&ms, a, b);
+            ts.push_back(ms * 1000);
+        }
         std::sort(ts.begin(), ts.end());
         printf("%-40s cold median %.2f us -> %.0f GB/s\n", name, ts[12], bytes / (ts[12] * 1e3));
     };
     cold("stream U4 256thr 8 blk/SM", [&] { stream<4><<<sms * 8, 256>>>((const uint4 *)w, bytes / 16, o); });
     for (int split : {2, 4, 8}) {
-        dim3 g(N / 64, split); char nm[80];
-        snprintf(nm, 80, "rows U2 plain split %d", split); cold(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "rows U2 L2:256 split %d", split); cold(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "tile U2 split %d", split); cold(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "tile U4 split %d", split); cold(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
+        dim3 g(N / 64, split);
+        char nm[80];
+        snprintf(nm, 80, "rows U2 plain split %d", split);
+        cold(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
+        snprintf(nm, 80, "rows U2 L2:256 split %d", split);
+        cold(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
+        snprintf(nm, 80, "tile U2 split %d", split);
+        cold(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
+        snprintf(nm, 80, "tile U4 split %d", split);
+        cold(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
     }
     return 0;
 }

@@ -19,77 +19,170 @@
 #include <cuda_bf16.h>
 #include "kernels/gemm/kernels_w4a16.h"
 using namespace quantscope::gpu::launch;
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
 
-struct Weights { std::vector<void*> packed, tile; float *s; int8_t *z; };
+struct Weights {
+    std::vector<void *> packed, tile;
+    float *s;
+    int8_t *z;
+};
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     std::mt19937 rng(7);
     auto run = [&](long long M, long long N, long long K, long long G, int E, int copies, bool sweep) {
         const long long wBytes = N * K / 2 * E, sCount = N * (K / G) * E;
-        std::vector<uint8_t> hw(wBytes); for (auto &b : hw) b = rng() & 0xFF;
-        std::vector<float> hs(sCount); for (auto &v : hs) v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
-        std::vector<int8_t> hz(sCount); for (auto &v : hz) v = (int8_t)((int)(rng() % 16) - 8);
-        std::vector<__nv_bfloat16> hx(M * K * E); for (auto &v : hx) v = __float2bfloat16(((int)(rng() % 2001) - 1000) / 1000.0f);
-        Weights w; float *s; int8_t *z; void *x, *y, *y2;
-        CK(cudaMalloc(&s, sCount * 4)); CK(cudaMalloc(&z, sCount)); CK(cudaMalloc(&x, M * K * 2 * E));
-        CK(cudaMalloc(&y, M * N * 2 * E)); CK(cudaMalloc(&y2, M * N * 2 * E));
+        std::vector<uint8_t> hw(wBytes);
+        for (auto &b : hw)
+            b = rng() & 0xFF;
+        std::vector<float> hs(sCount);
+        for (auto &v : hs)
+            v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
+        std::vector<int8_t> hz(sCount);
+        for (auto &v : hz)
+            v = (int8_t)((int)(rng() % 16) - 8);
+        std::vector<__nv_bfloat16> hx(M * K * E);
+        for (auto &v : hx)
+            v = __float2bfloat16(((int)(rng() % 2001) - 1000) / 1000.0f);
+        Weights w;
+        float *s;
+        int8_t *z;
+        void *x, *y, *y2;
+        CK(cudaMalloc(&s, sCount * 4));
+        CK(cudaMalloc(&z, sCount));
+        CK(cudaMalloc(&x, M * K * 2 * E));
+        CK(cudaMalloc(&y, M * N * 2 * E));
+        CK(cudaMalloc(&y2, M * N * 2 * E));
         CK(cudaMemcpy(s, hs.data(), sCount * 4, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(z, hz.data(), sCount, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(x, hx.data(), M * K * 2 * E, cudaMemcpyHostToDevice));
-        W4a16Problem p; p.scales = s; p.zeros = z; p.x = x; p.y = y; p.m = M; p.n = N; p.k = K; p.group = G; p.experts = E;
-        p.wStride = N * K / 2; p.sStride = N * (K / G); p.xStride = M * K; p.yStride = M * N;
+        W4a16Problem p;
+        p.scales = s;
+        p.zeros = z;
+        p.x = x;
+        p.y = y;
+        p.m = M;
+        p.n = N;
+        p.k = K;
+        p.group = G;
+        p.experts = E;
+        p.wStride = N * K / 2;
+        p.sStride = N * (K / G);
+        p.xStride = M * K;
+        p.yStride = M * N;
         const size_t tb = w4a16TileBytes(p);
         for (int c = 0; c < copies; ++c) {
-            void *pw, *pt; CK(cudaMalloc(&pw, wBytes)); CK(cudaMemcpy(pw, hw.data(), wBytes, cudaMemcpyHostToDevice));
-            CK(cudaMalloc(&pt, tb)); p.packed = (const uint8_t *)pw; w4a16TileReorder(p, pt, nullptr);
-            w.packed.push_back(pw); w.tile.push_back(pt);
+            void *pw, *pt;
+            CK(cudaMalloc(&pw, wBytes));
+            CK(cudaMemcpy(pw, hw.data(), wBytes, cudaMemcpyHostToDevice));
+            CK(cudaMalloc(&pt, tb));
+            p.packed = (const uint8_t *)pw;
+            w4a16TileReorder(p, pt, nullptr);
+            w.packed.push_back(pw);
+            w.tile.push_back(pt);
         }
         CK(cudaDeviceSynchronize());
-        void *ws, *cnt; size_t wsb = w4a16WorkspaceBytes(p), cb = w4a16CounterBytes(p);
-        CK(cudaMalloc(&ws, wsb)); CK(cudaMalloc(&cnt, cb)); CK(cudaMemset(ws, 0, wsb)); CK(cudaMemset(cnt, 0, cb));
-        cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+        void *ws, *cnt;
+        size_t wsb = w4a16WorkspaceBytes(p), cb = w4a16CounterBytes(p);
+        CK(cudaMalloc(&ws, wsb));
+        CK(cudaMalloc(&cnt, cb));
+        CK(cudaMemset(ws, 0, wsb));
+        CK(cudaMemset(cnt, 0, cb));
+        cudaEvent_t a, b;
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
         auto timeIt = [&](W4a16Tiling t, bool tile, W4a16Launch *used) {
             // The lab's way: every repeat queued, one sync at the end (the GPU runs back to back).
             std::vector<cudaEvent_t> ev(2 * 40);
-            for (auto &e : ev) cudaEventCreate(&e);
+            for (auto &e : ev)
+                cudaEventCreate(&e);
             for (int i = 0; i < 45; ++i) {
-                p.packed = (const uint8_t *)w.packed[i % copies]; p.tilePacked = tile ? w.tile[i % copies] : nullptr;
-                if (i >= 5) cudaEventRecord(ev[2 * (i - 5)]);
+                p.packed = (const uint8_t *)w.packed[i % copies];
+                p.tilePacked = tile ? w.tile[i % copies] : nullptr;
+                if (i >= 5)
+                    cudaEventRecord(ev[2 * (i - 5)]);
                 *used = w4a16Fused(p, t, ws, cnt, nullptr);
-                if (i >= 5) cudaEventRecord(ev[2 * (i - 5) + 1]);
+                if (i >= 5)
+                    cudaEventRecord(ev[2 * (i - 5) + 1]);
             }
             CK(cudaDeviceSynchronize());
             std::vector<float> ts;
-            for (int i = 0; i < 40; ++i) { float ms; cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]); ts.push_back(ms * 1000); }
-            for (auto &e : ev) cudaEventDestroy(e);
-            std::sort(ts.begin(), ts.end()); return ts[ts.size() / 2];
+            for (int i = 0; i < 40; ++i) {
+                float ms;
+                cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
+                ts.push_back(ms * 1000);
+            }
+            for (auto &e : ev)
+                cudaEventDestroy(e);
+            std::sort(ts.begin(), ts.end());
+            return ts[ts.size() / 2];
         };
         auto output = [&](W4a16Tiling t, bool tile, void *dst) {
-            p.packed = (const uint8_t *)w.packed[0]; p.tilePacked = tile ? w.tile[0] : nullptr; p.y = dst;
-            w4a16Fused(p, t, ws, cnt, nullptr); CK(cudaDeviceSynchronize()); p.y = y;
-            std::vector<uint16_t> h(M * N * E); CK(cudaMemcpy(h.data(), dst, h.size() * 2, cudaMemcpyDeviceToHost)); return h;
+            p.packed = (const uint8_t *)w.packed[0];
+            p.tilePacked = tile ? w.tile[0] : nullptr;
+            p.y = dst;
+            w4a16Fused(p, t, ws, cnt, nullptr);
+            CK(cudaDeviceSynchronize());
+            p.y = y;
+            std::vector<uint16_t> h(M * N * E);
+            CK(cudaMemcpy(h.data(), dst, h.size() * 2, cudaMemcpyDeviceToHost));
+            return h;
         };
         printf("== M %lld N %lld K %lld g %lld E %d (tile copy %.1f MB)\n", M, N, K, G, E, tb / 1e6);
         W4a16Launch u;
-        W4a16Tiling t2; t2.kernel = 2; float a2 = timeIt(t2, false, &u);
+        W4a16Tiling t2;
+        t2.kernel = 2;
+        float a2 = timeIt(t2, false, &u);
         printf("swapped (kernel 2 default) split %d U %d: %.2f us\n", u.splitK, u.chunksAhead, a2);
-        W4a16Tiling t7; t7.kernel = 7; float a7 = timeIt(t7, true, &u);
+        W4a16Tiling t7;
+        t7.kernel = 7;
+        float a7 = timeIt(t7, true, &u);
         printf("stream  (kernel 7 default) split %d U %d: %.2f us\n", u.splitK, u.chunksAhead, a7);
         // bits: the same split
-        W4a16Tiling c2 = t2, c7 = t7; c2.splitK = u.splitK; c2.chunksAhead = 1; c7.splitK = u.splitK;
+        W4a16Tiling c2 = t2, c7 = t7;
+        c2.splitK = u.splitK;
+        c2.chunksAhead = 1;
+        c7.splitK = u.splitK;
         auto h2 = output(c2, false, y2), h7 = output(c7, true, y);
-        long long diff = 0; for (size_t i = 0; i < h2.size(); ++i) diff += h2[i] != h7[i];
+        long long diff = 0;
+        for (size_t i = 0; i < h2.size(); ++i)
+            diff += h2[i] != h7[i];
         printf("bits vs swapped at split %d: %lld of %zu differ\n", u.splitK, diff, h2.size());
-        if (sweep) for (int sk : {7, 8, 11, 13, 14, 16}) for (int uu : {1, 2}) {
-            W4a16Tiling tt; tt.kernel = 7; tt.splitK = sk; tt.chunksAhead = uu; float v = timeIt(tt, true, &u);
-            printf("  sweep stream split %d U %d: %.2f us (blocks %d)\n", u.splitK, uu, v, u.blocks);
-        }
-        for (auto v : w.packed) cudaFree(v); for (auto v : w.tile) cudaFree(v);
-        cudaFree(s); cudaFree(z); cudaFree(x); cudaFree(y); cudaFree(y2); cudaFree(ws); cudaFree(cnt);
+        if (sweep)
+            for (int sk : {7, 8, 11, 13, 14, 16})
+                for (int uu : {1, 2}) {
+                    W4a16Tiling tt;
+                    tt.kernel = 7;
+                    tt.splitK = sk;
+                    tt.chunksAhead = uu;
+                    float v = timeIt(tt, true, &u);
+                    printf("  sweep stream split %d U %d: %.2f us (blocks %d)\n", u.splitK, uu, v, u.blocks);
+                }
+        for (auto v : w.packed)
+            cudaFree(v);
+        for (auto v : w.tile)
+            cudaFree(v);
+        cudaFree(s);
+        cudaFree(z);
+        cudaFree(x);
+        cudaFree(y);
+        cudaFree(y2);
+        cudaFree(ws);
+        cudaFree(cnt);
     };
-    if (argc > 1 && std::string(argv[1]) == "ncu") { run(1, 4096, 14336, 128, 1, 4, false); return 0; }
-    for (long long M : {1, 16}) run(M, 4096, 14336, 128, 1, 4, true);
+    if (argc > 1 && std::string(argv[1]) == "ncu") {
+        run(1, 4096, 14336, 128, 1, 4, false);
+        return 0;
+    }
+    for (long long M : {1, 16})
+        run(M, 4096, 14336, 128, 1, 4, true);
     run(16, 2048, 7168, 128, 16, 2, false);
     return 0;
 }

@@ -109,8 +109,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     std::string tuned;
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
         // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the
-        // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), and
-        // the swapped kernel on W as stored, measured the same way.
+        // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), with
+        // 8 warps a block (half the X stage a row of W) at the launcher's slices and 8, and the
+        // swapped kernel on W as stored, measured the same way.
         std::vector<launch::W4a16Tiling> cands;
         for (const int split : {0, 8, 14})
             for (const int ahead : {2, 1}) {
@@ -118,6 +119,11 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                 t.kernel = 7, t.chunksAhead = ahead, t.splitK = split;
                 cands.push_back(t);
             }
+        for (const int split : {0, 8}) {
+            launch::W4a16Tiling t = tiling;
+            t.kernel = 7, t.chunksAhead = 2, t.splitK = split, t.warps = 8;
+            cands.push_back(t);
+        }
         cands.push_back(tiling);
         cands.back().kernel = 2;
         const Fastest f = fastestOf(
@@ -131,7 +137,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
         for (std::size_t c = 0; c + 1 < cands.size(); ++c) {
             char one[80];
-            std::snprintf(one, sizeof one, " streaming %d chunk(s) a step, split %s %.1f;", cands[c].chunksAhead,
+            std::snprintf(one, sizeof one, " streaming %d chunk(s) a step, %d warps, split %s %.1f;",
+                          cands[c].chunksAhead, cands[c].warps == 8 ? 8 : 4,
                           cands[c].splitK > 0 ? std::to_string(cands[c].splitK).c_str() : "auto", f.medianUs[c]);
             tuned += one;
         }
@@ -250,12 +257,14 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                       "%d warps a block, split-K %d, %d blocks; %s)",
                       used.mTile, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
     else if (used.streamed)
-        std::snprintf(buf, sizeof buf,
-                      "fused: one kernel, mma.sync BF16, streaming (the swapped kernel's Yᵀ = Ŵ·Xᵀ, 16 rows of W a "
-                      "warp, %d token tile(s) of 8, on a tile-ordered copy of W and its scales / zero points written "
-                      "once per weight in %.1f µs, not in this time: one contiguous KiB a warp a chunk; %d chunk(s) "
-                      "a step, the next step's loads before this step's mma's, split-K %d, %d blocks; %s)",
-                      used.mTile, tileUs, used.chunksAhead, used.splitK, used.blocks, numerics);
+        std::snprintf(
+            buf, sizeof buf,
+            "fused: one kernel, mma.sync BF16, streaming (the swapped kernel's Yᵀ = Ŵ·Xᵀ, 16 rows of W a "
+            "warp, %d token tile(s) of 8, on a tile-ordered copy of W and its scales / zero points written "
+            "once per weight in %.1f µs, not in this time: one contiguous KiB a warp a chunk; %d chunk(s) "
+            "a step, the next step's loads before this step's mma's, %d warps a block, split-K %d, %d blocks; "
+            "%s)",
+            used.mTile, tileUs, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
     else if (used.swapped)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "

@@ -8,8 +8,8 @@
 //    the FP64 product (w4_operands.h), and at one K slice the swapped kernel's outputs bit for bit
 //    (the same sums in the same order; with several slices the FP32 partials meet in atomics in
 //    any order). M ∈ {1, 2, 7, 8, 9, 16}, groups 128, 256 and per channel, asymmetric and
-//    symmetric, 1 and 2 chunks a step, K slices 1, 3 and the launcher's; K = 14336 with X staged
-//    in several pieces.
+//    symmetric, 1 and 2 chunks a step, 4 and 8 warps a block, K slices 1, 3 and the launcher's;
+//    K = 14336 with X staged in several pieces.
 //  - The MoE batch against per-expert launches bit for bit; the launcher's choice; the refusals.
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
@@ -129,7 +129,7 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                 for (const int ahead : {1, 2})
                     for (const int split : {1, 3, 0}) {
                         L::W4a16Tiling t;
-                        t.kernel = 7, t.splitK = split, t.chunksAhead = ahead;
+                        t.kernel = 7, t.splitK = split, t.chunksAhead = ahead, t.warps = run % 2 ? 8 : 4;
                         ++run;
                         CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * sh.n)));
                         const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
@@ -137,12 +137,14 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                         const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
                                                  " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
                                                  (symmetric ? " sym" : " asym") + " ahead " + std::to_string(ahead) +
-                                                 " split " + std::to_string(l.splitK);
+                                                 " warps " + std::to_string(t.warps) + " split " +
+                                                 std::to_string(l.splitK);
                         const std::vector<std::uint16_t> y = d.output(0);
                         std::string where;
                         EXPECT_LE(w4a16WorstOfBound(o, y, false, where), 1.0) << what << " at " << where;
                         EXPECT_TRUE(l.streamed && l.swapped) << what;
                         EXPECT_EQ(l.chunksAhead, ahead) << what;
+                        EXPECT_EQ(l.warps, t.warps) << what;
                         EXPECT_EQ(l.mTile, m <= 8 ? 1 : 2) << what;
                         if (split > 0) {
                             const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;

@@ -104,12 +104,13 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(z));
 }
 
-/// NT n8 tiles of tokens, U chunks of 128 k a step; 4 warps, one 16-row tile of W each. G1: the
+/// NT n8 tiles of tokens, U chunks of 128 k a step; NW warps, one 16-row tile of W each. G1: the
 /// group is 128 (each chunk its own group: no group counters, the sum scaled every chunk).
 /// Registers (ptxas 13, sm_90, no spills): 88–122 — 4 or 5 resident blocks an SM. Capping them
 /// (6 blocks at 80) spilled and measured slower at every M (H200, 2026-11-29).
-template <int NT, int U, bool G1>
-__global__ void __launch_bounds__(kWarps * 32)
+/// NW warps a block (4, or 8: 128 rows of W share one X stage, half the X traffic a row of W).
+template <int NT, int U, bool G1, int NW>
+__global__ void __launch_bounds__(NW * 32)
     streamKernel(Args a, const std::uint8_t *tp, long long eStride, long long metaOff)
 {
     extern __shared__ uint4 xs[];
@@ -117,7 +118,7 @@ __global__ void __launch_bounds__(kWarps * 32)
     const int gid = lane >> 2, q = lane & 3;
     const int e = blockIdx.z;
     const long long tiles = (a.N + 15) / 16;
-    const long long tRaw = static_cast<long long>(blockIdx.x) * kWarps + warp;
+    const long long tRaw = static_cast<long long>(blockIdx.x) * NW + warp;
     const bool live = tRaw < tiles; // a warp past the last tile streams the last one and stores nothing
     const long long t = live ? tRaw : tiles - 1;
     const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
@@ -221,7 +222,7 @@ __global__ void __launch_bounds__(kWarps * 32)
         const int pEnd = c1 - p0 < P ? c1 : p0 + P;
         if (p0 != c0)
             __syncthreads(); // the previous piece of the stage is consumed
-        stageX<kWarps * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
+        stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
         __syncthreads();
         for (int ch = p0; ch < pEnd; ch += 2 * U) {
             if (ch + U < c1)
@@ -244,23 +245,26 @@ __global__ void __launch_bounds__(kWarps * 32)
     unsigned *counter = a.counters + static_cast<long long>(e) * gridDim.x + blockIdx.x;
     if (!splitKLastBlock(counter, a.splitK))
         return;
-    const long long nBlock0 = static_cast<long long>(blockIdx.x) * kWarps * 16;
-    const long long cols = (a.N - nBlock0) < kWarps * 16 ? a.N - nBlock0 : kWarps * 16;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
     splitKConvert(ws, Y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using StreamFn = void (*)(Args, const std::uint8_t *, long long, long long);
 
-/// The instantiations: one or two n8 tiles × 1 or 2 chunks a step × group 128 or another.
-template <bool G1> StreamFn streamForG(int nt, int u)
+/// The instantiations: one or two n8 tiles × 1 or 2 chunks a step × group 128 or another × 4 or 8
+/// warps a block.
+template <bool G1, int NW> StreamFn streamForG(int nt, int u)
 {
     if (nt == 1)
-        return u == 1 ? &streamKernel<1, 1, G1> : &streamKernel<1, 2, G1>;
-    return u == 1 ? &streamKernel<2, 1, G1> : &streamKernel<2, 2, G1>;
+        return u == 1 ? &streamKernel<1, 1, G1, NW> : &streamKernel<1, 2, G1, NW>;
+    return u == 1 ? &streamKernel<2, 1, G1, NW> : &streamKernel<2, 2, G1, NW>;
 }
-StreamFn streamFor(int nt, int u, bool g1)
+StreamFn streamFor(int nt, int u, bool g1, int warps)
 {
-    return g1 ? streamForG<true>(nt, u) : streamForG<false>(nt, u);
+    if (warps == 8)
+        return g1 ? streamForG<true, 8>(nt, u) : streamForG<false, 8>(nt, u);
+    return g1 ? streamForG<true, 4>(nt, u) : streamForG<false, 4>(nt, u);
 }
 
 #endif // QS_HAS_MMA
@@ -278,22 +282,22 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const int nt = p.m <= 8 ? 1 : 2;
     const int u = tiling.chunksAhead == 1 ? 1 : 2;
     const long long tiles = (p.n + 15) / 16;
-    const long long nBlocks = (tiles + kWarps - 1) / kWarps;
+    const int warps = tiling.warps == 8 ? 8 : 4;
+    const long long nBlocks = (tiles + warps - 1) / warps;
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);
     const int rowsX = static_cast<int>(std::min<long long>(p.m, 8 * nt));
     const long long pieceMax = std::max(1LL, (kStreamStageBudget / (16LL * rowsX) - 4) / 16);
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
-    const StreamFn fn = streamFor(nt, u, p.group == 128);
+    const StreamFn fn = streamFor(nt, u, p.group == 128, warps);
     if (split <= 0) {
-        static std::atomic<int> occupancy[2][3][3][17] = {};
-        std::atomic<int> &cached = occupancy[p.group == 128 ? 1 : 0][nt][u][rowsX];
+        static std::atomic<int> occupancy[2][2][3][3][17] = {};
+        std::atomic<int> &cached = occupancy[warps == 8 ? 1 : 0][p.group == 128 ? 1 : 0][nt][u][rowsX];
         int perSm = cached.load(std::memory_order_relaxed);
         if (perSm < 1) {
             const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
-                perSm < 1)
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, warps * 32, smem) != cudaSuccess || perSm < 1)
                 perSm = 1;
             cached.store(perSm, std::memory_order_relaxed);
         }
@@ -308,6 +312,7 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const long long piece = per <= pieceMax ? per : std::max<long long>(2 * u, pieceMax / (2 * u) * (2 * u));
     l.swapped = true;
     l.streamed = true;
+    l.warps = warps;
     l.mTile = nt;
     l.nPerWarp = 16;
     l.chunksAhead = u;
@@ -317,7 +322,7 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), 0);
     const std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
-    fn<<<grid, kWarps * 32, smem, static_cast<cudaStream_t>(stream)>>>(
+    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(
         a, static_cast<const std::uint8_t *>(p.tilePacked), tileCodeBytes(p) + tileMetaBytes(p), tileCodeBytes(p));
     QS_GPU_CHECK(cudaGetLastError());
 #else

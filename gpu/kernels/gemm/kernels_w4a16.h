@@ -72,6 +72,8 @@ struct W4a16Tiling {
     int splitK = 0;
     int kernel = 0;
     int chunksAhead = 0;
+    /// Kernel 7: warps a block, 4 (0: the default) or 8 (128 rows of W share the X stage).
+    int warps = 0;
 };
 
 /// The largest M the swapped kernel runs (two n8 tiles of tokens).
@@ -89,7 +91,7 @@ struct W4a16Launch {
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
     int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
-    bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step)
+    bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4 or 8)
     bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
                             ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };
