@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "device_pool.h"
 #include "gemm/kernels_w4a16.h"
@@ -103,10 +104,32 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     tiling.chunksAhead = request.w4a16ChunksAhead;
     launch::W4a16Launch used;
     const int copies = static_cast<int>(weights.size());
-    // Where the CUTLASS route runs and the request leaves the kernel to the lab: the candidates
-    // (its tiles 1…5, 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM
-    // rows) measured by fastestOf on rotating weight copies — not the launcher's M rule.
+    // Where the request leaves the kernel to the lab, the candidates are measured by fastestOf on
+    // rotating weight copies — not the launcher's M rule: up to 16 rows the streaming kernel's
+    // variants and the swapped kernel, above them (where the CUTLASS route runs) its tiles 1…5,
+    // 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM rows.
     std::string tuned;
+    // The fastest of `cands` (fastestOf on the rotating copies) becomes the tiling; the note lists
+    // every candidate's median under its name.
+    auto pickFastest = [&](const std::vector<launch::W4a16Tiling> &cands,
+                           const std::function<std::string(const launch::W4a16Tiling &)> &name) {
+        const Fastest f = fastestOf(
+            cands.size(),
+            [&](std::size_t c, int i) {
+                useCopy(i % copies);
+                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
+                return true;
+            },
+            s);
+        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
+        for (std::size_t c = 0; c < cands.size(); ++c) {
+            char us[32];
+            std::snprintf(us, sizeof us, " %.1f", f.medianUs[c]);
+            tuned += (c ? "; " : " ") + name(cands[c]) + us;
+        }
+        tuned += ")";
+        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+    };
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
         // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the
         // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), with
@@ -126,26 +149,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         }
         cands.push_back(tiling);
         cands.back().kernel = 2;
-        const Fastest f = fastestOf(
-            cands.size(),
-            [&](std::size_t c, int i) {
-                useCopy(i % copies);
-                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
-                return true;
-            },
-            s);
-        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
-        for (std::size_t c = 0; c + 1 < cands.size(); ++c) {
-            char one[80];
-            std::snprintf(one, sizeof one, " streaming %d chunk(s) a step, %d warps, split %s %.1f;",
-                          cands[c].chunksAhead, cands[c].warps == 8 ? 8 : 4,
-                          cands[c].splitK > 0 ? std::to_string(cands[c].splitK).c_str() : "auto", f.medianUs[c]);
-            tuned += one;
-        }
-        char last[64];
-        std::snprintf(last, sizeof last, " swapped on W as stored %.1f)", f.medianUs.back());
-        tuned += last;
-        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+        pickFastest(cands, [](const launch::W4a16Tiling &t) {
+            if (t.kernel == 2)
+                return std::string("swapped on W as stored");
+            return "streaming " + std::to_string(t.chunksAhead) + " chunk(s) a step, " +
+                   std::to_string(t.warps == 8 ? 8 : 4) + " warps, split " +
+                   (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
+        });
     }
     if (meta && request.w4a16Kernel == 0 && request.w4a16RowsPerWarp == 0) {
         std::vector<launch::W4a16Tiling> cands;
@@ -159,24 +169,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             t.kernel = 5, t.nPerWarp = 0;
             cands.push_back(t);
         }
-        const Fastest f = fastestOf(
-            cands.size(),
-            [&](std::size_t c, int i) {
-                useCopy(i % copies);
-                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
-                return true;
-            },
-            s);
-        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
-        for (std::size_t c = 0; c < cands.size(); ++c) {
-            char one[64];
-            std::snprintf(one, sizeof one, " %s %.1f",
-                          cands[c].kernel == 5 ? "tiled" : ("tile " + std::to_string(cands[c].nPerWarp)).c_str(),
-                          f.medianUs[c]);
-            tuned += one;
-        }
-        tuned += ")";
-        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+        pickFastest(cands, [](const launch::W4a16Tiling &t) {
+            return t.kernel == 5 ? std::string("tiled") : "tile " + std::to_string(t.nPerWarp);
+        });
     }
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
         useCopy(rep % copies);

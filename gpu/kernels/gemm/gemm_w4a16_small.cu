@@ -418,15 +418,10 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
     const KernelFn fn = scaleInA ? pipelinedFor<true>(nt, stages, warps) : pipelinedFor<false>(nt, stages, warps);
     if (split <= 0) {
         static std::atomic<int> occupancy[2][2][3][9][17] = {};
-        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][warps == 8 ? 1 : 0][nt][stages][rowsX];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            const std::size_t smem =
-                static_cast<std::size_t>(ringBytes + ((bytesOf(std::min(pieceMax, chunks)) + 15) / 16) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, warps * 32, smem) != cudaSuccess || perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const std::size_t smem =
+            static_cast<std::size_t>(ringBytes + ((bytesOf(std::min(pieceMax, chunks)) + 15) / 16) * 16);
+        const int perSm =
+            residentBlocks(occupancy[scaleInA ? 1 : 0][warps == 8 ? 1 : 0][nt][stages][rowsX], fn, warps * 32, smem);
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif
@@ -480,15 +475,8 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
     if (split <= 0) {
         // Resident blocks of this instantiation with its largest stage (asked once per kernel and rowsX).
         static std::atomic<int> occupancy[2][3][3][5][17] = {};
-        std::atomic<int> &cached = occupancy[scaleInA ? 1 : 0][mt][nt][u][rowsX];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
-                perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
+        const int perSm = residentBlocks(occupancy[scaleInA ? 1 : 0][mt][nt][u][rowsX], fn, kWarps * 32, smem);
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif

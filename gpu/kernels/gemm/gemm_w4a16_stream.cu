@@ -293,14 +293,9 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const StreamFn fn = streamFor(nt, u, p.group == 128, warps);
     if (split <= 0) {
         static std::atomic<int> occupancy[2][2][3][3][17] = {};
-        std::atomic<int> &cached = occupancy[warps == 8 ? 1 : 0][p.group == 128 ? 1 : 0][nt][u][rowsX];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, warps * 32, smem) != cudaSuccess || perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
+        const int perSm =
+            residentBlocks(occupancy[warps == 8 ? 1 : 0][p.group == 128 ? 1 : 0][nt][u][rowsX], fn, warps * 32, smem);
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif

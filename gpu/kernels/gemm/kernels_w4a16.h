@@ -64,9 +64,9 @@ struct W4a16Problem {
 /// launcher's choice above kW4a16SwappedMaxM wherever it runs (w4a16CutlassRefusal empty, the
 /// metadata given), the tiled kernel otherwise. 7 the streaming kernel (gemm_w4a16_stream.cu; needs
 /// W4a16Problem::tilePacked, group a multiple of 128, M ≤ kW4a16SwappedMaxM): the swapped kernel's
-/// arithmetic on the tile-ordered copy, 16 rows of W a warp, chunksAhead 1, 2 or 4 chunks a step
-/// (default 2) with the next step's loads issued before this step's mma's; the launcher's choice
-/// up to kW4a16SwappedMaxM wherever it runs.
+/// arithmetic on the tile-ordered copy, 16 rows of W a warp, 4 or 8 warps a block (`warps`),
+/// chunksAhead 1 or 2 chunks a step (default 2) with the next step's loads issued before this
+/// step's mma's; the launcher's choice up to kW4a16SwappedMaxM wherever it runs.
 struct W4a16Tiling {
     int nPerWarp = 0;
     int splitK = 0;
@@ -86,7 +86,7 @@ struct W4a16Launch {
     bool swapped = false;   ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
     int chunksAhead = 0;    ///< swapped: chunks of W a warp loads ahead
     bool pipelined = false; ///< the pipelined swapped kernel ran (kernel 3 or 4; chunksAhead: its ring's chunks)
-    int warps = 4;          ///< warps a block (the pipelined kernel: 4 or 8; the tiled kernel: 4 or 8)
+    int warps = 4;          ///< warps a block (the pipelined, tiled and streaming kernels: 4 or 8)
     bool tiled = false;     ///< the tiled kernel ran (kernel 5; chunksAhead: its stages, mTile: m16
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)

@@ -9,6 +9,8 @@
 /// splitKConvert), the swapped kernels' lane rows (laneRow), X stage (stageX), token offsets
 /// (tokenOffsets) and output store (storeSwapped). Included by those sources only (CUDA builds;
 /// QS_HAS_MMA is undefined for HIP, which has no mma.sync).
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -73,6 +75,18 @@ int smCount();
 long long chooseSplit(int perSm, long long tiles, long long chunks);
 /// `split` clamped to [1, chunks] and made even: ⌈chunks / split⌉ chunks a slice, no empty slice.
 long long evenSplit(long long split, long long chunks);
+/// Resident blocks an SM of kernel `fn` with `threads` and `smem` bytes of shared memory, asked
+/// once per cache slot (the launch's host time is part of what the lab times); at least 1.
+template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int threads, std::size_t smem)
+{
+    int perSm = slot.load(std::memory_order_relaxed);
+    if (perSm < 1) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, threads, smem) != cudaSuccess || perSm < 1)
+            perSm = 1;
+        slot.store(perSm, std::memory_order_relaxed);
+    }
+    return perSm;
+}
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// The streaming small-M kernel on the tile-ordered copy (gemm_w4a16_stream.cu; kernel 7).
