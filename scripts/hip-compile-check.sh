@@ -3,7 +3,9 @@
 # CI-style compile check of the one kernel source tree as HIP: compiles the kernel sources
 # gpu/kernels/{quantize,metric_passes,int_quant,fp8_quant,fp4_quant,hadamard,csweep,hqq}.cu, gpu/kernels/gemm/gemm_sim.cu and the benchmark hooks
 # (bench/bench_gpu_hooks.cu) with hipcc for an AMD target (default gfx90a, MI200; pass others as
-# arguments, e.g. gfx940) and the engine (engine.cpp, device_pool.cpp: the runtime side through
+# arguments, e.g. gfx940), the fused quantized GEMMs' sources (gpu/kernels/gemm/gemm_w4a16*.cu,
+# gemm_w4a8.cu, gemm_fp4.cu, gemm_w3lr.cu: CUDA-only kernels, as HIP their refusing host side, for
+# the first target) and the engine (engine.cpp, device_pool.cpp: the runtime side through
 # qs_gpu_compat.h) as HIP host code. Nothing runs: there is no AMD GPU here. Needs Debian's hipcc
 # (apt-get install hipcc; ROCm 5.2, clang 15).
 set -euo pipefail
@@ -33,6 +35,19 @@ for arch in "${archs[@]}"; do
     [[ -s "$out/$k-$arch.o" ]] || { echo "FAILED: $f for $arch" >&2; exit 1; }
     echo "   ok: $(stat -c %s "$out/$k-$arch.o") bytes"
   done
+done
+# The fused quantized GEMMs (issue 43) are CUDA only (mma.sync, cp.async, wgmma): as HIP their
+# sources compile to the host side alone, whose launchers refuse with the reason (HIP keeps the
+# unfused path). Checked for the first target only: they hold no device code there.
+for f in gpu/kernels/gemm/gemm_w4a16.cu gpu/kernels/gemm/gemm_w4a16_small.cu gpu/kernels/gemm/gemm_w4a16_stream.cu \
+         gpu/kernels/gemm/gemm_w4a16_tiled.cu gpu/kernels/gemm/gemm_w4a16_cutlass.cu gpu/kernels/gemm/gemm_w4a16_cutlass_shuffled.cu \
+         gpu/kernels/gemm/gemm_w4a8.cu gpu/kernels/gemm/gemm_fp4.cu gpu/kernels/gemm/gemm_w3lr.cu; do
+  k="$(basename "$f" .cu)"
+  echo "== $f as HIP (host side: the launchers refuse) for ${archs[0]}"
+  hipcc --offload-arch="${archs[0]}" -std=c++20 -O3 -ffp-contract=off -Werror=return-type -x hip "${inc[@]}" \
+    -c "$src/$f" -o "$out/$k-${archs[0]}.o" 2>&1 | filter
+  [[ -s "$out/$k-${archs[0]}.o" ]] || { echo "FAILED: $f for ${archs[0]}" >&2; exit 1; }
+  echo "   ok: $(stat -c %s "$out/$k-${archs[0]}.o") bytes"
 done
 # The engine and the backend adapter are host code: the host compiler with the HIP runtime headers
 # (hipcc would also run a device pass over them, and clang 15's device pass crashes on nlohmann/json).

@@ -40,6 +40,11 @@ namespace {
 
 using namespace w4a16detail;
 
+/// Shared memory per block for the X stage (bytes): a piece of at most this.
+constexpr long long kStageBudget = 24 * 1024;
+
+#if defined(QS_HAS_MMA) // HIP: the host side only (the launchers refuse)
+
 struct Fp4Args {
     const std::uint8_t *w;
     const std::uint8_t *s;
@@ -67,11 +72,6 @@ Fp4Args argsOf(const Fp4GemmProblem &p, void *ws, void *counters, int splitK, in
                    splitK,
                    piece};
 }
-
-/// Shared memory per block for the X stage (bytes): a piece of at most this.
-constexpr long long kStageBudget = 24 * 1024;
-
-#if defined(QS_HAS_MMA)
 
 __device__ __forceinline__ std::uint32_t wordAt(const uint4 &r, int w)
 {
@@ -189,8 +189,6 @@ template <bool Nv> Fp4KernelFn fp4KernelFor(int nt, int u)
     return u == 1 ? &fp4Kernel<2, 1, Nv> : u == 2 ? &fp4Kernel<2, 2, Nv> : &fp4Kernel<2, 4, Nv>;
 }
 
-#endif // QS_HAS_MMA
-
 /// Ŵ as BF16 (the unfused route), one thread a byte of codes.
 __global__ void dequantKernel(Fp4Args a, bool nv, __nv_bfloat16 *out)
 {
@@ -251,6 +249,8 @@ __global__ void checkKernel(Fp4Args a, bool nv, long long rowStride, long long r
     }
     checkRecord(ref, mag, static_cast<double>(a.K) * ldexp(1.0, -23) + wRel, nullptr, a.y[m * a.N + n], worst, count);
 }
+
+#endif // QS_HAS_MMA
 
 } // namespace
 
@@ -366,15 +366,24 @@ void fp4GemmDequantBf16(const Fp4GemmProblem &p, void *wOut, void *stream)
     const long long bytes = p.n * p.k / 2;
     if (bytes <= 0)
         return;
+#if !defined(QS_HAS_MMA)
+    (void)wOut, (void)stream;
+    throw GpuError("fp4GemmDequantBf16: the FP4 GEMM kernels are CUDA only (not built for HIP)");
+#else
     const Fp4Args a = argsOf(p, nullptr, nullptr, 1, 1);
     dequantKernel<<<static_cast<unsigned>((bytes + 255) / 256), 256, 0, static_cast<cudaStream_t>(stream)>>>(
         a, p.format == Fp4GemmFormat::Nvfp4, static_cast<__nv_bfloat16 *>(wOut));
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 void fp4GemmCheckFp64(const Fp4GemmProblem &p, long long rowStride, double wRel, double *worstDev,
                       unsigned long long *countDev, void *stream)
 {
+#if !defined(QS_HAS_MMA)
+    (void)p, (void)rowStride, (void)wRel, (void)worstDev, (void)countDev, (void)stream;
+    throw GpuError("fp4GemmCheckFp64: the FP4 GEMM kernels are CUDA only (not built for HIP)");
+#else
     const auto s = static_cast<cudaStream_t>(stream);
     QS_GPU_CHECK(cudaMemsetAsync(worstDev, 0, sizeof(double), s));
     QS_GPU_CHECK(cudaMemsetAsync(countDev, 0, sizeof(unsigned long long), s));
@@ -388,6 +397,7 @@ void fp4GemmCheckFp64(const Fp4GemmProblem &p, long long rowStride, double wRel,
         a, p.format == Fp4GemmFormat::Nvfp4, rowStride, rows, wRel, reinterpret_cast<unsigned long long *>(worstDev),
         countDev);
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 } // namespace quantscope::gpu::launch

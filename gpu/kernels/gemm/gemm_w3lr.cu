@@ -47,6 +47,8 @@ constexpr int kWarps = 4; // 64 rows of W a block
 constexpr int kAhead = 2; // 256-k blocks of W a warp loads before its mma's
 constexpr long long kStageBudget = 24 * 1024;
 
+#if defined(QS_HAS_MMA) // HIP: the host side only (the launchers refuse)
+
 struct Args {
     const std::uint32_t *w;
     const float *s, *z;
@@ -58,8 +60,6 @@ struct Args {
     long long M, N, K, group;
     int rank, splitK, pieceBlocks;
 };
-
-#if defined(QS_HAS_MMA)
 
 using w4a16detail::bits;
 using w4a16detail::laneRow;
@@ -339,8 +339,6 @@ template <int NT> KernelFn bySteps(int spg)
     return spg == 4 ? &w3Kernel<NT, 4> : spg == 8 ? &w3Kernel<NT, 8> : &w3Kernel<NT, 16>;
 }
 
-#endif // QS_HAS_MMA
-
 /// The unfused route's weight, one element a thread: bf16(s·(u − z) + Σ_j Û[n, j]·V̂[j, k]).
 __global__ void dequantKernel(const std::uint32_t *w, const float *s, const float *z, const float *u, const float *v,
                               long long N, long long K, long long group, int rank, __nv_bfloat16 *out)
@@ -357,6 +355,8 @@ __global__ void dequantKernel(const std::uint32_t *w, const float *s, const floa
     out[i] = __float2bfloat16_rn(val);
 }
 
+#endif // QS_HAS_MMA
+
 int stepsPerUnit(long long group)
 {
     return group == 64 ? 4 : group == 128 ? 8 : 16;
@@ -367,11 +367,14 @@ bool deviceHasPdl()
     static std::atomic<int> cached{-1};
     int v = cached.load(std::memory_order_relaxed);
     if (v < 0) {
+        v = 0;
+#if defined(QS_HAS_MMA)
         int dev = 0, major = 0;
         v = cudaGetDevice(&dev) == cudaSuccess &&
                     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major >= 9
                 ? 1
                 : 0;
+#endif
         cached.store(v, std::memory_order_relaxed);
     }
     return v == 1;
@@ -527,11 +530,16 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
 
 void w3lrDequantBf16(const W3lrProblem &p, void *outBf16, void *stream)
 {
+#if !defined(QS_HAS_MMA)
+    (void)p, (void)outBf16, (void)stream;
+    throw GpuError("w3lrDequantBf16: the W3A16 GEMM kernels are CUDA only (not built for HIP)");
+#else
     const long long total = p.n * p.k;
     const unsigned grid = static_cast<unsigned>((total + 255) / 256);
     dequantKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
         p.packed, p.scales, p.zeros, p.u, p.v, p.n, p.k, p.group, p.rank, static_cast<__nv_bfloat16 *>(outBf16));
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 } // namespace quantscope::gpu::launch

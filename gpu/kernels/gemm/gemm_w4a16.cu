@@ -229,8 +229,6 @@ template <bool ScaleInB> KernelFn kernelFor(int mt, int nt)
     return nt == 1 ? kernelOf<8, 1, ScaleInB>() : kernelOf<8, 2, ScaleInB>();
 }
 
-#endif // QS_HAS_MMA
-
 /// One warp per checked output: the FP64 reference from the packed operands (a plain loop over
 /// the byte pairs of k, lanes striding K, a warp sum), coalesced along K.
 __global__ void checkKernel(Args a, long long rowStride, long long rows, double wRel, double zRel,
@@ -263,6 +261,8 @@ __global__ void checkKernel(Args a, long long rowStride, long long rows, double 
     checkRecord(ref, mag + (zRel > 0 ? zRel / rel * magZ : 0.0), rel, nullptr, a.y[m * a.N + n], worst, count);
 }
 
+#endif // QS_HAS_MMA
+
 /// m16 tiles per block for M rows (the largest block is 128 rows; more rows: more m-blocks).
 int mTileFor(long long m)
 {
@@ -276,10 +276,13 @@ namespace w4a16detail {
 int smCount()
 {
     static const int n = [] {
-        int dev = 0, v = 0;
+        int v = 0;
+#if defined(QS_HAS_MMA)
+        int dev = 0;
         if (cudaGetDevice(&dev) != cudaSuccess ||
             cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
             return 132;
+#endif
         return v > 0 ? v : 132;
     }();
     return n;
@@ -434,6 +437,10 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
 void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, double *worstDev,
                     unsigned long long *countDev, void *stream, double zRel)
 {
+#if !defined(QS_HAS_MMA)
+    (void)p, (void)rowStride, (void)wRel, (void)worstDev, (void)countDev, (void)stream, (void)zRel;
+    throw GpuError("w4a16CheckFp64: the fused W4A16 GEMM is not built for HIP (no mma.sync)");
+#else
     const auto s = static_cast<cudaStream_t>(stream);
     QS_GPU_CHECK(cudaMemsetAsync(worstDev, 0, sizeof(double), s));
     QS_GPU_CHECK(cudaMemsetAsync(countDev, 0, sizeof(unsigned long long), s));
@@ -465,6 +472,7 @@ void w4a16CheckFp64(const W4a16Problem &p, long long rowStride, double wRel, dou
     checkKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, s>>>(
         a, rowStride, rows, wRel, zRel, reinterpret_cast<unsigned long long *>(worstDev), countDev);
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 } // namespace quantscope::gpu::launch

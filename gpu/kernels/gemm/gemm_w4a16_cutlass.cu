@@ -20,8 +20,10 @@
 #include <cstdio>
 
 #include "qs_gpu_compat.h"
+#if !defined(QS_GPU_HIP) // HIP: the refusals below only
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#endif
 
 #if defined(QS_WITH_CUTLASS)
 #include "gemm_w4a16_cutlass.cuh"
@@ -31,6 +33,7 @@ namespace quantscope::gpu::launch {
 
 namespace {
 
+#if !defined(QS_GPU_HIP)
 /// s' = bf16(s), z' = bf16(−s·z) (the FP32 product once, then round to nearest even), from the
 /// engine's [N, K/g] order into CUTLASS's [K/g, N] (N contiguous): element (n, g) at g·N + n.
 __global__ void prepareKernel(const float *scales, const std::int8_t *zeros, long long n, long long groups,
@@ -45,6 +48,7 @@ __global__ void prepareKernel(const float *scales, const std::int8_t *zeros, lon
         outZero[g * n + row] = __float2bfloat16_rn(__fmul_rn(-s, static_cast<float>(zeros[i])));
     }
 }
+#endif
 
 long long groupsOf(const W4a16Problem &p)
 {
@@ -61,6 +65,10 @@ std::size_t w4a16CutlassMetaBytes(const W4a16Problem &p)
 
 void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream)
 {
+#if defined(QS_GPU_HIP)
+    (void)meta, (void)stream;
+    throw GpuError(w4a16CutlassRefusal(p));
+#else
     const auto s = static_cast<cudaStream_t>(stream);
     const long long per = p.n * groupsOf(p);
     auto *scale = static_cast<__nv_bfloat16 *>(meta);
@@ -71,6 +79,7 @@ void w4a16CutlassPrepare(const W4a16Problem &p, void *meta, void *stream)
             p.scales + e * p.sStride, p.zeros + e * p.sStride, p.n, groupsOf(p), scale + e * per, zero + e * per);
         QS_GPU_CHECK(cudaGetLastError());
     }
+#endif
 }
 
 #if defined(QS_WITH_CUTLASS) && defined(CUTLASS_ARCH_MMA_SM90_SUPPORTED)
@@ -208,7 +217,9 @@ bool w4a16CutlassBuilt()
 
 std::string w4a16CutlassRefusal(const W4a16Problem &)
 {
-#if defined(QS_WITH_CUTLASS)
+#if defined(QS_GPU_HIP)
+    return "the CUTLASS route is CUDA only (Hopper wgmma); HIP runs the unfused W4A16 path";
+#elif defined(QS_WITH_CUTLASS)
     return "the CUTLASS route is compiled for sm_90a only (this build has no sm_90a code)";
 #else
     return "this build has no CUTLASS route (configure with the CUTLASS headers: scripts/fetch-cutlass.sh)";

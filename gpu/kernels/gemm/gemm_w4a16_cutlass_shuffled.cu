@@ -10,7 +10,9 @@
 #include <algorithm>
 
 #include "qs_gpu_compat.h"
+#if !defined(QS_GPU_HIP)
 #include <cuda_runtime.h>
+#endif
 
 #if defined(QS_WITH_CUTLASS)
 #include "gemm_w4a16_cutlass.cuh"

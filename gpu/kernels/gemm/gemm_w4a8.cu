@@ -47,12 +47,15 @@ namespace quantscope::gpu::launch {
 namespace {
 
 namespace gm = quantscope::gpumath;
-using w4a16detail::checkRecord;
 using w4a16detail::chooseSplit;
 using w4a16detail::evenSplit;
 
 constexpr int kW8Warps = 4;       ///< warps a block, 16 rows of W each
 constexpr int kPrepThreads = 512; ///< X's quantizer: threads a token
+
+#if defined(QS_HAS_MMA) // HIP: the host side only (the launchers refuse)
+
+using w4a16detail::checkRecord;
 
 struct A8 {
     const std::uint8_t *w;
@@ -83,8 +86,6 @@ A8 argsOf(const W4a8Problem &p, void *workspace, void *counters, int splitK)
               p.group,
               splitK};
 }
-
-#if defined(QS_HAS_MMA)
 
 using w4a16detail::laneRow;
 using w4a16detail::splitKConvert;
@@ -275,8 +276,6 @@ template <bool Fp8> KernelFn kernelFor(int nt, int u, int gpc)
     return u == 4 ? byGroups<Fp8, 2, 4>(gpc) : byGroups<Fp8, 2, 2>(gpc);
 }
 
-#endif // QS_HAS_MMA
-
 /// One block a token: the largest |x|, the scale and the codes (w4a8_math.h). Vec: 8 elements a
 /// thread per step (16-byte loads, 8-byte stores; K a multiple of 8), the same per-element functions.
 template <bool Fp8, bool Vec>
@@ -358,6 +357,8 @@ __global__ void checkKernel(A8 a, bool fp8, double coef, unsigned long long *wor
     checkRecord(ref, mag, coef, a.sx + m, a.y[m * a.N + n], worst, count);
 }
 
+#endif // QS_HAS_MMA
+
 } // namespace
 
 bool w4a8FusedBuilt()
@@ -409,6 +410,10 @@ void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *
 {
     if (m <= 0 || k <= 0)
         return;
+#if !defined(QS_HAS_MMA)
+    (void)xBf16, (void)fp8, (void)codes, (void)scales, (void)stream;
+    throw GpuError(w4a8FusedRefusal(fp8, m, k, 128));
+#else
     const auto s = static_cast<cudaStream_t>(stream);
     const auto *x = static_cast<const __nv_bfloat16 *>(xBf16);
     const bool vec = k % 8 == 0 && reinterpret_cast<std::uintptr_t>(xBf16) % 16 == 0 &&
@@ -423,6 +428,7 @@ void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *
     else
         xQuantKernel<false, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
@@ -472,6 +478,10 @@ W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *works
 
 void w4a8CheckFp64(const W4a8Problem &p, double *worstDev, unsigned long long *countDev, void *stream)
 {
+#if !defined(QS_HAS_MMA)
+    (void)worstDev, (void)countDev, (void)stream;
+    throw GpuError(w4a8FusedRefusal(p.fp8, p.m, p.k, p.group));
+#else
     const auto s = static_cast<cudaStream_t>(stream);
     QS_GPU_CHECK(cudaMemsetAsync(worstDev, 0, sizeof(double), s));
     QS_GPU_CHECK(cudaMemsetAsync(countDev, 0, sizeof(unsigned long long), s));
@@ -482,6 +492,7 @@ void w4a8CheckFp64(const W4a8Problem &p, double *worstDev, unsigned long long *c
         argsOf(p, nullptr, nullptr, 1), p.fp8, gm::w4a8BoundCoefficient(p.fp8, p.k),
         reinterpret_cast<unsigned long long *>(worstDev), countDev);
     QS_GPU_CHECK(cudaGetLastError());
+#endif
 }
 
 } // namespace quantscope::gpu::launch

@@ -14,19 +14,20 @@
 #include <cstdint>
 #include <cstring>
 
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
 #include "kernels_w4a16.h"
 
-#if !defined(__HIP_PLATFORM_AMD__) && !defined(QUANTSCOPE_HIP)
+// HIP (no mma.sync): only the host side compiles — the launchers refuse, the kernels are absent.
+#if !defined(__HIPCC__) && !defined(__HIP_PLATFORM_AMD__) && !defined(QUANTSCOPE_HIP)
 #define QS_HAS_MMA 1
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
 #endif
 
 namespace quantscope::gpu::launch::w4a16detail {
 
 constexpr int kWarps = 4;
 
+#if defined(QS_HAS_MMA)
 struct Args {
     const std::uint8_t *w;
     const float *s;
@@ -67,6 +68,7 @@ inline Args launchArgs(const W4a16Problem &p, void *workspace, void *counters, i
                 pieceChunks,
                 pieceGroups};
 }
+#endif // QS_HAS_MMA
 
 /// SMs of the current device (cached).
 int smCount();
@@ -75,6 +77,7 @@ int smCount();
 long long chooseSplit(int perSm, long long tiles, long long chunks);
 /// `split` clamped to [1, chunks] and made even: ⌈chunks / split⌉ chunks a slice, no empty slice.
 long long evenSplit(long long split, long long chunks);
+#if defined(QS_HAS_MMA)
 /// Resident blocks an SM of kernel `fn` with `threads` and `smem` bytes of shared memory, asked
 /// once per cache slot (the launch's host time is part of what the lab times); at least 1.
 template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int threads, std::size_t smem)
@@ -87,6 +90,7 @@ template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int thread
     }
     return perSm;
 }
+#endif // QS_HAS_MMA
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// The streaming small-M kernel on the tile-ordered copy (gemm_w4a16_stream.cu; kernel 7).
@@ -285,8 +289,6 @@ __device__ __forceinline__ void splitKConvert(float *ws, __nv_bfloat16 *y, long 
         *counter = 0u;
 }
 
-#endif // QS_HAS_MMA
-
 /// The end of the fused kernels' FP64 output checks (w4a16CheckFp64, fp4GemmCheckFp64,
 /// w4a8CheckFp64; one warp an output): the lanes' partial ref = Σ x·ŵ and mag = Σ |x·ŵ| summed to
 /// lane 0, which scales both by *scale when given (W4A8's token scale), then records
@@ -314,5 +316,7 @@ __device__ __forceinline__ void checkRecord(double ref, double mag, double coef,
     atomicMax(worst, static_cast<unsigned long long>(__double_as_longlong(r)));
     atomicAdd(count, 1ull);
 }
+
+#endif // QS_HAS_MMA
 
 } // namespace quantscope::gpu::launch::w4a16detail
