@@ -106,9 +106,9 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
 
 /// NT n8 tiles of tokens, U chunks of 128 k a step; NW warps, one 16-row tile of W each. G1: the
 /// group is 128 (each chunk its own group: no group counters, the sum scaled every chunk).
-/// Registers (ptxas 13, sm_90, no spills): 88–122 — 4 or 5 resident blocks an SM. Capping them
-/// (6 blocks at 80) spilled and measured slower at every M (H200, 2026-11-29).
 /// NW warps a block (4, or 8: 128 rows of W share one X stage, half the X traffic a row of W).
+/// Registers (ptxas 13, sm_90, no spills): 71–120 — 16 to 28 resident warps an SM. Capping them
+/// (6 blocks of 4 warps at 80) spilled and measured slower at every M (H200, 2026-11-29).
 template <int NT, int U, bool G1, int NW>
 __global__ void __launch_bounds__(NW * 32)
     streamKernel(Args a, const std::uint8_t *tp, long long eStride, long long metaOff)
