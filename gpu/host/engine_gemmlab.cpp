@@ -26,6 +26,7 @@
 #include <cuda_runtime.h>
 
 #include "device_pool.h"
+#include "gemmlab_lt.h"
 #include "gemm/kernels_gemmlab.h"
 #include "gemm/kernels_gemmlab_check.h"
 #include "tensor/convert.h"
@@ -35,6 +36,9 @@ namespace quantscope::gpu {
 
 namespace {
 
+using lab2::Events;
+using lab2::median;
+
 /// cuBLASLt's workspace: 32 MiB, what cuBLAS recommends for Hopper and what PyTorch gives cuBLAS and
 /// cuBLASLt on sm_90 (its default workspace size), so that the same algorithms are eligible.
 constexpr std::size_t kWorkspaceBytes = 32u << 20;
@@ -43,8 +47,6 @@ constexpr int kHeuristicCandidates = 16; ///< algorithms asked of the heuristic;
 /// (enumerateCandidates), at most this many more.
 constexpr double kEnumerateFrom = 68719476736.0;
 constexpr std::size_t kEnumeratedCandidates = 48;
-constexpr int kTuneRounds = 3; ///< interleaved rounds over the candidates …
-constexpr int kTuneRuns = 3;   ///< … of this many timed launches each (median of all 9)
 std::atomic<std::uint64_t> g_heuristicCalls{0};
 
 void checkLt(cublasStatus_t s, const char *what)
@@ -308,73 +310,23 @@ cublasStatus_t launchGemm(const Plan &p, const void *A, const void *B, void *D, 
     return st;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t h = v.size() / 2;
-    return v.empty() ? 0.0 : v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-struct EventSet {
-    std::vector<cudaEvent_t> ev;
-    explicit EventSet(std::size_t n) : ev(n)
-    {
-        for (auto &e : ev)
-            QS_GPU_CHECK(cudaEventCreate(&e));
-    }
-    ~EventSet()
-    {
-        for (auto e : ev)
-            cudaEventDestroy(e);
-    }
-    float ms(std::size_t a, std::size_t b) const
-    {
-        float t = 0;
-        QS_GPU_CHECK(cudaEventElapsedTime(&t, ev[a], ev[b]));
-        return t;
-    }
-};
-
-/// Picks the plan's algorithm by measuring every candidate the heuristic returned: kTuneRounds
-/// rounds, each timing kTuneRuns launches of every candidate in turn (after one untimed launch),
-/// so that a clock or thermal drift falls on all of them alike; the lowest median wins. `op(i)`
-/// launches the plan on rotating copy i. Sets algo, algoIndex, algosTried and tunedUs.
+/// Picks the plan's algorithm by measuring every candidate the heuristic returned (lab II's
+/// fastestOf: interleaved rounds, so that a clock or thermal drift falls on all of them alike; the
+/// lowest median wins). `op(i)` launches the plan on rotating copy i. Sets algo, algoIndex,
+/// algosTried and tunedUs.
 void tunePlan(Plan &p, const std::function<cublasStatus_t(int)> &op, cudaStream_t s)
 {
-    const std::size_t C = p.candidates.size();
-    std::vector<std::vector<double>> times(C);
-    std::vector<bool> ok(C, true);
-    EventSet ev(2 * kTuneRuns * C);
-    int launch = 0;
-    for (int round = 0; round < kTuneRounds; ++round) {
-        for (std::size_t c = 0; c < C; ++c) {
-            if (!ok[c])
-                continue;
+    const lab2::Fastest f = lab2::fastestOf(
+        p.candidates.size(),
+        [&](std::size_t c, int i) {
             p.algo = p.candidates[c];
-            ok[c] = op(launch++) == CUBLAS_STATUS_SUCCESS;
-            for (int r = 0; r < kTuneRuns && ok[c]; ++r) {
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kTuneRuns * c + r)], s));
-                ok[c] = op(launch++) == CUBLAS_STATUS_SUCCESS;
-                QS_GPU_CHECK(cudaEventRecord(ev.ev[2 * (kTuneRuns * c + r) + 1], s));
-            }
-        }
-        QS_GPU_CHECK(cudaStreamSynchronize(s));
-        for (std::size_t c = 0; c < C; ++c)
-            for (int r = 0; r < kTuneRuns && ok[c]; ++r)
-                times[c].push_back(1e3 * ev.ms(2 * (kTuneRuns * c + r), 2 * (kTuneRuns * c + r) + 1));
-    }
-    double best = 1e300;
-    p.algoIndex = 0;
-    p.algosTried = 0;
-    for (std::size_t c = 0; c < C; ++c) {
-        if (!ok[c] || times[c].empty())
-            continue;
-        ++p.algosTried;
-        if (const double med = median(times[c]); med < best)
-            best = med, p.algoIndex = static_cast<int>(c);
-    }
+            return op(i) == CUBLAS_STATUS_SUCCESS;
+        },
+        s);
+    p.algoIndex = std::max(f.index, 0);
+    p.algosTried = f.tried;
     p.algo = p.candidates[static_cast<std::size_t>(p.algoIndex)];
-    p.tunedUs = best < 1e300 ? best : 0;
+    p.tunedUs = f.index >= 0 ? f.medianUs[static_cast<std::size_t>(f.index)] : 0;
 }
 
 } // namespace
@@ -500,7 +452,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                             continue;
                         }
                         // The cold call: the plan's first launch, timed on its own.
-                        EventSet ev(2);
+                        Events ev(2);
                         QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
                         const cublasStatus_t st =
                             launchGemm(*cand, W[0].get(), X[0].get(), D[0].get(), outBuf.get(), s);
@@ -511,7 +463,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                                       std::to_string(static_cast<int>(st)) + ")";
                             continue;
                         }
-                        cand->coldUs = 1e3 * ev.ms(0, 1);
+                        cand->coldUs = ev.us(0, 1);
                         // Every candidate of the heuristic timed on the rotating copies.
                         tunePlan(
                             *cand,
@@ -540,7 +492,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                     launchGemm(*plan, W[i % copies].get(), X[i % copies].get(), D[i % copies].get(), outBuf.get(), s),
                     "matmul");
             const int R = request.repeats;
-            EventSet ev(3 * static_cast<std::size_t>(R));
+            Events ev(3 * static_cast<std::size_t>(R));
             for (int r = 0; r < R; ++r) {
                 const int c = (r + request.warmup) % copies;
                 QS_GPU_CHECK(cudaEventRecord(ev.ev[3 * r], s));
@@ -551,8 +503,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
             QS_GPU_CHECK(cudaStreamSynchronize(s));
             std::vector<double> tot(R), epi(R);
             for (int r = 0; r < R; ++r) {
-                tot[r] = 1e3 * ev.ms(3 * r, 3 * r + 2);
-                epi[r] = 1e3 * ev.ms(3 * r + 1, 3 * r + 2);
+                tot[r] = ev.us(3 * r, 3 * r + 2);
+                epi[r] = ev.us(3 * r + 1, 3 * r + 2);
             }
             // The output check, once per plan: copy 0's operands, every output of the plan's
             // M rows against the FP64 product on the device (kernels_gemmlab_check.h).

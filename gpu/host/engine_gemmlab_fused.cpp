@@ -58,36 +58,37 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         prepareUs = timedOnce([&] { launch::w4a16CutlassPrepare(p, meta.get(), s); });
         p.cutlassMeta = meta.get();
     }
-    // Its tiles 6…8 read W reordered once (w4a16CutlassReorder; the same bytes permuted), one copy
-    // per rotating weight copy; the first reorder's time goes into the note.
+    // A copy of W derived once per rotating weight copy (`bytes` each, written by `derive` from
+    // p.packed into dst); the first derivation's µs in *firstUs (it goes into the note).
+    auto derivedCopies = [&](std::size_t bytes, const std::function<void(void *dst)> &derive, double *firstUs) {
+        std::vector<std::shared_ptr<void>> out;
+        for (std::size_t c = 0; c < weights.size(); ++c) {
+            out.push_back(poolGet(I.pool, bytes, what));
+            p.packed = static_cast<const std::uint8_t *>(weights[c].get());
+            void *dst = out.back().get();
+            if (c == 0)
+                *firstUs = timedOnce([&] { derive(dst); });
+            else
+                derive(dst);
+        }
+        return out;
+    };
+    // The CUTLASS route's tiles 6…8 read W reordered once (w4a16CutlassReorder; the same bytes
+    // permuted).
     std::vector<std::shared_ptr<void>> reordered;
     double reorderUs = -1;
     if (meta && launch::w4a16CutlassShuffledRefusal(p).empty())
-        for (std::size_t c = 0; c < weights.size(); ++c) {
-            reordered.push_back(poolGet(I.pool, static_cast<std::size_t>(n * k / 2), what));
-            p.packed = static_cast<const std::uint8_t *>(weights[c].get());
-            const auto reorder = [&] { launch::w4a16CutlassReorder(p, reordered.back().get(), s); };
-            if (c == 0)
-                reorderUs = timedOnce(reorder);
-            else
-                reorder();
-        }
+        reordered = derivedCopies(
+            static_cast<std::size_t>(n * k / 2), [&](void *dst) { launch::w4a16CutlassReorder(p, dst, s); },
+            &reorderUs);
     // Up to the swapped kernel's M, the streaming kernel reads a tile-ordered copy of the codes and
-    // metadata (w4a16TileReorder, once per weight like Marlin's repack at load), one per rotating
-    // weight copy; the first copy's time goes into the note.
+    // metadata (w4a16TileReorder, once per weight like Marlin's repack at load).
     std::vector<std::shared_ptr<void>> tileOrdered;
     double tileUs = -1;
     if (launch::w4a16TileBytes(p) > 0 && m <= launch::kW4a16SwappedMaxM &&
         (request.w4a16Kernel == 0 || request.w4a16Kernel == 7))
-        for (std::size_t c = 0; c < weights.size(); ++c) {
-            tileOrdered.push_back(poolGet(I.pool, launch::w4a16TileBytes(p), what));
-            p.packed = static_cast<const std::uint8_t *>(weights[c].get());
-            const auto reorder = [&] { launch::w4a16TileReorder(p, tileOrdered.back().get(), s); };
-            if (c == 0)
-                tileUs = timedOnce(reorder);
-            else
-                reorder();
-        }
+        tileOrdered = derivedCopies(
+            launch::w4a16TileBytes(p), [&](void *dst) { launch::w4a16TileReorder(p, dst, s); }, &tileUs);
     auto useCopy = [&](int c) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
         p.cutlassPacked = reordered.empty() ? nullptr : reordered[static_cast<std::size_t>(c)].get();

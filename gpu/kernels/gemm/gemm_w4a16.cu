@@ -382,7 +382,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
         return w4a16detail::tiled(p, tiling, workspace, counters, stream);
     // The streaming kernel when asked, and by default up to the swapped kernel's M where the
     // tile-ordered copy is given and the shape runs.
-    if (tiling.kernel == 7 || (tiling.kernel == 0 && p.tilePacked && w4a16TileRefusal(p).empty()))
+    if (tiling.kernel == 7 || (tiling.kernel == 0 && w4a16detail::tileRuns(p)))
         return w4a16detail::streamed(p, tiling, workspace, counters, stream);
     if (p.m <= kW4a16SwappedMaxM && tiling.kernel != 1)
         return w4a16detail::smallM(p, tiling, workspace, counters, stream);

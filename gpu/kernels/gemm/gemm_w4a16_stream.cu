@@ -274,10 +274,16 @@ constexpr long long kStreamStageBudget = 48 * 1024;
 
 } // namespace
 
+bool tileRuns(const W4a16Problem &p)
+{
+    return w4a16FusedBuilt() && p.tilePacked && p.m <= kW4a16SwappedMaxM && p.k >= 128 && p.k % 128 == 0 &&
+           p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0;
+}
+
 W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream)
 {
-    if (const std::string why = w4a16TileRefusal(p); !why.empty())
-        throw GpuError(why);
+    if (!tileRuns(p))
+        throw GpuError(w4a16TileRefusal(p));
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
     const int u = tiling.chunksAhead == 1 ? 1 : 2;

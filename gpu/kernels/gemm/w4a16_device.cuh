@@ -93,6 +93,9 @@ template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int thread
 #endif // QS_HAS_MMA
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
 W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
+/// Whether the streaming kernel runs p: w4a16TileRefusal(p) empty, without building its strings
+/// (the launcher asks on every launch).
+bool tileRuns(const W4a16Problem &p);
 /// The streaming small-M kernel on the tile-ordered copy (gemm_w4a16_stream.cu; kernel 7).
 W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// The shared-memory tiled kernel (gemm_w4a16_tiled.cu; W4a16Tiling::kernel 5): any M.
