@@ -8,7 +8,8 @@
 //   2. MoE: 16 experts × (M = 16, N = 2048, K = 7168) g128, the fused kernel as one launch over
 //      all experts (blockIdx.z) and as a loop of 16 launches; expert 0's outputs checked on every
 //      element against FP64 (the bar: batched ≤ 60 µs), with the launcher's choice (the streaming
-//      kernel on the tile-ordered copy), the streaming kernel with 1 and 2 chunks a step, the
+//      kernel on the tile-ordered copy), the streaming kernel with 1 and 2 chunks a step and with
+//      8 and 16 warps a block, the
 //      swapped kernel, the tiled kernel's 16 × 128 and 16 × 256 tiles and the CUTLASS tiles;
 //   3. the fused kernels side by side at M ∈ {1, 2, 4, 8, 16}, g128 and g32: the original
 //      (tokens as the mma's M), the swapped small-M kernel (rows of W as the mma's M), the
@@ -368,6 +369,8 @@ int main(int argc, char **argv)
         t.kernel = 7;
         t.warps = 8;
         moeVariants.push_back({"stream 2 chunk(s) a step, 8 warps", t});
+        t.warps = 16;
+        moeVariants.push_back({"stream 2 chunk(s) a step, 16 warps", t});
         t = {};
         t.kernel = 2;
         moeVariants.push_back({"swapped", t});

@@ -9,8 +9,10 @@
 //   2. the fused kernels from BF16 activations, as a model would run them: X's quantizer kernel
 //      (per token) + the fused GEMM, timed together and the GEMM alone,
 //      at M ∈ {1, 2, 4, 8, 16}, groups 32, 64, 128 and per channel, INT8 and E4M3; every output
-//      checked on the device against FP64 (docs/numerics.md "Fused W4A8 GEMM");
-//   3. --sweep: split-K × chunks ahead at M = 1 and 16 (per channel).
+//      checked on the device against FP64 (docs/numerics.md "Fused W4A8 GEMM"); groups 128 and per
+//      channel through the launcher's choice, the streaming kernel on the tile-ordered copy;
+//   3. --sweep: the row-order kernel's split-K × chunks ahead at M = 1 and 16 (per channel), then
+//      the streaming kernel's warps × split-K × chunks a step at M = 1, 8 and 16 (g128).
 // The bars (docs/perf.md): W4A8-INT8 M ≤ 16 ≤ 15 µs (section 2, quantizer included, per channel
 // and g128); M ≥ 1024 ≥ 1.6× BF16's throughput (section 1, the routed points).
 // Usage: qs_bench_gpu_w4a8_fused [--out DIR] [--rows N] [--cols K] [--repeats R] [--warmup W]
@@ -33,6 +35,7 @@
 #include "gemm_bench_common.h"
 #include "engine/gemm_bench_device.h"
 #include "engine/registry.h"
+#include "kernels/gemm/kernels_w4a16.h"
 #include "kernels/gemm/kernels_w4a8.h"
 #include "register.h"
 
@@ -46,7 +49,7 @@ namespace {
 struct Standalone {
     long long n, k;
     void *w = nullptr, *x = nullptr, *xq = nullptr, *xs = nullptr, *y = nullptr, *ws = nullptr, *cnt = nullptr,
-         *res = nullptr, *s = nullptr, *z = nullptr;
+         *res = nullptr, *s = nullptr, *z = nullptr, *tile = nullptr;
     long long group = 0;
     Standalone(long long n_, long long k_) : n(n_), k(k_)
     {
@@ -77,7 +80,7 @@ struct Standalone {
     }
     ~Standalone()
     {
-        for (void *d : {w, x, xq, xs, y, ws, cnt, res, s, z})
+        for (void *d : {w, x, xq, xs, y, ws, cnt, res, s, z, tile})
             cudaFree(d);
     }
     void setGroup(long long g)
@@ -97,6 +100,20 @@ struct Standalone {
         QS_BENCH_CK(cudaMalloc(&z, zh.size()));
         QS_BENCH_CK(cudaMemcpy(s, sh.data(), 4 * sh.size(), cudaMemcpyHostToDevice));
         QS_BENCH_CK(cudaMemcpy(z, zh.data(), zh.size(), cudaMemcpyHostToDevice));
+        // Groups that are multiples of 128: the streaming kernel's tile-ordered copy (written once
+        // per weight, not timed), so that the launcher's choice runs it.
+        cudaFree(tile);
+        tile = nullptr;
+        L::W4a16Problem tp;
+        tp.packed = static_cast<const std::uint8_t *>(w);
+        tp.scales = static_cast<const float *>(s);
+        tp.zeros = static_cast<const std::int8_t *>(z);
+        tp.n = n, tp.k = k, tp.group = g;
+        if (g % 128 == 0 && L::w4a16TileBytes(tp) > 0) {
+            QS_BENCH_CK(cudaMalloc(&tile, L::w4a16TileBytes(tp)));
+            L::w4a16TileReorder(tp, tile, nullptr);
+            QS_BENCH_CK(cudaDeviceSynchronize());
+        }
     }
     L::W4a8Problem problem(long long m, bool fp8) const
     {
@@ -109,6 +126,7 @@ struct Standalone {
         p.y = y;
         p.m = m, p.n = n, p.k = k, p.group = group;
         p.fp8 = fp8;
+        p.tilePacked = tile;
         return p;
     }
     /// {quantize + GEMM µs, GEMM µs, worst of the bound, outputs checked, the launch}.
@@ -142,6 +160,8 @@ struct Standalone {
                 {"split_k", used.splitK},
                 {"chunks_ahead", used.chunksAhead},
                 {"blocks", used.blocks},
+                {"kernel", used.streamed ? "streaming" : "row-order"},
+                {"warps", used.warps},
                 {"check_worst", worst},
                 {"checked_outputs", count},
                 {"checked", ok}};
@@ -177,18 +197,19 @@ int main(int argc, char **argv)
     // 2. The fused kernels from BF16 X (quantizer included), every group kind.
     Standalone st(opt.rows, opt.cols);
     nlohmann::json fused = nlohmann::json::array();
-    std::printf("%-5s %-11s %4s %14s %9s %6s %7s  %s\n", "act", "group", "M", "quant+gemm_us", "gemm_us", "split",
-                "blocks", "check");
+    std::printf("%-5s %-11s %4s %14s %9s %-9s %6s %7s  %s\n", "act", "group", "M", "quant+gemm_us", "gemm_us",
+                "kernel", "split", "blocks", "check");
     for (const std::int64_t g : {std::int64_t(0), std::int64_t(128), std::int64_t(64), std::int64_t(32)}) {
         st.setGroup(g == 0 ? opt.cols : g);
         for (const bool fp8 : {false, true})
             for (const std::int64_t m : {1, 2, 4, 8, 16}) {
                 nlohmann::json r = st.run(m, fp8, {}, q.repeats, q.warmup);
                 ok = ok && r["checked"].get<bool>();
-                std::printf("%-5s %-11s %4lld %14.2f %9.2f %6d %7d  %s (worst %.3g of the bound)\n",
+                std::printf("%-5s %-11s %4lld %14.2f %9.2f %-9s %6d %7d  %s (worst %.3g of the bound)\n",
                             fp8 ? "e4m3" : "int8", g == 0 ? "per-channel" : ("g" + std::to_string(g)).c_str(),
                             static_cast<long long>(m), r["quantize_and_gemm_us"].get<double>(),
-                            r["gemm_us"].get<double>(), r["split_k"].get<int>(), r["blocks"].get<int>(),
+                            r["gemm_us"].get<double>(), r["kernel"].get<std::string>().c_str(),
+                            r["split_k"].get<int>(), r["blocks"].get<int>(),
                             r["checked"].get<bool>() ? "checked" : "CHECK FAILED", r["check_worst"].get<double>());
                 if (!fp8 && (g == 0 || g == 128)) {
                     const double us = r["quantize_and_gemm_us"].get<double>();
@@ -201,7 +222,7 @@ int main(int argc, char **argv)
                 fused.push_back(std::move(r));
             }
     }
-    // 3. The tiling sweep (per channel).
+    // 3. The tiling sweeps: the row-order kernel per channel, the streaming kernel at g128.
     nlohmann::json sweepDoc = nlohmann::json::array();
     if (sweep) {
         st.setGroup(opt.cols);
@@ -210,6 +231,7 @@ int main(int argc, char **argv)
                 for (const int sk : {0, 1, 2, 4, 8, 12, 16, 28})
                     for (const std::int64_t m : {1, 16}) {
                         L::W4a8Tiling t;
+                        t.kernel = 1; // the row-order kernel's tiling
                         t.splitK = sk;
                         t.chunksAhead = ahead;
                         nlohmann::json r = st.run(m, fp8, t, q.repeats, q.warmup);
@@ -221,6 +243,23 @@ int main(int argc, char **argv)
                                     r["quantize_and_gemm_us"].get<double>());
                         sweepDoc.push_back(std::move(r));
                     }
+        st.setGroup(128);
+        for (const bool fp8 : {false, true})
+            for (const int warps : {4, 8, 16})
+                for (const int ahead : {1, 2})
+                    for (const int sk : {0, 8, 11, 14})
+                        for (const std::int64_t m : {1, 8, 16}) {
+                            L::W4a8Tiling t;
+                            t.kernel = 2, t.warps = warps, t.chunksAhead = ahead, t.splitK = sk;
+                            nlohmann::json r = st.run(m, fp8, t, q.repeats, q.warmup);
+                            ok = ok && r["checked"].get<bool>();
+                            std::printf("sweep stream %s warps %2d ahead %d split-K %2d (ran %2d) M %2lld: gemm %8.2f "
+                                        "µs, with quantizer %8.2f µs\n",
+                                        fp8 ? "e4m3" : "int8", warps, ahead, sk, r["split_k"].get<int>(),
+                                        static_cast<long long>(m), r["gemm_us"].get<double>(),
+                                        r["quantize_and_gemm_us"].get<double>());
+                            sweepDoc.push_back(std::move(r));
+                        }
     }
     bench::writeFusedDoc(opt.out, "gpu_w4a8_fused", *gpu, q,
                          "CUDA events around each step (the lab: runGemmBench, rotating weight copies); warm-up; "

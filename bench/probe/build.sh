@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Builds the two standalone probes of the W4A16 streaming kernel's design (issue 43) with nvcc
+# Builds the standalone probes of the streaming W4A16 and W4A8 kernels' design (issue 43) with nvcc
 # alone, no CMake, no Qt, on the GPU machine (docs/perf.md "Fused W4A16 GEMM (issue 43)", run 7):
 #   read_pattern       — how fast 29 MB can be read in the swapped kernel's row-strided pattern
 #                        against one contiguous KiB a warp a chunk (warm, and after an L2 flush);
 #   w4a16_stream_harness — the fused W4A16 kernels themselves (the product's sources), kernel 2
 #                        against kernel 7 at M = 1 and 16 and the MoE batch, a split × chunks-a-step
-#                        sweep, and the bits of both at the same split.
+#                        sweep, and the bits of both at the same split;
+#   w4a8_stream_harness  — the fused W4A8 kernels (the product's sources): the row-order kernel against
+#                        the streaming one on the same tile-ordered copy, INT8 and E4M3, M ∈ {1, 8, 16},
+#                        a warps × split × chunks-a-step sweep, INT8's bits at the same split.
 # Usage: bench/probe/build.sh [OUTDIR]   (default /tmp/qs-probe; then OUTDIR/read_pattern,
-# OUTDIR/w4a16_stream_harness [ncu]).
+# OUTDIR/w4a16_stream_harness [ncu | ncu16 WARPS], OUTDIR/w4a16_stream_harness_48k: the same with
+# the streaming kernel's X stage held to 48 KiB, QS_STREAM_STAGE_KIB=48; OUTDIR/w4a8_stream_harness).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-probe}
@@ -19,5 +23,15 @@ for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a
 done
 nvcc $flags -c bench/probe/w4a16_stream_harness.cu -o "$out/obj/harness.o" &
 g++ -std=c++20 -O2 -Icore -c core/util/error.cpp -o "$out/obj/error.o" &
+# The streaming kernel again with the X stage held to 48 KiB (QS_STREAM_STAGE_KIB=48: slices of
+# more than 11 chunks at 16 tokens staged in pieces).
+mkdir -p "$out/obj1" "$out/obj8"
+nvcc $flags -DQS_STREAM_STAGE_KIB=48 -c gpu/kernels/gemm/gemm_w4a16_stream.cu -o "$out/obj1/gemm_w4a16_stream.o" &
+wait
+nvcc $flags -c bench/probe/w4a8_stream_harness.cu -o "$out/obj8/harness.o" &
+nvcc $flags -c gpu/kernels/gemm/gemm_w4a8.cu -o "$out/obj8/gemm_w4a8.o" &
+nvcc $flags -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8/gemm_w4a8_stream.o" &
 wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
+nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
+nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"

@@ -7,7 +7,7 @@
 // bit for bit (equal at one slice; several slices add FP32 partials by atomics in any order). The
 // outputs' bound is the GPU tests' and the benchmark's business (test_gpu_w4a16_stream.cpp,
 // qs_bench_gpu_w4a16_fused); this is the design loop's quick measure. `ncu`: one M = 1 case only,
-// for Nsight Compute.
+// for Nsight Compute; `ncu16 W`: one launch of kernel 7 at M = 16, split 8, W warps a block.
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +15,7 @@
 #include <random>
 #include <algorithm>
 #include <string>
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include "kernels/gemm/kernels_w4a16.h"
@@ -27,6 +28,8 @@ using namespace quantscope::gpu::launch;
             exit(1);                                                                                                   \
         }                                                                                                              \
     } while (0)
+
+static int ncuWarps = 0; // ncu16: the streaming kernel at M = 16 with these warps, split 8, one launch
 
 struct Weights {
     std::vector<void *> packed, tile;
@@ -137,6 +140,18 @@ int main(int argc, char **argv)
         };
         printf("== M %lld N %lld K %lld g %lld E %d (tile copy %.1f MB)\n", M, N, K, G, E, tb / 1e6);
         W4a16Launch u;
+        if (ncuWarps > 0) {
+            W4a16Tiling tn;
+            tn.kernel = 7;
+            tn.splitK = 8;
+            tn.warps = ncuWarps;
+            p.packed = (const uint8_t *)w.packed[0];
+            p.tilePacked = w.tile[0];
+            u = w4a16Fused(p, tn, ws, cnt, nullptr);
+            CK(cudaDeviceSynchronize());
+            printf("ncu16: warps %d split %d\n", u.warps, u.splitK);
+            return;
+        }
         W4a16Tiling t2;
         t2.kernel = 2;
         float a2 = timeIt(t2, false, &u);
@@ -156,15 +171,18 @@ int main(int argc, char **argv)
             diff += h2[i] != h7[i];
         printf("bits vs swapped at split %d: %lld of %zu differ\n", u.splitK, diff, h2.size());
         if (sweep)
-            for (int sk : {7, 8, 11, 13, 14, 16})
-                for (int uu : {1, 2}) {
-                    W4a16Tiling tt;
-                    tt.kernel = 7;
-                    tt.splitK = sk;
-                    tt.chunksAhead = uu;
-                    float v = timeIt(tt, true, &u);
-                    printf("  sweep stream split %d U %d: %.2f us (blocks %d)\n", u.splitK, uu, v, u.blocks);
-                }
+            for (int nw : {4, 8, 16})
+                for (int sk : {0, 4, 6, 8, 11, 14, 16})
+                    for (int uu : {1, 2}) {
+                        W4a16Tiling tt;
+                        tt.kernel = 7;
+                        tt.splitK = sk;
+                        tt.chunksAhead = uu;
+                        tt.warps = nw;
+                        float v = timeIt(tt, true, &u);
+                        printf("  sweep stream warps %d split %d (asked %d) U %d: %.2f us (blocks %d)\n", u.warps,
+                               u.splitK, sk, uu, v, u.blocks);
+                    }
         for (auto v : w.packed)
             cudaFree(v);
         for (auto v : w.tile)
@@ -181,8 +199,13 @@ int main(int argc, char **argv)
         run(1, 4096, 14336, 128, 1, 4, false);
         return 0;
     }
+    if (argc > 2 && std::string(argv[1]) == "ncu16") { // M = 16 at split 8, the warps given, once each
+        ncuWarps = std::atoi(argv[2]);
+        run(16, 4096, 14336, 128, 1, 1, false);
+        return 0;
+    }
     for (long long M : {1, 16})
         run(M, 4096, 14336, 128, 1, 4, true);
-    run(16, 2048, 7168, 128, 16, 2, false);
+    run(16, 2048, 7168, 128, 16, 2, true);
     return 0;
 }

@@ -134,8 +134,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
         // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the
         // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), with
-        // 8 warps a block (half the X stage a row of W) at the launcher's slices and 8, and the
-        // swapped kernel on W as stored, measured the same way.
+        // 8 and 16 warps a block (a half or a quarter of the X stage a row of W; 16 the fastest
+        // for the MoE batch) at the launcher's slices and 8, and the swapped kernel on W as
+        // stored, measured the same way.
         std::vector<launch::W4a16Tiling> cands;
         for (const int split : {0, 8, 14})
             for (const int ahead : {2, 1}) {
@@ -143,18 +144,19 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                 t.kernel = 7, t.chunksAhead = ahead, t.splitK = split;
                 cands.push_back(t);
             }
-        for (const int split : {0, 8}) {
-            launch::W4a16Tiling t = tiling;
-            t.kernel = 7, t.chunksAhead = 2, t.splitK = split, t.warps = 8;
-            cands.push_back(t);
-        }
+        for (const int warps : {8, 16})
+            for (const int split : {0, 8}) {
+                launch::W4a16Tiling t = tiling;
+                t.kernel = 7, t.chunksAhead = 2, t.splitK = split, t.warps = warps;
+                cands.push_back(t);
+            }
         cands.push_back(tiling);
         cands.back().kernel = 2;
         pickFastest(cands, [](const launch::W4a16Tiling &t) {
             if (t.kernel == 2)
                 return std::string("swapped on W as stored");
             return "streaming " + std::to_string(t.chunksAhead) + " chunk(s) a step, " +
-                   std::to_string(t.warps == 8 ? 8 : 4) + " warps, split " +
+                   std::to_string(t.warps == 8 || t.warps == 16 ? t.warps : 4) + " warps, split " +
                    (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
         });
     }

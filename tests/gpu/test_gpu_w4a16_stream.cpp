@@ -8,7 +8,7 @@
 //    the FP64 product (w4_operands.h), and at one K slice the swapped kernel's outputs bit for bit
 //    (the same sums in the same order; with several slices the FP32 partials meet in atomics in
 //    any order). M ∈ {1, 2, 7, 8, 9, 16}, groups 128, 256 and per channel, asymmetric and
-//    symmetric, 1 and 2 chunks a step, 4 and 8 warps a block, K slices 1, 3 and the launcher's;
+//    symmetric, 1 and 2 chunks a step, 4, 8 and 16 warps a block, K slices 1, 3 and the launcher's;
 //    K = 14336 with X staged in several pieces.
 //  - The MoE batch against per-expert launches bit for bit; the launcher's choice; the refusals.
 // Skipped, with the reason, without a device.
@@ -129,7 +129,7 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                 for (const int ahead : {1, 2})
                     for (const int split : {1, 3, 0}) {
                         L::W4a16Tiling t;
-                        t.kernel = 7, t.splitK = split, t.chunksAhead = ahead, t.warps = run % 2 ? 8 : 4;
+                        t.kernel = 7, t.splitK = split, t.chunksAhead = ahead, t.warps = 4 << (run % 3);
                         ++run;
                         CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * sh.n)));
                         const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
@@ -167,7 +167,7 @@ TEST(GpuW4a16Stream, TheMoEBatchEqualsPerExpertLaunches)
         W4Device batched(ex);
         const TileCopy copy(batched.p);
         L::W4a16Tiling t;
-        t.kernel = 7, t.splitK = 1;
+        t.kernel = 7, t.splitK = 1, t.warps = m == 16 ? 16 : 4;
         EXPECT_TRUE(L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr).streamed);
         CU(cudaDeviceSynchronize());
         for (int e = 0; e < 3; ++e) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// The INT4-weight GEMM tests' operands (test_gpu_w4a16.cpp, test_gpu_w4a16_stream.cpp,
-/// test_gpu_w4a16_cutlass.cpp, test_gpu_w4a8.cpp): seeded INT4 codes in [−8, 7] packed as the engine stores them (low nibble
+/// test_gpu_w4a16_cutlass.cpp, test_gpu_w4a8.cpp, test_gpu_w4a8_stream.cpp): seeded INT4 codes in [−8, 7] packed as the engine stores them (low nibble
 /// first), FP32 scales, INT8 zero points with the extremes at the first and last group, BF16 X with
 /// a few 8× outliers; and E experts of them on the device, back to back, as a W4a16Problem. Helpers
 /// only: the tests that use them assert.

@@ -30,6 +30,12 @@
 
 #include "qs_gpu_compat.h"
 
+// Shared memory a block may hold for its X stage, KiB (the probe bench/probe/build.sh builds its
+// harness with 48 as well, to time both in one run).
+#ifndef QS_STREAM_STAGE_KIB
+#define QS_STREAM_STAGE_KIB 96
+#endif
+
 namespace quantscope::gpu::launch {
 
 namespace w4a16detail {
@@ -106,7 +112,8 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
 
 /// NT n8 tiles of tokens, U chunks of 128 k a step; NW warps, one 16-row tile of W each. G1: the
 /// group is 128 (each chunk its own group: no group counters, the sum scaled every chunk).
-/// NW warps a block (4, or 8: 128 rows of W share one X stage, half the X traffic a row of W).
+/// NW warps a block (4, 8 or 16: 128 or 256 rows of W share one X stage, a half or a quarter of
+/// the X traffic a row of W).
 /// Registers (ptxas 13, sm_90, no spills): 71–120 — 16 to 28 resident warps an SM. Capping them
 /// (6 blocks of 4 warps at 80) spilled and measured slower at every M (H200, 2026-11-29).
 template <int NT, int U, bool G1, int NW>
@@ -252,8 +259,8 @@ __global__ void __launch_bounds__(NW * 32)
 
 using StreamFn = void (*)(Args, const std::uint8_t *, long long, long long);
 
-/// The instantiations: one or two n8 tiles × 1 or 2 chunks a step × group 128 or another × 4 or 8
-/// warps a block.
+/// The instantiations: one or two n8 tiles × 1 or 2 chunks a step × group 128 or another × 4, 8 or
+/// 16 warps a block.
 template <bool G1, int NW> StreamFn streamForG(int nt, int u)
 {
     if (nt == 1)
@@ -262,6 +269,8 @@ template <bool G1, int NW> StreamFn streamForG(int nt, int u)
 }
 StreamFn streamFor(int nt, int u, bool g1, int warps)
 {
+    if (warps == 16)
+        return g1 ? streamForG<true, 16>(nt, u) : streamForG<false, 16>(nt, u);
     if (warps == 8)
         return g1 ? streamForG<true, 8>(nt, u) : streamForG<false, 8>(nt, u);
     return g1 ? streamForG<true, 4>(nt, u) : streamForG<false, 4>(nt, u);
@@ -269,8 +278,10 @@ StreamFn streamFor(int nt, int u, bool g1, int warps)
 
 #endif // QS_HAS_MMA
 
-/// Shared memory per block for the X stage (bytes).
-constexpr long long kStreamStageBudget = 48 * 1024;
+/// Shared memory per block for the X stage (bytes). 96 KiB hold a whole slice of 16 tokens up to
+/// 23 chunks (K = 14336 at 5 or more slices) in one piece: no second stage and barrier halfway
+/// through the stream; two blocks of 8 warps still fit an SM's 227 KiB.
+constexpr long long kStreamStageBudget = QS_STREAM_STAGE_KIB * 1024LL;
 
 } // namespace
 
@@ -288,7 +299,11 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const int nt = p.m <= 8 ? 1 : 2;
     const int u = tiling.chunksAhead == 1 ? 1 : 2;
     const long long tiles = (p.n + 15) / 16;
-    const int warps = tiling.warps == 8 ? 8 : 4;
+    // Warps a block: asked (4, 8 or 16), else 16 for the MoE batch and 8 otherwise (the H200's best
+    // at N = 4096, K = 14336, M = 1 and 16, and for 16 × (16, 2048, 7168); the lab times them all).
+    const int warps = tiling.warps == 4 || tiling.warps == 8 || tiling.warps == 16 ? tiling.warps
+                      : p.experts > 1                                             ? 16
+                                                                                  : 8;
     const long long nBlocks = (tiles + warps - 1) / warps;
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);
@@ -297,11 +312,22 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
     const StreamFn fn = streamFor(nt, u, p.group == 128, warps);
+    // Above 48 KiB of dynamic shared memory the kernel must opt in, once per instantiation.
+    static std::atomic<bool> optedIn[3][2][3][3] = {};
+    std::atomic<bool> &opted = optedIn[warps / 8][p.group == 128 ? 1 : 0][nt][u];
+    if (kStreamStageBudget > 48 * 1024 && !opted.load(std::memory_order_relaxed)) {
+        QS_GPU_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kStreamStageBudget))); // every stage fits: see pieceMax
+        opted.store(true, std::memory_order_relaxed);
+    }
     if (split <= 0) {
-        static std::atomic<int> occupancy[2][2][3][3][17] = {};
-        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
+        // The launcher's slices as with a 48 KiB stage (the occupancy the split was tuned at): a
+        // slice that then fits the larger stage runs in one piece.
+        static std::atomic<int> occupancy[3][2][3][3][17] = {};
+        const long long piece48 = std::max(1LL, (48 * 1024 / (16LL * rowsX) - 4) / 16);
+        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(piece48, chunks) * 16 + 4) * 16);
         const int perSm =
-            residentBlocks(occupancy[warps == 8 ? 1 : 0][p.group == 128 ? 1 : 0][nt][u][rowsX], fn, warps * 32, smem);
+            residentBlocks(occupancy[warps / 8][p.group == 128 ? 1 : 0][nt][u][rowsX], fn, warps * 32, smem);
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif

@@ -44,6 +44,12 @@
 
 namespace quantscope::gpu::launch {
 
+namespace w4a8detail { // the streaming kernel (gemm_w4a8_stream.cu)
+/// Whether the streaming kernel runs p: w4a8TileRefusal(p) empty, without building its strings.
+bool tileRuns(const W4a8Problem &p);
+W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream);
+} // namespace w4a8detail
+
 namespace {
 
 namespace gm = quantscope::gpumath;
@@ -438,6 +444,8 @@ W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *works
     W4a8Launch l;
     if (p.n <= 0)
         return l;
+    if (tiling.kernel == 2 || (tiling.kernel == 0 && w4a8detail::tileRuns(p)))
+        return w4a8detail::streamed(p, tiling, workspace, counters, stream); // throws with the reason if refused
     const int nt = p.m <= 8 ? 1 : 2;
     const int u = tiling.chunksAhead >= 4 ? 4 : 2;
     const int gpc = p.group == 32 ? 4 : p.group == 64 ? 2 : 1;

@@ -64,7 +64,7 @@ struct W4a16Problem {
 /// launcher's choice above kW4a16SwappedMaxM wherever it runs (w4a16CutlassRefusal empty, the
 /// metadata given), the tiled kernel otherwise. 7 the streaming kernel (gemm_w4a16_stream.cu; needs
 /// W4a16Problem::tilePacked, group a multiple of 128, M ≤ kW4a16SwappedMaxM): the swapped kernel's
-/// arithmetic on the tile-ordered copy, 16 rows of W a warp, 4 or 8 warps a block (`warps`),
+/// arithmetic on the tile-ordered copy, 16 rows of W a warp, 4, 8 or 16 warps a block (`warps`),
 /// chunksAhead 1 or 2 chunks a step (default 2) with the next step's loads issued before this
 /// step's mma's; the launcher's choice up to kW4a16SwappedMaxM wherever it runs.
 struct W4a16Tiling {
@@ -72,7 +72,8 @@ struct W4a16Tiling {
     int splitK = 0;
     int kernel = 0;
     int chunksAhead = 0;
-    /// Kernel 7: warps a block, 4 (0: the default) or 8 (128 rows of W share the X stage).
+    /// Kernel 7: warps a block, 4, 8 or 16 (128 or 256 rows of W share the X stage); 0: 16 for the
+    /// MoE batch (experts > 1), else 8.
     int warps = 0;
 };
 
@@ -86,12 +87,12 @@ struct W4a16Launch {
     bool swapped = false;   ///< the swapped small-M kernel ran (mTile: its n8 tiles of tokens)
     int chunksAhead = 0;    ///< swapped: chunks of W a warp loads ahead
     bool pipelined = false; ///< the pipelined swapped kernel ran (kernel 3 or 4; chunksAhead: its ring's chunks)
-    int warps = 4;          ///< warps a block (the pipelined, tiled and streaming kernels: 4 or 8)
+    int warps = 4;          ///< warps a block (the pipelined and tiled kernels: 4 or 8; streaming: 4, 8 or 16)
     bool tiled = false;     ///< the tiled kernel ran (kernel 5; chunksAhead: its stages, mTile: m16
                             ///< tiles a warp, nPerWarp: rows of W a warp)
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
     int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
-    bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4 or 8)
+    bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4, 8 or 16)
     bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
                             ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };

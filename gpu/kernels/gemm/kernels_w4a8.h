@@ -32,17 +32,30 @@ struct W4a8Problem {
     void *y = nullptr;             ///< BF16 [M, N]
     long long m = 0, n = 0, k = 0, group = 0;
     bool fp8 = false; ///< E4M3 activations (else INT8)
+    /// The tile-ordered copy of the same codes, scales and zero points that the streaming kernel
+    /// reads (w4a16TileReorder of a W4a16Problem with this packed / scales / zeros, n, k, group; the
+    /// same bytes serve the W4A16 and W4A8 streaming kernels). Its zero points must lie in
+    /// [−128, 120] (the copy holds BF16 136 + z; w4a16ZerosInRange). Null: the row-order kernel.
+    const void *tilePacked = nullptr;
 };
 
 /// splitK: K slices (0: the fewest that fill 85 % of the last wave); chunksAhead: chunks of 128 k
-/// of W a warp loads before its mma's (2 or 4; 0: 2).
+/// of W a warp loads before its mma's (row-order kernel: 2 or 4, 0: 2; streaming kernel: 1 or 2
+/// a step, 0: 1 up to M = 8, else 2). kernel: 0 the launcher's choice (the streaming kernel wherever w4a8TileRefusal
+/// is empty, else the row-order one), 1 the row-order kernel (gemm_w4a8.cu) on W as stored, 2 the
+/// streaming kernel (gemm_w4a8_stream.cu) on W4a8Problem::tilePacked. warps: the streaming
+/// kernel's warps a block, 4 (0), 8 or 16.
 struct W4a8Tiling {
     int splitK = 0;
     int chunksAhead = 0;
+    int kernel = 0;
+    int warps = 0;
 };
 
 struct W4a8Launch {
     int splitK = 0, blocks = 0, tokenTiles = 0, chunksAhead = 0;
+    bool streamed = false; ///< the streaming kernel ran (warps: its warps a block)
+    int warps = 4;
 };
 
 /// Whether the fused kernels are in this build (false on HIP: no mma.sync).
@@ -53,6 +66,9 @@ std::string w4a8FusedRefusal(bool fp8, long long m, long long k, long long group
 /// "" when the zero points suit the path (INT8: any; E4M3: all in [−9, 8], so that every q − z
 /// lies in [−16, 16] and is exact in E4M3), else why not.
 std::string w4a8ZerosRefusal(bool fp8, const std::int8_t *zeros, std::size_t count);
+/// "" when the streaming kernel runs p, else why not: the fused refusal's conditions, the group
+/// a multiple of 128 (per channel included), the tile-ordered copy given.
+std::string w4a8TileRefusal(const W4a8Problem &p);
 /// Bytes of FP32 workspace (M·N floats) and of tile counters; both zeroed once before the first
 /// launch (the kernel leaves them zero after each launch).
 std::size_t w4a8WorkspaceBytes(const W4a8Problem &p);

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// Standalone timing of the fused W4A8 small-M kernels (issue 43; bench/probe/build.sh): the
+// row-order kernel (W4a8Tiling::kernel 1) on W as stored against the streaming kernel (2) on the
+// tile-ordered copy (w4a16TileReorder), N = 4096, K = 14336, g128, INT8 and E4M3, M ∈ {1, 8, 16},
+// timed as the lab does (every repeat queued, CUDA events around each launch, four rotating
+// weight copies, median of 40), a warps × split-K × chunks-a-step sweep of the streaming kernel,
+// and INT8's outputs of both at one K slice compared bit for bit (equal by construction: the
+// same exact INT32 sums a group, added in the same order). The bound on every element is the GPU
+// tests' and the benchmark's business (test_gpu_w4a8_stream.cpp, qs_bench_gpu_w4a8_fused).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "kernels/gemm/kernels_w4a16.h"
+#include "kernels/gemm/kernels_w4a8.h"
+using namespace quantscope::gpu::launch;
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
+
+int main()
+{
+    std::mt19937 rng(11);
+    const long long N = 4096, K = 14336, G = 128;
+    const int copies = 4;
+    const long long wBytes = N * K / 2, sCount = N * (K / G);
+    std::vector<uint8_t> hw(wBytes);
+    for (auto &b : hw)
+        b = rng() & 0xFF;
+    std::vector<float> hs(sCount);
+    for (auto &v : hs)
+        v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
+    std::vector<int8_t> hz(sCount);
+    for (auto &v : hz)
+        v = (int8_t)((int)(rng() % 18) - 9); // [−9, 8]: E4M3's range too
+    float *s;
+    int8_t *z;
+    CK(cudaMalloc(&s, sCount * 4));
+    CK(cudaMalloc(&z, sCount));
+    CK(cudaMemcpy(s, hs.data(), sCount * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(z, hz.data(), sCount, cudaMemcpyHostToDevice));
+    W4a16Problem tp;
+    tp.scales = s, tp.zeros = z, tp.n = N, tp.k = K, tp.group = G;
+    const size_t tb = w4a16TileBytes(tp);
+    std::vector<void *> packed, tile;
+    for (int c = 0; c < copies; ++c) {
+        void *pw, *pt;
+        CK(cudaMalloc(&pw, wBytes));
+        CK(cudaMemcpy(pw, hw.data(), wBytes, cudaMemcpyHostToDevice));
+        CK(cudaMalloc(&pt, tb));
+        tp.packed = (const uint8_t *)pw;
+        w4a16TileReorder(tp, pt, nullptr);
+        packed.push_back(pw);
+        tile.push_back(pt);
+    }
+    for (long long M : {1, 8, 16})
+        for (bool fp8 : {false, true}) {
+            std::vector<uint8_t> hx(M * K);
+            for (auto &v : hx)
+                v = fp8 ? (uint8_t)(rng() % 0x7F) | (rng() & 0x80) : (uint8_t)(rng() & 0xFF);
+            std::vector<float> hsx(M);
+            for (auto &v : hsx)
+                v = 0.01f + 0.001f * (rng() % 100);
+            void *x, *y, *y2, *ws, *cnt;
+            float *sx;
+            CK(cudaMalloc(&x, M * K));
+            CK(cudaMalloc(&sx, M * 4));
+            CK(cudaMalloc(&y, M * N * 2));
+            CK(cudaMalloc(&y2, M * N * 2));
+            CK(cudaMemcpy(x, hx.data(), M * K, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(sx, hsx.data(), M * 4, cudaMemcpyHostToDevice));
+            W4a8Problem p;
+            p.scales = s, p.zeros = z, p.xq = x, p.xScale = sx, p.y = y;
+            p.m = M, p.n = N, p.k = K, p.group = G, p.fp8 = fp8;
+            const size_t wsb = w4a8WorkspaceBytes(p), cb = w4a8CounterBytes(p);
+            CK(cudaMalloc(&ws, wsb));
+            CK(cudaMalloc(&cnt, cb));
+            CK(cudaMemset(ws, 0, wsb));
+            CK(cudaMemset(cnt, 0, cb));
+            auto timeIt = [&](const W4a8Tiling &t, W4a8Launch *used) {
+                std::vector<cudaEvent_t> ev(80);
+                for (auto &e : ev)
+                    cudaEventCreate(&e);
+                for (int i = 0; i < 45; ++i) {
+                    p.packed = (const uint8_t *)packed[i % copies];
+                    p.tilePacked = tile[i % copies];
+                    if (i >= 5)
+                        cudaEventRecord(ev[2 * (i - 5)]);
+                    *used = w4a8Fused(p, t, ws, cnt, nullptr);
+                    if (i >= 5)
+                        cudaEventRecord(ev[2 * (i - 5) + 1]);
+                }
+                CK(cudaDeviceSynchronize());
+                std::vector<float> ts;
+                for (int i = 0; i < 40; ++i) {
+                    float ms;
+                    cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
+                    ts.push_back(ms * 1000);
+                }
+                for (auto &e : ev)
+                    cudaEventDestroy(e);
+                std::sort(ts.begin(), ts.end());
+                return ts[ts.size() / 2];
+            };
+            auto output = [&](const W4a8Tiling &t, void *dst) {
+                p.packed = (const uint8_t *)packed[0];
+                p.tilePacked = tile[0];
+                p.y = dst;
+                w4a8Fused(p, t, ws, cnt, nullptr);
+                CK(cudaDeviceSynchronize());
+                p.y = y;
+                std::vector<uint16_t> h(M * N);
+                CK(cudaMemcpy(h.data(), dst, h.size() * 2, cudaMemcpyDeviceToHost));
+                return h;
+            };
+            printf("== %s M %lld N %lld K %lld g %lld\n", fp8 ? "E4M3" : "INT8", M, N, K, G);
+            W4a8Launch u;
+            W4a8Tiling row;
+            row.kernel = 1;
+            const float tr = timeIt(row, &u);
+            printf("row-order (kernel 1 default) split %d U %d: %.2f us\n", u.splitK, u.chunksAhead, tr);
+            W4a8Tiling st;
+            st.kernel = 2;
+            const float ts = timeIt(st, &u);
+            printf("stream    (kernel 2 default) warps %d split %d U %d: %.2f us\n", u.warps, u.splitK, u.chunksAhead,
+                   ts);
+            W4a8Tiling r1 = row, s1 = st;
+            r1.splitK = s1.splitK = 1; // one slice: several add FP32 partials by atomics in any order
+            const auto hr = output(r1, y2), hsd = output(s1, y);
+            long long diff = 0;
+            for (size_t i = 0; i < hr.size(); ++i)
+                diff += hr[i] != hsd[i];
+            printf("bits vs row-order at one slice: %lld of %zu differ\n", diff, hr.size());
+            for (int nw : {4, 8, 16})
+                for (int sk : {0, 4, 8, 11, 14})
+                    for (int uu : {1, 2}) {
+                        W4a8Tiling tt;
+                        tt.kernel = 2, tt.splitK = sk, tt.chunksAhead = uu, tt.warps = nw;
+                        const float v = timeIt(tt, &u);
+                        printf("  sweep stream warps %d split %d (asked %d) U %d: %.2f us (blocks %d)\n", u.warps,
+                               u.splitK, sk, uu, v, u.blocks);
+                    }
+            cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(y2), cudaFree(ws), cudaFree(cnt);
+        }
+    return 0;
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A8 GEMM's streaming small-M kernel (kernels_w4a8.h, W4a8Tiling::kernel 2; issue 43):
+// the row-order kernel's arithmetic (gemm_w4a8.cu: Yᵀ = Ŵ·X̂ᵀ, 16 rows of W a warp as the mma's
+// A operand, the tokens its n = 8, mma.sync m16n8k32) on the tile-ordered copy of the same codes
+// and metadata that the W4A16 streaming kernel reads (w4a16TileReorder, gemm_w4a16_stream.cu): one
+// contiguous KiB a warp a chunk of 128 k, its K slice one stream, the loads of the next step issued
+// before this step's mma's (two register buffers). Groups that are multiples of 128 only (per
+// channel included): a chunk then lies inside one group.
+//
+// The k order. In the copy, lane (gid, tig) holds for half h the 16 bytes 16·tig … 16·tig + 15 of
+// chunk ch of row 16t + gid + 8h: word w (0…3) is the octet k₀ = 128·ch + 32·tig + 8·w, nibble j
+// the code of k₀ + j. Step w of a chunk feeds that word (w4a8_math.h's operands: a0/a2 its nibbles
+// 0–3 / 4–7 as bytes, rows gid and gid + 8) against X̂'s 8 bytes at k₀ of token 8n + gid (b0, b1),
+// so a lane reads X̂'s 32 contiguous bytes 128·ch + 32·tig of its token a chunk (two 16-byte
+// loads, L1-cached: the block's warps read the same X̂). The row-order kernel's step w covers
+// k [32w, 32w + 32) instead; both sum the same 128 products a chunk.
+//
+// INT8: the mma sums Σ u·x (u = q + 8) exactly in INT32 over the group's chunks in the slice, Σ x
+// of the same k from the lane's 32 bytes (eight dp4a, two xor-shuffles: the chunk's 128 k of token
+// 8n + gid; two shuffles bring the D columns' tokens 2tig, 2tig + 1), and at the group's end (or
+// the slice's) v = Σ u·x − (z + 8)·Σ x, acc += s·float(v): the same exact integers, added in the
+// same order as the row-order kernel's — with the same K slices the outputs are its bits. z is
+// read back from the copy's BF16 136 + z (exact for z ∈ [−128, 120], a multiple of 1 below 256).
+// E4M3: q − z in E4M3 (exact for z ∈ [−9, 8]) against X̂'s E4M3 codes, an FP32 sum per chunk
+// scaled by s (the tensor core's own FP32 sum of 32 products, in another k order than the
+// row-order kernel's: within the same bound, not always its bits). Split K as the other fused
+// kernels: FP32 partials into the zeroed workspace, the last block of a tile converts and
+// re-zeroes.
+#define QS_HD __host__ __device__
+#include "w4a8_math.h"
+
+#include "w4a16_device.cuh"
+
+#include "kernels_w4a16.h"
+#include "kernels_w4a8.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "qs_gpu_compat.h"
+
+namespace quantscope::gpu::launch {
+
+namespace w4a8detail {
+namespace {
+
+namespace gm = quantscope::gpumath;
+using w4a16detail::chooseSplit;
+using w4a16detail::evenSplit;
+
+/// The tile-ordered copy's parts (the same sizes as w4a16TileBytes's).
+long long codeBytes(const W4a8Problem &p)
+{
+    return (p.n + 15) / 16 * (p.k / 128) * 1024;
+}
+
+#if defined(QS_HAS_MMA)
+
+using w4a16detail::ldNc;
+using w4a16detail::splitKConvert;
+using w4a16detail::splitKLastBlock;
+using w4a16detail::storeSwapped;
+
+struct S8 {
+    const std::uint8_t *tp; ///< the tile-ordered copy (codes, then metadata at metaOff)
+    long long metaOff;
+    const std::uint8_t *x; ///< X̂'s codes [M, K]
+    const float *sx;       ///< s_tok [M]
+    __nv_bfloat16 *y;
+    float *ws;
+    unsigned *counters;
+    long long M, N, K, group;
+    int splitK;
+};
+
+__device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                      std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ void mmaE4m3(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+/// The zero point of a row from the copy's BF16 136 + z (the upper half of a 32-bit pair when hi).
+__device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
+{
+    return static_cast<int>(__uint_as_float((hi ? pairBits >> 16 : pairBits & 0xFFFFu) << 16)) - 136;
+}
+
+/// NT n8 tiles of tokens, U chunks of 128 k a step, NW warps a block (16 rows of W each).
+template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW * 32) stream8Kernel(S8 a)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int gid = lane >> 2, q = lane & 3;
+    const long long tiles = (a.N + 15) / 16;
+    const long long tRaw = static_cast<long long>(blockIdx.x) * NW + warp;
+    const bool live = tRaw < tiles; // a warp past the last tile streams the last one and stores nothing
+    const long long t = live ? tRaw : tiles - 1;
+    const int groups = static_cast<int>(a.K / a.group), chunks = static_cast<int>(a.K / 128);
+    const int cpg = static_cast<int>(a.group / 128);
+    const int per = (chunks + a.splitK - 1) / a.splitK;
+    const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
+
+    const uint4 *xRow[NT]; // token 8n + gid's 32 bytes at 32·tig of each chunk
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+        const long long tb = 8 * n + gid < a.M ? 8 * n + gid : a.M - 1;
+        xRow[n] = reinterpret_cast<const uint4 *>(a.x + tb * a.K + 32 * q);
+    }
+    const uint4 *wNext = reinterpret_cast<const uint4 *>(a.tp + (t * chunks + c0) * 1024) + lane;
+    const std::uint8_t *mNext = a.tp + a.metaOff + (t * groups + c0 / cpg) * 96 + 8 * gid;
+    int inL = c0 % cpg, inC = inL;
+    auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], int ch) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            if (u == 0 || ch + u < c1) {
+                w[u][0] = ldNc(wNext);
+                w[u][1] = ldNc(wNext + 32);
+                s[u] = __ldg(reinterpret_cast<const float2 *>(mNext));
+                z[u] = __ldg(reinterpret_cast<const unsigned *>(mNext + 64 - 4 * gid));
+            }
+            wNext += 64;
+            if (++inL == cpg)
+                inL = 0, mNext += 96;
+        }
+    };
+
+    float acc[NT][4], fsum[NT][4];
+    int iacc[NT][4], xsum[NT][2];
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+            acc[n][r] = 0.0f, fsum[n][r] = 0.0f, iacc[n][r] = 0;
+        xsum[n][0] = xsum[n][1] = 0;
+    }
+
+    auto compute = [&](const uint4(&w)[U][2], const float2(&s)[U], const unsigned(&z)[U], int ch) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int c = ch + u;
+            if (u > 0 && c >= c1)
+                break;
+            uint4 xv[NT][2];
+#pragma unroll
+            for (int n = 0; n < NT; ++n) {
+                xv[n][0] = __ldg(xRow[n] + 8 * c);
+                xv[n][1] = __ldg(xRow[n] + 8 * c + 1);
+            }
+            const int zr[2] = {zeroOf(z[u], 0), zeroOf(z[u], 1)};
+            std::uint32_t zz[2] = {0u, 0u};
+            if (Fp8)
+                zz[0] = gm::w4a8Fp16ZeroPair(zr[0]), zz[1] = gm::w4a8Fp16ZeroPair(zr[1]);
+#pragma unroll
+            for (int st = 0; st < 4; ++st) {
+                std::uint32_t lo[2], hi[2];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const std::uint32_t word = w4a16detail::wordOf(w[u][h], st);
+                    if (Fp8)
+                        gm::w4a8Fp8Operand(word, zz[h], lo[h], hi[h]);
+                    else
+                        gm::w4a8Int8Operand(word, lo[h], hi[h]);
+                }
+#pragma unroll
+                for (int n = 0; n < NT; ++n) {
+                    const std::uint32_t b0 = st & 1 ? (st & 2 ? xv[n][1].z : xv[n][0].z)
+                                                    : (st & 2 ? xv[n][1].x : xv[n][0].x);
+                    const std::uint32_t b1 = st & 1 ? (st & 2 ? xv[n][1].w : xv[n][0].w)
+                                                    : (st & 2 ? xv[n][1].y : xv[n][0].y);
+                    if (Fp8)
+                        mmaE4m3(fsum[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
+                    else
+                        mmaS8(iacc[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
+                }
+            }
+            if (!Fp8) {
+                // Σ x of the chunk's 128 k for the D columns' tokens: the lane's 32 codes (token
+                // 8n + gid), the quad's sum, then tokens 2tig, 2tig + 1 from quads 2tig, 2tig + 1.
+#pragma unroll
+                for (int n = 0; n < NT; ++n) {
+                    int part = 0;
+#pragma unroll
+                    for (int v = 0; v < 2; ++v) {
+                        part = __dp4a(static_cast<int>(xv[n][v].x), 0x01010101, part);
+                        part = __dp4a(static_cast<int>(xv[n][v].y), 0x01010101, part);
+                        part = __dp4a(static_cast<int>(xv[n][v].z), 0x01010101, part);
+                        part = __dp4a(static_cast<int>(xv[n][v].w), 0x01010101, part);
+                    }
+                    part += __shfl_xor_sync(0xffffffffu, part, 1);
+                    part += __shfl_xor_sync(0xffffffffu, part, 2);
+                    xsum[n][0] += __shfl_sync(0xffffffffu, part, 8 * q);
+                    xsum[n][1] += __shfl_sync(0xffffffffu, part, 8 * q + 4);
+                }
+            }
+            // E4M3: every chunk's FP32 sum is scaled (≤ 128 k a tensor-core sum); INT8: the
+            // group's exact sum at its end or the slice's.
+            const bool end = ++inC == cpg || c + 1 >= c1;
+            if (Fp8) {
+#pragma unroll
+                for (int n = 0; n < NT; ++n)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        acc[n][r] += ((r >> 1) ? s[u].y : s[u].x) * fsum[n][r];
+                        fsum[n][r] = 0.0f;
+                    }
+            } else if (end) {
+#pragma unroll
+                for (int n = 0; n < NT; ++n) {
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        const int v = iacc[n][r] - (zr[r >> 1] + 8) * xsum[n][r & 1];
+                        acc[n][r] += ((r >> 1) ? s[u].y : s[u].x) * static_cast<float>(v);
+                        iacc[n][r] = 0;
+                    }
+                    xsum[n][0] = xsum[n][1] = 0;
+                }
+            }
+            if (inC == cpg)
+                inC = 0;
+        }
+    };
+
+    uint4 wa[U][2], wb[U][2];
+    float2 sa[U], sb[U];
+    unsigned za[U], zb[U];
+    load(wa, sa, za, c0);
+    for (int ch = c0; ch < c1; ch += 2 * U) {
+        if (ch + U < c1)
+            load(wb, sb, zb, ch + U);
+        compute(wa, sa, za, ch);
+        if (ch + U >= c1)
+            break;
+        if (ch + 2 * U < c1)
+            load(wa, sa, za, ch + 2 * U);
+        compute(wb, sb, zb, ch + U);
+    }
+
+    if (live)
+        storeSwapped(acc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
+                     [&](float v, long long m) { return __ldg(a.sx + m) * v; });
+    if (a.splitK == 1)
+        return;
+    unsigned *counter = a.counters + blockIdx.x;
+    if (!splitKLastBlock(counter, a.splitK))
+        return;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
+    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
+}
+
+using Stream8Fn = void (*)(S8);
+
+/// The instantiations: INT8 / E4M3 × one or two n8 tiles × 1 or 2 chunks a step × 4, 8 or 16 warps.
+template <bool Fp8, int NW> Stream8Fn forWarps(int nt, int u)
+{
+    if (nt == 1)
+        return u == 1 ? &stream8Kernel<Fp8, 1, 1, NW> : &stream8Kernel<Fp8, 1, 2, NW>;
+    return u == 1 ? &stream8Kernel<Fp8, 2, 1, NW> : &stream8Kernel<Fp8, 2, 2, NW>;
+}
+template <bool Fp8> Stream8Fn stream8For(int nt, int u, int warps)
+{
+    return warps == 16 ? forWarps<Fp8, 16>(nt, u) : warps == 8 ? forWarps<Fp8, 8>(nt, u) : forWarps<Fp8, 4>(nt, u);
+}
+
+#endif // QS_HAS_MMA
+
+} // namespace
+
+bool tileRuns(const W4a8Problem &p)
+{
+    return w4a8FusedBuilt() && p.tilePacked && p.m >= 1 && p.m <= kW4a8FusedMaxM && p.k >= 128 && p.k % 128 == 0 &&
+           p.k <= 65536 && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0;
+}
+
+W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
+{
+    if (!tileRuns(p))
+        throw GpuError(w4a8TileRefusal(p));
+    W4a8Launch l;
+    const int nt = p.m <= 8 ? 1 : 2;
+    // Chunks a step: asked, else 1 for one n8 tile and 2 for two (the H200's best at N = 4096, K = 14336).
+    const int u = tiling.chunksAhead == 1 || tiling.chunksAhead == 2 ? tiling.chunksAhead : nt == 1 ? 1 : 2;
+    const int warps = tiling.warps == 8 || tiling.warps == 16 ? tiling.warps : 4;
+    const long long tiles = (p.n + 15) / 16;
+    const long long nBlocks = (tiles + warps - 1) / warps;
+    const long long chunks = p.k / 128;
+    long long split = tiling.splitK;
+#if defined(QS_HAS_MMA)
+    const Stream8Fn fn = p.fp8 ? stream8For<true>(nt, u, warps) : stream8For<false>(nt, u, warps);
+    if (split <= 0) {
+        static std::atomic<int> occupancy[2][3][3][3] = {};
+        const int perSm =
+            w4a16detail::residentBlocks(occupancy[p.fp8 ? 1 : 0][warps / 8][nt][u], fn, warps * 32, 0);
+        split = chooseSplit(perSm, nBlocks, chunks);
+    }
+#endif
+    split = evenSplit(split, chunks);
+    if (!workspace || !counters)
+        split = 1;
+    l.splitK = static_cast<int>(split);
+    l.blocks = static_cast<int>(nBlocks * split);
+    l.tokenTiles = nt;
+    l.chunksAhead = u;
+    l.warps = warps;
+    l.streamed = true;
+#if defined(QS_HAS_MMA)
+    const S8 a{static_cast<const std::uint8_t *>(p.tilePacked),
+               codeBytes(p),
+               static_cast<const std::uint8_t *>(p.xq),
+               p.xScale,
+               static_cast<__nv_bfloat16 *>(p.y),
+               static_cast<float *>(workspace),
+               static_cast<unsigned *>(counters),
+               p.m,
+               p.n,
+               p.k,
+               p.group,
+               l.splitK};
+    const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split));
+    fn<<<grid, warps * 32, 0, static_cast<cudaStream_t>(stream)>>>(a);
+    QS_GPU_CHECK(cudaGetLastError());
+#else
+    (void)workspace, (void)counters, (void)stream;
+#endif
+    return l;
+}
+
+} // namespace w4a8detail
+
+std::string w4a8TileRefusal(const W4a8Problem &p)
+{
+    const std::string what = p.fp8 ? "the streaming W4A8-FP8 kernel" : "the streaming W4A8-INT8 kernel";
+    if (!w4a8FusedBuilt())
+        return what + ": not built for HIP (no mma.sync)";
+    if (const std::string why = w4a8FusedRefusal(p.fp8, p.m, p.k, p.group); !why.empty())
+        return why;
+    if (p.group % 128 != 0)
+        return what + " needs the group a multiple of 128 (per channel included; group = " +
+               std::to_string(p.group) + ")";
+    if (!p.tilePacked)
+        return what + " needs the tile-ordered copy (w4a16TileReorder of the same codes, scales and zero points)";
+    return "";
+}
+
+} // namespace quantscope::gpu::launch

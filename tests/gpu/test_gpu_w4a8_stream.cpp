@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// The fused W4A8 GEMM's streaming kernel (gpu/kernels/gemm/gemm_w4a8_stream.cu, W4a8Tiling::kernel
+// 2; issue 43): the row-order kernel's arithmetic on the tile-ordered copy that w4a16TileReorder
+// writes for the W4A16 streaming kernel (the same bytes serve both).
+//  - Every output of every case within the bound of docs/numerics.md "Fused W4A8 GEMM" against the
+//    FP64 product of the quantized operands (w4a8_operands.h), INT8 and E4M3; and at one K slice
+//    INT8's outputs equal to the row-order kernel's bit for bit (the same exact INT32 sums a
+//    group, added in the same order; with several slices the FP32 partials meet in atomics in any
+//    order). M ∈ {1, 2, 8, 9, 16}; groups 128, 256 and per channel;
+//    asymmetric (zero points −128 and 120, the copy's extremes, for INT8) and symmetric; 4, 8 and
+//    16 warps a block; 1 and 2 chunks a step; K slices 1, 3 and the launcher's; N not a multiple
+//    of 16; the workspace left zero.
+//  - K = 14336 (the lab's shape class) g128 and per channel at M = 16.
+//  - The launcher's choice (the streaming kernel wherever it runs, the row-order kernel without
+//    the copy or below group 128) and the refusals.
+// Skipped, with the reason, without a device.
+#include "gpu_compare.h"
+
+#include "w4a8_operands.h"
+
+#include <cuda_runtime.h>
+
+#include "kernels/gemm/kernels_w4a16.h"
+
+namespace {
+
+using namespace w4a8test;
+
+/// Operands whose zero points the tile copy keeps exact: INT8 [−128, 120] (the extremes at the
+/// first and last group), E4M3 [−9, 8].
+Operands streamOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, bool fp8, bool symmetric,
+                        std::uint64_t seed)
+{
+    Operands o;
+    const int lo = fp8 ? gm::kW4a8Fp8ZeroMin : -128, hi = fp8 ? gm::kW4a8Fp8ZeroMax : 120;
+    static_cast<W4Operands &>(o) = makeW4Operands(m, n, k, group, seed, symmetric, lo, hi,
+                                                  fp8 ? gm::kW4a8Fp8ZeroMin : -8, fp8 ? gm::kW4a8Fp8ZeroMax : 7);
+    o.fp8 = fp8;
+    return o;
+}
+
+/// The tile-ordered copy of d's codes, scales and zero points (w4a16TileReorder), d.p pointing at it.
+struct Copy {
+    DevBuf buf;
+    Copy(Device &d, const Operands &o) : buf(std::max<std::size_t>(16, tileBytes(o)))
+    {
+        L::W4a16Problem t;
+        t.packed = d.p.packed, t.scales = d.p.scales, t.zeros = d.p.zeros;
+        t.n = o.n, t.k = o.k, t.group = o.group;
+        L::w4a16TileReorder(t, buf.p, nullptr);
+        d.p.tilePacked = buf.p;
+    }
+    static std::size_t tileBytes(const Operands &o)
+    {
+        L::W4a16Problem t;
+        t.n = o.n, t.k = o.k, t.group = o.group;
+        return L::w4a16TileBytes(t);
+    }
+};
+
+} // namespace
+
+TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitForBit)
+{
+    REQUIRE_GPU();
+    ASSERT_TRUE(L::w4a8FusedBuilt());
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const bool fp8 : {false, true})
+        for (const Shape sh : {Shape{72, 1024}, Shape{200, 512}, Shape{40, 2048}})
+            for (const std::int64_t group : {std::int64_t(128), std::int64_t(256), sh.k})
+                for (const std::int64_t m : {1, 2, 8, 9, 16}) {
+                    const bool symmetric = run % 4 == 3;
+                    const Operands o = streamOperands(m, sh.n, sh.k, group, fp8, symmetric, 0x5A8ull + run);
+                    Device d(o);
+                    Copy copy(d, o);
+                    CU(cudaDeviceSynchronize());
+                    const HostX hx = quantizeOnHost(o);
+                    const std::size_t outs = static_cast<std::size_t>(m * sh.n);
+                    for (const int split : {1, 3, 0}) {
+                        L::W4a8Tiling t;
+                        t.kernel = 2;
+                        t.splitK = split;
+                        t.warps = 4 << (run % 3);
+                        t.chunksAhead = 1 + (run / 3) % 2;
+                        ++run;
+                        const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                        CU(cudaDeviceSynchronize());
+                        const auto y = d.read<std::uint16_t>(d.y, outs);
+                        const std::string what = std::string(fp8 ? "E4M3" : "INT8") + " M=" + std::to_string(m) +
+                                                 " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) +
+                                                 " group " + std::to_string(group) + (symmetric ? " sym" : " asym") +
+                                                 " warps " + std::to_string(l.warps) + " split " +
+                                                 std::to_string(l.splitK) + " chunks a step " +
+                                                 std::to_string(l.chunksAhead);
+                        EXPECT_TRUE(l.streamed) << what;
+                        EXPECT_EQ(l.warps, t.warps) << what;
+                        EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
+                        EXPECT_EQ(l.tokenTiles, m <= 8 ? 1 : 2) << what;
+                        if (split > 0) {
+                            EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        }
+                        std::string where;
+                        EXPECT_LE(worstOfBound(o, hx, y, where), 1.0) << what << ": worst |y − ref| / bound at " << where;
+                        EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                        if (!fp8 && l.splitK == 1) { // the row-order kernel at one slice: the same bits
+                            L::W4a8Tiling r;
+                            r.kernel = 1;
+                            r.splitK = 1;
+                            const L::W4a8Launch lr = L::w4a8Fused(d.p, r, d.ws.p, d.cnt.p, nullptr);
+                            CU(cudaDeviceSynchronize());
+                            EXPECT_FALSE(lr.streamed) << what;
+                            const auto yr = d.read<std::uint16_t>(d.y, outs);
+                            std::size_t differ = 0;
+                            for (std::size_t i = 0; i < outs; ++i)
+                                differ += y[i] != yr[i];
+                            EXPECT_EQ(differ, 0u) << what << ": outputs differing from the row-order kernel's";
+                        }
+                    }
+                }
+}
+
+TEST(GpuW4a8Stream, LongKAtSixteenTokens)
+{
+    REQUIRE_GPU();
+    for (const bool fp8 : {false, true})
+        for (const std::int64_t group : {std::int64_t(128), std::int64_t(14336)}) {
+            const Operands o = streamOperands(16, 136, 14336, group, fp8, false, 0x14336ull + group + (fp8 ? 1 : 0));
+            Device d(o);
+            Copy copy(d, o);
+            CU(cudaDeviceSynchronize());
+            const HostX hx = quantizeOnHost(o);
+            for (int r = 0; r < 3; ++r) {
+                L::W4a8Tiling t;
+                t.splitK = r == 0 ? 1 : 0;
+                t.warps = r == 2 ? 16 : 4;
+                const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                EXPECT_TRUE(l.streamed) << "the launcher's choice with the copy given";
+                std::string where;
+                EXPECT_LE(worstOfBound(o, hx, d.read<std::uint16_t>(d.y, 16 * 136), where), 1.0)
+                    << (fp8 ? "E4M3" : "INT8") << " group " << group << " split " << l.splitK << " warps " << l.warps
+                    << " at " << where;
+            }
+            EXPECT_TRUE(d.workspaceClean());
+        }
+}
+
+TEST(GpuW4a8Stream, TheLaunchersChoiceAndTheRefusals)
+{
+    REQUIRE_GPU();
+    // Group 64: the row-order kernel runs by default; asked for, the streaming kernel refuses.
+    {
+        const Operands o = streamOperands(4, 64, 512, 64, false, false, 3);
+        Device d(o);
+        d.p.tilePacked = d.w.p; // any non-null copy: the group decides first
+        EXPECT_FALSE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
+        EXPECT_NE(L::w4a8TileRefusal(d.p).find("multiple of 128"), std::string::npos) << L::w4a8TileRefusal(d.p);
+        L::W4a8Tiling t;
+        t.kernel = 2;
+        EXPECT_THROW(L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr), GpuError);
+        CU(cudaDeviceSynchronize());
+    }
+    // Group 128 without the copy: the row-order kernel by default; asked for, a refusal naming the copy.
+    {
+        const Operands o = streamOperands(4, 64, 512, 128, true, false, 4);
+        Device d(o);
+        EXPECT_FALSE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
+        EXPECT_NE(L::w4a8TileRefusal(d.p).find("tile-ordered copy"), std::string::npos) << L::w4a8TileRefusal(d.p);
+        L::W4a8Tiling t;
+        t.kernel = 2;
+        EXPECT_THROW(L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr), GpuError);
+        Copy copy(d, o);
+        EXPECT_EQ(L::w4a8TileRefusal(d.p), "");
+        EXPECT_TRUE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
+        CU(cudaDeviceSynchronize());
+        // M above the fused kernels' 16: the fused refusal's reason.
+        d.p.m = 17;
+        EXPECT_NE(L::w4a8TileRefusal(d.p).find("M ≤ 16"), std::string::npos) << L::w4a8TileRefusal(d.p);
+    }
+}
