@@ -197,8 +197,8 @@ int main(int argc, char **argv)
     // 2. The fused kernels from BF16 X (quantizer included), every group kind.
     Standalone st(opt.rows, opt.cols);
     nlohmann::json fused = nlohmann::json::array();
-    std::printf("%-5s %-11s %4s %14s %9s %-9s %6s %7s  %s\n", "act", "group", "M", "quant+gemm_us", "gemm_us",
-                "kernel", "split", "blocks", "check");
+    std::printf("%-5s %-11s %4s %14s %9s %-9s %6s %7s  %s\n", "act", "group", "M", "quant+gemm_us", "gemm_us", "kernel",
+                "split", "blocks", "check");
     for (const std::int64_t g : {std::int64_t(0), std::int64_t(128), std::int64_t(64), std::int64_t(32)}) {
         st.setGroup(g == 0 ? opt.cols : g);
         for (const bool fp8 : {false, true})
@@ -208,9 +208,9 @@ int main(int argc, char **argv)
                 std::printf("%-5s %-11s %4lld %14.2f %9.2f %-9s %6d %7d  %s (worst %.3g of the bound)\n",
                             fp8 ? "e4m3" : "int8", g == 0 ? "per-channel" : ("g" + std::to_string(g)).c_str(),
                             static_cast<long long>(m), r["quantize_and_gemm_us"].get<double>(),
-                            r["gemm_us"].get<double>(), r["kernel"].get<std::string>().c_str(),
-                            r["split_k"].get<int>(), r["blocks"].get<int>(),
-                            r["checked"].get<bool>() ? "checked" : "CHECK FAILED", r["check_worst"].get<double>());
+                            r["gemm_us"].get<double>(), r["kernel"].get<std::string>().c_str(), r["split_k"].get<int>(),
+                            r["blocks"].get<int>(), r["checked"].get<bool>() ? "checked" : "CHECK FAILED",
+                            r["check_worst"].get<double>());
                 if (!fp8 && (g == 0 || g == 128)) {
                     const double us = r["quantize_and_gemm_us"].get<double>();
                     bars.push_back({{"bar", "int8 M <= 16 <= 15 us (quantizer included)"},

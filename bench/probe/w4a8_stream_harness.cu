@@ -7,6 +7,7 @@
 // and INT8's outputs of both at one K slice compared bit for bit (equal by construction: the
 // same exact INT32 sums a group, added in the same order). The bound on every element is the GPU
 // tests' and the benchmark's business (test_gpu_w4a8_stream.cpp, qs_bench_gpu_w4a8_fused).
+// `ncu16`: one launch at M = 16 for Nsight Compute.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -28,8 +29,11 @@ using namespace quantscope::gpu::launch;
         }                                                                                                              \
     } while (0)
 
-int main()
+int main(int argc, char **argv)
 {
+    // `ncu16`: one launch of the streaming INT8 kernel at M = 16 (4 warps, 2 chunks a step, split 8:
+    // the lab's choice on the H200), for Nsight Compute.
+    const bool ncu16 = argc > 1 && std::string(argv[1]) == "ncu16";
     std::mt19937 rng(11);
     const long long N = 4096, K = 14336, G = 128;
     const int copies = 4;
@@ -65,6 +69,8 @@ int main()
     }
     for (long long M : {1, 8, 16})
         for (bool fp8 : {false, true}) {
+            if (ncu16 && (M != 16 || fp8))
+                continue;
             std::vector<uint8_t> hx(M * K);
             for (auto &v : hx)
                 v = fp8 ? (uint8_t)(rng() % 0x7F) | (rng() & 0x80) : (uint8_t)(rng() & 0xFF);
@@ -125,6 +131,16 @@ int main()
             };
             printf("== %s M %lld N %lld K %lld g %lld\n", fp8 ? "E4M3" : "INT8", M, N, K, G);
             W4a8Launch u;
+            if (ncu16) {
+                W4a8Tiling tn;
+                tn.kernel = 2, tn.warps = 4, tn.chunksAhead = 2, tn.splitK = 8;
+                p.packed = (const uint8_t *)packed[0];
+                p.tilePacked = tile[0];
+                u = w4a8Fused(p, tn, ws, cnt, nullptr);
+                CK(cudaDeviceSynchronize());
+                printf("ncu16: warps %d split %d U %d\n", u.warps, u.splitK, u.chunksAhead);
+                return 0;
+            }
             W4a8Tiling row;
             row.kernel = 1;
             const float tr = timeIt(row, &u);

@@ -133,10 +133,11 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
         tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
         for (std::size_t c = 0; c < cands.size(); ++c) {
             const launch::W4a8Tiling &t = cands[c];
-            const std::string name = t.kernel == 1 ? std::string("row-order on W as stored")
-                                                   : "streaming " + std::to_string(t.warps) + " warps, " +
-                                                         std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                                         (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
+            const std::string name = t.kernel == 1
+                                         ? std::string("row-order on W as stored")
+                                         : "streaming " + std::to_string(t.warps) + " warps, " +
+                                               std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
+                                               (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
             char us[32];
             std::snprintf(us, sizeof us, " %.1f", f.medianUs[c]);
             tuned += (c ? "; " : " ") + name + us;

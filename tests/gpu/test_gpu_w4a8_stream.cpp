@@ -99,11 +99,13 @@ TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitFo
                         EXPECT_EQ(l.warps, t.warps) << what;
                         EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
                         EXPECT_EQ(l.tokenTiles, m <= 8 ? 1 : 2) << what;
-                        if (split > 0) {
-                            EXPECT_EQ(l.splitK, std::min<std::int64_t>(split, sh.k / 128)) << what;
+                        if (split > 0) { // ⌈chunks / split⌉ chunks a slice, no empty slice
+                            const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
+                            EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                         }
                         std::string where;
-                        EXPECT_LE(worstOfBound(o, hx, y, where), 1.0) << what << ": worst |y − ref| / bound at " << where;
+                        EXPECT_LE(worstOfBound(o, hx, y, where), 1.0)
+                            << what << ": worst |y − ref| / bound at " << where;
                         EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                         if (!fp8 && l.splitK == 1) { // the row-order kernel at one slice: the same bits
                             L::W4a8Tiling r;

@@ -30,8 +30,8 @@ struct Operands : W4Operands {
     bool fp8 = false;
 };
 
-inline Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, bool fp8, bool symmetric,
-                      std::uint64_t seed)
+inline Operands makeOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t group, bool fp8,
+                             bool symmetric, std::uint64_t seed)
 {
     // The extremes each path keeps exact: INT8 any zero point (the INT32 sums), E4M3 [−9, 8].
     const int lo = fp8 ? gm::kW4a8Fp8ZeroMin : -128, hi = fp8 ? gm::kW4a8Fp8ZeroMax : 127;
@@ -147,6 +147,5 @@ struct Device {
                std::all_of(c.begin(), c.end(), [](unsigned v) { return v == 0u; });
     }
 };
-
 
 } // namespace w4a8test

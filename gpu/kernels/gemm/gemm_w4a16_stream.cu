@@ -301,9 +301,9 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const long long tiles = (p.n + 15) / 16;
     // Warps a block: asked (4, 8 or 16), else 16 for the MoE batch and 8 otherwise (the H200's best
     // at N = 4096, K = 14336, M = 1 and 16, and for 16 × (16, 2048, 7168); the lab times them all).
-    const int warps = tiling.warps == 4 || tiling.warps == 8 || tiling.warps == 16 ? tiling.warps
-                      : p.experts > 1                                             ? 16
-                                                                                  : 8;
+    int warps = p.experts > 1 ? 16 : 8;
+    if (tiling.warps == 4 || tiling.warps == 8 || tiling.warps == 16)
+        warps = tiling.warps;
     const long long nBlocks = (tiles + warps - 1) / warps;
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);

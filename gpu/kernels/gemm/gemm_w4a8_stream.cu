@@ -174,10 +174,10 @@ template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW 
                 }
 #pragma unroll
                 for (int n = 0; n < NT; ++n) {
-                    const std::uint32_t b0 = st & 1 ? (st & 2 ? xv[n][1].z : xv[n][0].z)
-                                                    : (st & 2 ? xv[n][1].x : xv[n][0].x);
-                    const std::uint32_t b1 = st & 1 ? (st & 2 ? xv[n][1].w : xv[n][0].w)
-                                                    : (st & 2 ? xv[n][1].y : xv[n][0].y);
+                    const std::uint32_t b0 =
+                        st & 1 ? (st & 2 ? xv[n][1].z : xv[n][0].z) : (st & 2 ? xv[n][1].x : xv[n][0].x);
+                    const std::uint32_t b1 =
+                        st & 1 ? (st & 2 ? xv[n][1].w : xv[n][0].w) : (st & 2 ? xv[n][1].y : xv[n][0].y);
                     if (Fp8)
                         mmaE4m3(fsum[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
                     else
@@ -300,8 +300,7 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     const Stream8Fn fn = p.fp8 ? stream8For<true>(nt, u, warps) : stream8For<false>(nt, u, warps);
     if (split <= 0) {
         static std::atomic<int> occupancy[2][3][3][3] = {};
-        const int perSm =
-            w4a16detail::residentBlocks(occupancy[p.fp8 ? 1 : 0][warps / 8][nt][u], fn, warps * 32, 0);
+        const int perSm = w4a16detail::residentBlocks(occupancy[p.fp8 ? 1 : 0][warps / 8][nt][u], fn, warps * 32, 0);
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
@@ -346,8 +345,8 @@ std::string w4a8TileRefusal(const W4a8Problem &p)
     if (const std::string why = w4a8FusedRefusal(p.fp8, p.m, p.k, p.group); !why.empty())
         return why;
     if (p.group % 128 != 0)
-        return what + " needs the group a multiple of 128 (per channel included; group = " +
-               std::to_string(p.group) + ")";
+        return what + " needs the group a multiple of 128 (per channel included; group = " + std::to_string(p.group) +
+               ")";
     if (!p.tilePacked)
         return what + " needs the tile-ordered copy (w4a16TileReorder of the same codes, scales and zero points)";
     return "";
