@@ -4,7 +4,7 @@
 # gpu/kernels/{quantize,metric_passes,int_quant,fp8_quant,fp4_quant,hadamard,csweep,hqq}.cu, gpu/kernels/gemm/gemm_sim.cu and the benchmark hooks
 # (bench/bench_gpu_hooks.cu) with hipcc for an AMD target (default gfx90a, MI200; pass others as
 # arguments, e.g. gfx940), the fused quantized GEMMs' sources (gpu/kernels/gemm/gemm_w4a16*.cu,
-# gemm_w4a8.cu, gemm_fp4.cu, gemm_w3lr.cu: CUDA-only kernels, as HIP their refusing host side, for
+# gemm_w4a8*.cu, gemm_fp4.cu, gemm_w3lr.cu: CUDA-only kernels, as HIP their refusing host side, for
 # the first target) and the engine (engine.cpp, device_pool.cpp: the runtime side through
 # qs_gpu_compat.h) as HIP host code. Nothing runs: there is no AMD GPU here. Needs Debian's hipcc
 # (apt-get install hipcc; ROCm 5.2, clang 15).
@@ -41,7 +41,7 @@ done
 # unfused path). Checked for the first target only: they hold no device code there.
 for f in gpu/kernels/gemm/gemm_w4a16.cu gpu/kernels/gemm/gemm_w4a16_small.cu gpu/kernels/gemm/gemm_w4a16_stream.cu \
          gpu/kernels/gemm/gemm_w4a16_tiled.cu gpu/kernels/gemm/gemm_w4a16_cutlass.cu gpu/kernels/gemm/gemm_w4a16_cutlass_shuffled.cu \
-         gpu/kernels/gemm/gemm_w4a8.cu gpu/kernels/gemm/gemm_fp4.cu gpu/kernels/gemm/gemm_w3lr.cu; do
+         gpu/kernels/gemm/gemm_w4a8.cu gpu/kernels/gemm/gemm_w4a8_stream.cu gpu/kernels/gemm/gemm_fp4.cu gpu/kernels/gemm/gemm_w3lr.cu; do
   k="$(basename "$f" .cu)"
   echo "== $f as HIP (host side: the launchers refuse) for ${archs[0]}"
   hipcc --offload-arch="${archs[0]}" -std=c++20 -O3 -ffp-contract=off -Werror=return-type -x hip "${inc[@]}" \
