@@ -98,31 +98,8 @@ using w4a16detail::splitKConvert;
 using w4a16detail::splitKLastBlock;
 using w4a16detail::storeSwapped;
 
-__device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                      std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    __trap(); // INT8 m16n8k32 needs sm_80 or newer (the build targets sm_90)
-#else
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-#endif
-}
-
-__device__ __forceinline__ void mmaE4m3(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
-    __trap(); // FP8 mma needs sm_89 or newer (the build targets sm_90)
-#else
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-#endif
-}
+using w4a16detail::mmaE4m3;
+using w4a16detail::mmaS8;
 
 /// NT n8 tiles of tokens; U chunks of 128 k of W loaded ahead; GPC groups a chunk (4: g32, 2: g64,
 /// 1: a multiple of 128).

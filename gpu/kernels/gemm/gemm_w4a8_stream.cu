@@ -57,6 +57,8 @@ long long codeBytes(const W4a8Problem &p)
 #if defined(QS_HAS_MMA)
 
 using w4a16detail::ldNc;
+using w4a16detail::mmaE4m3;
+using w4a16detail::mmaS8;
 using w4a16detail::splitKConvert;
 using w4a16detail::splitKLastBlock;
 using w4a16detail::storeSwapped;
@@ -72,24 +74,6 @@ struct S8 {
     long long M, N, K, group;
     int splitK;
 };
-
-__device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                      std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
-__device__ __forceinline__ void mmaE4m3(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
 
 /// The zero point of a row from the copy's BF16 136 + z (the upper half of a 32-bit pair when hi).
 __device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)

@@ -5,7 +5,8 @@
 /// gemm_w4a16_small.cu: the operands swapped for M ≤ 16; gemm_w4a16_tiled.cu: the shared-memory
 /// tiled kernel): the launch arguments, the BF16 `mma.sync` m16n8k16, the non-caching 128-bit
 /// load, the nibble → BF16 pairs (codePairs), cp.async, the split-K choice. With the other fused
-/// GEMMs (gemm_w4a8.cu, gemm_fp4.cu, gemm_w3lr.cu) also: the split-K tail (splitKLastBlock,
+/// GEMMs (gemm_w4a8*.cu, gemm_fp4.cu, gemm_w3lr.cu) also: the W4A8 kernels' INT8 and E4M3
+/// `mma.sync` m16n8k32 (mmaS8, mmaE4m3), the split-K tail (splitKLastBlock,
 /// splitKConvert), the swapped kernels' lane rows (laneRow), X stage (stageX), token offsets
 /// (tokenOffsets) and output store (storeSwapped). Included by those sources only (CUDA builds;
 /// QS_HAS_MMA is undefined for HIP, which has no mma.sync).
@@ -115,6 +116,34 @@ inline std::size_t cutlassRegionOffset(const W4a16Problem &p)
 }
 
 #if defined(QS_HAS_MMA)
+
+/// INT8 m16n8k32 (the W4A8 kernels, gemm_w4a8.cu and gemm_w4a8_stream.cu): d += A·B in INT32.
+__device__ __forceinline__ void mmaS8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                      std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); // INT8 m16n8k32 needs sm_80 or newer (the build targets sm_90)
+#else
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#endif
+}
+
+/// E4M3 m16n8k32 (the W4A8-FP8 kernels): d += A·B in the tensor core's FP32.
+__device__ __forceinline__ void mmaE4m3(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+    __trap(); // FP8 mma needs sm_89 or newer (the build targets sm_90)
+#else
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#endif
+}
 
 __device__ __forceinline__ void mma16816(float (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                          std::uint32_t a3, std::uint32_t b0, std::uint32_t b1)
