@@ -178,6 +178,11 @@ TEST(GpuW4a8Stream, TheLaunchersChoiceAndTheRefusals)
         EXPECT_EQ(L::w4a8TileRefusal(d.p), "");
         EXPECT_TRUE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
         CU(cudaDeviceSynchronize());
+        // X's codes off 16-byte alignment: the row-order kernel by default, a refusal when asked.
+        L::W4a8Problem shifted = d.p;
+        shifted.xq = static_cast<const char *>(d.p.xq) + 8;
+        EXPECT_NE(L::w4a8TileRefusal(shifted).find("16-byte aligned"), std::string::npos)
+            << L::w4a8TileRefusal(shifted);
         // M above the fused kernels' 16: the fused refusal's reason.
         d.p.m = 17;
         EXPECT_NE(L::w4a8TileRefusal(d.p).find("M ≤ 16"), std::string::npos) << L::w4a8TileRefusal(d.p);

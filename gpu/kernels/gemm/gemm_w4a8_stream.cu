@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 
 #include "qs_gpu_compat.h"
 
@@ -264,7 +265,8 @@ template <bool Fp8> Stream8Fn stream8For(int nt, int u, int warps)
 bool tileRuns(const W4a8Problem &p)
 {
     return w4a8FusedBuilt() && p.tilePacked && p.m >= 1 && p.m <= kW4a8FusedMaxM && p.k >= 128 && p.k % 128 == 0 &&
-           p.k <= 65536 && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0;
+           p.k <= 65536 && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0 &&
+           reinterpret_cast<std::uintptr_t>(p.xq) % 16 == 0 && reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 == 0;
 }
 
 W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
@@ -333,6 +335,8 @@ std::string w4a8TileRefusal(const W4a8Problem &p)
                ")";
     if (!p.tilePacked)
         return what + " needs the tile-ordered copy (w4a16TileReorder of the same codes, scales and zero points)";
+    if (reinterpret_cast<std::uintptr_t>(p.xq) % 16 != 0 || reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 != 0)
+        return what + " reads X's codes and the copy 16 bytes at a time: both must be 16-byte aligned";
     return "";
 }
 

@@ -67,7 +67,8 @@ std::string w4a8FusedRefusal(bool fp8, long long m, long long k, long long group
 /// lies in [−16, 16] and is exact in E4M3), else why not.
 std::string w4a8ZerosRefusal(bool fp8, const std::int8_t *zeros, std::size_t count);
 /// "" when the streaming kernel runs p, else why not: the fused refusal's conditions, the group
-/// a multiple of 128 (per channel included), the tile-ordered copy given.
+/// a multiple of 128 (per channel included), the tile-ordered copy given, X's codes and the copy
+/// 16-byte aligned.
 std::string w4a8TileRefusal(const W4a8Problem &p);
 /// Bytes of FP32 workspace (M·N floats) and of tile counters; both zeroed once before the first
 /// launch (the kernel leaves them zero after each launch).
