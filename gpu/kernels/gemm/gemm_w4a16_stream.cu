@@ -312,13 +312,19 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
     const StreamFn fn = streamFor(nt, u, p.group == 128, warps);
-    // Above 48 KiB of dynamic shared memory the kernel must opt in, once per instantiation.
-    static std::atomic<bool> optedIn[3][2][3][3] = {};
-    std::atomic<bool> &opted = optedIn[warps / 8][p.group == 128 ? 1 : 0][nt][u];
-    if (kStreamStageBudget > 48 * 1024 && !opted.load(std::memory_order_relaxed)) {
-        QS_GPU_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(kStreamStageBudget))); // every stage fits: see pieceMax
-        opted.store(true, std::memory_order_relaxed);
+    // Above 48 KiB of dynamic shared memory the kernel must opt in, once per instantiation and
+    // device (a bit per device ordinal below 32; above, every launch asks).
+    if (kStreamStageBudget > 48 * 1024) {
+        static std::atomic<unsigned> optedIn[3][2][3][3] = {};
+        std::atomic<unsigned> &opted = optedIn[warps / 8][p.group == 128 ? 1 : 0][nt][u];
+        int device = 0;
+        QS_GPU_CHECK(cudaGetDevice(&device));
+        const unsigned bit = device >= 0 && device < 32 ? 1u << device : 0u;
+        if (bit == 0 || (opted.load(std::memory_order_relaxed) & bit) == 0) {
+            QS_GPU_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(kStreamStageBudget))); // every stage fits: see pieceMax
+            opted.fetch_or(bit, std::memory_order_relaxed);
+        }
     }
     if (split <= 0) {
         // The launcher's slices as with a 48 KiB stage (the occupancy the split was tuned at): a
