@@ -40,6 +40,14 @@
 
 #include "qs_gpu_compat.h"
 
+// 1: the block stages its slice of X̂ in shared memory by cp.async, issued before W's first loads,
+// where it fits 48 KiB (the lever Nsight points at: X̂'s loads at the start of each chunk's
+// arithmetic stall on memory at M = 16). 0, the default: X̂ read through L1. The probe
+// bench/probe/build.sh builds its harness both ways, to time them in one run.
+#ifndef QS_W4A8_STAGE_X
+#define QS_W4A8_STAGE_X 0
+#endif
+
 namespace quantscope::gpu::launch {
 
 namespace w4a8detail {
@@ -74,6 +82,9 @@ struct S8 {
     unsigned *counters;
     long long M, N, K, group;
     int splitK;
+#if QS_W4A8_STAGE_X
+    int stageX; ///< X̂'s slice staged in shared memory (the launcher: it fits)
+#endif
 };
 
 /// The zero point of a row from the copy's BF16 136 + z (the upper half of a 32-bit pair when hi).
@@ -105,6 +116,25 @@ template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW 
     const uint4 *wNext = reinterpret_cast<const uint4 *>(a.tp + (t * chunks + c0) * 1024) + lane;
     const std::uint8_t *mNext = a.tp + a.metaOff + (t * groups + c0 / cpg) * 96 + 8 * gid;
     int inL = c0 % cpg, inC = inL;
+#if QS_W4A8_STAGE_X
+    // X̂'s slice, tokens [0, min(M, 8·NT)) × chunks [c0, c1), a token row of 8 uint4 a chunk plus one
+    // (rows 16 bytes apart in the banks: the 8 tokens of a warp-wide load do not conflict).
+    extern __shared__ uint4 xs8[];
+    const bool staged = a.stageX != 0;
+    const int rowU4 = (c1 - c0) * 8 + 1;
+    int xOff[NT];
+#pragma unroll
+    for (int n = 0; n < NT; ++n)
+        xOff[n] = (8 * n + gid < a.M ? 8 * n + gid : static_cast<int>(a.M) - 1) * rowU4 + 2 * q;
+    if (staged) {
+        const int rowsX = static_cast<int>(a.M < NT * 8 ? a.M : NT * 8), units = (c1 - c0) * 8;
+        for (int i = threadIdx.x; i < rowsX * units; i += NW * 32) {
+            const int r = i / units, o = i - r * units;
+            w4a16detail::cpAsync16(xs8 + r * rowU4 + o, a.x + r * a.K + c0 * 128LL + 16 * o);
+        }
+        w4a16detail::cpAsyncCommit();
+    }
+#endif
     auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], int ch) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
@@ -139,6 +169,13 @@ template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW 
             uint4 xv[NT][2];
 #pragma unroll
             for (int n = 0; n < NT; ++n) {
+#if QS_W4A8_STAGE_X
+                if (staged) {
+                    xv[n][0] = xs8[xOff[n] + 8 * (c - c0)];
+                    xv[n][1] = xs8[xOff[n] + 8 * (c - c0) + 1];
+                    continue;
+                }
+#endif
                 xv[n][0] = __ldg(xRow[n] + 8 * c);
                 xv[n][1] = __ldg(xRow[n] + 8 * c + 1);
             }
@@ -220,6 +257,12 @@ template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW 
     float2 sa[U], sb[U];
     unsigned za[U], zb[U];
     load(wa, sa, za, c0);
+#if QS_W4A8_STAGE_X
+    if (staged) { // the block's whole slice of X̂ has landed (staged is the same in every thread)
+        w4a16detail::cpAsyncWait<0>();
+        __syncthreads();
+    }
+#endif
     for (int ch = c0; ch < c1; ch += 2 * U) {
         if (ch + U < c1)
             load(wb, sb, zb, ch + U);
@@ -300,20 +343,26 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     l.warps = warps;
     l.streamed = true;
 #if defined(QS_HAS_MMA)
-    const S8 a{static_cast<const std::uint8_t *>(p.tilePacked),
-               codeBytes(p),
-               static_cast<const std::uint8_t *>(p.xq),
-               p.xScale,
-               static_cast<__nv_bfloat16 *>(p.y),
-               static_cast<float *>(workspace),
-               static_cast<unsigned *>(counters),
-               p.m,
-               p.n,
-               p.k,
-               p.group,
-               l.splitK};
+    S8 a
+    {
+        static_cast<const std::uint8_t *>(p.tilePacked), codeBytes(p), static_cast<const std::uint8_t *>(p.xq),
+            p.xScale, static_cast<__nv_bfloat16 *>(p.y), static_cast<float *>(workspace),
+            static_cast<unsigned *>(counters), p.m, p.n, p.k, p.group, l.splitK
+#if QS_W4A8_STAGE_X
+            ,
+            0
+#endif
+    };
+    std::size_t smem = 0;
+#if QS_W4A8_STAGE_X
+    const long long perChunks = (chunks + split - 1) / split;
+    const std::size_t stage =
+        static_cast<std::size_t>(std::min<long long>(p.m, 8LL * nt)) * static_cast<std::size_t>(perChunks * 8 + 1) * 16;
+    if (stage <= 48 * 1024)
+        smem = stage, a.stageX = 1;
+#endif
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split));
-    fn<<<grid, warps * 32, 0, static_cast<cudaStream_t>(stream)>>>(a);
+    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
     QS_GPU_CHECK(cudaGetLastError());
 #else
     (void)workspace, (void)counters, (void)stream;
