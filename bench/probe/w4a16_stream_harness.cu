@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include "kernels/gemm/kernels_w4a16.h"
+#include "probe_timing.h"
 using namespace quantscope::gpu::launch;
 #define CK(x)                                                                                                          \
     do {                                                                                                               \
@@ -102,30 +103,11 @@ int main(int argc, char **argv)
         cudaEventCreate(&a);
         cudaEventCreate(&b);
         auto timeIt = [&](W4a16Tiling t, bool tile, W4a16Launch *used) {
-            // The lab's way: every repeat queued, one sync at the end (the GPU runs back to back).
-            std::vector<cudaEvent_t> ev(2 * 40);
-            for (auto &e : ev)
-                cudaEventCreate(&e);
-            for (int i = 0; i < 45; ++i) {
+            return probeMedianUs([&](int i) {
                 p.packed = (const uint8_t *)w.packed[i % copies];
                 p.tilePacked = tile ? w.tile[i % copies] : nullptr;
-                if (i >= 5)
-                    cudaEventRecord(ev[2 * (i - 5)]);
                 *used = w4a16Fused(p, t, ws, cnt, nullptr);
-                if (i >= 5)
-                    cudaEventRecord(ev[2 * (i - 5) + 1]);
-            }
-            CK(cudaDeviceSynchronize());
-            std::vector<float> ts;
-            for (int i = 0; i < 40; ++i) {
-                float ms;
-                cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
-                ts.push_back(ms * 1000);
-            }
-            for (auto &e : ev)
-                cudaEventDestroy(e);
-            std::sort(ts.begin(), ts.end());
-            return ts[ts.size() / 2];
+            });
         };
         auto output = [&](W4a16Tiling t, bool tile, void *dst) {
             p.packed = (const uint8_t *)w.packed[0];

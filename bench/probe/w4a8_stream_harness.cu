@@ -19,6 +19,7 @@
 
 #include "kernels/gemm/kernels_w4a16.h"
 #include "kernels/gemm/kernels_w4a8.h"
+#include "probe_timing.h"
 using namespace quantscope::gpu::launch;
 #define CK(x)                                                                                                          \
     do {                                                                                                               \
@@ -94,29 +95,11 @@ int main(int argc, char **argv)
             CK(cudaMemset(ws, 0, wsb));
             CK(cudaMemset(cnt, 0, cb));
             auto timeIt = [&](const W4a8Tiling &t, W4a8Launch *used) {
-                std::vector<cudaEvent_t> ev(80);
-                for (auto &e : ev)
-                    cudaEventCreate(&e);
-                for (int i = 0; i < 45; ++i) {
+                return probeMedianUs([&](int i) {
                     p.packed = (const uint8_t *)packed[i % copies];
                     p.tilePacked = tile[i % copies];
-                    if (i >= 5)
-                        cudaEventRecord(ev[2 * (i - 5)]);
                     *used = w4a8Fused(p, t, ws, cnt, nullptr);
-                    if (i >= 5)
-                        cudaEventRecord(ev[2 * (i - 5) + 1]);
-                }
-                CK(cudaDeviceSynchronize());
-                std::vector<float> ts;
-                for (int i = 0; i < 40; ++i) {
-                    float ms;
-                    cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
-                    ts.push_back(ms * 1000);
-                }
-                for (auto &e : ev)
-                    cudaEventDestroy(e);
-                std::sort(ts.begin(), ts.end());
-                return ts[ts.size() / 2];
+                });
             };
             auto output = [&](const W4a8Tiling &t, void *dst) {
                 p.packed = (const uint8_t *)packed[0];

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The probes' timing (bench/probe/*_harness.cu): the lab's way — every repeat queued on the default
+// stream with CUDA events around each launch, one synchronisation at the end, 5 untimed launches,
+// then the median of 40. launch(i) queues launch i (a harness rotates its weight copies by i).
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+inline float probeMedianUs(const std::function<void(int)> &launch)
+{
+    constexpr int kWarm = 5, kTimed = 40;
+    std::vector<cudaEvent_t> ev(2 * kTimed);
+    for (auto &e : ev)
+        cudaEventCreate(&e);
+    for (int i = 0; i < kWarm + kTimed; ++i) {
+        if (i >= kWarm)
+            cudaEventRecord(ev[2 * (i - kWarm)]);
+        launch(i);
+        if (i >= kWarm)
+            cudaEventRecord(ev[2 * (i - kWarm) + 1]);
+    }
+    cudaDeviceSynchronize();
+    std::vector<float> ts;
+    for (int i = 0; i < kTimed; ++i) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
+        ts.push_back(ms * 1000);
+    }
+    for (auto &e : ev)
+        cudaEventDestroy(e);
+    std::sort(ts.begin(), ts.end());
+    return ts[ts.size() / 2];
+}
