@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The probes' timing (bench/probe/*_harness.cu): the lab's way — every repeat queued on the default
-// stream with CUDA events around each launch, one synchronisation at the end, 5 untimed launches,
-// then the median of 40. launch(i) queues launch i (a harness rotates its weight copies by i).
+// What the probe harnesses share (bench/probe/*_harness.cu): CK, a CUDA call checked (the probe
+// stops with the error and the line), and their timing, the lab's way — every repeat queued on the
+// default stream with CUDA events around each launch, one synchronisation at the end, 5 untimed
+// launches, then the median of 40. launch(i) queues launch i (a harness rotates its weight copies
+// by i).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
 #include <cuda_runtime.h>
+
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
 
 inline float probeMedianUs(const std::function<void(int)> &launch)
 {

@@ -21,14 +21,6 @@
 #include "kernels/gemm/kernels_w4a8.h"
 #include "probe_timing.h"
 using namespace quantscope::gpu::launch;
-#define CK(x)                                                                                                          \
-    do {                                                                                                               \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess) {                                                                                       \
-            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
-            exit(1);                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 int main(int argc, char **argv)
 {
