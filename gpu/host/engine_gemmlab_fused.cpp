@@ -58,37 +58,29 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         prepareUs = timedOnce([&] { launch::w4a16CutlassPrepare(p, meta.get(), s); });
         p.cutlassMeta = meta.get();
     }
-    // A copy of W derived once per rotating weight copy (`bytes` each, written by `derive` from
-    // p.packed into dst); the first derivation's µs in *firstUs (it goes into the note).
-    auto derivedCopies = [&](std::size_t bytes, const std::function<void(void *dst)> &derive, double *firstUs) {
-        std::vector<std::shared_ptr<void>> out;
-        for (std::size_t c = 0; c < weights.size(); ++c) {
-            out.push_back(poolGet(I.pool, bytes, what));
-            p.packed = static_cast<const std::uint8_t *>(weights[c].get());
-            void *dst = out.back().get();
-            if (c == 0)
-                *firstUs = timedOnce([&] { derive(dst); });
-            else
-                derive(dst);
-        }
-        return out;
+    // Copies of W derived once per rotating weight copy (derivedCopies), from p with that copy's codes.
+    auto withCodes = [&](const std::function<void(void *dst)> &derive) {
+        return [&p, derive](const void *src, void *dst) {
+            p.packed = static_cast<const std::uint8_t *>(src);
+            derive(dst);
+        };
     };
     // The CUTLASS route's tiles 6…8 read W reordered once (w4a16CutlassReorder; the same bytes
     // permuted).
     std::vector<std::shared_ptr<void>> reordered;
     double reorderUs = -1;
     if (meta && launch::w4a16CutlassShuffledRefusal(p).empty())
-        reordered = derivedCopies(
-            static_cast<std::size_t>(n * k / 2), [&](void *dst) { launch::w4a16CutlassReorder(p, dst, s); },
-            &reorderUs);
+        reordered =
+            derivedCopies(I, weights, static_cast<std::size_t>(n * k / 2),
+                          withCodes([&](void *dst) { launch::w4a16CutlassReorder(p, dst, s); }), &reorderUs, what);
     // Up to the swapped kernel's M, the streaming kernel reads a tile-ordered copy of the codes and
     // metadata (w4a16TileReorder, once per weight like Marlin's repack at load).
     std::vector<std::shared_ptr<void>> tileOrdered;
     double tileUs = -1;
     if (launch::w4a16TileBytes(p) > 0 && m <= launch::kW4a16SwappedMaxM &&
         (request.w4a16Kernel == 0 || request.w4a16Kernel == 7))
-        tileOrdered = derivedCopies(
-            launch::w4a16TileBytes(p), [&](void *dst) { launch::w4a16TileReorder(p, dst, s); }, &tileUs);
+        tileOrdered = derivedCopies(I, weights, launch::w4a16TileBytes(p),
+                                    withCodes([&](void *dst) { launch::w4a16TileReorder(p, dst, s); }), &tileUs, what);
     auto useCopy = [&](int c) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
         p.cutlassPacked = reordered.empty() ? nullptr : reordered[static_cast<std::size_t>(c)].get();
@@ -122,13 +114,10 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                 return true;
             },
             s);
-        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
-        for (std::size_t c = 0; c < cands.size(); ++c) {
-            char us[32];
-            std::snprintf(us, sizeof us, " %.1f", f.medianUs[c]);
-            tuned += (c ? "; " : " ") + name(cands[c]) + us;
-        }
-        tuned += ")";
+        std::vector<std::string> names;
+        for (const launch::W4a16Tiling &t : cands)
+            names.push_back(name(t));
+        tuned = candidatesNote(f, names);
         tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
     };
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -209,6 +210,40 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
             best = f.medianUs[c], f.index = static_cast<int>(c);
     }
     return f;
+}
+
+std::string candidatesNote(const Fastest &f, const std::vector<std::string> &names)
+{
+    std::string note = "; chosen by timing " + std::to_string(names.size()) + " candidates (median µs:";
+    for (std::size_t c = 0; c < names.size(); ++c) {
+        char us[32];
+        std::snprintf(us, sizeof us, " %.1f", c < f.medianUs.size() ? f.medianUs[c] : 0.0);
+        note += (c ? "; " : " ") + names[c] + us;
+    }
+    return note + ")";
+}
+
+std::vector<std::shared_ptr<void>> derivedCopies(Engine::Impl &I, const std::vector<std::shared_ptr<void>> &weights,
+                                                 std::size_t bytes,
+                                                 const std::function<void(const void *src, void *dst)> &derive,
+                                                 double *firstUs, const std::string &what)
+{
+    const auto s = static_cast<cudaStream_t>(I.stream);
+    std::vector<std::shared_ptr<void>> out;
+    for (std::size_t c = 0; c < weights.size(); ++c) {
+        out.push_back(poolGet(I.pool, bytes, what));
+        if (c > 0) {
+            derive(weights[c].get(), out.back().get());
+            continue;
+        }
+        Events ev(2);
+        QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
+        derive(weights[c].get(), out.back().get());
+        QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
+        QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
+        *firstUs = ev.us(0, 1);
+    }
+    return out;
 }
 
 /// The fastest of the heuristic's candidates for `run` (gemmlab_lt.h): fastestOf, cached per key.

@@ -83,18 +83,13 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     launch::W4a16Problem tp;
     tp.scales = scales, tp.zeros = zeros, tp.n = n, tp.k = k, tp.group = group;
     if (group % 128 == 0 && launch::w4a16TileBytes(tp) > 0 && launch::w4a16ZerosInRange(q.zeros.data(), q.zeros.size()))
-        for (int c = 0; c < copies; ++c) {
-            tileOrdered.push_back(poolGet(I.pool, launch::w4a16TileBytes(tp), what));
-            tp.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
-            Events ev(2);
-            QS_GPU_CHECK(cudaEventRecord(ev.ev[0], s));
-            launch::w4a16TileReorder(tp, tileOrdered.back().get(), s);
-            QS_GPU_CHECK(cudaEventRecord(ev.ev[1], s));
-            if (c == 0) {
-                QS_GPU_CHECK(cudaEventSynchronize(ev.ev[1]));
-                tileUs = ev.us(0, 1);
-            }
-        }
+        tileOrdered = derivedCopies(
+            I, weights, launch::w4a16TileBytes(tp),
+            [&](const void *src, void *dst) {
+                tp.packed = static_cast<const std::uint8_t *>(src);
+                launch::w4a16TileReorder(tp, dst, s);
+            },
+            &tileUs, what);
     auto useCopy = [&](int c) {
         p.packed = static_cast<const std::uint8_t *>(weights[static_cast<std::size_t>(c)].get());
         p.tilePacked = tileOrdered.empty() ? nullptr : tileOrdered[static_cast<std::size_t>(c)].get();
@@ -130,19 +125,13 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                 return true;
             },
             s);
-        tuned = "; chosen by timing " + std::to_string(cands.size()) + " candidates (median µs:";
-        for (std::size_t c = 0; c < cands.size(); ++c) {
-            const launch::W4a8Tiling &t = cands[c];
-            const std::string name = t.kernel == 1
-                                         ? std::string("row-order on W as stored")
-                                         : "streaming " + std::to_string(t.warps) + " warps, " +
-                                               std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                               (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
-            char us[32];
-            std::snprintf(us, sizeof us, " %.1f", f.medianUs[c]);
-            tuned += (c ? "; " : " ") + name + us;
-        }
-        tuned += ")";
+        std::vector<std::string> names;
+        for (const launch::W4a8Tiling &t : cands)
+            names.push_back(t.kernel == 1 ? std::string("row-order on W as stored")
+                                          : "streaming " + std::to_string(t.warps) + " warps, " +
+                                                std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
+                                                (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")));
+        tuned = candidatesNote(f, names);
         tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
     }
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {

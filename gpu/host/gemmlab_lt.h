@@ -120,6 +120,16 @@ struct Fastest {
     std::vector<double> medianUs; ///< per candidate (0 where it refused)
 };
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s);
+/// A point note's "; chosen by timing N candidates (median µs: name µs; …)" for fastestOf's
+/// result f over candidates named `names`.
+std::string candidatesNote(const Fastest &f, const std::vector<std::string> &names);
+/// One copy derived from each rotating weight copy (the fused points' repacks at load: `bytes`
+/// each, from the pool), `derive(src, dst)` queuing the derivation on the engine stream; the first
+/// one is timed there and its µs written to *firstUs (for the note; not in the point's time).
+std::vector<std::shared_ptr<void>> derivedCopies(Engine::Impl &I, const std::vector<std::shared_ptr<void>> &weights,
+                                                 std::size_t bytes,
+                                                 const std::function<void(const void *src, void *dst)> &derive,
+                                                 double *firstUs, const std::string &what);
 /// The fastest of the heuristic's candidates for `run` (fastestOf): every candidate timed in 3 interleaved
 /// rounds of 3 launches (after one untimed), the lowest median kept; the choice is cached for the
 /// process under g.key (a later identical GEMM takes it without timing). Sets algo, algoIndex and
