@@ -77,10 +77,10 @@ TEST(DeviceMathStream, TheW4a8StreamingKernelsRefusalsNameTheirReason)
     copyOff.tilePacked = static_cast<const char *>(copyOff.tilePacked) + 4;
     L::W4a8Problem fp8 = w4a8(4, 64, 512, 64);
     fp8.fp8 = true;
-    for (const Case &c : {Case{w4a8(4, 64, 512, 64), "multiple of 128"}, Case{fp8, "W4A8-FP8"},
-                          Case{noCopy, "tile-ordered copy"}, Case{xOff, "16-byte aligned"},
-                          Case{copyOff, "16-byte aligned"}, Case{w4a8(17, 64, 512, 128), "M ≤ 16"},
-                          Case{w4a8(4, 64, 200, 200), "multiple of 128"}, Case{w4a8(4, 64, 131072, 128), "65536"}}) {
+    for (const Case &c :
+         {Case{w4a8(4, 64, 512, 64), "multiple of 128"}, Case{fp8, "W4A8-FP8"}, Case{noCopy, "tile-ordered copy"},
+          Case{xOff, "16-byte aligned"}, Case{copyOff, "16-byte aligned"}, Case{w4a8(17, 64, 512, 128), "M ≤ 16"},
+          Case{w4a8(4, 64, 200, 200), "multiple of 128"}, Case{w4a8(4, 64, 131072, 128), "65536"}}) {
         const std::string why = L::w4a8TileRefusal(c.p);
         EXPECT_NE(why.find(c.reason), std::string::npos) << "expected '" << c.reason << "' in: " << why;
         // Asked for, the streaming kernel is refused with a reason before any device work.

@@ -340,9 +340,7 @@ Fp4GemmLaunch fp4GemmFused(const Fp4GemmProblem &p, const Fp4GemmTiling &tiling,
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     const long long per = (chunks + split - 1) / split;
     const long long piece = std::min(pieceMax, per);
     l.mTile = nt;

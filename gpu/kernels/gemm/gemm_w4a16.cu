@@ -312,6 +312,11 @@ long long evenSplit(long long split, long long chunks)
     return (chunks + per - 1) / per;
 }
 
+long long launchSlices(long long split, long long chunks, const void *workspace, const void *counters)
+{
+    return workspace && counters ? evenSplit(split, chunks) : 1;
+}
+
 } // namespace w4a16detail
 
 bool w4a16FusedBuilt()
@@ -416,9 +421,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     }
 #endif
     // Slices of ⌈chunks / split⌉ chunks: no empty slice (every block must reach the counter).
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     l.mTile = mt;
     l.nPerWarp = nt * 8;
     l.splitK = static_cast<int>(split);

@@ -425,9 +425,7 @@ W4a16Launch pipelined(const W4a16Problem &p, const W4a16Tiling &tiling, void *wo
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     const long long per = (chunks + split - 1) / split;
     const long long piece = std::min(pieceMax, per);
     l.swapped = true;
@@ -480,9 +478,7 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     const long long per = (chunks + split - 1) / split;
     const long long piece = std::min(pieceMax, per);
     l.swapped = true;

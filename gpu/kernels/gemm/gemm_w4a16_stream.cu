@@ -337,9 +337,7 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     const long long per = (chunks + split - 1) / split;
     // The slice in one piece of X where it fits, else pieces of a whole number of pairs of steps.
     const long long piece = per <= pieceMax ? per : std::max<long long>(2 * u, pieceMax / (2 * u) * (2 * u));

@@ -369,9 +369,7 @@ W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *worksp
         split = chooseSplit(perSm, nBlocks * mBlocks * experts, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     l.tiled = true;
     l.tile = tile;
     l.bm = sh.bm;

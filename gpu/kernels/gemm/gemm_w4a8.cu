@@ -54,7 +54,7 @@ namespace {
 
 namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
-using w4a16detail::evenSplit;
+using w4a16detail::launchSlices;
 
 constexpr int kW8Warps = 4;       ///< warps a block, 16 rows of W each
 constexpr int kPrepThreads = 512; ///< X's quantizer: threads a token
@@ -444,9 +444,7 @@ W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *works
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
-    split = evenSplit(split, chunks); // ⌈chunks / split⌉ chunks a slice, no empty slice
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     l.splitK = static_cast<int>(split);
     l.blocks = static_cast<int>(nBlocks * split);
     l.tokenTiles = nt;

@@ -55,7 +55,7 @@ namespace {
 
 namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
-using w4a16detail::evenSplit;
+using w4a16detail::launchSlices;
 
 /// The tile-ordered copy's parts (the same sizes as w4a16TileBytes's).
 long long codeBytes(const W4a8Problem &p)
@@ -333,9 +333,7 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
-    split = evenSplit(split, chunks);
-    if (!workspace || !counters)
-        split = 1;
+    split = launchSlices(split, chunks, workspace, counters); // ⌈chunks / split⌉ chunks a slice, no empty slice
     l.splitK = static_cast<int>(split);
     l.blocks = static_cast<int>(nBlocks * split);
     l.tokenTiles = nt;

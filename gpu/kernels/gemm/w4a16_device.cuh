@@ -78,6 +78,9 @@ int smCount();
 long long chooseSplit(int perSm, long long tiles, long long chunks);
 /// `split` clamped to [1, chunks] and made even: ⌈chunks / split⌉ chunks a slice, no empty slice.
 long long evenSplit(long long split, long long chunks);
+/// The K slices a launch runs: evenSplit(split, chunks), or 1 without a workspace or counters
+/// (the split-K tail needs both).
+long long launchSlices(long long split, long long chunks, const void *workspace, const void *counters);
 #if defined(QS_HAS_MMA)
 /// Resident blocks an SM of kernel `fn` with `threads` and `smem` bytes of shared memory, asked
 /// once per cache slot (the launch's host time is part of what the lab times); at least 1.
