@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What the probe harnesses share (bench/probe/*_harness.cu): CK, a CUDA call checked (the probe
+// What the probes share (bench/probe/*_harness.cu, read_pattern.cu): CK, a CUDA call checked (the probe
 // stops with the error and the line), and their timing, the lab's way — every repeat queued on the
 // default stream with CUDA events around each launch, one synchronisation at the end, 5 untimed
 // launches, then the median of 40. launch(i) queues launch i (a harness rotates its weight copies

@@ -12,14 +12,8 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
-#define CK(x)                                                                                                          \
-    do {                                                                                                               \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess) {                                                                                       \
-            printf("err %s line %d\n", cudaGetErrorString(e_), __LINE__);                                              \
-            return 1;                                                                                                  \
-        }                                                                                                              \
-    } while (0)
+
+#include "probe_timing.h" // CK
 
 template <int H> __device__ __forceinline__ uint4 ld(const void *p)
 {
@@ -125,6 +119,26 @@ template <class F> float timeIt(F f)
     return ts[20];
 }
 
+/// One "rows" / "tile" variant of the probe: its label and its launch (128 threads a block).
+template <int U, int H, bool T> void launchRows(dim3 g, const uint8_t *w, int n, int k, int split, unsigned *o)
+{
+    rows<U, H, T><<<g, 128>>>(w, n, k, split, o);
+}
+struct Variant {
+    const char *name;
+    void (*launch)(dim3, const uint8_t *, int, int, int, unsigned *);
+};
+const Variant kWarmVariants[] = {
+    {"rows U1 plain", launchRows<1, 0, false>},  {"rows U2 plain", launchRows<2, 0, false>},
+    {"rows U4 plain", launchRows<4, 0, false>},  {"rows U2 L2:128", launchRows<2, 1, false>},
+    {"rows U2 L2:256", launchRows<2, 2, false>}, {"rows U4 L2:256", launchRows<4, 2, false>},
+    {"tile U1", launchRows<1, 0, true>},         {"tile U2", launchRows<2, 0, true>},
+    {"tile U4", launchRows<4, 0, true>},         {"tile U4 L2:256", launchRows<4, 2, true>}};
+const Variant kColdVariants[] = {{"rows U2 plain", launchRows<2, 0, false>},
+                                 {"rows U2 L2:256", launchRows<2, 2, false>},
+                                 {"tile U2", launchRows<2, 0, true>},
+                                 {"tile U4", launchRows<4, 0, true>}};
+
 int main()
 {
     const int N = 4096, K = 14336;
@@ -159,30 +173,12 @@ int main()
             snprintf(nm, 64, "stream U4 256thr %d blk/SM", bpsm);
             run(nm, [&] { stream<4><<<sms * bpsm, 256>>>((const uint4 *)w, bytes / 16, o); });
         }
-        for (int split : {1, 2, 4, 7, 8, 14}) {
-            dim3 g(N / 64, split);
-            char nm[80];
-            snprintf(nm, 80, "rows U1 plain split %d", split);
-            run(nm, [&] { rows<1, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 plain split %d", split);
-            run(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U4 plain split %d", split);
-            run(nm, [&] { rows<4, 0, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 L2:128 split %d", split);
-            run(nm, [&] { rows<2, 1, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U2 L2:256 split %d", split);
-            run(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "rows U4 L2:256 split %d", split);
-            run(nm, [&] { rows<4, 2, false><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U1 split %d", split);
-            run(nm, [&] { rows<1, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U2 split %d", split);
-            run(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U4 split %d", split);
-            run(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
-            snprintf(nm, 80, "tile U4 L2:256 split %d", split);
-            run(nm, [&] { rows<4, 2, true><<<g, 128>>>(w, N, K, split, o); });
-        }
+        for (int split : {1, 2, 4, 7, 8, 14})
+            for (const Variant &v : kWarmVariants) {
+                char nm[80];
+                snprintf(nm, 80, "%s split %d", v.name, split);
+                run(nm, [&] { v.launch(dim3(N / 64, split), w, N, K, split, o); });
+            }
     }
     // Cold: flush then one launch, timed by events around the launch only.
     printf("=== cold (flush, then event-timed launch)\n");
@@ -205,17 +201,11 @@ int main()
         printf("%-40s cold median %.2f us -> %.0f GB/s\n", name, ts[12], bytes / (ts[12] * 1e3));
     };
     cold("stream U4 256thr 8 blk/SM", [&] { stream<4><<<sms * 8, 256>>>((const uint4 *)w, bytes / 16, o); });
-    for (int split : {2, 4, 8}) {
-        dim3 g(N / 64, split);
-        char nm[80];
-        snprintf(nm, 80, "rows U2 plain split %d", split);
-        cold(nm, [&] { rows<2, 0, false><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "rows U2 L2:256 split %d", split);
-        cold(nm, [&] { rows<2, 2, false><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "tile U2 split %d", split);
-        cold(nm, [&] { rows<2, 0, true><<<g, 128>>>(w, N, K, split, o); });
-        snprintf(nm, 80, "tile U4 split %d", split);
-        cold(nm, [&] { rows<4, 0, true><<<g, 128>>>(w, N, K, split, o); });
-    }
+    for (int split : {2, 4, 8})
+        for (const Variant &v : kColdVariants) {
+            char nm[80];
+            snprintf(nm, 80, "%s split %d", v.name, split);
+            cold(nm, [&] { v.launch(dim3(N / 64, split), w, N, K, split, o); });
+        }
     return 0;
 }
