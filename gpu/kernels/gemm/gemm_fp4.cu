@@ -328,15 +328,8 @@ Fp4GemmLaunch fp4GemmFused(const Fp4GemmProblem &p, const Fp4GemmTiling &tiling,
     const Fp4KernelFn fn = nv ? fp4KernelFor<true>(nt, u) : fp4KernelFor<false>(nt, u);
     if (split <= 0) {
         static std::atomic<int> occupancy[2][3][5][17] = {};
-        std::atomic<int> &cached = occupancy[nv ? 1 : 0][nt][u][rowsX];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
-                perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(pieceMax, chunks) * 16 + 4) * 16);
+        const int perSm = w4a16detail::residentBlocks(occupancy[nv ? 1 : 0][nt][u][rowsX], fn, kWarps * 32, smem);
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif

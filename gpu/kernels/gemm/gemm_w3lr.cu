@@ -439,15 +439,8 @@ W3lrLaunch w3lrFused(const W3lrProblem &p, const W3lrTiling &tiling, void *works
     const KernelFn fn = nt == 1 ? bySteps<1>(spg) : bySteps<2>(spg);
     if (split <= 0) {
         static std::atomic<int> occupancy[3][17][17] = {};
-        std::atomic<int> &cached = occupancy[nt][spg][rowsX];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            const std::size_t smem = static_cast<std::size_t>(stageBytes(std::min(pieceMax, blocks)));
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, smem) != cudaSuccess ||
-                perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const std::size_t smem = static_cast<std::size_t>(stageBytes(std::min(pieceMax, blocks)));
+        const int perSm = w4a16detail::residentBlocks(occupancy[nt][spg][rowsX], fn, kWarps * 32, smem);
         // The pre-kernel's blocks run beside the GEMM (PDL) and each takes a GEMM block's slot on
         // its SM: the fewest slices that fill 85 % of the remaining slots' last wave.
         const long long slots = std::max<long long>(1, static_cast<long long>(perSm) * w4a16detail::smCount() -

@@ -410,13 +410,7 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
         // (occupancy of this instantiation × SMs); slices of at least 4 chunks (512 k).
         // Asked once per instantiation (the launch's host time is part of what the lab times).
         static std::atomic<int> occupancy[2][9][5] = {};
-        std::atomic<int> &cached = occupancy[p.group < 128 ? 1 : 0][mt][nt];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kWarps * 32, 0) != cudaSuccess || perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const int perSm = residentBlocks(occupancy[p.group < 128 ? 1 : 0][mt][nt], fn, kWarps * 32, 0);
         split = chooseSplit(perSm, nBlocks * mBlocks * experts, chunks);
     }
 #endif

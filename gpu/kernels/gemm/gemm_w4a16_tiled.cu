@@ -359,13 +359,7 @@ W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *worksp
     }
     if (split <= 0) {
         static std::atomic<int> occupancy[2][kTileCount][5] = {};
-        std::atomic<int> &cached = occupancy[scaleInB ? 1 : 0][tile - 1][stages];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, threads, smem) != cudaSuccess || perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const int perSm = residentBlocks(occupancy[scaleInB ? 1 : 0][tile - 1][stages], fn, threads, smem);
         split = chooseSplit(perSm, nBlocks * mBlocks * experts, chunks);
     }
 #endif

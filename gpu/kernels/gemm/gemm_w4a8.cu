@@ -434,13 +434,7 @@ W4a8Launch w4a8Fused(const W4a8Problem &p, const W4a8Tiling &tiling, void *works
     if (split <= 0) {
         // Resident blocks of this instantiation (asked once each: the launch's host time is timed).
         static std::atomic<int> occupancy[2][3][5][5] = {};
-        std::atomic<int> &cached = occupancy[p.fp8 ? 1 : 0][nt][u][gpc];
-        int perSm = cached.load(std::memory_order_relaxed);
-        if (perSm < 1) {
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, kW8Warps * 32, 0) != cudaSuccess || perSm < 1)
-                perSm = 1;
-            cached.store(perSm, std::memory_order_relaxed);
-        }
+        const int perSm = w4a16detail::residentBlocks(occupancy[p.fp8 ? 1 : 0][nt][u][gpc], fn, kW8Warps * 32, 0);
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
