@@ -133,7 +133,8 @@ int main(int argc, char **argv)
         W4a16Tiling t7;
         t7.kernel = 7;
         float a7 = timeIt(t7, true, &u);
-        printf("stream  (kernel 7 default) split %d U %d: %.2f us\n", u.splitK, u.chunksAhead, a7);
+        printf("stream  (kernel 7 default) split %d U %d warps %d %s: %.2f us\n", u.splitK, u.chunksAhead, u.warps,
+               u.clusterReduce ? "cluster" : "atomics", a7);
         // bits: the same split
         W4a16Tiling c2 = t2, c7 = t7;
         c2.splitK = u.splitK;
@@ -147,16 +148,20 @@ int main(int argc, char **argv)
         if (sweep)
             for (int nw : {4, 8, 16})
                 for (int sk : {0, 4, 6, 8, 11, 14, 16})
-                    for (int uu : {1, 2}) {
-                        W4a16Tiling tt;
-                        tt.kernel = 7;
-                        tt.splitK = sk;
-                        tt.chunksAhead = uu;
-                        tt.warps = nw;
-                        float v = timeIt(tt, true, &u);
-                        printf("  sweep stream warps %d split %d (asked %d) U %d: %.2f us (blocks %d)\n", u.warps,
-                               u.splitK, sk, uu, v, u.blocks);
-                    }
+                    for (int uu : {1, 2})
+                        for (int rd : {0, 1}) { // the cluster sum where it runs, then the atomics
+                            W4a16Tiling tt;
+                            tt.kernel = 7;
+                            tt.splitK = sk;
+                            tt.chunksAhead = uu;
+                            tt.warps = nw;
+                            tt.reduce = rd;
+                            float v = timeIt(tt, true, &u);
+                            printf("  sweep stream warps %d split %d (asked %d) U %d %s: %.2f us (blocks %d)\n",
+                                   u.warps, u.splitK, sk, uu, u.clusterReduce ? "cluster" : "atomics", v, u.blocks);
+                            if (u.splitK == 1 || (rd == 0 && !u.clusterReduce))
+                                break; // nothing to compare
+                        }
         for (auto v : w.packed)
             cudaFree(v);
         for (auto v : w.tile)

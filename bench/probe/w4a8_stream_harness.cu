@@ -123,8 +123,8 @@ int main(int argc, char **argv)
             W4a8Tiling st;
             st.kernel = 2;
             const float ts = timeIt(st, &u);
-            printf("stream    (kernel 2 default) warps %d split %d U %d: %.2f us\n", u.warps, u.splitK, u.chunksAhead,
-                   ts);
+            printf("stream    (kernel 2 default) warps %d split %d U %d %s: %.2f us\n", u.warps, u.splitK,
+                   u.chunksAhead, u.clusterReduce ? "cluster" : "atomics", ts);
             W4a8Tiling r1 = row, s1 = st;
             r1.splitK = s1.splitK = 1; // one slice: several add FP32 partials by atomics in any order
             const auto hr = output(r1, y2), hsd = output(s1, y);
@@ -134,13 +134,16 @@ int main(int argc, char **argv)
             printf("bits vs row-order at one slice: %lld of %zu differ\n", diff, hr.size());
             for (int nw : {4, 8, 16})
                 for (int sk : {0, 4, 8, 11, 14})
-                    for (int uu : {1, 2}) {
-                        W4a8Tiling tt;
-                        tt.kernel = 2, tt.splitK = sk, tt.chunksAhead = uu, tt.warps = nw;
-                        const float v = timeIt(tt, &u);
-                        printf("  sweep stream warps %d split %d (asked %d) U %d: %.2f us (blocks %d)\n", u.warps,
-                               u.splitK, sk, uu, v, u.blocks);
-                    }
+                    for (int uu : {1, 2})
+                        for (int rd : {0, 1}) { // the cluster sum where it runs, then the atomics
+                            W4a8Tiling tt;
+                            tt.kernel = 2, tt.splitK = sk, tt.chunksAhead = uu, tt.warps = nw, tt.reduce = rd;
+                            const float v = timeIt(tt, &u);
+                            printf("  sweep stream warps %d split %d (asked %d) U %d %s: %.2f us (blocks %d)\n",
+                                   u.warps, u.splitK, sk, uu, u.clusterReduce ? "cluster" : "atomics", v, u.blocks);
+                            if (u.splitK == 1 || (rd == 0 && !u.clusterReduce))
+                                break; // nothing to compare
+                        }
             cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(y2), cudaFree(ws), cudaFree(cnt);
         }
     return 0;

@@ -249,9 +249,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             "fused: one kernel, mma.sync BF16, streaming (the swapped kernel's Yᵀ = Ŵ·Xᵀ, 16 rows of W a "
             "warp, %d token tile(s) of 8, on a tile-ordered copy of W and its scales / zero points written "
             "once per weight in %.1f µs, not in this time: one contiguous KiB a warp a chunk; %d chunk(s) "
-            "a step, the next step's loads before this step's mma's, %d warps a block, split-K %d, %d blocks; "
+            "a step, the next step's loads before this step's mma's, %d warps a block, split-K %d%s, %d blocks; "
             "%s)",
-            used.mTile, tileUs, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
+            used.mTile, tileUs, used.chunksAhead, used.warps, used.splitK,
+            used.clusterReduce ? " (the slices summed in their thread-block cluster's shared memory)"
+            : used.splitK > 1  ? " (the slices meeting by FP32 atomics)"
+                               : "",
+            used.blocks, numerics);
     else if (used.swapped)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync BF16, swapped (Yᵀ = Ŵ·Xᵀ: %d rows of W a warp as the mma's M, %d "

@@ -98,7 +98,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     // rounds of 3 launches, the lowest median): the streaming kernel with 4 warps a block, 1 or 2
     // chunks a step, the launcher's K slices and 8, 11, 14 (the H200's best at N = 4096,
     // K = 14336); 8 warps, 2 chunks a step; 16 warps, 1 chunk a step (each at the launcher's slices
-    // and 8); and the row-order kernel on W as stored. The note lists every median.
+    // and 8); 4 warps, 1 chunk a step at splits 8 and 14 with the slices summed in their cluster
+    // instead of by atomics; and the row-order kernel on W as stored. The note lists every median.
     launch::W4a8Tiling tiling;
     std::string tuned;
     if (!tileOrdered.empty()) {
@@ -115,6 +116,13 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                 t.kernel = 2, t.warps = warps, t.chunksAhead = warps == 8 ? 2 : 1, t.splitK = split;
                 cands.push_back(t);
             }
+        // 4 warps, 1 chunk a step at splits 8 and 14 with the slices summed in their thread-block
+        // cluster instead of by atomics (the H200's best at M = 8 and 16).
+        for (const int split : {8, 14}) {
+            launch::W4a8Tiling t;
+            t.kernel = 2, t.warps = 4, t.chunksAhead = 1, t.splitK = split, t.reduce = 2;
+            cands.push_back(t);
+        }
         cands.emplace_back();
         cands.back().kernel = 1;
         const Fastest f = fastestOf(
@@ -130,7 +138,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
             names.push_back(t.kernel == 1 ? std::string("row-order on W as stored")
                                           : "streaming " + std::to_string(t.warps) + " warps, " +
                                                 std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                                (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")));
+                                                (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
+                                                (t.reduce == 2 ? " cluster sum" : ""));
         tuned = candidatesNote(f, names);
         tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
     }
@@ -167,8 +176,10 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     setGemmRates(pt, 0);
     const std::string groupName = group == k ? "per-channel" : "g" + std::to_string(group);
     const std::string layout =
-        used.streamed ? "streaming on the tile-ordered copy, " + std::to_string(used.warps) + " warps a block, "
-                      : std::string("row-order on W as stored, ");
+        used.streamed
+            ? "streaming on the tile-ordered copy, " + std::to_string(used.warps) + " warps a block, " +
+                  (used.clusterReduce ? "the K slices summed in their thread-block cluster's shared memory, " : "")
+            : std::string("row-order on W as stored, ");
     if (fp8)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync m16n8k32 E4M3 (INT4 → E4M3 q − z in registers: lop3, sub.f16x2, "

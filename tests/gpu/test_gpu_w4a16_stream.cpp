@@ -130,15 +130,16 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                     for (const int split : {1, 3, 0}) {
                         L::W4a16Tiling t;
                         t.kernel = 7, t.splitK = split, t.chunksAhead = ahead, t.warps = 4 << (run % 3);
+                        t.reduce = run % 2 == 0 ? 2 : 0; // the cluster sum where it runs, or the atomics
                         ++run;
                         CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * sh.n)));
                         const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
                         CU(cudaDeviceSynchronize());
-                        const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
-                                                 " K=" + std::to_string(sh.k) + " group " + std::to_string(group) +
-                                                 (symmetric ? " sym" : " asym") + " ahead " + std::to_string(ahead) +
-                                                 " warps " + std::to_string(t.warps) + " split " +
-                                                 std::to_string(l.splitK);
+                        const std::string what =
+                            "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) +
+                            " group " + std::to_string(group) + (symmetric ? " sym" : " asym") + " ahead " +
+                            std::to_string(ahead) + " warps " + std::to_string(t.warps) + " split " +
+                            std::to_string(l.splitK) + (l.clusterReduce ? " (cluster sum)" : " (atomics)");
                         const std::vector<std::uint16_t> y = d.output(0);
                         std::string where;
                         EXPECT_LE(w4a16WorstOfBound(o, y, false, where), 1.0) << what << " at " << where;
@@ -150,11 +151,54 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                             const std::int64_t chunks = sh.k / 128, per = (chunks + split - 1) / split;
                             EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
                         }
-                        if (l.splitK == 1)
+                        // The cluster sum runs for 2 … 8 slices on sm_90 where asked.
+                        if (t.reduce != 2 || l.splitK == 1 || !sm90()) {
+                            EXPECT_FALSE(l.clusterReduce) << what;
+                        } else if (l.splitK <= 8) { // 9 … 16 slices: where a cluster of that size fits
+                            EXPECT_TRUE(l.clusterReduce) << what;
+                        }
+                        if (l.splitK == 1) {
                             EXPECT_EQ(y, reference) << what << ": not the swapped kernel's bits";
+                        }
                         EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
                     }
             }
+}
+
+TEST(GpuW4a16Stream, TheClusterSumIsTheSameBitsOnEveryLaunchAndWithinTheBound)
+{
+    REQUIRE_GPU();
+    if (!sm90())
+        GTEST_SKIP() << "thread-block clusters need compute capability 9.0 or newer";
+    // K = 14336 at 8 slices (the launcher's M = 16 shape, fewer rows), 16 and 4 warps, and an N that
+    // leaves warps of the last block past the last tile (their outputs must not be stored).
+    for (const std::int64_t m : {1, 16})
+        for (const int warps : {16, 4}) {
+            const W4Operands o = makeOperands(m, warps == 16 ? 520 : 200, 14336, 128, 0xC1ull + m + warps);
+            W4Device d({o});
+            const TileCopy copy(d.p);
+            L::W4a16Tiling t;
+            t.kernel = 7, t.splitK = 8, t.warps = warps, t.reduce = 2;
+            std::vector<std::vector<std::uint16_t>> runs;
+            for (int i = 0; i < 3; ++i) {
+                CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * o.n)));
+                const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                CU(cudaDeviceSynchronize());
+                EXPECT_TRUE(l.clusterReduce && l.splitK == 8) << "M=" << m << " warps " << warps;
+                runs.push_back(d.output(0));
+            }
+            EXPECT_EQ(runs[0], runs[1]) << "M=" << m << " warps " << warps << ": the cluster sum changed its bits";
+            EXPECT_EQ(runs[0], runs[2]) << "M=" << m << " warps " << warps << ": the cluster sum changed its bits";
+            std::string where;
+            EXPECT_LE(w4a16WorstOfBound(o, runs[0], false, where), 1.0)
+                << "M=" << m << " warps " << warps << " at " << where;
+            EXPECT_TRUE(d.workspaceClean()) << "the cluster sum leaves the workspace untouched";
+            t.reduce = 1; // the atomics on the same operands: within the same bound
+            CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * o.n)));
+            EXPECT_FALSE(L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr).clusterReduce);
+            CU(cudaDeviceSynchronize());
+            EXPECT_LE(w4a16WorstOfBound(o, d.output(0), false, where), 1.0) << "atomics, M=" << m << " at " << where;
+        }
 }
 
 TEST(GpuW4a16Stream, TheMoEBatchEqualsPerExpertLaunches)

@@ -85,17 +85,23 @@ TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitFo
                         t.splitK = split;
                         t.warps = 4 << (run % 3);
                         t.chunksAhead = 1 + (run / 3) % 2;
+                        t.reduce = run % 2 == 0 ? 2 : 0; // the cluster sum where it runs, or the atomics
                         ++run;
                         const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
                         CU(cudaDeviceSynchronize());
                         const auto y = d.read<std::uint16_t>(d.y, outs);
-                        const std::string what = std::string(fp8 ? "E4M3" : "INT8") + " M=" + std::to_string(m) +
-                                                 " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) +
-                                                 " group " + std::to_string(group) + (symmetric ? " sym" : " asym") +
-                                                 " warps " + std::to_string(l.warps) + " split " +
-                                                 std::to_string(l.splitK) + " chunks a step " +
-                                                 std::to_string(l.chunksAhead);
+                        const std::string what =
+                            std::string(fp8 ? "E4M3" : "INT8") + " M=" + std::to_string(m) +
+                            " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) + " group " +
+                            std::to_string(group) + (symmetric ? " sym" : " asym") + " warps " +
+                            std::to_string(l.warps) + " split " + std::to_string(l.splitK) + " chunks a step " +
+                            std::to_string(l.chunksAhead) + (l.clusterReduce ? " (cluster sum)" : " (atomics)");
                         EXPECT_TRUE(l.streamed) << what;
+                        if (t.reduce != 2 || l.splitK == 1 || !sm90()) {
+                            EXPECT_FALSE(l.clusterReduce) << what;
+                        } else if (l.splitK <= 8) { // 9 … 16 slices: where a cluster of that size fits
+                            EXPECT_TRUE(l.clusterReduce) << what;
+                        }
                         EXPECT_EQ(l.warps, t.warps) << what;
                         EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
                         EXPECT_EQ(l.tokenTiles, m <= 8 ? 1 : 2) << what;
@@ -134,17 +140,28 @@ TEST(GpuW4a8Stream, LongKAtSixteenTokens)
             Copy copy(d, o);
             CU(cudaDeviceSynchronize());
             const HostX hx = quantizeOnHost(o);
-            for (int r = 0; r < 3; ++r) {
+            std::vector<std::uint16_t> clustered;
+            for (int r = 0; r < 5; ++r) {
                 L::W4a8Tiling t;
-                t.splitK = r == 0 ? 1 : 0;
+                t.splitK = r == 0 ? 1 : r >= 3 ? 8 : 0; // 3, 4: eight slices summed in their cluster, twice
                 t.warps = r == 2 ? 16 : 4;
+                t.reduce = r >= 3 ? 2 : 0;
                 const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
                 CU(cudaDeviceSynchronize());
                 EXPECT_TRUE(l.streamed) << "the launcher's choice with the copy given";
+                const auto y = d.read<std::uint16_t>(d.y, 16 * 136);
                 std::string where;
-                EXPECT_LE(worstOfBound(o, hx, d.read<std::uint16_t>(d.y, 16 * 136), where), 1.0)
+                EXPECT_LE(worstOfBound(o, hx, y, where), 1.0)
                     << (fp8 ? "E4M3" : "INT8") << " group " << group << " split " << l.splitK << " warps " << l.warps
-                    << " at " << where;
+                    << (l.clusterReduce ? " (cluster sum)" : "") << " at " << where;
+                if (r >= 3 && sm90()) {
+                    EXPECT_TRUE(l.clusterReduce && l.splitK == 8);
+                    if (r == 3)
+                        clustered = y;
+                    else
+                        EXPECT_EQ(y, clustered) << (fp8 ? "E4M3" : "INT8") << " group " << group
+                                                << ": the cluster sum changed its bits between launches";
+                }
             }
             EXPECT_TRUE(d.workspaceClean());
         }

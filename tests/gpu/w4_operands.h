@@ -19,6 +19,15 @@
 #include "tensor/convert.h"
 
 /// One expert's operands on the host: codes, packed bytes, scales, zeros, X (BF16 bits).
+/// Whether the current device has compute capability 9.0 or newer (thread-block clusters: the
+/// streaming kernels' cluster sum of K slices).
+inline bool sm90()
+{
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+}
+
 struct W4Operands {
     std::int64_t m = 0, n = 0, k = 0, group = 0;
     std::vector<std::int8_t> q, z;

@@ -32,6 +32,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "qs_gpu_compat.h"
 
@@ -316,6 +319,58 @@ long long launchSlices(long long split, long long chunks, const void *workspace,
 {
     return workspace && counters ? evenSplit(split, chunks) : 1;
 }
+
+#if defined(QS_HAS_MMA)
+bool clusterFits(const void *fn, long long split, int threads, std::size_t smem)
+{
+    if (split < 2 || split > 16)
+        return false;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    struct Key {
+        const void *fn;
+        long long split;
+        int threads, device;
+        std::size_t smem;
+        bool operator==(const Key &o) const
+        {
+            return fn == o.fn && split == o.split && threads == o.threads && device == o.device && smem == o.smem;
+        }
+    };
+    static std::mutex lock;
+    static std::vector<std::pair<Key, bool>> known;
+    const Key key{fn, split, threads, device, smem};
+    {
+        const std::lock_guard<std::mutex> g(lock);
+        for (const auto &[k, fits] : known)
+            if (k == key)
+                return fits;
+    }
+    int major = 0, clusters = 0;
+    bool fits = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+    if (fits && split > 8) // above the portable 8 blocks a cluster, the kernel opts in (up to 16 on sm_90)
+        fits = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
+    if (fits) {
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(1, static_cast<unsigned>(split), 1);
+        cfg.blockDim = dim3(static_cast<unsigned>(threads));
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute at[1];
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = 1;
+        at[0].val.clusterDim.y = static_cast<unsigned>(split);
+        at[0].val.clusterDim.z = 1;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+        fits = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg) == cudaSuccess && clusters >= 1;
+        (void)cudaGetLastError(); // a refusal here is an answer, not an error for the next launch
+    }
+    const std::lock_guard<std::mutex> g(lock);
+    known.emplace_back(key, fits);
+    return fits;
+}
+#endif
 
 } // namespace w4a16detail
 

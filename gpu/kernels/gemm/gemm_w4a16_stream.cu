@@ -244,6 +244,11 @@ __global__ void __launch_bounds__(NW * 32)
     }
 
     __nv_bfloat16 *Y = a.y + e * a.yStride;
+    if (a.cluster) { // the slices meet in the cluster's shared memory (the X stage, now consumed)
+        clusterStoreSwapped(acc, reinterpret_cast<float *>(xs), static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N,
+                            a.splitK, Y, [](float v, long long) { return v; });
+        return;
+    }
     float *ws = a.ws ? a.ws + static_cast<long long>(e) * a.M * a.N : nullptr;
     if (live)
         storeSwapped(acc, t * 16, gid, q, a.M, a.N, a.splitK, Y, ws, [](float v, long long) { return v; });
@@ -350,12 +355,18 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     l.splitK = static_cast<int>(split);
     l.blocks = static_cast<int>(nBlocks * split * experts);
 #if defined(QS_HAS_MMA)
-    const Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), 0);
-    const std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
+    Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), 0);
+    std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
+    // The slices meet in their cluster where asked and it runs (the partials take nt·16 bytes a
+    // thread of the stage's memory), else by atomics.
+    const std::size_t red = static_cast<std::size_t>(nt * 16 * warps * 32);
+    if (tiling.reduce == 2 && split > 1 &&
+        clusterFits(reinterpret_cast<const void *>(fn), split, warps * 32, std::max(smem, red)))
+        a.cluster = 1, smem = std::max(smem, red), l.clusterReduce = true;
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split), static_cast<unsigned>(experts));
-    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(
-        a, static_cast<const std::uint8_t *>(p.tilePacked), tileCodeBytes(p) + tileMetaBytes(p), tileCodeBytes(p));
-    QS_GPU_CHECK(cudaGetLastError());
+    launchClustered(fn, grid, warps * 32, smem, stream, a.cluster ? static_cast<int>(split) : 1, a,
+                    static_cast<const std::uint8_t *>(p.tilePacked), tileCodeBytes(p) + tileMetaBytes(p),
+                    tileCodeBytes(p));
 #else
     (void)workspace, (void)counters, (void)stream, (void)piece;
 #endif

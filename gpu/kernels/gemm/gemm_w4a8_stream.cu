@@ -55,6 +55,7 @@ namespace {
 
 namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
+using w4a16detail::clusterStoreSwapped;
 using w4a16detail::launchSlices;
 
 /// The tile-ordered copy's parts (the same sizes as w4a16TileBytes's).
@@ -82,6 +83,7 @@ struct S8 {
     unsigned *counters;
     long long M, N, K, group;
     int splitK;
+    int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
 #if QS_W4A8_STAGE_X
     int stageX; ///< X̂'s slice staged in shared memory (the launcher: it fits)
 #endif
@@ -274,6 +276,12 @@ template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW 
         compute(wb, sb, zb, ch + U);
     }
 
+    if (a.cluster) { // the slices meet in the cluster's shared memory (after X̂'s stage, if any, is consumed)
+        extern __shared__ uint4 dyn8[];
+        clusterStoreSwapped(acc, reinterpret_cast<float *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M,
+                            a.N, a.splitK, a.y, [&](float v, long long m) { return __ldg(a.sx + m) * v; });
+        return;
+    }
     if (live)
         storeSwapped(acc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
                      [&](float v, long long m) { return __ldg(a.sx + m) * v; });
@@ -345,7 +353,7 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     {
         static_cast<const std::uint8_t *>(p.tilePacked), codeBytes(p), static_cast<const std::uint8_t *>(p.xq),
             p.xScale, static_cast<__nv_bfloat16 *>(p.y), static_cast<float *>(workspace),
-            static_cast<unsigned *>(counters), p.m, p.n, p.k, p.group, l.splitK
+            static_cast<unsigned *>(counters), p.m, p.n, p.k, p.group, l.splitK, 0
 #if QS_W4A8_STAGE_X
             ,
             0
@@ -359,9 +367,14 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     if (stage <= 48 * 1024)
         smem = stage, a.stageX = 1;
 #endif
+    // The slices meet in their cluster where asked and it runs (the partials take nt·16 bytes a
+    // thread of dynamic shared memory, X̂'s stage's when it is staged), else by atomics.
+    const std::size_t red = static_cast<std::size_t>(nt * 16 * warps * 32);
+    if (tiling.reduce == 2 && split > 1 &&
+        w4a16detail::clusterFits(reinterpret_cast<const void *>(fn), split, warps * 32, std::max(smem, red)))
+        a.cluster = 1, smem = std::max(smem, red), l.clusterReduce = true;
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split));
-    fn<<<grid, warps * 32, smem, static_cast<cudaStream_t>(stream)>>>(a);
-    QS_GPU_CHECK(cudaGetLastError());
+    w4a16detail::launchClustered(fn, grid, warps * 32, smem, stream, a.cluster ? static_cast<int>(split) : 1, a);
 #else
     (void)workspace, (void)counters, (void)stream;
 #endif

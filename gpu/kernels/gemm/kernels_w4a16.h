@@ -75,6 +75,12 @@ struct W4a16Tiling {
     /// Kernel 7: warps a block, 4, 8 or 16 (128 or 256 rows of W share the X stage); 0: 16 for the
     /// MoE batch (experts > 1), else 8.
     int warps = 0;
+    /// Kernel 7 with K split: how a tile's slices meet. 0 or 1: FP32 atomics into the workspace, the
+    /// last block converts; 2: the slices as one thread-block cluster summing in distributed shared
+    /// memory in slice order, the same bits on every launch (sm_90, 2 … 16 slices where such a
+    /// cluster fits, else the atomics). Not the default: on the H200 clusters of 8 blocks of 8 or 16
+    /// warps wait for whole GPCs and took M = 1 from 14.4 to 20.0 µs (docs/perf.md).
+    int reduce = 0;
 };
 
 /// The largest M the swapped kernel runs (two n8 tiles of tokens).
@@ -93,8 +99,10 @@ struct W4a16Launch {
     int tile = 0;           ///< tiled: the tile's number (W4a16Tiling::nPerWarp of kernel 5)
     int bm = 0, bn = 0;     ///< tiled / CUTLASS: the block tile, tokens × rows of W
     bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4, 8 or 16)
-    bool cutlass = false;   ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
-                            ///< 0: its stream-K schedule splits K, 1: a persistent grid)
+    bool clusterReduce =
+        false;            ///< streaming: the K slices met in their cluster's shared memory (W4a16Tiling::reduce 2)
+    bool cutlass = false; ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
+                          ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).

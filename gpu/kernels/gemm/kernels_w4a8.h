@@ -50,12 +50,15 @@ struct W4a8Tiling {
     int chunksAhead = 0;
     int kernel = 0;
     int warps = 0;
+    int reduce =
+        0; ///< kernel 2 with K split: as W4a16Tiling::reduce (0, 1 atomics; 2 the cluster's shared memory where it fits)
 };
 
 struct W4a8Launch {
     int splitK = 0, blocks = 0, tokenTiles = 0, chunksAhead = 0;
     bool streamed = false; ///< the streaming kernel ran (warps: its warps a block)
     int warps = 4;
+    bool clusterReduce = false; ///< streaming: the K slices met in their cluster's shared memory
 };
 
 /// Whether the fused kernels are in this build (false on HIP: no mma.sync).

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "kernels_w4a16.h"
 
@@ -22,6 +23,8 @@
 #define QS_HAS_MMA 1
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+
+#include "qs_gpu_compat.h"
 #endif
 
 namespace quantscope::gpu::launch::w4a16detail {
@@ -43,6 +46,7 @@ struct Args {
     int pieceChunks; ///< swapped kernel: chunks of 128 k of X staged in shared memory at a time;
                      ///< tiled kernel: its pipeline's stages
     int pieceGroups; ///< pipelined swapped kernel: groups a row of the scale / zero stage holds
+    int cluster;     ///< streaming kernel: the K slices meet in their cluster (clusterStoreSwapped)
 };
 
 /// A launch's arguments from the problem (every launcher builds them the same way).
@@ -67,7 +71,8 @@ inline Args launchArgs(const W4a16Problem &p, void *workspace, void *counters, i
                 splitK,
                 mBlocks,
                 pieceChunks,
-                pieceGroups};
+                pieceGroups,
+                0};
 }
 #endif // QS_HAS_MMA
 
@@ -93,6 +98,32 @@ template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int thread
         slot.store(perSm, std::memory_order_relaxed);
     }
     return perSm;
+}
+/// Whether the split-K of a launch of `fn` (grid y = split slices, `threads`, `smem` bytes) can
+/// meet in its cluster (clusterStoreSwapped): split 2 … 16 (above the portable 8, the function opts
+/// in to sm_90's non-portable sizes), a device of compute capability 9 or more, and at least one
+/// cluster of that shape resident (asked once per function, split, block and device; the launch's
+/// host time is part of what the lab times).
+bool clusterFits(const void *fn, long long split, int threads, std::size_t smem);
+/// Launches fn<<<grid, threads, smem, stream>>>(args…), as clusters of (1, clusterY, 1) blocks when
+/// clusterY > 1 (cudaLaunchKernelEx).
+template <class... P, class... A>
+void launchClustered(void (*fn)(P...), dim3 grid, int threads, std::size_t smem, void *stream, int clusterY,
+                     A &&...args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(static_cast<unsigned>(threads));
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = static_cast<cudaStream_t>(stream);
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = 1;
+    at[0].val.clusterDim.y = static_cast<unsigned>(clusterY);
+    at[0].val.clusterDim.z = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = clusterY > 1 ? 1 : 0;
+    QS_GPU_CHECK(cudaLaunchKernelEx(&cfg, fn, std::forward<A>(args)...));
 }
 #endif // QS_HAS_MMA
 /// The swapped small-M path (gemm_w4a16_small.cu): M ≤ kW4a16SwappedMaxM.
@@ -287,6 +318,56 @@ __device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long lon
             else
                 atomicAdd(ws + m * N + n, v);
         }
+}
+
+/// Split-K within the tile's thread-block cluster (sm_90; the kernel launched by launchClustered
+/// with clusters of (1, splitK, 1), so blockIdx.y, the K slice, is the block's rank): each thread
+/// writes value(acc, m) of its outputs into red (shared memory, NT·4 floats a thread of the block,
+/// value's index j = 4t + r at j·blockDim + thread); after the cluster's barrier, the block of rank r
+/// sums the r-th of splitK shares of those values over the splitK blocks' red in rank order
+/// (distributed shared memory; the first sum 0 + v₀ = v₀) and stores them as BF16 where inside M × N
+/// (rows from rowBlock0, 16 a warp: a warp past the last tile lands past N and stores nothing); a
+/// second barrier keeps every block's red until the others have read it. The same sums in the same
+/// order on every launch (the atomics' order is not), and no workspace, counters or fences. Every
+/// thread of the block must call it (red may alias the X stage: it starts with __syncthreads).
+template <int NT, class Value>
+__device__ __forceinline__ void clusterStoreSwapped(const float (&acc)[NT][4], float *red, long long rowBlock0,
+                                                    long long M, long long N, int splitK, __nv_bfloat16 *y, Value value)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const int T = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x), q = tid & 3;
+    __syncthreads(); // every warp is done with what red may alias
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const long long m = 8 * t + 2 * q + (r & 1);
+            red[(4 * t + r) * T + tid] = m < M ? value(acc[t][r], m) : 0.0f;
+        }
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    const int V = NT * 4 * T, share = (V + splitK - 1) / splitK, rank = static_cast<int>(blockIdx.y);
+    const int lo = rank * share, hi = lo + share < V ? lo + share : V;
+    const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(red));
+    for (int v = lo + tid; v < hi; v += T) {
+        float sum = 0.0f;
+        for (int b = 0; b < splitK; ++b) {
+            unsigned remote;
+            float part;
+            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(base + 4u * v), "r"(b));
+            asm volatile("ld.shared::cluster.f32 %0, [%1];\n" : "=f"(part) : "r"(remote) : "memory");
+            sum += part;
+        }
+        const int j = v / T, th = v - j * T, t = j >> 2, r = j & 3, ln = th & 31;
+        const long long n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
+        const long long m = 8 * t + 2 * (ln & 3) + (r & 1);
+        if (m < M && n < N)
+            y[m * N + n] = __float2bfloat16_rn(sum);
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+    (void)acc, (void)red, (void)rowBlock0, (void)M, (void)N, (void)splitK, (void)y, (void)value;
+    __trap(); // clusters need sm_90 (launchClustered never asks below it)
+#endif
 }
 
 /// Split-K, once every thread of the block has added its FP32 partials into the tile's workspace:
