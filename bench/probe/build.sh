@@ -35,17 +35,9 @@ nvcc $flags -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8/gemm_w4a8_stre
 # The W4A8 streaming kernel again with X̂ staged in shared memory by cp.async (QS_W4A8_STAGE_X=1).
 mkdir -p "$out/obj8x"
 nvcc $flags -DQS_W4A8_STAGE_X=1 -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8x/gemm_w4a8_stream.o" &
-mkdir -p "$out/objsc"
-for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a8_stream; do
-  nvcc $flags -DQS_SPLITK_SC_FENCE=1 -c "gpu/kernels/gemm/$f.cu" -o "$out/objsc/$f.o" &
-done
 wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" \
   "$out/obj8x/gemm_w4a8_stream.o" -o "$out/w4a8_stream_harness_stagex"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -vE "/gemm_w4a16(_small|_tiled|_stream)?\.o") "$out"/objsc/gemm_w4a16*.o \
-  -o "$out/w4a16_stream_harness_scfence"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -vE "/harness.o|/gemm_w4a16(_small|_tiled|_stream)?\.o") \
-  "$out"/objsc/*.o "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" -o "$out/w4a8_stream_harness_scfence"

@@ -377,22 +377,14 @@ __device__ __forceinline__ void clusterStoreSwapped(const float (&acc)[NT][4], f
 __device__ __forceinline__ bool splitKLastBlock(unsigned *counter, int splitK)
 {
     __shared__ bool lastBlock;
-#if defined(QS_SPLITK_SC_FENCE) && QS_SPLITK_SC_FENCE
     __threadfence();
-#else
-    asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
-#endif
     __syncthreads();
     if (threadIdx.x == 0)
         lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(splitK - 1);
     __syncthreads();
     if (!lastBlock)
         return false;
-#if defined(QS_SPLITK_SC_FENCE) && QS_SPLITK_SC_FENCE
     __threadfence();
-#else
-    asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
-#endif
     return true;
 }
 
