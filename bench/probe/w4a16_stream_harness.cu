@@ -149,7 +149,7 @@ int main(int argc, char **argv)
             for (int nw : {4, 8, 16})
                 for (int sk : {0, 4, 6, 8, 11, 14, 16})
                     for (int uu : {1, 2})
-                        for (int rd : {0, 1}) { // the cluster sum where it runs, then the atomics
+                        for (int rd : {2, 1}) { // the cluster sum where it runs, then the atomics
                             W4a16Tiling tt;
                             tt.kernel = 7;
                             tt.splitK = sk;
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
                             float v = timeIt(tt, true, &u);
                             printf("  sweep stream warps %d split %d (asked %d) U %d %s: %.2f us (blocks %d)\n",
                                    u.warps, u.splitK, sk, uu, u.clusterReduce ? "cluster" : "atomics", v, u.blocks);
-                            if (u.splitK == 1 || (rd == 0 && !u.clusterReduce))
+                            if (u.splitK == 1 || (rd == 2 && !u.clusterReduce))
                                 break; // nothing to compare
                         }
         for (auto v : w.packed)
