@@ -36,6 +36,18 @@
 #define QS_STREAM_STAGE_KIB 96
 #endif
 
+// Experiment: blocks of 8 warps an SM the compiler must fit the registers to (launch bounds'
+// minimum; 4 warps: twice as many; 16 warps: an explicit 1).
+#ifndef QS_STREAM_MIN_BLOCKS8
+#define QS_STREAM_MIN_BLOCKS8 1
+#endif
+#if QS_STREAM_MIN_BLOCKS8 > 1
+#define QS_STREAM_BOUNDS(NW)                                                                                           \
+    __launch_bounds__((NW) * 32, (NW) == 8 ? QS_STREAM_MIN_BLOCKS8 : (NW) == 4 ? 2 * QS_STREAM_MIN_BLOCKS8 : 1)
+#else
+#define QS_STREAM_BOUNDS(NW) __launch_bounds__((NW) * 32)
+#endif
+
 namespace quantscope::gpu::launch {
 
 namespace w4a16detail {
@@ -117,7 +129,7 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
 /// Registers (ptxas 13, sm_90, no spills): 71–120 — 16 to 28 resident warps an SM. Capping them
 /// (6 blocks of 4 warps at 80) spilled and measured slower at every M (H200, 2026-11-29).
 template <int NT, int U, bool G1, int NW>
-__global__ void __launch_bounds__(NW * 32)
+__global__ void QS_STREAM_BOUNDS(NW)
     streamKernel(Args a, const std::uint8_t *tp, long long eStride, long long metaOff)
 {
     extern __shared__ uint4 xs[];

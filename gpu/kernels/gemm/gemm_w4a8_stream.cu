@@ -95,8 +95,19 @@ __device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
     return static_cast<int>(__uint_as_float((hi ? pairBits >> 16 : pairBits & 0xFFFFu) << 16)) - 136;
 }
 
+// Experiment: blocks of 4 warps an SM the compiler must fit the registers to (launch bounds'
+// minimum; 8 and 16 warps: an explicit 1).
+#ifndef QS_W4A8_MIN_BLOCKS4
+#define QS_W4A8_MIN_BLOCKS4 1
+#endif
+#if QS_W4A8_MIN_BLOCKS4 > 1
+#define QS_W4A8_BOUNDS(NW) __launch_bounds__((NW) * 32, (NW) == 4 ? QS_W4A8_MIN_BLOCKS4 : 1)
+#else
+#define QS_W4A8_BOUNDS(NW) __launch_bounds__((NW) * 32)
+#endif
+
 /// NT n8 tiles of tokens, U chunks of 128 k a step, NW warps a block (16 rows of W each).
-template <bool Fp8, int NT, int U, int NW> __global__ void __launch_bounds__(NW * 32) stream8Kernel(S8 a)
+template <bool Fp8, int NT, int U, int NW> __global__ void QS_W4A8_BOUNDS(NW) stream8Kernel(S8 a)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
