@@ -35,16 +35,9 @@ nvcc $flags -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8/gemm_w4a8_stre
 # The W4A8 streaming kernel again with X̂ staged in shared memory by cp.async (QS_W4A8_STAGE_X=1).
 mkdir -p "$out/obj8x"
 nvcc $flags -DQS_W4A8_STAGE_X=1 -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8x/gemm_w4a8_stream.o" &
-mkdir -p "$out/objmb"
-nvcc $flags -DQS_STREAM_MIN_BLOCKS8=3 -c gpu/kernels/gemm/gemm_w4a16_stream.cu -o "$out/objmb/gemm_w4a16_stream.o" &
-nvcc $flags -DQS_W4A8_MIN_BLOCKS4=6 -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/objmb/gemm_w4a8_stream.o" &
 wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" \
   "$out/obj8x/gemm_w4a8_stream.o" -o "$out/w4a8_stream_harness_stagex"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/objmb/gemm_w4a16_stream.o" \
-  -o "$out/w4a16_stream_harness_mb"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" \
-  "$out/objmb/gemm_w4a8_stream.o" -o "$out/w4a8_stream_harness_mb"

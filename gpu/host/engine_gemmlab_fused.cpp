@@ -124,8 +124,8 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the
         // launcher's K slices and with 8 and 14 (the H200's best two at N = 4096, K = 14336), with
         // 8 and 16 warps a block (a half or a quarter of the X stage a row of W; 16 the fastest
-        // for the MoE batch) at the launcher's slices and 8, and the swapped kernel on W as
-        // stored, measured the same way.
+        // for the MoE batch) at the launcher's slices and 8, 16 warps with one chunk a step at
+        // the same slices, and the swapped kernel on W as stored, measured the same way.
         std::vector<launch::W4a16Tiling> cands;
         for (const int split : {0, 8, 14})
             for (const int ahead : {2, 1}) {
@@ -139,6 +139,11 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                 t.kernel = 7, t.chunksAhead = 2, t.splitK = split, t.warps = warps;
                 cands.push_back(t);
             }
+        for (const int split : {0, 8}) { // 16 warps, one chunk a step (the H200's best at M = 16)
+            launch::W4a16Tiling t = tiling;
+            t.kernel = 7, t.chunksAhead = 1, t.splitK = split, t.warps = 16;
+            cands.push_back(t);
+        }
         cands.push_back(tiling);
         cands.back().kernel = 2;
         pickFastest(cands, [](const launch::W4a16Tiling &t) {

@@ -116,6 +116,11 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                 t.kernel = 2, t.warps = warps, t.chunksAhead = warps == 8 ? 2 : 1, t.splitK = split;
                 cands.push_back(t);
             }
+        { // 8 warps, 1 chunk a step, split 8 (with 16 warps' launch bounds: the H200's best at M = 16)
+            launch::W4a8Tiling t;
+            t.kernel = 2, t.warps = 8, t.chunksAhead = 1, t.splitK = 8;
+            cands.push_back(t);
+        }
         // 4 warps, 1 chunk a step at splits 8 and 14 with the slices summed in their thread-block
         // cluster instead of by atomics (the H200's best at M = 8 and 16).
         for (const int split : {8, 14}) {

@@ -243,10 +243,22 @@ TEST(GpuW4a16Stream, TheLauncherTakesItWithTheCopyAndRefusesWhatItCannotRun)
     }
     const TileCopy copy(d.p);
     EXPECT_EQ(L::w4a16TileRefusal(d.p), "");
-    EXPECT_TRUE(L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed) << "with the copy: the streaming kernel";
+    const L::W4a16Launch four = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
+    EXPECT_TRUE(four.streamed) << "with the copy: the streaming kernel";
+    EXPECT_TRUE(four.warps == 8 && four.chunksAhead == 2) << "up to 8 rows of X: 8 warps, 2 chunks a step";
     CU(cudaDeviceSynchronize());
     std::string where;
     EXPECT_LE(w4a16WorstOfBound(o, d.output(0), false, where), 1.0) << where;
+    { // above 8 rows of X: 16 warps, 1 chunk a step
+        const W4Operands o16 = makeOperands(16, 72, 1024, 128, 6);
+        W4Device d16({o16});
+        const TileCopy copy16(d16.p);
+        const L::W4a16Launch sixteen = L::w4a16Fused(d16.p, {}, d16.ws.p, d16.cnt.p, nullptr);
+        CU(cudaDeviceSynchronize());
+        EXPECT_TRUE(sixteen.streamed && sixteen.warps == 16 && sixteen.chunksAhead == 1)
+            << "M = 16: " << sixteen.warps << " warps, " << sixteen.chunksAhead << " chunk(s) a step";
+        EXPECT_LE(w4a16WorstOfBound(o16, d16.output(0), false, where), 1.0) << "M = 16 at " << where;
+    }
 
     L::W4a16Problem p = d.p;
     p.m = 17; // above the swapped kernel's M: the tiled kernel by default, refused when asked

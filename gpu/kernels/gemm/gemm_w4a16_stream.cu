@@ -36,18 +36,6 @@
 #define QS_STREAM_STAGE_KIB 96
 #endif
 
-// Experiment: blocks of 8 warps an SM the compiler must fit the registers to (launch bounds'
-// minimum; 4 warps: twice as many; 16 warps: an explicit 1).
-#ifndef QS_STREAM_MIN_BLOCKS8
-#define QS_STREAM_MIN_BLOCKS8 1
-#endif
-#if QS_STREAM_MIN_BLOCKS8 > 1
-#define QS_STREAM_BOUNDS(NW)                                                                                           \
-    __launch_bounds__((NW) * 32, (NW) == 8 ? QS_STREAM_MIN_BLOCKS8 : (NW) == 4 ? 2 * QS_STREAM_MIN_BLOCKS8 : 1)
-#else
-#define QS_STREAM_BOUNDS(NW) __launch_bounds__((NW) * 32)
-#endif
-
 namespace quantscope::gpu::launch {
 
 namespace w4a16detail {
@@ -127,9 +115,13 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
 /// NW warps a block (4, 8 or 16: 128 or 256 rows of W share one X stage, a half or a quarter of
 /// the X traffic a row of W).
 /// Registers (ptxas 13, sm_90, no spills): 71–120 — 16 to 28 resident warps an SM. Capping them
-/// (6 blocks of 4 warps at 80) spilled and measured slower at every M (H200, 2026-11-29).
+/// (6 blocks of 4 warps at 80, 3 blocks of 8 warps at 80) spilled and measured slower (H200,
+/// 2026-11-29). Blocks of 16 warps state their minimum of one block an SM: without it ptxas
+/// allots them as few as 64 registers (spilling with one chunk a step); with it 85–120, and M = 16
+/// at one chunk a step took 19.9–20.0 µs against 20.6–20.8 (bench/results/gpu-h200-2026-11-29h/
+/// issue43-bounds). A minimum of 0 leaves the others' launch bounds as they were.
 template <int NT, int U, bool G1, int NW>
-__global__ void QS_STREAM_BOUNDS(NW)
+__global__ void __launch_bounds__(NW * 32, NW == 16 ? 1 : 0)
     streamKernel(Args a, const std::uint8_t *tp, long long eStride, long long metaOff)
 {
     extern __shared__ uint4 xs[];
@@ -314,13 +306,17 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
         throw GpuError(w4a16TileRefusal(p));
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
-    const int u = tiling.chunksAhead == 1 ? 1 : 2;
     const long long tiles = (p.n + 15) / 16;
-    // Warps a block: asked (4, 8 or 16), else 16 for the MoE batch and 8 otherwise (the H200's best
-    // at N = 4096, K = 14336, M = 1 and 16, and for 16 × (16, 2048, 7168); the lab times them all).
-    int warps = p.experts > 1 ? 16 : 8;
+    // Warps a block: asked (4, 8 or 16), else 16 for the MoE batch and for two token tiles, 8
+    // otherwise. Chunks a step: asked (1 or 2), else 1 for one expert's two token tiles at 16
+    // warps, 2 otherwise. (The H200's best at N = 4096, K = 14336, M = 1 and 16, and for 16 × (16,
+    // 2048, 7168); the lab times them all.)
+    int warps = p.experts > 1 || nt == 2 ? 16 : 8;
     if (tiling.warps == 4 || tiling.warps == 8 || tiling.warps == 16)
         warps = tiling.warps;
+    const int u = tiling.chunksAhead == 1 || tiling.chunksAhead == 2 ? tiling.chunksAhead
+                  : p.experts <= 1 && nt == 2 && warps == 16         ? 1
+                                                                     : 2;
     const long long nBlocks = (tiles + warps - 1) / warps;
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);

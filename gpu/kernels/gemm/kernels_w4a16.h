@@ -65,7 +65,8 @@ struct W4a16Problem {
 /// metadata given), the tiled kernel otherwise. 7 the streaming kernel (gemm_w4a16_stream.cu; needs
 /// W4a16Problem::tilePacked, group a multiple of 128, M ≤ kW4a16SwappedMaxM): the swapped kernel's
 /// arithmetic on the tile-ordered copy, 16 rows of W a warp, 4, 8 or 16 warps a block (`warps`),
-/// chunksAhead 1 or 2 chunks a step (default 2) with the next step's loads issued before this
+/// chunksAhead 1 or 2 chunks a step (default 2; 1 for one expert above 8 rows of X at 16 warps)
+/// with the next step's loads issued before this
 /// step's mma's; the launcher's choice up to kW4a16SwappedMaxM wherever it runs.
 struct W4a16Tiling {
     int nPerWarp = 0;
@@ -73,7 +74,7 @@ struct W4a16Tiling {
     int kernel = 0;
     int chunksAhead = 0;
     /// Kernel 7: warps a block, 4, 8 or 16 (128 or 256 rows of W share the X stage); 0: 16 for the
-    /// MoE batch (experts > 1), else 8.
+    /// MoE batch (experts > 1) and above 8 rows of X, else 8.
     int warps = 0;
     /// Kernel 7 with K split: how a tile's slices meet. 0 or 1: FP32 atomics into the workspace, the
     /// last block converts; 2: the slices as one thread-block cluster summing in distributed shared
