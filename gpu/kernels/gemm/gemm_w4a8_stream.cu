@@ -55,7 +55,6 @@ namespace {
 
 namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
-using w4a16detail::clusterStoreSwapped;
 using w4a16detail::launchSlices;
 
 /// The tile-ordered copy's parts (the same sizes as w4a16TileBytes's).
@@ -66,6 +65,7 @@ long long codeBytes(const W4a8Problem &p)
 
 #if defined(QS_HAS_MMA)
 
+using w4a16detail::clusterStoreSwapped;
 using w4a16detail::ldNc;
 using w4a16detail::mmaE4m3;
 using w4a16detail::mmaS8;
