@@ -352,17 +352,9 @@ bool clusterFits(const void *fn, long long split, int threads, std::size_t smem)
     if (fits && split > 8) // above the portable 8 blocks a cluster, the kernel opts in (up to 16 on sm_90)
         fits = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
     if (fits) {
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(1, static_cast<unsigned>(split), 1);
-        cfg.blockDim = dim3(static_cast<unsigned>(threads));
-        cfg.dynamicSmemBytes = smem;
-        cudaLaunchAttribute at[1];
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = 1;
-        at[0].val.clusterDim.y = static_cast<unsigned>(split);
-        at[0].val.clusterDim.z = 1;
-        cfg.attrs = at;
-        cfg.numAttrs = 1;
+        cudaLaunchAttribute at;
+        const cudaLaunchConfig_t cfg = clusterConfig(dim3(1, static_cast<unsigned>(split), 1), threads, smem, nullptr,
+                                                     static_cast<int>(split), at);
         fits = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg) == cudaSuccess && clusters >= 1;
         (void)cudaGetLastError(); // a refusal here is an answer, not an error for the next launch
     }

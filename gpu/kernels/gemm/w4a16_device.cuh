@@ -105,24 +105,32 @@ template <class Fn> int residentBlocks(std::atomic<int> &slot, Fn fn, int thread
 /// cluster of that shape resident (asked once per function, split, block and device; the launch's
 /// host time is part of what the lab times).
 bool clusterFits(const void *fn, long long split, int threads, std::size_t smem);
-/// Launches fn<<<grid, threads, smem, stream>>>(args…), as clusters of (1, clusterY, 1) blocks when
-/// clusterY > 1 (cudaLaunchKernelEx).
-template <class... P, class... A>
-void launchClustered(void (*fn)(P...), dim3 grid, int threads, std::size_t smem, void *stream, int clusterY,
-                     A &&...args)
+/// The launch configuration of grid × threads with smem bytes on stream, as clusters of (1,
+/// clusterY, 1) blocks when clusterY > 1 (the attribute lives in `at`).
+inline cudaLaunchConfig_t clusterConfig(dim3 grid, int threads, std::size_t smem, void *stream, int clusterY,
+                                        cudaLaunchAttribute &at)
 {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = dim3(static_cast<unsigned>(threads));
     cfg.dynamicSmemBytes = smem;
     cfg.stream = static_cast<cudaStream_t>(stream);
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = 1;
-    at[0].val.clusterDim.y = static_cast<unsigned>(clusterY);
-    at[0].val.clusterDim.z = 1;
-    cfg.attrs = at;
+    at.id = cudaLaunchAttributeClusterDimension;
+    at.val.clusterDim.x = 1;
+    at.val.clusterDim.y = static_cast<unsigned>(clusterY);
+    at.val.clusterDim.z = 1;
+    cfg.attrs = &at;
     cfg.numAttrs = clusterY > 1 ? 1 : 0;
+    return cfg;
+}
+/// Launches fn<<<grid, threads, smem, stream>>>(args…), as clusters of (1, clusterY, 1) blocks when
+/// clusterY > 1 (cudaLaunchKernelEx).
+template <class... P, class... A>
+void launchClustered(void (*fn)(P...), dim3 grid, int threads, std::size_t smem, void *stream, int clusterY,
+                     A &&...args)
+{
+    cudaLaunchAttribute at;
+    const cudaLaunchConfig_t cfg = clusterConfig(grid, threads, smem, stream, clusterY, at);
     QS_GPU_CHECK(cudaLaunchKernelEx(&cfg, fn, std::forward<A>(args)...));
 }
 #endif // QS_HAS_MMA
