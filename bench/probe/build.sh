@@ -12,7 +12,7 @@
 # Usage: bench/probe/build.sh [OUTDIR]   (default /tmp/qs-probe; then OUTDIR/read_pattern,
 # OUTDIR/w4a16_stream_harness [ncu | ncu16 WARPS], OUTDIR/w4a16_stream_harness_48k: the same with
 # the streaming kernel's X stage held to 48 KiB, QS_STREAM_STAGE_KIB=48; OUTDIR/w4a8_stream_harness
-# [ncu16] and OUTDIR/w4a8_stream_harness_stagex: the same with X̂ staged, QS_W4A8_STAGE_X=1).
+# [ncu16]).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-probe}
@@ -32,12 +32,7 @@ wait
 nvcc $flags -c bench/probe/w4a8_stream_harness.cu -o "$out/obj8/harness.o" &
 nvcc $flags -c gpu/kernels/gemm/gemm_w4a8.cu -o "$out/obj8/gemm_w4a8.o" &
 nvcc $flags -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8/gemm_w4a8_stream.o" &
-# The W4A8 streaming kernel again with X̂ staged in shared memory by cp.async (QS_W4A8_STAGE_X=1).
-mkdir -p "$out/obj8x"
-nvcc $flags -DQS_W4A8_STAGE_X=1 -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8x/gemm_w4a8_stream.o" &
 wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" \
-  "$out/obj8x/gemm_w4a8_stream.o" -o "$out/w4a8_stream_harness_stagex"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"

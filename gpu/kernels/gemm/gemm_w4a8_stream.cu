@@ -40,14 +40,6 @@
 
 #include "qs_gpu_compat.h"
 
-// 1: the block stages its slice of X̂ in shared memory by cp.async, issued before W's first loads,
-// where it fits 48 KiB (the lever Nsight points at: X̂'s loads at the start of each chunk's
-// arithmetic stall on memory at M = 16). 0, the default: X̂ read through L1. The probe
-// bench/probe/build.sh builds its harness both ways, to time them in one run.
-#ifndef QS_W4A8_STAGE_X
-#define QS_W4A8_STAGE_X 0
-#endif
-
 namespace quantscope::gpu::launch {
 
 namespace w4a8detail {
@@ -84,9 +76,6 @@ struct S8 {
     long long M, N, K, group;
     int splitK;
     int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
-#if QS_W4A8_STAGE_X
-    int stageX; ///< X̂'s slice staged in shared memory (the launcher: it fits)
-#endif
 };
 
 /// The zero point of a row from the copy's BF16 136 + z (the upper half of a 32-bit pair when hi).
@@ -122,25 +111,6 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
     const uint4 *wNext = reinterpret_cast<const uint4 *>(a.tp + (t * chunks + c0) * 1024) + lane;
     const std::uint8_t *mNext = a.tp + a.metaOff + (t * groups + c0 / cpg) * 96 + 8 * gid;
     int inL = c0 % cpg, inC = inL;
-#if QS_W4A8_STAGE_X
-    // X̂'s slice, tokens [0, min(M, 8·NT)) × chunks [c0, c1), a token row of 8 uint4 a chunk plus one
-    // (rows 16 bytes apart in the banks: the 8 tokens of a warp-wide load do not conflict).
-    extern __shared__ uint4 xs8[];
-    const bool staged = a.stageX != 0;
-    const int rowU4 = (c1 - c0) * 8 + 1;
-    int xOff[NT];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-        xOff[n] = (8 * n + gid < a.M ? 8 * n + gid : static_cast<int>(a.M) - 1) * rowU4 + 2 * q;
-    if (staged) {
-        const int rowsX = static_cast<int>(a.M < NT * 8 ? a.M : NT * 8), units = (c1 - c0) * 8;
-        for (int i = threadIdx.x; i < rowsX * units; i += NW * 32) {
-            const int r = i / units, o = i - r * units;
-            w4a16detail::cpAsync16(xs8 + r * rowU4 + o, a.x + r * a.K + c0 * 128LL + 16 * o);
-        }
-        w4a16detail::cpAsyncCommit();
-    }
-#endif
     auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], int ch) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
@@ -175,13 +145,6 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
             uint4 xv[NT][2];
 #pragma unroll
             for (int n = 0; n < NT; ++n) {
-#if QS_W4A8_STAGE_X
-                if (staged) {
-                    xv[n][0] = xs8[xOff[n] + 8 * (c - c0)];
-                    xv[n][1] = xs8[xOff[n] + 8 * (c - c0) + 1];
-                    continue;
-                }
-#endif
                 xv[n][0] = __ldg(xRow[n] + 8 * c);
                 xv[n][1] = __ldg(xRow[n] + 8 * c + 1);
             }
@@ -263,12 +226,6 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
     float2 sa[U], sb[U];
     unsigned za[U], zb[U];
     load(wa, sa, za, c0);
-#if QS_W4A8_STAGE_X
-    if (staged) { // the block's whole slice of X̂ has landed (staged is the same in every thread)
-        w4a16detail::cpAsyncWait<0>();
-        __syncthreads();
-    }
-#endif
     for (int ch = c0; ch < c1; ch += 2 * U) {
         if (ch + U < c1)
             load(wb, sb, zb, ch + U);
@@ -280,7 +237,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
         compute(wb, sb, zb, ch + U);
     }
 
-    if (a.cluster) { // the slices meet in the cluster's shared memory (after X̂'s stage, if any, is consumed)
+    if (a.cluster) { // the slices meet in the cluster's shared memory
         extern __shared__ uint4 dyn8[];
         clusterStoreSwapped(acc, reinterpret_cast<float *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M,
                             a.N, a.splitK, a.y, [&](float v, long long m) { return __ldg(a.sx + m) * v; });
@@ -353,30 +310,26 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     l.warps = warps;
     l.streamed = true;
 #if defined(QS_HAS_MMA)
-    S8 a
-    {
-        static_cast<const std::uint8_t *>(p.tilePacked), codeBytes(p), static_cast<const std::uint8_t *>(p.xq),
-            p.xScale, static_cast<__nv_bfloat16 *>(p.y), static_cast<float *>(workspace),
-            static_cast<unsigned *>(counters), p.m, p.n, p.k, p.group, l.splitK, 0
-#if QS_W4A8_STAGE_X
-            ,
-            0
-#endif
-    };
-    std::size_t smem = 0;
-#if QS_W4A8_STAGE_X
-    const long long perChunks = (chunks + split - 1) / split;
-    const std::size_t stage =
-        static_cast<std::size_t>(std::min<long long>(p.m, 8LL * nt)) * static_cast<std::size_t>(perChunks * 8 + 1) * 16;
-    if (stage <= 48 * 1024)
-        smem = stage, a.stageX = 1;
-#endif
+    S8 a{static_cast<const std::uint8_t *>(p.tilePacked),
+         codeBytes(p),
+         static_cast<const std::uint8_t *>(p.xq),
+         p.xScale,
+         static_cast<__nv_bfloat16 *>(p.y),
+         static_cast<float *>(workspace),
+         static_cast<unsigned *>(counters),
+         p.m,
+         p.n,
+         p.k,
+         p.group,
+         l.splitK,
+         0};
     // The slices meet in their cluster where asked and it runs (the partials take nt·16 bytes a
-    // thread of dynamic shared memory, X̂'s stage's when it is staged), else by atomics.
+    // thread of dynamic shared memory), else by atomics (no dynamic shared memory).
+    std::size_t smem = 0;
     const std::size_t red = static_cast<std::size_t>(nt * 16 * warps * 32);
     if (tiling.reduce == 2 && split > 1 &&
-        w4a16detail::clusterFits(reinterpret_cast<const void *>(fn), split, warps * 32, std::max(smem, red)))
-        a.cluster = 1, smem = std::max(smem, red), l.clusterReduce = true;
+        w4a16detail::clusterFits(reinterpret_cast<const void *>(fn), split, warps * 32, red))
+        a.cluster = 1, smem = red, l.clusterReduce = true;
     const dim3 grid(static_cast<unsigned>(nBlocks), static_cast<unsigned>(split));
     w4a16detail::launchClustered(fn, grid, warps * 32, smem, stream, a.cluster ? static_cast<int>(split) : 1, a);
 #else
