@@ -102,23 +102,17 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     // variants and the swapped kernel, above them (where the CUTLASS route runs) its tiles 1…5,
     // 6…8 where W is reordered, and the hand-written tiled kernel up to kFusedMaxM rows.
     std::string tuned;
-    // The fastest of `cands` (fastestOf on the rotating copies) becomes the tiling; the note lists
-    // every candidate's median under its name.
+    // The fastest of `cands` (fastestCandidate on the rotating copies) becomes the tiling; the note
+    // lists every candidate's median under its name.
     auto pickFastest = [&](const std::vector<launch::W4a16Tiling> &cands,
                            const std::function<std::string(const launch::W4a16Tiling &)> &name) {
-        const Fastest f = fastestOf(
-            cands.size(),
-            [&](std::size_t c, int i) {
+        tiling = fastestCandidate(
+            cands,
+            [&](const launch::W4a16Tiling &t, int i) {
                 useCopy(i % copies);
-                launch::w4a16Fused(p, cands[c], ws.get(), cnt.get(), s);
-                return true;
+                launch::w4a16Fused(p, t, ws.get(), cnt.get(), s);
             },
-            s);
-        std::vector<std::string> names;
-        for (const launch::W4a16Tiling &t : cands)
-            names.push_back(name(t));
-        tuned = candidatesNote(f, names);
-        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+            name, s, tuned);
     };
     if (!tileOrdered.empty() && request.w4a16Kernel == 0 && request.w4a16SplitK == 0 && request.w4a16ChunksAhead == 0) {
         // Up to 16 rows: the streaming kernel with one or two chunks a step, each with the

@@ -130,23 +130,20 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
         }
         cands.emplace_back();
         cands.back().kernel = 1;
-        const Fastest f = fastestOf(
-            cands.size(),
-            [&](std::size_t c, int i) {
+        tiling = fastestCandidate(
+            cands,
+            [&](const launch::W4a8Tiling &t, int i) {
                 useCopy(i % copies);
-                launch::w4a8Fused(p, cands[c], ws.get(), cnt.get(), s);
-                return true;
+                launch::w4a8Fused(p, t, ws.get(), cnt.get(), s);
             },
-            s);
-        std::vector<std::string> names;
-        for (const launch::W4a8Tiling &t : cands)
-            names.push_back(t.kernel == 1 ? std::string("row-order on W as stored")
-                                          : "streaming " + std::to_string(t.warps) + " warps, " +
-                                                std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                                (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
-                                                (t.reduce == 2 ? " cluster sum" : ""));
-        tuned = candidatesNote(f, names);
-        tiling = cands[static_cast<std::size_t>(std::max(f.index, 0))];
+            [](const launch::W4a8Tiling &t) {
+                return t.kernel == 1 ? std::string("row-order on W as stored")
+                                     : "streaming " + std::to_string(t.warps) + " warps, " +
+                                           std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
+                                           (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
+                                           (t.reduce == 2 ? " cluster sum" : "");
+            },
+            s, tuned);
     }
     const Step step = [&](int rep, const std::vector<cudaEvent_t> &mk) {
         useCopy(rep % copies);

@@ -123,6 +123,25 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
 /// A point note's "; chosen by timing N candidates (median µs: name µs; …)" for fastestOf's
 /// result f over candidates named `names`.
 std::string candidatesNote(const Fastest &f, const std::vector<std::string> &names);
+/// The fastest of the tilings `cands` by fastestOf, where launch(t, i) queues tiling t on rotating
+/// copy i (the fused points' kernel variants); `note` becomes candidatesNote under name(t). The
+/// first candidate where none ran.
+template <class T, class Launch, class Name>
+T fastestCandidate(const std::vector<T> &cands, Launch launch, Name name, cudaStream_t s, std::string &note)
+{
+    const Fastest f = fastestOf(
+        cands.size(),
+        [&](std::size_t c, int i) {
+            launch(cands[c], i);
+            return true;
+        },
+        s);
+    std::vector<std::string> names;
+    for (const T &t : cands)
+        names.push_back(name(t));
+    note = candidatesNote(f, names);
+    return cands[static_cast<std::size_t>(f.index > 0 ? f.index : 0)];
+}
 /// One copy derived from each rotating weight copy (the fused points' repacks at load: `bytes`
 /// each, from the pool), `derive(src, dst)` queuing the derivation on the engine stream; the first
 /// one is timed there and its µs written to *firstUs (for the note; not in the point's time).
