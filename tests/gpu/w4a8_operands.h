@@ -96,13 +96,7 @@ inline double worstOfBound(const Operands &o, const HostX &hx, const std::vector
             ref *= st;
             mag *= st;
             const double bound = std::ldexp(std::fabs(ref), -8) + (1 + std::ldexp(1.0, -8)) * c * mag + 1e-30;
-            const double got = bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]);
-            const double r = std::isfinite(got) ? std::fabs(got - ref) / bound : 1e30;
-            if (r > worst) {
-                worst = r;
-                where = "m=" + std::to_string(m) + " n=" + std::to_string(n) + " got " + std::to_string(got) + " ref " +
-                        std::to_string(ref);
-            }
+            keepWorst(bf16ToFloat(y[static_cast<std::size_t>(m * o.n + n)]), ref, bound, m, n, worst, where);
         }
     }
     return worst;
