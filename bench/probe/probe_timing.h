@@ -6,9 +6,11 @@
 // launches, then the median of 40. launch(i) queues launch i (a harness rotates its weight copies
 // by i).
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -46,4 +48,31 @@ inline float probeMedianUs(const std::function<void(int)> &launch)
         cudaEventDestroy(e);
     std::sort(ts.begin(), ts.end());
     return ts[ts.size() / 2];
+}
+
+/// The harnesses' INT4 weight operands: packed codes (random bytes), group scales in [0.001, 0.011)
+/// and zero points in [zLo, zLo + zSpan), drawn from rng in that order; the scales and zero points
+/// also copied to the device (s, z).
+struct ProbeW4 {
+    std::vector<uint8_t> codes;
+    float *s = nullptr;
+    int8_t *z = nullptr;
+};
+inline ProbeW4 probeW4(std::mt19937 &rng, long long wBytes, long long sCount, int zLo, int zSpan)
+{
+    ProbeW4 o;
+    o.codes.resize(wBytes);
+    for (auto &b : o.codes)
+        b = rng() & 0xFF;
+    std::vector<float> hs(sCount);
+    for (auto &v : hs)
+        v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
+    std::vector<int8_t> hz(sCount);
+    for (auto &v : hz)
+        v = (int8_t)((int)(rng() % zSpan) + zLo);
+    CK(cudaMalloc(&o.s, sCount * 4));
+    CK(cudaMalloc(&o.z, sCount));
+    CK(cudaMemcpy(o.s, hs.data(), sCount * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(o.z, hz.data(), sCount, cudaMemcpyHostToDevice));
+    return o;
 }

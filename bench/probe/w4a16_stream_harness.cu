@@ -26,8 +26,6 @@ static int ncuWarps = 0; // ncu16: the streaming kernel at M = 16 with these war
 
 struct Weights {
     std::vector<void *> packed, tile;
-    float *s;
-    int8_t *z;
 };
 
 int main(int argc, char **argv)
@@ -35,29 +33,18 @@ int main(int argc, char **argv)
     std::mt19937 rng(7);
     auto run = [&](long long M, long long N, long long K, long long G, int E, int copies, bool sweep) {
         const long long wBytes = N * K / 2 * E, sCount = N * (K / G) * E;
-        std::vector<uint8_t> hw(wBytes);
-        for (auto &b : hw)
-            b = rng() & 0xFF;
-        std::vector<float> hs(sCount);
-        for (auto &v : hs)
-            v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
-        std::vector<int8_t> hz(sCount);
-        for (auto &v : hz)
-            v = (int8_t)((int)(rng() % 16) - 8);
+        const ProbeW4 ops = probeW4(rng, wBytes, sCount, -8, 16);
+        const std::vector<uint8_t> &hw = ops.codes;
         std::vector<__nv_bfloat16> hx(M * K * E);
         for (auto &v : hx)
             v = __float2bfloat16(((int)(rng() % 2001) - 1000) / 1000.0f);
         Weights w;
-        float *s;
-        int8_t *z;
+        float *s = ops.s;
+        int8_t *z = ops.z;
         void *x, *y, *y2;
-        CK(cudaMalloc(&s, sCount * 4));
-        CK(cudaMalloc(&z, sCount));
         CK(cudaMalloc(&x, M * K * 2 * E));
         CK(cudaMalloc(&y, M * N * 2 * E));
         CK(cudaMalloc(&y2, M * N * 2 * E));
-        CK(cudaMemcpy(s, hs.data(), sCount * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(z, hz.data(), sCount, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(x, hx.data(), M * K * 2 * E, cudaMemcpyHostToDevice));
         W4a16Problem p;
         p.scales = s;

@@ -31,21 +31,10 @@ int main(int argc, char **argv)
     const long long N = 4096, K = 14336, G = 128;
     const int copies = 4;
     const long long wBytes = N * K / 2, sCount = N * (K / G);
-    std::vector<uint8_t> hw(wBytes);
-    for (auto &b : hw)
-        b = rng() & 0xFF;
-    std::vector<float> hs(sCount);
-    for (auto &v : hs)
-        v = 0.001f + 0.01f * (rng() % 1000) / 1000.0f;
-    std::vector<int8_t> hz(sCount);
-    for (auto &v : hz)
-        v = (int8_t)((int)(rng() % 18) - 9); // [−9, 8]: E4M3's range too
-    float *s;
-    int8_t *z;
-    CK(cudaMalloc(&s, sCount * 4));
-    CK(cudaMalloc(&z, sCount));
-    CK(cudaMemcpy(s, hs.data(), sCount * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(z, hz.data(), sCount, cudaMemcpyHostToDevice));
+    const ProbeW4 ops = probeW4(rng, wBytes, sCount, -9, 18); // zero points in [−9, 8]: E4M3's range too
+    const std::vector<uint8_t> &hw = ops.codes;
+    float *s = ops.s;
+    int8_t *z = ops.z;
     W4a16Problem tp;
     tp.scales = s, tp.zeros = z, tp.n = N, tp.k = K, tp.group = G;
     const size_t tb = w4a16TileBytes(tp);
