@@ -149,29 +149,6 @@ int main(int argc, char **argv)
                             if (u.splitK == 1 || (rd == 2 && !u.clusterReduce))
                                 break; // nothing to compare
                         }
-        if (sweep) // W through the cp.async ring (atomics)
-            for (int nw : {4, 8, 16})
-                for (int sk : {0, 8, 11, 14})
-                    for (int st : {3, 4, 6}) {
-                        W4a16Tiling tt;
-                        tt.kernel = 7;
-                        tt.splitK = sk;
-                        tt.warps = nw;
-                        tt.ring = st;
-                        float v = timeIt(tt, true, &u);
-                        printf("  sweep ring warps %d split %d (asked %d) stages %d (asked %d): %.2f us (blocks %d)\n",
-                               u.warps, u.splitK, sk, u.ring, st, v, u.blocks);
-                    }
-        { // the ring's bits against the register double buffer at one slice (no atomics)
-            W4a16Tiling r1 = c7, r0 = c7;
-            r1.splitK = r0.splitK = 1;
-            r1.ring = 4;
-            auto h0 = output(r0, true, y2), h1 = output(r1, true, y);
-            long long d = 0;
-            for (size_t i = 0; i < h0.size(); ++i)
-                d += h0[i] != h1[i];
-            printf("bits ring 4 vs registers at split 1: %lld of %zu differ\n", d, h0.size());
-        }
         for (auto v : w.packed)
             cudaFree(v);
         for (auto v : w.tile)

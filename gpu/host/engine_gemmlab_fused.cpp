@@ -138,22 +138,11 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             t.kernel = 7, t.chunksAhead = 1, t.splitK = split, t.warps = 16;
             cands.push_back(t);
         }
-        // W through the cp.async ring (4 stages: 3 chunks in flight a warp, none held in
-        // registers), 8 and 16 warps at the launcher's slices and 8.
-        for (const int warps : {8, 16})
-            for (const int split : {0, 8}) {
-                launch::W4a16Tiling t = tiling;
-                t.kernel = 7, t.chunksAhead = 1, t.splitK = split, t.warps = warps, t.ring = 4;
-                cands.push_back(t);
-            }
         cands.push_back(tiling);
         cands.back().kernel = 2;
         pickFastest(cands, [](const launch::W4a16Tiling &t) {
             if (t.kernel == 2)
                 return std::string("swapped on W as stored");
-            if (t.ring > 0)
-                return "streaming through a ring of " + std::to_string(t.ring) + ", " + std::to_string(t.warps) +
-                       " warps, split " + (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
             return "streaming " + std::to_string(t.chunksAhead) + " chunk(s) a step, " +
                    std::to_string(t.warps == 8 || t.warps == 16 ? t.warps : 4) + " warps, split " +
                    (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));

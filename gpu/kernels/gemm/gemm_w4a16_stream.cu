@@ -120,18 +120,10 @@ __device__ __forceinline__ void mma16816Zero(float (&d)[4], std::uint32_t a0, st
 /// allots them as few as 64 registers (spilling with one chunk a step); with it 85–120, and M = 16
 /// at one chunk a step took 19.9–20.0 µs against 20.6–20.8 (bench/results/gpu-h200-2026-11-29h/
 /// issue43-bounds). A minimum of 0 leaves the others' launch bounds as they were.
-///
-/// RING: W's chunks and their metadata reach shared memory through a per-warp cp.async ring of
-/// a.pieceGroups stages (2 … 8) behind the X stage instead of the register double buffer (U = 1):
-/// up to stages − 1 chunks in flight a warp without holding them in registers. Each lane copies
-/// only the bytes it later reads itself (its 2 × 16 bytes of codes, its float2 of scales and its
-/// pair of 136 + z into a 16-byte slot), so the thread's own cp.async groups order everything: no
-/// barrier, no warp sync. The same values reach compute in the same order: the same bits.
-template <int NT, int U, bool G1, int NW, bool RING = false>
+template <int NT, int U, bool G1, int NW>
 __global__ void __launch_bounds__(NW * 32, NW == 16 ? 1 : 0)
     streamKernel(Args a, const std::uint8_t *tp, long long eStride, long long metaOff)
 {
-    static_assert(!RING || U == 1, "the ring computes one chunk a step");
     extern __shared__ uint4 xs[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
@@ -230,74 +222,28 @@ __global__ void __launch_bounds__(NW * 32, NW == 16 ? 1 : 0)
         }
     };
 
-    if constexpr (RING) {
-        // The ring's first stages − 1 chunks go out before X is staged; at each chunk: wait for its
-        // group, read its slot, refill the slot the previous chunk was read from, compute.
-        const int D = a.pieceGroups;
-        uint4 *ring = xs + rowsX * rs + warp * D * 96 + lane;
-        int slotW = 0, slotR = 0;
-        auto issue = [&](int ch) { // an empty group past the slice keeps the count uniform
-            if (ch < c1) {
-                uint4 *sl = ring + slotW * 96;
-                cpAsync16(sl, wNext);
-                cpAsync16(sl + 32, wNext + 32);
-                cpAsyncCa<8>(sl + 64, mNext);
-                cpAsyncCa<4>(reinterpret_cast<std::uint8_t *>(sl + 64) + 8, mNext + 64 - 4 * gid);
-                wNext += 64;
-                if (G1 || ++inL == cpg)
-                    inL = 0, mNext += 96;
-            }
-            cpAsyncCommit();
-            slotW = slotW + 1 == D ? 0 : slotW + 1;
-        };
-        for (int i = 0; i + 1 < D; ++i)
-            issue(c0 + i);
-        for (int p0 = c0; p0 < c1; p0 += P) {
-            const int pEnd = c1 - p0 < P ? c1 : p0 + P;
-            if (p0 != c0)
-                __syncthreads();
-            stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
-            __syncthreads();
-            for (int ch = p0; ch < pEnd; ++ch) {
-                cpAsyncWaitPending(D - 2);
-                const uint4 *sl = ring + slotR * 96;
-                uint4 w[1][2];
-                w[0][0] = sl[0];
-                w[0][1] = sl[32];
-                const uint4 m = sl[64];
-                const float2 sc[1] = {make_float2(__uint_as_float(m.x), __uint_as_float(m.y))};
-                const unsigned zc[1] = {m.z};
-                slotR = slotR + 1 == D ? 0 : slotR + 1;
-                issue(ch + D - 1);
-                compute(w, sc, zc, ch, (ch - p0) * 16);
-            }
-        }
-        cpAsyncWait<0>();
-    }
-    if constexpr (!RING) {
-        // The first step's loads go out before X is staged; then two buffers in turn (no copies), the
-        // next step's loads issued before this step's mma's, across pieces of X too (pieces hold a
-        // whole number of pairs of steps, so each starts with buffer a).
-        uint4 wa[U][2], wb[U][2];
-        float2 sa[U], sb[U];
-        unsigned za[U], zb[U];
-        load(wa, sa, za, c0);
-        for (int p0 = c0; p0 < c1; p0 += P) {
-            const int pEnd = c1 - p0 < P ? c1 : p0 + P;
-            if (p0 != c0)
-                __syncthreads(); // the previous piece of the stage is consumed
-            stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
-            __syncthreads();
-            for (int ch = p0; ch < pEnd; ch += 2 * U) {
-                if (ch + U < c1)
-                    load(wb, sb, zb, ch + U);
-                compute(wa, sa, za, ch, (ch - p0) * 16);
-                if (ch + U >= c1)
-                    break;
-                if (ch + 2 * U < c1)
-                    load(wa, sa, za, ch + 2 * U);
-                compute(wb, sb, zb, ch + U, (ch + U - p0) * 16);
-            }
+    // The first step's loads go out before X is staged; then two buffers in turn (no copies), the
+    // next step's loads issued before this step's mma's, across pieces of X too (pieces hold a
+    // whole number of pairs of steps, so each starts with buffer a).
+    uint4 wa[U][2], wb[U][2];
+    float2 sa[U], sb[U];
+    unsigned za[U], zb[U];
+    load(wa, sa, za, c0);
+    for (int p0 = c0; p0 < c1; p0 += P) {
+        const int pEnd = c1 - p0 < P ? c1 : p0 + P;
+        if (p0 != c0)
+            __syncthreads(); // the previous piece of the stage is consumed
+        stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
+        __syncthreads();
+        for (int ch = p0; ch < pEnd; ch += 2 * U) {
+            if (ch + U < c1)
+                load(wb, sb, zb, ch + U);
+            compute(wa, sa, za, ch, (ch - p0) * 16);
+            if (ch + U >= c1)
+                break;
+            if (ch + 2 * U < c1)
+                load(wa, sa, za, ch + 2 * U);
+            compute(wb, sb, zb, ch + U, (ch + U - p0) * 16);
         }
     }
 
@@ -323,22 +269,20 @@ __global__ void __launch_bounds__(NW * 32, NW == 16 ? 1 : 0)
 using StreamFn = void (*)(Args, const std::uint8_t *, long long, long long);
 
 /// The instantiations: one or two n8 tiles × 1 or 2 chunks a step × group 128 or another × 4, 8 or
-/// 16 warps a block; with the cp.async ring, one chunk a step.
-template <bool G1, int NW> StreamFn streamForG(int nt, int u, bool ring)
+/// 16 warps a block.
+template <bool G1, int NW> StreamFn streamForG(int nt, int u)
 {
-    if (ring)
-        return nt == 1 ? &streamKernel<1, 1, G1, NW, true> : &streamKernel<2, 1, G1, NW, true>;
     if (nt == 1)
         return u == 1 ? &streamKernel<1, 1, G1, NW> : &streamKernel<1, 2, G1, NW>;
     return u == 1 ? &streamKernel<2, 1, G1, NW> : &streamKernel<2, 2, G1, NW>;
 }
-StreamFn streamFor(int nt, int u, bool g1, int warps, bool ring)
+StreamFn streamFor(int nt, int u, bool g1, int warps)
 {
     if (warps == 16)
-        return g1 ? streamForG<true, 16>(nt, u, ring) : streamForG<false, 16>(nt, u, ring);
+        return g1 ? streamForG<true, 16>(nt, u) : streamForG<false, 16>(nt, u);
     if (warps == 8)
-        return g1 ? streamForG<true, 8>(nt, u, ring) : streamForG<false, 8>(nt, u, ring);
-    return g1 ? streamForG<true, 4>(nt, u, ring) : streamForG<false, 4>(nt, u, ring);
+        return g1 ? streamForG<true, 8>(nt, u) : streamForG<false, 8>(nt, u);
+    return g1 ? streamForG<true, 4>(nt, u) : streamForG<false, 4>(nt, u);
 }
 
 #endif // QS_HAS_MMA
@@ -347,8 +291,6 @@ StreamFn streamFor(int nt, int u, bool g1, int warps, bool ring)
 /// 23 chunks (K = 14336 at 5 or more slices) in one piece: no second stage and barrier halfway
 /// through the stream; two blocks of 8 warps still fit an SM's 227 KiB.
 constexpr long long kStreamStageBudget = QS_STREAM_STAGE_KIB * 1024LL;
-/// Bytes of one stage of a warp's cp.async ring: 1 KiB of codes and 16 bytes of metadata a lane.
-constexpr long long kRingStageBytes = 1536;
 
 } // namespace
 
@@ -372,13 +314,9 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     int warps = p.experts > 1 || nt == 2 ? 16 : 8;
     if (tiling.warps == 4 || tiling.warps == 8 || tiling.warps == 16)
         warps = tiling.warps;
-    // The cp.async ring where asked (2 … 8 stages; one chunk a step), else the register double buffer.
-    const int ring = tiling.ring >= 2 ? std::min(tiling.ring, 8) : 0;
-    const int u = ring > 0                                             ? 1
-                  : tiling.chunksAhead == 1 || tiling.chunksAhead == 2 ? tiling.chunksAhead
-                  : p.experts <= 1 && nt == 2 && warps == 16           ? 1
-                                                                       : 2;
-    const long long ringBytes = static_cast<long long>(warps) * ring * kRingStageBytes;
+    const int u = tiling.chunksAhead == 1 || tiling.chunksAhead == 2 ? tiling.chunksAhead
+                  : p.experts <= 1 && nt == 2 && warps == 16         ? 1
+                                                                     : 2;
     const long long nBlocks = (tiles + warps - 1) / warps;
     const long long chunks = p.k / 128;
     const int experts = std::max(p.experts, 1);
@@ -386,37 +324,29 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const long long pieceMax = std::max(1LL, (kStreamStageBudget / (16LL * rowsX) - 4) / 16);
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
-    const StreamFn fn = streamFor(nt, u, p.group == 128, warps, ring > 0);
+    const StreamFn fn = streamFor(nt, u, p.group == 128, warps);
     // Above 48 KiB of dynamic shared memory the kernel must opt in, once per instantiation and
-    // device (a bit per device ordinal below 32; above, every launch asks): to the X stage's
-    // budget, and with the ring to the device's whole opt-in limit (the ring's stages vary).
-    if (kStreamStageBudget > 48 * 1024 || ring > 0) {
-        static std::atomic<unsigned> optedIn[3][2][3][3][2] = {};
-        std::atomic<unsigned> &opted = optedIn[warps / 8][p.group == 128 ? 1 : 0][nt][u][ring > 0 ? 1 : 0];
+    // device (a bit per device ordinal below 32; above, every launch asks).
+    if (kStreamStageBudget > 48 * 1024) {
+        static std::atomic<unsigned> optedIn[3][2][3][3] = {};
+        std::atomic<unsigned> &opted = optedIn[warps / 8][p.group == 128 ? 1 : 0][nt][u];
         int device = 0;
         QS_GPU_CHECK(cudaGetDevice(&device));
         const unsigned bit = device >= 0 && device < 32 ? 1u << device : 0u;
         if (bit == 0 || (opted.load(std::memory_order_relaxed) & bit) == 0) {
-            int limit = static_cast<int>(kStreamStageBudget); // every stage fits: see pieceMax
-            if (ring > 0) { // the opt-in limit less the kernel's own static shared memory
-                cudaFuncAttributes fa{};
-                QS_GPU_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-                QS_GPU_CHECK(cudaFuncGetAttributes(&fa, fn));
-                limit -= static_cast<int>(fa.sharedSizeBytes);
-            }
-            QS_GPU_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+            QS_GPU_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(kStreamStageBudget))); // every stage fits: see pieceMax
             opted.fetch_or(bit, std::memory_order_relaxed);
         }
     }
     if (split <= 0) {
         // The launcher's slices as with a 48 KiB stage (the occupancy the split was tuned at): a
         // slice that then fits the larger stage runs in one piece.
-        static std::atomic<int> occupancy[3][2][3][3][17][9] = {};
+        static std::atomic<int> occupancy[3][2][3][3][17] = {};
         const long long piece48 = std::max(1LL, (48 * 1024 / (16LL * rowsX) - 4) / 16);
-        const std::size_t smem =
-            static_cast<std::size_t>(rowsX * (std::min(piece48, chunks) * 16 + 4) * 16 + ringBytes);
+        const std::size_t smem = static_cast<std::size_t>(rowsX * (std::min(piece48, chunks) * 16 + 4) * 16);
         const int perSm =
-            residentBlocks(occupancy[warps / 8][p.group == 128 ? 1 : 0][nt][u][rowsX][ring], fn, warps * 32, smem);
+            residentBlocks(occupancy[warps / 8][p.group == 128 ? 1 : 0][nt][u][rowsX], fn, warps * 32, smem);
         split = chooseSplit(perSm, nBlocks * experts, chunks);
     }
 #endif
@@ -424,23 +354,17 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
     const long long per = (chunks + split - 1) / split;
     // The slice in one piece of X where it fits, else pieces of a whole number of pairs of steps.
     const long long piece = per <= pieceMax ? per : std::max<long long>(2 * u, pieceMax / (2 * u) * (2 * u));
-    // The ring's stages beside the X stage within sm_90's 227 KiB a block less 1 KiB for the kernel's
-    // static shared memory (at least 2 stages: 48 KiB at 16 warps).
-    int stages = ring;
-    while (stages > 2 && rowsX * (piece * 16 + 4) * 16 + warps * stages * kRingStageBytes > 226 * 1024LL)
-        --stages;
     l.swapped = true;
     l.streamed = true;
     l.warps = warps;
     l.mTile = nt;
     l.nPerWarp = 16;
     l.chunksAhead = u;
-    l.ring = stages;
     l.splitK = static_cast<int>(split);
     l.blocks = static_cast<int>(nBlocks * split * experts);
 #if defined(QS_HAS_MMA)
-    Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), stages);
-    std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16 + warps * stages * kRingStageBytes);
+    Args a = launchArgs(p, workspace, counters, l.splitK, 1, static_cast<int>(piece), 0);
+    std::size_t smem = static_cast<std::size_t>(rowsX * (piece * 16 + 4) * 16);
     // The slices meet in their cluster where asked and it runs (the partials take nt·16 bytes a
     // thread of the stage's memory), else by atomics.
     const std::size_t red = static_cast<std::size_t>(nt * 16 * warps * 32);
@@ -452,7 +376,7 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
                     static_cast<const std::uint8_t *>(p.tilePacked), tileCodeBytes(p) + tileMetaBytes(p),
                     tileCodeBytes(p));
 #else
-    (void)workspace, (void)counters, (void)stream, (void)piece, (void)ringBytes;
+    (void)workspace, (void)counters, (void)stream, (void)piece;
 #endif
     return l;
 }

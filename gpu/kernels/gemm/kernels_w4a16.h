@@ -82,10 +82,6 @@ struct W4a16Tiling {
     /// cluster fits, else the atomics). Not the default: on the H200 clusters of 8 blocks of 8 or 16
     /// warps wait for whole GPCs and took M = 1 from 14.4 to 20.0 µs (docs/perf.md).
     int reduce = 0;
-    /// Kernel 7: W through a per-warp cp.async ring of this many stages in shared memory (2 … 8,
-    /// one chunk a step; up to stages − 1 chunks in flight a warp without holding them in
-    /// registers), else (0) the register double buffer of chunksAhead chunks.
-    int ring = 0;
 };
 
 /// The largest M the swapped kernel runs (two n8 tiles of tokens).
@@ -106,7 +102,6 @@ struct W4a16Launch {
     bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4, 8 or 16)
     bool clusterReduce =
         false;            ///< streaming: the K slices met in their cluster's shared memory (W4a16Tiling::reduce 2)
-    int ring = 0;         ///< streaming: the stages of W's cp.async ring (W4a16Tiling::ring), 0: registers
     bool cutlass = false; ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
                           ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };

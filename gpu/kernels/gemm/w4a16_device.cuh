@@ -45,8 +45,7 @@ struct Args {
     int splitK, mBlocks;
     int pieceChunks; ///< swapped kernel: chunks of 128 k of X staged in shared memory at a time;
                      ///< tiled kernel: its pipeline's stages
-    int pieceGroups; ///< pipelined swapped kernel: groups a row of the scale / zero stage holds;
-                     ///< streaming kernels: the stages of a warp's cp.async ring (0: the register double buffer)
+    int pieceGroups; ///< pipelined swapped kernel: groups a row of the scale / zero stage holds
     int cluster;     ///< streaming kernel: the K slices meet in their cluster (clusterStoreSwapped)
 };
 
@@ -266,44 +265,6 @@ template <int N> __device__ __forceinline__ void cpAsyncWait()
 {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
-}
-/// Waits until at most n (0 … 6, uniform across the warp) of this thread's cp.async groups are pending.
-__device__ __forceinline__ void cpAsyncWaitPending(int n)
-{
-    switch (n) {
-    case 0:
-        cpAsyncWait<0>();
-        break;
-    case 1:
-        cpAsyncWait<1>();
-        break;
-    case 2:
-        cpAsyncWait<2>();
-        break;
-    case 3:
-        cpAsyncWait<3>();
-        break;
-    case 4:
-        cpAsyncWait<4>();
-        break;
-    case 5:
-        cpAsyncWait<5>();
-        break;
-    default:
-        cpAsyncWait<6>();
-        break;
-    }
-}
-/// An 8- or 4-byte cp.async global → shared through L1 (the streaming kernels' scales and zero points).
-template <int Bytes> __device__ __forceinline__ void cpAsyncCa(void *smem, const void *gmem)
-{
-    static_assert(Bytes == 4 || Bytes == 8, "cp.async.ca copies 4, 8 or 16 bytes");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    __trap();
-#else
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(gmem), "n"(Bytes));
 #endif
 }
 
