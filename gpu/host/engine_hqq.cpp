@@ -29,7 +29,7 @@ struct HqqRun final : PipelineRun {
     PipelineOptions opts;
     const GpuTensor *w = nullptr;
     long long numel = 0, groups = 0;
-    std::shared_ptr<void> block, codes, wHat, iterCopy;
+    std::shared_ptr<void> block, codes, wHat;
     std::shared_ptr<GpuTensor> wHatTensor; ///< Ŵ as the metrics run's input
     std::unique_ptr<PipelineRun> metricsRun;
     std::size_t offState = 0, offHist = 0, offScales = 0, offZeros = 0;
@@ -108,27 +108,11 @@ launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long nu
     return a;
 }
 
-bool hqqIterCopyPays(const launch::HqqArgs &a)
+void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, char *base, const HqqBlockLayout &L)
 {
-    static const bool on = [] {
-        const char *e = std::getenv("QS_HQQ_ITER_COPY");
-        return !(e && *e == '0');
-    }();
-    return on && a.fp16 && !launch::hqqChunked(a) && (!a.axis1 || a.in != kInF16);
-}
-
-void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &args, char *base, const HqqBlockLayout &L,
-              void *iterCopy)
-{
-    launch::HqqArgs a = args;
     QS_GPU_CHECK(qsMemsetAsync(base + L.state, 0, sizeof(launch::HqqState), I.stream));
     launch::hqqInit(a, I.S());
     I.mark("HQQ init (ranges, σ, z)");
-    if (iterCopy && hqqIterCopyPays(a)) {
-        launch::hqqIterCopy(a, iterCopy, I.S());
-        a.wIter = iterCopy;
-        I.mark("HQQ iterations' FP16 copy");
-    }
     if (launch::hqqChunked(a)) {
         const int chunk = hqqChunkSize();
         for (int it = 1; it <= spec.iters; it += chunk)
@@ -178,9 +162,7 @@ std::unique_ptr<PipelineRun> Engine::enqueueHqq(const GpuTensor &w, const HqqSpe
         const launch::HqqArgs a =
             hqqArgs(spec, w.data(), inTypeOf(w.storage()), n, R.base(), L, static_cast<unsigned char *>(R.codes.get()),
                     needHat ? static_cast<float *>(R.wHat.get()) : nullptr);
-        if (hqqIterCopyPays(a)) // held by the run until it is collected (the stream may still read it)
-            R.iterCopy = poolGet(I.pool, static_cast<std::size_t>(n) * 2, "the FP16 copy of " + what);
-        queueHqq(I, spec, a, R.base(), L, R.iterCopy.get());
+        queueHqq(I, spec, a, R.base(), L);
         if (needHat)
             R.wHatTensor =
                 std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, R.wHat.get(), w.name() + " (Ŵ)", R.wHat);

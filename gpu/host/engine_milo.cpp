@@ -113,7 +113,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             bestQ = pool(static_cast<std::size_t>(sketch->m()) * r * 8, "the best pass's Q");
             bestBt = pool(static_cast<std::size_t>(sketch->n()) * r * 8, "the best pass's Bᵀ");
         }
-        std::shared_ptr<void> iterCopy;
         int bestPass = 0; // the host's choice: the smallest ε, the first of equals (the CPU's rule)
         double bestEps = 0.0;
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
@@ -168,9 +167,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             a.w0 = w.data();
             a.in0 = in;
             a.e64 = E;
-            if (!iterCopy && hqqIterCopyPays(a)) // the iterations' FP16 copy, one buffer for every pass
-                iterCopy = pool(n * 2, "the HQQ iterations' FP16 copy");
-            queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L, iterCopy.get());
+            queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
             launch::MiloStatus s;
             if (r == 0) {
                 launch::sumSquares(E, numel, P, I.S());

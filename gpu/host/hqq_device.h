@@ -38,15 +38,8 @@ int hqqChunkSize();
 launch::HqqArgs hqqArgs(const HqqSpec &spec, const void *w, int in, long long numel, char *base,
                         const HqqBlockLayout &L, unsigned char *codes, float *wHat);
 
-/// Whether the iterations of these arguments read the group-major FP16 copy (launch::hqqIterCopy):
-/// FP16 compute on the per-iteration kernels, where the copy is not W as stored (axis 0, or an
-/// input other than FP16). QS_HQQ_ITER_COPY=0 turns it off (a measurement switch, read once).
-bool hqqIterCopyPays(const launch::HqqArgs &a);
-
 /// Zeroes the run state and queues init, the iterations and the final pass on the engine's stream
-/// (with stage marks when profiling). `iterCopy` (numel × 2 bytes, or null): where
-/// hqqIterCopyPays, the iterations' FP16 copy is written there first and read by every iteration.
-void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, char *base, const HqqBlockLayout &L,
-              void *iterCopy = nullptr);
+/// (with stage marks when profiling).
+void queueHqq(Engine::Impl &I, const HqqSpec &spec, const launch::HqqArgs &a, char *base, const HqqBlockLayout &L);
 
 } // namespace quantscope::gpu

@@ -552,47 +552,6 @@ template <class F> void dispatch(const HqqArgs &a, F &&f)
         a.fp16 ? byIn(Fa{}, T{}) : byIn(Fa{}, Fa{});
 }
 
-/// The FP16 bits of hqqH(v) (qmath::roundF16: RNE, subnormals, overflow to ±Inf; NaN → a quiet NaN).
-__device__ __forceinline__ unsigned short f16BitsOf(float v)
-{
-    const float r = qmath::roundF16(v);
-    const unsigned u = qmath::bitsOf(r), sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
-    if (a > 0x7F800000u)
-        return static_cast<unsigned short>(sign | 0x7E00u);
-    if (a == 0x7F800000u)
-        return static_cast<unsigned short>(sign | 0x7C00u);
-    if (a >= 0x38800000u) // normal: rebias the exponent, keep the 10 mantissa bits r has
-        return static_cast<unsigned short>(sign | (((a >> 23) - 112u) << 10) | ((a >> 13) & 0x3FFu));
-    return static_cast<unsigned short>(sign | static_cast<unsigned>(qmath::fromBits(a) * 16777216.0f)); // k·2^-24
-}
-
-/// hqqIterCopy, axis 1: element for element.
-template <int IN> __global__ void __launch_bounds__(kHqqThreads) kHqqCopyRows(const void *w, i64 n, unsigned short *out)
-{
-    for (i64 i = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x; i < n;
-         i += static_cast<i64>(gridDim.x) * kHqqThreads)
-        out[i] = f16BitsOf(loadW<IN>(w, i));
-}
-
-/// hqqIterCopy, axis 0: a 32 × 32 tile of W as [g, G] (rows t, columns j) read along j, written
-/// along t into out[j·g + t]. Blocks of 32 × 8 threads.
-template <int IN> __global__ void __launch_bounds__(256) kHqqCopyAxis0(const void *w, i64 G, i64 g, unsigned short *out)
-{
-    __shared__ unsigned short tile[32][33];
-    const i64 j0 = static_cast<i64>(blockIdx.x) * 32, t0 = static_cast<i64>(blockIdx.y) * 32;
-    for (int r = threadIdx.y; r < 32; r += 8) {
-        const i64 t = t0 + r, j = j0 + threadIdx.x;
-        if (t < g && j < G)
-            tile[r][threadIdx.x] = f16BitsOf(loadW<IN>(w, t * G + j));
-    }
-    __syncthreads();
-    for (int r = threadIdx.y; r < 32; r += 8) {
-        const i64 j = j0 + r, t = t0 + threadIdx.x;
-        if (t < g && j < G)
-            out[j * g + t] = tile[threadIdx.x][r];
-    }
-}
-
 struct InitL {
     const HqqArgs &a;
     qsStream_t s;
@@ -641,42 +600,8 @@ void hqqInit(const HqqArgs &a, void *stream)
 
 void hqqIterate(const HqqArgs &a, int iter, void *stream)
 {
-    if (a.wIter && a.fp16) { // the group-major FP16 copy: contiguous groups, read as axis 1
-        HqqArgs b = a;
-        b.w = a.wIter;
-        b.in = kInF16;
-        b.axis1 = true;
-        dispatch(b, IterL{b, iter, static_cast<qsStream_t>(stream)});
-    } else {
-        dispatch(a, IterL{a, iter, static_cast<qsStream_t>(stream)});
-    }
+    dispatch(a, IterL{a, iter, static_cast<qsStream_t>(stream)});
     QS_GPU_CHECK_LAUNCH("HQQ iteration");
-}
-
-void hqqIterCopy(const HqqArgs &a, void *out, void *stream)
-{
-    if (!a.fp16)
-        throw GpuError("hqqIterCopy: FP16 compute only");
-    const auto s = static_cast<qsStream_t>(stream);
-    auto *o = static_cast<unsigned short *>(out);
-    if (a.axis1) {
-        const i64 blocks = std::min<i64>((a.numel + kHqqThreads - 1) / kHqqThreads, i64{1} << 20);
-        switch (a.in) {
-        case kInBf16: kHqqCopyRows<kInBf16><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a.w, a.numel, o); break;
-        case kInF16: kHqqCopyRows<kInF16><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a.w, a.numel, o); break;
-        default: kHqqCopyRows<kInF32><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a.w, a.numel, o); break;
-        }
-    } else {
-        // W as a [g, G] matrix (element t·G + j), transposed in 32 × 32 tiles.
-        const dim3 grid(static_cast<unsigned>((a.groups + 31) / 32), static_cast<unsigned>((a.group + 31) / 32));
-        const dim3 block(32, 8);
-        switch (a.in) {
-        case kInBf16: kHqqCopyAxis0<kInBf16><<<grid, block, 0, s>>>(a.w, a.groups, a.group, o); break;
-        case kInF16: kHqqCopyAxis0<kInF16><<<grid, block, 0, s>>>(a.w, a.groups, a.group, o); break;
-        default: kHqqCopyAxis0<kInF32><<<grid, block, 0, s>>>(a.w, a.groups, a.group, o); break;
-        }
-    }
-    QS_GPU_CHECK_LAUNCH("HQQ iterations' FP16 copy");
 }
 
 bool hqqChunked(const HqqArgs &a)

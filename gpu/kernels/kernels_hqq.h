@@ -64,20 +64,11 @@ struct HqqArgs {
     const void *w0 = nullptr;
     int in0 = 0;
     double *e64 = nullptr;
-    /// FP16 compute: the iterations' input, when given (hqqIterCopy's output): each group's g
-    /// values hqqH(W) as FP16 bits, group-major (group j's element t at j·g + t). The iterations
-    /// see only hqqH(W) (GroupX's optimiser rounding), so they read the same values in the same
-    /// order — the same bits — from half of FP32's bytes, 16 contiguous bytes a load instead of
-    /// one strided element (axis 0). Init and the codes pass still read w (unrounded).
-    const void *wIter = nullptr;
 };
 
 void hqqInit(const HqqArgs &a, void *stream);
-/// Iteration `iter` (1-based); does nothing once the stop word is set. Reads wIter where given.
+/// Iteration `iter` (1-based); does nothing once the stop word is set.
 void hqqIterate(const HqqArgs &a, int iter, void *stream);
-/// out[j·g + t] = FP16 bits of hqqH(element t of group j of a.w) (numel × 2 bytes): the group-major
-/// copy the iterations read as HqqArgs::wIter. FP16 compute only.
-void hqqIterCopy(const HqqArgs &a, void *out, void *stream);
 /// Whether the fused chunks serve these arguments (group kHqqFusedGroup, ≤ 4 bits — the code
 /// table — and zHist given).
 bool hqqChunked(const HqqArgs &a);

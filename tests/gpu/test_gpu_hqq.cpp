@@ -8,11 +8,7 @@
 
 #include "gpu_compare.h"
 
-#include "kernels/kernels_hqq.h"
-#include "kernels/plan.h"
-#include "kernels/qs_gpu_compat.h"
 #include "quant/hqq.h"
-#include "tensor/convert.h"
 
 namespace {
 
@@ -274,60 +270,4 @@ TEST(GpuHqq, RealWeightsBitIdentical)
         }
     }
     EXPECT_GT(tensors, 5);
-}
-
-// The iterations' FP16 copy (launch::hqqIterCopy, HqqArgs::wIter): element t of group j at
-// j·g + t, holding the FP16 bits of hqqH(W) — checked against core's floatToF16 (RNE) on every
-// element, for axis 0 (a transpose whose edges are not multiples of its 32 × 32 tiles) and axis 1,
-// FP32 and BF16 input, with values that round to subnormals, to the largest finite and to Inf.
-TEST(GpuHqq, TheIterationsFp16CopyIsGroupMajorHqqH)
-{
-    REQUIRE_GPU();
-    namespace L = quantscope::gpu::launch;
-    const std::int64_t g = 64, G = 37, n = g * G;
-    std::vector<float> w(static_cast<std::size_t>(n));
-    std::uint64_t state = 0x9E3779B97F4A7C15ull;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const double u = static_cast<double>(state >> 11) / 9007199254740992.0;
-        w[i] = static_cast<float>((u - 0.5) * 3.0);
-    }
-    const float specials[] = {3.0e-8f, -6.0e-6f, 65519.0f, 65520.0f, -70000.0f, -0.0f, 1e-9f, 0.1f};
-    for (std::size_t i = 0; i < 8; ++i)
-        w[i * 97 % w.size()] = specials[i];
-    std::vector<std::uint16_t> wb(w.size());
-    for (std::size_t i = 0; i < w.size(); ++i)
-        wb[i] = floatToBf16(w[i]);
-    for (const bool bf16 : {false, true})
-        for (const bool axis1 : {false, true}) {
-            void *dw = nullptr, *dout = nullptr;
-            ASSERT_EQ(qsMalloc(&dw, w.size() * 4), qsSuccess);
-            ASSERT_EQ(qsMalloc(&dout, w.size() * 2), qsSuccess);
-            if (bf16)
-                ASSERT_EQ(qsMemcpyAsync(dw, wb.data(), wb.size() * 2, qsMemcpyHostToDevice, nullptr), qsSuccess);
-            else
-                ASSERT_EQ(qsMemcpyAsync(dw, w.data(), w.size() * 4, qsMemcpyHostToDevice, nullptr), qsSuccess);
-            L::HqqArgs a;
-            a.w = dw;
-            a.in = bf16 ? quantscope::gpu::kInBf16 : quantscope::gpu::kInF32;
-            a.numel = n, a.groups = G, a.group = g, a.axis1 = axis1, a.fp16 = true;
-            L::hqqIterCopy(a, dout, nullptr);
-            std::vector<std::uint16_t> out(w.size());
-            ASSERT_EQ(qsMemcpyAsync(out.data(), dout, out.size() * 2, qsMemcpyDeviceToHost, nullptr), qsSuccess);
-            ASSERT_EQ(qsStreamSynchronize(nullptr), qsSuccess);
-            (void)qsFree(dw);
-            (void)qsFree(dout);
-            std::size_t bad = 0;
-            std::string first;
-            for (std::int64_t j = 0; j < G; ++j)
-                for (std::int64_t t = 0; t < g; ++t) {
-                    const std::int64_t src = axis1 ? j * g + t : t * G + j;
-                    const float x = bf16 ? bf16ToFloat(wb[static_cast<std::size_t>(src)]) : w[static_cast<std::size_t>(src)];
-                    const std::uint16_t want = floatToF16(x), got = out[static_cast<std::size_t>(j * g + t)];
-                    if (want != got && ++bad == 1)
-                        first = "group " + std::to_string(j) + " element " + std::to_string(t) + ": " +
-                                std::to_string(got) + " instead of " + std::to_string(want);
-                }
-            EXPECT_EQ(bad, 0u) << (bf16 ? "BF16" : "FP32") << (axis1 ? " axis 1" : " axis 0") << ", first " << first;
-        }
 }
