@@ -79,6 +79,9 @@ int main(int argc, char **argv)
                 spec.preset = MiloPreset::Code;
                 spec.passes = 20;
                 spec.rank = rank;
+                // FP16 compute, as the label, the PyTorch loop (bench/milo_torch.py) and MiLo on
+                // CUDA (FP16 tensors) run it; MiloSpec's default inner HQQ computes in FP32.
+                spec.hqq.compute = HqqCompute::Fp16;
                 gpu::MiloDeviceOptions o;
                 std::vector<double> dev, wall;
                 gpu::MiloDeviceResult last;
