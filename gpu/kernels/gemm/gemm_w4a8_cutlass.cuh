@@ -75,11 +75,10 @@ template <class TileShape> struct Evt {
     static constexpr auto RN = cutlass::FloatRoundStyle::round_to_nearest;
     using Acc = cutlass::epilogue::fusion::Sm90AccFetch;
     using Zero = cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, std::int8_t, std::int32_t,
-                                                              Stride<_1, _0, std::int64_t>>;
+                                                             Stride<_1, _0, std::int64_t>>;
     using XSum = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, std::int32_t, std::int32_t,
-                                                              Stride<_0, _1, std::int64_t>>;
-    using Tok =
-        cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float, Stride<_0, _1, std::int64_t>>;
+                                                             Stride<_0, _1, std::int64_t>>;
+    using Tok = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float, Stride<_0, _1, std::int64_t>>;
     using Ch = cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float, Stride<_1, _0, std::int64_t>>;
     using ZTerm = cutlass::epilogue::fusion::Sm90EVT<
         cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, std::int32_t, std::int32_t, RN>, Zero, XSum>;
@@ -92,19 +91,18 @@ template <class TileShape> struct Evt {
 
     static typename Out::Arguments args(const W4a8CutlassProblem &p)
     {
-        typename Out::Arguments a{
-            {                                                              // VTok
-             {                                                             // V
-              {},                                                          // acc
-              {                                                            // ZTerm
-               {p.zeros, std::int8_t(0), {_1{}, _0{}, std::int64_t(0)}},   // z [N]
-               {p.xSum, std::int32_t(0), {_0{}, _1{}, std::int64_t(0)}},   // Σx̂ [M]
-               {}},
-              {}},
-             {p.xScale, 0.0f, {_0{}, _1{}, std::int64_t(0)}},              // s_tok [M]
-             {}},
-            {p.scales, 0.0f, {_1{}, _0{}, std::int64_t(0)}},               // s_ch [N]
-            {}};
+        typename Out::Arguments a{{                                                            // VTok
+                                   {                                                           // V
+                                    {},                                                        // acc
+                                    {                                                          // ZTerm
+                                     {p.zeros, std::int8_t(0), {_1{}, _0{}, std::int64_t(0)}}, // z [N]
+                                     {p.xSum, std::int32_t(0), {_0{}, _1{}, std::int64_t(0)}}, // Σx̂ [M]
+                                     {}},
+                                    {}},
+                                   {p.xScale, 0.0f, {_0{}, _1{}, std::int64_t(0)}}, // s_tok [M]
+                                   {}},
+                                  {p.scales, 0.0f, {_1{}, _0{}, std::int64_t(0)}}, // s_ch [N]
+                                  {}};
         return a;
     }
 };
@@ -117,8 +115,8 @@ template <int BN, class Scheduler, bool Shuffled> struct Route {
     using Fusion = Evt<TileShape>;
     using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-        cutlass::epilogue::collective::EpilogueTileAuto, std::int32_t, float, void, LayoutY, kAlignY, ElementY,
-        LayoutY, kAlignY, cutlass::epilogue::TmaWarpSpecializedCooperative, typename Fusion::Out>::CollectiveOp;
+        cutlass::epilogue::collective::EpilogueTileAuto, std::int32_t, float, void, LayoutY, kAlignY, ElementY, LayoutY,
+        kAlignY, cutlass::epilogue::TmaWarpSpecializedCooperative, typename Fusion::Out>::CollectiveOp;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementQ,
         std::conditional_t<Shuffled, LayoutWReordered, LayoutW>, kAlignW, ElementX, LayoutX, kAlignX, std::int32_t,
@@ -142,18 +140,14 @@ template <int BN, class Scheduler, bool Shuffled> struct Route {
                 return cutlass::make_cute_packed_stride(StrideWPacked{}, make_shape(n, k, 1));
         }();
         const void *w = Shuffled ? p.reordered : p.packed;
-        typename Gemm::Arguments a{
-            cutlass::gemm::GemmUniversalMode::kGemm,
-            {n, m, k, 1},
-            {reinterpret_cast<const ElementQ *>(w), dW, p.x, sx},
-            {Fusion::args(p), nullptr, sy, static_cast<ElementY *>(p.y), sy}};
+        typename Gemm::Arguments a{cutlass::gemm::GemmUniversalMode::kGemm,
+                                   {n, m, k, 1},
+                                   {reinterpret_cast<const ElementQ *>(w), dW, p.x, sx},
+                                   {Fusion::args(p), nullptr, sy, static_cast<ElementY *>(p.y), sy}};
         return a;
     }
 
-    static std::size_t workspace(const W4a8CutlassProblem &p)
-    {
-        return Gemm::get_workspace_size(args(p));
-    }
+    static std::size_t workspace(const W4a8CutlassProblem &p) { return Gemm::get_workspace_size(args(p)); }
 
     /// "" when it ran, else CUTLASS's refusal.
     static std::string run(const W4a8CutlassProblem &p, void *ws, cudaStream_t s)

@@ -307,11 +307,11 @@ void labW4a8Epilogue(const std::int32_t *acc, const std::int32_t *rowSum, const 
     QS_GPU_CHECK(cudaGetLastError());
 }
 
-bool labGemmInt8Ref(const std::int8_t *a, const std::int8_t *b, long long M, long long N, long long K,
-                    std::int32_t *d, void *stream)
+bool labGemmInt8Ref(const std::int8_t *a, const std::int8_t *b, long long M, long long N, long long K, std::int32_t *d,
+                    void *stream)
 {
-    if (M <= 0 || N <= 0 || K <= 0 || K % 64 != 0 || M > 65535LL * 16 || reinterpret_cast<std::uintptr_t>(a) % 16 != 0 ||
-        reinterpret_cast<std::uintptr_t>(b) % 16 != 0)
+    if (M <= 0 || N <= 0 || K <= 0 || K % 64 != 0 || M > 65535LL * 16 ||
+        reinterpret_cast<std::uintptr_t>(a) % 16 != 0 || reinterpret_cast<std::uintptr_t>(b) % 16 != 0)
         return false;
     const dim3 grid(static_cast<unsigned>((N + 15) / 16), static_cast<unsigned>((M + 15) / 16));
     gemmInt8RefKernel<<<grid, dim3(16, 16), 0, static_cast<cudaStream_t>(stream)>>>(a, b, M, N, K, d);
