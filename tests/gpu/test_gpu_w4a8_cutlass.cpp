@@ -14,6 +14,11 @@
 
 #include "device_buffer.h"
 
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include <cuda_runtime.h>
 
 #include "kernels/gemm/kernels_gemmlab.h"
