@@ -17,11 +17,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <numeric>
 
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
 #include "gemm/kernels_gemmlab_check.h"
 #include "gemm/kernels_w4a8.h"
+#include "gemm/kernels_w4a8_cutlass.h"
 #include "gemm/w4a8_math.h"
 #include "tensor/convert.h"
 #include "util/error.h"
@@ -239,6 +242,79 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 return launch::labCheckFp64(cp, scratch.get(), s);
             };
             const launch::LabCheckResult ck = checkOutput();
+            // The large-M route's CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp) beside the fold
+            // route's point `folded` (checked, its output in `out`): timed, every output checked like
+            // the fold's and compared with the fold's bits; the faster becomes the point, the note
+            // naming the route that ran and both medians.
+            const auto cutlassCandidate = [&](std::optional<GemmPoint> &folded, std::int64_t rows) {
+                const std::size_t outs = static_cast<std::size_t>(rows * n);
+                std::vector<std::uint16_t> foldBits(folded ? outs : 0), bits(outs);
+                if (folded)
+                    QS_GPU_CHECK(cudaMemcpyAsync(foldBits.data(), out.get(), 2 * outs, cudaMemcpyDeviceToHost, s));
+                std::string whyNot;
+                const auto c = timeW4a8Cutlass(I, request, Wst, chScale, z8, static_cast<const std::int8_t *>(X.get()),
+                                               tokScale, rows, out.get(), whyNot);
+                if (!c) {
+                    if (folded)
+                        folded->note += "; no CUTLASS route: " + whyNot;
+                    return;
+                }
+                const launch::LabCheckResult cck = checkOutput();
+                QS_GPU_CHECK(cudaMemcpyAsync(bits.data(), out.get(), 2 * outs, cudaMemcpyDeviceToHost, s));
+                QS_GPU_CHECK(cudaStreamSynchronize(s));
+                const std::size_t differ = folded ? static_cast<std::size_t>(std::inner_product(
+                                                        bits.begin(), bits.end(), foldBits.begin(), std::size_t(0),
+                                                        std::plus<>(), std::not_equal_to<>()))
+                                                  : 0;
+                const bool ok = cck.checked > 0 && cck.failed == 0 && cck.worst <= 1.0 && differ == 0;
+                const double cutUs = c->stageUs.back();
+                char cbuf[600];
+                std::snprintf(cbuf, sizeof cbuf,
+                              "CUTLASS mixed-input GEMM on the INT4 codes as stored (%s; q → INT8 in registers, "
+                              "wgmma s8·s8 → s32, epilogue (float(acc − z·Σx̂)·s_tok)·s_ch in one pass) + Σx̂ per "
+                              "token (%.1f µs): %.1f µs; output %s against the FP64 Ŵ·X̂ on every element (%llu), "
+                              "worst %.3g of the bound, %s",
+                              launch::w4a8CutlassTileName(c->tile).c_str(), c->stageUs[0], cutUs,
+                              ok ? "checked" : "CHECK FAILED", cck.checked, cck.worst,
+                              !folded ? "no fold route to compare bits with"
+                              : differ
+                                  ? ("DIFFERS from the fold route's in " + std::to_string(differ) + " outputs").c_str()
+                                  : "bit-identical to the fold route's");
+                std::string cnote = cbuf + c->tuned;
+                if (c->reorderUs >= 0) {
+                    std::snprintf(cbuf, sizeof cbuf, "; tiles 3, 4 read W reordered once per weight (%.1f µs, untimed)",
+                                  c->reorderUs);
+                    cnote += cbuf;
+                }
+                // The point's check covers both outputs; a bit difference from the fold route fails it.
+                const double cworst = cck.failed > 0 || differ > 0 ? std::max(cck.worst, 1.0 + 1e-9) : cck.worst;
+                if (folded && cutUs >= folded->timeUs) {
+                    std::snprintf(cbuf, sizeof cbuf, "route: the fold (%.1f µs) beat ", folded->timeUs);
+                    folded->note = cbuf + cnote + "; the fold: " + folded->note;
+                } else {
+                    GemmPoint cp = folded ? *folded : points.back();
+                    cp.format = kW4a8Int8FusedFormat;
+                    cp.timeUs = cutUs;
+                    setTimeSpread(cp, c->runs);
+                    cp.coldUs = c->coldUs;
+                    cp.epilogueUs = 0; // fused into the GEMM
+                    setGemmRates(cp, 0);
+                    std::snprintf(cbuf, sizeof cbuf, "route: CUTLASS (%.1f µs) ran, ", cutUs);
+                    cp.note = cbuf + cnote;
+                    if (folded) {
+                        std::snprintf(cbuf, sizeof cbuf, "; it beat the fold (%.1f µs): ", folded->timeUs);
+                        cp.note += cbuf + folded->note;
+                    }
+                    folded = std::move(cp);
+                }
+                for (auto &e : checks)
+                    if (e.format == kW4a8Int8FusedFormat && e.m == m)
+                        e.worst = std::max(e.worst, cworst);
+                if (std::none_of(checks.begin(), checks.end(),
+                                 [&](const GemmLabCheck &e) { return e.format == kW4a8Int8FusedFormat && e.m == m; }))
+                    checks.push_back({kW4a8Int8FusedFormat, m,
+                                      static_cast<int>(std::min<unsigned long long>(cck.checked, 1u << 30)), cworst});
+            };
             const bool passed = ck.checked > 0 && ck.failed == 0 && ck.worst <= 1.0;
             GemmPoint p;
             p.format = name;
@@ -350,6 +426,8 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                         folded = std::move(fp);
                     }
                 }
+                if (foldable && m > launch::kW4a8FusedMaxM && launch::w4a8CutlassBuilt())
+                    cutlassCandidate(folded, mp);
                 std::string whyNot;
                 if (auto fused = timeFusedW4a8(I, request, *q, !xInt8, Wst, chScale, z8, X.get(), tokScale, m, group,
                                                folded ? *folded : points.back(), checks, whyNot))

@@ -187,6 +187,24 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                                        std::int64_t m, std::int64_t group, const GemmPoint &routed,
                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why);
 
+/// The W4A8-INT8 large-M route's CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp): per stage
+/// (Σx̂ per token, the GEMM with its fused epilogue) the median µs, the last entry the whole step;
+/// the cold call; every timed run's µs; the tile (kernels_w4a8_cutlass.h) and fastestCandidate's
+/// note; the one-time reorder of a weight copy (µs, not in the time).
+struct W4a8CutlassTimed {
+    std::vector<double> stageUs, runs;
+    double coldUs = 0, reorderUs = -1;
+    int tile = 0;
+    std::string tuned;
+};
+/// The CUTLASS candidate at M on the fold route's weight copies, scales, zero points, X̂ and token
+/// scales; the output of copy 0 left in `y` (BF16 [M, N]) for the caller's check. nullopt with
+/// `why` where the route is not built or refuses the shape.
+std::optional<W4a8CutlassTimed> timeW4a8Cutlass(Engine::Impl &I, const GemmBenchRequest &request,
+                                                const std::vector<std::shared_ptr<void>> &weights, const float *scales,
+                                                const std::int8_t *zeros, const std::int8_t *x,
+                                                const float *tokenScales, std::int64_t m, void *y, std::string &why);
+
 /// The mxfp4 / nvfp4 formats (engine_gemmlab_fp4.cpp): per M the fused kernel's point (M ≤ 16)
 /// with the unfused route's beside it ("<format>-unfused"), or above M = 16 the unfused route as
 /// the format's point; every output of the checked rows compared with FP64 (appended to `checks`).

@@ -166,6 +166,33 @@ __global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *ro
         rowSum[m] = part[0];
 }
 
+// One block per token, 16 codes a thread a step (16-byte loads; K a multiple of 16, X 16-byte
+// aligned): four dp4a against ones a load, then the block-wide sum — the same INT32 sum (integer
+// addition is associative), far fewer instructions than a byte a thread.
+__global__ void rowSumVecKernel(const uint4 *x, long long units, std::int32_t *rowSum)
+{
+    __shared__ int part[256];
+    const long long m = blockIdx.x;
+    const uint4 *row = x + m * units;
+    int s = 0;
+    for (long long u = threadIdx.x; u < units; u += blockDim.x) {
+        const uint4 v = row[u];
+        s = __dp4a(static_cast<int>(v.x), 0x01010101, s);
+        s = __dp4a(static_cast<int>(v.y), 0x01010101, s);
+        s = __dp4a(static_cast<int>(v.z), 0x01010101, s);
+        s = __dp4a(static_cast<int>(v.w), 0x01010101, s);
+    }
+    part[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (static_cast<int>(threadIdx.x) < w)
+            part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        rowSum[m] = part[0];
+}
+
 __global__ void w4a8EpilogueKernel(const std::int32_t *acc, const std::int32_t *rowSum, const std::int8_t *zeros,
                                    const float *sTok, const float *sCh, long long M, long long N, __nv_bfloat16 *out)
 {
@@ -176,6 +203,29 @@ __global__ void w4a8EpilogueKernel(const std::int32_t *acc, const std::int32_t *
         const int v = acc[i] - static_cast<int>(zeros[n]) * rowSum[m]; // exact in INT32
         out[i] = __float2bfloat16_rn(static_cast<float>(v) * sTok[m] * sCh[n]);
     }
+}
+
+// D[m, n] = Σ_k a[m, k]·b[n, k] in INT32 by dp4a: a 16 × 16 block of outputs, 64 k a step
+// through shared memory (K a multiple of 64, rows 16-byte aligned). Exact, like any INT32 sum of
+// these products: the order does not matter.
+__global__ void gemmInt8RefKernel(const std::int8_t *a, const std::int8_t *b, long long M, long long N, long long K,
+                                  std::int32_t *d)
+{
+    __shared__ int as[16][17], bs[16][17];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const long long m = blockIdx.y * 16LL + ty, n = blockIdx.x * 16LL + tx;
+    const long long mLoad = blockIdx.y * 16LL + ty, nLoad = blockIdx.x * 16LL + ty;
+    int acc = 0;
+    for (long long k0 = 0; k0 < K; k0 += 64) {
+        as[ty][tx] = mLoad < M ? reinterpret_cast<const int *>(a + mLoad * K + k0)[tx] : 0;
+        bs[ty][tx] = nLoad < N ? reinterpret_cast<const int *>(b + nLoad * K + k0)[tx] : 0;
+        __syncthreads();
+        for (int j = 0; j < 16; ++j)
+            acc = __dp4a(as[ty][j], bs[tx][j], acc);
+        __syncthreads();
+    }
+    if (m < M && n < N)
+        d[m * N + n] = acc;
 }
 
 int gridFor(long long n)
@@ -237,6 +287,12 @@ void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t 
 {
     if (M <= 0)
         return;
+    if (K % 16 == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && M <= 0x7FFFFFFFLL) {
+        rowSumVecKernel<<<static_cast<unsigned>(M), 256, 0, static_cast<cudaStream_t>(stream)>>>(
+            reinterpret_cast<const uint4 *>(x), K / 16, rowSum);
+        QS_GPU_CHECK(cudaGetLastError());
+        return;
+    }
     rowSumKernel<<<static_cast<unsigned>(M), 256, 0, static_cast<cudaStream_t>(stream)>>>(x, K, rowSum);
     QS_GPU_CHECK(cudaGetLastError());
 }
@@ -249,6 +305,18 @@ void labW4a8Epilogue(const std::int32_t *acc, const std::int32_t *rowSum, const 
     w4a8EpilogueKernel<<<gridFor(M * N), 256, 0, static_cast<cudaStream_t>(stream)>>>(
         acc, rowSum, zeros, sTok, sCh, M, N, static_cast<__nv_bfloat16 *>(outBf16));
     QS_GPU_CHECK(cudaGetLastError());
+}
+
+bool labGemmInt8Ref(const std::int8_t *a, const std::int8_t *b, long long M, long long N, long long K, std::int32_t *d,
+                    void *stream)
+{
+    if (M <= 0 || N <= 0 || K <= 0 || K % 64 != 0 || M > 65535LL * 16 ||
+        reinterpret_cast<std::uintptr_t>(a) % 16 != 0 || reinterpret_cast<std::uintptr_t>(b) % 16 != 0)
+        return false;
+    const dim3 grid(static_cast<unsigned>((N + 15) / 16), static_cast<unsigned>((M + 15) / 16));
+    gemmInt8RefKernel<<<grid, dim3(16, 16), 0, static_cast<cudaStream_t>(stream)>>>(a, b, M, N, K, d);
+    QS_GPU_CHECK(cudaGetLastError());
+    return true;
 }
 
 } // namespace quantscope::gpu::launch

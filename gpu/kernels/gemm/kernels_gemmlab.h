@@ -41,8 +41,14 @@ void labW4ToE4m3(const std::uint8_t *packed, const std::int8_t *zeros, long long
 /// 8-byte and `out` 16-byte aligned; returns false (nothing launched) otherwise.
 bool labW4FoldInt8(const std::uint8_t *packed, const std::int8_t *zeros, long long N, long long K, std::int8_t *out,
                    void *stream);
-/// rowSum[m] = Σ_k x[m, k] (INT8 X [M, K], exact in INT32).
+/// rowSum[m] = Σ_k x[m, k] (INT8 X [M, K], exact in INT32; 16-byte loads and dp4a where K is a
+/// multiple of 16 and x 16-byte aligned).
 void labRowSumInt8(const std::int8_t *x, long long M, long long K, std::int32_t *rowSum, void *stream);
+/// d[m·N + n] = Σ_k a[m, k]·b[n, k] (INT8 A [M, K], B [N, K], INT32 D [M, N]) on CUDA cores: a
+/// plain exact reference for the tests (the fold route's integers without cuBLASLt). Needs K a
+/// multiple of 64 and 16-byte aligned rows; returns false (nothing launched) otherwise.
+bool labGemmInt8Ref(const std::int8_t *a, const std::int8_t *b, long long M, long long N, long long K, std::int32_t *d,
+                    void *stream);
 /// out[m·N + n] = bf16(sTok[m] · sCh[n] · (acc[m·N + n] − z[n] · rowSum[m])), the W4A8-int8
 /// epilogue: per-token × per-channel scales and the asymmetric weights' zero-point term.
 void labW4a8Epilogue(const std::int32_t *acc, const std::int32_t *rowSum, const std::int8_t *zeros, const float *sTok,
