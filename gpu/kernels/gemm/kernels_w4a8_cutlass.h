@@ -10,7 +10,7 @@
 /// warpgroup MMA; an epilogue visitor tree subtracts z·Σx̂ in INT32 and applies the two scales in
 /// FP32 in that order. Per channel only (one zero point and scale a row of W). Swapped like the
 /// W4A16 route: Yᵀ [N, M] = W [N, K] · X̂ᵀ. Built where QS_WITH_CUTLASS is (sm_90a); elsewhere the
-/// entry points refuse. The numerics: docs/numerics.md "The large-M route", its CUTLASS paragraph.
+/// entry points refuse. The numerics: docs/numerics.md "Fused W4A8 GEMM", the large-M route without the fold.
 #include <cstddef>
 #include <cstdint>
 #include <string>
