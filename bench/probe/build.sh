@@ -12,7 +12,7 @@
 # Usage: bench/probe/build.sh [OUTDIR]   (default /tmp/qs-probe; then OUTDIR/read_pattern,
 # OUTDIR/w4a16_stream_harness [ncu | ncu16 WARPS], OUTDIR/w4a16_stream_harness_48k: the same with
 # the streaming kernel's X stage held to 48 KiB, QS_STREAM_STAGE_KIB=48; OUTDIR/w4a8_stream_harness
-# [ncu16]); OUTDIR/w4a8_stream_harness_dp4a: the same with QS_W4A8_ZERO_MMA=0.
+# [ncu16]).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-probe}
@@ -36,9 +36,3 @@ wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"
-# The W4A8 harness again with the INT8 zero-point term by dp4a and shuffles (QS_W4A8_ZERO_MMA=0)
-# instead of the tensor core, to time both in one run.
-mkdir -p "$out/obj8z"
-nvcc $flags -DQS_W4A8_ZERO_MMA=0 -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8z/gemm_w4a8_stream.o"
-nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out/obj8/harness.o" "$out/obj8/gemm_w4a8.o" \
-  "$out/obj8z/gemm_w4a8_stream.o" -o "$out/w4a8_stream_harness_dp4a"

@@ -40,13 +40,6 @@
 
 #include "qs_gpu_compat.h"
 
-// 1: the INT8 zero-point term −(z + 8)·Σx summed by the tensor core into the group's INT32 sum
-// (one more mma a step); 0: Σx by dp4a and shuffles, subtracted at the group's end. The same
-// integers either way.
-#ifndef QS_W4A8_ZERO_MMA
-#define QS_W4A8_ZERO_MMA 1
-#endif
-
 namespace quantscope::gpu::launch {
 
 namespace w4a8detail {
@@ -159,14 +152,6 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
             std::uint32_t zz[2] = {0u, 0u};
             if (Fp8)
                 zz[0] = gm::w4a8Fp16ZeroPair(zr[0]), zz[1] = gm::w4a8Fp16ZeroPair(zr[1]);
-#if QS_W4A8_ZERO_MMA
-            // INT8: the zero-point term by the tensor core — an A operand of −(z + 8) in every byte
-            // of its row (∈ [−128, 120] for z ∈ [−128, 120]) against the same X̂ fragment adds
-            // −(z + 8)·Σx into the same INT32 sum, so iacc ends as v = Σ (u − z − 8)·x exactly.
-            if (!Fp8)
-                zz[0] = static_cast<std::uint32_t>(-(zr[0] + 8) & 0xFF) * 0x01010101u,
-                zz[1] = static_cast<std::uint32_t>(-(zr[1] + 8) & 0xFF) * 0x01010101u;
-#endif
 #pragma unroll
             for (int st = 0; st < 4; ++st) {
                 std::uint32_t lo[2], hi[2];
@@ -184,17 +169,13 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
                         st & 1 ? (st & 2 ? xv[n][1].z : xv[n][0].z) : (st & 2 ? xv[n][1].x : xv[n][0].x);
                     const std::uint32_t b1 =
                         st & 1 ? (st & 2 ? xv[n][1].w : xv[n][0].w) : (st & 2 ? xv[n][1].y : xv[n][0].y);
-                    if (Fp8) {
+                    if (Fp8)
                         mmaE4m3(fsum[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
-                    } else {
+                    else
                         mmaS8(iacc[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
-#if QS_W4A8_ZERO_MMA
-                        mmaS8(iacc[n], zz[0], zz[1], zz[0], zz[1], b0, b1);
-#endif
-                    }
                 }
             }
-            if (!Fp8 && !QS_W4A8_ZERO_MMA) {
+            if (!Fp8) {
                 // Σ x of the chunk's 128 k for the D columns' tokens: the lane's 32 codes (token
                 // 8n + gid), the quad's sum, then tokens 2tig, 2tig + 1 from quads 2tig, 2tig + 1.
 #pragma unroll
@@ -229,7 +210,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
                 for (int n = 0; n < NT; ++n) {
 #pragma unroll
                     for (int r = 0; r < 4; ++r) {
-                        const int v = QS_W4A8_ZERO_MMA ? iacc[n][r] : iacc[n][r] - (zr[r >> 1] + 8) * xsum[n][r & 1];
+                        const int v = iacc[n][r] - (zr[r >> 1] + 8) * xsum[n][r & 1];
                         acc[n][r] += ((r >> 1) ? s[u].y : s[u].x) * static_cast<float>(v);
                         iacc[n][r] = 0;
                     }
