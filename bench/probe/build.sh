@@ -36,14 +36,3 @@ wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"
-# The streaming kernel with its X stage loaded one (QS_STREAM_STAGE_BATCH=1: nvcc's own unrolling)
-# and four units at a time, against the default 8, in one run.
-for b in 1 4; do
-  mkdir -p "$out/objb$b"
-  nvcc $flags -DQS_STREAM_STAGE_BATCH=$b -c gpu/kernels/gemm/gemm_w4a16_stream.cu -o "$out/objb$b/gemm_w4a16_stream.o" &
-done
-wait
-for b in 1 4; do
-  nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/objb$b/gemm_w4a16_stream.o" \
-    -o "$out/w4a16_stream_harness_b$b"
-done

@@ -36,11 +36,6 @@
 #define QS_STREAM_STAGE_KIB 96
 #endif
 
-// Loads of the X stage a thread issues before its first store (stageX's B).
-#ifndef QS_STREAM_STAGE_BATCH
-#define QS_STREAM_STAGE_BATCH 8
-#endif
-
 namespace quantscope::gpu::launch {
 
 namespace w4a16detail {
@@ -238,7 +233,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 16 ? 1 : 0)
         const int pEnd = c1 - p0 < P ? c1 : p0 + P;
         if (p0 != c0)
             __syncthreads(); // the previous piece of the stage is consumed
-        stageX<NW * 32, QS_STREAM_STAGE_BATCH>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
+        stageX<NW * 32>(xs, a.x, e * a.xStride, a.K, rowsX, p0, pEnd - p0, rs);
         __syncthreads();
         for (int ch = p0; ch < pEnd; ch += 2 * U) {
             if (ch + U < c1)

@@ -280,34 +280,18 @@ __device__ __forceinline__ long long laneRow(long long row0, int gid, int h, lon
 /// x + xOff (an expert's; row stride k) into xs (rs uint4 a token), octet oo = 4·tig + w of a
 /// chunk at slot 4w + tig, its 8 values as the B fragments' pairs (k, k + 4). Threads: the
 /// block's threads. (x and xOff apart: the form ptxas allocates as the kernels' own loops did.)
-/// B > 1: a thread issues B loads before its first store (B·16 bytes in flight), so a stage of up
-/// to B·Threads units costs one round trip to L2 instead of one per unit (nvcc's own unrolling by 4
-/// runs the remainder first, one load at a time).
-template <int Threads, int B = 1>
+template <int Threads>
 __device__ __forceinline__ void stageX(uint4 *xs, const __nv_bfloat16 *x, long long xOff, long long k, int rowsX,
                                        int p0, int pc, int rs)
 {
-    const int units = rowsX * pc * 16, per = pc * 16;
-    for (int i0 = threadIdx.x; i0 < units; i0 += B * Threads) {
-        uint4 g[B];
-        int at[B];
-#pragma unroll
-        for (int b = 0; b < B; ++b) {
-            const int i = i0 + b * Threads;
-            at[b] = -1;
-            if (B == 1 || i < units) {
-                const int r = i / per, o = i - r * per;
-                const int c = o >> 4, oo = o & 15;
-                g[b] = __ldg(
-                    reinterpret_cast<const uint4 *>(x + xOff + r * k + static_cast<long long>(p0 + c) * 128 + 8 * oo));
-                at[b] = r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2);
-            }
-        }
-#pragma unroll
-        for (int b = 0; b < B; ++b)
-            if (B == 1 || at[b] >= 0)
-                xs[at[b]] = make_uint4(__byte_perm(g[b].x, g[b].z, 0x5410), __byte_perm(g[b].x, g[b].z, 0x7632),
-                                       __byte_perm(g[b].y, g[b].w, 0x5410), __byte_perm(g[b].y, g[b].w, 0x7632));
+    for (int i = threadIdx.x; i < rowsX * pc * 16; i += Threads) {
+        const int r = i / (pc * 16), o = i - r * (pc * 16);
+        const int c = o >> 4, oo = o & 15;
+        const uint4 g =
+            __ldg(reinterpret_cast<const uint4 *>(x + xOff + r * k + static_cast<long long>(p0 + c) * 128 + 8 * oo));
+        xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
+            make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                       __byte_perm(g.y, g.w, 0x7632));
     }
 }
 
