@@ -20,6 +20,7 @@
 #include <cutlass/util/mixed_dtype_utils.hpp>
 #include <cutlass/util/packed_stride.hpp>
 
+#include "gemm_cutlass_common.cuh"
 #include "kernels_w4a16.h"
 
 namespace quantscope::gpu::launch::w4a16cutlass {
@@ -105,15 +106,7 @@ template <int BN, class Scheduler, bool Shuffled = false> struct Route {
     /// "" when it ran, else CUTLASS's refusal.
     static std::string run(const W4a16Problem &p, const void *meta, void *ws, cudaStream_t s)
     {
-        Gemm gemm;
-        const auto a = args(p, meta);
-        if (gemm.can_implement(a) != cutlass::Status::kSuccess)
-            return "CUTLASS cannot implement this shape";
-        if (gemm.initialize(a, ws, s) != cutlass::Status::kSuccess)
-            return "CUTLASS could not initialize the kernel";
-        if (gemm.run(s) != cutlass::Status::kSuccess)
-            return "the CUTLASS kernel failed to launch";
-        return "";
+        return cutlassroute::run<Gemm>(args(p, meta), ws, s);
     }
 };
 

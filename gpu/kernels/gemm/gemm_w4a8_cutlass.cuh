@@ -21,6 +21,7 @@
 #include <cutlass/util/mixed_dtype_utils.hpp>
 #include <cutlass/util/packed_stride.hpp>
 
+#include "gemm_cutlass_common.cuh"
 #include "kernels_w4a8_cutlass.h"
 
 namespace quantscope::gpu::launch::w4a8cutlass {
@@ -152,15 +153,7 @@ template <int BN, class Scheduler, bool Shuffled> struct Route {
     /// "" when it ran, else CUTLASS's refusal.
     static std::string run(const W4a8CutlassProblem &p, void *ws, cudaStream_t s)
     {
-        Gemm gemm;
-        const auto a = args(p);
-        if (gemm.can_implement(a) != cutlass::Status::kSuccess)
-            return "CUTLASS cannot implement this shape";
-        if (gemm.initialize(a, ws, s) != cutlass::Status::kSuccess)
-            return "CUTLASS could not initialize the kernel";
-        if (gemm.run(s) != cutlass::Status::kSuccess)
-            return "the CUTLASS kernel failed to launch";
-        return "";
+        return cutlassroute::run<Gemm>(args(p), ws, s);
     }
 };
 

@@ -53,25 +53,7 @@ void w4a8CutlassReorder(const void *packed, long long n, long long k, void *dst,
                                  make_layout(shape, cutlass::make_cute_packed_stride(StrideWPacked{}, shape)));
     const auto out = make_tensor(make_gmem_ptr<ElementQ>(reinterpret_cast<ElementQ *>(dst)),
                                  cute::tile_to_shape(LayoutAtomQuant{}, shape));
-    // CUTLASS's own reorder kernel (cutlass/util/mixed_dtype_utils.hpp), queued on our stream, as
-    // the W4A16 route's w4a16CutlassReorder: a thread owns whole bytes of the destination (two
-    // codes along its stride-1 mode), 16 rows of W a block.
-    using DstLayout = typename decltype(out)::layout_type;
-    auto hasMajorMode = [](auto st) {
-        return any_of(flatten(st), [](auto a) { return is_constant<1, decltype(a)>{}; });
-    };
-    static_assert(hasMajorMode(stride<0>(DstLayout{})) ^ hasMajorMode(stride<1>(DstLayout{})),
-                  "the reordered layout has one stride-1 mode");
-    auto valLayout = conditional_return<hasMajorMode(stride<0>(DstLayout{}))>(
-        make_layout(make_shape(Int<2>{}, Int<1>{}), GenColMajor{}),
-        make_layout(make_shape(Int<1>{}, Int<2>{}), GenRowMajor{}));
-    auto tiledCopy =
-        make_tiled_copy(Copy_Atom<DefaultCopy, ElementQ>{}, make_layout(make_shape(Int<1>{}, Int<128>{})), valLayout);
-    auto tiledOut = group_modes<3, rank_v<DstLayout>>(tiled_divide(out, Shape<_16>{}));
-    const dim3 blocks{static_cast<unsigned>(size<1>(tiledOut)), 1u, static_cast<unsigned>(size<3>(tiledOut))};
-    cutlass::reorder_tensor_kernel<Shape<_16>>
-        <<<blocks, 128, 0, static_cast<cudaStream_t>(stream)>>>(src, out, tiledCopy);
-    QS_GPU_CHECK(cudaGetLastError());
+    cutlassroute::queueReorder<ElementQ>(src, out, stream);
 }
 
 } // namespace quantscope::gpu::launch

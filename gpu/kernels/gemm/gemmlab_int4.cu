@@ -147,14 +147,10 @@ struct FoldInt8 {
     }
 };
 
-// One block per token: a block-wide sum of the row.
-__global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
+// The block's sum of s (one value a thread, blocks of at most 256 threads, a power of two) into
+// *out by thread 0, through part (256 ints of shared memory).
+__device__ void blockSumTo(int s, int *part, std::int32_t *out)
 {
-    __shared__ int part[256];
-    const long long m = blockIdx.x;
-    int s = 0;
-    for (long long k = threadIdx.x; k < K; k += blockDim.x)
-        s += x[m * K + k];
     part[threadIdx.x] = s;
     __syncthreads();
     for (int w = blockDim.x / 2; w > 0; w /= 2) {
@@ -163,7 +159,18 @@ __global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *ro
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        rowSum[m] = part[0];
+        *out = part[0];
+}
+
+// One block per token: a block-wide sum of the row.
+__global__ void rowSumKernel(const std::int8_t *x, long long K, std::int32_t *rowSum)
+{
+    __shared__ int part[256];
+    const long long m = blockIdx.x;
+    int s = 0;
+    for (long long k = threadIdx.x; k < K; k += blockDim.x)
+        s += x[m * K + k];
+    blockSumTo(s, part, rowSum + m);
 }
 
 // One block per token, 16 codes a thread a step (16-byte loads; K a multiple of 16, X 16-byte
@@ -182,15 +189,7 @@ __global__ void rowSumVecKernel(const uint4 *x, long long units, std::int32_t *r
         s = __dp4a(static_cast<int>(v.z), 0x01010101, s);
         s = __dp4a(static_cast<int>(v.w), 0x01010101, s);
     }
-    part[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = blockDim.x / 2; w > 0; w /= 2) {
-        if (static_cast<int>(threadIdx.x) < w)
-            part[threadIdx.x] += part[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        rowSum[m] = part[0];
+    blockSumTo(s, part, rowSum + m);
 }
 
 __global__ void w4a8EpilogueKernel(const std::int32_t *acc, const std::int32_t *rowSum, const std::int8_t *zeros,
