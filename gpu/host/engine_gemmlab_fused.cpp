@@ -144,8 +144,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             if (t.kernel == 2)
                 return std::string("swapped on W as stored");
             return "streaming " + std::to_string(t.chunksAhead) + " chunk(s) a step, " +
-                   std::to_string(t.warps == 8 || t.warps == 16 ? t.warps : 4) + " warps, split " +
-                   (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
+                   (t.warps == 4 || t.warps == 8 || t.warps == 16 ? std::to_string(t.warps) + " warps"
+                                                                  : std::string("the launcher's warps")) +
+                   ", split " + (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto"));
         });
     }
     if (meta && request.w4a16Kernel == 0 && request.w4a16RowsPerWarp == 0) {
