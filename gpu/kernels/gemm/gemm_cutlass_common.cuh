@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What the CUTLASS routes of the fused GEMMs share (gemm_w4a16_cutlass.cuh, gemm_w4a8_cutlass.cuh;
-// issue 43): running one instantiation with CUTLASS's refusal as text, and queueing CUTLASS's own
+// issue 43): the device check, running one instantiation with CUTLASS's refusal as text, and queueing CUTLASS's own
 // reorder kernel (cutlass/util/mixed_dtype_utils.hpp) into a reordered copy of the INT4 codes.
 // Included only where QS_WITH_CUTLASS is defined (sm_90a).
 #include <string>
@@ -14,6 +14,18 @@
 #include "qs_gpu_compat.h"
 
 namespace quantscope::gpu::launch::cutlassroute {
+
+/// Whether the current device is compute capability 9.x, the only one the sm_90a routes run on
+/// (asked once per process: the refusals that call it run on every launch).
+inline bool deviceIsHopper()
+{
+    static const bool hopper = [] {
+        int dev = 0, major = 0;
+        return cudaGetDevice(&dev) == cudaSuccess &&
+               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major == 9;
+    }();
+    return hopper;
+}
 
 /// Runs Gemm (a GemmUniversalAdapter) with arguments a on s: "" when it ran, else CUTLASS's refusal.
 template <class Gemm> std::string run(const typename Gemm::Arguments &a, void *ws, cudaStream_t s)

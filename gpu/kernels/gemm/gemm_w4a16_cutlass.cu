@@ -155,13 +155,7 @@ std::string w4a16CutlassRefusal(const W4a16Problem &p)
     if (l > 1 && (p.wStride != p.n * p.k / 2 || p.sStride != p.n * (p.k / p.group) || p.xStride != p.m * p.k ||
                   p.yStride != p.m * p.n))
         return "the CUTLASS route needs the experts' operands packed back to back";
-    // Asked once per process (this refusal runs on every launch of the route and of kernel 0).
-    static const bool hopper = [] {
-        int dev = 0, major = 0;
-        return cudaGetDevice(&dev) == cudaSuccess &&
-               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major == 9;
-    }();
-    if (!hopper)
+    if (!cutlassroute::deviceIsHopper())
         return "the CUTLASS route runs on compute capability 9.0 (Hopper) only";
     return "";
 }

@@ -85,13 +85,7 @@ std::string w4a8CutlassRefusal(long long m, long long n, long long k)
         return "the W4A8 CUTLASS route needs N a positive multiple of 64 (its reorder atom and 16-byte rows of Y)";
     if (m <= 0 || m > (1LL << 30) || n > (1LL << 30) || k > (1LL << 30))
         return "the W4A8 CUTLASS route needs M, N and K in [1, 2^30]";
-    // Asked once per process.
-    static const bool hopper = [] {
-        int dev = 0, major = 0;
-        return cudaGetDevice(&dev) == cudaSuccess &&
-               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major == 9;
-    }();
-    if (!hopper)
+    if (!cutlassroute::deviceIsHopper())
         return "the W4A8 CUTLASS route runs on compute capability 9.0 (Hopper) only";
     return "";
 }
