@@ -52,6 +52,43 @@ def timed(fn, copies, reps, warmup):
     return spread([s.elapsed_time(e) * 1e3 for s, e in ev])  # µs
 
 
+def kernels_of(fn):
+    """The GPU kernels one call runs (names, from torch.profiler), so that a run records which kernel
+    PyTorch's library picked beside the configuration ours reports."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn(0)
+            torch.cuda.synchronize()
+        names = [e.key for e in prof.key_averages() if getattr(e, "device_type", None) is not None
+                 and "CUDA" in str(e.device_type)]
+        return names or [e.key for e in prof.key_averages()]
+    except Exception as e:  # the profiler is a diagnostic: its absence must not stop the timing
+        return [f"unavailable: {type(e).__name__}"]
+
+
+def blas_libraries():
+    """cuBLAS / cuBLASLt as loaded in this process: path and version (cublasLtGetVersion)."""
+    import ctypes
+    out = {}
+    try:
+        out["preferred_blas_library"] = str(torch.backends.cuda.preferred_blas_library())
+    except Exception:
+        pass
+    try:
+        with open("/proc/self/maps") as f:
+            paths = sorted({ln.split()[-1] for ln in f if "libcublas" in ln})
+        out["loaded"] = paths
+        for path in paths:
+            if "libcublasLt" in path:
+                lib = ctypes.CDLL(path)
+                lib.cublasLtGetVersion.restype = ctypes.c_size_t
+                out["cublaslt_version"] = int(lib.cublasLtGetVersion())
+    except Exception as e:
+        out["error"] = f"{type(e).__name__}: {e}"
+    return out
+
+
 def spread(times):
     """Median, min, p10, p90, max (linear between order statistics, as ours: sim/gemm_bench.h)."""
     t = sorted(times)
@@ -121,17 +158,18 @@ def run_format(fmt, ms, n, k, reps, warmup, g):
             print(f"{fmt:12s} {m:6d}  refused: {err}", flush=True)
             continue
         sp = timed(fn, copies, reps, warmup)
+        kernels = kernels_of(fn)
         us = sp["time_us"]
         flops = 2.0 * m * n * k
         bytes_ = ein * (m * k + n * k) + (4 if fmt == "int8" else 2) * m * n
         p = dict(format=fmt, m=m, n=n, k=k, **sp, tflops=flops / (us * 1e-6) / 1e12,
-                 gbps=bytes_ / (us * 1e-6) / 1e9, padded=mp != m, copies=copies)
+                 gbps=bytes_ / (us * 1e-6) / 1e9, padded=mp != m, copies=copies, kernels=kernels)
         if mp != m:
             p["padded_m"] = mp
             p["note"] = f"refused M={m}: {err}"
         pts.append(p)
-        print(f"{fmt:12s} {m:6d} {us:10.2f} us {p['tflops']:8.1f} TFLOP/s" + (f"  (padded to {mp})" if mp != m else ""),
-              flush=True)
+        print(f"{fmt:12s} {m:6d} {us:10.2f} us {p['tflops']:8.1f} TFLOP/s" + (f"  (padded to {mp})" if mp != m else "")
+              + "  " + " | ".join(kernels), flush=True)
     return pts
 
 
@@ -178,6 +216,8 @@ def main():
     pts = []
     for fmt in a.formats.split(","):
         pts += run_format(fmt, ms, a.n, a.k, reps, a.warmup, g)
+    blas = blas_libraries()  # after the GEMMs, so that the libraries they loaded are listed
+    print("blas:", json.dumps(blas), flush=True)
     doc = dict(benchmark="gemm_lab_torch", torch=torch.__version__, device=torch.cuda.get_device_name(),
                cuda=torch.version.cuda, n=a.n, k=a.k, repeats=reps, warmup=a.warmup,
                timing="CUDA events around each call; warm-up; median and spread (min, p10, p90, max); rotating "
@@ -185,7 +225,7 @@ def main():
                workspace=dict(CUBLAS_WORKSPACE_CONFIG=os.environ.get("CUBLAS_WORKSPACE_CONFIG"),
                               CUBLASLT_WORKSPACE_SIZE=os.environ.get("CUBLASLT_WORKSPACE_SIZE"),
                               default="32 MiB on sm_90 (PyTorch's default for cuBLAS and cuBLASLt on Hopper)"),
-               round=a.round, points=pts)
+               round=a.round, blas=blas, points=pts)
     if a.ours and os.path.exists(a.ours):
         doc["comparison"], doc["bar_met"] = compare(a.ours, pts)
     name = f"gemm_lab_torch.round{a.round}.json" if a.round > 0 else "gemm_lab_torch.json"

@@ -15,6 +15,8 @@
 #include <fstream>
 #include <string>
 
+#include <cublasLt.h>
+#include <dlfcn.h>
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
@@ -22,6 +24,17 @@
 #include "sim/gemm_bench.h"
 
 using namespace quantscope;
+
+namespace {
+/// The cuBLASLt library this process loaded (its path), so that a run says which build it timed.
+std::string cublasLtLibrary()
+{
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void *>(&cublasLtGetVersion), &info) != 0 && info.dli_fname)
+        return info.dli_fname;
+    return "unknown";
+}
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -58,6 +71,7 @@ int main(int argc, char **argv)
     std::printf("device: %s (%s, %d SMs), N=%lld K=%lld\n", info.name.c_str(), info.api.c_str(), info.multiProcessors,
                 static_cast<long long>(req.n), static_cast<long long>(req.k));
     const auto pts = engine->timeGemms(req, nullptr);
+    std::printf("cuBLASLt %zu from %s\n", cublasLtGetVersion(), cublasLtLibrary().c_str());
     std::printf("%-12s %6s %10s %10s %10s %10s %10s %9s %6s  %s\n", "format", "M", "median_us", "min_us", "p10_us",
                 "p90_us", "max_us", "TFLOP/s", "algo", "note");
     for (const auto &p : pts)
@@ -91,6 +105,8 @@ int main(int argc, char **argv)
                                   "candidates (up to 16, 3 interleaved rounds of 3 launches each; algo_index, "
                                   "algos_tried); 32 MiB cuBLASLt workspace"},
                        {"outputs_checked", checksOk},
+                       {"cublaslt_version", cublasLtGetVersion()},
+                       {"cublaslt_library", cublasLtLibrary()},
                        {"result", toJson(r)}};
     if (!opt.out.empty()) {
         std::filesystem::create_directories(opt.out);

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <tuple>
 
+#include <cublas_v2.h>
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
@@ -75,9 +76,13 @@ struct Plan {
     cublasLtMatmulAlgo_t algo{};
     std::vector<cublasLtMatmulAlgo_t> candidates; ///< the heuristic's, best first, then the enumerated ones
     std::size_t heuristicCount = 0;               ///< how many of `candidates` the heuristic returned
-    int algoIndex = 0;  ///< the chosen candidate's index in `candidates` (0: the heuristic's first)
-    int algosTried = 0; ///< candidates that ran and were timed
-    double tunedUs = 0; ///< the chosen candidate's median in the tuning (GEMM + post-scale)
+    /// BF16: the index in `candidates` of one more candidate that is not a cuBLASLt algorithm but
+    /// cuBLAS's own cublasGemmEx on the same operands (what torch.matmul calls); -1 where none.
+    int gemmExSlot = -1;
+    bool viaGemmEx = false; ///< the launch goes through cublasGemmEx (the slot is the current candidate)
+    int algoIndex = 0;      ///< the chosen candidate's index in `candidates` (0: the heuristic's first)
+    int algosTried = 0;     ///< candidates that ran and were timed
+    double tunedUs = 0;     ///< the chosen candidate's median in the tuning (GEMM + post-scale)
     bool outerVec = false, postScale = false;
     float *sCh = nullptr, *sTok = nullptr; ///< device: per channel [N] / per token [M] (or 1 each)
     std::vector<float> hostCh, hostTok;
@@ -105,6 +110,7 @@ using PlanKey = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, int /*
 struct Lab {
     std::mutex mutex;
     cublasLtHandle_t lt = nullptr;
+    cublasHandle_t blas = nullptr; ///< cuBLAS for the cublasGemmEx candidate, on the same workspace
     void *workspace = nullptr;
     std::map<PlanKey, std::unique_ptr<Plan>> plans;
     std::map<PlanKey, std::int64_t> runsAt; ///< requested M → the M that works (padded)
@@ -117,6 +123,11 @@ Lab &lab()
     std::call_once(once, [] {
         checkLt(cublasLtCreate(&l.lt), "create");
         QS_GPU_CHECK(cudaMalloc(&l.workspace, kWorkspaceBytes));
+        // cuBLAS as PyTorch configures it for BF16 (its default math mode, reduced-precision
+        // reduction allowed, the same 32 MiB workspace on sm_90).
+        checkLt(cublasCreate(&l.blas), "cuBLAS create");
+        checkLt(cublasSetWorkspace(l.blas, l.workspace, kWorkspaceBytes), "cuBLAS workspace");
+        checkLt(cublasSetMathMode(l.blas, CUBLAS_DEFAULT_MATH), "cuBLAS math mode");
     });
     return l;
 }
@@ -211,6 +222,25 @@ void enumerateCandidates(Plan &p, cublasComputeType_t compute, cudaDataType_t sc
     }
 }
 
+/// The algorithm's configuration as cuBLASLt reports it (id, tile and stages ids, split-K, swizzle,
+/// cluster shape id), so that a run's JSON says which kernel each point ran.
+std::string algoText(const cublasLtMatmulAlgo_t &a)
+{
+    const auto get = [&a](cublasLtMatmulAlgoConfigAttributes_t attr) -> long long {
+        std::uint32_t v = 0; // every attribute read here is 16 or 32 bits wide
+        std::size_t written = 0;
+        if (cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &v, sizeof v, &written) != CUBLAS_STATUS_SUCCESS)
+            return -1;
+        return written == 2 ? static_cast<long long>(v & 0xFFFFu) : static_cast<long long>(v);
+    };
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "id %lld, tile %lld, stages %lld, split-K %lld, swizzle %lld, cluster %lld",
+                  get(CUBLASLT_ALGO_CONFIG_ID), get(CUBLASLT_ALGO_CONFIG_TILE_ID), get(CUBLASLT_ALGO_CONFIG_STAGES_ID),
+                  get(CUBLASLT_ALGO_CONFIG_SPLITK_NUM), get(CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING),
+                  get(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID));
+    return buf;
+}
+
 /// Builds the plan; nullptr when cuBLASLt has no algorithm for it (or refuses an attribute).
 std::unique_ptr<Plan> makePlan(GemmFormat f, std::int64_t m, std::int64_t n, std::int64_t k, bool outerVec)
 {
@@ -287,6 +317,10 @@ std::unique_ptr<Plan> makePlan(GemmFormat f, std::int64_t m, std::int64_t n, std
     p->heuristicCount = p->candidates.size();
     if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >= kEnumerateFrom)
         enumerateCandidates(*p, compute, scaleType, in, out);
+    if (f == GemmFormat::Bf16) { // cuBLAS's own kernel choice is not always among cuBLASLt's
+        p->gemmExSlot = static_cast<int>(p->candidates.size());
+        p->candidates.push_back(cublasLtMatmulAlgo_t{});
+    }
     p->algo = p->candidates.front();
     return p;
 }
@@ -301,6 +335,16 @@ cublasStatus_t launchGemm(const Plan &p, const void *A, const void *B, void *D, 
     const bool i32 = p.format == GemmFormat::Int8;
     const void *alpha = i32 ? static_cast<const void *>(&oneI) : &oneF;
     const void *beta = i32 ? static_cast<const void *>(&zeroI) : &zeroF;
+    if (p.viaGemmEx) { // BF16 only: D[N,M] = Wᵀ·X through cuBLAS, as torch.matmul(x, w.t()) runs it
+        cublasSetStream(lab().blas, s);
+        const cublasStatus_t st = cublasGemmEx(
+            lab().blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(p.n), static_cast<int>(p.m), static_cast<int>(p.k),
+            &oneF, A, CUDA_R_16BF, static_cast<int>(p.k), B, CUDA_R_16BF, static_cast<int>(p.k), &zeroF, D, CUDA_R_16BF,
+            static_cast<int>(p.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+        if (between)
+            QS_GPU_CHECK(cudaEventRecord(between, s));
+        return st;
+    }
     const cublasStatus_t st = cublasLtMatmul(lab().lt, p.desc, alpha, A, p.a, B, p.b, beta, D, p.d, D, p.d, &p.algo,
                                              lab().workspace, kWorkspaceBytes, s);
     if (between)
@@ -320,12 +364,14 @@ void tunePlan(Plan &p, const std::function<cublasStatus_t(int)> &op, cudaStream_
         p.candidates.size(),
         [&](std::size_t c, int i) {
             p.algo = p.candidates[c];
+            p.viaGemmEx = static_cast<int>(c) == p.gemmExSlot;
             return op(i) == CUBLAS_STATUS_SUCCESS;
         },
         s);
     p.algoIndex = std::max(f.index, 0);
     p.algosTried = f.tried;
     p.algo = p.candidates[static_cast<std::size_t>(p.algoIndex)];
+    p.viaGemmEx = p.algoIndex == p.gemmExSlot;
     p.tunedUs = f.index >= 0 ? f.medianUs[static_cast<std::size_t>(f.index)] : 0;
 }
 
@@ -561,17 +607,32 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 std::snprintf(buf, sizeof buf, " (%llu above it)", ck.failed);
                 p.note += buf;
             }
-            if (plan->candidates.size() > plan->heuristicCount)
+            const std::size_t ltCount = plan->candidates.size() - (plan->gemmExSlot >= 0 ? 1 : 0);
+            if (plan->viaGemmEx && ltCount > plan->heuristicCount)
+                std::snprintf(buf, sizeof buf,
+                              "; cuBLAS cublasGemmEx (torch.matmul's call), the fastest of %d timed beside cuBLASLt's "
+                              "%zu (the heuristic's %zu, then %zu enumerated)",
+                              plan->algosTried, ltCount, plan->heuristicCount, ltCount - plan->heuristicCount);
+            else if (plan->viaGemmEx)
+                std::snprintf(buf, sizeof buf,
+                              "; cuBLAS cublasGemmEx (torch.matmul's call), the fastest of %d timed beside the "
+                              "cuBLASLt heuristic's %zu",
+                              plan->algosTried, plan->heuristicCount);
+            else if (ltCount > plan->heuristicCount)
                 std::snprintf(buf, sizeof buf,
                               "; cuBLASLt algorithm %d of %zu (the heuristic's %zu, then %zu enumerated), the fastest "
                               "of %d timed",
-                              plan->algoIndex, plan->candidates.size(), plan->heuristicCount,
-                              plan->candidates.size() - plan->heuristicCount, plan->algosTried);
+                              plan->algoIndex, ltCount, plan->heuristicCount, ltCount - plan->heuristicCount,
+                              plan->algosTried);
             else
                 std::snprintf(buf, sizeof buf,
                               "; cuBLASLt algorithm %d of the heuristic's %zu, the fastest of %d timed",
-                              plan->algoIndex, plan->candidates.size(), plan->algosTried);
+                              plan->algoIndex, plan->heuristicCount, plan->algosTried);
             p.note += buf;
+            if (!plan->viaGemmEx)
+                p.note += " (" + algoText(plan->algo) + ")";
+            if (plan->gemmExSlot >= 0 && !plan->viaGemmEx)
+                p.note += "; cuBLAS cublasGemmEx timed beside it";
             if (copies > 1) {
                 std::snprintf(buf, sizeof buf, "; %d rotating buffers", copies);
                 p.note += buf;
