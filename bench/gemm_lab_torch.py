@@ -157,6 +157,9 @@ def run_format(fmt, ms, n, k, reps, warmup, g):
             pts.append(dict(format=fmt, m=m, n=n, k=k, error=err))
             print(f"{fmt:12s} {m:6d}  refused: {err}", flush=True)
             continue
+        if os.environ.get("QS_GEMMLAB_TRACE"):  # when each point's timed phase starts (UTC ms), as ours
+            import time
+            print(f"trace {fmt} M={m} timed from {int(time.time() * 1000)} ms", file=sys.stderr, flush=True)
         sp = timed(fn, copies, reps, warmup)
         kernels = kernels_of(fn)
         us = sp["time_us"]

@@ -15,11 +15,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
 
 #include <cublas_v2.h>
@@ -531,6 +535,18 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
             if (!plan)
                 throw GpuError("cuBLASLt runs no " + toString(f) + " GEMM of M = " + std::to_string(m) +
                                ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + " (" + refusal + ")");
+            // Diagnostics (issue 43's rounds): QS_GEMMLAB_SETTLE_MS idles the device that long before
+            // the warm-up; QS_GEMMLAB_TRACE prints when each point's timed phase starts (UTC ms).
+            if (const char *e = std::getenv("QS_GEMMLAB_SETTLE_MS"); e && std::atoi(e) > 0) {
+                QS_GPU_CHECK(cudaStreamSynchronize(s));
+                std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(e)));
+            }
+            if (std::getenv("QS_GEMMLAB_TRACE"))
+                std::fprintf(stderr, "trace %s M=%lld timed from %lld ms\n", toString(f).c_str(),
+                             static_cast<long long>(m),
+                             static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        std::chrono::system_clock::now().time_since_epoch())
+                                                        .count()));
             // Warm-up, then each repeat between its own events (a third event after the GEMM
             // measures the post-scale epilogue where there is one).
             for (int i = 0; i < request.warmup; ++i)
@@ -587,7 +603,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
             p.paddedM = plan->m;
             p.repeats = R;
             p.device = id;
-            char buf[160];
+            char buf[256];
             if (f == GemmFormat::Fp8Rowwise)
                 p.note = plan->outerVec ? "row-wise scales: cuBLASLt outer-vector scale mode"
                                         : "row-wise scales: FP32 out + post-scale kernel";
