@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Lays bench/probe/gemmlab_clocks.sh's nvidia-smi samples beside each side's timed phases: per point,
 the median time, the SM clock (mean and min) and the power (mean) over the timed phase, and the SM
-clock over the 500 ms before it (ours: the tuning of the point's candidates)."""
+clock over the 500 ms before it (ours: the tuning of the point's candidates, then the wait)."""
 import datetime
 import os
 import re
@@ -50,7 +50,7 @@ def main():
     print(f"{len(rows)} samples, {rows[0][0]:.0f} … {rows[-1][0]:.0f} ms")
     print(f"{'side':24s} {'format':6s} {'M':>5s} {'median us':>10s} {'SM MHz mean/min':>16s} {'W mean':>7s} "
           f"{'SM MHz before':>14s} reasons")
-    for side, name in (("a", "ours"), ("b", "PyTorch"), ("c", "ours, device idled first")):
+    for side, name in (("a", "ours"), ("b", "PyTorch"), ("c", "ours, no wait after tuning")):
         log = os.path.join(out, f"{side}.log")
         if not os.path.exists(log):
             continue

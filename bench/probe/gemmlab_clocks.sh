@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The GPU's clocks and power beside the GEMM lab's largest points (issue 43 item 4, docs/perf.md
-# "Run-to-run honesty"): nvidia-smi samples every 20 ms while (a) ours, (b) PyTorch's, (c) ours with
-# the device idled QS_SETTLE_MS (default 1000) before each point's timed phase run the given formats
-# at the given M. Each side prints when its timed phases start (QS_GEMMLAB_TRACE), so that the
+# "Run-to-run honesty"): nvidia-smi samples every 20 ms while (a) ours as it runs (the wait after each
+# tuning, lab2::settleAfterTuning), (b) PyTorch's, (c) ours without that wait (QS_GEMMLAB_SETTLE_MS=0)
+# run the given formats at the given M. Each side prints when its timed phases start (QS_GEMMLAB_TRACE), so that the
 # samples can be laid beside them (bench/probe/gemmlab_clocks.py).
 # Usage: bench/probe/gemmlab_clocks.sh BUILD_DIR OUT_DIR ["--formats bf16,fp8 --m-sweep 4096,8192"]
 set -uo pipefail
@@ -28,7 +28,7 @@ sleep 2
 QS_GEMMLAB_TRACE=1 python3 "$src/bench/gemm_lab_torch.py" --out "$out/b" $args > "$out/b.log" 2>&1
 sleep 2
 # shellcheck disable=SC2086
-QS_GEMMLAB_TRACE=1 QS_GEMMLAB_SETTLE_MS="${QS_SETTLE_MS:-1000}" "$build/bench/qs_bench_gpu_gemmlab" --out "$out/c" $args \
+QS_GEMMLAB_TRACE=1 QS_GEMMLAB_SETTLE_MS=0 "$build/bench/qs_bench_gpu_gemmlab" --out "$out/c" $args \
   > "$out/c.log" 2>&1
 sleep 1
 kill $smi 2> /dev/null

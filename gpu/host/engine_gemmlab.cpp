@@ -23,7 +23,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <tuple>
 
 #include <cublas_v2.h>
@@ -535,12 +534,8 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
             if (!plan)
                 throw GpuError("cuBLASLt runs no " + toString(f) + " GEMM of M = " + std::to_string(m) +
                                ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + " (" + refusal + ")");
-            // Diagnostics (issue 43's rounds): QS_GEMMLAB_SETTLE_MS idles the device that long before
-            // the warm-up; QS_GEMMLAB_TRACE prints when each point's timed phase starts (UTC ms).
-            if (const char *e = std::getenv("QS_GEMMLAB_SETTLE_MS"); e && std::atoi(e) > 0) {
-                QS_GPU_CHECK(cudaStreamSynchronize(s));
-                std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(e)));
-            }
+            // QS_GEMMLAB_TRACE prints when each point's timed phase starts (UTC ms), for
+            // bench/probe/gemmlab_clocks.py (the tuning above ends with lab2::settleAfterTuning).
             if (std::getenv("QS_GEMMLAB_TRACE"))
                 std::fprintf(stderr, "trace %s M=%lld timed from %lld ms\n", toString(f).c_str(),
                              static_cast<long long>(m),

@@ -9,11 +9,14 @@
 #include "gemmlab_lt.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include <cublasLt.h>
 #include <cuda_runtime.h>
@@ -176,8 +179,20 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
     return std::make_pair(out, coldUs);
 }
 
+void settleAfterTuning(double tuningMs)
+{
+    double ms = std::min(tuningMs, kSettleMaxMs);
+    if (tuningMs < kSettleFromMs)
+        ms = 0;
+    if (const char *e = std::getenv("QS_GEMMLAB_SETTLE_MS"))
+        ms = std::max(0, std::atoi(e));
+    if (ms > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(ms * 1000.0)));
+}
+
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s)
 {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> times(count);
     std::vector<bool> ok(count, true);
     Events ev(2 * kFastestRuns * count);
@@ -209,6 +224,8 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
         if (f.medianUs[c] < best)
             best = f.medianUs[c], f.index = static_cast<int>(c);
     }
+    // The rounds ran the device flat out (every round ends in a synchronize, so this is its time).
+    settleAfterTuning(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     return f;
 }
 
