@@ -192,14 +192,15 @@ void settleAfterTuning(double tuningMs)
 
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s)
 {
-    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> times(count);
     std::vector<bool> ok(count, true);
     Events ev(2 * kFastestRuns * count);
+    std::vector<bool> dropped(count, false);
     int i = 0;
     for (int round = 0; round < kFastestRounds; ++round) {
+        const auto r0 = std::chrono::steady_clock::now();
         for (std::size_t c = 0; c < count; ++c) {
-            if (!ok[c])
+            if (!ok[c] || dropped[c])
                 continue;
             ok[c] = launch(c, i++);
             for (int r = 0; r < kFastestRuns && ok[c]; ++r) {
@@ -210,8 +211,18 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
         }
         QS_GPU_CHECK(cudaStreamSynchronize(s));
         for (std::size_t c = 0; c < count; ++c)
-            for (int r = 0; r < kFastestRuns && ok[c]; ++r)
+            for (int r = 0; r < kFastestRuns && ok[c] && !dropped[c]; ++r)
                 times[c].push_back(ev.us(2 * (kFastestRuns * c + r), 2 * (kFastestRuns * c + r) + 1));
+        if (round == 0) { // candidates far behind after the first round cannot win: not run again
+            double best = 1e300;
+            for (std::size_t c = 0; c < count; ++c)
+                if (ok[c] && !times[c].empty())
+                    best = std::min(best, median(times[c]));
+            for (std::size_t c = 0; c < count; ++c)
+                dropped[c] = ok[c] && !times[c].empty() && median(times[c]) > kFastestDropAbove * best;
+        }
+        // Each later round, and the timed repeats after the last, from the clocks the first began at.
+        settleAfterTuning(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count());
     }
     Fastest f;
     f.medianUs.assign(count, 0.0);
@@ -224,8 +235,6 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
         if (f.medianUs[c] < best)
             best = f.medianUs[c], f.index = static_cast<int>(c);
     }
-    // The rounds ran the device flat out (every round ends in a synchronize, so this is its time).
-    settleAfterTuning(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     return f;
 }
 

@@ -111,17 +111,21 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
                                                                cudaStream_t s, std::vector<double> *wholeUs = nullptr);
 /// The fastest of `count` candidates: kFastestRounds interleaved rounds, each timing
 /// kFastestRuns launches of every candidate in turn after one untimed (so that a drift of the
-/// clocks falls on all alike); the lowest median wins. `launch(c, i)` queues candidate c once (i
+/// clocks falls on all alike); the lowest median wins. Candidates whose first-round median is over
+/// kFastestDropAbove × the best are not run again, and a round that kept the device busy is
+/// followed by settleAfterTuning, so that later rounds, and the timed repeats after the last,
+/// start near the clocks the first one had. `launch(c, i)` queues candidate c once (i
 /// counts the launches, e.g. for rotating weight copies) and returns false when it refuses, which
 /// drops the candidate. index −1 when every candidate refused.
 inline constexpr int kFastestRounds = 3, kFastestRuns = 3;
+inline constexpr double kFastestDropAbove = 1.25;
 struct Fastest {
     int index = -1, tried = 0;
     std::vector<double> medianUs; ///< per candidate (0 where it refused)
 };
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s);
-/// After a tuning that kept the device busy for `tuningMs`, the host waits min(tuningMs, 1 s) (none
-/// under 50 ms) before the timed repeats. Hundreds of back-to-back large GEMMs hold the GPU at its
+/// After a tuning round that kept the device busy for `tuningMs`, the host waits min(tuningMs, 1 s)
+/// (none under 50 ms) before the next round or the timed repeats. Hundreds of back-to-back large GEMMs hold the GPU at its
 /// power cap, and its SM clock then stays lowered (1390–1545 MHz against 1980 on the H200, sampled
 /// by bench/probe/gemmlab_clocks.sh) into the repeats, which a peer timing its own calls from an
 /// idle device never sees; waiting gives both the same starting state (docs/perf.md, "Run-to-run

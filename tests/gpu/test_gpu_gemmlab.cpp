@@ -7,6 +7,7 @@
 #include "gpu_compare.h"
 
 #include "engine/gemm_bench_device.h"
+#include "host/gemmlab_lt.h"
 #include "sim/gemm_bench.h"
 
 namespace {
@@ -192,4 +193,35 @@ TEST(GpuGemmLab, LargeProblemsAlsoTimeEnumeratedAlgorithms)
     }
     for (const auto &c : engine->gemmLabChecks())
         EXPECT_LE(c.worst, 1.0) << c.format << " M=" << c.m;
+}
+
+TEST(GpuGemmLab, TuningDropsCandidatesFarBehindAfterTheFirstRound)
+{
+    // fastestOf (gemmlab_lt.h): candidate 1 does four times candidate 0's work, so after the first
+    // round (one untimed + kFastestRuns timed launches each) it is over kFastestDropAbove × the best
+    // and is not launched again; candidate 0 runs every round. Both count as timed; 0 wins.
+    REQUIRE_GPU();
+    void *buf = nullptr;
+    const std::size_t bytes = 64u << 20;
+    ASSERT_EQ(cudaMalloc(&buf, bytes), cudaSuccess);
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+    int launches[2] = {0, 0};
+    const auto f = gpu::lab2::fastestOf(
+        2,
+        [&](std::size_t c, int) {
+            ++launches[c];
+            for (int r = 0; r < (c == 0 ? 1 : 4); ++r)
+                if (cudaMemsetAsync(buf, r, bytes, s) != cudaSuccess)
+                    return false;
+            return true;
+        },
+        s);
+    EXPECT_EQ(f.index, 0);
+    EXPECT_EQ(f.tried, 2);
+    EXPECT_EQ(launches[0], gpu::lab2::kFastestRounds * (1 + gpu::lab2::kFastestRuns));
+    EXPECT_EQ(launches[1], 1 + gpu::lab2::kFastestRuns) << "dropped after the first round";
+    EXPECT_GT(f.medianUs[1], gpu::lab2::kFastestDropAbove * f.medianUs[0]);
+    cudaStreamDestroy(s);
+    cudaFree(buf);
 }
