@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The GPU's clocks and power beside the GEMM lab's largest points (issue 43 item 4, docs/perf.md
-# "Run-to-run honesty"): nvidia-smi samples every 20 ms while (a) ours as it runs (the wait after each
-# tuning, lab2::settleAfterTuning), (b) PyTorch's, (c) ours without that wait (QS_GEMMLAB_SETTLE_MS=0)
-# run the given formats at the given M. Each side prints when its timed phases start (QS_GEMMLAB_TRACE), so that the
-# samples can be laid beside them (bench/probe/gemmlab_clocks.py).
+# The GPU's clocks and power beside the GEMM lab's largest points (docs/perf.md "Run-to-run
+# honesty (issue 43 item 4)"): nvidia-smi samples every 20 ms while (a) ours as it runs (the wait
+# after each tuning round, lab2::settleAfterTuning), (b) PyTorch's, (c) ours without that wait
+# (QS_GEMMLAB_SETTLE_MS=0) run the given formats at the given M. Each side prints when its timed
+# phases start (QS_GEMMLAB_TRACE), so that the samples can be laid beside them
+# (bench/probe/gemmlab_clocks.py).
 # Usage: bench/probe/gemmlab_clocks.sh BUILD_DIR OUT_DIR ["--formats bf16,fp8 --m-sweep 4096,8192"]
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
