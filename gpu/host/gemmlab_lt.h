@@ -124,14 +124,15 @@ struct Fastest {
     std::vector<double> medianUs; ///< per candidate (0 where it refused)
 };
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s);
-/// After a tuning round that kept the device busy for `tuningMs`, the host waits min(tuningMs,
-/// 1 s) (none under 50 ms) before the next round or the timed repeats. Hundreds of back-to-back
+/// After a tuning round that kept the device busy for `tuningMs`, the host waits as long as the
+/// device has been busy tuning since the last wait (at most 1 s; none while that is under 20 ms)
+/// before the next round or the timed repeats. Hundreds of back-to-back
 /// large GEMMs hold the GPU at its power cap, and its SM clock then stays lowered (1390–1545 MHz
 /// against 1980 on the H200, sampled by bench/probe/gemmlab_clocks.sh) into the repeats, which a
 /// peer timing its own calls from an idle device never sees; waiting gives both the same starting
 /// state (docs/perf.md "Run-to-run honesty (issue 43 item 4)"). QS_GEMMLAB_SETTLE_MS=N sets the
 /// wait to N ms (0: none). fastestOf calls it.
-inline constexpr double kSettleFromMs = 50, kSettleMaxMs = 1000;
+inline constexpr double kSettleFromMs = 20, kSettleMaxMs = 1000;
 void settleAfterTuning(double tuningMs);
 /// A point note's "; chosen by timing N candidates (median µs: name µs; …)" for fastestOf's
 /// result f over candidates named `names`.
