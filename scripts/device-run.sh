@@ -23,7 +23,7 @@
 # QS_SKIP_AWQ=1 (AWQ's search on the device and llm-compressor's; QS_AWQ_ARGS="--cpu --rows 64", QS_AWQ_WHEELS=DIR),
 # QS_SKIP_GGML=1 (llama.cpp's block quantizers on the device and ggml's CPU row drivers; QS_GGML_ARGS="--no-cpu"),
 # QS_SKIP_KV=1 (the KV-cache lab on the device and PyTorch's; QS_KV_ARGS="--cpu" adds the CPU lab, QS_KV_TORCH_ARGS="--no-compile"),
-# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs; QS_SKIP_GEMMLAB1=1 / QS_SKIP_GEMMLAB2=1: part II / part I only; QS_GEMMLAB_ROUNDS=5: part I's interleaved rounds, QS_GEMMLAB_ARGS), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W3LR=1 (the fused W3A16 + MiLo compensator; QS_W3LR_ARGS="--ranks 0,32"), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
+# QS_SKIP_SPECTRUM=1, QS_SKIP_MILO=1 (QS_SKIP_TORCH_MILO=1: ours only, QS_MILO_ARGS), QS_SKIP_GEMM=1, QS_SKIP_GEMMLAB=1 (the GEMM timing lab and PyTorch's GEMMs; QS_SKIP_GEMMLAB1=1 / QS_SKIP_GEMMLAB2=1: part II / part I only; QS_GEMMLAB_ROUNDS=5: part I's interleaved rounds, QS_GEMMLAB_ARGS, QS_GEMMLAB_CLOCKS=1: the clock probe after them), QS_SKIP_W4A16=1 (the fused W4A16 GEMM and PyTorch's tinygemm; QS_W4A16_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W4A8=1 (the fused W4A8 GEMMs and PyTorch's _int_mm / _scaled_mm; QS_W4A8_ARGS="--sweep"), QS_SKIP_FP4GEMM=1 (the fused MXFP4 / NVFP4 GEMM and PyTorch's dequantize + matmul; QS_FP4GEMM_ARGS="--sweep" adds the tiling sweep), QS_SKIP_W3LR=1 (the fused W3A16 + MiLo compensator; QS_W3LR_ARGS="--ranks 0,32"), QS_SKIP_HQQ_LIB=1 (the released library's only; it needs `pip install hqq`), QS_HQQ_ARGS="--no-verify".
 set -uo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$src/out}"
@@ -281,6 +281,11 @@ if [[ "${QS_SKIP_GEMMLAB:-0}" != 1 ]]; then
     cat "$OUT/gpu_gemmlab.log" "$OUT/gemm_lab_torch.log"
     python3 "$src/bench/gemm_lab_rounds.py" --dir "$OUT" > "$OUT/gemm_lab_rounds.log" 2>&1 || echo "gemm_lab_rounds.py failed"
     cat "$OUT/gemm_lab_rounds.log"
+    # QS_GEMMLAB_CLOCKS=1: the SM clock and power beside both sides' timed phases, ours with and
+    # without the wait after tuning (bench/probe/gemmlab_clocks.sh; clocks/clocks.txt).
+    if [[ "${QS_GEMMLAB_CLOCKS:-0}" == 1 ]]; then
+      "$src/bench/probe/gemmlab_clocks.sh" "$build" "$OUT/clocks" || echo "gemmlab_clocks.sh failed"
+    fi
   fi
   if [[ "${QS_SKIP_GEMMLAB2:-0}" != 1 ]]; then # QS_SKIP_GEMMLAB2=1: part I (the rounds) only
   # Part II (issue 22): quantized-weight paths, the roofline measured in this run, MoE loop vs
