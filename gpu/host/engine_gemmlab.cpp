@@ -230,11 +230,15 @@ void enumerateCandidates(Plan &p, cublasComputeType_t compute, cudaDataType_t sc
 std::string algoText(const cublasLtMatmulAlgo_t &a)
 {
     const auto get = [&a](cublasLtMatmulAlgoConfigAttributes_t attr) -> long long {
-        std::uint32_t v = 0; // every attribute read here is 16 or 32 bits wide
+        // 32 bits wide, or 16 (the cluster shape id): cuBLASLt wants the attribute's own size.
+        std::uint32_t v = 0;
+        std::uint16_t h = 0;
         std::size_t written = 0;
-        if (cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &v, sizeof v, &written) != CUBLAS_STATUS_SUCCESS)
-            return -1;
-        return written == 2 ? static_cast<long long>(v & 0xFFFFu) : static_cast<long long>(v);
+        if (cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &v, sizeof v, &written) == CUBLAS_STATUS_SUCCESS)
+            return static_cast<long long>(v);
+        if (cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &h, sizeof h, &written) == CUBLAS_STATUS_SUCCESS)
+            return static_cast<long long>(h);
+        return -1;
     };
     char buf[160];
     std::snprintf(buf, sizeof buf, "id %lld, tile %lld, stages %lld, split-K %lld, swizzle %lld, cluster %lld",
