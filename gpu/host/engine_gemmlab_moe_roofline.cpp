@@ -179,19 +179,39 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
     return std::make_pair(out, coldUs);
 }
 
-void settleAfterTuning(double tuningMs)
+namespace {
+/// Busy time since the last wait, over rounds and tunings: short rounds add up (the lab's
+/// M = 2048 BF16 rounds of 41 candidates take 49 ms each, and three of them lowered the clock).
+thread_local double t_busyMs = 0;
+/// The wait for `busyMs` of tuning: as long (at most kSettleMaxMs), none under kSettleFromMs;
+/// QS_GEMMLAB_SETTLE_MS overrides.
+double waitFor(double busyMs)
 {
-    // Busy time since the last wait, over rounds and tunings: short rounds add up (the lab's
-    // M = 2048 BF16 rounds of 41 candidates take 49 ms each, and three of them lowered the clock).
-    thread_local double busyMs = 0;
-    busyMs += tuningMs;
     double ms = busyMs < kSettleFromMs ? 0.0 : std::min(busyMs, kSettleMaxMs);
     if (const char *e = std::getenv("QS_GEMMLAB_SETTLE_MS"))
         ms = std::max(0, std::atoi(e));
-    if (ms > 0) {
+    return ms;
+}
+void sleepMs(double ms)
+{
+    if (ms > 0)
         std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(ms * 1000.0)));
-        busyMs = 0;
+}
+} // namespace
+
+void settleAfterTuning(double tuningMs)
+{
+    t_busyMs += tuningMs;
+    if (const double ms = waitFor(t_busyMs); ms > 0) {
+        sleepMs(ms);
+        t_busyMs = 0;
     }
+}
+
+void settleBeforeTiming(double tuningMs)
+{
+    sleepMs(waitFor(tuningMs));
+    t_busyMs = 0;
 }
 
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s)
@@ -200,6 +220,7 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
     std::vector<bool> ok(count, true);
     Events ev(2 * kFastestRuns * count);
     std::vector<bool> dropped(count, false);
+    double busyMs = 0;
     int i = 0;
     for (int round = 0; round < kFastestRounds; ++round) {
         const auto r0 = std::chrono::steady_clock::now();
@@ -225,8 +246,14 @@ Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int
             for (std::size_t c = 0; c < count; ++c)
                 dropped[c] = ok[c] && !times[c].empty() && median(times[c]) > kFastestDropAbove * best;
         }
-        // Each later round, and the timed repeats after the last, from the clocks the first began at.
-        settleAfterTuning(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count());
+        // Each later round from the clocks the first began at; the timed repeats after the last
+        // from rest as long as the whole tuning (run 3 of docs/perf.md's ninth session measured that).
+        const double roundMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
+        busyMs += roundMs;
+        if (round + 1 < kFastestRounds)
+            settleAfterTuning(roundMs);
+        else
+            settleBeforeTiming(busyMs);
     }
     Fastest f;
     f.medianUs.assign(count, 0.0);
