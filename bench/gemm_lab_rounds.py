@@ -37,8 +37,23 @@ def pair_rows(ours_doc, torch_doc):
                                            bar_met=bar_met(p["m"], o, t["time_us"]),
                                            ours_p10_us=p.get("time_p10_us"), ours_p90_us=p.get("time_p90_us"),
                                            torch_p10_us=t.get("time_p10_us"), torch_p90_us=t.get("time_p90_us"),
-                                           algo_index=p.get("algo_index"), algos_tried=p.get("algos_tried"))
+                                           algo_index=p.get("algo_index"), algos_tried=p.get("algos_tried"),
+                                           ours_ran=ran_by(p.get("note", "")), torch_ran=kernel_of(t))
     return rows
+
+
+def ran_by(note):
+    """What ran on our side, from the point's note: the cuBLASLt configuration or cublasGemmEx."""
+    m = re.search(r"\((id [^)]*)\)", note)
+    if "cuBLAS cublasGemmEx (torch.matmul's call), the fastest" in note:
+        return "cublasGemmEx"
+    return m.group(1) if m else ""
+
+
+def kernel_of(t):
+    """PyTorch's GEMM kernel (gemm_lab_torch.py's `kernels`, memsets and split-K reductions left out)."""
+    names = [k for k in t.get("kernels", []) if not k.startswith("Memset") and "splitKreduce" not in k]
+    return names[0] if names else ""
 
 
 def load_rounds(d):
@@ -91,6 +106,18 @@ def main():
         for i, (_, rows, _) in enumerate(rounds):
             if (fmt, m) in rows and not rows[(fmt, m)]["bar_met"]:
                 per_format[fmt][i] = False
+    # Each missed row round by round: both medians and spreads, and what each side ran.
+    for fmt, m in keys:
+        if all(rows[(fmt, m)]["bar_met"] for _, rows, _ in rounds if (fmt, m) in rows):
+            continue
+        print(f"{fmt} M = {m}, round by round (ours median [p10..p90] µs, what ran | PyTorch's):")
+        for k, rows, _ in rounds:
+            r = rows.get((fmt, m))
+            if r:
+                print(f"  r{k}: {r['ours_us']:.1f} [{r['ours_p10_us'] or 0:.1f}..{r['ours_p90_us'] or 0:.1f}] "
+                      f"{r['ours_ran'] or '?'} | {r['torch_us']:.1f} [{r['torch_p10_us'] or 0:.1f}.."
+                      f"{r['torch_p90_us'] or 0:.1f}] {r['torch_ran'] or '?'}"
+                      + ("" if r["bar_met"] else "  MISSED"))
     summary = {}
     for fmt, ok in per_format.items():
         summary[fmt] = sum(ok)
