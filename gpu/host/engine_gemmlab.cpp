@@ -33,6 +33,7 @@
 #include "gemmlab_lt.h"
 #include "gemm/kernels_gemmlab.h"
 #include "gemm/kernels_gemmlab_check.h"
+#include "linalg_common.h"
 #include "tensor/convert.h"
 #include "util/error.h"
 
@@ -128,9 +129,10 @@ Lab &lab()
         QS_GPU_CHECK(cudaMalloc(&l.workspace, kWorkspaceBytes));
         // cuBLAS as PyTorch configures it for BF16 (its default math mode, reduced-precision
         // reduction allowed, the same 32 MiB workspace on sm_90).
-        checkLt(cublasCreate(&l.blas), "cuBLAS create");
-        checkLt(cublasSetWorkspace(l.blas, l.workspace, kWorkspaceBytes), "cuBLAS workspace");
-        checkLt(cublasSetMathMode(l.blas, CUBLAS_DEFAULT_MATH), "cuBLAS math mode");
+        // A handle of its own (not linalgHandles'): the lab's workspace and math mode stay its own.
+        checkBlas(cublasCreate(&l.blas), "create");
+        checkBlas(cublasSetWorkspace(l.blas, l.workspace, kWorkspaceBytes), "set workspace");
+        checkBlas(cublasSetMathMode(l.blas, CUBLAS_DEFAULT_MATH), "set math mode");
     });
     return l;
 }
