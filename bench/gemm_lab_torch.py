@@ -15,11 +15,13 @@ CUBLASLT_WORKSPACE_SIZE say otherwise (recorded in the JSON); ours uses 32 MiB t
 at M ≥ 16, ≤ 3 µs slower below). --round K writes gemm_lab_torch.round<K>.json (the rounds of
 scripts/device-run.sh; bench/gemm_lab_rounds.py tallies them)."""
 import argparse
+import ctypes
 import json
 import math
 import os
 import statistics
 import sys
+import time
 
 import torch
 
@@ -69,7 +71,6 @@ def kernels_of(fn):
 
 def blas_libraries():
     """cuBLAS / cuBLASLt as loaded in this process: path and version (cublasLtGetVersion)."""
-    import ctypes
     out = {}
     try:
         out["preferred_blas_library"] = str(torch.backends.cuda.preferred_blas_library())
@@ -158,7 +159,6 @@ def run_format(fmt, ms, n, k, reps, warmup, g):
             print(f"{fmt:12s} {m:6d}  refused: {err}", flush=True)
             continue
         if os.environ.get("QS_GEMMLAB_TRACE"):  # when each point's timed phase starts (UTC ms), as ours
-            import time
             print(f"trace {fmt} M={m} timed from {int(time.time() * 1000)} ms", file=sys.stderr, flush=True)
         sp = timed(fn, copies, reps, warmup)
         kernels = kernels_of(fn)
