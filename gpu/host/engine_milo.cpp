@@ -3,9 +3,11 @@
 // (quant/milo.h) with the linear algebra rearranged where only the product matters:
 //   pass t: Ŵ_t = HQQ(W_t) (the device HQQ, bit for bit the CPU's on the same W_t, written over
 //           W_t), E = W − Ŵ_t in FP64 (written by HQQ's codes pass), the sketch Q, Bᵀ of E
-//           (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same Philox Ω),
-//           D = E − Q·B (Q·B is the rank-r truncated SVD's product: svd(B) only rotates inside
-//           the sketched subspace), ε_t = ‖D‖_F (FP64 sum in a fixed order) and, in the same
+//           (linalg_sketch.h: torch.svd_lowrank's subspace iteration, the same Philox Ω; with
+//           ≤ 2 power iterations without the intermediate QRs, guarded, rerun with them on a
+//           failed guard), D = E − Q·B (Q·B is the rank-r truncated SVD's product: svd(B) only
+//           rotates inside the sketched subspace; r ≤ 32: formed on the way, not stored),
+//           ε_t = ‖D‖_F (FP64 sum in a fixed order) and, in the same
 //           pass over D, W_{t+1} = W − f(E − D) as the CPU's W − f(U·V); the stop rule on the
 //           device — the host reads one small status per pass and keeps the best pass (the
 //           smallest ε, the first of equals; both presets, as the CPU).
@@ -124,6 +126,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             const bool aIsX = N < K;
             const auto *P1 = static_cast<const double *>(aIsX ? sketch->q() : sketch->bt());
             const auto *P2 = static_cast<const double *>(aIsX ? sketch->bt() : sketch->q());
+            if (r <= launch::kThinUpdateCols) {
+                // Thin sketches: D formed on the way, not stored (E is read once, not read,
+                // written and read again).
+                launch::thinUpdate(in, w.data(), Wt, E, P1, P2, K, N, r, failed, P, I.S());
+                launch::passEnd(P, st, t, paper, failed, stDev, I.S());
+                return;
+            }
             const double minus = -1.0, one = 1.0;
             checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_T, static_cast<int>(K), static_cast<int>(N), r,
                                   &minus, P1, static_cast<int>(K), P2, static_cast<int>(N), &one, E,
@@ -142,14 +151,41 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         // their pages touched, on a host thread of their own while this one keeps the device fed.
         // Sized here, between pass 1's launches, they idled the device for ≈ 30–40 ms (the
         // profile's "sketch Ω" of pass 1). Joined before the downloads (and, by jthread, on a throw).
-        QuantizedTensor sized; // only its four vectors, moved into the result after the join
-        std::jthread sizer([&sized, &o, G, n] {
+        // The compensators' vectors too (r·(N + K) values, codes and scales: ≈ 40 MB at r 512, whose
+        // zero-filled pageable allocations and copies after the last pass held the device idle).
+        const int kind = compKind(spec.compensator);
+        const long long cg = spec.compensatorGroup;
+        const std::size_t nu = static_cast<std::size_t>(N) * r, nv = static_cast<std::size_t>(r) * K;
+        const std::size_t gu = (nu + cg - 1) / cg, gv = (nv + cg - 1) / cg;
+        const std::int64_t rowsN = N, colsK = K; // (named for the capture)
+        QuantizedTensor sized;                   // only its vectors, moved into the result after the join
+        std::jthread sizer([&sized, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
             sized.scales.resize(static_cast<std::size_t>(G));
             sized.zeroPoints.resize(static_cast<std::size_t>(G));
             if (o.wantCodes)
                 sized.codes.resize(n);
             if (o.wantDequantized)
                 sized.dequantized.resize(n);
+            if (r == 0)
+                return;
+            auto size = [&](CompensatorFactor &c, std::size_t count, std::size_t groups, std::int64_t rows,
+                            std::int64_t cols) {
+                c.rows = rows;
+                c.cols = cols;
+                c.format = toString(spec.compensator);
+                c.values.resize(count);
+                if (kind < 0) {
+                    c.codeBits = 16;
+                    return;
+                }
+                c.group = cg;
+                c.scaleDtype = DType::F32;
+                c.codeBits = kind == milomath::kCompInt8 ? 8 : 3;
+                c.codes.resize(count);
+                c.scales.resize(groups);
+            };
+            size(sized.compU.emplace(), nu, gu, rowsN, r);
+            size(sized.compV.emplace(), nv, gv, r, colsK);
         });
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
         for (int t = 1; t <= passes; ++t) {
@@ -174,19 +210,26 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 launch::passEnd(P, st, t, paper, nullptr, stDev, I.S());
                 s = readStatus();
             } else {
+                // The sketch without intermediate QRs where the power iterations allow it
+                // (RangeSketch::run's plainPower); a sketch whose guard or Cholesky fails is rerun
+                // on E again with a CholeskyQR after every product, and if that fails too with
+                // Householder QR (always succeeds).
+                const bool plain = spec.powerIters > 0 && spec.powerIters <= RangeSketch::kPlainPowerMaxIters;
+                int mode = plain ? 0 : 1; // 0: plain power, 1: CholeskyQR each step, 2: Householder
                 sketch->run(static_cast<std::uint64_t>(spec.seed), static_cast<std::uint32_t>(t - 1), spec.powerIters,
-                            false, false);
+                            false, false, plain);
                 I.mark("MiLo sketch");
                 updateAndMeasure(t, sketch->failed());
                 I.mark("MiLo E − Q·B, ε");
                 s = readStatus();
-                if (s.retry) { // a rank-deficient sketch: Householder QR (always succeeds) on E again
+                while (s.retry && mode < 2) {
+                    ++mode;
                     launch::residual64(in, w.data(), Wt, numel, E, I.S());
                     sketch->run(static_cast<std::uint64_t>(spec.seed), static_cast<std::uint32_t>(t - 1),
-                                spec.powerIters, true, false);
+                                spec.powerIters, mode == 2, false, false);
                     updateAndMeasure(t, sketch->failed());
                     s = readStatus();
-                    ++res.householderPasses;
+                    ++(mode == 2 ? res.householderPasses : res.sketchReruns);
                 }
             }
             if (s.nonFinite)
@@ -232,7 +275,10 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         q.rank = r;
         q.requestedRank = spec.rank;
         const double *prod = nullptr;
-        std::shared_ptr<void> keepU, keepV, factorBufs;
+        std::shared_ptr<void> keepU, keepV, factorBufs, keepWork;
+        const float *dU = nullptr, *dV = nullptr, *dScU = nullptr;
+        const signed char *dCodes = nullptr;
+        const int *dInfo = nullptr;
         if (r > 0) {
             // svd(B) of the returned pass from B·Bᵀ's FP64 eigen-decomposition.
             const int m = sketch->m(), nn = sketch->n(), l = r;
@@ -252,6 +298,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                         "syevd workspace");
             auto work = pool(static_cast<std::size_t>(std::max(lwork, 1)) * 8 + 8, "the eigensolver workspace");
             auto *info = reinterpret_cast<int *>(static_cast<double *>(work.get()) + std::max(lwork, 1));
+            keepWork = work;
+            dInfo = info;
             checkSolver(cusolverDnDsyevd(H->solver, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, l, Gm, l, lam,
                                          static_cast<double *>(work.get()), lwork, info),
                         "syevd");
@@ -259,7 +307,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                       "Q·U_B");
             checkBlas(cublasDgemm(H->blas, CUBLAS_OP_N, CUBLAS_OP_N, nn, l, l, &one, bt64, nn, Gm, l, &zero, vb, nn),
                       "Bᵀ·U_B");
-            const std::size_t nu = static_cast<std::size_t>(N) * r, nv = static_cast<std::size_t>(r) * K;
             auto fb = pool((nu + nv) * 4 * 2 + (nu + nv) + r * 4 + 64, "the compensator");
             auto *U = static_cast<float *>(fb.get());
             float *V = U + nu, *Uq = V + nv, *Vq = Uq + nu;
@@ -267,9 +314,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             auto *flips = reinterpret_cast<int *>(codesUV + ((nu + nv + 3) / 4) * 4);
             launch::miloFactors(ua, vb, lam, m, nn, l, N < K, N, K, U, V, I.S());
             launch::miloSigns(U, V, N, K, r, flips, I.S());
-            const int kind = compKind(spec.compensator);
-            const long long cg = spec.compensatorGroup;
-            const std::size_t gu = (nu + cg - 1) / cg, gv = (nv + cg - 1) / cg;
             auto sb = pool((gu + gv) * 4, "the compensator scales");
             auto *scU = static_cast<float *>(sb.get());
             launch::compensator(U, static_cast<long long>(nu), cg, kind, scU, codesUV, Uq, I.S());
@@ -286,38 +330,13 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                   v64, static_cast<int>(K), u64, r, &zero, p64, static_cast<int>(K)),
                       "Û·V̂");
             prod = p64;
-            // Download the compensators (values, codes, scales) as quantizeCompensator fills them.
-            auto fill = [&](const float *vals, const signed char *cds, const float *scs, std::size_t count,
-                            std::size_t groups, std::int64_t rows, std::int64_t cols) {
-                CompensatorFactor c;
-                c.rows = rows;
-                c.cols = cols;
-                c.format = toString(spec.compensator);
-                c.values.resize(count);
-                QS_GPU_CHECK(qsMemcpyAsync(c.values.data(), vals, count * 4, qsMemcpyDeviceToHost, I.stream));
-                if (kind < 0) {
-                    c.codeBits = 16;
-                } else {
-                    c.group = cg;
-                    c.scaleDtype = DType::F32;
-                    c.codeBits = kind == milomath::kCompInt8 ? 8 : 3;
-                    c.codes.resize(count);
-                    c.scales.resize(groups);
-                    QS_GPU_CHECK(qsMemcpyAsync(c.codes.data(), cds, count, qsMemcpyDeviceToHost, I.stream));
-                    QS_GPU_CHECK(qsMemcpyAsync(c.scales.data(), scs, groups * 4, qsMemcpyDeviceToHost, I.stream));
-                }
-                return c;
-            };
-            q.compU = fill(Uq, codesUV, scU, nu, gu, N, r);
-            q.compV = fill(Vq, codesUV + nu, scU + gu, nv, gv, r, K);
+            // Their downloads follow Ŵ's kernel (below), through the pinned staging.
             keepU = fb;
             keepV = sb;
-            int inf = 0;
-            QS_GPU_CHECK(qsMemcpyAsync(&inf, info, sizeof inf, qsMemcpyDeviceToHost, I.stream));
-            QS_GPU_CHECK(qsStreamSynchronize(I.stream));
-            if (inf != 0)
-                throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
-                               ")");
+            dU = Uq;
+            dV = Vq;
+            dScU = scU;
+            dCodes = codesUV;
         }
         // Ŵ = f(Ŵ_hqq + Û·V̂) of the returned pass, in W_t's block.
         auto out = wtb;
@@ -334,6 +353,23 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         q.zeroPoints = std::move(sized.zeroPoints);
         q.codes = std::move(sized.codes);
         q.dequantized = std::move(sized.dequantized);
+        if (r > 0) {
+            q.compU = std::move(sized.compU);
+            q.compV = std::move(sized.compV);
+            auto down = [&](CompensatorFactor &c, const float *vals, const signed char *cds, const float *scs) {
+                I.copyToHost(c.values.data(), vals, c.values.size() * 4);
+                I.copyToHost(c.codes.data(), cds, c.codes.size());
+                I.copyToHost(c.scales.data(), scs, c.scales.size() * 4);
+            };
+            down(*q.compU, dU, dCodes, dScU);
+            down(*q.compV, dV, dCodes + nu, dScU + gu);
+            int inf = 0;
+            QS_GPU_CHECK(qsMemcpyAsync(&inf, dInfo, sizeof inf, qsMemcpyDeviceToHost, I.stream));
+            QS_GPU_CHECK(qsStreamSynchronize(I.stream));
+            if (inf != 0)
+                throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
+                               ")");
+        }
         I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
         I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
         if (o.wantCodes)

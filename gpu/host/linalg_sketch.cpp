@@ -86,7 +86,7 @@ void RangeSketch::mulA(bool transposeA, const void *M, void *C, bool tf32)
               "sketch gemm");
 }
 
-void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio)
+void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio, bool thinChecked)
 {
     LinalgHandles &H = linalgHandles(m_I.stream);
     auto *T = static_cast<double *>(m_fp64 ? Y : m_T64.get());
@@ -104,10 +104,13 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double
         checkSolver(cusolverDnDgeqrf(H.solver, rows, m_l, T, rows, tau, work, m_lwork, m_devInfo), "geqrf");
         checkSolver(cusolverDnDorgqr(H.solver, rows, m_l, m_l, T, rows, tau, work, m_lwork, m_devInfo), "orgqr");
         m_I.mark("sketch QR: Householder (DGEQRF + DORGQR)");
-    } else if (m_parts && minDiagRatio == 0) {
+    } else if (m_parts && (minDiagRatio == 0 || thinChecked)) {
         // Thin blocks (MiLo's sketch at l ≤ 32): the same three steps in three small kernels.
-        for (int pass = 0; pass < cholPasses; ++pass)
+        for (int pass = 0; pass < cholPasses; ++pass) {
             launch::cholQrSmall(T, rows, m_l, static_cast<double *>(m_parts.get()), G, m_failed, m_I.S());
+            if (minDiagRatio > 0) // the thin path leaves *m_devInfo at run()'s 0
+                launch::cholCheck(G, m_l, minDiagRatio, m_devInfo, m_failed, m_I.S());
+        }
         m_I.mark("sketch QR: thin CholeskyQR (3 kernels)");
     } else {
         const double one = 1.0, zero = 0.0;
@@ -134,7 +137,7 @@ void RangeSketch::qr(void *Y, int rows, bool householder, int cholPasses, double
     }
 }
 
-void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32)
+void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32, bool plainPower)
 {
     QS_GPU_CHECK(qsMemsetAsync(m_info.get(), 0, 2 * sizeof(int), m_I.stream));
     if (m_fp64)
@@ -152,6 +155,18 @@ void RangeSketch::run(std::uint64_t seed, std::uint32_t stream, int niter, bool 
     auto orth = [&](void *Y, int rows, bool last) {
         qr(Y, rows, householder, last ? 2 : 1); // its own stage marks
     };
+    if (plainPower && m_fp64 && !householder && niter > 0 && niter <= kPlainPowerMaxIters) {
+        // No QR between the products (their span is the same in exact arithmetic): in MiLo's
+        // sketches at l = 512 the four intermediate CholeskyQRs were two thirds of the QR's time.
+        product(false, R, q()); // Y = A·Ω
+        for (int i = 0; i < niter; ++i) {
+            product(true, q(), bt());  // Z = Aᵀ·Y
+            product(false, bt(), q()); // Y = A·Z
+        }
+        qr(q(), m_m, false, 2, kPlainPowerMinDiagRatio, true);
+        product(true, q(), bt()); // Bᵀ = Aᵀ·Q
+        return;
+    }
     product(false, R, q()); // Y = A·Ω
     orth(q(), m_m, niter == 0);
     for (int i = 0; i < niter; ++i) {

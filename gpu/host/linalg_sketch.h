@@ -50,8 +50,17 @@ public:
     std::size_t bytes() const { return m_bytes; }
     bool fp64() const { return m_fp64; }
     /// Queues the whole sketch; Q [m × l] and Bᵀ [n × l] (column-major, X's precision) then hold
-    /// the result.
-    void run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32);
+    /// the result. plainPower (fp64, niter ≤ kPlainPowerMaxIters, not with householder): the power
+    /// iterations without the intermediate QRs (Y = A·(Aᵀ·A)^niter·Ω, the same span in exact
+    /// arithmetic; scikit-learn's power_iteration_normalizer="none"), then the final CholeskyQR2
+    /// with the diagonal guard kPlainPowerMinDiagRatio: Y's condition grows like (σ₁/σ_l)^(2·niter+1),
+    /// so a sketch whose R has min |rᵢᵢ| < 1e-6·max |rᵢᵢ| counts as failed, and the caller reruns
+    /// it with a QR after every product.
+    void run(std::uint64_t seed, std::uint32_t stream, int niter, bool householder, bool tf32, bool plainPower = false);
+    /// The most power iterations run() takes without intermediate QRs (scikit-learn's guidance for
+    /// its "none" normalizer: unstable from about 5 iterations).
+    static constexpr int kPlainPowerMaxIters = 2;
+    static constexpr double kPlainPowerMinDiagRatio = 1e-6;
     void *q() const { return m_Y.get(); }
     void *bt() const { return m_Z.get(); }
     /// Device word, non-zero once a Cholesky of the last run() failed (zeroed by run()).
@@ -72,7 +81,9 @@ public:
 private:
     /// minDiagRatio > 0: each Cholesky pass is also checked by gpumath::cholDiagonalOk (the Gram
     /// route, whose bases are worse conditioned: cond(G·Q) ≈ (σ₁/σ_l)²); 0: potrf's status only.
-    void qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio = 0);
+    /// thinChecked: the thin kernels (l ≤ 32) also run with minDiagRatio > 0, the guard as its own
+    /// check (run()'s plainPower; the Gram route keeps DSYRK/DPOTRF/DTRSM).
+    void qr(void *Y, int rows, bool householder, int cholPasses, double minDiagRatio = 0, bool thinChecked = false);
     Engine::Impl &m_I;
     const void *m_X;
     int m_rows, m_cols, m_m, m_n, m_l;

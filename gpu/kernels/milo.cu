@@ -266,6 +266,74 @@ __global__ void kNextWSumSquares(const void *w, float *wt, const double *d, long
     blockTreeSum(acc, red, parts);
 }
 
+constexpr int kTuK = 128, kTuN = 32; ///< thinUpdate's tile: 128 elements along E's columns × 32 columns
+
+/// kThinUpdate: thread (tx, ty) computes k = k0 + tx, k0 + tx + 64 against n = n0 + 8·ty … + 7;
+/// warps read E, W and wt along k (coalesced) and P2's tile by broadcast.
+template <int IN>
+__global__ void __launch_bounds__(kT)
+    kThinUpdate(const void *w, float *wt, const double *E, const double *P1, const double *P2, long long K, long long N,
+                int r, const int *skip, double *parts)
+{
+    __shared__ double s1[kThinUpdateCols][kTuK];
+    __shared__ __align__(16) double s2[kThinUpdateCols][kTuN];
+    __shared__ double red[kT];
+    const bool update = !(skip && *skip);
+    const int tx = static_cast<int>(threadIdx.x) % 64, ty = static_cast<int>(threadIdx.x) / 64;
+    const long long tilesK = (K + kTuK - 1) / kTuK, tiles = tilesK * ((N + kTuN - 1) / kTuN);
+    double acc = 0.0;
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const long long k0 = (t % tilesK) * kTuK, n0 = (t / tilesK) * kTuN;
+        __syncthreads(); // the previous tile's reads of s1, s2 are done
+        for (int e = threadIdx.x; e < r * kTuK; e += kT) {
+            const int c = e / kTuK, i = e % kTuK;
+            s1[c][i] = k0 + i < K ? P1[k0 + i + c * K] : 0.0;
+        }
+        for (int e = threadIdx.x; e < r * kTuN; e += kT) {
+            const int c = e / kTuN, j = e % kTuN;
+            s2[c][j] = n0 + j < N ? P2[n0 + j + c * N] : 0.0;
+        }
+        __syncthreads();
+        double p[2][8];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                p[h][j] = 0.0;
+#pragma unroll 4
+        for (int c = 0; c < r; ++c) {
+            const double a0 = s1[c][tx], a1 = s1[c][tx + 64];
+            const auto *b2 = reinterpret_cast<const double2 *>(&s2[c][ty * 8]);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                const double2 b = b2[q];
+                p[0][2 * q] = fma(a0, b.x, p[0][2 * q]);
+                p[0][2 * q + 1] = fma(a0, b.y, p[0][2 * q + 1]);
+                p[1][2 * q] = fma(a1, b.x, p[1][2 * q]);
+                p[1][2 * q + 1] = fma(a1, b.y, p[1][2 * q + 1]);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            const long long n = n0 + ty * 8 + j;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const long long k = k0 + tx + 64 * h;
+                if (n >= N || k >= K)
+                    continue;
+                const long long i = k + K * n;
+                const double ei = E[i], di = ei - p[h][j];
+                acc += di * di;
+                if (update) {
+                    const float wv = decode1<IN>(w, i);
+                    wt[i] = wv - static_cast<float>(ei - di); // W − f(E − D), as kNextWSumSquares
+                }
+            }
+        }
+    }
+    blockTreeSum(acc, red, parts);
+}
+
 __global__ void kPassEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *out)
 {
     __shared__ double red[kT];
@@ -515,6 +583,17 @@ void nextWSumSquares(int in, const void *w, float *wt, const double *d, long lon
         kNextWSumSquares<decltype(I)::value><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, d, n, skip, parts);
     });
     QS_GPU_CHECK_LAUNCH("nextWSumSquares");
+}
+
+void thinUpdate(int in, const void *w, float *wt, const double *e, const double *p1, const double *p2, long long K,
+                long long N, int r, const int *skip, double *parts, void *s)
+{
+    if (r < 1 || r > kThinUpdateCols)
+        throw GpuError("thinUpdate: rank " + std::to_string(r));
+    dispatchIn(in, [&](auto I) {
+        kThinUpdate<decltype(I)::value><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, e, p1, p2, K, N, r, skip, parts);
+    });
+    QS_GPU_CHECK_LAUNCH("thinUpdate");
 }
 
 void passEnd(const double *parts, MiloState *st, int t, bool paper, const int *failed, MiloStatus *status, void *s)

@@ -6,9 +6,12 @@
 // A = Eᵀ), both presets, every compensator format, the demo weights, stories260K and the MiniLM
 // subset when present. Rank 0 is plain HQQ and then bit for bit; a zero tensor (a rank-deficient
 // sketch: Householder) and a full-rank compensator reach ε ≈ 0 on both; non-finite W is refused
-// by both; the device memory of a 14336×4096 run stays within 6 × its FP32 bytes.
+// by both; the device memory of a 14336×4096 run stays within 6 × its FP32 bytes. The thin
+// sketches' fused E − Q·B pass against its host op sequence, bit for bit; the sketch without
+// intermediate QRs needs no rerun on heavy-tailed weights and falls back on a zero tensor.
 #include "gpu_compare.h"
 
+#include <cstring>
 #include <filesystem>
 #include <tuple>
 
@@ -16,9 +19,14 @@
 #include "io/checkpoint.h"
 #include "host/engine.h"
 #include "kernels/kernels_milo.h"
+#include "kernels/plan.h"
 #include "kernels/qs_gpu_compat.h"
 #include "quant/milo.h"
 #include "quant/milo_math.h"
+#include "tensor/convert.h"
+#if defined(QUANTSCOPE_HAVE_CUDA)
+#include "device_buffer.h"
+#endif
 
 namespace {
 
@@ -321,7 +329,91 @@ TEST(GpuMilo, ThinCholeskyQrOrthonormalizesAndFlagsAZeroColumn)
         }
     }
 }
+
+TEST(GpuMilo, ThinUpdateFormsDOnTheWayBitForBitAsTheHostSequence)
+{
+    REQUIRE_GPU();
+    // launch::thinUpdate (MiLo's thin sketches) against the host following its op sequence:
+    // p = Σ_c P1[k, c]·P2[n, c] by FMA in c order, d = E − p, wt = W − f(E − d) (bit for bit),
+    // ε² = Σ d² (its order is the kernel's own: compared to FP64 rounding); with *skip, wt is left.
+    std::mt19937 gen(29);
+    std::normal_distribution<double> nd(0.0, 1.0);
+    for (const auto &[K, N, r, skip] : {std::tuple{300, 45, 17, 0}, std::tuple{128, 32, 32, 0},
+                                        std::tuple{1000, 70, 1, 0}, std::tuple{257, 33, 8, 1}}) {
+        SCOPED_TRACE(std::to_string(K) + " x " + std::to_string(N) + " rank " + std::to_string(r));
+        const std::size_t n = static_cast<std::size_t>(K) * N;
+        std::vector<std::uint16_t> wb(n);
+        std::vector<float> wv(n), wt(n);
+        std::vector<double> e(n), p1(static_cast<std::size_t>(K) * r), p2(static_cast<std::size_t>(N) * r);
+        for (std::size_t i = 0; i < n; ++i) {
+            wb[i] = floatToBf16(static_cast<float>(nd(gen)));
+            const std::uint32_t bits = static_cast<std::uint32_t>(wb[i]) << 16;
+            std::memcpy(&wv[i], &bits, 4);
+            wt[i] = wv[i] + static_cast<float>(0.05 * nd(gen)); // Ŵ
+            e[i] = static_cast<double>(wv[i]) - static_cast<double>(wt[i]);
+        }
+        for (double &x : p1)
+            x = 0.3 * nd(gen);
+        for (double &x : p2)
+            x = 0.3 * nd(gen);
+        DevBuf dw(n * 2), dwt(n * 4), de(n * 8), dp1(p1.size() * 8), dp2(p2.size() * 8),
+            dparts(gpu::launch::kMiloSumBlocks * 8), dskip(sizeof(int));
+        dw.put(wb);
+        dwt.put(wt);
+        de.put(e);
+        dp1.put(p1);
+        dp2.put(p2);
+        dskip.put(std::vector<int>{skip});
+        gpu::launch::thinUpdate(gpu::kInBf16, dw.p, static_cast<float *>(dwt.p), static_cast<const double *>(de.p),
+                                static_cast<const double *>(dp1.p), static_cast<const double *>(dp2.p), K, N, r,
+                                static_cast<const int *>(dskip.p), static_cast<double *>(dparts.p), nullptr);
+        std::vector<float> got(n);
+        std::vector<double> parts(gpu::launch::kMiloSumBlocks);
+        CU(cudaMemcpy(got.data(), dwt.p, n * 4, cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(parts.data(), dparts.p, parts.size() * 8, cudaMemcpyDeviceToHost));
+        double sum = 0.0, ref = 0.0;
+        for (double x : parts)
+            sum += x;
+        std::size_t bad = 0;
+        for (int col = 0; col < N; ++col)
+            for (int k = 0; k < K; ++k) {
+                double pk = 0.0;
+                for (int c = 0; c < r; ++c)
+                    pk = std::fma(p1[k + static_cast<std::size_t>(c) * K], p2[col + static_cast<std::size_t>(c) * N],
+                                  pk);
+                const std::size_t i = k + static_cast<std::size_t>(K) * col;
+                const double d = e[i] - pk;
+                ref += d * d;
+                const float want = skip ? wt[i] : wv[i] - static_cast<float>(e[i] - d);
+                bad += !sameBits(got[i], want);
+            }
+        EXPECT_EQ(bad, 0u);
+        EXPECT_NEAR(sum, ref, 1e-12 * ref);
+    }
+}
 #endif
+
+TEST(GpuMilo, SketchWithoutIntermediateQrsRunsOnRealisticResidualsAndMatchesTheCpu)
+{
+    REQUIRE_GPU();
+    if (gpu->info().kind == DeviceKind::Hip)
+        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
+    // MiLo's default 2 power iterations take the sketch without intermediate QRs; on heavy-tailed
+    // weights its guard holds (no rerun) in the thin (r ≤ 32) and the wide (DSYRK/DPOTRF) path,
+    // and the result agrees with the CPU's loop (QRs after every product, Householder) as before.
+    std::string reason;
+    auto engine = gpu::Engine::create(0, reason);
+    ASSERT_TRUE(engine) << reason;
+    const Tensor w = makeTensor(heavyTailed(384, 1024, 31, false), 384, 1024, DType::BF16);
+    auto d = engine->upload(w, "w");
+    for (int rank : {16, 64}) {
+        const auto r =
+            engine->milo(*d, MiloSpec::fromJson(miloSpec("code", rank, 3, "fp16")), gpu::MiloDeviceOptions{});
+        EXPECT_EQ(r.sketchReruns, 0) << rank;
+        EXPECT_EQ(r.householderPasses, 0) << rank;
+        compareMilo(*gpu, w, miloSpec("code", rank, 3, "fp16"), "384x1024 rank " + std::to_string(rank));
+    }
+}
 
 TEST(GpuMilo, DegenerateSketchesAndRefusals)
 {
@@ -339,6 +431,7 @@ TEST(GpuMilo, DegenerateSketchesAndRefusals)
         gpu::MiloDeviceOptions o;
         o.wantDequantized = true;
         const auto r = engine->milo(*d, MiloSpec::fromJson(miloSpec("code", 4, 3, "int8")), o);
+        EXPECT_GT(r.sketchReruns, 0); // the sketch without intermediate QRs first, then QRs each step
         EXPECT_GT(r.householderPasses, 0);
         for (const auto &h : r.quantized.history)
             EXPECT_EQ(h.eps, 0.0);
