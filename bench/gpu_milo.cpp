@@ -115,9 +115,11 @@ int main(int argc, char **argv)
                     profLine += "  " + stage + " " + std::to_string(ms.get<double>()).substr(0, 7) + " ms";
                 std::printf(
                     "%-64s device %8.2f ms  wall %8.2f ms  final eps %.6g  (pass 1 %.6g)  mem %.0f MB = %.2f x FP32  "
-                    "householder passes %d  sketch reruns %d\n",
+                    "householder passes %d  sketch reruns %d  host: setup %.2f ms, after the device's last queued work "
+                    "%.2f ms\n",
                     name.c_str(), sd.median, sw.median, eps.back(), eps.front(), last.deviceBytes / 1e6,
-                    last.deviceBytes / (bound / 6.0), last.householderPasses, last.sketchReruns);
+                    last.deviceBytes / (bound / 6.0), last.householderPasses, last.sketchReruns, last.hostSetupMs,
+                    last.hostDownloadMs);
                 std::printf("    stages:%s\n", profLine.c_str());
                 results.push_back({{"case", name},
                                    {"tensor", in.name},
@@ -134,7 +136,9 @@ int main(int argc, char **argv)
                                    {"device_bytes", last.deviceBytes},
                                    {"device_bytes_over_fp32_bytes", last.deviceBytes / (bound / 6.0)},
                                    {"householder_passes", last.householderPasses},
-                                   {"sketch_reruns", last.sketchReruns}});
+                                   {"sketch_reruns", last.sketchReruns},
+                                   {"host_setup_ms_last", last.hostSetupMs},
+                                   {"host_after_queue_ms_last", last.hostDownloadMs}});
             }
         }
     }

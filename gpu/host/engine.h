@@ -193,7 +193,9 @@ struct MiloDeviceResult {
     float deviceMs = 0;            ///< from the first pass to Ŵ (events on the engine's stream)
     std::uint64_t deviceBytes = 0; ///< device memory the run asked of the pool (without the metrics pass)
     int householderPasses = 0;     ///< passes whose sketch needed Householder QR
-    int sketchReruns = 0; ///< passes whose sketch without intermediate QRs was rerun with a QR after every product
+    int sketchReruns = 0;      ///< passes whose sketch without intermediate QRs was rerun with a QR after every product
+    double hostSetupMs = 0;    ///< host time from the call to the first pass's queueing (buffers, handles)
+    double hostDownloadMs = 0; ///< host time from Ŵ's queueing to the result's vectors filled (waits, downloads)
 };
 
 /// How GPTQ's device factor inverts L' (measurement; both give L'⁻¹ up to FP64 rounding).

@@ -70,6 +70,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                    ", group = " + std::to_string(g),
                                Location{{}, w.name(), {}});
     const int r = static_cast<int>(std::min<std::int64_t>(spec.rank, std::min(N, K)));
+    const auto tCall = std::chrono::steady_clock::now();
     const int passes = spec.passCount();
     const bool paper = spec.preset == MiloPreset::Paper;
     const long long G = numel / g;
@@ -188,6 +189,10 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             size(sized.compV.emplace(), nv, gv, r, colsK);
         });
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
+        const auto msSince = [](std::chrono::steady_clock::time_point a) {
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
+        };
+        res.hostSetupMs = msSince(tCall);
         for (int t = 1; t <= passes; ++t) {
             if (cancel) {
                 cancel->check();
@@ -347,6 +352,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                                spec.hqq.compute == HqqCompute::Fp16, prod, static_cast<float *>(out.get()), I.S());
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
+        const auto tStop = std::chrono::steady_clock::now();
         // The downloads through the pinned staging (the host vectors were sized during the passes).
         sizer.join();
         q.scales = std::move(sized.scales);
@@ -378,6 +384,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             I.copyToHost(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
+        res.hostDownloadMs = msSince(tStop);
         wHatTensor = std::make_shared<GpuTensor>(w.shape(), DType::F32, DType::F32, out.get(), w.name() + " (Ŵ)", out);
     }
     if (o.metrics)

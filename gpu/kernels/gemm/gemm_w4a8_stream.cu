@@ -88,8 +88,13 @@ __device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
 /// 8 and 16 warps state their minimum of one block an SM, which changes ptxas's allotment (INT8 at
 /// M = 16, 8 warps, 1 chunk a step, split 8: 19.4 µs against 20.7; bench/results/gpu-h200-2026-11-29h/
 /// issue43-bounds); a minimum of 0 leaves 4 warps' launch bounds as they were.
+/// QS_W4A8_STREAM_MIN_BLOCKS_4W (a measurement switch, bench/probe/w4a8_regcap.sh): the minimum
+/// for 4-warp blocks, which caps their registers at 65536 / (128 · minimum) for more resident warps.
+#ifndef QS_W4A8_STREAM_MIN_BLOCKS_4W
+#define QS_W4A8_STREAM_MIN_BLOCKS_4W 0
+#endif
 template <bool Fp8, int NT, int U, int NW>
-__global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : 0) stream8Kernel(S8 a)
+__global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOCKS_4W) stream8Kernel(S8 a)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
