@@ -25,6 +25,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "device_pool.h"
@@ -56,6 +59,40 @@ int compKind(CompensatorFormat f)
         return -1;
     }
 }
+
+/// Host vectors page-locked for the result's downloads (cudaHostRegister, on the sizing thread while
+/// the passes run), so that they travel by DMA at the link's rate rather than through the staging
+/// buffers and a host copy; unlocked when this goes. QS_MILO_HOST_REGISTER=0 turns it off (a
+/// measurement switch). A range the driver refuses stays pageable and takes the staging.
+class HostLocks {
+public:
+    HostLocks()
+    {
+        const char *e = std::getenv("QS_MILO_HOST_REGISTER");
+        m_on = !(e && std::string(e) == "0");
+    }
+    ~HostLocks()
+    {
+        for (void *p : m_locked)
+            (void)cudaHostUnregister(p);
+    }
+    HostLocks(const HostLocks &) = delete;
+    HostLocks &operator=(const HostLocks &) = delete;
+    void lock(void *p, std::size_t bytes)
+    {
+        if (!m_on || !p || bytes < (std::size_t{1} << 20))
+            return;
+        if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
+            m_locked.push_back(p);
+        else
+            (void)cudaGetLastError();
+    }
+    bool locked(const void *p) const { return std::find(m_locked.begin(), m_locked.end(), p) != m_locked.end(); }
+
+private:
+    bool m_on = true;
+    std::vector<void *> m_locked;
+};
 
 } // namespace
 
@@ -119,6 +156,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         int bestPass = 0; // the host's choice: the smallest ε, the first of equals (the CPU's rule)
         double bestEps = 0.0;
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
+        const bool thin = r > 0 && r <= launch::kThinUpdateCols; // updateAndMeasure's fused pass
         // D = E − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
         // X ≈ Bt·Qᵀ; ε = ‖D‖ and, in the same pass over D, W_{t+1} = W − f(E − D) in place of Ŵ
         // (unless the sketch failed: the rerun needs Ŵ) — before the host reads ε, so the device
@@ -127,7 +165,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             const bool aIsX = N < K;
             const auto *P1 = static_cast<const double *>(aIsX ? sketch->q() : sketch->bt());
             const auto *P2 = static_cast<const double *>(aIsX ? sketch->bt() : sketch->q());
-            if (r <= launch::kThinUpdateCols) {
+            if (thin) {
                 // Thin sketches: D formed on the way, not stored (E is read once, not read,
                 // written and read again).
                 launch::thinUpdate(in, w.data(), Wt, E, P1, P2, K, N, r, failed, P, I.S());
@@ -160,15 +198,33 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         const std::size_t gu = (nu + cg - 1) / cg, gv = (nv + cg - 1) / cg;
         const std::int64_t rowsN = N, colsK = K; // (named for the capture)
         QuantizedTensor sized;                   // only its vectors, moved into the result after the join
-        std::jthread sizer([&sized, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
+        HostLocks locks;                         // after `sized`: unlocked before the vectors can be freed
+        const int dev = I.device;
+        std::jthread sizer([&sized, &locks, dev, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
+            (void)qsSetDevice(dev);
+            auto lockAll = [&] {
+                auto lockVec = [&](auto &v) { locks.lock(v.data(), v.size() * sizeof(v[0])); };
+                lockVec(sized.scales);
+                lockVec(sized.zeroPoints);
+                lockVec(sized.codes);
+                lockVec(sized.dequantized);
+                for (auto *c : {&sized.compU, &sized.compV})
+                    if (c->has_value()) {
+                        lockVec((*c)->values);
+                        lockVec((*c)->codes);
+                        lockVec((*c)->scales);
+                    }
+            };
             sized.scales.resize(static_cast<std::size_t>(G));
             sized.zeroPoints.resize(static_cast<std::size_t>(G));
             if (o.wantCodes)
                 sized.codes.resize(n);
             if (o.wantDequantized)
                 sized.dequantized.resize(n);
-            if (r == 0)
+            if (r == 0) {
+                lockAll();
                 return;
+            }
             auto size = [&](CompensatorFactor &c, std::size_t count, std::size_t groups, std::int64_t rows,
                             std::int64_t cols) {
                 c.rows = rows;
@@ -187,6 +243,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             };
             size(sized.compU.emplace(), nu, gu, rowsN, r);
             size(sized.compV.emplace(), nv, gv, r, colsK);
+            lockAll();
         });
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
         const auto msSince = [](std::chrono::steady_clock::time_point a) {
@@ -200,9 +257,11 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             }
             const auto t0 = std::chrono::steady_clock::now();
             // Pass 1 reads W as stored; later passes W_t, with Ŵ written over it.
+            // Ŵ over W_t only where the wide update reads it (E − D from W − Ŵ) or a rerun needs it
+            // to rebuild E (DGEMM in place); the thin update reads E, which it leaves as it was.
             launch::HqqArgs a =
                 hqqArgs(spec.hqq, t == 1 ? w.data() : Wt, t == 1 ? in : kInF32, numel, static_cast<char *>(block.get()),
-                        L, static_cast<unsigned char *>(codes.get()), Wt);
+                        L, static_cast<unsigned char *>(codes.get()), thin ? nullptr : Wt);
             // E = W − Ŵ in FP64 written by HQQ's codes pass itself (residual64's bits, one pass
             // over the tensor fewer).
             a.w0 = w.data();
@@ -229,7 +288,8 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 s = readStatus();
                 while (s.retry && mode < 2) {
                     ++mode;
-                    launch::residual64(in, w.data(), Wt, numel, E, I.S());
+                    if (!thin) // E − Q·B was subtracted in place
+                        launch::residual64(in, w.data(), Wt, numel, E, I.S());
                     sketch->run(static_cast<std::uint64_t>(spec.seed), static_cast<std::uint32_t>(t - 1),
                                 spec.powerIters, mode == 2, false, false);
                     updateAndMeasure(t, sketch->failed());
@@ -353,8 +413,15 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
         const auto tStop = std::chrono::steady_clock::now();
-        // The downloads through the pinned staging (the host vectors were sized during the passes).
+        // The downloads: by DMA into the vectors locked during the passes, else through the pinned
+        // staging (the host vectors were sized during the passes).
         sizer.join();
+        auto fetch = [&](void *dst, const void *src, std::size_t bytes) {
+            if (locks.locked(dst))
+                QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToHost, I.stream));
+            else
+                I.copyToHost(dst, src, bytes);
+        };
         q.scales = std::move(sized.scales);
         q.zeroPoints = std::move(sized.zeroPoints);
         q.codes = std::move(sized.codes);
@@ -363,9 +430,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             q.compU = std::move(sized.compU);
             q.compV = std::move(sized.compV);
             auto down = [&](CompensatorFactor &c, const float *vals, const signed char *cds, const float *scs) {
-                I.copyToHost(c.values.data(), vals, c.values.size() * 4);
-                I.copyToHost(c.codes.data(), cds, c.codes.size());
-                I.copyToHost(c.scales.data(), scs, c.scales.size() * 4);
+                fetch(c.values.data(), vals, c.values.size() * 4);
+                fetch(c.codes.data(), cds, c.codes.size());
+                fetch(c.scales.data(), scs, c.scales.size() * 4);
             };
             down(*q.compU, dU, dCodes, dScU);
             down(*q.compV, dV, dCodes + nu, dScU + gu);
@@ -376,12 +443,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
                                ")");
         }
-        I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
-        I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
+        fetch(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
+        fetch(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
         if (o.wantCodes)
-            I.copyToHost(q.codes.data(), cCodes, n);
+            fetch(q.codes.data(), cCodes, n);
         if (o.wantDequantized)
-            I.copyToHost(q.dequantized.data(), out.get(), n * 4);
+            fetch(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
         res.hostDownloadMs = msSince(tStop);

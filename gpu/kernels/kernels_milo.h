@@ -65,9 +65,9 @@ void nextWSumSquares(int in, const void *w, float *wt, const double *d, long lon
 /// nextWSumSquares for thin sketches (r ≤ kThinUpdateCols) with D = E − P1·P2ᵀ formed on the way
 /// instead of read (E column-major [K × N], P1 [K × r], P2 [N × r], FP64; D is not stored, E is
 /// left as it was): per element p = Σ_c P1[k, c]·P2[n, c] by FMA in c order, d = E − p, Σ d² and,
-/// unless *skip, wt[i] = W[i] − f(E − d). Blocks of 128 × 32 elements; kMiloSumBlocks blocks take
-/// the tiles in turn, each block's sum in its tiles' order, then the fixed tree: a fixed order
-/// (not sumSquares' slices), so ε's bits are the same on every run.
+/// unless *skip, wt[i] = W[i] − f(E − d). Tiles of 128 × 32 elements; each of kMiloSumBlocks blocks
+/// takes a fixed contiguous run of them, its sum in its tiles' order, then the fixed tree: a fixed
+/// order (not sumSquares' slices), so ε's bits are the same on every run.
 constexpr int kThinUpdateCols = 32;
 void thinUpdate(int in, const void *w, float *wt, const double *e, const double *p1, const double *p2, long long K,
                 long long N, int r, const int *skip, double *parts, void *s);

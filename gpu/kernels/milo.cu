@@ -283,10 +283,15 @@ __global__ void __launch_bounds__(kT, 2)
     __shared__ double red[kT];
     const bool update = !(skip && *skip);
     const int tx = static_cast<int>(threadIdx.x) % 64, ty = static_cast<int>(threadIdx.x) / 64;
-    const long long tilesK = (K + kTuK - 1) / kTuK, tiles = tilesK * ((N + kTuN - 1) / kTuN);
+    // Block b takes a contiguous run of tiles in k-major order (tile kt·tilesN + nt), so P1's
+    // 128 × r slice stays in shared memory while nt moves on: only P2's slice is reloaded.
+    const long long tilesN = (N + kTuN - 1) / kTuN, tiles = ((K + kTuK - 1) / kTuK) * tilesN;
+    const long long per = (tiles + gridDim.x - 1) / gridDim.x, tBegin = per * blockIdx.x;
+    const long long tEnd = tBegin + per < tiles ? tBegin + per : tiles;
+    long long kLoaded = -1;
     double acc = 0.0;
-    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const long long k0 = (t % tilesK) * kTuK, n0 = (t / tilesK) * kTuN;
+    for (long long t = tBegin; t < tEnd; ++t) {
+        const long long k0 = (t / tilesN) * kTuK, n0 = (t % tilesN) * kTuN;
         // This thread's elements: base + 64·h + K·j, in range for h < hIn, j < jIn.
         const long long base = k0 + tx + K * (n0 + ty * 8);
         const int hIn = k0 + tx + 64 < K ? 2 : (k0 + tx < K ? 1 : 0);
@@ -303,10 +308,13 @@ __global__ void __launch_bounds__(kT, 2)
                 ev[h][j] = in ? E[i] : 0.0;
                 wv[h][j] = in && update ? decode1<IN>(w, i) : 0.0f;
             }
-        __syncthreads(); // the previous tile's reads of s1, s2 are done
-        for (int e = threadIdx.x; e < r * kTuK; e += kT) {
-            const int c = e / kTuK, i = e % kTuK;
-            s1[c][i] = k0 + i < K ? P1[k0 + i + c * K] : 0.0;
+        __syncthreads();     // the previous tile's reads of s1, s2 are done
+        if (k0 != kLoaded) { // block-uniform
+            for (int e = threadIdx.x; e < r * kTuK; e += kT) {
+                const int c = e / kTuK, i = e % kTuK;
+                s1[c][i] = k0 + i < K ? P1[k0 + i + c * K] : 0.0;
+            }
+            kLoaded = k0;
         }
         for (int e = threadIdx.x; e < r * kTuN; e += kT) {
             const int c = e / kTuN, j = e % kTuN;
