@@ -25,9 +25,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
-#include <string>
-#include <vector>
 #include <thread>
 
 #include "device_pool.h"
@@ -59,40 +56,6 @@ int compKind(CompensatorFormat f)
         return -1;
     }
 }
-
-/// Host vectors page-locked for the result's downloads (cudaHostRegister, on the sizing thread while
-/// the passes run), so that they travel by DMA at the link's rate rather than through the staging
-/// buffers and a host copy; unlocked when this goes. QS_MILO_HOST_REGISTER=0 turns it off (a
-/// measurement switch). A range the driver refuses stays pageable and takes the staging.
-class HostLocks {
-public:
-    HostLocks()
-    {
-        const char *e = std::getenv("QS_MILO_HOST_REGISTER");
-        m_on = !(e && std::string(e) == "0");
-    }
-    ~HostLocks()
-    {
-        for (void *p : m_locked)
-            (void)cudaHostUnregister(p);
-    }
-    HostLocks(const HostLocks &) = delete;
-    HostLocks &operator=(const HostLocks &) = delete;
-    void lock(void *p, std::size_t bytes)
-    {
-        if (!m_on || !p || bytes < (std::size_t{1} << 20))
-            return;
-        if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
-            m_locked.push_back(p);
-        else
-            (void)cudaGetLastError();
-    }
-    bool locked(const void *p) const { return std::find(m_locked.begin(), m_locked.end(), p) != m_locked.end(); }
-
-private:
-    bool m_on = true;
-    std::vector<void *> m_locked;
-};
 
 } // namespace
 
@@ -198,33 +161,15 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         const std::size_t gu = (nu + cg - 1) / cg, gv = (nv + cg - 1) / cg;
         const std::int64_t rowsN = N, colsK = K; // (named for the capture)
         QuantizedTensor sized;                   // only its vectors, moved into the result after the join
-        HostLocks locks;                         // after `sized`: unlocked before the vectors can be freed
-        const int dev = I.device;
-        std::jthread sizer([&sized, &locks, dev, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
-            (void)qsSetDevice(dev);
-            auto lockAll = [&] {
-                auto lockVec = [&](auto &v) { locks.lock(v.data(), v.size() * sizeof(v[0])); };
-                lockVec(sized.scales);
-                lockVec(sized.zeroPoints);
-                lockVec(sized.codes);
-                lockVec(sized.dequantized);
-                for (auto *c : {&sized.compU, &sized.compV})
-                    if (c->has_value()) {
-                        lockVec((*c)->values);
-                        lockVec((*c)->codes);
-                        lockVec((*c)->scales);
-                    }
-            };
+        std::jthread sizer([&sized, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
             sized.scales.resize(static_cast<std::size_t>(G));
             sized.zeroPoints.resize(static_cast<std::size_t>(G));
             if (o.wantCodes)
                 sized.codes.resize(n);
             if (o.wantDequantized)
                 sized.dequantized.resize(n);
-            if (r == 0) {
-                lockAll();
+            if (r == 0)
                 return;
-            }
             auto size = [&](CompensatorFactor &c, std::size_t count, std::size_t groups, std::int64_t rows,
                             std::int64_t cols) {
                 c.rows = rows;
@@ -243,7 +188,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             };
             size(sized.compU.emplace(), nu, gu, rowsN, r);
             size(sized.compV.emplace(), nv, gv, r, colsK);
-            lockAll();
         });
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
         const auto msSince = [](std::chrono::steady_clock::time_point a) {
@@ -413,15 +357,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         I.mark("MiLo Ŵ");
         QS_GPU_CHECK(qsEventRecord(I.evStop, I.stream));
         const auto tStop = std::chrono::steady_clock::now();
-        // The downloads: by DMA into the vectors locked during the passes, else through the pinned
-        // staging (the host vectors were sized during the passes).
+        // The downloads through the pinned staging (the host vectors were sized during the passes).
+        // Page-locking the vectors instead (cudaHostRegister on the sizing thread, then DMA into
+        // them) was measured slower: the registration held the device idle ≈ 13 ms between passes
+        // (docs/perf.md, MiLo's whole call, 2026-11-30 run 4).
         sizer.join();
-        auto fetch = [&](void *dst, const void *src, std::size_t bytes) {
-            if (locks.locked(dst))
-                QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToHost, I.stream));
-            else
-                I.copyToHost(dst, src, bytes);
-        };
+        auto fetch = [&](void *dst, const void *src, std::size_t bytes) { I.copyToHost(dst, src, bytes); };
         q.scales = std::move(sized.scales);
         q.zeroPoints = std::move(sized.zeroPoints);
         q.codes = std::move(sized.codes);
