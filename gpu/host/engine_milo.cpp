@@ -25,8 +25,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
-#include <string>
 #include <thread>
 
 #include "device_pool.h"
@@ -122,11 +120,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         double bestEps = 0.0;
         LinalgHandles *H = r > 0 ? &linalgHandles(I.stream) : nullptr;
         const bool thin = r > 0 && r <= launch::kThinUpdateCols; // updateAndMeasure's fused pass
-        // Its rows a thread (launch::thinUpdate; QS_MILO_THIN_ROWS=1 or 2, a measurement switch).
-        const int thinRows = [] {
-            const char *e = std::getenv("QS_MILO_THIN_ROWS");
-            return e && std::string(e) == "1" ? 1 : 2;
-        }();
         // D = E − Q·B in X-space (column-major [K × N]): A = X gives X ≈ Q·Btᵀ, A = Xᵀ gives
         // X ≈ Bt·Qᵀ; ε = ‖D‖ and, in the same pass over D, W_{t+1} = W − f(E − D) in place of Ŵ
         // (unless the sketch failed: the rerun needs Ŵ) — before the host reads ε, so the device
@@ -138,7 +131,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             if (thin) {
                 // Thin sketches: D formed on the way, not stored (E is read once, not read,
                 // written and read again).
-                launch::thinUpdate(in, w.data(), Wt, E, P1, P2, K, N, r, failed, P, I.S(), thinRows);
+                launch::thinUpdate(in, w.data(), Wt, E, P1, P2, K, N, r, failed, P, I.S());
                 launch::passEnd(P, st, t, paper, failed, stDev, I.S());
                 return;
             }

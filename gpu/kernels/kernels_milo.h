@@ -65,14 +65,12 @@ void nextWSumSquares(int in, const void *w, float *wt, const double *d, long lon
 /// nextWSumSquares for thin sketches (r ≤ kThinUpdateCols) with D = E − P1·P2ᵀ formed on the way
 /// instead of read (E column-major [K × N], P1 [K × r], P2 [N × r], FP64; D is not stored, E is
 /// left as it was): per element p = Σ_c P1[k, c]·P2[n, c] by FMA in c order, d = E − p, Σ d² and,
-/// unless *skip, wt[i] = W[i] − f(E − d). Tiles of 64·rowsPerThread × 32 elements (a thread takes
-/// rowsPerThread × 8 of them: 2 = 128 registers, two blocks an SM; 1 = three); each of
-/// kMiloSumBlocks blocks takes a fixed contiguous run of tiles, its sum in its tiles' order, then the
-/// fixed tree: a fixed order (not sumSquares' slices), so ε's bits are the same on every run for a
-/// given rowsPerThread. wt's bits do not depend on it.
+/// unless *skip, wt[i] = W[i] − f(E − d). Tiles of 128 × 32 elements; each of kMiloSumBlocks blocks
+/// takes a fixed contiguous run of them, its sum in its tiles' order, then the fixed tree: a fixed
+/// order (not sumSquares' slices), so ε's bits are the same on every run.
 constexpr int kThinUpdateCols = 32;
 void thinUpdate(int in, const void *w, float *wt, const double *e, const double *p1, const double *p2, long long K,
-                long long N, int r, const int *skip, double *parts, void *s, int rowsPerThread = 2);
+                long long N, int r, const int *skip, double *parts, void *s);
 /// One thread block: ε = √(Σ parts in a fixed order); unless *failed (then status.retry), records
 /// ε as pass t's, evaluates the stop rule (paper: milomath::paperShouldStop; else none) and the
 /// best pass (paper: the smallest ε; else the last), and writes the status.

@@ -266,19 +266,18 @@ __global__ void kNextWSumSquares(const void *w, float *wt, const double *d, long
     blockTreeSum(acc, red, parts);
 }
 
-constexpr int kTuN = 32; ///< thinUpdate's tile: 64·H elements along E's columns × 32 columns
+constexpr int kTuK = 128, kTuN = 32; ///< thinUpdate's tile: 128 elements along E's columns × 32 columns
 
-/// kThinUpdate: thread (tx, ty) computes k = k0 + tx (+ 64 with H = 2) against n = n0 + 8·ty … + 7;
+/// kThinUpdate: thread (tx, ty) computes k = k0 + tx, k0 + tx + 64 against n = n0 + 8·ty … + 7;
 /// warps read E, W and wt along k (coalesced) and P2's tile by broadcast. A thread's 16 elements of
 /// E and W are loaded before the tile's FMAs, so that their DRAM latency overlaps the arithmetic
 /// (loaded after, one element at a time, each tile waited 16 round trips: 0.6 ms a pass at r 32).
-template <int IN, int H>
-__global__ void __launch_bounds__(kT, H == 2 ? 2 : 3)
+template <int IN>
+__global__ void __launch_bounds__(kT, 2)
     kThinUpdate(const void *__restrict__ w, float *__restrict__ wt, const double *__restrict__ E,
                 const double *__restrict__ P1, const double *__restrict__ P2, long long K, long long N, int r,
                 const int *skip, double *parts)
 {
-    constexpr int kTuK = 64 * H;
     __shared__ double s1[kThinUpdateCols][kTuK];
     __shared__ __align__(16) double s2[kThinUpdateCols][kTuN];
     __shared__ double red[kT];
@@ -295,15 +294,15 @@ __global__ void __launch_bounds__(kT, H == 2 ? 2 : 3)
         const long long k0 = (t / tilesN) * kTuK, n0 = (t % tilesN) * kTuN;
         // This thread's elements: base + 64·h + K·j, in range for h < hIn, j < jIn.
         const long long base = k0 + tx + K * (n0 + ty * 8);
-        const int hIn = k0 + tx + 64 < K ? H : (k0 + tx < K ? 1 : 0);
+        const int hIn = k0 + tx + 64 < K ? 2 : (k0 + tx < K ? 1 : 0);
         const long long nLeft = N - n0 - ty * 8;
         const int jIn = nLeft >= 8 ? 8 : (nLeft > 0 ? static_cast<int>(nLeft) : 0);
-        double ev[H][8];
-        float wv[H][8];
+        double ev[2][8];
+        float wv[2][8];
 #pragma unroll
         for (int j = 0; j < 8; ++j)
 #pragma unroll
-            for (int h = 0; h < H; ++h) {
+            for (int h = 0; h < 2; ++h) {
                 const bool in = h < hIn && j < jIn;
                 const long long i = base + 64 * h + K * j;
                 ev[h][j] = in ? E[i] : 0.0;
@@ -322,33 +321,29 @@ __global__ void __launch_bounds__(kT, H == 2 ? 2 : 3)
             s2[c][j] = n0 + j < N ? P2[n0 + j + c * N] : 0.0;
         }
         __syncthreads();
-        double p[H][8];
+        double p[2][8];
 #pragma unroll
-        for (int h = 0; h < H; ++h)
+        for (int h = 0; h < 2; ++h)
 #pragma unroll
             for (int j = 0; j < 8; ++j)
                 p[h][j] = 0.0;
 #pragma unroll 4
         for (int c = 0; c < r; ++c) {
-            double a[H];
-#pragma unroll
-            for (int h = 0; h < H; ++h)
-                a[h] = s1[c][tx + 64 * h];
+            const double a0 = s1[c][tx], a1 = s1[c][tx + 64];
             const auto *b2 = reinterpret_cast<const double2 *>(&s2[c][ty * 8]);
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
                 const double2 b = b2[q];
-#pragma unroll
-                for (int h = 0; h < H; ++h) {
-                    p[h][2 * q] = fma(a[h], b.x, p[h][2 * q]);
-                    p[h][2 * q + 1] = fma(a[h], b.y, p[h][2 * q + 1]);
-                }
+                p[0][2 * q] = fma(a0, b.x, p[0][2 * q]);
+                p[0][2 * q + 1] = fma(a0, b.y, p[0][2 * q + 1]);
+                p[1][2 * q] = fma(a1, b.x, p[1][2 * q]);
+                p[1][2 * q + 1] = fma(a1, b.y, p[1][2 * q + 1]);
             }
         }
 #pragma unroll
         for (int j = 0; j < 8; ++j)
 #pragma unroll
-            for (int h = 0; h < H; ++h) {
+            for (int h = 0; h < 2; ++h) {
                 if (h >= hIn || j >= jIn)
                     continue;
                 const double ei = ev[h][j], di = ei - p[h][j];
@@ -612,17 +607,12 @@ void nextWSumSquares(int in, const void *w, float *wt, const double *d, long lon
 }
 
 void thinUpdate(int in, const void *w, float *wt, const double *e, const double *p1, const double *p2, long long K,
-                long long N, int r, const int *skip, double *parts, void *s, int rowsPerThread)
+                long long N, int r, const int *skip, double *parts, void *s)
 {
     if (r < 1 || r > kThinUpdateCols)
         throw GpuError("thinUpdate: rank " + std::to_string(r));
-    if (rowsPerThread != 1 && rowsPerThread != 2)
-        throw GpuError("thinUpdate: " + std::to_string(rowsPerThread) + " rows a thread");
     dispatchIn(in, [&](auto I) {
-        if (rowsPerThread == 2)
-            kThinUpdate<decltype(I)::value, 2><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, e, p1, p2, K, N, r, skip, parts);
-        else
-            kThinUpdate<decltype(I)::value, 1><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, e, p1, p2, K, N, r, skip, parts);
+        kThinUpdate<decltype(I)::value><<<kMiloSumBlocks, kT, 0, S(s)>>>(w, wt, e, p1, p2, K, N, r, skip, parts);
     });
     QS_GPU_CHECK_LAUNCH("thinUpdate");
 }

@@ -364,31 +364,16 @@ TEST(GpuMilo, ThinUpdateFormsDOnTheWayBitForBitAsTheHostSequence)
         dp1.put(p1);
         dp2.put(p2);
         dskip.put(std::vector<int>{skip});
+        gpu::launch::thinUpdate(gpu::kInBf16, dw.p, static_cast<float *>(dwt.p), static_cast<const double *>(de.p),
+                                static_cast<const double *>(dp1.p), static_cast<const double *>(dp2.p), K, N, r,
+                                static_cast<const int *>(dskip.p), static_cast<double *>(dparts.p), nullptr);
         std::vector<float> got(n);
+        std::vector<double> parts(gpu::launch::kMiloSumBlocks);
+        CU(cudaMemcpy(got.data(), dwt.p, n * 4, cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(parts.data(), dparts.p, parts.size() * 8, cudaMemcpyDeviceToHost));
         double sum = 0.0, ref = 0.0;
-        for (int rows : {1, 2}) { // both tilings: the same wt bits (the last one's are checked below)
-            dwt.put(wt);
-            gpu::launch::thinUpdate(gpu::kInBf16, dw.p, static_cast<float *>(dwt.p), static_cast<const double *>(de.p),
-                                    static_cast<const double *>(dp1.p), static_cast<const double *>(dp2.p), K, N, r,
-                                    static_cast<const int *>(dskip.p), static_cast<double *>(dparts.p), nullptr, rows);
-            std::vector<float> g(n);
-            std::vector<double> parts(gpu::launch::kMiloSumBlocks);
-            CU(cudaMemcpy(g.data(), dwt.p, n * 4, cudaMemcpyDeviceToHost));
-            CU(cudaMemcpy(parts.data(), dparts.p, parts.size() * 8, cudaMemcpyDeviceToHost));
-            if (rows == 2) {
-                std::size_t differ = 0;
-                for (std::size_t i = 0; i < n; ++i)
-                    differ += !sameBits(g[i], got[i]);
-                EXPECT_EQ(differ, 0u) << "rows a thread 1 against 2";
-            }
-            got = g;
-            double part = 0.0;
-            for (double x : parts)
-                part += x;
-            if (rows == 2)
-                EXPECT_NEAR(part, sum, 1e-12 * sum) << "ε² of the two tilings";
-            sum = part;
-        }
+        for (double x : parts)
+            sum += x;
         std::size_t bad = 0;
         for (int col = 0; col < N; ++col)
             for (int k = 0; k < K; ++k) {
