@@ -362,7 +362,6 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         // them) was measured slower: the registration held the device idle ≈ 13 ms between passes
         // (docs/perf.md, MiLo's whole call, 2026-11-30 run 4).
         sizer.join();
-        auto fetch = [&](void *dst, const void *src, std::size_t bytes) { I.copyToHost(dst, src, bytes); };
         q.scales = std::move(sized.scales);
         q.zeroPoints = std::move(sized.zeroPoints);
         q.codes = std::move(sized.codes);
@@ -371,9 +370,9 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             q.compU = std::move(sized.compU);
             q.compV = std::move(sized.compV);
             auto down = [&](CompensatorFactor &c, const float *vals, const signed char *cds, const float *scs) {
-                fetch(c.values.data(), vals, c.values.size() * 4);
-                fetch(c.codes.data(), cds, c.codes.size());
-                fetch(c.scales.data(), scs, c.scales.size() * 4);
+                I.copyToHost(c.values.data(), vals, c.values.size() * 4);
+                I.copyToHost(c.codes.data(), cds, c.codes.size());
+                I.copyToHost(c.scales.data(), scs, c.scales.size() * 4);
             };
             down(*q.compU, dU, dCodes, dScU);
             down(*q.compV, dV, dCodes + nu, dScU + gu);
@@ -384,12 +383,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
                                ")");
         }
-        fetch(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
-        fetch(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
+        I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
+        I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
         if (o.wantCodes)
-            fetch(q.codes.data(), cCodes, n);
+            I.copyToHost(q.codes.data(), cCodes, n);
         if (o.wantDequantized)
-            fetch(q.dequantized.data(), out.get(), n * 4);
+            I.copyToHost(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));
         QS_GPU_CHECK(qsEventElapsedTime(&res.deviceMs, I.evStart, I.evStop));
         res.hostDownloadMs = msSince(tStop);
