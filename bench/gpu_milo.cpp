@@ -8,7 +8,8 @@
 // Engine::milo, ε of every pass, the device memory the run asked for against the bound
 // (6 × the tensor's FP32 bytes), and a profiled run's stage times summed over the passes.
 // bench/milo_torch.py runs the PyTorch loop on the same tensors.
-// Usage: qs_bench_gpu_milo [--out DIR] [--repeats N] [--tensor-out FILE]
+// Usage: qs_bench_gpu_milo [--out DIR] [--repeats N] [--tensor-out FILE] [--ranks 32,512]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,12 +36,27 @@ int main(int argc, char **argv)
     opt.cols = 14336;
     opt.repeats = 3;
     std::string tensorOut;
+    std::vector<int> ranks{32, 512};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (opt.take(argc, argv, i))
             continue;
-        if (a == "--tensor-out" && i + 1 < argc)
+        if (a == "--tensor-out" && i + 1 < argc) {
             tensorOut = argv[++i];
+        } else if (a == "--ranks" && i + 1 < argc) { // e.g. 32 for the Nsight run (QS_NCU_MILO)
+            ranks.clear();
+            const std::string list = argv[++i];
+            for (std::size_t p = 0; p < list.size();) {
+                const std::size_t e = std::min(list.find(',', p), list.size());
+                const int r = std::atoi(list.substr(p, e - p).c_str());
+                if (r <= 0) {
+                    std::fprintf(stderr, "--ranks: '%s' is not a list of positive ranks\n", list.c_str());
+                    return 2;
+                }
+                ranks.push_back(r);
+                p = e + 1;
+            }
+        }
     }
     std::string reason;
     auto engine = gpu::Engine::create(0, reason);
@@ -73,7 +89,7 @@ int main(int argc, char **argv)
     for (const Input &in : inputs) {
         auto d = engine->upload(in.w, in.name);
         const auto [N, K] = matrixView(in.w.shape());
-        for (const int rank : {32, 512}) {
+        for (const int rank : ranks) {
             {
                 MiloSpec spec;
                 spec.preset = MiloPreset::Code;

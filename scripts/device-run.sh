@@ -513,6 +513,24 @@ if [[ "${QS_NCU:-0}" == 1 ]]; then
     echo "ncu not found"
   fi
 fi
+if [[ "${QS_NCU_MILO:-0}" == 1 ]]; then
+  # Nsight Compute on MiLo's element passes at rank 32 (the thin E − Q·B pass and HQQ's codes and
+  # iteration kernels): what bounds them (docs/perf.md, MiLo's whole call). QS_NCU_MILO_KERNELS (regex).
+  ncu_bin="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)"
+  if [[ -n "$ncu_bin" ]]; then
+    t0=$(date +%s)
+    "$ncu_bin" -k "regex:${QS_NCU_MILO_KERNELS:-kThinUpdate|kHqqFinal|kHqqIterate}" --launch-skip 40 \
+      --launch-count "${QS_NCU_COUNT:-6}" \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+      --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats \
+      --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio" \
+      "$build/bench/qs_bench_gpu_milo" --ranks 32 --repeats 1 > "$OUT/ncu-milo.txt" 2>&1 || echo "ncu failed"
+    grep -E "^  [a-zA-Z_]+.*\(|Duration|DRAM Throughput|Compute \(SM\) Throughput|Warp Cycles Per Issued|Achieved Occupancy|Registers Per|Executed Ipc A|Issue Slots Busy|No Eligible" "$OUT/ncu-milo.txt" | head -60
+    echo "ncu milo: $(( $(date +%s) - t0 ))s"
+  else
+    echo "ncu not found"
+  fi
+fi
 # The model commands through the Python bridge (docs/bridge.md): ctest bridge_cli and the capture /
 # eval timings on SmolLM2-135M's architecture (scripts/capture/device-bridge.sh).
 if [[ "${QS_SKIP_BRIDGE:-0}" != 1 ]]; then
