@@ -541,7 +541,7 @@ std::vector<GemmPoint> Engine::timeGemms(const GemmBenchRequest &request, const 
                 throw GpuError("cuBLASLt runs no " + toString(f) + " GEMM of M = " + std::to_string(m) +
                                ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + " (" + refusal + ")");
             // QS_GEMMLAB_TRACE prints when each point's timed phase starts (UTC ms), for
-            // bench/probe/gemmlab_clocks.py (the tuning above ends with lab2::settleAfterTuning).
+            // bench/probe/gemmlab_clocks.py (the tuning above ends with fastestOf's wait before timing).
             if (std::getenv("QS_GEMMLAB_TRACE"))
                 std::fprintf(stderr, "trace %s M=%lld timed from %lld ms\n", toString(f).c_str(),
                              static_cast<long long>(m),

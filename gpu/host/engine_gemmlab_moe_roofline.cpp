@@ -180,6 +180,17 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
 }
 
 namespace {
+/// The waits of the candidates' tuning (fastestOf). Hundreds of back-to-back large GEMMs hold the
+/// GPU at its power cap, and its SM clock then stays lowered (1390–1545 MHz against 1980 on the
+/// H200, sampled by bench/probe/gemmlab_clocks.sh) into what runs next, which a peer timing its own
+/// calls from an idle device never sees. settleAfterTuning: after a tuning round, the host waits as
+/// long as the device has been busy tuning since the last wait (at most 1 s; none while that is
+/// under 20 ms), so that later rounds rank the candidates near the first round's clocks.
+/// settleBeforeTiming: after the last round, it waits as long as the whole tuning kept the device
+/// busy (the same bounds), so that the timed repeats start from the state the peer's start from
+/// (docs/perf.md "Run-to-run honesty (issue 43 item 4)"). QS_GEMMLAB_SETTLE_MS=N sets every wait
+/// to N ms (0: none).
+constexpr double kSettleFromMs = 20, kSettleMaxMs = 1000;
 /// Busy time since the last wait, over rounds and tunings: short rounds add up (the lab's
 /// M = 2048 BF16 rounds of 41 candidates take 49 ms each, and three of them lowered the clock).
 thread_local double t_busyMs = 0;
@@ -197,8 +208,6 @@ void sleepMs(double ms)
     if (ms > 0)
         std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(ms * 1000.0)));
 }
-} // namespace
-
 void settleAfterTuning(double tuningMs)
 {
     t_busyMs += tuningMs;
@@ -213,6 +222,7 @@ void settleBeforeTiming(double tuningMs)
     sleepMs(waitFor(tuningMs));
     t_busyMs = 0;
 }
+} // namespace
 
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s)
 {

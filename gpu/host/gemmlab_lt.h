@@ -112,8 +112,8 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
 /// The fastest of `count` candidates: kFastestRounds interleaved rounds, each timing
 /// kFastestRuns launches of every candidate in turn after one untimed (so that a drift of the
 /// clocks falls on all alike); the lowest median wins. Candidates whose first-round median is over
-/// kFastestDropAbove × the best are not run again; between rounds settleAfterTuning, after the last
-/// settleBeforeTiming (below). `launch(c, i)` queues candidate c once (i
+/// kFastestDropAbove × the best are not run again; between rounds, and before the caller's timed
+/// repeats, the host waits for the GPU's clock to recover from the tuning (engine_gemmlab_moe_roofline.cpp). `launch(c, i)` queues candidate c once (i
 /// counts the launches, e.g. for rotating weight copies) and returns false when it refuses, which
 /// drops the candidate. index −1 when every candidate refused.
 inline constexpr int kFastestRounds = 3, kFastestRuns = 3;
@@ -123,19 +123,6 @@ struct Fastest {
     std::vector<double> medianUs; ///< per candidate (0 where it refused)
 };
 Fastest fastestOf(std::size_t count, const std::function<bool(std::size_t c, int i)> &launch, cudaStream_t s);
-/// The waits of the candidates' tuning (fastestOf). Hundreds of back-to-back large GEMMs hold the
-/// GPU at its power cap, and its SM clock then stays lowered (1390–1545 MHz against 1980 on the
-/// H200, sampled by bench/probe/gemmlab_clocks.sh) into what runs next, which a peer timing its own
-/// calls from an idle device never sees. settleAfterTuning: after a tuning round, the host waits as
-/// long as the device has been busy tuning since the last wait (at most 1 s; none while that is
-/// under 20 ms), so that later rounds rank the candidates near the first round's clocks.
-/// settleBeforeTiming: after the last round, it waits as long as the whole tuning kept the device
-/// busy (the same bounds), so that the timed repeats start from the state the peer's start from
-/// (docs/perf.md "Run-to-run honesty (issue 43 item 4)"). QS_GEMMLAB_SETTLE_MS=N sets every wait
-/// to N ms (0: none).
-inline constexpr double kSettleFromMs = 20, kSettleMaxMs = 1000;
-void settleAfterTuning(double tuningMs);
-void settleBeforeTiming(double tuningMs);
 /// A point note's "; chosen by timing N candidates (median µs: name µs; …)" for fastestOf's
 /// result f over candidates named `names`.
 std::string candidatesNote(const Fastest &f, const std::vector<std::string> &names);
