@@ -135,10 +135,10 @@ int main(int argc, char **argv)
                 std::printf(
                     "%-64s device %8.2f ms  wall %8.2f ms  final eps %.6g  (pass 1 %.6g)  mem %.0f MB = %.2f x FP32  "
                     "householder passes %d  sketch reruns %d  host: setup %.2f ms, after the device's last queued work "
-                    "%.2f ms\n",
+                    "%.2f ms (last pass's codes %s)\n",
                     name.c_str(), sd.median, sw.median, eps.back(), eps.front(), last.deviceBytes / 1e6,
                     last.deviceBytes / (bound / 6.0), last.householderPasses, last.sketchReruns, last.hostSetupMs,
-                    last.hostDownloadMs);
+                    last.hostDownloadMs, last.earlyDownload ? "downloaded during its sketch" : "not returned");
                 std::printf("    stages:%s\n", profLine.c_str());
                 results.push_back({{"case", name},
                                    {"tensor", in.name},
@@ -157,7 +157,8 @@ int main(int argc, char **argv)
                                    {"householder_passes", last.householderPasses},
                                    {"sketch_reruns", last.sketchReruns},
                                    {"host_setup_ms_last", last.hostSetupMs},
-                                   {"host_after_queue_ms_last", last.hostDownloadMs}});
+                                   {"host_after_queue_ms_last", last.hostDownloadMs},
+                                   {"early_download", last.earlyDownload}});
             }
         }
     }

@@ -196,6 +196,8 @@ struct MiloDeviceResult {
     int sketchReruns = 0;      ///< passes whose sketch without intermediate QRs was rerun with a QR after every product
     double hostSetupMs = 0;    ///< host time from the call to the first pass's queueing (buffers, handles)
     double hostDownloadMs = 0; ///< host time from Ŵ's queueing to the result's vectors filled (waits, downloads)
+    bool earlyDownload = false; ///< the returned pass was the last one, whose codes, scales and zero points
+                                ///< went down during its sketch (not downloaded again after Ŵ)
 };
 
 /// How GPTQ's device factor inverts L' (measurement; both give L'⁻¹ up to FP64 rounding).

@@ -48,6 +48,10 @@ struct Engine::Impl {
     qsStream_t aux[kAuxStreams] = {};
     qsEvent_t auxDone[kAuxStreams] = {};
     qsEvent_t auxReady = nullptr;
+    /// A stream for downloads that overlap the work on `stream` (MiLo's early download of its last
+    /// pass), and an event that starts it; made on first use by early().
+    qsStream_t sideStream = nullptr;
+    qsEvent_t sideReady = nullptr;
     std::recursive_mutex mutex;
     bool profile = false;
     std::vector<qsEvent_t> markEvents;
@@ -78,6 +82,10 @@ struct Engine::Impl {
         }
         if (auxReady)
             qsEventDestroy(auxReady);
+        if (sideStream)
+            qsStreamDestroy(sideStream);
+        if (sideReady)
+            qsEventDestroy(sideReady);
         for (int i = 0; i < 2; ++i) {
             if (staging[i])
                 qsFreeHost(staging[i]);
@@ -106,6 +114,17 @@ struct Engine::Impl {
             QS_GPU_CHECK(qsStreamWaitEvent(aux[i], auxReady));
         }
     }
+    /// The side stream, made to start after the work queued on `stream` so far.
+    qsStream_t early()
+    {
+        if (!sideStream) {
+            QS_GPU_CHECK(qsStreamCreateNonBlocking(&sideStream));
+            QS_GPU_CHECK(qsEventCreate(&sideReady));
+        }
+        QS_GPU_CHECK(qsEventRecord(sideReady, stream));
+        QS_GPU_CHECK(qsStreamWaitEvent(sideStream, sideReady));
+        return sideStream;
+    }
     /// Work queued on `stream` from here on starts after what the first n auxiliary streams hold.
     void joinAux(int n)
     {
@@ -118,10 +137,11 @@ struct Engine::Impl {
     /// into one buffer while the other travels), or a plain copy when pinning failed; returns when
     /// the host buffer may change again (the device copy is queued on the stream).
     void copyToDevice(void *dst, const void *src, std::size_t bytes);
-    /// Device → host copy of `bytes` after the work queued on the stream, through the same pinned
-    /// staging (a slice travels into one buffer while the host copies the other out, up to 4
-    /// threads), or a plain copy when pinning failed; returns when `dst` holds the bytes.
-    void copyToHost(void *dst, const void *src, std::size_t bytes);
+    /// Device → host copy of `bytes` after the work queued on the stream (or on `on`), through the
+    /// same pinned staging (a slice travels into one buffer while the host copies the other out, up
+    /// to 4 threads), or a plain copy when pinning failed; returns when `dst` holds the bytes. One
+    /// thread at a time uses the staging.
+    void copyToHost(void *dst, const void *src, std::size_t bytes, qsStream_t on = nullptr);
     /// The c sweep's MSE curves of several FP32 matrices at once (engine_sweep.cpp): curve i of
     /// xs[i] = {data, rows, K} over `cs`, groups of `group` along K — each the bits the evaluator of
     /// Engine::sweepEvaluator gives for that matrix alone; two synchronisations in all.

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <thread>
 
 #include "device_pool.h"
@@ -189,6 +190,14 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             size(sized.compU.emplace(), nu, gu, rowsN, r);
             size(sized.compV.emplace(), nv, gv, r, colsK);
         });
+        // The last scheduled pass's codes, scales and zero points go down to the host as soon as its
+        // HQQ is done, on the side stream and a host thread of their own, while the device runs that
+        // pass's sketch and update (and, when it is the best pass, the compensators and Ŵ). When the
+        // last pass is the one returned — MiLo's ε usually falls to the end — those downloads are not
+        // repeated after the loop; otherwise the best pass's are made there as before.
+        std::jthread early;
+        std::exception_ptr earlyError;
+        int earlyPass = 0;
         QS_GPU_CHECK(qsEventRecord(I.evStart, I.stream));
         const auto msSince = [](std::chrono::steady_clock::time_point a) {
             return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
@@ -212,6 +221,22 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             a.in0 = in;
             a.e64 = E;
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
+            if (t == passes && r > 0) {
+                sizer.join(); // long done: sized during pass 1
+                earlyPass = t;
+                const qsStream_t side = I.early();
+                early = std::jthread([&I, &sized, &o, &earlyError, side, n, c = codes.get(),
+                                      b = static_cast<const char *>(block.get()), &L] {
+                    try {
+                        I.copyToHost(sized.scales.data(), b + L.scales, sized.scales.size() * 4, side);
+                        I.copyToHost(sized.zeroPoints.data(), b + L.zeros, sized.zeroPoints.size() * 4, side);
+                        if (o.wantCodes)
+                            I.copyToHost(sized.codes.data(), c, n, side);
+                    } catch (...) {
+                        earlyError = std::current_exception();
+                    }
+                });
+            }
             launch::MiloStatus s;
             if (r == 0) {
                 launch::sumSquares(E, numel, P, I.S());
@@ -361,7 +386,14 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         // Page-locking the vectors instead (cudaHostRegister on the sizing thread, then DMA into
         // them) was measured slower: the registration held the device idle ≈ 13 ms between passes
         // (docs/perf.md, MiLo's whole call, 2026-11-30 run 4).
-        sizer.join();
+        if (sizer.joinable())
+            sizer.join();
+        if (early.joinable())
+            early.join();
+        if (earlyError)
+            std::rethrow_exception(earlyError);
+        const bool earlyHit = earlyPass > 0 && chosenPass == earlyPass; // its downloads are the result's
+        res.earlyDownload = earlyHit;
         q.scales = std::move(sized.scales);
         q.zeroPoints = std::move(sized.zeroPoints);
         q.codes = std::move(sized.codes);
@@ -383,10 +415,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
                 throw GpuError("cuSOLVER's eigensolver did not converge on MiLo's B·Bᵀ (info " + std::to_string(inf) +
                                ")");
         }
-        I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
-        I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
-        if (o.wantCodes)
-            I.copyToHost(q.codes.data(), cCodes, n);
+        if (!earlyHit) {
+            I.copyToHost(q.scales.data(), cBlock + L.scales, q.scales.size() * 4);
+            I.copyToHost(q.zeroPoints.data(), cBlock + L.zeros, q.zeroPoints.size() * 4);
+            if (o.wantCodes)
+                I.copyToHost(q.codes.data(), cCodes, n);
+        }
         if (o.wantDequantized)
             I.copyToHost(q.dequantized.data(), out.get(), n * 4);
         QS_GPU_CHECK(qsStreamSynchronize(I.stream));

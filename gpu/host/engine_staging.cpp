@@ -34,13 +34,14 @@ void sliceCopy(char *to, const char *from, std::size_t len)
 
 } // namespace
 
-void Engine::Impl::copyToHost(void *dst, const void *src, std::size_t bytes)
+void Engine::Impl::copyToHost(void *dst, const void *src, std::size_t bytes, qsStream_t on)
 {
     if (bytes == 0)
         return;
+    const qsStream_t st = on ? on : stream;
     if (!pinned) {
-        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToHost, stream));
-        QS_GPU_CHECK(qsStreamSynchronize(stream));
+        QS_GPU_CHECK(qsMemcpyAsync(dst, src, bytes, qsMemcpyDeviceToHost, st));
+        QS_GPU_CHECK(qsStreamSynchronize(st));
         return;
     }
     // Slice s travels into staging[s mod 2] while the host copies slice s − 1 out of the other.
@@ -53,9 +54,9 @@ void Engine::Impl::copyToHost(void *dst, const void *src, std::size_t bytes)
     for (std::size_t s = 0; s < slices; ++s) {
         const int buf = static_cast<int>(s & 1);
         QS_GPU_CHECK(qsEventSynchronize(stagingDone[buf])); // an earlier upload's slice may still read it
-        QS_GPU_CHECK(qsMemcpyAsync(staging[buf], static_cast<const char *>(src) + s * slice, len(s),
-                                   qsMemcpyDeviceToHost, stream));
-        QS_GPU_CHECK(qsEventRecord(stagingDone[buf], stream));
+        QS_GPU_CHECK(
+            qsMemcpyAsync(staging[buf], static_cast<const char *>(src) + s * slice, len(s), qsMemcpyDeviceToHost, st));
+        QS_GPU_CHECK(qsEventRecord(stagingDone[buf], st));
         if (s > 0)
             drain(s - 1);
     }

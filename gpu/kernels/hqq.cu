@@ -434,9 +434,86 @@ __device__ __forceinline__ float loadW0(const HqqArgs &a, i64 i)
     }
 }
 
+/// Elements i0 … i0 + 3 of W as FP32 (i0 a multiple of 4; 16- or 8-byte aligned): loadW's exact
+/// conversions from one load.
+template <int IN> __device__ __forceinline__ void loadW4(const void *p, i64 i0, float v[4])
+{
+    if constexpr (IN == kInF32) {
+        const float4 q = *reinterpret_cast<const float4 *>(static_cast<const float *>(p) + i0);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+        const uint2 q = *reinterpret_cast<const uint2 *>(static_cast<const unsigned short *>(p) + i0);
+        const unsigned short h[4] = {static_cast<unsigned short>(q.x & 0xFFFFu), static_cast<unsigned short>(q.x >> 16),
+                                     static_cast<unsigned short>(q.y & 0xFFFFu),
+                                     static_cast<unsigned short>(q.y >> 16)};
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            v[k] = IN == kInBf16 ? gpumath::bf16ToF32(h[k]) : gpumath::f16ToF32(h[k]);
+    }
+}
+
+__device__ __forceinline__ bool alignedTo(const void *p, unsigned bytes)
+{
+    return (reinterpret_cast<unsigned long long>(p) & (bytes - 1)) == 0;
+}
+
 template <int IN, bool AXIS1, bool FP16> __global__ void __launch_bounds__(kHqqThreads) kHqqFinal(HqqArgs a)
 {
     const i64 G = a.groups, g = a.group;
+    if (!AXIS1 && G % 4 == 0 && alignedTo(a.sigma, 16) && alignedTo(a.zero, 16) && alignedTo(a.scales, 16) &&
+        alignedTo(a.bad, 4) && alignedTo(a.w, IN == kInF32 ? 16 : 8) && alignedTo(a.codes, 4) &&
+        alignedTo(a.wHat, 16) && alignedTo(a.e64, 16) && alignedTo(a.w0, a.in0 == kInF32 ? 16 : 8)) {
+        // Axis-0 groups (group j = elements {t·G + j}; MiLo's inner HQQ): with G a multiple of 4,
+        // elements i0 … i0 + 3 (i0 a multiple of 4) are groups j0 … j0 + 3 — a thread takes the
+        // four: 16-byte loads of W and of the groups' σ, z and scale, one 4-byte code store, 16-byte
+        // Ŵ and E stores, one index division for four elements. The same operations an element.
+        const bool small = a.numel < (i64{1} << 32);
+        const i64 quads = a.numel / 4;
+        for (i64 c = static_cast<i64>(blockIdx.x) * kHqqThreads + threadIdx.x; c < quads;
+             c += static_cast<i64>(gridDim.x) * kHqqThreads) {
+            const i64 i0 = c * 4;
+            const i64 j0 = small ? static_cast<i64>(static_cast<unsigned>(i0) % static_cast<unsigned>(G)) : i0 % G;
+            const float4 s4 = *reinterpret_cast<const float4 *>(a.sigma + j0);
+            const float4 z4 = *reinterpret_cast<const float4 *>(a.zero + j0);
+            const float4 c4 = *reinterpret_cast<const float4 *>(a.scales + j0);
+            const unsigned b4 = *reinterpret_cast<const unsigned *>(a.bad + j0);
+            const float sg[4] = {s4.x, s4.y, s4.z, s4.w}, zr[4] = {z4.x, z4.y, z4.z, z4.w},
+                        sc[4] = {c4.x, c4.y, c4.z, c4.w};
+            float v[4], code[4], y[4], w0[4];
+            loadW4<IN>(a.w, i0, v);
+            if (a.e64) {
+                if (a.in0 == kInBf16)
+                    loadW4<kInBf16>(a.w0, i0, w0);
+                else if (a.in0 == kInF16)
+                    loadW4<kInF16>(a.w0, i0, w0);
+                else
+                    loadW4<kInF32>(a.w0, i0, w0);
+            }
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                code[k] = y[k] = 0.0f;
+                if (((b4 >> (8 * k)) & 0xFFu) == 0) {
+                    code[k] = hqqmath::clampf(hqqmath::rne(v[k] * sg[k] + zr[k]), 0.0f, a.qmax);
+                    y[k] = FP16 ? hqqmath::hqqH(hqqmath::hqqH(code[k] - zr[k]) * sc[k]) : (code[k] - zr[k]) * sc[k];
+                }
+            }
+            unsigned pk = 0;
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                pk |= static_cast<unsigned>(code[k]) << (8 * k);
+            reinterpret_cast<unsigned *>(a.codes)[c] = pk;
+            if (a.wHat)
+                reinterpret_cast<float4 *>(a.wHat)[c] = make_float4(y[0], y[1], y[2], y[3]);
+            if (a.e64) {
+                double2 *e = reinterpret_cast<double2 *>(a.e64 + i0);
+                e[0] = make_double2(static_cast<double>(w0[0]) - static_cast<double>(y[0]),
+                                    static_cast<double>(w0[1]) - static_cast<double>(y[1]));
+                e[1] = make_double2(static_cast<double>(w0[2]) - static_cast<double>(y[2]),
+                                    static_cast<double>(w0[3]) - static_cast<double>(y[3]));
+            }
+        }
+        return;
+    }
     if (AXIS1 && g % 8 == 0) {
         // Axis-1 groups of a multiple of 8: a thread takes 8 consecutive elements of one group —
         // one 16-byte load, one 8-byte code store, two 16-byte Ŵ stores.
@@ -585,7 +662,10 @@ struct FinalL {
     template <int IN, bool A1, bool F16> void operator()() const
     {
         kHqqScales<F16><<<blocksFor(a.groups), kHqqThreads, 0, s>>>(a);
-        const i64 blocks = std::min<i64>((a.numel + kHqqThreads - 1) / kHqqThreads, i64{1} << 20);
+        // Axis 0 with G a multiple of 4: four elements a thread where the pointers allow (the
+        // kernel checks; its grid-stride loop covers the tensor either way).
+        const i64 perThread = !A1 && a.groups % 4 == 0 ? 4 : 1;
+        const i64 blocks = std::min<i64>((a.numel / perThread + kHqqThreads - 1) / kHqqThreads, i64{1} << 20);
         kHqqFinal<IN, A1, F16><<<static_cast<int>(blocks), kHqqThreads, 0, s>>>(a);
     }
 };

@@ -5,9 +5,9 @@
 // (labGemmInt8Ref, standing in for cuBLASLt's, which gives the same integers) and labPostScale
 // (bf16((float(v)·s_tok)·s_ch)) — and that reference is itself pinned to a host computation on a
 // small shape. Random codes, zero points over the fold's whole range (its extremes included),
-// random scales and activations; M ∈ {32, 257, 1024} (257: a partial token tile), N ∈ {256, 4096},
-// K ∈ {1024, 14336}, every tile (stream-K and persistent; 3 and 4 on the reordered copy, which
-// pins the reorder). Also Σx̂ (labRowSumInt8's vector path) against the host, and the refusals.
+// random scales and activations; M ∈ {1, 5, 16, 32, 257, 1024} (5, 257: partial token tiles),
+// N ∈ {256, 4096}, K ∈ {1024, 14336}, every tile (stream-K and persistent, 128 and 16 tokens; 3, 4
+// and 6 on the reordered copy, which pins the reorder). Also Σx̂ (labRowSumInt8's vector path) against the host, and the refusals.
 // Skipped, with the reason, without a device, on a GPU other than Hopper, or in a build without
 // the route.
 #include "gpu_compare.h"
@@ -186,7 +186,8 @@ TEST(GpuW4a8Cutlass, EveryOutputEqualsTheFoldRouteBitForBitOverShapesAndTiles)
     int run = 0;
     for (const std::int64_t k : {std::int64_t(1024), std::int64_t(14336)})
         for (const std::int64_t n : {std::int64_t(256), std::int64_t(4096)})
-            for (const std::int64_t m : {std::int64_t(32), std::int64_t(257), std::int64_t(1024)}) {
+            for (const std::int64_t m : {std::int64_t(1), std::int64_t(5), std::int64_t(16), std::int64_t(32),
+                                         std::int64_t(257), std::int64_t(1024)}) {
                 const Operands o = makeOperands(m, n, k, 0xA8C0ull + static_cast<std::uint64_t>(run++));
                 Device d(o);
                 ASSERT_TRUE(d.foldRoute());
