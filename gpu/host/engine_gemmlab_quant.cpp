@@ -242,18 +242,14 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 return launch::labCheckFp64(cp, scratch.get(), s);
             };
             const launch::LabCheckResult ck = checkOutput();
-            // The CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp) beside a rival point `folded`:
-            // above M = 16 the fold route's (checked, its output in `out`, whose bits the candidate
-            // must equal); at M ≤ 16 the fused streaming kernel's (checked by its own FP64 pass; its
-            // FP32 group sums round differently, so no bit comparison). Timed, every output checked
-            // like the fold's; the faster becomes the point, the note naming the route that ran and
-            // both medians.
+            // The large-M route's CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp) beside the fold
+            // route's point `folded` (checked, its output in `out`): timed, every output checked like
+            // the fold's and compared with the fold's bits; the faster becomes the point, the note
+            // naming the route that ran and both medians.
             const auto cutlassCandidate = [&](std::optional<GemmPoint> &folded, std::int64_t rows) {
-                const bool vsFold = rows > launch::kW4a8FusedMaxM;
-                const char *rivalName = vsFold ? "the fold" : "the fused streaming kernel";
                 const std::size_t outs = static_cast<std::size_t>(rows * n);
-                std::vector<std::uint16_t> foldBits(folded && vsFold ? outs : 0), bits(outs);
-                if (folded && vsFold)
+                std::vector<std::uint16_t> foldBits(folded ? outs : 0), bits(outs);
+                if (folded)
                     QS_GPU_CHECK(cudaMemcpyAsync(foldBits.data(), out.get(), 2 * outs, cudaMemcpyDeviceToHost, s));
                 std::string whyNot;
                 const auto c = timeW4a8Cutlass(I, request, Wst, chScale, z8, static_cast<const std::int8_t *>(X.get()),
@@ -266,10 +262,10 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                 const launch::LabCheckResult cck = checkOutput();
                 QS_GPU_CHECK(cudaMemcpyAsync(bits.data(), out.get(), 2 * outs, cudaMemcpyDeviceToHost, s));
                 QS_GPU_CHECK(cudaStreamSynchronize(s));
-                const std::size_t differ = folded && vsFold ? static_cast<std::size_t>(std::inner_product(
-                                                                  bits.begin(), bits.end(), foldBits.begin(),
-                                                                  std::size_t(0), std::plus<>(), std::not_equal_to<>()))
-                                                            : 0;
+                const std::size_t differ = folded ? static_cast<std::size_t>(std::inner_product(
+                                                        bits.begin(), bits.end(), foldBits.begin(), std::size_t(0),
+                                                        std::plus<>(), std::not_equal_to<>()))
+                                                  : 0;
                 const bool ok = cck.checked > 0 && cck.failed == 0 && cck.worst <= 1.0 && differ == 0;
                 const double cutUs = c->stageUs.back();
                 char cbuf[600];
@@ -280,22 +276,21 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                               "worst %.3g of the bound, %s",
                               launch::w4a8CutlassTileName(c->tile).c_str(), c->stageUs[0], cutUs,
                               ok ? "checked" : "CHECK FAILED", cck.checked, cck.worst,
-                              !vsFold   ? "not compared bit for bit with the streaming kernel (other FP32 sums)"
-                              : !folded ? "no fold route to compare bits with"
+                              !folded ? "no fold route to compare bits with"
                               : differ
                                   ? ("DIFFERS from the fold route's in " + std::to_string(differ) + " outputs").c_str()
                                   : "bit-identical to the fold route's");
                 std::string cnote = cbuf + c->tuned;
                 if (c->reorderUs >= 0) {
-                    std::snprintf(cbuf, sizeof cbuf,
-                                  "; tiles 3, 4, 6 read W reordered once per weight (%.1f µs, untimed)", c->reorderUs);
+                    std::snprintf(cbuf, sizeof cbuf, "; tiles 3, 4 read W reordered once per weight (%.1f µs, untimed)",
+                                  c->reorderUs);
                     cnote += cbuf;
                 }
                 // The point's check covers both outputs; a bit difference from the fold route fails it.
                 const double cworst = cck.failed > 0 || differ > 0 ? std::max(cck.worst, 1.0 + 1e-9) : cck.worst;
                 if (folded && cutUs >= folded->timeUs) {
-                    std::snprintf(cbuf, sizeof cbuf, "route: %s (%.1f µs) beat ", rivalName, folded->timeUs);
-                    folded->note = cbuf + cnote + "; " + rivalName + ": " + folded->note;
+                    std::snprintf(cbuf, sizeof cbuf, "route: the fold (%.1f µs) beat ", folded->timeUs);
+                    folded->note = cbuf + cnote + "; the fold: " + folded->note;
                 } else {
                     GemmPoint cp = folded ? *folded : points.back();
                     cp.format = kW4a8Int8FusedFormat;
@@ -307,7 +302,7 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                     std::snprintf(cbuf, sizeof cbuf, "route: CUTLASS (%.1f µs) ran, ", cutUs);
                     cp.note = cbuf + cnote;
                     if (folded) {
-                        std::snprintf(cbuf, sizeof cbuf, "; it beat %s (%.1f µs): ", rivalName, folded->timeUs);
+                        std::snprintf(cbuf, sizeof cbuf, "; it beat the fold (%.1f µs): ", folded->timeUs);
                         cp.note += cbuf + folded->note;
                     }
                     folded = std::move(cp);
@@ -435,15 +430,9 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                     cutlassCandidate(folded, mp);
                 std::string whyNot;
                 if (auto fused = timeFusedW4a8(I, request, *q, !xInt8, Wst, chScale, z8, X.get(), tokScale, m, group,
-                                               folded ? *folded : points.back(), checks, whyNot)) {
-                    // At M ≤ 16 the 16-token CUTLASS tiles stand beside the streaming kernel.
-                    if (xInt8 && foldable && m <= launch::kW4a8FusedMaxM && launch::w4a8CutlassBuilt()) {
-                        std::optional<GemmPoint> streamed = std::move(*fused);
-                        cutlassCandidate(streamed, m);
-                        fused = std::move(streamed);
-                    }
+                                               folded ? *folded : points.back(), checks, whyNot))
                     points.push_back(std::move(*fused));
-                } else
+                else
                     points.back().note += "; no fused point: " + whyNot;
             }
             done += gemmFlops(m, n, k) + 1e9;

@@ -6,17 +6,14 @@
 // Timed the same way (device events, rotating weight copies, median): Σx̂ per token
 // (labRowSumInt8) + the GEMM with its fused epilogue. The reordered copies of tiles 3 and 4 are
 // made once per weight copy before any timing (derivedCopies: a serving engine's repack at load;
-// their µs go into the note, not into the time). The tile is the fastest by fastestCandidate: of
-// tiles 1…4 above M = 16, of the 16-token tiles 5 and 6 at M ≤ 16 (there the candidate stands
-// beside the fused streaming kernel). The caller checks the output and, above M = 16, compares it
-// with the fold route's bits.
+// their µs go into the note, not into the time). The tile is the fastest of the four by
+// fastestCandidate. The caller checks the output and compares it with the fold route's bits.
 #include "gemmlab_lt.h"
 
 #include <algorithm>
 
 #include "device_pool.h"
 #include "gemm/kernels_gemmlab.h"
-#include "gemm/kernels_w4a8.h"
 #include "gemm/kernels_w4a8_cutlass.h"
 #include "util/error.h"
 
@@ -48,17 +45,14 @@ std::optional<W4a8CutlassTimed> timeW4a8Cutlass(Engine::Impl &I, const GemmBench
         p.reordered = reordered[static_cast<std::size_t>(c)].get();
     };
     std::size_t wsBytes = 16;
-    for (int t = 1; t <= launch::kW4a8CutlassTiles; ++t) // every tile's: the pool rounds up anyway
+    for (int t = 1; t <= launch::kW4a8CutlassTiles; ++t)
         wsBytes = std::max(wsBytes, launch::w4a8CutlassWorkspaceBytes(p, t));
     auto ws = poolGet(I.pool, wsBytes, what);
     auto *sum = static_cast<std::int32_t *>(xSum.get());
-    // The tiles for this M that run this shape (one trial launch each; CUTLASS may refuse one).
+    // The tiles that run this shape (one trial launch each; CUTLASS may refuse one).
     std::vector<int> tiles;
     useCopy(0);
-    const bool smallM = m <= launch::kW4a8FusedMaxM;
     for (int t = 1; t <= launch::kW4a8CutlassTiles; ++t) {
-        if (launch::w4a8CutlassTileSmallM(t) != smallM)
-            continue;
         try {
             launch::labRowSumInt8(x, m, k, sum, s);
             launch::w4a8Cutlass(p, t, ws.get(), s);

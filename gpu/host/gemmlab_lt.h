@@ -190,9 +190,7 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                                        std::int64_t m, std::int64_t group, const GemmPoint &routed,
                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why);
 
-/// The W4A8-INT8 CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp): beside the large-M route's
-/// fold with tiles 1…4, beside the fused streaming kernel at M ≤ kW4a8FusedMaxM with the 16-token
-/// tiles 5 and 6 (kernels_w4a8_cutlass.h). Per stage
+/// The W4A8-INT8 large-M route's CUTLASS candidate (engine_gemmlab_w4a8_cutlass.cpp): per stage
 /// (Σx̂ per token, the GEMM with its fused epilogue) the median µs, the last entry the whole step;
 /// the cold call; every timed run's µs; the tile (kernels_w4a8_cutlass.h) and fastestCandidate's
 /// note; the one-time reorder of a weight copy (µs, not in the time).
@@ -202,7 +200,7 @@ struct W4a8CutlassTimed {
     int tile = 0;
     std::string tuned;
 };
-/// The CUTLASS candidate at M (the tiles for that M) on the lab's weight copies, scales, zero points, X̂ and token
+/// The CUTLASS candidate at M on the fold route's weight copies, scales, zero points, X̂ and token
 /// scales; the output of copy 0 left in `y` (BF16 [M, N]) for the caller's check. nullopt with
 /// `why` where the route is not built or refuses the shape.
 std::optional<W4a8CutlassTimed> timeW4a8Cutlass(Engine::Impl &I, const GemmBenchRequest &request,

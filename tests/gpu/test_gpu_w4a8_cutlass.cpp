@@ -6,8 +6,8 @@
 // (bf16((float(v)·s_tok)·s_ch)) — and that reference is itself pinned to a host computation on a
 // small shape. Random codes, zero points over the fold's whole range (its extremes included),
 // random scales and activations; M ∈ {1, 5, 16, 32, 257, 1024} (5, 257: partial token tiles),
-// N ∈ {256, 4096}, K ∈ {1024, 14336}, every tile (stream-K and persistent, 128 and 16 tokens; 3, 4
-// and 6 on the reordered copy, which pins the reorder). Also Σx̂ (labRowSumInt8's vector path) against the host, and the refusals.
+// N ∈ {256, 4096}, K ∈ {1024, 14336}, every tile (stream-K and persistent; 3 and 4 on the
+// reordered copy, which pins the reorder). Also Σx̂ (labRowSumInt8's vector path) against the host, and the refusals.
 // Skipped, with the reason, without a device, on a GPU other than Hopper, or in a build without
 // the route.
 #include "gpu_compare.h"

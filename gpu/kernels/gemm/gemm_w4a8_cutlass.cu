@@ -39,10 +39,6 @@ std::string w4a8CutlassTileName(int tile)
         return "128x128 stream-K, reordered W";
     case 4:
         return "128x256 persistent, reordered W";
-    case 5:
-        return "128x16 stream-K";
-    case 6:
-        return "128x16 stream-K, reordered W";
     default:
         return "tile " + std::to_string(tile) + " (none)";
     }
@@ -61,8 +57,6 @@ template <class F> auto onPlain(int tile, F &&f)
 {
     if (tile == 2)
         return f(Route<256, Persistent, false>{});
-    if (tile == 5)
-        return f(Route<16, StreamK, false>{});
     return f(Route<128, StreamK, false>{});
 }
 

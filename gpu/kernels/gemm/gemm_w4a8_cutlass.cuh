@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The W4A8-INT8 GEMM's CUTLASS route (kernels_w4a8_cutlass.h): the instantiation template its two
-// translation units share (gemm_w4a8_cutlass.cu: tiles 1, 2, 5 on the codes as stored;
-// gemm_w4a8_cutlass_shuffled.cu: tiles 3, 4, 6 on the reordered copy, and the reorder), split so that
+// translation units share (gemm_w4a8_cutlass.cu: tiles 1, 2 on the codes as stored;
+// gemm_w4a8_cutlass_shuffled.cu: tiles 3, 4 on the reordered copy, and the reorder), split so that
 // a build compiles them in parallel. Included only where QS_WITH_CUTLASS is defined (sm_90a).
 #include <cstdint>
 #include <string>

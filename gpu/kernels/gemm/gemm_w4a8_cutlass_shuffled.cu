@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The W4A8-INT8 GEMM's CUTLASS route on the reordered W (kernels_w4a8_cutlass.h, tiles 3, 4 and 6;
+// The W4A8-INT8 GEMM's CUTLASS route on the reordered W (kernels_w4a8_cutlass.h, tiles 3 and 4;
 // issue 43): the same GEMM as gemm_w4a8_cutlass.cu, with W read from a copy whose codes are
 // permuted once per weight (w4a8CutlassReorder) so that the codes a consumer thread converts for
 // one wgmma are contiguous in shared memory — the one-time repacking serving engines do at load,
@@ -28,8 +28,6 @@ template <class F> auto onShuffled(int tile, F &&f)
 {
     if (tile == 4)
         return f(Route<256, Persistent, true>{});
-    if (tile == 6)
-        return f(Route<16, StreamK, true>{});
     return f(Route<128, StreamK, true>{});
 }
 

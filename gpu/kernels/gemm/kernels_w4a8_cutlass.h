@@ -19,8 +19,8 @@ namespace quantscope::gpu::launch {
 
 /// One GEMM of the route.
 struct W4a8CutlassProblem {
-    const void *packed = nullptr;       ///< the codes W [N, K] as stored (tiles 1, 2, 5), K/2 bytes a row
-    const void *reordered = nullptr;    ///< w4a8CutlassReorder's copy of them (tiles 3, 4, 6)
+    const void *packed = nullptr;       ///< the codes W [N, K] as stored (tiles 1, 2), K/2 bytes a row
+    const void *reordered = nullptr;    ///< w4a8CutlassReorder's copy of them (tiles 3, 4)
     const std::int8_t *zeros = nullptr; ///< z [N]
     const float *scales = nullptr;      ///< s_ch [N]
     const std::int8_t *x = nullptr;     ///< X̂ [M, K] INT8, row-major
@@ -31,22 +31,14 @@ struct W4a8CutlassProblem {
 };
 
 /// Tiles: 1 128 rows of W × 128 tokens stream-K, 2 128 × 256 persistent, on the codes as stored;
-/// 3, 4 the same on the reordered copy; 5, 6 128 rows × 16 tokens stream-K (the decode-sized M ≤ 16,
-/// where the K iterations of N/128 tiles are spread over every SM) on the codes as stored and on the
-/// reordered copy. 128 k a stage, two consumer warpgroups (cooperative).
-inline constexpr int kW4a8CutlassTiles = 6;
+/// 3, 4 the same on the reordered copy. 128 k a stage, two consumer warpgroups (cooperative).
+inline constexpr int kW4a8CutlassTiles = 4;
 /// "128x128 stream-K", "128x256 persistent, reordered W", … for tile 1…kW4a8CutlassTiles.
 std::string w4a8CutlassTileName(int tile);
 /// Tile t reads W4a8CutlassProblem::reordered.
 inline constexpr bool w4a8CutlassTileReordered(int tile)
 {
-    return tile == 3 || tile == 4 || tile == 6;
-}
-/// Tile t is one of the 16-token tiles (5, 6) the lab times at M ≤ 16, where tiles 1…4 would
-/// compute mostly padding.
-inline constexpr bool w4a8CutlassTileSmallM(int tile)
-{
-    return tile == 5 || tile == 6;
+    return tile >= 3;
 }
 
 /// True where this build has the route (CUDA, CUTLASS headers, sm_90a code).
