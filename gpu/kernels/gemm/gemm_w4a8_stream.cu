@@ -88,14 +88,22 @@ __device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
 /// 8 and 16 warps state their minimum of one block an SM, which changes ptxas's allotment (INT8 at
 /// M = 16, 8 warps, 1 chunk a step, split 8: 19.4 µs against 20.7; bench/results/gpu-h200-2026-11-29h/
 /// issue43-bounds); a minimum of 0 leaves 4 warps' launch bounds as they were.
-/// QS_W4A8_STREAM_MIN_BLOCKS_4W (a measurement switch, bench/probe/w4a8_regcap.sh): the minimum
+/// QS_W4A8_STREAM_MIN_BLOCKS_4W (a measurement switch, bench/probe/w4a8_variants.sh): the minimum
 /// for 4-warp blocks, which caps their registers at 65536 / (128 · minimum) for more resident warps.
 #ifndef QS_W4A8_STREAM_MIN_BLOCKS_4W
 #define QS_W4A8_STREAM_MIN_BLOCKS_4W 0
 #endif
+/// QS_W4A8_X_AHEAD (a measurement switch, bench/probe/w4a8_variants.sh): 1 loads X̂'s 32 bytes of a
+/// chunk with W's, a step ahead (NT·8 more registers a buffer), instead of at the start of the
+/// chunk's arithmetic, where Nsight put most of the kernel's long-scoreboard stalls at M = 16.
+#ifndef QS_W4A8_X_AHEAD
+#define QS_W4A8_X_AHEAD 0
+#endif
 template <bool Fp8, int NT, int U, int NW>
 __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOCKS_4W) stream8Kernel(S8 a)
 {
+    constexpr bool kXAhead = QS_W4A8_X_AHEAD != 0;
+    constexpr int XU = kXAhead ? U : 1; // X̂ buffers a step (unused without the switch)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
     const long long tiles = (a.N + 15) / 16;
@@ -116,7 +124,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
     const uint4 *wNext = reinterpret_cast<const uint4 *>(a.tp + (t * chunks + c0) * 1024) + lane;
     const std::uint8_t *mNext = a.tp + a.metaOff + (t * groups + c0 / cpg) * 96 + 8 * gid;
     int inL = c0 % cpg, inC = inL;
-    auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], int ch) {
+    auto load = [&](uint4(&w)[U][2], float2(&s)[U], unsigned(&z)[U], uint4(&x)[XU][NT][2], int ch) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             if (u == 0 || ch + u < c1) {
@@ -124,6 +132,13 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 w[u][1] = ldNc(wNext + 32);
                 s[u] = __ldg(reinterpret_cast<const float2 *>(mNext));
                 z[u] = __ldg(reinterpret_cast<const unsigned *>(mNext + 64 - 4 * gid));
+                if (kXAhead) {
+#pragma unroll
+                    for (int n = 0; n < NT; ++n) {
+                        x[kXAhead ? u : 0][n][0] = __ldg(xRow[n] + 8 * (ch + u));
+                        x[kXAhead ? u : 0][n][1] = __ldg(xRow[n] + 8 * (ch + u) + 1);
+                    }
+                }
             }
             wNext += 64;
             if (++inL == cpg)
@@ -141,7 +156,8 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         xsum[n][0] = xsum[n][1] = 0;
     }
 
-    auto compute = [&](const uint4(&w)[U][2], const float2(&s)[U], const unsigned(&z)[U], int ch) {
+    auto compute = [&](const uint4(&w)[U][2], const float2(&s)[U], const unsigned(&z)[U], const uint4(&x)[XU][NT][2],
+                       int ch) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             const int c = ch + u;
@@ -150,8 +166,8 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
             uint4 xv[NT][2];
 #pragma unroll
             for (int n = 0; n < NT; ++n) {
-                xv[n][0] = __ldg(xRow[n] + 8 * c);
-                xv[n][1] = __ldg(xRow[n] + 8 * c + 1);
+                xv[n][0] = kXAhead ? x[kXAhead ? u : 0][n][0] : __ldg(xRow[n] + 8 * c);
+                xv[n][1] = kXAhead ? x[kXAhead ? u : 0][n][1] : __ldg(xRow[n] + 8 * c + 1);
             }
             const int zr[2] = {zeroOf(z[u], 0), zeroOf(z[u], 1)};
             std::uint32_t zz[2] = {0u, 0u};
@@ -227,19 +243,19 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         }
     };
 
-    uint4 wa[U][2], wb[U][2];
+    uint4 wa[U][2], wb[U][2], xa[XU][NT][2], xb[XU][NT][2];
     float2 sa[U], sb[U];
     unsigned za[U], zb[U];
-    load(wa, sa, za, c0);
+    load(wa, sa, za, xa, c0);
     for (int ch = c0; ch < c1; ch += 2 * U) {
         if (ch + U < c1)
-            load(wb, sb, zb, ch + U);
-        compute(wa, sa, za, ch);
+            load(wb, sb, zb, xb, ch + U);
+        compute(wa, sa, za, xa, ch);
         if (ch + U >= c1)
             break;
         if (ch + 2 * U < c1)
-            load(wa, sa, za, ch + 2 * U);
-        compute(wb, sb, zb, ch + U);
+            load(wa, sa, za, xa, ch + 2 * U);
+        compute(wb, sb, zb, xb, ch + U);
     }
 
     if (a.cluster) { // the slices meet in the cluster's shared memory
