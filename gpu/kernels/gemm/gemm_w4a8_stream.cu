@@ -93,16 +93,19 @@ __device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
 #ifndef QS_W4A8_STREAM_MIN_BLOCKS_4W
 #define QS_W4A8_STREAM_MIN_BLOCKS_4W 0
 #endif
-/// QS_W4A8_X_AHEAD (a measurement switch, bench/probe/w4a8_variants.sh): 1 loads X̂'s 32 bytes of a
-/// chunk with W's, a step ahead (NT·8 more registers a buffer), instead of at the start of the
-/// chunk's arithmetic, where Nsight put most of the kernel's long-scoreboard stalls at M = 16.
+/// X̂'s 32 bytes of a chunk loaded with W's, a step ahead (NT·8 more registers a buffer), instead of
+/// at the start of the chunk's arithmetic, where Nsight put most of the kernel's long-scoreboard
+/// stalls. QS_W4A8_X_AHEAD (bench/probe/w4a8_variants.sh): 0 never, 1 in every block size, 2 (the
+/// default) in 8-warp blocks only — measured on the H200 (docs/perf.md "Fused W4A8 GEMM", 2026-11-30):
+/// 8 warps with 2 chunks a step went from 14.8 / 16.1 µs (the best of the whole sweep without it) to
+/// 14.1 / 15.4 µs at INT8 M = 1 / 8, while 4-warp blocks, at ≤ 4 blocks an SM, lost 0.4–0.6 µs.
 #ifndef QS_W4A8_X_AHEAD
-#define QS_W4A8_X_AHEAD 0
+#define QS_W4A8_X_AHEAD 2
 #endif
 template <bool Fp8, int NT, int U, int NW>
 __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOCKS_4W) stream8Kernel(S8 a)
 {
-    constexpr bool kXAhead = QS_W4A8_X_AHEAD != 0;
+    constexpr bool kXAhead = QS_W4A8_X_AHEAD == 1 || (QS_W4A8_X_AHEAD == 2 && NW == 8);
     constexpr int XU = kXAhead ? U : 1; // X̂ buffers a step (unused without the switch)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
