@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <latch>
 #include <thread>
 
 #include "device_pool.h"
@@ -162,7 +163,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         const std::size_t gu = (nu + cg - 1) / cg, gv = (nv + cg - 1) / cg;
         const std::int64_t rowsN = N, colsK = K; // (named for the capture)
         QuantizedTensor sized;                   // only its vectors, moved into the result after the join
-        std::jthread sizer([&sized, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
+        std::latch sizedLatch(1);                // counted down when the sizing ends (the early downloads wait on it)
+        std::jthread sizer([&sized, &sizedLatch, &o, G, n, r, kind, nu, nv, gu, gv, rowsN, colsK, cg, &spec] {
+            struct Done {
+                std::latch &l;
+                ~Done() { l.count_down(); }
+            } done{sizedLatch};
             sized.scales.resize(static_cast<std::size_t>(G));
             sized.zeroPoints.resize(static_cast<std::size_t>(G));
             if (o.wantCodes)
@@ -222,12 +228,12 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
             a.e64 = E;
             queueHqq(I, spec.hqq, a, static_cast<char *>(block.get()), L);
             if (t == passes && r > 0) {
-                sizer.join(); // long done: sized during pass 1
                 earlyPass = t;
                 const qsStream_t side = I.early();
-                early = std::jthread([&I, &sized, &o, &earlyError, side, n, c = codes.get(),
+                early = std::jthread([&I, &sized, &sizedLatch, &o, &earlyError, side, n, c = codes.get(),
                                       b = static_cast<const char *>(block.get()), &L] {
                     try {
+                        sizedLatch.wait(); // the vectors exist (usually long since: sized during pass 1)
                         I.copyToHost(sized.scales.data(), b + L.scales, sized.scales.size() * 4, side);
                         I.copyToHost(sized.zeroPoints.data(), b + L.zeros, sized.zeroPoints.size() * 4, side);
                         if (o.wantCodes)
@@ -386,8 +392,7 @@ MiloDeviceResult Engine::milo(const GpuTensor &w, const MiloSpec &spec, const Mi
         // Page-locking the vectors instead (cudaHostRegister on the sizing thread, then DMA into
         // them) was measured slower: the registration held the device idle ≈ 13 ms between passes
         // (docs/perf.md, MiLo's whole call, 2026-11-30 run 4).
-        if (sizer.joinable())
-            sizer.join();
+        sizer.join();
         if (early.joinable())
             early.join();
         if (earlyError)
