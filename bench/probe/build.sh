@@ -8,13 +8,12 @@
 #                        sweep, and the bits of both at the same split;
 #   w4a8_stream_harness  — the fused W4A8 kernels (the product's sources): the row-order kernel against
 #                        the streaming one on the same tile-ordered copy, INT8 and E4M3, M ∈ {1, 8, 16},
-#                        a warps × split × chunks-a-step sweep, INT8's bits at the same split;
-#   milo_thin_dmma       — MiLo's thin pass (launch::thinUpdate) against its work on the FP64 tensor
-#                        cores (DMMA): both times, and how far the DMMA's sums are from the FMA chain.
+#                        a warps × split × chunks-a-step sweep, INT8's bits at the same split.
 # Usage: bench/probe/build.sh [OUTDIR]   (default /tmp/qs-probe; then OUTDIR/read_pattern,
 # OUTDIR/w4a16_stream_harness [ncu | ncu16 WARPS], OUTDIR/w4a16_stream_harness_48k: the same with
 # the streaming kernel's X stage held to 48 KiB, QS_STREAM_STAGE_KIB=48; OUTDIR/w4a8_stream_harness
-# [ncu16]; OUTDIR/milo_thin_dmma).
+# [ncu16]). The MiLo thin-pass DMMA probe, measured on 2026-11-30 (docs/perf.md, MiLo), is in the
+# tree up to 9642cc5.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-probe}
@@ -38,10 +37,3 @@ wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /gemm_w4a16_stream.o) "$out/obj1/gemm_w4a16_stream.o" -o "$out/w4a16_stream_harness_48k"
-# MiLo's thin pass: the product's FMA-chain kernel (milo.cu, as the product builds it: -fmad=false)
-# against a DMMA version of the same work.
-mkdir -p "$out/objm"
-nvcc $flags -fmad=false -c gpu/kernels/milo.cu -o "$out/objm/milo.o" &
-nvcc $flags -fmad=false -c bench/probe/milo_thin_dmma.cu -o "$out/objm/probe.o" &
-wait
-nvcc -arch=sm_90 "$out/objm/milo.o" "$out/objm/probe.o" "$out/obj/error.o" -o "$out/milo_thin_dmma"

@@ -28,6 +28,18 @@
 #include "device_buffer.h"
 #endif
 
+// MiLo runs on the device in CUDA builds only: a test skips without a device or on HIP (MiLo
+// runs on the CPU there), with the reason; REQUIRE_MILO_ENGINE also makes an engine of its own.
+#define REQUIRE_MILO_GPU()                                                                                             \
+    REQUIRE_GPU();                                                                                                     \
+    if (gpu->info().kind == DeviceKind::Hip)                                                                           \
+    GTEST_SKIP() << "HIP build: MiLo runs on the CPU"
+#define REQUIRE_MILO_ENGINE(engine)                                                                                    \
+    REQUIRE_MILO_GPU();                                                                                                \
+    std::string engine##Why;                                                                                           \
+    auto engine = gpu::Engine::create(0, engine##Why);                                                                 \
+    ASSERT_TRUE(engine) << engine##Why
+
 namespace {
 
 nlohmann::json miloSpec(const char *preset, int rank, int passes, const char *comp)
@@ -201,9 +213,7 @@ TEST(GpuMilo, SupportedAndCapabilities)
 
 TEST(GpuMilo, PresetsCompensatorsAndOrientationsMatchTheCpu)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
+    REQUIRE_MILO_GPU();
     struct Shape {
         std::int64_t r, c;
         DType dt;
@@ -225,9 +235,7 @@ TEST(GpuMilo, PresetsCompensatorsAndOrientationsMatchTheCpu)
 
 TEST(GpuMilo, RankZeroIsHqqBitForBit)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
+    REQUIRE_MILO_GPU();
     const Tensor w = makeTensor(heavyTailed(64, 128, 3, false), 64, 128, DType::BF16);
     const Backend &cpu = BackendRegistry::instance().cpu();
     QuantizeOptions qo;
@@ -395,15 +403,10 @@ TEST(GpuMilo, ThinUpdateFormsDOnTheWayBitForBitAsTheHostSequence)
 
 TEST(GpuMilo, SketchWithoutIntermediateQrsRunsOnRealisticResidualsAndMatchesTheCpu)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
     // MiLo's default 2 power iterations take the sketch without intermediate QRs; on heavy-tailed
     // weights its guard holds (no rerun) in the thin (r ≤ 32) and the wide (DSYRK/DPOTRF) path,
     // and the result agrees with the CPU's loop (QRs after every product, Householder) as before.
-    std::string reason;
-    auto engine = gpu::Engine::create(0, reason);
-    ASSERT_TRUE(engine) << reason;
+    REQUIRE_MILO_ENGINE(engine);
     const Tensor w = makeTensor(heavyTailed(384, 1024, 31, false), 384, 1024, DType::BF16);
     auto d = engine->upload(w, "w");
     for (int rank : {16, 64}) {
@@ -417,12 +420,7 @@ TEST(GpuMilo, SketchWithoutIntermediateQrsRunsOnRealisticResidualsAndMatchesTheC
 
 TEST(GpuMilo, DegenerateSketchesAndRefusals)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
-    std::string reason;
-    auto engine = gpu::Engine::create(0, reason);
-    ASSERT_TRUE(engine) << reason;
+    REQUIRE_MILO_ENGINE(engine);
     {
         // A zero tensor: E = 0, every sketch is rank-deficient (Cholesky fails → Householder).
         const Tensor w = Tensor::fromFloats({32, 64}, std::vector<float>(32 * 64, 0.0f));
@@ -462,12 +460,7 @@ TEST(GpuMilo, DegenerateSketchesAndRefusals)
 
 TEST(GpuMilo, MemoryOfALargeRunStaysWithinSixTimesItsFp32Bytes)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
-    std::string reason;
-    auto engine = gpu::Engine::create(0, reason);
-    ASSERT_TRUE(engine) << reason;
+    REQUIRE_MILO_ENGINE(engine);
     const std::int64_t R = 14336, C = 4096;
     const Tensor w = makeTensor(heavyTailed(R, C, 21, false), R, C, DType::BF16);
     auto d = engine->upload(w, "big");
@@ -485,9 +478,7 @@ TEST(GpuMilo, MemoryOfALargeRunStaysWithinSixTimesItsFp32Bytes)
 
 TEST(GpuMilo, DemoAndRealWeights)
 {
-    REQUIRE_GPU();
-    if (gpu->info().kind == DeviceKind::Hip)
-        GTEST_SKIP() << "HIP build: MiLo runs on the CPU";
+    REQUIRE_MILO_GPU();
     int done = 0;
     for (const auto &[name, w] : demo::makeDemoWeights()) {
         if (w.shape().size() != 2 || w.numel() % 64 != 0 || w.numel() > (1 << 20))
