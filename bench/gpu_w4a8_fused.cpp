@@ -111,7 +111,7 @@ struct Standalone {
         tp.n = n, tp.k = k, tp.group = g;
         if (g % 128 == 0 && L::w4a16TileBytes(tp) > 0) {
             QS_BENCH_CK(cudaMalloc(&tile, L::w4a16TileBytes(tp)));
-            L::w4a16TileReorder(tp, tile, nullptr);
+            L::w4a8TileReorder(tp, tile, nullptr);
             QS_BENCH_CK(cudaDeviceSynchronize());
         }
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Standalone timing of the fused W4A8 small-M kernels (issue 43; bench/probe/build.sh): the
 // row-order kernel (W4a8Tiling::kernel 1) on W as stored against the streaming kernel (2) on the
-// tile-ordered copy (w4a16TileReorder), N = 4096, K = 14336, g128, INT8 and E4M3, M ∈ {1, 8, 16},
+// tile-ordered copy (w4a8TileReorder), N = 4096, K = 14336, g128, INT8 and E4M3, M ∈ {1, 8, 16},
 // timed as the lab does (every repeat queued, CUDA events around each launch, four rotating
 // weight copies, median of 40), a warps × split-K × chunks-a-step sweep of the streaming kernel,
 // and INT8's outputs of both at one K slice compared bit for bit (equal by construction: the
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(pw, hw.data(), wBytes, cudaMemcpyHostToDevice));
         CK(cudaMalloc(&pt, tb));
         tp.packed = (const uint8_t *)pw;
-        w4a16TileReorder(tp, pt, nullptr);
+        w4a8TileReorder(tp, pt, nullptr);
         packed.push_back(pw);
         tile.push_back(pt);
     }
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
                 diff += hr[i] != hsd[i];
             printf("bits vs row-order at one slice: %lld of %zu differ\n", diff, hr.size());
             for (int nw : {4, 8, 16})
-                for (int sk : {0, 4, 8, 11, 14})
+                for (int sk : {0, 4, 8, 11, 14, 16, 22, 28})
                     for (int uu : {1, 2})
                         for (int rd : {2, 1}) { // the cluster sum where it runs, then the atomics
                             W4a8Tiling tt;

@@ -78,11 +78,12 @@ template <int NT, int S, int NW> __global__ void __launch_bounds__(NW * 32) xres
     float2 s[S];
     unsigned z[S];
     auto load = [&](int t, int c) {
-        const uint4 *wp = reinterpret_cast<const uint4 *>(a.tp + (static_cast<long long>(t) * chunks + c0 + c) * 1024) +
-                          lane;
+        const uint4 *wp =
+            reinterpret_cast<const uint4 *>(a.tp + (static_cast<long long>(t) * chunks + c0 + c) * 1024) + lane;
         w[c][0] = ldNc(wp);
         w[c][1] = ldNc(wp + 32);
-        const std::uint8_t *mp = a.tp + a.metaOff + (static_cast<long long>(t) * groups + (c0 + c) / cpg) * 96 + 8 * gid;
+        const std::uint8_t *mp =
+            a.tp + a.metaOff + (static_cast<long long>(t) * groups + (c0 + c) / cpg) * 96 + 8 * gid;
         s[c] = __ldg(reinterpret_cast<const float2 *>(mp));
         z[c] = __ldg(reinterpret_cast<const unsigned *>(mp + 64 - 4 * gid));
     };
@@ -296,8 +297,19 @@ int main()
                     const Fn fn = M <= 8 ? pick<1>(S, NW) : pick<2>(S, NW);
                     const int slices = (chunks + NW * S - 1) / (NW * S);
                     const dim3 grid((tiles + T - 1) / T, slices);
-                    XR arg{nullptr, metaOff, (const uint8_t *)x, sx, (__nv_bfloat16 *)y, ws, cnt, M, (int)N, (int)K,
-                           (int)G, T, slices};
+                    XR arg{nullptr,
+                           metaOff,
+                           (const uint8_t *)x,
+                           sx,
+                           (__nv_bfloat16 *)y,
+                           ws,
+                           cnt,
+                           M,
+                           (int)N,
+                           (int)K,
+                           (int)G,
+                           T,
+                           slices};
                     arg.tp = (const uint8_t *)tile[0];
                     CK(cudaMemset(y, 0xFF, M * N * 2));
                     fn<<<grid, NW * 32>>>(arg);
@@ -324,8 +336,8 @@ int main()
                            "%lld of %lld beyond 1 ulp-ish, worst %.3g)\n",
                            M, S, NW, T, grid.x, grid.y, fa.numRegs, perSm, us, bad, M * N, worst);
                     if (bad == 0 && us < best)
-                        best = us, bestCfg = "S " + std::to_string(S) + " NW " + std::to_string(NW) + " T " +
-                                             std::to_string(T);
+                        best = us,
+                        bestCfg = "S " + std::to_string(S) + " NW " + std::to_string(NW) + " T " + std::to_string(T);
                 }
         printf("== M %d best xres %.2f us (%s)\n", M, best, bestCfg.c_str());
         cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(yr);

@@ -74,8 +74,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     launch::W4a8Launch used;
     const int copies = static_cast<int>(weights.size());
     const int stages = 1;
-    // The streaming kernel reads a tile-ordered copy of the codes and metadata (w4a16TileReorder:
-    // the bytes the W4A16 streaming kernel reads), made once per rotating weight copy as a serving
+    // The streaming kernel reads a tile-ordered copy of the codes and metadata (w4a8TileReorder:
+    // the W4A16 streaming kernel's layout, each word's nibbles split), made once per rotating weight copy as a serving
     // engine repacks at load, outside the timed launches (the first one's time goes into the note).
     // Groups that are multiples of 128 with zero points the copy keeps exact (≤ 120).
     std::vector<std::shared_ptr<void>> tileOrdered;
@@ -87,7 +87,7 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
             I, weights, launch::w4a16TileBytes(tp),
             [&](const void *src, void *dst) {
                 tp.packed = static_cast<const std::uint8_t *>(src);
-                launch::w4a16TileReorder(tp, dst, s);
+                launch::w4a8TileReorder(tp, dst, s);
             },
             &tileUs, what);
     auto useCopy = [&](int c) {

@@ -85,6 +85,51 @@ TEST(DeviceMathW4a8, Int8OperandIsQPlus8InNibbleOrder)
     EXPECT_GT(checked, 30000);
 }
 
+TEST(DeviceMathW4a8, SplitNibbleOrderPutsKAndKPlus4InOneByte)
+{
+    // The streaming kernel's copy (w4a8TileReorder): byte b of the split word holds the code of
+    // k₀ + b in its low nibble and k₀ + 4 + b in its high one, for every code in every position; no
+    // two words share a split word (a permutation of the 32 bits), checked on every 16-bit half.
+    for (const std::uint32_t word : testWords()) {
+        const std::uint32_t split = w4a8SplitNibbles(word);
+        for (int b = 0; b < 4; ++b) {
+            ASSERT_EQ(byteOf(split, b) & 0xF, static_cast<int>((word >> (4 * b)) & 0xFu)) << std::hex << word;
+            ASSERT_EQ(byteOf(split, b) >> 4, static_cast<int>((word >> (16 + 4 * b)) & 0xFu)) << std::hex << word;
+        }
+    }
+    std::vector<bool> seen(65536, false);
+    for (std::uint32_t lo = 0; lo < 65536; ++lo) {
+        const std::uint32_t s = w4a8SplitNibbles(lo); // the low half's nibbles land in the low nibbles only
+        ASSERT_EQ(s & 0xF0F0F0F0u, 0u);
+        const std::uint32_t key = (s & 0xFu) | ((s >> 4) & 0xF0u) | ((s >> 8) & 0xF00u) | ((s >> 12) & 0xF000u);
+        ASSERT_FALSE(seen[key]) << lo;
+        seen[key] = true;
+    }
+}
+
+TEST(DeviceMathW4a8, SplitOperandsEqualTheKOrderOperands)
+{
+    // The streaming kernel's operands on the split word are the k-order operands of the word,
+    // byte for byte: INT8 for every word, E4M3 for every zero point the E4M3 path accepts.
+    for (const std::uint32_t word : testWords()) {
+        std::uint32_t lo = 0, hi = 0, slo = 1, shi = 1;
+        w4a8Int8Operand(word, lo, hi);
+        w4a8Int8OperandSplit(w4a8SplitNibbles(word), slo, shi);
+        ASSERT_EQ(slo, lo) << std::hex << word;
+        ASSERT_EQ(shi, hi) << std::hex << word;
+    }
+    for (int z = kW4a8Fp8ZeroMin; z <= kW4a8Fp8ZeroMax; ++z) {
+        const std::uint32_t zz = w4a8Fp16ZeroPair(z);
+        for (const std::uint32_t word : testWords()) {
+            std::uint32_t lo = 0, hi = 0, slo = 1, shi = 1;
+            w4a8Fp8Operand(word, zz, lo, hi);
+            w4a8Fp8OperandSplit(w4a8SplitNibbles(word), zz, slo, shi);
+            ASSERT_EQ(slo, lo) << "z " << z << std::hex << " word " << word;
+            ASSERT_EQ(shi, hi) << "z " << z << std::hex << " word " << word;
+        }
+    }
+}
+
 TEST(DeviceMathW4a8, Int8CodesAreTheSignExtendedNibblesInOrder)
 {
     // The unfused lab path's vectorized unpack: every code in every position, the plain INT8 q.

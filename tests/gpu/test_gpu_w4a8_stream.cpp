@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The fused W4A8 GEMM's streaming kernel (gpu/kernels/gemm/gemm_w4a8_stream.cu, W4a8Tiling::kernel
-// 2; issue 43): the row-order kernel's arithmetic on the tile-ordered copy that w4a16TileReorder
-// writes for the W4A16 streaming kernel (the same bytes serve both).
+// 2; issue 43): the row-order kernel's arithmetic on the tile-ordered copy that w4a8TileReorder
+// writes (the W4A16 streaming kernel's copy with each word's nibbles in the split order).
+//  - The copy itself: w4a16TileReorder's bytes with every word of codes through w4a8SplitNibbles
+//    and the metadata unchanged.
 //  - Every output of every case within the bound of docs/numerics.md "Fused W4A8 GEMM" against the
 //    FP64 product of the quantized operands (w4a8_operands.h), INT8 and E4M3; and at one K slice
 //    INT8's outputs equal to the row-order kernel's bit for bit (the same exact INT32 sums a
@@ -39,7 +41,7 @@ Operands streamOperands(std::int64_t m, std::int64_t n, std::int64_t k, std::int
     return o;
 }
 
-/// The tile-ordered copy of d's codes, scales and zero points (w4a16TileReorder), d.p pointing at it.
+/// The tile-ordered copy of d's codes, scales and zero points (w4a8TileReorder), d.p pointing at it.
 struct Copy {
     DevBuf buf;
     Copy(Device &d, const Operands &o) : buf(std::max<std::size_t>(16, tileBytes(o)))
@@ -47,7 +49,7 @@ struct Copy {
         L::W4a16Problem t;
         t.packed = d.p.packed, t.scales = d.p.scales, t.zeros = d.p.zeros;
         t.n = o.n, t.k = o.k, t.group = o.group;
-        L::w4a16TileReorder(t, buf.p, nullptr);
+        L::w4a8TileReorder(t, buf.p, nullptr);
         d.p.tilePacked = buf.p;
     }
     static std::size_t tileBytes(const Operands &o)
@@ -128,6 +130,35 @@ TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitFo
                         }
                     }
                 }
+}
+
+TEST(GpuW4a8Stream, TheCopyIsTheW4a16CopyWithEachWordsNibblesSplit)
+{
+    REQUIRE_GPU();
+    // N not a multiple of 16 (the padded rows), two groups; both copies of the same operands, read
+    // back whole: the codes' words through w4a8SplitNibbles, the metadata byte for byte.
+    const Operands o = streamOperands(1, 40, 512, 256, false, false, 0x5A9ull);
+    Device d(o);
+    L::W4a16Problem t;
+    t.packed = d.p.packed, t.scales = d.p.scales, t.zeros = d.p.zeros;
+    t.n = o.n, t.k = o.k, t.group = o.group;
+    const std::size_t bytes = L::w4a16TileBytes(t),
+                      codeBytes = static_cast<std::size_t>((o.n + 15) / 16 * (o.k / 128)) * 1024;
+    ASSERT_GT(bytes, codeBytes);
+    DevBuf a16(bytes), a8(bytes);
+    L::w4a16TileReorder(t, a16.p, nullptr);
+    L::w4a8TileReorder(t, a8.p, nullptr);
+    CU(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> h16(bytes / 4), h8(bytes / 4);
+    CU(cudaMemcpy(h16.data(), a16.p, bytes, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(h8.data(), a8.p, bytes, cudaMemcpyDeviceToHost));
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < bytes / 4; ++i) {
+        const std::uint32_t expect = i < codeBytes / 4 ? gm::w4a8SplitNibbles(h16[i]) : h16[i];
+        ASSERT_EQ(h8[i], expect) << "word " << i << (i < codeBytes / 4 ? " (codes)" : " (metadata)");
+        moved += h8[i] != h16[i];
+    }
+    EXPECT_GT(moved, codeBytes / 8) << "random codes: most words change order";
 }
 
 TEST(GpuW4a8Stream, LongKAtSixteenTokens)

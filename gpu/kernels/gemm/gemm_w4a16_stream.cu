@@ -25,6 +25,11 @@
 // the swapped kernel's, in the same order: the outputs are its bits.
 #include "w4a16_device.cuh"
 
+#ifndef QS_HD
+#define QS_HD __host__ __device__
+#endif
+#include "w4a8_math.h"
+
 #include <algorithm>
 #include <atomic>
 
@@ -54,6 +59,8 @@ long long tileMetaBytes(const W4a16Problem &p)
 #if defined(QS_HAS_MMA)
 
 /// One 16-byte unit of the tile-ordered copy a thread: unit o of expert e = ((t·C + ch)·2 + h)·32 + lane.
+/// Split: every word's nibbles in the W4A8 streaming kernel's order (w4a8SplitNibbles, w4a8TileReorder).
+template <bool Split>
 __global__ void reorderCodes(const std::uint8_t *w, std::uint8_t *dst, long long n, long long k, long long wStride,
                              long long dstStride, long long units)
 {
@@ -67,6 +74,10 @@ __global__ void reorderCodes(const std::uint8_t *w, std::uint8_t *dst, long long
         uint4 v = make_uint4(0, 0, 0, 0);
         if (row < n)
             v = *reinterpret_cast<const uint4 *>(w + e * wStride + row * halfK + 64 * ch + 16 * (lane & 3));
+        if (Split) {
+            v.x = gpumath::w4a8SplitNibbles(v.x), v.y = gpumath::w4a8SplitNibbles(v.y);
+            v.z = gpumath::w4a8SplitNibbles(v.z), v.w = gpumath::w4a8SplitNibbles(v.w);
+        }
         *reinterpret_cast<uint4 *>(dst + e * dstStride + 16 * o) = v;
     }
 }
@@ -408,10 +419,12 @@ std::string w4a16TileRefusal(const W4a16Problem &p)
     return "";
 }
 
-void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream)
+namespace {
+void tileReorder(const W4a16Problem &p, void *dst, void *stream, bool split)
 {
+    const char *what = split ? "w4a8TileReorder" : "w4a16TileReorder";
     if (w4a16TileBytes(p) == 0)
-        throw GpuError("w4a16TileReorder: K a multiple of 128 and the group a multiple of 128 dividing K (K = " +
+        throw GpuError(std::string(what) + ": K a multiple of 128 and the group a multiple of 128 dividing K (K = " +
                        std::to_string(p.k) + ", group = " + std::to_string(p.group) + ")");
 #if defined(QS_HAS_MMA)
     const long long codes = w4a16detail::tileCodeBytes(p), meta = w4a16detail::tileMetaBytes(p);
@@ -420,16 +433,30 @@ void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream)
     const auto s = static_cast<cudaStream_t>(stream);
     auto *d = static_cast<std::uint8_t *>(dst);
     const long long units = codes / 16, items = meta / 12;
-    w4a16detail::reorderCodes<<<dim3(static_cast<unsigned>(std::min<long long>((units + 255) / 256, 4096)), experts),
-                                256, 0, s>>>(p.packed, d, p.n, p.k, p.wStride, stride, units);
+    const dim3 grid(static_cast<unsigned>(std::min<long long>((units + 255) / 256, 4096)), experts);
+    if (split)
+        w4a16detail::reorderCodes<true><<<grid, 256, 0, s>>>(p.packed, d, p.n, p.k, p.wStride, stride, units);
+    else
+        w4a16detail::reorderCodes<false><<<grid, 256, 0, s>>>(p.packed, d, p.n, p.k, p.wStride, stride, units);
     QS_GPU_CHECK(cudaGetLastError());
     w4a16detail::reorderMeta<<<dim3(static_cast<unsigned>(std::min<long long>((items + 255) / 256, 4096)), experts),
                                256, 0, s>>>(p.scales, p.zeros, d + codes, p.n, p.k / p.group, p.sStride, stride, items);
     QS_GPU_CHECK(cudaGetLastError());
 #else
     (void)dst, (void)stream;
-    throw GpuError("w4a16TileReorder: not built for HIP (no mma.sync)");
+    throw GpuError(std::string(what) + ": not built for HIP (no mma.sync)");
 #endif
+}
+} // namespace
+
+void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream)
+{
+    tileReorder(p, dst, stream, false);
+}
+
+void w4a8TileReorder(const W4a16Problem &p, void *dst, void *stream)
+{
+    tileReorder(p, dst, stream, true);
 }
 
 } // namespace quantscope::gpu::launch

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The fused W4A8 GEMM's streaming small-M kernel (kernels_w4a8.h, W4a8Tiling::kernel 2; issue 43):
 // the row-order kernel's arithmetic (gemm_w4a8.cu: Yᵀ = Ŵ·X̂ᵀ, 16 rows of W a warp as the mma's
-// A operand, the tokens its n = 8, mma.sync m16n8k32) on the tile-ordered copy of the same codes
-// and metadata that the W4A16 streaming kernel reads (w4a16TileReorder, gemm_w4a16_stream.cu): one
-// contiguous KiB a warp a chunk of 128 k, its K slice one stream, the loads of the next step issued
-// before this step's mma's (two register buffers). Groups that are multiples of 128 only (per
-// channel included): a chunk then lies inside one group.
+// A operand, the tokens its n = 8, mma.sync m16n8k32) on a tile-ordered copy of the same codes and
+// metadata (w4a8TileReorder, gemm_w4a16_stream.cu: the W4A16 streaming kernel's copy with each
+// word's nibbles in the split order): one contiguous KiB a warp a chunk of 128 k, its K slice one
+// stream, the loads of the next step issued before this step's mma's (two register buffers).
+// Groups that are multiples of 128 only (per channel included): a chunk then lies inside one group.
 //
 // The k order. In the copy, lane (gid, tig) holds for half h the 16 bytes 16·tig … 16·tig + 15 of
-// chunk ch of row 16t + gid + 8h: word w (0…3) is the octet k₀ = 128·ch + 32·tig + 8·w, nibble j
-// the code of k₀ + j. Step w of a chunk feeds that word (w4a8_math.h's operands: a0/a2 its nibbles
-// 0–3 / 4–7 as bytes, rows gid and gid + 8) against X̂'s 8 bytes at k₀ of token 8n + gid (b0, b1),
+// chunk ch of row 16t + gid + 8h: word w (0…3) is the octet k₀ = 128·ch + 32·tig + 8·w, its byte b
+// the codes of k₀ + b (low nibble) and k₀ + 4 + b (high). Step w of a chunk feeds that word
+// (w4a8_math.h's split operands: a0/a2 the octet's codes 0–3 / 4–7 as bytes, rows gid and gid + 8)
+// against X̂'s 8 bytes at k₀ of token 8n + gid (b0, b1),
 // so a lane reads X̂'s 32 contiguous bytes 128·ch + 32·tig of its token a chunk (two 16-byte
 // loads, L1-cached: the block's warps read the same X̂). The row-order kernel's step w covers
 // k [32w, 32w + 32) instead; both sum the same 128 products a chunk.
@@ -184,9 +185,9 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 for (int h = 0; h < 2; ++h) {
                     const std::uint32_t word = w4a16detail::wordOf(w[u][h], st);
                     if (Fp8)
-                        gm::w4a8Fp8Operand(word, zz[h], lo[h], hi[h]);
+                        gm::w4a8Fp8OperandSplit(word, zz[h], lo[h], hi[h]);
                     else
-                        gm::w4a8Int8Operand(word, lo[h], hi[h]);
+                        gm::w4a8Int8OperandSplit(word, lo[h], hi[h]);
                 }
 #pragma unroll
                 for (int n = 0; n < NT; ++n) {
@@ -376,7 +377,7 @@ std::string w4a8TileRefusal(const W4a8Problem &p)
         return what + " needs the group a multiple of 128 (per channel included; group = " + std::to_string(p.group) +
                ")";
     if (!p.tilePacked)
-        return what + " needs the tile-ordered copy (w4a16TileReorder of the same codes, scales and zero points)";
+        return what + " needs the tile-ordered copy (w4a8TileReorder of the same codes, scales and zero points)";
     if (reinterpret_cast<std::uintptr_t>(p.xq) % 16 != 0 || reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 != 0)
         return what + " reads X's codes and the copy 16 bytes at a time: both must be 16-byte aligned";
     return "";

@@ -150,6 +150,10 @@ std::string w4a16TileRefusal(const W4a16Problem &p);
 /// Queues the one-time reorder of p's codes, scales and zero points (every expert) into dst
 /// (w4a16TileBytes). Throws GpuError for a shape without the copy.
 void w4a16TileReorder(const W4a16Problem &p, void *dst, void *stream);
+/// The W4A8 streaming kernel's copy (W4a8Problem::tilePacked; gemm_w4a8_stream.cu): the same bytes
+/// in the same places as w4a16TileReorder's, except that every 32-bit word of codes holds its eight
+/// nibbles in the split order (w4a8_math.h, w4a8SplitNibbles). w4a16TileBytes of p.
+void w4a8TileReorder(const W4a16Problem &p, void *dst, void *stream);
 
 /// The CUTLASS route (gemm_w4a16_cutlass.cu; issue 43): the same operands through CUTLASS's Hopper
 /// mixed-input GEMM (warpgroup MMA, TMA, warp-specialized cooperative kernel), run swapped (Yᵀ =

@@ -33,9 +33,10 @@ struct W4a8Problem {
     long long m = 0, n = 0, k = 0, group = 0;
     bool fp8 = false; ///< E4M3 activations (else INT8)
     /// The tile-ordered copy of the same codes, scales and zero points that the streaming kernel
-    /// reads (w4a16TileReorder of a W4a16Problem with this packed / scales / zeros, n, k, group; the
-    /// same bytes serve the W4A16 and W4A8 streaming kernels). Its zero points must lie in
-    /// [−128, 120] (the copy holds BF16 136 + z; w4a16ZerosInRange). Null: the row-order kernel.
+    /// reads (w4a8TileReorder of a W4a16Problem with this packed / scales / zeros, n, k, group: the
+    /// W4A16 streaming kernel's layout with each word's nibbles in the split order, which saves the
+    /// operand's byte permutes). Its zero points must lie in [−128, 120] (the copy holds BF16
+    /// 136 + z; w4a16ZerosInRange). Null: the row-order kernel.
     const void *tilePacked = nullptr;
 };
 

@@ -44,6 +44,27 @@ QS_HD inline void w4a8Int8Operand(std::uint32_t word, std::uint32_t &lo, std::ui
     hi = bytePerm(even, odd, 0x7362u);
 }
 
+/// The W4A8 streaming kernel's nibble order of a word (w4a8TileReorder's copy; issue 43): byte b
+/// holds the code of k₀ + b in its low nibble and that of k₀ + 4 + b in its high one, so that the
+/// operand's bytes (k₀ … k₀ + 3) and (k₀ + 4 … k₀ + 7) are one and-xor (and a shift) apart with no
+/// byte permute (docs/perf.md, "Fused W4A8 GEMM": 19.5 → 17.4 µs at INT8 M = 16 on the H200).
+/// From the k order (nibble j = the code of k₀ + j).
+QS_HD inline std::uint32_t w4a8SplitNibbles(std::uint32_t word)
+{
+    std::uint32_t r = 0;
+    for (int b = 0; b < 4; ++b)
+        r |= (((word >> (4 * b)) & 0xFu) | (((word >> (16 + 4 * b)) & 0xFu) << 4)) << (8 * b);
+    return r;
+}
+
+/// w4a8Int8Operand of the word whose split order (w4a8SplitNibbles) is `split`: the same lo, hi.
+/// Two and-xor and one shift per eight codes.
+QS_HD inline void w4a8Int8OperandSplit(std::uint32_t split, std::uint32_t &lo, std::uint32_t &hi)
+{
+    lo = (split & 0x0F0F0F0Fu) ^ 0x08080808u;
+    hi = ((split >> 4) & 0x0F0F0F0Fu) ^ 0x08080808u;
+}
+
 /// The plain INT8 codes q of a word in k order (the unfused lab path's unpack): lo = (q₀ … q₃), hi =
 /// (q₄ … q₇) — the operand above with its offset removed bytewise: (u + 0x78) XOR 0x80 = u − 8 as a
 /// two's-complement byte, no carry between bytes (u + 0x78 ≤ 0x87).
@@ -126,6 +147,19 @@ QS_HD inline void w4a8Fp8Operand(std::uint32_t word, std::uint32_t zz, std::uint
     const std::uint32_t m23 = bytePerm(e2, e3, 0x5140u);            // q₂, q₃, q₆, q₇
     lo = bytePerm(m01, m23, 0x5410u);
     hi = bytePerm(m01, m23, 0x7632u);
+}
+
+/// w4a8Fp8Operand of the word whose split order is `split`: the same lo, hi. The FP16 pairs of the
+/// split word are (q₀, q₂), (q₄, q₆), (q₁, q₃), (q₅, q₇), so two prmt put them in k order where
+/// the k order's pairs (q_j, q_{j+4}) take four.
+QS_HD inline void w4a8Fp8OperandSplit(std::uint32_t split, std::uint32_t zz, std::uint32_t &lo, std::uint32_t &hi)
+{
+    const std::uint32_t e0 = w4a8E4m3x2(w4a8Fp16Pair(split, 0), zz); // (q₀, q₂)
+    const std::uint32_t e1 = w4a8E4m3x2(w4a8Fp16Pair(split, 1), zz); // (q₄, q₆)
+    const std::uint32_t e2 = w4a8E4m3x2(w4a8Fp16Pair(split, 2), zz); // (q₁, q₃)
+    const std::uint32_t e3 = w4a8E4m3x2(w4a8Fp16Pair(split, 3), zz); // (q₅, q₇)
+    lo = bytePerm(e0, e2, 0x5140u);
+    hi = bytePerm(e1, e3, 0x5140u);
 }
 
 // ---- X's per-token quantizer ------------------------------------------------------------------
