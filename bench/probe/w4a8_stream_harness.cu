@@ -7,7 +7,8 @@
 // and INT8's outputs of both at one K slice compared bit for bit (equal by construction: the
 // same exact INT32 sums a group, added in the same order). The bound on every element is the GPU
 // tests' and the benchmark's business (test_gpu_w4a8_stream.cpp, qs_bench_gpu_w4a8_fused).
-// `ncu16`: one launch at M = 16 for Nsight Compute.
+// `ncu16`: one launch at M = 16 for Nsight Compute; `ncu M WARPS U SPLIT REDUCE`: one INT8 launch at
+// that M and tiling (W4a8Tiling's fields; each configuration launched once before, untimed).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,7 +27,9 @@ int main(int argc, char **argv)
 {
     // `ncu16`: one launch of the streaming INT8 kernel at M = 16 (4 warps, 2 chunks a step, split 8:
     // the lab's choice on the H200), for Nsight Compute.
-    const bool ncu16 = argc > 1 && std::string(argv[1]) == "ncu16";
+    const bool ncuAny = argc > 6 && std::string(argv[1]) == "ncu";
+    const bool ncu16 = ncuAny || (argc > 1 && std::string(argv[1]) == "ncu16");
+    const long long ncuM = ncuAny ? std::atoll(argv[2]) : 16;
     std::mt19937 rng(11);
     const long long N = 4096, K = 14336, G = 128;
     const int copies = 4;
@@ -51,7 +54,7 @@ int main(int argc, char **argv)
     }
     for (long long M : {1, 8, 16})
         for (bool fp8 : {false, true}) {
-            if (ncu16 && (M != 16 || fp8))
+            if (ncu16 && (M != ncuM || fp8))
                 continue;
             std::vector<uint8_t> hx(M * K);
             for (auto &v : hx)
@@ -98,8 +101,15 @@ int main(int argc, char **argv)
             if (ncu16) {
                 W4a8Tiling tn;
                 tn.kernel = 2, tn.warps = 4, tn.chunksAhead = 2, tn.splitK = 8;
+                if (ncuAny)
+                    tn.warps = std::atoi(argv[3]), tn.chunksAhead = std::atoi(argv[4]), tn.splitK = std::atoi(argv[5]),
+                    tn.reduce = std::atoi(argv[6]);
                 p.packed = (const uint8_t *)packed[0];
                 p.tilePacked = tile[0];
+                u = w4a8Fused(p, tn, ws, cnt, nullptr); // the untimed launch (ncu: --launch-skip 1)
+                CK(cudaDeviceSynchronize());
+                p.packed = (const uint8_t *)packed[1];
+                p.tilePacked = tile[1];
                 u = w4a8Fused(p, tn, ws, cnt, nullptr);
                 CK(cudaDeviceSynchronize());
                 printf("ncu16: warps %d split %d U %d\n", u.warps, u.splitK, u.chunksAhead);
