@@ -7,7 +7,7 @@
 // and INT8's outputs of both at one K slice compared bit for bit (equal by construction: the
 // same exact INT32 sums a group, added in the same order). The bound on every element is the GPU
 // tests' and the benchmark's business (test_gpu_w4a8_stream.cpp, qs_bench_gpu_w4a8_fused).
-// `ncu16`: one launch at M = 16 for Nsight Compute; `ncu M WARPS U SPLIT REDUCE`: one INT8 launch at
+// QS_PROBE_GROUP=G: the group (default 128; 14336 per channel). `ncu16`: one launch at M = 16 for Nsight Compute; `ncu M WARPS U SPLIT REDUCE`: one INT8 launch at
 // that M and tiling (W4a8Tiling's fields; each configuration launched once before, untimed).
 #include <algorithm>
 #include <cstdint>
@@ -31,7 +31,9 @@ int main(int argc, char **argv)
     const bool ncu16 = ncuAny || (argc > 1 && std::string(argv[1]) == "ncu16");
     const long long ncuM = ncuAny ? std::atoll(argv[2]) : 16;
     std::mt19937 rng(11);
-    const long long N = 4096, K = 14336, G = 128;
+    const long long N = 4096, K = 14336;
+    const long long G =
+        std::getenv("QS_PROBE_GROUP") ? std::atoll(std::getenv("QS_PROBE_GROUP")) : 128; // K: per channel
     const int copies = 4;
     const long long wBytes = N * K / 2, sCount = N * (K / G);
     const ProbeW4 ops = probeW4(rng, wBytes, sCount, -9, 18); // zero points in [−9, 8]: E4M3's range too
