@@ -190,7 +190,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                       groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
     else
         std::snprintf(buf, sizeof buf,
-                      "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3, prmt; exact "
+                      "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3, and prmt on W "
+                      "as stored or a shift on the split-nibble copy; exact "
                       "INT32 sums per group piece and Σx by dp4a + shuffles, s·(acc − (z + 8)·Σx) in "
                       "FP32, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d token tile(s) of 8, "
                       "%d chunk(s) of W ahead), %ssplit-K %d, %d blocks",
