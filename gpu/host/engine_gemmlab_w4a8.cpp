@@ -75,8 +75,9 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     const int copies = static_cast<int>(weights.size());
     const int stages = 1;
     // The streaming kernel reads a tile-ordered copy of the codes and metadata (w4a8TileReorder:
-    // the W4A16 streaming kernel's layout, each word's nibbles split), made once per rotating weight copy as a serving
-    // engine repacks at load, outside the timed launches (the first one's time goes into the note).
+    // the W4A16 streaming kernel's layout, each word's nibbles split), made once per rotating weight
+    // copy as a serving engine repacks at load, outside the timed launches (the first one's time
+    // goes into the note).
     // Groups that are multiples of 128 with zero points the copy keeps exact (≤ 120).
     std::vector<std::shared_ptr<void>> tileOrdered;
     double tileUs = -1;
