@@ -76,3 +76,25 @@ inline ProbeW4 probeW4(std::mt19937 &rng, long long wBytes, long long sCount, in
     CK(cudaMemcpy(o.z, hz.data(), sCount, cudaMemcpyHostToDevice));
     return o;
 }
+
+/// The W4A8 harnesses' X̂ of M tokens × K: codes (random INT8 bytes, or E4M3 bytes below NaN) and
+/// token scales in [0.01, 0.11), drawn from rng in that order, copied to the device (x, sx).
+struct ProbeX {
+    void *x = nullptr;
+    float *sx = nullptr;
+};
+inline ProbeX probeX(std::mt19937 &rng, long long M, long long K, bool fp8)
+{
+    std::vector<uint8_t> hx(M * K);
+    for (auto &v : hx)
+        v = fp8 ? (uint8_t)(rng() % 0x7F) | (rng() & 0x80) : (uint8_t)(rng() & 0xFF);
+    std::vector<float> hsx(M);
+    for (auto &v : hsx)
+        v = 0.01f + 0.001f * (rng() % 100);
+    ProbeX o;
+    CK(cudaMalloc(&o.x, M * K));
+    CK(cudaMalloc(&o.sx, M * 4));
+    CK(cudaMemcpy(o.x, hx.data(), M * K, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(o.sx, hsx.data(), M * 4, cudaMemcpyHostToDevice));
+    return o;
+}

@@ -58,20 +58,11 @@ int main(int argc, char **argv)
         for (bool fp8 : {false, true}) {
             if (ncu16 && (M != ncuM || fp8))
                 continue;
-            std::vector<uint8_t> hx(M * K);
-            for (auto &v : hx)
-                v = fp8 ? (uint8_t)(rng() % 0x7F) | (rng() & 0x80) : (uint8_t)(rng() & 0xFF);
-            std::vector<float> hsx(M);
-            for (auto &v : hsx)
-                v = 0.01f + 0.001f * (rng() % 100);
-            void *x, *y, *y2, *ws, *cnt;
-            float *sx;
-            CK(cudaMalloc(&x, M * K));
-            CK(cudaMalloc(&sx, M * 4));
+            const ProbeX px = probeX(rng, M, K, fp8);
+            void *x = px.x, *y, *y2, *ws, *cnt;
+            float *sx = px.sx;
             CK(cudaMalloc(&y, M * N * 2));
             CK(cudaMalloc(&y2, M * N * 2));
-            CK(cudaMemcpy(x, hx.data(), M * K, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(sx, hsx.data(), M * 4, cudaMemcpyHostToDevice));
             W4a8Problem p;
             p.scales = s, p.zeros = z, p.xq = x, p.xScale = sx, p.y = y;
             p.m = M, p.n = N, p.k = K, p.group = G, p.fp8 = fp8;

@@ -238,20 +238,11 @@ int main()
     CK(cudaMemset(ws, 0, 16 * N * 4));
     CK(cudaMemset(cnt, 0, 65536 * 4));
     for (int M : {1, 8, 16}) {
-        std::vector<uint8_t> hx(M * K);
-        for (auto &v : hx)
-            v = (uint8_t)(rng() & 0xFF);
-        std::vector<float> hsx(M);
-        for (auto &v : hsx)
-            v = 0.01f + 0.001f * (rng() % 100);
-        void *x, *y, *yr;
-        float *sx;
-        CK(cudaMalloc(&x, M * K));
-        CK(cudaMalloc(&sx, M * 4));
+        const ProbeX px = probeX(rng, M, K, false);
+        void *x = px.x, *y, *yr;
+        float *sx = px.sx;
         CK(cudaMalloc(&y, M * N * 2));
         CK(cudaMalloc(&yr, M * N * 2));
-        CK(cudaMemcpy(x, hx.data(), M * K, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(sx, hsx.data(), M * 4, cudaMemcpyHostToDevice));
         // the reference: the product's row-order kernel at one K slice
         W4a8Problem p;
         p.packed = (const uint8_t *)packed[0], p.scales = ops.s, p.zeros = ops.z, p.xq = x, p.xScale = sx, p.y = yr;
