@@ -9,7 +9,10 @@
 #   the default variants: the launch-bounds minimum QS_W4A8_STREAM_MIN_BLOCKS_4W = 0 (as built: 118
 #   registers, 4 blocks an SM), 5, 6 and 8 (at most 102, 85 and 64 registers) — the tenth session's
 #   register-cap run; e.g. `bench/probe/w4a8_variants.sh /tmp/xa base= xahead=-DQS_W4A8_X_AHEAD=1`
-#   times X̂ loaded a step ahead against the product's build.
+#   times X̂ loaded a step ahead against the product's build. FLAGS "@FILE" builds FILE in place of
+#   the kernel's source (e.g. `git show HEAD~1:gpu/kernels/gemm/gemm_w4a8_stream.cu > /tmp/old.cu`,
+#   then `old=@/tmp/old.cu new=`): an earlier version against the tree's, run one after the other
+#   like every variant (never two sweeps on the GPU at once). QS_PROBE_GROUP=G sets the group.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-variants}
@@ -30,12 +33,18 @@ nvcc $flags -c bench/probe/w4a8_stream_harness.cu -o "$out/common/harness.o" &
 g++ -std=c++20 -O2 -Icore -c core/util/error.cpp -o "$out/common/error.o" &
 wait
 for v in "${variants[@]}"; do
-  label=${v%%=*} vflags=${v#*=}
+  label=${v%%=*} vflags=${v#*=} src=gpu/kernels/gemm/gemm_w4a8_stream.cu
+  if [[ $vflags == @* ]]; then
+    # the earlier source beside the tree's, so that its includes resolve the same way
+    src=gpu/kernels/gemm/.variant_$label.cu
+    cp "${vflags#@}" "$src"
+    vflags=
+  fi
   # shellcheck disable=SC2086 # FLAGS are words
-  nvcc $flags $vflags -Xptxas -v -c gpu/kernels/gemm/gemm_w4a8_stream.cu \
-    -o "$out/stream_$label.o" 2>"$out/ptxas_$label.txt" &
+  nvcc $flags $vflags -Xptxas -v -c "$src" -o "$out/stream_$label.o" 2>"$out/ptxas_$label.txt" &
 done
 wait
+rm -f gpu/kernels/gemm/.variant_*.cu
 for label in "${labels[@]}"; do
   nvcc -arch=sm_90 "$out"/common/*.o "$out/stream_$label.o" -o "$out/harness_$label"
   # ptxas on the 4-warp instances (stream8Kernel<…, 4>): registers and spills, the distinct values
