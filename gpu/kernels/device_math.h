@@ -473,6 +473,19 @@ QS_HD inline double doubleBinThreshold(int k, double R, int B)
 /// within about u·cond(Y)² of orthonormal, so with minRatio = 1e-6 a trusted pass is within ≈ 1e-4
 /// and the final second pass makes it orthonormal to machine precision. An untrusted pass sets the
 /// sketch's failed flag (Householder QR reruns it).
+/// (a & b) ^ c; on an NVIDIA device one lop3 (ptxas makes an and and an xor of the C expression
+/// when b and c are both immediates). The fused GEMMs' nibble → operand tricks.
+QS_HD inline std::uint32_t andXor(std::uint32_t a, std::uint32_t b, std::uint32_t c)
+{
+#if defined(__CUDA_ARCH__)
+    std::uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x6A;\n" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    return (a & b) ^ c;
+#endif
+}
+
 QS_HD inline bool cholDiagonalOk(double lo, double hi, bool finite, double minRatio)
 {
     return finite && hi > 0 && lo >= minRatio * hi;

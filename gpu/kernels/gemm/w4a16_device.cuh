@@ -25,6 +25,11 @@
 #include <cuda_runtime.h>
 
 #include "qs_gpu_compat.h"
+
+#ifndef QS_HD
+#define QS_HD __host__ __device__
+#endif
+#include "../device_math.h"
 #endif
 
 namespace quantscope::gpu::launch::w4a16detail {
@@ -222,13 +227,7 @@ __device__ __forceinline__ __nv_bfloat162 pair(std::uint32_t u)
     return v;
 }
 
-/// (a & b) ^ c in one instruction.
-__device__ __forceinline__ std::uint32_t andXor(std::uint32_t a, std::uint32_t b, std::uint32_t c)
-{
-    std::uint32_t r;
-    asm("lop3.b32 %0, %1, %2, %3, 0x6A;\n" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
+using gpumath::andXor; // (a & b) ^ c in one lop3
 
 /// The BF16 pairs of one word of codes (the swapped kernels' A fragments, the tiled kernel's B
 /// fragments): p[j] = (128 + u_j, 128 + u_{j+4}).

@@ -32,26 +32,14 @@ QS_HD inline std::uint32_t bytePerm(std::uint32_t a, std::uint32_t b, std::uint3
 #endif
 }
 
-/// (a & b) ^ c; on the device one lop3 (ptxas otherwise emits an and and an xor for two immediates).
-QS_HD inline std::uint32_t andXor3(std::uint32_t a, std::uint32_t b, std::uint32_t c)
-{
-#if defined(__CUDA_ARCH__)
-    std::uint32_t r;
-    asm("lop3.b32 %0, %1, %2, %3, 0x6A;\n" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-#else
-    return (a & b) ^ c;
-#endif
-}
-
 /// One 32-bit word of packed codes (nibble j = the code of k₀ + j, two's complement in [−8, 7])
 /// → the INT8 A operand of one m16n8k32 step: lo = bytes (u₀, u₁, u₂, u₃), hi = (u₄ … u₇), with
 /// u = nibble XOR 8 = q + 8 ∈ [0, 15] (a non-negative INT8). Two and-xor (lop3), one shift, two
 /// prmt per eight codes; the offset 8 returns in the zero-point term (z + 8)·Σx.
 QS_HD inline void w4a8Int8Operand(std::uint32_t word, std::uint32_t &lo, std::uint32_t &hi)
 {
-    const std::uint32_t even = andXor3(word, 0x0F0F0F0Fu, 0x08080808u);     // u₀, u₂, u₄, u₆
-    const std::uint32_t odd = andXor3(word >> 4, 0x0F0F0F0Fu, 0x08080808u); // u₁, u₃, u₅, u₇
+    const std::uint32_t even = andXor(word, 0x0F0F0F0Fu, 0x08080808u);     // u₀, u₂, u₄, u₆
+    const std::uint32_t odd = andXor(word >> 4, 0x0F0F0F0Fu, 0x08080808u); // u₁, u₃, u₅, u₇
     lo = bytePerm(even, odd, 0x5140u);
     hi = bytePerm(even, odd, 0x7362u);
 }
@@ -75,8 +63,8 @@ QS_HD inline std::uint32_t w4a8SplitNibbles(std::uint32_t word)
 /// ptxas makes two instructions each, 16.6 µs with lop3; docs/perf.md).
 QS_HD inline void w4a8Int8OperandSplit(std::uint32_t split, std::uint32_t &lo, std::uint32_t &hi)
 {
-    lo = andXor3(split, 0x0F0F0F0Fu, 0x08080808u);
-    hi = andXor3(split >> 4, 0x0F0F0F0Fu, 0x08080808u);
+    lo = andXor(split, 0x0F0F0F0Fu, 0x08080808u);
+    hi = andXor(split >> 4, 0x0F0F0F0Fu, 0x08080808u);
 }
 
 /// The plain INT8 codes q of a word in k order (the unfused lab path's unpack): lo = (q₀ … q₃), hi =
