@@ -43,11 +43,6 @@ struct XR {
     int M, N, K, group, T, slices;
 };
 
-__device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
-{
-    return static_cast<int>(__uint_as_float((hi ? pairBits >> 16 : pairBits & 0xFFFFu) << 16)) - 136;
-}
-
 template <int NT, int S, int NW> __global__ void __launch_bounds__(NW * 32) xresKernel(XR a)
 {
     __shared__ float red[2][NW][NT * 4][32];
@@ -123,7 +118,7 @@ template <int NT, int S, int NW> __global__ void __launch_bounds__(NW * 32) xres
 #pragma unroll
         for (int c = 0; c < S; ++c) {
             if (c < nc) {
-                const int zr[2] = {zeroOf(z[c], 0), zeroOf(z[c], 1)};
+                const int zr[2] = {gm::w4a8CopyZero(z[c], 0), gm::w4a8CopyZero(z[c], 1)};
                 const float2 sc = s[c];
 #pragma unroll
                 for (int st = 0; st < 4; ++st) {

@@ -130,6 +130,21 @@ TEST(DeviceMathW4a8, SplitOperandsEqualTheKOrderOperands)
     }
 }
 
+TEST(DeviceMathW4a8, CopyZeroReadsBackEveryZeroPointTheCopyHolds)
+{
+    // The copy's metadata pair: BF16 136 + z of rows gid (low half) and gid + 8 (high half), for
+    // every zero point the copy keeps exact, paired with a different one in the other half.
+    for (int z = -128; z <= 120; ++z) {
+        const int other = -8 - (z + 128) % 113;
+        const auto bf = [](int v) { return qmath::bitsOf(static_cast<float>(136 + v)) >> 16; };
+        ASSERT_EQ(qmath::bitsOf(static_cast<float>(136 + z)) & 0xFFFFu, 0u) << "exact in BF16";
+        const std::uint32_t lowZ = bf(z) | (bf(other) << 16), highZ = bf(other) | (bf(z) << 16);
+        ASSERT_EQ(w4a8CopyZero(lowZ, 0), z);
+        ASSERT_EQ(w4a8CopyZero(lowZ, 1), other);
+        ASSERT_EQ(w4a8CopyZero(highZ, 1), z);
+    }
+}
+
 TEST(DeviceMathW4a8, Int8CodesAreTheSignExtendedNibblesInOrder)
 {
     // The unfused lab path's vectorized unpack: every code in every position, the plain INT8 q.

@@ -79,12 +79,6 @@ struct S8 {
     int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
 };
 
-/// The zero point of a row from the copy's BF16 136 + z (the upper half of a 32-bit pair when hi).
-__device__ __forceinline__ int zeroOf(unsigned pairBits, int hi)
-{
-    return static_cast<int>(__uint_as_float((hi ? pairBits >> 16 : pairBits & 0xFFFFu) << 16)) - 136;
-}
-
 /// NT n8 tiles of tokens, U chunks of 128 k a step, NW warps a block (16 rows of W each). Blocks of
 /// 8 and 16 warps state their minimum of one block an SM, which changes ptxas's allotment (INT8 at
 /// M = 16, 8 warps, 1 chunk a step, split 8: 19.4 µs against 20.7; bench/results/gpu-h200-2026-11-29h/
@@ -174,7 +168,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 xv[n][0] = kXAhead ? x[kXAhead ? u : 0][n][0] : __ldg(xRow[n] + 8 * c);
                 xv[n][1] = kXAhead ? x[kXAhead ? u : 0][n][1] : __ldg(xRow[n] + 8 * c + 1);
             }
-            const int zr[2] = {zeroOf(z[u], 0), zeroOf(z[u], 1)};
+            const int zr[2] = {gm::w4a8CopyZero(z[u], 0), gm::w4a8CopyZero(z[u], 1)};
             std::uint32_t zz[2] = {0u, 0u};
             if (Fp8)
                 zz[0] = gm::w4a8Fp16ZeroPair(zr[0]), zz[1] = gm::w4a8Fp16ZeroPair(zr[1]);

@@ -164,6 +164,13 @@ QS_HD inline void w4a8Fp8OperandSplit(std::uint32_t split, std::uint32_t zz, std
     hi = bytePerm(e1, e3, 0x5140u);
 }
 
+/// The zero point of a row read back from the tile-ordered copy's metadata, BF16 136 + z (the
+/// upper half of the 32-bit pair when hi; w4a16TileReorder / w4a8TileReorder).
+QS_HD inline int w4a8CopyZero(std::uint32_t pairBits, int hi)
+{
+    return static_cast<int>(fromBits((hi ? pairBits >> 16 : pairBits & 0xFFFFu) << 16)) - 136;
+}
+
 // ---- X's per-token quantizer ------------------------------------------------------------------
 
 /// The token's scale from its largest |x|: amax / 127 (INT8) or amax / 448 (E4M3); 1 for a zero row.
