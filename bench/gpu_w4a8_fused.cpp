@@ -49,7 +49,7 @@ namespace {
 struct Standalone {
     long long n, k;
     void *w = nullptr, *x = nullptr, *xq = nullptr, *xs = nullptr, *y = nullptr, *ws = nullptr, *cnt = nullptr,
-         *res = nullptr, *s = nullptr, *z = nullptr, *tile = nullptr;
+         *res = nullptr, *s = nullptr, *z = nullptr, *tile = nullptr, *sums = nullptr;
     long long group = 0;
     Standalone(long long n_, long long k_) : n(n_), k(k_)
     {
@@ -71,6 +71,7 @@ struct Standalone {
         QS_BENCH_CK(cudaMemcpy(x, xh.data(), 2 * xh.size(), cudaMemcpyHostToDevice));
         QS_BENCH_CK(cudaMalloc(&xq, 16 * k));
         QS_BENCH_CK(cudaMalloc(&xs, 4 * 16));
+        QS_BENCH_CK(cudaMalloc(&sums, L::w4a8XSumsBytes(k)));
         QS_BENCH_CK(cudaMalloc(&y, 2 * 16 * n));
         QS_BENCH_CK(cudaMalloc(&ws, 4 * 16 * n));
         QS_BENCH_CK(cudaMalloc(&cnt, 4 * (n / 64 + 2)));
@@ -80,7 +81,7 @@ struct Standalone {
     }
     ~Standalone()
     {
-        for (void *d : {w, x, xq, xs, y, ws, cnt, res, s, z, tile})
+        for (void *d : {w, x, xq, xs, y, ws, cnt, res, s, z, tile, sums})
             cudaFree(d);
     }
     void setGroup(long long g)
@@ -127,6 +128,7 @@ struct Standalone {
         p.m = m, p.n = n, p.k = k, p.group = group;
         p.fp8 = fp8;
         p.tilePacked = tile;
+        p.xSums = fp8 ? nullptr : static_cast<const int *>(sums);
         return p;
     }
     /// {quantize + GEMM µs, GEMM µs, worst of the bound, outputs checked, the launch}.
@@ -134,7 +136,12 @@ struct Standalone {
     {
         const L::W4a8Problem p = problem(m, fp8);
         L::W4a8Launch used;
-        auto quant = [&] { L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs), nullptr); };
+        // INT8: the quantizer writes X's chunk sums with the codes (the streaming kernel's Σx), so
+        // "quantize + GEMM" includes them.
+        auto quant = [&] {
+            L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs),
+                             fp8 || k % 128 != 0 ? nullptr : static_cast<int *>(sums), nullptr);
+        };
         auto gemm = [&] { used = L::w4a8Fused(p, t, ws, cnt, nullptr); };
         const double both = bench::medianEventUs(
             [&] {

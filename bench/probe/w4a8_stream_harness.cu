@@ -66,6 +66,11 @@ int main(int argc, char **argv)
             W4a8Problem p;
             p.scales = s, p.zeros = z, p.xq = x, p.xScale = sx, p.y = y;
             p.m = M, p.n = N, p.k = K, p.group = G, p.fp8 = fp8;
+            int *sums = nullptr; // INT8: X's chunk sums, the streaming kernel's zero-point term
+            CK(cudaMalloc(&sums, w4a8XSumsBytes(K)));
+            if (!fp8)
+                w4a8XSums(x, M, K, sums, nullptr);
+            p.xSums = fp8 ? nullptr : sums;
             const size_t wsb = w4a8WorkspaceBytes(p), cb = w4a8CounterBytes(p);
             CK(cudaMalloc(&ws, wsb));
             CK(cudaMalloc(&cnt, cb));
@@ -136,7 +141,7 @@ int main(int argc, char **argv)
                             if (u.splitK == 1 || (rd == 2 && !u.clusterReduce))
                                 break; // nothing to compare
                         }
-            cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(y2), cudaFree(ws), cudaFree(cnt);
+            cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(y2), cudaFree(ws), cudaFree(cnt), cudaFree(sums);
         }
     return 0;
 }

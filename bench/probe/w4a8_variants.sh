@@ -12,7 +12,7 @@
 #   times X̂ loaded a step ahead against the product's build. FLAGS "@FILE" builds FILE in place of
 #   the kernel's source (e.g. `git show HEAD~1:gpu/kernels/gemm/gemm_w4a8_stream.cu > /tmp/old.cu`,
 #   then `old=@/tmp/old.cu new=`): an earlier version against the tree's, run one after the other
-#   like every variant (never two sweeps on the GPU at once). QS_PROBE_GROUP=G sets the group.
+#   like every variant (never two sweeps on the GPU at once); "@FILE FLAGS" builds FILE with FLAGS. QS_PROBE_GROUP=G sets the group.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/qs-variants}
@@ -35,10 +35,12 @@ wait
 for v in "${variants[@]}"; do
   label=${v%%=*} vflags=${v#*=} src=gpu/kernels/gemm/gemm_w4a8_stream.cu
   if [[ $vflags == @* ]]; then
-    # the earlier source beside the tree's, so that its includes resolve the same way
+    # the earlier source beside the tree's, so that its includes resolve the same way; words after
+    # the file are flags for it ("LABEL=@FILE -DX=1")
     src=gpu/kernels/gemm/.variant_$label.cu
-    cp "${vflags#@}" "$src"
-    vflags=
+    file=${vflags%% *}
+    cp "${file#@}" "$src"
+    if [[ $vflags == *" "* ]]; then vflags=${vflags#* }; else vflags=; fi
   fi
   # shellcheck disable=SC2086 # FLAGS are words
   nvcc $flags $vflags -Xptxas -v -c "$src" -o "$out/stream_$label.o" 2>"$out/ptxas_$label.txt" &

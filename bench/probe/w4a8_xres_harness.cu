@@ -242,6 +242,10 @@ int main()
         W4a8Problem p;
         p.packed = (const uint8_t *)packed[0], p.scales = ops.s, p.zeros = ops.z, p.xq = x, p.xScale = sx, p.y = yr;
         p.m = M, p.n = N, p.k = K, p.group = G;
+        int *sums = nullptr; // X's chunk sums, which the product's streaming kernel reads
+        CK(cudaMalloc(&sums, w4a8XSumsBytes(K)));
+        w4a8XSums(x, M, K, sums, nullptr);
+        p.xSums = sums;
         {
             void *pws, *pcnt;
             CK(cudaMalloc(&pws, w4a8WorkspaceBytes(p) + 16));
@@ -326,7 +330,7 @@ int main()
                         bestCfg = "S " + std::to_string(S) + " NW " + std::to_string(NW) + " T " + std::to_string(T);
                 }
         printf("== M %d best xres %.2f us (%s)\n", M, best, bestCfg.c_str());
-        cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(yr);
+        cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(yr), cudaFree(sums);
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "device_pool.h"
 #include "gemm/kernels_w4a16.h"
@@ -67,6 +68,15 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     p.y = y.get();
     p.m = m, p.n = n, p.k = k, p.group = group;
     p.fp8 = fp8;
+    // INT8: X's chunk sums, which the streaming kernel reads per channel for its zero-point term.
+    // They are an output of X's quantizer (w4a8QuantizeX writes them with the codes), made here from
+    // the codes once, outside the timed launches like the codes themselves.
+    std::shared_ptr<void> xSums;
+    if (!fp8 && k % 128 == 0 && reinterpret_cast<std::uintptr_t>(xCodes) % 16 == 0) {
+        xSums = poolGet(I.pool, launch::w4a8XSumsBytes(k), what);
+        launch::w4a8XSums(xCodes, m, k, static_cast<int *>(xSums.get()), s);
+        p.xSums = static_cast<const int *>(xSums.get());
+    }
     const std::size_t wsBytes = launch::w4a8WorkspaceBytes(p), cntBytes = launch::w4a8CounterBytes(p);
     auto ws = poolGet(I.pool, wsBytes, what), cnt = poolGet(I.pool, cntBytes, what);
     QS_GPU_CHECK(cudaMemsetAsync(ws.get(), 0, wsBytes, s));
@@ -100,7 +110,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     // chunks a step, the launcher's K slices and 8, 11, 14 (the H200's best at N = 4096,
     // K = 14336); 8 warps, 2 chunks a step; 16 warps, 1 chunk a step (each at the launcher's slices
     // and 8); 4 warps, 1 chunk a step at splits 8 and 14 with the slices summed in their cluster
-    // instead of by atomics; and the row-order kernel on W as stored. The note lists every median.
+    // instead of by atomics; 4 warps with 2 chunks a step and 8 warps with 1, split 8, in the
+    // cluster; and the row-order kernel on W as stored. The note lists every median.
     launch::W4a8Tiling tiling;
     std::string tuned;
     if (!tileOrdered.empty()) {
@@ -123,10 +134,17 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
             cands.push_back(t);
         }
         // 4 warps, 1 chunk a step at splits 8 and 14 with the slices summed in their thread-block
-        // cluster instead of by atomics (the H200's best at M = 8 and 16).
+        // cluster instead of by atomics (the H200's best at M = 8 and 16 with groups); per channel
+        // (the exact INT32 form) also 4 warps with 2 chunks a step and 8 warps with 1, split 8, in
+        // the cluster (its best at M = 8 and 16, bench/results/gpu-h200-2026-11-30e/).
         for (const int split : {8, 14}) {
             launch::W4a8Tiling t;
             t.kernel = 2, t.warps = 4, t.chunksAhead = 1, t.splitK = split, t.reduce = 2;
+            cands.push_back(t);
+        }
+        for (const int warps : {4, 8}) {
+            launch::W4a8Tiling t;
+            t.kernel = 2, t.warps = warps, t.chunksAhead = warps == 4 ? 2 : 1, t.splitK = 8, t.reduce = 2;
             cands.push_back(t);
         }
         cands.emplace_back();
@@ -188,6 +206,14 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                       "fused: one kernel, mma.sync m16n8k32 E4M3 (INT4 → E4M3 q − z in registers: lop3, sub.f16x2, "
                       "cvt, prmt; FP32 sums of ≤ 128 k scaled per group, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp "
                       "as the mma's M, %d token tile(s) of 8, %d chunk(s) of W ahead), %ssplit-K %d, %d blocks",
+                      groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
+    else if (used.streamed && group == k)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3 and a shift on "
+                      "the split-nibble copy; an exact INT32 sum over each K slice, the slices' sums added as "
+                      "integers, then s_tok·(s·(acc − (z + 8)·Σx)) once, Σx from X's chunk sums; %s), swapped "
+                      "(Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d token tile(s) of 8, %d chunk(s) of W "
+                      "ahead), %ssplit-K %d, %d blocks",
                       groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
     else
         std::snprintf(buf, sizeof buf,

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 #include "kernels/gemm/kernels_w4a16.h"
 #include "kernels/gemm/kernels_w4a8.h"
@@ -64,7 +65,10 @@ TEST(DeviceMathStream, TheW4a8StreamingKernelsRefusalsNameTheirReason)
 {
     ASSERT_TRUE(L::w4a8FusedBuilt()) << "a CUDA build has the fused kernels";
     EXPECT_EQ(L::w4a8TileRefusal(w4a8(16, 4096, 14336, 128)), "");
-    EXPECT_EQ(L::w4a8TileRefusal(w4a8(1, 72, 1024, 1024)), "") << "per channel";
+    L::W4a8Problem perChannel = w4a8(1, 72, 1024, 1024);
+    perChannel.xSums = static_cast<const int *>(aligned(0x3000));
+    EXPECT_EQ(L::w4a8TileRefusal(perChannel), "") << "per channel, with X's chunk sums";
+    L::W4a8Problem noSums = w4a8(1, 72, 1024, 1024);
     struct Case {
         L::W4a8Problem p;
         const char *reason;
@@ -80,7 +84,8 @@ TEST(DeviceMathStream, TheW4a8StreamingKernelsRefusalsNameTheirReason)
     for (const Case &c :
          {Case{w4a8(4, 64, 512, 64), "multiple of 128"}, Case{fp8, "W4A8-FP8"}, Case{noCopy, "tile-ordered copy"},
           Case{xOff, "16-byte aligned"}, Case{copyOff, "16-byte aligned"}, Case{w4a8(17, 64, 512, 128), "M ≤ 16"},
-          Case{w4a8(4, 64, 200, 200), "multiple of 128"}, Case{w4a8(4, 64, 131072, 128), "65536"}}) {
+          Case{w4a8(4, 64, 200, 200), "multiple of 128"}, Case{w4a8(4, 64, 131072, 128), "65536"},
+          Case{noSums, "chunk sums"}}) {
         const std::string why = L::w4a8TileRefusal(c.p);
         EXPECT_NE(why.find(c.reason), std::string::npos) << "expected '" << c.reason << "' in: " << why;
         // Asked for, the streaming kernel is refused with a reason before any device work.
@@ -92,5 +97,33 @@ TEST(DeviceMathStream, TheW4a8StreamingKernelsRefusalsNameTheirReason)
         } catch (const quantscope::GpuError &e) { // the refusal's own reason, not a failed device call
             EXPECT_NE(std::string(e.what()).find(c.reason), std::string::npos) << e.what();
         }
+    }
+}
+
+TEST(DeviceMathStream, XsChunkSumsRefuseWhatTheyCannotHoldBeforeAnyDeviceWork)
+{
+    // (chunks + 1) × 16 INT32 entries: the prefix at every chunk boundary for up to 16 tokens
+    EXPECT_EQ(L::w4a8XSumsBytes(128), 2u * 16 * 4);
+    EXPECT_EQ(L::w4a8XSumsBytes(14336), 113u * 16 * 4);
+    int *sums = const_cast<int *>(static_cast<const int *>(aligned(0x3000)));
+    const void *codes = aligned(0x1000);
+    for (const auto &[m, k, at, reason] :
+         {std::tuple{17LL, 256LL, codes, "outside [1, 16]"}, std::tuple{0LL, 256LL, codes, "outside [1, 16]"},
+          std::tuple{4LL, 200LL, codes, "multiple of 128"}, std::tuple{4LL, 131072LL, codes, "multiple of 128"},
+          std::tuple{4LL, 256LL, static_cast<const void *>(static_cast<const char *>(codes) + 8), "16-byte aligned"}}) {
+        try {
+            L::w4a8XSums(at, m, k, sums, nullptr);
+            ADD_FAILURE() << "M " << m << " K " << k << ": no refusal";
+        } catch (const quantscope::GpuError &e) {
+            EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+        }
+    }
+    // E4M3 codes have no chunk sums: the quantizer refuses the buffer before any device work
+    try {
+        L::w4a8QuantizeX(aligned(0x4000), 4, 256, true, const_cast<void *>(codes),
+                         const_cast<float *>(static_cast<const float *>(aligned(0x5000))), sums, nullptr);
+        ADD_FAILURE() << "E4M3 with sums: no refusal";
+    } catch (const quantscope::GpuError &e) {
+        EXPECT_NE(std::string(e.what()).find("INT8 path"), std::string::npos) << e.what();
     }
 }

@@ -8,13 +8,14 @@
 //    FP64 product of the quantized operands (w4a8_operands.h), INT8 and E4M3; and at one K slice
 //    INT8's outputs equal to the row-order kernel's bit for bit (the same exact INT32 sums a
 //    group, added in the same order; with several slices the FP32 partials meet in atomics in any
-//    order). M ∈ {1, 2, 8, 9, 16}; groups 128, 256 and per channel;
+//    order), per channel at every split (exact INT32 partials, finished once). M ∈ {1, 2, 8, 9, 16}; groups 128, 256 and per channel;
 //    asymmetric (zero points −128 and 120, the copy's extremes, for INT8) and symmetric; 4, 8 and
 //    16 warps a block; 1 and 2 chunks a step; K slices 1, 3 and the launcher's; N not a multiple
 //    of 16; the workspace left zero.
 //  - K = 14336 (the lab's shape class) g128 and per channel at M = 16.
 //  - The launcher's choice (the streaming kernel wherever it runs, the row-order kernel without
-//    the copy or below group 128) and the refusals.
+//    the copy, below group 128 or, INT8 per channel, without X's chunk sums) and the refusals.
+//  - X's chunk sums (w4a8QuantizeX's and w4a8XSums's) against prefix sums of the codes read back.
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
@@ -115,7 +116,9 @@ TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitFo
                         EXPECT_LE(worstOfBound(o, hx, y, where), 1.0)
                             << what << ": worst |y − ref| / bound at " << where;
                         EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
-                        if (!fp8 && l.splitK == 1) { // the row-order kernel at one slice: the same bits
+                        // The row-order kernel at one slice: the same bits at one slice, and per channel
+                        // at every split (the slices add exact INT32 partials; finished once).
+                        if (!fp8 && (l.splitK == 1 || group == sh.k)) {
                             L::W4a8Tiling r;
                             r.kernel = 1;
                             r.splitK = 1;
@@ -171,7 +174,7 @@ TEST(GpuW4a8Stream, LongKAtSixteenTokens)
             Copy copy(d, o);
             CU(cudaDeviceSynchronize());
             const HostX hx = quantizeOnHost(o);
-            std::vector<std::uint16_t> clustered;
+            std::vector<std::uint16_t> clustered, oneSlice;
             for (int r = 0; r < 5; ++r) {
                 L::W4a8Tiling t;
                 t.splitK = r == 0 ? 1 : r >= 3 ? 8 : 0; // 3, 4: eight slices summed in their cluster, twice
@@ -181,6 +184,11 @@ TEST(GpuW4a8Stream, LongKAtSixteenTokens)
                 CU(cudaDeviceSynchronize());
                 EXPECT_TRUE(l.streamed) << "the launcher's choice with the copy given";
                 const auto y = d.read<std::uint16_t>(d.y, 16 * 136);
+                if (r == 0)
+                    oneSlice = y;
+                else if (!fp8 && group == 14336) // per channel INT8: exact partials, the same bits at any split
+                    EXPECT_EQ(y, oneSlice) << "split " << l.splitK << " warps " << l.warps
+                                           << (l.clusterReduce ? " (cluster sum)" : " (atomics)");
                 std::string where;
                 EXPECT_LE(worstOfBound(o, hx, y, where), 1.0)
                     << (fp8 ? "E4M3" : "INT8") << " group " << group << " split " << l.splitK << " warps " << l.warps
@@ -235,4 +243,73 @@ TEST(GpuW4a8Stream, TheLaunchersChoiceAndTheRefusals)
         d.p.m = 17;
         EXPECT_NE(L::w4a8TileRefusal(d.p).find("M ≤ 16"), std::string::npos) << L::w4a8TileRefusal(d.p);
     }
+    // INT8 per channel without X's chunk sums: the row-order kernel by default; asked for, a refusal
+    // naming them. (With groups the kernel sums Σx itself: the sums are not needed.)
+    {
+        const Operands o = streamOperands(9, 64, 512, 512, false, false, 5);
+        Device d(o);
+        Copy copy(d, o);
+        EXPECT_TRUE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
+        d.p.xSums = nullptr;
+        EXPECT_FALSE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).streamed);
+        EXPECT_NE(L::w4a8TileRefusal(d.p).find("chunk sums"), std::string::npos) << L::w4a8TileRefusal(d.p);
+        L::W4a8Tiling t;
+        t.kernel = 2;
+        EXPECT_THROW(L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr), GpuError);
+        const Operands g = streamOperands(9, 64, 512, 128, false, false, 6);
+        Device dg(g);
+        Copy copyG(dg, g);
+        dg.p.xSums = nullptr;
+        EXPECT_TRUE(L::w4a8Fused(dg.p, {}, dg.ws.p, dg.cnt.p, nullptr).streamed);
+        CU(cudaDeviceSynchronize());
+    }
+}
+
+TEST(GpuW4a8Stream, XsChunkSumsArePrefixSumsOfTheCodesFromTheQuantizerAndFromTheCodes)
+{
+    REQUIRE_GPU();
+    // K = 14336 (112 chunks: four rounds of the scan, the last partial) and 4096 + 128 (33: a round
+    // of one), M = 1, 9 and 16; the codes read back, the prefix sums summed on the host per token.
+    for (const std::int64_t k : {std::int64_t(14336), std::int64_t(4224)})
+        for (const std::int64_t m : {1, 9, 16}) {
+            const Operands o = streamOperands(m, 16, k, k, false, false, 0xC5u + m + k);
+            Device d(o);
+            const auto codes = d.read<std::int8_t>(d.xq, static_cast<std::size_t>(m * k));
+            const std::size_t entries = L::w4a8XSumsBytes(k) / 4;
+            ASSERT_EQ(entries, static_cast<std::size_t>(16 * (k / 128 + 1)));
+            const auto fromQuantizer = d.read<int>(d.sums, entries);
+            DevBuf again(L::w4a8XSumsBytes(k));
+            CU(cudaMemset(again.p, 0x7F, L::w4a8XSumsBytes(k)));
+            L::w4a8XSums(d.xq.p, m, k, static_cast<int *>(again.p), nullptr);
+            CU(cudaDeviceSynchronize());
+            const auto fromCodes = d.read<int>(again, entries);
+            long long nonzero = 0;
+            for (std::int64_t t = 0; t < m; ++t) {
+                long long run = 0;
+                for (std::int64_t c = 0; c <= k / 128; ++c) {
+                    const std::size_t at = static_cast<std::size_t>(16 * c + t);
+                    ASSERT_EQ(fromQuantizer[at], run) << "k " << k << " m " << m << " token " << t << " chunk " << c;
+                    ASSERT_EQ(fromCodes[at], run) << "k " << k << " m " << m << " token " << t << " chunk " << c;
+                    nonzero += run != 0;
+                    if (c < k / 128)
+                        for (std::int64_t i = 0; i < 128; ++i)
+                            run += codes[static_cast<std::size_t>(t * k + 128 * c + i)];
+                }
+            }
+            EXPECT_GT(nonzero, 0); // real sums, not a zeroed buffer
+            // entries of tokens ≥ M are not written
+            if (m < 16) {
+                EXPECT_EQ(fromCodes[static_cast<std::size_t>(16 * 1 + m)], 0x7F7F7F7F);
+            }
+        }
+    // The refusals: M above 16, K not a multiple of 128, codes off 16-byte alignment, E4M3 with sums.
+    DevBuf codes(17 * 256 + 16), sums(L::w4a8XSumsBytes(256));
+    EXPECT_THROW(L::w4a8XSums(codes.p, 17, 256, static_cast<int *>(sums.p), nullptr), GpuError);
+    EXPECT_THROW(L::w4a8XSums(codes.p, 4, 200, static_cast<int *>(sums.p), nullptr), GpuError);
+    EXPECT_THROW(L::w4a8XSums(static_cast<char *>(codes.p) + 8, 4, 256, static_cast<int *>(sums.p), nullptr), GpuError);
+    DevBuf x(2 * 4 * 256), xs(16);
+    EXPECT_THROW(
+        L::w4a8QuantizeX(x.p, 4, 256, true, codes.p, static_cast<float *>(xs.p), static_cast<int *>(sums.p), nullptr),
+        GpuError);
+    CU(cudaDeviceSynchronize());
 }

@@ -102,14 +102,16 @@ inline double worstOfBound(const Operands &o, const HostX &hx, const std::vector
     return worst;
 }
 
-/// The operands on the device, X quantized there, Y and the workspace (zeroed once).
+/// The operands on the device, X quantized there (INT8 with K a multiple of 128 and M ≤ 16: with
+/// its chunk sums, which p.xSums points at), Y and the workspace (zeroed once).
 struct Device {
-    DevBuf w, s, z, x, xq, xs, y, ws, cnt;
+    DevBuf w, s, z, x, xq, xs, y, ws, cnt, sums;
     L::W4a8Problem p;
     explicit Device(const Operands &o)
         : w(o.packed.size()), s(4 * o.s.size()), z(o.z.size()), x(2 * o.x.size()), xq(o.x.size()),
           xs(4 * static_cast<std::size_t>(o.m)), y(2 * static_cast<std::size_t>(o.m * o.n)),
-          ws(4 * static_cast<std::size_t>(o.m * o.n)), cnt(4 * static_cast<std::size_t>((o.n + 63) / 64 + 1))
+          ws(4 * static_cast<std::size_t>(o.m * o.n)), cnt(4 * static_cast<std::size_t>((o.n + 63) / 64 + 1)),
+          sums(L::w4a8XSumsBytes(o.k))
     {
         cudaMemcpy(w.p, o.packed.data(), o.packed.size(), cudaMemcpyHostToDevice);
         cudaMemcpy(s.p, o.s.data(), 4 * o.s.size(), cudaMemcpyHostToDevice);
@@ -125,7 +127,10 @@ struct Device {
         p.fp8 = o.fp8;
         cudaMemset(ws.p, 0, L::w4a8WorkspaceBytes(p));
         cudaMemset(cnt.p, 0, L::w4a8CounterBytes(p));
-        L::w4a8QuantizeX(x.p, o.m, o.k, o.fp8, xq.p, static_cast<float *>(xs.p), nullptr);
+        const bool withSums = !o.fp8 && o.k % 128 == 0 && o.m <= L::kW4a8FusedMaxM;
+        L::w4a8QuantizeX(x.p, o.m, o.k, o.fp8, xq.p, static_cast<float *>(xs.p),
+                         withSums ? static_cast<int *>(sums.p) : nullptr, nullptr);
+        p.xSums = withSums ? static_cast<const int *>(sums.p) : nullptr;
     }
     template <typename T> std::vector<T> read(const DevBuf &b, std::size_t count) const
     {

@@ -61,6 +61,8 @@ constexpr int kPrepThreads = 512; ///< X's quantizer: threads a token
 
 #if defined(QS_HAS_MMA) // HIP: the host side only (the launchers refuse)
 
+constexpr int kMaxChunks = 65536 / 128; ///< chunks of 128 k at the fused kernels' largest K
+
 using w4a16detail::checkRecord;
 
 struct A8 {
@@ -259,11 +261,55 @@ template <bool Fp8> KernelFn kernelFor(int nt, int u, int gpc)
     return u == 4 ? byGroups<Fp8, 2, 4>(gpc) : byGroups<Fp8, 2, 2>(gpc);
 }
 
+/// Token m's chunk sums (kernels_w4a8.h w4a8XSums: sums[16·c + m] = Σ of the codes at k < 128·c),
+/// by the whole block: a thread's chunks summed by dp4a (16-byte loads, not the read-only path: the
+/// quantizer calls this on codes its block has just written), then warp 0's prefix scan in rounds
+/// of 32 chunks. row: the token's K codes (16-byte aligned).
+__device__ void chunkSums(const std::uint8_t *row, long long K, long long m, int *sums)
+{
+    __shared__ int part[kMaxChunks];
+    const int chunks = static_cast<int>(K / 128), tid = static_cast<int>(threadIdx.x);
+    for (int c = tid; c < chunks; c += blockDim.x) {
+        const uint4 *p = reinterpret_cast<const uint4 *>(row + 128ll * c);
+        int v = 0;
+        for (int i = 0; i < 8; ++i) {
+            const uint4 w = p[i];
+            v = __dp4a(static_cast<int>(w.x), 0x01010101, v);
+            v = __dp4a(static_cast<int>(w.y), 0x01010101, v);
+            v = __dp4a(static_cast<int>(w.z), 0x01010101, v);
+            v = __dp4a(static_cast<int>(w.w), 0x01010101, v);
+        }
+        part[c] = v;
+    }
+    __syncthreads();
+    if (tid >= 32)
+        return;
+    int run = 0;
+    if (tid == 0)
+        sums[m] = 0;
+    for (int c0 = 0; c0 < chunks; c0 += 32) {
+        int v = c0 + tid < chunks ? part[c0 + tid] : 0;
+        for (int o = 1; o < 32; o <<= 1) { // inclusive scan of the round
+            const int u = __shfl_up_sync(0xffffffffu, v, o);
+            v += tid >= o ? u : 0;
+        }
+        if (c0 + tid < chunks)
+            sums[16ll * (c0 + tid + 1) + m] = run + v;
+        run += __shfl_sync(0xffffffffu, v, 31);
+    }
+}
+
+__global__ void __launch_bounds__(kPrepThreads) xSumsKernel(const std::uint8_t *codes, long long K, int *sums)
+{
+    chunkSums(codes + blockIdx.x * K, K, blockIdx.x, sums);
+}
+
 /// One block a token: the largest |x|, the scale and the codes (w4a8_math.h). Vec: 8 elements a
 /// thread per step (16-byte loads, 8-byte stores; K a multiple of 8), the same per-element functions.
+/// sums (INT8 only; else null): the codes' chunk sums (chunkSums) once the block has written them.
 template <bool Fp8, bool Vec>
 __global__ void __launch_bounds__(kPrepThreads)
-    xQuantKernel(const __nv_bfloat16 *in, long long K, void *codes, float *scales)
+    xQuantKernel(const __nv_bfloat16 *in, long long K, void *codes, float *scales, int *sums)
 {
     __shared__ float red[kPrepThreads / 32];
     const long long m = blockIdx.x;
@@ -309,6 +355,10 @@ __global__ void __launch_bounds__(kPrepThreads)
     } else {
         for (long long k = tid; k < K; k += kPrepThreads)
             out[k] = static_cast<std::uint8_t>(code(__bfloat162float(x[k])));
+    }
+    if (!Fp8 && sums) {
+        __syncthreads(); // the block's codes are written and visible to the block
+        chunkSums(out, K, m, sums);
     }
 }
 
@@ -389,12 +439,51 @@ std::size_t w4a8CounterBytes(const W4a8Problem &p)
     return sizeof(unsigned) * static_cast<std::size_t>(std::max(1LL, (p.n + kW8Warps * 16 - 1) / (kW8Warps * 16)));
 }
 
-void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, void *stream)
+namespace {
+/// Why the chunk sums cannot be made for these codes ("" when they can).
+std::string xSumsRefusal(long long m, long long k, const void *codes)
+{
+    if (m < 1 || m > kW4a8FusedMaxM)
+        return "X's chunk sums: M = " + std::to_string(m) + " outside [1, 16]";
+    if (k < 128 || k % 128 != 0 || k > 65536)
+        return "X's chunk sums: K = " + std::to_string(k) + " is not a multiple of 128 in [128, 65536]";
+    if (reinterpret_cast<std::uintptr_t>(codes) % 16 != 0)
+        return "X's chunk sums read the codes 16 bytes at a time: they must be 16-byte aligned";
+    return "";
+}
+} // namespace
+
+std::size_t w4a8XSumsBytes(long long k)
+{
+    return sizeof(int) * 16 * static_cast<std::size_t>(std::max(k, 0LL) / 128 + 1);
+}
+
+void w4a8XSums(const void *codes, long long m, long long k, int *sums, void *stream)
+{
+    if (const std::string why = xSumsRefusal(m, k, codes); !why.empty())
+        throw GpuError(why);
+#if !defined(QS_HAS_MMA)
+    (void)sums, (void)stream;
+    throw GpuError(w4a8FusedRefusal(false, m, k, 128));
+#else
+    xSumsKernel<<<static_cast<unsigned>(m), kPrepThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        static_cast<const std::uint8_t *>(codes), k, sums);
+    QS_GPU_CHECK(cudaGetLastError());
+#endif
+}
+
+void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, int *sums,
+                   void *stream)
 {
     if (m <= 0 || k <= 0)
         return;
+    if (sums && fp8)
+        throw GpuError("X's chunk sums are the INT8 path's: E4M3 codes have none");
+    if (sums)
+        if (const std::string why = xSumsRefusal(m, k, codes); !why.empty())
+            throw GpuError(why);
 #if !defined(QS_HAS_MMA)
-    (void)xBf16, (void)fp8, (void)codes, (void)scales, (void)stream;
+    (void)xBf16, (void)codes, (void)scales, (void)stream;
     throw GpuError(w4a8FusedRefusal(fp8, m, k, 128));
 #else
     const auto s = static_cast<cudaStream_t>(stream);
@@ -403,13 +492,13 @@ void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *
                      reinterpret_cast<std::uintptr_t>(codes) % 8 == 0;
     const unsigned grid = static_cast<unsigned>(m);
     if (fp8 && vec)
-        xQuantKernel<true, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+        xQuantKernel<true, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales, nullptr);
     else if (fp8)
-        xQuantKernel<true, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+        xQuantKernel<true, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales, nullptr);
     else if (vec)
-        xQuantKernel<false, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+        xQuantKernel<false, true><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales, sums);
     else
-        xQuantKernel<false, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales);
+        xQuantKernel<false, false><<<grid, kPrepThreads, 0, s>>>(x, k, codes, scales, sums);
     QS_GPU_CHECK(cudaGetLastError());
 #endif
 }

@@ -22,6 +22,12 @@
 // the slice's) v = Σ u·x − (z + 8)·Σ x, acc += s·float(v): the same exact integers, added in the
 // same order as the row-order kernel's — with the same K slices the outputs are its bits. z is
 // read back from the copy's BF16 136 + z (exact for z ∈ [−128, 120], a multiple of 1 below 256).
+// INT8 per channel (group = K), the exact form: no Σ x, scale or zero point in the loop. The warp's
+// INT32 Σ u·x over its whole K slice is its partial; the slices add the partials as integers (in
+// their cluster's shared memory, by INT32 atomics into the workspace, or alone at one slice) and
+// the tile's finisher computes y = s_tok·(s·float(V − (z + 8)·Σx)) once, Σx the token's total from
+// X's chunk sums (kernels_w4a8.h w4a8XSums; X's quantizer writes them): the row-order kernel's
+// expression at one slice, so its bits at every split and on every launch.
 // E4M3: q − z in E4M3 (exact for z ∈ [−9, 8]) against X̂'s E4M3 codes, an FP32 sum per chunk
 // scaled by s (the tensor core's own FP32 sum of 32 products, in another k order than the
 // row-order kernel's: within the same bound, not always its bits). Split K as the other fused
@@ -71,6 +77,9 @@ struct S8 {
     long long metaOff;
     const std::uint8_t *x; ///< X̂'s codes [M, K]
     const float *sx;       ///< s_tok [M]
+    const int *xs;         ///< per channel INT8: X's chunk sums (kernels_w4a8.h w4a8XSums)
+    const float *sc;       ///< per channel INT8: s of row n (the engine layout's, one group)
+    const std::int8_t *zc; ///< per channel INT8: z of row n
     __nv_bfloat16 *y;
     float *ws;
     unsigned *counters;
@@ -98,10 +107,15 @@ struct S8 {
 #ifndef QS_W4A8_X_AHEAD
 #define QS_W4A8_X_AHEAD 2
 #endif
-template <bool Fp8, int NT, int U, int NW>
+/// PC: INT8 per channel (one group over K), the exact form: the warp's INT32 Σ u·x over its whole
+/// K slice is its partial; the slices add partials as integers (in the cluster, by INT32 atomics
+/// or alone at one slice) and the tile's finisher applies the zero-point term and both scales once
+/// (finishPc). No Σ x, scale or zero point in the loop, X̂ a step ahead in every block size.
+template <bool Fp8, int NT, int U, int NW, bool PC>
 __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOCKS_4W) stream8Kernel(S8 a)
 {
-    constexpr bool kXAhead = QS_W4A8_X_AHEAD == 1 || (QS_W4A8_X_AHEAD == 2 && NW == 8);
+    static_assert(!(PC && Fp8), "the exact per-channel form is INT8's");
+    constexpr bool kXAhead = QS_W4A8_X_AHEAD == 1 || (QS_W4A8_X_AHEAD == 2 && (NW == 8 || PC));
     constexpr int XU = kXAhead ? U : 1; // X̂ buffers a step (unused without the switch)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int gid = lane >> 2, q = lane & 3;
@@ -129,8 +143,10 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
             if (u == 0 || ch + u < c1) {
                 w[u][0] = ldNc(wNext);
                 w[u][1] = ldNc(wNext + 32);
-                s[u] = __ldg(reinterpret_cast<const float2 *>(mNext));
-                z[u] = __ldg(reinterpret_cast<const unsigned *>(mNext + 64 - 4 * gid));
+                if (!PC) {
+                    s[u] = __ldg(reinterpret_cast<const float2 *>(mNext));
+                    z[u] = __ldg(reinterpret_cast<const unsigned *>(mNext + 64 - 4 * gid));
+                }
                 if (kXAhead) {
 #pragma unroll
                     for (int n = 0; n < NT; ++n) {
@@ -168,7 +184,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 xv[n][0] = kXAhead ? x[kXAhead ? u : 0][n][0] : __ldg(xRow[n] + 8 * c);
                 xv[n][1] = kXAhead ? x[kXAhead ? u : 0][n][1] : __ldg(xRow[n] + 8 * c + 1);
             }
-            const int zr[2] = {gm::w4a8CopyZero(z[u], 0), gm::w4a8CopyZero(z[u], 1)};
+            const int zr[2] = {PC ? 0 : gm::w4a8CopyZero(z[u], 0), PC ? 0 : gm::w4a8CopyZero(z[u], 1)};
             std::uint32_t zz[2] = {0u, 0u};
             if (Fp8)
                 zz[0] = gm::w4a8Fp16ZeroPair(zr[0]), zz[1] = gm::w4a8Fp16ZeroPair(zr[1]);
@@ -195,7 +211,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                         mmaS8(iacc[n], lo[0], lo[1], hi[0], hi[1], b0, b1);
                 }
             }
-            if (!Fp8) {
+            if (!Fp8 && !PC) {
                 // Σ x of the chunk's 128 k for the D columns' tokens: the lane's 32 codes (token
                 // 8n + gid), the quad's sum, then tokens 2tig, 2tig + 1 from quads 2tig, 2tig + 1.
 #pragma unroll
@@ -225,7 +241,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                         acc[n][r] += ((r >> 1) ? s[u].y : s[u].x) * fsum[n][r];
                         fsum[n][r] = 0.0f;
                     }
-            } else if (end) {
+            } else if (end && !PC) {
 #pragma unroll
                 for (int n = 0; n < NT; ++n) {
 #pragma unroll
@@ -243,8 +259,8 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
     };
 
     uint4 wa[U][2], wb[U][2], xa[XU][NT][2], xb[XU][NT][2];
-    float2 sa[U], sb[U];
-    unsigned za[U], zb[U];
+    float2 sa[U] = {}, sb[U] = {};
+    unsigned za[U] = {}, zb[U] = {};
     load(wa, sa, za, xa, c0);
     for (int ch = c0; ch < c1; ch += 2 * U) {
         if (ch + U < c1)
@@ -257,6 +273,61 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         compute(wb, sb, zb, xb, ch + U);
     }
 
+    if constexpr (PC) {
+        // y = s_tok·(s·float(V − (z + 8)·Σx)) of the whole K: the row-order kernel's expression at
+        // one slice (acc = 0 + s·float(v)), so its bits at every split.
+        const int xsAt = 16 * chunks;
+        struct Ops {
+            float sTok, s;
+            int sumX, z;
+        };
+        auto preparePc = [&](long long m, long long n) {
+            return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + xsAt + m), __ldg(a.zc + n)};
+        };
+        auto finishWith = [](int v, const Ops &o) {
+            return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX));
+        };
+        auto finishPc = [&](int v, long long m, long long n) { return finishWith(v, preparePc(m, n)); };
+        const long long row0 = t * 16;
+        if (a.cluster) {
+            extern __shared__ uint4 dyn8[];
+            clusterStoreSwapped(
+                iacc, reinterpret_cast<int *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N, a.splitK,
+                a.y, [](int v, long long) { return v; }, preparePc, finishWith);
+            return;
+        }
+        int *wsi = reinterpret_cast<int *>(a.ws);
+        if (live)
+#pragma unroll
+            for (int n8 = 0; n8 < NT; ++n8)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    const long long n = row0 + gid + (r >= 2 ? 8 : 0), m = 8 * n8 + 2 * q + (r & 1);
+                    if (m >= a.M || n >= a.N)
+                        continue;
+                    if (a.splitK == 1)
+                        a.y[m * a.N + n] = __float2bfloat16_rn(finishPc(iacc[n8][r], m, n));
+                    else
+                        atomicAdd(wsi + m * a.N + n, iacc[n8][r]);
+                }
+        if (a.splitK == 1)
+            return;
+        unsigned *counter = a.counters + blockIdx.x;
+        if (!splitKLastBlock(counter, a.splitK))
+            return;
+        // the last block of the tile: the exact sums finished, re-zeroed, the counter reset
+        const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
+        const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
+        for (long long i = threadIdx.x; i < a.M * cols; i += blockDim.x) {
+            const long long m = i / cols, n = nBlock0 + i % cols;
+            int *p = wsi + m * a.N + n;
+            a.y[m * a.N + n] = __float2bfloat16_rn(finishPc(__ldcg(p), m, n));
+            __stcg(p, 0);
+        }
+        if (threadIdx.x == 0)
+            *counter = 0u;
+        return;
+    }
     if (a.cluster) { // the slices meet in the cluster's shared memory
         extern __shared__ uint4 dyn8[];
         clusterStoreSwapped(acc, reinterpret_cast<float *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M,
@@ -278,16 +349,19 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
 
 using Stream8Fn = void (*)(S8);
 
-/// The instantiations: INT8 / E4M3 × one or two n8 tiles × 1 or 2 chunks a step × 4, 8 or 16 warps.
-template <bool Fp8, int NW> Stream8Fn forWarps(int nt, int u)
+/// The instantiations: INT8 grouped, INT8 per channel (PC) and E4M3 × one or two n8 tiles × 1 or 2
+/// chunks a step × 4, 8 or 16 warps.
+template <bool Fp8, int NW, bool PC> Stream8Fn forWarps(int nt, int u)
 {
     if (nt == 1)
-        return u == 1 ? &stream8Kernel<Fp8, 1, 1, NW> : &stream8Kernel<Fp8, 1, 2, NW>;
-    return u == 1 ? &stream8Kernel<Fp8, 2, 1, NW> : &stream8Kernel<Fp8, 2, 2, NW>;
+        return u == 1 ? &stream8Kernel<Fp8, 1, 1, NW, PC> : &stream8Kernel<Fp8, 1, 2, NW, PC>;
+    return u == 1 ? &stream8Kernel<Fp8, 2, 1, NW, PC> : &stream8Kernel<Fp8, 2, 2, NW, PC>;
 }
-template <bool Fp8> Stream8Fn stream8For(int nt, int u, int warps)
+template <bool Fp8, bool PC> Stream8Fn stream8For(int nt, int u, int warps)
 {
-    return warps == 16 ? forWarps<Fp8, 16>(nt, u) : warps == 8 ? forWarps<Fp8, 8>(nt, u) : forWarps<Fp8, 4>(nt, u);
+    return warps == 16  ? forWarps<Fp8, 16, PC>(nt, u)
+           : warps == 8 ? forWarps<Fp8, 8, PC>(nt, u)
+                        : forWarps<Fp8, 4, PC>(nt, u);
 }
 
 #endif // QS_HAS_MMA
@@ -298,7 +372,8 @@ bool tileRuns(const W4a8Problem &p)
 {
     return w4a8FusedBuilt() && p.tilePacked && p.m >= 1 && p.m <= kW4a8FusedMaxM && p.k >= 128 && p.k % 128 == 0 &&
            p.k <= 65536 && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0 &&
-           reinterpret_cast<std::uintptr_t>(p.xq) % 16 == 0 && reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 == 0;
+           (p.fp8 || p.group != p.k || p.xSums) && reinterpret_cast<std::uintptr_t>(p.xq) % 16 == 0 &&
+           reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 == 0;
 }
 
 W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
@@ -315,10 +390,16 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     const long long chunks = p.k / 128;
     long long split = tiling.splitK;
 #if defined(QS_HAS_MMA)
-    const Stream8Fn fn = p.fp8 ? stream8For<true>(nt, u, warps) : stream8For<false>(nt, u, warps);
+    const bool pc = !p.fp8 && p.group == p.k; // INT8 per channel: the exact form
+    const Stream8Fn fn = p.fp8 ? stream8For<true, false>(nt, u, warps)
+                         : pc  ? stream8For<false, true>(nt, u, warps)
+                               : stream8For<false, false>(nt, u, warps);
     if (split <= 0) {
-        static std::atomic<int> occupancy[2][3][3][3] = {};
-        const int perSm = w4a16detail::residentBlocks(occupancy[p.fp8 ? 1 : 0][warps / 8][nt][u], fn, warps * 32, 0);
+        static std::atomic<int> occupancy[3][3][3][3] = {};
+        const int perSm = w4a16detail::residentBlocks(occupancy[p.fp8 ? 1
+                                                                : pc  ? 2
+                                                                      : 0][warps / 8][nt][u],
+                                                      fn, warps * 32, 0);
         split = chooseSplit(perSm, nBlocks, chunks);
     }
 #endif
@@ -334,6 +415,9 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
          codeBytes(p),
          static_cast<const std::uint8_t *>(p.xq),
          p.xScale,
+         p.xSums,
+         p.scales,
+         p.zeros,
          static_cast<__nv_bfloat16 *>(p.y),
          static_cast<float *>(workspace),
          static_cast<unsigned *>(counters),
@@ -372,6 +456,8 @@ std::string w4a8TileRefusal(const W4a8Problem &p)
                ")";
     if (!p.tilePacked)
         return what + " needs the tile-ordered copy (w4a8TileReorder of the same codes, scales and zero points)";
+    if (!p.fp8 && p.group == p.k && !p.xSums)
+        return what + " per channel needs X's chunk sums (w4a8QuantizeX's sums, or w4a8XSums of the codes)";
     if (reinterpret_cast<std::uintptr_t>(p.xq) % 16 != 0 || reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 != 0)
         return what + " reads X's codes and the copy 16 bytes at a time: both must be 16-byte aligned";
     return "";

@@ -8,7 +8,8 @@
 /// per (row, group along K)), and X̂ = s_tok·x quantized per token:
 ///   INT8: mma.sync m16n8k32 s8·s8 → s32, an exact INT32 sum per piece of a group, then
 ///         y = s_tok·Σ s·(acc − (z + 8)·Σx) in FP32 (u = q + 8 is the INT8 operand; Σx of the
-///         piece summed in the kernel from X's codes);
+///         piece summed in the kernel from X's codes; per channel the streaming kernel adds exact
+///         INT32 partials over its K slices and applies the term once, Σx from X's chunk sums);
 ///   E4M3: mma.sync m16n8k32 e4m3·e4m3 → f32 on q − z (exact in E4M3 for z ∈ [−9, 8]), an FP32
 ///         sum per piece of at most 128 k, scaled per group.
 /// The operands are swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W the mma's M, the tokens its n = 8), as the
@@ -38,6 +39,11 @@ struct W4a8Problem {
     /// operand's byte permutes). Its zero points must lie in [−128, 120] (the copy holds BF16
     /// 136 + z; w4a16ZerosInRange). Null: the row-order kernel.
     const void *tilePacked = nullptr;
+    /// X's chunk sums (w4a8QuantizeX's `sums`, or w4a8XSums of the codes). The INT8 streaming
+    /// kernel per channel (group = K) needs them: its slices add exact INT32 partials and the
+    /// zero-point term (z + 8)·Σx is applied once, with the token's Σx over K read from here. With
+    /// groups, E4M3 and the row-order kernel ignore it (they sum Σx from X's codes in the kernel).
+    const int *xSums = nullptr;
 };
 
 /// splitK: K slices (0: the fewest that fill 85 % of the last wave); chunksAhead: chunks of 128 k
@@ -80,7 +86,18 @@ std::size_t w4a8WorkspaceBytes(const W4a8Problem &p);
 std::size_t w4a8CounterBytes(const W4a8Problem &p);
 /// X (BF16 [M, K]) quantized per token (gemm/w4a8_math.h: s = amax / 127 or / 448, codes x / s
 /// rounded to nearest even): codes [M, K] (INT8 or E4M3 bytes), scales [M]. One block a token.
-void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, void *stream);
+/// sums (INT8, M ≤ 16, K a multiple of 128; else null): the codes' chunk sums as w4a8XSums writes
+/// them, from the same block once its codes are written (the quantizer's by-product that the
+/// streaming kernel reads, as serving kernels take the activations' sums from their quantizer).
+void w4a8QuantizeX(const void *xBf16, long long m, long long k, bool fp8, void *codes, float *scales, int *sums,
+                   void *stream);
+/// X's chunk sums: prefix sums of each token's INT8 codes over chunks of 128 k, sums[16·c + m] =
+/// Σ_{k < 128·c} x̂[m][k] for c = 0 … K/128 and m < M ≤ 16 (entries of m ≥ M are not written; the
+/// kernel's output columns past M, which it never stores, read them). Exact in INT32 (|Σ| ≤
+/// 127·65536). Bytes:
+std::size_t w4a8XSumsBytes(long long k);
+/// The chunk sums of INT8 codes [M, K] already quantized (M ≤ 16, K a multiple of 128).
+void w4a8XSums(const void *codes, long long m, long long k, int *sums, void *stream);
 
 /// Queues the fused kernel on `stream` (cudaStream_t). workspace / counters may be null (then one
 /// K slice). Throws GpuError on a refused shape.

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "kernels_w4a16.h"
@@ -329,52 +330,81 @@ __device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long lon
 
 /// Split-K within the tile's thread-block cluster (sm_90; the kernel launched by launchClustered
 /// with clusters of (1, splitK, 1), so blockIdx.y, the K slice, is the block's rank): each thread
-/// writes value(acc, m) of its outputs into red (shared memory, NT·4 floats a thread of the block,
-/// value's index j = 4t + r at j·blockDim + thread); after the cluster's barrier, the block of rank r
-/// sums the r-th of splitK shares of those values over the splitK blocks' red in rank order
-/// (distributed shared memory; the first sum 0 + v₀ = v₀) and stores them as BF16 where inside M × N
-/// (rows from rowBlock0, 16 a warp: a warp past the last tile lands past N and stores nothing); a
-/// second barrier keeps every block's red until the others have read it. The same sums in the same
-/// order on every launch (the atomics' order is not), and no workspace, counters or fences. Every
-/// thread of the block must call it (red may alias the X stage: it starts with __syncthreads).
-template <int NT, class Value>
-__device__ __forceinline__ void clusterStoreSwapped(const float (&acc)[NT][4], float *red, long long rowBlock0,
-                                                    long long M, long long N, int splitK, __nv_bfloat16 *y, Value value)
+/// writes value(acc, m) of its outputs into red (shared memory, NT·4 values of T a thread of the
+/// block, value's index j = 4t + r at j·blockDim + thread); after the cluster's barrier, the block of
+/// rank r sums the r-th of splitK shares of those values over the splitK blocks' red in rank order
+/// (distributed shared memory; the first sum 0 + v₀ = v₀) and stores finish(sum, m, n) as BF16
+/// where inside M × N (rows from rowBlock0, 16 a warp: a warp past the last tile lands past N and
+/// stores nothing); a second barrier keeps every block's red until the others have read it. The
+/// same sums in the same order on every launch (the atomics' order is not), and no workspace,
+/// counters or fences. Every thread of the block must call it (red may alias the X stage: it starts
+/// with __syncthreads). T: float, or int (exact INT32 partials that finish scales once). finish's
+/// operands for (m, n) come from prepare(m, n), called for a thread's first sum before the cluster's
+/// barrier (its loads wait with the barrier, not after it), for any further sum just before it.
+template <int NT, class T, class Value, class Prepare, class Finish>
+__device__ __forceinline__ void clusterStoreSwapped(const T (&acc)[NT][4], T *red, long long rowBlock0, long long M,
+                                                    long long N, int splitK, __nv_bfloat16 *y, Value value,
+                                                    Prepare prepare, Finish finish)
 {
+    static_assert(sizeof(T) == 4, "32-bit partials");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const int T = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x), q = tid & 3;
+    const int T_ = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x), q = tid & 3;
     __syncthreads(); // every warp is done with what red may alias
 #pragma unroll
     for (int t = 0; t < NT; ++t)
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
             const long long m = 8 * t + 2 * q + (r & 1);
-            red[(4 * t + r) * T + tid] = m < M ? value(acc[t][r], m) : 0.0f;
+            red[(4 * t + r) * T_ + tid] = m < M ? value(acc[t][r], m) : T(0);
         }
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-    const int V = NT * 4 * T, share = (V + splitK - 1) / splitK, rank = static_cast<int>(blockIdx.y);
+    const int V = NT * 4 * T_, share = (V + splitK - 1) / splitK, rank = static_cast<int>(blockIdx.y);
     const int lo = rank * share, hi = lo + share < V ? lo + share : V;
+    // the output of value index v: row n, token m
+    auto where = [&](int v, long long &m, long long &n) {
+        const int j = v / T_, th = v - j * T_, t = j >> 2, r = j & 3, ln = th & 31;
+        n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
+        m = 8 * t + 2 * (ln & 3) + (r & 1);
+    };
+    long long m0 = 0, n0 = 0;
+    where(lo + tid, m0, n0);
+    auto ctx = prepare(m0 < M ? m0 : M - 1, n0 < N ? n0 : N - 1); // clamped: only stored inside M × N
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(red));
-    for (int v = lo + tid; v < hi; v += T) {
-        float sum = 0.0f;
+    for (int v = lo + tid; v < hi; v += T_) {
+        T sum = T(0);
         for (int b = 0; b < splitK; ++b) {
-            unsigned remote;
-            float part;
+            unsigned remote, bits;
             asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(base + 4u * v), "r"(b));
-            asm volatile("ld.shared::cluster.f32 %0, [%1];\n" : "=f"(part) : "r"(remote) : "memory");
-            sum += part;
+            asm volatile("ld.shared::cluster.b32 %0, [%1];\n" : "=r"(bits) : "r"(remote) : "memory");
+            if constexpr (std::is_same_v<T, float>)
+                sum += __uint_as_float(bits);
+            else
+                sum += static_cast<T>(bits);
         }
-        const int j = v / T, th = v - j * T, t = j >> 2, r = j & 3, ln = th & 31;
-        const long long n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
-        const long long m = 8 * t + 2 * (ln & 3) + (r & 1);
-        if (m < M && n < N)
-            y[m * N + n] = __float2bfloat16_rn(sum);
+        long long m, n;
+        where(v, m, n);
+        if (m < M && n < N) {
+            if (v != lo + tid)
+                ctx = prepare(m, n);
+            y[m * N + n] = __float2bfloat16_rn(finish(sum, ctx));
+        }
     }
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #else
-    (void)acc, (void)red, (void)rowBlock0, (void)M, (void)N, (void)splitK, (void)y, (void)value;
+    (void)acc, (void)red, (void)rowBlock0, (void)M, (void)N, (void)splitK, (void)y, (void)value, (void)prepare,
+        (void)finish;
     __trap(); // clusters need sm_90 (launchClustered never asks below it)
 #endif
+}
+
+/// The FP32 partials' form: the sums stored as they are.
+template <int NT, class Value>
+__device__ __forceinline__ void clusterStoreSwapped(const float (&acc)[NT][4], float *red, long long rowBlock0,
+                                                    long long M, long long N, int splitK, __nv_bfloat16 *y, Value value)
+{
+    clusterStoreSwapped(
+        acc, red, rowBlock0, M, N, splitK, y, value, [](long long, long long) { return 0; },
+        [](float v, int) { return v; });
 }
 
 /// Split-K, once every thread of the block has added its FP32 partials into the tile's workspace:
