@@ -273,22 +273,18 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         compute(wb, sb, zb, xb, ch + U);
     }
 
+    // PC: y = s_tok·(s·float(V − (z + 8)·Σx)) of the whole K: the row-order kernel's expression at one
+    // slice (acc = 0 + s·float(v)), so its bits at every split.
+    struct Ops {
+        float sTok, s;
+        int sumX, z;
+    };
+    auto preparePc = [&](long long m, long long n) {
+        return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + 16 * chunks + m), __ldg(a.zc + n)};
+    };
+    auto finishWith = [](int v, const Ops &o) { return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX)); };
+    auto finishPc = [&](int v, long long m, long long n) { return finishWith(v, preparePc(m, n)); };
     if constexpr (PC) {
-        // y = s_tok·(s·float(V − (z + 8)·Σx)) of the whole K: the row-order kernel's expression at
-        // one slice (acc = 0 + s·float(v)), so its bits at every split.
-        const int xsAt = 16 * chunks;
-        struct Ops {
-            float sTok, s;
-            int sumX, z;
-        };
-        auto preparePc = [&](long long m, long long n) {
-            return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + xsAt + m), __ldg(a.zc + n)};
-        };
-        auto finishWith = [](int v, const Ops &o) {
-            return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX));
-        };
-        auto finishPc = [&](int v, long long m, long long n) { return finishWith(v, preparePc(m, n)); };
-        const long long row0 = t * 16;
         if (a.cluster) {
             extern __shared__ uint4 dyn8[];
             clusterStoreSwapped(
@@ -296,47 +292,18 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 a.y, [](int v, long long) { return v; }, preparePc, finishWith);
             return;
         }
-        int *wsi = reinterpret_cast<int *>(a.ws);
         if (live)
-#pragma unroll
-            for (int n8 = 0; n8 < NT; ++n8)
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    const long long n = row0 + gid + (r >= 2 ? 8 : 0), m = 8 * n8 + 2 * q + (r & 1);
-                    if (m >= a.M || n >= a.N)
-                        continue;
-                    if (a.splitK == 1)
-                        a.y[m * a.N + n] = __float2bfloat16_rn(finishPc(iacc[n8][r], m, n));
-                    else
-                        atomicAdd(wsi + m * a.N + n, iacc[n8][r]);
-                }
-        if (a.splitK == 1)
-            return;
-        unsigned *counter = a.counters + blockIdx.x;
-        if (!splitKLastBlock(counter, a.splitK))
-            return;
-        // the last block of the tile: the exact sums finished, re-zeroed, the counter reset
-        const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
-        const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-        for (long long i = threadIdx.x; i < a.M * cols; i += blockDim.x) {
-            const long long m = i / cols, n = nBlock0 + i % cols;
-            int *p = wsi + m * a.N + n;
-            a.y[m * a.N + n] = __float2bfloat16_rn(finishPc(__ldcg(p), m, n));
-            __stcg(p, 0);
-        }
-        if (threadIdx.x == 0)
-            *counter = 0u;
-        return;
-    }
-    if (a.cluster) { // the slices meet in the cluster's shared memory
+            storeSwapped(iacc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, reinterpret_cast<int *>(a.ws), finishPc,
+                         [](int v, long long) { return v; });
+    } else if (a.cluster) { // the slices meet in the cluster's shared memory
         extern __shared__ uint4 dyn8[];
         clusterStoreSwapped(acc, reinterpret_cast<float *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M,
                             a.N, a.splitK, a.y, [&](float v, long long m) { return __ldg(a.sx + m) * v; });
         return;
-    }
-    if (live)
+    } else if (live) {
         storeSwapped(acc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
                      [&](float v, long long m) { return __ldg(a.sx + m) * v; });
+    }
     if (a.splitK == 1)
         return;
     unsigned *counter = a.counters + blockIdx.x;
@@ -344,7 +311,10 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         return;
     const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
     const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
+    if constexpr (PC) // the exact sums finished once
+        splitKConvert(reinterpret_cast<int *>(a.ws), a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finishPc);
+    else
+        splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using Stream8Fn = void (*)(S8);

@@ -308,9 +308,11 @@ template <int NT> __device__ __forceinline__ void tokenOffsets(int (&tok)[NT], i
 /// tokens (m): d0, d1 (row gid; tokens 2tig, 2tig+1), d2, d3 (row gid + 8), inside M × N only, each
 /// value(acc, m) as BF16 into y when splitK is 1, else added into the FP32 workspace ws (then
 /// splitKLastBlock, splitKConvert). Both row stride n.
-template <int NT, class Value>
-__device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long long row0, int gid, int q, long long M,
-                                             long long N, int splitK, __nv_bfloat16 *y, float *ws, Value value)
+/// The general form: partials of type T (float, or int for exact INT32 sums), one(acc, m, n) the
+/// BF16 output's value at one slice, part(acc, m) what the atomics add to the workspace.
+template <int NT, class T, class One, class Part>
+__device__ __forceinline__ void storeSwapped(const T (&acc)[NT][4], long long row0, int gid, int q, long long M,
+                                             long long N, int splitK, __nv_bfloat16 *y, T *ws, One one, Part part)
 {
 #pragma unroll
     for (int t = 0; t < NT; ++t)
@@ -320,12 +322,18 @@ __device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long lon
             const long long m = 8 * t + 2 * q + (r & 1);
             if (m >= M || n >= N)
                 continue;
-            const float v = value(acc[t][r], m);
             if (splitK == 1)
-                y[m * N + n] = __float2bfloat16_rn(v);
+                y[m * N + n] = __float2bfloat16_rn(one(acc[t][r], m, n));
             else
-                atomicAdd(ws + m * N + n, v);
+                atomicAdd(ws + m * N + n, part(acc[t][r], m));
         }
+}
+template <int NT, class Value>
+__device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long long row0, int gid, int q, long long M,
+                                             long long N, int splitK, __nv_bfloat16 *y, float *ws, Value value)
+{
+    storeSwapped(
+        acc, row0, gid, q, M, N, splitK, y, ws, [&](float v, long long m, long long) { return value(v, m); }, value);
 }
 
 /// Split-K within the tile's thread-block cluster (sm_90; the kernel launched by launchClustered
@@ -429,17 +437,25 @@ __device__ __forceinline__ bool splitKLastBlock(unsigned *counter, int splitK)
 /// cols) of the FP32 sums ws (row stride ld) to BF16 in y (the same layout), the sums re-zeroed
 /// and the tile's counter reset for the next launch. The sums are read and written in L2
 /// (__ldcg / __stcg: the other blocks' atomics left them there); threads: the block's threads.
-__device__ __forceinline__ void splitKConvert(float *ws, __nv_bfloat16 *y, long long ld, long long m0, long long rows,
-                                              long long n0, long long cols, unsigned *counter, unsigned threads)
+/// T: float, or int with finish(v, m, n) giving each output's value from the exact INT32 sum.
+template <class T, class Finish>
+__device__ __forceinline__ void splitKConvert(T *ws, __nv_bfloat16 *y, long long ld, long long m0, long long rows,
+                                              long long n0, long long cols, unsigned *counter, unsigned threads,
+                                              Finish finish)
 {
     for (long long i = threadIdx.x; i < rows * cols; i += threads) {
         const long long m = m0 + i / cols, n = n0 + i % cols;
-        float *p = ws + m * ld + n;
-        y[m * ld + n] = __float2bfloat16_rn(__ldcg(p));
-        __stcg(p, 0.0f);
+        T *p = ws + m * ld + n;
+        y[m * ld + n] = __float2bfloat16_rn(finish(__ldcg(p), m, n));
+        __stcg(p, T(0));
     }
     if (threadIdx.x == 0)
         *counter = 0u;
+}
+__device__ __forceinline__ void splitKConvert(float *ws, __nv_bfloat16 *y, long long ld, long long m0, long long rows,
+                                              long long n0, long long cols, unsigned *counter, unsigned threads)
+{
+    splitKConvert(ws, y, ld, m0, rows, n0, cols, counter, threads, [](float v, long long, long long) { return v; });
 }
 
 /// The end of the fused kernels' FP64 output checks (w4a16CheckFp64, fp4GemmCheckFp64,
