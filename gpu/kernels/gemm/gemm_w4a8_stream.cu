@@ -100,10 +100,11 @@ struct S8 {
 /// X̂'s 32 bytes of a chunk loaded with W's, a step ahead (NT·8 more registers a buffer), instead of
 /// at the start of the chunk's arithmetic, where Nsight put most of the kernel's long-scoreboard
 /// stalls. QS_W4A8_X_AHEAD (bench/probe/w4a8_variants.sh): 0 never, 1 in every block size, 2 (the
-/// default) in 8-warp blocks only — measured on the H200 (docs/perf.md "Fused W4A8 GEMM (issue
-/// 43)", 2026-11-30): 8 warps with 2 chunks a step went from 14.8 / 16.1 µs (the best of the whole
-/// sweep without it) to 14.1 / 15.4 µs at INT8 M = 1 / 8, while 4-warp blocks, at ≤ 4 blocks an SM,
-/// lost 0.4–0.6 µs.
+/// default) in 8-warp blocks and in the per-channel INT8 kernels (PC below) — measured on the H200
+/// (docs/perf.md "Fused W4A8 GEMM (issue 43)", 2026-11-30): 8 warps with 2 chunks a step went from
+/// 14.8 / 16.1 µs (the best of the whole sweep without it) to 14.1 / 15.4 µs at INT8 M = 1 / 8,
+/// while 4-warp blocks that sum Σx in the loop, at ≤ 4 blocks an SM, lost 0.4–0.6 µs; without that
+/// work (the thirteenth session's Σx-free bound) they gained, M = 16 15.8 → 15.2–15.3 µs.
 #ifndef QS_W4A8_X_AHEAD
 #define QS_W4A8_X_AHEAD 2
 #endif
