@@ -128,7 +128,7 @@ struct Standalone {
         p.m = m, p.n = n, p.k = k, p.group = group;
         p.fp8 = fp8;
         p.tilePacked = tile;
-        p.xSums = fp8 ? nullptr : static_cast<const int *>(sums);
+        p.xSums = fp8 || group != k || k % 128 != 0 ? nullptr : static_cast<const int *>(sums); // per channel INT8
         return p;
     }
     /// {quantize + GEMM µs, GEMM µs, worst of the bound, outputs checked, the launch}.
@@ -136,11 +136,11 @@ struct Standalone {
     {
         const L::W4a8Problem p = problem(m, fp8);
         L::W4a8Launch used;
-        // INT8: the quantizer writes X's chunk sums with the codes (the streaming kernel's Σx), so
-        // "quantize + GEMM" includes them.
+        // INT8 per channel: the quantizer writes X's chunk sums with the codes (the streaming
+        // kernel's Σx), so "quantize + GEMM" includes them.
         auto quant = [&] {
-            L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs),
-                             fp8 || k % 128 != 0 ? nullptr : static_cast<int *>(sums), nullptr);
+            L::w4a8QuantizeX(x, m, k, fp8, xq, static_cast<float *>(xs), p.xSums ? static_cast<int *>(sums) : nullptr,
+                             nullptr);
         };
         auto gemm = [&] { used = L::w4a8Fused(p, t, ws, cnt, nullptr); };
         const double both = bench::medianEventUs(

@@ -68,11 +68,12 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     p.y = y.get();
     p.m = m, p.n = n, p.k = k, p.group = group;
     p.fp8 = fp8;
-    // INT8: X's chunk sums, which the streaming kernel reads per channel for its zero-point term.
-    // They are an output of X's quantizer (w4a8QuantizeX writes them with the codes), made here from
-    // the codes once, outside the timed launches like the codes themselves.
+    // INT8 per channel: X's chunk sums, which the streaming kernel reads for its zero-point term
+    // (with groups it sums Σx itself). They are an output of X's quantizer (w4a8QuantizeX writes them
+    // with the codes), made here from the codes once, outside the timed launches like the codes
+    // themselves; unaligned codes run the row-order kernel, which needs none.
     std::shared_ptr<void> xSums;
-    if (!fp8 && k % 128 == 0 && reinterpret_cast<std::uintptr_t>(xCodes) % 16 == 0) {
+    if (!fp8 && group == k && reinterpret_cast<std::uintptr_t>(xCodes) % 16 == 0) {
         xSums = poolGet(I.pool, launch::w4a8XSumsBytes(k), what);
         launch::w4a8XSums(xCodes, m, k, static_cast<int *>(xSums.get()), s);
         p.xSums = static_cast<const int *>(xSums.get());

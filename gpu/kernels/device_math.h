@@ -486,6 +486,25 @@ QS_HD inline std::uint32_t andXor(std::uint32_t a, std::uint32_t b, std::uint32_
 #endif
 }
 
+/// acc + the sum of the 16 signed bytes of the words (x, y, z, w), exact in INT32; on a device four
+/// dp4a against ones (the fused W4A8 GEMMs' Σx̂, X's chunk sums, the unfused lab's row sums; HIP,
+/// which has no __dp4a, and the host sum the bytes).
+QS_HD inline int byteSum16(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t w, int acc)
+{
+#if defined(__CUDA_ARCH__)
+    acc = __dp4a(static_cast<int>(x), 0x01010101, acc);
+    acc = __dp4a(static_cast<int>(y), 0x01010101, acc);
+    acc = __dp4a(static_cast<int>(z), 0x01010101, acc);
+    return __dp4a(static_cast<int>(w), 0x01010101, acc);
+#else
+    const std::uint32_t words[4] = {x, y, z, w};
+    for (const std::uint32_t word : words)
+        for (int b = 0; b < 4; ++b)
+            acc += static_cast<std::int8_t>(static_cast<std::uint8_t>(word >> (8 * b)));
+    return acc;
+#endif
+}
+
 QS_HD inline bool cholDiagonalOk(double lo, double hi, bool finite, double minRatio)
 {
     return finite && hi > 0 && lo >= minRatio * hi;

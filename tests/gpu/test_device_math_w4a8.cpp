@@ -51,6 +51,27 @@ std::vector<std::uint32_t> testWords()
 
 } // namespace
 
+TEST(DeviceMathW4a8, ByteSum16AddsTheSixteenSignedBytesToTheAccumulator)
+{
+    // every byte value in every position once (16 words of 4 bytes cover 0 … 255 over 4 calls),
+    // against the sum of the bytes read back through memcpy as int8
+    std::mt19937 rng(16);
+    for (int round = 0; round < 64; ++round) {
+        std::uint32_t w[4];
+        for (int i = 0; i < 4; ++i)
+            w[i] = round < 16 ? 0x01010101u * static_cast<std::uint32_t>(16 * round + 4 * i) + 0x03020100u
+                              : static_cast<std::uint32_t>(rng());
+        std::int8_t bytes[16];
+        std::memcpy(bytes, w, 16);
+        int expect = -1000 + round;
+        for (const std::int8_t b : bytes)
+            expect += b;
+        EXPECT_EQ(byteSum16(w[0], w[1], w[2], w[3], -1000 + round), expect) << "round " << round;
+    }
+    EXPECT_EQ(byteSum16(0x80808080u, 0x80808080u, 0x80808080u, 0x80808080u, 0), -128 * 16);
+    EXPECT_EQ(byteSum16(0x7F7F7F7Fu, 0x7F7F7F7Fu, 0x7F7F7F7Fu, 0x7F7F7F7Fu, 5), 127 * 16 + 5);
+}
+
 TEST(DeviceMathW4a8, BytePermMatchesItsDefinition)
 {
     const std::uint32_t a = 0x33221100u, b = 0x77665544u;

@@ -274,10 +274,7 @@ __device__ void chunkSums(const std::uint8_t *row, long long K, long long m, int
         int v = 0;
         for (int i = 0; i < 8; ++i) {
             const uint4 w = p[i];
-            v = __dp4a(static_cast<int>(w.x), 0x01010101, v);
-            v = __dp4a(static_cast<int>(w.y), 0x01010101, v);
-            v = __dp4a(static_cast<int>(w.z), 0x01010101, v);
-            v = __dp4a(static_cast<int>(w.w), 0x01010101, v);
+            v = gm::byteSum16(w.x, w.y, w.z, w.w, v);
         }
         part[c] = v;
     }

@@ -219,12 +219,8 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
                 for (int n = 0; n < NT; ++n) {
                     int part = 0;
 #pragma unroll
-                    for (int v = 0; v < 2; ++v) {
-                        part = __dp4a(static_cast<int>(xv[n][v].x), 0x01010101, part);
-                        part = __dp4a(static_cast<int>(xv[n][v].y), 0x01010101, part);
-                        part = __dp4a(static_cast<int>(xv[n][v].z), 0x01010101, part);
-                        part = __dp4a(static_cast<int>(xv[n][v].w), 0x01010101, part);
-                    }
+                    for (int v = 0; v < 2; ++v)
+                        part = gm::byteSum16(xv[n][v].x, xv[n][v].y, xv[n][v].z, xv[n][v].w, part);
                     part += __shfl_xor_sync(0xffffffffu, part, 1);
                     part += __shfl_xor_sync(0xffffffffu, part, 2);
                     xsum[n][0] += __shfl_sync(0xffffffffu, part, 8 * q);

@@ -184,10 +184,7 @@ __global__ void rowSumVecKernel(const uint4 *x, long long units, std::int32_t *r
     int s = 0;
     for (long long u = threadIdx.x; u < units; u += blockDim.x) {
         const uint4 v = row[u];
-        s = __dp4a(static_cast<int>(v.x), 0x01010101, s);
-        s = __dp4a(static_cast<int>(v.y), 0x01010101, s);
-        s = __dp4a(static_cast<int>(v.z), 0x01010101, s);
-        s = __dp4a(static_cast<int>(v.w), 0x01010101, s);
+        s = gpumath::byteSum16(v.x, v.y, v.z, v.w, s);
     }
     blockSumTo(s, part, rowSum + m);
 }
