@@ -33,6 +33,9 @@ wait
 nvcc $flags -c bench/probe/w4a8_stream_harness.cu -o "$out/obj8/harness.o" &
 nvcc $flags -c gpu/kernels/gemm/gemm_w4a8.cu -o "$out/obj8/gemm_w4a8.o" &
 nvcc $flags -c gpu/kernels/gemm/gemm_w4a8_stream.cu -o "$out/obj8/gemm_w4a8_stream.o" &
+# the warpgroup kernel exists as sm_90a code only (as gpu/CMakeLists.txt builds it)
+nvcc ${flags/-arch=sm_90/-gencode arch=compute_90a,code=sm_90a} -DQS_W4A8_WGMMA=1 -c gpu/kernels/gemm/gemm_w4a8_wgmma.cu \
+  -o "$out/obj8/gemm_w4a8_wgmma.o" &
 wait
 nvcc -arch=sm_90 "$out"/obj/*.o -o "$out/w4a16_stream_harness"
 nvcc -arch=sm_90 $(ls "$out"/obj/*.o | grep -v /harness.o) "$out"/obj8/*.o -o "$out/w4a8_stream_harness"

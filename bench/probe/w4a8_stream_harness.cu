@@ -71,6 +71,7 @@ int main(int argc, char **argv)
             if (!fp8)
                 w4a8XSums(x, M, K, sums, nullptr);
             p.xSums = fp8 ? nullptr : sums;
+
             const size_t wsb = w4a8WorkspaceBytes(p), cb = w4a8CounterBytes(p);
             CK(cudaMalloc(&ws, wsb));
             CK(cudaMalloc(&cnt, cb));
@@ -141,6 +142,34 @@ int main(int argc, char **argv)
                             if (u.splitK == 1 || (rd == 2 && !u.clusterReduce))
                                 break; // nothing to compare
                         }
+            if (!fp8 && G == K && M > 8) { // the warpgroup kernel (W4a8Tiling::wgmma 2; sm_90a builds)
+                W4a8Tiling w2 = st;
+                w2.wgmma = 2, w2.splitK = 1;
+                const auto hw = output(w2, y);
+                long long dw = 0;
+                for (size_t i = 0; i < hr.size(); ++i)
+                    dw += hr[i] != hw[i];
+                printf("wgmma bits vs row-order at one slice (wgmma at split 1): %lld of %zu differ\n", dw, hr.size());
+                for (int sk : {0, 4, 6, 7, 8, 10, 11, 14, 16})
+                    for (int uu : {1, 2})
+                        for (int rd : {2, 1}) {
+                            W4a8Tiling tt;
+                            tt.kernel = 2, tt.wgmma = 2, tt.splitK = sk, tt.chunksAhead = uu, tt.reduce = rd;
+                            const float v = timeIt(tt, &u);
+                            printf("  sweep stream warps %d split %d (asked %d) U %d %s_wg: %.2f us (blocks %d)\n",
+                                   u.warps, u.splitK, sk, uu, u.clusterReduce ? "cluster" : "atomics", v, u.blocks);
+                            if (rd == 2 && !u.clusterReduce)
+                                break;
+                        }
+                W4a8Tiling w8 = st;
+                w8.wgmma = 2, w8.splitK = 8, w8.reduce = 2;
+                const auto h8 = output(w8, y);
+                dw = 0;
+                for (size_t i = 0; i < hr.size(); ++i)
+                    dw += hr[i] != h8[i];
+                printf("wgmma bits vs row-order at one slice (wgmma at split 8, cluster): %lld of %zu differ\n", dw,
+                       hr.size());
+            }
             cudaFree(x), cudaFree(sx), cudaFree(y), cudaFree(y2), cudaFree(ws), cudaFree(cnt), cudaFree(sums);
         }
     return 0;

@@ -44,11 +44,15 @@ for v in "${variants[@]}"; do
   fi
   # shellcheck disable=SC2086 # FLAGS are words
   nvcc $flags $vflags -Xptxas -v -c "$src" -o "$out/stream_$label.o" 2>"$out/ptxas_$label.txt" &
+  # the warpgroup kernel (sm_90a only), with the same FLAGS
+  # shellcheck disable=SC2086
+  nvcc ${flags/-arch=sm_90/-gencode arch=compute_90a,code=sm_90a} -DQS_W4A8_WGMMA=1 $vflags -Xptxas -v \
+    -c gpu/kernels/gemm/gemm_w4a8_wgmma.cu -o "$out/wgmma_$label.o" 2>"$out/ptxas_wg_$label.txt" &
 done
 wait
 rm -f gpu/kernels/gemm/.variant_*.cu
 for label in "${labels[@]}"; do
-  nvcc -arch=sm_90 "$out"/common/*.o "$out/stream_$label.o" -o "$out/harness_$label"
+  nvcc -arch=sm_90 "$out"/common/*.o "$out/stream_$label.o" "$out/wgmma_$label.o" -o "$out/harness_$label"
   # ptxas on the 4-warp instances (stream8Kernel<…, 4>): registers and spills, the distinct values
   echo "$label: $(grep -A2 'stream8Kernel.*Li4EEEv' "$out/ptxas_$label.txt" | grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' | sort | uniq -c | tr '\n' ';')"
 done
@@ -69,15 +73,15 @@ for lab in labels:
         s = re.match(r"\s+sweep stream warps (\d+) split (\d+) \(asked \d+\) U (\d+) (\w+): ([\d.]+) us", line)
         if s and fmt:
             w, us = int(s.group(1)), float(s.group(5))
-            key = (fmt, m, lab)
+            key = (fmt, f"{m}wg" if s.group(4).endswith("_wg") else m, lab)
             best4, bestAll = rows.get(key, (1e9, 1e9))
             rows[key] = (min(best4, us) if w == 4 else best4, min(bestAll, us))
 print("format  M   " + "   ".join(f"{lab} (4 warps / all)" for lab in labels))
 for fmt in ("INT8", "E4M3"):
-    for m in (1, 8, 16):
+    for m in (1, 8, 16, "16wg"):
         cells = []
         for lab in labels:
             b4, ba = rows.get((fmt, m, lab), (float("nan"), float("nan")))
             cells.append(f"{b4:6.2f} / {ba:6.2f}")
-        print(f"{fmt:5} {m:3}   " + "   ".join(cells))
+        print(f"{fmt:5} {m:>4}   " + "   ".join(cells))
 PY

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "device_pool.h"
 #include "gemm/kernels_w4a16.h"
@@ -148,6 +149,17 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
             t.kernel = 2, t.warps = warps, t.chunksAhead = warps == 4 ? 2 : 1, t.splitK = 8, t.reduce = 2;
             cands.push_back(t);
         }
+        for (auto &c : cands) // the mma.sync kernel: the warpgroup one is asked for below
+            c.wgmma = 1;
+        // INT8 per channel at 9 … 16 tokens on sm_90: the warpgroup kernel, 1 chunk a step at the
+        // launcher's K slices and at 8 and 10, 2 a step at 7, each summed in the cluster (the H200's
+        // best at M = 16: bench/results/gpu-h200-2026-11-30f/)
+        if (launch::w4a8WgmmaRefusal(p).empty())
+            for (const auto &[ahead, split] : {std::pair{1, 0}, std::pair{1, 8}, std::pair{1, 10}, std::pair{2, 7}}) {
+                launch::W4a8Tiling t;
+                t.kernel = 2, t.wgmma = 2, t.chunksAhead = ahead, t.splitK = split, t.reduce = 2;
+                cands.push_back(t);
+            }
         cands.emplace_back();
         cands.back().kernel = 1;
         tiling = fastestCandidate(
@@ -158,10 +170,14 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
             },
             [](const launch::W4a8Tiling &t) {
                 return t.kernel == 1 ? std::string("row-order on W as stored")
-                                     : "streaming " + std::to_string(t.warps) + " warps, " +
-                                           std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                           (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
-                                           (t.reduce == 2 ? " cluster sum" : "");
+                       : t.wgmma == 2
+                           ? "warpgroup (wgmma), " + std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
+                                 (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
+                                 (t.reduce == 2 ? " cluster sum" : "")
+                           : "streaming " + std::to_string(t.warps) + " warps, " + std::to_string(t.chunksAhead) +
+                                 " chunk(s) a step, split " +
+                                 (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
+                                 (t.reduce == 2 ? " cluster sum" : "");
             },
             s, tuned);
     }
@@ -208,6 +224,14 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                       "cvt, prmt; FP32 sums of ≤ 128 k scaled per group, %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp "
                       "as the mma's M, %d token tile(s) of 8, %d chunk(s) of W ahead), %ssplit-K %d, %d blocks",
                       groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
+    else if (used.wgmma)
+        std::snprintf(buf, sizeof buf,
+                      "fused: one kernel, wgmma m64n16k32 s8 (one warpgroup a block: INT4 → INT8 q + 8 in registers "
+                      "as the register operand A, 64 rows of W; X̂ a step ahead through a shared-memory ring as B; "
+                      "an exact INT32 sum over each K slice, the slices' sums added as integers, then "
+                      "s_tok·(s·(acc − (z + 8)·Σx)) once, Σx from X's chunk sums; %s), %d chunk(s) of W a step, "
+                      "%ssplit-K %d, %d blocks",
+                      groupName.c_str(), used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
     else if (used.streamed && group == k)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3 and a shift on "

@@ -16,6 +16,9 @@
 //  - The launcher's choice (the streaming kernel wherever it runs, the row-order kernel without
 //    the copy, below group 128 or, INT8 per channel, without X's chunk sums) and the refusals.
 //  - X's chunk sums (w4a8QuantizeX's and w4a8XSums's) against prefix sums of the codes read back.
+//  - The warpgroup kernel (gemm_w4a8_wgmma.cu, INT8 per channel at 9 … 16 tokens, sm_90): the
+//    row-order kernel's bits at every split, within the bound; the launcher's choice where it runs;
+//    its refusals.
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
@@ -85,6 +88,7 @@ TEST(GpuW4a8Stream, EveryOutputWithinTheBoundAndInt8EqualsTheRowOrderKernelBitFo
                     for (const int split : {1, 3, 0}) {
                         L::W4a8Tiling t;
                         t.kernel = 2;
+                        t.wgmma = 1; // the mma.sync kernel (the warpgroup one: WarpgroupKernel… below)
                         t.splitK = split;
                         t.warps = 4 << (run % 3);
                         t.chunksAhead = 1 + (run / 3) % 2;
@@ -177,6 +181,7 @@ TEST(GpuW4a8Stream, LongKAtSixteenTokens)
             std::vector<std::uint16_t> clustered, oneSlice;
             for (int r = 0; r < 5; ++r) {
                 L::W4a8Tiling t;
+                t.wgmma = 1;
                 t.splitK = r == 0 ? 1 : r >= 3 ? 8 : 0; // 3, 4: eight slices summed in their cluster, twice
                 t.warps = r == 2 ? 16 : 4;
                 t.reduce = r >= 3 ? 2 : 0;
@@ -204,6 +209,108 @@ TEST(GpuW4a8Stream, LongKAtSixteenTokens)
             }
             EXPECT_TRUE(d.workspaceClean());
         }
+}
+
+TEST(GpuW4a8Stream, WarpgroupKernelEqualsTheRowOrderBitsAtEverySplitAndStaysWithinTheBound)
+{
+    // The warpgroup kernel (gemm_w4a8_wgmma.cu: wgmma m64n16k32 with W's operands from registers and
+    // X̂ through a shared-memory ring) sums the same exact INT32 products per output and finishes
+    // them as the mma.sync kernels do: its outputs are the row-order kernel's one-slice bits at
+    // every split, either sum of the slices, 1 or 2 chunks a step, M = 9 … 16, N not a multiple of
+    // 64 (warps past the last tile), K up to the lab's 14336.
+    REQUIRE_GPU();
+    {
+        const Operands o = streamOperands(16, 64, 512, 512, false, false, 7);
+        Device d(o);
+        if (const std::string why = L::w4a8WgmmaRefusal(d.p); !why.empty())
+            GTEST_SKIP() << why;
+    }
+    struct Shape {
+        std::int64_t n, k;
+    };
+    int run = 0;
+    for (const Shape sh : {Shape{72, 1024}, Shape{200, 512}, Shape{40, 2048}, Shape{136, 14336}})
+        for (const std::int64_t m : {9, 12, 16}) {
+            const Operands o = streamOperands(m, sh.n, sh.k, sh.k, false, run % 2 == 1, 0x3A90ull + run);
+            Device d(o);
+            Copy copy(d, o);
+            CU(cudaDeviceSynchronize());
+            const HostX hx = quantizeOnHost(o);
+            const std::size_t outs = static_cast<std::size_t>(m * sh.n);
+            L::W4a8Tiling r;
+            r.kernel = 1, r.splitK = 1;
+            L::w4a8Fused(d.p, r, d.ws.p, d.cnt.p, nullptr);
+            CU(cudaDeviceSynchronize());
+            const auto yr = d.read<std::uint16_t>(d.y, outs);
+            for (const int split : {1, 3, 8, 0})
+                for (const int reduce : {2, 0}) {
+                    L::W4a8Tiling t;
+                    t.kernel = 2, t.wgmma = 2, t.splitK = split, t.reduce = reduce;
+                    t.chunksAhead = 1 + run % 2;
+                    ++run;
+                    const L::W4a8Launch l = L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
+                    CU(cudaDeviceSynchronize());
+                    const std::string what = "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) +
+                                             " K=" + std::to_string(sh.k) + " split " + std::to_string(l.splitK) +
+                                             " chunks a step " + std::to_string(l.chunksAhead) +
+                                             (l.clusterReduce ? " (cluster sum)" : " (atomics)");
+                    EXPECT_TRUE(l.wgmma && l.streamed) << what;
+                    EXPECT_EQ(l.warps, 4) << what;
+                    EXPECT_EQ(l.chunksAhead, t.chunksAhead) << what;
+                    EXPECT_EQ(l.clusterReduce, reduce == 2 && l.splitK > 1 && l.splitK <= 8) << what;
+                    const auto y = d.read<std::uint16_t>(d.y, outs);
+                    std::size_t differ = 0;
+                    for (std::size_t i = 0; i < outs; ++i)
+                        differ += y[i] != yr[i];
+                    EXPECT_EQ(differ, 0u) << what << ": outputs differing from the row-order kernel's";
+                    std::string where;
+                    EXPECT_LE(worstOfBound(o, hx, y, where), 1.0) << what << " at " << where;
+                    EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
+                }
+        }
+}
+
+TEST(GpuW4a8Stream, TheWarpgroupKernelIsTheLaunchersChoiceWhereItRunsAndRefusesElsewhere)
+{
+    REQUIRE_GPU();
+    const Operands pc = streamOperands(16, 64, 512, 512, false, false, 8);
+    Device d(pc);
+    Copy copy(d, pc);
+    const std::string why = L::w4a8WgmmaRefusal(d.p);
+    if (why.find("not in this build") != std::string::npos || why.find("sm_90 devices only") != std::string::npos) {
+        // without it the launcher keeps the mma.sync kernel, and asking for it throws with the reason
+        EXPECT_FALSE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).wgmma);
+        L::W4a8Tiling t;
+        t.kernel = 2, t.wgmma = 2;
+        EXPECT_THROW(L::w4a8Fused(d.p, t, d.ws.p, d.cnt.p, nullptr), GpuError);
+        CU(cudaDeviceSynchronize());
+        GTEST_SKIP() << why;
+    }
+    EXPECT_EQ(why, "");
+    EXPECT_TRUE(L::w4a8Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).wgmma) << "INT8 per channel, 16 tokens";
+    L::W4a8Tiling mma;
+    mma.wgmma = 1;
+    EXPECT_FALSE(L::w4a8Fused(d.p, mma, d.ws.p, d.cnt.p, nullptr).wgmma) << "asked for the mma.sync kernel";
+    CU(cudaDeviceSynchronize());
+    L::W4a8Tiling ask;
+    ask.kernel = 2, ask.wgmma = 2;
+    // 8 tokens, groups, E4M3: the mma.sync kernel by default; asked for, a refusal naming the reason
+    struct Case {
+        std::int64_t m, group;
+        bool fp8;
+        const char *reason;
+    };
+    for (const Case c : {Case{8, 512, false, "9 to 16 tokens"}, Case{16, 128, false, "per channel only"},
+                         Case{16, 512, true, "per channel only"}}) {
+        const Operands o = streamOperands(c.m, 64, 512, c.group, c.fp8, false, 9 + c.m);
+        Device e(o);
+        Copy ce(e, o);
+        EXPECT_NE(L::w4a8WgmmaRefusal(e.p).find(c.reason), std::string::npos) << L::w4a8WgmmaRefusal(e.p);
+        const L::W4a8Launch l = L::w4a8Fused(e.p, {}, e.ws.p, e.cnt.p, nullptr);
+        EXPECT_TRUE(l.streamed && !l.wgmma) << c.reason;
+        EXPECT_THROW(L::w4a8Fused(e.p, ask, e.ws.p, e.cnt.p, nullptr), GpuError) << c.reason;
+        CU(cudaDeviceSynchronize());
+    }
 }
 
 TEST(GpuW4a8Stream, TheLaunchersChoiceAndTheRefusals)

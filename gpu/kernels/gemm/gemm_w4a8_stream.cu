@@ -36,7 +36,7 @@
 #define QS_HD __host__ __device__
 #include "w4a8_math.h"
 
-#include "w4a16_device.cuh"
+#include "w4a8_stream.cuh"
 
 #include "kernels_w4a16.h"
 #include "kernels_w4a8.h"
@@ -56,12 +56,6 @@ namespace gm = quantscope::gpumath;
 using w4a16detail::chooseSplit;
 using w4a16detail::launchSlices;
 
-/// The tile-ordered copy's parts (the same sizes as w4a16TileBytes's).
-long long codeBytes(const W4a8Problem &p)
-{
-    return (p.n + 15) / 16 * (p.k / 128) * 1024;
-}
-
 #if defined(QS_HAS_MMA)
 
 using w4a16detail::clusterStoreSwapped;
@@ -71,22 +65,6 @@ using w4a16detail::mmaS8;
 using w4a16detail::splitKConvert;
 using w4a16detail::splitKLastBlock;
 using w4a16detail::storeSwapped;
-
-struct S8 {
-    const std::uint8_t *tp; ///< the tile-ordered copy (codes, then metadata at metaOff)
-    long long metaOff;
-    const std::uint8_t *x; ///< X̂'s codes [M, K]
-    const float *sx;       ///< s_tok [M]
-    const int *xs;         ///< per channel INT8: X's chunk sums (kernels_w4a8.h w4a8XSums)
-    const float *sc;       ///< per channel INT8: s of row n (the engine layout's, one group)
-    const std::int8_t *zc; ///< per channel INT8: z of row n
-    __nv_bfloat16 *y;
-    float *ws;
-    unsigned *counters;
-    long long M, N, K, group;
-    int splitK;
-    int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
-};
 
 /// NT n8 tiles of tokens, U chunks of 128 k a step, NW warps a block (16 rows of W each). Blocks of
 /// 8 and 16 warps state their minimum of one block an SM, which changes ptxas's allotment (INT8 at
@@ -270,28 +248,10 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         compute(wb, sb, zb, xb, ch + U);
     }
 
-    // PC: y = s_tok·(s·float(V − (z + 8)·Σx)) of the whole K: the row-order kernel's expression at one
-    // slice (acc = 0 + s·float(v)), so its bits at every split.
-    struct Ops {
-        float sTok, s;
-        int sumX, z;
-    };
-    auto preparePc = [&](long long m, long long n) {
-        return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + 16 * chunks + m), __ldg(a.zc + n)};
-    };
-    auto finishWith = [](int v, const Ops &o) { return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX)); };
-    auto finishPc = [&](int v, long long m, long long n) { return finishWith(v, preparePc(m, n)); };
-    if constexpr (PC) {
-        if (a.cluster) {
-            extern __shared__ uint4 dyn8[];
-            clusterStoreSwapped(
-                iacc, reinterpret_cast<int *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N, a.splitK,
-                a.y, [](int v, long long) { return v; }, preparePc, finishWith);
-            return;
-        }
-        if (live)
-            storeSwapped(iacc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, reinterpret_cast<int *>(a.ws), finishPc,
-                         [](int v, long long) { return v; });
+    if constexpr (PC) { // the exact sums added over the slices and finished once (w4a8_stream.cuh)
+        extern __shared__ uint4 dyn8[];
+        storeExactPc<NT, NW>(iacc, a, live, t, gid, q, reinterpret_cast<int *>(dyn8));
+        return;
     } else if (a.cluster) { // the slices meet in the cluster's shared memory
         extern __shared__ uint4 dyn8[];
         clusterStoreSwapped(acc, reinterpret_cast<float *>(dyn8), static_cast<long long>(blockIdx.x) * NW * 16, a.M,
@@ -308,10 +268,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         return;
     const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
     const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-    if constexpr (PC) // the exact sums finished once
-        splitKConvert(reinterpret_cast<int *>(a.ws), a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finishPc);
-    else
-        splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
+    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
 }
 
 using Stream8Fn = void (*)(S8);
@@ -347,6 +304,14 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
 {
     if (!tileRuns(p))
         throw GpuError(w4a8TileRefusal(p));
+    // INT8 per channel at 9 … 16 tokens: the warpgroup kernel (gemm_w4a8_wgmma.cu) where asked, and
+    // by default where it runs (on the H200 at M = 16 it took 15.3 µs against the mma.sync kernel's
+    // 16.1–16.3 in the same runs; docs/perf.md "Fused W4A8 GEMM (issue 43)", fourteenth session)
+    if (tiling.wgmma == 2 || (tiling.wgmma == 0 && w4a8WgmmaRefusal(p).empty())) {
+        if (const std::string why = w4a8WgmmaRefusal(p); !why.empty())
+            throw GpuError(why);
+        return wgmmaStreamed(p, tiling, workspace, counters, stream);
+    }
     W4a8Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
     // Chunks a step: asked, else 1 for one n8 tile and 2 for two (the H200's best at N = 4096, K = 14336).

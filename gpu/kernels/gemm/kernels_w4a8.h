@@ -59,6 +59,10 @@ struct W4a8Tiling {
     int warps = 0;
     int reduce =
         0; ///< kernel 2 with K split: as W4a16Tiling::reduce (0, 1 atomics; 2 the cluster's shared memory where it fits)
+    /// kernel 2, INT8 per channel at 9 … 16 tokens: 2 the warpgroup kernel (gemm_w4a8_wgmma.cu: wgmma
+    /// m64n16k32 with W's codes as the register operand and X̂'s slice staged in shared memory; sm_90a
+    /// builds), 1 the mma.sync kernel, 0 the launcher's choice.
+    int wgmma = 0;
 };
 
 struct W4a8Launch {
@@ -66,6 +70,7 @@ struct W4a8Launch {
     bool streamed = false; ///< the streaming kernel ran (warps: its warps a block)
     int warps = 4;
     bool clusterReduce = false; ///< streaming: the K slices met in their cluster's shared memory
+    bool wgmma = false;         ///< streaming: the warpgroup kernel ran (W4a8Tiling::wgmma)
 };
 
 /// Whether the fused kernels are in this build (false on HIP: no mma.sync).
@@ -80,6 +85,10 @@ std::string w4a8ZerosRefusal(bool fp8, const std::int8_t *zeros, std::size_t cou
 /// a multiple of 128 (per channel included), the tile-ordered copy given, X's codes and the copy
 /// 16-byte aligned.
 std::string w4a8TileRefusal(const W4a8Problem &p);
+/// "" when the warpgroup kernel (W4a8Tiling::wgmma; gemm_w4a8_wgmma.cu) runs p beyond the streaming
+/// kernel's conditions: a build with its sm_90a code, an sm_90 device, INT8 per channel, M in 9 … 16;
+/// else why not.
+std::string w4a8WgmmaRefusal(const W4a8Problem &p);
 /// Bytes of FP32 workspace (M·N floats) and of tile counters; both zeroed once before the first
 /// launch (the kernel leaves them zero after each launch).
 std::size_t w4a8WorkspaceBytes(const W4a8Problem &p);

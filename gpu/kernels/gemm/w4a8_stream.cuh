@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file w4a8_stream.cuh
+/// What the fused W4A8 streaming kernels share (issue 43): their launch arguments (S8) and the exact
+/// per-channel INT8 store (storeExactPc): gemm_w4a8_stream.cu's mma.sync kernel and
+/// gemm_w4a8_wgmma.cu's warpgroup kernel sum the same INT32 Σ u·x̂ per output over their K slice and
+/// finish them the same way. Included by those sources only (CUDA builds; HIP compiles their
+/// refusing host side).
+#include "w4a16_device.cuh"
+
+#include "kernels_w4a8.h"
+
+#include <cstdint>
+
+namespace quantscope::gpu::launch::w4a8detail {
+
+/// The tile-ordered copy's code bytes (the same sizes as w4a16TileBytes's); its metadata follows.
+inline long long codeBytes(const W4a8Problem &p)
+{
+    return (p.n + 15) / 16 * (p.k / 128) * 1024;
+}
+
+#if defined(QS_HAS_MMA)
+
+struct S8 {
+    const std::uint8_t *tp; ///< the tile-ordered copy (codes, then metadata at metaOff)
+    long long metaOff;
+    const std::uint8_t *x; ///< X̂'s codes [M, K]
+    const float *sx;       ///< s_tok [M]
+    const int *xs;         ///< per channel INT8: X's chunk sums (kernels_w4a8.h w4a8XSums)
+    const float *sc;       ///< per channel INT8: s of row n (the engine layout's, one group)
+    const std::int8_t *zc; ///< per channel INT8: z of row n
+    __nv_bfloat16 *y;
+    float *ws;
+    unsigned *counters;
+    long long M, N, K, group;
+    int splitK;
+    int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
+};
+
+/// INT8 per channel, the exact form: iacc is the warp's INT32 Σ u·x̂ over its K slice (16 rows from
+/// row t·16, tokens 8j + 2q + (r & 1) as mma.sync's D fragment). The slices add them as integers —
+/// in the cluster's shared memory red (every thread of the block calls; red may alias what the
+/// block staged, clusterStoreSwapped starts with a barrier), else by INT32 atomics into the
+/// workspace with the last block of the tile converting, else alone at one slice — and the sum V
+/// of the whole K finishes once as y = s_tok·(s·float(V − (z + 8)·Σx)), Σx the token's total from
+/// X's chunk sums: the row-order kernel's expression at one slice, so its bits at every split.
+template <int NT, int NW>
+__device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 &a, bool live, long long t, int gid,
+                                             int q, int *red)
+{
+    using namespace w4a16detail;
+    const long long chunks = a.K / 128;
+    struct Ops {
+        float sTok, s;
+        int sumX, z;
+    };
+    auto prepare = [&](long long m, long long n) {
+        return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + 16 * chunks + m), __ldg(a.zc + n)};
+    };
+    auto finishWith = [](int v, const Ops &o) { return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX)); };
+    auto finish = [&](int v, long long m, long long n) { return finishWith(v, prepare(m, n)); };
+    if (a.cluster) {
+        clusterStoreSwapped(
+            iacc, red, static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N, a.splitK, a.y,
+            [](int v, long long) { return v; }, prepare, finishWith);
+        return;
+    }
+    int *ws = reinterpret_cast<int *>(a.ws);
+    if (live)
+        storeSwapped(iacc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, ws, finish, [](int v, long long) { return v; });
+    if (a.splitK == 1)
+        return;
+    unsigned *counter = a.counters + blockIdx.x;
+    if (!splitKLastBlock(counter, a.splitK))
+        return;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
+    splitKConvert(ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finish);
+}
+
+#endif // QS_HAS_MMA
+
+/// The warpgroup kernel (gemm_w4a8_wgmma.cu): INT8 per channel at 9 … 16 tokens, W's 64 rows a
+/// block as wgmma's register operand, X̂ a step ahead through a shared-memory ring as its B operand.
+/// Whether this build has it (CUDA compiled for sm_90a; false elsewhere). Its refusal:
+/// kernels_w4a8.h w4a8WgmmaRefusal.
+bool wgmmaBuilt();
+/// Queues it (after w4a8TileRefusal and w4a8WgmmaRefusal came back empty).
+W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters,
+                         void *stream);
+
+} // namespace quantscope::gpu::launch::w4a8detail
