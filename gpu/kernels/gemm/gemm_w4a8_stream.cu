@@ -62,8 +62,6 @@ using w4a16detail::clusterStoreSwapped;
 using w4a16detail::ldNc;
 using w4a16detail::mmaE4m3;
 using w4a16detail::mmaS8;
-using w4a16detail::splitKConvert;
-using w4a16detail::splitKLastBlock;
 using w4a16detail::storeSwapped;
 
 /// NT n8 tiles of tokens, U chunks of 128 k a step, NW warps a block (16 rows of W each). Blocks of
@@ -261,14 +259,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
         storeSwapped(acc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, a.ws,
                      [&](float v, long long m) { return __ldg(a.sx + m) * v; });
     }
-    if (a.splitK == 1)
-        return;
-    unsigned *counter = a.counters + blockIdx.x;
-    if (!splitKLastBlock(counter, a.splitK))
-        return;
-    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
-    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-    splitKConvert(a.ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x);
+    splitKTail<NW>(a.ws, a, [](float v, long long, long long) { return v; });
 }
 
 using Stream8Fn = void (*)(S8);
@@ -343,22 +334,7 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     l.warps = warps;
     l.streamed = true;
 #if defined(QS_HAS_MMA)
-    S8 a{static_cast<const std::uint8_t *>(p.tilePacked),
-         codeBytes(p),
-         static_cast<const std::uint8_t *>(p.xq),
-         p.xScale,
-         p.xSums,
-         p.scales,
-         p.zeros,
-         static_cast<__nv_bfloat16 *>(p.y),
-         static_cast<float *>(workspace),
-         static_cast<unsigned *>(counters),
-         p.m,
-         p.n,
-         p.k,
-         p.group,
-         l.splitK,
-         0};
+    S8 a = streamArgs(p, workspace, counters, l.splitK);
     // The slices meet in their cluster where asked and it runs (the partials take nt·16 bytes a
     // thread of dynamic shared memory), else by atomics (no dynamic shared memory).
     std::size_t smem = 0;

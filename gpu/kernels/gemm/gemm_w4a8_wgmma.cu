@@ -72,7 +72,6 @@ constexpr unsigned kLbo = 256, kSbo = 128;
 #define QS_W4A8_WG_WAIT 1
 #endif
 
-
 __device__ __forceinline__ void wgFence()
 {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -219,6 +218,7 @@ bool wgmmaBuilt()
 #endif
 }
 
+#if defined(QS_WG)
 namespace {
 /// Whether the current device is sm_90 (asked once per device ordinal below 32).
 bool deviceIsSm90()
@@ -240,6 +240,7 @@ bool deviceIsSm90()
     return is90;
 }
 } // namespace
+#endif
 
 W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
 {
@@ -269,22 +270,7 @@ W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *w
     l.streamed = true;
     l.wgmma = true;
 #if defined(QS_WG)
-    S8 a{static_cast<const std::uint8_t *>(p.tilePacked),
-         codeBytes(p),
-         static_cast<const std::uint8_t *>(p.xq),
-         p.xScale,
-         p.xSums,
-         p.scales,
-         p.zeros,
-         static_cast<__nv_bfloat16 *>(p.y),
-         static_cast<float *>(workspace),
-         static_cast<unsigned *>(counters),
-         p.m,
-         p.n,
-         p.k,
-         p.group,
-         l.splitK,
-         0};
+    S8 a = streamArgs(p, workspace, counters, l.splitK);
     if (tiling.reduce == 2 && split > 1 &&
         w4a16detail::clusterFits(reinterpret_cast<const void *>(fn), split, 128, smem))
         a.cluster = 1, l.clusterReduce = true;

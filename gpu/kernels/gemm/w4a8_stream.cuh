@@ -38,6 +38,43 @@ struct S8 {
     int cluster; ///< the K slices meet in their cluster (clusterStoreSwapped; dynamic shared memory holds the partials)
 };
 
+/// The kernels' arguments from the problem (cluster 0: the launcher sets it where the slices meet
+/// there).
+inline S8 streamArgs(const W4a8Problem &p, void *workspace, void *counters, int splitK)
+{
+    return S8{static_cast<const std::uint8_t *>(p.tilePacked),
+              codeBytes(p),
+              static_cast<const std::uint8_t *>(p.xq),
+              p.xScale,
+              p.xSums,
+              p.scales,
+              p.zeros,
+              static_cast<__nv_bfloat16 *>(p.y),
+              static_cast<float *>(workspace),
+              static_cast<unsigned *>(counters),
+              p.m,
+              p.n,
+              p.k,
+              p.group,
+              splitK,
+              0};
+}
+
+/// Split K by the workspace: after the block's partials went in by atomics, the last block of its
+/// NW·16 columns converts them (finish(v, m, n) each, float partials as they are) and re-zeroes.
+template <int NW, class T, class Finish> __device__ __forceinline__ void splitKTail(T *ws, const S8 &a, Finish finish)
+{
+    using namespace w4a16detail;
+    if (a.splitK == 1)
+        return;
+    unsigned *counter = a.counters + blockIdx.x;
+    if (!splitKLastBlock(counter, a.splitK))
+        return;
+    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
+    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
+    splitKConvert(ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finish);
+}
+
 /// INT8 per channel, the exact form: iacc is the warp's INT32 Σ u·x̂ over its K slice (16 rows from
 /// row t·16, tokens 8j + 2q + (r & 1) as mma.sync's D fragment). The slices add them as integers —
 /// in the cluster's shared memory red (every thread of the block calls; red may alias what the
@@ -69,14 +106,7 @@ __device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 
     int *ws = reinterpret_cast<int *>(a.ws);
     if (live)
         storeSwapped(iacc, t * 16, gid, q, a.M, a.N, a.splitK, a.y, ws, finish, [](int v, long long) { return v; });
-    if (a.splitK == 1)
-        return;
-    unsigned *counter = a.counters + blockIdx.x;
-    if (!splitKLastBlock(counter, a.splitK))
-        return;
-    const long long nBlock0 = static_cast<long long>(blockIdx.x) * NW * 16;
-    const long long cols = (a.N - nBlock0) < NW * 16 ? a.N - nBlock0 : NW * 16;
-    splitKConvert(ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finish);
+    splitKTail<NW>(ws, a, finish);
 }
 
 #endif // QS_HAS_MMA
@@ -87,7 +117,6 @@ __device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 
 /// kernels_w4a8.h w4a8WgmmaRefusal.
 bool wgmmaBuilt();
 /// Queues it (after w4a8TileRefusal and w4a8WgmmaRefusal came back empty).
-W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters,
-                         void *stream);
+W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream);
 
 } // namespace quantscope::gpu::launch::w4a8detail
