@@ -7,9 +7,9 @@
 // W4A8 GEMM (issue 43)"): per chunk of 128 k a warp loads X̂'s 2 KiB (16 tokens × 128 bytes, four
 // 16-byte loads a lane) and issues 8 mma.sync (two n8 token tiles × four k32 steps). Here the block's
 // four warps are one warpgroup and W's 64 rows (16 a warp, the same tile-ordered copy, the same
-// in-register operand split) are wgmma m64n16k32's register operand A; X̂'s K slice for the 16 tokens
-// is staged once in shared memory as operand B, shared by the warps; a warp issues 4 wgmma a chunk
-// (one per k32 step) and no X̂ load in its loop.
+// in-register operand split) are wgmma m64n16k32's register operand A; X̂ for the 16 tokens is
+// operand B in shared memory, staged a step at a time for the four warps together; a warp issues 4
+// wgmma a chunk (one per k32 step) and reads no X̂ in its arithmetic.
 //
 // A's registers: a warp's 16 rows of m64nNk32 take the fragment of mma.sync m16n8k32 (a0/a1 rows gid
 // / gid + 8 at κ = 4·tig … 4·tig + 3, a2/a3 the same rows at κ + 16), so the split operands go in as
@@ -17,16 +17,20 @@
 // k = 128·ch + 32·tig + 8·st + j and κ = 16 + 4·tig + j is that k + 4 (w4a8_math.h's split order).
 // B in shared memory follows it: wgmma's K-major layout without swizzle, core matrices of 8 tokens ×
 // 16 bytes (κ), per step 512 bytes: κ 0–15 of tokens 0–7 at +0, of tokens 8–15 at +128, κ 16–31 at
-// +256 / +384. The staging loop moves each 16-byte load of X̂ (k = 128·ch + 16·p … + 15) as four words
-// into that order (word j to step 2·(p & 1) + (j >> 1), κ half j & 1, column p >> 1), rows past M
-// zero. The sums are exact INT32 and the products the same; the outputs equal the mma.sync kernel's
-// and the row-order kernel's bits (storeExactPc finishes them the same way, w4a8_stream.cuh).
+// +256 / +384. Each thread loads 16 bytes of X̂ a chunk (k = 128·ch + 16·p … + 15 of token m) with W's
+// loads, a step ahead, and stores them as four words in that order (word j to step 2·(p & 1) +
+// (j >> 1), κ half j & 1, column p >> 1) into one of two ring slots; rows past M are zero. The sums
+// are exact INT32 and the products the same; the outputs equal the mma.sync kernel's and the
+// row-order kernel's bits (storeExactPc finishes them the same way, w4a8_stream.cuh).
 //
-// Asynchrony: the chunk's four wgmma are one commit group; the group before is waited for before the
-// registers it read are written again (wait_group 1 after each commit), and all of them before the
-// store. The B descriptor's fields (PTX ISA, "Matrix Descriptor"): start address >> 4, the leading
-// byte offset (between the core matrices along K) and the stride byte offset (between those along
-// the tokens), no swizzle.
+// A step: X̂ into its slot, a proxy fence (the stores, visible to wgmma's reads) and the block's
+// barrier, W's operands, then the step's 4·U wgmma as one commit group; the group before is waited
+// for (wait_group 1; its slot is the one the next step writes), all of them before the store.
+// ptxas inserts the warpgroup arrivals that keep A's registers until their wgmma read them (its
+// C7519 notes). The B descriptor's fields (PTX ISA, "Matrix Descriptor"): start address >> 4, the
+// leading byte offset (between the core matrices along K) and the stride byte offset (between those
+// along the tokens), no swizzle. The design's measurements: docs/perf.md "Fused W4A8 GEMM (issue
+// 43)", the fourteenth session.
 #define QS_HD __host__ __device__
 #include "w4a8_math.h"
 
@@ -68,6 +72,8 @@ constexpr unsigned kLbo = 128, kSbo = 256;
 constexpr unsigned kLbo = 256, kSbo = 128;
 #endif
 
+/// QS_W4A8_WG_WAIT (a measurement switch, bench/probe/w4a8_variants.sh): the groups a step leaves in
+/// flight, 1 (the group before is waited for) or 0 (this step's); within 0.1–0.3 µs of each other.
 #ifndef QS_W4A8_WG_WAIT
 #define QS_W4A8_WG_WAIT 1
 #endif
