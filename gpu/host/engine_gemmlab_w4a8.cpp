@@ -169,15 +169,13 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
                 launch::w4a8Fused(p, t, ws.get(), cnt.get(), s);
             },
             [](const launch::W4a8Tiling &t) {
-                return t.kernel == 1 ? std::string("row-order on W as stored")
-                       : t.wgmma == 2
-                           ? "warpgroup (wgmma), " + std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
-                                 (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
-                                 (t.reduce == 2 ? " cluster sum" : "")
-                           : "streaming " + std::to_string(t.warps) + " warps, " + std::to_string(t.chunksAhead) +
-                                 " chunk(s) a step, split " +
-                                 (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
-                                 (t.reduce == 2 ? " cluster sum" : "");
+                if (t.kernel == 1)
+                    return std::string("row-order on W as stored");
+                return (t.wgmma == 2 ? std::string("warpgroup (wgmma), ")
+                                     : "streaming " + std::to_string(t.warps) + " warps, ") +
+                       std::to_string(t.chunksAhead) + " chunk(s) a step, split " +
+                       (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
+                       (t.reduce == 2 ? " cluster sum" : "");
             },
             s, tuned);
     }
@@ -213,6 +211,10 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     pt.paddedM = m;
     setGemmRates(pt, 0);
     const std::string groupName = group == k ? "per-channel" : "g" + std::to_string(group);
+    // how both INT8 per-channel streaming kernels sum and finish (the exact form)
+    static constexpr const char *kExactPerChannel =
+        "an exact INT32 sum over each K slice, the slices' sums added as integers, then "
+        "s_tok·(s·(acc − (z + 8)·Σx)) once, Σx from X's chunk sums";
     const std::string layout =
         used.streamed
             ? "streaming on the tile-ordered copy, " + std::to_string(used.warps) + " warps a block, " +
@@ -228,18 +230,15 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, wgmma m64n16k32 s8 (one warpgroup a block: INT4 → INT8 q + 8 in registers "
                       "as the register operand A, 64 rows of W; X̂ a step ahead through a shared-memory ring as B; "
-                      "an exact INT32 sum over each K slice, the slices' sums added as integers, then "
-                      "s_tok·(s·(acc − (z + 8)·Σx)) once, Σx from X's chunk sums; %s), %d chunk(s) of W a step, "
-                      "%ssplit-K %d, %d blocks",
-                      groupName.c_str(), used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
+                      "%s; %s), %d chunk(s) of W a step, %ssplit-K %d, %d blocks",
+                      kExactPerChannel, groupName.c_str(), used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
     else if (used.streamed && group == k)
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3 and a shift on "
-                      "the split-nibble copy; an exact INT32 sum over each K slice, the slices' sums added as "
-                      "integers, then s_tok·(s·(acc − (z + 8)·Σx)) once, Σx from X's chunk sums; %s), swapped "
-                      "(Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d token tile(s) of 8, %d chunk(s) of W "
-                      "ahead), %ssplit-K %d, %d blocks",
-                      groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(), used.splitK, used.blocks);
+                      "the split-nibble copy; %s; %s), swapped (Yᵀ = Ŵ·Xᵀ: 16 rows of W a warp as the mma's M, %d "
+                      "token tile(s) of 8, %d chunk(s) of W ahead), %ssplit-K %d, %d blocks",
+                      kExactPerChannel, groupName.c_str(), used.tokenTiles, used.chunksAhead, layout.c_str(),
+                      used.splitK, used.blocks);
     else
         std::snprintf(buf, sizeof buf,
                       "fused: one kernel, mma.sync m16n8k32 s8 (INT4 → INT8 q + 8 in registers: lop3, and prmt on W "

@@ -298,11 +298,8 @@ W4a8Launch streamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *worksp
     // INT8 per channel at 9 … 16 tokens: the warpgroup kernel (gemm_w4a8_wgmma.cu) where asked, and
     // by default where it runs (on the H200 at M = 16 it took 15.3 µs against the mma.sync kernel's
     // 16.1–16.3 in the same runs; docs/perf.md "Fused W4A8 GEMM (issue 43)", fourteenth session)
-    if (tiling.wgmma == 2 || (tiling.wgmma == 0 && w4a8WgmmaRefusal(p).empty())) {
-        if (const std::string why = w4a8WgmmaRefusal(p); !why.empty())
-            throw GpuError(why);
-        return wgmmaStreamed(p, tiling, workspace, counters, stream);
-    }
+    if (tiling.wgmma == 2 || (tiling.wgmma == 0 && wgmmaRuns(p)))
+        return wgmmaStreamed(p, tiling, workspace, counters, stream); // throws the reason where it cannot run
     W4a8Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
     // Chunks a step: asked, else 1 for one n8 tile and 2 for two (the H200's best at N = 4096, K = 14336).

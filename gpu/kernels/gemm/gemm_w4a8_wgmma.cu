@@ -215,15 +215,6 @@ using WgFn = void (*)(S8);
 
 } // namespace
 
-bool wgmmaBuilt()
-{
-#if defined(QS_WG)
-    return true;
-#else
-    return false;
-#endif
-}
-
 #if defined(QS_WG)
 namespace {
 /// Whether the current device is sm_90 (asked once per device ordinal below 32).
@@ -248,10 +239,20 @@ bool deviceIsSm90()
 } // namespace
 #endif
 
+bool wgmmaRuns(const W4a8Problem &p)
+{
+#if defined(QS_WG)
+    return !p.fp8 && p.group == p.k && p.m >= 9 && p.m <= 16 && deviceIsSm90();
+#else
+    (void)p;
+    return false;
+#endif
+}
+
 W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream)
 {
-    if (const std::string why = w4a8WgmmaRefusal(p); !why.empty())
-        throw GpuError(why);
+    if (!wgmmaRuns(p))
+        throw GpuError(w4a8WgmmaRefusal(p));
     W4a8Launch l;
     const int u = tiling.chunksAhead == 2 ? 2 : 1; // 1 a step unless asked: the H200's best at M = 16
     const long long tiles = (p.n + 15) / 16, nBlocks = (tiles + 3) / 4, chunks = p.k / 128;
@@ -294,18 +295,18 @@ namespace quantscope::gpu::launch {
 
 std::string w4a8WgmmaRefusal(const W4a8Problem &p)
 {
+    if (w4a8detail::wgmmaRuns(p))
+        return "";
     const std::string what = "the warpgroup W4A8-INT8 kernel";
-    if (!w4a8detail::wgmmaBuilt())
-        return what + ": not in this build (wgmma needs CUDA code for sm_90a)";
+#if !defined(QS_WG)
+    return what + ": not in this build (wgmma needs CUDA code for sm_90a)";
+#else
     if (p.fp8 || p.group != p.k)
         return what + " runs INT8 per channel only (group = K)";
     if (p.m < 9 || p.m > 16)
         return what + " runs 9 to 16 tokens (m = " + std::to_string(p.m) + "; fewer take the mma.sync kernel)";
-#if defined(QS_WG)
-    if (!w4a8detail::deviceIsSm90())
-        return what + " runs on sm_90 devices only";
+    return what + " runs on sm_90 devices only";
 #endif
-    return "";
 }
 
 } // namespace quantscope::gpu::launch

@@ -60,8 +60,9 @@ struct W4a8Tiling {
     int reduce =
         0; ///< kernel 2 with K split: as W4a16Tiling::reduce (0, 1 atomics; 2 the cluster's shared memory where it fits)
     /// kernel 2, INT8 per channel at 9 … 16 tokens: 2 the warpgroup kernel (gemm_w4a8_wgmma.cu: wgmma
-    /// m64n16k32 with W's codes as the register operand and X̂'s slice staged in shared memory; sm_90a
-    /// builds), 1 the mma.sync kernel, 0 the launcher's choice.
+    /// m64n16k32 with W's codes as the register operand and X̂ a step ahead through a shared-memory
+    /// ring; sm_90a builds), 1 the mma.sync kernel, 0 the launcher's choice (the warpgroup kernel
+    /// where it runs).
     int wgmma = 0;
 };
 

@@ -113,10 +113,12 @@ __device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 
 
 /// The warpgroup kernel (gemm_w4a8_wgmma.cu): INT8 per channel at 9 … 16 tokens, W's 64 rows a
 /// block as wgmma's register operand, X̂ a step ahead through a shared-memory ring as its B operand.
-/// Whether this build has it (CUDA compiled for sm_90a; false elsewhere). Its refusal:
-/// kernels_w4a8.h w4a8WgmmaRefusal.
-bool wgmmaBuilt();
-/// Queues it (after w4a8TileRefusal and w4a8WgmmaRefusal came back empty).
+/// Whether it runs p beyond the streaming kernel's conditions (its sm_90a code built, INT8 per
+/// channel, M in 9 … 16, an sm_90 device): the launcher's check on every launch, no text made; why
+/// not: kernels_w4a8.h w4a8WgmmaRefusal.
+bool wgmmaRuns(const W4a8Problem &p);
+/// Queues it (after w4a8TileRefusal came back empty; throws w4a8WgmmaRefusal's reason unless
+/// wgmmaRuns).
 W4a8Launch wgmmaStreamed(const W4a8Problem &p, const W4a8Tiling &tiling, void *workspace, void *counters, void *stream);
 
 } // namespace quantscope::gpu::launch::w4a8detail
