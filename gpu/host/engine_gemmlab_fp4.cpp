@@ -150,7 +150,8 @@ std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &req
         auto point = [&](bool isFused, const std::string &format) {
             const Step &step = isFused ? fusedStep : unfusedStep;
             const int stages = isFused ? 1 : 2;
-            const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
+            std::vector<double> runs;
+            const auto t = timeStep(step, stages, request.warmup, request.repeats, s, &runs);
             if (!t)
                 throw GpuError("the " + format + " GEMM of M = " + std::to_string(m) + " was refused");
             {
@@ -171,6 +172,7 @@ std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &req
             pt.format = format;
             pt.m = m, pt.n = n, pt.k = k;
             pt.timeUs = t->first.back();
+            setTimeSpread(pt, runs);
             pt.coldUs = t->second;
             pt.padded = !isFused && mp != m;
             pt.paddedM = isFused ? m : mp;

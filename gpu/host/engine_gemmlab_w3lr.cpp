@@ -94,7 +94,8 @@ std::vector<GemmPoint> timeW3a16Milo(Engine::Impl &I, const GemmBenchRequest &re
             QS_GPU_CHECK(cudaEventRecord(mk[1], s));
             return true;
         };
-        const auto t = timeStep(step, 1, request.warmup, request.repeats, s);
+        std::vector<double> runs;
+        const auto t = timeStep(step, 1, request.warmup, request.repeats, s, &runs);
         if (!t)
             throw GpuError("GEMM lab: the fused W3A16 kernel was refused");
         {
@@ -114,6 +115,7 @@ std::vector<GemmPoint> timeW3a16Milo(Engine::Impl &I, const GemmBenchRequest &re
         pt.format = format;
         pt.m = m, pt.n = n, pt.k = k;
         pt.timeUs = t->first.back();
+        setTimeSpread(pt, runs);
         pt.coldUs = t->second;
         pt.repeats = request.repeats;
         pt.device = "cuda:" + std::to_string(I.device);

@@ -186,7 +186,8 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
         QS_GPU_CHECK(cudaEventRecord(mk[1], s));
         return true;
     };
-    const auto t = timeStep(step, stages, request.warmup, request.repeats, s);
+    std::vector<double> runs;
+    const auto t = timeStep(step, stages, request.warmup, request.repeats, s, &runs);
     if (!t) {
         why = "the fused kernel was refused";
         return std::nullopt;
@@ -206,6 +207,7 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     QS_GPU_CHECK(cudaStreamSynchronize(s));
 
     pt.timeUs = t->first.back();
+    setTimeSpread(pt, runs); // the fused kernel's own runs, not the routed point's
     pt.coldUs = t->second;
     pt.padded = false;
     pt.paddedM = m;

@@ -291,6 +291,29 @@ int smCount()
     return n;
 }
 
+bool deviceIsSm90()
+{
+#if defined(QS_HAS_MMA)
+    static std::atomic<unsigned> asked{0u}, yes{0u};
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    const unsigned bit = device >= 0 && device < 32 ? 1u << device : 0u;
+    if (bit != 0 && (asked.load(std::memory_order_relaxed) & bit) != 0)
+        return (yes.load(std::memory_order_relaxed) & bit) != 0;
+    int major = 0, minor = 0;
+    const bool is90 = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
+                      major == 9 && minor == 0;
+    if (is90)
+        yes.fetch_or(bit, std::memory_order_relaxed);
+    asked.fetch_or(bit, std::memory_order_relaxed);
+    return is90;
+#else
+    return false;
+#endif
+}
+
 long long chooseSplit(int perSm, long long tiles, long long chunks)
 {
     const double slots = static_cast<double>(std::max(perSm, 1)) * smCount();
@@ -432,6 +455,10 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     // tiles serve each W fragment to several m16 tiles and X to every warp of a block).
     if (tiling.kernel == 5 || (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM))
         return w4a16detail::tiled(p, tiling, workspace, counters, stream);
+    // The warpgroup kernel when asked (a refusal names why it cannot run); by default, within the
+    // streaming kernel's choice, where it runs (9 … 16 tokens, group 128, sm_90a code on sm_90).
+    if (tiling.wgmma == 2)
+        return w4a16detail::wgmmaStreamed(p, tiling, workspace, counters, stream);
     // The streaming kernel when asked, and by default up to the swapped kernel's M where the
     // tile-ordered copy is given and the shape runs.
     if (tiling.kernel == 7 || (tiling.kernel == 0 && w4a16detail::tileRuns(p)))

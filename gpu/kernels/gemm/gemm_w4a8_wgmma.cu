@@ -35,6 +35,7 @@
 #include "w4a8_math.h"
 
 #include "w4a8_stream.cuh"
+#include "wgmma.cuh"
 
 #include "kernels_w4a16.h"
 #include "kernels_w4a8.h"
@@ -58,18 +59,19 @@ namespace {
 
 #if defined(QS_WG)
 
-/// One chunk of 128 k of X̂'s 16 tokens in the stage: four k32 steps of 512 bytes.
-constexpr int kStepBytes = 512, kChunkBytes = 4 * kStepBytes;
+/// One chunk of 128 k of X̂'s 16 tokens in the stage: four k32 steps of 512 bytes (wgmma.cuh's layout).
+constexpr int kStepBytes = wgmma::kStepBytes, kChunkBytes = 4 * kStepBytes;
 
 namespace gm = quantscope::gpumath;
 using w4a16detail::ldNc;
+using wgmma::pin;
 
 /// The descriptor's two offsets (bytes): between the κ halves of a step (K) and between the token
 /// halves. QS_W4A8_WG_SWAP (a measurement switch): the two fields the other way round.
 #if defined(QS_W4A8_WG_SWAP)
-constexpr unsigned kLbo = 128, kSbo = 256;
+constexpr unsigned kLbo = wgmma::kSbo, kSbo = wgmma::kLbo;
 #else
-constexpr unsigned kLbo = 256, kSbo = 128;
+constexpr unsigned kLbo = wgmma::kLbo, kSbo = wgmma::kSbo;
 #endif
 
 /// QS_W4A8_WG_WAIT (a measurement switch, bench/probe/w4a8_variants.sh): the groups a step leaves in
@@ -78,26 +80,6 @@ constexpr unsigned kLbo = 256, kSbo = 128;
 #define QS_W4A8_WG_WAIT 1
 #endif
 
-__device__ __forceinline__ void wgFence()
-{
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgCommit()
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-template <int N> __device__ __forceinline__ void wgWait()
-{
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
-/// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-/// wgmma that own them.
-__device__ __forceinline__ void pin(int (&d)[8])
-{
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-        asm volatile("" : "+r"(d[r])::"memory");
-}
 /// d += A·B: 64 rows of W (this warp's 16 from a0 … a3) × 16 tokens × 32 k, INT8 → INT32.
 __device__ __forceinline__ void wgmmaS8(int (&d)[8], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                         std::uint32_t a3, std::uint64_t desc)
@@ -146,9 +128,7 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
     };
 
     const unsigned sbase = static_cast<unsigned>(__cvta_generic_to_shared(stage));
-    const std::uint64_t desc0 = static_cast<std::uint64_t>((sbase & 0x3FFFFu) >> 4) |
-                                (static_cast<std::uint64_t>(kLbo >> 4) << 16) |
-                                (static_cast<std::uint64_t>(kSbo >> 4) << 32);
+    const std::uint64_t desc0 = wgmma::descriptor(sbase, kLbo, kSbo);
     int d[8] = {};
     pin(d);
     // A step: X̂'s U chunks into ring slot `slot` (its readers, the wgmma two steps back, are done:
@@ -176,7 +156,7 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
                     gm::w4a8Int8OperandSplit(w4a16detail::wordOf(w[u][h], st), lo[h], hi[h]);
                 A[u][st][0] = lo[0], A[u][st][1] = lo[1], A[u][st][2] = hi[0], A[u][st][3] = hi[1];
             }
-        wgFence();
+        wgmma::fence();
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             if (u > 0 && ch + u >= c1)
@@ -186,8 +166,8 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
                 wgmmaS8(d, A[u][st][0], A[u][st][1], A[u][st][2], A[u][st][3],
                         desc0 + static_cast<std::uint64_t>((slot * kStage + u * kChunkBytes + st * kStepBytes) >> 4));
         }
-        wgCommit();
-        wgWait<QS_W4A8_WG_WAIT>();
+        wgmma::commit();
+        wgmma::wait<QS_W4A8_WG_WAIT>();
     };
 
     uint4 wa[U][2], wb[U][2], xa[U], xb[U];
@@ -202,7 +182,7 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
             load(wa, xa, ch + 2 * U);
         step(wb, xb, ch + U, 1);
     }
-    wgWait<0>();
+    wgmma::wait<0>();
     pin(d);
     // d is mma.sync's D fragment per n8 token tile j: d[4j + r]
     const int iacc[2][4] = {{d[0], d[1], d[2], d[3]}, {d[4], d[5], d[6], d[7]}};
@@ -215,34 +195,10 @@ using WgFn = void (*)(S8);
 
 } // namespace
 
-#if defined(QS_WG)
-namespace {
-/// Whether the current device is sm_90 (asked once per device ordinal below 32).
-bool deviceIsSm90()
-{
-    static std::atomic<unsigned> asked{0u}, yes{0u};
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return false;
-    const unsigned bit = device >= 0 && device < 32 ? 1u << device : 0u;
-    if (bit != 0 && (asked.load(std::memory_order_relaxed) & bit) != 0)
-        return (yes.load(std::memory_order_relaxed) & bit) != 0;
-    int major = 0, minor = 0;
-    const bool is90 = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-                      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
-                      major == 9 && minor == 0;
-    if (is90)
-        yes.fetch_or(bit, std::memory_order_relaxed);
-    asked.fetch_or(bit, std::memory_order_relaxed);
-    return is90;
-}
-} // namespace
-#endif
-
 bool wgmmaRuns(const W4a8Problem &p)
 {
 #if defined(QS_WG)
-    return !p.fp8 && p.group == p.k && p.m >= 9 && p.m <= 16 && deviceIsSm90();
+    return !p.fp8 && p.group == p.k && p.m >= 9 && p.m <= 16 && w4a16detail::deviceIsSm90();
 #else
     (void)p;
     return false;
