@@ -42,7 +42,7 @@ done
 for f in gpu/kernels/gemm/gemm_w4a16.cu gpu/kernels/gemm/gemm_w4a16_small.cu gpu/kernels/gemm/gemm_w4a16_stream.cu \
          gpu/kernels/gemm/gemm_w4a16_tiled.cu gpu/kernels/gemm/gemm_w4a16_cutlass.cu gpu/kernels/gemm/gemm_w4a16_cutlass_shuffled.cu \
          gpu/kernels/gemm/gemm_w4a8.cu gpu/kernels/gemm/gemm_w4a8_stream.cu gpu/kernels/gemm/gemm_w4a8_cutlass.cu \
-         gpu/kernels/gemm/gemm_w4a8_cutlass_shuffled.cu gpu/kernels/gemm/gemm_w4a8_wgmma.cu gpu/kernels/gemm/gemm_w4a16_wgmma.cu gpu/kernels/gemm/gemm_fp4.cu \
+         gpu/kernels/gemm/gemm_w4a8_cutlass_shuffled.cu gpu/kernels/gemm/gemm_w4a8_wgmma.cu gpu/kernels/gemm/gemm_fp4.cu \
          gpu/kernels/gemm/gemm_w3lr.cu; do
   k="$(basename "$f" .cu)"
   echo "== $f as HIP (host side: the launchers refuse) for ${archs[0]}"

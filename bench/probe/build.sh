@@ -24,9 +24,6 @@ for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a
   nvcc $flags -c "gpu/kernels/gemm/$f.cu" -o "$out/obj/$f.o" &
 done
 nvcc $flags -c bench/probe/w4a16_stream_harness.cu -o "$out/obj/harness.o" &
-# the W4A16 warpgroup kernel exists as sm_90a code only (as gpu/CMakeLists.txt builds it)
-nvcc ${flags/-arch=sm_90/-gencode arch=compute_90a,code=sm_90a} -DQS_W4A16_WGMMA=1 -c gpu/kernels/gemm/gemm_w4a16_wgmma.cu \
-  -o "$out/obj/gemm_w4a16_wgmma.o" &
 g++ -std=c++20 -O2 -Icore -c core/util/error.cpp -o "$out/obj/error.o" &
 # The streaming kernel again with the X stage held to 48 KiB (QS_STREAM_STAGE_KIB=48: slices of
 # more than 11 chunks at 16 tokens staged in pieces).

@@ -9,8 +9,8 @@ shift || true
 mkdir -p "$out/obj"
 flags="-lineinfo -O3 -std=c++17 -arch=sm_90 -Icore -Igpu/kernels -Igpu/kernels/gemm -Igpu -Ibench/probe --expt-relaxed-constexpr"
 pids=()
-for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a16_cutlass gemm_w4a16_cutlass_shuffled gemm_w4a8 gemm_w4a8_stream gemm_w4a8_wgmma gemm_w4a16_wgmma; do
-  # (the two *_wgmma as sm_90 without their QS_*_WGMMA: their refusing host sides, which the streaming launchers link)
+for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a16_cutlass gemm_w4a16_cutlass_shuffled gemm_w4a8 gemm_w4a8_stream gemm_w4a8_wgmma; do
+  # (gemm_w4a8_wgmma as sm_90 without QS_W4A8_WGMMA: its refusing host side, which the streaming launcher links)
   [[ -f "$out/obj/$f.o" ]] || { nvcc $flags -c "gpu/kernels/gemm/$f.cu" -o "$out/obj/$f.o" & pids+=($!); }
 done
 [[ -f "$out/obj/error.o" ]] || { g++ -std=c++20 -O2 -Icore -c core/util/error.cpp -o "$out/obj/error.o" & pids+=($!); }

@@ -30,8 +30,6 @@ for f in gemm_w4a16 gemm_w4a16_small gemm_w4a16_tiled gemm_w4a16_stream gemm_w4a
   nvcc $flags -c "gpu/kernels/gemm/$f.cu" -o "$out/common/$f.o" &
 done
 nvcc $flags -c bench/probe/w4a8_stream_harness.cu -o "$out/common/harness.o" &
-nvcc ${flags/-arch=sm_90/-gencode arch=compute_90a,code=sm_90a} -DQS_W4A16_WGMMA=1 -c gpu/kernels/gemm/gemm_w4a16_wgmma.cu \
-  -o "$out/common/gemm_w4a16_wgmma.o" &
 g++ -std=c++20 -O2 -Icore -c core/util/error.cpp -o "$out/common/error.o" &
 wait
 for v in "${variants[@]}"; do

@@ -138,33 +138,11 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
             t.kernel = 7, t.chunksAhead = 1, t.splitK = split, t.warps = 16;
             cands.push_back(t);
         }
-        for (auto &c : cands) // the mma.sync kernel: the warpgroup one is asked for below
-            c.wgmma = 1;
-        // 9 … 16 tokens, group 128 on sm_90: the warpgroup kernel with 16 warps (4 warpgroups sharing
-        // X's stage) at the launcher's slices and 8, 8 and 4 warps at 8 with 1 or 2 chunks a step,
-        // and 4 warps with the slices summed in their cluster
-        useCopy(0);
-        if (launch::w4a16WgmmaRefusal(p).empty()) {
-            struct Wg {
-                int warps, ahead, split, reduce;
-            };
-            for (const Wg w : {Wg{16, 1, 0, 0}, Wg{16, 1, 8, 0}, Wg{8, 1, 8, 0}, Wg{8, 2, 8, 0}, Wg{4, 1, 8, 0},
-                               Wg{4, 2, 8, 0}, Wg{4, 1, 8, 2}}) {
-                launch::W4a16Tiling t = tiling;
-                t.kernel = 7, t.wgmma = 2, t.warps = w.warps, t.chunksAhead = w.ahead, t.splitK = w.split;
-                t.reduce = w.reduce;
-                cands.push_back(t);
-            }
-        }
         cands.push_back(tiling);
         cands.back().kernel = 2;
         pickFastest(cands, [](const launch::W4a16Tiling &t) {
             if (t.kernel == 2)
                 return std::string("swapped on W as stored");
-            if (t.wgmma == 2)
-                return "warpgroup (wgmma) " + std::to_string(t.warps) + " warps, " + std::to_string(t.chunksAhead) +
-                       " chunk(s) a step, split " + (t.splitK > 0 ? std::to_string(t.splitK) : std::string("auto")) +
-                       (t.reduce == 2 ? " cluster sum" : "");
             return "streaming " + std::to_string(t.chunksAhead) + " chunk(s) a step, " +
                    (t.warps == 4 || t.warps == 8 || t.warps == 16 ? std::to_string(t.warps) + " warps"
                                                                   : std::string("the launcher's warps")) +
@@ -265,17 +243,6 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                       "mma's M, %d token tile(s) of 8, a cp.async ring of %d chunks of W a warp in shared memory, "
                       "%d warps a block, split-K %d, %d blocks; %s)",
                       used.mTile, used.chunksAhead, used.warps, used.splitK, used.blocks, numerics);
-    else if (used.wgmma)
-        std::snprintf(buf, sizeof buf,
-                      "fused: one kernel, wgmma m64n16k16 BF16 (%d warpgroup(s) a block, each 64 rows of W as the "
-                      "register operand A: exact q − z in registers; X's whole K slice staged once in shared memory "
-                      "as B) on the tile-ordered copy of W and its scales / zero points written once per weight in "
-                      "%.1f µs, not in this time; %d chunk(s) a step, split-K %d%s, %d blocks; %s)",
-                      used.warps / 4, tileUs, used.chunksAhead, used.splitK,
-                      used.clusterReduce ? " (the slices summed in their thread-block cluster's shared memory)"
-                      : used.splitK > 1  ? " (the slices meeting by FP32 atomics)"
-                                         : "",
-                      used.blocks, numerics);
     else if (used.streamed)
         std::snprintf(
             buf, sizeof buf,

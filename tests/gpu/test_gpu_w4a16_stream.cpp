@@ -11,19 +11,13 @@
 //    symmetric, 1 and 2 chunks a step, 4, 8 and 16 warps a block, K slices 1, 3 and the launcher's;
 //    K = 14336 with X staged in several pieces.
 //  - The MoE batch against per-expert launches bit for bit; the launcher's choice; the refusals.
-//  - The warpgroup kernel (gemm_w4a16_wgmma.cu, W4a16Tiling::wgmma) at 9 … 16 tokens, group 128:
-//    every output within the same bound at every split, sum of the slices, block and step size, N
-//    not a multiple of its 64-row warpgroups, K up to 14336; the launcher's choice and its refusals.
 // Skipped, with the reason, without a device.
 #include "gpu_compare.h"
 
 #include "device_buffer.h"
 #include "w4_operands.h"
 
-#include <algorithm>
 #include <cstring>
-#include <iostream>
-#include <memory>
 
 #include <cuda_runtime.h>
 
@@ -136,7 +130,6 @@ TEST(GpuW4a16Stream, EveryOutputWithinTheBoundAndOneSliceGivesTheSwappedKernelsB
                     for (const int split : {1, 3, 0}) {
                         L::W4a16Tiling t;
                         t.kernel = 7, t.splitK = split, t.chunksAhead = ahead, t.warps = 4 << (run % 3);
-                        t.wgmma = 1;                     // the mma.sync kernel (the warpgroup one: its own test below)
                         t.reduce = run % 2 == 0 ? 2 : 0; // the cluster sum where it runs, or the atomics
                         ++run;
                         CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * sh.n)));
@@ -185,7 +178,7 @@ TEST(GpuW4a16Stream, TheClusterSumIsTheSameBitsOnEveryLaunchAndWithinTheBound)
             W4Device d({o});
             const TileCopy copy(d.p);
             L::W4a16Tiling t;
-            t.kernel = 7, t.splitK = 8, t.warps = warps, t.reduce = 2, t.wgmma = 1;
+            t.kernel = 7, t.splitK = 8, t.warps = warps, t.reduce = 2;
             std::vector<std::vector<std::uint16_t>> runs;
             for (int i = 0; i < 3; ++i) {
                 CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * o.n)));
@@ -218,7 +211,7 @@ TEST(GpuW4a16Stream, TheMoEBatchEqualsPerExpertLaunches)
         W4Device batched(ex);
         const TileCopy copy(batched.p);
         L::W4a16Tiling t;
-        t.kernel = 7, t.splitK = 1, t.warps = m == 16 ? 16 : 4, t.wgmma = 1; // per expert: the same kernel
+        t.kernel = 7, t.splitK = 1, t.warps = m == 16 ? 16 : 4;
         EXPECT_TRUE(L::w4a16Fused(batched.p, t, batched.ws.p, batched.cnt.p, nullptr).streamed);
         CU(cudaDeviceSynchronize());
         for (int e = 0; e < 3; ++e) {
@@ -264,7 +257,6 @@ TEST(GpuW4a16Stream, TheLauncherTakesItWithTheCopyAndRefusesWhatItCannotRun)
         CU(cudaDeviceSynchronize());
         EXPECT_TRUE(sixteen.streamed && sixteen.warps == 16 && sixteen.chunksAhead == 1)
             << "M = 16: " << sixteen.warps << " warps, " << sixteen.chunksAhead << " chunk(s) a step";
-        EXPECT_EQ(sixteen.wgmma, L::w4a16WgmmaRefusal(d16.p).empty()) << "the warpgroup kernel where it runs";
         EXPECT_LE(w4a16WorstOfBound(o16, d16.output(0), false, where), 1.0) << "M = 16 at " << where;
     }
 
@@ -280,138 +272,4 @@ TEST(GpuW4a16Stream, TheLauncherTakesItWithTheCopyAndRefusesWhatItCannotRun)
     EXPECT_THROW(L::w4a16Fused(p, seven, nullptr, nullptr, nullptr), GpuError);
     EXPECT_FALSE(L::w4a16Fused(p, {}, d.ws.p, d.cnt.p, nullptr).streamed) << "g64 with a copy: the swapped kernel";
     CU(cudaDeviceSynchronize());
-}
-
-TEST(GpuW4a16Stream, WarpgroupKernelEveryOutputWithinTheBoundAtEverySplitAndBlock)
-{
-    REQUIRE_GPU();
-    {
-        const W4Operands o = makeOperands(16, 64, 512, 128, 3);
-        W4Device d({o});
-        const TileCopy copy(d.p);
-        if (const std::string why = L::w4a16WgmmaRefusal(d.p); !why.empty())
-            GTEST_SKIP() << why;
-    }
-    struct Shape {
-        std::int64_t n, k;
-    };
-    int run = 0;
-    std::size_t differing = 0, compared = 0;
-    for (const Shape sh : {Shape{72, 1024}, Shape{200, 512}, Shape{40, 2048}, Shape{136, 14336}})
-        for (const std::int64_t m : {9, 12, 16}) {
-            const W4Operands o = makeOperands(m, sh.n, sh.k, 128, 0x9A16ull + run, run % 4 == 3);
-            W4Device d({o});
-            const TileCopy copy(d.p);
-            L::W4a16Tiling ref; // the mma.sync streaming kernel at one slice
-            ref.kernel = 7, ref.wgmma = 1, ref.splitK = 1;
-            L::w4a16Fused(d.p, ref, d.ws.p, d.cnt.p, nullptr);
-            CU(cudaDeviceSynchronize());
-            const std::vector<std::uint16_t> yRef = d.output(0);
-            for (const int split : {1, 3, 8, 0})
-                for (const int warps : {4, 8, 16}) {
-                    L::W4a16Tiling t;
-                    t.kernel = 7, t.wgmma = 2, t.splitK = split, t.warps = warps;
-                    t.chunksAhead = 1 + run % 2, t.reduce = run % 3 == 0 ? 2 : 0;
-                    ++run;
-                    CU(cudaMemset(d.y.p, 0xFF, 2 * static_cast<std::size_t>(m * sh.n)));
-                    const L::W4a16Launch l = L::w4a16Fused(d.p, t, d.ws.p, d.cnt.p, nullptr);
-                    CU(cudaDeviceSynchronize());
-                    const std::string what =
-                        "M=" + std::to_string(m) + " N=" + std::to_string(sh.n) + " K=" + std::to_string(sh.k) +
-                        " warps " + std::to_string(warps) + " chunks a step " + std::to_string(l.chunksAhead) +
-                        " split " + std::to_string(l.splitK) + (l.clusterReduce ? " (cluster sum)" : " (atomics)");
-                    EXPECT_TRUE(l.wgmma && l.streamed) << what;
-                    EXPECT_EQ(l.warps, warps) << what;
-                    EXPECT_EQ(l.chunksAhead, warps == 16 ? 1 : t.chunksAhead) << what << ": two a step below 16 warps";
-                    EXPECT_EQ(l.mTile, 2) << what;
-                    const std::int64_t chunks = sh.k / 128;
-                    if (split > 0) { // at most 24 chunks a slice: K = 14336 runs at least 5 slices
-                        const std::int64_t asked = std::max<std::int64_t>(split, (chunks + 23) / 24);
-                        const std::int64_t per = (chunks + std::min(asked, chunks) - 1) / std::min(asked, chunks);
-                        EXPECT_EQ(l.splitK, (chunks + per - 1) / per) << what;
-                    }
-                    EXPECT_LE((chunks + l.splitK - 1) / l.splitK, 24) << what;
-                    if (t.reduce != 2 || l.splitK == 1)
-                        EXPECT_FALSE(l.clusterReduce) << what;
-                    else if (l.splitK <= 8)
-                        EXPECT_TRUE(l.clusterReduce) << what;
-                    const std::vector<std::uint16_t> y = d.output(0);
-                    std::string where;
-                    EXPECT_LE(w4a16WorstOfBound(o, y, false, where), 1.0) << what << " at " << where;
-                    EXPECT_TRUE(d.workspaceClean()) << what << ": the last block re-zeroes the workspace";
-                    if (l.splitK == 1) {
-                        compared += y.size();
-                        for (std::size_t i = 0; i < y.size(); ++i)
-                            differing += y[i] != yRef[i];
-                    }
-                }
-        }
-    // The same exact products and group sums as the mma.sync kernel; whether the tensor cores' FP32
-    // sums of a k16 step round alike in both instructions is the hardware's: reported, not assumed.
-    std::cout << "[ info ] warpgroup vs mma.sync streaming kernel at one slice: " << differing << " of " << compared
-              << " outputs differ\n";
-}
-
-TEST(GpuW4a16Stream, TheWarpgroupKernelIsTheLaunchersChoiceWhereItRunsAndRefusesElsewhere)
-{
-    REQUIRE_GPU();
-    const W4Operands o = makeOperands(16, 64, 1024, 128, 21);
-    W4Device d({o});
-    const TileCopy copy(d.p);
-    const std::string why = L::w4a16WgmmaRefusal(d.p);
-    L::W4a16Tiling ask;
-    ask.wgmma = 2;
-    if (why.find("not in this build") != std::string::npos || why.find("sm_90 devices only") != std::string::npos) {
-        // without it the launcher keeps the mma.sync kernel, and asking for it throws with the reason
-        EXPECT_FALSE(L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr).wgmma);
-        EXPECT_THROW(L::w4a16Fused(d.p, ask, d.ws.p, d.cnt.p, nullptr), GpuError);
-        CU(cudaDeviceSynchronize());
-        GTEST_SKIP() << why;
-    }
-    EXPECT_EQ(why, "");
-    const L::W4a16Launch def = L::w4a16Fused(d.p, {}, d.ws.p, d.cnt.p, nullptr);
-    EXPECT_TRUE(def.wgmma && def.warps == 16 && def.chunksAhead == 1) << "16 tokens, group 128: 16 warps, 1 a step";
-    L::W4a16Tiling mma;
-    mma.wgmma = 1;
-    EXPECT_FALSE(L::w4a16Fused(d.p, mma, d.ws.p, d.cnt.p, nullptr).wgmma) << "asked for the mma.sync kernel";
-    CU(cudaDeviceSynchronize());
-    std::string where;
-    EXPECT_LE(w4a16WorstOfBound(o, d.output(0), false, where), 1.0) << where;
-    { // K = 14336 without workspace: one slice cannot stage its 112 chunks, so mma.sync; asked, a refusal
-        const W4Operands big = makeOperands(12, 64, 14336, 128, 22);
-        W4Device b({big});
-        const TileCopy cb(b.p);
-        EXPECT_FALSE(L::w4a16Fused(b.p, {}, nullptr, nullptr, nullptr).wgmma);
-        try {
-            L::w4a16Fused(b.p, ask, nullptr, nullptr, nullptr);
-            ADD_FAILURE() << "the warpgroup kernel staged 112 chunks";
-        } catch (const GpuError &e) {
-            EXPECT_NE(std::string(e.what()).find("at most 24 chunks"), std::string::npos) << e.what();
-        }
-        EXPECT_TRUE(L::w4a16Fused(b.p, {}, b.ws.p, b.cnt.p, nullptr).wgmma) << "with the workspace: K split";
-        CU(cudaDeviceSynchronize());
-        EXPECT_LE(w4a16WorstOfBound(big, b.output(0), false, where), 1.0) << "K = 14336 at " << where;
-    }
-    // 8 tokens, group 256, two experts, no copy: the mma.sync kernels by default; asked, a refusal
-    // naming the reason
-    struct Case {
-        std::int64_t m, group;
-        int experts;
-        bool copy;
-        const char *reason;
-    };
-    for (const Case c : {Case{8, 128, 1, true, "9 to 16 tokens"}, Case{16, 256, 1, true, "group 128 only"},
-                         Case{16, 128, 2, true, "one expert"}, Case{16, 128, 1, false, "tile-ordered copy"}}) {
-        std::vector<W4Operands> ex;
-        for (int e = 0; e < c.experts; ++e)
-            ex.push_back(makeOperands(c.m, 64, 1024, c.group, 30 + e));
-        W4Device e(ex);
-        std::unique_ptr<TileCopy> ce;
-        if (c.copy)
-            ce = std::make_unique<TileCopy>(e.p);
-        EXPECT_NE(L::w4a16WgmmaRefusal(e.p).find(c.reason), std::string::npos) << L::w4a16WgmmaRefusal(e.p);
-        EXPECT_FALSE(L::w4a16Fused(e.p, {}, e.ws.p, e.cnt.p, nullptr).wgmma) << c.reason;
-        EXPECT_THROW(L::w4a16Fused(e.p, ask, e.ws.p, e.cnt.p, nullptr), GpuError) << c.reason;
-        CU(cudaDeviceSynchronize());
-    }
 }

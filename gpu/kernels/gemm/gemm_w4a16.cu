@@ -455,10 +455,6 @@ W4a16Launch w4a16Fused(const W4a16Problem &p, const W4a16Tiling &tiling, void *w
     // tiles serve each W fragment to several m16 tiles and X to every warp of a block).
     if (tiling.kernel == 5 || (tiling.kernel == 0 && p.m > kW4a16SwappedMaxM))
         return w4a16detail::tiled(p, tiling, workspace, counters, stream);
-    // The warpgroup kernel when asked (a refusal names why it cannot run); by default, within the
-    // streaming kernel's choice, where it runs (9 … 16 tokens, group 128, sm_90a code on sm_90).
-    if (tiling.wgmma == 2)
-        return w4a16detail::wgmmaStreamed(p, tiling, workspace, counters, stream);
     // The streaming kernel when asked, and by default up to the swapped kernel's M where the
     // tile-ordered copy is given and the shape runs.
     if (tiling.kernel == 7 || (tiling.kernel == 0 && w4a16detail::tileRuns(p)))

@@ -315,8 +315,6 @@ W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *wor
 {
     if (!tileRuns(p))
         throw GpuError(w4a16TileRefusal(p));
-    if (tiling.wgmma == 0 && wgmmaRuns(p) && wgmmaStages(p, workspace, counters))
-        return wgmmaStreamed(p, tiling, workspace, counters, stream); // the launcher's choice where it runs
     W4a16Launch l;
     const int nt = p.m <= 8 ? 1 : 2;
     const long long tiles = (p.n + 15) / 16;

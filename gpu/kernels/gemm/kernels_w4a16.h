@@ -82,14 +82,6 @@ struct W4a16Tiling {
     /// cluster fits, else the atomics). Not the default: on the H200 clusters of 8 blocks of 8 or 16
     /// warps wait for whole GPCs and took M = 1 from 14.4 to 20.0 µs (docs/perf.md).
     int reduce = 0;
-    /// Kernel 7 at 9 … 16 tokens, group 128, one expert: 0 the launcher's choice (the warpgroup
-    /// kernel where w4a16WgmmaRefusal is empty and the slice's X fits its stage, else mma.sync); 1
-    /// the mma.sync kernel; 2 the warpgroup kernel (gemm_w4a16_wgmma.cu: wgmma m64n16k16 with W's
-    /// BF16 operands from registers and X's whole K slice staged once as the shared-memory operand;
-    /// `warps` 4, 8 or 16 = 1, 2 or 4 warpgroups sharing that stage, default 4; chunksAhead 1 or 2
-    /// (2 only at 4 or 8 warps);
-    /// refused with the reason where it does not run).
-    int wgmma = 0;
 };
 
 /// The largest M the swapped kernel runs (two n8 tiles of tokens).
@@ -110,17 +102,12 @@ struct W4a16Launch {
     bool streamed = false;  ///< the streaming kernel ran (kernel 7; chunksAhead: chunks a step, warps: 4, 8 or 16)
     bool clusterReduce =
         false;            ///< streaming: the K slices met in their cluster's shared memory (W4a16Tiling::reduce 2)
-    bool wgmma = false;   ///< streaming: the warpgroup kernel ran (W4a16Tiling::wgmma)
     bool cutlass = false; ///< the CUTLASS route ran (w4a16Cutlass; tile 1…5, bm its tokens; splitK
                           ///< 0: its stream-K schedule splits K, 1: a persistent grid)
 };
 
 /// Whether the fused kernel is in this build (false on HIP: no mma.sync).
 bool w4a16FusedBuilt();
-/// "" when the warpgroup kernel (W4a16Tiling::wgmma 2) runs p, else why not: built for sm_90a and
-/// an sm_90 device, the streaming kernel's conditions (w4a16TileRefusal), group 128, one expert,
-/// 9 … 16 tokens.
-std::string w4a16WgmmaRefusal(const W4a16Problem &p);
 /// "" when the kernel runs this shape, else why not: K a positive multiple of 128; group 32, 64
 /// or a multiple of 128 dividing K (K itself: per channel). The zero points must lie in
 /// [−128, 120] (136 + z exact in BF16); the caller checks its data (w4a16ZerosInRange).

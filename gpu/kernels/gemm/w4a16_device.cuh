@@ -84,7 +84,7 @@ inline Args launchArgs(const W4a16Problem &p, void *workspace, void *counters, i
 
 /// SMs of the current device (cached).
 int smCount();
-/// Whether the current device is sm_90, the warpgroup kernels' target (asked once per device
+/// Whether the current device is sm_90, the W4A8 warpgroup kernel's target (asked once per device
 /// ordinal below 32; false in HIP builds).
 bool deviceIsSm90();
 /// The fewest K slices (1 … min(chunks / 4, 64)) whose `tiles`·S blocks fill at least 85 % of
@@ -150,14 +150,6 @@ W4a16Launch smallM(const W4a16Problem &p, const W4a16Tiling &tiling, void *works
 bool tileRuns(const W4a16Problem &p);
 /// The streaming small-M kernel on the tile-ordered copy (gemm_w4a16_stream.cu; kernel 7).
 W4a16Launch streamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
-/// Whether the warpgroup kernel runs p (w4a16WgmmaRefusal empty, without building its strings).
-bool wgmmaRuns(const W4a16Problem &p);
-/// Whether its X stage fits: K split (workspace and counters given) or K at most 24 chunks of 128.
-bool wgmmaStages(const W4a16Problem &p, const void *workspace, const void *counters);
-/// The warpgroup kernel (gemm_w4a16_wgmma.cu; W4a16Tiling::wgmma); throws with the reason where it
-/// does not run.
-W4a16Launch wgmmaStreamed(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters,
-                          void *stream);
 /// The shared-memory tiled kernel (gemm_w4a16_tiled.cu; W4a16Tiling::kernel 5): any M.
 W4a16Launch tiled(const W4a16Problem &p, const W4a16Tiling &tiling, void *workspace, void *counters, void *stream);
 /// Tile counters the tiled kernel needs at most (its smallest tile, 16 × 128), all experts.

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file wgmma.cuh
-/// What the two warpgroup (Hopper `wgmma`) fused GEMMs share (gemm_w4a8_wgmma.cu, gemm_w4a16_wgmma.cu;
-/// issue 43): the fence / commit / wait of the asynchronous warpgroup MMA, the register pin that
-/// keeps the compiler from touching an accumulator an MMA in flight owns, and the shared-memory
-/// matrix descriptor of their operand B (PTX ISA, "Matrix Descriptor"): the start address >> 4, the
-/// leading byte offset (between the core matrices along K) and the stride byte offset (between those
-/// along N), no swizzle. Both stage B the same way: K-major core matrices of 8 tokens × 16 bytes,
-/// per k-step 512 bytes (κ's first 16 bytes of tokens 0–7 at +0, of tokens 8–15 at +128, the next 16
-/// bytes at +256 / +384), so LBO 256 and SBO 128. Only sources compiled for sm_90a include it.
+/// The Hopper `wgmma` pieces of the W4A8 warpgroup kernel (gemm_w4a8_wgmma.cu; issue 43) apart from
+/// its arithmetic: the fence / commit / wait of the asynchronous warpgroup MMA, the register pin that
+/// keeps the compiler from touching accumulators an MMA in flight owns, and the shared-memory matrix
+/// descriptor of operand B (PTX ISA, "Matrix Descriptor": the start address >> 4, the leading byte
+/// offset between the core matrices along K, the stride byte offset between those along N, no
+/// swizzle). B is K-major core matrices of 8 tokens × 16 bytes, per k-step 512 bytes (the step's
+/// first 16 bytes of tokens 0–7 at +0, of tokens 8–15 at +128, the next 16 bytes at +256 / +384), so
+/// LBO 256 and SBO 128. Only sources compiled for sm_90a call it.
 #include <cstdint>
 
 #if defined(QS_HAS_MMA) // after w4a16_device.cuh: CUDA builds only
@@ -37,12 +37,6 @@ __device__ __forceinline__ void pin(int (&d)[8])
 #pragma unroll
     for (int r = 0; r < 8; ++r)
         asm volatile("" : "+r"(d[r])::"memory");
-}
-__device__ __forceinline__ void pin(float (&d)[8])
-{
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-        asm volatile("" : "+f"(d[r])::"memory");
 }
 /// The descriptor of B at shared address `smem` (bytes) with offsets lbo and sbo; a later step adds
 /// its byte offset >> 4 to it.
