@@ -61,7 +61,7 @@ constexpr int kPrepThreads = 512; ///< X's quantizer: threads a token
 
 #if defined(QS_HAS_MMA) // HIP: the host side only (the launchers refuse)
 
-constexpr int kMaxChunks = 65536 / 128; ///< chunks of 128 k at the fused kernels' largest K
+constexpr int kMaxChunks = static_cast<int>(kW4a8FusedMaxK / 128); ///< chunks of 128 k at the largest K
 
 using w4a16detail::checkRecord;
 
@@ -407,8 +407,9 @@ std::string w4a8FusedRefusal(bool fp8, long long m, long long k, long long group
         return what + ": not built for HIP (no mma.sync)";
     if (m < 1 || m > kW4a8FusedMaxM)
         return what + " runs M ≤ " + std::to_string(kW4a8FusedMaxM) + " (M = " + std::to_string(m) + ")";
-    if (k < 128 || k % 128 != 0 || k > 65536)
-        return what + " needs K a positive multiple of 128 up to 65536 (K = " + std::to_string(k) + ")";
+    if (k < 128 || k % 128 != 0 || k > kW4a8FusedMaxK)
+        return what + " needs K a positive multiple of 128 up to " + std::to_string(kW4a8FusedMaxK) +
+               " (K = " + std::to_string(k) + ")";
     if (!(group == 32 || group == 64 || (group > 0 && group % 128 == 0 && k % group == 0)))
         return what + " needs group 32, 64 or a multiple of 128 dividing K (group = " + std::to_string(group) +
                ", K = " + std::to_string(k) + ")";
@@ -440,10 +441,11 @@ namespace {
 /// Why the chunk sums cannot be made for these codes ("" when they can).
 std::string xSumsRefusal(long long m, long long k, const void *codes)
 {
-    if (m < 1 || m > kW4a8FusedMaxM)
-        return "X's chunk sums: M = " + std::to_string(m) + " outside [1, 16]";
-    if (k < 128 || k % 128 != 0 || k > 65536)
-        return "X's chunk sums: K = " + std::to_string(k) + " is not a multiple of 128 in [128, 65536]";
+    if (m < 1 || m > kW4a8FusedMaxM) // the sums' layout holds kW4a8FusedMaxM tokens a chunk
+        return "X's chunk sums: M = " + std::to_string(m) + " outside [1, " + std::to_string(kW4a8FusedMaxM) + "]";
+    if (k < 128 || k % 128 != 0 || k > kW4a8FusedMaxK)
+        return "X's chunk sums: K = " + std::to_string(k) + " is not a multiple of 128 in [128, " +
+               std::to_string(kW4a8FusedMaxK) + "]";
     if (reinterpret_cast<std::uintptr_t>(codes) % 16 != 0)
         return "X's chunk sums read the codes 16 bytes at a time: they must be 16-byte aligned";
     return "";

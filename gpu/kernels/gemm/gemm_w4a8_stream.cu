@@ -286,7 +286,7 @@ template <bool Fp8, bool PC> Stream8Fn stream8For(int nt, int u, int warps)
 bool tileRuns(const W4a8Problem &p)
 {
     return w4a8FusedBuilt() && p.tilePacked && p.m >= 1 && p.m <= kW4a8FusedMaxM && p.k >= 128 && p.k % 128 == 0 &&
-           p.k <= 65536 && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0 &&
+           p.k <= kW4a8FusedMaxK && p.group > 0 && p.group % 128 == 0 && p.k % p.group == 0 &&
            (p.fp8 || p.group != p.k || p.xSums) && reinterpret_cast<std::uintptr_t>(p.xq) % 16 == 0 &&
            reinterpret_cast<std::uintptr_t>(p.tilePacked) % 16 == 0;
 }

@@ -22,6 +22,9 @@ namespace quantscope::gpu::launch {
 
 /// The largest M the fused kernels run (two n8 tiles of tokens).
 inline constexpr long long kW4a8FusedMaxM = 16;
+/// The largest K the fused kernels run: their INT32 sums stay exact (|q − z|·|x̂| ≤ 15·127 a term),
+/// and X's chunk sums hold K/128 chunks.
+inline constexpr long long kW4a8FusedMaxK = 65536;
 
 /// One fused W4A8 GEMM.
 struct W4a8Problem {
