@@ -105,6 +105,9 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
     const int per = (chunks + a.splitK - 1) / a.splitK;
     const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
 
+    PcOps first{}; // per channel, the finishing operands of the cluster's tail, loaded now
+    if constexpr (PC)
+        first = pcFirstOps<NT, NW>(a);
     const uint4 *xRow[NT]; // token 8n + gid's 32 bytes at 32·tig of each chunk
 #pragma unroll
     for (int n = 0; n < NT; ++n) {
@@ -248,7 +251,7 @@ __global__ void __launch_bounds__(NW * 32, NW >= 8 ? 1 : QS_W4A8_STREAM_MIN_BLOC
 
     if constexpr (PC) { // the exact sums added over the slices and finished once (w4a8_stream.cuh)
         extern __shared__ uint4 dyn8[];
-        storeExactPc<NT, NW>(iacc, a, live, t, gid, q, reinterpret_cast<int *>(dyn8));
+        storeExactPc<NT, NW>(iacc, a, live, t, gid, q, reinterpret_cast<int *>(dyn8), first);
         return;
     } else if (a.cluster) { // the slices meet in the cluster's shared memory
         extern __shared__ uint4 dyn8[];

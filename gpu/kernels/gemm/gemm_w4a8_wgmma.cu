@@ -105,6 +105,7 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
     const int chunks = static_cast<int>(a.K / 128);
     const int per = (chunks + a.splitK - 1) / a.splitK;
     const int c0 = static_cast<int>(blockIdx.y) * per, c1 = c0 + per < chunks ? c0 + per : chunks;
+    const PcOps first = pcFirstOps<2, 4>(a); // the finishing operands of the tail, loaded now
 
     // W: the warp's KiB a chunk (lane: 16 bytes of rows gid and gid + 8), as the mma.sync kernel.
     const uint4 *wNext = reinterpret_cast<const uint4 *>(a.tp + (t * chunks + c0) * 1024) + lane;
@@ -186,7 +187,7 @@ template <int U> __global__ void __launch_bounds__(128) wgKernel(S8 a)
     pin(d);
     // d is mma.sync's D fragment per n8 token tile j: d[4j + r]
     const int iacc[2][4] = {{d[0], d[1], d[2], d[3]}, {d[4], d[5], d[6], d[7]}};
-    storeExactPc<2, 4>(iacc, a, live, t, gid, q, reinterpret_cast<int *>(stage)); // red aliases the ring
+    storeExactPc<2, 4>(iacc, a, live, t, gid, q, reinterpret_cast<int *>(stage), first); // red aliases the ring
 }
 
 using WgFn = void (*)(S8);

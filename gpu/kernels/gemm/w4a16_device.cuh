@@ -339,23 +339,46 @@ __device__ __forceinline__ void storeSwapped(const float (&acc)[NT][4], long lon
         acc, row0, gid, q, M, N, splitK, y, ws, [&](float v, long long m, long long) { return value(v, m); }, value);
 }
 
+/// The output of value index v in clusterStoreSwapped's red (T_ threads a block, rows from
+/// rowBlock0): row n, token m.
+__device__ __forceinline__ void clusterOutputOf(int v, int T_, long long rowBlock0, long long &m, long long &n)
+{
+    const int j = v / T_, th = v - j * T_, t = j >> 2, r = j & 3, ln = th & 31;
+    n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
+    m = 8 * t + 2 * (ln & 3) + (r & 1);
+}
+/// The output of this thread's first sum in clusterStoreSwapped with NT token tiles, clamped into
+/// M × N: a kernel calls its prepare there at its start, so that the finishing operands' loads are
+/// done long before the tail needs them (the block that finishes its cluster last waits on nothing).
+template <int NT>
+__device__ __forceinline__ void clusterFirstOutput(long long rowBlock0, long long M, long long N, int splitK,
+                                                   long long &m, long long &n)
+{
+    const int T_ = static_cast<int>(blockDim.x), V = NT * 4 * T_, share = (V + splitK - 1) / splitK;
+    clusterOutputOf(static_cast<int>(blockIdx.y) * share + static_cast<int>(threadIdx.x), T_, rowBlock0, m, n);
+    m = m < M ? m : M - 1;
+    n = n < N ? n : N - 1;
+}
+
 /// Split-K within the tile's thread-block cluster (sm_90; the kernel launched by launchClustered
 /// with clusters of (1, splitK, 1), so blockIdx.y, the K slice, is the block's rank): each thread
 /// writes value(acc, m) of its outputs into red (shared memory, NT·4 values of T a thread of the
 /// block, value's index j = 4t + r at j·blockDim + thread); after the cluster's barrier, the block of
 /// rank r sums the r-th of splitK shares of those values over the splitK blocks' red in rank order
-/// (distributed shared memory; the first sum 0 + v₀ = v₀) and stores finish(sum, m, n) as BF16
-/// where inside M × N (rows from rowBlock0, 16 a warp: a warp past the last tile lands past N and
-/// stores nothing); a second barrier keeps every block's red until the others have read it. The
-/// same sums in the same order on every launch (the atomics' order is not), and no workspace,
-/// counters or fences. Every thread of the block must call it (red may alias the X stage: it starts
-/// with __syncthreads). T: float, or int (exact INT32 partials that finish scales once). finish's
-/// operands for (m, n) come from prepare(m, n), called for a thread's first sum before the cluster's
-/// barrier (its loads wait with the barrier, not after it), for any further sum just before it.
-template <int NT, class T, class Value, class Prepare, class Finish>
-__device__ __forceinline__ void clusterStoreSwapped(const T (&acc)[NT][4], T *red, long long rowBlock0, long long M,
-                                                    long long N, int splitK, __nv_bfloat16 *y, Value value,
-                                                    Prepare prepare, Finish finish)
+/// (distributed shared memory: a value's splitK loads are issued together, then added; the first
+/// sum 0 + v₀ = v₀), arrives at the cluster's second barrier (its reads of the others' red are
+/// done), stores finish(sum, ctx) as BF16 where inside M × N (rows from rowBlock0, 16 a warp: a
+/// warp past the last tile lands past N and stores nothing), and waits there, so that every
+/// block's red stays until the others have read it. The same sums in the same order on every
+/// launch (the atomics' order is not), and no workspace, counters or fences. Every thread of the
+/// block must call it (red may alias the X stage: it starts with __syncthreads). T: float, or int
+/// (exact INT32 partials that finish scales once). ctx: finish's operands of the thread's first sum
+/// (prepare at clusterFirstOutput, made by the caller, at best at the kernel's start); any further
+/// sum's come from prepare(m, n) after the second arrival.
+template <int NT, class T, class Value, class Ctx, class Prepare, class Finish>
+__device__ __forceinline__ void clusterStoreSwappedFrom(const T (&acc)[NT][4], T *red, long long rowBlock0, long long M,
+                                                        long long N, int splitK, __nv_bfloat16 *y, Value value,
+                                                        Ctx ctx, Prepare prepare, Finish finish)
 {
     static_assert(sizeof(T) == 4, "32-bit partials");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -370,42 +393,66 @@ __device__ __forceinline__ void clusterStoreSwapped(const T (&acc)[NT][4], T *re
         }
     const int V = NT * 4 * T_, share = (V + splitK - 1) / splitK, rank = static_cast<int>(blockIdx.y);
     const int lo = rank * share, hi = lo + share < V ? lo + share : V;
-    // the output of value index v: row n, token m
-    auto where = [&](int v, long long &m, long long &n) {
-        const int j = v / T_, th = v - j * T_, t = j >> 2, r = j & 3, ln = th & 31;
-        n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
-        m = 8 * t + 2 * (ln & 3) + (r & 1);
-    };
-    long long m0 = 0, n0 = 0;
-    where(lo + tid, m0, n0);
-    auto ctx = prepare(m0 < M ? m0 : M - 1, n0 < N ? n0 : N - 1); // clamped: only stored inside M × N
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(red));
-    for (int v = lo + tid; v < hi; v += T_) {
+    // a thread's sums: at most NT·4 (share ≤ V / 2, as splitK ≥ 2); each from its splitK ≤ 16 values
+    constexpr int kMost = NT * 4;
+    T sums[kMost];
+#pragma unroll
+    for (int i = 0; i < kMost; ++i) {
+        const int v = lo + tid + i * T_;
+        if (v >= hi)
+            break;
+        unsigned bits[16];
+#pragma unroll
+        for (int b = 0; b < 16; ++b)
+            if (b < splitK) {
+                unsigned remote;
+                asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(base + 4u * v), "r"(b));
+                asm volatile("ld.shared::cluster.b32 %0, [%1];\n" : "=r"(bits[b]) : "r"(remote) : "memory");
+            }
         T sum = T(0);
-        for (int b = 0; b < splitK; ++b) {
-            unsigned remote, bits;
-            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(base + 4u * v), "r"(b));
-            asm volatile("ld.shared::cluster.b32 %0, [%1];\n" : "=r"(bits) : "r"(remote) : "memory");
-            if constexpr (std::is_same_v<T, float>)
-                sum += __uint_as_float(bits);
-            else
-                sum += static_cast<T>(bits);
-        }
+#pragma unroll
+        for (int b = 0; b < 16; ++b)
+            if (b < splitK) {
+                if constexpr (std::is_same_v<T, float>)
+                    sum += __uint_as_float(bits[b]);
+                else
+                    sum += static_cast<T>(bits[b]);
+            }
+        sums[i] = sum;
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory"); // done with the others' red
+#pragma unroll
+    for (int i = 0; i < kMost; ++i) {
+        const int v = lo + tid + i * T_;
+        if (v >= hi)
+            break;
         long long m, n;
-        where(v, m, n);
+        clusterOutputOf(v, T_, rowBlock0, m, n);
         if (m < M && n < N) {
-            if (v != lo + tid)
+            if (i > 0)
                 ctx = prepare(m, n);
-            y[m * N + n] = __float2bfloat16_rn(finish(sum, ctx));
+            y[m * N + n] = __float2bfloat16_rn(finish(sums[i], ctx));
         }
     }
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #else
-    (void)acc, (void)red, (void)rowBlock0, (void)M, (void)N, (void)splitK, (void)y, (void)value, (void)prepare,
-        (void)finish;
+    (void)acc, (void)red, (void)rowBlock0, (void)M, (void)N, (void)splitK, (void)y, (void)value, (void)ctx,
+        (void)prepare, (void)finish;
     __trap(); // clusters need sm_90 (launchClustered never asks below it)
 #endif
+}
+
+/// clusterStoreSwappedFrom with the first sum's operands prepared on the way in.
+template <int NT, class T, class Value, class Prepare, class Finish>
+__device__ __forceinline__ void clusterStoreSwapped(const T (&acc)[NT][4], T *red, long long rowBlock0, long long M,
+                                                    long long N, int splitK, __nv_bfloat16 *y, Value value,
+                                                    Prepare prepare, Finish finish)
+{
+    long long m0 = 0, n0 = 0;
+    clusterFirstOutput<NT>(rowBlock0, M, N, splitK, m0, n0);
+    clusterStoreSwappedFrom(acc, red, rowBlock0, M, N, splitK, y, value, prepare(m0, n0), prepare, finish);
 }
 
 /// The FP32 partials' form: the sums stored as they are.

@@ -75,32 +75,49 @@ template <int NW, class T, class Finish> __device__ __forceinline__ void splitKT
     splitKConvert(ws, a.y, a.N, 0, a.M, nBlock0, cols, counter, blockDim.x, finish);
 }
 
+/// The operands that finish one INT8 per-channel output (token m, row n): s_tok, s, the token's
+/// Σx over the whole K (X's chunk sums' total) and z.
+struct PcOps {
+    float sTok, s;
+    int sumX, z;
+};
+__device__ __forceinline__ PcOps pcOps(const S8 &a, long long m, long long n)
+{
+    return PcOps{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + 16 * (a.K / 128) + m), __ldg(a.zc + n)};
+}
+/// The operands of this thread's first cluster sum (clusterFirstOutput), for a kernel to load at its
+/// start where its slices meet in the cluster (a default PcOps otherwise: storeExactPc ignores it).
+template <int NT, int NW> __device__ __forceinline__ PcOps pcFirstOps(const S8 &a)
+{
+    if (!a.cluster)
+        return PcOps{};
+    long long m = 0, n = 0;
+    w4a16detail::clusterFirstOutput<NT>(static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N, a.splitK, m, n);
+    return pcOps(a, m, n);
+}
+
 /// INT8 per channel, the exact form: iacc is the warp's INT32 Σ u·x̂ over its K slice (16 rows from
 /// row t·16, tokens 8j + 2q + (r & 1) as mma.sync's D fragment). The slices add them as integers —
 /// in the cluster's shared memory red (every thread of the block calls; red may alias what the
-/// block staged, clusterStoreSwapped starts with a barrier), else by INT32 atomics into the
-/// workspace with the last block of the tile converting, else alone at one slice — and the sum V
-/// of the whole K finishes once as y = s_tok·(s·float(V − (z + 8)·Σx)), Σx the token's total from
-/// X's chunk sums: the row-order kernel's expression at one slice, so its bits at every split.
+/// block staged, clusterStoreSwappedFrom starts with a barrier; `first`: pcFirstOps, loaded at the
+/// kernel's start), else by INT32 atomics into the workspace with the last block of the tile
+/// converting, else alone at one slice — and the sum V of the whole K finishes once as
+/// y = s_tok·(s·float(V − (z + 8)·Σx)), Σx the token's total from X's chunk sums: the row-order
+/// kernel's expression at one slice, so its bits at every split.
 template <int NT, int NW>
 __device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 &a, bool live, long long t, int gid,
-                                             int q, int *red)
+                                             int q, int *red, const PcOps &first)
 {
     using namespace w4a16detail;
-    const long long chunks = a.K / 128;
-    struct Ops {
-        float sTok, s;
-        int sumX, z;
+    auto prepare = [&](long long m, long long n) { return pcOps(a, m, n); };
+    auto finishWith = [](int v, const PcOps &o) {
+        return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX));
     };
-    auto prepare = [&](long long m, long long n) {
-        return Ops{__ldg(a.sx + m), __ldg(a.sc + n), __ldg(a.xs + 16 * chunks + m), __ldg(a.zc + n)};
-    };
-    auto finishWith = [](int v, const Ops &o) { return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX)); };
     auto finish = [&](int v, long long m, long long n) { return finishWith(v, prepare(m, n)); };
     if (a.cluster) {
-        clusterStoreSwapped(
+        clusterStoreSwappedFrom(
             iacc, red, static_cast<long long>(blockIdx.x) * NW * 16, a.M, a.N, a.splitK, a.y,
-            [](int v, long long) { return v; }, prepare, finishWith);
+            [](int v, long long) { return v; }, first, prepare, finishWith);
         return;
     }
     int *ws = reinterpret_cast<int *>(a.ws);
