@@ -377,8 +377,8 @@ __device__ __forceinline__ void clusterFirstOutput(long long rowBlock0, long lon
 /// sum's come from prepare(m, n) after the second arrival.
 template <int NT, class T, class Value, class Ctx, class Prepare, class Finish>
 __device__ __forceinline__ void clusterStoreSwappedFrom(const T (&acc)[NT][4], T *red, long long rowBlock0, long long M,
-                                                        long long N, int splitK, __nv_bfloat16 *y, Value value,
-                                                        Ctx ctx, Prepare prepare, Finish finish)
+                                                        long long N, int splitK, __nv_bfloat16 *y, Value value, Ctx ctx,
+                                                        Prepare prepare, Finish finish)
 {
     static_assert(sizeof(T) == 4, "32-bit partials");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

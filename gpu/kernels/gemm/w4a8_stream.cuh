@@ -110,9 +110,7 @@ __device__ __forceinline__ void storeExactPc(const int (&iacc)[NT][4], const S8 
 {
     using namespace w4a16detail;
     auto prepare = [&](long long m, long long n) { return pcOps(a, m, n); };
-    auto finishWith = [](int v, const PcOps &o) {
-        return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX));
-    };
+    auto finishWith = [](int v, const PcOps &o) { return o.sTok * (o.s * static_cast<float>(v - (o.z + 8) * o.sumX)); };
     auto finish = [&](int v, long long m, long long n) { return finishWith(v, prepare(m, n)); };
     if (a.cluster) {
         clusterStoreSwappedFrom(
