@@ -347,6 +347,14 @@ __device__ __forceinline__ void clusterOutputOf(int v, int T_, long long rowBloc
     n = rowBlock0 + 16 * (th >> 5) + (ln >> 2) + (r >= 2 ? 8 : 0);
     m = 8 * t + 2 * (ln & 3) + (r & 1);
 }
+/// The values block `rank` of a cluster sums (clusterStoreSwappedFrom): [lo, hi) of the block's
+/// V = NT·4·blockDim value indices, the rank-th of splitK equal shares (the last one shorter).
+template <int NT> __device__ __forceinline__ void clusterShareOf(int splitK, int rank, int &lo, int &hi)
+{
+    const int V = NT * 4 * static_cast<int>(blockDim.x), share = (V + splitK - 1) / splitK;
+    lo = rank * share;
+    hi = lo + share < V ? lo + share : V;
+}
 /// The output of this thread's first sum in clusterStoreSwapped with NT token tiles, clamped into
 /// M × N: a kernel calls its prepare there at its start, so that the finishing operands' loads are
 /// done long before the tail needs them (the block that finishes its cluster last waits on nothing).
@@ -354,8 +362,9 @@ template <int NT>
 __device__ __forceinline__ void clusterFirstOutput(long long rowBlock0, long long M, long long N, int splitK,
                                                    long long &m, long long &n)
 {
-    const int T_ = static_cast<int>(blockDim.x), V = NT * 4 * T_, share = (V + splitK - 1) / splitK;
-    clusterOutputOf(static_cast<int>(blockIdx.y) * share + static_cast<int>(threadIdx.x), T_, rowBlock0, m, n);
+    int lo = 0, hi = 0;
+    clusterShareOf<NT>(splitK, static_cast<int>(blockIdx.y), lo, hi);
+    clusterOutputOf(lo + static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), rowBlock0, m, n);
     m = m < M ? m : M - 1;
     n = n < N ? n : N - 1;
 }
@@ -391,8 +400,8 @@ __device__ __forceinline__ void clusterStoreSwappedFrom(const T (&acc)[NT][4], T
             const long long m = 8 * t + 2 * q + (r & 1);
             red[(4 * t + r) * T_ + tid] = m < M ? value(acc[t][r], m) : T(0);
         }
-    const int V = NT * 4 * T_, share = (V + splitK - 1) / splitK, rank = static_cast<int>(blockIdx.y);
-    const int lo = rank * share, hi = lo + share < V ? lo + share : V;
+    int lo = 0, hi = 0;
+    clusterShareOf<NT>(splitK, static_cast<int>(blockIdx.y), lo, hi);
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(red));
     // a thread's sums: at most NT·4 (share ≤ V / 2, as splitK ≥ 2); each from its splitK ≤ 16 values
