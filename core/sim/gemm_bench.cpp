@@ -293,6 +293,10 @@ void setSpeedupsVsBf16(GemmBenchResult &r)
     for (auto &p : r.points) {
         if (p.format == "bf16")
             continue;
+        if (p.bf16PairedUs > 0 && p.timeUs > 0) { // the same runs' BF16 time (same clock state)
+            p.speedupVsBf16 = p.bf16PairedUs / p.timeUs;
+            continue;
+        }
         for (const auto &b : r.points)
             if (b.format == "bf16" && b.m == p.m && b.n == p.n && b.k == p.k && b.experts == p.experts &&
                 b.launches == p.launches && b.timeUs > 0 && p.timeUs > 0)
@@ -496,6 +500,8 @@ nlohmann::ordered_json toJson(const GemmBenchResult &r)
             q["weight_roofline_fraction"] = p.weightRooflineFraction;
         if (p.speedupVsBf16 > 0)
             q["speedup_vs_bf16"] = p.speedupVsBf16;
+        if (p.bf16PairedUs > 0)
+            q["bf16_paired_us"] = p.bf16PairedUs;
         if (!p.bound.empty()) {
             q["bound"] = p.bound;
             q["fraction_of_ceiling"] = p.fractionOfCeiling;
@@ -551,6 +557,9 @@ GemmBenchResult gemmBenchFromJson(const nlohmann::json &j)
             p.bytesPerToken = q.value("bytes_per_token", 0.0);
             p.weightRooflineFraction = q.value("weight_roofline_fraction", 0.0);
             p.speedupVsBf16 = q.value("speedup_vs_bf16", 0.0);
+            p.bf16PairedUs = q.value("bf16_paired_us", 0.0);
+            if (!(p.bf16PairedUs >= 0))
+                throw FormatError("GEMM bench result: bf16_paired_us is negative");
             p.bound = q.value("bound", std::string());
             p.fractionOfCeiling = q.value("fraction_of_ceiling", 0.0);
             if (!p.bound.empty() && p.bound != "memory" && p.bound != "compute")

@@ -180,8 +180,13 @@ struct GemmPoint {
     /// GB/s) ÷ the time: 1 = the time it takes to read the weights once (0 until placed).
     double weightRooflineFraction = 0;
     /// The BF16 point's time at the same M (and experts, launches) ÷ this time (0: no BF16
-    /// point in the result); runGemmBench fills it.
+    /// point in the result); runGemmBench fills it. Where the point has bf16PairedUs, that ÷ this
+    /// time instead (with or without a BF16 point).
     double speedupVsBf16 = 0;
+    /// The BF16 GEMM of the same shape (cuBLASLt, the lab's tuned algorithm) timed in this point's
+    /// own repeats, alternating with it launch by launch, so that both see the same clock and power
+    /// state: its median µs (0: not paired). The GPU lab pairs the compute-bound fused W4A16 points.
+    double bf16PairedUs = 0;
     // The roofline (gemm_roofline.h placeOnRoofline; 0 / "" until placed).
     double intensity = 0;         ///< flops / bytes
     std::string bound;            ///< "memory" or "compute"

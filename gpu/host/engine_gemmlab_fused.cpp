@@ -19,8 +19,8 @@ namespace quantscope::gpu::lab2 {
 std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
                                         const std::vector<std::shared_ptr<void>> &weights, const float *scales,
                                         const std::int8_t *zeros, const void *x, std::int64_t m, std::int64_t group,
-                                        const GemmPoint &unfused, std::vector<Engine::GemmLabCheck> &checks,
-                                        std::string &why)
+                                        const GemmPoint &unfused, const Step *bf16,
+                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why)
 {
     const std::int64_t n = request.n, k = request.k;
     why = launch::w4a16FusedRefusal(k, group);
@@ -172,11 +172,25 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
         QS_GPU_CHECK(cudaEventRecord(mk[1], s));
         return true;
     };
-    std::vector<double> runs;
-    const auto t = timeStep(step, 1, request.warmup, request.repeats, s, &runs);
-    if (!t) {
-        why = "the fused kernel was refused";
-        return std::nullopt;
+    std::vector<double> runs, bf16Runs;
+    double coldUs = 0;
+    // Compute-bound M: the BF16 GEMM alternates with the kernel launch by launch (the bar is their
+    // ratio, and both lose clock to the power cap over long runs); below it, the kernel alone.
+    const bool paired = bf16 && m > kFusedMaxM;
+    if (paired) {
+        const auto c = timePaired(step, *bf16, request.warmup, request.repeats, s, runs, bf16Runs);
+        if (!c) {
+            why = "the fused kernel or the paired BF16 GEMM was refused";
+            return std::nullopt;
+        }
+        coldUs = *c;
+    } else {
+        const auto t = timeStep(step, 1, request.warmup, request.repeats, s, &runs);
+        if (!t) {
+            why = "the fused kernel was refused";
+            return std::nullopt;
+        }
+        coldUs = t->second;
     }
     // The check: one more launch on copy 0, then every output (of the checked rows) in FP64.
     {
@@ -199,15 +213,19 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
 
     GemmPoint pt = unfused;
     pt.format = kFusedW4a16Format;
-    pt.timeUs = t->first.back();
-    setTimeSpread(pt, runs); // the fused kernel's own runs, not the unfused point's
+    setTimeSpread(pt, runs); // the fused kernel's own runs (their median), not the unfused point's
     pt.algoIndex = -1, pt.algosTried = 0;
-    pt.coldUs = t->second;
+    pt.coldUs = coldUs;
+    pt.bf16PairedUs = 0;
     pt.epilogueUs = 0;
     pt.padded = false;
     pt.paddedM = m;
     const bool routed = m > kFusedMaxM && !used.cutlass;
     const double fusedUs = pt.timeUs;
+    GemmPoint bf16Spread; // the paired BF16 runs' median and spread (setTimeSpread's percentiles)
+    setTimeSpread(bf16Spread, bf16Runs);
+    if (paired && !routed)
+        pt.bf16PairedUs = bf16Spread.timeUs;
     if (routed) { // above the threshold the lab's fused series is dequantize + cuBLASLt
         pt.timeUs = unfused.timeUs;
         pt.timeMinUs = unfused.timeMinUs, pt.timeP10Us = unfused.timeP10Us;
@@ -272,6 +290,13 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                       "; routed: M > %lld runs dequantize + cuBLASLt (the time of this point; the fused kernel "
                       "took %.1f µs)",
                       static_cast<long long>(kFusedMaxM), fusedUs);
+        pt.note += buf;
+    } else if (paired) {
+        std::snprintf(buf, sizeof buf,
+                      "; timed alternating launch by launch with the BF16 cuBLASLt GEMM of this shape (the lab's "
+                      "tuned algorithm), %d pairs: BF16 %.1f µs in the same runs (p10 %.1f, p90 %.1f), the speed-up "
+                      "over BF16 from these pairs",
+                      request.repeats, pt.bf16PairedUs, bf16Spread.timeP10Us, bf16Spread.timeP90Us);
         pt.note += buf;
     }
     const bool everyRow = rowStride == 1;

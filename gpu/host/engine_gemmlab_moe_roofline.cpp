@@ -179,6 +179,37 @@ std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step,
     return std::make_pair(out, coldUs);
 }
 
+std::optional<double> timePaired(const Step &ours, const Step &peer, int warmup, int repeats, cudaStream_t s,
+                                 std::vector<double> &oursUs, std::vector<double> &peerUs)
+{
+    Events cold(2);
+    if (!ours(0, cold.ev))
+        return std::nullopt;
+    QS_GPU_CHECK(cudaStreamSynchronize(s));
+    const double coldUs = cold.us(0, 1);
+    Events scratch(2);
+    for (int i = 0; i < warmup; ++i)
+        if (!ours(i + 1, scratch.ev) || !peer(i + 1, scratch.ev))
+            return std::nullopt;
+    Events ev(4 * static_cast<std::size_t>(repeats));
+    for (int r = 0; r < repeats; ++r) {
+        const auto at = ev.ev.begin() + static_cast<std::ptrdiff_t>(4 * r);
+        const std::vector<cudaEvent_t> o(at, at + 2), p(at + 2, at + 4);
+        const int rep = r + warmup + 1;
+        const bool ok = r % 2 == 0 ? ours(rep, o) && peer(rep, p) : peer(rep, p) && ours(rep, o);
+        if (!ok)
+            return std::nullopt;
+    }
+    QS_GPU_CHECK(cudaStreamSynchronize(s));
+    oursUs.assign(static_cast<std::size_t>(repeats), 0.0);
+    peerUs.assign(static_cast<std::size_t>(repeats), 0.0);
+    for (int r = 0; r < repeats; ++r) {
+        oursUs[static_cast<std::size_t>(r)] = ev.us(4 * r, 4 * r + 1);
+        peerUs[static_cast<std::size_t>(r)] = ev.us(4 * r + 2, 4 * r + 3);
+    }
+    return coldUs;
+}
+
 namespace {
 /// The waits of the candidates' tuning (fastestOf). Hundreds of back-to-back large GEMMs hold the
 /// GPU at its power cap, and its SM clock then stays lowered (1390–1545 MHz against 1980 on the

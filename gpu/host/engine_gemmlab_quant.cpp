@@ -371,8 +371,17 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
             points.push_back(std::move(p));
             if (f == GemmFormat::W4a16) { // the fused kernel on the same operands (engine_gemmlab_fused.cpp)
                 std::string whyNot;
+                // The BF16 GEMM of this shape alone (the unfused route's tuned cuBLASLt plan on its
+                // dequantized W): the fused kernel's pair at compute-bound M.
+                const Step bf16 = [&](int, const std::vector<cudaEvent_t> &mk) {
+                    QS_GPU_CHECK(cudaEventRecord(mk[0], s));
+                    if (gemmOnce(Wc.get()) != CUBLAS_STATUS_SUCCESS)
+                        return false;
+                    QS_GPU_CHECK(cudaEventRecord(mk[1], s));
+                    return true;
+                };
                 if (auto fused = timeFusedW4a16(I, request, *q, Wst, chScale, z8, X.get(), m, group, points.back(),
-                                                checks, whyNot))
+                                                mp == m ? &bf16 : nullptr, checks, whyNot))
                     points.push_back(std::move(*fused));
                 else
                     points.back().note += "; no fused point: " + whyNot;

@@ -109,6 +109,13 @@ using Step = std::function<bool(int rep, const std::vector<cudaEvent_t> &marks)>
 /// whole step's µs of every timed run (for setTimeSpread).
 std::optional<std::pair<std::vector<double>, double>> timeStep(const Step &step, int stages, int warmup, int repeats,
                                                                cudaStream_t s, std::vector<double> *wholeUs = nullptr);
+/// `ours` and `peer` (one-stage steps) timed alternately: a cold call of ours, `warmup` of each,
+/// then `repeats` pairs, ours first in even pairs and the peer first in odd ones, so that both see
+/// the same clock and power state (a compute-bound GEMM at the power cap runs 10–15 % slower than
+/// from an idle device). Every timed run's µs of each in oursUs / peerUs; ours's cold call's µs
+/// returned; nullopt when either step reports a refusal.
+std::optional<double> timePaired(const Step &ours, const Step &peer, int warmup, int repeats, cudaStream_t s,
+                                 std::vector<double> &oursUs, std::vector<double> &peerUs);
 /// The fastest of `count` candidates: kFastestRounds interleaved rounds, each timing
 /// kFastestRuns launches of every candidate in turn after one untimed (so that a drift of the
 /// clocks falls on all alike); the lowest median wins. Candidates whose first-round median is over
@@ -174,11 +181,14 @@ inline constexpr std::int64_t kFusedMaxM = 256;
 /// The fused W4A16 kernel at M on the weight copies of the unfused path (engine_gemmlab_fused.cpp):
 /// a point like `unfused` (format w4a16-fused), its output checked on the device against FP64
 /// (appended to `checks`); nullopt with `why` when the kernel does not run this shape or data.
+/// Above kFusedMaxM (compute-bound) with `bf16` (a one-stage step running the BF16 cuBLASLt GEMM of
+/// the same shape), the kernel's repeats alternate with that GEMM's (timePaired) and the point
+/// carries its median as bf16PairedUs.
 std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest &request, const QuantizedTensor &q,
                                         const std::vector<std::shared_ptr<void>> &weights, const float *scales,
                                         const std::int8_t *zeros, const void *x, std::int64_t m, std::int64_t group,
-                                        const GemmPoint &unfused, std::vector<Engine::GemmLabCheck> &checks,
-                                        std::string &why);
+                                        const GemmPoint &unfused, const Step *bf16,
+                                        std::vector<Engine::GemmLabCheck> &checks, std::string &why);
 /// The fused W4A8 point (engine_gemmlab_w4a8.cpp; format w4a8-int8-fused / w4a8-fp8-fused) beside the
 /// unfused w4a8-int8 / w4a8-fp8 point at M, on the same weight copies, scales, zero points and X's
 /// codes / token scales: the fused kernel for M ≤ 16, its every output checked on the device against FP64; above 16

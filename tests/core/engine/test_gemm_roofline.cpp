@@ -291,6 +291,39 @@ TEST(GemmRoofline, FusedW4a16PointsCarryBytesPerTokenWeightRooflineAndSpeedup)
     EXPECT_DOUBLE_EQ(back.points[1].weightRooflineFraction, r.points[1].weightRooflineFraction);
     EXPECT_DOUBLE_EQ(back.points[1].bytesPerToken, r.points[1].bytesPerToken);
     EXPECT_FALSE(toJson(r)["points"][2].contains("speedup_vs_bf16"));
+    EXPECT_FALSE(toJson(r)["points"][1].contains("bf16_paired_us"));
+}
+
+TEST(GemmRoofline, PairedBf16TimeGivesTheSpeedUp)
+{
+    // A point timed alternating with the BF16 GEMM carries that BF16 median: the speed-up comes
+    // from it, not from the separate BF16 point (another clock state), and needs no BF16 point.
+    GemmBenchResult r;
+    r.device = "cuda:0";
+    GemmPoint bf;
+    bf.format = "bf16", bf.m = 8192, bf.n = 4096, bf.k = 14336, bf.timeUs = 1200;
+    GemmPoint fused = bf;
+    fused.format = kW4a16FusedFormat, fused.timeUs = 1400, fused.bf16PairedUs = 1330;
+    GemmPoint alone = fused; // another M, no BF16 point: the pair alone gives the speed-up
+    alone.m = 4096, alone.timeUs = 700, alone.bf16PairedUs = 560;
+    GemmPoint unpaired = fused;
+    unpaired.format = "w4a16", unpaired.bf16PairedUs = 0, unpaired.timeUs = 1500;
+    r.points = {bf, fused, alone, unpaired};
+    setSpeedupsVsBf16(r);
+    EXPECT_DOUBLE_EQ(r.points[1].speedupVsBf16, 1330.0 / 1400.0);
+    EXPECT_DOUBLE_EQ(r.points[2].speedupVsBf16, 0.8);
+    EXPECT_DOUBLE_EQ(r.points[3].speedupVsBf16, 1200.0 / 1500.0);
+    EXPECT_EQ(r.points[0].speedupVsBf16, 0.0);
+    const auto j = toJson(r);
+    EXPECT_DOUBLE_EQ(j["points"][1]["bf16_paired_us"].get<double>(), 1330.0);
+    EXPECT_FALSE(j["points"][3].contains("bf16_paired_us"));
+    const auto back = gemmBenchFromJson(nlohmann::json::parse(j.dump()));
+    EXPECT_DOUBLE_EQ(back.points[1].bf16PairedUs, 1330.0);
+    EXPECT_DOUBLE_EQ(back.points[1].speedupVsBf16, 1330.0 / 1400.0);
+    EXPECT_EQ(back.points[3].bf16PairedUs, 0.0);
+    auto bad = nlohmann::json::parse(j.dump());
+    bad["points"][1]["bf16_paired_us"] = -3.0;
+    EXPECT_THROW(gemmBenchFromJson(bad), FormatError);
 }
 
 TEST(GemmRoofline, RequestRefusesMoEWithQuantizedFormatsAndBadGroups)
