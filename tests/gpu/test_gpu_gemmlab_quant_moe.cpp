@@ -146,6 +146,41 @@ TEST(GpuGemmLab2, MixedPlainAndQuantizedFormatsKeepBothTables)
         EXPECT_DOUBLE_EQ(r.points[i].speedupVsBf16, r.points[0].timeUs / r.points[i].timeUs) << r.points[i].format;
 }
 
+TEST(GpuGemmLab2, ComputeBoundFusedW4a16IsTimedAlternatingWithBf16)
+{
+    // Above the lab's fused M (kFusedMaxM = 256) the fused W4A16 point is timed launch by launch
+    // alternating with the BF16 GEMM of its shape, and its speed-up over BF16 comes from those
+    // pairs; at small M (memory-bound) it is timed alone and compared with the BF16 point. Where the
+    // lab routes the point to dequantize + cuBLASLt (no CUTLASS route), there is no pair.
+    REQUIRE_GPU();
+    GemmBenchRequest req = request(256, 512);
+    req.m = {8, 512};
+    req.formats = {GemmFormat::Bf16, GemmFormat::W4a16};
+    const GemmBenchResult r = runGemmBench(req, DeviceChoice::Gpu);
+    ASSERT_EQ(r.points.size(), 6u) << r.deviceNote;
+    const GemmPoint *bf[2] = {&r.points[0], &r.points[1]};
+    for (std::size_t j = 0; j < 2; ++j) {
+        const GemmPoint &fused = r.points[3 + 2 * j];
+        const std::string what = "M=" + std::to_string(fused.m) + ": " + fused.note;
+        ASSERT_EQ(fused.format, kW4a16FusedFormat) << what;
+        ASSERT_EQ(bf[j]->m, fused.m);
+        const bool routed = fused.note.find("routed: ") != std::string::npos;
+        if (fused.m > 256 && !routed) {
+            EXPECT_GT(fused.bf16PairedUs, 0.0) << what;
+            EXPECT_NE(fused.note.find("timed alternating launch by launch"), std::string::npos) << what;
+            EXPECT_DOUBLE_EQ(fused.speedupVsBf16, fused.bf16PairedUs / fused.timeUs) << what;
+            EXPECT_EQ(fused.repeats, req.repeats) << what;
+        } else {
+            EXPECT_EQ(fused.bf16PairedUs, 0.0) << what;
+            EXPECT_EQ(fused.note.find("timed alternating"), std::string::npos) << what;
+            EXPECT_DOUBLE_EQ(fused.speedupVsBf16, bf[j]->timeUs / fused.timeUs) << what;
+        }
+        EXPECT_LE(fused.timeMinUs, fused.timeUs) << what;
+        EXPECT_LE(fused.timeUs, fused.timeMaxUs) << what;
+        EXPECT_NE(fused.note.find("output checked"), std::string::npos) << what;
+    }
+}
+
 TEST(GpuGemmLab2, MoEStridedBatchedMatchesTheLoop)
 {
     REQUIRE_GPU();
