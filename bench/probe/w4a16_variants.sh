@@ -6,7 +6,9 @@
 # variant after the other. Prints ptxas's registers of the streaming kernel per variant, then each
 # variant's best sweep time at M = 1 and M = 16.
 # Usage: bench/probe/w4a16_variants.sh OUTDIR LABEL=FLAGS ...
-#   e.g. `bench/probe/w4a16_variants.sh /tmp/sb one=-DQS_STAGE_BATCH=1 four= eight=-DQS_STAGE_BATCH=8`.
+#   e.g. `bench/probe/w4a16_variants.sh /tmp/v base= old=@/tmp/old_stream.cu` is not supported: FLAGS
+#   are compiler flags only (the seventeenth session's batched X stage was measured with a
+#   QS_STAGE_BATCH switch, since removed: bench/results/gpu-h200-2026-11-30i/issue43-w4a16-stage-batch/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?OUTDIR}
@@ -39,7 +41,7 @@ done
 for v in "$@"; do
   label=${v%%=*}
   echo "== $label: registers $(grep -o 'Used [0-9]* registers' "$out/ptxas_$label.txt" | awk '{print $2}' | sort -n | uniq | tr '\n' ' ')"
-  awk -v L="$label" '/^== M/{m=$3 " N " $5 " E " $11} /sweep stream/{t=$(NF-2)+0; if(!(m in best)||t<best[m]){best[m]=t; line[m]=$0}}
+  awk -v L="$label" '/^== M/{m=$3 " N " $5 " E " $11} /sweep stream/{t=$(NF-3)+0; if(!(m in best)||t<best[m]){best[m]=t; line[m]=$0}}
     /stream  \(kernel 7 default\)/{print L, "M", m, "default:", $0}
     END{for(k in best) print L, "M", k, "best", best[k], ":", line[k]}' "$out/run_$label.log"
 done

@@ -283,40 +283,18 @@ __device__ __forceinline__ long long laneRow(long long row0, int gid, int h, lon
 /// x + xOff (an expert's; row stride k) into xs (rs uint4 a token), octet oo = 4·tig + w of a
 /// chunk at slot 4w + tig, its 8 values as the B fragments' pairs (k, k + 4). Threads: the
 /// block's threads. (x and xOff apart: the form ptxas allocates as the kernels' own loops did.)
-/// A thread's loads go out in batches of kStageBatch before any of their stores, so that the stage
-/// waits for one L2 round trip a batch, not one a load (at M = 16, 16 warps, 14 chunks: 7 loads a
-/// thread, one batch; a loop left to the compiler ran three of them one round trip each).
-#ifndef QS_STAGE_BATCH
-#define QS_STAGE_BATCH 4
-#endif
-inline constexpr int kStageBatch = QS_STAGE_BATCH;
 template <int Threads>
 __device__ __forceinline__ void stageX(uint4 *xs, const __nv_bfloat16 *x, long long xOff, long long k, int rowsX,
                                        int p0, int pc, int rs)
 {
-    const int total = rowsX * pc * 16, perRow = pc * 16;
-    for (int i0 = threadIdx.x; i0 < total; i0 += kStageBatch * Threads) {
-        uint4 g[kStageBatch];
-#pragma unroll
-        for (int j = 0; j < kStageBatch; ++j) {
-            const int i = i0 + j * Threads;
-            if (i < total) {
-                const int r = i / perRow, o = i - r * perRow;
-                g[j] = __ldg(reinterpret_cast<const uint4 *>(x + xOff + r * k + static_cast<long long>(p0) * 128 +
-                                                             8 * o));
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < kStageBatch; ++j) {
-            const int i = i0 + j * Threads;
-            if (i < total) {
-                const int r = i / perRow, o = i - r * perRow;
-                const int c = o >> 4, oo = o & 15;
-                xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
-                    make_uint4(__byte_perm(g[j].x, g[j].z, 0x5410), __byte_perm(g[j].x, g[j].z, 0x7632),
-                               __byte_perm(g[j].y, g[j].w, 0x5410), __byte_perm(g[j].y, g[j].w, 0x7632));
-            }
-        }
+    for (int i = threadIdx.x; i < rowsX * pc * 16; i += Threads) {
+        const int r = i / (pc * 16), o = i - r * (pc * 16);
+        const int c = o >> 4, oo = o & 15;
+        const uint4 g =
+            __ldg(reinterpret_cast<const uint4 *>(x + xOff + r * k + static_cast<long long>(p0 + c) * 128 + 8 * oo));
+        xs[r * rs + c * 16 + (oo & 3) * 4 + (oo >> 2)] =
+            make_uint4(__byte_perm(g.x, g.z, 0x5410), __byte_perm(g.x, g.z, 0x7632), __byte_perm(g.y, g.w, 0x5410),
+                       __byte_perm(g.y, g.w, 0x7632));
     }
 }
 
