@@ -6,9 +6,9 @@
 # variant after the other. Prints ptxas's registers of the streaming kernel per variant, then each
 # variant's best sweep time at M = 1 and M = 16.
 # Usage: bench/probe/w4a16_variants.sh OUTDIR LABEL=FLAGS ...
-#   e.g. `bench/probe/w4a16_variants.sh /tmp/v base= old=@/tmp/old_stream.cu` is not supported: FLAGS
-#   are compiler flags only (the seventeenth session's batched X stage was measured with a
-#   QS_STAGE_BATCH switch, since removed: bench/results/gpu-h200-2026-11-30i/issue43-w4a16-stage-batch/).
+#   FLAGS are compiler flags (e.g. a -D switch the sources read); the seventeenth session timed its
+#   batched X stage this way (QS_STAGE_BATCH, since removed; bench/results/gpu-h200-2026-11-30i/
+#   issue43-w4a16-stage-batch/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?OUTDIR}
