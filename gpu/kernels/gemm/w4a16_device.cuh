@@ -313,68 +313,10 @@ template <int NT> __device__ __forceinline__ void tokenOffsets(int (&tok)[NT], i
 /// splitKLastBlock, splitKConvert). Both row stride n.
 /// The general form: partials of type T (float, or int for exact INT32 sums), one(acc, m, n) the
 /// BF16 output's value at one slice, part(acc, m) what the atomics add to the workspace.
-/// FP32 partials on sm_90 (QS_VEC_ATOMICS, default on): the four lanes of a quad of rows (gid 4a …
-/// 4a + 3, one tig) trade their values by four shuffles so that each holds four consecutive rows
-/// of one token, and add them by one vector atomic (red.global.add.v4.f32) instead of four: a
-/// quarter of the atomics, each element still added once a slice (the same possible sums as the
-/// scalar atomics). Where N is not a multiple of 4, ws is not 16-byte aligned or the quad's rows
-/// run past N, the scalar atomics as before. Every lane of the warp must call it.
-#ifndef QS_VEC_ATOMICS
-#define QS_VEC_ATOMICS 1
-#endif
-template <int NT, class Part>
-__device__ __forceinline__ bool addSwappedVec(const float (&acc)[NT][4], long long row0, int gid, int q, long long M,
-                                              long long N, float *ws, Part part)
-{
-#if QS_VEC_ATOMICS && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if ((N & 3) != 0 || (reinterpret_cast<std::uintptr_t>(ws) & 15) != 0 || row0 + 16 > N)
-        return false; // warp-uniform: the same for every lane
-    const int i = gid & 3;
-#pragma unroll
-    for (int t = 0; t < NT; ++t) {
-        float v[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const long long m = 8 * t + 2 * q + (r & 1);
-            v[r] = m < M ? part(acc[t][r], m) : 0.0f;
-        }
-        // the 4 × 4 transpose across the quad: lanes i ^ 2 (lane ^ 8), then i ^ 1 (lane ^ 4)
-#pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const float got = __shfl_xor_sync(0xffffffffu, (i & 2) ? v[c] : v[c + 2], 8);
-            if (i & 2)
-                v[c] = got;
-            else
-                v[c + 2] = got;
-        }
-#pragma unroll
-        for (int c = 0; c < 4; c += 2) {
-            const float got = __shfl_xor_sync(0xffffffffu, (i & 1) ? v[c] : v[c + 1], 4);
-            if (i & 1)
-                v[c] = got;
-            else
-                v[c + 1] = got;
-        }
-        // this lane: rows row0 + 4·(gid >> 2) (+ 8 for i ≥ 2) … + 3, token 8t + 2q + (i & 1)
-        const long long m = 8 * t + 2 * q + (i & 1);
-        const long long n0 = row0 + 4 * (gid >> 2) + (i >= 2 ? 8 : 0);
-        if (m < M)
-            atomicAdd(reinterpret_cast<float4 *>(ws + m * N + n0), make_float4(v[0], v[1], v[2], v[3]));
-    }
-    return true;
-#else
-    (void)acc, (void)row0, (void)gid, (void)q, (void)M, (void)N, (void)ws, (void)part;
-    return false;
-#endif
-}
-
 template <int NT, class T, class One, class Part>
 __device__ __forceinline__ void storeSwapped(const T (&acc)[NT][4], long long row0, int gid, int q, long long M,
                                              long long N, int splitK, __nv_bfloat16 *y, T *ws, One one, Part part)
 {
-    if constexpr (std::is_same_v<T, float>)
-        if (splitK > 1 && addSwappedVec(acc, row0, gid, q, M, N, ws, part))
-            return;
 #pragma unroll
     for (int t = 0; t < NT; ++t)
 #pragma unroll
