@@ -1500,6 +1500,10 @@
         <translation>GEMM-Messergebnis: Grenze „%1“ ist weder memory noch compute</translation>
     </message>
     <message>
+        <source>GEMM bench result: bf16_paired_us is negative</source>
+        <translation>GEMM-Messergebnis: bf16_paired_us ist negativ</translation>
+    </message>
+    <message>
         <source>GEMM bench result: %1</source>
         <translation>GEMM-Messergebnis: %1</translation>
     </message>

@@ -1498,6 +1498,10 @@
         <translation>GEMM 测试结果：瓶颈“%1”既不是 memory 也不是 compute</translation>
     </message>
     <message>
+        <source>GEMM bench result: bf16_paired_us is negative</source>
+        <translation>GEMM 测试结果：bf16_paired_us 为负数</translation>
+    </message>
+    <message>
         <source>GEMM bench result: %1</source>
         <translation>GEMM 测试结果：%1</translation>
     </message>

@@ -350,6 +350,7 @@ const char *const kPatterns[] = {
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "%1 repeats (capped at %2 s)"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "CPU GEMM produced a non-finite value"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench result: bound '%1' is neither memory nor compute"),
+    QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench result: bf16_paired_us is negative"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM bench result: %1"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM peaks: copy_gbps must be positive"),
     QT_TRANSLATE_NOOP("quantscope::CoreMessages", "GEMM peaks: the %1 peak must be positive"),
